@@ -1,0 +1,320 @@
+"""Client-side measurements against one running memory server.
+
+Calls go as raw JSON-RPC POSTs to `/` (the servers run MCP Streamable HTTP in
+stateless JSON mode, so a `tools/call` needs no `initialize` and no
+`mcp-session-id`). Raw httpx rather than the SDK's `Client` because on a
+2-core machine the client shares the CPU with the server: the leaner the
+client, the more of each number is the server's. `sdk_smoke` still checks the
+server with the official `mcp.Client` once per run.
+
+A reply counts as an error when the HTTP status is not 200, the JSON-RPC reply
+carries `error`, the tool result has `isError`, or its text starts with
+`Error:`/`Internal error` (the reference answers store errors with
+`isError: false`). `NOT WRITTEN` (optimistic-write refusal) is counted apart.
+
+All traffic goes to the URL given (the runner passes 127.0.0.1 only); every
+loop is bounded by a count and a deadline.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+import os
+import random
+import re
+import select
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+
+import httpx
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import workload  # noqa: E402
+
+HEADERS = {"Accept": "application/json, text/event-stream",
+           "Content-Type": "application/json",
+           "User-Agent": "kg-bench/1"}
+# The session id closes a full read ("Session: 1a2b3c4d"); a paged reply
+# carries it in its continuation line instead.
+SESSION_RES = (re.compile(r"Session: ([0-9a-f]{8})"),
+               re.compile(r"session_id='([0-9a-f]{8})'"))
+INITIALIZE = {"jsonrpc": "2.0", "id": 0, "method": "initialize",
+              "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                         "clientInfo": {"name": "kg-bench", "version": "1"}}}
+
+
+@dataclass
+class Reply:
+    ok: bool
+    refused: bool
+    text: str
+    seconds: float
+
+
+def classify(status: int, body: bytes) -> tuple[bool, bool, str]:
+    """(ok, refused, text) of one HTTP reply to a tools/call."""
+    if status != 200:
+        return False, False, f"HTTP {status}: {body[:200]!r}"
+    try:
+        msg = json.loads(body)
+    except ValueError:
+        return False, False, f"non-JSON reply: {body[:200]!r}"
+    if "error" in msg:
+        return False, False, json.dumps(msg["error"])[:300]
+    result = msg.get("result") or {}
+    text = "".join(c.get("text", "") for c in result.get("content") or [])
+    if result.get("isError") or text.startswith(("Error:", "Internal error")):
+        return False, False, text[:300]
+    return True, text.startswith("NOT WRITTEN"), text
+
+
+class Rpc:
+    """One pooled HTTP client; `call` never raises, it returns a Reply."""
+
+    def __init__(self, url: str, timeout: float = 120.0, connections: int = 64):
+        self.http = httpx.AsyncClient(
+            base_url=url, headers=HEADERS, timeout=timeout,
+            limits=httpx.Limits(max_connections=connections,
+                                max_keepalive_connections=connections))
+        self.ids = 0
+
+    async def call(self, name: str, args: dict) -> Reply:
+        self.ids += 1
+        body = {"jsonrpc": "2.0", "id": self.ids, "method": "tools/call",
+                "params": {"name": name, "arguments": args}}
+        t0 = time.perf_counter()
+        try:
+            resp = await self.http.post("/", json=body)
+            ok, refused, text = classify(resp.status_code, resp.content)
+        except httpx.HTTPError as exc:
+            ok, refused, text = False, False, f"{type(exc).__name__}: {exc}"
+        return Reply(ok, refused, text, time.perf_counter() - t0)
+
+    async def aclose(self) -> None:
+        await self.http.aclose()
+
+
+def pct(values: list[float], q: float) -> float | None:
+    """Nearest-rank percentile (q in 0..100); None for no samples."""
+    if not values:
+        return None
+    s = sorted(values)
+    return s[max(0, math.ceil(q / 100 * len(s)) - 1)]
+
+
+@dataclass
+class Series:
+    """Latencies of one kind of call, plus its failures."""
+    seconds: list[float] = field(default_factory=list)
+    errors: int = 0
+    refused: int = 0
+    first_error: str = ""
+
+    def add(self, r: Reply) -> None:
+        self.seconds.append(r.seconds)
+        self.refused += r.refused
+        if not r.ok:
+            self.errors += 1
+            self.first_error = self.first_error or r.text
+
+    def summary(self) -> dict:
+        return {"n": len(self.seconds), "p50": pct(self.seconds, 50),
+                "p99": pct(self.seconds, 99), "errors": self.errors,
+                "refused": self.refused, "first_error": self.first_error}
+
+
+async def open_session(rpc: Rpc, cwd: str, node_id: str | None = None) -> tuple[str, float]:
+    """Open a project session with kg_read(cwd); return (session_id, seconds).
+
+    With node_id the opening call is a node read, not a full render: the
+    reference names the session in that reply too, and it spares the
+    throughput setup 32 full renders. A server that does not falls back here.
+    """
+    args = {"cwd": cwd, **({"id": node_id} if node_id else {})}
+    r = await rpc.call("kg_read", args)
+    if not r.ok:
+        raise RuntimeError(f"kg_read({args}) failed: {r.text}")
+    for rx in SESSION_RES:
+        if m := rx.search(r.text):
+            return m.group(1), r.seconds
+    if node_id:
+        return await open_session(rpc, cwd)
+    raise RuntimeError(f"no session id in kg_read reply: ...{r.text[-300:]!r}")
+
+
+class Writes:
+    """Fresh realistic node ids and gists, never colliding with the store's:
+    a collision would be an update of an unseen node, which is refused."""
+
+    def __init__(self, taken: set[str]):
+        self.taken = taken
+        self.created: list[str] = []
+
+    def args(self, rng: random.Random, sid: str) -> dict:
+        node = workload.make_node(rng, workload.make_id(rng, self.taken), 0)
+        self.created.append(node["id"])
+        return {"session_id": sid, "level": "project", "id": node["id"],
+                "gist": node["gist"], "notes": node["notes"], "touches": node["touches"]}
+
+
+async def measure_puts(rpc: Rpc, sid: str, writes: Writes, count: int,
+                       warmup: int = 3, seed: int = 7) -> dict:
+    """kg_put_node latency, one call at a time (creates, the common case)."""
+    rng, series = random.Random(seed), Series()
+    for i in range(warmup + count):
+        r = await rpc.call("kg_put_node", writes.args(rng, sid))
+        if i >= warmup:
+            series.add(r)
+    return series.summary()
+
+
+async def measure_search(rpc: Rpc, sid: str, count: int, warmup: int = 3,
+                         seed: int = 8) -> dict:
+    rng, series = random.Random(seed), Series()
+    for i in range(warmup + count):
+        r = await rpc.call("kg_search", {"session_id": sid, "query": workload.query_terms(rng)})
+        if i >= warmup:
+            series.add(r)
+    return series.summary()
+
+
+async def measure_full_read(rpc: Rpc, sid: str, count: int, warmup: int = 2) -> dict:
+    """kg_read(session_id) with no id: the full render (its first part, when paged)."""
+    series = Series()
+    for i in range(warmup + count):
+        r = await rpc.call("kg_read", {"session_id": sid})
+        if i >= warmup:
+            series.add(r)
+    out = series.summary()
+    out["chars"] = len(r.text)
+    return out
+
+
+async def throughput(rpc: Rpc, cwd: str, sessions: int, seconds: float, max_ops: int,
+                     all_ids: list[str], active_ids: list[str], writes: Writes,
+                     seed: int = 9) -> dict:
+    """Closed loop: `sessions` workers, each its own graph session, each
+    issuing its next call as soon as the last one answered. Mix: 35% kg_read
+    by id, 35% kg_search, 30% kg_put_node. Stops issuing at the deadline or
+    after max_ops calls in all; calls in flight then finish (each bounded by
+    the client timeout), and the elapsed time includes that drain."""
+    first = (active_ids or [None])[0]
+    sids = [sid for sid, _ in await asyncio.gather(
+        *(open_session(rpc, cwd, first) for _ in range(sessions)))]
+    kinds = {"read_id": Series(), "search": Series(), "put": Series()}
+    issued = 0
+    t0 = time.perf_counter()
+    deadline = t0 + seconds
+
+    async def worker(k: int, sid: str) -> None:
+        nonlocal issued
+        rng = random.Random(seed * 1000 + k)
+        while time.perf_counter() < deadline and issued < max_ops:
+            issued += 1
+            x = rng.random()
+            if x < 0.35:
+                # Agents mostly follow crumbs to live nodes, now and then dig
+                # up an archived one (which promotes it).
+                # Ad hoc runs know no store ids: read what this run wrote.
+                nid = rng.choice((active_ids if rng.random() < 0.8 else all_ids)
+                                 or writes.created or ["no-such-node-yet"])
+                kinds["read_id"].add(await rpc.call("kg_read", {"session_id": sid, "id": nid}))
+            elif x < 0.70:
+                q = workload.query_terms(rng)
+                kinds["search"].add(await rpc.call("kg_search", {"session_id": sid, "query": q}))
+            else:
+                kinds["put"].add(await rpc.call("kg_put_node", writes.args(rng, sid)))
+
+    await asyncio.gather(*(worker(k, sid) for k, sid in enumerate(sids)))
+    elapsed = time.perf_counter() - t0
+    done = sum(len(s.seconds) for s in kinds.values())
+    return {"sessions": sessions, "ops": done, "elapsed": elapsed,
+            "ops_per_s": done / elapsed if elapsed else 0.0,
+            "errors": sum(s.errors for s in kinds.values()),
+            "refused": sum(s.refused for s in kinds.values()),
+            "kinds": {k: s.summary() for k, s in kinds.items()}}
+
+
+async def wait_health(base: str, proc: subprocess.Popen, timeout: float) -> None:
+    """Poll GET /health until 200; fail fast if the process died."""
+    deadline = time.perf_counter() + timeout
+    async with httpx.AsyncClient(timeout=2.0) as http:
+        while time.perf_counter() < deadline:
+            if proc.poll() is not None:
+                raise RuntimeError(f"server exited with {proc.returncode} before /health")
+            try:
+                if (await http.get(base + "health")).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            await asyncio.sleep(0.01)
+    raise RuntimeError(f"/health did not answer within {timeout}s")
+
+
+def shim_start(argv: list[str], env: dict, timeout: float = 20.0) -> float:
+    """Seconds from launching the stdio shim to its first reply to `initialize`."""
+    line = (json.dumps(INITIALIZE) + "\n").encode()
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(argv, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL)
+    try:
+        # Written at once: a harness does the same, the shim reads when ready.
+        proc.stdin.write(line)
+        proc.stdin.flush()
+        ready, _, _ = select.select([proc.stdout], [], [], timeout)
+        if not ready:
+            raise RuntimeError(f"shim gave no reply within {timeout}s")
+        reply = proc.stdout.readline()
+        elapsed = time.perf_counter() - t0
+        if b'"result"' not in reply:
+            raise RuntimeError(f"shim's first reply is not a result: {reply[:300]!r}")
+        return elapsed
+    finally:
+        proc.stdin.close()          # EOF: the shim exits by itself
+        try:
+            proc.wait(5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+async def sdk_smoke(url: str) -> int:
+    """List the tools with the official SDK client; return how many."""
+    from mcp import Client
+    async with Client(url) as client:
+        names = {t.name for t in (await client.list_tools()).tools}
+    missing = {"kg_read", "kg_search", "kg_put_node", "kg_put_edge"} - names
+    if missing:
+        raise RuntimeError(f"server lacks tools {sorted(missing)}")
+    return len(names)
+
+
+async def _main() -> None:
+    """Ad hoc: a short mixed load against a server that is already running."""
+    import argparse
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("url", help="e.g. http://127.0.0.1:8765/")
+    p.add_argument("cwd", help="a project folder inside the server's HOME")
+    p.add_argument("--sessions", type=int, default=8)
+    p.add_argument("--seconds", type=float, default=5)
+    a = p.parse_args()
+    host = httpx.URL(a.url).host
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        sys.exit("loopback servers only")
+    rpc = Rpc(a.url)
+    try:
+        print("tools:", await sdk_smoke(a.url))
+        sid, _ = await open_session(rpc, a.cwd)
+        res = await throughput(rpc, a.cwd, a.sessions, a.seconds, 100_000, [], [],
+                               Writes(set()))
+        print(json.dumps({"session": sid, **res}, indent=1))
+    finally:
+        await rpc.aclose()
+
+
+if __name__ == "__main__":
+    asyncio.run(_main())

@@ -1,0 +1,324 @@
+"""Benchmark runner: our server against the reference, side by side.
+
+For each server, in one run: build fresh storage and HOME under
+`.bench/runs/`, write a synthetic store (bench/workload.py), start the server
+on a free 127.0.0.1 port, wait for /health, drive it (bench/driver.py), stop
+it, then print a markdown table and write it to bench/RESULTS.md.
+
+    .venv/bin/python bench/run.py [--quick] [--only ours|ref] [--keep]
+
+Servers: ours is `.venv/bin/kg serve --port P` with KG_HOME; the reference
+(kg-memory 0.17.0, installed by bench/setup_reference.sh) is
+`.bench/ref-venv/bin/kg serve`, which takes its port and storage from
+KG_HTTP_PORT and KG_STORAGE_ROOT. Both get every variable, so either reads
+what it knows.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import datetime
+import json
+import os
+import platform
+import shlex
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+BENCH = Path(__file__).resolve().parent
+ROOT = BENCH.parent
+sys.path.insert(0, str(BENCH))
+import driver  # noqa: E402
+import workload  # noqa: E402
+
+SERVERS = {
+    "ours": {"kg": ROOT / ".venv/bin/kg",
+             "serve": lambda kg, port: [str(kg), "serve", "--port", str(port)]},
+    "ref": {"kg": ROOT / ".bench/ref-venv/bin/kg",
+            "serve": lambda kg, port: [str(kg), "serve"]},
+}
+LABELS = {"ours": "ours (kg_actors)", "ref": "reference (kg-memory 0.17.0)"}
+
+PROFILES = {
+    "full": dict(small=500, big=10_000, puts_small=100, puts_big=40, searches=200,
+                 full_reads=30, sessions=32, seconds=20, max_ops=20_000, starts=3, shims=5),
+    "quick": dict(small=200, big=2_000, puts_small=20, puts_big=10, searches=30,
+                  full_reads=10, sessions=32, seconds=5, max_ops=2_000, starts=1, shims=2),
+}
+HEALTH_TIMEOUT = 60.0
+STOP_GRACE = 30.0
+SEED = 1
+
+
+class Site:
+    """One fresh storage + HOME + project folder, and the server on it."""
+
+    def __init__(self, name: str, n: int, base: Path, now: float):
+        self.name, self.n, self.now = name, n, now
+        self.dir = base / f"{name}-{n}"
+        self.home = self.dir / "home"
+        self.storage = self.home / ".knowledge-graph"
+        self.project = self.home / "code" / "bench-app"
+        self.proc: subprocess.Popen | None = None
+        self.port = 0
+
+    def build(self) -> dict:
+        """(Re)write the store from scratch; same seed and clock, same bytes."""
+        shutil.rmtree(self.dir, ignore_errors=True)
+        return workload.build_store(self.storage, self.project, self.n, SEED, self.now)
+
+    def env(self) -> dict:
+        env = {k: v for k, v in os.environ.items()
+               if not k.startswith(("KG_", "VIRTUAL_ENV", "XDG_"))}
+        env.update(HOME=str(self.home), KG_HOME=str(self.storage),
+                   KG_STORAGE_ROOT=str(self.storage), KG_HTTP_HOST="127.0.0.1",
+                   KG_HTTP_PORT=str(self.port), XDG_STATE_HOME=str(self.dir / "state"),
+                   # Keep the reference off the network (daily PyPI check) and
+                   # from spawning git or agent chores mid-measurement.
+                   KG_UPDATE_CHECK="0", KG_AUTOCOMMIT_INTERVAL="0", KG_CHORES="0")
+        return env
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/"
+
+    async def start(self) -> float:
+        """Spawn the server; seconds until /health answers."""
+        self.port = free_port()
+        argv = SERVERS[self.name]["serve"](SERVERS[self.name]["kg"], self.port)
+        log = open(self.dir / "server.log", "ab")
+        t0 = time.perf_counter()
+        # Own session: a Ctrl-C on the runner reaches the server only via stop().
+        self.proc = subprocess.Popen(argv, env=self.env(), stdout=log, stderr=log,
+                                     stdin=subprocess.DEVNULL, start_new_session=True)
+        log.close()
+        await driver.wait_health(self.url, self.proc, HEALTH_TIMEOUT)
+        return time.perf_counter() - t0
+
+    def stop(self) -> float | None:
+        """SIGTERM our server; seconds until it exits (None if it had to be killed)."""
+        proc, self.proc = self.proc, None
+        if proc is None or proc.poll() is not None:
+            return None
+        t0 = time.perf_counter()
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(STOP_GRACE)
+            return time.perf_counter() - t0
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)   # the group we created for it
+            proc.wait()
+            return None
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+async def bench_server(name: str, prof: dict, base: Path, now: float) -> dict:
+    """Every measurement for one server; a failing stage is recorded, not fatal."""
+    out: dict = {"stages_failed": {}}
+
+    async def stage(key: str, coro):
+        try:
+            out[key] = await coro
+        except Exception as exc:   # noqa: BLE001 - report and go on with the next stage
+            out["stages_failed"][key] = f"{type(exc).__name__}: {exc}"[:300]
+
+    # 1. Writes on a small store.
+    small = Site(name, prof["small"], base, now)
+    small.build()
+    try:
+        await stage("start_small", small.start())
+        if small.proc:
+            rpc = driver.Rpc(small.url)
+            try:
+                sid, _ = await driver.open_session(rpc, str(small.project))
+                taken = set(json.loads((small.storage / "projects" / "bench-app"
+                                        / "graph.json").read_text())["nodes"])
+                await stage("put_small", driver.measure_puts(
+                    rpc, sid, driver.Writes(taken), prof["puts_small"]))
+            except Exception as exc:   # noqa: BLE001
+                out["stages_failed"]["session_small"] = str(exc)[:300]
+            finally:
+                await rpc.aclose()
+    finally:
+        small.stop()
+
+    # 2. Start times on the big store, each on a freshly written copy.
+    big = Site(name, prof["big"], base, now)
+    health, first_read = [], []
+    info: dict = {}
+    try:
+        for i in range(prof["starts"]):
+            info = big.build()
+            health.append(await big.start())
+            rpc = driver.Rpc(big.url)
+            try:
+                # Cold: opening the session loads the project graph (lazily,
+                # in the reference) and renders the first full read.
+                t0 = time.perf_counter()
+                sid, _ = await driver.open_session(rpc, str(big.project))
+                first_read.append(time.perf_counter() - t0 + health[-1])
+                if i < prof["starts"] - 1:
+                    big.stop()
+                    continue
+                # 3. The workload, on the last start.
+                out["version"] = (httpx.get(big.url + "health").json()).get("version")
+                await stage("sdk_tools", driver.sdk_smoke(big.url))
+                await stage("search", driver.measure_search(rpc, sid, prof["searches"]))
+                await stage("full_read", driver.measure_full_read(rpc, sid, prof["full_reads"]))
+                writes = driver.Writes(set(info["ids"]))
+                await stage("put_big", driver.measure_puts(rpc, sid, writes, prof["puts_big"]))
+                await stage("throughput", driver.throughput(
+                    rpc, str(big.project), prof["sessions"], prof["seconds"], prof["max_ops"],
+                    info["ids"], info["active_ids"], writes))
+                shims = []
+                for _ in range(prof["shims"]):
+                    shims.append(driver.shim_start([str(SERVERS[name]["kg"]), "mcp"], big.env()))
+                out["shim_start"] = statistics.median(shims)
+            finally:
+                await rpc.aclose()
+    except Exception as exc:   # noqa: BLE001
+        out["stages_failed"]["big"] = f"{type(exc).__name__}: {exc}"[:300]
+    finally:
+        out["stop"] = big.stop()
+    out["start_health"] = statistics.median(health) if health else None
+    out["start_first_read"] = statistics.median(first_read) if first_read else None
+    out["store"] = {k: info.get(k) for k in ("nodes", "edges", "active", "orphaned", "bytes")}
+    return out
+
+
+# ---------------------------------------------------------------- reporting
+
+def ms(x) -> str:
+    return "–" if x is None else f"{x * 1000:.1f} ms" if x < 1 else f"{x:.2f} s"
+
+
+def rows(prof: dict, r: dict) -> list[tuple[str, str]]:
+    """(metric, cell) pairs for one server's results."""
+    def get(*path):
+        cur = r
+        for p in path:
+            cur = cur.get(p) if isinstance(cur, dict) else None
+        return cur
+
+    def err(key):
+        return f"fail: {r['stages_failed'][key]}" if key in r["stages_failed"] else None
+
+    def lat(key, q):
+        return err(key) or ms(get(key, q)) + (
+            f" ({get(key, 'errors')} err)" if get(key, "errors") else "")
+
+    tp = r.get("throughput") or {}
+    s, b = prof["small"], prof["big"]
+    return [
+        (f"kg_put_node p50, N={s:,}", lat("put_small", "p50")),
+        (f"kg_put_node p99, N={s:,} ({prof['puts_small']} calls)", lat("put_small", "p99")),
+        (f"kg_put_node p50, N={b:,}", lat("put_big", "p50")),
+        (f"kg_put_node p99, N={b:,} ({prof['puts_big']} calls)", lat("put_big", "p99")),
+        (f"kg_search p50, N={b:,}", lat("search", "p50")),
+        (f"kg_search p99, N={b:,} ({prof['searches']} calls)", lat("search", "p99")),
+        (f"full kg_read p50, N={b:,}", lat("full_read", "p50")),
+        (f"full kg_read p99, N={b:,} ({prof['full_reads']} calls)", lat("full_read", "p99")),
+        (f"throughput, {prof['sessions']} sessions, N={b:,}",
+         err("throughput") or ("–" if not tp else f"{tp['ops_per_s']:.1f} ops/s "
+                                                 f"({tp['ops']} in {tp['elapsed']:.1f} s)")),
+        ("  errors / NOT WRITTEN", "–" if not tp else f"{tp['errors']} / {tp['refused']}"),
+        *[(f"  {k} p50 / p99 under load", "–" if not tp else
+           f"{ms(tp['kinds'][k]['p50'])} / {ms(tp['kinds'][k]['p99'])}")
+          for k in ("read_id", "search", "put")],
+        (f"start → /health, N={b:,}", ms(r.get("start_health"))),
+        (f"start → first kg_read(cwd) answered, N={b:,}", ms(r.get("start_first_read"))),
+        ("stop (SIGTERM → exit)", ms(r.get("stop"))),
+        ("shim start (`kg mcp` → initialize reply)", err("shim_start") or ms(r.get("shim_start"))),
+        ("version (/health)", str(r.get("version", "–"))),
+    ]
+
+
+def table(prof: dict, results: dict) -> str:
+    names = list(results)
+    cols = {n: rows(prof, results[n]) for n in names}
+    lines = ["| metric | " + " | ".join(LABELS[n] for n in names) + " |",
+             "|---|" + "---|" * len(names)]
+    for i, (metric, _) in enumerate(cols[names[0]]):
+        lines.append(f"| {metric} | " + " | ".join(cols[n][i][1] for n in names) + " |")
+    return "\n".join(lines)
+
+
+def machine() -> str:
+    cpu = "unknown"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return (f"{os.cpu_count()} CPUs (nproc), {cpu}; Linux {platform.release()}; "
+            f"Python {platform.python_version()}")
+
+
+def report(argv: list[str], mode: str, prof: dict, results: dict, started: datetime.datetime) -> str:
+    store = next((r["store"] for r in results.values() if r.get("store", {}).get("nodes")), {})
+    failed = {n: r["stages_failed"] for n, r in results.items() if r["stages_failed"]}
+    parts = [
+        "# Benchmark results", "",
+        f"- command: `{shlex.join(argv)}`",
+        f"- date: {started.isoformat(timespec='seconds')}",
+        f"- machine: {machine()}",
+        f"- profile: {mode} {json.dumps(prof)}",
+        f"- big store: {store.get('nodes')} project nodes ({store.get('active')} active, "
+        f"{store.get('orphaned')} orphaned, rest archived), {store.get('edges')} edges, "
+        f"{(store.get('bytes') or 0) / 1e6:.1f} MB graph.json; user graph "
+        f"{workload.USER_NODES} nodes",
+        "- load: one client process (httpx, asyncio) on the same machine, 127.0.0.1 only; "
+        "throughput mix 35% kg_read(id), 35% kg_search, 30% kg_put_node (creates)",
+        "", table(prof, results), "",
+    ]
+    if failed:
+        parts += ["Failed stages:", "", "```", json.dumps(failed, indent=1), "```", ""]
+    return "\n".join(parts)
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description="ours vs the reference kg server")
+    p.add_argument("--only", choices=("ours", "ref"))
+    p.add_argument("--quick", action="store_true", help="smaller stores, shorter runs")
+    p.add_argument("--keep", action="store_true", help="keep the run's storage and logs")
+    a = p.parse_args()
+    mode = "quick" if a.quick else "full"
+    prof = PROFILES[mode]
+    started = datetime.datetime.now().astimezone()
+    base = ROOT / ".bench" / "runs" / started.strftime("%Y%m%d-%H%M%S")
+    now = time.time()
+    results = {}
+    for name in (a.only,) if a.only else ("ours", "ref"):
+        if not SERVERS[name]["kg"].exists():
+            print(f"{name}: {SERVERS[name]['kg']} not found, skipped", file=sys.stderr)
+            results[name] = {"stages_failed": {"install": f"{SERVERS[name]['kg']} not found"}}
+            continue
+        print(f"{name}: running ({mode}) in {base}", file=sys.stderr)
+        results[name] = asyncio.run(bench_server(name, prof, base, now))
+    text = report([sys.executable, *sys.argv], mode, prof, results, started)
+    (BENCH / "RESULTS.md").write_text(text)
+    (ROOT / ".bench" / "last-results.json").write_text(json.dumps(results, indent=1, default=str))
+    print(text)
+    if not a.keep:
+        shutil.rmtree(base, ignore_errors=True)
+    return 0 if not any(r["stages_failed"] for r in results.values()) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,208 @@
+"""The `kg` command: serve, start, stop, status, logs, version, mcp, editor.
+
+Kept light on purpose: only `serve` imports trio and the server; `kg mcp` (the
+shim every client launches) and the management commands start in milliseconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+from . import __version__
+
+START_TIMEOUT = 15.0
+STOP_TIMEOUT = 15.0
+
+
+def _env_config(args):
+    from .config import Config, ConfigError
+
+    try:
+        return Config.from_env(port=getattr(args, "port", None), editor_port=getattr(args, "editor_port", None))
+    except ConfigError as exc:
+        print(f"kg: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
+
+
+def _health(url: str, timeout: float = 1.0) -> dict | None:
+    try:
+        with urllib.request.urlopen(f"{url}/health", timeout=timeout) as r:
+            return json.loads(r.read())
+    except (OSError, ValueError, urllib.error.URLError):
+        return None
+
+
+def cmd_serve(args) -> int:
+    import logging
+
+    import trio
+
+    from .runtime import run_server
+    from .storage.lock import StorageBusy
+
+    config = _env_config(args)
+    if args.no_editor:
+        import attrs
+
+        config = attrs.evolve(config, editor=False)
+    logging.basicConfig(level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    pid_file = config.root / "server.pid"
+    try:
+        config.root.mkdir(parents=True, exist_ok=True)
+        trio.run(_serve_with_pid, run_server, config, pid_file)
+    except StorageBusy as exc:
+        print(f"KG PREFLIGHT: {exc}; stop it first (kg stop) or set KG_HOME to another directory", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"KG PREFLIGHT: cannot serve on {config.host}:{config.port}: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+async def _serve_with_pid(run_server, config, pid_file: Path) -> None:
+    import trio
+
+    async with trio.open_nursery() as nursery:
+        await nursery.start(run_server, config)
+        pid_file.write_text(str(os.getpid()))
+    try:
+        if pid_file.read_text().strip() == str(os.getpid()):
+            pid_file.unlink()
+    except OSError:
+        pass
+
+
+def cmd_start(args) -> int:
+    config = _env_config(args)
+    if _health(config.url):
+        print(f"kg: already running at {config.url}")
+        return 0
+    config.root.mkdir(parents=True, exist_ok=True)
+    log_path = config.root / "server.log"
+    env = dict(os.environ, KG_HTTP_PORT=str(config.port))
+    with open(log_path, "ab") as log:
+        start_offset = log.tell()
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "kg_actors", "serve"], stdin=subprocess.DEVNULL, stdout=log, stderr=log,
+            env=env, start_new_session=True,
+        )
+    deadline = time.monotonic() + START_TIMEOUT
+    while time.monotonic() < deadline:
+        if _health(config.url, 0.5):
+            print(f"kg: serving {config.root} at {config.url} (pid {proc.pid})")
+            return 0
+        if proc.poll() is not None:
+            break
+        time.sleep(0.05)
+    with open(log_path, "rb") as log:
+        log.seek(start_offset)
+        tail = log.read().decode(errors="replace").strip().splitlines()[-5:]
+    reason = next((line for line in tail if "KG PREFLIGHT" in line), tail[-1] if tail else "no output")
+    print(f"kg: the server did not start: {reason} (see {log_path})", file=sys.stderr)
+    return 1
+
+
+def cmd_stop(args) -> int:
+    config = _env_config(args)
+    pid_file = config.root / "server.pid"
+    try:
+        pid = int(pid_file.read_text().strip())
+    except (OSError, ValueError):
+        print("kg: not running (no pid file)")
+        return 0
+    try:
+        os.kill(pid, signal.SIGTERM)
+    except ProcessLookupError:
+        print("kg: not running (stale pid file)")
+        pid_file.unlink(missing_ok=True)
+        return 0
+    deadline = time.monotonic() + STOP_TIMEOUT
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            print(f"kg: stopped (pid {pid})")
+            return 0
+        time.sleep(0.05)
+    print(f"kg: pid {pid} did not stop within {STOP_TIMEOUT:.0f} s", file=sys.stderr)
+    return 1
+
+
+def cmd_status(args) -> int:
+    config = _env_config(args)
+    health = _health(config.url)
+    if health is None:
+        print(f"kg: not running at {config.url} (storage {config.root})")
+        return 3
+    print(f"kg: running at {config.url}, version {health.get('version')}, storage {health.get('storage')}, "
+          f"graphs loaded: {', '.join(health.get('loaded_graphs') or []) or 'none'}")
+    return 0
+
+
+def cmd_logs(args) -> int:
+    config = _env_config(args)
+    path = config.root / "server.log"
+    try:
+        lines = path.read_text(errors="replace").splitlines()
+    except FileNotFoundError:
+        print(f"kg: no log yet at {path}")
+        return 0
+    print("\n".join(lines[-args.lines:]))
+    return 0
+
+
+def cmd_editor(args) -> int:
+    import webbrowser
+
+    config = _env_config(args)
+    url = f"http://127.0.0.1:{config.editor_port}/"
+    print(url)
+    if not args.no_browser:
+        webbrowser.open(url)
+    return 0
+
+
+def cmd_mcp(args) -> int:
+    import kg_shim
+
+    return kg_shim.main()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="kg", description="Shared knowledge-graph memory for coding agents")
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("serve", help="run the memory server in the foreground")
+    p.add_argument("--port", type=int, help="HTTP port (default 8765, or KG_HTTP_PORT)")
+    p.add_argument("--editor-port", type=int, help="editor port (default 8766, or KG_EDITOR_PORT)")
+    p.add_argument("--no-editor", action="store_true", help="do not serve the visual editor")
+    p.set_defaults(fn=cmd_serve)
+    p = sub.add_parser("start", help="start the server in the background; returns once it answers")
+    p.add_argument("--port", type=int)
+    p.set_defaults(fn=cmd_start)
+    sub.add_parser("stop", help="stop the background server").set_defaults(fn=cmd_stop)
+    sub.add_parser("status", help="is the server up, and what does it hold").set_defaults(fn=cmd_status)
+    p = sub.add_parser("logs", help="the end of the server log")
+    p.add_argument("-n", "--lines", type=int, default=50)
+    p.set_defaults(fn=cmd_logs)
+    sub.add_parser("version", help="print the version").set_defaults(fn=lambda a: print(__version__) or 0)
+    sub.add_parser("mcp", help="the stdio MCP shim that clients launch").set_defaults(fn=cmd_mcp)
+    p = sub.add_parser("editor", help="open the visual editor")
+    p.add_argument("--no-browser", action="store_true")
+    p.set_defaults(fn=cmd_editor)
+    args = parser.parse_args(argv)
+    return int(args.fn(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,64 @@
+"""Where the store lives, which ports, how often the tick runs: read once from the environment.
+
+A malformed value is an error that names the variable, not a silent default.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import attrs
+
+DEFAULT_PORT = 8765
+DEFAULT_EDITOR_PORT = 8766
+DEFAULT_SAVE_INTERVAL = 30.0
+
+
+class ConfigError(Exception):
+    pass
+
+
+def _number(env: dict, name: str, default: float, kind=float, minimum: float = 0) -> float:
+    raw = env.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        value = kind(raw)
+    except ValueError:
+        raise ConfigError(f"{name}={raw!r} is not a {'whole ' if kind is int else ''}number") from None
+    if value < minimum:
+        raise ConfigError(f"{name}={raw!r} must be at least {minimum}")
+    return value
+
+
+@attrs.frozen
+class Config:
+    root: Path
+    host: str = "127.0.0.1"
+    port: int = DEFAULT_PORT
+    editor_port: int = DEFAULT_EDITOR_PORT
+    editor: bool = True
+    save_interval: float = DEFAULT_SAVE_INTERVAL
+    orphan_grace_days: float = 365
+    log_level: str = "INFO"
+
+    @classmethod
+    def from_env(cls, env: dict | None = None, **overrides) -> Config:
+        env = dict(os.environ if env is None else env)
+        root = Path(os.path.expanduser(env.get("KG_HOME") or env.get("KG_STORAGE_ROOT") or "~/.knowledge-graph"))
+        values = dict(
+            root=root.resolve(),
+            host=env.get("KG_HTTP_HOST") or "127.0.0.1",
+            port=int(_number(env, "KG_HTTP_PORT", DEFAULT_PORT, int, 0)),
+            editor_port=int(_number(env, "KG_EDITOR_PORT", DEFAULT_EDITOR_PORT, int, 0)),
+            save_interval=_number(env, "KG_SAVE_INTERVAL", DEFAULT_SAVE_INTERVAL, float, 0.01),
+            orphan_grace_days=_number(env, "KG_ORPHAN_GRACE_DAYS", 365, float, 0),
+            log_level=(env.get("KG_LOG_LEVEL") or "INFO").upper(),
+        )
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return cls(**values)
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}"

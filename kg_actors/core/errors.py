@@ -1,0 +1,51 @@
+"""Domain errors, raised by the core and the actors, translated once per edge.
+
+`http/` maps these to an MCP tool error text, a REST status or a ws frame.
+"""
+
+
+class KGError(Exception):
+    """A request the memory refuses; the message is meant for the caller."""
+
+    status = 400
+
+
+class InvalidInput(KGError):
+    """A field breaks a rule. Names the field and the rule."""
+
+    def __init__(self, field: str, rule: str):
+        self.field = field
+        self.rule = rule
+        super().__init__(f"{field}: {rule}")
+
+
+class NotFound(KGError):
+    status = 404
+
+
+class SessionUnknown(KGError):
+    status = 404
+
+
+class WriteConflict(KGError):
+    """An optimistic write was refused (stale or partial view)."""
+
+    status = 409
+
+    def __init__(self, level: str, node_id: str, node: dict, reason: str, dropped: list[str] | None = None):
+        self.level = level
+        self.node_id = node_id
+        self.node = node
+        self.reason = reason
+        self.dropped = dropped or []
+        super().__init__(f"NOT WRITTEN: {reason}")
+
+
+class Conflict(KGError):
+    """A change that would break an invariant (id taken, rename capture)."""
+
+    status = 409
+
+
+class ActorStopped(KGError):
+    status = 503

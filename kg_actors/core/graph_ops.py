@@ -1,0 +1,301 @@
+"""Writes to one graph, as pure transitions: check everything, then commit.
+
+Each function validates its whole request before it changes anything, so an
+illegal request raises a domain error and leaves the graph as it was. The
+optimistic arbitration of spec 000 "Concurrency" lives here: a write built on
+a stale or partial view is refused with the node as it stands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import attrs
+
+from . import constants as C
+from . import ids
+from .errors import Conflict, InvalidInput, NotFound, WriteConflict
+from .model import Edge, EdgeKey, GraphData, Node, edge_version_key, node_version_key
+
+
+@attrs.frozen
+class Writer:
+    """Who writes, and what they last saw of the node they write."""
+
+    session: str | None  # None: the editor (stamped, unchecked)
+    maintenance: bool = False
+    seen_at: float | None = None
+    read_at: float | None = None
+    allow_drop: tuple[str, ...] | None = None
+    guard: bool = True
+    may_credit: bool = False  # not yet voted for this node, under the cap
+
+
+@attrs.frozen
+class PutNodeResult:
+    node: Node
+    created: bool
+    changed: bool
+    promoted: bool
+    note_credit: bool
+    warnings: tuple[str, ...]
+
+
+def _clean_list(values: Sequence[str] | None, field: str, limit: int) -> tuple[str, ...] | None:
+    if values is None:
+        return None
+    if len(values) > C.LIST_MAX_ITEMS:
+        raise InvalidInput(field, f"has {len(values)} items; at most {C.LIST_MAX_ITEMS}")
+    for i, v in enumerate(values):
+        if not isinstance(v, str):
+            raise InvalidInput(f"{field}[{i}]", "must be a string")
+        if len(v) > limit:
+            raise InvalidInput(f"{field}[{i}]", f"is {len(v)} characters; at most {limit}")
+    return tuple(values)
+
+
+def check_gist(gist: object) -> str:
+    if not isinstance(gist, str) or not gist.strip():
+        raise InvalidInput("gist", "must be a non-empty string")
+    if len(gist) > C.GIST_HARD_LIMIT:
+        raise InvalidInput("gist", f"is {len(gist)} characters; at most {C.GIST_HARD_LIMIT} (soft target {C.GIST_SOFT_LIMIT})")
+    return gist
+
+
+def bump_version(graph: GraphData, vkey: str, now: float, writer: Writer) -> None:
+    old = graph.versions.get(vkey) or {}
+    entry = {"v": int(old.get("v", 0)) + 1, "ts": now, "session": writer.session}
+    if writer.maintenance:
+        # Maintenance is not use: carry the prior activity time forward.
+        prior = old.get("used_ts", old.get("ts"))
+        if prior is not None:
+            entry["used_ts"] = prior
+    graph.set_version(vkey, entry)
+
+
+def _refusal(graph: GraphData, level: str, node: Node, notes, touches, w: Writer) -> WriteConflict | None:
+    written = node.written or {}
+    by, wts = written.get("by"), written.get("ts")
+    foreign = written and by != w.session and isinstance(wts, int | float)
+    if foreign and (w.seen_at is None or w.seen_at < wts):
+        return WriteConflict(level, node.id, node.content(), "changed by another session after this session last saw it")
+    read_current = w.read_at is not None and not (foreign and w.read_at < wts)
+    for name, sent, stored in (("notes", notes, node.notes), ("touches", touches, node.touches)):
+        if sent is not None and stored and sent != stored and not read_current:
+            return WriteConflict(level, node.id, node.content(), f"this write replaces {name} this session has not read")
+    if notes is not None and read_current:
+        dropped = [n for n in node.notes if n not in notes]
+        if dropped and w.allow_drop != tuple(notes):
+            return WriteConflict(
+                level, node.id, node.content(),
+                f"this write removes {len(dropped)} stored note(s) this session read", dropped,
+            )
+    return None
+
+
+def put_node(
+    graph: GraphData, level: str, node_id: str, gist: str, notes: Sequence[str] | None,
+    touches: Sequence[str] | None, now: float, writer: Writer,
+) -> PutNodeResult:
+    ids.check_node_id(node_id)
+    gist = check_gist(gist)
+    notes_t = _clean_list(notes, "notes", C.NOTE_HARD_LIMIT)
+    touches_t = _clean_list(touches, "touches", C.ENDPOINT_MAX_LEN * 4)
+    old = graph.nodes.get(node_id)
+    warnings: list[str] = []
+    if old is None:
+        ids.check_new_id_words(node_id)
+    elif writer.guard and writer.session is not None:
+        refusal = _refusal(graph, level, old, notes_t, touches_t, writer)
+        if refusal is not None:
+            raise refusal
+    if len(gist) > C.GIST_SOFT_LIMIT:
+        warnings.append(
+            f"note: gist is {len(gist)} chars; gists scan best ≤{C.GIST_SOFT_LIMIT}. "
+            "Move detail into notes and keep the gist to the one claim."
+        )
+    nudge = ids.id_nudge(node_id)
+    if nudge:
+        warnings.append(nudge)
+
+    # -- commit
+    new_notes = notes_t if notes_t is not None else (old.notes if old else ())
+    new_touches = touches_t if touches_t is not None else (old.touches if old else ())
+    stamp = {"ts": now, "by": writer.session}
+    if old is None:
+        node = Node(id=node_id, gist=gist, notes=new_notes, touches=new_touches, created_ts=now,
+                    gist_ts=(now,), written=stamp)
+        graph.set_node(node)
+        bump_version(graph, node_version_key(node_id), now, writer)
+        return PutNodeResult(node, True, True, False, False, tuple(warnings))
+
+    changed = (gist, new_notes, new_touches) != (old.gist, old.notes, old.touches)
+    written = old.written
+    if changed:
+        written = dict(stamp)
+        prior = old.written or {}
+        author = prior.get("author", prior.get("by"))
+        if writer.maintenance and author is not None:
+            written["author"] = author
+    gist_ts = old.gist_ts
+    if gist != old.gist:
+        gist_ts = (old.gist_ts + (now,))[-C.GIST_TS_MAX:]
+    promote = not old.active and not writer.maintenance
+    prior = old.written or {}
+    author = prior.get("author", prior.get("by"))
+    note_credit = (
+        not writer.maintenance and writer.may_credit and writer.session is not None
+        and len(new_notes) > len(old.notes) and author is not None and author != writer.session
+    )
+    node = attrs.evolve(
+        old, gist=gist, notes=new_notes, touches=new_touches, written=written, gist_ts=gist_ts,
+        archived=False if promote else old.archived,
+        orphaned_ts=None if promote else old.orphaned_ts,
+        useful_ts=old.useful_ts + ((now,) if note_credit else ()),
+    )
+    graph.set_node(node)
+    bump_version(graph, node_version_key(node_id), now, writer)
+    return PutNodeResult(node, False, changed, promote, note_credit, tuple(warnings))
+
+
+def put_edge(
+    graph: GraphData, src: str, dst: str, rel: str, notes: Sequence[str] | None, now: float, writer: Writer,
+) -> Edge:
+    ids.check_endpoint(src, "from")
+    ids.check_endpoint(dst, "to")
+    ids.check_rel(rel)
+    notes_t = _clean_list(notes, "notes", C.NOTE_HARD_LIMIT)
+    old = graph.edges.get((src, dst, rel))
+    edge = Edge(src, dst, rel, notes_t if notes_t is not None else (old.notes if old else ()),
+                old.extra if old else {})
+    graph.set_edge(edge)
+    bump_version(graph, edge_version_key(edge.key), now, writer)
+    return edge
+
+
+def repeat_credit(graph: GraphData, target_id: str, case_ts: float) -> bool:
+    """Credit a lesson for a newer case linked to it by instance-of (idempotent)."""
+    target = graph.nodes.get(target_id)
+    if target is None or target.created_ts is None or case_ts <= target.created_ts:
+        return False
+    if case_ts in target.recurrence_ts:
+        return False
+    graph.set_node(attrs.evolve(
+        target, useful_ts=target.useful_ts + (case_ts,), recurrence_ts=target.recurrence_ts + (case_ts,)
+    ))
+    return True
+
+
+def delete_node(graph: GraphData, node_id: str) -> int:
+    if node_id not in graph.nodes:
+        raise NotFound(f"node '{node_id}' not found")
+    keys = [e.key for e in graph.incident(node_id)]
+    for key in keys:
+        graph.del_edge(key)
+        graph.set_version(edge_version_key(key), None)
+    graph.del_node(node_id)
+    graph.set_version(node_version_key(node_id), None)
+    return len(keys)
+
+
+def delete_edge(graph: GraphData, key: EdgeKey) -> bool:
+    if graph.del_edge(key) is None:
+        return False
+    graph.set_version(edge_version_key(key), None)
+    return True
+
+
+def record_read(graph: GraphData, node_id: str, now: float) -> tuple[bool, list[str]]:
+    """A full node read by a working session: stamp, promote, rescue orphaned neighbours."""
+    node = graph.nodes.get(node_id)
+    if node is None:
+        return False, []
+    promoted = not node.active
+    graph.set_node(attrs.evolve(node, last_read_ts=now, archived=False, orphaned_ts=None))
+    rescued = []
+    if promoted:
+        for edge in list(graph.incident(node_id)):
+            other = graph.nodes.get(edge.other(node_id))
+            if other is not None and other.orphaned:
+                graph.set_node(attrs.evolve(other, orphaned_ts=None, archived=True))
+                rescued.append(other.id)
+    return promoted, rescued
+
+
+def endorse(graph: GraphData, node_id: str, now: float, credits: int | None) -> str:
+    """An endorsement (one stamp) or a maintenance credit (1-3 stamps; an orphan returns to the archive)."""
+    node = graph.nodes[node_id]
+    if credits is None:
+        graph.set_node(attrs.evolve(node, useful_ts=node.useful_ts + (now,)))
+        return node.state
+    unorphan = node.orphaned
+    graph.set_node(attrs.evolve(
+        node, useful_ts=node.useful_ts + (now,) * credits, credited_ts=node.credited_ts + (now,),
+        orphaned_ts=None, archived=True if unorphan else node.archived,
+    ))
+    return "unorphaned" if unorphan else node.state
+
+
+def _trail_value(value: object) -> object:
+    clip = C.PROGRESS_TRAIL_CLIP
+    if isinstance(value, str):
+        return value[:clip]
+    if isinstance(value, bool | int | float) or value is None:
+        return value
+    if isinstance(value, list):
+        return [str(v)[:clip] if not isinstance(v, int | float | bool) else v for v in value[: C.PROGRESS_TRAIL_LIST_ITEMS]]
+    return str(value)[:clip]
+
+
+def set_progress(graph: GraphData, task_id: str, state: dict, now: float) -> dict:
+    if not isinstance(state, dict):
+        raise InvalidInput("state", "must be an object")
+    old = graph.progress.get(task_id) or {}
+    trail = list(old.get("_trail") or [])
+    entry = {"_ts": round(now, 3)}
+    entry.update({k: _trail_value(v) for k, v in state.items() if k not in ("_trail", "last_ts")})
+    trail = (trail + [entry])[-C.PROGRESS_TRAIL_MAX:]
+    stored = {k: v for k, v in state.items() if k != "_trail"}
+    stored["last_ts"] = now
+    stored["_trail"] = trail
+    graph.set_progress(task_id, stored)
+    return stored
+
+
+def rename_local(graph: GraphData, old_id: str, new_id: str, now: float, writer: Writer) -> int:
+    """Move a node to a new id in its own graph and rewire this graph's edges."""
+    node = graph.nodes.get(old_id)
+    if node is None:
+        raise NotFound(f"node '{old_id}' not found")
+    if new_id in graph.nodes:
+        raise Conflict(
+            f"'{new_id}' already exists in this graph; to merge, fold one node into the other "
+            "with kg_put_node and delete the leftover"
+        )
+    graph.del_node(old_id)
+    graph.set_node(attrs.evolve(node, id=new_id))
+    old_v, new_v = node_version_key(old_id), node_version_key(new_id)
+    if old_v in graph.versions:
+        graph.set_version(new_v, graph.versions[old_v])
+        graph.set_version(old_v, None)
+    bump_version(graph, new_v, now, writer)
+    return rewire(graph, old_id, new_id, now, writer)
+
+
+def rewire(graph: GraphData, old_id: str, new_id: str, now: float, writer: Writer) -> int:
+    """Point every edge endpoint named `old_id` at `new_id`; collapsed edges keep both notes."""
+    count = 0
+    for edge in list(graph.incident(old_id)):
+        graph.del_edge(edge.key)
+        graph.set_version(edge_version_key(edge.key), None)
+        src = new_id if edge.src == old_id else edge.src
+        dst = new_id if edge.dst == old_id else edge.dst
+        count += (edge.src == old_id) + (edge.dst == old_id)
+        existing = graph.edges.get((src, dst, edge.rel))
+        notes = edge.notes
+        if existing is not None:
+            notes = existing.notes + tuple(n for n in edge.notes if n not in existing.notes)
+        moved = attrs.evolve(edge, src=src, dst=dst, notes=notes)
+        graph.set_edge(moved)
+        bump_version(graph, edge_version_key(moved.key), now, writer)
+    return count

@@ -1,0 +1,90 @@
+"""Write-time hints for a new node: a near-duplicate to fold into, or a hub to link.
+
+Both probe the new id and gist through the search pipeline, scoring the graph
+as if the new node were not in it yet (the owner may index it before or after
+asking). Each returns None when there is nothing worth a line; the write goes
+through either way.
+"""
+
+from __future__ import annotations
+
+from . import constants as C
+from .ids import has_date
+from .model import GraphData, Node
+from .search import SearchIndex, base_idf, score_terms, sharpened
+from .terms import analyse, is_stopword, query_terms, stem
+
+
+def _others(graph: GraphData, new_id: str) -> int:
+    return len(graph.nodes) - (new_id in graph.nodes)
+
+
+def near_duplicate(index: SearchIndex, graph: GraphData, new_id: str, new_gist: str) -> tuple[str, float] | None:
+    """The existing node scoring at least half of what the new node would score against itself."""
+    if _others(graph, new_id) < C.HINT_MIN_OTHER_NODES:
+        return None
+    probe = query_terms(f"{new_id} {new_gist}").all()
+    scores = score_terms(index, probe, exclude=new_id)
+    if not scores:
+        return None
+    own = set(index.node_terms.get(new_id, ()))
+    n = index.size - (new_id in index.node_terms)
+    # The best the new node could score: rank 0 on every probe term; a term
+    # only it holds would have IDF 1 once it is written.
+    self_denom = 0.0
+    for term in probe:
+        df = index.df(term) - (term in own)
+        self_denom += (sharpened(base_idf(df, n)) if df > 0 else 1.0) / C.SEARCH_RRF_K
+    best_id = min(scores, key=lambda i: (-scores[i], i))
+    best = scores[best_id]
+    ratio = best / self_denom if self_denom > 0 else 0.0
+    if best >= C.NEAR_DUPLICATE_MIN_SCORE and ratio >= C.NEAR_DUPLICATE_RATIO:
+        return best_id, ratio
+    return None
+
+
+def _id_names(node_id: str, term: str) -> bool:
+    return any(p == term or stem(p) == term for p in node_id.lower().split("-") if p)
+
+
+def hub_mention(index: SearchIndex, graph: GraphData, new_id: str, new_gist: str) -> tuple[str, str] | None:
+    """An entity the gist names that a hub node's id names and many others mention."""
+    others = _others(graph, new_id)
+    if others < C.HINT_MIN_OTHER_NODES:
+        return None
+    low = max(C.HUB_MIN_HOLDERS, C.HUB_MIN_HOLDER_SHARE * others)
+    high = others * C.HUB_MAX_HOLDER_SHARE
+    slug = {t for part in analyse(new_id) for t in part}  # the new node's own subject
+    stems, composites = analyse(new_gist)
+    best: tuple[int, str, str] | None = None  # (-holders, term, hub): smallest wins
+    for term in dict.fromkeys(stems + composites):
+        if (
+            len(term) < C.HUB_MIN_STEM_CHARS or is_stopword(term) or term in slug
+            or not any(c.isalpha() for c in term)
+        ):
+            continue
+        holders = index.titled.get(term, set()) - {new_id}
+        if not low <= len(holders) <= high:
+            continue
+        hubs = [i for i in holders if i in graph.nodes and not has_date(i) and _id_names(i, term)]
+        if not hubs:
+            continue
+        hub = min(hubs, key=lambda i: (-graph.degree(i), i))
+        if best is None or (-len(holders), term) < best[:2]:
+            best = (-len(holders), term, hub)
+    return (best[1], best[2]) if best else None
+
+
+def near_duplicate_hint(node: Node) -> str:
+    return (
+        f"Similar existing node: '{node.id}' — \"{node.gist[:C.HINT_GIST_CLIP]}\". Same concept? "
+        "Fold this into that node (kg_read it, then kg_put_node with the merged content) "
+        "instead of adding a near-duplicate."
+    )
+
+
+def hub_mention_hint(term: str, node: Node) -> str:
+    return (
+        f"Graph already names '{term}': '{node.id}' — \"{node.gist[:C.HINT_GIST_CLIP]}\". "
+        "Link to it (kg_put_edge) rather than re-describe it; keep this gist to what is NEW here."
+    )

@@ -1,0 +1,89 @@
+"""Id, rel and endpoint rules (spec 003), as pure checks.
+
+A check raises InvalidInput naming the field and the rule; a nudge is a string
+the reply appends. Existing long ids stay writable: word limits bind on create
+and on rename targets only.
+"""
+
+import re
+
+from . import constants as C
+from .errors import InvalidInput
+
+NODE_ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*\Z")
+REL_RE = NODE_ID_RE
+ENDPOINT_RE = re.compile(r"[A-Za-z0-9~/][A-Za-z0-9._~/-]*\Z")
+DATE_RE = re.compile(r"\d{4}-\d{2}(?:-\d{2})?")
+
+
+def check_node_id(value: object, field: str = "id") -> str:
+    if not isinstance(value, str) or not value:
+        raise InvalidInput(field, "must be a non-empty string")
+    if len(value) > C.NODE_ID_MAX_LEN:
+        raise InvalidInput(field, f"is {len(value)} characters; at most {C.NODE_ID_MAX_LEN}")
+    if "/" in value or "\\" in value:
+        raise InvalidInput(field, "must not contain a path separator (node ids are names, not paths)")
+    if not NODE_ID_RE.match(value):
+        raise InvalidInput(
+            field, "may hold only letters, digits, '.', '_' and '-', and must start with a letter or digit"
+        )
+    return value
+
+
+def check_rel(value: object, field: str = "rel") -> str:
+    if not isinstance(value, str) or not value:
+        raise InvalidInput(field, "must be a non-empty string")
+    if len(value) > C.REL_MAX_LEN:
+        raise InvalidInput(field, f"is {len(value)} characters; at most {C.REL_MAX_LEN}")
+    if not REL_RE.match(value):
+        raise InvalidInput(
+            field, "must be kebab-case: letters, digits, '.', '_' and '-', starting with a letter or digit"
+        )
+    return value
+
+
+def check_endpoint(value: object, field: str) -> str:
+    if not isinstance(value, str) or not value:
+        raise InvalidInput(field, "must be a non-empty string")
+    if len(value) > C.ENDPOINT_MAX_LEN:
+        raise InvalidInput(field, f"is {len(value)} characters; at most {C.ENDPOINT_MAX_LEN}")
+    if not ENDPOINT_RE.match(value):
+        raise InvalidInput(
+            field, "may hold only letters, digits, '.', '_', '-', '/' and '~' (a node id or a file path)"
+        )
+    return value
+
+
+def is_artifact(endpoint: str) -> bool:
+    """A file or artifact reference, kept whether or not a node names it."""
+    return "/" in endpoint or "~" in endpoint
+
+
+def id_words(node_id: str) -> int:
+    """Words in an id: a date counts as one; dots and underscores do not split."""
+    return len([p for p in DATE_RE.sub("DATE", node_id).split("-") if p])
+
+
+def has_date(node_id: str) -> bool:
+    return DATE_RE.search(node_id) is not None
+
+
+def check_new_id_words(node_id: str, field: str = "id") -> None:
+    words = id_words(node_id)
+    if words >= C.NODE_ID_REFUSE_WORDS:
+        raise InvalidInput(
+            field,
+            f"'{node_id}' is {words} words. An id NAMES THE SUBJECT in 3-{C.NODE_ID_TARGET_WORDS} "
+            "kebab-case words with no date; put the claim in the gist",
+        )
+
+
+def id_nudge(node_id: str) -> str | None:
+    words = id_words(node_id)
+    if words >= C.NODE_ID_NUDGE_WORDS or has_date(node_id):
+        why = f"is {words} words" if words >= C.NODE_ID_NUDGE_WORDS else "carries a date"
+        return (
+            f"note: id {why}; an id names the subject in 3-{C.NODE_ID_TARGET_WORDS} words with no date. "
+            "kg_rename_node carries edges and history if you tighten it."
+        )
+    return None

@@ -1,0 +1,379 @@
+"""The graph model: frozen nodes and edges, and the mutable map an actor owns.
+
+The on-disk shape is the reference format (`nodes` map, `edges` keyed
+`from->to:rel`, `_meta` with versions, progress, project_path), so a store
+written by kg-memory loads without loss: unknown fields ride along in `extra`.
+
+`GraphData` records which entries each change touched; the owner turns that
+into a journal record (`take_changes`) so a write costs its own size, not the
+graph's. `gen` moves on every change; caches key on it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from collections.abc import Set as AbstractSet
+from typing import Any
+
+import attrs
+
+from .ids import is_artifact
+
+EdgeKey = tuple[str, str, str]
+
+_NODE_FIELDS = {
+    "id", "gist", "notes", "touches", "_created_ts", "_archived", "_orphaned_ts", "_last_read_ts",
+    "_useful_ts", "_credited_ts", "_gist_ts", "_written", "_recurrence_ts",
+}
+
+
+def _floats(values: Any) -> tuple[float, ...]:
+    if not isinstance(values, list | tuple):
+        return ()
+    return tuple(float(v) for v in values if isinstance(v, int | float) and not isinstance(v, bool))
+
+
+def _strings(values: Any) -> tuple[str, ...]:
+    if not isinstance(values, list | tuple):
+        return ()
+    return tuple(str(v) for v in values)
+
+
+def _opt_float(value: Any) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+@attrs.frozen
+class Node:
+    id: str
+    gist: str
+    notes: tuple[str, ...] = ()
+    touches: tuple[str, ...] = ()
+    created_ts: float | None = None
+    archived: bool = False
+    orphaned_ts: float | None = None
+    last_read_ts: float | None = None
+    useful_ts: tuple[float, ...] = ()
+    credited_ts: tuple[float, ...] = ()
+    gist_ts: tuple[float, ...] = ()
+    written: dict | None = attrs.field(default=None, eq=False)
+    recurrence_ts: tuple[float, ...] = ()
+    extra: dict = attrs.field(factory=dict, eq=False)
+
+    @property
+    def orphaned(self) -> bool:
+        return self.orphaned_ts is not None
+
+    @property
+    def state(self) -> str:
+        if self.orphaned_ts is not None:
+            return "orphaned"
+        return "archived" if self.archived else "active"
+
+    @property
+    def active(self) -> bool:
+        return not self.archived and self.orphaned_ts is None
+
+    @classmethod
+    def from_json(cls, node_id: str, raw: dict) -> Node:
+        written = raw.get("_written")
+        return cls(
+            id=node_id,
+            gist=str(raw.get("gist", "")),
+            notes=_strings(raw.get("notes")),
+            touches=_strings(raw.get("touches")),
+            created_ts=_opt_float(raw.get("_created_ts")),
+            archived=bool(raw.get("_archived", False)),
+            orphaned_ts=_opt_float(raw.get("_orphaned_ts")),
+            last_read_ts=_opt_float(raw.get("_last_read_ts")),
+            useful_ts=_floats(raw.get("_useful_ts")),
+            credited_ts=_floats(raw.get("_credited_ts")),
+            gist_ts=_floats(raw.get("_gist_ts")),
+            written=dict(written) if isinstance(written, dict) else None,
+            recurrence_ts=_floats(raw.get("_recurrence_ts")),
+            extra={k: v for k, v in raw.items() if k not in _NODE_FIELDS},
+        )
+
+    def to_json(self) -> dict:
+        out: dict[str, Any] = {"id": self.id, "gist": self.gist}
+        if self.notes:
+            out["notes"] = list(self.notes)
+        if self.touches:
+            out["touches"] = list(self.touches)
+        if self.created_ts is not None:
+            out["_created_ts"] = self.created_ts
+        if self.archived:
+            out["_archived"] = True
+        if self.orphaned_ts is not None:
+            out["_orphaned_ts"] = self.orphaned_ts
+        if self.last_read_ts is not None:
+            out["_last_read_ts"] = self.last_read_ts
+        for name, values in (
+            ("_useful_ts", self.useful_ts), ("_credited_ts", self.credited_ts),
+            ("_gist_ts", self.gist_ts), ("_recurrence_ts", self.recurrence_ts),
+        ):
+            if values:
+                out[name] = list(values)
+        if self.written is not None:
+            out["_written"] = dict(self.written)
+        out.update(self.extra)
+        return out
+
+    def content(self) -> dict:
+        """What a model sees of a node: the fields a write can set."""
+        return {"id": self.id, "gist": self.gist, "notes": list(self.notes), "touches": list(self.touches)}
+
+
+@attrs.frozen
+class Edge:
+    src: str
+    dst: str
+    rel: str
+    notes: tuple[str, ...] = ()
+    extra: dict = attrs.field(factory=dict, eq=False)
+
+    @property
+    def key(self) -> EdgeKey:
+        return (self.src, self.dst, self.rel)
+
+    @classmethod
+    def from_json(cls, raw: dict) -> Edge:
+        return cls(
+            src=str(raw["from"]), dst=str(raw["to"]), rel=str(raw["rel"]),
+            notes=_strings(raw.get("notes")),
+            extra={k: v for k, v in raw.items() if k not in {"from", "to", "rel", "notes"}},
+        )
+
+    def to_json(self) -> dict:
+        out: dict[str, Any] = {"from": self.src, "to": self.dst, "rel": self.rel}
+        if self.notes:
+            out["notes"] = list(self.notes)
+        out.update(self.extra)
+        return out
+
+    def other(self, node_id: str) -> str:
+        return self.dst if self.src == node_id else self.src
+
+
+def edge_storage_key(key: EdgeKey) -> str:
+    return f"{key[0]}->{key[1]}:{key[2]}"
+
+
+def node_version_key(node_id: str) -> str:
+    return f"node:{node_id}"
+
+
+def edge_version_key(key: EdgeKey) -> str:
+    return f"edge:{edge_storage_key(key)}"
+
+
+class GraphData:
+    """One graph's mutable state. Owned by exactly one GraphActor."""
+
+    def __init__(self, kind: str, project_path: str | None = None):
+        self.kind = kind  # "user" | "project" | "maintain"
+        self.project_path = project_path
+        self.nodes: dict[str, Node] = {}
+        self.edges: dict[EdgeKey, Edge] = {}
+        self.versions: dict[str, dict] = {}
+        self.progress: dict[str, dict] = {}
+        self.extra_meta: dict[str, Any] = {}
+        self._incident: dict[str, set[EdgeKey]] = {}
+        # Ids by node state, kept by set_node/del_node, so compaction never scans
+        # a 10,000-node graph to find the few hundred nodes a level renders.
+        self._by_state: dict[str, set[str]] = {"active": set(), "archived": set(), "orphaned": set()}
+        self.gen = 0
+        self._changed: dict[str, set] = {"n": set(), "e": set(), "v": set(), "p": set()}
+        self.meta_changed = False
+        # Prior values of what the current message touched, for `rollback`.
+        self._undo: dict[tuple[str, Any], Any] = {}
+
+    # -- reading
+    def incident(self, endpoint: str) -> Iterator[Edge]:
+        for key in self._incident.get(endpoint, ()):
+            yield self.edges[key]
+
+    def degree(self, endpoint: str) -> int:
+        return len(self._incident.get(endpoint, ()))
+
+    def active_nodes(self) -> Iterator[Node]:
+        return (n for n in self.nodes.values() if n.active)
+
+    def ids_in_state(self, state: str) -> AbstractSet[str]:
+        """Ids of the nodes in `state` ("active", "archived", "orphaned").
+
+        A live view: do not change it, and copy it before changing nodes while
+        iterating over it.
+        """
+        return self._by_state[state]
+
+    # -- changing (each records what it touched)
+    def set_node(self, node: Node) -> None:
+        old = self.nodes.get(node.id)
+        self._remember("n", node.id, old)
+        if old is not None:
+            self._by_state[old.state].discard(node.id)
+        self.nodes[node.id] = node
+        self._by_state[node.state].add(node.id)
+        self._touch("n", node.id)
+
+    def del_node(self, node_id: str) -> Node | None:
+        self._remember("n", node_id, self.nodes.get(node_id))
+        node = self.nodes.pop(node_id, None)
+        if node is not None:
+            self._by_state[node.state].discard(node_id)
+            self._touch("n", node_id)
+        return node
+
+    def set_edge(self, edge: Edge) -> None:
+        key = edge.key
+        self._remember("e", key, self.edges.get(key))
+        self.edges[key] = edge
+        self._incident.setdefault(key[0], set()).add(key)
+        self._incident.setdefault(key[1], set()).add(key)
+        self._touch("e", key)
+
+    def del_edge(self, key: EdgeKey) -> Edge | None:
+        self._remember("e", key, self.edges.get(key))
+        edge = self.edges.pop(key, None)
+        if edge is None:
+            return None
+        for end in (key[0], key[1]):
+            keys = self._incident.get(end)
+            if keys is not None:
+                keys.discard(key)
+                if not keys:
+                    del self._incident[end]
+        self._touch("e", key)
+        return edge
+
+    def set_version(self, vkey: str, value: dict | None) -> None:
+        self._remember("v", vkey, self.versions.get(vkey))
+        if value is None:
+            self.versions.pop(vkey, None)
+        else:
+            self.versions[vkey] = value
+        self._touch("v", vkey)
+
+    def set_progress(self, task_id: str, value: dict) -> None:
+        self._remember("p", task_id, self.progress.get(task_id))
+        self.progress[task_id] = value
+        self._touch("p", task_id)
+
+    def _remember(self, kind: str, key: Any, prior: Any) -> None:
+        self._undo.setdefault((kind, key), prior)
+
+    def commit(self) -> None:
+        """The current message's changes stand."""
+        self._undo.clear()
+
+    def rollback(self) -> None:
+        """Put back everything the current message touched (a bug must not leave half a change)."""
+        undo, self._undo = self._undo, {}
+        for (kind, key), prior in undo.items():
+            if kind == "n":
+                self.del_node(key) if prior is None else self.set_node(prior)
+            elif kind == "e":
+                self.del_edge(key) if prior is None else self.set_edge(prior)
+            elif kind == "v":
+                self.set_version(key, prior)
+            elif prior is None:
+                self.progress.pop(key, None)
+            else:
+                self.set_progress(key, prior)
+        self._undo.clear()
+
+    def _touch(self, kind: str, key: Any) -> None:
+        self._changed[kind].add(key)
+        self.gen += 1
+
+    # -- journal
+    def has_changes(self) -> bool:
+        return any(self._changed.values()) or self.meta_changed
+
+    def take_changes(self) -> dict | None:
+        """The entries changed since the last call, as a replayable record."""
+        if not self.has_changes():
+            return None
+        ch = self._changed
+        record = {
+            "n": {i: (self.nodes[i].to_json() if i in self.nodes else None) for i in ch["n"]},
+            "e": [[list(k), self.edges[k].to_json() if k in self.edges else None] for k in ch["e"]],
+            "v": {k: self.versions.get(k) for k in ch["v"]},
+            "p": {k: self.progress.get(k) for k in ch["p"]},
+        }
+        if self.meta_changed:
+            record["m"] = {"project_path": self.project_path, "extra": self.extra_meta}
+        self._changed = {"n": set(), "e": set(), "v": set(), "p": set()}
+        self.meta_changed = False
+        return record
+
+    def apply_record(self, record: dict) -> None:
+        for node_id, raw in record.get("n", {}).items():
+            if raw is None:
+                self.del_node(node_id)
+            else:
+                self.set_node(Node.from_json(node_id, raw))
+        for key, raw in record.get("e", []):
+            if raw is None:
+                self.del_edge(tuple(key))
+            else:
+                self.set_edge(Edge.from_json(raw))
+        for vkey, value in record.get("v", {}).items():
+            self.set_version(vkey, value)
+        for task_id, value in record.get("p", {}).items():
+            if value is None:
+                self.progress.pop(task_id, None)
+            else:
+                self.set_progress(task_id, value)
+        if "m" in record:
+            self.project_path = record["m"].get("project_path")
+            self.extra_meta = dict(record["m"].get("extra") or {})
+
+    # -- the file of record
+    @classmethod
+    def from_json(cls, raw: dict, kind: str) -> GraphData:
+        meta = raw.get("_meta") if isinstance(raw.get("_meta"), dict) else {}
+        graph = cls(kind, meta.get("project_path"))
+        for node_id, node in (raw.get("nodes") or {}).items():
+            if isinstance(node, dict):
+                graph.set_node(Node.from_json(str(node_id), node))
+        edges = raw.get("edges") or {}
+        for raw_edge in edges.values() if isinstance(edges, dict) else edges:
+            if isinstance(raw_edge, dict) and {"from", "to", "rel"} <= raw_edge.keys():
+                graph.set_edge(Edge.from_json(raw_edge))
+        graph.versions = dict(meta.get("versions") or {})
+        graph.progress = dict(meta.get("progress") or {})
+        graph.extra_meta = {k: v for k, v in meta.items() if k not in {"versions", "progress", "project_path"}}
+        graph.take_changes()
+        graph.commit()
+        return graph
+
+    def snapshot_json(self) -> dict:
+        """A consistent copy to serialise off the actor: nodes and edges are frozen."""
+        meta: dict[str, Any] = dict(self.extra_meta)
+        meta["versions"] = dict(self.versions)
+        if self.progress:
+            meta["progress"] = dict(self.progress)
+        if self.project_path:
+            meta["project_path"] = self.project_path
+        meta.setdefault("namespace", {"kind": "project" if self.project_path else "user", "owner": None})
+        return {"nodes": dict(self.nodes), "edges": dict(self.edges), "_meta": meta}
+
+
+def snapshot_to_json(snapshot: dict) -> dict:
+    """Finish `snapshot_json` (may run in a worker thread)."""
+    return {
+        "nodes": {i: n.to_json() for i, n in snapshot["nodes"].items()},
+        "edges": {edge_storage_key(k): e.to_json() for k, e in snapshot["edges"].items()},
+        "_meta": snapshot["_meta"],
+    }
+
+
+def dangling_edges(graph: GraphData, outside_ids: Iterable[str] | None = None) -> list[EdgeKey]:
+    """Edges whose bare-id endpoint names no node here (nor, for a project, a user node)."""
+    outside = set(outside_ids or ())
+    return [
+        key for key in graph.edges
+        if any(not is_artifact(end) and end not in graph.nodes and end not in outside for end in key[:2])
+    ]

@@ -1,0 +1,76 @@
+"""Long replies in parts cut at line ends, each carrying the effects of what it shows.
+
+A reply is built as lines, each with the effects its delivery causes (a node
+counts as seen when the part showing it is delivered). `split` cuts the lines
+into parts no longer than the client keeps whole, in the client's unit, and
+adds the continuation footer to every part but the last.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+FOOTER_RESERVE = 300
+NOTHING_PENDING = "Nothing more to read: the last kg_read reply was complete (or a newer read replaced it)."
+
+Effects = dict[str, list]
+Line = tuple[str, Effects | None]
+
+
+def merge(into: Effects, more: Effects | None) -> None:
+    for key, values in (more or {}).items():
+        into.setdefault(key, []).extend(values)
+
+
+def footer(i: int, n: int, sid: str) -> str:
+    return (
+        f"\n\n[KG reply part {i} of {n} — it continues. Call kg_read(session_id='{sid}', more=true) "
+        f"for part {i + 1}; the reply is complete only after part {n}.]"
+    )
+
+
+def _cut(line: str, room: int, measure: Callable[[str], int]) -> int:
+    """Longest prefix of `line` (in characters) that measures within `room`."""
+    lo, hi = 0, len(line)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if measure(line[:mid]) <= room:
+            lo = mid
+        else:
+            hi = mid - 1
+    return max(lo, 1)
+
+
+def split(lines: list[Line], limit: int | None, measure: Callable[[str], int], sid: str) -> list[tuple[str, Effects]]:
+    text = "\n".join(line for line, _ in lines)
+    if limit is None or measure(text) <= limit:
+        effects: Effects = {}
+        for _, eff in lines:
+            merge(effects, eff)
+        return [(text, effects)]
+    room = limit - FOOTER_RESERVE
+    parts: list[tuple[list[str], Effects]] = [([], {})]
+    used = 0
+    for line, eff in lines:
+        cost = measure(line) + 1
+        while cost > room:  # one line longer than a part: cut it at the longest prefix that fits
+            if parts[-1][0]:
+                parts.append(([], {}))
+            head_len = _cut(line, room - 1, measure)
+            parts[-1][0].append(line[:head_len])
+            parts.append(([], {}))
+            line = line[head_len:]
+            cost = measure(line) + 1
+            used = 0
+        if used + cost > room and parts[-1][0]:
+            parts.append(([], {}))
+            used = 0
+        parts[-1][0].append(line)
+        merge(parts[-1][1], eff)
+        used += cost
+    parts = [p for p in parts if p[0]]
+    n = len(parts)
+    return [
+        ("\n".join(body) + (footer(i + 1, n, sid) if i + 1 < n else ""), eff)
+        for i, (body, eff) in enumerate(parts)
+    ]

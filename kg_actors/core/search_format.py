@@ -1,0 +1,125 @@
+"""The kg_search reply: top hits in full, the paths between them, more one-liners.
+
+Capped at SEARCH_CHAR_BUDGET. The trim ladder drops further matches first
+(lowest first), then the connections section, then notes from the
+lowest-ranked hit upwards; top gists are never trimmed, so five giant gists
+can still exceed the cap. A hit whose notes were cut says how many and where
+they are, because being shown marks it seen and later searches skip its notes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from itertools import accumulate
+
+from . import constants as C
+from .model import Edge, Node
+from .render import edge_line, node_line
+from .search import Hit, Ref
+
+BEST_EFFORT = "[no session_id — project results best-effort across all loaded graphs]"
+CONNECTIONS_HEADER = "CONNECTIONS between hits:"
+MORE_HEADER = "MORE MATCHES:"
+
+
+def _echo(query: str) -> str:
+    query = " ".join(query.split())
+    if len(query) > C.SEARCH_QUERY_ECHO_MAX:
+        return query[: C.SEARCH_QUERY_ECHO_MAX - 1] + "…"
+    return query
+
+
+def _lines_size(lines: Sequence[str]) -> int:
+    return sum(len(line) for line in lines) + max(len(lines) - 1, 0)
+
+
+class _HitBlock:
+    """One top hit; `kept` notes shown, the rest summed up in one pointer line."""
+
+    def __init__(self, level: str, hit: Hit, node: Node):
+        flags = "".join((
+            ", archived" if node.archived and not node.orphaned else "",
+            ", orphaned" if node.orphaned else "",
+            ", seen" if hit.seen else "",
+        ))
+        self.head = [f"▸ {node.id} ({level}{flags})", f"  gist: {node.gist}"]
+        # A seen hit is a gist reminder: its notes stay one node read away.
+        self.notes = [] if hit.seen else [f"    - {note}" for note in node.notes]
+        self._prefix = [0, *accumulate(len(n) + 1 for n in self.notes)]
+        self.kept = len(self.notes)
+
+    def _tail(self) -> list[str]:
+        dropped = len(self.notes) - self.kept
+        if not self.notes:
+            return []
+        if self.kept == 0:
+            return [f"  notes: {dropped} not shown — kg_read it"]
+        more = [f"    … {dropped} more note(s) — kg_read it"] if dropped else []
+        return ["  notes:", *more]
+
+    def size(self) -> int:
+        return _lines_size(self.head + self._tail()) + self._prefix[self.kept]
+
+    def lines(self) -> list[str]:
+        tail = self._tail()
+        if self.kept == 0:
+            return self.head + tail
+        return self.head + tail[:1] + self.notes[: self.kept] + tail[1:]
+
+
+def format_search(
+    query: str,
+    ranked: Sequence[tuple[str, Hit]],
+    nodes: Mapping[Ref, Node],
+    connectors: Sequence[Ref] = (),
+    path_edges: Sequence[tuple[str, Edge]] = (),
+    *,
+    best_effort: bool = False,
+    budget: int = C.SEARCH_CHAR_BUDGET,
+) -> tuple[str, list[Ref]]:
+    """The reply text and the (level, id) of every node it shows (to mark seen).
+
+    `ranked` is `merge_hits` output; `nodes` must hold the nodes of the first
+    top+more hits and of the connectors (a missing one is left out).
+    """
+    suffix = f" {BEST_EFFORT}" if best_effort else ""
+    shown_hits = [(lvl, h) for lvl, h in ranked if (lvl, h.node_id) in nodes]
+    if not shown_hits:
+        return f"No nodes found matching '{_echo(query)}'{suffix}", []
+    top = shown_hits[: C.SEARCH_TOP_K]
+    more = shown_hits[C.SEARCH_TOP_K: C.SEARCH_TOP_K + C.SEARCH_MORE_K]
+    header = f"Found {len(ranked)} match(es) for '{_echo(query)}' — top {len(top)}:{suffix}"
+    blocks = [_HitBlock(lvl, h, nodes[(lvl, h.node_id)]) for lvl, h in top]
+    linked = [ref for ref in connectors if ref in nodes]
+    connections = [node_line(ref[1], nodes[ref].gist) for ref in linked]
+    connections += [edge_line(edge) for _, edge in path_edges]
+    more_lines = [node_line(h.node_id, nodes[(lvl, h.node_id)].gist) for lvl, h in more]
+
+    def size() -> int:
+        parts = [len(header), *(b.size() for b in blocks)]
+        if connections:
+            parts.append(_lines_size([CONNECTIONS_HEADER, *connections]))
+        if more_lines:
+            parts.append(_lines_size([MORE_HEADER, *more_lines]))
+        return sum(parts) + 2 * (len(parts) - 1)  # blank line between sections
+
+    while size() > budget:
+        if more_lines:
+            more_lines.pop()
+        elif connections:
+            connections = []
+        else:
+            trimmable = [b for b in blocks if b.kept > 0]
+            if not trimmable:
+                break  # only headers and top gists left: never trimmed
+            trimmable[-1].kept -= 1
+
+    sections = [[header], *(b.lines() for b in blocks)]
+    shown = [(lvl, h.node_id) for lvl, h in top]
+    if connections:
+        sections.append([CONNECTIONS_HEADER, *connections])
+        shown += [ref for ref in linked if ref not in shown]
+    if more_lines:
+        sections.append([MORE_HEADER, *more_lines])
+        shown += [(lvl, h.node_id) for lvl, h in more[: len(more_lines)]]
+    return "\n\n".join("\n".join(lines) for lines in sections), shown

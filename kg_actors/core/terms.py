@@ -1,0 +1,150 @@
+"""Words into search terms: one tokenizer for queries, node fields and prompts.
+
+A token is a whitespace-separated chunk; its parts are its runs of letters and
+digits (so `claude.md-cleanup` gives claude, md, cleanup), each stemmed with
+Snowball English so word forms meet (schedule ≈ scheduling ≈ scheduler). A
+token of several parts also stands for itself as an exact "composite" term.
+Adjacent stems pair into bigrams `"a b"`; the space keeps them apart from
+unigrams in one term namespace (stems and composites never hold a space).
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Iterable, Iterator
+from functools import lru_cache
+
+import attrs
+import snowballstemmer
+
+from . import constants as C
+
+# The spec splits on ./_- only; token matching must also see past prose
+# punctuation ("window;", "(scheduler)"), which substring matching never had
+# to. Every non-alphanumeric separates parts; ./_- stay the common case.
+_EDGES = re.compile(r"^[\W_]+|[\W_]+$")
+_SEPARATORS = re.compile(r"[\W_]+")
+
+STOPWORDS = frozenset("""
+a about above after again against all also am an and any are as at be because been before being
+below between both but by can could did do does doing done down during each else few for from
+further get got had has have having he her here hers him his how i if in into is it its itself
+just let like make may me might more most much must my no nor not now of off on once only or other
+our ours out over own please same shall she should so some such than that the their theirs them
+then there these they this those through to too under until up upon us use used using very via
+want was we were what when where which while who whom why will with within without would yes yet
+you your yours okay ok thanks thank hey hi hello sure maybe really still even well need needs
+""".split())
+
+_local = threading.local()
+
+
+@lru_cache(maxsize=1 << 16)
+def stem(word: str) -> str:
+    """Snowball English stem of a lowercase word (cached: vocabularies repeat)."""
+    # A Snowball stemmer keeps state while it works: one per thread.
+    stemmer = getattr(_local, "stemmer", None)
+    if stemmer is None:
+        stemmer = _local.stemmer = snowballstemmer.stemmer("english")
+    return stemmer.stemWord(word)
+
+
+STOP_STEMS = frozenset(stem(w) for w in STOPWORDS) | STOPWORDS
+
+
+def is_stopword(term: str) -> bool:
+    return term in STOP_STEMS
+
+
+def _file_name(token: str) -> str:
+    """`src/x/rate_limit.py:10-20` → `rate_limit.py`: what a path is called."""
+    return _EDGES.sub("", token.rsplit("/", 1)[-1].split(":", 1)[0])
+
+
+@lru_cache(maxsize=1 << 17)
+def _token(raw: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """One lowercase token's stems and composites (cached: indexing repeats words)."""
+    token = _EDGES.sub("", raw)
+    pieces = [p for p in _SEPARATORS.split(token) if p]
+    stems = tuple(stem(p) for p in pieces if len(p) >= 2)
+    if len(pieces) < 2:
+        return stems, ()
+    composites = [token]
+    if "/" in token:
+        name = _file_name(token)
+        if name != token and len(_SEPARATORS.split(name)) > 1:
+            composites.append(name)
+    return stems, tuple(composites)
+
+
+def analyse(text: str) -> tuple[list[str], list[str]]:
+    """The stems of `text` in order, and its composite tokens."""
+    stems: list[str] = []
+    composites: list[str] = []
+    for raw in text.lower().split():
+        token_stems, token_composites = _token(raw)
+        stems += token_stems
+        composites += token_composites
+    return stems, composites
+
+
+def bigrams(stems: list[str]) -> Iterator[str]:
+    """Adjacent stem pairs; a repeated or tiny pair says nothing."""
+    for a, b in zip(stems, stems[1:]):
+        if a != b and len(a) + len(b) >= C.SEARCH_BIGRAM_MIN_CHARS:
+            yield f"{a} {b}"
+
+
+def is_bigram(term: str) -> bool:
+    return " " in term
+
+
+@attrs.frozen
+class Terms:
+    unigrams: tuple[str, ...]
+    bigrams: tuple[str, ...]
+
+    def __bool__(self) -> bool:
+        return bool(self.unigrams or self.bigrams)
+
+    def all(self) -> tuple[str, ...]:
+        return self.unigrams + self.bigrams
+
+
+def query_terms(text: str) -> Terms:
+    """A query's terms: unigrams in first-seen order, then adjacent pairs, capped."""
+    unigrams: dict[str, None] = {}
+    pairs: dict[str, None] = {}
+    previous: list[str] = []
+    # Word by word so a huge query stops as soon as both caps are full.
+    for word in text.split():
+        stems, composites = analyse(word)
+        for term in stems + composites:
+            if len(unigrams) < C.SEARCH_MAX_UNIGRAMS:
+                unigrams.setdefault(term)
+        for pair in bigrams(previous[-1:] + stems):
+            if len(pairs) < C.SEARCH_MAX_BIGRAMS:
+                pairs.setdefault(pair)
+        if stems:
+            previous = stems
+        if len(unigrams) >= C.SEARCH_MAX_UNIGRAMS and len(pairs) >= C.SEARCH_MAX_BIGRAMS:
+            break
+    return Terms(tuple(unigrams), tuple(pairs))
+
+
+def field_counts(fields: Iterable[tuple[int, bool, Iterable[str]]]) -> tuple[dict[str, int], set[str]]:
+    """Weighted term counts over (weight, is_title, texts) fields, and the title terms.
+
+    Each text is its own run: a pair never bridges two notes or two touches.
+    """
+    counts: dict[str, int] = {}
+    title: set[str] = set()
+    for weight, is_title, texts in fields:
+        for text in texts:
+            stems, composites = analyse(text)
+            for term in (*stems, *composites, *bigrams(stems)):
+                counts[term] = counts.get(term, 0) + weight
+                if is_title:
+                    title.add(term)
+    return counts, title

@@ -1,0 +1,126 @@
+"""The directory of graph actors: graph key -> handle, started on demand.
+
+Keys are `user`, `maintain` and `project:<slug>`. The first ask for a key
+starts its actor in the actors' nursery; concurrent asks for the same key wait
+for that one start (the claim is taken synchronously, so two loads of one
+graph cannot race). It also remembers which folder each project root maps to.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import trio
+
+from .core.errors import KGError
+from .graph_actor import GraphHandle, load_graph, run_graph_actor
+from .storage import layout as L
+
+log = logging.getLogger(__name__)
+
+
+def level_of(key: str) -> str:
+    return "project" if key.startswith("project:") else key
+
+
+class GraphDirectory:
+    def __init__(self, lay: L.Layout, nursery: trio.Nursery):
+        self.layout = lay
+        self._nursery = nursery
+        self._handles: dict[str, GraphHandle] = {}
+        self._starting: dict[str, trio.Event] = {}
+        self._failed: dict[str, BaseException] = {}
+        self._slug_of: dict[str, str] = {}
+        self._root_of: dict[str, str] = {}
+        self.closing = False
+
+    # Project identity ------------------------------------------------------
+    def project_key(self, root: str) -> str:
+        slug = self._slug_of.get(root)
+        if slug is None:
+            slug = L.choose_slug(self.layout, root)
+            if self._root_of.get(slug, root) != root:
+                slug = L.hashed_slug(root)
+            self._slug_of[root], self._root_of[slug] = slug, root
+        return f"project:{slug}"
+
+    def root_of(self, key: str) -> str | None:
+        return self._root_of.get(key.removeprefix("project:"))
+
+    def has_project_graph(self, root: str) -> bool:
+        return self.layout.project_graph(self.project_key(root).removeprefix("project:")).exists()
+
+    # Actors ----------------------------------------------------------------
+    def loaded(self) -> list[GraphHandle]:
+        return list(self._handles.values())
+
+    def loaded_keys(self) -> list[str]:
+        return list(self._handles)
+
+    async def get(self, key: str) -> GraphHandle:
+        while True:
+            handle = self._handles.get(key)
+            if handle is not None:
+                return handle
+            if self.closing:
+                raise KGError("the server is shutting down")
+            started = self._starting.get(key)
+            if started is None:
+                break
+            await started.wait()
+            if key in self._failed:
+                raise KGError(f"graph {key} could not be loaded: {self._failed.pop(key)}")
+        return await self._load(key)
+
+    async def _load(self, key: str, before=None) -> GraphHandle:
+        # The claim is taken before the first await: concurrent asks wait for this load.
+        event = self._starting[key] = trio.Event()
+        try:
+            if before is not None:
+                await before()
+            handle = await self._start(key)
+            self._handles[key] = handle
+            return handle
+        except Exception as exc:
+            self._failed[key] = exc
+            log.exception("could not load graph %s", key)
+            raise KGError(f"graph {key} could not be loaded: {exc}") from exc
+        finally:
+            del self._starting[key]
+            event.set()
+
+    async def _start(self, key: str) -> GraphHandle:
+        level = level_of(key)
+        path = self.layout.graph_file(key)
+        root = self.root_of(key) if level == "project" else None
+        kind = {"user": "user", "maintain": "maintain"}.get(level, "project")
+        graph, replayed = await trio.to_thread.run_sync(load_graph, path, kind, root)
+        if replayed:
+            log.info("%s: replayed %d journal record(s)", key, replayed)
+        if level == "project" and graph.project_path:
+            self._root_of.setdefault(key.removeprefix("project:"), graph.project_path)
+        handle = await self._nursery.start(run_graph_actor, key, level, path, graph)
+        # Edges whose bare-id endpoint names no node go on load; a project may name user nodes.
+        outside = frozenset()
+        if level == "project":
+            outside = await (await self.get("user")).ask("node_ids")
+        await handle.ask("clean_dangling", outside_ids=outside)
+        return handle
+
+    async def reload(self, key: str) -> GraphHandle:
+        """Disk wins: stop the actor without a final save and load the file (and journal) again."""
+        handle = await self.get(key)
+        del self._handles[key]
+
+        async def discard() -> None:
+            if await handle.ask("discard"):
+                log.warning("%s: reload from disk dropped in-memory changes that were never saved", key)
+
+        return await self._load(key, discard)
+
+    async def stop_all(self) -> None:
+        """Close every mailbox; each actor folds what is dirty and exits."""
+        self.closing = True
+        for handle in list(self._handles.values()):
+            await handle.close()
+        self._handles.clear()

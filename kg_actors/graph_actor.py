@@ -1,0 +1,341 @@
+"""GraphActor: the one owner of one graph (user, maintain, or a project).
+
+Theory of operation. The actor reads `Request`s from its bounded mailbox and
+handles each to completion with a synchronous `op_*` method, so every message
+is atomic. A handler that raises leaves the graph as it was (the model's undo
+log is rolled back). The entries a message changed become one journal record,
+handed to this graph's writer task, which appends and fsyncs batches of
+records and only then answers their callers: a reply to a change means it is
+on disk, while the actor goes on with the next message. The tick folds the
+graph into its JSON file (atomic, `.prev` kept) and drops the journal; a
+failed save stays dirty and is retried on the next tick and at shutdown.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import attrs
+import trio
+
+from . import actor
+from .core import graph_ops, render
+from .core.errors import KGError, NotFound
+from .core.model import Edge, GraphData, Node, dangling_edges, snapshot_to_json
+from .storage import files, journal
+
+log = logging.getLogger(__name__)
+
+
+@attrs.frozen
+class Written:
+    """A change's result, answered by the writer once its record is durable."""
+
+    record: dict | None
+    result: Any
+    reply: actor.ReplySlot
+
+
+@attrs.frozen
+class Fold:
+    snapshot: dict
+    reply: actor.ReplySlot
+
+
+def load_graph(path: Path, kind: str, project_path: str | None) -> tuple[GraphData, int]:
+    """Read a graph (JSON, `.prev` fallback, then its journal). Runs in a worker thread."""
+    raw = files.load_json(path)
+    graph = GraphData.from_json(raw, kind) if isinstance(raw, dict) else GraphData(kind)
+    replayed = journal.read(journal.journal_path(path))
+    for record in replayed:
+        graph.apply_record(record)
+    graph.take_changes()
+    graph.commit()
+    if kind == "project" and project_path and graph.project_path != project_path:
+        graph.project_path = project_path
+        graph.meta_changed = True
+    return graph, len(replayed)
+
+
+class GraphState:
+    """What the actor owns. Every `op_*` is synchronous: no await inside a message."""
+
+    def __init__(self, key: str, level: str, graph: GraphData):
+        self.key = key
+        self.level = level
+        self.graph = graph
+        self.dirty = graph.has_changes()
+
+    def after_write(self, now: float | None) -> None:
+        """Keep the graph inside its budget after a change that can move the render."""
+
+    def changed(self, record: dict) -> None:
+        """Bring derived indexes up to date with a committed record."""
+
+    # Reads -----------------------------------------------------------------
+    def op_node_ids(self) -> frozenset[str]:
+        return frozenset(self.graph.nodes)
+
+    def op_get_nodes(self, ids: list[str]) -> list[tuple[Node, list[Edge]] | None]:
+        out = []
+        for node_id in ids:
+            node = self.graph.nodes.get(node_id)
+            out.append(None if node is None else (node, list(self.graph.incident(node_id))))
+        return out
+
+    def op_get_node(self, node_id: str) -> Node | None:
+        return self.graph.nodes.get(node_id)
+
+    def op_references(self, node_id: str) -> bool:
+        return self.graph.degree(node_id) > 0
+
+    def op_dump(self) -> dict:
+        return snapshot_to_json(self.graph.snapshot_json())
+
+    def op_stats(self) -> dict:
+        nodes = self.graph.nodes.values()
+        return {
+            "nodes": len(self.graph.nodes), "edges": len(self.graph.edges),
+            "active": sum(n.active for n in nodes), "archived": sum(n.archived and not n.orphaned for n in nodes),
+            "orphaned": sum(n.orphaned for n in nodes), "project_path": self.graph.project_path,
+        }
+
+    def op_progress_get(self, task_id: str) -> dict | None:
+        return self.graph.progress.get(task_id)
+
+    def op_changes_since(self, since: float, session: str | None) -> list[tuple[str, Any]]:
+        """Version entries other sessions made after `since` (kg_sync)."""
+        out: list[tuple[str, Any]] = []
+        for vkey, entry in self.graph.versions.items():
+            ts = entry.get("ts") if isinstance(entry, dict) else None
+            if not isinstance(ts, int | float) or ts <= since or entry.get("session") == session:
+                continue
+            if vkey.startswith("node:"):
+                node = self.graph.nodes.get(vkey[5:])
+                written = (node.written or {}) if node else {}
+                if node is not None and (written.get("by") != session or written.get("ts", 0) > since):
+                    out.append(("node", node))
+            elif vkey.startswith("edge:"):
+                for edge in self._edge_by_storage_key(vkey[5:]):
+                    out.append(("edge", edge))
+        return out
+
+    def _edge_by_storage_key(self, skey: str) -> list[Edge]:
+        head, _, rel = skey.rpartition(":")
+        src, _, dst = head.partition("->")
+        edge = self.graph.edges.get((src, dst, rel))
+        return [edge] if edge else []
+
+    def op_written_since(self, since: float) -> list[Node]:
+        """Nodes whose content another writer changed after `since` (pushes)."""
+        return [n for n in self.graph.nodes.values() if n.written and (n.written.get("ts") or 0) > since]
+
+    # Writes ----------------------------------------------------------------
+    def op_put_node(self, **kw: Any) -> graph_ops.PutNodeResult:
+        return graph_ops.put_node(self.graph, self.level, **kw)
+
+    def op_put_edge(self, src: str, dst: str, rel: str, notes, now: float, writer: graph_ops.Writer) -> dict:
+        edge = graph_ops.put_edge(self.graph, src, dst, rel, notes, now, writer)
+        credited = None
+        if rel == "instance-of":
+            case = self.graph.nodes.get(src)
+            if case is not None and case.created_ts is not None:
+                if dst in self.graph.nodes:
+                    if graph_ops.repeat_credit(self.graph, dst, case.created_ts):
+                        credited = dst
+                else:
+                    return {"edge": edge, "credited": None, "credit_elsewhere": (dst, case.created_ts)}
+        return {"edge": edge, "credited": credited, "credit_elsewhere": None}
+
+    def op_repeat_credit(self, target_id: str, case_ts: float) -> bool:
+        return graph_ops.repeat_credit(self.graph, target_id, case_ts)
+
+    def op_delete_node(self, node_id: str) -> int:
+        return graph_ops.delete_node(self.graph, node_id)
+
+    def op_delete_edge(self, key: tuple[str, str, str]) -> bool:
+        return graph_ops.delete_edge(self.graph, key)
+
+    def op_record_reads(self, ids: list[str], now: float) -> dict[str, tuple[bool, list[str]]]:
+        return {i: graph_ops.record_read(self.graph, i, now) for i in ids if i in self.graph.nodes}
+
+    def op_endorse(self, node_id: str, now: float, credits: int | None) -> str:
+        if node_id not in self.graph.nodes:
+            raise NotFound(f"node '{node_id}' not found")
+        return graph_ops.endorse(self.graph, node_id, now, credits)
+
+    def op_progress_set(self, task_id: str, state: dict, now: float) -> dict:
+        return graph_ops.set_progress(self.graph, task_id, state, now)
+
+    def op_rename_local(self, old_id: str, new_id: str, now: float, writer: graph_ops.Writer) -> int:
+        return graph_ops.rename_local(self.graph, old_id, new_id, now, writer)
+
+    def op_rewire(self, old_id: str, new_id: str, now: float, writer: graph_ops.Writer) -> int:
+        return graph_ops.rewire(self.graph, old_id, new_id, now, writer)
+
+    def op_clean_dangling(self, outside_ids: frozenset[str]) -> int:
+        keys = dangling_edges(self.graph, outside_ids)
+        for key in keys:
+            log.info("%s: removing edge %s->%s:%s (an endpoint names no node)", self.key, *key)
+            graph_ops.delete_edge(self.graph, key)
+        return len(keys)
+
+    def op_set_project_path(self, path: str) -> None:
+        if self.graph.project_path != path:
+            self.graph.project_path = path
+            self.graph.meta_changed = True
+            self.graph.gen += 1
+
+    def op_call(self, fn: Callable[[GraphData], Any]) -> Any:
+        """Run a pure function over the graph inside the actor (reads and computed writes)."""
+        return fn(self.graph)
+
+    def op_tick(self, now: float) -> None:
+        self.after_write(now)
+
+
+# Ops whose changes can move the render, so compaction follows them (spec 000).
+CHANGES_RENDER = frozenset({
+    "put_node", "put_edge", "delete_node", "delete_edge", "record_reads", "endorse",
+    "rename_local", "rewire", "clean_dangling",
+})
+
+
+@attrs.frozen
+class GraphHandle:
+    """What callers hold: typed asks, the mailbox stays private."""
+
+    key: str
+    level: str
+    _mailbox: actor.Mailbox
+
+    async def ask(self, op: str, **args: Any) -> Any:
+        return await self._mailbox.ask(op, **args)
+
+    async def call(self, fn: Callable[[GraphData], Any]) -> Any:
+        return await self._mailbox.ask("call", fn=fn)
+
+    async def fold(self) -> bool:
+        return await self._mailbox.ask("fold")
+
+    async def close(self) -> None:
+        """Stop taking messages; the actor saves what is dirty and exits."""
+        self._mailbox.send.close()
+
+
+async def _writer(path: Path, items: trio.MemoryReceiveChannel, status: dict) -> None:
+    """Append records in batches (one fsync per batch), fold on request."""
+    jpath = journal.journal_path(path)
+    async for first in items:
+        batch = [first]
+        while True:
+            try:
+                batch.append(items.receive_nowait())
+            except (trio.WouldBlock, trio.EndOfChannel):
+                break
+        pending: list[Written] = []
+        for item in batch:
+            if isinstance(item, Written):
+                pending.append(item)
+                continue
+            await _flush(jpath, pending, status)
+            pending = []
+            await _fold(path, jpath, item, status)
+        await _flush(jpath, pending, status)
+
+
+async def _flush(jpath: Path, pending: list[Written], status: dict) -> None:
+    records = [w.record for w in pending if w.record is not None]
+    if records:
+        try:
+            await trio.to_thread.run_sync(journal.append, jpath, records)
+        except OSError as exc:
+            # The change stands in memory and the graph stays dirty: the tick retries the save.
+            status["save_failed"] = True
+            log.error("could not append to %s: %s (kept in memory; retried on the tick)", jpath, exc)
+    for w in pending:
+        w.reply.set(w.result)
+
+
+async def _fold(path: Path, jpath: Path, item: Fold, status: dict) -> None:
+    def write() -> None:
+        data = files.dump_json(snapshot_to_json(item.snapshot))
+        files.write_atomic(path, data)
+        journal.remove(jpath)
+
+    try:
+        await trio.to_thread.run_sync(write)
+    except OSError as exc:
+        log.error("could not save %s: %s (stays dirty; retried on the tick and at shutdown)", path, exc)
+        status["save_failed"] = True
+        item.reply.set(False)
+        return
+    status["save_failed"] = False
+    item.reply.set(True)
+
+
+async def run_graph_actor(
+    key: str, level: str, path: Path, graph: GraphData,
+    *, task_status: trio.TaskStatus[GraphHandle] = trio.TASK_STATUS_IGNORED,
+) -> None:
+    state = GraphState(key, level, graph)
+    mailbox = actor.Mailbox(f"graph {key}")
+    handle = GraphHandle(key, level, mailbox)
+    to_writer, writer_items = trio.open_memory_channel[Written | Fold](2 ** 16)
+    status: dict = {}
+    try:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(_writer, path, writer_items, status)
+            task_status.started(handle)
+            discard = None
+            async for req in mailbox.receive:
+                if req.op == "fold":
+                    await _request_fold(state, to_writer, req.reply, status)
+                    continue
+                if req.op == "discard":
+                    discard = req.reply
+                    break
+                try:
+                    result = getattr(state, "op_" + req.op)(**req.args)
+                    if state.graph.has_changes() and req.op in CHANGES_RENDER:
+                        state.after_write(req.args.get("now"))
+                except KGError as exc:
+                    state.graph.rollback()
+                    req.reply.fail(exc)
+                    continue
+                except Exception as exc:  # a bug in one message must not take the graph down
+                    state.graph.rollback()
+                    log.exception("%s: %s failed", key, req.op)
+                    req.reply.fail(KGError(f"internal error while handling {req.op}: {exc!r}"))
+                    continue
+                state.graph.commit()
+                record = state.graph.take_changes()
+                if record is None:
+                    req.reply.set(result)
+                else:
+                    state.dirty = True
+                    state.changed(record)
+                    await to_writer.send(Written(record, result, req.reply))
+            if discard is None:
+                # Mailbox closed: fold what is dirty, then let the writer finish.
+                slot = actor.ReplySlot()
+                await _request_fold(state, to_writer, slot, status)
+                await slot.wait()
+            # The writer drains what is queued (acknowledged writes reach the journal) and ends.
+            await to_writer.aclose()
+    finally:
+        mailbox.drain_stopped()
+    if discard is not None:
+        discard.set(bool(status.get("save_failed")))
+
+
+async def _request_fold(state: GraphState, to_writer, reply: actor.ReplySlot, status: dict) -> None:
+    """Hand a consistent snapshot to the writer; the writer answers `reply` when it is saved."""
+    if not state.dirty and not status.get("save_failed"):
+        reply.set(True)
+        return
+    state.dirty = False  # a failed save sets status["save_failed"], so the next tick tries again
+    await to_writer.send(Fold(state.graph.snapshot_json(), reply))

@@ -1,0 +1,65 @@
+"""What differs per harness: its name, the unit it counts in, and its limits.
+
+One place answers "which harness sent this" (from a transcript path or an MCP
+client's User-Agent) and "how much does it keep whole" (preload and reply
+parts, each in the client's own unit).
+"""
+
+from __future__ import annotations
+
+import os
+
+import attrs
+
+
+def utf16_units(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
+def utf8_bytes(text: str) -> int:
+    return len(text.encode("utf-8"))
+
+
+@attrs.frozen
+class Harness:
+    name: str
+    preload_limit: int
+    part_limit: int | None
+    unit: str  # "utf16" | "bytes"
+    shell_reads_count: bool
+    trusts_shell_cwd: bool
+
+    def measure(self, text: str) -> int:
+        return utf16_units(text) if self.unit == "utf16" else utf8_bytes(text)
+
+
+CLAUDE_CODE = Harness("claude-code", 9_500, 45_000, "utf16", False, True)
+CLAUDE_DESKTOP = Harness("claude-desktop", 9_500, 45_000, "utf16", False, True)
+CODEX = Harness("codex", 9_000, 36_000, "bytes", True, False)
+ANTIGRAVITY = Harness("antigravity-cli", 10_000, None, "bytes", False, False)
+
+BY_NAME = {h.name: h for h in (CLAUDE_CODE, CLAUDE_DESKTOP, CODEX, ANTIGRAVITY)}
+
+
+def from_name(name: str | None) -> Harness:
+    return BY_NAME.get(name or "", CLAUDE_CODE)
+
+
+def from_user_agent(user_agent: str | None) -> Harness:
+    ua = (user_agent or "").lower()
+    if "codex" in ua:
+        return CODEX
+    if "antigravity" in ua or "agy" in ua.split("/")[0]:
+        return ANTIGRAVITY
+    if "claude-desktop" in ua or "claude desktop" in ua:
+        return CLAUDE_DESKTOP
+    return CLAUDE_CODE
+
+
+def from_transcript(path: str | None) -> Harness:
+    p = path or ""
+    if "/.gemini/antigravity-cli/" in p:
+        return ANTIGRAVITY
+    if os.path.basename(p).startswith("rollout-") or "/.codex/" in p:
+        return CODEX
+    return CLAUDE_CODE

@@ -1,0 +1,136 @@
+"""REST endpoints: hooks, the editor, operations. Each translates, asks `Memory`, answers JSON.
+
+Domain errors map to statuses once, here: InvalidInput 400, NotFound and
+SessionUnknown 404, WriteConflict and Conflict 409; bad JSON is 400.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Awaitable, Callable
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from .. import __version__
+from ..core.errors import InvalidInput, KGError, WriteConflict
+
+log = logging.getLogger(__name__)
+
+Handler = Callable[[Request], Awaitable[JSONResponse]]
+
+
+def error_response(exc: KGError) -> JSONResponse:
+    body: dict = {"error": str(exc)}
+    if isinstance(exc, InvalidInput):
+        body.update(field=exc.field, rule=exc.rule)
+    if isinstance(exc, WriteConflict):
+        body.update(reason=exc.reason, node=exc.node, dropped=exc.dropped)
+    return JSONResponse(body, status_code=exc.status)
+
+
+def guarded(fn: Handler) -> Handler:
+    async def wrapper(request: Request) -> JSONResponse:
+        try:
+            return await fn(request)
+        except KGError as exc:
+            return error_response(exc)
+        except Exception as exc:  # the boundary: one bad request answers 500, the server goes on
+            log.exception("%s %s failed", request.method, request.url.path)
+            return JSONResponse({"error": f"internal error: {exc!r}"}, status_code=500)
+    return wrapper
+
+
+async def json_body(request: Request) -> dict:
+    raw = await request.body()
+    try:
+        body = json.loads(raw or b"{}")
+    except ValueError as exc:
+        raise InvalidInput("body", f"is not valid JSON ({exc})") from None
+    if not isinstance(body, dict):
+        raise InvalidInput("body", "must be a JSON object")
+    return body
+
+
+def flag(value: str | None) -> bool:
+    return (value or "").lower() in ("1", "true", "yes")
+
+
+def build_rest(runtime) -> Starlette:
+    """`runtime` gives memory, directory, sessions, feed and stats; routes stay thin."""
+    from . import rest_editor, rest_graph, rest_hooks
+
+    async def health(request: Request) -> JSONResponse:
+        return JSONResponse({
+            "status": "ok", "version": __version__, "transport": "streamable-http",
+            "loaded_graphs": runtime.directory.loaded_keys(), "storage": str(runtime.layout.root),
+        })
+
+    async def ws(websocket: WebSocket) -> None:
+        await websocket.accept()
+        key, events = runtime.feed.subscribe(websocket.query_params.get("project_path"))
+        try:
+            await websocket.send_json({"type": "connected"})
+            async with _Pump(websocket, events) as pump:
+                while True:
+                    message = await websocket.receive_text()
+                    if message == "ping":
+                        await websocket.send_json({"type": "pong"})
+                        continue
+                    try:
+                        data = json.loads(message)
+                    except ValueError:
+                        continue
+                    if isinstance(data, dict) and data.get("type") == "subscribe":
+                        runtime.feed.resubscribe(key, data.get("project_path"))
+                        await websocket.send_json({"type": "subscribed", "project_path": data.get("project_path")})
+                    pump.touch()
+        except WebSocketDisconnect:
+            pass
+        finally:
+            runtime.feed.unsubscribe(key)
+
+    routes = [
+        Route("/health", guarded(health)),
+        Route("/api/health", guarded(health)),
+        WebSocketRoute("/ws", ws),
+        *rest_graph.routes(runtime),
+        *rest_hooks.routes(runtime),
+        *rest_editor.routes(runtime),
+    ]
+    return Starlette(routes=routes)
+
+
+class _Pump:
+    """Forward feed events to the socket while the handler reads client messages."""
+
+    def __init__(self, websocket: WebSocket, events):
+        self.websocket = websocket
+        self.events = events
+
+    def touch(self) -> None:
+        pass
+
+    async def __aenter__(self):
+        import trio
+
+        self._nursery_cm = trio.open_nursery()
+        nursery = await self._nursery_cm.__aenter__()
+        nursery.start_soon(self._forward)
+        self._nursery = nursery
+        return self
+
+    async def _forward(self) -> None:
+        async for event in self.events:
+            try:
+                await self.websocket.send_json(event)
+            except Exception:
+                break
+
+    async def __aexit__(self, *exc):
+        self._nursery.cancel_scope.cancel()
+        return await self._nursery_cm.__aexit__(*exc)

@@ -1,0 +1,88 @@
+"""The ten MCP tools' input schemas, and the check that names the field and the rule."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jsonschema
+
+from ..core import constants as C
+
+_LEVEL = {"type": "string", "enum": ["user", "project", "maintain"]}
+_SID = {"type": "string", "minLength": 1, "maxLength": 64, "description": "From kg_read or the preload"}
+_STRINGS = {"type": "array", "items": {"type": "string"}, "maxItems": C.LIST_MAX_ITEMS}
+
+
+def _obj(props: dict, required: list[str]) -> dict:
+    return {"type": "object", "properties": props, "required": required, "additionalProperties": False}
+
+
+SCHEMAS: dict[str, dict] = {
+    "kg_read": _obj({
+        "cwd": {"type": "string", "description": "Project root (absolute, inside your home)"},
+        "session_id": _SID,
+        "id": {"type": "string", "description": "Node id to read in full"},
+        "ids": {**_STRINGS, "description": "Several node ids to read in one call"},
+        "level": {**_LEVEL, "description": "Graph for node reads; maintain without id renders the maintenance memory"},
+        "more": {"type": "boolean", "description": "true: the next part of a reply that said it continues"},
+        "maintenance": {"type": "boolean", "description": "Only for a maintenance pass or chore"},
+    }, []),
+    "kg_search": _obj({
+        "query": {"type": "string", "maxLength": C.QUERY_MAX_CHARS, "description": "One or more terms"},
+        "session_id": _SID,
+    }, ["query"]),
+    "kg_put_node": _obj({
+        "session_id": _SID, "level": _LEVEL,
+        "id": {"type": "string", "description": "kebab-case, 3-5 words naming the subject, no date"},
+        "gist": {"type": "string", "description": "The one claim this node makes (soft target 300 chars)"},
+        "notes": {**_STRINGS, "description": "One case per note; replaces the stored list"},
+        "touches": {**_STRINGS, "description": "Related file paths (path:lines (anchor)); replaces the stored list"},
+    }, ["session_id", "level", "id", "gist"]),
+    "kg_put_edge": _obj({
+        "session_id": _SID, "level": _LEVEL,
+        "from": {"type": "string", "description": "Source node id or file path"},
+        "to": {"type": "string", "description": "Target node id or file path"},
+        "rel": {"type": "string", "description": "kebab-case relationship (depends-on, instance-of, ...)"},
+        "notes": _STRINGS,
+    }, ["session_id", "level", "from", "to", "rel"]),
+    "kg_rename_node": _obj({
+        "session_id": _SID, "old_id": {"type": "string"}, "new_id": {"type": "string"}, "level": _LEVEL,
+    }, ["session_id", "old_id", "new_id"]),
+    "kg_delete_node": _obj({"session_id": _SID, "id": {"type": "string"}}, ["session_id", "id"]),
+    "kg_delete_edge": _obj({
+        "session_id": _SID, "from": {"type": "string"}, "to": {"type": "string"}, "rel": {"type": "string"},
+    }, ["session_id", "from", "to", "rel"]),
+    "kg_useful": _obj({
+        "session_id": _SID,
+        "ids": {**_STRINGS, "minItems": 1, "maxItems": 50},
+        "credits": {"type": "integer", "minimum": 1, "maximum": C.MAINTENANCE_CREDIT_MAX_PER_NODE,
+                    "description": "Maintenance pass only: credits per node"},
+    }, ["session_id", "ids"]),
+    "kg_sync": _obj({"session_id": _SID}, ["session_id"]),
+    "kg_progress": _obj({
+        "session_id": _SID, "task_id": {"type": "string", "minLength": 1, "maxLength": 128},
+        "state": {"type": "object", "description": "Progress state to store. Omit to read"},
+        "level": _LEVEL,
+    }, ["session_id", "task_id"]),
+}
+
+_VALIDATORS = {name: jsonschema.Draft202012Validator(schema) for name, schema in SCHEMAS.items()}
+
+
+def validation_error(tool: str, arguments: Any) -> str | None:
+    """None when the arguments fit; else `field: rule` for the first problem found."""
+    if not isinstance(arguments, dict):
+        return "arguments: must be an object"
+    errors = sorted(_VALIDATORS[tool].iter_errors(arguments), key=lambda e: (len(e.path), str(e.path)))
+    if not errors:
+        return None
+    err = errors[0]
+    if err.validator == "required":
+        missing = [r for r in err.validator_value if r not in arguments]
+        return f"{missing[0] if missing else 'arguments'}: is required"
+    if err.validator == "additionalProperties":
+        extra = sorted(set(arguments) - set(SCHEMAS[tool]["properties"]))
+        return f"{extra[0] if extra else 'arguments'}: is not a parameter of {tool}"
+    field = ".".join(str(p) for p in err.absolute_path) or "arguments"
+    message = err.message if len(err.message) <= 200 else err.message[:160] + " … (value cut)"
+    return f"{field}: {message}"

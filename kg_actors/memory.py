@@ -1,0 +1,498 @@
+"""Operations that span actors, conducted here (spec 003's tools and the REST writes).
+
+Nothing here owns state: each operation asks the SessionRegistry and the
+GraphActors in the allowed order (sessions, then a project graph, then the
+user graph) and combines their answers. Both the MCP tools and the REST
+endpoints call these, so a rule lives in one place.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+
+from .core import constants as C
+from .core import graph_ops, ids, reads
+from .core.errors import Conflict, InvalidInput, KGError, NotFound, SessionUnknown, WriteConflict
+from .core.paging import NOTHING_PENDING, Line, split
+from .directory import GraphDirectory
+from .graph_actor import GraphHandle
+from .harness import profiles
+from .session_actor import SessionHandle, SessionView
+from .storage import layout as L
+from .storage.logs import append_jsonl
+
+log = logging.getLogger(__name__)
+
+LEVELS = ("user", "project", "maintain")
+
+
+def user_only_notice(sid: str) -> str:
+    return (
+        "User-only session: only the user graph is loaded, no project memory. If the work belongs to a "
+        f"project folder, kg_read(session_id='{sid}', cwd='<project root>') attaches its memory to this session."
+    )
+
+
+@attrs.frozen
+class Opened:
+    view: SessionView
+    notices: tuple[str, ...]
+    created: bool
+
+
+class Memory:
+    def __init__(self, directory: GraphDirectory, sessions: SessionHandle, clock: Callable[[], float],
+                 publish: Callable[[dict], None] | None = None):
+        self.directory = directory
+        self.sessions = sessions
+        self.clock = clock
+        self.layout = directory.layout
+        self.publish = publish or (lambda event: None)
+
+    # Sessions ----------------------------------------------------------------
+    def _root_for(self, cwd: str) -> str | None:
+        """A project root, or None for a user-only session (the home folder itself)."""
+        root = L.project_root(cwd)
+        if L.is_home(root) and not self.directory.has_project_graph(root):
+            return None
+        return root
+
+    async def open_session(self, cwd: str | None, session_id: str | None, harness: profiles.Harness) -> Opened:
+        now = self.clock()
+        notices: list[str] = []
+        if session_id is not None and not isinstance(session_id, str):
+            raise InvalidInput("session_id", "must be a string")
+        root = self._root_for(cwd) if cwd is not None else None
+        if session_id:
+            view = await self.sessions.ask("get", sid=session_id)
+            if view is not None and view.bound:
+                view = await self.sessions.ask("touch", sid=session_id, now=now, harness=None)
+                if cwd is not None and view.project_path is None and root is not None:
+                    view = await self.sessions.ask("attach", sid=session_id, project_path=root)
+                    await self._graph(self.directory.project_key(root))
+                    notices.append(f"Project memory attached: {root}.")
+                elif cwd is not None and view.project_path and root and not _inside(root, view.project_path):
+                    notices.append(
+                        f"This session stays bound to {view.project_path}; cwd {root} is ignored — "
+                        "start a separate session for another project."
+                    )
+                return Opened(view, tuple(notices), False)
+            if cwd is None:
+                raise SessionUnknown(
+                    f"session_id '{session_id}' is unknown or lost its project — pass cwd=<project root> with it."
+                )
+            notices.append(f"session_id '{session_id}' is unknown (expired or from another store); opened a new session.")
+        view = await self.sessions.ask("register", project_path=root, harness=harness.name, now=now)
+        if root is not None:
+            key = self.directory.project_key(root)
+            handle = await self._graph(key)
+            await handle.ask("set_project_path", path=root)
+        else:
+            notices.append(user_only_notice(view.sid))
+        return Opened(view, tuple(notices), True)
+
+    async def session(self, sid: object) -> SessionView:
+        if not isinstance(sid, str) or not sid:
+            raise InvalidInput("session_id", "is required (from kg_read or the preload)")
+        view = await self.sessions.ask("get", sid=sid)
+        if view is None:
+            raise SessionUnknown(
+                f"session_id '{sid}' is unknown — call kg_read(cwd=<project root>) to open a session."
+            )
+        return await self.sessions.ask("touch", sid=sid, now=self.clock())
+
+    async def _graph(self, key: str) -> GraphHandle:
+        return await self.directory.get(key)
+
+    async def graph_for(self, view: SessionView | None, level: str) -> GraphHandle:
+        if level not in LEVELS:
+            raise InvalidInput("level", f"'{level}' is not one of user, project, maintain")
+        if level == "project":
+            if view is None or view.project_path is None:
+                raise KGError(
+                    "this session has no project; kg_read(session_id, cwd=<project root>) attaches one"
+                )
+            return await self._graph(self.directory.project_key(view.project_path))
+        return await self._graph(level)
+
+    async def levels_of(self, view: SessionView | None) -> list[tuple[str, GraphHandle]]:
+        out = [("user", await self._graph("user"))]
+        if view is not None and view.project_path is not None:
+            out.append(("project", await self.graph_for(view, "project")))
+        return out
+
+    async def find(self, view: SessionView | None, node_id: str, level: str | None = None):
+        """(level, handle, node) for an id: the given level, else user first, then project."""
+        if level is not None:
+            handle = await self.graph_for(view, level)
+            return level, handle, await handle.ask("get_node", node_id=node_id)
+        for lvl, handle in await self.levels_of(view):
+            node = await handle.ask("get_node", node_id=node_id)
+            if node is not None:
+                return lvl, handle, node
+        return None, None, None
+
+    # Writes ------------------------------------------------------------------
+    async def put_node(self, sid: str | None, level: str, node_id: str, gist: str,
+                       notes: list[str] | None, touches: list[str] | None, guard: bool = True,
+                       project_path: str | None = None) -> dict:
+        view = await self.session(sid) if sid is not None else None
+        handle = await self._level_handle(view, level, project_path)
+        ids.check_node_id(node_id)
+        now = self.clock()
+        wv = await self.sessions.ask("write_view", sid=sid, level=level, node_id=node_id) if view else {}
+        writer = graph_ops.Writer(
+            session=sid, maintenance=bool(wv.get("maintenance")), seen_at=wv.get("seen_at"),
+            read_at=wv.get("read_at"), allow_drop=wv.get("allow_drop"), guard=guard and view is not None,
+            may_credit=bool(wv.get("may_credit")),
+        )
+        try:
+            result = await handle.ask("put_node", node_id=node_id, gist=gist, notes=notes, touches=touches,
+                                      now=now, writer=writer)
+        except WriteConflict as conflict:
+            if view is not None:
+                # The refusal shows the node as it stands: it counts as a full read.
+                await self.sessions.ask("mark_seen", sid=sid, ids=[node_id], via="read", at=now, full=True)
+                await self.sessions.ask("set_drop_pending", sid=sid, level=level, node_id=node_id,
+                                        notes=notes if conflict.dropped else None)
+            raise
+        if view is not None:
+            await self.sessions.ask("mark_seen", sid=sid, ids=[node_id], via="write", at=now, full=True)
+            if writer.allow_drop is not None:
+                await self.sessions.ask("set_drop_pending", sid=sid, level=level, node_id=node_id, notes=None)
+            if result.note_credit:
+                await self.sessions.ask("like", sid=sid, node_id=node_id, credits=None)
+                self._log_useful(view, node_id, level, "note", {})
+        self.publish({"type": "node_updated", "level": level, "node": result.node.to_json(),
+                      "source_session": sid, "project_path": view.project_path if view else project_path})
+        return {"result": result, "level": level, "view": view}
+
+    async def _level_handle(self, view: SessionView | None, level: str, project_path: str | None) -> GraphHandle:
+        if view is None and level == "project":
+            if not project_path:
+                raise InvalidInput("project_path", "is required for a project-level write without a session")
+            return await self._graph(self.directory.project_key(L.project_root(project_path, "project_path")))
+        return await self.graph_for(view, level)
+
+    async def put_edge(self, sid: str | None, level: str, src: str, dst: str, rel: str,
+                       notes: list[str] | None, project_path: str | None = None) -> dict:
+        view = await self.session(sid) if sid is not None else None
+        handle = await self._level_handle(view, level, project_path)
+        wv = await self.sessions.ask("write_view", sid=sid, level=level, node_id=src) if view else {}
+        writer = graph_ops.Writer(session=sid, maintenance=bool(wv.get("maintenance")))
+        out = await handle.ask("put_edge", src=src, dst=dst, rel=rel, notes=notes, now=self.clock(), writer=writer)
+        if out["credit_elsewhere"] and level in ("project",):
+            target, case_ts = out["credit_elsewhere"]
+            if await (await self._graph("user")).ask("repeat_credit", target_id=target, case_ts=case_ts):
+                out["credited"] = target
+        self.publish({"type": "edge_updated", "level": level, "edge": out["edge"].to_json(), "source_session": sid,
+                      "project_path": view.project_path if view else project_path})
+        return out
+
+    async def delete_node(self, sid: str | None, node_id: str, level: str | None = None,
+                          project_path: str | None = None) -> tuple[str, int]:
+        view = await self.session(sid) if sid is not None else None
+        ids.check_node_id(node_id)
+        if level is None:
+            lvl, handle, node = await self.find(view, node_id)
+        else:
+            handle = await self._level_handle(view, level, project_path)
+            lvl, node = level, await handle.ask("get_node", node_id=node_id)
+        if node is None:
+            raise NotFound(f"node '{node_id}' not found in the user or project graph")
+        removed = await handle.ask("delete_node", node_id=node_id)
+        self.publish({"type": "node_deleted", "level": lvl, "id": node_id, "source_session": sid,
+                      "project_path": view.project_path if view else project_path})
+        return lvl, removed
+
+    async def delete_edge(self, sid: str | None, src: str, dst: str, rel: str, level: str | None = None,
+                          project_path: str | None = None) -> str | None:
+        view = await self.session(sid) if sid is not None else None
+        for name, value in (("from", src), ("to", dst)):
+            ids.check_endpoint(value, name)
+        ids.check_rel(rel)
+        if level is None:
+            candidates = await self.levels_of(view)
+        else:
+            candidates = [(level, await self._level_handle(view, level, project_path))]
+        for lvl, handle in candidates:
+            if await handle.ask("delete_edge", key=(src, dst, rel)):
+                self.publish({"type": "edge_deleted", "level": lvl, "edge": {"from": src, "to": dst, "rel": rel},
+                              "source_session": sid, "project_path": view.project_path if view else project_path})
+                return lvl
+        return None
+
+    async def rename(self, sid: str | None, old_id: str, new_id: str, level: str | None,
+                     project_path: str | None = None) -> dict:
+        view = await self.session(sid) if sid is not None else None
+        ids.check_node_id(old_id, "old_id")
+        ids.check_node_id(new_id, "new_id")
+        ids.check_new_id_words(new_id, "new_id")
+        if old_id == new_id:
+            raise InvalidInput("new_id", f"'{new_id}' is unchanged — nothing to rename")
+        if level is None:
+            lvl, handle, node = await self.find(view, old_id)
+        else:
+            handle = await self._level_handle(view, level, project_path)
+            lvl, node = level, await handle.ask("get_node", node_id=old_id)
+        if node is None:
+            raise NotFound(f"node '{old_id}' not found" + ("" if level else " in the user or project graph"))
+        wv = await self.sessions.ask("write_view", sid=sid, level=lvl, node_id=old_id) if view else {}
+        writer = graph_ops.Writer(session=sid, maintenance=bool(wv.get("maintenance")))
+        now = self.clock()
+        projects: list[tuple[str, GraphHandle]] = []
+        if lvl == "user":
+            projects = await self._all_projects()
+            captured = []
+            for key, ph in projects:
+                owns_old, owns_new, refs = await ph.call(_rename_probe(old_id, new_id))
+                if refs and not owns_old and owns_new:
+                    captured.append(key.removeprefix("project:"))
+            if captured:
+                raise Conflict(
+                    f"renaming user node '{old_id}' to '{new_id}' would redirect edges in project(s) "
+                    f"{', '.join(captured)}, which own a node '{new_id}'; choose another id"
+                )
+        elif lvl == "project":
+            user = await self._graph("user")
+            if await user.ask("get_node", node_id=new_id) is not None and await handle.ask("references", node_id=new_id):
+                raise Conflict(
+                    f"'{new_id}' is a user node this project's edges already reach; renaming to it would "
+                    "redirect them; choose another id"
+                )
+        rewired = await handle.ask("rename_local", old_id=old_id, new_id=new_id, now=now, writer=writer)
+        skipped = []
+        for key, ph in projects:
+            owns_old, owns_new, refs = await ph.call(_rename_probe(old_id, new_id))
+            if not refs:
+                continue
+            if owns_old:
+                skipped.append({"graph": key, "reason": "local-node"})
+                continue
+            try:
+                rewired += await ph.ask("rewire", old_id=old_id, new_id=new_id, now=now, writer=writer)
+            except KGError as exc:
+                skipped.append({"graph": key, "reason": str(exc)})
+        await self.sessions.ask("rename_ref", old_id=old_id, new_id=new_id)
+        self.publish({"type": "node_renamed", "level": lvl, "from": old_id, "to": new_id, "source_session": sid,
+                      "project_path": view.project_path if view else project_path})
+        return {"level": lvl, "rewired": rewired, "skipped": skipped}
+
+    async def _all_projects(self) -> list[tuple[str, GraphHandle]]:
+        """Every project graph on disk, loaded (a user rename must rewrite them all)."""
+        keys = {f"project:{slug}" for slug in self.layout.project_slugs()}
+        keys.update(k for k in self.directory.loaded_keys() if k.startswith("project:"))
+        return [(k, await self._graph(k)) for k in sorted(keys)]
+
+    async def useful(self, sid: str, node_ids: list[str], credits: int | None) -> dict:
+        view = await self.session(sid)
+        if credits is not None and not view.maintenance:
+            return {"accepted": [], "refused": [(i, "credits are for a maintenance pass (kg_read maintenance=true); "
+                                                 "a working session endorses with one vote") for i in node_ids],
+                    "state": await self.sessions.ask("vote_state", sid=sid), "view": view}
+        if view.maintenance and credits is None:
+            credits = 1
+        now = self.clock()
+        accepted, refused, unorphaned = [], [], []
+        state = await self.sessions.ask("vote_state", sid=sid)
+        for node_id in dict.fromkeys(node_ids):
+            lvl, handle, node = await self.find(view, node_id)
+            if node is None:
+                refused.append((node_id, "not found"))
+                self._log_useful(view, node_id, None, state["seen_via"].get(node_id, "unknown"), {"refused": "not_found"})
+                continue
+            why = await self.sessions.ask("like", sid=sid, node_id=node_id, credits=credits)
+            if why is not None:
+                refused.append((node_id, why))
+                self._log_useful(view, node_id, lvl, state["seen_via"].get(node_id, "unknown"), {"refused": why})
+                continue
+            outcome = await handle.ask("endorse", node_id=node_id, now=now, credits=credits)
+            accepted.append(node_id)
+            if outcome == "unorphaned":
+                unorphaned.append(node_id)
+            via = "maintenance" if credits is not None else state["seen_via"].get(node_id, "unknown")
+            self._log_useful(view, node_id, lvl, via, {"credits": credits} if credits else {
+                "archived": node.archived, "surfaced": via in ("preload", "full_read", "ambient", "file")})
+        return {"accepted": accepted, "refused": refused, "unorphaned": unorphaned, "credits": credits,
+                "state": await self.sessions.ask("vote_state", sid=sid), "view": view}
+
+    def _log_useful(self, view: SessionView, node_id: str, level: str | None, via: str, extra: dict) -> None:
+        record = {"ts": self.clock(), "kg_session": view.sid, "claude_session": view.claude_sid,
+                  "project": view.project_path, "id": node_id, "level": level, "via": via}
+        record.update(extra)
+        append_jsonl(self.layout.log("useful.jsonl"), [record], C.USEFUL_LOG_MAX_BYTES)
+
+    async def progress(self, sid: str | None, task_id: str, state: Any, level: str,
+                       project_path: str | None = None) -> dict | None:
+        if not isinstance(task_id, str) or not task_id.strip() or len(task_id) > C.REL_MAX_LEN * 2:
+            raise InvalidInput("task_id", "must be a non-empty string of at most 128 characters")
+        view = await self.session(sid) if sid is not None else None
+        if view is not None and task_id in C.MAINTENANCE_TASKS:
+            await self.sessions.ask("set_maintenance", sid=view.sid)
+        handle = await self._level_handle(view, level, project_path)
+        if state is None:
+            return await handle.ask("progress_get", task_id=task_id)
+        if not isinstance(state, dict):
+            raise InvalidInput("state", "must be an object (omit it to read)")
+        return await handle.ask("progress_set", task_id=task_id, state=state, now=self.clock())
+
+    # Reads -------------------------------------------------------------------
+    async def read(self, opened: Opened, harness: profiles.Harness, node_ids: list[str] | None,
+                   level: str | None, maintenance: bool) -> str:
+        view = opened.view
+        if maintenance:
+            await self.sessions.ask("set_maintenance", sid=view.sid)
+            view = await self.sessions.ask("get", sid=view.sid)
+        if node_ids:
+            lines = await self._node_read(view, node_ids, level, list(opened.notices))
+        elif level == "maintain":
+            lines = await self._maintain_read(view, list(opened.notices))
+        else:
+            if level not in (None, "user", "project"):
+                raise InvalidInput("level", f"'{level}' is not one of user, project, maintain")
+            lines = await self._full_read(view, list(opened.notices))
+        return await self.deliver(view, harness, lines)
+
+    async def more(self, sid: str) -> str:
+        view = await self.session(sid)
+        nxt = await self.sessions.ask("next_page", sid=sid)
+        if nxt is None:
+            return NOTHING_PENDING
+        text, effects = nxt
+        await self.apply_effects(view, effects)
+        return text
+
+    async def deliver(self, view: SessionView, harness: profiles.Harness, lines: list[Line]) -> str:
+        parts = split(lines, harness.part_limit, harness.measure, view.sid)
+        first_text, first_effects = parts[0]
+        # A new read replaces undelivered parts of an older one.
+        await self.sessions.ask("set_pages", sid=view.sid, parts=[p for p, _ in parts[1:]],
+                                effects=[e for _, e in parts[1:]])
+        await self.apply_effects(view, first_effects)
+        return first_text
+
+    async def apply_effects(self, view: SessionView, effects: dict) -> None:
+        now = self.clock()
+        if effects.get("seen"):
+            await self.sessions.ask("mark_seen", sid=view.sid, ids=effects["seen"], via=effects.get("via", ["full_read"])[0], at=now)
+        reads_by_level: dict[str, list[str]] = {}
+        for lvl, node_id in effects.get("read", []):
+            reads_by_level.setdefault(lvl, []).append(node_id)
+        for lvl, node_ids in reads_by_level.items():
+            await self.sessions.ask("mark_seen", sid=view.sid, ids=node_ids, via="read", at=now, full=True)
+            if not view.maintenance:
+                handle = await self.graph_for(view, lvl)
+                promoted = await handle.ask("record_reads", ids=node_ids, now=now)
+                for node_id, (was_promoted, rescued) in promoted.items():
+                    if was_promoted:
+                        self.publish({"type": "node_recalled", "level": lvl, "id": node_id,
+                                      "rescued_from_orphan": rescued, "source_session": view.sid,
+                                      "project_path": view.project_path})
+        if effects.get("full_read"):
+            await self.sessions.ask("mark_full_read", sid=view.sid, now=now)
+
+    async def _node_read(self, view: SessionView, node_ids: list[str], level: str | None, notices: list[str]) -> list[Line]:
+        blocks: list[list[Line]] = []
+        for node_id in node_ids:
+            if not isinstance(node_id, str) or not node_id:
+                raise InvalidInput("ids", "must be a list of node id strings")
+            lvl, handle, node = await self.find(view, node_id, level)
+            if node is None:
+                blocks.append([(reads.render.not_found_line(node_id), None)])
+                continue
+            (_, edges), = await handle.ask("get_nodes", ids=[node_id])
+            blocks.append(reads.node_block(lvl, node, edges, promoted=not node.active and not view.maintenance))
+        return reads.node_read_lines(blocks, view.sid, notices)
+
+    async def _full_read(self, view: SessionView, notices: list[str]) -> list[Line]:
+        preloaded = view.preloaded
+        parts = []
+        for lvl, handle in await self.levels_of(view):
+            parts.append(await handle.call(lambda g, lvl=lvl: reads.level_part(g, lvl, preloaded)))
+        first = view.full_read_ts is None
+        if view.project_path is None and view.scope == "user" and not any(user_only_notice(view.sid) == n for n in notices):
+            notices.append(user_only_notice(view.sid))
+        return reads.full_read_lines(parts, {}, len(preloaded), [], view.sid, first, notices)
+
+    async def _maintain_read(self, view: SessionView, notices: list[str]) -> list[Line]:
+        handle = await self._graph("maintain")
+        part = await handle.call(lambda g: reads.level_part(g, "maintain"))
+        lines: list[Line] = [(reads.level_header(part), None), *part.body, (part.health, None), ("", None),
+                             (f"Session: {view.sid}", None)]
+        lines.extend((n, None) for n in notices)
+        return lines
+
+    async def search_text(self, sid: str | None, query: str) -> str:
+        raise KGError("search is not wired yet")
+
+    # Cross-session -------------------------------------------------------------
+    async def sync(self, sid: str) -> str:
+        view = await self.session(sid)
+        since = await self.sessions.ask("sync_window", sid=sid, now=self.clock())
+        sections = []
+        for lvl, handle in await self.levels_of(view):
+            changes = await handle.ask("changes_since", since=since, session=sid)
+            nodes = [c for kind, c in changes if kind == "node"]
+            edges = [c for kind, c in changes if kind == "edge"]
+            if not nodes and not edges:
+                continue
+            lines = [f"{lvl.capitalize()}: {len(nodes)} node changes, {len(edges)} edge changes"]
+            for node in sorted(nodes, key=lambda n: n.id):
+                flag = " [archived]" if not node.active else ""
+                lines.append(f"  node {node.id}{flag}: {node.gist[:C.SYNC_GIST_CLIP]}")
+            for edge in sorted(edges, key=lambda e: e.key):
+                lines.append(f"  edge {edge.src} --{edge.rel}--> {edge.dst}")
+            sections.append("\n".join(lines))
+        if not sections:
+            return "No updates from other sessions"
+        return "Updates from other sessions:\n\n" + "\n\n".join(sections)
+
+    async def push_notice(self, sid: str | None) -> str | None:
+        """Up to three gists other sessions wrote since this one last looked, each pushed once."""
+        if not sid:
+            return None
+        window = await self.sessions.ask("claim_push", sid=sid, now=self.clock())
+        if window is None:
+            return None
+        writers = await self.sessions.ask("writers")
+        mine = window["project_path"]
+        fresh = []
+        view = await self.sessions.ask("get", sid=sid)
+        for lvl, handle in await self.levels_of(view):
+            for node in await handle.ask("written_since", since=window["since"]):
+                by = node.written.get("by")
+                ts = node.written.get("ts") or 0
+                writer = writers.get(by) if by else None
+                if by == sid or writer is None or writer["maintenance"] or node.archived:
+                    continue
+                if lvl == "user" and writer["project_path"] != mine:
+                    continue
+                if window["seen_at"].get(node.id, 0) >= ts:
+                    continue
+                fresh.append((ts, node, node.id in window["seen_at"]))
+        if not fresh:
+            return None
+        fresh.sort(key=lambda t: -t[0])
+        shown = fresh[: C.MAX_PUSHED]
+        lines = ["While you worked, other sessions wrote to this memory:"]
+        for _, node, updated in shown:
+            lines.append(f"- {node.id} ({'updated' if updated else 'new'}): {node.gist[:C.PUSH_GIST_CLIP]}")
+        if len(fresh) > len(shown):
+            lines.append(f"+{len(fresh) - len(shown)} more — kg_sync(session_id) lists them.")
+        lines.append("If one already holds a lesson you are about to write, update that node instead of adding another.")
+        await self.sessions.ask("mark_seen", sid=sid, ids=[n.id for _, n, _ in shown], via="push", at=self.clock())
+        return "\n".join(lines)
+
+
+def _inside(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip("/") + "/")
+
+
+def _rename_probe(old_id: str, new_id: str):
+    def probe(graph) -> tuple[bool, bool, bool]:
+        return old_id in graph.nodes, new_id in graph.nodes, graph.degree(old_id) > 0
+    return probe

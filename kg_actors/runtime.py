@@ -1,0 +1,127 @@
+"""The one root: storage lock, actors, HTTP servers, tick; and the shutdown order.
+
+Actors live in the outer nursery, servers in the inner one. On SIGINT/SIGTERM
+(or cancellation) the servers stop first, then every graph actor folds what
+is dirty and the session registry saves, within a bounded grace period.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import time
+from collections.abc import Callable
+
+import attrs
+import trio
+from hypercorn.config import Config as HyperConfig
+from hypercorn.trio import serve as hyper_serve
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+
+from . import __version__
+from .config import Config
+from .core.constants import SHUTDOWN_GRACE_SECONDS
+from .directory import GraphDirectory
+from .feed import ChangeFeed
+from .http.app import App
+from .http.rest import build_rest
+from .http.tools import build_server
+from .memory import Memory
+from .session_actor import SessionHandle, load_sessions, run_session_registry
+from .storage import layout as L
+from .storage import lock
+
+log = logging.getLogger(__name__)
+
+
+@attrs.define
+class Runtime:
+    """What the HTTP layer may reach: handles and the feed, no state of its own."""
+
+    config: Config
+    layout: L.Layout
+    directory: GraphDirectory
+    sessions: SessionHandle
+    memory: Memory
+    feed: ChangeFeed
+    clock: Callable[[], float]
+    http_port: int = 0
+
+
+async def _tick(rt: Runtime) -> None:
+    now = rt.clock()
+    for handle in rt.directory.loaded():
+        try:
+            await handle.ask("tick", now=now)
+            await handle.fold()
+        except Exception:
+            log.exception("tick failed for %s", handle.key)
+    try:
+        await rt.sessions.ask("expire", now=now)
+        await rt.sessions.save()
+    except Exception:
+        log.exception("session tick failed")
+
+
+async def _ticker(rt: Runtime) -> None:
+    while True:
+        await trio.sleep(rt.config.save_interval)
+        await _tick(rt)
+
+
+async def _on_signals(cancel: trio.CancelScope) -> None:
+    with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+        async for signum in signals:
+            log.info("received %s: shutting down", signal.Signals(signum).name)
+            cancel.cancel()
+            return
+
+
+async def run_server(config: Config, clock: Callable[[], float] = time.time, handle_signals: bool = True,
+                     *, task_status: trio.TaskStatus[Runtime] = trio.TASK_STATUS_IGNORED) -> None:
+    lay = L.Layout(config.root)
+    fd = lock.claim(config.root)  # before binding the port: a second server must not half-start
+    try:
+        async with trio.open_nursery() as actors:
+            sessions_data = await trio.to_thread.run_sync(load_sessions, lay.sessions, clock())
+            sessions = await actors.start(run_session_registry, lay.sessions, sessions_data)
+            directory = GraphDirectory(lay, actors)
+            feed = ChangeFeed()
+            memory = Memory(directory, sessions, clock, feed.publish)
+            rt = Runtime(config, lay, directory, sessions, memory, feed, clock)
+            await directory.get("user")
+            manager = StreamableHTTPSessionManager(app=build_server(memory), json_response=True, stateless=True)
+            app = App(build_rest(rt), manager, frozenset({config.host.lower()}))
+            with trio.CancelScope() as servers_scope:
+                async with trio.open_nursery() as servers:
+                    if handle_signals:
+                        servers.start_soon(_on_signals, servers_scope)
+                    servers.start_soon(_ticker, rt)
+                    async with manager.run():
+                        hc = HyperConfig()
+                        hc.bind = [f"{config.host}:{config.port}"]
+                        hc.accesslog = None
+                        hc.errorlog = logging.getLogger("hypercorn.error")
+                        hc.graceful_timeout = 2
+                        binds = await servers.start(hyper_serve, app, hc)
+                        rt.http_port = int(binds[0].rsplit(":", 1)[1])
+                        log.info("kg_actors %s serving %s on %s", __version__, config.root, binds[0])
+                        task_status.started(rt)
+                        await trio.sleep_forever()
+            # Servers are down; actors get a bounded grace period to save.
+            with trio.move_on_after(SHUTDOWN_GRACE_SECONDS) as grace:
+                grace.shield = True
+                await directory.stop_all()
+                await sessions.save()
+                actors.cancel_scope.deadline = trio.current_time() + SHUTDOWN_GRACE_SECONDS
+                await _close_registry(sessions)
+            if grace.cancelled_caught:
+                log.error("shutdown grace period ran out; unsaved changes remain in the journal")
+    finally:
+        lock.release(fd)
+
+
+async def _close_registry(sessions: SessionHandle) -> None:
+    sessions._mailbox.send.close()
+
+

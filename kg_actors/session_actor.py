@@ -1,0 +1,355 @@
+"""SessionRegistry: the one owner of every agent session's state.
+
+Theory of operation. Sessions are records keyed by an 8-hex id: the bound
+project, the harness, what the session has been shown (`seen_at`) and read in
+full (`read_at`), its votes, its maintenance flag, its sync and push
+watermarks and undelivered reply parts. Write arbitration asks it what a
+session saw; pushes ask it what a session has not been told. Every `op_*` is
+synchronous; the record store is saved to `sessions.json` (atomically) after
+changes that must survive a restart, and on the tick. Sessions idle for 24 h
+expire on the tick.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+from pathlib import Path
+from typing import Any
+
+import attrs
+import trio
+
+from . import actor
+from .core import constants as C
+from .core.errors import KGError, SessionUnknown
+from .storage import files
+
+log = logging.getLogger(__name__)
+
+# Ops after which the registry is saved at once (the rest wait for the tick).
+_SAVE_NOW = frozenset({"register", "attach", "set_maintenance", "like", "bind", "fork", "reset_context"})
+
+
+@attrs.define
+class Session:
+    sid: str
+    start_ts: float
+    last_activity: float
+    project_path: str | None = None
+    scope: str | None = None  # "user" for a user-only session
+    harness: str = "claude-code"
+    claude_sid: str | None = None
+    forked_from: str | None = None
+    op_count: int = 0
+    seen_via: dict[str, str] = attrs.field(factory=dict)
+    seen_at: dict[str, float] = attrs.field(factory=dict)
+    read_at: dict[str, float] = attrs.field(factory=dict)
+    preloaded_ids: list[str] = attrs.field(factory=list)
+    full_read_ts: float | None = None
+    liked_ids: list[str] = attrs.field(factory=list)
+    maintenance: bool = False
+    maintenance_credits: int = 0
+    last_synced_ts: float | None = None
+    pushed_ts: float | None = None
+    drop_pending: dict[str, list[str]] = attrs.field(factory=dict)
+    pages: list[str] = attrs.field(factory=list)
+    page_effects: list[dict] = attrs.field(factory=list)
+    extra: dict = attrs.field(factory=dict)
+
+    @property
+    def bound(self) -> bool:
+        return self.project_path is not None or self.scope == "user"
+
+    def to_json(self) -> dict:
+        out = attrs.asdict(self, recurse=False)
+        out.pop("sid")
+        extra = out.pop("extra")
+        out["seen_ids"] = list(self.seen_at)
+        out.update(extra)
+        return out
+
+    @classmethod
+    def from_json(cls, sid: str, raw: dict) -> Session:
+        names = {f.name for f in attrs.fields(cls)} - {"sid", "extra"}
+        known = {k: v for k, v in raw.items() if k in names}
+        extra = {k: v for k, v in raw.items() if k not in names and k != "seen_ids"}
+        known.setdefault("start_ts", 0.0)
+        known.setdefault("last_activity", known["start_ts"])
+        session = cls(sid=sid, extra=extra, **known)
+        for node_id in raw.get("seen_ids") or []:
+            session.seen_at.setdefault(node_id, session.start_ts)
+        return session
+
+
+@attrs.frozen
+class SessionView:
+    """An immutable copy of what handlers need to know about a session."""
+
+    sid: str
+    project_path: str | None
+    scope: str | None
+    harness: str
+    maintenance: bool
+    full_read_ts: float | None
+    start_ts: float
+    preloaded: frozenset[str]
+    seen: frozenset[str]
+    likes: int
+    claude_sid: str | None
+
+    @property
+    def bound(self) -> bool:
+        return self.project_path is not None or self.scope == "user"
+
+
+def new_sid(taken: dict) -> str:
+    while True:
+        sid = secrets.token_hex(C.SESSION_ID_HEX // 2)
+        if sid not in taken:
+            return sid
+
+
+class Registry:
+    def __init__(self, sessions: dict[str, Session]):
+        self.sessions = sessions
+        self.dirty = False
+
+    def _get(self, sid: str) -> Session:
+        session = self.sessions.get(sid)
+        if session is None:
+            raise SessionUnknown(f"session_id '{sid}' is unknown")
+        return session
+
+    @staticmethod
+    def view(s: Session) -> SessionView:
+        return SessionView(
+            s.sid, s.project_path, s.scope, s.harness, s.maintenance, s.full_read_ts, s.start_ts,
+            frozenset(s.preloaded_ids), frozenset(s.seen_at), len(s.liked_ids), s.claude_sid,
+        )
+
+    # Lifecycle -------------------------------------------------------------
+    def op_register(self, project_path: str | None, harness: str, now: float, claude_sid: str | None = None) -> SessionView:
+        sid = new_sid(self.sessions)
+        s = Session(sid, now, now, project_path=project_path, scope=None if project_path else "user",
+                    harness=harness, claude_sid=claude_sid, last_synced_ts=now, pushed_ts=now)
+        self.sessions[sid] = s
+        return self.view(s)
+
+    def op_get(self, sid: str) -> SessionView | None:
+        s = self.sessions.get(sid)
+        return None if s is None else self.view(s)
+
+    def op_touch(self, sid: str, now: float, harness: str | None = None) -> SessionView:
+        s = self._get(sid)
+        s.op_count += 1
+        s.last_activity = now
+        if harness and harness != s.harness:
+            s.harness = harness
+        return self.view(s)
+
+    def op_attach(self, sid: str, project_path: str | None) -> SessionView:
+        s = self._get(sid)
+        s.project_path = project_path
+        s.scope = None if project_path else "user"
+        return self.view(s)
+
+    def op_set_maintenance(self, sid: str) -> bool:
+        s = self._get(sid)
+        was, s.maintenance = s.maintenance, True
+        return not was
+
+    # What a session has seen -------------------------------------------------
+    def op_mark_seen(self, sid: str, ids: list[str], via: str, at: float, full: bool = False) -> None:
+        s = self.sessions.get(sid)
+        if s is None:
+            return
+        for node_id in ids:
+            s.seen_via.setdefault(node_id, via)
+            s.seen_at[node_id] = max(at, s.seen_at.get(node_id, 0.0))
+            if full:
+                s.read_at[node_id] = max(at, s.read_at.get(node_id, 0.0))
+
+    def op_mark_full_read(self, sid: str, now: float) -> bool:
+        s = self._get(sid)
+        first, s.full_read_ts = s.full_read_ts is None, s.full_read_ts or now
+        return first
+
+    def op_set_preloaded(self, sid: str, ids: list[str]) -> None:
+        self._get(sid).preloaded_ids = list(ids)
+
+    def op_write_view(self, sid: str, level: str, node_id: str) -> dict:
+        s = self._get(sid)
+        return {
+            "seen_at": s.seen_at.get(node_id), "read_at": s.read_at.get(node_id),
+            "allow_drop": tuple(s.drop_pending[f"{level}:{node_id}"]) if f"{level}:{node_id}" in s.drop_pending else None,
+            "may_credit": node_id not in s.liked_ids and len(s.liked_ids) < C.MAX_LIKES_PER_SESSION,
+            "maintenance": s.maintenance,
+        }
+
+    def op_set_drop_pending(self, sid: str, level: str, node_id: str, notes: list[str] | None) -> None:
+        s = self._get(sid)
+        key = f"{level}:{node_id}"
+        if notes is None:
+            s.drop_pending.pop(key, None)
+        else:
+            s.drop_pending[key] = list(notes)
+
+    def op_rename_ref(self, old_id: str, new_id: str) -> None:
+        for s in self.sessions.values():
+            for table in (s.seen_at, s.read_at):
+                if old_id in table:
+                    table[new_id] = max(table.pop(old_id), table.get(new_id, 0.0))
+            if old_id in s.seen_via:
+                s.seen_via.setdefault(new_id, s.seen_via.pop(old_id))
+            s.liked_ids = [new_id if i == old_id else i for i in s.liked_ids]
+            s.preloaded_ids = [new_id if i == old_id else i for i in s.preloaded_ids]
+
+    # Votes -------------------------------------------------------------------
+    def op_like(self, sid: str, node_id: str, credits: int | None) -> str | None:
+        """Record a vote or credit; the refusal reason, or None when it counts."""
+        s = self._get(sid)
+        if credits is not None:
+            left = C.MAINTENANCE_CREDITS_PER_PASS - s.maintenance_credits
+            if credits > left:
+                return f"pass total reached — {C.MAINTENANCE_CREDITS_PER_PASS} credits per pass, {left} left"
+            s.maintenance_credits += credits
+            return None
+        if node_id in s.liked_ids:
+            return "already liked this session"
+        if len(s.liked_ids) >= C.MAX_LIKES_PER_SESSION:
+            return f"hard cap reached — {C.MAX_LIKES_PER_SESSION} nodes already endorsed this session"
+        s.liked_ids.append(node_id)
+        return None
+
+    def op_unlike(self, sid: str, node_id: str, credits: int | None) -> None:
+        """Undo a vote whose node turned out missing."""
+        s = self._get(sid)
+        if credits is not None:
+            s.maintenance_credits -= credits
+        elif node_id in s.liked_ids:
+            s.liked_ids.remove(node_id)
+
+    def op_vote_state(self, sid: str) -> dict:
+        s = self._get(sid)
+        return {"likes": len(s.liked_ids), "credits": s.maintenance_credits, "maintenance": s.maintenance,
+                "seen_via": dict(s.seen_via)}
+
+    # Other sessions' writes -------------------------------------------------------
+    def op_sync_window(self, sid: str, now: float) -> float:
+        """kg_sync: the watermark to report from; it moves to now."""
+        s = self._get(sid)
+        since = s.last_synced_ts if s.last_synced_ts is not None else s.start_ts
+        s.last_synced_ts = now
+        return since
+
+    def op_claim_push(self, sid: str, now: float) -> dict | None:
+        s = self.sessions.get(sid)
+        if s is None:
+            return None
+        since = max(x for x in (s.start_ts, s.last_synced_ts, s.pushed_ts) if x is not None)
+        s.pushed_ts = now
+        return {"since": since, "seen_at": dict(s.seen_at), "project_path": s.project_path, "sid": sid}
+
+    def op_writers(self) -> dict[str, dict]:
+        """Who each known session is: for deciding which writes are pushed to whom."""
+        return {sid: {"project_path": s.project_path, "maintenance": s.maintenance} for sid, s in self.sessions.items()}
+
+    # Reply parts ---------------------------------------------------------------
+    def op_set_pages(self, sid: str, parts: list[str], effects: list[dict]) -> None:
+        s = self._get(sid)
+        s.pages, s.page_effects = list(parts), list(effects)
+
+    def op_next_page(self, sid: str) -> tuple[str, dict] | None:
+        s = self._get(sid)
+        if not s.pages:
+            return None
+        return s.pages.pop(0), s.page_effects.pop(0) if s.page_effects else {}
+
+    # Tick ------------------------------------------------------------------------
+    def op_expire(self, now: float) -> int:
+        old = [sid for sid, s in self.sessions.items() if now - s.last_activity > C.SESSION_TTL_SECONDS]
+        for sid in old:
+            del self.sessions[sid]
+        return len(old)
+
+    def snapshot(self) -> bytes:
+        return files.dump_json({sid: s.to_json() for sid, s in self.sessions.items()}, indent=None)
+
+
+@attrs.frozen
+class SessionHandle:
+    _mailbox: actor.Mailbox
+
+    async def ask(self, op: str, **args: Any) -> Any:
+        return await self._mailbox.ask(op, **args)
+
+    async def save(self) -> None:
+        await self._mailbox.ask("save")
+
+
+def load_sessions(path: Path, now: float) -> dict[str, Session]:
+    try:
+        raw = files.load_json(path) or {}
+    except (files.Unreadable, OSError) as exc:
+        log.error("sessions file unreadable (%s); starting with no sessions", exc)
+        raw = {}
+    out = {}
+    for sid, rec in raw.items() if isinstance(raw, dict) else ():
+        if not isinstance(rec, dict):
+            continue
+        try:
+            s = Session.from_json(sid, rec)
+        except (TypeError, ValueError) as exc:
+            log.warning("dropping unreadable session %s: %s", sid, exc)
+            continue
+        if now - s.last_activity <= C.SESSION_TTL_SECONDS:
+            out[sid] = s
+    return out
+
+
+async def run_session_registry(
+    path: Path, sessions: dict[str, Session], *, task_status: trio.TaskStatus[SessionHandle] = trio.TASK_STATUS_IGNORED,
+) -> None:
+    registry = Registry(sessions)
+    mailbox = actor.Mailbox("session registry")
+    task_status.started(SessionHandle(mailbox))
+
+    async def save() -> None:
+        data = registry.snapshot()
+        try:
+            await trio.to_thread.run_sync(files.write_atomic, path, data, False)
+            registry.dirty = False
+        except OSError as exc:
+            log.error("could not save %s: %s (retried on the tick)", path, exc)
+
+    try:
+        async for req in mailbox.receive:
+            if req.op == "save":
+                if registry.dirty:
+                    await save()
+                req.reply.set(None)
+                continue
+            try:
+                result = getattr(registry, "op_" + req.op)(**req.args)
+            except KGError as exc:
+                req.reply.fail(exc)
+                continue
+            except Exception as exc:  # one bad message must not take the registry down
+                log.exception("session registry: %s failed", req.op)
+                req.reply.fail(KGError(f"internal error while handling {req.op}: {exc!r}"))
+                continue
+            if req.op not in ("get", "write_view", "vote_state", "writers"):
+                registry.dirty = True
+            if req.op in _SAVE_NOW:
+                await save()
+            req.reply.set(result)
+        if registry.dirty:
+            await save()
+    finally:
+        mailbox.drain_stopped()
+
+
+def dump_for_debug(sessions: dict[str, Session]) -> str:
+    return json.dumps({sid: s.to_json() for sid, s in sessions.items()}, indent=2)

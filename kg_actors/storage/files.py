@@ -1,0 +1,83 @@
+"""Atomic JSON files: the format of record.
+
+A save writes a temp file, fsyncs it, keeps the previous file as `.prev`, and
+renames over the target, so a crash leaves either the old or the new file,
+never a torn one. A load that cannot parse the file falls back to `.prev`.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+
+class Unreadable(Exception):
+    pass
+
+
+def _fsync_dir(path: Path) -> None:
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def write_atomic(path: Path, data: bytes, keep_prev: bool = True) -> None:
+    """Replace `path` with `data` durably. Raises OSError on failure (nothing half-written)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        if keep_prev and path.exists():
+            shutil.copy2(path, path.with_name(path.name + ".prev"))
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
+        raise
+    _fsync_dir(path.parent)
+
+
+def dump_json(obj: Any, indent: int | None = 2) -> bytes:
+    return json.dumps(obj, ensure_ascii=False, indent=indent).encode("utf-8")
+
+
+def load_json(path: Path) -> Any | None:
+    """The file's JSON, `.prev` when the file is corrupt, None when neither exists."""
+    prev = path.with_name(path.name + ".prev")
+    if not path.exists():
+        if prev.exists():
+            log.error("%s is missing; loading %s", path, prev.name)
+            return _parse(prev)
+        return None
+    try:
+        return _parse(path)
+    except Unreadable as exc:
+        if not prev.exists():
+            raise
+        log.error("%s is unreadable (%s); falling back to %s", path, exc, prev.name)
+        return _parse(prev)
+
+
+def _parse(path: Path) -> Any:
+    try:
+        return json.loads(path.read_bytes())
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise Unreadable(f"{path}: {exc}") from exc

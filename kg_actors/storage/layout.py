@@ -1,0 +1,117 @@
+"""Where each file of a store lives, and which folder a project's graph is in.
+
+A project is its real path, inside the user's home. Its graph folder is the
+folder's name (what the reference writes, so its graphs are adopted) unless
+that folder already belongs to another path; then the name gets a short hash
+of the path, so two `src/` projects never share a graph.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from pathlib import Path
+
+from ..core.errors import InvalidInput
+
+_SLUG_RE = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+class Layout:
+    def __init__(self, root: Path):
+        self.root = root
+
+    @property
+    def user(self) -> Path:
+        return self.root / "user.json"
+
+    @property
+    def maintain(self) -> Path:
+        return self.root / "maintain.json"
+
+    @property
+    def sessions(self) -> Path:
+        return self.root / "sessions.json"
+
+    @property
+    def projects(self) -> Path:
+        return self.root / "projects"
+
+    def project_graph(self, slug: str) -> Path:
+        return self.projects / slug / "graph.json"
+
+    def log(self, name: str) -> Path:
+        return self.root / name
+
+    def graph_file(self, key: str) -> Path:
+        if key == "user":
+            return self.user
+        if key == "maintain":
+            return self.maintain
+        assert key.startswith("project:")
+        return self.project_graph(key.removeprefix("project:"))
+
+    def project_slugs(self) -> list[str]:
+        try:
+            return sorted(p.name for p in self.projects.iterdir() if (p / "graph.json").exists())
+        except FileNotFoundError:
+            return []
+
+
+def home() -> Path:
+    return Path(os.path.realpath(Path.home()))
+
+
+def project_root(cwd: object, field: str = "cwd") -> str:
+    """The real path of a project folder; it must lie inside the user's home."""
+    if not isinstance(cwd, str) or not cwd.strip():
+        raise InvalidInput(field, "must be a non-empty absolute path")
+    expanded = os.path.expanduser(cwd.strip())
+    if not os.path.isabs(expanded):
+        raise InvalidInput(field, f"'{cwd}' must be an absolute path")
+    real = os.path.realpath(expanded)
+    h = str(home())
+    if real != h and not real.startswith(h.rstrip("/") + "/"):
+        raise InvalidInput(field, f"'{cwd}' is outside the user's home ({h}); project folders must be inside it")
+    return real
+
+
+def is_home(root: str) -> bool:
+    return root == str(home())
+
+
+def recorded_project_path(graph_file: Path) -> str | None:
+    """The `_meta.project_path` a graph file records (None if absent or unreadable)."""
+    try:
+        with open(graph_file, "rb") as f:
+            raw = json.load(f)
+    except (OSError, ValueError):
+        return None
+    meta = raw.get("_meta") if isinstance(raw, dict) else None
+    path = meta.get("project_path") if isinstance(meta, dict) else None
+    return os.path.realpath(path) if isinstance(path, str) and path else None
+
+
+def base_slug(root: str) -> str:
+    name = _SLUG_RE.sub("-", os.path.basename(root.rstrip("/"))).strip(".-") or "project"
+    return name[:64]
+
+
+def hashed_slug(root: str) -> str:
+    return f"{base_slug(root)}-{hashlib.sha256(root.encode()).hexdigest()[:8]}"
+
+
+def choose_slug(layout: Layout, root: str) -> str:
+    """The graph folder for `root`: adopt a folder recorded for it, else claim one."""
+    plain, hashed = base_slug(root), hashed_slug(root)
+    if layout.project_graph(hashed).exists():
+        return hashed
+    plain_file = layout.project_graph(plain)
+    if not plain_file.exists():
+        return plain
+    recorded = recorded_project_path(plain_file)
+    if recorded is None or recorded == root:
+        return plain
+    return hashed
