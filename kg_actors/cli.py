@@ -46,7 +46,7 @@ def cmd_serve(args) -> int:
 
     import trio
 
-    from .runtime import run_server
+    from .runtime import serve_forever
     from .storage.lock import StorageBusy
 
     config = _env_config(args)
@@ -55,10 +55,9 @@ def cmd_serve(args) -> int:
 
         config = attrs.evolve(config, editor=False)
     logging.basicConfig(level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    pid_file = config.root / "server.pid"
     try:
         config.root.mkdir(parents=True, exist_ok=True)
-        trio.run(_serve_with_pid, run_server, config, pid_file)
+        trio.run(serve_forever, config)
     except StorageBusy as exc:
         print(f"KG PREFLIGHT: {exc}; stop it first (kg stop) or set KG_HOME to another directory", file=sys.stderr)
         return 1
@@ -68,19 +67,6 @@ def cmd_serve(args) -> int:
     except KeyboardInterrupt:
         pass
     return 0
-
-
-async def _serve_with_pid(run_server, config, pid_file: Path) -> None:
-    import trio
-
-    async with trio.open_nursery() as nursery:
-        await nursery.start(run_server, config)
-        pid_file.write_text(str(os.getpid()))
-    try:
-        if pid_file.read_text().strip() == str(os.getpid()):
-            pid_file.unlink()
-    except OSError:
-        pass
 
 
 def cmd_start(args) -> int:

@@ -8,6 +8,7 @@ is dirty and the session registry saves, within a bounded grace period.
 from __future__ import annotations
 
 import logging
+import os
 import signal
 import time
 from collections.abc import Callable
@@ -125,3 +126,16 @@ async def _close_registry(sessions: SessionHandle) -> None:
     sessions._mailbox.send.close()
 
 
+
+
+async def serve_forever(config: Config) -> None:
+    """`kg serve`: run until a signal, with a pid file for `kg stop` while serving."""
+    pid_file = config.root / "server.pid"
+    async with trio.open_nursery() as nursery:
+        await nursery.start(run_server, config)
+        pid_file.write_text(str(os.getpid()))
+    try:
+        if pid_file.read_text().strip() == str(os.getpid()):
+            pid_file.unlink()
+    except OSError:
+        pass

@@ -130,19 +130,18 @@ def put_node(
         return PutNodeResult(node, True, True, False, False, tuple(warnings))
 
     changed = (gist, new_notes, new_touches) != (old.gist, old.notes, old.touches)
+    prior = old.written or {}
+    # The lesson's author is whoever first wrote it; later writers are recorded as `by`.
+    author = prior.get("author", prior.get("by"))
     written = old.written
     if changed:
         written = dict(stamp)
-        prior = old.written or {}
-        author = prior.get("author", prior.get("by"))
-        if writer.maintenance and author is not None:
+        if author is not None and author != writer.session:
             written["author"] = author
     gist_ts = old.gist_ts
     if gist != old.gist:
         gist_ts = (old.gist_ts + (now,))[-C.GIST_TS_MAX:]
     promote = not old.active and not writer.maintenance
-    prior = old.written or {}
-    author = prior.get("author", prior.get("by"))
     note_credit = (
         not writer.maintenance and writer.may_credit and writer.session is not None
         and len(new_notes) > len(old.notes) and author is not None and author != writer.session

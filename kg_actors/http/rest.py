@@ -14,7 +14,6 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route, WebSocketRoute
-from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .. import __version__
 from ..core.errors import InvalidInput, KGError, WriteConflict
@@ -62,7 +61,7 @@ def flag(value: str | None) -> bool:
 
 def build_rest(runtime) -> Starlette:
     """`runtime` gives memory, directory, sessions, feed and stats; routes stay thin."""
-    from . import rest_editor, rest_graph, rest_hooks
+    from . import rest_editor, rest_graph, rest_hooks, ws
 
     async def health(request: Request) -> JSONResponse:
         return JSONResponse({
@@ -70,67 +69,12 @@ def build_rest(runtime) -> Starlette:
             "loaded_graphs": runtime.directory.loaded_keys(), "storage": str(runtime.layout.root),
         })
 
-    async def ws(websocket: WebSocket) -> None:
-        await websocket.accept()
-        key, events = runtime.feed.subscribe(websocket.query_params.get("project_path"))
-        try:
-            await websocket.send_json({"type": "connected"})
-            async with _Pump(websocket, events) as pump:
-                while True:
-                    message = await websocket.receive_text()
-                    if message == "ping":
-                        await websocket.send_json({"type": "pong"})
-                        continue
-                    try:
-                        data = json.loads(message)
-                    except ValueError:
-                        continue
-                    if isinstance(data, dict) and data.get("type") == "subscribe":
-                        runtime.feed.resubscribe(key, data.get("project_path"))
-                        await websocket.send_json({"type": "subscribed", "project_path": data.get("project_path")})
-                    pump.touch()
-        except WebSocketDisconnect:
-            pass
-        finally:
-            runtime.feed.unsubscribe(key)
-
     routes = [
         Route("/health", guarded(health)),
         Route("/api/health", guarded(health)),
-        WebSocketRoute("/ws", ws),
+        WebSocketRoute("/ws", ws.endpoint(runtime)),
         *rest_graph.routes(runtime),
         *rest_hooks.routes(runtime),
         *rest_editor.routes(runtime),
     ]
     return Starlette(routes=routes)
-
-
-class _Pump:
-    """Forward feed events to the socket while the handler reads client messages."""
-
-    def __init__(self, websocket: WebSocket, events):
-        self.websocket = websocket
-        self.events = events
-
-    def touch(self) -> None:
-        pass
-
-    async def __aenter__(self):
-        import trio
-
-        self._nursery_cm = trio.open_nursery()
-        nursery = await self._nursery_cm.__aenter__()
-        nursery.start_soon(self._forward)
-        self._nursery = nursery
-        return self
-
-    async def _forward(self) -> None:
-        async for event in self.events:
-            try:
-                await self.websocket.send_json(event)
-            except Exception:
-                break
-
-    async def __aexit__(self, *exc):
-        self._nursery.cancel_scope.cancel()
-        return await self._nursery_cm.__aexit__(*exc)

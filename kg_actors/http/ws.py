@@ -1,0 +1,56 @@
+"""The /ws change feed: each socket hears the writes of the graphs it subscribed to.
+
+A socket gets its own forwarder task (scoped to the socket), fed by a bounded
+queue from the ChangeFeed; the handler itself reads the client's messages
+(`ping`, `{"type": "subscribe", "project_path": ...}`).
+"""
+
+from __future__ import annotations
+
+import json
+
+import trio
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+
+def endpoint(runtime):
+    async def ws(websocket: WebSocket) -> None:
+        await websocket.accept()
+        key, events = runtime.feed.subscribe(websocket.query_params.get("project_path"))
+        try:
+            await websocket.send_json({"type": "connected"})
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(_forward, websocket, events)
+                try:
+                    await _read(websocket, runtime, key)
+                finally:
+                    nursery.cancel_scope.cancel()
+        except WebSocketDisconnect:
+            pass
+        finally:
+            runtime.feed.unsubscribe(key)
+
+    return ws
+
+
+async def _read(websocket: WebSocket, runtime, key: int) -> None:
+    while True:
+        message = await websocket.receive_text()
+        if message == "ping":
+            await websocket.send_json({"type": "pong"})
+            continue
+        try:
+            data = json.loads(message)
+        except ValueError:
+            continue
+        if isinstance(data, dict) and data.get("type") == "subscribe":
+            runtime.feed.resubscribe(key, data.get("project_path"))
+            await websocket.send_json({"type": "subscribed", "project_path": data.get("project_path")})
+
+
+async def _forward(websocket: WebSocket, events: trio.MemoryReceiveChannel) -> None:
+    async for event in events:
+        try:
+            await websocket.send_json(event)
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            return

@@ -1,0 +1,106 @@
+"""Test helpers that ship with the package (as trio ships trio.testing).
+
+`ServerProcess` runs a real `kg serve` on a free loopback port with its own
+home and store; `mcp_text` unwraps a tool reply; `graph_builder` writes a
+reference-format store for a test or a benchmark.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+START_TIMEOUT = 20.0
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class ServerProcess:
+    """A `kg serve` subprocess with a temporary HOME and KG_HOME."""
+
+    def __init__(self, base: Path, extra_env: dict | None = None):
+        self.home = base / "home"
+        self.store = base / "store"
+        self.home.mkdir(parents=True, exist_ok=True)
+        self.port = free_port()
+        self.editor_port = free_port()
+        self.env = dict(os.environ, HOME=str(self.home), KG_HOME=str(self.store), KG_HTTP_PORT=str(self.port),
+                        KG_EDITOR_PORT=str(self.editor_port), KG_SAVE_INTERVAL="3600", PYTHONUNBUFFERED="1")
+        self.env.update(extra_env or {})
+        self.proc: subprocess.Popen | None = None
+        self.log = base / f"serve-{self.port}.log"
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def project(self, name: str) -> str:
+        path = self.home / name
+        path.mkdir(parents=True, exist_ok=True)
+        return str(path)
+
+    def start(self, *args: str) -> ServerProcess:
+        log = open(self.log, "ab")
+        self.proc = subprocess.Popen([sys.executable, "-m", "kg_actors", "serve", *args], env=self.env,
+                                     stdout=log, stderr=log, stdin=subprocess.DEVNULL)
+        log.close()
+        deadline = time.monotonic() + START_TIMEOUT
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"kg serve exited {self.proc.returncode}: {self.log.read_text()[-2000:]}")
+            if self.health() is not None:
+                return self
+            time.sleep(0.02)
+        raise RuntimeError(f"kg serve did not answer in time: {self.log.read_text()[-2000:]}")
+
+    def health(self) -> dict | None:
+        try:
+            with urllib.request.urlopen(f"{self.url}/health", timeout=0.5) as r:
+                return json.loads(r.read())
+        except OSError:
+            return None
+
+    def stop(self, sig: int = signal.SIGTERM, timeout: float = 20.0) -> int:
+        if self.proc is None or self.proc.poll() is not None:
+            return self.proc.returncode if self.proc else 0
+        self.proc.send_signal(sig)
+        try:
+            return self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            return self.proc.wait()
+
+    def kill(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def mcp_text(result) -> str:
+    return "\n".join(c.text for c in result.content if getattr(c, "type", "") == "text")
+
+
+def session_of(text: str) -> str:
+    return text.rsplit("Session: ", 1)[1].split()[0]
+
+
+def write_store(root: Path, user: dict | None = None, projects: dict[str, dict] | None = None) -> None:
+    """Write reference-format graph files: user.json and projects/<slug>/graph.json."""
+    root.mkdir(parents=True, exist_ok=True)
+    if user is not None:
+        (root / "user.json").write_text(json.dumps(user))
+    for slug, graph in (projects or {}).items():
+        d = root / "projects" / slug
+        d.mkdir(parents=True, exist_ok=True)
+        (d / "graph.json").write_text(json.dumps(graph))

@@ -1,0 +1,22 @@
+import pytest
+
+from kg_actors.testing import ServerProcess
+
+
+@pytest.fixture
+def server_factory(tmp_path):
+    started: list[ServerProcess] = []
+
+    def make(start: bool = True, base=None, extra_env=None, args=()) -> ServerProcess:
+        srv = ServerProcess(base or tmp_path / f"srv{len(started)}", extra_env)
+        started.append(srv)
+        return srv.start(*args) if start else srv
+
+    yield make
+    for srv in started:
+        srv.kill()
+
+
+@pytest.fixture
+def server(server_factory) -> ServerProcess:
+    return server_factory()

@@ -1,0 +1,152 @@
+import pytest
+
+from kg_actors.core import graph_ops as ops
+from kg_actors.core.errors import Conflict, InvalidInput, WriteConflict
+from kg_actors.core.model import Edge, GraphData
+
+A = ops.Writer(session="aaaa1111")
+B = ops.Writer(session="bbbb2222")
+
+
+def put(graph, node_id, gist="a gist", notes=None, touches=None, now=100.0, writer=A):
+    return ops.put_node(graph, "project", node_id, gist, notes, touches, now, writer)
+
+
+def test_create_then_partial_update_keeps_omitted_fields():
+    g = GraphData("project")
+    put(g, "auth-token-refresh", notes=["n1"], touches=["src/a.py"])
+    r = put(g, "auth-token-refresh", gist="new gist", now=101.0,
+            writer=ops.Writer(session="aaaa1111", seen_at=100.0, read_at=100.0))
+    assert not r.created and r.changed
+    node = g.nodes["auth-token-refresh"]
+    assert node.notes == ("n1",) and node.touches == ("src/a.py",) and node.gist == "new gist"
+    assert g.versions["node:auth-token-refresh"]["v"] == 2
+    assert node.gist_ts == (100.0, 101.0)
+
+
+def test_long_gist_saved_with_a_note_and_long_ids_refused_only_on_create():
+    g = GraphData("project")
+    r = put(g, "verbose-gist-node", gist="x" * 301)
+    assert any("301 chars" in w for w in r.warnings)
+    with pytest.raises(InvalidInput):
+        put(g, "one-two-three-four-five-six-seven")
+    assert "one-two-three-four-five-six-seven" not in g.nodes
+
+
+def test_stale_write_refused_with_the_node_then_merged_retry_passes():
+    g = GraphData("project")
+    put(g, "shared-lesson-node", gist="v1", writer=A)
+    put(g, "shared-lesson-node", gist="v2 by B", now=110.0, writer=ops.Writer(session="bbbb2222", seen_at=105.0, read_at=105.0))
+    with pytest.raises(WriteConflict) as exc:
+        put(g, "shared-lesson-node", gist="v3 by A", now=120.0, writer=ops.Writer(session="aaaa1111", seen_at=100.0, read_at=100.0))
+    assert "changed by another session" in exc.value.reason and exc.value.node["gist"] == "v2 by B"
+    assert g.nodes["shared-lesson-node"].gist == "v2 by B"
+    # The refusal counted as a read (the caller records seen_at=120): the retry goes through.
+    put(g, "shared-lesson-node", gist="v3 merged", now=121.0, writer=ops.Writer(session="aaaa1111", seen_at=120.0, read_at=120.0))
+    assert g.nodes["shared-lesson-node"].gist == "v3 merged"
+
+
+def test_partial_view_refused_when_replacing_unread_notes():
+    g = GraphData("project")
+    put(g, "noted-lesson-node", notes=["case one"], writer=B)
+    with pytest.raises(WriteConflict) as exc:
+        put(g, "noted-lesson-node", notes=["mine"], now=120.0, writer=ops.Writer(session="aaaa1111", seen_at=110.0))
+    assert "replaces notes" in exc.value.reason
+    # A gist-only write built on a current view is fine.
+    put(g, "noted-lesson-node", gist="g2", now=121.0, writer=ops.Writer(session="aaaa1111", seen_at=110.0))
+
+
+def test_dropping_read_notes_is_refused_once_then_allowed():
+    g = GraphData("project")
+    put(g, "trimmed-lesson-node", notes=["a", "b"], writer=A)
+    w = ops.Writer(session="aaaa1111", seen_at=100.0, read_at=100.0)
+    with pytest.raises(WriteConflict) as exc:
+        put(g, "trimmed-lesson-node", notes=["a"], now=101.0, writer=w)
+    assert exc.value.dropped == ["b"]
+    put(g, "trimmed-lesson-node", notes=["a"], now=102.0,
+        writer=ops.Writer(session="aaaa1111", seen_at=101.0, read_at=101.0, allow_drop=("a",)))
+    assert g.nodes["trimmed-lesson-node"].notes == ("a",)
+
+
+def test_note_credit_for_a_case_added_to_another_sessions_lesson():
+    g = GraphData("project")
+    put(g, "lesson-by-a-node", notes=["a"], writer=A)
+    r = put(g, "lesson-by-a-node", notes=["a", "b's case"], now=130.0,
+            writer=ops.Writer(session="bbbb2222", seen_at=120.0, read_at=120.0, may_credit=True))
+    assert r.note_credit and g.nodes["lesson-by-a-node"].useful_ts == (130.0,)
+    r = put(g, "lesson-by-a-node", notes=["a", "b's case", "own"], now=131.0,
+            writer=ops.Writer(session="aaaa1111", seen_at=131.0, read_at=131.0, may_credit=True))
+    assert not r.note_credit  # the author adding to their own lesson is no endorsement
+
+
+def test_writing_an_archived_node_makes_it_active_but_not_in_maintenance():
+    g = GraphData("project")
+    put(g, "sleepy-node-here")
+    import attrs
+    g.set_node(attrs.evolve(g.nodes["sleepy-node-here"], archived=True))
+    r = put(g, "sleepy-node-here", gist="again", now=101.0,
+            writer=ops.Writer(session="aaaa1111", maintenance=True, seen_at=101.0, read_at=101.0))
+    assert not r.promoted and g.nodes["sleepy-node-here"].archived
+    assert g.versions["node:sleepy-node-here"]["used_ts"] == 100.0  # maintenance keeps the activity time
+    r = put(g, "sleepy-node-here", gist="again2", now=102.0, writer=ops.Writer(session="aaaa1111", seen_at=102.0))
+    assert r.promoted and g.nodes["sleepy-node-here"].active
+
+
+def test_instance_of_repeat_credit_is_dated_and_idempotent():
+    g = GraphData("project")
+    put(g, "old-lesson-node", now=100.0)
+    put(g, "new-case-node", now=200.0)
+    assert ops.repeat_credit(g, "old-lesson-node", 200.0)
+    assert not ops.repeat_credit(g, "old-lesson-node", 200.0)
+    assert g.nodes["old-lesson-node"].useful_ts == (200.0,)
+    assert not ops.repeat_credit(g, "new-case-node", 100.0)  # an older case repeats nothing
+
+
+def test_rename_moves_node_versions_and_collapses_edges():
+    g = GraphData("project")
+    put(g, "old-name-node")
+    put(g, "other-node-here")
+    g.set_edge(Edge("old-name-node", "other-node-here", "uses", ("x",)))
+    g.set_edge(Edge("other-node-here", "old-name-node", "calls"))
+    count = ops.rename_local(g, "old-name-node", "new-name-node", 150.0, A)
+    assert count == 2 and "old-name-node" not in g.nodes
+    assert g.nodes["new-name-node"].created_ts == 100.0
+    assert ("new-name-node", "other-node-here", "uses") in g.edges
+    assert g.versions["node:new-name-node"]["v"] == 2
+    with pytest.raises(Conflict):
+        ops.rename_local(g, "new-name-node", "other-node-here", 151.0, A)
+
+
+def test_read_promotes_and_rescues_orphaned_neighbours():
+    import attrs
+    g = GraphData("project")
+    put(g, "archived-hub-node")
+    put(g, "orphan-leaf-node")
+    g.set_edge(Edge("orphan-leaf-node", "archived-hub-node", "part-of"))
+    g.set_node(attrs.evolve(g.nodes["archived-hub-node"], archived=True))
+    g.set_node(attrs.evolve(g.nodes["orphan-leaf-node"], archived=True, orphaned_ts=150.0))
+    promoted, rescued = ops.record_read(g, "archived-hub-node", 200.0)
+    assert promoted and rescued == ["orphan-leaf-node"]
+    assert g.nodes["archived-hub-node"].active and g.nodes["orphan-leaf-node"].state == "archived"
+
+
+def test_progress_trail_keeps_the_last_twenty_and_server_time():
+    g = GraphData("user")
+    for i in range(25):
+        stored = ops.set_progress(g, "scout", {"step": i, "last_ts": -1, "big": "x" * 500, "items": list(range(20))}, 1000.0 + i)
+    assert stored["last_ts"] == 1024.0 and stored["step"] == 24
+    trail = stored["_trail"]
+    assert len(trail) == 20 and trail[0]["step"] == 5
+    assert len(trail[-1]["big"]) == 240 and len(trail[-1]["items"]) == 8
+    with pytest.raises(InvalidInput):
+        ops.set_progress(g, "scout", ["not", "a", "dict"], 1.0)
+
+
+def test_maintenance_credit_returns_an_orphan_to_the_archive():
+    import attrs
+    g = GraphData("project")
+    put(g, "credited-node-here")
+    g.set_node(attrs.evolve(g.nodes["credited-node-here"], archived=True, orphaned_ts=150.0))
+    assert ops.endorse(g, "credited-node-here", 200.0, 3) == "unorphaned"
+    node = g.nodes["credited-node-here"]
+    assert node.state == "archived" and node.useful_ts == (200.0,) * 3 and node.credited_ts == (200.0,)

@@ -1,0 +1,39 @@
+import pytest
+
+from kg_actors.core import ids
+from kg_actors.core.errors import InvalidInput
+
+
+@pytest.mark.parametrize("value,field_rule", [
+    ("", "non-empty"), ("a/b", "path separator"), ("-lead", "start with"), ("x" * 129, "at most 128"),
+    ("has space", "letters, digits"), (5, "non-empty string"),
+])
+def test_bad_node_ids_name_the_field_and_rule(value, field_rule):
+    with pytest.raises(InvalidInput) as exc:
+        ids.check_node_id(value)
+    assert exc.value.field == "id" and field_rule in exc.value.rule
+
+
+def test_word_count_counts_a_date_as_one_word():
+    assert ids.id_words("auth-token-refresh") == 3
+    assert ids.id_words("release-2026-09-14-notes") == 3
+    assert ids.id_words("a.b_c-d") == 2
+
+
+def test_seven_words_refused_six_nudged_dates_nudged():
+    with pytest.raises(InvalidInput):
+        ids.check_new_id_words("one-two-three-four-five-six-seven")
+    ids.check_new_id_words("one-two-three-four-five-six")
+    assert "6 words" in ids.id_nudge("one-two-three-four-five-six")
+    assert "date" in ids.id_nudge("deploy-notes-2026-09")
+    assert ids.id_nudge("auth-token-refresh") is None
+
+
+def test_endpoints_and_rels():
+    assert ids.check_endpoint("~/src/a.py", "to") == "~/src/a.py"
+    assert ids.is_artifact("src/a.py") and not ids.is_artifact("a-node")
+    with pytest.raises(InvalidInput) as exc:
+        ids.check_rel("bad rel")
+    assert exc.value.field == "rel"
+    with pytest.raises(InvalidInput):
+        ids.check_endpoint("x" * 257, "from")

@@ -1,0 +1,98 @@
+import json
+
+import pytest
+import trio
+
+from kg_actors.core import graph_ops
+from kg_actors.core.errors import ActorStopped, KGError
+from kg_actors.core.model import GraphData, Node
+from kg_actors.graph_actor import load_graph, run_graph_actor
+from kg_actors.storage import journal
+
+W = graph_ops.Writer(session="aaaa1111")
+
+
+async def put(handle, node_id, gist="a lesson", now=100.0):
+    return await handle.ask("put_node", node_id=node_id, gist=gist, notes=None, touches=None, now=now, writer=W)
+
+
+async def test_a_reply_to_a_change_means_the_change_is_on_disk(tmp_path):
+    path = tmp_path / "graph.json"
+    async with trio.open_nursery() as nursery:
+        handle = await nursery.start(run_graph_actor, "user", "user", path, GraphData("user"))
+        await put(handle, "first-lesson-node")
+        records = journal.read(journal.journal_path(path))
+        assert [list(r["n"]) for r in records] == [["first-lesson-node"]]
+        graph, replayed = load_graph(path, "user", None)  # what a restart after kill -9 would see
+        assert replayed == 1 and "first-lesson-node" in graph.nodes
+        await handle.close()
+
+
+async def test_fold_writes_the_json_keeps_prev_and_drops_the_journal(tmp_path):
+    path = tmp_path / "graph.json"
+    async with trio.open_nursery() as nursery:
+        handle = await nursery.start(run_graph_actor, "user", "user", path, GraphData("user"))
+        await put(handle, "first-lesson-node")
+        assert await handle.fold()
+        assert not journal.journal_path(path).exists()
+        await put(handle, "second-lesson-node")
+        assert await handle.fold()
+        assert set(json.loads(path.read_text())["nodes"]) == {"first-lesson-node", "second-lesson-node"}
+        assert set(json.loads((tmp_path / "graph.json.prev").read_text())["nodes"]) == {"first-lesson-node"}
+        await handle.close()
+
+
+async def test_a_bug_in_one_message_leaves_the_graph_and_the_actor_intact(tmp_path):
+    def buggy(graph):
+        graph.set_node(Node("half-written-node", "oops"))
+        graph.del_node("first-lesson-node")
+        raise ZeroDivisionError("bug")
+
+    async with trio.open_nursery() as nursery:
+        handle = await nursery.start(run_graph_actor, "user", "user", tmp_path / "g.json", GraphData("user"))
+        await put(handle, "first-lesson-node")
+        with pytest.raises(KGError, match="internal error"):
+            await handle.call(buggy)
+        assert await handle.ask("node_ids") == frozenset({"first-lesson-node"})
+        await put(handle, "second-lesson-node")
+        assert len(await handle.ask("node_ids")) == 2
+        await handle.close()
+
+
+async def test_a_failed_save_stays_dirty_and_the_next_tick_retries(tmp_path):
+    blocked = tmp_path / "dir"
+    blocked.write_text("a file where the graph's folder should be")
+    path = blocked / "graph.json"
+    async with trio.open_nursery() as nursery:
+        handle = await nursery.start(run_graph_actor, "project:x", "project", path, GraphData("project"))
+        await put(handle, "kept-in-memory-node")  # the journal append fails; the write still answers
+        assert not await handle.fold()
+        assert "kept-in-memory-node" in await handle.ask("node_ids")
+        blocked.unlink()
+        blocked.mkdir()
+        assert await handle.fold()
+        assert "kept-in-memory-node" in json.loads(path.read_text())["nodes"]
+        await handle.close()
+
+
+async def test_closing_saves_and_later_callers_get_a_clear_error(tmp_path):
+    path = tmp_path / "graph.json"
+    async with trio.open_nursery() as nursery:
+        handle = await nursery.start(run_graph_actor, "user", "user", path, GraphData("user"))
+        await put(handle, "saved-at-shutdown-node")
+        await handle.close()
+    assert "saved-at-shutdown-node" in json.loads(path.read_text())["nodes"]
+    with pytest.raises(ActorStopped):
+        await handle.ask("node_ids")
+
+
+async def test_concurrent_writes_are_batched_and_all_durable(tmp_path):
+    path = tmp_path / "graph.json"
+    async with trio.open_nursery() as nursery:
+        handle = await nursery.start(run_graph_actor, "user", "user", path, GraphData("user"))
+        async with trio.open_nursery() as writers:
+            for i in range(50):
+                writers.start_soon(put, handle, f"lesson-number-{i}")
+        graph, _ = load_graph(path, "user", None)
+        assert len(graph.nodes) == 50
+        await handle.close()
