@@ -40,12 +40,27 @@ sys.path.insert(0, str(BENCH))
 import driver  # noqa: E402
 import workload  # noqa: E402
 
+# Ours runs without its in-process editor: the reference serves none either
+# (its editor is a separate command), and a fixed editor port would collide.
 SERVERS = {
-    "ours": {"kg": ROOT / ".venv/bin/kg",
-             "serve": lambda kg, port: [str(kg), "serve", "--port", str(port)]},
-    "ref": {"kg": ROOT / ".bench/ref-venv/bin/kg",
-            "serve": lambda kg, port: [str(kg), "serve"]},
+    "ours": {"kg": ROOT / ".venv/bin/kg", "serve": ["--port", "{port}", "--no-editor"]},
+    "ref": {"kg": ROOT / ".bench/ref-venv/bin/kg", "serve": []},
 }
+
+
+def kg_argv(name: str) -> list[str] | None:
+    """The `kg` command of a server, or None when it is not installed.
+
+    Ours falls back to `python -m kg_actors` from the work tree while the
+    package is not installed into .venv (no console script yet)."""
+    kg = SERVERS[name]["kg"]
+    if kg.exists():
+        return [str(kg)]
+    if name == "ours" and (ROOT / "kg_actors" / "__main__.py").exists():
+        return [str(ROOT / ".venv/bin/python"), "-m", "kg_actors"]
+    return None
+
+
 LABELS = {"ours": "ours (kg_actors)", "ref": "reference (kg-memory 0.17.0)"}
 
 PROFILES = {
@@ -79,6 +94,8 @@ class Site:
     def env(self) -> dict:
         env = {k: v for k, v in os.environ.items()
                if not k.startswith(("KG_", "VIRTUAL_ENV", "XDG_"))}
+        if self.name == "ours":
+            env["PYTHONPATH"] = str(ROOT)    # for the `python -m kg_actors` fallback
         env.update(HOME=str(self.home), KG_HOME=str(self.storage),
                    KG_STORAGE_ROOT=str(self.storage), KG_HTTP_HOST="127.0.0.1",
                    KG_HTTP_PORT=str(self.port), XDG_STATE_HOME=str(self.dir / "state"),
@@ -94,7 +111,8 @@ class Site:
     async def start(self) -> float:
         """Spawn the server; seconds until /health answers."""
         self.port = free_port()
-        argv = SERVERS[self.name]["serve"](SERVERS[self.name]["kg"], self.port)
+        argv = [*kg_argv(self.name), "serve",
+                *(a.format(port=self.port) for a in SERVERS[self.name]["serve"])]
         log = open(self.dir / "server.log", "ab")
         t0 = time.perf_counter()
         # Own session: a Ctrl-C on the runner reaches the server only via stop().
@@ -174,8 +192,10 @@ async def bench_server(name: str, prof: dict, base: Path, now: float) -> dict:
                 if i < prof["starts"] - 1:
                     big.stop()
                     continue
-                # 3. The workload, on the last start.
+                # 3. The workload, on the last start. The shim first, while
+                # the server is idle: its start includes one round trip.
                 out["version"] = (httpx.get(big.url + "health").json()).get("version")
+                await stage("shim_start", shim_median(name, big, prof["shims"]))
                 await stage("sdk_tools", driver.sdk_smoke(big.url))
                 await stage("search", driver.measure_search(rpc, sid, prof["searches"]))
                 await stage("full_read", driver.measure_full_read(rpc, sid, prof["full_reads"]))
@@ -184,10 +204,6 @@ async def bench_server(name: str, prof: dict, base: Path, now: float) -> dict:
                 await stage("throughput", driver.throughput(
                     rpc, str(big.project), prof["sessions"], prof["seconds"], prof["max_ops"],
                     info["ids"], info["active_ids"], writes))
-                shims = []
-                for _ in range(prof["shims"]):
-                    shims.append(driver.shim_start([str(SERVERS[name]["kg"]), "mcp"], big.env()))
-                out["shim_start"] = statistics.median(shims)
             finally:
                 await rpc.aclose()
     except Exception as exc:   # noqa: BLE001
@@ -198,6 +214,13 @@ async def bench_server(name: str, prof: dict, base: Path, now: float) -> dict:
     out["start_first_read"] = statistics.median(first_read) if first_read else None
     out["store"] = {k: info.get(k) for k in ("nodes", "edges", "active", "orphaned", "bytes")}
     return out
+
+
+async def shim_median(name: str, site: Site, times: int) -> float:
+    """Median shim start. Blocking inside: nothing else runs meanwhile; async
+    only so that it fits `stage`."""
+    argv = [*kg_argv(name), "mcp"]
+    return statistics.median(driver.shim_start(argv, site.env()) for _ in range(times))
 
 
 # ---------------------------------------------------------------- reporting
@@ -243,6 +266,7 @@ def rows(prof: dict, r: dict) -> list[tuple[str, str]]:
         (f"start → first kg_read(cwd) answered, N={b:,}", ms(r.get("start_first_read"))),
         ("stop (SIGTERM → exit)", ms(r.get("stop"))),
         ("shim start (`kg mcp` → initialize reply)", err("shim_start") or ms(r.get("shim_start"))),
+        ("tools listed by the MCP SDK client", err("sdk_tools") or str(r.get("sdk_tools", "–"))),
         ("version (/health)", str(r.get("version", "–"))),
     ]
 
@@ -266,8 +290,10 @@ def machine() -> str:
                 break
     except OSError:
         pass
+    # The load average says whether other work shared the CPUs with the run.
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     return (f"{os.cpu_count()} CPUs (nproc), {cpu}; Linux {platform.release()}; "
-            f"Python {platform.python_version()}")
+            f"Python {platform.python_version()}; load average at the end {load}")
 
 
 def report(argv: list[str], mode: str, prof: dict, results: dict, started: datetime.datetime) -> str:
@@ -305,11 +331,11 @@ def main() -> int:
     now = time.time()
     results = {}
     for name in (a.only,) if a.only else ("ours", "ref"):
-        if not SERVERS[name]["kg"].exists():
+        if kg_argv(name) is None:
             print(f"{name}: {SERVERS[name]['kg']} not found, skipped", file=sys.stderr)
             results[name] = {"stages_failed": {"install": f"{SERVERS[name]['kg']} not found"}}
             continue
-        print(f"{name}: running ({mode}) in {base}", file=sys.stderr)
+        print(f"{name}: {shlex.join(kg_argv(name))} ({mode}) in {base}", file=sys.stderr)
         results[name] = asyncio.run(bench_server(name, prof, base, now))
     text = report([sys.executable, *sys.argv], mode, prof, results, started)
     (BENCH / "RESULTS.md").write_text(text)

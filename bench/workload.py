@@ -67,12 +67,12 @@ def make_id(rng: random.Random, taken: set[str]) -> str:
 
 def sentence(rng: random.Random, lo: int, hi: int) -> str:
     """Word salad from the vocabulary, cut to a length in [lo, hi]."""
-    target = rng.randint(lo, hi)
+    target = rng.randint(lo + 1, hi)  # +1: rstrip may drop a space
     words: list[str] = []
     while len(" ".join(words)) < target:
         pool = rng.choice((WORDS, WORDS, VERBS, FILLER))
         words.append(rng.choice(pool))
-    text = " ".join(words)[:target].rstrip()
+    text = " ".join(words)[:target - 1].rstrip()
     return text[0].upper() + text[1:] + "."
 
 

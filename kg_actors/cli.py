@@ -58,15 +58,30 @@ def cmd_serve(args) -> int:
     try:
         config.root.mkdir(parents=True, exist_ok=True)
         trio.run(serve_forever, config)
-    except StorageBusy as exc:
-        print(f"KG PREFLIGHT: {exc}; stop it first (kg stop) or set KG_HOME to another directory", file=sys.stderr)
-        return 1
-    except OSError as exc:
-        print(f"KG PREFLIGHT: cannot serve on {config.host}:{config.port}: {exc}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        pass
+    except BaseException as exc:
+        # Trio's nurseries wrap what they raise in exception groups: look inside for the cause.
+        busy, oserror = _find(exc, StorageBusy), _find(exc, OSError)
+        if busy is not None:
+            print(f"KG PREFLIGHT: {busy}; stop it first (kg stop) or set KG_HOME to another directory", file=sys.stderr)
+            return 1
+        if oserror is not None:
+            print(f"KG PREFLIGHT: cannot serve on {config.host}:{config.port}: {oserror}", file=sys.stderr)
+            return 1
+        if _find(exc, KeyboardInterrupt) is None:
+            raise
     return 0
+
+
+def _find(exc: BaseException, kind: type[BaseException]) -> BaseException | None:
+    """`exc` itself, or the first `kind` inside (nested) exception groups."""
+    if isinstance(exc, kind):
+        return exc
+    if isinstance(exc, BaseExceptionGroup):
+        for inner in exc.exceptions:
+            found = _find(inner, kind)
+            if found is not None:
+                return found
+    return None
 
 
 def cmd_start(args) -> int:
@@ -74,15 +89,19 @@ def cmd_start(args) -> int:
     if _health(config.url):
         print(f"kg: already running at {config.url}")
         return 0
-    config.root.mkdir(parents=True, exist_ok=True)
     log_path = config.root / "server.log"
     env = dict(os.environ, KG_HTTP_PORT=str(config.port))
-    with open(log_path, "ab") as log:
-        start_offset = log.tell()
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "kg_actors", "serve"], stdin=subprocess.DEVNULL, stdout=log, stderr=log,
-            env=env, start_new_session=True,
-        )
+    try:
+        config.root.mkdir(parents=True, exist_ok=True)
+        with open(log_path, "ab") as log:
+            start_offset = log.tell()
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "kg_actors", "serve"], stdin=subprocess.DEVNULL, stdout=log, stderr=log,
+                env=env, start_new_session=True,
+            )
+    except OSError as exc:
+        print(f"kg: the server did not start: cannot use the storage directory {config.root}: {exc}", file=sys.stderr)
+        return 1
     deadline = time.monotonic() + START_TIMEOUT
     while time.monotonic() < deadline:
         if _health(config.url, 0.5):
@@ -107,6 +126,11 @@ def cmd_stop(args) -> int:
     except (OSError, ValueError):
         print("kg: not running (no pid file)")
         return 0
+    # A stale file may name a pid the system has since given to another program: never signal that one.
+    if not _is_server(pid):
+        print("kg: not running (stale pid file)")
+        pid_file.unlink(missing_ok=True)
+        return 0
     try:
         os.kill(pid, signal.SIGTERM)
     except ProcessLookupError:
@@ -123,6 +147,28 @@ def cmd_stop(args) -> int:
         time.sleep(0.05)
     print(f"kg: pid {pid} did not stop within {STOP_TIMEOUT:.0f} s", file=sys.stderr)
     return 1
+
+
+def _is_server(pid: int) -> bool:
+    """Whether `pid` is a running `kg serve` (where /proc cannot tell, any running process counts)."""
+    if not 0 < pid < 2 ** 31:
+        return False
+    if not Path("/proc/self").exists():  # no procfs (macOS): trust the pid file
+        return _alive(pid)
+    try:
+        return b"serve" in Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return False
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def cmd_status(args) -> int:

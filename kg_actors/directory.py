@@ -13,7 +13,7 @@ import logging
 import trio
 
 from .core.errors import KGError
-from .graph_actor import GraphHandle, load_graph, run_graph_actor
+from .graph_actor import GraphHandle, build_derived, load_graph, run_graph_actor
 from .storage import layout as L
 
 log = logging.getLogger(__name__)
@@ -24,8 +24,9 @@ def level_of(key: str) -> str:
 
 
 class GraphDirectory:
-    def __init__(self, lay: L.Layout, nursery: trio.Nursery):
+    def __init__(self, lay: L.Layout, nursery: trio.Nursery, orphan_grace_days: float = 365):
         self.layout = lay
+        self.orphan_grace_days = orphan_grace_days
         self._nursery = nursery
         self._handles: dict[str, GraphHandle] = {}
         self._starting: dict[str, trio.Event] = {}
@@ -95,11 +96,12 @@ class GraphDirectory:
         root = self.root_of(key) if level == "project" else None
         kind = {"user": "user", "maintain": "maintain"}.get(level, "project")
         graph, replayed = await trio.to_thread.run_sync(load_graph, path, kind, root)
+        derived = await trio.to_thread.run_sync(build_derived, graph)
         if replayed:
             log.info("%s: replayed %d journal record(s)", key, replayed)
         if level == "project" and graph.project_path:
             self._root_of.setdefault(key.removeprefix("project:"), graph.project_path)
-        handle = await self._nursery.start(run_graph_actor, key, level, path, graph)
+        handle = await self._nursery.start(run_graph_actor, key, level, path, graph, derived, self.orphan_grace_days)
         # Edges whose bare-id endpoint names no node go on load; a project may name user nodes.
         outside = frozenset()
         if level == "project":

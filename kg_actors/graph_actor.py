@@ -14,6 +14,7 @@ failed save stays dirty and is retried on the next tick and at shutdown.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -22,9 +23,9 @@ import attrs
 import trio
 
 from . import actor
-from .core import graph_ops, render
-from .core.errors import KGError, NotFound
-from .core.model import Edge, GraphData, Node, dangling_edges, snapshot_to_json
+from .core import anchors, compaction, debt, graph_ops, hints, search, touches
+from .core.errors import Conflict, KGError, NotFound, WriteConflict
+from .core.model import Edge, GraphData, Node, dangling_edges, node_version_key, snapshot_to_json
 from .storage import files, journal
 
 log = logging.getLogger(__name__)
@@ -46,7 +47,11 @@ class Fold:
 
 
 def load_graph(path: Path, kind: str, project_path: str | None) -> tuple[GraphData, int]:
-    """Read a graph (JSON, `.prev` fallback, then its journal). Runs in a worker thread."""
+    """Read a graph (JSON, `.prev` fallback, then its journal). Runs in a worker thread.
+
+    The derived indexes are built here too, before any other task can see the
+    graph, so the actor never stalls the event loop building them.
+    """
     raw = files.load_json(path)
     graph = GraphData.from_json(raw, kind) if isinstance(raw, dict) else GraphData(kind)
     replayed = journal.read(journal.journal_path(path))
@@ -60,20 +65,82 @@ def load_graph(path: Path, kind: str, project_path: str | None) -> tuple[GraphDa
     return graph, len(replayed)
 
 
+def build_derived(graph: GraphData) -> Derived:
+    """The search and touch indexes of a graph nobody else holds yet (worker thread)."""
+    derived = Derived(search.SearchIndex.build(graph), touches.build_index(graph, str(Path.home())))
+    derived.debt(graph, time.time())  # the first call warms its per-graph term counts
+    return derived
+
+
+class Derived:
+    """Indexes kept current with the graph: search postings, the touch index, the debt cache."""
+
+    def __init__(self, index: search.SearchIndex, touch_index: dict[str, list[str]]):
+        self.index = index
+        self.touch_index = touch_index
+        self.touch_gen = -1
+        self.missing_touches: frozenset[str] = frozenset()
+        self._debt: tuple[int, int, debt.Debt] | None = None
+
+    def debt(self, graph: GraphData, now: float) -> debt.Debt:
+        day = int(now // 86_400)
+        if self._debt is None or self._debt[:2] != (graph.gen, day):
+            self._debt = (graph.gen, day, debt.compute_debt(graph, now, missing_touches=self.missing_touches))
+        return self._debt[2]
+
+    def touches(self, graph: GraphData) -> dict[str, list[str]]:
+        if self.touch_gen != graph.gen:
+            self.touch_index = touches.build_index(graph, str(Path.home()))
+            self.touch_gen = graph.gen
+        return self.touch_index
+
+
+def node_version(graph: GraphData, node_id: str) -> int:
+    """The node's content version (`_meta.versions["node:<id>"].v`; 0 for a node never versioned)."""
+    entry = graph.versions.get(node_version_key(node_id))
+    return int(entry.get("v", 0)) if isinstance(entry, dict) else 0
+
+
 class GraphState:
     """What the actor owns. Every `op_*` is synchronous: no await inside a message."""
 
-    def __init__(self, key: str, level: str, graph: GraphData):
+    def __init__(self, key: str, level: str, graph: GraphData, derived: Derived | None = None,
+                 orphan_grace_days: float = 365):
         self.key = key
         self.level = level
         self.graph = graph
+        self.derived = derived or build_derived(graph)
+        self.orphan_grace_days = orphan_grace_days
         self.dirty = graph.has_changes()
 
     def after_write(self, now: float | None) -> None:
         """Keep the graph inside its budget after a change that can move the render."""
+        if now is not None:
+            compaction.compact(self.graph, now)
 
     def changed(self, record: dict) -> None:
         """Bring derived indexes up to date with a committed record."""
+        index = self.derived.index
+        for node_id in record.get("n", {}):
+            node = self.graph.nodes.get(node_id)
+            if node is None:
+                index.remove_node(node_id)
+            else:
+                index.update_node(node)
+
+    def op_view(self) -> tuple[GraphData, Derived]:
+        """A read view for a handler's synchronous computation (valid until it next awaits)."""
+        return self.graph, self.derived
+
+    def op_debt(self, now: float) -> debt.Debt:
+        return self.derived.debt(self.graph, now)
+
+    def op_touch_paths(self, home: str) -> list[tuple[str, str, str]]:
+        return anchors.touch_paths(self.graph, home)
+
+    def op_set_missing_touches(self, missing: frozenset[str]) -> None:
+        self.derived.missing_touches = frozenset(missing)
+        self.derived._debt = None
 
     # Reads -----------------------------------------------------------------
     def op_node_ids(self) -> frozenset[str]:
@@ -134,8 +201,42 @@ class GraphState:
         return [n for n in self.graph.nodes.values() if n.written and (n.written.get("ts") or 0) > since]
 
     # Writes ----------------------------------------------------------------
-    def op_put_node(self, **kw: Any) -> graph_ops.PutNodeResult:
-        return graph_ops.put_node(self.graph, self.level, **kw)
+    def op_put_node(self, expected_version: int | None = None, create_only: bool = False,
+                    **kw: Any) -> graph_ops.PutNodeResult:
+        if expected_version is not None or create_only:
+            self._expect_version(kw["node_id"], expected_version, create_only)
+        result = graph_ops.put_node(self.graph, self.level, **kw)
+        if result.created:
+            return attrs.evolve(result, hints=self._hints(result.node))
+        return result
+
+    def _hints(self, node: Node) -> tuple[str, ...]:
+        """Write-time hints for a new node (the index does not hold it yet)."""
+        index = self.derived.index
+        dup = hints.near_duplicate(index, self.graph, node.id, node.gist)
+        if dup is not None:
+            return (hints.near_duplicate_hint(self.graph.nodes[dup[0]]),)
+        hub = hints.hub_mention(index, self.graph, node.id, node.gist)
+        if hub is not None:
+            return (hints.hub_mention_hint(hub[0], self.graph.nodes[hub[1]]),)
+        return ()
+
+    def _expect_version(self, node_id: str, expected: int | None, create_only: bool) -> None:
+        """The editor's stale-edit check, in the same message as the write so nothing slips between.
+
+        `expected` is the node's version the editor loaded; `create_only` says it must not exist yet.
+        """
+        node = self.graph.nodes.get(node_id)
+        if node is None:
+            if expected is not None:
+                raise Conflict(f"node '{node_id}' was deleted or renamed after the editor loaded it")
+            return
+        if create_only:
+            raise WriteConflict(self.level, node_id, node.content(), f"a node '{node_id}' already exists")
+        current = node_version(self.graph, node_id)
+        if expected is not None and current != expected:
+            raise WriteConflict(self.level, node_id, node.content(),
+                                f"changed since the editor loaded it (version {expected}, now {current})")
 
     def op_put_edge(self, src: str, dst: str, rel: str, notes, now: float, writer: graph_ops.Writer) -> dict:
         edge = graph_ops.put_edge(self.graph, src, dst, rel, notes, now, writer)
@@ -193,14 +294,16 @@ class GraphState:
         """Run a pure function over the graph inside the actor (reads and computed writes)."""
         return fn(self.graph)
 
-    def op_tick(self, now: float) -> None:
-        self.after_write(now)
+    def op_tick(self, now: float) -> dict:
+        result = compaction.compact(self.graph, now)
+        pruned = compaction.prune_orphans(self.graph, now, self.orphan_grace_days)
+        return {"compaction": result, "pruned": pruned}
 
 
 # Ops whose changes can move the render, so compaction follows them (spec 000).
 CHANGES_RENDER = frozenset({
     "put_node", "put_edge", "delete_node", "delete_edge", "record_reads", "endorse",
-    "rename_local", "rewire", "clean_dangling",
+    "rename_local", "rewire", "clean_dangling", "repeat_credit",
 })
 
 
@@ -278,10 +381,10 @@ async def _fold(path: Path, jpath: Path, item: Fold, status: dict) -> None:
 
 
 async def run_graph_actor(
-    key: str, level: str, path: Path, graph: GraphData,
-    *, task_status: trio.TaskStatus[GraphHandle] = trio.TASK_STATUS_IGNORED,
+    key: str, level: str, path: Path, graph: GraphData, derived: Derived | None = None,
+    orphan_grace_days: float = 365, *, task_status: trio.TaskStatus[GraphHandle] = trio.TASK_STATUS_IGNORED,
 ) -> None:
-    state = GraphState(key, level, graph)
+    state = GraphState(key, level, graph, derived, orphan_grace_days)
     mailbox = actor.Mailbox(f"graph {key}")
     handle = GraphHandle(key, level, mailbox)
     to_writer, writer_items = trio.open_memory_channel[Written | Fold](2 ** 16)

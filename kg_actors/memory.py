@@ -15,7 +15,7 @@ from typing import Any
 import attrs
 
 from .core import constants as C
-from .core import graph_ops, ids, reads
+from .core import debt, graph_ops, ids, reads, scoring, search, search_format
 from .core.errors import Conflict, InvalidInput, KGError, NotFound, SessionUnknown, WriteConflict
 from .core.paging import NOTHING_PENDING, Line, split
 from .directory import GraphDirectory
@@ -139,7 +139,8 @@ class Memory:
     # Writes ------------------------------------------------------------------
     async def put_node(self, sid: str | None, level: str, node_id: str, gist: str,
                        notes: list[str] | None, touches: list[str] | None, guard: bool = True,
-                       project_path: str | None = None) -> dict:
+                       project_path: str | None = None, expected_version: int | None = None,
+                       create_only: bool = False) -> dict:
         view = await self.session(sid) if sid is not None else None
         handle = await self._level_handle(view, level, project_path)
         ids.check_node_id(node_id)
@@ -151,8 +152,10 @@ class Memory:
             may_credit=bool(wv.get("may_credit")),
         )
         try:
+            # expected_version / create_only: the editor's stale-edit check, made inside the actor with the write.
             result = await handle.ask("put_node", node_id=node_id, gist=gist, notes=notes, touches=touches,
-                                      now=now, writer=writer)
+                                      now=now, writer=writer, expected_version=expected_version,
+                                      create_only=create_only)
         except WriteConflict as conflict:
             if view is not None:
                 # The refusal shows the node as it stands: it counts as a full read.
@@ -410,24 +413,55 @@ class Memory:
 
     async def _full_read(self, view: SessionView, notices: list[str]) -> list[Line]:
         preloaded = view.preloaded
-        parts = []
+        now = self.clock()
+        parts, debt_lines = [], {}
         for lvl, handle in await self.levels_of(view):
-            parts.append(await handle.call(lambda g, lvl=lvl: reads.level_part(g, lvl, preloaded)))
+            graph, derived = await handle.ask("view")
+            parts.append(reads.level_part(graph, lvl, preloaded, scoring.unified_scores(graph, now)))
+            debt_lines[lvl] = debt.debt_line(derived.debt(graph, now))
         first = view.full_read_ts is None
-        if view.project_path is None and view.scope == "user" and not any(user_only_notice(view.sid) == n for n in notices):
+        if view.project_path is None and user_only_notice(view.sid) not in notices:
             notices.append(user_only_notice(view.sid))
-        return reads.full_read_lines(parts, {}, len(preloaded), [], view.sid, first, notices)
+        return reads.full_read_lines(parts, debt_lines, len(preloaded), view.sid, first, notices)
 
     async def _maintain_read(self, view: SessionView, notices: list[str]) -> list[Line]:
         handle = await self._graph("maintain")
         part = await handle.call(lambda g: reads.level_part(g, "maintain"))
-        lines: list[Line] = [(reads.level_header(part), None), *part.body, (part.health, None), ("", None),
+        lines: list[Line] = [(reads.level_header(part), None), *((b.text, None) for b in part.body),
+                             (part.health, None), ("", None),
                              (f"Session: {view.sid}", None)]
         lines.extend((n, None) for n in notices)
         return lines
 
     async def search_text(self, sid: str | None, query: str) -> str:
-        raise KGError("search is not wired yet")
+        terms = search.parse_query(query)
+        view = await self.session(sid) if sid else None
+        graphs = dict(await self.levels_of(view))
+        best_effort = view is None
+        if best_effort:
+            for key in self.directory.loaded_keys():
+                if key.startswith("project:"):
+                    graphs[key] = await self.directory.get(key)
+        views = {lvl: await handle.ask("view") for lvl, handle in graphs.items()}
+        seen = view.seen if view else frozenset()
+        # From here to the reply text: no await, so the views stay consistent.
+        limit = C.SEARCH_TOP_K + C.SEARCH_MORE_K
+        per_level, total = {}, 0
+        for lvl, (graph, derived) in views.items():
+            hits, matched = search.top_hits(derived.index, terms, seen, limit)
+            per_level[lvl] = hits
+            total += matched
+        ranked = search.merge_hits(per_level)
+        nodes = {(lvl, h.node_id): views[lvl][0].nodes[h.node_id] for lvl, h in ranked[:limit]}
+        top = [(lvl, h.node_id) for lvl, h in ranked[: C.SEARCH_TOP_K]]
+        connectors, path_edges = search.connection_paths({lvl: v[0] for lvl, v in views.items()}, top)
+        for ref in connectors:
+            nodes[ref] = views[ref[0]][0].nodes[ref[1]]
+        text, shown = search_format.format_search(query, ranked, nodes, connectors, path_edges,
+                                                  best_effort=best_effort, total=total)
+        if view is not None and shown:
+            await self.sessions.ask("mark_seen", sid=view.sid, ids=[i for _, i in shown], via="search", at=self.clock())
+        return text
 
     # Cross-session -------------------------------------------------------------
     async def sync(self, sid: str) -> str:

@@ -12,6 +12,7 @@ import os
 import signal
 import time
 from collections.abc import Callable
+from typing import Any
 
 import attrs
 import trio
@@ -23,6 +24,7 @@ from . import __version__
 from .config import Config
 from .core.constants import SHUTDOWN_GRACE_SECONDS
 from .directory import GraphDirectory
+from .editor.server import serve_editor
 from .feed import ChangeFeed
 from .http.app import App
 from .http.rest import build_rest
@@ -47,6 +49,7 @@ class Runtime:
     feed: ChangeFeed
     clock: Callable[[], float]
     http_port: int = 0
+    asgi: Any = None  # the memory server's ASGI app; the editor hands /api and /ws to it in-process
 
 
 async def _tick(rt: Runtime) -> None:
@@ -86,13 +89,13 @@ async def run_server(config: Config, clock: Callable[[], float] = time.time, han
         async with trio.open_nursery() as actors:
             sessions_data = await trio.to_thread.run_sync(load_sessions, lay.sessions, clock())
             sessions = await actors.start(run_session_registry, lay.sessions, sessions_data)
-            directory = GraphDirectory(lay, actors)
+            directory = GraphDirectory(lay, actors, config.orphan_grace_days)
             feed = ChangeFeed()
             memory = Memory(directory, sessions, clock, feed.publish)
             rt = Runtime(config, lay, directory, sessions, memory, feed, clock)
             await directory.get("user")
             manager = StreamableHTTPSessionManager(app=build_server(memory), json_response=True, stateless=True)
-            app = App(build_rest(rt), manager, frozenset({config.host.lower()}))
+            app = rt.asgi = App(build_rest(rt), manager, frozenset({config.host.lower()}))
             with trio.CancelScope() as servers_scope:
                 async with trio.open_nursery() as servers:
                     if handle_signals:
@@ -106,6 +109,8 @@ async def run_server(config: Config, clock: Callable[[], float] = time.time, han
                         hc.graceful_timeout = 2
                         binds = await servers.start(hyper_serve, app, hc)
                         rt.http_port = int(binds[0].rsplit(":", 1)[1])
+                        if config.editor:
+                            await servers.start(serve_editor, rt)
                         log.info("kg_actors %s serving %s on %s", __version__, config.root, binds[0])
                         task_status.started(rt)
                         await trio.sleep_forever()

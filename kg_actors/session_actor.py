@@ -66,7 +66,7 @@ class Session:
         out = attrs.asdict(self, recurse=False)
         out.pop("sid")
         extra = out.pop("extra")
-        out["seen_ids"] = list(self.seen_at)
+        out["seen_ids"] = list(self.seen_via)
         out.update(extra)
         return out
 
@@ -79,7 +79,7 @@ class Session:
         known.setdefault("last_activity", known["start_ts"])
         session = cls(sid=sid, extra=extra, **known)
         for node_id in raw.get("seen_ids") or []:
-            session.seen_at.setdefault(node_id, session.start_ts)
+            session.seen_via.setdefault(node_id, "unknown")
         return session
 
 
@@ -126,7 +126,7 @@ class Registry:
     def view(s: Session) -> SessionView:
         return SessionView(
             s.sid, s.project_path, s.scope, s.harness, s.maintenance, s.full_read_ts, s.start_ts,
-            frozenset(s.preloaded_ids), frozenset(s.seen_at), len(s.liked_ids), s.claude_sid,
+            frozenset(s.preloaded_ids), frozenset(s.seen_via), len(s.liked_ids), s.claude_sid,
         )
 
     # Lifecycle -------------------------------------------------------------
@@ -155,6 +155,43 @@ class Registry:
         s.scope = None if project_path else "user"
         return self.view(s)
 
+    def op_find_by_claude(self, claude_sid: str) -> SessionView | None:
+        """The KG session bound to a harness session id (one KG session per harness session)."""
+        best = None
+        for s in self.sessions.values():
+            if s.claude_sid == claude_sid and (best is None or s.start_ts > best.start_ts):
+                best = s
+        return None if best is None else self.view(best)
+
+    def op_bind(self, sid: str, claude_sid: str, harness: str) -> SessionView:
+        s = self._get(sid)
+        s.claude_sid, s.harness = claude_sid, harness
+        return self.view(s)
+
+    def op_fork(self, sid: str, claude_sid: str | None, harness: str, now: float) -> SessionView:
+        """A resumed or forked conversation gets its own copy of the session's state."""
+        parent = self._get(sid)
+        child = Session.from_json(new_sid(self.sessions), json.loads(json.dumps(parent.to_json())))
+        child.start_ts = child.last_activity = now
+        child.op_count = 0
+        child.forked_from = sid
+        child.claude_sid = claude_sid
+        child.harness = harness
+        child.pages, child.page_effects = [], []
+        self.sessions[child.sid] = child
+        return self.view(child)
+
+    def op_reset_context(self, sid: str) -> SessionView:
+        """After a compaction the summary kept only part of what was shown: start the context state over."""
+        s = self._get(sid)
+        s.seen_via.clear()
+        s.preloaded_ids = []
+        s.full_read_ts = None
+        s.pages, s.page_effects = [], []
+        # seen_at/read_at stay: they date the session's views for write arbitration.
+        s.extra["context_resets"] = int(s.extra.get("context_resets", 0)) + 1
+        return self.view(s)
+
     def op_set_maintenance(self, sid: str) -> bool:
         s = self._get(sid)
         was, s.maintenance = s.maintenance, True
@@ -166,6 +203,8 @@ class Registry:
         if s is None:
             return
         for node_id in ids:
+            # seen_via: what is in the session's context now (reset by a compaction);
+            # seen_at/read_at: when it last viewed each node (kept, for write arbitration).
             s.seen_via.setdefault(node_id, via)
             s.seen_at[node_id] = max(at, s.seen_at.get(node_id, 0.0))
             if full:

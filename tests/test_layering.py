@@ -6,7 +6,7 @@ from pathlib import Path
 PKG = Path(__file__).resolve().parent.parent / "kg_actors"
 FORBIDDEN_IN_CORE = {
     "trio", "anyio", "quart", "quart_trio", "hypercorn", "mcp", "starlette", "httpx", "trio_websocket",
-    "socket", "subprocess", "threading", "asyncio", "shutil", "tempfile", "urllib", "http",
+    "socket", "subprocess", "asyncio", "shutil", "tempfile", "urllib", "http", "pathlib",
 }
 # Who may open a nursery: the root, the actors (their own writer tasks), and the
 # websocket endpoint (one forwarder task per open socket, scoped to that socket).

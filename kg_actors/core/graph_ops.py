@@ -39,6 +39,7 @@ class PutNodeResult:
     promoted: bool
     note_credit: bool
     warnings: tuple[str, ...]
+    hints: tuple[str, ...] = ()
 
 
 def _clean_list(values: Sequence[str] | None, field: str, limit: int) -> tuple[str, ...] | None:

@@ -11,8 +11,8 @@ from __future__ import annotations
 from . import constants as C
 from .ids import has_date
 from .model import GraphData, Node
-from .search import SearchIndex, base_idf, score_terms, sharpened
-from .terms import analyse, is_stopword, query_terms, stem
+from .search import SearchIndex, base_idf, node_postings, score_terms, sharpened
+from .terms import analyse, is_stopword, query_terms, stem, surface_forms
 
 
 def _others(graph: GraphData, new_id: str) -> int:
@@ -27,8 +27,8 @@ def near_duplicate(index: SearchIndex, graph: GraphData, new_id: str, new_gist: 
     scores = score_terms(index, probe, exclude=new_id)
     if not scores:
         return None
-    own = set(index.node_terms.get(new_id, ()))
-    n = index.size - (new_id in index.node_terms)
+    own = node_postings(index.nodes[new_id]) if new_id in index.nodes else {}
+    n = index.size - (new_id in index.nodes)
     # The best the new node could score: rank 0 on every probe term; a term
     # only it holds would have IDF 1 once it is written.
     self_denom = 0.0
@@ -48,31 +48,35 @@ def _id_names(node_id: str, term: str) -> bool:
 
 
 def hub_mention(index: SearchIndex, graph: GraphData, new_id: str, new_gist: str) -> tuple[str, str] | None:
-    """An entity the gist names that a hub node's id names and many others mention."""
+    """An entity the gist names that a hub node's id names and many others mention.
+
+    Returns the word as the gist wrote it (not its stem) and the hub's id.
+    """
     others = _others(graph, new_id)
     if others < C.HINT_MIN_OTHER_NODES:
         return None
     low = max(C.HUB_MIN_HOLDERS, C.HUB_MIN_HOLDER_SHARE * others)
     high = others * C.HUB_MAX_HOLDER_SHARE
     slug = {t for part in analyse(new_id) for t in part}  # the new node's own subject
-    stems, composites = analyse(new_gist)
     best: tuple[int, str, str] | None = None  # (-holders, term, hub): smallest wins
-    for term in dict.fromkeys(stems + composites):
+    forms = surface_forms(new_gist)
+    for term in forms:
         if (
             len(term) < C.HUB_MIN_STEM_CHARS or is_stopword(term) or term in slug
             or not any(c.isalpha() for c in term)
         ):
             continue
-        holders = index.titled.get(term, set()) - {new_id}
+        holders = [i for i in index.title_holders(term) if i != new_id]
         if not low <= len(holders) <= high:
             continue
         hubs = [i for i in holders if i in graph.nodes and not has_date(i) and _id_names(i, term)]
         if not hubs:
             continue
+        # The best-connected namer is the one worth an edge.
         hub = min(hubs, key=lambda i: (-graph.degree(i), i))
         if best is None or (-len(holders), term) < best[:2]:
             best = (-len(holders), term, hub)
-    return (best[1], best[2]) if best else None
+    return (forms[best[1]], best[2]) if best else None
 
 
 def near_duplicate_hint(node: Node) -> str:

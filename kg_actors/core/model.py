@@ -182,6 +182,10 @@ class GraphData:
         # Ids by node state, kept by set_node/del_node, so compaction never scans
         # a 10,000-node graph to find the few hundred nodes a level renders.
         self._by_state: dict[str, set[str]] = {"active": set(), "archived": set(), "orphaned": set()}
+        # Per endpoint, the incident edges whose other end is no orphaned node:
+        # the only ones a level can show, so a hub's edges to thousands of
+        # orphans cost compaction nothing.
+        self._unorphaned: dict[str, set[EdgeKey]] = {}
         self.gen = 0
         self._changed: dict[str, set] = {"n": set(), "e": set(), "v": set(), "p": set()}
         self.meta_changed = False
@@ -207,6 +211,28 @@ class GraphData:
         """
         return self._by_state[state]
 
+    def unorphaned_incident(self, endpoint: str) -> AbstractSet[EdgeKey]:
+        """Keys of the edges at `endpoint` whose other end is not an orphaned node (a live view)."""
+        return self._unorphaned.get(endpoint, frozenset())
+
+    def _is_orphan(self, endpoint: str) -> bool:
+        node = self.nodes.get(endpoint)
+        return node is not None and node.orphaned_ts is not None
+
+    def _reindex_unorphaned(self, node_id: str, orphaned: bool) -> None:
+        for key in self._incident.get(node_id, ()):
+            for end, other in ((key[0], key[1]), (key[1], key[0])):
+                if other != node_id:
+                    continue
+                if orphaned:
+                    keys = self._unorphaned.get(end)
+                    if keys is not None:
+                        keys.discard(key)
+                        if not keys:
+                            del self._unorphaned[end]
+                else:
+                    self._unorphaned.setdefault(end, set()).add(key)
+
     # -- changing (each records what it touched)
     def set_node(self, node: Node) -> None:
         old = self.nodes.get(node.id)
@@ -215,6 +241,8 @@ class GraphData:
             self._by_state[old.state].discard(node.id)
         self.nodes[node.id] = node
         self._by_state[node.state].add(node.id)
+        if (old is not None and old.orphaned) != node.orphaned:
+            self._reindex_unorphaned(node.id, node.orphaned)
         self._touch("n", node.id)
 
     def del_node(self, node_id: str) -> Node | None:
@@ -222,6 +250,8 @@ class GraphData:
         node = self.nodes.pop(node_id, None)
         if node is not None:
             self._by_state[node.state].discard(node_id)
+            if node.orphaned:  # a missing end counts as not orphaned
+                self._reindex_unorphaned(node_id, False)
             self._touch("n", node_id)
         return node
 
@@ -231,6 +261,9 @@ class GraphData:
         self.edges[key] = edge
         self._incident.setdefault(key[0], set()).add(key)
         self._incident.setdefault(key[1], set()).add(key)
+        for end, other in ((key[0], key[1]), (key[1], key[0])):
+            if not self._is_orphan(other):
+                self._unorphaned.setdefault(end, set()).add(key)
         self._touch("e", key)
 
     def del_edge(self, key: EdgeKey) -> Edge | None:
@@ -244,6 +277,11 @@ class GraphData:
                 keys.discard(key)
                 if not keys:
                     del self._incident[end]
+            keys = self._unorphaned.get(end)
+            if keys is not None:
+                keys.discard(key)
+                if not keys:
+                    del self._unorphaned[end]
         self._touch("e", key)
         return edge
 

@@ -12,6 +12,7 @@ import attrs
 
 from . import render
 from .model import Edge, GraphData, Node
+from . import constants as C
 from .paging import Line
 
 ANNOUNCE = 'Full graph now in context — announce "I have recalled KG Memories".'
@@ -19,14 +20,23 @@ TITLES = {"user": "USER GRAPH", "project": "PROJECT GRAPH", "maintain": "MAINTAI
 
 
 @attrs.frozen
+class BodyLine:
+    """One line of a level's body; anchors and citations carry the value the read ladder drops by."""
+
+    text: str
+    effects: dict | None = None
+    kind: str | None = None  # "anchor" | "edge" | None (never dropped)
+    value: float = 0.0
+
+
+@attrs.frozen
 class LevelPart:
     level: str
     title: str
-    body: tuple[Line, ...]
+    body: tuple[BodyLine, ...]
     health: str
     active: int
     archived: int
-    shown: tuple[str, ...]  # ids whose gist the body shows
 
 
 def health_line(graph: GraphData, plan: render.LevelPlan) -> str:
@@ -45,55 +55,85 @@ def health_line(graph: GraphData, plan: render.LevelPlan) -> str:
     return f"HEALTH: {n} nodes, {edges} edges, {unconnected} unconnected ({pct}%), avg {avg} edges/node"
 
 
-def level_part(graph: GraphData, level: str, preloaded: frozenset[str] = frozenset()) -> LevelPart:
+def level_part(graph: GraphData, level: str, preloaded: frozenset[str] = frozenset(),
+               scores: dict[str, float] | None = None) -> LevelPart:
+    """A level's full-read body; `scores` (unified pool) rank what the ladder hides first."""
+    scores = scores or {}
     plan = render.plan_level(graph)
-    body: list[Line] = []
-    shown: list[str] = []
+
+    def value(edge: Edge) -> float:
+        return scores.get(edge.src, DEFAULT_SCORE) + scores.get(edge.dst, DEFAULT_SCORE)
+
+    body: list[BodyLine] = []
     if plan.active:
-        body.append((render.ACTIVE_HEADER, None))
+        body.append(BodyLine(render.ACTIVE_HEADER))
     for entry in plan.active:
         if entry.node_id in preloaded:
-            body.append((render.preloaded_line(entry.node_id), None))
+            body.append(BodyLine(render.preloaded_line(entry.node_id)))
         else:
-            body.append((render.node_line(entry.node_id, graph.nodes[entry.node_id].gist), {"seen": [entry.node_id]}))
-            shown.append(entry.node_id)
-        body.extend((render.citation_line(c, entry.node_id), None) for c in entry.citations)
+            line = render.node_line(entry.node_id, graph.nodes[entry.node_id].gist)
+            body.append(BodyLine(line, {"seen": [entry.node_id]}))
+        body.extend(BodyLine(render.citation_line(c, entry.node_id), None, "edge", value(c)) for c in entry.citations)
     if plan.archived:
-        body.append((render.ARCHIVED_HEADER, None))
+        body.append(BodyLine(render.ARCHIVED_HEADER))
     for entry in plan.archived:
-        body.append((render.anchor_line(entry.node_id), None))
-        body.extend((render.citation_line(c, entry.node_id), None) for c in entry.citations)
-    return LevelPart(level, TITLES[level], tuple(body), health_line(graph, plan), len(plan.active),
-                     len(plan.archived), tuple(shown))
+        body.append(BodyLine(render.anchor_line(entry.node_id), None, "anchor", scores.get(entry.node_id, 0.0)))
+        body.extend(BodyLine(render.citation_line(c, entry.node_id), None, "edge", value(c)) for c in entry.citations)
+    return LevelPart(level, TITLES[level], tuple(body), health_line(graph, plan), len(plan.active), len(plan.archived))
+
+
+# A node with no score (the fresh tier is unscored) counts as middling when the ladder ranks edges.
+DEFAULT_SCORE = 0.5
 
 
 def level_header(part: LevelPart) -> str:
     return f"=== {part.title} — {part.active} active, {part.archived} archived ==="
 
 
-def full_read_lines(parts: Iterable[LevelPart], debt: dict[str, str], preloaded_count: int,
-                    notes: list[str], sid: str, first: bool, notices: list[str]) -> list[Line]:
-    lines: list[Line] = []
+def _fit(parts: list[LevelPart], budget: int, fixed: int) -> tuple[list[list[BodyLine]], int, int]:
+    """Hide the lowest-scored anchors, then the lowest-value edges, until the read fits. Never a gist."""
+    bodies = [list(p.body) for p in parts]
+    size = fixed + sum(len(b.text) + 1 for body in bodies for b in body)
+    hidden = {"anchor": 0, "edge": 0}
+    for kind in ("anchor", "edge"):
+        if size <= budget:
+            break
+        candidates = sorted(((b.value, i, j) for i, body in enumerate(bodies) for j, b in enumerate(body)
+                             if b.kind == kind), key=lambda t: (t[0], t[1], t[2]))
+        drop: set[tuple[int, int]] = set()
+        for _, i, j in candidates:
+            if size <= budget:
+                break
+            drop.add((i, j))
+            size -= len(bodies[i][j].text) + 1
+            hidden[kind] += 1
+        bodies = [[b for j, b in enumerate(body) if (i, j) not in drop] for i, body in enumerate(bodies)]
+    return bodies, hidden["anchor"], hidden["edge"]
+
+
+def full_read_lines(parts: list[LevelPart], debt: dict[str, str], preloaded_count: int,
+                    sid: str, first: bool, notices: list[str], budget: int = C.READ_CHAR_BUDGET) -> list[Line]:
+    head: list[str] = []
     if preloaded_count:
-        lines.append((
-            f"{preloaded_count} gist(s) already shown by the session-start preload render as id-only "
-            "'(preloaded)' anchors below — kg_read(session_id, ids=[...]) re-reads any in full.", None))
-        lines.append(("", None))
-    for part in parts:
+        head += [f"{preloaded_count} gist(s) already shown by the session-start preload render as id-only "
+                 "'(preloaded)' anchors below — kg_read(session_id, ids=[...]) re-reads any in full.", ""]
+    tail = ["", f"Session: {sid}"] + ([ANNOUNCE] if first else []) + list(notices)
+    fixed = sum(len(t) + 1 for t in head + tail)
+    fixed += sum(len(level_header(p)) + len(p.health) + 2 + len(debt.get(p.level, "")) + 1 for p in parts)
+    bodies, anchors_hidden, edges_hidden = _fit(parts, budget, fixed)
+    lines: list[Line] = [(t, None) for t in head]
+    for part, body in zip(parts, bodies):
         lines.append((level_header(part), None))
-        lines.extend(part.body)
+        lines.extend((b.text, b.effects) for b in body)
         lines.append((part.health, None))
         if debt.get(part.level):
             lines.append((debt[part.level], None))
-    for note in notes:
+    if anchors_hidden or edges_hidden:
         lines.append(("", None))
-        lines.append((note, None))
-    lines.append(("", None))
-    lines.append((f"Session: {sid}", None))
-    if first:
-        lines.append((ANNOUNCE, None))
-    for notice in notices:
-        lines.append((notice, None))
+        lines.append((f"Note: output degraded to fit the inline budget — {anchors_hidden} archived anchor(s) and "
+                      f"{edges_hidden} edge(s) hidden. kg_search reaches everything; a /kg-maintain pass would "
+                      "restore headroom.", None))
+    lines.extend((t, None) for t in tail)
     lines[-1] = (lines[-1][0], {**(lines[-1][1] or {}), "full_read": [True]})
     return lines
 

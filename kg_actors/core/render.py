@@ -88,19 +88,24 @@ def _live_incident(graph: GraphData, node_id: str) -> list[Edge]:
 def cluster_order(graph: GraphData, active_ids: Iterable[str], degree: Mapping[str, int]) -> list[str]:
     """Connected components of active nodes, hub first, neighbours by degree."""
     active = set(active_ids)
-
-    def rank(node_id: str) -> tuple[int, str]:
-        return (-degree.get(node_id, 0), node_id)
-
     neighbours: dict[str, set[str]] = {i: set() for i in active}
     for node_id in active:
         for edge in graph.incident(node_id):
             other = edge.other(node_id)
             if other in active and other != node_id:
                 neighbours[node_id].add(other)
+    return order_clusters(neighbours, degree)
+
+
+def order_clusters(neighbours: Mapping[str, set[str]], degree: Mapping[str, int]) -> list[str]:
+    """cluster_order, given each active node's active neighbours (itself excluded)."""
+
+    def rank(node_id: str) -> tuple[int, str]:
+        return (-degree.get(node_id, 0), node_id)
+
     seen: set[str] = set()
     components: list[list[str]] = []
-    for seed in sorted(active, key=rank):
+    for seed in sorted(neighbours, key=rank):
         if seed in seen:
             continue
         seen.add(seed)
@@ -239,108 +244,124 @@ class ChargeTracker:
 
     Moves live here, not in the graph, so a tried and reverted move journals
     nothing; `moves()` is what to commit. States are "active", "archived",
-    "orphaned"; None is an endpoint that is no node of this graph.
+    "orphaned"; None is an endpoint that is no node of this graph. Only edges
+    whose other end is not orphaned are ever visited.
     """
 
     def __init__(self, graph: GraphData):
         self.graph = graph
+        self._nodes = graph.nodes
         self.active: set[str] = set(graph.ids_in_state("active"))
         self.archived: set[str] = set(graph.ids_in_state("archived"))
         self.active_lines = sum(self.node_cost(i) for i in self.active)
         self.anchor_chars = sum(len(i) + _ANCHOR_EXTRA for i in self.archived)
-        self._fixed = 0  # live edges whose citing end the states decide
-        self._aa_lo = self._aa_hi = 0  # active–active edges: shorter / longer end shown
-        self._uneven: set[EdgeKey] = set()  # active–active edges whose ends differ in length
+        self._fixed = 0  # live edges whose cost the states alone decide
+        self._lo = self._hi = 0  # active–active edges with ends of unequal length: shorter / longer shown
+        self._uneven: set[EdgeKey] = set()
+        self._orphaned_here: set[str] = set()  # orphaned by a move here, not yet in the graph's index
         self._degree: dict[str, int] = {}  # live degree of a node while active
+        self._promotion: dict[str, int] = {}  # promotion_floor's per-node part, until a neighbour moves
         self._exact: int | None = None
         self._log: list[tuple[str, str]] = []  # (node id, prior state), for undo and moves()
         seen: set[EdgeKey] = set()
         for node_id in (*self.active, *self.archived):
-            for edge in graph.incident(node_id):
-                key = (edge.src, edge.dst, edge.rel)
+            for key in graph.unorphaned_incident(node_id):
                 if key not in seen:
                     seen.add(key)
-                    self._account(edge, 1)
+                    self._account(key, 1)
 
     def node_cost(self, node_id: str) -> int:
         """What the node's `id: gist` line costs when active."""
-        return len(node_id) + len(self.graph.nodes[node_id].gist) + _NODE_LINE_EXTRA
+        return len(node_id) + len(self._nodes[node_id].gist) + _NODE_LINE_EXTRA
 
     def state(self, node_id: str) -> str | None:
         if node_id in self.active:
             return "active"
         if node_id in self.archived:
             return "archived"
-        return "orphaned" if node_id in self.graph.nodes else None
+        return "orphaned" if node_id in self._nodes else None
 
-    def _price(self, edge: Edge) -> tuple[int, int, bool]:
-        """(low, high, both ends active) cost of an edge's citation; 0 when hidden."""
-        src, dst = edge.src, edge.dst
-        a, b = self.state(src), self.state(dst)
-        if a == "orphaned" or b == "orphaned" or (a is None and b is None):
-            return 0, 0, False
-        base = _CITATION_EXTRA + len(edge.rel)
-        if a == "active" and b == "active" and src != dst:
-            short, long_ = sorted((len(src), len(dst)))
-            return base + short, base + long_, True
-        if a == "active" or (a == "archived" and b is None):
-            return base + len(dst), base + len(dst), False  # cited under src (self-loops too)
-        if b == "active" or (b == "archived" and a is None):
-            return base + len(src), base + len(src), False
-        return 0, 0, False  # two archived ends: hidden
+    def _price(self, key: EdgeKey) -> tuple[int, int]:
+        """(low, high) cost of an edge's citation; 0 when hidden; low < high only between active ends."""
+        src, dst, rel = key
+        active, archived, nodes = self.active, self.archived, self._nodes
+        base = _CITATION_EXTRA + len(rel)
+        if src in active:
+            if dst in active and dst != src:
+                ls, ld = len(src), len(dst)
+                return (base + ls, base + ld) if ls < ld else (base + ld, base + ls)
+            if dst in active or dst in archived or dst not in nodes:
+                return base + len(dst), base + len(dst)  # cited under src (a self-loop too)
+            return 0, 0
+        if dst in active:
+            if src in archived or src not in nodes:
+                return base + len(src), base + len(src)
+            return 0, 0
+        if src in archived and dst not in nodes:
+            return base + len(dst), base + len(dst)
+        if dst in archived and src not in nodes:
+            return base + len(src), base + len(src)
+        return 0, 0  # two archived ends, or an orphaned one: hidden
 
-    def _account(self, edge: Edge, sign: int) -> None:
-        low, high, both_active = self._price(edge)
-        if not both_active:
+    def _account(self, key: EdgeKey, sign: int) -> None:
+        low, high = self._price(key)
+        if low == high:
             self._fixed += sign * low
             return
-        self._aa_lo += sign * low
-        self._aa_hi += sign * high
-        if low != high:
-            key = (edge.src, edge.dst, edge.rel)
-            if sign > 0:
-                self._uneven.add(key)
-            else:
-                self._uneven.discard(key)
+        self._lo += sign * low
+        self._hi += sign * high
+        if sign > 0:
+            self._uneven.add(key)
+        else:
+            self._uneven.discard(key)
 
     def _headers(self) -> int:
         return (_ACTIVE_HEADER_COST if self.active else 0) + (_ARCHIVED_HEADER_COST if self.archived else 0)
 
     @property
     def low(self) -> int:
-        return self.active_lines + self.anchor_chars + self._fixed + self._aa_lo + self._headers()
+        return self.active_lines + self.anchor_chars + self._fixed + self._lo + self._headers()
 
     @property
     def high(self) -> int:
-        return self.active_lines + self.anchor_chars + self._fixed + self._aa_hi + self._headers()
+        return self.active_lines + self.anchor_chars + self._fixed + self._hi + self._headers()
 
     def set_state(self, node_id: str, state: str) -> None:
+        """Move a node. An orphaned node of the graph stays orphaned (reads bring those back)."""
         old = self.state(node_id)
         if old == state:
             return
-        if old is None:
-            raise KeyError(node_id)
-        edges = list(self.graph.incident(node_id))
-        for edge in edges:
-            self._account(edge, -1)
+        if old is None or (old == "orphaned" and node_id not in self._orphaned_here):
+            raise ValueError(f"cannot move {node_id!r} from {old}")
+        keys = self.graph.unorphaned_incident(node_id)
+        for key in keys:
+            self._account(key, -1)
         if old == "active":
             self.active.discard(node_id)
             self.active_lines -= self.node_cost(node_id)
         elif old == "archived":
             self.archived.discard(node_id)
             self.anchor_chars -= len(node_id) + _ANCHOR_EXTRA
+        else:
+            self._orphaned_here.discard(node_id)
         if state == "active":
             self.active.add(node_id)
             self.active_lines += self.node_cost(node_id)
         elif state == "archived":
             self.archived.add(node_id)
             self.anchor_chars += len(node_id) + _ANCHOR_EXTRA
-        for edge in edges:
-            self._account(edge, 1)
-        if "orphaned" in (old, state):  # an orphaned end hides the edge from its neighbours
-            for edge in edges:
-                self._degree.pop(edge.src, None)
-                self._degree.pop(edge.dst, None)
+        else:
+            self._orphaned_here.add(node_id)
+        for key in keys:
+            self._account(key, 1)
+        orphaning = "orphaned" in (old, state)  # an orphaned end hides the edge from its neighbours
+        for src, dst, _ in keys:
+            self._promotion.pop(src, None)
+            self._promotion.pop(dst, None)
+            if orphaning:
+                self._degree.pop(src, None)
+                self._degree.pop(dst, None)
+        self._promotion.pop(node_id, None)
         self._exact = None
         self._log.append((node_id, old))
 
@@ -357,19 +378,31 @@ class ChargeTracker:
         self._exact = exact
 
     def _live_degree(self, node_id: str) -> int:
+        keys = self.graph.unorphaned_incident(node_id)
+        if not self._orphaned_here:
+            return len(keys)
         degree = self._degree.get(node_id)
         if degree is None:
-            degree = sum(1 for e in self.graph.incident(node_id) if self.state(e.other(node_id)) != "orphaned")
+            gone = self._orphaned_here
+            degree = sum(1 for src, dst, _ in keys if (dst if src == node_id else src) not in gone)
             self._degree[node_id] = degree
         return degree
 
     def exact(self) -> int:
-        """The charge, equal to charge() of the graph with these moves applied."""
+        """The charge: equal to charge() of the graph with these moves applied."""
         if self._exact is None:
             extra = 0
             if self._uneven:
-                degree = {i: self._live_degree(i) for i in self.active}
-                pos = {i: n for n, i in enumerate(cluster_order(self.graph, self.active, degree))}
+                active = self.active
+                neighbours: dict[str, set[str]] = {}
+                for node_id in active:
+                    mine = neighbours[node_id] = set()
+                    for src, dst, _ in self.graph.unorphaned_incident(node_id):
+                        other = dst if src == node_id else src
+                        if other in active and other != node_id:
+                            mine.add(other)
+                degree = {i: self._live_degree(i) for i in active}
+                pos = {i: n for n, i in enumerate(order_clusters(neighbours, degree))}
                 for src, dst, _ in self._uneven:
                     shown = dst if pos[src] < pos[dst] else src
                     extra += len(shown) - min(len(src), len(dst))
@@ -377,11 +410,13 @@ class ChargeTracker:
         return self._exact
 
     def fits(self, limit: int) -> bool:
+        """charge <= limit."""
         if self.high <= limit:
             return True
         return self.low <= limit and self.exact() <= limit
 
     def below(self, limit: int) -> bool:
+        """charge < limit."""
         if self.high < limit:
             return True
         return self.low < limit and self.exact() < limit
@@ -391,21 +426,24 @@ class ChargeTracker:
 
         Only a re-ordering of other active–active citations can make the real
         charge lower (by a few characters, rarely); callers use this to skip a
-        candidate without trying it.
+        candidate without trying it, never to accept one.
         """
-        delta = self.node_cost(node_id) - len(node_id) - _ANCHOR_EXTRA
+        delta = self._promotion.get(node_id)
+        if delta is None:
+            delta = self.node_cost(node_id) - len(node_id) - _ANCHOR_EXTRA
+            own = len(node_id)
+            active, archived = self.active, self.archived
+            for src, dst, rel in self.graph.unorphaned_incident(node_id):
+                other = dst if src == node_id else src
+                if other == node_id or other in archived:  # hidden until now
+                    delta += _CITATION_EXTRA + len(rel) + len(other)
+                elif other in active and own > len(other):  # may come to be cited here, showing the shorter id
+                    delta -= own - len(other)
+            self._promotion[node_id] = delta
         if not self.active:
             delta += _ACTIVE_HEADER_COST
         if len(self.archived) == 1:
             delta -= _ARCHIVED_HEADER_COST
-        own = len(node_id)
-        for edge in self.graph.incident(node_id):
-            other = edge.dst if edge.src == node_id else edge.src
-            state = self.state(other)
-            if other == node_id or state == "archived":  # hidden until now
-                delta += _CITATION_EXTRA + len(edge.rel) + (own if other == node_id else len(other))
-            elif state == "active":  # may come to be cited under this node, showing the other id
-                delta -= max(0, own - len(other))
         return self.exact() + delta
 
     def moves(self) -> dict[str, str]:
@@ -413,7 +451,7 @@ class ChargeTracker:
         out = {}
         for node_id, _ in self._log:
             state = self.state(node_id)
-            if state != self.graph.nodes[node_id].state:
+            if state != self._nodes[node_id].state:
                 out[node_id] = state
         return out
 

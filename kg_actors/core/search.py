@@ -9,8 +9,8 @@ terms lead, and several corroborating terms beat one loud one.
 
 from __future__ import annotations
 
+import heapq
 import math
-from collections import deque
 from collections.abc import Iterable, Mapping
 
 import attrs
@@ -19,26 +19,39 @@ from . import constants as C
 from .errors import InvalidInput
 from .ids import is_artifact
 from .model import Edge, GraphData, Node
-from .terms import Terms, field_counts, query_terms
+from .terms import Terms, field_counts, is_bigram, query_terms
 
 Ref = tuple[str, str]  # (level, node_id)
 
 
-def node_counts(node: Node) -> tuple[dict[str, int], set[str]]:
-    """A node's weighted term counts and the terms its id or gist holds."""
-    return field_counts((
+def node_postings(node: Node) -> dict[str, int]:
+    """A node's terms, each as one packed int: weighted count << 1 | found in id or gist.
+
+    One int per posting (not a count plus a set of title holders) because the
+    postings are the index's whole memory cost at 10,000 nodes.
+    """
+    counts, title = field_counts((
         (C.SEARCH_WEIGHT_ID, True, (node.id,)),
         (C.SEARCH_WEIGHT_GIST, True, (node.gist,)),
         (C.SEARCH_WEIGHT_BODY, False, node.notes),
         (C.SEARCH_WEIGHT_BODY, False, node.touches),
     ))
+    return {term: count << 1 | (term in title) for term, count in counts.items()}
+
+
+def weighted_count(packed: int) -> int:
+    return packed >> 1
+
+
+def in_title(packed: int) -> bool:
+    return bool(packed & 1)
 
 
 def base_idf(df: int, n: int) -> float:
     """log(N/df)/log(N): 1 for a term one node holds, 0 for one every node holds."""
-    if n <= 1:
+    if n <= 1 or df <= 0:
         return 1.0
-    return math.log(n / df) / math.log(n) if df > 0 else 1.0
+    return math.log(n / df) / math.log(n)
 
 
 def sharpened(idf: float) -> float:
@@ -46,14 +59,14 @@ def sharpened(idf: float) -> float:
 
 
 class SearchIndex:
-    """Term → {node id: weighted count} for one graph, kept current per write."""
+    """Term → {node id: packed weighted count} for one graph, kept current per write."""
 
     def __init__(self) -> None:
         self.postings: dict[str, dict[str, int]] = {}
-        self.titled: dict[str, set[str]] = {}  # term → nodes holding it in id or gist
-        self.node_terms: dict[str, tuple[str, ...]] = {}  # forward index, to undo a node
         self.gen = -1  # the graph generation last synced
-        self._nodes: dict[str, Node] = {}  # what each entry was built from (frozen)
+        # What each entry was built from: frozen, so removal re-derives its terms
+        # and `sync` spots a changed node by identity.
+        self.nodes: dict[str, Node] = {}
         self._order: dict[str, list[str]] = {}  # lazily sorted postings, per term
 
     @classmethod
@@ -65,47 +78,42 @@ class SearchIndex:
     @property
     def size(self) -> int:
         """N for the IDF: every node of the graph, all tiers."""
-        return len(self.node_terms)
+        return len(self.nodes)
 
     def df(self, term: str) -> int:
         return len(self.postings.get(term, ()))
 
     def update_node(self, node: Node) -> None:
-        if self._nodes.get(node.id) is node:
+        if self.nodes.get(node.id) is node:
             return
         self.remove_node(node.id)
-        counts, title = node_counts(node)
-        for term, count in counts.items():
-            self.postings.setdefault(term, {})[node.id] = count
-            self._order.pop(term, None)
-        for term in title:
-            self.titled.setdefault(term, set()).add(node.id)
-        self.node_terms[node.id] = tuple(counts)
-        self._nodes[node.id] = node
+        postings, order = self.postings, self._order
+        for term, packed in node_postings(node).items():
+            posting = postings.get(term)
+            if posting is None:
+                postings[term] = {node.id: packed}
+            else:
+                posting[node.id] = packed
+            if order:
+                order.pop(term, None)
+        self.nodes[node.id] = node
 
     def remove_node(self, node_id: str) -> None:
-        for term in self.node_terms.pop(node_id, ()):
+        node = self.nodes.pop(node_id, None)
+        if node is None:
+            return
+        for term in node_postings(node):
             posting = self.postings[term]
             del posting[node_id]
             if not posting:
                 del self.postings[term]
-            holders = self.titled.get(term)
-            if holders is not None:
-                holders.discard(node_id)
-                if not holders:
-                    del self.titled[term]
             self._order.pop(term, None)
-        self._nodes.pop(node_id, None)
 
     def sync(self, graph: GraphData) -> None:
-        """Catch up with `graph` when its gen moved.
-
-        Nodes are frozen and replaced on change, so an identity check finds
-        what changed without re-tokenizing the rest.
-        """
+        """Catch up with `graph` when its gen moved (an edge-only change costs a scan of ids)."""
         if graph.gen == self.gen:
             return
-        for node_id in [i for i in self._nodes if i not in graph.nodes]:
+        for node_id in [i for i in self.nodes if i not in graph.nodes]:
             self.remove_node(node_id)
         for node in graph.nodes.values():
             self.update_node(node)
@@ -116,16 +124,12 @@ class SearchIndex:
         order = self._order.get(term)
         if order is None:
             posting = self.postings.get(term, {})
-            order = self._order[term] = sorted(posting, key=lambda i: (-posting[i], i))
+            order = self._order[term] = sorted(posting, key=lambda i: (-weighted_count(posting[i]), i))
         return order
 
-    def state(self) -> tuple:
-        """Everything a query reads, for comparing two indexes."""
-        return (
-            self.postings,
-            {t: frozenset(s) for t, s in self.titled.items()},
-            {i: frozenset(t) for i, t in self.node_terms.items()},
-        )
+    def title_holders(self, term: str) -> list[str]:
+        """Nodes holding `term` in their id or gist."""
+        return [i for i, packed in self.postings.get(term, {}).items() if in_title(packed)]
 
 
 @attrs.frozen
@@ -134,7 +138,7 @@ class Hit:
     score: float
     matched_terms: int  # unigrams matched
     max_term_idf: float  # base (unsharpened) IDF of its rarest matched term
-    title_match: bool  # a term found in its id or gist
+    title_match: bool  # a unigram, or an adjacent pair, found in its id or gist
     seen: bool = False
 
 
@@ -162,15 +166,15 @@ def parse_query(query: object) -> Terms:
 
 def score_terms(index: SearchIndex, terms: Iterable[str], exclude: str | None = None) -> dict[str, float]:
     """RRF scores over `terms`, as if node `exclude` were not in the graph."""
-    own = set(index.node_terms.get(exclude, ())) if exclude is not None else set()
-    n = index.size - (exclude in index.node_terms)
+    own = node_postings(index.nodes[exclude]) if exclude in index.nodes else {}
+    n = index.size - (exclude in index.nodes)
     scores: dict[str, float] = {}
     get = scores.get
     for term in terms:
         df = index.df(term) - (term in own)
         weight = sharpened(base_idf(df, n)) if df > 0 else 0.0
         if weight <= 0:
-            continue
+            continue  # a term every node holds says nothing
         order = index.ordered(term)
         if term in own:
             order = [i for i in order if i != exclude]
@@ -179,33 +183,65 @@ def score_terms(index: SearchIndex, terms: Iterable[str], exclude: str | None = 
     return scores
 
 
+Looked = list[tuple[str, float, dict[str, int]]]  # (term, base idf, posting)
+Meta = tuple[dict[str, int], dict[str, float], set[str]]  # matched unigrams, rarest idf, title hits
+
+
+def _meta_by_hit(best: list[str], looked: Looked) -> Meta:
+    """Per hit, one lookup per term: cheap for the handful a reply shows."""
+    matched, rarest, titled = dict.fromkeys(best, 0), dict.fromkeys(best, 0.0), set()
+    for nid in best:
+        for term, idf, posting in looked:
+            packed = posting.get(nid)
+            if packed is not None:
+                matched[nid] += not is_bigram(term)
+                rarest[nid] = max(rarest[nid], idf)
+                if in_title(packed):
+                    titled.add(nid)
+    return matched, rarest, titled
+
+
+def _meta_by_term(best: list[str], looked: Looked) -> Meta:
+    """Per term, one walk of its posting: cheap when most matching nodes are wanted."""
+    matched, rarest, titled = dict.fromkeys(best, 0), dict.fromkeys(best, 0.0), set()
+    for term, idf, posting in looked:
+        unigram = not is_bigram(term)
+        for nid, packed in posting.items():
+            if nid in matched:
+                matched[nid] += unigram
+                if idf > rarest[nid]:
+                    rarest[nid] = idf
+                if packed & 1:  # in_title, inlined: this loop walks whole postings
+                    titled.add(nid)
+    return matched, rarest, titled
+
+
+def top_hits(
+    index: SearchIndex, terms: Terms, seen: frozenset[str] = frozenset(), limit: int | None = None
+) -> tuple[list[Hit], int]:
+    """The best `limit` hits (all when None) and how many nodes matched at all."""
+    scores = score_terms(index, terms.all())
+    if limit is not None and limit < len(scores):
+        # The limit-th best score, then everything tied with it: ties go by id.
+        floor = heapq.nlargest(limit, scores.values())[-1]
+        best = [nid for nid, score in scores.items() if score >= floor]
+    else:
+        best = list(scores)
+    best.sort(key=lambda nid: (-scores[nid], nid))
+    if limit is not None:
+        del best[limit:]
+    n = index.size
+    looked = [(t, base_idf(index.df(t), n), index.postings.get(t, {})) for t in terms.all()]
+    looked = [(t, idf, posting) for t, idf, posting in looked if posting and idf > 0]
+    meta = _meta_by_hit if len(best) * len(looked) < sum(len(p) for _, _, p in looked) else _meta_by_term
+    matched, rarest, titled = meta(best, looked)
+    hits = [Hit(nid, scores[nid], matched[nid], rarest[nid], nid in titled, nid in seen) for nid in best]
+    return hits, len(scores)
+
+
 def rank(index: SearchIndex, terms: Terms, seen: frozenset[str] = frozenset()) -> list[Hit]:
     """Every node of the graph matching a term, best first (all tiers)."""
-    scores = score_terms(index, terms.all())
-    if not scores:
-        return []
-    n = index.size
-    matched: dict[str, int] = {}
-    rarest: dict[str, float] = {}
-    titled: set[str] = set()
-    for term in terms.all():
-        posting = index.postings.get(term)
-        idf = base_idf(len(posting), n) if posting else 0.0
-        if idf <= 0:
-            continue
-        if " " not in term:
-            for nid in posting:
-                matched[nid] = matched.get(nid, 0) + 1
-        for nid in posting:
-            if idf > rarest.get(nid, 0.0):
-                rarest[nid] = idf
-        titled.update(index.titled.get(term, ()))
-    hits = [
-        Hit(nid, score, matched.get(nid, 0), rarest.get(nid, 0.0), nid in titled, nid in seen)
-        for nid, score in scores.items()
-    ]
-    hits.sort(key=lambda h: (-h.score, h.node_id))
-    return hits
+    return top_hits(index, terms, seen)[0]
 
 
 def merge_hits(per_level: Mapping[str, list[Hit]]) -> list[tuple[str, Hit]]:
@@ -253,33 +289,61 @@ def _neighbours(graphs: Mapping[str, GraphData], ref: Ref) -> list[tuple[Ref, st
     return found
 
 
+Step = tuple[Ref, str, Edge]  # (previous node, level of the edge, edge)
+
+
+def _reach(graphs: Mapping[str, GraphData], start: Ref, depth: int) -> tuple[dict[Ref, int], dict[Ref, Step]]:
+    """BFS from `start` up to `depth` hops: distances and the step that reached each node."""
+    dist, parent = {start: 0}, {}
+    frontier = [start]
+    for d in range(1, depth + 1):
+        nxt = []
+        for ref in frontier:
+            for target, level, edge in _neighbours(graphs, ref):
+                if target not in dist:
+                    dist[target], parent[target] = d, (ref, level, edge)
+                    nxt.append(target)
+        frontier = nxt
+    return dist, parent
+
+
+def _walk(parent: dict[Ref, Step], ref: Ref) -> list[Step]:
+    """Steps from `ref` back to the BFS start."""
+    steps = []
+    while ref in parent:
+        steps.append(parent[ref])
+        ref = parent[ref][0]
+    return steps
+
+
 def connection_paths(
     graphs: Mapping[str, GraphData], hit_ids: list[Ref], max_hops: int = C.SEARCH_MAX_HOPS
 ) -> tuple[list[Ref], list[tuple[str, Edge]]]:
-    """Shortest paths (≤ max_hops) between each pair of hits: connector nodes and path edges."""
+    """Shortest paths (≤ max_hops) between each pair of hits: connector nodes and path edges.
+
+    Meet in the middle: a path of L ≤ max_hops hops has a node within
+    ceil(max_hops/2) of both ends, so each hit explores half the depth (a
+    hub's neighbourhood squared, not cubed).
+    """
     hits = [h for h in dict.fromkeys(hit_ids) if h[0] in graphs and h[1] in graphs[h[0]].nodes]
     hit_set = set(hits)
+    reach = {h: _reach(graphs, h, (max_hops + 1) // 2) for h in hits}
     connectors: dict[Ref, None] = {}
     edges: dict[tuple[str, tuple[str, str, str]], tuple[str, Edge]] = {}
-    for i, start in enumerate(hits[:-1]):
-        targets = set(hits[i + 1:])
-        parent: dict[Ref, tuple[Ref, str, Edge] | None] = {start: None}
-        frontier, depth = deque([start]), 0
-        while frontier and depth < max_hops and not targets <= parent.keys():
-            depth += 1
-            for _ in range(len(frontier)):
-                ref = frontier.popleft()
-                for target, level, edge in _neighbours(graphs, ref):
-                    if target not in parent:
-                        parent[target] = (ref, level, edge)
-                        frontier.append(target)
-        for target in hits[i + 1:]:
-            path, step = [], parent.get(target)
-            while step is not None:
-                path.append(step)
-                step = parent[step[0]]
-            for prev, level, edge in reversed(path):
-                if prev not in hit_set:
-                    connectors.setdefault(prev)
+    for i, a in enumerate(hits):
+        dist_a, parent_a = reach[a]
+        for b in hits[i + 1:]:
+            dist_b, parent_b = reach[b]
+            meets = [(dist_a[m] + dist_b[m], m) for m in dist_a.keys() & dist_b.keys()]
+            meets = [t for t in meets if t[0] <= max_hops]
+            if not meets:
+                continue
+            middle = min(meets)[1]
+            to_middle = _walk(parent_a, middle)[::-1]  # a → middle
+            from_middle = _walk(parent_b, middle)  # middle → b
+            for ref in [*(s[0] for s in to_middle), middle, *(s[0] for s in from_middle)]:
+                if ref not in hit_set:
+                    connectors.setdefault(ref)
+            for _, level, edge in [*to_middle, *from_middle]:
                 edges.setdefault((level, edge.key), (level, edge))
     return list(connectors), list(edges.values())

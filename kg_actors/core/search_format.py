@@ -75,12 +75,14 @@ def format_search(
     path_edges: Sequence[tuple[str, Edge]] = (),
     *,
     best_effort: bool = False,
+    total: int | None = None,
     budget: int = C.SEARCH_CHAR_BUDGET,
 ) -> tuple[str, list[Ref]]:
     """The reply text and the (level, id) of every node it shows (to mark seen).
 
-    `ranked` is `merge_hits` output; `nodes` must hold the nodes of the first
-    top+more hits and of the connectors (a missing one is left out).
+    `ranked` is `merge_hits` output (it may stop after the top+more hits when
+    `total` says how many matched); `nodes` must hold the nodes of those hits
+    and of the connectors (a missing one is left out).
     """
     suffix = f" {BEST_EFFORT}" if best_effort else ""
     shown_hits = [(lvl, h) for lvl, h in ranked if (lvl, h.node_id) in nodes]
@@ -88,7 +90,8 @@ def format_search(
         return f"No nodes found matching '{_echo(query)}'{suffix}", []
     top = shown_hits[: C.SEARCH_TOP_K]
     more = shown_hits[C.SEARCH_TOP_K: C.SEARCH_TOP_K + C.SEARCH_MORE_K]
-    header = f"Found {len(ranked)} match(es) for '{_echo(query)}' — top {len(top)}:{suffix}"
+    total = len(ranked) if total is None else total
+    header = f"Found {total} match(es) for '{_echo(query)}' — top {len(top)}:{suffix}"
     blocks = [_HitBlock(lvl, h, nodes[(lvl, h.node_id)]) for lvl, h in top]
     linked = [ref for ref in connectors if ref in nodes]
     connections = [node_line(ref[1], nodes[ref].gist) for ref in linked]

@@ -89,10 +89,38 @@ def analyse(text: str) -> tuple[list[str], list[str]]:
     return stems, composites
 
 
+# Function words never pair: "the scheduler" only re-counts "scheduler", and
+# such pairs would be most of the index (and its largest postings). Words that
+# change meaning in a pair ("not null", "use after free") are not in this list.
+_UNPAIRED = frozenset("""
+a an the of to in on at by for from with as into onto over under about is are was were be been
+being am it its this that these those and or but if then so than he she they we you i me my our
+your his her their them us him do does did has have had will would can could should shall may
+might must there here which who whom whose what when where why how
+""".split())
+_UNPAIRED_STEMS = frozenset(stem(w) for w in _UNPAIRED)
+
+
+def surface_forms(text: str) -> dict[str, str]:
+    """Each unigram term of `text` → the first word that produced it (to show people)."""
+    forms: dict[str, str] = {}
+    for raw in text.lower().split():
+        token = _EDGES.sub("", raw)
+        for piece in _SEPARATORS.split(token):
+            if len(piece) >= 2:
+                forms.setdefault(stem(piece), piece)
+        for composite in _token(raw)[1]:
+            forms.setdefault(composite, composite)
+    return forms
+
+
 def bigrams(stems: list[str]) -> Iterator[str]:
-    """Adjacent stem pairs; a repeated or tiny pair says nothing."""
+    """Adjacent stem pairs; a repeated, tiny or function-word pair says nothing."""
     for a, b in zip(stems, stems[1:]):
-        if a != b and len(a) + len(b) >= C.SEARCH_BIGRAM_MIN_CHARS:
+        if (
+            a != b and len(a) + len(b) >= C.SEARCH_BIGRAM_MIN_CHARS
+            and a not in _UNPAIRED_STEMS and b not in _UNPAIRED_STEMS
+        ):
             yield f"{a} {b}"
 
 

@@ -1,9 +1,307 @@
-"""REST endpoints for the editor."""
+"""REST endpoints for the visual editor: look at a graph without touching it, write through `Memory`.
+
+A graph is addressed by `level` (user, project, maintain) and, for a project,
+the `project_path` its file records; the editor never creates a project graph
+by looking at a path. Reads run pure views inside the graph's actor and
+never promote or stamp. Writes are `Memory`'s, with no session: unchecked by
+the agents' arbitration but stamped (`_written.by = None`), so an agent with
+an older view is refused; the editor's own stale edits are refused by the
+version it loaded (`expected_version`), and a create over an existing id
+(`create: true`) with 409.
+"""
 
 from __future__ import annotations
 
+import json
+import os
+import weakref
+from typing import Any
+
+import trio
+from starlette.requests import Request
+from starlette.responses import JSONResponse
 from starlette.routing import Route
+
+from ..core import ids, scoring, search
+from ..core.errors import InvalidInput, KGError, NotFound
+from ..graph_actor import load_graph
+from ..memory import LEVELS
+from ..storage import journal
+from ..storage import layout as L
+from . import editor_views as V
+from .rest import guarded
+
+# A node at the hard limits (20,000-char gist, 200 notes of 20,000) is ~4 MB of JSON; past twice that, refuse.
+BODY_MAX_BYTES = 8 * 1024 * 1024
+SEARCH_LIMIT_MAX = 200
+SEARCH_LIMIT_DEFAULT = 50
+
+
+class PayloadTooLarge(KGError):
+    status = 413
+
+
+async def body_of(request: Request) -> dict:
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > BODY_MAX_BYTES:
+        raise PayloadTooLarge(f"body is {declared} bytes; at most {BODY_MAX_BYTES}")
+    raw = bytearray()
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > BODY_MAX_BYTES:
+            raise PayloadTooLarge(f"body is over {BODY_MAX_BYTES} bytes")
+    try:
+        body = json.loads(raw or b"{}")
+    except ValueError as exc:
+        raise InvalidInput("body", f"is not valid JSON ({exc})") from None
+    if not isinstance(body, dict):
+        raise InvalidInput("body", "must be a JSON object")
+    return body
+
+
+def _strings(body: dict, field: str) -> list[str] | None:
+    value = body.get(field)
+    if value is None:
+        return None
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise InvalidInput(field, "must be a list of strings")
+    return value
+
+
+def _version(value: Any) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise InvalidInput("expected_version", "must be the node's version the editor loaded (a whole number ≥ 0)")
+    return value
+
+
+def _flag(body: dict, field: str) -> bool:
+    value = body.get(field, False)
+    if not isinstance(value, bool):
+        raise InvalidInput(field, "must be true or false")
+    return value
+
+
+def _text(value: Any, field: str) -> str:
+    if not isinstance(value, str) or not value:
+        raise InvalidInput(field, "is required")
+    return value
 
 
 def routes(runtime) -> list[Route]:
-    return []
+    directory, memory = runtime.directory, runtime.memory
+    # Per graph object (a reload makes a new one), kept current incrementally inside its actor.
+    indexes: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+    def stored(key: str) -> bool:
+        path = directory.layout.graph_file(key)
+        return key in directory.loaded_keys() or path.exists() or journal.journal_path(path).exists()
+
+    async def graph_of(level: Any, project_path: Any):
+        """(handle, project root or None) for an existing graph."""
+        if level not in LEVELS:
+            raise InvalidInput("level", f"'{level}' is not one of {', '.join(LEVELS)}")
+        if level != "project":
+            return await directory.get(level), None
+        root = L.project_root(project_path, "project_path")
+        key = directory.project_key(root)
+        if not stored(key):
+            raise NotFound(f"no project graph is stored for {root}")
+        return await directory.get(key), root
+
+    def where(request: Request, body: dict | None = None) -> tuple[Any, Any]:
+        source = body if body is not None else request.query_params
+        level = request.path_params.get("level", source.get("level", "user"))
+        return level, source.get("project_path")
+
+    def node_id_of(request: Request) -> str:
+        return ids.check_node_id(request.path_params["node_id"])
+
+    # -- the store -------------------------------------------------------------
+    async def projects(request: Request) -> JSONResponse:
+        slugs = set(directory.layout.project_slugs())
+        slugs.update(k.removeprefix("project:") for k in directory.loaded_keys() if k.startswith("project:"))
+        rows = [await _project_row(slug) for slug in sorted(slugs)]
+        user = await (await directory.get("user")).call(V.counts)
+        return JSONResponse({"projects": rows, "user": user})
+
+    async def _project_row(slug: str) -> dict:
+        key = f"project:{slug}"
+        path = directory.layout.graph_file(key)
+        if key in directory.loaded_keys():
+            handle = await directory.get(key)
+            recorded, counts = await handle.call(lambda g: (g.project_path, V.counts(g)))
+        else:
+            # Read from disk without starting an actor: listing must not load every graph.
+            graph, _ = await trio.to_thread.run_sync(load_graph, path, "project", None)
+            recorded, counts = graph.project_path, V.counts(graph)
+        mtimes = [p.stat().st_mtime for p in (path, journal.journal_path(path)) if p.exists()]
+        openable = False
+        if recorded:
+            try:
+                openable = directory.project_key(L.project_root(recorded)) == key
+            except InvalidInput:
+                openable = False
+        return {"slug": slug, "project_path": recorded, "path_exists": bool(recorded) and os.path.isdir(recorded),
+                "openable": openable, "counts": counts, "last_used": max(mtimes, default=None)}
+
+    async def picture(request: Request) -> JSONResponse:
+        level, project_path = where(request)
+        handle, root = await graph_of(level, project_path)
+        out = await handle.call(V.picture)
+        return JSONResponse({"level": level, "project_path": root, **out})
+
+    # -- nodes -----------------------------------------------------------------
+    async def get_node(request: Request) -> JSONResponse:
+        level, project_path = where(request)
+        node_id = node_id_of(request)
+        handle, root = await graph_of(level, project_path)
+        node = await handle.call(lambda g: V.node_detail(g, node_id))
+        if node is None:
+            raise NotFound(f"node '{node_id}' not found in the {level} graph")
+        return JSONResponse({"level": level, "project_path": root, "node": node})
+
+    async def put_node(request: Request) -> JSONResponse:
+        body = await body_of(request)
+        level, project_path = where(request, body)
+        handle, root = await graph_of(level, project_path)
+        node_id = ids.check_node_id(body.get("id"))
+        out = await memory.put_node(
+            None, level, node_id, body.get("gist"), _strings(body, "notes"), _strings(body, "touches"),
+            guard=False, project_path=root, expected_version=_version(body.get("expected_version")),
+            create_only=_flag(body, "create"),
+        )
+        result = out["result"]
+        node = await handle.call(lambda g: V.node_detail(g, node_id))
+        return JSONResponse({"level": level, "project_path": root, "node": node, "created": result.created,
+                             "changed": result.changed, "warnings": list(result.warnings)},
+                            status_code=201 if result.created else 200)
+
+    async def delete_node(request: Request) -> JSONResponse:
+        level, project_path = where(request)
+        node_id = node_id_of(request)
+        _, root = await graph_of(level, project_path)
+        lvl, removed = await memory.delete_node(None, node_id, level, root)
+        return JSONResponse({"deleted": node_id, "level": lvl, "project_path": root, "edges_removed": removed})
+
+    async def rename(request: Request) -> JSONResponse:
+        body = await body_of(request)
+        level, project_path = where(request, body)
+        _, root = await graph_of(level, project_path)
+        old_id, new_id = _text(body.get("old_id"), "old_id"), _text(body.get("new_id"), "new_id")
+        out = await memory.rename(None, old_id, new_id, level, root)
+        return JSONResponse({"level": out["level"], "project_path": root, "old_id": old_id, "new_id": new_id,
+                             "rewired": out["rewired"], "skipped": out["skipped"]})
+
+    async def score(request: Request) -> JSONResponse:
+        level, project_path = where(request)
+        node_id = node_id_of(request)
+        handle, root = await graph_of(level, project_path)
+        now = runtime.clock()
+        explained = await handle.call(lambda g: scoring.explain(g, node_id, now))
+        return JSONResponse({"level": level, "project_path": root, "now": now, **explained})
+
+    # -- edges -----------------------------------------------------------------
+    async def put_edge(request: Request) -> JSONResponse:
+        body = await body_of(request)
+        level, project_path = where(request, body)
+        handle, root = await graph_of(level, project_path)
+        src, dst = ids.check_endpoint(body.get("from"), "from"), ids.check_endpoint(body.get("to"), "to")
+        rel = ids.check_rel(body.get("rel"))
+        outside = await (await directory.get("user")).ask("node_ids") if level == "project" else frozenset()
+        # An editor edge names real things: a bare id that matches no node would be dropped at the next load.
+        for end in (src, dst):
+            problem = await handle.call(lambda g, end=end: V.endpoint_problem(g, end, outside))
+            if problem:
+                raise NotFound(problem)
+        out = await memory.put_edge(None, level, src, dst, rel, _strings(body, "notes"), root)
+        return JSONResponse({"level": level, "project_path": root, "edge": out["edge"].to_json(),
+                             "credited": out.get("credited")}, status_code=201)
+
+    async def delete_edge(request: Request) -> JSONResponse:
+        body = await body_of(request)
+        level, project_path = where(request, body)
+        _, root = await graph_of(level, project_path)
+        src, dst, rel = body.get("from"), body.get("to"), body.get("rel")
+        lvl = await memory.delete_edge(None, src, dst, rel, level, root)
+        if lvl is None:
+            raise NotFound(f"edge {src}->{dst}:{rel} not found in the {level} graph")
+        return JSONResponse({"deleted": {"from": src, "to": dst, "rel": rel}, "level": lvl, "project_path": root})
+
+    # -- progress --------------------------------------------------------------
+    async def get_progress(request: Request) -> JSONResponse:
+        level, project_path = where(request)
+        handle, root = await graph_of(level, project_path)
+        task_id = request.query_params.get("task_id")
+        if task_id is not None:
+            state = await memory.progress(None, task_id, None, level, root)
+            if state is None:
+                raise NotFound(f"no progress for task '{task_id}' in the {level} graph")
+            return JSONResponse({"level": level, "project_path": root, "task_id": task_id, "state": state})
+        tasks = await handle.call(lambda g: dict(g.progress))
+        return JSONResponse({"level": level, "project_path": root, "tasks": tasks})
+
+    async def put_progress(request: Request) -> JSONResponse:
+        body = await body_of(request)
+        level, project_path = where(request, body)
+        _, root = await graph_of(level, project_path)
+        if "state" not in body or not isinstance(body["state"], dict):
+            raise InvalidInput("state", "must be an object (the task's whole state)")
+        task_id = body.get("task_id")
+        stored = await memory.progress(None, task_id, body["state"], level, root)
+        runtime.feed.publish({"type": "progress_updated", "level": level, "task_id": task_id,
+                              "source_session": None, "project_path": root})
+        return JSONResponse({"level": level, "project_path": root, "task_id": task_id, "state": stored})
+
+    # -- search and budget -----------------------------------------------------
+    async def search_nodes(request: Request) -> JSONResponse:
+        q = request.query_params
+        level, project_path = where(request)
+        terms = search.parse_query(q.get("q", ""))
+        limit = _limit(q.get("limit"))
+        handle, root = await graph_of(level, project_path)
+
+        def run(graph):
+            index = indexes.get(graph)
+            if index is None:
+                index = indexes[graph] = search.SearchIndex()
+            index.sync(graph)
+            return V.search_graph(index, graph, level, terms, limit)
+
+        out = await handle.call(run)
+        return JSONResponse({"level": level, "project_path": root, "query": q.get("q"), **out})
+
+    async def budget(request: Request) -> JSONResponse:
+        project_path = request.query_params.get("project_path")
+        levels = {"user": await (await directory.get("user")).call(V.budget)}
+        root = None
+        if project_path:
+            handle, root = await graph_of("project", project_path)
+            levels["project"] = await handle.call(V.budget)
+        return JSONResponse({"project_path": root, "levels": levels})
+
+    level_node = "/api/nodes/{level}/{node_id}"
+    return [
+        Route("/api/projects", guarded(projects), methods=["GET"]),
+        Route("/api/graph", guarded(picture), methods=["GET"]),
+        Route("/api/nodes", guarded(put_node), methods=["POST"]),
+        Route("/api/nodes/rename", guarded(rename), methods=["POST"]),
+        Route(level_node, guarded(get_node), methods=["GET"]),
+        Route(level_node, guarded(delete_node), methods=["DELETE"]),
+        Route(level_node + "/score", guarded(score), methods=["GET"]),
+        Route("/api/edges", guarded(put_edge), methods=["POST"]),
+        Route("/api/edges", guarded(delete_edge), methods=["DELETE"]),
+        Route("/api/progress", guarded(get_progress), methods=["GET"]),
+        Route("/api/progress", guarded(put_progress), methods=["POST"]),
+        Route("/api/search", guarded(search_nodes), methods=["GET"]),
+        Route("/api/budget", guarded(budget), methods=["GET"]),
+    ]
+
+
+def _limit(raw: str | None) -> int:
+    if raw is None or raw == "":
+        return SEARCH_LIMIT_DEFAULT
+    if not raw.isdigit() or not 1 <= int(raw) <= SEARCH_LIMIT_MAX:
+        raise InvalidInput("limit", f"must be a whole number from 1 to {SEARCH_LIMIT_MAX}")
+    return int(raw)

@@ -100,7 +100,7 @@ class Tools:
             text += " (back in the active view)"
         for warning in result.warnings:
             text += f" — {warning}"
-        for hint in out.get("hints", ()):
+        for hint in result.hints:
             text += f"\n{hint}"
         if result.note_credit:
             text += "\nA case added to a lesson counts as your endorsement of it."

@@ -22,6 +22,8 @@ def journal_path(graph_file: Path) -> Path:
 
 def append(path: Path, records: list[dict]) -> None:
     data = "".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) + "\n" for r in records)
+    # A new project's folder does not exist until its first save: the journal comes first.
+    path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "ab") as f:
         f.write(data.encode("utf-8"))
         f.flush()

@@ -1,0 +1,14 @@
+# Shared by the hook scripts: where the server is, and the silent rules.
+# A maintenance chore runs its own agent: its hooks say nothing at all.
+[ -n "${KG_CHORE:-}${KG_MAINTENANCE:-}" ] && exit 0
+KG_URL="http://127.0.0.1:${KG_HTTP_PORT:-8765}"
+command -v curl >/dev/null 2>&1 || exit 0
+
+# Post stdin (the raw hook payload) to $1; print the reply only if it is hook output.
+kg_post() {
+  reply=$(curl -s --max-time "${2:-1}" -H 'Content-Type: application/json' --data-binary @- "$KG_URL$1" 2>/dev/null) || return 1
+  case "$reply" in
+    *hookSpecificOutput*|*systemMessage*) printf '%s\n' "$reply"; return 0 ;;
+  esac
+  return 1
+}

@@ -1,0 +1,26 @@
+#!/bin/sh
+# UserPromptSubmit: recall for this prompt, or one reminder line staged by session depth.
+. "$(dirname "$0")/common.sh"
+payload=$(cat)
+printf '%s' "$payload" | kg_post /api/prompt_context && exit 0
+# The server had nothing (or is down): one line from a pool for how deep the session is.
+transcript=$(printf '%s' "$payload" | sed -n 's/.*"transcript_path" *: *"\([^"]*\)".*/\1/p' | head -n 1)
+size=0
+[ -n "$transcript" ] && [ -f "$transcript" ] && size=$(wc -c <"$transcript" 2>/dev/null || echo 0)
+n=$(( $(date +%s) % 3 ))
+if [ "$size" -lt 200000 ]; then
+  set -- "KG: search memory (kg_search) before re-deriving something that feels familiar." \
+         "KG: when a lesson costs you effort, write it down (kg_put_node) while it is fresh." \
+         "KG: check kg_search before asserting how this codebase works."
+elif [ "$size" -lt 2500000 ]; then
+  set -- "KG: anything you had to figure out twice belongs in memory (kg_put_node)." \
+         "KG: a node that changed how the work went earns a kg_useful vote." \
+         "KG: link new lessons to what they build on (kg_put_edge)."
+else
+  set -- "KG: before wrapping up, capture what this session learned (kg_put_node) and mark what helped (kg_useful)." \
+         "KG: long session: record progress with kg_progress so it survives compaction." \
+         "KG: wrap-up: endorse the nodes that earned their place (kg_useful)."
+fi
+shift "$n"
+printf '%s\n' "$1"
+exit 0

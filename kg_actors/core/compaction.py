@@ -1,0 +1,339 @@
+"""Auto-compaction: keep a level's rendered charge within its budget.
+
+A run does at most one of archive (over the budget; refill may follow it),
+refill (below the fill ceiling) and rebalance (between the two), then the
+orphan pass. Moves are tried on a ChargeTracker and only the net ones are
+committed through `set_node`, so a run that changes nothing writes nothing.
+Once a level is within its budget no pass takes it back over, which is half of
+why repeated runs settle; `_rebalance` holds the other half.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from weakref import WeakKeyDictionary
+
+import attrs
+
+from . import constants as C
+from .model import GraphData
+from .render import ChargeTracker
+from .scoring import PoolScorer, fresh_ids
+
+ACTIVE, ARCHIVED, ORPHANED = "active", "archived", "orphaned"
+# Float slack for the rebalance gain test; far below the 0.05 margin it guards.
+_EPS = 1e-9
+# Levels whose last run changed nothing: graph -> (gen, budget, now, holds later).
+# A run's decisions depend on the graph, the budget and, through usefulness
+# ranks, on `now` only while a stamp lies ahead of it, so an unchanged graph
+# stays settled and the tick's run costs nothing.
+_SETTLED: WeakKeyDictionary[GraphData, tuple[int, int, float, bool]] = WeakKeyDictionary()
+
+
+@attrs.frozen
+class CompactionResult:
+    archived: tuple[str, ...] = ()
+    resurrected: tuple[str, ...] = ()
+    refilled: tuple[str, ...] = ()
+    swapped: tuple[tuple[str, str], ...] = ()  # (promoted, archived)
+    orphaned: tuple[str, ...] = ()
+    stalled: bool = False  # over budget with every active node fresh
+    acted: bool = False  # some node changed state
+
+
+def compact(graph: GraphData, now: float, budget: int = C.MAX_CHARS_PER_LEVEL) -> CompactionResult:
+    """One compaction run over `graph` (changed in place through set_node)."""
+    settled = _SETTLED.get(graph)
+    if settled is not None:
+        gen, same_budget, then, holds_later = settled
+        if gen == graph.gen and same_budget == budget and (now == then or (holds_later and now > then)):
+            return CompactionResult()
+    run = _Run(graph, now, budget)
+    tracker = run.tracker
+    archived: list[str] = []
+    resurrected: list[str] = []
+    stalled = False
+    if not tracker.fits(budget):
+        archived, resurrected, stalled = run.archive()
+    refilled = run.refill()
+    swapped: list[tuple[str, str]] = []
+    if not archived and not refilled and tracker.fits(budget) and not tracker.below(run.ceiling):
+        swapped = run.rebalance()
+    orphaned = run.orphan()
+    moves = tracker.moves()
+    if not moves:
+        _SETTLED[graph] = (graph.gen, budget, now, run.latest_stamp <= now)
+    for node_id in sorted(moves):
+        node = graph.nodes[node_id]
+        state = moves[node_id]
+        graph.set_node(attrs.evolve(
+            node, archived=state != ACTIVE, orphaned_ts=now if state == ORPHANED else None,
+        ))
+    return CompactionResult(
+        archived=tuple(i for i in archived if i in moves),
+        resurrected=tuple(i for i in resurrected if moves.get(i) == ACTIVE),
+        refilled=tuple(i for i in refilled if moves.get(i) == ACTIVE),
+        swapped=tuple(swapped),
+        orphaned=tuple(orphaned),
+        stalled=stalled,
+        acted=bool(moves),
+    )
+
+
+def prune_orphans(graph: GraphData, now: float, grace_days: float = C.ORPHAN_GRACE_DAYS) -> list[str]:
+    """Delete nodes orphaned longer than the grace period, with their edges in this graph."""
+    limit = grace_days * C.DAY_SECONDS
+    doomed = sorted(
+        i for i in graph.ids_in_state(ORPHANED) if now - (graph.nodes[i].orphaned_ts or now) > limit
+    )
+    for node_id in doomed:
+        for key in [e.key for e in graph.incident(node_id)]:
+            graph.del_edge(key)
+        graph.del_node(node_id)
+    return doomed
+
+
+class _Run:
+    def __init__(self, graph: GraphData, now: float, budget: int):
+        self.graph = graph
+        self.now = now
+        self.budget = budget
+        self.ceiling = int(budget * C.COMPACTION_TARGET_RATIO)  # archive target and refill ceiling
+        self.tracker = ChargeTracker(graph)
+        self._fresh: frozenset[str] | None = None
+        self._scorer: PoolScorer | None = None
+        self.latest_stamp = float("-inf")  # latest usefulness stamp any ranking here saw
+
+    def _pool_scorer(self, ids: list[str]) -> PoolScorer:
+        scorer = PoolScorer(self.graph, ids, self.now, (self.tracker.active, self.tracker.archived))
+        self.latest_stamp = max(self.latest_stamp, scorer.latest_stamp)
+        return scorer
+
+    @property
+    def fresh(self) -> frozenset[str]:
+        # Computed from the graph as it came in: archiving and refilling never
+        # change the tier, and the orphan pass runs last.
+        if self._fresh is None:
+            self._fresh = fresh_ids(self.graph, self.budget)
+        return self._fresh
+
+    def unified(self) -> PoolScorer:
+        """Scorer of active and archived nodes outside the fresh tier, under this run's moves."""
+        if self._scorer is None:
+            pool = [i for i in (*self.tracker.active, *self.tracker.archived) if i not in self.fresh]
+            self._scorer = self._pool_scorer(pool)
+        return self._scorer
+
+    def _moved(self, node_id: str) -> None:
+        if self._scorer is not None:
+            self._scorer.invalidate(node_id)
+
+    def _try(self, node_id: str, state: str, limit: int) -> bool:
+        """Move a node if the charge stays within `limit`."""
+        point = self.tracker.undo_point()
+        self.tracker.set_state(node_id, state)
+        if self.tracker.fits(limit):
+            self._moved(node_id)
+            return True
+        self.tracker.undo(point)
+        return False
+
+    def _promotion_key(self, scores: dict[str, float]) -> Callable[[str], tuple]:
+        """Best candidate first: fresh nodes (newest first), then by score."""
+        nodes = self.graph.nodes
+        fresh = self.fresh
+
+        def key(node_id: str) -> tuple:
+            if node_id in fresh:
+                created = nodes[node_id].created_ts
+                return (0, created is None, -(created or 0.0), node_id)
+            return (1, False, -scores[node_id], node_id)
+
+        return key
+
+    def _outscores(self, candidate: str, scores: dict[str, float], other: str) -> bool:
+        # A fresh candidate always qualifies: fresh nodes are first back.
+        return candidate in self.fresh or scores[candidate] - scores[other] >= C.RESURRECTION_MARGIN
+
+    # -- archive
+    def archive(self) -> tuple[list[str], list[str], bool]:
+        tracker = self.tracker
+        eligible = sorted(i for i in tracker.active if i not in self.fresh)
+        if not eligible:
+            return [], [], True
+        scores = self._pool_scorer(eligible).scores()
+        archived = []
+        for node_id in sorted(eligible, key=lambda i: (scores[i], i)):
+            if tracker.fits(self.ceiling):
+                break
+            tracker.set_state(node_id, ARCHIVED)
+            self._moved(node_id)
+            archived.append(node_id)
+        return archived, self._resurrect(archived), False
+
+    def _resurrect(self, just_archived: list[str]) -> list[str]:
+        """An archived node that now outscores a just-archived one comes back in its place.
+
+        Scored once, after archiving, in the unified pool; each just-archived
+        node lets at most one node back, so the pass is finite. Candidates are
+        nodes archived before this run: letting just-archived ones back (as the
+        reference does) refills the room archiving made and the level sits at
+        its budget, to be archived again by the next write.
+        """
+        tracker = self.tracker
+        scores = dict(self.unified().scores())
+        gone_now = set(just_archived)
+        ranked = sorted(tracker.archived - gone_now, key=self._promotion_key(scores))
+        back: list[str] = []
+        too_big: set[str] = set()
+        for gone in just_archived:
+            for candidate in ranked:
+                if candidate in too_big or candidate not in tracker.archived:
+                    continue
+                if not self._outscores(candidate, scores, gone):
+                    break
+                if self._try(candidate, ACTIVE, self.budget):
+                    back.append(candidate)
+                    break
+                too_big.add(candidate)
+        return back
+
+    # -- refill
+    def refill(self) -> list[str]:
+        tracker = self.tracker
+        if not tracker.archived:
+            return []
+        whole = self._refill_whole()
+        if whole:
+            return whole
+        promoted: list[str] = []
+        too_big: set[str] = set()
+        while tracker.below(self.ceiling):
+            # Price before scoring: on a settled level nothing fits, and that
+            # verdict should cost no scoring at all.
+            pending = [i for i in tracker.archived if i not in too_big]
+            fitting = [i for i in pending if tracker.promotion_floor(i) <= self.ceiling]
+            too_big.update(set(pending).difference(fitting))
+            if not fitting:
+                break
+            # Re-scored after every promotion: the promoted node's edges just
+            # went live, so a hub pulls its satellites up behind it.
+            key = self._promotion_key(self.unified().scores())
+            candidates = set(fitting)
+            while candidates:
+                best = min(candidates, key=key)
+                if self._try(best, ACTIVE, self.ceiling):
+                    promoted.append(best)
+                    break
+                candidates.discard(best)
+                too_big.add(best)  # skip, don't stop: a smaller one may fit
+            else:
+                break
+        return promoted
+
+    def _refill_whole(self) -> list[str]:
+        """Everything fits under the ceiling with every node active: bring the archive back at once.
+
+        Promoting the last archived node also drops the archive header, which
+        one-at-a-time promotion never sees coming.
+        """
+        tracker = self.tracker
+        ids = sorted(tracker.archived)
+        floor = tracker.active_lines + sum(tracker.node_cost(i) for i in ids)  # edges cost at least 0
+        if floor > self.ceiling:
+            return []
+        point = tracker.undo_point()
+        for node_id in ids:
+            tracker.set_state(node_id, ACTIVE)
+        if tracker.fits(self.ceiling):
+            for node_id in ids:
+                self._moved(node_id)
+            return ids
+        tracker.undo(point)
+        return []
+
+    # -- rebalance
+    def _potential(self, scores: dict[str, float]) -> float:
+        """Summed score of the active nodes (a fresh one counts 1, the most a score can be)."""
+        return sum(1.0 if i in self.fresh else scores[i] for i in self.tracker.active)
+
+    def rebalance(self) -> list[tuple[str, str]]:
+        """Swap the best archived node with the worst active one, at most 3 times.
+
+        Why it settles: a swap is kept only if the potential (summed score of
+        the active set, re-scored after the tentative swap) rises by the margin.
+        Comparing the two nodes' scores alone is not enough: connectedness
+        counts an active neighbour 1.0 and an archived one 0.2, so swapping two
+        linked nodes can turn the comparison around and swap them back forever
+        (the reference's finding F33). The potential is a function of the
+        arrangement, bounded by the pool size, and no other pass lowers it
+        without adding an active or orphaned node (both bounded), so runs
+        reach a fixpoint.
+        """
+        tracker = self.tracker
+        scorer = self.unified()
+        scores = dict(scorer.scores())
+        potential = self._potential(scores)
+        swaps: list[tuple[str, str]] = []
+        trials = 0
+        while len(swaps) < C.REBALANCE_MAX_SWAPS and trials < C.REBALANCE_MAX_TRIALS:
+            held = [i for i in tracker.active if i not in self.fresh]
+            if not held:
+                break
+            worst = min(held, key=lambda i: (scores[i], i))
+            swapped = False
+            for candidate in sorted(tracker.archived, key=self._promotion_key(scores)):
+                if trials >= C.REBALANCE_MAX_TRIALS or not self._outscores(candidate, scores, worst):
+                    break
+                trials += 1
+                point = tracker.undo_point()
+                tracker.set_state(worst, ARCHIVED)
+                tracker.set_state(candidate, ACTIVE)
+                if not tracker.fits(self.budget):
+                    tracker.undo(point)  # a swap that crosses the budget is reverted
+                    continue
+                scorer.invalidate(worst)
+                scorer.invalidate(candidate)
+                after = dict(scorer.scores())
+                gain = self._potential(after) - potential
+                if gain + _EPS < C.RESURRECTION_MARGIN:
+                    tracker.undo(point)
+                    scorer.invalidate(worst)
+                    scorer.invalidate(candidate)
+                    continue
+                scores, potential = after, potential + gain
+                swaps.append((candidate, worst))
+                swapped = True
+                break
+            if not swapped:
+                break
+        return swaps
+
+    # -- orphan
+    def orphan(self) -> list[str]:
+        """While anchors cost more than their share, orphan the lowest-scored archived nodes.
+
+        Fresh nodes go last, oldest first. A move that would take the level
+        over its budget (hiding an edge can re-order citations) is skipped.
+        """
+        tracker = self.tracker
+        limit = int(self.budget * C.ARCHIVED_BUDGET_RATIO)
+        if tracker.anchor_chars <= limit:
+            return []
+        scores = dict(self.unified().scores())
+        nodes = self.graph.nodes
+
+        def key(node_id: str) -> tuple:
+            if node_id in self.fresh:
+                created = nodes[node_id].created_ts
+                return (1, created is not None, created or 0.0, node_id)
+            return (0, False, scores[node_id], node_id)
+
+        cap = self.budget if tracker.fits(self.budget) else tracker.exact()
+        orphaned = []
+        for node_id in sorted(tracker.archived, key=key):
+            if tracker.anchor_chars <= limit:
+                break
+            if self._try(node_id, ORPHANED, cap):
+                orphaned.append(node_id)
+        return orphaned

@@ -1,0 +1,116 @@
+"""The visual editor's process part: a quart-trio app on 127.0.0.1:<editor_port>, inside `kg serve`.
+
+It serves the static page and hands `/api/*`, `/health` and `/ws` to the
+memory server's own ASGI app in-process, so the editor's requests pass the
+same security gate, the same routes and the same actors as everyone else's;
+there is no second copy of any rule and no proxy hop. Its own routes (the
+page) get the same 421/403 refusal, and headers that keep the page from being
+framed or talking to anything but this origin.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import trio
+from hypercorn.config import Config as HyperConfig
+from hypercorn.trio import serve as hyper_serve
+from quart import Response, request, send_from_directory
+from quart_trio import QuartTrio
+
+from ..http import security
+
+log = logging.getLogger(__name__)
+
+STATIC = Path(__file__).parent / "static"
+# The memory server's paths; everything else is the page's.
+API_PREFIXES = ("/api/", "/ws", "/health")
+
+CSP = "; ".join((
+    "default-src 'self'", "script-src 'self'", "style-src 'self' 'unsafe-inline'", "img-src 'self' data:",
+    "connect-src 'self'", "frame-ancestors 'none'", "base-uri 'none'", "form-action 'none'",
+))
+
+
+def page_refusal(method: str, headers: dict[str, str], extra_hosts: frozenset[str]) -> tuple[int, str] | None:
+    """The memory server's refusal, except that following a link to the page from elsewhere is allowed.
+
+    A top-level GET navigation only shows our own static page (no memory in it),
+    the page cannot be framed, and every request it then makes is same-origin,
+    so the memory stays behind the API's own gate.
+    """
+    refused = security.refusal(headers, extra_hosts)
+    if refused is None or refused[0] != 403 or method not in ("GET", "HEAD"):
+        return refused
+    navigating = headers.get("sec-fetch-mode") == "navigate" and headers.get("sec-fetch-dest") == "document"
+    return None if navigating and "origin" not in headers else refused
+
+
+def build_app(api, extra_hosts: frozenset[str] = frozenset()) -> QuartTrio:
+    app = QuartTrio(__name__, static_folder=str(STATIC), static_url_path="/static")
+    app.config["SEND_FILE_MAX_AGE_DEFAULT"] = 0  # the page and its scripts change with the package
+
+    @app.before_request
+    async def gate():
+        headers = {k.lower(): v for k, v in request.headers.items()}
+        refused = page_refusal(request.method, headers, extra_hosts)
+        if refused is not None:
+            return {"error": refused[1]}, refused[0]
+        return None
+
+    @app.after_request
+    async def harden(response: Response) -> Response:
+        response.headers["Content-Security-Policy"] = CSP
+        response.headers["X-Frame-Options"] = "DENY"
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["Referrer-Policy"] = "no-referrer"
+        return response
+
+    @app.get("/")
+    async def index():
+        return await send_from_directory(STATIC, "index.html")
+
+    quart_asgi = app.asgi_app
+
+    async def dispatch(scope, receive, send) -> None:
+        path = scope.get("path", "")
+        if scope["type"] in ("http", "websocket") and path.startswith(API_PREFIXES):
+            await api(scope, receive, send)
+        else:
+            await quart_asgi(scope, receive, send)
+
+    app.asgi_app = dispatch  # type: ignore[method-assign]
+    return app
+
+
+async def serve_editor(rt, *, task_status: trio.TaskStatus = trio.TASK_STATUS_IGNORED) -> None:
+    """Serve until cancelled. A busy port is logged, not fatal: the memory server matters more."""
+    config = rt.config
+    app = build_app(rt.asgi, frozenset({config.host.lower()}))
+    hc = HyperConfig()
+    hc.bind = [f"{config.host}:{config.editor_port}"]
+    hc.accesslog = None
+    hc.errorlog = logging.getLogger("hypercorn.error")
+    hc.graceful_timeout = 1
+    status = _Started(task_status)
+    try:
+        await hyper_serve(app, hc, task_status=status)
+    except OSError as exc:
+        if status.done:
+            raise
+        log.error("visual editor not started: cannot serve on %s: %s", hc.bind[0], exc)
+        task_status.started(None)
+
+
+class _Started:
+    """Passes hypercorn's start through, remembering whether it happened (a bind error comes before)."""
+
+    def __init__(self, outer: trio.TaskStatus):
+        self.outer = outer
+        self.done = False
+
+    def started(self, binds=None) -> None:
+        self.done = True
+        log.info("visual editor on %s", binds[0] if binds else "?")
+        self.outer.started(binds)

@@ -1,0 +1,36 @@
+// The REST client: same-origin JSON calls; a refusal arrives as an ApiError with the server's words.
+
+export class ApiError extends Error {
+  constructor(status, body) {
+    super((body && body.error) || `HTTP ${status}`);
+    this.status = status;
+    this.body = body || {};
+  }
+}
+
+export function query(params) {
+  const kept = Object.entries(params).filter(([, v]) => v !== null && v !== undefined && v !== "");
+  return new URLSearchParams(kept).toString();
+}
+
+export async function api(method, path, body) {
+  const options = { method, headers: {} };
+  if (body !== undefined) {
+    options.headers["content-type"] = "application/json";
+    options.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, options);
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok) throw new ApiError(response.status, data);
+  return data;
+}
+
+// Where a graph lives, as every endpoint takes it.
+export function where(view) {
+  return { level: view.level, project_path: view.level === "project" ? view.projectPath : null };
+}

@@ -1,0 +1,239 @@
+// The editor page: pick a graph, draw it, keep it live; the tabs and the node panel do the rest.
+//
+// State that matters: `view` (which graph is on screen). The picture is loaded
+// only after the change feed confirmed the subscription for that graph, so no
+// change can fall between the load and the first event.
+
+import { api, query, where } from "./api.js";
+import { Canvas } from "./canvas.js";
+import { clear, h, toast } from "./dom.js";
+import { Live } from "./live.js";
+import { NodePanel } from "./panel.js";
+import { clearSearch, runSearch, showBudget, showProgress } from "./tabs.js";
+
+class App {
+  constructor() {
+    this.view = { level: "user", projectPath: null };
+    this.projects = [];
+    this.canvas = new Canvas(document.getElementById("cy"), {
+      onSelect: (id) => (id ? this.selectNode(id, false) : null),
+      onHover: (data, at) => this.hover(data, at),
+    });
+    this.panel = new NodePanel(document.getElementById("tab-node"), this);
+    this.live = new Live({
+      onEvent: (event) => this.onEvent(event),
+      onState: (state) => this.onLiveState(state),
+      onResubscribed: () => this.refreshAfterOutage(),
+    });
+    this.tab = "node";
+    this.stats = { events: 0, lastEvent: null, arrivals: {} }; // arrivals: node id -> Date.now(), for the benchmark
+  }
+
+  async start() {
+    this.wire();
+    this.live.start();
+    // The graph named in the address opens first (listing reads every graph file; it can wait a moment);
+    // a name the server does not know falls back to the user graph.
+    const wanted = decodeURIComponent(location.hash.slice(1));
+    try {
+      await this.pick(wanted ? { level: "project", projectPath: wanted } : { level: "user", projectPath: null });
+    } catch (err) {
+      toast(`Cannot open ${wanted}: ${err.message}`);
+      await this.pick({ level: "user", projectPath: null });
+    }
+    await this.loadProjects();
+    document.body.dataset.projects = "listed";
+  }
+
+  hover(data, at) {
+    const tip = document.getElementById("tip");
+    if (!data) {
+      tip.hidden = true;
+      return;
+    }
+    const what = data.kind === "node" ? `${data.state}: ${data.gist}` : data.kind === "file" ? "a file" : "a node of another graph";
+    clear(tip, h("b", {}, data.id), what.length > 240 ? `${what.slice(0, 239)}…` : what);
+    tip.style.left = `${at.x + 14}px`;
+    tip.style.top = `${at.y + 14}px`;
+    tip.hidden = false;
+  }
+
+  wire() {
+    document.getElementById("graph-select").addEventListener("change", (e) => {
+      const value = e.target.value;
+      this.pick(value === "user" ? { level: "user", projectPath: null } : { level: "project", projectPath: value });
+    });
+    document.getElementById("search-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      const text = document.getElementById("search-input").value.trim();
+      if (text) runSearch(this, text);
+    });
+    document.getElementById("search-clear").addEventListener("click", () => this.clearSearch());
+    document.addEventListener("keydown", (e) => {
+      if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "k") {
+        e.preventDefault();
+        document.getElementById("search-input").focus();
+      } else if (e.key === "Escape" && document.activeElement === document.getElementById("search-input")) {
+        this.clearSearch();
+      }
+    });
+    document.getElementById("new-node").addEventListener("click", () => {
+      this.showTab("node");
+      this.panel.openNew();
+    });
+    document.getElementById("fit").addEventListener("click", () => this.canvas.fit());
+    document.getElementById("relayout").addEventListener("click", () => this.canvas.refine());
+    document.getElementById("show-archived").addEventListener("change", (e) => this.canvas.setHidden("archived", !e.target.checked));
+    document.getElementById("show-orphaned").addEventListener("change", (e) => {
+      this.canvas.setHidden("orphaned", !e.target.checked);
+      this.reloadGraph();
+    });
+    for (const button of document.querySelectorAll("#tabs button")) {
+      button.addEventListener("click", () => this.showTab(button.dataset.tab));
+    }
+  }
+
+  async loadProjects() {
+    const out = await api("GET", "/api/projects");
+    this.projects = out.projects;
+    const select = document.getElementById("graph-select");
+    const label = (c) => `${c.active} active · ${c.archived} archived · ${c.orphaned} orphaned · ${c.edges} edges`;
+    const options = [h("option", { value: "user" }, `User graph — ${label(out.user)}`)];
+    for (const p of out.projects) {
+      const why = !p.project_path ? " (no recorded path)" : !p.path_exists ? " (folder missing)" : "";
+      options.push(h("option", { value: p.project_path || `slug:${p.slug}`, disabled: !p.openable, title: p.project_path || "" },
+        `${p.slug}${why} — ${label(p.counts)} — ${p.project_path || "?"}`));
+    }
+    clear(select, options);
+    select.value = this.view.level === "user" ? "user" : this.view.projectPath;
+  }
+
+  async pick(view) {
+    performance.mark("graph-pick");
+    document.body.dataset.graph = "loading";
+    this.view = view;
+    document.getElementById("graph-select").value = view.level === "user" ? "user" : view.projectPath;
+    history.replaceState(null, "", view.level === "user" ? "#" : `#${encodeURIComponent(view.projectPath)}`);
+    this.panel.close();
+    document.getElementById("search-input").value = "";
+    clearSearch(this);
+    await this.live.subscribe(view.level === "project" ? view.projectPath : null);
+    await this.reloadGraph();
+  }
+
+  async reloadGraph() {
+    const view = this.view;
+    const picture = await api("GET", `/api/graph?${query(where(view))}`);
+    if (view !== this.view) return; // another pick overtook this one
+    performance.mark("graph-fetched");
+    this.canvas.load(picture);
+    this.updateCounts();
+    performance.mark("graph-built");
+    // Ready means drawn: cytoscape paints on the next animation frame.
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    if (view !== this.view) return;
+    performance.mark("graph-ready");
+    document.body.dataset.graph = "ready";
+    if (this.tab === "budget") showBudget(this);
+    if (this.tab === "progress") showProgress(this);
+  }
+
+  async selectNode(id, center = true) {
+    this.showTab("node");
+    this.canvas.select(id, center);
+    await this.panel.open(id);
+    if (this.panel.node && this.canvas.omitted.has(id)) {
+      this.canvas.reveal(this.panel.node);
+      this.canvas.select(id, center);
+      this.updateCounts();
+    }
+  }
+
+  clearSearch() {
+    document.getElementById("search-input").value = "";
+    clearSearch(this);
+  }
+
+  showTab(name) {
+    this.tab = name;
+    for (const button of document.querySelectorAll("#tabs button")) {
+      button.setAttribute("aria-selected", String(button.dataset.tab === name));
+    }
+    for (const tab of document.querySelectorAll(".tab")) tab.hidden = tab.id !== `tab-${name}`;
+    if (name === "budget") showBudget(this);
+    if (name === "progress") showProgress(this);
+  }
+
+  updateCounts() {
+    const c = this.canvas.counts();
+    const where = this.view.level === "user" ? "user graph" : this.view.projectPath;
+    const hidden = this.canvas.omitted.size ? " (not drawn)" : "";
+    document.getElementById("counts").textContent =
+      `${where}: ${c.active} active · ${c.archived} archived · ${c.orphaned} orphaned${hidden} · ${c.edges} edges drawn · ${c.outside} files or other-graph ends`;
+  }
+
+  // -- the change feed ------------------------------------------------------
+  onLiveState(state) {
+    const el = document.getElementById("status");
+    el.dataset.state = state;
+    el.textContent = { connecting: "Connecting…", live: "Live", offline: "Offline — reconnecting…" }[state];
+    document.getElementById("offline-banner").hidden = state !== "offline";
+  }
+
+  async refreshAfterOutage() {
+    await this.loadProjects();
+    await this.reloadGraph();
+    if (this.panel.node) await this.panel.changedElsewhere();
+  }
+
+  onEvent(event) {
+    // The feed sends user-graph changes to every tab; only the graph on screen is drawn.
+    if (event.level !== this.view.level) return;
+    if (event.level === "project" && event.project_path !== this.view.projectPath) return;
+    const selected = this.panel.node && this.panel.node.id;
+    switch (event.type) {
+      case "node_updated": {
+        const n = event.node;
+        const state = n._orphaned_ts ? "orphaned" : n._archived ? "archived" : "active";
+        if (this.canvas.upsertNode({ id: n.id, gist: n.gist, state, v: null }) === "reload") this.reloadGraph();
+        // Our own save's echo carries the stamp the panel already holds; anything else is news.
+        const held = selected === n.id && this.panel.node.history.written;
+        if (selected === n.id && (n._written || {}).ts !== (held || {}).ts) this.panel.changedElsewhere();
+        break;
+      }
+      case "node_deleted":
+        this.canvas.removeNode(event.id);
+        if (selected === event.id) this.panel.close();
+        break;
+      case "node_recalled":
+        // A recall can bring orphaned neighbours back to the archive too: re-read the picture.
+        this.reloadGraph();
+        break;
+      case "edge_updated":
+        this.canvas.addEdge(event.edge);
+        if (selected && (event.edge.from === selected || event.edge.to === selected) && !this.panel.isDirty()) this.panel.open(selected);
+        break;
+      case "edge_deleted":
+        this.canvas.removeEdge(event.edge);
+        if (selected && (event.edge.from === selected || event.edge.to === selected) && !this.panel.isDirty()) this.panel.open(selected);
+        break;
+      case "node_renamed":
+        this.reloadGraph();
+        break;
+      case "progress_updated":
+        if (this.tab === "progress") showProgress(this);
+        return;
+      default:
+        return;
+    }
+    this.updateCounts();
+    this.stats.events += 1;
+    this.stats.lastEvent = { type: event.type, at: performance.now() };
+    if (event.type === "node_updated") this.stats.arrivals[event.node.id] = Date.now();
+    document.body.dataset.events = String(this.stats.events);
+  }
+}
+
+const app = new App();
+window.kgEditor = app; // for tests and benchmarks: the page's own state, read-only by convention
+app.start();

@@ -1,0 +1,344 @@
+// The picture: cytoscape, nodes sized by degree (hubs prominent), the three states styled apart.
+//
+// Edge ends that are not nodes of the graph on screen are drawn too: files
+// (anything with / or ~) and nodes of another graph (a project's edge to a user
+// node). Opening a graph never waits for a force layout: positions come from
+// `radialLayout` at once, then fcose (its "draft" quality for a big graph) runs
+// in a worker and the picture settles when it is done. Labels cost the most to
+// compute, so a big graph labels only hubs, the selection, search hits and
+// whatever is in view once zoomed in. Orphaned nodes are invisible to kg_read,
+// so by default they are left out of the picture altogether (their elements
+// would cost as much as any other); the "orphaned" switch reloads with them.
+
+/* global cytoscape */
+
+import { radialLayout } from "./layout.js";
+
+const BIG = 600; // past this many nodes: no arrows, no labels until zoomed in, the draft force layout
+const REFINE_MAX = 5000; // past this, only on "Re-layout": even a worker's draft takes too long to wait for
+const LABEL_ZOOM = 0.7;
+const FIT_ZOOM_MAX = 1.4;
+const LABEL_MAX_IN_VIEW = 400;
+const isArtifact = (endpoint) => endpoint.includes("/") || endpoint.includes("~");
+const edgeId = (e) => `${e.from}->${e.to}:${e.rel}`;
+const sizeOf = (degree) => 14 + 7 * Math.sqrt(degree);
+
+function style(big) {
+  return [
+    { selector: "node", style: {
+      width: "data(size)", height: "data(size)", "background-color": "#2e9d5b", "font-size": 10,
+      "text-valign": "bottom", "text-margin-y": 3, color: "#1d2329", "text-outline-color": "#fff", "text-outline-width": 2,
+    } },
+    { selector: "node.labelled, node.hub, node:selected, node.hit", style: { label: "data(label)", "min-zoomed-font-size": 7 } },
+    { selector: "node.hub", style: { "font-size": 15, "font-weight": "bold", "min-zoomed-font-size": 3, "border-width": 2, "border-color": "#17643a" } },
+    { selector: "node.archived", style: {
+      "background-color": "#8a8f98", opacity: 0.55, "border-width": 1.5, "border-style": "dashed", "border-color": "#444",
+    } },
+    { selector: "node.orphaned", style: {
+      "background-opacity": 0, "border-width": 2, "border-style": "dotted", "border-color": "#8a8f98", opacity: 0.6,
+    } },
+    { selector: "node.file", style: { shape: "round-rectangle", "background-color": "#6b8fc9", width: 10, height: 10, "font-size": 8 } },
+    { selector: "node.outside", style: { shape: "diamond", "background-color": "#c98f4b", width: 14, height: 14 } },
+    { selector: "edge", style: big
+      ? { width: 1, "line-color": "#c3c8ce", "curve-style": "haystack", "haystack-radius": 0 }
+      : { width: 1, "line-color": "#b8bec6", "curve-style": "straight", "target-arrow-shape": "triangle", "target-arrow-color": "#b8bec6", "arrow-scale": 0.6 } },
+    { selector: "edge:selected, edge.path, edge.near", style: {
+      label: "data(rel)", "font-size": 9, "line-color": "#e0a800", "target-arrow-color": "#e0a800", width: 2.5,
+      "curve-style": "straight", "target-arrow-shape": "triangle", "text-rotation": "autorotate",
+      "text-background-color": "#fff", "text-background-opacity": 0.8,
+    } },
+    { selector: "node.hit", style: { "border-width": 4, "border-color": "#e0a800", "border-style": "solid", opacity: 1, "z-index": 10 } },
+    { selector: "node.top", style: { "font-weight": "bold", "min-zoomed-font-size": 0 } },
+    { selector: ".dim", style: { opacity: 0.12 } },
+    { selector: ".gone", style: { display: "none" } },
+    { selector: "node:selected", style: { "border-width": 5, "border-color": "#f5b700", "border-style": "double", opacity: 1 } },
+  ];
+}
+
+export class Canvas {
+  constructor(container, { onSelect, onHover }) {
+    this.container = container;
+    this.onSelect = onSelect;
+    this.onHover = onHover;
+    this.hidden = { archived: false, orphaned: true };
+    this.omitted = new Set(); // orphaned ids left out of the picture
+    this.big = false;
+    this.worker = null;
+    this.cy = this.make([], false);
+  }
+
+  make(elements, big) {
+    const cy = cytoscape({
+      container: this.container, style: style(big), elements, layout: { name: "preset", fit: true, padding: 30 },
+      minZoom: 0.02, maxZoom: 4, textureOnViewport: big, hideEdgesOnViewport: big, pixelRatio: 1,
+    });
+    cy.on("tap", "node", (evt) => this.onSelect(evt.target.data("kind") === "node" ? evt.target.id() : null));
+    cy.on("tap", (evt) => { if (evt.target === cy) this.onSelect(null); });
+    cy.on("mouseover", "node", (evt) => this.onHover(evt.target.data(), evt.renderedPosition));
+    cy.on("mouseout", "node", () => this.onHover(null));
+    cy.on("select", "node", (evt) => evt.target.connectedEdges().addClass("near"));
+    cy.on("unselect", "node", (evt) => evt.target.connectedEdges().removeClass("near"));
+    if (big) {
+      let timer = null;
+      cy.on("viewport", () => {
+        clearTimeout(timer);
+        timer = setTimeout(() => this.labelInView(), 120);
+      });
+    }
+    return cy;
+  }
+
+  // Replace everything on screen with `picture` (GET /api/graph).
+  load(full) {
+    const omit = new Set(this.hidden.orphaned ? full.nodes.filter((n) => n.state === "orphaned").map((n) => n.id) : []);
+    this.omitted = omit;
+    const picture = omit.size ? {
+      nodes: full.nodes.filter((n) => !omit.has(n.id)),
+      edges: full.edges.filter((e) => !omit.has(e.from) && !omit.has(e.to)),
+    } : full;
+    const present = new Set(picture.nodes.map((n) => n.id));
+    const degree = new Map();
+    for (const e of picture.edges) {
+      degree.set(e.from, (degree.get(e.from) || 0) + 1);
+      degree.set(e.to, (degree.get(e.to) || 0) + 1);
+    }
+    this.hubDegree = hubThreshold([...degree.values()]);
+    const outside = [...new Set(picture.edges.flatMap((e) => [e.from, e.to]).filter((end) => !present.has(end)))];
+    const ids = [...picture.nodes.map((n) => n.id), ...outside];
+    const positions = radialLayout(ids, picture.edges);
+    this.big = ids.length > BIG;
+    const elements = [];
+    for (const n of picture.nodes) {
+      const d = degree.get(n.id) || 0;
+      elements.push({ group: "nodes", data: this.nodeData(n, d), classes: this.classesFor(n.state, d), position: positions.get(n.id) });
+    }
+    for (const end of outside) {
+      elements.push({ group: "nodes", data: outsideData(end), classes: this.outsideClasses(end), position: positions.get(end) });
+    }
+    for (const e of picture.edges) elements.push({ group: "edges", data: { id: edgeId(e), source: e.from, target: e.to, rel: e.rel } });
+    if (this.worker) this.worker.terminate();
+    this.worker = null;
+    this.cy.destroy();
+    this.cy = this.make(elements, this.big);
+    this.capZoom();
+    this.applyVisibility();
+    if (ids.length <= REFINE_MAX) this.refine();
+  }
+
+  // fcose in a worker; positions land when it is done, and the page never blocks on it.
+  refine(quality = this.big ? "draft" : "default") {
+    const cy = this.cy;
+    const nodes = cy.nodes(":visible").map((n) => ({ id: n.id() }));
+    const edges = cy.edges(":visible").map((e) => ({ id: e.id(), source: e.source().id(), target: e.target().id() }));
+    if (this.worker) this.worker.terminate();
+    const worker = this.worker = new Worker("/static/js/layout-worker.js");
+    document.body.dataset.layout = "running";
+    return new Promise((resolve) => {
+      worker.onmessage = ({ data }) => {
+        worker.terminate();
+        if (this.worker !== worker || this.cy !== cy) return resolve(false);
+        this.worker = null;
+        document.body.dataset.layout = "done";
+        if (data.positions) {
+          cy.batch(() => cy.nodes().forEach((n) => { const p = data.positions[n.id()]; if (p) n.position(p); }));
+          this.fit();
+        }
+        resolve(Boolean(data.positions));
+      };
+      worker.postMessage({ nodes, edges, quality });
+    });
+  }
+
+  nodeData(n, degree) {
+    return { id: n.id, label: n.id, kind: "node", state: n.state, gist: n.gist, v: n.v, degree, size: sizeOf(degree) };
+  }
+
+  classesFor(state, degree) {
+    const hub = degree >= this.hubDegree ? " hub" : "";
+    return `${state}${hub}${this.big ? "" : " labelled"}`;
+  }
+
+  outsideClasses(end) {
+    return `${isArtifact(end) ? "file" : "outside"}${this.big ? "" : " labelled"}`;
+  }
+
+  labelInView() {
+    const cy = this.cy;
+    cy.batch(() => {
+      cy.nodes(".labelled").removeClass("labelled");
+      if (cy.zoom() < LABEL_ZOOM) return;
+      const ext = cy.extent();
+      const inView = cy.nodes(":visible").filter((n) => {
+        const p = n.position();
+        return p.x >= ext.x1 && p.x <= ext.x2 && p.y >= ext.y1 && p.y <= ext.y2;
+      });
+      if (inView.length <= LABEL_MAX_IN_VIEW) inView.addClass("labelled");
+    });
+  }
+
+  // -- live changes -------------------------------------------------------------
+  // Returns "reload" when the change needs edges the picture left out (a hidden orphan came back).
+  upsertNode(n) {
+    if (this.omitted.has(n.id)) return n.state === "orphaned" ? "skip" : "reload";
+    const el = this.cy.getElementById(n.id);
+    if (n.state === "orphaned" && this.hidden.orphaned) {
+      if (el.nonempty()) this.removeNode(n.id);
+      this.omitted.add(n.id);
+      return "skip";
+    }
+    if (el.nonempty()) {
+      const degree = el.degree(false);
+      el.data({ kind: "node", state: n.state, gist: n.gist, label: n.id, ...(n.v !== null && n.v !== undefined ? { v: n.v } : {}) });
+      el.classes(this.classesFor(n.state, degree) + (el.hasClass("hit") ? " hit" : ""));
+      el.data("size", sizeOf(degree));
+    } else {
+      const added = this.cy.add({ group: "nodes", data: this.nodeData(n, 0), classes: this.classesFor(n.state, 0), position: this.freeSpot() });
+      added.addClass("labelled");
+    }
+    this.visibility(this.cy.getElementById(n.id));
+    return "ok";
+  }
+
+  // Show one node the picture leaves out (a search hit among the orphans), with the edges its panel lists.
+  reveal(node) {
+    if (!this.omitted.delete(node.id)) return;
+    this.upsertNode({ id: node.id, gist: node.gist, state: node.state, v: node.version });
+    for (const e of node.edges) if (!this.omitted.has(e.other)) this.addEdge(e);
+  }
+
+  removeNode(id) {
+    const el = this.cy.getElementById(id);
+    if (el.empty()) return;
+    const neighbours = el.neighborhood("node");
+    el.remove();
+    // An end that was drawn only because this node pointed at it goes too.
+    neighbours.filter((n) => n.data("kind") !== "node" && n.degree(false) === 0).remove();
+  }
+
+  addEdge(e) {
+    const cy = this.cy;
+    if (cy.getElementById(edgeId(e)).nonempty() || this.omitted.has(e.from) || this.omitted.has(e.to)) return;
+    for (const end of [e.from, e.to]) {
+      if (cy.getElementById(end).empty()) {
+        cy.add({ group: "nodes", data: outsideData(end), classes: `${this.outsideClasses(end)} labelled`, position: this.freeSpot() });
+      }
+    }
+    cy.add({ group: "edges", data: { id: edgeId(e), source: e.from, target: e.to, rel: e.rel } });
+    for (const end of [e.from, e.to]) this.resize(end);
+  }
+
+  removeEdge(e) {
+    const el = this.cy.getElementById(edgeId(e));
+    if (el.empty()) return;
+    const ends = el.connectedNodes();
+    el.remove();
+    ends.filter((n) => n.data("kind") !== "node" && n.degree(false) === 0).remove();
+    ends.forEach((n) => this.resize(n.id()));
+  }
+
+  resize(id) {
+    const el = this.cy.getElementById(id);
+    if (el.empty() || el.data("kind") !== "node") return;
+    const degree = el.degree(false);
+    el.data({ degree, size: sizeOf(degree) });
+  }
+
+  // A node that arrives live appears inside the current view.
+  freeSpot() {
+    const ext = this.cy.extent();
+    return { x: ext.x1 + ext.w * (0.3 + 0.4 * Math.random()), y: ext.y1 + ext.h * (0.3 + 0.4 * Math.random()) };
+  }
+
+  // -- view ------------------------------------------------------------------
+  select(id, center = true) {
+    const cy = this.cy;
+    cy.$(":selected").unselect();
+    const el = cy.getElementById(id);
+    if (el.empty()) return;
+    el.removeClass("gone");
+    el.select();
+    if (center) cy.animate({ center: { eles: el }, zoom: Math.min(Math.max(cy.zoom(), 0.9), 1.6) }, { duration: 200 });
+  }
+
+  // Archived nodes hide in place; orphans need the caller to reload the picture.
+  setHidden(state, hidden) {
+    this.hidden[state] = hidden;
+    if (state === "archived") this.applyVisibility();
+  }
+
+  applyVisibility() {
+    const cy = this.cy;
+    cy.batch(() => {
+      cy.nodes(".gone").removeClass("gone");
+      if (this.hidden.archived) cy.nodes(".archived").filter((n) => !n.selected() && !n.hasClass("hit")).addClass("gone");
+    });
+  }
+
+  visibility(el) {
+    el.toggleClass("gone", this.hidden.archived && el.hasClass("archived") && !el.selected() && !el.hasClass("hit"));
+  }
+
+  highlight(result) {
+    const cy = this.cy;
+    cy.batch(() => {
+      cy.elements(".hit, .top, .path, .dim").removeClass("hit top path dim");
+      if (!result) return;
+      const hitIds = new Set(result.hits.map((hit) => hit.id));
+      cy.elements().addClass("dim");
+      for (const hit of result.hits) {
+        const el = cy.getElementById(hit.id);
+        el.removeClass("dim").addClass("hit");
+        if (hit.top) el.addClass("top");
+      }
+      for (const id of result.connectors) cy.getElementById(id).removeClass("dim");
+      for (const e of result.path_edges) cy.getElementById(edgeId(e)).removeClass("dim").addClass("path");
+      cy.edges().forEach((e) => {
+        if (hitIds.has(e.source().id()) && hitIds.has(e.target().id())) e.removeClass("dim");
+      });
+    });
+    this.applyVisibility();
+    const hits = cy.nodes(".hit");
+    if (hits.nonempty()) {
+      cy.fit(hits, 80);
+      this.capZoom();
+    }
+  }
+
+  clearHighlight() {
+    this.highlight(null);
+  }
+
+  fit() {
+    this.cy.fit(this.cy.elements(":visible"), 30);
+    this.capZoom();
+  }
+
+  // A handful of nodes would otherwise fill the screen at giant size.
+  capZoom() {
+    if (this.cy.zoom() > FIT_ZOOM_MAX) this.cy.zoom({ level: FIT_ZOOM_MAX, renderedPosition: { x: this.cy.width() / 2, y: this.cy.height() / 2 } });
+  }
+
+  nodeIds() {
+    return this.cy.nodes().filter((n) => n.data("kind") === "node").map((n) => n.id());
+  }
+
+  counts() {
+    const c = { active: 0, archived: 0, orphaned: this.omitted.size, edges: this.cy.edges().length, outside: 0 };
+    this.cy.nodes().forEach((n) => {
+      if (n.data("kind") === "node") c[n.data("state")] += 1;
+      else c.outside += 1;
+    });
+    return c;
+  }
+}
+
+function outsideData(end) {
+  return { id: end, label: end, kind: isArtifact(end) ? "file" : "outside", degree: 1, size: 12 };
+}
+
+// Hubs: the top few percent by degree, and at least 3 edges.
+function hubThreshold(degrees) {
+  if (!degrees.length) return Infinity;
+  const sorted = [...degrees].sort((a, b) => b - a);
+  return Math.max(3, sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.03))]);
+}

@@ -1,0 +1,306 @@
+// The Node tab: read a node (no promotion, no read stamp), edit it inline, wire and unwire it.
+//
+// Every save carries the version the editor loaded; the server answers 409 when
+// the node changed meanwhile, and the panel shows the node as it stands instead
+// of overwriting someone else's work.
+
+import { api, ApiError, query, where } from "./api.js";
+import { charCount, clear, h, toast, when } from "./dom.js";
+
+const GIST_TARGET = 300;
+
+export class NodePanel {
+  constructor(root, app) {
+    this.root = root;
+    this.app = app;
+    this.node = null; // as loaded: the base of the dirty check and of expected_version
+  }
+
+  get view() {
+    return this.app.view;
+  }
+
+  async open(id) {
+    let data;
+    try {
+      data = await api("GET", `/api/nodes/${encodeURIComponent(this.view.level)}/${encodeURIComponent(id)}?${query({ project_path: where(this.view).project_path })}`);
+    } catch (err) {
+      this.node = null;
+      clear(this.root, h("p", { className: "msg err" }, err.message));
+      return;
+    }
+    this.node = data.node;
+    this.render();
+    this.loadScore();
+  }
+
+  close() {
+    this.node = null;
+    clear(this.root, h("p", { className: "hint" }, "Pick a node in the picture, or search."));
+  }
+
+  isDirty() {
+    if (!this.node || !this.fields) return false;
+    const now = this.values();
+    return now.gist !== this.node.gist || JSON.stringify(now.notes) !== JSON.stringify(this.node.notes)
+      || JSON.stringify(now.touches) !== JSON.stringify(this.node.touches);
+  }
+
+  values() {
+    const list = (rows) => [...rows.querySelectorAll("[data-item]")].map((el) => el.value).filter((v) => v.trim() !== "");
+    return { gist: this.fields.gist.value, notes: list(this.fields.notes), touches: list(this.fields.touches) };
+  }
+
+  // Another writer changed the node on screen: reload it unless the person has unsaved edits.
+  async changedElsewhere() {
+    if (!this.node) return;
+    if (!this.isDirty()) {
+      await this.open(this.node.id);
+      return;
+    }
+    if (this.root.querySelector(".stale")) return;
+    this.root.prepend(h("div", { className: "stale" },
+      "Changed elsewhere since you opened it; saving your edits will be refused. ",
+      h("button", { type: "button", onclick: () => this.open(this.node.id) }, "Load current")));
+  }
+
+  render() {
+    const n = this.node;
+    const gist = h("textarea", { id: "gist", rows: 4, value: n.gist, oninput: () => this.count() });
+    this.fields = { gist, notes: rowsEditor("notes", n.notes, true), touches: rowsEditor("touches", n.touches, false) };
+    this.counter = h("span", { className: "counter" });
+    this.msg = h("span", { className: "msg", id: "save-msg" });
+    clear(this.root,
+      h("div", { className: "node-head" },
+        h("h2", { id: "node-title" }, n.id),
+        h("span", { className: `badge ${n.state}`, id: "node-state" }, n.state),
+        h("span", { className: "badge" }, `${this.view.level} · v${n.version}`)),
+      this.renameBox(),
+      h("label", { className: "field", for: "gist" }, "Gist", this.counter), gist,
+      h("label", { className: "field" }, "Notes"), this.fields.notes,
+      h("label", { className: "field" }, "Touches"), this.fields.touches,
+      h("div", { className: "actions" },
+        h("button", { type: "button", className: "primary", id: "save-node", onclick: () => this.save() }, "Save"),
+        h("button", { type: "button", onclick: () => this.open(n.id) }, "Revert"),
+        h("button", { type: "button", className: "danger", id: "delete-node", onclick: (e) => this.confirmDelete(e.target) }, "Delete"),
+        this.msg),
+      h("label", { className: "field" }, `Edges (${n.edges.length})`),
+      this.edgeList(n.edges),
+      this.edgeForm(),
+      h("label", { className: "field" }, "Score"),
+      this.scoreBox = h("div", { className: "card", id: "score-card" }, "…"),
+      h("label", { className: "field" }, "History"),
+      stamps(n.history));
+    this.count();
+  }
+
+  count() {
+    const c = charCount(this.fields.gist.value);
+    this.counter.textContent = `${c}/${GIST_TARGET}`;
+    this.counter.classList.toggle("over", c > GIST_TARGET);
+  }
+
+  async save() {
+    const body = { ...where(this.view), id: this.node.id, ...this.values(), expected_version: this.node.version };
+    this.msg.className = "msg";
+    this.msg.textContent = "Saving…";
+    try {
+      const out = await api("POST", "/api/nodes", body);
+      this.node = out.node;
+      this.render();
+      this.loadScore();
+      this.msg.className = "msg ok";
+      this.msg.textContent = out.warnings.length ? `Saved — ${out.warnings.join(" ")}` : "Saved";
+      this.app.canvas.upsertNode({ id: out.node.id, gist: out.node.gist, state: out.node.state, v: out.node.version });
+    } catch (err) {
+      this.msg.className = "msg err";
+      if (err instanceof ApiError && err.status === 409 && err.body.node) {
+        this.msg.textContent = `Not saved: ${err.body.reason}. The node as it stands:\n${err.body.node.gist}`;
+        this.root.prepend(h("div", { className: "stale" }, "Someone else changed this node. ",
+          h("button", { type: "button", onclick: () => this.open(this.node.id) }, "Load current")));
+      } else {
+        this.msg.textContent = `Not saved: ${err.message}`;
+      }
+    }
+  }
+
+  confirmDelete(button) {
+    const sure = h("span", {}, " Delete the node and its edges? ",
+      h("button", { type: "button", className: "danger", id: "delete-confirm", onclick: () => this.remove() }, "Yes, delete"),
+      h("button", { type: "button", onclick: () => sure.remove() }, "No"));
+    button.after(sure);
+  }
+
+  async remove() {
+    const id = this.node.id;
+    try {
+      await api("DELETE", `/api/nodes/${encodeURIComponent(this.view.level)}/${encodeURIComponent(id)}?${query({ project_path: where(this.view).project_path })}`);
+      this.app.canvas.removeNode(id);
+      this.app.updateCounts();
+      this.close();
+      toast(`Deleted ${id}`);
+    } catch (err) {
+      this.msg.className = "msg err";
+      this.msg.textContent = err.message;
+    }
+  }
+
+  renameBox() {
+    const input = h("input", { type: "text", id: "rename-to", placeholder: "new id (3-5 kebab-case words)" });
+    const msg = h("span", { className: "msg" });
+    const go = async () => {
+      try {
+        const out = await api("POST", "/api/nodes/rename", { ...where(this.view), old_id: this.node.id, new_id: input.value.trim() });
+        toast(`Renamed ${out.old_id} → ${out.new_id}; ${out.rewired} edge reference(s) rewired`);
+        await this.app.reloadGraph();
+        this.app.selectNode(out.new_id);
+      } catch (err) {
+        msg.className = "msg err";
+        msg.textContent = err.message;
+      }
+    };
+    return h("details", {}, h("summary", {}, "Rename (carries edges and history)"),
+      h("div", { className: "actions" }, input, h("button", { type: "button", id: "rename-go", onclick: go }, "Rename"), msg));
+  }
+
+  edgeList(edges) {
+    const items = edges.map((e) => h("li", {},
+      h("span", {}, e.direction === "out" ? "→" : "←"),
+      h("span", { className: "rel" }, e.rel),
+      e.other_kind === "node"
+        ? h("a", { onclick: () => this.app.selectNode(e.other) }, e.other)
+        : h("span", { title: e.other_kind === "file" ? "a file" : "a node of another graph" }, e.other),
+      h("button", { type: "button", title: "Delete this edge", className: "del-edge", dataset: { edge: `${e.from}->${e.to}:${e.rel}` },
+        onclick: () => this.deleteEdge(e) }, "×")));
+    return h("ul", { className: "edges", id: "edge-list" }, items.length ? items : h("li", { className: "hint" }, "No edges"));
+  }
+
+  edgeForm() {
+    const dir = h("select", { id: "edge-dir" }, h("option", { value: "out" }, "this → other"), h("option", { value: "in" }, "other → this"));
+    const rel = h("input", { type: "text", id: "edge-rel", placeholder: "rel, e.g. depends-on" });
+    const other = h("input", { type: "text", id: "edge-other", placeholder: "node id or file path", list: "node-ids" });
+    const list = h("datalist", { id: "node-ids" }, this.app.canvas.nodeIds().slice(0, 3000).map((id) => h("option", { value: id })));
+    const msg = h("span", { className: "msg", id: "edge-msg" });
+    const add = async () => {
+      const me = this.node.id;
+      const [from, to] = dir.value === "out" ? [me, other.value.trim()] : [other.value.trim(), me];
+      try {
+        const out = await api("POST", "/api/edges", { ...where(this.view), from, to, rel: rel.value.trim() });
+        this.app.canvas.addEdge(out.edge);
+        this.app.updateCounts();
+        await this.open(me);
+      } catch (err) {
+        msg.className = "msg err";
+        msg.textContent = err.message;
+      }
+    };
+    return h("details", { id: "edge-add" }, h("summary", {}, "Add an edge"),
+      h("div", { className: "edge-form" }, "Direction", dir, "Rel", rel, "Other end", other, list),
+      h("div", { className: "actions" }, h("button", { type: "button", id: "edge-add-go", onclick: add }, "Add edge"), msg));
+  }
+
+  async deleteEdge(e) {
+    try {
+      await api("DELETE", "/api/edges", { ...where(this.view), from: e.from, to: e.to, rel: e.rel });
+      this.app.canvas.removeEdge(e);
+      this.app.updateCounts();
+      await this.open(this.node.id);
+    } catch (err) {
+      toast(err.message);
+    }
+  }
+
+  async loadScore() {
+    const id = this.node.id;
+    try {
+      const s = await api("GET", `/api/nodes/${encodeURIComponent(this.view.level)}/${encodeURIComponent(id)}/score?${query({ project_path: where(this.view).project_path })}`);
+      if (this.node && this.node.id === id) clear(this.scoreBox, scoreCard(s));
+    } catch (err) {
+      clear(this.scoreBox, h("span", { className: "msg err" }, err.message));
+    }
+  }
+
+  // The create form: the same fields, saved with create: true (refused if the id exists).
+  openNew() {
+    this.node = null;
+    const id = h("input", { type: "text", id: "new-id", placeholder: "id: the subject in 3-5 kebab-case words" });
+    const gist = h("textarea", { id: "new-gist", rows: 4, placeholder: "gist: the one claim" });
+    const notes = rowsEditor("notes", [], true);
+    const touches = rowsEditor("touches", [], false);
+    const msg = h("span", { className: "msg" });
+    const create = async () => {
+      const list = (rows) => [...rows.querySelectorAll("[data-item]")].map((el) => el.value).filter((v) => v.trim() !== "");
+      try {
+        const out = await api("POST", "/api/nodes", { ...where(this.view), id: id.value.trim(), gist: gist.value,
+          notes: list(notes), touches: list(touches), create: true });
+        this.app.canvas.upsertNode({ id: out.node.id, gist: out.node.gist, state: out.node.state, v: out.node.version });
+        this.app.updateCounts();
+        this.app.selectNode(out.node.id);
+      } catch (err) {
+        msg.className = "msg err";
+        msg.textContent = err.message;
+      }
+    };
+    clear(this.root, h("h2", {}, `New node in the ${this.view.level} graph`),
+      h("label", { className: "field" }, "Id"), id, h("label", { className: "field" }, "Gist"), gist,
+      h("label", { className: "field" }, "Notes"), notes, h("label", { className: "field" }, "Touches"), touches,
+      h("div", { className: "actions" }, h("button", { type: "button", className: "primary", id: "create-node", onclick: create }, "Create"), msg));
+    id.focus();
+  }
+}
+
+// An editable list: one field per item, so a note with line breaks stays one note.
+function rowsEditor(name, items, multiline) {
+  const box = h("div", { className: "rows", id: `${name}-rows` });
+  const addRow = (value) => {
+    const field = multiline ? h("textarea", { rows: 2, value, dataset: { item: "1" } }) : h("input", { type: "text", value, dataset: { item: "1" } });
+    const row = h("div", { className: "row" }, field, h("button", { type: "button", title: "Remove", onclick: () => row.remove() }, "×"));
+    box.insertBefore(row, adder);
+  };
+  const adder = h("button", { type: "button", className: "add-row", onclick: () => addRow("") }, `+ ${name === "notes" ? "note" : "touch"}`);
+  box.append(adder);
+  items.forEach(addRow);
+  return box;
+}
+
+function pct(x) {
+  return x === null || x === undefined ? "—" : `${Math.round(x * 100)}%`;
+}
+
+function num(x, digits = 2) {
+  return x === null || x === undefined ? "—" : Number(x).toFixed(digits);
+}
+
+function scoreCard(s) {
+  const rows = Object.entries(s.components).map(([name, c]) =>
+    h("tr", {}, h("td", {}, name), h("td", {}, name === "recency" ? when(c.raw || null) : num(c.raw)),
+      h("td", {}, pct(c.percentile)), h("td", {}, pct(c.weight)), h("td", {}, num(c.contribution, 3))));
+  const verdict = s.state === "orphaned" ? "orphaned: invisible in kg_read; a preview of where it would rank"
+    : s.fresh ? "in the fresh tier: newest work, never archived while it fits"
+      : s.state === "archived" ? "archived: scored below what the budget keeps active" : "active: scored within the budget";
+  const total = s.score !== null ? `score ${num(s.score, 3)}` : `preview ${num(s.preview_score, 3)}`;
+  return [
+    h("div", {}, h("b", {}, total), ` — ${verdict}`),
+    h("table", {}, h("tr", {}, h("th", {}, "signal"), h("th", {}, "raw"), h("th", {}, "rank"), h("th", {}, "weight"), h("th", {}, "adds")), rows),
+    h("div", { className: "hint" },
+      `Pool ${s.pool_size} nodes (fresh tier ${s.fresh_tier_size}). Edges ${s.connectedness.edges}: in ${num(s.connectedness.weighted_in)}, out ${num(s.connectedness.weighted_out)}, hub floor ${num(s.connectedness.hub_floor)}. `
+      + `Endorsements ${s.endorsements}. Written ${when(s.recency.written)}, read ${when(s.recency.last_read)}, last useful ${when(s.recency.last_useful)}.`),
+  ];
+}
+
+function stamps(hist) {
+  const w = hist.written || {};
+  const v = hist.version || {};
+  const pairs = [
+    ["created", when(hist.created_ts)],
+    ["last write", `${when(w.ts)} by ${w.by === null || w.by === undefined ? (w.ts ? "the editor" : "—") : `session ${w.by}`}`],
+    ["version", v.v !== undefined ? `${v.v} (${when(v.ts)})` : "—"],
+    ["gist changes", hist.gist_ts.length ? hist.gist_ts.map(when).join(", ") : "—"],
+    ["last full read", when(hist.last_read_ts)],
+    ["endorsements", hist.useful_ts.length ? `${hist.useful_ts.length}, last ${when(Math.max(...hist.useful_ts))}` : "none"],
+    ["maintenance credits", hist.credited_ts.length ? hist.credited_ts.map(when).join(", ") : "none"],
+    ["repeats", hist.recurrence_ts.length ? String(hist.recurrence_ts.length) : "none"],
+  ];
+  if (hist.orphaned_ts) pairs.push(["orphaned since", when(hist.orphaned_ts)]);
+  return h("dl", { className: "stamps" }, pairs.flatMap(([k, val]) => [h("dt", {}, k), h("dd", {}, val)]));
+}

@@ -1,0 +1,54 @@
+"""Finding a KG session in a harness transcript (resume and fork), safely.
+
+A transcript is trusted only when it is a `.jsonl` file under the user's home
+(or CODEX_HOME). The last marker the transcript holds wins: the preload's
+`session_id: XXXXXXXX (pass`, a read's `Session: XXXXXXXX`, or a tool call's
+`session_id='XXXXXXXX'` / `"session_id": "XXXXXXXX"`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+MARKER = re.compile(
+    r"session_id: ([0-9a-f]{8}) \(pass|Session: ([0-9a-f]{8})\b|session_id='([0-9a-f]{8})'"
+    r"|\\?\"session_id\\?\":\s*\\?\"([0-9a-f]{8})\\?\""
+)
+TAIL_BYTES = 4 * 1024 * 1024
+
+
+def safe_transcript(path: str | None, home: Path) -> Path | None:
+    if not path or not isinstance(path, str):
+        return None
+    real = Path(os.path.realpath(os.path.expanduser(path)))
+    if real.suffix != ".jsonl" or not real.is_file():
+        return None
+    roots = [home]
+    codex_home = os.environ.get("CODEX_HOME")
+    if codex_home:
+        roots.append(Path(os.path.realpath(codex_home)))
+    if not any(real == r or str(real).startswith(str(r).rstrip("/") + "/") for r in roots):
+        return None
+    return real
+
+
+def last_marker(text: str) -> str | None:
+    found = None
+    for match in MARKER.finditer(text):
+        found = next(g for g in match.groups() if g)
+    return found
+
+
+def recover_sid(path: Path) -> str | None:
+    """The last KG session id the transcript mentions (reads at most its last 4 MiB)."""
+    try:
+        size = path.stat().st_size
+        with open(path, "rb") as f:
+            if size > TAIL_BYTES:
+                f.seek(size - TAIL_BYTES)
+            data = f.read().decode("utf-8", errors="replace")
+    except OSError:
+        return None
+    return last_marker(data)

@@ -1,0 +1,125 @@
+"""What the editor's REST endpoints show of a graph: pure functions over one GraphData.
+
+Each runs inside the graph's actor (`handle.call`), so it reads a consistent
+graph and must not await or change anything: the editor looks without
+promoting or stamping. Shapes are JSON-ready dicts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Set as AbstractSet
+
+from ..core import constants as C
+from ..core import render, search
+from ..core.ids import is_artifact
+from ..core.model import Edge, GraphData, Node
+from ..core.reads import health_line
+from ..core.terms import Terms, field_counts
+from ..graph_actor import node_version
+
+EXCERPT_CHARS = 180
+
+
+def counts(graph: GraphData) -> dict:
+    return {
+        "active": len(graph.ids_in_state("active")), "archived": len(graph.ids_in_state("archived")),
+        "orphaned": len(graph.ids_in_state("orphaned")), "nodes": len(graph.nodes), "edges": len(graph.edges),
+    }
+
+
+def picture(graph: GraphData) -> dict:
+    """Everything the canvas draws: compact nodes (no notes) and every edge."""
+    nodes = [{"id": n.id, "gist": n.gist, "state": n.state, "v": node_version(graph, n.id)}
+             for n in graph.nodes.values()]
+    edges = [{"from": e.src, "to": e.dst, "rel": e.rel} for e in graph.edges.values()]
+    return {"nodes": nodes, "edges": edges, "counts": counts(graph)}
+
+
+def _edge_json(edge: Edge, node_id: str, graph: GraphData) -> dict:
+    other = edge.other(node_id)
+    target = graph.nodes.get(other)
+    kind = "file" if is_artifact(other) else ("node" if target is not None else "outside")
+    return {"from": edge.src, "to": edge.dst, "rel": edge.rel, "notes": list(edge.notes),
+            "direction": "out" if edge.src == node_id else "in", "other": other, "other_kind": kind,
+            "other_state": target.state if target is not None else None}
+
+
+def node_detail(graph: GraphData, node_id: str) -> dict | None:
+    """A node as the editor opens it: content, edges and its history stamps (a look, not a read)."""
+    node = graph.nodes.get(node_id)
+    if node is None:
+        return None
+    edges = sorted(graph.incident(node_id), key=lambda e: (e.src != node_id, e.rel, e.other(node_id)))
+    return {
+        "id": node.id, "gist": node.gist, "notes": list(node.notes), "touches": list(node.touches),
+        "state": node.state, "version": node_version(graph, node_id),
+        "edges": [_edge_json(e, node_id, graph) for e in edges],
+        "history": history(graph, node),
+    }
+
+
+def history(graph: GraphData, node: Node) -> dict:
+    entry = graph.versions.get(f"node:{node.id}")
+    return {
+        "created_ts": node.created_ts, "written": dict(node.written) if node.written else None,
+        "version": entry if isinstance(entry, dict) else None, "gist_ts": list(node.gist_ts),
+        "last_read_ts": node.last_read_ts, "useful_ts": list(node.useful_ts),
+        "credited_ts": list(node.credited_ts), "recurrence_ts": list(node.recurrence_ts),
+        "orphaned_ts": node.orphaned_ts,
+    }
+
+
+def budget(graph: GraphData) -> dict:
+    """One level's charge (exact rendered characters) against its budget, and its HEALTH line."""
+    plan = render.plan_level(graph)
+    charge = render.charge_plan(graph, plan)
+    return {
+        "charge": charge, "budget": C.MAX_CHARS_PER_LEVEL, "ratio": charge / C.MAX_CHARS_PER_LEVEL,
+        "archived_anchor_chars": render.archived_anchor_chars(graph),
+        "archived_budget": int(C.ARCHIVED_BUDGET_RATIO * C.MAX_CHARS_PER_LEVEL),
+        "health": health_line(graph, plan), "counts": counts(graph),
+    }
+
+
+def _matched_fields(node: Node, terms: Terms) -> list[str]:
+    """Which fields hold a query term, analysed exactly as the index analyses them."""
+    wanted = set(terms.all())
+    out = []
+    for name, values in (("id", (node.id,)), ("gist", (node.gist,)), ("notes", node.notes),
+                         ("touches", node.touches)):
+        if wanted & field_counts(((1, False, values),))[0].keys():
+            out.append(name)
+    return out
+
+
+def _excerpt(node: Node) -> str:
+    text = node.gist
+    return text if len(text) <= EXCERPT_CHARS else text[: EXCERPT_CHARS - 1] + "…"
+
+
+def search_graph(index: search.SearchIndex, graph: GraphData, level: str, terms: Terms,
+                 limit: int) -> dict:
+    """kg_search's ranking over one graph (every tier), and the paths joining the top hits."""
+    hits, total = search.top_hits(index, terms, limit=limit)
+    top = [(level, h.node_id) for h in hits[: C.SEARCH_TOP_K]]
+    connectors, path_edges = search.connection_paths({level: graph}, top)
+    rows = []
+    for rank, hit in enumerate(hits, 1):
+        node = graph.nodes[hit.node_id]
+        rows.append({
+            "rank": rank, "id": node.id, "level": level, "state": node.state, "score": round(hit.score, 6),
+            "gist": _excerpt(node), "matched": _matched_fields(node, terms), "title_match": hit.title_match,
+            "top": rank <= C.SEARCH_TOP_K,
+        })
+    return {
+        "total": total, "hits": rows, "terms": list(terms.all()),
+        "connectors": [i for _, i in connectors],
+        "path_edges": [{"from": e.src, "to": e.dst, "rel": e.rel} for _, e in path_edges],
+    }
+
+
+def endpoint_problem(graph: GraphData, endpoint: str, outside: AbstractSet[str]) -> str | None:
+    """Why an edge end the editor was asked to write names nothing (None when it is fine)."""
+    if is_artifact(endpoint) or endpoint in graph.nodes or endpoint in outside:
+        return None
+    return f"'{endpoint}' names no node in this graph" + (" or the user graph" if graph.kind == "project" else "")

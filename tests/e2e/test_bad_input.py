@@ -1,0 +1,190 @@
+"""Bad input gets a clear error naming what is wrong; the server keeps serving; the store is untouched.
+
+Each case is sent to a real `kg serve`, either as a raw HTTP POST (malformed
+JSON-RPC) or as a tool call through the MCP SDK client. Before and after it,
+every file of the store is compared byte for byte, and a valid call must still
+work.
+"""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+import pytest
+from e2e_helpers import Session, call, graph, store_files, start_server
+from mcp import Client
+
+MCP_HEADERS = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+SID = "{sid}"  # replaced by the module session's id
+
+
+@pytest.fixture(scope="module")
+def srv(tmp_path_factory):
+    server = start_server(tmp_path_factory.mktemp("bad"))
+    yield server
+    server.kill()
+
+
+@pytest.fixture(scope="module")
+def state(srv):
+    return {}
+
+
+@pytest.fixture
+async def client(srv):
+    async with Client(srv.url + "/") as c:
+        yield c
+
+
+@pytest.fixture
+async def session(srv, state, client) -> Session:
+    """One kg session for the module, with one node written, opened before any snapshot is taken."""
+    if "sid" not in state:
+        s = await Session.open(client, srv.project("bad-proj"))
+        await s.ok("kg_put_node", level="project", id="existing-good-node", gist="a node that must not change",
+                   notes=["kept"])
+        state["sid"] = s.sid
+    return Session(client, state["sid"])
+
+
+async def _still_serves(srv, session: Session) -> None:
+    text = await session.ok("kg_read", id="existing-good-node")
+    assert "gist: a node that must not change" in text
+    assert srv.health() is not None
+
+
+def _fill(value, sid: str):
+    if isinstance(value, str):
+        return value.replace(SID, sid)
+    if isinstance(value, dict):
+        return {k: _fill(v, sid) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_fill(v, sid) for v in value]
+    return value
+
+
+RAW = [
+    (b"this is { not json", "Parse error"),
+    (b"\xff\xfe\x00 not utf-8", "Parse error"),
+    (b'{"foo": 1}', "jsonrpc"),
+    (b"[]", "error"),
+    (b'{"jsonrpc": "2.0", "id": 7, "method": "tools/nope"}', "tools/nope"),
+    (b'{"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {"arguments": {}}}', "invalid request parameters"),
+]
+
+
+@pytest.mark.parametrize("body, named", RAW, ids=[f"raw{i}" for i in range(len(RAW))])
+async def test_malformed_jsonrpc_gets_a_jsonrpc_error(srv, session, body, named):
+    before = store_files(srv.store)
+    async with httpx.AsyncClient(timeout=10) as http:
+        r = await http.post(srv.url + "/", content=body, headers=MCP_HEADERS)
+    assert 200 <= r.status_code < 500
+    reply = r.json()
+    assert reply["jsonrpc"] == "2.0" and "error" in reply and "result" not in reply
+    assert isinstance(reply["error"]["code"], int) and reply["error"]["code"] < 0
+    assert named.lower() in json.dumps(reply["error"]).lower(), reply
+    assert store_files(srv.store) == before
+    await _still_serves(srv, session)
+
+
+@pytest.mark.xfail(reason="TODO: the MCP SDK answers a tools/call without params.name with 'Invalid request "
+                          "parameters' and empty data (mcp/shared/jsonrpc_dispatcher.py), so the missing field is not "
+                          "named; naming it needs a check in http/app.py before the SDK", strict=True)
+async def test_a_tools_call_without_a_name_names_the_missing_field(srv, session):
+    async with httpx.AsyncClient(timeout=10) as http:
+        r = await http.post(srv.url + "/", headers=MCP_HEADERS,
+                            content=b'{"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {"arguments": {}}}')
+    assert "name" in json.dumps(r.json()["error"])
+
+
+TOOL_CASES = [
+    # (tool, arguments, text that must appear: the field and what is wrong)
+    ("kg_nope", {}, "unknown tool 'kg_nope'"),
+    ("kg_put_node", {"session_id": SID, "level": "project", "id": "x-y-z", "gist": "g", "notes": "a string"}, "notes:"),
+    ("kg_put_node", {"session_id": SID, "level": "galaxy", "id": "x-y-z", "gist": "g"}, "level:"),
+    ("kg_put_node", {"session_id": SID, "level": "project", "id": 42, "gist": "g"}, "id:"),
+    ("kg_put_node", {"session_id": SID, "level": "project", "id": "x-y-z"}, "gist: is required"),
+    ("kg_put_node", {"session_id": SID, "level": "project", "id": "x-y-z", "gist": "g", "colour": "red"},
+     "colour: is not a parameter of kg_put_node"),
+    ("kg_put_node", {"session_id": SID, "level": "project", "id": "x" * 129, "gist": "g"},
+     "id: is 129 characters; at most 128"),
+    ("kg_put_node", {"session_id": SID, "level": "project", "id": "huge-gist-node", "gist": "g" * 20_001},
+     "gist: is 20001 characters"),
+    ("kg_put_node", {"session_id": SID, "level": "project", "id": "huge-note-node", "gist": "g",
+                     "notes": ["n" * 20_001]}, "notes[0]: is 20001 characters"),
+    ("kg_put_node", {"session_id": SID, "level": "project", "id": "many-notes-node", "gist": "g",
+                     "notes": ["n"] * 201}, "notes:"),
+    ("kg_put_node", {"session_id": SID, "level": "project", "id": "existing-good-node", "gist": ""}, "gist:"),
+    ("kg_put_node", {"session_id": SID, "level": "project", "id": "../../etc/passwd", "gist": "g"},
+     "id: must not contain a path separator"),
+    ("kg_put_node", {"session_id": SID, "level": "project", "id": "dir\\evil-node", "gist": "g"},
+     "id: must not contain a path separator"),
+    ("kg_delete_node", {"session_id": SID, "id": "projects/bad-proj"}, "id: must not contain a path separator"),
+    ("kg_rename_node", {"session_id": SID, "old_id": "existing-good-node", "new_id": "a/b"}, "new_id:"),
+    ("kg_rename_node", {"session_id": SID, "old_id": "../existing-good-node", "new_id": "a-b-c"}, "old_id:"),
+    ("kg_put_edge", {"session_id": SID, "level": "project", "from": "a b", "to": "c-d", "rel": "r"}, "from:"),
+    ("kg_put_edge", {"session_id": SID, "level": "project", "from": "a-b", "to": "c-d", "rel": "depends on"}, "rel:"),
+    ("kg_delete_edge", {"session_id": SID, "from": "a-b", "to": "c d", "rel": "r"}, "to:"),
+    ("kg_useful", {"session_id": SID, "ids": []}, "ids:"),
+    ("kg_useful", {"session_id": SID, "ids": ["existing-good-node"], "credits": "2"}, "credits:"),
+    ("kg_useful", {"session_id": SID, "ids": ["existing-good-node"], "credits": 7}, "credits:"),
+    ("kg_progress", {"session_id": SID, "task_id": "scout", "state": "done"}, "state:"),
+    ("kg_progress", {"session_id": SID, "task_id": ""}, "task_id:"),
+    ("kg_read", {"session_id": SID, "more": "yes"}, "more:"),
+    ("kg_read", {"session_id": SID, "ids": "existing-good-node"}, "ids:"),
+    ("kg_read", {"more": True}, "session_id"),
+    ("kg_read", {"session_id": "s" * 65}, "session_id:"),
+    ("kg_read", {"cwd": "/etc"}, "cwd: '/etc' is outside the user's home"),
+    ("kg_read", {"cwd": "relative/path"}, "cwd: 'relative/path' must be an absolute path"),
+    ("kg_read", {"cwd": "~/../../etc"}, "cwd:"),
+    ("kg_read", {"session_id": "ffffffff"}, "session_id 'ffffffff' is unknown"),
+    ("kg_put_node", {"session_id": "ffffffff", "level": "user", "id": "x-y-z", "gist": "g"},
+     "session_id 'ffffffff' is unknown"),
+    ("kg_sync", {"session_id": "ffffffff"}, "session_id 'ffffffff' is unknown"),
+    ("kg_useful", {"session_id": "ffffffff", "ids": ["existing-good-node"]}, "session_id 'ffffffff' is unknown"),
+]
+
+
+@pytest.mark.parametrize("tool, arguments, named", TOOL_CASES,
+                         ids=[f"{t}-{i}" for i, (t, _, _) in enumerate(TOOL_CASES)])
+async def test_a_bad_tool_call_names_what_is_wrong_and_changes_nothing(srv, session, client, tool, arguments, named):
+    before = store_files(srv.store)
+    text, is_error = await call(client, tool, _fill(arguments, session.sid))
+    assert is_error, f"{tool} accepted bad input: {text}"
+    assert text.startswith(("Input validation error:", "Error:")), text
+    assert named in text, text
+    assert len(text) < 2_000, "an error names the problem; it does not echo a huge value back"
+    assert store_files(srv.store) == before
+    await _still_serves(srv, session)
+
+
+@pytest.mark.parametrize("headers, status", [
+    ({"Host": "evil.example.com"}, 421),
+    ({"Origin": "https://evil.example.com"}, 403),
+    ({"Sec-Fetch-Site": "cross-site"}, 403),
+])
+async def test_non_local_or_cross_site_requests_are_refused(srv, session, headers, status):
+    before = store_files(srv.store)
+    body = (b'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"kg_delete_node",'
+            b'"arguments":{"session_id":"' + session.sid.encode() + b'","id":"existing-good-node"}}}')
+    async with httpx.AsyncClient(timeout=10) as http:
+        r = await http.post(srv.url + "/", content=body, headers={**MCP_HEADERS, **headers})
+    assert r.status_code == status and "error" in r.json()
+    assert store_files(srv.store) == before
+    await _still_serves(srv, session)
+
+
+@pytest.mark.parametrize("query, field", [
+    ({"project_path": "/etc"}, "project_path"),
+    ({"session_id": "ffffffff"}, "session_id"),
+])
+async def test_rest_bad_input_names_the_field(srv, session, query, field):
+    before = store_files(srv.store)
+    async with httpx.AsyncClient(timeout=10) as http:
+        r = await http.get(srv.url + "/api/graph/read", params=query)
+    assert r.status_code in (400, 404)
+    assert field in r.text
+    assert store_files(srv.store) == before
+    await _still_serves(srv, session)
+    assert "existing-good-node" in {n["id"] for n in graph(srv, session_id=session.sid)["project"]["nodes"]}

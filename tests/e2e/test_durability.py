@@ -1,0 +1,231 @@
+"""A reply to a change means the change is durable: kill -9, restarts, corrupt files, failed saves.
+
+The kill test runs one store through three servers: writes acknowledged by the
+first (some of them in flight when it is killed with SIGKILL) are all there
+after the journal is replayed by the second; the second's SIGTERM folds the
+journal into graph.json; garbage written over graph.json makes the third fall
+back to graph.json.prev. A failed save is tested on the graph actor itself
+(root ignores file permissions, so the folder is replaced by a file instead).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import time
+
+import trio
+from e2e_helpers import KG, graph, nodes_by_id, start_server
+from mcp import Client
+
+from kg_actors.core.graph_ops import Writer
+from kg_actors.core.model import GraphData
+from kg_actors.graph_actor import run_graph_actor
+from kg_actors.testing import ServerProcess, mcp_text, session_of
+
+ACKED_BEFORE_KILL = 25
+ACKED_IN_FLIGHT = 20
+WRITERS = 4
+
+
+def _seed(home_project: str) -> dict:
+    return {
+        "nodes": {"seed-node-one": {"id": "seed-node-one", "gist": "written before any server ran",
+                                    "_created_ts": time.time() - 86_400}},
+        "edges": {},
+        "_meta": {"versions": {}, "project_path": home_project, "namespace": {"kind": "project", "owner": None}},
+    }
+
+
+async def _put(c: Client, sid: str, node_id: str) -> bool:
+    r = await c.call_tool("kg_put_node", {"session_id": sid, "level": "project", "id": node_id,
+                                          "gist": f"gist of {node_id}"})
+    text = mcp_text(r)
+    assert not r.is_error, text
+    return text.startswith(f"Node '{node_id}' saved")
+
+
+async def test_kill_9_loses_no_acknowledged_write_and_restarts_recover(tmp_path):
+    home = tmp_path / "home"
+    cwd = str(home / "dura-proj")
+    (home / "dura-proj").mkdir(parents=True)
+    fresh_cwd = str(home / "fresh-proj")
+    (home / "fresh-proj").mkdir()
+    s1 = start_server(tmp_path, projects={"dura-proj": _seed(cwd)})
+    graph_file = s1.store / "projects" / "dura-proj" / "graph.json"
+    journal = graph_file.with_name("graph.json.journal")
+    acked: list[str] = []
+    try:
+        async with Client(s1.url + "/") as c:
+            r = await c.call_tool("kg_read", {"cwd": cwd})
+            sid = session_of(mcp_text(r))
+            for k in range(ACKED_BEFORE_KILL):
+                if await _put(c, sid, f"acked-node-{k:03d}"):
+                    acked.append(f"acked-node-{k:03d}")
+            # A project that has no folder in the store yet: its first writes must be durable too.
+            r = await c.call_tool("kg_read", {"cwd": fresh_cwd})
+            fresh_sid = session_of(mcp_text(r))
+            for k in range(5):
+                assert await _put(c, fresh_sid, f"fresh-project-node-{k}")
+        assert len(acked) == ACKED_BEFORE_KILL
+
+        # Now several writers race while the server is killed under them.
+        target = len(acked) + ACKED_IN_FLIGHT
+        killed = trio.Event()
+
+        async def writer(w: int) -> None:
+            try:
+                async with Client(s1.url + "/") as c:
+                    for k in range(1000):
+                        node_id = f"flight-{w}-node-{k:03d}"
+                        if await _put(c, sid, node_id):
+                            acked.append(node_id)
+                        if len(acked) >= target and not killed.is_set():
+                            s1.proc.kill()  # SIGKILL, with the other writers' requests in flight
+                            killed.set()
+            except Exception:
+                if not killed.is_set():
+                    raise  # only the kill may end a writer
+
+        with trio.fail_after(60):
+            async with trio.open_nursery() as nursery:
+                for w in range(WRITERS):
+                    nursery.start_soon(writer, w)
+        assert killed.is_set()
+        s1.proc.wait(10)
+        assert s1.proc.returncode == -9
+    finally:
+        s1.kill()
+
+    assert journal.exists(), "acknowledged writes wait in the journal until a fold"
+    assert json.loads(graph_file.read_text())["nodes"].keys() == {"seed-node-one"}  # still readable
+    with open(journal, "ab") as f:
+        f.write(b'{"n":{"torn-write-node":{"id":"torn')  # a crash in the middle of an append
+
+    s2 = ServerProcess(tmp_path).start()
+    try:
+        nodes = nodes_by_id(graph(s2, project_path=cwd)["project"])
+        lost = sorted(set(acked) - set(nodes))
+        assert not lost, f"{len(lost)} acknowledged writes lost after kill -9: {lost[:5]}"
+        assert "seed-node-one" in nodes and "torn-write-node" not in nodes
+        fresh = nodes_by_id(graph(s2, project_path=fresh_cwd)["project"])
+        assert {f"fresh-project-node-{k}" for k in range(5)} <= fresh.keys(), "a new project's writes were lost"
+        log = s2.log.read_text()
+        assert "replayed" in log and "project:dura-proj" in log
+        assert "ignoring an unreadable journal line" in log
+        async with Client(s2.url + "/") as c:
+            # The session opened before the kill still works: sessions are saved when registered.
+            assert await _put(c, sid, "after-restart-node")
+        assert s2.stop() == 0  # SIGTERM flushes
+    finally:
+        s2.kill()
+    assert not journal.exists(), "SIGTERM folds the journal into graph.json"
+    saved = json.loads(graph_file.read_text())
+    assert set(acked) | {"seed-node-one", "after-restart-node"} <= saved["nodes"].keys()
+    prev = graph_file.with_name("graph.json.prev")
+    assert json.loads(prev.read_text())["nodes"].keys() == {"seed-node-one"}
+
+    graph_file.write_bytes(b"\x00garbage{{{ not json")
+    s3 = ServerProcess(tmp_path).start()
+    try:
+        nodes = nodes_by_id(graph(s3, project_path=cwd)["project"])
+        assert "seed-node-one" in nodes, "a corrupt graph.json falls back to graph.json.prev"
+        assert "unreadable" in s3.log.read_text() and "graph.json.prev" in s3.log.read_text()
+        assert s3.health() is not None
+    finally:
+        s3.kill()
+
+
+def test_a_second_server_on_the_same_store_exits_1_with_a_clear_message(server):
+    env = dict(server.env, KG_HTTP_PORT=str(server.port + 1 if server.port < 65535 else server.port - 1))
+    second = subprocess.run([KG, "serve"], env=env, capture_output=True, text=True, timeout=60,
+                            stdin=subprocess.DEVNULL)
+    assert second.returncode == 1
+    assert "KG PREFLIGHT: another memory server already uses" in second.stderr
+    assert str(server.store) in second.stderr and "kg stop" in second.stderr
+    assert server.health() is not None, "the first server keeps serving"
+
+
+async def test_sigterm_flushes_without_a_tick_even_with_writes_in_flight(tmp_path):
+    srv = start_server(tmp_path)
+    acked: list[str] = []
+    try:
+        cwd = srv.project("flush-proj")
+        async with Client(srv.url + "/") as c:
+            sid = session_of(mcp_text(await c.call_tool("kg_read", {"cwd": cwd})))
+            for k in range(5):
+                assert await _put(c, sid, f"flush-node-{k}")
+                acked.append(f"flush-node-{k}")
+            r = await c.call_tool("kg_put_node", {"session_id": sid, "level": "user", "id": "flush-user-node",
+                                                  "gist": "user level too"})
+            assert not r.is_error
+        graph_file = next((srv.store / "projects").glob("*/graph.json.journal")).with_name("graph.json")
+        assert not graph_file.exists(), "KG_SAVE_INTERVAL is an hour: nothing folded yet"
+
+        stopping = trio.Event()
+
+        async def writer(w: int) -> None:
+            try:
+                async with Client(srv.url + "/") as c:
+                    for k in range(500):
+                        node_id = f"sigterm-{w}-node-{k:03d}"
+                        if await _put(c, sid, node_id):
+                            acked.append(node_id)
+                        if len(acked) >= 25 and not stopping.is_set():
+                            stopping.set()
+                            srv.proc.terminate()  # SIGTERM while the other writers' requests are in flight
+            except Exception:
+                if not stopping.is_set():
+                    raise
+
+        with trio.fail_after(60):
+            async with trio.open_nursery() as nursery:
+                for w in range(WRITERS):
+                    nursery.start_soon(writer, w)
+        assert srv.proc.wait(30) == 0, "SIGTERM is a clean stop"
+    finally:
+        srv.kill()
+    saved = json.loads(graph_file.read_text())
+    lost = sorted(set(acked) - saved["nodes"].keys())
+    assert not lost, f"acknowledged before SIGTERM but not in graph.json: {lost[:5]}"
+    assert "flush-user-node" in json.loads((srv.store / "user.json").read_text())["nodes"]
+    assert not list(srv.store.rglob("*.journal")), "a clean stop folds every journal"
+    assert sid in json.loads((srv.store / "sessions.json").read_text()), "sessions are saved at shutdown"
+
+
+async def test_a_failed_save_keeps_the_graph_answering_and_the_next_fold_saves(tmp_path):
+    folder = tmp_path / "projects" / "p"
+    folder.mkdir(parents=True)
+    path = folder / "graph.json"
+    w = Writer(session=None)
+
+    def put(node_id: str) -> dict:
+        return dict(node_id=node_id, gist=f"gist of {node_id}", notes=None, touches=None, now=time.time(), writer=w)
+
+    with trio.fail_after(20):
+        async with trio.open_nursery() as nursery:
+            handle = await nursery.start(run_graph_actor, "project:p", "project", path, GraphData("project"))
+            await handle.ask("put_node", **put("before-failure-node"))
+            assert await handle.fold() is True
+            assert "before-failure-node" in json.loads(path.read_text())["nodes"]
+
+            shutil.rmtree(folder)
+            folder.write_text("a file where the graph's folder was")  # every save into it fails now
+            result = await handle.ask("put_node", **put("during-failure-node"))
+            assert result.created
+            await handle.ask("tick", now=time.time())
+            assert await handle.fold() is False
+            # The graph keeps answering, the change stands in memory.
+            assert (await handle.ask("get_node", node_id="during-failure-node")).gist == "gist of during-failure-node"
+            await handle.ask("put_node", **put("still-failing-node"))
+            assert await handle.fold() is False
+
+            folder.unlink()
+            folder.mkdir()
+            await handle.ask("tick", now=time.time())
+            assert await handle.fold() is True, "the next tick's fold retries the failed save"
+            saved = json.loads(path.read_text())
+            assert {"before-failure-node", "during-failure-node", "still-failing-node"} <= saved["nodes"].keys()
+            await handle.close()
+

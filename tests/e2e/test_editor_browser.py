@@ -1,0 +1,259 @@
+"""The editor in a real headless Chromium (Debian's), against a real `kg serve`.
+
+A person's path through the page: open it, pick a project, find a node by
+search, edit its gist, create and delete an edge, watch an agent's MCP write
+arrive live, and a screenshot for the record. Then what must not happen: a
+page on another site reading or changing the memory, and a lost server
+leaving the page stale. Playwright's sync API runs in plain (non-trio) tests.
+"""
+
+from __future__ import annotations
+
+import http.server
+import shutil
+import threading
+from pathlib import Path
+
+import httpx
+import pytest
+import trio
+from e2e_helpers import Session
+from editor_store import client, editor_url, seed
+from mcp import Client
+
+from kg_actors.testing import free_port
+
+CHROMIUM = shutil.which("chromium")
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="Debian's chromium is not installed (apt-get install -y chromium; .ci/run installs it)")
+
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+SCREENSHOT = Path(__file__).resolve().parents[2] / "bench" / "editor-screenshot.png"
+WAIT_MS = 30_000
+
+
+@pytest.fixture(scope="module")
+def playwright():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        yield p
+
+
+@pytest.fixture(scope="module")
+def browser(playwright):
+    b = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    yield b
+    b.close()
+
+
+@pytest.fixture
+def srv(server_factory):
+    s = server_factory(start=False)
+    s.paths = seed(s)
+    return s.start()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1440, "height": 900})
+    p = context.new_page()
+    p.set_default_timeout(WAIT_MS)
+    p.problems = []
+    p.on("pageerror", lambda e: p.problems.append(f"pageerror: {e}"))
+    p.on("console", lambda m: p.problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
+    p.requested = []
+    p.on("request", lambda r: p.requested.append(r.url))
+    yield p
+    context.close()
+
+
+def open_project(page, srv, path: str) -> None:
+    page.goto(editor_url(srv) + "/")
+    page.wait_for_selector("body[data-projects=listed]")
+    page.select_option("#graph-select", path)
+    page.wait_for_function("p => window.kgEditor.view.projectPath === p && document.body.dataset.graph === 'ready'",
+                           arg=path)
+    page.wait_for_selector("#status[data-state=live]")
+
+
+def on_canvas(page, element_id: str) -> bool:
+    return page.evaluate("id => window.kgEditor.canvas.cy.getElementById(id).nonempty()", element_id)
+
+
+def node_via_rest(srv, node_id: str) -> dict:
+    with client(srv) as http:
+        r = http.get(f"/api/nodes/project/{node_id}", params={"project_path": srv.paths["alpha"]})
+        return r.json()["node"] if r.status_code == 200 else {}
+
+
+def test_a_person_searches_edits_wires_and_watches_an_agent_live(srv, page):
+    alpha = srv.paths["alpha"]
+    open_project(page, srv, alpha)
+    assert on_canvas(page, "auth-token-refresh") and on_canvas(page, "src/auth/refresh.py")
+    assert "3 active · 1 archived · 1 orphaned" in page.inner_text("#counts")
+
+    # Find a node by search; the ranking is kg_search's.
+    page.fill("#search-input", "token refresh")
+    page.press("#search-input", "Enter")
+    first = page.wait_for_selector("#search-results li")
+    assert first.get_attribute("data-id") == "auth-token-refresh"
+    first.click()
+    page.wait_for_function("() => document.querySelector('#node-title')?.textContent === 'auth-token-refresh'")
+
+    # Edit the gist inline and see it saved.
+    page.fill("#gist", "JWT refresh slides its window; an expired session fails silently")
+    page.click("#save-node")
+    page.wait_for_selector("#save-msg.ok")
+    saved = node_via_rest(srv, "auth-token-refresh")
+    assert saved["gist"] == "JWT refresh slides its window; an expired session fails silently"
+    assert saved["history"]["written"]["by"] is None and saved["version"] == 4
+
+    # Create an edge, then delete it.
+    page.click("#edge-add summary")
+    page.fill("#edge-rel", "depends-on")
+    page.fill("#edge-other", "billing-service-hub")
+    page.click("#edge-add-go")
+    key = "auth-token-refresh->billing-service-hub:depends-on"
+    page.wait_for_selector(f'#edge-list button[data-edge="{key}"]')
+    assert on_canvas(page, key)
+    assert any(e["to"] == "billing-service-hub" for e in node_via_rest(srv, "auth-token-refresh")["edges"])
+    page.click(f'#edge-list button[data-edge="{key}"]')
+    page.wait_for_selector(f'#edge-list button[data-edge="{key}"]', state="detached")
+    assert not on_canvas(page, key)
+    assert not any(e["to"] == "billing-service-hub" for e in node_via_rest(srv, "auth-token-refresh")["edges"])
+
+    # An agent writes through the MCP tools; the change appears without a reload.
+    async def agent() -> None:
+        async with Client(srv.url + "/") as c:
+            s = await Session.open(c, cwd=alpha)
+            await s.ok("kg_put_node", level="project", id="live-agent-lesson", gist="Written by an agent session")
+            await s.ok("kg_put_edge", level="project", frm="live-agent-lesson", to="auth-token-refresh", rel="refines")
+
+    writer = threading.Thread(target=trio.run, args=(agent,))
+    writer.start()
+    page.wait_for_function("() => window.kgEditor.canvas.cy.getElementById('live-agent-lesson').nonempty()")
+    page.wait_for_function(
+        "() => window.kgEditor.canvas.cy.getElementById('live-agent-lesson->auth-token-refresh:refines').nonempty()")
+    writer.join(30)
+    # The open node's edge list follows the agent's new edge too.
+    page.wait_for_selector('#edge-list button[data-edge="live-agent-lesson->auth-token-refresh:refines"]')
+
+    page.click("#search-clear")
+    page.wait_for_selector("body[data-layout=done]")
+    page.evaluate("() => window.kgEditor.selectNode('auth-token-refresh')")
+    page.wait_for_selector("#score-card table")
+    page.wait_for_timeout(400)  # the centring animation, for a still picture
+    SCREENSHOT.parent.mkdir(exist_ok=True)
+    page.screenshot(path=str(SCREENSHOT))
+
+    local = (editor_url(srv) + "/", f"ws://127.0.0.1:{srv.editor_port}/")
+    assert all(u.startswith(local) for u in page.requested), [u for u in page.requested if not u.startswith(local)]
+    assert page.problems == []
+
+
+def test_another_tab_sees_an_edit_and_a_new_node_live(srv, browser, page):
+    alpha = srv.paths["alpha"]
+    open_project(page, srv, alpha)
+    other = browser.new_page()
+    other.set_default_timeout(WAIT_MS)
+    try:
+        open_project(other, srv, alpha)
+        other.evaluate("() => window.kgEditor.selectNode('session-handler-init')")
+        other.wait_for_selector("#score-card table")
+        page.evaluate("() => window.kgEditor.panel.openNew()")
+        page.fill("#new-id", "made-in-tab-one")
+        page.fill("#new-gist", "A node created in the first tab")
+        page.click("#create-node")
+        other.wait_for_function("() => window.kgEditor.canvas.cy.getElementById('made-in-tab-one').nonempty()")
+        page.evaluate("() => window.kgEditor.selectNode('session-handler-init')")
+        page.wait_for_selector("#score-card table")
+        page.fill("#gist", "Edited in tab one")
+        page.click("#save-node")
+        page.wait_for_selector("#save-msg.ok")
+        # Tab two had the node open with no edits of its own: it shows the new gist.
+        other.wait_for_function("() => document.querySelector('#gist')?.value === 'Edited in tab one'")
+    finally:
+        other.close()
+
+
+def test_the_page_shows_a_lost_server_and_reconnects_when_it_returns(srv, page):
+    open_project(page, srv, srv.paths["alpha"])
+    srv.stop()
+    page.wait_for_selector("#status[data-state=offline]")
+    assert page.is_visible("#offline-banner")
+    srv.start()
+    page.wait_for_selector("#status[data-state=live]")
+    page.wait_for_selector("#offline-banner", state="hidden")
+    # Back on the same graph, and live again: a write made now shows up.
+    with client(srv) as http:
+        body = {"level": "project", "project_path": srv.paths["alpha"], "id": "after-the-restart",
+                "gist": "Written after the server came back", "create": True}
+        assert http.post("/api/nodes", json=body).status_code == 201
+    page.wait_for_function("() => window.kgEditor.canvas.cy.getElementById('after-the-restart').nonempty()")
+
+
+EVIL_PAGE = """<!doctype html><html><body><script>
+(async () => {
+  const target = "http://127.0.0.1:%(port)d";
+  const out = {};
+  try { const r = await fetch(target + "/api/projects"); out.read = "read " + r.status; }
+  catch (e) { out.read = "blocked"; }
+  try {
+    await fetch(target + "/api/nodes", {method: "POST", mode: "no-cors", headers: {"content-type": "text/plain"},
+      body: JSON.stringify({level: "user", id: "planted-by-evil", gist: "from another site"})});
+    out.write = "sent";
+  } catch (e) { out.write = "blocked"; }
+  out.ws = await new Promise((resolve) => {
+    const ws = new WebSocket("ws://127.0.0.1:%(port)d/ws");
+    ws.onmessage = (m) => resolve("heard " + m.data);
+    ws.onerror = () => resolve("refused");
+    setTimeout(() => resolve("timeout"), 10000);
+  });
+  const form = document.createElement("form");
+  form.method = "POST"; form.action = target + "/api/nodes"; form.target = "sink"; form.enctype = "text/plain";
+  const field = document.createElement("input");
+  field.name = '{"level":"user","id":"form-planted-node","gist":"x","pad":"'; field.value = '"}';
+  form.append(field);
+  const sink = document.createElement("iframe"); sink.name = "sink"; document.body.append(sink, form);
+  sink.onload = () => { window.result = out; document.title = "done"; };
+  form.submit();
+})();
+</script></body></html>"""
+
+
+def test_a_page_on_another_site_cannot_read_or_change_the_memory(srv, playwright):
+    port = free_port()
+    body = (EVIL_PAGE % {"port": srv.editor_port}).encode()
+
+    class Evil(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("content-type", "text/html")
+            self.send_header("content-length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    evil = http.server.ThreadingHTTPServer(("127.0.0.1", port), Evil)
+    threading.Thread(target=evil.serve_forever, daemon=True).start()
+    # A real other site: evil.test resolves to this machine only inside this browser.
+    b = playwright.chromium.launch(executable_path=CHROMIUM, args=[*ARGS, "--host-resolver-rules=MAP evil.test 127.0.0.1"])
+    try:
+        p = b.new_page()
+        p.goto(f"http://evil.test:{port}/")
+        p.wait_for_function("() => document.title === 'done'", timeout=WAIT_MS)
+        result = p.evaluate("() => window.result")
+    finally:
+        b.close()
+        evil.shutdown()
+    assert result["read"] == "blocked"
+    assert not result["ws"].startswith("heard"), result["ws"]
+    with client(srv) as http_client:
+        assert http_client.get("/api/nodes/user/planted-by-evil").status_code == 404
+        assert http_client.get("/api/nodes/user/form-planted-node").status_code == 404
+        assert http_client.get("/api/projects").status_code == 200  # and the editor itself still answers
+    assert httpx.get(f"{srv.url}/api/nodes/user/planted-by-evil").status_code == 404

@@ -1,0 +1,242 @@
+"""`kg mcp`, the stdio shim every MCP client launches, driven for real.
+
+The SDK's stdio client launches the installed `kg mcp` against a running
+server; raw pipes check that stdout carries nothing but JSON-RPC lines and time
+the first reply; a shim pointed at a port with no server starts one itself.
+Set KG_RECORD_BENCH=1 to write the timings to bench/RESULTS-shim.md.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import select
+import statistics
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from e2e_helpers import KG, graph, kg, nodes_by_id, start_server, wait_until
+from mcp import Client, StdioServerParameters
+
+from kg_actors.testing import ServerProcess, mcp_text, session_of
+
+REPO = Path(__file__).resolve().parents[2]
+TIMINGS: dict[str, list[float]] = {}
+REPLY_TIMEOUT = 60.0
+
+
+@pytest.fixture(scope="module")
+def srv(tmp_path_factory):
+    server = start_server(tmp_path_factory.mktemp("shim"))
+    yield server
+    server.kill()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def record_timings():
+    yield
+    for name, values in TIMINGS.items():
+        print(f"\n{name}: " + ", ".join(f"{v * 1000:.0f} ms" for v in values))
+    if os.environ.get("KG_RECORD_BENCH") == "1" and TIMINGS:
+        _write_results()
+
+
+def _shim_env(server: ServerProcess) -> dict[str, str]:
+    return {"HOME": str(server.home), "KG_HOME": str(server.store), "KG_HTTP_PORT": str(server.port),
+            "KG_EDITOR_PORT": str(server.editor_port), "PYTHONUNBUFFERED": "1"}
+
+
+def _request(msg_id, method: str, params: dict | None = None) -> str:
+    msg: dict = {"jsonrpc": "2.0", "id": msg_id, "method": method}
+    if params is not None:
+        msg["params"] = params
+    return json.dumps(msg)
+
+
+INITIALIZE = _request(1, "initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
+                                        "clientInfo": {"name": "e2e-raw", "version": "0"}})
+INITIALIZED = json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"})
+
+
+class RawShim:
+    """`kg mcp` on raw pipes: send lines, read stdout lines against a deadline."""
+
+    def __init__(self, env: dict[str, str]):
+        self.t0 = time.monotonic()
+        self.proc = subprocess.Popen([KG, "mcp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, env=dict(os.environ, **env))
+        self._buf = b""
+
+    def send(self, line: str) -> None:
+        self.proc.stdin.write(line.encode() + b"\n")
+        self.proc.stdin.flush()
+
+    def read_line(self, timeout: float = REPLY_TIMEOUT) -> bytes:
+        deadline = time.monotonic() + timeout
+        fd = self.proc.stdout.fileno()
+        while b"\n" not in self._buf:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"no reply from kg mcp within {timeout:.0f} s")
+            ready, _, _ = select.select([fd], [], [], left)
+            if ready:
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    raise AssertionError(f"kg mcp closed stdout; stderr: {self.proc.stderr.read()[-2000:]!r}")
+                self._buf += chunk
+        line, self._buf = self._buf.split(b"\n", 1)
+        return line
+
+    def finish(self, timeout: float = REPLY_TIMEOUT) -> list[bytes]:
+        """Close stdin; the rest of stdout once the shim has answered everything and exited."""
+        try:
+            rest, _ = self.proc.communicate(timeout=timeout)  # closes stdin first
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+            raise AssertionError("kg mcp did not exit after stdin closed") from None
+        assert self.proc.returncode == 0
+        return [x for x in (self._buf + rest).split(b"\n") if x]
+
+
+def _jsonrpc_lines(lines: list[bytes]) -> dict:
+    """Every stdout line must be one JSON-RPC 2.0 message; returns them by id."""
+    by_id = {}
+    for line in lines:
+        msg = json.loads(line)  # raises on anything that is not JSON
+        assert isinstance(msg, dict) and msg.get("jsonrpc") == "2.0", line
+        assert ("result" in msg) != ("error" in msg), line
+        by_id[msg.get("id")] = msg
+    return by_id
+
+
+async def test_sdk_stdio_client_lists_tools_reads_and_writes(srv):
+    params = StdioServerParameters(command=KG, args=["mcp"], env=_shim_env(srv))
+    t0 = time.monotonic()
+    async with Client(params) as c:
+        TIMINGS.setdefault("SDK stdio client: launch to connected (server running)", []).append(time.monotonic() - t0)
+        tools = await c.list_tools()
+        assert {t.name for t in tools.tools} == {
+            "kg_read", "kg_search", "kg_put_node", "kg_put_edge", "kg_rename_node", "kg_delete_node",
+            "kg_delete_edge", "kg_useful", "kg_sync", "kg_progress"}
+        cwd = srv.project("shim-proj")
+        r = await c.call_tool("kg_read", {"cwd": cwd})
+        assert not r.is_error
+        sid = session_of(mcp_text(r))
+        r = await c.call_tool("kg_put_node", {"session_id": sid, "level": "project", "id": "shim-written-node",
+                                              "gist": "written through kg mcp", "notes": ["über stdio ✓"]})
+        assert not r.is_error and mcp_text(r).startswith("Node 'shim-written-node' saved to project graph")
+        r = await c.call_tool("kg_put_node", {"session_id": sid, "level": "project", "id": "bad/id", "gist": "g"})
+        assert r.is_error and "path separator" in mcp_text(r)
+    stored = nodes_by_id(graph(srv, project_path=cwd)["project"])["shim-written-node"]
+    assert stored["gist"] == "written through kg mcp" and stored["notes"] == ["über stdio ✓"]
+
+
+async def test_stdout_carries_only_jsonrpc_lines_and_first_reply_time(srv):
+    for _ in range(3):
+        shim = RawShim(_shim_env(srv))
+        shim.send(INITIALIZE)
+        first = shim.read_line()
+        TIMINGS.setdefault("raw: launch `kg mcp` to first reply (server running)", []).append(
+            time.monotonic() - shim.t0)
+        shim.send(INITIALIZED)
+        shim.send(_request(2, "tools/list"))
+        shim.send(_request(3, "tools/call", {"name": "kg_read", "arguments": {"cwd": srv.project("raw-proj")}}))
+        shim.send("this is not json")
+        shim.send(_request(4, "tools/call", {"name": "kg_nope", "arguments": {}}))
+        by_id = _jsonrpc_lines([first, *shim.finish()])
+        assert set(by_id) == {1, 2, 3, 4, None}
+        assert by_id[1]["result"]["serverInfo"]["name"] == "kg-memory"
+        assert len(by_id[2]["result"]["tools"]) == 10
+        assert "Session: " in by_id[3]["result"]["content"][0]["text"]
+        assert by_id[None]["error"]["code"] == -32700
+        assert by_id[4]["result"]["isError"] is True
+
+
+async def test_shim_starts_the_server_when_none_is_running(tmp_path):
+    fresh = ServerProcess(tmp_path / "cold")  # its dirs and free ports; not started
+    env = _shim_env(fresh)
+    assert fresh.health() is None
+    shim = RawShim(env)
+    try:
+        shim.send(INITIALIZE)
+        first = shim.read_line()
+        TIMINGS.setdefault("raw: launch `kg mcp` to first reply (server not running; the shim starts it)", []).append(
+            time.monotonic() - shim.t0)
+        assert fresh.health() is not None, "the shim answered, so the server it started must be up"
+        shim.send(INITIALIZED)
+        cwd = fresh.project("cold-proj")
+        shim.send(_request(2, "tools/call", {"name": "kg_read", "arguments": {"cwd": cwd}}))
+        reply = json.loads(shim.read_line())
+        sid = session_of(reply["result"]["content"][0]["text"])
+        shim.send(_request(3, "tools/call", {"name": "kg_put_node", "arguments": {
+            "session_id": sid, "level": "project", "id": "cold-start-node", "gist": "the shim started the server"}}))
+        by_id = _jsonrpc_lines([first, json.dumps(reply).encode(), *shim.finish()])
+        assert set(by_id) == {1, 2, 3}
+        assert "saved to project graph" in by_id[3]["result"]["content"][0]["text"]
+        assert "cold-start-node" in nodes_by_id(graph(fresh, project_path=cwd)["project"])
+        assert (fresh.store / "server.pid").exists()
+    finally:
+        if shim.proc.poll() is None:
+            shim.proc.kill()
+            shim.proc.wait()
+        stop = kg(["stop"], dict(os.environ, **env))
+    assert stop.returncode == 0 and "stopped" in stop.stdout
+    wait_until(lambda: fresh.health() is None, what="the shim-started server to stop")
+
+
+async def test_shim_answers_every_request_with_an_error_when_no_server_can_start(tmp_path):
+    blocked = tmp_path / "store-is-a-file"
+    blocked.write_text("")  # `kg start` cannot use it, so the shim cannot start a server
+    home = tmp_path / "home"
+    home.mkdir()
+    from kg_actors.testing import free_port
+
+    env = {"HOME": str(home), "KG_HOME": str(blocked), "KG_HTTP_PORT": str(free_port()),
+           "KG_EDITOR_PORT": str(free_port())}
+    shim = RawShim(env)
+    shim.send(INITIALIZE)
+    shim.send(INITIALIZED)
+    shim.send(_request(2, "tools/list"))
+    by_id = _jsonrpc_lines(shim.finish())
+    assert set(by_id) == {1, 2}, "a notification gets no reply, every request gets one"
+    for msg in by_id.values():
+        assert msg["error"]["code"] == -32603 and "kg memory server unreachable" in msg["error"]["message"]
+
+
+def _write_results() -> None:
+    """Append this run's numbers to bench/RESULTS-shim.md (the header is written once)."""
+    path = REPO / "bench" / "RESULTS-shim.md"
+    header = [
+        "# `kg mcp` shim: time to first reply",
+        "",
+        "Measured by `tests/e2e/test_shim.py`: wall clock from launching `kg mcp` to the first JSON-RPC",
+        "line on its stdout (the reply to `initialize`), against a running server and against none (the",
+        "shim then runs `kg start` itself). No assertions rest on these numbers; they move with machine",
+        "load, so each run records the load average next to them.",
+        "",
+        "Command (appends one section per run):",
+        "",
+        "```",
+        "KG_RECORD_BENCH=1 .venv/bin/pytest -s tests/e2e/test_shim.py",
+        "```",
+        "",
+    ]
+    lines = [
+        f"## {time.strftime('%Y-%m-%d %H:%M:%S')}",
+        "",
+        f"{platform.platform()}, Python {platform.python_version()}, {os.cpu_count()} CPU(s); "
+        f"load average {', '.join(f'{x:.2f}' for x in os.getloadavg())}.",
+        "",
+        "| measurement | samples | min | median |",
+        "|---|---|---|---|",
+    ]
+    for name, values in TIMINGS.items():
+        lines.append(f"| {name} | {len(values)} | {min(values) * 1000:.0f} ms | "
+                     f"{statistics.median(values) * 1000:.0f} ms |")
+    lines.append("")
+    existing = path.read_text() if path.exists() else "\n".join(header)
+    path.write_text(existing.rstrip("\n") + "\n\n" + "\n".join(lines))

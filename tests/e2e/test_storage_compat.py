@@ -1,0 +1,213 @@
+"""A store written by the reference (kg-memory 0.17 format) loads and saves without loss.
+
+The format: a `nodes` map with underscore metadata fields, `edges` keyed
+"from->to:rel", `_meta` with versions, progress, project_path and namespace.
+Fields this server does not know ride along untouched. Edges whose bare-id
+endpoint names no node go on load; file endpoints and project->user edges stay.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import time
+
+import pytest
+from e2e_helpers import Session, edge_keys, graph, nodes_by_id, on_disk_graph, start_server
+from mcp import Client
+
+T = time.time() - 10 * 86_400
+
+
+def _ref_user() -> dict:
+    return {
+        "nodes": {
+            "ref-user-principle": {
+                "id": "ref-user-principle", "gist": "every network call gets a timeout",
+                "notes": ["case: a hung worker", "case: a stuck deploy"], "touches": ["~/dotfiles/.curlrc:1-4 (max-time)"],
+                "_created_ts": T - 86_400, "_useful_ts": [T, T + 10], "_credited_ts": [T + 5], "_gist_ts": [T - 86_400],
+                "_written": {"ts": T, "by": "abcd1234", "author": "ef567890"}, "_recurrence_ts": [T + 10],
+                "_last_read_ts": T + 20, "_custom_future_field": {"x": [1, 2]}, "color": "blue",
+            },
+            "ref-archived-node": {"id": "ref-archived-node", "gist": "an archived lesson", "_created_ts": T,
+                                  "_archived": True, "_written": {"ts": T, "by": None}},
+            "ref-orphaned-node": {"id": "ref-orphaned-node", "gist": "an orphan", "_created_ts": T,
+                                  "_archived": True, "_orphaned_ts": T + 30},
+        },
+        "edges": {
+            "ref-user-principle->ref-archived-node:related-to": {
+                "from": "ref-user-principle", "to": "ref-archived-node", "rel": "related-to",
+                "notes": ["they share a cause"], "_weight": 0.5, "since": "2026-01"},
+            "ref-user-principle->~/dotfiles/.curlrc:configured-by": {
+                "from": "ref-user-principle", "to": "~/dotfiles/.curlrc", "rel": "configured-by"},
+            "ref-user-principle->ghost-user-node:depends-on": {
+                "from": "ref-user-principle", "to": "ghost-user-node", "rel": "depends-on"},
+        },
+        "_meta": {
+            "versions": {"node:ref-user-principle": {"v": 3, "ts": T, "session": "abcd1234"},
+                         "node:deleted-long-ago": {"v": 1, "ts": T - 99, "session": None},
+                         "node:ref-archived-node": {"v": 2, "ts": T, "session": "ef567890", "used_ts": T - 50}},
+            "progress": {"scout": {"sessions_reviewed": ["abc"], "last_ts": T,
+                                   "_trail": [{"_ts": T, "sessions_reviewed": ["abc"]}]}},
+            "namespace": {"kind": "user", "owner": None},
+            "_future_meta": {"k": 1},
+        },
+    }
+
+
+def _ref_project(root: str, prefix: str = "webapp") -> dict:
+    a, b = f"{prefix}-auth-flow", f"{prefix}-db-layer"
+    return {
+        "nodes": {
+            a: {"id": a, "gist": "sessions refresh on 401", "notes": ["n"], "_created_ts": T, "_useful_ts": [T],
+                "_written": {"ts": T, "by": "abcd1234"}, "owner_team": "platform"},
+            b: {"id": b, "gist": "all queries go through the repository layer", "_created_ts": T, "_archived": True},
+        },
+        "edges": {
+            f"{a}->{b}:depends-on": {"from": a, "to": b, "rel": "depends-on", "notes": ["via session store"]},
+            f"{a}->ref-user-principle:applies": {"from": a, "to": "ref-user-principle", "rel": "applies"},
+            f"{a}->src/auth.py:implemented-in": {"from": a, "to": "src/auth.py", "rel": "implemented-in",
+                                                 "extra_edge_field": True},
+            f"{b}->~/notes/db.md:documented-in": {"from": b, "to": "~/notes/db.md", "rel": "documented-in"},
+            f"{b}->vanished-node:calls": {"from": b, "to": "vanished-node", "rel": "calls"},
+            f"vanished-caller->{b}:calls": {"from": "vanished-caller", "to": b, "rel": "calls"},
+        },
+        "_meta": {
+            "versions": {f"node:{a}": {"v": 1, "ts": T, "session": "abcd1234"}},
+            "progress": {"extract": {"done": 3, "last_ts": T, "_trail": []}},
+            "project_path": root,
+            "namespace": {"kind": "project", "owner": None},
+        },
+    }
+
+
+DANGLING_PROJECT = {("webapp-db-layer", "vanished-node", "calls"), ("vanished-caller", "webapp-db-layer", "calls")}
+DANGLING_USER = {("ref-user-principle", "ghost-user-node", "depends-on")}
+
+
+def _seeded(base, home_projects: dict[str, str]) -> tuple[dict, dict]:
+    """The reference user graph, and project graphs at projects/<slug>/graph.json for the given roots."""
+    user = _ref_user()
+    projects = {}
+    for slug, rel in home_projects.items():
+        root = base / "home" / rel
+        root.mkdir(parents=True, exist_ok=True)
+        projects[slug] = _ref_project(str(root), prefix="webapp" if slug == "webapp" else slug)
+    return user, projects
+
+
+@pytest.fixture(scope="module")
+def srv(tmp_path_factory):
+    base = tmp_path_factory.mktemp("compat")
+    user, projects = _seeded(base, {"webapp": "code/webapp", "src": "a/src", "reload-proj": "reload-proj"})
+    server = start_server(base, user, projects)
+    yield server
+    server.kill()
+
+
+@pytest.fixture
+async def client(srv):
+    async with Client(srv.url + "/") as c:
+        yield c
+
+
+async def test_unknown_and_underscore_fields_survive_a_write_and_a_clean_stop(tmp_path):
+    user, projects = _seeded(tmp_path, {"webapp": "code/webapp"})
+    original_user, original_project = copy.deepcopy(user), copy.deepcopy(projects["webapp"])
+    srv = start_server(tmp_path, user, projects)
+    try:
+        async with Client(srv.url + "/") as c:
+            a = await Session.open(c, str(tmp_path / "home" / "code" / "webapp"))
+            await a.ok("kg_put_node", level="project", id="webapp-new-node", gist="written by the new server")
+            await a.ok("kg_put_node", level="user", id="ref-new-user-node", gist="so is this")
+            await a.ok("kg_progress", task_id="scout", state={"sessions_reviewed": ["abc", "def"]})
+        assert srv.stop() == 0
+    finally:
+        srv.kill()
+    saved_user = json.loads((srv.store / "user.json").read_text())
+    saved_project = json.loads((srv.store / "projects" / "webapp" / "graph.json").read_text())
+
+    for original, saved, dangling in ((original_user, saved_user, DANGLING_USER),
+                                      (original_project, saved_project, DANGLING_PROJECT)):
+        for node_id, node in original["nodes"].items():
+            assert saved["nodes"][node_id] == node, f"node {node_id} changed on a round trip"
+        for key, edge in original["edges"].items():
+            if (edge["from"], edge["to"], edge["rel"]) in dangling:
+                assert key not in saved["edges"], f"dangling edge {key} was kept"
+            else:
+                assert saved["edges"][key] == edge, f"edge {key} changed on a round trip"
+        for vkey, entry in original["_meta"]["versions"].items():
+            assert saved["_meta"]["versions"][vkey] == entry
+        assert saved["_meta"]["namespace"] == original["_meta"]["namespace"]
+    assert saved_user["_meta"]["_future_meta"] == {"k": 1}
+    assert saved_project["_meta"]["project_path"] == original_project["_meta"]["project_path"]
+    assert saved_project["_meta"]["progress"] == original_project["_meta"]["progress"]
+    scout = saved_user["_meta"]["progress"]["scout"]
+    assert scout["sessions_reviewed"] == ["abc", "def"]
+    assert scout["_trail"][0] == original_user["_meta"]["progress"]["scout"]["_trail"][0] and len(scout["_trail"]) == 2
+    assert "webapp-new-node" in saved_project["nodes"] and "ref-new-user-node" in saved_user["nodes"]
+    assert saved_project["edges"].keys() == {k for k, e in original_project["edges"].items()
+                                             if (e["from"], e["to"], e["rel"]) not in DANGLING_PROJECT}
+
+
+async def test_dangling_bare_id_edges_go_on_load_files_and_user_endpoints_stay(srv, client):
+    cwd = str(srv.home / "code" / "webapp")
+    a = await Session.open(client, cwd)
+    g = graph(srv, session_id=a.sid)
+    project_edges, user_edges = edge_keys(g["project"]), edge_keys(g["user"])
+    assert not project_edges & DANGLING_PROJECT and not user_edges & DANGLING_USER
+    assert {("webapp-auth-flow", "webapp-db-layer", "depends-on"),
+            ("webapp-auth-flow", "ref-user-principle", "applies"),
+            ("webapp-auth-flow", "src/auth.py", "implemented-in"),
+            ("webapp-db-layer", "~/notes/db.md", "documented-in")} == project_edges
+    assert {("ref-user-principle", "ref-archived-node", "related-to"),
+            ("ref-user-principle", "~/dotfiles/.curlrc", "configured-by")} <= user_edges
+    read = await a.ok("kg_read", id="webapp-auth-flow")
+    assert "webapp-auth-flow --applies--> ref-user-principle" in read
+
+
+async def test_a_reference_graph_whose_project_path_matches_is_adopted(srv, client):
+    a = await Session.open(client, str(srv.home / "code" / "webapp"))
+    assert "webapp-auth-flow: sessions refresh on 401" in a.first_text
+    assert graph(srv, session_id=a.sid)["project"]["project_path"] == str(srv.home / "code" / "webapp")
+    # Another folder with the same name is another project: it does not get this graph.
+    b = await Session.open(client, srv.project("elsewhere/webapp"))
+    assert "webapp-auth-flow" not in b.first_text
+    assert not graph(srv, session_id=b.sid)["project"]["nodes"]
+
+
+async def test_two_projects_whose_folders_share_a_name_get_separate_graphs(srv, client):
+    a_root, b_root = str(srv.home / "a" / "src"), srv.project("b/src")
+    a = await Session.open(client, a_root)
+    b = await Session.open(client, b_root)
+    assert "src-auth-flow" in a.first_text and "src-auth-flow" not in b.first_text
+    await a.ok("kg_put_node", level="project", id="same-named-node", gist="from a/src")
+    await b.ok("kg_put_node", level="project", id="same-named-node", gist="from b/src")
+    assert nodes_by_id(graph(srv, project_path=a_root)["project"])["same-named-node"]["gist"] == "from a/src"
+    assert nodes_by_id(graph(srv, project_path=b_root)["project"])["same-named-node"]["gist"] == "from b/src"
+    folders = {}
+    for d in (srv.store / "projects").iterdir():
+        if d.name.startswith("src"):
+            disk = on_disk_graph(d / "graph.json")
+            folders[disk["_meta"].get("project_path")] = (d.name, disk["nodes"]["same-named-node"]["gist"])
+    assert folders[a_root] == ("src", "from a/src"), "the reference's folder stays with its recorded project"
+    assert folders[b_root][1] == "from b/src" and folders[b_root][0] != "src"
+
+
+async def test_reload_true_rereads_the_graph_from_disk(srv, client):
+    root = str(srv.home / "reload-proj")
+    graph_file = srv.store / "projects" / "reload-proj" / "graph.json"
+    before = nodes_by_id(graph(srv, project_path=root)["project"])
+    assert before["reload-proj-auth-flow"]["gist"] == "sessions refresh on 401"
+    edited = json.loads(graph_file.read_text())
+    edited["nodes"]["reload-proj-auth-flow"]["gist"] = "edited by hand on disk"
+    edited["nodes"]["restored-by-hand-node"] = {"id": "restored-by-hand-node", "gist": "from a .prev restore"}
+    graph_file.write_text(json.dumps(edited))
+    cached = nodes_by_id(graph(srv, project_path=root)["project"])
+    assert cached["reload-proj-auth-flow"]["gist"] == "sessions refresh on 401"
+    reloaded = nodes_by_id(graph(srv, project_path=root, reload=True)["project"])
+    assert reloaded["reload-proj-auth-flow"]["gist"] == "edited by hand on disk"
+    assert "restored-by-hand-node" in reloaded
+    # The reloaded graph serves sessions too.
+    a = await Session.open(client, root)
+    assert "restored-by-hand-node" in await a.ok("kg_read", id="restored-by-hand-node")
