@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import logging
 import secrets
+import time
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ import attrs
 import trio
 
 from . import actor
+from .core import capture
 from .core import constants as C
 from .core.errors import KGError, SessionUnknown
 from .storage import files
@@ -56,6 +58,7 @@ class Session:
     drop_pending: dict[str, list[str]] = attrs.field(factory=dict)
     pages: list[str] = attrs.field(factory=list)
     page_effects: list[dict] = attrs.field(factory=list)
+    file_recall_ts: list[float] = attrs.field(factory=list)
     extra: dict = attrs.field(factory=dict)
 
     @property
@@ -115,6 +118,10 @@ class Registry:
     def __init__(self, sessions: dict[str, Session]):
         self.sessions = sessions
         self.dirty = False
+        # Per project: tool-event counters and nudge throttles (tool_events.json), loaded on first use.
+        self.tool_events: dict[str, dict] = {}
+        self.tool_events_dirty: set[str] = set()
+        self.hooks_seen: dict[str, set[str]] = {}  # harness name -> project roots its hooks reached
 
     def _get(self, sid: str) -> Session:
         session = self.sessions.get(sid)
@@ -306,6 +313,62 @@ class Registry:
             return None
         return s.pages.pop(0), s.page_effects.pop(0) if s.page_effects else {}
 
+    # Ambient channels ------------------------------------------------------------
+    def op_file_recall_allowed(self, sid: str, now: float) -> bool:
+        s = self._get(sid)
+        s.file_recall_ts = [t for t in s.file_recall_ts if now - t < C.FILE_RECALL_WINDOW_SECONDS]
+        return len(s.file_recall_ts) < C.FILE_RECALL_MAX_PER_WINDOW
+
+    def op_note_file_recall(self, sid: str, now: float) -> None:
+        self._get(sid).file_recall_ts.append(now)
+
+    def _events(self, path: str) -> dict:
+        events = self.tool_events.get(path)
+        if events is None:
+            try:
+                raw = files.load_json(Path(path))
+            except (files.Unreadable, OSError):
+                raw = None
+            events = raw if isinstance(raw, dict) else {}
+            self.tool_events[path] = events
+        return events
+
+    def op_tool_event(self, path: str, key: str, harness_sid: str, now: float) -> dict:
+        """Count a read or fetch of `key`; the target's record as it stands now."""
+        record = capture.count_event(self._events(path), key, harness_sid, now)
+        self.tool_events_dirty.add(path)
+        return dict(record)
+
+    def op_claim_nudge(self, path: str, key: str, kg_sid: str, now: float) -> bool:
+        """Whether a nudge for `key` may go to this session now; if so, it is recorded."""
+        events = self._events(path)
+        record = events.get("events", {}).get(key)
+        if record is None or not capture.throttle_allows(events, record, kg_sid, now):
+            return False
+        capture.record_nudge(events, record, kg_sid, now)
+        self.tool_events_dirty.add(path)
+        return True
+
+    def op_activity_days(self, path: str) -> frozenset[str]:
+        return frozenset(
+            time.strftime("%Y-%m-%d", time.gmtime(r["last_ts"]))
+            for r in self._events(path).get("events", {}).values() if isinstance(r.get("last_ts"), int | float)
+        )
+
+    def op_note_hook(self, harness: str, project_path: str | None) -> None:
+        self.hooks_seen.setdefault(harness, set()).add(project_path or "")
+
+    def op_hook_seen(self, harness: str, project_path: str | None) -> bool:
+        return (project_path or "") in self.hooks_seen.get(harness, set())
+
+    def dirty_tool_events(self, now: float) -> list[tuple[Path, bytes]]:
+        out = []
+        for path in sorted(self.tool_events_dirty):
+            capture.prune(self.tool_events[path], now)
+            out.append((Path(path), files.dump_json(self.tool_events[path], indent=None)))
+        self.tool_events_dirty.clear()
+        return out
+
     # Tick ------------------------------------------------------------------------
     def op_expire(self, now: float) -> int:
         old = [sid for sid, s in self.sessions.items() if now - s.last_activity > C.SESSION_TTL_SECONDS]
@@ -368,6 +431,11 @@ async def run_session_registry(
             if req.op == "save":
                 if registry.dirty:
                     await save()
+                for event_path, data in registry.dirty_tool_events(time.time()):
+                    try:
+                        await trio.to_thread.run_sync(files.write_atomic, event_path, data, False)
+                    except OSError as exc:
+                        log.error("could not save %s: %s", event_path, exc)
                 req.reply.set(None)
                 continue
             try:
@@ -379,7 +447,8 @@ async def run_session_registry(
                 log.exception("session registry: %s failed", req.op)
                 req.reply.fail(KGError(f"internal error while handling {req.op}: {exc!r}"))
                 continue
-            if req.op not in ("get", "write_view", "vote_state", "writers"):
+            if req.op not in ("get", "write_view", "vote_state", "writers", "hook_seen", "activity_days",
+                              "tool_event", "claim_nudge"):
                 registry.dirty = True
             if req.op in _SAVE_NOW:
                 await save()
@@ -388,7 +457,3 @@ async def run_session_registry(
             await save()
     finally:
         mailbox.drain_stopped()
-
-
-def dump_for_debug(sessions: dict[str, Session]) -> str:
-    return json.dumps({sid: s.to_json() for sid, s in sessions.items()}, indent=2)

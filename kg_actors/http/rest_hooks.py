@@ -1,9 +1,73 @@
-"""REST endpoints for the hooks."""
+"""Hook endpoints: the raw hook payload in, ready-to-print hook output (or `{}`) out.
+
+A hook gives the server one second; nothing here waits on a save. Bad payloads
+are answered 400 at once; the hook scripts print only replies that carry hook
+output, so an error is silence in the session.
+"""
 
 from __future__ import annotations
 
+from starlette.requests import Request
+from starlette.responses import JSONResponse
 from starlette.routing import Route
+
+from ..ambient import Ambient, hook_output
+from ..core import debt
+from .rest import guarded, json_body
 
 
 def routes(runtime) -> list[Route]:
-    return []
+    ambient = Ambient(runtime.memory)
+
+    async def bootstrap_get(request: Request) -> JSONResponse:
+        q = request.query_params
+        out = await ambient.bootstrap(q.get("project_path") or q.get("cwd"), q.get("claude_session_id"),
+                                      q.get("source"), q.get("transcript_path"))
+        return JSONResponse(out)
+
+    async def bootstrap_post(request: Request) -> JSONResponse:
+        body = await json_body(request)
+        out = await ambient.bootstrap(body.get("cwd"), body.get("session_id"), body.get("source"),
+                                      body.get("transcript_path"))
+        return JSONResponse(hook_output("SessionStart", out["context"], out.get("message")))
+
+    async def prompt_context(request: Request) -> JSONResponse:
+        return JSONResponse(await ambient.prompt_context(await json_body(request)))
+
+    async def tool_event(request: Request) -> JSONResponse:
+        return JSONResponse(await ambient.tool_event(await json_body(request)))
+
+    async def session_state(request: Request) -> JSONResponse:
+        """For prompt hooks from before the server made every decision: the full-read flag only."""
+        view = None
+        sid = request.query_params.get("session_id")
+        if sid:
+            view = await runtime.sessions.ask("get", sid=sid)
+        if view is None:
+            return JSONResponse({"found": False})
+        return JSONResponse({"found": True, "session_id": view.sid, "full_read_done": view.full_read_ts is not None,
+                             "preloaded_count": len(view.preloaded)})
+
+    async def maintenance_debt(request: Request) -> JSONResponse:
+        now = runtime.clock()
+        rows = []
+        keys = ["user"] + [f"project:{slug}" for slug in runtime.layout.project_slugs()]
+        for key in keys:
+            handle = await runtime.directory.get(key)
+            graph, derived = await handle.ask("view")
+            d = derived.debt(graph, now)
+            row = {"graph": key, "level": "user" if key == "user" else "project", "debt": debt.debt_dict(d)}
+            if graph.project_path:
+                row["project_path"] = graph.project_path
+            rows.append(row)
+        rows.sort(key=lambda r: -r["debt"]["score"])
+        return JSONResponse({"graphs": rows})
+
+    return [
+        Route("/api/session_bootstrap", guarded(bootstrap_get), methods=["GET"]),
+        Route("/api/session_bootstrap", guarded(bootstrap_post), methods=["POST"]),
+        Route("/api/prompt_context", guarded(prompt_context), methods=["POST"]),
+        Route("/api/tool_event", guarded(tool_event), methods=["POST"]),
+        Route("/api/session_state", guarded(session_state)),
+        Route("/api/maintenance_debt", guarded(maintenance_debt)),
+    ]

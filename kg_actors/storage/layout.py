@@ -115,3 +115,9 @@ def choose_slug(layout: Layout, root: str) -> str:
     if recorded is None or recorded == root:
         return plain
     return hashed
+
+
+def project_root_ok(path: str) -> bool:
+    """Inside the user's home (events outside it are not counted)."""
+    h = str(home())
+    return path == h or path.startswith(h.rstrip("/") + "/")

@@ -1,0 +1,324 @@
+"""Memory that arrives by itself: the hook endpoints' decisions, conducted across actors.
+
+SessionStart registers or recovers the session and returns the compact core;
+UserPromptSubmit returns the full-read reminder, prompt recall, or nothing;
+PostToolUse returns file recall or a capture nudge. Other sessions' writes
+ride along on prompt and tool replies. Every recall decision for a known
+session is logged to recall.jsonl. Nothing here owns state.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+
+import trio
+
+from .core import capture, preload, recall, reads, scoring, search, touches
+from .core import constants as C
+from .core.debt import debt_line
+from .harness import profiles, shell, transcripts
+from .memory import Memory
+from .session_actor import SessionView
+from .storage import layout as L
+from .storage.logs import append_jsonl
+
+log = logging.getLogger(__name__)
+
+FILE_TOOLS = {"Read": "file_path", "Edit": "file_path", "Write": "file_path", "MultiEdit": "file_path",
+              "NotebookEdit": "notebook_path", "view_file": "AbsolutePath", "replace_file_content": "TargetFile",
+              "write_to_file": "TargetFile"}
+SHELL_TOOLS = {"Bash", "shell", "exec_command", "local_shell", "run_command"}
+PATCH_MARKERS = ("*** Add File:", "*** Update File:", "*** Delete File:", "*** Move to:")
+
+
+def hook_output(event: str, text: str | None, system_message: str | None = None) -> dict:
+    out: dict = {}
+    if text:
+        out["hookSpecificOutput"] = {"hookEventName": event, "additionalContext": text}
+    if system_message:
+        out["systemMessage"] = system_message
+    return out
+
+
+class Ambient:
+    def __init__(self, memory: Memory):
+        self.memory = memory
+        self.sessions = memory.sessions
+        self.directory = memory.directory
+        self.layout = memory.layout
+
+    def _root(self, cwd: object) -> str | None:
+        if not cwd:
+            return None
+        root = L.project_root(cwd, "cwd")
+        if L.is_home(root) and not self.directory.has_project_graph(root):
+            return None
+        return root
+
+    def _log(self, records: list[dict]) -> None:
+        append_jsonl(self.layout.log("recall.jsonl"), records, C.RECALL_LOG_MAX_BYTES)
+
+    # SessionStart ----------------------------------------------------------------
+    async def bootstrap(self, cwd: object, claude_sid: object, source: object, transcript_path: object) -> dict:
+        harness = profiles.from_transcript(transcript_path if isinstance(transcript_path, str) else None)
+        root = self._root(cwd)
+        claude_sid = claude_sid if isinstance(claude_sid, str) and claude_sid else None
+        source = source if isinstance(source, str) else "startup"
+        now = self.memory.clock()
+        view, reused, parent = None, False, None
+        if source != "clear" and claude_sid:
+            view = await self.sessions.ask("find_by_claude", claude_sid=claude_sid)
+            reused = view is not None
+        if view is None and source != "clear":
+            candidate = await self._from_transcript(transcript_path, root)
+            if candidate is not None:
+                view = await self.sessions.ask("fork", sid=candidate.sid, claude_sid=claude_sid,
+                                               harness=harness.name, now=now)
+                reused, parent = True, candidate.sid
+        if view is None:
+            view = await self.sessions.ask("register", project_path=root, harness=harness.name, now=now,
+                                           claude_sid=claude_sid)
+            if root is not None:
+                await (await self.directory.get(self.directory.project_key(root))).ask("set_project_path", path=root)
+        await self.sessions.ask("note_hook", harness=harness.name, project_path=root)
+        if reused and source != "compact":
+            note = (f"KG memory session resumed — session_id: {view.sid} (pass it to every kg_* call"
+                    + (f"; it replaces {parent}, which stays with the session this one was forked from" if parent else "")
+                    + "). The memory preload earlier in this conversation remains in context; "
+                    "kg_sync(session_id) fetches the changes other sessions made since.")
+            return {"session_id": view.sid, "reused": True, "context": note, "text": "", "stats": {},
+                    "message": f"kg memory: session {view.sid} resumed"}
+        if source == "compact":
+            view = await self.sessions.ask("reset_context", sid=view.sid)
+        return await self._preload(view, harness, reused)
+
+    async def _from_transcript(self, transcript_path: object, root: str | None) -> SessionView | None:
+        path = transcripts.safe_transcript(transcript_path if isinstance(transcript_path, str) else None, L.home())
+        if path is None:
+            return None
+        sid = await trio.to_thread.run_sync(transcripts.recover_sid, path)
+        if sid is None:
+            return None
+        candidate = await self.sessions.ask("get", sid=sid)
+        if candidate is None or candidate.project_path != root:
+            return None
+        return candidate
+
+    async def _preload(self, view: SessionView, harness: profiles.Harness, reused: bool) -> dict:
+        now = self.memory.clock()
+        parts, scores, debts = [], {}, {}
+        for lvl, handle in await self.memory.levels_of(view):
+            graph, derived = await handle.ask("view")
+            scores[lvl] = scoring.unified_scores(graph, now)
+            parts.append(reads.level_part(graph, lvl, frozenset(), scores[lvl]))
+            debts[lvl] = debt_line(derived.debt(graph, now))
+        text, shown = preload.build(parts, scores, debts, view.sid, harness.preload_limit, harness.measure)
+        ids = [node_id for _, node_id in shown]
+        await self.sessions.ask("set_preloaded", sid=view.sid, ids=ids)
+        await self.sessions.ask("mark_seen", sid=view.sid, ids=ids, via="preload", at=now)
+        stats = {lvl: sum(1 for level, _ in shown if level == lvl) for lvl in ("user", "project")}
+        message = (f"kg memory: preloaded {len(ids)} gist(s) (user {stats['user']}, project {stats['project']}) "
+                   f"— session {view.sid}")
+        return {"session_id": view.sid, "reused": reused, "context": text, "text": text.split("\n\n", 1)[-1],
+                "stats": {"user_active": parts[0].active, "project_active": parts[1].active if len(parts) > 1 else 0,
+                          "shown_gists": len(ids)}, "message": message}
+
+    # Hook identity -----------------------------------------------------------------
+    async def resolve(self, payload: dict) -> tuple[SessionView | None, profiles.Harness, str | None]:
+        harness = profiles.from_transcript(payload.get("transcript_path") if isinstance(payload.get("transcript_path"), str) else None)
+        root = self._root(payload.get("cwd"))
+        claude_sid = payload.get("session_id") if isinstance(payload.get("session_id"), str) else None
+        if not claude_sid:
+            return None, harness, root
+        view = await self.sessions.ask("find_by_claude", claude_sid=claude_sid)
+        if view is None:
+            candidate = await self._from_transcript(payload.get("transcript_path"), root)
+            # Only an unbound session may be claimed by transcript evidence: never guess.
+            if candidate is not None and candidate.claude_sid is None:
+                view = await self.sessions.ask("bind", sid=candidate.sid, claude_sid=claude_sid, harness=harness.name)
+        if view is not None:
+            await self.sessions.ask("note_hook", harness=harness.name, project_path=view.project_path)
+        return view, harness, root
+
+    # UserPromptSubmit ----------------------------------------------------------------
+    async def prompt_context(self, payload: dict) -> dict:
+        view, harness, _ = await self.resolve(payload)
+        if view is None:
+            return {}
+        base = {"ts": self.memory.clock(), "project": view.project_path, "claude_session": view.claude_sid,
+                "kg_session": view.sid}
+        if view.full_read_ts is None:
+            self._log([{**base, "reason": "full_read_nudge"}])
+            return hook_output("UserPromptSubmit", recall.FULL_READ_REMINDER)
+        parts: list[str] = []
+        text = recall.human_text(payload.get("prompt"))
+        terms = recall.prompt_terms(text) if text else []
+        if text is None:
+            self._log([{**base, "reason": "not_a_prompt"}])
+        elif not terms:
+            self._log([{**base, "reason": "no_terms"}])
+        else:
+            decision = await self._recall(view, terms)
+            record = {**base, "reason": decision.reason, "terms": terms, "threshold": decision.threshold,
+                      "hits": list(decision.hits)}
+            if decision.text:
+                parts.append(decision.text)
+                record["chars"] = len(decision.text)
+                await self.sessions.ask("mark_seen", sid=view.sid, ids=[i for _, i in decision.shown],
+                                        via="ambient", at=self.memory.clock())
+            self._log([record])
+        push = await self.memory.push_notice(view.sid)
+        if push:
+            parts.append(push)
+        return hook_output("UserPromptSubmit", "\n\n".join(parts)) if parts else {}
+
+    async def _recall(self, view: SessionView, terms: list[str]) -> recall.Decision:
+        query = search.query_terms(" ".join(terms))
+        views = {lvl: await handle.ask("view") for lvl, handle in await self.memory.levels_of(view)}
+        # No await from here on: the views stay consistent.
+        per_level = {lvl: search.top_hits(d.index, query, view.seen, C.RECALL_SEARCH_TOP)[0] for lvl, (_, d) in views.items()}
+        ranked = search.merge_hits(per_level)[: C.RECALL_SEARCH_TOP]
+        nodes = {(lvl, h.node_id): views[lvl][0].nodes[h.node_id] for lvl, h in ranked}
+        top = [(lvl, h.node_id) for lvl, h in ranked[: C.RECALL_MAX_HITS]]
+        connectors, edges = search.connection_paths({lvl: v[0] for lvl, v in views.items()}, top)
+        for ref in connectors:
+            nodes[ref] = views[ref[0]][0].nodes[ref[1]]
+        return recall.decide(terms, ranked, nodes, connectors, edges, view.seen)
+
+    # PostToolUse -----------------------------------------------------------------------
+    async def tool_event(self, payload: dict) -> dict:
+        view, harness, root = await self.resolve(payload)
+        if view is None:
+            return {}
+        tool = payload.get("tool_name") if isinstance(payload.get("tool_name"), str) else ""
+        tool_input = payload.get("tool_input") if isinstance(payload.get("tool_input"), dict) else {}
+        cwd = root or (payload.get("cwd") if isinstance(payload.get("cwd"), str) else None)
+        paths = await self._files(tool, tool_input, cwd, harness)
+        parts: list[str] = []
+        covered = False
+        if paths:
+            text, covered = await self._file_recall(view, tool, paths)
+            if text:
+                parts.append(text)
+        if not parts and not covered:
+            nudge = await self._nudge(view, harness, tool, tool_input, paths, payload)
+            if nudge:
+                parts.append(nudge)
+        push = await self.memory.push_notice(view.sid)
+        if push:
+            parts.append(push)
+        return hook_output("PostToolUse", "\n\n".join(parts)) if parts else {}
+
+    async def _files(self, tool: str, tool_input: dict, cwd: str | None, harness: profiles.Harness) -> list[str]:
+        raw: list[str] = []
+        if tool in FILE_TOOLS and isinstance(tool_input.get(FILE_TOOLS[tool]), str):
+            path = os.path.expanduser(tool_input[FILE_TOOLS[tool]])
+            if not os.path.isabs(path) and cwd:
+                path = os.path.join(cwd, path)
+            raw.append(path)
+        elif tool == "apply_patch" or any(isinstance(v, str) and "*** Begin Patch" in v for v in tool_input.values()):
+            patch = next((v for v in tool_input.values() if isinstance(v, str) and "*** " in v), "")
+            for line in patch.splitlines():
+                for marker in PATCH_MARKERS:
+                    if line.startswith(marker):
+                        path = line[len(marker):].strip()
+                        raw.append(path if os.path.isabs(path) or not cwd else os.path.join(cwd, path))
+        elif tool in SHELL_TOOLS:
+            command = tool_input.get("command")
+            if isinstance(command, list):
+                command = " ".join(str(c) for c in command)
+            workdir = tool_input.get("workdir")
+            shell_cwd = workdir if isinstance(workdir, str) and os.path.isabs(workdir) else (
+                cwd if harness.trusts_shell_cwd else None)
+            raw.extend(shell.read_files(command, shell_cwd) if isinstance(command, str) else [])
+
+        def real_files(candidates: list[str]) -> list[str]:
+            out = []
+            for p in candidates[: shell.MAX_FILES]:
+                real = os.path.realpath(p)
+                if os.path.isfile(real) and real not in out:
+                    out.append(real)
+            return out
+
+        return await trio.to_thread.run_sync(real_files, raw) if raw else []
+
+    async def _file_recall(self, view: SessionView, tool: str, paths: list[str]) -> tuple[str | None, bool]:
+        now = self.memory.clock()
+        found: dict[tuple[str, str], tuple[float, object]] = {}
+        for lvl, handle in reversed(await self.memory.levels_of(view)):  # project first, then user
+            graph, derived = await handle.ask("view")
+            index = derived.touches(graph)
+            scores = None
+            for path in paths:
+                for node_id in index.get(path, []):
+                    node = graph.nodes.get(node_id)
+                    if node is None or node.orphaned or not node.gist or (lvl, node_id) in found:
+                        continue
+                    if scores is None:
+                        scores = scoring.unified_scores(graph, now)
+                    found[(lvl, node_id)] = (scores.get(node_id, 0.0), node)
+        base = {"ts": now, "project": view.project_path, "claude_session": view.claude_sid,
+                "kg_session": view.sid, "reason": "file_recall", "tool": tool, "files": paths}
+        if not found:
+            self._log([{**base, "outcome": "no_nodes"}])
+            return None, False
+        unseen = [(ref, score, node) for ref, (score, node) in found.items() if ref[1] not in view.seen]
+        if not unseen:
+            self._log([{**base, "outcome": "all_seen", "nodes": [r[1] for r in found]}])
+            return None, True
+        if not await self.sessions.ask("file_recall_allowed", sid=view.sid, now=now):
+            self._log([{**base, "outcome": "throttled", "nodes": [r[0][1] for r in unseen]}])
+            return None, True
+        unseen.sort(key=lambda t: (-t[1], -(t[2].last_read_ts or 0), t[0][1]))
+        names = ", ".join(touches_display(p, view.project_path) for p in paths)
+        header = f"KG memory on {names}:"
+        lines, shown = [header], []
+        for ref, _, node in unseen[: C.FILE_RECALL_MAX_NODES]:
+            line = f"- [{ref[0]}] {node.id}: {node.gist}"
+            if shown and sum(len(x) + 1 for x in lines) + len(line) > C.FILE_RECALL_CHAR_BUDGET:
+                break
+            lines.append(line[: C.FILE_RECALL_CHAR_BUDGET - len(header) - 1])
+            shown.append(ref[1])
+        text = "\n".join(lines)
+        await self.sessions.ask("mark_seen", sid=view.sid, ids=shown, via="file", at=now)
+        await self.sessions.ask("note_file_recall", sid=view.sid, now=now)
+        self._log([{**base, "outcome": "injected", "nodes": shown, "chars": len(text),
+                    "withheld": len(unseen) - len(shown)}])
+        return text, True
+
+    async def _nudge(self, view: SessionView, harness: profiles.Harness, tool: str, tool_input: dict,
+                     paths: list[str], payload: dict) -> str | None:
+        if view.project_path is None:
+            return None
+        target = capture.web_target(tool, tool_input)
+        if target is None:
+            counts_as_read = tool == "Read" or (tool in SHELL_TOOLS and harness.shell_reads_count)
+            if not counts_as_read or not paths:
+                return None
+            path = paths[0]
+            if capture.is_noise(path) or not L.project_root_ok(path):
+                return None
+            target = ("read", capture.file_key(path, view.project_path))
+        kind, needle = target
+        key = f"{kind}:{needle}"
+        now = self.memory.clock()
+        events_path = str(self.layout.project_graph(
+            self.directory.project_key(view.project_path).removeprefix("project:")).with_name("tool_events.json"))
+        harness_sid = payload.get("session_id") if isinstance(payload.get("session_id"), str) else "unknown"
+        record = await self.sessions.ask("tool_event", path=events_path, key=key, harness_sid=harness_sid, now=now)
+        if not capture.repeated(kind, record):
+            return None
+        probe = os.path.basename(needle) if kind == "read" else needle
+        for _, handle in await self.memory.levels_of(view):
+            if await handle.call(lambda g: touches.mentions(g, probe)):
+                return None
+        if not await self.sessions.ask("claim_nudge", path=events_path, key=key, kg_sid=view.sid, now=now):
+            return None
+        return capture.nudge_text(kind, needle, record, view.sid, True)
+
+
+def touches_display(path: str, root: str | None) -> str:
+    return capture.file_key(path, root)
+
+
