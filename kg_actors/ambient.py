@@ -175,7 +175,10 @@ class Ambient:
 
     async def _recall(self, view: SessionView, terms: list[str]) -> recall.Decision:
         query = search.query_terms(" ".join(terms))
-        views = {lvl: await handle.ask("view") for lvl, handle in await self.memory.levels_of(view)}
+        levels = await self.memory.levels_of(view)
+        if not all(handle.index_ready for _, handle in levels):
+            return recall.Decision("index_building")  # a hook must not wait for a first index build
+        views = {lvl: await handle.view() for lvl, handle in levels}
         # No await from here on: the views stay consistent.
         per_level = {lvl: search.top_hits(d.index, query, view.seen, C.RECALL_SEARCH_TOP)[0] for lvl, (_, d) in views.items()}
         ranked = search.merge_hits(per_level)[: C.RECALL_SEARCH_TOP]

@@ -66,16 +66,28 @@ def load_graph(path: Path, kind: str, project_path: str | None) -> tuple[GraphDa
 
 
 def build_derived(graph: GraphData) -> Derived:
-    """The search and touch indexes of a graph nobody else holds yet (worker thread)."""
-    derived = Derived(search.SearchIndex.build(graph), touches.build_index(graph, str(Path.home())))
+    """The cheap derived state of a graph nobody else holds yet (worker thread).
+
+    The search index is the slow one (seconds at 10,000 nodes): the actor
+    builds it in the background from a snapshot and installs it when done.
+    """
+    derived = Derived(None, touches.build_index(graph, str(Path.home())))
     derived.debt(graph, time.time())  # the first call warms its per-graph term counts
     return derived
+
+
+@attrs.frozen
+class _NodesSnapshot:
+    """Frozen nodes as of one moment: enough for SearchIndex.build off the event loop."""
+
+    nodes: dict
+    gen: int = -2
 
 
 class Derived:
     """Indexes kept current with the graph: search postings, the touch index, the debt cache."""
 
-    def __init__(self, index: search.SearchIndex, touch_index: dict[str, list[str]]):
+    def __init__(self, index: search.SearchIndex | None, touch_index: dict[str, list[str]]):
         self.index = index
         self.touch_index = touch_index
         self.touch_gen = -1
@@ -110,6 +122,8 @@ class GraphState:
         self.level = level
         self.graph = graph
         self.derived = derived or build_derived(graph)
+        if self.derived.index is None and derived is None:
+            self.derived.index = search.SearchIndex.build(graph)
         self.orphan_grace_days = orphan_grace_days
         self.dirty = graph.has_changes()
 
@@ -121,12 +135,18 @@ class GraphState:
     def changed(self, record: dict) -> None:
         """Bring derived indexes up to date with a committed record."""
         index = self.derived.index
+        if index is None:
+            return  # the background build catches up with `sync` when it is installed
         for node_id in record.get("n", {}):
             node = self.graph.nodes.get(node_id)
             if node is None:
                 index.remove_node(node_id)
             else:
                 index.update_node(node)
+
+    def op_install_index(self, index: search.SearchIndex) -> None:
+        index.sync(self.graph)  # catch up with what changed while it was built
+        self.derived.index = index
 
     def op_view(self) -> tuple[GraphData, Derived]:
         """A read view for a handler's synchronous computation (valid until it next awaits)."""
@@ -213,6 +233,8 @@ class GraphState:
     def _hints(self, node: Node) -> tuple[str, ...]:
         """Write-time hints for a new node (the index does not hold it yet)."""
         index = self.derived.index
+        if index is None:
+            return ()
         dup = hints.near_duplicate(index, self.graph, node.id, node.gist)
         if dup is not None:
             return (hints.near_duplicate_hint(self.graph.nodes[dup[0]]),)
@@ -314,9 +336,19 @@ class GraphHandle:
     key: str
     level: str
     _mailbox: actor.Mailbox
+    _index_ready: trio.Event
 
     async def ask(self, op: str, **args: Any) -> Any:
         return await self._mailbox.ask(op, **args)
+
+    @property
+    def index_ready(self) -> bool:
+        return self._index_ready.is_set()
+
+    async def view(self) -> tuple[GraphData, Derived]:
+        """A read view with the search index in place (waits for its first build)."""
+        await self._index_ready.wait()
+        return await self._mailbox.ask("view")
 
     async def call(self, fn: Callable[[GraphData], Any]) -> Any:
         return await self._mailbox.ask("call", fn=fn)
@@ -386,12 +418,16 @@ async def run_graph_actor(
 ) -> None:
     state = GraphState(key, level, graph, derived, orphan_grace_days)
     mailbox = actor.Mailbox(f"graph {key}")
-    handle = GraphHandle(key, level, mailbox)
+    handle = GraphHandle(key, level, mailbox, trio.Event())
     to_writer, writer_items = trio.open_memory_channel[Written | Fold](2 ** 16)
     status: dict = {}
     try:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(_writer, path, writer_items, status)
+            if state.derived.index is None:
+                nursery.start_soon(_build_index, handle, _NodesSnapshot(dict(graph.nodes)))
+            else:
+                handle._index_ready.set()
             task_status.started(handle)
             discard = None
             async for req in mailbox.receive:
@@ -433,6 +469,15 @@ async def run_graph_actor(
         mailbox.drain_stopped()
     if discard is not None:
         discard.set(bool(status.get("save_failed")))
+
+
+async def _build_index(handle: GraphHandle, snapshot: _NodesSnapshot) -> None:
+    index = await trio.to_thread.run_sync(search.SearchIndex.build, snapshot, abandon_on_cancel=True)
+    try:
+        await handle.ask("install_index", index=index)
+    except KGError:
+        return  # the actor stopped first
+    handle._index_ready.set()
 
 
 async def _request_fold(state: GraphState, to_writer, reply: actor.ReplySlot, status: dict) -> None:

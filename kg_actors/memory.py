@@ -442,7 +442,7 @@ class Memory:
             for key in self.directory.loaded_keys():
                 if key.startswith("project:"):
                     graphs[key] = await self.directory.get(key)
-        views = {lvl: await handle.ask("view") for lvl, handle in graphs.items()}
+        views = {lvl: await handle.view() for lvl, handle in graphs.items()}
         seen = view.seen if view else frozenset()
         # From here to the reply text: no await, so the views stay consistent.
         limit = C.SEARCH_TOP_K + C.SEARCH_MORE_K

@@ -52,11 +52,19 @@ class Runtime:
     asgi: Any = None  # the memory server's ASGI app; the editor hands /api and /ws to it in-process
 
 
+def _missing(paths: list[tuple[str, str, str]]) -> frozenset[str]:
+    return frozenset(touch for _, touch, path in paths if not os.path.exists(path))
+
+
 async def _tick(rt: Runtime) -> None:
     now = rt.clock()
+    home = str(L.home())
     for handle in rt.directory.loaded():
         try:
             await handle.ask("tick", now=now)
+            paths = await handle.ask("touch_paths", home=home)
+            missing = await trio.to_thread.run_sync(_missing, paths)
+            await handle.ask("set_missing_touches", missing=missing)
             await handle.fold()
         except Exception:
             log.exception("tick failed for %s", handle.key)
@@ -65,6 +73,13 @@ async def _tick(rt: Runtime) -> None:
         await rt.sessions.save()
     except Exception:
         log.exception("session tick failed")
+
+
+async def _preload_user(directory: GraphDirectory) -> None:
+    try:
+        await directory.get("user")
+    except Exception:
+        log.exception("the user graph could not be loaded; requests will retry it")
 
 
 async def _ticker(rt: Runtime) -> None:
@@ -93,7 +108,8 @@ async def run_server(config: Config, clock: Callable[[], float] = time.time, han
             feed = ChangeFeed()
             memory = Memory(directory, sessions, clock, feed.publish)
             rt = Runtime(config, lay, directory, sessions, memory, feed, clock)
-            await directory.get("user")
+            # Serve at once; the user graph loads meanwhile (requests that need it wait for it).
+            actors.start_soon(_preload_user, directory)
             manager = StreamableHTTPSessionManager(app=build_server(memory), json_response=True, stateless=True)
             app = rt.asgi = App(build_rest(rt), manager, frozenset({config.host.lower()}))
             with trio.CancelScope() as servers_scope:

@@ -5,7 +5,7 @@ refill (below the fill ceiling) and rebalance (between the two), then the
 orphan pass. Moves are tried on a ChargeTracker and only the net ones are
 committed through `set_node`, so a run that changes nothing writes nothing.
 Once a level is within its budget no pass takes it back over, which is half of
-why repeated runs settle; `_rebalance` holds the other half.
+why repeated runs settle; `_Run.rebalance` holds the other half.
 """
 
 from __future__ import annotations
@@ -23,11 +23,11 @@ from .scoring import PoolScorer, fresh_ids
 ACTIVE, ARCHIVED, ORPHANED = "active", "archived", "orphaned"
 # Float slack for the rebalance gain test; far below the 0.05 margin it guards.
 _EPS = 1e-9
-# Levels whose last run changed nothing: graph -> (gen, budget, now, holds later).
-# A run's decisions depend on the graph, the budget and, through usefulness
-# ranks, on `now` only while a stamp lies ahead of it, so an unchanged graph
-# stays settled and the tick's run costs nothing.
-_SETTLED: WeakKeyDictionary[GraphData, tuple[int, int, float, bool]] = WeakKeyDictionary()
+# Levels whose last run changed nothing: graph -> (gen, budget, now, holds later,
+# result). A run's decisions depend on the graph, the budget and, through
+# usefulness ranks, on `now` only while a stamp lies ahead of it, so an unchanged
+# graph stays settled and the tick's run costs nothing.
+_SETTLED: WeakKeyDictionary[GraphData, tuple[int, int, float, bool, CompactionResult]] = WeakKeyDictionary()
 
 
 @attrs.frozen
@@ -45,9 +45,9 @@ def compact(graph: GraphData, now: float, budget: int = C.MAX_CHARS_PER_LEVEL) -
     """One compaction run over `graph` (changed in place through set_node)."""
     settled = _SETTLED.get(graph)
     if settled is not None:
-        gen, same_budget, then, holds_later = settled
+        gen, same_budget, then, holds_later, result = settled
         if gen == graph.gen and same_budget == budget and (now == then or (holds_later and now > then)):
-            return CompactionResult()
+            return result
     run = _Run(graph, now, budget)
     tracker = run.tracker
     archived: list[str] = []
@@ -61,15 +61,13 @@ def compact(graph: GraphData, now: float, budget: int = C.MAX_CHARS_PER_LEVEL) -
         swapped = run.rebalance()
     orphaned = run.orphan()
     moves = tracker.moves()
-    if not moves:
-        _SETTLED[graph] = (graph.gen, budget, now, run.latest_stamp <= now)
     for node_id in sorted(moves):
         node = graph.nodes[node_id]
         state = moves[node_id]
         graph.set_node(attrs.evolve(
             node, archived=state != ACTIVE, orphaned_ts=now if state == ORPHANED else None,
         ))
-    return CompactionResult(
+    result = CompactionResult(
         archived=tuple(i for i in archived if i in moves),
         resurrected=tuple(i for i in resurrected if moves.get(i) == ACTIVE),
         refilled=tuple(i for i in refilled if moves.get(i) == ACTIVE),
@@ -78,6 +76,9 @@ def compact(graph: GraphData, now: float, budget: int = C.MAX_CHARS_PER_LEVEL) -
         stalled=stalled,
         acted=bool(moves),
     )
+    if not moves:
+        _SETTLED[graph] = (graph.gen, budget, now, run.latest_stamp <= now, result)
+    return result
 
 
 def prune_orphans(graph: GraphData, now: float, grace_days: float = C.ORPHAN_GRACE_DAYS) -> list[str]:
@@ -157,6 +158,10 @@ class _Run:
 
     # -- archive
     def archive(self) -> tuple[list[str], list[str], bool]:
+        """Archive the lowest-scored active nodes outside the fresh tier down to the target.
+
+        Returns (archived, resurrected, stalled).
+        """
         tracker = self.tracker
         eligible = sorted(i for i in tracker.active if i not in self.fresh)
         if not eligible:
@@ -200,6 +205,7 @@ class _Run:
 
     # -- refill
     def refill(self) -> list[str]:
+        """Below the ceiling, promote the best archived node that fits, re-scoring after each."""
         tracker = self.tracker
         if not tracker.archived:
             return []
@@ -258,17 +264,19 @@ class _Run:
         return sum(1.0 if i in self.fresh else scores[i] for i in self.tracker.active)
 
     def rebalance(self) -> list[tuple[str, str]]:
-        """Swap the best archived node with the worst active one, at most 3 times.
+        """Swap the best archived node with the worst active one (3 swaps, 12 tries a run).
 
-        Why it settles: a swap is kept only if the potential (summed score of
-        the active set, re-scored after the tentative swap) rises by the margin.
-        Comparing the two nodes' scores alone is not enough: connectedness
-        counts an active neighbour 1.0 and an archived one 0.2, so swapping two
-        linked nodes can turn the comparison around and swap them back forever
-        (the reference's finding F33). The potential is a function of the
-        arrangement, bounded by the pool size, and no other pass lowers it
-        without adding an active or orphaned node (both bounded), so runs
-        reach a fixpoint.
+        A swap is kept only if the potential (summed score of the active set,
+        re-scored after the tentative swap) rises by the margin. Comparing the
+        two nodes alone is not enough: connectedness counts an active neighbour
+        1.0 and an archived one 0.2, so swapping two linked nodes can turn the
+        comparison around and swap them back forever (the reference's F33).
+        Why runs settle: archiving acts only over the budget and no pass goes
+        back over it, so after the first run every acting run orphans a node,
+        promotes one for good (refill), or raises the potential by the margin.
+        Orphans and active nodes are bounded, and the potential (a function of
+        the arrangement while the orphans are fixed) lies in [0, pool size], so
+        (orphans, active nodes, potential) cannot rise forever.
         """
         tracker = self.tracker
         scorer = self.unified()
