@@ -14,7 +14,7 @@ import os
 
 import trio
 
-from .core import capture, preload, recall, reads, scoring, search, touches
+from .core import capture, preload, recall, search, touches
 from .core import constants as C
 from .core.debt import debt_line
 from .harness import profiles, shell, transcripts
@@ -110,8 +110,8 @@ class Ambient:
         parts, scores, debts = [], {}, {}
         for lvl, handle in await self.memory.levels_of(view):
             graph, derived = await handle.ask("view")
-            scores[lvl] = scoring.unified_scores(graph, now)
-            parts.append(reads.level_part(graph, lvl, frozenset(), scores[lvl]))
+            scores[lvl] = derived.scores(graph, now)
+            parts.append(derived.level_part(graph, lvl, frozenset(), now))
             debts[lvl] = debt_line(derived.debt(graph, now))
         text, shown = preload.build(parts, scores, debts, view.sid, harness.preload_limit, harness.measure)
         ids = [node_id for _, node_id in shown]
@@ -174,20 +174,12 @@ class Ambient:
         return hook_output("UserPromptSubmit", "\n\n".join(parts)) if parts else {}
 
     async def _recall(self, view: SessionView, terms: list[str]) -> recall.Decision:
-        query = search.query_terms(" ".join(terms))
         levels = await self.memory.levels_of(view)
         if not all(handle.index_ready for _, handle in levels):
             return recall.Decision("index_building")  # a hook must not wait for a first index build
         views = {lvl: await handle.view() for lvl, handle in levels}
         # No await from here on: the views stay consistent.
-        per_level = {lvl: search.top_hits(d.index, query, view.seen, C.RECALL_SEARCH_TOP)[0] for lvl, (_, d) in views.items()}
-        ranked = search.merge_hits(per_level)[: C.RECALL_SEARCH_TOP]
-        nodes = {(lvl, h.node_id): views[lvl][0].nodes[h.node_id] for lvl, h in ranked}
-        top = [(lvl, h.node_id) for lvl, h in ranked[: C.RECALL_MAX_HITS]]
-        connectors, edges = search.connection_paths({lvl: v[0] for lvl, v in views.items()}, top)
-        for ref in connectors:
-            nodes[ref] = views[ref[0]][0].nodes[ref[1]]
-        return recall.decide(terms, ranked, nodes, connectors, edges, view.seen)
+        return recall.run(terms, {lvl: (graph, derived.index) for lvl, (graph, derived) in views.items()}, view.seen)
 
     # PostToolUse -----------------------------------------------------------------------
     async def tool_event(self, payload: dict) -> dict:
@@ -259,7 +251,7 @@ class Ambient:
                     if node is None or node.orphaned or not node.gist or (lvl, node_id) in found:
                         continue
                     if scores is None:
-                        scores = scoring.unified_scores(graph, now)
+                        scores = derived.scores(graph, now)
                     found[(lvl, node_id)] = (scores.get(node_id, 0.0), node)
         base = {"ts": now, "project": view.project_path, "claude_session": view.claude_sid,
                 "kg_session": view.sid, "reason": "file_recall", "tool": tool, "files": paths}

@@ -23,7 +23,7 @@ import attrs
 import trio
 
 from . import actor
-from .core import anchors, compaction, debt, graph_ops, hints, search, touches
+from .core import anchors, compaction, debt, graph_ops, hints, reads, scoring, search, touches
 from .core.errors import Conflict, KGError, NotFound, WriteConflict
 from .core.model import Edge, GraphData, Node, dangling_edges, node_version_key, snapshot_to_json
 from .storage import files, journal
@@ -93,6 +93,20 @@ class Derived:
         self.touch_gen = -1
         self.missing_touches: frozenset[str] = frozenset()
         self._debt: tuple[int, int, debt.Debt] | None = None
+        self._scores: tuple[int, dict[str, float]] | None = None
+        self._part: tuple[int, str, reads.LevelPart] | None = None
+
+    def scores(self, graph: GraphData, now: float) -> dict[str, float]:
+        """Unified-pool scores. Percentile ranks do not move with `now`, so one per graph version."""
+        if self._scores is None or self._scores[0] != graph.gen:
+            self._scores = (graph.gen, scoring.unified_scores(graph, now))
+        return self._scores[1]
+
+    def level_part(self, graph: GraphData, level: str, preloaded: frozenset[str], now: float) -> reads.LevelPart:
+        """The full read's body for this level: the render plan is rebuilt only when the graph changed."""
+        if self._part is None or self._part[:2] != (graph.gen, level):
+            self._part = (graph.gen, level, reads.level_part(graph, level, frozenset(), self.scores(graph, now)))
+        return reads.with_preloaded(self._part[2], preloaded)
 
     def debt(self, graph: GraphData, now: float) -> debt.Debt:
         day = int(now // 86_400)

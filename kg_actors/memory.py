@@ -15,7 +15,7 @@ from typing import Any
 import attrs
 
 from .core import constants as C
-from .core import debt, graph_ops, ids, reads, scoring, search, search_format
+from .core import debt, graph_ops, ids, reads, search, search_format
 from .core.errors import Conflict, InvalidInput, KGError, NotFound, SessionUnknown, WriteConflict
 from .core.paging import NOTHING_PENDING, Line, split
 from .directory import GraphDirectory
@@ -417,7 +417,7 @@ class Memory:
         parts, debt_lines = [], {}
         for lvl, handle in await self.levels_of(view):
             graph, derived = await handle.ask("view")
-            parts.append(reads.level_part(graph, lvl, preloaded, scoring.unified_scores(graph, now)))
+            parts.append(derived.level_part(graph, lvl, preloaded, now))
             debt_lines[lvl] = debt.debt_line(derived.debt(graph, now))
         first = view.full_read_ts is None
         if view.project_path is None and user_only_notice(view.sid) not in notices:

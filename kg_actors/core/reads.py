@@ -82,6 +82,18 @@ def level_part(graph: GraphData, level: str, preloaded: frozenset[str] = frozens
     return LevelPart(level, TITLES[level], tuple(body), health_line(graph, plan), len(plan.active), len(plan.archived))
 
 
+def with_preloaded(part: LevelPart, preloaded: frozenset[str]) -> LevelPart:
+    """The same part with the preload's gists shown as id-only anchors."""
+    if not preloaded:
+        return part
+    body = tuple(
+        BodyLine(render.preloaded_line(b.effects["seen"][0]))
+        if b.effects and b.effects.get("seen") and b.effects["seen"][0] in preloaded else b
+        for b in part.body
+    )
+    return attrs.evolve(part, body=body)
+
+
 # A node with no score (the fresh tier is unscored) counts as middling when the ladder ranks edges.
 DEFAULT_SCORE = 0.5
 

@@ -11,17 +11,20 @@ caller can log it.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 import attrs
 
 from . import constants as C
-from .model import Edge, Node
-from .search import Hit
-from .terms import is_stopword
+from .model import Edge, GraphData, Node
+from .search import Hit, SearchIndex, connection_paths, merge_hits, top_hits
+from .terms import is_stopword, query_terms
 
-NOT_PROMPT_MARKERS = ("<task-notification>", "[SYSTEM NOTIFICATION", "<command-name>", "<local-command-stdout>")
+NOT_PROMPT_MARKERS = ("<task-notification>", "[SYSTEM NOTIFICATION", "<command-name>", "<command-message>",
+                      "<local-command-stdout>", "<local-command-caveat>")
 _IMAGE = re.compile(r"\[Image[^\]\n]{0,200}\]")
 _WORD = re.compile(r"[a-z0-9][a-z0-9_\-.]*")
+_CONTRACTION = re.compile(r"n't\b|'(?:s|re|ll|ve|d|m)\b")  # "don't" is "do", not the term "don"
 FULL_READ_REMINDER = (
     "KG preload is a PARTIAL view — the full graph is NOT in context yet. Call kg_read(session_id) once "
     "before substantive work; it renders everything the preload dropped without repeating it."
@@ -31,22 +34,55 @@ HEADER = "KG recall — memory matching this prompt:"
 Ref = tuple[str, str]
 
 
+_SPACE = "\ue000"  # stands for a space inside one path while the prompt is split into words
+_QUOTES = "'\"`"
+
+
+def _quoted_paths(text: str) -> str:
+    """A quoted span holding a `/` is a path (perhaps with spaces): keep one word for it.
+
+    A linear hand scan (no regex backtracking over a 20,000-character prompt).
+    """
+    out: list[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c in _QUOTES and (i == 0 or text[i - 1].isspace() or text[i - 1] in "(["):
+            end = text.find(c, i + 1)
+            newline = text.find("\n", i + 1)
+            closes = end != -1 and (end + 1 == n or not text[end + 1].isalnum())
+            if closes and (newline == -1 or end < newline) and "/" in text[i + 1:end]:
+                out.append(text[i + 1:end].replace(" ", _SPACE))
+                i = end + 1
+                continue
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
 def human_text(prompt: object) -> str | None:
-    """The part a person typed, paths reduced to file names; None when it is not a prompt."""
+    """The part a person typed, paths reduced to file names; None when it is not a prompt.
+
+    Task notifications and command records are not prompts; image placeholders
+    and dragged paths are not typed words (a path still counts by its file name,
+    which can match a node's touches, but never as the text that earns recall).
+    """
     if not isinstance(prompt, str):
         return None
     if any(marker in prompt for marker in NOT_PROMPT_MARKERS):
         return None
     text = _IMAGE.sub(" ", prompt[: C.RECALL_PROMPT_MAX_CHARS])
+    text = _quoted_paths(text.replace("\\ ", _SPACE))
     words = []
     plain = 0
     for token in text.split():
         stripped = token.strip("'\"`()[]{}<>,;")
         if "/" in stripped:
-            name = stripped.rstrip("/").rsplit("/", 1)[-1]
+            name = stripped.rstrip("/").rsplit("/", 1)[-1].replace(_SPACE, " ")
             if name:
                 words.append(name)
             continue
+        token = token.replace(_SPACE, " ")
         words.append(token)
         plain += len(token)
     if plain < C.RECALL_MIN_PROMPT_CHARS:
@@ -55,8 +91,9 @@ def human_text(prompt: object) -> str | None:
 
 
 def prompt_terms(text: str) -> list[str]:
+    """The prompt's search words: lowercase, stopwords and words under 3 characters dropped, at most 24."""
     seen: dict[str, None] = {}
-    for word in _WORD.findall(text.lower()):
+    for word in _WORD.findall(_CONTRACTION.sub("", text.lower().replace("\u2019", "'"))):
         word = word.strip("./-_")
         if len(word) >= C.RECALL_MIN_TERM_CHARS and not is_stopword(word):
             seen.setdefault(word)
@@ -78,24 +115,46 @@ def _evidence(hit: Hit) -> bool:
     return hit.matched_terms >= 2 or hit.max_term_idf >= C.RECALL_MIN_SOLO_IDF or hit.title_match
 
 
-def decide(terms: list[str], hits: list[tuple[str, Hit]], nodes: dict[Ref, Node],
-           connectors: list[Ref], path_edges: list[tuple[str, Edge]], seen: frozenset[str]) -> Decision:
+def run(terms: list[str], views: Mapping[str, tuple[GraphData, SearchIndex]], seen: frozenset[str]) -> Decision:
+    """Prompt recall over the session's graphs (level -> (graph, its search index)): the whole decision."""
+    if not terms:
+        return Decision("no_terms")
+    query = query_terms(" ".join(terms))
+    per_level = {lvl: top_hits(index, query, seen, C.RECALL_SEARCH_TOP)[0] for lvl, (_, index) in views.items()}
+    ranked = merge_hits(per_level)[: C.RECALL_SEARCH_TOP]
+    graphs = {lvl: graph for lvl, (graph, _) in views.items()}
+    return decide(terms, ranked, graphs, seen)
+
+
+def decide(terms: list[str], hits: list[tuple[str, Hit]], graphs: Mapping[str, GraphData],
+           seen: frozenset[str]) -> Decision:
+    """The three gates over ranked hits, then the injection (connections between the chosen hits)."""
     if not terms:
         return Decision("no_terms")
     threshold = C.RECALL_SCORE_MULTI if len(terms) >= 2 else C.RECALL_SCORE_SINGLE
-    passing = [(lvl, h) for lvl, h in hits
-               if h.score >= threshold and _evidence(h) and (lvl, h.node_id) in nodes
-               and not nodes[(lvl, h.node_id)].orphaned]
     logged = tuple(_hit_record(lvl, h, seen) for lvl, h in hits[:5])
+    nodes: dict[Ref, Node] = {}
+    passing = []
+    for lvl, h in hits:
+        node = graphs[lvl].nodes.get(h.node_id) if lvl in graphs else None
+        if node is None or node.orphaned or not node.gist:
+            continue
+        if h.score >= threshold and _evidence(h):
+            passing.append((lvl, h))
+            nodes[(lvl, h.node_id)] = node
     if not passing:
         return Decision("no_hits", hits=logged, threshold=threshold)
     passing.sort(key=lambda lh: (not lh[1].title_match, -lh[1].score))
     chosen = passing[: C.RECALL_MAX_HITS]
-    chosen_refs = {(lvl, h.node_id) for lvl, h in chosen}
-    useful_connectors = [r for r in connectors if r in nodes and r not in chosen_refs]
-    if all(h.node_id in seen for _, h in chosen) and all(r[1] in seen for r in useful_connectors):
+    chosen_refs = [(lvl, h.node_id) for lvl, h in chosen]
+    connectors, path_edges = connection_paths(graphs, chosen_refs)
+    connectors = [r for r in connectors if r not in chosen_refs and graphs[r[0]].nodes.get(r[1]) is not None
+                  and graphs[r[0]].nodes[r[1]].gist]
+    for ref in connectors:
+        nodes[ref] = graphs[ref[0]].nodes[ref[1]]
+    if all(h.node_id in seen for _, h in chosen) and all(r[1] in seen for r in connectors):
         return Decision("all_seen", hits=logged, threshold=threshold)
-    text, shown = render(chosen, nodes, useful_connectors, path_edges, seen)
+    text, shown = render(chosen_refs, nodes, connectors, path_edges, seen)
     return Decision("injected", text, tuple(shown), logged, threshold)
 
 
@@ -105,28 +164,33 @@ def _hit_record(level: str, hit: Hit, seen: frozenset[str]) -> dict:
             "max_term_idf": round(hit.max_term_idf, 4)}
 
 
-def render(chosen: list[tuple[str, Hit]], nodes: dict[Ref, Node], connectors: list[Ref],
+def render(chosen: list[Ref], nodes: dict[Ref, Node], connectors: list[Ref],
            path_edges: list[tuple[str, Edge]], seen: frozenset[str]) -> tuple[str, list[Ref]]:
-    """The injection, trimmed to the budget: edges go first, then connectors, seen hits, low hits."""
-    hit_lines = []
-    for lvl, hit in chosen:
-        node = nodes[(lvl, hit.node_id)]
-        unseen = hit.node_id not in seen
-        line = f"- [{lvl}] {node.id}: {node.gist}" if unseen else f"- [{lvl}] {node.id} (in context)"
-        hit_lines.append(((lvl, hit.node_id), line, unseen))
-    conn_lines = [(r, f"  - [{r[0]}] {r[1]}: {nodes[r].gist}") for r in connectors if r[1] not in seen]
-    shown_ids = {r[1] for r, _, _ in hit_lines} | {r[1] for r, _ in conn_lines}
-    edge_lines = []
+    """The injection, trimmed to the budget: edges go first, then connectors, seen hits, low hits.
+
+    Unseen nodes come with their gists, nodes already in context as bare
+    `id (in context)` anchors; an edge line shows only while both its ends do.
+    """
+    def line(ref: Ref, indent: str) -> tuple[Ref, str, bool]:
+        unseen = ref[1] not in seen
+        text = f"{indent}- [{ref[0]}] {ref[1]}: {nodes[ref].gist}" if unseen else f"{indent}- [{ref[0]}] {ref[1]} (in context)"
+        return ref, text, unseen
+
+    hit_lines = [line(ref, "") for ref in chosen]
+    conn_lines = [line(ref, "  ") for ref in connectors]
+    edge_lines: list[tuple[str, str, str]] = []  # (line, from, to)
     for _, edge in path_edges:
-        line = f"  {edge.src} --{edge.rel}--> {edge.dst}"
-        if edge.src in shown_ids and edge.dst in shown_ids and line not in edge_lines:
-            edge_lines.append(line)
+        text = f"  {edge.src} --{edge.rel}--> {edge.dst}"
+        if all(text != held for held, _, _ in edge_lines):  # deduplicated within one injection only
+            edge_lines.append((text, edge.src, edge.dst))
 
     def assemble() -> str:
-        lines = [HEADER] + [line for _, line, _ in hit_lines]
-        if conn_lines or edge_lines:
+        shown_ids = {r[1] for r, _, _ in hit_lines} | {r[1] for r, _, _ in conn_lines}
+        edges = [t for t, a, b in edge_lines if a in shown_ids and b in shown_ids]
+        lines = [HEADER] + [text for _, text, _ in hit_lines]
+        if conn_lines or edges:
             lines.append("  connections:")
-            lines += [line for _, line in conn_lines] + edge_lines
+            lines += [text for _, text, _ in conn_lines] + edges
         return "\n".join(lines)
 
     text = assemble()
@@ -141,10 +205,10 @@ def render(chosen: list[tuple[str, Hit]], nodes: dict[Ref, Node], connectors: li
         elif len(hit_lines) > 1:
             hit_lines.pop()
         else:
-            ref, line, unseen = hit_lines[0]
-            hit_lines[0] = (ref, line[: C.RECALL_CHAR_BUDGET - len(HEADER) - 2], unseen)
+            ref, first, unseen = hit_lines[0]
+            hit_lines[0] = (ref, first[: C.RECALL_CHAR_BUDGET - len(HEADER) - 2], unseen)
             text = assemble()
             break
         text = assemble()
-    shown = [ref for ref, _, unseen in hit_lines if unseen] + [ref for ref, _ in conn_lines]
+    shown = [ref for ref, _, unseen in hit_lines + conn_lines if unseen]
     return text, shown

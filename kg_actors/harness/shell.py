@@ -3,80 +3,248 @@
 Only `cat`, `head`, `tail`, `less`, `sed -n` (never `-i`), `grep`, `jq`,
 `nl` and `rg` at the head of a pipeline segment count, with explicit operands:
 no variables, globs, command substitutions or heredocs. Relative operands
-count only when the command's directory is known and trusted.
+count only when the command's directory is known and trusted, and not after a
+`cd`/`pushd`/`popd`. Options are parsed per command, so an option's value is
+never mistaken for a file; `nl` and `rg` accept only the options they list, and
+anything unknown makes the whole command count for nothing. When unsure, the
+answer is "no file".
 """
 
 from __future__ import annotations
 
 import os
+import re
 import shlex
 
 READERS = frozenset({"cat", "head", "tail", "less", "sed", "grep", "jq", "nl", "rg"})
-# Options of these readers that take a value (the value is not a file).
-VALUE_OPTS = {
-    "head": {"-n", "-c"}, "tail": {"-n", "-c"}, "grep": {"-e", "-f", "-m", "-A", "-B", "-C"},
-    "rg": {"-e", "-f", "-m", "-A", "-B", "-C", "-g", "-t", "-T"}, "sed": {"-e", "-f"}, "jq": {"--arg", "--argjson"},
-}
-# The first operand of these is a pattern or program, not a file.
-PATTERN_FIRST = frozenset({"grep", "rg", "jq", "sed"})
+SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh"})
+DIR_CHANGERS = frozenset({"cd", "pushd", "popd"})
 MAX_FILES = 8
+_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+_GLOB = frozenset("*?[]{}")
 
 
-def _segments(command: str) -> list[list[str]]:
-    lexer = shlex.shlex(command, posix=True, punctuation_chars=";&|<>")
+class _Spec:
+    """How one reader's options parse.
+
+    `short_values`: short options that take a value (attached or the next word).
+    `long_values`: long options that take a value (`--x=v` or the next word), with how many words.
+    `pattern_opts`: options that supply the pattern/program, so no positional is one.
+    `strict`: unknown options make the command unparseable (nl, rg).
+    """
+
+    def __init__(self, short_values: str = "", long_values: dict[str, int] | None = None,
+                 pattern_first: bool = False, pattern_opts: frozenset[str] = frozenset(),
+                 strict: bool = False, short_flags: str = "", long_flags: frozenset[str] = frozenset(),
+                 refuse: frozenset[str] = frozenset()):
+        self.short_values = short_values
+        self.long_values = long_values or {}
+        self.pattern_first = pattern_first
+        self.pattern_opts = pattern_opts
+        self.strict = strict
+        self.short_flags = short_flags
+        self.long_flags = long_flags
+        self.refuse = refuse  # options that make it no plain read (sed -i, jq --args, rg --files)
+
+
+SPECS = {
+    "cat": _Spec(),
+    "less": _Spec(short_values="bhjkoOpPtTxyz"),
+    "head": _Spec(short_values="nc", long_values={"--lines": 1, "--bytes": 1}),
+    "tail": _Spec(short_values="ncs", long_values={"--lines": 1, "--bytes": 1, "--pid": 1,
+                                                    "--sleep-interval": 1, "--max-unchanged-stats": 1}),
+    "sed": _Spec(short_values="efl", long_values={"--expression": 1, "--file": 1, "--line-length": 1},
+                 pattern_first=True, pattern_opts=frozenset({"-e", "-f", "--expression", "--file"}),
+                 refuse=frozenset({"-i", "--in-place"})),
+    "grep": _Spec(short_values="efmABCdD",
+                  long_values={"--regexp": 1, "--file": 1, "--max-count": 1, "--after-context": 1,
+                               "--before-context": 1, "--context": 1, "--include": 1, "--exclude": 1,
+                               "--exclude-dir": 1, "--exclude-from": 1, "--label": 1, "--devices": 1,
+                               "--directories": 1, "--binary-files": 1, "--color": 0, "--colour": 0},
+                  pattern_first=True, pattern_opts=frozenset({"-e", "-f", "--regexp", "--file"})),
+    "jq": _Spec(short_values="fL",
+                long_values={"--from-file": 1, "--arg": 2, "--argjson": 2, "--slurpfile": 2, "--rawfile": 2,
+                             "--indent": 1},
+                pattern_first=True, pattern_opts=frozenset({"-f", "--from-file"}),
+                refuse=frozenset({"--args", "--jsonargs"})),
+    "nl": _Spec(short_values="bdfhilnsvw", strict=True, short_flags="p",
+                long_values={"--body-numbering": 1, "--section-delimiter": 1, "--footer-numbering": 1,
+                             "--header-numbering": 1, "--line-increment": 1, "--join-blank-lines": 1,
+                             "--number-format": 1, "--number-separator": 1, "--starting-line-number": 1,
+                             "--number-width": 1},
+                long_flags=frozenset({"--no-renumber"})),
+    "rg": _Spec(short_values="efgtTmABCMjrE", strict=True, short_flags="iIsSnNwxvFcluUzLaHh0oqp.",
+                long_values={"--regexp": 1, "--file": 1, "--glob": 1, "--iglob": 1, "--type": 1,
+                             "--type-not": 1, "--max-count": 1, "--after-context": 1, "--before-context": 1,
+                             "--context": 1, "--max-columns": 1, "--threads": 1, "--replace": 1,
+                             "--encoding": 1, "--max-depth": 1, "--max-filesize": 1, "--sort": 1,
+                             "--sortr": 1, "--color": 1, "--colors": 1, "--engine": 1, "--context-separator": 1},
+                long_flags=frozenset({"--ignore-case", "--smart-case", "--case-sensitive", "--line-number",
+                                      "--no-line-number", "--word-regexp", "--line-regexp", "--invert-match",
+                                      "--fixed-strings", "--count", "--files-with-matches", "--hidden",
+                                      "--no-ignore", "--follow", "--multiline", "--only-matching", "--json",
+                                      "--no-heading", "--heading", "--with-filename", "--no-filename",
+                                      "--vimgrep", "--pcre2", "--text", "--null", "--quiet", "--pretty",
+                                      "--no-messages", "--trim", "--column", "--byte-offset", "--unrestricted"}),
+                pattern_first=True, pattern_opts=frozenset({"-e", "-f", "--regexp", "--file"}),
+                refuse=frozenset({"--files", "--type-list"})),
+}
+
+
+def _script_of(command: object) -> str | None:
+    """The shell text of a command given as a string or an argv list (`bash -lc '<script>'`)."""
+    if isinstance(command, str):
+        return command
+    if isinstance(command, list) and command and all(isinstance(c, str) for c in command):
+        if len(command) >= 3 and os.path.basename(command[0]) in SHELLS and command[1].startswith("-") \
+                and "c" in command[1]:
+            return command[2]
+        return shlex.join(command)
+    return None
+
+
+def _tokens(script: str) -> list[str]:
+    script = script.replace("\\\n", " ").replace("\n", " ; ")
+    lexer = shlex.shlex(script, posix=True, punctuation_chars="();&|<>")
     lexer.whitespace_split = True
+    return list(lexer)
+
+
+def _is_separator(token: str) -> bool:
+    return bool(token) and all(c in ";&|()" for c in token)
+
+
+def _is_redirect(token: str) -> bool:
+    return bool(token) and all(c in "<>&" for c in token) and ("<" in token or ">" in token)
+
+
+def _segments(tokens: list[str]) -> list[list[str]]:
     segments: list[list[str]] = [[]]
-    for token in lexer:
-        if token in ("|", "||", "&&", ";", "&"):
+    for token in tokens:
+        if _is_separator(token):
             segments.append([])
         else:
             segments[-1].append(token)
     return [s for s in segments if s]
 
 
-def read_files(command: str, cwd: str | None) -> list[str]:
-    """Absolute paths of the files a command plainly reads (empty when unsure)."""
-    if not isinstance(command, str) or "<<" in command or any(c in command for c in "$`"):
-        return []
-    try:
-        segments = _segments(command)
-    except ValueError:
-        return []
-    files: list[str] = []
-    for words in segments:
-        if any(w == "cd" for w in words[:1]):
-            cwd = None  # the directory moved: relative operands are no longer known
+def _operands(name: str, words: list[str]) -> list[str] | None:
+    """A reader's file operands, or None when the command is no plain read (or is not understood)."""
+    spec = SPECS[name]
+    positionals: list[str] = []
+    pattern_given = False
+    quiet = False  # sed -n
+    i = 0
+    ended = False  # after `--`
+    while i < len(words):
+        w = words[i]
+        i += 1
+        if _is_redirect(w):
+            if "<" in w and ">" not in w:
+                continue  # `< file`: the next word is read, as an operand
+            if positionals and positionals[-1].isdigit():
+                positionals.pop()  # the `2` of `2>`
+            i += 1  # the target of an output redirect
+            continue
+        if ended or not w.startswith("-") or w == "-":
+            positionals.append(w)
+            continue
+        if w == "--":
+            ended = True
+            continue
+        if w.startswith("--"):
+            opt, eq, _ = w.partition("=")
+            if opt in spec.refuse:
+                return None
+            if opt in spec.pattern_opts:
+                pattern_given = True
+            if name == "sed" and opt in ("--quiet", "--silent"):
+                quiet = True
+                continue
+            if opt in spec.long_values:
+                if not eq:
+                    i += spec.long_values[opt]
+                continue
+            if spec.strict and opt not in spec.long_flags:
+                return None
+            continue
+        # A cluster of short options: `-rn`, `-A3`, `-ne`.
+        if name in ("head", "tail") and w[1:].isdigit():
+            continue  # `head -20`
+        cluster = w[1:]
+        for j, c in enumerate(cluster):
+            if name == "sed" and c == "i":
+                return None  # in place: an edit, not a read
+            if name == "sed" and c == "n":
+                quiet = True
+            if c in spec.short_values:
+                if f"-{c}" in spec.pattern_opts:
+                    pattern_given = True
+                if j == len(cluster) - 1:
+                    i += 1  # the value is the next word
+                break  # the rest of the cluster is the value
+            if spec.strict and c not in spec.short_flags:
+                return None
+    if name == "sed" and not quiet:
+        return None  # sed without -n prints the whole stream: a transform, not a read
+    if spec.pattern_first and not pattern_given:
+        positionals = positionals[1:]
+    return positionals
+
+
+def _reads(tokens: list[str], cwd: str | None, files: list[str], depth: int = 0) -> str | None:
+    """Add the files a token stream reads to `files`; the cwd afterwards (None once it moved)."""
+    for words in _segments(tokens):
+        while words and _ASSIGNMENT.match(words[0]):
+            words = words[1:]  # `LC_ALL=C grep ...`
+        if not words:
             continue
         name = os.path.basename(words[0])
+        if name in DIR_CHANGERS:
+            cwd = None  # the directory moved: relative operands are no longer known
+            continue
+        if name in SHELLS and depth == 0 and len(words) >= 3 and words[1].startswith("-") and "c" in words[1]:
+            try:
+                inner = _tokens(words[2])
+            except ValueError:
+                continue
+            cwd = _reads(inner, cwd, files, depth + 1)
+            continue
         if name not in READERS:
             continue
-        if name == "sed" and ("-i" in words or not any(w == "-n" or w.startswith("-n") for w in words[1:])):
-            continue
-        if name == "jq" and "--args" in words:
-            continue
-        operands: list[str] = []
-        skip = False
-        for w in words[1:]:
-            if skip:
-                skip = False
+        operands = _operands(name, words[1:])
+        for op in operands or ():
+            if not op or op == "-" or "$" in op or "`" in op or any(c in _GLOB for c in op):
                 continue
-            if w == "<":
-                continue
-            if w in (">", ">>", "2>", "2>&1"):
-                break
-            if w.startswith("-"):
-                skip = w in VALUE_OPTS.get(name, set())
-                continue
-            operands.append(w)
-        if name in PATTERN_FIRST and not any(w in ("-e", "-f") for w in words[1:]):
-            operands = operands[1:]
-        for op in operands:
-            if any(c in op for c in "*?[]{}"):
-                continue
-            path = os.path.expanduser(op)
-            if not os.path.isabs(path):
+            if op.startswith("~"):
+                if not (op == "~" or op.startswith("~/")):
+                    continue  # another account's home
+                op = os.path.expanduser(op)
+            if not os.path.isabs(op):
                 if cwd is None:
                     continue
-                path = os.path.join(cwd, path)
-            files.append(os.path.normpath(path))
+                op = os.path.join(cwd, op)
+            path = os.path.normpath(op)
+            if path not in files:
+                files.append(path)
+    return cwd
+
+
+def read_files(command: object, cwd: str | None) -> list[str]:
+    """Absolute paths of the files a command plainly reads (empty when unsure).
+
+    `command` is a shell string or an argv list; `cwd` is the directory it ran
+    in when known and trusted, else None (relative operands are then skipped).
+    """
+    script = _script_of(command)
+    if script is None or "<<" in script or "`" in script or "$(" in script or "\x00" in script:
+        return []
+    if cwd is not None and not os.path.isabs(cwd):
+        cwd = None
+    try:
+        tokens = _tokens(script)
+    except ValueError:
+        return []  # unbalanced quotes: not a command we can read
+    files: list[str] = []
+    _reads(tokens, cwd, files)
     return files[:MAX_FILES]

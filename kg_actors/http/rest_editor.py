@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import os
-import weakref
 from typing import Any
 
 import trio
@@ -22,7 +21,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from ..core import ids, scoring, search
+from ..core import debt, ids, scoring, search
 from ..core.errors import InvalidInput, KGError, NotFound
 from ..graph_actor import load_graph
 from ..memory import LEVELS
@@ -91,9 +90,6 @@ def _text(value: Any, field: str) -> str:
 
 def routes(runtime) -> list[Route]:
     directory, memory = runtime.directory, runtime.memory
-    # Per graph object (a reload makes a new one), kept current incrementally inside its actor.
-    indexes: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
     def stored(key: str) -> bool:
         path = directory.layout.graph_file(key)
         return key in directory.loaded_keys() or path.exists() or journal.journal_path(path).exists()
@@ -137,14 +133,17 @@ def routes(runtime) -> list[Route]:
             graph, _ = await trio.to_thread.run_sync(load_graph, path, "project", None)
             recorded, counts = graph.project_path, V.counts(graph)
         mtimes = [p.stat().st_mtime for p in (path, journal.journal_path(path)) if p.exists()]
-        openable = False
+        root, openable = recorded, False
         if recorded:
             try:
-                openable = directory.project_key(L.project_root(recorded)) == key
+                # The resolved root is what change events name, so it is what the page subscribes with.
+                root = L.project_root(recorded)
+                openable = directory.project_key(root) == key
             except InvalidInput:
                 openable = False
-        return {"slug": slug, "project_path": recorded, "path_exists": bool(recorded) and os.path.isdir(recorded),
-                "openable": openable, "counts": counts, "last_used": max(mtimes, default=None)}
+        return {"slug": slug, "project_path": root, "recorded_path": recorded,
+                "path_exists": bool(recorded) and os.path.isdir(recorded), "openable": openable,
+                "counts": counts, "last_used": max(mtimes, default=None)}
 
     async def picture(request: Request) -> JSONResponse:
         level, project_path = where(request)
@@ -261,24 +260,23 @@ def routes(runtime) -> list[Route]:
         terms = search.parse_query(q.get("q", ""))
         limit = _limit(q.get("limit"))
         handle, root = await graph_of(level, project_path)
-
-        def run(graph):
-            index = indexes.get(graph)
-            if index is None:
-                index = indexes[graph] = search.SearchIndex()
-            index.sync(graph)
-            return V.search_graph(index, graph, level, terms, limit)
-
-        out = await handle.call(run)
+        graph, derived = await handle.view()
+        # The graph's own index, kept current by its actor; no await until the answer is computed.
+        out = V.search_graph(derived.index, graph, level, terms, limit)
         return JSONResponse({"level": level, "project_path": root, "query": q.get("q"), **out})
 
     async def budget(request: Request) -> JSONResponse:
         project_path = request.query_params.get("project_path")
-        levels = {"user": await (await directory.get("user")).call(V.budget)}
+        handles = [("user", await directory.get("user"))]
         root = None
         if project_path:
             handle, root = await graph_of("project", project_path)
-            levels["project"] = await handle.call(V.budget)
+            handles.append(("project", handle))
+        levels = {}
+        for level, handle in handles:
+            levels[level] = await handle.call(V.budget)
+            d = await handle.ask("debt", now=runtime.clock())
+            levels[level].update(debt=debt.debt_line(d), debt_factors=debt.debt_dict(d))
         return JSONResponse({"project_path": root, "levels": levels})
 
     level_node = "/api/nodes/{level}/{node_id}"

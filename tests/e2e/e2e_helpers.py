@@ -7,11 +7,9 @@ against a deadline, never sleep for timing.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import time
-import urllib.error
 import urllib.parse
 import urllib.request
 from pathlib import Path
@@ -32,12 +30,6 @@ def start_server(base: Path, user: dict | None = None, projects: dict[str, dict]
     if before_start is not None:
         before_start(srv)
     return srv.start()
-
-
-def restart(old: ServerProcess, base: Path) -> ServerProcess:
-    """A new `kg serve` on the same HOME and store (new ports), after `old` has exited."""
-    assert old.proc is not None and old.proc.poll() is not None, "stop or kill the old server first"
-    return ServerProcess(base).start()
 
 
 class Session:
@@ -134,8 +126,3 @@ def kg(args: list[str], env: dict, timeout: float = 60.0) -> subprocess.Complete
     """Run the installed `kg` command with `env`; bounded in time."""
     return subprocess.run([KG, *args], env=env, capture_output=True, text=True, timeout=timeout,
                           stdin=subprocess.DEVNULL)
-
-
-def env_for(server: ServerProcess) -> dict:
-    return {k: server.env[k] for k in ("HOME", "KG_HOME", "KG_HTTP_PORT", "KG_EDITOR_PORT")} | {
-        "PATH": os.environ.get("PATH", ""), "PYTHONUNBUFFERED": "1"}

@@ -8,6 +8,9 @@ alike. Timings are never asserted here (see bench/RESULTS-editor.md).
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+import zipfile
 from pathlib import Path
 
 import httpx
@@ -255,7 +258,8 @@ def test_budget_reports_the_exact_render_charge_per_level(srv, http):
     g, _ = load_graph(srv.store / "projects" / "beta" / "graph.json", "project", None)
     beta = out["levels"]["project"]
     assert beta["charge"] == render.charge(g) and beta["budget"] == C.MAX_CHARS_PER_LEVEL
-    assert beta["health"].startswith("HEALTH:")
+    assert beta["health"].startswith("HEALTH:") and beta["debt"].startswith("DEBT:")
+    assert "score" in beta["debt_factors"]
     assert set(out["levels"]) == {"user", "project"}
 
 
@@ -383,3 +387,18 @@ def test_no_editor_flag_serves_no_editor(server_factory):
     with pytest.raises(httpx.ConnectError):
         httpx.get(editor_url(srv) + "/", timeout=2)
     assert httpx.get(f"{srv.url}/api/projects").status_code == 200
+
+
+def test_a_non_editable_install_ships_every_file_the_page_needs(tmp_path):
+    """`pip install .` builds this wheel: the page, its scripts and the vendored libraries must be in it."""
+    repo = Path(__file__).resolve().parents[2]
+    built = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path), str(repo)],
+        capture_output=True, text=True, timeout=300)
+    assert built.returncode == 0, built.stderr[-2000:]
+    (wheel,) = tmp_path.glob("kg_actors-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    static = repo / "kg_actors" / "editor" / "static"
+    wanted = {f"kg_actors/editor/static/{p.relative_to(static).as_posix()}" for p in static.rglob("*") if p.is_file()}
+    assert wanted and wanted <= names, sorted(wanted - names)
+    assert "kg_actors/editor/static/vendor/cytoscape.min.js" in names

@@ -21,7 +21,7 @@ import pytest
 from e2e_helpers import KG, graph, kg, nodes_by_id, start_server, wait_until
 from mcp import Client, StdioServerParameters
 
-from kg_actors.testing import ServerProcess, mcp_text, session_of
+from kg_actors.testing import ServerProcess, free_port, mcp_text, session_of
 
 REPO = Path(__file__).resolve().parents[2]
 TIMINGS: dict[str, list[float]] = {}
@@ -193,8 +193,6 @@ async def test_shim_answers_every_request_with_an_error_when_no_server_can_start
     blocked.write_text("")  # `kg start` cannot use it, so the shim cannot start a server
     home = tmp_path / "home"
     home.mkdir()
-    from kg_actors.testing import free_port
-
     env = {"HOME": str(home), "KG_HOME": str(blocked), "KG_HTTP_PORT": str(free_port()),
            "KG_EDITOR_PORT": str(free_port())}
     shim = RawShim(env)

@@ -81,6 +81,13 @@ def _ref_project(root: str, prefix: str = "webapp") -> dict:
     }
 
 
+TIER_FLAGS = ("_archived", "_orphaned_ts")
+
+
+def _content(node: dict) -> dict:
+    return {k: v for k, v in node.items() if k not in TIER_FLAGS}
+
+
 DANGLING_PROJECT = {("webapp-db-layer", "vanished-node", "calls"), ("vanished-caller", "webapp-db-layer", "calls")}
 DANGLING_USER = {("ref-user-principle", "ghost-user-node", "depends-on")}
 
@@ -130,7 +137,8 @@ async def test_unknown_and_underscore_fields_survive_a_write_and_a_clean_stop(tm
     for original, saved, dangling in ((original_user, saved_user, DANGLING_USER),
                                       (original_project, saved_project, DANGLING_PROJECT)):
         for node_id, node in original["nodes"].items():
-            assert saved["nodes"][node_id] == node, f"node {node_id} changed on a round trip"
+            # The tier flags belong to compaction, which may promote an archived node of a small graph.
+            assert _content(saved["nodes"][node_id]) == _content(node), f"node {node_id} changed on a round trip"
         for key, edge in original["edges"].items():
             if (edge["from"], edge["to"], edge["rel"]) in dangling:
                 assert key not in saved["edges"], f"dangling edge {key} was kept"
@@ -139,6 +147,8 @@ async def test_unknown_and_underscore_fields_survive_a_write_and_a_clean_stop(tm
         for vkey, entry in original["_meta"]["versions"].items():
             assert saved["_meta"]["versions"][vkey] == entry
         assert saved["_meta"]["namespace"] == original["_meta"]["namespace"]
+    assert saved_user["nodes"]["ref-orphaned-node"]["_orphaned_ts"] == original_user["nodes"]["ref-orphaned-node"][
+        "_orphaned_ts"], "an orphan stays orphaned until it is read, credited or pruned"
     assert saved_user["_meta"]["_future_meta"] == {"k": 1}
     assert saved_project["_meta"]["project_path"] == original_project["_meta"]["project_path"]
     assert saved_project["_meta"]["progress"] == original_project["_meta"]["progress"]

@@ -125,6 +125,10 @@ class App {
     const view = this.view;
     const picture = await api("GET", `/api/graph?${query(where(view))}`);
     if (view !== this.view) return; // another pick overtook this one
+    if (view.level === "project" && picture.project_path && picture.project_path !== view.projectPath) {
+      view.projectPath = picture.project_path; // the resolved root: what change events name
+      await this.live.subscribe(view.projectPath);
+    }
     performance.mark("graph-fetched");
     this.canvas.load(picture);
     this.updateCounts();

@@ -3,8 +3,8 @@
 // Edge ends that are not nodes of the graph on screen are drawn too: files
 // (anything with / or ~) and nodes of another graph (a project's edge to a user
 // node). Opening a graph never waits for a force layout: positions come from
-// `radialLayout` at once, then fcose (its "draft" quality for a big graph) runs
-// in a worker and the picture settles when it is done. Labels cost the most to
+// `radialLayout` at once, then for a graph of a few hundred nodes fcose runs in
+// a worker and the picture settles when it is done. Labels cost the most to
 // compute, so a big graph labels only hubs, the selection, search hits and
 // whatever is in view once zoomed in. Orphaned nodes are invisible to kg_read,
 // so by default they are left out of the picture altogether (their elements
@@ -14,8 +14,9 @@
 
 import { radialLayout } from "./layout.js";
 
-const BIG = 600; // past this many nodes: no arrows, no labels until zoomed in, the draft force layout
-const REFINE_MAX = 5000; // past this, only on "Re-layout": even a worker's draft takes too long to wait for
+// Past this many nodes: no arrows, no labels until zoomed in, and fcose only on "Re-layout" (its draft
+// quality), because applying 2,000 new positions stalls the page for a moment it should be usable in.
+const BIG = 600;
 const LABEL_ZOOM = 0.7;
 const FIT_ZOOM_MAX = 1.4;
 const LABEL_MAX_IN_VIEW = 400;
@@ -122,7 +123,7 @@ export class Canvas {
     this.cy = this.make(elements, this.big);
     this.capZoom();
     this.applyVisibility();
-    if (ids.length <= REFINE_MAX) this.refine();
+    if (!this.big) this.refine();
   }
 
   // fcose in a worker; positions land when it is done, and the page never blocks on it.

@@ -21,20 +21,25 @@ export class NodePanel {
   }
 
   async open(id) {
+    // Only the latest open counts: an older answer arriving late must not replace it.
+    const ticket = (this.ticket = (this.ticket || 0) + 1);
     let data;
     try {
       data = await api("GET", `/api/nodes/${encodeURIComponent(this.view.level)}/${encodeURIComponent(id)}?${query({ project_path: where(this.view).project_path })}`);
     } catch (err) {
+      if (ticket !== this.ticket) return;
       this.node = null;
       clear(this.root, h("p", { className: "msg err" }, err.message));
       return;
     }
+    if (ticket !== this.ticket) return;
     this.node = data.node;
     this.render();
     this.loadScore();
   }
 
   close() {
+    this.ticket = (this.ticket || 0) + 1;
     this.node = null;
     clear(this.root, h("p", { className: "hint" }, "Pick a node in the picture, or search."));
   }
@@ -222,6 +227,7 @@ export class NodePanel {
 
   // The create form: the same fields, saved with create: true (refused if the id exists).
   openNew() {
+    this.ticket = (this.ticket || 0) + 1;
     this.node = null;
     const id = h("input", { type: "text", id: "new-id", placeholder: "id: the subject in 3-5 kebab-case words" });
     const gist = h("textarea", { id: "new-gist", rows: 4, placeholder: "gist: the one claim" });

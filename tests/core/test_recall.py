@@ -1,0 +1,244 @@
+"""Prompt recall (core/recall.py): what a person typed, its terms, the three gates, the injection.
+
+Graphs are built in memory; `recall.run` is the whole decision the prompt
+endpoint makes for a session (the endpoint adds identity, logging and marks).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from kg_actors.core import constants as C
+from kg_actors.core import recall
+from kg_actors.core.model import Edge, GraphData, Node
+from kg_actors.core.search import SearchIndex
+
+
+def build(nodes: list[Node], edges: list[Edge] = (), kind: str = "project") -> tuple[GraphData, SearchIndex]:
+    graph = GraphData(kind, "/home/u/proj" if kind == "project" else None)
+    for node in nodes:
+        graph.set_node(node)
+    for edge in edges:
+        graph.set_edge(edge)
+    return graph, SearchIndex.build(graph)
+
+
+def filler(n: int, start: int = 0) -> list[Node]:
+    """Nodes about nothing the prompts ask, so IDF has a population to work with."""
+    topics = ["logging format", "ci pipeline", "release notes", "docker image", "lint rules", "api pagination",
+              "email templates", "feature flags", "metrics dashboard", "backup schedule"]
+    return [Node(f"filler-node-{i}", f"{topics[i % len(topics)]} convention number {i}") for i in range(start, start + n)]
+
+
+def run(prompt: str, views: dict, seen: frozenset[str] = frozenset()) -> recall.Decision:
+    text = recall.human_text(prompt)
+    return recall.run(recall.prompt_terms(text) if text else [], views, seen)
+
+
+# -- what a person typed ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("prompt", [
+    "<task-notification><task-id>b1</task-id><status>completed</status>token refresh done</task-notification>",
+    "[SYSTEM NOTIFICATION] background job finished: token refresh failing",
+    "<command-name>/clear</command-name><command-message>clear</command-message>",
+    "[Image #1]",
+    "[Image #1] [Image #2]",
+    "/Users/me/proj/src/auth/refresh.py",
+    "/Users/me/proj/src/auth/refresh.py /Users/me/proj/src/auth/session.py",
+    "'/Users/me/My Documents/token refresh notes.md'",
+    "fix it",  # under 8 typed characters
+    None,
+    42,
+])
+def test_harness_records_placeholders_and_bare_paths_are_not_prompts(prompt):
+    assert recall.human_text(prompt) is None
+
+
+def test_image_placeholders_are_removed_and_the_typed_words_stay():
+    assert recall.human_text("[Image #1] why is the token refresh failing here") == \
+        "why is the token refresh failing here"
+
+
+def test_dragged_paths_reduce_to_file_names():
+    text = recall.human_text("why does /Users/me/proj/src/auth/refresh.py fail on expiry")
+    assert text == "why does refresh.py fail on expiry"
+    assert recall.human_text('compare "/Users/me/My Docs/old notes.md" with the token store') == \
+        "compare old notes.md with the token store"
+    assert recall.human_text("see /Users/me/My\\ Docs/a.py when the tokens expire") == \
+        "see a.py when the tokens expire"
+    # An apostrophe is not a quote: the prose around it stays.
+    assert "know why" in recall.human_text("I don't know why src/a.py isn't working")
+
+
+def test_only_the_first_20000_characters_of_a_huge_prompt_count():
+    text = recall.human_text("token " * 200_000)
+    assert text is not None and len(text) <= C.RECALL_PROMPT_MAX_CHARS
+
+
+def test_prompt_terms_drop_stopwords_short_words_and_repeats():
+    terms = recall.prompt_terms("Why does the JWT token refresh fail? The token refresh is ok on CI, so...")
+    assert terms == ["jwt", "token", "refresh", "fail"]
+    assert recall.prompt_terms("I don't know why it's the scheduler's fault") == ["know", "scheduler", "fault"]
+    assert recall.prompt_terms("refresh.py and rate_limit.py") == ["refresh.py", "rate_limit.py"]
+    many = " ".join(f"word{i}x" for i in range(100))
+    assert len(recall.prompt_terms(many)) == C.RECALL_MAX_TERMS
+
+
+# -- the gates ----------------------------------------------------------------------------
+
+
+def test_the_score_threshold_is_stricter_with_more_terms():
+    # One term naming one node of 30: score 1/60 ≈ 0.0167 — above the single-term bar, below the multi-term one.
+    views = {"project": build([Node("token-refresh-window", "sliding window for JWT refresh"), *filler(29)])}
+    one = recall.run(["sliding"], views, frozenset())
+    assert one.reason == "injected" and one.threshold == C.RECALL_SCORE_SINGLE
+    two = recall.run(["sliding", "zebra"], views, frozenset())
+    assert two.reason == "no_hits" and two.threshold == C.RECALL_SCORE_MULTI
+    assert two.hits and two.hits[0]["id"] == "token-refresh-window" and two.hits[0]["score"] < C.RECALL_SCORE_MULTI
+
+
+def test_evidence_one_common_word_in_notes_stays_silent():
+    # "sharding" sits in the notes of 2 of 20 nodes: over the single-term score bar, not near-unique,
+    # not in an id or gist — one common word in someone's notes.
+    nodes = [Node("db-layout-choice", "tables split by tenant", notes=("we talked about sharding once",)),
+             Node("queue-retry-policy", "retries back off", notes=("sharding came up in review",)), *filler(18)]
+    views = {"project": build(nodes)}
+    decision = recall.run(["sharding"], views, frozenset())
+    assert decision.reason == "no_hits"
+    hit = decision.hits[0]
+    assert hit["score"] >= C.RECALL_SCORE_SINGLE and hit["matched_terms"] == 1
+    assert hit["max_term_idf"] < C.RECALL_MIN_SOLO_IDF and not hit["title_match"]
+
+
+def test_evidence_a_near_unique_term_or_a_title_term_or_two_terms_pass():
+    notes_only = [Node("db-layout-choice", "tables split by tenant", notes=("sharding by region",)), *filler(19)]
+    assert recall.run(["sharding"], {"project": build(notes_only)}, frozenset()).reason == "injected"  # near-unique
+    in_gist = [Node("db-layout-choice", "sharding tables by tenant"),
+               Node("queue-retry-policy", "retries back off", notes=("sharding came up",)), *filler(18)]
+    decision = recall.run(["sharding"], {"project": build(in_gist)}, frozenset())
+    assert decision.reason == "injected" and decision.shown == (("project", "db-layout-choice"),)
+    two_terms = [Node("db-layout-choice", "tables split by tenant", notes=("sharding and replicas",)),
+                 Node("queue-retry-policy", "retries back off", notes=("sharding came up",)),
+                 Node("cache-warmup-node", "cache warms", notes=("replicas lag",)), *filler(17)]
+    decision = recall.run(["sharding", "replicas"], {"project": build(two_terms)}, frozenset())
+    assert decision.reason == "injected" and ("project", "db-layout-choice") in decision.shown
+
+
+def test_novelty_nothing_new_is_silence_and_one_new_node_brings_the_others_as_anchors():
+    views = {"project": build([
+        Node("token-refresh-window", "sliding window for JWT refresh"),
+        Node("token-refresh-errors", "JWT refresh fails silently when the session expired"),
+        *filler(20)])}
+    both = frozenset({"token-refresh-window", "token-refresh-errors"})
+    assert recall.run(["jwt", "refresh"], views, both).reason == "all_seen"
+    decision = recall.run(["jwt", "refresh"], views, frozenset({"token-refresh-window"}))
+    assert decision.reason == "injected"
+    lines = decision.text.splitlines()
+    assert lines[0] == recall.HEADER
+    assert "- [project] token-refresh-window (in context)" in lines
+    assert "- [project] token-refresh-errors: JWT refresh fails silently when the session expired" in lines
+    assert decision.shown == (("project", "token-refresh-errors"),)
+
+
+def test_no_terms_and_no_matches_are_silence():
+    views = {"project": build(filler(10))}
+    assert recall.run([], views, frozenset()).reason == "no_terms"
+    assert recall.run(["zebra", "quokka"], views, frozenset()).reason == "no_hits"
+
+
+# -- what is injected ------------------------------------------------------------------
+
+
+def test_at_most_four_hits_named_ones_first():
+    # Six nodes match "cache eviction": two only in their notes (ranked first by repetition), four in id or gist.
+    nodes = [
+        Node("notes-heavy-one", "something else entirely", notes=("cache eviction, cache eviction",) * 3),
+        Node("notes-heavy-two", "another topic", notes=("cache eviction again and cache eviction",) * 3),
+        Node("cache-eviction-lru", "LRU cache eviction"),
+        Node("cache-warmup-order", "warm up before cache eviction starts"),
+        Node("cache-key-format", "keys carry the tenant; cache eviction by prefix"),
+        Node("cache-size-limit", "512 MB before cache eviction"),
+        *filler(94),
+    ]
+    decision = recall.run(["cache", "eviction"], {"project": build(nodes)}, frozenset())
+    assert decision.reason == "injected"
+    ranked = [h["id"] for h in decision.hits]
+    assert ranked[:2] == ["notes-heavy-one", "notes-heavy-two"]  # the raw ranking puts notes first
+    hit_lines = [line for line in decision.text.splitlines()[1:] if line.startswith("- ")]
+    assert len(hit_lines) == C.RECALL_MAX_HITS
+    shown = [line.split("] ", 1)[1].split(":")[0] for line in hit_lines]
+    assert set(shown) == {"cache-eviction-lru", "cache-warmup-order", "cache-key-format", "cache-size-limit"}
+
+
+def test_the_injection_fits_2500_characters_keeping_at_least_one_gist():
+    long = "x" * 900
+    nodes = [Node(f"cache-eviction-{i}", f"cache eviction rule {i} {long}") for i in range(4)] + filler(20)
+    decision = recall.run(["cache", "eviction"], {"project": build(nodes)}, frozenset())
+    assert decision.reason == "injected"
+    assert len(decision.text) <= C.RECALL_CHAR_BUDGET
+    assert 1 <= len(decision.shown) < 4  # trimmed, lowest first
+    # Every node reported shown is in the text with its gist.
+    for _, node_id in decision.shown:
+        assert f"{node_id}: cache eviction rule" in decision.text
+    huge = [Node("cache-eviction-huge", "cache eviction " + "y" * 5000), *filler(20)]
+    decision = recall.run(["cache", "eviction"], {"project": build(huge)}, frozenset())
+    assert decision.reason == "injected" and len(decision.text) <= C.RECALL_CHAR_BUDGET
+    assert decision.shown == (("project", "cache-eviction-huge"),)
+
+
+def test_edges_between_hits_and_their_connectors_come_along():
+    nodes = [Node("auth-token-refresh", "JWT refresh uses a sliding window"),
+             Node("session-store-redis", "sessions live in redis with a TTL"),
+             Node("middleware-order", "auth middleware runs before the router"),
+             Node("token-expiry-clock", "JWT expiry compares server clocks"), *filler(20)]
+    edges = [Edge("auth-token-refresh", "middleware-order", "runs-in"),
+             Edge("middleware-order", "token-expiry-clock", "calls"),
+             Edge("auth-token-refresh", "session-store-redis", "requires")]
+    decision = recall.run(["jwt", "refresh", "expiry"], {"project": build(nodes, edges)}, frozenset())
+    lines = decision.text.splitlines()
+    assert "  connections:" in lines
+    assert "  - [project] middleware-order: auth middleware runs before the router" in lines
+    assert "  auth-token-refresh --runs-in--> middleware-order" in lines
+    assert "  middleware-order --calls--> token-expiry-clock" in lines
+    assert not any("session-store-redis" in line for line in lines)  # not a hit, not on a path
+    assert ("project", "middleware-order") in decision.shown
+    # A connector already in context shows as an anchor; its edges stay.
+    again = recall.run(["jwt", "refresh", "expiry"], {"project": build(nodes, edges)},
+                       frozenset({"middleware-order", "auth-token-refresh"}))
+    assert "  - [project] middleware-order (in context)" in again.text.splitlines()
+    assert "  middleware-order --calls--> token-expiry-clock" in again.text.splitlines()
+
+
+def test_cross_level_hits_name_their_level():
+    user = build([Node("prefer-small-commits", "commit JWT refresh fixes separately"), *filler(5)], kind="user")
+    project = build([Node("auth-token-refresh", "JWT refresh uses a sliding window"), *filler(5, 100)])
+    decision = recall.run(["jwt", "refresh"], {"user": user, "project": project}, frozenset())
+    assert "- [user] prefer-small-commits: commit JWT refresh fixes separately" in decision.text
+    assert "- [project] auth-token-refresh: JWT refresh uses a sliding window" in decision.text
+
+
+def test_archived_hits_count_orphaned_and_gistless_ones_never_inject():
+    nodes = [Node("token-refresh-window", "sliding JWT refresh window", archived=True),
+             Node("token-refresh-orphan", "JWT refresh orphaned lesson", archived=True, orphaned_ts=1.0),
+             Node("token-refresh-empty", ""), *filler(20)]
+    decision = recall.run(["jwt", "refresh"], {"project": build(nodes)}, frozenset())
+    assert decision.shown == (("project", "token-refresh-window"),)
+    assert "orphan" not in decision.text and "token-refresh-empty" not in decision.text
+
+
+def test_a_gist_is_never_injected_twice_in_a_session():
+    views = {"project": build([Node("token-refresh-window", "sliding window for JWT refresh"),
+                               Node("token-refresh-errors", "JWT refresh fails silently"), *filler(20)])}
+    seen: frozenset[str] = frozenset()
+    injected: list[str] = []
+    for prompt in ["why does the JWT refresh fail", "JWT refresh again, the sliding window",
+                   "one more time: JWT refresh errors", "refresh the JWT please, window and errors"]:
+        decision = run(prompt, views, seen)
+        injected += [i for _, i in decision.shown]
+        for _, node_id in decision.shown:
+            assert f"{node_id}:" in decision.text
+        for node_id in seen:
+            assert f"] {node_id}:" not in (decision.text or "")
+        seen = seen | {i for _, i in decision.shown}
+    assert sorted(injected) == ["token-refresh-errors", "token-refresh-window"]

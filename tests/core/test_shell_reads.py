@@ -1,0 +1,131 @@
+"""harness/shell.read_files: which shell commands plainly read which files.
+
+Only cat/head/tail/less/`sed -n`/grep/jq/nl/rg at the head of a pipeline
+segment, with explicit operands, count; anything that edits, loops over
+variables or globs, feeds a heredoc, or moves the directory does not.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from kg_actors.harness.shell import MAX_FILES, read_files
+
+CWD = "/home/u/proj"
+
+
+def reads(command, cwd: str | None = CWD) -> list[str]:
+    return read_files(command, cwd)
+
+
+@pytest.mark.parametrize("command, expected", [
+    ("cat src/a.py", ["src/a.py"]),
+    ("cat -n src/a.py src/b.py", ["src/a.py", "src/b.py"]),
+    ("head src/a.py", ["src/a.py"]),
+    ("head -n 40 src/a.py", ["src/a.py"]),
+    ("head -40 src/a.py", ["src/a.py"]),
+    ("head --lines=40 src/a.py", ["src/a.py"]),
+    ("tail -n +5 src/a.py", ["src/a.py"]),
+    ("tail -f logs/app.log", ["logs/app.log"]),
+    ("less README.md", ["README.md"]),
+    ("sed -n '10,40p' src/a.py", ["src/a.py"]),
+    ("sed -n '1,$p' src/a.py", ["src/a.py"]),
+    ("sed --quiet -e 5p src/a.py", ["src/a.py"]),
+    ("grep -n 'def main' src/a.py", ["src/a.py"]),
+    ("grep -rn -e token -e session src/a.py src/b.py", ["src/a.py", "src/b.py"]),
+    ("grep -A3 -m 2 'foo$' src/a.py", ["src/a.py"]),
+    ("jq '.dependencies' package.json", ["package.json"]),
+    ("jq -r --arg name x '.[$name]' package.json", ["package.json"]),
+    ("nl -ba src/a.py", ["src/a.py"]),
+    ("rg -n 'refresh' src/auth.py", ["src/auth.py"]),
+    ("rg -g '*.py' -i refresh src/auth.py", ["src/auth.py"]),
+    ("grep token < src/a.py", ["src/a.py"]),
+    ("cat src/a.py 2>/dev/null | head -5", ["src/a.py"]),
+    ("cat src/a.py > /dev/null", ["src/a.py"]),
+    ("LC_ALL=C grep x src/a.py", ["src/a.py"]),
+    ("git status && cat src/a.py; ls", ["src/a.py"]),
+    ("cat src/a.py\nhead src/b.py", ["src/a.py", "src/b.py"]),
+    ("/bin/cat src/a.py", ["src/a.py"]),
+    ("cat ./src/../src/a.py", ["src/a.py"]),
+])
+def test_plain_reads_with_explicit_operands_count(command, expected):
+    assert reads(command) == [f"{CWD}/{p}" for p in expected]
+
+
+@pytest.mark.parametrize("command", [
+    "sed -i 's/a/b/' src/a.py",  # an edit
+    "sed -i.bak -n 1p src/a.py",
+    "sed -ni 's/a/b/' src/a.py",
+    "sed --in-place=.bak -n 1p src/a.py",
+    "sed 's/a/b/' src/a.py",  # a transform of the whole stream, not a read
+    "cat $FILE",  # variables
+    "cat \"$HOME/x.py\"",
+    "cat $(git ls-files | head -1)",  # command substitution
+    "cat `ls`",
+    "cat src/*.py",  # globs
+    "head src/a?.py",
+    "cat src/{a,b}.py",
+    "cat <<EOF\nsrc/a.py\nEOF",  # heredocs
+    "grep x <<< src/a.py",
+    "jq --args '.' src/a.json",
+    "rg --files src/a.py",
+    "rg --no-such-option x src/a.py",  # rg and nl parse strictly: unknown means unsure
+    "nl --weird src/a.py",
+    "echo src/a.py",  # not a reader
+    "python src/a.py",
+    "vim src/a.py",
+    "grep pattern",  # no file operand: stdin
+    "rg refresh",  # a directory search
+    "cat 'unbalanced",
+    "",
+])
+def test_edits_variables_globs_heredocs_and_others_count_for_nothing(command):
+    assert reads(command) == []
+
+
+@pytest.mark.parametrize("command", [
+    "cd src && cat a.py",
+    "cd /elsewhere; head a.py",
+    "pushd src >/dev/null; cat a.py",
+    "(cd src; cat a.py)",
+])
+def test_a_cd_makes_relative_operands_unknown(command):
+    assert reads(command) == []
+
+
+def test_an_absolute_operand_still_counts_after_a_cd():
+    assert reads("cd /tmp && cat /home/u/proj/src/a.py") == ["/home/u/proj/src/a.py"]
+
+
+def test_relative_operands_need_a_known_directory():
+    assert reads("cat src/a.py", cwd=None) == []
+    assert reads("cat src/a.py", cwd="relative/dir") == []
+    assert reads("cat /home/u/proj/src/a.py src/b.py", cwd=None) == ["/home/u/proj/src/a.py"]
+
+
+def test_tilde_expands_to_this_home_only(monkeypatch):
+    monkeypatch.setenv("HOME", "/home/u")
+    assert reads("cat ~/notes.md") == ["/home/u/notes.md"]
+    assert reads("cat ~other/notes.md") == []
+
+
+def test_the_pattern_is_not_a_file_unless_given_by_option():
+    assert reads("grep src/a.py src/b.py") == [f"{CWD}/src/b.py"]
+    assert reads("grep -e src/a.py src/b.py") == [f"{CWD}/src/b.py"]
+    assert reads("grep -f patterns.txt src/b.py") == [f"{CWD}/src/b.py"]
+    assert reads("jq -f prog.jq data.json") == [f"{CWD}/data.json"]
+
+
+def test_codex_argv_lists_and_shell_wrappers_unwrap():
+    assert reads(["bash", "-lc", "cat src/a.py"]) == [f"{CWD}/src/a.py"]
+    assert reads(["cat", "src/a.py"]) == [f"{CWD}/src/a.py"]
+    assert reads("bash -lc 'sed -n 1,20p src/a.py'") == [f"{CWD}/src/a.py"]
+    assert reads(["bash", "-lc", "cd src && cat a.py"]) == []
+    assert reads([1, 2]) == []
+    assert reads(None) == []
+
+
+def test_at_most_eight_files_and_no_duplicates():
+    many = " ".join(f"f{i}.txt" for i in range(20))
+    assert len(reads(f"cat {many}")) == MAX_FILES
+    assert reads("cat a.txt a.txt ./a.txt") == [f"{CWD}/a.txt"]
