@@ -5,8 +5,10 @@ KG_URL="http://127.0.0.1:${KG_HTTP_PORT:-8765}"
 command -v curl >/dev/null 2>&1 || exit 0
 
 # Post stdin (the raw hook payload) to $1; print the reply only if it is hook output.
+# The server gets ${2:-1} second(s); a proxy is never asked (the server is local).
 kg_post() {
-  reply=$(curl -s --max-time "${2:-1}" -H 'Content-Type: application/json' --data-binary @- "$KG_URL$1" 2>/dev/null) || return 1
+  reply=$(curl -s --noproxy '*' --max-time "${2:-1}" -H 'Content-Type: application/json' \
+    --data-binary @- "$KG_URL$1" 2>/dev/null) || return 1
   case "$reply" in
     *hookSpecificOutput*|*systemMessage*) printf '%s\n' "$reply"; return 0 ;;
   esac

@@ -4,7 +4,9 @@
 payload=$(cat)
 printf '%s' "$payload" | kg_post /api/prompt_context && exit 0
 # The server had nothing (or is down): one line from a pool for how deep the session is.
-transcript=$(printf '%s' "$payload" | sed -n 's/.*"transcript_path" *: *"\([^"]*\)".*/\1/p' | head -n 1)
+# Only the head of the payload is searched: transcript_path comes before a long prompt.
+transcript=$(printf '%s' "$payload" | head -c 4096 | tr ',{}' '\n\n\n' \
+  | sed -n 's/^ *"transcript_path" *: *"\([^"]*\)".*/\1/p' | head -n 1)
 size=0
 [ -n "$transcript" ] && [ -f "$transcript" ] && size=$(wc -c <"$transcript" 2>/dev/null || echo 0)
 n=$(( $(date +%s) % 3 ))
@@ -22,5 +24,5 @@ else
          "KG: wrap-up: endorse the nodes that earned their place (kg_useful)."
 fi
 shift "$n"
-printf '%s\n' "$1"
+printf '{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"%s"}}\n' "$1"
 exit 0

@@ -17,6 +17,7 @@ import trio
 from .core import capture, preload, recall, search, touches
 from .core import constants as C
 from .core.debt import debt_line
+from .core.errors import InvalidInput
 from .harness import profiles, shell, transcripts
 from .memory import Memory
 from .session_actor import SessionView
@@ -48,10 +49,21 @@ class Ambient:
         self.directory = memory.directory
         self.layout = memory.layout
 
-    def _root(self, cwd: object) -> str | None:
+    def _root(self, cwd: object, strict: bool = True) -> str | None:
+        """The project folder of a hook's cwd (None: user-only).
+
+        SessionStart is strict (a cwd outside home is refused, as kg_read refuses
+        it); the prompt and tool hooks are lenient, so a session that wandered
+        outside home is not answered with an error on every event.
+        """
         if not cwd:
             return None
-        root = L.project_root(cwd, "cwd")
+        try:
+            root = L.project_root(cwd, "cwd")
+        except InvalidInput:
+            if strict:
+                raise
+            return None
         if L.is_home(root) and not self.directory.has_project_graph(root):
             return None
         return root
@@ -127,7 +139,7 @@ class Ambient:
     # Hook identity -----------------------------------------------------------------
     async def resolve(self, payload: dict) -> tuple[SessionView | None, profiles.Harness, str | None]:
         harness = profiles.from_transcript(payload.get("transcript_path") if isinstance(payload.get("transcript_path"), str) else None)
-        root = self._root(payload.get("cwd"))
+        root = self._root(payload.get("cwd"), strict=False)
         claude_sid = payload.get("session_id") if isinstance(payload.get("session_id"), str) else None
         if not claude_sid:
             return None, harness, root
@@ -206,34 +218,39 @@ class Ambient:
         return hook_output("PostToolUse", "\n\n".join(parts)) if parts else {}
 
     async def _files(self, tool: str, tool_input: dict, cwd: str | None, harness: profiles.Harness) -> list[str]:
+        """The existing files (real paths) a tool call read or edited; at most 8."""
         raw: list[str] = []
+        workdir = tool_input.get("workdir")
+        workdir = workdir if isinstance(workdir, str) and os.path.isabs(workdir) else None
+        patch = _patch_text(tool, tool_input)
         if tool in FILE_TOOLS and isinstance(tool_input.get(FILE_TOOLS[tool]), str):
             path = os.path.expanduser(tool_input[FILE_TOOLS[tool]])
             if not os.path.isabs(path) and cwd:
                 path = os.path.join(cwd, path)
             raw.append(path)
-        elif tool == "apply_patch" or any(isinstance(v, str) and "*** Begin Patch" in v for v in tool_input.values()):
-            patch = next((v for v in tool_input.values() if isinstance(v, str) and "*** " in v), "")
+        elif patch is not None:
+            base = workdir or cwd
             for line in patch.splitlines():
                 for marker in PATCH_MARKERS:
                     if line.startswith(marker):
                         path = line[len(marker):].strip()
-                        raw.append(path if os.path.isabs(path) or not cwd else os.path.join(cwd, path))
+                        raw.append(path if os.path.isabs(path) or not base else os.path.join(base, path))
         elif tool in SHELL_TOOLS:
-            command = tool_input.get("command")
-            if isinstance(command, list):
-                command = " ".join(str(c) for c in command)
-            workdir = tool_input.get("workdir")
-            shell_cwd = workdir if isinstance(workdir, str) and os.path.isabs(workdir) else (
-                cwd if harness.trusts_shell_cwd else None)
-            raw.extend(shell.read_files(command, shell_cwd) if isinstance(command, str) else [])
+            command = tool_input.get("command", tool_input.get("cmd"))
+            shell_cwd = workdir or (cwd if harness.trusts_shell_cwd else None)
+            raw.extend(shell.read_files(command, shell_cwd))
 
         def real_files(candidates: list[str]) -> list[str]:
             out = []
             for p in candidates[: shell.MAX_FILES]:
-                real = os.path.realpath(p)
-                if os.path.isfile(real) and real not in out:
-                    out.append(real)
+                if not os.path.isabs(p) or "\x00" in p or len(p) > 4096:
+                    continue  # a relative path with no known directory names no file
+                try:
+                    real = os.path.realpath(p)
+                    if os.path.isfile(real) and real not in out:
+                        out.append(real)
+                except (OSError, ValueError):
+                    continue
             return out
 
         return await trio.to_thread.run_sync(real_files, raw) if raw else []
@@ -292,7 +309,7 @@ class Ambient:
             if not counts_as_read or not paths:
                 return None
             path = paths[0]
-            if capture.is_noise(path) or not L.project_root_ok(path):
+            if capture.is_noise(path, str(L.home())) or not L.project_root_ok(path):
                 return None
             target = ("read", capture.file_key(path, view.project_path))
         kind, needle = target
@@ -311,6 +328,16 @@ class Ambient:
         if not await self.sessions.ask("claim_nudge", path=events_path, key=key, kg_sid=view.sid, now=now):
             return None
         return capture.nudge_text(kind, needle, record, view.sid, True)
+
+
+def _patch_text(tool: str, tool_input: dict) -> str | None:
+    """The patch of a Codex apply_patch call (given as `input`, `patch` or an argv list), else None."""
+    for value in tool_input.values():
+        if isinstance(value, list):
+            value = next((v for v in value if isinstance(v, str) and "*** Begin Patch" in v), None)
+        if isinstance(value, str) and "*** Begin Patch" in value:
+            return value
+    return None if tool != "apply_patch" else ""
 
 
 def touches_display(path: str, root: str | None) -> str:

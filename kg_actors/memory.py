@@ -93,6 +93,9 @@ class Memory:
             await handle.ask("set_project_path", path=root)
         else:
             notices.append(user_only_notice(view.sid))
+        if cwd is not None and harness.no_hooks_hint and not await self.sessions.ask(
+                "hook_seen", harness=harness.name, project_path=root):
+            notices.append(harness.no_hooks_hint)
         return Opened(view, tuple(notices), True)
 
     async def session(self, sid: object) -> SessionView:
@@ -158,8 +161,10 @@ class Memory:
                                       create_only=create_only)
         except WriteConflict as conflict:
             if view is not None:
-                # The refusal shows the node as it stands: it counts as a full read.
-                await self.sessions.ask("mark_seen", sid=sid, ids=[node_id], via="read", at=now, full=True)
+                # The refusal shows the node as it stands: it counts as a full read of that version,
+                # even when another write overtook this request after `now` was taken.
+                at = max(now, conflict.written_ts or now)
+                await self.sessions.ask("mark_seen", sid=sid, ids=[node_id], via="read", at=at, full=True)
                 await self.sessions.ask("set_drop_pending", sid=sid, level=level, node_id=node_id,
                                         notes=notes if conflict.dropped else None)
             raise

@@ -359,7 +359,12 @@ class Registry:
         self.hooks_seen.setdefault(harness, set()).add(project_path or "")
 
     def op_hook_seen(self, harness: str, project_path: str | None) -> bool:
-        return (project_path or "") in self.hooks_seen.get(harness, set())
+        """Whether a hook of `harness` reached the server for the project (a preloaded session counts:
+        it survives a restart in sessions.json)."""
+        if (project_path or "") in self.hooks_seen.get(harness, set()):
+            return True
+        return any(s.harness == harness and s.project_path == project_path and s.preloaded_ids
+                   for s in self.sessions.values())
 
     def dirty_tool_events(self, now: float) -> list[tuple[Path, bytes]]:
         out = []

@@ -14,12 +14,21 @@ import posixpath
 from . import constants as C
 
 NOISE = ("/tmp/", "/node_modules/", "/venv/", "/.venv/", "/__pycache__/", "/.git/", "/dist/", "/build/",
-         "/.claude/", "/.knowledge-graph/", "/scratchpad/", "/.cache/", "/site-packages/")
+         "/.claude/", "/.codex/", "/.knowledge-graph/", "/scratchpad/", "/.cache/", "/site-packages/")
 
 
-def is_noise(path: str) -> bool:
+def is_noise(path: str, home: str | None = None) -> bool:
+    """A transient path (dependencies, virtualenvs, temp and build output, VCS and tool state).
+
+    Inside the home folder only the part below it is judged, so a home that
+    itself lives under /tmp (a container, a test) does not make every file noise.
+    """
     p = path if path.endswith("/") else path + "/"
-    return any(n in p for n in NOISE) or p.startswith("/tmp/")
+    if home:
+        h = home.rstrip("/") + "/"
+        if p.startswith(h):
+            p = "/" + p[len(h):]
+    return any(n in p for n in NOISE) or p.startswith("/tmp/") or p.startswith("/var/tmp/")
 
 
 def file_key(path: str, root: str | None) -> str:

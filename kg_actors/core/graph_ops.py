@@ -75,6 +75,13 @@ def bump_version(graph: GraphData, vkey: str, now: float, writer: Writer) -> Non
 
 
 def _refusal(graph: GraphData, level: str, node: Node, notes, touches, w: Writer) -> WriteConflict | None:
+    conflict = _conflict(level, node, notes, touches, w)
+    if conflict is not None:
+        conflict.written_ts = (node.written or {}).get("ts")
+    return conflict
+
+
+def _conflict(level: str, node: Node, notes, touches, w: Writer) -> WriteConflict | None:
     written = node.written or {}
     by, wts = written.get("by"), written.get("ts")
     foreign = written and by != w.session and isinstance(wts, int | float)

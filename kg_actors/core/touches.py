@@ -7,6 +7,7 @@ graph, against its root). URLs and globs name no file.
 
 from __future__ import annotations
 
+import os
 import re
 
 from .anchors import parse_touch, resolve_touch
@@ -19,7 +20,13 @@ def touch_key(touch: str, root: str | None, home: str) -> str | None:
 
 
 def build_index(graph: GraphData, home: str) -> dict[str, list[str]]:
+    """Resolved file path -> ids of the (not orphaned) nodes whose touches name it.
+
+    Relative touches resolve only in a project graph, against its root; `~`
+    against the real home folder (file events arrive as real paths).
+    """
     root = graph.project_path if graph.kind == "project" else None
+    home = os.path.realpath(home)
     index: dict[str, list[str]] = {}
     for node in graph.nodes.values():
         if node.orphaned:

@@ -28,6 +28,8 @@ class Harness:
     unit: str  # "utf16" | "bytes"
     shell_reads_count: bool
     trusts_shell_cwd: bool
+    # Said on a fresh kg_read(cwd) while none of this harness's hooks has reached the server for the project.
+    no_hooks_hint: str | None = None
 
     def measure(self, text: str) -> int:
         return utf16_units(text) if self.unit == "utf16" else utf8_bytes(text)
@@ -35,7 +37,12 @@ class Harness:
 
 CLAUDE_CODE = Harness("claude-code", 9_500, 45_000, "utf16", False, True)
 CLAUDE_DESKTOP = Harness("claude-desktop", 9_500, 45_000, "utf16", False, True)
-CODEX = Harness("codex", 9_000, 36_000, "bytes", True, False)
+CODEX_NO_HOOKS_HINT = (
+    "No Codex memory hook has reached this server for this project, so this session gets no preload, no "
+    "prompt recall and no file recall. The knowledge-graph hooks may need trust: ask the user to run /hooks, "
+    "trust the knowledge-graph hooks and start a new session. Until then the kg_* tools work as usual."
+)
+CODEX = Harness("codex", 9_000, 36_000, "bytes", True, False, CODEX_NO_HOOKS_HINT)
 ANTIGRAVITY = Harness("antigravity-cli", 10_000, None, "bytes", False, False)
 
 BY_NAME = {h.name: h for h in (CLAUDE_CODE, CLAUDE_DESKTOP, CODEX, ANTIGRAVITY)}

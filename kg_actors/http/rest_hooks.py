@@ -13,7 +13,7 @@ from starlette.routing import Route
 
 from ..ambient import Ambient, hook_output
 from ..core import debt
-from .rest import guarded, json_body
+from .rest import flag, guarded, json_body
 
 
 def routes(runtime) -> list[Route]:
@@ -29,7 +29,11 @@ def routes(runtime) -> list[Route]:
         body = await json_body(request)
         out = await ambient.bootstrap(body.get("cwd"), body.get("session_id"), body.get("source"),
                                       body.get("transcript_path"))
-        return JSONResponse(hook_output("SessionStart", out["context"], out.get("message")))
+        message = out.get("message")
+        if flag(request.query_params.get("started")) and message:
+            # The hook had to start the server: the user's one line says so.
+            message = "kg memory server started (it was down); " + message.removeprefix("kg memory: ")
+        return JSONResponse(hook_output("SessionStart", out["context"], message))
 
     async def prompt_context(request: Request) -> JSONResponse:
         return JSONResponse(await ambient.prompt_context(await json_body(request)))

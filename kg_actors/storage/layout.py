@@ -55,7 +55,9 @@ class Layout:
 
     def project_slugs(self) -> list[str]:
         try:
-            return sorted(p.name for p in self.projects.iterdir() if (p / "graph.json").exists())
+            # A project killed before its first save exists only as a journal.
+            return sorted(p.name for p in self.projects.iterdir()
+                          if (p / "graph.json").exists() or (p / "graph.json.journal").exists())
         except FileNotFoundError:
             return []
 

@@ -61,7 +61,7 @@ class App {
   wire() {
     document.getElementById("graph-select").addEventListener("change", (e) => {
       const value = e.target.value;
-      this.pick(value === "user" ? { level: "user", projectPath: null } : { level: "project", projectPath: value });
+      this.pick(value === "user" ? { level: "user", projectPath: null } : { level: "project", projectPath: value }).catch(() => {});
     });
     document.getElementById("search-form").addEventListener("submit", (e) => {
       e.preventDefault();
@@ -86,7 +86,7 @@ class App {
     document.getElementById("show-archived").addEventListener("change", (e) => this.canvas.setHidden("archived", !e.target.checked));
     document.getElementById("show-orphaned").addEventListener("change", (e) => {
       this.canvas.setHidden("orphaned", !e.target.checked);
-      this.reloadGraph();
+      this.reloadGraph().catch(() => {});
     });
     for (const button of document.querySelectorAll("#tabs button")) {
       button.addEventListener("click", () => this.showTab(button.dataset.tab));
@@ -123,7 +123,15 @@ class App {
 
   async reloadGraph() {
     const view = this.view;
-    const picture = await api("GET", `/api/graph?${query(where(view))}`);
+    let picture;
+    try {
+      picture = await api("GET", `/api/graph?${query(where(view))}`);
+    } catch (err) {
+      if (view !== this.view) return;
+      document.body.dataset.graph = "error";
+      toast(`Cannot show this graph: ${err.message}`);
+      throw err;
+    }
     if (view !== this.view) return; // another pick overtook this one
     if (view.level === "project" && picture.project_path && picture.project_path !== view.projectPath) {
       view.projectPath = picture.project_path; // the resolved root: what change events name
@@ -185,9 +193,13 @@ class App {
   }
 
   async refreshAfterOutage() {
-    await this.loadProjects();
-    await this.reloadGraph();
-    if (this.panel.node) await this.panel.changedElsewhere();
+    try {
+      await this.loadProjects();
+      await this.reloadGraph();
+      if (this.panel.node) await this.panel.changedElsewhere();
+    } catch {
+      // reloadGraph said why; the next reconnect tries again
+    }
   }
 
   onEvent(event) {
@@ -199,7 +211,7 @@ class App {
       case "node_updated": {
         const n = event.node;
         const state = n._orphaned_ts ? "orphaned" : n._archived ? "archived" : "active";
-        if (this.canvas.upsertNode({ id: n.id, gist: n.gist, state, v: null }) === "reload") this.reloadGraph();
+        if (this.canvas.upsertNode({ id: n.id, gist: n.gist, state, v: null }) === "reload") this.reloadGraph().catch(() => {});
         // Our own save's echo carries the stamp the panel already holds; anything else is news.
         const held = selected === n.id && this.panel.node.history.written;
         if (selected === n.id && (n._written || {}).ts !== (held || {}).ts) this.panel.changedElsewhere();
@@ -211,7 +223,7 @@ class App {
         break;
       case "node_recalled":
         // A recall can bring orphaned neighbours back to the archive too: re-read the picture.
-        this.reloadGraph();
+        this.reloadGraph().catch(() => {});
         break;
       case "edge_updated":
         this.canvas.addEdge(event.edge);
@@ -222,7 +234,7 @@ class App {
         if (selected && (event.edge.from === selected || event.edge.to === selected) && !this.panel.isDirty()) this.panel.open(selected);
         break;
       case "node_renamed":
-        this.reloadGraph();
+        this.reloadGraph().catch(() => {});
         break;
       case "progress_updated":
         if (this.tab === "progress") showProgress(this);

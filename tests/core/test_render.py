@@ -1,0 +1,67 @@
+"""render == charge: the size the budgets count is the length of the text a read shows."""
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kg_actors.core import reads, render
+from kg_actors.core.model import Edge, GraphData, Node
+
+IDS = [f"node-{c}" for c in "abcdefghij"]
+
+
+@st.composite
+def graphs(draw):
+    g = GraphData("project")
+    for node_id in draw(st.lists(st.sampled_from(IDS), unique=True, min_size=0, max_size=10)):
+        state = draw(st.sampled_from(["active", "archived", "orphaned"]))
+        gist = draw(st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), max_size=60))
+        g.set_node(Node(node_id, gist or "g", archived=state != "active", orphaned_ts=1.0 if state == "orphaned" else None))
+    ends = IDS + ["src/a.py", "~/notes.md", "user-principle"]
+    for src, dst, rel in draw(st.lists(st.tuples(st.sampled_from(ends), st.sampled_from(ends),
+                                                 st.sampled_from(["uses", "is-a", "r"])), max_size=25)):
+        g.set_edge(Edge(src, dst, rel))
+    return g
+
+
+@settings(max_examples=300, deadline=None)
+@given(graphs())
+def test_the_charge_is_the_length_of_the_rendered_level(g):
+    assert render.charge(g) == len(render.level_body(g))
+    part = reads.level_part(g, "project")
+    assert render.charge(g) == sum(len(b.text) + 1 for b in part.body)
+
+
+@settings(max_examples=200, deadline=None)
+@given(graphs())
+def test_every_live_edge_is_cited_once_and_no_hidden_edge_is(g):
+    plan = render.plan_level(g)
+    cited = [c.key for e in plan.entries() for c in e.citations]
+    assert len(cited) == len(set(cited))
+    live = {k for k, e in g.edges.items() if render.edge_is_live(e, g.nodes)}
+    assert set(cited) == live
+
+
+@settings(max_examples=200, deadline=None)
+@given(graphs(), st.integers(min_value=200, max_value=3000))
+def test_a_read_never_drops_an_active_gist(g, budget):
+    part = reads.level_part(g, "project")
+    lines = reads.full_read_lines([part], {}, 0, "abcd1234", False, [], budget=budget)
+    text = "\n".join(line for line, _ in lines)
+    for node in g.nodes.values():
+        if node.active:
+            assert render.node_line(node.id, node.gist) in text.split("\n")
+
+
+def test_the_ladder_hides_anchors_before_edges_and_says_so():
+    g = GraphData("project")
+    g.set_node(Node("hub-node-one", "the hub"))
+    for i in range(30):
+        g.set_node(Node(f"archived-node-{i:02d}", "x", archived=True))
+        g.set_edge(Edge("hub-node-one", f"archived-node-{i:02d}", "has"))
+    part = reads.level_part(g, "project", scores={f"archived-node-{i:02d}": i / 30 for i in range(30)})
+    full = sum(len(b.text) + 1 for b in part.body)
+    lines = reads.full_read_lines([part], {}, 0, "abcd1234", False, [], budget=full - 100)
+    text = "\n".join(line for line, _ in lines)
+    assert "  archived-node-00" not in text.split("\n")  # the lowest-scored anchor goes first
+    assert "  archived-node-29" in text.split("\n")
+    assert "archived anchor(s) and 0 edge(s) hidden" in text
