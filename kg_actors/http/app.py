@@ -15,7 +15,64 @@ from . import security
 
 
 async def _plain(send, status: int, message: str) -> None:
-    body = json.dumps({"error": message}).encode()
+    await _json(send, status, {"error": message})
+
+
+MAX_BODY = 4 * 1024 * 1024
+
+
+async def _read_body(receive) -> bytes:
+    chunks, size = [], 0
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            break
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > MAX_BODY:
+            break
+        chunks.append(chunk)
+        if not message.get("more_body"):
+            break
+    return b"".join(chunks)
+
+
+def _replay(body: bytes):
+    sent = False
+
+    async def receive():
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return {"type": "http.disconnect"}
+
+    return receive
+
+
+def rpc_problem(body: bytes) -> dict | None:
+    """A JSON-RPC error naming what is wrong with a request the SDK would answer vaguely."""
+    try:
+        message = json.loads(body)
+    except ValueError as exc:
+        return _rpc_error(None, -32700, f"Parse error: the body is not JSON ({exc})")
+    if isinstance(message, dict) and message.get("method") == "tools/call":
+        params = message.get("params")
+        if not isinstance(params, dict):
+            return _rpc_error(message.get("id"), -32602, "Invalid params: params: must be an object with name and arguments")
+        if not isinstance(params.get("name"), str):
+            return _rpc_error(message.get("id"), -32602, "Invalid params: params.name: is required (the tool's name)")
+        if "arguments" in params and not isinstance(params["arguments"], dict | type(None)):
+            return _rpc_error(message.get("id"), -32602, "Invalid params: params.arguments: must be an object")
+    return None
+
+
+def _rpc_error(msg_id, code: int, message: str) -> dict:
+    return {"jsonrpc": "2.0", "id": msg_id, "error": {"code": code, "message": message}}
+
+
+async def _json(send, status: int, payload: dict) -> None:
+    body = json.dumps(payload).encode()
     await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
     await send({"type": "http.response.body", "body": body})
@@ -48,6 +105,13 @@ class App:
         if kind == "websocket" or path == "/health" or path.startswith("/api/"):
             await self.rest(scope, receive, send)
         elif path in ("/", "/mcp", "/mcp/"):
+            if scope.get("method") == "POST":
+                body = await _read_body(receive)
+                problem = rpc_problem(body)
+                if problem is not None:
+                    await _json(send, 400, problem)
+                    return
+                receive = _replay(body)
             await self.mcp.handle_request(scope, receive, send)
         else:
             await _plain(send, 404, f"no route {path}")

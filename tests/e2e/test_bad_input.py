@@ -70,7 +70,7 @@ RAW = [
     (b'{"foo": 1}', "jsonrpc"),
     (b"[]", "error"),
     (b'{"jsonrpc": "2.0", "id": 7, "method": "tools/nope"}', "tools/nope"),
-    (b'{"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {"arguments": {}}}', "invalid request parameters"),
+    (b'{"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {"arguments": {}}}', "params.name"),
 ]
 
 
@@ -88,9 +88,6 @@ async def test_malformed_jsonrpc_gets_a_jsonrpc_error(srv, session, body, named)
     await _still_serves(srv, session)
 
 
-@pytest.mark.xfail(reason="TODO: the MCP SDK answers a tools/call without params.name with 'Invalid request "
-                          "parameters' and empty data (mcp/shared/jsonrpc_dispatcher.py), so the missing field is not "
-                          "named; naming it needs a check in http/app.py before the SDK", strict=True)
 async def test_a_tools_call_without_a_name_names_the_missing_field(srv, session):
     async with httpx.AsyncClient(timeout=10) as http:
         r = await http.post(srv.url + "/", headers=MCP_HEADERS,
