@@ -59,12 +59,14 @@ def open_graph(browser, url: str) -> dict:
             "built": marks["graph-built"] / 1000, "pick": marks["graph-pick"] / 1000, "first_click": first_click}
 
 
-def live_latency(browser, srv: ServerProcess, url: str, project: str, updates: int) -> list[float]:
+def live_latency(browser, srv: ServerProcess, url: str, project: str, updates: int) -> tuple[list[float], list[float]]:
+    """Per write: send → applied in the page, and send → MCP reply (the server's own part)."""
     page = browser.new_page(viewport={"width": 1440, "height": 900})
     page.goto(url)
     page.wait_for_selector("body[data-graph=ready]", timeout=120_000)
     page.wait_for_selector("#status[data-state=live]")
     sent: dict[str, float] = {}
+    replied: dict[str, float] = {}
 
     async def agent() -> None:
         async with Client(srv.url + "/") as c:
@@ -77,6 +79,7 @@ def live_latency(browser, srv: ServerProcess, url: str, project: str, updates: i
                 sent[node_id] = time.time()
                 reply = await c.call_tool("kg_put_node", {"session_id": sid, "level": "project", "id": node_id,
                                                           "gist": f"live update {i}"})
+                replied[node_id] = time.time()
                 assert not reply.is_error, mcp_text(reply)
                 await trio.sleep(0.3)
 
@@ -91,7 +94,7 @@ def live_latency(browser, srv: ServerProcess, url: str, project: str, updates: i
         raise
     arrivals = page.evaluate("() => window.kgEditor.stats.arrivals")
     page.close()
-    return [arrivals[i] / 1000 - sent[i] for i in sent]
+    return [arrivals[i] / 1000 - sent[i] for i in sent], [replied[i] - sent[i] for i in sent]
 
 
 def main() -> None:
@@ -114,7 +117,7 @@ def main() -> None:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=ARGS)
             opens = [open_graph(browser, url) for _ in range(args.runs)]
-            latencies = live_latency(browser, srv, url, project, args.updates)
+            latencies, replies = live_latency(browser, srv, url, project, args.updates)
             browser.close()
     finally:
         srv.stop()
@@ -139,6 +142,7 @@ def main() -> None:
         (f"live update, MCP kg_put_node → applied in the page, median of {len(lat)}", ms(statistics.median(lat))),
         ("live update, p95", ms(p95)),
         ("live update, worst", ms(lat[-1])),
+        ("  for comparison: MCP kg_put_node reply, median", ms(statistics.median(replies))),
     ]
     lines = [
         "# Editor benchmark results",

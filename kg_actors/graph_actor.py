@@ -144,7 +144,7 @@ class GraphState:
     def after_write(self, now: float | None) -> None:
         """Keep the graph inside its budget after a change that can move the render."""
         if now is not None:
-            compaction.compact(self.graph, now)
+            compaction.compact(self.graph, now, rebalance=False)
 
     def changed(self, record: dict) -> None:
         """Bring derived indexes up to date with a committed record."""

@@ -41,8 +41,14 @@ class CompactionResult:
     acted: bool = False  # some node changed state
 
 
-def compact(graph: GraphData, now: float, budget: int = C.MAX_CHARS_PER_LEVEL) -> CompactionResult:
-    """One compaction run over `graph` (changed in place through set_node)."""
+def compact(graph: GraphData, now: float, budget: int = C.MAX_CHARS_PER_LEVEL,
+            rebalance: bool = True) -> CompactionResult:
+    """One compaction run over `graph` (changed in place through set_node).
+
+    `rebalance=False` (the run after a write) leaves the re-ranking swaps to the
+    tick: they never decide whether the level fits, and re-scoring the whole
+    pool on every write would cost the write more than the write itself.
+    """
     settled = _SETTLED.get(graph)
     if settled is not None:
         gen, same_budget, then, holds_later, result = settled
@@ -53,13 +59,18 @@ def compact(graph: GraphData, now: float, budget: int = C.MAX_CHARS_PER_LEVEL) -
     archived: list[str] = []
     resurrected: list[str] = []
     stalled = False
+    orphaned: list[str] = []
+    if not tracker.fits(budget):
+        # Anchors over their share are what overflows a long-lived level: orphan those first,
+        # or archiving would empty the active view and still not fit.
+        orphaned = run.orphan()
     if not tracker.fits(budget):
         archived, resurrected, stalled = run.archive()
     refilled = run.refill()
     swapped: list[tuple[str, str]] = []
-    if not archived and not refilled and tracker.fits(budget) and not tracker.below(run.ceiling):
+    if rebalance and not archived and not refilled and tracker.fits(budget) and not tracker.below(run.ceiling):
         swapped = run.rebalance()
-    orphaned = run.orphan()
+    orphaned += run.orphan()
     moves = tracker.moves()
     for node_id in sorted(moves):
         node = graph.nodes[node_id]
@@ -76,7 +87,7 @@ def compact(graph: GraphData, now: float, budget: int = C.MAX_CHARS_PER_LEVEL) -
         stalled=stalled,
         acted=bool(moves),
     )
-    if not moves:
+    if not moves and rebalance:
         _SETTLED[graph] = (graph.gen, budget, now, run.latest_stamp <= now, result)
     return result
 

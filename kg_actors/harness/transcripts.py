@@ -20,10 +20,17 @@ TAIL_BYTES = 4 * 1024 * 1024
 
 
 def safe_transcript(path: str | None, home: Path) -> Path | None:
-    if not path or not isinstance(path, str):
+    """The transcript's real path, if it is an absolute `.jsonl` regular file under home (or CODEX_HOME)."""
+    if not path or not isinstance(path, str) or len(path) > 4096 or "\x00" in path:
         return None
-    real = Path(os.path.realpath(os.path.expanduser(path)))
-    if real.suffix != ".jsonl" or not real.is_file():
+    expanded = os.path.expanduser(path)
+    if not os.path.isabs(expanded):
+        return None  # relative to what? never to the server's own directory
+    try:
+        real = Path(os.path.realpath(expanded))
+        if real.suffix != ".jsonl" or not real.is_file():
+            return None
+    except (OSError, ValueError):
         return None
     roots = [home]
     codex_home = os.environ.get("CODEX_HOME")

@@ -13,6 +13,7 @@ from starlette.routing import Route
 
 from ..ambient import Ambient, hook_output
 from ..core import debt
+from ..core.errors import InvalidInput
 from .rest import flag, guarded, json_body
 
 
@@ -21,13 +22,14 @@ def routes(runtime) -> list[Route]:
 
     async def bootstrap_get(request: Request) -> JSONResponse:
         q = request.query_params
-        out = await ambient.bootstrap(q.get("project_path") or q.get("cwd"), q.get("claude_session_id"),
-                                      q.get("source"), q.get("transcript_path"))
+        out = await ambient.bootstrap(_required(q.get("project_path") or q.get("cwd"), "project_path"),
+                                      q.get("claude_session_id"), q.get("source"), q.get("transcript_path"))
         return JSONResponse(out)
 
     async def bootstrap_post(request: Request) -> JSONResponse:
+        """The SessionStart hook's raw payload; a session is registered only for a payload that names its folder."""
         body = await json_body(request)
-        out = await ambient.bootstrap(body.get("cwd"), body.get("session_id"), body.get("source"),
+        out = await ambient.bootstrap(_required(body.get("cwd"), "cwd"), body.get("session_id"), body.get("source"),
                                       body.get("transcript_path"))
         message = out.get("message")
         if flag(request.query_params.get("started")) and message:
@@ -75,3 +77,9 @@ def routes(runtime) -> list[Route]:
         Route("/api/session_state", guarded(session_state)),
         Route("/api/maintenance_debt", guarded(maintenance_debt)),
     ]
+
+
+def _required(value: object, field: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise InvalidInput(field, "is required: the session's folder (an absolute path inside home)")
+    return value

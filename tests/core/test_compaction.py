@@ -166,19 +166,20 @@ def test_resurrection_keeps_the_level_within_its_budget():
     assert result.resurrected == () and g.nodes["x"].archived and charge(g) <= 280
 
 
-def test_an_over_budget_level_whose_active_nodes_are_all_fresh_stalls():
+def test_anchors_over_their_share_are_orphaned_before_any_active_node_is_archived():
     budget = 400
     olds = [Node(f"old-{i:02d}", "x" * 60, archived=True, useful_ts=stamps(i)) for i in range(30)]
     g = build([Node("a", "x" * 60, created_ts=NOW), Node("f", "x" * 40, archived=True, created_ts=NOW - 1), *olds])
     assert fresh_ids(g, budget) == {"a", "f"} and charge(g) > budget
     result = compact(g, NOW, budget)
-    assert result.stalled and result.archived == () and not g.nodes["a"].archived
-    # The orphan pass still runs: lowest-scored first, the fresh archived node last.
+    # The overflow was anchors: orphaning them, lowest-scored first, makes room; no gist leaves the view.
+    assert result.archived == () and not result.stalled and not g.nodes["a"].archived
     limit = int(budget * C.ARCHIVED_BUDGET_RATIO)
-    assert archived_anchor_chars(g) <= limit
+    assert archived_anchor_chars(g) <= limit and charge(g) <= budget
     assert set(result.orphaned) == {f"old-{i:02d}" for i in range(18)}
     assert all(g.nodes[i].orphaned_ts == NOW for i in result.orphaned)
-    assert g.nodes["f"].state == "archived"
+    # With room below the ceiling again, the fresh archived node is first back.
+    assert result.refilled == ("f",) and g.nodes["f"].active
 
 
 # -- refill

@@ -1,0 +1,436 @@
+"""Issue #5 end to end: the real hook scripts, fed recorded-shape payloads, against a real `kg serve`.
+
+SessionStart preloads the compact core; UserPromptSubmit answers the full-read
+reminder, then prompt recall or the hook's own pool line; PostToolUse answers
+file recall or a capture nudge; other sessions' writes ride along. Claude Code
+and Codex payloads go through the same scripts. One server serves the module;
+each test works in its own project folder so tests do not see each other.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+from hook_helpers import (
+    CODEX_UA, VENV_BIN, Harness, hook_env, mcp_call, node, post, project_graph, recall_log, run_hook, user_graph,
+)
+
+from kg_actors.core import constants as C
+from kg_actors.core.recall import FULL_READ_REMINDER
+from kg_actors.harness.profiles import CODEX_NO_HOOKS_HINT
+from kg_actors.testing import ServerProcess, write_store
+
+FILES = ["src/auth.py", "src/clock.py", "src/billing.py", "src/limits.py", "src/cache.py", "src/queue.py",
+         "src/mailer.py", "src/uncovered.py", "src/covered.py", "node_modules/lib/index.js", "README.md"]
+
+
+@pytest.fixture(scope="module")
+def srv(tmp_path_factory):
+    base = tmp_path_factory.mktemp("hooks")
+    server = ServerProcess(base)
+    home = server.home
+    projects = {}
+    for name in ("recall-proj", "throttle-proj", "capture-proj", "codex-proj", "push-proj-a", "push-proj-b",
+                 "silence-proj", "bad-proj"):
+        root = Path(server.project(name))
+        for rel in FILES:
+            (root / rel).parent.mkdir(parents=True, exist_ok=True)
+            (root / rel).write_text(f"# {rel}\n")
+    recall_root = str(home / "recall-proj")
+    projects["recall-proj"] = project_graph(recall_root, [
+        node("auth-token-refresh", "JWT refresh uses a sliding window; silent failure if the session expired",
+             touches=["src/auth.py:10-20 (refresh)"]),
+        node("session-store-redis", "sessions live in redis with a 24 h TTL"),
+        # Archived: not in the preload or the full read as gists, so recall has something new to bring.
+        node("jwt-clock-skew", "JWT expiry checks allow 30 s of clock skew between servers",
+             touches=["~/recall-proj/src/clock.py"], _archived=True),
+        node("billing-retry-backoff", "billing retries back off exponentially, capped at 1 h",
+             touches=[f"{recall_root}/src/billing.py"], _archived=True),
+        node("rate-limit-window", "the rate limiter counts requests in a fixed 60 s window",
+             touches=["src/limits.py#Limiter"], _archived=True),
+        node("cache-warmup-order", "warm the cache after migrations, never before",
+             touches=["./src/cache.py"], _archived=True),
+        node("forgotten-orphan-node", "orphaned lesson about src/auth.py", touches=["src/auth.py"],
+             _archived=True, _orphaned_ts=time.time() - 86_400),
+    ], [("jwt-clock-skew", "auth-token-refresh", "refines")])
+    throttle_root = str(home / "throttle-proj")
+    projects["throttle-proj"] = project_graph(throttle_root, [
+        node(f"file-lesson-{i}", f"lesson number {i} about its file", touches=[rel], _archived=True)
+        for i, rel in enumerate(FILES[:6])])
+    projects["capture-proj"] = project_graph(str(home / "capture-proj"), [
+        node("covered-module-notes", "what covered.py is for", notes=["see src/covered.py for the details"])])
+    projects["codex-proj"] = project_graph(str(home / "codex-proj"), [
+        node("codex-queue-lesson", "the job queue drops jobs past 3 retries", touches=["src/queue.py"],
+             _archived=True)])
+    user = user_graph([node("prefer-small-commits", "commit one logical change at a time")])
+    write_store(server.store, user, projects)
+    server.start()
+    yield server
+    server.kill()
+
+
+def records_for(srv, kg_sid: str) -> list[dict]:
+    return [r for r in recall_log(srv) if r.get("kg_session") == kg_sid]
+
+
+# -- SessionStart and the full-read reminder ------------------------------------------------
+
+
+def test_session_start_preloads_and_the_prompt_hook_reminds_until_the_full_read(srv):
+    h = Harness(srv, srv.project("recall-proj"))
+    run = h.start()
+    assert run.rc == 0 and h.kg_sid
+    assert run.json["hookSpecificOutput"]["hookEventName"] == "SessionStart"
+    assert run.context.startswith("KG MEMORY PRELOADED") and "PARTIAL" in run.context
+    assert "auth-token-refresh: JWT refresh uses a sliding window" in run.context
+    assert "prefer-small-commits: commit one logical change at a time" in run.context
+    assert "I have recalled KG Memories" in run.context and "only after that read" in run.context
+    assert run.message.startswith("kg memory: preloaded") and h.kg_sid in run.message and "\n" not in run.message
+    for _ in range(2):
+        assert h.prompt("how does the JWT refresh window work here").is_reminder
+    full = h.full_read()
+    assert "auth-token-refresh" in full and "JWT refresh uses a sliding window" not in full  # not repeated
+    after = h.prompt("how does the JWT refresh window work here")
+    assert not after.is_reminder
+    reasons = [r["reason"] for r in records_for(srv, h.kg_sid)]
+    assert reasons[:2] == ["full_read_nudge", "full_read_nudge"] and len(reasons) == 3
+
+
+def test_prompt_recall_injects_unseen_gists_with_anchors_and_edges_then_falls_silent(srv):
+    h = Harness(srv, srv.project("recall-proj"))
+    h.start()
+    h.full_read()
+    run = h.prompt("why does the JWT refresh fail when expiry checks see clock skew between servers")
+    text = run.context
+    assert run.json["hookSpecificOutput"]["hookEventName"] == "UserPromptSubmit"
+    assert text.startswith("KG recall — memory matching this prompt:")
+    assert "- [project] jwt-clock-skew: JWT expiry checks allow 30 s of clock skew between servers" in text
+    assert "- [project] auth-token-refresh (in context)" in text  # preloaded: an anchor, not its gist again
+    assert "jwt-clock-skew --refines--> auth-token-refresh" in text
+    assert len(text) <= C.RECALL_CHAR_BUDGET
+    # The same question again: nothing new, so the server is silent and the hook speaks from its pool.
+    again = h.prompt("why does the JWT refresh fail when expiry checks see clock skew between servers")
+    assert again.is_pool_line
+    # Not a prompt: a task notification, an image, a dragged path.
+    for prompt in ["<task-notification><status>completed</status>billing retries done</task-notification>",
+                   "[Image #1]", f"{h.cwd}/src/billing.py"]:
+        assert h.prompt(prompt).is_pool_line
+    reasons = [r["reason"] for r in records_for(srv, h.kg_sid)]
+    assert reasons == ["injected", "all_seen", "not_a_prompt", "not_a_prompt", "not_a_prompt"]
+    injected = records_for(srv, h.kg_sid)[0]
+    assert injected["claude_session"] == h.sid and injected["project"] == h.cwd
+    assert "prompt" not in injected and "skew" in injected["terms"]  # terms are logged, never the prompt
+    assert {hit["id"] for hit in injected["hits"]} >= {"jwt-clock-skew"}
+
+
+def test_a_gist_is_injected_once_per_session_and_other_sessions_get_their_own(srv):
+    one, two = Harness(srv, srv.project("recall-proj")), Harness(srv, srv.project("recall-proj"))
+    for h in (one, two):
+        h.start()
+        h.full_read()
+    assert "rate-limit-window: the rate limiter" in one.prompt("how does the rate limiter window count requests").context
+    follow = one.prompt("the rate limiter window: requests counted per minute?")
+    assert "rate-limit-window: the rate limiter" not in follow.context
+    assert "rate-limit-window: the rate limiter" in two.prompt("rate limiter window counting requests").context
+
+
+def test_unknown_sessions_get_nothing_and_leave_no_record(srv):
+    before = len(recall_log(srv))
+    stranger = Harness(srv, srv.project("recall-proj"))  # never started: no KG session is bound to it
+    assert stranger.prompt("why do JWT expiry checks fail with clock skew").is_pool_line
+    assert stranger.read(f"{stranger.cwd}/src/clock.py").out == ""
+    assert post(srv, "/api/prompt_context", {"prompt": "JWT clock skew expiry servers", "cwd": stranger.cwd}).json() == {}
+    assert len(recall_log(srv)) == before
+
+
+# -- PostToolUse: file recall ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rel, node_id, form", [
+    ("src/clock.py", "jwt-clock-skew", "~ touch"),
+    ("src/billing.py", "billing-retry-backoff", "absolute touch"),
+    ("src/limits.py", "rate-limit-window", "anchor touch"),
+    ("src/cache.py", "cache-warmup-order", "./relative touch"),
+])
+def test_file_recall_matches_every_touch_form(srv, rel, node_id, form):
+    h = Harness(srv, srv.project("recall-proj"))
+    h.start()
+    run = h.read(f"{h.cwd}/{rel}")
+    assert run.json["hookSpecificOutput"]["hookEventName"] == "PostToolUse"
+    assert run.context.startswith(f"KG memory on {rel}:"), form
+    assert f"- [project] {node_id}: " in run.context
+    assert len(run.context) <= C.FILE_RECALL_CHAR_BUDGET
+    assert h.read(f"{h.cwd}/{rel}").out == ""  # seen now: never shown again here
+    outcomes = [r["outcome"] for r in records_for(srv, h.kg_sid) if r["reason"] == "file_recall"]
+    assert outcomes == ["injected", "all_seen"]
+
+
+def test_file_recall_for_edits_relative_paths_shell_reads_and_patches(srv):
+    h = Harness(srv, srv.project("recall-proj"))
+    h.start()
+    assert "jwt-clock-skew" in h.tool("Edit", {"file_path": "src/clock.py", "old_string": "a", "new_string": "b"}).context
+    assert "billing-retry-backoff" in h.tool("MultiEdit", {"file_path": f"{h.cwd}/src/billing.py", "edits": []}).context
+    assert "rate-limit-window" in h.shell("sed -n '1,40p' src/limits.py | head -5").context
+    h2 = Harness(srv, srv.project("recall-proj"))
+    h2.start()
+    patch = "*** Begin Patch\n*** Update File: src/cache.py\n@@\n-a\n+b\n*** End Patch"
+    assert "cache-warmup-order" in h2.tool("apply_patch", {"input": patch}).context
+    assert h2.shell("sed -i 's/a/b/' src/clock.py").out == ""  # an edit through sed is no read
+    assert h2.shell("cd src && cat clock.py").out == ""  # the directory moved: unknown
+    assert h2.tool("Write", {"file_path": f"{h2.cwd}/src/auth.py", "content": "x"}).out == ""  # preloaded: seen
+    # The orphaned node that touches src/auth.py never surfaces here.
+    assert all("forgotten-orphan-node" not in r.get("nodes", []) for r in records_for(srv, h2.kg_sid))
+
+
+def test_file_recall_allows_three_injections_per_ten_minutes(srv):
+    h = Harness(srv, srv.project("throttle-proj"))
+    h.start()
+    got = [h.read(f"{h.cwd}/{rel}").context for rel in FILES[:5]]
+    assert [bool(t) for t in got] == [True, True, True, False, False]
+    outcomes = [r["outcome"] for r in records_for(srv, h.kg_sid) if r["reason"] == "file_recall"]
+    assert outcomes == ["injected"] * 3 + ["throttled"] * 2
+    # Throttled nodes stay unseen: another session still gets them.
+    other = Harness(srv, srv.project("throttle-proj"))
+    other.start()
+    assert "file-lesson-3" in other.read(f"{other.cwd}/{FILES[3]}").context
+
+
+# -- PostToolUse: capture nudges ------------------------------------------------------------------
+
+
+def test_a_file_read_in_a_second_session_that_nothing_mentions_earns_one_nudge(srv):
+    cwd = srv.project("capture-proj")
+    first, second, third = (Harness(srv, cwd) for _ in range(3))
+    for h in (first, second, third):
+        h.start()
+    target = f"{cwd}/src/uncovered.py"
+    assert first.read(target).out == ""  # a first read never nudges
+    assert first.read(target).out == ""  # nor does the same session again
+    nudge = second.read(target).context
+    assert nudge.startswith("KG capture: 'src/uncovered.py' — read in 2 distinct sessions now")
+    assert f"session_id='{second.kg_sid}'" in nudge and "touches=['src/uncovered.py']" in nudge
+    assert third.read(target).out == ""  # one per target per day
+    # A file a node mentions is covered; a transient path never counts.
+    for rel in ("src/covered.py", "node_modules/lib/index.js"):
+        first.read(f"{cwd}/{rel}")
+        assert third.read(f"{cwd}/{rel}").out == "", rel
+    # Nudges are not recall decisions: recall.jsonl has none.
+    assert not any("KG capture" in json.dumps(r) or r.get("reason") == "capture" for r in recall_log(srv))
+
+
+def test_a_url_fetched_twice_earns_a_nudge(srv):
+    h = Harness(srv, srv.project("capture-proj"))
+    h.start()
+    url = "https://docs.example.org/trio/reference-core.html#trio.testing.MockClock"
+    assert h.tool("WebFetch", {"url": url, "prompt": "autojump?"}, {"result": "…"}).out == ""
+    nudge = h.tool("WebFetch", {"url": url, "prompt": "autojump threshold?"}, {"result": "…"}).context
+    assert nudge.startswith(f"KG capture: '{url}' — fetched 2 times now")
+    # The session's next nudge waits 10 minutes: a repeated search says nothing now.
+    for _ in range(2):
+        assert h.tool("WebSearch", {"query": "Trio MockClock autojump"}, {"results": []}).out == ""
+
+
+def test_transient_paths_outside_home_never_count(srv, tmp_path):
+    outside = tmp_path / "scratch.txt"
+    outside.write_text("x")
+    cwd = srv.project("capture-proj")
+    a, b = Harness(srv, cwd), Harness(srv, cwd)
+    for h in (a, b):
+        h.start()
+        assert h.read(str(outside)).out == ""
+        assert h.read("/etc/hostname").out == ""
+
+
+# -- Codex ---------------------------------------------------------------------------------
+
+
+def test_codex_sessions_count_shell_reads_and_measure_in_bytes(srv):
+    cwd = srv.project("codex-proj")
+    codex = Harness(srv, cwd, kind="codex")
+    run = codex.start()
+    assert run.context.startswith("KG MEMORY PRELOADED") and codex.kg_sid
+    assert len(run.context.encode()) <= 9_000
+    # Codex reads through its shell: an absolute operand, or a relative one with an explicit workdir.
+    recall = codex.shell(f"cat {cwd}/src/queue.py")
+    assert "KG memory on src/queue.py:" in recall.context and "codex-queue-lesson" in recall.context
+    # A relative operand without a known directory is skipped (Codex's hook cwd is not trusted for the shell).
+    codex2 = Harness(srv, cwd, kind="codex")
+    codex2.start()
+    assert codex2.shell("cat src/queue.py").out == ""
+    assert "codex-queue-lesson" in codex2.tool("shell", {"command": ["bash", "-lc", "cat src/queue.py"],
+                                                          "workdir": cwd}).context
+    # Under Codex a shell read counts toward capture: a second Codex session reading the same file.
+    codex.shell(f"nl -ba {cwd}/src/mailer.py")
+    nudge = codex2.shell(f"head -50 {cwd}/src/mailer.py").context
+    assert nudge.startswith("KG capture: 'src/mailer.py' — read in 2 distinct sessions now")
+
+
+def test_claude_shell_reads_are_recall_only_never_capture(srv):
+    cwd = srv.project("capture-proj")
+    a, b = Harness(srv, cwd), Harness(srv, cwd)
+    for h in (a, b):
+        h.start()
+        assert h.shell(f"cat {cwd}/README.md").out == ""
+
+
+def test_codex_kg_read_hints_until_a_codex_hook_reaches_the_server(srv):
+    fresh = srv.project("codex-hint-proj")
+    text = mcp_call(srv, "kg_read", {"cwd": fresh}, CODEX_UA)
+    assert CODEX_NO_HOOKS_HINT in text
+    assert CODEX_NO_HOOKS_HINT not in mcp_call(srv, "kg_read", {"cwd": fresh})  # Claude Code: no hint
+    Harness(srv, fresh, kind="codex").start()
+    assert CODEX_NO_HOOKS_HINT not in mcp_call(srv, "kg_read", {"cwd": fresh}, CODEX_UA)
+
+
+# -- pushes ------------------------------------------------------------------------------------
+
+
+def test_other_sessions_writes_ride_along_once_each_at_most_three(srv):
+    cwd = srv.project("push-proj-a")
+    reader, writer = Harness(srv, cwd), Harness(srv, cwd)
+    for h in (reader, writer):
+        h.start()
+    reader.full_read()
+    for i in range(5):
+        writer.mcp("kg_put_node", level="project", id=f"pushed-lesson-{i}", gist=f"pushed gist number {i}")
+    run = reader.prompt("zzz unrelated words here please")
+    text = run.context
+    assert text.startswith("While you worked, other sessions wrote to this memory:")
+    shown = [line for line in text.splitlines() if line.startswith("- pushed-lesson-")]
+    assert shown == [f"- pushed-lesson-{i} (new): pushed gist number {i}" for i in (4, 3, 2)]
+    assert "+2 more — kg_sync(session_id) lists them." in text
+    # Each change is pushed once: the next reply has nothing (the hook falls back to its pool).
+    assert reader.prompt("zzz unrelated words here please").is_pool_line
+    # A tool reply carries the next write; the writer never hears about its own.
+    writer.mcp("kg_put_node", level="project", id="pushed-lesson-4", gist="pushed gist number 4, revised")
+    tool = reader.tool("Grep", {"pattern": "x", "path": cwd}, {"filenames": []})
+    assert "- pushed-lesson-4 (updated): pushed gist number 4, revised" in tool.context  # it saw the first
+    assert writer.prompt("zzz unrelated words here please").is_reminder  # the writer: only its own reminder
+
+
+def test_maintenance_writes_are_never_pushed(srv):
+    cwd = srv.project("push-proj-a")
+    reader, maint = Harness(srv, cwd), Harness(srv, cwd)
+    for h in (reader, maint):
+        h.start()
+    reader.full_read()
+    maint.mcp("kg_read", maintenance=True)
+    maint.mcp("kg_put_node", level="project", id="maintained-lesson-node", gist="tidied by a maintenance pass")
+    assert reader.tool("Glob", {"pattern": "*.py"}, {"filenames": []}).out == ""
+
+
+def test_user_level_writes_reach_only_sessions_of_the_same_project(srv):
+    a_cwd, b_cwd = srv.project("push-proj-a"), srv.project("push-proj-b")
+    writer, same, other = Harness(srv, a_cwd), Harness(srv, a_cwd), Harness(srv, b_cwd)
+    for h in (writer, same, other):
+        h.start()
+    same.full_read()
+    other.full_read()
+    writer.mcp("kg_put_node", level="user", id="user-level-push-node", gist="a cross-project principle")
+    assert "user-level-push-node (new): a cross-project principle" in same.prompt("zzz nothing to match").context
+    assert other.prompt("zzz nothing to match").is_pool_line
+
+
+# -- silence ------------------------------------------------------------------------------------
+
+
+def test_a_chore_session_hooks_say_nothing_at_all(srv):
+    h = Harness(srv, srv.project("silence-proj"))
+    env = {**h.env, "KG_CHORE": "1"}
+    assert h.start(env=env).out == ""
+    assert h.prompt("how does the JWT refresh work", env=env).out == ""
+    assert h.read(f"{h.cwd}/src/auth.py").out == ""
+    assert h.tool("Read", {"file_path": f"{h.cwd}/src/auth.py"}, env=env).out == ""
+
+
+def test_with_the_server_down_the_hooks_are_quiet_and_quick(server_factory, tmp_path):
+    down = server_factory(start=False)  # a port nothing listens on
+    h = Harness(down, down.project("proj"))
+    prompt = h.prompt("how does the JWT refresh work")
+    assert prompt.rc == 0 and prompt.is_pool_line and prompt.err == ""
+    tool = h.read(f"{h.cwd}/README.md")
+    assert tool.rc == 0 and tool.out == "" and tool.err == ""
+    start = h.start()  # `kg` is not on PATH: nothing to start it with, so silence
+    assert start.rc == 0 and start.out == "" and down.health() is None
+
+
+def test_session_start_starts_a_server_that_is_down_and_says_so(server_factory):
+    down = server_factory(start=False)
+    h = Harness(down, down.project("autostart-proj"))
+    env = hook_env(down, path=f"{VENV_BIN}:/usr/local/bin:/usr/bin:/bin")
+    try:
+        run = h.start(env=env)
+        assert run.rc == 0 and down.health() is not None
+        assert run.message.startswith("kg memory server started (it was down)") and "\n" not in run.message
+        assert run.context.startswith("KG MEMORY PRELOADED") and h.kg_sid
+        assert h.prompt("how does the JWT refresh work").is_reminder
+    finally:
+        stop = __import__("subprocess").run([str(VENV_BIN / "kg"), "stop"], env={**os.environ, **env},
+                                              capture_output=True, text=True, timeout=30)
+        assert stop.returncode == 0, stop.stderr
+    assert down.health() is None
+
+
+# -- bad input ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("body", [b"not json at all", b"{\"prompt\": ", b"[1, 2, 3]", b"\xff\xfe\x00garbage", b""])
+def test_payloads_that_are_not_json(srv, body):
+    h = Harness(srv, srv.project("bad-proj"))
+    before = recall_log(srv)
+    assert run_hook("prompt", body, h.env).is_pool_line
+    assert run_hook("tool_event", body, h.env).out == ""
+    assert run_hook("session_start", body, h.env).out == ""
+    for path in ("/api/prompt_context", "/api/tool_event", "/api/session_bootstrap"):
+        r = post(srv, path, body, timeout=2)
+        assert r.status_code == 400 or r.json() == {}, (path, r.status_code, r.text)
+    assert recall_log(srv) == before
+
+
+def test_a_one_megabyte_prompt(srv):
+    h = Harness(srv, srv.project("bad-proj"))
+    h.start()
+    h.full_read()
+    huge = ("JWT clock skew " * 70_000)[:1_000_000]
+    run = h.prompt(huge)
+    assert run.rc == 0
+    record = records_for(srv, h.kg_sid)[-1]
+    assert len(json.dumps(record)) < 10_000  # terms are logged, not the prompt
+    r = post(srv, "/api/prompt_context", {"session_id": h.sid, "cwd": h.cwd, "prompt": "x" * 1_000_000}, timeout=2)
+    assert r.status_code == 200
+
+
+@pytest.mark.parametrize("transcript", ["/etc/passwd", "/etc/hosts.jsonl", "~/notes.txt", "../../x.jsonl", 42])
+def test_transcript_paths_outside_home_or_not_jsonl_are_not_read(srv, transcript):
+    cwd = srv.project("bad-proj")
+    first = Harness(srv, cwd)
+    first.start()
+    (srv.home / "notes.txt").write_text(f"session_id: {first.kg_sid} (pass it\n")
+    payload = {"session_id": f"other-{uuid.uuid4()}", "transcript_path": transcript, "cwd": cwd,
+               "hook_event_name": "SessionStart", "source": "resume"}
+    run = run_hook("session_start", payload, first.env)
+    assert run.context.startswith("KG MEMORY PRELOADED")  # a fresh session, not a recovered one
+    assert first.kg_sid not in run.context
+
+
+def test_unknown_tools_and_binary_garbage_in_tool_responses(srv):
+    h = Harness(srv, srv.project("bad-proj"))
+    h.start()
+    before = [r for r in recall_log(srv) if r.get("kg_session") == h.kg_sid]
+    assert h.tool("mcp__some_server__frobnicate", {"x": [1, {"y": None}]}, {"weird": "\udcff"}).out == ""
+    garbage = "".join(chr(c) for c in range(1, 32)) + "\u0000\ufffd" * 1000
+    assert h.tool("Read", {"file_path": f"{h.cwd}/README.md"}, {"content": garbage}).out == ""
+    assert h.tool("Read", {"file_path": "relative/nowhere.py\u0000"}).out == ""
+    assert h.tool("Read", {"file_path": ["not", "a", "string"]}).out == ""
+    assert h.tool("Bash", {"command": {"nested": True}}).out == ""
+    assert h.tool(None, None).out == ""
+    raw = {"session_id": h.sid, "cwd": h.cwd, "tool_name": "Read", "tool_input": {"file_path": "/dev/zero"},
+           "tool_response": "\x00" * 100_000}
+    assert post(srv, "/api/tool_event", raw, timeout=2).json() == {}
+    after = [r for r in recall_log(srv) if r.get("kg_session") == h.kg_sid]
+    assert all(r["reason"] == "file_recall" and r["outcome"] == "no_nodes" for r in after[len(before):])
