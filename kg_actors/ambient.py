@@ -19,6 +19,8 @@ from .core import constants as C
 from .core.debt import debt_line
 from .core.errors import InvalidInput
 from .harness import profiles, shell, transcripts
+from .core.model import GraphData
+from .graph_actor import Derived, GraphHandle
 from .memory import Memory
 from .session_actor import SessionView
 from .storage import layout as L
@@ -48,6 +50,26 @@ class Ambient:
         self.sessions = memory.sessions
         self.directory = memory.directory
         self.layout = memory.layout
+        self._view_cache: dict[str, tuple[GraphHandle, GraphData, Derived]] = {}
+
+    async def _views(self, view: SessionView | None) -> list[tuple[str, GraphHandle, GraphData, Derived]]:
+        """The session's graphs (user, then project) as live read views.
+
+        A graph actor keeps one GraphData and one Derived for its whole life and
+        runs every op to completion without awaiting, so between two awaits what
+        they hold is consistent. The view is asked once per actor and reused:
+        a hook reply never queues behind a burst of writes (and the compaction
+        each one runs) in the actor's mailbox. Like any view, it is read only
+        in synchronous stretches.
+        """
+        out = []
+        for lvl, handle in await self.memory.levels_of(view):
+            cached = self._view_cache.get(handle.key)
+            if cached is None or cached[0] is not handle:  # a reload starts a new actor
+                graph, derived = await handle.ask("view")
+                cached = self._view_cache[handle.key] = (handle, graph, derived)
+            out.append((lvl, handle, cached[1], cached[2]))
+        return out
 
     def _root(self, cwd: object, strict: bool = True) -> str | None:
         """The project folder of a hook's cwd (None: user-only).
@@ -120,8 +142,7 @@ class Ambient:
     async def _preload(self, view: SessionView, harness: profiles.Harness, reused: bool) -> dict:
         now = self.memory.clock()
         parts, scores, debts = [], {}, {}
-        for lvl, handle in await self.memory.levels_of(view):
-            graph, derived = await handle.ask("view")
+        for lvl, _, graph, derived in await self._views(view):
             scores[lvl] = derived.scores(graph, now)
             parts.append(derived.level_part(graph, lvl, frozenset(), now))
             debts[lvl] = debt_line(derived.debt(graph, now))
@@ -180,18 +201,17 @@ class Ambient:
                 await self.sessions.ask("mark_seen", sid=view.sid, ids=[i for _, i in decision.shown],
                                         via="ambient", at=self.memory.clock())
             self._log([record])
-        push = await self.memory.push_notice(view.sid)
+        push = await self.memory.push_notice(view.sid, {lvl: g for lvl, _, g, _ in await self._views(view)})
         if push:
             parts.append(push)
         return hook_output("UserPromptSubmit", "\n\n".join(parts)) if parts else {}
 
     async def _recall(self, view: SessionView, terms: list[str]) -> recall.Decision:
-        levels = await self.memory.levels_of(view)
-        if not all(handle.index_ready for _, handle in levels):
+        views = await self._views(view)
+        if not all(handle.index_ready and derived.index is not None for _, handle, _, derived in views):
             return recall.Decision("index_building")  # a hook must not wait for a first index build
-        views = {lvl: await handle.view() for lvl, handle in levels}
         # No await from here on: the views stay consistent.
-        return recall.run(terms, {lvl: (graph, derived.index) for lvl, (graph, derived) in views.items()}, view.seen)
+        return recall.run(terms, {lvl: (graph, derived.index) for lvl, _, graph, derived in views}, view.seen)
 
     # PostToolUse -----------------------------------------------------------------------
     async def tool_event(self, payload: dict) -> dict:
@@ -212,7 +232,7 @@ class Ambient:
             nudge = await self._nudge(view, harness, tool, tool_input, paths, payload)
             if nudge:
                 parts.append(nudge)
-        push = await self.memory.push_notice(view.sid)
+        push = await self.memory.push_notice(view.sid, {lvl: g for lvl, _, g, _ in await self._views(view)})
         if push:
             parts.append(push)
         return hook_output("PostToolUse", "\n\n".join(parts)) if parts else {}
@@ -258,8 +278,7 @@ class Ambient:
     async def _file_recall(self, view: SessionView, tool: str, paths: list[str]) -> tuple[str | None, bool]:
         now = self.memory.clock()
         found: dict[tuple[str, str], tuple[float, object]] = {}
-        for lvl, handle in reversed(await self.memory.levels_of(view)):  # project first, then user
-            graph, derived = await handle.ask("view")
+        for lvl, _, graph, derived in reversed(await self._views(view)):  # project first, then user
             index = derived.touches(graph)
             scores = None
             for path in paths:
@@ -319,11 +338,14 @@ class Ambient:
             self.directory.project_key(view.project_path).removeprefix("project:")).with_name("tool_events.json"))
         harness_sid = payload.get("session_id") if isinstance(payload.get("session_id"), str) else "unknown"
         record = await self.sessions.ask("tool_event", path=events_path, key=key, harness_sid=harness_sid, now=now)
-        if not capture.repeated(kind, record):
+        if not capture.repeated(kind, record) or now - record.get("nudged_ts", -1e18) < C.NUDGE_TARGET_COOLDOWN_SECONDS:
             return None
         probe = os.path.basename(needle) if kind == "read" else needle
-        for _, handle in await self.memory.levels_of(view):
-            if await handle.call(lambda g: touches.mentions(g, probe)):
+        views = await self._views(view)
+        for _, handle, graph, derived in views:
+            if not handle.index_ready or derived.index is None:
+                return None  # while the first index builds, stay silent rather than scan the graph
+            if touches.mentions(graph, probe, derived.index):
                 return None
         if not await self.sessions.ask("claim_nudge", path=events_path, key=key, kg_sid=view.sid, now=now):
             return None

@@ -9,11 +9,13 @@ graph cannot race). It also remembers which folder each project root maps to.
 from __future__ import annotations
 
 import logging
+import time
+from collections.abc import Callable
 
 import trio
 
 from .core.errors import KGError
-from .graph_actor import GraphHandle, build_derived, load_graph, run_graph_actor
+from .graph_actor import GraphHandle, build_derived, load_graph, run_graph_actor, settle
 from .storage import layout as L
 
 log = logging.getLogger(__name__)
@@ -24,8 +26,10 @@ def level_of(key: str) -> str:
 
 
 class GraphDirectory:
-    def __init__(self, lay: L.Layout, nursery: trio.Nursery, orphan_grace_days: float = 365):
+    def __init__(self, lay: L.Layout, nursery: trio.Nursery, orphan_grace_days: float = 365,
+                 clock: Callable[[], float] = time.time):
         self.layout = lay
+        self.clock = clock
         self.orphan_grace_days = orphan_grace_days
         self._nursery = nursery
         self._handles: dict[str, GraphHandle] = {}
@@ -96,6 +100,7 @@ class GraphDirectory:
         root = self.root_of(key) if level == "project" else None
         kind = {"user": "user", "maintain": "maintain"}.get(level, "project")
         graph, replayed = await trio.to_thread.run_sync(load_graph, path, kind, root)
+        await trio.to_thread.run_sync(settle, graph, self.clock())
         derived = await trio.to_thread.run_sync(build_derived, graph)
         if replayed:
             log.info("%s: replayed %d journal record(s)", key, replayed)

@@ -65,6 +65,17 @@ def load_graph(path: Path, kind: str, project_path: str | None) -> tuple[GraphDa
     return graph, len(replayed)
 
 
+def settle(graph: GraphData, now: float, runs: int = 10) -> int:
+    """Compact a freshly loaded graph until nothing acts (a store written elsewhere may be far over).
+
+    Worker thread, before the actor starts: no first write pays for it.
+    """
+    for run in range(runs):
+        if not compaction.compact(graph, now).acted:
+            return run
+    return runs
+
+
 def build_derived(graph: GraphData) -> Derived:
     """The cheap derived state of a graph nobody else holds yet (worker thread).
 
@@ -438,6 +449,11 @@ async def run_graph_actor(
     try:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(_writer, path, writer_items, status)
+            loaded = state.graph.take_changes()  # what settling on load changed: journal it once
+            if loaded is not None:
+                state.graph.commit()
+                state.dirty = True
+                await to_writer.send(Written(loaded, None, actor.ReplySlot()))
             if state.derived.index is None:
                 nursery.start_soon(_build_index, handle, _NodesSnapshot(dict(graph.nodes)))
             else:

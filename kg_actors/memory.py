@@ -355,6 +355,7 @@ class Memory:
         if maintenance:
             await self.sessions.ask("set_maintenance", sid=view.sid)
             view = await self.sessions.ask("get", sid=view.sid)
+        rendered_at = self.clock()  # a part delivered later still shows the graph as of now
         if node_ids:
             lines = await self._node_read(view, node_ids, level, list(opened.notices))
         elif level == "maintain":
@@ -363,7 +364,7 @@ class Memory:
             if level not in (None, "user", "project"):
                 raise InvalidInput("level", f"'{level}' is not one of user, project, maintain")
             lines = await self._full_read(view, list(opened.notices))
-        return await self.deliver(view, harness, lines)
+        return await self.deliver(view, harness, lines, rendered_at)
 
     async def more(self, sid: str) -> str:
         view = await self.session(sid)
@@ -374,8 +375,13 @@ class Memory:
         await self.apply_effects(view, effects)
         return text
 
-    async def deliver(self, view: SessionView, harness: profiles.Harness, lines: list[Line]) -> str:
+    async def deliver(self, view: SessionView, harness: profiles.Harness, lines: list[Line],
+                      rendered_at: float | None = None) -> str:
         parts = split(lines, harness.part_limit, harness.measure, view.sid)
+        if rendered_at is not None:
+            # What a part shows dates from the render: a write by another session between the render and
+            # the delivery must still find this session's view of the node stale.
+            parts = [(text, {**effects, "at": [rendered_at]}) for text, effects in parts]
         first_text, first_effects = parts[0]
         # A new read replaces undelivered parts of an older one.
         await self.sessions.ask("set_pages", sid=view.sid, parts=[p for p, _ in parts[1:]],
@@ -385,13 +391,14 @@ class Memory:
 
     async def apply_effects(self, view: SessionView, effects: dict) -> None:
         now = self.clock()
+        seen_at = min(effects.get("at", [now])[0], now)  # the render's time: the view is as old as that
         if effects.get("seen"):
-            await self.sessions.ask("mark_seen", sid=view.sid, ids=effects["seen"], via=effects.get("via", ["full_read"])[0], at=now)
+            await self.sessions.ask("mark_seen", sid=view.sid, ids=effects["seen"], via=effects.get("via", ["full_read"])[0], at=seen_at)
         reads_by_level: dict[str, list[str]] = {}
         for lvl, node_id in effects.get("read", []):
             reads_by_level.setdefault(lvl, []).append(node_id)
         for lvl, node_ids in reads_by_level.items():
-            await self.sessions.ask("mark_seen", sid=view.sid, ids=node_ids, via="read", at=now, full=True)
+            await self.sessions.ask("mark_seen", sid=view.sid, ids=node_ids, via="read", at=seen_at, full=True)
             if not view.maintenance:
                 handle = await self.graph_for(view, lvl)
                 promoted = await handle.ask("record_reads", ids=node_ids, now=now)
@@ -490,8 +497,12 @@ class Memory:
             return "No updates from other sessions"
         return "Updates from other sessions:\n\n" + "\n\n".join(sections)
 
-    async def push_notice(self, sid: str | None) -> str | None:
-        """Up to three gists other sessions wrote since this one last looked, each pushed once."""
+    async def push_notice(self, sid: str | None, graphs: dict | None = None) -> str | None:
+        """Up to three gists other sessions wrote since this one last looked, each pushed once.
+
+        `graphs` (level -> GraphData, read views already held) lets a hook reply look
+        without queueing behind writes in the graph actors' mailboxes.
+        """
         if not sid:
             return None
         window = await self.sessions.ask("claim_push", sid=sid, now=self.clock())
@@ -502,7 +513,12 @@ class Memory:
         fresh = []
         view = await self.sessions.ask("get", sid=sid)
         for lvl, handle in await self.levels_of(view):
-            for node in await handle.ask("written_since", since=window["since"]):
+            if graphs is not None and lvl in graphs:
+                since = window["since"]
+                written = [n for n in graphs[lvl].nodes.values() if n.written and (n.written.get("ts") or 0) > since]
+            else:
+                written = await handle.ask("written_since", since=window["since"])
+            for node in written:
                 by = node.written.get("by")
                 ts = node.written.get("ts") or 0
                 writer = writers.get(by) if by else None

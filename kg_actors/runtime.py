@@ -61,7 +61,11 @@ async def _tick(rt: Runtime) -> None:
     home = str(L.home())
     for handle in rt.directory.loaded():
         try:
-            await handle.ask("tick", now=now)
+            out = await handle.ask("tick", now=now)
+            if out["compaction"].acted or out["pruned"]:
+                # Node states moved without a write: tell the editors watching this graph.
+                rt.feed.publish({"type": "states_changed", "level": handle.level,
+                                 "project_path": rt.directory.root_of(handle.key)})
             paths = await handle.ask("touch_paths", home=home)
             missing = await trio.to_thread.run_sync(_missing, paths)
             await handle.ask("set_missing_touches", missing=missing)
@@ -104,7 +108,7 @@ async def run_server(config: Config, clock: Callable[[], float] = time.time, han
         async with trio.open_nursery() as actors:
             sessions_data = await trio.to_thread.run_sync(load_sessions, lay.sessions, clock())
             sessions = await actors.start(run_session_registry, lay.sessions, sessions_data)
-            directory = GraphDirectory(lay, actors, config.orphan_grace_days)
+            directory = GraphDirectory(lay, actors, config.orphan_grace_days, clock)
             feed = ChangeFeed()
             memory = Memory(directory, sessions, clock, feed.publish)
             rt = Runtime(config, lay, directory, sessions, memory, feed, clock)

@@ -92,6 +92,9 @@ def mcp_text(result) -> str:
 
 
 def session_of(text: str) -> str:
+    """The session id a kg_read reply names (a first part of a paged reply names it in its footer)."""
+    if "Session: " not in text and "kg_read(session_id='" in text:
+        return text.rsplit("kg_read(session_id='", 1)[1].split("'", 1)[0]
     return text.rsplit("Session: ", 1)[1].split()[0]
 
 

@@ -16,42 +16,31 @@ ENDPOINT_RE = re.compile(r"[A-Za-z0-9~/][A-Za-z0-9._~/-]*\Z")
 DATE_RE = re.compile(r"\d{4}-\d{2}(?:-\d{2})?")
 
 
-def check_node_id(value: object, field: str = "id") -> str:
+def _check(value: object, field: str, max_len: int, pattern: re.Pattern, rule: str) -> str:
     if not isinstance(value, str) or not value:
         raise InvalidInput(field, "must be a non-empty string")
-    if len(value) > C.NODE_ID_MAX_LEN:
-        raise InvalidInput(field, f"is {len(value)} characters; at most {C.NODE_ID_MAX_LEN}")
-    if "/" in value or "\\" in value:
-        raise InvalidInput(field, "must not contain a path separator (node ids are names, not paths)")
-    if not NODE_ID_RE.match(value):
-        raise InvalidInput(
-            field, "may hold only letters, digits, '.', '_' and '-', and must start with a letter or digit"
-        )
+    if len(value) > max_len:
+        raise InvalidInput(field, f"is {len(value)} characters; at most {max_len}")
+    if not pattern.match(value):
+        raise InvalidInput(field, rule)
     return value
+
+
+def check_node_id(value: object, field: str = "id") -> str:
+    if isinstance(value, str) and ("/" in value or "\\" in value):
+        raise InvalidInput(field, "must not contain a path separator (node ids are names, not paths)")
+    return _check(value, field, C.NODE_ID_MAX_LEN, NODE_ID_RE,
+                  "may hold only letters, digits, '.', '_' and '-', and must start with a letter or digit")
 
 
 def check_rel(value: object, field: str = "rel") -> str:
-    if not isinstance(value, str) or not value:
-        raise InvalidInput(field, "must be a non-empty string")
-    if len(value) > C.REL_MAX_LEN:
-        raise InvalidInput(field, f"is {len(value)} characters; at most {C.REL_MAX_LEN}")
-    if not REL_RE.match(value):
-        raise InvalidInput(
-            field, "must be kebab-case: letters, digits, '.', '_' and '-', starting with a letter or digit"
-        )
-    return value
+    return _check(value, field, C.REL_MAX_LEN, REL_RE,
+                  "must be kebab-case: letters, digits, '.', '_' and '-', starting with a letter or digit")
 
 
 def check_endpoint(value: object, field: str) -> str:
-    if not isinstance(value, str) or not value:
-        raise InvalidInput(field, "must be a non-empty string")
-    if len(value) > C.ENDPOINT_MAX_LEN:
-        raise InvalidInput(field, f"is {len(value)} characters; at most {C.ENDPOINT_MAX_LEN}")
-    if not ENDPOINT_RE.match(value):
-        raise InvalidInput(
-            field, "may hold only letters, digits, '.', '_', '-', '/' and '~' (a node id or a file path)"
-        )
-    return value
+    return _check(value, field, C.ENDPOINT_MAX_LEN, ENDPOINT_RE,
+                  "may hold only letters, digits, '.', '_', '-', '/' and '~' (a node id or a file path)")
 
 
 def is_artifact(endpoint: str) -> bool:

@@ -29,15 +29,23 @@ def more_gists_line(n: int) -> str:
 
 def build(parts: list[LevelPart], scores: dict[str, dict[str, float]], debt: dict[str, str], sid: str,
           limit: int, measure: Callable[[str], int]) -> tuple[str, list[tuple[str, str]]]:
-    """The preload text and the (level, id) whose gists it shows."""
+    """The preload text and the (level, id) whose gists it shows.
+
+    Lines are shed in the ladder's order (archived anchors, then edge
+    citations, then whole gists, lowest value first) until the text fits.
+    Both units are additive over lines (a newline is one unit), so the size is
+    kept as a running total instead of re-rendering after every line: linear
+    in the graph, however many active nodes a not-yet-compacted graph holds.
+    """
     bodies = [list(p.body) for p in parts]
     dropped_gists = [0] * len(parts)
+    removed: set[tuple[int, int]] = set()
 
     def render() -> str:
         out = [header(sid), ""]
         for i, part in enumerate(parts):
             out.append(level_header(part))
-            out.extend(b.text for b in bodies[i])
+            out.extend(b.text for j, b in enumerate(bodies[i]) if (i, j) not in removed)
             if dropped_gists[i]:
                 out.append(more_gists_line(dropped_gists[i]))
             out.append(part.health)
@@ -45,41 +53,41 @@ def build(parts: list[LevelPart], scores: dict[str, dict[str, float]], debt: dic
                 out.append(debt[part.level])
         return "\n".join(out)
 
-    def shed(kind: str) -> bool:
-        """Drop the lowest-valued line of `kind`; False when none is left."""
-        best = None
-        for i, body in enumerate(bodies):
-            for j, line in enumerate(body):
-                if line.kind == kind and (best is None or line.value < best[0]):
-                    best = (line.value, i, j)
-        if best is None:
-            return False
-        del bodies[best[1]][best[2]]
-        return True
+    def cost(text: str) -> int:
+        return measure(text) + 1  # the line and its newline
 
-    def shed_gist() -> bool:
-        best = None
-        for i, body in enumerate(bodies):
-            for j, line in enumerate(body):
-                if line.effects and line.effects.get("seen"):
-                    node_id = line.effects["seen"][0]
-                    value = scores[parts[i].level].get(node_id, DEFAULT_SCORE)
-                    if best is None or value < best[0]:
-                        best = (value, i, j)
-        if best is None:
-            return False
-        _, i, j = best
-        del bodies[i][j]
-        # Its citations go with it: they hang under a line no longer shown.
-        while j < len(bodies[i]) and bodies[i][j].kind == "edge":
-            del bodies[i][j]
-        dropped_gists[i] += 1
-        return True
+    def gist_id(line: BodyLine) -> str | None:
+        return line.effects["seen"][0] if line.effects and line.effects.get("seen") else None
 
-    text = render()
-    for step in (lambda: shed("anchor"), lambda: shed("edge"), shed_gist):
-        while measure(text) > limit and step():
-            text = render()
+    ladder: list[tuple[int, int]] = []
+    for kind in ("anchor", "edge"):
+        ladder += [(i, j) for _, i, j in sorted(
+            (line.value, i, j) for i, body in enumerate(bodies) for j, line in enumerate(body) if line.kind == kind)]
+    ladder += [(i, j) for _, i, j in sorted(
+        (scores[parts[i].level].get(gist_id(line), DEFAULT_SCORE), i, j)
+        for i, body in enumerate(bodies) for j, line in enumerate(body) if gist_id(line) is not None)]
+
+    total = measure(render())
+    for i, j in ladder:
+        if total <= limit:
+            break
+        if (i, j) in removed:
+            continue
+        removed.add((i, j))
+        total -= cost(bodies[i][j].text)
+        if gist_id(bodies[i][j]) is not None:
+            # Its citations go with it: they hang under a line no longer shown.
+            k = j + 1
+            while k < len(bodies[i]) and bodies[i][k].kind == "edge":
+                if (i, k) not in removed:
+                    removed.add((i, k))
+                    total -= cost(bodies[i][k].text)
+                k += 1
+            before = cost(more_gists_line(dropped_gists[i])) if dropped_gists[i] else 0
+            dropped_gists[i] += 1
+            total += cost(more_gists_line(dropped_gists[i])) - before
+    bodies = [[line for j, line in enumerate(body) if (i, j) not in removed] for i, body in enumerate(bodies)]
+    removed.clear()
     _drop_empty_headers(bodies)
     text = render()
     shown = [(parts[i].level, line.effects["seen"][0]) for i, body in enumerate(bodies)

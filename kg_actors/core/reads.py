@@ -6,7 +6,7 @@ paging can hand a node's "seen" or "read" to the part that shows it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+
 
 import attrs
 
@@ -123,6 +123,12 @@ def _fit(parts: list[LevelPart], budget: int, fixed: int) -> tuple[list[list[Bod
     return bodies, hidden["anchor"], hidden["edge"]
 
 
+def degraded_note(anchors_hidden: int, edges_hidden: int) -> str:
+    return (f"Note: output degraded to fit the inline budget — {anchors_hidden} archived anchor(s) and "
+            f"{edges_hidden} edge(s) hidden. kg_search reaches everything; a /kg-maintain pass would "
+            "restore headroom.")
+
+
 def full_read_lines(parts: list[LevelPart], debt: dict[str, str], preloaded_count: int,
                     sid: str, first: bool, notices: list[str], budget: int = C.READ_CHAR_BUDGET) -> list[Line]:
     head: list[str] = []
@@ -133,6 +139,11 @@ def full_read_lines(parts: list[LevelPart], debt: dict[str, str], preloaded_coun
     fixed = sum(len(t) + 1 for t in head + tail)
     fixed += sum(len(level_header(p)) + len(p.health) + 2 + len(debt.get(p.level, "")) + 1 for p in parts)
     bodies, anchors_hidden, edges_hidden = _fit(parts, budget, fixed)
+    if anchors_hidden or edges_hidden:
+        # The note saying so is part of the read: fit again with room for it (counts at their largest).
+        kinds = [b.kind for p in parts for b in p.body]
+        reserve = len(degraded_note(kinds.count("anchor"), kinds.count("edge"))) + 2
+        bodies, anchors_hidden, edges_hidden = _fit(parts, budget, fixed + reserve)
     lines: list[Line] = [(t, None) for t in head]
     for part, body in zip(parts, bodies):
         lines.append((level_header(part), None))
@@ -142,9 +153,7 @@ def full_read_lines(parts: list[LevelPart], debt: dict[str, str], preloaded_coun
             lines.append((debt[part.level], None))
     if anchors_hidden or edges_hidden:
         lines.append(("", None))
-        lines.append((f"Note: output degraded to fit the inline budget — {anchors_hidden} archived anchor(s) and "
-                      f"{edges_hidden} edge(s) hidden. kg_search reaches everything; a /kg-maintain pass would "
-                      "restore headroom.", None))
+        lines.append((degraded_note(anchors_hidden, edges_hidden), None))
     lines.extend((t, None) for t in tail)
     lines[-1] = (lines[-1][0], {**(lines[-1][1] or {}), "full_read": [True]})
     return lines

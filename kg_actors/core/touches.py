@@ -12,6 +12,8 @@ import re
 
 from .anchors import parse_touch, resolve_touch
 from .model import GraphData
+from .search import SearchIndex
+from .terms import analyse
 
 
 def touch_key(touch: str, root: str | None, home: str) -> str | None:
@@ -38,14 +40,27 @@ def build_index(graph: GraphData, home: str) -> dict[str, list[str]]:
     return index
 
 
-def mentions(graph: GraphData, needle: str) -> bool:
+def mentions(graph: GraphData, needle: str, index: SearchIndex | None = None) -> bool:
     """Does any node name this target (file name, URL or query) in its touches, gist or notes?
 
-    Token-bounded, so a touch on `restore.py` does not cover `store.py`.
+    Token-bounded, so a touch on `restore.py` does not cover `store.py`. With
+    the graph's search index, only the nodes holding every word-part of the
+    needle are checked (a needle's parts are always parts of a text that
+    names it), so the answer costs a few postings, not a scan of the graph.
     """
-    pattern = re.compile(r"(?<![\w.-])" + re.escape(needle.lower()) + r"(?![\w-])")
-    for node in graph.nodes.values():
-        text = " ".join((node.gist, *node.notes, *node.touches)).lower()
-        if pattern.search(text):
+    needle = needle.lower()
+    pattern = re.compile(r"(?<![\w.-])" + re.escape(needle) + r"(?![\w-])")
+    nodes = graph.nodes.values()
+    if index is not None:
+        stems = set(analyse(needle)[0])
+        if stems:
+            postings = [index.postings.get(term) for term in stems]
+            if any(not p for p in postings):
+                return False
+            postings.sort(key=len)
+            nodes = [graph.nodes[i] for i in postings[0] if i in graph.nodes and all(i in p for p in postings[1:])]
+    for node in nodes:
+        text = " ".join((node.id, node.gist, *node.notes, *node.touches)).lower()
+        if needle in text and pattern.search(text):
             return True
     return False

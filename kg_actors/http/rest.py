@@ -44,8 +44,23 @@ def guarded(fn: Handler) -> Handler:
     return wrapper
 
 
+# A node at the hard limits (20,000-char gist, 200 notes of 20,000) is ~4 MB of JSON; past twice that, refuse.
+BODY_MAX_BYTES = 8 * 1024 * 1024
+
+
+class PayloadTooLarge(KGError):
+    status = 413
+
+
 async def json_body(request: Request) -> dict:
-    raw = await request.body()
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > BODY_MAX_BYTES:
+        raise PayloadTooLarge(f"body is {declared} bytes; at most {BODY_MAX_BYTES}")
+    raw = bytearray()
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > BODY_MAX_BYTES:
+            raise PayloadTooLarge(f"body is over {BODY_MAX_BYTES} bytes")
     try:
         body = json.loads(raw or b"{}")
     except ValueError as exc:

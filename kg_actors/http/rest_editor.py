@@ -12,7 +12,6 @@ version it loaded (`expected_version`), and a create over an existing id
 
 from __future__ import annotations
 
-import json
 import os
 from typing import Any
 
@@ -22,40 +21,16 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from ..core import debt, ids, scoring, search
-from ..core.errors import InvalidInput, KGError, NotFound
+from ..core.errors import InvalidInput, NotFound
 from ..graph_actor import load_graph
 from ..memory import LEVELS
 from ..storage import journal
 from ..storage import layout as L
 from . import editor_views as V
-from .rest import guarded
+from .rest import guarded, json_body
 
-# A node at the hard limits (20,000-char gist, 200 notes of 20,000) is ~4 MB of JSON; past twice that, refuse.
-BODY_MAX_BYTES = 8 * 1024 * 1024
 SEARCH_LIMIT_MAX = 200
 SEARCH_LIMIT_DEFAULT = 50
-
-
-class PayloadTooLarge(KGError):
-    status = 413
-
-
-async def body_of(request: Request) -> dict:
-    declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > BODY_MAX_BYTES:
-        raise PayloadTooLarge(f"body is {declared} bytes; at most {BODY_MAX_BYTES}")
-    raw = bytearray()
-    async for chunk in request.stream():
-        raw += chunk
-        if len(raw) > BODY_MAX_BYTES:
-            raise PayloadTooLarge(f"body is over {BODY_MAX_BYTES} bytes")
-    try:
-        body = json.loads(raw or b"{}")
-    except ValueError as exc:
-        raise InvalidInput("body", f"is not valid JSON ({exc})") from None
-    if not isinstance(body, dict):
-        raise InvalidInput("body", "must be a JSON object")
-    return body
 
 
 def _strings(body: dict, field: str) -> list[str] | None:
@@ -151,6 +126,13 @@ def routes(runtime) -> list[Route]:
         out = await handle.call(V.picture)
         return JSONResponse({"level": level, "project_path": root, **out})
 
+    async def states(request: Request) -> JSONResponse:
+        """Every node's tier: compaction moves tiers on writes and on the tick without a feed event of its own."""
+        level, project_path = where(request)
+        handle, root = await graph_of(level, project_path)
+        out = await handle.call(lambda g: {i: n.state for i, n in g.nodes.items()})
+        return JSONResponse({"level": level, "project_path": root, "states": out})
+
     # -- nodes -----------------------------------------------------------------
     async def get_node(request: Request) -> JSONResponse:
         level, project_path = where(request)
@@ -162,7 +144,7 @@ def routes(runtime) -> list[Route]:
         return JSONResponse({"level": level, "project_path": root, "node": node})
 
     async def put_node(request: Request) -> JSONResponse:
-        body = await body_of(request)
+        body = await json_body(request)
         level, project_path = where(request, body)
         handle, root = await graph_of(level, project_path)
         node_id = ids.check_node_id(body.get("id"))
@@ -185,7 +167,7 @@ def routes(runtime) -> list[Route]:
         return JSONResponse({"deleted": node_id, "level": lvl, "project_path": root, "edges_removed": removed})
 
     async def rename(request: Request) -> JSONResponse:
-        body = await body_of(request)
+        body = await json_body(request)
         level, project_path = where(request, body)
         _, root = await graph_of(level, project_path)
         old_id, new_id = _text(body.get("old_id"), "old_id"), _text(body.get("new_id"), "new_id")
@@ -203,7 +185,7 @@ def routes(runtime) -> list[Route]:
 
     # -- edges -----------------------------------------------------------------
     async def put_edge(request: Request) -> JSONResponse:
-        body = await body_of(request)
+        body = await json_body(request)
         level, project_path = where(request, body)
         handle, root = await graph_of(level, project_path)
         src, dst = ids.check_endpoint(body.get("from"), "from"), ids.check_endpoint(body.get("to"), "to")
@@ -219,7 +201,7 @@ def routes(runtime) -> list[Route]:
                              "credited": out.get("credited")}, status_code=201)
 
     async def delete_edge(request: Request) -> JSONResponse:
-        body = await body_of(request)
+        body = await json_body(request)
         level, project_path = where(request, body)
         _, root = await graph_of(level, project_path)
         src, dst, rel = body.get("from"), body.get("to"), body.get("rel")
@@ -242,7 +224,7 @@ def routes(runtime) -> list[Route]:
         return JSONResponse({"level": level, "project_path": root, "tasks": tasks})
 
     async def put_progress(request: Request) -> JSONResponse:
-        body = await body_of(request)
+        body = await json_body(request)
         level, project_path = where(request, body)
         _, root = await graph_of(level, project_path)
         if "state" not in body or not isinstance(body["state"], dict):
@@ -283,6 +265,7 @@ def routes(runtime) -> list[Route]:
     return [
         Route("/api/projects", guarded(projects), methods=["GET"]),
         Route("/api/graph", guarded(picture), methods=["GET"]),
+        Route("/api/states", guarded(states), methods=["GET"]),
         Route("/api/nodes", guarded(put_node), methods=["POST"]),
         Route("/api/nodes/rename", guarded(rename), methods=["POST"]),
         Route(level_node, guarded(get_node), methods=["GET"]),

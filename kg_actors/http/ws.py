@@ -25,8 +25,8 @@ def endpoint(runtime):
                     await _read(websocket, runtime, key)
                 finally:
                     nursery.cancel_scope.cancel()
-        except WebSocketDisconnect:
-            pass
+        except* WebSocketDisconnect:
+            pass  # the tab closed
         finally:
             runtime.feed.unsubscribe(key)
 

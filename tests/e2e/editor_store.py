@@ -77,3 +77,20 @@ def editor_url(srv: ServerProcess) -> str:
 def client(srv: ServerProcess) -> httpx.Client:
     """A plain HTTP client on the editor's port (no Origin: what a script or the page's own fetch looks like)."""
     return httpx.Client(base_url=editor_url(srv), timeout=20.0)
+
+
+def big_project(path: str, n: int = 900) -> dict:
+    """A project past the editor's streaming threshold: a chain of hubs, all three tiers, file edges."""
+    nodes, edges = {}, {}
+    for i in range(n):
+        node_id = f"bulk-node-{i}"
+        state = {} if i % 3 == 0 else {"_archived": True} if i % 3 == 1 else {"_archived": True, "_orphaned_ts": NOW - DAY}
+        nodes[node_id] = _node(node_id, f"Bulk lesson number {i}", **state)
+        if i:
+            hub = f"bulk-node-{(i // 30) * 30}" if i % 30 else "bulk-node-0"
+            if hub != node_id:
+                edges[f"{node_id}->{hub}:part-of"] = {"from": node_id, "to": hub, "rel": "part-of"}
+        if i % 50 == 0:
+            edges[f"{node_id}->src/bulk/{i}.py:implemented-in"] = {"from": node_id, "to": f"src/bulk/{i}.py",
+                                                                   "rel": "implemented-in"}
+    return {"nodes": nodes, "edges": edges, "_meta": {"project_path": path}}

@@ -18,10 +18,10 @@ import httpx
 import pytest
 import trio
 from e2e_helpers import Session
-from editor_store import client, editor_url, seed
+from editor_store import big_project, client, editor_url, seed
 from mcp import Client
 
-from kg_actors.testing import free_port
+from kg_actors.testing import free_port, write_store
 
 CHROMIUM = shutil.which("chromium")
 pytestmark = pytest.mark.skipif(
@@ -193,6 +193,40 @@ def test_the_page_shows_a_lost_server_and_reconnects_when_it_returns(srv, page):
                 "gist": "Written after the server came back", "create": True}
         assert http.post("/api/nodes", json=body).status_code == 201
     page.wait_for_function("() => window.kgEditor.canvas.cy.getElementById('after-the-restart').nonempty()")
+
+
+def test_a_big_graph_draws_in_turns_and_keeps_changes_made_meanwhile(server_factory, page):
+    srv = server_factory(start=False)
+    bulk = srv.project("bulk")
+    write_store(srv.store, projects={"bulk": big_project(bulk)})
+    srv.start()
+    page.goto(f"{editor_url(srv)}/#{bulk}")
+    page.wait_for_selector("body[data-graph=ready]")
+    # While the archive is still arriving: a new node, a node deleted, an archived one rewritten.
+    with client(srv) as http:
+        where = {"level": "project", "project_path": bulk}
+        assert http.post("/api/nodes", json={**where, "id": "arrived-mid-stream", "gist": "new", "create": True}).status_code == 201
+        assert http.delete("/api/nodes/project/bulk-node-898", params={"project_path": bulk}).status_code == 200
+        assert http.post("/api/nodes", json={**where, "id": "bulk-node-895", "gist": "rewritten", "expected_version": 0}).status_code == 200
+        edge = {**where, "from": "arrived-mid-stream", "to": "bulk-node-892", "rel": "follows"}
+        assert http.post("/api/edges", json=edge).status_code == 201
+        picture = http.get("/api/graph", params=where).json()
+    page.wait_for_selector("body[data-complete=yes]")
+    # Writes here also re-tier nodes (compaction); the page re-reads the tiers shortly after each change.
+    orphaned = {n["id"] for n in picture["nodes"] if n["state"] == "orphaned"}
+    nodes = sorted({n["id"] for n in picture["nodes"]} - orphaned)
+    edges = sorted(f"{e['from']}->{e['to']}:{e['rel']}" for e in picture["edges"]
+                   if e["from"] not in orphaned and e["to"] not in orphaned)
+    page.wait_for_function("""([nodes, edges]) => { const cy = window.kgEditor.canvas.cy;
+        const drawn = cy.nodes().filter((n) => n.data('kind') === 'node').map((n) => n.id()).sort();
+        const lines = cy.edges().map((e) => e.id()).sort();
+        return JSON.stringify(drawn) === JSON.stringify(nodes) && JSON.stringify(lines) === JSON.stringify(edges); }""",
+                           arg=[nodes, edges])
+    assert "bulk-node-898" not in nodes and "arrived-mid-stream" in nodes
+    states = page.evaluate("() => window.kgEditor.canvas.cy.nodes().map((n) => [n.id(), n.data('state')])")
+    expected = {n["id"]: n["state"] for n in picture["nodes"]}
+    assert all(expected[i] == st for i, st in states if i in expected)
+    assert page.problems == []
 
 
 EVIL_PAGE = """<!doctype html><html><body><script>

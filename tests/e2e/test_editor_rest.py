@@ -80,6 +80,12 @@ def test_graph_picture_has_every_tier_and_edge(srv, http):
     assert out["project_path"] == alpha(srv)
 
 
+def test_states_lists_every_node_tier(srv, http):
+    states = http.get("/api/states", params={"level": "project", "project_path": alpha(srv)}).json()["states"]
+    assert states["rate-limit-window"] == "archived" and states["old-cache-layout"] == "orphaned"
+    assert states["billing-service-hub"] == "active"
+
+
 def test_a_path_with_no_stored_graph_is_not_created_by_looking(srv, http):
     fresh = srv.project("never-used")
     r = http.get("/api/graph", params={"level": "project", "project_path": fresh})

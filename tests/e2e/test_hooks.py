@@ -434,3 +434,40 @@ def test_unknown_tools_and_binary_garbage_in_tool_responses(srv):
     assert post(srv, "/api/tool_event", raw, timeout=2).json() == {}
     after = [r for r in recall_log(srv) if r.get("kg_session") == h.kg_sid]
     assert all(r["reason"] == "file_recall" and r["outcome"] == "no_nodes" for r in after[len(before):])
+
+
+# -- preload limits on a big graph ---------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def big(tmp_path_factory):
+    """A store far over every preload limit, in scripts whose units differ (emoji: 2 UTF-16 units, 4 bytes)."""
+    server = ServerProcess(tmp_path_factory.mktemp("big"))
+    root = server.project("big-proj")
+    words = ["cache 🚀 eviction", "日本語のノート", "token refresh", "Ünïcödé lesson", "queue retry 🔁"]
+    project = [node(f"big-project-node-{i}", f"{words[i % 5]} number {i}: " + "detail " * (i % 7), days_old=i % 90)
+               for i in range(600)]
+    project += [node(f"big-archived-node-{i}", f"archived {i}", _archived=True) for i in range(200)]
+    edges = [(f"big-project-node-{i}", f"big-project-node-{i + 1}", "relates-to") for i in range(0, 598, 3)]
+    user = [node(f"big-user-node-{i}", f"user principle {i} 😀 " + "why " * (i % 5)) for i in range(300)]
+    write_store(server.store, user_graph(user), {"big-proj": project_graph(root, project, edges)})
+    server.start()
+    yield server
+    server.kill()
+
+
+@pytest.mark.parametrize("kind, limit, unit", [("claude", 9_500, "utf16"), ("codex", 9_000, "bytes")])
+def test_the_preload_fits_each_harness_limit_in_its_own_unit(big, kind, limit, unit):
+    h = Harness(big, big.project("big-proj"), kind=kind)
+    run = h.start()
+    text = run.context
+    size = len(text.encode("utf-16-le")) // 2 if unit == "utf16" else len(text.encode())
+    assert size <= limit
+    assert size > limit - 400  # and it uses the room it has
+    assert text.startswith("KG MEMORY PRELOADED") and f"session_id: {h.kg_sid} (pass" in text  # header included
+    assert "more active gist(s) not shown (lowest-scored) — kg_read(session_id) renders the full graph" in text
+    assert "=== USER GRAPH" in text and "=== PROJECT GRAPH" in text
+    shown = text.count("\n  big-project-node-") + text.count("\n  big-user-node-")
+    state = __import__("httpx").get(f"{big.url}/api/session_state", params={"session_id": h.kg_sid}).json()
+    assert state["preloaded_count"] == shown  # what is marked preloaded is exactly what was shown
+    assert run.message.startswith(f"kg memory: preloaded {shown} gist(s)")

@@ -11,6 +11,9 @@ import { Live } from "./live.js";
 import { NodePanel } from "./panel.js";
 import { clearSearch, runSearch, showBudget, showProgress } from "./tabs.js";
 
+const STATES_AFTER_WRITE_MS = 400;
+const STATES_IDLE_MS = 30_000; // the server's default tick
+
 class App {
   constructor() {
     this.view = { level: "user", projectPath: null };
@@ -19,6 +22,7 @@ class App {
       onSelect: (id) => (id ? this.selectNode(id, false) : null),
       onHover: (data, at) => this.hover(data, at),
     });
+    this.canvas.onComplete = () => this.pictureComplete();
     this.panel = new NodePanel(document.getElementById("tab-node"), this);
     this.live = new Live({
       onEvent: (event) => this.onEvent(event),
@@ -43,6 +47,7 @@ class App {
     }
     await this.loadProjects();
     document.body.dataset.projects = "listed";
+    this.scheduleStates(STATES_IDLE_MS);
   }
 
   hover(data, at) {
@@ -138,16 +143,25 @@ class App {
       await this.live.subscribe(view.projectPath);
     }
     performance.mark("graph-fetched");
-    this.canvas.load(picture);
+    document.body.dataset.complete = "no";
+    const drawn = this.canvas.load(picture);
+    if (!this.canvas.stream) this.pictureComplete();
     this.updateCounts();
     performance.mark("graph-built");
-    // Ready means drawn: cytoscape paints on the next animation frame.
-    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    await drawn; // ready means painted (a big graph's first picture; its archive keeps arriving)
     if (view !== this.view) return;
     performance.mark("graph-ready");
     document.body.dataset.graph = "ready";
     if (this.tab === "budget") showBudget(this);
     if (this.tab === "progress") showProgress(this);
+  }
+
+  // Every node of the picture is drawn (a big graph's archive arrives after its first picture).
+  pictureComplete() {
+    this.updateCounts();
+    if (this.lastSearch) this.canvas.highlight(this.lastSearch, false);
+    performance.mark("graph-complete");
+    document.body.dataset.complete = "yes";
   }
 
   async selectNode(id, center = true) {
@@ -182,6 +196,28 @@ class App {
     const hidden = this.canvas.omitted.size ? " (not drawn)" : "";
     document.getElementById("counts").textContent =
       `${where}: ${c.active} active · ${c.archived} archived · ${c.orphaned} orphaned${hidden} · ${c.edges} edges drawn · ${c.outside} files or other-graph ends`;
+  }
+
+  // Compaction re-tiers nodes after writes and on the server's tick, with no event of its own:
+  // re-read the tiers a moment after each change, and every so often while idle.
+  scheduleStates(delay) {
+    clearTimeout(this.statesTimer);
+    this.statesTimer = setTimeout(() => this.refreshStates(), delay);
+  }
+
+  async refreshStates() {
+    const view = this.view;
+    this.scheduleStates(STATES_IDLE_MS);
+    if (document.body.dataset.graph !== "ready" || this.live.current !== "live") return;
+    try {
+      const out = await api("GET", `/api/states?${query(where(view))}`);
+      if (view !== this.view) return;
+      if (this.canvas.applyStates(out.states) === "reload") await this.reloadGraph();
+      this.updateCounts();
+      document.body.dataset.statesAt = String(Date.now());
+    } catch {
+      // the next refresh tries again
+    }
   }
 
   // -- the change feed ------------------------------------------------------
@@ -239,10 +275,15 @@ class App {
       case "progress_updated":
         if (this.tab === "progress") showProgress(this);
         return;
+      case "states_changed":
+        // The tick's compaction moved nodes between tiers: re-read the states now.
+        this.scheduleStates(0);
+        return;
       default:
         return;
     }
     this.updateCounts();
+    this.scheduleStates(STATES_AFTER_WRITE_MS);
     this.stats.events += 1;
     this.stats.lastEvent = { type: event.type, at: performance.now() };
     if (event.type === "node_updated") this.stats.arrivals[event.node.id] = Date.now();

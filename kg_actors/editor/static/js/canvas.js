@@ -9,6 +9,8 @@
 // whatever is in view once zoomed in. Orphaned nodes are invisible to kg_read,
 // so by default they are left out of the picture altogether (their elements
 // would cost as much as any other); the "orphaned" switch reloads with them.
+// A big graph is drawn in turns: its active nodes first, then the archive in
+// chunks between which the page answers clicks and change events.
 
 /* global cytoscape */
 
@@ -17,6 +19,8 @@ import { radialLayout } from "./layout.js";
 // Past this many nodes: no arrows, no labels until zoomed in, and fcose only on "Re-layout" (its draft
 // quality), because applying 2,000 new positions stalls the page for a moment it should be usable in.
 const BIG = 600;
+const FIRST_CHUNK = 300; // a big graph's first picture: its active nodes, and at least this many
+const CHUNK = 250; // then this many more per turn of the event loop, so a click is never kept waiting long
 const LABEL_ZOOM = 0.7;
 const FIT_ZOOM_MAX = 1.4;
 const LABEL_MAX_IN_VIEW = 400;
@@ -68,10 +72,10 @@ export class Canvas {
     this.cy = this.make([], false);
   }
 
-  make(elements, big) {
+  make(elements, big, viewport = null) {
     const cy = cytoscape({
-      container: this.container, style: style(big), elements, layout: { name: "preset", fit: true, padding: 30 },
-      minZoom: 0.02, maxZoom: 4, textureOnViewport: big, hideEdgesOnViewport: big, pixelRatio: 1,
+      container: this.container, style: style(big), elements, layout: { name: "preset", fit: !viewport, padding: 30 },
+      ...(viewport || {}), minZoom: 0.02, maxZoom: 4, textureOnViewport: big, hideEdgesOnViewport: big, pixelRatio: 1,
     });
     cy.on("tap", "node", (evt) => this.onSelect(evt.target.data("kind") === "node" ? evt.target.id() : null));
     cy.on("tap", (evt) => { if (evt.target === cy) this.onSelect(null); });
@@ -108,22 +112,73 @@ export class Canvas {
     const ids = [...picture.nodes.map((n) => n.id), ...outside];
     const positions = radialLayout(ids, picture.edges);
     this.big = ids.length > BIG;
-    const elements = [];
+    const nodeEls = [];
     for (const n of picture.nodes) {
       const d = degree.get(n.id) || 0;
-      elements.push({ group: "nodes", data: this.nodeData(n, d), classes: this.classesFor(n.state, d), position: positions.get(n.id) });
+      nodeEls.push({ group: "nodes", data: this.nodeData(n, d), classes: this.classesFor(n.state, d), position: positions.get(n.id) });
     }
     for (const end of outside) {
-      elements.push({ group: "nodes", data: outsideData(end), classes: this.outsideClasses(end), position: positions.get(end) });
+      nodeEls.push({ group: "nodes", data: outsideData(end), classes: this.outsideClasses(end), position: positions.get(end) });
     }
-    for (const e of picture.edges) elements.push({ group: "edges", data: { id: edgeId(e), source: e.from, target: e.to, rel: e.rel } });
+    const edgeEls = picture.edges.map((e) => ({ group: "edges", data: { id: edgeId(e), source: e.from, target: e.to, rel: e.rel } }));
     if (this.worker) this.worker.terminate();
     this.worker = null;
+    this.stream = null;
     this.cy.destroy();
-    this.cy = this.make(elements, this.big);
+    if (!this.big) {
+      this.cy = this.make([...nodeEls, ...edgeEls], false);
+      this.capZoom();
+      this.applyVisibility();
+      this.refine();
+      return painted();
+    }
+    // Big: what kg_read shows in full (active nodes, hubs first) is drawn at once; the archive follows in chunks.
+    const rank = (el) => (el.data.kind === "node" && el.data.state === "active" ? 0 : 1);
+    nodeEls.sort((a, b) => rank(a) - rank(b) || b.data.degree - a.data.degree);
+    const firstCount = Math.max(FIRST_CHUNK, nodeEls.findIndex((el) => rank(el) === 1));
+    this.cy = this.make([], true, viewportFor(positions, this.container));
     this.capZoom();
-    this.applyVisibility();
-    if (!this.big) this.refine();
+    return this.streamIn(nodeEls, edgeEls, firstCount);
+  }
+
+  // Adds nodes in chunks, each edge as soon as both its ends are in; resolves when the first chunk is painted.
+  streamIn(nodeEls, edgeEls, firstCount) {
+    const stream = (this.stream = { pending: new Map(nodeEls.map((el) => [el.data.id, el])), edges: edgeEls });
+    let firstPainted;
+    const first = new Promise((resolve) => { firstPainted = resolve; });
+    const step = (count, initial = false) => {
+      if (!initial) firstPainted(); // a later turn runs only after the first chunk's frame was painted
+      if (this.stream !== stream) return;
+      const cy = this.cy;
+      const batch = [];
+      for (const [id, el] of stream.pending) {
+        if (batch.length >= count) break;
+        stream.pending.delete(id);
+        if (cy.getElementById(id).empty()) batch.push(el);
+      }
+      const ready = [];
+      const waiting = [];
+      const here = (id) => !stream.pending.has(id);
+      for (const el of stream.edges) (here(el.data.source) && here(el.data.target) ? ready : waiting).push(el);
+      stream.edges = waiting;
+      const inBatch = new Set(batch.map((el) => el.data.id));
+      const present = (id) => inBatch.has(id) || cy.getElementById(id).nonempty();
+      cy.batch(() => {
+        cy.add(batch);
+        // An end deleted meanwhile drops its edge; a live edge may already be in.
+        cy.add(ready.filter((el) => cy.getElementById(el.data.id).empty() && present(el.data.source) && present(el.data.target)));
+      });
+      this.applyVisibility();
+      if (stream.pending.size) {
+        // After the next frame is painted: each chunk shows, and input is handled in between.
+        requestAnimationFrame(() => setTimeout(() => step(CHUNK), 0));
+      } else {
+        this.stream = null;
+        painted().then(() => { firstPainted(); if (this.onComplete) this.onComplete(); });
+      }
+    };
+    step(firstCount, true);
+    return first;
   }
 
   // fcose in a worker; positions land when it is done, and the page never blocks on it.
@@ -181,6 +236,13 @@ export class Canvas {
   // Returns "reload" when the change needs edges the picture left out (a hidden orphan came back).
   upsertNode(n) {
     if (this.omitted.has(n.id)) return n.state === "orphaned" ? "skip" : "reload";
+    const queued = this.stream && this.stream.pending.get(n.id);
+    if (queued) {
+      // Not drawn yet: the stream will draw it as it is now.
+      Object.assign(queued.data, { state: n.state, gist: n.gist });
+      queued.classes = this.classesFor(n.state, queued.data.degree);
+      return "ok";
+    }
     const el = this.cy.getElementById(n.id);
     if (n.state === "orphaned" && this.hidden.orphaned) {
       if (el.nonempty()) this.removeNode(n.id);
@@ -200,6 +262,24 @@ export class Canvas {
     return "ok";
   }
 
+  // Tiers as the server has them now (compaction moves them quietly); "reload" when an orphan came back.
+  applyStates(states) {
+    let reload = false;
+    this.cy.batch(() => {
+      for (const [id, state] of Object.entries(states)) {
+        if (this.omitted.has(id)) {
+          reload = reload || state !== "orphaned";
+          continue;
+        }
+        const queued = this.stream && this.stream.pending.get(id);
+        const el = this.cy.getElementById(id);
+        const current = queued ? queued.data.state : el.nonempty() ? el.data("state") : state;
+        if (current !== state) reload = this.upsertNode({ id, gist: queued ? queued.data.gist : el.data("gist"), state }) === "reload" || reload;
+      }
+    });
+    return reload ? "reload" : "ok";
+  }
+
   // Show one node the picture leaves out (a search hit among the orphans), with the edges its panel lists.
   reveal(node) {
     if (!this.omitted.delete(node.id)) return;
@@ -208,6 +288,7 @@ export class Canvas {
   }
 
   removeNode(id) {
+    if (this.stream) this.stream.pending.delete(id);
     const el = this.cy.getElementById(id);
     if (el.empty()) return;
     const neighbours = el.neighborhood("node");
@@ -219,6 +300,10 @@ export class Canvas {
   addEdge(e) {
     const cy = this.cy;
     if (cy.getElementById(edgeId(e)).nonempty() || this.omitted.has(e.from) || this.omitted.has(e.to)) return;
+    if (this.stream && (this.stream.pending.has(e.from) || this.stream.pending.has(e.to))) {
+      this.stream.edges.push({ group: "edges", data: { id: edgeId(e), source: e.from, target: e.to, rel: e.rel } });
+      return;
+    }
     for (const end of [e.from, e.to]) {
       if (cy.getElementById(end).empty()) {
         cy.add({ group: "nodes", data: outsideData(end), classes: `${this.outsideClasses(end)} labelled`, position: this.freeSpot() });
@@ -229,6 +314,7 @@ export class Canvas {
   }
 
   removeEdge(e) {
+    if (this.stream) this.stream.edges = this.stream.edges.filter((el) => el.data.id !== edgeId(e));
     const el = this.cy.getElementById(edgeId(e));
     if (el.empty()) return;
     const ends = el.connectedNodes();
@@ -279,7 +365,7 @@ export class Canvas {
     el.toggleClass("gone", this.hidden.archived && el.hasClass("archived") && !el.selected() && !el.hasClass("hit"));
   }
 
-  highlight(result) {
+  highlight(result, zoomTo = true) {
     const cy = this.cy;
     cy.batch(() => {
       cy.elements(".hit, .top, .path, .dim").removeClass("hit top path dim");
@@ -299,7 +385,7 @@ export class Canvas {
     });
     this.applyVisibility();
     const hits = cy.nodes(".hit");
-    if (hits.nonempty()) {
+    if (zoomTo && hits.nonempty()) {
       cy.fit(hits, 80);
       this.capZoom();
     }
@@ -331,6 +417,25 @@ export class Canvas {
     });
     return c;
   }
+}
+
+// Resolves once the next frame has been painted (cytoscape draws in its animation-frame callback).
+function painted() {
+  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+}
+
+// Zoom and pan that show every position (the whole picture, before all of it is drawn).
+function viewportFor(positions, container) {
+  let x1 = Infinity, y1 = Infinity, x2 = -Infinity, y2 = -Infinity;
+  for (const p of positions.values()) {
+    x1 = Math.min(x1, p.x); x2 = Math.max(x2, p.x); y1 = Math.min(y1, p.y); y2 = Math.max(y2, p.y);
+  }
+  if (x1 === Infinity) return null;
+  const pad = 30;
+  const w = container.clientWidth;
+  const h = container.clientHeight;
+  const zoom = Math.min((w - 2 * pad) / Math.max(x2 - x1, 1), (h - 2 * pad) / Math.max(y2 - y1, 1));
+  return { zoom, pan: { x: w / 2 - (zoom * (x1 + x2)) / 2, y: h / 2 - (zoom * (y1 + y2)) / 2 } };
 }
 
 function outsideData(end) {

@@ -11,9 +11,11 @@ export async function runSearch(app, text) {
     out = await api("GET", `/api/search?${query({ q: text, ...where(app.view) })}`);
   } catch (err) {
     clear(root, h("p", { className: "msg err" }, err.message));
+    app.lastSearch = null;
     app.canvas.clearHighlight();
     return;
   }
+  app.lastSearch = out;
   app.canvas.highlight(out);
   const items = out.hits.map((hit) => h("li", { dataset: { id: hit.id }, onclick: () => app.selectNode(hit.id) },
     h("div", {}, h("span", { className: "rid" }, `${hit.rank}. ${hit.id}`), " ",
@@ -28,6 +30,7 @@ export async function runSearch(app, text) {
 }
 
 export function clearSearch(app) {
+  app.lastSearch = null;
   clear(document.getElementById("tab-search"), h("p", { className: "hint" }, "Search ranks like kg_search: ids and gists weigh more, rare terms lead."));
   app.canvas.clearHighlight();
 }
