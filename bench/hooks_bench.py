@@ -151,28 +151,38 @@ def tool_events(rng: random.Random, site: Site, n: int) -> list[tuple[str, dict]
     return out
 
 
-def drive(site: Site, sessions: list[dict], n: int, rng: random.Random) -> dict:
-    """Latency of the two per-event endpoints, one keep-alive client, sessions in rotation."""
-    p_lat, t_lat, outcomes = [], [], {"prompt_text": 0, "tool_text": 0, "errors": 0}
+def drive(site: Site, sessions: list[dict], n: int, rng: random.Random, seconds: float | None = None) -> dict:
+    """Latency of the two per-event endpoints, one keep-alive client, sessions in rotation.
+
+    A request that takes longer than the hooks' own limit (curl --max-time 1) is
+    counted as over; one that takes longer than 30 s ends the phase as timed out.
+    """
+    p_lat, t_lat, outcomes = [], [], {"prompt_text": 0, "tool_text": 0, "errors": 0, "over_1s": 0, "timeouts": 0}
     ps, ts = prompts(rng, n), tool_events(rng, site, n)
-    with httpx.Client(timeout=10) as client:
+    deadline = time.monotonic() + seconds if seconds else None
+    with httpx.Client(timeout=30) as client:
         for i in range(n):
+            if deadline and time.monotonic() > deadline:
+                break
             s = sessions[i % len(sessions)]
             base = {k: s[k] for k in ("session_id", "transcript_path", "cwd")}
-            t = time.perf_counter()
-            r = client.post(site.srv.url + "/api/prompt_context",
-                            json={**base, "hook_event_name": "UserPromptSubmit", "prompt": ps[i]})
-            p_lat.append(time.perf_counter() - t)
-            outcomes["errors"] += r.status_code != 200
-            outcomes["prompt_text"] += "hookSpecificOutput" in r.text
             name, tool_input = ts[i]
-            t = time.perf_counter()
-            r = client.post(site.srv.url + "/api/tool_event",
-                            json={**base, "hook_event_name": "PostToolUse", "tool_name": name,
-                                  "tool_input": tool_input, "tool_response": {"ok": True}})
-            t_lat.append(time.perf_counter() - t)
-            outcomes["errors"] += r.status_code != 200
-            outcomes["tool_text"] += "hookSpecificOutput" in r.text
+            for kind, path, body, lat in (
+                ("prompt", "/api/prompt_context", {**base, "hook_event_name": "UserPromptSubmit", "prompt": ps[i]}, p_lat),
+                ("tool", "/api/tool_event", {**base, "hook_event_name": "PostToolUse", "tool_name": name,
+                                             "tool_input": tool_input, "tool_response": {"ok": True}}, t_lat),
+            ):
+                t = time.perf_counter()
+                try:
+                    r = client.post(site.srv.url + path, json=body)
+                except httpx.TimeoutException:
+                    outcomes["timeouts"] += 1
+                    lat.append(30.0)
+                    continue
+                lat.append(time.perf_counter() - t)
+                outcomes["over_1s"] += lat[-1] > 1.0
+                outcomes["errors"] += r.status_code != 200
+                outcomes[f"{kind}_text"] += "hookSpecificOutput" in r.text
     return {"prompt": ms(p_lat), "tool": ms(t_lat), **outcomes}
 
 
@@ -217,6 +227,7 @@ def main() -> int:
     ap.add_argument("--requests", type=int, default=2_000)
     ap.add_argument("--runs", type=int, default=40)
     ap.add_argument("--writers", type=int, default=32)
+    ap.add_argument("--loaded-seconds", type=float, default=60.0, help="cap on the phase with writers")
     ap.add_argument("--keep", action="store_true")
     args = ap.parse_args()
     command = "  ".join(["", ".venv/bin/python bench/hooks_bench.py", *map(shlex.quote, sys.argv[1:])]).strip()
@@ -240,7 +251,7 @@ def main() -> int:
         threads = writers(site, args.writers, stop, done, failures)
         time.sleep(2)
         t = time.monotonic()
-        report["loaded"] = drive(site, sessions, args.requests, rng)
+        report["loaded"] = drive(site, sessions, args.requests, rng, seconds=args.loaded_seconds)
         elapsed = time.monotonic() - t
         stop.set()
         for th in threads:
@@ -306,8 +317,10 @@ def render(r: dict, args, command: str) -> str:
         row(f"/api/tool_event, {args.writers} sessions writing", r["loaded"]["tool"]),
         "",
         f"Idle: {r['idle']['prompt_text']} prompt replies and {r['idle']['tool_text']} tool replies carried text, "
-        f"{r['idle']['errors']} errors. Under load: {r['loaded']['prompt_text']} / {r['loaded']['tool_text']} with "
-        f"text (pushes of the writers' nodes ride along), {r['loaded']['errors']} errors; the writers made "
+        f"{r['idle']['errors']} errors, {r['idle']['over_1s']} over 1 s. Under load: {r['loaded']['prompt_text']} / "
+        f"{r['loaded']['tool_text']} with text (pushes of the writers' nodes ride along), {r['loaded']['errors']} "
+        f"errors, {r['loaded']['over_1s']} over 1 s (a hook would have been silent), {r['loaded']['timeouts']} over "
+        f"30 s; the writers made "
         f"{r['writes']['count']} kg_put_node calls ({r['writes']['per_s']:.0f}/s)"
         + (f"; failures: {r['writes']['failures']}" if r["writes"]["failures"] else "") + ".",
         "",

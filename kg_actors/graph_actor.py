@@ -23,7 +23,8 @@ import attrs
 import trio
 
 from . import actor
-from .core import anchors, compaction, debt, graph_ops, hints, reads, scoring, search, touches
+from .core import constants as C
+from .core import anchors, compaction, debt, graph_ops, hints, reads, render, scoring, search, touches
 from .core.errors import Conflict, KGError, NotFound, WriteConflict
 from .core.model import Edge, GraphData, Node, dangling_edges, node_version_key, snapshot_to_json
 from .storage import files, journal
@@ -66,10 +67,15 @@ def load_graph(path: Path, kind: str, project_path: str | None) -> tuple[GraphDa
 
 
 def settle(graph: GraphData, now: float, runs: int = 10) -> int:
-    """Compact a freshly loaded graph until nothing acts (a store written elsewhere may be far over).
+    """Compact a freshly loaded graph that is over its budget until nothing acts.
 
-    Worker thread, before the actor starts: no first write pays for it.
+    A store written elsewhere may be far over (thousands of anchors); settling it
+    here, in a worker thread before the actor starts, spares the first write.
+    A graph within its budget is left as it is until a write or the tick.
     """
+    budget = C.MAX_CHARS_PER_LEVEL
+    if render.fast_charge(graph) <= budget and render.archived_anchor_chars(graph) <= budget * C.ARCHIVED_BUDGET_RATIO:
+        return 0
     for run in range(runs):
         if not compaction.compact(graph, now).acted:
             return run

@@ -7,6 +7,7 @@ is dirty and the session registry saves, within a bounded grace period.
 
 from __future__ import annotations
 
+import importlib
 import logging
 import os
 import signal
@@ -18,17 +19,14 @@ import attrs
 import trio
 from hypercorn.config import Config as HyperConfig
 from hypercorn.trio import serve as hyper_serve
-from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 
 from . import __version__
 from .config import Config
 from .core.constants import SHUTDOWN_GRACE_SECONDS
 from .directory import GraphDirectory
-from .editor.server import serve_editor
 from .feed import ChangeFeed
 from .http.app import App
 from .http.rest import build_rest
-from .http.tools import build_server
 from .memory import Memory
 from .session_actor import SessionHandle, load_sessions, run_session_registry
 from .storage import layout as L
@@ -114,26 +112,26 @@ async def run_server(config: Config, clock: Callable[[], float] = time.time, han
             rt = Runtime(config, lay, directory, sessions, memory, feed, clock)
             # Serve at once; the user graph loads meanwhile (requests that need it wait for it).
             actors.start_soon(_preload_user, directory)
-            manager = StreamableHTTPSessionManager(app=build_server(memory), json_response=True, stateless=True)
-            app = rt.asgi = App(build_rest(rt), manager, frozenset({config.host.lower()}))
+            app = rt.asgi = App(build_rest(rt), frozenset({config.host.lower()}))
             with trio.CancelScope() as servers_scope:
                 async with trio.open_nursery() as servers:
                     if handle_signals:
                         servers.start_soon(_on_signals, servers_scope)
                     servers.start_soon(_ticker, rt)
-                    async with manager.run():
-                        hc = HyperConfig()
-                        hc.bind = [f"{config.host}:{config.port}"]
-                        hc.accesslog = None
-                        hc.errorlog = logging.getLogger("hypercorn.error")
-                        hc.graceful_timeout = 2
-                        binds = await servers.start(hyper_serve, app, hc)
-                        rt.http_port = int(binds[0].rsplit(":", 1)[1])
-                        if config.editor:
-                            await servers.start(serve_editor, rt)
-                        log.info("kg_actors %s serving %s on %s", __version__, config.root, binds[0])
-                        task_status.started(rt)
-                        await trio.sleep_forever()
+                    # The MCP SDK takes about a second to import: /health and the hooks answer meanwhile.
+                    servers.start_soon(_serve_mcp, app, memory)
+                    hc = HyperConfig()
+                    hc.bind = [f"{config.host}:{config.port}"]
+                    hc.accesslog = None
+                    hc.errorlog = logging.getLogger("hypercorn.error")
+                    hc.graceful_timeout = 2
+                    binds = await servers.start(hyper_serve, app, hc)
+                    rt.http_port = int(binds[0].rsplit(":", 1)[1])
+                    if config.editor:
+                        servers.start_soon(_serve_editor, rt)
+                    log.info("kg_actors %s serving %s on %s", __version__, config.root, binds[0])
+                    task_status.started(rt)
+                    await trio.sleep_forever()
             # Servers are down; actors get a bounded grace period to save.
             with trio.move_on_after(SHUTDOWN_GRACE_SECONDS) as grace:
                 grace.shield = True
@@ -145,6 +143,28 @@ async def run_server(config: Config, clock: Callable[[], float] = time.time, han
                 log.error("shutdown grace period ran out; unsaved changes remain in the journal")
     finally:
         lock.release(fd)
+
+
+def _build_mcp(memory: Memory):
+    """Import the MCP side (slow: pydantic models) and build its stateless JSON transport."""
+    from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+
+    from .http.tools import build_server
+
+    return StreamableHTTPSessionManager(app=build_server(memory), json_response=True, stateless=True)
+
+
+async def _serve_editor(rt: Runtime) -> None:
+    """The editor on its own port; quart is imported off the event loop first."""
+    module = await trio.to_thread.run_sync(importlib.import_module, "kg_actors.editor.server")
+    await module.serve_editor(rt)
+
+
+async def _serve_mcp(app: App, memory: Memory) -> None:
+    manager = await trio.to_thread.run_sync(_build_mcp, memory)
+    async with manager.run():
+        app.mcp_ready(manager)
+        await trio.sleep_forever()
 
 
 async def _close_registry(sessions: SessionHandle) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+import trio
 
 from . import security
 
@@ -79,9 +79,12 @@ async def _json(send, status: int, payload: dict) -> None:
 
 
 class App:
-    def __init__(self, rest, mcp_manager: StreamableHTTPSessionManager, extra_hosts: frozenset[str] = frozenset()):
+    """The security gate and the router; MCP requests wait until the SDK is loaded."""
+
+    def __init__(self, rest, extra_hosts: frozenset[str] = frozenset()):
         self.rest = rest
-        self.mcp = mcp_manager
+        self.mcp = None  # the MCP transport, once its (slow) import is done
+        self._mcp_ready = trio.Event()
         self.extra_hosts = extra_hosts
 
     async def __call__(self, scope, receive, send) -> None:
@@ -112,6 +115,11 @@ class App:
                     await _json(send, 400, problem)
                     return
                 receive = _replay(body)
+            await self._mcp_ready.wait()
             await self.mcp.handle_request(scope, receive, send)
         else:
             await _plain(send, 404, f"no route {path}")
+
+    def mcp_ready(self, manager) -> None:
+        self.mcp = manager
+        self._mcp_ready.set()
