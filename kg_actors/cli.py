@@ -13,8 +13,6 @@ import signal
 import subprocess
 import sys
 import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 from . import __version__
@@ -34,6 +32,9 @@ def _env_config(args):
 
 
 def _health(url: str, timeout: float = 1.0) -> dict | None:
+    import urllib.error
+    import urllib.request
+
     try:
         with urllib.request.urlopen(f"{url}/health", timeout=timeout) as r:
             return json.loads(r.read())
