@@ -32,6 +32,8 @@ import random
 import re
 import shlex
 import shutil
+import signal
+import socket
 import statistics
 import subprocess
 import sys
@@ -71,10 +73,65 @@ def mcp(client: httpx.Client, url: str, tool: str, args: dict) -> str:
     return "\n".join(c["text"] for c in result["content"] if c.get("type") == "text")
 
 
+class RefServer:
+    """The reference (kg-memory 0.17.0 in .bench/ref-venv, see bench/setup_reference.sh), as ServerProcess is ours."""
+
+    KG = ROOT / ".bench" / "ref-venv" / "bin" / "kg"
+
+    def __init__(self, base: Path):
+        self.home = base / "home"
+        self.store = self.home / ".knowledge-graph"
+        self.home.mkdir(parents=True, exist_ok=True)
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            self.port = sock.getsockname()[1]
+        self.proc: subprocess.Popen | None = None
+        self.log = base / "ref-server.log"
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def project(self, name: str) -> str:
+        path = self.home / name
+        path.mkdir(parents=True, exist_ok=True)
+        return str(path)
+
+    def start(self, *args: str) -> None:
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("KG_", "VIRTUAL_ENV", "XDG_"))}
+        env.update(HOME=str(self.home), KG_STORAGE_ROOT=str(self.store), KG_HTTP_HOST="127.0.0.1",
+                   KG_HTTP_PORT=str(self.port), XDG_STATE_HOME=str(self.home / ".state"),
+                   KG_UPDATE_CHECK="0", KG_AUTOCOMMIT_INTERVAL="0", KG_CHORES="0")
+        with open(self.log, "ab") as log:
+            self.proc = subprocess.Popen([str(self.KG), "serve"], env=env, stdout=log, stderr=log,
+                                         stdin=subprocess.DEVNULL, start_new_session=True)
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(self.url + "/health", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"reference server exited: {self.log.read_text()[-1000:]}")
+            time.sleep(0.1)
+        raise RuntimeError("reference server did not answer /health")
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(30)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+
+
 class Site:
-    def __init__(self, base: Path, n: int):
+    def __init__(self, base: Path, n: int, reference: bool = False):
         self.base = base
-        self.srv = ServerProcess(base, {"KG_LOG_LEVEL": "WARNING"})
+        self.reference = reference
+        self.srv = RefServer(base) if reference else ServerProcess(base, {"KG_LOG_LEVEL": "WARNING"})
         self.project = Path(self.srv.project("bench-app"))
         rng = random.Random(SEED)
         now = time.time()
@@ -107,16 +164,26 @@ class Site:
         self.srv.start("--no-editor")
         return time.monotonic() - t
 
+    def bootstrap(self, client: httpx.Client, payload: dict) -> str:
+        """SessionStart as each server's own hook calls it; the preload's text."""
+        if self.reference:  # its hook script GETs the endpoint with the payload's fields
+            r = client.get(self.srv.url + "/api/session_bootstrap", timeout=120, params={
+                "project_path": payload["cwd"], "claude_session_id": payload["session_id"],
+                "source": payload["source"], "transcript_path": payload["transcript_path"]})
+            r.raise_for_status()
+            return r.json().get("context") or r.json().get("text", "")
+        r = client.post(self.srv.url + "/api/session_bootstrap", json=payload, timeout=120)
+        r.raise_for_status()
+        return r.json()["hookSpecificOutput"]["additionalContext"]
+
     def session(self, client: httpx.Client, i: int, full_read: bool = True) -> dict:
         claude_sid = f"bench-claude-{i}-{SEED}"
         transcript = self.transcripts / f"{claude_sid}.jsonl"
         transcript.write_text("")
         payload = {"session_id": claude_sid, "transcript_path": str(transcript), "cwd": str(self.project),
                    "hook_event_name": "SessionStart", "source": "startup"}
-        r = client.post(self.srv.url + "/api/session_bootstrap", json=payload, timeout=60)
-        r.raise_for_status()
-        ctx = r.json()["hookSpecificOutput"]["additionalContext"]
-        kg_sid = ctx.split("session_id: ", 1)[1][:8]
+        ctx = self.bootstrap(client, payload)
+        kg_sid = re.search(r"session_id: ([0-9a-f]{8})", ctx).group(1)
         if full_read:  # a long reply comes in parts; the full read counts once the last one is delivered
             text = mcp(client, self.srv.url, "kg_read", {"session_id": kg_sid})
             while "more=true" in text:

@@ -9,8 +9,10 @@ session is logged to recall.jsonl. Nothing here owns state.
 
 from __future__ import annotations
 
+import bisect
 import logging
 import os
+from collections.abc import Callable
 
 import trio
 
@@ -18,8 +20,8 @@ from .core import capture, preload, recall, search, touches
 from .core import constants as C
 from .core.debt import debt_line
 from .core.errors import InvalidInput
-from .harness import profiles, shell, transcripts
-from .core.model import GraphData
+from .harness import profiles, rollout, shell, transcripts
+from .core.model import GraphData, Node
 from .graph_actor import Derived, GraphHandle
 from .memory import Memory
 from .session_actor import SessionView
@@ -33,6 +35,7 @@ FILE_TOOLS = {"Read": "file_path", "Edit": "file_path", "Write": "file_path", "M
               "write_to_file": "TargetFile"}
 SHELL_TOOLS = {"Bash", "shell", "exec_command", "local_shell", "run_command"}
 PATCH_MARKERS = ("*** Add File:", "*** Update File:", "*** Delete File:", "*** Move to:")
+_UNKNOWN_CWD = "/\x00kg-unknown-cwd"  # a directory no path can name: marks relative shell operands
 
 
 def hook_output(event: str, text: str | None, system_message: str | None = None) -> dict:
@@ -51,6 +54,28 @@ class Ambient:
         self.directory = memory.directory
         self.layout = memory.layout
         self._view_cache: dict[str, tuple[GraphHandle, GraphData, Derived]] = {}
+        self._written_cache: dict[int, tuple[GraphData, int, list[float], list[Node]]] = {}
+
+    async def _written(self, view: SessionView) -> Callable[[str, float], list[Node]]:
+        """For pushes: the nodes of a level written after `since` (in write order), from the read views.
+
+        Per graph version the written nodes are listed once, sorted by write time,
+        so each reply bisects instead of scanning every node.
+        """
+        graphs = {lvl: graph for lvl, _, graph, _ in await self._views(view)}
+
+        def written(level: str, since: float) -> list[Node]:
+            graph = graphs[level]
+            cached = self._written_cache.get(id(graph))
+            if cached is None or cached[0] is not graph or cached[1] != graph.gen:
+                nodes = sorted((n for n in graph.nodes.values()
+                                if n.written and isinstance(n.written.get("ts"), int | float)),
+                               key=lambda n: n.written["ts"])
+                cached = self._written_cache[id(graph)] = (graph, graph.gen, [n.written["ts"] for n in nodes], nodes)
+            _, _, stamps, nodes = cached
+            return nodes[bisect.bisect_right(stamps, since):]
+
+        return written
 
     async def _views(self, view: SessionView | None) -> list[tuple[str, GraphHandle, GraphData, Derived]]:
         """The session's graphs (user, then project) as live read views.
@@ -82,10 +107,12 @@ class Ambient:
             return None
         try:
             root = L.project_root(cwd, "cwd")
-        except InvalidInput:
-            if strict:
+        except (InvalidInput, ValueError, OSError) as exc:  # ValueError: a NUL byte in the path
+            if not strict:
+                return None
+            if isinstance(exc, InvalidInput):
                 raise
-            return None
+            raise InvalidInput("cwd", "is not a usable path") from None
         if L.is_home(root) and not self.directory.has_project_graph(root):
             return None
         return root
@@ -201,7 +228,7 @@ class Ambient:
                 await self.sessions.ask("mark_seen", sid=view.sid, ids=[i for _, i in decision.shown],
                                         via="ambient", at=self.memory.clock())
             self._log([record])
-        push = await self.memory.push_notice(view.sid, {lvl: g for lvl, _, g, _ in await self._views(view)})
+        push = await self.memory.push_notice(view.sid, await self._written(view))
         if push:
             parts.append(push)
         return hook_output("UserPromptSubmit", "\n\n".join(parts)) if parts else {}
@@ -221,7 +248,7 @@ class Ambient:
         tool = payload.get("tool_name") if isinstance(payload.get("tool_name"), str) else ""
         tool_input = payload.get("tool_input") if isinstance(payload.get("tool_input"), dict) else {}
         cwd = root or (payload.get("cwd") if isinstance(payload.get("cwd"), str) else None)
-        paths = await self._files(tool, tool_input, cwd, harness)
+        paths = await self._files(tool, tool_input, cwd, harness, payload)
         parts: list[str] = []
         covered = False
         if paths:
@@ -232,14 +259,16 @@ class Ambient:
             nudge = await self._nudge(view, harness, tool, tool_input, paths, payload)
             if nudge:
                 parts.append(nudge)
-        push = await self.memory.push_notice(view.sid, {lvl: g for lvl, _, g, _ in await self._views(view)})
+        push = await self.memory.push_notice(view.sid, await self._written(view))
         if push:
             parts.append(push)
         return hook_output("PostToolUse", "\n\n".join(parts)) if parts else {}
 
-    async def _files(self, tool: str, tool_input: dict, cwd: str | None, harness: profiles.Harness) -> list[str]:
+    async def _files(self, tool: str, tool_input: dict, cwd: str | None, harness: profiles.Harness,
+                     payload: dict) -> list[str]:
         """The existing files (real paths) a tool call read or edited; at most 8."""
         raw: list[str] = []
+        command = None
         workdir = tool_input.get("workdir")
         workdir = workdir if isinstance(workdir, str) and os.path.isabs(workdir) else None
         patch = _patch_text(tool, tool_input)
@@ -257,10 +286,23 @@ class Ambient:
                         raw.append(path if os.path.isabs(path) or not base else os.path.join(base, path))
         elif tool in SHELL_TOOLS:
             command = tool_input.get("command", tool_input.get("cmd"))
-            shell_cwd = workdir or (cwd if harness.trusts_shell_cwd else None)
-            raw.extend(shell.read_files(command, shell_cwd))
+        else:
+            return []
+        transcript = payload.get("transcript_path")
 
-        def real_files(candidates: list[str]) -> list[str]:
+        def work() -> list[str]:
+            candidates = list(raw)
+            if command is not None:
+                shell_cwd = workdir or (cwd if harness.trusts_shell_cwd else None)
+                relative = any(p.startswith(_UNKNOWN_CWD) for p in shell.read_files(command, _UNKNOWN_CWD))
+                if shell_cwd is None and relative:
+                    # A relative operand under a harness whose hook cwd is not where the command ran
+                    # (Codex): place it only on the rollout's exact record of this call.
+                    safe = transcripts.safe_transcript(transcript if isinstance(transcript, str) else None, L.home())
+                    if safe is not None:
+                        shell_cwd = rollout.shell_cwd(safe, payload.get("tool_use_id"), payload.get("session_id"),
+                                                      payload.get("turn_id"))
+                candidates = shell.read_files(command, shell_cwd)
             out = []
             for p in candidates[: shell.MAX_FILES]:
                 if not os.path.isabs(p) or "\x00" in p or len(p) > 4096:
@@ -273,7 +315,7 @@ class Ambient:
                     continue
             return out
 
-        return await trio.to_thread.run_sync(real_files, raw) if raw else []
+        return await trio.to_thread.run_sync(work)
 
     async def _file_recall(self, view: SessionView, tool: str, paths: list[str]) -> tuple[str | None, bool]:
         now = self.memory.clock()

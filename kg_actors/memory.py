@@ -497,11 +497,13 @@ class Memory:
             return "No updates from other sessions"
         return "Updates from other sessions:\n\n" + "\n\n".join(sections)
 
-    async def push_notice(self, sid: str | None, graphs: dict | None = None) -> str | None:
+    async def push_notice(self, sid: str | None,
+                          written: Callable[[str, float], list] | None = None) -> str | None:
         """Up to three gists other sessions wrote since this one last looked, each pushed once.
 
-        `graphs` (level -> GraphData, read views already held) lets a hook reply look
-        without queueing behind writes in the graph actors' mailboxes.
+        `written(level, since)`, when given, lists the nodes written after `since` from
+        read views the caller holds (a hook reply must not queue behind writes in
+        the graph actors' mailboxes).
         """
         if not sid:
             return None
@@ -513,12 +515,11 @@ class Memory:
         fresh = []
         view = await self.sessions.ask("get", sid=sid)
         for lvl, handle in await self.levels_of(view):
-            if graphs is not None and lvl in graphs:
-                since = window["since"]
-                written = [n for n in graphs[lvl].nodes.values() if n.written and (n.written.get("ts") or 0) > since]
+            if written is not None:
+                nodes = written(lvl, window["since"])
             else:
-                written = await handle.ask("written_since", since=window["since"])
-            for node in written:
+                nodes = await handle.ask("written_since", since=window["since"])
+            for node in nodes:
                 by = node.written.get("by")
                 ts = node.written.get("ts") or 0
                 writer = writers.get(by) if by else None

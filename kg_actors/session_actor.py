@@ -170,6 +170,14 @@ class Registry:
                 best = s
         return None if best is None else self.view(best)
 
+    def op_find_by_project(self, project_path: str | None) -> SessionView | None:
+        """The newest session of a project (GET /api/session_state from hooks older than the payload contract)."""
+        best = None
+        for s in self.sessions.values():
+            if s.project_path == project_path and s.bound and (best is None or s.start_ts > best.start_ts):
+                best = s
+        return None if best is None else self.view(best)
+
     def op_bind(self, sid: str, claude_sid: str, harness: str) -> SessionView:
         s = self._get(sid)
         s.claude_sid, s.harness = claude_sid, harness
@@ -452,8 +460,8 @@ async def run_session_registry(
                 log.exception("session registry: %s failed", req.op)
                 req.reply.fail(KGError(f"internal error while handling {req.op}: {exc!r}"))
                 continue
-            if req.op not in ("get", "write_view", "vote_state", "writers", "hook_seen", "activity_days",
-                              "tool_event", "claim_nudge"):
+            if req.op not in ("get", "find_by_project", "write_view", "vote_state", "writers", "hook_seen",
+                              "activity_days", "tool_event", "claim_nudge"):
                 registry.dirty = True
             if req.op in _SAVE_NOW:
                 await save()

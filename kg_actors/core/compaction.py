@@ -66,6 +66,9 @@ def compact(graph: GraphData, now: float, budget: int = C.MAX_CHARS_PER_LEVEL,
         orphaned = run.orphan()
     if not tracker.fits(budget):
         archived, resurrected, stalled = run.archive()
+    if not tracker.fits(budget):
+        # Still over with the gists archived: what archived nodes cite must go (refill follows).
+        orphaned += run.orphan_to_fit()
     refilled = run.refill()
     swapped: list[tuple[str, str]] = []
     if rebalance and not archived and not refilled and tracker.fits(budget) and not tracker.below(run.ceiling):
@@ -329,16 +332,8 @@ class _Run:
         return swaps
 
     # -- orphan
-    def orphan(self) -> list[str]:
-        """While anchors cost more than their share, orphan the lowest-scored archived nodes.
-
-        Fresh nodes go last, oldest first. A move that would take the level
-        over its budget (hiding an edge can re-order citations) is skipped.
-        """
-        tracker = self.tracker
-        limit = int(self.budget * C.ARCHIVED_BUDGET_RATIO)
-        if tracker.anchor_chars <= limit:
-            return []
+    def _orphan_order(self) -> list[str]:
+        """Archived nodes, lowest archival score first; fresh ones last, oldest first."""
         scores = dict(self.unified().scores())
         nodes = self.graph.nodes
 
@@ -348,11 +343,37 @@ class _Run:
                 return (1, created is not None, created or 0.0, node_id)
             return (0, False, scores[node_id], node_id)
 
+        return sorted(self.tracker.archived, key=key)
+
+    def orphan(self) -> list[str]:
+        """While anchors cost more than their share, orphan the lowest-scored archived nodes.
+
+        A move that would take the level over its budget (hiding an edge can
+        re-order citations) is skipped.
+        """
+        tracker = self.tracker
+        limit = int(self.budget * C.ARCHIVED_BUDGET_RATIO)
+        if tracker.anchor_chars <= limit:
+            return []
         cap = self.budget if tracker.fits(self.budget) else tracker.exact()
         orphaned = []
-        for node_id in sorted(tracker.archived, key=key):
+        for node_id in self._orphan_order():
             if tracker.anchor_chars <= limit:
                 break
             if self._try(node_id, ORPHANED, cap):
+                orphaned.append(node_id)
+        return orphaned
+
+    def orphan_to_fit(self) -> list[str]:
+        """Over budget because of what archived nodes cite (edges to files count too):
+        orphan them, lowest-scored first, until the level fits. Archiving gists
+        could never remove those lines, so without this a level stays over for good.
+        """
+        tracker = self.tracker
+        orphaned = []
+        for node_id in self._orphan_order():
+            if tracker.fits(self.budget):
+                break
+            if self._try(node_id, ORPHANED, tracker.exact()):
                 orphaned.append(node_id)
         return orphaned

@@ -119,6 +119,15 @@ def _fit(parts: list[LevelPart], budget: int, fixed: int) -> tuple[list[list[Bod
             drop.add((i, j))
             size -= len(bodies[i][j].text) + 1
             hidden[kind] += 1
+            if kind == "anchor":
+                # The edges cited beneath an anchor go with it: left behind, they would read as
+                # the edges of whichever node is shown above them.
+                k = j + 1
+                while k < len(bodies[i]) and bodies[i][k].kind == "edge":
+                    drop.add((i, k))
+                    size -= len(bodies[i][k].text) + 1
+                    hidden["edge"] += 1
+                    k += 1
         bodies = [[b for j, b in enumerate(body) if (i, j) not in drop] for i, body in enumerate(bodies)]
     return bodies, hidden["anchor"], hidden["edge"]
 

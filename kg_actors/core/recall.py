@@ -173,7 +173,8 @@ def render(chosen: list[Ref], nodes: dict[Ref, Node], connectors: list[Ref],
     """
     def line(ref: Ref, indent: str) -> tuple[Ref, str, bool]:
         unseen = ref[1] not in seen
-        text = f"{indent}- [{ref[0]}] {ref[1]}: {nodes[ref].gist}" if unseen else f"{indent}- [{ref[0]}] {ref[1]} (in context)"
+        head = f"{indent}- [{ref[0]}] {ref[1]}"
+        text = f"{head}: {nodes[ref].gist}" if unseen else f"{head} (in context)"
         return ref, text, unseen
 
     hit_lines = [line(ref, "") for ref in chosen]

@@ -47,8 +47,12 @@ def routes(runtime) -> list[Route]:
         """For prompt hooks from before the server made every decision: the full-read flag only."""
         view = None
         sid = request.query_params.get("session_id")
+        project_path = request.query_params.get("project_path")
         if sid:
             view = await runtime.sessions.ask("get", sid=sid)
+        elif project_path:
+            root = ambient._root(project_path, strict=False)
+            view = await runtime.sessions.ask("find_by_project", project_path=root) if root else None
         if view is None:
             return JSONResponse({"found": False})
         return JSONResponse({"found": True, "session_id": view.sid, "full_read_done": view.full_read_ts is not None,

@@ -395,3 +395,19 @@ def test_linked_peers_settle(case):
         if not compact(g, NOW, budget).acted:
             return
     pytest.fail("no fixpoint within 50 runs")
+
+
+def test_a_level_over_budget_because_of_what_archived_nodes_cite_still_comes_within_it():
+    # Each archived node cites a long file path: anchors alone are within their share,
+    # but with their citations the level is over, and archiving gists cannot help.
+    budget = 1000
+    nodes = [Node(f"arch-{i:02d}", "g", archived=True, useful_ts=stamps(i % 3), created_ts=NOW - 100 * DAY)
+             for i in range(16)]
+    nodes += [Node(f"act-{i}", "a short lesson", useful_ts=stamps(3), created_ts=NOW - 50 * DAY) for i in range(3)]
+    edges = [(f"arch-{i:02d}", f"src/some/deep/module/path/file_{i:02d}.py", "lives-in") for i in range(16)]
+    g = build(nodes, edges)
+    assert charge(g) > budget and archived_anchor_chars(g) <= budget * C.ARCHIVED_BUDGET_RATIO
+    compact(g, NOW, budget)
+    assert charge(g) <= budget
+    assert active(g), "the level keeps active gists: archived citations went, not the active view"
+    assert not compact(g, NOW, budget).archived  # settled: nothing flips back and forth

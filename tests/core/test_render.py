@@ -65,3 +65,27 @@ def test_the_ladder_hides_anchors_before_edges_and_says_so():
     assert "  archived-node-00" not in text.split("\n")  # the lowest-scored anchor goes first
     assert "  archived-node-29" in text.split("\n")
     assert "archived anchor(s) and 0 edge(s) hidden" in text
+
+
+def test_hiding_an_anchor_hides_the_edges_cited_beneath_it():
+    # Edges to files are cited under the archived node; left behind, they would read as another node's.
+    g = GraphData("project")
+    g.set_node(Node("active-node-one", "an active lesson"))
+    for i in range(10):
+        g.set_node(Node(f"archived-node-{i:02d}", "x", archived=True))
+        for k in range(5):
+            g.set_edge(Edge(f"archived-node-{i:02d}", f"docs/anchor_{i:02d}/file_{k}.md", "mentions"))
+    part = reads.level_part(g, "project", scores={f"archived-node-{i:02d}": i / 10 for i in range(10)})
+    full = sum(len(b.text) + 1 for b in part.body)
+    lines = reads.full_read_lines([part], {}, 0, "abcd1234", False, [], budget=full - 100)
+    text = [line for line, _ in lines]
+    assert "  archived-node-00" not in text
+    assert not any("anchor_00/" in line for line in text)
+    under = None
+    for line in text:
+        if line.startswith("  archived-node-"):
+            under = line.strip()
+        elif line.startswith("    → mentions → "):
+            assert f"anchor_{under[-2:]}/" in line  # each citation still sits under its own anchor
+    hidden = sum(1 for i in range(10) if f"  archived-node-{i:02d}" not in text)
+    assert f"{hidden} archived anchor(s) and {5 * hidden} edge(s) hidden" in "\n".join(text)

@@ -7,8 +7,11 @@ variables or globs, feeds a heredoc, or moves the directory does not.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
+from kg_actors.harness import rollout
 from kg_actors.harness.shell import MAX_FILES, read_files
 
 CWD = "/home/u/proj"
@@ -129,3 +132,41 @@ def test_at_most_eight_files_and_no_duplicates():
     many = " ".join(f"f{i}.txt" for i in range(20))
     assert len(reads(f"cat {many}")) == MAX_FILES
     assert reads("cat a.txt a.txt ./a.txt") == [f"{CWD}/a.txt"]
+
+
+# -- Codex: where a shell command ran, from the rollout ------------------------------------------
+
+
+def _record(call_id: str, thread: str, cwd: str, status: str = "completed", turn: str = "turn-1") -> str:
+    return json.dumps({"timestamp": "2026-11-30T10:00:00Z", "type": "event_msg", "payload": {
+        "type": "item_completed", "thread_id": thread, "turn_id": turn,
+        "item": {"type": "CommandExecution", "id": call_id, "command": "cat x", "cwd": cwd, "status": status}}})
+
+
+def test_a_codex_command_runs_where_its_rollout_record_says(tmp_path):
+    path = tmp_path / "rollout-2026-11-30T10-00-00-t1.jsonl"
+    lines = [json.dumps({"type": "session_meta", "payload": {"id": "t1"}}),
+             _record("call-a", "t1", "/home/u/proj"),
+             _record("call-b", "t1", "file:///home/u/proj/sub"),
+             _record("call-twice", "t1", "/home/u/a"), _record("call-twice", "t1", "/home/u/b"),
+             _record("call-running", "t1", "/home/u/proj", status="in_progress"),
+             _record("call-rel", "t1", "relative/dir"),
+             "{not json", ""]
+    path.write_text("\n".join(lines) + "\n" + _record("call-partial", "t1", "/home/u/proj")[:-5])
+    assert rollout.shell_cwd(path, "call-a", "t1") == "/home/u/proj"
+    assert rollout.shell_cwd(path, "call-a", "t1", "turn-1") == "/home/u/proj"
+    assert rollout.shell_cwd(path, "call-b", "t1") == "/home/u/proj/sub"
+    assert rollout.shell_cwd(path, "call-a", "other-thread") is None
+    assert rollout.shell_cwd(path, "call-a", "t1", "turn-2") is None
+    for call in ("call-twice", "call-running", "call-rel", "call-partial", "call-missing", None):
+        assert rollout.shell_cwd(path, call, "t1") is None, call
+    assert rollout.shell_cwd(tmp_path / "missing.jsonl", "call-a", "t1") is None
+
+
+def test_only_the_rollout_tail_is_read(tmp_path):
+    path = tmp_path / "rollout-big.jsonl"
+    old = _record("call-old", "t1", "/home/u/old")
+    filler = json.dumps({"type": "response_item", "payload": {"text": "x" * 1000}})
+    path.write_text(old + "\n" + "\n".join([filler] * 300) + "\n" + _record("call-new", "t1", "/home/u/new") + "\n")
+    assert rollout.shell_cwd(path, "call-new", "t1") == "/home/u/new"
+    assert rollout.shell_cwd(path, "call-old", "t1") is None  # beyond the last 256 KiB

@@ -74,6 +74,11 @@ def srv(tmp_path_factory):
     server.kill()
 
 
+def sessions_on_disk(srv) -> set[str]:
+    path = srv.store / "sessions.json"
+    return set(json.loads(path.read_text())) if path.exists() else set()
+
+
 def records_for(srv, kg_sid: str) -> list[dict]:
     return [r for r in recall_log(srv) if r.get("kg_session") == kg_sid]
 
@@ -264,6 +269,18 @@ def test_codex_sessions_count_shell_reads_and_measure_in_bytes(srv):
     assert codex2.shell("cat src/queue.py").out == ""
     assert "codex-queue-lesson" in codex2.tool("shell", {"command": ["bash", "-lc", "cat src/queue.py"],
                                                           "workdir": cwd}).context
+    # Or when the rollout holds the exact record of the completed call, with its directory.
+    codex3 = Harness(srv, cwd, kind="codex")
+    codex3.start()
+    call, turn = f"call_{uuid.uuid4().hex[:12]}", str(uuid.uuid4())
+    with open(codex3.transcript, "a") as f:
+        f.write(json.dumps({"timestamp": "2026-11-30T10:00:01Z", "type": "event_msg", "payload": {
+            "type": "item_completed", "thread_id": codex3.sid, "turn_id": turn,
+            "item": {"type": "CommandExecution", "id": call, "command": "cat src/queue.py", "cwd": cwd,
+                     "status": "completed"}}}) + "\n")
+    assert codex3.shell("cat src/queue.py").out == ""  # another call id: no evidence
+    assert "codex-queue-lesson" in codex3.tool("Bash", {"command": "cat src/queue.py"}, tool_use_id=call,
+                                                turn_id=turn).context
     # Under Codex a shell read counts toward capture: a second Codex session reading the same file.
     codex.shell(f"nl -ba {cwd}/src/mailer.py")
     nudge = codex2.shell(f"head -50 {cwd}/src/mailer.py").context
@@ -382,7 +399,7 @@ def test_session_start_starts_a_server_that_is_down_and_says_so(server_factory):
 @pytest.mark.parametrize("body", [b"not json at all", b"{\"prompt\": ", b"[1, 2, 3]", b"\xff\xfe\x00garbage", b""])
 def test_payloads_that_are_not_json(srv, body):
     h = Harness(srv, srv.project("bad-proj"))
-    before = recall_log(srv)
+    before, sessions_before = recall_log(srv), sessions_on_disk(srv)
     assert run_hook("prompt", body, h.env).is_pool_line
     assert run_hook("tool_event", body, h.env).out == ""
     assert run_hook("session_start", body, h.env).out == ""
@@ -390,6 +407,7 @@ def test_payloads_that_are_not_json(srv, body):
         r = post(srv, path, body, timeout=2)
         assert r.status_code == 400 or r.json() == {}, (path, r.status_code, r.text)
     assert recall_log(srv) == before
+    assert sessions_on_disk(srv) == sessions_before  # no session was registered from garbage
 
 
 def test_a_one_megabyte_prompt(srv):
@@ -471,3 +489,29 @@ def test_the_preload_fits_each_harness_limit_in_its_own_unit(big, kind, limit, u
     state = __import__("httpx").get(f"{big.url}/api/session_state", params={"session_id": h.kg_sid}).json()
     assert state["preloaded_count"] == shown  # what is marked preloaded is exactly what was shown
     assert run.message.startswith(f"kg memory: preloaded {shown} gist(s)")
+
+
+def test_a_cwd_that_is_no_usable_path_is_refused_or_ignored(srv):
+    h = Harness(srv, srv.project("bad-proj"))
+    h.start()
+    for cwd in ("/home/\u0000x", "relative/dir", "/etc", 7):
+        r = post(srv, "/api/session_bootstrap", {"session_id": f"odd-{uuid.uuid4()}", "cwd": cwd, "source": "startup"})
+        assert r.status_code == 400, (cwd, r.text)
+        # The prompt and tool hooks of a known session go on as if no folder were given.
+        r = post(srv, "/api/prompt_context", {"session_id": h.sid, "cwd": cwd, "prompt": "JWT refresh clock skew"})
+        assert r.status_code == 200 and FULL_READ_REMINDER in r.text
+        r = post(srv, "/api/tool_event", {"session_id": h.sid, "cwd": cwd, "tool_name": "Read",
+                                          "tool_input": {"file_path": "src/auth.py"}})
+        assert r.status_code == 200 and r.json() == {}
+
+
+def test_session_state_answers_hooks_older_than_the_payload_contract(srv):
+    import httpx
+    cwd = srv.project("silence-proj")
+    h = Harness(srv, cwd)
+    h.start()
+    state = httpx.get(f"{srv.url}/api/session_state", params={"project_path": cwd}).json()
+    assert state["found"] and state["session_id"] == h.kg_sid and state["full_read_done"] is False
+    h.full_read()
+    assert httpx.get(f"{srv.url}/api/session_state", params={"project_path": cwd}).json()["full_read_done"] is True
+    assert httpx.get(f"{srv.url}/api/session_state", params={"project_path": "/etc"}).json() == {"found": False}
