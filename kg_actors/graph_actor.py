@@ -109,6 +109,7 @@ class Derived:
         self.touch_index = touch_index
         self.touch_gen = -1
         self.missing_touches: frozenset[str] = frozenset()
+        self.activity_days: frozenset[str] = frozenset()  # a project's tool-event days (DEBT activity)
         self._debt: tuple[int, int, debt.Debt] | None = None
         self._scores: tuple[int, dict[str, float]] | None = None
         self._part: tuple[int, str, reads.LevelPart] | None = None
@@ -128,7 +129,8 @@ class Derived:
     def debt(self, graph: GraphData, now: float) -> debt.Debt:
         day = int(now // 86_400)
         if self._debt is None or self._debt[:2] != (graph.gen, day):
-            self._debt = (graph.gen, day, debt.compute_debt(graph, now, missing_touches=self.missing_touches))
+            self._debt = (graph.gen, day, debt.compute_debt(graph, now, missing_touches=self.missing_touches,
+                                                            activity_days=self.activity_days))
         return self._debt[2]
 
     def touches(self, graph: GraphData) -> dict[str, list[str]]:
@@ -192,6 +194,11 @@ class GraphState:
     def op_set_missing_touches(self, missing: frozenset[str]) -> None:
         self.derived.missing_touches = frozenset(missing)
         self.derived._debt = None
+
+    def op_set_activity_days(self, days: frozenset[str]) -> None:
+        if frozenset(days) != self.derived.activity_days:
+            self.derived.activity_days = frozenset(days)
+            self.derived._debt = None
 
     # Reads -----------------------------------------------------------------
     def op_node_ids(self) -> frozenset[str]:

@@ -67,6 +67,10 @@ async def _tick(rt: Runtime) -> None:
             paths = await handle.ask("touch_paths", home=home)
             missing = await trio.to_thread.run_sync(_missing, paths)
             await handle.ask("set_missing_touches", missing=missing)
+            if handle.level == "project":
+                events = rt.layout.project_graph(handle.key.removeprefix("project:")).with_name("tool_events.json")
+                days = await rt.sessions.ask("activity_days", path=str(events))
+                await handle.ask("set_activity_days", days=days)
             await handle.fold()
         except Exception:
             log.exception("tick failed for %s", handle.key)
