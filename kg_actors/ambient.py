@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 import trio
 
-from .core import capture, preload, recall, search, touches
+from .core import capture, preload, recall, touches
 from .core import constants as C
 from .core.debt import debt_line
 from .core.errors import InvalidInput

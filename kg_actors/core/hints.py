@@ -69,7 +69,10 @@ def hub_mention(index: SearchIndex, graph: GraphData, new_id: str, new_gist: str
         holders = [i for i in index.title_holders(term) if i != new_id]
         if not low <= len(holders) <= high:
             continue
-        hubs = [i for i in holders if i in graph.nodes and not has_date(i) and _id_names(i, term)]
+        # A stem and the word it came from share their first letters: a cheap filter before stemming ids.
+        prefix = term[:4]
+        hubs = [i for i in holders
+                if prefix in i.lower() and i in graph.nodes and not has_date(i) and _id_names(i, term)]
         if not hubs:
             continue
         # The best-connected namer is the one worth an edge.

@@ -287,6 +287,19 @@ def test_codex_sessions_count_shell_reads_and_measure_in_bytes(srv):
     assert nudge.startswith("KG capture: 'src/mailer.py' — read in 2 distinct sessions now")
 
 
+def test_a_rollout_file_anywhere_marks_codex(srv):
+    cwd = srv.project("codex-proj")
+    elsewhere = srv.home / "work" / "logs"
+    elsewhere.mkdir(parents=True, exist_ok=True)
+    a, b = (Harness(srv, cwd, kind="codex", transcript=elsewhere / f"rollout-2026-11-30T11-00-00-{uuid.uuid4()}.jsonl")
+            for _ in range(2))
+    for h in (a, b):
+        h.transcript.write_text("")
+        assert len(h.start().context.encode()) <= 9_000
+    assert a.shell(f"cat {cwd}/src/auth.py").out == ""
+    assert b.shell(f"cat {cwd}/src/auth.py").context.startswith("KG capture: 'src/auth.py'")  # Codex: a read
+
+
 def test_claude_shell_reads_are_recall_only_never_capture(srv):
     cwd = srv.project("capture-proj")
     a, b = Harness(srv, cwd), Harness(srv, cwd)
@@ -361,8 +374,12 @@ def test_a_chore_session_hooks_say_nothing_at_all(srv):
     env = {**h.env, "KG_CHORE": "1"}
     assert h.start(env=env).out == ""
     assert h.prompt("how does the JWT refresh work", env=env).out == ""
-    assert h.read(f"{h.cwd}/src/auth.py").out == ""
     assert h.tool("Read", {"file_path": f"{h.cwd}/src/auth.py"}, env=env).out == ""
+    assert not [r for r in recall_log(srv) if r.get("claude_session") == h.sid]
+    # The same events from a working session of the same project do speak.
+    worker = Harness(srv, h.cwd)
+    assert worker.start().context.startswith("KG MEMORY PRELOADED")
+    assert worker.prompt("how does the JWT refresh work").is_reminder
 
 
 def test_with_the_server_down_the_hooks_are_quiet_and_quick(server_factory, tmp_path):
