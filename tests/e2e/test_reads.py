@@ -21,7 +21,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
 from kg_actors.core import compaction, render
-from kg_actors.core.constants import COMPACTION_TARGET_RATIO, MAX_CHARS_PER_LEVEL, READ_CHAR_BUDGET
+from kg_actors.core.constants import COMPACTION_TARGET_RATIO, MAX_CHARS_PER_LEVEL
 from kg_actors.core.model import GraphData
 from kg_actors.core.paging import NOTHING_PENDING
 from kg_actors.core.reads import ANNOUNCE
@@ -128,32 +128,6 @@ HEALTH: 7 nodes, 7 edges, 1 unconnected (14%), avg 1.4 edges/node
 DEBT: """
 
 
-def _heavy_anchor_project(path: str) -> dict:
-    """A level over its budget that compaction cannot bring down, so the full read is over its target.
-
-    The weight is in edges from archived nodes to files: live, cited under their anchor, and out of
-    reach of the orphan pass (which counts anchor lines only). Every active node is in the fresh tier,
-    so archiving has nothing to take either; loading and the tick leave the graph as it is.
-    """
-    nodes = [_node(f"heavy-act-{i:02d}", f"heavy active lesson {i:02d} " + "h" * 180, created=NOW - 86_400 + i)
-             for i in range(HEAVY_ACTIVE)]
-    edges = [(f"heavy-act-{i:02d}", f"heavy-act-{i + 1:02d}", "next") for i in range(HEAVY_ACTIVE - 1)]
-    for i in range(HEAVY_ANCHORS):
-        extra = {"_useful_ts": [NOW - 3600, NOW - 7200], "_last_read_ts": NOW - 3600} if i in HEAVY_ENDORSED else {}
-        node_id = f"heavy-anchor-{i:03d}"
-        nodes.append(_node(node_id, f"archived heavy lesson {i}", created=OLD - i, _archived=True, **extra))
-        edges += [(node_id, f"docs/heavy/anchor_{i:03d}/file_{k:02d}.md", "mentions") for k in range(12)]
-    raw = _graph(nodes, edges, path)
-    g = GraphData.from_json(raw, "project")
-    assert render.charge(g) > READ_CHAR_BUDGET
-    assert not compaction.compact(g, NOW).acted, "the heavy project must be beyond compaction's reach"
-    return raw
-
-
-HEAVY_ACTIVE, HEAVY_ANCHORS = 20, 80
-HEAVY_ENDORSED = range(70, 80)  # the oldest anchors (outside the fresh tier), scored highest
-
-
 LONG_NOTE = "paging note " + "é" * 40 + " 𝄞 " + "n" * 1_100  # multi-byte and non-BMP characters
 PAGE_IDS = [f"page-node-{i:02d}" for i in range(60)]
 
@@ -221,12 +195,11 @@ def srv(tmp_path_factory):
     base = tmp_path_factory.mktemp("reads")
     home = base / "home"
     paths = {name: str(home / name) for name in (
-        "order-proj", "heavy-proj", "node-proj", "page-proj", "search-proj")}
+        "order-proj", "node-proj", "page-proj", "search-proj")}
     for p in paths.values():
         (home / p.rsplit("/", 1)[1]).mkdir(parents=True, exist_ok=True)
     projects = {
         "order-proj": _graph(ORDER_NODES, ORDER_EDGES, paths["order-proj"]),
-        "heavy-proj": _heavy_anchor_project(paths["heavy-proj"]),
         "node-proj": _node_project(paths["node-proj"]),
         "page-proj": _page_project(paths["page-proj"]),
         "search-proj": _graph(SEARCH_NODES, SEARCH_EDGES, paths["search-proj"]),
@@ -337,41 +310,6 @@ async def test_user_only_session_says_so_and_can_attach_a_project(srv, client):
     assert "=== PROJECT GRAPH — 7 active, 2 archived ===" in attached
     assert "User-only session" not in attached
 
-
-async def test_full_read_over_the_target_hides_lowest_scored_anchors_with_their_edges(srv, client):
-    s = await Session.open(client, srv.paths["heavy-proj"])
-    parts = await _all_parts(s, s.first_text)
-    assert len(parts) == 2
-    assert all(utf16_units(p) <= CLAUDE_PART for p in parts)
-    assert ANNOUNCE in parts[-1] and ANNOUNCE not in parts[0]
-    text = "\n".join(_body(p) for p in parts)
-    assert len(text) <= READ_CHAR_BUDGET  # the note saying so included
-    m = re.search(r"^Note: output degraded to fit the inline budget — (\d+) archived anchor\(s\) and (\d+) edge\(s\) "
-                  r"hidden\. kg_search reaches everything; a /kg-maintain pass would restore headroom\.$", text, re.M)
-    assert m, text[-2000:]
-    anchors_hidden, edges_hidden = int(m[1]), int(m[2])
-    shown = re.findall(r"^  (heavy-anchor-\d+)$", text, re.M)
-    assert anchors_hidden > 0 and len(shown) + anchors_hidden == HEAVY_ANCHORS
-    assert shown == sorted(shown)
-    assert {f"heavy-anchor-{i:03d}" for i in HEAVY_ENDORSED} <= set(shown)  # the best-scored stay
-    # A hidden anchor takes the edges cited beneath it along; every edge shown sits under its own anchor.
-    assert edges_hidden == 12 * anchors_hidden
-    under = None
-    for line in text.splitlines():
-        if line.startswith("  heavy-anchor-"):
-            under = line.strip()
-        elif line.startswith("    → mentions → "):
-            assert f"/anchor_{under[-3:]}/" in line, (under, line)
-    # Never an active gist, nor an edge between active nodes.
-    for i in range(HEAVY_ACTIVE):
-        assert f"\n  heavy-act-{i:02d}: heavy active lesson {i:02d} " in text
-    assert text.count("    → next → heavy-act-") + text.count("    ← next ← heavy-act-") == HEAVY_ACTIVE - 1
-    # The read degrades the view, not the graph.
-    level = graph(srv, session_id=s.sid)["project"]
-    assert sum(1 for n in level["nodes"] if n.get("_archived")) == HEAVY_ANCHORS
-
-
-# -- node reads --------------------------------------------------------------------------------
 
 async def test_node_read_shows_everything_and_all_edges(srv, client):
     s = await Session.open(client, srv.paths["node-proj"])
