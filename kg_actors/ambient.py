@@ -55,6 +55,7 @@ class Ambient:
         self.layout = memory.layout
         self._view_cache: dict[str, tuple[GraphHandle, GraphData, Derived]] = {}
         self._written_cache: dict[int, tuple[GraphData, int, list[float], list[Node]]] = {}
+        self._hooks_noted: set[tuple[str, str | None]] = set()
 
     async def _written(self, view: SessionView) -> Callable[[str, float], list[Node]]:
         """For pushes: the nodes of a level written after `since` (in write order), from the read views.
@@ -197,8 +198,10 @@ class Ambient:
             # Only an unbound session may be claimed by transcript evidence: never guess.
             if candidate is not None and candidate.claude_sid is None:
                 view = await self.sessions.ask("bind", sid=candidate.sid, claude_sid=claude_sid, harness=harness.name)
-        if view is not None:
+        if view is not None and (harness.name, view.project_path) not in self._hooks_noted:
+            # Once per harness and project is enough: every ask is a wait when the server is busy.
             await self.sessions.ask("note_hook", harness=harness.name, project_path=view.project_path)
+            self._hooks_noted.add((harness.name, view.project_path))
         return view, harness, root
 
     # UserPromptSubmit ----------------------------------------------------------------
@@ -228,7 +231,7 @@ class Ambient:
                 await self.sessions.ask("mark_seen", sid=view.sid, ids=[i for _, i in decision.shown],
                                         via="ambient", at=self.memory.clock())
             self._log([record])
-        push = await self.memory.push_notice(view.sid, await self._written(view))
+        push = await self.memory.push_notice(view.sid, await self._written(view), view)
         if push:
             parts.append(push)
         return hook_output("UserPromptSubmit", "\n\n".join(parts)) if parts else {}
@@ -259,7 +262,7 @@ class Ambient:
             nudge = await self._nudge(view, harness, tool, tool_input, paths, payload)
             if nudge:
                 parts.append(nudge)
-        push = await self.memory.push_notice(view.sid, await self._written(view))
+        push = await self.memory.push_notice(view.sid, await self._written(view), view)
         if push:
             parts.append(push)
         return hook_output("PostToolUse", "\n\n".join(parts)) if parts else {}

@@ -497,8 +497,8 @@ class Memory:
             return "No updates from other sessions"
         return "Updates from other sessions:\n\n" + "\n\n".join(sections)
 
-    async def push_notice(self, sid: str | None,
-                          written: Callable[[str, float], list] | None = None) -> str | None:
+    async def push_notice(self, sid: str | None, written: Callable[[str, float], list] | None = None,
+                          view: SessionView | None = None) -> str | None:
         """Up to three gists other sessions wrote since this one last looked, each pushed once.
 
         `written(level, since)`, when given, lists the nodes written after `since` from
@@ -510,10 +510,13 @@ class Memory:
         window = await self.sessions.ask("claim_push", sid=sid, now=self.clock())
         if window is None:
             return None
-        writers = await self.sessions.ask("writers")
+        writers = window.get("writers")
+        if writers is None:
+            writers = await self.sessions.ask("writers")
         mine = window["project_path"]
         fresh = []
-        view = await self.sessions.ask("get", sid=sid)
+        if view is None or view.sid != sid:
+            view = await self.sessions.ask("get", sid=sid)
         for lvl, handle in await self.levels_of(view):
             if written is not None:
                 nodes = written(lvl, window["since"])

@@ -304,7 +304,9 @@ class Registry:
             return None
         since = max(x for x in (s.start_ts, s.last_synced_ts, s.pushed_ts) if x is not None)
         s.pushed_ts = now
-        return {"since": since, "seen_at": dict(s.seen_at), "project_path": s.project_path, "sid": sid}
+        # The writers come along: one message instead of two on every hook reply.
+        return {"since": since, "seen_at": dict(s.seen_at), "project_path": s.project_path, "sid": sid,
+                "writers": self.op_writers()}
 
     def op_writers(self) -> dict[str, dict]:
         """Who each known session is: for deciding which writes are pushed to whom."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 from . import constants as C
 from .ids import has_date
 from .model import GraphData, Node
-from .search import SearchIndex, base_idf, node_postings, score_terms, sharpened
+from .search import SearchIndex, base_idf, in_title, node_postings, score_terms, sharpened
 from .terms import analyse, is_stopword, query_terms, stem, surface_forms
 
 
@@ -66,9 +66,12 @@ def hub_mention(index: SearchIndex, graph: GraphData, new_id: str, new_gist: str
             or not any(c.isalpha() for c in term)
         ):
             continue
-        holders = [i for i in index.title_holders(term) if i != new_id]
-        if not low <= len(holders) <= high:
+        # The count first (kept by the index): most terms are out of range, and listing a
+        # common term's holders costs thousands of look-ups.
+        own = new_id in index.nodes and in_title(index.postings.get(term, {}).get(new_id, 0))
+        if not low <= index.title_counts.get(term, 0) - own <= high:
             continue
+        holders = [i for i in index.title_holders(term) if i != new_id]
         # A stem and the word it came from share their first letters: a cheap filter before stemming ids.
         prefix = term[:4]
         hubs = [i for i in holders

@@ -68,6 +68,7 @@ class SearchIndex:
         # What each entry was built from: frozen, so removal re-derives its terms
         # and `sync` spots a changed node by identity.
         self.nodes: dict[str, Node] = {}
+        self.title_counts: dict[str, int] = {}  # per term: holders with it in their id or gist
         # Per term, lazily: its holders sorted by (-weighted count, id), as keys and as ids.
         self._order: dict[str, tuple[list[tuple[int, str]], list[str]]] = {}
 
@@ -96,6 +97,8 @@ class SearchIndex:
                 postings[term] = {node.id: packed}
             else:
                 posting[node.id] = packed
+            if in_title(packed):
+                self.title_counts[term] = self.title_counts.get(term, 0) + 1
             if term in order:
                 # Keep a sorted list sorted (a memmove), rather than re-sorting thousands on the next query.
                 keys, ids = order[term]
@@ -112,6 +115,12 @@ class SearchIndex:
         for term, packed in node_postings(node).items():
             posting = self.postings[term]
             del posting[node_id]
+            if in_title(packed):
+                left = self.title_counts[term] - 1
+                if left:
+                    self.title_counts[term] = left
+                else:
+                    del self.title_counts[term]
             if not posting:
                 del self.postings[term]
                 self._order.pop(term, None)
