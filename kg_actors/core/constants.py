@@ -69,8 +69,8 @@ GIST_TS_MAX = 8
 # Write-time hints.
 HINT_MIN_OTHER_NODES = 10
 NEAR_DUPLICATE_RATIO = 0.50
-# How deep into each probe term's ranking the near-duplicate check looks.
-HINT_SCAN_DEPTH = 200
+# How deep into each term's ranking the near-duplicate hint and prompt recall look (full search looks at all).
+RANK_SCAN_DEPTH = 200
 
 # Decision logs: rotated once to <name>.prev past these sizes.
 RECALL_LOG_MAX_BYTES = 8 * 1024 * 1024

@@ -24,7 +24,7 @@ def near_duplicate(index: SearchIndex, graph: GraphData, new_id: str, new_gist: 
     if _others(graph, new_id) < C.HINT_MIN_OTHER_NODES:
         return None
     probe = query_terms(f"{new_id} {new_gist}").all()
-    scores = score_terms(index, probe, exclude=new_id, depth=C.HINT_SCAN_DEPTH)
+    scores = score_terms(index, probe, exclude=new_id, depth=C.RANK_SCAN_DEPTH)
     if not scores:
         return None
     own = node_postings(index.nodes[new_id]) if new_id in index.nodes else {}

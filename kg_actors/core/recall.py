@@ -120,7 +120,8 @@ def run(terms: list[str], views: Mapping[str, tuple[GraphData, SearchIndex]], se
     if not terms:
         return Decision("no_terms")
     query = query_terms(" ".join(terms))
-    per_level = {lvl: top_hits(index, query, seen, C.RECALL_SEARCH_TOP)[0] for lvl, (_, index) in views.items()}
+    per_level = {lvl: top_hits(index, query, seen, C.RECALL_SEARCH_TOP, depth=C.RANK_SCAN_DEPTH)[0]
+                 for lvl, (_, index) in views.items()}
     ranked = merge_hits(per_level)[: C.RECALL_SEARCH_TOP]
     graphs = {lvl: graph for lvl, (graph, _) in views.items()}
     return decide(terms, ranked, graphs, seen)

@@ -249,10 +249,15 @@ def _meta_by_term(best: list[str], looked: Looked) -> Meta:
 
 
 def top_hits(
-    index: SearchIndex, terms: Terms, seen: frozenset[str] = frozenset(), limit: int | None = None
+    index: SearchIndex, terms: Terms, seen: frozenset[str] = frozenset(), limit: int | None = None,
+    depth: int | None = None,
 ) -> tuple[list[Hit], int]:
-    """The best `limit` hits (all when None) and how many nodes matched at all."""
-    scores = score_terms(index, terms.all())
+    """The best `limit` hits (all when None) and how many nodes matched at all.
+
+    `depth` (see `score_terms`) bounds the work per term for callers that want only the best few
+    and can live with a count of the matches seen rather than all of them (prompt recall).
+    """
+    scores = score_terms(index, terms.all(), depth=depth)
     if limit is not None and limit < len(scores):
         # The limit-th best score, then everything tied with it: ties go by id.
         floor = heapq.nlargest(limit, scores.values())[-1]
