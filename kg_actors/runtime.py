@@ -76,7 +76,7 @@ async def _tick(rt: Runtime) -> None:
             log.exception("tick failed for %s", handle.key)
     try:
         await rt.sessions.ask("expire", now=now)
-        await rt.sessions.save()
+        await rt.sessions.save(now)
     except Exception:
         log.exception("session tick failed")
 
@@ -140,9 +140,9 @@ async def run_server(config: Config, clock: Callable[[], float] = time.time, han
             with trio.move_on_after(SHUTDOWN_GRACE_SECONDS) as grace:
                 grace.shield = True
                 await directory.stop_all()
-                await sessions.save()
+                await sessions.save(clock())
                 actors.cancel_scope.deadline = trio.current_time() + SHUTDOWN_GRACE_SECONDS
-                await _close_registry(sessions)
+                sessions.close()
             if grace.cancelled_caught:
                 log.error("shutdown grace period ran out; unsaved changes remain in the journal")
     finally:
@@ -169,10 +169,6 @@ async def _serve_mcp(app: App, memory: Memory) -> None:
     async with manager.run():
         app.mcp_ready(manager)
         await trio.sleep_forever()
-
-
-async def _close_registry(sessions: SessionHandle) -> None:
-    sessions._mailbox.send.close()
 
 
 

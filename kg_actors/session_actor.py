@@ -402,8 +402,12 @@ class SessionHandle:
     async def ask(self, op: str, **args: Any) -> Any:
         return await self._mailbox.ask(op, **args)
 
-    async def save(self) -> None:
-        await self._mailbox.ask("save")
+    async def save(self, now: float) -> None:
+        await self._mailbox.ask("save", now=now)
+
+    def close(self) -> None:
+        """Stop taking messages; the registry saves what is dirty and exits."""
+        self._mailbox.send.close()
 
 
 def load_sessions(path: Path, now: float) -> dict[str, Session]:
@@ -446,7 +450,7 @@ async def run_session_registry(
             if req.op == "save":
                 if registry.dirty:
                     await save()
-                for event_path, data in registry.dirty_tool_events(time.time()):
+                for event_path, data in registry.dirty_tool_events(req.args.get("now", time.time())):
                     try:
                         await trio.to_thread.run_sync(files.write_atomic, event_path, data, False)
                     except OSError as exc:
