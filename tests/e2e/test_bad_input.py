@@ -13,7 +13,6 @@ import json
 import httpx
 import pytest
 from e2e_helpers import Session, call, graph, store_files, start_server
-from mcp import Client
 
 MCP_HEADERS = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
 SID = "{sid}"  # replaced by the module session's id
@@ -31,10 +30,6 @@ def state(srv):
     return {}
 
 
-@pytest.fixture
-async def client(srv):
-    async with Client(srv.url + "/") as c:
-        yield c
 
 
 @pytest.fixture

@@ -13,7 +13,6 @@ import time
 
 import pytest
 from e2e_helpers import Session, get_json, graph, start_server, wait_until
-from mcp import Client
 
 from kg_actors.core import render
 from kg_actors.core.constants import COMPACTION_TARGET_RATIO, GIST_SOFT_LIMIT, MAX_CHARS_PER_LEVEL
@@ -187,10 +186,6 @@ def srv(tmp_path_factory):
     server.kill()
 
 
-@pytest.fixture
-async def client(srv):
-    async with Client(srv.url + "/") as c:
-        yield c
 
 
 # -- after writes ------------------------------------------------------------------------------

@@ -13,7 +13,6 @@ import time
 
 import pytest
 from e2e_helpers import Session, call, edge_keys, graph, nodes_by_id, on_disk_graph, start_server
-from mcp import Client
 
 NOW = time.time()
 OLD = NOW - 30 * 86_400
@@ -96,10 +95,6 @@ def srv(tmp_path_factory):
     server.kill()
 
 
-@pytest.fixture
-async def client(srv):
-    async with Client(srv.url + "/") as c:
-        yield c
 
 
 def _user_node(srv, node_id: str, sid: str | None = None) -> dict | None:

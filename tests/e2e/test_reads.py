@@ -210,10 +210,6 @@ def srv(tmp_path_factory):
     server.kill()
 
 
-@pytest.fixture
-async def client(srv):
-    async with Client(srv.url + "/") as c:
-        yield c
 
 
 @asynccontextmanager

@@ -112,10 +112,6 @@ def srv(tmp_path_factory):
     server.kill()
 
 
-@pytest.fixture
-async def client(srv):
-    async with Client(srv.url + "/") as c:
-        yield c
 
 
 async def test_unknown_and_underscore_fields_survive_a_write_and_a_clean_stop(tmp_path):
