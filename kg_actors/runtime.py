@@ -129,6 +129,8 @@ async def run_server(config: Config, clock: Callable[[], float] = time.time, han
                     hc.accesslog = None
                     hc.errorlog = logging.getLogger("hypercorn.error")
                     hc.graceful_timeout = 2
+                    # Pooled clients (the MCP SDK, hooks' keep-alive) must not race an idle-close.
+                    hc.keep_alive_timeout = 75
                     binds = await servers.start(hyper_serve, app, hc)
                     rt.http_port = int(binds[0].rsplit(":", 1)[1])
                     if config.editor:
