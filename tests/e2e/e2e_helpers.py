@@ -126,3 +126,15 @@ def kg(args: list[str], env: dict, timeout: float = 60.0) -> subprocess.Complete
     """Run the installed `kg` command with `env`; bounded in time."""
     return subprocess.run([KG, *args], env=env, capture_output=True, text=True, timeout=timeout,
                           stdin=subprocess.DEVNULL)
+
+
+def reference_graph(nodes: list[dict], edges=(), project_path: str | None = None) -> dict:
+    """A graph file in the reference format: nodes by id, edges keyed `from->to:rel`, `_meta`."""
+    out = {
+        "nodes": {n["id"]: n for n in nodes},
+        "edges": {f"{s}->{d}:{r}": {"from": s, "to": d, "rel": r} for s, d, r in edges},
+        "_meta": {"versions": {}, "namespace": {"kind": "project" if project_path else "user", "owner": None}},
+    }
+    if project_path:
+        out["_meta"]["project_path"] = project_path
+    return out

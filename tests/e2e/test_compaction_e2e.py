@@ -12,7 +12,7 @@ import re
 import time
 
 import pytest
-from e2e_helpers import Session, get_json, graph, start_server, wait_until
+from e2e_helpers import reference_graph, Session, get_json, graph, start_server, wait_until
 
 from kg_actors.core import render
 from kg_actors.core.constants import COMPACTION_TARGET_RATIO, GIST_SOFT_LIMIT, MAX_CHARS_PER_LEVEL
@@ -28,16 +28,6 @@ TICK = 1.0
 def _node(node_id: str, gist: str, created: float = OLD, **extra) -> dict:
     return {"id": node_id, "gist": gist, "_created_ts": created, **extra}
 
-
-def _graph(nodes: list[dict], edges: list[tuple] = (), project_path: str | None = None) -> dict:
-    out = {
-        "nodes": {n["id"]: n for n in nodes},
-        "edges": {f"{s}->{d}:{r}": {"from": s, "to": d, "rel": r} for s, d, r in edges},
-        "_meta": {"versions": {}, "namespace": {"kind": "project" if project_path else "user", "owner": None}},
-    }
-    if project_path:
-        out["_meta"]["project_path"] = project_path
-    return out
 
 
 def _gist(tag: str, n: int = 280) -> str:
@@ -86,7 +76,7 @@ def _over_project(path: str) -> dict:
     """Over the budget on disk (written by something that never compacted)."""
     nodes = [_node(f"over-lesson-{i:03d}", _gist(f"over-{i:03d}"), created=OLD + i * 3600) for i in range(90)]
     nodes[5]["_useful_ts"] = [NOW - 3600, NOW - 7200]
-    raw = _graph(nodes, [], path)
+    raw = reference_graph(nodes, [], path)
     assert _charge(raw) > BUDGET + 5_000
     return raw
 
@@ -99,7 +89,7 @@ def _refill_project(path: str) -> dict:
     for n in archived[30:]:  # endorsed: the highest scores among the archived
         n["_useful_ts"] = [NOW - 3600, NOW - 7200]
         n["_last_read_ts"] = NOW - 3600
-    raw = _graph(active + archived, [], path)
+    raw = reference_graph(active + archived, [], path)
     assert _charge(raw) < CEILING - 2_000
     return raw
 
@@ -107,13 +97,13 @@ def _refill_project(path: str) -> dict:
 def _whole_project(path: str) -> dict:
     """Everything fits with every node active: the whole archive comes back at once."""
     nodes = [_node(f"whole-{i:02d}", f"small lesson {i}", created=OLD + i, _archived=i % 2 == 0) for i in range(12)]
-    return _graph(nodes, [(f"whole-{i:02d}", f"whole-{i + 1:02d}", "next") for i in range(11)], path)
+    return reference_graph(nodes, [(f"whole-{i:02d}", f"whole-{i + 1:02d}", "next") for i in range(11)], path)
 
 
 def _edge_project(path: str) -> dict:
     """Between the ceiling and the budget, nothing archived: stable until edges are added."""
     nodes = [_node(f"edge-lesson-{i:02d}", _gist(f"edge-{i:02d}", 290), created=OLD + i * 3600) for i in range(66)]
-    raw = _graph(nodes, [], path)
+    raw = reference_graph(nodes, [], path)
     assert CEILING < _charge(raw) < BUDGET - 400, _charge(raw)
     return raw
 
@@ -127,7 +117,7 @@ def _rebalance_project(path: str) -> dict:
     # A pair linked both ways, one end archived: the shape the reference swaps back and forth forever.
     active.append(_node("rebal-loop-one", _gist("loop-one", 80), created=OLD))
     archived.append(_node("rebal-loop-two", _gist("loop-two", 80), created=OLD, _archived=True))
-    raw = _graph(active + archived, [("rebal-loop-one", "rebal-loop-two", "pairs"),
+    raw = reference_graph(active + archived, [("rebal-loop-one", "rebal-loop-two", "pairs"),
                                      ("rebal-loop-two", "rebal-loop-one", "pairs")], path)
     assert CEILING < _charge(raw) < BUDGET - 400, _charge(raw)
     return raw
@@ -139,7 +129,7 @@ def _anchors_project(path: str) -> dict:
     # More than refill can bring back under the ceiling, so anchors stay: too many of them.
     nodes += [_node(f"anchored-archived-lesson-{i:03d}", f"archived quokka{i}word lesson " + "a" * 80,
                     created=OLD - i, _archived=True) for i in range(400)]
-    raw = _graph(nodes, [], path)
+    raw = reference_graph(nodes, [], path)
     assert render.archived_anchor_chars(GraphData.from_json(raw, "project")) > 0.3 * BUDGET
     return raw
 
@@ -147,7 +137,7 @@ def _anchors_project(path: str) -> dict:
 def _debt_project(path: str) -> dict:
     nodes = [_node(f"debt-lesson-{i}", "x" * (GIST_SOFT_LIMIT + 10 + i)) for i in range(3)]
     nodes += [_node("debt-small-one", "a small lesson"), _node("debt-small-two", "another small lesson")]
-    return _graph(nodes, [("debt-lesson-0", "debt-lesson-1", "relates-to"),
+    return reference_graph(nodes, [("debt-lesson-0", "debt-lesson-1", "relates-to"),
                           ("debt-lesson-1", "debt-lesson-2", "relates-to"),
                           ("debt-small-one", "debt-small-two", "relates-to"),
                           ("debt-small-one", "debt-lesson-0", "relates-to")], path)
@@ -176,10 +166,10 @@ def srv(tmp_path_factory):
         "debt-proj": _debt_project(paths["debt-proj"]),
         "rebalance-proj": _rebalance_project(paths["rebalance-proj"]),
         "anchors-proj": _anchors_project(paths["anchors-proj"]),
-        "unloaded-proj": _graph([_node("unloaded-lesson-node", "a graph nothing loads before the survey")], [],
+        "unloaded-proj": reference_graph([_node("unloaded-lesson-node", "a graph nothing loads before the survey")], [],
                                 paths["unloaded-proj"]),
     }
-    user = _graph([_node("user-lesson-node", "a small user graph")])
+    user = reference_graph([_node("user-lesson-node", "a small user graph")])
     server = start_server(base, user, projects, extra_env={"KG_SAVE_INTERVAL": str(TICK)})
     server.paths = paths
     yield server

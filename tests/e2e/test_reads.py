@@ -15,7 +15,7 @@ import time
 from contextlib import asynccontextmanager
 
 import pytest
-from e2e_helpers import Session, call, get_json, graph, nodes_by_id, start_server
+from e2e_helpers import reference_graph, Session, call, get_json, graph, nodes_by_id, start_server
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
@@ -39,16 +39,6 @@ FOOTER = re.compile(r"\n\n\[KG reply part (\d+) of (\d+) — it continues\. Call
 def _node(node_id: str, gist: str, created: float = OLD, **extra) -> dict:
     return {"id": node_id, "gist": gist, "_created_ts": created, **extra}
 
-
-def _graph(nodes: list[dict], edges: list[tuple], project_path: str | None = None) -> dict:
-    out = {
-        "nodes": {n["id"]: n for n in nodes},
-        "edges": {f"{s}->{d}:{r}": {"from": s, "to": d, "rel": r} for s, d, r in edges},
-        "_meta": {"versions": {}, "namespace": {"kind": "project" if project_path else "user", "owner": None}},
-    }
-    if project_path:
-        out["_meta"]["project_path"] = project_path
-    return out
 
 
 def _charge(raw: dict, kind: str = "project") -> int:
@@ -139,7 +129,7 @@ def _page_project(path: str) -> dict:
         for i, node_id in enumerate(PAGE_IDS)
     ]
     nodes.append(_node("page-archived-tail", "an archived node read at the end of a batch", _archived=True))
-    raw = _graph(nodes, [(PAGE_IDS[i], PAGE_IDS[i + 1], "next") for i in range(len(PAGE_IDS) - 1)], path)
+    raw = reference_graph(nodes, [(PAGE_IDS[i], PAGE_IDS[i + 1], "next") for i in range(len(PAGE_IDS) - 1)], path)
     assert BALLAST_LOW <= _charge(raw) <= BALLAST_HIGH, _charge(raw)
     # Writes compact without rebalancing (the tick rebalances; it does not run in this module).
     assert not compaction.compact(GraphData.from_json(raw, "project"), NOW, rebalance=False).acted
@@ -169,7 +159,7 @@ def _node_project(path: str) -> dict:
         ("n-orph-far", "n-orph-sat-one", "relates-to"),
         ("n-orph-maint", "n-arch-maint", "relates-to"),
     ]
-    return _with_ballast(_graph(nodes, edges, path), "node")
+    return _with_ballast(reference_graph(nodes, edges, path), "node")
 
 
 SEARCH_NODES = [
@@ -199,12 +189,12 @@ def srv(tmp_path_factory):
     for p in paths.values():
         (home / p.rsplit("/", 1)[1]).mkdir(parents=True, exist_ok=True)
     projects = {
-        "order-proj": _graph(ORDER_NODES, ORDER_EDGES, paths["order-proj"]),
+        "order-proj": reference_graph(ORDER_NODES, ORDER_EDGES, paths["order-proj"]),
         "node-proj": _node_project(paths["node-proj"]),
         "page-proj": _page_project(paths["page-proj"]),
-        "search-proj": _graph(SEARCH_NODES, SEARCH_EDGES, paths["search-proj"]),
+        "search-proj": reference_graph(SEARCH_NODES, SEARCH_EDGES, paths["search-proj"]),
     }
-    server = start_server(base, _graph(USER_NODES, USER_EDGES), projects)
+    server = start_server(base, reference_graph(USER_NODES, USER_EDGES), projects)
     server.paths = paths
     yield server
     server.kill()
