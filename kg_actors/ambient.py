@@ -107,16 +107,13 @@ class Ambient:
         if not cwd:
             return None
         try:
-            root = L.project_root(cwd, "cwd")
+            return self.memory.root_for(cwd)
         except (InvalidInput, ValueError, OSError) as exc:  # ValueError: a NUL byte in the path
             if not strict:
                 return None
             if isinstance(exc, InvalidInput):
                 raise
             raise InvalidInput("cwd", "is not a usable path") from None
-        if L.is_home(root) and not self.directory.has_project_graph(root):
-            return None
-        return root
 
     def _log(self, records: list[dict]) -> None:
         append_jsonl(self.layout.log("recall.jsonl"), records, C.RECALL_LOG_MAX_BYTES)
@@ -379,8 +376,7 @@ class Ambient:
         kind, needle = target
         key = f"{kind}:{needle}"
         now = self.memory.clock()
-        events_path = str(self.layout.project_graph(
-            self.directory.project_key(view.project_path).removeprefix("project:")).with_name("tool_events.json"))
+        events_path = str(self.layout.tool_events(self.directory.project_key(view.project_path)))
         harness_sid = payload.get("session_id") if isinstance(payload.get("session_id"), str) else "unknown"
         record = await self.sessions.ask("tool_event", path=events_path, key=key, harness_sid=harness_sid, now=now)
         if not capture.repeated(kind, record) or now - record.get("nudged_ts", -1e18) < C.NUDGE_TARGET_COOLDOWN_SECONDS:

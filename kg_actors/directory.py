@@ -101,7 +101,7 @@ class GraphDirectory:
         kind = {"user": "user", "maintain": "maintain"}.get(level, "project")
         graph, replayed = await trio.to_thread.run_sync(load_graph, path, kind, root)
         await trio.to_thread.run_sync(settle, graph, self.clock())
-        derived = await trio.to_thread.run_sync(build_derived, graph)
+        derived = await trio.to_thread.run_sync(build_derived, graph, self.clock())
         if replayed:
             log.info("%s: replayed %d journal record(s)", key, replayed)
         if level == "project" and graph.project_path:

@@ -46,8 +46,4 @@ class ChangeFeed:
         if entry:
             entry[0].close()
 
-    @property
-    def count(self) -> int:
-        return len(self._subscribers)
-
 

@@ -82,14 +82,14 @@ def settle(graph: GraphData, now: float, runs: int = 10) -> int:
     return runs
 
 
-def build_derived(graph: GraphData) -> Derived:
+def build_derived(graph: GraphData, now: float) -> Derived:
     """The cheap derived state of a graph nobody else holds yet (worker thread).
 
     The search index is the slow one (seconds at 10,000 nodes): the actor
     builds it in the background from a snapshot and installs it when done.
     """
     derived = Derived(None, touches.build_index(graph, str(Path.home())))
-    derived.debt(graph, time.time())  # the first call warms its per-graph term counts
+    derived.debt(graph, now)  # the first call warms its per-graph term counts
     return derived
 
 
@@ -154,7 +154,7 @@ class GraphState:
         self.key = key
         self.level = level
         self.graph = graph
-        self.derived = derived or build_derived(graph)
+        self.derived = derived or build_derived(graph, time.time())
         if self.derived.index is None and derived is None:
             self.derived.index = search.SearchIndex.build(graph)
         self.orphan_grace_days = orphan_grace_days

@@ -54,9 +54,9 @@ class Memory:
         self.publish = publish or (lambda event: None)
 
     # Sessions ----------------------------------------------------------------
-    def _root_for(self, cwd: str) -> str | None:
+    def root_for(self, cwd: object) -> str | None:
         """A project root, or None for a user-only session (the home folder itself)."""
-        root = L.project_root(cwd)
+        root = L.project_root(cwd, "cwd")
         if L.is_home(root) and not self.directory.has_project_graph(root):
             return None
         return root
@@ -66,7 +66,7 @@ class Memory:
         notices: list[str] = []
         if session_id is not None and not isinstance(session_id, str):
             raise InvalidInput("session_id", "must be a string")
-        root = self._root_for(cwd) if cwd is not None else None
+        root = self.root_for(cwd) if cwd is not None else None
         if session_id:
             view = await self.sessions.ask("get", sid=session_id)
             if view is not None and view.bound:

@@ -68,8 +68,7 @@ async def _tick(rt: Runtime) -> None:
             missing = await trio.to_thread.run_sync(_missing, paths)
             await handle.ask("set_missing_touches", missing=missing)
             if handle.level == "project":
-                events = rt.layout.project_graph(handle.key.removeprefix("project:")).with_name("tool_events.json")
-                days = await rt.sessions.ask("activity_days", path=str(events))
+                days = await rt.sessions.ask("activity_days", path=str(rt.layout.tool_events(handle.key)))
                 await handle.ask("set_activity_days", days=days)
             await handle.fold()
         except Exception:

@@ -191,11 +191,6 @@ def charge_plan(graph: GraphData, plan: LevelPlan) -> int:
     return total
 
 
-def active_charge(graph: GraphData) -> int:
-    """The part of the charge the archive threshold compares: everything rendered."""
-    return charge(graph)
-
-
 def archived_anchor_chars(graph: GraphData) -> int:
     """What archived anchors cost (the orphan pass's measure)."""
     return sum(line_cost(anchor_line(n.id)) for n in graph.nodes.values() if n.archived and not n.orphaned)

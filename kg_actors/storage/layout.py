@@ -42,6 +42,10 @@ class Layout:
     def project_graph(self, slug: str) -> Path:
         return self.projects / slug / "graph.json"
 
+    def tool_events(self, key: str) -> Path:
+        """A project's tool-event counters, beside its graph (`key` is `project:<slug>`)."""
+        return self.project_graph(key.removeprefix("project:")).with_name("tool_events.json")
+
     def log(self, name: str) -> Path:
         return self.root / name
 
