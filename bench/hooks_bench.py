@@ -253,17 +253,18 @@ def drive(site: Site, sessions: list[dict], n: int, rng: random.Random, seconds:
     return {"prompt": ms(p_lat), "tool": ms(t_lat), **outcomes}
 
 
-def writers(site: Site, count: int, stop: threading.Event, done: list[int], failures: list[str]) -> list[threading.Thread]:
+def writer_threads(url: str, project: str, count: int, stop: threading.Event, done: list[int],
+                   failures: list[str]) -> list[threading.Thread]:
     def loop(i: int) -> None:
         rng = random.Random(1000 + i)
         with httpx.Client(timeout=30) as client:
             try:
-                first = mcp(client, site.srv.url, "kg_read", {"cwd": str(site.project)})
+                first = mcp(client, url, "kg_read", {"cwd": project})
                 sid = re.search(r"(?:Session: |session_id=')([0-9a-f]{8})", first).group(1)
                 k = 0
                 while not stop.is_set():
                     words = rng.sample(workload.WORDS, 3)
-                    mcp(client, site.srv.url, "kg_put_node", {
+                    mcp(client, url, "kg_put_node", {
                         "session_id": sid, "level": "project", "id": f"writer-{i}-{'-'.join(words[:2])}-{k % 50}",
                         "gist": workload.sentence(rng, 60, 200)})
                     done[i] += 1
@@ -275,6 +276,27 @@ def writers(site: Site, count: int, stop: threading.Event, done: list[int], fail
     for t in threads:
         t.start()
     return threads
+
+
+def writers_main(url: str, project: str, count: int) -> int:
+    """The writers' own process: write until stdin closes, then print the counts as JSON.
+
+    Writers live apart from the measuring client, as agent sessions do: 32 busy
+    threads in the measuring process would put their GIL waits into its timings.
+    """
+    stop, done, failures = threading.Event(), [0] * count, []
+    threads = writer_threads(url, project, count, stop, done, failures)
+    sys.stdin.read()
+    stop.set()
+    for th in threads:
+        th.join(60)
+    print(json.dumps({"count": sum(done), "failures": failures[:3]}), flush=True)
+    return 0
+
+
+def writers(site: Site, count: int) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, __file__, "--as-writers", site.srv.url, str(site.project), str(count)],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
 
 
 def hook_runs(script: str, payload: dict, env: dict, runs: int) -> dict:
@@ -301,20 +323,20 @@ def endpoints(site: Site, args, rng: random.Random) -> tuple[dict, list[dict]]:
     drive(site, sessions, 200, random.Random(99))  # warm-up, not reported
     out["idle"] = drive(site, sessions, args.requests, rng)
     if args.writers:
-        stop, done, failures = threading.Event(), [0] * args.writers, []
-        threads = writers(site, args.writers, stop, done, failures)
-        time.sleep(2)
+        proc = writers(site, args.writers)
+        time.sleep(2)  # every writer has opened its session and is writing
         t = time.monotonic()
         out["loaded"] = drive(site, sessions, args.requests, rng, seconds=args.loaded_seconds)
         elapsed = time.monotonic() - t
-        stop.set()
-        for th in threads:
-            th.join(60)
-        out["writes"] = {"count": sum(done), "per_s": sum(done) / max(elapsed, 1e-9), "failures": failures[:3]}
+        stdout, _ = proc.communicate("", timeout=120)
+        result = json.loads(stdout.strip().splitlines()[-1])
+        out["writes"] = {**result, "per_s": result["count"] / max(elapsed + 2, 1e-9)}
     return out, sessions
 
 
 def main() -> int:
+    if sys.argv[1:2] == ["--as-writers"]:
+        return writers_main(sys.argv[2], sys.argv[3], int(sys.argv[4]))
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--nodes", type=int, default=10_000)
     ap.add_argument("--requests", type=int, default=2_000)

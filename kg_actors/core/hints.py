@@ -12,7 +12,7 @@ from . import constants as C
 from .ids import has_date
 from .model import GraphData, Node
 from .search import SearchIndex, base_idf, in_title, node_postings, score_terms, sharpened
-from .terms import analyse, is_stopword, query_terms, stem, surface_forms
+from .terms import analyse, is_stopword, query_terms, surface_forms
 
 
 def _others(graph: GraphData, new_id: str) -> int:
@@ -43,10 +43,6 @@ def near_duplicate(index: SearchIndex, graph: GraphData, new_id: str, new_gist: 
     return None
 
 
-def _id_names(node_id: str, term: str) -> bool:
-    return any(p == term or stem(p) == term for p in node_id.lower().split("-") if p)
-
-
 def hub_mention(index: SearchIndex, graph: GraphData, new_id: str, new_gist: str) -> tuple[str, str] | None:
     """An entity the gist names that a hub node's id names and many others mention.
 
@@ -58,31 +54,28 @@ def hub_mention(index: SearchIndex, graph: GraphData, new_id: str, new_gist: str
     low = max(C.HUB_MIN_HOLDERS, C.HUB_MIN_HOLDER_SHARE * others)
     high = others * C.HUB_MAX_HOLDER_SHARE
     slug = {t for part in analyse(new_id) for t in part}  # the new node's own subject
-    best: tuple[int, str, str] | None = None  # (-holders, term, hub): smallest wins
     forms = surface_forms(new_gist)
+    candidates: list[tuple[int, str]] = []  # (-holders, term): the most-mentioned term with a hub wins
     for term in forms:
         if (
             len(term) < C.HUB_MIN_STEM_CHARS or is_stopword(term) or term in slug
             or not any(c.isalpha() for c in term)
         ):
             continue
-        # The count first (kept by the index): most terms are out of range, and listing a
-        # common term's holders costs thousands of look-ups.
-        own = new_id in index.nodes and in_title(index.postings.get(term, {}).get(new_id, 0))
-        if not low <= index.title_counts.get(term, 0) - own <= high:
-            continue
-        holders = [i for i in index.title_holders(term) if i != new_id]
-        # A stem and the word it came from share their first letters: a cheap filter before stemming ids.
-        prefix = term[:4]
-        hubs = [i for i in holders
-                if prefix in i.lower() and i in graph.nodes and not has_date(i) and _id_names(i, term)]
-        if not hubs:
-            continue
-        # The best-connected namer is the one worth an edge.
-        hub = min(hubs, key=lambda i: (-graph.degree(i), i))
-        if best is None or (-len(holders), term) < best[:2]:
-            best = (-len(holders), term, hub)
-    return (forms[best[1]], best[2]) if best else None
+        # The count is kept by the index, so a term out of range costs one look-up.
+        title = index.postings.get(term, {})
+        holders = index.title_counts.get(term, 0) - (new_id in index.nodes and in_title(title.get(new_id, 0)))
+        if low <= holders <= high:
+            candidates.append((-holders, term))
+    for _, term in sorted(candidates):
+        # Only the ids that name the term are looked at, never the term's thousands of holders.
+        title = index.postings.get(term, {})
+        hubs = [i for i in index.id_namers.get(term, ())
+                if i != new_id and in_title(title.get(i, 0)) and i in graph.nodes and not has_date(i)]
+        if hubs:
+            # The best-connected namer is the one worth an edge.
+            return forms[term], min(hubs, key=lambda i: (-graph.degree(i), i))
+    return None
 
 
 def near_duplicate_hint(node: Node) -> str:

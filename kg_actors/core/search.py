@@ -20,7 +20,7 @@ from . import constants as C
 from .errors import InvalidInput
 from .ids import is_artifact
 from .model import Edge, GraphData, Node
-from .terms import Terms, field_counts, is_bigram, query_terms
+from .terms import Terms, field_counts, is_bigram, query_terms, stem
 
 Ref = tuple[str, str]  # (level, node_id)
 
@@ -38,6 +38,12 @@ def node_postings(node: Node) -> dict[str, int]:
         (C.SEARCH_WEIGHT_BODY, False, node.touches),
     ))
     return {term: count << 1 | (term in title) for term, count in counts.items()}
+
+
+def id_names(node_id: str) -> set[str]:
+    """The words an id names (its dash-separated parts) and their stems: what a hub's id must name."""
+    parts = [p for p in node_id.lower().split("-") if p]
+    return {*parts, *map(stem, parts)}
 
 
 def weighted_count(packed: int) -> int:
@@ -69,6 +75,7 @@ class SearchIndex:
         # and `sync` spots a changed node by identity.
         self.nodes: dict[str, Node] = {}
         self.title_counts: dict[str, int] = {}  # per term: holders with it in their id or gist
+        self.id_namers: dict[str, set[str]] = {}  # per word of an id (and its stem): the ids naming it
         # Per term, lazily: its holders sorted by (-weighted count, id), as keys and as ids.
         self._order: dict[str, tuple[list[tuple[int, str]], list[str]]] = {}
 
@@ -106,6 +113,8 @@ class SearchIndex:
                 at = bisect.bisect_left(keys, key)
                 keys.insert(at, key)
                 ids.insert(at, node.id)
+        for name in id_names(node.id):
+            self.id_namers.setdefault(name, set()).add(node.id)
         self.nodes[node.id] = node
 
     def remove_node(self, node_id: str) -> None:
@@ -129,6 +138,11 @@ class SearchIndex:
                 at = bisect.bisect_left(keys, (-weighted_count(packed), node_id))
                 del keys[at]
                 del ids[at]
+        for name in id_names(node_id):
+            namers = self.id_namers[name]
+            namers.discard(node_id)
+            if not namers:
+                del self.id_namers[name]
 
     def sync(self, graph: GraphData) -> None:
         """Catch up with `graph` when its gen moved (an edge-only change costs a scan of ids)."""
@@ -150,10 +164,6 @@ class SearchIndex:
             keys = sorted((-weighted_count(packed), i) for i, packed in posting.items())
             cached = self._order[term] = (keys, [i for _, i in keys])
         return cached[1]
-
-    def title_holders(self, term: str) -> list[str]:
-        """Nodes holding `term` in their id or gist."""
-        return [i for i, packed in self.postings.get(term, {}).items() if in_title(packed)]
 
 
 @attrs.frozen
