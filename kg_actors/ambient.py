@@ -9,7 +9,6 @@ session is logged to recall.jsonl. Nothing here owns state.
 
 from __future__ import annotations
 
-import bisect
 import logging
 import os
 from collections.abc import Callable
@@ -54,27 +53,15 @@ class Ambient:
         self.directory = memory.directory
         self.layout = memory.layout
         self._view_cache: dict[str, tuple[GraphHandle, GraphData, Derived]] = {}
-        self._written_cache: dict[int, tuple[GraphData, int, list[float], list[Node]]] = {}
         self._hooks_noted: set[tuple[str, str | None]] = set()
 
     async def _written(self, view: SessionView) -> Callable[[str, float], list[Node]]:
-        """For pushes: the nodes of a level written after `since` (in write order), from the read views.
-
-        Per graph version the written nodes are listed once, sorted by write time,
-        so each reply bisects instead of scanning every node.
-        """
-        graphs = {lvl: graph for lvl, _, graph, _ in await self._views(view)}
+        """For pushes: the nodes of a level written after `since` (oldest first), from the read views."""
+        views = {lvl: (graph, derived) for lvl, _, graph, derived in await self._views(view)}
 
         def written(level: str, since: float) -> list[Node]:
-            graph = graphs[level]
-            cached = self._written_cache.get(id(graph))
-            if cached is None or cached[0] is not graph or cached[1] != graph.gen:
-                nodes = sorted((n for n in graph.nodes.values()
-                                if n.written and isinstance(n.written.get("ts"), int | float)),
-                               key=lambda n: n.written["ts"])
-                cached = self._written_cache[id(graph)] = (graph, graph.gen, [n.written["ts"] for n in nodes], nodes)
-            _, _, stamps, nodes = cached
-            return nodes[bisect.bisect_right(stamps, since):]
+            graph, derived = views[level]
+            return [graph.nodes[i] for i in derived.written.since(since)]
 
         return written
 
@@ -321,15 +308,15 @@ class Ambient:
         now = self.memory.clock()
         found: dict[tuple[str, str], tuple[float, object]] = {}
         for lvl, _, graph, derived in reversed(await self._views(view)):  # project first, then user
-            index = derived.touches(graph)
+            index = derived.touch_index
             scores = None
             for path in paths:
-                for node_id in index.get(path, []):
+                for node_id in index.get(path):
                     node = graph.nodes.get(node_id)
                     if node is None or node.orphaned or not node.gist or (lvl, node_id) in found:
                         continue
                     if scores is None:
-                        scores = derived.scores(graph, now)
+                        scores = derived.recent_scores(graph, now)
                     found[(lvl, node_id)] = (scores.get(node_id, 0.0), node)
         base = {"ts": now, "project": view.project_path, "claude_session": view.claude_sid,
                 "kg_session": view.sid, "reason": "file_recall", "tool": tool, "files": paths}

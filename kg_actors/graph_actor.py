@@ -27,6 +27,7 @@ from .core import constants as C
 from .core import anchors, compaction, debt, graph_ops, hints, reads, render, scoring, search, touches
 from .core.errors import Conflict, KGError, NotFound, WriteConflict
 from .core.model import Edge, GraphData, Node, dangling_edges, node_version_key, snapshot_to_json
+from .core.written import WrittenLog
 from .storage import files, journal
 
 log = logging.getLogger(__name__)
@@ -88,7 +89,7 @@ def build_derived(graph: GraphData, now: float) -> Derived:
     The search index is the slow one (seconds at 10,000 nodes): the actor
     builds it in the background from a snapshot and installs it when done.
     """
-    derived = Derived(None, touches.build_index(graph, str(Path.home())))
+    derived = Derived(None, touches.TouchIndex.build(graph, str(Path.home())), WrittenLog.build(graph))
     derived.debt(graph, now)  # the first call warms its per-graph term counts
     return derived
 
@@ -102,22 +103,42 @@ class _NodesSnapshot:
 
 
 class Derived:
-    """Indexes kept current with the graph: search postings, the touch index, the debt cache."""
+    """Indexes kept current with the graph (search postings, touches, write order) and per-version caches."""
 
-    def __init__(self, index: search.SearchIndex | None, touch_index: dict[str, list[str]]):
+    def __init__(self, index: search.SearchIndex | None, touch_index: touches.TouchIndex, written: WrittenLog):
         self.index = index
         self.touch_index = touch_index
-        self.touch_gen = -1
+        self.written = written
         self.missing_touches: frozenset[str] = frozenset()
         self.activity_days: frozenset[str] = frozenset()  # a project's tool-event days (DEBT activity)
         self._debt: tuple[int, int, debt.Debt] | None = None
         self._scores: tuple[int, dict[str, float]] | None = None
         self._part: tuple[int, str, reads.LevelPart] | None = None
 
+    def node_changed(self, graph: GraphData, node_id: str) -> None:
+        node = graph.nodes.get(node_id)
+        for index in (self.index, self.touch_index, self.written):
+            if index is None:
+                continue  # the background build catches up with `sync` when it is installed
+            if node is None:
+                index.remove_node(node_id)
+            else:
+                index.update_node(node)
+
     def scores(self, graph: GraphData, now: float) -> dict[str, float]:
         """Unified-pool scores. Percentile ranks do not move with `now`, so one per graph version."""
         if self._scores is None or self._scores[0] != graph.gen:
             self._scores = (graph.gen, scoring.unified_scores(graph, now))
+        return self._scores[1]
+
+    def recent_scores(self, graph: GraphData, now: float) -> dict[str, float]:
+        """The scores of a recent version (the tick refreshes them): enough to order a few recalled nodes.
+
+        Re-scoring 10,000 nodes costs ~100 ms, which no hook reply may pay after
+        each write; a node newer than the scores counts as 0.
+        """
+        if self._scores is None:
+            return self.scores(graph, now)
         return self._scores[1]
 
     def level_part(self, graph: GraphData, level: str, preloaded: frozenset[str], now: float) -> reads.LevelPart:
@@ -132,12 +153,6 @@ class Derived:
             self._debt = (graph.gen, day, debt.compute_debt(graph, now, missing_touches=self.missing_touches,
                                                             activity_days=self.activity_days))
         return self._debt[2]
-
-    def touches(self, graph: GraphData) -> dict[str, list[str]]:
-        if self.touch_gen != graph.gen:
-            self.touch_index = touches.build_index(graph, str(Path.home()))
-            self.touch_gen = graph.gen
-        return self.touch_index
 
 
 def node_version(graph: GraphData, node_id: str) -> int:
@@ -167,15 +182,8 @@ class GraphState:
 
     def changed(self, record: dict) -> None:
         """Bring derived indexes up to date with a committed record."""
-        index = self.derived.index
-        if index is None:
-            return  # the background build catches up with `sync` when it is installed
         for node_id in record.get("n", {}):
-            node = self.graph.nodes.get(node_id)
-            if node is None:
-                index.remove_node(node_id)
-            else:
-                index.update_node(node)
+            self.derived.node_changed(self.graph, node_id)
 
     def op_install_index(self, index: search.SearchIndex) -> None:
         index.sync(self.graph)  # catch up with what changed while it was built
@@ -255,8 +263,8 @@ class GraphState:
         return [edge] if edge else []
 
     def op_written_since(self, since: float) -> list[Node]:
-        """Nodes whose content another writer changed after `since` (pushes)."""
-        return [n for n in self.graph.nodes.values() if n.written and (n.written.get("ts") or 0) > since]
+        """Nodes whose content was written after `since`, oldest first (pushes)."""
+        return [self.graph.nodes[i] for i in self.derived.written.since(since)]
 
     # Writes ----------------------------------------------------------------
     def op_put_node(self, expected_version: int | None = None, create_only: bool = False,
@@ -357,6 +365,7 @@ class GraphState:
     def op_tick(self, now: float) -> dict:
         result = compaction.compact(self.graph, now)
         pruned = compaction.prune_orphans(self.graph, now, self.orphan_grace_days)
+        self.derived.scores(self.graph, now)  # what file recall orders by until the next tick
         return {"compaction": result, "pruned": pruned}
 
 

@@ -11,7 +11,7 @@ import os
 import re
 
 from .anchors import parse_touch, resolve_touch
-from .model import GraphData
+from .model import GraphData, Node
 from .search import SearchIndex
 from .terms import analyse
 
@@ -21,23 +21,54 @@ def touch_key(touch: str, root: str | None, home: str) -> str | None:
     return None if path is None else resolve_touch(path, root, home)
 
 
-def build_index(graph: GraphData, home: str) -> dict[str, list[str]]:
+class TouchIndex:
     """Resolved file path -> ids of the (not orphaned) nodes whose touches name it.
 
-    Relative touches resolve only in a project graph, against its root; `~`
-    against the real home folder (file events arrive as real paths).
+    Kept current per changed node, so a file event never pays for a scan of the
+    graph. Relative touches resolve only in a project graph, against its root;
+    `~` against the real home folder (file events arrive as real paths).
     """
-    root = graph.project_path if graph.kind == "project" else None
-    home = os.path.realpath(home)
-    index: dict[str, list[str]] = {}
-    for node in graph.nodes.values():
+
+    def __init__(self, root: str | None, home: str):
+        self.root = root
+        self.home = home
+        self._by_path: dict[str, list[str]] = {}
+        self._keys: dict[str, tuple[str, ...]] = {}  # node id -> the paths it is filed under
+
+    @classmethod
+    def build(cls, graph: GraphData, home: str) -> TouchIndex:
+        index = cls(graph_root(graph), os.path.realpath(home))
+        for node in graph.nodes.values():
+            index.update_node(node)
+        return index
+
+    def get(self, path: str) -> list[str]:
+        return self._by_path.get(path, [])
+
+    def update_node(self, node: Node) -> None:
+        self.remove_node(node.id)
         if node.orphaned:
-            continue
+            return
+        keys = []
         for touch in node.touches:
-            key = touch_key(touch, root, home)
-            if key is not None and node.id not in index.setdefault(key, []):
-                index[key].append(node.id)
-    return index
+            key = touch_key(touch, self.root, self.home)
+            if key is not None and key not in keys:
+                keys.append(key)
+                self._by_path.setdefault(key, []).append(node.id)
+        if keys:
+            self._keys[node.id] = tuple(keys)
+
+    def remove_node(self, node_id: str) -> None:
+        for key in self._keys.pop(node_id, ()):
+            ids = self._by_path[key]
+            ids.remove(node_id)
+            if not ids:
+                del self._by_path[key]
+
+
+def graph_root(graph: GraphData) -> str | None:
+    """What a graph's relative touches are relative to: a project's root; nothing for the user level."""
+    return graph.project_path if graph.kind == "project" else None
 
 
 def mentions(graph: GraphData, needle: str, index: SearchIndex | None = None) -> bool:

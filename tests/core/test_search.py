@@ -243,6 +243,8 @@ def test_incremental_index_equals_fresh_build(initial, edits):
     for index in (incremental, synced):
         assert index.postings == fresh.postings
         assert set(index.nodes) == set(fresh.nodes)
+        assert index.title_counts == fresh.title_counts
+        assert index.id_namers == fresh.id_namers
         for q in queries:
             assert rank(index, q) == rank(fresh, q)
 
