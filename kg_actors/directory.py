@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 import trio
 
@@ -27,9 +27,10 @@ def level_of(key: str) -> str:
 
 class GraphDirectory:
     def __init__(self, lay: L.Layout, nursery: trio.Nursery, orphan_grace_days: float = 365,
-                 clock: Callable[[], float] = time.time):
+                 clock: Callable[[], float] = time.time, step_aside: Callable[[], Awaitable[None]] | None = None):
         self.layout = lay
         self.clock = clock
+        self.step_aside = step_aside  # graph writes wait for hook replies in flight (lanes.py)
         self.orphan_grace_days = orphan_grace_days
         self._nursery = nursery
         self._handles: dict[str, GraphHandle] = {}
@@ -106,7 +107,8 @@ class GraphDirectory:
             log.info("%s: replayed %d journal record(s)", key, replayed)
         if level == "project" and graph.project_path:
             self._root_of.setdefault(key.removeprefix("project:"), graph.project_path)
-        handle = await self._nursery.start(run_graph_actor, key, level, path, graph, derived, self.orphan_grace_days)
+        handle = await self._nursery.start(run_graph_actor, key, level, path, graph, derived, self.orphan_grace_days,
+                                            self.step_aside)
         # Edges whose bare-id endpoint names no node go on load; a project may name user nodes.
         outside = frozenset()
         if level == "project":

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -461,7 +461,8 @@ async def _fold(path: Path, jpath: Path, item: Fold, status: dict) -> None:
 
 async def run_graph_actor(
     key: str, level: str, path: Path, graph: GraphData, derived: Derived | None = None,
-    orphan_grace_days: float = 365, *, task_status: trio.TaskStatus[GraphHandle] = trio.TASK_STATUS_IGNORED,
+    orphan_grace_days: float = 365, step_aside: Callable[[], Awaitable[None]] | None = None,
+    *, task_status: trio.TaskStatus[GraphHandle] = trio.TASK_STATUS_IGNORED,
 ) -> None:
     state = GraphState(key, level, graph, derived, orphan_grace_days)
     mailbox = actor.Mailbox(f"graph {key}")
@@ -489,6 +490,8 @@ async def run_graph_actor(
                 if req.op == "discard":
                     discard = req.reply
                     break
+                if step_aside is not None and req.op in CHANGES_RENDER:
+                    await step_aside()  # before the message, so it stays atomic
                 try:
                     result = getattr(state, "op_" + req.op)(**req.args)
                     if state.graph.has_changes() and req.op in CHANGES_RENDER:

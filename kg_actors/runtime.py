@@ -27,6 +27,7 @@ from .directory import GraphDirectory
 from .feed import ChangeFeed
 from .http.app import App
 from .http.rest import build_rest
+from .lanes import Lanes
 from .memory import Memory
 from .session_actor import SessionHandle, load_sessions, run_session_registry
 from .storage import layout as L
@@ -109,13 +110,14 @@ async def run_server(config: Config, clock: Callable[[], float] = time.time, han
         async with trio.open_nursery() as actors:
             sessions_data = await trio.to_thread.run_sync(load_sessions, lay.sessions, clock())
             sessions = await actors.start(run_session_registry, lay.sessions, sessions_data)
-            directory = GraphDirectory(lay, actors, config.orphan_grace_days, clock)
+            lanes = Lanes()
+            directory = GraphDirectory(lay, actors, config.orphan_grace_days, clock, lanes.step_aside)
             feed = ChangeFeed()
             memory = Memory(directory, sessions, clock, feed.publish)
             rt = Runtime(config, lay, directory, sessions, memory, feed, clock)
             # Serve at once; the user graph loads meanwhile (requests that need it wait for it).
             actors.start_soon(_preload_user, directory)
-            app = rt.asgi = App(build_rest(rt), frozenset({config.host.lower()}))
+            app = rt.asgi = App(build_rest(rt), lanes, frozenset({config.host.lower()}))
             with trio.CancelScope() as servers_scope:
                 async with trio.open_nursery() as servers:
                     if handle_signals:

@@ -445,33 +445,38 @@ async def run_session_registry(
         except OSError as exc:
             log.error("could not save %s: %s (retried on the tick)", path, exc)
 
-    try:
-        async for req in mailbox.receive:
-            if req.op == "save":
-                if registry.dirty:
-                    await save()
-                for event_path, data in registry.dirty_tool_events(req.args.get("now", time.time())):
-                    try:
-                        await trio.to_thread.run_sync(files.write_atomic, event_path, data, False)
-                    except OSError as exc:
-                        log.error("could not save %s: %s", event_path, exc)
-                req.reply.set(None)
-                continue
-            try:
-                result = getattr(registry, "op_" + req.op)(**req.args)
-            except KGError as exc:
-                req.reply.fail(exc)
-                continue
-            except Exception as exc:  # one bad message must not take the registry down
-                log.exception("session registry: %s failed", req.op)
-                req.reply.fail(KGError(f"internal error while handling {req.op}: {exc!r}"))
-                continue
-            if req.op not in ("get", "find_by_project", "write_view", "vote_state", "writers", "hook_seen",
-                              "activity_days", "tool_event", "claim_nudge"):
-                registry.dirty = True
-            if req.op in _SAVE_NOW:
+    async def handle(req: actor.Request) -> None:
+        if req.op == "save":
+            if registry.dirty:
                 await save()
-            req.reply.set(result)
+            for event_path, data in registry.dirty_tool_events(req.args.get("now", time.time())):
+                try:
+                    await trio.to_thread.run_sync(files.write_atomic, event_path, data, False)
+                except OSError as exc:
+                    log.error("could not save %s: %s", event_path, exc)
+            req.reply.set(None)
+            return
+        try:
+            result = getattr(registry, "op_" + req.op)(**req.args)
+        except KGError as exc:
+            req.reply.fail(exc)
+            return
+        except Exception as exc:  # one bad message must not take the registry down
+            log.exception("session registry: %s failed", req.op)
+            req.reply.fail(KGError(f"internal error while handling {req.op}: {exc!r}"))
+            return
+        if req.op not in ("get", "find_by_project", "write_view", "vote_state", "writers", "hook_seen",
+                          "activity_days", "tool_event", "claim_nudge"):
+            registry.dirty = True
+        if req.op in _SAVE_NOW:
+            await save()
+        req.reply.set(result)
+
+    try:
+        # Every message is quick, so what is queued is handled in one round.
+        async for first in mailbox.receive:
+            for req in mailbox.burst(first):
+                await handle(req)
         if registry.dirty:
             await save()
     finally:

@@ -79,6 +79,9 @@ CHORES_LOG_MAX_BYTES = 4 * 1024 * 1024
 
 # Actors.
 MAILBOX_SIZE = 256
+MAILBOX_BURST = 64  # messages an actor of quick messages handles per scheduling round
+MCP_CONCURRENT_REQUESTS = 4  # inside the SDK at once: each scheduling round stays short for the hooks
+HOOK_PRIORITY_MAX_WAIT = 0.05  # s a bulk step waits for the hook replies in flight
 SHUTDOWN_GRACE_SECONDS = 10.0
 
 # Search

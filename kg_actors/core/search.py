@@ -94,7 +94,11 @@ class SearchIndex:
         return len(self.postings.get(term, ()))
 
     def update_node(self, node: Node) -> None:
-        if self.nodes.get(node.id) is node:
+        held = self.nodes.get(node.id)
+        if held is node:
+            return
+        if held is not None and (held.gist, held.notes, held.touches) == (node.gist, node.notes, node.touches):
+            self.nodes[node.id] = node  # a read stamp or a tier move: the same terms
             return
         self.remove_node(node.id)
         postings, order = self.postings, self._order

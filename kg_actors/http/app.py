@@ -11,6 +11,7 @@ import json
 
 import trio
 
+from ..lanes import Lanes
 from . import security
 
 
@@ -19,6 +20,7 @@ async def _plain(send, status: int, message: str) -> None:
 
 
 MAX_BODY = 4 * 1024 * 1024
+HOOK_PATHS = frozenset({"/api/prompt_context", "/api/tool_event", "/api/session_bootstrap"})
 
 
 async def _read_body(receive) -> bytes:
@@ -81,8 +83,9 @@ async def _json(send, status: int, payload: dict) -> None:
 class App:
     """The security gate and the router; MCP requests wait until the SDK is loaded."""
 
-    def __init__(self, rest, extra_hosts: frozenset[str] = frozenset()):
+    def __init__(self, rest, lanes: Lanes, extra_hosts: frozenset[str] = frozenset()):
         self.rest = rest
+        self.lanes = lanes
         self.mcp = None  # the MCP transport, once its (slow) import is done
         self._mcp_ready = trio.Event()
         self.extra_hosts = extra_hosts
@@ -105,7 +108,10 @@ class App:
                 await _plain(send, *refused)
             return
         path = scope.get("path", "/")
-        if kind == "websocket" or path == "/health" or path.startswith("/api/"):
+        if path in HOOK_PATHS:
+            with self.lanes.urgent():
+                await self.rest(scope, receive, send)
+        elif kind == "websocket" or path == "/health" or path.startswith("/api/"):
             await self.rest(scope, receive, send)
         elif path in ("/", "/mcp", "/mcp/"):
             if scope.get("method") == "POST":
@@ -116,7 +122,9 @@ class App:
                     return
                 receive = _replay(body)
             await self._mcp_ready.wait()
-            await self.mcp.handle_request(scope, receive, send)
+            await self.lanes.step_aside()
+            async with self.lanes.bulk:
+                await self.mcp.handle_request(scope, receive, send)
         else:
             await _plain(send, 404, f"no route {path}")
 
