@@ -22,7 +22,7 @@ from typing import Any
 import attrs
 import trio
 
-from . import actor
+from . import actor, heap
 from .core import constants as C
 from .core import anchors, compaction, debt, graph_ops, hints, reads, render, scoring, search, touches
 from .core.errors import Conflict, KGError, NotFound, WriteConflict
@@ -267,24 +267,31 @@ class GraphState:
         return [self.graph.nodes[i] for i in self.derived.written.since(since)]
 
     # Writes ----------------------------------------------------------------
+    def prepare_put_node(self, node_id: object = None, gist: object = None, **_: Any) -> dict:
+        """A create's hints, read before the write as a step of its own (the graph cannot change between)."""
+        if not isinstance(node_id, str) or not isinstance(gist, str) or node_id in self.graph.nodes:
+            return {}
+        return {"hints": self._hints(node_id, gist)}
+
     def op_put_node(self, expected_version: int | None = None, create_only: bool = False,
-                    **kw: Any) -> graph_ops.PutNodeResult:
+                    hints: tuple[str, ...] | None = None, **kw: Any) -> graph_ops.PutNodeResult:
         if expected_version is not None or create_only:
             self._expect_version(kw["node_id"], expected_version, create_only)
         result = graph_ops.put_node(self.graph, self.level, **kw)
         if result.created:
-            return attrs.evolve(result, hints=self._hints(result.node))
+            found = hints if hints is not None else self._hints(result.node.id, result.node.gist)
+            return attrs.evolve(result, hints=found)
         return result
 
-    def _hints(self, node: Node) -> tuple[str, ...]:
+    def _hints(self, node_id: str, gist: str) -> tuple[str, ...]:
         """Write-time hints for a new node (the index does not hold it yet)."""
         index = self.derived.index
         if index is None:
             return ()
-        dup = hints.near_duplicate(index, self.graph, node.id, node.gist)
+        dup = hints.near_duplicate(index, self.graph, node_id, gist)
         if dup is not None:
             return (hints.near_duplicate_hint(self.graph.nodes[dup[0]]),)
-        hub = hints.hub_mention(index, self.graph, node.id, node.gist)
+        hub = hints.hub_mention(index, self.graph, node_id, gist)
         if hub is not None:
             return (hints.hub_mention_hint(hub[0], self.graph.nodes[hub[1]]),)
         return ()
@@ -492,27 +499,23 @@ async def run_graph_actor(
                     break
                 if step_aside is not None and req.op in CHANGES_RENDER:
                     await step_aside()  # before the message, so it stays atomic
-                try:
-                    result = getattr(state, "op_" + req.op)(**req.args)
-                    if state.graph.has_changes() and req.op in CHANGES_RENDER:
-                        state.after_write(req.args.get("now"))
-                except KGError as exc:
-                    state.graph.rollback()
-                    req.reply.fail(exc)
-                    continue
-                except Exception as exc:  # a bug in one message must not take the graph down
-                    state.graph.rollback()
-                    log.exception("%s: %s failed", key, req.op)
-                    req.reply.fail(KGError(f"internal error while handling {req.op}: {exc!r}"))
-                    continue
-                state.graph.commit()
-                record = state.graph.take_changes()
-                if record is None:
-                    req.reply.set(result)
-                else:
-                    state.dirty = True
-                    state.changed(record)
-                    await to_writer.send(Written(record, result, req.reply))
+                # A write runs as up to three steps (read-only preparation, the change, compaction),
+                # so a hook reply waits for one short step, never all three. No message is taken
+                # between them: the graph changes only in the change and compaction steps.
+                pause = step_aside if step_aside is not None else trio.lowlevel.checkpoint
+                op, args = getattr(state, "op_" + req.op), req.args
+                prepare = getattr(state, "prepare_" + req.op, None)
+                if prepare is not None:
+                    try:
+                        args = {**args, **prepare(**args)}
+                    except Exception:  # the change step still runs and answers
+                        log.exception("%s: preparing %s failed", key, req.op)
+                    await pause()
+                changed = await _apply(state, to_writer, req.reply, req.op, lambda: op(**args))
+                now = args.get("now")
+                if changed and req.op in CHANGES_RENDER and now is not None:
+                    await pause()
+                    await _apply(state, to_writer, None, "compaction", lambda: state.after_write(now))
             if discard is None:
                 # Mailbox closed: fold what is dirty, then let the writer finish.
                 slot = actor.ReplySlot()
@@ -526,12 +529,42 @@ async def run_graph_actor(
         discard.set(bool(status.get("save_failed")))
 
 
+async def _apply(state: GraphState, to_writer, reply: actor.ReplySlot | None, op: str,
+                 change: Callable[[], Any]) -> bool:
+    """Run one change to completion: rolled back on an error, else committed, indexed and journaled.
+
+    The caller gets its answer from the writer once the record is durable.
+    True when something changed.
+    """
+    try:
+        result = change()
+    except Exception as exc:
+        state.graph.rollback()
+        if not isinstance(exc, KGError):  # a bug in one message must not take the graph down
+            log.exception("%s: %s failed", state.key, op)
+            exc = KGError(f"internal error while handling {op}: {exc!r}")
+        if reply is not None:
+            reply.fail(exc)
+        return False
+    state.graph.commit()
+    record = state.graph.take_changes()
+    if record is None:
+        if reply is not None:
+            reply.set(result)
+        return False
+    state.dirty = True
+    state.changed(record)
+    await to_writer.send(Written(record, result, reply if reply is not None else actor.ReplySlot()))
+    return True
+
+
 async def _build_index(handle: GraphHandle, snapshot: _NodesSnapshot) -> None:
     index = await trio.to_thread.run_sync(search.SearchIndex.build, snapshot, abandon_on_cancel=True)
     try:
         await handle.ask("install_index", index=index)
     except KGError:
         return  # the actor stopped first
+    heap.freeze_loaded()  # the graph and its index
     handle._index_ready.set()
 
 

@@ -52,13 +52,27 @@ class Memory:
         self.clock = clock
         self.layout = directory.layout
         self.publish = publish or (lambda event: None)
+        self._roots: dict[str, tuple[float, str | None]] = {}  # cwd -> (until, its root)
 
     # Sessions ----------------------------------------------------------------
     def root_for(self, cwd: object) -> str | None:
-        """A project root, or None for a user-only session (the home folder itself)."""
-        root = L.project_root(cwd, "cwd")
+        """A project root, or None for a user-only session (the home folder itself).
+
+        Every hook asks, and the answer costs a stat per folder level (which
+        stalls while another thread's fsync holds the disk): so each cwd's answer
+        is kept a short while. A bad cwd is refused every time.
+        """
+        now = self.clock()
+        if isinstance(cwd, str):
+            cached = self._roots.get(cwd)
+            if cached is not None and now < cached[0]:
+                return cached[1]
+        root: str | None = L.project_root(cwd, "cwd")
         if L.is_home(root) and not self.directory.has_project_graph(root):
-            return None
+            root = None
+        if len(self._roots) >= C.ROOT_CACHE_SIZE:
+            self._roots.clear()
+        self._roots[cwd] = (now + C.ROOT_CACHE_SECONDS, root)
         return root
 
     async def open_session(self, cwd: str | None, session_id: str | None, harness: profiles.Harness) -> Opened:

@@ -20,7 +20,7 @@ import trio
 from hypercorn.config import Config as HyperConfig
 from hypercorn.trio import serve as hyper_serve
 
-from . import __version__
+from . import __version__, heap
 from .config import Config
 from .core.constants import SHUTDOWN_GRACE_SECONDS
 from .directory import GraphDirectory
@@ -164,11 +164,13 @@ def _build_mcp(memory: Memory):
 async def _serve_editor(rt: Runtime) -> None:
     """The editor on its own port; quart is imported off the event loop first."""
     module = await trio.to_thread.run_sync(importlib.import_module, "kg_actors.editor.server")
+    heap.freeze_loaded()
     await module.serve_editor(rt)
 
 
 async def _serve_mcp(app: App, memory: Memory) -> None:
     manager = await trio.to_thread.run_sync(_build_mcp, memory)
+    heap.freeze_loaded()  # the SDK's modules and models
     async with manager.run():
         app.mcp_ready(manager)
         await trio.sleep_forever()

@@ -35,8 +35,8 @@ def near_duplicate(index: SearchIndex, graph: GraphData, new_id: str, new_gist: 
     for term in probe:
         df = index.df(term) - (term in own)
         self_denom += (sharpened(base_idf(df, n)) if df > 0 else 1.0) / C.SEARCH_RRF_K
-    best_id = min(scores, key=lambda i: (-scores[i], i))
-    best = scores[best_id]
+    best = max(scores.values())
+    best_id = min(i for i, v in scores.items() if v == best)  # ties: the first id
     ratio = best / self_denom if self_denom > 0 else 0.0
     if best >= C.NEAR_DUPLICATE_MIN_SCORE and ratio >= C.NEAR_DUPLICATE_RATIO:
         return best_id, ratio
@@ -74,7 +74,8 @@ def hub_mention(index: SearchIndex, graph: GraphData, new_id: str, new_gist: str
                 if i != new_id and in_title(title.get(i, 0)) and i in graph.nodes and not has_date(i)]
         if hubs:
             # The best-connected namer is the one worth an edge.
-            return forms[term], min(hubs, key=lambda i: (-graph.degree(i), i))
+            most = max(map(graph.degree, hubs))
+            return forms[term], min(i for i in hubs if graph.degree(i) == most)
     return None
 
 

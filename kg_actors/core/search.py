@@ -12,7 +12,7 @@ from __future__ import annotations
 import bisect
 import heapq
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 import attrs
 
@@ -46,6 +46,10 @@ def id_names(node_id: str) -> set[str]:
     return {*parts, *map(stem, parts)}
 
 
+def _order_key(posting: dict[str, int]) -> Callable[[str], tuple[int, str]]:
+    return lambda node_id: (-(posting[node_id] >> 1), node_id)
+
+
 def weighted_count(packed: int) -> int:
     return packed >> 1
 
@@ -76,8 +80,10 @@ class SearchIndex:
         self.nodes: dict[str, Node] = {}
         self.title_counts: dict[str, int] = {}  # per term: holders with it in their id or gist
         self.id_namers: dict[str, set[str]] = {}  # per word of an id (and its stem): the ids naming it
-        # Per term, lazily: its holders sorted by (-weighted count, id), as keys and as ids.
-        self._order: dict[str, tuple[list[tuple[int, str]], list[str]]] = {}
+        # Per term, lazily: its holders sorted by (-weighted count, id). Tuples, not lists:
+        # a tuple of strings drops out of the garbage collector's scans, a list of
+        # thousands would be walked by every full collection.
+        self._order: dict[str, tuple[str, ...]] = {}
 
     @classmethod
     def build(cls, graph: GraphData) -> SearchIndex:
@@ -110,13 +116,11 @@ class SearchIndex:
                 posting[node.id] = packed
             if in_title(packed):
                 self.title_counts[term] = self.title_counts.get(term, 0) + 1
-            if term in order:
-                # Keep a sorted list sorted (a memmove), rather than re-sorting thousands on the next query.
-                keys, ids = order[term]
-                key = (-weighted_count(packed), node.id)
-                at = bisect.bisect_left(keys, key)
-                keys.insert(at, key)
-                ids.insert(at, node.id)
+            ids = order.get(term)
+            if ids is not None:
+                # Keep the order sorted (a copy), rather than re-sorting thousands on the next query.
+                at = bisect.bisect_left(ids, (-weighted_count(packed), node.id), key=_order_key(postings[term]))
+                order[term] = ids[:at] + (node.id,) + ids[at:]
         for name in id_names(node.id):
             self.id_namers.setdefault(name, set()).add(node.id)
         self.nodes[node.id] = node
@@ -127,6 +131,10 @@ class SearchIndex:
             return
         for term, packed in node_postings(node).items():
             posting = self.postings[term]
+            ids = self._order.get(term)
+            if ids is not None:
+                at = bisect.bisect_left(ids, (-weighted_count(packed), node_id), key=_order_key(posting))
+                self._order[term] = ids[:at] + ids[at + 1:]
             del posting[node_id]
             if in_title(packed):
                 left = self.title_counts[term] - 1
@@ -137,11 +145,6 @@ class SearchIndex:
             if not posting:
                 del self.postings[term]
                 self._order.pop(term, None)
-            elif term in self._order:
-                keys, ids = self._order[term]
-                at = bisect.bisect_left(keys, (-weighted_count(packed), node_id))
-                del keys[at]
-                del ids[at]
         for name in id_names(node_id):
             namers = self.id_namers[name]
             namers.discard(node_id)
@@ -158,16 +161,16 @@ class SearchIndex:
             self.update_node(node)
         self.gen = graph.gen
 
-    def ordered(self, term: str) -> list[str]:
+    def ordered(self, term: str) -> tuple[str, ...]:
         """Holders of `term`, most weighted occurrences first (ties by id)."""
         cached = self._order.get(term)
         if cached is None:
             posting = self.postings.get(term)
             if not posting:
-                return []
-            keys = sorted((-weighted_count(packed), i) for i, packed in posting.items())
-            cached = self._order[term] = (keys, [i for _, i in keys])
-        return cached[1]
+                return ()
+            key = _order_key(posting)
+            cached = self._order[term] = tuple(sorted(posting, key=key))
+        return cached
 
 
 @attrs.frozen

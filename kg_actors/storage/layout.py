@@ -8,6 +8,7 @@ of the path, so two `src/` projects never share a graph.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -67,7 +68,14 @@ class Layout:
 
 
 def home() -> Path:
-    return Path(os.path.realpath(Path.home()))
+    return _real_home(os.path.expanduser("~"))
+
+
+@functools.lru_cache(maxsize=8)
+def _real_home(path: str) -> Path:
+    # Asked on every hook; resolving it is a stat per folder level, and stats stall
+    # while another thread's fsync holds the disk. Keyed by $HOME, so a new one counts.
+    return Path(os.path.realpath(path))
 
 
 def project_root(cwd: object, field: str = "cwd") -> str:
