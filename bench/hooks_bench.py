@@ -13,8 +13,8 @@ Measured, all over 127.0.0.1:
   from one keep-alive client, rotating 16 sessions that made their full read;
   prompts are 2-6 vocabulary words; tool events are a mix of Read of touched
   and untouched files, Bash reads, Grep and WebFetch;
-* the same while `--writers` other sessions write (kg_put_node) in a closed
-  loop from their own threads;
+* the same while `--writers` other sessions write (kg_put_node) from their
+  own process: each once a second, then back to back (a saturating stress);
 * a hook script's whole run (`sh hooks/<script>.sh`, process start to exit)
   with the server up and with it down (a port nothing listens on).
 
@@ -52,6 +52,10 @@ from kg_actors.testing import ServerProcess, write_store  # noqa: E402
 
 HOOKS = ROOT / "hooks"
 SEED = 5
+# The phases with writers: each session writes once a second (an agent's tool loop at its
+# busiest: a real session writes a node a minute), then back to back (a stress, not a session).
+LOAD_PHASES = (("paced", 1.0), ("closed", 0.0))
+PHASE_LABEL = {"paced": "{n} sessions writing, 1/s each", "closed": "{n} sessions writing back to back"}
 MCP_HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
 
 
@@ -253,8 +257,9 @@ def drive(site: Site, sessions: list[dict], n: int, rng: random.Random, seconds:
     return {"prompt": ms(p_lat), "tool": ms(t_lat), **outcomes}
 
 
-def writer_threads(url: str, project: str, count: int, stop: threading.Event, done: list[int],
+def writer_threads(url: str, project: str, count: int, interval: float, stop: threading.Event, done: list[int],
                    failures: list[str]) -> list[threading.Thread]:
+    """Each session writes a node, then waits out `interval` (0: writes again at once)."""
     def loop(i: int) -> None:
         rng = random.Random(1000 + i)
         with httpx.Client(timeout=30) as client:
@@ -262,7 +267,13 @@ def writer_threads(url: str, project: str, count: int, stop: threading.Event, do
                 first = mcp(client, url, "kg_read", {"cwd": project})
                 sid = re.search(r"(?:Session: |session_id=')([0-9a-f]{8})", first).group(1)
                 k = 0
+                due = time.monotonic() + rng.random() * interval  # sessions out of step, as agents are
                 while not stop.is_set():
+                    if interval:
+                        stop.wait(max(0.0, due - time.monotonic()))
+                        due += interval
+                        if stop.is_set():
+                            break
                     words = rng.sample(workload.WORDS, 3)
                     mcp(client, url, "kg_put_node", {
                         "session_id": sid, "level": "project", "id": f"writer-{i}-{'-'.join(words[:2])}-{k % 50}",
@@ -278,14 +289,14 @@ def writer_threads(url: str, project: str, count: int, stop: threading.Event, do
     return threads
 
 
-def writers_main(url: str, project: str, count: int) -> int:
+def writers_main(url: str, project: str, count: int, interval: float) -> int:
     """The writers' own process: write until stdin closes, then print the counts as JSON.
 
     Writers live apart from the measuring client, as agent sessions do: 32 busy
     threads in the measuring process would put their GIL waits into its timings.
     """
     stop, done, failures = threading.Event(), [0] * count, []
-    threads = writer_threads(url, project, count, stop, done, failures)
+    threads = writer_threads(url, project, count, interval, stop, done, failures)
     sys.stdin.read()
     stop.set()
     for th in threads:
@@ -294,11 +305,12 @@ def writers_main(url: str, project: str, count: int) -> int:
     return 0
 
 
-def writers(site: Site, count: int) -> subprocess.Popen:
+def writers(site: Site, count: int, interval: float) -> subprocess.Popen:
     # Niced: on two cores the load generator must not take the measuring client's CPU (the
-    # server's is what is measured); it still keeps the server saturated with writes.
+    # server's is what is measured); closed-loop, it still keeps the server saturated with writes.
     return subprocess.Popen(["nice", "-n", "10", sys.executable, __file__, "--as-writers", site.srv.url,
-                             str(site.project), str(count)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+                             str(site.project), str(count), str(interval)],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
 
 
 def hook_runs(script: str, payload: dict, env: dict, runs: int) -> dict:
@@ -324,21 +336,21 @@ def endpoints(site: Site, args, rng: random.Random) -> tuple[dict, list[dict]]:
         out["bootstrap_ms"] = (time.perf_counter() - t) * 1000 / 16
     drive(site, sessions, 200, random.Random(99))  # warm-up, not reported
     out["idle"] = drive(site, sessions, args.requests, rng)
-    if args.writers:
-        proc = writers(site, args.writers)
+    for phase, interval in LOAD_PHASES if args.writers else ():
+        proc = writers(site, args.writers, interval)
         time.sleep(2)  # every writer has opened its session and is writing
         t = time.monotonic()
-        out["loaded"] = drive(site, sessions, args.requests, rng, seconds=args.loaded_seconds)
+        measured = drive(site, sessions, args.requests, rng, seconds=args.loaded_seconds)
         elapsed = time.monotonic() - t
         stdout, _ = proc.communicate("", timeout=120)
         result = json.loads(stdout.strip().splitlines()[-1])
-        out["writes"] = {**result, "per_s": result["count"] / max(elapsed + 2, 1e-9)}
+        out[phase] = {**measured, "writes": {**result, "per_s": result["count"] / max(elapsed + 2, 1e-9)}}
     return out, sessions
 
 
 def main() -> int:
     if sys.argv[1:2] == ["--as-writers"]:
-        return writers_main(sys.argv[2], sys.argv[3], int(sys.argv[4]))
+        return writers_main(sys.argv[2], sys.argv[3], int(sys.argv[4]), float(sys.argv[5]))
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--nodes", type=int, default=10_000)
     ap.add_argument("--requests", type=int, default=2_000)
@@ -432,9 +444,11 @@ def render(report: dict, args, command: str) -> str:
     for key, label in names:
         m = report[key]
         rows = [("/api/prompt_context, idle", m["idle"]["prompt"]), ("/api/tool_event, idle", m["idle"]["tool"])]
-        if "loaded" in m:
-            rows += [(f"/api/prompt_context, {args.writers} sessions writing", m["loaded"]["prompt"]),
-                     (f"/api/tool_event, {args.writers} sessions writing", m["loaded"]["tool"])]
+        for phase, _ in LOAD_PHASES:
+            if phase in m:
+                what = PHASE_LABEL[phase].format(n=args.writers)
+                rows += [(f"/api/prompt_context, {what}", m[phase]["prompt"]),
+                         (f"/api/tool_event, {what}", m[phase]["tool"])]
         for name, q in rows:
             lines.append(f"| {label} | {name} | {q['n']} | {q['p50']:.2f} | {q['p99']:.2f} | {q['max']:.2f} |")
     lines.append("")
@@ -442,12 +456,14 @@ def render(report: dict, args, command: str) -> str:
         m = report[key]
         text = (f"{label} — idle: {m['idle']['prompt_text']} prompt and {m['idle']['tool_text']} tool replies "
                 f"carried text, {m['idle']['errors']} errors, {m['idle']['over_1s']} over 1 s.")
-        if "loaded" in m:
-            text += (f" Under load: {m['loaded']['prompt_text']} / {m['loaded']['tool_text']} with text, "
-                     f"{m['loaded']['errors']} errors, {m['loaded']['over_1s']} over 1 s (the hook would have "
-                     f"been silent), {m['loaded']['timeouts']} over 30 s; the writers made {m['writes']['count']} "
-                     f"kg_put_node calls ({m['writes']['per_s']:.0f}/s)"
-                     + (f"; failures: {m['writes']['failures']}" if m["writes"]["failures"] else "") + ".")
+        for phase, _ in LOAD_PHASES:
+            if phase not in m:
+                continue
+            q, w = m[phase], m[phase]["writes"]
+            text += (f" {PHASE_LABEL[phase].format(n=args.writers).capitalize()}: {q['prompt_text']} / "
+                     f"{q['tool_text']} with text, {q['errors']} errors, {q['over_1s']} over 1 s (the hook would "
+                     f"have been silent), {q['timeouts']} over 30 s; the writers made {w['count']} kg_put_node "
+                     f"calls ({w['per_s']:.0f}/s)" + (f"; failures: {w['failures']}" if w["failures"] else "") + ".")
         lines += [text, ""]
     lines += [
         "## Hook script, whole run (ms, `sh hooks/<script>.sh` from process start to exit; ours)",

@@ -12,6 +12,7 @@ from __future__ import annotations
 import bisect
 import heapq
 import math
+from array import array
 from collections.abc import Callable, Iterable, Mapping
 
 import attrs
@@ -46,10 +47,6 @@ def id_names(node_id: str) -> set[str]:
     return {*parts, *map(stem, parts)}
 
 
-def _order_key(posting: dict[str, int]) -> Callable[[str], tuple[int, str]]:
-    return lambda node_id: (-(posting[node_id] >> 1), node_id)
-
-
 def weighted_count(packed: int) -> int:
     return packed >> 1
 
@@ -80,10 +77,13 @@ class SearchIndex:
         self.nodes: dict[str, Node] = {}
         self.title_counts: dict[str, int] = {}  # per term: holders with it in their id or gist
         self.id_namers: dict[str, set[str]] = {}  # per word of an id (and its stem): the ids naming it
-        # Per term, lazily: its holders sorted by (-weighted count, id). Tuples, not lists:
-        # a tuple of strings drops out of the garbage collector's scans, a list of
-        # thousands would be walked by every full collection.
-        self._order: dict[str, tuple[str, ...]] = {}
+        # Per term, lazily: its holders sorted by (-weighted count, id), as numbers into
+        # `_names`. An array of ints is invisible to the garbage collector and takes an
+        # insert as a memmove; a list (or a new tuple per write) of thousands of ids
+        # would be walked by the collections, stalling every reply in flight.
+        self._order: dict[str, array[int]] = {}
+        self._names: list[str] = []  # number -> id; an id keeps its number for the index's life
+        self._numbers: dict[str, int] = {}
 
     @classmethod
     def build(cls, graph: GraphData) -> SearchIndex:
@@ -116,11 +116,12 @@ class SearchIndex:
                 posting[node.id] = packed
             if in_title(packed):
                 self.title_counts[term] = self.title_counts.get(term, 0) + 1
-            ids = order.get(term)
-            if ids is not None:
-                # Keep the order sorted (a copy), rather than re-sorting thousands on the next query.
-                at = bisect.bisect_left(ids, (-weighted_count(packed), node.id), key=_order_key(postings[term]))
-                order[term] = ids[:at] + (node.id,) + ids[at:]
+            numbers = order.get(term)
+            if numbers is not None:
+                # Keep the order sorted, rather than re-sorting thousands on the next query.
+                key = (-weighted_count(packed), node.id)
+                numbers.insert(bisect.bisect_left(numbers, key, key=self._order_key(postings[term])),
+                               self._number(node.id))
         for name in id_names(node.id):
             self.id_namers.setdefault(name, set()).add(node.id)
         self.nodes[node.id] = node
@@ -131,10 +132,10 @@ class SearchIndex:
             return
         for term, packed in node_postings(node).items():
             posting = self.postings[term]
-            ids = self._order.get(term)
-            if ids is not None:
-                at = bisect.bisect_left(ids, (-weighted_count(packed), node_id), key=_order_key(posting))
-                self._order[term] = ids[:at] + ids[at + 1:]
+            numbers = self._order.get(term)
+            if numbers is not None:
+                del numbers[bisect.bisect_left(numbers, (-weighted_count(packed), node_id),
+                                               key=self._order_key(posting))]
             del posting[node_id]
             if in_title(packed):
                 left = self.title_counts[term] - 1
@@ -161,16 +162,32 @@ class SearchIndex:
             self.update_node(node)
         self.gen = graph.gen
 
-    def ordered(self, term: str) -> tuple[str, ...]:
-        """Holders of `term`, most weighted occurrences first (ties by id)."""
-        cached = self._order.get(term)
-        if cached is None:
+    def ordered(self, term: str, limit: int | None = None) -> list[str]:
+        """Holders of `term`, most weighted occurrences first (ties by id); the first `limit` of them."""
+        numbers = self._order.get(term)
+        if numbers is None:
             posting = self.postings.get(term)
             if not posting:
-                return ()
-            key = _order_key(posting)
-            cached = self._order[term] = tuple(sorted(posting, key=key))
-        return cached
+                return []
+            ranked = sorted(posting, key=lambda i: (-(posting[i] >> 1), i))
+            numbers = self._order[term] = array("q", map(self._number, ranked))
+        names = self._names
+        return [names[n] for n in (numbers if limit is None else numbers[:limit])]
+
+    def _number(self, node_id: str) -> int:
+        number = self._numbers.get(node_id)
+        if number is None:
+            number = self._numbers[node_id] = len(self._names)
+            self._names.append(node_id)
+        return number
+
+    def _order_key(self, posting: dict[str, int]) -> Callable[[int], tuple[int, str]]:
+        names = self._names
+
+        def key(number: int) -> tuple[int, str]:
+            node_id = names[number]
+            return -(posting[node_id] >> 1), node_id
+        return key
 
 
 @attrs.frozen
@@ -222,9 +239,7 @@ def score_terms(index: SearchIndex, terms: Iterable[str], exclude: str | None = 
         weight = sharpened(base_idf(df, n)) if df > 0 else 0.0
         if weight <= 0:
             continue  # a term every node holds says nothing
-        order = index.ordered(term)
-        if depth is not None:
-            order = order[: depth + 1]
+        order = index.ordered(term, None if depth is None else depth + 1)
         if term in own:
             order = [i for i in order if i != exclude]
         for nid, rrf in zip(order, _rrf_weights(len(order))):

@@ -124,9 +124,16 @@ class App:
             await self._mcp_ready.wait()
             await self.lanes.step_aside()
             async with self.lanes.bulk:
-                await self.mcp.handle_request(scope, receive, send)
+                await self.mcp.handle_request(scope, receive, self._stepping_aside(send))
         else:
             await _plain(send, 404, f"no route {path}")
+
+    def _stepping_aside(self, send):
+        """The SDK's reply waits for hook replies in flight, like its start did."""
+        async def send_after_hooks(message) -> None:
+            await self.lanes.step_aside()
+            await send(message)
+        return send_after_hooks
 
     def mcp_ready(self, manager) -> None:
         self.mcp = manager
