@@ -9,6 +9,12 @@ records and only then answers their callers: a reply to a change means it is
 on disk, while the actor goes on with the next message. The tick folds the
 graph into its JSON file (atomic, `.prev` kept) and drops the journal; a
 failed save stays dirty and is retried on the next tick and at shutdown.
+
+A write that can move the render is followed by compaction, as a change of
+its own with its own record, before the next message is taken; a create's
+write-time hints are read in a step before the change. Between these steps
+the actor yields, stepping aside while a hook reply is in flight (lanes.py),
+so a hook waits for one short step, not for a whole write.
 """
 
 from __future__ import annotations
@@ -499,18 +505,20 @@ async def run_graph_actor(
                     break
                 if step_aside is not None and req.op in CHANGES_RENDER:
                     await step_aside()  # before the message, so it stays atomic
-                # A write runs as up to three steps (read-only preparation, the change, compaction),
-                # so a hook reply waits for one short step, never all three. No message is taken
-                # between them: the graph changes only in the change and compaction steps.
+                # Up to three steps (read-only preparation, the change, compaction); no message is
+                # taken between them, and the graph changes only in the last two.
                 pause = step_aside if step_aside is not None else trio.lowlevel.checkpoint
                 op, args = getattr(state, "op_" + req.op), req.args
                 prepare = getattr(state, "prepare_" + req.op, None)
                 if prepare is not None:
                     try:
-                        args = {**args, **prepare(**args)}
+                        prepared = prepare(**args)
                     except Exception:  # the change step still runs and answers
                         log.exception("%s: preparing %s failed", key, req.op)
-                    await pause()
+                        prepared = {}
+                    if prepared:
+                        args = {**args, **prepared}
+                        await pause()
                 changed = await _apply(state, to_writer, req.reply, req.op, lambda: op(**args))
                 now = args.get("now")
                 if changed and req.op in CHANGES_RENDER and now is not None:

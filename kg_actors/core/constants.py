@@ -80,7 +80,7 @@ CHORES_LOG_MAX_BYTES = 4 * 1024 * 1024
 # Actors.
 MAILBOX_SIZE = 256
 MAILBOX_BURST = 64  # messages an actor of quick messages handles per scheduling round
-MCP_CONCURRENT_REQUESTS = 1  # inside the SDK at once: each scheduling round stays short for the hooks
+MCP_CONCURRENT_REQUESTS = 1  # inside the SDK at once: rounds stay short for hooks (a search waiting for a first index build holds it)
 HOOK_PRIORITY_MAX_WAIT = 0.05  # s a bulk step waits for the hook replies in flight
 ROOT_CACHE_SECONDS = 30.0  # a cwd's project root is resolved again after this
 ROOT_CACHE_SIZE = 1024
