@@ -97,6 +97,7 @@ def build_derived(graph: GraphData, now: float) -> Derived:
     """
     derived = Derived(None, touches.TouchIndex.build(graph, str(Path.home())), WrittenLog.build(graph))
     derived.debt(graph, now)  # the first call warms its per-graph term counts
+    derived.scores(graph, now)  # so the first file recall does not pay for them (recent_scores)
     return derived
 
 
