@@ -12,6 +12,18 @@ from __future__ import annotations
 
 import gc
 
+FULL_COLLECTION_EVERY = 100  # middle-generation collections between two full ones (Python: 10)
+
+
+def tune() -> None:
+    """At start: full collections ten times rarer than Python's default.
+
+    What is left unfrozen still takes a full collection tens of milliseconds;
+    young collections stay as often as ever, so short-lived garbage goes at once.
+    """
+    young, middle, _ = gc.get_threshold()
+    gc.set_threshold(young, middle, FULL_COLLECTION_EVERY)
+
 
 def freeze_loaded() -> None:
     """After loading a graph or a library: what is alive now stays alive."""

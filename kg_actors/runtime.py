@@ -104,6 +104,7 @@ async def _on_signals(cancel: trio.CancelScope) -> None:
 
 async def run_server(config: Config, clock: Callable[[], float] = time.time, handle_signals: bool = True,
                      *, task_status: trio.TaskStatus[Runtime] = trio.TASK_STATUS_IGNORED) -> None:
+    heap.tune()
     lay = L.Layout(config.root)
     fd = lock.claim(config.root)  # before binding the port: a second server must not half-start
     try:

@@ -1,0 +1,26 @@
+"""The collector's settings for a server whose graphs live as long as it does."""
+
+import gc
+
+from kg_actors import heap
+
+
+def test_full_collections_are_made_rarer_and_young_ones_kept():
+    before = gc.get_threshold()
+    try:
+        heap.tune()
+        young, middle, full = gc.get_threshold()
+        assert (young, middle) == before[:2]
+        assert full == heap.FULL_COLLECTION_EVERY > before[2]
+    finally:
+        gc.set_threshold(*before)
+
+
+def test_what_is_loaded_is_left_out_of_the_scans():
+    before = gc.get_freeze_count()
+    loaded = [{"node": i} for i in range(1000)]
+    try:
+        heap.freeze_loaded()
+        assert gc.get_freeze_count() >= before + len(loaded)
+    finally:
+        gc.unfreeze()
