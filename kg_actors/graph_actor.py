@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Generator
 from pathlib import Path
 from typing import Any
 
@@ -274,11 +274,12 @@ class GraphState:
         return [self.graph.nodes[i] for i in self.derived.written.since(since)]
 
     # Writes ----------------------------------------------------------------
-    def prepare_put_node(self, node_id: object = None, gist: object = None, **_: Any) -> dict:
-        """A create's hints, read before the write as a step of its own (the graph cannot change between)."""
+    def prepare_put_node(self, node_id: object = None, gist: object = None,
+                         **_: Any) -> Generator[None, None, dict]:
+        """A create's hints, read before the write in steps of their own (the graph cannot change between)."""
         if not isinstance(node_id, str) or not isinstance(gist, str) or node_id in self.graph.nodes:
             return {}
-        return {"hints": self._hints(node_id, gist)}
+        return {"hints": (yield from self._hint_steps(node_id, gist))}
 
     def op_put_node(self, expected_version: int | None = None, create_only: bool = False,
                     hints: tuple[str, ...] | None = None, **kw: Any) -> graph_ops.PutNodeResult:
@@ -286,18 +287,19 @@ class GraphState:
             self._expect_version(kw["node_id"], expected_version, create_only)
         result = graph_ops.put_node(self.graph, self.level, **kw)
         if result.created:
-            found = hints if hints is not None else self._hints(result.node.id, result.node.gist)
+            found = hints if hints is not None else _run_steps(self._hint_steps(result.node.id, result.node.gist))
             return attrs.evolve(result, hints=found)
         return result
 
-    def _hints(self, node_id: str, gist: str) -> tuple[str, ...]:
-        """Write-time hints for a new node (the index does not hold it yet)."""
+    def _hint_steps(self, node_id: str, gist: str) -> Generator[None, None, tuple[str, ...]]:
+        """Write-time hints for a new node (the index does not hold it yet); yields between the two checks."""
         index = self.derived.index
         if index is None:
             return ()
         dup = hints.near_duplicate(index, self.graph, node_id, gist)
         if dup is not None:
             return (hints.near_duplicate_hint(self.graph.nodes[dup[0]]),)
+        yield
         hub = hints.hub_mention(index, self.graph, node_id, gist)
         if hub is not None:
             return (hints.hub_mention_hint(hub[0], self.graph.nodes[hub[1]]),)
@@ -512,11 +514,7 @@ async def run_graph_actor(
                 op, args = getattr(state, "op_" + req.op), req.args
                 prepare = getattr(state, "prepare_" + req.op, None)
                 if prepare is not None:
-                    try:
-                        prepared = prepare(**args)
-                    except Exception:  # the change step still runs and answers
-                        log.exception("%s: preparing %s failed", key, req.op)
-                        prepared = {}
+                    prepared = await _prepare(prepare(**args), pause, key, req.op)
                     if prepared:
                         args = {**args, **prepared}
                         await pause()
@@ -536,6 +534,29 @@ async def run_graph_actor(
         mailbox.drain_stopped()
     if discard is not None:
         discard.set(bool(status.get("save_failed")))
+
+
+def _run_steps(steps: Generator[None, None, Any]) -> Any:
+    """A stepwise read run to its end in one go."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value
+
+
+async def _prepare(steps: Generator[None, None, dict], pause: Callable[[], Awaitable[None]], key: str,
+                   op: str) -> dict:
+    """A stepwise read-only preparation, pausing between its steps; {} if it fails (the change still runs)."""
+    try:
+        while True:
+            next(steps)
+            await pause()
+    except StopIteration as done:
+        return done.value
+    except Exception:
+        log.exception("%s: preparing %s failed", key, op)
+        return {}
 
 
 async def _apply(state: GraphState, to_writer, reply: actor.ReplySlot | None, op: str,

@@ -96,3 +96,23 @@ async def test_concurrent_writes_are_batched_and_all_durable(tmp_path):
         graph, _ = load_graph(path, "user", None)
         assert len(graph.nodes) == 50
         await handle.close()
+
+
+async def test_a_create_gets_its_hints_through_the_stepwise_preparation(tmp_path):
+    from core.test_search import hint_graph, hub_graph
+
+    for graph, node_id, gist, expected in (
+        (hint_graph(), "retry-backoff-rules", "HTTP retries use exponential backoff with jitter",
+         "Similar existing node: 'retry-backoff-policy'"),
+        (hub_graph(), "billing-ledger", "Ledger rows live in postgres with row locks",
+         "Graph already names 'postgres': 'postgres-setup'"),
+        (hub_graph(), "css-grid-layout", "Grid areas name the page regions", None),
+    ):
+        async with trio.open_nursery() as nursery:
+            handle = await nursery.start(run_graph_actor, "user", "user", tmp_path / f"{node_id}.json", graph)
+            await handle.view()  # the index is built
+            result = await put(handle, node_id, gist)
+            assert [h[: len(expected)] for h in result.hints] == ([expected] if expected else [])
+            again = await put(handle, node_id, gist + " (updated)")
+            assert again.hints == ()  # an update gets none
+            await handle.close()
