@@ -41,7 +41,10 @@ class Lanes:
                 self._clear.set()
 
     async def step_aside(self) -> None:
-        """Before a bulk step: let the hook replies in flight finish first."""
-        if self._urgent:
-            with trio.move_on_after(self.max_wait):
-                await self._clear.wait()
+        """Between bulk steps: always a checkpoint (a hook reply that just arrived gets its round),
+        then, while hook replies are in flight, a wait for them."""
+        if not self._urgent:
+            await trio.lowlevel.checkpoint()
+            return
+        with trio.move_on_after(self.max_wait):
+            await self._clear.wait()

@@ -77,3 +77,9 @@ async def test_a_graph_write_waits_for_the_hook_reply_in_flight(tmp_path):
             release.set()
         assert "a-lesson-written-meanwhile" in graph.nodes
         await handle.close()
+
+
+async def test_stepping_aside_is_a_checkpoint_even_with_nothing_urgent():
+    lanes = Lanes(max_wait=0.05)
+    with trio.testing.assert_checkpoints():  # so the steps it separates are separate rounds
+        await lanes.step_aside()
