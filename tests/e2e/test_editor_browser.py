@@ -12,7 +12,6 @@ from __future__ import annotations
 import http.server
 import shutil
 import threading
-from pathlib import Path
 
 import httpx
 import pytest
@@ -29,7 +28,6 @@ pytestmark = pytest.mark.skipif(
 
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
-SCREENSHOT = Path(__file__).resolve().parents[2] / "bench" / "editor-screenshot.png"
 WAIT_MS = 30_000
 
 
@@ -88,7 +86,7 @@ def node_via_rest(srv, node_id: str) -> dict:
         return r.json()["node"] if r.status_code == 200 else {}
 
 
-def test_a_person_searches_edits_wires_and_watches_an_agent_live(srv, page):
+def test_a_person_searches_edits_wires_and_watches_an_agent_live(srv, page, tmp_path):
     alpha = srv.paths["alpha"]
     open_project(page, srv, alpha)
     assert on_canvas(page, "auth-token-refresh") and on_canvas(page, "src/auth/refresh.py")
@@ -145,8 +143,8 @@ def test_a_person_searches_edits_wires_and_watches_an_agent_live(srv, page):
     page.evaluate("() => window.kgEditor.selectNode('auth-token-refresh')")
     page.wait_for_selector("#score-card table")
     page.wait_for_timeout(400)  # the centring animation, for a still picture
-    SCREENSHOT.parent.mkdir(exist_ok=True)
-    page.screenshot(path=str(SCREENSHOT))
+    # Into the test's own folder: a test run must not rewrite files of the checkout.
+    assert page.screenshot(path=str(tmp_path / "editor.png"))
 
     local = (editor_url(srv) + "/", f"ws://127.0.0.1:{srv.editor_port}/")
     assert all(u.startswith(local) for u in page.requested), [u for u in page.requested if not u.startswith(local)]
