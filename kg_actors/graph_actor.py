@@ -120,6 +120,7 @@ class Derived:
         self.activity_days: frozenset[str] = frozenset()  # a project's tool-event days (DEBT activity)
         self._debt: tuple[int, int, debt.Debt] | None = None
         self._scores: tuple[int, dict[str, float]] | None = None
+        self.scores_wanted = False  # recent_scores handed out a version older than the graph
         self._part: tuple[int, str, reads.LevelPart] | None = None
 
     def node_changed(self, graph: GraphData, node_id: str) -> None:
@@ -146,7 +147,14 @@ class Derived:
         """
         if self._scores is None:
             return self.scores(graph, now)
+        self.scores_wanted |= self._scores[0] != graph.gen
         return self._scores[1]
+
+    def refresh_scores(self, graph: GraphData, now: float) -> None:
+        """On the tick: re-score only when a recall met stale scores since the last refresh."""
+        if self.scores_wanted:
+            self.scores(graph, now)
+            self.scores_wanted = False
 
     def level_part(self, graph: GraphData, level: str, preloaded: frozenset[str], now: float) -> reads.LevelPart:
         """The full read's body for this level: the render plan is rebuilt only when the graph changed."""
@@ -182,10 +190,9 @@ class GraphState:
         self.orphan_grace_days = orphan_grace_days
         self.dirty = graph.has_changes()
 
-    def after_write(self, now: float | None) -> None:
+    def after_write(self, now: float) -> None:
         """Keep the graph inside its budget after a change that can move the render."""
-        if now is not None:
-            compaction.compact(self.graph, now, rebalance=False)
+        compaction.compact(self.graph, now, rebalance=False)
 
     def changed(self, record: dict) -> None:
         """Bring derived indexes up to date with a committed record."""
@@ -381,7 +388,7 @@ class GraphState:
     def op_tick(self, now: float) -> dict:
         result = compaction.compact(self.graph, now)
         pruned = compaction.prune_orphans(self.graph, now, self.orphan_grace_days)
-        self.derived.scores(self.graph, now)  # what file recall orders by until the next tick
+        self.derived.refresh_scores(self.graph, now)  # what file recall orders by until the next tick
         return {"compaction": result, "pruned": pruned}
 
 

@@ -116,3 +116,23 @@ async def test_a_create_gets_its_hints_through_the_stepwise_preparation(tmp_path
             again = await put(handle, node_id, gist + " (updated)")
             assert again.hints == ()  # an update gets none
             await handle.close()
+
+
+def test_the_tick_rescores_only_after_a_recall_met_stale_scores():
+    from kg_actors.graph_actor import GraphState
+
+    graph = GraphData("user")
+    for i in range(5):
+        graph.set_node(Node(f"lesson-{i}", f"gist {i}", created_ts=float(i)))
+    graph.commit()
+    state = GraphState("user", "user", graph)
+    first = state.derived.scores(graph, 100.0)
+    state.op_tick(100.0)
+    assert state.derived.recent_scores(graph, 100.0) is first  # nothing changed: nothing to do
+    graph.set_node(Node("lesson-new", "a newer gist", created_ts=50.0))
+    graph.commit()
+    state.op_tick(100.0)
+    assert state.derived.recent_scores(graph, 100.0) is first  # no recall asked: kept, flagged now
+    state.op_tick(100.0)
+    refreshed = state.derived.recent_scores(graph, 100.0)
+    assert refreshed is not first and refreshed == state.derived.scores(graph, 100.0)
