@@ -18,14 +18,14 @@ from typing import Any
 import attrs
 import trio
 from hypercorn.config import Config as HyperConfig
-from hypercorn.trio import serve as hyper_serve
 
 from . import __version__, heap
 from .config import Config
 from .core.constants import SHUTDOWN_GRACE_SECONDS
 from .directory import GraphDirectory
 from .feed import ChangeFeed
-from .http.app import App
+from .http.app import HOOK_PATHS, App
+from .http.listener import serve as http_serve
 from .http.rest import build_rest
 from .lanes import Lanes
 from .memory import Memory
@@ -133,7 +133,7 @@ async def run_server(config: Config, clock: Callable[[], float] = time.time, han
                     hc.graceful_timeout = 2
                     # Pooled clients (the MCP SDK, hooks' keep-alive) must not race an idle-close.
                     hc.keep_alive_timeout = 75
-                    binds = await servers.start(hyper_serve, app, hc)
+                    binds = await servers.start(http_serve, app, hc, lanes, HOOK_PATHS)
                     rt.http_port = int(binds[0].rsplit(":", 1)[1])
                     if config.editor:
                         servers.start_soon(_serve_editor, rt)

@@ -8,10 +8,11 @@ FORBIDDEN_IN_CORE = {
     "trio", "anyio", "quart", "quart_trio", "hypercorn", "mcp", "starlette", "httpx", "trio_websocket",
     "socket", "subprocess", "asyncio", "shutil", "tempfile", "urllib", "http", "pathlib",
 }
-# Who may open a nursery: the root, the actors (their own writer tasks), and the
-# websocket endpoint (one forwarder task per open socket, scoped to that socket).
+# Who may open a nursery: the root, the actors (their own writer tasks), the
+# websocket endpoint (one forwarder task per open socket, scoped to that socket)
+# and the HTTP server (its accept loop and one task per connection).
 NURSERY_OWNERS = {"runtime.py", "graph_actor.py", "session_actor.py", "http/ws.py", "editor/server.py",
-                  "chores/supervisor.py"}
+                  "chores/supervisor.py", "http/listener.py"}
 
 
 def _imports(path: Path) -> set[str]:

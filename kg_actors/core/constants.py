@@ -71,6 +71,7 @@ HINT_MIN_OTHER_NODES = 10
 NEAR_DUPLICATE_RATIO = 0.50
 # How deep into each term's ranking the near-duplicate hint and prompt recall look (full search looks at all).
 RANK_SCAN_DEPTH = 200
+SEARCH_ORDER_AHEAD_MIN = 64  # holders from which a term's ranked order is sorted when the index is built
 
 # Decision logs: rotated once to <name>.prev past these sizes.
 RECALL_LOG_MAX_BYTES = 8 * 1024 * 1024
@@ -82,6 +83,7 @@ MAILBOX_SIZE = 256
 MAILBOX_BURST = 64  # messages an actor of quick messages handles per scheduling round
 MCP_CONCURRENT_REQUESTS = 1  # inside the SDK at once: rounds stay short for hooks (a search waiting for a first index build holds it)
 HOOK_PRIORITY_MAX_WAIT = 0.05  # s a bulk step waits for the hook replies in flight
+HOOK_HOLD_MAX_SECONDS = 1.0  # a hook request's first bytes hold bulk work at most this long (curl --max-time 1)
 ROOT_CACHE_SECONDS = 30.0  # a cwd's project root is resolved again after this
 ROOT_CACHE_SIZE = 1024
 SHUTDOWN_GRACE_SECONDS = 10.0
