@@ -87,8 +87,13 @@ class SearchIndex:
 
     @classmethod
     def build(cls, graph: GraphData) -> SearchIndex:
+        """A whole index, with the order of every common term sorted ahead: it is built off the
+        event loop, and a reply that sorted a term of thousands of holders would wait for it."""
         index = cls()
         index.sync(graph)
+        for term, posting in index.postings.items():
+            if len(posting) >= C.SEARCH_ORDER_AHEAD_MIN:
+                index.ordered(term, 0)
         return index
 
     @property
