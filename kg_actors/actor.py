@@ -69,6 +69,16 @@ class Mailbox:
             raise ActorStopped(f"{self.name} is not running") from None
         return await slot.wait()
 
+    async def tell(self, op: str, **args: Any) -> None:
+        """A message whose answer nobody waits for: it is queued in order, so a later ask sees its effect."""
+        req = Request(op, args, ReplySlot())
+        try:
+            self.send.send_nowait(req)
+        except trio.WouldBlock:  # a full mailbox: wait for room, as an ask would
+            await self.send.send(req)
+        except (trio.ClosedResourceError, trio.BrokenResourceError):
+            raise ActorStopped(f"{self.name} is not running") from None
+
     def burst(self, first: Request, limit: int = MAILBOX_BURST):
         """`first` and what is already queued behind it (up to `limit`), without a checkpoint between.
 

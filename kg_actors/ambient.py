@@ -13,6 +13,7 @@ import logging
 import os
 from collections.abc import Callable
 
+import attrs
 import trio
 
 from .core import capture, preload, recall, touches
@@ -35,6 +36,17 @@ FILE_TOOLS = {"Read": "file_path", "Edit": "file_path", "Write": "file_path", "M
 SHELL_TOOLS = {"Bash", "shell", "exec_command", "local_shell", "run_command"}
 PATCH_MARKERS = ("*** Add File:", "*** Update File:", "*** Delete File:", "*** Move to:")
 _UNKNOWN_CWD = "/\x00kg-unknown-cwd"  # a directory no path can name: marks relative shell operands
+
+
+@attrs.frozen
+class Resolved:
+    """Who a hook call is from; `push_claimed`: its push window was claimed with the lookup."""
+
+    view: SessionView | None
+    harness: profiles.Harness
+    root: str | None
+    push_window: dict | None = None
+    push_claimed: bool = False
 
 
 def hook_output(event: str, text: str | None, system_message: str | None = None) -> dict:
@@ -154,10 +166,17 @@ class Ambient:
     async def _preload(self, view: SessionView, harness: profiles.Harness, reused: bool) -> dict:
         now = self.memory.clock()
         parts, scores, debts = [], {}, {}
-        for lvl, _, graph, derived in await self._views(view):
-            scores[lvl] = derived.scores(graph, now)
-            parts.append(derived.level_part(graph, lvl, frozenset(), now))
+        views = await self._views(view)
+        for lvl, _, graph, derived in views:
+            scores[lvl] = derived.recent_scores(graph, now)
+            parts.append(derived.gists_part(graph, lvl, now))
             debts[lvl] = debt_line(derived.debt(graph, now))
+        if any(p.archived for p in parts) and preload.has_room(parts, debts, view.sid, harness.preload_limit,
+                                                                harness.measure):
+            # Room for anchors too: the full bodies, archived sections planned.
+            for i, (lvl, _, graph, derived) in enumerate(views):
+                scores[lvl] = derived.scores(graph, now)
+                parts[i] = derived.level_part(graph, lvl, frozenset(), now)
         text, shown = preload.build(parts, scores, debts, view.sid, harness.preload_limit, harness.measure)
         ids = [node_id for _, node_id in shown]
         await self.sessions.ask("set_preloaded", sid=view.sid, ids=ids)
@@ -170,13 +189,16 @@ class Ambient:
                           "shown_gists": len(ids)}, "message": message}
 
     # Hook identity -----------------------------------------------------------------
-    async def resolve(self, payload: dict) -> tuple[SessionView | None, profiles.Harness, str | None]:
+    async def resolve(self, payload: dict, push_before_full_read: bool = True) -> Resolved:
+        """The hook's session, harness and project root, and the claimed push window when there is one."""
         harness = profiles.from_transcript(payload.get("transcript_path") if isinstance(payload.get("transcript_path"), str) else None)
         root = self._root(payload.get("cwd"), strict=False)
         claude_sid = payload.get("session_id") if isinstance(payload.get("session_id"), str) else None
         if not claude_sid:
-            return None, harness, root
-        view = await self.sessions.ask("find_by_claude", claude_sid=claude_sid)
+            return Resolved(None, harness, root)
+        view, window = await self.sessions.ask("open_hook", claude_sid=claude_sid, now=self.memory.clock(),
+                                               push_before_full_read=push_before_full_read)
+        claimed = view is not None
         if view is None:
             candidate = await self._from_transcript(payload.get("transcript_path"), root)
             # Only an unbound session may be claimed by transcript evidence: never guess.
@@ -186,11 +208,17 @@ class Ambient:
             # Once per harness and project is enough: every ask is a wait when the server is busy.
             await self.sessions.ask("note_hook", harness=harness.name, project_path=view.project_path)
             self._hooks_noted.add((harness.name, view.project_path))
-        return view, harness, root
+        return Resolved(view, harness, root, window, claimed)
+
+    async def _push(self, call: Resolved) -> str | None:
+        assert call.view is not None
+        return await self.memory.push_notice(call.view.sid, await self._written(call.view), call.view,
+                                             window=call.push_window, claimed=call.push_claimed)
 
     # UserPromptSubmit ----------------------------------------------------------------
     async def prompt_context(self, payload: dict) -> dict:
-        view, harness, _ = await self.resolve(payload)
+        call = await self.resolve(payload, push_before_full_read=False)  # the reminder comes alone
+        view = call.view
         if view is None:
             return {}
         base = {"ts": self.memory.clock(), "project": view.project_path, "claude_session": view.claude_sid,
@@ -212,10 +240,10 @@ class Ambient:
             if decision.text:
                 parts.append(decision.text)
                 record["chars"] = len(decision.text)
-                await self.sessions.ask("mark_seen", sid=view.sid, ids=[i for _, i in decision.shown],
-                                        via="ambient", at=self.memory.clock())
+                await self.sessions.tell("mark_seen", sid=view.sid, ids=[i for _, i in decision.shown],
+                                         via="ambient", at=self.memory.clock())
             self._log([record])
-        push = await self.memory.push_notice(view.sid, await self._written(view), view)
+        push = await self._push(call)
         if push:
             parts.append(push)
         return hook_output("UserPromptSubmit", "\n\n".join(parts)) if parts else {}
@@ -229,7 +257,8 @@ class Ambient:
 
     # PostToolUse -----------------------------------------------------------------------
     async def tool_event(self, payload: dict) -> dict:
-        view, harness, root = await self.resolve(payload)
+        call = await self.resolve(payload)
+        view, harness, root = call.view, call.harness, call.root
         if view is None:
             return {}
         tool = payload.get("tool_name") if isinstance(payload.get("tool_name"), str) else ""
@@ -246,7 +275,7 @@ class Ambient:
             nudge = await self._nudge(view, harness, tool, tool_input, paths, payload)
             if nudge:
                 parts.append(nudge)
-        push = await self.memory.push_notice(view.sid, await self._written(view), view)
+        push = await self._push(call)
         if push:
             parts.append(push)
         return hook_output("PostToolUse", "\n\n".join(parts)) if parts else {}
@@ -302,7 +331,11 @@ class Ambient:
                     continue
             return out
 
-        return await trio.to_thread.run_sync(work)
+        if command is not None and workdir is None and not harness.trusts_shell_cwd:
+            return await trio.to_thread.run_sync(work)  # it may read the rollout file
+        # A few stats of files the agent just used (their metadata is cached): a thread hop
+        # would cost more, waiting for the GIL while the loop is busy.
+        return work()
 
     async def _file_recall(self, view: SessionView, tool: str, paths: list[str]) -> tuple[str | None, bool]:
         now = self.memory.clock()
@@ -341,8 +374,8 @@ class Ambient:
             lines.append(line[: C.FILE_RECALL_CHAR_BUDGET - len(header) - 1])
             shown.append(ref[1])
         text = "\n".join(lines)
-        await self.sessions.ask("mark_seen", sid=view.sid, ids=shown, via="file", at=now)
-        await self.sessions.ask("note_file_recall", sid=view.sid, now=now)
+        await self.sessions.tell("mark_seen", sid=view.sid, ids=shown, via="file", at=now)
+        await self.sessions.tell("note_file_recall", sid=view.sid, now=now)
         self._log([{**base, "outcome": "injected", "nodes": shown, "chars": len(text),
                     "withheld": len(unseen) - len(shown)}])
         return text, True

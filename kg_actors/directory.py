@@ -108,7 +108,7 @@ class GraphDirectory:
         if level == "project" and graph.project_path:
             self._root_of.setdefault(key.removeprefix("project:"), graph.project_path)
         handle = await self._nursery.start(run_graph_actor, key, level, path, graph, derived, self.orphan_grace_days,
-                                            self.step_aside)
+                                            self.step_aside, self.clock)
         # Edges whose bare-id endpoint names no node go on load; a project may name user nodes.
         outside = frozenset()
         if level == "project":

@@ -122,16 +122,21 @@ class Derived:
         self._scores: tuple[int, dict[str, float]] | None = None
         self.scores_wanted = False  # recent_scores handed out a version older than the graph
         self._part: tuple[int, str, reads.LevelPart] | None = None
+        self._gists_part: tuple[int, str, reads.LevelPart] | None = None
 
-    def node_changed(self, graph: GraphData, node_id: str) -> None:
+    def node_changed(self, graph: GraphData, node_id: str, applied: float | None = None) -> None:
         node = graph.nodes.get(node_id)
-        for index in (self.index, self.touch_index, self.written):
+        for index in (self.index, self.touch_index):
             if index is None:
                 continue  # the background build catches up with `sync` when it is installed
             if node is None:
                 index.remove_node(node_id)
             else:
                 index.update_node(node)
+        if node is None:
+            self.written.remove_node(node_id)
+        else:
+            self.written.update_node(node, applied)
 
     def scores(self, graph: GraphData, now: float) -> dict[str, float]:
         """Unified-pool scores. Percentile ranks do not move with `now`, so one per graph version."""
@@ -162,6 +167,14 @@ class Derived:
             self._part = (graph.gen, level, reads.level_part(graph, level, frozenset(), self.scores(graph, now)))
         return reads.with_preloaded(self._part[2], preloaded)
 
+    def gists_part(self, graph: GraphData, level: str, now: float) -> reads.LevelPart:
+        """The level's body without its archived anchors, valued by recent scores: the preload's,
+        when its gists alone overflow it (planning 10,000 anchors per write is what it spares)."""
+        if self._gists_part is None or self._gists_part[:2] != (graph.gen, level):
+            part = reads.level_part(graph, level, frozenset(), self.recent_scores(graph, now), anchors=False)
+            self._gists_part = (graph.gen, level, part)
+        return self._gists_part[2]
+
     def debt(self, graph: GraphData, now: float) -> debt.Debt:
         day = int(now // 86_400)
         if self._debt is None or self._debt[:2] != (graph.gen, day):
@@ -180,8 +193,9 @@ class GraphState:
     """What the actor owns. Every `op_*` is synchronous: no await inside a message."""
 
     def __init__(self, key: str, level: str, graph: GraphData, derived: Derived | None = None,
-                 orphan_grace_days: float = 365):
+                 orphan_grace_days: float = 365, clock: Callable[[], float] | None = None):
         self.key = key
+        self.clock = clock  # when a change is applied (what pushes order by); None: its own stamp
         self.level = level
         self.graph = graph
         self.derived = derived or build_derived(graph, time.time())
@@ -196,8 +210,9 @@ class GraphState:
 
     def changed(self, record: dict) -> None:
         """Bring derived indexes up to date with a committed record."""
+        applied = self.clock() if self.clock is not None else None
         for node_id in record.get("n", {}):
-            self.derived.node_changed(self.graph, node_id)
+            self.derived.node_changed(self.graph, node_id, applied)
 
     def op_install_index(self, index: search.SearchIndex) -> None:
         index.sync(self.graph)  # catch up with what changed while it was built
@@ -485,9 +500,10 @@ async def _fold(path: Path, jpath: Path, item: Fold, status: dict) -> None:
 async def run_graph_actor(
     key: str, level: str, path: Path, graph: GraphData, derived: Derived | None = None,
     orphan_grace_days: float = 365, step_aside: Callable[[], Awaitable[None]] | None = None,
+    clock: Callable[[], float] | None = None,
     *, task_status: trio.TaskStatus[GraphHandle] = trio.TASK_STATUS_IGNORED,
 ) -> None:
-    state = GraphState(key, level, graph, derived, orphan_grace_days)
+    state = GraphState(key, level, graph, derived, orphan_grace_days, clock)
     mailbox = actor.Mailbox(f"graph {key}")
     handle = GraphHandle(key, level, mailbox, trio.Event())
     to_writer, writer_items = trio.open_memory_channel[Written | Fold](2 ** 16)

@@ -512,16 +512,19 @@ class Memory:
         return "Updates from other sessions:\n\n" + "\n\n".join(sections)
 
     async def push_notice(self, sid: str | None, written: Callable[[str, float], list] | None = None,
-                          view: SessionView | None = None) -> str | None:
+                          view: SessionView | None = None, *, window: dict | None = None,
+                          claimed: bool = False) -> str | None:
         """Up to three gists other sessions wrote since this one last looked, each pushed once.
 
         `written(level, since)`, when given, lists the nodes written after `since` from
         read views the caller holds (a hook reply must not queue behind writes in
-        the graph actors' mailboxes).
+        the graph actors' mailboxes). `claimed`: the caller already claimed the
+        push `window` (None: nothing to push to this session now).
         """
         if not sid:
             return None
-        window = await self.sessions.ask("claim_push", sid=sid, now=self.clock())
+        if not claimed:
+            window = await self.sessions.ask("claim_push", sid=sid, now=self.clock())
         if window is None:
             return None
         writers = window.get("writers")
@@ -557,7 +560,7 @@ class Memory:
         if len(fresh) > len(shown):
             lines.append(f"+{len(fresh) - len(shown)} more — kg_sync(session_id) lists them.")
         lines.append("If one already holds a lesson you are about to write, update that node instead of adding another.")
-        await self.sessions.ask("mark_seen", sid=sid, ids=[n.id for _, n, _ in shown], via="push", at=self.clock())
+        await self.sessions.tell("mark_seen", sid=sid, ids=[n.id for _, n, _ in shown], via="push", at=self.clock())
         return "\n".join(lines)
 
 

@@ -170,6 +170,16 @@ class Registry:
                 best = s
         return None if best is None else self.view(best)
 
+    def op_open_hook(self, claude_sid: str, now: float, push_before_full_read: bool) -> tuple[SessionView | None, dict | None]:
+        """A hook's first ask: its session and, when the reply may carry pushes, their window.
+
+        One message instead of two: under load every ask costs the hook two scheduling rounds.
+        """
+        view = self.op_find_by_claude(claude_sid)
+        if view is None or (view.full_read_ts is None and not push_before_full_read):
+            return view, None
+        return view, self.op_claim_push(view.sid, now)
+
     def op_find_by_project(self, project_path: str | None) -> SessionView | None:
         """The newest session of a project (GET /api/session_state from hooks older than the payload contract)."""
         best = None
@@ -401,6 +411,10 @@ class SessionHandle:
 
     async def ask(self, op: str, **args: Any) -> Any:
         return await self._mailbox.ask(op, **args)
+
+    async def tell(self, op: str, **args: Any) -> None:
+        """For updates whose answer a hook reply need not wait for (a mark of what was shown)."""
+        await self._mailbox.tell(op, **args)
 
     async def save(self, now: float) -> None:
         await self._mailbox.ask("save", now=now)

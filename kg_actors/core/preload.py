@@ -75,14 +75,15 @@ def build(parts: list[LevelPart], scores: dict[str, dict[str, float]], debt: dic
             continue
         removed.add((i, j))
         total -= cost(bodies[i][j].text)
-        if gist_id(bodies[i][j]) is not None:
-            # Its citations go with it: they hang under a line no longer shown.
+        if bodies[i][j].kind == "anchor" or gist_id(bodies[i][j]) is not None:
+            # Its citations go with it: left behind, they would read as the edges of the line above.
             k = j + 1
             while k < len(bodies[i]) and bodies[i][k].kind == "edge":
                 if (i, k) not in removed:
                     removed.add((i, k))
                     total -= cost(bodies[i][k].text)
                 k += 1
+        if gist_id(bodies[i][j]) is not None:
             before = cost(more_gists_line(dropped_gists[i])) if dropped_gists[i] else 0
             dropped_gists[i] += 1
             total += cost(more_gists_line(dropped_gists[i])) - before
@@ -93,6 +94,22 @@ def build(parts: list[LevelPart], scores: dict[str, dict[str, float]], debt: dic
     shown = [(parts[i].level, line.effects["seen"][0]) for i, body in enumerate(bodies)
              for line in body if line.effects and line.effects.get("seen")]
     return text, shown
+
+
+def has_room(parts: list[LevelPart], debt: dict[str, str], sid: str, limit: int,
+             measure: Callable[[str], int]) -> bool:
+    """Whether parts without their anchors leave room under the limit for some.
+
+    When they do not, the ladder sheds every anchor (with its citations) before
+    any other line, so the preload built from anchor-free parts is the one
+    built from the full parts: the archived section need not be planned.
+    """
+    out = [header(sid), ""]
+    for part in parts:
+        out += [level_header(part), *(b.text for b in part.body), part.health]
+        if debt.get(part.level):
+            out.append(debt[part.level])
+    return measure("\n".join(out)) < limit
 
 
 def _drop_empty_headers(bodies: list[list[BodyLine]]) -> None:

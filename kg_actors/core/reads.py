@@ -39,16 +39,18 @@ class LevelPart:
     archived: int
 
 
-def health_line(graph: GraphData, plan: render.LevelPlan) -> str:
+def health_line(graph: GraphData, plan: render.LevelPlan, edges: int | None = None) -> str:
+    """`edges`: the level's live edge count, for a plan without its archived entries (their
+    citations never touch an active node: an active node's entry cites all of its edges)."""
     n = len(plan.active)
     touching: dict[str, int] = {e.node_id: 0 for e in plan.active}
-    edges = 0
-    for entry in plan.entries():
+    for entry in plan.active:
         for edge in entry.citations:
-            edges += 1
             for end in (edge.src, edge.dst):
                 if end in touching:
                     touching[end] += 1
+    if edges is None:
+        edges = plan.live_edges
     unconnected = sum(1 for c in touching.values() if c == 0)
     pct = round(100 * unconnected / n) if n else 0
     avg = round(sum(touching.values()) / n, 1) if n else 0.0
@@ -56,10 +58,15 @@ def health_line(graph: GraphData, plan: render.LevelPlan) -> str:
 
 
 def level_part(graph: GraphData, level: str, preloaded: frozenset[str] = frozenset(),
-               scores: dict[str, float] | None = None) -> LevelPart:
-    """A level's full-read body; `scores` (unified pool) rank what the ladder hides first."""
+               scores: dict[str, float] | None = None, anchors: bool = True) -> LevelPart:
+    """A level's full-read body; `scores` (unified pool) rank what the ladder hides first.
+
+    Without `anchors` the body stops at the archived section's header (kept, so
+    the text measures what the full body's ladder measures once its anchors are
+    gone); the header counts and the health line still describe the whole level.
+    """
     scores = scores or {}
-    plan = render.plan_level(graph)
+    plan = render.plan_level(graph, anchors)
 
     def value(edge: Edge) -> float:
         return scores.get(edge.src, DEFAULT_SCORE) + scores.get(edge.dst, DEFAULT_SCORE)
@@ -74,12 +81,14 @@ def level_part(graph: GraphData, level: str, preloaded: frozenset[str] = frozens
             line = render.node_line(entry.node_id, graph.nodes[entry.node_id].gist)
             body.append(BodyLine(line, {"seen": [entry.node_id]}))
         body.extend(BodyLine(render.citation_line(c, entry.node_id), None, "edge", value(c)) for c in entry.citations)
-    if plan.archived:
+    archived = len(plan.archived) if anchors else sum(1 for n in graph.nodes.values() if n.archived and not n.orphaned)
+    if archived:
         body.append(BodyLine(render.ARCHIVED_HEADER))
     for entry in plan.archived:
         body.append(BodyLine(render.anchor_line(entry.node_id), None, "anchor", scores.get(entry.node_id, 0.0)))
         body.extend(BodyLine(render.citation_line(c, entry.node_id), None, "edge", value(c)) for c in entry.citations)
-    return LevelPart(level, TITLES[level], tuple(body), health_line(graph, plan), len(plan.active), len(plan.archived))
+    health = health_line(graph, plan, None if anchors else render.live_edge_count(graph))
+    return LevelPart(level, TITLES[level], tuple(body), health, len(plan.active), archived)
 
 
 def with_preloaded(part: LevelPart, preloaded: frozenset[str]) -> LevelPart:

@@ -124,11 +124,16 @@ def order_clusters(neighbours: Mapping[str, set[str]], degree: Mapping[str, int]
     return [i for c in components for i in c]
 
 
-def plan_level(graph: GraphData) -> LevelPlan:
-    """Which lines a level shows, in order, and which edge each cites."""
+def plan_level(graph: GraphData, anchors: bool = True) -> LevelPlan:
+    """Which lines a level shows, in order, and which edge each cites.
+
+    Active entries come first and cite every live edge of theirs, so without
+    `anchors` the active entries are exactly the same (for a reader that will
+    show no archived anchor: the preload, when its gists alone overflow it).
+    """
     nodes = graph.nodes
     active_ids = [n.id for n in nodes.values() if n.active]
-    archived_ids = sorted(n.id for n in nodes.values() if n.archived and not n.orphaned)
+    archived_ids = sorted(n.id for n in nodes.values() if n.archived and not n.orphaned) if anchors else []
     live: dict[str, list[Edge]] = {}
     for node_id in active_ids + archived_ids:
         live[node_id] = _live_incident(graph, node_id)
@@ -146,6 +151,12 @@ def plan_level(graph: GraphData) -> LevelPlan:
     active = tuple(entry(i, True) for i in cluster_order(graph, active_ids, degree))
     archived = tuple(entry(i, False) for i in archived_ids)
     return LevelPlan(active, archived, len(cited))
+
+
+def live_edge_count(graph: GraphData) -> int:
+    """How many edges a full read shows (plan_level(graph).live_edges), without planning it."""
+    nodes = graph.nodes
+    return sum(1 for e in graph.edges.values() if edge_is_live(e, nodes))
 
 
 def plan_lines(graph: GraphData, plan: LevelPlan, preloaded: frozenset[str] = frozenset()) -> list[str]:

@@ -17,31 +17,41 @@ def written_ts(node: Node) -> float | None:
 
 
 class WrittenLog:
+    """Ordered by when each write became visible here, not by its stamp alone.
+
+    A write is stamped when its request starts and applied after the writes
+    queued before it: one stamped before a reader's window opened may become
+    visible after, and ordering by the stamp would hide it from every window.
+    """
+
     def __init__(self) -> None:
-        self._keys: list[tuple[float, str]] = []  # (write time, id), sorted
-        self._ts: dict[str, float] = {}
+        self._keys: list[tuple[float, str]] = []  # (visible since, id), sorted
+        self._at: dict[str, tuple[float, float]] = {}  # id -> (its write stamp, visible since)
 
     @classmethod
     def build(cls, graph: GraphData) -> WrittenLog:
         log = cls()
-        log._ts = {n.id: ts for n in graph.nodes.values() if (ts := written_ts(n)) is not None}
-        log._keys = sorted((ts, i) for i, ts in log._ts.items())
+        log._at = {n.id: (ts, ts) for n in graph.nodes.values() if (ts := written_ts(n)) is not None}
+        log._keys = sorted((at, i) for i, (_, at) in log._at.items())
         return log
 
-    def update_node(self, node: Node) -> None:
+    def update_node(self, node: Node, applied: float | None = None) -> None:
+        """`applied`: when the change was applied (None: as stamped)."""
         ts = written_ts(node)
-        if self._ts.get(node.id) == ts:
-            return
+        known = self._at.get(node.id)
+        if (known[0] if known else None) == ts:
+            return  # not re-written (a state change, a vote): nothing new to report
         self.remove_node(node.id)
         if ts is not None:
-            self._ts[node.id] = ts
-            bisect.insort(self._keys, (ts, node.id))
+            at = ts if applied is None else max(ts, applied)
+            self._at[node.id] = (ts, at)
+            bisect.insort(self._keys, (at, node.id))
 
     def remove_node(self, node_id: str) -> None:
-        ts = self._ts.pop(node_id, None)
-        if ts is not None:
-            del self._keys[bisect.bisect_left(self._keys, (ts, node_id))]
+        known = self._at.pop(node_id, None)
+        if known is not None:
+            del self._keys[bisect.bisect_left(self._keys, (known[1], node_id))]
 
     def since(self, ts: float) -> list[str]:
-        """Ids written strictly after `ts`, oldest first."""
+        """Ids written (made visible) strictly after `ts`, oldest first."""
         return [i for _, i in self._keys[bisect.bisect_right(self._keys, (ts, "\U0010ffff")):]]

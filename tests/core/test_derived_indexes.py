@@ -57,6 +57,18 @@ def test_written_since_is_strict_and_oldest_first():
     assert log.since(0) == ["d", "b"]
 
 
+def test_a_write_applied_after_a_window_opened_is_in_that_window():
+    """Stamped at 10 when its request started, applied at 25 behind queued writes: a reader
+    whose window opened at 20 must still get it, once (it leaves the windows after 25)."""
+    log = WrittenLog.build(project(Node("a", "g", written={"by": "s1", "ts": 15.0})))
+    log.update_node(Node("late", "g", written={"by": "s2", "ts": 10.0}), applied=25.0)
+    assert log.since(20.0) == ["late"]
+    assert log.since(25.0) == []
+    assert log.since(0) == ["a", "late"]
+    log.update_node(Node("late", "g, re-rated", written={"by": "s2", "ts": 10.0}), applied=40.0)
+    assert log.since(25.0) == []  # the same write (a state change, a vote) is not news again
+
+
 PATHS = ["src/a.py", "src/a.py:3-9 (f)", "~/app/src/a.py", "/etc/hosts", "docs/b.md", "https://x.org/a"]
 node_strategy = st.builds(
     Node,

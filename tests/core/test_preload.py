@@ -1,0 +1,57 @@
+"""The session-start preload: the anchor-free shortcut builds exactly what the full bodies build."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kg_actors.core import preload, reads, render
+from kg_actors.core.model import Edge, GraphData, Node
+
+IDS = [f"n{i}" for i in range(12)]
+node_strategy = st.builds(
+    lambda i, state, gist: Node(i, gist, archived=state != "active", orphaned_ts=5.0 if state == "orphaned" else None),
+    st.sampled_from(IDS), st.sampled_from(["active", "active", "archived", "orphaned"]),
+    st.text("abcdefgh ", min_size=1, max_size=60),
+)
+edge_strategy = st.builds(Edge, st.sampled_from(IDS + ["src/x.py"]), st.sampled_from(IDS), st.sampled_from(["uses", "fixes"]))
+
+
+def graph_of(nodes: list[Node], edges: list[Edge]) -> GraphData:
+    graph = GraphData("project")
+    for node in nodes:
+        graph.set_node(node)
+    for edge in edges:
+        graph.set_edge(edge)
+    return graph
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(node_strategy, min_size=1, max_size=12), st.lists(edge_strategy, max_size=20),
+       st.integers(200, 1500), st.dictionaries(st.sampled_from(IDS), st.floats(0, 1)))
+def test_without_room_for_anchors_the_gists_part_builds_the_same_preload(nodes, edges, limit, scores):
+    graph = graph_of(nodes, edges)
+    full = reads.level_part(graph, "project", frozenset(), scores)
+    gists = reads.level_part(graph, "project", frozenset(), scores, anchors=False)
+    assert (gists.active, gists.archived, gists.health) == (full.active, full.archived, full.health)
+    assert render.live_edge_count(graph) == render.plan_level(graph).live_edges
+    debt = {"project": "DEBT: none"}
+    built = preload.build([full], {"project": scores}, debt, "abcd1234", limit, len)
+    if not preload.has_room([gists], debt, "abcd1234", limit, len):
+        assert preload.build([gists], {"project": scores}, debt, "abcd1234", limit, len) == built
+    lines = built[0].split("\n")
+    for above, line in zip(lines, lines[1:]):
+        if line.startswith("    "):  # a citation hangs under the line that owns it, never under a header
+            assert above.startswith("  ")
+
+
+def test_a_shed_anchor_takes_its_citations_along():
+    nodes = [Node(f"active-{i}", "a lesson worth keeping " * 3) for i in range(3)]
+    nodes += [Node("old-one", "archived", archived=True), Node("old-two", "archived", archived=True)]
+    graph = graph_of(nodes, [Edge("old-one", "src/x.py", "uses"), Edge("old-two", "src/y.py", "uses")])
+    part = reads.level_part(graph, "project", frozenset(), {"old-one": 0.9, "old-two": 0.1})
+    whole, _ = preload.build([part], {"project": {}}, {}, "abcd1234", 10**6, len)
+    lowest = len("  old-two\n") + len("    → uses → src/y.py\n")
+    text, _ = preload.build([part], {"project": {}}, {}, "abcd1234", len(whole) - lowest, len)
+    assert "old-two" not in text and "src/y.py" not in text  # the anchor and its citation went together
+    assert "old-one" in text and "→ uses → src/x.py" in text
