@@ -26,7 +26,6 @@ from .graph_actor import Derived, GraphHandle
 from .memory import Memory
 from .session_actor import SessionView
 from .storage import layout as L
-from .storage.logs import append_jsonl
 
 log = logging.getLogger(__name__)
 
@@ -115,7 +114,7 @@ class Ambient:
             raise InvalidInput("cwd", "is not a usable path") from None
 
     def _log(self, records: list[dict]) -> None:
-        append_jsonl(self.layout.log("recall.jsonl"), records, C.RECALL_LOG_MAX_BYTES)
+        self.memory.append_log("recall.jsonl", records, C.RECALL_LOG_MAX_BYTES)
 
     # SessionStart ----------------------------------------------------------------
     async def bootstrap(self, cwd: object, claude_sid: object, source: object, transcript_path: object) -> dict:

@@ -23,6 +23,7 @@ from .graph_actor import GraphHandle
 from .harness import profiles
 from .session_actor import SessionHandle, SessionView
 from .storage import layout as L
+from .logbook import Logbook
 from .storage.logs import append_jsonl
 
 log = logging.getLogger(__name__)
@@ -46,8 +47,9 @@ class Opened:
 
 class Memory:
     def __init__(self, directory: GraphDirectory, sessions: SessionHandle, clock: Callable[[], float],
-                 publish: Callable[[dict], None] | None = None):
+                 publish: Callable[[dict], None] | None = None, logbook: Logbook | None = None):
         self.directory = directory
+        self.logbook = logbook  # decision logs go through it, off the loop (None: appended at once)
         self.sessions = sessions
         self.clock = clock
         self.layout = directory.layout
@@ -346,7 +348,14 @@ class Memory:
         record = {"ts": self.clock(), "kg_session": view.sid, "claude_session": view.claude_sid,
                   "project": view.project_path, "id": node_id, "level": level, "via": via}
         record.update(extra)
-        append_jsonl(self.layout.log("useful.jsonl"), [record], C.USEFUL_LOG_MAX_BYTES)
+        self.append_log("useful.jsonl", [record], C.USEFUL_LOG_MAX_BYTES)
+
+    def append_log(self, name: str, records: list[dict], max_bytes: int) -> None:
+        path = self.layout.log(name)
+        if self.logbook is not None:
+            self.logbook.append(path, records, max_bytes)
+        else:
+            append_jsonl(path, records, max_bytes)
 
     async def progress(self, sid: str | None, task_id: str, state: Any, level: str,
                        project_path: str | None = None) -> dict | None:

@@ -28,6 +28,7 @@ from .http.app import HOOK_PATHS, App
 from .http.listener import serve as http_serve
 from .http.rest import build_rest
 from .lanes import Lanes
+from .logbook import Logbook
 from .memory import Memory
 from .session_actor import SessionHandle, load_sessions, run_session_registry
 from .storage import layout as L
@@ -114,7 +115,9 @@ async def run_server(config: Config, clock: Callable[[], float] = time.time, han
             lanes = Lanes()
             directory = GraphDirectory(lay, actors, config.orphan_grace_days, clock, lanes.step_aside)
             feed = ChangeFeed()
-            memory = Memory(directory, sessions, clock, feed.publish)
+            logbook = Logbook()
+            await actors.start(logbook.run)
+            memory = Memory(directory, sessions, clock, feed.publish, logbook)
             rt = Runtime(config, lay, directory, sessions, memory, feed, clock)
             # Serve at once; the user graph loads meanwhile (requests that need it wait for it).
             actors.start_soon(_preload_user, directory)
@@ -145,6 +148,7 @@ async def run_server(config: Config, clock: Callable[[], float] = time.time, han
                 grace.shield = True
                 await directory.stop_all()
                 await sessions.save(clock())
+                logbook.close()  # its task writes what is queued before the actors' deadline
                 actors.cancel_scope.deadline = trio.current_time() + SHUTDOWN_GRACE_SECONDS
                 sessions.close()
             if grace.cancelled_caught:

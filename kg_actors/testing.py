@@ -78,6 +78,16 @@ class ServerProcess:
         except OSError:
             return None
 
+    def logs_written(self, timeout: float = 10.0) -> None:
+        """Wait until the decision logs hold every line queued so far (they are appended off the loop)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            health = self.health()
+            if health is None or not health.get("logs_pending"):
+                return
+            time.sleep(0.005)
+        raise RuntimeError("decision log lines still pending")
+
     def stop(self, sig: int = signal.SIGTERM, timeout: float = 20.0) -> int:
         if self.proc is None or self.proc.poll() is not None:
             return self.proc.returncode if self.proc else 0

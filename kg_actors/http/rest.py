@@ -82,6 +82,7 @@ def build_rest(runtime) -> Starlette:
         return JSONResponse({
             "status": "ok", "version": __version__, "transport": "streamable-http",
             "loaded_graphs": runtime.directory.loaded_keys(), "storage": str(runtime.layout.root),
+            "logs_pending": runtime.memory.logbook.pending if runtime.memory.logbook else 0,
         })
 
     routes = [

@@ -201,6 +201,7 @@ def post(srv: ServerProcess, path: str, body: bytes | dict, timeout: float = 10)
 
 
 def recall_log(srv: ServerProcess) -> list[dict]:
+    srv.logs_written()
     path = srv.store / "recall.jsonl"
     if not path.exists():
         return []

@@ -228,6 +228,7 @@ async def test_adding_a_note_to_another_sessions_lesson_credits_it_once(srv, cli
     own = await a.ok("kg_put_node", level="project", id="flaky-test-lesson", gist="retry hides races",
                      notes=["case 1", "case 2", "case 3", "case 4"])
     assert "endorsement" not in own
+    srv.logs_written()
     lines = [json.loads(x) for x in (srv.store / "useful.jsonl").read_text().splitlines()]
     notes = [r for r in lines if r["id"] == "flaky-test-lesson" and r["via"] == "note"]
     assert len(notes) == 1 and notes[0]["kg_session"] == b.sid
@@ -405,6 +406,7 @@ async def test_useful_guidance_cap_and_one_vote_per_node(srv, client):
     assert all("_useful_ts" not in nodes[i] for i in ids[10:])
     # An endorsement is not a content write.
     assert all(nodes[i]["_written"]["ts"] < nodes[i]["_useful_ts"][0] for i in ids[:10])
+    srv.logs_written()
     lines = [json.loads(x) for x in (srv.store / "useful.jsonl").read_text().splitlines()]
     mine = [r for r in lines if r["kg_session"] == a.sid]
     assert len([r for r in mine if "refused" not in r]) == 10
@@ -443,6 +445,7 @@ async def test_maintenance_session_credits_after_progress_maintain(srv, client):
     node = _user_node(srv, "orphan-for-credit")
     # Out of the orphaned tier (compaction may go on to promote the freshly credited node).
     assert "_orphaned_ts" not in node, node
+    srv.logs_written()
     lines = [json.loads(x) for x in (srv.store / "useful.jsonl").read_text().splitlines()]
     mine = [r for r in lines if r["kg_session"] == m.sid]
     assert [r["credits"] for r in mine if "refused" not in r] == [2, 3, 3, 3, 3, 1]
