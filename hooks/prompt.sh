@@ -4,12 +4,20 @@
 payload=$(cat)
 printf '%s' "$payload" | kg_post /api/prompt_context && exit 0
 # The server had nothing (or is down): one line from a pool for how deep the session is.
-# Only the head of the payload is searched: transcript_path comes before a long prompt.
-transcript=$(printf '%s' "$payload" | head -c 4096 | tr ',{}' '\n\n\n' \
-  | sed -n 's/^ *"transcript_path" *: *"\([^"]*\)".*/\1/p' | head -n 1)
+# The transcript path is cut out by the shell itself (a process per step would cost more
+# than the reply); only a path in the payload's head counts: it comes before a long prompt.
+transcript=""
+head=${payload%%\"transcript_path\"*}
+if [ "$head" != "$payload" ] && [ ${#head} -lt 4096 ]; then
+  rest=${payload#"$head"\"transcript_path\"}
+  rest=${rest#*\"}
+  transcript=${rest%%\"*}
+fi
 size=0
-[ -n "$transcript" ] && [ -f "$transcript" ] && size=$(wc -c <"$transcript" 2>/dev/null || echo 0)
-n=$(( $(date +%s) % 3 ))
+case "$transcript" in
+  /*.jsonl) [ -f "$transcript" ] && size=$(wc -c <"$transcript" 2>/dev/null || echo 0) ;;
+esac
+n=$(( $$ % 3 ))
 if [ "$size" -lt 200000 ]; then
   set -- "KG: search memory (kg_search) before re-deriving something that feels familiar." \
          "KG: when a lesson costs you effort, write it down (kg_put_node) while it is fresh." \

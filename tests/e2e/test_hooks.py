@@ -382,6 +382,32 @@ def test_a_chore_session_hooks_say_nothing_at_all(srv):
     assert worker.prompt("how does the JWT refresh work").is_reminder
 
 
+POOLS = {  # the prompt hook's own lines, by how deep the session is (its transcript's size)
+    "early": ("kg_search) before re-deriving", "write it down (kg_put_node)", "check kg_search before asserting"),
+    "middle": ("figure out twice", "earns a kg_useful vote", "link new lessons"),
+    "late": ("before wrapping up", "long session", "wrap-up"),
+}
+
+
+def test_the_pool_line_is_staged_by_how_long_the_transcript_has_grown(server_factory):
+    down = server_factory(start=False)
+    transcript = down.home / ".claude" / "projects" / "p" / "deep.jsonl"
+    transcript.parent.mkdir(parents=True)
+    env = hook_env(down)
+    for stage, size in (("early", 10), ("middle", 300_000), ("late", 3_000_000)):
+        transcript.write_bytes(b"x" * size)
+        for _ in range(3):
+            payload = {"session_id": "s", "transcript_path": str(transcript), "cwd": str(down.home),
+                       "hook_event_name": "UserPromptSubmit", "prompt": "hello " * 10}
+            run = run_hook("prompt", payload, env)
+            assert run.rc == 0 and run.is_pool_line, run
+            assert any(marker in run.context for marker in POOLS[stage]), (stage, run.context)
+    # A path after a long prompt (past the payload's head), or one that is no transcript, counts as early.
+    late = {"prompt": "y" * 100_000, "transcript_path": str(transcript)}
+    assert any(m in run_hook("prompt", late, env).context for m in POOLS["early"])
+    assert any(m in run_hook("prompt", {"transcript_path": "/etc/passwd"}, env).context for m in POOLS["early"])
+
+
 def test_with_the_server_down_the_hooks_are_quiet_and_quick(server_factory, tmp_path):
     down = server_factory(start=False)  # a port nothing listens on
     h = Harness(down, down.project("proj"))
