@@ -169,7 +169,7 @@ class Ambient:
         for lvl, _, graph, derived in views:
             scores[lvl] = derived.recent_scores(graph, now)
             parts.append(derived.gists_part(graph, lvl, now))
-            debts[lvl] = debt_line(derived.debt(graph, now))
+            debts[lvl] = debt_line(derived.recent_debt(graph, now))
         if any(p.archived for p in parts) and preload.has_room(parts, debts, view.sid, harness.preload_limit,
                                                                 harness.measure):
             # Room for anchors too: the full bodies, archived sections planned.

@@ -97,7 +97,9 @@ def build_derived(graph: GraphData, now: float) -> Derived:
     """
     derived = Derived(None, touches.TouchIndex.build(graph, str(Path.home())), WrittenLog.build(graph))
     derived.debt(graph, now)  # the first call warms its per-graph term counts
-    derived.scores(graph, now)  # so the first file recall does not pay for them (recent_scores)
+    derived.scores(graph, now)  # so the first reply does not pay for the recent values
+    derived.debt(graph, now)
+    derived.live_edges(graph)
     return derived
 
 
@@ -118,9 +120,11 @@ class Derived:
         self.written = written
         self.missing_touches: frozenset[str] = frozenset()
         self.activity_days: frozenset[str] = frozenset()  # a project's tool-event days (DEBT activity)
-        self._debt: tuple[int, int, debt.Debt] | None = None
+        self._debt: tuple[tuple[int, int, int], debt.Debt] | None = None
+        self.debt_inputs = 0  # bumped when missing_touches or activity_days change
         self._scores: tuple[int, dict[str, float]] | None = None
-        self.scores_wanted = False  # recent_scores handed out a version older than the graph
+        self._live_edges: tuple[int, int] | None = None
+        self._stale: set[str] = set()  # recent values handed out older than the graph
         self._part: tuple[int, str, reads.LevelPart] | None = None
         self._gists_part: tuple[int, str, reads.LevelPart] | None = None
 
@@ -144,22 +148,41 @@ class Derived:
             self._scores = (graph.gen, scoring.unified_scores(graph, now))
         return self._scores[1]
 
+    # Values of a recent graph version, for hook replies: each costs 20-100 ms at 10,000 nodes,
+    # which no reply may pay after every write. Computed at first use; a reply that finds one
+    # older than the graph flags it, and the tick recomputes what is flagged, off the loop.
     def recent_scores(self, graph: GraphData, now: float) -> dict[str, float]:
-        """The scores of a recent version (the tick refreshes them): enough to order a few recalled nodes.
+        """Scores to order a few recalled nodes or shed preload gists by; a newer node has none."""
+        return self._recently("scores", self._scores, graph.gen, lambda: self.scores(graph, now))
 
-        Re-scoring 10,000 nodes costs ~100 ms, which no hook reply may pay after
-        each write; a node newer than the scores counts as 0.
-        """
-        if self._scores is None:
-            return self.scores(graph, now)
-        self.scores_wanted |= self._scores[0] != graph.gen
-        return self._scores[1]
+    def recent_debt(self, graph: GraphData, now: float) -> debt.Debt:
+        return self._recently("debt", self._debt, self._debt_key(graph, now), lambda: self.debt(graph, now))
 
-    def refresh_scores(self, graph: GraphData, now: float) -> None:
-        """On the tick: re-score only when a recall met stale scores since the last refresh."""
-        if self.scores_wanted:
-            self.scores(graph, now)
-            self.scores_wanted = False
+    def recent_live_edges(self, graph: GraphData) -> int:
+        return self._recently("live_edges", self._live_edges, graph.gen, lambda: self.live_edges(graph))
+
+    def _recently(self, name: str, held: tuple | None, key: Any, fresh: Callable[[], Any]) -> Any:
+        """`held`: (the key it was computed for, the value)."""
+        if held is None:
+            return fresh()
+        if held[0] != key:
+            self._stale.add(name)
+        return held[1]
+
+    def take_stale(self) -> frozenset[str]:
+        stale, self._stale = frozenset(self._stale), set()
+        return stale
+
+    def refresh(self, graph: GraphData, now: float, names: frozenset[str]) -> None:
+        """Recompute the recent values `names` (take_stale). Pure reads of `graph`: the actor runs
+        this in a worker thread while it takes no message, so nothing changes the graph meanwhile."""
+        for name in sorted(names):
+            {"scores": self.scores, "debt": self.debt, "live_edges": lambda g, _: self.live_edges(g)}[name](graph, now)
+
+    def live_edges(self, graph: GraphData) -> int:
+        if self._live_edges is None or self._live_edges[0] != graph.gen:
+            self._live_edges = (graph.gen, render.live_edge_count(graph))
+        return self._live_edges[1]
 
     def level_part(self, graph: GraphData, level: str, preloaded: frozenset[str], now: float) -> reads.LevelPart:
         """The full read's body for this level: the render plan is rebuilt only when the graph changed."""
@@ -171,16 +194,28 @@ class Derived:
         """The level's body without its archived anchors, valued by recent scores: the preload's,
         when its gists alone overflow it (planning 10,000 anchors per write is what it spares)."""
         if self._gists_part is None or self._gists_part[:2] != (graph.gen, level):
-            part = reads.level_part(graph, level, frozenset(), self.recent_scores(graph, now), anchors=False)
+            part = reads.level_part(graph, level, frozenset(), self.recent_scores(graph, now), anchors=False,
+                                    live_edges=self.recent_live_edges(graph))
             self._gists_part = (graph.gen, level, part)
         return self._gists_part[2]
 
     def debt(self, graph: GraphData, now: float) -> debt.Debt:
-        day = int(now // 86_400)
-        if self._debt is None or self._debt[:2] != (graph.gen, day):
-            self._debt = (graph.gen, day, debt.compute_debt(graph, now, missing_touches=self.missing_touches,
-                                                            activity_days=self.activity_days))
-        return self._debt[2]
+        key = self._debt_key(graph, now)
+        if self._debt is None or self._debt[0] != key:
+            self._debt = (key, debt.compute_debt(graph, now, missing_touches=self.missing_touches,
+                                                 activity_days=self.activity_days))
+        return self._debt[1]
+
+    def _debt_key(self, graph: GraphData, now: float) -> tuple[int, int, int]:
+        return graph.gen, int(now // 86_400), self.debt_inputs
+
+    def set_debt_inputs(self, missing_touches: frozenset[str] | None = None,
+                        activity_days: frozenset[str] | None = None) -> None:
+        """What the tick learns outside the graph; debt is computed again only when either changed."""
+        for name, value in (("missing_touches", missing_touches), ("activity_days", activity_days)):
+            if value is not None and frozenset(value) != getattr(self, name):
+                setattr(self, name, frozenset(value))
+                self.debt_inputs += 1
 
 
 def node_version(graph: GraphData, node_id: str) -> int:
@@ -229,13 +264,10 @@ class GraphState:
         return anchors.touch_paths(self.graph, home)
 
     def op_set_missing_touches(self, missing: frozenset[str]) -> None:
-        self.derived.missing_touches = frozenset(missing)
-        self.derived._debt = None
+        self.derived.set_debt_inputs(missing_touches=missing)
 
     def op_set_activity_days(self, days: frozenset[str]) -> None:
-        if frozenset(days) != self.derived.activity_days:
-            self.derived.activity_days = frozenset(days)
-            self.derived._debt = None
+        self.derived.set_debt_inputs(activity_days=days)
 
     # Reads -----------------------------------------------------------------
     def op_node_ids(self) -> frozenset[str]:
@@ -403,7 +435,6 @@ class GraphState:
     def op_tick(self, now: float) -> dict:
         result = compaction.compact(self.graph, now)
         pruned = compaction.prune_orphans(self.graph, now, self.orphan_grace_days)
-        self.derived.refresh_scores(self.graph, now)  # what file recall orders by until the next tick
         return {"compaction": result, "pruned": pruned}
 
 
@@ -525,6 +556,12 @@ async def run_graph_actor(
             async for req in mailbox.receive:
                 if req.op == "fold":
                     await _request_fold(state, to_writer, req.reply, status)
+                    continue
+                if req.op == "refresh":  # the tick's: recent values a reply found stale, off the loop
+                    names = state.derived.take_stale()
+                    if names:
+                        await trio.to_thread.run_sync(state.derived.refresh, state.graph, req.args["now"], names)
+                    req.reply.set(names)
                     continue
                 if req.op == "discard":
                     discard = req.reply

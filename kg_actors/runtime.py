@@ -11,6 +11,7 @@ import importlib
 import logging
 import os
 import signal
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -21,7 +22,7 @@ from hypercorn.config import Config as HyperConfig
 
 from . import __version__, heap
 from .config import Config
-from .core.constants import SHUTDOWN_GRACE_SECONDS
+from .core.constants import GIL_SWITCH_SECONDS, SHUTDOWN_GRACE_SECONDS
 from .directory import GraphDirectory
 from .feed import ChangeFeed
 from .http.app import HOOK_PATHS, App
@@ -62,6 +63,7 @@ async def _tick(rt: Runtime) -> None:
     for handle in rt.directory.loaded():
         try:
             out = await handle.ask("tick", now=now)
+            await handle.ask("refresh", now=now)
             if out["compaction"].acted or out["pruned"]:
                 # Node states moved without a write: tell the editors watching this graph.
                 rt.feed.publish({"type": "states_changed", "level": handle.level,
@@ -106,6 +108,9 @@ async def _on_signals(cancel: trio.CancelScope) -> None:
 async def run_server(config: Config, clock: Callable[[], float] = time.time, handle_signals: bool = True,
                      *, task_status: trio.TaskStatus[Runtime] = trio.TASK_STATUS_IGNORED) -> None:
     heap.tune()
+    # Worker threads (index builds, the tick's recomputations) hold the GIL for at most this long
+    # when the loop wants it back: Python's 5 ms default would be added to a hook reply in flight.
+    sys.setswitchinterval(GIL_SWITCH_SECONDS)
     lay = L.Layout(config.root)
     fd = lock.claim(config.root)  # before binding the port: a second server must not half-start
     try:

@@ -118,21 +118,44 @@ async def test_a_create_gets_its_hints_through_the_stepwise_preparation(tmp_path
             await handle.close()
 
 
-def test_the_tick_rescores_only_after_a_recall_met_stale_scores():
-    from kg_actors.graph_actor import GraphState
+def test_recent_values_are_recomputed_only_after_a_reply_met_them_stale():
+    from kg_actors.graph_actor import build_derived
 
     graph = GraphData("user")
     for i in range(5):
         graph.set_node(Node(f"lesson-{i}", f"gist {i}", created_ts=float(i)))
     graph.commit()
-    state = GraphState("user", "user", graph)
-    first = state.derived.scores(graph, 100.0)
-    state.op_tick(100.0)
-    assert state.derived.recent_scores(graph, 100.0) is first  # nothing changed: nothing to do
+    derived = build_derived(graph, 100.0)
+    first, first_debt = derived.recent_scores(graph, 100.0), derived.recent_debt(graph, 100.0)
+    assert derived.take_stale() == frozenset()  # nothing changed: nothing to do
     graph.set_node(Node("lesson-new", "a newer gist", created_ts=50.0))
     graph.commit()
-    state.op_tick(100.0)
-    assert state.derived.recent_scores(graph, 100.0) is first  # no recall asked: kept, flagged now
-    state.op_tick(100.0)
-    refreshed = state.derived.recent_scores(graph, 100.0)
-    assert refreshed is not first and refreshed == state.derived.scores(graph, 100.0)
+    assert derived.take_stale() == frozenset()  # no reply asked since: nothing recomputed on the tick
+    assert derived.recent_scores(graph, 100.0) is first  # a reply gets the older values at once...
+    assert derived.recent_debt(graph, 100.0) is first_debt
+    assert derived.recent_live_edges(graph) == 0
+    stale = derived.take_stale()
+    assert stale == {"scores", "debt", "live_edges"}  # ...and flags them for the tick
+    derived.refresh(graph, 100.0, stale)
+    refreshed = derived.recent_scores(graph, 100.0)
+    assert refreshed is not first and refreshed == derived.scores(graph, 100.0)
+    assert derived.recent_debt(graph, 100.0) is not first_debt
+    assert derived.recent_live_edges(graph) == 0
+    assert derived.take_stale() == frozenset()  # all current again
+
+
+async def test_the_refresh_message_recomputes_off_the_loop(tmp_path):
+    graph = GraphData("user")
+    graph.set_node(Node("lesson-a", "gist a", created_ts=1.0))
+    graph.commit()
+    async with trio.open_nursery() as nursery:
+        handle = await nursery.start(run_graph_actor, "user", "user", tmp_path / "g.json", graph)
+        _, derived = await handle.view()
+        old = derived.recent_scores(graph, 10.0)
+        await handle.ask("put_node", node_id="lesson-b", gist="gist b", notes=None, touches=None, now=10.0,
+                         writer=graph_ops.Writer(session="aaaa1111"))
+        assert derived.recent_scores(graph, 10.0) is old
+        assert await handle.ask("refresh", now=10.0) == {"scores"}
+        assert derived.recent_scores(graph, 10.0) is not old
+        assert await handle.ask("refresh", now=10.0) == frozenset()
+        await handle.close()

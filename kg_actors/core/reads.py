@@ -58,12 +58,14 @@ def health_line(graph: GraphData, plan: render.LevelPlan, edges: int | None = No
 
 
 def level_part(graph: GraphData, level: str, preloaded: frozenset[str] = frozenset(),
-               scores: dict[str, float] | None = None, anchors: bool = True) -> LevelPart:
+               scores: dict[str, float] | None = None, anchors: bool = True,
+               live_edges: int | None = None) -> LevelPart:
     """A level's full-read body; `scores` (unified pool) rank what the ladder hides first.
 
     Without `anchors` the body stops at the archived section's header (kept, so
     the text measures what the full body's ladder measures once its anchors are
-    gone); the header counts and the health line still describe the whole level.
+    gone); the header counts and the health line still describe the whole level
+    (its edge count is `live_edges` when given: a recent count, see Derived).
     """
     scores = scores or {}
     plan = render.plan_level(graph, anchors)
@@ -87,7 +89,9 @@ def level_part(graph: GraphData, level: str, preloaded: frozenset[str] = frozens
     for entry in plan.archived:
         body.append(BodyLine(render.anchor_line(entry.node_id), None, "anchor", scores.get(entry.node_id, 0.0)))
         body.extend(BodyLine(render.citation_line(c, entry.node_id), None, "edge", value(c)) for c in entry.citations)
-    health = health_line(graph, plan, None if anchors else render.live_edge_count(graph))
+    if not anchors and live_edges is None:
+        live_edges = render.live_edge_count(graph)
+    health = health_line(graph, plan, None if anchors else live_edges)
     return LevelPart(level, TITLES[level], tuple(body), health, len(plan.active), archived)
 
 
