@@ -62,6 +62,7 @@ class ServerProcess:
             if self.health() is not None and ("--no-editor" in args or self._editor_up()):
                 return self
             time.sleep(0.02)
+        self.kill()  # a server that never answered must not outlive the run that started it
         raise RuntimeError(f"kg serve did not answer in time: {self.log.read_text()[-2000:]}")
 
     def _editor_up(self) -> bool:
