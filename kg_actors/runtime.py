@@ -11,7 +11,6 @@ import importlib
 import logging
 import os
 import signal
-import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -22,7 +21,7 @@ from hypercorn.config import Config as HyperConfig
 
 from . import __version__, heap
 from .config import Config
-from .core.constants import GIL_SWITCH_SECONDS, SHUTDOWN_GRACE_SECONDS
+from .core.constants import SHUTDOWN_GRACE_SECONDS
 from .directory import GraphDirectory
 from .feed import ChangeFeed
 from .http.app import HOOK_PATHS, App
@@ -108,9 +107,6 @@ async def _on_signals(cancel: trio.CancelScope) -> None:
 async def run_server(config: Config, clock: Callable[[], float] = time.time, handle_signals: bool = True,
                      *, task_status: trio.TaskStatus[Runtime] = trio.TASK_STATUS_IGNORED) -> None:
     heap.tune()
-    # Worker threads (index builds, the tick's recomputations) hold the GIL for at most this long
-    # when the loop wants it back: Python's 5 ms default would be added to a hook reply in flight.
-    sys.setswitchinterval(GIL_SWITCH_SECONDS)
     lay = L.Layout(config.root)
     fd = lock.claim(config.root)  # before binding the port: a second server must not half-start
     try:

@@ -87,7 +87,6 @@ HOOK_HOLD_MAX_SECONDS = 1.0  # a hook request's first bytes hold bulk work at mo
 ROOT_CACHE_SECONDS = 30.0  # a cwd's project root is resolved again after this
 ROOT_CACHE_SIZE = 1024
 SHUTDOWN_GRACE_SECONDS = 10.0
-GIL_SWITCH_SECONDS = 0.001  # how long a worker thread may keep the GIL from the event loop
 
 # Search
 SEARCH_MAX_UNIGRAMS = 32
