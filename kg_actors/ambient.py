@@ -137,8 +137,8 @@ class Ambient:
             view = await self.sessions.ask("register", project_path=root, harness=harness.name, now=now,
                                            claude_sid=claude_sid)
             if root is not None:
-                await (await self.directory.get(self.directory.project_key(root))).ask("set_project_path", path=root)
-        await self.sessions.ask("note_hook", harness=harness.name, project_path=root)
+                await self._name_project(root)
+        await self.sessions.tell("note_hook", harness=harness.name, project_path=root)
         if reused and source != "compact":
             note = (f"KG memory session resumed — session_id: {view.sid} (pass it to every kg_* call"
                     + (f"; it replaces {parent}, which stays with the session this one was forked from" if parent else "")
@@ -150,9 +150,22 @@ class Ambient:
             view = await self.sessions.ask("reset_context", sid=view.sid)
         return await self._preload(view, harness, reused)
 
+    async def _name_project(self, root: str) -> None:
+        """The project graph learns its folder; asked only when the view says it does not know it
+        (the actor may be busy with a write that waits for this very hook reply)."""
+        handle = await self.directory.get(self.directory.project_key(root))
+        cached = self._view_cache.get(handle.key)
+        if cached is None or cached[0] is not handle or cached[1].project_path != root:
+            await handle.ask("set_project_path", path=root)
+
     async def _from_transcript(self, transcript_path: object, root: str | None) -> SessionView | None:
         path = transcripts.safe_transcript(transcript_path if isinstance(transcript_path, str) else None, L.home())
         if path is None:
+            return None
+        try:
+            if os.stat(path).st_size == 0:
+                return None  # a new session's empty transcript: nothing to recover, no thread to wait for
+        except OSError:
             return None
         sid = await trio.to_thread.run_sync(transcripts.recover_sid, path)
         if sid is None:
@@ -178,8 +191,8 @@ class Ambient:
                 parts[i] = derived.level_part(graph, lvl, frozenset(), now)
         text, shown = preload.build(parts, scores, debts, view.sid, harness.preload_limit, harness.measure)
         ids = [node_id for _, node_id in shown]
-        await self.sessions.ask("set_preloaded", sid=view.sid, ids=ids)
-        await self.sessions.ask("mark_seen", sid=view.sid, ids=ids, via="preload", at=now)
+        await self.sessions.tell("set_preloaded", sid=view.sid, ids=ids)
+        await self.sessions.tell("mark_seen", sid=view.sid, ids=ids, via="preload", at=now)
         stats = {lvl: sum(1 for level, _ in shown if level == lvl) for lvl in ("user", "project")}
         message = (f"kg memory: preloaded {len(ids)} gist(s) (user {stats['user']}, project {stats['project']}) "
                    f"— session {view.sid}")

@@ -350,7 +350,7 @@ class GraphState:
         index = self.derived.index
         if index is None:
             return ()
-        dup = hints.near_duplicate(index, self.graph, node_id, gist)
+        dup = yield from hints.near_duplicate_steps(index, self.graph, node_id, gist)
         if dup is not None:
             return (hints.near_duplicate_hint(self.graph.nodes[dup[0]]),)
         yield

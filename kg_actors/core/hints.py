@@ -8,6 +8,8 @@ through either way.
 
 from __future__ import annotations
 
+from collections.abc import Generator
+
 from . import constants as C
 from .ids import has_date
 from .model import GraphData, Node
@@ -21,10 +23,26 @@ def _others(graph: GraphData, new_id: str) -> int:
 
 def near_duplicate(index: SearchIndex, graph: GraphData, new_id: str, new_gist: str) -> tuple[str, float] | None:
     """The existing node scoring at least half of what the new node would score against itself."""
+    steps = near_duplicate_steps(index, graph, new_id, new_gist)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value
+
+
+def near_duplicate_steps(index: SearchIndex, graph: GraphData, new_id: str, new_gist: str,
+                         per_step: int = C.HINT_TERMS_PER_STEP) -> Generator[None, None, tuple[str, float] | None]:
+    """near_duplicate, yielding after every `per_step` probe terms: a long gist's probe scans
+    thousands of postings, and its owner must not hold the loop for all of them at once."""
     if _others(graph, new_id) < C.HINT_MIN_OTHER_NODES:
         return None
     probe = query_terms(f"{new_id} {new_gist}").all()
-    scores = score_terms(index, probe, exclude=new_id, depth=C.RANK_SCAN_DEPTH)
+    scores: dict[str, float] = {}
+    for start in range(0, len(probe), per_step):
+        if start:
+            yield
+        score_terms(index, probe[start:start + per_step], exclude=new_id, depth=C.RANK_SCAN_DEPTH, scores=scores)
     if not scores:
         return None
     own = node_postings(index.nodes[new_id]) if new_id in index.nodes else {}

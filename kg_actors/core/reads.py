@@ -83,7 +83,7 @@ def level_part(graph: GraphData, level: str, preloaded: frozenset[str] = frozens
             line = render.node_line(entry.node_id, graph.nodes[entry.node_id].gist)
             body.append(BodyLine(line, {"seen": [entry.node_id]}))
         body.extend(BodyLine(render.citation_line(c, entry.node_id), None, "edge", value(c)) for c in entry.citations)
-    archived = len(plan.archived) if anchors else sum(1 for n in graph.nodes.values() if n.archived and not n.orphaned)
+    archived = len(plan.archived) if anchors else len(graph.ids_in_state("archived"))
     if archived:
         body.append(BodyLine(render.ARCHIVED_HEADER))
     for entry in plan.archived:

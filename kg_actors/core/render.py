@@ -131,9 +131,8 @@ def plan_level(graph: GraphData, anchors: bool = True) -> LevelPlan:
     `anchors` the active entries are exactly the same (for a reader that will
     show no archived anchor: the preload, when its gists alone overflow it).
     """
-    nodes = graph.nodes
-    active_ids = [n.id for n in nodes.values() if n.active]
-    archived_ids = sorted(n.id for n in nodes.values() if n.archived and not n.orphaned) if anchors else []
+    active_ids = list(graph.ids_in_state("active"))  # cluster_order sorts: set order does not show
+    archived_ids = sorted(graph.ids_in_state("archived")) if anchors else []
     live: dict[str, list[Edge]] = {}
     for node_id in active_ids + archived_ids:
         live[node_id] = _live_incident(graph, node_id)

@@ -228,16 +228,17 @@ def parse_query(query: object) -> Terms:
 
 
 def score_terms(index: SearchIndex, terms: Iterable[str], exclude: str | None = None,
-                depth: int | None = None) -> dict[str, float]:
+                depth: int | None = None, scores: dict[str, float] | None = None) -> dict[str, float]:
     """RRF scores over `terms`, as if node `exclude` were not in the graph.
 
     `depth` scores only each term's first `depth` holders: enough to find the
     best match (rank r adds at most 60/(60+r) of rank 0) at a fraction of the
-    cost of a common term's whole posting list.
+    cost of a common term's whole posting list. `scores`: go on adding to these
+    (the terms of one query in several calls sum exactly as in one).
     """
     own = node_postings(index.nodes[exclude]) if exclude in index.nodes else {}
     n = index.size - (exclude in index.nodes)
-    scores: dict[str, float] = {}
+    scores = {} if scores is None else scores
     get = scores.get
     for term in terms:
         df = index.df(term) - (term in own)

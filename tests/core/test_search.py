@@ -11,7 +11,9 @@ from hypothesis import strategies as st
 
 from kg_actors.core import constants as C
 from kg_actors.core.errors import InvalidInput
-from kg_actors.core.hints import hub_mention, hub_mention_hint, near_duplicate, near_duplicate_hint
+from kg_actors.core.hints import (
+    hub_mention, hub_mention_hint, near_duplicate, near_duplicate_hint, near_duplicate_steps,
+)
 from kg_actors.core.model import Edge, GraphData, Node
 from kg_actors.core.search import (
     Hit, SearchIndex, base_idf, connection_paths, merge_hits, parse_query, rank, sharpened, top_hits,
@@ -485,6 +487,23 @@ def test_near_duplicate_same_answer_whether_or_not_the_new_node_is_indexed():
     graph.set_node(Node("retry-backoff-rules", "HTTP retries use backoff"))
     after = near_duplicate(SearchIndex.build(graph), graph, "retry-backoff-rules", "HTTP retries use backoff")
     assert before is not None and before == pytest.approx(after)
+
+
+def test_near_duplicate_in_steps_pauses_and_answers_as_in_one():
+    graph = hint_graph()
+    index = SearchIndex.build(graph)
+    gist = "HTTP retries use exponential backoff with jitter, capped at thirty seconds for every client"
+    steps = near_duplicate_steps(index, graph, "retry-backoff-rules", gist, per_step=3)
+    pauses = 0
+    while True:
+        try:
+            next(steps)
+            pauses += 1
+        except StopIteration as done:
+            stepwise = done.value
+            break
+    assert pauses >= 3  # a probe of a dozen terms and more, three per step
+    assert stepwise is not None and stepwise == near_duplicate(index, graph, "retry-backoff-rules", gist)
 
 
 def test_near_duplicate_not_for_unrelated_or_small_graphs():
