@@ -1,15 +1,23 @@
 #!/bin/sh
-# SessionStart: make sure the server is up, then print the compact-core preload it returns.
+# SessionStart: print the compact-core preload; start the server first when nothing listens.
 . "$(dirname "$0")/common.sh"
 payload=$(cat)
+# One curl when the server is up (a separate health check cost a second process start).
+reply=$(printf '%s' "$payload" | curl -s --noproxy '*' --max-time 5 -H 'Content-Type: application/json' \
+  --data-binary @- "$KG_URL/api/session_bootstrap?started=0" 2>/dev/null)
+rc=$?
 started=""
-if ! curl -s --noproxy '*' --max-time 1 "$KG_URL/health" >/dev/null 2>&1; then
+if [ "$rc" -eq 7 ]; then  # curl: could not connect, so nothing listens on the port
   KG=$(command -v kg 2>/dev/null || echo "${KG_BIN:-}")
   [ -n "$KG" ] || exit 0
   "$KG" start >/dev/null 2>&1 || exit 0
   started="1"
+  # The server words the user's one-line message, including that it was just started.
+  reply=$(printf '%s' "$payload" | curl -s --noproxy '*' --max-time 5 -H 'Content-Type: application/json' \
+    --data-binary @- "$KG_URL/api/session_bootstrap?started=1" 2>/dev/null)
 fi
-# The server words the user's one-line message, including that it was just started.
-printf '%s' "$payload" | kg_post "/api/session_bootstrap?started=${started:-0}" 5 && exit 0
+case "$reply" in
+  *hookSpecificOutput*|*systemMessage*) printf '%s\n' "$reply"; exit 0 ;;
+esac
 [ -n "$started" ] && printf '{"systemMessage":"kg memory: server started (it was down); no preload this time."}\n'
 exit 0
