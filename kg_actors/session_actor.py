@@ -30,7 +30,7 @@ from .storage import files
 
 log = logging.getLogger(__name__)
 
-# Ops after which the registry is saved at once (the rest wait for the tick).
+# Ops after which the registry is saved at once, before its next message (the rest wait for the tick).
 _SAVE_NOW = frozenset({"register", "attach", "set_maintenance", "like", "bind", "fork", "reset_context"})
 
 
@@ -482,9 +482,11 @@ async def run_session_registry(
         if req.op not in ("get", "find_by_project", "write_view", "vote_state", "writers", "hook_seen",
                           "activity_days", "tool_event", "claim_nudge"):
             registry.dirty = True
-        if req.op in _SAVE_NOW:
-            await save()
         req.reply.set(result)
+        if req.op in _SAVE_NOW:
+            # Saved before the next message, but after the answer: a SessionStart hook must not
+            # wait out an fsync (10-40 ms under write load) for a session it is about to use.
+            await save()
 
     try:
         # Every message is quick, so what is queued is handled in one round.
