@@ -10,9 +10,10 @@ on disk, while the actor goes on with the next message. The tick folds the
 graph into its JSON file (atomic, `.prev` kept) and drops the journal; a
 failed save stays dirty and is retried on the next tick and at shutdown.
 
-A write that can move the render is followed by compaction, as a change of
-its own with its own record, before the next message is taken; a create's
-write-time hints are read in a step before the change. Between these steps
+A write that can move the render is followed by compaction, decided in
+read-only steps and carried out as a change of its own with its own record,
+before the next message is taken; a create's write-time hints are read in
+steps before the change. Between these steps
 the actor yields, stepping aside while a hook reply is in flight (lanes.py),
 so a hook waits for one short step, not for a whole write.
 """
@@ -238,10 +239,6 @@ class GraphState:
             self.derived.index = search.SearchIndex.build(graph)
         self.orphan_grace_days = orphan_grace_days
         self.dirty = graph.has_changes()
-
-    def after_write(self, now: float) -> None:
-        """Keep the graph inside its budget after a change that can move the render."""
-        compaction.compact(self.graph, now, rebalance=False)
 
     def changed(self, record: dict) -> None:
         """Bring derived indexes up to date with a committed record."""
@@ -581,8 +578,14 @@ async def run_graph_actor(
                 changed = await _apply(state, to_writer, req.reply, req.op, lambda: op(**args))
                 now = args.get("now")
                 if changed and req.op in CHANGES_RENDER and now is not None:
+                    # Keep the graph inside its budget: decided in steps, then carried out as a change.
                     await pause()
-                    await _apply(state, to_writer, None, "compaction", lambda: state.after_write(now))
+                    plan = await _prepare(compaction.plan_steps(state.graph, now, rebalance=False), pause,
+                                          key, "compaction", None)
+                    if plan is not None and plan.moves:
+                        await pause()
+                        await _apply(state, to_writer, None, "compaction",
+                                     lambda: compaction.commit(state.graph, plan))
             if discard is None:
                 # Mailbox closed: fold what is dirty, then let the writer finish.
                 slot = actor.ReplySlot()
@@ -596,6 +599,9 @@ async def run_graph_actor(
         discard.set(bool(status.get("save_failed")))
 
 
+_NOTHING = object()
+
+
 def _run_steps(steps: Generator[None, None, Any]) -> Any:
     """A stepwise read run to its end in one go."""
     while True:
@@ -605,9 +611,10 @@ def _run_steps(steps: Generator[None, None, Any]) -> Any:
             return done.value
 
 
-async def _prepare(steps: Generator[None, None, dict], pause: Callable[[], Awaitable[None]], key: str,
-                   op: str) -> dict:
-    """A stepwise read-only preparation, pausing between its steps; {} if it fails (the change still runs)."""
+async def _prepare(steps: Generator[None, None, Any], pause: Callable[[], Awaitable[None]], key: str,
+                   op: str, failed: Any = _NOTHING) -> Any:
+    """A stepwise read-only preparation, pausing between its steps; `failed` ({} unless given) if it
+    raises (the change still runs)."""
     try:
         while True:
             next(steps)
@@ -616,7 +623,7 @@ async def _prepare(steps: Generator[None, None, dict], pause: Callable[[], Await
         return done.value
     except Exception:
         log.exception("%s: preparing %s failed", key, op)
-        return {}
+        return {} if failed is _NOTHING else failed
 
 
 async def _apply(state: GraphState, to_writer, reply: actor.ReplySlot | None, op: str,

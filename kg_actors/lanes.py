@@ -4,9 +4,10 @@ A hook gives the server one second, and every prompt and tool call of every
 session waits on one, while an MCP write may take its time. In one Trio loop
 nothing preempts a running step, and every await of a hook reply costs a
 whole scheduling round: so bulk work keeps its rounds short and steps aside.
-At most a few MCP requests are inside the SDK at once, and while a hook reply
-is in flight new MCP requests and graph writes wait for it, a bounded while
-(a hook may itself be waiting for a graph actor).
+At most a few MCP requests are inside the SDK at once, and a new MCP request
+or graph write step first waits for the hook replies in flight at that moment,
+a bounded while (a hook may itself be waiting for a graph actor); replies that
+arrive meanwhile wait for that one step, so the writes keep flowing.
 
 A hook is in flight from the moment its connection shows the request's first
 bytes (a `hold`, taken by the listener, http/listener.py) until the app has
@@ -25,16 +26,16 @@ from .core import constants as C
 
 
 class Hold:
-    """One connection's claim that a hook request is arriving; released once, by whoever comes first."""
+    """One hook reply in flight; released once, by whoever comes first."""
 
-    __slots__ = ("_lanes", "_key")
+    __slots__ = ("_lanes", "_seq")
 
-    def __init__(self, lanes: Lanes, key: int):
-        self._lanes, self._key = lanes, key
+    def __init__(self, lanes: Lanes, seq: int):
+        self._lanes, self._seq = lanes, seq
 
     def release(self) -> None:
-        self._lanes._holds.pop(self._key, None)
-        self._lanes._changed()
+        if self._lanes._inflight.pop(self._seq, None) is not None:
+            self._lanes._done.unpark_all()
 
 
 class Lanes:
@@ -43,50 +44,44 @@ class Lanes:
         self.max_wait = max_wait
         self.hold_limit = hold_limit
         self.bulk = trio.CapacityLimiter(bulk_slots)  # MCP requests inside the SDK at once
-        self._replies = 0
-        self._holds: dict[int, float] = {}  # hold key -> when it was taken
-        self._keys = itertools.count()
-        self._clear = trio.Event()
-        self._clear.set()
+        self._inflight: dict[int, float] = {}  # hook replies in flight: sequence number -> when it began
+        self._seq = itertools.count()
+        self._done = trio.lowlevel.ParkingLot()  # bulk steps waiting for replies to finish
 
     @contextlib.contextmanager
     def urgent(self) -> Iterator[None]:
         """Around a hook reply: bulk work that starts meanwhile waits for it."""
-        self._replies += 1
-        self._changed()
+        hold = self.hold()
         try:
             yield
         finally:
-            self._replies -= 1
-            self._changed()
+            hold.release()
 
     def hold(self) -> Hold:
-        """A hook request is arriving on a connection: bulk work waits from now, not from the app's start."""
-        key = next(self._keys)
-        self._holds[key] = trio.current_time()
-        self._changed()
-        return Hold(self, key)
+        """A hook reply begins (its request's first bytes, or the app's handling of it)."""
+        seq = next(self._seq)
+        self._inflight[seq] = trio.current_time()
+        return Hold(self, seq)
 
     def busy(self) -> bool:
-        if self._holds:
-            # A client that sent a hook's first bytes and stalled must not slow the writes for long:
-            # past the hook's own time limit nobody waits for that reply.
-            cutoff = trio.current_time() - self.hold_limit
-            for key in [k for k, since in self._holds.items() if since < cutoff]:
-                del self._holds[key]
-        return bool(self._replies or self._holds)
+        return self._oldest() is not None
 
-    def _changed(self) -> None:
-        if self.busy():
-            if self._clear.is_set():
-                self._clear = trio.Event()
-        else:
-            self._clear.set()
+    def _oldest(self) -> int | None:
+        """The oldest reply still worth waiting for: past the hook's own time limit (a client that
+        sent a hook's first bytes and stalled) nobody waits for it, so neither do the writes."""
+        cutoff = trio.current_time() - self.hold_limit
+        for seq, since in list(self._inflight.items()):  # oldest first
+            if since >= cutoff:
+                return seq
+            del self._inflight[seq]
+        return None
 
     async def step_aside(self) -> None:
-        """Between bulk steps: a checkpoint (a hook reply that just arrived gets its round), then,
-        while hook replies are in flight (including ones that arrived during that round), a wait."""
+        """Between bulk steps: a checkpoint (a reply that just arrived gets its round), then a wait
+        for the replies in flight at that moment, a bounded while. Replies that begin during the
+        wait do not lengthen it: under a steady stream of hooks each bulk step still gets its turn."""
         await trio.lowlevel.checkpoint()
-        if self.busy():
-            with trio.move_on_after(self.max_wait):
-                await self._clear.wait()
+        mark = next(self._seq)
+        with trio.move_on_after(self.max_wait):
+            while (oldest := self._oldest()) is not None and oldest < mark:
+                await self._done.park()

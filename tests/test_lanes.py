@@ -83,3 +83,24 @@ async def test_stepping_aside_is_a_checkpoint_even_with_nothing_urgent():
     lanes = Lanes(max_wait=0.05)
     with trio.testing.assert_checkpoints():  # so the steps it separates are separate rounds
         await lanes.step_aside()
+
+
+async def test_under_a_steady_stream_of_hooks_each_bulk_step_still_gets_its_turn(autojump_clock):
+    lanes = Lanes(max_wait=1.0)
+    resumed = []
+
+    async def hook(start, seconds):
+        await trio.sleep(start)
+        with lanes.urgent():
+            await trio.sleep(seconds)
+
+    async def bulk():
+        await trio.sleep(0.002)
+        await lanes.step_aside()
+        resumed.append(trio.current_time())
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(hook, 0.0, 0.01)  # in flight when the step pauses: waited for
+        nursery.start_soon(hook, 0.005, 0.02)  # begins while it waits: not waited for
+        nursery.start_soon(bulk)
+    assert resumed == [0.01]

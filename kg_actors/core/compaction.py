@@ -10,7 +10,7 @@ why repeated runs settle; `_Run.rebalance` holds the other half.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from weakref import WeakKeyDictionary
 
 import attrs
@@ -49,38 +49,60 @@ def compact(graph: GraphData, now: float, budget: int = C.MAX_CHARS_PER_LEVEL,
     tick: they never decide whether the level fits, and re-scoring the whole
     pool on every write would cost the write more than the write itself.
     """
+    steps = plan_steps(graph, now, budget, rebalance)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return commit(graph, done.value)
+
+
+@attrs.frozen
+class Plan:
+    """A run's decisions, made without changing the graph; `commit` carries them out."""
+
+    moves: dict[str, str]  # node id -> its new state
+    result: CompactionResult
+    now: float
+    settles: tuple[int, int, float, bool] | None = None  # what _SETTLED records if nothing moves
+
+
+def plan_steps(graph: GraphData, now: float, budget: int = C.MAX_CHARS_PER_LEVEL,
+               rebalance: bool = True) -> Generator[None, None, Plan]:
+    """compact's decisions, yielding between its passes (each scores or prices thousands of
+    nodes). It only reads the graph, which must not change until its plan is committed."""
     settled = _SETTLED.get(graph)
     if settled is not None:
         gen, same_budget, then, holds_later, result = settled
         if gen == graph.gen and same_budget == budget and (now == then or (holds_later and now > then)):
-            return result
+            return Plan({}, result, now)
     run = _Run(graph, now, budget)
     tracker = run.tracker
     archived: list[str] = []
     resurrected: list[str] = []
     stalled = False
     orphaned: list[str] = []
+    yield
     if not tracker.fits(budget):
         # Anchors over their share are what overflows a long-lived level: orphan those first,
         # or archiving would empty the active view and still not fit.
         orphaned = run.orphan()
+        yield
     if not tracker.fits(budget):
         archived, resurrected, stalled = run.archive()
+        yield
     if not tracker.fits(budget):
         # Still over with the gists archived: what archived nodes cite must go (refill follows).
         orphaned += run.orphan_to_fit()
+        yield
     refilled = run.refill()
     swapped: list[tuple[str, str]] = []
     if rebalance and not archived and not refilled and tracker.fits(budget) and not tracker.below(run.ceiling):
+        yield
         swapped = run.rebalance()
+    yield
     orphaned += run.orphan()
     moves = tracker.moves()
-    for node_id in sorted(moves):
-        node = graph.nodes[node_id]
-        state = moves[node_id]
-        graph.set_node(attrs.evolve(
-            node, archived=state != ACTIVE, orphaned_ts=now if state == ORPHANED else None,
-        ))
     result = CompactionResult(
         archived=tuple(i for i in archived if i in moves),
         resurrected=tuple(i for i in resurrected if moves.get(i) == ACTIVE),
@@ -90,9 +112,21 @@ def compact(graph: GraphData, now: float, budget: int = C.MAX_CHARS_PER_LEVEL,
         stalled=stalled,
         acted=bool(moves),
     )
-    if not moves and rebalance:
-        _SETTLED[graph] = (graph.gen, budget, now, run.latest_stamp <= now, result)
-    return result
+    settles = (graph.gen, budget, now, run.latest_stamp <= now) if not moves and rebalance else None
+    return Plan(dict(moves), result, now, settles)
+
+
+def commit(graph: GraphData, plan: Plan) -> CompactionResult:
+    """Carry out a plan made on this very graph version."""
+    for node_id in sorted(plan.moves):
+        node = graph.nodes[node_id]
+        state = plan.moves[node_id]
+        graph.set_node(attrs.evolve(
+            node, archived=state != ACTIVE, orphaned_ts=plan.now if state == ORPHANED else None,
+        ))
+    if plan.settles is not None:
+        _SETTLED[graph] = (*plan.settles, plan.result)
+    return plan.result
 
 
 def prune_orphans(graph: GraphData, now: float, grace_days: float = C.ORPHAN_GRACE_DAYS) -> list[str]:

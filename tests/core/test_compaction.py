@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kg_actors.core import constants as C
-from kg_actors.core.compaction import compact, prune_orphans
+from kg_actors.core.compaction import commit, compact, plan_steps, prune_orphans
 from kg_actors.core.model import Edge, GraphData, Node
 from kg_actors.core.render import ChargeTracker, archived_anchor_chars, charge, fast_charge, line_cost, node_line
 from kg_actors.core.scoring import fresh_ids, unified_scores
@@ -150,6 +150,23 @@ def test_archive_takes_the_lowest_scored_until_the_level_is_at_most_eighty_perce
     assert charge(g) > target
     # n8 outscores n0 by far, yet nothing archived in this run comes straight back.
     assert result.resurrected == () and result.refilled == ()
+
+
+def test_a_run_in_steps_reads_until_its_commit_and_decides_as_one_run():
+    g, same = build(ten_nodes()), build(ten_nodes())
+    steps = plan_steps(g, NOW, 280, rebalance=False)
+    pauses = 0
+    while True:
+        try:
+            next(steps)
+            pauses += 1
+            assert states(g) == states(same) and not g.has_changes()  # nothing changes before the commit
+        except StopIteration as done:
+            plan = done.value
+            break
+    assert pauses >= 2
+    assert commit(g, plan) == compact(same, NOW, 280, rebalance=False)
+    assert states(g) == states(same) and active(g) == {"n9"}
 
 
 def test_an_older_archived_node_that_outscores_a_just_archived_one_comes_back():
