@@ -30,6 +30,12 @@ from .storage import files
 
 log = logging.getLogger(__name__)
 
+# Ops that change no session (their state is elsewhere, or they only read), and ops that may
+# change any number of sessions (what the next save must re-serialize, see Registry.note_changed).
+_LEAVE_SESSIONS = frozenset({"note_hook", "tool_event", "claim_nudge", "expire", "get", "find_by_project",
+                             "find_by_claude", "write_view", "vote_state", "writers", "hook_seen",
+                             "activity_days"})
+_TOUCH_ALL_SESSIONS = frozenset({"rename_ref"})
 # Ops after which the registry is saved at once, before its next message (the rest wait for the tick).
 _SAVE_NOW = frozenset({"register", "attach", "set_maintenance", "like", "bind", "fork", "reset_context"})
 
@@ -122,6 +128,21 @@ class Registry:
         self.tool_events: dict[str, dict] = {}
         self.tool_events_dirty: set[str] = set()
         self.hooks_seen: dict[str, set[str]] = {}  # harness name -> project roots its hooks reached
+        # sessions.json is re-serialized per session that changed since the last save: all of
+        # it was ~40 ms at 60 sessions (their seen maps), a stall of every reply in flight.
+        self._saved_json: dict[str, str] = {}  # sid -> its JSON as last saved
+        self._changed: set[str] | None = None  # sids changed since; None: every one
+
+    def note_changed(self, op: str, args: dict, result: Any) -> None:
+        """After a message that may have changed sessions: which ones the next save re-serializes."""
+        if op in _LEAVE_SESSIONS or self._changed is None:
+            return
+        sids = {args["sid"]} if isinstance(args.get("sid"), str) else set()
+        sids.update(v.sid for v in (result if isinstance(result, tuple) else (result,)) if isinstance(v, SessionView))
+        if op in _TOUCH_ALL_SESSIONS or not sids:
+            self._changed = None  # not known which: all of them
+        else:
+            self._changed |= sids
 
     def _get(self, sid: str) -> Session:
         session = self.sessions.get(sid)
@@ -402,7 +423,16 @@ class Registry:
         return len(old)
 
     def snapshot(self) -> bytes:
-        return files.dump_json({sid: s.to_json() for sid, s in self.sessions.items()}, indent=None)
+        """sessions.json's bytes (as files.dump_json(..., indent=None) would write them)."""
+        changed, self._changed = self._changed, set()
+        fresh = {}
+        for sid, s in self.sessions.items():
+            held = self._saved_json.get(sid)
+            fresh[sid] = held if held is not None and changed is not None and sid not in changed else \
+                json.dumps(s.to_json(), ensure_ascii=False)
+        self._saved_json = fresh  # expired sessions drop out here
+        body = ", ".join(f"{json.dumps(sid, ensure_ascii=False)}: {text}" for sid, text in fresh.items())
+        return ("{" + body + "}").encode("utf-8")
 
 
 @attrs.frozen
@@ -482,6 +512,7 @@ async def run_session_registry(
         if req.op not in ("get", "find_by_project", "write_view", "vote_state", "writers", "hook_seen",
                           "activity_days", "tool_event", "claim_nudge"):
             registry.dirty = True
+            registry.note_changed(req.op, req.args, result)
         req.reply.set(result)
         if req.op in _SAVE_NOW:
             # Saved before the next message, but after the answer: a SessionStart hook must not

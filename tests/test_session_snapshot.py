@@ -1,0 +1,51 @@
+"""sessions.json is re-serialized only for the sessions that changed, and reads as a full dump would."""
+
+import pytest
+
+from kg_actors.session_actor import Registry, Session
+from kg_actors.storage import files
+
+
+def apply(registry: Registry, op: str, **args):
+    """As the registry actor handles a message."""
+    result = getattr(registry, "op_" + op)(**args)
+    registry.note_changed(op, args, result)
+    return result
+
+
+def full_dump(registry: Registry) -> bytes:
+    return files.dump_json({sid: s.to_json() for sid, s in registry.sessions.items()}, indent=None)
+
+
+def test_the_snapshot_matches_a_full_dump_through_every_kind_of_change(monkeypatch):
+    registry = Registry({})
+    views = [apply(registry, "register", project_path="/home/u/app", harness="claude", now=1.0, claude_sid=f"c{i}")
+             for i in range(4)]
+    assert registry.snapshot() == full_dump(registry)
+    serialized = []
+    real = Session.to_json
+    monkeypatch.setattr(Session, "to_json", lambda s: serialized.append(s.sid) or real(s))
+
+    apply(registry, "mark_seen", sid=views[1].sid, ids=["a-node", "b-node"], via="ambient", at=2.0)
+    apply(registry, "open_hook", claude_sid="c2", now=3.0, push_before_full_read=True)
+    apply(registry, "note_hook", harness="claude", project_path="/home/u/app")
+    snap = registry.snapshot()
+    assert sorted(serialized) == sorted([views[1].sid, views[2].sid])  # only the two that changed
+    monkeypatch.setattr(Session, "to_json", real)
+    assert snap == full_dump(registry)
+
+    forked = apply(registry, "fork", sid=views[0].sid, claude_sid="c9", harness="claude", now=4.0)
+    apply(registry, "rename_ref", old_id="a-node", new_id="a-renamed")
+    registry.sessions.pop(views[3].sid)  # as an expiry does
+    apply(registry, "expire", now=5.0)
+    assert registry.snapshot() == full_dump(registry)
+    assert forked.sid in registry.snapshot().decode() and views[3].sid not in registry.snapshot().decode()
+
+
+def test_a_session_registered_from_the_file_is_serialized_once_then_reused(monkeypatch):
+    first = Registry({})
+    view = apply(first, "register", project_path=None, harness="codex", now=1.0)
+    loaded = Registry({view.sid: Session.from_json(view.sid, first.sessions[view.sid].to_json())})
+    assert loaded.snapshot() == full_dump(loaded)
+    monkeypatch.setattr(Session, "to_json", lambda s: pytest.fail("nothing changed: nothing re-serialized"))
+    loaded.snapshot()
