@@ -217,8 +217,8 @@ class Ambient:
             if candidate is not None and candidate.claude_sid is None:
                 view = await self.sessions.ask("bind", sid=candidate.sid, claude_sid=claude_sid, harness=harness.name)
         if view is not None and (harness.name, view.project_path) not in self._hooks_noted:
-            # Once per harness and project is enough: every ask is a wait when the server is busy.
-            await self.sessions.ask("note_hook", harness=harness.name, project_path=view.project_path)
+            # Once per harness and project is enough (and told, not asked: nothing waits for it).
+            await self.sessions.tell("note_hook", harness=harness.name, project_path=view.project_path)
             self._hooks_noted.add((harness.name, view.project_path))
         return Resolved(view, harness, root, window, claimed)
 
