@@ -34,6 +34,7 @@ from .core import constants as C
 from .core import anchors, compaction, debt, graph_ops, hints, reads, render, scoring, search, touches
 from .core.errors import Conflict, KGError, NotFound, WriteConflict
 from .core.model import Edge, GraphData, Node, dangling_edges, node_version_key, snapshot_to_json
+from .core.steps import run_steps
 from .core.written import WrittenLog
 from .storage import files, journal
 
@@ -338,7 +339,7 @@ class GraphState:
             self._expect_version(kw["node_id"], expected_version, create_only)
         result = graph_ops.put_node(self.graph, self.level, **kw)
         if result.created:
-            found = hints if hints is not None else _run_steps(self._hint_steps(result.node.id, result.node.gist))
+            found = hints if hints is not None else run_steps(self._hint_steps(result.node.id, result.node.gist))
             return attrs.evolve(result, hints=found)
         return result
 
@@ -600,15 +601,6 @@ async def run_graph_actor(
 
 
 _NOTHING = object()
-
-
-def _run_steps(steps: Generator[None, None, Any]) -> Any:
-    """A stepwise read run to its end in one go."""
-    while True:
-        try:
-            next(steps)
-        except StopIteration as done:
-            return done.value
 
 
 async def _prepare(steps: Generator[None, None, Any], pause: Callable[[], Awaitable[None]], key: str,

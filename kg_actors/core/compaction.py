@@ -19,6 +19,7 @@ from . import constants as C
 from .model import GraphData
 from .render import ChargeTracker
 from .scoring import PoolScorer, fresh_ids
+from .steps import run_steps
 
 ACTIVE, ARCHIVED, ORPHANED = "active", "archived", "orphaned"
 # Float slack for the rebalance gain test; far below the 0.05 margin it guards.
@@ -49,12 +50,7 @@ def compact(graph: GraphData, now: float, budget: int = C.MAX_CHARS_PER_LEVEL,
     tick: they never decide whether the level fits, and re-scoring the whole
     pool on every write would cost the write more than the write itself.
     """
-    steps = plan_steps(graph, now, budget, rebalance)
-    while True:
-        try:
-            next(steps)
-        except StopIteration as done:
-            return commit(graph, done.value)
+    return commit(graph, run_steps(plan_steps(graph, now, budget, rebalance)))
 
 
 @attrs.frozen

@@ -14,6 +14,7 @@ from . import constants as C
 from .ids import has_date
 from .model import GraphData, Node
 from .search import SearchIndex, base_idf, in_title, node_postings, score_terms, sharpened
+from .steps import run_steps
 from .terms import analyse, is_stopword, query_terms, surface_forms
 
 
@@ -23,12 +24,7 @@ def _others(graph: GraphData, new_id: str) -> int:
 
 def near_duplicate(index: SearchIndex, graph: GraphData, new_id: str, new_gist: str) -> tuple[str, float] | None:
     """The existing node scoring at least half of what the new node would score against itself."""
-    steps = near_duplicate_steps(index, graph, new_id, new_gist)
-    while True:
-        try:
-            next(steps)
-        except StopIteration as done:
-            return done.value
+    return run_steps(near_duplicate_steps(index, graph, new_id, new_gist))
 
 
 def near_duplicate_steps(index: SearchIndex, graph: GraphData, new_id: str, new_gist: str,
