@@ -11,6 +11,7 @@ import json
 
 import trio
 
+from ..core import constants as C
 from ..lanes import Lanes
 from . import security
 
@@ -73,11 +74,28 @@ def _rpc_error(msg_id, code: int, message: str) -> dict:
     return {"jsonrpc": "2.0", "id": msg_id, "error": {"code": code, "message": message}}
 
 
-async def _json(send, status: int, payload: dict) -> None:
+async def _json(send, status: int, payload: dict, headers: list[tuple[bytes, bytes]] = ()) -> None:
     body = json.dumps(payload).encode()
     await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                            *headers]})
     await send({"type": "http.response.body", "body": body})
+
+
+async def _busy(send, body: bytes, why: str) -> None:
+    """A request that could not get its turn is told so at once, as a JSON-RPC error its client shows."""
+    try:
+        msg_id = json.loads(body).get("id")
+    except (ValueError, AttributeError):
+        msg_id = None
+    error = _rpc_error(msg_id, -32000, f"Server busy: {why}; try again")
+    await _json(send, 200 if msg_id is not None else 503, error)
+
+
+def _collect(messages: list[dict]):
+    async def send(message: dict) -> None:
+        messages.append(message)
+    return send
 
 
 class App:
@@ -89,6 +107,7 @@ class App:
         self.mcp = None  # the MCP transport, once its (slow) import is done
         self._mcp_ready = trio.Event()
         self.extra_hosts = extra_hosts
+        self._mcp_waiting = 0
 
     async def __call__(self, scope, receive, send) -> None:
         kind = scope["type"]
@@ -114,26 +133,54 @@ class App:
         elif kind == "websocket" or path == "/health" or path.startswith("/api/"):
             await self.rest(scope, receive, send)
         elif path in ("/", "/mcp", "/mcp/"):
-            if scope.get("method") == "POST":
-                body = await _read_body(receive)
-                problem = rpc_problem(body)
-                if problem is not None:
-                    await _json(send, 400, problem)
-                    return
-                receive = _replay(body)
-            await self._mcp_ready.wait()
-            await self.lanes.step_aside()
-            async with self.lanes.bulk:
-                await self.mcp.handle_request(scope, receive, self._stepping_aside(send))
+            await self._mcp(scope, receive, send)
         else:
             await _plain(send, 404, f"no route {path}")
 
-    def _stepping_aside(self, send):
-        """The SDK's reply waits for hook replies in flight, like its start did."""
-        async def send_after_hooks(message) -> None:
-            await self.lanes.step_aside()
+    async def _mcp(self, scope, receive, send) -> None:
+        """Streamable HTTP for a stateless JSON server: POST only.
+
+        A GET would open a stream this server never writes to (no server-initiated messages, no
+        sessions), and DELETE ends a session it never gave out: both get 405, as the MCP spec
+        allows, so nothing long-lived ever waits on the request path. A POST waits its turn
+        fairly and for a bounded while; its reply is taken whole from the SDK and sent after the
+        turn is given back, so a client that stops reading cannot hold the next request hostage.
+        """
+        method = scope.get("method")
+        if method != "POST":
+            await _json(send, 405, _rpc_error(None, -32000, f"Method Not Allowed: {method} {scope.get('path')}: "
+                                                            "this MCP endpoint takes POST only (stateless, JSON replies)"),
+                        [(b"allow", b"POST")])
+            return
+        body = await _read_body(receive)
+        problem = rpc_problem(body)
+        if problem is not None:
+            await _json(send, 400, problem)
+            return
+        if self._mcp_waiting >= C.MCP_QUEUE_MAX_WAITING:
+            await _busy(send, body, f"{self._mcp_waiting} requests are already waiting")
+            return
+        turn = False
+        self._mcp_waiting += 1
+        try:
+            with trio.move_on_after(C.MCP_QUEUE_MAX_WAIT):
+                await self._mcp_ready.wait()
+                await self.lanes.step_aside()
+                await self.lanes.bulk.acquire()
+                turn = True
+        finally:
+            self._mcp_waiting -= 1
+        if not turn:
+            await _busy(send, body, f"no turn within {C.MCP_QUEUE_MAX_WAIT:.0f} s")
+            return
+        reply: list[dict] = []
+        try:
+            await self.mcp.handle_request(scope, _replay(body), _collect(reply))
+        finally:
+            self.lanes.bulk.release()
+        await self.lanes.step_aside()  # the reply waits for hook replies in flight, like its start did
+        for message in reply:
             await send(message)
-        return send_after_hooks
 
     def mcp_ready(self, manager) -> None:
         self.mcp = manager

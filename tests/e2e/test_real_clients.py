@@ -1,0 +1,138 @@
+"""Clients we did not write, against a real `kg serve`: the TypeScript MCP SDK (over HTTP and
+through `kg mcp`), Claude Code's `claude mcp list`, and the Python SDK with a GET stream held
+open beside it. Both Claude Code 2.1 and the TypeScript SDK open `GET /` with
+`Accept: text/event-stream` after `initialize`; a server that held that stream on the request
+path made every later POST wait (listTools timed out after 60 s).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import socket
+import subprocess
+from pathlib import Path
+
+import pytest
+import trio
+from e2e_helpers import KG, start_server
+from mcp import Client
+from npm_clients import client_env, npm_bin, npm_root
+
+from kg_actors.testing import mcp_text
+
+JS = Path(__file__).with_name("js")
+CLIENT_TIMEOUT = 60
+
+
+@pytest.fixture(scope="module")
+def srv(tmp_path_factory):
+    server = start_server(tmp_path_factory.mktemp("real"))
+    yield server
+    server.kill()
+
+
+def _ts_client(srv, tmp_path, mode: str, target: str, node_id: str) -> dict:
+    root = npm_root()
+    script = root / "ts_client.mjs"  # beside node_modules, so its imports resolve to the installed SDK
+    shutil.copyfile(JS / "ts_client.mjs", script)
+    env = client_env(srv.home, KG_HTTP_PORT=str(srv.port), KG_HOME=str(srv.store))
+    out = subprocess.run(["node", str(script), mode, target, srv.project(f"ts-{mode}"), node_id],
+                         env=env, capture_output=True, text=True, timeout=CLIENT_TIMEOUT, cwd=tmp_path)
+    assert out.returncode == 0, f"the TypeScript SDK client failed:\n{out.stderr[-3000:]}"
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def _check_ts(seen: dict, node_id: str) -> None:
+    assert {"kg_read", "kg_put_node", "kg_put_edge", "kg_search"} <= set(seen["tools"])
+    assert seen["session"], seen
+    assert not seen["put_error"], seen["put"]
+    assert not seen["read_error"] and node_id in seen["read"] and "TypeScript SDK wrote" in seen["read"], seen["read"]
+
+
+def test_typescript_sdk_over_http(srv, tmp_path):
+    _check_ts(_ts_client(srv, tmp_path, "http", srv.url + "/", "ts-http-check-node"), "ts-http-check-node")
+
+
+def test_typescript_sdk_through_the_shim(srv, tmp_path):
+    _check_ts(_ts_client(srv, tmp_path, "stdio", KG, "ts-stdio-check-node"), "ts-stdio-check-node")
+
+
+def test_claude_mcp_list_connects_http_and_shim_entries_together(srv, tmp_path):
+    claude = npm_bin("claude")
+    home = tmp_path / "claude-home"
+    home.mkdir()
+    env = client_env(home)
+
+    def run(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([claude, *args], env=env, capture_output=True, text=True, timeout=CLIENT_TIMEOUT,
+                              cwd=tmp_path)
+
+    assert run("mcp", "add", "--scope", "user", "--transport", "http", "kg-http", srv.url + "/").returncode == 0
+    added = run("mcp", "add", "--scope", "user", "kg-shim", "-e", f"KG_HTTP_PORT={srv.port}", "-e",
+                f"KG_HOME={srv.store}", "--", KG, "mcp")
+    assert added.returncode == 0, added.stderr
+    listed = run("mcp", "list")
+    lines = {line.split(":", 1)[0]: line for line in listed.stdout.splitlines() if line.startswith("kg-")}
+    assert set(lines) == {"kg-http", "kg-shim"}, listed.stdout + listed.stderr
+    for name, line in lines.items():
+        assert "✔ Connected" in line and "fail" not in line.lower(), f"{name}: {line}"
+
+
+def _hold_get_stream(port: int) -> socket.socket:
+    """What Claude Code and the TypeScript SDK open after initialize: a GET asking for an SSE stream."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+    sock.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
+    return sock
+
+
+async def test_python_sdk_with_a_get_stream_held_open_beside_it(srv):
+    held = _hold_get_stream(srv.port)
+    try:
+        with trio.fail_after(15):  # a hostage request would wait forever
+            async with Client(srv.url + "/") as client:
+                tools = await client.list_tools()
+                assert any(t.name == "kg_read" for t in tools.tools)
+                result = await client.call_tool("kg_read", {"cwd": srv.project("held-get")})
+                assert not result.is_error, mcp_text(result)
+        head = held.recv(4096).decode()
+        assert head.startswith("HTTP/1.1 405") and "\r\nallow: POST\r\n" in head, head
+    finally:
+        held.close()
+
+
+def _raw(port: int, request: bytes) -> str:
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(request)
+        chunks = []
+        while data := sock.recv(65536):
+            chunks.append(data)
+            if b"\r\n\r\n" in b"".join(chunks) and b"}" in data:
+                break
+        return b"".join(chunks).decode()
+
+
+@pytest.mark.parametrize("method", ["GET", "DELETE", "PUT", "PATCH"])
+def test_methods_other_than_post_get_405_naming_the_allowed_one(srv, method):
+    reply = _raw(srv.port, f"{method} / HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json, text/event-stream\r\n"
+                           "Content-Length: 0\r\nConnection: close\r\n\r\n".encode())
+    assert reply.startswith("HTTP/1.1 405"), reply
+    assert "\r\nallow: POST\r\n" in reply, reply
+    assert "takes POST only" in reply
+
+
+async def test_a_client_that_stops_reading_holds_no_one_hostage(srv):
+    """A POST whose client never reads its (large) reply: the next request is still answered."""
+    stalled = socket.create_connection(("127.0.0.1", srv.port), timeout=10)
+    stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}).encode()
+    request = (b"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+               b"Accept: application/json, text/event-stream\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body))
+    try:
+        for _ in range(20):  # pipelined: their replies fill the socket buffers and are never read
+            stalled.sendall(request)
+        with trio.fail_after(15):
+            async with Client(srv.url + "/") as client:
+                assert (await client.list_tools()).tools
+    finally:
+        stalled.close()
