@@ -1,4 +1,4 @@
-"""The `kg` command: serve, start, stop, status, logs, version, mcp, editor.
+"""The `kg` command: serve, start, stop, restart, status, logs, version, mcp, editor.
 
 Kept light on purpose: only `serve` imports trio and the server; `kg mcp` (the
 shim every client launches) and the management commands start in milliseconds.
@@ -58,6 +58,8 @@ def cmd_serve(args) -> int:
     logging.basicConfig(level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
         config.root.mkdir(parents=True, exist_ok=True)
+        if not os.access(config.root, os.R_OK | os.W_OK | os.X_OK):
+            raise PermissionError(13, "not readable and writable by this user", str(config.root))
         trio.run(serve_forever, config)
     except BaseException as exc:
         # Trio's nurseries wrap what they raise in exception groups: look inside for the cause.
@@ -66,11 +68,24 @@ def cmd_serve(args) -> int:
             print(f"KG PREFLIGHT: {busy}; stop it first (kg stop) or set KG_HOME to another directory", file=sys.stderr)
             return 1
         if oserror is not None:
-            print(f"KG PREFLIGHT: cannot serve on {config.host}:{config.port}: {oserror}", file=sys.stderr)
+            print(f"KG PREFLIGHT: {_start_error(oserror, config)}", file=sys.stderr)
             return 1
         if _find(exc, KeyboardInterrupt) is None:
             raise
     return 0
+
+
+def _start_error(exc: OSError, config) -> str:
+    """What failed at start, and the command that fixes it."""
+    import errno
+
+    if exc.errno in (errno.EADDRINUSE, errno.EADDRNOTAVAIL) or (exc.errno == errno.EACCES and not exc.filename):
+        return (f"cannot serve on {config.host}:{config.port}: {exc.strerror or exc}; another program holds the port "
+                f"(`kg status` tells whether it is kg): stop it, or move kg with --port PORT or KG_HTTP_PORT")
+    if exc.filename:
+        return (f"cannot use the storage directory {config.root}: {exc.filename}: {exc.strerror or exc}; "
+                f"fix its permissions, or set KG_HOME to a directory you can write")
+    return f"cannot start on {config.host}:{config.port} with storage {config.root}: {exc}"
 
 
 def _find(exc: BaseException, kind: type[BaseException]) -> BaseException | None:
@@ -85,23 +100,37 @@ def _find(exc: BaseException, kind: type[BaseException]) -> BaseException | None
     return None
 
 
+def _serve_args(args) -> list[str]:
+    """The `kg serve` options `kg start` and `kg restart` pass through."""
+    out = []
+    if getattr(args, "port", None) is not None:
+        out += ["--port", str(args.port)]
+    if getattr(args, "editor_port", None) is not None:
+        out += ["--editor-port", str(args.editor_port)]
+    if getattr(args, "no_editor", False):
+        out.append("--no-editor")
+    return out
+
+
 def cmd_start(args) -> int:
     config = _env_config(args)
-    if _health(config.url):
+    health = _health(config.url)
+    if health:
         print(f"kg: already running at {config.url}")
+        _warn_other_store(health, config)
         return 0
     log_path = config.root / "server.log"
-    env = dict(os.environ, KG_HTTP_PORT=str(config.port))
     try:
         config.root.mkdir(parents=True, exist_ok=True)
         with open(log_path, "ab") as log:
             start_offset = log.tell()
             proc = subprocess.Popen(
-                [sys.executable, "-m", "kg_actors", "serve"], stdin=subprocess.DEVNULL, stdout=log, stderr=log,
-                env=env, start_new_session=True,
+                [sys.executable, "-m", "kg_actors", "serve", *_serve_args(args)], stdin=subprocess.DEVNULL,
+                stdout=log, stderr=log, start_new_session=True,
             )
     except OSError as exc:
-        print(f"kg: the server did not start: cannot use the storage directory {config.root}: {exc}", file=sys.stderr)
+        print(f"kg: the server did not start: cannot use the storage directory {config.root}: {exc}; "
+              "fix its permissions, or set KG_HOME to a directory you can write", file=sys.stderr)
         return 1
     deadline = time.monotonic() + START_TIMEOUT
     while time.monotonic() < deadline:
@@ -117,6 +146,16 @@ def cmd_start(args) -> int:
     reason = next((line for line in tail if "KG PREFLIGHT" in line), tail[-1] if tail else "no output")
     print(f"kg: the server did not start: {reason} (see {log_path})", file=sys.stderr)
     return 1
+
+
+def _warn_other_store(health: dict, config) -> bool:
+    """A server on this port that serves another store is not the one this environment means."""
+    storage = health.get("storage")
+    if storage and Path(storage) != config.root:
+        print(f"kg: warning: the server at {config.url} serves {storage}, not {config.root} (KG_HOME); "
+              f"stop it there, or give this store another port (--port or KG_HTTP_PORT)", file=sys.stderr)
+        return True
+    return False
 
 
 def cmd_stop(args) -> int:
@@ -180,18 +219,38 @@ def cmd_status(args) -> int:
         return 3
     print(f"kg: running at {config.url}, version {health.get('version')}, storage {health.get('storage')}, "
           f"graphs loaded: {', '.join(health.get('loaded_graphs') or []) or 'none'}")
+    editor = health.get("editor") or {}
+    if editor.get("state", "").startswith("off:"):
+        print(f"kg: the visual editor is {editor['state']}; move it with --editor-port PORT or KG_EDITOR_PORT")
+    elif editor.get("state") == "up":
+        print(f"kg: visual editor at http://127.0.0.1:{editor.get('port')}/")
+    _warn_other_store(health, config)
     return 0
+
+
+def cmd_restart(args) -> int:
+    stopped = cmd_stop(args)
+    return stopped if stopped else cmd_start(args)
 
 
 def cmd_logs(args) -> int:
     config = _env_config(args)
     path = config.root / "server.log"
     try:
-        lines = path.read_text(errors="replace").splitlines()
+        with open(path, "rb") as f:
+            lines = f.read().decode(errors="replace").splitlines()
+            print("\n".join(lines[-args.lines:]), flush=True)
+            while args.follow:  # like tail -f: poll for what is appended, until interrupted
+                chunk = f.read()
+                if chunk:
+                    sys.stdout.write(chunk.decode(errors="replace"))
+                    sys.stdout.flush()
+                else:
+                    time.sleep(0.25)
     except FileNotFoundError:
         print(f"kg: no log yet at {path}")
-        return 0
-    print("\n".join(lines[-args.lines:]))
+    except KeyboardInterrupt:
+        pass
     return 0
 
 
@@ -212,21 +271,33 @@ def cmd_mcp(args) -> int:
     return kg_shim.main()
 
 
+def _serve_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--port", type=int, help="HTTP port (default 8765, or KG_HTTP_PORT)")
+    p.add_argument("--editor-port", type=int, help="editor port (default 8766, or KG_EDITOR_PORT)")
+    p.add_argument("--no-editor", action="store_true", help="do not serve the visual editor")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="kg", description="Shared knowledge-graph memory for coding agents")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("serve", help="run the memory server in the foreground")
-    p.add_argument("--port", type=int, help="HTTP port (default 8765, or KG_HTTP_PORT)")
-    p.add_argument("--editor-port", type=int, help="editor port (default 8766, or KG_EDITOR_PORT)")
-    p.add_argument("--no-editor", action="store_true", help="do not serve the visual editor")
+    _serve_options(p)
     p.set_defaults(fn=cmd_serve)
     p = sub.add_parser("start", help="start the server in the background; returns once it answers")
-    p.add_argument("--port", type=int)
+    _serve_options(p)
     p.set_defaults(fn=cmd_start)
-    sub.add_parser("stop", help="stop the background server").set_defaults(fn=cmd_stop)
-    sub.add_parser("status", help="is the server up, and what does it hold").set_defaults(fn=cmd_status)
+    p = sub.add_parser("restart", help="stop the background server and start it again")
+    _serve_options(p)
+    p.set_defaults(fn=cmd_restart)
+    p = sub.add_parser("stop", help="stop the background server")
+    p.add_argument("--port", type=int, help="HTTP port (default 8765, or KG_HTTP_PORT)")
+    p.set_defaults(fn=cmd_stop)
+    p = sub.add_parser("status", help="is the server up, and what does it hold")
+    p.add_argument("--port", type=int, help="HTTP port (default 8765, or KG_HTTP_PORT)")
+    p.set_defaults(fn=cmd_status)
     p = sub.add_parser("logs", help="the end of the server log")
     p.add_argument("-n", "--lines", type=int, default=50)
+    p.add_argument("-f", "--follow", action="store_true", help="keep printing what is appended")
     p.set_defaults(fn=cmd_logs)
     sub.add_parser("version", help="print the version").set_defaults(fn=lambda a: print(__version__) or 0)
     sub.add_parser("mcp", help="the stdio MCP shim that clients launch").set_defaults(fn=cmd_mcp)

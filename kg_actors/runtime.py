@@ -50,6 +50,7 @@ class Runtime:
     clock: Callable[[], float]
     http_port: int = 0
     asgi: Any = None  # the memory server's ASGI app; the editor hands /api and /ws to it in-process
+    editor: str = "off"  # the editor's state for /health: off, starting, up, or why it is off
 
 
 def _missing(paths: list[tuple[str, str, str]]) -> frozenset[str]:
@@ -140,6 +141,7 @@ async def run_server(config: Config, clock: Callable[[], float] = time.time, han
                     binds = await servers.start(http_serve, app, hc, lanes, HOOK_PATHS)
                     rt.http_port = int(binds[0].rsplit(":", 1)[1])
                     if config.editor:
+                        rt.editor = "starting"
                         servers.start_soon(_serve_editor, rt)
                     log.info("kg_actors %s serving %s on %s", __version__, config.root, binds[0])
                     task_status.started(rt)

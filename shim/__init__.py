@@ -57,17 +57,22 @@ class Shim:
         finally:
             conn.close()
 
-    def ensure_server(self) -> bool:
+    def ensure_server(self) -> str | None:
+        """Start the server if none answers; None when one does, else why it could not start."""
         with self._start_lock:
             if self.healthy():
-                return True
-            subprocess.Popen(
-                [sys.executable, "-m", "kg_actors", "start"], stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                env=dict(os.environ, KG_HTTP_PORT=str(self.port)),
-            ).wait(timeout=START_TIMEOUT + 5)
-            return self.healthy()
-
+                return None
+            try:
+                done = subprocess.run(
+                    [sys.executable, "-m", "kg_actors", "start", "--port", str(self.port)], stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=START_TIMEOUT + 5,
+                    env=dict(os.environ, KG_HTTP_PORT=str(self.port)),
+                )
+            except (OSError, subprocess.TimeoutExpired) as exc:
+                return f"`kg start` failed: {exc}"
+            if self.healthy():
+                return None
+            return done.stderr.strip() or f"`kg start` exited {done.returncode} and nothing answers on port {self.port}"
     def healthy(self) -> bool:
         try:
             conn = http.client.HTTPConnection(self.host, self.port, timeout=1.0)
@@ -92,43 +97,59 @@ class Shim:
         try:
             try:
                 status, ctype, payload = self.post(body)
-            except ConnectionRefusedError:
+            except ConnectionRefusedError as exc:
                 # Refused means the request never arrived: safe to start the server and send it again.
-                if not self.ensure_server():
-                    raise
+                why = self.ensure_server()
+                if why is not None:
+                    self.fail(msg_id, f"kg memory server unreachable at {self.host}:{self.port} ({exc}), "
+                                      f"and starting it failed: {why}")
+                    return
                 status, ctype, payload = self.post(body)
         except OSError as exc:
-            if msg_id is not None:
-                self.write({"jsonrpc": "2.0", "id": msg_id,
-                            "error": {"code": -32603, "message": f"kg memory server unreachable: {exc}"}})
+            self.fail(msg_id, f"kg memory server unreachable at {self.host}:{self.port}: {exc}")
             return
-        for reply in _replies(ctype, payload):
-            if isinstance(reply, dict) and isinstance(reply.get("result"), dict):
+        replies = _replies(ctype, payload)
+        if replies is None:
+            # Something that is not our server answered on the port (or ours failed badly): say so,
+            # never leave the client waiting out its own timeout.
+            snippet = payload[:200].decode("utf-8", "replace").strip()
+            self.fail(msg_id, f"the server on {self.host}:{self.port} answered HTTP {status} with no JSON-RPC "
+                              f"reply ({snippet!r}); is another program using that port? "
+                              "Set KG_HTTP_PORT to move kg, or see `kg doctor`")
+            return
+        for reply in replies:
+            if isinstance(reply.get("result"), dict):
                 pv = reply["result"].get("protocolVersion")
                 if pv and message.get("method") == "initialize":
                     self.protocol_version = pv
             self.write(reply)
-        if status >= 400 and not payload and msg_id is not None:
-            self.write({"jsonrpc": "2.0", "id": msg_id, "error": {"code": -32603, "message": f"HTTP {status}"}})
+        if msg_id is not None and not any(r.get("id") == msg_id for r in replies):
+            self.fail(msg_id, f"the server answered HTTP {status} without a reply to this request")
+
+    def fail(self, msg_id, message: str) -> None:
+        """A request that cannot be answered gets a JSON-RPC error (notifications get none); the cause
+        goes to stderr too, where clients keep a server's log."""
+        print(f"kg mcp: {message}", file=sys.stderr, flush=True)
+        if msg_id is not None:
+            self.write({"jsonrpc": "2.0", "id": msg_id, "error": {"code": -32603, "message": message}})
 
 
-def _replies(ctype: str, payload: bytes) -> list:
+def _replies(ctype: str, payload: bytes) -> list[dict] | None:
+    """The JSON-RPC messages in a reply body; None when the body holds anything else."""
     if not payload.strip():
         return []
-    if "text/event-stream" in ctype:
-        out = []
-        for chunk in payload.decode("utf-8").split("\n"):
-            if chunk.startswith("data:"):
-                try:
-                    out.append(json.loads(chunk[5:].strip()))
-                except ValueError:
-                    pass
-        return out
     try:
-        data = json.loads(payload)
+        if "text/event-stream" in ctype:
+            found = [json.loads(chunk[5:].strip()) for chunk in payload.decode("utf-8").split("\n")
+                     if chunk.startswith("data:") and chunk[5:].strip()]
+        else:
+            data = json.loads(payload)
+            found = data if isinstance(data, list) else [data]
     except ValueError:
-        return []
-    return data if isinstance(data, list) else [data]
+        return None
+    if not all(isinstance(m, dict) and m.get("jsonrpc") == "2.0" for m in found):
+        return None
+    return found
 
 
 def main() -> int:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 from collections.abc import Awaitable, Callable
 
 from starlette.applications import Starlette
@@ -83,6 +84,7 @@ def build_rest(runtime) -> Starlette:
             "status": "ok", "version": __version__, "transport": "streamable-http",
             "loaded_graphs": runtime.directory.loaded_keys(), "storage": str(runtime.layout.root),
             "logs_pending": runtime.memory.logbook.pending if runtime.memory.logbook else 0,
+            "pid": os.getpid(), "editor": {"port": runtime.config.editor_port, "state": runtime.editor},
         })
 
     routes = [

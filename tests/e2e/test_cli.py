@@ -10,10 +10,11 @@ import json
 import os
 import socket
 import subprocess
+import time
 import urllib.request
 
 import pytest
-from e2e_helpers import kg
+from e2e_helpers import KG, kg
 
 import kg_actors
 from kg_actors.testing import free_port
@@ -137,3 +138,101 @@ def test_start_with_an_unusable_storage_directory_says_why(env, tmp_path):
     assert out.returncode == 1
     assert f"cannot use the storage directory {not_a_dir}" in out.stderr
     assert "Traceback" not in out.stderr
+
+
+def test_start_takes_the_serve_port_options_and_restart_keeps_serving(env, tmp_path):
+    port, editor_port = free_port(), free_port()
+    plain = {k: v for k, v in env.items() if k not in ("KG_HTTP_PORT", "KG_EDITOR_PORT")}
+    try:
+        start = kg(["start", "--port", str(port), "--editor-port", str(editor_port)], plain)
+        assert start.returncode == 0, start.stderr
+        health = _health(dict(env, KG_HTTP_PORT=str(port)))
+        assert health is not None and health["editor"]["port"] == editor_port
+        first_pid = health["pid"]
+        restart = kg(["restart", "--port", str(port), "--no-editor"], plain)
+        assert restart.returncode == 0, restart.stderr
+        assert f"stopped (pid {first_pid})" in restart.stdout and "serving" in restart.stdout
+        health = _health(dict(env, KG_HTTP_PORT=str(port)))
+        assert health["pid"] != first_pid and health["editor"]["state"] == "off"
+    finally:
+        kg(["stop"], plain)
+
+
+def test_a_busy_editor_port_leaves_mcp_and_hooks_serving_and_says_so_once(env, tmp_path):
+    with socket.socket() as squatter:
+        squatter.bind(("127.0.0.1", 0))
+        squatter.listen(1)
+        busy = squatter.getsockname()[1]
+        env = dict(env, KG_EDITOR_PORT=str(busy))
+        try:
+            start = kg(["start"], env)
+            assert start.returncode == 0, start.stderr
+            deadline = time.monotonic() + 20
+            while (_health(env) or {}).get("editor", {}).get("state") == "starting" and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert _health(env)["editor"]["state"].startswith(f"off: port {busy} is busy")
+            status = kg(["status"], env)
+            assert status.returncode == 0 and f"port {busy} is busy" in status.stdout
+            assert "--editor-port" in status.stdout
+            reply = _post_mcp(env, {"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
+            assert len(reply["result"]["tools"]) == 10
+        finally:
+            kg(["stop"], env)
+    log = (tmp_path / "store" / "server.log").read_text()
+    warnings = [line for line in log.splitlines() if "visual editor off" in line]
+    assert len(warnings) == 1 and f":{busy}" in warnings[0] and "KG_EDITOR_PORT" in warnings[0], log
+
+
+def _post_mcp(env: dict, message: dict) -> dict:
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{env['KG_HTTP_PORT']}/", data=json.dumps(message).encode(), method="POST",
+        headers={"Content-Type": "application/json", "Accept": "application/json, text/event-stream"})
+    with urllib.request.urlopen(request, timeout=30) as r:
+        return json.loads(r.read())
+
+
+def test_status_warns_when_the_server_on_the_port_serves_another_store(env, tmp_path):
+    try:
+        assert kg(["start"], env).returncode == 0
+        other = tmp_path / "other-store"
+        status = kg(["status"], dict(env, KG_HOME=str(other)))
+        assert status.returncode == 0
+        assert f"serves {tmp_path / 'store'}, not {other}" in status.stderr, status.stderr
+        assert "KG_HTTP_PORT" in status.stderr
+        assert "warning" not in kg(["status"], env).stderr
+    finally:
+        kg(["stop"], env)
+
+
+def test_logs_follow_prints_what_is_appended(env, tmp_path):
+    store = tmp_path / "store"
+    store.mkdir()
+    (store / "server.log").write_text("first line\n")
+    follow = subprocess.Popen([KG, "logs", "-f"], env=env, stdout=subprocess.PIPE, text=True)
+    try:
+        assert follow.stdout.readline() == "first line\n"
+        with open(store / "server.log", "a") as f:
+            f.write("appended later\n")
+        assert follow.stdout.readline() == "appended later\n"
+    finally:
+        follow.kill()
+        follow.wait()
+
+
+def test_serve_on_a_busy_port_names_it_and_the_fix(env):
+    with socket.socket() as squatter:
+        squatter.bind(("127.0.0.1", 0))
+        squatter.listen(1)
+        port = squatter.getsockname()[1]
+        out = kg(["serve", "--no-editor"], dict(env, KG_HTTP_PORT=str(port)))
+    assert out.returncode == 1
+    assert f"cannot serve on 127.0.0.1:{port}" in out.stderr and "--port PORT or KG_HTTP_PORT" in out.stderr
+
+
+def test_serve_with_a_storage_path_that_is_a_file_names_the_store_not_the_port(env, tmp_path):
+    not_a_dir = tmp_path / "store-file"
+    not_a_dir.write_text("")
+    out = kg(["serve", "--no-editor"], dict(env, KG_HOME=str(not_a_dir)))
+    assert out.returncode == 1
+    assert f"cannot use the storage directory {not_a_dir}" in out.stderr and "KG_HOME" in out.stderr
+    assert "cannot serve on" not in out.stderr and "Traceback" not in out.stderr

@@ -8,12 +8,14 @@ Set KG_RECORD_BENCH=1 to write the timings to bench/RESULTS-shim.md.
 
 from __future__ import annotations
 
+import http.server
 import json
 import os
 import platform
 import select
 import statistics
 import subprocess
+import threading
 import time
 from pathlib import Path
 
@@ -203,6 +205,60 @@ async def test_shim_answers_every_request_with_an_error_when_no_server_can_start
     assert set(by_id) == {1, 2}, "a notification gets no reply, every request gets one"
     for msg in by_id.values():
         assert msg["error"]["code"] == -32603 and "kg memory server unreachable" in msg["error"]["message"]
+
+
+async def test_a_failed_auto_start_reaches_the_client_with_its_cause(tmp_path):
+    blocked = tmp_path / "store-is-a-file"
+    blocked.write_text("")
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {"HOME": str(home), "KG_HOME": str(blocked), "KG_HTTP_PORT": str(free_port()),
+           "KG_EDITOR_PORT": str(free_port())}
+    shim = RawShim(env)
+    shim.send(INITIALIZE)
+    message = json.loads(shim.read_line())["error"]["message"]
+    assert "starting it failed" in message and f"cannot use the storage directory {blocked}" in message, message
+    shim.finish()
+
+
+class _Foreign(http.server.BaseHTTPRequestHandler):
+    """Some other program on kg's port: answers every request with an HTML error page."""
+
+    def do_POST(self):
+        self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        body = b"<html><body>502 Bad Gateway</body></html>"
+        self.send_response(502)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    do_GET = do_POST
+
+    def log_message(self, *args):
+        pass
+
+
+async def test_a_foreign_answer_on_the_port_gets_every_request_an_error_naming_it(tmp_path):
+    foreign = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Foreign)
+    threading.Thread(target=foreign.serve_forever, daemon=True).start()
+    try:
+        home = tmp_path / "home"
+        home.mkdir()
+        shim = RawShim({"HOME": str(home), "KG_HOME": str(tmp_path / "store"),
+                        "KG_HTTP_PORT": str(foreign.server_address[1])})
+        shim.send(INITIALIZE)
+        shim.send(INITIALIZED)
+        shim.send(_request(2, "tools/list"))
+        out, err = shim.proc.communicate(timeout=REPLY_TIMEOUT)
+        by_id = _jsonrpc_lines([x for x in (shim._buf + out).split(b"\n") if x])
+    finally:
+        foreign.shutdown()
+    assert set(by_id) == {1, 2}, "a notification gets no reply, every request gets one"
+    for msg in by_id.values():
+        text = msg["error"]["message"]
+        assert "HTTP 502" in text and "no JSON-RPC reply" in text and "KG_HTTP_PORT" in text, text
+    assert b"another program" in err
 
 
 def _write_results() -> None:
