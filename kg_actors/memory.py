@@ -15,7 +15,7 @@ from typing import Any
 import attrs
 
 from .core import constants as C
-from .core import debt, graph_ops, ids, reads, search, search_format
+from .core import debt, graph_ops, ids, reads, search, search_format, secrecy
 from .core.errors import Conflict, InvalidInput, KGError, NotFound, SessionUnknown, WriteConflict
 from .core.paging import NOTHING_PENDING, Line, split
 from .directory import GraphDirectory
@@ -163,6 +163,7 @@ class Memory:
         view = await self.session(sid) if sid is not None else None
         handle = await self._level_handle(view, level, project_path)
         ids.check_node_id(node_id)
+        gist, notes, touches = secrecy.clean_node(gist, notes, touches)
         now = self.clock()
         wv = await self.sessions.ask("write_view", sid=sid, level=level, node_id=node_id) if view else {}
         writer = graph_ops.Writer(
@@ -204,6 +205,7 @@ class Memory:
 
     async def put_edge(self, sid: str | None, level: str, src: str, dst: str, rel: str,
                        notes: list[str] | None, project_path: str | None = None) -> dict:
+        notes = secrecy.clean_notes(notes)
         view = await self.session(sid) if sid is not None else None
         handle = await self._level_handle(view, level, project_path)
         wv = await self.sessions.ask("write_view", sid=sid, level=level, node_id=src) if view else {}
@@ -369,6 +371,7 @@ class Memory:
             return await handle.ask("progress_get", task_id=task_id)
         if not isinstance(state, dict):
             raise InvalidInput("state", "must be an object (omit it to read)")
+        secrecy.refuse_secrets(secrecy.strings_in(state, "state"))
         return await handle.ask("progress_set", task_id=task_id, state=state, now=self.clock())
 
     # Reads -------------------------------------------------------------------

@@ -1,0 +1,225 @@
+"""Secrets never reach the memory: what a write may not carry, decided by shape.
+
+Every session of every project reads the memory, and its files are plain JSON
+that people commit and sync, so a key written once leaks everywhere. Two rules:
+
+- Text inside `<private>...</private>` is cut out before anything is stored
+  (an unclosed `<private>` hides the rest of the field).
+- A value shaped like a credential is refused whole, naming the field and the
+  kind of secret and showing only a masked preview: provider key formats,
+  private key blocks, credentials inside URLs, bearer tokens, and
+  `password=`/`token=`-style assignments or high-entropy strings right after
+  such a word. Look-alikes pass: hashes, commit ids and UUIDs on their own,
+  placeholders (`${TOKEN}`, `<password>`, `****`), code that reads a secret
+  from somewhere (`os.environ["API_KEY"]`), and prose about keys.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable, Iterator
+
+import attrs
+
+from .errors import InvalidInput, KGError
+
+_PRIVATE = re.compile(r"<private>.*?(?:</private>|\Z)", re.IGNORECASE | re.DOTALL)
+
+# Provider formats: each is specific enough to be a secret wherever it stands.
+_SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(rx)) for kind, rx in (
+    ("a private key", r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"),
+    ("an AWS access key id", r"\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b"),
+    ("a GitHub token", r"\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{40,255})\b"),
+    ("a GitLab token", r"\bglpat-[A-Za-z0-9_-]{20,}"),
+    ("a Slack token", r"\bxox[abposr]-[A-Za-z0-9-]{10,}"),
+    ("a Slack webhook URL", r"hooks\.slack\.com/services/T[A-Za-z0-9]+/B[A-Za-z0-9]+/[A-Za-z0-9]{16,}"),
+    ("a Stripe key", r"\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}"),
+    ("an Anthropic API key", r"\bsk-ant-[A-Za-z0-9_-]{20,}"),
+    ("an OpenAI API key", r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}"),
+    ("a Google API key", r"\bAIza[0-9A-Za-z_-]{35}\b"),
+    ("a SendGrid key", r"\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}"),
+    ("an npm token", r"\bnpm_[A-Za-z0-9]{36}\b"),
+    ("a PyPI token", r"\bpypi-AgE[A-Za-z0-9_-]{50,}"),
+    ("a Hugging Face token", r"\bhf_[A-Za-z0-9]{30,}\b"),
+    ("a JSON web token", r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
+    ("a password in a URL", r"\b[a-z][a-z0-9+.-]{1,20}://[^\s:/@'\"]+:(?P<value>[^\s@/'\"]{3,})@[^\s/]"),
+    ("a bearer token", r"(?i)\bbearer\s+(?P<value>[A-Za-z0-9._~+/-]{20,}=*)"),
+))
+
+# Every provider format above starts with one of these: substring tests tell whether to try them
+# (far cheaper than any regex scan of the whole text).
+_PREFIXES = ("AKIA", "ASIA", "ABIA", "ACCA", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "xox",
+             "k_live_", "k_test_", "sk-", "AIza", "SG.", "npm_", "pypi-", "hf_", "eyJ", "hooks.slack")
+
+# `password=...`, `"api_key": "..."`, `token: ...`: the word, a separator, then the value. The word
+# may end a longer name (DB_PASSWORD): no prefix is matched, the search finds the word inside it.
+_WORDS = (r"p(?:ass(?:word|wd|phrase)?|wd|rivate[_-]?key)|s(?:ecret|ession[_-]?key|igning[_-]?key)|token|"
+          r"a(?:pi[_-]?key|pikey|ccess[_-]?key|uth[_-]?key)|c(?:lient[_-]?secret|redentials?)")
+_KEYWORD = re.compile(_WORDS)  # factored by first letter (twice as fast); run over the lowercased text
+_ROOTS = ("pass", "pwd", "secret", "token", "key", "credential")
+_ASSIGNED = re.compile(r"[\"']?\s*(?::=|=>|[:=])\s*[\"'`]?([^\s\"'`,;)\]}]+)")
+_NEAR_WINDOW = 60  # characters after a secret-named word where an opaque string counts
+_OPAQUE = re.compile(r"(?<![A-Za-z0-9_/.-])[A-Za-z0-9+/_=.-]{20,}")
+
+_PLACEHOLDERS = frozenset("""
+password passwd secret token changeme change_me example redacted hidden none null nil undefined
+your_token your_password your_api_key yourpassword mypassword dummy placeholder todo tbd xxx
+""".split())
+_CODE_REF = re.compile(r"[$<{%(\[]|environ|getenv|process\.env|secrets\.|vault:|keychain|\.\.\.|…")
+_HEX = re.compile(r"[0-9a-fA-F]+")
+_UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+
+ASSIGNED_MIN_CHARS = 6  # a shorter value after `password=` is an example, not a credential
+OPAQUE_MIN_ENTROPY = 3.5  # bits a character: random base64 scores ~5, words and paths under 3.5
+
+
+@attrs.frozen
+class Finding:
+    kind: str
+    preview: str  # masked: enough to recognise it, never the secret
+
+
+def strip_private(text: str) -> str:
+    """The text without its `<private>` parts."""
+    if "<" not in text:
+        return text
+    return _PRIVATE.sub("", text)
+
+
+def find(text: str) -> Finding | None:
+    """The first secret in `text`, or None. Cheap tests first: most text has no key prefix,
+    no URL, and no secret-named word, and then no pattern runs at all."""
+    if "PRIVATE KEY" in text:
+        m = _SHAPES[0][1].search(text)
+        if m is not None:
+            return Finding(_SHAPES[0][0], m.group(0))
+    lower = text.lower()
+    shapes = _SHAPES[1:] if any(prefix in text for prefix in _PREFIXES) else ()
+    if "://" in text or "bearer" in lower:
+        shapes = (*shapes, *_SHAPES[-2:])
+    for kind, pattern in dict.fromkeys(shapes):
+        for m in pattern.finditer(text):
+            value = m.groupdict().get("value") or m.group(0)
+            if not _placeholder(value):
+                return Finding(kind, _mask(value))
+    if not any(root in lower for root in _ROOTS):
+        return None
+    if len(lower) != len(text):  # a few non-ASCII letters lowercase to two: keep offsets aligned
+        lower = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
+    for word in _KEYWORD.finditer(lower):
+        m = _ASSIGNED.match(text, word.end())
+        if m is not None and _credential(m.group(1), assigned=True):
+            return Finding("a credential assigned to a secret-named key", _mask(m.group(1)))
+        window = text[word.end():word.end() + _NEAR_WINDOW].split("\n", 1)[0]
+        for opaque in _OPAQUE.finditer(window):
+            if _credential(opaque.group(0), assigned=False):
+                return Finding("a credential-like string next to a secret-named word", _mask(opaque.group(0)))
+    return None
+
+
+def check_fields(fields: Iterable[tuple[str, str]]) -> tuple[str, Finding] | None:
+    """The first (field, finding) among named text fields, or None."""
+    for name, text in fields:
+        if text:
+            found = find(text)
+            if found is not None:
+                return name, found
+    return None
+
+
+def strings_in(value: object, name: str) -> Iterator[tuple[str, str]]:
+    """Every string inside a JSON value, named by its path (`state.env[2]`)."""
+    if isinstance(value, str):
+        yield name, value
+    elif isinstance(value, dict):
+        for key, inner in value.items():
+            yield from strings_in(f"{key}={inner}" if isinstance(inner, str) else inner, f"{name}.{key}")
+    elif isinstance(value, list | tuple):
+        for i, inner in enumerate(value):
+            yield from strings_in(inner, f"{name}[{i}]")
+
+
+def _placeholder(value: str) -> bool:
+    v = value.strip("\"'`").lower()
+    return (v in _PLACEHOLDERS or len(set(v)) <= 2 or bool(_CODE_REF.search(v))
+            or v.startswith(("your", "my-", "example")) or v.endswith(("example", "here")))
+
+
+def _credential(value: str, assigned: bool) -> bool:
+    """Whether a value found after a secret-named word is itself a secret."""
+    value = value.strip("\"'`.")
+    if _placeholder(value) or _UUID.fullmatch(value):
+        return False
+    if not assigned:
+        # Prose: only a long opaque run counts; hex alone may be a hash or a commit id.
+        return (len(value) >= 20 and not _HEX.fullmatch(value) and "/" not in value.strip("/")
+                and _entropy(value) >= OPAQUE_MIN_ENTROPY and _classes(value) >= 3)
+    if len(value) < ASSIGNED_MIN_CHARS:
+        return False
+    if re.fullmatch(r"[a-z_]+|[A-Z_]+|[a-z]+(?:[-_.][a-z]+)*", value):
+        return False  # a name (an env var, a setting, a word), not a value
+    if re.fullmatch(r"[\w.-]+\.(?:json|ya?ml|toml|env|txt|pem|key|ini|cfg)", value) or value.count("/") >= 2:
+        return False  # a file that holds the secret, not the secret
+    return _classes(value) >= 2 or len(value) >= 16
+
+
+def _classes(value: str) -> int:
+    return sum((any(c.islower() for c in value), any(c.isupper() for c in value),
+                any(c.isdigit() for c in value), any(not c.isalnum() for c in value)))
+
+
+def _entropy(value: str) -> float:
+    counts = Counter(value)
+    return -sum(n / len(value) * math.log2(n / len(value)) for n in counts.values())
+
+
+def _mask(secret: str) -> str:
+    if secret.startswith("-----BEGIN"):
+        return secret
+    shown = secret[:4] if len(secret) >= 12 else secret[:1]
+    return f"{shown}… ({len(secret)} characters)"
+
+
+def clean_node(gist: str, notes: list[str] | None, touches: list[str] | None
+               ) -> tuple[str, list[str] | None, list[str] | None]:
+    """A node's text as it may be stored: private parts cut out, refused if a secret remains."""
+    if isinstance(gist, str):
+        gist = strip_private(gist).strip() if "<" in gist else gist
+        if not gist:
+            raise InvalidInput("gist", "is empty once its <private> text is removed")
+    if notes:
+        notes = [n for n in (strip_private(n).strip() if isinstance(n, str) and "<" in n else n for n in notes) if n]
+    refuse_secrets([("gist", gist), *_numbered("notes", notes), *_numbered("touches", touches)])
+    return gist, notes, touches
+
+
+def clean_notes(notes: list[str] | None, name: str = "notes") -> list[str] | None:
+    """Edge notes: the same rules as a node's."""
+    if notes:
+        notes = [n for n in (strip_private(n).strip() if isinstance(n, str) and "<" in n else n for n in notes) if n]
+    refuse_secrets(_numbered(name, notes))
+    return notes
+
+
+def refuse_secrets(fields: Iterable[tuple[str, object]]) -> None:
+    found = check_fields((name, text) for name, text in fields if isinstance(text, str))
+    if found is not None:
+        raise SecretRefused(*found)
+
+
+def _numbered(name: str, items: list | None) -> list[tuple[str, object]]:
+    return [(f"{name}[{i}]", item) for i, item in enumerate(items or ())]
+
+
+class SecretRefused(KGError):
+    """A write that carries a secret: refused whole, the secret never echoed."""
+
+    def __init__(self, field: str, finding: Finding):
+        self.field = field
+        self.finding = finding
+        super().__init__(
+            f"NOT WRITTEN: {field} holds what looks like {finding.kind} ({finding.preview}); secrets are never "
+            "stored in memory. Write where the secret lives instead (an environment variable's name, a vault "
+            "path), or wrap text that must stay out of memory in <private>...</private>")

@@ -1,0 +1,82 @@
+"""Secrets never reach the memory, through every door that writes: MCP tools and the editor's REST.
+
+A refused write names the field and the kind of secret, shows a masked preview
+only, changes nothing on disk, and leaves no copy in the server's log.
+"""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+from e2e_helpers import Session, graph, nodes_by_id, start_server, store_files
+from mcp import Client
+
+TOKEN = "ghp_" + "Zq8x" * 9  # a GitHub token's shape, assembled here so no file holds one whole
+
+
+@pytest.fixture(scope="module")
+def srv(tmp_path_factory):
+    server = start_server(tmp_path_factory.mktemp("secrecy"))
+    yield server
+    server.kill()
+
+
+@pytest.fixture
+async def session(srv):
+    async with Client(srv.url + "/") as client:
+        yield await Session.open(client, cwd=srv.project("secrecy-proj"))
+
+
+def _nothing_leaked(srv, text: str) -> None:
+    assert TOKEN not in text and TOKEN[:12] not in text
+    srv.logs_written()
+    for path in srv.store.rglob("*"):
+        if path.is_file():
+            assert TOKEN.encode() not in path.read_bytes(), f"{path} holds the secret"
+    assert TOKEN not in srv.log.read_text()
+
+
+async def test_a_node_with_a_token_in_a_note_is_refused_naming_the_field(srv, session):
+    before = store_files(srv.store)
+    text, err = await session("kg_put_node", level="project", id="deploy-with-token",
+                              gist="Deploy from CI with the bot token", notes=["first note", f"clone with {TOKEN}"])
+    assert err and text.startswith("Error: NOT WRITTEN: notes[1] holds what looks like a GitHub token (ghp_…"), text
+    assert "<private>" in text, "the refusal says how to keep such text out"
+    after = {k: v for k, v in store_files(srv.store).items() if not k.endswith((".jsonl", ".log"))}
+    assert after == {k: v for k, v in before.items() if not k.endswith((".jsonl", ".log"))}
+    _nothing_leaked(srv, text)
+
+
+async def test_edges_and_progress_are_held_to_the_same_rule(srv, session):
+    await session.ok("kg_put_node", level="project", id="secret-rule-target", gist="a node to link to")
+    text, err = await session("kg_put_edge", level="project", frm="secret-rule-target", to="src/deploy.sh",
+                              rel="configured-by", notes=[f"uses password=Tr0ub4dor&3 for the db"])
+    assert err and "notes[0] holds what looks like a credential assigned to a secret-named key" in text, text
+    assert "Tr0ub4dor&3" not in text
+    text, err = await session("kg_progress", task_id="deploy-fix", level="project",
+                              state={"step": 2, "env": {"GITHUB_TOKEN": TOKEN}})
+    assert err and "state.env.GITHUB_TOKEN holds what looks like a GitHub token" in text, text
+    _nothing_leaked(srv, text)
+
+
+async def test_private_text_is_cut_out_before_anything_is_stored(srv, session):
+    text = await session.ok("kg_put_node", level="project", id="staging-login-flow",
+                            gist="Staging login goes through the SSO proxy <private>pin 4471</private>",
+                            notes=["<private>the proxy admin is alice</private>", "the proxy caches for 60 s"])
+    assert "saved" in text
+    node = nodes_by_id(graph(srv, project_path=srv.project("secrecy-proj"))["project"])["staging-login-flow"]
+    assert node["gist"] == "Staging login goes through the SSO proxy"
+    assert node["notes"] == ["the proxy caches for 60 s"]
+    raw = b"".join(store_files(srv.store).values())
+    assert b"4471" not in raw and b"alice" not in raw
+    text, err = await session("kg_put_node", level="project", id="all-private-gist", gist="<private>x</private>")
+    assert err and "gist: is empty once its <private> text is removed" in text
+
+
+def test_the_editor_applies_the_same_rule(srv):
+    with httpx.Client(base_url=srv.url, timeout=30) as http:
+        r = http.post("/api/nodes", json={"level": "project", "project_path": srv.project("secrecy-proj"),
+                                          "id": "editor-secret-node", "gist": f"the bot uses {TOKEN}"})
+    assert r.status_code == 400, r.text
+    assert "gist holds what looks like a GitHub token" in r.text
+    _nothing_leaked(srv, r.text)
