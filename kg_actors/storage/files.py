@@ -1,8 +1,8 @@
 """Atomic JSON files: the format of record.
 
-A save writes a temp file, fsyncs it, keeps the previous file as `.prev`, and
-renames over the target, so a crash leaves either the old or the new file,
-never a torn one. A load that cannot parse the file falls back to `.prev`.
+A save writes a temp file, fsyncs it, renames the previous file's link to
+`.prev`, and renames over the target, so a crash leaves either the old or the
+new file, and either the old or the new `.prev`, never a torn one. A load that cannot parse the file falls back to `.prev`.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ def write_atomic(path: Path, data: bytes, keep_prev: bool = True) -> None:
             f.flush()
             os.fsync(f.fileno())
         if keep_prev and path.exists():
-            shutil.copy2(path, path.with_name(path.name + ".prev"))
+            _keep_prev(path)
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -53,6 +53,25 @@ def write_atomic(path: Path, data: bytes, keep_prev: bool = True) -> None:
             pass
         raise
     _fsync_dir(path.parent)
+
+
+def _keep_prev(path: Path) -> None:
+    """The current file becomes `.prev` by a rename, never by rewriting `.prev` in place: a crash
+    mid-copy left a torn `.prev` (found by formal/models/durability.py). A hard link costs nothing;
+    where the filesystem has none, a copy to a temp name is renamed into place."""
+    prev = path.with_name(path.name + ".prev")
+    staged = path.with_name(path.name + ".prev.tmp")
+    try:
+        staged.unlink()
+    except FileNotFoundError:
+        pass
+    try:
+        os.link(path, staged)
+    except OSError:
+        shutil.copy2(path, staged)
+        with open(staged, "rb") as f:
+            os.fsync(f.fileno())
+    os.replace(staged, prev)
 
 
 def dump_json(obj: Any, indent: int | None = 2) -> bytes:

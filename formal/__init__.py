@@ -1,0 +1,1 @@
+"""Models of the actors' protocols and a small explicit-state checker that explores them (see README.md)."""

@@ -1,0 +1,2 @@
+import KgFormal.Explore
+import KgFormal.Durability

@@ -1,0 +1,64 @@
+"""Atomic files: a crash at any step leaves the file and its `.prev` readable.
+
+The first test replays formal/models/durability.py's counterexample on the real
+code: the old save rewrote `.prev` in place by a copy, so a crash during that
+copy left a torn `.prev` (the fallback of a torn JSON). Today `.prev` is replaced
+by a rename, and a crash there leaves the old `.prev` whole.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from kg_actors.storage import files
+
+
+def test_a_crash_while_prev_is_replaced_leaves_both_files_whole(tmp_path, monkeypatch):
+    path = tmp_path / "graph.json"
+    files.write_atomic(path, files.dump_json({"v": 1}))
+    files.write_atomic(path, files.dump_json({"v": 2}))
+    real_replace = os.replace
+
+    def crash_on_prev(src, dst):
+        if str(dst).endswith(".prev"):
+            raise KeyboardInterrupt("killed while .prev was replaced")
+        real_replace(src, dst)
+
+    monkeypatch.setattr(os, "replace", crash_on_prev)
+    with pytest.raises(KeyboardInterrupt):
+        files.write_atomic(path, files.dump_json({"v": 3}))
+    monkeypatch.setattr(os, "replace", real_replace)
+    assert files.load_json(path) == {"v": 2}
+    assert json.loads((tmp_path / "graph.json.prev").read_bytes()) == {"v": 1}
+
+
+def test_prev_holds_the_previous_content_and_is_a_separate_file(tmp_path):
+    path = tmp_path / "graph.json"
+    files.write_atomic(path, b'{"v": 1}')
+    files.write_atomic(path, b'{"v": 2}')
+    files.write_atomic(path, b'{"v": 3}')
+    assert (tmp_path / "graph.json.prev").read_bytes() == b'{"v": 2}'
+    assert path.read_bytes() == b'{"v": 3}'
+    assert not (tmp_path / "graph.json.prev.tmp").exists() and not (tmp_path / "graph.json.tmp").exists()
+
+
+def test_a_torn_json_falls_back_to_prev(tmp_path):
+    path = tmp_path / "graph.json"
+    files.write_atomic(path, b'{"v": 1}')
+    files.write_atomic(path, b'{"v": 2}')
+    path.write_bytes(b'{"v": 2')  # torn by hand
+    assert files.load_json(path) == {"v": 1}
+
+
+def test_without_hard_links_prev_is_still_replaced_whole(tmp_path, monkeypatch):
+    def no_links(*args):
+        raise OSError(1, "links not supported here")
+
+    monkeypatch.setattr(os, "link", no_links)
+    path = tmp_path / "graph.json"
+    files.write_atomic(path, b'{"v": 1}')
+    files.write_atomic(path, b'{"v": 2}')
+    assert (tmp_path / "graph.json.prev").read_bytes() == b'{"v": 1}'
