@@ -1,0 +1,37 @@
+"""The tools' replies and refusals against spec 003's wording, over MCP to a real `kg serve`.
+
+Each test here once failed against the server: an endpoint rule stricter than the
+spec, a remaining count that was not the hard cap's, a refusal the spec does not
+have, an edge saved to a node that does not exist, a project bound to whatever
+folder was passed. One server for the module; each test has its own folders and ids.
+"""
+
+from __future__ import annotations
+
+import pytest
+from e2e_helpers import Session, edge_keys, graph, nodes_by_id, start_server
+
+
+@pytest.fixture(scope="module")
+def srv(tmp_path_factory):
+    server = start_server(tmp_path_factory.mktemp("contract"))
+    yield server
+    server.kill()
+
+
+def _project(srv, sid: str) -> dict:
+    return graph(srv, session_id=sid)["project"]
+
+
+# kg_put_edge: endpoints ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("endpoint", [".github/workflows/ci.yml", ".env", "_private/x", "~/.bashrc"])
+async def test_an_endpoint_may_start_with_a_dot_or_an_underscore(srv, client, endpoint):
+    a = await Session.open(client, srv.project("dot-endpoint-proj"))
+    await a.ok("kg_put_node", level="project", id="ci-release-pipeline", gist="g")
+    text = await a.ok("kg_put_edge", level="project", frm="ci-release-pipeline", to=endpoint, rel="configured-by")
+    assert text == f"Edge ci-release-pipeline->{endpoint}:configured-by saved to project graph"
+    assert ("ci-release-pipeline", endpoint, "configured-by") in edge_keys(_project(srv, a.sid))
+    # A file endpoint is kept when the graph loads again from disk.
+    reloaded = graph(srv, session_id=a.sid, project_path=srv.project("dot-endpoint-proj"), reload=True)
+    assert ("ci-release-pipeline", endpoint, "configured-by") in edge_keys(reloaded["project"])
