@@ -51,6 +51,17 @@ def conflict_text(exc: WriteConflict) -> str:
     return "\n".join(lines)
 
 
+def votes_left_line(likes: int) -> str:
+    """Spec 003: the reply says how many votes remain before the hard cap, and past the
+    guidance, how far over it the session is (the guidance is not a limit)."""
+    left = max(0, C.MAX_LIKES_PER_SESSION - likes)
+    line = f"{left} vote(s) left before the hard cap of {C.MAX_LIKES_PER_SESSION} this session"
+    over = likes - C.LIKES_GUIDANCE_PER_SESSION
+    if over > 0:
+        return f"{line}; {over} past the guidance of {C.LIKES_GUIDANCE_PER_SESSION} — fine if each one earned it."
+    return f"{line} (guidance: about {C.LIKES_GUIDANCE_PER_SESSION})."
+
+
 class Tools:
     def __init__(self, memory: Memory):
         self.memory = memory
@@ -145,13 +156,7 @@ class Tools:
         if state["maintenance"] and out.get("credits"):
             lines.append(f"{C.MAINTENANCE_CREDITS_PER_PASS - state['credits']} credit(s) left this pass.")
         else:
-            likes = state["likes"]
-            left = C.MAX_LIKES_PER_SESSION - likes
-            if likes > C.LIKES_GUIDANCE_PER_SESSION:
-                lines.append(f"{likes - C.LIKES_GUIDANCE_PER_SESSION} past the guidance of "
-                             f"{C.LIKES_GUIDANCE_PER_SESSION} — fine if each one earned it; {left} left before the hard cap.")
-            else:
-                lines.append(f"{C.LIKES_GUIDANCE_PER_SESSION - likes} like(s) remaining this session.")
+            lines.append(votes_left_line(state["likes"]))
         return "\n".join(lines)
 
     async def tool_kg_sync(self, harness, session_id) -> str:

@@ -393,10 +393,10 @@ async def test_useful_guidance_cap_and_one_vote_per_node(srv, client):
         await a.ok("kg_put_node", level="project", id=i, gist="g")
     text = await a.ok("kg_useful", ids=ids[:5])
     assert text.startswith("Marked useful: " + ", ".join(ids[:5]))
-    assert "0 like(s) remaining this session." in text
+    assert "5 vote(s) left before the hard cap of 10 this session (guidance: about 5)." in text
     text = await a.ok("kg_useful", ids=[ids[5], ids[0]])
     assert f"Skipped {ids[0]}: already liked this session" in text
-    assert "1 past the guidance of 5" in text and "4 left before the hard cap" in text
+    assert "4 vote(s) left before the hard cap of 10 this session; 1 past the guidance of 5" in text
     text = await a.ok("kg_useful", ids=ids[6:] + ["no-such-node-here"])
     assert f"Marked useful: {', '.join(ids[6:10])}" in text
     assert f"Skipped {ids[10]}: hard cap reached" in text and f"Skipped {ids[11]}: hard cap reached" in text

@@ -35,3 +35,20 @@ async def test_an_endpoint_may_start_with_a_dot_or_an_underscore(srv, client, en
     # A file endpoint is kept when the graph loads again from disk.
     reloaded = graph(srv, session_id=a.sid, project_path=srv.project("dot-endpoint-proj"), reload=True)
     assert ("ci-release-pipeline", endpoint, "configured-by") in edge_keys(reloaded["project"])
+
+
+# kg_useful: what remains --------------------------------------------------------------------
+
+async def test_useful_says_how_many_votes_remain_before_the_hard_cap(srv, client):
+    a = await Session.open(client, srv.project("votes-left-proj"))
+    node_ids = [f"vote-count-node-{c}" for c in "abcdefg"]
+    for node_id in node_ids:
+        await a.ok("kg_put_node", level="project", id=node_id, gist="g")
+    first = await a.ok("kg_useful", ids=node_ids[:1])
+    assert "9 vote(s) left before the hard cap of 10" in first
+    five = await a.ok("kg_useful", ids=node_ids[1:5])
+    assert "5 vote(s) left before the hard cap of 10" in five and "past the guidance" not in five
+    # The sixth and seventh are accepted: five is guidance, ten the cap.
+    seven = await a.ok("kg_useful", ids=node_ids[5:7])
+    assert seven.startswith(f"Marked useful: {node_ids[5]}, {node_ids[6]}")
+    assert "3 vote(s) left before the hard cap of 10" in seven and "2 past the guidance of 5" in seven
