@@ -167,7 +167,7 @@ class Memory:
         wv = await self.sessions.ask("write_view", sid=sid, level=level, node_id=node_id) if view else {}
         writer = graph_ops.Writer(
             session=sid, maintenance=bool(wv.get("maintenance")), seen_at=wv.get("seen_at"),
-            read_at=wv.get("read_at"), allow_drop=wv.get("allow_drop"), guard=guard and view is not None,
+            read_at=wv.get("read_at"), guard=guard and view is not None,
             may_credit=bool(wv.get("may_credit")),
         )
         try:
@@ -181,13 +181,9 @@ class Memory:
                 # even when another write overtook this request after `now` was taken.
                 at = max(now, conflict.written_ts or now)
                 await self.sessions.ask("mark_seen", sid=sid, ids=[node_id], via="read", at=at, full=True)
-                await self.sessions.ask("set_drop_pending", sid=sid, level=level, node_id=node_id,
-                                        notes=notes if conflict.dropped else None)
             raise
         if view is not None:
             await self.sessions.ask("mark_seen", sid=sid, ids=[node_id], via="write", at=now, full=True)
-            if writer.allow_drop is not None:
-                await self.sessions.ask("set_drop_pending", sid=sid, level=level, node_id=node_id, notes=None)
             if result.note_credit:
                 await self.sessions.ask("like", sid=sid, node_id=node_id, credits=None)
                 self._log_useful(view, node_id, level, "note", {})

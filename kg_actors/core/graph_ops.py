@@ -26,7 +26,6 @@ class Writer:
     maintenance: bool = False
     seen_at: float | None = None
     read_at: float | None = None
-    allow_drop: tuple[str, ...] | None = None
     guard: bool = True
     may_credit: bool = False  # not yet voted for this node, under the cap
 
@@ -91,13 +90,8 @@ def _conflict(level: str, node: Node, notes, touches, w: Writer) -> WriteConflic
     for name, sent, stored in (("notes", notes, node.notes), ("touches", touches, node.touches)):
         if sent is not None and stored and sent != stored and not read_current:
             return WriteConflict(level, node.id, node.content(), f"this write replaces {name} this session has not read")
-    if notes is not None and read_current:
-        dropped = [n for n in node.notes if n not in notes]
-        if dropped and w.allow_drop != tuple(notes):
-            return WriteConflict(
-                level, node.id, node.content(),
-                f"this write removes {len(dropped)} stored note(s) this session read", dropped,
-            )
+    # Spec 003 refuses only these two. A write that leaves out notes the session read in their
+    # current form is a deliberate trim (merging and pruning are what maintenance does), not a loss.
     return None
 
 

@@ -41,13 +41,10 @@ def conflict_text(exc: WriteConflict) -> str:
              f"▸ {node['id']}", f"  gist: {node['gist']}"]
     if node["notes"]:
         lines.append("  notes:")
-        lines.extend(f"    - {n}" + ("   [your write removes this]" if n in exc.dropped else "") for n in node["notes"])
+        lines.extend(f"    - {n}" for n in node["notes"])
     if node["touches"]:
         lines.append("  touches: " + " · ".join(node["touches"]))
-    if exc.dropped:
-        lines.append("If removing those notes is intended, send the same write again.")
-    else:
-        lines.append("Merge your change into this content and call kg_put_node again.")
+    lines.append("Merge your change into this content and call kg_put_node again.")
     return "\n".join(lines)
 
 

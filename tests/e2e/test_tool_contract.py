@@ -52,3 +52,38 @@ async def test_useful_says_how_many_votes_remain_before_the_hard_cap(srv, client
     seven = await a.ok("kg_useful", ids=node_ids[5:7])
     assert seven.startswith(f"Marked useful: {node_ids[5]}, {node_ids[6]}")
     assert "3 vote(s) left before the hard cap of 10" in seven and "2 past the guidance of 5" in seven
+
+
+# kg_put_node: the two refusals, and no third ----------------------------------------------------
+
+async def test_a_trim_of_notes_the_session_read_is_written_at_once(srv, client):
+    cwd = srv.project("trim-proj")
+    author = await Session.open(client, cwd)
+    await author.ok("kg_put_node", level="project", id="flaky-test-causes", gist="g", notes=["a", "b", "c"])
+    # The author trims its own notes (it wrote them: they count as read).
+    text = await author.ok("kg_put_node", level="project", id="flaky-test-causes", gist="g", notes=["a", "b"])
+    assert text.startswith("Node 'flaky-test-causes' saved")
+    assert nodes_by_id(_project(srv, author.sid))["flaky-test-causes"]["notes"] == ["a", "b"]
+    # A maintenance session that read the node merges two notes into one.
+    m = await Session.open(client, cwd, maintenance=True)
+    await m.ok("kg_read", id="flaky-test-causes")
+    text = await m.ok("kg_put_node", level="project", id="flaky-test-causes", gist="g", notes=["a and b"])
+    assert text.startswith("Node 'flaky-test-causes' saved")
+    assert nodes_by_id(_project(srv, m.sid))["flaky-test-causes"]["notes"] == ["a and b"]
+
+
+async def test_the_two_refusals_still_guard_notes_not_read_in_their_current_form(srv, client):
+    cwd = srv.project("guard-proj")
+    a = await Session.open(client, cwd)
+    b = await Session.open(client, cwd)
+    await a.ok("kg_put_node", level="project", id="deploy-freeze-window", gist="g", notes=["a"])
+    # b has seen the node in a search, never read its notes: replacing them is refused.
+    await b.ok("kg_search", query="deploy freeze window")
+    text = await b.err("kg_put_node", level="project", id="deploy-freeze-window", gist="g", notes=["b"])
+    assert text.startswith("NOT WRITTEN — this write replaces notes this session has not read")
+    # The refusal counts as a read; a changes the node meanwhile: b's view is stale.
+    await a.ok("kg_put_node", level="project", id="deploy-freeze-window", gist="g", notes=["a", "a2"])
+    text = await b.err("kg_put_node", level="project", id="deploy-freeze-window", gist="g", notes=["a", "b"])
+    assert text.startswith("NOT WRITTEN — changed by another session")
+    assert nodes_by_id(_project(srv, a.sid))["deploy-freeze-window"]["notes"] == ["a", "a2"]
+    await b.ok("kg_put_node", level="project", id="deploy-freeze-window", gist="g", notes=["a", "a2", "b"])
