@@ -87,3 +87,14 @@ async def test_the_two_refusals_still_guard_notes_not_read_in_their_current_form
     assert text.startswith("NOT WRITTEN — changed by another session")
     assert nodes_by_id(_project(srv, a.sid))["deploy-freeze-window"]["notes"] == ["a", "a2"]
     await b.ok("kg_put_node", level="project", id="deploy-freeze-window", gist="g", notes=["a", "a2", "b"])
+
+
+# Tool descriptions: the maintain level's rule ---------------------------------------------------
+
+async def test_every_tool_that_writes_a_level_says_maintain_is_for_maintenance_runs(client):
+    tools = {t.name: t for t in (await client.list_tools()).tools}
+    for name in ("kg_put_node", "kg_put_edge", "kg_rename_node", "kg_progress"):
+        tool = tools[name]
+        assert "maintain" in tool.description and "only from a maintenance pass or chore" in tool.description, name
+        assert "only from a maintenance pass or chore" in tool.input_schema["properties"]["level"]["description"]
+    assert "maintenance memory" in tools["kg_read"].description
