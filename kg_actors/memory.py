@@ -204,7 +204,16 @@ class Memory:
         handle = await self._level_handle(view, level, project_path)
         wv = await self.sessions.ask("write_view", sid=sid, level=level, node_id=src) if view else {}
         writer = graph_ops.Writer(session=sid, maintenance=bool(wv.get("maintenance")))
-        out = await handle.ask("put_edge", src=src, dst=dst, rel=rel, notes=notes, now=self.clock(), writer=writer)
+        # A project edge may name a user node: which of its bare ends the user graph holds. The
+        # project's own nodes are checked inside its actor, with the write.
+        known: set[str] = set()
+        if level == "project":
+            user = await self._graph("user")
+            for end in {src, dst}:
+                if isinstance(end, str) and not ids.is_artifact(end) and await user.ask("get_node", node_id=end):
+                    known.add(end)
+        out = await handle.ask("put_edge", src=src, dst=dst, rel=rel, notes=notes, now=self.clock(), writer=writer,
+                               known_elsewhere=frozenset(known))
         if out["credit_elsewhere"] and level in ("project",):
             target, case_ts = out["credit_elsewhere"]
             if await (await self._graph("user")).ask("repeat_credit", target_id=target, case_ts=case_ts):

@@ -652,13 +652,6 @@ async def test_a_cwd_inside_the_bound_project_draws_no_note(srv, client):
     assert "stays bound" not in text
 
 
-async def test_an_edge_endpoint_is_not_checked_when_written(srv, client):
-    a = await Session.open(client, srv.project("edge-unchecked-proj"))
-    text = await a.ok("kg_put_edge", level="project", frm="not-yet-written-node", to="also-not-a-node", rel="relates")
-    assert "saved to project graph" in text
-    assert ("not-yet-written-node", "also-not-a-node", "relates") in edge_keys(graph(srv, session_id=a.sid)["project"])
-
-
 async def test_creating_a_near_duplicate_names_the_existing_node(srv, client):
     a = await Session.open(client, srv.project("hint-proj"))
     topics = ["docker-network-bridge", "postgres-vacuum-schedule", "nginx-upstream-timeouts", "redis-eviction-policy",

@@ -98,3 +98,38 @@ async def test_every_tool_that_writes_a_level_says_maintain_is_for_maintenance_r
         assert "maintain" in tool.description and "only from a maintenance pass or chore" in tool.description, name
         assert "only from a maintenance pass or chore" in tool.input_schema["properties"]["level"]["description"]
     assert "maintenance memory" in tools["kg_read"].description
+
+
+# kg_put_edge: an end that names no node -------------------------------------------------------
+
+async def test_an_edge_to_a_node_that_does_not_exist_is_refused_naming_the_end(srv, client):
+    a = await Session.open(client, srv.project("missing-end-proj"))
+    await a.ok("kg_put_node", level="project", id="payment-retry-policy", gist="g")
+    text = await a.err("kg_put_edge", level="project", frm="payment-retry-policy", to="no-such-node-here", rel="uses")
+    assert text.startswith("Error: to: 'no-such-node-here' names no node in this project's graph or the user graph")
+    assert "kg_search" in text
+    text = await a.err("kg_put_edge", level="project", frm="not-written-yet", to="payment-retry-policy", rel="uses")
+    assert text.startswith("Error: from: 'not-written-yet' names no node")
+    # A file at the project root is written as a path.
+    text = await a.err("kg_put_edge", level="project", frm="payment-retry-policy", to="README.md", rel="documented-in")
+    assert "./README.md" in text
+    await a.ok("kg_put_edge", level="project", frm="payment-retry-policy", to="./README.md", rel="documented-in")
+    assert edge_keys(_project(srv, a.sid)) == {("payment-retry-policy", "./README.md", "documented-in")}
+
+
+async def test_an_edge_end_is_looked_up_in_the_graphs_its_level_may_name(srv, client):
+    a = await Session.open(client, srv.project("cross-end-proj"))
+    await a.ok("kg_put_node", level="user", id="user-principle-timeouts", gist="every call needs a timeout")
+    await a.ok("kg_put_node", level="project", id="project-http-client", gist="g")
+    # A project edge may point up to a user node (cross-level, stored in the project graph).
+    await a.ok("kg_put_edge", level="project", frm="project-http-client", to="user-principle-timeouts", rel="applies")
+    # A user edge may not name a project node: the user graph would drop it on load.
+    text = await a.err("kg_put_edge", level="user", frm="user-principle-timeouts", to="project-http-client",
+                       rel="applied-by")
+    assert text.startswith("Error: to: 'project-http-client' names no node in the user graph")
+    # The maintain graph names only its own nodes.
+    text = await a.err("kg_put_edge", level="maintain", frm="user-principle-timeouts", to="src/x.py", rel="r")
+    assert text.startswith("Error: from: 'user-principle-timeouts' names no node in the maintain graph")
+    g = graph(srv, session_id=a.sid)
+    assert ("project-http-client", "user-principle-timeouts", "applies") in edge_keys(g["project"])
+    assert not any(e[0] == "user-principle-timeouts" for e in edge_keys(g["user"]))
