@@ -53,6 +53,20 @@ class GraphDirectory:
     def root_of(self, key: str) -> str | None:
         return self._root_of.get(key.removeprefix("project:"))
 
+    def has_graph_for(self, root: str) -> bool:
+        """A graph stored (or loaded) for exactly this folder; unlike `project_key`, claims no slug."""
+        slug = self._slug_of.get(root)
+        if slug is not None:
+            return f"project:{slug}" in self._handles or self._stored(slug)
+        if self._stored(L.hashed_slug(root)):
+            return True
+        plain = L.base_slug(root)
+        return self._stored(plain) and L.recorded_project_path(self.layout.project_graph(plain)) == root
+
+    def _stored(self, slug: str) -> bool:
+        graph_file = self.layout.project_graph(slug)
+        return graph_file.exists() or graph_file.with_name("graph.json.journal").exists()
+
     def has_project_graph(self, root: str) -> bool:
         return self.layout.project_graph(self.project_key(root).removeprefix("project:")).exists()
 

@@ -54,35 +54,49 @@ class Memory:
         self.clock = clock
         self.layout = directory.layout
         self.publish = publish or (lambda event: None)
-        self._roots: dict[str, tuple[float, str | None]] = {}  # cwd -> (until, its root)
+        self._roots: dict[str, tuple[float, str | None, str]] = {}  # cwd -> (until, its root, its folder)
 
     # Sessions ----------------------------------------------------------------
     def root_for(self, cwd: object) -> str | None:
-        """A project root, or None for a user-only session (the home folder itself).
+        """A project root, or None for a user-only session (the home folder itself)."""
+        return self.binding(cwd)[0]
 
-        Every hook asks, and the answer costs a stat per folder level (which
-        stalls while another thread's fsync holds the disk): so each cwd's answer
-        is kept a short while. A bad cwd is refused every time.
+    def binding(self, cwd: object) -> tuple[str | None, str]:
+        """(project root or None, the cwd's own folder) for a session's cwd.
+
+        The cwd must be an existing folder inside home. Inside a git work tree it binds
+        to the work tree's root, so `<repo>/src/deep` shares `<repo>`'s memory, unless
+        a graph is already stored for that exact folder (its memory stays where it is).
+        Every hook asks, and the answer costs a stat per folder level (which stalls
+        while another thread's fsync holds the disk): so each cwd's answer is kept a
+        short while. A bad cwd is refused every time.
         """
         now = self.clock()
         if isinstance(cwd, str):
             cached = self._roots.get(cwd)
             if cached is not None and now < cached[0]:
-                return cached[1]
-        root: str | None = L.project_root(cwd, "cwd")
+                return cached[1], cached[2]
+        folder = L.project_folder(cwd, "cwd")
+        root: str | None = folder
+        top = L.work_tree_root(folder)
+        if top is not None and top != folder and not self.directory.has_graph_for(folder):
+            root = top
         if L.is_home(root) and not self.directory.has_project_graph(root):
             root = None
         if len(self._roots) >= C.ROOT_CACHE_SIZE:
             self._roots.clear()
-        self._roots[cwd] = (now + C.ROOT_CACHE_SECONDS, root)
-        return root
+        self._roots[cwd] = (now + C.ROOT_CACHE_SECONDS, root, folder)
+        return root, folder
 
     async def open_session(self, cwd: str | None, session_id: str | None, harness: profiles.Harness) -> Opened:
         now = self.clock()
         notices: list[str] = []
         if session_id is not None and not isinstance(session_id, str):
             raise InvalidInput("session_id", "must be a string")
-        root = self.root_for(cwd) if cwd is not None else None
+        root, folder = self.binding(cwd) if cwd is not None else (None, None)
+        # Said when the session binds, so the agent knows which folder's memory it holds.
+        bound_note = (f"Project folder: {root}, the root of the git work tree holding cwd {folder}."
+                      if root is not None and root != folder else None)
         if session_id:
             view = await self.sessions.ask("get", sid=session_id)
             if view is not None and view.bound:
@@ -91,6 +105,7 @@ class Memory:
                     view = await self.sessions.ask("attach", sid=session_id, project_path=root)
                     await self._graph(self.directory.project_key(root))
                     notices.append(f"Project memory attached: {root}.")
+                    notices.extend([bound_note] if bound_note else [])
                 elif cwd is not None and view.project_path and root and not _inside(root, view.project_path):
                     notices.append(
                         f"This session stays bound to {view.project_path}; cwd {root} is ignored — "
@@ -107,6 +122,7 @@ class Memory:
             key = self.directory.project_key(root)
             handle = await self._graph(key)
             await handle.ask("set_project_path", path=root)
+            notices.extend([bound_note] if bound_note else [])
         else:
             notices.append(user_only_notice(view.sid))
         if cwd is not None and harness.no_hooks_hint and not await self.sessions.ask(

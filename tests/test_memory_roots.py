@@ -38,3 +38,26 @@ def test_the_home_folder_is_user_only_and_a_bad_cwd_is_refused_every_time(tmp_pa
             memory.root_for("relative/folder")
         with pytest.raises(InvalidInput, match="outside the user's home"):
             memory.root_for("/")
+
+
+def test_a_cwd_binds_to_its_git_work_tree_unless_its_own_folder_has_a_graph(tmp_path, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    (tmp_path / ".git").mkdir()  # a dotfiles repository in home makes no project
+    repo, kept = tmp_path / "repo", tmp_path / "repo" / "kept"
+    (repo / "src" / "deep").mkdir(parents=True)
+    (repo / ".git").write_text("gitdir: /elsewhere\n")  # a linked work tree's .git is a file
+    kept.mkdir()
+    (tmp_path / "plain" / "sub").mkdir(parents=True)
+    directory = SimpleNamespace(layout=None, has_project_graph=lambda root: False,
+                                has_graph_for=lambda folder: folder == os.path.realpath(kept))
+    memory = Memory(directory, None, lambda: 5.0)
+    real = os.path.realpath
+    assert memory.binding(str(repo / "src" / "deep")) == (real(repo), real(repo / "src" / "deep"))
+    assert memory.root_for(str(repo)) == real(repo)
+    assert memory.root_for(str(kept)) == real(kept)
+    assert memory.root_for(str(tmp_path / "plain" / "sub")) == real(tmp_path / "plain" / "sub")
+    with pytest.raises(InvalidInput, match="cwd: .* does not exist"):
+        memory.root_for(str(repo / "gone"))
+    (repo / "file.txt").write_text("x")
+    with pytest.raises(InvalidInput, match="is a file, not a folder"):
+        memory.root_for(str(repo / "file.txt"))

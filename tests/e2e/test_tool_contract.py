@@ -8,13 +8,23 @@ folder was passed. One server for the module; each test has its own folders and 
 
 from __future__ import annotations
 
+import os
+
+import httpx
 import pytest
-from e2e_helpers import Session, edge_keys, graph, nodes_by_id, start_server
+from e2e_helpers import Session, call, edge_keys, get_json, graph, nodes_by_id, reference_graph, start_server
 
 
 @pytest.fixture(scope="module")
 def srv(tmp_path_factory):
-    server = start_server(tmp_path_factory.mktemp("contract"))
+    base = tmp_path_factory.mktemp("contract")
+    # A folder inside a git work tree that already has a graph of its own, from before the binding rule.
+    kept = os.path.realpath(base / "home") + "/kept-repo/sub"
+    os.makedirs(kept)
+    os.makedirs(os.path.dirname(kept) + "/.git")
+    projects = {"sub": reference_graph([{"id": "kept-folder-node", "gist": "memory of the sub folder"}],
+                                       project_path=kept)}
+    server = start_server(base, None, projects)
     yield server
     server.kill()
 
@@ -133,3 +143,78 @@ async def test_an_edge_end_is_looked_up_in_the_graphs_its_level_may_name(srv, cl
     g = graph(srv, session_id=a.sid)
     assert ("project-http-client", "user-principle-timeouts", "applies") in edge_keys(g["project"])
     assert not any(e[0] == "user-principle-timeouts" for e in edge_keys(g["user"]))
+
+
+# The project folder a cwd binds ------------------------------------------------------------------
+
+def _repo(srv, name: str, git_file: bool = False) -> str:
+    """A git work tree under home: `.git` a folder, or a file as in a linked work tree or submodule."""
+    root = srv.project(name)
+    if git_file:
+        with open(os.path.join(root, ".git"), "w") as f:
+            f.write("gitdir: /elsewhere/.git/worktrees/x\n")
+    else:
+        os.makedirs(os.path.join(root, ".git"), exist_ok=True)
+    return os.path.realpath(root)
+
+
+@pytest.mark.parametrize("git_file", [False, True])
+async def test_a_cwd_inside_a_git_work_tree_binds_to_its_root(srv, client, git_file):
+    root = _repo(srv, f"bind-repo-{int(git_file)}", git_file)
+    deep = srv.project(f"bind-repo-{int(git_file)}/src/deep")
+    a = await Session.open(client, deep)
+    assert f"Project folder: {root}, the root of the git work tree holding cwd {os.path.realpath(deep)}." \
+        in a.first_text
+    await a.ok("kg_put_node", level="project", id="deep-module-layout", gist="g")
+    assert _project(srv, a.sid)["project_path"] == root
+    # A session opened at the root itself shares that memory, and is told nothing extra.
+    b = await Session.open(client, root)
+    assert "Project folder:" not in b.first_text
+    assert "deep-module-layout" in nodes_by_id(_project(srv, b.sid))
+    assert not os.path.exists(srv.store / "projects" / "deep")
+
+
+async def test_a_folder_with_a_graph_of_its_own_keeps_it_inside_a_work_tree(srv, client):
+    kept = os.path.realpath(srv.home) + "/kept-repo/sub"
+    a = await Session.open(client, kept)
+    assert "Project folder:" not in a.first_text
+    project = _project(srv, a.sid)
+    assert project["project_path"] == kept and "kept-folder-node" in nodes_by_id(project)
+
+
+@pytest.mark.parametrize("kind", ["missing", "file"])
+async def test_a_cwd_must_be_an_existing_folder(srv, client, kind):
+    folder = srv.project("cwd-rule-proj")
+    cwd = os.path.join(folder, "no-such-dir")
+    if kind == "file":
+        cwd = os.path.join(folder, "notes.txt")
+        with open(cwd, "w") as f:
+            f.write("x")
+    text, err = await call(client, "kg_read", {"cwd": cwd})
+    assert err and text.startswith("Input validation error: cwd: "), text
+    assert ("is a file, not a folder" if kind == "file" else "does not exist") in text
+    listed = get_json(srv, "/api/projects")
+    assert not any(cwd in str(p) for p in listed.get("projects", listed)), listed
+    assert not os.path.exists(srv.store / "projects" / os.path.basename(cwd))
+
+
+async def test_the_hooks_bind_a_cwd_the_same_way_and_fail_silently(srv):
+    root = _repo(srv, "hook-bind-repo")
+    deep = srv.project("hook-bind-repo/pkg/deep")
+    async with httpx.AsyncClient(base_url=srv.url, timeout=10) as http:
+        r = await http.get("/api/session_bootstrap", params={"project_path": deep})
+        assert r.status_code == 200
+        sid = r.json()["session_id"]
+        assert graph(srv, session_id=sid)["project"]["project_path"] == root
+        # A cwd that is no folder: the hook endpoints answer without an error a hook would show.
+        gone = os.path.join(deep, "gone")
+        r = await http.post("/api/prompt_context", json={"cwd": gone, "session_id": "no-such-claude-sid",
+                                                          "prompt": "hello there"})
+        assert r.status_code == 200
+        r = await http.post("/api/tool_event", json={"cwd": gone, "session_id": "no-such-claude-sid",
+                                                      "tool_name": "Read", "tool_input": {"file_path": "x.py"}})
+        assert r.status_code == 200
+        r = await http.post("/api/session_bootstrap", json={"cwd": gone, "session_id": "c-1", "source": "startup"})
+        assert r.status_code == 400 and "cwd" in r.json()["error"]
+    assert not os.path.exists(srv.store / "projects" / "gone")
+
