@@ -305,9 +305,11 @@ class Memory:
         elif lvl == "project":
             user = await self._graph("user")
             if await user.ask("get_node", node_id=new_id) is not None and await handle.ask("references", node_id=new_id):
+                # Spec 003: the refusal names the projects involved (here, the one being renamed in).
+                project = view.project_path if view is not None else project_path
                 raise Conflict(
-                    f"'{new_id}' is a user node this project's edges already reach; renaming to it would "
-                    "redirect them; choose another id"
+                    f"'{new_id}' is a user node that edges of project {project} already reach; renaming to it "
+                    "would redirect them; choose another id"
                 )
         rewired = await handle.ask("rename_local", old_id=old_id, new_id=new_id, now=now, writer=writer)
         skipped = []

@@ -218,3 +218,15 @@ async def test_the_hooks_bind_a_cwd_the_same_way_and_fail_silently(srv):
         assert r.status_code == 400 and "cwd" in r.json()["error"]
     assert not os.path.exists(srv.store / "projects" / "gone")
 
+
+# kg_rename_node ---------------------------------------------------------------------------------
+
+async def test_a_rename_onto_a_user_id_the_project_reaches_names_the_project(srv, client):
+    cwd = os.path.realpath(srv.project("rename-capture-proj"))
+    a = await Session.open(client, cwd)
+    await a.ok("kg_put_node", level="user", id="user-retry-principle", gist="retry with backoff")
+    await a.ok("kg_put_node", level="project", id="local-retry-usage", gist="g")
+    await a.ok("kg_put_edge", level="project", frm="local-retry-usage", to="user-retry-principle", rel="applies")
+    await a.ok("kg_put_node", level="project", id="other-local-node", gist="g")
+    text = await a.err("kg_rename_node", old_id="other-local-node", new_id="user-retry-principle")
+    assert text.startswith("Error: ") and f"project {cwd}" in text and "choose another id" in text
