@@ -30,7 +30,7 @@ SCHEMAS: dict[str, dict] = {
         "maintenance": {"type": "boolean", "description": "Only for a maintenance pass or chore"},
     }, []),
     "kg_search": _obj({
-        "query": {"type": "string", "maxLength": C.QUERY_MAX_CHARS, "description": "One or more terms"},
+        "query": {"type": "string", "minLength": 1, "maxLength": C.QUERY_MAX_CHARS, "description": "One or more terms"},
         "session_id": _SID,
     }, ["query"]),
     "kg_put_node": _obj({

@@ -1,7 +1,9 @@
 """The MCP tools: validate, ask `Memory`, and word the reply for a model.
 
-Argument errors come back as `Input validation error: <field>: <rule>`, store
-errors as `Error: ...`, both as tool errors; the server keeps serving.
+Arguments that do not fit a tool's input schema come back as `Input validation
+error: <field>: <rule>`; everything the store refuses past the schema (an unknown
+node or session, a refused id, a cwd that is no folder) as `Error: ...`, as spec
+003 splits them: both as tool errors, naming the field; the server keeps serving.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from mcp.server.lowlevel import Server
 
 from .. import __version__
 from ..core import constants as C
-from ..core.errors import InvalidInput, KGError, WriteConflict
+from ..core.errors import KGError, WriteConflict
 from ..harness import profiles
 from ..memory import Memory
 from . import descriptions, schemas
@@ -74,8 +76,6 @@ class Tools:
             return _text(await handler(harness=harness, **_rename_keys(arguments)))
         except WriteConflict as exc:
             return _text(conflict_text(exc), True)
-        except InvalidInput as exc:
-            return _text(f"Input validation error: {exc}", True)
         except KGError as exc:
             return _text(f"Error: {exc}", True)
         except Exception as exc:  # the boundary: a bug answers this call and the server goes on

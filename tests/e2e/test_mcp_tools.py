@@ -157,7 +157,7 @@ async def test_notes_and_touches_sent_replace_the_stored_lists(srv, client):
 async def test_put_node_refuses_bad_ids_naming_the_field(srv, client, bad_id, rule):
     a = await Session.open(client, srv.project("badid-proj"))
     text = await a.err("kg_put_node", level="project", id=bad_id, gist="g")
-    assert text.startswith("Input validation error: id:"), text
+    assert text.startswith("Error: id:"), text
     assert rule in text
     assert bad_id not in _project_nodes(srv, a.sid)
 
@@ -253,7 +253,7 @@ async def test_put_edge_accepts_ids_and_file_paths_and_checks_its_fields(srv, cl
         (dict(frm="x" * 257, to="a-b-c", rel="r"), "from:"),
     ]:
         refused = await a.err("kg_put_edge", level="project", **args)
-        assert refused.startswith("Input validation error: " + field), refused
+        assert refused.startswith("Error: " + field), refused
     assert len(graph(srv, session_id=a.sid)["project"]["edges"]) == 2
 
 

@@ -191,7 +191,7 @@ async def test_a_cwd_must_be_an_existing_folder(srv, client, kind):
         with open(cwd, "w") as f:
             f.write("x")
     text, err = await call(client, "kg_read", {"cwd": cwd})
-    assert err and text.startswith("Input validation error: cwd: "), text
+    assert err and text.startswith("Error: cwd: "), text
     assert ("is a file, not a folder" if kind == "file" else "does not exist") in text
     listed = get_json(srv, "/api/projects")
     assert not any(cwd in str(p) for p in listed.get("projects", listed)), listed
