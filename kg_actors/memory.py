@@ -248,7 +248,8 @@ class Memory:
             handle = await self._level_handle(view, level, project_path)
             lvl, node = level, await handle.ask("get_node", node_id=node_id)
         if node is None:
-            raise NotFound(f"node '{node_id}' not found in the user or project graph")
+            raise NotFound(f"node '{node_id}' not found in the user or project graph"
+                           + await self._maintain_hint(node_id, level, "maintain nodes cannot be deleted with this tool"))
         removed = await handle.ask("delete_node", node_id=node_id)
         self.publish({"type": "node_deleted", "level": lvl, "id": node_id, "source_session": sid,
                       "project_path": view.project_path if view else project_path})
@@ -285,7 +286,9 @@ class Memory:
             handle = await self._level_handle(view, level, project_path)
             lvl, node = level, await handle.ask("get_node", node_id=old_id)
         if node is None:
-            raise NotFound(f"node '{old_id}' not found" + ("" if level else " in the user or project graph"))
+            raise NotFound(f"node '{old_id}' not found" + ("" if level else " in the user or project graph")
+                           + await self._maintain_hint(old_id, level, "a maintain node must name its level: "
+                                                                      "pass level='maintain'"))
         wv = await self.sessions.ask("write_view", sid=sid, level=lvl, node_id=old_id) if view else {}
         writer = graph_ops.Writer(session=sid, maintenance=bool(wv.get("maintenance")))
         now = self.clock()
@@ -328,6 +331,13 @@ class Memory:
         self.publish({"type": "node_renamed", "level": lvl, "from": old_id, "to": new_id, "source_session": sid,
                       "project_path": view.project_path if view else project_path})
         return {"level": lvl, "rewired": rewired, "skipped": skipped}
+
+    async def _maintain_hint(self, node_id: str, level: str | None, rule: str) -> str:
+        """Spec 003: an id found without a level is looked up in user and project only; when the
+        maintain graph holds it, the refusal says which rule applies instead of a bare not-found."""
+        if level is not None or await (await self._graph("maintain")).ask("get_node", node_id=node_id) is None:
+            return ""
+        return f"; '{node_id}' is a maintain node — {rule}"
 
     async def _all_projects(self) -> list[tuple[str, GraphHandle]]:
         """Every project graph on disk, loaded (a user rename must rewrite them all)."""

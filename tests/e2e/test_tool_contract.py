@@ -230,3 +230,14 @@ async def test_a_rename_onto_a_user_id_the_project_reaches_names_the_project(srv
     await a.ok("kg_put_node", level="project", id="other-local-node", gist="g")
     text = await a.err("kg_rename_node", old_id="other-local-node", new_id="user-retry-principle")
     assert text.startswith("Error: ") and f"project {cwd}" in text and "choose another id" in text
+
+
+async def test_a_maintain_node_named_without_its_level_says_which_rule_applies(srv, client):
+    m = await Session.open(client, srv.project("maint-rule-proj"), maintenance=True)
+    await m.ok("kg_put_node", level="maintain", id="maint-pass-checklist", gist="what a pass checks")
+    text = await m.err("kg_rename_node", old_id="maint-pass-checklist", new_id="maint-pass-steps")
+    assert "is a maintain node" in text and "level='maintain'" in text
+    text = await m.err("kg_delete_node", id="maint-pass-checklist")
+    assert "maintain nodes cannot be deleted with this tool" in text
+    text = await m.ok("kg_rename_node", old_id="maint-pass-checklist", new_id="maint-pass-steps", level="maintain")
+    assert text.startswith("Renamed 'maint-pass-checklist' -> 'maint-pass-steps' in maintain graph")
