@@ -9,6 +9,7 @@ with project graphs on disk that nothing has loaded yet.
 from __future__ import annotations
 
 import json
+import re
 import time
 
 import pytest
@@ -456,6 +457,20 @@ async def test_a_maintenance_sessions_reads_do_not_promote(srv, client):
     assert "(user, archived)" in read
     node = _user_node(srv, "archived-maint-probe")
     assert node["_archived"] is True and "_last_read_ts" not in node
+
+
+async def test_search_flags_an_archived_node_among_further_matches(srv, client):
+    a = await Session.open(client, srv.project("search-flag-proj"))
+    for c in "abcde":
+        await a.ok("kg_put_node", level="project", id=f"maintenance-promote-case-{c}",
+                   gist="maintenance read promote: maintenance must not promote")
+        # Terms every node of a graph holds weigh nothing: the graph needs other subjects too.
+        await a.ok("kg_put_node", level="project", id=f"unrelated-filler-topic-{c}", gist=f"filler {c}")
+    text = await a.ok("kg_search", query="maintenance promote case")
+    assert "MORE MATCHES:\n" in text, text
+    more = text.split("MORE MATCHES:\n", 1)[1]
+    # The seeded user nodes below active ones rank among the further matches, flagged.
+    assert re.search(r"^  (archived-maint-probe|orphan-for-credit) \[(archived|orphaned)\]: ", more, re.M), more
 
 
 # kg_progress ------------------------------------------------------------------------------------
