@@ -21,7 +21,8 @@ def _obj(props: dict, required: list[str]) -> dict:
 
 SCHEMAS: dict[str, dict] = {
     "kg_read": _obj({
-        "cwd": {"type": "string", "description": "Project root (absolute, inside your home)"},
+        "cwd": {"type": "string", "description": "Project folder: an existing directory inside your home, absolute; "
+                                          "inside a git work tree the session binds to the work tree's root"},
         "session_id": _SID,
         "id": {"type": "string", "description": "Node id to read in full"},
         "ids": {**_STRINGS, "description": "Several node ids to read in one call"},

@@ -174,6 +174,12 @@ async def test_a_cwd_inside_a_git_work_tree_binds_to_its_root(srv, client, git_f
     assert not os.path.exists(srv.store / "projects" / "deep")
 
 
+async def test_kg_read_describes_how_a_cwd_binds(client):
+    kg_read = next(t for t in (await client.list_tools()).tools if t.name == "kg_read")
+    for text in (kg_read.description, kg_read.input_schema["properties"]["cwd"]["description"]):
+        assert "existing directory" in text and "git work tree" in text
+
+
 async def test_a_folder_with_a_graph_of_its_own_keeps_it_inside_a_work_tree(srv, client):
     kept = os.path.realpath(srv.home) + "/kept-repo/sub"
     a = await Session.open(client, kept)
