@@ -476,6 +476,8 @@ class Memory:
                 blocks.append([(reads.render.not_found_line(node_id), None)])
                 continue
             (_, edges), = await handle.ask("get_nodes", ids=[node_id])
+            if lvl == "user" and view.project_path is not None:
+                edges = edges + await (await self.graph_for(view, "project")).call(_cross_level_edges(node_id))
             blocks.append(reads.node_block(lvl, node, edges, promoted=not node.active and not view.maintenance))
         return reads.node_read_lines(blocks, view.sid, notices)
 
@@ -608,6 +610,14 @@ class Memory:
 
 def _inside(path: str, root: str) -> bool:
     return path == root or path.startswith(root.rstrip("/") + "/")
+
+
+def _cross_level_edges(node_id: str):
+    """The project's edges that reach user node `node_id` (a bare id resolves to the project's own
+    node first, so none when the project has one): spec 003's node read shows all of a node's edges."""
+    def edges(graph) -> list:
+        return [] if node_id in graph.nodes else list(graph.incident(node_id))
+    return edges
 
 
 def _rename_probe(old_id: str, new_id: str):

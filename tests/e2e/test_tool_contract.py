@@ -247,3 +247,19 @@ async def test_a_maintain_node_named_without_its_level_says_which_rule_applies(s
     assert "maintain nodes cannot be deleted with this tool" in text
     text = await m.ok("kg_rename_node", old_id="maint-pass-checklist", new_id="maint-pass-steps", level="maintain")
     assert text.startswith("Renamed 'maint-pass-checklist' -> 'maint-pass-steps' in maintain graph")
+
+
+# kg_read: a node read shows all of the node's edges ----------------------------------------------
+
+async def test_a_user_node_read_shows_the_project_edges_that_reach_it(srv, client):
+    a = await Session.open(client, srv.project("cross-read-proj"))
+    await a.ok("kg_put_node", level="user", id="user-principle-idempotency", gist="writes must be idempotent")
+    await a.ok("kg_put_node", level="project", id="project-webhook-handler", gist="dedupes by delivery id")
+    await a.ok("kg_put_edge", level="project", frm="project-webhook-handler", to="user-principle-idempotency",
+               rel="applies")
+    read = await a.ok("kg_read", id="user-principle-idempotency")
+    assert "▸ user-principle-idempotency (user, active)" in read
+    assert "project-webhook-handler --applies--> user-principle-idempotency" in read
+    # Another project's session does not see this project's edge.
+    b = await Session.open(client, srv.project("cross-read-other-proj"))
+    assert "project-webhook-handler" not in await b.ok("kg_read", id="user-principle-idempotency")
