@@ -13,6 +13,7 @@ import os
 import httpx
 import pytest
 from e2e_helpers import Session, call, edge_keys, get_json, graph, nodes_by_id, reference_graph, start_server
+from hook_helpers import hook_env, run_hook
 
 
 @pytest.fixture(scope="module")
@@ -223,6 +224,17 @@ async def test_the_hooks_bind_a_cwd_the_same_way_and_fail_silently(srv):
         r = await http.post("/api/session_bootstrap", json={"cwd": gone, "session_id": "c-1", "source": "startup"})
         assert r.status_code == 400 and "cwd" in r.json()["error"]
     assert not os.path.exists(srv.store / "projects" / "gone")
+    # The real hook scripts print nothing for it; the git-bound folder gets its preload.
+    for name, payload in [("session_start", {"cwd": gone, "session_id": "c-2", "source": "startup"}),
+                          ("prompt", {"cwd": gone, "session_id": "c-2", "prompt": "hello there"}),
+                          ("tool_event", {"cwd": gone, "session_id": "c-2", "tool_name": "Read",
+                                          "tool_input": {"file_path": "x.py"}})]:
+        run = run_hook(name, {**payload, "hook_event_name": name}, hook_env(srv))
+        assert run.rc == 0 and run.err == "", (name, run)
+        assert name == "prompt" or run.out == "", (name, run.out)  # the prompt hook may print its own pool line
+    run = run_hook("session_start", {"cwd": deep, "session_id": "c-3", "source": "startup",
+                                     "hook_event_name": "SessionStart"}, hook_env(srv))
+    assert "hookSpecificOutput" in run.out
 
 
 # kg_rename_node ---------------------------------------------------------------------------------
