@@ -40,6 +40,11 @@ _TOUCH_ALL_SESSIONS = frozenset({"rename_ref"})
 _SAVE_NOW = frozenset({"register", "attach", "set_maintenance", "like", "bind", "fork", "reset_context"})
 
 
+# Keys a stored session may hold that are not carried over: `drop_pending` served a refusal
+# (trimming notes the session had read) that spec 003 does not have.
+_NOT_CARRIED = frozenset({"seen_ids", "drop_pending"})
+
+
 @attrs.define
 class Session:
     sid: str
@@ -82,7 +87,7 @@ class Session:
     def from_json(cls, sid: str, raw: dict) -> Session:
         names = {f.name for f in attrs.fields(cls)} - {"sid", "extra"}
         known = {k: v for k, v in raw.items() if k in names}
-        extra = {k: v for k, v in raw.items() if k not in names and k != "seen_ids"}
+        extra = {k: v for k, v in raw.items() if k not in names and k not in _NOT_CARRIED}
         known.setdefault("start_ts", 0.0)
         known.setdefault("last_activity", known["start_ts"])
         session = cls(sid=sid, extra=extra, **known)

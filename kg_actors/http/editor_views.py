@@ -7,7 +7,6 @@ promoting or stamping. Shapes are JSON-ready dicts.
 
 from __future__ import annotations
 
-
 from ..core import constants as C
 from ..core import render, search
 from ..core.ids import is_artifact
