@@ -33,8 +33,10 @@ TOOLS = {
     ),
     "kg_put_edge": (
         "Create or update an edge between node ids or file paths. rel is a kebab-case verb (depends-on, "
-        "implements, instance-of for a case under the lesson it repeats). Cross-level edges (project node "
-        "-> user node) belong in the project graph. " + MAINTAIN_RULE
+        "implements, instance-of for a case under the lesson it repeats). A bare id must name an existing "
+        "node (one in the same graph or, from a project graph, a user node), else the edge is refused; an "
+        "endpoint with / or ~ is a file path. Cross-level edges (project node -> user node) belong in the "
+        "project graph. " + MAINTAIN_RULE
     ),
     "kg_rename_node": (
         "Rename a node safely: edges in every graph, history, endorsements and state move with it. The only "

@@ -128,6 +128,11 @@ async def test_an_edge_to_a_node_that_does_not_exist_is_refused_naming_the_end(s
     assert edge_keys(_project(srv, a.sid)) == {("payment-retry-policy", "./README.md", "documented-in")}
 
 
+async def test_the_edge_tool_says_a_bare_id_must_name_a_node(client):
+    kg_put_edge = next(t for t in (await client.list_tools()).tools if t.name == "kg_put_edge")
+    assert "must name an existing node" in kg_put_edge.description and "file path" in kg_put_edge.description
+
+
 async def test_an_edge_end_is_looked_up_in_the_graphs_its_level_may_name(srv, client):
     a = await Session.open(client, srv.project("cross-end-proj"))
     await a.ok("kg_put_node", level="user", id="user-principle-timeouts", gist="every call needs a timeout")
