@@ -275,7 +275,9 @@ class Ambient:
             return {}
         tool = payload.get("tool_name") if isinstance(payload.get("tool_name"), str) else ""
         tool_input = payload.get("tool_input") if isinstance(payload.get("tool_input"), dict) else {}
-        cwd = root or (payload.get("cwd") if isinstance(payload.get("cwd"), str) else None)
+        # Relative paths are the agent's cwd's, which may be below the project root (a git work tree's).
+        given = payload.get("cwd")
+        cwd = given if isinstance(given, str) and os.path.isabs(given) else root
         paths = await self._files(tool, tool_input, cwd, harness, payload)
         parts: list[str] = []
         covered = False

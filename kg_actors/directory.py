@@ -38,6 +38,7 @@ class GraphDirectory:
         self._failed: dict[str, BaseException] = {}
         self._slug_of: dict[str, str] = {}
         self._root_of: dict[str, str] = {}
+        self._recorded_at: dict[str, tuple[int, str | None]] = {}  # slug -> (file mtime, recorded folder)
         self.closing = False
 
     # Project identity ------------------------------------------------------
@@ -52,6 +53,35 @@ class GraphDirectory:
 
     def root_of(self, key: str) -> str | None:
         return self._root_of.get(key.removeprefix("project:"))
+
+    def has_graph_for(self, root: str) -> bool:
+        """A graph stored (or loaded) for exactly this folder; unlike `project_key`, claims no slug."""
+        slug = self._slug_of.get(root)
+        if slug is not None:
+            return f"project:{slug}" in self._handles or self._stored(slug)
+        if self._stored(L.hashed_slug(root)):
+            return True
+        plain = L.base_slug(root)
+        if plain in self._root_of:  # loaded or claimed: its folder is known without reading the file
+            return self._root_of[plain] == root
+        return self._stored(plain) and self._recorded(plain) == root
+
+    def _recorded(self, slug: str) -> str | None:
+        """The folder a stored graph records, read once per version of its file: a hook may ask
+        every half minute, and reading a large graph's JSON on the loop each time would stall it."""
+        graph_file = self.layout.project_graph(slug)
+        try:
+            mtime = graph_file.stat().st_mtime_ns
+        except OSError:
+            return None
+        cached = self._recorded_at.get(slug)
+        if cached is None or cached[0] != mtime:
+            cached = self._recorded_at[slug] = (mtime, L.recorded_project_path(graph_file))
+        return cached[1]
+
+    def _stored(self, slug: str) -> bool:
+        graph_file = self.layout.project_graph(slug)
+        return graph_file.exists() or graph_file.with_name("graph.json.journal").exists()
 
     def has_project_graph(self, root: str) -> bool:
         return self.layout.project_graph(self.project_key(root).removeprefix("project:")).exists()

@@ -374,8 +374,9 @@ class GraphState:
             raise WriteConflict(self.level, node_id, node.content(),
                                 f"changed since the editor loaded it (version {expected}, now {current})")
 
-    def op_put_edge(self, src: str, dst: str, rel: str, notes, now: float, writer: graph_ops.Writer) -> dict:
-        edge = graph_ops.put_edge(self.graph, src, dst, rel, notes, now, writer)
+    def op_put_edge(self, src: str, dst: str, rel: str, notes, now: float, writer: graph_ops.Writer,
+                    known_elsewhere: frozenset[str] = frozenset()) -> dict:
+        edge = graph_ops.put_edge(self.graph, src, dst, rel, notes, now, writer, known_elsewhere)
         credited = None
         if rel == "instance-of":
             case = self.graph.nodes.get(src)

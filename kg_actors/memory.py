@@ -54,35 +54,49 @@ class Memory:
         self.clock = clock
         self.layout = directory.layout
         self.publish = publish or (lambda event: None)
-        self._roots: dict[str, tuple[float, str | None]] = {}  # cwd -> (until, its root)
+        self._roots: dict[str, tuple[float, str | None, str]] = {}  # cwd -> (until, its root, its folder)
 
     # Sessions ----------------------------------------------------------------
     def root_for(self, cwd: object) -> str | None:
-        """A project root, or None for a user-only session (the home folder itself).
+        """A project root, or None for a user-only session (the home folder itself)."""
+        return self.binding(cwd)[0]
 
-        Every hook asks, and the answer costs a stat per folder level (which
-        stalls while another thread's fsync holds the disk): so each cwd's answer
-        is kept a short while. A bad cwd is refused every time.
+    def binding(self, cwd: object) -> tuple[str | None, str]:
+        """(project root or None, the cwd's own folder) for a session's cwd.
+
+        The cwd must be an existing folder inside home. Inside a git work tree it binds
+        to the work tree's root, so `<repo>/src/deep` shares `<repo>`'s memory, unless
+        a graph is already stored for that exact folder (its memory stays where it is).
+        Every hook asks, and the answer costs a stat per folder level (which stalls
+        while another thread's fsync holds the disk): so each cwd's answer is kept a
+        short while. A bad cwd is refused every time.
         """
         now = self.clock()
         if isinstance(cwd, str):
             cached = self._roots.get(cwd)
             if cached is not None and now < cached[0]:
-                return cached[1]
-        root: str | None = L.project_root(cwd, "cwd")
+                return cached[1], cached[2]
+        folder = L.project_folder(cwd, "cwd")
+        root: str | None = folder
+        top = L.work_tree_root(folder)
+        if top is not None and top != folder and not self.directory.has_graph_for(folder):
+            root = top
         if L.is_home(root) and not self.directory.has_project_graph(root):
             root = None
         if len(self._roots) >= C.ROOT_CACHE_SIZE:
             self._roots.clear()
-        self._roots[cwd] = (now + C.ROOT_CACHE_SECONDS, root)
-        return root
+        self._roots[cwd] = (now + C.ROOT_CACHE_SECONDS, root, folder)
+        return root, folder
 
     async def open_session(self, cwd: str | None, session_id: str | None, harness: profiles.Harness) -> Opened:
         now = self.clock()
         notices: list[str] = []
         if session_id is not None and not isinstance(session_id, str):
             raise InvalidInput("session_id", "must be a string")
-        root = self.root_for(cwd) if cwd is not None else None
+        root, folder = self.binding(cwd) if cwd is not None else (None, None)
+        # Said when the session binds, so the agent knows which folder's memory it holds.
+        bound_note = (f"Project folder: {root}, the root of the git work tree holding cwd {folder}."
+                      if root is not None and root != folder else None)
         if session_id:
             view = await self.sessions.ask("get", sid=session_id)
             if view is not None and view.bound:
@@ -91,6 +105,7 @@ class Memory:
                     view = await self.sessions.ask("attach", sid=session_id, project_path=root)
                     await self._graph(self.directory.project_key(root))
                     notices.append(f"Project memory attached: {root}.")
+                    notices.extend([bound_note] if bound_note else [])
                 elif cwd is not None and view.project_path and root and not _inside(root, view.project_path):
                     notices.append(
                         f"This session stays bound to {view.project_path}; cwd {root} is ignored — "
@@ -107,6 +122,7 @@ class Memory:
             key = self.directory.project_key(root)
             handle = await self._graph(key)
             await handle.ask("set_project_path", path=root)
+            notices.extend([bound_note] if bound_note else [])
         else:
             notices.append(user_only_notice(view.sid))
         if cwd is not None and harness.no_hooks_hint and not await self.sessions.ask(
@@ -168,7 +184,7 @@ class Memory:
         wv = await self.sessions.ask("write_view", sid=sid, level=level, node_id=node_id) if view else {}
         writer = graph_ops.Writer(
             session=sid, maintenance=bool(wv.get("maintenance")), seen_at=wv.get("seen_at"),
-            read_at=wv.get("read_at"), allow_drop=wv.get("allow_drop"), guard=guard and view is not None,
+            read_at=wv.get("read_at"), guard=guard and view is not None,
             may_credit=bool(wv.get("may_credit")),
         )
         try:
@@ -182,13 +198,9 @@ class Memory:
                 # even when another write overtook this request after `now` was taken.
                 at = max(now, conflict.written_ts or now)
                 await self.sessions.ask("mark_seen", sid=sid, ids=[node_id], via="read", at=at, full=True)
-                await self.sessions.ask("set_drop_pending", sid=sid, level=level, node_id=node_id,
-                                        notes=notes if conflict.dropped else None)
             raise
         if view is not None:
             await self.sessions.ask("mark_seen", sid=sid, ids=[node_id], via="write", at=now, full=True)
-            if writer.allow_drop is not None:
-                await self.sessions.ask("set_drop_pending", sid=sid, level=level, node_id=node_id, notes=None)
             if result.note_credit:
                 await self.sessions.ask("like", sid=sid, node_id=node_id, credits=None)
                 self._log_useful(view, node_id, level, "note", {})
@@ -210,7 +222,16 @@ class Memory:
         handle = await self._level_handle(view, level, project_path)
         wv = await self.sessions.ask("write_view", sid=sid, level=level, node_id=src) if view else {}
         writer = graph_ops.Writer(session=sid, maintenance=bool(wv.get("maintenance")))
-        out = await handle.ask("put_edge", src=src, dst=dst, rel=rel, notes=notes, now=self.clock(), writer=writer)
+        # A project edge may name a user node: which of its bare ends the user graph holds. The
+        # project's own nodes are checked inside its actor, with the write.
+        known: set[str] = set()
+        if level == "project":
+            user = await self._graph("user")
+            for end in {src, dst}:
+                if isinstance(end, str) and not ids.is_artifact(end) and await user.ask("get_node", node_id=end):
+                    known.add(end)
+        out = await handle.ask("put_edge", src=src, dst=dst, rel=rel, notes=notes, now=self.clock(), writer=writer,
+                               known_elsewhere=frozenset(known))
         if out["credit_elsewhere"] and level in ("project",):
             target, case_ts = out["credit_elsewhere"]
             if await (await self._graph("user")).ask("repeat_credit", target_id=target, case_ts=case_ts):
@@ -229,7 +250,8 @@ class Memory:
             handle = await self._level_handle(view, level, project_path)
             lvl, node = level, await handle.ask("get_node", node_id=node_id)
         if node is None:
-            raise NotFound(f"node '{node_id}' not found in the user or project graph")
+            raise NotFound(f"node '{node_id}' not found in the user or project graph"
+                           + await self._maintain_hint(node_id, level, "maintain nodes cannot be deleted with this tool"))
         removed = await handle.ask("delete_node", node_id=node_id)
         self.publish({"type": "node_deleted", "level": lvl, "id": node_id, "source_session": sid,
                       "project_path": view.project_path if view else project_path})
@@ -266,7 +288,9 @@ class Memory:
             handle = await self._level_handle(view, level, project_path)
             lvl, node = level, await handle.ask("get_node", node_id=old_id)
         if node is None:
-            raise NotFound(f"node '{old_id}' not found" + ("" if level else " in the user or project graph"))
+            raise NotFound(f"node '{old_id}' not found" + ("" if level else " in the user or project graph")
+                           + await self._maintain_hint(old_id, level, "a maintain node must name its level: "
+                                                                      "pass level='maintain'"))
         wv = await self.sessions.ask("write_view", sid=sid, level=lvl, node_id=old_id) if view else {}
         writer = graph_ops.Writer(session=sid, maintenance=bool(wv.get("maintenance")))
         now = self.clock()
@@ -286,9 +310,11 @@ class Memory:
         elif lvl == "project":
             user = await self._graph("user")
             if await user.ask("get_node", node_id=new_id) is not None and await handle.ask("references", node_id=new_id):
+                # Spec 003: the refusal names the projects involved (here, the one being renamed in).
+                project = view.project_path if view is not None else project_path
                 raise Conflict(
-                    f"'{new_id}' is a user node this project's edges already reach; renaming to it would "
-                    "redirect them; choose another id"
+                    f"'{new_id}' is a user node that edges of project {project} already reach; renaming to it "
+                    "would redirect them; choose another id"
                 )
         rewired = await handle.ask("rename_local", old_id=old_id, new_id=new_id, now=now, writer=writer)
         skipped = []
@@ -307,6 +333,13 @@ class Memory:
         self.publish({"type": "node_renamed", "level": lvl, "from": old_id, "to": new_id, "source_session": sid,
                       "project_path": view.project_path if view else project_path})
         return {"level": lvl, "rewired": rewired, "skipped": skipped}
+
+    async def _maintain_hint(self, node_id: str, level: str | None, rule: str) -> str:
+        """Spec 003: an id found without a level is looked up in user and project only; when the
+        maintain graph holds it, the refusal says which rule applies instead of a bare not-found."""
+        if level is not None or await (await self._graph("maintain")).ask("get_node", node_id=node_id) is None:
+            return ""
+        return f"; '{node_id}' is a maintain node — {rule}"
 
     async def _all_projects(self) -> list[tuple[str, GraphHandle]]:
         """Every project graph on disk, loaded (a user rename must rewrite them all)."""
@@ -446,6 +479,8 @@ class Memory:
                 blocks.append([(reads.render.not_found_line(node_id), None)])
                 continue
             (_, edges), = await handle.ask("get_nodes", ids=[node_id])
+            if lvl == "user" and view.project_path is not None:
+                edges = edges + await (await self.graph_for(view, "project")).call(_cross_level_edges(node_id))
             blocks.append(reads.node_block(lvl, node, edges, promoted=not node.active and not view.maintenance))
         return reads.node_read_lines(blocks, view.sid, notices)
 
@@ -578,6 +613,14 @@ class Memory:
 
 def _inside(path: str, root: str) -> bool:
     return path == root or path.startswith(root.rstrip("/") + "/")
+
+
+def _cross_level_edges(node_id: str):
+    """The project's edges that reach user node `node_id` (a bare id resolves to the project's own
+    node first, so none when the project has one): spec 003's node read shows all of a node's edges."""
+    def edges(graph) -> list:
+        return [] if node_id in graph.nodes else list(graph.incident(node_id))
+    return edges
 
 
 def _rename_probe(old_id: str, new_id: str):

@@ -40,6 +40,11 @@ _TOUCH_ALL_SESSIONS = frozenset({"rename_ref"})
 _SAVE_NOW = frozenset({"register", "attach", "set_maintenance", "like", "bind", "fork", "reset_context"})
 
 
+# Keys a stored session may hold that are not carried over: `drop_pending` served a refusal
+# (trimming notes the session had read) that spec 003 does not have.
+_NOT_CARRIED = frozenset({"seen_ids", "drop_pending"})
+
+
 @attrs.define
 class Session:
     sid: str
@@ -61,7 +66,6 @@ class Session:
     maintenance_credits: int = 0
     last_synced_ts: float | None = None
     pushed_ts: float | None = None
-    drop_pending: dict[str, list[str]] = attrs.field(factory=dict)
     pages: list[str] = attrs.field(factory=list)
     page_effects: list[dict] = attrs.field(factory=list)
     file_recall_ts: list[float] = attrs.field(factory=list)
@@ -83,7 +87,7 @@ class Session:
     def from_json(cls, sid: str, raw: dict) -> Session:
         names = {f.name for f in attrs.fields(cls)} - {"sid", "extra"}
         known = {k: v for k, v in raw.items() if k in names}
-        extra = {k: v for k, v in raw.items() if k not in names and k != "seen_ids"}
+        extra = {k: v for k, v in raw.items() if k not in names and k not in _NOT_CARRIED}
         known.setdefault("start_ts", 0.0)
         known.setdefault("last_activity", known["start_ts"])
         session = cls(sid=sid, extra=extra, **known)
@@ -268,18 +272,9 @@ class Registry:
         s = self._get(sid)
         return {
             "seen_at": s.seen_at.get(node_id), "read_at": s.read_at.get(node_id),
-            "allow_drop": tuple(s.drop_pending[f"{level}:{node_id}"]) if f"{level}:{node_id}" in s.drop_pending else None,
             "may_credit": node_id not in s.liked_ids and len(s.liked_ids) < C.MAX_LIKES_PER_SESSION,
             "maintenance": s.maintenance,
         }
-
-    def op_set_drop_pending(self, sid: str, level: str, node_id: str, notes: list[str] | None) -> None:
-        s = self._get(sid)
-        key = f"{level}:{node_id}"
-        if notes is None:
-            s.drop_pending.pop(key, None)
-        else:
-            s.drop_pending[key] = list(notes)
 
     def op_rename_ref(self, old_id: str, new_id: str) -> None:
         for s in self.sessions.values():

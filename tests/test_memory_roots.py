@@ -38,3 +38,49 @@ def test_the_home_folder_is_user_only_and_a_bad_cwd_is_refused_every_time(tmp_pa
             memory.root_for("relative/folder")
         with pytest.raises(InvalidInput, match="outside the user's home"):
             memory.root_for("/")
+
+
+def test_a_cwd_binds_to_its_git_work_tree_unless_its_own_folder_has_a_graph(tmp_path, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    (tmp_path / ".git").mkdir()  # a dotfiles repository in home makes no project
+    repo, kept = tmp_path / "repo", tmp_path / "repo" / "kept"
+    (repo / "src" / "deep").mkdir(parents=True)
+    (repo / ".git").write_text("gitdir: /elsewhere\n")  # a linked work tree's .git is a file
+    kept.mkdir()
+    (tmp_path / "plain" / "sub").mkdir(parents=True)
+    directory = SimpleNamespace(layout=None, has_project_graph=lambda root: False,
+                                has_graph_for=lambda folder: folder == os.path.realpath(kept))
+    memory = Memory(directory, None, lambda: 5.0)
+    real = os.path.realpath
+    assert memory.binding(str(repo / "src" / "deep")) == (real(repo), real(repo / "src" / "deep"))
+    assert memory.root_for(str(repo)) == real(repo)
+    assert memory.root_for(str(kept)) == real(kept)
+    assert memory.root_for(str(tmp_path / "plain" / "sub")) == real(tmp_path / "plain" / "sub")
+    with pytest.raises(InvalidInput, match="cwd: .* does not exist"):
+        memory.root_for(str(repo / "gone"))
+    (repo / "file.txt").write_text("x")
+    with pytest.raises(InvalidInput, match="is a file, not a folder"):
+        memory.root_for(str(repo / "file.txt"))
+
+
+def test_a_stored_graphs_folder_is_read_once_per_version_of_its_file(tmp_path, monkeypatch):
+    import json
+
+    from kg_actors.directory import GraphDirectory
+    from kg_actors.storage import layout as L
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    lay = L.Layout(tmp_path / "store")
+    graph_file = lay.project_graph("sub")
+    graph_file.parent.mkdir(parents=True)
+    folder = str(tmp_path / "repo" / "sub")
+    graph_file.write_text(json.dumps({"nodes": {}, "edges": {}, "_meta": {"project_path": folder}}))
+    reads = []
+    real = L.recorded_project_path
+    monkeypatch.setattr(L, "recorded_project_path", lambda f: reads.append(f) or real(f))
+    directory = GraphDirectory(lay, None)
+    assert directory.has_graph_for(folder) and directory.has_graph_for(folder)
+    assert not directory.has_graph_for(str(tmp_path / "other" / "sub"))
+    assert len(reads) == 1
+    os.utime(graph_file, ns=(1, 1))  # a new version of the file is read again
+    assert directory.has_graph_for(folder) and len(reads) == 2

@@ -49,3 +49,11 @@ def test_a_session_registered_from_the_file_is_serialized_once_then_reused(monke
     assert loaded.snapshot() == full_dump(loaded)
     monkeypatch.setattr(Session, "to_json", lambda s: pytest.fail("nothing changed: nothing re-serialized"))
     loaded.snapshot()
+
+
+def test_a_stored_sessions_retired_drop_pending_is_not_carried_over():
+    from kg_actors.session_actor import Session
+
+    raw = {"start_ts": 1.0, "drop_pending": {"project:x": ["a"]}, "future_field": 3}
+    session = Session.from_json("abcd1234", raw)
+    assert "drop_pending" not in session.to_json() and session.to_json()["future_field"] == 3

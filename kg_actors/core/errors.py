@@ -32,14 +32,12 @@ class WriteConflict(KGError):
 
     status = 409
 
-    def __init__(self, level: str, node_id: str, node: dict, reason: str, dropped: list[str] | None = None,
-                 written_ts: float | None = None):
+    def __init__(self, level: str, node_id: str, node: dict, reason: str, written_ts: float | None = None):
         self.written_ts = written_ts  # when the node as shown was last written: the refusal's view time
         self.level = level
         self.node_id = node_id
         self.node = node
         self.reason = reason
-        self.dropped = dropped or []
         super().__init__(f"NOT WRITTEN: {reason}")
 
 

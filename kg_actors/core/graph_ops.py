@@ -8,7 +8,7 @@ a stale or partial view is refused with the node as it stands.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 
 import attrs
 
@@ -26,7 +26,6 @@ class Writer:
     maintenance: bool = False
     seen_at: float | None = None
     read_at: float | None = None
-    allow_drop: tuple[str, ...] | None = None
     guard: bool = True
     may_credit: bool = False  # not yet voted for this node, under the cap
 
@@ -91,13 +90,8 @@ def _conflict(level: str, node: Node, notes, touches, w: Writer) -> WriteConflic
     for name, sent, stored in (("notes", notes, node.notes), ("touches", touches, node.touches)):
         if sent is not None and stored and sent != stored and not read_current:
             return WriteConflict(level, node.id, node.content(), f"this write replaces {name} this session has not read")
-    if notes is not None and read_current:
-        dropped = [n for n in node.notes if n not in notes]
-        if dropped and w.allow_drop != tuple(notes):
-            return WriteConflict(
-                level, node.id, node.content(),
-                f"this write removes {len(dropped)} stored note(s) this session read", dropped,
-            )
+    # Spec 003 refuses only these two. A write that leaves out notes the session read in their
+    # current form is a deliberate trim (merging and pruning are what maintenance does), not a loss.
     return None
 
 
@@ -165,13 +159,32 @@ def put_node(
     return PutNodeResult(node, False, changed, promote, note_credit, tuple(warnings))
 
 
+def missing_endpoint(graph: GraphData, field: str, end: str, known_elsewhere: Set[str]) -> NotFound | None:
+    """Spec 000 removes, on load, an edge whose bare-id end names no node: refused when written
+    instead, so the write does not look done and vanish. A file endpoint is always kept."""
+    if ids.is_artifact(end) or end in graph.nodes or end in known_elsewhere:
+        return None
+    where = "this project's graph or the user graph" if graph.kind == "project" else f"the {graph.kind} graph"
+    return NotFound(
+        f"{field}: '{end}' names no node in {where}; an edge to it would be removed at the next load. "
+        f"kg_search(query='{end}') finds the node you meant (or create it first with kg_put_node); "
+        f"a file endpoint is written as a path (with / or ~, e.g. ./{end})"
+    )
+
+
 def put_edge(
     graph: GraphData, src: str, dst: str, rel: str, notes: Sequence[str] | None, now: float, writer: Writer,
+    known_elsewhere: Set[str] = frozenset(),
 ) -> Edge:
+    """`known_elsewhere`: bare ids this graph's edges may also name (a project's: its user nodes)."""
     ids.check_endpoint(src, "from")
     ids.check_endpoint(dst, "to")
     ids.check_rel(rel)
     notes_t = _clean_list(notes, "notes", C.NOTE_HARD_LIMIT)
+    for field, end in (("from", src), ("to", dst)):
+        missing = missing_endpoint(graph, field, end, known_elsewhere)
+        if missing is not None:
+            raise missing
     old = graph.edges.get((src, dst, rel))
     edge = Edge(src, dst, rel, notes_t if notes_t is not None else (old.notes if old else ()),
                 old.extra if old else {})

@@ -12,7 +12,9 @@ from .errors import InvalidInput
 
 NODE_ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*\Z")
 REL_RE = NODE_ID_RE
-ENDPOINT_RE = re.compile(r"[A-Za-z0-9~/][A-Za-z0-9._~/-]*\Z")
+# Spec 003: endpoints use letters, digits, ., _, -, / and ~, with no rule on the first character:
+# `.github/workflows/ci.yml`, `.env` and `_private/x` are files a lesson may point at.
+ENDPOINT_RE = re.compile(r"[A-Za-z0-9._~/-]+\Z")
 DATE_RE = re.compile(r"\d{4}-\d{2}(?:-\d{2})?")
 
 
@@ -44,8 +46,13 @@ def check_endpoint(value: object, field: str) -> str:
 
 
 def is_artifact(endpoint: str) -> bool:
-    """A file or artifact reference, kept whether or not a node names it."""
-    return "/" in endpoint or "~" in endpoint
+    """A file or artifact reference, kept whether or not a node names it.
+
+    Spec: an endpoint containing / or ~ is a file. One that cannot be a node id
+    (`.env`, `_build`: not starting with a letter or digit) can only be a file too;
+    reading it as a bare id would drop its edge at the next load.
+    """
+    return "/" in endpoint or "~" in endpoint or not NODE_ID_RE.match(endpoint)
 
 
 def id_words(node_id: str) -> int:

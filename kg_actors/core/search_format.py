@@ -29,6 +29,13 @@ def _echo(query: str) -> str:
     return query
 
 
+def _more_line(node: Node) -> str:
+    """A further match as one line; archived and orphaned ones are flagged like top hits (spec 003:
+    search flags them, so a node read can bring them back)."""
+    tier = "orphaned" if node.orphaned else "archived" if node.archived else None
+    return node_line(f"{node.id} [{tier}]" if tier else node.id, node.gist)
+
+
 def _lines_size(lines: Sequence[str]) -> int:
     return sum(len(line) for line in lines) + max(len(lines) - 1, 0)
 
@@ -96,7 +103,7 @@ def format_search(
     linked = [ref for ref in connectors if ref in nodes]
     connections = [node_line(ref[1], nodes[ref].gist) for ref in linked]
     connections += [edge_line(edge) for _, edge in path_edges]
-    more_lines = [node_line(h.node_id, nodes[(lvl, h.node_id)].gist) for lvl, h in more]
+    more_lines = [_more_line(nodes[(lvl, h.node_id)]) for lvl, h in more]
 
     def size() -> int:
         parts = [len(header), *(b.size() for b in blocks)]

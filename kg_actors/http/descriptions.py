@@ -6,12 +6,19 @@ INSTRUCTIONS = (
     "substantive work; search before creating; write down what you had to re-derive."
 )
 
+# Spec 003: maintain writes are for maintenance runs only, and the tool descriptions say so.
+MAINTAIN_RULE = (
+    "level=maintain is the maintenance agent's own memory: write there only from a maintenance pass or chore."
+)
+
 TOOLS = {
     "kg_read": (
         "Read memory. Without id/ids: the full read of the user graph and this session's project graph "
-        "(call once before substantive work; the first call opens the session: pass cwd=<project root>). "
+        "(call once before substantive work; the first call opens the session: pass cwd=<project folder>, "
+        "an existing directory; inside a git work tree the session binds to the work tree's root). "
         "With id or ids=[...]: each node in full (gist, notes, touches, edges); reading an archived or "
-        "orphaned node brings it back. more=true returns the next part of a long reply."
+        "orphaned node brings it back. more=true returns the next part of a long reply. level=maintain "
+        "without id/ids renders the maintenance memory (for maintenance passes and chores)."
     ),
     "kg_search": (
         "Search node ids, gists, notes and touches in the user and project graphs, all tiers (archived and "
@@ -22,16 +29,18 @@ TOOLS = {
         "Create or update a node. id: the subject in 3-5 kebab-case words, no date. gist: the one claim. "
         "notes and touches REPLACE the stored lists: to add a note, read the node and send the full list. "
         "A write built on a stale or partial view is refused with NOT WRITTEN and the node as it stands; "
-        "merge and write again."
+        "merge and write again. " + MAINTAIN_RULE
     ),
     "kg_put_edge": (
         "Create or update an edge between node ids or file paths. rel is a kebab-case verb (depends-on, "
-        "implements, instance-of for a case under the lesson it repeats). Cross-level edges (project node "
-        "-> user node) belong in the project graph."
+        "implements, instance-of for a case under the lesson it repeats). A bare id must name an existing "
+        "node (one in the same graph or, from a project graph, a user node), else the edge is refused; an "
+        "endpoint with / or ~ is a file path. Cross-level edges (project node -> user node) belong in the "
+        "project graph. " + MAINTAIN_RULE
     ),
     "kg_rename_node": (
         "Rename a node safely: edges in every graph, history, endorsements and state move with it. The only "
-        "safe way to change an id (never put + delete)."
+        "safe way to change an id (never put + delete). " + MAINTAIN_RULE
     ),
     "kg_delete_node": "Delete a node and its edges (user graph checked first, then the project graph).",
     "kg_delete_edge": "Delete one edge; from, to and rel must match exactly.",
@@ -43,6 +52,6 @@ TOOLS = {
     "kg_sync": "List node and edge changes other sessions made since your last sync.",
     "kg_progress": (
         "Read (omit state) or write multi-step task progress that survives compaction and new sessions. "
-        "Tasks 'maintain' and 'chore' mark a maintenance session."
+        "Tasks 'maintain' and 'chore' mark a maintenance session. " + MAINTAIN_RULE
     ),
 }

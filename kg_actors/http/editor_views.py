@@ -7,8 +7,6 @@ promoting or stamping. Shapes are JSON-ready dicts.
 
 from __future__ import annotations
 
-from collections.abc import Set as AbstractSet
-
 from ..core import constants as C
 from ..core import render, search
 from ..core.ids import is_artifact
@@ -117,9 +115,3 @@ def search_graph(index: search.SearchIndex, graph: GraphData, level: str, terms:
         "path_edges": [{"from": e.src, "to": e.dst, "rel": e.rel} for _, e in path_edges],
     }
 
-
-def endpoint_problem(graph: GraphData, endpoint: str, outside: AbstractSet[str]) -> str | None:
-    """Why an edge end the editor was asked to write names nothing (None when it is fine)."""
-    if is_artifact(endpoint) or endpoint in graph.nodes or endpoint in outside:
-        return None
-    return f"'{endpoint}' names no node in this graph" + (" or the user graph" if graph.kind == "project" else "")

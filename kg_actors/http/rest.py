@@ -29,7 +29,7 @@ def error_response(exc: KGError) -> JSONResponse:
     if isinstance(exc, InvalidInput):
         body.update(field=exc.field, rule=exc.rule)
     if isinstance(exc, WriteConflict):
-        body.update(reason=exc.reason, node=exc.node, dropped=exc.dropped)
+        body.update(reason=exc.reason, node=exc.node)
     return JSONResponse(body, status_code=exc.status)
 
 

@@ -9,6 +9,8 @@ import jsonschema
 from ..core import constants as C
 
 _LEVEL = {"type": "string", "enum": ["user", "project", "maintain"]}
+# Where a tool writes: maintain is written only by a maintenance pass or chore (spec 003).
+_WRITE_LEVEL = {**_LEVEL, "description": "Storage level; maintain only from a maintenance pass or chore"}
 _SID = {"type": "string", "minLength": 1, "maxLength": 64, "description": "From kg_read or the preload"}
 _STRINGS = {"type": "array", "items": {"type": "string"}, "maxItems": C.LIST_MAX_ITEMS}
 
@@ -19,7 +21,8 @@ def _obj(props: dict, required: list[str]) -> dict:
 
 SCHEMAS: dict[str, dict] = {
     "kg_read": _obj({
-        "cwd": {"type": "string", "description": "Project root (absolute, inside your home)"},
+        "cwd": {"type": "string", "description": "Project folder: an existing directory inside your home, absolute; "
+                                          "inside a git work tree the session binds to the work tree's root"},
         "session_id": _SID,
         "id": {"type": "string", "description": "Node id to read in full"},
         "ids": {**_STRINGS, "description": "Several node ids to read in one call"},
@@ -28,25 +31,25 @@ SCHEMAS: dict[str, dict] = {
         "maintenance": {"type": "boolean", "description": "Only for a maintenance pass or chore"},
     }, []),
     "kg_search": _obj({
-        "query": {"type": "string", "maxLength": C.QUERY_MAX_CHARS, "description": "One or more terms"},
+        "query": {"type": "string", "minLength": 1, "maxLength": C.QUERY_MAX_CHARS, "description": "One or more terms"},
         "session_id": _SID,
     }, ["query"]),
     "kg_put_node": _obj({
-        "session_id": _SID, "level": _LEVEL,
+        "session_id": _SID, "level": _WRITE_LEVEL,
         "id": {"type": "string", "description": "kebab-case, 3-5 words naming the subject, no date"},
         "gist": {"type": "string", "description": "The one claim this node makes (soft target 300 chars)"},
         "notes": {**_STRINGS, "description": "One case per note; replaces the stored list"},
         "touches": {**_STRINGS, "description": "Related file paths (path:lines (anchor)); replaces the stored list"},
     }, ["session_id", "level", "id", "gist"]),
     "kg_put_edge": _obj({
-        "session_id": _SID, "level": _LEVEL,
+        "session_id": _SID, "level": _WRITE_LEVEL,
         "from": {"type": "string", "description": "Source node id or file path"},
         "to": {"type": "string", "description": "Target node id or file path"},
         "rel": {"type": "string", "description": "kebab-case relationship (depends-on, instance-of, ...)"},
         "notes": _STRINGS,
     }, ["session_id", "level", "from", "to", "rel"]),
     "kg_rename_node": _obj({
-        "session_id": _SID, "old_id": {"type": "string"}, "new_id": {"type": "string"}, "level": _LEVEL,
+        "session_id": _SID, "old_id": {"type": "string"}, "new_id": {"type": "string"}, "level": _WRITE_LEVEL,
     }, ["session_id", "old_id", "new_id"]),
     "kg_delete_node": _obj({"session_id": _SID, "id": {"type": "string"}}, ["session_id", "id"]),
     "kg_delete_edge": _obj({
@@ -62,7 +65,7 @@ SCHEMAS: dict[str, dict] = {
     "kg_progress": _obj({
         "session_id": _SID, "task_id": {"type": "string", "minLength": 1, "maxLength": 128},
         "state": {"type": "object", "description": "Progress state to store. Omit to read"},
-        "level": _LEVEL,
+        "level": {**_WRITE_LEVEL, "description": "Default user; maintain only from a maintenance pass or chore"},
     }, ["session_id", "task_id"]),
 }
 

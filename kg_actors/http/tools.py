@@ -1,7 +1,9 @@
 """The MCP tools: validate, ask `Memory`, and word the reply for a model.
 
-Argument errors come back as `Input validation error: <field>: <rule>`, store
-errors as `Error: ...`, both as tool errors; the server keeps serving.
+Arguments that do not fit a tool's input schema come back as `Input validation
+error: <field>: <rule>`; everything the store refuses past the schema (an unknown
+node or session, a refused id, a cwd that is no folder) as `Error: ...`, as spec
+003 splits them: both as tool errors, naming the field; the server keeps serving.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from mcp.server.lowlevel import Server
 
 from .. import __version__
 from ..core import constants as C
-from ..core.errors import InvalidInput, KGError, WriteConflict
+from ..core.errors import KGError, WriteConflict
 from ..harness import profiles
 from ..memory import Memory
 from . import descriptions, schemas
@@ -41,14 +43,22 @@ def conflict_text(exc: WriteConflict) -> str:
              f"▸ {node['id']}", f"  gist: {node['gist']}"]
     if node["notes"]:
         lines.append("  notes:")
-        lines.extend(f"    - {n}" + ("   [your write removes this]" if n in exc.dropped else "") for n in node["notes"])
+        lines.extend(f"    - {n}" for n in node["notes"])
     if node["touches"]:
         lines.append("  touches: " + " · ".join(node["touches"]))
-    if exc.dropped:
-        lines.append("If removing those notes is intended, send the same write again.")
-    else:
-        lines.append("Merge your change into this content and call kg_put_node again.")
+    lines.append("Merge your change into this content and call kg_put_node again.")
     return "\n".join(lines)
+
+
+def votes_left_line(likes: int) -> str:
+    """Spec 003: the reply says how many votes remain before the hard cap, and past the
+    guidance, how far over it the session is (the guidance is not a limit)."""
+    left = max(0, C.MAX_LIKES_PER_SESSION - likes)
+    line = f"{left} vote(s) left before the hard cap of {C.MAX_LIKES_PER_SESSION} this session"
+    over = likes - C.LIKES_GUIDANCE_PER_SESSION
+    if over > 0:
+        return f"{line}; {over} past the guidance of {C.LIKES_GUIDANCE_PER_SESSION} — fine if each one earned it."
+    return f"{line} (guidance: about {C.LIKES_GUIDANCE_PER_SESSION})."
 
 
 class Tools:
@@ -66,8 +76,6 @@ class Tools:
             return _text(await handler(harness=harness, **_rename_keys(arguments)))
         except WriteConflict as exc:
             return _text(conflict_text(exc), True)
-        except InvalidInput as exc:
-            return _text(f"Input validation error: {exc}", True)
         except KGError as exc:
             return _text(f"Error: {exc}", True)
         except Exception as exc:  # the boundary: a bug answers this call and the server goes on
@@ -145,13 +153,7 @@ class Tools:
         if state["maintenance"] and out.get("credits"):
             lines.append(f"{C.MAINTENANCE_CREDITS_PER_PASS - state['credits']} credit(s) left this pass.")
         else:
-            likes = state["likes"]
-            left = C.MAX_LIKES_PER_SESSION - likes
-            if likes > C.LIKES_GUIDANCE_PER_SESSION:
-                lines.append(f"{likes - C.LIKES_GUIDANCE_PER_SESSION} past the guidance of "
-                             f"{C.LIKES_GUIDANCE_PER_SESSION} — fine if each one earned it; {left} left before the hard cap.")
-            else:
-                lines.append(f"{C.LIKES_GUIDANCE_PER_SESSION - likes} like(s) remaining this session.")
+            lines.append(votes_left_line(state["likes"]))
         return "\n".join(lines)
 
     async def tool_kg_sync(self, harness, session_id) -> str:

@@ -92,6 +92,35 @@ def project_root(cwd: object, field: str = "cwd") -> str:
     return real
 
 
+def project_folder(cwd: object, field: str = "cwd") -> str:
+    """The real path of an existing folder inside home: a session's cwd must name one.
+
+    A folder that does not exist, or a file, would otherwise open a project of its own
+    that then sits in the editor's project list.
+    """
+    real = project_root(cwd, field)
+    if not os.path.isdir(real):
+        what = "is a file, not a folder" if os.path.exists(real) else "does not exist"
+        raise InvalidInput(field, f"'{cwd}' {what}; pass the project's folder (an existing directory inside home)")
+    return real
+
+
+def work_tree_root(folder: str) -> str | None:
+    """The root of the git work tree holding `folder` (a real path inside home), or None.
+
+    Walks up looking for a `.git` entry (a folder, or the file of a linked work tree
+    or a submodule): one stat per level, no git process. A `.git` in home itself (a
+    dotfiles repository) makes no project: home is the user level's place.
+    """
+    h = str(home())
+    path = folder
+    while path != h and path.startswith(h.rstrip("/") + "/"):
+        if os.path.lexists(os.path.join(path, ".git")):
+            return path
+        path = os.path.dirname(path)
+    return None
+
+
 def is_home(root: str) -> bool:
     return root == str(home())
 

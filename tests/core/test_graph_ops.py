@@ -56,15 +56,12 @@ def test_partial_view_refused_when_replacing_unread_notes():
     put(g, "noted-lesson-node", gist="g2", now=121.0, writer=ops.Writer(session="aaaa1111", seen_at=110.0))
 
 
-def test_dropping_read_notes_is_refused_once_then_allowed():
+def test_trimming_notes_the_session_read_in_their_current_form_goes_through():
     g = GraphData("project")
     put(g, "trimmed-lesson-node", notes=["a", "b"], writer=A)
-    w = ops.Writer(session="aaaa1111", seen_at=100.0, read_at=100.0)
-    with pytest.raises(WriteConflict) as exc:
-        put(g, "trimmed-lesson-node", notes=["a"], now=101.0, writer=w)
-    assert exc.value.dropped == ["b"]
-    put(g, "trimmed-lesson-node", notes=["a"], now=102.0,
-        writer=ops.Writer(session="aaaa1111", seen_at=101.0, read_at=101.0, allow_drop=("a",)))
+    # Another session trims what it has read: no refusal, first time.
+    put(g, "trimmed-lesson-node", notes=["a"], now=101.0,
+        writer=ops.Writer(session="bbbb2222", seen_at=100.0, read_at=100.0))
     assert g.nodes["trimmed-lesson-node"].notes == ("a",)
 
 

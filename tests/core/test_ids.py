@@ -32,6 +32,9 @@ def test_seven_words_refused_six_nudged_dates_nudged():
 def test_endpoints_and_rels():
     assert ids.check_endpoint("~/src/a.py", "to") == "~/src/a.py"
     assert ids.is_artifact("src/a.py") and not ids.is_artifact("a-node")
+    # An endpoint that cannot be a node id can only name a file.
+    assert ids.is_artifact(".env") and ids.is_artifact("_build") and not ids.is_artifact("README.md")
+    assert ids.check_endpoint(".github/workflows/ci.yml", "to") == ".github/workflows/ci.yml"
     with pytest.raises(InvalidInput) as exc:
         ids.check_rel("bad rel")
     assert exc.value.field == "rel"

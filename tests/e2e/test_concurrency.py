@@ -35,8 +35,7 @@ def _shown_gist(refusal: str) -> str:
 
 def _shown_notes(refusal: str) -> list[str]:
     """The stored notes a NOT WRITTEN reply shows, in order."""
-    return [line[6:].removesuffix("   [your write removes this]")
-            for line in refusal.splitlines() if line.startswith("    - ")]
+    return [line[6:] for line in refusal.splitlines() if line.startswith("    - ")]
 
 
 @pytest.fixture
