@@ -97,6 +97,7 @@ SEARCH_WEIGHT_ID = 3
 SEARCH_WEIGHT_GIST = 2
 SEARCH_WEIGHT_BODY = 1
 SEARCH_IDF_SHARPNESS = 1.5
+SEARCH_IDF_FLOOR = 0.05  # the least a matching term weighs (base IDF), even one every node holds
 SEARCH_RRF_K = 60
 SEARCH_TOP_K = 5
 SEARCH_MORE_K = 10
