@@ -151,6 +151,10 @@ RECALL_SCORE_STRONG = 0.025  # a lone hit opens the channel only when strong (or
 RECALL_SEARCH_TOP = 10
 RECALL_CHAR_BUDGET = 2_500
 FILE_RECALL_MAX_NODES = 3
+# Recall before a shell command runs (PreToolUse, issue #12).
+COMMAND_RECALL_MAX_NODES = 2
+COMMAND_RECALL_CHAR_BUDGET = 800
+COMMAND_RECALL_MAX_CANDIDATES = 200  # nodes checked per key: a common program and subcommand stay cheap
 FILE_RECALL_CHAR_BUDGET = 1_200
 FILE_RECALL_MAX_PER_WINDOW = 3
 FILE_RECALL_WINDOW_SECONDS = 600
