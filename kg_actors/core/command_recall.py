@@ -16,6 +16,7 @@ decides, with no I/O.
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 from collections.abc import Iterable, Mapping
@@ -25,7 +26,7 @@ import attrs
 from . import constants as C
 from .model import GraphData, Node
 from .search import SearchIndex
-from .terms import analyse, bigrams, stem
+from .terms import analyse, stem
 
 # Programs that run a script named by their first operand.
 INTERPRETERS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "python", "python3", "node", "ruby", "perl", "deno",
@@ -97,17 +98,14 @@ def command_keys(invocations: Iterable[list[str]]) -> list[Key]:
     return list(dict.fromkeys(keys))
 
 
-def _named_terms(node: Node) -> tuple[set[str], set[str]]:
-    """The stems and composites a node's id, gist and touches hold, and the adjacent pairs of its id and gist."""
+def _named_terms(node: Node) -> set[str]:
+    """The stems and composites a node's id, gist and touches hold."""
     held: set[str] = set()
-    pairs: set[str] = set()
     for text in (node.id, node.gist, *node.touches):
         stems, composites = analyse(text)
         held.update(stems)
         held.update(composites)
-        if text is node.id or text is node.gist:
-            pairs.update(bigrams(stems))
-    return held, pairs
+    return held
 
 
 def _program_stems(program: str) -> list[list[str]]:
@@ -125,7 +123,7 @@ def _match(key: Key, index: SearchIndex) -> list[tuple[int, str]]:
         out = []
         for node_id in list(posting)[: C.COMMAND_RECALL_MAX_CANDIDATES]:
             node = index.nodes.get(node_id)
-            if node is not None and key.script in _named_terms(node)[0]:
+            if node is not None and key.script in _named_terms(node):
                 out.append((2, node_id))
         return out
     assert key.program is not None and key.sub is not None
@@ -136,16 +134,30 @@ def _match(key: Key, index: SearchIndex) -> list[tuple[int, str]]:
         postings = [index.postings.get(t, {}) for t in wanted]
         if not all(postings):
             continue
+        pair = index.postings.get(f"{program[-1]} {sub[0]}", {}) if sub else {}
+        checked = 0
+        # The postings' title bit says "in the id or gist" at no cost; only a node holding a word
+        # in its body alone is read, to tell its touches (which count) from its notes (which do not).
         smallest = min(postings, key=len)
-        candidates = [i for i in smallest if all(i in p for p in postings)][: C.COMMAND_RECALL_MAX_CANDIDATES]
-        pair = f"{program[-1]} {sub[0]}" if sub else ""
-        for node_id in candidates:
-            node = index.nodes.get(node_id)
-            if node is None:
+        # Words many nodes hold name the command only side by side (the pair's own, smaller posting):
+        # scattered over a node, two common words say little, and walking thousands of holders would
+        # cost a hook its budget.
+        candidates = smallest if len(smallest) <= C.COMMAND_RECALL_MAX_CANDIDATES else pair
+        for node_id in itertools.islice(candidates, C.COMMAND_RECALL_MAX_CANDIDATES):
+            packs = [p.get(node_id) for p in postings]
+            if None in packs:
                 continue
-            held, pairs = _named_terms(node)
-            if all(t in held for t in wanted):
-                found[node_id] = max(found.get(node_id, 0), 2 if pair in pairs else 1)
+            if all(packed & 1 for packed in packs):  # type: ignore[operator]
+                strength = 2 if pair.get(node_id, 0) & 1 else 1
+            else:
+                if checked >= C.COMMAND_RECALL_MAX_CANDIDATES:
+                    continue
+                checked += 1
+                node = index.nodes.get(node_id)
+                if node is None or not all(t in _named_terms(node) for t in wanted):
+                    continue
+                strength = 1
+            found[node_id] = max(found.get(node_id, 0), strength)
     return [(s, i) for i, s in found.items()]
 
 

@@ -218,11 +218,11 @@ def test_edges_between_hits_and_their_connectors_come_along():
              Node("session-store-redis", "sessions live in redis with a TTL"),
              # The connector mentions the prompt in passing (its notes): it carries something the hits need.
              Node("middleware-order", "auth middleware runs before the router", notes=("expiry checks run here",)),
-             Node("token-expiry-clock", "JWT expiry compares server clocks"), *filler(20)]
+             Node("token-expiry-clock", "JWT refresh fails when expiry clocks drift"), *filler(20)]
     edges = [Edge("auth-token-refresh", "middleware-order", "runs-in"),
              Edge("middleware-order", "token-expiry-clock", "calls"),
              Edge("auth-token-refresh", "session-store-redis", "requires")]
-    decision = recall.run(["jwt", "refresh", "expiry"], {"project": build(nodes, edges)}, frozenset())
+    decision = recall.run(["jwt", "refresh", "sliding", "expiry"], {"project": build(nodes, edges)}, frozenset())
     lines = decision.text.splitlines()
     assert "  connections:" in lines
     assert "  - [project] middleware-order: auth middleware runs before the router" in lines
@@ -231,7 +231,7 @@ def test_edges_between_hits_and_their_connectors_come_along():
     assert not any("session-store-redis" in line for line in lines)  # not a hit, not on a path
     assert ("project", "middleware-order") in decision.shown
     # A connector already in context shows as an anchor; its edges stay.
-    again = recall.run(["jwt", "refresh", "expiry"], {"project": build(nodes, edges)},
+    again = recall.run(["jwt", "refresh", "sliding", "expiry"], {"project": build(nodes, edges)},
                        frozenset({"middleware-order", "auth-token-refresh"}))
     assert "  - [project] middleware-order (in context)" in again.text.splitlines()
     assert "  middleware-order --calls--> token-expiry-clock" in again.text.splitlines()
