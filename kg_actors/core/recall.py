@@ -133,8 +133,8 @@ def run(terms: list[str], views: Mapping[str, tuple[GraphData, SearchIndex]], se
 
 
 def _strong(hit: Hit, n_terms: int) -> bool:
-    """Enough on its own to open the channel: named in its id or gist by two prompt terms (by the one,
-    for a one-word prompt), or well over the bar."""
+    """Enough to open the channel: named in its id or gist by two prompt terms (by the one, for a
+    one-word prompt), or scoring more than any one term can give (1/60 at rank 0)."""
     return (hit.title_match and hit.matched_terms >= min(2, n_terms)) or hit.score >= C.RECALL_SCORE_STRONG
 
 
@@ -144,8 +144,9 @@ def decide(terms: list[str], hits: list[tuple[str, Hit]], graphs: Mapping[str, G
 
     Beyond the spec's gates, two rules keep what is injected about the prompt (issue #12):
     a new hit scoring under RECALL_RELATIVE_CUT of the best one is a side match, not what the
-    prompt is about (a hit in context stays, as its anchor); and a single weak new hit (one
-    term, or only in notes, and not far over the bar) does not open the channel on its own. Connectors between the hits come along only
+    prompt is about (a hit in context stays, as its anchor); and weak new hits (each matching
+    one prompt term, or only in its notes, for no more than one term's worth of score) do not
+    open the channel, whether one or several: words scattered over unrelated nodes are chance. Connectors between the hits come along only
     when they match the prompt themselves (they carry something the hits need); the edges
     between hits always do.
     """
@@ -168,7 +169,7 @@ def decide(terms: list[str], hits: list[tuple[str, Hit]], graphs: Mapping[str, G
     # A node already in context stays as its anchor (a short line, no gist): it ties the new ones in.
     passing = [(lvl, h) for lvl, h in candidates if h.score >= C.RECALL_RELATIVE_CUT * best or h.node_id in seen]
     new = [h for _, h in passing if h.node_id not in seen]
-    if len(new) == 1 and not _strong(new[0], len(terms)):
+    if new and not any(_strong(h, len(terms)) for h in new):
         return Decision("weak_hit", hits=logged, threshold=threshold)
     passing.sort(key=lambda lh: (not lh[1].title_match, -lh[1].score))
     chosen = passing[: C.RECALL_MAX_HITS]

@@ -124,9 +124,18 @@ def test_evidence_a_near_unique_term_or_a_title_term_or_two_terms_pass():
                  Node("queue-retry-policy", "retries back off", notes=("sharding came up",)),
                  Node("cache-warmup-node", "cache warms", notes=("replicas lag",)), *filler(17)]
     decision = recall.run(["sharding", "replicas"], {"project": build(two_terms)}, frozenset())
-    # Two terms pass the evidence gate (weak_hit is decided after it); alone and in notes only, still weak.
-    assert decision.reason == "weak_hit" and decision.hits[0]["id"] == "db-layout-choice"
-    assert decision.hits[0]["matched_terms"] == 2 and not decision.hits[0]["title_match"]
+    # Two terms, even in notes: more than one term's worth of score, so it opens the channel alone.
+    assert decision.reason == "injected" and decision.shown == (("project", "db-layout-choice"),)
+    assert decision.hits[0]["score"] > 1 / C.SEARCH_RRF_K
+
+
+def test_weak_hits_scattered_over_unrelated_nodes_do_not_open_the_channel():
+    # Each prompt word names a different node, once: chance, not a topic (one or several such hits).
+    nodes = [Node("cat-feeding-schedule", "the cat eats at noon"), Node("keyboard-layout-choice", "we type on qwerty"),
+             Node("sleep-timer-setting", "screens sleep after ten minutes"), *filler(30)]
+    decision = recall.run(["cat", "sleep", "keyboard", "names"], {"project": build(nodes)}, frozenset())
+    assert decision.text is None and decision.reason in ("weak_hit", "no_hits")
+    assert all(h["matched_terms"] == 1 for h in decision.hits)
 
 
 def test_a_single_weak_hit_does_not_open_the_channel():
