@@ -158,6 +158,7 @@ def _harnesses(r: Report, ctx: Context) -> None:
             r.ok(step.title, f"plugin {plugin.key} installed" if step.name != "desktop" else "kg MCP entry present")
         else:
             r.note(step.title, step.note)
+    _duplicates(r, ctx, found)
     if found.marketplace_current:
         base = ctx.marketplace_dir / plugin.name
         for hook in plugin.hooks:
@@ -169,3 +170,21 @@ def _harnesses(r: Report, ctx: Context) -> None:
                 r.bad("mcp", f"{base / '.mcp.json'}: {name} runs {server.get('command')}, which is not executable",
                       "kg setup")
         r.ok("hooks", ", ".join(sorted({h.event for h in plugin.hooks})) + f" from {base / 'hooks'}")
+
+
+def _duplicates(r: Report, ctx: Context, found) -> None:
+    """A `kg` MCP entry added by hand (as the README once said) runs beside the plugin's: every tool twice."""
+    from . import claude, codex
+
+    if found.claude.cli and not found.claude.error:
+        state_file = claude.config_dir(ctx.env, ctx.home) / ".claude.json" if ctx.env.get("CLAUDE_CONFIG_DIR") \
+            else ctx.home / ".claude.json"
+        state, _ = claude.read_json_object(state_file)
+        if isinstance(state, dict) and isinstance(state.get("mcpServers"), dict) and "kg" in state["mcpServers"]:
+            r.bad("Claude Code", f"{state_file} has its own `kg` MCP server beside the plugin's: the tools show twice",
+                  "claude mcp remove kg --scope user")
+    if found.codex.cli and not found.codex.error:
+        config, _ = codex.read_config(codex.config_path(ctx.env, ctx.home))
+        if isinstance((config or {}).get("mcp_servers"), dict) and "kg" in config["mcp_servers"]:
+            r.bad("Codex", f"{codex.config_path(ctx.env, ctx.home)} has its own [mcp_servers.kg] beside the plugin's "
+                           "server", "codex mcp remove kg")

@@ -233,6 +233,11 @@ def test_doctor_names_what_is_wrong_and_the_fix(machine):
     out = machine.kg("doctor")
     assert "FAIL  Claude Code" not in out.stdout and "FAIL  Codex" not in out.stdout, out.stdout
     assert "ok    hooks:" in out.stdout
+    added = machine.run(npm_bin("codex"), "mcp", "add", "kg", "--", "/somewhere/kg", "mcp")
+    assert added.returncode == 0, added.stderr
+    out = machine.kg("doctor")
+    assert out.returncode == 1 and "[mcp_servers.kg] beside the plugin's" in out.stdout
+    assert "fix: codex mcp remove kg" in out.stdout
     machine.server.kill()
     out = machine.kg("doctor")
     assert out.returncode == 1 and "FAIL  server: not running" in out.stdout and "fix: kg start" in out.stdout
