@@ -257,3 +257,19 @@ def test_a_changed_plugin_is_installed_afresh_and_its_hooks_trusted_again(machin
     with AppServer(npm_bin("codex"), machine.env, machine.home) as codex:
         hooks = codex.plugin_hooks("kg-memory@kg-local", machine.home)
     assert hooks and {h["trustStatus"] for h in hooks} == {"trusted"}
+
+
+def test_uninstall_after_the_user_edited_a_file_takes_out_only_kgs_part(machine):
+    assert machine.kg("setup", "--yes").returncode == 0
+    config = machine.home / ".codex" / "config.toml"
+    config.write_bytes(config.read_bytes() + b'\n[profiles.fast]\nmodel = "o4-mini"\n')
+    desktop = machine.home / ".config" / "Claude" / "claude_desktop_config.json"
+    desktop.write_text(desktop.read_text().replace('"globalShortcut": ""', '"globalShortcut": "Ctrl+K"'))
+    out = machine.kg("uninstall", "--yes")
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert f"{config}: changed since kg setup" in out.stdout
+    text = config.read_text()
+    assert "kg-memory" not in text and "kg-local" not in text, text
+    assert '[profiles.fast]\nmodel = "o4-mini"' in text and "# keep this comment" in text
+    assert json.loads(desktop.read_text()) == {"mcpServers": {"other": {"command": "x"}}, "globalShortcut": "Ctrl+K"}
+    assert (machine.home / ".claude" / "settings.json").read_bytes() == SETTINGS  # untouched by the user: restored
