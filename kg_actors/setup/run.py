@@ -134,6 +134,9 @@ def _run(ctx: Context, argv: tuple[str, ...]) -> None:
 
 
 def _apply(ctx: Context, record: Record, step: Step, plugin) -> None:
+    ignore = ctx.setup_dir / ".gitignore"
+    if not ignore.exists():  # a store kept in git never takes in this machine's paths and backups
+        atomic_write(ignore, b"*\n")
     tracked = ctx.tracked(step.name)
     if tracked is not None:
         record.before_change(tracked)
