@@ -108,7 +108,10 @@ def test_setup_says_what_it_did_for_each_harness(wired):
 
 def test_the_installed_plugin_loads_in_claude_code_without_error(wired):
     m, _ = wired
-    out = m.run(npm_bin("claude"), "-p", "hi", "--debug-to-stderr")
+    # Launched without our variables, as a desktop or another shell would: the plugin carries the store and port.
+    env = {k: v for k, v in m.env.items() if not k.startswith("KG_")}
+    out = subprocess.run([npm_bin("claude"), "-p", "hi", "--debug-to-stderr"], env=env, capture_output=True,
+                         text=True, timeout=TIMEOUT, stdin=subprocess.DEVNULL, cwd=m.project)
     log = out.stdout + out.stderr
     plugin_errors = [line for line in log.splitlines()
                      if re.search(r"plugin|hook", line, re.I) and re.search(r"\[ERROR\]|error type|loading errors", line)]
@@ -118,6 +121,10 @@ def test_the_installed_plugin_loads_in_claude_code_without_error(wired):
     assert registered and int(registered.group(1)) == len(_hook_entries()), log[-3000:]
     assert 'MCP server "plugin:kg-memory:kg": Successfully connected' in log, log[-3000:]
     assert "Loaded 1 skills from plugin kg-memory" in log
+    # The hooks ran from the installed copy and reached this machine's server (the preload is its reply).
+    assert re.search(r"Hook SessionStart:startup \(SessionStart\) success:\n.*KG MEMORY PRELOADED", log), log[-3000:]
+    assert "Hook UserPromptSubmit (UserPromptSubmit) success" in log
+    assert "project:proj" in m.server.health()["loaded_graphs"], m.server.health()
 
 
 def test_claude_plugin_validate_passes_on_the_package_and_installed_plugin(wired):
