@@ -115,13 +115,14 @@ class AppServer:
         self.next_id += 1
         self._send({"id": self.next_id, "method": method, "params": params})
         while True:
-            message = self._read()
+            message = self.read()
             if message.get("id") == self.next_id and "method" not in message:
                 if "error" in message:
                     raise SetupError(f"codex app-server {method}: {message['error'].get('message', message['error'])}")
                 return message.get("result") or {}
 
-    def _read(self) -> dict:
+    def read(self) -> dict:
+        """The next message: an answer or a notification."""
         with selectors.DefaultSelector() as sel:
             sel.register(self.proc.stdout, selectors.EVENT_READ)
             while b"\n" not in self.buffer:

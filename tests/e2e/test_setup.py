@@ -280,3 +280,23 @@ def test_uninstall_after_the_user_edited_a_file_takes_out_only_kgs_part(machine)
     assert '[profiles.fast]\nmodel = "o4-mini"' in text and "# keep this comment" in text
     assert json.loads(desktop.read_text()) == {"mcpServers": {"other": {"command": "x"}}, "globalShortcut": "Ctrl+K"}
     assert (machine.home / ".claude" / "settings.json").read_bytes() == SETTINGS  # untouched by the user: restored
+
+
+def test_codex_runs_the_installed_hooks_and_they_reach_the_server(machine):
+    """A Codex turn runs SessionStart and UserPromptSubmit before its model request (which fails here: no network)."""
+    assert machine.kg("setup", "--yes", "--only", "codex").returncode == 0
+    env = {k: v for k, v in machine.env.items() if not k.startswith("KG_")}  # the plugin carries store and port
+    done = {}
+    with AppServer(npm_bin("codex"), env, machine.home) as codex:
+        thread = codex.call("thread/start", {"cwd": str(machine.project)})["thread"]["id"]
+        turn = codex.call("turn/start", {"threadId": thread, "input": [{"type": "text", "text": "hello"}]})["turn"]["id"]
+        while len(done) < 2:
+            message = codex.read()
+            if message.get("method") == "hook/completed":
+                run = message["params"]["run"]
+                done[run["eventName"]] = run
+        codex.call("turn/interrupt", {"threadId": thread, "turnId": turn})
+    assert set(done) == {"sessionStart", "userPromptSubmit"}
+    for run in done.values():
+        assert run["status"] == "completed" and "kg-memory" in run["sourcePath"], run
+    assert "project:proj" in machine.server.health()["loaded_graphs"], machine.server.health()
