@@ -1,4 +1,4 @@
-"""The `kg` command: serve, start, stop, restart, status, logs, version, mcp, editor.
+"""The `kg` command: serve, start, stop, restart, status, logs, version, mcp, editor, setup, uninstall, doctor.
 
 Kept light on purpose: only `serve` imports trio and the server; `kg mcp` (the
 shim every client launches) and the management commands start in milliseconds.
@@ -277,6 +277,51 @@ def _serve_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-editor", action="store_true", help="do not serve the visual editor")
 
 
+def _setup_context(args):
+    from .setup import SetupError
+    from .setup.run import Context, ask_tty
+
+    try:
+        return Context.from_env(ask=None if getattr(args, "yes", False) else ask_tty)
+    except SetupError as exc:
+        print(f"kg: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
+
+
+def cmd_setup(args) -> int:
+    from .setup import SetupError
+    from .setup.plan import parse_only
+    from .setup.run import setup
+
+    try:
+        only = parse_only(args.only)
+    except ValueError as exc:
+        print(f"kg setup: {exc}", file=sys.stderr)
+        return 2
+    try:
+        return setup(_setup_context(args), only, plan_only=args.plan)
+    except SetupError as exc:
+        print(f"kg setup: {exc}", file=sys.stderr)
+        return 1
+
+
+def cmd_uninstall(args) -> int:
+    from .setup import SetupError
+    from .setup.run import uninstall
+
+    try:
+        return uninstall(_setup_context(args), plan_only=args.plan)
+    except SetupError as exc:
+        print(f"kg uninstall: {exc}", file=sys.stderr)
+        return 1
+
+
+def cmd_doctor(args) -> int:
+    from .setup.doctor import doctor
+
+    return doctor(_setup_context(args))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="kg", description="Shared knowledge-graph memory for coding agents")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -304,6 +349,16 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("editor", help="open the visual editor")
     p.add_argument("--no-browser", action="store_true")
     p.set_defaults(fn=cmd_editor)
+    p = sub.add_parser("setup", help="connect the installed agents (Claude Code, Codex, Claude Desktop), asking first")
+    p.add_argument("--yes", action="store_true", help="apply every step without asking")
+    p.add_argument("--plan", action="store_true", help="print the steps and change nothing")
+    p.add_argument("--only", metavar="STEPS", help="comma-separated steps: claude, codex, desktop")
+    p.set_defaults(fn=cmd_setup)
+    p = sub.add_parser("uninstall", help="undo what kg setup did (the memory stays)")
+    p.add_argument("--yes", action="store_true", help="undo without asking")
+    p.add_argument("--plan", action="store_true", help="print what would be undone and change nothing")
+    p.set_defaults(fn=cmd_uninstall)
+    sub.add_parser("doctor", help="check every piece, name what is wrong and the fix").set_defaults(fn=cmd_doctor)
     args = parser.parse_args(argv)
     return int(args.fn(args) or 0)
 
