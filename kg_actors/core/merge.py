@@ -363,3 +363,34 @@ def _ordered_union(*dicts: dict) -> list:
         for k in d:
             out.setdefault(k, None)
     return list(out)
+
+
+def _when(ts: Any) -> str:
+    import datetime as dt
+
+    if not isinstance(ts, int | float) or isinstance(ts, bool):
+        return "at an unknown time"
+    return dt.datetime.fromtimestamp(ts, dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def conflict_notice(level: str, node_id: str, node_written: dict | None, others: Any) -> str | None:
+    """What a session reading a node with versions set aside by a sync is told (NOT WRITTEN style)."""
+    if not isinstance(others, list) or not others:
+        return None
+    lines = [
+        f"CHANGED ON ANOTHER MACHINE: '{node_id}' ({level}) was changed on two machines before they synced; "
+        f"both versions are kept. In use (shown above): the one written last, {_when((node_written or {}).get('ts'))}. "
+        f"Set aside ({len(others)}):"
+    ]
+    for other in others[-CONFLICTS_MAX:]:
+        if not isinstance(other, dict):
+            continue
+        written = other.get("_written") if isinstance(other.get("_written"), dict) else {}
+        lines.append(f"  • written {_when(written.get('origin_ts', written.get('ts')))}: gist: {other.get('gist', '')}")
+        for name in ("notes", "touches"):
+            values = other.get(name)
+            if values:
+                lines.append(f"    {name}: " + " | ".join(str(v) for v in values))
+    lines.append("  To resolve: kg_put_node this node with what the set-aside version adds merged in "
+                 "(or re-send it as it is to keep it); any write of the node clears this notice.")
+    return "\n".join(lines)

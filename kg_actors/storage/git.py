@@ -218,11 +218,11 @@ def fetch_merge_push(root: Path, remote: str) -> MergeOutcome:
     name = branch(root)
     before = head(root)
     url = _remote_url(root, remote)
-    proc = run(root, "fetch", "-q", url, check=False)  # the remote's default head, if it has one
+    proc = run(root, "ls-remote", "--heads", url, name, check=False)
     if proc.returncode != 0:
         tail = " / ".join((proc.stderr or "").strip().splitlines()[-2:])
         raise GitError(f"cannot fetch from {remote!r}: {tail or 'unknown error'} (is the remote right and reachable?)")
-    fetched = run(root, "ls-remote", "--heads", url, name, check=False).stdout.strip() != ""
+    fetched = proc.stdout.strip() != ""  # an empty remote has nothing to merge: the push fills it
     if fetched:
         run(root, "fetch", "-q", url, f"refs/heads/{name}")
         merge = run(root, "merge", "-q", "--no-edit", "--allow-unrelated-histories", "-m",
@@ -242,7 +242,9 @@ def fetch_merge_push(root: Path, remote: str) -> MergeOutcome:
     push = run(root, "push", "-q", url, f"HEAD:refs/heads/{name}", check=False)
     push_error = None
     if push.returncode != 0:
-        push_error = " / ".join((push.stderr or "").strip().splitlines()[-2:]) or f"exit {push.returncode}"
+        lines = (push.stderr or "").strip().splitlines()
+        said = [ln.strip() for ln in lines if ln.startswith("remote:")][:3]  # the remote's own reason
+        push_error = " / ".join(said + lines[-2:]) or f"exit {push.returncode}"
     return MergeOutcome(before, after, changed, push.returncode == 0, push_error, fetched)
 
 
