@@ -23,7 +23,6 @@ from typing import Any
 import attrs
 
 from . import constants as C
-from .ids import is_artifact
 
 CONFLICTS_FIELD = "_conflicts"
 CONFLICTS_MAX = 5  # per node; the oldest unresolved versions go first
@@ -277,7 +276,7 @@ def merge_graphs(base: dict | None, ours: dict, theirs: dict, now: float) -> Mer
             nodes[node_id] = merged
         if conflict is not None:
             conflicts.append(conflict)
-    nodes = {k: nodes[k] for k in sorted(nodes, key=_order(nodes_o, nodes_t))}
+    nodes = _in_order(nodes, nodes_o, nodes_t)
 
     vers_b, vers_o, vers_t = (_mapping(m.get("versions")) for m in (meta_b, meta_o, meta_t))
 
@@ -292,7 +291,10 @@ def merge_graphs(base: dict | None, ours: dict, theirs: dict, now: float) -> Mer
     edges.update(_merge_map(todo, edges_b, edges_o, edges_t, lambda k, b, o, t: _merge_edge(
         b, o, t, vts(vers_o, "edge:" + k), vts(vers_t, "edge:" + k))))
     # An edge whose end node the merge deleted goes too (a bare id must name a node; files stay).
-    edges = {k: edges[k] for k in sorted(edges, key=_order(edges_o, edges_t)) if _ends_exist(edges[k], nodes, nodes_o, nodes_t)}
+    deleted = (nodes_o.keys() | nodes_t.keys()) - nodes.keys()
+    edges = _in_order(edges, edges_o, edges_t)
+    if deleted:
+        edges = {k: e for k, e in edges.items() if not ({e.get("from"), e.get("to")} & deleted)}
 
     same, todo = _changed_keys(vers_b, vers_o, vers_t)
     versions = {k: vers_o[k] for k in same}
@@ -339,22 +341,17 @@ def merge_graphs(base: dict | None, ours: dict, theirs: dict, now: float) -> Mer
     return MergeResult(merged, tuple(sorted(conflicts, key=lambda c: c.node_id)))
 
 
-def _ends_exist(edge: dict, nodes: dict, nodes_o: dict, nodes_t: dict) -> bool:
-    for end in (edge.get("from"), edge.get("to")):
-        if not isinstance(end, str) or is_artifact(end):
-            continue
-        if end not in nodes and (end in nodes_o or end in nodes_t):
-            return False  # a node one side had and the merge deleted; user-level ends stay
-    return True
-
-
-def _order(first: dict, second: dict):
-    """Keep our order, then theirs' new entries in their order: diffs stay small."""
-    rank = {k: i for i, k in enumerate(first)}
-    n = len(rank)
-    for i, k in enumerate(second):
-        rank.setdefault(k, n + i)
-    return lambda k: rank.get(k, 2 * n + len(second))
+def _in_order(merged: dict, first: dict, second: dict) -> dict:
+    """`merged` in our order, then theirs' new entries in their order: diffs stay small."""
+    out = {k: merged[k] for k in first if k in merged}
+    if len(out) < len(merged):
+        for k in second:
+            if k in merged and k not in out:
+                out[k] = merged[k]
+        for k in merged:
+            if k not in out:
+                out[k] = merged[k]
+    return out
 
 
 def _ordered_union(*dicts: dict) -> list:

@@ -80,7 +80,7 @@ class StoreKeeper:
 
     async def autocommit(self) -> dict:
         self.autocommits += 1
-        if not await trio.to_thread.run_sync(G.is_repo, self.root):
+        if not G.is_repo(self.root):  # one stat: cheap enough for the loop, and no thread to wait on
             return {"committed": False, "reason": G.init_hint(self.root)}
         remote = await trio.to_thread.run_sync(common.sync_remote, self.root)
         try:
