@@ -203,7 +203,9 @@ class StoreKeeper:
         """At shutdown, after the actors folded: one commit, bounded, never raising."""
         try:
             if await trio.to_thread.run_sync(G.is_repo, self.root):
-                await trio.to_thread.run_sync(G.commit, self.root, self.clock(), "save at shutdown")
+                # Abandoned at the grace deadline: a hung git must not keep the server from exiting.
+                await trio.to_thread.run_sync(G.commit, self.root, self.clock(), "save at shutdown",
+                                              abandon_on_cancel=True)
         except G.GitError as exc:
             self.problem(f"commit at shutdown: {exc}" if str(exc) != self._last_problem else str(exc))
         except Exception:

@@ -17,7 +17,7 @@ import sys
 import time
 from pathlib import Path
 
-from e2e_helpers import Session, graph, kg, nodes_by_id
+from e2e_helpers import Session, get_json, graph, kg, nodes_by_id
 from git_helpers import bare_repo, committed_graph, git, git_env
 from mcp import Client
 from test_storage_compat import _ref_user
@@ -118,10 +118,11 @@ async def test_a_node_changed_on_both_machines_keeps_the_later_and_tells_the_nex
             text = await sa.ok("kg_read", id="shared-lesson-node")
             assert "CHANGED ON ANOTHER MACHINE" in text and "machine a's earlier rewrite" in text
             # The editor sees the conflict until it is resolved; a write resolves it.
-            conflicts = json.loads(subprocess.run(
-                ["curl", "-s", f"{a.url}/api/store/conflicts"], capture_output=True, text=True).stdout)["conflicts"]
+            conflicts = get_json(a, "/api/store/conflicts")["conflicts"]
             assert [c["id"] for c in conflicts] == ["shared-lesson-node"]
             assert conflicts[0]["others"][0]["gist"] == "machine a's earlier rewrite"
+            opened = get_json(a, "/api/nodes/user/shared-lesson-node")  # what the editor opens
+            assert opened["conflicts"][0]["gist"] == "machine a's earlier rewrite"
             await sa.ok("kg_put_node", level="user", id="shared-lesson-node",
                         gist="machine b's later rewrite, with what a's version added")
             text = await sa.ok("kg_read", id="shared-lesson-node")
