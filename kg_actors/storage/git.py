@@ -9,6 +9,7 @@ user data. `KG_GIT` names the git binary (tests use it for a missing or slow git
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
@@ -192,12 +193,38 @@ def commit(root: Path, now: float, what: str = "auto-save") -> str | None:
     reason = busy(root)
     if reason:
         raise GitError(reason)
+    broken = unreadable_graphs(root)
+    if broken:
+        raise GitError(f"{', '.join(broken)} is not a readable graph (conflict markers from a manual merge?); "
+                       "not committing it. The server keeps serving its last good state: fix the file by hand, "
+                       "or put it back with `kg restore --at HEAD GRAPH`")
     run(root, "add", "-A")
     staged = run(root, "diff", "--cached", "--quiet", check=False)
     if staged.returncode == 0 and head(root) is not None:
         return None
     run(root, "commit", "-q", "--no-verify", "--allow-empty", "-m", commit_message(now, what), ident=True)
     return head(root)
+
+
+def unreadable_graphs(root: Path) -> list[str]:
+    """Changed graph files that are not JSON objects (a hand merge's conflict markers, a torn copy)."""
+    proc = run(root, "status", "--porcelain", "-z", "--untracked-files=all", check=False)
+    out = []
+    for entry in proc.stdout.split("\0"):
+        rel = entry[3:]
+        parts = rel.split("/")
+        if not (parts in (["user.json"], ["maintain.json"]) or (len(parts) == 3 and parts[0] == "projects"
+                                                                and parts[2] == "graph.json")):
+            continue
+        try:
+            value = json.loads((root / rel).read_bytes())
+        except FileNotFoundError:
+            continue  # deleted: git records that
+        except (OSError, ValueError, UnicodeDecodeError):
+            value = None
+        if not isinstance(value, dict):
+            out.append(rel)
+    return out
 
 
 @attrs.frozen

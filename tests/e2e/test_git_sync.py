@@ -122,7 +122,7 @@ async def test_a_node_changed_on_both_machines_keeps_the_later_and_tells_the_nex
             assert [c["id"] for c in conflicts] == ["shared-lesson-node"]
             assert conflicts[0]["others"][0]["gist"] == "machine a's earlier rewrite"
             opened = get_json(a, "/api/nodes/user/shared-lesson-node")  # what the editor opens
-            assert opened["conflicts"][0]["gist"] == "machine a's earlier rewrite"
+            assert opened["node"]["conflicts"][0]["gist"] == "machine a's earlier rewrite"
             await sa.ok("kg_put_node", level="user", id="shared-lesson-node",
                         gist="machine b's later rewrite, with what a's version added")
             text = await sa.ok("kg_read", id="shared-lesson-node")
@@ -228,3 +228,25 @@ def test_the_merge_driver_on_reference_format_files(tmp_path):
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 1 and "conflict markers" in proc.stderr
     assert (tmp_path / "ours.json").read_text().startswith("<<<<<<<")
+
+
+async def test_conflict_markers_in_the_store_are_not_committed_and_the_server_keeps_serving(tmp_path):
+    a = _machine(tmp_path, "machine-a", _user("a-lesson-node"))
+    assert kg(["init-git"], a.env).returncode == 0
+    a.start()
+    try:
+        await _write(a, "written-before-hand-merge")
+        assert kg(["commit"], a.env).returncode == 0
+        good = (a.store / "user.json").read_text()
+        (a.store / "user.json").write_text("<<<<<<< HEAD\n" + good + "=======\n{}\n>>>>>>> theirs\n")
+        out = kg(["commit"], a.env)
+        assert out.returncode == 1 and "user.json is not a readable graph" in out.stderr, out.stderr
+        assert "conflict markers" in out.stderr and "kg restore" in out.stderr
+        assert json.loads(git(a.store, "show", "HEAD:user.json", env=a.env))  # the last commit is untouched
+        assert {"a-lesson-node", "written-before-hand-merge"} <= set(nodes_by_id(graph(a)["user"]))
+        out = kg(["restore", "--at", "HEAD", "user"], a.env)
+        assert out.returncode == 0, out.stderr
+        assert kg(["commit"], a.env).returncode == 0
+    finally:
+        a.stop()
+
