@@ -53,6 +53,13 @@ def fold_journals(layout: Layout) -> list[str]:
     return folded
 
 
+def repository_state(root: Path) -> tuple[bool, str]:
+    """For `kg setup`/`kg doctor`: (is the store a git repository, a line saying so and what to do)."""
+    if G.is_repo(root):
+        return True, f"{root} is a git repository: committed every autocommit interval and at shutdown"
+    return False, G.init_hint(root)
+
+
 def ensure_repository(root: Path, now: float | None = None) -> str:
     """Make the store a git repository with its ignore file and merge driver, and commit what is there.
 
