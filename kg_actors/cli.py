@@ -271,6 +271,55 @@ def cmd_mcp(args) -> int:
     return kg_shim.main()
 
 
+# Memory that outlives a machine (kg_actors/sync/): thin entries, the modules load only when used.
+def cmd_commit(args) -> int:
+    from .sync import commands
+
+    return commands.cmd_commit(_env_config(args))
+
+
+def cmd_sync(args) -> int:
+    from .sync import commands
+
+    return commands.cmd_sync(_env_config(args), args.remote, args.remember)
+
+
+def cmd_restore(args) -> int:
+    from .sync import commands
+
+    return commands.cmd_restore(_env_config(args), args.at, args.graph)
+
+
+def cmd_init_git(args) -> int:
+    from .sync import commands
+
+    return commands.cmd_init_git(_env_config(args))
+
+
+def cmd_merge_driver(args) -> int:
+    from .sync import driver
+
+    return driver.main(args.files)
+
+
+def _store_commands(sub) -> None:
+    p = sub.add_parser("commit", help="commit the store to its git repository now")
+    p.set_defaults(fn=cmd_commit)
+    p = sub.add_parser("sync", help="commit, fetch, merge (per node) and push the store with a git remote")
+    p.add_argument("remote", nargs="?", help="a remote name, URL or path (default: sync_remote in config.json)")
+    p.add_argument("--remember", action="store_true", help="save REMOTE as sync_remote (synced on every autocommit)")
+    p.set_defaults(fn=cmd_sync)
+    p = sub.add_parser("restore", help="put a graph back as it was at a commit or date, and say what changed")
+    p.add_argument("--at", required=True, help="a commit id or a date (2026-11-30, '2026-11-30 14:00', yesterday)")
+    p.add_argument("graph", nargs="?", default="user", help="user (default), maintain, a project path or folder")
+    p.set_defaults(fn=cmd_restore)
+    p = sub.add_parser("init-git", help="make the store a git repository (history, sync)")
+    p.set_defaults(fn=cmd_init_git)
+    p = sub.add_parser("merge-driver", help=argparse.SUPPRESS)
+    p.add_argument("files", nargs="*")
+    p.set_defaults(fn=cmd_merge_driver)
+
+
 def _serve_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--port", type=int, help="HTTP port (default 8765, or KG_HTTP_PORT)")
     p.add_argument("--editor-port", type=int, help="editor port (default 8766, or KG_EDITOR_PORT)")
@@ -359,6 +408,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--plan", action="store_true", help="print what would be undone and change nothing")
     p.set_defaults(fn=cmd_uninstall)
     sub.add_parser("doctor", help="check every piece, name what is wrong and the fix").set_defaults(fn=cmd_doctor)
+    _store_commands(sub)
     args = parser.parse_args(argv)
     return int(args.fn(args) or 0)
 

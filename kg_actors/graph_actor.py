@@ -31,7 +31,7 @@ import trio
 
 from . import actor, heap
 from .core import constants as C
-from .core import anchors, compaction, debt, graph_ops, hints, reads, render, scoring, search, touches
+from .core import absorb, anchors, compaction, debt, graph_ops, hints, reads, render, scoring, search, touches
 from .core.errors import Conflict, KGError, NotFound, WriteConflict
 from .core.model import Edge, GraphData, Node, dangling_edges, node_version_key, snapshot_to_json
 from .core.steps import run_steps
@@ -431,6 +431,10 @@ class GraphState:
         """Run a pure function over the graph inside the actor (reads and computed writes)."""
         return fn(self.graph)
 
+    def op_absorb(self, base: dict, merged: dict, now: float) -> list[str]:
+        """What a git merge changed in this graph's file (base -> merged), merged with writes since `base`."""
+        return absorb.absorb(self.graph, base, merged, now)
+
     def op_tick(self, now: float) -> dict:
         result = compaction.compact(self.graph, now)
         pruned = compaction.prune_orphans(self.graph, now, self.orphan_grace_days)
@@ -440,7 +444,7 @@ class GraphState:
 # Ops whose changes can move the render, so compaction follows them (spec 000).
 CHANGES_RENDER = frozenset({
     "put_node", "put_edge", "delete_node", "delete_edge", "record_reads", "endorse",
-    "rename_local", "rewire", "clean_dangling", "repeat_credit",
+    "rename_local", "rewire", "clean_dangling", "repeat_credit", "absorb",
 })
 
 

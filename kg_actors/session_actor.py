@@ -276,6 +276,14 @@ class Registry:
             "maintenance": s.maintenance,
         }
 
+    def op_forget_views(self, ids: list[str]) -> None:
+        """Nodes replaced from outside (a sync, a restore): every session's view of them is stale,
+        so arbitration refuses a write until the session has seen the new version."""
+        for s in self.sessions.values():
+            for node_id in ids:
+                s.seen_at.pop(node_id, None)
+                s.read_at.pop(node_id, None)
+
     def op_rename_ref(self, old_id: str, new_id: str) -> None:
         for s in self.sessions.values():
             for table in (s.seen_at, s.read_at):
