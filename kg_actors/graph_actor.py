@@ -64,7 +64,16 @@ def load_graph(path: Path, kind: str, project_path: str | None) -> tuple[GraphDa
     """
     raw = files.load_json(path)
     graph = GraphData.from_json(raw, kind) if isinstance(raw, dict) else GraphData(kind)
-    replayed = journal.read(journal.journal_path(path))
+    jpath = journal.journal_path(path)
+    if journal.belongs(jpath):
+        replayed = journal.read(jpath)
+    else:
+        # The file was replaced after these writes (a restore): disk wins, the writes are kept aside.
+        dropped = journal.set_aside(jpath)
+        log.warning("%s was written after its journal began (a restore, or a save cut short before it removed "
+                    "the journal): disk wins; %d change(s) of the journal were set aside "
+                    "in %s.dropped", path.name, dropped, jpath.name)
+        replayed = []
     for record in replayed:
         graph.apply_record(record)
     graph.take_changes()

@@ -3,7 +3,10 @@
 Each record is one JSON line of entries set or removed (idempotent), fsynced
 before the reply. The tick folds the graph into its JSON and removes the
 journal; on start a journal left behind is replayed over the JSON. A torn last
-line (a crash mid-append) is ignored: its write was never acknowledged.
+line (a crash mid-append) is ignored: its write was never acknowledged. A
+journal's first line names the JSON file it applies on top of (size, mtime,
+inode): when the file was replaced since (a restore by hand, `kg restore`),
+disk wins and the journal is set aside rather than replayed over it.
 """
 
 from __future__ import annotations
@@ -16,8 +19,24 @@ from pathlib import Path
 log = logging.getLogger(__name__)
 
 
+BASE = "base"  # the header line's key
+
+
 def journal_path(graph_file: Path) -> Path:
     return graph_file.with_name(graph_file.name + ".journal")
+
+
+def _base(graph_file: Path) -> list[int] | None:
+    """The identity of the graph file a journal's records apply on top of (None: no file yet)."""
+    try:
+        st = graph_file.stat()
+    except FileNotFoundError:
+        return None
+    return [st.st_size, st.st_mtime_ns, st.st_ino]
+
+
+def _graph_file(path: Path) -> Path:
+    return path.with_name(path.name.removesuffix(".journal"))
 
 
 def append(path: Path, records: list[dict]) -> None:
@@ -25,9 +44,38 @@ def append(path: Path, records: list[dict]) -> None:
     # A new project's folder does not exist until its first save: the journal comes first.
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "ab") as f:
+        if f.tell() == 0:
+            # A new journal names the file its records apply on top of: a file replaced from
+            # outside since (a restore) must not get them replayed over it.
+            data = json.dumps({BASE: _base(_graph_file(path))}) + "\n" + data
         f.write(data.encode("utf-8"))
         f.flush()
         os.fsync(f.fileno())
+
+
+def belongs(path: Path) -> bool:
+    """Whether the journal's records apply on top of the graph file as it is now. A journal
+    written before journals named their base belongs (what it held was always replayed)."""
+    try:
+        with open(path, "rb") as f:
+            first = f.readline()
+    except FileNotFoundError:
+        return True
+    try:
+        header = json.loads(first)
+    except ValueError:
+        return True
+    if not isinstance(header, dict) or BASE not in header:
+        return True
+    return header[BASE] == _base(_graph_file(path))
+
+
+def set_aside(path: Path) -> int:
+    """Move a journal to `<journal>.dropped` (kept for a recovery by hand); how many records it held."""
+    records = read(path)
+    if path.exists():
+        path.replace(path.with_name(path.name + ".dropped"))
+    return len(records)
 
 
 def read(path: Path) -> list[dict]:
@@ -40,9 +88,12 @@ def read(path: Path) -> list[dict]:
         if not line.strip():
             continue
         try:
-            records.append(json.loads(line))
+            record = json.loads(line)
         except ValueError:
             log.warning("%s: ignoring an unreadable journal line %d (an unacknowledged write)", path, n + 1)
+            continue
+        if not (isinstance(record, dict) and BASE in record):  # the header names the base, it changes nothing
+            records.append(record)
     return records
 
 

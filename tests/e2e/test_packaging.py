@@ -12,10 +12,14 @@ import os
 import subprocess
 import sys
 import sysconfig
+import time
+import urllib.request
 import zipfile
 from pathlib import Path
 
 import pytest
+
+from kg_actors.testing import START_TIMEOUT, free_port
 
 REPO = Path(__file__).resolve().parents[2]
 PLUGIN = ["kg_actors/plugin/.claude-plugin/plugin.json", "kg_actors/plugin/.mcp.json",
@@ -46,6 +50,17 @@ def test_the_wheel_carries_every_plugin_file_with_the_scripts_executable(wheel):
     assert "kg_actors/setup/plan.py" in infos
 
 
+def test_the_wheel_carries_every_package_of_the_checkout(wheel):
+    """A package left out of pyproject's list installs fine and fails at the first import of it."""
+    with zipfile.ZipFile(wheel) as z:
+        names = set(z.namelist())
+    for init in sorted((REPO / "kg_actors").rglob("__init__.py")):
+        rel = init.relative_to(REPO).as_posix()
+        if "/plugin/" not in rel:
+            assert rel in names, f"{rel} is not in the wheel: add its package to pyproject.toml"
+    assert "kg_shim/__init__.py" in names
+
+
 def test_setup_runs_from_a_fresh_install(wheel, tmp_path):
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
@@ -72,3 +87,21 @@ def test_setup_runs_from_a_fresh_install(wheel, tmp_path):
     assert done.returncode == 0, done.stdout + done.stderr
     entry = json.loads((home / ".config" / "Claude" / "claude_desktop_config.json").read_text())["mcpServers"]["kg"]
     assert entry["command"] == str(kg) and entry["args"] == ["mcp"]
+    # The README's first command ends in `kg serve`: the installed server must start and answer.
+    port = free_port()
+    server = subprocess.Popen([str(kg), "serve", "--no-editor", "--port", str(port)], env=env, cwd=tmp_path,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + START_TIMEOUT
+        health = None
+        while health is None and time.monotonic() < deadline and server.poll() is None:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=0.5) as r:
+                    health = json.loads(r.read())
+            except OSError:
+                time.sleep(0.05)
+        assert health is not None, f"the installed kg serve did not answer: {server.stdout.read1(4000) if server.poll() is not None else ''}"
+        assert health["storage"] == str(tmp_path / "store")
+    finally:
+        server.kill()
+        server.wait()

@@ -1,8 +1,10 @@
-"""Reload from disk: disk wins, and what the running server never saved is dropped, not replayed.
+"""Reload from disk: disk wins. A file restored by hand gets no journal replayed over it; an
+untouched file gets its journal, which holds acknowledged writes.
 
 A bad write lives in the journal until the tick folds it; a user who restores
-the file (from `.prev`, or leaves it as it was) and asks for a reload must not
-see the journal replay that write over the file they restored.
+the file from `.prev` and asks for a reload must not see the journal replay
+that write over the file they restored. The journal names the file it applies
+on top of, so the load tells the two apart.
 """
 
 from __future__ import annotations
@@ -51,6 +53,22 @@ async def test_reload_after_restoring_prev_drops_the_write_being_undone(tmp_path
         srv.start()
         after = nodes_by_id(graph(srv)["user"])
         assert "after-reload-node" in after and "bad-write-node" not in after
-        assert "dropped 1 unsaved in-memory change" in srv.log.read_text()
+        assert "user.json was written after its journal began" in srv.log.read_text()
+        assert "1 change(s) of the journal were set aside" in srv.log.read_text()
+    finally:
+        srv.stop()
+
+
+async def test_reload_without_a_restore_keeps_every_acknowledged_write(tmp_path):
+    """The journal holds acknowledged writes: a reload of an untouched file replays them."""
+    srv = start_server(tmp_path, user=_user("good-seed-node"), extra_env={"KG_AUTOCOMMIT_INTERVAL": "0"})
+    try:
+        async with Client(srv.url + "/") as c:
+            s = await Session.open(c)
+            await s.ok("kg_put_node", level="user", id="journaled-write-node", gist="acknowledged, not folded yet")
+            assert (srv.store / "user.json.journal").exists()
+            reloaded = nodes_by_id(graph(srv, reload=True)["user"])
+            assert "journaled-write-node" in reloaded and "good-seed-node" in reloaded
+        assert not (srv.store / "user.json.journal.dropped").exists()
     finally:
         srv.stop()
