@@ -120,6 +120,15 @@ def routes(runtime) -> list[Route]:
                 "path_exists": bool(recorded) and os.path.isdir(recorded), "openable": openable,
                 "counts": counts, "last_used": max(mtimes, default=None)}
 
+    async def recent_project(request: Request) -> JSONResponse:
+        """Where the editor opens: the project of the most recently active session, else the project
+        whose graph changed last (among those whose folder still exists); None means the user graph."""
+        root = await runtime.sessions.ask("recent_project")
+        if root and stored(directory.project_key(root)):
+            return JSONResponse({"project_path": root, "because": "session"})
+        root = await trio.to_thread.run_sync(_newest_project, directory.layout)
+        return JSONResponse({"project_path": root, "because": "store" if root else None})
+
     async def picture(request: Request) -> JSONResponse:
         level, project_path = where(request)
         handle, root = await graph_of(level, project_path)
@@ -264,6 +273,7 @@ def routes(runtime) -> list[Route]:
     level_node = "/api/nodes/{level}/{node_id}"
     return [
         Route("/api/projects", guarded(projects), methods=["GET"]),
+        Route("/api/recent_project", guarded(recent_project), methods=["GET"]),
         Route("/api/graph", guarded(picture), methods=["GET"]),
         Route("/api/states", guarded(states), methods=["GET"]),
         Route("/api/nodes", guarded(put_node), methods=["POST"]),
@@ -278,6 +288,19 @@ def routes(runtime) -> list[Route]:
         Route("/api/search", guarded(search_nodes), methods=["GET"]),
         Route("/api/budget", guarded(budget), methods=["GET"]),
     ]
+
+
+def _newest_project(lay: L.Layout) -> str | None:
+    """The recorded folder of the most recently written project graph that still exists (worker thread)."""
+    def mtime(slug: str) -> float:
+        path = lay.project_graph(slug)
+        return max((p.stat().st_mtime for p in (path, journal.journal_path(path)) if p.exists()), default=0.0)
+
+    for slug in sorted(lay.project_slugs(), key=mtime, reverse=True):
+        recorded = L.recorded_project_path(lay.project_graph(slug))
+        if recorded and os.path.isdir(recorded):
+            return recorded
+    return None
 
 
 def _limit(raw: str | None) -> int:

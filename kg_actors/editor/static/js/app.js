@@ -37,10 +37,18 @@ class App {
     this.wire();
     this.live.start();
     // The graph named in the address opens first (listing reads every graph file; it can wait a moment);
-    // a name the server does not know falls back to the user graph.
-    const wanted = decodeURIComponent(location.hash.slice(1));
+    // a name the server does not know falls back to the user graph. Without one, the project of the
+    // most recently active session: that is what a person almost always came for.
+    let wanted = decodeURIComponent(location.hash.slice(1));
+    if (!location.hash) {
+      try {
+        wanted = (await api("GET", "/api/recent_project")).project_path || "";
+      } catch {
+        wanted = "";
+      }
+    }
     try {
-      await this.pick(wanted ? { level: "project", projectPath: wanted } : { level: "user", projectPath: null });
+      await this.pick(wanted && wanted !== "user" ? { level: "project", projectPath: wanted } : { level: "user", projectPath: null });
     } catch (err) {
       toast(`Cannot open ${wanted}: ${err.message}`);
       await this.pick({ level: "user", projectPath: null });
@@ -68,6 +76,7 @@ class App {
       const value = e.target.value;
       this.pick(value === "user" ? { level: "user", projectPath: null } : { level: "project", projectPath: value }).catch(() => {});
     });
+    document.getElementById("to-user").addEventListener("click", () => this.pick({ level: "user", projectPath: null }).catch(() => {}));
     document.getElementById("search-form").addEventListener("submit", (e) => {
       e.preventDefault();
       const text = document.getElementById("search-input").value.trim();
@@ -118,7 +127,7 @@ class App {
     document.body.dataset.graph = "loading";
     this.view = view;
     document.getElementById("graph-select").value = view.level === "user" ? "user" : view.projectPath;
-    history.replaceState(null, "", view.level === "user" ? "#" : `#${encodeURIComponent(view.projectPath)}`);
+    history.replaceState(null, "", view.level === "user" ? "#user" : `#${encodeURIComponent(view.projectPath)}`);
     this.panel.close();
     document.getElementById("search-input").value = "";
     clearSearch(this);

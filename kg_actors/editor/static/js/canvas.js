@@ -14,16 +14,18 @@
 
 /* global cytoscape */
 
-import { radialLayout } from "./layout.js";
+import { FONT_FAMILY, placeLabels } from "./labels.js";
+import { radialLayout, spread } from "./layout.js";
 
-// Past this many nodes: no arrows, no labels until zoomed in, and fcose only on "Re-layout" (its draft
-// quality), because applying 2,000 new positions stalls the page for a moment it should be usable in.
+// Past this many nodes: no arrows, and fcose only on "Re-layout" (its draft quality), because
+// applying 2,000 new positions stalls the page for a moment it should be usable in.
 const BIG = 600;
+// Past this many nodes only the active part is drawn (the list view holds the rest); the archive on request.
+export const HUGE = 5000;
 const FIRST_CHUNK = 300; // a big graph's first picture: its active nodes, and at least this many
 const CHUNK = 250; // then this many more per turn of the event loop, so a click is never kept waiting long
-const LABEL_ZOOM = 0.7;
-const FIT_ZOOM_MAX = 1.4;
-const LABEL_MAX_IN_VIEW = 400;
+const FIT_ZOOM_MAX = 2;
+const LABEL_DELAY_MS = 100;
 const isArtifact = (endpoint) => endpoint.includes("/") || endpoint.includes("~");
 const edgeId = (e) => `${e.from}->${e.to}:${e.rel}`;
 const sizeOf = (degree) => 14 + 7 * Math.sqrt(degree);
@@ -31,11 +33,14 @@ const sizeOf = (degree) => 14 + 7 * Math.sqrt(degree);
 function style(big) {
   return [
     { selector: "node", style: {
-      width: "data(size)", height: "data(size)", "background-color": "#2e9d5b", "font-size": 10,
-      "text-valign": "bottom", "text-margin-y": 3, color: "#1d2329", "text-outline-color": "#fff", "text-outline-width": 2,
+      width: "data(size)", height: "data(size)", "background-color": "#2e9d5b", "font-family": FONT_FAMILY,
+      "text-valign": "bottom", color: "#1d2329", "text-outline-color": "#fff",
     } },
-    { selector: "node.labelled, node.hub, node:selected, node.hit", style: { label: "data(label)", "min-zoomed-font-size": 7 } },
-    { selector: "node.hub", style: { "font-size": 15, "font-weight": "bold", "min-zoomed-font-size": 3, "border-width": 2, "border-color": "#17643a" } },
+    // Labels keep one size on screen: labels.js sets their font size per zoom, and which ones show.
+    { selector: "node.labelled", style: {
+      label: "data(shown)", "font-size": "data(fs)", "text-outline-width": "data(ow)", "text-margin-y": "data(my)", "min-zoomed-font-size": 0,
+    } },
+    { selector: "node.hub", style: { "font-weight": "bold", "border-width": 2, "border-color": "#17643a" } },
     { selector: "node.archived", style: {
       "background-color": "#8a8f98", opacity: 0.55, "border-width": 1.5, "border-style": "dashed", "border-color": "#444",
     } },
@@ -53,7 +58,7 @@ function style(big) {
       "text-background-color": "#fff", "text-background-opacity": 0.8,
     } },
     { selector: "node.hit", style: { "border-width": 4, "border-color": "#e0a800", "border-style": "solid", opacity: 1, "z-index": 10 } },
-    { selector: "node.top", style: { "font-weight": "bold", "min-zoomed-font-size": 0 } },
+    { selector: "node.top", style: { "font-weight": "bold" } },
     { selector: ".dim", style: { opacity: 0.12 } },
     { selector: ".gone", style: { display: "none" } },
     { selector: "node:selected", style: { "border-width": 5, "border-color": "#f5b700", "border-style": "double", opacity: 1 } },
@@ -69,7 +74,9 @@ export class Canvas {
     this.omitted = new Set(); // orphaned ids left out of the picture
     this.big = false;
     this.worker = null;
+    this.autoFit = true; // the view shows the whole picture; a resize fits it again
     this.cy = this.make([], false);
+    new ResizeObserver(() => this.resized()).observe(container);
   }
 
   make(elements, big, viewport = null) {
@@ -81,16 +88,48 @@ export class Canvas {
     cy.on("tap", (evt) => { if (evt.target === cy) this.onSelect(null); });
     cy.on("mouseover", "node", (evt) => this.onHover(evt.target.data(), evt.renderedPosition));
     cy.on("mouseout", "node", () => this.onHover(null));
-    cy.on("select", "node", (evt) => evt.target.connectedEdges().addClass("near"));
-    cy.on("unselect", "node", (evt) => evt.target.connectedEdges().removeClass("near"));
-    if (big) {
-      let timer = null;
-      cy.on("viewport", () => {
-        clearTimeout(timer);
-        timer = setTimeout(() => this.labelInView(), 120);
-      });
-    }
+    cy.on("select", "node", (evt) => { evt.target.connectedEdges().addClass("near"); this.relabel(); });
+    cy.on("unselect", "node", (evt) => { evt.target.connectedEdges().removeClass("near"); this.relabel(); });
+    cy.on("viewport", () => this.relabel());
+    // A person moved the view: a change of window size keeps their centre instead of fitting again.
+    cy.on("dragpan pinchzoom scrollzoom", () => { this.autoFit = false; });
     return cy;
+  }
+
+  // Labels follow the view, a moment after it stops moving.
+  relabel(delay = LABEL_DELAY_MS) {
+    clearTimeout(this.labelTimer);
+    document.body.dataset.labels = "pending";
+    this.labelTimer = setTimeout(() => this.labelNow(), delay);
+  }
+
+  labelNow() {
+    clearTimeout(this.labelTimer);
+    const cy = this.cy;
+    const selected = cy.$("node:selected");
+    const near = new Set(selected.neighborhood("node").map((n) => n.id()));
+    const priority = (n) => {
+      if (n.selected()) return -3e6;
+      if (n.hasClass("top")) return -2e6;
+      if (near.has(n.id()) || n.hasClass("hit")) return -1e6 - n.data("degree");
+      const base = n.data("kind") === "node" ? (n.data("state") === "active" ? 0 : 1e5) : 2e5;
+      return base - n.data("degree");
+    };
+    this.labelCount = placeLabels(cy, priority);
+    document.body.dataset.labels = "placed";
+  }
+
+  // The container changed size (window, side panel): fit again, or keep the person's centre.
+  resized() {
+    const cy = this.cy;
+    const before = this.size || { w: this.container.clientWidth, h: this.container.clientHeight };
+    const now = { w: this.container.clientWidth, h: this.container.clientHeight };
+    this.size = now;
+    cy.resize();
+    if (!now.w || !now.h) return;
+    if (this.autoFit) this.fit();
+    else cy.panBy({ x: (now.w - before.w) / 2, y: (now.h - before.h) / 2 });
+    this.relabel();
   }
 
   // Replace everything on screen with `picture` (GET /api/graph).
@@ -111,7 +150,9 @@ export class Canvas {
     const outside = [...new Set(picture.edges.flatMap((e) => [e.from, e.to]).filter((end) => !present.has(end)))];
     const ids = [...picture.nodes.map((n) => n.id), ...outside];
     const positions = radialLayout(ids, picture.edges);
+    spread(positions.values(), this.container.clientWidth, this.container.clientHeight, ids.length);
     this.big = ids.length > BIG;
+    this.autoFit = true;
     const nodeEls = [];
     for (const n of picture.nodes) {
       const d = degree.get(n.id) || 0;
@@ -129,6 +170,7 @@ export class Canvas {
       this.cy = this.make([...nodeEls, ...edgeEls], false);
       this.capZoom();
       this.applyVisibility();
+      this.labelNow();
       this.refine();
       return painted();
     }
@@ -174,6 +216,7 @@ export class Canvas {
         requestAnimationFrame(() => setTimeout(() => step(CHUNK), 0));
       } else {
         this.stream = null;
+        this.relabel(0);
         painted().then(() => { firstPainted(); if (this.onComplete) this.onComplete(); });
       }
     };
@@ -196,6 +239,7 @@ export class Canvas {
         this.worker = null;
         document.body.dataset.layout = "done";
         if (data.positions) {
+          spread(Object.values(data.positions), this.container.clientWidth, this.container.clientHeight, nodes.length);
           cy.batch(() => cy.nodes().forEach((n) => { const p = data.positions[n.id()]; if (p) n.position(p); }));
           this.fit();
         }
@@ -210,26 +254,11 @@ export class Canvas {
   }
 
   classesFor(state, degree) {
-    const hub = degree >= this.hubDegree ? " hub" : "";
-    return `${state}${hub}${this.big ? "" : " labelled"}`;
+    return `${state}${degree >= this.hubDegree ? " hub" : ""}`;
   }
 
   outsideClasses(end) {
-    return `${isArtifact(end) ? "file" : "outside"}${this.big ? "" : " labelled"}`;
-  }
-
-  labelInView() {
-    const cy = this.cy;
-    cy.batch(() => {
-      cy.nodes(".labelled").removeClass("labelled");
-      if (cy.zoom() < LABEL_ZOOM) return;
-      const ext = cy.extent();
-      const inView = cy.nodes(":visible").filter((n) => {
-        const p = n.position();
-        return p.x >= ext.x1 && p.x <= ext.x2 && p.y >= ext.y1 && p.y <= ext.y2;
-      });
-      if (inView.length <= LABEL_MAX_IN_VIEW) inView.addClass("labelled");
-    });
+    return isArtifact(end) ? "file" : "outside";
   }
 
   // -- live changes -------------------------------------------------------------
@@ -255,8 +284,8 @@ export class Canvas {
       el.classes(this.classesFor(n.state, degree) + (el.hasClass("hit") ? " hit" : ""));
       el.data("size", sizeOf(degree));
     } else {
-      const added = this.cy.add({ group: "nodes", data: this.nodeData(n, 0), classes: this.classesFor(n.state, 0), position: this.freeSpot() });
-      added.addClass("labelled");
+      this.cy.add({ group: "nodes", data: this.nodeData(n, 0), classes: this.classesFor(n.state, 0), position: this.freeSpot() });
+      this.relabel();
     }
     this.visibility(this.cy.getElementById(n.id));
     return "ok";
@@ -306,7 +335,7 @@ export class Canvas {
     }
     for (const end of [e.from, e.to]) {
       if (cy.getElementById(end).empty()) {
-        cy.add({ group: "nodes", data: outsideData(end), classes: `${this.outsideClasses(end)} labelled`, position: this.freeSpot() });
+        cy.add({ group: "nodes", data: outsideData(end), classes: this.outsideClasses(end), position: this.freeSpot() });
       }
     }
     cy.add({ group: "edges", data: { id: edgeId(e), source: e.from, target: e.to, rel: e.rel } });
@@ -359,6 +388,7 @@ export class Canvas {
       cy.nodes(".gone").removeClass("gone");
       if (this.hidden.archived) cy.nodes(".archived").filter((n) => !n.selected() && !n.hasClass("hit")).addClass("gone");
     });
+    this.relabel();
   }
 
   visibility(el) {
@@ -398,6 +428,8 @@ export class Canvas {
   fit() {
     this.cy.fit(this.cy.elements(":visible"), 30);
     this.capZoom();
+    this.autoFit = true;
+    this.relabel(0);
   }
 
   // A handful of nodes would otherwise fill the screen at giant size.

@@ -1,0 +1,37 @@
+"""Graphs of real shapes and sizes for the editor's picture tests: a small project like the one in
+issue #19 (a hub, its neighbours, a few loose nodes), thirty unconnected nodes, and 200 / 2,000 /
+10,000-node projects from the benchmark's generator."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from bench.editor_workload import project_graph  # noqa: E402
+
+NOW = 1_780_000_000.0
+WORDS = ("session token refresh cache layout budget render store journal index parser hook prompt recall "
+         "graph editor worker socket deploy schema").split()
+
+
+def small_project(path: str) -> dict:
+    """22 nodes, 17 edges: one hub with eight neighbours, two chains, loose nodes; ids of 3-5 words."""
+    ids = [f"{WORDS[i % len(WORDS)]}-{WORDS[(i * 7 + 3) % len(WORDS)]}-{WORDS[(i * 5 + 1) % len(WORDS)]}"
+           + ("-rule-of-thumb" if i % 4 == 0 else "") for i in range(22)]
+    nodes = {i: {"id": i, "gist": f"What {i.replace('-', ' ')} teaches, in one line",
+                 "_created_ts": NOW - 86_400 * (30 - k)} for k, i in enumerate(ids)}
+    pairs = [(0, k) for k in range(1, 9)] + [(1, 9), (9, 10), (10, 11), (2, 12), (12, 13), (13, 14),
+                                             (3, 15), (15, 16), (5, 17)]
+    edges = {f"{ids[a]}->{ids[b]}:related-to": {"from": ids[a], "to": ids[b], "rel": "related-to"} for a, b in pairs}
+    return {"nodes": nodes, "edges": edges, "_meta": {"project_path": path}}
+
+
+def loose_project(path: str, n: int = 30) -> dict:
+    ids = [f"loose-{WORDS[i % len(WORDS)]}-lesson-{i}" for i in range(n)]
+    nodes = {i: {"id": i, "gist": f"An unconnected lesson {i}", "_created_ts": NOW - 3600 * k} for k, i in enumerate(ids)}
+    return {"nodes": nodes, "edges": {}, "_meta": {"project_path": path}}
+
+
+def sized_project(path: str, n: int) -> dict:
+    return project_graph(n, path)

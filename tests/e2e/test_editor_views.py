@@ -1,0 +1,159 @@
+"""The editor at real sizes, in Debian's headless Chromium: a readable picture at 20, 200 and 2,000
+nodes, the window changing size, filters, debt lists, removing a project, and the list view.
+
+One server and one browser serve the whole module (a store with several projects); each test opens
+its own page. Screenshots land in the module's tmp dir as artifacts, never in the checkout.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+from editor_graphs import loose_project, sized_project, small_project
+from editor_store import client, editor_url
+
+from kg_actors.testing import ServerProcess, write_store
+
+CHROMIUM = shutil.which("chromium")
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
+
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+WAIT_MS = 60_000
+MAX_OVERLAP = 0.02  # issue #19: label boxes overlap in fewer than 2% of pairs
+
+# Cytoscape's own label boxes, on screen, for every label the page shows; and how many pairs overlap.
+OVERLAP_JS = """() => {
+  const cy = window.kgEditor.canvas.cy;
+  const shown = cy.nodes('.labelled').filter((n) => n.visible() && n.style('label') !== '');
+  const boxes = shown.map((n) => n.renderedBoundingBox({includeLabels: true, includeNodes: false,
+                                                         includeEdges: false, includeOverlays: false}));
+  let pairs = 0, overlapping = 0;
+  for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+    const a = boxes[i], b = boxes[j];
+    pairs += 1;
+    if (a.x1 < b.x2 && b.x1 < a.x2 && a.y1 < b.y2 && b.y1 < a.y2) overlapping += 1;
+  }
+  const drawn = cy.nodes(':visible');
+  const bb = drawn.renderedBoundingBox({includeLabels: false});
+  return {shown: boxes.length, pairs, overlapping, drawn: drawn.length, zoom: cy.zoom(),
+          width: cy.width(), height: cy.height(), bb: {x1: bb.x1, y1: bb.y1, x2: bb.x2, y2: bb.y2}};
+}"""
+
+
+@pytest.fixture(scope="module")
+def srv(tmp_path_factory):
+    base = tmp_path_factory.mktemp("editor-views")
+    s = ServerProcess(base)
+    s.paths = {name: s.project(name) for name in ("small", "loose", "mid", "big")}
+    write_store(s.store, user={"nodes": {}, "edges": {}}, projects={
+        "small": small_project(s.paths["small"]), "loose": loose_project(s.paths["loose"]),
+        "mid": sized_project(s.paths["mid"], 200), "big": sized_project(s.paths["big"], 2000)})
+    s.start()
+    yield s
+    s.kill()
+
+
+@pytest.fixture(scope="module")
+def artifacts(tmp_path_factory):
+    return tmp_path_factory.mktemp("editor-screenshots")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1440, "height": 900})
+    p = context.new_page()
+    p.set_default_timeout(WAIT_MS)
+    p.problems = []
+    p.on("pageerror", lambda e: p.problems.append(f"pageerror: {e}"))
+    yield p
+    context.close()
+
+
+def open_graph(page, srv, name: str) -> None:
+    page.goto(f"{editor_url(srv)}/#{srv.paths[name]}")
+    page.wait_for_selector("body[data-graph=ready]")
+    page.wait_for_selector("body[data-complete=yes]")
+    settled(page)
+
+
+def settled(page) -> None:
+    """The layout (if any) has landed and the labels of the view on screen are placed."""
+    page.wait_for_function("() => document.body.dataset.layout !== 'running' && document.body.dataset.labels === 'placed'")
+
+
+@pytest.mark.parametrize("name, nodes, at_least", [("small", 22, 18), ("loose", 30, 24), ("mid", 200, 30),
+                                                   ("big", 2000, 25)])
+def test_labels_never_overlap_at_the_default_view_and_the_picture_uses_the_canvas(srv, page, artifacts, name, nodes,
+                                                                                  at_least):
+    open_graph(page, srv, name)
+    m = page.evaluate(OVERLAP_JS)
+    page.screenshot(path=str(artifacts / f"picture-{name}-{nodes}.png"))
+    (artifacts / f"overlap-{name}.json").write_text(json.dumps(m))
+    print(name, json.dumps(m))
+    assert m["overlapping"] <= MAX_OVERLAP * max(m["pairs"], 1), m
+    assert m["shown"] >= at_least, m
+    # The drawing fills the canvas: it spans most of its width or most of its height.
+    span_w = (m["bb"]["x2"] - m["bb"]["x1"]) / m["width"]
+    span_h = (m["bb"]["y2"] - m["bb"]["y1"]) / m["height"]
+    assert max(span_w, span_h) > 0.8 and min(span_w, span_h) > 0.5, m
+    assert page.problems == []
+
+
+def test_a_narrower_window_recentres_the_picture_and_fit_fits(srv, page, artifacts):
+    open_graph(page, srv, "small")
+    page.set_viewport_size({"width": 820, "height": 700})
+    page.wait_for_function("() => window.kgEditor.canvas.cy.width() < 600")
+    settled(page)
+    m = page.evaluate(OVERLAP_JS)
+    page.screenshot(path=str(artifacts / "picture-small-narrow.png"))
+    # Every node inside the canvas (none under the side panel), the picture centred, labels apart.
+    assert m["bb"]["x1"] >= 0 and m["bb"]["x2"] <= m["width"] and m["bb"]["y1"] >= 0 and m["bb"]["y2"] <= m["height"], m
+    centre = (m["bb"]["x1"] + m["bb"]["x2"]) / 2
+    assert abs(centre - m["width"] / 2) < 0.1 * m["width"], m
+    assert m["overlapping"] <= MAX_OVERLAP * max(m["pairs"], 1), m
+    # The legend and the counts never cover each other or the picture.
+    boxes = page.evaluate("""() => ['#legend', '#counts', '#cy'].map((s) => {
+        const r = document.querySelector(s).getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; })""")
+    legend, counts, cy = boxes
+    def apart(a, b):
+        return a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+    assert apart(legend, counts) and apart(legend, cy) and apart(counts, cy), boxes
+    # Zoomed far in by hand, then Fit: the whole picture is back in view.
+    page.evaluate("() => { const cy = window.kgEditor.canvas.cy; cy.zoom({level: 4, renderedPosition: {x: 10, y: 10}}); }")
+    page.click("#fit")
+    settled(page)
+    m = page.evaluate(OVERLAP_JS)
+    assert m["bb"]["x1"] >= 0 and m["bb"]["x2"] <= m["width"] and m["bb"]["y2"] <= m["height"], m
+    assert max((m["bb"]["x2"] - m["bb"]["x1"]) / m["width"], (m["bb"]["y2"] - m["bb"]["y1"]) / m["height"]) > 0.8, m
+
+
+def test_it_opens_on_the_project_of_the_most_recently_active_session(srv, page):
+    import trio
+    from e2e_helpers import Session
+    from mcp import Client
+
+    async def agent() -> None:
+        async with Client(srv.url + "/") as c:
+            await Session.open(c, cwd=srv.paths["loose"])
+
+    trio.run(agent)
+    page.goto(editor_url(srv) + "/")
+    page.wait_for_selector("body[data-graph=ready]")
+    assert page.evaluate("() => window.kgEditor.view") == {"level": "project", "projectPath": srv.paths["loose"]}
+    # The user graph is one click away.
+    page.click("#to-user")
+    page.wait_for_function("() => window.kgEditor.view.level === 'user' && document.body.dataset.graph === 'ready'")
+    assert page.evaluate("() => location.hash") == "#user"
