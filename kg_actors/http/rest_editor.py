@@ -24,6 +24,7 @@ from ..core import debt, ids, scoring, search
 from ..core.errors import InvalidInput, NotFound
 from ..graph_actor import load_graph
 from ..memory import LEVELS
+from ..readings import read_readings
 from ..storage import journal
 from ..storage import layout as L
 from . import editor_views as V
@@ -270,6 +271,22 @@ def routes(runtime) -> list[Route]:
             levels[level].update(debt=debt.debt_line(d), debt_factors=debt.debt_dict(d))
         return JSONResponse({"project_path": root, "levels": levels})
 
+    async def debt_behind(request: Request) -> JSONResponse:
+        """The nodes behind each DEBT factor of one graph, so the Budget tab can list them."""
+        level, project_path = where(request)
+        handle, root = await graph_of(level, project_path)
+        graph, derived = await handle.view()
+        # No await until the answer is computed: the graph is the actor's current one.
+        behind = debt.debt_nodes(graph, derived.missing_touches)
+        return JSONResponse({"level": level, "project_path": root, "behind": behind})
+
+    async def readings(request: Request) -> JSONResponse:
+        """The tick's readings of one graph (debt score, active render size), oldest first."""
+        level, project_path = where(request)
+        handle, root = await graph_of(level, project_path)
+        rows = await trio.to_thread.run_sync(read_readings, directory.layout.graph_file(handle.key))
+        return JSONResponse({"level": level, "project_path": root, "readings": rows})
+
     level_node = "/api/nodes/{level}/{node_id}"
     return [
         Route("/api/projects", guarded(projects), methods=["GET"]),
@@ -287,6 +304,8 @@ def routes(runtime) -> list[Route]:
         Route("/api/progress", guarded(put_progress), methods=["POST"]),
         Route("/api/search", guarded(search_nodes), methods=["GET"]),
         Route("/api/budget", guarded(budget), methods=["GET"]),
+        Route("/api/debt_nodes", guarded(debt_behind), methods=["GET"]),
+        Route("/api/readings", guarded(readings), methods=["GET"]),
     ]
 
 

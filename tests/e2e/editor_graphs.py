@@ -35,3 +35,29 @@ def loose_project(path: str, n: int = 30) -> dict:
 
 def sized_project(path: str, n: int) -> dict:
     return project_graph(n, path)
+
+
+def worn_project(path: str) -> dict:
+    """Debt of every listable kind but dangling touches (those need the tick): an oversized gist,
+    unconnected nodes, a long dated id, and a linked pair that owes nothing."""
+    nodes = {
+        "billing-service-hub": {"id": "billing-service-hub", "gist": "Billing " + "owns invoices and refunds. " * 14},
+        "a-very-long-node-id-made-of-many-words": {"id": "a-very-long-node-id-made-of-many-words", "gist": "Too long an id"},
+        "deploy-notes-2026-03-01": {"id": "deploy-notes-2026-03-01", "gist": "A dated id"},
+        "linked-lesson-one": {"id": "linked-lesson-one", "gist": "Linked"},
+        "linked-lesson-two": {"id": "linked-lesson-two", "gist": "Linked too"},
+    }
+    for node in nodes.values():
+        node["_created_ts"] = NOW - 86_400 * 40
+    edges = {"linked-lesson-one->linked-lesson-two:related-to": {
+        "from": "linked-lesson-one", "to": "linked-lesson-two", "rel": "related-to"}}
+    return {"nodes": nodes, "edges": edges, "_meta": {"project_path": path}}
+
+
+def readings_lines(n: int = 12) -> str:
+    """A graph's readings file as the tick writes it: debt rising, the render growing past its budget."""
+    import json
+
+    rows = [{"ts": NOW - (n - i) * 3600, "debt": round(0.2 + 0.05 * i, 2), "debt_level": "MED",
+             "charge": 15_000 + 800 * i, "budget": 22_000, "active": 40 + i} for i in range(n)]
+    return "".join(json.dumps(r) + "\n" for r in rows)

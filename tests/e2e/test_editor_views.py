@@ -11,7 +11,7 @@ import json
 import shutil
 
 import pytest
-from editor_graphs import loose_project, sized_project, small_project
+from editor_graphs import loose_project, readings_lines, sized_project, small_project, worn_project
 from editor_store import client, editor_url
 
 from kg_actors.testing import ServerProcess, write_store
@@ -47,10 +47,12 @@ OVERLAP_JS = """() => {
 def srv(tmp_path_factory):
     base = tmp_path_factory.mktemp("editor-views")
     s = ServerProcess(base)
-    s.paths = {name: s.project(name) for name in ("small", "loose", "mid", "big")}
+    s.paths = {name: s.project(name) for name in ("small", "loose", "mid", "big", "worn")}
     write_store(s.store, user={"nodes": {}, "edges": {}}, projects={
         "small": small_project(s.paths["small"]), "loose": loose_project(s.paths["loose"]),
-        "mid": sized_project(s.paths["mid"], 200), "big": sized_project(s.paths["big"], 2000)})
+        "mid": sized_project(s.paths["mid"], 200), "big": sized_project(s.paths["big"], 2000),
+        "worn": worn_project(s.paths["worn"])})
+    (s.store / "projects" / "worn" / "graph.readings.jsonl").write_text(readings_lines())
     s.start()
     yield s
     s.kill()
@@ -157,3 +159,27 @@ def test_it_opens_on_the_project_of_the_most_recently_active_session(srv, page):
     page.click("#to-user")
     page.wait_for_function("() => window.kgEditor.view.level === 'user' && document.body.dataset.graph === 'ready'")
     assert page.evaluate("() => location.hash") == "#user"
+
+
+def test_the_budget_tab_lists_the_nodes_behind_the_debt_and_charts_it(srv, page, artifacts):
+    open_graph(page, srv, "worn")
+    page.click("#tabs button[data-tab=budget]")
+    page.wait_for_selector("#debt-lists")
+    listed = page.evaluate("""() => Object.fromEntries([...document.querySelectorAll('.debt-factor')].map((d) =>
+        [d.dataset.factor, [...d.querySelectorAll('button[data-node]')].map((b) => b.dataset.node)]))""")
+    assert listed["oversized"] == ["billing-service-hub"]
+    assert set(listed["unconnected"]) == {"billing-service-hub", "a-very-long-node-id-made-of-many-words",
+                                          "deploy-notes-2026-03-01"}
+    assert set(listed["long_ids"]) == {"a-very-long-node-id-made-of-many-words", "deploy-notes-2026-03-01"}
+    assert listed["dangling"] == [] and listed["lift_clusters"] == []
+    # Every factor is explained in plain words on hover.
+    assert all(page.eval_on_selector_all(".debt-factor summary", "els => els.map((e) => e.title.length > 20)"))
+    # The chart: one line for debt, one for the render against its budget, over the kept readings.
+    assert page.get_attribute("#readings-chart svg", "aria-label").startswith("Over 12 readings")
+    assert page.eval_on_selector("#readings-chart polyline.debt", "e => e.points.length") == 12
+    page.screenshot(path=str(artifacts / "budget-tab.png"))
+    # A click away from the node's editor panel.
+    page.click('.debt-factor[data-factor=long_ids] button[data-node="deploy-notes-2026-03-01"]')
+    page.wait_for_function("() => document.querySelector('#node-title')?.textContent === 'deploy-notes-2026-03-01'")
+    assert page.is_visible("#gist")
+    assert page.problems == []

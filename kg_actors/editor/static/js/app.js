@@ -9,7 +9,8 @@ import { Canvas } from "./canvas.js";
 import { clear, h, toast } from "./dom.js";
 import { Live } from "./live.js";
 import { NodePanel } from "./panel.js";
-import { clearSearch, runSearch, showBudget, showProgress } from "./tabs.js";
+import { showBudget } from "./budget.js";
+import { clearSearch, runSearch, showProgress } from "./tabs.js";
 
 const STATES_AFTER_WRITE_MS = 400;
 const STATES_IDLE_MS = 30_000; // the server's default tick
