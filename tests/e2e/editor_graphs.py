@@ -61,3 +61,21 @@ def readings_lines(n: int = 12) -> str:
     rows = [{"ts": NOW - (n - i) * 3600, "debt": round(0.2 + 0.05 * i, 2), "debt_level": "MED",
              "charge": 15_000 + 800 * i, "budget": 22_000, "active": 40 + i} for i in range(n)]
     return "".join(json.dumps(r) + "\n" for r in rows)
+
+
+USER_NODE = {"id": "prefer-small-modules", "gist": "Keep modules to a few hundred lines", "_created_ts": NOW - 86_400 * 90}
+
+
+def mixed_project(path: str) -> dict:
+    """Every tier, two relations, a file end and a link to the user graph's `prefer-small-modules`."""
+    def node(node_id, **extra):
+        return {"id": node_id, "gist": f"The lesson of {node_id}", "_created_ts": NOW - 86_400 * 20, **extra}
+
+    nodes = {i: node(i) for i in ("hub-one-lesson", "a-linked-lesson", "d-loose-lesson")}
+    nodes["b-archived-lesson"] = node("b-archived-lesson", _archived=True)
+    nodes["c-orphaned-lesson"] = node("c-orphaned-lesson", _archived=True, _orphaned_ts=NOW - 86_400)
+    rows = [("a-linked-lesson", "hub-one-lesson", "depends-on"), ("b-archived-lesson", "hub-one-lesson", "related-to"),
+            ("hub-one-lesson", "src/x.py", "implemented-in"), ("hub-one-lesson", "prefer-small-modules", "applies"),
+            ("c-orphaned-lesson", "hub-one-lesson", "related-to")]
+    edges = {f"{a}->{b}:{r}": {"from": a, "to": b, "rel": r} for a, b, r in rows}
+    return {"nodes": nodes, "edges": edges, "_meta": {"project_path": path}}

@@ -11,7 +11,8 @@ import json
 import shutil
 
 import pytest
-from editor_graphs import loose_project, readings_lines, sized_project, small_project, worn_project
+from editor_graphs import (USER_NODE, loose_project, mixed_project, readings_lines, sized_project, small_project,
+                           worn_project)
 from editor_store import client, editor_url
 
 from kg_actors.testing import ServerProcess, write_store
@@ -47,8 +48,9 @@ OVERLAP_JS = """() => {
 def srv(tmp_path_factory):
     base = tmp_path_factory.mktemp("editor-views")
     s = ServerProcess(base)
-    s.paths = {name: s.project(name) for name in ("small", "loose", "mid", "big", "worn")}
-    write_store(s.store, user={"nodes": {}, "edges": {}}, projects={
+    s.paths = {name: s.project(name) for name in ("small", "loose", "mid", "big", "worn", "mixed")}
+    write_store(s.store, user={"nodes": {USER_NODE["id"]: USER_NODE}, "edges": {}}, projects={
+        "mixed": mixed_project(s.paths["mixed"]),
         "small": small_project(s.paths["small"]), "loose": loose_project(s.paths["loose"]),
         "mid": sized_project(s.paths["mid"], 200), "big": sized_project(s.paths["big"], 2000),
         "worn": worn_project(s.paths["worn"])})
@@ -182,4 +184,45 @@ def test_the_budget_tab_lists_the_nodes_behind_the_debt_and_charts_it(srv, page,
     page.click('.debt-factor[data-factor=long_ids] button[data-node="deploy-notes-2026-03-01"]')
     page.wait_for_function("() => document.querySelector('#node-title')?.textContent === 'deploy-notes-2026-03-01'")
     assert page.is_visible("#gist")
+    assert page.problems == []
+
+
+VISIBLE_JS = "() => window.kgEditor.canvas.cy.nodes().filter((n) => !n.hasClass('gone')).map((n) => n.id()).sort()"
+
+
+def test_filters_by_tier_level_relation_and_debt(srv, page):
+    open_graph(page, srv, "mixed")
+    every = ["a-linked-lesson", "b-archived-lesson", "d-loose-lesson", "hub-one-lesson", "prefer-small-modules", "src/x.py"]
+    assert page.evaluate(VISIBLE_JS) == every  # orphans are left out by default
+    page.click("#filters summary")
+
+    def visible_after(action) -> list[str]:
+        action()  # the page applies a filter in the change event itself
+        return page.evaluate(VISIBLE_JS)
+
+    assert visible_after(lambda: page.uncheck("#show-archived")) == [i for i in every if i != "b-archived-lesson"]
+    page.check("#show-archived")
+    assert visible_after(lambda: page.uncheck("#show-active")) == ["b-archived-lesson", "prefer-small-modules", "src/x.py"]
+    page.check("#show-active")
+    assert visible_after(lambda: page.uncheck("#show-other")) == [i for i in every if i != "prefer-small-modules"]
+    assert visible_after(lambda: page.uncheck("#show-files")) == [i for i in every if i not in ("prefer-small-modules", "src/x.py")]
+    page.check("#show-other")
+    page.check("#show-files")
+    assert visible_after(lambda: page.uncheck("#show-own")) == ["prefer-small-modules", "src/x.py"]
+    page.check("#show-own")
+    # One relation: its edges and the nodes they join.
+    assert sorted(page.eval_on_selector_all("#filter-rel option", "os => os.map((o) => o.value)")) == [
+        "", "applies", "depends-on", "implemented-in", "related-to"]
+    assert visible_after(lambda: page.select_option("#filter-rel", "depends-on")) == ["a-linked-lesson", "hub-one-lesson"]
+    assert page.evaluate("() => window.kgEditor.canvas.cy.edges().filter((e) => !e.hasClass('gone')).map((e) => e.id())") == [
+        "a-linked-lesson->hub-one-lesson:depends-on"]
+    page.select_option("#filter-rel", "")
+    # Debt: only the nodes behind a DEBT factor (d-loose-lesson is active and unconnected).
+    with client(srv) as http:
+        behind = http.get("/api/debt_nodes", params={"level": "project", "project_path": srv.paths["mixed"]}).json()["behind"]
+    assert behind["unconnected"] == ["d-loose-lesson"]
+    page.check("#filter-debt")
+    page.wait_for_function("() => window.kgEditor.canvas.filters.debtOnly")
+    page.wait_for_function(f"() => JSON.stringify(({VISIBLE_JS})()) === JSON.stringify(['d-loose-lesson'])")
+    assert page.inner_text("#filter-count") == "1"
     assert page.problems == []

@@ -98,14 +98,57 @@ class App {
     });
     document.getElementById("fit").addEventListener("click", () => this.canvas.fit());
     document.getElementById("relayout").addEventListener("click", () => this.canvas.refine());
-    document.getElementById("show-archived").addEventListener("change", (e) => this.canvas.setHidden("archived", !e.target.checked));
-    document.getElementById("show-orphaned").addEventListener("change", (e) => {
-      this.canvas.setHidden("orphaned", !e.target.checked);
-      this.reloadGraph().catch(() => {});
-    });
+    this.wireFilters();
     for (const button of document.querySelectorAll("#tabs button")) {
       button.addEventListener("click", () => this.showTab(button.dataset.tab));
     }
+  }
+
+  // Filters: tiers, levels, one relation, "has debt". The list view applies the same ones.
+  wireFilters() {
+    const on = (id, fn) => document.getElementById(id).addEventListener("change", (e) => { fn(e.target); this.filtersChanged(); });
+    on("show-active", (el) => this.canvas.setHidden("active", !el.checked));
+    on("show-archived", (el) => this.canvas.setHidden("archived", !el.checked));
+    on("show-orphaned", (el) => {
+      this.canvas.setHidden("orphaned", !el.checked);
+      this.reloadGraph().catch(() => {});
+    });
+    on("show-own", (el) => this.canvas.setFilters({ own: el.checked }));
+    on("show-other", (el) => this.canvas.setFilters({ other: el.checked }));
+    on("show-files", (el) => this.canvas.setFilters({ files: el.checked }));
+    on("filter-rel", (el) => this.canvas.setFilters({ rel: el.value }));
+    on("filter-debt", (el) => {
+      if (el.checked) this.loadDebtIds().then(() => this.canvas.setFilters({ debtOnly: true })).catch((err) => toast(err.message));
+      else this.canvas.setFilters({ debtOnly: false });
+    });
+  }
+
+  filtersChanged() {
+    const ids = ["show-active", "show-archived", "show-own", "show-other", "show-files"];
+    const off = ids.filter((id) => !document.getElementById(id).checked).length
+      + (document.getElementById("show-orphaned").checked ? 1 : 0)
+      + (document.getElementById("filter-rel").value ? 1 : 0) + (document.getElementById("filter-debt").checked ? 1 : 0);
+    document.getElementById("filter-count").textContent = off ? String(off) : "";
+    if (this.list) this.list.refresh();
+  }
+
+  // The nodes behind any DEBT factor of the graph on screen.
+  async loadDebtIds() {
+    const view = this.view;
+    const out = await api("GET", `/api/debt_nodes?${query(where(view))}`);
+    if (view !== this.view) return;
+    const b = out.behind;
+    this.canvas.debtIds = new Set([...b.oversized, ...b.unconnected, ...b.long_ids, ...b.dangling, ...b.lift_clusters.flat()]);
+  }
+
+  // The relation filter offers the relations drawn now (a kept choice stays even if it is gone).
+  refreshRelations() {
+    const select = document.getElementById("filter-rel");
+    const current = select.value;
+    const rels = this.canvas.relations();
+    if (current && !rels.includes(current)) rels.push(current);
+    clear(select, h("option", { value: "" }, "any"), rels.map((rel) => h("option", { value: rel }, rel)));
+    select.value = current;
   }
 
   async loadProjects() {
@@ -169,6 +212,8 @@ class App {
   // Every node of the picture is drawn (a big graph's archive arrives after its first picture).
   pictureComplete() {
     this.updateCounts();
+    this.refreshRelations();
+    if (this.canvas.filters.debtOnly) this.loadDebtIds().then(() => this.canvas.applyVisibility()).catch(() => {});
     if (this.lastSearch) this.canvas.highlight(this.lastSearch, false);
     performance.mark("graph-complete");
     document.body.dataset.complete = "yes";

@@ -70,7 +70,12 @@ export class Canvas {
     this.container = container;
     this.onSelect = onSelect;
     this.onHover = onHover;
-    this.hidden = { archived: false, orphaned: true };
+    this.hidden = { active: false, archived: false, orphaned: true };
+    // What the filters leave out, besides tiers: ends in another graph or files, edges of other
+    // relations (and nodes with none of that relation), nodes without debt. The selection and
+    // search hits always stay.
+    this.filters = { own: true, other: true, files: true, rel: "", debtOnly: false };
+    this.debtIds = new Set();
     this.omitted = new Set(); // orphaned ids left out of the picture
     this.big = false;
     this.worker = null;
@@ -376,23 +381,59 @@ export class Canvas {
     if (center) cy.animate({ center: { eles: el }, zoom: Math.min(Math.max(cy.zoom(), 0.9), 1.6) }, { duration: 200 });
   }
 
-  // Archived nodes hide in place; orphans need the caller to reload the picture.
+  // Active and archived nodes hide in place; orphans need the caller to reload the picture.
   setHidden(state, hidden) {
     this.hidden[state] = hidden;
-    if (state === "archived") this.applyVisibility();
+    if (state !== "orphaned") this.applyVisibility();
+  }
+
+  setFilters(changes) {
+    Object.assign(this.filters, changes);
+    this.applyVisibility();
+  }
+
+  // Whether the filters leave a node (cytoscape element) in the picture.
+  passes(n, relIds) {
+    if (n.selected() || n.hasClass("hit")) return true;
+    const kind = n.data("kind");
+    if (kind === "node") {
+      if (!this.filters.own || this.hidden[n.data("state")]) return false;
+      if (this.filters.debtOnly && !this.debtIds.has(n.id())) return false;
+    } else {
+      if (kind === "file" ? !this.filters.files : !this.filters.other) return false;
+      if (this.filters.debtOnly) return false;
+    }
+    return !relIds || relIds.has(n.id());
+  }
+
+  relIds() {
+    const rel = this.filters.rel;
+    if (!rel) return null;
+    const ids = new Set();
+    this.cy.edges().forEach((e) => { if (e.data("rel") === rel) { ids.add(e.data("source")); ids.add(e.data("target")); } });
+    return ids;
   }
 
   applyVisibility() {
     const cy = this.cy;
+    const rel = this.filters.rel;
+    const relIds = this.relIds();
     cy.batch(() => {
-      cy.nodes(".gone").removeClass("gone");
-      if (this.hidden.archived) cy.nodes(".archived").filter((n) => !n.selected() && !n.hasClass("hit")).addClass("gone");
+      cy.elements(".gone").removeClass("gone");
+      cy.nodes().forEach((n) => { if (!this.passes(n, relIds)) n.addClass("gone"); });
+      if (rel) cy.edges().forEach((e) => { if (e.data("rel") !== rel) e.addClass("gone"); });
     });
+    document.body.dataset.filtered = String(cy.nodes(".gone").length);
     this.relabel();
   }
 
   visibility(el) {
-    el.toggleClass("gone", this.hidden.archived && el.hasClass("archived") && !el.selected() && !el.hasClass("hit"));
+    el.toggleClass("gone", !this.passes(el, this.relIds()));
+    this.relabel();
+  }
+
+  relations() {
+    return [...new Set(this.cy.edges().map((e) => e.data("rel")))].sort();
   }
 
   highlight(result, zoomTo = true) {
