@@ -226,3 +226,17 @@ def test_filters_by_tier_level_relation_and_debt(srv, page):
     page.wait_for_function(f"() => JSON.stringify(({VISIBLE_JS})()) === JSON.stringify(['d-loose-lesson'])")
     assert page.inner_text("#filter-count") == "1"
     assert page.problems == []
+
+
+def test_the_score_card_speaks_plain_words_and_explains_each_term_on_hover(srv, page):
+    open_graph(page, srv, "mixed")
+    page.evaluate("() => window.kgEditor.selectNode('hub-one-lesson')")
+    page.wait_for_selector("#score-card table")
+    text = page.inner_text("#score-card")
+    for code_word in ("hub floor", "fresh tier", "percentile", "pool"):
+        assert code_word not in text.lower(), text
+    terms = page.eval_on_selector_all("#score-card .term", "els => els.map((e) => [e.dataset.term, e.title])")
+    assert {t for t, _ in terms} >= {"score", "recency", "connectedness", "usefulness", "rank", "weight", "peers", "floor"}
+    assert all(len(title) > 20 and "\n" not in title for _, title in terms), terms
+    page.hover("#score-card .term[data-term=floor]")
+    assert "links" in page.get_attribute("#score-card .term[data-term=floor]", "title")
