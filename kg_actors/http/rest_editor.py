@@ -21,7 +21,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from ..core import debt, ids, scoring, search
-from ..core.errors import InvalidInput, NotFound
+from ..core.errors import Conflict, InvalidInput, NotFound
 from ..graph_actor import load_graph
 from ..memory import LEVELS
 from ..readings import read_readings
@@ -117,9 +117,33 @@ def routes(runtime) -> list[Route]:
                 openable = directory.project_key(root) == key
             except InvalidInput:
                 openable = False
+        path_exists = bool(recorded) and os.path.isdir(recorded)
         return {"slug": slug, "project_path": root, "recorded_path": recorded,
-                "path_exists": bool(recorded) and os.path.isdir(recorded), "openable": openable,
+                "path_exists": path_exists, "openable": openable,
+                "removable": not path_exists or counts["nodes"] == 0,
                 "counts": counts, "last_used": max(mtimes, default=None)}
+
+    async def remove_project(request: Request) -> JSONResponse:
+        """Take a project off the list: its folder gone (or never recorded) or its graph empty.
+
+        The body names it (`confirm`: the slug); the page asks a person to type that name for a graph
+        with nodes. The graph's actor is unloaded first, and the folder moves to the store's trash.
+        """
+        slug = request.path_params["slug"]
+        body = await json_body(request)
+        loaded = {k.removeprefix("project:") for k in directory.loaded_keys() if k.startswith("project:")}
+        if slug not in set(directory.layout.project_slugs()) | loaded:
+            raise NotFound(f"no project graph '{slug}' is stored")
+        if body.get("confirm") != slug:
+            raise InvalidInput("confirm", f"must name the project being removed: '{slug}'")
+        row = await _project_row(slug)
+        nodes = row["counts"]["nodes"]
+        if row["path_exists"] and nodes:
+            raise Conflict(f"'{slug}' holds {nodes} node(s) and its folder {row['recorded_path']} exists: "
+                           "it is a live project, not one created by mistake; it stays")
+        dest = await directory.remove_project(slug, runtime.clock())
+        return JSONResponse({"removed": slug, "nodes": nodes, "project_path": row["project_path"],
+                             "trash": str(dest.relative_to(directory.layout.root))})
 
     async def recent_project(request: Request) -> JSONResponse:
         """Where the editor opens: the project of the most recently active session, else the project
@@ -291,6 +315,7 @@ def routes(runtime) -> list[Route]:
     return [
         Route("/api/projects", guarded(projects), methods=["GET"]),
         Route("/api/recent_project", guarded(recent_project), methods=["GET"]),
+        Route("/api/projects/{slug}", guarded(remove_project), methods=["DELETE"]),
         Route("/api/graph", guarded(picture), methods=["GET"]),
         Route("/api/states", guarded(states), methods=["GET"]),
         Route("/api/nodes", guarded(put_node), methods=["POST"]),

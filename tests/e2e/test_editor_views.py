@@ -48,12 +48,16 @@ OVERLAP_JS = """() => {
 def srv(tmp_path_factory):
     base = tmp_path_factory.mktemp("editor-views")
     s = ServerProcess(base)
-    s.paths = {name: s.project(name) for name in ("small", "loose", "mid", "big", "worn", "mixed")}
+    s.paths = {name: s.project(name) for name in ("small", "loose", "mid", "big", "worn", "mixed", "empty-one")}
     write_store(s.store, user={"nodes": {USER_NODE["id"]: USER_NODE}, "edges": {}}, projects={
         "mixed": mixed_project(s.paths["mixed"]),
         "small": small_project(s.paths["small"]), "loose": loose_project(s.paths["loose"]),
         "mid": sized_project(s.paths["mid"], 200), "big": sized_project(s.paths["big"], 2000),
-        "worn": worn_project(s.paths["worn"])})
+        "worn": worn_project(s.paths["worn"]),
+        # Created by mistake: a folder that is gone (its graph still holds a node), and an empty graph.
+        "gone-folder": {"nodes": {"left-behind-node": {"id": "left-behind-node", "gist": "From a folder since deleted"}},
+                        "edges": {}, "_meta": {"project_path": str(s.home / "gone-folder")}},
+        "empty-one": {"nodes": {}, "edges": {}, "_meta": {"project_path": s.paths["empty-one"]}}})
     (s.store / "projects" / "worn" / "graph.readings.jsonl").write_text(readings_lines())
     s.start()
     yield s
@@ -240,3 +244,49 @@ def test_the_score_card_speaks_plain_words_and_explains_each_term_on_hover(srv, 
     assert all(len(title) > 20 and "\n" not in title for _, title in terms), terms
     page.hover("#score-card .term[data-term=floor]")
     assert "links" in page.get_attribute("#score-card .term[data-term=floor]", "title")
+
+
+def test_a_mistaken_project_is_removed_after_a_confirmation_that_names_it(srv, page, artifacts):
+    store = srv.store
+    with client(srv) as http:
+        # The server's own rules, whatever a page sends: the name must be given, a live project stays.
+        assert http.request("DELETE", "/api/projects/worn", json={}).status_code == 400
+        refused = http.request("DELETE", "/api/projects/worn", json={"confirm": "worn"})
+        assert refused.status_code == 409 and "stays" in refused.json()["error"]
+        assert http.request("DELETE", "/api/projects/user", json={"confirm": "user"}).status_code == 404
+    assert (store / "user.json").exists() and (store / "projects" / "worn" / "graph.json").exists()
+
+    open_graph(page, srv, "empty-one")  # on screen, so its graph's actor is loaded when it goes
+    page.click("#open-projects")
+    page.wait_for_selector("#projects-dialog[data-state=listed]")
+    row = lambda slug: f'#projects-dialog tr[data-slug="{slug}"]'  # noqa: E731
+    assert page.locator(f"{row('worn')} .remove-project").count() == 0  # a live project: no way to remove it
+    page.screenshot(path=str(artifacts / "projects-dialog.png"))
+
+    # An empty graph: one confirmation that names it.
+    page.click(f"{row('empty-one')} .remove-project")
+    assert "“empty-one”" in page.inner_text(f"{row('empty-one')} .confirm-box")
+    page.click(f"{row('empty-one')} .confirm-remove")
+    page.wait_for_selector(row("empty-one"), state="detached")
+    assert page.evaluate("() => window.kgEditor.view.level") == "user"  # the graph on screen went: the user graph shows
+
+    # A gone folder whose graph still holds a node: only after typing its name.
+    page.click(f"{row('gone-folder')} .remove-project")
+    button = page.locator(f"{row('gone-folder')} .confirm-remove")
+    assert button.is_disabled()
+    page.fill(f"{row('gone-folder')} .type-name", "gone")
+    assert button.is_disabled()
+    page.fill(f"{row('gone-folder')} .type-name", "gone-folder")
+    button.click()
+    page.wait_for_selector(row("gone-folder"), state="detached")
+
+    trashed = sorted(p.name for p in (store / "trash").iterdir())
+    assert len(trashed) == 2
+    assert any(t.startswith("gone-folder-") for t in trashed) and any(t.startswith("empty-one-") for t in trashed)
+    kept = next(p for p in (store / "trash").iterdir() if p.name.startswith("gone-folder-"))
+    assert "left-behind-node" in (kept / "graph.json").read_text()  # restorable: the graph is intact
+    assert not (store / "projects" / "gone-folder").exists() and (store / "user.json").exists()
+    with client(srv) as http:
+        slugs = {r["slug"] for r in http.get("/api/projects").json()["projects"]}
+    assert "gone-folder" not in slugs and "empty-one" not in slugs and "worn" in slugs
+    assert page.problems == []

@@ -9,6 +9,7 @@ import { Canvas } from "./canvas.js";
 import { clear, h, toast } from "./dom.js";
 import { Live } from "./live.js";
 import { NodePanel } from "./panel.js";
+import { ProjectsDialog } from "./projects.js";
 import { showBudget } from "./budget.js";
 import { clearSearch, runSearch, showProgress } from "./tabs.js";
 
@@ -25,6 +26,7 @@ class App {
     });
     this.canvas.onComplete = () => this.pictureComplete();
     this.panel = new NodePanel(document.getElementById("tab-node"), this);
+    this.projectsDialog = new ProjectsDialog(this);
     this.live = new Live({
       onEvent: (event) => this.onEvent(event),
       onState: (state) => this.onLiveState(state),
