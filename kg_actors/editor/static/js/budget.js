@@ -8,7 +8,6 @@ import { api, query, where } from "./api.js";
 import { clear, h } from "./dom.js";
 
 const LIST_MAX = 200; // per factor; the rest are counted
-const SVG = "http://www.w3.org/2000/svg";
 
 // What each factor means, for a person: the summary line and its hover explanation.
 const FACTORS = [
@@ -113,14 +112,17 @@ function chart(readings) {
   const top = Math.max(1.2, ...readings.map((r) => r.charge / r.budget));
   const x = (ts) => P + ((ts - t0) / Math.max(t1 - t0, 1)) * (W - 2 * P);
   const y = (v) => H - P - (v / top) * (H - 2 * P);
-  const svg = document.createElementNS(SVG, "svg");
+  // The HTML parser gives the element its SVG namespace (a constant string, never data).
+  const template = document.createElement("template");
+  template.innerHTML = "<svg></svg>";
+  const svg = template.content.firstChild;
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   svg.setAttribute("role", "img");
   const last = readings[readings.length - 1];
   svg.setAttribute("aria-label", `Over ${readings.length} readings: debt from ${readings[0].debt.toFixed(2)} to ${last.debt.toFixed(2)}, `
     + `active render from ${Math.round((100 * readings[0].charge) / readings[0].budget)}% to ${Math.round((100 * last.charge) / last.budget)}% of its budget`);
   const line = (cls, points) => {
-    const el = document.createElementNS(SVG, "polyline");
+    const el = document.createElementNS(svg.namespaceURI, "polyline");
     el.setAttribute("class", cls);
     el.setAttribute("points", points.map(([a, b]) => `${a.toFixed(1)},${b.toFixed(1)}`).join(" "));
     svg.append(el);
