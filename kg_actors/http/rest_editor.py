@@ -304,6 +304,14 @@ def routes(runtime) -> list[Route]:
         behind = debt.debt_nodes(graph, derived.missing_touches)
         return JSONResponse({"level": level, "project_path": root, "behind": behind})
 
+    async def scores(request: Request) -> JSONResponse:
+        """Every ranked node's score (the list view's column); the newest, protected ones have none."""
+        level, project_path = where(request)
+        handle, root = await graph_of(level, project_path)
+        graph, derived = await handle.view()
+        out = {i: round(v, 4) for i, v in derived.scores(graph, runtime.clock()).items()}
+        return JSONResponse({"level": level, "project_path": root, "scores": out})
+
     async def readings(request: Request) -> JSONResponse:
         """The tick's readings of one graph (debt score, active render size), oldest first."""
         level, project_path = where(request)
@@ -331,6 +339,7 @@ def routes(runtime) -> list[Route]:
         Route("/api/budget", guarded(budget), methods=["GET"]),
         Route("/api/debt_nodes", guarded(debt_behind), methods=["GET"]),
         Route("/api/readings", guarded(readings), methods=["GET"]),
+        Route("/api/scores", guarded(scores), methods=["GET"]),
     ]
 
 

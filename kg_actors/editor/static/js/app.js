@@ -5,8 +5,9 @@
 // change can fall between the load and the first event.
 
 import { api, query, where } from "./api.js";
-import { Canvas } from "./canvas.js";
+import { Canvas, HUGE } from "./canvas.js";
 import { clear, h, toast } from "./dom.js";
+import { ListView } from "./list.js";
 import { Live } from "./live.js";
 import { NodePanel } from "./panel.js";
 import { ProjectsDialog } from "./projects.js";
@@ -27,6 +28,8 @@ class App {
     this.canvas.onComplete = () => this.pictureComplete();
     this.panel = new NodePanel(document.getElementById("tab-node"), this);
     this.projectsDialog = new ProjectsDialog(this);
+    this.list = new ListView(this);
+    this.picture = null; // the graph on screen as last read, kept current by the feed (the list view's rows)
     this.live = new Live({
       onEvent: (event) => this.onEvent(event),
       onState: (state) => this.onLiveState(state),
@@ -100,6 +103,10 @@ class App {
     });
     document.getElementById("fit").addEventListener("click", () => this.canvas.fit());
     document.getElementById("relayout").addEventListener("click", () => this.canvas.refine());
+    document.getElementById("draw-archive").addEventListener("click", () => {
+      this.canvas.drawArchive = true;
+      this.reloadGraph().catch(() => {});
+    });
     this.wireFilters();
     for (const button of document.querySelectorAll("#tabs button")) {
       button.addEventListener("click", () => this.showTab(button.dataset.tab));
@@ -120,7 +127,9 @@ class App {
     on("show-files", (el) => this.canvas.setFilters({ files: el.checked }));
     on("filter-rel", (el) => this.canvas.setFilters({ rel: el.value }));
     on("filter-debt", (el) => {
-      if (el.checked) this.loadDebtIds().then(() => this.canvas.setFilters({ debtOnly: true })).catch((err) => toast(err.message));
+      if (el.checked) {
+        this.loadDebtIds().then(() => { this.canvas.setFilters({ debtOnly: true }); this.list.refresh(); }).catch((err) => toast(err.message));
+      }
       else this.canvas.setFilters({ debtOnly: false });
     });
   }
@@ -175,6 +184,9 @@ class App {
     document.getElementById("graph-select").value = view.level === "user" ? "user" : view.projectPath;
     history.replaceState(null, "", view.level === "user" ? "#user" : `#${encodeURIComponent(view.projectPath)}`);
     this.panel.close();
+    this.picture = null;
+    this.canvas.drawArchive = false;
+    this.list.graphChanged();
     document.getElementById("search-input").value = "";
     clearSearch(this);
     await this.live.subscribe(view.level === "project" ? view.projectPath : null);
@@ -198,6 +210,10 @@ class App {
       await this.live.subscribe(view.projectPath);
     }
     performance.mark("graph-fetched");
+    this.picture = { nodes: picture.nodes, edges: picture.edges };
+    // Too large to draw usefully: the list leads, the picture holds the active part.
+    if (picture.nodes.length > HUGE && !this.list.shown) this.list.show(true);
+    else this.list.refresh();
     document.body.dataset.complete = "no";
     const drawn = this.canvas.load(picture);
     if (!this.canvas.stream) this.pictureComplete();
@@ -250,9 +266,10 @@ class App {
   updateCounts() {
     const c = this.canvas.counts();
     const where = this.view.level === "user" ? "user graph" : this.view.projectPath;
-    const hidden = this.canvas.omitted.size ? " (not drawn)" : "";
+    const hidden = c.notDrawn ? ` (${c.notDrawn.toLocaleString()} not drawn)` : "";
     document.getElementById("counts").textContent =
       `${where}: ${c.active} active · ${c.archived} archived · ${c.orphaned} orphaned${hidden} · ${c.edges} edges drawn · ${c.outside} files or other-graph ends`;
+    document.getElementById("draw-archive").hidden = !(this.canvas.huge && !this.canvas.drawArchive);
   }
 
   // Compaction re-tiers nodes after writes and on the server's tick, with no event of its own:
@@ -269,12 +286,46 @@ class App {
     try {
       const out = await api("GET", `/api/states?${query(where(view))}`);
       if (view !== this.view) return;
+      if (this.picture) {
+        for (const n of this.picture.nodes) if (out.states[n.id]) n.state = out.states[n.id];
+        this.listSoon();
+      }
       if (this.canvas.applyStates(out.states) === "reload") await this.reloadGraph();
       this.updateCounts();
       document.body.dataset.statesAt = String(Date.now());
     } catch {
       // the next refresh tries again
     }
+  }
+
+  // The list view's rows follow the feed (the picture follows it in canvas.js).
+  patchPicture(event) {
+    const p = this.picture;
+    if (!p) return;
+    const key = (e) => `${e.from}->${e.to}:${e.rel}`;
+    if (event.type === "node_updated") {
+      const n = event.node;
+      const row = { id: n.id, gist: n.gist, state: n._orphaned_ts ? "orphaned" : n._archived ? "archived" : "active" };
+      const i = p.nodes.findIndex((x) => x.id === n.id);
+      if (i >= 0) p.nodes[i] = { ...p.nodes[i], ...row };
+      else p.nodes.push(row);
+    } else if (event.type === "node_deleted") {
+      p.nodes = p.nodes.filter((x) => x.id !== event.id);
+      p.edges = p.edges.filter((e) => e.from !== event.id && e.to !== event.id);
+    } else if (event.type === "edge_updated") {
+      if (!p.edges.some((e) => key(e) === key(event.edge))) p.edges.push({ from: event.edge.from, to: event.edge.to, rel: event.edge.rel });
+    } else if (event.type === "edge_deleted") {
+      p.edges = p.edges.filter((e) => key(e) !== key(event.edge));
+    } else {
+      return;
+    }
+    this.listSoon();
+  }
+
+  listSoon() {
+    if (!this.list.shown) return;
+    clearTimeout(this.listTimer);
+    this.listTimer = setTimeout(() => this.list.refresh(), 150);
   }
 
   // -- the change feed ------------------------------------------------------
@@ -300,6 +351,7 @@ class App {
     if (event.level !== this.view.level) return;
     if (event.level === "project" && event.project_path !== this.view.projectPath) return;
     const selected = this.panel.node && this.panel.node.id;
+    this.patchPicture(event);
     switch (event.type) {
       case "node_updated": {
         const n = event.node;

@@ -39,6 +39,7 @@ function style(big) {
     // Labels keep one size on screen: labels.js sets their font size per zoom, and which ones show.
     { selector: "node.labelled", style: {
       label: "data(shown)", "font-size": "data(fs)", "text-outline-width": "data(ow)", "text-margin-y": "data(my)", "min-zoomed-font-size": 0,
+      "z-index": 5, // drawn over unlabelled nodes, so a label is never half hidden
     } },
     { selector: "node.hub", style: { "font-weight": "bold", "border-width": 2, "border-color": "#17643a" } },
     { selector: "node.archived", style: {
@@ -76,7 +77,9 @@ export class Canvas {
     // search hits always stay.
     this.filters = { own: true, other: true, files: true, rel: "", debtOnly: false };
     this.debtIds = new Set();
-    this.omitted = new Set(); // orphaned ids left out of the picture
+    this.omitted = new Map(); // id -> state of the nodes left out of the picture (orphans; a huge graph's archive)
+    this.omitStates = new Set(["orphaned"]);
+    this.drawArchive = false; // a huge graph's archive, drawn on request
     this.big = false;
     this.worker = null;
     this.autoFit = true; // the view shows the whole picture; a resize fits it again
@@ -139,7 +142,9 @@ export class Canvas {
 
   // Replace everything on screen with `picture` (GET /api/graph).
   load(full) {
-    const omit = new Set(this.hidden.orphaned ? full.nodes.filter((n) => n.state === "orphaned").map((n) => n.id) : []);
+    this.huge = full.nodes.length > HUGE;
+    this.omitStates = new Set([...(this.hidden.orphaned ? ["orphaned"] : []), ...(this.huge && !this.drawArchive ? ["archived"] : [])]);
+    const omit = new Map(full.nodes.filter((n) => this.omitStates.has(n.state)).map((n) => [n.id, n.state]));
     this.omitted = omit;
     const picture = omit.size ? {
       nodes: full.nodes.filter((n) => !omit.has(n.id)),
@@ -173,8 +178,8 @@ export class Canvas {
     this.cy.destroy();
     if (!this.big) {
       this.cy = this.make([...nodeEls, ...edgeEls], false);
-      this.capZoom();
       this.applyVisibility();
+      this.fit();
       this.labelNow();
       this.refine();
       return painted();
@@ -269,7 +274,11 @@ export class Canvas {
   // -- live changes -------------------------------------------------------------
   // Returns "reload" when the change needs edges the picture left out (a hidden orphan came back).
   upsertNode(n) {
-    if (this.omitted.has(n.id)) return n.state === "orphaned" ? "skip" : "reload";
+    if (this.omitted.has(n.id)) {
+      if (!this.omitStates.has(n.state)) return "reload";
+      this.omitted.set(n.id, n.state);
+      return "skip";
+    }
     const queued = this.stream && this.stream.pending.get(n.id);
     if (queued) {
       // Not drawn yet: the stream will draw it as it is now.
@@ -278,9 +287,9 @@ export class Canvas {
       return "ok";
     }
     const el = this.cy.getElementById(n.id);
-    if (n.state === "orphaned" && this.hidden.orphaned) {
+    if (this.omitStates.has(n.state)) {
       if (el.nonempty()) this.removeNode(n.id);
-      this.omitted.add(n.id);
+      this.omitted.set(n.id, n.state);
       return "skip";
     }
     if (el.nonempty()) {
@@ -302,7 +311,8 @@ export class Canvas {
     this.cy.batch(() => {
       for (const [id, state] of Object.entries(states)) {
         if (this.omitted.has(id)) {
-          reload = reload || state !== "orphaned";
+          if (this.omitStates.has(state)) this.omitted.set(id, state);
+          else reload = true;
           continue;
         }
         const queued = this.stream && this.stream.pending.get(id);
@@ -466,10 +476,20 @@ export class Canvas {
     this.highlight(null);
   }
 
+  // The nodes fill the view. Labels keep one size on screen, so they get room in screen pixels
+  // (below the lowest nodes), not in the model: cy.fit would count them at the size they had.
   fit() {
-    this.cy.fit(this.cy.elements(":visible"), 30);
-    this.capZoom();
+    const cy = this.cy;
+    const eles = cy.elements(":visible");
     this.autoFit = true;
+    if (eles.nonempty() && cy.width() && cy.height()) {
+      const bb = eles.boundingBox({ includeLabels: false, includeOverlays: false });
+      const pad = 30;
+      const padX = 75; // half a typical label: the outermost nodes keep theirs inside the view
+      const labelRoom = 16;
+      const zoom = Math.min(FIT_ZOOM_MAX, (cy.width() - 2 * padX) / Math.max(bb.w, 1), (cy.height() - 2 * pad - labelRoom) / Math.max(bb.h, 1));
+      cy.viewport({ zoom, pan: { x: cy.width() / 2 - (zoom * (bb.x1 + bb.x2)) / 2, y: (cy.height() - labelRoom) / 2 - (zoom * (bb.y1 + bb.y2)) / 2 } });
+    }
     this.relabel(0);
   }
 
@@ -483,7 +503,8 @@ export class Canvas {
   }
 
   counts() {
-    const c = { active: 0, archived: 0, orphaned: this.omitted.size, edges: this.cy.edges().length, outside: 0 };
+    const c = { active: 0, archived: 0, orphaned: 0, edges: this.cy.edges().length, outside: 0, notDrawn: this.omitted.size };
+    for (const state of this.omitted.values()) c[state] += 1;
     this.cy.nodes().forEach((n) => {
       if (n.data("kind") === "node") c[n.data("state")] += 1;
       else c.outside += 1;
