@@ -195,7 +195,7 @@ def test_the_budget_tab_lists_the_nodes_behind_the_debt_and_charts_it(srv, page,
 VISIBLE_JS = "() => window.kgEditor.canvas.cy.nodes().filter((n) => !n.hasClass('gone')).map((n) => n.id()).sort()"
 
 
-def test_filters_by_tier_level_relation_and_debt(srv, page):
+def test_filters_by_tier_level_relation_and_debt(srv, page, artifacts):
     open_graph(page, srv, "mixed")
     every = ["a-linked-lesson", "b-archived-lesson", "d-loose-lesson", "hub-one-lesson", "prefer-small-modules", "src/x.py"]
     assert page.evaluate(VISIBLE_JS) == every  # orphans are left out by default
@@ -229,11 +229,12 @@ def test_filters_by_tier_level_relation_and_debt(srv, page):
     page.check("#filter-debt")
     page.wait_for_function("() => window.kgEditor.canvas.filters.debtOnly")
     page.wait_for_function(f"() => JSON.stringify(({VISIBLE_JS})()) === JSON.stringify(['d-loose-lesson'])")
+    page.screenshot(path=str(artifacts / "filters.png"))
     assert page.inner_text("#filter-count") == "1"
     assert page.problems == []
 
 
-def test_the_score_card_speaks_plain_words_and_explains_each_term_on_hover(srv, page):
+def test_the_score_card_speaks_plain_words_and_explains_each_term_on_hover(srv, page, artifacts):
     open_graph(page, srv, "mixed")
     page.evaluate("() => window.kgEditor.selectNode('hub-one-lesson')")
     page.wait_for_selector("#score-card table")
@@ -245,6 +246,7 @@ def test_the_score_card_speaks_plain_words_and_explains_each_term_on_hover(srv, 
     assert all(len(title) > 20 and "\n" not in title for _, title in terms), terms
     page.hover("#score-card .term[data-term=floor]")
     assert "links" in page.get_attribute("#score-card .term[data-term=floor]", "title")
+    page.screenshot(path=str(artifacts / "score-card.png"))
 
 
 def test_a_mistaken_project_is_removed_after_a_confirmation_that_names_it(srv, page, artifacts):
