@@ -138,10 +138,14 @@ def routes(runtime) -> list[Route]:
             raise InvalidInput("confirm", f"must name the project being removed: '{slug}'")
         row = await _project_row(slug)
         nodes = row["counts"]["nodes"]
-        if row["path_exists"] and nodes:
-            raise Conflict(f"'{slug}' holds {nodes} node(s) and its folder {row['recorded_path']} exists: "
-                           "it is a live project, not one created by mistake; it stays")
-        dest = await directory.remove_project(slug, runtime.clock())
+
+        def check(count: int) -> None:
+            if row["path_exists"] and count:
+                raise Conflict(f"'{slug}' holds {count} node(s) and its folder {row['recorded_path']} exists: "
+                               "it is a live project, not one created by mistake; it stays")
+
+        check(nodes)
+        dest = await directory.remove_project(slug, runtime.clock(), check)
         return JSONResponse({"removed": slug, "nodes": nodes, "project_path": row["project_path"],
                              "trash": str(dest.relative_to(directory.layout.root))})
 
@@ -151,7 +155,7 @@ def routes(runtime) -> list[Route]:
         root = await runtime.sessions.ask("recent_project")
         if root and stored(directory.project_key(root)):
             return JSONResponse({"project_path": root, "because": "session"})
-        root = await trio.to_thread.run_sync(_newest_project, directory.layout)
+        root = await trio.to_thread.run_sync(L.newest_project_root, directory.layout)
         return JSONResponse({"project_path": root, "because": "store" if root else None})
 
     async def picture(request: Request) -> JSONResponse:
@@ -341,19 +345,6 @@ def routes(runtime) -> list[Route]:
         Route("/api/readings", guarded(readings), methods=["GET"]),
         Route("/api/scores", guarded(scores), methods=["GET"]),
     ]
-
-
-def _newest_project(lay: L.Layout) -> str | None:
-    """The recorded folder of the most recently written project graph that still exists (worker thread)."""
-    def mtime(slug: str) -> float:
-        path = lay.project_graph(slug)
-        return max((p.stat().st_mtime for p in (path, journal.journal_path(path)) if p.exists()), default=0.0)
-
-    for slug in sorted(lay.project_slugs(), key=mtime, reverse=True):
-        recorded = L.recorded_project_path(lay.project_graph(slug))
-        if recorded and os.path.isdir(recorded):
-            return recorded
-    return None
 
 
 def _limit(raw: str | None) -> int:

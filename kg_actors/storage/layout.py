@@ -68,6 +68,20 @@ class Layout:
             return []
 
 
+def newest_project_root(layout: Layout) -> str | None:
+    """The recorded folder of the most recently written project graph whose folder still exists."""
+    def mtime(slug: str) -> float:
+        path = layout.project_graph(slug)
+        times = [p.stat().st_mtime for p in (path, path.with_name(path.name + ".journal")) if p.exists()]
+        return max(times, default=0.0)
+
+    for slug in sorted(layout.project_slugs(), key=mtime, reverse=True):
+        recorded = recorded_project_path(layout.project_graph(slug))
+        if recorded and os.path.isdir(recorded):
+            return recorded
+    return None
+
+
 def move_to_trash(layout: Layout, slug: str, now: float) -> Path:
     """Move a project's graph folder into the store's `trash/` (restorable by moving it back); never
     anything else. The name gets the time of removal, so removing a project twice keeps both."""

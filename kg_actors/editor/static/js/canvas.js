@@ -179,8 +179,7 @@ export class Canvas {
     if (!this.big) {
       this.cy = this.make([...nodeEls, ...edgeEls], false);
       this.applyVisibility();
-      this.fit();
-      this.labelNow();
+      this.fit(); // labels follow a moment after the first paint: they must not delay it
       this.refine();
       return painted();
     }
