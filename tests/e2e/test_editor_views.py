@@ -13,7 +13,7 @@ import shutil
 import pytest
 from editor_graphs import (USER_NODE, loose_project, mixed_project, readings_lines, sized_project, small_project,
                            worn_project)
-from editor_store import client, editor_url
+from editor_store import big_project, client, editor_url
 
 from kg_actors.testing import ServerProcess, write_store
 
@@ -37,9 +37,11 @@ OVERLAP_JS = """() => {
     pairs += 1;
     if (a.x1 < b.x2 && b.x1 < a.x2 && a.y1 < b.y2 && b.y1 < a.y2) overlapping += 1;
   }
+  // The smallest label on screen, in pixels: shown labels are readable, not specks.
+  const minPx = Math.min(...shown.map((n) => parseFloat(n.style('font-size')) * cy.zoom()));
   const drawn = cy.nodes(':visible');
   const bb = drawn.renderedBoundingBox({includeLabels: false});
-  return {shown: boxes.length, pairs, overlapping, drawn: drawn.length, zoom: cy.zoom(),
+  return {shown: boxes.length, pairs, overlapping, drawn: drawn.length, zoom: cy.zoom(), minPx,
           width: cy.width(), height: cy.height(), bb: {x1: bb.x1, y1: bb.y1, x2: bb.x2, y2: bb.y2}};
 }"""
 
@@ -48,9 +50,10 @@ OVERLAP_JS = """() => {
 def srv(tmp_path_factory):
     base = tmp_path_factory.mktemp("editor-views")
     s = ServerProcess(base)
-    s.paths = {name: s.project(name) for name in ("small", "loose", "mid", "big", "worn", "mixed", "empty-one")}
+    s.paths = {name: s.project(name) for name in ("small", "loose", "mid", "big", "streamed", "worn", "mixed", "empty-one")}
     write_store(s.store, user={"nodes": {USER_NODE["id"]: USER_NODE}, "edges": {}}, projects={
         "mixed": mixed_project(s.paths["mixed"]),
+        "streamed": big_project(s.paths["streamed"]),  # past the streaming threshold: drawn in turns
         "small": small_project(s.paths["small"]), "loose": loose_project(s.paths["loose"]),
         "mid": sized_project(s.paths["mid"], 200), "big": sized_project(s.paths["big"], 2000),
         "worn": worn_project(s.paths["worn"]),
@@ -103,7 +106,7 @@ def settled(page) -> None:
 
 
 @pytest.mark.parametrize("name, nodes, at_least", [("small", 22, 18), ("loose", 30, 24), ("mid", 200, 30),
-                                                   ("big", 2000, 25)])
+                                                   ("big", 2000, 25), ("streamed", 900, 20)])
 def test_labels_never_overlap_at_the_default_view_and_the_picture_uses_the_canvas(srv, page, artifacts, name, nodes,
                                                                                   at_least):
     open_graph(page, srv, name)
@@ -113,6 +116,7 @@ def test_labels_never_overlap_at_the_default_view_and_the_picture_uses_the_canva
     print(name, json.dumps(m))
     assert m["overlapping"] <= MAX_OVERLAP * max(m["pairs"], 1), m
     assert m["shown"] >= at_least, m
+    assert m["minPx"] >= 10.5, m
     # The drawing fills the canvas: it spans most of its width or most of its height.
     span_w = (m["bb"]["x2"] - m["bb"]["x1"]) / m["width"]
     span_h = (m["bb"]["y2"] - m["bb"]["y1"]) / m["height"]

@@ -48,7 +48,7 @@ function style(big) {
     { selector: "node.orphaned", style: {
       "background-opacity": 0, "border-width": 2, "border-style": "dotted", "border-color": "#8a8f98", opacity: 0.6,
     } },
-    { selector: "node.file", style: { shape: "round-rectangle", "background-color": "#6b8fc9", width: 10, height: 10, "font-size": 8 } },
+    { selector: "node.file", style: { shape: "round-rectangle", "background-color": "#6b8fc9", width: 10, height: 10 } },
     { selector: "node.outside", style: { shape: "diamond", "background-color": "#c98f4b", width: 14, height: 14 } },
     { selector: "edge", style: big
       ? { width: 1, "line-color": "#c3c8ce", "curve-style": "haystack", "haystack-radius": 0 }
