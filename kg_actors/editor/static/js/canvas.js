@@ -4,13 +4,15 @@
 // (anything with / or ~) and nodes of another graph (a project's edge to a user
 // node). Opening a graph never waits for a force layout: positions come from
 // `radialLayout` at once, then for a graph of a few hundred nodes fcose runs in
-// a worker and the picture settles when it is done. Labels cost the most to
-// compute, so a big graph labels only hubs, the selection, search hits and
-// whatever is in view once zoomed in. Orphaned nodes are invisible to kg_read,
+// a worker and the picture settles when it is done; either way the positions
+// are stretched to the canvas's shape (layout.js `spread`). Labels keep one
+// size on screen and show only where they overlap nothing (labels.js), placed
+// again a moment after the view stops moving. Orphaned nodes are invisible to kg_read,
 // so by default they are left out of the picture altogether (their elements
 // would cost as much as any other); the "orphaned" switch reloads with them.
 // A big graph is drawn in turns: its active nodes first, then the archive in
-// chunks between which the page answers clicks and change events.
+// chunks between which the page answers clicks and change events; a huge one
+// (past HUGE nodes) draws only its active part, the list view holds the rest.
 
 /* global cytoscape */
 
