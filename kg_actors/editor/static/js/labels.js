@@ -74,7 +74,7 @@ export function placeLabels(cy, priority) {
   const w = cy.width();
   const h = cy.height();
   const inView = (p) => p.x >= 0 && p.x <= w && p.y >= 0 && p.y <= h;
-  const nodes = cy.nodes(":visible").filter((n) => !n.hasClass("dim"));
+  const nodes = cy.nodes().filter((n) => !n.hasClass("gone") && !n.hasClass("dim"));
   // A label may cross an unlabelled node's disc (dense pictures would show none otherwise), never a
   // hub's or a labelled node's: the nodes a person reads by their label stay uncovered.
   const placed = new Grid();
