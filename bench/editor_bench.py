@@ -1,6 +1,6 @@
 """Editor timings in headless Chromium: opening a 2,000-node project, and live-update latency.
 
-    .venv/bin/python bench/editor_bench.py [--nodes 2000] [--runs 5] [--updates 20]
+    .venv/bin/python bench/editor_bench.py [--nodes 2000] [--runs 5] [--updates 20] [--huge 10000]
 
 Writes bench/RESULTS-editor.md. Opening is timed from navigation to the
 page's own "graph-ready" mark (fetched, built, and two animation frames
@@ -65,6 +65,19 @@ def open_graph(browser, url: str) -> dict:
             "built": marks["graph-built"] / 1000, "pick": marks["graph-pick"] / 1000, "first_click": first_click}
 
 
+def open_huge(browser, url: str) -> dict:
+    """A graph past the drawing threshold: navigation → the list view shown, and → its active part drawn."""
+    page = browser.new_page(viewport={"width": 1440, "height": 900})
+    page.goto(url)
+    page.wait_for_selector("body[data-list=shown]", timeout=120_000)
+    page.wait_for_selector("body[data-graph=ready]", timeout=120_000)
+    page.wait_for_selector("body[data-complete=yes]", timeout=120_000)
+    marks = page.evaluate("""() => Object.fromEntries(['list-shown', 'graph-ready', 'graph-complete', 'graph-fetched']
+        .map((m) => [m, performance.getEntriesByName(m)[0]?.startTime ?? null]))""")
+    page.close()
+    return {k: v / 1000 for k, v in marks.items()}
+
+
 def live_latency(browser, srv: ServerProcess, url: str, project: str, updates: int) -> tuple[list[float], list[float]]:
     """Per write: send → applied in the page, and send → MCP reply (the server's own part)."""
     page = browser.new_page(viewport={"width": 1440, "height": 900})
@@ -108,6 +121,7 @@ def main() -> None:
     ap.add_argument("--nodes", type=int, default=2000)
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--updates", type=int, default=20)
+    ap.add_argument("--huge", type=int, default=10_000, help="nodes of the list-view project (0: skip)")
     args = ap.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -128,6 +142,21 @@ def main() -> None:
     finally:
         srv.stop()
         shutil.rmtree(base, ignore_errors=True)
+    huge_opens = []
+    if args.huge:
+        base = Path(tempfile.mkdtemp(prefix="kg-editor-bench-huge-"))
+        srv = ServerProcess(base)
+        hpath = srv.project("huge")
+        write_store(srv.store, user={"nodes": {}, "edges": {}}, projects={"huge": project_graph(args.huge, hpath)})
+        srv.start()
+        try:
+            with sync_playwright() as p:
+                browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=ARGS)
+                huge_opens = [open_huge(browser, f"http://127.0.0.1:{srv.editor_port}/#{hpath}") for _ in range(3)]
+                browser.close()
+        finally:
+            srv.stop()
+            shutil.rmtree(base, ignore_errors=True)
     load_after = os.getloadavg()
     warm = opens[1:] or opens
     lat = sorted(latencies)
@@ -156,10 +185,17 @@ def main() -> None:
         ("live update, worst", ms(lat[-1])),
         ("  for comparison: MCP kg_put_node reply, median", ms(statistics.median(replies))),
     ]
+    if huge_opens:
+        hot = huge_opens[1:]
+        rows += [
+            (f"{args.huge:,}-node project: list view shown, cold (navigation → list-shown)", ms(huge_opens[0]["list-shown"])),
+            (f"{args.huge:,}-node project: list view shown, warm median of {len(hot)}", ms(statistics.median(o["list-shown"] for o in hot))),
+            (f"{args.huge:,}-node project: active part drawn, warm median (→ graph-ready)", ms(statistics.median(o["graph-ready"] for o in hot))),
+        ]
     lines = [
         "# Editor benchmark results",
         "",
-        f"- command: `.venv/bin/python bench/editor_bench.py --nodes {args.nodes} --runs {args.runs} --updates {args.updates}`",
+        f"- command: `.venv/bin/python bench/editor_bench.py --nodes {args.nodes} --runs {args.runs} --updates {args.updates} --huge {args.huge}`",
         f"- date: {datetime.datetime.now(datetime.timezone.utc).isoformat(timespec='seconds')}",
         f"- machine: {os.cpu_count()} CPUs, {platform.platform()}, Python {platform.python_version()}; "
         f"load average before {', '.join(f'{x:.1f}' for x in load_before)}, after {', '.join(f'{x:.1f}' for x in load_after)} "
@@ -167,7 +203,8 @@ def main() -> None:
         f"- graph: {args.nodes} project nodes ({states.count('active')} active, {states.count('archived')} archived, "
         f"{states.count('orphaned')} orphaned), {edges} edges (bench/editor_workload.py)",
         "- browser: Debian's chromium, headless, " + " ".join(ARGS[1:]),
-        "- targets (issue #6): open and interactive < 2 s; live update < 500 ms",
+        "- targets: open and interactive < 2 s, live update < 500 ms (issue #6); 2,000 nodes painted and answering",
+        "  clicks within 1.2 s warm, a 10,000-node project in the list view within 2 s with its active part drawn (issue #19)",
         "",
         "| metric | value |",
         "|---|---|",

@@ -161,6 +161,34 @@ class GraphDirectory:
 
         return await self._load(key, discard)
 
+    async def remove_project(self, slug: str, now: float, check: Callable[[int], None] | None = None):
+        """Unload a project's actor (its last changes saved first) and move its folder to the store's
+        trash, while every ask for the graph waits; returns where the folder went.
+
+        `check(node count)` may refuse (raise) once the claim is held: a write that landed since the
+        caller looked is counted.
+        """
+        key = f"project:{slug}"
+        while key in self._starting:
+            await self._starting[key].wait()
+        event = self._starting[key] = trio.Event()  # asks for this graph wait until the folder is gone
+        try:
+            handle = self._handles.get(key)
+            if handle is not None and check is not None:
+                check(await handle.call(lambda g: len(g.nodes)))
+            self._handles.pop(key, None)
+            if handle is not None:
+                await handle.fold()
+                await handle.ask("discard")  # the actor stops; writes it took meanwhile are in the journal
+            dest = await trio.to_thread.run_sync(L.move_to_trash, self.layout, slug, now)
+            root = self._root_of.pop(slug, None)
+            if root is not None:
+                self._slug_of.pop(root, None)
+            return dest
+        finally:
+            del self._starting[key]
+            event.set()
+
     async def stop_all(self) -> None:
         """Close every mailbox; each actor folds what is dirty and exits."""
         self.closing = True

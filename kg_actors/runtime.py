@@ -22,6 +22,7 @@ from hypercorn.config import Config as HyperConfig
 from . import __version__, heap
 from .config import Config
 from .core.constants import SHUTDOWN_GRACE_SECONDS
+from .core.render import fast_charge
 from .directory import GraphDirectory
 from .feed import ChangeFeed
 from .http.app import HOOK_PATHS, App
@@ -30,6 +31,7 @@ from .http.rest import build_rest
 from .lanes import Lanes
 from .logbook import Logbook
 from .memory import Memory
+from .readings import Readings
 from .session_actor import SessionHandle, load_sessions, run_session_registry
 from .storage import layout as L
 from .storage import lock
@@ -53,6 +55,7 @@ class Runtime:
     asgi: Any = None  # the memory server's ASGI app; the editor hands /api and /ws to it in-process
     editor: str = "off"  # the editor's state for /health: off, starting, up, or why it is off
     keeper: Any = None  # the store's git work (sync/keeper.py)
+    readings: Readings = attrs.field(factory=Readings)  # the tick's debt and render size per graph, for the chart
 
 
 def _missing(paths: list[tuple[str, str, str]]) -> frozenset[str]:
@@ -77,6 +80,7 @@ async def _tick(rt: Runtime) -> None:
                 days = await rt.sessions.ask("activity_days", path=str(rt.layout.tool_events(handle.key)))
                 await handle.ask("set_activity_days", days=days)
             await handle.fold()
+            await _take_reading(rt, handle, now)
         except Exception:
             log.exception("tick failed for %s", handle.key)
     try:
@@ -84,6 +88,14 @@ async def _tick(rt: Runtime) -> None:
         await rt.sessions.save(now)
     except Exception:
         log.exception("session tick failed")
+
+
+async def _take_reading(rt: Runtime, handle, now: float) -> None:
+    """The graph's debt and render size as of this tick, written down for the editor's chart."""
+    debt = await handle.ask("debt", now=now)
+    charge = await handle.call(fast_charge)
+    if rt.memory.logbook is not None:
+        rt.readings.note(handle.key, rt.layout.graph_file(handle.key), now, debt, charge, rt.memory.logbook)
 
 
 async def _preload_user(directory: GraphDirectory) -> None:

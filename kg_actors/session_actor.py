@@ -34,7 +34,7 @@ log = logging.getLogger(__name__)
 # change any number of sessions (what the next save must re-serialize, see Registry.note_changed).
 _LEAVE_SESSIONS = frozenset({"note_hook", "tool_event", "claim_nudge", "expire", "get", "find_by_project",
                              "find_by_claude", "write_view", "vote_state", "writers", "hook_seen",
-                             "activity_days"})
+                             "activity_days", "recent_project"})
 _TOUCH_ALL_SESSIONS = frozenset({"rename_ref"})
 # Ops after which the registry is saved at once, before its next message (the rest wait for the tick).
 _SAVE_NOW = frozenset({"register", "attach", "set_maintenance", "like", "bind", "fork", "reset_context"})
@@ -212,6 +212,12 @@ class Registry:
             if s.project_path == project_path and s.bound and (best is None or s.start_ts > best.start_ts):
                 best = s
         return None if best is None else self.view(best)
+
+    def op_recent_project(self) -> str | None:
+        """The project of the most recently active session, maintenance runs aside (the editor opens on it)."""
+        best = max((s for s in self.sessions.values() if s.project_path and not s.maintenance),
+                   key=lambda s: s.last_activity, default=None)
+        return None if best is None else best.project_path
 
     def op_bind(self, sid: str, claude_sid: str, harness: str) -> SessionView:
         s = self._get(sid)

@@ -33,7 +33,8 @@ from .terms import STOP_STEMS, stem
 
 # A whole alphanumeric run of 5+ characters that starts with a letter.
 __all__ = [
-    "Debt", "Smear", "active_days", "compute_debt", "debt_dict", "debt_line", "level_for", "smeared_terms",
+    "Debt", "DebtNodes", "Smear", "active_days", "compute_debt", "debt_dict", "debt_line", "debt_nodes", "level_for",
+    "smeared_terms",
     "touch_paths", "untended_days",
 ]
 
@@ -263,15 +264,10 @@ def compute_debt(
     project folder's name."""
     active = graph.ids_in_state("active")
     n = len(active)
-    clusters, clustered = lift_clusters(graph)
-    nodes = graph.nodes
-    oversized = sum(len(nodes[i].gist) > C.GIST_SOFT_LIMIT for i in active)
-    unconnected = len(active - _edge_ends(graph))
-    # A lifted or clustered episode is an episode, not a badly named subject.
-    long_ids = [
-        i for i in active if _long_id(i) and i not in clustered and not is_lifted(graph, i)
-    ]
-    dangling, dangling_holders = dangling_touches(graph, missing_touches)
+    behind = _behind(graph, missing_touches)
+    clusters, long_ids = behind.lift_clusters, behind.long_ids
+    oversized, unconnected = len(behind.oversized), len(behind.unconnected)
+    dangling, dangling_holders = behind.dangling_entries, behind.dangling
     if slug is None and graph.project_path:
         slug = posixpath.basename(graph.project_path.rstrip("/"))
     smeared = smeared_terms(graph, slug)
@@ -305,6 +301,49 @@ def compute_debt(
         smeared=tuple(smeared), untended_days=None if untended is None else min(untended, C.DEBT_STALENESS_FULL_DAYS),
         active_days=days, staleness=staleness, activity=activity, deficit=deficit,
     )
+
+
+@attrs.frozen
+class DebtNodes:
+    """The nodes behind each wear factor of `compute_debt` (sorted ids), so a person can act on them."""
+
+    oversized: list[str]
+    unconnected: list[str]
+    long_ids: list[str]
+    dangling: list[str]  # active nodes holding a touch that no longer resolves
+    dangling_entries: int
+    lift_clusters: list[list[str]]
+
+
+def _behind(graph: GraphData, missing_touches: set[str] | frozenset[str], ordered: bool = False) -> DebtNodes:
+    """`ordered` sorts the lists (for people); the score needs only their lengths."""
+    order = sorted if ordered else list
+    active = graph.ids_in_state("active")
+    clusters, clustered = lift_clusters(graph)
+    nodes = graph.nodes
+    # A lifted or clustered episode is an episode, not a badly named subject.
+    long_ids = [i for i in active if _long_id(i) and i not in clustered and not is_lifted(graph, i)]
+    entries, holders = dangling_touches(graph, missing_touches)
+    return DebtNodes(
+        oversized=order(i for i in active if len(nodes[i].gist) > C.GIST_SOFT_LIMIT),
+        unconnected=order(active - _edge_ends(graph)), long_ids=order(long_ids), dangling=holders,
+        dangling_entries=entries, lift_clusters=[list(c) for c in clusters],
+    )
+
+
+def debt_nodes(graph: GraphData, missing_touches: set[str] | frozenset[str] = frozenset()) -> dict:
+    """JSON-ready lists of the nodes behind each DEBT factor, and which touches dangle per node."""
+    behind = _behind(graph, missing_touches, ordered=True)
+    missing = {i: [t for t in graph.nodes[i].touches if t in missing_touches] for i in behind.dangling}
+    return {
+        "oversized": behind.oversized, "unconnected": behind.unconnected, "long_ids": behind.long_ids,
+        "dangling": behind.dangling, "dangling_touches": missing, "lift_clusters": behind.lift_clusters,
+        "smeared": [{"term": s.term, "count": s.count, "hub": s.hub} for s in smeared_terms(graph, _slug(graph))],
+    }
+
+
+def _slug(graph: GraphData) -> str | None:
+    return posixpath.basename(graph.project_path.rstrip("/")) if graph.project_path else None
 
 
 def debt_line(debt: Debt) -> str:

@@ -21,9 +21,10 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from ..core import debt, ids, scoring, search
-from ..core.errors import InvalidInput, NotFound
+from ..core.errors import Conflict, InvalidInput, NotFound
 from ..graph_actor import load_graph
 from ..memory import LEVELS
+from ..readings import read_readings
 from ..storage import journal
 from ..storage import layout as L
 from . import editor_views as V
@@ -116,9 +117,46 @@ def routes(runtime) -> list[Route]:
                 openable = directory.project_key(root) == key
             except InvalidInput:
                 openable = False
+        path_exists = bool(recorded) and os.path.isdir(recorded)
         return {"slug": slug, "project_path": root, "recorded_path": recorded,
-                "path_exists": bool(recorded) and os.path.isdir(recorded), "openable": openable,
+                "path_exists": path_exists, "openable": openable,
+                "removable": not path_exists or counts["nodes"] == 0,
                 "counts": counts, "last_used": max(mtimes, default=None)}
+
+    async def remove_project(request: Request) -> JSONResponse:
+        """Take a project off the list: its folder gone (or never recorded) or its graph empty.
+
+        The body names it (`confirm`: the slug); the page asks a person to type that name for a graph
+        with nodes. The graph's actor is unloaded first, and the folder moves to the store's trash.
+        """
+        slug = request.path_params["slug"]
+        body = await json_body(request)
+        loaded = {k.removeprefix("project:") for k in directory.loaded_keys() if k.startswith("project:")}
+        if slug not in set(directory.layout.project_slugs()) | loaded:
+            raise NotFound(f"no project graph '{slug}' is stored")
+        if body.get("confirm") != slug:
+            raise InvalidInput("confirm", f"must name the project being removed: '{slug}'")
+        row = await _project_row(slug)
+        nodes = row["counts"]["nodes"]
+
+        def check(count: int) -> None:
+            if row["path_exists"] and count:
+                raise Conflict(f"'{slug}' holds {count} node(s) and its folder {row['recorded_path']} exists: "
+                               "it is a live project, not one created by mistake; it stays")
+
+        check(nodes)
+        dest = await directory.remove_project(slug, runtime.clock(), check)
+        return JSONResponse({"removed": slug, "nodes": nodes, "project_path": row["project_path"],
+                             "trash": str(dest.relative_to(directory.layout.root))})
+
+    async def recent_project(request: Request) -> JSONResponse:
+        """Where the editor opens: the project of the most recently active session, else the project
+        whose graph changed last (among those whose folder still exists); None means the user graph."""
+        root = await runtime.sessions.ask("recent_project")
+        if root and stored(directory.project_key(root)):
+            return JSONResponse({"project_path": root, "because": "session"})
+        root = await trio.to_thread.run_sync(L.newest_project_root, directory.layout)
+        return JSONResponse({"project_path": root, "because": "store" if root else None})
 
     async def picture(request: Request) -> JSONResponse:
         level, project_path = where(request)
@@ -256,9 +294,35 @@ def routes(runtime) -> list[Route]:
             levels[level].update(debt=debt.debt_line(d), debt_factors=debt.debt_dict(d))
         return JSONResponse({"project_path": root, "levels": levels})
 
+    async def debt_behind(request: Request) -> JSONResponse:
+        """The nodes behind each DEBT factor of one graph, so the Budget tab can list them."""
+        level, project_path = where(request)
+        handle, root = await graph_of(level, project_path)
+        graph, derived = await handle.view()
+        # No await until the answer is computed: the graph is the actor's current one.
+        behind = debt.debt_nodes(graph, derived.missing_touches)
+        return JSONResponse({"level": level, "project_path": root, "behind": behind})
+
+    async def scores(request: Request) -> JSONResponse:
+        """Every ranked node's score (the list view's column); the newest, protected ones have none."""
+        level, project_path = where(request)
+        handle, root = await graph_of(level, project_path)
+        graph, derived = await handle.view()
+        out = {i: round(v, 4) for i, v in derived.scores(graph, runtime.clock()).items()}
+        return JSONResponse({"level": level, "project_path": root, "scores": out})
+
+    async def readings(request: Request) -> JSONResponse:
+        """The tick's readings of one graph (debt score, active render size), oldest first."""
+        level, project_path = where(request)
+        handle, root = await graph_of(level, project_path)
+        rows = await trio.to_thread.run_sync(read_readings, directory.layout.graph_file(handle.key))
+        return JSONResponse({"level": level, "project_path": root, "readings": rows})
+
     level_node = "/api/nodes/{level}/{node_id}"
     return [
         Route("/api/projects", guarded(projects), methods=["GET"]),
+        Route("/api/recent_project", guarded(recent_project), methods=["GET"]),
+        Route("/api/projects/{slug}", guarded(remove_project), methods=["DELETE"]),
         Route("/api/graph", guarded(picture), methods=["GET"]),
         Route("/api/states", guarded(states), methods=["GET"]),
         Route("/api/nodes", guarded(put_node), methods=["POST"]),
@@ -272,6 +336,9 @@ def routes(runtime) -> list[Route]:
         Route("/api/progress", guarded(put_progress), methods=["POST"]),
         Route("/api/search", guarded(search_nodes), methods=["GET"]),
         Route("/api/budget", guarded(budget), methods=["GET"]),
+        Route("/api/debt_nodes", guarded(debt_behind), methods=["GET"]),
+        Route("/api/readings", guarded(readings), methods=["GET"]),
+        Route("/api/scores", guarded(scores), methods=["GET"]),
     ]
 
 

@@ -13,6 +13,7 @@ import hashlib
 import json
 import os
 import re
+import time
 from pathlib import Path
 
 from ..core.errors import InvalidInput
@@ -65,6 +66,38 @@ class Layout:
                           if (p / "graph.json").exists() or (p / "graph.json.journal").exists())
         except FileNotFoundError:
             return []
+
+
+def newest_project_root(layout: Layout) -> str | None:
+    """The recorded folder of the most recently written project graph whose folder still exists."""
+    def mtime(slug: str) -> float:
+        path = layout.project_graph(slug)
+        times = [p.stat().st_mtime for p in (path, path.with_name(path.name + ".journal")) if p.exists()]
+        return max(times, default=0.0)
+
+    for slug in sorted(layout.project_slugs(), key=mtime, reverse=True):
+        recorded = recorded_project_path(layout.project_graph(slug))
+        if recorded and os.path.isdir(recorded):
+            return recorded
+    return None
+
+
+def move_to_trash(layout: Layout, slug: str, now: float) -> Path:
+    """Move a project's graph folder into the store's `trash/` (restorable by moving it back); never
+    anything else. The name gets the time of removal, so removing a project twice keeps both."""
+    if not slug or slug in (".", "..") or _SLUG_RE.search(slug):
+        raise InvalidInput("slug", f"'{slug}' is not a project folder name")
+    source = layout.projects / slug
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(now))
+    trash = layout.root / "trash"
+    trash.mkdir(exist_ok=True)
+    dest = trash / f"{slug}-{stamp}"
+    n = 1
+    while dest.exists():
+        n += 1
+        dest = trash / f"{slug}-{stamp}-{n}"
+    os.rename(source, dest)
+    return dest
 
 
 def home() -> Path:

@@ -399,3 +399,21 @@ def test_touch_path_forms():
 ])
 def test_parse_touch(touch, path):
     assert parse_touch(touch) == path
+
+
+def test_debt_nodes_name_the_nodes_behind_every_factor_the_score_counts():
+    from kg_actors.core.debt import debt_nodes
+
+    g = graph(n("billing-service-hub", "x" * 320, touches=["src/gone.py"]), n("a-very-long-node-id-of-many-words"),
+              n("linked-one"), n("linked-two"), edges=[("linked-one", "linked-two", "related-to")],
+              project_path="/home/u/shop")
+    missing = frozenset({"src/gone.py"})
+    d = compute_debt(g, NOW, missing_touches=missing)
+    behind = debt_nodes(g, missing)
+    assert behind["oversized"] == ["billing-service-hub"] and d.oversized == 1
+    assert behind["unconnected"] == ["a-very-long-node-id-of-many-words", "billing-service-hub"]
+    assert d.unconnected == 2
+    assert behind["long_ids"] == ["a-very-long-node-id-of-many-words"] and d.long_ids == 1
+    assert behind["dangling"] == ["billing-service-hub"] and d.dangling_nodes == 1
+    assert behind["dangling_touches"] == {"billing-service-hub": ["src/gone.py"]}
+    assert behind["lift_clusters"] == [list(c) for c in d.lift_clusters]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import time
 import sys
 import zipfile
 from pathlib import Path
@@ -267,6 +268,40 @@ def test_budget_reports_the_exact_render_charge_per_level(srv, http):
     assert beta["health"].startswith("HEALTH:") and beta["debt"].startswith("DEBT:")
     assert "score" in beta["debt_factors"]
     assert set(out["levels"]) == {"user", "project"}
+
+
+def test_debt_nodes_name_the_nodes_behind_each_factor(srv, http):
+    where = {"level": "project", "project_path": alpha(srv)}
+    behind = http.get("/api/debt_nodes", params=where).json()["behind"]
+    factors = http.get("/api/budget", params={"project_path": alpha(srv)}).json()["levels"]["project"]["debt_factors"]
+    assert len(behind["unconnected"]) == factors["unconnected"]
+    assert "billing-service-hub" not in behind["unconnected"]  # its edge to a user node counts
+    assert len(behind["oversized"]) == factors["oversized"] and len(behind["long_ids"]) == factors["long_ids"]
+    assert set(behind) >= {"dangling", "dangling_touches", "lift_clusters", "smeared"}
+
+
+def test_the_tick_keeps_readings_and_finds_dangling_touches(tmp_path):
+    """A server whose tick runs every second: readings of debt and render size land beside each graph."""
+    paths = {}
+    server = start_server(tmp_path, before_start=lambda s: paths.update(seed(s)), extra_env={"KG_SAVE_INTERVAL": "1"})
+    try:
+        with client(server) as c:
+            where = {"level": "project", "project_path": paths["alpha"]}
+            assert c.get("/api/graph", params=where).status_code == 200  # loaded: the tick covers it now
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:
+                behind = c.get("/api/debt_nodes", params=where).json()["behind"]
+                rows = c.get("/api/readings", params=where).json()["readings"]
+                if behind["dangling"] and rows:
+                    break
+                time.sleep(0.2)
+            assert behind["dangling"] == ["auth-token-refresh"]
+            assert behind["dangling_touches"] == {"auth-token-refresh": ["src/auth/refresh.py"]}
+            assert rows and rows[-1]["budget"] == C.MAX_CHARS_PER_LEVEL and rows[-1]["charge"] > 0
+            assert (server.store / "projects" / "alpha" / "graph.readings.jsonl").exists()
+            assert c.get("/api/readings", params={"level": "user"}).json()["readings"]
+    finally:
+        server.kill()
 
 
 # -- bad input ------------------------------------------------------------------------

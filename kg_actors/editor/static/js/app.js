@@ -5,11 +5,14 @@
 // change can fall between the load and the first event.
 
 import { api, query, where } from "./api.js";
-import { Canvas } from "./canvas.js";
+import { Canvas, HUGE } from "./canvas.js";
 import { clear, h, toast } from "./dom.js";
+import { ListView } from "./list.js";
 import { Live } from "./live.js";
 import { NodePanel } from "./panel.js";
-import { clearSearch, runSearch, showBudget, showProgress } from "./tabs.js";
+import { ProjectsDialog } from "./projects.js";
+import { showBudget } from "./budget.js";
+import { clearSearch, runSearch, showProgress } from "./tabs.js";
 
 const STATES_AFTER_WRITE_MS = 400;
 const STATES_IDLE_MS = 30_000; // the server's default tick
@@ -24,6 +27,9 @@ class App {
     });
     this.canvas.onComplete = () => this.pictureComplete();
     this.panel = new NodePanel(document.getElementById("tab-node"), this);
+    this.projectsDialog = new ProjectsDialog(this);
+    this.list = new ListView(this);
+    this.picture = null; // the graph on screen as last read, kept current by the feed (the list view's rows)
     this.live = new Live({
       onEvent: (event) => this.onEvent(event),
       onState: (state) => this.onLiveState(state),
@@ -37,10 +43,18 @@ class App {
     this.wire();
     this.live.start();
     // The graph named in the address opens first (listing reads every graph file; it can wait a moment);
-    // a name the server does not know falls back to the user graph.
-    const wanted = decodeURIComponent(location.hash.slice(1));
+    // a name the server does not know falls back to the user graph. Without one, the project of the
+    // most recently active session: that is what a person almost always came for.
+    let wanted = decodeURIComponent(location.hash.slice(1));
+    if (!location.hash) {
+      try {
+        wanted = (await api("GET", "/api/recent_project")).project_path || "";
+      } catch {
+        wanted = "";
+      }
+    }
     try {
-      await this.pick(wanted ? { level: "project", projectPath: wanted } : { level: "user", projectPath: null });
+      await this.pick(wanted && wanted !== "user" ? { level: "project", projectPath: wanted } : { level: "user", projectPath: null });
     } catch (err) {
       toast(`Cannot open ${wanted}: ${err.message}`);
       await this.pick({ level: "user", projectPath: null });
@@ -68,6 +82,7 @@ class App {
       const value = e.target.value;
       this.pick(value === "user" ? { level: "user", projectPath: null } : { level: "project", projectPath: value }).catch(() => {});
     });
+    document.getElementById("to-user").addEventListener("click", () => this.pick({ level: "user", projectPath: null }).catch(() => {}));
     document.getElementById("search-form").addEventListener("submit", (e) => {
       e.preventDefault();
       const text = document.getElementById("search-input").value.trim();
@@ -88,14 +103,63 @@ class App {
     });
     document.getElementById("fit").addEventListener("click", () => this.canvas.fit());
     document.getElementById("relayout").addEventListener("click", () => this.canvas.refine());
-    document.getElementById("show-archived").addEventListener("change", (e) => this.canvas.setHidden("archived", !e.target.checked));
-    document.getElementById("show-orphaned").addEventListener("change", (e) => {
-      this.canvas.setHidden("orphaned", !e.target.checked);
+    document.getElementById("draw-archive").addEventListener("click", () => {
+      this.canvas.drawArchive = true;
       this.reloadGraph().catch(() => {});
     });
+    this.wireFilters();
     for (const button of document.querySelectorAll("#tabs button")) {
       button.addEventListener("click", () => this.showTab(button.dataset.tab));
     }
+  }
+
+  // Filters: tiers, levels, one relation, "has debt". The list view applies the same ones.
+  wireFilters() {
+    const on = (id, fn) => document.getElementById(id).addEventListener("change", (e) => { fn(e.target); this.filtersChanged(); });
+    on("show-active", (el) => this.canvas.setHidden("active", !el.checked));
+    on("show-archived", (el) => this.canvas.setHidden("archived", !el.checked));
+    on("show-orphaned", (el) => {
+      this.canvas.setHidden("orphaned", !el.checked);
+      this.reloadGraph().catch(() => {});
+    });
+    on("show-own", (el) => this.canvas.setFilters({ own: el.checked }));
+    on("show-other", (el) => this.canvas.setFilters({ other: el.checked }));
+    on("show-files", (el) => this.canvas.setFilters({ files: el.checked }));
+    on("filter-rel", (el) => this.canvas.setFilters({ rel: el.value }));
+    on("filter-debt", (el) => {
+      if (el.checked) {
+        this.loadDebtIds().then(() => { this.canvas.setFilters({ debtOnly: true }); this.list.refresh(); }).catch((err) => toast(err.message));
+      }
+      else this.canvas.setFilters({ debtOnly: false });
+    });
+  }
+
+  filtersChanged() {
+    const ids = ["show-active", "show-archived", "show-own", "show-other", "show-files"];
+    const off = ids.filter((id) => !document.getElementById(id).checked).length
+      + (document.getElementById("show-orphaned").checked ? 1 : 0)
+      + (document.getElementById("filter-rel").value ? 1 : 0) + (document.getElementById("filter-debt").checked ? 1 : 0);
+    document.getElementById("filter-count").textContent = off ? String(off) : "";
+    if (this.list) this.list.refresh();
+  }
+
+  // The nodes behind any DEBT factor of the graph on screen.
+  async loadDebtIds() {
+    const view = this.view;
+    const out = await api("GET", `/api/debt_nodes?${query(where(view))}`);
+    if (view !== this.view) return;
+    const b = out.behind;
+    this.canvas.debtIds = new Set([...b.oversized, ...b.unconnected, ...b.long_ids, ...b.dangling, ...b.lift_clusters.flat()]);
+  }
+
+  // The relation filter offers the relations drawn now (a kept choice stays even if it is gone).
+  refreshRelations() {
+    const select = document.getElementById("filter-rel");
+    const current = select.value;
+    const rels = this.canvas.relations();
+    if (current && !rels.includes(current)) rels.push(current);
+    clear(select, h("option", { value: "" }, "any"), rels.map((rel) => h("option", { value: rel }, rel)));
+    select.value = current;
   }
 
   async loadProjects() {
@@ -118,8 +182,11 @@ class App {
     document.body.dataset.graph = "loading";
     this.view = view;
     document.getElementById("graph-select").value = view.level === "user" ? "user" : view.projectPath;
-    history.replaceState(null, "", view.level === "user" ? "#" : `#${encodeURIComponent(view.projectPath)}`);
+    history.replaceState(null, "", view.level === "user" ? "#user" : `#${encodeURIComponent(view.projectPath)}`);
     this.panel.close();
+    this.picture = null;
+    this.canvas.drawArchive = false;
+    this.list.graphChanged();
     document.getElementById("search-input").value = "";
     clearSearch(this);
     await this.live.subscribe(view.level === "project" ? view.projectPath : null);
@@ -143,6 +210,10 @@ class App {
       await this.live.subscribe(view.projectPath);
     }
     performance.mark("graph-fetched");
+    this.picture = { nodes: picture.nodes, edges: picture.edges };
+    // Too large to draw usefully: the list leads, the picture holds the active part.
+    if (picture.nodes.length > HUGE && !this.list.shown) this.list.show(true);
+    else this.list.refresh();
     document.body.dataset.complete = "no";
     const drawn = this.canvas.load(picture);
     if (!this.canvas.stream) this.pictureComplete();
@@ -159,6 +230,8 @@ class App {
   // Every node of the picture is drawn (a big graph's archive arrives after its first picture).
   pictureComplete() {
     this.updateCounts();
+    this.refreshRelations();
+    if (this.canvas.filters.debtOnly) this.loadDebtIds().then(() => this.canvas.applyVisibility()).catch(() => {});
     if (this.lastSearch) this.canvas.highlight(this.lastSearch, false);
     performance.mark("graph-complete");
     document.body.dataset.complete = "yes";
@@ -193,9 +266,10 @@ class App {
   updateCounts() {
     const c = this.canvas.counts();
     const where = this.view.level === "user" ? "user graph" : this.view.projectPath;
-    const hidden = this.canvas.omitted.size ? " (not drawn)" : "";
+    const hidden = c.notDrawn ? ` (${c.notDrawn.toLocaleString()} not drawn)` : "";
     document.getElementById("counts").textContent =
       `${where}: ${c.active} active · ${c.archived} archived · ${c.orphaned} orphaned${hidden} · ${c.edges} edges drawn · ${c.outside} files or other-graph ends`;
+    document.getElementById("draw-archive").hidden = !(this.canvas.huge && !this.canvas.drawArchive);
   }
 
   // Compaction re-tiers nodes after writes and on the server's tick, with no event of its own:
@@ -212,12 +286,46 @@ class App {
     try {
       const out = await api("GET", `/api/states?${query(where(view))}`);
       if (view !== this.view) return;
+      if (this.picture) {
+        for (const n of this.picture.nodes) if (out.states[n.id]) n.state = out.states[n.id];
+        this.listSoon();
+      }
       if (this.canvas.applyStates(out.states) === "reload") await this.reloadGraph();
       this.updateCounts();
       document.body.dataset.statesAt = String(Date.now());
     } catch {
       // the next refresh tries again
     }
+  }
+
+  // The list view's rows follow the feed (the picture follows it in canvas.js).
+  patchPicture(event) {
+    const p = this.picture;
+    if (!p) return;
+    const key = (e) => `${e.from}->${e.to}:${e.rel}`;
+    if (event.type === "node_updated") {
+      const n = event.node;
+      const row = { id: n.id, gist: n.gist, state: n._orphaned_ts ? "orphaned" : n._archived ? "archived" : "active" };
+      const i = p.nodes.findIndex((x) => x.id === n.id);
+      if (i >= 0) p.nodes[i] = { ...p.nodes[i], ...row };
+      else p.nodes.push(row);
+    } else if (event.type === "node_deleted") {
+      p.nodes = p.nodes.filter((x) => x.id !== event.id);
+      p.edges = p.edges.filter((e) => e.from !== event.id && e.to !== event.id);
+    } else if (event.type === "edge_updated") {
+      if (!p.edges.some((e) => key(e) === key(event.edge))) p.edges.push({ from: event.edge.from, to: event.edge.to, rel: event.edge.rel });
+    } else if (event.type === "edge_deleted") {
+      p.edges = p.edges.filter((e) => key(e) !== key(event.edge));
+    } else {
+      return;
+    }
+    this.listSoon();
+  }
+
+  listSoon() {
+    if (!this.list.shown) return;
+    clearTimeout(this.listTimer);
+    this.listTimer = setTimeout(() => this.list.refresh(), 150);
   }
 
   // -- the change feed ------------------------------------------------------
@@ -243,6 +351,7 @@ class App {
     if (event.level !== this.view.level) return;
     if (event.level === "project" && event.project_path !== this.view.projectPath) return;
     const selected = this.panel.node && this.panel.node.id;
+    this.patchPicture(event);
     switch (event.type) {
       case "node_updated": {
         const n = event.node;

@@ -4,26 +4,30 @@
 // (anything with / or ~) and nodes of another graph (a project's edge to a user
 // node). Opening a graph never waits for a force layout: positions come from
 // `radialLayout` at once, then for a graph of a few hundred nodes fcose runs in
-// a worker and the picture settles when it is done. Labels cost the most to
-// compute, so a big graph labels only hubs, the selection, search hits and
-// whatever is in view once zoomed in. Orphaned nodes are invisible to kg_read,
+// a worker and the picture settles when it is done; either way the positions
+// are stretched to the canvas's shape (layout.js `spread`). Labels keep one
+// size on screen and show only where they overlap nothing (labels.js), placed
+// again a moment after the view stops moving. Orphaned nodes are invisible to kg_read,
 // so by default they are left out of the picture altogether (their elements
 // would cost as much as any other); the "orphaned" switch reloads with them.
 // A big graph is drawn in turns: its active nodes first, then the archive in
-// chunks between which the page answers clicks and change events.
+// chunks between which the page answers clicks and change events; a huge one
+// (past HUGE nodes) draws only its active part, the list view holds the rest.
 
 /* global cytoscape */
 
-import { radialLayout } from "./layout.js";
+import { FONT_FAMILY, placeLabels } from "./labels.js";
+import { radialLayout, spread } from "./layout.js";
 
-// Past this many nodes: no arrows, no labels until zoomed in, and fcose only on "Re-layout" (its draft
-// quality), because applying 2,000 new positions stalls the page for a moment it should be usable in.
+// Past this many nodes: no arrows, and fcose only on "Re-layout" (its draft quality), because
+// applying 2,000 new positions stalls the page for a moment it should be usable in.
 const BIG = 600;
+// Past this many nodes only the active part is drawn (the list view holds the rest); the archive on request.
+export const HUGE = 5000;
 const FIRST_CHUNK = 300; // a big graph's first picture: its active nodes, and at least this many
 const CHUNK = 250; // then this many more per turn of the event loop, so a click is never kept waiting long
-const LABEL_ZOOM = 0.7;
-const FIT_ZOOM_MAX = 1.4;
-const LABEL_MAX_IN_VIEW = 400;
+const FIT_ZOOM_MAX = 2;
+const LABEL_DELAY_MS = 100;
 const isArtifact = (endpoint) => endpoint.includes("/") || endpoint.includes("~");
 const edgeId = (e) => `${e.from}->${e.to}:${e.rel}`;
 const sizeOf = (degree) => 14 + 7 * Math.sqrt(degree);
@@ -31,18 +35,22 @@ const sizeOf = (degree) => 14 + 7 * Math.sqrt(degree);
 function style(big) {
   return [
     { selector: "node", style: {
-      width: "data(size)", height: "data(size)", "background-color": "#2e9d5b", "font-size": 10,
-      "text-valign": "bottom", "text-margin-y": 3, color: "#1d2329", "text-outline-color": "#fff", "text-outline-width": 2,
+      width: "data(size)", height: "data(size)", "background-color": "#2e9d5b", "font-family": FONT_FAMILY,
+      "text-valign": "bottom", color: "#1d2329", "text-outline-color": "#fff",
     } },
-    { selector: "node.labelled, node.hub, node:selected, node.hit", style: { label: "data(label)", "min-zoomed-font-size": 7 } },
-    { selector: "node.hub", style: { "font-size": 15, "font-weight": "bold", "min-zoomed-font-size": 3, "border-width": 2, "border-color": "#17643a" } },
+    // Labels keep one size on screen: labels.js sets their font size per zoom, and which ones show.
+    { selector: "node.labelled", style: {
+      label: "data(shown)", "font-size": "data(fs)", "text-outline-width": "data(ow)", "text-margin-y": "data(my)", "min-zoomed-font-size": 0,
+      "z-index": 5, // drawn over unlabelled nodes, so a label is never half hidden
+    } },
+    { selector: "node.hub", style: { "font-weight": "bold", "border-width": 2, "border-color": "#17643a" } },
     { selector: "node.archived", style: {
       "background-color": "#8a8f98", opacity: 0.55, "border-width": 1.5, "border-style": "dashed", "border-color": "#444",
     } },
     { selector: "node.orphaned", style: {
       "background-opacity": 0, "border-width": 2, "border-style": "dotted", "border-color": "#8a8f98", opacity: 0.6,
     } },
-    { selector: "node.file", style: { shape: "round-rectangle", "background-color": "#6b8fc9", width: 10, height: 10, "font-size": 8 } },
+    { selector: "node.file", style: { shape: "round-rectangle", "background-color": "#6b8fc9", width: 10, height: 10 } },
     { selector: "node.outside", style: { shape: "diamond", "background-color": "#c98f4b", width: 14, height: 14 } },
     { selector: "edge", style: big
       ? { width: 1, "line-color": "#c3c8ce", "curve-style": "haystack", "haystack-radius": 0 }
@@ -53,7 +61,7 @@ function style(big) {
       "text-background-color": "#fff", "text-background-opacity": 0.8,
     } },
     { selector: "node.hit", style: { "border-width": 4, "border-color": "#e0a800", "border-style": "solid", opacity: 1, "z-index": 10 } },
-    { selector: "node.top", style: { "font-weight": "bold", "min-zoomed-font-size": 0 } },
+    { selector: "node.top", style: { "font-weight": "bold" } },
     { selector: ".dim", style: { opacity: 0.12 } },
     { selector: ".gone", style: { display: "none" } },
     { selector: "node:selected", style: { "border-width": 5, "border-color": "#f5b700", "border-style": "double", opacity: 1 } },
@@ -65,37 +73,80 @@ export class Canvas {
     this.container = container;
     this.onSelect = onSelect;
     this.onHover = onHover;
-    this.hidden = { archived: false, orphaned: true };
-    this.omitted = new Set(); // orphaned ids left out of the picture
+    this.hidden = { active: false, archived: false, orphaned: true };
+    // What the filters leave out, besides tiers: ends in another graph or files, edges of other
+    // relations (and nodes with none of that relation), nodes without debt. The selection and
+    // search hits always stay.
+    this.filters = { own: true, other: true, files: true, rel: "", debtOnly: false };
+    this.debtIds = new Set();
+    this.omitted = new Map(); // id -> state of the nodes left out of the picture (orphans; a huge graph's archive)
+    this.omitStates = new Set(["orphaned"]);
+    this.drawArchive = false; // a huge graph's archive, drawn on request
     this.big = false;
     this.worker = null;
+    this.autoFit = true; // the view shows the whole picture; a resize fits it again
     this.cy = this.make([], false);
+    new ResizeObserver(() => this.resized()).observe(container);
   }
 
   make(elements, big, viewport = null) {
     const cy = cytoscape({
-      container: this.container, style: style(big), elements, layout: { name: "preset", fit: !viewport, padding: 30 },
+      container: this.container, style: style(big), elements, layout: { name: "preset", fit: false },
       ...(viewport || {}), minZoom: 0.02, maxZoom: 4, textureOnViewport: big, hideEdgesOnViewport: big, pixelRatio: 1,
     });
     cy.on("tap", "node", (evt) => this.onSelect(evt.target.data("kind") === "node" ? evt.target.id() : null));
     cy.on("tap", (evt) => { if (evt.target === cy) this.onSelect(null); });
     cy.on("mouseover", "node", (evt) => this.onHover(evt.target.data(), evt.renderedPosition));
     cy.on("mouseout", "node", () => this.onHover(null));
-    cy.on("select", "node", (evt) => evt.target.connectedEdges().addClass("near"));
-    cy.on("unselect", "node", (evt) => evt.target.connectedEdges().removeClass("near"));
-    if (big) {
-      let timer = null;
-      cy.on("viewport", () => {
-        clearTimeout(timer);
-        timer = setTimeout(() => this.labelInView(), 120);
-      });
-    }
+    cy.on("select", "node", (evt) => { evt.target.connectedEdges().addClass("near"); this.relabel(); });
+    cy.on("unselect", "node", (evt) => { evt.target.connectedEdges().removeClass("near"); this.relabel(); });
+    cy.on("viewport", () => this.relabel());
+    // A person moved the view: a change of window size keeps their centre instead of fitting again.
+    cy.on("dragpan pinchzoom scrollzoom", () => { this.autoFit = false; });
     return cy;
+  }
+
+  // Labels follow the view, a moment after it stops moving.
+  relabel(delay = LABEL_DELAY_MS) {
+    clearTimeout(this.labelTimer);
+    document.body.dataset.labels = "pending";
+    this.labelTimer = setTimeout(() => this.labelNow(), delay);
+  }
+
+  labelNow() {
+    clearTimeout(this.labelTimer);
+    const cy = this.cy;
+    const selected = cy.$("node:selected");
+    const near = new Set(selected.neighborhood("node").map((n) => n.id()));
+    const priority = (n) => {
+      if (n.selected()) return -3e6;
+      if (n.hasClass("top")) return -2e6;
+      if (near.has(n.id()) || n.hasClass("hit")) return -1e6 - n.data("degree");
+      const base = n.data("kind") === "node" ? (n.data("state") === "active" ? 0 : 1e5) : 2e5;
+      return base - n.data("degree");
+    };
+    this.labelCount = placeLabels(cy, priority);
+    document.body.dataset.labels = "placed";
+  }
+
+  // The container changed size (window, side panel): fit again, or keep the person's centre.
+  resized() {
+    const cy = this.cy;
+    const before = this.size || { w: this.container.clientWidth, h: this.container.clientHeight };
+    const now = { w: this.container.clientWidth, h: this.container.clientHeight };
+    this.size = now;
+    cy.resize();
+    if (!now.w || !now.h) return;
+    if (this.autoFit) this.fit();
+    else cy.panBy({ x: (now.w - before.w) / 2, y: (now.h - before.h) / 2 });
+    this.relabel();
   }
 
   // Replace everything on screen with `picture` (GET /api/graph).
   load(full) {
-    const omit = new Set(this.hidden.orphaned ? full.nodes.filter((n) => n.state === "orphaned").map((n) => n.id) : []);
+    this.huge = full.nodes.length > HUGE;
+    this.omitStates = new Set([...(this.hidden.orphaned ? ["orphaned"] : []), ...(this.huge && !this.drawArchive ? ["archived"] : [])]);
+    const omit = new Map(full.nodes.filter((n) => this.omitStates.has(n.state)).map((n) => [n.id, n.state]));
     this.omitted = omit;
     const picture = omit.size ? {
       nodes: full.nodes.filter((n) => !omit.has(n.id)),
@@ -111,7 +162,9 @@ export class Canvas {
     const outside = [...new Set(picture.edges.flatMap((e) => [e.from, e.to]).filter((end) => !present.has(end)))];
     const ids = [...picture.nodes.map((n) => n.id), ...outside];
     const positions = radialLayout(ids, picture.edges);
+    spread(positions.values(), this.container.clientWidth, this.container.clientHeight, ids.length);
     this.big = ids.length > BIG;
+    this.autoFit = true;
     const nodeEls = [];
     for (const n of picture.nodes) {
       const d = degree.get(n.id) || 0;
@@ -127,8 +180,8 @@ export class Canvas {
     this.cy.destroy();
     if (!this.big) {
       this.cy = this.make([...nodeEls, ...edgeEls], false);
-      this.capZoom();
       this.applyVisibility();
+      this.fit(); // labels follow a moment after the first paint: they must not delay it
       this.refine();
       return painted();
     }
@@ -174,6 +227,7 @@ export class Canvas {
         requestAnimationFrame(() => setTimeout(() => step(CHUNK), 0));
       } else {
         this.stream = null;
+        this.relabel(0);
         painted().then(() => { firstPainted(); if (this.onComplete) this.onComplete(); });
       }
     };
@@ -184,8 +238,12 @@ export class Canvas {
   // fcose in a worker; positions land when it is done, and the page never blocks on it.
   refine(quality = this.big ? "draft" : "default") {
     const cy = this.cy;
-    const nodes = cy.nodes(":visible").map((n) => ({ id: n.id() }));
-    const edges = cy.edges(":visible").map((e) => ({ id: e.id(), source: e.source().id(), target: e.target().id() }));
+    // Shown means not filtered out (a class): asking cytoscape for :visible would resolve every style first.
+    const shown = cy.nodes().not(".gone");
+    const ids = new Set(shown.map((n) => n.id()));
+    const nodes = shown.map((n) => ({ id: n.id() }));
+    const edges = cy.edges().not(".gone").filter((e) => ids.has(e.data("source")) && ids.has(e.data("target")))
+      .map((e) => ({ id: e.id(), source: e.data("source"), target: e.data("target") }));
     if (this.worker) this.worker.terminate();
     const worker = this.worker = new Worker("/static/js/layout-worker.js");
     document.body.dataset.layout = "running";
@@ -196,6 +254,7 @@ export class Canvas {
         this.worker = null;
         document.body.dataset.layout = "done";
         if (data.positions) {
+          spread(Object.values(data.positions), this.container.clientWidth, this.container.clientHeight, nodes.length);
           cy.batch(() => cy.nodes().forEach((n) => { const p = data.positions[n.id()]; if (p) n.position(p); }));
           this.fit();
         }
@@ -210,32 +269,21 @@ export class Canvas {
   }
 
   classesFor(state, degree) {
-    const hub = degree >= this.hubDegree ? " hub" : "";
-    return `${state}${hub}${this.big ? "" : " labelled"}`;
+    return `${state}${degree >= this.hubDegree ? " hub" : ""}`;
   }
 
   outsideClasses(end) {
-    return `${isArtifact(end) ? "file" : "outside"}${this.big ? "" : " labelled"}`;
-  }
-
-  labelInView() {
-    const cy = this.cy;
-    cy.batch(() => {
-      cy.nodes(".labelled").removeClass("labelled");
-      if (cy.zoom() < LABEL_ZOOM) return;
-      const ext = cy.extent();
-      const inView = cy.nodes(":visible").filter((n) => {
-        const p = n.position();
-        return p.x >= ext.x1 && p.x <= ext.x2 && p.y >= ext.y1 && p.y <= ext.y2;
-      });
-      if (inView.length <= LABEL_MAX_IN_VIEW) inView.addClass("labelled");
-    });
+    return isArtifact(end) ? "file" : "outside";
   }
 
   // -- live changes -------------------------------------------------------------
   // Returns "reload" when the change needs edges the picture left out (a hidden orphan came back).
   upsertNode(n) {
-    if (this.omitted.has(n.id)) return n.state === "orphaned" ? "skip" : "reload";
+    if (this.omitted.has(n.id)) {
+      if (!this.omitStates.has(n.state)) return "reload";
+      this.omitted.set(n.id, n.state);
+      return "skip";
+    }
     const queued = this.stream && this.stream.pending.get(n.id);
     if (queued) {
       // Not drawn yet: the stream will draw it as it is now.
@@ -244,9 +292,9 @@ export class Canvas {
       return "ok";
     }
     const el = this.cy.getElementById(n.id);
-    if (n.state === "orphaned" && this.hidden.orphaned) {
+    if (this.omitStates.has(n.state)) {
       if (el.nonempty()) this.removeNode(n.id);
-      this.omitted.add(n.id);
+      this.omitted.set(n.id, n.state);
       return "skip";
     }
     if (el.nonempty()) {
@@ -255,8 +303,8 @@ export class Canvas {
       el.classes(this.classesFor(n.state, degree) + (el.hasClass("hit") ? " hit" : ""));
       el.data("size", sizeOf(degree));
     } else {
-      const added = this.cy.add({ group: "nodes", data: this.nodeData(n, 0), classes: this.classesFor(n.state, 0), position: this.freeSpot() });
-      added.addClass("labelled");
+      this.cy.add({ group: "nodes", data: this.nodeData(n, 0), classes: this.classesFor(n.state, 0), position: this.freeSpot() });
+      this.relabel();
     }
     this.visibility(this.cy.getElementById(n.id));
     return "ok";
@@ -268,7 +316,8 @@ export class Canvas {
     this.cy.batch(() => {
       for (const [id, state] of Object.entries(states)) {
         if (this.omitted.has(id)) {
-          reload = reload || state !== "orphaned";
+          if (this.omitStates.has(state)) this.omitted.set(id, state);
+          else reload = true;
           continue;
         }
         const queued = this.stream && this.stream.pending.get(id);
@@ -306,7 +355,7 @@ export class Canvas {
     }
     for (const end of [e.from, e.to]) {
       if (cy.getElementById(end).empty()) {
-        cy.add({ group: "nodes", data: outsideData(end), classes: `${this.outsideClasses(end)} labelled`, position: this.freeSpot() });
+        cy.add({ group: "nodes", data: outsideData(end), classes: this.outsideClasses(end), position: this.freeSpot() });
       }
     }
     cy.add({ group: "edges", data: { id: edgeId(e), source: e.from, target: e.to, rel: e.rel } });
@@ -347,22 +396,59 @@ export class Canvas {
     if (center) cy.animate({ center: { eles: el }, zoom: Math.min(Math.max(cy.zoom(), 0.9), 1.6) }, { duration: 200 });
   }
 
-  // Archived nodes hide in place; orphans need the caller to reload the picture.
+  // Active and archived nodes hide in place; orphans need the caller to reload the picture.
   setHidden(state, hidden) {
     this.hidden[state] = hidden;
-    if (state === "archived") this.applyVisibility();
+    if (state !== "orphaned") this.applyVisibility();
+  }
+
+  setFilters(changes) {
+    Object.assign(this.filters, changes);
+    this.applyVisibility();
+  }
+
+  // Whether the filters leave a node (cytoscape element) in the picture.
+  passes(n, relIds) {
+    if (n.selected() || n.hasClass("hit")) return true;
+    const kind = n.data("kind");
+    if (kind === "node") {
+      if (!this.filters.own || this.hidden[n.data("state")]) return false;
+      if (this.filters.debtOnly && !this.debtIds.has(n.id())) return false;
+    } else {
+      if (kind === "file" ? !this.filters.files : !this.filters.other) return false;
+      if (this.filters.debtOnly) return false;
+    }
+    return !relIds || relIds.has(n.id());
+  }
+
+  relIds() {
+    const rel = this.filters.rel;
+    if (!rel) return null;
+    const ids = new Set();
+    this.cy.edges().forEach((e) => { if (e.data("rel") === rel) { ids.add(e.data("source")); ids.add(e.data("target")); } });
+    return ids;
   }
 
   applyVisibility() {
     const cy = this.cy;
+    const rel = this.filters.rel;
+    const relIds = this.relIds();
     cy.batch(() => {
-      cy.nodes(".gone").removeClass("gone");
-      if (this.hidden.archived) cy.nodes(".archived").filter((n) => !n.selected() && !n.hasClass("hit")).addClass("gone");
+      cy.elements(".gone").removeClass("gone");
+      cy.nodes().forEach((n) => { if (!this.passes(n, relIds)) n.addClass("gone"); });
+      if (rel) cy.edges().forEach((e) => { if (e.data("rel") !== rel) e.addClass("gone"); });
     });
+    document.body.dataset.filtered = String(cy.nodes(".gone").length);
+    this.relabel();
   }
 
   visibility(el) {
-    el.toggleClass("gone", this.hidden.archived && el.hasClass("archived") && !el.selected() && !el.hasClass("hit"));
+    el.toggleClass("gone", !this.passes(el, this.relIds()));
+    this.relabel();
+  }
+
+  relations() {
+    return [...new Set(this.cy.edges().map((e) => e.data("rel")))].sort();
   }
 
   highlight(result, zoomTo = true) {
@@ -395,9 +481,30 @@ export class Canvas {
     this.highlight(null);
   }
 
+  // The nodes fill the view. Labels keep one size on screen, so they get room in screen pixels
+  // (below the lowest nodes), not in the model: cy.fit would count them at the size they had.
   fit() {
-    this.cy.fit(this.cy.elements(":visible"), 30);
-    this.capZoom();
+    const cy = this.cy;
+    // From positions and sizes alone: cytoscape's bounding box would resolve every node's style first
+    // (a fifth of a second at 400 nodes), and edges lie between their nodes anyway.
+    this.autoFit = true;
+    const bb = { x1: Infinity, y1: Infinity, x2: -Infinity, y2: -Infinity };
+    cy.nodes().not(".gone").forEach((n) => {
+      const p = n.position();
+      const r = (n.data("size") || 14) / 2;
+      bb.x1 = Math.min(bb.x1, p.x - r); bb.x2 = Math.max(bb.x2, p.x + r);
+      bb.y1 = Math.min(bb.y1, p.y - r); bb.y2 = Math.max(bb.y2, p.y + r);
+    });
+    bb.w = bb.x2 - bb.x1;
+    bb.h = bb.y2 - bb.y1;
+    if (bb.x1 !== Infinity && cy.width() && cy.height()) {
+      const pad = 30;
+      const padX = 75; // half a typical label: the outermost nodes keep theirs inside the view
+      const labelRoom = 16;
+      const zoom = Math.min(FIT_ZOOM_MAX, (cy.width() - 2 * padX) / Math.max(bb.w, 1), (cy.height() - 2 * pad - labelRoom) / Math.max(bb.h, 1));
+      cy.viewport({ zoom, pan: { x: cy.width() / 2 - (zoom * (bb.x1 + bb.x2)) / 2, y: (cy.height() - labelRoom) / 2 - (zoom * (bb.y1 + bb.y2)) / 2 } });
+    }
+    this.relabel(0);
   }
 
   // A handful of nodes would otherwise fill the screen at giant size.
@@ -410,7 +517,8 @@ export class Canvas {
   }
 
   counts() {
-    const c = { active: 0, archived: 0, orphaned: this.omitted.size, edges: this.cy.edges().length, outside: 0 };
+    const c = { active: 0, archived: 0, orphaned: 0, edges: this.cy.edges().length, outside: 0, notDrawn: this.omitted.size };
+    for (const state of this.omitted.values()) c[state] += 1;
     this.cy.nodes().forEach((n) => {
       if (n.data("kind") === "node") c[n.data("state")] += 1;
       else c.outside += 1;

@@ -77,3 +77,35 @@ function pack(components, ids) {
   }
   return positions;
 }
+
+// Stretch positions (in place) to the canvas: the picture takes the canvas's shape, and a small
+// graph opens at about zoom 1 with room between its labels instead of a knot in the middle.
+// A big graph is only reshaped (it is already wider than the canvas at any readable zoom).
+const MAX_STRETCH = 1.8; // how far the aspect may be pulled
+const ROOM_PER_NODE = 260; // a tiny graph spreads no further than this many pixels per node
+
+export function spread(points, width, height, count) {
+  const list = [...points];
+  if (list.length < 2 || !width || !height) return;
+  let x1 = Infinity, y1 = Infinity, x2 = -Infinity, y2 = -Infinity;
+  for (const p of list) {
+    x1 = Math.min(x1, p.x); x2 = Math.max(x2, p.x); y1 = Math.min(y1, p.y); y2 = Math.max(y2, p.y);
+  }
+  const w = Math.max(x2 - x1, 1);
+  const h = Math.max(y2 - y1, 1);
+  const pad = 60;
+  const roomW = Math.min(width - 2 * pad, ROOM_PER_NODE * Math.sqrt(count));
+  const roomH = Math.min(height - 2 * pad, ROOM_PER_NODE * Math.sqrt(count));
+  let sx = Math.max(1, roomW / w);
+  let sy = Math.max(1, roomH / h);
+  // The aspect of the canvas, within MAX_STRETCH of the picture's own.
+  const want = (roomW / roomH) / ((w * sx) / (h * sy));
+  if (want > 1) sx *= Math.min(want, MAX_STRETCH);
+  else sy *= Math.min(1 / want, MAX_STRETCH);
+  const cx = (x1 + x2) / 2;
+  const cy = (y1 + y2) / 2;
+  for (const p of list) {
+    p.x = cx + (p.x - cx) * sx;
+    p.y = cy + (p.y - cy) * sy;
+  }
+}

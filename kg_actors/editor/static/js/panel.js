@@ -277,20 +277,45 @@ function num(x, digits = 2) {
   return x === null || x === undefined ? "—" : Number(x).toFixed(digits);
 }
 
+// Plain words for the score card; each term carries a one-line explanation on hover (and for screen
+// readers, as its title). The code's own words (hub floor, fresh tier) never reach the page bare.
+const TERMS = {
+  score: "How this lesson ranks among its peers, 0 to 1: when the graph is over its budget, the lowest are archived first.",
+  fresh: "The newest lessons are protected while they fit in 30% of the budget: never archived, not yet ranked.",
+  recency: "When it was last written, read in full, or found useful — whichever is latest.",
+  connectedness: "How many links it has (incoming count double); links to archived lessons count less.",
+  usefulness: "How often sessions marked it as having helped, fading by half every 90 days.",
+  raw: "The signal's own value, before ranking.",
+  rank: "Where it stands among the ranked lessons on this signal: 100% is the best.",
+  weight: "How much this signal counts in the score.",
+  adds: "What this signal contributes to the score (rank × weight).",
+  peers: "Lessons ranked together: every active and archived one outside the protected newest.",
+  floor: "A lesson with many links keeps at least this much link credit, even when its neighbours are archived.",
+  endorsements: "Times a session said this lesson helped (kg_useful).",
+};
+const SIGNAL_NAMES = { recency: "Recent use", connectedness: "Links", usefulness: "Found useful" };
+
+function term(text, key) {
+  return h("span", { className: "term", title: TERMS[key], tabIndex: 0, dataset: { term: key } }, text);
+}
+
 function scoreCard(s) {
   const rows = Object.entries(s.components).map(([name, c]) =>
-    h("tr", {}, h("td", {}, name), h("td", {}, name === "recency" ? when(c.raw || null) : num(c.raw)),
+    h("tr", {}, h("td", {}, term(SIGNAL_NAMES[name] || name, name)), h("td", {}, name === "recency" ? when(c.raw || null) : num(c.raw)),
       h("td", {}, pct(c.percentile)), h("td", {}, pct(c.weight)), h("td", {}, num(c.contribution, 3))));
-  const verdict = s.state === "orphaned" ? "orphaned: invisible in kg_read; a preview of where it would rank"
-    : s.fresh ? "in the fresh tier: newest work, never archived while it fits"
-      : s.state === "archived" ? "archived: scored below what the budget keeps active" : "active: scored within the budget";
-  const total = s.score !== null ? `score ${num(s.score, 3)}` : `preview ${num(s.preview_score, 3)}`;
+  const verdict = s.state === "orphaned" ? "orphaned: hidden from agents' reads; this is where it would rank"
+    : s.fresh ? ["one of the ", term("newest lessons", "fresh"), ", protected from archiving while they fit"]
+      : s.state === "archived" ? "archived: ranked below what the budget keeps in view" : "active: ranked within what the budget keeps in view";
+  const total = s.score !== null ? ["score ", term(num(s.score, 3), "score")] : ["would score ", term(num(s.preview_score, 3), "score")];
+  const c = s.connectedness;
   return [
-    h("div", {}, h("b", {}, total), ` — ${verdict}`),
-    h("table", {}, h("tr", {}, h("th", {}, "signal"), h("th", {}, "raw"), h("th", {}, "rank"), h("th", {}, "weight"), h("th", {}, "adds")), rows),
+    h("div", {}, h("b", {}, total), " — ", verdict),
+    h("table", {}, h("tr", {}, h("th", {}, "signal"), h("th", {}, term("value", "raw")), h("th", {}, term("rank", "rank")),
+      h("th", {}, term("weight", "weight")), h("th", {}, term("adds", "adds"))), rows),
     h("div", { className: "hint" },
-      `Pool ${s.pool_size} nodes (fresh tier ${s.fresh_tier_size}). Edges ${s.connectedness.edges}: in ${num(s.connectedness.weighted_in)}, out ${num(s.connectedness.weighted_out)}, hub floor ${num(s.connectedness.hub_floor)}. `
-      + `Endorsements ${s.endorsements}. Written ${when(s.recency.written)}, read ${when(s.recency.last_read)}, last useful ${when(s.recency.last_useful)}.`),
+      "Ranked among ", term(`${s.pool_size} lessons`, "peers"), ` (${s.fresh_tier_size} newest protected). `,
+      `${c.edges} link(s): ${num(c.weighted_in)} in, ${num(c.weighted_out)} out, `, term(`at least ${num(c.hub_floor)} for its many links`, "floor"), ". ",
+      term(`Found useful ${s.endorsements} time(s)`, "endorsements"), `. Written ${when(s.recency.written)}, read in full ${when(s.recency.last_read)}, last found useful ${when(s.recency.last_useful)}.`),
   ];
 }
 

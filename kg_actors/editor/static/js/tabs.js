@@ -1,4 +1,4 @@
-// The Search, Budget and Progress tabs: each renders one endpoint's answer for the graph on screen.
+// The Search and Progress tabs: each renders one endpoint's answer for the graph on screen (Budget: budget.js).
 
 import { api, query, where } from "./api.js";
 import { clear, h, toast, when } from "./dom.js";
@@ -33,26 +33,6 @@ export function clearSearch(app) {
   app.lastSearch = null;
   clear(document.getElementById("tab-search"), h("p", { className: "hint" }, "Search ranks like kg_search: ids and gists weigh more, rare terms lead."));
   app.canvas.clearHighlight();
-}
-
-export async function showBudget(app) {
-  const root = document.getElementById("tab-budget");
-  let out;
-  try {
-    out = await api("GET", `/api/budget?${query({ project_path: where(app.view).project_path })}`);
-  } catch (err) {
-    clear(root, h("p", { className: "msg err" }, err.message));
-    return;
-  }
-  const blocks = Object.entries(out.levels).map(([level, b]) => h("div", { className: "card", dataset: { level } },
-    h("b", {}, `${level} graph`),
-    h("div", {}, `Active render: ${b.charge.toLocaleString()} of ${b.budget.toLocaleString()} characters (${Math.round(b.ratio * 100)}%)`),
-    h("div", { className: `meter${b.ratio > 1 ? " over" : ""}` }, h("div", { style: `width:${Math.min(100, b.ratio * 100)}%` })),
-    h("div", { className: "hint" }, `Archived anchors ${b.archived_anchor_chars.toLocaleString()} of ${b.archived_budget.toLocaleString()} characters · `
-      + `${b.counts.active} active, ${b.counts.archived} archived, ${b.counts.orphaned} orphaned`),
-    h("pre", { className: "line" }, b.health),
-    h("pre", { className: "line" }, b.debt || "DEBT: not computed by this server version")));
-  clear(root, h("p", { className: "hint" }, "What kg_read renders per level, counted exactly as the compactor counts it."), blocks);
 }
 
 export async function showProgress(app) {
