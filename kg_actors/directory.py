@@ -142,8 +142,8 @@ class GraphDirectory:
         # Edges whose bare-id endpoint names no node go on load; a project may name user nodes.
         outside = frozenset()
         if level == "project":
-            outside = await (await self.get("user")).ask("node_ids")
-        await handle.ask("clean_dangling", outside_ids=outside)
+            outside = await (await self.get("user")).node_ids()
+        await handle.clean_dangling(outside_ids=outside)
         return handle
 
     async def reload(self, key: str) -> GraphHandle:
@@ -152,7 +152,7 @@ class GraphDirectory:
         del self._handles[key]
 
         async def discard() -> None:
-            if await handle.ask("discard"):
+            if await handle.discard():
                 log.warning("%s: reload from disk dropped in-memory changes that were never saved", key)
 
         return await self._load(key, discard)
