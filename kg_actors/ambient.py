@@ -16,6 +16,7 @@ from collections.abc import Callable
 import attrs
 import trio
 
+from . import session_messages as sm
 from .core import capture, preload, recall, touches
 from .core import constants as C
 from .core.debt import debt_line
@@ -24,7 +25,6 @@ from .harness import profiles, rollout, shell, transcripts
 from .core.model import GraphData, Node
 from .graph_actor import Derived, GraphHandle
 from .memory import Memory
-from . import session_messages as sm
 from .session_actor import SessionView
 from .storage import layout as L
 
@@ -132,11 +132,11 @@ class Ambient:
             candidate = await self._from_transcript(transcript_path, root)
             if candidate is not None:
                 view = await self.sessions.fork(sid=candidate.sid, claude_sid=claude_sid,
-                                               harness=harness.name, now=now)
+                                                harness=harness.name, now=now)
                 reused, parent = True, candidate.sid
         if view is None:
             view = await self.sessions.register(project_path=root, harness=harness.name, now=now,
-                                           claude_sid=claude_sid)
+                                                claude_sid=claude_sid)
             if root is not None:
                 await self._name_project(root)
         await self.sessions.tell(sm.NoteHook(harness=harness.name, project_path=root))
@@ -210,7 +210,7 @@ class Ambient:
         if not claude_sid:
             return Resolved(None, harness, root)
         view, window = await self.sessions.open_hook(claude_sid=claude_sid, now=self.memory.clock(),
-                                               push_before_full_read=push_before_full_read)
+                                                     push_before_full_read=push_before_full_read)
         claimed = view is not None
         if view is None:
             candidate = await self._from_transcript(payload.get("transcript_path"), root)
@@ -254,7 +254,7 @@ class Ambient:
                 parts.append(decision.text)
                 record["chars"] = len(decision.text)
                 await self.sessions.tell(sm.MarkSeen(sid=view.sid, ids=[i for _, i in decision.shown],
-                                         via="ambient", at=self.memory.clock()))
+                                                     via="ambient", at=self.memory.clock()))
             self._log([record])
         push = await self._push(call)
         if push:

@@ -2,9 +2,10 @@
 
 Theory of operation. The actor reads messages (graph_messages.py) from its
 bounded mailbox and handles each to completion with the synchronous method
-HANDLERS names for its class, so every message is atomic. A handler that raises leaves the graph as it was (the model's undo
-log is rolled back). The entries a message changed become one journal record,
-handed to this graph's writer task, which appends and fsyncs batches of
+HANDLERS names for its class, so every message is atomic. A handler that
+raises leaves the graph as it was (the model's undo log is rolled back). The
+entries a message changed become one journal record, handed to this graph's
+writer task (graph_writer.py), which appends and fsyncs batches of
 records and only then answers their callers: a reply to a change means it is
 on disk, while the actor goes on with the next message. The tick folds the
 graph into its JSON file (atomic, `.prev` kept) and drops the journal; a

@@ -14,6 +14,7 @@ from typing import Any
 
 import attrs
 
+from . import session_messages as sm
 from .core import constants as C
 from .core import debt, graph_ops, ids, reads, search, search_format, secrecy
 from .core.errors import Conflict, InvalidInput, KGError, NotFound, SessionUnknown, WriteConflict
@@ -22,7 +23,6 @@ from .directory import GraphDirectory
 from .graph_actor import GraphHandle
 from .graph_messages import PutEdgeResult
 from .harness import profiles
-from . import session_messages as sm
 from .session_actor import SessionHandle, SessionView
 from .storage import layout as L
 from .logbook import Logbook
@@ -127,7 +127,7 @@ class Memory:
             notices.extend([bound_note] if bound_note else [])
         else:
             notices.append(user_only_notice(view.sid))
-        if cwd is not None and harness.no_hooks_hint and not await self.sessions.hook_seen(harness=harness.name, project_path=root):
+        if cwd is not None and harness.no_hooks_hint and not await self.sessions.hook_seen(harness.name, root):
             notices.append(harness.no_hooks_hint)
         return Opened(view, tuple(notices), True)
 
@@ -191,8 +191,8 @@ class Memory:
         try:
             # expected_version / create_only: the editor's stale-edit check, made inside the actor with the write.
             result = await handle.put_node(node_id=node_id, gist=gist, notes=notes, touches=touches,
-                                      now=now, writer=writer, expected_version=expected_version,
-                                      create_only=create_only)
+                                           now=now, writer=writer, expected_version=expected_version,
+                                           create_only=create_only)
         except WriteConflict as conflict:
             if view is not None:
                 # The refusal shows the node as it stands: it counts as a full read of that version,
@@ -232,7 +232,7 @@ class Memory:
                 if isinstance(end, str) and not ids.is_artifact(end) and await user.get_node(node_id=end):
                     known.add(end)
         out = await handle.put_edge(src=src, dst=dst, rel=rel, notes=notes, now=self.clock(), writer=writer,
-                               known_elsewhere=frozenset(known))
+                                    known_elsewhere=frozenset(known))
         if out.credit_elsewhere and level in ("project",):
             target, case_ts = out.credit_elsewhere
             if await (await self._graph("user")).repeat_credit(target_id=target, case_ts=case_ts):
@@ -445,7 +445,7 @@ class Memory:
         first_text, first_effects = parts[0]
         # A new read replaces undelivered parts of an older one.
         await self.sessions.set_pages(sid=view.sid, parts=[p for p, _ in parts[1:]],
-                                effects=[e for _, e in parts[1:]])
+                                      effects=[e for _, e in parts[1:]])
         await self.apply_effects(view, first_effects)
         return first_text
 

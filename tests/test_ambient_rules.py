@@ -242,6 +242,6 @@ async def test_counts_and_throttles_survive_a_restart(tmp_path, autojump_clock):
         assert not await read(sessions, events, "read:src/b.py", "claude-1", "kg-1")
         assert await read(sessions, events, "read:src/b.py", "claude-2", "kg-2")
         record = await sessions.tool_event(path=events, key="read:src/a.py", harness_sid="claude-5",
-                                    now=wall())
+                                           now=wall())
         assert record["count"] == 4
         nursery.cancel_scope.cancel()

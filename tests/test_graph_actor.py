@@ -153,7 +153,7 @@ async def test_the_refresh_message_recomputes_off_the_loop(tmp_path):
         _, derived = await handle.view()
         old = derived.recent_scores(graph, 10.0)
         await handle.put_node(node_id="lesson-b", gist="gist b", notes=None, touches=None, now=10.0,
-                         writer=graph_ops.Writer(session="aaaa1111"))
+                              writer=graph_ops.Writer(session="aaaa1111"))
         assert derived.recent_scores(graph, 10.0) is old
         assert await handle.refresh(now=10.0) == {"scores"}
         assert derived.recent_scores(graph, 10.0) is not old

@@ -61,7 +61,7 @@ async def test_a_graph_write_waits_for_the_hook_reply_in_flight(tmp_path):
 
     async def write(handle):
         result = await handle.put_node(node_id="a-lesson-written-meanwhile", gist="a lesson", notes=None,
-                                  touches=None, now=100.0, writer=graph_ops.Writer(session="aaaa1111"))
+                                       touches=None, now=100.0, writer=graph_ops.Writer(session="aaaa1111"))
         assert result.created
 
     async with trio.open_nursery() as nursery:
