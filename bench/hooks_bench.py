@@ -9,9 +9,10 @@ writes it with kg_actors.testing.write_store before starting a real
 touched files exist in the project folder, so file recall has work to do.
 
 Measured, all over 127.0.0.1:
-* `POST /api/prompt_context` and `POST /api/tool_event` latency (p50/p99/max)
+* `POST /api/prompt_context`, `POST /api/pre_tool` and `POST /api/tool_event` latency (p50/p99/max)
   from one keep-alive client, rotating 16 sessions that made their full read;
-  prompts are 2-6 vocabulary words; tool events are a mix of Read of touched
+  prompts are 2-6 vocabulary words; commands are vocabulary words as program and
+  subcommand, scripts, make targets and everyday commands; tool events are a mix of Read of touched
   and untouched files, Bash reads, Grep and WebFetch;
 * the same while `--writers` other sessions write (kg_put_node) from their
   own process: each once a second, then back to back (a saturating stress);
@@ -226,6 +227,25 @@ def tool_events(rng: random.Random, site: Site, n: int) -> list[tuple[str, dict]
     return out
 
 
+def commands(rng: random.Random, n: int) -> list[str]:
+    """Shell commands about to run: two vocabulary words as program and subcommand (some name
+    nodes), a script, a make target, and everyday commands no lesson names."""
+    out = []
+    for _ in range(n):
+        r = rng.random()
+        a, b = rng.sample(workload.WORDS, 2)
+        if r < 0.4:
+            out.append(f"{a} {b} --verbose")
+        elif r < 0.55:
+            out.append(f"./scripts/{a}_{b}.sh --dry-run")
+        elif r < 0.7:
+            out.append(f"make {a} ENV=staging")
+        else:
+            out.append(rng.choice(["ls -la", "git status", "pytest -q tests/", "cat README.md",
+                                   "cd web && npm run build", "docker compose up -d"]))
+    return out
+
+
 class LeanClient:
     """One kept-alive connection through the standard library's http.client: the hooks post with
     curl, and httpx's own per-request work (~1 ms of Python here, more when the CPUs are busy)
@@ -259,8 +279,9 @@ def drive(site: Site, sessions: list[dict], n: int, rng: random.Random, seconds:
     A request that takes longer than the hooks' own limit (curl --max-time 1) is
     counted as over; one that takes longer than 30 s ends the phase as timed out.
     """
-    p_lat, t_lat, outcomes = [], [], {"prompt_text": 0, "tool_text": 0, "errors": 0, "over_1s": 0, "timeouts": 0}
-    ps, ts = prompts(rng, n), tool_events(rng, site, n)
+    p_lat, t_lat, c_lat = [], [], []
+    outcomes = {"prompt_text": 0, "tool_text": 0, "pre_text": 0, "errors": 0, "over_1s": 0, "timeouts": 0}
+    ps, ts, cs = prompts(rng, n), tool_events(rng, site, n), commands(rng, n)
     deadline = time.monotonic() + seconds if seconds else None
     client = LeanClient(site.srv.port)
     try:
@@ -272,6 +293,8 @@ def drive(site: Site, sessions: list[dict], n: int, rng: random.Random, seconds:
             name, tool_input = ts[i]
             for kind, path, body, lat in (
                 ("prompt", "/api/prompt_context", {**base, "hook_event_name": "UserPromptSubmit", "prompt": ps[i]}, p_lat),
+                ("pre", "/api/pre_tool", {**base, "hook_event_name": "PreToolUse", "tool_name": "Bash",
+                                          "tool_input": {"command": cs[i]}}, c_lat),
                 ("tool", "/api/tool_event", {**base, "hook_event_name": "PostToolUse", "tool_name": name,
                                              "tool_input": tool_input, "tool_response": {"ok": True}}, t_lat),
             ):
@@ -290,7 +313,7 @@ def drive(site: Site, sessions: list[dict], n: int, rng: random.Random, seconds:
                 outcomes[f"{kind}_text"] += "hookSpecificOutput" in text
     finally:
         client.close()
-    return {"prompt": ms(p_lat), "tool": ms(t_lat), **outcomes}
+    return {"prompt": ms(p_lat), "tool": ms(t_lat), "pre": ms(c_lat), **outcomes}
 
 
 def writer_threads(url: str, project: str, count: int, interval: float, stop: threading.Event, done: list[int],
@@ -431,8 +454,11 @@ def main() -> int:
         tool_payload = {**base_payload, "hook_event_name": "PostToolUse", "tool_name": "Read",
                         "tool_input": {"file_path": site.untouched[0]}, "tool_response": {}}
         start_payload = {**base_payload, "hook_event_name": "SessionStart", "source": "resume"}
+        pre_payload = {**base_payload, "hook_event_name": "PreToolUse", "tool_name": "Bash",
+                       "tool_input": {"command": "make deploy ENV=prod"}}
         report["hooks_up"] = {
             "prompt.sh": hook_runs("prompt", prompt_payload, env_up, args.runs),
+            "pre_tool.sh": hook_runs("pre_tool", pre_payload, env_up, args.runs),
             "tool_event.sh": hook_runs("tool_event", tool_payload, env_up, args.runs),
             "session_start.sh (resume)": hook_runs("session_start", start_payload, env_up, max(5, args.runs // 4)),
             "session_start.sh (startup, after a write)": fresh_starts(site, env_up, max(5, args.runs // 4)),
@@ -442,6 +468,7 @@ def main() -> int:
     env_down = {"HOME": str(site.srv.home), "KG_HTTP_PORT": str(site.srv.port), "PATH": "/usr/local/bin:/usr/bin:/bin"}
     report["hooks_down"] = {
         "prompt.sh": hook_runs("prompt", prompt_payload, env_down, args.runs),
+        "pre_tool.sh": hook_runs("pre_tool", pre_payload, env_down, args.runs),
         "tool_event.sh": hook_runs("tool_event", tool_payload, env_down, args.runs),
         "session_start.sh (no kg on PATH)": hook_runs("session_start", start_payload, env_down, max(5, args.runs // 4)),
     }
@@ -502,18 +529,22 @@ def render(report: dict, args, command: str) -> str:
     for key, label in names:
         m = report[key]
         rows = [("/api/prompt_context, idle", m["idle"]["prompt"]), ("/api/tool_event, idle", m["idle"]["tool"])]
+        if "pre" in m["idle"]:
+            rows.append(("/api/pre_tool, idle", m["idle"]["pre"]))
         for phase, _ in LOAD_PHASES:
             if phase in m:
                 what = PHASE_LABEL[phase].format(n=args.writers)
                 rows += [(f"/api/prompt_context, {what}", m[phase]["prompt"]),
                          (f"/api/tool_event, {what}", m[phase]["tool"])]
+                if "pre" in m[phase]:
+                    rows.append((f"/api/pre_tool, {what}", m[phase]["pre"]))
         for name, q in rows:
             lines.append(f"| {label} | {name} | {q['n']} | {q['p50']:.2f} | {q['p99']:.2f} | {q['max']:.2f} |")
     lines.append("")
     for key, label in names:
         m = report[key]
-        text = (f"{label} — idle: {m['idle']['prompt_text']} prompt and {m['idle']['tool_text']} tool replies "
-                f"carried text, {m['idle']['errors']} errors, {m['idle']['over_1s']} over 1 s.")
+        text = (f"{label} — idle: {m['idle']['prompt_text']} prompt, {m['idle'].get('pre_text', 0)} pre-tool and "
+                f"{m['idle']['tool_text']} tool replies carried text, {m['idle']['errors']} errors, {m['idle']['over_1s']} over 1 s.")
         for phase, _ in LOAD_PHASES:
             if phase not in m:
                 continue

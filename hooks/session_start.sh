@@ -8,7 +8,7 @@ reply=$(printf '%s' "$payload" | curl -s --noproxy '*' --max-time 5 -H 'Content-
 rc=$?
 started=""
 if [ "$rc" -eq 7 ]; then  # curl: could not connect, so nothing listens on the port
-  KG=$(command -v kg 2>/dev/null || echo "${KG_BIN:-}")
+  KG=${KG_BIN:-$(command -v kg 2>/dev/null)}
   [ -n "$KG" ] || exit 0
   "$KG" start >/dev/null 2>&1 || exit 0
   started="1"

@@ -2,6 +2,7 @@
 
 SessionStart registers or recovers the session and returns the compact core;
 UserPromptSubmit returns the full-read reminder, prompt recall, or nothing;
+PreToolUse on a shell command returns the lessons that name it, or nothing;
 PostToolUse returns file recall or a capture nudge. Other sessions' writes
 ride along on prompt and tool replies. Every recall decision for a known
 session is logged to recall.jsonl. Nothing here owns state.
@@ -17,7 +18,7 @@ import attrs
 import trio
 
 from . import session_messages as sm
-from .core import capture, preload, recall, touches
+from .core import capture, command_recall, preload, recall, touches
 from .core import constants as C
 from .core.debt import debt_line
 from .core.errors import InvalidInput
@@ -267,6 +268,44 @@ class Ambient:
             return recall.Decision("index_building")  # a hook must not wait for a first index build
         # No await from here on: the views stay consistent.
         return recall.run(terms, {lvl: (graph, derived.index) for lvl, _, graph, derived in views}, view.seen)
+
+    # PreToolUse (shell commands) ---------------------------------------------------------
+    async def pre_tool(self, payload: dict) -> dict:
+        """Lessons naming the command about to run, as additionalContext; never a permission decision.
+
+        Decisions where the spec is silent: no full read is required (like file recall, this is
+        about one concrete action); other sessions' writes do not ride along here (they come
+        with the PostToolUse reply right after); a session's seen set keeps a gist from coming twice.
+        """
+        tool = payload.get("tool_name") if isinstance(payload.get("tool_name"), str) else ""
+        tool_input = payload.get("tool_input") if isinstance(payload.get("tool_input"), dict) else {}
+        if tool not in SHELL_TOOLS:
+            return {}
+        words = shell.invocations(tool_input.get("command", tool_input.get("cmd")))
+        if not words:
+            return {}
+        call = await self.resolve(payload, push_before_full_read=False)
+        view = call.view
+        if view is None:
+            return {}
+        views = await self._views(view)
+        if not all(handle.index_ready and derived.index is not None for _, handle, _, derived in views):
+            return {}  # a hook never waits for a first index build
+        # No await from here to the decision: the views stay consistent.
+        decision = command_recall.decide(words, {lvl: (graph, derived.index) for lvl, _, graph, derived in views},
+                                         view.seen)
+        if decision.reason == "no_command":
+            return {}
+        now = self.memory.clock()
+        record = {"ts": now, "project": view.project_path, "claude_session": view.claude_sid, "kg_session": view.sid,
+                  "reason": "command_recall", "outcome": decision.reason, "keys": list(decision.keys),
+                  "nodes": [i for _, i in decision.shown] or list(decision.found)}
+        if decision.text:
+            record["chars"] = len(decision.text)
+            await self.sessions.tell(sm.MarkSeen(sid=view.sid, ids=[i for _, i in decision.shown], via="ambient",
+                                                 at=now))
+        self._log([record])
+        return hook_output("PreToolUse", decision.text)
 
     # PostToolUse -----------------------------------------------------------------------
     async def tool_event(self, payload: dict) -> dict:

@@ -1,4 +1,4 @@
-"""The `kg` command: serve, start, stop, restart, status, logs, version, mcp, editor.
+"""The `kg` command: serve, start, stop, restart, status, logs, version, mcp, editor, setup, uninstall, doctor.
 
 Kept light on purpose: only `serve` imports trio and the server; `kg mcp` (the
 shim every client launches) and the management commands start in milliseconds.
@@ -271,10 +271,104 @@ def cmd_mcp(args) -> int:
     return kg_shim.main()
 
 
+# Memory that outlives a machine (kg_actors/sync/): thin entries, the modules load only when used.
+def cmd_commit(args) -> int:
+    from .sync import commands
+
+    return commands.cmd_commit(_env_config(args))
+
+
+def cmd_sync(args) -> int:
+    from .sync import commands
+
+    return commands.cmd_sync(_env_config(args), args.remote, args.remember)
+
+
+def cmd_restore(args) -> int:
+    from .sync import commands
+
+    return commands.cmd_restore(_env_config(args), args.at, args.graph)
+
+
+def cmd_init_git(args) -> int:
+    from .sync import commands
+
+    return commands.cmd_init_git(_env_config(args))
+
+
+def cmd_merge_driver(args) -> int:
+    from .sync import driver
+
+    return driver.main(args.files)
+
+
+def _store_commands(sub) -> None:
+    p = sub.add_parser("commit", help="commit the store to its git repository now")
+    p.set_defaults(fn=cmd_commit)
+    p = sub.add_parser("sync", help="commit, fetch, merge (per node) and push the store with a git remote")
+    p.add_argument("remote", nargs="?", help="a remote name, URL or path (default: sync_remote in config.json)")
+    p.add_argument("--remember", action="store_true", help="save REMOTE as sync_remote (synced on every autocommit)")
+    p.set_defaults(fn=cmd_sync)
+    p = sub.add_parser("restore", help="put a graph back as it was at a commit or date, and say what changed")
+    p.add_argument("--at", required=True, help="a commit id or a date (2026-11-30, '2026-11-30 14:00', yesterday)")
+    p.add_argument("graph", nargs="?", default="user", help="user (default), maintain, a project path or folder")
+    p.set_defaults(fn=cmd_restore)
+    p = sub.add_parser("init-git", help="make the store a git repository (history, sync)")
+    p.set_defaults(fn=cmd_init_git)
+    p = sub.add_parser("merge-driver", help=argparse.SUPPRESS)
+    p.add_argument("files", nargs="*")
+    p.set_defaults(fn=cmd_merge_driver)
+
+
 def _serve_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--port", type=int, help="HTTP port (default 8765, or KG_HTTP_PORT)")
     p.add_argument("--editor-port", type=int, help="editor port (default 8766, or KG_EDITOR_PORT)")
     p.add_argument("--no-editor", action="store_true", help="do not serve the visual editor")
+
+
+def _setup_context(args):
+    from .setup import SetupError
+    from .setup.run import Context, ask_tty
+
+    try:
+        return Context.from_env(ask=None if getattr(args, "yes", False) else ask_tty)
+    except SetupError as exc:
+        print(f"kg: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
+
+
+def cmd_setup(args) -> int:
+    from .setup import SetupError
+    from .setup.plan import parse_only
+    from .setup.run import setup
+
+    try:
+        only = parse_only(args.only)
+    except ValueError as exc:
+        print(f"kg setup: {exc}", file=sys.stderr)
+        return 2
+    try:
+        return setup(_setup_context(args), only, plan_only=args.plan)
+    except SetupError as exc:
+        print(f"kg setup: {exc}", file=sys.stderr)
+        return 1
+
+
+def cmd_uninstall(args) -> int:
+    from .setup import SetupError
+    from .setup.run import uninstall
+
+    try:
+        return uninstall(_setup_context(args), plan_only=args.plan)
+    except SetupError as exc:
+        print(f"kg uninstall: {exc}", file=sys.stderr)
+        return 1
+
+
+def cmd_doctor(args) -> int:
+    from .setup.doctor import doctor
+
+    return doctor(_setup_context(args))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -304,6 +398,17 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("editor", help="open the visual editor")
     p.add_argument("--no-browser", action="store_true")
     p.set_defaults(fn=cmd_editor)
+    p = sub.add_parser("setup", help="connect the installed agents (Claude Code, Codex, Claude Desktop), asking first")
+    p.add_argument("--yes", action="store_true", help="apply every step without asking")
+    p.add_argument("--plan", action="store_true", help="print the steps and change nothing")
+    p.add_argument("--only", metavar="STEPS", help="comma-separated steps: claude, codex, desktop")
+    p.set_defaults(fn=cmd_setup)
+    p = sub.add_parser("uninstall", help="undo what kg setup did (the memory stays)")
+    p.add_argument("--yes", action="store_true", help="undo without asking")
+    p.add_argument("--plan", action="store_true", help="print what would be undone and change nothing")
+    p.set_defaults(fn=cmd_uninstall)
+    sub.add_parser("doctor", help="check every piece, name what is wrong and the fix").set_defaults(fn=cmd_doctor)
+    _store_commands(sub)
     args = parser.parse_args(argv)
     return int(args.fn(args) or 0)
 

@@ -13,6 +13,7 @@ import attrs
 DEFAULT_PORT = 8765
 DEFAULT_EDITOR_PORT = 8766
 DEFAULT_SAVE_INTERVAL = 30.0
+DEFAULT_AUTOCOMMIT_INTERVAL = 900.0  # seconds between git commits of a store that is a repository; 0: off
 
 
 class ConfigError(Exception):
@@ -40,6 +41,7 @@ class Config:
     editor_port: int = DEFAULT_EDITOR_PORT
     editor: bool = True
     save_interval: float = DEFAULT_SAVE_INTERVAL
+    autocommit_interval: float = DEFAULT_AUTOCOMMIT_INTERVAL
     orphan_grace_days: float = 365
     log_level: str = "INFO"
 
@@ -53,6 +55,7 @@ class Config:
             port=int(_number(env, "KG_HTTP_PORT", DEFAULT_PORT, int, 0)),
             editor_port=int(_number(env, "KG_EDITOR_PORT", DEFAULT_EDITOR_PORT, int, 0)),
             save_interval=_number(env, "KG_SAVE_INTERVAL", DEFAULT_SAVE_INTERVAL, float, 0.01),
+            autocommit_interval=_number(env, "KG_AUTOCOMMIT_INTERVAL", DEFAULT_AUTOCOMMIT_INTERVAL, float, 0),
             orphan_grace_days=_number(env, "KG_ORPHAN_GRACE_DAYS", 365, float, 0),
             log_level=(env.get("KG_LOG_LEVEL") or "INFO").upper(),
         )

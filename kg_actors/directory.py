@@ -16,6 +16,7 @@ import trio
 
 from .core.errors import KGError
 from .graph_actor import GraphHandle, build_derived, load_graph, run_graph_actor, settle
+from .storage import journal
 from .storage import layout as L
 
 log = logging.getLogger(__name__)
@@ -147,13 +148,21 @@ class GraphDirectory:
         return handle
 
     async def reload(self, key: str) -> GraphHandle:
-        """Disk wins: stop the actor without a final save and load the file (and journal) again."""
+        """Disk wins: stop the actor without a final save and load the JSON file again.
+
+        The journal holds only changes the running actor had and never folded into
+        the file: replaying it would bring back what a restored file undid. It is
+        set aside (`.journal.dropped`, kept for a hand recovery) and logged as dropped.
+        """
         handle = await self.get(key)
         del self._handles[key]
 
         async def discard() -> None:
-            if await handle.discard():
-                log.warning("%s: reload from disk dropped in-memory changes that were never saved", key)
+            await handle.discard()
+            dropped = await trio.to_thread.run_sync(set_journal_aside, self.layout.graph_file(key))
+            if dropped:
+                log.warning("%s: reload from disk dropped %d unsaved in-memory change(s) (set aside in %s)",
+                            key, dropped, journal.journal_path(self.layout.graph_file(key)).name + ".dropped")
 
         return await self._load(key, discard)
 
@@ -163,3 +172,12 @@ class GraphDirectory:
         for handle in list(self._handles.values()):
             await handle.close()
         self._handles.clear()
+
+
+def set_journal_aside(graph_file) -> int:
+    """Move a graph's journal to `<journal>.dropped`; the number of change records it held."""
+    path = journal.journal_path(graph_file)
+    records = journal.read(path)
+    if path.exists():
+        path.replace(path.with_name(path.name + ".dropped"))
+    return len(records)

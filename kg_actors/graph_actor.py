@@ -33,7 +33,7 @@ import trio
 from . import actor, heap
 from . import graph_messages as m
 from .core import constants as C
-from .core import anchors, compaction, graph_ops, hints, render, search
+from .core import absorb, anchors, compaction, graph_ops, hints, render, search
 from .core.debt import Debt
 from .core.errors import Conflict, KGError, NotFound, WriteConflict
 from .core.model import Edge, GraphData, Node, dangling_edges, node_version_key, snapshot_to_json
@@ -301,6 +301,10 @@ class GraphState:
         """Run a pure function over the graph inside the actor (reads and computed writes)."""
         return msg.fn(self.graph)
 
+    def absorb(self, msg: m.Absorb) -> list[str]:
+        """What a git merge changed in this graph's file (base -> merged), merged with writes since `base`."""
+        return absorb.absorb(self.graph, msg.base, msg.merged, msg.now)
+
     def tick(self, msg: m.Tick) -> m.TickResult:
         result = compaction.compact(self.graph, msg.now)
         pruned = compaction.prune_orphans(self.graph, msg.now, self.orphan_grace_days)
@@ -321,6 +325,7 @@ HANDLERS: dict[type[m.GraphMessage[Any]], Callable[[GraphState, Any], object]] =
     m.DeleteNode: GraphState.delete_node, m.DeleteEdge: GraphState.delete_edge,
     m.RecordReads: GraphState.record_reads, m.Endorse: GraphState.endorse, m.ProgressSet: GraphState.progress_set,
     m.RenameLocal: GraphState.rename_local, m.Rewire: GraphState.rewire, m.CleanDangling: GraphState.clean_dangling,
+    m.Absorb: GraphState.absorb,
 }
 PREPARE: dict[type[m.GraphMessage[Any]], Callable[[GraphState, Any], Generator[None, None, Any]]] = {
     m.PutNode: GraphState.prepare_put_node,

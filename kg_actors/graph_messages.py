@@ -288,6 +288,17 @@ class CleanDangling(GraphMessage[int]):
     outside_ids: frozenset[str]
 
 
+@attrs.frozen
+class Absorb(GraphMessage["list[str]"]):
+    """What a git merge changed in the graph's file (base -> merged); the ids of the nodes it changed."""
+
+    op = "absorb"
+    changes_render = True
+    base: dict[str, Any]
+    merged: dict[str, Any]
+    now: float
+
+
 LEGACY_OPS: dict[str, type[GraphMessage[Any]]] = actor.legacy_table(GraphMessage, list(globals().values()))
 
 
@@ -417,3 +428,6 @@ class GraphHandle:
 
     async def clean_dangling(self, outside_ids: frozenset[str]) -> int:
         return await self._mailbox.ask(CleanDangling(outside_ids))
+
+    async def absorb(self, base: dict[str, Any], merged: dict[str, Any], now: float) -> list[str]:
+        return await self._mailbox.ask(Absorb(base, merged, now))

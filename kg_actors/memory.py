@@ -16,7 +16,7 @@ import attrs
 
 from . import session_messages as sm
 from .core import constants as C
-from .core import debt, graph_ops, ids, reads, search, search_format, secrecy
+from .core import debt, graph_ops, ids, merge, reads, search, search_format, secrecy
 from .core.errors import Conflict, InvalidInput, KGError, NotFound, SessionUnknown, WriteConflict
 from .core.paging import NOTHING_PENDING, Line, split
 from .directory import GraphDirectory
@@ -483,6 +483,9 @@ class Memory:
             if lvl == "user" and view.project_path is not None:
                 edges = edges + await (await self.graph_for(view, "project")).call(_cross_level_edges(node_id))
             blocks.append(reads.node_block(lvl, node, edges, promoted=not node.active and not view.maintenance))
+            notice = merge.conflict_notice(lvl, node_id, node.written, node.extra.get(merge.CONFLICTS_FIELD))
+            if notice:  # versions a sync set aside, until a write of the node resolves them
+                notices.append(notice)
         return reads.node_read_lines(blocks, view.sid, notices)
 
     async def _full_read(self, view: SessionView, notices: list[str]) -> list[Line]:

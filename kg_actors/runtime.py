@@ -33,6 +33,7 @@ from .memory import Memory
 from .session_actor import SessionHandle, load_sessions, run_session_registry
 from .storage import layout as L
 from .storage import lock
+from .sync.keeper import StoreKeeper
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +52,7 @@ class Runtime:
     http_port: int = 0
     asgi: Any = None  # the memory server's ASGI app; the editor hands /api and /ws to it in-process
     editor: str = "off"  # the editor's state for /health: off, starting, up, or why it is off
+    keeper: Any = None  # the store's git work (sync/keeper.py)
 
 
 def _missing(paths: list[tuple[str, str, str]]) -> frozenset[str]:
@@ -94,7 +96,7 @@ async def _preload_user(directory: GraphDirectory) -> None:
 async def _ticker(rt: Runtime) -> None:
     while True:
         await trio.sleep(rt.config.save_interval)
-        await _tick(rt)
+        await rt.keeper.exclusive(lambda: _tick(rt))  # no fold rewrites a graph file while git works on it
 
 
 async def _on_signals(cancel: trio.CancelScope) -> None:
@@ -111,6 +113,7 @@ async def run_server(config: Config, clock: Callable[[], float] = time.time, han
     lay = L.Layout(config.root)
     fd = lock.claim(config.root)  # before binding the port: a second server must not half-start
     try:
+        git_problem = await trio.to_thread.run_sync(_git_start, config.root)
         async with trio.open_nursery() as actors:
             sessions_data = await trio.to_thread.run_sync(load_sessions, lay.sessions, clock())
             sessions = await actors.start(run_session_registry, lay.sessions, sessions_data)
@@ -121,6 +124,10 @@ async def run_server(config: Config, clock: Callable[[], float] = time.time, han
             await actors.start(logbook.run)
             memory = Memory(directory, sessions, clock, feed.publish, logbook)
             rt = Runtime(config, lay, directory, sessions, memory, feed, clock)
+            rt.keeper = StoreKeeper(lay, directory, sessions, clock, feed.publish)
+            await actors.start(rt.keeper.serve)
+            if git_problem:
+                rt.keeper.problem(git_problem)
             # Serve at once; the user graph loads meanwhile (requests that need it wait for it).
             actors.start_soon(_preload_user, directory)
             app = rt.asgi = App(build_rest(rt), lanes, frozenset({config.host.lower()}))
@@ -129,6 +136,7 @@ async def run_server(config: Config, clock: Callable[[], float] = time.time, han
                     if handle_signals:
                         servers.start_soon(_on_signals, servers_scope)
                     servers.start_soon(_ticker, rt)
+                    servers.start_soon(rt.keeper.run, config.autocommit_interval)
                     # The MCP SDK takes about a second to import: /health and the hooks answer meanwhile.
                     servers.start_soon(_serve_mcp, app, memory)
                     hc = HyperConfig()
@@ -154,10 +162,32 @@ async def run_server(config: Config, clock: Callable[[], float] = time.time, han
                 logbook.close()  # its task writes what is queued before the actors' deadline
                 actors.cancel_scope.deadline = trio.current_time() + SHUTDOWN_GRACE_SECONDS
                 sessions.close()
+                rt.keeper.close()
             if grace.cancelled_caught:
                 log.error("shutdown grace period ran out; unsaved changes remain in the journal")
+        # The actors have folded their journals: the commit holds whole writes only.
+        with trio.move_on_after(SHUTDOWN_GRACE_SECONDS) as grace:
+            grace.shield = True
+            await rt.keeper.shutdown_commit()
     finally:
         lock.release(fd)
+
+
+def _git_start(root) -> str | None:
+    """A store that is a repository: locks a killed git left go (we hold the store's lock), and the
+    ignore file and merge driver are in place for this interpreter."""
+    from .storage import git as G
+
+    if not G.is_repo(root):
+        return None
+    removed = G.clear_stale_locks(root)
+    if removed:
+        log.warning("git: removed lock file(s) a killed git left behind: %s", ", ".join(removed))
+    try:
+        G.set_up(root)
+    except G.GitError as exc:
+        return str(exc)  # said once, by the keeper
+    return None
 
 
 def _build_mcp(memory: Memory):

@@ -197,6 +197,14 @@ class Registry:
         may_credit = node_id not in s.liked_ids and len(s.liked_ids) < C.MAX_LIKES_PER_SESSION
         return m.WriteView(s.seen_at.get(node_id), s.read_at.get(node_id), may_credit, s.maintenance)
 
+    def forget_views(self, msg: m.ForgetViews) -> None:
+        """Nodes replaced from outside (a sync, a restore): every session's view of them is stale,
+        so arbitration refuses a write until the session has seen the new version."""
+        for s in self.sessions.values():
+            for node_id in msg.ids:
+                s.seen_at.pop(node_id, None)
+                s.read_at.pop(node_id, None)
+
     def rename_ref(self, msg: m.RenameRef) -> None:
         old_id, new_id = msg.old_id, msg.new_id
         for s in self.sessions.values():
@@ -374,7 +382,8 @@ HANDLERS: dict[type[m.SessionMessage[Any]], Callable[[Registry, Any], object]] =
     m.ResetContext: Registry.reset_context, m.SetMaintenance: Registry.set_maintenance,
     m.Expire: Registry.expire, m.MarkSeen: Registry.mark_seen, m.MarkFullRead: Registry.mark_full_read,
     m.SetPreloaded: Registry.set_preloaded, m.GetWriteView: Registry.write_view,
-    m.RenameRef: Registry.rename_ref, m.Like: Registry.like, m.Unlike: Registry.unlike,
+    m.RenameRef: Registry.rename_ref, m.ForgetViews: Registry.forget_views, m.Like: Registry.like,
+    m.Unlike: Registry.unlike,
     m.GetVoteState: Registry.vote_state, m.SyncWindow: Registry.sync_window, m.ClaimPush: Registry.claim_push,
     m.Writers: Registry.writers, m.SetPages: Registry.set_pages, m.NextPage: Registry.next_page,
     m.FileRecallAllowed: Registry.file_recall_allowed, m.NoteFileRecall: Registry.note_file_recall,

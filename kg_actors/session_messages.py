@@ -226,6 +226,15 @@ class GetWriteView(SessionMessage[WriteView]):
 
 
 @attrs.frozen
+class ForgetViews(SessionMessage[None]):
+    """Nodes replaced from outside (a sync, a restore): no session has seen their new version."""
+
+    op = "forget_views"
+    sessions = Touches.ALL
+    ids: list[str]
+
+
+@attrs.frozen
 class RenameRef(SessionMessage[None]):
     op = "rename_ref"
     sessions = Touches.ALL
@@ -447,6 +456,9 @@ class SessionHandle:
 
     async def write_view(self, sid: str, level: str, node_id: str) -> WriteView:
         return await self._mailbox.ask(GetWriteView(sid, level, node_id))
+
+    async def forget_views(self, ids: list[str]) -> None:
+        await self._mailbox.ask(ForgetViews(ids))
 
     async def rename_ref(self, old_id: str, new_id: str) -> None:
         await self._mailbox.ask(RenameRef(old_id, new_id))

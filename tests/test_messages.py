@@ -36,7 +36,7 @@ def test_every_graph_message_has_its_dispatch_entry_and_class_attributes():
     # what can move the render (spec 000): compaction follows these
     assert {c.op for c in GRAPH if c.changes_render} == {
         "put_node", "put_edge", "delete_node", "delete_edge", "record_reads", "endorse",
-        "rename_local", "rewire", "clean_dangling", "repeat_credit"}
+        "rename_local", "rewire", "clean_dangling", "repeat_credit", "absorb"}
 
 
 def test_every_session_message_has_its_dispatch_entry_and_class_attributes():

@@ -15,6 +15,7 @@ import attrs
 
 from . import constants as C
 from . import ids
+from .merge import CONFLICTS_FIELD
 from .errors import Conflict, InvalidInput, NotFound, WriteConflict
 from .model import Edge, EdgeKey, GraphData, Node, edge_version_key, node_version_key
 
@@ -153,7 +154,9 @@ def put_node(
         and len(new_notes) > len(old.notes) and author is not None and author != writer.session
     )
     node = attrs.evolve(
+        # Versions a sync set aside are resolved by this write (the writer was shown them on its read).
         old, gist=gist, notes=new_notes, touches=new_touches, written=written, gist_ts=gist_ts,
+        extra={k: v for k, v in old.extra.items() if k != CONFLICTS_FIELD},
         archived=False if promote else old.archived,
         orphaned_ts=None if promote else old.orphaned_ts,
         useful_ts=old.useful_ts + ((now,) if note_credit else ()),

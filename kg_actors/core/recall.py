@@ -19,6 +19,7 @@ from . import constants as C
 from .model import Edge, GraphData, Node
 from .search import Hit, SearchIndex, connection_paths, merge_hits, top_hits
 from .terms import is_stopword, query_terms
+from .typed import is_continuation, typed_part
 
 NOT_PROMPT_MARKERS = ("<task-notification>", "[SYSTEM NOTIFICATION", "<command-name>", "<command-message>",
                       "<local-command-stdout>", "<local-command-caveat>")
@@ -63,15 +64,19 @@ def _quoted_paths(text: str) -> str:
 def human_text(prompt: object) -> str | None:
     """The part a person typed, paths reduced to file names; None when it is not a prompt.
 
-    Task notifications and command records are not prompts; image placeholders
-    and dragged paths are not typed words (a path still counts by its file name,
+    Task notifications and command records are not prompts, nor is a bare
+    continuation; pasted machine output is not typed (core/typed.py); image
+    placeholders and dragged paths are not typed words (a path still counts by its file name,
     which can match a node's touches, but never as the text that earns recall).
     """
     if not isinstance(prompt, str):
         return None
     if any(marker in prompt for marker in NOT_PROMPT_MARKERS):
         return None
-    text = _IMAGE.sub(" ", prompt[: C.RECALL_PROMPT_MAX_CHARS])
+    # Pasted output (logs, tables, traces, diffs, JSON) is cut out by its shape: what is left was typed.
+    text = typed_part(_IMAGE.sub(" ", prompt[: C.RECALL_PROMPT_MAX_CHARS]))
+    if is_continuation(text):
+        return None  # "continue", "ok do it": a nudge to carry on asks nothing of memory
     text = _quoted_paths(text.replace("\\ ", _SPACE))
     words = []
     plain = 0
@@ -104,7 +109,7 @@ def prompt_terms(text: str) -> list[str]:
 
 @attrs.frozen
 class Decision:
-    reason: str  # injected | no_hits | all_seen | no_terms
+    reason: str  # injected | no_hits | weak_hit | all_seen | no_terms
     text: str | None = None
     shown: tuple[Ref, ...] = ()  # refs whose gists were injected (now seen)
     hits: tuple[dict, ...] = ()
@@ -127,30 +132,52 @@ def run(terms: list[str], views: Mapping[str, tuple[GraphData, SearchIndex]], se
     return decide(terms, ranked, graphs, seen)
 
 
+def _strong(hit: Hit, n_terms: int) -> bool:
+    """Enough to open the channel: named in its id or gist by two prompt terms (by the one, for a
+    one-word prompt), or scoring more than any one term can give (1/60 at rank 0)."""
+    return (hit.title_match and hit.matched_terms >= min(2, n_terms)) or hit.score >= C.RECALL_SCORE_STRONG
+
+
 def decide(terms: list[str], hits: list[tuple[str, Hit]], graphs: Mapping[str, GraphData],
            seen: frozenset[str]) -> Decision:
-    """The three gates over ranked hits, then the injection (connections between the chosen hits)."""
+    """The three gates over ranked hits, then the injection (connections between the chosen hits).
+
+    Beyond the spec's gates, two rules keep what is injected about the prompt (issue #12):
+    a new hit scoring under RECALL_RELATIVE_CUT of the best one is a side match, not what the
+    prompt is about (a hit in context stays, as its anchor); and weak new hits (each matching
+    one prompt term, or only in its notes, for no more than one term's worth of score) do not
+    open the channel, whether one or several: words scattered over unrelated nodes are chance. Connectors between the hits come along only
+    when they match the prompt themselves (they carry something the hits need); the edges
+    between hits always do.
+    """
     if not terms:
         return Decision("no_terms")
     threshold = C.RECALL_SCORE_MULTI if len(terms) >= 2 else C.RECALL_SCORE_SINGLE
     logged = tuple(_hit_record(lvl, h, seen) for lvl, h in hits[:5])
     nodes: dict[Ref, Node] = {}
-    passing = []
+    candidates = []
     for lvl, h in hits:
         node = graphs[lvl].nodes.get(h.node_id) if lvl in graphs else None
-        if node is None or node.orphaned or not node.gist:
-            continue
+        if node is None or not node.gist:
+            continue  # every tier takes part (the same search core as kg_search); recall never promotes
         if h.score >= threshold and _evidence(h):
-            passing.append((lvl, h))
+            candidates.append((lvl, h))
             nodes[(lvl, h.node_id)] = node
-    if not passing:
+    if not candidates:
         return Decision("no_hits", hits=logged, threshold=threshold)
+    best = max(h.score for _, h in candidates)
+    # A node already in context stays as its anchor (a short line, no gist): it ties the new ones in.
+    passing = [(lvl, h) for lvl, h in candidates if h.score >= C.RECALL_RELATIVE_CUT * best or h.node_id in seen]
+    new = [h for _, h in passing if h.node_id not in seen]
+    if new and not any(_strong(h, len(terms)) for h in new):
+        return Decision("weak_hit", hits=logged, threshold=threshold)
     passing.sort(key=lambda lh: (not lh[1].title_match, -lh[1].score))
     chosen = passing[: C.RECALL_MAX_HITS]
     chosen_refs = [(lvl, h.node_id) for lvl, h in chosen]
+    matching = {(lvl, h.node_id) for lvl, h in hits}
     connectors, path_edges = connection_paths(graphs, chosen_refs)
-    connectors = [r for r in connectors if r not in chosen_refs and graphs[r[0]].nodes.get(r[1]) is not None
-                  and graphs[r[0]].nodes[r[1]].gist]
+    connectors = [r for r in connectors if r not in chosen_refs and r in matching
+                  and graphs[r[0]].nodes.get(r[1]) is not None and graphs[r[0]].nodes[r[1]].gist]
     for ref in connectors:
         nodes[ref] = graphs[ref[0]].nodes[ref[1]]
     if all(h.node_id in seen for _, h in chosen) and all(r[1] in seen for r in connectors):

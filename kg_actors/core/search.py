@@ -56,10 +56,15 @@ def in_title(packed: int) -> bool:
 
 
 def base_idf(df: int, n: int) -> float:
-    """log(N/df)/log(N): 1 for a term one node holds, 0 for one every node holds."""
+    """log(N/df)/log(N): 1 for a term one node holds, low for one every node holds, never 0.
+
+    A matching term always counts: in a graph where every node says "redis",
+    `redis` still finds them all (ranked by where they say it and by the other
+    terms), it just weighs little next to a rarer term. Hence the floor.
+    """
     if n <= 1 or df <= 0:
         return 1.0
-    return math.log(n / df) / math.log(n)
+    return max(C.SEARCH_IDF_FLOOR, math.log(n / df) / math.log(n))
 
 
 def sharpened(idf: float) -> float:
@@ -244,7 +249,7 @@ def score_terms(index: SearchIndex, terms: Iterable[str], exclude: str | None = 
         df = index.df(term) - (term in own)
         weight = sharpened(base_idf(df, n)) if df > 0 else 0.0
         if weight <= 0:
-            continue  # a term every node holds says nothing
+            continue  # held by no node but the excluded one
         order = index.ordered(term, None if depth is None else depth + 1)
         if term in own:
             order = [i for i in order if i != exclude]

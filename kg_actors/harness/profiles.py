@@ -39,8 +39,9 @@ CLAUDE_CODE = Harness("claude-code", 9_500, 45_000, "utf16", False, True)
 CLAUDE_DESKTOP = Harness("claude-desktop", 9_500, 45_000, "utf16", False, True)
 CODEX_NO_HOOKS_HINT = (
     "No Codex memory hook has reached this server for this project, so this session gets no preload, no "
-    "prompt recall and no file recall. The knowledge-graph hooks may need trust: ask the user to run /hooks, "
-    "trust the knowledge-graph hooks and start a new session. Until then the kg_* tools work as usual."
+    "prompt recall and no file recall. The kg-memory plugin's hooks are missing or untrusted: ask the user to run "
+    "`kg setup` (it installs the plugin and trusts its hooks; /hooks trusts them by hand) and start a new session. "
+    "Until then the kg_* tools work as usual."
 )
 CODEX = Harness("codex", 9_000, 36_000, "bytes", True, False, CODEX_NO_HOOKS_HINT)
 ANTIGRAVITY = Harness("antigravity-cli", 10_000, None, "bytes", False, False)

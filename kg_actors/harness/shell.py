@@ -248,3 +248,46 @@ def read_files(command: object, cwd: str | None) -> list[str]:
     files: list[str] = []
     _reads(tokens, cwd, files)
     return files[:MAX_FILES]
+
+
+WRAPPERS = frozenset({"sudo", "env", "time", "nice", "nohup", "exec", "command", "xargs", "doas", "timeout"})
+
+
+def invocations(command: object, limit: int = 8) -> list[list[str]]:
+    """The programs a command runs, each as its words (pipelines, lists and `sh -c` opened up).
+
+    Assignments (`FOO=1 make deploy`) and wrappers (`sudo`, `env`, `time`, `nohup`...) before
+    the program are dropped, with their own options; `cd` and friends are not programs here.
+    Empty when the command cannot be parsed (unbalanced quotes, a heredoc).
+    """
+    script = _script_of(command)
+    if script is None or "<<" in script or "\x00" in script or len(script) > 20_000:
+        return []
+    try:
+        tokens = _tokens(script)
+    except ValueError:
+        return []
+    out: list[list[str]] = []
+
+    def walk(tokens: list[str], depth: int) -> None:
+        for words in _segments(tokens):
+            words = [w for w in words if not _is_redirect(w)]
+            while words and (_ASSIGNMENT.match(words[0]) or os.path.basename(words[0]) in WRAPPERS):
+                wrapper = os.path.basename(words[0]) in WRAPPERS
+                words = words[1:]
+                while wrapper and words and (words[0].startswith("-") or words[0].replace(".", "").isdigit()):
+                    words = words[1:]  # the wrapper's options (`nice -n 10`, `timeout 30`)
+            if not words or os.path.basename(words[0]) in DIR_CHANGERS:
+                continue
+            name = os.path.basename(words[0])
+            if name in SHELLS and depth == 0 and len(words) >= 3 and words[1].startswith("-") and "c" in words[1]:
+                try:
+                    walk(_tokens(words[2]), depth + 1)
+                except ValueError:
+                    pass
+                continue
+            if len(out) < limit:
+                out.append(words)
+
+    walk(tokens, 0)
+    return out

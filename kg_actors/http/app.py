@@ -21,7 +21,7 @@ async def _plain(send, status: int, message: str) -> None:
 
 
 MAX_BODY = 4 * 1024 * 1024
-HOOK_PATHS = frozenset({"/api/prompt_context", "/api/tool_event", "/api/session_bootstrap"})
+HOOK_PATHS = frozenset({"/api/prompt_context", "/api/pre_tool", "/api/tool_event", "/api/session_bootstrap"})
 
 
 async def _read_body(receive) -> bytes:

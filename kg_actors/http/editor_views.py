@@ -53,6 +53,8 @@ def node_detail(graph: GraphData, node_id: str) -> dict | None:
         "state": node.state, "version": node_version(graph, node_id),
         "edges": [_edge_json(e, node_id, graph) for e in edges],
         "history": history(graph, node),
+        # Versions a sync set aside (changed on two machines), shown until a write resolves them.
+        "conflicts": list(node.extra.get("_conflicts") or []),
     }
 
 

@@ -77,7 +77,7 @@ def flag(value: str | None) -> bool:
 
 def build_rest(runtime) -> Starlette:
     """`runtime` gives memory, directory, sessions, feed and stats; routes stay thin."""
-    from . import rest_editor, rest_graph, rest_hooks, ws
+    from . import rest_editor, rest_graph, rest_hooks, rest_store, ws
 
     async def health(request: Request) -> JSONResponse:
         return JSONResponse({
@@ -85,6 +85,7 @@ def build_rest(runtime) -> Starlette:
             "loaded_graphs": runtime.directory.loaded_keys(), "storage": str(runtime.layout.root),
             "logs_pending": runtime.memory.logbook.pending if runtime.memory.logbook else 0,
             "pid": os.getpid(), "editor": {"port": runtime.config.editor_port, "state": runtime.editor},
+            "git": runtime.keeper.status() if runtime.keeper is not None else None,
         })
 
     routes = [
@@ -94,5 +95,6 @@ def build_rest(runtime) -> Starlette:
         *rest_graph.routes(runtime),
         *rest_hooks.routes(runtime),
         *rest_editor.routes(runtime),
+        *rest_store.routes(runtime),
     ]
     return Starlette(routes=routes)

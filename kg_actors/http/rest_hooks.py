@@ -40,6 +40,9 @@ def routes(runtime) -> list[Route]:
     async def prompt_context(request: Request) -> JSONResponse:
         return JSONResponse(await ambient.prompt_context(await json_body(request)))
 
+    async def pre_tool(request: Request) -> JSONResponse:
+        return JSONResponse(await ambient.pre_tool(await json_body(request)))
+
     async def tool_event(request: Request) -> JSONResponse:
         return JSONResponse(await ambient.tool_event(await json_body(request)))
 
@@ -77,6 +80,7 @@ def routes(runtime) -> list[Route]:
         Route("/api/session_bootstrap", guarded(bootstrap_get), methods=["GET"]),
         Route("/api/session_bootstrap", guarded(bootstrap_post), methods=["POST"]),
         Route("/api/prompt_context", guarded(prompt_context), methods=["POST"]),
+        Route("/api/pre_tool", guarded(pre_tool), methods=["POST"]),
         Route("/api/tool_event", guarded(tool_event), methods=["POST"]),
         Route("/api/session_state", guarded(session_state)),
         Route("/api/maintenance_debt", guarded(maintenance_debt)),

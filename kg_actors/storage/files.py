@@ -8,6 +8,7 @@ new file, and either the old or the new `.prev`, never a torn one. A load that c
 from __future__ import annotations
 
 import json
+from json.encoder import encode_basestring as _enc  # the C function when available
 import logging
 import os
 import shutil
@@ -75,7 +76,96 @@ def _keep_prev(path: Path) -> None:
 
 
 def dump_json(obj: Any, indent: int | None = 2) -> bytes:
+    if indent == 2:
+        return dumps_indent2(obj).encode("utf-8")
     return json.dumps(obj, ensure_ascii=False, indent=indent).encode("utf-8")
+
+
+# `json.dumps(indent=2)` runs the pure-Python encoder (the C one takes no indent): 10,000 nodes cost
+# over a second. This writes the same bytes (tested against json.dumps) about twice as fast.
+def _float(v: float) -> str:
+    if v != v:
+        return "NaN"
+    if v in (float("inf"), float("-inf")):
+        return "Infinity" if v > 0 else "-Infinity"
+    return float.__repr__(v)
+
+
+def _scalar(v: Any) -> str | None:
+    """A leaf's JSON text, or None for a container (or anything unusual)."""
+    t = type(v)
+    if t is str:
+        return _enc(v)
+    if t is float:
+        return _float(v)
+    if t is int:
+        return int.__repr__(v)
+    if v is None:
+        return "null"
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    return None
+
+
+def _key(k: Any) -> str:
+    if type(k) is str:
+        return _enc(k)
+    return _enc(json.dumps(k).strip('"')) if not isinstance(k, float) else _enc(_float(k))
+
+
+def dumps_indent2(obj: Any) -> str:
+    """Exactly `json.dumps(obj, ensure_ascii=False, indent=2)`."""
+    out: list[str] = []
+    w = out.append
+
+    def enc(o: Any, ind: str) -> None:
+        text = _scalar(o)
+        if text is not None:
+            w(text)
+            return
+        if isinstance(o, dict):
+            if not o:
+                w("{}")
+                return
+            inner = ind + "  "
+            sep = "{\n" + inner
+            for k, v in o.items():
+                w(sep)
+                sep = ",\n" + inner
+                w(_key(k))
+                w(": ")
+                text = _scalar(v)
+                if text is not None:
+                    w(text)
+                else:
+                    enc(v, inner)
+            w("\n" + ind + "}")
+            return
+        if isinstance(o, list | tuple):
+            if not o:
+                w("[]")
+                return
+            inner = ind + "  "
+            sep = "[\n" + inner
+            for v in o:
+                w(sep)
+                sep = ",\n" + inner
+                text = _scalar(v)
+                if text is not None:
+                    w(text)
+                else:
+                    enc(v, inner)
+            w("\n" + ind + "]")
+            return
+        if isinstance(o, bool | int | float | str):  # subclasses: what json.dumps writes for them
+            w(json.dumps(o, ensure_ascii=False))
+            return
+        raise TypeError(f"Object of type {type(o).__name__} is not JSON serializable")
+
+    enc(obj, "")
+    return "".join(out)
 
 
 def load_json(path: Path) -> Any | None:

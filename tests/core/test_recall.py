@@ -91,7 +91,7 @@ def test_prompt_terms_drop_stopwords_short_words_and_repeats():
 def test_the_score_threshold_is_stricter_with_more_terms():
     # One term naming one node of 30: score 1/60 ≈ 0.0167 — above the single-term bar, below the multi-term one.
     views = {"project": build([Node("token-refresh-window", "sliding window for JWT refresh"), *filler(29)])}
-    one = recall.run(["sliding"], views, frozenset())
+    one = recall.run(["sliding"], views, frozenset())  # a one-word prompt naming a gist: strong enough alone
     assert one.reason == "injected" and one.threshold == C.RECALL_SCORE_SINGLE
     two = recall.run(["sliding", "zebra"], views, frozenset())
     assert two.reason == "no_hits" and two.threshold == C.RECALL_SCORE_MULTI
@@ -113,7 +113,9 @@ def test_evidence_one_common_word_in_notes_stays_silent():
 
 def test_evidence_a_near_unique_term_or_a_title_term_or_two_terms_pass():
     notes_only = [Node("db-layout-choice", "tables split by tenant", notes=("sharding by region",)), *filler(19)]
-    assert recall.run(["sharding"], {"project": build(notes_only)}, frozenset()).reason == "injected"  # near-unique
+    decision = recall.run(["sharding"], {"project": build(notes_only)}, frozenset())
+    # Near-unique: it passes the evidence gate, but alone, in notes only, it is a weak hit (below).
+    assert decision.reason == "weak_hit" and decision.hits[0]["max_term_idf"] >= C.RECALL_MIN_SOLO_IDF
     in_gist = [Node("db-layout-choice", "sharding tables by tenant"),
                Node("queue-retry-policy", "retries back off", notes=("sharding came up",)), *filler(18)]
     decision = recall.run(["sharding"], {"project": build(in_gist)}, frozenset())
@@ -122,7 +124,40 @@ def test_evidence_a_near_unique_term_or_a_title_term_or_two_terms_pass():
                  Node("queue-retry-policy", "retries back off", notes=("sharding came up",)),
                  Node("cache-warmup-node", "cache warms", notes=("replicas lag",)), *filler(17)]
     decision = recall.run(["sharding", "replicas"], {"project": build(two_terms)}, frozenset())
-    assert decision.reason == "injected" and ("project", "db-layout-choice") in decision.shown
+    # Two terms, even in notes: more than one term's worth of score, so it opens the channel alone.
+    assert decision.reason == "injected" and decision.shown == (("project", "db-layout-choice"),)
+    assert decision.hits[0]["score"] > 1 / C.SEARCH_RRF_K
+
+
+def test_weak_hits_scattered_over_unrelated_nodes_do_not_open_the_channel():
+    # Each prompt word names a different node, once: chance, not a topic (one or several such hits).
+    nodes = [Node("cat-feeding-schedule", "the cat eats at noon"), Node("keyboard-layout-choice", "we type on qwerty"),
+             Node("sleep-timer-setting", "screens sleep after ten minutes"), *filler(30)]
+    decision = recall.run(["cat", "sleep", "keyboard", "names"], {"project": build(nodes)}, frozenset())
+    assert decision.text is None and decision.reason in ("weak_hit", "no_hits")
+    assert all(h["matched_terms"] == 1 for h in decision.hits)
+
+
+def test_a_single_weak_hit_does_not_open_the_channel():
+    nodes = [Node("db-layout-choice", "tables split by tenant", notes=("we shard by region",)),
+             Node("token-refresh-window", "sliding window for JWT refresh"), *filler(30)]
+    views = {"project": build(nodes)}
+    # One word of a longer prompt, in one node's notes: evidence enough, but weak and alone.
+    weak = recall.run(["shard", "migration", "plan", "tonight"], views, frozenset())
+    assert weak.reason in ("weak_hit", "no_hits") and weak.text is None
+    # Two prompt words naming a node in its id or gist: strong enough alone.
+    strong = recall.run(["jwt", "refresh", "tonight"], views, frozenset())
+    assert strong.reason == "injected" and strong.shown == (("project", "token-refresh-window"),)
+
+
+def test_a_side_match_far_below_the_best_hit_stays_out():
+    nodes = [Node("token-refresh-window", "sliding window for JWT refresh; refresh rotates the token"),
+             Node("refresh-button-style", "the refresh button is blue", notes=("refresh",)),
+             *filler(40)]
+    decision = recall.run(["jwt", "token", "refresh", "sliding", "window"], {"project": build(nodes)}, frozenset())
+    by_id = {h["id"]: h["score"] for h in decision.hits}
+    assert by_id["refresh-button-style"] < C.RECALL_RELATIVE_CUT * by_id["token-refresh-window"]
+    assert decision.shown == (("project", "token-refresh-window"),)
 
 
 def test_novelty_nothing_new_is_silence_and_one_new_node_brings_the_others_as_anchors():
@@ -190,12 +225,13 @@ def test_the_injection_fits_2500_characters_keeping_at_least_one_gist():
 def test_edges_between_hits_and_their_connectors_come_along():
     nodes = [Node("auth-token-refresh", "JWT refresh uses a sliding window"),
              Node("session-store-redis", "sessions live in redis with a TTL"),
-             Node("middleware-order", "auth middleware runs before the router"),
-             Node("token-expiry-clock", "JWT expiry compares server clocks"), *filler(20)]
+             # The connector mentions the prompt in passing (its notes): it carries something the hits need.
+             Node("middleware-order", "auth middleware runs before the router", notes=("expiry checks run here",)),
+             Node("token-expiry-clock", "JWT refresh fails when expiry clocks drift"), *filler(20)]
     edges = [Edge("auth-token-refresh", "middleware-order", "runs-in"),
              Edge("middleware-order", "token-expiry-clock", "calls"),
              Edge("auth-token-refresh", "session-store-redis", "requires")]
-    decision = recall.run(["jwt", "refresh", "expiry"], {"project": build(nodes, edges)}, frozenset())
+    decision = recall.run(["jwt", "refresh", "sliding", "expiry"], {"project": build(nodes, edges)}, frozenset())
     lines = decision.text.splitlines()
     assert "  connections:" in lines
     assert "  - [project] middleware-order: auth middleware runs before the router" in lines
@@ -204,10 +240,23 @@ def test_edges_between_hits_and_their_connectors_come_along():
     assert not any("session-store-redis" in line for line in lines)  # not a hit, not on a path
     assert ("project", "middleware-order") in decision.shown
     # A connector already in context shows as an anchor; its edges stay.
-    again = recall.run(["jwt", "refresh", "expiry"], {"project": build(nodes, edges)},
+    again = recall.run(["jwt", "refresh", "sliding", "expiry"], {"project": build(nodes, edges)},
                        frozenset({"middleware-order", "auth-token-refresh"}))
     assert "  - [project] middleware-order (in context)" in again.text.splitlines()
     assert "  middleware-order --calls--> token-expiry-clock" in again.text.splitlines()
+
+
+def test_a_connector_that_says_nothing_about_the_prompt_stays_out_and_direct_edges_stay():
+    nodes = [Node("auth-token-refresh", "JWT refresh uses a sliding window"),
+             Node("platform-overview", "the platform: api, workers and the web app"),
+             Node("token-expiry-clock", "JWT expiry compares server clocks"),
+             Node("token-refresh-errors", "JWT refresh fails silently when expired"), *filler(20)]
+    edges = [Edge("auth-token-refresh", "platform-overview", "part-of"),
+             Edge("token-expiry-clock", "platform-overview", "part-of"),
+             Edge("token-refresh-errors", "auth-token-refresh", "refines")]
+    decision = recall.run(["jwt", "refresh", "expiry"], {"project": build(nodes, edges)}, frozenset())
+    assert "platform-overview" not in decision.text  # a hub the prompt never names is no lesson the hits need
+    assert "  token-refresh-errors --refines--> auth-token-refresh" in decision.text.splitlines()
 
 
 def test_cross_level_hits_name_their_level():
@@ -218,13 +267,14 @@ def test_cross_level_hits_name_their_level():
     assert "- [project] auth-token-refresh: JWT refresh uses a sliding window" in decision.text
 
 
-def test_archived_hits_count_orphaned_and_gistless_ones_never_inject():
+def test_every_tier_takes_part_and_gistless_nodes_never_inject():
     nodes = [Node("token-refresh-window", "sliding JWT refresh window", archived=True),
              Node("token-refresh-orphan", "JWT refresh orphaned lesson", archived=True, orphaned_ts=1.0),
              Node("token-refresh-empty", ""), *filler(20)]
     decision = recall.run(["jwt", "refresh"], {"project": build(nodes)}, frozenset())
-    assert decision.shown == (("project", "token-refresh-window"),)
-    assert "orphan" not in decision.text and "token-refresh-empty" not in decision.text
+    assert set(decision.shown) == {("project", "token-refresh-window"), ("project", "token-refresh-orphan")}
+    assert "- [project] token-refresh-orphan: JWT refresh orphaned lesson" in decision.text
+    assert "token-refresh-empty" not in decision.text
 
 
 def test_a_gist_is_never_injected_twice_in_a_session():

@@ -128,9 +128,21 @@ def test_rrf_scores_follow_the_formula():
     assert hits["beta"].max_term_idf == pytest.approx(math.log(2) / math.log(4))
 
 
-def test_term_in_every_node_is_skipped():
-    graph = graph_of(Node("one", "shared token"), Node("two", "shared again"))
-    assert search(graph, "shared") == []
+@pytest.mark.parametrize("size", [1, 2, 3])
+def test_a_term_every_node_holds_still_finds_them_all(size):
+    nodes = [Node("shared-in-id", "a gist"), Node("two", "shared in the gist"),
+             Node("three", "a gist", notes=("shared in the notes",))][:size]
+    hits = search(graph_of(*nodes), "shared")
+    # Ranked by the rest of the score: id ×3 before gist ×2 before notes ×1.
+    assert ids(hits) == [n.id for n in nodes]
+    assert all(h.score > 0 for h in hits)
+
+
+def test_a_term_every_node_holds_weighs_the_floor_and_never_outvotes_a_rare_one():
+    assert base_idf(5, 5) == C.SEARCH_IDF_FLOOR > 0
+    assert base_idf(9_990, 10_000) == C.SEARCH_IDF_FLOOR  # low, flat, never zero
+    graph = graph_of(Node("alpha", "shared zebra"), Node("beta", "shared shared"), Node("gamma", "shared"))
+    assert ids(search(graph, "shared zebra"))[0] == "alpha"
 
 
 def test_single_node_graph_uses_idf_one():

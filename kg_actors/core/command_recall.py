@@ -1,0 +1,206 @@
+"""Recall before a command runs: lessons that name the command (PreToolUse on a shell command).
+
+A command is known by what it runs: its program and subcommand (`alembic upgrade`,
+`npm publish`, `helm upgrade`), its script (`./scripts/release.sh`, `sh
+scripts/restore_drill.sh`), or its build target (`make deploy`, `npm run build`).
+A lesson names the command when its id, gist or touches hold that script's file
+name, or both the program and the subcommand (a make target also through
+`Makefile:target` in touches). A bare program (`pytest -q`, `docker ps` has a
+subcommand; `ls -la` has none) says too little to recall on: nothing.
+
+At most 2 nodes within 800 characters, never one the session already holds;
+silence otherwise. This only informs: the hook never blocks or changes the
+command. The words come from harness/shell.py (`invocations`); this module
+decides, with no I/O.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import re
+from collections.abc import Iterable, Mapping
+
+import attrs
+
+from . import constants as C
+from .model import GraphData, Node
+from .search import SearchIndex
+from .terms import analyse, stem
+
+# Programs that run a script named by their first operand.
+INTERPRETERS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "python", "python3", "node", "ruby", "perl", "deno",
+                          "php", "tsx", "ts-node"})
+SCRIPT_SUFFIXES = (".sh", ".bash", ".py", ".js", ".mjs", ".ts", ".rb", ".pl", ".php")
+# Programs whose first word is a build target, with the file that names their targets.
+TARGET_RUNNERS = {"make": "makefile", "gmake": "makefile", "just": "justfile", "rake": "rakefile", "task": "taskfile"}
+# Package runners: `npm run build`'s target is `build` (`yarn build` names it directly).
+RUN_WORDS = {"npm": ("run", "run-script"), "pnpm": ("run",), "yarn": ("run",), "bun": ("run",)}
+_SUBCOMMAND = re.compile(r"^[A-Za-z][A-Za-z0-9_:\-]{1,40}$")
+HEADER = "KG memory about this command, before it runs:"
+
+
+@attrs.frozen
+class Key:
+    """What a command is known by: a program and its subcommand or target, or a script's file name."""
+
+    program: str | None = None
+    sub: str | None = None
+    script: str | None = None
+
+    def label(self) -> str:
+        return self.script or f"{self.program} {self.sub}"
+
+
+# Options of a target runner that take the next word as their value (`make -C infra deploy`).
+RUNNER_VALUE_OPTIONS = frozenset({"-C", "-f", "-I", "-o", "-W", "--directory", "--file", "--makefile",
+                                  "--justfile", "--working-directory", "--taskfile", "--dir"})
+
+
+def _operands(words: list[str], value_options: frozenset[str] = frozenset()) -> list[str]:
+    out, skip = [], False
+    for w in words:
+        if skip:
+            skip = False
+        elif w in value_options:
+            skip = True
+        elif not w.startswith("-") and "=" not in w:
+            out.append(w)
+    return out
+
+
+def _is_script(word: str) -> bool:
+    return "/" in word or word.endswith(SCRIPT_SUFFIXES)
+
+
+def command_keys(invocations: Iterable[list[str]]) -> list[Key]:
+    """The keys of each program a command runs (see harness/shell.py `invocations`)."""
+    keys: list[Key] = []
+    for words in invocations:
+        head = words[0]
+        name = os.path.basename(head).lower()
+        if _is_script(head) and name not in INTERPRETERS:
+            keys.append(Key(script=name))
+            continue
+        operands = _operands(words[1:], RUNNER_VALUE_OPTIONS if name in TARGET_RUNNERS else frozenset())
+        if name in INTERPRETERS:
+            if operands and _is_script(operands[0]):
+                keys.append(Key(script=os.path.basename(operands[0]).lower()))
+            continue
+        if not operands or not _SUBCOMMAND.match(operands[0]):
+            continue  # a bare program, or one given only paths and values: too little to recall on
+        sub = operands[0]
+        if sub in RUN_WORDS.get(name, ()):
+            if len(operands) < 2 or not _SUBCOMMAND.match(operands[1]):
+                continue
+            sub = operands[1]
+        keys.append(Key(program=name, sub=sub.lower()))
+    return list(dict.fromkeys(keys))
+
+
+def _named_terms(node: Node) -> set[str]:
+    """The stems and composites a node's id, gist and touches hold."""
+    held: set[str] = set()
+    for text in (node.id, node.gist, *node.touches):
+        stems, composites = analyse(text)
+        held.update(stems)
+        held.update(composites)
+    return held
+
+
+def _program_stems(program: str) -> list[list[str]]:
+    """Ways a lesson may name a program: its own stems, or a target runner's file (make ~ Makefile)."""
+    ways = [analyse(program)[0]]
+    if program in TARGET_RUNNERS:
+        ways.append([stem(TARGET_RUNNERS[program])])
+    return [w for w in ways if w]
+
+
+def _match(key: Key, index: SearchIndex) -> list[tuple[int, str]]:
+    """(strength, node id) of the nodes naming `key` in their id, gist or touches."""
+    if key.script:
+        posting = index.postings.get(key.script, {})
+        out = []
+        for node_id in list(posting)[: C.COMMAND_RECALL_MAX_CANDIDATES]:
+            node = index.nodes.get(node_id)
+            if node is not None and key.script in _named_terms(node):
+                out.append((2, node_id))
+        return out
+    assert key.program is not None and key.sub is not None
+    sub = analyse(key.sub)[0]
+    found: dict[str, int] = {}
+    for program in _program_stems(key.program):
+        wanted = [*program, *sub]
+        postings = [index.postings.get(t, {}) for t in wanted]
+        if not all(postings):
+            continue
+        pair = index.postings.get(f"{program[-1]} {sub[0]}", {}) if sub else {}
+        checked = 0
+        # The postings' title bit says "in the id or gist" at no cost; only a node holding a word
+        # in its body alone is read, to tell its touches (which count) from its notes (which do not).
+        smallest = min(postings, key=len)
+        # Words many nodes hold name the command only side by side (the pair's own, smaller posting):
+        # scattered over a node, two common words say little, and walking thousands of holders would
+        # cost a hook its budget.
+        candidates = smallest if len(smallest) <= C.COMMAND_RECALL_MAX_CANDIDATES else pair
+        for node_id in itertools.islice(candidates, C.COMMAND_RECALL_MAX_CANDIDATES):
+            packs = [p.get(node_id) for p in postings]
+            if None in packs:
+                continue
+            if all(packed & 1 for packed in packs):  # type: ignore[operator]
+                strength = 2 if pair.get(node_id, 0) & 1 else 1
+            else:
+                if checked >= C.COMMAND_RECALL_MAX_CANDIDATES:
+                    continue
+                checked += 1
+                node = index.nodes.get(node_id)
+                if node is None or not all(t in _named_terms(node) for t in wanted):
+                    continue
+                strength = 1
+            found[node_id] = max(found.get(node_id, 0), strength)
+    return [(s, i) for i, s in found.items()]
+
+
+@attrs.frozen
+class Decision:
+    reason: str  # injected | no_command | no_nodes | all_seen
+    text: str | None = None
+    shown: tuple[tuple[str, str], ...] = ()
+    keys: tuple[str, ...] = ()
+    found: tuple[str, ...] = ()
+
+
+def decide(invocations: Iterable[list[str]], views: Mapping[str, tuple[GraphData, SearchIndex]],
+           seen: frozenset[str]) -> Decision:
+    """The lessons to show before a command runs (level -> (graph, its index)): at most 2, within 800 chars."""
+    keys = command_keys(invocations)
+    if not keys:
+        return Decision("no_command")
+    labels = tuple(k.label() for k in keys)
+    found: dict[tuple[str, str], int] = {}
+    for level, (graph, index) in views.items():
+        for key in keys:
+            for strength, node_id in _match(key, index):
+                node = graph.nodes.get(node_id)
+                if node is not None and node.gist:
+                    ref = (level, node_id)
+                    found[ref] = max(found.get(ref, 0), strength)
+    if not found:
+        return Decision("no_nodes", keys=labels)
+    names = tuple(r[1] for r in found)
+    unseen = [(s, ref) for ref, s in found.items() if ref[1] not in seen]
+    if not unseen:
+        return Decision("all_seen", keys=labels, found=names)
+    # The command named outright (program and subcommand side by side in the id or gist, or its
+    # script) first; then project lessons before user ones (later views are the project), then by id.
+    order = {level: i for i, level in enumerate(views)}
+    unseen.sort(key=lambda t: (-t[0], -order[t[1][0]], t[1][1]))
+    lines, shown = [HEADER], []
+    for _, ref in unseen[: C.COMMAND_RECALL_MAX_NODES]:
+        line = f"- [{ref[0]}] {ref[1]}: {views[ref[0]][0].nodes[ref[1]].gist}"
+        size = sum(len(x) + 1 for x in lines) + len(line)
+        if shown and size > C.COMMAND_RECALL_CHAR_BUDGET:
+            break
+        lines.append(line[: C.COMMAND_RECALL_CHAR_BUDGET - len(HEADER) - 1])
+        shown.append(ref)
+    return Decision("injected", "\n".join(lines), tuple(shown), labels, names)

@@ -1,0 +1,393 @@
+"""Three-way merge of a graph file: base, ours and theirs in, one merged graph and its conflicts out.
+
+Pure (no I/O, no clock: `now` is passed in). It works on the stored JSON shape
+(`nodes` by id, `edges` by `from->to:rel`, `_meta` with versions and
+progress), entry by entry, so a change made on one side only always merges
+cleanly. Rules where both sides changed the same entry:
+
+- a node's content (gist, notes, touches, unknown fields) changed differently on
+  both sides: the version written last (by its `_written` stamp) wins, and the
+  other is kept in the node's `_conflicts` list until someone resolves it;
+- read stamps take the max, score stamps (useful, credited, gist, recurrence)
+  the union, the archive state the more alive of the two: these never conflict;
+- a delete against an edit keeps the edit (for nodes, edges and progress);
+- edges keep the later version's fields and the union of both sides' notes;
+- progress keeps the later record (`last_ts`) and the union of both trails.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import attrs
+
+from . import constants as C
+
+CONFLICTS_FIELD = "_conflicts"
+CONFLICTS_MAX = 5  # per node; the oldest unresolved versions go first
+
+_MAX_FIELDS = ("_last_read_ts",)
+_UNION_FIELDS = ("_useful_ts", "_credited_ts", "_gist_ts", "_recurrence_ts")
+_STATE_FIELDS = ("_archived", "_orphaned_ts")
+_MIN_FIELDS = ("_created_ts",)
+# Everything else of a node is content: what a write sets, and what can conflict.
+_NOT_CONTENT = frozenset((*_MAX_FIELDS, *_UNION_FIELDS, *_STATE_FIELDS, *_MIN_FIELDS, "_written", CONFLICTS_FIELD))
+
+_MISSING = object()
+
+
+@attrs.frozen
+class Conflict:
+    """A node changed on both sides: `kept` is the version that won, `other` the one set aside."""
+
+    node_id: str
+    kept_side: str  # "ours" | "theirs"
+    kept: dict
+    other: dict
+
+
+@attrs.frozen
+class MergeResult:
+    merged: dict
+    conflicts: tuple[Conflict, ...]
+
+
+def content(node: dict) -> dict:
+    return {k: v for k, v in node.items() if k not in _NOT_CONTENT}
+
+
+def written_ts(node: dict) -> float:
+    """When this version was written where it was written (`origin_ts` survives a local re-stamp)."""
+    written = node.get("_written")
+    if isinstance(written, dict):
+        for name in ("origin_ts", "ts"):
+            value = written.get(name)
+            if isinstance(value, int | float) and not isinstance(value, bool):
+                return float(value)
+    created = node.get("_created_ts")
+    return float(created) if isinstance(created, int | float) and not isinstance(created, bool) else 0.0
+
+
+def _key(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False)
+
+
+def _later(a: dict, b: dict, ts_a: float, ts_b: float) -> bool:
+    """Is `a` the later of the two? A tie goes to the larger text, so both machines choose alike."""
+    if ts_a != ts_b:
+        return ts_a > ts_b
+    return _key(a) >= _key(b)
+
+
+def _three_way(base: Any, ours: Any, theirs: Any) -> tuple[bool, Any]:
+    """(decided, value) for an entry changed on at most one side; `_MISSING` means absent."""
+    if ours == theirs:
+        return True, ours
+    if ours == base:
+        return True, theirs
+    if theirs == base:
+        return True, ours
+    return False, None
+
+
+def _union(a: Any, b: Any) -> list:
+    values = {float(v) for v in (a or []) + (b or []) if isinstance(v, int | float) and not isinstance(v, bool)}
+    return sorted(values)
+
+
+def _merge_stamps(base: dict, ours: dict, theirs: dict, into: dict) -> None:
+    for name in _MAX_FIELDS:
+        values = [n[name] for n in (ours, theirs) if isinstance(n.get(name), int | float)]
+        if values:
+            into[name] = max(values)
+    for name in _MIN_FIELDS:
+        values = [n[name] for n in (ours, theirs) if isinstance(n.get(name), int | float)]
+        if values:
+            into[name] = min(values)
+    for name in _UNION_FIELDS:
+        if isinstance(ours.get(name), list) or isinstance(theirs.get(name), list):
+            merged = _union(ours.get(name), theirs.get(name))
+            if name == "_gist_ts":
+                merged = merged[-C.GIST_TS_MAX:]
+            into[name] = merged
+    # The archive state: one side's change wins; both changed: the more alive of the two.
+    state = [{k: n[k] for k in _STATE_FIELDS if k in n} for n in (base, ours, theirs)]
+    decided, value = _three_way(*state)
+    if not decided:
+        value = min(state[1:], key=lambda s: (bool(s.get("_orphaned_ts")), bool(s.get("_archived"))))
+    for name in _STATE_FIELDS:
+        into.pop(name, None)
+    into.update(value)
+
+
+def _merge_conflicts(*lists: Any) -> list:
+    seen: dict[str, dict] = {}
+    for items in lists:
+        for item in items or []:
+            if isinstance(item, dict):
+                seen.setdefault(_key(item), item)
+    return list(seen.values())[-CONFLICTS_MAX:]
+
+
+def merge_node(node_id: str, base: dict | None, ours: dict | None, theirs: dict | None,
+               now: float) -> tuple[dict | None, Conflict | None]:
+    """One node's merge: (merged node or None for deleted, the conflict if both changed its content)."""
+    b = _MISSING if base is None else base
+    o = _MISSING if ours is None else ours
+    t = _MISSING if theirs is None else theirs
+    decided, value = _three_way(b, o, t)
+    if decided:
+        return (None if value is _MISSING else value), None
+    if o is _MISSING or t is _MISSING:
+        return (ours if o is not _MISSING else theirs), None  # a delete against an edit keeps the edit
+    base_d = base or {}
+    c_base, c_ours, c_theirs = content(base_d) if base else None, content(ours), content(theirs)
+    conflict = None
+    if c_ours == c_theirs or c_theirs == c_base:
+        winner, side = ours, "ours"
+    elif c_ours == c_base:
+        winner, side = theirs, "theirs"
+    else:
+        ours_later = _later(ours, theirs, written_ts(ours), written_ts(theirs))
+        winner, loser, side = (ours, theirs, "ours") if ours_later else (theirs, ours, "theirs")
+        other = {**content(loser), "_written": loser.get("_written"), "_set_aside_ts": now}
+        conflict = Conflict(node_id, side, content(winner), other)
+    if c_ours == c_theirs and not conflict:
+        # Same content on both sides: keep the newer write stamp.
+        if not _later(ours, theirs, written_ts(ours), written_ts(theirs)):
+            winner = theirs
+    merged = dict(winner)
+    _merge_stamps(base_d, ours, theirs, merged)
+    conflicts = _merge_conflicts(ours.get(CONFLICTS_FIELD), theirs.get(CONFLICTS_FIELD),
+                                 [conflict.other] if conflict else [])
+    # A conflict resolved on one side (the field dropped by a write) stays resolved.
+    resolved = {_key(i) for i in (base_d.get(CONFLICTS_FIELD) or [])} - (
+        {_key(i) for i in (ours.get(CONFLICTS_FIELD) or [])} & {_key(i) for i in (theirs.get(CONFLICTS_FIELD) or [])})
+    conflicts = [i for i in conflicts if _key(i) not in resolved]
+    merged.pop(CONFLICTS_FIELD, None)
+    if conflicts:
+        merged[CONFLICTS_FIELD] = conflicts
+    return merged, conflict
+
+
+def _merge_edge(base: dict | None, ours: dict | None, theirs: dict | None,
+                ts_ours: float, ts_theirs: float) -> dict | None:
+    decided, value = _three_way(_MISSING if base is None else base, _MISSING if ours is None else ours,
+                                _MISSING if theirs is None else theirs)
+    if decided:
+        return None if value is _MISSING else value
+    if ours is None or theirs is None:
+        return ours if ours is not None else theirs
+    later, earlier = (ours, theirs) if _later(ours, theirs, ts_ours, ts_theirs) else (theirs, ours)
+    merged = dict(later)
+    notes = list(later.get("notes") or [])
+    notes += [n for n in (earlier.get("notes") or []) if n not in notes]
+    if notes:
+        merged["notes"] = notes
+    return merged
+
+
+def _merge_progress(base: dict | None, ours: dict | None, theirs: dict | None) -> dict | None:
+    decided, value = _three_way(_MISSING if base is None else base, _MISSING if ours is None else ours,
+                                _MISSING if theirs is None else theirs)
+    if decided:
+        return None if value is _MISSING else value
+    if ours is None or theirs is None:
+        return ours if ours is not None else theirs
+
+    def ts(p: dict) -> float:
+        value = p.get("last_ts")
+        return float(value) if isinstance(value, int | float) else 0.0
+
+    later = ours if _later(ours, theirs, ts(ours), ts(theirs)) else theirs
+    merged = dict(later)
+    trail: dict[str, dict] = {}
+    for item in (ours.get("_trail") or []) + (theirs.get("_trail") or []):
+        if isinstance(item, dict):
+            trail.setdefault(_key(item), item)
+    merged["_trail"] = sorted(trail.values(), key=lambda i: (i.get("_ts") or 0, _key(i)))[-C.PROGRESS_TRAIL_MAX:]
+    return merged
+
+
+def _merge_version(base: dict | None, ours: dict | None, theirs: dict | None) -> dict | None:
+    decided, value = _three_way(_MISSING if base is None else base, _MISSING if ours is None else ours,
+                                _MISSING if theirs is None else theirs)
+    if decided:
+        return None if value is _MISSING else value
+    if ours is None or theirs is None:
+        return ours if ours is not None else theirs
+
+    def ts(v: dict) -> float:
+        value = v.get("ts")
+        return float(value) if isinstance(value, int | float) else 0.0
+
+    later = dict(ours if _later(ours, theirs, ts(ours), ts(theirs)) else theirs)
+    later["v"] = max(int(ours.get("v") or 0), int(theirs.get("v") or 0)) + 1
+    return later
+
+
+def _mapping(raw: Any) -> dict:
+    return raw if isinstance(raw, dict) else {}
+
+
+def _edges(raw: Any) -> dict:
+    edges = raw.get("edges") if isinstance(raw, dict) else None
+    if isinstance(edges, list):  # an old file's edge list: key it as the map is keyed
+        return {f"{e['from']}->{e['to']}:{e['rel']}": e for e in edges
+                if isinstance(e, dict) and {"from", "to", "rel"} <= e.keys()}
+    return _mapping(edges)
+
+
+def _merge_map(keys: set, base: dict, ours: dict, theirs: dict, merge_one) -> dict:
+    out = {}
+    for key in keys:
+        value = merge_one(key, base.get(key), ours.get(key), theirs.get(key))
+        if value is not None:
+            out[key] = value
+    return out
+
+
+def _changed_keys(base: dict, ours: dict, theirs: dict) -> tuple[set, set]:
+    """(keys to take from ours unchanged, keys that need a merge). The common case is O(n) identity checks."""
+    both = set()
+    for side in (ours, theirs):
+        for key, value in side.items():
+            if base.get(key, _MISSING) != value:
+                both.add(key)
+    for key in base:
+        if key not in ours or key not in theirs:
+            both.add(key)
+    return set(ours) - both, both
+
+
+def merge_graphs(base: dict | None, ours: dict, theirs: dict, now: float) -> MergeResult:
+    """Merge two versions of one graph file against their common ancestor (None: no common history)."""
+    base = base if isinstance(base, dict) else {}
+    meta_b, meta_o, meta_t = (_mapping(g.get("_meta")) for g in (base, ours, theirs))
+    nodes_b, nodes_o, nodes_t = (_mapping(g.get("nodes")) for g in (base, ours, theirs))
+    conflicts: list[Conflict] = []
+
+    same, todo = _changed_keys(nodes_b, nodes_o, nodes_t)
+    nodes = {k: nodes_o[k] for k in same}
+    for node_id in todo:
+        merged, conflict = merge_node(node_id, nodes_b.get(node_id), nodes_o.get(node_id), nodes_t.get(node_id), now)
+        if merged is not None:
+            nodes[node_id] = merged
+        if conflict is not None:
+            conflicts.append(conflict)
+    nodes = _in_order(nodes, nodes_o, nodes_t)
+
+    vers_b, vers_o, vers_t = (_mapping(m.get("versions")) for m in (meta_b, meta_o, meta_t))
+
+    def vts(versions: dict, key: str) -> float:
+        entry = versions.get(key)
+        value = entry.get("ts") if isinstance(entry, dict) else None
+        return float(value) if isinstance(value, int | float) else 0.0
+
+    edges_b, edges_o, edges_t = _edges(base), _edges(ours), _edges(theirs)
+    same, todo = _changed_keys(edges_b, edges_o, edges_t)
+    edges = {k: edges_o[k] for k in same}
+    edges.update(_merge_map(todo, edges_b, edges_o, edges_t, lambda k, b, o, t: _merge_edge(
+        b, o, t, vts(vers_o, "edge:" + k), vts(vers_t, "edge:" + k))))
+    # An edge whose end node the merge deleted goes too (a bare id must name a node; files stay).
+    deleted = (nodes_o.keys() | nodes_t.keys()) - nodes.keys()
+    edges = _in_order(edges, edges_o, edges_t)
+    if deleted:
+        edges = {k: e for k, e in edges.items() if not ({e.get("from"), e.get("to")} & deleted)}
+
+    same, todo = _changed_keys(vers_b, vers_o, vers_t)
+    versions = {k: vers_o[k] for k in same}
+    versions.update(_merge_map(todo, vers_b, vers_o, vers_t, lambda k, b, o, t: _merge_version(b, o, t)))
+    for node_id, node in nodes.items():
+        # A node kept against a delete keeps its version entry.
+        vkey = "node:" + node_id
+        if vkey not in versions and (vkey in vers_o or vkey in vers_t):
+            versions[vkey] = vers_o.get(vkey) or vers_t.get(vkey)
+
+    prog_b, prog_o, prog_t = (_mapping(m.get("progress")) for m in (meta_b, meta_o, meta_t))
+    progress = _merge_map(set(prog_b) | set(prog_o) | set(prog_t), prog_b, prog_o, prog_t,
+                          lambda k, b, o, t: _merge_progress(b, o, t))
+
+    meta: dict = {}
+    for key in _ordered_union(meta_o, meta_t, meta_b):
+        if key in ("versions", "progress"):
+            continue
+        decided, value = _three_way(meta_b.get(key, _MISSING), meta_o.get(key, _MISSING), meta_t.get(key, _MISSING))
+        if not decided:
+            value = meta_o.get(key, meta_t.get(key, _MISSING))  # our own settings (project_path, ...) stand
+        if value is not _MISSING:
+            meta[key] = value
+    meta["versions"] = dict(sorted(versions.items()))
+    if progress:
+        meta["progress"] = dict(sorted(progress.items()))
+
+    merged: dict = {}
+    for key in _ordered_union(ours, theirs, base):
+        if key == "nodes":
+            merged["nodes"] = nodes
+        elif key == "edges":
+            merged["edges"] = edges
+        elif key == "_meta":
+            merged["_meta"] = meta
+        else:
+            decided, value = _three_way(base.get(key, _MISSING), ours.get(key, _MISSING), theirs.get(key, _MISSING))
+            value = value if decided else ours.get(key, _MISSING)
+            if value is not _MISSING:
+                merged[key] = value
+    merged.setdefault("nodes", nodes)
+    merged.setdefault("edges", edges)
+    merged.setdefault("_meta", meta)
+    return MergeResult(merged, tuple(sorted(conflicts, key=lambda c: c.node_id)))
+
+
+def _in_order(merged: dict, first: dict, second: dict) -> dict:
+    """`merged` in our order, then theirs' new entries in their order: diffs stay small."""
+    out = {k: merged[k] for k in first if k in merged}
+    if len(out) < len(merged):
+        for k in second:
+            if k in merged and k not in out:
+                out[k] = merged[k]
+        for k in merged:
+            if k not in out:
+                out[k] = merged[k]
+    return out
+
+
+def _ordered_union(*dicts: dict) -> list:
+    out: dict = {}
+    for d in dicts:
+        for k in d:
+            out.setdefault(k, None)
+    return list(out)
+
+
+def _when(ts: Any) -> str:
+    import datetime as dt
+
+    if not isinstance(ts, int | float) or isinstance(ts, bool):
+        return "at an unknown time"
+    return dt.datetime.fromtimestamp(ts, dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def conflict_notice(level: str, node_id: str, node_written: dict | None, others: Any) -> str | None:
+    """What a session reading a node with versions set aside by a sync is told (NOT WRITTEN style)."""
+    if not isinstance(others, list) or not others:
+        return None
+    lines = [
+        f"CHANGED ON ANOTHER MACHINE: '{node_id}' ({level}) was changed on two machines before they synced; "
+        f"both versions are kept. In use (shown above): the one written last, {_when((node_written or {}).get('ts'))}. "
+        f"Set aside ({len(others)}):"
+    ]
+    for other in others[-CONFLICTS_MAX:]:
+        if not isinstance(other, dict):
+            continue
+        written = other.get("_written") if isinstance(other.get("_written"), dict) else {}
+        lines.append(f"  • written {_when(written.get('origin_ts', written.get('ts')))}: gist: {other.get('gist', '')}")
+        for name in ("notes", "touches"):
+            values = other.get(name)
+            if values:
+                lines.append(f"    {name}: " + " | ".join(str(v) for v in values))
+    lines.append("  To resolve: kg_put_node this node with what the set-aside version adds merged in "
+                 "(or re-send it as it is to keep it); any write of the node clears this notice.")
+    return "\n".join(lines)

@@ -1,0 +1,192 @@
+"""What a person typed, told apart from what they pasted, by the shape of the text.
+
+Prompt recall earns its place only from words a person typed. Pasted machine
+output (logs, tables, stack traces, diffs, command output, JSON) is full of
+words that match lessons by accident, so it is cut out first. No tool is named
+here: a line is judged by its shape (timestamps, hashes, column alignment,
+symbol and digit density, how much of it is plain words, log levels, key=value
+pairs, structural prefixes), a paragraph by its lines, and a prompt by its
+paragraphs:
+
+* a fenced block (```) is pasted;
+* a paragraph (lines between blank lines) is pasted when at least a third of
+  its lines look like machine output: the prose-looking lines of a tool's
+  report (git's "Changes not staged for commit:") go with it;
+* when half a prompt or more is pasted (counted in lines), the prose that is left counts only in the
+  prompt's first and last paragraphs (where a person frames a paste: "why does
+  this fail?" above or below it), and only the lines that read as typed: a
+  question, a first-person or question word, or a lowercase start. A tool's own
+  prose between its blocks ("Your branch is up to date ...") stays out;
+* a line right above or below a pasted block in the same paragraph counts when
+  it reads as typed ("my job is stuck, see the events:");
+* when less of it is pasted, the lines left count when they read as typed
+  (leniently: a code word may appear, and a plain sentence counts), so a tool's
+  prose ("213 packages are looking for funding") still stays out.
+
+A bare continuation ("continue", "go on", "ok do it") is not a request for
+memory either: `is_continuation` tells it.
+"""
+
+from __future__ import annotations
+
+import re
+
+_TIMESTAMP = re.compile(
+    r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}"  # ISO and SQL timestamps
+    r"|\b\d{1,2}:\d{2}:\d{2}\b"  # a clock time
+    r"|\d{1,2}/[A-Z][a-z]{2}/\d{4}"  # 30/Nov/2026 (access logs)
+)
+_HEX = re.compile(r"\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,}\b")  # commit ids, digests, uuids' parts
+_COLUMNS = re.compile(r"\S(?: {2,}|\t)\S")  # words aligned in columns
+_BOX = re.compile(r"[│┃┆┊├┤┌┐└┘─━═╭╮╰╯▕▏|]")
+_LOG_LEVEL = re.compile(r"\b(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE|FATAL|CRITICAL|NOTICE|FAIL|FAILED|PASSED|OK)\b"
+                        r"|\blevel=")
+_KEY_VALUE = re.compile(r"\b[\w.\-]+=[^\s=]")
+_JSONISH = re.compile(r'^\s*[{\[]|"[\w\-.]+"\s*:')
+_CAPS_HEADER = re.compile(r"\b[A-Z][A-Z_%]{2,}\b")
+_PLAIN_WORD = re.compile(r"^[(\"']?[A-Za-z][a-z']*[,.;:!?)\"']{0,2}$")
+_STRUCTURAL = ("+", "-", "@@", ">", "<", "$ ", "#", "*", "at ", "File \"", "✓", "✕", "✖", "✔", "✗", "⠿", "[", "(",
+               "~", "=", "Step ", "--- ", "+++ ", "E ", "error:", "warning:", "note:")
+# A token shaped like code: a dotted or underscored name, a call, a path with a line, a version, CamelCase.
+_CODE_TOKEN = re.compile(r"\w[._/:@]\w|\w\(|\)$|^v?\d+\.\d+|[a-z][A-Z]|^[A-Z][a-z]+[A-Z]|^--?\w")
+_LABEL = re.compile(r"^(?:[A-Za-z][\w.]*)?(?:Error|Exception|Warning|Failure|FAILURE|ERROR|error|warning)\b[^:\n]{0,40}:")
+_LOCATION = re.compile(r"^\S+\.\w{1,6}(?::\d+|\(\d+)")  # src/x.py:42: ... or x.ts(14,7): a compiler's or linter's line
+_SYMBOLS = frozenset("{}[]()<>=:;|/\\\"'@#$%^&*+~`_,")
+_FENCE = re.compile(r"^\s*(```|~~~)")
+# Words that make a line read as a person talking (asking, or about themselves and their team).
+_VOICE = frozenset("""
+i i'm i've i'd me my mine we we're we've our ours us why how what which who whom should could would
+can't cannot doesn't didn't isn't aren't don't wouldn't shouldn't please help explain
+""".split())
+_WORDS = re.compile(r"[a-z']+")
+
+MACHINE_SCORE = 1.5
+FRAME_MAX_SCORE = 0.0  # a line left beside a paste must itself be plain
+LENIENT_FRAME_MAX_SCORE = 0.5  # ... or nearly, when the paste is the smaller part of the prompt
+
+
+def machine_score(line: str) -> float:
+    """How much one line looks like machine output (0: plain prose; 2 or more: machine)."""
+    text = line.strip()
+    if not text:
+        return 0.0
+    score = 0.0
+    tokens = text.split()
+    nonspace = sum(len(t) for t in tokens)
+    if _TIMESTAMP.search(text):
+        score += 2
+    if _HEX.search(text.lower()):
+        score += 1.5
+    if len(_COLUMNS.findall(text)) >= 2 or len(_BOX.findall(text)) >= 2:
+        score += 2
+    elif _COLUMNS.search(text):
+        score += 0.5
+    if _LOG_LEVEL.search(text):
+        score += 2
+    if len(_KEY_VALUE.findall(text)) >= 2:
+        score += 2
+    if _JSONISH.search(text):
+        score += 2
+    if len(_CAPS_HEADER.findall(text)) >= 3:
+        score += 2
+    symbols = sum(1 for c in text if c in _SYMBOLS) / max(1, nonspace)
+    digits = sum(c.isdigit() for c in text) / max(1, nonspace)
+    score += 2 if symbols > 0.25 else 1 if symbols > 0.12 else 0
+    score += 2 if digits > 0.3 else 1 if digits > 0.15 else 0
+    plain = sum(1 for t in tokens if _PLAIN_WORD.match(t)) / len(tokens)
+    score += 2 if plain < 0.3 else 1 if plain < 0.6 else 0
+    code = sum(1 for t in tokens if _CODE_TOKEN.search(t)) / len(tokens)
+    score += 2 if code >= 0.5 else 1 if code >= 0.3 else 0.5 if code >= 0.15 else 0
+    if _LABEL.search(text):
+        score += 1.5
+    if _LOCATION.search(text):
+        score += 2
+    if line[:1] in (" ", "\t") and len(line) - len(line.lstrip()) >= 2:
+        score += 1  # people rarely indent what they type; tools indent their structure
+    if text.startswith(_STRUCTURAL):
+        score += 0.5
+    return score
+
+
+def is_machine(line: str) -> bool:
+    return machine_score(line) >= MACHINE_SCORE
+
+
+def _reads_typed(line: str, lenient: bool = False) -> bool:
+    """A line a person wrote beside a paste: plain, and a question, their voice or a lowercase start.
+
+    `lenient` (the paste is the smaller part of the prompt): a code word may appear in it, and a plain
+    sentence of four words or more counts too.
+    """
+    text = line.strip()
+    if not text or machine_score(line) > (LENIENT_FRAME_MAX_SCORE if lenient else FRAME_MAX_SCORE):
+        return False
+    if "?" in text or text[0].islower():
+        return True
+    words = _WORDS.findall(text.lower())
+    if any(w in _VOICE for w in words):
+        return True
+    return lenient and len(words) >= 4 and text[-1] in ".!" and text[0].isalpha()
+
+
+def _paragraphs(lines: list[str]) -> list[list[tuple[str, bool]]]:
+    """Lines grouped between blank lines; each line marked pasted when inside a fence."""
+    paragraphs: list[list[tuple[str, bool]]] = []
+    current: list[tuple[str, bool]] = []
+    fenced = False
+    for line in lines:
+        if _FENCE.match(line):
+            fenced = not fenced
+            continue
+        if not line.strip() and not fenced:
+            if current:
+                paragraphs.append(current)
+                current = []
+            continue
+        current.append((line, fenced))
+    if current:
+        paragraphs.append(current)
+    return paragraphs
+
+
+def typed_part(text: str) -> str:
+    """`text` without its pasted blocks: the lines a person typed, joined by newlines."""
+    paragraphs = _paragraphs(text.splitlines())
+    kept: list[list[str]] = []  # per paragraph, the lines that may be typed
+    total = pasted = 0
+    for paragraph in paragraphs:
+        marks = [fenced or is_machine(line) for line, fenced in paragraph]
+        total += len(marks)
+        if sum(marks) * 3 < len(marks):
+            kept.append([line for (line, _), machine in zip(paragraph, marks) if not machine])
+            pasted += sum(marks)
+            continue
+        # A pasted paragraph: a person's line may still sit right above or below the block
+        # ("my job is stuck, see events:"), never between its lines.
+        first = marks.index(True)
+        last = len(marks) - 1 - marks[::-1].index(True)
+        frame = [line for line, _ in paragraph[:first] + paragraph[last + 1:]]
+        kept.append(frame)
+        pasted += len(marks) - len(frame)
+    if not pasted:
+        return "\n".join(line for para in kept for line in para)
+    if pasted * 2 < total:
+        # Some paste: what is left counts where it reads as typed (a tool's prose, like "213 packages
+        # are looking for funding", does not).
+        return "\n".join(line for para in kept for line in para if _reads_typed(line, lenient=True))
+    # Mostly paste: only the framing counts, in the first and last paragraphs, lines that read as typed.
+    ends = kept[:1] + kept[1:][-1:]
+    return "\n".join(line for para in ends for line in para if _reads_typed(line))
+
+
+_CONTINUATION_WORDS = frozenset("""
+continue continuing go on ahead yes yeah yep yup y ok okay k sure fine great good perfect nice cool
+proceed keep going next do it that this please thanks thank you lgtm sounds looks right agreed approve approved
+alright all done now again same carry and the then finish up thx ty
+""".split())
+
+
+def is_continuation(text: str) -> bool:
+    """A short nudge to carry on ("continue", "go on", "ok do it"): it asks nothing of memory."""
+    words = _WORDS.findall(text.lower())
+    return len(words) <= 6 and all(w in _CONTINUATION_WORDS for w in words)

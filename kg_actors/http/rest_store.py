@@ -1,0 +1,129 @@
+"""REST endpoints over the store's git history: commit, sync, restore, conflicts, a node's history.
+
+`kg commit|sync|restore` call these when a server owns the store (so the work
+goes through its actors); the editor reads conflicts and a node's history.
+A git failure answers 409 with the message; the server keeps serving.
+"""
+
+from __future__ import annotations
+
+import json
+
+import trio
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from ..core.errors import InvalidInput, KGError, NotFound
+from ..core.merge import CONFLICTS_FIELD
+from ..storage import git as G
+from ..storage import layout as L
+from ..sync import common
+from .rest import guarded, json_body
+
+HISTORY_LIMIT_MAX = 50
+
+
+class GitFailed(KGError):
+    status = 409
+
+
+def graph_key(directory, graph: object) -> str:
+    """`user`, `maintain`, a project's folder (absolute path) or its graph folder's name."""
+    if not isinstance(graph, str) or not graph.strip():
+        raise InvalidInput("graph", "is required: user, maintain, a project path or a project's graph folder")
+    graph = graph.strip()
+    if graph in ("user", "maintain"):
+        return graph
+    if graph.startswith("project:"):
+        graph = graph.removeprefix("project:")
+    if graph.startswith(("/", "~")):
+        return directory.project_key(L.project_root(graph, "graph"))
+    if "/" in graph or not directory.layout.project_graph(graph).exists():
+        raise NotFound(f"no graph named {graph!r} (user, maintain, a project path or a folder under projects/)")
+    return f"project:{graph}"
+
+
+def routes(runtime) -> list[Route]:
+    def keeper():
+        return runtime.keeper
+
+    async def run(op):
+        try:
+            return await op
+        except G.GitError as exc:
+            raise GitFailed(str(exc)) from None
+
+    async def commit(request: Request) -> JSONResponse:
+        return JSONResponse(await run(keeper().commit("commit")))
+
+    async def sync(request: Request) -> JSONResponse:
+        body = await json_body(request)
+        remote = body.get("remote") or await trio.to_thread.run_sync(common.sync_remote, runtime.layout.root)
+        if not isinstance(remote, str) or not remote:
+            raise InvalidInput("remote", "is required (or set \"sync_remote\" in the store's config.json)")
+        return JSONResponse(await run(keeper().sync(remote)))
+
+    async def restore(request: Request) -> JSONResponse:
+        body = await json_body(request)
+        at = body.get("at")
+        if not isinstance(at, str) or not at.strip():
+            raise InvalidInput("at", "is required: a commit or a date")
+        key = graph_key(runtime.directory, body.get("graph", "user"))
+        return JSONResponse(await run(keeper().restore(key, at.strip())))
+
+    async def conflicts(request: Request) -> JSONResponse:
+        """Nodes holding a version set aside by a sync, in every loaded graph (the editor shows them)."""
+        out = []
+        for handle in runtime.directory.loaded():
+            rows = await handle.call(lambda g: [
+                {"id": n.id, "gist": n.gist, "others": n.extra[CONFLICTS_FIELD]}
+                for n in g.nodes.values() if n.extra.get(CONFLICTS_FIELD)])
+            for row in rows:
+                out.append({"level": handle.level, "project_path": runtime.directory.root_of(handle.key), **row})
+        return JSONResponse({"conflicts": out})
+
+    async def node_history(request: Request) -> JSONResponse:
+        """A node's versions from git log: when each was committed, by which machine, and its content."""
+        q = request.query_params
+        node_id = q.get("id")
+        if not node_id:
+            raise InvalidInput("id", "is required")
+        key = graph_key(runtime.directory, q.get("graph") or q.get("project_path") or "user")
+        try:
+            limit = min(int(q.get("limit", "20")), HISTORY_LIMIT_MAX)
+        except ValueError:
+            raise InvalidInput("limit", "must be a whole number") from None
+        rel = common.rel_path(runtime.layout, key)
+        root = runtime.layout.root
+
+        def read() -> list[dict]:
+            if not G.is_repo(root):
+                raise G.GitError(G.init_hint(root))
+            versions: list[dict] = []
+            for rev in G.file_log(root, rel, limit):
+                data = common.parse_graph(G.show(root, rev.commit, rel)) or {}
+                node = (data.get("nodes") or {}).get(node_id)
+                versions.append({"commit": rev.commit, "committed_ts": rev.ts, "machine": rev.machine,
+                                 "author": rev.author, "subject": rev.subject, "node": node})
+            # Keep a version where the node changed (newest first): drop commits that left it as it was.
+            out = []
+            for i, v in enumerate(versions):
+                older = versions[i + 1]["node"] if i + 1 < len(versions) else object()
+                if json.dumps(v["node"], sort_keys=True) != json.dumps(older, sort_keys=True, default=str):
+                    out.append(v)
+            return out
+
+        try:
+            history = await trio.to_thread.run_sync(read)
+        except G.GitError as exc:
+            raise GitFailed(str(exc)) from None
+        return JSONResponse({"graph": key, "id": node_id, "versions": history})
+
+    return [
+        Route("/api/store/commit", guarded(commit), methods=["POST"]),
+        Route("/api/store/sync", guarded(sync), methods=["POST"]),
+        Route("/api/store/restore", guarded(restore), methods=["POST"]),
+        Route("/api/store/conflicts", guarded(conflicts)),
+        Route("/api/graph/node_history", guarded(node_history)),
+    ]

@@ -1,0 +1,70 @@
+"""Claude Code: its plugin state as its own files show it (`claude plugin ...` makes every change).
+
+`claude plugin marketplace add DIR` records the local marketplace (known_marketplaces.json,
+and extraKnownMarketplaces in settings.json); `claude plugin install` copies the plugin
+into plugins/cache and enables it in settings.json (enabledPlugins).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from .files import read_bytes, read_tree
+from .plan import ClaudeFound
+from .plugin import MARKETPLACE, Rendered
+
+
+def config_dir(env: dict[str, str], home: Path) -> Path:
+    return Path(env["CLAUDE_CONFIG_DIR"]) if env.get("CLAUDE_CONFIG_DIR") else home / ".claude"
+
+
+def settings_path(env: dict[str, str], home: Path) -> Path:
+    return config_dir(env, home) / "settings.json"
+
+
+def read_json_object(path: Path) -> tuple[dict | None, str | None]:
+    """(the object, None), ({}, None) when absent, or (None, why it is not what setup expects)."""
+    raw = read_bytes(path)
+    if raw is None:
+        return {}, None
+    try:
+        data = json.loads(raw)
+    except ValueError as exc:
+        return None, f"{path}: not valid JSON ({exc}); left untouched: fix or move it, then run kg setup again"
+    if not isinstance(data, dict):
+        return None, f"{path}: expected a JSON object, found {type(data).__name__}; left untouched"
+    return data, None
+
+
+def cache_holds(installed: Path | None, plugin: Rendered) -> bool:
+    """Whether an installed copy holds every rendered file, byte for byte (the CLI may add its own)."""
+    tree = read_tree(installed) if installed else None
+    return tree is not None and all(tree.get(rel) == data for rel, data in plugin.contents().items())
+
+
+def find(env: dict[str, str], home: Path, plugin: Rendered) -> ClaudeFound:
+    cli = shutil.which("claude", path=env.get("PATH"))
+    if cli is None:
+        return ClaudeFound(None)
+    base = config_dir(env, home)
+    settings, error = read_json_object(base / "settings.json")
+    known, error2 = read_json_object(base / "plugins" / "known_marketplaces.json")
+    installed, error3 = read_json_object(base / "plugins" / "installed_plugins.json")
+    if error or error2 or error3:
+        return ClaudeFound(cli, error or error2 or error3)
+    market = known.get(MARKETPLACE)
+    location = None
+    if isinstance(market, dict):
+        source = market.get("source") if isinstance(market.get("source"), dict) else {}
+        location = source.get("path") or market.get("installLocation")
+    entries = (installed.get("plugins") or {}).get(plugin.key) if isinstance(installed.get("plugins"), dict) else None
+    install_path = None
+    if isinstance(entries, list):
+        for entry in entries:
+            if isinstance(entry, dict) and entry.get("scope") == "user" and entry.get("installPath"):
+                install_path = Path(entry["installPath"])
+    enabled = (settings.get("enabledPlugins") or {}).get(plugin.key) is True \
+        if isinstance(settings.get("enabledPlugins"), dict) else False
+    return ClaudeFound(cli, None, location, install_path is not None, enabled, cache_holds(install_path, plugin))

@@ -1,0 +1,182 @@
+"""Codex: the same plugin through `codex plugin`, and trust for its hooks.
+
+Codex (0.171) reads a Claude-format plugin (`.claude-plugin/plugin.json`, hooks/hooks.json
+with `${CLAUDE_PLUGIN_ROOT}`, `.mcp.json`) from a local marketplace that
+`codex plugin marketplace add DIR` records in config.toml; `codex plugin add` copies it to
+`$CODEX_HOME/plugins/cache/<marketplace>/<plugin>/<version>`. Codex runs a hook only when
+config.toml holds `hooks.state."<hook key>"` with the hook's current hashes: setup asks
+Codex itself for them (`codex app-server`, `hooks/list`) and writes them with Codex's own
+config writer (`config/batchWrite`), which keeps the user's formatting and comments.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import selectors
+import shutil
+import subprocess
+import time
+import tomllib
+from pathlib import Path
+
+from . import SetupError
+from .claude import cache_holds
+from .files import read_bytes
+from .plan import CodexFound
+from .plugin import HOOKS_JSON, MARKETPLACE, Rendered
+
+# The hook events Codex knows (its app-server schema, HookEventName), as hooks.json spells them.
+EVENTS = ("PreToolUse", "PermissionRequest", "PostToolUse", "PreCompact", "PostCompact", "SessionStart",
+          "SessionEnd", "UserPromptSubmit", "SubagentStart", "SubagentStop", "Stop")
+APP_SERVER_TIMEOUT = 60.0
+
+
+def home(env: dict[str, str], user_home: Path) -> Path:
+    return Path(env["CODEX_HOME"]) if env.get("CODEX_HOME") else user_home / ".codex"
+
+
+def config_path(env: dict[str, str], user_home: Path) -> Path:
+    return home(env, user_home) / "config.toml"
+
+
+def _snake(event: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", event).lower()
+
+
+def hook_keys(plugin: Rendered) -> list[str]:
+    """The keys Codex gives the plugin's hooks (`kg-memory@kg-local:hooks/hooks.json:session_start:0:0`)."""
+    return [f"{plugin.key}:{HOOKS_JSON}:{_snake(h.event)}:{h.group}:{h.index}" for h in plugin.hooks if h.event in EVENTS]
+
+
+def unsupported_events(plugin: Rendered) -> list[str]:
+    return sorted({h.event for h in plugin.hooks if h.event not in EVENTS})
+
+
+def read_config(path: Path) -> tuple[dict | None, str | None]:
+    raw = read_bytes(path)
+    if raw is None:
+        return {}, None
+    try:
+        return tomllib.loads(raw.decode()), None
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        return None, f"{path}: not valid TOML ({exc}); left untouched: fix or move it, then run kg setup again"
+
+
+def find(env: dict[str, str], user_home: Path, plugin: Rendered) -> CodexFound:
+    cli = shutil.which("codex", path=env.get("PATH"))
+    if cli is None:
+        return CodexFound(None)
+    codex_home = home(env, user_home)
+    config, error = read_config(codex_home / "config.toml")
+    if error:
+        return CodexFound(cli, error)
+    market = (config.get("marketplaces") or {}).get(MARKETPLACE)
+    location = market.get("source") if isinstance(market, dict) else None
+    entry = (config.get("plugins") or {}).get(plugin.key)
+    installed = isinstance(entry, dict)
+    enabled = installed and entry.get("enabled", True) is True
+    cache = codex_home / "plugins" / "cache" / MARKETPLACE / plugin.name / plugin.version
+    state = (config.get("hooks") or {}).get("state") or {}
+    trusted = isinstance(state, dict) and all(isinstance(state.get(k), dict) and state[k].get("trusted_hash")
+                                              for k in hook_keys(plugin))
+    return CodexFound(cli, None, location, installed, enabled, cache_holds(cache, plugin), trusted)
+
+
+class AppServer:
+    """A `codex app-server` over stdio (JSON-RPC, one message a line), for the hook trust calls."""
+
+    def __init__(self, cli: str, env: dict[str, str], cwd: Path):
+        self.proc = subprocess.Popen([cli, "app-server"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL, env=env, cwd=cwd)
+        self.next_id = 0
+        self.buffer = b""
+        self.deadline = time.monotonic() + APP_SERVER_TIMEOUT
+
+    def __enter__(self) -> AppServer:
+        self.call("initialize", {"clientInfo": {"name": "kg-setup", "version": "1"}})
+        self._send({"method": "initialized"})
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.proc.stdin.close()
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+    def _send(self, message: dict) -> None:
+        self.proc.stdin.write((json.dumps(message) + "\n").encode())
+        self.proc.stdin.flush()
+
+    def call(self, method: str, params: dict) -> dict:
+        self.next_id += 1
+        self._send({"id": self.next_id, "method": method, "params": params})
+        while True:
+            message = self.read()
+            if message.get("id") == self.next_id and "method" not in message:
+                if "error" in message:
+                    raise SetupError(f"codex app-server {method}: {message['error'].get('message', message['error'])}")
+                return message.get("result") or {}
+
+    def read(self) -> dict:
+        """The next message: an answer or a notification."""
+        with selectors.DefaultSelector() as sel:
+            sel.register(self.proc.stdout, selectors.EVENT_READ)
+            while b"\n" not in self.buffer:
+                left = self.deadline - time.monotonic()
+                if left <= 0 or not sel.select(left):
+                    raise SetupError(f"codex app-server did not answer within {APP_SERVER_TIMEOUT:.0f} s")
+                chunk = os.read(self.proc.stdout.fileno(), 65536)
+                if not chunk:
+                    raise SetupError(f"codex app-server exited ({self.proc.poll()}) before it answered")
+                self.buffer += chunk
+        line, self.buffer = self.buffer.split(b"\n", 1)
+        try:
+            return json.loads(line)
+        except ValueError:
+            return {}
+
+    def plugin_hooks(self, key: str, cwd: Path) -> list[dict]:
+        result = self.call("hooks/list", {"cwds": [str(cwd)]})
+        hooks, errors = [], []
+        for entry in result.get("data", []):
+            hooks += [h for h in entry.get("hooks", []) if h.get("pluginId") == key]
+            errors += [e for e in entry.get("errors", []) if key.split("@")[0] in str(e.get("path", ""))]
+        if errors:
+            raise SetupError("Codex cannot load the plugin's hooks: "
+                             + "; ".join(f"{e.get('path')}: {e.get('message')}" for e in errors))
+        return hooks
+
+    def write_state(self, state: dict, strategy: str) -> None:
+        self.call("config/batchWrite", {"edits": [{"keyPath": "hooks.state", "value": state,
+                                                   "mergeStrategy": strategy}]})
+
+
+def trust(cli: str, env: dict[str, str], user_home: Path, plugin: Rendered) -> int:
+    """Trust the plugin's hooks as Codex hashes them now; the number trusted."""
+    with AppServer(cli, env, user_home) as server:
+        hooks = server.plugin_hooks(plugin.key, user_home)
+        if not hooks:
+            raise SetupError(f"Codex lists no hook of {plugin.key}: is the plugin installed (codex plugin list)?")
+        state = {}
+        for hook in hooks:
+            trusted_hash, _, content_hash = hook["currentHash"].partition("/")
+            state[hook["key"]] = {"trusted_hash": trusted_hash, "trusted_content_hash": content_hash}
+        server.write_state(state, "upsert")
+        return len(state)
+
+
+def untrust(cli: str, env: dict[str, str], user_home: Path, plugin: Rendered) -> None:
+    """Drop the trust entries of the plugin's hooks, keeping every other."""
+    config, error = read_config(config_path(env, user_home))
+    if error:
+        raise SetupError(error)
+    state = (config.get("hooks") or {}).get("state") or {}
+    kept = {k: v for k, v in state.items() if not k.startswith(f"{plugin.key}:")}
+    if kept == state:
+        return
+    with AppServer(cli, env, user_home) as server:
+        server.write_state(kept, "replace")

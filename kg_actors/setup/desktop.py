@@ -1,0 +1,69 @@
+"""Claude Desktop: one `mcpServers.kg` entry in claude_desktop_config.json, running `kg mcp` by absolute path.
+
+Desktop has no hooks and no plugin CLI: setup edits the file itself, keeping every other key.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from . import SetupError
+from .claude import read_json_object
+from .plan import DesktopFound
+
+SERVER = "kg"
+
+
+def config_path(env: dict[str, str], home: Path, platform: str = sys.platform) -> Path:
+    if platform == "darwin":
+        base = home / "Library" / "Application Support" / "Claude"
+    else:
+        base = Path(env["XDG_CONFIG_HOME"]) if env.get("XDG_CONFIG_HOME") else home / ".config"
+        base = base / "Claude"
+    return base / "claude_desktop_config.json"
+
+
+def entry(command: list[str], env: dict[str, str]) -> dict:
+    out = {"command": command[0], "args": [*command[1:], "mcp"]}
+    if env:
+        out["env"] = dict(env)
+    return out
+
+
+def find(env: dict[str, str], home: Path, ours: dict | None, platform: str = sys.platform) -> DesktopFound:
+    path = config_path(env, home, platform)
+    if not path.parent.is_dir():  # the app makes this folder on its first start
+        return DesktopFound(None)
+    data, error = read_json_object(path)
+    if error:
+        return DesktopFound(path, error)
+    servers = data.get("mcpServers", {})
+    if not isinstance(servers, dict):
+        return DesktopFound(path, f"{path}: mcpServers is not an object; left untouched")
+    return DesktopFound(path, None, servers.get(SERVER), ours)
+
+
+def merged(raw: bytes | None, server: dict, path: Path) -> bytes:
+    """The config with `mcpServers.kg` set, every other key kept (in order)."""
+    data = json.loads(raw) if raw else {}
+    if not isinstance(data, dict) or not isinstance(data.get("mcpServers", {}), dict):
+        raise SetupError(f"{path}: not a JSON object with an mcpServers object; left untouched")
+    data.setdefault("mcpServers", {})[SERVER] = server
+    return (json.dumps(data, indent=2) + "\n").encode()
+
+
+def without(raw: bytes, path: Path) -> bytes | None:
+    """The config with `mcpServers.kg` gone (and an emptied mcpServers too); None when unchanged."""
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        return None
+    servers = data.get("mcpServers") if isinstance(data, dict) else None
+    if not isinstance(servers, dict) or SERVER not in servers:
+        return None
+    del servers[SERVER]
+    if not servers:
+        del data["mcpServers"]
+    return (json.dumps(data, indent=2) + "\n").encode()

@@ -1,0 +1,190 @@
+"""`kg doctor`: check every piece, read-only; each problem comes with the command that fixes it.
+
+Harness checks reuse setup's own plan: a harness is fine exactly when `kg setup`
+would have nothing to do for it.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import shutil
+import socket
+import urllib.error
+import urllib.request
+
+from .. import __version__
+from . import SetupError
+from .files import Record
+from .plan import plan_setup
+from .run import Context, gather
+
+
+class Report:
+    def __init__(self, ctx: Context):
+        self.ctx = ctx
+        self.problems = 0
+
+    def ok(self, what: str, said: str) -> None:
+        self.ctx.out(f"ok    {what}: {said}")
+
+    def note(self, what: str, said: str) -> None:
+        self.ctx.out(f"--    {what}: {said}")
+
+    def bad(self, what: str, said: str, fix: str) -> None:
+        self.problems += 1
+        self.ctx.out(f"FAIL  {what}: {said}")
+        self.ctx.out(f"      fix: {fix}")
+
+
+def _get(url: str, timeout: float = 1.0) -> tuple[int, bytes] | None:
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as r:
+            return r.status, r.read()
+    except urllib.error.HTTPError as exc:
+        return exc.code, b""
+    except (OSError, ValueError):
+        return None
+
+
+def _listening(host: str, port: int) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=1):
+            return True
+    except OSError:
+        return False
+
+
+def _storage_held(root) -> bool | None:
+    """Whether some process holds the store's lock (what one server per store takes); None if it cannot be told."""
+    try:
+        fd = os.open(root, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)  # closing drops a lock taken for the test
+    return False
+
+
+def doctor(ctx: Context) -> int:
+    from ..config import Config, ConfigError
+
+    r = Report(ctx)
+    try:
+        config = Config.from_env(ctx.env)
+    except ConfigError as exc:
+        r.bad("settings", str(exc), "fix or unset that variable")
+        return 1
+    serving = _server(r, config)
+    _storage(r, config, serving)
+    _harnesses(r, ctx)
+    ctx.out("kg doctor: " + (f"{r.problems} problem(s)" if r.problems else "all good"))
+    return 1 if r.problems else 0
+
+
+def _server(r: Report, config) -> bool:
+    """Check the server; whether it runs on this store."""
+    got = _get(f"{config.url}/health")
+    health = None
+    if got and got[0] == 200:
+        try:
+            health = json.loads(got[1])
+        except ValueError:
+            health = None
+    if health is None:
+        if _listening(config.host, config.port):
+            r.bad("port", f"{config.host}:{config.port} is taken by a program that is not the kg server",
+                  "stop that program, or pick a free port with KG_HTTP_PORT (then run kg setup again)")
+        else:
+            r.bad("server", f"not running at {config.url}", "kg start")
+        return False
+    version = health.get("version")
+    storage = health.get("storage")
+    if version != __version__:
+        r.bad("server", f"running version {version} at {config.url}, but the installed kg is {__version__}",
+              "kg stop && kg start")
+    else:
+        r.ok("server", f"running version {version} at {config.url}")
+    ours = not storage or os.path.realpath(storage) == str(config.root)
+    if not ours:
+        r.bad("server", f"the server on port {config.port} serves {storage}, not {config.root}",
+              "set KG_HOME to the store you mean, or use another port (KG_HTTP_PORT) for this one")
+    if _listening("127.0.0.1", config.editor_port):
+        r.ok("editor", f"reachable at http://127.0.0.1:{config.editor_port}/")
+    else:
+        r.bad("editor", f"nothing answers on port {config.editor_port} (KG_EDITOR_PORT)",
+              "kg stop && kg start (without --no-editor)")
+    return ours
+
+
+def _storage(r: Report, config, serving: bool) -> None:
+    root = config.root
+    where = root if root.exists() else root.parent
+    if not os.access(where, os.W_OK | os.X_OK):
+        r.bad("storage", f"{where} is not writable by this user", f"fix the permissions of {where}, or set KG_HOME")
+        return
+    held = _storage_held(root) if root.exists() else False
+    if held and not serving:
+        r.bad("storage", f"{root} is held by a server that does not answer on port {config.port}",
+              f"kg stop (with the same KG_HTTP_PORT it was started with), or look at {root / 'server.pid'}")
+    elif serving and held is False:
+        r.bad("storage", f"the server at {config.url} does not hold {root}", "kg stop && kg start")
+    else:
+        r.ok("storage", f"{root} writable" + (", held by the running server" if held else ""))
+
+
+def _harnesses(r: Report, ctx: Context) -> None:
+    try:
+        plugin = ctx.plugin()
+        record = Record.load(ctx.record_path)
+        found = gather(ctx, record, plugin)
+    except SetupError as exc:
+        r.bad("plugin", str(exc), "reinstall kg-actors (pip install .), then kg setup")
+        return
+    if shutil.which("curl", path=ctx.env.get("PATH")) is None:
+        r.bad("hooks", "curl is not on PATH: every hook quietly does nothing without it", "install curl")
+    for step in plan_setup(found):
+        if step.problem:
+            r.bad(step.title, step.note, f"fix that file, then kg setup --only {step.name}")
+        elif step.actions:
+            r.bad(step.title, "not wired: " + "; ".join(a.text for a in step.actions),
+                  f"kg setup --only {step.name}")
+        elif step.note == "up to date":
+            r.ok(step.title, f"plugin {plugin.key} installed" if step.name != "desktop" else "kg MCP entry present")
+        else:
+            r.note(step.title, step.note)
+    _duplicates(r, ctx, found)
+    if found.marketplace_current:
+        base = ctx.marketplace_dir / plugin.name
+        for hook in plugin.hooks:
+            if hook.script and not os.access(base / hook.script, os.X_OK):
+                r.bad("hooks", f"{base / hook.script} ({hook.event}) is missing or not executable", "kg setup")
+        command = json.loads((base / ".mcp.json").read_text())["mcpServers"]
+        for name, server in command.items():
+            if not os.access(server.get("command", ""), os.X_OK):
+                r.bad("mcp", f"{base / '.mcp.json'}: {name} runs {server.get('command')}, which is not executable",
+                      "kg setup")
+        r.ok("hooks", ", ".join(sorted({h.event for h in plugin.hooks})) + f" from {base / 'hooks'}")
+
+
+def _duplicates(r: Report, ctx: Context, found) -> None:
+    """A `kg` MCP entry added by hand (as the README once said) runs beside the plugin's: every tool twice."""
+    from . import claude, codex
+
+    if found.claude.cli and not found.claude.error:
+        state_file = claude.config_dir(ctx.env, ctx.home) / ".claude.json" if ctx.env.get("CLAUDE_CONFIG_DIR") \
+            else ctx.home / ".claude.json"
+        state, _ = claude.read_json_object(state_file)
+        if isinstance(state, dict) and isinstance(state.get("mcpServers"), dict) and "kg" in state["mcpServers"]:
+            r.bad("Claude Code", f"{state_file} has its own `kg` MCP server beside the plugin's: the tools show twice",
+                  "claude mcp remove kg --scope user")
+    if found.codex.cli and not found.codex.error:
+        config, _ = codex.read_config(codex.config_path(ctx.env, ctx.home))
+        if isinstance((config or {}).get("mcp_servers"), dict) and "kg" in config["mcp_servers"]:
+            r.bad("Codex", f"{codex.config_path(ctx.env, ctx.home)} has its own [mcp_servers.kg] beside the plugin's "
+                           "server", "codex mcp remove kg")

@@ -1,0 +1,191 @@
+"""Files setup writes: whole or not at all, under one lock, each change recorded.
+
+The record (`<store>/setup/record.json`) keeps, per user file setup changed,
+its bytes before the first change and the digest after the last one: uninstall
+restores the old bytes when the file still holds exactly what setup left.
+"""
+
+from __future__ import annotations
+
+import base64
+import fcntl
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from . import SetupError
+
+RECORD_VERSION = 1
+
+
+def digest(data: bytes | None) -> str | None:
+    return None if data is None else hashlib.sha256(data).hexdigest()
+
+
+def read_bytes(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None
+
+
+def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
+    """Temp file beside `path`, fsync, rename: a reader sees the old file or the new one, never half."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if mode is None:
+        try:
+            mode = path.stat().st_mode & 0o7777  # keep the user's permissions on their file
+        except FileNotFoundError:
+            mode = 0o644
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    _fsync_dir(path.parent)
+
+
+def _fsync_dir(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def read_tree(root: Path) -> dict[str, bytes] | None:
+    """Every file under `root` by relative path, or None when `root` is not a folder."""
+    if not root.is_dir():
+        return None
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def write_tree(root: Path, files: dict[str, tuple[bytes, int]]) -> None:
+    """Make `root` hold exactly `files`: built beside it, then swapped in, so no half-written plugin is seen."""
+    root.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{root.name}.", dir=root.parent))
+    old = root.with_name(f".{root.name}.old")
+    try:
+        for rel, (data, mode) in files.items():
+            target = staging / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with open(target, "wb") as f:
+                f.write(data)
+                f.flush()
+                os.fsync(f.fileno())
+            os.chmod(target, mode)
+        if old.exists():
+            remove_tree(old)
+        if root.exists():
+            os.replace(root, old)
+        os.replace(staging, root)
+    except BaseException:
+        remove_tree(staging)
+        raise
+    remove_tree(old)
+    _fsync_dir(root.parent)
+
+
+def remove_tree(root: Path) -> None:
+    if not root.exists() and not root.is_symlink():
+        return
+    if root.is_symlink() or root.is_file():
+        root.unlink()
+        return
+    for p in sorted(root.rglob("*"), key=lambda p: len(p.parts), reverse=True):
+        if p.is_dir() and not p.is_symlink():
+            p.rmdir()
+        else:
+            p.unlink()
+    root.rmdir()
+
+
+@contextmanager
+def locked(path: Path, on_wait=None) -> Iterator[None]:
+    """Hold an exclusive lock on `path`: a second setup waits for the first, then finds its work done."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if on_wait is not None:
+                on_wait()
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing drops the lock
+
+
+class Record:
+    """What setup changed: `done` per step, and per user file its first `before` bytes and last `after` digest."""
+
+    def __init__(self, path: Path, data: dict | None = None):
+        self.path = path
+        self.data = data or {"version": RECORD_VERSION, "done": {}, "files": {}}
+
+    @classmethod
+    def load(cls, path: Path) -> Record:
+        raw = read_bytes(path)
+        if raw is None:
+            return cls(path)
+        try:
+            data = json.loads(raw)
+        except ValueError as exc:
+            raise SetupError(f"{path}: the setup record is not valid JSON ({exc}); move it away to start afresh") from None
+        if not isinstance(data, dict) or data.get("version") != RECORD_VERSION:
+            raise SetupError(f"{path}: not a setup record of version {RECORD_VERSION}; move it away to start afresh")
+        data.setdefault("done", {})
+        data.setdefault("files", {})
+        return cls(path, data)
+
+    @property
+    def empty(self) -> bool:
+        return not self.data["done"] and not self.data["files"]
+
+    def done(self, step: str) -> dict:
+        return self.data["done"].get(step, {})
+
+    def mark(self, step: str, **facts) -> None:
+        self.data["done"].setdefault(step, {}).update(facts)
+
+    def forget(self, step: str) -> None:
+        self.data["done"].pop(step, None)
+
+    def before_change(self, path: Path) -> None:
+        """Keep the bytes a user file had before setup first touched it (a later run keeps the first)."""
+        key = str(path)
+        if key not in self.data["files"]:
+            data = read_bytes(path)
+            self.data["files"][key] = {"before": None if data is None else base64.b64encode(data).decode(),
+                                       "after": digest(data)}
+
+    def after_change(self, path: Path) -> None:
+        entry = self.data["files"].get(str(path))
+        if entry is not None:
+            entry["after"] = digest(read_bytes(path))
+
+    def files(self) -> dict[Path, tuple[bytes | None, str | None]]:
+        return {Path(k): (None if v["before"] is None else base64.b64decode(v["before"]), v["after"])
+                for k, v in self.data["files"].items()}
+
+    def save(self) -> None:
+        if self.empty:
+            self.path.unlink(missing_ok=True)
+            return
+        atomic_write(self.path, (json.dumps(self.data, indent=2, sort_keys=True) + "\n").encode(), 0o600)

@@ -1,0 +1,210 @@
+"""What setup and uninstall do, decided from what was found: pure, no I/O.
+
+A step is one harness; its actions are what the user is asked about. An action
+is either a command of the harness's own CLI (`run`) or a change setup makes
+itself (`write_plugin`, `codex_trust`, `desktop_write`, ...), done by run.py.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import attrs
+
+STEPS = ("claude", "codex", "desktop")
+TITLES = {"claude": "Claude Code", "codex": "Codex", "desktop": "Claude Desktop"}
+
+
+@attrs.frozen
+class Action:
+    kind: str  # run | write_plugin | codex_trust | codex_untrust | desktop_write | desktop_remove | restore | remove_dir
+    text: str
+    argv: tuple[str, ...] = ()
+    path: Path | None = None
+    fact: str | None = None  # what the record keeps once done, so uninstall undoes exactly that
+
+
+@attrs.frozen
+class Step:
+    name: str
+    actions: tuple[Action, ...] = ()
+    note: str = ""  # said when there is nothing to do: why (skipped, up to date) or what is wrong
+    problem: bool = False
+
+    @property
+    def title(self) -> str:
+        return TITLES.get(self.name, self.name)
+
+
+@attrs.frozen
+class ClaudeFound:
+    cli: str | None
+    error: str | None = None
+    marketplace: str | None = None  # where the registered kg-local marketplace points
+    installed: bool = False
+    enabled: bool = False
+    cache_current: bool = False  # the installed copy holds the rendered plugin
+
+
+@attrs.frozen
+class CodexFound:
+    cli: str | None
+    error: str | None = None
+    marketplace: str | None = None
+    installed: bool = False
+    enabled: bool = False
+    cache_current: bool = False
+    trusted: bool = False  # every hook of the plugin has a trust entry
+
+
+@attrs.frozen
+class DesktopFound:
+    config: Path | None  # None: Claude Desktop is not installed
+    error: str | None = None
+    entry: dict | None = None  # its mcpServers.kg now
+    ours: dict | None = None  # what setup wrote last time, per the record
+
+
+@attrs.frozen
+class Found:
+    marketplace_dir: Path
+    marketplace_current: bool
+    plugin_key: str  # "kg-memory@kg-local"
+    desktop_entry: dict  # the entry setup writes
+    claude: ClaudeFound
+    codex: CodexFound
+    desktop: DesktopFound
+
+
+def parse_only(raw: str | None) -> tuple[str, ...]:
+    if not raw:
+        return STEPS
+    names = tuple(dict.fromkeys(n.strip() for n in raw.split(",") if n.strip()))
+    unknown = [n for n in names if n not in STEPS]
+    if unknown or not names:
+        raise ValueError(f"--only takes a comma-separated list of {', '.join(STEPS)}; not {', '.join(unknown) or raw!r}")
+    return names
+
+
+def _write_plugin(found: Found) -> tuple[Action, ...]:
+    if found.marketplace_current:
+        return ()
+    return (Action("write_plugin", f"write the kg plugin (hooks, skills, MCP entry) into {found.marketplace_dir}",
+                   path=found.marketplace_dir),)
+
+
+def plan_setup(found: Found, only: tuple[str, ...] = STEPS) -> list[Step]:
+    planners = {"claude": _claude, "codex": _codex, "desktop": _desktop}
+    return [planners[name](found) for name in STEPS if name in only]
+
+
+def _claude(found: Found) -> Step:
+    c, key, mdir = found.claude, found.plugin_key, str(found.marketplace_dir)
+    if c.cli is None:
+        return Step("claude", note="not found (no `claude` on PATH): skipped")
+    if c.error:
+        return Step("claude", note=c.error, problem=True)
+    market = key.split("@")[1]
+    acts: list[Action] = list(_write_plugin(found))
+    if c.marketplace != mdir:
+        if c.marketplace is not None:
+            acts.append(Action("run", f"drop the old {market} marketplace (it points at {c.marketplace})",
+                               (c.cli, "plugin", "marketplace", "remove", market)))
+        acts.append(Action("run", f"add the local marketplace {market}",
+                           (c.cli, "plugin", "marketplace", "add", mdir), fact="marketplace"))
+    if c.installed and (not c.cache_current or acts):
+        # Claude Code copies a plugin at install: a changed plugin is installed afresh.
+        acts.append(Action("run", f"remove the outdated copy of {key}", (c.cli, "plugin", "uninstall", key)))
+    if not c.installed or not c.cache_current or acts:
+        acts.append(Action("run", f"install the plugin {key} for this user",
+                           (c.cli, "plugin", "install", key, "--scope", "user"), fact="installed"))
+    elif not c.enabled:
+        acts.append(Action("run", f"enable the plugin {key}", (c.cli, "plugin", "enable", key)))
+    return Step("claude", tuple(acts), note="" if acts else "up to date")
+
+
+def _codex(found: Found) -> Step:
+    c, key, mdir = found.codex, found.plugin_key, str(found.marketplace_dir)
+    if c.cli is None:
+        return Step("codex", note="not found (no `codex` on PATH): skipped")
+    if c.error:
+        return Step("codex", note=c.error, problem=True)
+    market = key.split("@")[1]
+    acts: list[Action] = list(_write_plugin(found))
+    if c.marketplace != mdir:
+        if c.marketplace is not None:
+            acts.append(Action("run", f"drop the old {market} marketplace (it points at {c.marketplace})",
+                               (c.cli, "plugin", "marketplace", "remove", market)))
+        acts.append(Action("run", f"add the local marketplace {market}",
+                           (c.cli, "plugin", "marketplace", "add", mdir), fact="marketplace"))
+    if not (c.installed and c.enabled and c.cache_current) or acts:
+        acts.append(Action("run", f"install the plugin {key} (its hooks and the kg MCP server)",
+                           (c.cli, "plugin", "add", key), fact="installed"))
+    if not c.trusted or acts:
+        # Codex runs a plugin's hooks only once trusted (what /hooks does by hand): setup asks to trust its own.
+        acts.append(Action("codex_trust", f"trust the hooks of {key} (Codex runs no untrusted hook)",
+                           (c.cli,), fact="trusted"))
+    return Step("codex", tuple(acts), note="" if acts else "up to date")
+
+
+def _desktop(found: Found) -> Step:
+    d = found.desktop
+    if d.config is None:
+        return Step("desktop", note="not found (no Claude Desktop configuration folder): skipped")
+    if d.error:
+        return Step("desktop", note=d.error, problem=True)
+    if d.entry == found.desktop_entry:
+        return Step("desktop", note="up to date")
+    if d.entry is not None and d.entry != d.ours:
+        return Step("desktop", note=f"{d.config}: mcpServers.kg is already set to something else; left untouched "
+                                    "(remove it to let kg setup write its own)", problem=True)
+    return Step("desktop", (Action("desktop_write", f"add the kg MCP server (through `kg mcp`) to {d.config}",
+                                   path=d.config),))
+
+
+@attrs.frozen
+class Undo:
+    """What the record says setup did, and whether each recorded file is still as setup left it."""
+    done: dict  # step -> facts
+    files: dict  # Path -> unchanged since setup (bool)
+    marketplace_dir: Path
+    record: Path
+    plugin_key: str
+    claude_cli: str | None = None
+    codex_cli: str | None = None
+
+
+def plan_uninstall(undo: Undo) -> list[Step]:
+    key = undo.plugin_key
+    market = key.split("@")[1]
+    steps = []
+    for name, cli in (("claude", undo.claude_cli), ("codex", undo.codex_cli)):
+        facts = undo.done.get(name)
+        if not facts:
+            continue
+        acts = []
+        if cli is None:
+            steps.append(Step(name, note=f"setup changed it, but `{name}` is no longer on PATH: its plugin "
+                                         f"{key} stays registered", problem=True))
+            continue
+        if facts.get("installed"):
+            verb = "uninstall" if name == "claude" else "remove"
+            acts.append(Action("run", f"uninstall the plugin {key}", (cli, "plugin", verb, key)))
+        if facts.get("trusted"):
+            acts.append(Action("codex_untrust", f"forget the trust setup gave to the hooks of {key}", (cli,)))
+        if facts.get("marketplace"):
+            acts.append(Action("run", f"remove the local marketplace {market}",
+                               (cli, "plugin", "marketplace", "remove", market)))
+        steps.append(Step(name, tuple(acts)))
+    if undo.done.get("desktop"):
+        path = Path(undo.done["desktop"]["config"])
+        steps.append(Step("desktop", (Action("desktop_remove", f"remove the kg MCP server from {path}", path=path),)))
+    tail = []
+    for path, unchanged in undo.files.items():
+        if unchanged:
+            tail.append(Action("restore", f"restore {path} as it was before setup", path=path))
+    tail.append(Action("remove_dir", f"remove the installed plugin folder {undo.marketplace_dir}",
+                       path=undo.marketplace_dir))
+    tail.append(Action("remove_dir", f"remove the setup record {undo.record}", path=undo.record))
+    steps.append(Step("files", tuple(tail)))
+    return steps

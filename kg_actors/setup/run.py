@@ -1,0 +1,246 @@
+"""Carry out a plan: ask, act, record. The only module here that changes anything."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import attrs
+
+from . import SetupError, claude, codex, desktop
+from .files import Record, atomic_write, digest, locked, read_bytes, read_tree, remove_tree, write_tree
+from .plan import Found, Step, Undo, plan_setup, plan_uninstall
+from .plugin import MARKETPLACE, kg_command, marketplace_files, passed_env, plugin_source, render
+
+CLI_TIMEOUT = 120.0
+
+
+@attrs.define
+class Context:
+    env: dict
+    home: Path
+    store: Path
+    out: Callable[[str], None] = print
+    ask: Callable[[str], bool] | None = None  # None: apply without asking (--yes)
+
+    @classmethod
+    def from_env(cls, env: dict | None = None, **kw) -> Context:
+        from ..config import Config, ConfigError
+
+        env = dict(os.environ if env is None else env)
+        try:
+            store = Config.from_env(env).root
+        except ConfigError as exc:
+            raise SetupError(str(exc)) from None
+        return cls(env, Path(os.path.expanduser("~")) if "HOME" not in env else Path(env["HOME"]), store, **kw)
+
+    @property
+    def setup_dir(self) -> Path:
+        return self.store / "setup"
+
+    @property
+    def marketplace_dir(self) -> Path:
+        return self.setup_dir / "marketplace"
+
+    @property
+    def record_path(self) -> Path:
+        return self.setup_dir / "record.json"
+
+    def plugin(self):
+        return render(plugin_source(), kg_command(), passed_env(self.env))
+
+    def tracked(self, step: str) -> Path | None:
+        """The user file a step's changes land in: what uninstall restores byte for byte."""
+        if step == "claude":
+            return claude.settings_path(self.env, self.home)
+        if step == "codex":
+            return codex.config_path(self.env, self.home)
+        if step == "desktop":
+            return desktop.config_path(self.env, self.home)
+        return None
+
+
+def gather(ctx: Context, record: Record, plugin) -> Found:
+    mfiles = marketplace_files(plugin)
+    current = read_tree(ctx.marketplace_dir) == {rel: data for rel, (data, _m) in mfiles.items()}
+    entry = desktop.entry(kg_command(), passed_env(ctx.env))
+    return Found(
+        marketplace_dir=ctx.marketplace_dir, marketplace_current=current, plugin_key=plugin.key,
+        desktop_entry=entry,
+        claude=claude.find(ctx.env, ctx.home, plugin),
+        codex=codex.find(ctx.env, ctx.home, plugin),
+        desktop=desktop.find(ctx.env, ctx.home, record.done("desktop").get("entry")),
+    )
+
+
+def _show(ctx: Context, steps: list[Step]) -> None:
+    for step in steps:
+        if step.actions:
+            ctx.out(f"{step.title}:")
+            for action in step.actions:
+                ctx.out(f"  - {action.text}")
+        else:
+            ctx.out(f"{step.title}: {'PROBLEM: ' if step.problem else ''}{step.note}")
+
+
+def setup(ctx: Context, only: tuple[str, ...], plan_only: bool = False) -> int:
+    plugin = ctx.plugin()
+    if plan_only:  # reads only: no lock, no folder made
+        steps = plan_setup(gather(ctx, Record.load(ctx.record_path), plugin), only)
+        _show(ctx, steps)
+        if codex.unsupported_events(plugin) and any(s.name == "codex" and s.actions for s in steps):
+            ctx.out(f"  (Codex has no {', '.join(codex.unsupported_events(plugin))} hook event: those stay Claude-only)")
+        ctx.out("(plan only: nothing was changed)")
+        return 1 if any(s.problem for s in steps) else 0
+    with locked(ctx.setup_dir / "lock", lambda: ctx.out("kg setup: waiting for another kg setup to finish")):
+        record = Record.load(ctx.record_path)
+        record.data["plugin"] = plugin.key
+        steps = plan_setup(gather(ctx, record, plugin), only)
+        failed = False
+        for step in steps:
+            if not step.actions:
+                ctx.out(f"{step.title}: {'PROBLEM: ' if step.problem else ''}{step.note}")
+                failed |= step.problem
+                continue
+            _show(ctx, [step])
+            if ctx.ask is not None and not ctx.ask(f"Apply these changes to {step.title}?"):
+                ctx.out(f"{step.title}: skipped, nothing changed")
+                continue
+            try:
+                _apply(ctx, record, step, plugin)
+            except SetupError as exc:
+                ctx.out(f"{step.title}: FAILED: {exc}")
+                failed = True
+            else:
+                ctx.out(f"{step.title}: done")
+            finally:
+                record.save()
+        return 1 if failed else 0
+
+
+def _run(ctx: Context, argv: tuple[str, ...]) -> None:
+    try:
+        out = subprocess.run(list(argv), env=ctx.env, capture_output=True, text=True, timeout=CLI_TIMEOUT,
+                             stdin=subprocess.DEVNULL, cwd=ctx.home if ctx.home.is_dir() else None)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise SetupError(f"`{' '.join(argv)}` did not run: {exc}") from None
+    if out.returncode != 0:
+        said = [line for line in (out.stderr + out.stdout).splitlines() if line.strip() and "WARNING" not in line]
+        raise SetupError(f"`{' '.join(argv)}` exited {out.returncode}: {said[-1] if said else 'no output'}")
+
+
+def _apply(ctx: Context, record: Record, step: Step, plugin) -> None:
+    ignore = ctx.setup_dir / ".gitignore"
+    if not ignore.exists():  # a store kept in git never takes in this machine's paths and backups
+        atomic_write(ignore, b"*\n")
+    tracked = ctx.tracked(step.name)
+    if tracked is not None:
+        record.before_change(tracked)
+    try:
+        for action in step.actions:
+            if action.kind == "write_plugin":
+                # Another step of this run may have written it already: write only what differs.
+                files = marketplace_files(plugin)
+                if read_tree(ctx.marketplace_dir) != {rel: data for rel, (data, _m) in files.items()}:
+                    write_tree(ctx.marketplace_dir, files)
+            elif action.kind == "run":
+                _run(ctx, action.argv)
+            elif action.kind == "codex_trust":
+                codex.trust(action.argv[0], ctx.env, ctx.home, plugin)
+            elif action.kind == "desktop_write":
+                entry = desktop.entry(kg_command(), passed_env(ctx.env))
+                atomic_write(action.path, desktop.merged(read_bytes(action.path), entry, action.path))
+                record.mark("desktop", config=str(action.path), entry=entry)
+            else:
+                raise SetupError(f"unknown action {action.kind}")
+            if action.fact:
+                record.mark(step.name, **{action.fact: True})
+    finally:
+        if tracked is not None:
+            record.after_change(tracked)
+
+
+def uninstall(ctx: Context, plan_only: bool = False) -> int:
+    if plan_only:
+        record = Record.load(ctx.record_path)
+        if record.empty:
+            ctx.out(f"kg setup has changed nothing here (no record at {ctx.record_path})")
+            return 0
+        _show(ctx, plan_uninstall(_undo(ctx, record)))
+        ctx.out("(plan only: nothing was changed)")
+        return 0
+    with locked(ctx.setup_dir / "lock", lambda: ctx.out("kg uninstall: waiting for a kg setup to finish")):
+        record = Record.load(ctx.record_path)
+        if record.empty:
+            ctx.out(f"kg setup has changed nothing here (no record at {ctx.record_path})")
+            return 0
+        undo = _undo(ctx, record)
+        steps = plan_uninstall(undo)
+        _show(ctx, steps)
+        if ctx.ask is not None and not ctx.ask("Undo everything kg setup did, as listed?"):
+            ctx.out("nothing changed")
+            return 0
+        plugin = ctx.plugin()
+        failed = False
+        for step in steps:
+            for action in step.actions:
+                try:
+                    _undo_action(ctx, record, action, plugin)
+                except SetupError as exc:
+                    ctx.out(f"{step.title}: FAILED: {exc}")
+                    failed = True
+            failed |= step.problem
+        for path, unchanged in undo.files.items():
+            if not unchanged:
+                ctx.out(f"{path}: changed since kg setup, so only kg's entries were taken out (not restored whole)")
+        if failed:
+            record.save()  # what could not be undone stays on record, to try again
+            return 1
+        ctx.out("kg uninstall: done (the memory in "
+                f"{ctx.store} is untouched)")
+        return 0
+
+
+def _undo(ctx: Context, record: Record) -> Undo:
+    files = {path: digest(read_bytes(path)) == after for path, (_before, after) in record.files().items()}
+    return Undo(record.data["done"], files, ctx.marketplace_dir, ctx.record_path,
+                record.data.get("plugin") or f"kg-memory@{MARKETPLACE}",
+                shutil.which("claude", path=ctx.env.get("PATH")), shutil.which("codex", path=ctx.env.get("PATH")))
+
+
+def _undo_action(ctx: Context, record: Record, action, plugin) -> None:
+    if action.kind == "run":
+        _run(ctx, action.argv)
+    elif action.kind == "codex_untrust":
+        codex.untrust(action.argv[0], ctx.env, ctx.home, plugin)
+    elif action.kind == "desktop_remove":
+        raw = read_bytes(action.path)
+        changed = desktop.without(raw, action.path) if raw is not None else None
+        if changed is not None:
+            atomic_write(action.path, changed)
+    elif action.kind == "restore":
+        before = record.files()[action.path][0]
+        if before is None:
+            action.path.unlink(missing_ok=True)
+        else:
+            atomic_write(action.path, before)
+    elif action.kind == "remove_dir":
+        if action.path == ctx.record_path:
+            record.data = {"version": record.data["version"], "done": {}, "files": {}}
+            record.save()
+        else:
+            remove_tree(action.path)
+
+
+def ask_tty(question: str) -> bool:
+    """Ask on the terminal; no answer (end of input) is a no."""
+    try:
+        answer = input(f"{question} [y/N] ")
+    except EOFError:
+        print(file=sys.stderr)
+        return False
+    return answer.strip().lower() in ("y", "yes")

@@ -1,0 +1,337 @@
+"""Git plumbing for a store that is a repository: set-up, commit, fetch/merge/push, history.
+
+Blocking calls (subprocesses with time limits): actors run them in worker
+threads, the CLI directly. Only the store's own repository is used (a `.git`
+in the store folder itself), never one the store happens to sit inside. Every
+failure is a `GitError` whose message says what to do; nothing here deletes
+user data. `KG_GIT` names the git binary (tests use it for a missing or slow git).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import attrs
+
+GIT_TIMEOUT = 120.0
+DRIVER = "kg-graph"
+GRAPH_PATTERNS = ("/user.json", "/maintain.json", "/projects/*/graph.json")
+
+# What a commit must never hold: half-states, machine-local state and logs.
+IGNORE = """\
+# Written once by kg (the memory server); edit freely.
+# Temp files, locks, journals (folded into the JSON before each commit) and logs:
+*.tmp
+*.prev
+*.journal
+*.journal.dropped
+*.lock
+lock
+server.pid
+*.log
+*.jsonl
+# Machine-local state: sessions, per-project tool counters, this machine's settings.
+sessions.json
+tool_events.json
+config.json
+agy-runner/
+"""
+
+
+class GitError(Exception):
+    pass
+
+
+def git_bin() -> str:
+    return os.environ.get("KG_GIT") or "git"
+
+
+def hostname() -> str:
+    """This machine's name in commit messages (`KG_MACHINE` overrides the host name)."""
+    return os.environ.get("KG_MACHINE") or socket.gethostname() or "unknown-host"
+
+
+def _env() -> dict:
+    env = dict(os.environ)
+    env.update(LC_ALL="C", LANG="C", GIT_TERMINAL_PROMPT="0", GIT_EDITOR="true", GIT_MERGE_AUTOEDIT="no")
+    env.pop("GIT_DIR", None)
+    env.pop("GIT_WORK_TREE", None)
+    return env
+
+
+def run(root: Path, *args: str, check: bool = True, timeout: float = GIT_TIMEOUT,
+        ident: bool = False) -> subprocess.CompletedProcess:
+    cmd = [git_bin(), "-C", str(root)]
+    if ident:
+        cmd += _identity(root)
+    cmd += list(args)
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=_env(),
+                              stdin=subprocess.DEVNULL)
+    except FileNotFoundError:
+        raise GitError(f"git is not installed (looked for {git_bin()!r}); install git to keep history") from None
+    except subprocess.TimeoutExpired:
+        raise GitError(f"git {args[0]} took over {timeout:.0f} s and was stopped") from None
+    if check and proc.returncode != 0:
+        tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
+        raise GitError(f"git {' '.join(args[:2])} failed: {' / '.join(tail) or f'exit {proc.returncode}'}")
+    return proc
+
+
+def _identity(root: Path) -> list[str]:
+    """A commit needs a name: the user's own if configured, else this machine's."""
+    out = []
+    for key, value in (("user.name", f"kg on {hostname()}"), ("user.email", f"kg@{hostname()}")):
+        proc = subprocess.run([git_bin(), "-C", str(root), "config", key], capture_output=True, text=True,
+                              env=_env(), timeout=GIT_TIMEOUT, stdin=subprocess.DEVNULL)
+        if proc.returncode != 0 or not proc.stdout.strip():
+            out += ["-c", f"{key}={value}"]
+    return out
+
+
+def is_repo(root: Path) -> bool:
+    return (root / ".git").exists()
+
+
+def busy(root: Path) -> str | None:
+    """Why the repository cannot take a commit now (a rebase or merge left half-done), or None."""
+    git_dir = root / ".git"
+    for name, what, fix in (
+        ("rebase-merge", "a rebase", "rebase --continue or git rebase --abort"),
+        ("rebase-apply", "a rebase", "rebase --continue or git rebase --abort"),
+        ("MERGE_HEAD", "a merge", "commit or git merge --abort"),
+        ("CHERRY_PICK_HEAD", "a cherry-pick", "cherry-pick --continue or --abort"),
+        ("REVERT_HEAD", "a revert", "revert --continue or --abort"),
+    ):
+        if (git_dir / name).exists():
+            return (f"the store's repository ({root}) is in the middle of {what}; finish it first "
+                    f"(git -C {root} {fix}); kg will not commit or sync until then")
+    return None
+
+
+def clear_stale_locks(root: Path) -> list[str]:
+    """Remove lock files a killed git left behind. Only while holding the store's lock (no git of ours runs)."""
+    removed = []
+    git_dir = root / ".git"
+    candidates = [git_dir / "index.lock", git_dir / "HEAD.lock", git_dir / "config.lock"]
+    refs = git_dir / "refs"
+    if refs.exists():
+        candidates += list(refs.rglob("*.lock"))
+    for path in candidates:
+        try:
+            path.unlink()
+            removed.append(str(path.relative_to(root)))
+        except FileNotFoundError:
+            pass
+    return removed
+
+
+def driver_command() -> str:
+    """The merge driver git runs: this interpreter, by absolute path (no PATH, no venv activation)."""
+    return f"'{sys.executable}' -m kg_actors merge-driver %O %A %B %P"
+
+
+def set_up(root: Path) -> None:
+    """The ignore file (written once), the graph files' merge driver, and its registration."""
+    ignore = root / ".gitignore"
+    if not ignore.exists():
+        ignore.write_text(IGNORE)
+    attributes = root / ".gitattributes"
+    lines = attributes.read_text().splitlines() if attributes.exists() else []
+    wanted = [f"{p} merge={DRIVER}" for p in GRAPH_PATTERNS]
+    missing = [w for w in wanted if w not in lines]
+    if missing:
+        attributes.write_text("\n".join(lines + missing) + "\n")
+    run(root, "config", f"merge.{DRIVER}.name", "kg per-node graph merge")
+    run(root, "config", f"merge.{DRIVER}.driver", driver_command())
+
+
+def init(root: Path) -> bool:
+    """Make the store a repository (idempotent); True when it was not one."""
+    root.mkdir(parents=True, exist_ok=True)
+    created = not is_repo(root)
+    if created:
+        proc = run(root, "init", "-q", "-b", "main", check=False)
+        if proc.returncode != 0:  # git before 2.28 has no -b
+            run(root, "init", "-q")
+            run(root, "symbolic-ref", "HEAD", "refs/heads/main")
+    set_up(root)
+    return created
+
+
+def init_hint(root: Path) -> str:
+    return f"{root} is not a git repository: run `kg init-git` (or `kg sync REMOTE`) to keep its history"
+
+
+def head(root: Path) -> str | None:
+    proc = run(root, "rev-parse", "--verify", "-q", "HEAD", check=False)
+    return proc.stdout.strip() or None if proc.returncode == 0 else None
+
+
+def branch(root: Path) -> str:
+    proc = run(root, "symbolic-ref", "--short", "-q", "HEAD", check=False)
+    name = proc.stdout.strip()
+    if not name:
+        raise GitError(f"the store's repository ({root}) is not on a branch (detached HEAD); "
+                       f"check out a branch first (git -C {root} switch main)")
+    return name
+
+
+def commit_message(now: float, what: str = "auto-save") -> str:
+    stamp = time.strftime("%Y-%m-%d %H:%M", time.gmtime(now))
+    return f"kg: {what} {stamp} UTC on {hostname()}\n\nMachine: {hostname()}\n"
+
+
+def commit(root: Path, now: float, what: str = "auto-save") -> str | None:
+    """Commit everything not ignored; the new commit, or None when nothing changed."""
+    reason = busy(root)
+    if reason:
+        raise GitError(reason)
+    broken = unreadable_graphs(root)
+    if broken:
+        raise GitError(f"{', '.join(broken)} is not a readable graph (conflict markers from a manual merge?); "
+                       "not committing it. The server keeps serving its last good state: fix the file by hand, "
+                       "or put it back with `kg restore --at HEAD GRAPH`")
+    run(root, "add", "-A")
+    staged = run(root, "diff", "--cached", "--quiet", check=False)
+    if staged.returncode == 0 and head(root) is not None:
+        return None
+    run(root, "commit", "-q", "--no-verify", "--allow-empty", "-m", commit_message(now, what), ident=True)
+    return head(root)
+
+
+def unreadable_graphs(root: Path) -> list[str]:
+    """Changed graph files that are not JSON objects (a hand merge's conflict markers, a torn copy)."""
+    proc = run(root, "status", "--porcelain", "-z", "--untracked-files=all", check=False)
+    out = []
+    for entry in proc.stdout.split("\0"):
+        rel = entry[3:]
+        parts = rel.split("/")
+        if not (parts in (["user.json"], ["maintain.json"]) or (len(parts) == 3 and parts[0] == "projects"
+                                                                and parts[2] == "graph.json")):
+            continue
+        try:
+            raw = (root / rel).read_bytes()
+        except FileNotFoundError:
+            continue  # deleted: git records that
+        except OSError:
+            raw = b""
+        if not _looks_like_graph(raw):
+            out.append(rel)
+    return out
+
+
+def _looks_like_graph(raw: bytes) -> bool:
+    """A JSON object without conflict markers. Big files get the shape check only (a full parse of
+    10 MB costs more than the commit; the server writes them atomically, so a torn one is rare)."""
+    if raw.startswith(b"<<<<<<< ") or any(m in raw for m in (b"\n<<<<<<< ", b"\n=======\n", b"\n>>>>>>> ")):
+        return False
+    text = raw.strip()
+    if not (text.startswith(b"{") and text.endswith(b"}")):
+        return False
+    if len(raw) > 1_000_000:
+        return True
+    try:
+        return isinstance(json.loads(raw), dict)
+    except (ValueError, UnicodeDecodeError):
+        return False
+
+
+@attrs.frozen
+class MergeOutcome:
+    before: str | None
+    after: str | None
+    changed: tuple[str, ...]  # files the merge changed, relative to the store
+    pushed: bool
+    push_error: str | None
+    fetched: bool
+
+
+def fetch_merge_push(root: Path, remote: str) -> MergeOutcome:
+    """Fetch `remote`, merge its branch (same name as ours) into ours, push the result."""
+    reason = busy(root)
+    if reason:
+        raise GitError(reason)
+    name = branch(root)
+    before = head(root)
+    url = _remote_url(root, remote)
+    proc = run(root, "ls-remote", "--heads", url, name, check=False)
+    if proc.returncode != 0:
+        tail = " / ".join((proc.stderr or "").strip().splitlines()[-2:])
+        raise GitError(f"cannot fetch from {remote!r}: {tail or 'unknown error'} (is the remote right and reachable?)")
+    fetched = proc.stdout.strip() != ""  # an empty remote has nothing to merge: the push fills it
+    if fetched:
+        run(root, "fetch", "-q", url, f"refs/heads/{name}")
+        merge = run(root, "merge", "-q", "--no-edit", "--allow-unrelated-histories", "-m",
+                    f"kg: sync with {remote} on {hostname()}\n\nMachine: {hostname()}\n", "FETCH_HEAD",
+                    check=False, ident=True)
+        if merge.returncode != 0:
+            detail = " / ".join((merge.stderr + merge.stdout).strip().splitlines()[-4:])
+            if (root / ".git" / "MERGE_HEAD").exists():
+                run(root, "merge", "--abort", check=False)
+            raise GitError(f"merging {remote!r} failed and was undone (nothing changed here): {detail}")
+    after = head(root)
+    changed: tuple[str, ...] = ()
+    if before and after and before != after:
+        changed = tuple(run(root, "diff", "--name-only", before, after).stdout.split())
+    elif before is None and after:
+        changed = tuple(run(root, "ls-tree", "-r", "--name-only", after).stdout.split())
+    push = run(root, "push", "-q", url, f"HEAD:refs/heads/{name}", check=False)
+    push_error = None
+    if push.returncode != 0:
+        lines = (push.stderr or "").strip().splitlines()
+        said = [ln.strip() for ln in lines if ln.startswith("remote:")][:3]  # the remote's own reason
+        push_error = " / ".join(said + lines[-2:]) or f"exit {push.returncode}"
+    return MergeOutcome(before, after, changed, push.returncode == 0, push_error, fetched)
+
+
+def _remote_url(root: Path, remote: str) -> str:
+    """A configured remote's URL, or `remote` itself (a URL or path)."""
+    proc = run(root, "remote", "get-url", remote, check=False)
+    return proc.stdout.strip() if proc.returncode == 0 and proc.stdout.strip() else remote
+
+
+def show(root: Path, rev: str, path: str) -> bytes | None:
+    proc = subprocess.run([git_bin(), "-C", str(root), "show", f"{rev}:{path}"], capture_output=True,
+                          timeout=GIT_TIMEOUT, env=_env(), stdin=subprocess.DEVNULL)
+    return proc.stdout if proc.returncode == 0 else None
+
+
+def resolve(root: Path, at: str) -> str:
+    """A commit from a commit-ish or a date ("2026-11-30", "2026-11-30 14:00", "yesterday")."""
+    proc = run(root, "rev-parse", "--verify", "-q", f"{at}^{{commit}}", check=False)
+    if proc.returncode == 0 and proc.stdout.strip():
+        return proc.stdout.strip()
+    proc = run(root, "rev-list", "-1", f"--before={at}", "HEAD", check=False)
+    if proc.returncode == 0 and proc.stdout.strip():
+        return proc.stdout.strip()
+    raise GitError(f"no commit matches {at!r} (a commit id, or a date after the first commit)")
+
+
+@attrs.frozen
+class Revision:
+    commit: str
+    ts: float
+    author: str
+    machine: str
+    subject: str
+
+
+def file_log(root: Path, path: str, limit: int) -> list[Revision]:
+    """The commits that changed `path`, newest first."""
+    proc = run(root, "log", f"-{limit}", "--format=%H%x1f%at%x1f%an%x1f%s%x1f%(trailers:key=Machine,valueonly)%x1e",
+               "--", path, check=False)
+    out = []
+    for rec in proc.stdout.split("\x1e"):
+        parts = rec.strip().split("\x1f")
+        if len(parts) < 4:
+            continue
+        machine = parts[4].strip() if len(parts) > 4 and parts[4].strip() else parts[2]
+        out.append(Revision(parts[0], float(parts[1]), parts[2], machine, parts[3]))
+    return out

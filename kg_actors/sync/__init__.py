@@ -1,0 +1,1 @@
+"""Memory that outlives a machine: commits, sync with a remote, restore (git under the store)."""

@@ -1,0 +1,122 @@
+"""`kg commit`, `kg sync [REMOTE]`, `kg restore --at WHEN [GRAPH]`, `kg init-git`: ask the server that owns
+the store (so the work goes through its actors), or do it on the files when none runs."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+import urllib.error
+import urllib.request
+
+from ..storage import git as G
+from ..storage import layout as L
+from ..storage.lock import StorageBusy
+from . import common, offline
+
+REQUEST_TIMEOUT = 600.0
+
+
+def _post(config, path: str, body: dict) -> tuple[int, dict]:
+    req = urllib.request.Request(f"{config.url}{path}", data=json.dumps(body).encode(), method="POST",
+                                 headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=REQUEST_TIMEOUT) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as exc:
+        try:
+            return exc.code, json.loads(exc.read())
+        except ValueError:
+            return exc.code, {"error": str(exc)}
+
+
+def _via_server(config, path: str, body: dict) -> dict:
+    """The server's answer; SystemExit with the message when it refused or does not answer here."""
+    try:
+        status, out = _post(config, path, body)
+    except OSError as exc:
+        print(f"kg: a server owns {config.root} but does not answer at {config.url} ({exc}); "
+              "set KG_HTTP_PORT to its port, or stop it (kg stop) and retry", file=sys.stderr)
+        raise SystemExit(1) from None
+    if status != 200:
+        print(f"kg: {out.get('error') or out}", file=sys.stderr)
+        raise SystemExit(1)
+    return out
+
+
+def _offline(fn, *args):
+    """Run an offline step; None when a server owns the store (then ask it)."""
+    try:
+        return fn(*args)
+    except StorageBusy:
+        return None
+    except G.GitError as exc:
+        print(f"kg: {exc}", file=sys.stderr)
+        raise SystemExit(1) from None
+
+
+def cmd_commit(config) -> int:
+    out = _offline(offline.commit, config.root, time.time())
+    if out is None:
+        out = _via_server(config, "/api/store/commit", {})
+    if out.get("reason"):
+        print(f"kg: {out['reason']}")
+        return 1
+    print(f"kg: committed {out['commit'][:12]}" if out.get("committed") else "kg: nothing to commit")
+    return 0
+
+
+def cmd_sync(config, remote: str | None, remember: bool) -> int:
+    remote = remote or common.sync_remote(config.root)
+    if not remote:
+        print("kg: which remote? `kg sync REMOTE` (a URL or path; --remember saves it as sync_remote in "
+              f"{config.root / common.CONFIG_FILE}, then the server syncs on every autocommit)", file=sys.stderr)
+        return 2
+    if remember:
+        common.set_sync_remote(config.root, remote)
+    out = _offline(offline.sync, config.root, remote, time.time())
+    if out is None:
+        out = _via_server(config, "/api/store/sync", {"remote": remote})
+    print(f"kg: synced with {remote}" + (" (the store is now a git repository)" if out.get("initialised") else ""))
+    for key, summary in sorted((out.get("graphs") or {}).items()):
+        print(f"  {key}: {common.describe(summary)}")
+        if summary.get("conflicts"):
+            print(f"  {key}: changed on both machines, both versions kept (later one in use; the other is "
+                  f"shown on the next read and in the editor): {', '.join(summary['conflicts'])}")
+    if not out.get("graphs"):
+        print("  nothing new from the remote")
+    if out.get("push_error"):
+        print(f"kg: the merge is kept here, but the push was refused: {out['push_error']}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _graph_key(root, graph: str) -> str:
+    if graph in ("user", "maintain"):
+        return graph
+    layout = L.Layout(root)
+    if graph.startswith(("/", "~")):
+        return f"project:{L.choose_slug(layout, L.project_root(graph, 'graph'))}"
+    return f"project:{graph.removeprefix('project:')}"
+
+
+def cmd_restore(config, at: str, graph: str) -> int:
+    try:
+        key = _graph_key(config.root, graph)
+    except Exception as exc:
+        print(f"kg: {exc}", file=sys.stderr)
+        return 2
+    out = _offline(offline.restore, config.root, key, at)
+    if out is None:
+        out = _via_server(config, "/api/store/restore", {"at": at, "graph": graph})
+    print(f"kg: {out['graph']} restored to {out['commit'][:12]}: {out['text']}")
+    return 0
+
+
+def cmd_init_git(config) -> int:
+    try:
+        print(f"kg: {offline.ensure_repository(config.root)}")
+    except G.GitError as exc:
+        print(f"kg: {exc}", file=sys.stderr)
+        return 1
+    return 0

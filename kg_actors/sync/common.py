@@ -1,0 +1,100 @@
+"""What the server and the offline commands share: graph files by key, the store's sync settings,
+and a summary of what a change of a graph file changed."""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+
+from ..storage import files
+from ..storage.layout import Layout
+
+log = logging.getLogger(__name__)
+
+CONFIG_FILE = "config.json"  # machine-local settings (ignored by git): {"sync_remote": "..."}
+
+
+def key_of(rel_path: str) -> str | None:
+    """The graph key of a path relative to the store (`user.json` -> user), or None for other files."""
+    parts = rel_path.split("/")
+    if parts == ["user.json"]:
+        return "user"
+    if parts == ["maintain.json"]:
+        return "maintain"
+    if len(parts) == 3 and parts[0] == "projects" and parts[2] == "graph.json":
+        return f"project:{parts[1]}"
+    return None
+
+
+def rel_path(layout: Layout, key: str) -> str:
+    return str(layout.graph_file(key).relative_to(layout.root))
+
+
+def sync_remote(root: Path) -> str | None:
+    """`sync_remote` from the store's config.json (None when unset or unreadable; said in the log)."""
+    path = root / CONFIG_FILE
+    if not path.exists():
+        return None
+    try:
+        value = json.loads(path.read_text()).get("sync_remote")
+    except (OSError, ValueError, AttributeError) as exc:
+        log.warning("%s is unreadable (%s); no sync on the tick", path, exc)
+        return None
+    return value if isinstance(value, str) and value.strip() else None
+
+
+def set_sync_remote(root: Path, remote: str) -> None:
+    path = root / CONFIG_FILE
+    try:
+        config = json.loads(path.read_text()) if path.exists() else {}
+    except ValueError:
+        config = {}
+    if not isinstance(config, dict):
+        config = {}
+    config["sync_remote"] = remote
+    files.write_atomic(path, files.dump_json(config))
+
+
+def parse_graph(raw: bytes | None) -> dict | None:
+    if raw is None:
+        return None
+    try:
+        value = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def changes(before: dict | None, after: dict | None) -> dict:
+    """Node ids added, removed and changed (content) from `before` to `after`, and edge counts."""
+    nb = (before or {}).get("nodes") or {}
+    na = (after or {}).get("nodes") or {}
+
+    def content(n: dict) -> tuple:
+        return n.get("gist"), n.get("notes"), n.get("touches")
+
+    eb = (before or {}).get("edges") or {}
+    ea = (after or {}).get("edges") or {}
+    eb = eb if isinstance(eb, dict) else {}
+    ea = ea if isinstance(ea, dict) else {}
+    return {
+        "added": sorted(set(na) - set(nb)),
+        "removed": sorted(set(nb) - set(na)),
+        "changed": sorted(i for i in set(na) & set(nb) if content(na[i]) != content(nb[i])),
+        "edges_added": len(set(ea) - set(eb)),
+        "edges_removed": len(set(eb) - set(ea)),
+    }
+
+
+def describe(summary: dict) -> str:
+    parts = []
+    for name in ("added", "removed", "changed"):
+        ids = summary.get(name) or []
+        if ids:
+            shown = ", ".join(ids[:8]) + (f" and {len(ids) - 8} more" if len(ids) > 8 else "")
+            parts.append(f"{len(ids)} node(s) {name}: {shown}")
+    for name, label in (("edges_added", "edge(s) added"), ("edges_removed", "edge(s) removed")):
+        if summary.get(name):
+            parts.append(f"{summary[name]} {label}")
+    return "; ".join(parts) or "no node or edge changed"

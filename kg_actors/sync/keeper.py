@@ -1,0 +1,221 @@
+"""StoreKeeper: the server's git work on its store (commit, sync, restore), one at a time, off the loop.
+
+Theory of operation. The keeper is an actor: its mailbox takes jobs (a commit,
+a sync, a restore, and the runtime's tick, so no fold rewrites a graph file
+while git works on it) and runs each to completion before the next. A job asks every loaded
+graph actor to fold its journal into the JSON (so a commit never holds half a
+write), then runs git in a worker thread: the Trio loop, and with it every
+hook and tool reply, goes on meanwhile. After a merge, each loaded graph whose
+file changed absorbs the change through its actor (no restart); writes that
+landed during the sync are merged in, not lost, and sessions' views of the
+changed nodes are forgotten so arbitration sees the new versions. A failure is
+a clear message; the autocommit loop logs each distinct failure once and tries
+again next time. The server keeps serving the last good state throughout.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import attrs
+import trio
+
+from .. import actor
+from ..storage import files
+from ..storage import git as G
+from ..storage.layout import Layout
+from . import common
+
+log = logging.getLogger(__name__)
+
+MERGE_DEADLINE = 300.0  # seconds a sync's merge-and-absorb may take once started (shielded from shutdown)
+
+
+@attrs.frozen
+class Job(actor.Message[Any]):
+    """A store job: an async callable, run when no other one runs."""
+
+    op = "job"
+    run: Callable[[], Awaitable[Any]]
+
+
+class StoreKeeper:
+    def __init__(self, layout: Layout, directory, sessions, clock: Callable[[], float], publish=None):
+        self.layout = layout
+        self.root: Path = layout.root
+        self.directory = directory
+        self.sessions = sessions
+        self.clock = clock
+        self.publish = publish
+        self._mailbox = actor.Mailbox[Job]("store keeper")
+        self._last_problem: str | None = None
+        self.autocommits = 0  # attempts, for /health
+        self.last: dict = {}
+
+    # The actor ---------------------------------------------------------------------------
+    async def serve(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+        """Run jobs one at a time until `close`; whatever is left is answered with an error."""
+        task_status.started()
+        try:
+            async for job in self._mailbox.receive:
+                try:
+                    job.reply.set(await job.run())
+                except Exception as exc:  # the caller gets it; the keeper goes on
+                    job.reply.fail(exc)
+        finally:
+            self._mailbox.drain_stopped()
+
+    async def exclusive(self, job) -> Any:
+        """Run `job` (an async callable) when no other store job runs."""
+        return await self._mailbox.ask(Job(job))
+
+    def close(self) -> None:
+        self._mailbox.send.close()
+
+    # The autocommit loop ---------------------------------------------------------------
+    async def run(self, interval: float) -> None:
+        """Commit (and sync when `sync_remote` is set) every `interval` seconds; never raises."""
+        if interval <= 0:
+            return
+        while True:
+            await trio.sleep(interval)
+            await self.autocommit()
+
+    def status(self) -> dict:
+        return {"problem": self._last_problem, "autocommits": self.autocommits, "last": self.last}
+
+    async def autocommit(self) -> dict:
+        self.autocommits += 1
+        if not G.is_repo(self.root):  # one stat: cheap enough for the loop, and no thread to wait on
+            return {"committed": False, "reason": G.init_hint(self.root)}
+        remote = await trio.to_thread.run_sync(common.sync_remote, self.root)
+        try:
+            out = await (self.sync(remote) if remote else self.commit())
+        except G.GitError as exc:
+            self.problem(str(exc))
+            return {"error": str(exc)}
+        except Exception as exc:  # a boundary: the loop goes on
+            log.exception("autocommit failed")
+            self.problem(repr(exc))
+            return {"error": repr(exc)}
+        if out.get("push_error"):
+            self.problem(f"push to {remote!r} refused: {out['push_error']}")
+        else:
+            self._recovered()
+        return out
+
+    def problem(self, message: str) -> None:
+        if message != self._last_problem:
+            log.warning("git: %s (retried on the next autocommit)", message)
+        self._last_problem = message
+
+    def _recovered(self) -> None:
+        if self._last_problem is not None:
+            log.info("git: working again after: %s", self._last_problem)
+        self._last_problem = None
+
+    # Operations ------------------------------------------------------------------------
+    async def _fold_all(self) -> None:
+        for handle in self.directory.loaded():
+            if not await handle.fold():
+                raise G.GitError(f"graph {handle.key} could not be saved to its file; not committing half a write")
+
+    async def commit(self, what: str = "auto-save") -> dict:
+        return await self.exclusive(lambda: self._commit(what))
+
+    async def _commit(self, what: str) -> dict:
+        if not await trio.to_thread.run_sync(G.is_repo, self.root):
+            return {"committed": False, "reason": G.init_hint(self.root)}
+        await self._fold_all()
+        sha = await trio.to_thread.run_sync(G.commit, self.root, self.clock(), what)
+        self.last = {"commit": sha, "ts": self.clock()}
+        return {"committed": sha is not None, "commit": sha}
+
+    async def sync(self, remote: str) -> dict:
+        """Commit, fetch, merge (per node), push; then the loaded graphs absorb what the merge changed."""
+        return await self.exclusive(lambda: self._sync(remote))
+
+    async def _sync(self, remote: str) -> dict:
+        created = await trio.to_thread.run_sync(G.init, self.root)
+        await self._fold_all()
+        await trio.to_thread.run_sync(G.commit, self.root, self.clock(), "save before sync")
+        with trio.CancelScope(shield=True) as scope:
+            scope.deadline = trio.current_time() + MERGE_DEADLINE
+            outcome = await trio.to_thread.run_sync(G.fetch_merge_push, self.root, remote)
+            absorbed = await self._absorb(outcome)
+        summary = {
+            "remote": remote, "initialised": created, "fetched": outcome.fetched, "before": outcome.before,
+            "after": outcome.after, "pushed": outcome.pushed, "push_error": outcome.push_error,
+            "graphs": absorbed,
+        }
+        self.last = {"sync": summary, "ts": self.clock()}
+        return summary
+
+    async def _absorb(self, outcome: G.MergeOutcome) -> dict:
+        out: dict[str, Any] = {}
+        loaded = {h.key: h for h in self.directory.loaded()}
+        for rel in outcome.changed:
+            key = common.key_of(rel)
+            if key is None:
+                continue
+
+            def read(rel: str = rel) -> tuple[dict | None, dict | None]:
+                base = common.parse_graph(G.show(self.root, outcome.before, rel)) if outcome.before else None
+                return base, files.load_json(self.root / rel)
+
+            base, merged = await trio.to_thread.run_sync(read)
+            if merged is None:
+                continue
+            summary = common.changes(base, merged)
+            conflicts = sorted(i for i, n in (merged.get("nodes") or {}).items()
+                               if isinstance(n, dict) and n.get("_conflicts"))
+            handle = loaded.get(key)
+            if handle is not None:
+                ids = await handle.absorb(base=base or {}, merged=merged, now=self.clock())
+                if ids:
+                    await self.sessions.forget_views(ids=list(ids))
+                if self.publish is not None:
+                    self.publish({"type": "states_changed", "level": handle.level,
+                                  "project_path": self.directory.root_of(key)})
+            out[key] = {**summary, "conflicts": conflicts}
+        return out
+
+    async def restore(self, key: str, at: str) -> dict:
+        """Put graph `key` back as it was at commit or date `at`, through the actor (disk wins)."""
+        return await self.exclusive(lambda: self._restore(key, at))
+
+    async def _restore(self, key: str, at: str) -> dict:
+        rel = common.rel_path(self.layout, key)
+        if not await trio.to_thread.run_sync(G.is_repo, self.root):
+            raise G.GitError(G.init_hint(self.root))
+        commit = await trio.to_thread.run_sync(G.resolve, self.root, at)
+        raw = await trio.to_thread.run_sync(G.show, self.root, commit, rel)
+        restored = common.parse_graph(raw)
+        if restored is None:
+            raise G.GitError(f"{rel} is not in commit {commit[:12]} (or is not a graph there)")
+        handle = await self.directory.get(key)
+        await handle.fold()  # the file's `.prev` then holds everything up to now
+        current = await handle.dump()
+        await trio.to_thread.run_sync(
+            lambda: files.write_atomic(self.layout.graph_file(key), files.dump_json(restored)))
+        await self.directory.reload(key)
+        summary = common.changes(current, restored)
+        ids = summary["added"] + summary["removed"] + summary["changed"]
+        if ids:
+            await self.sessions.forget_views(ids=ids)
+        return {"graph": key, "commit": commit, **summary, "text": common.describe(summary)}
+
+    async def shutdown_commit(self) -> None:
+        """At shutdown, after the actors folded: one commit, bounded, never raising."""
+        try:
+            if await trio.to_thread.run_sync(G.is_repo, self.root):
+                # Abandoned at the grace deadline: a hung git must not keep the server from exiting.
+                await trio.to_thread.run_sync(G.commit, self.root, self.clock(), "save at shutdown",
+                                              abandon_on_cancel=True)
+        except G.GitError as exc:
+            self.problem(f"commit at shutdown: {exc}" if str(exc) != self._last_problem else str(exc))
+        except Exception:
+            log.exception("git: commit at shutdown failed")

@@ -1,0 +1,126 @@
+"""`kg commit|sync|restore|init-git` on a store no server owns: the same steps, on the files directly.
+
+Each holds the store's lock for its whole run (a server cannot start in the
+middle), folds any journal a killed server left into its JSON first (so a
+commit holds whole writes), and removes lock files a killed git left behind.
+`ensure_repository` is the one call `kg setup` needs to offer `git init`.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from ..core.model import snapshot_to_json
+from ..storage import files, journal, lock
+from ..storage import git as G
+from ..storage.layout import Layout
+from . import common
+
+log = logging.getLogger(__name__)
+
+
+@contextmanager
+def owned(root: Path) -> Iterator[Layout]:
+    """Hold the store's lock (StorageBusy when a server owns it)."""
+    fd = lock.claim(root)
+    try:
+        if G.is_repo(root):
+            G.clear_stale_locks(root)
+        yield Layout(root)
+    finally:
+        lock.release(fd)
+
+
+def fold_journals(layout: Layout) -> list[str]:
+    """Fold every journal left beside a graph into its JSON (what a server does at start, then at once)."""
+    from ..graph_actor import load_graph
+
+    folded = []
+    keys = ["user", "maintain"] + [f"project:{s}" for s in layout.project_slugs()]
+    for key in keys:
+        path = layout.graph_file(key)
+        jpath = journal.journal_path(path)
+        if not jpath.exists():
+            continue
+        graph, _ = load_graph(path, "project" if key.startswith("project:") else key, None)
+        files.write_atomic(path, files.dump_json(snapshot_to_json(graph.snapshot_json())))
+        journal.remove(jpath)
+        folded.append(key)
+    return folded
+
+
+def repository_state(root: Path) -> tuple[bool, str]:
+    """For `kg setup`/`kg doctor`: (is the store a git repository, a line saying so and what to do)."""
+    if G.is_repo(root):
+        return True, f"{root} is a git repository: committed every autocommit interval and at shutdown"
+    return False, G.init_hint(root)
+
+
+def ensure_repository(root: Path, now: float | None = None) -> str:
+    """Make the store a git repository with its ignore file and merge driver, and commit what is there.
+
+    For `kg setup` and `kg init-git`. With a server running it sets the repository up and leaves the
+    first commit to the server (`kg commit`, or its autocommit); the message says which happened.
+    """
+    now = time.time() if now is None else now
+    try:
+        with owned(root) as layout:
+            created = G.init(root)
+            fold_journals(layout)
+            sha = G.commit(root, now, "first commit" if created else "commit")
+    except lock.StorageBusy:
+        created = G.init(root)
+        return (f"{root} is {'now' if created else 'already'} a git repository; the running server commits it "
+                "(run `kg commit` to commit now)")
+    state = "is now" if created else "is already"
+    return f"{root} {state} a git repository" + (f"; committed {sha[:12]}" if sha else "; nothing new to commit")
+
+
+def commit(root: Path, now: float) -> dict:
+    with owned(root) as layout:
+        if not G.is_repo(root):
+            return {"committed": False, "reason": G.init_hint(root)}
+        fold_journals(layout)
+        sha = G.commit(root, now, "commit")
+    return {"committed": sha is not None, "commit": sha}
+
+
+def sync(root: Path, remote: str, now: float) -> dict:
+    with owned(root) as layout:
+        created = G.init(root)
+        fold_journals(layout)
+        G.commit(root, now, "save before sync")
+        outcome = G.fetch_merge_push(root, remote)
+        graphs = {}
+        for rel in outcome.changed:
+            key = common.key_of(rel)
+            if key is None:
+                continue
+            before = common.parse_graph(G.show(root, outcome.before, rel)) if outcome.before else None
+            after = files.load_json(root / rel)
+            conflicts = sorted(i for i, n in ((after or {}).get("nodes") or {}).items()
+                               if isinstance(n, dict) and n.get("_conflicts"))
+            graphs[key] = {**common.changes(before, after), "conflicts": conflicts}
+    return {"remote": remote, "initialised": created, "fetched": outcome.fetched, "before": outcome.before,
+            "after": outcome.after, "pushed": outcome.pushed, "push_error": outcome.push_error, "graphs": graphs}
+
+
+def restore(root: Path, key: str, at: str) -> dict:
+    with owned(root) as layout:
+        if not G.is_repo(root):
+            raise G.GitError(G.init_hint(root))
+        rel = common.rel_path(layout, key)
+        sha = G.resolve(root, at)
+        restored = common.parse_graph(G.show(root, sha, rel))
+        if restored is None:
+            raise G.GitError(f"{rel} is not in commit {sha[:12]} (or is not a graph there)")
+        fold_journals(layout)  # the file's `.prev` then holds everything up to now
+        path = layout.graph_file(key)
+        current = files.load_json(path) if path.exists() else None
+        files.write_atomic(path, files.dump_json(restored))
+    summary = common.changes(current, restored)
+    return {"graph": key, "commit": sha, **summary, "text": common.describe(summary)}

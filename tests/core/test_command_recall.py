@@ -1,0 +1,83 @@
+"""Recall before a command runs (core/command_recall.py, issue #12): what names a command, and the cap."""
+
+from __future__ import annotations
+
+import pytest
+
+from kg_actors.core import command_recall as cr
+from kg_actors.core import constants as C
+from kg_actors.core.model import GraphData, Node
+from kg_actors.core.search import SearchIndex
+from kg_actors.harness.shell import invocations
+
+
+def views(nodes: list[Node], user: list[Node] = ()) -> dict:
+    out = {}
+    for kind, group in (("user", user), ("project", nodes)):
+        graph = GraphData(kind, "/home/u/proj" if kind == "project" else None)
+        for node in group:
+            graph.set_node(node)
+        out[kind] = (graph, SearchIndex.build(graph))
+    return out
+
+
+LESSONS = [
+    Node("make-deploy-needs-context", "make deploy reads KUBE_CONTEXT and refuses prod without CONFIRM=1"),
+    Node("deploy-target-guard", "the deploy target checks the branch first", touches=("Makefile:deploy",)),
+    Node("release-script-tag-changelog", "bumps the version, writes the changelog, pushes the tag",
+         touches=("scripts/release.sh",)),
+    Node("npm-publish-provenance", "npm publish runs only from CI with --provenance"),
+    Node("alembic-upgrade-lock-timeout", "alembic upgrade sets lock_timeout 5s so a blocked ALTER fails fast"),
+    Node("alembic-autogenerate-review", "alembic autogenerate misses renames: review every file"),
+    Node("git-history-rewrite", "never rewrite history on main", notes=("git push --force broke CI",)),
+    Node("build-bundle-budget", "npm run build fails over 250 kB gzip"),
+]
+
+
+def decide(command: str | list, seen: frozenset[str] = frozenset(), nodes: list[Node] = LESSONS) -> cr.Decision:
+    return cr.decide(invocations(command), views(nodes), seen)
+
+
+@pytest.mark.parametrize("command, expected", [
+    ("alembic upgrade head", ["alembic-upgrade-lock-timeout"]),  # program and subcommand, not just "alembic"
+    ("make deploy ENV=prod", ["make-deploy-needs-context", "deploy-target-guard"]),  # gist, or Makefile:target
+    ("make -C infra deploy", ["make-deploy-needs-context", "deploy-target-guard"]),
+    ("./scripts/release.sh 2.4.0", ["release-script-tag-changelog"]),
+    ("sh scripts/release.sh --dry-run", ["release-script-tag-changelog"]),
+    ("bash -lc 'cd web && npm publish --access public'", ["npm-publish-provenance"]),
+    (["bash", "-lc", "FOO=1 nice -n 5 npm run build"], ["build-bundle-budget"]),
+    ("cd web && npm run build", ["build-bundle-budget"]),
+])
+def test_lessons_that_name_the_command_arrive(command, expected):
+    decision = decide(command)
+    assert decision.reason == "injected"
+    assert [i for _, i in decision.shown] == expected
+    for node_id in expected:
+        assert f"- [project] {node_id}: " in decision.text
+
+
+@pytest.mark.parametrize("command", ["ls -la", "git status", "pytest -q tests/test_auth.py", "cat scripts/x.sh",
+                                     "python -c 'print(1)'", "alembic history", "git push --force", "echo 'a",
+                                     "", "cd /tmp"])
+def test_commands_no_lesson_names_stay_silent(command):
+    # "git push" sits only in a note: notes do not name a command (id, gist and touches do).
+    assert decide(command).text is None
+
+
+def test_at_most_two_nodes_within_800_characters_and_never_a_gist_twice():
+    nodes = [Node(f"helm-upgrade-rule-{i}", f"helm upgrade rule {i}: " + "x" * 500) for i in range(4)]
+    decision = decide("helm upgrade api ./chart", nodes=nodes)
+    assert len(decision.shown) <= C.COMMAND_RECALL_MAX_NODES and len(decision.text) <= C.COMMAND_RECALL_CHAR_BUDGET
+    seen = frozenset(i for _, i in decision.shown)
+    again = decide("helm upgrade api ./chart", seen=seen, nodes=nodes)
+    assert not seen & {i for _, i in again.shown}
+    everything = frozenset(n.id for n in nodes)
+    assert decide("helm upgrade api ./chart", seen=everything, nodes=nodes).reason == "all_seen"
+
+
+def test_program_and_subcommand_side_by_side_rank_first_and_user_lessons_count():
+    nodes = [Node("terraform-state-locking", "Terraform state lives in S3; never apply from two laptops"),
+             Node("terraform-apply-plan-file", "terraform apply only a saved plan file")]
+    user = [Node("prefer-terraform-apply-review", "review every terraform apply with a second person")]
+    decision = cr.decide(invocations("terraform apply -auto-approve"), views(nodes, user), frozenset())
+    assert [i for _, i in decision.shown] == ["terraform-apply-plan-file", "prefer-terraform-apply-review"]

@@ -1,0 +1,194 @@
+"""The three-way graph merge: one-sided changes merge cleanly, both-sided ones keep both versions."""
+
+from __future__ import annotations
+
+import copy
+
+from kg_actors.core.merge import CONFLICTS_FIELD, merge_graphs, merge_node
+
+NOW = 1_800_000_000.0
+
+
+def node(node_id: str, gist: str, ts: float, **extra) -> dict:
+    return {"id": node_id, "gist": gist, "_created_ts": 1000.0, "_written": {"ts": ts, "by": "s1"}, **extra}
+
+
+def graph(*nodes: dict, edges: dict | None = None, progress: dict | None = None, versions: dict | None = None) -> dict:
+    meta = {"versions": versions or {}, "namespace": {"kind": "user", "owner": None}}
+    if progress is not None:
+        meta["progress"] = progress
+    return {"nodes": {n["id"]: n for n in nodes}, "edges": edges or {}, "_meta": meta}
+
+
+def edge(src: str, dst: str, rel: str, *notes: str) -> tuple[str, dict]:
+    out = {"from": src, "to": dst, "rel": rel}
+    if notes:
+        out["notes"] = list(notes)
+    return f"{src}->{dst}:{rel}", out
+
+
+def test_changes_on_one_side_each_merge_cleanly():
+    base = graph(node("a", "A", 1), node("b", "B", 1), node("c", "C", 1))
+    ours = copy.deepcopy(base)
+    theirs = copy.deepcopy(base)
+    ours["nodes"]["a"] = node("a", "A ours", 5)
+    ours["nodes"]["new-ours"] = node("new-ours", "N1", 5)
+    theirs["nodes"]["b"] = node("b", "B theirs", 6)
+    del theirs["nodes"]["c"]
+    theirs["nodes"]["new-theirs"] = node("new-theirs", "N2", 6)
+    out = merge_graphs(base, ours, theirs, NOW)
+    nodes = out.merged["nodes"]
+    assert out.conflicts == ()
+    assert nodes["a"]["gist"] == "A ours" and nodes["b"]["gist"] == "B theirs"
+    assert "c" not in nodes
+    assert {"new-ours", "new-theirs"} <= set(nodes)
+
+
+def test_same_node_changed_on_both_sides_keeps_the_later_and_sets_the_other_aside():
+    base = graph(node("a", "A", 1))
+    ours = graph(node("a", "A written here, earlier", 10))
+    theirs = graph(node("a", "A written there, later", 20))
+    out = merge_graphs(base, ours, theirs, NOW)
+    merged = out.merged["nodes"]["a"]
+    assert merged["gist"] == "A written there, later"
+    assert [c.node_id for c in out.conflicts] == ["a"] and out.conflicts[0].kept_side == "theirs"
+    (aside,) = merged[CONFLICTS_FIELD]
+    assert aside["gist"] == "A written here, earlier" and aside["_written"]["ts"] == 10
+    assert aside["_set_aside_ts"] == NOW
+    # The other way round, the other side wins: the rule is the timestamp, not the side.
+    out2 = merge_graphs(base, theirs, ours, NOW)
+    assert out2.merged["nodes"]["a"]["gist"] == "A written there, later"
+
+
+def test_merge_is_symmetric_in_content():
+    base = graph(node("a", "A", 1), node("b", "B", 1))
+    ours = graph(node("a", "A1", 10), node("b", "B1", 30))
+    theirs = graph(node("a", "A2", 20), node("b", "B2", 20))
+    one = merge_graphs(base, ours, theirs, NOW).merged
+    two = merge_graphs(base, theirs, ours, NOW).merged
+    assert one["nodes"] == two["nodes"]
+
+
+def test_delete_against_edit_keeps_the_edit():
+    base = graph(node("a", "A", 1), node("b", "B", 1))
+    ours = graph(node("a", "A edited", 5))  # b deleted here
+    theirs = graph(node("b", "B edited", 5))  # a deleted there
+    out = merge_graphs(base, ours, theirs, NOW)
+    assert out.merged["nodes"]["a"]["gist"] == "A edited"
+    assert out.merged["nodes"]["b"]["gist"] == "B edited"
+    assert out.conflicts == ()
+
+
+def test_read_stamps_and_scores_merge_by_max_and_union_not_by_conflict():
+    base = graph(node("a", "A", 1, _useful_ts=[100.0], _last_read_ts=100.0))
+    ours = graph(node("a", "A", 1, _useful_ts=[100.0, 200.0], _last_read_ts=300.0, _archived=True))
+    theirs = graph(node("a", "A", 1, _useful_ts=[100.0, 250.0], _last_read_ts=200.0))
+    out = merge_graphs(base, ours, theirs, NOW)
+    merged = out.merged["nodes"]["a"]
+    assert out.conflicts == ()
+    assert merged["_useful_ts"] == [100.0, 200.0, 250.0]
+    assert merged["_last_read_ts"] == 300.0
+    assert merged["_archived"] is True  # changed on one side only
+    assert CONFLICTS_FIELD not in merged
+
+
+def test_stamps_merge_even_when_content_changed_on_one_side():
+    base = graph(node("a", "A", 1))
+    ours = graph(node("a", "A", 1, _useful_ts=[500.0]))
+    theirs = graph(node("a", "A rewritten", 9, _last_read_ts=900.0))
+    merged = merge_graphs(base, ours, theirs, NOW).merged["nodes"]["a"]
+    assert merged["gist"] == "A rewritten" and merged["_useful_ts"] == [500.0] and merged["_last_read_ts"] == 900.0
+
+
+def test_archive_state_changed_on_both_sides_keeps_the_more_alive():
+    base = graph(node("a", "A", 1, _archived=True))
+    ours = graph(node("a", "A", 1))  # promoted here
+    theirs = graph(node("a", "A", 1, _archived=True, _orphaned_ts=50.0))  # orphaned there
+    merged = merge_graphs(base, ours, theirs, NOW).merged["nodes"]["a"]
+    assert "_archived" not in merged and "_orphaned_ts" not in merged
+
+
+def test_both_sides_created_the_same_id_without_common_history():
+    ours = graph(node("a", "mine", 10))
+    theirs = graph(node("a", "yours", 5), node("b", "B", 5))
+    out = merge_graphs(None, ours, theirs, NOW)
+    assert out.merged["nodes"]["a"]["gist"] == "mine"
+    assert out.merged["nodes"]["a"][CONFLICTS_FIELD][0]["gist"] == "yours"
+    assert out.merged["nodes"]["b"]["gist"] == "B"
+
+
+def test_same_change_on_both_sides_is_no_conflict():
+    base = graph(node("a", "A", 1))
+    ours = graph(node("a", "A2", 10))
+    theirs = graph(node("a", "A2", 12))
+    out = merge_graphs(base, ours, theirs, NOW)
+    assert out.conflicts == () and out.merged["nodes"]["a"]["_written"]["ts"] == 12
+
+
+def test_a_resolved_conflict_stays_resolved():
+    aside = {"gist": "old", "_set_aside_ts": 5.0}
+    base = graph(node("a", "A", 1, _conflicts=[aside]))
+    ours = graph(node("a", "A merged by hand", 10))  # resolved here: the field is gone
+    theirs = graph(node("a", "A", 1, _conflicts=[aside], _useful_ts=[7.0]))
+    merged = merge_graphs(base, ours, theirs, NOW).merged["nodes"]["a"]
+    assert CONFLICTS_FIELD not in merged and merged["gist"] == "A merged by hand"
+
+
+def test_edges_merge_by_key_with_notes_kept_from_both():
+    k1, e1 = edge("a", "b", "uses")
+    k2, e2 = edge("a", "c", "uses")
+    base = graph(node("a", "A", 1), node("b", "B", 1), node("c", "C", 1), edges={k1: e1, k2: e2})
+    ours = copy.deepcopy(base)
+    theirs = copy.deepcopy(base)
+    ours["edges"][k1] = edge("a", "b", "uses", "seen here")[1]
+    theirs["edges"][k1] = edge("a", "b", "uses", "seen there")[1]
+    del theirs["edges"][k2]
+    k3, e3 = edge("b", "src/x.py", "in")
+    ours["edges"][k3] = e3
+    merged = merge_graphs(base, ours, theirs, NOW).merged["edges"]
+    assert sorted(merged[k1]["notes"]) == ["seen here", "seen there"]
+    assert k2 not in merged and k3 in merged
+
+
+def test_edges_of_a_node_deleted_by_the_merge_go():
+    k1, e1 = edge("a", "b", "uses")
+    base = graph(node("a", "A", 1), node("b", "B", 1), edges={k1: e1})
+    ours = graph(node("a", "A", 1), edges={k1: e1})  # b deleted here with... the edge kept by mistake
+    theirs = copy.deepcopy(base)
+    merged = merge_graphs(base, ours, theirs, NOW).merged
+    assert "b" not in merged["nodes"] and k1 not in merged["edges"]
+
+
+def test_progress_keeps_the_later_record_and_both_trails():
+    p0 = {"done": 1, "last_ts": 10.0, "_trail": [{"_ts": 10.0, "done": 1}]}
+    p1 = {"done": 2, "last_ts": 20.0, "_trail": [{"_ts": 10.0, "done": 1}, {"_ts": 20.0, "done": 2}]}
+    p2 = {"done": 5, "last_ts": 30.0, "_trail": [{"_ts": 10.0, "done": 1}, {"_ts": 30.0, "done": 5}]}
+    out = merge_graphs(graph(progress={"t": p0}), graph(progress={"t": p1}), graph(progress={"t": p2}), NOW)
+    merged = out.merged["_meta"]["progress"]["t"]
+    assert merged["done"] == 5
+    assert [i["_ts"] for i in merged["_trail"]] == [10.0, 20.0, 30.0]
+
+
+def test_versions_changed_on_both_sides_move_past_both():
+    base = graph(node("a", "A", 1), versions={"node:a": {"v": 2, "ts": 1}})
+    ours = graph(node("a", "A1", 10), versions={"node:a": {"v": 3, "ts": 10}})
+    theirs = graph(node("a", "A2", 20), versions={"node:a": {"v": 5, "ts": 20}})
+    merged = merge_graphs(base, ours, theirs, NOW).merged["_meta"]["versions"]
+    assert merged["node:a"]["v"] == 6 and merged["node:a"]["ts"] == 20
+
+
+def test_unknown_fields_ride_along():
+    base = graph(node("a", "A", 1, color="blue"))
+    base["_meta"]["_future"] = {"k": 1}
+    base["top_level_thing"] = 1
+    ours = copy.deepcopy(base)
+    theirs = copy.deepcopy(base)
+    theirs["nodes"]["a"]["color"] = "red"
+    merged = merge_graphs(base, ours, theirs, NOW).merged
+    assert merged["nodes"]["a"]["color"] == "red"
+    assert merged["_meta"]["_future"] == {"k": 1} and merged["top_level_thing"] == 1
+
+
+def test_merge_node_reports_no_conflict_when_only_one_side_changed_content():
+    merged, conflict = merge_node("a", node("a", "A", 1), node("a", "A", 1, _last_read_ts=3.0), node("a", "B", 2), NOW)
+    assert conflict is None and merged["gist"] == "B" and merged["_last_read_ts"] == 3.0

@@ -1,0 +1,114 @@
+"""What a person typed, told apart from pasted machine output by shape (core/typed.py, issue #12).
+
+The pastes here are not the evaluation's (bench/recall_data.py): other tools, other formats, so
+the rules are checked on shapes they were not tuned on.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from kg_actors.core import recall
+from kg_actors.core.typed import is_continuation, is_machine, typed_part
+
+PASTES = {  # tool output, as pasted
+ "docker_build": "#8 [builder 3/6] RUN pip install --no-cache-dir -r requirements.txt\n#8 12.41 Collecting fastapi==0.115.0\n#8 13.02   Downloading fastapi-0.115.0-py3-none-any.whl (94 kB)\n#8 DONE 21.3s\n#9 [builder 4/6] COPY . .\n#9 DONE 0.2s",
+ "kubectl_describe": "Name:         api-7d9f8b6c5-2xkqp\nNamespace:    prod\nPriority:     0\nNode:         ip-10-0-3-4.eu-west-1.compute.internal/10.0.3.4\nStart Time:   Mon, 30 Nov 2026 10:01:33 +0000\nLabels:       app=api\n              pod-template-hash=7d9f8b6c5\nStatus:       Running",
+ "git_diff_stat": " deploy/helm/app/values.yaml | 4 ++--\n scripts/deploy.sh           | 9 +++++++--\n 2 files changed, 9 insertions(+), 4 deletions(-)",
+ "cargo_test": "running 3 tests\ntest limiter::tests::burst ... ok\ntest limiter::tests::window ... FAILED\ntest auth::tests::refresh ... ok\n\nfailures:\n\n---- limiter::tests::window stdout ----\nthread 'limiter::tests::window' panicked at src/limiter.rs:88:9:\nassertion `left == right` failed\n  left: 429\n right: 200",
+ "go_build": "# github.com/org/gw/limiter\n./limiter.go:41:2: undefined: window\n./limiter.go:57:15: cannot use n (variable of type int) as int64 value in argument to redis.Incr",
+ "psql_d": "                 Table \"public.orders\"\n   Column   |           Type           | Nullable | Default\n------------+--------------------------+----------+---------\n id         | uuid                     | not null |\n status     | text                     | not null | 'new'\n created_at | timestamp with time zone | not null | now()\nIndexes:\n    \"orders_pkey\" PRIMARY KEY, btree (id)",
+ "yarn": "yarn install v1.22.19\n[1/4] Resolving packages...\n[2/4] Fetching packages...\n[3/4] Linking dependencies...\nwarning \" > react-query@3.39.3\" has unmet peer dependency \"react-dom@^16.8.0 || ^17.0.0\".\n[4/4] Building fresh packages...\nDone in 14.21s.",
+ "top": "top - 10:31:02 up 12 days,  3:02,  2 users,  load average: 3.12, 2.80, 2.41\nTasks: 212 total,   2 running, 210 sleeping,   0 stopped,   0 zombie\n%Cpu(s): 71.2 us,  6.1 sy,  0.0 ni, 21.9 id,  0.0 wa,  0.0 hi,  0.8 si,  0.0 st\nMiB Mem :  15842.1 total,    812.4 free,  12011.9 used,   3017.8 buff/cache",
+ "gh_run": "✓ main Test · 7012345678\nTriggered via push about 3 minutes ago\n\nJOBS\n✓ lint in 41s (ID 19283746)\nX tests in 6m12s (ID 19283747)\n  ✓ Set up job\n  ✓ Run actions/checkout@v4\n  X Run pytest -q\n\nANNOTATIONS\nX Process completed with exit code 1.",
+ "python_warning": "/app/.venv/lib/python3.12/site-packages/pydantic/_internal/_config.py:291: PydanticDeprecatedSince20: Support for class-based `config` is deprecated, use ConfigDict instead.\n  warnings.warn(DEPRECATION_MESSAGE, DeprecationWarning)",
+ "yaml": "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: worker\nspec:\n  replicas: 3\n  template:\n    spec:\n      containers:\n        - name: worker\n          image: registry.example.com/worker:latest\n          resources:\n            limits:\n              memory: 512Mi",
+ "sql_explain": "Nested Loop  (cost=0.85..16.90 rows=1 width=64)\n  ->  Index Scan using users_pkey on users u  (cost=0.42..8.44 rows=1 width=32)\n        Index Cond: (id = 42)\n  ->  Index Scan using orders_user_id_idx on orders o  (cost=0.43..8.45 rows=1 width=32)",
+ "jest_fail": "FAIL src/components/Modal.test.tsx\n  ● Modal › returns focus to the opener\n\n    expect(received).toBe(expected) // Object.is equality\n\n    Expected: <button>Open</button>\n    Received: <body />\n\n      41 |     fireEvent.keyDown(document, { key: 'Escape' })\n    > 42 |     expect(document.activeElement).toBe(opener)\n         |                                    ^",
+ "ssh": "The authenticity of host 'bastion.example.com (34.1.2.3)' can't be established.\nED25519 key fingerprint is SHA256:Xk3n2kq9Jm2lQ8s0pT5bYw4Hq1vF6cN7dR8eU0aZ1yE.\nThis key is not known by any other names.\nAre you sure you want to continue connecting (yes/no/[fingerprint])?",
+ "pip_conflict": "ERROR: pip's dependency resolver does not currently take into account all the packages that are installed. This behaviour is the source of the following dependency conflicts.\nfastapi 0.115.0 requires starlette<0.39.0,>=0.37.2, but you have starlette 0.41.2 which is incompatible.",
+ "celery_log": "[2026-11-30 10:31:12,004: INFO/MainProcess] Task app.tasks.send_welcome_email[81f2c3] received\n[2026-11-30 10:31:12,511: ERROR/ForkPoolWorker-3] Task app.tasks.send_welcome_email[81f2c3] raised unexpected: SMTPServerDisconnected('Connection unexpectedly closed')",
+}
+PROSE = [  # typed, with code words in it
+ "why does `make deploy` pick the staging context even when I export KUBE_CONTEXT=prod?",
+ "Please refactor the rate limiter so the window size comes from settings.",
+ "The celery worker sends duplicate emails after a crash. Can you add an idempotency key?",
+ "in src/auth/jwt.py the leeway is 0, should it be 30 seconds like we discussed",
+ "Refresh tokens: do we rotate them on every use or only when they expire?",
+ "Add a migration that creates an index on orders.created_at without locking the table.",
+ "What's our policy for pinning the ruff version in pre-commit vs pyproject?",
+ "the helm release for api v2.3.1 failed halfway — how do we make upgrades roll back automatically?",
+ "Set up the HPA for the worker deployment; it should scale on CPU at 70%.",
+ "how do I stop the 413 errors on uploads over 1 MB (nginx ingress)?",
+]
+
+
+@pytest.mark.parametrize("name", sorted(set(PASTES) - {"ssh"}))
+def test_a_paste_alone_leaves_no_words_that_could_recall(name):
+    left = typed_part(PASTES[name])
+    # At most a stray line of the tool's own prose, never enough to make a prompt of it.
+    assert len(recall.prompt_terms(left)) <= 6, left
+    assert sum(is_machine(line) for line in PASTES[name].splitlines()) >= 1
+
+
+@pytest.mark.parametrize("name", sorted(PASTES))
+@pytest.mark.parametrize("where", ["above", "below"])
+def test_a_question_typed_around_a_paste_is_what_counts(name, where):
+    question = "why does the rate limiter reject this request?"
+    text = f"{question}\n\n{PASTES[name]}" if where == "above" else f"{PASTES[name]}\n\n{question}"
+    left = typed_part(text)
+    assert question in left
+    assert set(recall.prompt_terms(question)) <= set(recall.prompt_terms(left))
+
+
+def test_a_tools_own_prose_question_reads_as_typed():
+    # A known limit of judging by shape: ssh asks its question in plain words, as a person would.
+    assert "Are you sure you want to continue connecting" in typed_part(PASTES["ssh"])
+
+
+def test_a_question_in_the_same_paragraph_as_its_paste_still_counts():
+    text = "my training job is stuck pending forever, see events:\n" + PASTES["kubectl_describe"]
+    assert typed_part(text) == "my training job is stuck pending forever, see events:"
+
+
+@pytest.mark.parametrize("prompt", PROSE)
+def test_typed_prose_with_code_words_is_kept_whole(prompt):
+    assert typed_part(prompt) == prompt
+
+
+def test_a_fenced_block_is_pasted_whatever_it_holds():
+    text = "can you explain this snippet?\n```\nthe rate limiter counts requests\nin a sliding window\n```"
+    assert typed_part(text) == "can you explain this snippet?"
+
+
+def test_a_prose_prompt_keeps_its_lines_beside_one_pasted_line():
+    text = ("The celery worker sends duplicate emails after a crash.\n"
+            "[2026-11-30 10:31:12,004: INFO/MainProcess] Task app.tasks.send_welcome_email[81f2c3] received\n"
+            "Could the acks_late setting explain it")
+    left = typed_part(text)
+    assert "duplicate emails" in left and "acks_late setting" in left and "MainProcess" not in left
+
+
+@pytest.mark.parametrize("text", ["continue", "go on", "yes", "ok do it", "Keep going!", "yes please, continue",
+                                  "sounds good, proceed", "LGTM", "ok"])
+def test_continuations(text):
+    assert is_continuation(text)
+    assert recall.human_text(text) is None
+
+
+@pytest.mark.parametrize("text", ["continue with the redis eviction fix", "go on: why does helm upgrade hang",
+                                  "yes, add the index concurrently"])
+def test_a_continuation_that_says_what_is_not_one(text):
+    assert not is_continuation(text)
+    assert recall.human_text(text)
+
+
+def test_huge_and_binary_pastes_are_quick_and_leave_nothing():
+    import time
+    junk = "".join(chr(c) for c in range(1, 0x2FF)) * 40
+    log = "\n".join(f"2026-11-30T10:{i % 60:02d}:00Z level=info msg=\"tick {i}\" id={i:08x}" for i in range(600))
+    for text in (junk, log[:20_000], "🔥" * 5000, "/Users/me/proj/src/auth/refresh.py"):
+        start = time.perf_counter()
+        human = recall.human_text(text)
+        assert time.perf_counter() - start < 0.5
+        assert not recall.prompt_terms(human or "") or human is None or len(recall.prompt_terms(human)) <= 2

@@ -1,0 +1,200 @@
+"""A store that is a git repository is committed: on the autocommit interval, on `kg commit`, at shutdown.
+
+Commits hold whole writes (journals are folded first) and never the
+machine-local or half-written files; a commit runs off the request path (a slow
+git does not delay a hook reply); git missing or failing is said once and
+retried, never fatal; a kill -9 in the middle of a commit leaves a repository
+git can use and a store the server loads.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+from e2e_helpers import Session, graph, kg, nodes_by_id, start_server, wait_until
+from git_helpers import committed_graph, git, git_env
+from mcp import Client
+
+from kg_actors.testing import ServerProcess, write_store
+
+T = time.time() - 86_400
+
+
+def _user(*ids: str) -> dict:
+    return {"nodes": {i: {"id": i, "gist": f"gist of {i}", "_created_ts": T} for i in ids}, "edges": {},
+            "_meta": {"versions": {}, "namespace": {"kind": "user", "owner": None}}}
+
+
+def _repo_store(tmp_path: Path, env: dict, **extra) -> ServerProcess:
+    srv = ServerProcess(tmp_path, {**env, **extra})
+    write_store(srv.store, _user("seed-lesson-node"))
+    out = kg(["init-git"], srv.env)
+    assert out.returncode == 0 and "is now a git repository" in out.stdout, out.stderr
+    return srv
+
+
+async def test_autocommit_folds_journals_first_and_ignores_machine_local_files(tmp_path):
+    env = git_env(tmp_path)
+    srv = _repo_store(tmp_path, env, KG_AUTOCOMMIT_INTERVAL="0.3").start()
+    try:
+        first = git(srv.store, "rev-parse", "HEAD", env=env).strip()
+        async with Client(srv.url + "/") as c:
+            s = await Session.open(c)
+            await s.ok("kg_put_node", level="user", id="autocommitted-node", gist="a write the autocommit holds")
+        # The write is in the journal (the save tick is an hour): a commit must fold it first.
+        wait_until(lambda: "autocommitted-node" in committed_graph(srv.store, env=env)["nodes"], 20,
+                   "an autocommit holding the write")
+        assert git(srv.store, "rev-parse", "HEAD", env=env).strip() != first
+        tracked = set(git(srv.store, "ls-files", env=env).split())
+        assert {"user.json", ".gitignore", ".gitattributes"} <= tracked
+        assert not {"sessions.json", "user.json.journal", "user.json.prev", "server.pid"} & tracked
+        message = git(srv.store, "log", "-1", "--format=%B", env=env)
+        assert message.startswith("kg: auto-save ") and "Machine: machine-a" in message
+        driver = git(srv.store, "config", "merge.kg-graph.driver", env=env)
+        assert sys.executable in driver and "merge-driver" in driver
+        # Nothing new: no empty commits pile up.
+        head = git(srv.store, "rev-parse", "HEAD", env=env).strip()
+        out = kg(["commit"], srv.env)
+        assert out.returncode == 0 and "nothing to commit" in out.stdout
+        assert git(srv.store, "rev-parse", "HEAD", env=env).strip() == head
+    finally:
+        srv.stop()
+
+
+async def test_kg_commit_through_the_server_and_at_shutdown(tmp_path):
+    env = git_env(tmp_path)
+    srv = _repo_store(tmp_path, env, KG_AUTOCOMMIT_INTERVAL="0").start()
+    try:
+        async with Client(srv.url + "/") as c:
+            s = await Session.open(c)
+            await s.ok("kg_put_node", level="user", id="committed-on-ask-node", gist="kg commit holds this")
+            out = kg(["commit"], srv.env)
+            assert out.returncode == 0 and out.stdout.startswith("kg: committed "), out.stderr
+            assert "committed-on-ask-node" in committed_graph(srv.store, env=env)["nodes"]
+            await s.ok("kg_put_node", level="user", id="committed-at-shutdown-node", gist="the last write")
+        assert srv.stop() == 0
+        assert "committed-at-shutdown-node" in committed_graph(srv.store, env=env)["nodes"]
+        assert git(srv.store, "status", "--porcelain", env=env).strip() == ""
+    finally:
+        srv.stop()
+
+
+def test_a_store_that_is_no_repository_says_how(tmp_path):
+    env = git_env(tmp_path)
+    srv = ServerProcess(tmp_path, env)
+    write_store(srv.store, _user("plain-node"))
+    out = kg(["commit"], srv.env)
+    assert out.returncode == 1 and "kg init-git" in out.stdout and not (srv.store / ".git").exists()
+
+
+async def test_git_missing_is_said_once_and_never_fatal(tmp_path):
+    env = git_env(tmp_path)
+    srv = _repo_store(tmp_path, env, KG_AUTOCOMMIT_INTERVAL="0.2")
+    srv.env["KG_GIT"] = str(tmp_path / "no-such-git")
+    srv.start()
+    try:
+        wait_until(lambda: "git is not installed" in srv.log.read_text(), 20, "the missing git logged")
+        async with Client(srv.url + "/") as c:
+            s = await Session.open(c)
+            await s.ok("kg_put_node", level="user", id="still-served-node", gist="the server keeps serving")
+        # Several autocommits later it is still said once.
+        wait_until(lambda: srv.health()["git"]["autocommits"] >= 4, 20, "several autocommits")
+        assert "git is not installed" in srv.health()["git"]["problem"]
+        assert srv.log.read_text().count("git is not installed") == 1
+        assert "still-served-node" in nodes_by_id(graph(srv)["user"])
+    finally:
+        srv.stop()
+
+
+SLOW_GIT = """#!/bin/sh
+# A git that takes its time to commit: marks that a commit started, then waits for the test's go.
+if [ "$3" = "commit" ] || [ "$5" = "commit" ] || [ "$7" = "commit" ] || [ "$9" = "commit" ]; then
+  echo $$ > "{marker}"
+  i=0
+  while [ ! -e "{go}" ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i+1)); done
+fi
+exec git "$@"
+"""
+
+
+async def test_a_slow_commit_never_delays_a_hook_reply(tmp_path):
+    env = git_env(tmp_path)
+    marker, go = tmp_path / "commit-started", tmp_path / "commit-go"
+    slow = tmp_path / "slow-git"
+    slow.write_text(SLOW_GIT.format(marker=marker, go=go))
+    slow.chmod(0o755)
+    srv = _repo_store(tmp_path, env, KG_AUTOCOMMIT_INTERVAL="0")
+    srv.env["KG_GIT"] = str(slow)  # after init-git: only the server's commit is slow
+    srv.start()
+    project = srv.project("hooked-proj")
+    try:
+        async with Client(srv.url + "/") as c:
+            s = await Session.open(c, project)
+            await s.ok("kg_put_node", level="project", id="hook-proj-node", gist="something to commit")
+        committing = subprocess.Popen([str(Path(sys.executable).with_name("kg")), "commit"], env=srv.env,
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            wait_until(marker.exists, 30, "the commit to start")
+            payload = {"session_id": "claude-x", "prompt": "how do sessions refresh", "cwd": project,
+                       "hook_event_name": "UserPromptSubmit", "transcript_path": str(tmp_path / "t.jsonl")}
+            with httpx.Client(timeout=5) as http:
+                times = []
+                for _ in range(10):
+                    t0 = time.monotonic()
+                    r = http.post(f"{srv.url}/api/prompt_context", json=payload)
+                    times.append(time.monotonic() - t0)
+                    assert r.status_code == 200
+            assert committing.poll() is None, "the commit was still running while the hooks answered"
+            assert max(times) < 0.5, times
+        finally:
+            go.touch()
+            out, err = committing.communicate(timeout=60)
+        assert committing.returncode == 0 and "committed" in out, err
+    finally:
+        srv.stop()
+
+
+def test_kill_9_during_a_commit_leaves_a_usable_repository_and_store(tmp_path):
+    env = git_env(tmp_path)
+    marker, go = tmp_path / "commit-started", tmp_path / "commit-go"
+    slow = tmp_path / "slow-git"
+    slow.write_text(SLOW_GIT.format(marker=marker, go=go))
+    slow.chmod(0o755)
+    srv = _repo_store(tmp_path, env, KG_AUTOCOMMIT_INTERVAL="0")
+    srv.env["KG_GIT"] = str(slow)
+    # A big graph, so the commit has real work when it is killed.
+    big = _user(*(f"bulk-node-{i}" for i in range(3000)))
+    (srv.store / "user.json").write_text(json.dumps(big))
+    srv.start()
+    try:
+        committing = subprocess.Popen([str(Path(sys.executable).with_name("kg")), "commit"], env=srv.env,
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wait_until(marker.exists, 30, "the commit to start")
+        wait_until(lambda: marker.read_text().strip(), 10, "the git pid")
+        # Kill the server and the git it runs, mid-commit; leave a torn lock as a killed git does.
+        srv.proc.send_signal(signal.SIGKILL)
+        srv.proc.wait()
+        os.kill(int(marker.read_text()), signal.SIGKILL)
+        (srv.store / ".git" / "index.lock").write_text("torn")
+        committing.wait(timeout=60)
+        srv.env["KG_GIT"] = "git"
+        srv.start()
+        assert len(nodes_by_id(graph(srv)["user"])) == 3000
+        wait_until(lambda: not (srv.store / ".git" / "index.lock").exists(), 10, "the stale lock removed")
+        assert "removed lock file(s) a killed git left behind: .git/index.lock" in srv.log.read_text()
+        out = kg(["commit"], srv.env)
+        assert out.returncode == 0, out.stderr
+        fsck = subprocess.run(["git", "-C", str(srv.store), "fsck", "--no-progress"], capture_output=True,
+                              text=True, env={**os.environ, **env}, timeout=60)
+        assert fsck.returncode == 0, fsck.stderr
+        assert len(committed_graph(srv.store, env=env)["nodes"]) == 3000
+    finally:
+        go.touch()
+        srv.stop()

@@ -1,0 +1,109 @@
+"""`kg restore --at WHEN [GRAPH]` puts a graph back through its actor and says what changed; a node's
+history comes from git log; `sync_remote` in config.json makes every autocommit a sync."""
+
+from __future__ import annotations
+
+import time
+
+from e2e_helpers import Session, get_json, graph, kg, nodes_by_id, wait_until
+from git_helpers import bare_repo, committed_graph, git, git_env
+from mcp import Client
+
+from kg_actors.testing import ServerProcess, write_store
+
+T = time.time() - 86_400
+
+
+def _user(*ids: str) -> dict:
+    return {"nodes": {i: {"id": i, "gist": f"gist of {i}", "_created_ts": T} for i in ids}, "edges": {},
+            "_meta": {"versions": {}, "namespace": {"kind": "user", "owner": None}}}
+
+
+def _server(tmp_path, **extra) -> ServerProcess:
+    srv = ServerProcess(tmp_path, {**git_env(tmp_path), "KG_AUTOCOMMIT_INTERVAL": "0", **extra})
+    write_store(srv.store, _user("good-lesson-node"))
+    assert kg(["init-git"], srv.env).returncode == 0
+    return srv
+
+
+async def test_restore_through_the_server_says_what_changed_and_sessions_see_it(tmp_path):
+    srv = _server(tmp_path).start()
+    try:
+        async with Client(srv.url + "/") as c:
+            s, other = await Session.open(c), await Session.open(c)
+            await s.ok("kg_read", id="good-lesson-node")
+            await s.ok("kg_put_node", level="user", id="good-lesson-node", gist="the good version")
+            assert kg(["commit"], srv.env).returncode == 0
+            good = git(srv.store, "rev-parse", "HEAD", env=srv.env).strip()
+            await s.ok("kg_put_node", level="user", id="bad-lesson-node", gist="a write to undo")
+            await s.ok("kg_put_node", level="user", id="good-lesson-node", gist="a bad rewrite")
+            assert kg(["commit"], srv.env).returncode == 0
+            await s.ok("kg_put_node", level="user", id="uncommitted-node", gist="never committed")
+            await other.ok("kg_read", id="good-lesson-node")  # another session saw the bad rewrite
+            out = kg(["restore", "--at", good, "user"], srv.env)
+            assert out.returncode == 0, out.stderr
+            assert f"user restored to {good[:12]}" in out.stdout
+            assert "2 node(s) removed: bad-lesson-node, uncommitted-node" in out.stdout
+            assert "1 node(s) changed: good-lesson-node" in out.stdout
+            nodes = nodes_by_id(graph(srv)["user"])
+            assert set(nodes) == {"good-lesson-node"} and nodes["good-lesson-node"]["gist"] == "the good version"
+            # The other session's view of the rewritten node is stale: it must read before it writes.
+            refused = await other.err("kg_put_node", level="user", id="good-lesson-node", gist="blind")
+            assert "NOT WRITTEN" in refused
+            assert "bad-lesson-node: NOT FOUND" in await s.ok("kg_read", id="bad-lesson-node")
+        # What was there before the restore is one step back: `.prev`, and (committed part) in git.
+        assert "bad-lesson-node" in (srv.store / "user.json.prev").read_text()
+        srv.stop()
+        srv.start()
+        assert set(nodes_by_id(graph(srv)["user"])) == {"good-lesson-node"}
+        # By date, with the server down: the same, on the files.
+        srv.stop()
+        out = kg(["restore", "--at", "2000-01-01", "user"], srv.env)
+        assert out.returncode == 1 and "no commit matches" in out.stderr
+    finally:
+        srv.stop()
+
+
+async def test_restore_with_no_server_and_by_date(tmp_path):
+    srv = _server(tmp_path)
+    out = kg(["restore", "--at", "now", "user"], srv.env)
+    assert out.returncode == 0, out.stderr
+    assert "no node or edge changed" in out.stdout
+    out = kg(["restore", "--at", "HEAD", "no-such-project"], srv.env)
+    assert out.returncode == 1 and "not in commit" in out.stderr
+
+
+async def test_a_nodes_history_from_git_log(tmp_path):
+    srv = _server(tmp_path).start()
+    try:
+        async with Client(srv.url + "/") as c:
+            s = await Session.open(c)
+            await s.ok("kg_read", id="good-lesson-node")
+            for i in range(2):
+                await s.ok("kg_put_node", level="user", id="good-lesson-node", gist=f"version {i + 2}")
+                assert kg(["commit"], srv.env).returncode == 0
+                await s.ok("kg_put_node", level="user", id="other-node", gist=f"unrelated {i}")
+                assert kg(["commit"], srv.env).returncode == 0
+        out = get_json(srv, "/api/graph/node_history", id="good-lesson-node", graph="user")
+        gists = [v["node"]["gist"] for v in out["versions"]]
+        assert gists == ["version 3", "version 2", "gist of good-lesson-node"]
+        assert all(v["machine"] == "machine-a" and v["committed_ts"] > 0 for v in out["versions"])
+    finally:
+        srv.stop()
+
+
+async def test_sync_remote_in_config_makes_each_autocommit_a_sync(tmp_path):
+    remote = bare_repo(tmp_path / "remote.git", git_env(tmp_path, "x"))
+    srv = _server(tmp_path)
+    out = kg(["sync", str(remote), "--remember"], srv.env)
+    assert out.returncode == 0, out.stderr
+    srv.env["KG_AUTOCOMMIT_INTERVAL"] = "0.3"
+    srv.start()
+    try:
+        async with Client(srv.url + "/") as c:
+            s = await Session.open(c)
+            await s.ok("kg_put_node", level="user", id="pushed-by-the-tick", gist="the autocommit syncs")
+        wait_until(lambda: "pushed-by-the-tick" in committed_graph(remote, "user.json", "main", srv.env)["nodes"],
+                   30, "the autocommit's push")
+    finally:
+        srv.stop()

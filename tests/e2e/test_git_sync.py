@@ -1,0 +1,252 @@
+"""`kg sync`: two machines (two stores, two real servers) and a bare repository on the local filesystem.
+
+Writes on both sides arrive on both sides; the running servers absorb the
+merge through their actors (no restart); a node changed on both machines
+keeps the later write and the other is delivered as a notice on the next
+read; sessions holding the old view are refused until they see the new one.
+Bad input (no such remote, a refused push, a rebase in progress, conflict
+markers in a graph file) gives a clear message and loses nothing.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from e2e_helpers import Session, get_json, graph, kg, nodes_by_id
+from git_helpers import bare_repo, committed_graph, git, git_env
+from mcp import Client
+from test_storage_compat import _ref_user
+
+from kg_actors.testing import ServerProcess, write_store
+
+T = time.time() - 86_400
+
+
+def _user(*ids: str) -> dict:
+    return {"nodes": {i: {"id": i, "gist": f"gist of {i}", "_created_ts": T} for i in ids}, "edges": {},
+            "_meta": {"versions": {}, "namespace": {"kind": "user", "owner": None}}}
+
+
+def _machine(tmp_path: Path, name: str, user: dict | None = None) -> ServerProcess:
+    base = tmp_path / name
+    srv = ServerProcess(base, {**git_env(base, name), "KG_AUTOCOMMIT_INTERVAL": "0"})
+    if user is not None:
+        write_store(srv.store, user)
+    return srv
+
+
+def _sync(srv: ServerProcess, remote: Path) -> subprocess.CompletedProcess:
+    return kg(["sync", str(remote)], srv.env)
+
+
+async def _write(srv: ServerProcess, *ids: str, gist: str | None = None) -> None:
+    async with Client(srv.url + "/") as c:
+        s = await Session.open(c)
+        for node_id in ids:
+            await s.ok("kg_put_node", level="user", id=node_id, gist=gist or f"written on {srv.env['KG_MACHINE']}")
+
+
+async def test_writes_on_both_machines_are_on_both_after_syncing_both_ways(tmp_path):
+    remote = bare_repo(tmp_path / "remote.git", git_env(tmp_path, "x"))
+    a = _machine(tmp_path, "machine-a", _user("a-seed-node")).start()
+    b = _machine(tmp_path, "machine-b").start()  # a fresh store: not a repository yet
+    try:
+        await _write(a, "a-first-lesson", "a-second-lesson")
+        out = _sync(a, remote)
+        assert out.returncode == 0, out.stderr
+        assert "is now a git repository" in out.stdout
+        await _write(b, "b-first-lesson", "b-second-lesson")
+        out = _sync(b, remote)  # makes b a repository and merges the remote's memory with what b has
+        assert out.returncode == 0, out.stderr
+        assert "user: 3 node(s) added" in out.stdout
+        # b's running server absorbed the merge: its sessions read a's lessons, no restart.
+        b_nodes = nodes_by_id(graph(b)["user"])
+        assert {"a-seed-node", "a-first-lesson", "a-second-lesson", "b-first-lesson", "b-second-lesson"} <= set(b_nodes)
+        await _write(a, "a-third-lesson")  # in a's journal while a syncs
+        out = _sync(a, remote)
+        assert out.returncode == 0, out.stderr
+        a_nodes = nodes_by_id(graph(a)["user"])
+        assert {"a-first-lesson", "a-second-lesson", "a-third-lesson", "b-first-lesson", "b-second-lesson"} <= set(a_nodes)
+        async with Client(a.url + "/") as c:
+            s = await Session.open(c)
+            assert "written on machine-b" in await s.ok("kg_read", id="b-first-lesson")
+        out = _sync(b, remote)
+        assert out.returncode == 0, out.stderr
+        assert "a-third-lesson" in nodes_by_id(graph(b)["user"])
+        # Both stores and the remote agree, and survive restarts.
+        for srv in (a, b):
+            srv.stop()
+            srv.start()
+            assert set(nodes_by_id(graph(srv)["user"])) == set(a_nodes) | {"a-third-lesson"}
+        assert set(committed_graph(remote, env=a.env)["nodes"]) == set(a_nodes)
+    finally:
+        a.stop()
+        b.stop()
+
+
+async def test_a_node_changed_on_both_machines_keeps_the_later_and_tells_the_next_reader(tmp_path):
+    remote = bare_repo(tmp_path / "remote.git", git_env(tmp_path, "x"))
+    a = _machine(tmp_path, "machine-a", _user("shared-lesson-node")).start()
+    b = _machine(tmp_path, "machine-b").start()
+    try:
+        assert _sync(a, remote).returncode == 0
+        assert _sync(b, remote).returncode == 0
+        async with Client(a.url + "/") as ca, Client(b.url + "/") as cb:
+            sa, sb = await Session.open(ca), await Session.open(cb)
+            await sa.ok("kg_read", id="shared-lesson-node")
+            await sb.ok("kg_read", id="shared-lesson-node")
+            await sa.ok("kg_put_node", level="user", id="shared-lesson-node", gist="machine a's earlier rewrite")
+            await sb.ok("kg_put_node", level="user", id="shared-lesson-node", gist="machine b's later rewrite")
+            assert _sync(a, remote).returncode == 0
+            out = _sync(b, remote)
+            assert out.returncode == 0, out.stderr
+            assert "changed on both machines" in out.stdout and "shared-lesson-node" in out.stdout
+            # b wrote last: b's version stands, a's is delivered to the next reader as a notice.
+            text = await sb.ok("kg_read", id="shared-lesson-node")
+            assert "machine b's later rewrite" in text
+            assert "CHANGED ON ANOTHER MACHINE" in text and "gist: machine a's earlier rewrite" in text
+            out = _sync(a, remote)
+            assert out.returncode == 0, out.stderr
+            # a's session saw only its own version: arbitration refuses its write until it has read b's.
+            refused = await sa.err("kg_put_node", level="user", id="shared-lesson-node", gist="a blind rewrite")
+            assert "NOT WRITTEN" in refused and "machine b's later rewrite" in refused
+            text = await sa.ok("kg_read", id="shared-lesson-node")
+            assert "CHANGED ON ANOTHER MACHINE" in text and "machine a's earlier rewrite" in text
+            # The editor sees the conflict until it is resolved; a write resolves it.
+            conflicts = get_json(a, "/api/store/conflicts")["conflicts"]
+            assert [c["id"] for c in conflicts] == ["shared-lesson-node"]
+            assert conflicts[0]["others"][0]["gist"] == "machine a's earlier rewrite"
+            opened = get_json(a, "/api/nodes/user/shared-lesson-node")  # what the editor opens
+            assert opened["node"]["conflicts"][0]["gist"] == "machine a's earlier rewrite"
+            await sa.ok("kg_put_node", level="user", id="shared-lesson-node",
+                        gist="machine b's later rewrite, with what a's version added")
+            text = await sa.ok("kg_read", id="shared-lesson-node")
+            assert "CHANGED ON ANOTHER MACHINE" not in text
+        assert _sync(a, remote).returncode == 0
+        assert _sync(b, remote).returncode == 0
+        node = nodes_by_id(graph(b)["user"])["shared-lesson-node"]
+        assert node["gist"] == "machine b's later rewrite, with what a's version added" and "_conflicts" not in node
+    finally:
+        a.stop()
+        b.stop()
+
+
+async def test_bad_remotes_and_repositories_are_said_clearly_and_lose_nothing(tmp_path):
+    a = _machine(tmp_path, "machine-a", _user("a-lesson-node")).start()
+    try:
+        out = _sync(a, tmp_path / "no-such-remote.git")
+        assert out.returncode == 1 and "cannot fetch from" in out.stderr and "no-such-remote.git" in out.stderr
+        assert "a-lesson-node" in nodes_by_id(graph(a)["user"])
+        # A remote that refuses the push: the merge stays here, the message says so.
+        refusing = bare_repo(tmp_path / "refusing.git", git_env(tmp_path, "x"))
+        hook = refusing / "hooks" / "pre-receive"
+        hook.write_text("#!/bin/sh\necho 'pushes are closed today' >&2\nexit 1\n")
+        hook.chmod(0o755)
+        await _write(a, "written-before-refused-push")
+        out = _sync(a, refusing)
+        assert out.returncode == 1 and "push was refused" in out.stderr and "pushes are closed today" in out.stderr
+        assert "written-before-refused-push" in committed_graph(a.store, env=a.env)["nodes"]
+        # A repository in the middle of a rebase: no commit, no sync, a message that says how to go on.
+        (a.store / ".git" / "rebase-merge").mkdir()
+        out = kg(["commit"], a.env)
+        assert out.returncode == 1 and "in the middle of a rebase" in out.stderr and "rebase --abort" in out.stderr
+        assert _sync(a, refusing).returncode == 1
+        (a.store / ".git" / "rebase-merge").rmdir()
+        assert a.health()["status"] == "ok"
+    finally:
+        a.stop()
+
+
+async def test_conflict_markers_in_a_remote_graph_file_undo_the_merge(tmp_path):
+    remote = bare_repo(tmp_path / "remote.git", git_env(tmp_path, "x"))
+    a = _machine(tmp_path, "machine-a", _user("a-lesson-node")).start()
+    try:
+        assert _sync(a, remote).returncode == 0
+        # Someone merged by hand elsewhere and pushed a graph file with conflict markers.
+        env = {**a.env, **git_env(tmp_path / "hand", "hand")}
+        clone = tmp_path / "hand-clone"
+        subprocess.run(["git", "clone", "-q", str(remote), str(clone)], check=True, env=env, timeout=60)
+        text = (clone / "user.json").read_text()
+        (clone / "user.json").write_text("<<<<<<< HEAD\n" + text + "=======\n{}\n>>>>>>> theirs\n")
+        git(clone, "commit", "-qam", "a bad hand merge", env=env)
+        git(clone, "push", "-q", "origin", "HEAD:main", env=env)
+        await _write(a, "written-before-bad-merge")
+        head = git(a.store, "rev-parse", "HEAD", env=a.env)
+        out = _sync(a, remote)
+        assert out.returncode == 1, out.stdout
+        assert "merging" in out.stderr and "undone" in out.stderr
+        assert "conflict markers" in out.stderr
+        assert not (a.store / ".git" / "MERGE_HEAD").exists()
+        assert git(a.store, "rev-parse", "HEAD", env=a.env) != head  # the local write was committed...
+        assert json.loads((a.store / "user.json").read_text())  # ...and the file is a graph, not markers
+        nodes = nodes_by_id(graph(a)["user"])
+        assert {"a-lesson-node", "written-before-bad-merge"} <= set(nodes)
+    finally:
+        a.stop()
+
+
+def _driver(base: dict | None, ours: dict, theirs: dict, tmp_path: Path) -> tuple[int, dict, str]:
+    paths = []
+    for name, value in (("base", base), ("ours", ours), ("theirs", theirs)):
+        p = tmp_path / f"{name}.json"
+        p.write_text("" if value is None else json.dumps(value, indent=2))
+        paths.append(str(p))
+    proc = subprocess.run([sys.executable, "-m", "kg_actors", "merge-driver", *paths, "user.json"],
+                          capture_output=True, text=True, timeout=60)
+    return proc.returncode, json.loads(Path(paths[1]).read_text()), proc.stderr
+
+
+def test_the_merge_driver_on_reference_format_files(tmp_path):
+    base = _ref_user()
+    ours, theirs = copy.deepcopy(base), copy.deepcopy(base)
+    ours["nodes"]["ref-user-principle"]["_useful_ts"].append(base["nodes"]["ref-user-principle"]["_written"]["ts"] + 99)
+    ours["nodes"]["ours-new-node"] = {"id": "ours-new-node", "gist": "from ours", "_created_ts": T}
+    theirs["nodes"]["ref-archived-node"]["gist"] = "rewritten there"
+    theirs["nodes"]["ref-archived-node"]["_written"] = {"ts": T + 500, "by": "zz"}
+    theirs["_meta"]["progress"]["scout"]["last_ts"] = T + 600
+    del theirs["nodes"]["ref-orphaned-node"]
+    rc, merged, err = _driver(base, ours, theirs, tmp_path)
+    assert rc == 0, err
+    nodes = merged["nodes"]
+    assert nodes["ref-user-principle"]["_custom_future_field"] == {"x": [1, 2]}  # unknown fields ride along
+    assert nodes["ref-user-principle"]["color"] == "blue"
+    assert len(nodes["ref-user-principle"]["_useful_ts"]) == 3
+    assert nodes["ref-archived-node"]["gist"] == "rewritten there" and "ours-new-node" in nodes
+    assert "ref-orphaned-node" not in nodes
+    assert merged["_meta"]["_future_meta"] == {"k": 1} and merged["_meta"]["progress"]["scout"]["last_ts"] == T + 600
+    edge = merged["edges"]["ref-user-principle->ref-archived-node:related-to"]
+    assert edge["_weight"] == 0.5 and edge["since"] == "2026-01"
+    # Conflict markers in our file: refused, the file left for git to report.
+    (tmp_path / "ours.json").write_text("<<<<<<< HEAD\n{}\n=======\n{}\n>>>>>>> x\n")
+    proc = subprocess.run([sys.executable, "-m", "kg_actors", "merge-driver", str(tmp_path / "base.json"),
+                           str(tmp_path / "ours.json"), str(tmp_path / "theirs.json"), "user.json"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1 and "conflict markers" in proc.stderr
+    assert (tmp_path / "ours.json").read_text().startswith("<<<<<<<")
+
+
+async def test_conflict_markers_in_the_store_are_not_committed_and_the_server_keeps_serving(tmp_path):
+    a = _machine(tmp_path, "machine-a", _user("a-lesson-node"))
+    assert kg(["init-git"], a.env).returncode == 0
+    a.start()
+    try:
+        await _write(a, "written-before-hand-merge")
+        assert kg(["commit"], a.env).returncode == 0
+        good = (a.store / "user.json").read_text()
+        (a.store / "user.json").write_text("<<<<<<< HEAD\n" + good + "=======\n{}\n>>>>>>> theirs\n")
+        out = kg(["commit"], a.env)
+        assert out.returncode == 1 and "user.json is not a readable graph" in out.stderr, out.stderr
+        assert "conflict markers" in out.stderr and "kg restore" in out.stderr
+        assert json.loads(git(a.store, "show", "HEAD:user.json", env=a.env))  # the last commit is untouched
+        assert {"a-lesson-node", "written-before-hand-merge"} <= set(nodes_by_id(graph(a)["user"]))
+        out = kg(["restore", "--at", "HEAD", "user"], a.env)
+        assert out.returncode == 0, out.stderr
+        assert kg(["commit"], a.env).returncode == 0
+    finally:
+        a.stop()
+

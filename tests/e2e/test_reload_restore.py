@@ -1,0 +1,56 @@
+"""Reload from disk: disk wins, and what the running server never saved is dropped, not replayed.
+
+A bad write lives in the journal until the tick folds it; a user who restores
+the file (from `.prev`, or leaves it as it was) and asks for a reload must not
+see the journal replay that write over the file they restored.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+
+from e2e_helpers import Session, graph, nodes_by_id, start_server
+from mcp import Client
+
+T = time.time() - 86_400
+
+
+def _user(*ids: str) -> dict:
+    return {"nodes": {i: {"id": i, "gist": f"gist of {i}", "_created_ts": T} for i in ids}, "edges": {},
+            "_meta": {"versions": {}, "namespace": {"kind": "user", "owner": None}}}
+
+
+async def test_reload_after_restoring_prev_drops_the_write_being_undone(tmp_path):
+    srv = start_server(tmp_path, user=_user("good-seed-node"), extra_env={"KG_AUTOCOMMIT_INTERVAL": "0"})
+    user_file = srv.store / "user.json"
+    try:
+        async with Client(srv.url + "/") as c:
+            s = await Session.open(c)
+            await s.ok("kg_put_node", level="user", id="kept-write-node", gist="a write folded into the file")
+        srv.stop()  # SIGTERM folds the journal: user.json has the write, user.json.prev the seed
+        assert "kept-write-node" in json.loads(user_file.read_text())["nodes"]
+        srv.start()
+        async with Client(srv.url + "/") as c:
+            s = await Session.open(c)
+            await s.ok("kg_put_node", level="user", id="bad-write-node", gist="the write the user undoes")
+            assert "bad-write-node" in nodes_by_id(graph(srv)["user"])
+            journal = srv.store / "user.json.journal"
+            assert "bad-write-node" in journal.read_text()
+            shutil.copy2(srv.store / "user.json.prev", user_file)  # the documented restore
+            reloaded = nodes_by_id(graph(srv, reload=True)["user"])
+            assert "bad-write-node" not in reloaded and "kept-write-node" not in reloaded
+            assert "good-seed-node" in reloaded
+            assert not journal.exists()
+            assert "bad-write-node" in (srv.store / "user.json.journal.dropped").read_text()
+            # Sessions see the restored graph, and a new write after the reload is kept.
+            assert "bad-write-node: NOT FOUND" in await s.ok("kg_read", id="bad-write-node")
+            await s.ok("kg_put_node", level="user", id="after-reload-node", gist="written after the restore")
+        srv.stop()
+        srv.start()
+        after = nodes_by_id(graph(srv)["user"])
+        assert "after-reload-node" in after and "bad-write-node" not in after
+        assert "dropped 1 unsaved in-memory change" in srv.log.read_text()
+    finally:
+        srv.stop()

@@ -1,0 +1,100 @@
+"""Atomic writes, the lock, and the record that lets uninstall restore a user's file byte for byte."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+
+import pytest
+
+from kg_actors.setup import SetupError
+from kg_actors.setup.desktop import merged, without
+from kg_actors.setup.files import Record, atomic_write, locked, read_tree, write_tree
+
+
+def test_atomic_write_keeps_the_mode_and_leaves_no_temp_file(tmp_path):
+    path = tmp_path / "c.json"
+    path.write_text("old")
+    os.chmod(path, 0o600)
+    atomic_write(path, b"new")
+    assert path.read_bytes() == b"new" and (path.stat().st_mode & 0o777) == 0o600
+    assert [p.name for p in tmp_path.iterdir()] == ["c.json"]
+
+
+def test_write_tree_replaces_the_folder_whole(tmp_path):
+    root = tmp_path / "m"
+    write_tree(root, {"a/x": (b"1", 0o644), "b": (b"2", 0o755)})
+    write_tree(root, {"a/y": (b"3", 0o644)})
+    assert read_tree(root) == {"a/y": b"3"}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m"]
+
+
+def test_the_record_keeps_the_first_before_and_the_last_after(tmp_path):
+    user = tmp_path / "settings.json"
+    user.write_bytes(b'{"theme": "dark"}\n')
+    record = Record(tmp_path / "r.json")
+    record.before_change(user)
+    user.write_bytes(b"changed once")
+    record.after_change(user)
+    record.before_change(user)  # a second run: the original stays the one to restore
+    user.write_bytes(b"changed twice")
+    record.after_change(user)
+    record.mark("claude", installed=True)
+    record.save()
+    again = Record.load(tmp_path / "r.json")
+    ((path, (before, after)),) = again.files().items()
+    assert path == user and before == b'{"theme": "dark"}\n'
+    import hashlib
+    assert after == hashlib.sha256(b"changed twice").hexdigest()
+    assert again.done("claude") == {"installed": True}
+
+
+def test_an_absent_file_is_recorded_as_absent(tmp_path):
+    record = Record(tmp_path / "r.json")
+    record.before_change(tmp_path / "missing.toml")
+    assert record.files()[tmp_path / "missing.toml"][0] is None
+
+
+def test_a_broken_record_is_named_not_overwritten(tmp_path):
+    (tmp_path / "r.json").write_text("{nope")
+    with pytest.raises(SetupError, match=r"r\.json: the setup record is not valid JSON"):
+        Record.load(tmp_path / "r.json")
+    assert (tmp_path / "r.json").read_text() == "{nope"
+
+
+def test_a_second_holder_waits_for_the_first(tmp_path):
+    lock = tmp_path / "lock"
+    order = []
+    waited = threading.Event()
+    # Another process holds the lock until we tell it to let go (through its stdin).
+    holder = subprocess.Popen([sys.executable, "-c", (
+        "import fcntl,os,sys; fd=os.open(sys.argv[1], os.O_RDWR|os.O_CREAT); fcntl.flock(fd, fcntl.LOCK_EX);"
+        "print('held', flush=True); sys.stdin.read()"), str(lock)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        text=True)
+    assert holder.stdout.readline().strip() == "held"
+
+    def second():
+        with locked(lock, on_wait=waited.set):
+            order.append("second")
+
+    t = threading.Thread(target=second)
+    t.start()
+    assert waited.wait(10)
+    order.append("first done")
+    holder.stdin.close()
+    holder.wait(10)
+    t.join(10)
+    assert order == ["first done", "second"]
+
+
+def test_desktop_merge_keeps_other_keys_and_removal_restores_the_shape():
+    raw = b'{"mcpServers": {"other": {"command": "x"}}, "z": 1}'
+    out = json.loads(merged(raw, {"command": "/kg", "args": ["mcp"]}, "c.json"))
+    assert out == {"mcpServers": {"other": {"command": "x"}, "kg": {"command": "/kg", "args": ["mcp"]}}, "z": 1}
+    assert json.loads(without(json.dumps(out).encode(), "c.json")) == json.loads(raw)
+    assert json.loads(merged(None, {"command": "/kg"}, "c.json")) == {"mcpServers": {"kg": {"command": "/kg"}}}
+    with pytest.raises(SetupError, match="c.json"):
+        merged(b"[1]", {}, "c.json")

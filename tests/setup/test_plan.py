@@ -1,0 +1,125 @@
+"""Setup's decisions from what it found: pure, no files, no CLIs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import attrs
+import pytest
+
+from kg_actors.setup.plan import (
+    STEPS, ClaudeFound, CodexFound, DesktopFound, Found, Undo, parse_only, plan_setup, plan_uninstall,
+)
+
+MDIR = Path("/s/setup/marketplace")
+KEY = "kg-memory@kg-local"
+ENTRY = {"command": "/venv/bin/kg", "args": ["mcp"]}
+
+
+def found(**kw) -> Found:
+    base = dict(
+        marketplace_dir=MDIR, marketplace_current=True, plugin_key=KEY, desktop_entry=ENTRY,
+        claude=ClaudeFound("/bin/claude", marketplace=str(MDIR), installed=True, enabled=True, cache_current=True),
+        codex=CodexFound("/bin/codex", marketplace=str(MDIR), installed=True, enabled=True, cache_current=True,
+                         trusted=True),
+        desktop=DesktopFound(Path("/h/.config/Claude/claude_desktop_config.json"), entry=ENTRY),
+    )
+    base.update(kw)
+    return Found(**base)
+
+
+def kinds(step) -> list[str]:
+    return [a.kind if a.kind != "run" else " ".join(a.argv[1:3]) for a in step.actions]
+
+
+def test_everything_in_place_plans_nothing():
+    steps = plan_setup(found())
+    assert [s.name for s in steps] == list(STEPS)
+    assert all(not s.actions and not s.problem and s.note == "up to date" for s in steps)
+
+
+def test_a_fresh_machine_gets_the_plugin_through_each_cli():
+    fresh = found(marketplace_current=False, claude=ClaudeFound("/bin/claude"), codex=CodexFound("/bin/codex"),
+                  desktop=DesktopFound(Path("/h/c.json")))
+    claude, codex, desktop = plan_setup(fresh)
+    assert kinds(claude) == ["write_plugin", "plugin marketplace", "plugin install"]
+    assert claude.actions[1].argv == ("/bin/claude", "plugin", "marketplace", "add", str(MDIR))
+    assert claude.actions[2].argv == ("/bin/claude", "plugin", "install", KEY, "--scope", "user")
+    assert kinds(codex) == ["write_plugin", "plugin marketplace", "plugin add", "codex_trust"]
+    assert [a.fact for a in codex.actions] == [None, "marketplace", "installed", "trusted"]
+    assert kinds(desktop) == ["desktop_write"]
+
+
+def test_missing_harnesses_are_skipped_not_problems():
+    steps = plan_setup(found(claude=ClaudeFound(None), codex=CodexFound(None), desktop=DesktopFound(None)))
+    assert all(not s.actions and not s.problem and "skipped" in s.note for s in steps)
+
+
+def test_a_changed_plugin_is_installed_afresh_in_claude_and_retrusted_in_codex():
+    stale = found(claude=attrs.evolve(found().claude, cache_current=False),
+                  codex=attrs.evolve(found().codex, cache_current=False))
+    claude, codex, _ = plan_setup(stale)
+    assert kinds(claude) == ["plugin uninstall", "plugin install"]
+    assert kinds(codex) == ["plugin add", "codex_trust"]
+
+
+def test_a_marketplace_pointing_elsewhere_is_replaced():
+    moved = found(claude=attrs.evolve(found().claude, marketplace="/old/place"))
+    (claude,) = plan_setup(moved, ("claude",))
+    assert kinds(claude)[:2] == ["plugin marketplace", "plugin marketplace"]
+    assert claude.actions[0].argv[-1] == "kg-local" and claude.actions[1].argv[-1] == str(MDIR)
+
+
+def test_untrusted_codex_hooks_get_trust_only():
+    (codex,) = plan_setup(found(codex=attrs.evolve(found().codex, trusted=False)), ("codex",))
+    assert kinds(codex) == ["codex_trust"]
+
+
+def test_a_disabled_claude_plugin_is_enabled():
+    (claude,) = plan_setup(found(claude=attrs.evolve(found().claude, enabled=False)), ("claude",))
+    assert kinds(claude) == ["plugin enable"]
+
+
+def test_unreadable_configs_are_problems_that_change_nothing():
+    bad = found(claude=ClaudeFound("/bin/claude", error="settings.json: not valid JSON"),
+                codex=CodexFound("/bin/codex", error="config.toml: not valid TOML"),
+                desktop=DesktopFound(Path("/h/c.json"), error="c.json: expected a JSON object"))
+    steps = plan_setup(bad)
+    assert all(s.problem and not s.actions for s in steps)
+    assert [s.note for s in steps] == ["settings.json: not valid JSON", "config.toml: not valid TOML",
+                                       "c.json: expected a JSON object"]
+
+
+def test_a_foreign_desktop_entry_is_left_alone_but_our_old_one_is_updated():
+    foreign = {"command": "/elsewhere/kg", "args": ["mcp"]}
+    (d,) = plan_setup(found(desktop=DesktopFound(Path("/h/c.json"), entry=foreign)), ("desktop",))
+    assert d.problem and not d.actions and "left untouched" in d.note
+    (d,) = plan_setup(found(desktop=DesktopFound(Path("/h/c.json"), entry=foreign, ours=foreign)), ("desktop",))
+    assert kinds(d) == ["desktop_write"]
+
+
+def test_only_picks_steps_in_order_and_rejects_unknown_names():
+    assert parse_only(None) == STEPS
+    assert parse_only("desktop, claude,claude") == ("desktop", "claude")
+    assert [s.name for s in plan_setup(found(), parse_only("desktop,claude"))] == ["claude", "desktop"]
+    with pytest.raises(ValueError, match="cursor"):
+        parse_only("claude,cursor")
+
+
+def test_uninstall_undoes_only_what_the_record_holds():
+    undo = Undo({"codex": {"installed": True, "trusted": True}, "desktop": {"config": "/h/c.json"}},
+                {Path("/h/.codex/config.toml"): True, Path("/h/c.json"): False}, MDIR, Path("/s/setup/record.json"),
+                KEY, claude_cli="/bin/claude", codex_cli="/bin/codex")
+    steps = {s.name: s for s in plan_uninstall(undo)}
+    assert "claude" not in steps  # setup never touched it
+    assert [a.argv[1:] for a in steps["codex"].actions] == [("plugin", "remove", KEY), ()]
+    assert [a.kind for a in steps["codex"].actions] == ["run", "codex_untrust"]
+    files = steps["files"].actions
+    assert [(a.kind, a.path) for a in files] == [("restore", Path("/h/.codex/config.toml")),
+                                                  ("remove_dir", MDIR), ("remove_dir", Path("/s/setup/record.json"))]
+
+
+def test_uninstall_names_a_harness_whose_cli_is_gone():
+    undo = Undo({"claude": {"installed": True, "marketplace": True}}, {}, MDIR, Path("/r"), KEY)
+    claude = plan_uninstall(undo)[0]
+    assert claude.problem and "no longer on PATH" in claude.note
