@@ -1,14 +1,21 @@
-"""The two actor primitives: a one-shot reply slot and a bounded mailbox.
+"""The actor primitives: a one-shot reply slot, the message base, and a bounded mailbox.
 
-An actor reads `Request`s from its mailbox one at a time and resolves each
-slot synchronously; the caller awaits the slot, and an actor-side error is
-re-raised in the caller. When an actor stops, whatever is left in its inbox is
-answered with ActorStopped, so no caller waits forever.
+A message is a frozen attrs class that names its intent and carries its reply
+slot; `Message[R]` says what the slot answers. An actor reads messages from
+its mailbox one at a time and resolves each slot synchronously; the caller
+awaits the slot, and an actor-side error is re-raised in the caller. When an
+actor stops, whatever is left in its inbox is answered with ActorStopped, so
+no caller waits forever.
+
+Each message class declares `op`, the name the string protocol used for it:
+`legacy_table` maps those names back to classes for call sites written
+before the messages were typed (`handle.ask("put_node", **kw)`).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable, Iterator
+from typing import Any, ClassVar, Generic, TypeVar
 
 import attrs
 import outcome
@@ -17,19 +24,22 @@ import trio
 from .core.constants import MAILBOX_BURST, MAILBOX_SIZE
 from .core.errors import ActorStopped
 
+R = TypeVar("R")
+M = TypeVar("M", bound="Message[Any]")
 
-class ReplySlot:
+
+class ReplySlot(Generic[R]):
     __slots__ = ("_event", "_outcome")
 
     def __init__(self) -> None:
         self._event = trio.Event()
-        self._outcome: outcome.Outcome | None = None
+        self._outcome: outcome.Outcome[R] | None = None
 
     @property
     def done(self) -> bool:
         return self._outcome is not None
 
-    def set(self, value: Any) -> None:
+    def set(self, value: R) -> None:
         if self._outcome is None:
             self._outcome = outcome.Value(value)
             self._event.set()
@@ -39,47 +49,54 @@ class ReplySlot:
             self._outcome = outcome.Error(error)
             self._event.set()
 
-    async def wait(self) -> Any:
+    async def wait(self) -> R:
         await self._event.wait()
         assert self._outcome is not None
         return self._outcome.unwrap()
 
 
 @attrs.frozen
-class Request:
-    """One message: the intent (`op`), its arguments, and where the answer goes."""
+class Message(Generic[R]):
+    """One request: its fields are the arguments, `reply` is where the answer goes."""
 
-    op: str
-    args: dict
-    reply: ReplySlot
+    op: ClassVar[str]  # the name of this intent in the string protocol (legacy_table)
+    reply: ReplySlot[R] = attrs.field(factory=ReplySlot, kw_only=True, eq=False, repr=False)
 
 
-class Mailbox:
+def legacy_table(base: type[M], names: Iterable[object]) -> dict[str, type[M]]:
+    """Legacy op name -> message class, for the subclasses of `base` among `names` (a module's)."""
+    out: dict[str, type[M]] = {}
+    for cls in names:
+        if isinstance(cls, type) and issubclass(cls, base) and "op" in cls.__dict__:
+            assert cls.op not in out, f"two messages named {cls.op!r}"
+            out[cls.op] = cls
+    return out
+
+
+class Mailbox(Generic[M]):
     """The private side of an actor's channel, plus the `ask` its handle uses."""
 
     def __init__(self, name: str, size: int = MAILBOX_SIZE):
         self.name = name
-        self.send, self.receive = trio.open_memory_channel[Request](size)
+        self.send, self.receive = trio.open_memory_channel[M](size)
 
-    async def ask(self, op: str, **args: Any) -> Any:
-        slot = ReplySlot()
+    async def ask(self, message: Message[R]) -> R:
         try:
-            await self.send.send(Request(op, args, slot))
+            await self.send.send(message)  # type: ignore[arg-type]  # Message[R] is an M by construction
         except (trio.ClosedResourceError, trio.BrokenResourceError):
             raise ActorStopped(f"{self.name} is not running") from None
-        return await slot.wait()
+        return await message.reply.wait()
 
-    async def tell(self, op: str, **args: Any) -> None:
+    async def tell(self, message: M) -> None:
         """A message whose answer nobody waits for: it is queued in order, so a later ask sees its effect."""
-        req = Request(op, args, ReplySlot())
         try:
-            self.send.send_nowait(req)
+            self.send.send_nowait(message)
         except trio.WouldBlock:  # a full mailbox: wait for room, as an ask would
-            await self.send.send(req)
+            await self.send.send(message)
         except (trio.ClosedResourceError, trio.BrokenResourceError):
             raise ActorStopped(f"{self.name} is not running") from None
 
-    def burst(self, first: Request, limit: int = MAILBOX_BURST):
+    def burst(self, first: M, limit: int = MAILBOX_BURST) -> Iterator[M]:
         """`first` and what is already queued behind it (up to `limit`), without a checkpoint between.
 
         For an actor whose messages are all quick: a caller's ask waits one
@@ -97,7 +114,7 @@ class Mailbox:
         self.send.close()
         while True:
             try:
-                req = self.receive.receive_nowait()
+                message = self.receive.receive_nowait()
             except (trio.WouldBlock, trio.EndOfChannel, trio.ClosedResourceError):
                 break
-            req.reply.fail(ActorStopped(f"{self.name} stopped"))
+            message.reply.fail(ActorStopped(f"{self.name} stopped"))

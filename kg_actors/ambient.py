@@ -17,6 +17,7 @@ from collections.abc import Callable
 import attrs
 import trio
 
+from . import session_messages as sm
 from .core import capture, command_recall, preload, recall, touches
 from .core import constants as C
 from .core.debt import debt_line
@@ -45,7 +46,7 @@ class Resolved:
     view: SessionView | None
     harness: profiles.Harness
     root: str | None
-    push_window: dict | None = None
+    push_window: sm.PushWindow | None = None
     push_claimed: bool = False
 
 
@@ -91,7 +92,7 @@ class Ambient:
         for lvl, handle in await self.memory.levels_of(view):
             cached = self._view_cache.get(handle.key)
             if cached is None or cached[0] is not handle:  # a reload starts a new actor
-                graph, derived = await handle.ask("view")
+                graph, derived = await handle.view_now()
                 cached = self._view_cache[handle.key] = (handle, graph, derived)
             out.append((lvl, handle, cached[1], cached[2]))
         return out
@@ -126,20 +127,20 @@ class Ambient:
         now = self.memory.clock()
         view, reused, parent = None, False, None
         if source != "clear" and claude_sid:
-            view = await self.sessions.ask("find_by_claude", claude_sid=claude_sid)
+            view = await self.sessions.find_by_claude(claude_sid=claude_sid)
             reused = view is not None
         if view is None and source != "clear":
             candidate = await self._from_transcript(transcript_path, root)
             if candidate is not None:
-                view = await self.sessions.ask("fork", sid=candidate.sid, claude_sid=claude_sid,
-                                               harness=harness.name, now=now)
+                view = await self.sessions.fork(sid=candidate.sid, claude_sid=claude_sid,
+                                                harness=harness.name, now=now)
                 reused, parent = True, candidate.sid
         if view is None:
-            view = await self.sessions.ask("register", project_path=root, harness=harness.name, now=now,
-                                           claude_sid=claude_sid)
+            view = await self.sessions.register(project_path=root, harness=harness.name, now=now,
+                                                claude_sid=claude_sid)
             if root is not None:
                 await self._name_project(root)
-        await self.sessions.tell("note_hook", harness=harness.name, project_path=root)
+        await self.sessions.tell(sm.NoteHook(harness=harness.name, project_path=root))
         if reused and source != "compact":
             note = (f"KG memory session resumed — session_id: {view.sid} (pass it to every kg_* call"
                     + (f"; it replaces {parent}, which stays with the session this one was forked from" if parent else "")
@@ -148,7 +149,7 @@ class Ambient:
             return {"session_id": view.sid, "reused": True, "context": note, "text": "", "stats": {},
                     "message": f"kg memory: session {view.sid} resumed"}
         if source == "compact":
-            view = await self.sessions.ask("reset_context", sid=view.sid)
+            view = await self.sessions.reset_context(sid=view.sid)
         return await self._preload(view, harness, reused)
 
     async def _name_project(self, root: str) -> None:
@@ -157,7 +158,7 @@ class Ambient:
         handle = await self.directory.get(self.directory.project_key(root))
         cached = self._view_cache.get(handle.key)
         if cached is None or cached[0] is not handle or cached[1].project_path != root:
-            await handle.ask("set_project_path", path=root)
+            await handle.set_project_path(path=root)
 
     async def _from_transcript(self, transcript_path: object, root: str | None) -> SessionView | None:
         path = transcripts.safe_transcript(transcript_path if isinstance(transcript_path, str) else None, L.home())
@@ -171,7 +172,7 @@ class Ambient:
         sid = await trio.to_thread.run_sync(transcripts.recover_sid, path)
         if sid is None:
             return None
-        candidate = await self.sessions.ask("get", sid=sid)
+        candidate = await self.sessions.get(sid=sid)
         if candidate is None or candidate.project_path != root:
             return None
         return candidate
@@ -192,8 +193,8 @@ class Ambient:
                 parts[i] = derived.level_part(graph, lvl, frozenset(), now)
         text, shown = preload.build(parts, scores, debts, view.sid, harness.preload_limit, harness.measure)
         ids = [node_id for _, node_id in shown]
-        await self.sessions.tell("set_preloaded", sid=view.sid, ids=ids)
-        await self.sessions.tell("mark_seen", sid=view.sid, ids=ids, via="preload", at=now)
+        await self.sessions.tell(sm.SetPreloaded(sid=view.sid, ids=ids))
+        await self.sessions.tell(sm.MarkSeen(sid=view.sid, ids=ids, via="preload", at=now))
         stats = {lvl: sum(1 for level, _ in shown if level == lvl) for lvl in ("user", "project")}
         message = (f"kg memory: preloaded {len(ids)} gist(s) (user {stats['user']}, project {stats['project']}) "
                    f"— session {view.sid}")
@@ -209,17 +210,17 @@ class Ambient:
         claude_sid = payload.get("session_id") if isinstance(payload.get("session_id"), str) else None
         if not claude_sid:
             return Resolved(None, harness, root)
-        view, window = await self.sessions.ask("open_hook", claude_sid=claude_sid, now=self.memory.clock(),
-                                               push_before_full_read=push_before_full_read)
+        view, window = await self.sessions.open_hook(claude_sid=claude_sid, now=self.memory.clock(),
+                                                     push_before_full_read=push_before_full_read)
         claimed = view is not None
         if view is None:
             candidate = await self._from_transcript(payload.get("transcript_path"), root)
             # Only an unbound session may be claimed by transcript evidence: never guess.
             if candidate is not None and candidate.claude_sid is None:
-                view = await self.sessions.ask("bind", sid=candidate.sid, claude_sid=claude_sid, harness=harness.name)
+                view = await self.sessions.bind(sid=candidate.sid, claude_sid=claude_sid, harness=harness.name)
         if view is not None and (harness.name, view.project_path) not in self._hooks_noted:
             # Once per harness and project is enough (and told, not asked: nothing waits for it).
-            await self.sessions.tell("note_hook", harness=harness.name, project_path=view.project_path)
+            await self.sessions.tell(sm.NoteHook(harness=harness.name, project_path=view.project_path))
             self._hooks_noted.add((harness.name, view.project_path))
         return Resolved(view, harness, root, window, claimed)
 
@@ -253,8 +254,8 @@ class Ambient:
             if decision.text:
                 parts.append(decision.text)
                 record["chars"] = len(decision.text)
-                await self.sessions.tell("mark_seen", sid=view.sid, ids=[i for _, i in decision.shown],
-                                         via="ambient", at=self.memory.clock())
+                await self.sessions.tell(sm.MarkSeen(sid=view.sid, ids=[i for _, i in decision.shown],
+                                                     via="ambient", at=self.memory.clock()))
             self._log([record])
         push = await self._push(call)
         if push:
@@ -301,8 +302,8 @@ class Ambient:
                   "nodes": [i for _, i in decision.shown] or list(decision.found)}
         if decision.text:
             record["chars"] = len(decision.text)
-            await self.sessions.tell("mark_seen", sid=view.sid, ids=[i for _, i in decision.shown], via="ambient",
-                                     at=now)
+            await self.sessions.tell(sm.MarkSeen(sid=view.sid, ids=[i for _, i in decision.shown], via="ambient",
+                                                 at=now))
         self._log([record])
         return hook_output("PreToolUse", decision.text)
 
@@ -413,7 +414,7 @@ class Ambient:
         if not unseen:
             self._log([{**base, "outcome": "all_seen", "nodes": [r[1] for r in found]}])
             return None, True
-        if not await self.sessions.ask("file_recall_allowed", sid=view.sid, now=now):
+        if not await self.sessions.file_recall_allowed(sid=view.sid, now=now):
             self._log([{**base, "outcome": "throttled", "nodes": [r[0][1] for r in unseen]}])
             return None, True
         unseen.sort(key=lambda t: (-t[1], -(t[2].last_read_ts or 0), t[0][1]))
@@ -427,8 +428,8 @@ class Ambient:
             lines.append(line[: C.FILE_RECALL_CHAR_BUDGET - len(header) - 1])
             shown.append(ref[1])
         text = "\n".join(lines)
-        await self.sessions.tell("mark_seen", sid=view.sid, ids=shown, via="file", at=now)
-        await self.sessions.tell("note_file_recall", sid=view.sid, now=now)
+        await self.sessions.tell(sm.MarkSeen(sid=view.sid, ids=shown, via="file", at=now))
+        await self.sessions.tell(sm.NoteFileRecall(sid=view.sid, now=now))
         self._log([{**base, "outcome": "injected", "nodes": shown, "chars": len(text),
                     "withheld": len(unseen) - len(shown)}])
         return text, True
@@ -451,7 +452,7 @@ class Ambient:
         now = self.memory.clock()
         events_path = str(self.layout.tool_events(self.directory.project_key(view.project_path)))
         harness_sid = payload.get("session_id") if isinstance(payload.get("session_id"), str) else "unknown"
-        record = await self.sessions.ask("tool_event", path=events_path, key=key, harness_sid=harness_sid, now=now)
+        record = await self.sessions.tool_event(path=events_path, key=key, harness_sid=harness_sid, now=now)
         if not capture.repeated(kind, record) or now - record.get("nudged_ts", -1e18) < C.NUDGE_TARGET_COOLDOWN_SECONDS:
             return None
         probe = os.path.basename(needle) if kind == "read" else needle
@@ -461,7 +462,7 @@ class Ambient:
                 return None  # while the first index builds, stay silent rather than scan the graph
             if touches.mentions(graph, probe, derived.index):
                 return None
-        if not await self.sessions.ask("claim_nudge", path=events_path, key=key, kg_sid=view.sid, now=now):
+        if not await self.sessions.claim_nudge(path=events_path, key=key, kg_sid=view.sid, now=now):
             return None
         return capture.nudge_text(kind, needle, record, view.sid, True)
 

@@ -142,8 +142,8 @@ class GraphDirectory:
         # Edges whose bare-id endpoint names no node go on load; a project may name user nodes.
         outside = frozenset()
         if level == "project":
-            outside = await (await self.get("user")).ask("node_ids")
-        await handle.ask("clean_dangling", outside_ids=outside)
+            outside = await (await self.get("user")).node_ids()
+        await handle.clean_dangling(outside_ids=outside)
         return handle
 
     async def reload(self, key: str) -> GraphHandle:
@@ -157,7 +157,7 @@ class GraphDirectory:
         del self._handles[key]
 
         async def discard() -> None:
-            await handle.ask("discard")
+            await handle.discard()
 
         return await self._load(key, discard)
 
@@ -179,7 +179,7 @@ class GraphDirectory:
             self._handles.pop(key, None)
             if handle is not None:
                 await handle.fold()
-                await handle.ask("discard")  # the actor stops; writes it took meanwhile are in the journal
+                await handle.discard()  # the actor stops; writes it took meanwhile are in the journal
             dest = await trio.to_thread.run_sync(L.move_to_trash, self.layout, slug, now)
             root = self._root_of.pop(slug, None)
             if root is not None:

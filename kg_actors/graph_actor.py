@@ -1,10 +1,11 @@
 """GraphActor: the one owner of one graph (user, maintain, or a project).
 
-Theory of operation. The actor reads `Request`s from its bounded mailbox and
-handles each to completion with a synchronous `op_*` method, so every message
-is atomic. A handler that raises leaves the graph as it was (the model's undo
-log is rolled back). The entries a message changed become one journal record,
-handed to this graph's writer task, which appends and fsyncs batches of
+Theory of operation. The actor reads messages (graph_messages.py) from its
+bounded mailbox and handles each to completion with the synchronous method
+HANDLERS names for its class, so every message is atomic. A handler that
+raises leaves the graph as it was (the model's undo log is rolled back). The
+entries a message changed become one journal record, handed to this graph's
+writer task (graph_writer.py), which appends and fsyncs batches of
 records and only then answers their callers: a reply to a change means it is
 on disk, while the actor goes on with the next message. The tick folds the
 graph into its JSON file (atomic, `.prev` kept) and drops the journal; a
@@ -24,36 +25,26 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Generator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import attrs
 import trio
 
 from . import actor, heap
+from . import graph_messages as m
 from .core import constants as C
-from .core import absorb, anchors, compaction, debt, graph_ops, hints, reads, render, scoring, search, touches
+from .core import absorb, anchors, compaction, graph_ops, hints, render, search
+from .core.debt import Debt
 from .core.errors import Conflict, KGError, NotFound, WriteConflict
 from .core.model import Edge, GraphData, Node, dangling_edges, node_version_key, snapshot_to_json
 from .core.steps import run_steps
-from .core.written import WrittenLog
+from .derived import Derived as Derived, NodesSnapshot, build_derived as build_derived
+from .graph_messages import GraphHandle as GraphHandle
+from .graph_writer import Snapshot, ToWriter, Written, run_writer
 from .storage import files, journal
 
 log = logging.getLogger(__name__)
-
-
-@attrs.frozen
-class Written:
-    """A change's result, answered by the writer once its record is durable."""
-
-    record: dict | None
-    result: Any
-    reply: actor.ReplySlot
-
-
-@attrs.frozen
-class Fold:
-    snapshot: dict
-    reply: actor.ReplySlot
+T = TypeVar("T")
 
 
 def load_graph(path: Path, kind: str, project_path: str | None) -> tuple[GraphData, int]:
@@ -100,135 +91,6 @@ def settle(graph: GraphData, now: float, runs: int = 10) -> int:
     return runs
 
 
-def build_derived(graph: GraphData, now: float) -> Derived:
-    """The cheap derived state of a graph nobody else holds yet (worker thread).
-
-    The search index is the slow one (seconds at 10,000 nodes): the actor
-    builds it in the background from a snapshot and installs it when done.
-    """
-    derived = Derived(None, touches.TouchIndex.build(graph, str(Path.home())), WrittenLog.build(graph))
-    derived.debt(graph, now)  # the first call warms its per-graph term counts
-    derived.scores(graph, now)  # so the first reply does not pay for the recent values
-    derived.debt(graph, now)
-    derived.live_edges(graph)
-    return derived
-
-
-@attrs.frozen
-class _NodesSnapshot:
-    """Frozen nodes as of one moment: enough for SearchIndex.build off the event loop."""
-
-    nodes: dict
-    gen: int = -2
-
-
-class Derived:
-    """Indexes kept current with the graph (search postings, touches, write order) and per-version caches."""
-
-    def __init__(self, index: search.SearchIndex | None, touch_index: touches.TouchIndex, written: WrittenLog):
-        self.index = index
-        self.touch_index = touch_index
-        self.written = written
-        self.missing_touches: frozenset[str] = frozenset()
-        self.activity_days: frozenset[str] = frozenset()  # a project's tool-event days (DEBT activity)
-        self._debt: tuple[tuple[int, int, int], debt.Debt] | None = None
-        self.debt_inputs = 0  # bumped when missing_touches or activity_days change
-        self._scores: tuple[int, dict[str, float]] | None = None
-        self._live_edges: tuple[int, int] | None = None
-        self._stale: set[str] = set()  # recent values handed out older than the graph
-        self._part: tuple[int, str, reads.LevelPart] | None = None
-        self._gists_part: tuple[int, str, reads.LevelPart] | None = None
-
-    def node_changed(self, graph: GraphData, node_id: str, applied: float | None = None) -> None:
-        node = graph.nodes.get(node_id)
-        for index in (self.index, self.touch_index):
-            if index is None:
-                continue  # the background build catches up with `sync` when it is installed
-            if node is None:
-                index.remove_node(node_id)
-            else:
-                index.update_node(node)
-        if node is None:
-            self.written.remove_node(node_id)
-        else:
-            self.written.update_node(node, applied)
-
-    def scores(self, graph: GraphData, now: float) -> dict[str, float]:
-        """Unified-pool scores. Percentile ranks do not move with `now`, so one per graph version."""
-        if self._scores is None or self._scores[0] != graph.gen:
-            self._scores = (graph.gen, scoring.unified_scores(graph, now))
-        return self._scores[1]
-
-    # Values of a recent graph version, for hook replies: each costs 20-100 ms at 10,000 nodes,
-    # which no reply may pay after every write. Computed at first use; a reply that finds one
-    # older than the graph flags it, and the tick recomputes what is flagged, off the loop.
-    def recent_scores(self, graph: GraphData, now: float) -> dict[str, float]:
-        """Scores to order a few recalled nodes or shed preload gists by; a newer node has none."""
-        return self._recently("scores", self._scores, graph.gen, lambda: self.scores(graph, now))
-
-    def recent_debt(self, graph: GraphData, now: float) -> debt.Debt:
-        return self._recently("debt", self._debt, self._debt_key(graph, now), lambda: self.debt(graph, now))
-
-    def recent_live_edges(self, graph: GraphData) -> int:
-        return self._recently("live_edges", self._live_edges, graph.gen, lambda: self.live_edges(graph))
-
-    def _recently(self, name: str, held: tuple | None, key: Any, fresh: Callable[[], Any]) -> Any:
-        """`held`: (the key it was computed for, the value)."""
-        if held is None:
-            return fresh()
-        if held[0] != key:
-            self._stale.add(name)
-        return held[1]
-
-    def take_stale(self) -> frozenset[str]:
-        stale, self._stale = frozenset(self._stale), set()
-        return stale
-
-    def refresh(self, graph: GraphData, now: float, names: frozenset[str]) -> None:
-        """Recompute the recent values `names` (take_stale). Pure reads of `graph`: the actor runs
-        this in a worker thread while it takes no message, so nothing changes the graph meanwhile."""
-        for name in sorted(names):
-            {"scores": self.scores, "debt": self.debt, "live_edges": lambda g, _: self.live_edges(g)}[name](graph, now)
-
-    def live_edges(self, graph: GraphData) -> int:
-        if self._live_edges is None or self._live_edges[0] != graph.gen:
-            self._live_edges = (graph.gen, render.live_edge_count(graph))
-        return self._live_edges[1]
-
-    def level_part(self, graph: GraphData, level: str, preloaded: frozenset[str], now: float) -> reads.LevelPart:
-        """The full read's body for this level: the render plan is rebuilt only when the graph changed."""
-        if self._part is None or self._part[:2] != (graph.gen, level):
-            self._part = (graph.gen, level, reads.level_part(graph, level, frozenset(), self.scores(graph, now)))
-        return reads.with_preloaded(self._part[2], preloaded)
-
-    def gists_part(self, graph: GraphData, level: str, now: float) -> reads.LevelPart:
-        """The level's body without its archived anchors, valued by recent scores: the preload's,
-        when its gists alone overflow it (planning 10,000 anchors per write is what it spares)."""
-        if self._gists_part is None or self._gists_part[:2] != (graph.gen, level):
-            part = reads.level_part(graph, level, frozenset(), self.recent_scores(graph, now), anchors=False,
-                                    live_edges=self.recent_live_edges(graph))
-            self._gists_part = (graph.gen, level, part)
-        return self._gists_part[2]
-
-    def debt(self, graph: GraphData, now: float) -> debt.Debt:
-        key = self._debt_key(graph, now)
-        if self._debt is None or self._debt[0] != key:
-            self._debt = (key, debt.compute_debt(graph, now, missing_touches=self.missing_touches,
-                                                 activity_days=self.activity_days))
-        return self._debt[1]
-
-    def _debt_key(self, graph: GraphData, now: float) -> tuple[int, int, int]:
-        return graph.gen, int(now // 86_400), self.debt_inputs
-
-    def set_debt_inputs(self, missing_touches: frozenset[str] | None = None,
-                        activity_days: frozenset[str] | None = None) -> None:
-        """What the tick learns outside the graph; debt is computed again only when either changed."""
-        for name, value in (("missing_touches", missing_touches), ("activity_days", activity_days)):
-            if value is not None and frozenset(value) != getattr(self, name):
-                setattr(self, name, frozenset(value))
-                self.debt_inputs += 1
-
-
 def node_version(graph: GraphData, node_id: str) -> int:
     """The node's content version (`_meta.versions["node:<id>"].v`; 0 for a node never versioned)."""
     entry = graph.versions.get(node_version_key(node_id))
@@ -236,7 +98,7 @@ def node_version(graph: GraphData, node_id: str) -> int:
 
 
 class GraphState:
-    """What the actor owns. Every `op_*` is synchronous: no await inside a message."""
+    """What the actor owns. Every handler is synchronous: no await inside a message."""
 
     def __init__(self, key: str, level: str, graph: GraphData, derived: Derived | None = None,
                  orphan_grace_days: float = 365, clock: Callable[[], float] | None = None):
@@ -250,53 +112,53 @@ class GraphState:
         self.orphan_grace_days = orphan_grace_days
         self.dirty = graph.has_changes()
 
-    def changed(self, record: dict) -> None:
+    def changed(self, record: dict[str, Any]) -> None:
         """Bring derived indexes up to date with a committed record."""
         applied = self.clock() if self.clock is not None else None
         for node_id in record.get("n", {}):
             self.derived.node_changed(self.graph, node_id, applied)
 
-    def op_install_index(self, index: search.SearchIndex) -> None:
-        index.sync(self.graph)  # catch up with what changed while it was built
-        self.derived.index = index
+    def install_index(self, msg: m.InstallIndex) -> None:
+        msg.index.sync(self.graph)  # catch up with what changed while it was built
+        self.derived.index = msg.index
 
-    def op_view(self) -> tuple[GraphData, Derived]:
+    def view(self, msg: m.View) -> tuple[GraphData, Derived]:
         """A read view for a handler's synchronous computation (valid until it next awaits)."""
         return self.graph, self.derived
 
-    def op_debt(self, now: float) -> debt.Debt:
-        return self.derived.debt(self.graph, now)
+    def debt(self, msg: m.GetDebt) -> Debt:
+        return self.derived.debt(self.graph, msg.now)
 
-    def op_touch_paths(self, home: str) -> list[tuple[str, str, str]]:
-        return anchors.touch_paths(self.graph, home)
+    def touch_paths(self, msg: m.TouchPaths) -> list[tuple[str, str, str]]:
+        return anchors.touch_paths(self.graph, msg.home)
 
-    def op_set_missing_touches(self, missing: frozenset[str]) -> None:
-        self.derived.set_debt_inputs(missing_touches=missing)
+    def set_missing_touches(self, msg: m.SetMissingTouches) -> None:
+        self.derived.set_debt_inputs(missing_touches=msg.missing)
 
-    def op_set_activity_days(self, days: frozenset[str]) -> None:
-        self.derived.set_debt_inputs(activity_days=days)
+    def set_activity_days(self, msg: m.SetActivityDays) -> None:
+        self.derived.set_debt_inputs(activity_days=msg.days)
 
     # Reads -----------------------------------------------------------------
-    def op_node_ids(self) -> frozenset[str]:
+    def node_ids(self, msg: m.NodeIds) -> frozenset[str]:
         return frozenset(self.graph.nodes)
 
-    def op_get_nodes(self, ids: list[str]) -> list[tuple[Node, list[Edge]] | None]:
+    def get_nodes(self, msg: m.GetNodes) -> list[tuple[Node, list[Edge]] | None]:
         out = []
-        for node_id in ids:
+        for node_id in msg.ids:
             node = self.graph.nodes.get(node_id)
             out.append(None if node is None else (node, list(self.graph.incident(node_id))))
         return out
 
-    def op_get_node(self, node_id: str) -> Node | None:
-        return self.graph.nodes.get(node_id)
+    def get_node(self, msg: m.GetNode) -> Node | None:
+        return self.graph.nodes.get(msg.node_id)
 
-    def op_references(self, node_id: str) -> bool:
-        return self.graph.degree(node_id) > 0
+    def references(self, msg: m.References) -> bool:
+        return self.graph.degree(msg.node_id) > 0
 
-    def op_dump(self) -> dict:
+    def dump(self, msg: m.Dump) -> dict[str, Any]:
         return snapshot_to_json(self.graph.snapshot_json())
 
-    def op_stats(self) -> dict:
+    def stats(self, msg: m.Stats) -> dict[str, Any]:
         nodes = self.graph.nodes.values()
         return {
             "nodes": len(self.graph.nodes), "edges": len(self.graph.edges),
@@ -304,11 +166,12 @@ class GraphState:
             "orphaned": sum(n.orphaned for n in nodes), "project_path": self.graph.project_path,
         }
 
-    def op_progress_get(self, task_id: str) -> dict | None:
-        return self.graph.progress.get(task_id)
+    def progress_get(self, msg: m.ProgressGet) -> dict[str, Any] | None:
+        return self.graph.progress.get(msg.task_id)
 
-    def op_changes_since(self, since: float, session: str | None) -> list[tuple[str, Any]]:
+    def changes_since(self, msg: m.ChangesSince) -> list[tuple[str, Any]]:
         """Version entries other sessions made after `since` (kg_sync)."""
+        since, session = msg.since, msg.session
         out: list[tuple[str, Any]] = []
         for vkey, entry in self.graph.versions.items():
             ts = entry.get("ts") if isinstance(entry, dict) else None
@@ -330,24 +193,25 @@ class GraphState:
         edge = self.graph.edges.get((src, dst, rel))
         return [edge] if edge else []
 
-    def op_written_since(self, since: float) -> list[Node]:
+    def written_since(self, msg: m.WrittenSince) -> list[Node]:
         """Nodes whose content was written after `since`, oldest first (pushes)."""
-        return [self.graph.nodes[i] for i in self.derived.written.since(since)]
+        return [self.graph.nodes[i] for i in self.derived.written.since(msg.since)]
 
     # Writes ----------------------------------------------------------------
-    def prepare_put_node(self, node_id: object = None, gist: object = None,
-                         **_: Any) -> Generator[None, None, dict]:
+    def prepare_put_node(self, msg: m.PutNode) -> Generator[None, None, m.PutNode]:
         """A create's hints, read before the write in steps of their own (the graph cannot change between)."""
+        node_id, gist = msg.node_id, msg.gist
         if not isinstance(node_id, str) or not isinstance(gist, str) or node_id in self.graph.nodes:
-            return {}
-        return {"hints": (yield from self._hint_steps(node_id, gist))}
+            return msg
+        return attrs.evolve(msg, hints=(yield from self._hint_steps(node_id, gist)))
 
-    def op_put_node(self, expected_version: int | None = None, create_only: bool = False,
-                    hints: tuple[str, ...] | None = None, **kw: Any) -> graph_ops.PutNodeResult:
-        if expected_version is not None or create_only:
-            self._expect_version(kw["node_id"], expected_version, create_only)
-        result = graph_ops.put_node(self.graph, self.level, **kw)
+    def put_node(self, msg: m.PutNode) -> graph_ops.PutNodeResult:
+        if msg.expected_version is not None or msg.create_only:
+            self._expect_version(msg.node_id, msg.expected_version, msg.create_only)
+        result = graph_ops.put_node(self.graph, self.level, msg.node_id, msg.gist, msg.notes, msg.touches,
+                                    msg.now, msg.writer)
         if result.created:
+            hints = msg.hints
             found = hints if hints is not None else run_steps(self._hint_steps(result.node.id, result.node.gist))
             return attrs.evolve(result, hints=found)
         return result
@@ -383,9 +247,9 @@ class GraphState:
             raise WriteConflict(self.level, node_id, node.content(),
                                 f"changed since the editor loaded it (version {expected}, now {current})")
 
-    def op_put_edge(self, src: str, dst: str, rel: str, notes, now: float, writer: graph_ops.Writer,
-                    known_elsewhere: frozenset[str] = frozenset()) -> dict:
-        edge = graph_ops.put_edge(self.graph, src, dst, rel, notes, now, writer, known_elsewhere)
+    def put_edge(self, msg: m.PutEdge) -> m.PutEdgeResult:
+        src, dst, rel = msg.src, msg.dst, msg.rel
+        edge = graph_ops.put_edge(self.graph, src, dst, rel, msg.notes, msg.now, msg.writer, msg.known_elsewhere)
         credited = None
         if rel == "instance-of":
             case = self.graph.nodes.get(src)
@@ -394,150 +258,87 @@ class GraphState:
                     if graph_ops.repeat_credit(self.graph, dst, case.created_ts):
                         credited = dst
                 else:
-                    return {"edge": edge, "credited": None, "credit_elsewhere": (dst, case.created_ts)}
-        return {"edge": edge, "credited": credited, "credit_elsewhere": None}
+                    return m.PutEdgeResult(edge, None, (dst, case.created_ts))
+        return m.PutEdgeResult(edge, credited, None)
 
-    def op_repeat_credit(self, target_id: str, case_ts: float) -> bool:
+    def repeat_credit(self, msg: m.RepeatCredit) -> bool:
+        target_id, case_ts = msg.target_id, msg.case_ts
         return graph_ops.repeat_credit(self.graph, target_id, case_ts)
 
-    def op_delete_node(self, node_id: str) -> int:
-        return graph_ops.delete_node(self.graph, node_id)
+    def delete_node(self, msg: m.DeleteNode) -> int:
+        return graph_ops.delete_node(self.graph, msg.node_id)
 
-    def op_delete_edge(self, key: tuple[str, str, str]) -> bool:
-        return graph_ops.delete_edge(self.graph, key)
+    def delete_edge(self, msg: m.DeleteEdge) -> bool:
+        return graph_ops.delete_edge(self.graph, msg.key)
 
-    def op_record_reads(self, ids: list[str], now: float) -> dict[str, tuple[bool, list[str]]]:
+    def record_reads(self, msg: m.RecordReads) -> dict[str, tuple[bool, list[str]]]:
+        ids, now = msg.ids, msg.now
         return {i: graph_ops.record_read(self.graph, i, now) for i in ids if i in self.graph.nodes}
 
-    def op_endorse(self, node_id: str, now: float, credits: int | None) -> str:
+    def endorse(self, msg: m.Endorse) -> str:
+        node_id, now, credits = msg.node_id, msg.now, msg.credits
         if node_id not in self.graph.nodes:
             raise NotFound(f"node '{node_id}' not found")
         return graph_ops.endorse(self.graph, node_id, now, credits)
 
-    def op_progress_set(self, task_id: str, state: dict, now: float) -> dict:
+    def progress_set(self, msg: m.ProgressSet) -> dict[str, Any]:
+        task_id, state, now = msg.task_id, msg.state, msg.now
         return graph_ops.set_progress(self.graph, task_id, state, now)
 
-    def op_rename_local(self, old_id: str, new_id: str, now: float, writer: graph_ops.Writer) -> int:
+    def rename_local(self, msg: m.RenameLocal) -> int:
+        old_id, new_id, now, writer = msg.old_id, msg.new_id, msg.now, msg.writer
         return graph_ops.rename_local(self.graph, old_id, new_id, now, writer)
 
-    def op_rewire(self, old_id: str, new_id: str, now: float, writer: graph_ops.Writer) -> int:
+    def rewire(self, msg: m.Rewire) -> int:
+        old_id, new_id, now, writer = msg.old_id, msg.new_id, msg.now, msg.writer
         return graph_ops.rewire(self.graph, old_id, new_id, now, writer)
 
-    def op_clean_dangling(self, outside_ids: frozenset[str]) -> int:
-        keys = dangling_edges(self.graph, outside_ids)
+    def clean_dangling(self, msg: m.CleanDangling) -> int:
+        keys = dangling_edges(self.graph, msg.outside_ids)
         for key in keys:
             log.info("%s: removing edge %s->%s:%s (an endpoint names no node)", self.key, *key)
             graph_ops.delete_edge(self.graph, key)
         return len(keys)
 
-    def op_set_project_path(self, path: str) -> None:
-        if self.graph.project_path != path:
-            self.graph.project_path = path
+    def set_project_path(self, msg: m.SetProjectPath) -> None:
+        if self.graph.project_path != msg.path:
+            self.graph.project_path = msg.path
             self.graph.meta_changed = True
             self.graph.gen += 1
 
-    def op_call(self, fn: Callable[[GraphData], Any]) -> Any:
+    def call(self, msg: m.Call) -> Any:
         """Run a pure function over the graph inside the actor (reads and computed writes)."""
-        return fn(self.graph)
+        return msg.fn(self.graph)
 
-    def op_absorb(self, base: dict, merged: dict, now: float) -> list[str]:
+    def absorb(self, msg: m.Absorb) -> list[str]:
         """What a git merge changed in this graph's file (base -> merged), merged with writes since `base`."""
-        return absorb.absorb(self.graph, base, merged, now)
+        return absorb.absorb(self.graph, msg.base, msg.merged, msg.now)
 
-    def op_tick(self, now: float) -> dict:
-        result = compaction.compact(self.graph, now)
-        pruned = compaction.prune_orphans(self.graph, now, self.orphan_grace_days)
-        return {"compaction": result, "pruned": pruned}
-
-
-# Ops whose changes can move the render, so compaction follows them (spec 000).
-CHANGES_RENDER = frozenset({
-    "put_node", "put_edge", "delete_node", "delete_edge", "record_reads", "endorse",
-    "rename_local", "rewire", "clean_dangling", "repeat_credit", "absorb",
-})
+    def tick(self, msg: m.Tick) -> m.TickResult:
+        result = compaction.compact(self.graph, msg.now)
+        pruned = compaction.prune_orphans(self.graph, msg.now, self.orphan_grace_days)
+        return m.TickResult(result, pruned)
 
 
-@attrs.frozen
-class GraphHandle:
-    """What callers hold: typed asks, the mailbox stays private."""
-
-    key: str
-    level: str
-    _mailbox: actor.Mailbox
-    _index_ready: trio.Event
-
-    async def ask(self, op: str, **args: Any) -> Any:
-        return await self._mailbox.ask(op, **args)
-
-    @property
-    def index_ready(self) -> bool:
-        return self._index_ready.is_set()
-
-    async def view(self) -> tuple[GraphData, Derived]:
-        """A read view with the search index in place (waits for its first build)."""
-        await self._index_ready.wait()
-        return await self._mailbox.ask("view")
-
-    async def call(self, fn: Callable[[GraphData], Any]) -> Any:
-        return await self._mailbox.ask("call", fn=fn)
-
-    async def fold(self) -> bool:
-        return await self._mailbox.ask("fold")
-
-    async def close(self) -> None:
-        """Stop taking messages; the actor saves what is dirty and exits."""
-        self._mailbox.send.close()
-
-
-async def _writer(path: Path, items: trio.MemoryReceiveChannel, status: dict) -> None:
-    """Append records in batches (one fsync per batch), fold on request."""
-    jpath = journal.journal_path(path)
-    async for first in items:
-        batch = [first]
-        while True:
-            try:
-                batch.append(items.receive_nowait())
-            except (trio.WouldBlock, trio.EndOfChannel):
-                break
-        pending: list[Written] = []
-        for item in batch:
-            if isinstance(item, Written):
-                pending.append(item)
-                continue
-            await _flush(jpath, pending, status)
-            pending = []
-            await _fold(path, jpath, item, status)
-        await _flush(jpath, pending, status)
-
-
-async def _flush(jpath: Path, pending: list[Written], status: dict) -> None:
-    records = [w.record for w in pending if w.record is not None]
-    if records:
-        try:
-            await trio.to_thread.run_sync(journal.append, jpath, records)
-        except OSError as exc:
-            # The change stands in memory and the graph stays dirty: the tick retries the save.
-            status["save_failed"] = True
-            log.error("could not append to %s: %s (kept in memory; retried on the tick)", jpath, exc)
-    for w in pending:
-        w.reply.set(w.result)
-
-
-async def _fold(path: Path, jpath: Path, item: Fold, status: dict) -> None:
-    def write() -> None:
-        data = files.dump_json(snapshot_to_json(item.snapshot))
-        files.write_atomic(path, data)
-        journal.remove(jpath)
-
-    try:
-        await trio.to_thread.run_sync(write)
-    except OSError as exc:
-        log.error("could not save %s: %s (stays dirty; retried on the tick and at shutdown)", path, exc)
-        status["save_failed"] = True
-        item.reply.set(False)
-        return
-    status["save_failed"] = False
-    item.reply.set(True)
+# How the actor answers each message (Fold, Refresh and Discard are the loop's own), and
+# the read-only preparation a message has, run in steps before it.
+HANDLERS: dict[type[m.GraphMessage[Any]], Callable[[GraphState, Any], object]] = {
+    m.InstallIndex: GraphState.install_index, m.View: GraphState.view, m.GetDebt: GraphState.debt,
+    m.TouchPaths: GraphState.touch_paths, m.SetMissingTouches: GraphState.set_missing_touches,
+    m.SetActivityDays: GraphState.set_activity_days, m.NodeIds: GraphState.node_ids,
+    m.GetNodes: GraphState.get_nodes, m.GetNode: GraphState.get_node, m.References: GraphState.references,
+    m.Dump: GraphState.dump, m.Stats: GraphState.stats, m.ProgressGet: GraphState.progress_get,
+    m.ChangesSince: GraphState.changes_since, m.WrittenSince: GraphState.written_since,
+    m.SetProjectPath: GraphState.set_project_path, m.Call: GraphState.call, m.Tick: GraphState.tick,
+    m.PutNode: GraphState.put_node, m.PutEdge: GraphState.put_edge, m.RepeatCredit: GraphState.repeat_credit,
+    m.DeleteNode: GraphState.delete_node, m.DeleteEdge: GraphState.delete_edge,
+    m.RecordReads: GraphState.record_reads, m.Endorse: GraphState.endorse, m.ProgressSet: GraphState.progress_set,
+    m.RenameLocal: GraphState.rename_local, m.Rewire: GraphState.rewire, m.CleanDangling: GraphState.clean_dangling,
+    m.Absorb: GraphState.absorb,
+}
+PREPARE: dict[type[m.GraphMessage[Any]], Callable[[GraphState, Any], Generator[None, None, Any]]] = {
+    m.PutNode: GraphState.prepare_put_node,
+}
 
 
 async def run_graph_actor(
@@ -547,52 +348,52 @@ async def run_graph_actor(
     *, task_status: trio.TaskStatus[GraphHandle] = trio.TASK_STATUS_IGNORED,
 ) -> None:
     state = GraphState(key, level, graph, derived, orphan_grace_days, clock)
-    mailbox = actor.Mailbox(f"graph {key}")
+    mailbox = actor.Mailbox[m.GraphMessage[Any]](f"graph {key}")
     handle = GraphHandle(key, level, mailbox, trio.Event())
-    to_writer, writer_items = trio.open_memory_channel[Written | Fold](2 ** 16)
-    status: dict = {}
+    to_writer, writer_items = trio.open_memory_channel[Written | Snapshot](2 ** 16)
+    status: dict[str, bool] = {}
     try:
         async with trio.open_nursery() as nursery:
-            nursery.start_soon(_writer, path, writer_items, status)
+            nursery.start_soon(run_writer, path, writer_items, status)
             loaded = state.graph.take_changes()  # what settling on load changed: journal it once
             if loaded is not None:
                 state.graph.commit()
                 state.dirty = True
                 await to_writer.send(Written(loaded, None, actor.ReplySlot()))
             if state.derived.index is None:
-                nursery.start_soon(_build_index, handle, _NodesSnapshot(dict(graph.nodes)))
+                nursery.start_soon(_build_index, handle, NodesSnapshot(dict(graph.nodes)))
             else:
                 handle._index_ready.set()
             task_status.started(handle)
             discard = None
-            async for req in mailbox.receive:
-                if req.op == "fold":
-                    await _request_fold(state, to_writer, req.reply, status)
+            async for msg in mailbox.receive:
+                if isinstance(msg, m.Fold):
+                    await _request_fold(state, to_writer, msg.reply, status)
                     continue
-                if req.op == "refresh":  # the tick's: recent values a reply found stale, off the loop
+                if isinstance(msg, m.Refresh):  # recent values a reply found stale, off the loop
                     names = state.derived.take_stale()
                     if names:
-                        await trio.to_thread.run_sync(state.derived.refresh, state.graph, req.args["now"], names)
-                    req.reply.set(names)
+                        await trio.to_thread.run_sync(state.derived.refresh, state.graph, msg.now, names)
+                    msg.reply.set(names)
                     continue
-                if req.op == "discard":
-                    discard = req.reply
+                if isinstance(msg, m.Discard):
+                    discard = msg.reply
                     break
-                if step_aside is not None and req.op in CHANGES_RENDER:
+                if step_aside is not None and msg.changes_render:
                     await step_aside()  # before the message, so it stays atomic
                 # Up to three steps (read-only preparation, the change, compaction); no message is
                 # taken between them, and the graph changes only in the last two.
                 pause = step_aside if step_aside is not None else trio.lowlevel.checkpoint
-                op, args = getattr(state, "op_" + req.op), req.args
-                prepare = getattr(state, "prepare_" + req.op, None)
+                prepare = PREPARE.get(type(msg))
                 if prepare is not None:
-                    prepared = await _prepare(prepare(**args), pause, key, req.op)
-                    if prepared:
-                        args = {**args, **prepared}
+                    prepared = await _prepare(prepare(state, msg), pause, key, msg.op, msg)
+                    if prepared is not msg:
+                        msg = prepared
                         await pause()
-                changed = await _apply(state, to_writer, req.reply, req.op, lambda: op(**args))
-                now = args.get("now")
-                if changed and req.op in CHANGES_RENDER and now is not None:
+                handler, change = HANDLERS[type(msg)], msg
+                changed = await _apply(state, to_writer, msg.reply, msg.op, lambda: handler(state, change))
+                now = getattr(msg, "now", None)
+                if changed and msg.changes_render and now is not None:
                     # Keep the graph inside its budget: decided in steps, then carried out as a change.
                     await pause()
                     plan = await _prepare(compaction.plan_steps(state.graph, now, rebalance=False), pause,
@@ -603,7 +404,7 @@ async def run_graph_actor(
                                      lambda: compaction.commit(state.graph, plan))
             if discard is None:
                 # Mailbox closed: fold what is dirty, then let the writer finish.
-                slot = actor.ReplySlot()
+                slot: actor.ReplySlot[bool] = actor.ReplySlot()
                 await _request_fold(state, to_writer, slot, status)
                 await slot.wait()
             # The writer drains what is queued (acknowledged writes reach the journal) and ends.
@@ -614,25 +415,23 @@ async def run_graph_actor(
         discard.set(bool(status.get("save_failed")))
 
 
-_NOTHING = object()
-
-
-async def _prepare(steps: Generator[None, None, Any], pause: Callable[[], Awaitable[None]], key: str,
-                   op: str, failed: Any = _NOTHING) -> Any:
-    """A stepwise read-only preparation, pausing between its steps; `failed` ({} unless given) if it
-    raises (the change still runs)."""
+async def _prepare(steps: Generator[None, None, T], pause: Callable[[], Awaitable[None]], key: str,
+                   op: str, failed: T) -> T:
+    """A stepwise read-only preparation, pausing between its steps; `failed` if it raises (the
+    change still runs)."""
     try:
         while True:
             next(steps)
             await pause()
     except StopIteration as done:
-        return done.value
+        value: T = done.value
+        return value
     except Exception:
         log.exception("%s: preparing %s failed", key, op)
-        return {} if failed is _NOTHING else failed
+        return failed
 
 
-async def _apply(state: GraphState, to_writer, reply: actor.ReplySlot | None, op: str,
+async def _apply(state: GraphState, to_writer: ToWriter, reply: actor.ReplySlot[Any] | None, op: str,
                  change: Callable[[], Any]) -> bool:
     """Run one change to completion: rolled back on an error, else committed, indexed and journaled.
 
@@ -661,20 +460,23 @@ async def _apply(state: GraphState, to_writer, reply: actor.ReplySlot | None, op
     return True
 
 
-async def _build_index(handle: GraphHandle, snapshot: _NodesSnapshot) -> None:
-    index = await trio.to_thread.run_sync(search.SearchIndex.build, snapshot, abandon_on_cancel=True)
+async def _build_index(handle: GraphHandle, snapshot: NodesSnapshot) -> None:
+    # The build reads only `nodes` and `gen`: a snapshot stands in for the graph.
+    graph = cast(GraphData, snapshot)
+    index = await trio.to_thread.run_sync(search.SearchIndex.build, graph, abandon_on_cancel=True)
     try:
-        await handle.ask("install_index", index=index)
+        await handle.install_index(index)
     except KGError:
         return  # the actor stopped first
     heap.freeze_loaded()  # the graph and its index
     handle._index_ready.set()
 
 
-async def _request_fold(state: GraphState, to_writer, reply: actor.ReplySlot, status: dict) -> None:
+async def _request_fold(state: GraphState, to_writer: ToWriter, reply: actor.ReplySlot[bool],
+                        status: dict[str, bool]) -> None:
     """Hand a consistent snapshot to the writer; the writer answers `reply` when it is saved."""
     if not state.dirty and not status.get("save_failed"):
         reply.set(True)
         return
     state.dirty = False  # a failed save sets status["save_failed"], so the next tick tries again
-    await to_writer.send(Fold(state.graph.snapshot_json(), reply))
+    await to_writer.send(Snapshot(state.graph.snapshot_json(), reply))

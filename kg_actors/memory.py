@@ -14,12 +14,14 @@ from typing import Any
 
 import attrs
 
+from . import session_messages as sm
 from .core import constants as C
 from .core import debt, graph_ops, ids, merge, reads, search, search_format, secrecy
 from .core.errors import Conflict, InvalidInput, KGError, NotFound, SessionUnknown, WriteConflict
 from .core.paging import NOTHING_PENDING, Line, split
 from .directory import GraphDirectory
 from .graph_actor import GraphHandle
+from .graph_messages import PutEdgeResult
 from .harness import profiles
 from .session_actor import SessionHandle, SessionView
 from .storage import layout as L
@@ -98,11 +100,11 @@ class Memory:
         bound_note = (f"Project folder: {root}, the root of the git work tree holding cwd {folder}."
                       if root is not None and root != folder else None)
         if session_id:
-            view = await self.sessions.ask("get", sid=session_id)
+            view = await self.sessions.get(sid=session_id)
             if view is not None and view.bound:
-                view = await self.sessions.ask("touch", sid=session_id, now=now, harness=None)
+                view = await self.sessions.touch(sid=session_id, now=now, harness=None)
                 if cwd is not None and view.project_path is None and root is not None:
-                    view = await self.sessions.ask("attach", sid=session_id, project_path=root)
+                    view = await self.sessions.attach(sid=session_id, project_path=root)
                     await self._graph(self.directory.project_key(root))
                     notices.append(f"Project memory attached: {root}.")
                     notices.extend([bound_note] if bound_note else [])
@@ -117,28 +119,27 @@ class Memory:
                     f"session_id '{session_id}' is unknown or lost its project — pass cwd=<project root> with it."
                 )
             notices.append(f"session_id '{session_id}' is unknown (expired or from another store); opened a new session.")
-        view = await self.sessions.ask("register", project_path=root, harness=harness.name, now=now)
+        view = await self.sessions.register(project_path=root, harness=harness.name, now=now)
         if root is not None:
             key = self.directory.project_key(root)
             handle = await self._graph(key)
-            await handle.ask("set_project_path", path=root)
+            await handle.set_project_path(path=root)
             notices.extend([bound_note] if bound_note else [])
         else:
             notices.append(user_only_notice(view.sid))
-        if cwd is not None and harness.no_hooks_hint and not await self.sessions.ask(
-                "hook_seen", harness=harness.name, project_path=root):
+        if cwd is not None and harness.no_hooks_hint and not await self.sessions.hook_seen(harness.name, root):
             notices.append(harness.no_hooks_hint)
         return Opened(view, tuple(notices), True)
 
     async def session(self, sid: object) -> SessionView:
         if not isinstance(sid, str) or not sid:
             raise InvalidInput("session_id", "is required (from kg_read or the preload)")
-        view = await self.sessions.ask("get", sid=sid)
+        view = await self.sessions.get(sid=sid)
         if view is None:
             raise SessionUnknown(
                 f"session_id '{sid}' is unknown — call kg_read(cwd=<project root>) to open a session."
             )
-        return await self.sessions.ask("touch", sid=sid, now=self.clock())
+        return await self.sessions.touch(sid=sid, now=self.clock())
 
     async def _graph(self, key: str) -> GraphHandle:
         return await self.directory.get(key)
@@ -164,9 +165,9 @@ class Memory:
         """(level, handle, node) for an id: the given level, else user first, then project."""
         if level is not None:
             handle = await self.graph_for(view, level)
-            return level, handle, await handle.ask("get_node", node_id=node_id)
+            return level, handle, await handle.get_node(node_id=node_id)
         for lvl, handle in await self.levels_of(view):
-            node = await handle.ask("get_node", node_id=node_id)
+            node = await handle.get_node(node_id=node_id)
             if node is not None:
                 return lvl, handle, node
         return None, None, None
@@ -181,28 +182,28 @@ class Memory:
         ids.check_node_id(node_id)
         gist, notes, touches = secrecy.clean_node(gist, notes, touches)
         now = self.clock()
-        wv = await self.sessions.ask("write_view", sid=sid, level=level, node_id=node_id) if view else {}
+        wv = await self.sessions.write_view(sid, level, node_id) if view is not None and sid is not None else None
         writer = graph_ops.Writer(
-            session=sid, maintenance=bool(wv.get("maintenance")), seen_at=wv.get("seen_at"),
-            read_at=wv.get("read_at"), guard=guard and view is not None,
-            may_credit=bool(wv.get("may_credit")),
+            session=sid, maintenance=wv is not None and wv.maintenance, seen_at=wv.seen_at if wv else None,
+            read_at=wv.read_at if wv else None, guard=guard and view is not None,
+            may_credit=wv is not None and wv.may_credit,
         )
         try:
             # expected_version / create_only: the editor's stale-edit check, made inside the actor with the write.
-            result = await handle.ask("put_node", node_id=node_id, gist=gist, notes=notes, touches=touches,
-                                      now=now, writer=writer, expected_version=expected_version,
-                                      create_only=create_only)
+            result = await handle.put_node(node_id=node_id, gist=gist, notes=notes, touches=touches,
+                                           now=now, writer=writer, expected_version=expected_version,
+                                           create_only=create_only)
         except WriteConflict as conflict:
             if view is not None:
                 # The refusal shows the node as it stands: it counts as a full read of that version,
                 # even when another write overtook this request after `now` was taken.
                 at = max(now, conflict.written_ts or now)
-                await self.sessions.ask("mark_seen", sid=sid, ids=[node_id], via="read", at=at, full=True)
+                await self.sessions.mark_seen(sid=sid, ids=[node_id], via="read", at=at, full=True)
             raise
         if view is not None:
-            await self.sessions.ask("mark_seen", sid=sid, ids=[node_id], via="write", at=now, full=True)
+            await self.sessions.mark_seen(sid=sid, ids=[node_id], via="write", at=now, full=True)
             if result.note_credit:
-                await self.sessions.ask("like", sid=sid, node_id=node_id, credits=None)
+                await self.sessions.like(sid=sid, node_id=node_id, credits=None)
                 self._log_useful(view, node_id, level, "note", {})
         self.publish({"type": "node_updated", "level": level, "node": result.node.to_json(),
                       "source_session": sid, "project_path": view.project_path if view else project_path})
@@ -216,27 +217,27 @@ class Memory:
         return await self.graph_for(view, level)
 
     async def put_edge(self, sid: str | None, level: str, src: str, dst: str, rel: str,
-                       notes: list[str] | None, project_path: str | None = None) -> dict:
+                       notes: list[str] | None, project_path: str | None = None) -> PutEdgeResult:
         notes = secrecy.clean_notes(notes)
         view = await self.session(sid) if sid is not None else None
         handle = await self._level_handle(view, level, project_path)
-        wv = await self.sessions.ask("write_view", sid=sid, level=level, node_id=src) if view else {}
-        writer = graph_ops.Writer(session=sid, maintenance=bool(wv.get("maintenance")))
+        wv = await self.sessions.write_view(sid, level, src) if view is not None and sid is not None else None
+        writer = graph_ops.Writer(session=sid, maintenance=wv is not None and wv.maintenance)
         # A project edge may name a user node: which of its bare ends the user graph holds. The
         # project's own nodes are checked inside its actor, with the write.
         known: set[str] = set()
         if level == "project":
             user = await self._graph("user")
             for end in {src, dst}:
-                if isinstance(end, str) and not ids.is_artifact(end) and await user.ask("get_node", node_id=end):
+                if isinstance(end, str) and not ids.is_artifact(end) and await user.get_node(node_id=end):
                     known.add(end)
-        out = await handle.ask("put_edge", src=src, dst=dst, rel=rel, notes=notes, now=self.clock(), writer=writer,
-                               known_elsewhere=frozenset(known))
-        if out["credit_elsewhere"] and level in ("project",):
-            target, case_ts = out["credit_elsewhere"]
-            if await (await self._graph("user")).ask("repeat_credit", target_id=target, case_ts=case_ts):
-                out["credited"] = target
-        self.publish({"type": "edge_updated", "level": level, "edge": out["edge"].to_json(), "source_session": sid,
+        out = await handle.put_edge(src=src, dst=dst, rel=rel, notes=notes, now=self.clock(), writer=writer,
+                                    known_elsewhere=frozenset(known))
+        if out.credit_elsewhere and level in ("project",):
+            target, case_ts = out.credit_elsewhere
+            if await (await self._graph("user")).repeat_credit(target_id=target, case_ts=case_ts):
+                out = attrs.evolve(out, credited=target)
+        self.publish({"type": "edge_updated", "level": level, "edge": out.edge.to_json(), "source_session": sid,
                       "project_path": view.project_path if view else project_path})
         return out
 
@@ -248,11 +249,11 @@ class Memory:
             lvl, handle, node = await self.find(view, node_id)
         else:
             handle = await self._level_handle(view, level, project_path)
-            lvl, node = level, await handle.ask("get_node", node_id=node_id)
+            lvl, node = level, await handle.get_node(node_id=node_id)
         if node is None:
             raise NotFound(f"node '{node_id}' not found in the user or project graph"
                            + await self._maintain_hint(node_id, level, "maintain nodes cannot be deleted with this tool"))
-        removed = await handle.ask("delete_node", node_id=node_id)
+        removed = await handle.delete_node(node_id=node_id)
         self.publish({"type": "node_deleted", "level": lvl, "id": node_id, "source_session": sid,
                       "project_path": view.project_path if view else project_path})
         return lvl, removed
@@ -268,7 +269,7 @@ class Memory:
         else:
             candidates = [(level, await self._level_handle(view, level, project_path))]
         for lvl, handle in candidates:
-            if await handle.ask("delete_edge", key=(src, dst, rel)):
+            if await handle.delete_edge(key=(src, dst, rel)):
                 self.publish({"type": "edge_deleted", "level": lvl, "edge": {"from": src, "to": dst, "rel": rel},
                               "source_session": sid, "project_path": view.project_path if view else project_path})
                 return lvl
@@ -286,13 +287,13 @@ class Memory:
             lvl, handle, node = await self.find(view, old_id)
         else:
             handle = await self._level_handle(view, level, project_path)
-            lvl, node = level, await handle.ask("get_node", node_id=old_id)
+            lvl, node = level, await handle.get_node(node_id=old_id)
         if node is None:
             raise NotFound(f"node '{old_id}' not found" + ("" if level else " in the user or project graph")
                            + await self._maintain_hint(old_id, level, "a maintain node must name its level: "
                                                                       "pass level='maintain'"))
-        wv = await self.sessions.ask("write_view", sid=sid, level=lvl, node_id=old_id) if view else {}
-        writer = graph_ops.Writer(session=sid, maintenance=bool(wv.get("maintenance")))
+        wv = await self.sessions.write_view(sid, lvl, old_id) if view is not None and sid is not None else None
+        writer = graph_ops.Writer(session=sid, maintenance=wv is not None and wv.maintenance)
         now = self.clock()
         projects: list[tuple[str, GraphHandle]] = []
         if lvl == "user":
@@ -309,14 +310,14 @@ class Memory:
                 )
         elif lvl == "project":
             user = await self._graph("user")
-            if await user.ask("get_node", node_id=new_id) is not None and await handle.ask("references", node_id=new_id):
+            if await user.get_node(node_id=new_id) is not None and await handle.references(node_id=new_id):
                 # Spec 003: the refusal names the projects involved (here, the one being renamed in).
                 project = view.project_path if view is not None else project_path
                 raise Conflict(
                     f"'{new_id}' is a user node that edges of project {project} already reach; renaming to it "
                     "would redirect them; choose another id"
                 )
-        rewired = await handle.ask("rename_local", old_id=old_id, new_id=new_id, now=now, writer=writer)
+        rewired = await handle.rename_local(old_id=old_id, new_id=new_id, now=now, writer=writer)
         skipped = []
         for key, ph in projects:
             owns_old, owns_new, refs = await ph.call(_rename_probe(old_id, new_id))
@@ -326,10 +327,10 @@ class Memory:
                 skipped.append({"graph": key, "reason": "local-node"})
                 continue
             try:
-                rewired += await ph.ask("rewire", old_id=old_id, new_id=new_id, now=now, writer=writer)
+                rewired += await ph.rewire(old_id=old_id, new_id=new_id, now=now, writer=writer)
             except KGError as exc:
                 skipped.append({"graph": key, "reason": str(exc)})
-        await self.sessions.ask("rename_ref", old_id=old_id, new_id=new_id)
+        await self.sessions.rename_ref(old_id=old_id, new_id=new_id)
         self.publish({"type": "node_renamed", "level": lvl, "from": old_id, "to": new_id, "source_session": sid,
                       "project_path": view.project_path if view else project_path})
         return {"level": lvl, "rewired": rewired, "skipped": skipped}
@@ -337,7 +338,7 @@ class Memory:
     async def _maintain_hint(self, node_id: str, level: str | None, rule: str) -> str:
         """Spec 003: an id found without a level is looked up in user and project only; when the
         maintain graph holds it, the refusal says which rule applies instead of a bare not-found."""
-        if level is not None or await (await self._graph("maintain")).ask("get_node", node_id=node_id) is None:
+        if level is not None or await (await self._graph("maintain")).get_node(node_id=node_id) is None:
             return ""
         return f"; '{node_id}' is a maintain node — {rule}"
 
@@ -352,32 +353,32 @@ class Memory:
         if credits is not None and not view.maintenance:
             return {"accepted": [], "refused": [(i, "credits are for a maintenance pass (kg_read maintenance=true); "
                                                  "a working session endorses with one vote") for i in node_ids],
-                    "state": await self.sessions.ask("vote_state", sid=sid), "view": view}
+                    "state": await self.sessions.vote_state(sid=sid), "view": view}
         if view.maintenance and credits is None:
             credits = 1
         now = self.clock()
         accepted, refused, unorphaned = [], [], []
-        state = await self.sessions.ask("vote_state", sid=sid)
+        state = await self.sessions.vote_state(sid=sid)
         for node_id in dict.fromkeys(node_ids):
             lvl, handle, node = await self.find(view, node_id)
             if node is None:
                 refused.append((node_id, "not found"))
-                self._log_useful(view, node_id, None, state["seen_via"].get(node_id, "unknown"), {"refused": "not_found"})
+                self._log_useful(view, node_id, None, state.seen_via.get(node_id, "unknown"), {"refused": "not_found"})
                 continue
-            why = await self.sessions.ask("like", sid=sid, node_id=node_id, credits=credits)
+            why = await self.sessions.like(sid=sid, node_id=node_id, credits=credits)
             if why is not None:
                 refused.append((node_id, why))
-                self._log_useful(view, node_id, lvl, state["seen_via"].get(node_id, "unknown"), {"refused": why})
+                self._log_useful(view, node_id, lvl, state.seen_via.get(node_id, "unknown"), {"refused": why})
                 continue
-            outcome = await handle.ask("endorse", node_id=node_id, now=now, credits=credits)
+            outcome = await handle.endorse(node_id=node_id, now=now, credits=credits)
             accepted.append(node_id)
             if outcome == "unorphaned":
                 unorphaned.append(node_id)
-            via = "maintenance" if credits is not None else state["seen_via"].get(node_id, "unknown")
+            via = "maintenance" if credits is not None else state.seen_via.get(node_id, "unknown")
             self._log_useful(view, node_id, lvl, via, {"credits": credits} if credits else {
                 "archived": node.archived, "surfaced": via in ("preload", "full_read", "ambient", "file")})
         return {"accepted": accepted, "refused": refused, "unorphaned": unorphaned, "credits": credits,
-                "state": await self.sessions.ask("vote_state", sid=sid), "view": view}
+                "state": await self.sessions.vote_state(sid=sid), "view": view}
 
     def _log_useful(self, view: SessionView, node_id: str, level: str | None, via: str, extra: dict) -> None:
         record = {"ts": self.clock(), "kg_session": view.sid, "claude_session": view.claude_sid,
@@ -398,22 +399,22 @@ class Memory:
             raise InvalidInput("task_id", "must be a non-empty string of at most 128 characters")
         view = await self.session(sid) if sid is not None else None
         if view is not None and task_id in C.MAINTENANCE_TASKS:
-            await self.sessions.ask("set_maintenance", sid=view.sid)
+            await self.sessions.set_maintenance(sid=view.sid)
         handle = await self._level_handle(view, level, project_path)
         if state is None:
-            return await handle.ask("progress_get", task_id=task_id)
+            return await handle.progress_get(task_id=task_id)
         if not isinstance(state, dict):
             raise InvalidInput("state", "must be an object (omit it to read)")
         secrecy.refuse_secrets(secrecy.strings_in(state, "state"))
-        return await handle.ask("progress_set", task_id=task_id, state=state, now=self.clock())
+        return await handle.progress_set(task_id=task_id, state=state, now=self.clock())
 
     # Reads -------------------------------------------------------------------
     async def read(self, opened: Opened, harness: profiles.Harness, node_ids: list[str] | None,
                    level: str | None, maintenance: bool) -> str:
         view = opened.view
         if maintenance:
-            await self.sessions.ask("set_maintenance", sid=view.sid)
-            view = await self.sessions.ask("get", sid=view.sid)
+            await self.sessions.set_maintenance(sid=view.sid)
+            view = await self.sessions.get(sid=view.sid)
         rendered_at = self.clock()  # a part delivered later still shows the graph as of now
         if node_ids:
             lines = await self._node_read(view, node_ids, level, list(opened.notices))
@@ -427,7 +428,7 @@ class Memory:
 
     async def more(self, sid: str) -> str:
         view = await self.session(sid)
-        nxt = await self.sessions.ask("next_page", sid=sid)
+        nxt = await self.sessions.next_page(sid=sid)
         if nxt is None:
             return NOTHING_PENDING
         text, effects = nxt
@@ -443,8 +444,8 @@ class Memory:
             parts = [(text, {**effects, "at": [rendered_at]}) for text, effects in parts]
         first_text, first_effects = parts[0]
         # A new read replaces undelivered parts of an older one.
-        await self.sessions.ask("set_pages", sid=view.sid, parts=[p for p, _ in parts[1:]],
-                                effects=[e for _, e in parts[1:]])
+        await self.sessions.set_pages(sid=view.sid, parts=[p for p, _ in parts[1:]],
+                                      effects=[e for _, e in parts[1:]])
         await self.apply_effects(view, first_effects)
         return first_text
 
@@ -452,22 +453,22 @@ class Memory:
         now = self.clock()
         seen_at = min(effects.get("at", [now])[0], now)  # the render's time: the view is as old as that
         if effects.get("seen"):
-            await self.sessions.ask("mark_seen", sid=view.sid, ids=effects["seen"], via=effects.get("via", ["full_read"])[0], at=seen_at)
+            await self.sessions.mark_seen(sid=view.sid, ids=effects["seen"], via=effects.get("via", ["full_read"])[0], at=seen_at)
         reads_by_level: dict[str, list[str]] = {}
         for lvl, node_id in effects.get("read", []):
             reads_by_level.setdefault(lvl, []).append(node_id)
         for lvl, node_ids in reads_by_level.items():
-            await self.sessions.ask("mark_seen", sid=view.sid, ids=node_ids, via="read", at=seen_at, full=True)
+            await self.sessions.mark_seen(sid=view.sid, ids=node_ids, via="read", at=seen_at, full=True)
             if not view.maintenance:
                 handle = await self.graph_for(view, lvl)
-                promoted = await handle.ask("record_reads", ids=node_ids, now=now)
+                promoted = await handle.record_reads(ids=node_ids, now=now)
                 for node_id, (was_promoted, rescued) in promoted.items():
                     if was_promoted:
                         self.publish({"type": "node_recalled", "level": lvl, "id": node_id,
                                       "rescued_from_orphan": rescued, "source_session": view.sid,
                                       "project_path": view.project_path})
         if effects.get("full_read"):
-            await self.sessions.ask("mark_full_read", sid=view.sid, now=now)
+            await self.sessions.mark_full_read(sid=view.sid, now=now)
 
     async def _node_read(self, view: SessionView, node_ids: list[str], level: str | None, notices: list[str]) -> list[Line]:
         blocks: list[list[Line]] = []
@@ -478,7 +479,7 @@ class Memory:
             if node is None:
                 blocks.append([(reads.render.not_found_line(node_id), None)])
                 continue
-            (_, edges), = await handle.ask("get_nodes", ids=[node_id])
+            (_, edges), = await handle.get_nodes(ids=[node_id])
             if lvl == "user" and view.project_path is not None:
                 edges = edges + await (await self.graph_for(view, "project")).call(_cross_level_edges(node_id))
             blocks.append(reads.node_block(lvl, node, edges, promoted=not node.active and not view.maintenance))
@@ -492,7 +493,7 @@ class Memory:
         now = self.clock()
         parts, debt_lines = [], {}
         for lvl, handle in await self.levels_of(view):
-            graph, derived = await handle.ask("view")
+            graph, derived = await handle.view_now()
             parts.append(derived.level_part(graph, lvl, preloaded, now))
             debt_lines[lvl] = debt.debt_line(derived.debt(graph, now))
         first = view.full_read_ts is None
@@ -536,16 +537,16 @@ class Memory:
         text, shown = search_format.format_search(query, ranked, nodes, connectors, path_edges,
                                                   best_effort=best_effort, total=total)
         if view is not None and shown:
-            await self.sessions.ask("mark_seen", sid=view.sid, ids=[i for _, i in shown], via="search", at=self.clock())
+            await self.sessions.mark_seen(sid=view.sid, ids=[i for _, i in shown], via="search", at=self.clock())
         return text
 
     # Cross-session -------------------------------------------------------------
     async def sync(self, sid: str) -> str:
         view = await self.session(sid)
-        since = await self.sessions.ask("sync_window", sid=sid, now=self.clock())
+        since = await self.sessions.sync_window(sid=sid, now=self.clock())
         sections = []
         for lvl, handle in await self.levels_of(view):
-            changes = await handle.ask("changes_since", since=since, session=sid)
+            changes = await handle.changes_since(since=since, session=sid)
             nodes = [c for kind, c in changes if kind == "node"]
             edges = [c for kind, c in changes if kind == "edge"]
             if not nodes and not edges:
@@ -562,7 +563,7 @@ class Memory:
         return "Updates from other sessions:\n\n" + "\n\n".join(sections)
 
     async def push_notice(self, sid: str | None, written: Callable[[str, float], list] | None = None,
-                          view: SessionView | None = None, *, window: dict | None = None,
+                          view: SessionView | None = None, *, window: sm.PushWindow | None = None,
                           claimed: bool = False) -> str | None:
         """Up to three gists other sessions wrote since this one last looked, each pushed once.
 
@@ -574,32 +575,30 @@ class Memory:
         if not sid:
             return None
         if not claimed:
-            window = await self.sessions.ask("claim_push", sid=sid, now=self.clock())
+            window = await self.sessions.claim_push(sid=sid, now=self.clock())
         if window is None:
             return None
-        writers = window.get("writers")
-        if writers is None:
-            writers = await self.sessions.ask("writers")
-        mine = window["project_path"]
+        writers = window.writers
+        mine = window.project_path
         fresh = []
         if view is None or view.sid != sid:
-            view = await self.sessions.ask("get", sid=sid)
+            view = await self.sessions.get(sid=sid)
         for lvl, handle in await self.levels_of(view):
             if written is not None:
-                nodes = written(lvl, window["since"])
+                nodes = written(lvl, window.since)
             else:
-                nodes = await handle.ask("written_since", since=window["since"])
+                nodes = await handle.written_since(since=window.since)
             for node in nodes:
                 by = node.written.get("by")
                 ts = node.written.get("ts") or 0
                 writer = writers.get(by) if by else None
-                if by == sid or writer is None or writer["maintenance"] or node.archived:
+                if by == sid or writer is None or writer.maintenance or node.archived:
                     continue
-                if lvl == "user" and writer["project_path"] != mine:
+                if lvl == "user" and writer.project_path != mine:
                     continue
-                if window["seen_at"].get(node.id, 0) >= ts:
+                if window.seen_at.get(node.id, 0) >= ts:
                     continue
-                fresh.append((ts, node, node.id in window["seen_at"]))
+                fresh.append((ts, node, node.id in window.seen_at))
         if not fresh:
             return None
         fresh.sort(key=lambda t: -t[0])
@@ -610,7 +609,7 @@ class Memory:
         if len(fresh) > len(shown):
             lines.append(f"+{len(fresh) - len(shown)} more — kg_sync(session_id) lists them.")
         lines.append("If one already holds a lesson you are about to write, update that node instead of adding another.")
-        await self.sessions.tell("mark_seen", sid=sid, ids=[n.id for _, n, _ in shown], via="push", at=self.clock())
+        await self.sessions.tell(sm.MarkSeen(sid=sid, ids=[n.id for _, n, _ in shown], via="push", at=self.clock()))
         return "\n".join(lines)
 
 

@@ -67,24 +67,24 @@ async def _tick(rt: Runtime) -> None:
     home = str(L.home())
     for handle in rt.directory.loaded():
         try:
-            out = await handle.ask("tick", now=now)
-            await handle.ask("refresh", now=now)
-            if out["compaction"].acted or out["pruned"]:
+            out = await handle.tick(now=now)
+            await handle.refresh(now=now)
+            if out.compaction.acted or out.pruned:
                 # Node states moved without a write: tell the editors watching this graph.
                 rt.feed.publish({"type": "states_changed", "level": handle.level,
                                  "project_path": rt.directory.root_of(handle.key)})
-            paths = await handle.ask("touch_paths", home=home)
+            paths = await handle.touch_paths(home=home)
             missing = await trio.to_thread.run_sync(_missing, paths)
-            await handle.ask("set_missing_touches", missing=missing)
+            await handle.set_missing_touches(missing=missing)
             if handle.level == "project":
-                days = await rt.sessions.ask("activity_days", path=str(rt.layout.tool_events(handle.key)))
-                await handle.ask("set_activity_days", days=days)
+                days = await rt.sessions.activity_days(path=str(rt.layout.tool_events(handle.key)))
+                await handle.set_activity_days(days=days)
             await handle.fold()
             await _take_reading(rt, handle, now)
         except Exception:
             log.exception("tick failed for %s", handle.key)
     try:
-        await rt.sessions.ask("expire", now=now)
+        await rt.sessions.expire(now=now)
         await rt.sessions.save(now)
     except Exception:
         log.exception("session tick failed")
@@ -92,7 +92,7 @@ async def _tick(rt: Runtime) -> None:
 
 async def _take_reading(rt: Runtime, handle, now: float) -> None:
     """The graph's debt and render size as of this tick, written down for the editor's chart."""
-    debt = await handle.ask("debt", now=now)
+    debt = await handle.debt(now)
     charge = await handle.call(fast_charge)
     if rt.memory.logbook is not None:
         rt.readings.note(handle.key, rt.layout.graph_file(handle.key), now, debt, charge, rt.memory.logbook)

@@ -35,15 +35,15 @@ async def registry(nursery, tmp_path):
 
 
 async def session(sessions) -> str:
-    view = await sessions.ask("register", project_path="/home/u/proj", harness="claude-code", now=wall())
+    view = await sessions.register(project_path="/home/u/proj", harness="claude-code", now=wall())
     return view.sid
 
 
 async def inject(sessions, sid: str) -> bool:
     """What the tool endpoint does for a file with unseen nodes: ask, and note an injection if allowed."""
-    if not await sessions.ask("file_recall_allowed", sid=sid, now=wall()):
+    if not await sessions.file_recall_allowed(sid=sid, now=wall()):
         return False
-    await sessions.ask("note_file_recall", sid=sid, now=wall())
+    await sessions.note_file_recall(sid=sid, now=wall())
     return True
 
 
@@ -189,10 +189,10 @@ def test_a_home_under_tmp_does_not_make_every_file_transient():
 
 async def read(sessions, path, key, harness_sid, kg_sid) -> bool:
     """What the tool endpoint does for an uncovered read: count it, and claim a nudge if repeated."""
-    record = await sessions.ask("tool_event", path=path, key=key, harness_sid=harness_sid, now=wall())
+    record = await sessions.tool_event(path=path, key=key, harness_sid=harness_sid, now=wall())
     if not capture.repeated(key.split(":", 1)[0], record):
         return False
-    return await sessions.ask("claim_nudge", path=path, key=key, kg_sid=kg_sid, now=wall())
+    return await sessions.claim_nudge(path=path, key=key, kg_sid=kg_sid, now=wall())
 
 
 async def test_the_registry_applies_every_nudge_throttle(tmp_path, autojump_clock):
@@ -217,7 +217,7 @@ async def test_the_registry_applies_every_nudge_throttle(tmp_path, autojump_cloc
         # A day later the first target may nudge again, to a session with room.
         await trio.sleep(DAY)
         assert await read(sessions, events, "read:src/a.py", "claude-4", "kg-4")
-        await sessions.ask("save")
+        await sessions.save()
         nursery.cancel_scope.cancel()
     saved = json.loads((tmp_path / "projects" / "proj" / "tool_events.json").read_text())
     assert saved["events"]["read:src/a.py"]["sessions"] == ["claude-1", "claude-2", "claude-3", "claude-4"]
@@ -231,7 +231,7 @@ async def test_counts_and_throttles_survive_a_restart(tmp_path, autojump_clock):
         sessions = await registry(nursery, tmp_path)
         assert not await read(sessions, events, "read:src/a.py", "claude-1", "kg-1")
         assert await read(sessions, events, "read:src/a.py", "claude-2", "kg-2")
-        await sessions.ask("save")
+        await sessions.save()
         nursery.cancel_scope.cancel()
     await trio.sleep(HOUR)
     async with trio.open_nursery() as nursery:
@@ -241,7 +241,7 @@ async def test_counts_and_throttles_survive_a_restart(tmp_path, autojump_clock):
         # kg-2's spacing is remembered too: its next nudge waits only the 10 minutes, long past.
         assert not await read(sessions, events, "read:src/b.py", "claude-1", "kg-1")
         assert await read(sessions, events, "read:src/b.py", "claude-2", "kg-2")
-        record = await sessions.ask("tool_event", path=events, key="read:src/a.py", harness_sid="claude-5",
-                                    now=wall())
+        record = await sessions.tool_event(path=events, key="read:src/a.py", harness_sid="claude-5",
+                                           now=wall())
         assert record["count"] == 4
         nursery.cancel_scope.cancel()

@@ -13,7 +13,7 @@ W = graph_ops.Writer(session="aaaa1111")
 
 
 async def put(handle, node_id, gist="a lesson", now=100.0):
-    return await handle.ask("put_node", node_id=node_id, gist=gist, notes=None, touches=None, now=now, writer=W)
+    return await handle.put_node(node_id=node_id, gist=gist, notes=None, touches=None, now=now, writer=W)
 
 
 async def test_a_reply_to_a_change_means_the_change_is_on_disk(tmp_path):
@@ -53,9 +53,9 @@ async def test_a_bug_in_one_message_leaves_the_graph_and_the_actor_intact(tmp_pa
         await put(handle, "first-lesson-node")
         with pytest.raises(KGError, match="internal error"):
             await handle.call(buggy)
-        assert await handle.ask("node_ids") == frozenset({"first-lesson-node"})
+        assert await handle.node_ids() == frozenset({"first-lesson-node"})
         await put(handle, "second-lesson-node")
-        assert len(await handle.ask("node_ids")) == 2
+        assert len(await handle.node_ids()) == 2
         await handle.close()
 
 
@@ -67,7 +67,7 @@ async def test_a_failed_save_stays_dirty_and_the_next_tick_retries(tmp_path):
         handle = await nursery.start(run_graph_actor, "project:x", "project", path, GraphData("project"))
         await put(handle, "kept-in-memory-node")  # the journal append fails; the write still answers
         assert not await handle.fold()
-        assert "kept-in-memory-node" in await handle.ask("node_ids")
+        assert "kept-in-memory-node" in await handle.node_ids()
         blocked.unlink()
         blocked.mkdir()
         assert await handle.fold()
@@ -83,7 +83,7 @@ async def test_closing_saves_and_later_callers_get_a_clear_error(tmp_path):
         await handle.close()
     assert "saved-at-shutdown-node" in json.loads(path.read_text())["nodes"]
     with pytest.raises(ActorStopped):
-        await handle.ask("node_ids")
+        await handle.node_ids()
 
 
 async def test_concurrent_writes_are_batched_and_all_durable(tmp_path):
@@ -152,10 +152,10 @@ async def test_the_refresh_message_recomputes_off_the_loop(tmp_path):
         handle = await nursery.start(run_graph_actor, "user", "user", tmp_path / "g.json", graph)
         _, derived = await handle.view()
         old = derived.recent_scores(graph, 10.0)
-        await handle.ask("put_node", node_id="lesson-b", gist="gist b", notes=None, touches=None, now=10.0,
-                         writer=graph_ops.Writer(session="aaaa1111"))
+        await handle.put_node(node_id="lesson-b", gist="gist b", notes=None, touches=None, now=10.0,
+                              writer=graph_ops.Writer(session="aaaa1111"))
         assert derived.recent_scores(graph, 10.0) is old
-        assert await handle.ask("refresh", now=10.0) == {"scores"}
+        assert await handle.refresh(now=10.0) == {"scores"}
         assert derived.recent_scores(graph, 10.0) is not old
-        assert await handle.ask("refresh", now=10.0) == frozenset()
+        assert await handle.refresh(now=10.0) == frozenset()
         await handle.close()

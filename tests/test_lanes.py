@@ -60,14 +60,14 @@ async def test_a_graph_write_waits_for_the_hook_reply_in_flight(tmp_path):
             await release.wait()
 
     async def write(handle):
-        result = await handle.ask("put_node", node_id="a-lesson-written-meanwhile", gist="a lesson", notes=None,
-                                  touches=None, now=100.0, writer=graph_ops.Writer(session="aaaa1111"))
+        result = await handle.put_node(node_id="a-lesson-written-meanwhile", gist="a lesson", notes=None,
+                                       touches=None, now=100.0, writer=graph_ops.Writer(session="aaaa1111"))
         assert result.created
 
     async with trio.open_nursery() as nursery:
         handle = await nursery.start(run_graph_actor, "user", "user", tmp_path / "g.json", GraphData("user"),
                                      None, 365, lanes.step_aside)
-        graph, _ = await handle.ask("view")
+        graph, _ = await handle.view_now()
         async with trio.open_nursery() as inner:
             inner.start_soon(hook)
             await trio.testing.wait_all_tasks_blocked()

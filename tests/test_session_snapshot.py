@@ -2,14 +2,15 @@
 
 import pytest
 
-from kg_actors.session_actor import Registry, Session
+from kg_actors import session_messages as m
+from kg_actors.session_actor import HANDLERS, Registry, Session
 from kg_actors.storage import files
 
 
-def apply(registry: Registry, op: str, **args):
+def apply(registry: Registry, msg: m.SessionMessage):
     """As the registry actor handles a message."""
-    result = getattr(registry, "op_" + op)(**args)
-    registry.note_changed(op, args, result)
+    result = HANDLERS[type(msg)](registry, msg)
+    registry.note_changed(msg, result)
     return result
 
 
@@ -19,32 +20,32 @@ def full_dump(registry: Registry) -> bytes:
 
 def test_the_snapshot_matches_a_full_dump_through_every_kind_of_change(monkeypatch):
     registry = Registry({})
-    views = [apply(registry, "register", project_path="/home/u/app", harness="claude", now=1.0, claude_sid=f"c{i}")
+    views = [apply(registry, m.Register("/home/u/app", "claude", 1.0, claude_sid=f"c{i}"))
              for i in range(4)]
     assert registry.snapshot() == full_dump(registry)
     serialized = []
     real = Session.to_json
     monkeypatch.setattr(Session, "to_json", lambda s: serialized.append(s.sid) or real(s))
 
-    apply(registry, "mark_seen", sid=views[1].sid, ids=["a-node", "b-node"], via="ambient", at=2.0)
-    apply(registry, "open_hook", claude_sid="c2", now=3.0, push_before_full_read=True)
-    apply(registry, "note_hook", harness="claude", project_path="/home/u/app")
+    apply(registry, m.MarkSeen(views[1].sid, ["a-node", "b-node"], via="ambient", at=2.0))
+    apply(registry, m.OpenHook("c2", now=3.0, push_before_full_read=True))
+    apply(registry, m.NoteHook("claude", "/home/u/app"))
     snap = registry.snapshot()
     assert sorted(serialized) == sorted([views[1].sid, views[2].sid])  # only the two that changed
     monkeypatch.setattr(Session, "to_json", real)
     assert snap == full_dump(registry)
 
-    forked = apply(registry, "fork", sid=views[0].sid, claude_sid="c9", harness="claude", now=4.0)
-    apply(registry, "rename_ref", old_id="a-node", new_id="a-renamed")
+    forked = apply(registry, m.Fork(views[0].sid, "c9", "claude", now=4.0))
+    apply(registry, m.RenameRef("a-node", "a-renamed"))
     registry.sessions.pop(views[3].sid)  # as an expiry does
-    apply(registry, "expire", now=5.0)
+    apply(registry, m.Expire(now=5.0))
     assert registry.snapshot() == full_dump(registry)
     assert forked.sid in registry.snapshot().decode() and views[3].sid not in registry.snapshot().decode()
 
 
 def test_a_session_registered_from_the_file_is_serialized_once_then_reused(monkeypatch):
     first = Registry({})
-    view = apply(first, "register", project_path=None, harness="codex", now=1.0)
+    view = apply(first, m.Register(None, "codex", now=1.0))
     loaded = Registry({view.sid: Session.from_json(view.sid, first.sessions[view.sid].to_json())})
     assert loaded.snapshot() == full_dump(loaded)
     monkeypatch.setattr(Session, "to_json", lambda s: pytest.fail("nothing changed: nothing re-serialized"))
@@ -57,3 +58,15 @@ def test_a_stored_sessions_retired_drop_pending_is_not_carried_over():
     raw = {"start_ts": 1.0, "drop_pending": {"project:x": ["a"]}, "future_field": 3}
     session = Session.from_json("abcd1234", raw)
     assert "drop_pending" not in session.to_json() and session.to_json()["future_field"] == 3
+
+
+def test_reads_and_a_hook_of_an_unknown_session_re_serialize_nothing(monkeypatch):
+    registry = Registry({})
+    view = apply(registry, m.Register("/home/u/app", "claude", 1.0, claude_sid="c0"))
+    registry.snapshot()
+    monkeypatch.setattr(Session, "to_json", lambda s: pytest.fail("nothing changed: nothing re-serialized"))
+    apply(registry, m.OpenHook("no-such-claude-session", now=2.0, push_before_full_read=True))
+    apply(registry, m.FindByClaude("c0"))
+    apply(registry, m.NoteHook("claude", "/home/u/app"))
+    apply(registry, m.GetWriteView(view.sid, "project", "a-node"))
+    registry.snapshot()

@@ -26,12 +26,12 @@ async def test_an_orphan_is_deleted_only_after_its_grace(tmp_path, autojump_cloc
     async with trio.open_nursery() as nursery:
         handle = await nursery.start(run_graph_actor, "project:p", "project", tmp_path / "g.json", g, None, 365)
         await trio.sleep(364 * DAY)
-        out = await handle.ask("tick", now=wall())
-        assert out["pruned"] == [] and "orphan-node-here" in await handle.ask("node_ids")
+        out = await handle.tick(now=wall())
+        assert out.pruned == [] and "orphan-node-here" in await handle.node_ids()
         await trio.sleep(2 * DAY)
-        out = await handle.ask("tick", now=wall())
-        assert out["pruned"] == ["orphan-node-here"]
-        assert await handle.ask("node_ids") == frozenset({"kept-node-here"})
+        out = await handle.tick(now=wall())
+        assert out.pruned == ["orphan-node-here"]
+        assert await handle.node_ids() == frozenset({"kept-node-here"})
         await handle.close()
 
 
@@ -47,14 +47,14 @@ async def test_an_endorsement_fades_with_a_ninety_day_half_life(autojump_clock):
 async def test_sessions_expire_after_a_day_idle(tmp_path, autojump_clock):
     async with trio.open_nursery() as nursery:
         sessions = await nursery.start(run_session_registry, tmp_path / "sessions.json", {})
-        old = await sessions.ask("register", project_path=None, harness="claude-code", now=wall())
+        old = await sessions.register(project_path=None, harness="claude-code", now=wall())
         await trio.sleep(23 * 3600)
-        busy = await sessions.ask("register", project_path=None, harness="claude-code", now=wall())
+        busy = await sessions.register(project_path=None, harness="claude-code", now=wall())
         await trio.sleep(2 * 3600)
-        assert await sessions.ask("expire", now=wall()) == 1
-        assert await sessions.ask("get", sid=old.sid) is None
-        assert await sessions.ask("get", sid=busy.sid) is not None
-        await sessions.ask("save")
+        assert await sessions.expire(now=wall()) == 1
+        assert await sessions.get(sid=old.sid) is None
+        assert await sessions.get(sid=busy.sid) is not None
+        await sessions.save()
         nursery.cancel_scope.cancel()
 
 
@@ -65,10 +65,10 @@ async def test_a_credited_orphan_goes_back_to_the_archive_and_ages_again(tmp_pat
     async with trio.open_nursery() as nursery:
         handle = await nursery.start(run_graph_actor, "project:p", "project", tmp_path / "g.json", g, None, 365)
         await trio.sleep(300 * DAY)
-        assert await handle.ask("endorse", node_id="credited-orphan-node", now=wall(), credits=2) == "unorphaned"
-        node = await handle.ask("get_node", node_id="credited-orphan-node")
+        assert await handle.endorse(node_id="credited-orphan-node", now=wall(), credits=2) == "unorphaned"
+        node = await handle.get_node(node_id="credited-orphan-node")
         assert not node.orphaned and node.useful_ts == (wall(),) * 2
         await trio.sleep(100 * DAY)  # past the original grace: no longer an orphan, so not pruned
-        out = await handle.ask("tick", now=wall())
-        assert "credited-orphan-node" not in out["pruned"]
+        out = await handle.tick(now=wall())
+        assert "credited-orphan-node" not in out.pruned
         await handle.close()

@@ -10,6 +10,7 @@ never count.
 from __future__ import annotations
 
 import posixpath
+from typing import Any
 
 from . import constants as C
 
@@ -38,7 +39,7 @@ def file_key(path: str, root: str | None) -> str:
     return path
 
 
-def web_target(tool_name: str, tool_input: dict) -> tuple[str, str] | None:
+def web_target(tool_name: str, tool_input: dict[str, Any]) -> tuple[str, str] | None:
     if tool_name == "WebFetch" and isinstance(tool_input.get("url"), str):
         return "web", tool_input["url"].strip()[:2000]
     if tool_name == "WebSearch" and isinstance(tool_input.get("query"), str):
@@ -46,8 +47,8 @@ def web_target(tool_name: str, tool_input: dict) -> tuple[str, str] | None:
     return None
 
 
-def count_event(events: dict, key: str, harness_sid: str, now: float) -> dict:
-    record = events.setdefault("events", {}).setdefault(key, {"count": 0, "sessions": []})
+def count_event(events: dict[str, Any], key: str, harness_sid: str, now: float) -> dict[str, Any]:
+    record: dict[str, Any] = events.setdefault("events", {}).setdefault(key, {"count": 0, "sessions": []})
     record["count"] += 1
     sessions = [s for s in record["sessions"] if s != harness_sid] + [harness_sid]
     record["sessions"] = sessions[-C.TOOL_EVENT_SESSIONS_KEPT:]
@@ -55,27 +56,27 @@ def count_event(events: dict, key: str, harness_sid: str, now: float) -> dict:
     return record
 
 
-def repeated(kind: str, record: dict) -> bool:
+def repeated(kind: str, record: dict[str, Any]) -> bool:
     if kind == "read":
         return len(record.get("sessions", [])) >= C.NUDGE_FILE_MIN_SESSIONS
-    return record.get("count", 0) >= C.NUDGE_WEB_MIN_COUNT
+    return bool(record.get("count", 0) >= C.NUDGE_WEB_MIN_COUNT)
 
 
-def throttle_allows(events: dict, record: dict, kg_sid: str, now: float) -> bool:
+def throttle_allows(events: dict[str, Any], record: dict[str, Any], kg_sid: str, now: float) -> bool:
     if now - record.get("nudged_ts", -1e18) < C.NUDGE_TARGET_COOLDOWN_SECONDS:
         return False
     t = events.get("throttle", {}).get(kg_sid, {})
-    return t.get("count", 0) < C.NUDGE_MAX_PER_SESSION and now - t.get("last_ts", -1e18) >= C.NUDGE_COOLDOWN_SECONDS
+    return bool(t.get("count", 0) < C.NUDGE_MAX_PER_SESSION and now - t.get("last_ts", -1e18) >= C.NUDGE_COOLDOWN_SECONDS)
 
 
-def record_nudge(events: dict, record: dict, kg_sid: str, now: float) -> None:
+def record_nudge(events: dict[str, Any], record: dict[str, Any], kg_sid: str, now: float) -> None:
     record["nudged_ts"] = now
     t = events.setdefault("throttle", {}).setdefault(kg_sid, {"count": 0})
     t["count"] += 1
     t["last_ts"] = now
 
 
-def prune(events: dict, now: float) -> None:
+def prune(events: dict[str, Any], now: float) -> None:
     """Keep the newest 500 targets, and throttles touched in the last week."""
     table = events.get("events", {})
     if len(table) > C.TOOL_EVENTS_MAX_KEYS:
@@ -85,7 +86,7 @@ def prune(events: dict, now: float) -> None:
     events["throttle"] = {k: v for k, v in throttle.items() if now - v.get("last_ts", 0) <= 7 * C.DAY_SECONDS}
 
 
-def nudge_text(kind: str, needle: str, record: dict, kg_sid: str, has_project: bool) -> str:
+def nudge_text(kind: str, needle: str, record: dict[str, Any], kg_sid: str, has_project: bool) -> str:
     if kind == "read":
         why = f"read in {len(record['sessions'])} distinct sessions now"
     elif kind == "web":

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator
 from weakref import WeakKeyDictionary
+from typing import Any
 
 import attrs
 
@@ -183,12 +184,12 @@ class _Run:
         self.tracker.undo(point)
         return False
 
-    def _promotion_key(self, scores: dict[str, float]) -> Callable[[str], tuple]:
+    def _promotion_key(self, scores: dict[str, float]) -> Callable[[str], tuple[Any, ...]]:
         """Best candidate first: fresh nodes (newest first), then by score."""
         nodes = self.graph.nodes
         fresh = self.fresh
 
-        def key(node_id: str) -> tuple:
+        def key(node_id: str) -> tuple[Any, ...]:
             if node_id in fresh:
                 created = nodes[node_id].created_ts
                 return (0, created is None, -(created or 0.0), node_id)
@@ -367,7 +368,7 @@ class _Run:
         scores = dict(self.unified().scores())
         nodes = self.graph.nodes
 
-        def key(node_id: str) -> tuple:
+        def key(node_id: str) -> tuple[Any, ...]:
             if node_id in self.fresh:
                 created = nodes[node_id].created_ts
                 return (1, created is not None, created or 0.0, node_id)

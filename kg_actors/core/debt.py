@@ -21,6 +21,7 @@ from collections import Counter
 from collections.abc import Iterable
 from functools import lru_cache
 from itertools import chain
+from typing import Any
 
 import attrs
 
@@ -361,7 +362,7 @@ def debt_line(debt: Debt) -> str:
     return line
 
 
-def debt_dict(debt: Debt) -> dict:
+def debt_dict(debt: Debt) -> dict[str, Any]:
     """JSON-ready, for GET /api/maintenance_debt rows and tests."""
     return {
         "level": debt.level,

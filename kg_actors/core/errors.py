@@ -3,6 +3,8 @@
 `http/` maps these to an MCP tool error text, a REST status or a ws frame.
 """
 
+from typing import Any
+
 
 class KGError(Exception):
     """A request the memory refuses; the message is meant for the caller."""
@@ -32,7 +34,7 @@ class WriteConflict(KGError):
 
     status = 409
 
-    def __init__(self, level: str, node_id: str, node: dict, reason: str, written_ts: float | None = None):
+    def __init__(self, level: str, node_id: str, node: dict[str, Any], reason: str, written_ts: float | None = None):
         self.written_ts = written_ts  # when the node as shown was last written: the refusal's view time
         self.level = level
         self.node_id = node_id

@@ -9,6 +9,7 @@ a stale or partial view is refused with the node as it stands.
 from __future__ import annotations
 
 from collections.abc import Sequence, Set
+from typing import Any, cast
 
 import attrs
 
@@ -74,17 +75,20 @@ def bump_version(graph: GraphData, vkey: str, now: float, writer: Writer) -> Non
     graph.set_version(vkey, entry)
 
 
-def _refusal(graph: GraphData, level: str, node: Node, notes, touches, w: Writer) -> WriteConflict | None:
+def _refusal(graph: GraphData, level: str, node: Node, notes: Sequence[str] | None, touches: Sequence[str] | None,
+             w: Writer) -> WriteConflict | None:
     conflict = _conflict(level, node, notes, touches, w)
     if conflict is not None:
         conflict.written_ts = (node.written or {}).get("ts")
     return conflict
 
 
-def _conflict(level: str, node: Node, notes, touches, w: Writer) -> WriteConflict | None:
+def _conflict(level: str, node: Node, notes: Sequence[str] | None, touches: Sequence[str] | None,
+              w: Writer) -> WriteConflict | None:
     written = node.written or {}
     by, wts = written.get("by"), written.get("ts")
-    foreign = written and by != w.session and isinstance(wts, int | float)
+    foreign = bool(written) and by != w.session and isinstance(wts, int | float)
+    wts = cast(float, wts)  # read only when foreign
     if foreign and (w.seen_at is None or w.seen_at < wts):
         return WriteConflict(level, node.id, node.content(), "changed by another session after this session last saw it")
     read_current = w.read_at is not None and not (foreign and w.read_at < wts)
@@ -270,12 +274,12 @@ def _trail_value(value: object) -> object:
     return str(value)[:clip]
 
 
-def set_progress(graph: GraphData, task_id: str, state: dict, now: float) -> dict:
+def set_progress(graph: GraphData, task_id: str, state: dict[str, Any], now: float) -> dict[str, Any]:
     if not isinstance(state, dict):
         raise InvalidInput("state", "must be an object")
     old = graph.progress.get(task_id) or {}
     trail = list(old.get("_trail") or [])
-    entry = {"_ts": round(now, 3)}
+    entry: dict[str, Any] = {"_ts": round(now, 3)}
     entry.update({k: _trail_value(v) for k, v in state.items() if k not in ("_trail", "last_ts")})
     trail = (trail + [entry])[-C.PROGRESS_TRAIL_MAX:]
     stored = {k: v for k, v in state.items() if k != "_trail"}

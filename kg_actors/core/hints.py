@@ -24,7 +24,8 @@ def _others(graph: GraphData, new_id: str) -> int:
 
 def near_duplicate(index: SearchIndex, graph: GraphData, new_id: str, new_gist: str) -> tuple[str, float] | None:
     """The existing node scoring at least half of what the new node would score against itself."""
-    return run_steps(near_duplicate_steps(index, graph, new_id, new_gist))
+    found: tuple[str, float] | None = run_steps(near_duplicate_steps(index, graph, new_id, new_gist))
+    return found
 
 
 def near_duplicate_steps(index: SearchIndex, graph: GraphData, new_id: str, new_gist: str,

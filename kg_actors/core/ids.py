@@ -18,7 +18,7 @@ ENDPOINT_RE = re.compile(r"[A-Za-z0-9._~/-]+\Z")
 DATE_RE = re.compile(r"\d{4}-\d{2}(?:-\d{2})?")
 
 
-def _check(value: object, field: str, max_len: int, pattern: re.Pattern, rule: str) -> str:
+def _check(value: object, field: str, max_len: int, pattern: re.Pattern[str], rule: str) -> str:
     if not isinstance(value, str) or not value:
         raise InvalidInput(field, "must be a non-empty string")
     if len(value) > max_len:

@@ -56,9 +56,9 @@ class Node:
     useful_ts: tuple[float, ...] = ()
     credited_ts: tuple[float, ...] = ()
     gist_ts: tuple[float, ...] = ()
-    written: dict | None = attrs.field(default=None, eq=False)
+    written: dict[str, Any] | None = attrs.field(default=None, eq=False)
     recurrence_ts: tuple[float, ...] = ()
-    extra: dict = attrs.field(factory=dict, eq=False)
+    extra: dict[str, Any] = attrs.field(factory=dict, eq=False)
 
     @property
     def orphaned(self) -> bool:
@@ -75,7 +75,7 @@ class Node:
         return not self.archived and self.orphaned_ts is None
 
     @classmethod
-    def from_json(cls, node_id: str, raw: dict) -> Node:
+    def from_json(cls, node_id: str, raw: dict[str, Any]) -> Node:
         written = raw.get("_written")
         return cls(
             id=node_id,
@@ -94,7 +94,7 @@ class Node:
             extra={k: v for k, v in raw.items() if k not in _NODE_FIELDS},
         )
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.id, "gist": self.gist}
         if self.notes:
             out["notes"] = list(self.notes)
@@ -119,7 +119,7 @@ class Node:
         out.update(self.extra)
         return out
 
-    def content(self) -> dict:
+    def content(self) -> dict[str, Any]:
         """What a model sees of a node: the fields a write can set."""
         return {"id": self.id, "gist": self.gist, "notes": list(self.notes), "touches": list(self.touches)}
 
@@ -130,21 +130,21 @@ class Edge:
     dst: str
     rel: str
     notes: tuple[str, ...] = ()
-    extra: dict = attrs.field(factory=dict, eq=False)
+    extra: dict[str, Any] = attrs.field(factory=dict, eq=False)
 
     @property
     def key(self) -> EdgeKey:
         return (self.src, self.dst, self.rel)
 
     @classmethod
-    def from_json(cls, raw: dict) -> Edge:
+    def from_json(cls, raw: dict[str, Any]) -> Edge:
         return cls(
             src=str(raw["from"]), dst=str(raw["to"]), rel=str(raw["rel"]),
             notes=_strings(raw.get("notes")),
             extra={k: v for k, v in raw.items() if k not in {"from", "to", "rel", "notes"}},
         )
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"from": self.src, "to": self.dst, "rel": self.rel}
         if self.notes:
             out["notes"] = list(self.notes)
@@ -175,8 +175,8 @@ class GraphData:
         self.project_path = project_path
         self.nodes: dict[str, Node] = {}
         self.edges: dict[EdgeKey, Edge] = {}
-        self.versions: dict[str, dict] = {}
-        self.progress: dict[str, dict] = {}
+        self.versions: dict[str, dict[str, Any]] = {}
+        self.progress: dict[str, dict[str, Any]] = {}
         self.extra_meta: dict[str, Any] = {}
         self._incident: dict[str, set[EdgeKey]] = {}
         # Ids by node state, kept by set_node/del_node, so compaction never scans
@@ -187,7 +187,7 @@ class GraphData:
         # orphans cost compaction nothing.
         self._unorphaned: dict[str, set[EdgeKey]] = {}
         self.gen = 0
-        self._changed: dict[str, set] = {"n": set(), "e": set(), "v": set(), "p": set()}
+        self._changed: dict[str, set[Any]] = {"n": set(), "e": set(), "v": set(), "p": set()}
         self.meta_changed = False
         # Prior values of what the current message touched, for `rollback`.
         self._undo: dict[tuple[str, Any], Any] = {}
@@ -285,7 +285,7 @@ class GraphData:
         self._touch("e", key)
         return edge
 
-    def set_version(self, vkey: str, value: dict | None) -> None:
+    def set_version(self, vkey: str, value: dict[str, Any] | None) -> None:
         self._remember("v", vkey, self.versions.get(vkey))
         if value is None:
             self.versions.pop(vkey, None)
@@ -293,7 +293,7 @@ class GraphData:
             self.versions[vkey] = value
         self._touch("v", vkey)
 
-    def set_progress(self, task_id: str, value: dict) -> None:
+    def set_progress(self, task_id: str, value: dict[str, Any]) -> None:
         self._remember("p", task_id, self.progress.get(task_id))
         self.progress[task_id] = value
         self._touch("p", task_id)
@@ -329,7 +329,7 @@ class GraphData:
     def has_changes(self) -> bool:
         return any(self._changed.values()) or self.meta_changed
 
-    def take_changes(self) -> dict | None:
+    def take_changes(self) -> dict[str, Any] | None:
         """The entries changed since the last call, as a replayable record."""
         if not self.has_changes():
             return None
@@ -346,7 +346,7 @@ class GraphData:
         self.meta_changed = False
         return record
 
-    def apply_record(self, record: dict) -> None:
+    def apply_record(self, record: dict[str, Any]) -> None:
         for node_id, raw in record.get("n", {}).items():
             if raw is None:
                 self.del_node(node_id)
@@ -370,8 +370,8 @@ class GraphData:
 
     # -- the file of record
     @classmethod
-    def from_json(cls, raw: dict, kind: str) -> GraphData:
-        meta = raw.get("_meta") if isinstance(raw.get("_meta"), dict) else {}
+    def from_json(cls, raw: dict[str, Any], kind: str) -> GraphData:
+        meta: dict[str, Any] = raw["_meta"] if isinstance(raw.get("_meta"), dict) else {}
         graph = cls(kind, meta.get("project_path"))
         for node_id, node in (raw.get("nodes") or {}).items():
             if isinstance(node, dict):
@@ -387,7 +387,7 @@ class GraphData:
         graph.commit()
         return graph
 
-    def snapshot_json(self) -> dict:
+    def snapshot_json(self) -> dict[str, Any]:
         """A consistent copy to serialise off the actor: nodes and edges are frozen."""
         meta: dict[str, Any] = dict(self.extra_meta)
         meta["versions"] = dict(self.versions)
@@ -399,7 +399,7 @@ class GraphData:
         return {"nodes": dict(self.nodes), "edges": dict(self.edges), "_meta": meta}
 
 
-def snapshot_to_json(snapshot: dict) -> dict:
+def snapshot_to_json(snapshot: dict[str, Any]) -> dict[str, Any]:
     """Finish `snapshot_json` (may run in a worker thread)."""
     return {
         "nodes": {i: n.to_json() for i, n in snapshot["nodes"].items()},

@@ -9,11 +9,12 @@ adds the continuation footer to every part but the last.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 FOOTER_RESERVE = 300
 NOTHING_PENDING = "Nothing more to read: the last kg_read reply was complete (or a newer read replaced it)."
 
-Effects = dict[str, list]
+Effects = dict[str, list[Any]]
 Line = tuple[str, Effects | None]
 
 

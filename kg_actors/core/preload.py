@@ -64,7 +64,7 @@ def build(parts: list[LevelPart], scores: dict[str, dict[str, float]], debt: dic
         ladder += [(i, j) for _, i, j in sorted(
             (line.value, i, j) for i, body in enumerate(bodies) for j, line in enumerate(body) if line.kind == kind)]
     ladder += [(i, j) for _, i, j in sorted(
-        (scores[parts[i].level].get(gist_id(line), DEFAULT_SCORE), i, j)
+        (scores[parts[i].level].get(gist_id(line) or "", DEFAULT_SCORE), i, j)
         for i, body in enumerate(bodies) for j, line in enumerate(body) if gist_id(line) is not None)]
 
     total = measure(render())

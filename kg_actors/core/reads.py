@@ -5,6 +5,7 @@ paging can hand a node's "seen" or "read" to the part that shows it.
 """
 
 from __future__ import annotations
+from typing import Any
 
 
 
@@ -24,7 +25,7 @@ class BodyLine:
     """One line of a level's body; anchors and citations carry the value the read ladder drops by."""
 
     text: str
-    effects: dict | None = None
+    effects: dict[str, Any] | None = None
     kind: str | None = None  # "anchor" | "edge" | None (never dropped)
     value: float = 0.0
 

@@ -455,8 +455,8 @@ class ChargeTracker:
         """Node id -> new state, for every node whose state differs from the graph's."""
         out = {}
         for node_id, _ in self._log:
-            state = self.state(node_id)
-            if state != self._nodes[node_id].state:
+            state = self.state(node_id)  # never None: a logged node is in the plan
+            if state is not None and state != self._nodes[node_id].state:
                 out[node_id] = state
         return out
 

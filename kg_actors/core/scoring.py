@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from itertools import chain
 from weakref import WeakKeyDictionary
+from typing import Any
 
 from . import constants as C
 from .errors import NotFound
@@ -83,7 +84,8 @@ def recency_raw(graph: GraphData, node: Node) -> float:
 
 def usefulness_raw(node: Node, now: float) -> float:
     """Usefulness stamps, each fading with a 90-day half-life (a future stamp counts 1)."""
-    return sum(0.5 ** (max(0.0, now - ts) / _HALF_LIFE_SECONDS) for ts in node.useful_ts)
+    total: float = sum(0.5 ** (max(0.0, now - ts) / _HALF_LIFE_SECONDS) for ts in node.useful_ts)
+    return total
 
 
 def usefulness_rank_key(node: Node, now: float) -> float:
@@ -94,14 +96,15 @@ def usefulness_rank_key(node: Node, now: float) -> float:
     settled and compaction can remember that it is. Stamps are summed in order
     so equal stamp sets tie exactly.
     """
-    return sum(2.0 ** (min(ts, now) / _HALF_LIFE_SECONDS) for ts in sorted(node.useful_ts))
+    total: float = sum(2.0 ** (min(ts, now) / _HALF_LIFE_SECONDS) for ts in sorted(node.useful_ts))
+    return total
 
 
 # Per graph: node id -> (node, version entry, recency, usefulness key, latest
 # stamp). Nodes are frozen and a write replaces the version entry (set_version),
 # never edits it, so identity tells whether the values still hold; a write
 # re-ranks one node instead of the pool.
-_SIGNALS: WeakKeyDictionary[GraphData, dict[str, tuple]] = WeakKeyDictionary()
+_SIGNALS: WeakKeyDictionary[GraphData, dict[str, tuple[Any, ...]]] = WeakKeyDictionary()
 
 
 def _fixed_signals(graph: GraphData, held: list[Node], now: float) -> tuple[list[float], list[float]]:
@@ -191,13 +194,13 @@ class PoolScorer:
         self.held = held or graph_held(graph)
         self.ids = sorted(set(ids))
         self.now = now
-        held = [graph.nodes[i] for i in self.ids]
-        recency, usefulness = _fixed_signals(graph, held, now)
+        pool = [graph.nodes[i] for i in self.ids]
+        recency, usefulness = _fixed_signals(graph, pool, now)
         self.raw: dict[str, list[float]] = {"recency": recency}
         self.pct = {"recency": percentiles(recency), "usefulness": percentiles(usefulness)}
         # The latest usefulness stamp in the pool: while it is not ahead of
         # `now`, these ranks hold for any later `now` too.
-        self.latest_stamp = max((max(n.useful_ts) for n in held if n.useful_ts), default=float("-inf"))
+        self.latest_stamp = max((max(n.useful_ts) for n in pool if n.useful_ts), default=float("-inf"))
         self._base = [
             C.SCORE_WEIGHT_RECENCY * r + C.SCORE_WEIGHT_USEFULNESS * u
             for r, u in zip(self.pct["recency"], self.pct["usefulness"], strict=True)
@@ -225,7 +228,7 @@ class PoolScorer:
             self._scores = {i: b + weight * c for i, b, c in zip(self.ids, self._base, conn, strict=True)}
         return self._scores
 
-    def factors(self, node_id: str) -> dict:
+    def factors(self, node_id: str) -> dict[str, Any]:
         """raw, percentile, weight and contribution of each signal for one pool member."""
         self.scores()
         k = self.ids.index(node_id)
@@ -257,7 +260,7 @@ def unified_scores(graph: GraphData, now: float, budget: int = C.MAX_CHARS_PER_L
     return score_pool(graph, scored_pool(graph, fresh_ids(graph, budget)), now)
 
 
-def explain(graph: GraphData, node_id: str, now: float, budget: int = C.MAX_CHARS_PER_LEVEL) -> dict:
+def explain(graph: GraphData, node_id: str, now: float, budget: int = C.MAX_CHARS_PER_LEVEL) -> dict[str, Any]:
     """Why a node scores what it does (GET /api/nodes/{level}/{id}/score).
 
     A fresh or orphaned node has no score; it gets a `preview_score`: what it

@@ -20,6 +20,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 import attrs
 
@@ -209,7 +210,7 @@ def refuse_secrets(fields: Iterable[tuple[str, object]]) -> None:
         raise SecretRefused(*found)
 
 
-def _numbered(name: str, items: list | None) -> list[tuple[str, object]]:
+def _numbered(name: str, items: list[Any] | None) -> list[tuple[str, object]]:
     return [(f"{name}[{i}]", item) for i, item in enumerate(items or ())]
 
 

@@ -47,7 +47,8 @@ def stem(word: str) -> str:
     stemmer = getattr(_local, "stemmer", None)
     if stemmer is None:
         stemmer = _local.stemmer = snowballstemmer.stemmer("english")
-    return stemmer.stemWord(word)
+    stemmed: str = stemmer.stemWord(word)
+    return stemmed
 
 
 STOP_STEMS = frozenset(stem(w) for w in STOPWORDS) | STOPWORDS

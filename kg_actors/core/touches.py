@@ -8,6 +8,7 @@ graph, against its root). URLs and globs name no file.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 import re
 
 from .anchors import parse_touch, resolve_touch
@@ -81,12 +82,12 @@ def mentions(graph: GraphData, needle: str, index: SearchIndex | None = None) ->
     """
     needle = needle.lower()
     pattern = re.compile(r"(?<![\w.-])" + re.escape(needle) + r"(?![\w-])")
-    nodes = graph.nodes.values()
+    nodes: Iterable[Node] = graph.nodes.values()
     if index is not None:
         stems = set(analyse(needle)[0])
         if stems:
-            postings = [index.postings.get(term) for term in stems]
-            if any(not p for p in postings):
+            postings = [p for p in (index.postings.get(term) for term in stems) if p]
+            if len(postings) < len(stems):
                 return False
             postings.sort(key=len)
             nodes = [graph.nodes[i] for i in postings[0] if i in graph.nodes and all(i in p for p in postings[1:])]

@@ -152,7 +152,7 @@ def routes(runtime) -> list[Route]:
     async def recent_project(request: Request) -> JSONResponse:
         """Where the editor opens: the project of the most recently active session, else the project
         whose graph changed last (among those whose folder still exists); None means the user graph."""
-        root = await runtime.sessions.ask("recent_project")
+        root = await runtime.sessions.recent_project()
         if root and stored(directory.project_key(root)):
             return JSONResponse({"project_path": root, "because": "session"})
         root = await trio.to_thread.run_sync(L.newest_project_root, directory.layout)
@@ -230,8 +230,8 @@ def routes(runtime) -> list[Route]:
         rel = ids.check_rel(body.get("rel"))
         # A bare id that names no node is refused by the write itself (it would be dropped at the next load).
         out = await memory.put_edge(None, level, src, dst, rel, _strings(body, "notes"), root)
-        return JSONResponse({"level": level, "project_path": root, "edge": out["edge"].to_json(),
-                             "credited": out.get("credited")}, status_code=201)
+        return JSONResponse({"level": level, "project_path": root, "edge": out.edge.to_json(),
+                             "credited": out.credited}, status_code=201)
 
     async def delete_edge(request: Request) -> JSONResponse:
         body = await json_body(request)
@@ -290,7 +290,7 @@ def routes(runtime) -> list[Route]:
         levels = {}
         for level, handle in handles:
             levels[level] = await handle.call(V.budget)
-            d = await handle.ask("debt", now=runtime.clock())
+            d = await handle.debt(now=runtime.clock())
             levels[level].update(debt=debt.debt_line(d), debt_factors=debt.debt_dict(d))
         return JSONResponse({"project_path": root, "levels": levels})
 

@@ -26,7 +26,7 @@ def routes(runtime) -> list[Route]:
         out = {}
         for key in keys:
             handle = await (runtime.directory.reload(key) if flag(q.get("reload")) else runtime.directory.get(key))
-            dump = await handle.ask("dump")
+            dump = await handle.dump()
             out["user" if key == "user" else "project"] = {
                 "nodes": list(dump["nodes"].values()), "edges": list(dump["edges"].values()),
                 "project_path": dump["_meta"].get("project_path"),

@@ -52,10 +52,10 @@ def routes(runtime) -> list[Route]:
         sid = request.query_params.get("session_id")
         project_path = request.query_params.get("project_path")
         if sid:
-            view = await runtime.sessions.ask("get", sid=sid)
+            view = await runtime.sessions.get(sid=sid)
         elif project_path:
             root = ambient._root(project_path, strict=False)
-            view = await runtime.sessions.ask("find_by_project", project_path=root) if root else None
+            view = await runtime.sessions.find_by_project(project_path=root) if root else None
         if view is None:
             return JSONResponse({"found": False})
         return JSONResponse({"found": True, "session_id": view.sid, "full_read_done": view.full_read_ts is not None,
@@ -67,7 +67,7 @@ def routes(runtime) -> list[Route]:
         keys = ["user"] + [f"project:{slug}" for slug in runtime.layout.project_slugs()]
         for key in keys:
             handle = await runtime.directory.get(key)
-            graph, derived = await handle.ask("view")
+            graph, derived = await handle.view_now()
             d = derived.debt(graph, now)
             row = {"graph": key, "level": "user" if key == "user" else "project", "debt": debt.debt_dict(d)}
             if graph.project_path:

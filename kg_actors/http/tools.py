@@ -117,8 +117,8 @@ class Tools:
     async def tool_kg_put_edge(self, harness, session_id, level, rel, notes=None, **ends) -> str:
         out = await self.memory.put_edge(session_id, level, ends["src"], ends["dst"], rel, notes)
         text = f"Edge {ends['src']}->{ends['dst']}:{rel} saved to {level} graph"
-        if out.get("credited"):
-            text += f" — '{out['credited']}' credited: a newer case repeats that lesson."
+        if out.credited:
+            text += f" — '{out.credited}' credited: a newer case repeats that lesson."
         return text
 
     async def tool_kg_delete_node(self, harness, session_id, id) -> str:
@@ -150,10 +150,10 @@ class Tools:
         for node_id, why in out["refused"]:
             lines.append(f"Skipped {node_id}: {why}")
         state = out["state"]
-        if state["maintenance"] and out.get("credits"):
-            lines.append(f"{C.MAINTENANCE_CREDITS_PER_PASS - state['credits']} credit(s) left this pass.")
+        if state.maintenance and out.get("credits"):
+            lines.append(f"{C.MAINTENANCE_CREDITS_PER_PASS - state.credits} credit(s) left this pass.")
         else:
-            lines.append(votes_left_line(state["likes"]))
+            lines.append(votes_left_line(state.likes))
         return "\n".join(lines)
 
     async def tool_kg_sync(self, harness, session_id) -> str:

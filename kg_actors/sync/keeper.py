@@ -16,10 +16,11 @@ again next time. The server keeps serving the last good state throughout.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+import attrs
 import trio
 
 from .. import actor
@@ -33,6 +34,14 @@ log = logging.getLogger(__name__)
 MERGE_DEADLINE = 300.0  # seconds a sync's merge-and-absorb may take once started (shielded from shutdown)
 
 
+@attrs.frozen
+class Job(actor.Message[Any]):
+    """A store job: an async callable, run when no other one runs."""
+
+    op = "job"
+    run: Callable[[], Awaitable[Any]]
+
+
 class StoreKeeper:
     def __init__(self, layout: Layout, directory, sessions, clock: Callable[[], float], publish=None):
         self.layout = layout
@@ -41,7 +50,7 @@ class StoreKeeper:
         self.sessions = sessions
         self.clock = clock
         self.publish = publish
-        self._mailbox = actor.Mailbox("store keeper")
+        self._mailbox = actor.Mailbox[Job]("store keeper")
         self._last_problem: str | None = None
         self.autocommits = 0  # attempts, for /health
         self.last: dict = {}
@@ -51,17 +60,17 @@ class StoreKeeper:
         """Run jobs one at a time until `close`; whatever is left is answered with an error."""
         task_status.started()
         try:
-            async for req in self._mailbox.receive:
+            async for job in self._mailbox.receive:
                 try:
-                    req.reply.set(await req.args["job"]())
+                    job.reply.set(await job.run())
                 except Exception as exc:  # the caller gets it; the keeper goes on
-                    req.reply.fail(exc)
+                    job.reply.fail(exc)
         finally:
             self._mailbox.drain_stopped()
 
     async def exclusive(self, job) -> Any:
         """Run `job` (an async callable) when no other store job runs."""
-        return await self._mailbox.ask("job", job=job)
+        return await self._mailbox.ask(Job(job))
 
     def close(self) -> None:
         self._mailbox.send.close()
@@ -165,9 +174,9 @@ class StoreKeeper:
                                if isinstance(n, dict) and n.get("_conflicts"))
             handle = loaded.get(key)
             if handle is not None:
-                ids = await handle.ask("absorb", base=base or {}, merged=merged, now=self.clock())
+                ids = await handle.absorb(base=base or {}, merged=merged, now=self.clock())
                 if ids:
-                    await self.sessions.ask("forget_views", ids=list(ids))
+                    await self.sessions.forget_views(ids=list(ids))
                 if self.publish is not None:
                     self.publish({"type": "states_changed", "level": handle.level,
                                   "project_path": self.directory.root_of(key)})
@@ -189,14 +198,14 @@ class StoreKeeper:
             raise G.GitError(f"{rel} is not in commit {commit[:12]} (or is not a graph there)")
         handle = await self.directory.get(key)
         await handle.fold()  # the file's `.prev` then holds everything up to now
-        current = await handle.ask("dump")
+        current = await handle.dump()
         await trio.to_thread.run_sync(
             lambda: files.write_atomic(self.layout.graph_file(key), files.dump_json(restored)))
         await self.directory.reload(key)
         summary = common.changes(current, restored)
         ids = summary["added"] + summary["removed"] + summary["changed"]
         if ids:
-            await self.sessions.ask("forget_views", ids=ids)
+            await self.sessions.forget_views(ids=ids)
         return {"graph": key, "commit": commit, **summary, "text": common.describe(summary)}
 
     async def shutdown_commit(self) -> None:

@@ -211,24 +211,24 @@ async def test_a_failed_save_keeps_the_graph_answering_and_the_next_fold_saves(t
     with trio.fail_after(20):
         async with trio.open_nursery() as nursery:
             handle = await nursery.start(run_graph_actor, "project:p", "project", path, GraphData("project"))
-            await handle.ask("put_node", **put("before-failure-node"))
+            await handle.put_node(**put("before-failure-node"))
             assert await handle.fold() is True
             assert "before-failure-node" in json.loads(path.read_text())["nodes"]
 
             shutil.rmtree(folder)
             folder.write_text("a file where the graph's folder was")  # every save into it fails now
-            result = await handle.ask("put_node", **put("during-failure-node"))
+            result = await handle.put_node(**put("during-failure-node"))
             assert result.created
-            await handle.ask("tick", now=time.time())
+            await handle.tick(now=time.time())
             assert await handle.fold() is False
             # The graph keeps answering, the change stands in memory.
-            assert (await handle.ask("get_node", node_id="during-failure-node")).gist == "gist of during-failure-node"
-            await handle.ask("put_node", **put("still-failing-node"))
+            assert (await handle.get_node(node_id="during-failure-node")).gist == "gist of during-failure-node"
+            await handle.put_node(**put("still-failing-node"))
             assert await handle.fold() is False
 
             folder.unlink()
             folder.mkdir()
-            await handle.ask("tick", now=time.time())
+            await handle.tick(now=time.time())
             assert await handle.fold() is True, "the next tick's fold retries the failed save"
             saved = json.loads(path.read_text())
             assert {"before-failure-node", "during-failure-node", "still-failing-node"} <= saved["nodes"].keys()

@@ -1,0 +1,94 @@
+"""A graph's writer task: it appends change records to the journal and folds the graph into its file.
+
+The actor hands it a `Written` per change and a `Snapshot` per save, in order. Records
+are appended in batches, one fsync per batch, and only then are their callers
+answered: a reply to a change means it is on disk. A failed append or save
+leaves `status["save_failed"]` set, so the tick tries again.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+import attrs
+import trio
+
+from . import actor
+from .core.model import snapshot_to_json
+from .storage import files, journal
+
+log = logging.getLogger(__name__)
+
+
+@attrs.frozen
+class Written:
+    """A change's result, answered by the writer once its record is durable."""
+
+    record: dict[str, Any] | None
+    result: Any
+    reply: actor.ReplySlot[Any]
+
+
+@attrs.frozen
+class Snapshot:
+    """The graph as of one moment, to fold into its file; the writer answers whether it was saved."""
+
+    snapshot: dict[str, Any]
+    reply: actor.ReplySlot[bool]
+
+
+ToWriter = trio.MemorySendChannel[Written | Snapshot]
+
+
+async def run_writer(path: Path, items: trio.MemoryReceiveChannel[Written | Snapshot],
+                     status: dict[str, bool]) -> None:
+    """Append records in batches (one fsync per batch), fold on request."""
+    jpath = journal.journal_path(path)
+    async for first in items:
+        batch = [first]
+        while True:
+            try:
+                batch.append(items.receive_nowait())
+            except (trio.WouldBlock, trio.EndOfChannel):
+                break
+        pending: list[Written] = []
+        for item in batch:
+            if isinstance(item, Written):
+                pending.append(item)
+                continue
+            await _flush(jpath, pending, status)
+            pending = []
+            await _fold(path, jpath, item, status)
+        await _flush(jpath, pending, status)
+
+
+async def _flush(jpath: Path, pending: list[Written], status: dict[str, bool]) -> None:
+    records = [w.record for w in pending if w.record is not None]
+    if records:
+        try:
+            await trio.to_thread.run_sync(journal.append, jpath, records)
+        except OSError as exc:
+            # The change stands in memory and the graph stays dirty: the tick retries the save.
+            status["save_failed"] = True
+            log.error("could not append to %s: %s (kept in memory; retried on the tick)", jpath, exc)
+    for w in pending:
+        w.reply.set(w.result)
+
+
+async def _fold(path: Path, jpath: Path, item: Snapshot, status: dict[str, bool]) -> None:
+    def write() -> None:
+        data = files.dump_json(snapshot_to_json(item.snapshot))
+        files.write_atomic(path, data)
+        journal.remove(jpath)
+
+    try:
+        await trio.to_thread.run_sync(write)
+    except OSError as exc:
+        log.error("could not save %s: %s (stays dirty; retried on the tick and at shutdown)", path, exc)
+        status["save_failed"] = True
+        item.reply.set(False)
+        return
+    status["save_failed"] = False
+    item.reply.set(True)

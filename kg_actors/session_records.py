@@ -1,0 +1,97 @@
+"""A session's record as sessions.json stores it, and reading that file back."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from .core import constants as C
+from .storage import files
+
+log = logging.getLogger(__name__)
+
+# Keys a stored session may hold that are not carried over: `drop_pending` served a refusal
+# (trimming notes the session had read) that spec 003 does not have.
+_NOT_CARRIED = frozenset({"seen_ids", "drop_pending"})
+
+
+@attrs.define
+class Session:
+    sid: str
+    start_ts: float
+    last_activity: float
+    project_path: str | None = None
+    scope: str | None = None  # "user" for a user-only session
+    harness: str = "claude-code"
+    claude_sid: str | None = None
+    forked_from: str | None = None
+    op_count: int = 0
+    seen_via: dict[str, str] = attrs.field(factory=dict)
+    seen_at: dict[str, float] = attrs.field(factory=dict)
+    read_at: dict[str, float] = attrs.field(factory=dict)
+    preloaded_ids: list[str] = attrs.field(factory=list)
+    full_read_ts: float | None = None
+    liked_ids: list[str] = attrs.field(factory=list)
+    maintenance: bool = False
+    maintenance_credits: int = 0
+    last_synced_ts: float | None = None
+    pushed_ts: float | None = None
+    pages: list[str] = attrs.field(factory=list)
+    page_effects: list[dict[str, Any]] = attrs.field(factory=list)
+    file_recall_ts: list[float] = attrs.field(factory=list)
+    extra: dict[str, Any] = attrs.field(factory=dict)
+
+    @property
+    def bound(self) -> bool:
+        return self.project_path is not None or self.scope == "user"
+
+    def to_json(self) -> dict[str, Any]:
+        out = attrs.asdict(self, recurse=False)
+        out.pop("sid")
+        extra = out.pop("extra")
+        out["seen_ids"] = list(self.seen_via)
+        out.update(extra)
+        return out
+
+    @classmethod
+    def from_json(cls, sid: str, raw: dict[str, Any]) -> Session:
+        names = {f.name for f in attrs.fields(cls)} - {"sid", "extra"}
+        known = {k: v for k, v in raw.items() if k in names}
+        extra = {k: v for k, v in raw.items() if k not in names and k not in _NOT_CARRIED}
+        known.setdefault("start_ts", 0.0)
+        known.setdefault("last_activity", known["start_ts"])
+        session = cls(sid=sid, extra=extra, **known)
+        for node_id in raw.get("seen_ids") or []:
+            session.seen_via.setdefault(node_id, "unknown")
+        return session
+
+
+def new_sid(taken: dict[str, Any]) -> str:
+    while True:
+        sid = secrets.token_hex(C.SESSION_ID_HEX // 2)
+        if sid not in taken:
+            return sid
+
+
+def load_sessions(path: Path, now: float) -> dict[str, Session]:
+    try:
+        raw = files.load_json(path) or {}
+    except (files.Unreadable, OSError) as exc:
+        log.error("sessions file unreadable (%s); starting with no sessions", exc)
+        raw = {}
+    out = {}
+    for sid, rec in raw.items() if isinstance(raw, dict) else ():
+        if not isinstance(rec, dict):
+            continue
+        try:
+            s = Session.from_json(sid, rec)
+        except (TypeError, ValueError) as exc:
+            log.warning("dropping unreadable session %s: %s", sid, exc)
+            continue
+        if now - s.last_activity <= C.SESSION_TTL_SECONDS:
+            out[sid] = s
+    return out

@@ -1,0 +1,82 @@
+"""Every actor message has its handler, says what it implies, and keeps its legacy op name."""
+
+import inspect
+
+import attrs
+import pytest
+
+from kg_actors import actor, graph_actor, session_actor
+from kg_actors import graph_messages as gm
+from kg_actors import session_messages as sm
+
+
+def concrete(module, base):
+    return [c for c in vars(module).values()
+            if isinstance(c, type) and issubclass(c, base) and c is not base and "op" in c.__dict__]
+
+
+GRAPH = concrete(gm, gm.GraphMessage)
+SESSION = concrete(sm, sm.SessionMessage)
+GRAPH_LOOP = {gm.Fold, gm.Refresh, gm.Discard}  # handled by the actor loop itself
+SESSION_LOOP = {sm.Save}
+
+
+def test_every_message_is_a_frozen_attrs_class_with_a_reply():
+    for cls in GRAPH + SESSION:
+        assert attrs.has(cls) and cls.__setattr__ is not object.__setattr__, cls
+        assert "reply" in attrs.fields_dict(cls), cls
+
+
+def test_every_graph_message_has_its_dispatch_entry_and_class_attributes():
+    assert set(graph_actor.HANDLERS) | GRAPH_LOOP == set(GRAPH)
+    assert not set(graph_actor.HANDLERS) & GRAPH_LOOP
+    assert set(graph_actor.PREPARE) <= set(graph_actor.HANDLERS)
+    for cls in GRAPH:
+        assert isinstance(cls.changes_render, bool), cls
+    # what can move the render (spec 000): compaction follows these
+    assert {c.op for c in GRAPH if c.changes_render} == {
+        "put_node", "put_edge", "delete_node", "delete_edge", "record_reads", "endorse",
+        "rename_local", "rewire", "clean_dangling", "repeat_credit", "absorb"}
+
+
+def test_every_session_message_has_its_dispatch_entry_and_class_attributes():
+    assert set(session_actor.HANDLERS) | SESSION_LOOP == set(SESSION)
+    assert not set(session_actor.HANDLERS) & SESSION_LOOP
+    for cls in SESSION:
+        assert isinstance(cls.sessions, sm.Touches) and isinstance(cls.saves_now, bool), cls
+        if cls.sessions is sm.Touches.OWN:  # the changed session is named by the message or its answer
+            assert "sid" in attrs.fields_dict(cls) or cls in (sm.Register, sm.OpenHook), cls
+    assert {c.op for c in SESSION if c.saves_now} == {
+        "register", "attach", "set_maintenance", "like", "bind", "fork", "reset_context"}
+
+
+@pytest.mark.parametrize("messages, table", [(GRAPH, gm.LEGACY_OPS), (SESSION, sm.LEGACY_OPS)])
+def test_the_legacy_name_map_is_complete(messages, table):
+    assert sorted(table.values(), key=lambda c: c.__name__) == sorted(messages, key=lambda c: c.__name__)
+    for op, cls in table.items():
+        assert cls.op == op
+
+
+@pytest.mark.parametrize("handle, table", [(gm.GraphHandle, gm.LEGACY_OPS), (sm.SessionHandle, sm.LEGACY_OPS)])
+def test_every_legacy_op_has_a_typed_method_with_the_same_arguments(handle, table):
+    for op, cls in table.items():
+        method = getattr(handle, "view_now" if op == "view" else op)
+        params = [p for p in inspect.signature(method).parameters if p != "self"]
+        fields = [f.name for f in attrs.fields(cls) if f.name != "reply" and f.name != "hints"]
+        assert params == fields, op
+
+
+async def test_a_legacy_ask_reaches_the_typed_handler():
+    mailbox = actor.Mailbox[sm.SessionMessage]("test")
+    handle = sm.SessionHandle(mailbox)
+    registry = session_actor.Registry({})
+
+    async def answer_one():
+        msg = await mailbox.receive.receive()
+        msg.reply.set(session_actor.HANDLERS[type(msg)](registry, msg))
+
+    import trio
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(answer_one)
+        view = await handle.ask("register", project_path=None, harness="codex", now=1.0)
+    assert view.scope == "user" and view.sid in registry.sessions
