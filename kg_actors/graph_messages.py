@@ -21,7 +21,7 @@ from .core.model import Edge, EdgeKey, GraphData, Node
 from .core.search import SearchIndex
 
 if TYPE_CHECKING:
-    from .graph_actor import Derived
+    from .derived import Derived
 
 
 @attrs.frozen
