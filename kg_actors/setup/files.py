@@ -17,6 +17,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from ..storage.files import fsync_dir
+
 from . import SetupError
 
 RECORD_VERSION = 1
@@ -52,20 +54,7 @@ def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    _fsync_dir(path.parent)
-
-
-def _fsync_dir(folder: Path) -> None:
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+    fsync_dir(path.parent)
 
 
 def read_tree(root: Path) -> dict[str, bytes] | None:
@@ -98,7 +87,7 @@ def write_tree(root: Path, files: dict[str, tuple[bytes, int]]) -> None:
         remove_tree(staging)
         raise
     remove_tree(old)
-    _fsync_dir(root.parent)
+    fsync_dir(root.parent)
 
 
 def remove_tree(root: Path) -> None:

@@ -22,7 +22,8 @@ class Unreadable(Exception):
     pass
 
 
-def _fsync_dir(path: Path) -> None:
+def fsync_dir(path: Path) -> None:
+    """Make a rename in `path` durable (best effort: some filesystems refuse a directory fsync)."""
     try:
         fd = os.open(path, os.O_RDONLY)
     except OSError:
@@ -53,7 +54,7 @@ def write_atomic(path: Path, data: bytes, keep_prev: bool = True) -> None:
         except OSError:
             pass
         raise
-    _fsync_dir(path.parent)
+    fsync_dir(path.parent)
 
 
 def _keep_prev(path: Path) -> None:
