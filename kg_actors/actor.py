@@ -7,9 +7,8 @@ awaits the slot, and an actor-side error is re-raised in the caller. When an
 actor stops, whatever is left in its inbox is answered with ActorStopped, so
 no caller waits forever.
 
-Each message class declares `op`, the name the string protocol used for it:
-`legacy_table` maps those names back to classes for call sites written
-before the messages were typed (`handle.ask("put_node", **kw)`).
+Each message class declares `op`, its intent's name: the name of the typed
+method its handle has for it, and what logs and tests call it (`by_name`).
 """
 
 from __future__ import annotations
@@ -59,12 +58,12 @@ class ReplySlot(Generic[R]):
 class Message(Generic[R]):
     """One request: its fields are the arguments, `reply` is where the answer goes."""
 
-    op: ClassVar[str]  # the name of this intent in the string protocol (legacy_table)
+    op: ClassVar[str]  # the intent's name: its handle's method (by_name)
     reply: ReplySlot[R] = attrs.field(factory=ReplySlot, kw_only=True, eq=False, repr=False)
 
 
-def legacy_table(base: type[M], names: Iterable[object]) -> dict[str, type[M]]:
-    """Legacy op name -> message class, for the subclasses of `base` among `names` (a module's)."""
+def by_name(base: type[M], names: Iterable[object]) -> dict[str, type[M]]:
+    """Intent name -> message class, for the subclasses of `base` among `names` (a module's)."""
     out: dict[str, type[M]] = {}
     for cls in names:
         if isinstance(cls, type) and issubclass(cls, base) and "op" in cls.__dict__:

@@ -299,7 +299,7 @@ class Absorb(GraphMessage["list[str]"]):
     now: float
 
 
-LEGACY_OPS: dict[str, type[GraphMessage[Any]]] = actor.legacy_table(GraphMessage, list(globals().values()))
+BY_NAME: dict[str, type[GraphMessage[Any]]] = actor.by_name(GraphMessage, list(globals().values()))
 
 
 @attrs.frozen
@@ -310,10 +310,6 @@ class GraphHandle:
     level: str
     _mailbox: actor.Mailbox[GraphMessage[Any]]
     _index_ready: trio.Event
-
-    async def ask(self, op: str, **args: Any) -> Any:
-        """The string protocol, for call sites written before the messages were typed."""
-        return await self._mailbox.ask(LEGACY_OPS[op](**args))
 
     @property
     def index_ready(self) -> bool:

@@ -386,7 +386,7 @@ class Save(SessionMessage[None]):
     now: float | None = None
 
 
-LEGACY_OPS: dict[str, type[SessionMessage[Any]]] = actor.legacy_table(SessionMessage, list(globals().values()))
+BY_NAME: dict[str, type[SessionMessage[Any]]] = actor.by_name(SessionMessage, list(globals().values()))
 
 
 @attrs.frozen
@@ -395,16 +395,9 @@ class SessionHandle:
 
     _mailbox: actor.Mailbox[SessionMessage[Any]]
 
-    async def ask(self, op: str, **args: Any) -> Any:
-        """The string protocol, for call sites written before the messages were typed."""
-        return await self._mailbox.ask(LEGACY_OPS[op](**args))
-
-    async def tell(self, message: SessionMessage[Any] | str, **args: Any) -> None:
-        """For updates whose answer a hook reply need not wait for (a mark of what was shown).
-
-        A string is a legacy op name, `args` its arguments.
-        """
-        await self._mailbox.tell(LEGACY_OPS[message](**args) if isinstance(message, str) else message)
+    async def tell(self, message: SessionMessage[Any]) -> None:
+        """For updates whose answer a hook reply need not wait for (a mark of what was shown)."""
+        await self._mailbox.tell(message)
 
     def close(self) -> None:
         """Stop taking messages; the registry saves what is dirty and exits."""

@@ -1,4 +1,4 @@
-"""Every actor message has its handler, says what it implies, and keeps its legacy op name."""
+"""Every actor message has its handler, says what it implies, and has its typed method on the handle."""
 
 import inspect
 
@@ -50,33 +50,17 @@ def test_every_session_message_has_its_dispatch_entry_and_class_attributes():
         "register", "attach", "set_maintenance", "like", "bind", "fork", "reset_context"}
 
 
-@pytest.mark.parametrize("messages, table", [(GRAPH, gm.LEGACY_OPS), (SESSION, sm.LEGACY_OPS)])
-def test_the_legacy_name_map_is_complete(messages, table):
+@pytest.mark.parametrize("messages, table", [(GRAPH, gm.BY_NAME), (SESSION, sm.BY_NAME)])
+def test_the_name_map_is_complete(messages, table):
     assert sorted(table.values(), key=lambda c: c.__name__) == sorted(messages, key=lambda c: c.__name__)
     for op, cls in table.items():
         assert cls.op == op
 
 
-@pytest.mark.parametrize("handle, table", [(gm.GraphHandle, gm.LEGACY_OPS), (sm.SessionHandle, sm.LEGACY_OPS)])
-def test_every_legacy_op_has_a_typed_method_with_the_same_arguments(handle, table):
+@pytest.mark.parametrize("handle, table", [(gm.GraphHandle, gm.BY_NAME), (sm.SessionHandle, sm.BY_NAME)])
+def test_every_message_has_a_typed_method_with_the_same_arguments(handle, table):
     for op, cls in table.items():
         method = getattr(handle, "view_now" if op == "view" else op)
         params = [p for p in inspect.signature(method).parameters if p != "self"]
         fields = [f.name for f in attrs.fields(cls) if f.name != "reply" and f.name != "hints"]
         assert params == fields, op
-
-
-async def test_a_legacy_ask_reaches_the_typed_handler():
-    mailbox = actor.Mailbox[sm.SessionMessage]("test")
-    handle = sm.SessionHandle(mailbox)
-    registry = session_actor.Registry({})
-
-    async def answer_one():
-        msg = await mailbox.receive.receive()
-        msg.reply.set(session_actor.HANDLERS[type(msg)](registry, msg))
-
-    import trio
-    async with trio.open_nursery() as nursery:
-        nursery.start_soon(answer_one)
-        view = await handle.ask("register", project_path=None, harness="codex", now=1.0)
-    assert view.scope == "user" and view.sid in registry.sessions
