@@ -98,13 +98,14 @@ def plan_setup(found: Found, only: tuple[str, ...] = STEPS) -> list[Step]:
     return [planners[name](found) for name in STEPS if name in only]
 
 
-def _claude(found: Found) -> Step:
-    c, key, mdir = found.claude, found.plugin_key, str(found.marketplace_dir)
+def _marketplace(name: str, c: ClaudeFound | CodexFound, found: Found) -> Step | list[Action]:
+    """What both CLIs start with: a Step when there is nothing to do (not found, unreadable),
+    else the actions that write the plugin and register the local marketplace."""
     if c.cli is None:
-        return Step("claude", note="not found (no `claude` on PATH): skipped")
+        return Step(name, note=f"not found (no `{name}` on PATH): skipped")
     if c.error:
-        return Step("claude", note=c.error, problem=True)
-    market = key.split("@")[1]
+        return Step(name, note=c.error, problem=True)
+    mdir, market = str(found.marketplace_dir), found.plugin_key.split("@")[1]
     acts: list[Action] = list(_write_plugin(found))
     if c.marketplace != mdir:
         if c.marketplace is not None:
@@ -112,6 +113,14 @@ def _claude(found: Found) -> Step:
                                (c.cli, "plugin", "marketplace", "remove", market)))
         acts.append(Action("run", f"add the local marketplace {market}",
                            (c.cli, "plugin", "marketplace", "add", mdir), fact="marketplace"))
+    return acts
+
+
+def _claude(found: Found) -> Step:
+    c, key = found.claude, found.plugin_key
+    acts = _marketplace("claude", c, found)
+    if isinstance(acts, Step):
+        return acts
     if c.installed and (not c.cache_current or acts):
         # Claude Code copies a plugin at install: a changed plugin is installed afresh.
         acts.append(Action("run", f"remove the outdated copy of {key}", (c.cli, "plugin", "uninstall", key)))
@@ -124,19 +133,10 @@ def _claude(found: Found) -> Step:
 
 
 def _codex(found: Found) -> Step:
-    c, key, mdir = found.codex, found.plugin_key, str(found.marketplace_dir)
-    if c.cli is None:
-        return Step("codex", note="not found (no `codex` on PATH): skipped")
-    if c.error:
-        return Step("codex", note=c.error, problem=True)
-    market = key.split("@")[1]
-    acts: list[Action] = list(_write_plugin(found))
-    if c.marketplace != mdir:
-        if c.marketplace is not None:
-            acts.append(Action("run", f"drop the old {market} marketplace (it points at {c.marketplace})",
-                               (c.cli, "plugin", "marketplace", "remove", market)))
-        acts.append(Action("run", f"add the local marketplace {market}",
-                           (c.cli, "plugin", "marketplace", "add", mdir), fact="marketplace"))
+    c, key = found.codex, found.plugin_key
+    acts = _marketplace("codex", c, found)
+    if isinstance(acts, Step):
+        return acts
     if not (c.installed and c.enabled and c.cache_current) or acts:
         acts.append(Action("run", f"install the plugin {key} (its hooks and the kg MCP server)",
                            (c.cli, "plugin", "add", key), fact="installed"))
