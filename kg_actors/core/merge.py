@@ -171,14 +171,26 @@ def merge_node(node_id: str, base: dict | None, ours: dict | None, theirs: dict 
     return merged, conflict
 
 
-def _merge_edge(base: dict | None, ours: dict | None, theirs: dict | None,
-                ts_ours: float, ts_theirs: float) -> dict | None:
+def _settled(base: dict | None, ours: dict | None, theirs: dict | None) -> tuple[bool, dict | None]:
+    """The three-way rule's answer for one entry: (True, the entry) when it decides; else (False, a
+    side's entry), which stands when the other side has none and is merged by the caller otherwise."""
     decided, value = _three_way(_MISSING if base is None else base, _MISSING if ours is None else ours,
                                 _MISSING if theirs is None else theirs)
     if decided:
-        return None if value is _MISSING else value
-    if ours is None or theirs is None:
-        return ours if ours is not None else theirs
+        return True, None if value is _MISSING else value
+    return False, ours if ours is not None else theirs
+
+
+def _stamp(entry: dict, key: str) -> float:
+    value = entry.get(key)
+    return float(value) if isinstance(value, int | float) else 0.0
+
+
+def _merge_edge(base: dict | None, ours: dict | None, theirs: dict | None,
+                ts_ours: float, ts_theirs: float) -> dict | None:
+    settled, value = _settled(base, ours, theirs)
+    if settled or ours is None or theirs is None:
+        return value
     later, earlier = (ours, theirs) if _later(ours, theirs, ts_ours, ts_theirs) else (theirs, ours)
     merged = dict(later)
     notes = list(later.get("notes") or [])
@@ -189,18 +201,11 @@ def _merge_edge(base: dict | None, ours: dict | None, theirs: dict | None,
 
 
 def _merge_progress(base: dict | None, ours: dict | None, theirs: dict | None) -> dict | None:
-    decided, value = _three_way(_MISSING if base is None else base, _MISSING if ours is None else ours,
-                                _MISSING if theirs is None else theirs)
-    if decided:
-        return None if value is _MISSING else value
-    if ours is None or theirs is None:
-        return ours if ours is not None else theirs
+    settled, value = _settled(base, ours, theirs)
+    if settled or ours is None or theirs is None:
+        return value
 
-    def ts(p: dict) -> float:
-        value = p.get("last_ts")
-        return float(value) if isinstance(value, int | float) else 0.0
-
-    later = ours if _later(ours, theirs, ts(ours), ts(theirs)) else theirs
+    later = ours if _later(ours, theirs, _stamp(ours, "last_ts"), _stamp(theirs, "last_ts")) else theirs
     merged = dict(later)
     trail: dict[str, dict] = {}
     for item in (ours.get("_trail") or []) + (theirs.get("_trail") or []):
@@ -211,18 +216,11 @@ def _merge_progress(base: dict | None, ours: dict | None, theirs: dict | None) -
 
 
 def _merge_version(base: dict | None, ours: dict | None, theirs: dict | None) -> dict | None:
-    decided, value = _three_way(_MISSING if base is None else base, _MISSING if ours is None else ours,
-                                _MISSING if theirs is None else theirs)
-    if decided:
-        return None if value is _MISSING else value
-    if ours is None or theirs is None:
-        return ours if ours is not None else theirs
+    settled, value = _settled(base, ours, theirs)
+    if settled or ours is None or theirs is None:
+        return value
 
-    def ts(v: dict) -> float:
-        value = v.get("ts")
-        return float(value) if isinstance(value, int | float) else 0.0
-
-    later = dict(ours if _later(ours, theirs, ts(ours), ts(theirs)) else theirs)
+    later = dict(ours if _later(ours, theirs, _stamp(ours, "ts"), _stamp(theirs, "ts")) else theirs)
     later["v"] = max(int(ours.get("v") or 0), int(theirs.get("v") or 0)) + 1
     return later
 
