@@ -17,6 +17,7 @@ import trio
 from .core.errors import KGError
 from .graph_actor import GraphHandle, build_derived, load_graph, run_graph_actor, settle
 from .storage import layout as L
+from .storage.journal import journal_path
 
 log = logging.getLogger(__name__)
 
@@ -82,6 +83,16 @@ class GraphDirectory:
     def _stored(self, slug: str) -> bool:
         graph_file = self.layout.project_graph(slug)
         return graph_file.exists() or graph_file.with_name("graph.json.journal").exists()
+
+    def is_stored(self, key: str) -> bool:
+        """A graph loaded, or stored on disk (its file or a journal not yet folded into one)."""
+        path = self.layout.graph_file(key)
+        return key in self._handles or path.exists() or journal_path(path).exists()
+
+    def last_written(self, key: str) -> float | None:
+        """When the graph's file or its journal last changed (None: neither exists)."""
+        path = self.layout.graph_file(key)
+        return max((p.stat().st_mtime for p in (path, journal_path(path)) if p.exists()), default=None)
 
     def has_project_graph(self, root: str) -> bool:
         return self.layout.project_graph(self.project_key(root).removeprefix("project:")).exists()

@@ -36,7 +36,7 @@ from .core import constants as C
 from .core import absorb, anchors, compaction, graph_ops, hints, render, search
 from .core.debt import Debt
 from .core.errors import Conflict, KGError, NotFound, WriteConflict
-from .core.model import Edge, GraphData, Node, dangling_edges, node_version_key, snapshot_to_json
+from .core.model import Edge, GraphData, Node, dangling_edges, node_version, snapshot_to_json
 from .core.steps import run_steps
 from .derived import Derived as Derived, NodesSnapshot, build_derived as build_derived
 from .graph_messages import GraphHandle as GraphHandle
@@ -89,12 +89,6 @@ def settle(graph: GraphData, now: float, runs: int = 10) -> int:
         if not compaction.compact(graph, now).acted:
             return run
     return runs
-
-
-def node_version(graph: GraphData, node_id: str) -> int:
-    """The node's content version (`_meta.versions["node:<id>"].v`; 0 for a node never versioned)."""
-    entry = graph.versions.get(node_version_key(node_id))
-    return int(entry.get("v", 0)) if isinstance(entry, dict) else 0
 
 
 class GraphState:

@@ -20,6 +20,7 @@ import trio
 from hypercorn.config import Config as HyperConfig
 
 from . import __version__, heap
+from .conduct.floor import Floor
 from .config import Config
 from .core.constants import SHUTDOWN_GRACE_SECONDS
 from .core.render import fast_charge
@@ -30,7 +31,6 @@ from .http.listener import serve as http_serve
 from .http.rest import build_rest
 from .lanes import Lanes
 from .logbook import Logbook
-from .memory import Memory
 from .readings import Readings
 from .session_actor import SessionHandle, load_sessions, run_session_registry
 from .storage import layout as L
@@ -48,7 +48,7 @@ class Runtime:
     layout: L.Layout
     directory: GraphDirectory
     sessions: SessionHandle
-    memory: Memory
+    floor: Floor  # the use cases' handles and caches (conduct/)
     feed: ChangeFeed
     clock: Callable[[], float]
     http_port: int = 0
@@ -94,8 +94,8 @@ async def _take_reading(rt: Runtime, handle, now: float) -> None:
     """The graph's debt and render size as of this tick, written down for the editor's chart."""
     debt = await handle.debt(now)
     charge = await handle.call(fast_charge)
-    if rt.memory.logbook is not None:
-        rt.readings.note(handle.key, rt.layout.graph_file(handle.key), now, debt, charge, rt.memory.logbook)
+    if rt.floor.logs.logbook is not None:
+        rt.readings.note(handle.key, rt.layout.graph_file(handle.key), now, debt, charge, rt.floor.logs.logbook)
 
 
 async def _preload_user(directory: GraphDirectory) -> None:
@@ -134,8 +134,8 @@ async def run_server(config: Config, clock: Callable[[], float] = time.time, han
             feed = ChangeFeed()
             logbook = Logbook()
             await actors.start(logbook.run)
-            memory = Memory(directory, sessions, clock, feed.publish, logbook)
-            rt = Runtime(config, lay, directory, sessions, memory, feed, clock)
+            floor = Floor.build(directory, sessions, clock, feed.publish, logbook)
+            rt = Runtime(config, lay, directory, sessions, floor, feed, clock)
             rt.keeper = StoreKeeper(lay, directory, sessions, clock, feed.publish)
             await actors.start(rt.keeper.serve)
             if git_problem:
@@ -150,7 +150,7 @@ async def run_server(config: Config, clock: Callable[[], float] = time.time, han
                     servers.start_soon(_ticker, rt)
                     servers.start_soon(rt.keeper.run, config.autocommit_interval)
                     # The MCP SDK takes about a second to import: /health and the hooks answer meanwhile.
-                    servers.start_soon(_serve_mcp, app, memory)
+                    servers.start_soon(_serve_mcp, app, floor)
                     hc = HyperConfig()
                     hc.bind = [f"{config.host}:{config.port}"]
                     hc.accesslog = None
@@ -202,13 +202,13 @@ def _git_start(root) -> str | None:
     return None
 
 
-def _build_mcp(memory: Memory):
+def _build_mcp(floor: Floor):
     """Import the MCP side (slow: pydantic models) and build its stateless JSON transport."""
     from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 
     from .http.tools import build_server
 
-    return StreamableHTTPSessionManager(app=build_server(memory), json_response=True, stateless=True)
+    return StreamableHTTPSessionManager(app=build_server(floor), json_response=True, stateless=True)
 
 
 async def _serve_editor(rt: Runtime) -> None:
@@ -218,8 +218,8 @@ async def _serve_editor(rt: Runtime) -> None:
     await module.serve_editor(rt)
 
 
-async def _serve_mcp(app: App, memory: Memory) -> None:
-    manager = await trio.to_thread.run_sync(_build_mcp, memory)
+async def _serve_mcp(app: App, floor: Floor) -> None:
+    manager = await trio.to_thread.run_sync(_build_mcp, floor)
     heap.freeze_loaded()  # the SDK's modules and models
     async with manager.run():
         app.mcp_ready(manager)

@@ -203,6 +203,14 @@ class Registry:
         may_credit = node_id not in s.liked_ids and len(s.liked_ids) < C.MAX_LIKES_PER_SESSION
         return m.WriteView(s.seen_at.get(node_id), s.read_at.get(node_id), may_credit, s.maintenance)
 
+    def open_write(self, msg: m.OpenWrite) -> tuple[SessionView, m.WriteView]:
+        view = self.touch(m.Touch(msg.sid, msg.now))
+        return view, self.write_view(m.GetWriteView(msg.sid, "", msg.node_id))
+
+    def after_write(self, msg: m.AfterWrite) -> m.PushWindow | None:
+        self.mark_seen(m.MarkSeen(msg.sid, msg.ids, msg.via, msg.at, full=True))
+        return None if msg.push_at is None else self._claim_push(msg.sid, msg.push_at)
+
     def forget_views(self, msg: m.ForgetViews) -> None:
         """Nodes replaced from outside (a sync, a restore): every session's view of them is stale,
         so arbitration refuses a write until the session has seen the new version."""
@@ -388,6 +396,7 @@ HANDLERS: dict[type[m.SessionMessage[Any]], Callable[[Registry, Any], object]] =
     m.ResetContext: Registry.reset_context, m.SetMaintenance: Registry.set_maintenance,
     m.Expire: Registry.expire, m.MarkSeen: Registry.mark_seen, m.MarkFullRead: Registry.mark_full_read,
     m.SetPreloaded: Registry.set_preloaded, m.GetWriteView: Registry.write_view,
+    m.OpenWrite: Registry.open_write, m.AfterWrite: Registry.after_write,
     m.RenameRef: Registry.rename_ref, m.ForgetViews: Registry.forget_views, m.Like: Registry.like,
     m.Unlike: Registry.unlike,
     m.GetVoteState: Registry.vote_state, m.SyncWindow: Registry.sync_window, m.ClaimPush: Registry.claim_push,

@@ -226,6 +226,28 @@ class GetWriteView(SessionMessage[WriteView]):
 
 
 @attrs.frozen
+class OpenWrite(SessionMessage["tuple[SessionView, WriteView]"]):
+    """A write's one ask before it is made: the session touched, and what it saw of the node."""
+
+    op = "open_write"
+    sid: str
+    now: float
+    node_id: str
+
+
+@attrs.frozen
+class AfterWrite(SessionMessage["PushWindow | None"]):
+    """A write's one ask after it: the nodes marked seen (fully), and the push window claimed at `push_at`."""
+
+    op = "after_write"
+    sid: str
+    ids: list[str]
+    via: str
+    at: float
+    push_at: float | None = None
+
+
+@attrs.frozen
 class ForgetViews(SessionMessage[None]):
     """Nodes replaced from outside (a sync, a restore): no session has seen their new version."""
 
@@ -457,6 +479,13 @@ class SessionHandle:
 
     async def write_view(self, sid: str, level: str, node_id: str) -> WriteView:
         return await self._mailbox.ask(GetWriteView(sid, level, node_id))
+
+    async def open_write(self, sid: str, now: float, node_id: str) -> tuple[SessionView, WriteView]:
+        return await self._mailbox.ask(OpenWrite(sid, now, node_id))
+
+    async def after_write(self, sid: str, ids: list[str], via: str, at: float,
+                          push_at: float | None = None) -> PushWindow | None:
+        return await self._mailbox.ask(AfterWrite(sid, ids, via, at, push_at))
 
     async def forget_views(self, ids: list[str]) -> None:
         await self._mailbox.ask(ForgetViews(ids))

@@ -14,18 +14,18 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from ..core.errors import InvalidInput, KGError, NotFound
+from ..core.errors import Conflict, InvalidInput, NotFound
 from ..core.merge import CONFLICTS_FIELD
 from ..storage import git as G
 from ..storage import layout as L
 from ..sync import common
-from .rest import guarded, json_body
+from .guard import guarded, json_body
 
 HISTORY_LIMIT_MAX = 50
 
 
-class GitFailed(KGError):
-    status = 409
+class GitFailed(Conflict):
+    """A git command failed: answered 409 with its message."""
 
 
 def graph_key(directory, graph: object) -> str:
