@@ -100,7 +100,7 @@ class GraphState:
         self.clock = clock  # when a change is applied (what pushes order by); None: its own stamp
         self.level = level
         self.graph = graph
-        self.derived = derived or build_derived(graph, time.time())
+        self.derived = derived or build_derived(graph, (clock or time.time)())  # the injected clock when given
         if self.derived.index is None and derived is None:
             self.derived.index = search.SearchIndex.build(graph)
         self.orphan_grace_days = orphan_grace_days

@@ -128,7 +128,7 @@ async def run_server(config: Config, clock: Callable[[], float] = time.time, han
         git_problem = await trio.to_thread.run_sync(_git_start, config.root)
         async with trio.open_nursery() as actors:
             sessions_data = await trio.to_thread.run_sync(load_sessions, lay.sessions, clock())
-            sessions = await actors.start(run_session_registry, lay.sessions, sessions_data)
+            sessions = await actors.start(run_session_registry, lay.sessions, sessions_data, clock)
             lanes = Lanes()
             directory = GraphDirectory(lay, actors, config.orphan_grace_days, clock, lanes.step_aside)
             feed = ChangeFeed()

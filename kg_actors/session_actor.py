@@ -408,7 +408,8 @@ HANDLERS: dict[type[m.SessionMessage[Any]], Callable[[Registry, Any], object]] =
 
 
 async def run_session_registry(
-    path: Path, sessions: dict[str, Session], *, task_status: trio.TaskStatus[SessionHandle] = trio.TASK_STATUS_IGNORED,
+    path: Path, sessions: dict[str, Session], clock: Callable[[], float] = time.time,
+    *, task_status: trio.TaskStatus[SessionHandle] = trio.TASK_STATUS_IGNORED,
 ) -> None:
     registry = Registry(sessions)
     mailbox = actor.Mailbox[m.SessionMessage[Any]]("session registry")
@@ -433,7 +434,7 @@ async def run_session_registry(
 
     async def handle(msg: m.SessionMessage[Any]) -> None:
         if isinstance(msg, m.Save):
-            await save_all(msg.now if msg.now is not None else time.time())
+            await save_all(msg.now if msg.now is not None else clock())
             msg.reply.set(None)
             return
         try:
