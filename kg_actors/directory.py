@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 
 import trio
 
 from .core.errors import KGError
+from .hook_priority import YieldToHooks
 from .graph_actor import GraphHandle, build_derived, load_graph, run_graph_actor, settle
 from .storage import layout as L
 from .storage.journal import journal_path
@@ -28,10 +29,10 @@ def level_of(key: str) -> str:
 
 class GraphDirectory:
     def __init__(self, lay: L.Layout, nursery: trio.Nursery, orphan_grace_days: float = 365,
-                 clock: Callable[[], float] = time.time, step_aside: Callable[[], Awaitable[None]] | None = None):
+                 clock: Callable[[], float] = time.time, yield_to_hooks: YieldToHooks | None = None):
         self.layout = lay
         self.clock = clock
-        self.step_aside = step_aside  # graph writes wait for hook replies in flight (lanes.py)
+        self.yield_to_hooks = yield_to_hooks  # the graph actors' one seam with hook_priority.py
         self.orphan_grace_days = orphan_grace_days
         self._nursery = nursery
         self._handles: dict[str, GraphHandle] = {}
@@ -149,7 +150,7 @@ class GraphDirectory:
         if level == "project" and graph.project_path:
             self._root_of.setdefault(key.removeprefix("project:"), graph.project_path)
         handle = await self._nursery.start(run_graph_actor, key, level, path, graph, derived, self.orphan_grace_days,
-                                            self.step_aside, self.clock)
+                                            self.yield_to_hooks, self.clock)
         # Edges whose bare-id endpoint names no node go on load; a project may name user nodes.
         outside = frozenset()
         if level == "project":

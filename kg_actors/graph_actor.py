@@ -15,7 +15,7 @@ A write that can move the render is followed by compaction, decided in
 read-only steps and carried out as a change of its own with its own record,
 before the next message is taken; a create's write-time hints are read in
 steps before the change. Between these steps
-the actor yields, stepping aside while a hook reply is in flight (lanes.py),
+the actor yields to the hook replies in flight (its one seam with hook_priority.py),
 so a hook waits for one short step, not for a whole write.
 """
 
@@ -38,6 +38,7 @@ from .core.debt import Debt
 from .core.errors import Conflict, KGError, NotFound, WriteConflict
 from .core.model import Edge, GraphData, Node, dangling_edges, node_version, snapshot_to_json
 from .core.steps import run_steps
+from .hook_priority import YieldToHooks
 from .derived import Derived as Derived, NodesSnapshot, build_derived as build_derived
 from .graph_messages import GraphHandle as GraphHandle
 from .graph_writer import Snapshot, ToWriter, Written, run_writer
@@ -337,7 +338,7 @@ PREPARE: dict[type[m.GraphMessage[Any]], Callable[[GraphState, Any], Generator[N
 
 async def run_graph_actor(
     key: str, level: str, path: Path, graph: GraphData, derived: Derived | None = None,
-    orphan_grace_days: float = 365, step_aside: Callable[[], Awaitable[None]] | None = None,
+    orphan_grace_days: float = 365, yield_to_hooks: YieldToHooks | None = None,
     clock: Callable[[], float] | None = None,
     *, task_status: trio.TaskStatus[GraphHandle] = trio.TASK_STATUS_IGNORED,
 ) -> None:
@@ -373,11 +374,11 @@ async def run_graph_actor(
                 if isinstance(msg, m.Discard):
                     discard = msg.reply
                     break
-                if step_aside is not None and msg.changes_render:
-                    await step_aside()  # before the message, so it stays atomic
+                if yield_to_hooks is not None and msg.changes_render:
+                    await yield_to_hooks()  # before the message, so it stays atomic
                 # Up to three steps (read-only preparation, the change, compaction); no message is
                 # taken between them, and the graph changes only in the last two.
-                pause = step_aside if step_aside is not None else trio.lowlevel.checkpoint
+                pause = yield_to_hooks if yield_to_hooks is not None else trio.lowlevel.checkpoint
                 prepare = PREPARE.get(type(msg))
                 if prepare is not None:
                     prepared = await _prepare(prepare(state, msg), pause, key, msg.op, msg)

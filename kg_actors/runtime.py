@@ -26,10 +26,10 @@ from .core.constants import SHUTDOWN_GRACE_SECONDS
 from .core.render import fast_charge
 from .directory import GraphDirectory
 from .feed import ChangeFeed
-from .http.app import HOOK_PATHS, App
+from .hook_priority import HOOK_PATHS, HookPriority
+from .http.app import App
 from .http.listener import serve as http_serve
 from .http.rest import build_rest
-from .lanes import Lanes
 from .logbook import Logbook
 from .readings import Readings
 from .session_actor import SessionHandle, load_sessions, run_session_registry
@@ -129,8 +129,8 @@ async def run_server(config: Config, clock: Callable[[], float] = time.time, han
         async with trio.open_nursery() as actors:
             sessions_data = await trio.to_thread.run_sync(load_sessions, lay.sessions, clock())
             sessions = await actors.start(run_session_registry, lay.sessions, sessions_data, clock)
-            lanes = Lanes()
-            directory = GraphDirectory(lay, actors, config.orphan_grace_days, clock, lanes.step_aside)
+            priority = HookPriority()
+            directory = GraphDirectory(lay, actors, config.orphan_grace_days, clock, priority.yield_to_hooks)
             feed = ChangeFeed()
             logbook = Logbook()
             await actors.start(logbook.run)
@@ -142,7 +142,7 @@ async def run_server(config: Config, clock: Callable[[], float] = time.time, han
                 rt.keeper.problem(git_problem)
             # Serve at once; the user graph loads meanwhile (requests that need it wait for it).
             actors.start_soon(_preload_user, directory)
-            app = rt.asgi = App(build_rest(rt), lanes, frozenset({config.host.lower()}))
+            app = rt.asgi = App(build_rest(rt), priority, frozenset({config.host.lower()}))
             with trio.CancelScope() as servers_scope:
                 async with trio.open_nursery() as servers:
                     if handle_signals:
@@ -158,7 +158,7 @@ async def run_server(config: Config, clock: Callable[[], float] = time.time, han
                     hc.graceful_timeout = 2
                     # Pooled clients (the MCP SDK, hooks' keep-alive) must not race an idle-close.
                     hc.keep_alive_timeout = 75
-                    binds = await servers.start(http_serve, app, hc, lanes, HOOK_PATHS)
+                    binds = await servers.start(http_serve, app, hc, priority, HOOK_PATHS)
                     rt.http_port = int(binds[0].rsplit(":", 1)[1])
                     if config.editor:
                         rt.editor = "starting"
