@@ -16,7 +16,8 @@ import trio
 
 from .core.errors import KGError
 from .hook_priority import YieldToHooks
-from .graph_actor import GraphHandle, build_derived, load_graph, run_graph_actor, settle
+from .graph_handle import GraphHandle
+from .graph_actor import build_derived, load_graph, run_graph_actor, settle
 from .storage import layout as L
 from .storage.journal import journal_path
 

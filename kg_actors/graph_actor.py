@@ -40,7 +40,7 @@ from .core.model import Edge, GraphData, Node, dangling_edges, node_version, sna
 from .core.steps import run_steps
 from .hook_priority import YieldToHooks
 from .derived import Derived as Derived, NodesSnapshot, build_derived as build_derived
-from .graph_messages import GraphHandle as GraphHandle
+from .graph_handle import GraphHandle as GraphHandle
 from .graph_writer import Snapshot, ToWriter, Written, run_writer
 from .storage import files, journal
 

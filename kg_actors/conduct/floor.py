@@ -22,9 +22,10 @@ from ..core import constants as C
 from ..core.errors import InvalidInput, KGError, SessionUnknown
 from ..core.model import Node
 from ..directory import GraphDirectory
-from ..graph_messages import GraphHandle
+from ..graph_handle import GraphHandle
 from ..logbook import Logbook
-from ..session_messages import SessionHandle, SessionView, WriteView
+from ..session_handle import SessionHandle
+from ..session_messages import SessionView, WriteView
 from ..storage import layout as L
 from ..storage.logs import append_jsonl
 from .bindings import CwdBindings

@@ -16,7 +16,7 @@ from ..core import debt
 from ..core.errors import InvalidInput, NotFound
 from ..core.graph_views import counts
 from ..graph_actor import load_graph
-from ..graph_messages import GraphHandle
+from ..graph_handle import GraphHandle
 from ..readings import read_readings
 from ..storage import layout as L
 from .floor import LEVELS, Floor

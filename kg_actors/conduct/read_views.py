@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from ..derived import Derived
 from ..core.model import GraphData, Node
-from ..graph_messages import GraphHandle
+from ..graph_handle import GraphHandle
 
 LevelView = tuple[str, GraphHandle, GraphData, Derived]
 

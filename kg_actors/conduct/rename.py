@@ -16,7 +16,7 @@ import attrs
 from ..core import graph_ops, ids
 from ..core.errors import Conflict, InvalidInput, KGError, NotFound
 from ..core.model import GraphData
-from ..graph_messages import GraphHandle
+from ..graph_handle import GraphHandle
 from .floor import Floor
 
 

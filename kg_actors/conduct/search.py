@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..core import constants as C
 from ..core import search, search_format
-from ..graph_messages import GraphHandle
+from ..graph_handle import GraphHandle
 from .floor import Floor
 
 

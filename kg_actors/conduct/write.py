@@ -17,7 +17,8 @@ import attrs
 from ..core import constants as C
 from ..core import graph_ops, ids, secrecy
 from ..core.errors import InvalidInput, NotFound, WriteConflict
-from ..graph_messages import GraphHandle, PutEdgeResult
+from ..graph_handle import GraphHandle
+from ..graph_messages import PutEdgeResult
 from ..session_messages import PushWindow, SessionView, WriteView
 from .floor import Floor
 
