@@ -6,6 +6,7 @@ change it commits (GraphState.changed); hook replies read it through a view.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
@@ -25,7 +26,7 @@ def build_derived(graph: GraphData, now: float) -> Derived:
     The search index is the slow one (seconds at 10,000 nodes): the actor
     builds it in the background from a snapshot and installs it when done.
     """
-    derived = Derived(None, touches.TouchIndex.build(graph, str(Path.home())), WrittenLog.build(graph))
+    derived = Derived(None, touches.TouchIndex.build(graph, os.path.realpath(Path.home())), WrittenLog.build(graph))
     derived.debt(graph, now)  # the first call warms its per-graph term counts
     derived.scores(graph, now)  # so the first reply does not pay for the recent values
     derived.debt(graph, now)

@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 
 import trio
 
 from .core.errors import KGError
-from .graph_actor import GraphHandle, build_derived, load_graph, run_graph_actor, settle
+from .hook_priority import YieldToHooks
+from .graph_handle import GraphHandle
+from .graph_actor import build_derived, load_graph, run_graph_actor, settle
 from .storage import layout as L
+from .storage.journal import journal_path
 
 log = logging.getLogger(__name__)
 
@@ -27,10 +30,10 @@ def level_of(key: str) -> str:
 
 class GraphDirectory:
     def __init__(self, lay: L.Layout, nursery: trio.Nursery, orphan_grace_days: float = 365,
-                 clock: Callable[[], float] = time.time, step_aside: Callable[[], Awaitable[None]] | None = None):
+                 clock: Callable[[], float] = time.time, yield_to_hooks: YieldToHooks | None = None):
         self.layout = lay
         self.clock = clock
-        self.step_aside = step_aside  # graph writes wait for hook replies in flight (lanes.py)
+        self.yield_to_hooks = yield_to_hooks  # the graph actors' one seam with hook_priority.py
         self.orphan_grace_days = orphan_grace_days
         self._nursery = nursery
         self._handles: dict[str, GraphHandle] = {}
@@ -82,6 +85,16 @@ class GraphDirectory:
     def _stored(self, slug: str) -> bool:
         graph_file = self.layout.project_graph(slug)
         return graph_file.exists() or graph_file.with_name("graph.json.journal").exists()
+
+    def is_stored(self, key: str) -> bool:
+        """A graph loaded, or stored on disk (its file or a journal not yet folded into one)."""
+        path = self.layout.graph_file(key)
+        return key in self._handles or path.exists() or journal_path(path).exists()
+
+    def last_written(self, key: str) -> float | None:
+        """When the graph's file or its journal last changed (None: neither exists)."""
+        path = self.layout.graph_file(key)
+        return max((p.stat().st_mtime for p in (path, journal_path(path)) if p.exists()), default=None)
 
     def has_project_graph(self, root: str) -> bool:
         return self.layout.project_graph(self.project_key(root).removeprefix("project:")).exists()
@@ -138,7 +151,7 @@ class GraphDirectory:
         if level == "project" and graph.project_path:
             self._root_of.setdefault(key.removeprefix("project:"), graph.project_path)
         handle = await self._nursery.start(run_graph_actor, key, level, path, graph, derived, self.orphan_grace_days,
-                                            self.step_aside, self.clock)
+                                            self.yield_to_hooks, self.clock)
         # Edges whose bare-id endpoint names no node go on load; a project may name user nodes.
         outside = frozenset()
         if level == "project":

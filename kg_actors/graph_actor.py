@@ -15,7 +15,7 @@ A write that can move the render is followed by compaction, decided in
 read-only steps and carried out as a change of its own with its own record,
 before the next message is taken; a create's write-time hints are read in
 steps before the change. Between these steps
-the actor yields, stepping aside while a hook reply is in flight (lanes.py),
+the actor yields to the hook replies in flight (its one seam with hook_priority.py),
 so a hook waits for one short step, not for a whole write.
 """
 
@@ -36,10 +36,11 @@ from .core import constants as C
 from .core import absorb, anchors, compaction, graph_ops, hints, render, search
 from .core.debt import Debt
 from .core.errors import Conflict, KGError, NotFound, WriteConflict
-from .core.model import Edge, GraphData, Node, dangling_edges, node_version_key, snapshot_to_json
+from .core.model import Edge, GraphData, Node, dangling_edges, node_version, snapshot_to_json
 from .core.steps import run_steps
+from .hook_priority import YieldToHooks
 from .derived import Derived as Derived, NodesSnapshot, build_derived as build_derived
-from .graph_messages import GraphHandle as GraphHandle
+from .graph_handle import GraphHandle as GraphHandle
 from .graph_writer import Snapshot, ToWriter, Written, run_writer
 from .storage import files, journal
 
@@ -91,12 +92,6 @@ def settle(graph: GraphData, now: float, runs: int = 10) -> int:
     return runs
 
 
-def node_version(graph: GraphData, node_id: str) -> int:
-    """The node's content version (`_meta.versions["node:<id>"].v`; 0 for a node never versioned)."""
-    entry = graph.versions.get(node_version_key(node_id))
-    return int(entry.get("v", 0)) if isinstance(entry, dict) else 0
-
-
 class GraphState:
     """What the actor owns. Every handler is synchronous: no await inside a message."""
 
@@ -106,7 +101,7 @@ class GraphState:
         self.clock = clock  # when a change is applied (what pushes order by); None: its own stamp
         self.level = level
         self.graph = graph
-        self.derived = derived or build_derived(graph, time.time())
+        self.derived = derived or build_derived(graph, (clock or time.time)())  # the injected clock when given
         if self.derived.index is None and derived is None:
             self.derived.index = search.SearchIndex.build(graph)
         self.orphan_grace_days = orphan_grace_days
@@ -343,7 +338,7 @@ PREPARE: dict[type[m.GraphMessage[Any]], Callable[[GraphState, Any], Generator[N
 
 async def run_graph_actor(
     key: str, level: str, path: Path, graph: GraphData, derived: Derived | None = None,
-    orphan_grace_days: float = 365, step_aside: Callable[[], Awaitable[None]] | None = None,
+    orphan_grace_days: float = 365, yield_to_hooks: YieldToHooks | None = None,
     clock: Callable[[], float] | None = None,
     *, task_status: trio.TaskStatus[GraphHandle] = trio.TASK_STATUS_IGNORED,
 ) -> None:
@@ -379,11 +374,11 @@ async def run_graph_actor(
                 if isinstance(msg, m.Discard):
                     discard = msg.reply
                     break
-                if step_aside is not None and msg.changes_render:
-                    await step_aside()  # before the message, so it stays atomic
+                if yield_to_hooks is not None and msg.changes_render:
+                    await yield_to_hooks()  # before the message, so it stays atomic
                 # Up to three steps (read-only preparation, the change, compaction); no message is
                 # taken between them, and the graph changes only in the last two.
-                pause = step_aside if step_aside is not None else trio.lowlevel.checkpoint
+                pause = yield_to_hooks if yield_to_hooks is not None else trio.lowlevel.checkpoint
                 prepare = PREPARE.get(type(msg))
                 if prepare is not None:
                     prepared = await _prepare(prepare(state, msg), pause, key, msg.op, msg)

@@ -1,4 +1,4 @@
-"""What a graph actor answers to: its messages, their results, and the handle callers hold.
+"""What a graph actor answers to: its messages and their results (the handle is graph_handle.py).
 
 `changes_render` on a message class says its change can move the render, so
 compaction follows it (spec 000) and the actor steps aside for a hook reply
@@ -11,7 +11,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
-import trio
 
 from . import actor
 from .core import graph_ops
@@ -300,130 +299,3 @@ class Absorb(GraphMessage["list[str]"]):
 
 
 BY_NAME: dict[str, type[GraphMessage[Any]]] = actor.by_name(GraphMessage, list(globals().values()))
-
-
-@attrs.frozen
-class GraphHandle:
-    """What callers hold: one typed method per message; the mailbox stays private."""
-
-    key: str
-    level: str
-    _mailbox: actor.Mailbox[GraphMessage[Any]]
-    _index_ready: trio.Event
-
-    @property
-    def index_ready(self) -> bool:
-        return self._index_ready.is_set()
-
-    async def close(self) -> None:
-        """Stop taking messages; the actor saves what is dirty and exits."""
-        self._mailbox.send.close()
-
-    async def view(self) -> tuple[GraphData, Derived]:
-        """A read view with the search index in place (waits for its first build)."""
-        await self._index_ready.wait()
-        return await self._mailbox.ask(View())
-
-    async def view_now(self) -> tuple[GraphData, Derived]:
-        """A read view as it stands, search index or not."""
-        return await self._mailbox.ask(View())
-
-    async def call(self, fn: Callable[[GraphData], Any]) -> Any:
-        return await self._mailbox.ask(Call(fn))
-
-    async def fold(self) -> bool:
-        return await self._mailbox.ask(Fold())
-
-    async def refresh(self, now: float) -> frozenset[str]:
-        return await self._mailbox.ask(Refresh(now))
-
-    async def discard(self) -> bool:
-        return await self._mailbox.ask(Discard())
-
-    async def install_index(self, index: SearchIndex) -> None:
-        await self._mailbox.ask(InstallIndex(index))
-
-    async def debt(self, now: float) -> Debt:
-        return await self._mailbox.ask(GetDebt(now))
-
-    async def touch_paths(self, home: str) -> list[tuple[str, str, str]]:
-        return await self._mailbox.ask(TouchPaths(home))
-
-    async def set_missing_touches(self, missing: frozenset[str]) -> None:
-        await self._mailbox.ask(SetMissingTouches(missing))
-
-    async def set_activity_days(self, days: frozenset[str]) -> None:
-        await self._mailbox.ask(SetActivityDays(days))
-
-    async def node_ids(self) -> frozenset[str]:
-        return await self._mailbox.ask(NodeIds())
-
-    async def get_nodes(self, ids: list[str]) -> list[tuple[Node, list[Edge]] | None]:
-        return await self._mailbox.ask(GetNodes(ids))
-
-    async def get_node(self, node_id: str) -> Node | None:
-        return await self._mailbox.ask(GetNode(node_id))
-
-    async def references(self, node_id: str) -> bool:
-        return await self._mailbox.ask(References(node_id))
-
-    async def dump(self) -> dict[str, Any]:
-        return await self._mailbox.ask(Dump())
-
-    async def stats(self) -> dict[str, Any]:
-        return await self._mailbox.ask(Stats())
-
-    async def progress_get(self, task_id: str) -> dict[str, Any] | None:
-        return await self._mailbox.ask(ProgressGet(task_id))
-
-    async def changes_since(self, since: float, session: str | None) -> list[tuple[str, Any]]:
-        return await self._mailbox.ask(ChangesSince(since, session))
-
-    async def written_since(self, since: float) -> list[Node]:
-        return await self._mailbox.ask(WrittenSince(since))
-
-    async def set_project_path(self, path: str) -> None:
-        await self._mailbox.ask(SetProjectPath(path))
-
-    async def tick(self, now: float) -> TickResult:
-        return await self._mailbox.ask(Tick(now))
-
-    async def put_node(self, node_id: str, gist: str, notes: list[str] | None, touches: list[str] | None,
-                       now: float, writer: graph_ops.Writer, expected_version: int | None = None,
-                       create_only: bool = False) -> graph_ops.PutNodeResult:
-        return await self._mailbox.ask(PutNode(node_id, gist, notes, touches, now, writer, expected_version,
-                                               create_only))
-
-    async def put_edge(self, src: str, dst: str, rel: str, notes: list[str] | None, now: float,
-                       writer: graph_ops.Writer, known_elsewhere: frozenset[str] = frozenset()) -> PutEdgeResult:
-        return await self._mailbox.ask(PutEdge(src, dst, rel, notes, now, writer, known_elsewhere))
-
-    async def repeat_credit(self, target_id: str, case_ts: float) -> bool:
-        return await self._mailbox.ask(RepeatCredit(target_id, case_ts))
-
-    async def delete_node(self, node_id: str) -> int:
-        return await self._mailbox.ask(DeleteNode(node_id))
-
-    async def delete_edge(self, key: EdgeKey) -> bool:
-        return await self._mailbox.ask(DeleteEdge(key))
-
-    async def record_reads(self, ids: list[str], now: float) -> dict[str, tuple[bool, list[str]]]:
-        return await self._mailbox.ask(RecordReads(ids, now))
-
-    async def endorse(self, node_id: str, now: float, credits: int | None) -> str:
-        return await self._mailbox.ask(Endorse(node_id, now, credits))
-
-    async def progress_set(self, task_id: str, state: dict[str, Any], now: float) -> dict[str, Any]:
-        return await self._mailbox.ask(ProgressSet(task_id, state, now))
-
-    async def rename_local(self, old_id: str, new_id: str, now: float, writer: graph_ops.Writer) -> int:
-        return await self._mailbox.ask(RenameLocal(old_id, new_id, now, writer))
-
-    async def rewire(self, old_id: str, new_id: str, now: float, writer: graph_ops.Writer) -> int:
-        return await self._mailbox.ask(Rewire(old_id, new_id, now, writer))
-
-    async def clean_dangling(self, outside_ids: frozenset[str]) -> int:
-        return await self._mailbox.ask(CleanDangling(outside_ids))
-
-    async def absorb(self, base: dict[str, Any], merged: dict[str, Any], now: float) -> list[str]:
-        return await self._mailbox.ask(Absorb(base, merged, now))

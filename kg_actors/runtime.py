@@ -20,17 +20,17 @@ import trio
 from hypercorn.config import Config as HyperConfig
 
 from . import __version__, heap
+from .conduct.floor import Floor
 from .config import Config
 from .core.constants import SHUTDOWN_GRACE_SECONDS
 from .core.render import fast_charge
 from .directory import GraphDirectory
 from .feed import ChangeFeed
-from .http.app import HOOK_PATHS, App
+from .hook_priority import HOOK_PATHS, HookPriority
+from .http.app import App
 from .http.listener import serve as http_serve
 from .http.rest import build_rest
-from .lanes import Lanes
 from .logbook import Logbook
-from .memory import Memory
 from .readings import Readings
 from .session_actor import SessionHandle, load_sessions, run_session_registry
 from .storage import layout as L
@@ -48,7 +48,7 @@ class Runtime:
     layout: L.Layout
     directory: GraphDirectory
     sessions: SessionHandle
-    memory: Memory
+    floor: Floor  # the use cases' handles and caches (conduct/)
     feed: ChangeFeed
     clock: Callable[[], float]
     http_port: int = 0
@@ -94,8 +94,8 @@ async def _take_reading(rt: Runtime, handle, now: float) -> None:
     """The graph's debt and render size as of this tick, written down for the editor's chart."""
     debt = await handle.debt(now)
     charge = await handle.call(fast_charge)
-    if rt.memory.logbook is not None:
-        rt.readings.note(handle.key, rt.layout.graph_file(handle.key), now, debt, charge, rt.memory.logbook)
+    if rt.floor.logs.logbook is not None:
+        rt.readings.note(handle.key, rt.layout.graph_file(handle.key), now, debt, charge, rt.floor.logs.logbook)
 
 
 async def _preload_user(directory: GraphDirectory) -> None:
@@ -128,21 +128,21 @@ async def run_server(config: Config, clock: Callable[[], float] = time.time, han
         git_problem = await trio.to_thread.run_sync(_git_start, config.root)
         async with trio.open_nursery() as actors:
             sessions_data = await trio.to_thread.run_sync(load_sessions, lay.sessions, clock())
-            sessions = await actors.start(run_session_registry, lay.sessions, sessions_data)
-            lanes = Lanes()
-            directory = GraphDirectory(lay, actors, config.orphan_grace_days, clock, lanes.step_aside)
+            sessions = await actors.start(run_session_registry, lay.sessions, sessions_data, clock)
+            priority = HookPriority()
+            directory = GraphDirectory(lay, actors, config.orphan_grace_days, clock, priority.yield_to_hooks)
             feed = ChangeFeed()
             logbook = Logbook()
             await actors.start(logbook.run)
-            memory = Memory(directory, sessions, clock, feed.publish, logbook)
-            rt = Runtime(config, lay, directory, sessions, memory, feed, clock)
+            floor = Floor.build(directory, sessions, clock, feed.publish, logbook)
+            rt = Runtime(config, lay, directory, sessions, floor, feed, clock)
             rt.keeper = StoreKeeper(lay, directory, sessions, clock, feed.publish)
             await actors.start(rt.keeper.serve)
             if git_problem:
                 rt.keeper.problem(git_problem)
             # Serve at once; the user graph loads meanwhile (requests that need it wait for it).
             actors.start_soon(_preload_user, directory)
-            app = rt.asgi = App(build_rest(rt), lanes, frozenset({config.host.lower()}))
+            app = rt.asgi = App(build_rest(rt), priority, frozenset({config.host.lower()}))
             with trio.CancelScope() as servers_scope:
                 async with trio.open_nursery() as servers:
                     if handle_signals:
@@ -150,7 +150,7 @@ async def run_server(config: Config, clock: Callable[[], float] = time.time, han
                     servers.start_soon(_ticker, rt)
                     servers.start_soon(rt.keeper.run, config.autocommit_interval)
                     # The MCP SDK takes about a second to import: /health and the hooks answer meanwhile.
-                    servers.start_soon(_serve_mcp, app, memory)
+                    servers.start_soon(_serve_mcp, app, floor)
                     hc = HyperConfig()
                     hc.bind = [f"{config.host}:{config.port}"]
                     hc.accesslog = None
@@ -158,7 +158,7 @@ async def run_server(config: Config, clock: Callable[[], float] = time.time, han
                     hc.graceful_timeout = 2
                     # Pooled clients (the MCP SDK, hooks' keep-alive) must not race an idle-close.
                     hc.keep_alive_timeout = 75
-                    binds = await servers.start(http_serve, app, hc, lanes, HOOK_PATHS)
+                    binds = await servers.start(http_serve, app, hc, priority, HOOK_PATHS)
                     rt.http_port = int(binds[0].rsplit(":", 1)[1])
                     if config.editor:
                         rt.editor = "starting"
@@ -202,13 +202,13 @@ def _git_start(root) -> str | None:
     return None
 
 
-def _build_mcp(memory: Memory):
+def _build_mcp(floor: Floor):
     """Import the MCP side (slow: pydantic models) and build its stateless JSON transport."""
     from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 
     from .http.tools import build_server
 
-    return StreamableHTTPSessionManager(app=build_server(memory), json_response=True, stateless=True)
+    return StreamableHTTPSessionManager(app=build_server(floor), json_response=True, stateless=True)
 
 
 async def _serve_editor(rt: Runtime) -> None:
@@ -218,8 +218,8 @@ async def _serve_editor(rt: Runtime) -> None:
     await module.serve_editor(rt)
 
 
-async def _serve_mcp(app: App, memory: Memory) -> None:
-    manager = await trio.to_thread.run_sync(_build_mcp, memory)
+async def _serve_mcp(app: App, floor: Floor) -> None:
+    manager = await trio.to_thread.run_sync(_build_mcp, floor)
     heap.freeze_loaded()  # the SDK's modules and models
     async with manager.run():
         app.mcp_ready(manager)

@@ -23,11 +23,12 @@ import trio
 
 from . import actor
 from . import session_messages as m
-from .core import capture
 from .core import constants as C
 from .core.errors import KGError, SessionUnknown
-from .session_messages import SessionHandle, SessionView, Touches
+from .session_handle import SessionHandle
+from .session_messages import SessionView, Touches
 from .session_records import Session, load_sessions, new_sid
+from .tool_events import ToolEvents
 from .storage import files
 
 __all__ = ["Registry", "Session", "SessionHandle", "SessionView", "load_sessions", "run_session_registry"]
@@ -38,9 +39,7 @@ class Registry:
     def __init__(self, sessions: dict[str, Session]):
         self.sessions = sessions
         self.dirty = False
-        # Per project: tool-event counters and nudge throttles (tool_events.json), loaded on first use.
-        self.tool_events: dict[str, dict[str, Any]] = {}
-        self.tool_events_dirty: set[str] = set()
+        self.tool_events = ToolEvents()  # per project: tool-event counters and nudge throttles
         self.hooks_seen: dict[str, set[str]] = {}  # harness name -> project roots its hooks reached
         # sessions.json is re-serialized per session that changed since the last save: all of
         # it was ~40 ms at 60 sessions (their seen maps), a stall of every reply in flight.
@@ -203,6 +202,14 @@ class Registry:
         may_credit = node_id not in s.liked_ids and len(s.liked_ids) < C.MAX_LIKES_PER_SESSION
         return m.WriteView(s.seen_at.get(node_id), s.read_at.get(node_id), may_credit, s.maintenance)
 
+    def open_write(self, msg: m.OpenWrite) -> tuple[SessionView, m.WriteView]:
+        view = self.touch(m.Touch(msg.sid, msg.now))
+        return view, self.write_view(m.GetWriteView(msg.sid, "", msg.node_id))
+
+    def after_write(self, msg: m.AfterWrite) -> m.PushWindow | None:
+        self.mark_seen(m.MarkSeen(msg.sid, msg.ids, msg.via, msg.at, full=True))
+        return None if msg.push_at is None else self._claim_push(msg.sid, msg.push_at)
+
     def forget_views(self, msg: m.ForgetViews) -> None:
         """Nodes replaced from outside (a sync, a restore): every session's view of them is stale,
         so arbitration refuses a write until the session has seen the new version."""
@@ -304,40 +311,16 @@ class Registry:
         sid, now = msg.sid, msg.now
         self._get(sid).file_recall_ts.append(now)
 
-    def _events(self, path: str) -> dict[str, Any]:
-        events = self.tool_events.get(path)
-        if events is None:
-            try:
-                raw = files.load_json(Path(path))
-            except (files.Unreadable, OSError):
-                raw = None
-            events = raw if isinstance(raw, dict) else {}
-            self.tool_events[path] = events
-        return events
-
     def tool_event(self, msg: m.ToolEvent) -> dict[str, Any]:
         """Count a read or fetch of `key`; the target's record as it stands now."""
-        path, key, harness_sid, now = msg.path, msg.key, msg.harness_sid, msg.now
-        record = capture.count_event(self._events(path), key, harness_sid, now)
-        self.tool_events_dirty.add(path)
-        return dict(record)
+        return self.tool_events.count(msg.path, msg.key, msg.harness_sid, msg.now)
 
     def claim_nudge(self, msg: m.ClaimNudge) -> bool:
         """Whether a nudge for `key` may go to this session now; if so, it is recorded."""
-        path, key, kg_sid, now = msg.path, msg.key, msg.kg_sid, msg.now
-        events = self._events(path)
-        record = events.get("events", {}).get(key)
-        if record is None or not capture.throttle_allows(events, record, kg_sid, now):
-            return False
-        capture.record_nudge(events, record, kg_sid, now)
-        self.tool_events_dirty.add(path)
-        return True
+        return self.tool_events.claim_nudge(msg.path, msg.key, msg.kg_sid, msg.now)
 
     def activity_days(self, msg: m.ActivityDays) -> frozenset[str]:
-        return frozenset(
-            time.strftime("%Y-%m-%d", time.gmtime(r["last_ts"]))
-            for r in self._events(msg.path).get("events", {}).values() if isinstance(r.get("last_ts"), int | float)
-        )
+        return self.tool_events.activity_days(msg.path)
 
     def note_hook(self, msg: m.NoteHook) -> None:
         harness, project_path = msg.harness, msg.project_path
@@ -351,14 +334,6 @@ class Registry:
             return True
         return any(s.harness == harness and s.project_path == project_path and s.preloaded_ids
                    for s in self.sessions.values())
-
-    def dirty_tool_events(self, now: float) -> list[tuple[Path, bytes]]:
-        out = []
-        for path in sorted(self.tool_events_dirty):
-            capture.prune(self.tool_events[path], now)
-            out.append((Path(path), files.dump_json(self.tool_events[path], indent=None)))
-        self.tool_events_dirty.clear()
-        return out
 
     # Tick ------------------------------------------------------------------------
     def expire(self, msg: m.Expire) -> int:
@@ -388,6 +363,7 @@ HANDLERS: dict[type[m.SessionMessage[Any]], Callable[[Registry, Any], object]] =
     m.ResetContext: Registry.reset_context, m.SetMaintenance: Registry.set_maintenance,
     m.Expire: Registry.expire, m.MarkSeen: Registry.mark_seen, m.MarkFullRead: Registry.mark_full_read,
     m.SetPreloaded: Registry.set_preloaded, m.GetWriteView: Registry.write_view,
+    m.OpenWrite: Registry.open_write, m.AfterWrite: Registry.after_write,
     m.RenameRef: Registry.rename_ref, m.ForgetViews: Registry.forget_views, m.Like: Registry.like,
     m.Unlike: Registry.unlike,
     m.GetVoteState: Registry.vote_state, m.SyncWindow: Registry.sync_window, m.ClaimPush: Registry.claim_push,
@@ -399,7 +375,8 @@ HANDLERS: dict[type[m.SessionMessage[Any]], Callable[[Registry, Any], object]] =
 
 
 async def run_session_registry(
-    path: Path, sessions: dict[str, Session], *, task_status: trio.TaskStatus[SessionHandle] = trio.TASK_STATUS_IGNORED,
+    path: Path, sessions: dict[str, Session], clock: Callable[[], float] = time.time,
+    *, task_status: trio.TaskStatus[SessionHandle] = trio.TASK_STATUS_IGNORED,
 ) -> None:
     registry = Registry(sessions)
     mailbox = actor.Mailbox[m.SessionMessage[Any]]("session registry")
@@ -416,7 +393,7 @@ async def run_session_registry(
     async def save_all(now: float) -> None:
         if registry.dirty:
             await save()
-        for event_path, data in registry.dirty_tool_events(now):
+        for event_path, data in registry.tool_events.dirty(now):
             try:
                 await trio.to_thread.run_sync(files.write_atomic, event_path, data, False)
             except OSError as exc:
@@ -424,7 +401,7 @@ async def run_session_registry(
 
     async def handle(msg: m.SessionMessage[Any]) -> None:
         if isinstance(msg, m.Save):
-            await save_all(msg.now if msg.now is not None else time.time())
+            await save_all(msg.now if msg.now is not None else clock())
             msg.reply.set(None)
             return
         try:

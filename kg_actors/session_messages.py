@@ -1,4 +1,4 @@
-"""What the session registry answers to: its messages, their results, and the handle callers hold.
+"""What the session registry answers to: its messages (results: session_views.py; handle: session_handle.py).
 
 Each message says once what it implies for the registry (class attributes):
 `sessions`, which session records it may change (so the next save
@@ -8,79 +8,18 @@ the registry is saved as soon as it is answered.
 
 from __future__ import annotations
 
-import enum
 from typing import Any, ClassVar
 
 import attrs
 
 from . import actor
-
-
-class Touches(enum.Enum):
-    """Which stored session records a message may change."""
-
-    NONE = "none"  # reads, or state kept elsewhere (tool events, hooks seen): nothing to save
-    OWN = "own"  # the session it names (`sid`) or answers with (a SessionView)
-    ALL = "all"  # any of them
-    MEMBERSHIP = "membership"  # which sessions exist, not what any kept one holds
-
-
-@attrs.frozen
-class SessionView:
-    """An immutable copy of what handlers need to know about a session."""
-
-    sid: str
-    project_path: str | None
-    scope: str | None
-    harness: str
-    maintenance: bool
-    full_read_ts: float | None
-    start_ts: float
-    preloaded: frozenset[str]
-    seen: frozenset[str]
-    likes: int
-    claude_sid: str | None
-
-    @property
-    def bound(self) -> bool:
-        return self.project_path is not None or self.scope == "user"
-
-
-@attrs.frozen
-class WriteView:
-    """What write arbitration needs to know of a session and one node."""
-
-    seen_at: float | None
-    read_at: float | None
-    may_credit: bool
-    maintenance: bool
-
-
-@attrs.frozen
-class VoteState:
-    likes: int
-    credits: int
-    maintenance: bool
-    seen_via: dict[str, str]
-
-
-@attrs.frozen
-class WriterInfo:
-    """Who a session is, as far as deciding which of its writes are pushed to whom."""
-
-    project_path: str | None
-    maintenance: bool
-
-
-@attrs.frozen
-class PushWindow:
-    """A claimed push: what was written after `since` and not seen, for session `sid`."""
-
-    since: float
-    seen_at: dict[str, float]
-    project_path: str | None
-    sid: str
-    writers: dict[str, WriterInfo]
+# The results the messages answer with, re-exported: they are part of what the registry answers to.
+from .session_views import PushWindow as PushWindow
+from .session_views import SessionView as SessionView
+from .session_views import Touches as Touches
+from .session_views import VoteState as VoteState
+from .session_views import WriterInfo as WriterInfo
+from .session_views import WriteView as WriteView
 
 
 @attrs.frozen
@@ -223,6 +162,28 @@ class GetWriteView(SessionMessage[WriteView]):
     sid: str
     level: str
     node_id: str
+
+
+@attrs.frozen
+class OpenWrite(SessionMessage["tuple[SessionView, WriteView]"]):
+    """A write's one ask before it is made: the session touched, and what it saw of the node."""
+
+    op = "open_write"
+    sid: str
+    now: float
+    node_id: str
+
+
+@attrs.frozen
+class AfterWrite(SessionMessage["PushWindow | None"]):
+    """A write's one ask after it: the nodes marked seen (fully), and the push window claimed at `push_at`."""
+
+    op = "after_write"
+    sid: str
+    ids: list[str]
+    via: str
+    at: float
+    push_at: float | None = None
 
 
 @attrs.frozen
@@ -387,131 +348,3 @@ class Save(SessionMessage[None]):
 
 
 BY_NAME: dict[str, type[SessionMessage[Any]]] = actor.by_name(SessionMessage, list(globals().values()))
-
-
-@attrs.frozen
-class SessionHandle:
-    """What callers hold: one typed method per message; the mailbox stays private."""
-
-    _mailbox: actor.Mailbox[SessionMessage[Any]]
-
-    async def tell(self, message: SessionMessage[Any]) -> None:
-        """For updates whose answer a hook reply need not wait for (a mark of what was shown)."""
-        await self._mailbox.tell(message)
-
-    def close(self) -> None:
-        """Stop taking messages; the registry saves what is dirty and exits."""
-        self._mailbox.send.close()
-
-    # Lifecycle
-    async def register(self, project_path: str | None, harness: str, now: float,
-                       claude_sid: str | None = None) -> SessionView:
-        return await self._mailbox.ask(Register(project_path, harness, now, claude_sid))
-
-    async def get(self, sid: str) -> SessionView | None:
-        return await self._mailbox.ask(Get(sid))
-
-    async def touch(self, sid: str, now: float, harness: str | None = None) -> SessionView:
-        return await self._mailbox.ask(Touch(sid, now, harness))
-
-    async def attach(self, sid: str, project_path: str | None) -> SessionView:
-        return await self._mailbox.ask(Attach(sid, project_path))
-
-    async def find_by_claude(self, claude_sid: str) -> SessionView | None:
-        return await self._mailbox.ask(FindByClaude(claude_sid))
-
-    async def open_hook(self, claude_sid: str, now: float,
-                        push_before_full_read: bool) -> tuple[SessionView | None, PushWindow | None]:
-        return await self._mailbox.ask(OpenHook(claude_sid, now, push_before_full_read))
-
-    async def find_by_project(self, project_path: str | None) -> SessionView | None:
-        return await self._mailbox.ask(FindByProject(project_path))
-
-    async def bind(self, sid: str, claude_sid: str, harness: str) -> SessionView:
-        return await self._mailbox.ask(Bind(sid, claude_sid, harness))
-
-    async def fork(self, sid: str, claude_sid: str | None, harness: str, now: float) -> SessionView:
-        return await self._mailbox.ask(Fork(sid, claude_sid, harness, now))
-
-    async def reset_context(self, sid: str) -> SessionView:
-        return await self._mailbox.ask(ResetContext(sid))
-
-    async def set_maintenance(self, sid: str) -> bool:
-        return await self._mailbox.ask(SetMaintenance(sid))
-
-    async def expire(self, now: float) -> int:
-        return await self._mailbox.ask(Expire(now))
-
-    async def save(self, now: float | None = None) -> None:
-        await self._mailbox.ask(Save(now))
-
-    # What a session has seen
-    async def mark_seen(self, sid: str, ids: list[str], via: str, at: float, full: bool = False) -> None:
-        await self._mailbox.ask(MarkSeen(sid, ids, via, at, full))
-
-    async def mark_full_read(self, sid: str, now: float) -> bool:
-        return await self._mailbox.ask(MarkFullRead(sid, now))
-
-    async def set_preloaded(self, sid: str, ids: list[str]) -> None:
-        await self._mailbox.ask(SetPreloaded(sid, ids))
-
-    async def write_view(self, sid: str, level: str, node_id: str) -> WriteView:
-        return await self._mailbox.ask(GetWriteView(sid, level, node_id))
-
-    async def forget_views(self, ids: list[str]) -> None:
-        await self._mailbox.ask(ForgetViews(ids))
-
-    async def rename_ref(self, old_id: str, new_id: str) -> None:
-        await self._mailbox.ask(RenameRef(old_id, new_id))
-
-    # Votes
-    async def like(self, sid: str, node_id: str, credits: int | None) -> str | None:
-        return await self._mailbox.ask(Like(sid, node_id, credits))
-
-    async def unlike(self, sid: str, node_id: str, credits: int | None) -> None:
-        await self._mailbox.ask(Unlike(sid, node_id, credits))
-
-    async def vote_state(self, sid: str) -> VoteState:
-        return await self._mailbox.ask(GetVoteState(sid))
-
-    # Other sessions' writes
-    async def sync_window(self, sid: str, now: float) -> float:
-        return await self._mailbox.ask(SyncWindow(sid, now))
-
-    async def claim_push(self, sid: str, now: float) -> PushWindow | None:
-        return await self._mailbox.ask(ClaimPush(sid, now))
-
-    async def writers(self) -> dict[str, WriterInfo]:
-        return await self._mailbox.ask(Writers())
-
-    # Reply parts
-    async def set_pages(self, sid: str, parts: list[str], effects: list[dict[str, Any]]) -> None:
-        await self._mailbox.ask(SetPages(sid, parts, effects))
-
-    async def next_page(self, sid: str) -> tuple[str, dict[str, Any]] | None:
-        return await self._mailbox.ask(NextPage(sid))
-
-    # Ambient channels
-    async def file_recall_allowed(self, sid: str, now: float) -> bool:
-        return await self._mailbox.ask(FileRecallAllowed(sid, now))
-
-    async def note_file_recall(self, sid: str, now: float) -> None:
-        await self._mailbox.ask(NoteFileRecall(sid, now))
-
-    async def tool_event(self, path: str, key: str, harness_sid: str, now: float) -> dict[str, Any]:
-        return await self._mailbox.ask(ToolEvent(path, key, harness_sid, now))
-
-    async def claim_nudge(self, path: str, key: str, kg_sid: str, now: float) -> bool:
-        return await self._mailbox.ask(ClaimNudge(path, key, kg_sid, now))
-
-    async def activity_days(self, path: str) -> frozenset[str]:
-        return await self._mailbox.ask(ActivityDays(path))
-
-    async def note_hook(self, harness: str, project_path: str | None) -> None:
-        await self._mailbox.ask(NoteHook(harness, project_path))
-
-    async def hook_seen(self, harness: str, project_path: str | None) -> bool:
-        return await self._mailbox.ask(HookSeen(harness, project_path))
-
-    async def recent_project(self) -> str | None:
-        return await self._mailbox.ask(RecentProject())

@@ -8,6 +8,8 @@ import pytest
 from kg_actors import actor, graph_actor, session_actor
 from kg_actors import graph_messages as gm
 from kg_actors import session_messages as sm
+from kg_actors.graph_handle import GraphHandle
+from kg_actors.session_handle import SessionHandle
 
 
 def concrete(module, base):
@@ -57,7 +59,7 @@ def test_the_name_map_is_complete(messages, table):
         assert cls.op == op
 
 
-@pytest.mark.parametrize("handle, table", [(gm.GraphHandle, gm.BY_NAME), (sm.SessionHandle, sm.BY_NAME)])
+@pytest.mark.parametrize("handle, table", [(GraphHandle, gm.BY_NAME), (SessionHandle, sm.BY_NAME)])
 def test_every_message_has_a_typed_method_with_the_same_arguments(handle, table):
     for op, cls in table.items():
         method = getattr(handle, "view_now" if op == "view" else op)

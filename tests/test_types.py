@@ -11,10 +11,15 @@ STRICT_FILES = [
     "kg_actors/actor.py",
     "kg_actors/derived.py",
     "kg_actors/graph_actor.py",
+    "kg_actors/graph_handle.py",
     "kg_actors/graph_messages.py",
+    "kg_actors/hook_priority.py",
     "kg_actors/graph_writer.py",
     "kg_actors/session_actor.py",
+    "kg_actors/session_handle.py",
     "kg_actors/session_messages.py",
+    "kg_actors/session_views.py",
+    "kg_actors/tool_events.py",
     "kg_actors/session_records.py",
 ]
 

@@ -17,7 +17,7 @@ decides, with no I/O.
 from __future__ import annotations
 
 import itertools
-import os
+import posixpath
 import re
 from collections.abc import Iterable, Mapping
 
@@ -78,14 +78,14 @@ def command_keys(invocations: Iterable[list[str]]) -> list[Key]:
     keys: list[Key] = []
     for words in invocations:
         head = words[0]
-        name = os.path.basename(head).lower()
+        name = posixpath.basename(head).lower()
         if _is_script(head) and name not in INTERPRETERS:
             keys.append(Key(script=name))
             continue
         operands = _operands(words[1:], RUNNER_VALUE_OPTIONS if name in TARGET_RUNNERS else frozenset())
         if name in INTERPRETERS:
             if operands and _is_script(operands[0]):
-                keys.append(Key(script=os.path.basename(operands[0]).lower()))
+                keys.append(Key(script=posixpath.basename(operands[0]).lower()))
             continue
         if not operands or not _SUBCOMMAND.match(operands[0]):
             continue  # a bare program, or one given only paths and values: too little to recall on

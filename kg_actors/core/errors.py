@@ -1,6 +1,7 @@
 """Domain errors, raised by the core and the actors, translated once per edge.
 
-`http/` maps these to an MCP tool error text, a REST status or a ws frame.
+`http/` maps these to an MCP tool error text, a REST status (http/guard.py's
+table) or a ws frame; nothing here knows about HTTP.
 """
 
 from typing import Any
@@ -8,8 +9,6 @@ from typing import Any
 
 class KGError(Exception):
     """A request the memory refuses; the message is meant for the caller."""
-
-    status = 400
 
 
 class InvalidInput(KGError):
@@ -22,17 +21,15 @@ class InvalidInput(KGError):
 
 
 class NotFound(KGError):
-    status = 404
+    """No node, edge, graph or task by that name."""
 
 
 class SessionUnknown(KGError):
-    status = 404
+    """A session_id the registry does not know (expired, or from another store)."""
 
 
 class WriteConflict(KGError):
     """An optimistic write was refused (stale or partial view)."""
-
-    status = 409
 
     def __init__(self, level: str, node_id: str, node: dict[str, Any], reason: str, written_ts: float | None = None):
         self.written_ts = written_ts  # when the node as shown was last written: the refusal's view time
@@ -46,8 +43,6 @@ class WriteConflict(KGError):
 class Conflict(KGError):
     """A change that would break an invariant (id taken, rename capture)."""
 
-    status = 409
-
 
 class ActorStopped(KGError):
-    status = 503
+    """The actor a request was sent to has stopped (the server is shutting down)."""

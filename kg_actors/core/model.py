@@ -163,6 +163,12 @@ def node_version_key(node_id: str) -> str:
     return f"node:{node_id}"
 
 
+def node_version(graph: "GraphData", node_id: str) -> int:
+    """The node's content version (`_meta.versions["node:<id>"].v`; 0 for a node never versioned)."""
+    entry = graph.versions.get(node_version_key(node_id))
+    return int(entry.get("v", 0)) if isinstance(entry, dict) else 0
+
+
 def edge_version_key(key: EdgeKey) -> str:
     return f"edge:{edge_storage_key(key)}"
 

@@ -11,8 +11,8 @@ unigrams in one term namespace (stems and composites never hold a space).
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Iterable, Iterator
+from typing import Any
 from functools import lru_cache
 
 import attrs
@@ -37,17 +37,22 @@ want was we were what when where which while who whom why will with within witho
 you your yours okay ok thanks thank hey hi hello sure maybe really still even well need needs
 """.split())
 
-_local = threading.local()
+# Idle stemmers: a Snowball stemmer keeps state while it works, so each call takes one of its own
+# (index builds run in a worker thread beside the loop). list.pop and append are atomic.
+_idle_stemmers: list[Any] = []
 
 
 @lru_cache(maxsize=1 << 16)
 def stem(word: str) -> str:
     """Snowball English stem of a lowercase word (cached: vocabularies repeat)."""
-    # A Snowball stemmer keeps state while it works: one per thread.
-    stemmer = getattr(_local, "stemmer", None)
-    if stemmer is None:
-        stemmer = _local.stemmer = snowballstemmer.stemmer("english")
-    stemmed: str = stemmer.stemWord(word)
+    try:
+        stemmer = _idle_stemmers.pop()
+    except IndexError:
+        stemmer = snowballstemmer.stemmer("english")
+    try:
+        stemmed: str = stemmer.stemWord(word)
+    finally:
+        _idle_stemmers.append(stemmer)
     return stemmed
 
 

@@ -7,7 +7,6 @@ graph, against its root). URLs and globs name no file.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable
 import re
 
@@ -38,7 +37,8 @@ class TouchIndex:
 
     @classmethod
     def build(cls, graph: GraphData, home: str) -> TouchIndex:
-        index = cls(graph_root(graph), os.path.realpath(home))
+        """`home`: the real path of the home folder."""
+        index = cls(graph_root(graph), home)  # the caller resolves it: core does no file system calls
         for node in graph.nodes.values():
             index.update_node(node)
         return index

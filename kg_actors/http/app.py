@@ -12,7 +12,7 @@ import json
 import trio
 
 from ..core import constants as C
-from ..lanes import Lanes
+from ..hook_priority import HOOK_PATHS, HookPriority
 from . import security
 
 
@@ -21,7 +21,6 @@ async def _plain(send, status: int, message: str) -> None:
 
 
 MAX_BODY = 4 * 1024 * 1024
-HOOK_PATHS = frozenset({"/api/prompt_context", "/api/pre_tool", "/api/tool_event", "/api/session_bootstrap"})
 
 
 async def _read_body(receive) -> bytes:
@@ -101,9 +100,9 @@ def _collect(messages: list[dict]):
 class App:
     """The security gate and the router; MCP requests wait until the SDK is loaded."""
 
-    def __init__(self, rest, lanes: Lanes, extra_hosts: frozenset[str] = frozenset()):
+    def __init__(self, rest, priority: HookPriority, extra_hosts: frozenset[str] = frozenset()):
         self.rest = rest
-        self.lanes = lanes
+        self.priority = priority
         self.mcp = None  # the MCP transport, once its (slow) import is done
         self._mcp_ready = trio.Event()
         self.extra_hosts = extra_hosts
@@ -128,7 +127,7 @@ class App:
             return
         path = scope.get("path", "/")
         if path in HOOK_PATHS:
-            with self.lanes.urgent():
+            with self.priority.serving_hook():
                 await self.rest(scope, receive, send)
         elif kind == "websocket" or path == "/health" or path.startswith("/api/"):
             await self.rest(scope, receive, send)
@@ -165,8 +164,7 @@ class App:
         try:
             with trio.move_on_after(C.MCP_QUEUE_MAX_WAIT):
                 await self._mcp_ready.wait()
-                await self.lanes.step_aside()
-                await self.lanes.bulk.acquire()
+                await self.priority.take_bulk_turn()
                 turn = True
         finally:
             self._mcp_waiting -= 1
@@ -177,8 +175,8 @@ class App:
         try:
             await self.mcp.handle_request(scope, _replay(body), _collect(reply))
         finally:
-            self.lanes.bulk.release()
-        await self.lanes.step_aside()  # the reply waits for hook replies in flight, like its start did
+            self.priority.give_back_bulk_turn()
+        await self.priority.yield_to_hooks()  # the reply waits for the hooks in flight, like its start did
         for message in reply:
             await send(message)
 

@@ -1,9 +1,9 @@
-"""REST endpoints for the visual editor: look at a graph without touching it, write through `Memory`.
+"""REST endpoints for the visual editor: look at a graph without touching it, write through the use cases.
 
 A graph is addressed by `level` (user, project, maintain) and, for a project,
 the `project_path` its file records; the editor never creates a project graph
 by looking at a path. Reads run pure views inside the graph's actor and
-never promote or stamp. Writes are `Memory`'s, with no session: unchecked by
+never promote or stamp. Writes are conduct/'s, with no session: unchecked by
 the agents' arbitration but stamped (`_written.by = None`), so an agent with
 an older view is refused; the editor's own stale edits are refused by the
 version it loaded (`expected_version`), and a create over an existing id
@@ -12,23 +12,17 @@ version it loaded (`expected_version`), and a create over an existing id
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
-import trio
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
+from ..conduct import graphs, rename as renaming, write
 from ..core import debt, ids, scoring, search
+from ..core import graph_views as V
 from ..core.errors import Conflict, InvalidInput, NotFound
-from ..graph_actor import load_graph
-from ..memory import LEVELS
-from ..readings import read_readings
-from ..storage import journal
-from ..storage import layout as L
-from . import editor_views as V
-from .rest import guarded, json_body
+from .guard import guarded, json_body
 
 SEARCH_LIMIT_MAX = 200
 SEARCH_LIMIT_DEFAULT = 50
@@ -65,22 +59,11 @@ def _text(value: Any, field: str) -> str:
 
 
 def routes(runtime) -> list[Route]:
-    directory, memory = runtime.directory, runtime.memory
-    def stored(key: str) -> bool:
-        path = directory.layout.graph_file(key)
-        return key in directory.loaded_keys() or path.exists() or journal.journal_path(path).exists()
+    floor = runtime.floor
+    directory = floor.directory
 
     async def graph_of(level: Any, project_path: Any):
-        """(handle, project root or None) for an existing graph."""
-        if level not in LEVELS:
-            raise InvalidInput("level", f"'{level}' is not one of {', '.join(LEVELS)}")
-        if level != "project":
-            return await directory.get(level), None
-        root = L.project_root(project_path, "project_path")
-        key = directory.project_key(root)
-        if not stored(key):
-            raise NotFound(f"no project graph is stored for {root}")
-        return await directory.get(key), root
+        return await graphs.graph_of(floor, level, project_path)
 
     def where(request: Request, body: dict | None = None) -> tuple[Any, Any]:
         source = body if body is not None else request.query_params
@@ -92,36 +75,9 @@ def routes(runtime) -> list[Route]:
 
     # -- the store -------------------------------------------------------------
     async def projects(request: Request) -> JSONResponse:
-        slugs = set(directory.layout.project_slugs())
-        slugs.update(k.removeprefix("project:") for k in directory.loaded_keys() if k.startswith("project:"))
-        rows = [await _project_row(slug) for slug in sorted(slugs)]
+        rows = [await graphs.project_row(floor, slug) for slug in sorted(graphs.project_slugs(floor))]
         user = await (await directory.get("user")).call(V.counts)
         return JSONResponse({"projects": rows, "user": user})
-
-    async def _project_row(slug: str) -> dict:
-        key = f"project:{slug}"
-        path = directory.layout.graph_file(key)
-        if key in directory.loaded_keys():
-            handle = await directory.get(key)
-            recorded, counts = await handle.call(lambda g: (g.project_path, V.counts(g)))
-        else:
-            # Read from disk without starting an actor: listing must not load every graph.
-            graph, _ = await trio.to_thread.run_sync(load_graph, path, "project", None)
-            recorded, counts = graph.project_path, V.counts(graph)
-        mtimes = [p.stat().st_mtime for p in (path, journal.journal_path(path)) if p.exists()]
-        root, openable = recorded, False
-        if recorded:
-            try:
-                # The resolved root is what change events name, so it is what the page subscribes with.
-                root = L.project_root(recorded)
-                openable = directory.project_key(root) == key
-            except InvalidInput:
-                openable = False
-        path_exists = bool(recorded) and os.path.isdir(recorded)
-        return {"slug": slug, "project_path": root, "recorded_path": recorded,
-                "path_exists": path_exists, "openable": openable,
-                "removable": not path_exists or counts["nodes"] == 0,
-                "counts": counts, "last_used": max(mtimes, default=None)}
 
     async def remove_project(request: Request) -> JSONResponse:
         """Take a project off the list: its folder gone (or never recorded) or its graph empty.
@@ -131,12 +87,11 @@ def routes(runtime) -> list[Route]:
         """
         slug = request.path_params["slug"]
         body = await json_body(request)
-        loaded = {k.removeprefix("project:") for k in directory.loaded_keys() if k.startswith("project:")}
-        if slug not in set(directory.layout.project_slugs()) | loaded:
+        if slug not in graphs.project_slugs(floor):
             raise NotFound(f"no project graph '{slug}' is stored")
         if body.get("confirm") != slug:
             raise InvalidInput("confirm", f"must name the project being removed: '{slug}'")
-        row = await _project_row(slug)
+        row = await graphs.project_row(floor, slug)
         nodes = row["counts"]["nodes"]
 
         def check(count: int) -> None:
@@ -152,11 +107,8 @@ def routes(runtime) -> list[Route]:
     async def recent_project(request: Request) -> JSONResponse:
         """Where the editor opens: the project of the most recently active session, else the project
         whose graph changed last (among those whose folder still exists); None means the user graph."""
-        root = await runtime.sessions.recent_project()
-        if root and stored(directory.project_key(root)):
-            return JSONResponse({"project_path": root, "because": "session"})
-        root = await trio.to_thread.run_sync(L.newest_project_root, directory.layout)
-        return JSONResponse({"project_path": root, "because": "store" if root else None})
+        root, because = await graphs.recent_project(floor)
+        return JSONResponse({"project_path": root, "because": because})
 
     async def picture(request: Request) -> JSONResponse:
         level, project_path = where(request)
@@ -186,12 +138,12 @@ def routes(runtime) -> list[Route]:
         level, project_path = where(request, body)
         handle, root = await graph_of(level, project_path)
         node_id = ids.check_node_id(body.get("id"))
-        out = await memory.put_node(
-            None, level, node_id, body.get("gist"), _strings(body, "notes"), _strings(body, "touches"),
+        out = await write.put_node(
+            floor, None, level, node_id, body.get("gist"), _strings(body, "notes"), _strings(body, "touches"),
             guard=False, project_path=root, expected_version=_version(body.get("expected_version")),
             create_only=_flag(body, "create"),
         )
-        result = out["result"]
+        result = out.result
         node = await handle.call(lambda g: V.node_detail(g, node_id))
         return JSONResponse({"level": level, "project_path": root, "node": node, "created": result.created,
                              "changed": result.changed, "warnings": list(result.warnings)},
@@ -201,7 +153,7 @@ def routes(runtime) -> list[Route]:
         level, project_path = where(request)
         node_id = node_id_of(request)
         _, root = await graph_of(level, project_path)
-        lvl, removed = await memory.delete_node(None, node_id, level, root)
+        lvl, removed = await write.delete_node(floor, None, node_id, level, root)
         return JSONResponse({"deleted": node_id, "level": lvl, "project_path": root, "edges_removed": removed})
 
     async def rename(request: Request) -> JSONResponse:
@@ -209,9 +161,9 @@ def routes(runtime) -> list[Route]:
         level, project_path = where(request, body)
         _, root = await graph_of(level, project_path)
         old_id, new_id = _text(body.get("old_id"), "old_id"), _text(body.get("new_id"), "new_id")
-        out = await memory.rename(None, old_id, new_id, level, root)
-        return JSONResponse({"level": out["level"], "project_path": root, "old_id": old_id, "new_id": new_id,
-                             "rewired": out["rewired"], "skipped": out["skipped"]})
+        out = await renaming.rename(floor, None, old_id, new_id, level, root)
+        return JSONResponse({"level": out.level, "project_path": root, "old_id": old_id, "new_id": new_id,
+                             "rewired": out.rewired, "skipped": out.skipped})
 
     async def score(request: Request) -> JSONResponse:
         level, project_path = where(request)
@@ -229,7 +181,7 @@ def routes(runtime) -> list[Route]:
         src, dst = ids.check_endpoint(body.get("from"), "from"), ids.check_endpoint(body.get("to"), "to")
         rel = ids.check_rel(body.get("rel"))
         # A bare id that names no node is refused by the write itself (it would be dropped at the next load).
-        out = await memory.put_edge(None, level, src, dst, rel, _strings(body, "notes"), root)
+        out = await write.put_edge(floor, None, level, src, dst, rel, _strings(body, "notes"), root)
         return JSONResponse({"level": level, "project_path": root, "edge": out.edge.to_json(),
                              "credited": out.credited}, status_code=201)
 
@@ -238,7 +190,7 @@ def routes(runtime) -> list[Route]:
         level, project_path = where(request, body)
         _, root = await graph_of(level, project_path)
         src, dst, rel = body.get("from"), body.get("to"), body.get("rel")
-        lvl = await memory.delete_edge(None, src, dst, rel, level, root)
+        lvl = await write.delete_edge(floor, None, src, dst, rel, level, root)
         if lvl is None:
             raise NotFound(f"edge {src}->{dst}:{rel} not found in the {level} graph")
         return JSONResponse({"deleted": {"from": src, "to": dst, "rel": rel}, "level": lvl, "project_path": root})
@@ -249,7 +201,7 @@ def routes(runtime) -> list[Route]:
         handle, root = await graph_of(level, project_path)
         task_id = request.query_params.get("task_id")
         if task_id is not None:
-            state = await memory.progress(None, task_id, None, level, root)
+            state = await write.progress(floor, None, task_id, None, level, root)
             if state is None:
                 raise NotFound(f"no progress for task '{task_id}' in the {level} graph")
             return JSONResponse({"level": level, "project_path": root, "task_id": task_id, "state": state})
@@ -263,7 +215,7 @@ def routes(runtime) -> list[Route]:
         if "state" not in body or not isinstance(body["state"], dict):
             raise InvalidInput("state", "must be an object (the task's whole state)")
         task_id = body.get("task_id")
-        stored = await memory.progress(None, task_id, body["state"], level, root)
+        stored = await write.progress(floor, None, task_id, body["state"], level, root)
         runtime.feed.publish({"type": "progress_updated", "level": level, "task_id": task_id,
                               "source_session": None, "project_path": root})
         return JSONResponse({"level": level, "project_path": root, "task_id": task_id, "state": stored})
@@ -315,7 +267,7 @@ def routes(runtime) -> list[Route]:
         """The tick's readings of one graph (debt score, active render size), oldest first."""
         level, project_path = where(request)
         handle, root = await graph_of(level, project_path)
-        rows = await trio.to_thread.run_sync(read_readings, directory.layout.graph_file(handle.key))
+        rows = await graphs.readings(floor, handle)
         return JSONResponse({"level": level, "project_path": root, "readings": rows})
 
     level_node = "/api/nodes/{level}/{node_id}"

@@ -11,26 +11,27 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from ..ambient import Ambient, hook_output
-from ..core import debt
+from ..conduct import graphs, hook_identity, hook_recall, hook_session, hook_tool
 from ..core.errors import InvalidInput
-from .rest import flag, guarded, json_body
+from ..core.replies import hook_output
+from .guard import flag, guarded, json_body
 
 
 def routes(runtime) -> list[Route]:
-    ambient = Ambient(runtime.memory)
+    floor = runtime.floor
 
     async def bootstrap_get(request: Request) -> JSONResponse:
         q = request.query_params
-        out = await ambient.bootstrap(_required(q.get("project_path") or q.get("cwd"), "project_path"),
-                                      q.get("claude_session_id"), q.get("source"), q.get("transcript_path"))
+        folder = _required(q.get("project_path") or q.get("cwd"), "project_path")
+        out = await hook_session.bootstrap(floor, folder, q.get("claude_session_id"), q.get("source"),
+                                           q.get("transcript_path"))
         return JSONResponse(out)
 
     async def bootstrap_post(request: Request) -> JSONResponse:
         """The SessionStart hook's raw payload; a session is registered only for a payload that names its folder."""
         body = await json_body(request)
-        out = await ambient.bootstrap(_required(body.get("cwd"), "cwd"), body.get("session_id"), body.get("source"),
-                                      body.get("transcript_path"))
+        out = await hook_session.bootstrap(floor, _required(body.get("cwd"), "cwd"), body.get("session_id"),
+                                           body.get("source"), body.get("transcript_path"))
         message = out.get("message")
         if flag(request.query_params.get("started")) and message:
             # The hook had to start the server: the user's one line says so.
@@ -38,43 +39,25 @@ def routes(runtime) -> list[Route]:
         return JSONResponse(hook_output("SessionStart", out["context"], message))
 
     async def prompt_context(request: Request) -> JSONResponse:
-        return JSONResponse(await ambient.prompt_context(await json_body(request)))
+        return JSONResponse(await hook_recall.prompt_context(floor, await json_body(request)))
 
     async def pre_tool(request: Request) -> JSONResponse:
-        return JSONResponse(await ambient.pre_tool(await json_body(request)))
+        return JSONResponse(await hook_recall.pre_tool(floor, await json_body(request)))
 
     async def tool_event(request: Request) -> JSONResponse:
-        return JSONResponse(await ambient.tool_event(await json_body(request)))
+        return JSONResponse(await hook_tool.tool_event(floor, await json_body(request)))
 
     async def session_state(request: Request) -> JSONResponse:
         """For prompt hooks from before the server made every decision: the full-read flag only."""
-        view = None
-        sid = request.query_params.get("session_id")
-        project_path = request.query_params.get("project_path")
-        if sid:
-            view = await runtime.sessions.get(sid=sid)
-        elif project_path:
-            root = ambient._root(project_path, strict=False)
-            view = await runtime.sessions.find_by_project(project_path=root) if root else None
+        q = request.query_params
+        view = await hook_identity.session_state(floor, q.get("session_id"), q.get("project_path"))
         if view is None:
             return JSONResponse({"found": False})
         return JSONResponse({"found": True, "session_id": view.sid, "full_read_done": view.full_read_ts is not None,
                              "preloaded_count": len(view.preloaded)})
 
     async def maintenance_debt(request: Request) -> JSONResponse:
-        now = runtime.clock()
-        rows = []
-        keys = ["user"] + [f"project:{slug}" for slug in runtime.layout.project_slugs()]
-        for key in keys:
-            handle = await runtime.directory.get(key)
-            graph, derived = await handle.view_now()
-            d = derived.debt(graph, now)
-            row = {"graph": key, "level": "user" if key == "user" else "project", "debt": debt.debt_dict(d)}
-            if graph.project_path:
-                row["project_path"] = graph.project_path
-            rows.append(row)
-        rows.sort(key=lambda r: -r["debt"]["score"])
-        return JSONResponse({"graphs": rows})
+        return JSONResponse({"graphs": await graphs.debts(floor)})
 
     return [
         Route("/api/session_bootstrap", guarded(bootstrap_get), methods=["GET"]),

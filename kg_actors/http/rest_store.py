@@ -7,41 +7,22 @@ A git failure answers 409 with the message; the server keeps serving.
 
 from __future__ import annotations
 
-import json
-
 import trio
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from ..core.errors import InvalidInput, KGError, NotFound
+from ..core.errors import Conflict, InvalidInput
 from ..core.merge import CONFLICTS_FIELD
-from ..storage import git as G
-from ..storage import layout as L
 from ..sync import common
-from .rest import guarded, json_body
+from ..sync import history as H
+from .guard import guarded, json_body
 
 HISTORY_LIMIT_MAX = 50
 
 
-class GitFailed(KGError):
-    status = 409
-
-
-def graph_key(directory, graph: object) -> str:
-    """`user`, `maintain`, a project's folder (absolute path) or its graph folder's name."""
-    if not isinstance(graph, str) or not graph.strip():
-        raise InvalidInput("graph", "is required: user, maintain, a project path or a project's graph folder")
-    graph = graph.strip()
-    if graph in ("user", "maintain"):
-        return graph
-    if graph.startswith("project:"):
-        graph = graph.removeprefix("project:")
-    if graph.startswith(("/", "~")):
-        return directory.project_key(L.project_root(graph, "graph"))
-    if "/" in graph or not directory.layout.project_graph(graph).exists():
-        raise NotFound(f"no graph named {graph!r} (user, maintain, a project path or a folder under projects/)")
-    return f"project:{graph}"
+class GitFailed(Conflict):
+    """A git command failed: answered 409 with its message."""
 
 
 def routes(runtime) -> list[Route]:
@@ -51,7 +32,7 @@ def routes(runtime) -> list[Route]:
     async def run(op):
         try:
             return await op
-        except G.GitError as exc:
+        except H.GitError as exc:
             raise GitFailed(str(exc)) from None
 
     async def commit(request: Request) -> JSONResponse:
@@ -69,7 +50,7 @@ def routes(runtime) -> list[Route]:
         at = body.get("at")
         if not isinstance(at, str) or not at.strip():
             raise InvalidInput("at", "is required: a commit or a date")
-        key = graph_key(runtime.directory, body.get("graph", "user"))
+        key = H.graph_key(runtime.directory, body.get("graph", "user"))
         return JSONResponse(await run(keeper().restore(key, at.strip())))
 
     async def conflicts(request: Request) -> JSONResponse:
@@ -89,34 +70,14 @@ def routes(runtime) -> list[Route]:
         node_id = q.get("id")
         if not node_id:
             raise InvalidInput("id", "is required")
-        key = graph_key(runtime.directory, q.get("graph") or q.get("project_path") or "user")
+        key = H.graph_key(runtime.directory, q.get("graph") or q.get("project_path") or "user")
         try:
             limit = min(int(q.get("limit", "20")), HISTORY_LIMIT_MAX)
         except ValueError:
             raise InvalidInput("limit", "must be a whole number") from None
-        rel = common.rel_path(runtime.layout, key)
-        root = runtime.layout.root
-
-        def read() -> list[dict]:
-            if not G.is_repo(root):
-                raise G.GitError(G.init_hint(root))
-            versions: list[dict] = []
-            for rev in G.file_log(root, rel, limit):
-                data = common.parse_graph(G.show(root, rev.commit, rel)) or {}
-                node = (data.get("nodes") or {}).get(node_id)
-                versions.append({"commit": rev.commit, "committed_ts": rev.ts, "machine": rev.machine,
-                                 "author": rev.author, "subject": rev.subject, "node": node})
-            # Keep a version where the node changed (newest first): drop commits that left it as it was.
-            out = []
-            for i, v in enumerate(versions):
-                older = versions[i + 1]["node"] if i + 1 < len(versions) else object()
-                if json.dumps(v["node"], sort_keys=True) != json.dumps(older, sort_keys=True, default=str):
-                    out.append(v)
-            return out
-
         try:
-            history = await trio.to_thread.run_sync(read)
-        except G.GitError as exc:
+            history = await trio.to_thread.run_sync(H.node_history, runtime.layout, key, node_id, limit)
+        except H.GitError as exc:
             raise GitFailed(str(exc)) from None
         return JSONResponse({"graph": key, "id": node_id, "versions": history})
 

@@ -1,4 +1,4 @@
-"""The MCP tools: validate, ask `Memory`, and word the reply for a model.
+"""The MCP tools: validate, call the use case (conduct/), and word the reply for a model (core/replies.py).
 
 Arguments that do not fit a tool's input schema come back as `Input validation
 error: <field>: <rule>`; everything the store refuses past the schema (an unknown
@@ -8,7 +8,6 @@ node or session, a refused id, a cwd that is no folder) as `Error: ...`, as spec
 
 from __future__ import annotations
 
-import json
 import logging
 from typing import Any
 
@@ -16,10 +15,11 @@ import mcp.types as types
 from mcp.server.lowlevel import Server
 
 from .. import __version__
-from ..core import constants as C
+from ..conduct import read, rename, search, session, sync, useful, write
+from ..conduct.floor import Floor
+from ..core import replies
 from ..core.errors import KGError, WriteConflict
 from ..harness import profiles
-from ..memory import Memory
 from . import descriptions, schemas
 
 log = logging.getLogger(__name__)
@@ -37,33 +37,9 @@ def _harness(ctx: Any) -> profiles.Harness:
     return profiles.from_user_agent(f"{client or ''} {ua or ''}")
 
 
-def conflict_text(exc: WriteConflict) -> str:
-    node = exc.node
-    lines = [f"NOT WRITTEN — {exc.reason}. The node as it stands ({exc.level} graph):",
-             f"▸ {node['id']}", f"  gist: {node['gist']}"]
-    if node["notes"]:
-        lines.append("  notes:")
-        lines.extend(f"    - {n}" for n in node["notes"])
-    if node["touches"]:
-        lines.append("  touches: " + " · ".join(node["touches"]))
-    lines.append("Merge your change into this content and call kg_put_node again.")
-    return "\n".join(lines)
-
-
-def votes_left_line(likes: int) -> str:
-    """Spec 003: the reply says how many votes remain before the hard cap, and past the
-    guidance, how far over it the session is (the guidance is not a limit)."""
-    left = max(0, C.MAX_LIKES_PER_SESSION - likes)
-    line = f"{left} vote(s) left before the hard cap of {C.MAX_LIKES_PER_SESSION} this session"
-    over = likes - C.LIKES_GUIDANCE_PER_SESSION
-    if over > 0:
-        return f"{line}; {over} past the guidance of {C.LIKES_GUIDANCE_PER_SESSION} — fine if each one earned it."
-    return f"{line} (guidance: about {C.LIKES_GUIDANCE_PER_SESSION})."
-
-
 class Tools:
-    def __init__(self, memory: Memory):
-        self.memory = memory
+    def __init__(self, floor: Floor):
+        self.floor = floor
 
     async def call(self, name: str, arguments: dict, harness: profiles.Harness) -> types.CallToolResult:
         handler = getattr(self, "tool_" + name, None)
@@ -75,7 +51,7 @@ class Tools:
         try:
             return _text(await handler(harness=harness, **_rename_keys(arguments)))
         except WriteConflict as exc:
-            return _text(conflict_text(exc), True)
+            return _text(replies.conflict_text(exc.reason, exc.level, exc.node), True)
         except KGError as exc:
             return _text(f"Error: {exc}", True)
         except Exception as exc:  # the boundary: a bug answers this call and the server goes on
@@ -83,89 +59,57 @@ class Tools:
             return _text(f"Internal error: {exc!r}", True)
 
     async def _with_push(self, sid: str | None, text: str) -> str:
-        notice = await self.memory.push_notice(sid)
-        return f"{text}\n\n{notice}" if notice else text
+        return replies.with_notice(text, await sync.push_notice(self.floor, sid))
 
     async def tool_kg_read(self, harness, cwd=None, session_id=None, id=None, ids=None, level=None,
                            more=False, maintenance=False) -> str:
         if more:
             if not session_id:
                 raise KGError("more=true needs the session_id of the read that said it continues")
-            return await self.memory.more(session_id)
-        opened = await self.memory.open_session(cwd, session_id, harness)
+            return await read.more(self.floor, session_id)
+        opened = await session.open_session(self.floor, cwd, session_id, harness)
         node_ids = ([id] if id else []) + list(ids or [])
-        return await self.memory.read(opened, harness, node_ids, level, maintenance)
+        return await read.read(self.floor, opened, harness, node_ids, level, maintenance)
 
     async def tool_kg_search(self, harness, query, session_id=None) -> str:
-        text = await self.memory.search_text(session_id, query)
+        text = await search.search_text(self.floor, session_id, query)
         return await self._with_push(session_id, text)
 
     async def tool_kg_put_node(self, harness, session_id, level, id, gist, notes=None, touches=None) -> str:
-        out = await self.memory.put_node(session_id, level, id, gist, notes, touches)
-        result = out["result"]
-        text = f"Node '{id}' saved to {level} graph"
-        if result.promoted:
-            text += " (back in the active view)"
-        for warning in result.warnings:
-            text += f" — {warning}"
-        for hint in result.hints:
-            text += f"\n{hint}"
-        if result.note_credit:
-            text += "\nA case added to a lesson counts as your endorsement of it."
-        return await self._with_push(session_id, text)
+        out = await write.put_node(self.floor, session_id, level, id, gist, notes, touches, push=True)
+        r = out.result
+        text = replies.node_saved(id, level, r.promoted, r.warnings, r.hints, r.note_credit)
+        notice = await sync.push_notice(self.floor, session_id, view=out.view, window=out.push_window,
+                                        claimed=True)
+        return replies.with_notice(text, notice)
 
     async def tool_kg_put_edge(self, harness, session_id, level, rel, notes=None, **ends) -> str:
-        out = await self.memory.put_edge(session_id, level, ends["src"], ends["dst"], rel, notes)
-        text = f"Edge {ends['src']}->{ends['dst']}:{rel} saved to {level} graph"
-        if out.credited:
-            text += f" — '{out.credited}' credited: a newer case repeats that lesson."
-        return text
+        out = await write.put_edge(self.floor, session_id, level, ends["src"], ends["dst"], rel, notes)
+        return replies.edge_saved(ends["src"], ends["dst"], rel, level, out.credited)
 
     async def tool_kg_delete_node(self, harness, session_id, id) -> str:
-        level, removed = await self.memory.delete_node(session_id, id)
-        return f"Deleted node '{id}' and {removed} connected edges from {level} graph"
+        level, removed = await write.delete_node(self.floor, session_id, id)
+        return replies.node_deleted(id, level, removed)
 
     async def tool_kg_delete_edge(self, harness, session_id, rel, **ends) -> str:
-        level = await self.memory.delete_edge(session_id, ends["src"], ends["dst"], rel)
-        key = f"{ends['src']}->{ends['dst']}:{rel}"
-        return f"Edge deleted: {key} ({level} graph)" if level else f"Edge not found: {key}"
+        level = await write.delete_edge(self.floor, session_id, ends["src"], ends["dst"], rel)
+        return replies.edge_deleted(ends["src"], ends["dst"], rel, level)
 
     async def tool_kg_rename_node(self, harness, session_id, old_id, new_id, level=None) -> str:
-        out = await self.memory.rename(session_id, old_id, new_id, level)
-        text = f"Renamed '{old_id}' -> '{new_id}' in {out['level']} graph; {out['rewired']} edge ref(s) rewired."
-        for skip in out["skipped"]:
-            text += f"\nNOT rewired in {skip['graph']} ({skip['reason']}) — check that graph by hand."
-        return text
+        out = await rename.rename(self.floor, session_id, old_id, new_id, level)
+        return replies.renamed(old_id, new_id, out.level, out.rewired, out.skipped)
 
     async def tool_kg_useful(self, harness, session_id, ids, credits=None) -> str:
-        out = await self.memory.useful(session_id, ids, credits)
-        lines = []
-        if out["accepted"]:
-            if out.get("credits"):
-                lines.append(f"Credited ({out['credits']} each): {', '.join(out['accepted'])}")
-            else:
-                lines.append(f"Marked useful: {', '.join(out['accepted'])}")
-        for node_id in out.get("unorphaned", []):
-            lines.append(f"'{node_id}' was orphaned; the credit returns it to the archive.")
-        for node_id, why in out["refused"]:
-            lines.append(f"Skipped {node_id}: {why}")
-        state = out["state"]
-        if state.maintenance and out.get("credits"):
-            lines.append(f"{C.MAINTENANCE_CREDITS_PER_PASS - state.credits} credit(s) left this pass.")
-        else:
-            lines.append(votes_left_line(state.likes))
-        return "\n".join(lines)
+        out = await useful.useful(self.floor, session_id, ids, credits)
+        return replies.useful_reply(out.accepted, out.refused, out.unorphaned, out.credits, out.state.likes,
+                                    out.state.credits, out.state.maintenance)
 
     async def tool_kg_sync(self, harness, session_id) -> str:
-        return await self.memory.sync(session_id)
+        return await sync.sync(self.floor, session_id)
 
     async def tool_kg_progress(self, harness, session_id, task_id, state=None, level="user") -> str:
-        stored = await self.memory.progress(session_id, task_id, state, level)
-        if state is not None:
-            return f"Progress saved for task '{task_id}'"
-        if stored is None:
-            return f"No progress found for task '{task_id}'"
-        return f"Progress for '{task_id}':\n{json.dumps(stored, indent=2, ensure_ascii=False)}"
+        stored = await write.progress(self.floor, session_id, task_id, state, level)
+        return replies.progress_reply(task_id, state is not None, stored)
 
 
 def _rename_keys(arguments: dict) -> dict:
@@ -178,8 +122,8 @@ def _rename_keys(arguments: dict) -> dict:
     return out
 
 
-def build_server(memory: Memory) -> Server:
-    tools = Tools(memory)
+def build_server(floor: Floor) -> Server:
+    tools = Tools(floor)
     listed = [
         types.Tool(name=name, description=descriptions.TOOLS[name], input_schema=schema)
         for name, schema in schemas.SCHEMAS.items()

@@ -26,7 +26,7 @@ from kg_actors.core.model import GraphData
 from kg_actors.core.paging import NOTHING_PENDING
 from kg_actors.core.reads import ANNOUNCE
 from kg_actors.harness.profiles import utf8_bytes, utf16_units
-from kg_actors.memory import user_only_notice
+from kg_actors.core.replies import user_only_notice
 
 NOW = time.time()
 OLD = NOW - 30 * 86_400

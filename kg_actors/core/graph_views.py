@@ -1,19 +1,18 @@
-"""What the editor's REST endpoints show of a graph: pure functions over one GraphData.
+"""What the editor shows of a graph: pure functions over one GraphData.
 
-Each runs inside the graph's actor (`handle.call`), so it reads a consistent
-graph and must not await or change anything: the editor looks without
+Each runs inside the graph's actor (`handle.call`) or on a snapshot, so it
+reads a consistent graph and changes nothing: the editor looks without
 promoting or stamping. Shapes are JSON-ready dicts.
 """
 
 from __future__ import annotations
 
-from ..core import constants as C
-from ..core import render, search
-from ..core.ids import is_artifact
-from ..core.model import Edge, GraphData, Node
-from ..core.reads import health_line
-from ..core.terms import Terms, field_counts
-from ..graph_actor import node_version
+from . import constants as C
+from . import render, search
+from .ids import is_artifact
+from .model import Edge, GraphData, Node, node_version
+from .reads import health_line
+from .terms import Terms, field_counts
 
 EXCERPT_CHARS = 180
 

@@ -7,7 +7,7 @@ import pytest
 
 from kg_actors.core import constants as C
 from kg_actors.core.errors import InvalidInput
-from kg_actors.memory import Memory
+from kg_actors.conduct.bindings import CwdBindings
 
 
 def test_a_cwd_root_is_kept_a_while_then_resolved_again(tmp_path, monkeypatch):
@@ -18,26 +18,26 @@ def test_a_cwd_root_is_kept_a_while_then_resolved_again(tmp_path, monkeypatch):
     link = tmp_path / "app"
     link.symlink_to(first)
     now = [1000.0]
-    memory = Memory(SimpleNamespace(layout=None, has_project_graph=lambda root: False), None, lambda: now[0])
+    bindings = CwdBindings(SimpleNamespace(has_project_graph=lambda root: False), lambda: now[0])
 
-    assert memory.root_for(str(link)) == os.path.realpath(first)
+    assert bindings.root_for(str(link)) == os.path.realpath(first)
     link.unlink()
     link.symlink_to(second)
     now[0] += C.ROOT_CACHE_SECONDS - 1
-    assert memory.root_for(str(link)) == os.path.realpath(first)  # kept
+    assert bindings.root_for(str(link)) == os.path.realpath(first)  # kept
     now[0] += 2
-    assert memory.root_for(str(link)) == os.path.realpath(second)  # resolved again
+    assert bindings.root_for(str(link)) == os.path.realpath(second)  # resolved again
 
 
 def test_the_home_folder_is_user_only_and_a_bad_cwd_is_refused_every_time(tmp_path, monkeypatch):
     monkeypatch.setenv("HOME", str(tmp_path))
-    memory = Memory(SimpleNamespace(layout=None, has_project_graph=lambda root: False), None, lambda: 5.0)
-    assert memory.root_for(str(tmp_path)) is None
+    bindings = CwdBindings(SimpleNamespace(has_project_graph=lambda root: False), lambda: 5.0)
+    assert bindings.root_for(str(tmp_path)) is None
     for _ in range(2):
         with pytest.raises(InvalidInput, match="cwd"):
-            memory.root_for("relative/folder")
+            bindings.root_for("relative/folder")
         with pytest.raises(InvalidInput, match="outside the user's home"):
-            memory.root_for("/")
+            bindings.root_for("/")
 
 
 def test_a_cwd_binds_to_its_git_work_tree_unless_its_own_folder_has_a_graph(tmp_path, monkeypatch):
@@ -50,17 +50,17 @@ def test_a_cwd_binds_to_its_git_work_tree_unless_its_own_folder_has_a_graph(tmp_
     (tmp_path / "plain" / "sub").mkdir(parents=True)
     directory = SimpleNamespace(layout=None, has_project_graph=lambda root: False,
                                 has_graph_for=lambda folder: folder == os.path.realpath(kept))
-    memory = Memory(directory, None, lambda: 5.0)
+    bindings = CwdBindings(directory, lambda: 5.0)
     real = os.path.realpath
-    assert memory.binding(str(repo / "src" / "deep")) == (real(repo), real(repo / "src" / "deep"))
-    assert memory.root_for(str(repo)) == real(repo)
-    assert memory.root_for(str(kept)) == real(kept)
-    assert memory.root_for(str(tmp_path / "plain" / "sub")) == real(tmp_path / "plain" / "sub")
+    assert bindings.binding(str(repo / "src" / "deep")) == (real(repo), real(repo / "src" / "deep"))
+    assert bindings.root_for(str(repo)) == real(repo)
+    assert bindings.root_for(str(kept)) == real(kept)
+    assert bindings.root_for(str(tmp_path / "plain" / "sub")) == real(tmp_path / "plain" / "sub")
     with pytest.raises(InvalidInput, match="cwd: .* does not exist"):
-        memory.root_for(str(repo / "gone"))
+        bindings.root_for(str(repo / "gone"))
     (repo / "file.txt").write_text("x")
     with pytest.raises(InvalidInput, match="is a file, not a folder"):
-        memory.root_for(str(repo / "file.txt"))
+        bindings.root_for(str(repo / "file.txt"))
 
 
 def test_a_stored_graphs_folder_is_read_once_per_version_of_its_file(tmp_path, monkeypatch):

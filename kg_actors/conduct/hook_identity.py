@@ -1,0 +1,122 @@
+"""Who a hook call is from: its session (found by the harness's session id), harness and project root.
+
+The first ask also claims the session's push window, so a prompt or tool
+reply costs one registry round trip before it can answer. A harness session
+not yet bound is claimed by transcript evidence only when the transcript
+names an unbound KG session: never guessed.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import attrs
+import trio
+
+from .. import session_messages as sm
+from ..core.errors import InvalidInput
+from ..harness import profiles, transcripts
+from ..session_messages import SessionView
+from ..storage import layout as L
+from .floor import Floor
+from .read_views import LevelView, written_from
+from .sync import push_notice
+
+
+@attrs.frozen
+class Resolved:
+    """Who a hook call is from; `push_claimed`: its push window was claimed with the lookup."""
+
+    view: SessionView | None
+    harness: profiles.Harness
+    root: str | None
+    push_window: sm.PushWindow | None = None
+    push_claimed: bool = False
+
+
+def hook_root(floor: Floor, cwd: object, strict: bool = True) -> str | None:
+    """The project folder of a hook's cwd (None: user-only).
+
+    SessionStart is strict (a cwd outside home is refused, as kg_read refuses
+    it); the prompt and tool hooks are lenient, so a session that wandered
+    outside home is not answered with an error on every event.
+    """
+    if not cwd:
+        return None
+    try:
+        return floor.bindings.root_for(cwd)
+    except (InvalidInput, ValueError, OSError) as exc:  # ValueError: a NUL byte in the path
+        if not strict:
+            return None
+        if isinstance(exc, InvalidInput):
+            raise
+        raise InvalidInput("cwd", "is not a usable path") from None
+
+
+def harness_of(payload: dict[str, Any]) -> profiles.Harness:
+    path = payload.get("transcript_path")
+    return profiles.from_transcript(path if isinstance(path, str) else None)
+
+
+async def from_transcript(floor: Floor, transcript_path: object, root: str | None) -> SessionView | None:
+    """The KG session a transcript names, when it is bound to the same project."""
+    path = transcripts.safe_transcript(transcript_path if isinstance(transcript_path, str) else None, L.home())
+    if path is None:
+        return None
+    try:
+        if os.stat(path).st_size == 0:
+            return None  # a new session's empty transcript: nothing to recover, no thread to wait for
+    except OSError:
+        return None
+    sid = await trio.to_thread.run_sync(transcripts.recover_sid, path)
+    if sid is None:
+        return None
+    candidate = await floor.sessions.get(sid=sid)
+    if candidate is None or candidate.project_path != root:
+        return None
+    return candidate
+
+
+async def resolve(floor: Floor, payload: dict[str, Any], push_before_full_read: bool = True) -> Resolved:
+    """The hook's session, harness and project root, and the claimed push window when there is one."""
+    harness = harness_of(payload)
+    root = hook_root(floor, payload.get("cwd"), strict=False)
+    claude_sid = payload.get("session_id") if isinstance(payload.get("session_id"), str) else None
+    if not claude_sid:
+        return Resolved(None, harness, root)
+    view, window = await floor.sessions.open_hook(claude_sid=claude_sid, now=floor.clock(),
+                                                  push_before_full_read=push_before_full_read)
+    claimed = view is not None
+    if view is None:
+        candidate = await from_transcript(floor, payload.get("transcript_path"), root)
+        # Only an unbound session may be claimed by transcript evidence: never guess.
+        if candidate is not None and candidate.claude_sid is None:
+            view = await floor.sessions.bind(sid=candidate.sid, claude_sid=claude_sid, harness=harness.name)
+    if view is not None and floor.hook_notes.first(harness.name, view.project_path):
+        # Told, not asked: nothing waits for it.
+        await floor.sessions.tell(sm.NoteHook(harness=harness.name, project_path=view.project_path))
+    return Resolved(view, harness, root, window, claimed)
+
+
+async def views_of(floor: Floor, view: SessionView | None) -> list[LevelView]:
+    """The session's graphs (user, then project) as the floor's read views."""
+    return await floor.views.of(await floor.levels_of(view))
+
+
+async def push_for(floor: Floor, call: Resolved) -> str | None:
+    """Other sessions' writes for a hook reply, read from the read views."""
+    assert call.view is not None
+    written = written_from(await views_of(floor, call.view))
+    return await push_notice(floor, call.view.sid, written, call.view, window=call.push_window,
+                             claimed=call.push_claimed)
+
+
+async def session_state(floor: Floor, sid: str | None, project_path: str | None) -> SessionView | None:
+    """For prompt hooks older than the payload contract: a session by id, else the newest of a project."""
+    if sid:
+        return await floor.sessions.get(sid=sid)
+    if project_path:
+        root = hook_root(floor, project_path, strict=False)
+        return await floor.sessions.find_by_project(project_path=root) if root else None
+    return None

@@ -1,0 +1,100 @@
+"""UserPromptSubmit and PreToolUse: recall for the prompt, and lessons that name a shell command.
+
+Until a session has made its full read, the prompt reply is the reminder to
+make it, alone. A hook never waits for a first index build: it answers
+without recall meanwhile. Every decision for a known session is logged to
+recall.jsonl.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import session_messages as sm
+from ..core import command_recall, recall
+from ..core.replies import hook_output
+from ..harness import shell
+from ..harness.tool_calls import SHELL_TOOLS, shell_command
+from ..session_messages import SessionView
+from .floor import Floor
+from .hook_identity import push_for, resolve, views_of
+from .read_views import index_ready
+
+
+async def prompt_context(floor: Floor, payload: dict[str, Any]) -> dict[str, Any]:
+    call = await resolve(floor, payload, push_before_full_read=False)  # the reminder comes alone
+    view = call.view
+    if view is None:
+        return {}
+    base = {"ts": floor.clock(), "project": view.project_path, "claude_session": view.claude_sid,
+            "kg_session": view.sid}
+    if view.full_read_ts is None:
+        floor.logs.recall([{**base, "reason": "full_read_nudge"}])
+        return hook_output("UserPromptSubmit", recall.FULL_READ_REMINDER)
+    parts: list[str] = []
+    text = recall.human_text(payload.get("prompt"))
+    terms = recall.prompt_terms(text) if text else []
+    if text is None:
+        floor.logs.recall([{**base, "reason": "not_a_prompt"}])
+    elif not terms:
+        floor.logs.recall([{**base, "reason": "no_terms"}])
+    else:
+        decision = await _recall(floor, view, terms)
+        record = {**base, "reason": decision.reason, "terms": terms, "threshold": decision.threshold,
+                  "hits": list(decision.hits)}
+        if decision.text:
+            parts.append(decision.text)
+            record["chars"] = len(decision.text)
+            await floor.sessions.tell(sm.MarkSeen(sid=view.sid, ids=[i for _, i in decision.shown],
+                                                  via="ambient", at=floor.clock()))
+        floor.logs.recall([record])
+    push = await push_for(floor, call)
+    if push:
+        parts.append(push)
+    return hook_output("UserPromptSubmit", "\n\n".join(parts)) if parts else {}
+
+
+async def _recall(floor: Floor, view: SessionView, terms: list[str]) -> recall.Decision:
+    views = await views_of(floor, view)
+    if not index_ready(views):
+        return recall.Decision("index_building")
+    # No await from here on: the views stay consistent.
+    return recall.run(terms, {lvl: (graph, derived.index) for lvl, _, graph, derived in views}, view.seen)
+
+
+async def pre_tool(floor: Floor, payload: dict[str, Any]) -> dict[str, Any]:
+    """Lessons naming the command about to run, as additionalContext; never a permission decision.
+
+    Decisions where the spec is silent: no full read is required (like file recall, this is
+    about one concrete action); other sessions' writes do not ride along here (they come
+    with the PostToolUse reply right after); a session's seen set keeps a gist from coming twice.
+    """
+    tool = payload.get("tool_name") if isinstance(payload.get("tool_name"), str) else ""
+    tool_input = payload.get("tool_input") if isinstance(payload.get("tool_input"), dict) else {}
+    if tool not in SHELL_TOOLS:
+        return {}
+    words = shell.invocations(shell_command(tool_input))
+    if not words:
+        return {}
+    call = await resolve(floor, payload, push_before_full_read=False)
+    view = call.view
+    if view is None:
+        return {}
+    views = await views_of(floor, view)
+    if not index_ready(views):
+        return {}
+    # No await from here to the decision: the views stay consistent.
+    decision = command_recall.decide(words, {lvl: (graph, derived.index) for lvl, _, graph, derived in views},
+                                     view.seen)
+    if decision.reason == "no_command":
+        return {}
+    now = floor.clock()
+    record = {"ts": now, "project": view.project_path, "claude_session": view.claude_sid, "kg_session": view.sid,
+              "reason": "command_recall", "outcome": decision.reason, "keys": list(decision.keys),
+              "nodes": [i for _, i in decision.shown] or list(decision.found)}
+    if decision.text:
+        record["chars"] = len(decision.text)
+        await floor.sessions.tell(sm.MarkSeen(sid=view.sid, ids=[i for _, i in decision.shown], via="ambient",
+                                              at=now))
+    floor.logs.recall([record])
+    return hook_output("PreToolUse", decision.text)

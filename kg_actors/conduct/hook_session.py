@@ -1,0 +1,83 @@
+"""SessionStart: register or recover the session and return the compact core (the preload).
+
+A resumed conversation (same harness session, or a transcript naming a KG
+session of the same project) keeps its session: the preload already in its
+context stands, and the reply says so; after a compaction the session's
+context state starts over and the preload comes again. `source=clear` always
+starts a new session.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import session_messages as sm
+from ..core import preload, replies
+from ..core.debt import debt_line
+from ..harness import profiles
+from ..session_messages import SessionView
+from .floor import Floor
+from .hook_identity import from_transcript, hook_root, views_of
+
+
+async def bootstrap(floor: Floor, cwd: object, claude_sid: object, source: object,
+                    transcript_path: object) -> dict[str, Any]:
+    harness = profiles.from_transcript(transcript_path if isinstance(transcript_path, str) else None)
+    root = hook_root(floor, cwd)
+    claude = claude_sid if isinstance(claude_sid, str) and claude_sid else None
+    origin = source if isinstance(source, str) else "startup"
+    now = floor.clock()
+    sessions = floor.sessions
+    view, reused, parent = None, False, None
+    if origin != "clear" and claude:
+        view = await sessions.find_by_claude(claude_sid=claude)
+        reused = view is not None
+    if view is None and origin != "clear":
+        candidate = await from_transcript(floor, transcript_path, root)
+        if candidate is not None:
+            view = await sessions.fork(sid=candidate.sid, claude_sid=claude, harness=harness.name, now=now)
+            reused, parent = True, candidate.sid
+    if view is None:
+        view = await sessions.register(project_path=root, harness=harness.name, now=now, claude_sid=claude)
+        if root is not None:
+            await _name_project(floor, root)
+    await sessions.tell(sm.NoteHook(harness=harness.name, project_path=root))
+    if reused and origin != "compact":
+        return {"session_id": view.sid, "reused": True, "context": replies.resumed_note(view.sid, parent),
+                "text": "", "stats": {}, "message": f"kg memory: session {view.sid} resumed"}
+    if origin == "compact":
+        view = await sessions.reset_context(sid=view.sid)
+    return await _preload(floor, view, harness, reused)
+
+
+async def _name_project(floor: Floor, root: str) -> None:
+    """The project graph learns its folder; asked only when the view says it does not know it
+    (the actor may be busy with a write that waits for this very hook reply)."""
+    handle = await floor.graph(floor.directory.project_key(root))
+    if not floor.views.knows_project_path(handle, root):
+        await handle.set_project_path(path=root)
+
+
+async def _preload(floor: Floor, view: SessionView, harness: profiles.Harness, reused: bool) -> dict[str, Any]:
+    now = floor.clock()
+    parts, scores, debts = [], {}, {}
+    views = await views_of(floor, view)
+    for lvl, _, graph, derived in views:
+        scores[lvl] = derived.recent_scores(graph, now)
+        parts.append(derived.gists_part(graph, lvl, now))
+        debts[lvl] = debt_line(derived.recent_debt(graph, now))
+    if any(p.archived for p in parts) and preload.has_room(parts, debts, view.sid, harness.preload_limit,
+                                                            harness.measure):
+        # Room for anchors too: the full bodies, archived sections planned.
+        for i, (lvl, _, graph, derived) in enumerate(views):
+            scores[lvl] = derived.scores(graph, now)
+            parts[i] = derived.level_part(graph, lvl, frozenset(), now)
+    text, shown = preload.build(parts, scores, debts, view.sid, harness.preload_limit, harness.measure)
+    ids = [node_id for _, node_id in shown]
+    await floor.sessions.tell(sm.SetPreloaded(sid=view.sid, ids=ids))
+    await floor.sessions.tell(sm.MarkSeen(sid=view.sid, ids=ids, via="preload", at=now))
+    stats = {lvl: sum(1 for level, _ in shown if level == lvl) for lvl in ("user", "project")}
+    return {"session_id": view.sid, "reused": reused, "context": text, "text": text.split("\n\n", 1)[-1],
+            "stats": {"user_active": parts[0].active, "project_active": parts[1].active if len(parts) > 1 else 0,
+                      "shown_gists": len(ids)},
+            "message": replies.preloaded_message(len(ids), stats["user"], stats["project"], view.sid)}

@@ -1,0 +1,134 @@
+"""PostToolUse: file recall for the files a tool call used, else a capture nudge; pushes ride along.
+
+File recall names the lessons that touch the files (project first, then
+user), those the session has not seen, at most FILE_RECALL_MAX_NODES within a
+character budget, throttled per session. A nudge to capture a lesson comes
+when the same file is read (or the same page fetched) again and again and no
+node mentions it, throttled per target and per session.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import trio
+
+from .. import session_messages as sm
+from ..core import capture, replies, touches
+from ..core import constants as C
+from ..core.replies import hook_output
+from ..harness import profiles, tool_calls
+from ..session_messages import SessionView
+from ..storage import layout as L
+from .floor import Floor
+from .hook_identity import push_for, resolve, views_of
+
+
+async def tool_event(floor: Floor, payload: dict[str, Any]) -> dict[str, Any]:
+    call = await resolve(floor, payload)
+    view, harness, root = call.view, call.harness, call.root
+    if view is None:
+        return {}
+    tool = payload.get("tool_name") if isinstance(payload.get("tool_name"), str) else ""
+    tool_input = payload.get("tool_input") if isinstance(payload.get("tool_input"), dict) else {}
+    # Relative paths are the agent's cwd's, which may be below the project root (a git work tree's).
+    given = payload.get("cwd")
+    cwd = given if isinstance(given, str) and os.path.isabs(given) else root
+    paths = await _files(tool, tool_input, cwd, harness, payload)
+    parts: list[str] = []
+    covered = False
+    if paths:
+        text, covered = await _file_recall(floor, view, tool, paths)
+        if text:
+            parts.append(text)
+    if not parts and not covered:
+        nudge = await _nudge(floor, view, harness, tool, tool_input, paths, payload)
+        if nudge:
+            parts.append(nudge)
+    push = await push_for(floor, call)
+    if push:
+        parts.append(push)
+    return hook_output("PostToolUse", "\n\n".join(parts)) if parts else {}
+
+
+async def _files(tool: str, tool_input: dict[str, Any], cwd: str | None, harness: profiles.Harness,
+                 payload: dict[str, Any]) -> list[str]:
+    """The existing files (real paths) a tool call read or edited; at most 8."""
+    ops = tool_calls.operands(tool, tool_input, cwd)
+    if ops is None:
+        return []
+    if ops.needs_thread(harness):
+        return await trio.to_thread.run_sync(tool_calls.files_of, ops, cwd, harness, payload, L.home())
+    # A few stats of files the agent just used (their metadata is cached): a thread hop
+    # would cost more, waiting for the GIL while the loop is busy.
+    return tool_calls.files_of(ops, cwd, harness, payload, L.home())
+
+
+async def _file_recall(floor: Floor, view: SessionView, tool: str, paths: list[str]) -> tuple[str | None, bool]:
+    now = floor.clock()
+    found: dict[tuple[str, str], tuple[float, Any]] = {}
+    for lvl, _, graph, derived in reversed(await views_of(floor, view)):  # project first, then user
+        index = derived.touch_index
+        scores = None
+        for path in paths:
+            for node_id in index.get(path):
+                node = graph.nodes.get(node_id)
+                if node is None or node.orphaned or not node.gist or (lvl, node_id) in found:
+                    continue
+                if scores is None:
+                    scores = derived.recent_scores(graph, now)
+                found[(lvl, node_id)] = (scores.get(node_id, 0.0), node)
+    base = {"ts": now, "project": view.project_path, "claude_session": view.claude_sid,
+            "kg_session": view.sid, "reason": "file_recall", "tool": tool, "files": paths}
+    if not found:
+        floor.logs.recall([{**base, "outcome": "no_nodes"}])
+        return None, False
+    unseen = [(ref, score, node) for ref, (score, node) in found.items() if ref[1] not in view.seen]
+    if not unseen:
+        floor.logs.recall([{**base, "outcome": "all_seen", "nodes": [r[1] for r in found]}])
+        return None, True
+    if not await floor.sessions.file_recall_allowed(sid=view.sid, now=now):
+        floor.logs.recall([{**base, "outcome": "throttled", "nodes": [r[0][1] for r in unseen]}])
+        return None, True
+    unseen.sort(key=lambda t: (-t[1], -(t[2].last_read_ts or 0), t[0][1]))
+    names = ", ".join(capture.file_key(p, view.project_path) for p in paths)
+    rows = [(ref[0], node.id, node.gist) for ref, _, node in unseen[: C.FILE_RECALL_MAX_NODES]]
+    text, shown = replies.file_recall_text(names, rows)
+    await floor.sessions.tell(sm.MarkSeen(sid=view.sid, ids=shown, via="file", at=now))
+    await floor.sessions.tell(sm.NoteFileRecall(sid=view.sid, now=now))
+    floor.logs.recall([{**base, "outcome": "injected", "nodes": shown, "chars": len(text),
+                        "withheld": len(unseen) - len(shown)}])
+    return text, True
+
+
+async def _nudge(floor: Floor, view: SessionView, harness: profiles.Harness, tool: str,
+                 tool_input: dict[str, Any], paths: list[str], payload: dict[str, Any]) -> str | None:
+    if view.project_path is None:
+        return None
+    target = capture.web_target(tool, tool_input)
+    if target is None:
+        counts_as_read = tool == "Read" or (tool in tool_calls.SHELL_TOOLS and harness.shell_reads_count)
+        if not counts_as_read or not paths:
+            return None
+        path = paths[0]
+        if capture.is_noise(path, str(L.home())) or not L.project_root_ok(path):
+            return None
+        target = ("read", capture.file_key(path, view.project_path))
+    kind, needle = target
+    key = f"{kind}:{needle}"
+    now = floor.clock()
+    events_path = str(floor.layout.tool_events(floor.directory.project_key(view.project_path)))
+    harness_sid = payload.get("session_id") if isinstance(payload.get("session_id"), str) else "unknown"
+    record = await floor.sessions.tool_event(path=events_path, key=key, harness_sid=harness_sid, now=now)
+    if not capture.repeated(kind, record) or now - record.get("nudged_ts", -1e18) < C.NUDGE_TARGET_COOLDOWN_SECONDS:
+        return None
+    probe = os.path.basename(needle) if kind == "read" else needle
+    for _, handle, graph, derived in await views_of(floor, view):
+        if not handle.index_ready or derived.index is None:
+            return None  # while the first index builds, stay silent rather than scan the graph
+        if touches.mentions(graph, probe, derived.index):
+            return None
+    if not await floor.sessions.claim_nudge(path=events_path, key=key, kg_sid=view.sid, now=now):
+        return None
+    return capture.nudge_text(kind, needle, record, view.sid, True)

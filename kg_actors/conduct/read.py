@@ -1,0 +1,142 @@
+"""Read: the full read of a session's graphs, a read of named nodes, the maintain read, and their pages.
+
+A reply longer than the harness's limit is split into parts; the first goes
+out now, the rest wait in the session (kg_read more=true). What a part shows
+is marked seen as of the render, so another session's write between the
+render and the delivery still finds this session's view stale. A node read
+of an archived node promotes it back (outside a maintenance pass).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..core import debt, merge, reads, replies
+from ..core.errors import InvalidInput
+from ..core.model import Edge, GraphData
+from ..core.paging import NOTHING_PENDING, Line, split
+from ..harness import profiles
+from ..session_messages import SessionView
+from .floor import Floor
+from .session import Opened
+
+
+async def read(floor: Floor, opened: Opened, harness: profiles.Harness, node_ids: list[str] | None,
+               level: str | None, maintenance: bool) -> str:
+    view = opened.view
+    if maintenance:
+        await floor.sessions.set_maintenance(sid=view.sid)
+        got = await floor.sessions.get(sid=view.sid)
+        view = got if got is not None else view
+    rendered_at = floor.clock()  # a part delivered later still shows the graph as of now
+    if node_ids:
+        lines = await _node_read(floor, view, node_ids, level, list(opened.notices))
+    elif level == "maintain":
+        lines = await _maintain_read(floor, view, list(opened.notices))
+    else:
+        if level not in (None, "user", "project"):
+            raise InvalidInput("level", f"'{level}' is not one of user, project, maintain")
+        lines = await _full_read(floor, view, list(opened.notices))
+    return await deliver(floor, view, harness, lines, rendered_at)
+
+
+async def more(floor: Floor, sid: str) -> str:
+    view = await floor.session(sid)
+    nxt = await floor.sessions.next_page(sid=sid)
+    if nxt is None:
+        return NOTHING_PENDING
+    text, effects = nxt
+    await apply_effects(floor, view, effects)
+    return text
+
+
+async def deliver(floor: Floor, view: SessionView, harness: profiles.Harness, lines: list[Line],
+                  rendered_at: float | None = None) -> str:
+    parts = split(lines, harness.part_limit, harness.measure, view.sid)
+    if rendered_at is not None:
+        # What a part shows dates from the render: a write by another session between the render and
+        # the delivery must still find this session's view of the node stale.
+        parts = [(text, {**effects, "at": [rendered_at]}) for text, effects in parts]
+    first_text, first_effects = parts[0]
+    # A new read replaces undelivered parts of an older one.
+    await floor.sessions.set_pages(sid=view.sid, parts=[p for p, _ in parts[1:]],
+                                   effects=[e for _, e in parts[1:]])
+    await apply_effects(floor, view, first_effects)
+    return first_text
+
+
+async def apply_effects(floor: Floor, view: SessionView, effects: dict[str, Any]) -> None:
+    now = floor.clock()
+    seen_at = min(effects.get("at", [now])[0], now)  # the render's time: the view is as old as that
+    if effects.get("seen"):
+        await floor.sessions.mark_seen(sid=view.sid, ids=effects["seen"], via=effects.get("via", ["full_read"])[0],
+                                       at=seen_at)
+    reads_by_level: dict[str, list[str]] = {}
+    for lvl, node_id in effects.get("read", []):
+        reads_by_level.setdefault(lvl, []).append(node_id)
+    for lvl, node_ids in reads_by_level.items():
+        await floor.sessions.mark_seen(sid=view.sid, ids=node_ids, via="read", at=seen_at, full=True)
+        if not view.maintenance:
+            handle = await floor.graph_for(view, lvl)
+            promoted = await handle.record_reads(ids=node_ids, now=now)
+            for node_id, (was_promoted, rescued) in promoted.items():
+                if was_promoted:
+                    floor.publish({"type": "node_recalled", "level": lvl, "id": node_id,
+                                   "rescued_from_orphan": rescued, "source_session": view.sid,
+                                   "project_path": view.project_path})
+    if effects.get("full_read"):
+        await floor.sessions.mark_full_read(sid=view.sid, now=now)
+
+
+def _cross_level_edges(node_id: str) -> Callable[[GraphData], list[Edge]]:
+    """The project's edges that reach user node `node_id` (a bare id resolves to the project's own
+    node first, so none when the project has one): spec 003's node read shows all of a node's edges."""
+    def edges(graph: GraphData) -> list[Edge]:
+        return [] if node_id in graph.nodes else list(graph.incident(node_id))
+    return edges
+
+
+async def _node_read(floor: Floor, view: SessionView, node_ids: list[str], level: str | None,
+                     notices: list[str]) -> list[Line]:
+    blocks: list[list[Line]] = []
+    for node_id in node_ids:
+        if not isinstance(node_id, str) or not node_id:
+            raise InvalidInput("ids", "must be a list of node id strings")
+        lvl, handle, node = await floor.find(view, node_id, level)
+        if node is None or handle is None or lvl is None:
+            blocks.append([(reads.render.not_found_line(node_id), None)])
+            continue
+        got = await handle.get_nodes(ids=[node_id])
+        edges = got[0][1] if got[0] is not None else []
+        if lvl == "user" and view.project_path is not None:
+            edges = edges + await (await floor.graph_for(view, "project")).call(_cross_level_edges(node_id))
+        blocks.append(reads.node_block(lvl, node, edges, promoted=not node.active and not view.maintenance))
+        notice = merge.conflict_notice(lvl, node_id, node.written, node.extra.get(merge.CONFLICTS_FIELD))
+        if notice:  # versions a sync set aside, until a write of the node resolves them
+            notices.append(notice)
+    return reads.node_read_lines(blocks, view.sid, notices)
+
+
+async def _full_read(floor: Floor, view: SessionView, notices: list[str]) -> list[Line]:
+    preloaded = view.preloaded
+    now = floor.clock()
+    parts, debt_lines = [], {}
+    for lvl, handle in await floor.levels_of(view):
+        graph, derived = await handle.view_now()
+        parts.append(derived.level_part(graph, lvl, preloaded, now))
+        debt_lines[lvl] = debt.debt_line(derived.debt(graph, now))
+    first = view.full_read_ts is None
+    if view.project_path is None and replies.user_only_notice(view.sid) not in notices:
+        notices.append(replies.user_only_notice(view.sid))
+    return reads.full_read_lines(parts, debt_lines, len(preloaded), view.sid, first, notices)
+
+
+async def _maintain_read(floor: Floor, view: SessionView, notices: list[str]) -> list[Line]:
+    handle = await floor.graph("maintain")
+    part = await handle.call(lambda g: reads.level_part(g, "maintain"))
+    lines: list[Line] = [(reads.level_header(part), None), *((b.text, None) for b in part.body),
+                         (part.health, None), ("", None),
+                         (f"Session: {view.sid}", None)]
+    lines.extend((n, None) for n in notices)
+    return lines

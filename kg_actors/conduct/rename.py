@@ -1,0 +1,102 @@
+"""Rename a node, and rewire what points at it.
+
+A user node's rename rewires the edges every project graph holds to it
+(each project's actor in turn, after the user graph's own); it is refused
+when a project owns a node with the new id that such edges would then reach.
+A project node may not take the id of a user node its edges already reach.
+Sessions' views of the old id move to the new one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import attrs
+
+from ..core import graph_ops, ids
+from ..core.errors import Conflict, InvalidInput, KGError, NotFound
+from ..core.model import GraphData
+from ..graph_handle import GraphHandle
+from .floor import Floor
+
+
+@attrs.frozen
+class Renamed:
+    level: str
+    rewired: int
+    skipped: list[dict[str, str]]
+
+
+def _rename_probe(old_id: str, new_id: str) -> Callable[[GraphData], tuple[bool, bool, bool]]:
+    def probe(graph: GraphData) -> tuple[bool, bool, bool]:
+        return old_id in graph.nodes, new_id in graph.nodes, graph.degree(old_id) > 0
+    return probe
+
+
+async def _all_projects(floor: Floor) -> list[tuple[str, GraphHandle]]:
+    """Every project graph on disk, loaded (a user rename must rewrite them all)."""
+    keys = {f"project:{slug}" for slug in floor.layout.project_slugs()}
+    keys.update(k for k in floor.directory.loaded_keys() if k.startswith("project:"))
+    return [(k, await floor.graph(k)) for k in sorted(keys)]
+
+
+async def rename(floor: Floor, sid: str | None, old_id: str, new_id: str, level: str | None,
+                 project_path: str | None = None) -> Renamed:
+    opened = await floor.open_write(sid, old_id if isinstance(old_id, str) else "") if sid is not None else None
+    view, wv = opened if opened is not None else (None, None)
+    ids.check_node_id(old_id, "old_id")
+    ids.check_node_id(new_id, "new_id")
+    ids.check_new_id_words(new_id, "new_id")
+    if old_id == new_id:
+        raise InvalidInput("new_id", f"'{new_id}' is unchanged — nothing to rename")
+    handle: GraphHandle | None
+    if level is None:
+        lvl, handle, node = await floor.find(view, old_id)
+    else:
+        handle = await floor.level_handle(view, level, project_path)
+        lvl, node = level, await handle.get_node(node_id=old_id)
+    if node is None or handle is None or lvl is None:
+        raise NotFound(f"node '{old_id}' not found" + ("" if level else " in the user or project graph")
+                       + await floor.maintain_hint(old_id, level, "a maintain node must name its level: "
+                                                                  "pass level='maintain'"))
+    writer = graph_ops.Writer(session=sid, maintenance=wv is not None and wv.maintenance)
+    now = floor.clock()
+    projects: list[tuple[str, GraphHandle]] = []
+    if lvl == "user":
+        projects = await _all_projects(floor)
+        captured = []
+        for key, ph in projects:
+            owns_old, owns_new, refs = await ph.call(_rename_probe(old_id, new_id))
+            if refs and not owns_old and owns_new:
+                captured.append(key.removeprefix("project:"))
+        if captured:
+            raise Conflict(
+                f"renaming user node '{old_id}' to '{new_id}' would redirect edges in project(s) "
+                f"{', '.join(captured)}, which own a node '{new_id}'; choose another id"
+            )
+    elif lvl == "project":
+        user = await floor.graph("user")
+        if await user.get_node(node_id=new_id) is not None and await handle.references(node_id=new_id):
+            # Spec 003: the refusal names the projects involved (here, the one being renamed in).
+            project = view.project_path if view is not None else project_path
+            raise Conflict(
+                f"'{new_id}' is a user node that edges of project {project} already reach; renaming to it "
+                "would redirect them; choose another id"
+            )
+    rewired = await handle.rename_local(old_id=old_id, new_id=new_id, now=now, writer=writer)
+    skipped = []
+    for key, ph in projects:
+        owns_old, owns_new, refs = await ph.call(_rename_probe(old_id, new_id))
+        if not refs:
+            continue
+        if owns_old:
+            skipped.append({"graph": key, "reason": "local-node"})
+            continue
+        try:
+            rewired += await ph.rewire(old_id=old_id, new_id=new_id, now=now, writer=writer)
+        except KGError as exc:
+            skipped.append({"graph": key, "reason": str(exc)})
+    await floor.sessions.rename_ref(old_id=old_id, new_id=new_id)
+    floor.publish({"type": "node_renamed", "level": lvl, "from": old_id, "to": new_id, "source_session": sid,
+                   "project_path": view.project_path if view else project_path})
+    return Renamed(lvl, rewired, skipped)

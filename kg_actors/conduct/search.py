@@ -1,0 +1,43 @@
+"""Search: one query over the session's graphs (user and project), ranked together.
+
+Without a session the search is best effort over every loaded graph. What the
+reply shows is marked seen by the session (via "search").
+"""
+
+from __future__ import annotations
+
+from ..core import constants as C
+from ..core import search, search_format
+from ..graph_handle import GraphHandle
+from .floor import Floor
+
+
+async def search_text(floor: Floor, sid: str | None, query: str) -> str:
+    terms = search.parse_query(query)
+    view = await floor.session(sid) if sid else None
+    graphs: dict[str, GraphHandle] = dict(await floor.levels_of(view))
+    best_effort = view is None
+    if best_effort:
+        for key in floor.directory.loaded_keys():
+            if key.startswith("project:"):
+                graphs[key] = await floor.directory.get(key)
+    views = {lvl: await handle.view() for lvl, handle in graphs.items()}
+    seen = view.seen if view else frozenset()
+    # From here to the reply text: no await, so the views stay consistent.
+    limit = C.SEARCH_TOP_K + C.SEARCH_MORE_K
+    per_level, total = {}, 0
+    for lvl, (graph, derived) in views.items():
+        hits, matched = search.top_hits(derived.index, terms, seen, limit)
+        per_level[lvl] = hits
+        total += matched
+    ranked = search.merge_hits(per_level)
+    nodes = {(lvl, h.node_id): views[lvl][0].nodes[h.node_id] for lvl, h in ranked[:limit]}
+    top = [(lvl, h.node_id) for lvl, h in ranked[: C.SEARCH_TOP_K]]
+    connectors, path_edges = search.connection_paths({lvl: v[0] for lvl, v in views.items()}, top)
+    for ref in connectors:
+        nodes[ref] = views[ref[0]][0].nodes[ref[1]]
+    text, shown = search_format.format_search(query, ranked, nodes, connectors, path_edges,
+                                              best_effort=best_effort, total=total)
+    if view is not None and shown:
+        await floor.sessions.mark_seen(sid=view.sid, ids=[i for _, i in shown], via="search", at=floor.clock())
+    return text

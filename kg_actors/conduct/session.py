@@ -1,0 +1,68 @@
+"""Open a session for a tool call: resume the one named, attach a project to it, or register a new one.
+
+A session binds to one project root (or to none: user-only) for its life; a
+cwd elsewhere is ignored with a notice. An unknown session_id given with a cwd
+opens a new session and says so; without a cwd it is refused.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from ..core import replies
+from ..core.errors import InvalidInput, SessionUnknown
+from ..harness import profiles
+from ..session_messages import SessionView
+from .floor import Floor
+
+
+@attrs.frozen
+class Opened:
+    view: SessionView
+    notices: tuple[str, ...]
+    created: bool
+
+
+def _inside(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip("/") + "/")
+
+
+async def open_session(floor: Floor, cwd: str | None, session_id: str | None,
+                       harness: profiles.Harness) -> Opened:
+    now = floor.clock()
+    notices: list[str] = []
+    if session_id is not None and not isinstance(session_id, str):
+        raise InvalidInput("session_id", "must be a string")
+    root, folder = floor.bindings.binding(cwd) if cwd is not None else (None, None)
+    bound_note = replies.bound_note(root, folder)
+    sessions = floor.sessions
+    if session_id:
+        view = await sessions.get(sid=session_id)
+        if view is not None and view.bound:
+            view = await sessions.touch(sid=session_id, now=now, harness=None)
+            if cwd is not None and view.project_path is None and root is not None:
+                view = await sessions.attach(sid=session_id, project_path=root)
+                await floor.graph(floor.directory.project_key(root))
+                notices.append(f"Project memory attached: {root}.")
+                notices.extend([bound_note] if bound_note else [])
+            elif cwd is not None and view.project_path and root and not _inside(root, view.project_path):
+                notices.append(
+                    f"This session stays bound to {view.project_path}; cwd {root} is ignored — "
+                    "start a separate session for another project."
+                )
+            return Opened(view, tuple(notices), False)
+        if cwd is None:
+            raise SessionUnknown(
+                f"session_id '{session_id}' is unknown or lost its project — pass cwd=<project root> with it."
+            )
+        notices.append(f"session_id '{session_id}' is unknown (expired or from another store); opened a new session.")
+    view = await sessions.register(project_path=root, harness=harness.name, now=now)
+    if root is not None:
+        handle = await floor.graph(floor.directory.project_key(root))
+        await handle.set_project_path(path=root)
+        notices.extend([bound_note] if bound_note else [])
+    else:
+        notices.append(replies.user_only_notice(view.sid))
+    if cwd is not None and harness.no_hooks_hint and not await sessions.hook_seen(harness.name, root):
+        notices.append(harness.no_hooks_hint)
+    return Opened(view, tuple(notices), True)

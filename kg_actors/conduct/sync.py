@@ -1,0 +1,80 @@
+"""Other sessions' writes: kg_sync's list since the session last asked, and the pushes on replies.
+
+A push names up to MAX_PUSHED gists other sessions wrote since this one last
+looked, each pushed once; a user-level write is pushed only to sessions of
+the writer's project, a maintenance pass's writes to nobody.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .. import session_messages as sm
+from ..core import constants as C
+from ..core import replies
+from ..core.model import Node
+from ..session_messages import SessionView
+from .floor import Floor
+
+Written = Callable[[str, float], list[Node]]
+
+
+async def sync(floor: Floor, sid: str) -> str:
+    view = await floor.session(sid)
+    since = await floor.sessions.sync_window(sid=sid, now=floor.clock())
+    sections = []
+    for lvl, handle in await floor.levels_of(view):
+        changes = await handle.changes_since(since=since, session=sid)
+        nodes = [c for kind, c in changes if kind == "node"]
+        edges = [c for kind, c in changes if kind == "edge"]
+        if nodes or edges:
+            sections.append(replies.sync_section(lvl, nodes, edges))
+    return replies.sync_reply(sections)
+
+
+async def push_notice(floor: Floor, sid: str | None, written: Written | None = None,
+                      view: SessionView | None = None, *, window: sm.PushWindow | None = None,
+                      claimed: bool = False) -> str | None:
+    """Up to three gists other sessions wrote since this one last looked, each pushed once.
+
+    `written(level, since)`, when given, lists the nodes written after `since` from
+    read views the caller holds (a hook reply must not queue behind writes in
+    the graph actors' mailboxes). `claimed`: the caller already claimed the
+    push `window` (None: nothing to push to this session now).
+    """
+    if not sid:
+        return None
+    if not claimed:
+        window = await floor.sessions.claim_push(sid=sid, now=floor.clock())
+    if window is None:
+        return None
+    if view is None or view.sid != sid:
+        view = await floor.sessions.get(sid=sid)
+    fresh: list[tuple[float, Node, bool]] = []
+    for lvl, handle in await floor.levels_of(view):
+        nodes = written(lvl, window.since) if written is not None else await handle.written_since(since=window.since)
+        fresh.extend(_pushable(lvl, nodes, sid, window))
+    if not fresh:
+        return None
+    fresh.sort(key=lambda t: -t[0])
+    shown = fresh[: C.MAX_PUSHED]
+    text = replies.push_text([(node.id, node.gist, updated) for _, node, updated in shown], len(fresh))
+    await floor.sessions.tell(sm.MarkSeen(sid=sid, ids=[n.id for _, n, _ in shown], via="push", at=floor.clock()))
+    return text
+
+
+def _pushable(level: str, nodes: list[Node], sid: str, window: sm.PushWindow) -> list[tuple[float, Node, bool]]:
+    """(written ts, node, updated) for the nodes this session is to be told about."""
+    out = []
+    for node in nodes:
+        by = node.written.get("by")
+        ts = node.written.get("ts") or 0
+        writer = window.writers.get(by) if by else None
+        if by == sid or writer is None or writer.maintenance or node.archived:
+            continue
+        if level == "user" and writer.project_path != window.project_path:
+            continue
+        if window.seen_at.get(node.id, 0) >= ts:
+            continue
+        out.append((ts, node, node.id in window.seen_at))
+    return out

@@ -1,0 +1,158 @@
+"""Write: put and delete nodes and edges, and a task's progress, for a session or for the editor.
+
+A session's write asks the registry once before (OpenWrite: touched, and what
+it saw of the node, for arbitration) and once after (AfterWrite: the node
+marked seen, and the push window claimed when the reply carries pushes). The
+graph actor checks versions with the write. A write without a session (the
+editor's) is stamped unowned and may name a project by its path. Every change
+is published on the change feed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from ..core import constants as C
+from ..core import graph_ops, ids, secrecy
+from ..core.errors import InvalidInput, NotFound, WriteConflict
+from ..graph_handle import GraphHandle
+from ..graph_messages import PutEdgeResult
+from ..session_messages import PushWindow, SessionView, WriteView
+from .floor import Floor
+
+
+@attrs.frozen
+class NodeWritten:
+    result: graph_ops.PutNodeResult
+    level: str
+    view: SessionView | None
+    push_window: PushWindow | None = None  # claimed with the write when asked (`push`)
+
+
+async def _open(floor: Floor, sid: str | None, node_id: object) -> tuple[SessionView | None, WriteView | None]:
+    if sid is None:
+        return None, None
+    return await floor.open_write(sid, node_id if isinstance(node_id, str) else "")
+
+
+def _project_of(view: SessionView | None, project_path: str | None) -> str | None:
+    return view.project_path if view else project_path
+
+
+async def put_node(floor: Floor, sid: str | None, level: str, node_id: str, gist: str,
+                   notes: list[str] | None, touches: list[str] | None, guard: bool = True,
+                   project_path: str | None = None, expected_version: int | None = None,
+                   create_only: bool = False, push: bool = False) -> NodeWritten:
+    view, wv = await _open(floor, sid, node_id)
+    handle = await floor.level_handle(view, level, project_path)
+    ids.check_node_id(node_id)
+    gist, notes, touches = secrecy.clean_node(gist, notes, touches)
+    now = floor.clock()
+    writer = graph_ops.Writer(
+        session=sid, maintenance=wv is not None and wv.maintenance, seen_at=wv.seen_at if wv else None,
+        read_at=wv.read_at if wv else None, guard=guard and view is not None,
+        may_credit=wv is not None and wv.may_credit,
+    )
+    try:
+        # expected_version / create_only: the editor's stale-edit check, made inside the actor with the write.
+        result = await handle.put_node(node_id=node_id, gist=gist, notes=notes, touches=touches,
+                                       now=now, writer=writer, expected_version=expected_version,
+                                       create_only=create_only)
+    except WriteConflict as conflict:
+        if view is not None:
+            # The refusal shows the node as it stands: it counts as a full read of that version,
+            # even when another write overtook this request after `now` was taken.
+            at = max(now, conflict.written_ts or now)
+            await floor.sessions.after_write(sid=view.sid, ids=[node_id], via="read", at=at)
+        raise
+    window = None
+    if view is not None:
+        window = await floor.sessions.after_write(sid=view.sid, ids=[node_id], via="write", at=now,
+                                                  push_at=floor.clock() if push else None)
+        if result.note_credit:
+            await floor.sessions.like(sid=view.sid, node_id=node_id, credits=None)
+            floor.log_useful(view, node_id, level, "note", {})
+    floor.publish({"type": "node_updated", "level": level, "node": result.node.to_json(),
+                   "source_session": sid, "project_path": _project_of(view, project_path)})
+    return NodeWritten(result, level, view, window)
+
+
+async def put_edge(floor: Floor, sid: str | None, level: str, src: str, dst: str, rel: str,
+                   notes: list[str] | None, project_path: str | None = None) -> PutEdgeResult:
+    notes = secrecy.clean_notes(notes)
+    view, wv = await _open(floor, sid, src)
+    handle = await floor.level_handle(view, level, project_path)
+    writer = graph_ops.Writer(session=sid, maintenance=wv is not None and wv.maintenance)
+    # A project edge may name a user node: which of its bare ends the user graph holds. The
+    # project's own nodes are checked inside its actor, with the write.
+    known: set[str] = set()
+    if level == "project":
+        user = await floor.graph("user")
+        for end in {src, dst}:
+            if isinstance(end, str) and not ids.is_artifact(end) and await user.get_node(node_id=end):
+                known.add(end)
+    out = await handle.put_edge(src=src, dst=dst, rel=rel, notes=notes, now=floor.clock(), writer=writer,
+                                known_elsewhere=frozenset(known))
+    if out.credit_elsewhere and level == "project":
+        target, case_ts = out.credit_elsewhere
+        if await (await floor.graph("user")).repeat_credit(target_id=target, case_ts=case_ts):
+            out = attrs.evolve(out, credited=target)
+    floor.publish({"type": "edge_updated", "level": level, "edge": out.edge.to_json(), "source_session": sid,
+                   "project_path": _project_of(view, project_path)})
+    return out
+
+
+async def delete_node(floor: Floor, sid: str | None, node_id: str, level: str | None = None,
+                      project_path: str | None = None) -> tuple[str, int]:
+    view = await floor.session(sid) if sid is not None else None
+    ids.check_node_id(node_id)
+    handle: GraphHandle | None
+    if level is None:
+        lvl, handle, node = await floor.find(view, node_id)
+    else:
+        handle = await floor.level_handle(view, level, project_path)
+        lvl, node = level, await handle.get_node(node_id=node_id)
+    if node is None or handle is None or lvl is None:
+        raise NotFound(f"node '{node_id}' not found in the user or project graph"
+                       + await floor.maintain_hint(node_id, level, "maintain nodes cannot be deleted with this tool"))
+    removed = await handle.delete_node(node_id=node_id)
+    floor.publish({"type": "node_deleted", "level": lvl, "id": node_id, "source_session": sid,
+                   "project_path": _project_of(view, project_path)})
+    return lvl, removed
+
+
+async def delete_edge(floor: Floor, sid: str | None, src: str, dst: str, rel: str, level: str | None = None,
+                      project_path: str | None = None) -> str | None:
+    view = await floor.session(sid) if sid is not None else None
+    for name, value in (("from", src), ("to", dst)):
+        ids.check_endpoint(value, name)
+    ids.check_rel(rel)
+    if level is None:
+        candidates = await floor.levels_of(view)
+    else:
+        candidates = [(level, await floor.level_handle(view, level, project_path))]
+    for lvl, handle in candidates:
+        if await handle.delete_edge(key=(src, dst, rel)):
+            floor.publish({"type": "edge_deleted", "level": lvl, "edge": {"from": src, "to": dst, "rel": rel},
+                           "source_session": sid, "project_path": _project_of(view, project_path)})
+            return lvl
+    return None
+
+
+async def progress(floor: Floor, sid: str | None, task_id: str, state: Any, level: str,
+                   project_path: str | None = None) -> dict[str, Any] | None:
+    """A task's progress: read it (`state` None) or replace it."""
+    if not isinstance(task_id, str) or not task_id.strip() or len(task_id) > C.REL_MAX_LEN * 2:
+        raise InvalidInput("task_id", "must be a non-empty string of at most 128 characters")
+    view = await floor.session(sid) if sid is not None else None
+    if view is not None and task_id in C.MAINTENANCE_TASKS:
+        await floor.sessions.set_maintenance(sid=view.sid)
+    handle = await floor.level_handle(view, level, project_path)
+    if state is None:
+        return await handle.progress_get(task_id=task_id)
+    if not isinstance(state, dict):
+        raise InvalidInput("state", "must be an object (omit it to read)")
+    secrecy.refuse_secrets(secrecy.strings_in(state, "state"))
+    return await handle.progress_set(task_id=task_id, state=state, now=floor.clock())

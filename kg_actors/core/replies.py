@@ -1,0 +1,179 @@
+"""How the MCP tools and the session notices word their replies: pure functions of what happened.
+
+The use cases (conduct/) decide; these say it. Kept apart so that the text a
+model reads has one home and is tested without a server.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from . import constants as C
+
+
+def user_only_notice(sid: str) -> str:
+    return (
+        "User-only session: only the user graph is loaded, no project memory. If the work belongs to a "
+        f"project folder, kg_read(session_id='{sid}', cwd='<project root>') attaches its memory to this session."
+    )
+
+
+def bound_note(root: str | None, folder: str | None) -> str | None:
+    """Said when a session binds below a work tree's root, so the agent knows which folder's memory it holds."""
+    if root is None or root == folder:
+        return None
+    return f"Project folder: {root}, the root of the git work tree holding cwd {folder}."
+
+
+def conflict_text(reason: str, level: str, node: Mapping[str, Any]) -> str:
+    lines = [f"NOT WRITTEN — {reason}. The node as it stands ({level} graph):",
+             f"▸ {node['id']}", f"  gist: {node['gist']}"]
+    if node["notes"]:
+        lines.append("  notes:")
+        lines.extend(f"    - {n}" for n in node["notes"])
+    if node["touches"]:
+        lines.append("  touches: " + " · ".join(node["touches"]))
+    lines.append("Merge your change into this content and call kg_put_node again.")
+    return "\n".join(lines)
+
+
+def votes_left_line(likes: int) -> str:
+    """Spec 003: the reply says how many votes remain before the hard cap, and past the
+    guidance, how far over it the session is (the guidance is not a limit)."""
+    left = max(0, C.MAX_LIKES_PER_SESSION - likes)
+    line = f"{left} vote(s) left before the hard cap of {C.MAX_LIKES_PER_SESSION} this session"
+    over = likes - C.LIKES_GUIDANCE_PER_SESSION
+    if over > 0:
+        return f"{line}; {over} past the guidance of {C.LIKES_GUIDANCE_PER_SESSION} — fine if each one earned it."
+    return f"{line} (guidance: about {C.LIKES_GUIDANCE_PER_SESSION})."
+
+
+def node_saved(node_id: str, level: str, promoted: bool, warnings: Iterable[str], hints: Iterable[str],
+               note_credit: bool) -> str:
+    text = f"Node '{node_id}' saved to {level} graph"
+    if promoted:
+        text += " (back in the active view)"
+    for warning in warnings:
+        text += f" — {warning}"
+    for hint in hints:
+        text += f"\n{hint}"
+    if note_credit:
+        text += "\nA case added to a lesson counts as your endorsement of it."
+    return text
+
+
+def edge_saved(src: str, dst: str, rel: str, level: str, credited: str | None) -> str:
+    text = f"Edge {src}->{dst}:{rel} saved to {level} graph"
+    if credited:
+        text += f" — '{credited}' credited: a newer case repeats that lesson."
+    return text
+
+
+def node_deleted(node_id: str, level: str, removed: int) -> str:
+    return f"Deleted node '{node_id}' and {removed} connected edges from {level} graph"
+
+
+def edge_deleted(src: str, dst: str, rel: str, level: str | None) -> str:
+    key = f"{src}->{dst}:{rel}"
+    return f"Edge deleted: {key} ({level} graph)" if level else f"Edge not found: {key}"
+
+
+def renamed(old_id: str, new_id: str, level: str, rewired: int, skipped: Sequence[Mapping[str, str]]) -> str:
+    text = f"Renamed '{old_id}' -> '{new_id}' in {level} graph; {rewired} edge ref(s) rewired."
+    for skip in skipped:
+        text += f"\nNOT rewired in {skip['graph']} ({skip['reason']}) — check that graph by hand."
+    return text
+
+
+def useful_reply(accepted: Sequence[str], refused: Sequence[tuple[str, str]], unorphaned: Sequence[str],
+                 credits: int | None, likes: int, credits_spent: int, maintenance: bool) -> str:
+    lines = []
+    if accepted:
+        if credits:
+            lines.append(f"Credited ({credits} each): {', '.join(accepted)}")
+        else:
+            lines.append(f"Marked useful: {', '.join(accepted)}")
+    for node_id in unorphaned:
+        lines.append(f"'{node_id}' was orphaned; the credit returns it to the archive.")
+    for node_id, why in refused:
+        lines.append(f"Skipped {node_id}: {why}")
+    if maintenance and credits:
+        lines.append(f"{C.MAINTENANCE_CREDITS_PER_PASS - credits_spent} credit(s) left this pass.")
+    else:
+        lines.append(votes_left_line(likes))
+    return "\n".join(lines)
+
+
+def progress_reply(task_id: str, written: bool, stored: Mapping[str, Any] | None) -> str:
+    if written:
+        return f"Progress saved for task '{task_id}'"
+    if stored is None:
+        return f"No progress found for task '{task_id}'"
+    return f"Progress for '{task_id}':\n{json.dumps(stored, indent=2, ensure_ascii=False)}"
+
+
+def sync_section(level: str, nodes: Sequence[Any], edges: Sequence[Any]) -> str:
+    """One level's changes by other sessions (nodes and edges as the graph holds them)."""
+    lines = [f"{level.capitalize()}: {len(nodes)} node changes, {len(edges)} edge changes"]
+    for node in sorted(nodes, key=lambda n: n.id):
+        flag = " [archived]" if not node.active else ""
+        lines.append(f"  node {node.id}{flag}: {node.gist[:C.SYNC_GIST_CLIP]}")
+    for edge in sorted(edges, key=lambda e: e.key):
+        lines.append(f"  edge {edge.src} --{edge.rel}--> {edge.dst}")
+    return "\n".join(lines)
+
+
+def sync_reply(sections: Sequence[str]) -> str:
+    if not sections:
+        return "No updates from other sessions"
+    return "Updates from other sessions:\n\n" + "\n\n".join(sections)
+
+
+def push_text(shown: Sequence[tuple[str, str, bool]], total: int) -> str:
+    """Other sessions' writes pushed to this one: (id, gist, updated) for each shown, of `total` fresh."""
+    lines = ["While you worked, other sessions wrote to this memory:"]
+    for node_id, gist, updated in shown:
+        lines.append(f"- {node_id} ({'updated' if updated else 'new'}): {gist[:C.PUSH_GIST_CLIP]}")
+    if total > len(shown):
+        lines.append(f"+{total - len(shown)} more — kg_sync(session_id) lists them.")
+    lines.append("If one already holds a lesson you are about to write, update that node instead of adding another.")
+    return "\n".join(lines)
+
+
+def with_notice(text: str, notice: str | None) -> str:
+    return f"{text}\n\n{notice}" if notice else text
+
+
+def resumed_note(sid: str, parent: str | None) -> str:
+    return (f"KG memory session resumed — session_id: {sid} (pass it to every kg_* call"
+            + (f"; it replaces {parent}, which stays with the session this one was forked from" if parent else "")
+            + "). The memory preload earlier in this conversation remains in context; "
+            "kg_sync(session_id) fetches the changes other sessions made since.")
+
+
+def preloaded_message(shown: int, user: int, project: int, sid: str) -> str:
+    return f"kg memory: preloaded {shown} gist(s) (user {user}, project {project}) — session {sid}"
+
+
+def file_recall_text(names: str, rows: Sequence[tuple[str, str, str]]) -> tuple[str, list[str]]:
+    """`KG memory on <files>:` and as many (level, id, gist) lines as the budget holds; the ids shown."""
+    header = f"KG memory on {names}:"
+    lines, shown = [header], []
+    for level, node_id, gist in rows:
+        line = f"- [{level}] {node_id}: {gist}"
+        if shown and sum(len(x) + 1 for x in lines) + len(line) > C.FILE_RECALL_CHAR_BUDGET:
+            break
+        lines.append(line[: C.FILE_RECALL_CHAR_BUDGET - len(header) - 1])
+        shown.append(node_id)
+    return "\n".join(lines), shown
+
+
+def hook_output(event: str, text: str | None, system_message: str | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if text:
+        out["hookSpecificOutput"] = {"hookEventName": event, "additionalContext": text}
+    if system_message:
+        out["systemMessage"] = system_message
+    return out

@@ -1,0 +1,86 @@
+"""What every REST route shares: the domain-error -> status table, the error boundary, the JSON body.
+
+Domain errors map to statuses once, here: InvalidInput 400, NotFound and
+SessionUnknown 404, WriteConflict and Conflict 409, ActorStopped 503, a body
+too large 413; bad JSON is 400. Anything else a route raises answers 500 and
+the server goes on. Route modules import this, never each other or rest.py.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Awaitable, Callable
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+
+from ..core.errors import ActorStopped, Conflict, InvalidInput, KGError, NotFound, SessionUnknown, WriteConflict
+
+log = logging.getLogger(__name__)
+
+Handler = Callable[[Request], Awaitable[JSONResponse]]
+
+# A node at the hard limits (20,000-char gist, 200 notes of 20,000) is ~4 MB of JSON; past twice that, refuse.
+BODY_MAX_BYTES = 8 * 1024 * 1024
+
+
+class PayloadTooLarge(KGError):
+    """A request body over BODY_MAX_BYTES."""
+
+
+STATUS: dict[type[KGError], int] = {
+    InvalidInput: 400, NotFound: 404, SessionUnknown: 404, WriteConflict: 409, Conflict: 409,
+    ActorStopped: 503, PayloadTooLarge: 413,
+}
+
+
+def status_of(exc: KGError) -> int:
+    """The REST status of a domain error: its nearest class in STATUS, else 400 (a refused request)."""
+    for cls in type(exc).__mro__:
+        if cls in STATUS:
+            return STATUS[cls]  # type: ignore[index]
+    return int(getattr(exc, "status", 400))
+
+
+def error_response(exc: KGError) -> JSONResponse:
+    body: dict = {"error": str(exc)}
+    if isinstance(exc, InvalidInput):
+        body.update(field=exc.field, rule=exc.rule)
+    if isinstance(exc, WriteConflict):
+        body.update(reason=exc.reason, node=exc.node)
+    return JSONResponse(body, status_code=status_of(exc))
+
+
+def guarded(fn: Handler) -> Handler:
+    async def wrapper(request: Request) -> JSONResponse:
+        try:
+            return await fn(request)
+        except KGError as exc:
+            return error_response(exc)
+        except Exception as exc:  # the boundary: one bad request answers 500, the server goes on
+            log.exception("%s %s failed", request.method, request.url.path)
+            return JSONResponse({"error": f"internal error: {exc!r}"}, status_code=500)
+    return wrapper
+
+
+async def json_body(request: Request) -> dict:
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > BODY_MAX_BYTES:
+        raise PayloadTooLarge(f"body is {declared} bytes; at most {BODY_MAX_BYTES}")
+    raw = bytearray()
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > BODY_MAX_BYTES:
+            raise PayloadTooLarge(f"body is over {BODY_MAX_BYTES} bytes")
+    try:
+        body = json.loads(raw or b"{}")
+    except ValueError as exc:
+        raise InvalidInput("body", f"is not valid JSON ({exc})") from None
+    if not isinstance(body, dict):
+        raise InvalidInput("body", "must be a JSON object")
+    return body
+
+
+def flag(value: str | None) -> bool:
+    return (value or "").lower() in ("1", "true", "yes")

@@ -1,0 +1,149 @@
+"""The handle callers hold on the session registry: one typed method per message; the mailbox stays private.
+
+Produced only by run_session_registry (session_actor.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from . import actor
+from . import session_messages as m
+from .session_messages import PushWindow, SessionView, VoteState, WriterInfo, WriteView
+
+
+@attrs.frozen
+class SessionHandle:
+    """What callers hold: one typed method per message; the mailbox stays private."""
+
+    _mailbox: actor.Mailbox[m.SessionMessage[Any]]
+
+    async def tell(self, message: m.SessionMessage[Any]) -> None:
+        """For updates whose answer a hook reply need not wait for (a mark of what was shown)."""
+        await self._mailbox.tell(message)
+
+    def close(self) -> None:
+        """Stop taking messages; the registry saves what is dirty and exits."""
+        self._mailbox.send.close()
+
+    # Lifecycle
+    async def register(self, project_path: str | None, harness: str, now: float,
+                       claude_sid: str | None = None) -> SessionView:
+        return await self._mailbox.ask(m.Register(project_path, harness, now, claude_sid))
+
+    async def get(self, sid: str) -> SessionView | None:
+        return await self._mailbox.ask(m.Get(sid))
+
+    async def touch(self, sid: str, now: float, harness: str | None = None) -> SessionView:
+        return await self._mailbox.ask(m.Touch(sid, now, harness))
+
+    async def attach(self, sid: str, project_path: str | None) -> SessionView:
+        return await self._mailbox.ask(m.Attach(sid, project_path))
+
+    async def find_by_claude(self, claude_sid: str) -> SessionView | None:
+        return await self._mailbox.ask(m.FindByClaude(claude_sid))
+
+    async def open_hook(self, claude_sid: str, now: float,
+                        push_before_full_read: bool) -> tuple[SessionView | None, PushWindow | None]:
+        return await self._mailbox.ask(m.OpenHook(claude_sid, now, push_before_full_read))
+
+    async def find_by_project(self, project_path: str | None) -> SessionView | None:
+        return await self._mailbox.ask(m.FindByProject(project_path))
+
+    async def bind(self, sid: str, claude_sid: str, harness: str) -> SessionView:
+        return await self._mailbox.ask(m.Bind(sid, claude_sid, harness))
+
+    async def fork(self, sid: str, claude_sid: str | None, harness: str, now: float) -> SessionView:
+        return await self._mailbox.ask(m.Fork(sid, claude_sid, harness, now))
+
+    async def reset_context(self, sid: str) -> SessionView:
+        return await self._mailbox.ask(m.ResetContext(sid))
+
+    async def set_maintenance(self, sid: str) -> bool:
+        return await self._mailbox.ask(m.SetMaintenance(sid))
+
+    async def expire(self, now: float) -> int:
+        return await self._mailbox.ask(m.Expire(now))
+
+    async def save(self, now: float | None = None) -> None:
+        await self._mailbox.ask(m.Save(now))
+
+    # What a session has seen
+    async def mark_seen(self, sid: str, ids: list[str], via: str, at: float, full: bool = False) -> None:
+        await self._mailbox.ask(m.MarkSeen(sid, ids, via, at, full))
+
+    async def mark_full_read(self, sid: str, now: float) -> bool:
+        return await self._mailbox.ask(m.MarkFullRead(sid, now))
+
+    async def set_preloaded(self, sid: str, ids: list[str]) -> None:
+        await self._mailbox.ask(m.SetPreloaded(sid, ids))
+
+    async def write_view(self, sid: str, level: str, node_id: str) -> WriteView:
+        return await self._mailbox.ask(m.GetWriteView(sid, level, node_id))
+
+    async def open_write(self, sid: str, now: float, node_id: str) -> tuple[SessionView, WriteView]:
+        return await self._mailbox.ask(m.OpenWrite(sid, now, node_id))
+
+    async def after_write(self, sid: str, ids: list[str], via: str, at: float,
+                          push_at: float | None = None) -> PushWindow | None:
+        return await self._mailbox.ask(m.AfterWrite(sid, ids, via, at, push_at))
+
+    async def forget_views(self, ids: list[str]) -> None:
+        await self._mailbox.ask(m.ForgetViews(ids))
+
+    async def rename_ref(self, old_id: str, new_id: str) -> None:
+        await self._mailbox.ask(m.RenameRef(old_id, new_id))
+
+    # Votes
+    async def like(self, sid: str, node_id: str, credits: int | None) -> str | None:
+        return await self._mailbox.ask(m.Like(sid, node_id, credits))
+
+    async def unlike(self, sid: str, node_id: str, credits: int | None) -> None:
+        await self._mailbox.ask(m.Unlike(sid, node_id, credits))
+
+    async def vote_state(self, sid: str) -> VoteState:
+        return await self._mailbox.ask(m.GetVoteState(sid))
+
+    # Other sessions' writes
+    async def sync_window(self, sid: str, now: float) -> float:
+        return await self._mailbox.ask(m.SyncWindow(sid, now))
+
+    async def claim_push(self, sid: str, now: float) -> PushWindow | None:
+        return await self._mailbox.ask(m.ClaimPush(sid, now))
+
+    async def writers(self) -> dict[str, WriterInfo]:
+        return await self._mailbox.ask(m.Writers())
+
+    # Reply parts
+    async def set_pages(self, sid: str, parts: list[str], effects: list[dict[str, Any]]) -> None:
+        await self._mailbox.ask(m.SetPages(sid, parts, effects))
+
+    async def next_page(self, sid: str) -> tuple[str, dict[str, Any]] | None:
+        return await self._mailbox.ask(m.NextPage(sid))
+
+    # Ambient channels
+    async def file_recall_allowed(self, sid: str, now: float) -> bool:
+        return await self._mailbox.ask(m.FileRecallAllowed(sid, now))
+
+    async def note_file_recall(self, sid: str, now: float) -> None:
+        await self._mailbox.ask(m.NoteFileRecall(sid, now))
+
+    async def tool_event(self, path: str, key: str, harness_sid: str, now: float) -> dict[str, Any]:
+        return await self._mailbox.ask(m.ToolEvent(path, key, harness_sid, now))
+
+    async def claim_nudge(self, path: str, key: str, kg_sid: str, now: float) -> bool:
+        return await self._mailbox.ask(m.ClaimNudge(path, key, kg_sid, now))
+
+    async def activity_days(self, path: str) -> frozenset[str]:
+        return await self._mailbox.ask(m.ActivityDays(path))
+
+    async def note_hook(self, harness: str, project_path: str | None) -> None:
+        await self._mailbox.ask(m.NoteHook(harness, project_path))
+
+    async def hook_seen(self, harness: str, project_path: str | None) -> bool:
+        return await self._mailbox.ask(m.HookSeen(harness, project_path))
+
+    async def recent_project(self) -> str | None:
+        return await self._mailbox.ask(m.RecentProject())

@@ -1,0 +1,77 @@
+"""What the session registry answers with: immutable views of a session, and what a message may change.
+
+Handlers get copies (frozen), never the registry's own records.
+"""
+
+from __future__ import annotations
+
+import enum
+
+import attrs
+
+
+class Touches(enum.Enum):
+    """Which stored session records a message may change."""
+
+    NONE = "none"  # reads, or state kept elsewhere (tool events, hooks seen): nothing to save
+    OWN = "own"  # the session it names (`sid`) or answers with (a SessionView)
+    ALL = "all"  # any of them
+    MEMBERSHIP = "membership"  # which sessions exist, not what any kept one holds
+
+
+@attrs.frozen
+class SessionView:
+    """An immutable copy of what handlers need to know about a session."""
+
+    sid: str
+    project_path: str | None
+    scope: str | None
+    harness: str
+    maintenance: bool
+    full_read_ts: float | None
+    start_ts: float
+    preloaded: frozenset[str]
+    seen: frozenset[str]
+    likes: int
+    claude_sid: str | None
+
+    @property
+    def bound(self) -> bool:
+        return self.project_path is not None or self.scope == "user"
+
+
+@attrs.frozen
+class WriteView:
+    """What write arbitration needs to know of a session and one node."""
+
+    seen_at: float | None
+    read_at: float | None
+    may_credit: bool
+    maintenance: bool
+
+
+@attrs.frozen
+class VoteState:
+    likes: int
+    credits: int
+    maintenance: bool
+    seen_via: dict[str, str]
+
+
+@attrs.frozen
+class WriterInfo:
+    """Who a session is, as far as deciding which of its writes are pushed to whom."""
+
+    project_path: str | None
+    maintenance: bool
+
+
+@attrs.frozen
+class PushWindow:
+    """A claimed push: what was written after `since` and not seen, for session `sid`."""
+
+    since: float
+    seen_at: dict[str, float]
+    project_path: str | None
+    sid: str
+    writers: dict[str, WriterInfo]

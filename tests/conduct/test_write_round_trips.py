@@ -1,0 +1,72 @@
+"""A session's write asks the session registry twice (before and after) and its graph once.
+
+Counted at the mailboxes of a real registry and a real graph actor; the
+floor's directory is a stand-in that hands out the one user graph.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from types import SimpleNamespace
+
+import pytest
+import trio
+
+from kg_actors import actor
+from kg_actors.conduct import sync, write
+from kg_actors.conduct.floor import Floor
+from kg_actors.core.errors import SessionUnknown
+from kg_actors.core.model import GraphData
+from kg_actors.graph_actor import run_graph_actor
+from kg_actors.session_actor import run_session_registry
+from kg_actors.storage.layout import Layout
+
+NOW = 1_000_000.0
+
+
+@pytest.fixture
+def asks(monkeypatch):
+    counts: Counter[str] = Counter()
+    real = actor.Mailbox.ask
+
+    async def counted(self, message):
+        counts[self.name.split()[0]] += 1
+        return await real(self, message)
+
+    monkeypatch.setattr(actor.Mailbox, "ask", counted)
+    return counts
+
+
+async def _floor(nursery, tmp_path):
+    sessions = await nursery.start(run_session_registry, tmp_path / "sessions.json", {}, lambda: NOW)
+    user = await nursery.start(run_graph_actor, "user", "user", tmp_path / "user.json", GraphData("user"))
+
+    async def get(key):
+        return user
+
+    directory = SimpleNamespace(layout=Layout(tmp_path), get=get, loaded_keys=lambda: ["user"])
+    return Floor.build(directory, sessions, lambda: NOW), sessions, user
+
+
+async def test_a_session_write_asks_the_registry_twice_and_its_graph_once(tmp_path, asks):
+    async with trio.open_nursery() as nursery:
+        floor, sessions, user = await _floor(nursery, tmp_path)
+        view = await sessions.register(project_path=None, harness="claude-code", now=NOW)
+        asks.clear()
+        out = await write.put_node(floor, view.sid, "user", "first-lesson-node", "a lesson", None, None, push=True)
+        assert out.result.created
+        assert asks == {"session": 2, "graph": 1}
+        # The push window came with the write: telling the session about others' writes asks no more of it.
+        asks.clear()
+        assert await sync.push_notice(floor, view.sid, view=out.view, window=out.push_window, claimed=True) is None
+        assert asks["session"] == 0
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_write_for_an_unknown_session_is_refused_with_the_tools_words(tmp_path, asks):
+    async with trio.open_nursery() as nursery:
+        floor, _, user = await _floor(nursery, tmp_path)
+        with pytest.raises(SessionUnknown, match="call kg_read"):
+            await write.put_node(floor, "deadbeef", "user", "first-lesson-node", "a lesson", None, None)
+        assert await user.node_ids() == frozenset()
+        nursery.cancel_scope.cancel()

@@ -1,0 +1,21 @@
+"""Domain errors become REST statuses in one table, by their nearest class."""
+
+from kg_actors.core.errors import ActorStopped, Conflict, InvalidInput, KGError, NotFound, SessionUnknown, WriteConflict
+from kg_actors.http.guard import PayloadTooLarge, error_response, status_of
+from kg_actors.http.rest_store import GitFailed
+
+
+def test_each_domain_error_has_its_status_and_a_subclass_takes_its_parents():
+    assert status_of(InvalidInput("id", "is required")) == 400
+    assert status_of(NotFound("x")) == status_of(SessionUnknown("x")) == 404
+    assert status_of(WriteConflict("user", "a", {}, "stale")) == status_of(Conflict("x")) == 409
+    assert status_of(GitFailed("merge failed")) == 409
+    assert status_of(ActorStopped("x")) == 503
+    assert status_of(PayloadTooLarge("x")) == 413
+    assert status_of(KGError("refused")) == 400
+
+
+def test_an_invalid_input_names_the_field_and_the_rule():
+    response = error_response(InvalidInput("level", "is not one of user, project, maintain"))
+    assert response.status_code == 400
+    assert b'"field":"level"' in response.body and b'"rule":"is not one of user' in response.body
