@@ -71,7 +71,13 @@ def main() -> int:
     ap.add_argument("--data", default="recall_data")
     ap.add_argument("--misses", action="store_true")
     ap.add_argument("--loud", action="store_true")
+    ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                    help="override a constant of kg_actors.core.constants for this run")
     args = ap.parse_args()
+    from kg_actors.core import constants
+    for item in args.set:
+        name, value = item.split("=", 1)
+        setattr(constants, name, type(getattr(constants, name))(value))
     data = importlib.import_module(args.data).build()
     raw, shown = cached_memory(args.data)
     graph = GraphData.from_json(raw, "project")

@@ -17,7 +17,8 @@ import attrs
 
 from . import constants as C
 from .model import Edge, GraphData, Node
-from .search import Hit, SearchIndex, connection_paths, merge_hits, top_hits
+from .search import Hit, SearchIndex, connection_paths, merge_hits
+from .search_concepts import concept_hits
 from .terms import is_stopword, query_terms
 from .typed import is_continuation, typed_part
 
@@ -125,7 +126,7 @@ def run(terms: list[str], views: Mapping[str, tuple[GraphData, SearchIndex]], se
     if not terms:
         return Decision("no_terms")
     query = query_terms(" ".join(terms))
-    per_level = {lvl: top_hits(index, query, seen, C.RECALL_SEARCH_TOP, depth=C.RANK_SCAN_DEPTH)[0]
+    per_level = {lvl: concept_hits(index, query, seen, C.RECALL_SEARCH_TOP, depth=C.RANK_SCAN_DEPTH)
                  for lvl, (_, index) in views.items()}
     ranked = merge_hits(per_level)[: C.RECALL_SEARCH_TOP]
     graphs = {lvl: graph for lvl, (graph, _) in views.items()}
@@ -171,6 +172,7 @@ def decide(terms: list[str], hits: list[tuple[str, Hit]], graphs: Mapping[str, G
     new = [h for _, h in passing if h.node_id not in seen]
     if new and not any(_strong(h, len(terms)) for h in new):
         return Decision("weak_hit", hits=logged, threshold=threshold)
+    passing = _not_subsumed(passing)
     passing.sort(key=lambda lh: (not lh[1].title_match, -lh[1].score))
     chosen = passing[: C.RECALL_MAX_HITS]
     chosen_refs = [(lvl, h.node_id) for lvl, h in chosen]
@@ -184,6 +186,18 @@ def decide(terms: list[str], hits: list[tuple[str, Hit]], graphs: Mapping[str, G
         return Decision("all_seen", hits=logged, threshold=threshold)
     text, shown = render(chosen_refs, nodes, connectors, path_edges, seen)
     return Decision("injected", text, tuple(shown), logged, threshold)
+
+
+def _not_subsumed(hits: list[tuple[str, Hit]]) -> list[tuple[str, Hit]]:
+    """Drop a new hit whose matched prompt words a better new hit already matched: it answers
+    nothing the better one does not (it shares the words by chance, or says less). Anchors stay."""
+    kept: list[tuple[str, Hit]] = []
+    covered: set[int] = set()
+    for lvl, h in sorted(hits, key=lambda lh: -lh[1].score):
+        if h.seen or not h.covers or not h.covers <= covered:
+            kept.append((lvl, h))
+            covered |= h.covers
+    return kept
 
 
 def _hit_record(level: str, hit: Hit, seen: frozenset[str]) -> dict:

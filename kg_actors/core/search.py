@@ -19,6 +19,7 @@ import attrs
 
 from . import constants as C
 from .errors import InvalidInput
+from .expand import family
 from .ids import is_artifact
 from .model import Edge, GraphData, Node
 from .terms import Terms, field_counts, is_bigram, query_terms, stem
@@ -82,6 +83,7 @@ class SearchIndex:
         self.nodes: dict[str, Node] = {}
         self.title_counts: dict[str, int] = {}  # per term: holders with it in their id or gist
         self.id_namers: dict[str, set[str]] = {}  # per word of an id (and its stem): the ids naming it
+        self.families: dict[str, set[str]] = {}  # per stem family key (expand.family): the stems held
         # Per term, lazily: its holders sorted by (-weighted count, id), as numbers into
         # `_names`. An array of ints is invisible to the garbage collector and takes an
         # insert as a memmove; a list (or a new tuple per write) of thousands of ids
@@ -122,6 +124,8 @@ class SearchIndex:
             posting = postings.get(term)
             if posting is None:
                 postings[term] = {node.id: packed}
+                if term.isalpha():  # words only: a bigram or a composite has no family
+                    self.families.setdefault(family(term), set()).add(term)
             else:
                 posting[node.id] = packed
             if in_title(packed):
@@ -156,6 +160,11 @@ class SearchIndex:
             if not posting:
                 del self.postings[term]
                 self._order.pop(term, None)
+                kin = self.families.get(family(term))
+                if kin is not None:
+                    kin.discard(term)
+                    if not kin:
+                        del self.families[family(term)]
         for name in id_names(node_id):
             namers = self.id_namers[name]
             namers.discard(node_id)
@@ -208,6 +217,7 @@ class Hit:
     max_term_idf: float  # base (unsharpened) IDF of its rarest matched term
     title_match: bool  # a unigram, or an adjacent pair, found in its id or gist
     seen: bool = False
+    covers: frozenset[int] = frozenset()  # prompt recall: which of the query's concepts it matched
 
 
 _rrf: list[float] = []
