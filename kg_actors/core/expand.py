@@ -20,7 +20,9 @@ from functools import lru_cache
 from .terms import stem
 
 # Each line: words that a person and a lesson use for the same thing in software work.
-# Keep groups tight (a loose group costs precision on every prompt that uses its words).
+# Keep groups tight (a loose group costs precision on every prompt that uses its words), and leave
+# out words whose stem is a common word of its own: settings → `set`, container → `contain`,
+# localization → `local`, requirements → `requir`.
 RELATED_GROUPS = """
 slow latency performance sluggish laggy perf throughput speed
 timeout hang hung stuck freeze frozen stall stalled unresponsive
@@ -33,17 +35,16 @@ authorization permission permissions access role rbac forbidden
 db database sql postgres postgresql mysql sqlite
 cache caching redis memcached
 memory ram oom heap leak
-config configuration configure settings setting conf options
+config configuration configure conf
 env environment envvar dotenv variable variables
 test tests testing pytest unittest jest spec
 lint linter linting ruff eslint flake8 pylint
-format formatter formatting prettier black
-ci pipeline workflow workflows actions jenkins
+format formatter formatting prettier
+ci pipeline workflow workflows jenkins
 review reviewer approve approval codeowners
 kubernetes k8s kubectl cluster helm
-pod pods container containers
-docker dockerfile image images container
-dependency dependencies package packages library libraries lockfile requirements
+docker dockerfile image images
+dependency dependencies package packages library libraries lockfile
 upgrade update bump
 delete remove drop wipe purge erase
 user users customer customers account accounts
@@ -55,7 +56,7 @@ email mail smtp
 payment payments pay charge charged billing billed card
 refund refunds chargeback dispute
 invoice invoices receipt
-cron schedule scheduled scheduler nightly periodic
+cron schedule scheduled scheduler nightly
 queue queues broker celery rabbitmq sqs kafka
 job jobs task tasks
 migration migrations migrate schema alembic
@@ -71,7 +72,7 @@ scale scaling autoscale autoscaling autoscaler hpa replicas
 retry retries retried backoff
 duplicate duplicated twice double repeated idempotent idempotency
 timezone timezones utc tz dst daylight
-translation translations i18n localization locale
+translation translations i18n l10n
 accessibility a11y aria screenreader
 bundle bundler webpack vite rollup esbuild
 limit limits quota throttle throttling ratelimit
@@ -84,12 +85,10 @@ webhook webhooks callback callbacks
 cost costs bill spend expensive
 vulnerability vulnerabilities cve exploit injection xss csrf
 encrypt encryption encrypted crypto
-hash hashing hashed
 colour color
 behaviour behavior
 optimise optimize optimisation optimization
 licence license licenses licences
-cancelled canceled cancel
 """.strip().splitlines()
 
 
@@ -108,7 +107,7 @@ def _build() -> dict[str, tuple[str, ...]]:
 RELATED: dict[str, tuple[str, ...]] = _build()
 
 # Endings Snowball leaves on one member of a derivational family (see the module doc).
-_FAMILY_ENDINGS = ("abl", "ibl", "er", "or", "is", "iz", "i", "e")
+_FAMILY_ENDINGS = ("abl", "ibl", "is", "iz", "i")
 _FAMILY_MIN = 4  # the key must keep this many letters: `user` → `us` would join unrelated words
 
 

@@ -172,7 +172,6 @@ def decide(terms: list[str], hits: list[tuple[str, Hit]], graphs: Mapping[str, G
     new = [h for _, h in passing if h.node_id not in seen]
     if new and not any(_strong(h, len(terms)) for h in new):
         return Decision("weak_hit", hits=logged, threshold=threshold)
-    passing = _not_subsumed(passing)
     passing.sort(key=lambda lh: (not lh[1].title_match, -lh[1].score))
     chosen = passing[: C.RECALL_MAX_HITS]
     chosen_refs = [(lvl, h.node_id) for lvl, h in chosen]
@@ -186,18 +185,6 @@ def decide(terms: list[str], hits: list[tuple[str, Hit]], graphs: Mapping[str, G
         return Decision("all_seen", hits=logged, threshold=threshold)
     text, shown = render(chosen_refs, nodes, connectors, path_edges, seen)
     return Decision("injected", text, tuple(shown), logged, threshold)
-
-
-def _not_subsumed(hits: list[tuple[str, Hit]]) -> list[tuple[str, Hit]]:
-    """Drop a new hit whose matched prompt words a better new hit already matched: it answers
-    nothing the better one does not (it shares the words by chance, or says less). Anchors stay."""
-    kept: list[tuple[str, Hit]] = []
-    covered: set[int] = set()
-    for lvl, h in sorted(hits, key=lambda lh: -lh[1].score):
-        if h.seen or not h.covers or not h.covers <= covered:
-            kept.append((lvl, h))
-            covered |= h.covers
-    return kept
 
 
 def _hit_record(level: str, hit: Hit, seen: frozenset[str]) -> dict:

@@ -217,7 +217,6 @@ class Hit:
     max_term_idf: float  # base (unsharpened) IDF of its rarest matched term
     title_match: bool  # a unigram, or an adjacent pair, found in its id or gist
     seen: bool = False
-    covers: frozenset[int] = frozenset()  # prompt recall: which of the query's concepts it matched
 
 
 _rrf: list[float] = []

@@ -77,8 +77,8 @@ def concept_hits(index: SearchIndex, terms: Terms, seen: frozenset[str], limit: 
     n = index.size
     hits = []
     for nid in best:
-        matched, rarest, titled, covers = 0, 0.0, False, set()
-        for i, group in enumerate(groups):
+        matched, rarest, titled = 0, 0.0, False
+        for group in groups:
             hit_here = False
             for term, factor in group:
                 packed = index.postings[term].get(nid)
@@ -87,8 +87,6 @@ def concept_hits(index: SearchIndex, terms: Terms, seen: frozenset[str], limit: 
                 hit_here = True
                 titled = titled or in_title(packed)
                 rarest = max(rarest, base_idf(index.df(term), n) * factor)
-            if hit_here:
-                covers.add(i)
-                matched += not is_bigram(group[0][0])
-        hits.append(Hit(nid, scores[nid], matched, rarest, titled, nid in seen, frozenset(covers)))
+            matched += hit_here and not is_bigram(group[0][0])
+        hits.append(Hit(nid, scores[nid], matched, rarest, titled, nid in seen))
     return hits
