@@ -153,6 +153,7 @@ RECALL_SCORE_STRONG = 0.02  # over what one term can give (1/60): the channel op
 RECALL_SEARCH_TOP = 10
 RECALL_FAMILY_WEIGHT = 0.8  # a prompt word found as another member of its stem family (core/expand.py)
 RECALL_RELATED_WEIGHT = 0.4  # ... or as a related term of the table: evidence, weaker than the word
+RECALL_ALT_DEPTH = 50  # holders scanned per family/related alternative (the word itself: RANK_SCAN_DEPTH)
 RECALL_MAX_ALTERNATIVES = 12  # terms looked up per prompt word, itself included: bounds the work
 RECALL_CHAR_BUDGET = 2_500
 FILE_RECALL_MAX_NODES = 3

@@ -54,17 +54,27 @@ def score_concepts(index: SearchIndex, groups: list[Concept], depth: int | None)
     """RRF scores, each concept adding a node's best alternative (see `search.score_terms` for depth)."""
     n = index.size
     scores: dict[str, float] = {}
+    get = scores.get
     for group in groups:
-        best: dict[str, float] = {}
+        # A word with no alternatives (most) adds straight in; otherwise each node's best alternative.
+        best: dict[str, float] = scores if len(group) == 1 else {}
         for term, factor in group:
             weight = sharpened(base_idf(index.df(term), n)) * factor
-            order = index.ordered(term, None if depth is None else depth + 1)
+            # An alternative's deep holders add little (factor / (60 + rank)): scan fewer of them.
+            scan = depth if factor == 1.0 or depth is None else min(depth, C.RECALL_ALT_DEPTH)
+            order = index.ordered(term, None if scan is None else scan + 1)
+            if best is scores:
+                for nid, rrf in zip(order, _rrf_weights(len(order))):
+                    scores[nid] = get(nid, 0.0) + weight * rrf
+                continue
+            held = best.get
             for nid, rrf in zip(order, _rrf_weights(len(order))):
                 value = weight * rrf
-                if value > best.get(nid, 0.0):
+                if value > held(nid, 0.0):
                     best[nid] = value
-        for nid, value in best.items():
-            scores[nid] = scores.get(nid, 0.0) + value
+        if best is not scores:
+            for nid, value in best.items():
+                scores[nid] = get(nid, 0.0) + value
     return scores
 
 
@@ -73,7 +83,13 @@ def concept_hits(index: SearchIndex, terms: Terms, seen: frozenset[str], limit: 
     """The best `limit` nodes for the query's concepts, with what the gates read of each."""
     groups = concepts(index, terms)
     scores = score_concepts(index, groups, depth)
-    best = heapq.nsmallest(limit, scores, key=lambda nid: (-scores[nid], nid))
+    if limit < len(scores):  # the limit-th best score, then everything tied with it: ties go by id
+        floor = heapq.nlargest(limit, scores.values())[-1]
+        best = [nid for nid, score in scores.items() if score >= floor]
+    else:
+        best = list(scores)
+    best.sort(key=lambda nid: (-scores[nid], nid))
+    del best[limit:]
     n = index.size
     hits = []
     for nid in best:
