@@ -4,8 +4,9 @@ A person asks "the page takes forever to load"; the lesson says "slow query, N+1
 stems miss that. Two weak expansions, each scored below the word itself (search_concepts.py):
 
 * **stem families**: Snowball leaves some derivations apart (verify → `verifi`, verification →
-  `verif`; linter → `linter`, lint → `lint`; optimise → `optimis`, optimize → `optim`). A family
-  key strips one such ending; the search index keeps family key → the stems it holds, per write.
+  `verif`; expiry → `expiri`, expire → `expir`; optimise → `optimis`, optimize → `optim`). A
+  family key strips one such ending; the search index keeps family key → the stems it holds, per
+  write. Agent nouns (-er) and a final -e are left alone: they joined differ ~ diff, state ~ stats.
 * **related terms**: a small table of software-engineering near-synonyms, one group a line
   (slow ~ latency ~ performance, crash ~ panic ~ exception, deploy ~ release ~ ship, login ~ auth,
   db ~ database ~ postgres). It is domain-general on purpose: words any project's lessons and
@@ -21,8 +22,8 @@ from .terms import stem
 
 # Each line: words that a person and a lesson use for the same thing in software work.
 # Keep groups tight (a loose group costs precision on every prompt that uses its words), and leave
-# out words whose stem is a common word of its own: settings → `set`, container → `contain`,
-# localization → `local`, requirements → `requir`.
+# out words whose stem is a common word of its own (settings → `set`, container → `contain`,
+# localization → `local`, requirements → `requir`) and stopwords ("down").
 RELATED_GROUPS = """
 slow latency performance sluggish laggy perf throughput speed
 timeout hang hung stuck freeze frozen stall stalled unresponsive
@@ -51,7 +52,7 @@ user users customer customers account accounts
 secret secrets password passwords credential credentials apikey token tokens
 log logs logging logger
 monitoring monitor metrics alert alerting observability dashboard
-outage down downtime incident unavailable uptime
+outage downtime incident unavailable uptime
 email mail smtp
 payment payments pay charge charged billing billed card
 refund refunds chargeback dispute

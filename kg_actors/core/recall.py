@@ -5,7 +5,8 @@ nothing; a path reduces to its file name). A hit must clear a score threshold
 (stricter with more terms), show evidence (two prompt terms, a near-unique
 term, or a term in its own id or gist), and the injection must bring something
 new. Silence is the default; every decision is returned with its reason so the
-caller can log it.
+caller can log it. A prompt word matches by itself, by its stem family or by a
+near-synonym, the latter two weighing less (search_concepts.py, expand.py).
 """
 
 from __future__ import annotations

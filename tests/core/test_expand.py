@@ -10,7 +10,7 @@ from kg_actors.core import expand, recall
 from kg_actors.core.model import GraphData, Node
 from kg_actors.core.search import SearchIndex
 from kg_actors.core.search_concepts import concept_hits, concepts
-from kg_actors.core.terms import query_terms, stem
+from kg_actors.core.terms import is_stopword, query_terms, stem
 
 
 def index_of(nodes: list[Node]) -> tuple[GraphData, SearchIndex]:
@@ -64,9 +64,10 @@ def test_related_terms_are_symmetric_stems_and_never_the_word_itself():
     assert expand.related(stem("palindrome")) == ()
 
 
-def test_every_related_group_holds_at_least_two_distinct_stems():
+def test_every_related_group_holds_at_least_two_distinct_stems_and_no_stopword():
     for line in expand.RELATED_GROUPS:
         assert len({stem(w) for w in line.split()}) >= 2, line
+    assert not [t for t in expand.RELATED if is_stopword(t)]
 
 
 # -- the index keeps its family map current -----------------------------------------------
