@@ -142,14 +142,7 @@ NOISE = [
 def build() -> dict:
     """recall_data's memory plus this split's lessons; only this split's prompts are asked."""
     base = recall_data.build()
-    lessons = []
-    for domain, block in LESSONS.items():
-        for line in block.strip().splitlines():
-            node_id, gist, note, touches, prompt = (part.strip() for part in line.split(" | "))
-            lessons.append({"domain": domain, "id": node_id, "gist": gist, "notes": [note],
-                            "touches": [t.strip() for t in touches.split(",") if t.strip()], "prompt": prompt})
-    for i, lesson in enumerate(lessons):
-        lesson["tier"] = ("orphaned", "archived", "auto")[i % 3]
+    lessons = recall_data.parse_lessons(LESSONS)
     edges = list(base["edges"])
     for lesson in lessons:
         if lesson["tier"] != "orphaned":

@@ -1,14 +1,17 @@
 """A fast, in-process companion of bench/recall_eval.py for tuning (issue #12).
 
-    .venv/bin/python bench/recall_offline.py [--data recall_data|recall_heldout] [--misses]
+    .venv/bin/python bench/recall_offline.py [--data recall_data|recall_heldout] [--misses] [--loud]
+        [--set RECALL_RELATIVE_CUT=0.8 ...]
 
 The real evaluation (recall_eval.py) drives a `kg serve` through its endpoints and takes minutes on
 a loaded machine. This one writes the same memory through the real server once (so tiers and the
 full read are exactly the eval's), caches the graph file and what the full read showed under
 .bench/, then asks every prompt of the data set in-process: `recall.human_text`,
 `recall.prompt_terms`, `recall.run` against a `SearchIndex` built as the server builds it.
-Its figures match the real run's hit rate, precision and silence (checked when it was written);
-the real eval is what RESULTS-recall.md reports.
+It prints recall_eval's table (its latency is the decision's alone, in-process); its hit rate,
+precision and silence matched the real run's exactly when it was written (84/123, 84/123, 58/60,
+66/66 at c66845d); the real eval is what RESULTS-recall.md reports. `--misses` and `--loud` list
+what was missed and what was injected unwanted; `--set` tries a constant without editing it.
 """
 
 from __future__ import annotations
@@ -16,7 +19,6 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
-import re
 import sys
 import time
 from pathlib import Path
@@ -25,11 +27,12 @@ BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
 sys.path.insert(0, str(BENCH))
 
+import recall_eval  # noqa: E402
+
 from kg_actors.core import recall  # noqa: E402
 from kg_actors.core.model import GraphData  # noqa: E402
 from kg_actors.core.search import SearchIndex  # noqa: E402
 
-LINE = re.compile(r"^(\s*)- \[(user|project)\] (\S+?)(: | \(in context\))")
 
 
 def cached_memory(module: str) -> tuple[dict, str]:
@@ -39,7 +42,6 @@ def cached_memory(module: str) -> tuple[dict, str]:
         held = json.loads(cache.read_text())
         return held["graph"], held["shown"]
     import httpx
-    import recall_eval
     ev = recall_eval.Eval(ROOT / ".bench" / "runs" / f"offline-{int(time.time())}", module)
     try:
         ev.write_memory()
@@ -54,10 +56,10 @@ def cached_memory(module: str) -> tuple[dict, str]:
     return graph, shown
 
 
-def judge(labels: list[str], text: str | None, needed: list[str]) -> dict:
+def judge(text: str | None, needed: list[str]) -> dict:
     injected, primary = [], []
     for line in (text or "").splitlines():
-        m = LINE.match(line)
+        m = recall_eval.LINE.match(line)
         if m and m.group(4) == ": ":
             injected.append(m.group(3))
             if not m.group(1):
@@ -85,9 +87,9 @@ def main() -> int:
     gists = {n["id"]: n["gist"] for n in data["nodes"]}
     seen = frozenset(i for i, g in gists.items() if g[:60] in shown)
     views = {"project": (graph, index)}
-    rows = []
-    t0 = time.perf_counter()
-    lat = []
+    tiers = {i: "orphaned" if n.orphaned_ts else "archived" if n.archived else "active"
+             for i, n in graph.nodes.items()}
+    rows, lat = [], []
     for p in data["prompts"]:
         t = time.perf_counter()
         text = recall.human_text(p["text"])
@@ -95,27 +97,12 @@ def main() -> int:
         decision = recall.run(terms, views, seen) if terms else None
         lat.append(time.perf_counter() - t)
         needed = [x for x in p["labels"] if x not in seen]
-        row = {**p, "needed": needed, **judge(p["labels"], decision and decision.text, needed),
-               "decision": decision}
-        rows.append(row)
-    rel = [r for r in rows if r["kind"] == "relevant" and r["needed"]]
-    inj = sum(len(r["injected"]) for r in rows)
-    wanted = sum(len(set(r["injected"]) & set(r["labels"])) for r in rows)
-    prim = sum(len(r["primary"]) for r in rows)
-    prim_wanted = sum(len(set(r["primary"]) & set(r["labels"])) for r in rows)
-    unrel = [r for r in rows if r["kind"] == "unrelated"]
-    noise = [r for r in rows if r["kind"] == "noise"]
-    hit = sum(r["hit"] for r in rel)
-    lat.sort()
-    print(f"hit {hit}/{len(rel)} = {hit / len(rel):.3f}  prec {wanted}/{inj} = {wanted / max(1, inj):.3f}  "
-          f"primary {prim_wanted}/{prim} = {prim_wanted / max(1, prim):.3f}  "
-          f"unrel silent {sum(not r['chars'] for r in unrel)}/{len(unrel)}  "
-          f"noise silent {sum(not r['chars'] for r in noise)}/{len(noise)}  "
-          f"chars/prompt {sum(r['chars'] for r in rows) / len(rows):.0f}  "
-          f"p50/p99 {lat[len(lat) // 2] * 1e3:.2f}/{lat[int(len(lat) * .99)] * 1e3:.2f} ms  "
-          f"total {time.perf_counter() - t0:.2f} s")
+        rows.append({**p, "pasted": p.get("pasted", False), "needed": needed, "tiers": [tiers[x] for x in needed],
+                     **judge(decision and decision.text, needed), "decision": decision})
+    for name, value, goal in recall_eval.metrics(rows, lat):
+        print(f"{name:<50} {value:<16} {goal}")
     if args.misses:
-        for r in rel:
+        for r in (r for r in rows if r["kind"] == "relevant" and r["needed"]):
             if not r["hit"]:
                 d = r["decision"]
                 print(f"MISS {r['needed'][0]}: {r['text'][:90]!r} -> {r['injected']} "
