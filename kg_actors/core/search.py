@@ -83,7 +83,8 @@ class SearchIndex:
         self.nodes: dict[str, Node] = {}
         self.title_counts: dict[str, int] = {}  # per term: holders with it in their id or gist
         self.id_namers: dict[str, set[str]] = {}  # per word of an id (and its stem): the ids naming it
-        self.families: dict[str, set[str]] = {}  # per stem family key (expand.family): the stems held
+        # Per stem family key (expand.family): the stems held with a longer form of it (verifi → verif).
+        self.families: dict[str, set[str]] = {}
         # Per term, lazily: its holders sorted by (-weighted count, id), as numbers into
         # `_names`. An array of ints is invisible to the garbage collector and takes an
         # insert as a memmove; a list (or a new tuple per write) of thousands of ids
@@ -124,7 +125,7 @@ class SearchIndex:
             posting = postings.get(term)
             if posting is None:
                 postings[term] = {node.id: packed}
-                if term.isalpha():  # words only: a bigram or a composite has no family
+                if family(term) != term:  # the stems that are their own key are found in postings
                     self.families.setdefault(family(term), set()).add(term)
             else:
                 posting[node.id] = packed

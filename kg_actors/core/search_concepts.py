@@ -34,12 +34,11 @@ def concepts(index: SearchIndex, terms: Terms) -> list[Concept]:
     for term in terms.unigrams:
         alts: dict[str, float] = {term: 1.0}
         if term.isalpha():
-            for kin in sorted(index.families.get(family(term), ())):
+            for kin in _kin(index, term):
                 alts.setdefault(kin, C.RECALL_FAMILY_WEIGHT)
             for other in related(term):
-                if other in postings:
-                    alts.setdefault(other, C.RECALL_RELATED_WEIGHT)
-                for kin in sorted(index.families.get(family(other), ())):
+                alts.setdefault(other, C.RECALL_RELATED_WEIGHT)
+                for kin in _kin(index, other):
                     alts.setdefault(kin, C.RECALL_RELATED_WEIGHT)
         found = [(t, f) for t, f in alts.items() if t in postings and (f == 1.0 or t not in claimed)]
         found = found[: C.RECALL_MAX_ALTERNATIVES]
@@ -48,6 +47,13 @@ def concepts(index: SearchIndex, terms: Terms) -> list[Concept]:
             out.append(tuple(found))
     out += [((pair, 1.0),) for pair in terms.bigrams if pair in postings]
     return out
+
+
+def _kin(index: SearchIndex, term: str) -> list[str]:
+    """The stems of the graph in `term`'s family: its key (when held) and those indexed under it."""
+    key = family(term)
+    kin = sorted(index.families.get(key, ()))
+    return [key, *kin] if key in index.postings else kin
 
 
 def score_concepts(index: SearchIndex, groups: list[Concept], depth: int | None) -> dict[str, float]:
