@@ -50,7 +50,6 @@ import httpx
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
 sys.path.insert(0, str(BENCH))
-import recall_data  # noqa: E402
 
 from kg_actors.testing import ServerProcess  # noqa: E402
 
@@ -84,7 +83,7 @@ class Eval:
         self.transcripts = self.srv.home / ".claude" / "projects" / "eval-app"
         self.transcripts.mkdir(parents=True, exist_ok=True)
         self.data_name = data
-        self.data = (recall_data if data == "recall_data" else importlib.import_module(data)).build()
+        self.data = importlib.import_module(data).build()
         self.gists = {n["id"]: n["gist"] for n in self.data["nodes"]}
         self.n_sessions = 0
         self.latencies: list[float] = []

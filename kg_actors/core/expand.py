@@ -23,7 +23,8 @@ from .terms import stem
 # Each line: words that a person and a lesson use for the same thing in software work.
 # Keep groups tight (a loose group costs precision on every prompt that uses its words), and leave
 # out words whose stem is a common word of its own (settings → `set`, container → `contain`,
-# localization → `local`, requirements → `requir`) and stopwords ("down").
+# localization → `local`, requirements → `requir`), stopwords ("down"), and words with a second common
+# meaning in software (spec, client, snapshot, lookup, gateway, tag, card, cluster).
 RELATED_GROUPS = """
 slow latency performance sluggish laggy perf throughput speed
 timeout hang hung stuck freeze frozen stall stalled unresponsive
@@ -38,12 +39,12 @@ cache caching redis memcached
 memory ram oom heap leak
 config configuration configure conf
 env environment envvar dotenv variable variables
-test tests testing pytest unittest jest spec
+test tests testing pytest unittest jest
 lint linter linting ruff eslint flake8 pylint
 format formatter formatting prettier
 ci pipeline workflow workflows jenkins
 review reviewer approve approval codeowners
-kubernetes k8s kubectl cluster helm
+kubernetes k8s kubectl helm
 docker dockerfile image images
 dependency dependencies package packages library libraries lockfile
 upgrade update bump
@@ -54,7 +55,7 @@ log logs logging logger
 monitoring monitor metrics alert alerting observability dashboard
 outage downtime incident unavailable uptime
 email mail smtp
-payment payments pay charge charged billing billed card
+payment payments pay charge charged billing billed
 refund refunds chargeback dispute
 invoice invoices receipt
 cron schedule scheduled scheduler nightly
@@ -62,13 +63,13 @@ queue queues broker celery rabbitmq sqs kafka
 job jobs task tasks
 migration migrations migrate schema alembic
 mobile phone ios android device
-frontend browser ui client web
+frontend browser ui web
 css style styles styling stylesheet
 image images picture pictures photo photos img
 endpoint endpoints route routes handler handlers api
-dns resolve resolver resolving lookup hostname nameserver
+dns resolve resolver resolving hostname nameserver
 certificate certificates cert tls ssl https
-ingress proxy nginx gateway loadbalancer
+ingress proxy nginx loadbalancer
 scale scaling autoscale autoscaling autoscaler hpa replicas
 retry retries retried backoff
 duplicate duplicated twice double repeated idempotent idempotency
@@ -78,10 +79,10 @@ accessibility a11y aria screenreader
 bundle bundler webpack vite rollup esbuild
 limit limits quota throttle throttling ratelimit
 storage disk volume bucket s3 blob
-backup backups restore snapshot dump
+backup backups restore dump
 concurrent concurrency parallel race simultaneous
 flaky intermittent randomly sporadic nondeterministic
-version versions semver tag
+version versions semver
 webhook webhooks callback callbacks
 cost costs bill spend expensive
 vulnerability vulnerabilities cve exploit injection xss csrf
