@@ -473,19 +473,27 @@ def _filler(rng: random.Random) -> list[dict]:
     return nodes
 
 
-def build(seed: int = 12) -> dict:
-    """The whole evaluation: nodes (with intended tier), edges, prompts with labels, commands."""
-    rng = random.Random(seed)
+def parse_lessons(blocks: dict[str, str]) -> list[dict]:
+    """Lesson lines (per domain) as nodes with their prompt and intended tier.
+
+    Tiers: a third orphaned, a third archived, a third left to compaction (most end up archived,
+    some active, and an active one is already in context after the full read).
+    """
     lessons = []
-    for domain, block in LESSONS.items():
+    for domain, block in blocks.items():
         for line in block.strip().splitlines():
             node_id, gist, note, touches, prompt = (part.strip() for part in line.split(" | "))
             lessons.append({"domain": domain, "id": node_id, "gist": gist, "notes": [note],
                             "touches": [t.strip() for t in touches.split(",") if t.strip()], "prompt": prompt})
-    # Tiers: a third orphaned, a third archived, a third left to compaction (most end up archived,
-    # some active, and an active one is already in context after the full read).
     for i, lesson in enumerate(lessons):
         lesson["tier"] = ("orphaned", "archived", "auto")[i % 3]
+    return lessons
+
+
+def build(seed: int = 12) -> dict:
+    """The whole evaluation: nodes (with intended tier), edges, prompts with labels, commands."""
+    rng = random.Random(seed)
+    lessons = parse_lessons(LESSONS)
     hubs = [{"domain": d, "id": i, "gist": g, "notes": [], "touches": [], "tier": "auto"} for d, (i, g) in HUBS.items()]
     fillers = [{**n, "tier": "auto"} for n in _filler(rng)]
     edges = []

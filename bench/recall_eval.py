@@ -1,6 +1,9 @@
 """Recall evaluation (issue #12): does prompt recall find what matters and stay quiet otherwise?
 
-    .venv/bin/python bench/recall_eval.py [--keep] [--out bench/RESULTS-recall.md]
+    .venv/bin/python bench/recall_eval.py [--keep] [--out bench/RESULTS-recall.md] [--data recall_data]
+
+`--data recall_heldout` asks the second split (bench/recall_heldout.py), written after the first
+round of tuning and before the vocabulary work; it writes its own results file.
 
 Everything goes through the real server and its endpoints: a `kg serve`
 (kg_actors.testing.ServerProcess) in a temporary HOME; the memory of
@@ -32,6 +35,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import http.client
+import importlib
 import json
 import platform
 import re
@@ -46,7 +50,6 @@ import httpx
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
 sys.path.insert(0, str(BENCH))
-import recall_data  # noqa: E402
 
 from kg_actors.testing import ServerProcess  # noqa: E402
 
@@ -73,13 +76,14 @@ def pct(values: list[float], p: float) -> float:
 
 
 class Eval:
-    def __init__(self, base: Path):
+    def __init__(self, base: Path, data: str = "recall_data"):
         self.base = base
         self.srv = ServerProcess(base, {"KG_LOG_LEVEL": "WARNING"})
         self.project = self.srv.project("eval-app")
         self.transcripts = self.srv.home / ".claude" / "projects" / "eval-app"
         self.transcripts.mkdir(parents=True, exist_ok=True)
-        self.data = recall_data.build()
+        self.data_name = data
+        self.data = importlib.import_module(data).build()
         self.gists = {n["id"]: n["gist"] for n in self.data["nodes"]}
         self.n_sessions = 0
         self.latencies: list[float] = []
@@ -251,6 +255,8 @@ def metrics(rows: list[dict], latencies: list[float]) -> list[tuple[str, str, st
 
 
 def command_metrics(rows: list[dict], latencies: list[float]) -> list[tuple[str, str, str]]:
+    if not rows:
+        return [("PreToolUse recall", "n/a: this data set has no commands", "")]
     if all(r["missing"] for r in rows):
         return [("PreToolUse recall", "n/a: no /api/pre_tool endpoint", "")]
     labelled = [r for r in rows if r["needed"]]
@@ -278,7 +284,7 @@ def render(command: str, ev: Eval, rows: list[dict], cmd_rows: list[dict]) -> st
         f"Command: `{command}`", "",
         f"Date: {datetime.datetime.now().astimezone():%Y-%m-%d %H:%M %Z}; git {git_head()}; "
         f"Python {platform.python_version()}.", "",
-        f"Memory (bench/recall_data.py, written through MCP): {len(ev.tiers)} project nodes "
+        f"Memory (bench/{ev.data_name}.py, written through MCP): {len(ev.tiers)} project nodes "
         f"({tiers['active']} active, {tiers['archived']} archived, {tiers['orphaned']} orphaned), "
         f"{len(ev.data['edges'])} edges, 8 domains. Prompts: {len(rows)} ({counts['relevant']} relevant, "
         f"{counts['unrelated']} unrelated, {counts['noise']} noise: pasted output of many tools and bare "
@@ -313,10 +319,12 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--keep", action="store_true", help="keep the store and server log under .bench/runs/")
     ap.add_argument("--out", default=str(BENCH / "RESULTS-recall.md"))
+    ap.add_argument("--data", default="recall_data", choices=["recall_data", "recall_heldout"],
+                    help="the data set: the tuning split or the held-out one")
     args = ap.parse_args()
     command = " ".join([".venv/bin/python bench/recall_eval.py", *map(shlex.quote, sys.argv[1:])])
     base = ROOT / ".bench" / "runs" / f"recall-{int(time.time())}"
-    ev = Eval(base)
+    ev = Eval(base, args.data)
     try:
         ev.write_memory()
         rows = ev.run_prompts()

@@ -5,7 +5,8 @@ nothing; a path reduces to its file name). A hit must clear a score threshold
 (stricter with more terms), show evidence (two prompt terms, a near-unique
 term, or a term in its own id or gist), and the injection must bring something
 new. Silence is the default; every decision is returned with its reason so the
-caller can log it.
+caller can log it. A prompt word matches by itself, by its stem family or by a
+near-synonym, the latter two weighing less (search_concepts.py, expand.py).
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ import attrs
 
 from . import constants as C
 from .model import Edge, GraphData, Node
-from .search import Hit, SearchIndex, connection_paths, merge_hits, top_hits
+from .search import Hit, SearchIndex, connection_paths, merge_hits
+from .search_concepts import concept_hits
 from .terms import is_stopword, query_terms
 from .typed import is_continuation, typed_part
 
@@ -125,7 +127,7 @@ def run(terms: list[str], views: Mapping[str, tuple[GraphData, SearchIndex]], se
     if not terms:
         return Decision("no_terms")
     query = query_terms(" ".join(terms))
-    per_level = {lvl: top_hits(index, query, seen, C.RECALL_SEARCH_TOP, depth=C.RANK_SCAN_DEPTH)[0]
+    per_level = {lvl: concept_hits(index, query, seen, C.RECALL_SEARCH_TOP, depth=C.RANK_SCAN_DEPTH)
                  for lvl, (_, index) in views.items()}
     ranked = merge_hits(per_level)[: C.RECALL_SEARCH_TOP]
     graphs = {lvl: graph for lvl, (graph, _) in views.items()}

@@ -19,6 +19,7 @@ import attrs
 
 from . import constants as C
 from .errors import InvalidInput
+from .expand import family
 from .ids import is_artifact
 from .model import Edge, GraphData, Node
 from .terms import Terms, field_counts, is_bigram, query_terms, stem
@@ -82,6 +83,8 @@ class SearchIndex:
         self.nodes: dict[str, Node] = {}
         self.title_counts: dict[str, int] = {}  # per term: holders with it in their id or gist
         self.id_namers: dict[str, set[str]] = {}  # per word of an id (and its stem): the ids naming it
+        # Per stem family key (expand.family): the stems held with a longer form of it (verifi → verif).
+        self.families: dict[str, set[str]] = {}
         # Per term, lazily: its holders sorted by (-weighted count, id), as numbers into
         # `_names`. An array of ints is invisible to the garbage collector and takes an
         # insert as a memmove; a list (or a new tuple per write) of thousands of ids
@@ -122,6 +125,8 @@ class SearchIndex:
             posting = postings.get(term)
             if posting is None:
                 postings[term] = {node.id: packed}
+                if family(term) != term:  # the stems that are their own key are found in postings
+                    self.families.setdefault(family(term), set()).add(term)
             else:
                 posting[node.id] = packed
             if in_title(packed):
@@ -156,6 +161,11 @@ class SearchIndex:
             if not posting:
                 del self.postings[term]
                 self._order.pop(term, None)
+                kin = self.families.get(family(term))
+                if kin is not None:
+                    kin.discard(term)
+                    if not kin:
+                        del self.families[family(term)]
         for name in id_names(node_id):
             namers = self.id_namers[name]
             namers.discard(node_id)

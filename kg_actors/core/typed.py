@@ -183,6 +183,7 @@ _CONTINUATION_WORDS = frozenset("""
 continue continuing go on ahead yes yeah yep yup y ok okay k sure fine great good perfect nice cool
 proceed keep going next do it that this please thanks thank you lgtm sounds looks right agreed approve approved
 alright all done now again same carry and the then finish up thx ty
+one more step let lets let's us it's
 """.split())
 
 

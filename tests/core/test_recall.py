@@ -250,7 +250,9 @@ def test_a_connector_that_says_nothing_about_the_prompt_stays_out_and_direct_edg
     nodes = [Node("auth-token-refresh", "JWT refresh uses a sliding window"),
              Node("platform-overview", "the platform: api, workers and the web app"),
              Node("token-expiry-clock", "JWT expiry compares server clocks"),
-             Node("token-refresh-errors", "JWT refresh fails silently when expired"), *filler(20)]
+             # "stale", not "expired": expired is in expiry's stem family, and a node naming all three
+             # prompt words would rightly leave the other two as side matches.
+             Node("token-refresh-errors", "JWT refresh fails silently when stale"), *filler(20)]
     edges = [Edge("auth-token-refresh", "platform-overview", "part-of"),
              Edge("token-expiry-clock", "platform-overview", "part-of"),
              Edge("token-refresh-errors", "auth-token-refresh", "refines")]

@@ -90,14 +90,14 @@ def test_a_prose_prompt_keeps_its_lines_beside_one_pasted_line():
 
 
 @pytest.mark.parametrize("text", ["continue", "go on", "yes", "ok do it", "Keep going!", "yes please, continue",
-                                  "sounds good, proceed", "LGTM", "ok"])
+                                  "sounds good, proceed", "LGTM", "ok", "ok next one", "one more", "let's go on"])
 def test_continuations(text):
     assert is_continuation(text)
     assert recall.human_text(text) is None
 
 
 @pytest.mark.parametrize("text", ["continue with the redis eviction fix", "go on: why does helm upgrade hang",
-                                  "yes, add the index concurrently"])
+                                  "yes, add the index concurrently", "one more test for the retry logic"])
 def test_a_continuation_that_says_what_is_not_one(text):
     assert not is_continuation(text)
     assert recall.human_text(text)

@@ -1,0 +1,81 @@
+"""The prompt recall decision's own time at 10,000 nodes, paired A/B: plain terms vs concepts (issue #12).
+
+    .venv/bin/python bench/recall_cpu.py [--nodes 10000] [--prompts 2000] [--seed 5]
+
+The hook bench (hooks_bench.py) times the whole endpoint over HTTP, which on a shared, loaded
+machine mostly measures the load. This times only what the vocabulary work added to a reply:
+`recall.run` over a 10,000-node graph shaped like the hook bench's (bench/workload.py), each
+prompt decided twice in a row, once ranking by plain terms (search.top_hits, as before) and once
+by concepts (search_concepts.concept_hits: stem families and related terms), alternating which
+goes first, so both see the same moment's load. CPU time (the thread's own) is printed beside
+wall time: on a loaded machine the wall time's tail is other processes' turn on the CPU. Prompts are the hook bench's (2-6 vocabulary
+words, many of which the related table expands: auth, token, cache, retry, timeout, queue ...).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCH))
+import hooks_bench  # noqa: E402
+import workload  # noqa: E402
+
+from kg_actors.core import constants as C  # noqa: E402
+from kg_actors.core import recall  # noqa: E402
+from kg_actors.core.model import GraphData  # noqa: E402
+from kg_actors.core.search import SearchIndex, top_hits  # noqa: E402
+from kg_actors.core.search_concepts import concept_hits  # noqa: E402
+
+
+def plain_hits(index, terms, seen, limit, depth=None):
+    return top_hits(index, terms, seen, limit, depth=depth)[0]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--nodes", type=int, default=10_000)
+    ap.add_argument("--prompts", type=int, default=2000)
+    ap.add_argument("--seed", type=int, default=5)
+    args = ap.parse_args()
+    rng = random.Random(args.seed)
+    raw = workload.make_graph(rng, args.nodes, workload.ACTIVE_PROJECT, time.time(), "/tmp/proj")
+    graph = GraphData.from_json(raw, "project")
+    t = time.perf_counter()
+    index = SearchIndex.build(graph)
+    build_s = time.perf_counter() - t
+    views = {"project": (graph, index)}
+    seen = frozenset(n.id for n in graph.nodes.values() if not n.archived)
+    texts = hooks_bench.prompts(rng, args.prompts)
+    times: dict[str, list[float]] = {"plain": [], "concepts": []}
+    cpu: dict[str, list[float]] = {"plain": [], "concepts": []}
+    injected = {"plain": 0, "concepts": 0}
+    for i, text in enumerate(texts):
+        terms = recall.prompt_terms(recall.human_text(text) or "")
+        order = ("plain", "concepts") if i % 2 else ("concepts", "plain")
+        for name in order:
+            recall.concept_hits = plain_hits if name == "plain" else concept_hits
+            t, c = time.perf_counter(), time.thread_time()
+            decision = recall.run(terms, views, seen)
+            cpu[name].append((time.thread_time() - c) * 1000)
+            times[name].append((time.perf_counter() - t) * 1000)
+            injected[name] += decision.text is not None
+    recall.concept_hits = concept_hits
+    print(f"{args.nodes} nodes, index built in {build_s:.1f} s, families {len(index.families)}, "
+          f"terms {len(index.postings)}; {len(texts)} prompts, each decided both ways (depth {C.RANK_SCAN_DEPTH})")
+    print("| ranking | wall p50 / p99 / max ms | CPU p50 / p99 / max ms | prompts injecting |")
+    print("|---|---|---|---|")
+    for name, values in times.items():
+        walls = " / ".join(f"{x:.2f}" for x in (hooks_bench.pct(values, 50), hooks_bench.pct(values, 99), max(values)))
+        cpus = " / ".join(f"{x:.2f}" for x in (hooks_bench.pct(cpu[name], 50), hooks_bench.pct(cpu[name], 99),
+                                                max(cpu[name])))
+        print(f"| {name} | {walls} | {cpus} | {injected[name]} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

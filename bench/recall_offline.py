@@ -1,0 +1,120 @@
+"""A fast, in-process companion of bench/recall_eval.py for tuning (issue #12).
+
+    .venv/bin/python bench/recall_offline.py [--data recall_data|recall_heldout] [--misses] [--loud]
+        [--set RECALL_RELATIVE_CUT=0.8 ...]
+
+The real evaluation (recall_eval.py) drives a `kg serve` through its endpoints and takes minutes on
+a loaded machine. This one writes the same memory through the real server once (so tiers and the
+full read are exactly the eval's), caches the graph file and what the full read showed under
+.bench/, then asks every prompt of the data set in-process: `recall.human_text`,
+`recall.prompt_terms`, `recall.run` against a `SearchIndex` built as the server builds it.
+It prints recall_eval's table (its latency is the decision's alone, in-process); its hit rate,
+precision and silence matched the real run's exactly when it was written (84/123, 84/123, 58/60,
+66/66 at c66845d); the real eval is what RESULTS-recall.md reports. `--misses` and `--loud` list
+what was missed and what was injected unwanted; `--set` tries a constant without editing it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+import time
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+ROOT = BENCH.parent
+sys.path.insert(0, str(BENCH))
+
+import recall_eval  # noqa: E402
+
+from kg_actors.core import recall  # noqa: E402
+from kg_actors.core.model import GraphData  # noqa: E402
+from kg_actors.core.search import SearchIndex  # noqa: E402
+
+
+
+def cached_memory(module: str) -> tuple[dict, str]:
+    """The graph file as the eval leaves it, and the text of a fresh session's full read."""
+    cache = ROOT / ".bench" / f"offline-{module}.json"
+    if cache.exists():
+        held = json.loads(cache.read_text())
+        return held["graph"], held["shown"]
+    import httpx
+    ev = recall_eval.Eval(ROOT / ".bench" / "runs" / f"offline-{int(time.time())}", module)
+    try:
+        ev.write_memory()
+        with httpx.Client(timeout=60) as client:
+            _, shown = ev.session(client)
+        graph_file = next((ev.srv.store / "projects").glob("*/graph.json"))
+    finally:
+        ev.srv.stop()
+    graph = json.loads(graph_file.read_text())
+    cache.parent.mkdir(exist_ok=True)
+    cache.write_text(json.dumps({"graph": graph, "shown": shown}))
+    return graph, shown
+
+
+def judge(text: str | None, needed: list[str]) -> dict:
+    injected, primary = [], []
+    for line in (text or "").splitlines():
+        m = recall_eval.LINE.match(line)
+        if m and m.group(4) == ": ":
+            injected.append(m.group(3))
+            if not m.group(1):
+                primary.append(m.group(3))
+    return {"injected": injected, "primary": primary, "chars": len(text or ""),
+            "hit": bool(set(needed) & set(injected))}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--data", default="recall_data")
+    ap.add_argument("--misses", action="store_true")
+    ap.add_argument("--loud", action="store_true")
+    ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                    help="override a constant of kg_actors.core.constants for this run")
+    args = ap.parse_args()
+    from kg_actors.core import constants
+    for item in args.set:
+        name, value = item.split("=", 1)
+        setattr(constants, name, type(getattr(constants, name))(value))
+    data = importlib.import_module(args.data).build()
+    raw, shown = cached_memory(args.data)
+    graph = GraphData.from_json(raw, "project")
+    index = SearchIndex.build(graph)
+    gists = {n["id"]: n["gist"] for n in data["nodes"]}
+    seen = frozenset(i for i, g in gists.items() if g[:60] in shown)
+    views = {"project": (graph, index)}
+    tiers = {i: "orphaned" if n.orphaned_ts else "archived" if n.archived else "active"
+             for i, n in graph.nodes.items()}
+    rows, lat = [], []
+    for p in data["prompts"]:
+        t = time.perf_counter()
+        text = recall.human_text(p["text"])
+        terms = recall.prompt_terms(text) if text else []
+        decision = recall.run(terms, views, seen) if terms else None
+        lat.append(time.perf_counter() - t)
+        needed = [x for x in p["labels"] if x not in seen]
+        rows.append({**p, "pasted": p.get("pasted", False), "needed": needed, "tiers": [tiers[x] for x in needed],
+                     **judge(decision and decision.text, needed), "decision": decision})
+    for name, value, goal in recall_eval.metrics(rows, lat):
+        print(f"{name:<50} {value:<16} {goal}")
+    if args.misses:
+        for r in (r for r in rows if r["kind"] == "relevant" and r["needed"]):
+            if not r["hit"]:
+                d = r["decision"]
+                print(f"MISS {r['needed'][0]}: {r['text'][:90]!r} -> {r['injected']} "
+                      f"[{d.reason if d else 'none'}] {[(h['id'], h['score'], h['matched_terms']) for h in (d.hits if d else ())][:3]}")
+    if args.loud:
+        for r in rows:
+            if r["kind"] == "relevant" and set(r["injected"]) - set(r["labels"]):
+                print(f"EXTRA {r['labels'][0]}: {r['text'][:70]!r} -> {r['injected']}")
+            if r["kind"] != "relevant" and r["chars"]:
+                print(f"LOUD {r['kind']}: {r['text'][:70]!r} -> {r['injected']}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,114 @@
+"""Prompt recall's ranking: each prompt word a concept, found by the word, its family, or a near-synonym.
+
+The same RRF core as search.py (per term, holders ranked by field-weighted count, sharpened
+IDF / (60 + rank)), with one change: a prompt word is a *concept* whose alternatives are its
+stem-family members held in the graph (weight C.RECALL_FAMILY_WEIGHT) and its related terms
+(core/expand.py, weight C.RECALL_RELATED_WEIGHT). Per concept a node earns its best
+alternative, never the sum: a lesson that says both "postgres" and "database" is not counted
+twice for the prompt's "db". A concept found only through an alternative still counts as a
+matched term for the gates; its score is what keeps it weaker than the word itself.
+
+Everything looked up is precomputed: the family map lives in the SearchIndex (kept per write),
+the related table at import; a prompt costs the postings of its few alternatives.
+"""
+
+from __future__ import annotations
+
+import heapq
+
+from . import constants as C
+from .expand import family, related
+from .search import Hit, SearchIndex, _rrf_weights, base_idf, in_title, sharpened
+from .terms import Terms, is_bigram
+
+Concept = tuple[tuple[str, float], ...]  # (term, factor): the word itself first, at 1.0
+
+
+def concepts(index: SearchIndex, terms: Terms) -> list[Concept]:
+    """The query's concepts: each unigram with its family and related stems the graph holds; pairs alone."""
+    out: list[Concept] = []
+    postings = index.postings
+    # A term of the graph stands for one prompt word only: "concurrency and parallelism" must not
+    # credit a node's one "parallel" twice. The prompt's own words come first.
+    claimed = set(terms.unigrams)
+    for term in terms.unigrams:
+        alts: dict[str, float] = {term: 1.0}
+        if term.isalpha():
+            for kin in _kin(index, term):
+                alts.setdefault(kin, C.RECALL_FAMILY_WEIGHT)
+            for other in related(term):
+                alts.setdefault(other, C.RECALL_RELATED_WEIGHT)
+                for kin in _kin(index, other):
+                    alts.setdefault(kin, C.RECALL_RELATED_WEIGHT)
+        found = [(t, f) for t, f in alts.items() if t in postings and (f == 1.0 or t not in claimed)]
+        found = found[: C.RECALL_MAX_ALTERNATIVES]
+        claimed.update(t for t, _ in found)
+        if found:
+            out.append(tuple(found))
+    out += [((pair, 1.0),) for pair in terms.bigrams if pair in postings]
+    return out
+
+
+def _kin(index: SearchIndex, term: str) -> list[str]:
+    """The stems of the graph in `term`'s family: its key (when held) and those indexed under it."""
+    key = family(term)
+    kin = sorted(index.families.get(key, ()))
+    return [key, *kin] if key in index.postings else kin
+
+
+def score_concepts(index: SearchIndex, groups: list[Concept], depth: int | None) -> dict[str, float]:
+    """RRF scores, each concept adding a node's best alternative (see `search.score_terms` for depth)."""
+    n = index.size
+    scores: dict[str, float] = {}
+    get = scores.get
+    for group in groups:
+        # A word with no alternatives (most) adds straight in; otherwise each node's best alternative.
+        best: dict[str, float] = scores if len(group) == 1 else {}
+        for term, factor in group:
+            weight = sharpened(base_idf(index.df(term), n)) * factor
+            # An alternative's deep holders add little (factor / (60 + rank)): scan fewer of them.
+            scan = depth if factor == 1.0 or depth is None else min(depth, C.RECALL_ALT_DEPTH)
+            order = index.ordered(term, None if scan is None else scan + 1)
+            if best is scores:
+                for nid, rrf in zip(order, _rrf_weights(len(order))):
+                    scores[nid] = get(nid, 0.0) + weight * rrf
+                continue
+            held = best.get
+            for nid, rrf in zip(order, _rrf_weights(len(order))):
+                value = weight * rrf
+                if value > held(nid, 0.0):
+                    best[nid] = value
+        if best is not scores:
+            for nid, value in best.items():
+                scores[nid] = get(nid, 0.0) + value
+    return scores
+
+
+def concept_hits(index: SearchIndex, terms: Terms, seen: frozenset[str], limit: int,
+                 depth: int | None = None) -> list[Hit]:
+    """The best `limit` nodes for the query's concepts, with what the gates read of each."""
+    groups = concepts(index, terms)
+    scores = score_concepts(index, groups, depth)
+    if limit < len(scores):  # the limit-th best score, then everything tied with it: ties go by id
+        floor = heapq.nlargest(limit, scores.values())[-1]
+        best = [nid for nid, score in scores.items() if score >= floor]
+    else:
+        best = list(scores)
+    best.sort(key=lambda nid: (-scores[nid], nid))
+    del best[limit:]
+    n = index.size
+    hits = []
+    for nid in best:
+        matched, rarest, titled = 0, 0.0, False
+        for group in groups:
+            hit_here = False
+            for term, factor in group:
+                packed = index.postings[term].get(nid)
+                if packed is None:
+                    continue
+                hit_here = True
+                titled = titled or in_title(packed)
+                rarest = max(rarest, base_idf(index.df(term), n) * factor)
+            matched += hit_here and not is_bigram(group[0][0])
+        hits.append(Hit(nid, scores[nid], matched, rarest, titled, nid in seen))
+    return hits
