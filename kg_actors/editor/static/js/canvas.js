@@ -64,6 +64,7 @@ function style(big) {
     { selector: "node.top", style: { "font-weight": "bold" } },
     { selector: ".dim", style: { opacity: 0.12 } },
     { selector: ".gone", style: { display: "none" } },
+    { selector: "node.conflict", style: { "border-width": 3, "border-color": "#c0392b", "border-style": "dashed" } },
     { selector: "node:selected", style: { "border-width": 5, "border-color": "#f5b700", "border-style": "double", opacity: 1 } },
   ];
 }
@@ -510,6 +511,13 @@ export class Canvas {
   // A handful of nodes would otherwise fill the screen at giant size.
   capZoom() {
     if (this.cy.zoom() > FIT_ZOOM_MAX) this.cy.zoom({ level: FIT_ZOOM_MAX, renderedPosition: { x: this.cy.width() / 2, y: this.cy.height() / 2 } });
+  }
+
+  // Nodes a sync found changed on two machines: outlined until a version is kept.
+  markConflicts(ids) {
+    this.conflictIds = new Set(ids);
+    this.cy.nodes(".conflict").forEach((n) => { if (!this.conflictIds.has(n.id())) n.removeClass("conflict"); });
+    for (const id of ids) this.cy.getElementById(id).addClass("conflict");
   }
 
   nodeIds() {
