@@ -87,6 +87,10 @@ async def test_a_nodes_git_history_and_a_conflict_until_resolved_in_the_editor(m
     assert page.inner_text("#conflicts") == "2 changed on two machines"
     assert page.evaluate("() => window.kgEditor.canvas.cy.getElementById('shared-lesson-node').hasClass('conflict')")
     page.click("#conflicts")
+    assert page.get_attribute("#conflicts", "aria-expanded") == "true"
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#conflicts-menu", state="hidden")
+    page.click("#conflicts")
     page.click("#conflicts-menu a[data-id='shared-lesson-node']")
     page.wait_for_selector("#conflict-box")
     box = page.inner_text("#conflict-box")

@@ -98,10 +98,15 @@ export class Conflicts {
     this.rows = [];
     this.button = document.getElementById("conflicts");
     this.menu = document.getElementById("conflicts-menu");
-    this.button.addEventListener("click", () => {
-      this.menu.hidden = !this.menu.hidden;
-      this.button.setAttribute("aria-expanded", String(!this.menu.hidden));
-    });
+    this.button.addEventListener("click", () => this.show(this.menu.hidden));
+    // A click elsewhere or Escape closes the list, as a menu does.
+    document.addEventListener("click", (e) => { if (!this.menu.hidden && !e.target.closest(".conflicts-wrap")) this.show(false); });
+    document.addEventListener("keydown", (e) => { if (e.key === "Escape" && !this.menu.hidden) this.show(false); });
+  }
+
+  show(open) {
+    this.menu.hidden = !open;
+    this.button.setAttribute("aria-expanded", String(open));
   }
 
   soon() {
@@ -127,7 +132,7 @@ export class Conflicts {
     const n = this.rows.length;
     this.button.hidden = n === 0;
     this.button.textContent = `${n} changed on two machines`;
-    if (!n) this.menu.hidden = true;
+    if (!n) this.show(false);
     this.app.canvas.markConflicts(this.rows.filter((r) => this.onScreen(r)).map((r) => r.id));
     clear(this.menu, h("p", { className: "hint" }, "Each was edited on two machines before they synced; open one to keep a version."),
       h("ul", {}, this.rows.map((r) => h("li", {},
@@ -137,7 +142,7 @@ export class Conflicts {
   }
 
   async open(row) {
-    this.menu.hidden = true;
+    this.show(false);
     if (!this.onScreen(row)) {
       await this.app.pick(row.level === "project" ? { level: "project", projectPath: row.project_path } : { level: row.level, projectPath: null });
     }
