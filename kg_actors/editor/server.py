@@ -20,6 +20,7 @@ from quart import Response, request, send_from_directory
 from quart_trio import QuartTrio
 
 from ..http import security
+from .static_files import StaticFiles
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +48,12 @@ def page_refusal(method: str, headers: dict[str, str], extra_hosts: frozenset[st
     return None if navigating and "origin" not in headers else refused
 
 
+HARDENING = {
+    "Content-Security-Policy": CSP, "X-Frame-Options": "DENY", "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+
+
 def build_app(api, extra_hosts: frozenset[str] = frozenset()) -> QuartTrio:
     app = QuartTrio(__name__, static_folder=str(STATIC), static_url_path="/static")
     app.config["SEND_FILE_MAX_AGE_DEFAULT"] = 0  # the page and its scripts change with the package
@@ -61,10 +68,7 @@ def build_app(api, extra_hosts: frozenset[str] = frozenset()) -> QuartTrio:
 
     @app.after_request
     async def harden(response: Response) -> Response:
-        response.headers["Content-Security-Policy"] = CSP
-        response.headers["X-Frame-Options"] = "DENY"
-        response.headers["X-Content-Type-Options"] = "nosniff"
-        response.headers["Referrer-Policy"] = "no-referrer"
+        response.headers.update(HARDENING)
         return response
 
     @app.get("/")
@@ -72,13 +76,17 @@ def build_app(api, extra_hosts: frozenset[str] = frozenset()) -> QuartTrio:
         return await send_from_directory(STATIC, "index.html")
 
     quart_asgi = app.asgi_app
+    static = StaticFiles(STATIC)
+    hardening = [(k.lower().encode(), v.encode()) for k, v in HARDENING.items()]
 
     async def dispatch(scope, receive, send) -> None:
         path = scope.get("path", "")
         if scope["type"] in ("http", "websocket") and path.startswith(API_PREFIXES):
             await api(scope, receive, send)
+        elif static.handles(scope) and page_refusal(scope["method"], _headers(scope), extra_hosts) is None:
+            await static(scope, send, hardening)
         else:
-            await quart_asgi(scope, receive, send)
+            await quart_asgi(scope, receive, send)  # refusals, and what is not a file of the page
 
     app.asgi_app = dispatch  # type: ignore[method-assign]
     return app
@@ -106,6 +114,10 @@ async def serve_editor(rt, *, task_status: trio.TaskStatus = trio.TASK_STATUS_IG
                   hc.bind[0], bind_error.strerror or bind_error)
         rt.editor = f"off: port {config.editor_port} is busy ({bind_error.strerror or bind_error})"
         task_status.started(None)
+
+
+def _headers(scope) -> dict[str, str]:
+    return {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers") or []}
 
 
 def _os_error(exc: BaseException) -> OSError | None:

@@ -37,8 +37,6 @@ def owned(root: Path) -> Iterator[Layout]:
 
 def fold_journals(layout: Layout) -> list[str]:
     """Fold every journal left beside a graph into its JSON (what a server does at start, then at once)."""
-    from ..graph_actor import load_graph
-
     folded = []
     keys = ["user", "maintain"] + [f"project:{s}" for s in layout.project_slugs()]
     for key in keys:
@@ -46,6 +44,8 @@ def fold_journals(layout: Layout) -> list[str]:
         jpath = journal.journal_path(path)
         if not jpath.exists():
             continue
+        from ..graph_actor import load_graph  # only with a journal to fold: the import costs a CPU tenth
+
         graph, _ = load_graph(path, "project" if key.startswith("project:") else key, None)
         files.write_atomic(path, files.dump_json(snapshot_to_json(graph.snapshot_json())))
         journal.remove(jpath)

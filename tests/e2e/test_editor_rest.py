@@ -374,6 +374,14 @@ def test_the_page_and_its_libraries_are_served_locally_with_a_strict_policy(srv,
         assert served.status_code == 200, rel
         if "vendor" not in rel:
             assert "http://" not in served.text and "https://" not in served.text, rel
+        assert served.content == path.read_bytes() and served.headers["x-content-type-options"] == "nosniff", rel
+    # Served from memory with an ETag: a reload revalidates (no-cache) and gets 304 for an unchanged file.
+    js = http.get("/static/js/app.js")
+    assert js.headers["content-type"].startswith("text/javascript") and js.headers["cache-control"] == "no-cache"
+    assert "default-src 'self'" in js.headers["content-security-policy"]
+    again = http.get("/static/js/app.js", headers={"if-none-match": js.headers["etag"]})
+    assert again.status_code == 304 and again.content == b""
+    assert http.get("/static/js/no-such-file.js").status_code == 404
 
 
 REFUSED = [

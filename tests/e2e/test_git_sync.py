@@ -155,9 +155,15 @@ async def test_bad_remotes_and_repositories_are_said_clearly_and_lose_nothing(tm
         (a.store / ".git" / "rebase-merge").mkdir()
         out = kg(["commit"], a.env)
         assert out.returncode == 1 and "in the middle of a rebase" in out.stderr and "rebase --abort" in out.stderr
-        assert _sync(a, refusing).returncode == 1
+        out = _sync(a, refusing)
+        assert out.returncode == 1 and "in the middle of a rebase" in out.stderr
+        # The server keeps serving what it had, and keeps taking writes.
+        assert {"a-lesson-node", "written-before-refused-push"} <= set(nodes_by_id(graph(a)["user"]))
+        await _write(a, "written-during-the-rebase")
         (a.store / ".git" / "rebase-merge").rmdir()
         assert a.health()["status"] == "ok"
+        assert kg(["commit"], a.env).returncode == 0
+        assert "written-during-the-rebase" in committed_graph(a.store, env=a.env)["nodes"]
     finally:
         a.stop()
 

@@ -7,6 +7,7 @@
 import { api, query, where } from "./api.js";
 import { Canvas, HUGE } from "./canvas.js";
 import { clear, h, toast } from "./dom.js";
+import { Conflicts } from "./gitview.js";
 import { ListView } from "./list.js";
 import { Live } from "./live.js";
 import { NodePanel } from "./panel.js";
@@ -29,6 +30,7 @@ class App {
     this.panel = new NodePanel(document.getElementById("tab-node"), this);
     this.projectsDialog = new ProjectsDialog(this);
     this.list = new ListView(this);
+    this.conflicts = new Conflicts(this);
     this.picture = null; // the graph on screen as last read, kept current by the feed (the list view's rows)
     this.live = new Live({
       onEvent: (event) => this.onEvent(event),
@@ -225,6 +227,7 @@ class App {
     document.body.dataset.graph = "ready";
     if (this.tab === "budget") showBudget(this);
     if (this.tab === "progress") showProgress(this);
+    this.conflicts.refresh();
   }
 
   // Every node of the picture is drawn (a big graph's archive arrives after its first picture).
@@ -360,6 +363,7 @@ class App {
         // Our own save's echo carries the stamp the panel already holds; anything else is news.
         const held = selected === n.id && this.panel.node.history.written;
         if (selected === n.id && (n._written || {}).ts !== (held || {}).ts) this.panel.changedElsewhere();
+        if (n._conflicts || this.conflicts.rows.some((r) => r.id === n.id)) this.conflicts.soon();
         break;
       }
       case "node_deleted":
@@ -385,8 +389,9 @@ class App {
         if (this.tab === "progress") showProgress(this);
         return;
       case "states_changed":
-        // The tick's compaction moved nodes between tiers: re-read the states now.
+        // The tick's compaction moved nodes between tiers (or a sync merged another machine's): re-read them now.
         this.scheduleStates(0);
+        this.conflicts.soon();
         return;
       default:
         return;

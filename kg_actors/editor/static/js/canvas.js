@@ -27,6 +27,8 @@ export const HUGE = 5000;
 const FIRST_CHUNK = 300; // a big graph's first picture: its active nodes, and at least this many
 const CHUNK = 250; // then this many more per turn of the event loop, so a click is never kept waiting long
 const FIT_ZOOM_MAX = 2;
+const RESHAPE_AT = 1.2; // the canvas's shape and the picture's differ by this factor: reshape the picture
+const MAX_RESHAPE = 2.5;
 const LABEL_DELAY_MS = 100;
 const isArtifact = (endpoint) => endpoint.includes("/") || endpoint.includes("~");
 const edgeId = (e) => `${e.from}->${e.to}:${e.rel}`;
@@ -64,6 +66,7 @@ function style(big) {
     { selector: "node.top", style: { "font-weight": "bold" } },
     { selector: ".dim", style: { opacity: 0.12 } },
     { selector: ".gone", style: { display: "none" } },
+    { selector: "node.conflict", style: { "border-width": 3, "border-color": "#c0392b", "border-style": "dashed" } },
     { selector: "node:selected", style: { "border-width": 5, "border-color": "#f5b700", "border-style": "double", opacity: 1 } },
   ];
 }
@@ -137,9 +140,36 @@ export class Canvas {
     this.size = now;
     cy.resize();
     if (!now.w || !now.h) return;
-    if (this.autoFit) this.fit();
-    else cy.panBy({ x: (now.w - before.w) / 2, y: (now.h - before.h) / 2 });
+    if (this.autoFit) {
+      this.reshape();
+      this.fit();
+    } else cy.panBy({ x: (now.w - before.w) / 2, y: (now.h - before.h) / 2 });
     this.relabel();
+  }
+
+  // The canvas changed shape (the list view opened beside it, a narrower window): pull the picture
+  // to the new shape so it fills the canvas instead of a strip of it. Only ever apart, never together
+  // (labels keep their room); a big graph keeps its positions (moving them all stalls the page).
+  reshape() {
+    const cy = this.cy;
+    if (this.big || this.stream || cy.nodes().length < 3) return;
+    const points = cy.nodes().map((n) => n.position());
+    const xs = points.map((p) => p.x);
+    const ys = points.map((p) => p.y);
+    const [x1, x2, y1, y2] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+    const w = Math.max(x2 - x1, 1);
+    const h = Math.max(y2 - y1, 1);
+    const want = Math.max(cy.width() - 150, 1) / Math.max(cy.height() - 76, 1); // fit()'s room for labels
+    const f = want / (w / h);
+    if (Math.abs(Math.log(f)) < Math.log(RESHAPE_AT)) return;
+    const sx = Math.min(Math.max(f, 1), MAX_RESHAPE);
+    const sy = Math.min(Math.max(1 / f, 1), MAX_RESHAPE);
+    const cx = (x1 + x2) / 2;
+    const cy0 = (y1 + y2) / 2;
+    cy.batch(() => cy.nodes().forEach((n) => {
+      const p = n.position();
+      n.position({ x: cx + (p.x - cx) * sx, y: cy0 + (p.y - cy0) * sy });
+    }));
   }
 
   // Replace everything on screen with `picture` (GET /api/graph).
@@ -510,6 +540,13 @@ export class Canvas {
   // A handful of nodes would otherwise fill the screen at giant size.
   capZoom() {
     if (this.cy.zoom() > FIT_ZOOM_MAX) this.cy.zoom({ level: FIT_ZOOM_MAX, renderedPosition: { x: this.cy.width() / 2, y: this.cy.height() / 2 } });
+  }
+
+  // Nodes a sync found changed on two machines: outlined until a version is kept.
+  markConflicts(ids) {
+    this.conflictIds = new Set(ids);
+    this.cy.nodes(".conflict").forEach((n) => { if (!this.conflictIds.has(n.id())) n.removeClass("conflict"); });
+    for (const id of ids) this.cy.getElementById(id).addClass("conflict");
   }
 
   nodeIds() {

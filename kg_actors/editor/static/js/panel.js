@@ -6,6 +6,7 @@
 
 import { api, ApiError, query, where } from "./api.js";
 import { charCount, clear, h, toast, when } from "./dom.js";
+import { conflictBox, historySection } from "./gitview.js";
 
 const GIST_TARGET = 300;
 
@@ -80,6 +81,7 @@ export class NodePanel {
         h("h2", { id: "node-title" }, n.id),
         h("span", { className: `badge ${n.state}`, id: "node-state" }, n.state),
         h("span", { className: "badge" }, `${this.view.level} · v${n.version}`)),
+      conflictBox(this),
       this.renameBox(),
       h("label", { className: "field", for: "gist" }, "Gist", this.counter), gist,
       h("label", { className: "field" }, "Notes"), this.fields.notes,
@@ -95,7 +97,8 @@ export class NodePanel {
       h("label", { className: "field" }, "Score"),
       this.scoreBox = h("div", { className: "card", id: "score-card" }, "…"),
       h("label", { className: "field" }, "History"),
-      stamps(n.history));
+      stamps(n.history),
+      historySection(this.view, n.id));
     this.count();
   }
 
