@@ -20,6 +20,8 @@ import trio
 from hypercorn.config import Config as HyperConfig
 
 from . import __version__, heap
+from .chores.supervisor import deps_for as chore_deps
+from .chores.supervisor import run_chore_supervisor
 from .config import Config
 from .core.constants import SHUTDOWN_GRACE_SECONDS
 from .core.render import fast_charge
@@ -56,6 +58,7 @@ class Runtime:
     editor: str = "off"  # the editor's state for /health: off, starting, up, or why it is off
     keeper: Any = None  # the store's git work (sync/keeper.py)
     readings: Readings = attrs.field(factory=Readings)  # the tick's debt and render size per graph, for the chart
+    chores: Any = None  # the chore supervisor's handle (kg_actors/chores/)
 
 
 def _missing(paths: list[tuple[str, str, str]]) -> frozenset[str]:
@@ -138,6 +141,7 @@ async def run_server(config: Config, clock: Callable[[], float] = time.time, han
             rt = Runtime(config, lay, directory, sessions, memory, feed, clock)
             rt.keeper = StoreKeeper(lay, directory, sessions, clock, feed.publish)
             await actors.start(rt.keeper.serve)
+            rt.chores = await actors.start(run_chore_supervisor, chore_deps(rt))
             if git_problem:
                 rt.keeper.problem(git_problem)
             # Serve at once; the user graph loads meanwhile (requests that need it wait for it).

@@ -370,6 +370,15 @@ class HookSeen(SessionMessage[bool]):
 
 
 @attrs.frozen
+class HeldIds(SessionMessage[frozenset[str]]):
+    """Ids that sessions active since `since` have seen (not maintenance ones): what a chore must not rename."""
+
+    op = "held_ids"
+    sessions = Touches.NONE
+    since: float
+
+
+@attrs.frozen
 class RecentProject(SessionMessage["str | None"]):
     """The project the editor opens on: that of the most recently active session."""
 
@@ -515,3 +524,6 @@ class SessionHandle:
 
     async def recent_project(self) -> str | None:
         return await self._mailbox.ask(RecentProject())
+
+    async def held_ids(self, since: float) -> frozenset[str]:
+        return await self._mailbox.ask(HeldIds(since))

@@ -12,6 +12,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from ..ambient import Ambient, hook_output
+from ..chores.trigger import after_prompt
 from ..core import debt
 from ..core.errors import InvalidInput
 from .rest import flag, guarded, json_body
@@ -38,7 +39,8 @@ def routes(runtime) -> list[Route]:
         return JSONResponse(hook_output("SessionStart", out["context"], message))
 
     async def prompt_context(request: Request) -> JSONResponse:
-        return JSONResponse(await ambient.prompt_context(await json_body(request)))
+        body = await json_body(request)
+        return JSONResponse(await ambient.prompt_context(body), background=after_prompt(runtime, body))
 
     async def pre_tool(request: Request) -> JSONResponse:
         return JSONResponse(await ambient.pre_tool(await json_body(request)))
