@@ -1,0 +1,101 @@
+"""A real `kg serve` with chores on: a human prompt dispatches a chore to a fake `claude` on PATH that records
+what it was given and acts through the real MCP tools; the next prompt is refused for spacing, with the reason."""
+
+import json
+import os
+import re
+import sys
+import time
+from pathlib import Path
+
+import anyio
+from mcp import Client
+
+from kg_actors.chores import gauge_files
+from kg_actors.testing import ServerProcess, session_of
+
+FAKE_CLAUDE = """#!{python}
+import json, os, re, sys
+import anyio
+from mcp import Client
+from kg_actors.testing import session_of
+rec = {rec!r}
+prompt = sys.stdin.read()
+json.dump({{"argv": sys.argv[1:], "env": dict(os.environ), "stdin": prompt, "cwd": os.getcwd()}}, open(rec, "w"))
+url = json.loads(sys.argv[sys.argv.index("--mcp-config") + 1])["mcpServers"]["kg"]["url"]
+targets = re.search(r"Targets: (.*)\\.", prompt).group(1).split(", ")
+cwd = re.search(r'cwd="([^"]+)"', prompt).group(1)
+
+async def main():
+    async with Client(url) as c:
+        got = await c.call_tool("kg_read", {{"cwd": cwd, "ids": targets, "maintenance": True}})
+        text = got.content[0].text
+        sid = session_of(text)
+        await c.call_tool("kg_progress", {{"session_id": sid, "task_id": "chore", "level": "project",
+                                            "state": {{"kind": "gist", "targets": targets, "done": targets}}}})
+anyio.run(main)
+print("chore done")
+"""
+
+
+def _wait_for(path: Path, event: str, count: int = 1, timeout: float = 60.0) -> list[dict]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if path.exists():
+            records = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+            if sum(r.get("event") == event for r in records) >= count:
+                return records
+        time.sleep(0.05)
+    raise AssertionError(f"no {event!r} in {path}: {path.read_text() if path.exists() else 'no log'}")
+
+
+async def _seed(srv: ServerProcess, project: str) -> str:
+    async with Client(srv.url + "/") as c:
+        got = await c.call_tool("kg_read", {"cwd": project})
+        sid = session_of(got.content[0].text)
+        await c.call_tool("kg_put_node", {"session_id": sid, "level": "project", "id": "deploy-pipeline-steps",
+                                          "gist": "Deploys go through the staging gate first. " * 10})
+        return sid
+
+
+def test_a_prompt_dispatches_a_chore_to_the_runner_and_spacing_refuses_the_next(tmp_path):
+    fakebin = tmp_path / "bin"
+    fakebin.mkdir()
+    rec = tmp_path / "claude-run.json"
+    claude = fakebin / "claude"
+    claude.write_text(FAKE_CLAUDE.format(python=sys.executable, rec=str(rec)))
+    claude.chmod(0o755)
+    srv = ServerProcess(tmp_path / "srv", {"PATH": f"{fakebin}:{os.environ['PATH']}", "KG_CHORES": "1",
+                                           "CLAUDECODE": "1", "CLAUDE_CODE_ENTRYPOINT": "cli"})
+    srv.store.mkdir(parents=True, exist_ok=True)
+    (srv.store / "chores.json").write_text(json.dumps({"enabled": True, "timeout_s": 60}))
+    frame = {"rate_limits": {"five_hour": {"used_percentage": 12, "resets_at": time.time() + 3600},
+                             "seven_day": {"used_percentage": 20, "resets_at": time.time() + 86400}}}
+    gauge_files.record_claude(srv.store, frame, time.time())
+    srv.start("--no-editor")
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))
+    from hook_helpers import Harness
+    try:
+        project = srv.project("app")
+        anyio.run(_seed, srv, project)
+        h = Harness(srv, project)
+        h.start()
+        reply = h.prompt("how do deploys reach production?")
+        assert reply.rc == 0 and reply.json is not None  # the reply came; the decision runs after it
+        log = srv.store / "chores.jsonl"
+        records = _wait_for(log, "done")
+        dispatch = next(r for r in records if r["event"] == "dispatch")
+        assert dispatch["tier"] == "chore" and dispatch["kind"] == "gist"
+        assert dispatch["targets"] == ["deploy-pipeline-steps"] and dispatch["runner"] == "claude"
+        done = next(r for r in records if r["event"] == "done")
+        assert done["rc"] == 0 and "chore done" in done["output"]
+        run = json.loads(rec.read_text())
+        assert run["argv"][:3] == ["-p", "--setting-sources", "user"] and "--strict-mcp-config" in run["argv"]
+        assert run["env"]["KG_CHORE"] == "1" and "CLAUDECODE" not in run["env"]
+        assert "CLAUDE_CODE_ENTRYPOINT" not in run["env"]
+        assert run["cwd"] == str(srv.store) and "Category: gist" in run["stdin"]
+        h.prompt("and the rollback?")
+        records = _wait_for(log, "skip")
+        assert next(r for r in records if r["event"] == "skip")["reason"].startswith("spacing: ")
+    finally:
+        srv.kill()
