@@ -120,3 +120,18 @@ def test_kg_gauge_file_round_trip(tmp_path):
     assert gauge_files.read_claude(tmp_path, NOW).seven_day_pct == 41.2
     (tmp_path / gauge_files.CLAUDE_FILE).write_text("{torn")
     assert gauge_files.read_claude(tmp_path, NOW) == "claude-limits.json is not valid JSON"
+
+
+def test_kg_gauge_records_the_frame_and_wraps_the_users_status_line(tmp_path):
+    import subprocess
+    import sys
+    env = dict(os.environ, KG_HOME=str(tmp_path), HOME=str(tmp_path))
+    frame = json.dumps({**FRAME, "rate_limits": {"five_hour": {"used_percentage": 23.5, "resets_at": 4e9},
+                                                 "seven_day": {"used_percentage": 41.2, "resets_at": 4e9}}})
+    done = subprocess.run([sys.executable, "-m", "kg_actors", "gauge"], input=frame, capture_output=True, text=True,
+                          env=env, timeout=60)
+    assert done.returncode == 0 and done.stdout.strip() == "5h 24% · week 41%"
+    assert json.loads((tmp_path / gauge_files.CLAUDE_FILE).read_text())["seven_day_pct"] == 41.2
+    done = subprocess.run([sys.executable, "-m", "kg_actors", "gauge", "--wrap", "echo mine; wc -c"], input="{bad",
+                          capture_output=True, text=True, env=env, timeout=60)
+    assert done.returncode == 0 and done.stdout.split() == ["mine", "4"]  # the user's line, on the same stdin
