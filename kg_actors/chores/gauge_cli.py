@@ -57,3 +57,13 @@ def line(record: dict | None) -> str:
     if reading.seven_day_pct is not None:
         parts.append(f"week {reading.seven_day_pct:.0f}%")
     return " · ".join(parts)
+
+
+def doctor_line(root, now: float) -> str:
+    """What `kg doctor` says of the Claude Code quota gauge: how old its last reading is."""
+    reading = gauge_files.read_claude(root, now)
+    if isinstance(reading, str):
+        return reading
+    minutes = reading.age(now) / 60
+    stale = " (stale: chores refuse readings over 90 min old)" if minutes > 90 else ""
+    return f"last status-line reading {minutes:.0f} min old{stale}"

@@ -135,3 +135,11 @@ def test_kg_gauge_records_the_frame_and_wraps_the_users_status_line(tmp_path):
     done = subprocess.run([sys.executable, "-m", "kg_actors", "gauge", "--wrap", "echo mine; wc -c"], input="{bad",
                           capture_output=True, text=True, env=env, timeout=60)
     assert done.returncode == 0 and done.stdout.split() == ["mine", "4"]  # the user's line, on the same stdin
+
+
+def test_doctor_says_how_old_the_last_reading_is(tmp_path):
+    from kg_actors.chores.gauge_cli import doctor_line
+    assert "install `kg gauge`" in doctor_line(tmp_path, NOW)
+    gauge_files.record_claude(tmp_path, FRAME, NOW - 600)
+    assert doctor_line(tmp_path, NOW) == "last status-line reading 10 min old"
+    assert doctor_line(tmp_path, NOW + 6000).endswith("(stale: chores refuse readings over 90 min old)")
