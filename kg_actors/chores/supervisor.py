@@ -51,6 +51,7 @@ class Deps:
     mcp_url: Callable[[], str]
     env: Mapping[str, str] = attrs.field(factory=lambda: dict(os.environ))
     grace_s: float = runners.GRACE_SECONDS
+    run: Callable[..., Any] = runners.run  # the process's life (tests of the time rules pass a fake)
 
 
 class Supervisor:
@@ -200,7 +201,7 @@ class Supervisor:
     async def job(self, argv: list[str], stdin: bytes, timeout: float, record: dict[str, Any], handle: Any) -> None:
         out: dict[str, Any] = {"tier": record["tier"], "graph": record["graph"], "runner": record["runner"]}
         try:
-            result = await runners.run(argv, stdin, self.d.root, runners.chore_env(self.d.env), timeout,
+            result = await self.d.run(argv, stdin, self.d.root, runners.chore_env(self.d.env), timeout,
                                        self.d.grace_s)
             if result.error:
                 out.update(event="spawn_failed", reason=result.error)
@@ -234,6 +235,14 @@ def _gauge_dict(reading: rules.Reading | str, now: float) -> dict[str, Any]:
             "age_s": round(reading.age(now), 1)}
 
 
+async def decide(sup: Supervisor, prompt: m.Prompted, jobs: trio.Nursery) -> None:
+    try:
+        await sup.on_prompt(prompt, jobs)
+    except Exception as exc:  # one bad decision must not take the supervisor down
+        log.exception("chore decision failed")
+        sup.note("skip", sup.d.clock(), reason=f"internal error: {exc!r}")
+
+
 async def run_chore_supervisor(deps: Deps, *, task_status: trio.TaskStatus[m.ChoreHandle] = trio.TASK_STATUS_IGNORED
                                ) -> None:
     mailbox = actor.Mailbox[m.ChoreMessage[Any]]("chore supervisor")
@@ -246,19 +255,19 @@ async def run_chore_supervisor(deps: Deps, *, task_status: trio.TaskStatus[m.Cho
                 prompt: m.Prompted | None = None
                 for msg in mailbox.burst(first):
                     if isinstance(msg, m.Prompted):
-                        prompt = msg  # prompts queued behind it say nothing newer
                         msg.reply.set(None)
-                    elif isinstance(msg, m.JobDone):
+                        prompt = msg  # prompts queued behind each other: the newest speaks for them
+                        continue
+                    if prompt is not None:  # a later message sees that prompt's decision made
+                        await decide(sup, prompt, jobs)
+                        prompt = None
+                    if isinstance(msg, m.JobDone):
                         sup.on_job_done(msg)
                         msg.reply.set(None)
                     elif isinstance(msg, m.GetStatus):
                         msg.reply.set(sup.status())
                 if prompt is not None:
-                    try:
-                        await sup.on_prompt(prompt, jobs)
-                    except Exception as exc:  # one bad decision must not take the supervisor down
-                        log.exception("chore decision failed")
-                        sup.note("skip", deps.clock(), reason=f"internal error: {exc!r}")
+                    await decide(sup, prompt, jobs)
             jobs.cancel_scope.cancel()
     finally:
         mailbox.drain_stopped()
