@@ -14,6 +14,9 @@ from mcp import Client
 from kg_actors.chores import gauge_files
 from kg_actors.testing import ServerProcess, session_of
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))
+from hook_helpers import Harness  # noqa: E402
+
 FAKE_CLAUDE = """#!{python}
 import json, os, re, sys
 import anyio
@@ -22,7 +25,10 @@ from kg_actors.testing import session_of
 rec = {rec!r}
 prompt = sys.stdin.read()
 json.dump({{"argv": sys.argv[1:], "env": dict(os.environ), "stdin": prompt, "cwd": os.getcwd()}}, open(rec, "w"))
-url = json.loads(sys.argv[sys.argv.index("--mcp-config") + 1])["mcpServers"]["kg"]["url"]
+if "--mcp-config" in sys.argv:  # claude
+    url = json.loads(sys.argv[sys.argv.index("--mcp-config") + 1])["mcpServers"]["kg"]["url"]
+else:  # codex: -c mcp_servers.kg.url="..."
+    url = json.loads(next(a for a in sys.argv if a.startswith("mcp_servers.kg.url=")).split("=", 1)[1])
 targets = re.search(r"Targets: (.*)\\.", prompt).group(1).split(", ")
 cwd = re.search(r'cwd="([^"]+)"', prompt).group(1)
 
@@ -58,23 +64,27 @@ async def _seed(srv: ServerProcess, project: str) -> str:
         return sid
 
 
-def test_a_prompt_dispatches_a_chore_to_the_runner_and_spacing_refuses_the_next(tmp_path):
+def _server(tmp_path, name: str, chores_json: str) -> tuple[ServerProcess, Path]:
+    """A server with a fake `name` (claude or codex) first on PATH, and chores.json as given."""
     fakebin = tmp_path / "bin"
     fakebin.mkdir()
-    rec = tmp_path / "claude-run.json"
-    claude = fakebin / "claude"
-    claude.write_text(FAKE_CLAUDE.format(python=sys.executable, rec=str(rec)))
-    claude.chmod(0o755)
+    rec = tmp_path / f"{name}-run.json"
+    fake = fakebin / name
+    fake.write_text(FAKE_CLAUDE.format(python=sys.executable, rec=str(rec)))
+    fake.chmod(0o755)
     srv = ServerProcess(tmp_path / "srv", {"PATH": f"{fakebin}:{os.environ['PATH']}", "KG_CHORES": "1",
                                            "CLAUDECODE": "1", "CLAUDE_CODE_ENTRYPOINT": "cli"})
     srv.store.mkdir(parents=True, exist_ok=True)
-    (srv.store / "chores.json").write_text(json.dumps({"enabled": True, "timeout_s": 60}))
+    (srv.store / "chores.json").write_text(chores_json)
+    return srv, rec
+
+
+def test_a_prompt_dispatches_a_chore_to_the_runner_and_spacing_refuses_the_next(tmp_path):
+    srv, rec = _server(tmp_path, "claude", json.dumps({"enabled": True, "timeout_s": 60}))
     frame = {"rate_limits": {"five_hour": {"used_percentage": 12, "resets_at": time.time() + 3600},
                              "seven_day": {"used_percentage": 20, "resets_at": time.time() + 86400}}}
     gauge_files.record_claude(srv.store, frame, time.time())
     srv.start("--no-editor")
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))
-    from hook_helpers import Harness
     try:
         project = srv.project("app")
         anyio.run(_seed, srv, project)
@@ -97,5 +107,58 @@ def test_a_prompt_dispatches_a_chore_to_the_runner_and_spacing_refuses_the_next(
         h.prompt("and the rollback?")
         records = _wait_for(log, "skip")
         assert next(r for r in records if r["event"] == "skip")["reason"].startswith("spacing: ")
+    finally:
+        srv.kill()
+
+
+def test_a_codex_session_runs_its_chore_through_codex_gated_on_its_rollout(tmp_path):
+    srv, rec = _server(tmp_path, "codex", json.dumps({"enabled": True, "timeout_s": 60}))
+    srv.start("--no-editor")
+    try:
+        project = srv.project("app")
+        anyio.run(_seed, srv, project)
+        h = Harness(srv, project, kind="codex")
+        h.start()
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime())
+        with open(h.transcript, "a") as f:  # Codex's token_count event, as its rollout has it
+            f.write(json.dumps({"timestamp": stamp, "type": "event_msg", "payload": {
+                "type": "token_count", "info": None, "rate_limits": {
+                    "primary": {"used_percent": 12.0, "window_minutes": 300, "resets_at": int(time.time()) + 9000},
+                    "secondary": {"used_percent": 30.0, "window_minutes": 10080,
+                                  "resets_at": int(time.time()) + 300000}}}}) + "\n")
+        h.prompt("how do deploys reach production?")
+        records = _wait_for(srv.store / "chores.jsonl", "done")
+        dispatch = next(r for r in records if r["event"] == "dispatch")
+        assert dispatch["runner"] == "codex" and dispatch["gauge"]["source"] == "codex"
+        assert dispatch["gauge"]["five_hour_pct"] == 12.0
+        done = next(r for r in records if r["event"] == "done")
+        assert done["rc"] == 0 and "chore done" in done["output"]
+        run = json.loads(rec.read_text())
+        argv = run["argv"]
+        assert argv[:2] == ["exec", "--ephemeral"] and argv[argv.index("-s") + 1] == "read-only"
+        assert argv[argv.index("--disable") + 1] == "shell_tool" and 'web_search="disabled"' in argv
+        assert argv[-1] == "-" and "Category: gist" in run["stdin"] and run["env"]["KG_CHORE"] == "1"
+    finally:
+        srv.kill()
+
+
+def test_a_corrupt_chores_json_leaves_chores_off_and_every_hook_answering(tmp_path):
+    srv, rec = _server(tmp_path, "claude", '{"enabled": true,')
+    srv.start("--no-editor")
+    try:
+        project = srv.project("app")
+        anyio.run(_seed, srv, project)
+        h = Harness(srv, project)
+        assert h.start().json is not None
+        for text in ("first prompt about deploys", "second prompt about deploys"):
+            assert h.prompt(text).rc == 0
+        assert h.read(project + "/README.md").rc == 0
+        assert srv.health() is not None
+        # Off, with the warning in the server's log, and no decision logged, no run.
+        deadline = time.monotonic() + 10
+        while "chores.json is not valid JSON" not in srv.log.read_text() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert "chores.json is not valid JSON" in srv.log.read_text()
+        assert not (srv.store / "chores.jsonl").exists() and not rec.exists()
     finally:
         srv.kill()
