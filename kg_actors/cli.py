@@ -403,7 +403,7 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("setup", help="connect the installed agents (Claude Code, Codex, Claude Desktop), asking first")
     p.add_argument("--yes", action="store_true", help="apply every step without asking")
     p.add_argument("--plan", action="store_true", help="print the steps and change nothing")
-    p.add_argument("--only", metavar="STEPS", help="comma-separated steps: claude, codex, desktop")
+    p.add_argument("--only", metavar="STEPS", help="comma-separated steps: claude, codex, desktop, gauge")
     p.set_defaults(fn=cmd_setup)
     p = sub.add_parser("uninstall", help="undo what kg setup did (the memory stays)")
     p.add_argument("--yes", action="store_true", help="undo without asking")

@@ -12,6 +12,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from ..ambient import Ambient, hook_output
+from ..chores.budget_notices import BudgetNotices
 from ..chores.trigger import after_prompt
 from ..core import debt
 from ..core.errors import InvalidInput
@@ -20,6 +21,7 @@ from .rest import flag, guarded, json_body
 
 def routes(runtime) -> list[Route]:
     ambient = Ambient(runtime.memory)
+    budget = BudgetNotices(runtime.config.root)
 
     async def bootstrap_get(request: Request) -> JSONResponse:
         q = request.query_params
@@ -40,13 +42,15 @@ def routes(runtime) -> list[Route]:
 
     async def prompt_context(request: Request) -> JSONResponse:
         body = await json_body(request)
-        return JSONResponse(await ambient.prompt_context(body), background=after_prompt(runtime, body))
+        reply = await budget.attach("UserPromptSubmit", body, await ambient.prompt_context(body), runtime.clock())
+        return JSONResponse(reply, background=after_prompt(runtime, body))
 
     async def pre_tool(request: Request) -> JSONResponse:
         return JSONResponse(await ambient.pre_tool(await json_body(request)))
 
     async def tool_event(request: Request) -> JSONResponse:
-        return JSONResponse(await ambient.tool_event(await json_body(request)))
+        body = await json_body(request)
+        return JSONResponse(await budget.attach("PostToolUse", body, await ambient.tool_event(body), runtime.clock()))
 
     async def session_state(request: Request) -> JSONResponse:
         """For prompt hooks from before the server made every decision: the full-read flag only."""

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import attrs
 
-STEPS = ("claude", "codex", "desktop")
-TITLES = {"claude": "Claude Code", "codex": "Codex", "desktop": "Claude Desktop"}
+STEPS = ("claude", "codex", "desktop", "gauge")
+TITLES = {"claude": "Claude Code", "codex": "Codex", "desktop": "Claude Desktop",
+          "gauge": "Claude Code quota gauge"}
 
 
 @attrs.frozen
@@ -44,6 +45,7 @@ class ClaudeFound:
     installed: bool = False
     enabled: bool = False
     cache_current: bool = False  # the installed copy holds the rendered plugin
+    settings: dict | None = None  # its settings.json (for the quota gauge step)
 
 
 @attrs.frozen
@@ -74,6 +76,8 @@ class Found:
     claude: ClaudeFound
     codex: CodexFound
     desktop: DesktopFound
+    claude_settings: Path = Path("settings.json")  # Claude Code's settings.json (the gauge step's file)
+    kg_argv: tuple[str, ...] = ("kg",)
 
 
 def parse_only(raw: str | None) -> tuple[str, ...]:
@@ -94,7 +98,7 @@ def _write_plugin(found: Found) -> tuple[Action, ...]:
 
 
 def plan_setup(found: Found, only: tuple[str, ...] = STEPS) -> list[Step]:
-    planners = {"claude": _claude, "codex": _codex, "desktop": _desktop}
+    planners = {"claude": _claude, "codex": _codex, "desktop": _desktop, "gauge": _gauge}
     return [planners[name](found) for name in STEPS if name in only]
 
 
@@ -145,6 +149,13 @@ def _codex(found: Found) -> Step:
         acts.append(Action("codex_trust", f"trust the hooks of {key} (Codex runs no untrusted hook)",
                            (c.cli,), fact="trusted"))
     return Step("codex", tuple(acts), note="" if acts else "up to date")
+
+
+def _gauge(found: Found) -> Step:
+    from . import statusline
+
+    c = found.claude
+    return statusline.plan(c.cli, c.settings, c.error, found.claude_settings, found.kg_argv)
 
 
 def _desktop(found: Found) -> Step:
