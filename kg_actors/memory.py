@@ -26,6 +26,7 @@ from .harness import profiles
 from .session_actor import SessionHandle, SessionView
 from .storage import layout as L
 from .logbook import Logbook
+from .touch_check import TouchCheck
 from .storage.logs import append_jsonl
 
 log = logging.getLogger(__name__)
@@ -57,6 +58,7 @@ class Memory:
         self.layout = directory.layout
         self.publish = publish or (lambda event: None)
         self._roots: dict[str, tuple[float, str | None, str]] = {}  # cwd -> (until, its root, its folder)
+        self.touch_check: TouchCheck | None = None  # marks gone touches in node reads (the runtime sets it)
 
     # Sessions ----------------------------------------------------------------
     def root_for(self, cwd: object) -> str | None:
@@ -482,6 +484,8 @@ class Memory:
             (_, edges), = await handle.get_nodes(ids=[node_id])
             if lvl == "user" and view.project_path is not None:
                 edges = edges + await (await self.graph_for(view, "project")).call(_cross_level_edges(node_id))
+            if self.touch_check is not None:  # a touch whose file is gone is shown so, with where it went
+                node = await self.touch_check.marked(node, view.project_path if lvl == "project" else None)
             blocks.append(reads.node_block(lvl, node, edges, promoted=not node.active and not view.maintenance))
             notice = merge.conflict_notice(lvl, node_id, node.written, node.extra.get(merge.CONFLICTS_FIELD))
             if notice:  # versions a sync set aside, until a write of the node resolves them

@@ -35,6 +35,7 @@ from .logbook import Logbook
 from .memory import Memory
 from .readings import Readings
 from .session_actor import SessionHandle, load_sessions, run_session_registry
+from .touch_check import TouchCheck
 from .storage import layout as L
 from .storage import lock
 from .sync.keeper import StoreKeeper
@@ -68,6 +69,8 @@ def _missing(paths: list[tuple[str, str, str]]) -> frozenset[str]:
 async def _tick(rt: Runtime) -> None:
     now = rt.clock()
     home = str(L.home())
+    if rt.memory.touch_check is not None:
+        rt.memory.touch_check.new_tick()  # a read stats its touches afresh once per tick
     for handle in rt.directory.loaded():
         try:
             out = await handle.tick(now=now)
@@ -138,6 +141,7 @@ async def run_server(config: Config, clock: Callable[[], float] = time.time, han
             logbook = Logbook()
             await actors.start(logbook.run)
             memory = Memory(directory, sessions, clock, feed.publish, logbook)
+            memory.touch_check = TouchCheck()
             rt = Runtime(config, lay, directory, sessions, memory, feed, clock)
             rt.keeper = StoreKeeper(lay, directory, sessions, clock, feed.publish)
             await actors.start(rt.keeper.serve)
