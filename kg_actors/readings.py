@@ -17,7 +17,7 @@ from .core import constants as C
 from .core.debt import Debt
 
 READING_EVERY_SECONDS = 600.0
-READINGS_MAX_BYTES = 96_000  # ~1,000 lines of ~90 bytes
+READINGS_MAX_BYTES = 192_000  # ~1,000 lines of ~190 bytes (the factors included)
 
 
 def readings_path(graph_file: Path) -> Path:
@@ -36,7 +36,11 @@ class Readings:
             return False
         self._last[key] = (now, debt.score, charge)
         record = {"ts": round(now, 1), "debt": debt.score, "debt_level": debt.level, "charge": charge,
-                  "budget": C.MAX_CHARS_PER_LEVEL, "active": debt.nodes}
+                  "budget": C.MAX_CHARS_PER_LEVEL, "active": debt.nodes,
+                  # The wear behind the score, for the Budget tab's factors over time.
+                  "factors": {"oversized": debt.oversized, "unconnected": debt.unconnected, "long_ids": debt.long_ids,
+                              "dangling": debt.dangling_touches, "lift": len(debt.lift_clusters),
+                              "smeared": len(debt.smeared)}}
         logbook.append(readings_path(graph_file), [record], READINGS_MAX_BYTES)
         return True
 

@@ -77,7 +77,7 @@ def flag(value: str | None) -> bool:
 
 def build_rest(runtime) -> Starlette:
     """`runtime` gives memory, directory, sessions, feed and stats; routes stay thin."""
-    from . import rest_editor, rest_graph, rest_hooks, rest_store, ws
+    from . import rest_chores, rest_editor, rest_graph, rest_hooks, rest_store, ws
 
     async def health(request: Request) -> JSONResponse:
         return JSONResponse({
@@ -96,5 +96,6 @@ def build_rest(runtime) -> Starlette:
         *rest_hooks.routes(runtime),
         *rest_editor.routes(runtime),
         *rest_store.routes(runtime),
+        *rest_chores.routes(runtime),
     ]
     return Starlette(routes=routes)
