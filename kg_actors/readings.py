@@ -10,11 +10,11 @@ of ten-minute readings. A project's readings live in its folder and move with it
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from .core import constants as C
 from .core.debt import Debt
+from .storage.logs import read_jsonl
 
 READING_EVERY_SECONDS = 600.0
 READINGS_MAX_BYTES = 192_000  # ~1,000 lines of ~190 bytes (the factors included)
@@ -47,19 +47,6 @@ class Readings:
 
 def read_readings(graph_file: Path) -> list[dict]:
     """Every kept reading, oldest first (worker thread). A torn or foreign line is skipped."""
-    path = readings_path(graph_file)
-    out: list[dict] = []
-    for part in (path.with_name(path.name + ".prev"), path):
-        try:
-            lines = part.read_text(encoding="utf-8").splitlines()
-        except (OSError, UnicodeDecodeError):
-            continue
-        for line in lines:
-            try:
-                record = json.loads(line)
-            except ValueError:
-                continue
-            if isinstance(record, dict) and isinstance(record.get("ts"), int | float):
-                out.append(record)
+    out = [r for r in read_jsonl(readings_path(graph_file)) if isinstance(r.get("ts"), int | float)]
     out.sort(key=lambda r: r["ts"])
     return out

@@ -10,7 +10,6 @@ core/chores.py's, re-checked just before the spawn; the run is runners.py's.
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 from collections.abc import Callable, Mapping
@@ -25,6 +24,7 @@ from ..core import chore_pick, debt
 from ..core import chores as rules
 from ..core.constants import CHORES_LOG_MAX_BYTES
 from ..storage import files
+from ..storage.logs import read_jsonl
 from . import gauge_files, prompts, runners
 from . import messages as m
 from .config import ConfigWatcher
@@ -274,22 +274,8 @@ async def run_chore_supervisor(deps: Deps, *, task_status: trio.TaskStatus[m.Cho
 
 
 def load_log(root: Path, limit: int = 2000) -> list[dict[str, Any]]:
-    """chores.jsonl (with its .prev), oldest first; a torn line is skipped (worker thread)."""
-    path = root / LOG_FILE
-    out: list[dict[str, Any]] = []
-    for part in (path.with_name(path.name + ".prev"), path):
-        try:
-            lines = part.read_text(encoding="utf-8").splitlines()
-        except (OSError, UnicodeDecodeError):
-            continue
-        for line in lines:
-            try:
-                rec = json.loads(line)
-            except ValueError:
-                continue
-            if isinstance(rec, dict):
-                out.append(rec)
-    return out[-limit:]
+    """chores.jsonl (with its .prev), oldest first (worker thread)."""
+    return read_jsonl(root / LOG_FILE)[-limit:]
 
 
 
