@@ -72,29 +72,38 @@ class TouchCheck:
         files = self._files[root]
         return T.same_named(os.path.basename(path), files) if files is not None else None
 
-    def _check(self, touches: tuple[str, ...], root: str | None) -> tuple[str, ...]:
-        shown = []
+    def _check(self, touches: tuple[str, ...], root: str | None) -> list[tuple[bool, str | None]]:
+        """Per touch: (its file is gone, where it went when known)."""
+        out: list[tuple[bool, str | None]] = []
         for touch in touches:
             parsed = anchors.parse_touch(touch)
             path = anchors.resolve_touch(parsed, root, self.home) if parsed else None
             if path is None:
-                shown.append(touch)
+                out.append((False, None))
                 continue
             if path not in self._exists:
                 self._exists[path] = os.path.exists(path)
             if self._exists[path]:
-                shown.append(touch)
+                out.append((False, None))
                 continue
             where = None
             if root and os.path.isdir(root) and path.startswith(root.rstrip("/") + "/"):
                 where = self._where(root, path, os.path.relpath(path, root))
-            shown.append(T.mark(touch, True, where))
-        return tuple(shown)
+            out.append((True, where))
+        return out
 
     async def marked(self, node: Node, project_root: str | None) -> Node:
         """The node as a read shows it: each gone touch marked, with where it went when known."""
         if not node.touches:
             return node
-        touches = await trio.to_thread.run_sync(self._check, node.touches, project_root)
-        return node if touches == node.touches else attrs.evolve(node, touches=touches)
+        checked = await trio.to_thread.run_sync(self._check, node.touches, project_root)
+        if not any(gone for gone, _ in checked):
+            return node
+        return attrs.evolve(node, touches=tuple(T.mark(t, gone, where)
+                                                for t, (gone, where) in zip(node.touches, checked, strict=True)))
 
+
+def where_gone(touches: list[str], root: str) -> dict[str, str]:
+    """For an anchor chore (worker thread): gone touch -> where its file went, for those the server can say."""
+    checked = TouchCheck()._check(tuple(touches), root)
+    return {t: where for t, (gone, where) in zip(touches, checked, strict=True) if gone and where}

@@ -25,6 +25,7 @@ from ..core import chores as rules
 from ..core.constants import CHORES_LOG_MAX_BYTES
 from ..storage import files
 from ..storage.logs import read_jsonl
+from ..touch_check import where_gone
 from . import gauge_files, prompts, runners
 from . import messages as m
 from .config import ConfigWatcher
@@ -35,6 +36,7 @@ STATE_FILE = "chore_state.json"
 LOG_FILE = "chores.jsonl"
 HELD_WINDOW_S = 4 * 3600.0  # sessions active this recently hold what they have seen
 RECENT_TARGETS = 10  # targets of the last chores: never chewed again at once
+ANCHOR_LOOKUPS = 12  # gone touches looked up for an anchor chore per decision (git log, a bounded walk)
 _HARNESS_RUNNER = {"claude-code": "claude", "codex": "codex", "antigravity-cli": "antigravity"}
 
 
@@ -187,11 +189,17 @@ class Supervisor:
         held = await self.d.sessions.held_ids(since=now - HELD_WINDOW_S)
         if decision.tier == "pass":
             return prompts.pass_prompt(g.key, g.project_path, line, sorted(held)), {"held": len(held)}
-        maintain = await self.d.directory.get("maintain")
-        declined = await maintain.call(lambda mg: chore_pick.declined_ids(mg.progress.get("maintain")))
+        anchors: dict[str, tuple[str, str]] = {}
+        if derived.missing_touches and g.project_path:
+            gone = sorted(derived.missing_touches)[:ANCHOR_LOOKUPS]
+            found = await trio.to_thread.run_sync(where_gone, gone, g.project_path)
+            anchors = {node: (touch, found[touch]) for node, touch in _holders(graph, found)}
         graph, derived = await handle.view_now()  # fresh after the awaits: no await from here on
+        # What passes and chores declined on this graph (their kg_progress stamps live on it).
+        declined = chore_pick.declined_ids(graph.progress.get("maintain")) | chore_pick.declined_ids(
+            graph.progress.get("chore"))
         chore = chore_pick.pick_chore(graph, derived.missing_touches, now, held=held, declined=declined,
-                                      recent=self.recent)
+                                      recent=self.recent, anchors=anchors)
         if chore is None:
             return None
         return (chore_pick.chore_prompt(chore, g.project_path, line),
@@ -226,6 +234,11 @@ class Supervisor:
     def status(self) -> m.ChoreStatus:
         cfg = self.watcher.current()
         return m.ChoreStatus(cfg.enabled, cfg.warning, self.running, self.last)
+
+
+def _holders(graph: Any, found: dict[str, str]) -> list[tuple[str, str]]:
+    """(active node, its touch) for each gone touch whose new place is known."""
+    return [(i, t) for i in sorted(graph.ids_in_state("active")) for t in graph.nodes[i].touches if t in found]
 
 
 def _gauge_dict(reading: rules.Reading | str, now: float) -> dict[str, Any]:

@@ -65,3 +65,24 @@ def test_a_node_read_marks_gone_touches_and_where_they_went(server_factory):
     touches = re.search(r"touches: (.*)", text).group(1).split(" · ")
     assert touches == ["src/billing.py:10-20 (retry) (gone; now at payments/billing.py)", "docs/gone.md (gone)",
                        "lib/settings.toml (gone; now at config/settings.toml)", "src/here.py"]
+
+
+def test_where_gone_feeds_an_anchor_chore(tmp_path):
+    from kg_actors.core.chore_pick import chore_prompt, pick_chore
+    from kg_actors.core.model import Edge, GraphData, Node
+    from kg_actors.touch_check import where_gone
+
+    root = tmp_path / "app"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pkg" / "settings.toml").write_text("a = 1\n")
+    found = where_gone(["lib/settings.toml", "docs/gone.md", "pkg/settings.toml"], str(root))
+    assert found == {"lib/settings.toml": "pkg/settings.toml"}
+    g = GraphData("project", str(root))
+    g.set_node(Node("config-loading", "Settings load once at start.", touches=("lib/settings.toml",)))
+    g.set_node(Node("config-reload", "Reload needs a restart."))
+    g.set_edge(Edge("config-loading", "config-reload", "explains"))
+    g.commit()
+    chore = pick_chore(g, {"lib/settings.toml"}, 1.8e9, anchors={"config-loading": ("lib/settings.toml",
+                                                                                      "pkg/settings.toml")})
+    assert chore.kind == "anchor" and chore.targets == ("config-loading",)
+    assert "config-loading: lib/settings.toml -> pkg/settings.toml" in chore_prompt(chore, str(root), "DEBT: LOW")
