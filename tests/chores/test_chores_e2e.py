@@ -22,10 +22,18 @@ import json, os, re, sys
 import anyio
 from mcp import Client
 from kg_actors.testing import session_of
+USAGE = {usage!r}
 rec = {rec!r}
+if sys.argv[1:4] == ["-p", "/usage", "--output-format"]:  # agy's /usage: answered locally
+    print(json.dumps(USAGE))
+    sys.exit(0)
 prompt = sys.stdin.read()
+if "--input-format" in sys.argv:  # agy's stream-json: one user event
+    prompt = json.loads(prompt)["message"]["content"]
 json.dump({{"argv": sys.argv[1:], "env": dict(os.environ), "stdin": prompt, "cwd": os.getcwd()}}, open(rec, "w"))
-if "--mcp-config" in sys.argv:  # claude
+if "--agent" in sys.argv:  # agy reaches the kg tools its own settings grant: the server's port
+    url = "http://127.0.0.1:%s/mcp" % os.environ["KG_HTTP_PORT"]
+elif "--mcp-config" in sys.argv:  # claude
     url = json.loads(sys.argv[sys.argv.index("--mcp-config") + 1])["mcpServers"]["kg"]["url"]
 else:  # codex: -c mcp_servers.kg.url="..."
     url = json.loads(next(a for a in sys.argv if a.startswith("mcp_servers.kg.url=")).split("=", 1)[1])
@@ -42,6 +50,11 @@ async def main():
 anyio.run(main)
 print("chore done")
 """
+
+
+AGY_USAGE = {"command": {"name": "usage", "data": {"groups": [{"name": "Gemini models", "buckets": [
+    {"window": "five_hour", "remaining_fraction": 0.9, "reset_time": 4e9},
+    {"window": "weekly", "remaining_fraction": 0.7, "reset_time": 4e9}]}]}}}
 
 
 def _wait_for(path: Path, event: str, count: int = 1, timeout: float = 60.0) -> list[dict]:
@@ -70,7 +83,7 @@ def _server(tmp_path, name: str, chores_json: str) -> tuple[ServerProcess, Path]
     fakebin.mkdir()
     rec = tmp_path / f"{name}-run.json"
     fake = fakebin / name
-    fake.write_text(FAKE_CLAUDE.format(python=sys.executable, rec=str(rec)))
+    fake.write_text(FAKE_CLAUDE.format(python=sys.executable, rec=str(rec), usage=AGY_USAGE))
     fake.chmod(0o755)
     srv = ServerProcess(tmp_path / "srv", {"PATH": f"{fakebin}:{os.environ['PATH']}", "KG_CHORES": "1",
                                            "CLAUDECODE": "1", "CLAUDE_CODE_ENTRYPOINT": "cli"})
@@ -160,5 +173,36 @@ def test_a_corrupt_chores_json_leaves_chores_off_and_every_hook_answering(tmp_pa
             time.sleep(0.05)
         assert "chores.json is not valid JSON" in srv.log.read_text()
         assert not (srv.store / "chores.jsonl").exists() and not rec.exists()
+    finally:
+        srv.kill()
+
+
+def test_the_antigravity_runner_through_its_documented_interface(tmp_path):
+    """agy is not on a registry here: this checks the documented interface only (a fake agy answers /usage and
+    runs the tool-less kg-maintainer agent from stream-json on stdin)."""
+    srv, rec = _server(tmp_path, "agy", json.dumps({"enabled": True, "runner": "antigravity", "timeout_s": 60}))
+    settings = srv.home / ".gemini" / "antigravity-cli" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text(json.dumps({"useG1Credits": True, "permissions": {"allow": ["mcp(knowledge-graph_kg/*)"]}}))
+    srv.start("--no-editor")
+    try:
+        project = srv.project("app")
+        anyio.run(_seed, srv, project)
+        h = Harness(srv, project)
+        h.start()
+        h.prompt("how do deploys reach production?")
+        records = _wait_for(srv.store / "chores.jsonl", "skip")
+        assert records[-1]["reason"] == "antigravity: paid credits could be spent (useG1Credits is on)"
+        assert records[-1]["gauge"] == {"source": "antigravity", "five_hour_pct": 10.0, "seven_day_pct": 30.0,
+                                        "age_s": 0.0}
+        settings.write_text(json.dumps({"useG1Credits": False, "permissions": {"allow": ["mcp(knowledge-graph_kg/*)"]}}))
+        h.prompt("and the rollback?")
+        records = _wait_for(srv.store / "chores.jsonl", "done")
+        done = next(r for r in records if r["event"] == "done")
+        assert done["runner"] == "antigravity" and done["rc"] == 0, done
+        argv = json.loads(rec.read_text())["argv"]
+        assert argv[:2] == ["--agent", "kg-maintainer"] and "stream-json" in argv
+        agent = (srv.store / ".agents" / "agents" / "kg-maintainer" / "agent.md").read_text()
+        assert "tools: []" in agent
     finally:
         srv.kill()
