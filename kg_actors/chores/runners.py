@@ -110,6 +110,7 @@ def stdin_for(runner: str, prompt: str) -> bytes:
 # Antigravity: a tool-less agent whose only reach is the MCP tools its settings grant ------------
 
 AGY_AGENT = "kg-maintainer"
+AGY_WORKSPACE = "agy-runner"  # under the storage root: agy finds the agent in its cwd's .agents/
 AGY_AGENT_MD = """---
 name: kg-maintainer
 description: Pays down the knowledge graph's maintenance debt through the kg MCP tools only.
@@ -136,8 +137,12 @@ def agy_refusal(cfg_allow_credits: bool, home: Path) -> str | None:
     return None
 
 
+def agy_workspace(root: Path) -> Path:
+    return root / AGY_WORKSPACE
+
+
 def write_agy_agent(root: Path) -> None:
-    path = root / ".agents" / "agents" / AGY_AGENT / "agent.md"
+    path = agy_workspace(root) / ".agents" / "agents" / AGY_AGENT / "agent.md"
     path.parent.mkdir(parents=True, exist_ok=True)
     if not path.exists() or path.read_text() != AGY_AGENT_MD:
         path.write_text(AGY_AGENT_MD)

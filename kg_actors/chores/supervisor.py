@@ -177,9 +177,11 @@ class Supervisor:
                   "notes": list(decision.notes), **extra, **base}
         self.note("dispatch", now2, **record)
         self.running = {**record, "started": now2}
+        cwd = self.d.root
         if runner == "antigravity":
             await trio.to_thread.run_sync(runners.write_agy_agent, self.d.root)
-        jobs.start_soon(self.job, argv, runners.stdin_for(runner, prompt), timeout, record, handle)
+            cwd = runners.agy_workspace(self.d.root)
+        jobs.start_soon(self.job, argv, runners.stdin_for(runner, prompt), cwd, timeout, record, handle)
 
     async def compose(self, decision: rules.Decision, handle: Any, g: rules.GraphFacts,
                       now: float) -> tuple[str, dict[str, Any]] | None:
@@ -206,10 +208,11 @@ class Supervisor:
                 {"kind": chore.kind, "targets": list(chore.targets)})
 
     # The job ---------------------------------------------------------------------------------
-    async def job(self, argv: list[str], stdin: bytes, timeout: float, record: dict[str, Any], handle: Any) -> None:
+    async def job(self, argv: list[str], stdin: bytes, cwd: Path, timeout: float, record: dict[str, Any],
+                  handle: Any) -> None:
         out: dict[str, Any] = {"tier": record["tier"], "graph": record["graph"], "runner": record["runner"]}
         try:
-            result = await self.d.run(argv, stdin, self.d.root, runners.chore_env(self.d.env), timeout,
+            result = await self.d.run(argv, stdin, cwd, runners.chore_env(self.d.env), timeout,
                                        self.d.grace_s)
             if result.error:
                 out.update(event="spawn_failed", reason=result.error)

@@ -202,7 +202,7 @@ def test_the_antigravity_runner_through_its_documented_interface(tmp_path):
         assert done["runner"] == "antigravity" and done["rc"] == 0, done
         argv = json.loads(rec.read_text())["argv"]
         assert argv[:2] == ["--agent", "kg-maintainer"] and "stream-json" in argv
-        agent = (srv.store / ".agents" / "agents" / "kg-maintainer" / "agent.md").read_text()
-        assert "tools: []" in agent
+        agent = (srv.store / "agy-runner" / ".agents" / "agents" / "kg-maintainer" / "agent.md").read_text()
+        assert "tools: []" in agent and json.loads(rec.read_text())["cwd"] == str(srv.store / "agy-runner")
     finally:
         srv.kill()
