@@ -26,8 +26,8 @@ from .harness import profiles
 from .session_actor import SessionHandle, SessionView
 from .storage import layout as L
 from .logbook import Logbook
-from .touch_check import TouchCheck
 from .storage.logs import append_jsonl
+from .touch_check import TouchCheck
 
 log = logging.getLogger(__name__)
 

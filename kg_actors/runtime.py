@@ -35,10 +35,10 @@ from .logbook import Logbook
 from .memory import Memory
 from .readings import Readings
 from .session_actor import SessionHandle, load_sessions, run_session_registry
-from .touch_check import TouchCheck
 from .storage import layout as L
 from .storage import lock
 from .sync.keeper import StoreKeeper
+from .touch_check import TouchCheck
 
 log = logging.getLogger(__name__)
 

@@ -360,11 +360,13 @@ class Registry:
         self.tool_events_dirty.clear()
         return out
 
-    # Tick ------------------------------------------------------------------------
+    # Chores ----------------------------------------------------------------------
     def held_ids(self, msg: m.HeldIds) -> frozenset[str]:
+        """What live sessions have seen: a chore never renames it."""
         return frozenset(i for s in self.sessions.values() if s.last_activity >= msg.since and not s.maintenance
                          for i in s.seen_via)
 
+    # Tick ------------------------------------------------------------------------
     def expire(self, msg: m.Expire) -> int:
         old = [sid for sid, s in self.sessions.items() if msg.now - s.last_activity > C.SESSION_TTL_SECONDS]
         for sid in old:
