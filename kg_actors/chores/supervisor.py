@@ -11,6 +11,7 @@ core/chores.py's, re-checked just before the spawn; the run is runners.py's.
 from __future__ import annotations
 
 import logging
+import math
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -36,6 +37,7 @@ STATE_FILE = "chore_state.json"
 LOG_FILE = "chores.jsonl"
 HELD_WINDOW_S = 4 * 3600.0  # sessions active this recently hold what they have seen
 RECENT_TARGETS = 10  # targets of the last chores: never chewed again at once
+DECIDE_EVERY_S = 60.0  # at most one full decision (gauge read, debt survey) a minute
 ANCHOR_LOOKUPS = 12  # gone touches looked up for an anchor chore per decision (git log, a bounded walk)
 _HARNESS_RUNNER = {"claude-code": "claude", "codex": "codex", "antigravity-cli": "antigravity"}
 
@@ -65,6 +67,8 @@ class Supervisor:
         self.running: dict[str, Any] | None = None
         self.last: dict[str, Any] | None = None
         self.recent: list[str] = []
+        self.decided_at = -math.inf
+        self.decided_with: rules.ChoreConfig | None = None
 
     # Logging and state --------------------------------------------------------------------
     def note(self, event: str, now: float, **fields: Any) -> None:
@@ -137,6 +141,9 @@ class Supervisor:
         if too_soon:
             self.note("skip", now, reason=too_soon)
             return
+        if now - self.decided_at < DECIDE_EVERY_S and cfg is self.decided_with:
+            return  # a refusal a moment ago still stands (chores.json unchanged): no gauge read or survey per prompt
+        self.decided_at, self.decided_with = now, cfg
         reading = await self.gauge(runner, cfg, binary, now)
         graphs = await self.facts(view.project_path, now)
         decision = rules.decide(cfg, state, now, False, reading, [g for g, _ in graphs])

@@ -162,8 +162,11 @@ async def test_off_config_and_bad_input_log_nothing_or_say_why(tmp_path, autojum
         assert _reasons(logbook)[-1] == ("skip", "prompt from an unknown session")
         (store / gauge_files.CLAUDE_FILE).write_text(json.dumps({"five_hour_pct": float("nan"),
                                                                  "five_hour_seen_at": wall()}))
+        chores.prompted("cc-1", wall())  # a minute after a full decision, chores.json unchanged: it still stands
+        await _settle(chores)
+        assert _reasons(logbook)[-1] == ("skip", "prompt from an unknown session")
         (store / "chores.json").write_text(json.dumps({"enabled": True, "claude_bin": str(tmp_path / "claude")}))
-        chores.prompted("cc-1", wall())
+        chores.prompted("cc-1", wall())  # a changed chores.json is decided afresh
         await _settle(chores)
         assert _reasons(logbook)[-1][1].startswith("gauge unreadable: five_hour_pct: nan")
         assert runs == []

@@ -196,6 +196,8 @@ def test_the_antigravity_runner_through_its_documented_interface(tmp_path):
         assert records[-1]["gauge"] == {"source": "antigravity", "five_hour_pct": 10.0, "seven_day_pct": 30.0,
                                         "age_s": 0.0}
         settings.write_text(json.dumps({"useG1Credits": False, "permissions": {"allow": ["mcp(knowledge-graph_kg/*)"]}}))
+        # A changed chores.json is decided afresh at once (else a refusal stands for a minute).
+        (srv.store / "chores.json").write_text(json.dumps({"enabled": True, "runner": "antigravity", "timeout_s": 61}))
         h.prompt("and the rollback?")
         records = _wait_for(srv.store / "chores.jsonl", "done")
         done = next(r for r in records if r["event"] == "done")
