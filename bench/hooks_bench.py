@@ -134,10 +134,11 @@ class RefServer:
 
 
 class Site:
-    def __init__(self, base: Path, n: int, reference: bool = False):
+    def __init__(self, base: Path, n: int, reference: bool = False, chores: bool = False):
         self.base = base
         self.reference = reference
-        self.srv = RefServer(base) if reference else ServerProcess(base, {"KG_LOG_LEVEL": "WARNING"})
+        env = {"KG_LOG_LEVEL": "WARNING", **({"KG_CHORES": "1"} if chores else {})}
+        self.srv = RefServer(base) if reference else ServerProcess(base, env)
         self.bootstrap_times: list[float] = []
         self.project = Path(self.srv.project("bench-app"))
         rng = random.Random(SEED)
@@ -145,6 +146,13 @@ class Site:
         user = workload.make_graph(rng, workload.USER_NODES, workload.USER_ACTIVE, now, None)
         project = workload.make_graph(rng, n, workload.ACTIVE_PROJECT, now, str(self.project))
         write_store(self.srv.store, user, {"bench-app": project})
+        if chores:  # every prompt goes the whole way to a decision (a fresh gauge; then no runner binary: refused)
+            from kg_actors.chores import gauge_files
+
+            (self.srv.store / "chores.json").write_text(json.dumps({"enabled": True, "claude_bin": "/nonexistent/claude"}))
+            frame = {"rate_limits": {"five_hour": {"used_percentage": 10, "resets_at": now + 3600},
+                                     "seven_day": {"used_percentage": 10, "resets_at": now + 86400}}}
+            gauge_files.record_claude(self.srv.store, frame, now)
         self.touched: list[str] = []
         for node in project["nodes"].values():
             for t in node.get("touches", []):
@@ -439,11 +447,13 @@ def main() -> int:
     ap.add_argument("--loaded-seconds", type=float, default=60.0, help="cap on the phase with writers")
     ap.add_argument("--ref", action="store_true", help="also measure the reference's endpoints on the same store")
     ap.add_argument("--keep", action="store_true")
+    ap.add_argument("--chores", action="store_true",
+                    help="chores on (each prompt decided to the end, then refused): writes RESULTS-hooks-chores.md")
     args = ap.parse_args()
     command = " ".join([".venv/bin/python bench/hooks_bench.py", *map(shlex.quote, sys.argv[1:])])
 
     base = ROOT / ".bench" / "runs" / f"hooks-{int(time.time())}"
-    site = Site(base / "ours", args.nodes)
+    site = Site(base / "ours", args.nodes, chores=args.chores)
     report: dict = {}
     try:
         report["ours"], sessions = endpoints(site, args, random.Random(SEED))
@@ -485,7 +495,7 @@ def main() -> int:
 
     text = render(report, args, command)
     print(text)
-    (BENCH / "RESULTS-hooks.md").write_text(text)
+    (BENCH / ("RESULTS-hooks-chores.md" if args.chores else "RESULTS-hooks.md")).write_text(text)
     return 0
 
 

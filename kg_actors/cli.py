@@ -372,6 +372,8 @@ def cmd_doctor(args) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from .chores import gauge_cli
+
     parser = argparse.ArgumentParser(prog="kg", description="Shared knowledge-graph memory for coding agents")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("serve", help="run the memory server in the foreground")
@@ -401,7 +403,7 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("setup", help="connect the installed agents (Claude Code, Codex, Claude Desktop), asking first")
     p.add_argument("--yes", action="store_true", help="apply every step without asking")
     p.add_argument("--plan", action="store_true", help="print the steps and change nothing")
-    p.add_argument("--only", metavar="STEPS", help="comma-separated steps: claude, codex, desktop")
+    p.add_argument("--only", metavar="STEPS", help="comma-separated steps: claude, codex, desktop, gauge")
     p.set_defaults(fn=cmd_setup)
     p = sub.add_parser("uninstall", help="undo what kg setup did (the memory stays)")
     p.add_argument("--yes", action="store_true", help="undo without asking")
@@ -409,6 +411,7 @@ def main(argv: list[str] | None = None) -> int:
     p.set_defaults(fn=cmd_uninstall)
     sub.add_parser("doctor", help="check every piece, name what is wrong and the fix").set_defaults(fn=cmd_doctor)
     _store_commands(sub)
+    gauge_cli.register(sub)
     args = parser.parse_args(argv)
     return int(args.fn(args) or 0)
 

@@ -10,14 +10,14 @@ of ten-minute readings. A project's readings live in its folder and move with it
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from .core import constants as C
 from .core.debt import Debt
+from .storage.logs import read_jsonl
 
 READING_EVERY_SECONDS = 600.0
-READINGS_MAX_BYTES = 96_000  # ~1,000 lines of ~90 bytes
+READINGS_MAX_BYTES = 192_000  # ~1,000 lines of ~190 bytes (the factors included)
 
 
 def readings_path(graph_file: Path) -> Path:
@@ -36,26 +36,17 @@ class Readings:
             return False
         self._last[key] = (now, debt.score, charge)
         record = {"ts": round(now, 1), "debt": debt.score, "debt_level": debt.level, "charge": charge,
-                  "budget": C.MAX_CHARS_PER_LEVEL, "active": debt.nodes}
+                  "budget": C.MAX_CHARS_PER_LEVEL, "active": debt.nodes,
+                  # The wear behind the score, for the Budget tab's factors over time.
+                  "factors": {"oversized": debt.oversized, "unconnected": debt.unconnected, "long_ids": debt.long_ids,
+                              "dangling": debt.dangling_touches, "lift": len(debt.lift_clusters),
+                              "smeared": len(debt.smeared)}}
         logbook.append(readings_path(graph_file), [record], READINGS_MAX_BYTES)
         return True
 
 
 def read_readings(graph_file: Path) -> list[dict]:
     """Every kept reading, oldest first (worker thread). A torn or foreign line is skipped."""
-    path = readings_path(graph_file)
-    out: list[dict] = []
-    for part in (path.with_name(path.name + ".prev"), path):
-        try:
-            lines = part.read_text(encoding="utf-8").splitlines()
-        except (OSError, UnicodeDecodeError):
-            continue
-        for line in lines:
-            try:
-                record = json.loads(line)
-            except ValueError:
-                continue
-            if isinstance(record, dict) and isinstance(record.get("ts"), int | float):
-                out.append(record)
+    out = [r for r in read_jsonl(readings_path(graph_file)) if isinstance(r.get("ts"), int | float)]
     out.sort(key=lambda r: r["ts"])
     return out

@@ -20,6 +20,8 @@ import trio
 from hypercorn.config import Config as HyperConfig
 
 from . import __version__, heap
+from .chores.supervisor import deps_for as chore_deps
+from .chores.supervisor import run_chore_supervisor
 from .conduct.floor import Floor
 from .config import Config
 from .core.constants import SHUTDOWN_GRACE_SECONDS
@@ -36,6 +38,7 @@ from .session_actor import SessionHandle, load_sessions, run_session_registry
 from .storage import layout as L
 from .storage import lock
 from .sync.keeper import StoreKeeper
+from .touch_check import TouchCheck
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +59,7 @@ class Runtime:
     editor: str = "off"  # the editor's state for /health: off, starting, up, or why it is off
     keeper: Any = None  # the store's git work (sync/keeper.py)
     readings: Readings = attrs.field(factory=Readings)  # the tick's debt and render size per graph, for the chart
+    chores: Any = None  # the chore supervisor's handle (kg_actors/chores/)
 
 
 def _missing(paths: list[tuple[str, str, str]]) -> frozenset[str]:
@@ -65,6 +69,8 @@ def _missing(paths: list[tuple[str, str, str]]) -> frozenset[str]:
 async def _tick(rt: Runtime) -> None:
     now = rt.clock()
     home = str(L.home())
+    if rt.floor.touch_check is not None:
+        rt.floor.touch_check.new_tick()  # a read stats its touches afresh once per tick
     for handle in rt.directory.loaded():
         try:
             out = await handle.tick(now=now)
@@ -135,9 +141,11 @@ async def run_server(config: Config, clock: Callable[[], float] = time.time, han
             logbook = Logbook()
             await actors.start(logbook.run)
             floor = Floor.build(directory, sessions, clock, feed.publish, logbook)
+            floor.touch_check = TouchCheck()
             rt = Runtime(config, lay, directory, sessions, floor, feed, clock)
             rt.keeper = StoreKeeper(lay, directory, sessions, clock, feed.publish)
             await actors.start(rt.keeper.serve)
+            rt.chores = await actors.start(run_chore_supervisor, chore_deps(rt))
             if git_problem:
                 rt.keeper.problem(git_problem)
             # Serve at once; the user graph loads meanwhile (requests that need it wait for it).

@@ -335,6 +335,12 @@ class Registry:
         return any(s.harness == harness and s.project_path == project_path and s.preloaded_ids
                    for s in self.sessions.values())
 
+    # Chores ----------------------------------------------------------------------
+    def held_ids(self, msg: m.HeldIds) -> frozenset[str]:
+        """What live sessions have seen: a chore never renames it."""
+        return frozenset(i for s in self.sessions.values() if s.last_activity >= msg.since and not s.maintenance
+                         for i in s.seen_via)
+
     # Tick ------------------------------------------------------------------------
     def expire(self, msg: m.Expire) -> int:
         old = [sid for sid, s in self.sessions.items() if msg.now - s.last_activity > C.SESSION_TTL_SECONDS]
@@ -371,6 +377,7 @@ HANDLERS: dict[type[m.SessionMessage[Any]], Callable[[Registry, Any], object]] =
     m.FileRecallAllowed: Registry.file_recall_allowed, m.NoteFileRecall: Registry.note_file_recall,
     m.ToolEvent: Registry.tool_event, m.ClaimNudge: Registry.claim_nudge,
     m.ActivityDays: Registry.activity_days, m.NoteHook: Registry.note_hook, m.HookSeen: Registry.hook_seen, m.RecentProject: Registry.recent_project,
+    m.HeldIds: Registry.held_ids,
 }
 
 

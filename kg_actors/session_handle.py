@@ -147,3 +147,6 @@ class SessionHandle:
 
     async def recent_project(self) -> str | None:
         return await self._mailbox.ask(m.RecentProject())
+
+    async def held_ids(self, since: float) -> frozenset[str]:
+        return await self._mailbox.ask(m.HeldIds(since))

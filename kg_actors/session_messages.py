@@ -331,6 +331,15 @@ class HookSeen(SessionMessage[bool]):
 
 
 @attrs.frozen
+class HeldIds(SessionMessage[frozenset[str]]):
+    """Ids that sessions active since `since` have seen (not maintenance ones): what a chore must not rename."""
+
+    op = "held_ids"
+    sessions = Touches.NONE
+    since: float
+
+
+@attrs.frozen
 class RecentProject(SessionMessage["str | None"]):
     """The project the editor opens on: that of the most recently active session."""
 

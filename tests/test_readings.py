@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from kg_actors.core.debt import compute_debt
 from kg_actors.core.model import GraphData
-from kg_actors.readings import READING_EVERY_SECONDS, Readings, read_readings, readings_path
+from kg_actors.readings import READING_EVERY_SECONDS, READINGS_MAX_BYTES, Readings, read_readings, readings_path
 from kg_actors.storage.logs import append_jsonl
 
 NOW = 1_780_000_000.0
@@ -42,7 +42,7 @@ def test_readings_stay_bounded_and_a_torn_line_is_skipped(tmp_path):
         readings.note("project:x", graph_file, NOW + i, debt, i, book)
     path = readings_path(graph_file)
     kept = path.stat().st_size + path.with_name(path.name + ".prev").stat().st_size
-    assert kept <= 2 * 96_000
+    assert kept <= 2 * READINGS_MAX_BYTES
     with open(path, "a") as f:
         f.write('{"ts": 1, "torn')
     rows = read_readings(graph_file)

@@ -29,6 +29,7 @@ from ..session_messages import SessionView, WriteView
 from ..storage import layout as L
 from ..storage.logs import append_jsonl
 from .bindings import CwdBindings
+from ..touch_check import TouchCheck
 from .read_views import ReadViews
 
 LEVELS = ("user", "project", "maintain")
@@ -86,6 +87,7 @@ class Floor:
     bindings: CwdBindings
     views: ReadViews
     hook_notes: HookNotes
+    touch_check: TouchCheck | None = None  # marks gone touches in node reads (the runtime sets it)
 
     @classmethod
     def build(cls, directory: GraphDirectory, sessions: SessionHandle, clock: Callable[[], float],

@@ -22,6 +22,15 @@ from ..storage import layout as L
 from .floor import LEVELS, Floor
 
 
+def graph_key(floor: Floor, level: object, project_path: object) -> str:
+    """The directory's key of the graph a request names (the graph need not be stored)."""
+    if level not in ("user", "project"):
+        raise InvalidInput("level", f"'{level}' is not one of user, project")
+    if level == "user":
+        return "user"
+    return floor.directory.project_key(L.project_root(project_path, "project_path"))
+
+
 async def graph_of(floor: Floor, level: object, project_path: object) -> tuple[GraphHandle, str | None]:
     """(handle, project root or None) for an existing graph."""
     if level not in LEVELS:

@@ -111,6 +111,8 @@ async def _node_read(floor: Floor, view: SessionView, node_ids: list[str], level
         edges = got[0][1] if got[0] is not None else []
         if lvl == "user" and view.project_path is not None:
             edges = edges + await (await floor.graph_for(view, "project")).call(_cross_level_edges(node_id))
+        if floor.touch_check is not None:  # a touch whose file is gone is shown so, with where it went
+            node = await floor.touch_check.marked(node, view.project_path if lvl == "project" else None)
         blocks.append(reads.node_block(lvl, node, edges, promoted=not node.active and not view.maintenance))
         notice = merge.conflict_notice(lvl, node_id, node.written, node.extra.get(merge.CONFLICTS_FIELD))
         if notice:  # versions a sync set aside, until a write of the node resolves them

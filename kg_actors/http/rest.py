@@ -14,7 +14,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route, WebSocketRoute
 
 from .. import __version__
-from . import rest_editor, rest_graph, rest_hooks, rest_store, ws
+from . import rest_chores, rest_editor, rest_graph, rest_hooks, rest_store, ws
 from .guard import guarded
 
 
@@ -38,5 +38,6 @@ def build_rest(runtime) -> Starlette:
         *rest_hooks.routes(runtime),
         *rest_editor.routes(runtime),
         *rest_store.routes(runtime),
+        *rest_chores.routes(runtime),
     ]
     return Starlette(routes=routes)

@@ -11,6 +11,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
+from ..chores.budget_notices import BudgetNotices
+from ..chores.trigger import after_prompt
 from ..conduct import graphs, hook_identity, hook_recall, hook_session, hook_tool
 from ..core.errors import InvalidInput
 from ..core.replies import hook_output
@@ -19,6 +21,7 @@ from .guard import flag, guarded, json_body
 
 def routes(runtime) -> list[Route]:
     floor = runtime.floor
+    budget = BudgetNotices(runtime.config.root)
 
     async def bootstrap_get(request: Request) -> JSONResponse:
         q = request.query_params
@@ -39,13 +42,18 @@ def routes(runtime) -> list[Route]:
         return JSONResponse(hook_output("SessionStart", out["context"], message))
 
     async def prompt_context(request: Request) -> JSONResponse:
-        return JSONResponse(await hook_recall.prompt_context(floor, await json_body(request)))
+        body = await json_body(request)
+        reply = await budget.attach("UserPromptSubmit", body, await hook_recall.prompt_context(floor, body),
+                                    runtime.clock())
+        return JSONResponse(reply, background=after_prompt(runtime, body))
 
     async def pre_tool(request: Request) -> JSONResponse:
         return JSONResponse(await hook_recall.pre_tool(floor, await json_body(request)))
 
     async def tool_event(request: Request) -> JSONResponse:
-        return JSONResponse(await hook_tool.tool_event(floor, await json_body(request)))
+        body = await json_body(request)
+        return JSONResponse(await budget.attach("PostToolUse", body, await hook_tool.tool_event(floor, body),
+                                                runtime.clock()))
 
     async def session_state(request: Request) -> JSONResponse:
         """For prompt hooks from before the server made every decision: the full-read flag only."""

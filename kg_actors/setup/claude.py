@@ -67,4 +67,5 @@ def find(env: dict[str, str], home: Path, plugin: Rendered) -> ClaudeFound:
                 install_path = Path(entry["installPath"])
     enabled = (settings.get("enabledPlugins") or {}).get(plugin.key) is True \
         if isinstance(settings.get("enabledPlugins"), dict) else False
-    return ClaudeFound(cli, None, location, install_path is not None, enabled, cache_holds(install_path, plugin))
+    return ClaudeFound(cli, None, location, install_path is not None, enabled, cache_holds(install_path, plugin),
+                       settings)

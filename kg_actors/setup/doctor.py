@@ -11,6 +11,7 @@ import json
 import os
 import shutil
 import socket
+import time
 import urllib.error
 import urllib.request
 
@@ -72,6 +73,7 @@ def _storage_held(root) -> bool | None:
 
 
 def doctor(ctx: Context) -> int:
+    from ..chores import gauge_cli
     from ..config import Config, ConfigError
 
     r = Report(ctx)
@@ -83,6 +85,7 @@ def doctor(ctx: Context) -> int:
     serving = _server(r, config)
     _storage(r, config, serving)
     _harnesses(r, ctx)
+    r.note("quota gauge", gauge_cli.doctor_line(config.root, time.time()))
     ctx.out("kg doctor: " + (f"{r.problems} problem(s)" if r.problems else "all good"))
     return 1 if r.problems else 0
 

@@ -11,8 +11,11 @@ from pathlib import Path
 
 import attrs
 
-STEPS = ("claude", "codex", "desktop")
-TITLES = {"claude": "Claude Code", "codex": "Codex", "desktop": "Claude Desktop"}
+from . import statusline
+
+STEPS = ("claude", "codex", "desktop", "gauge")
+TITLES = {"claude": "Claude Code", "codex": "Codex", "desktop": "Claude Desktop",
+          "gauge": "Claude Code quota gauge"}
 
 
 @attrs.frozen
@@ -44,6 +47,7 @@ class ClaudeFound:
     installed: bool = False
     enabled: bool = False
     cache_current: bool = False  # the installed copy holds the rendered plugin
+    settings: dict | None = None  # its settings.json (for the quota gauge step)
 
 
 @attrs.frozen
@@ -74,6 +78,8 @@ class Found:
     claude: ClaudeFound
     codex: CodexFound
     desktop: DesktopFound
+    claude_settings: Path = Path("settings.json")  # Claude Code's settings.json (the gauge step's file)
+    kg_argv: tuple[str, ...] = ("kg",)
 
 
 def parse_only(raw: str | None) -> tuple[str, ...]:
@@ -94,7 +100,7 @@ def _write_plugin(found: Found) -> tuple[Action, ...]:
 
 
 def plan_setup(found: Found, only: tuple[str, ...] = STEPS) -> list[Step]:
-    planners = {"claude": _claude, "codex": _codex, "desktop": _desktop}
+    planners = {"claude": _claude, "codex": _codex, "desktop": _desktop, "gauge": _gauge}
     return [planners[name](found) for name in STEPS if name in only]
 
 
@@ -145,6 +151,27 @@ def _codex(found: Found) -> Step:
         acts.append(Action("codex_trust", f"trust the hooks of {key} (Codex runs no untrusted hook)",
                            (c.cli,), fact="trusted"))
     return Step("codex", tuple(acts), note="" if acts else "up to date")
+
+
+def _gauge(found: Found) -> Step:
+    c = found.claude
+    return gauge_step(c.cli, c.settings, c.error, found.claude_settings, found.kg_argv)
+
+
+def gauge_step(cli: str | None, settings: dict | None, error: str | None, settings_path: Path,
+         kg_argv: list[str] | tuple[str, ...]) -> Step:
+    if cli is None:
+        return Step("gauge", note="Claude Code not found: skipped")
+    if error:  # the Claude Code step reports the unreadable file; this one waits for it
+        return Step("gauge", note="skipped until Claude Code's settings are readable")
+    theirs = statusline.current(settings)
+    if statusline.is_gauge(theirs):
+        return Step("gauge", note="up to date")
+    text = (f"run `kg gauge` as Claude Code's status line (records the quota reading chores need; "
+            + (f"your status line `{theirs}` still shows" if theirs else "shows `5h N% · week M%`")
+            + f") in {settings_path}")
+    return Step("gauge", (Action("claude_statusline", text, (statusline.gauge_command(kg_argv, theirs),), settings_path,
+                                 fact="statusline"),))
 
 
 def _desktop(found: Found) -> Step:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import attrs
 
-from . import SetupError, claude, codex, desktop
+from . import SetupError, claude, codex, desktop, statusline
 from .files import Record, atomic_write, digest, locked, read_bytes, read_tree, remove_tree, write_tree
 from .plan import Found, Step, Undo, plan_setup, plan_uninstall
 from .plugin import MARKETPLACE, kg_command, marketplace_files, passed_env, plugin_source, render
@@ -55,7 +55,7 @@ class Context:
 
     def tracked(self, step: str) -> Path | None:
         """The user file a step's changes land in: what uninstall restores byte for byte."""
-        if step == "claude":
+        if step in ("claude", "gauge"):
             return claude.settings_path(self.env, self.home)
         if step == "codex":
             return codex.config_path(self.env, self.home)
@@ -74,6 +74,7 @@ def gather(ctx: Context, record: Record, plugin) -> Found:
         claude=claude.find(ctx.env, ctx.home, plugin),
         codex=codex.find(ctx.env, ctx.home, plugin),
         desktop=desktop.find(ctx.env, ctx.home, record.done("desktop").get("entry")),
+        claude_settings=claude.settings_path(ctx.env, ctx.home), kg_argv=tuple(kg_command()),
     )
 
 
@@ -151,6 +152,8 @@ def _apply(ctx: Context, record: Record, step: Step, plugin) -> None:
                 _run(ctx, action.argv)
             elif action.kind == "codex_trust":
                 codex.trust(action.argv[0], ctx.env, ctx.home, plugin)
+            elif action.kind == "claude_statusline":
+                atomic_write(action.path, statusline.merged(read_bytes(action.path), action.argv[0], action.path))
             elif action.kind == "desktop_write":
                 entry = desktop.entry(kg_command(), passed_env(ctx.env))
                 atomic_write(action.path, desktop.merged(read_bytes(action.path), entry, action.path))

@@ -41,6 +41,8 @@ sessions.json
 tool_events.json
 config.json
 agy-runner/
+chore_state.json
+claude-limits.json
 """
 
 

@@ -28,3 +28,24 @@ def append_jsonl(path: Path, records: list[dict], max_bytes: int) -> None:
             f.write(raw)
     except OSError as exc:
         log.warning("could not append to %s: %s", path, exc)
+
+
+def read_jsonl(path: Path) -> list[dict]:
+    """Every object line of a log and of its rotated `.prev`, oldest file first (worker thread).
+
+    A torn or foreign line is skipped: a reader never fails on what a crash left.
+    """
+    out: list[dict] = []
+    for part in (path.with_name(path.name + ".prev"), path):
+        try:
+            lines = part.read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError):
+            continue
+        for line in lines:
+            try:
+                record = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(record, dict):
+                out.append(record)
+    return out

@@ -306,7 +306,7 @@ async def test_node_read_shows_everything_and_all_edges(srv, client):
         "  notes:\n"
         "    - first alpha note\n"
         "    - second alpha note\n"
-        "  touches: src/alpha.py:10-20 (entry) · docs/alpha.md\n"
+        "  touches: src/alpha.py:10-20 (entry) (gone) · docs/alpha.md (gone)\n"  # neither file exists in the project
         "  edges:\n"
         "    n-alpha --applies--> u-hub-principle\n"
         "    n-alpha --calls--> n-beta\n"

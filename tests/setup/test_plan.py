@@ -19,7 +19,8 @@ ENTRY = {"command": "/venv/bin/kg", "args": ["mcp"]}
 def found(**kw) -> Found:
     base = dict(
         marketplace_dir=MDIR, marketplace_current=True, plugin_key=KEY, desktop_entry=ENTRY,
-        claude=ClaudeFound("/bin/claude", marketplace=str(MDIR), installed=True, enabled=True, cache_current=True),
+        claude=ClaudeFound("/bin/claude", marketplace=str(MDIR), installed=True, enabled=True, cache_current=True,
+                           settings={"statusLine": {"type": "command", "command": "/venv/bin/kg gauge"}}),
         codex=CodexFound("/bin/codex", marketplace=str(MDIR), installed=True, enabled=True, cache_current=True,
                          trusted=True),
         desktop=DesktopFound(Path("/h/.config/Claude/claude_desktop_config.json"), entry=ENTRY),
@@ -41,7 +42,8 @@ def test_everything_in_place_plans_nothing():
 def test_a_fresh_machine_gets_the_plugin_through_each_cli():
     fresh = found(marketplace_current=False, claude=ClaudeFound("/bin/claude"), codex=CodexFound("/bin/codex"),
                   desktop=DesktopFound(Path("/h/c.json")))
-    claude, codex, desktop = plan_setup(fresh)
+    claude, codex, desktop, gauge = plan_setup(fresh)
+    assert kinds(gauge) == ["claude_statusline"]  # the quota gauge is offered as its own question
     assert kinds(claude) == ["write_plugin", "plugin marketplace", "plugin install"]
     assert claude.actions[1].argv == ("/bin/claude", "plugin", "marketplace", "add", str(MDIR))
     assert claude.actions[2].argv == ("/bin/claude", "plugin", "install", KEY, "--scope", "user")
@@ -58,7 +60,7 @@ def test_missing_harnesses_are_skipped_not_problems():
 def test_a_changed_plugin_is_installed_afresh_in_claude_and_retrusted_in_codex():
     stale = found(claude=attrs.evolve(found().claude, cache_current=False),
                   codex=attrs.evolve(found().codex, cache_current=False))
-    claude, codex, _ = plan_setup(stale)
+    claude, codex, _, _ = plan_setup(stale)
     assert kinds(claude) == ["plugin uninstall", "plugin install"]
     assert kinds(codex) == ["plugin add", "codex_trust"]
 
@@ -85,9 +87,9 @@ def test_unreadable_configs_are_problems_that_change_nothing():
                 codex=CodexFound("/bin/codex", error="config.toml: not valid TOML"),
                 desktop=DesktopFound(Path("/h/c.json"), error="c.json: expected a JSON object"))
     steps = plan_setup(bad)
-    assert all(s.problem and not s.actions for s in steps)
-    assert [s.note for s in steps] == ["settings.json: not valid JSON", "config.toml: not valid TOML",
-                                       "c.json: expected a JSON object"]
+    assert not any(s.actions for s in steps)
+    assert [s.note for s in steps if s.problem] == ["settings.json: not valid JSON", "config.toml: not valid TOML",
+                                                    "c.json: expected a JSON object"]  # each said once
 
 
 def test_a_foreign_desktop_entry_is_left_alone_but_our_old_one_is_updated():

@@ -5,6 +5,7 @@
 // tracked in its own issue; this tab shows what to act on and opens each node for a person to fix.
 
 import { api, query, where } from "./api.js";
+import { choresPanel } from "./chores.js";
 import { clear, h } from "./dom.js";
 
 const LIST_MAX = 200; // per factor; the rest are counted
@@ -40,6 +41,9 @@ export async function showBudget(app) {
   card.append(chart(history.readings));
   if (behind.error) card.append(h("p", { className: "msg err" }, behind.error));
   else card.append(debtLists(app, behind.behind, out.levels[view.level].debt_factors));
+  const chores = await choresPanel(app);
+  if (view !== app.view) return;
+  root.append(chores);
   document.body.dataset.budget = "shown";
 }
 

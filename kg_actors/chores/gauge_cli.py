@@ -1,0 +1,69 @@
+"""`kg gauge`: Claude Code's status-line command that records the plan's quota frame for the chore gate.
+
+Claude Code pipes a JSON frame to the status-line command on stdin; its
+`rate_limits` are folded into the store's gauge file. With `--wrap CMD` the
+user's own status line runs on the same stdin and its output is what shows;
+otherwise a short `5h N% · week M%` line does. A status line must always
+print and never fail: a bad frame is simply not recorded.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+
+from ..config import Config
+from ..core import gauges
+from . import gauge_files
+
+WRAP_TIMEOUT = 5.0
+
+
+def register(sub) -> None:
+    p = sub.add_parser("gauge", help="Claude Code status-line command: record the quota frame (for chores)")
+    p.add_argument("--wrap", metavar="CMD", help="run your own status-line command on the same input and show it")
+    p.set_defaults(fn=run)
+
+
+def run(args) -> int:
+    raw = sys.stdin.buffer.read()
+    record = None
+    try:
+        record = gauge_files.record_claude(Config.from_env().root, json.loads(raw), time.time())
+    except (ValueError, OSError):
+        pass
+    if args.wrap:
+        try:
+            done = subprocess.run(args.wrap, shell=True, input=raw, capture_output=True, timeout=WRAP_TIMEOUT)
+            sys.stdout.buffer.write(done.stdout)
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+        return 0
+    print(line(record))
+    return 0
+
+
+def line(record: dict | None) -> str:
+    if not record:
+        return "kg: no quota reading"
+    reading = gauges.claude_reading(record, time.time())
+    if isinstance(reading, str):
+        return "kg: no quota reading"
+    parts = []
+    if reading.five_hour_pct is not None:
+        parts.append(f"5h {reading.five_hour_pct:.0f}%")
+    if reading.seven_day_pct is not None:
+        parts.append(f"week {reading.seven_day_pct:.0f}%")
+    return " · ".join(parts)
+
+
+def doctor_line(root, now: float) -> str:
+    """What `kg doctor` says of the Claude Code quota gauge: how old its last reading is."""
+    reading = gauge_files.read_claude(root, now)
+    if isinstance(reading, str):
+        return reading
+    minutes = reading.age(now) / 60
+    stale = " (stale: chores refuse readings over 90 min old)" if minutes > 90 else ""
+    return f"last status-line reading {minutes:.0f} min old{stale}"

@@ -1,0 +1,128 @@
+"""Where each gauge's evidence lives, read off the event loop; the parsing is core/gauges.py's.
+
+Claude Code: the file `kg gauge` keeps in the store (`claude-limits.json`).
+Codex: the newest `rate_limits` event among rollout files written within the
+gauge's age limit (`${CODEX_HOME:-~/.codex}/sessions/**/rollout-*.jsonl`); a
+walk that cannot finish refuses, since an incomplete survey must not permit
+spending. Antigravity: `agy -p /usage --output-format json`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+import trio
+
+from ..core import gauges
+from ..core.chores import Reading
+from ..storage import files
+
+CLAUDE_FILE = "claude-limits.json"
+TAIL_BYTES = 256 * 1024
+AGY_USAGE_TIMEOUT = 20.0
+
+
+def claude_path(root: Path) -> Path:
+    return root / CLAUDE_FILE
+
+
+def read_claude(root: Path, now: float) -> Reading | str:
+    path = claude_path(root)
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return "no Claude Code status-line reading (install `kg gauge` as the status line)"
+    except OSError as exc:
+        return f"{path.name}: {exc}"
+    try:
+        record = json.loads(raw)
+    except ValueError:
+        return f"{path.name} is not valid JSON"
+    return gauges.claude_reading(record, now)
+
+
+def record_claude(root: Path, frame: object, now: float) -> dict | None:
+    """`kg gauge`: fold one status-line frame into the gauge file (atomic); the record written, or None."""
+    path = claude_path(root)
+    try:
+        previous = json.loads(path.read_bytes())
+    except (OSError, ValueError):
+        previous = None
+    record = gauges.claude_record(frame, previous, now)
+    if record is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        files.write_atomic(path, files.dump_json(record), False)
+    return record
+
+
+def codex_home(env: Mapping[str, str]) -> Path:
+    return Path(env.get("CODEX_HOME") or os.path.expanduser("~/.codex"))
+
+
+def _tail(path: Path) -> tuple[str, bool]:
+    with open(path, "rb") as f:
+        size = f.seek(0, os.SEEK_END)
+        start = max(0, size - TAIL_BYTES)
+        f.seek(start)
+        data = f.read(TAIL_BYTES)
+    return data.decode("utf-8", errors="replace"), start > 0
+
+
+def read_codex(home: Path, now: float, max_age: float) -> Reading | str:
+    base = home / "sessions"
+    if not base.is_dir():
+        return f"no Codex session logs under {base}"
+    problems: list[OSError] = []
+
+    def fail(exc: OSError) -> None:
+        problems.append(exc)
+
+    found: list[Reading | str | None] = []
+    for folder, _, names in os.walk(base, onerror=fail):
+        for name in names:
+            if not (name.startswith("rollout-") and name.endswith(".jsonl")):
+                continue
+            path = Path(folder) / name
+            try:
+                if now - path.stat().st_mtime > max_age:
+                    continue
+                text, cut = _tail(path)
+            except OSError as exc:
+                problems.append(exc)
+                continue
+            found.append(gauges.codex_tail(text, now, cut))
+    if problems:
+        return f"Codex session logs not fully readable: {problems[0]}"
+    return gauges.newest(found)
+
+
+def read_codex_rollout(path: Path, now: float) -> Reading | str:
+    """One session's own rollout (budget notices)."""
+    try:
+        text, cut = _tail(path)
+    except OSError as exc:
+        return f"{path.name}: {exc}"
+    return gauges.codex_tail(text, now, cut) or "no rate_limits event in the session's rollout"
+
+
+async def read_agy(binary: str, cwd: Path, env: Mapping[str, str], now: float, model: str | None = None,
+                   timeout: float = AGY_USAGE_TIMEOUT) -> Reading | str:
+    try:
+        with trio.move_on_after(timeout) as scope:
+            done = await trio.run_process([binary, "-p", "/usage", "--output-format", "json"], cwd=str(cwd),
+                                          env=dict(env), stdin=b"", capture_stdout=True, capture_stderr=True,
+                                          check=False, start_new_session=True)
+    except OSError as exc:
+        return f"agy /usage could not start: {exc}"
+    if scope.cancelled_caught:
+        return f"agy /usage did not answer within {timeout:g} s"
+    if done.returncode != 0:
+        return f"agy /usage exited {done.returncode}"
+    try:
+        data = json.loads(done.stdout)
+    except ValueError:
+        return "agy /usage did not print JSON"
+    return gauges.agy_reading(data, now, model)

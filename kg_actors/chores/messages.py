@@ -1,0 +1,71 @@
+"""What the chore supervisor answers to: its messages and the typed handle callers hold."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import attrs
+import trio
+
+from .. import actor
+from ..core.errors import ActorStopped
+
+
+@attrs.frozen
+class ChoreMessage(actor.Message[actor.R]):
+    op: ClassVar[str]
+
+
+@attrs.frozen
+class Prompted(ChoreMessage[None]):
+    """A human prompt arrived (sent after its hook reply): the one trigger a run may follow."""
+
+    op = "prompted"
+    harness_sid: str | None
+    at: float
+
+
+@attrs.frozen
+class JobDone(ChoreMessage[None]):
+    """The running job ended (the job task's own report; the supervisor logs it and frees the slot)."""
+
+    op = "job_done"
+    record: dict[str, Any]
+
+
+@attrs.frozen
+class ChoreStatus:
+    enabled: bool
+    warning: str | None
+    running: dict[str, Any] | None  # the job in flight: tier, runner, graph, started
+    last: dict[str, Any] | None  # the last decision logged
+
+
+@attrs.frozen
+class GetStatus(ChoreMessage[ChoreStatus]):
+    op = "status"
+
+
+BY_NAME = actor.by_name(ChoreMessage, list(globals().values()))
+
+
+class ChoreHandle:
+    """The supervisor's door. `prompted` never waits: a hook's request must not."""
+
+    def __init__(self, mailbox: actor.Mailbox[ChoreMessage[Any]]):
+        self._mailbox = mailbox
+
+    def prompted(self, harness_sid: str | None, at: float) -> None:
+        try:
+            self._mailbox.send.send_nowait(Prompted(harness_sid, at))
+        except (trio.WouldBlock, trio.ClosedResourceError, trio.BrokenResourceError):
+            pass  # a backlog of prompts says nothing the queued ones do not
+
+    async def job_done(self, record: dict[str, Any]) -> None:
+        try:
+            await self._mailbox.tell(JobDone(record))
+        except ActorStopped:
+            pass
+
+    async def status(self) -> ChoreStatus:
+        return await self._mailbox.ask(GetStatus())

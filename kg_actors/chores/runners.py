@@ -1,0 +1,223 @@
+"""How a maintenance run is launched: which binary, which flags, which environment, and the process's life.
+
+Every flag here was checked against the installed CLIs' `--help` (Claude Code
+and Codex, from npm); Antigravity's `agy` is not on a registry here, so its
+command follows its documented interface only.
+
+The prompt goes on stdin; cwd is the storage root (no project's CLAUDE.md,
+AGENTS.md or .mcp.json is read); the environment drops the launching
+session's identity and sets KG_CHORE=1 so the plugin's hooks stand down
+inside the run. stdout and stderr are one pipe, drained to its last few
+kilobytes; on timeout the whole process group gets SIGTERM, then SIGKILL
+after a grace period, and the process is always reaped.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from subprocess import PIPE, STDOUT
+
+import attrs
+import trio
+
+from ..core.chores import ChoreConfig
+
+CHORE_TOOLS = ("kg_read", "kg_search", "kg_put_node", "kg_put_edge", "kg_rename_node", "kg_progress")
+PASS_TOOLS = CHORE_TOOLS + ("kg_delete_node", "kg_delete_edge", "kg_useful")
+MCP_NAME = "kg"
+GRACE_SECONDS = 5.0
+OUTPUT_TAIL = 4000
+# The launching session's identity: a run must not pass for it (nor for its harness's child).
+_DROP_PREFIXES = ("CLAUDE_CODE_", "ANTIGRAVITY_")
+_DROP = frozenset({"CLAUDECODE", "CLAUDE_PID", "CLAUDE_EFFORT", "AI_AGENT", "CODEX_THREAD_ID", "CODEX_SESSION_ID",
+                   "CODEX_MANAGED_BY_NPM", "KG_SESSION_ID"})
+
+
+def chore_env(env: Mapping[str, str]) -> dict[str, str]:
+    out = {k: v for k, v in env.items() if k not in _DROP and not k.startswith(_DROP_PREFIXES)}
+    out["KG_CHORE"] = "1"
+    return out
+
+
+def find_binary(runner: str, cfg: ChoreConfig, env: Mapping[str, str]) -> str | None:
+    """The configured binary (it pins the runner even when wrong: the refusal then says so), else PATH's."""
+    pinned = {"claude": cfg.claude_bin, "codex": cfg.codex_bin, "antigravity": cfg.antigravity_bin}[runner]
+    if pinned:
+        return os.path.expanduser(pinned)
+    name = {"claude": "claude", "codex": "codex", "antigravity": "agy"}[runner]
+    return shutil.which(name, path=env.get("PATH", os.defpath))
+
+
+def pick_runner(cfg: ChoreConfig, harness: str | None, env: Mapping[str, str]) -> str:
+    """`auto`: a configured binary first, then the prompting session's own harness, then the first installed."""
+    if cfg.runner != "auto":
+        return cfg.runner
+    order = ["claude", "codex", "antigravity"]
+    for runner in order:
+        if {"claude": cfg.claude_bin, "codex": cfg.codex_bin, "antigravity": cfg.antigravity_bin}[runner]:
+            return runner
+    own = {"claude": "claude", "codex": "codex", "antigravity": "antigravity"}.get(harness or "")
+    if own and find_binary(own, cfg, env):
+        return own
+    return next((r for r in order if find_binary(r, cfg, env)), "claude")
+
+
+def binary_problem(path: str | None, runner: str) -> str | None:
+    if not path:
+        return f"{runner} binary missing (not on PATH)"
+    if not os.path.isfile(path):
+        return f"{runner} binary missing: {path}"
+    if not os.access(path, os.X_OK):
+        return f"{runner} binary not executable: {path}"
+    return None
+
+
+def command(runner: str, binary: str, cfg: ChoreConfig, tier: str, url: str) -> list[str]:
+    tools = PASS_TOOLS if tier == "pass" else CHORE_TOOLS
+    if runner == "claude":
+        servers = {"mcpServers": {MCP_NAME: {"type": "http", "url": url}}}
+        argv = [binary, "-p", "--setting-sources", "user", "--strict-mcp-config",
+                "--mcp-config", json.dumps(servers), "--tools", "",
+                "--allowedTools", ",".join(f"mcp__{MCP_NAME}__{t}" for t in tools),
+                "--permission-mode", "dontAsk", "--no-session-persistence"]
+        return argv + (["--model", cfg.model] if cfg.model else [])
+    if runner == "codex":
+        argv = [binary, "exec", "--ephemeral", "--ignore-user-config", "--skip-git-repo-check",
+                "-s", "read-only", "--disable", "shell_tool", "-c", 'web_search="disabled"',
+                "-c", f"mcp_servers.{MCP_NAME}.url={json.dumps(url)}",
+                "-c", f"mcp_servers.{MCP_NAME}.enabled_tools={json.dumps(list(tools))}",
+                "-c", f'mcp_servers.{MCP_NAME}.default_tools_approval_mode="approve"',
+                "-c", f'model_reasoning_effort="{"medium" if tier == "pass" else "low"}"']
+        return argv + (["-m", cfg.codex_model] if cfg.codex_model else []) + ["-"]
+    assert runner == "antigravity"
+    argv = [binary, "--agent", AGY_AGENT, "--effort", "medium" if tier == "pass" else "low",
+            "--input-format", "stream-json", "--output-format", "stream-json"]
+    return argv + (["--model", cfg.antigravity_model] if cfg.antigravity_model else [])
+
+
+def stdin_for(runner: str, prompt: str) -> bytes:
+    if runner == "antigravity":  # its stream-json input: one user event
+        return (json.dumps({"event": "user", "message": {"content": prompt}}) + "\n").encode()
+    return prompt.encode()
+
+
+# Antigravity: a tool-less agent whose only reach is the MCP tools its settings grant ------------
+
+AGY_AGENT = "kg-maintainer"
+AGY_WORKSPACE = "agy-runner"  # under the storage root: agy finds the agent in its cwd's .agents/
+AGY_AGENT_MD = """---
+name: kg-maintainer
+description: Pays down the knowledge graph's maintenance debt through the kg MCP tools only.
+tools: []
+---
+Use only the kg MCP tools. Do one bounded maintenance task as the prompt says, then stop.
+"""
+
+
+def agy_refusal(cfg_allow_credits: bool, home: Path) -> str | None:
+    """Refused while paid credits could be spent, or when the kg tools are not granted."""
+    settings = home / ".gemini" / "antigravity-cli" / "settings.json"
+    try:
+        data = json.loads(settings.read_bytes())
+    except (OSError, ValueError):
+        return f"antigravity settings unreadable: {settings}"
+    if not isinstance(data, dict):
+        return f"antigravity settings unreadable: {settings}"
+    if data.get("useG1Credits") and not cfg_allow_credits:
+        return "antigravity: paid credits could be spent (useG1Credits is on)"
+    allowed = json.dumps(data.get("permissions", data.get("allow", [])))
+    if "mcp(" not in allowed:
+        return "antigravity: the kg MCP tools are not granted in its settings"
+    return None
+
+
+def agy_workspace(root: Path) -> Path:
+    return root / AGY_WORKSPACE
+
+
+def write_agy_agent(root: Path) -> None:
+    path = agy_workspace(root) / ".agents" / "agents" / AGY_AGENT / "agent.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.exists() or path.read_text() != AGY_AGENT_MD:
+        path.write_text(AGY_AGENT_MD)
+
+
+# The process ------------------------------------------------------------------------------
+
+@attrs.frozen
+class RunResult:
+    rc: int | None  # None: it never started
+    elapsed_s: float
+    output: str  # the last OUTPUT_TAIL characters of stdout+stderr
+    timed_out: bool = False
+    error: str | None = None
+
+
+def _signal_group(pid: int, sig: int) -> None:
+    try:
+        os.killpg(pid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+async def run(argv: list[str], stdin: bytes, cwd: Path, env: Mapping[str, str], timeout: float,
+              grace: float = GRACE_SECONDS) -> RunResult:
+    """Run one maintenance agent to its end, or to its timeout: SIGTERM its group, `grace`, SIGKILL."""
+    started = time.monotonic()
+    try:
+        proc = await trio.lowlevel.open_process(argv, stdin=PIPE, stdout=PIPE, stderr=STDOUT, cwd=str(cwd),
+                                                env=dict(env), start_new_session=True)
+    except OSError as exc:
+        return RunResult(None, 0.0, "", error=f"could not start {argv[0]}: {exc}")
+    tail = bytearray()
+    timed_out = False
+    drained = trio.Event()
+
+    async def feed() -> None:
+        assert proc.stdin is not None
+        try:
+            await proc.stdin.send_all(stdin)
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            pass  # it exited or closed stdin early: its exit code says what happened
+        finally:
+            await proc.stdin.aclose()
+
+    async def drain() -> None:
+        assert proc.stdout is not None
+        async for chunk in proc.stdout:
+            tail.extend(chunk)
+            del tail[:-OUTPUT_TAIL * 4]
+        drained.set()
+
+    try:
+        async with trio.open_nursery() as pipes:
+            pipes.start_soon(feed)
+            pipes.start_soon(drain)
+            with trio.move_on_after(timeout) as scope:
+                await proc.wait()
+            if scope.cancelled_caught:
+                timed_out = True
+                _signal_group(proc.pid, signal.SIGTERM)
+                with trio.move_on_after(grace):
+                    await proc.wait()
+                _signal_group(proc.pid, signal.SIGKILL)  # the group: children the agent left behind too
+                await proc.wait()
+            else:
+                _signal_group(proc.pid, signal.SIGKILL)  # stragglers the agent started and left
+            # A grandchild that left the group may still hold the pipe: it gets `grace`, not forever.
+            with trio.move_on_after(grace):
+                await drained.wait()
+            pipes.cancel_scope.cancel()
+    finally:
+        with trio.CancelScope(shield=True):
+            if proc.returncode is None:
+                _signal_group(proc.pid, signal.SIGKILL)
+                await proc.wait()
+    text = tail.decode("utf-8", errors="replace")[-OUTPUT_TAIL:]
+    return RunResult(proc.returncode, round(time.monotonic() - started, 1), text, timed_out)

@@ -1,0 +1,309 @@
+"""The ChoreSupervisor: an actor that decides, on a human prompt, whether to start one maintenance run.
+
+It owns the one job slot (a nursery holding at most one running job), the
+counters in chore_state.json, and chores.jsonl's decisions. A prompt reaches
+it after its hook reply is sent (`ChoreHandle.prompted` never waits); prompts
+queued while it decides are folded into the newest. With chores off a prompt
+costs one `stat` of chores.json (none with KG_CHORES=0). The decision is
+core/chores.py's, re-checked just before the spawn; the run is runners.py's.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import os
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import attrs
+import trio
+
+from .. import actor
+from ..core import chore_pick, debt
+from ..core import chores as rules
+from ..core.constants import CHORES_LOG_MAX_BYTES
+from ..storage import files
+from ..storage.logs import read_jsonl
+from ..touch_check import where_gone
+from . import gauge_files, prompts, runners
+from . import messages as m
+from .config import ConfigWatcher
+
+log = logging.getLogger(__name__)
+
+STATE_FILE = "chore_state.json"
+LOG_FILE = "chores.jsonl"
+HELD_WINDOW_S = 4 * 3600.0  # sessions active this recently hold what they have seen
+RECENT_TARGETS = 10  # targets of the last chores: never chewed again at once
+DECIDE_EVERY_S = 60.0  # at most one full decision (gauge read, debt survey) a minute
+ANCHOR_LOOKUPS = 12  # gone touches looked up for an anchor chore per decision (git log, a bounded walk)
+_HARNESS_RUNNER = {"claude-code": "claude", "codex": "codex", "antigravity-cli": "antigravity"}
+
+
+@attrs.define
+class Deps:
+    """What the supervisor reaches: all of it through other actors' handles or the disk."""
+
+    root: Path
+    layout: Any
+    directory: Any
+    sessions: Any
+    logbook: Any
+    clock: Callable[[], float]
+    mcp_url: Callable[[], str]
+    env: Mapping[str, str] = attrs.field(factory=lambda: dict(os.environ))
+    grace_s: float = runners.GRACE_SECONDS
+    run: Callable[..., Any] = runners.run  # the process's life (tests of the time rules pass a fake)
+
+
+class Supervisor:
+    def __init__(self, deps: Deps, handle: m.ChoreHandle):
+        self.d = deps
+        self.handle = handle
+        self.watcher = ConfigWatcher(deps.root, dict(deps.env))
+        self.state: rules.ChoreState | None = None  # loaded on the first decision that needs it
+        self.running: dict[str, Any] | None = None
+        self.last: dict[str, Any] | None = None
+        self.recent: list[str] = []
+        self.decided_at = -math.inf
+        self.decided_with: rules.ChoreConfig | None = None
+
+    # Logging and state --------------------------------------------------------------------
+    def note(self, event: str, now: float, **fields: Any) -> None:
+        record = {"ts": round(now, 3), "event": event, **fields}
+        self.last = record
+        self.d.logbook.append(self.d.root / LOG_FILE, [record], CHORES_LOG_MAX_BYTES)
+
+    async def load_state(self) -> rules.ChoreState:
+        if self.state is None:
+            data = await trio.to_thread.run_sync(files.load_json, self.d.root / STATE_FILE)
+            self.state = rules.parse_state(data)
+        return self.state
+
+    async def save_state(self, state: rules.ChoreState) -> str | None:
+        try:
+            await trio.to_thread.run_sync(files.write_atomic, self.d.root / STATE_FILE,
+                                          files.dump_json(state.to_json()), False)
+        except OSError as exc:
+            return f"state write failed: {exc}"
+        self.state = state
+        return None
+
+    # Reading the world ---------------------------------------------------------------------
+    async def gauge(self, runner: str, cfg: rules.ChoreConfig, binary: str | None, now: float) -> rules.Reading | str:
+        if runner == "claude":
+            return await trio.to_thread.run_sync(gauge_files.read_claude, self.d.root, now)
+        if runner == "codex":
+            home = gauge_files.codex_home(self.d.env)
+            return await trio.to_thread.run_sync(gauge_files.read_codex, home, now, cfg.gauge_max_age_s)
+        if not binary:
+            return "agy binary missing"
+        return await gauge_files.read_agy(binary, self.d.root, runners.chore_env(self.d.env), now,
+                                          cfg.antigravity_model)
+
+    async def facts(self, project_path: str | None, now: float) -> list[tuple[rules.GraphFacts, Any]]:
+        keys = ["user"]
+        if project_path and self.d.directory.has_graph_for(project_path):
+            keys.append(self.d.directory.project_key(project_path))
+        out = []
+        for key in keys:
+            handle = await self.d.directory.get(key)
+            graph, derived = await handle.view_now()
+            d = derived.debt(graph, now)
+            entry = graph.progress.get("maintain")
+            last = entry.get("last_ts") if isinstance(entry, dict) else None
+            out.append((rules.GraphFacts(key, d.score, d.nodes, last if isinstance(last, int | float) else None,
+                                         graph.project_path), handle))
+        return out
+
+    # The decision ----------------------------------------------------------------------------
+    async def on_prompt(self, msg: m.Prompted, jobs: trio.Nursery) -> None:
+        if self.watcher.chores_forced_off:
+            return
+        cfg = self.watcher.current()
+        if not cfg.enabled:
+            return  # off is no decision: nothing is logged per prompt
+        now = self.d.clock()
+        view = await self.d.sessions.find_by_claude(claude_sid=msg.harness_sid) if msg.harness_sid else None
+        if view is None or view.maintenance:
+            if view is None:
+                self.note("skip", now, reason="prompt from an unknown session")
+            return
+        state = await self.load_state()
+        if self.running is not None:
+            self.note("skip", now, reason="a run is in flight")
+            return
+        runner = runners.pick_runner(cfg, view.harness and _HARNESS_RUNNER.get(view.harness), self.d.env)
+        binary = runners.find_binary(runner, cfg, self.d.env)
+        too_soon = rules.spacing(cfg, state, now)  # before any gauge read: the common answer, and cheap
+        if too_soon:
+            self.note("skip", now, reason=too_soon)
+            return
+        if now - self.decided_at < DECIDE_EVERY_S and cfg is self.decided_with:
+            return  # a refusal a moment ago still stands (chores.json unchanged): no gauge read or survey per prompt
+        self.decided_at, self.decided_with = now, cfg
+        reading = await self.gauge(runner, cfg, binary, now)
+        graphs = await self.facts(view.project_path, now)
+        decision = rules.decide(cfg, state, now, False, reading, [g for g, _ in graphs])
+        base = {"runner": runner, "session": view.sid, "gauge": _gauge_dict(reading, now)}
+        if not decision.dispatch:
+            self.note("skip", now, reason=decision.reason, notes=list(decision.notes), **base)
+            return
+        assert decision.graph is not None and decision.state is not None and decision.tier is not None
+        problem = runners.binary_problem(binary, runner)
+        if problem is None and runner == "antigravity":
+            problem = runners.agy_refusal(cfg.antigravity_allow_credits,
+                                          Path(self.d.env.get("HOME") or os.path.expanduser("~")))
+        g = decision.graph
+        if problem is None and g.project_path and not os.path.isdir(g.project_path):
+            problem = "project gone"
+        handle = next(h for f, h in graphs if f.key == g.key)
+        job = await self.compose(decision, handle, g, now) if problem is None else None
+        if problem is None and job is None:
+            problem = f"no eligible target in {g.key} (debt {g.debt:g})"
+        if problem is not None:
+            self.note("skip", now, reason=problem, tier=decision.tier, graph=g.key, **base)
+            return
+        assert job is not None
+        prompt, extra = job
+        # The re-check: what moved while this was decided refuses the run.
+        now2 = self.d.clock()
+        refusal = rules.recheck(decision, cfg, self.watcher.current(), state, self.state or state, reading, now2)
+        if refusal is None:
+            refusal = await self.save_state(decision.state)
+        if refusal is not None:
+            self.note("skip", now2, reason=refusal, tier=decision.tier, graph=g.key, **base)
+            return
+        if decision.tier == "chore":
+            self.recent = (self.recent + list(extra.get("targets", [])))[-RECENT_TARGETS:]
+        timeout = cfg.pass_timeout_s if decision.tier == "pass" else cfg.timeout_s
+        argv = runners.command(runner, binary or runner, cfg, decision.tier, self.d.mcp_url())
+        record = {"tier": decision.tier, "graph": g.key, "debt": g.debt, "reason": decision.reason,
+                  "notes": list(decision.notes), **extra, **base}
+        self.note("dispatch", now2, **record)
+        self.running = {**record, "started": now2}
+        cwd = self.d.root
+        if runner == "antigravity":
+            await trio.to_thread.run_sync(runners.write_agy_agent, self.d.root)
+            cwd = runners.agy_workspace(self.d.root)
+        jobs.start_soon(self.job, argv, runners.stdin_for(runner, prompt), cwd, timeout, record, handle)
+
+    async def compose(self, decision: rules.Decision, handle: Any, g: rules.GraphFacts,
+                      now: float) -> tuple[str, dict[str, Any]] | None:
+        """The run's prompt and what the log says of its targets; None when no chore is eligible."""
+        graph, derived = await handle.view_now()
+        line = debt.debt_line(derived.debt(graph, now))
+        held = await self.d.sessions.held_ids(since=now - HELD_WINDOW_S)
+        if decision.tier == "pass":
+            return prompts.pass_prompt(g.key, g.project_path, line, sorted(held)), {"held": len(held)}
+        anchors: dict[str, tuple[str, str]] = {}
+        if derived.missing_touches and g.project_path:
+            gone = sorted(derived.missing_touches)[:ANCHOR_LOOKUPS]
+            found = await trio.to_thread.run_sync(where_gone, gone, g.project_path)
+            anchors = {node: (touch, found[touch]) for node, touch in _holders(graph, found)}
+        graph, derived = await handle.view_now()  # fresh after the awaits: no await from here on
+        # What passes and chores declined on this graph (their kg_progress stamps live on it).
+        declined = chore_pick.declined_ids(graph.progress.get("maintain")) | chore_pick.declined_ids(
+            graph.progress.get("chore"))
+        chore = chore_pick.pick_chore(graph, derived.missing_touches, now, held=held, declined=declined,
+                                      recent=self.recent, anchors=anchors)
+        if chore is None:
+            return None
+        return (chore_pick.chore_prompt(chore, g.project_path, line),
+                {"kind": chore.kind, "targets": list(chore.targets)})
+
+    # The job ---------------------------------------------------------------------------------
+    async def job(self, argv: list[str], stdin: bytes, cwd: Path, timeout: float, record: dict[str, Any],
+                  handle: Any) -> None:
+        out: dict[str, Any] = {"tier": record["tier"], "graph": record["graph"], "runner": record["runner"]}
+        try:
+            result = await self.d.run(argv, stdin, cwd, runners.chore_env(self.d.env), timeout,
+                                       self.d.grace_s)
+            if result.error:
+                out.update(event="spawn_failed", reason=result.error)
+            else:
+                out.update(event="done", rc=result.rc, elapsed_s=result.elapsed_s, timed_out=result.timed_out,
+                           output=result.output[-400:])
+                try:
+                    out["debt_after"] = (await handle.debt(self.d.clock())).score
+                except Exception:  # the graph may have been removed meanwhile
+                    pass
+        except Exception as exc:
+            log.exception("chore job failed")
+            out.update(event="spawn_failed", reason=repr(exc))
+        await self.handle.job_done(out)
+
+    def on_job_done(self, msg: m.JobDone) -> None:
+        record = dict(msg.record)
+        event = record.pop("event", "done")
+        self.note(event, self.d.clock(), **record)
+        self.running = None
+
+    def status(self) -> m.ChoreStatus:
+        cfg = self.watcher.current()
+        return m.ChoreStatus(cfg.enabled, cfg.warning, self.running, self.last)
+
+
+def _holders(graph: Any, found: dict[str, str]) -> list[tuple[str, str]]:
+    """(active node, its touch) for each gone touch whose new place is known."""
+    return [(i, t) for i in sorted(graph.ids_in_state("active")) for t in graph.nodes[i].touches if t in found]
+
+
+def _gauge_dict(reading: rules.Reading | str, now: float) -> dict[str, Any]:
+    if isinstance(reading, str):
+        return {"error": reading}
+    return {"source": reading.source, "five_hour_pct": reading.five_hour_pct, "seven_day_pct": reading.seven_day_pct,
+            "age_s": round(reading.age(now), 1)}
+
+
+async def decide(sup: Supervisor, prompt: m.Prompted, jobs: trio.Nursery) -> None:
+    try:
+        await sup.on_prompt(prompt, jobs)
+    except Exception as exc:  # one bad decision must not take the supervisor down
+        log.exception("chore decision failed")
+        sup.note("skip", sup.d.clock(), reason=f"internal error: {exc!r}")
+
+
+async def run_chore_supervisor(deps: Deps, *, task_status: trio.TaskStatus[m.ChoreHandle] = trio.TASK_STATUS_IGNORED
+                               ) -> None:
+    mailbox = actor.Mailbox[m.ChoreMessage[Any]]("chore supervisor")
+    handle = m.ChoreHandle(mailbox)
+    sup = Supervisor(deps, handle)
+    task_status.started(handle)
+    try:
+        async with trio.open_nursery() as jobs:  # at most one job: `running` guards the slot
+            async for first in mailbox.receive:
+                prompt: m.Prompted | None = None
+                for msg in mailbox.burst(first):
+                    if isinstance(msg, m.Prompted):
+                        msg.reply.set(None)
+                        prompt = msg  # prompts queued behind each other: the newest speaks for them
+                        continue
+                    if prompt is not None:  # a later message sees that prompt's decision made
+                        await decide(sup, prompt, jobs)
+                        prompt = None
+                    if isinstance(msg, m.JobDone):
+                        sup.on_job_done(msg)
+                        msg.reply.set(None)
+                    elif isinstance(msg, m.GetStatus):
+                        msg.reply.set(sup.status())
+                if prompt is not None:
+                    await decide(sup, prompt, jobs)
+            jobs.cancel_scope.cancel()
+    finally:
+        mailbox.drain_stopped()
+
+
+def load_log(root: Path, limit: int = 2000) -> list[dict[str, Any]]:
+    """chores.jsonl (with its .prev), oldest first (worker thread)."""
+    return read_jsonl(root / LOG_FILE)[-limit:]
+
+
+
+
+def deps_for(rt: Any) -> Deps:
+    """The runtime's parts the supervisor uses; the MCP URL is read when a run starts (the port is bound by then)."""
+    return Deps(rt.config.root, rt.layout, rt.directory, rt.sessions, rt.floor.logs.logbook, rt.clock,
+                lambda: f"http://{rt.config.host}:{rt.http_port}/mcp")

@@ -1,0 +1,65 @@
+"""GET /api/chores: one graph's debt factors over time and the chores that ran on it, for the Budget tab.
+
+From chores.jsonl (the supervisor's decisions: each run's dispatch and its
+outcome) and the tick's readings (the score and its factors). Read off the
+event loop; a torn line is skipped.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import trio
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from ..chores.supervisor import load_log
+from ..conduct import graphs
+from ..readings import read_readings
+from .guard import guarded
+
+RUNS_SHOWN = 100
+SKIPS_SHOWN = 20
+
+
+def runs_of(records: list[dict[str, Any]], key: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """(the runs on graph `key`, newest first, each dispatch with its outcome; the latest refusals anywhere)."""
+    runs: list[dict[str, Any]] = []
+    skips: list[dict[str, Any]] = []
+    for rec in records:
+        event = rec.get("event")
+        if event == "dispatch" and rec.get("graph") == key:
+            runs.append({"started": rec.get("ts"), "tier": rec.get("tier"), "runner": rec.get("runner"),
+                         "kind": rec.get("kind"), "targets": rec.get("targets", []), "debt_before": rec.get("debt"),
+                         "outcome": "running"})
+        elif event in ("done", "spawn_failed") and rec.get("graph") == key and runs and runs[-1]["outcome"] == "running":
+            run = runs[-1]  # one run at a time: an outcome closes the run before it
+            if event == "spawn_failed":
+                run.update(outcome="failed to start", detail=rec.get("reason"))
+            else:
+                rc = rec.get("rc")
+                run.update(outcome="timed out" if rec.get("timed_out") else "ok" if rc == 0 else f"exit {rc}",
+                           elapsed_s=rec.get("elapsed_s"), debt_after=rec.get("debt_after"),
+                           detail=(rec.get("output") or "")[-200:])
+        elif event == "skip":
+            skips.append({"ts": rec.get("ts"), "reason": rec.get("reason")})
+    return runs[::-1][:RUNS_SHOWN], skips[::-1][:SKIPS_SHOWN]
+
+
+def routes(runtime) -> list[Route]:
+    async def chores(request: Request) -> JSONResponse:
+        q = request.query_params
+        key = graphs.graph_key(runtime.floor, q.get("level", "user"), q.get("project_path"))
+        records = await trio.to_thread.run_sync(load_log, runtime.config.root)
+        readings = await trio.to_thread.run_sync(read_readings, runtime.layout.graph_file(key))
+        runs, skips = runs_of(records, key)
+        status = await runtime.chores.status() if runtime.chores is not None else None
+        return JSONResponse({
+            "graph": key, "enabled": bool(status and status.enabled), "warning": status.warning if status else None,
+            "running": status.running if status else None, "runs": runs, "skips": skips,
+            "factors": [{"ts": r["ts"], "debt": r.get("debt"), **r["factors"]} for r in readings
+                        if isinstance(r.get("factors"), dict)],
+        })
+
+    return [Route("/api/chores", guarded(chores), methods=["GET"])]

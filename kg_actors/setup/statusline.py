@@ -1,0 +1,43 @@
+"""The `gauge` setup step: `kg gauge` as Claude Code's status line, so chores can read the plan's quota.
+
+Claude Code hands its `rate_limits` only to the status-line command. A user who
+already has one keeps it: setup wraps it (`kg gauge --wrap '<theirs>'`), and
+the line they see is theirs. The change lands in Claude Code's settings.json,
+which setup already tracks, so `kg uninstall` restores that file.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path
+
+from . import SetupError
+
+
+def current(settings: dict | None) -> str | None:
+    """The statusLine command settings.json runs now (None: none)."""
+    line = (settings or {}).get("statusLine")
+    if isinstance(line, dict) and line.get("type") == "command" and isinstance(line.get("command"), str):
+        return line["command"]
+    return None
+
+
+def is_gauge(command: str | None) -> bool:
+    return command is not None and " gauge" in command and "kg" in command
+
+
+def gauge_command(kg_argv: list[str], theirs: str | None) -> str:
+    cmd = shlex.join([*kg_argv, "gauge"])
+    return f"{cmd} --wrap {shlex.quote(theirs)}" if theirs else cmd
+
+
+def merged(raw: bytes | None, command: str, path: Path) -> bytes:
+    try:
+        data = json.loads(raw) if raw else {}
+    except ValueError as exc:
+        raise SetupError(f"{path}: not valid JSON ({exc}); left untouched") from None
+    if not isinstance(data, dict):
+        raise SetupError(f"{path}: expected a JSON object; left untouched")
+    data["statusLine"] = {"type": "command", "command": command}
+    return (json.dumps(data, indent=2) + "\n").encode()

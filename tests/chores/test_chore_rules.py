@@ -1,0 +1,141 @@
+"""The pure chore rules: configuration, the dispatch decision and its re-check (now passed in)."""
+
+import json
+import math
+
+import attrs
+
+from kg_actors.core import chores as R
+
+NOW = 1_800_000_000.0
+DAY = 86_400.0
+
+
+def on(**kw):
+    return R.parse_config(json.dumps({"enabled": True, **kw}).encode())
+
+
+def reading(five=10.0, week=10.0, age=60.0, week_elapsed=0.5, now=NOW):
+    return R.Reading("claude", five, week, now + 3600, now + (1 - week_elapsed) * R.WEEK, now - age)
+
+
+def graph(key="project:app", debt=0.5, nodes=20, maintained_days_ago=1.0, now=NOW):
+    last = None if maintained_days_ago is None else now - maintained_days_ago * DAY
+    return R.GraphFacts(key, debt, nodes, last)
+
+
+# Configuration ------------------------------------------------------------------------------
+
+def test_off_by_default_and_on_by_file_or_env():
+    assert not R.parse_config(None).enabled
+    assert R.parse_config(b'{"enabled": true}').enabled
+    assert R.parse_config(None, "1").enabled
+    assert R.parse_config(b'{"enabled": false}', "1").enabled
+
+
+def test_kg_chores_zero_wins_over_the_file():
+    for word in ("0", "false", "no", ""):
+        assert not R.parse_config(b'{"enabled": true}', word).enabled
+
+
+def test_unreadable_file_is_off_with_a_warning_naming_the_field():
+    cfg = R.parse_config(b'{"enabled": tru', "1")
+    assert not cfg.enabled and "not valid JSON" in cfg.warning
+    cfg = R.parse_config(b'[1]')
+    assert not cfg.enabled and "JSON object" in cfg.warning
+    cfg = R.parse_config(b'{"enabled": true, "max_5h": "lots"}')
+    assert not cfg.enabled and cfg.warning.startswith("chores.json: max_5h:")
+    cfg = R.parse_config(b'{"enabled": true, "runner": "gpt"}')
+    assert not cfg.enabled and "runner" in cfg.warning
+
+
+def test_defaults_are_the_spec_numbers():
+    cfg = on()
+    assert (cfg.min_interval_s, cfg.graph_cooldown_s, cfg.max_per_day, cfg.debt_floor) == (2700, 21600, 8, 0.12)
+    assert (cfg.max_5h, cfg.max_7d, cfg.pass_max_5h, cfg.pass_max_7d, cfg.pass_pace_max) == (55, 80, 40, 70, 1.0)
+    assert (cfg.gauge_max_age_s, cfg.timeout_s, cfg.pass_timeout_s) == (5400, 420, 1500)
+
+
+def test_budget_notices_off_by_file_or_env():
+    assert R.parse_config(None).budget_notices
+    assert not R.parse_config(b'{"budget_notices": false}').budget_notices
+    assert not R.parse_config(None, notices_env="0").budget_notices
+
+
+# The decision --------------------------------------------------------------------------------
+
+def test_a_chore_on_the_neediest_graph_above_the_floor():
+    d = R.decide(on(), R.ChoreState(), NOW, False, reading(), [graph("user", 0.2), graph(debt=0.6)])
+    assert d.dispatch and d.tier == "chore" and d.graph.key == "project:app"
+    assert d.state.count == 1 and d.state.last_ts == NOW and d.state.graphs == {"project:app": NOW}
+
+
+def test_refusals_say_why():
+    cfg, st = on(), R.ChoreState()
+    assert R.decide(R.parse_config(None), st, NOW, False, reading(), [graph()]).reason == "chores are off"
+    assert R.decide(cfg, st, NOW, True, reading(), [graph()]).reason == "a run is in flight"
+    assert R.decide(cfg, st, NOW, False, "no file", [graph()]).reason == "gauge unreadable: no file"
+    assert R.decide(cfg, st, NOW, False, reading(age=91 * 60), [graph()]).reason.startswith("gauge stale")
+    assert R.decide(cfg, st, NOW, False, reading(five=55), [graph()]).reason == "5h 55% (chores need < 55%)"
+    assert R.decide(cfg, st, NOW, False, reading(week=80), [graph()]).reason == "7d 80% (chores need < 80%)"
+    assert "debt floor" in R.decide(cfg, st, NOW, False, reading(), [graph(debt=0.11)]).reason
+
+
+def test_spacing_cooldown_and_daily_cap():
+    cfg = on()
+    st = R.ChoreState(last_ts=NOW - 44 * 60, day=R.utc_day(NOW), count=1, graphs={"project:app": NOW - 44 * 60})
+    assert R.decide(cfg, st, NOW, False, reading(), [graph()]).reason.startswith("spacing: 44 min")
+    st = attrs.evolve(st, last_ts=NOW - 46 * 60)
+    assert "cooldown" in R.decide(cfg, st, NOW, False, reading(), [graph()]).reason  # the graph's 6 h
+    assert R.decide(cfg, st, NOW, False, reading(), [graph(), graph("user", 0.3)]).graph.key == "user"
+    st = attrs.evolve(st, graphs={"project:app": NOW - 6 * 3600}, count=8)
+    assert R.decide(cfg, st, NOW, False, reading(), [graph()]).reason == "daily chore cap (8)"
+    # A new UTC day starts the cap from zero.
+    assert R.decide(cfg, st, NOW + DAY, False, reading(now=NOW + DAY), [graph(now=NOW + DAY)]).dispatch
+
+
+def test_a_pass_when_21_days_untended_with_8_active_nodes_under_pace():
+    cfg = on()
+    due = graph(maintained_days_ago=21)
+    d = R.decide(cfg, R.ChoreState(), NOW, False, reading(week=30, week_elapsed=0.5), [due])
+    assert d.dispatch and d.tier == "pass" and d.state.pass_count == 1 and d.state.passes == {due.key: NOW}
+    never = graph(maintained_days_ago=None)
+    assert R.decide(cfg, R.ChoreState(), NOW, False, reading(), [never]).tier == "pass"
+    # Too small, or maintained lately: a chore instead.
+    assert R.decide(cfg, R.ChoreState(), NOW, False, reading(), [graph(nodes=7, maintained_days_ago=None)]).tier == "chore"
+    assert R.decide(cfg, R.ChoreState(), NOW, False, reading(), [graph(maintained_days_ago=20)]).tier == "chore"
+
+
+def test_pass_gates_fall_back_to_a_chore_and_say_why():
+    cfg, due = on(), [graph(maintained_days_ago=30)]
+    d = R.decide(cfg, R.ChoreState(), NOW, False, reading(week=60, week_elapsed=0.5), due)  # 1.2x pace
+    assert d.tier == "chore" and d.notes == ("pass: week running at 1.20x pace, no surplus",)
+    d = R.decide(cfg, R.ChoreState(), NOW, False, reading(five=40), due)
+    assert d.tier == "chore" and d.notes == ("pass: 5h 40% (passes need < 40%)",)
+    d = R.decide(cfg, R.ChoreState(), NOW, False, reading(week=70, week_elapsed=0.9), due)
+    assert d.notes == ("pass: 7d 70% (passes need < 70%)",)
+    d = R.decide(cfg, R.ChoreState(), NOW, False, reading(week_elapsed=0.01), due)
+    assert d.notes == ("pass: weekly pace unknown",)
+    st = R.ChoreState(day=R.utc_day(NOW), pass_count=1)
+    assert R.decide(cfg, st, NOW, False, reading(), due).notes == ("daily pass cap",)
+
+
+def test_weekly_pace():
+    assert math.isclose(R.weekly_pace(reading(week=50, week_elapsed=0.5), NOW), 1.0)
+    assert R.weekly_pace(reading(week=None), NOW) is None
+
+
+def test_recheck_refuses_what_moved():
+    cfg, st = on(), R.ChoreState()
+    d = R.decide(cfg, st, NOW, False, reading(), [graph()])
+    assert R.recheck(d, cfg, cfg, st, st, reading(), NOW + 1) is None
+    assert R.recheck(d, cfg, R.parse_config(None), st, st, reading(), NOW) == "config changed"
+    assert R.recheck(d, cfg, on(runner="codex"), st, st, reading(), NOW) == "config changed"
+    assert R.recheck(d, cfg, cfg, st, st, reading(age=5399), NOW + 2) == "gauge went stale"
+    assert R.recheck(d, cfg, cfg, st, attrs.evolve(st, last_ts=NOW), reading(), NOW) == "a concurrent dispatch won"
+
+
+def test_stored_state_is_read_leniently():
+    assert R.parse_state("junk") == R.ChoreState()
+    st = R.parse_state({"last_ts": 5, "count": 2, "graphs": {"user": 3, "bad": "x"}, "day": "2027-01-01"})
+    assert st.last_ts == 5.0 and st.count == 2 and st.graphs == {"user": 3.0}

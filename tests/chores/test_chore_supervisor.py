@@ -1,0 +1,173 @@
+"""The ChoreSupervisor actor under Trio's MockClock: spacing, per-graph cooldown, the daily cap, one job at a
+time, and every decision (refusals too) in chores.jsonl with its reason. The process is a fake here
+(test_runners.py and test_chores_e2e.py run real ones)."""
+
+import json
+from pathlib import Path
+
+import trio
+
+from kg_actors.chores import gauge_files, runners
+from kg_actors.chores.supervisor import Deps, run_chore_supervisor
+from kg_actors.core.model import GraphData, Node
+from kg_actors.graph_actor import run_graph_actor
+from kg_actors.session_actor import run_session_registry
+
+EPOCH = 1_790_000_000.0
+MIN = 60.0
+
+
+def wall() -> float:
+    return EPOCH + trio.current_time()
+
+
+class Logbook:
+    def __init__(self):
+        self.records = []
+
+    def append(self, path, records, max_bytes):
+        assert path.name == "chores.jsonl"
+        self.records.extend(records)
+
+
+class Directory:
+    """The two graphs a prompt offers: the user graph and the session's project."""
+
+    def __init__(self, handles, project):
+        self.handles, self.project = handles, project
+
+    def has_graph_for(self, root):
+        return root == self.project
+
+    def project_key(self, root):
+        return "project:app"
+
+    async def get(self, key):
+        return self.handles[key]
+
+
+def _graph(kind, project_path=None, oversized=("deploy-pipeline-steps",)):
+    g = GraphData(kind, project_path)
+    for node_id in oversized:
+        g.set_node(Node(node_id, "Deploys pass the staging gate first. " * 10, last_read_ts=EPOCH))
+    g.set_node(Node("small-lesson-here", "short", last_read_ts=EPOCH))
+    g.commit()
+    return g
+
+
+async def _fixture(nursery, tmp_path, runs, outcome=None, chores=None):
+    store = tmp_path / "store"
+    store.mkdir()
+    binary = tmp_path / "claude"
+    binary.write_text("#!/bin/sh\n")
+    binary.chmod(0o755)
+    (store / "chores.json").write_text(json.dumps({"enabled": True, "claude_bin": str(binary), **(chores or {})}))
+    project = str(tmp_path / "app")
+    Path(project).mkdir()
+    handles = {}
+    for key, kind, path in (("user", "user", None), ("project:app", "project", project),
+                            ("maintain", "maintain", None)):
+        g = _graph(kind, path) if kind != "maintain" else GraphData("maintain")
+        handles[key] = await nursery.start(run_graph_actor, key, kind, tmp_path / f"{kind}.json", g)
+    sessions = await nursery.start(run_session_registry, tmp_path / "sessions.json", {})
+    await sessions.register(project_path=project, harness="claude-code", now=wall(), claude_sid="cc-1")
+
+    async def fake_run(argv, stdin, cwd, env, timeout, grace):
+        runs.append({"argv": argv, "stdin": stdin.decode(), "env": env, "timeout": timeout})
+        await trio.sleep(2 * MIN)  # a run takes a while: prompts meanwhile find the slot taken
+        return outcome or runners.RunResult(0, 120.0, "ok")
+
+    logbook = Logbook()
+    deps = Deps(store, None, Directory(handles, project), sessions, logbook, wall, lambda: "http://127.0.0.1:1/mcp",
+                env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}, run=fake_run)
+    gauge_files.record_claude(store, {"rate_limits": {"five_hour": {"used_percentage": 10, "resets_at": 4e9},
+                                                      "seven_day": {"used_percentage": 20, "resets_at": 4e9}}}, wall())
+    chores = await nursery.start(run_chore_supervisor, deps)
+    return chores, logbook, store
+
+
+async def _settle(chores):
+    await chores.status()  # answered after the prompt queued before it is decided
+
+
+def _reasons(logbook):
+    return [(r["event"], r.get("reason")) for r in logbook.records]
+
+
+async def test_spacing_cooldown_and_one_job_at_a_time(tmp_path, autojump_clock):
+    runs = []
+    async with trio.open_nursery() as nursery:
+        chores, logbook, store = await _fixture(nursery, tmp_path, runs)
+        chores.prompted("cc-1", wall())
+        await _settle(chores)
+        assert [r["event"] for r in logbook.records] == ["dispatch"]
+        first = logbook.records[0]
+        assert first["tier"] == "chore" and first["kind"] == "gist" and first["runner"] == "claude"
+        chores.prompted("cc-1", wall())  # the job is still running
+        await _settle(chores)
+        assert _reasons(logbook)[-1] == ("skip", "a run is in flight")
+        assert runs[0]["timeout"] == 420 and "Category: gist" in runs[0]["stdin"]
+        assert runs[0]["env"]["KG_CHORE"] == "1" and runs[0]["argv"][1] == "-p"
+        await trio.sleep(3 * MIN)
+        assert logbook.records[-1]["event"] == "done" and logbook.records[-1]["rc"] == 0
+        chores.prompted("cc-1", wall())
+        await _settle(chores)
+        assert _reasons(logbook)[-1][1].startswith("spacing: 3 min since the last run")
+        await trio.sleep(45 * MIN)
+        # The gauge is now 48 minutes old: still fresh. The first graph is on its 6 h cooldown: the other is next.
+        chores.prompted("cc-1", wall())
+        await _settle(chores)
+        assert logbook.records[-1]["event"] == "dispatch" and logbook.records[-1]["graph"] != first["graph"]
+        state = json.loads((store / "chore_state.json").read_text())
+        assert state["count"] == 2 and set(state["graphs"]) == {"project:app", "user"}
+        await trio.sleep(50 * MIN)
+        chores.prompted("cc-1", wall())
+        await _settle(chores)
+        assert _reasons(logbook)[-1][1].startswith("gauge stale: ")  # 98 min old by now
+        nursery.cancel_scope.cancel()
+
+
+async def test_daily_cap_and_a_crash_logged_then_dispatch_again(tmp_path, autojump_clock):
+    runs = []
+    async with trio.open_nursery() as nursery:
+        chores, logbook, store = await _fixture(
+            nursery, tmp_path, runs, outcome=runners.RunResult(1, 3.0, "Error: boom"),
+            chores={"min_interval_s": 0, "graph_cooldown_s": 0, "max_per_day": 2})
+        for _ in range(3):
+            chores.prompted("cc-1", wall())
+            await _settle(chores)
+            await trio.sleep(3 * MIN)
+        events = [r for r in logbook.records if r["event"] in ("dispatch", "done", "skip")]
+        assert [r["event"] for r in events] == ["dispatch", "done", "dispatch", "done", "skip"]
+        assert events[1]["rc"] == 1 and "boom" in events[1]["output"]  # a crash is logged, then a run again
+        assert events[-1]["reason"] == "daily chore cap (2)"
+        nursery.cancel_scope.cancel()
+
+
+async def test_off_config_and_bad_input_log_nothing_or_say_why(tmp_path, autojump_clock):
+    runs = []
+    async with trio.open_nursery() as nursery:
+        chores, logbook, store = await _fixture(nursery, tmp_path, runs)
+        (store / "chores.json").write_text('{"enabled": tr')  # torn: off, with a warning, and nothing logged
+        chores.prompted("cc-1", wall())
+        await _settle(chores)
+        status = await chores.status()
+        assert not status.enabled and "not valid JSON" in status.warning and logbook.records == []
+        (store / "chores.json").write_text(json.dumps({"enabled": True, "claude_bin": str(tmp_path / "gone")}))
+        chores.prompted("cc-1", wall())
+        await _settle(chores)
+        assert _reasons(logbook) == [("skip", f"claude binary missing: {tmp_path / 'gone'}")]
+        chores.prompted("nobody", wall())
+        await _settle(chores)
+        assert _reasons(logbook)[-1] == ("skip", "prompt from an unknown session")
+        (store / gauge_files.CLAUDE_FILE).write_text(json.dumps({"five_hour_pct": float("nan"),
+                                                                 "five_hour_seen_at": wall()}))
+        chores.prompted("cc-1", wall())  # a minute after a full decision, chores.json unchanged: it still stands
+        await _settle(chores)
+        assert _reasons(logbook)[-1] == ("skip", "prompt from an unknown session")
+        (store / "chores.json").write_text(json.dumps({"enabled": True, "claude_bin": str(tmp_path / "claude")}))
+        chores.prompted("cc-1", wall())  # a changed chores.json is decided afresh
+        await _settle(chores)
+        assert _reasons(logbook)[-1][1].startswith("gauge unreadable: five_hour_pct: nan")
+        assert runs == []
+        nursery.cancel_scope.cancel()

@@ -1,0 +1,210 @@
+"""A real `kg serve` with chores on: a human prompt dispatches a chore to a fake `claude` on PATH that records
+what it was given and acts through the real MCP tools; the next prompt is refused for spacing, with the reason."""
+
+import json
+import os
+import re
+import sys
+import time
+from pathlib import Path
+
+import anyio
+from mcp import Client
+
+from kg_actors.chores import gauge_files
+from kg_actors.testing import ServerProcess, session_of
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))
+from hook_helpers import Harness  # noqa: E402
+
+FAKE_CLAUDE = """#!{python}
+import json, os, re, sys
+import anyio
+from mcp import Client
+from kg_actors.testing import session_of
+USAGE = {usage!r}
+rec = {rec!r}
+if sys.argv[1:4] == ["-p", "/usage", "--output-format"]:  # agy's /usage: answered locally
+    print(json.dumps(USAGE))
+    sys.exit(0)
+prompt = sys.stdin.read()
+if "--input-format" in sys.argv:  # agy's stream-json: one user event
+    prompt = json.loads(prompt)["message"]["content"]
+json.dump({{"argv": sys.argv[1:], "env": dict(os.environ), "stdin": prompt, "cwd": os.getcwd()}}, open(rec, "w"))
+if "--agent" in sys.argv:  # agy reaches the kg tools its own settings grant: the server's port
+    url = "http://127.0.0.1:%s/mcp" % os.environ["KG_HTTP_PORT"]
+elif "--mcp-config" in sys.argv:  # claude
+    url = json.loads(sys.argv[sys.argv.index("--mcp-config") + 1])["mcpServers"]["kg"]["url"]
+else:  # codex: -c mcp_servers.kg.url="..."
+    url = json.loads(next(a for a in sys.argv if a.startswith("mcp_servers.kg.url=")).split("=", 1)[1])
+targets = re.search(r"Targets: (.*)\\.", prompt).group(1).split(", ")
+cwd = re.search(r'cwd="([^"]+)"', prompt).group(1)
+
+async def main():
+    async with Client(url) as c:
+        got = await c.call_tool("kg_read", {{"cwd": cwd, "ids": targets, "maintenance": True}})
+        text = got.content[0].text
+        sid = session_of(text)
+        await c.call_tool("kg_progress", {{"session_id": sid, "task_id": "chore", "level": "project",
+                                            "state": {{"kind": "gist", "targets": targets, "done": targets}}}})
+anyio.run(main)
+print("chore done")
+"""
+
+
+AGY_USAGE = {"command": {"name": "usage", "data": {"groups": [{"name": "Gemini models", "buckets": [
+    {"window": "five_hour", "remaining_fraction": 0.9, "reset_time": 4e9},
+    {"window": "weekly", "remaining_fraction": 0.7, "reset_time": 4e9}]}]}}}
+
+
+def _wait_for(path: Path, event: str, count: int = 1, timeout: float = 60.0) -> list[dict]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if path.exists():
+            records = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+            if sum(r.get("event") == event for r in records) >= count:
+                return records
+        time.sleep(0.05)
+    raise AssertionError(f"no {event!r} in {path}: {path.read_text() if path.exists() else 'no log'}")
+
+
+async def _seed(srv: ServerProcess, project: str) -> str:
+    async with Client(srv.url + "/") as c:
+        got = await c.call_tool("kg_read", {"cwd": project})
+        sid = session_of(got.content[0].text)
+        await c.call_tool("kg_put_node", {"session_id": sid, "level": "project", "id": "deploy-pipeline-steps",
+                                          "gist": "Deploys go through the staging gate first. " * 10})
+        return sid
+
+
+def _server(tmp_path, name: str, chores_json: str) -> tuple[ServerProcess, Path]:
+    """A server with a fake `name` (claude or codex) first on PATH, and chores.json as given."""
+    fakebin = tmp_path / "bin"
+    fakebin.mkdir()
+    rec = tmp_path / f"{name}-run.json"
+    fake = fakebin / name
+    fake.write_text(FAKE_CLAUDE.format(python=sys.executable, rec=str(rec), usage=AGY_USAGE))
+    fake.chmod(0o755)
+    srv = ServerProcess(tmp_path / "srv", {"PATH": f"{fakebin}:{os.environ['PATH']}", "KG_CHORES": "1",
+                                           "CLAUDECODE": "1", "CLAUDE_CODE_ENTRYPOINT": "cli"})
+    srv.store.mkdir(parents=True, exist_ok=True)
+    (srv.store / "chores.json").write_text(chores_json)
+    return srv, rec
+
+
+def test_a_prompt_dispatches_a_chore_to_the_runner_and_spacing_refuses_the_next(tmp_path):
+    srv, rec = _server(tmp_path, "claude", json.dumps({"enabled": True, "timeout_s": 60}))
+    frame = {"rate_limits": {"five_hour": {"used_percentage": 12, "resets_at": time.time() + 3600},
+                             "seven_day": {"used_percentage": 20, "resets_at": time.time() + 86400}}}
+    gauge_files.record_claude(srv.store, frame, time.time())
+    srv.start("--no-editor")
+    try:
+        project = srv.project("app")
+        anyio.run(_seed, srv, project)
+        h = Harness(srv, project)
+        h.start()
+        reply = h.prompt("how do deploys reach production?")
+        assert reply.rc == 0 and reply.json is not None  # the reply came; the decision runs after it
+        log = srv.store / "chores.jsonl"
+        records = _wait_for(log, "done")
+        dispatch = next(r for r in records if r["event"] == "dispatch")
+        assert dispatch["tier"] == "chore" and dispatch["kind"] == "gist"
+        assert dispatch["targets"] == ["deploy-pipeline-steps"] and dispatch["runner"] == "claude"
+        done = next(r for r in records if r["event"] == "done")
+        assert done["rc"] == 0 and "chore done" in done["output"]
+        run = json.loads(rec.read_text())
+        assert run["argv"][:3] == ["-p", "--setting-sources", "user"] and "--strict-mcp-config" in run["argv"]
+        assert run["env"]["KG_CHORE"] == "1" and "CLAUDECODE" not in run["env"]
+        assert "CLAUDE_CODE_ENTRYPOINT" not in run["env"]
+        assert run["cwd"] == str(srv.store) and "Category: gist" in run["stdin"]
+        h.prompt("and the rollback?")
+        records = _wait_for(log, "skip")
+        assert next(r for r in records if r["event"] == "skip")["reason"].startswith("spacing: ")
+    finally:
+        srv.kill()
+
+
+def test_a_codex_session_runs_its_chore_through_codex_gated_on_its_rollout(tmp_path):
+    srv, rec = _server(tmp_path, "codex", json.dumps({"enabled": True, "timeout_s": 60}))
+    srv.start("--no-editor")
+    try:
+        project = srv.project("app")
+        anyio.run(_seed, srv, project)
+        h = Harness(srv, project, kind="codex")
+        h.start()
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime())
+        with open(h.transcript, "a") as f:  # Codex's token_count event, as its rollout has it
+            f.write(json.dumps({"timestamp": stamp, "type": "event_msg", "payload": {
+                "type": "token_count", "info": None, "rate_limits": {
+                    "primary": {"used_percent": 12.0, "window_minutes": 300, "resets_at": int(time.time()) + 9000},
+                    "secondary": {"used_percent": 30.0, "window_minutes": 10080,
+                                  "resets_at": int(time.time()) + 300000}}}}) + "\n")
+        h.prompt("how do deploys reach production?")
+        records = _wait_for(srv.store / "chores.jsonl", "done")
+        dispatch = next(r for r in records if r["event"] == "dispatch")
+        assert dispatch["runner"] == "codex" and dispatch["gauge"]["source"] == "codex"
+        assert dispatch["gauge"]["five_hour_pct"] == 12.0
+        done = next(r for r in records if r["event"] == "done")
+        assert done["rc"] == 0 and "chore done" in done["output"]
+        run = json.loads(rec.read_text())
+        argv = run["argv"]
+        assert argv[:2] == ["exec", "--ephemeral"] and argv[argv.index("-s") + 1] == "read-only"
+        assert argv[argv.index("--disable") + 1] == "shell_tool" and 'web_search="disabled"' in argv
+        assert argv[-1] == "-" and "Category: gist" in run["stdin"] and run["env"]["KG_CHORE"] == "1"
+    finally:
+        srv.kill()
+
+
+def test_a_corrupt_chores_json_leaves_chores_off_and_every_hook_answering(tmp_path):
+    srv, rec = _server(tmp_path, "claude", '{"enabled": true,')
+    srv.start("--no-editor")
+    try:
+        project = srv.project("app")
+        anyio.run(_seed, srv, project)
+        h = Harness(srv, project)
+        assert h.start().json is not None
+        for text in ("first prompt about deploys", "second prompt about deploys"):
+            assert h.prompt(text).rc == 0
+        assert h.read(project + "/README.md").rc == 0
+        assert srv.health() is not None
+        # Off, with the warning in the server's log, and no decision logged, no run.
+        deadline = time.monotonic() + 10
+        while "chores.json is not valid JSON" not in srv.log.read_text() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert "chores.json is not valid JSON" in srv.log.read_text()
+        assert not (srv.store / "chores.jsonl").exists() and not rec.exists()
+    finally:
+        srv.kill()
+
+
+def test_the_antigravity_runner_through_its_documented_interface(tmp_path):
+    """agy is not on a registry here: this checks the documented interface only (a fake agy answers /usage and
+    runs the tool-less kg-maintainer agent from stream-json on stdin)."""
+    srv, rec = _server(tmp_path, "agy", json.dumps({"enabled": True, "runner": "antigravity", "timeout_s": 60}))
+    settings = srv.home / ".gemini" / "antigravity-cli" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text(json.dumps({"useG1Credits": True, "permissions": {"allow": ["mcp(knowledge-graph_kg/*)"]}}))
+    srv.start("--no-editor")
+    try:
+        project = srv.project("app")
+        anyio.run(_seed, srv, project)
+        h = Harness(srv, project)
+        h.start()
+        h.prompt("how do deploys reach production?")
+        records = _wait_for(srv.store / "chores.jsonl", "skip")
+        assert records[-1]["reason"] == "antigravity: paid credits could be spent (useG1Credits is on)"
+        assert records[-1]["gauge"] == {"source": "antigravity", "five_hour_pct": 10.0, "seven_day_pct": 30.0,
+                                        "age_s": 0.0}
+        settings.write_text(json.dumps({"useG1Credits": False, "permissions": {"allow": ["mcp(knowledge-graph_kg/*)"]}}))
+        # A changed chores.json is decided afresh at once (else a refusal stands for a minute).
+        (srv.store / "chores.json").write_text(json.dumps({"enabled": True, "runner": "antigravity", "timeout_s": 61}))
+        h.prompt("and the rollback?")
+        records = _wait_for(srv.store / "chores.jsonl", "done")
+        done = next(r for r in records if r["event"] == "done")
+        assert done["runner"] == "antigravity" and done["rc"] == 0, done
+        argv = json.loads(rec.read_text())["argv"]
+        assert argv[:2] == ["--agent", "kg-maintainer"] and "stream-json" in argv
+        agent = (srv.store / "agy-runner" / ".agents" / "agents" / "kg-maintainer" / "agent.md").read_text()
+        assert "tools: []" in agent and json.loads(rec.read_text())["cwd"] == str(srv.store / "agy-runner")
+    finally:
+        srv.kill()

@@ -1,0 +1,145 @@
+"""Quota gauges from fixtures in the harnesses' real shapes: Claude Code's status-line frame, Codex rollout
+`token_count` events, `agy -p /usage --output-format json`."""
+
+import json
+import os
+
+from kg_actors.chores import gauge_files
+from kg_actors.core import gauges as G
+from kg_actors.core.chores import Reading
+
+NOW = 1_800_000_000.0
+
+# Claude Code's status-line stdin (its documented fields; rate_limits for subscribers).
+FRAME = {
+    "hook_event_name": "Status", "session_id": "abc123", "transcript_path": "/home/u/.claude/projects/x/abc123.jsonl",
+    "cwd": "/home/u/app", "model": {"id": "claude-opus-4-1", "display_name": "Opus"},
+    "workspace": {"current_dir": "/home/u/app", "project_dir": "/home/u/app"}, "version": "2.1.90",
+    "output_style": {"name": "default"}, "cost": {"total_cost_usd": 0.01, "total_duration_ms": 45000},
+    "context_window": {"used_percentage": 12},
+    "rate_limits": {"five_hour": {"used_percentage": 23.5, "resets_at": NOW + 3600},
+                    "seven_day": {"used_percentage": 41.2, "resets_at": NOW + 3 * 86400}},
+}
+
+
+def codex_line(ts="2027-01-15T08:00:00.000Z", primary=7.0, secondary=77.0, p_reset=NOW + 4 * 3600, s_reset=NOW + 86400):
+    return json.dumps({"timestamp": ts, "type": "event_msg", "payload": {
+        "type": "token_count", "info": {"total_token_usage": {"input_tokens": 10, "output_tokens": 2}},
+        "rate_limits": {"primary": {"used_percent": primary, "window_minutes": 300, "resets_at": p_reset},
+                        "secondary": {"used_percent": secondary, "window_minutes": 10080, "resets_at": s_reset}}}})
+
+
+def test_claude_frame_recorded_and_read_back():
+    rec = G.claude_record(FRAME, None, NOW)
+    r = G.claude_reading(rec, NOW + 60)
+    assert isinstance(r, Reading) and (r.five_hour_pct, r.seven_day_pct) == (23.5, 41.2) and r.age(NOW + 60) == 60
+
+
+def test_a_frame_without_limits_never_overwrites_and_a_missing_window_ages():
+    assert G.claude_record({k: v for k, v in FRAME.items() if k != "rate_limits"}, None, NOW) is None
+    first = G.claude_record(FRAME, None, NOW - 4000)
+    only5 = {**FRAME, "rate_limits": {"five_hour": {"used_percentage": 30, "resets_at": NOW + 3600}}}
+    rec = G.claude_record(only5, first, NOW)
+    r = G.claude_reading(rec, NOW)
+    assert r.five_hour_pct == 30 and r.seven_day_pct == 41.2 and r.age(NOW) == 4000  # the oldest window
+
+
+def test_inconsistent_claude_readings_refuse():
+    rec = G.claude_record(FRAME, None, NOW)
+    assert "percentage" in G.claude_reading({**rec, "five_hour_pct": float("nan")}, NOW)
+    assert "percentage" in G.claude_reading({**rec, "seven_day_pct": -3}, NOW)
+    assert "future" in G.claude_reading({**rec, "five_hour_seen_at": NOW + 600}, NOW)
+    assert G.claude_reading([], NOW) == "gauge file is not a JSON object"
+    assert G.claude_record({"rate_limits": {"five_hour": {"used_percentage": float("nan")}}}, None, NOW) is None
+
+
+def test_a_passed_reset_reads_zero():
+    rec = G.claude_record(FRAME, None, NOW)
+    assert G.claude_reading(rec, NOW + 3601).five_hour_pct == 0.0
+
+
+def test_codex_newest_event_in_a_tail_cut_mid_line():
+    text = "ial garbage from the middle of a line\n" + codex_line(primary=5) + "\n" + '{"type":"event_msg"}\n' \
+        + codex_line(ts="2027-01-15T08:05:00Z", primary=9) + "\n" + codex_line(primary=50)[:40]
+    now = G._iso_ts("2027-01-15T08:10:00Z")
+    r = G.codex_tail(text, now, cut=True)
+    assert isinstance(r, Reading) and r.five_hour_pct == 9 and r.seven_day_pct == 77
+    assert r.seen_at == G._iso_ts("2027-01-15T08:05:00Z")
+
+
+def test_codex_broken_events_refuse():
+    now = G._iso_ts("2027-01-15T09:00:00Z")
+    assert "percentage" in G.codex_event(codex_line(primary=float("nan")).replace("NaN", "NaN"), now)
+    assert "percentage" in G.codex_event(codex_line(secondary=-1), now)
+    assert "future" in G.codex_event(codex_line(ts="2027-01-15T10:00:00Z"), now)
+    assert "zoned" in G.codex_event(codex_line(ts="2027-01-15T08:00:00"), now)
+
+
+def test_codex_files_newest_wins_and_a_disagreeing_tie_refuses(tmp_path):
+    now = G._iso_ts("2027-01-15T09:00:00Z")
+    day = tmp_path / "sessions" / "2027" / "01" / "15"
+    day.mkdir(parents=True)
+    (day / "rollout-2027-01-15T07-00-00-a.jsonl").write_text(codex_line(ts="2027-01-15T08:00:00Z", primary=3) + "\n")
+    (day / "rollout-2027-01-15T08-00-00-b.jsonl").write_text(codex_line(ts="2027-01-15T08:30:00Z", primary=4) + "\n")
+    old = day / "rollout-2027-01-01T08-00-00-c.jsonl"
+    old.write_text(codex_line(ts="2027-01-15T08:59:00Z", primary=99) + "\n")
+    os.utime(old, (now - 10_000, now - 10_000))  # not written lately: not looked at
+    for f in day.iterdir():
+        if f != old:
+            os.utime(f, (now - 60, now - 60))
+    r = gauge_files.read_codex(tmp_path, now, 5400)
+    assert isinstance(r, Reading) and r.five_hour_pct == 4
+    tie = day / "rollout-2027-01-15T08-10-00-d.jsonl"
+    tie.write_text(codex_line(ts="2027-01-15T08:30:00Z", primary=40) + "\n")
+    os.utime(tie, (now - 60, now - 60))
+    assert gauge_files.read_codex(tmp_path, now, 5400) == "two rollouts disagree at the same moment"
+    assert "no Codex session logs" in gauge_files.read_codex(tmp_path / "none", now, 5400)
+
+
+AGY = {"command": {"name": "usage", "data": {"groups": [
+    {"name": "Gemini models", "buckets": [
+        {"window": "five_hour", "remaining_fraction": 0.75, "reset_time": NOW + 3600},
+        {"window": "weekly", "remaining_fraction": 0.4, "reset_time": NOW + 86400}]},
+    {"name": "Claude and GPT models", "buckets": [
+        {"window": "weekly", "remaining_fraction": 0.9, "reset_time": NOW + 86400}]}]}}}
+
+
+def test_agy_usage_groups():
+    r = G.agy_reading(AGY, NOW)
+    assert (r.five_hour_pct, r.seven_day_pct, r.age(NOW)) == (25.0, 60.0, 0)
+    other = G.agy_reading(AGY, NOW, model="claude-sonnet-4-5")
+    assert other.five_hour_pct is None and other.seven_day_pct == 10.0  # a weekly-only plan
+    assert "not signed in" in G.agy_reading({"command": {"data": {"groups": []}}}, NOW)
+    bad = json.loads(json.dumps(AGY).replace("0.75", "1.5"))
+    assert "fraction" in G.agy_reading(bad, NOW)
+
+
+def test_kg_gauge_file_round_trip(tmp_path):
+    assert "install `kg gauge`" in gauge_files.read_claude(tmp_path, NOW)
+    gauge_files.record_claude(tmp_path, FRAME, NOW)
+    assert gauge_files.read_claude(tmp_path, NOW).seven_day_pct == 41.2
+    (tmp_path / gauge_files.CLAUDE_FILE).write_text("{torn")
+    assert gauge_files.read_claude(tmp_path, NOW) == "claude-limits.json is not valid JSON"
+
+
+def test_kg_gauge_records_the_frame_and_wraps_the_users_status_line(tmp_path):
+    import subprocess
+    import sys
+    env = dict(os.environ, KG_HOME=str(tmp_path), HOME=str(tmp_path))
+    frame = json.dumps({**FRAME, "rate_limits": {"five_hour": {"used_percentage": 23.5, "resets_at": 4e9},
+                                                 "seven_day": {"used_percentage": 41.2, "resets_at": 4e9}}})
+    done = subprocess.run([sys.executable, "-m", "kg_actors", "gauge"], input=frame, capture_output=True, text=True,
+                          env=env, timeout=60)
+    assert done.returncode == 0 and done.stdout.strip() == "5h 24% · week 41%"
+    assert json.loads((tmp_path / gauge_files.CLAUDE_FILE).read_text())["seven_day_pct"] == 41.2
+    done = subprocess.run([sys.executable, "-m", "kg_actors", "gauge", "--wrap", "echo mine; wc -c"], input="{bad",
+                          capture_output=True, text=True, env=env, timeout=60)
+    assert done.returncode == 0 and done.stdout.split() == ["mine", "4"]  # the user's line, on the same stdin
+
+
+def test_doctor_says_how_old_the_last_reading_is(tmp_path):
+    from kg_actors.chores.gauge_cli import doctor_line
+    assert "install `kg gauge`" in doctor_line(tmp_path, NOW)
+    gauge_files.record_claude(tmp_path, FRAME, NOW - 600)
+    assert doctor_line(tmp_path, NOW) == "last status-line reading 10 min old"
+    assert doctor_line(tmp_path, NOW + 6000).endswith("(stale: chores refuse readings over 90 min old)")

@@ -1,0 +1,120 @@
+"""Runners: their commands checked against the real CLIs' --help, and the process's life with fake binaries."""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+import trio
+
+from kg_actors.chores import runners
+from kg_actors.core.chores import parse_config
+
+NPM = Path(os.environ.get("KG_TEST_NPM") or "/nonexistent") / "node_modules" / ".bin"  # .ci/run sets it
+
+
+def _help(*argv):
+    return subprocess.run(argv, capture_output=True, text=True, timeout=60).stdout
+
+
+def _flags(argv):
+    return [a for a in argv if a.startswith("-") and a != "-"]
+
+
+@pytest.mark.skipif(not (NPM / "claude").exists(), reason="Claude Code not installed (KG_TEST_NPM)")
+def test_claude_flags_exist_in_its_help():
+    text = _help(str(NPM / "claude"), "--help")
+    argv = runners.command("claude", "claude", parse_config(b'{"model": "sonnet"}'), "chore", "http://127.0.0.1:1/mcp")
+    for flag in _flags(argv):
+        assert re.search(rf"(^|[ ,]){re.escape(flag)}\b", text, re.M), flag
+    assert "dontAsk" in text and "user, project, local" in text
+    assert argv[argv.index("--tools") + 1] == ""  # no built-in tool at all
+    allowed = argv[argv.index("--allowedTools") + 1].split(",")
+    assert allowed == [f"mcp__kg__{t}" for t in runners.CHORE_TOOLS]
+
+
+@pytest.mark.skipif(not (NPM / "codex").exists(), reason="Codex not installed (KG_TEST_NPM)")
+def test_codex_flags_exist_in_its_help():
+    text = _help(str(NPM / "codex"), "exec", "--help")
+    argv = runners.command("codex", "codex", parse_config(b'{"codex_model": "gpt-5"}'), "pass", "http://h/mcp")
+    for flag in _flags(argv):
+        assert re.search(rf"(^|[ ,]){re.escape(flag)}\b", text, re.M), flag
+    assert argv[1] == "exec" and "--ephemeral" in argv and argv[argv.index("-s") + 1] == "read-only"
+    assert "shell_tool" in _help(str(NPM / "codex"), "features", "list")
+    tools = [a for a in argv if "enabled_tools" in a][0]
+    assert json.loads(tools.split("=", 1)[1]) == list(runners.PASS_TOOLS)
+    assert argv[-1] == "-"  # the prompt is read from stdin
+
+
+def test_env_drops_the_launching_identity():
+    env = runners.chore_env({"PATH": "/bin", "CLAUDECODE": "1", "CLAUDE_CODE_ENTRYPOINT": "cli", "AI_AGENT": "x",
+                             "CODEX_THREAD_ID": "t", "CODEX_HOME": "/h", "HOME": "/home/u"})
+    assert env == {"PATH": "/bin", "CODEX_HOME": "/h", "HOME": "/home/u", "KG_CHORE": "1"}
+
+
+def test_missing_or_not_executable_binary_is_a_refusal(tmp_path):
+    assert "missing" in runners.binary_problem(None, "claude")
+    assert "missing" in runners.binary_problem(str(tmp_path / "nope"), "codex")
+    plain = tmp_path / "claude"
+    plain.write_text("#!/bin/sh\n")
+    assert "not executable" in runners.binary_problem(str(plain), "claude")
+    plain.chmod(0o755)
+    assert runners.binary_problem(str(plain), "claude") is None
+
+
+def _script(path: Path, body: str) -> str:
+    path.write_text("#!/bin/sh\n" + body)
+    path.chmod(0o755)
+    return str(path)
+
+
+def test_a_run_gets_stdin_cwd_env_and_its_output_is_drained(tmp_path):
+    rec = tmp_path / "rec"
+    binary = _script(tmp_path / "claude", f'cat > {rec}.stdin; pwd > {rec}.cwd; env > {rec}.env\n'
+                     'i=0; while [ $i -lt 2000 ]; do echo "line $i of output that fills the pipe"; i=$((i+1)); done\n'
+                     'exit 3\n')
+    cwd = tmp_path / "store"
+    cwd.mkdir()
+    result = trio.run(runners.run, [binary, "-p"], b"do one thing", cwd, runners.chore_env({"PATH": os.defpath}), 30.0)
+    assert result.rc == 3 and not result.timed_out and result.output.endswith("line 1999 of output that fills the pipe\n")
+    assert len(result.output) == runners.OUTPUT_TAIL
+    assert Path(f"{rec}.stdin").read_text() == "do one thing"
+    assert Path(f"{rec}.cwd").read_text().strip() == str(cwd)
+    assert "KG_CHORE=1" in Path(f"{rec}.env").read_text()
+
+
+def test_a_hanging_run_is_killed_with_its_children(tmp_path):
+    pids = tmp_path / "pids"
+    # The agent ignores SIGTERM and leaves a child that sleeps: both must be gone after the run.
+    binary = _script(tmp_path / "codex", f"trap '' TERM; sleep 300 & echo $! > {pids}; echo $$ >> {pids}; wait\n")
+    result = trio.run(runners.run, [binary], b"", tmp_path, {"PATH": os.defpath}, 1.0, 0.5)
+    assert result.timed_out and result.rc == -9
+    child, agent = map(int, pids.read_text().split())
+    assert not Path(f"/proc/{agent}").exists()  # killed and reaped: no zombie of ours
+    assert _gone(child)  # the grandchild died with the group (its reaping is init's)
+
+
+def _gone(pid):
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except FileNotFoundError:
+        return True
+
+
+def test_a_binary_that_cannot_start_is_an_error_not_a_crash(tmp_path):
+    result = trio.run(runners.run, [str(tmp_path / "gone")], b"", tmp_path, {}, 5.0)
+    assert result.rc is None and "could not start" in result.error
+
+
+def test_auto_runner_prefers_the_sessions_own_harness(tmp_path):
+    for name in ("claude", "codex"):
+        _script(tmp_path / name, "exit 0\n")
+    env = {"PATH": str(tmp_path)}
+    cfg = parse_config(None)
+    assert runners.pick_runner(cfg, "codex", env) == "codex"
+    assert runners.pick_runner(cfg, None, env) == "claude"
+    assert runners.pick_runner(parse_config(b'{"codex_bin": "/x/codex"}'), "claude", env) == "codex"
+    assert shutil.which("claude", path=env["PATH"]) == runners.find_binary("claude", cfg, env)
