@@ -63,7 +63,7 @@ export function conflictBox(panel) {
     msg.textContent = "Saving…";
     try {
       await api("POST", "/api/nodes", { ...where(panel.view), id: n.id, ...content, expected_version: n.version });
-      toast(`${n.id}: ${label} kept; the other version is gone`);
+      toast(`${n.id}: ${label} kept; the versions set aside are let go`);
       await panel.open(n.id);
       panel.app.conflicts.refresh();
     } catch (err) {
