@@ -23,6 +23,8 @@ from . import __version__, heap
 from .config import Config
 from .core.constants import SHUTDOWN_GRACE_SECONDS
 from .core.render import fast_charge
+from .antigravity import Antigravity
+from .delivery_actor import run_deliveries
 from .directory import GraphDirectory
 from .feed import ChangeFeed
 from .http.app import HOOK_PATHS, App
@@ -56,6 +58,7 @@ class Runtime:
     editor: str = "off"  # the editor's state for /health: off, starting, up, or why it is off
     keeper: Any = None  # the store's git work (sync/keeper.py)
     readings: Readings = attrs.field(factory=Readings)  # the tick's debt and render size per graph, for the chart
+    antigravity: Any = None  # the Antigravity adapter (antigravity.py): its hooks, acks and queued replies
 
 
 def _missing(paths: list[tuple[str, str, str]]) -> frozenset[str]:
@@ -136,6 +139,7 @@ async def run_server(config: Config, clock: Callable[[], float] = time.time, han
             await actors.start(logbook.run)
             memory = Memory(directory, sessions, clock, feed.publish, logbook)
             rt = Runtime(config, lay, directory, sessions, memory, feed, clock)
+            rt.antigravity = Antigravity(memory, await actors.start(run_deliveries))
             rt.keeper = StoreKeeper(lay, directory, sessions, clock, feed.publish)
             await actors.start(rt.keeper.serve)
             if git_problem:
@@ -150,7 +154,7 @@ async def run_server(config: Config, clock: Callable[[], float] = time.time, han
                     servers.start_soon(_ticker, rt)
                     servers.start_soon(rt.keeper.run, config.autocommit_interval)
                     # The MCP SDK takes about a second to import: /health and the hooks answer meanwhile.
-                    servers.start_soon(_serve_mcp, app, memory)
+                    servers.start_soon(_serve_mcp, app, memory, rt.antigravity)
                     hc = HyperConfig()
                     hc.bind = [f"{config.host}:{config.port}"]
                     hc.accesslog = None
@@ -174,6 +178,7 @@ async def run_server(config: Config, clock: Callable[[], float] = time.time, han
                 logbook.close()  # its task writes what is queued before the actors' deadline
                 actors.cancel_scope.deadline = trio.current_time() + SHUTDOWN_GRACE_SECONDS
                 sessions.close()
+                rt.antigravity.deliveries.close()
                 rt.keeper.close()
             if grace.cancelled_caught:
                 log.error("shutdown grace period ran out; unsaved changes remain in the journal")
@@ -202,13 +207,13 @@ def _git_start(root) -> str | None:
     return None
 
 
-def _build_mcp(memory: Memory):
+def _build_mcp(memory: Memory, antigravity: Any = None):
     """Import the MCP side (slow: pydantic models) and build its stateless JSON transport."""
     from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 
     from .http.tools import build_server
 
-    return StreamableHTTPSessionManager(app=build_server(memory), json_response=True, stateless=True)
+    return StreamableHTTPSessionManager(app=build_server(memory, antigravity), json_response=True, stateless=True)
 
 
 async def _serve_editor(rt: Runtime) -> None:
@@ -218,8 +223,8 @@ async def _serve_editor(rt: Runtime) -> None:
     await module.serve_editor(rt)
 
 
-async def _serve_mcp(app: App, memory: Memory) -> None:
-    manager = await trio.to_thread.run_sync(_build_mcp, memory)
+async def _serve_mcp(app: App, memory: Memory, antigravity: Any) -> None:
+    manager = await trio.to_thread.run_sync(_build_mcp, memory, antigravity)
     heap.freeze_loaded()  # the SDK's modules and models
     async with manager.run():
         app.mcp_ready(manager)

@@ -137,9 +137,11 @@ class FindByClaude(SessionMessage["SessionView | None"]):
 @attrs.frozen
 class OpenHook(SessionMessage["tuple[SessionView | None, PushWindow | None]"]):
     op = "open_hook"  # claims the push window: moves the session's push watermark
+    deferral = "peek"
     claude_sid: str
     now: float
     push_before_full_read: bool
+    peek: bool = False  # answer without moving the watermark (a reply held for later delivery)
 
 
 @attrs.frozen
@@ -195,6 +197,7 @@ class Expire(SessionMessage[int]):
 @attrs.frozen
 class MarkSeen(SessionMessage[None]):
     op = "mark_seen"
+    deferral = "hold"
     sid: str
     ids: list[str]
     via: str
@@ -205,6 +208,7 @@ class MarkSeen(SessionMessage[None]):
 @attrs.frozen
 class MarkFullRead(SessionMessage[bool]):
     op = "mark_full_read"
+    deferral = "hold"
     sid: str
     now: float
 
@@ -212,6 +216,7 @@ class MarkFullRead(SessionMessage[bool]):
 @attrs.frozen
 class SetPreloaded(SessionMessage[None]):
     op = "set_preloaded"
+    deferral = "hold"
     sid: str
     ids: list[str]
 
@@ -275,15 +280,19 @@ class GetVoteState(SessionMessage[VoteState]):
 @attrs.frozen
 class SyncWindow(SessionMessage[float]):
     op = "sync_window"
+    deferral = "peek"
     sid: str
     now: float
+    peek: bool = False
 
 
 @attrs.frozen
 class ClaimPush(SessionMessage["PushWindow | None"]):
     op = "claim_push"
+    deferral = "peek"
     sid: str
     now: float
+    peek: bool = False
 
 
 @attrs.frozen
@@ -298,6 +307,7 @@ class Writers(SessionMessage["dict[str, WriterInfo]"]):
 @attrs.frozen
 class SetPages(SessionMessage[None]):
     op = "set_pages"
+    deferral = "hold"
     sid: str
     parts: list[str]
     effects: list[dict[str, Any]]
@@ -306,7 +316,9 @@ class SetPages(SessionMessage[None]):
 @attrs.frozen
 class NextPage(SessionMessage["tuple[str, dict[str, Any]] | None"]):
     op = "next_page"
+    deferral = "peek"
     sid: str
+    peek: bool = False
 
 
 # Ambient channels ------------------------------------------------------------------------

@@ -64,6 +64,13 @@ def from_user_agent(user_agent: str | None) -> Harness:
     return CLAUDE_CODE
 
 
+def antigravity_conversation(meta: object) -> str | None:
+    """An MCP call's Antigravity conversation (its `_meta` names it; the CLI's User-Agent is ambiguous)."""
+    from . import antigravity
+
+    return antigravity.conversation_of_meta(meta)
+
+
 def from_transcript(path: str | None) -> Harness:
     p = path or ""
     if "/.gemini/antigravity-cli/" in p:

@@ -13,7 +13,7 @@ import trio
 
 from ..core import constants as C
 from ..lanes import Lanes
-from . import security
+from . import rest_antigravity, security
 
 
 async def _plain(send, status: int, message: str) -> None:
@@ -21,7 +21,8 @@ async def _plain(send, status: int, message: str) -> None:
 
 
 MAX_BODY = 4 * 1024 * 1024
-HOOK_PATHS = frozenset({"/api/prompt_context", "/api/pre_tool", "/api/tool_event", "/api/session_bootstrap"})
+HOOK_PATHS = frozenset({"/api/prompt_context", "/api/pre_tool", "/api/tool_event", "/api/session_bootstrap"}) \
+    | rest_antigravity.HOOK_PATHS
 
 
 async def _read_body(receive) -> bytes:

@@ -37,6 +37,13 @@ def _harness(ctx: Any) -> profiles.Harness:
     return profiles.from_user_agent(f"{client or ''} {ua or ''}")
 
 
+def _meta(params: Any) -> dict | None:
+    meta = getattr(params, "meta", None)
+    if meta is None:
+        return None
+    return meta if isinstance(meta, dict) else meta.model_dump(by_alias=True)
+
+
 def conflict_text(exc: WriteConflict) -> str:
     node = exc.node
     lines = [f"NOT WRITTEN — {exc.reason}. The node as it stands ({exc.level} graph):",
@@ -178,7 +185,7 @@ def _rename_keys(arguments: dict) -> dict:
     return out
 
 
-def build_server(memory: Memory) -> Server:
+def build_server(memory: Memory, antigravity: Any = None) -> Server:
     tools = Tools(memory)
     listed = [
         types.Tool(name=name, description=descriptions.TOOLS[name], input_schema=schema)
@@ -189,6 +196,11 @@ def build_server(memory: Memory) -> Server:
         return types.ListToolsResult(tools=listed)
 
     async def on_call_tool(ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
+        conversation = profiles.antigravity_conversation(_meta(params))
+        if conversation is not None and antigravity is not None:
+            # Antigravity cuts large results: its adapter queues them for its hooks.
+            out = await antigravity.call_tool(tools, params.name, params.arguments or {}, conversation)
+            return _text(out) if isinstance(out, str) else out
         return await tools.call(params.name, params.arguments or {}, _harness(ctx))
 
     return Server(
