@@ -47,8 +47,11 @@ class Antigravity:
     # Hooks -------------------------------------------------------------------------
     async def hook(self, event: str, payload: dict) -> tuple[dict, int | None]:
         """The hook's output and the packet it carries (to acknowledge), for any payload; {} when not ours."""
-        if event not in agy.EVENTS or not agy.is_cli_payload(payload):
+        if event not in agy.ACTED_ON or not agy.is_cli_payload(payload):
             return {}, None
+        translated = agy.tool_payload(payload) if event == agy.POST_TOOL_USE else None
+        if event == agy.POST_TOOL_USE and translated is None:
+            return {}, None  # a tool the adapter does not recall for, or not a tool call at all
         conv = payload["conversationId"]
         known = await self.deliveries.note_hook(conv, self.memory.clock())
         if event == agy.SESSION_START or not known.hooked:
@@ -62,10 +65,8 @@ class Antigravity:
             if prompt is not None and agy.first_invocation(payload):
                 await self._queue(conv, "prompt recall", self.ambient.prompt_context,
                                   {**agy.base_payload(payload), "prompt": prompt})
-        elif event == agy.POST_TOOL_USE:
-            translated = agy.tool_payload(payload)
-            if translated is not None:
-                await self._queue(conv, "file recall", self.ambient.tool_event, translated)
+        elif translated is not None:
+            await self._queue(conv, "file recall", self.ambient.tool_event, translated)
         if event != agy.PRE_INVOCATION:
             return {}, None  # only PreInvocation can inject; the rest waits for it
         packet = await self.deliveries.next_packet(conv)

@@ -18,7 +18,10 @@ import re
 SESSION_START = "SessionStart"
 PRE_INVOCATION = "PreInvocation"
 POST_TOOL_USE = "PostToolUse"
-EVENTS = frozenset({SESSION_START, PRE_INVOCATION, POST_TOOL_USE, "PreToolUse", "PostInvocation", "Stop"})
+ACTED_ON = frozenset({SESSION_START, PRE_INVOCATION, POST_TOOL_USE})
+# Routed (and answered with nothing) as well: Antigravity's other hook events. No PreToolUse hook is
+# installed: in this CLI an empty PreToolUse reply can deny the tool.
+EVENTS = ACTED_ON | {"PreToolUse", "PostInvocation", "Stop"}
 
 META_CONVERSATION = "antigravity.google/conversation_id"  # an MCP call's _meta names its conversation
 CLI_MARKER = "/.gemini/antigravity-cli/"  # the CLI's transcripts; the IDE's hook events are not ours
@@ -49,11 +52,10 @@ def conversation_of_meta(meta: object) -> str | None:
 
 
 def is_cli_payload(payload: dict) -> bool:
-    """An Antigravity CLI hook payload: a conversation id, and a transcript (when named) of the CLI's."""
-    if conversation(payload.get("conversationId")) is None:
-        return False
+    """An Antigravity CLI hook payload: a conversation id and a transcript of the CLI's (the IDE's are not ours)."""
     transcript = payload.get("transcriptPath")
-    return transcript is None or (isinstance(transcript, str) and CLI_MARKER in transcript)
+    return (conversation(payload.get("conversationId")) is not None and isinstance(transcript, str)
+            and CLI_MARKER in transcript)
 
 
 def workspace(payload: dict) -> str | None:
@@ -73,11 +75,8 @@ def transcript_path(payload: dict) -> str | None:
 
 def base_payload(payload: dict) -> dict:
     """The shape ambient's hooks read: the conversation stands for the harness session."""
-    out: dict = {"session_id": payload["conversationId"], "cwd": workspace(payload)}
-    path = transcript_path(payload)
-    # The harness is told by the transcript path; a payload without one is still Antigravity's.
-    out["transcript_path"] = path if path else CLI_MARKER + "unknown.jsonl"
-    return out
+    return {"session_id": payload["conversationId"], "cwd": workspace(payload),
+            "transcript_path": transcript_path(payload)}
 
 
 def tool_payload(payload: dict) -> dict | None:

@@ -2,8 +2,8 @@
 
 POST /api/antigravity/hook/{event} takes the hook's raw payload and answers
 {"output": <what the hook prints>, "delivery_id": <packet to acknowledge, or null>};
-with ?lines=1, the same as two lines of plain text (the id, then the output),
-which the shell hook splits without a JSON parser. Anything not an Antigravity
+with ?lines=1, two lines of plain text: the acknowledgement body to post back
+(or nothing), then the output; the shell hook splits them without a JSON parser. Anything not an Antigravity
 CLI payload, or an event the adapter does not use, gets an empty output at
 once. POST /api/antigravity/ack {conversationId, delivery_id} applies what the
 packet completed; an unknown packet changes nothing.
@@ -27,10 +27,13 @@ def routes(runtime) -> list[Route]:
     adapter = runtime.antigravity
 
     async def hook(request: Request) -> Response:
-        output, packet = await adapter.hook(request.path_params["event"], await json_body(request))
+        payload = await json_body(request)
+        output, packet = await adapter.hook(request.path_params["event"], payload)
         if flag(request.query_params.get("lines")):
             text = json.dumps(output, ensure_ascii=False) if output else ""
-            return PlainTextResponse(f"{'' if packet is None else packet}\n{text}")
+            ack = "" if packet is None else json.dumps({"conversationId": payload["conversationId"],
+                                                        "delivery_id": packet}, ensure_ascii=False)
+            return PlainTextResponse(f"{ack}\n{text}")
         return JSONResponse({"output": output, "delivery_id": packet})
 
     async def ack(request: Request) -> JSONResponse:
