@@ -45,8 +45,12 @@ CODEX_NO_HOOKS_HINT = (
 )
 CODEX = Harness("codex", 9_000, 36_000, "bytes", True, False, CODEX_NO_HOOKS_HINT)
 ANTIGRAVITY = Harness("antigravity-cli", 10_000, None, "bytes", False, False)
+# Gemini CLI counts in JS string length (UTF-16 units): it cuts a tool's output above 40,000 of them
+# (DEFAULT_TRUNCATE_TOOL_OUTPUT_THRESHOLD, 0.61) and passes hook context whole; the preload keeps
+# Claude Code's size, since it lands in the first prompt.
+GEMINI = Harness("gemini-cli", 9_500, 36_000, "utf16", False, True)
 
-BY_NAME = {h.name: h for h in (CLAUDE_CODE, CLAUDE_DESKTOP, CODEX, ANTIGRAVITY)}
+BY_NAME = {h.name: h for h in (CLAUDE_CODE, CLAUDE_DESKTOP, CODEX, ANTIGRAVITY, GEMINI)}
 
 
 def from_name(name: str | None) -> Harness:
@@ -59,6 +63,8 @@ def from_user_agent(user_agent: str | None) -> Harness:
         return CODEX
     if "antigravity" in ua or "agy" in ua.split("/")[0]:
         return ANTIGRAVITY
+    if "gemini" in ua:
+        return GEMINI
     if "claude-desktop" in ua or "claude desktop" in ua:
         return CLAUDE_DESKTOP
     return CLAUDE_CODE
@@ -75,6 +81,8 @@ def from_transcript(path: str | None) -> Harness:
     p = path or ""
     if "/.gemini/antigravity-cli/" in p:
         return ANTIGRAVITY
+    if "/.gemini/tmp/" in p:  # Gemini CLI's chats: ~/.gemini/tmp/<project>/chats/session-*.json
+        return GEMINI
     if os.path.basename(p).startswith("rollout-") or "/.codex/" in p:
         return CODEX
     return CLAUDE_CODE

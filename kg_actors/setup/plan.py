@@ -11,8 +11,9 @@ from pathlib import Path
 
 import attrs
 
-STEPS = ("claude", "codex", "desktop")
-TITLES = {"claude": "Claude Code", "codex": "Codex", "desktop": "Claude Desktop"}
+STEPS = ("claude", "codex", "desktop", "gemini", "antigravity")
+TITLES = {"claude": "Claude Code", "codex": "Codex", "desktop": "Claude Desktop", "gemini": "Gemini CLI",
+          "antigravity": "Antigravity CLI"}
 
 
 @attrs.frozen
@@ -66,6 +67,20 @@ class DesktopFound:
 
 
 @attrs.frozen
+class GeminiFound:
+    cli: str | None
+    settings: Path
+    error: str | None = None
+    installed: bool = False  # our hooks and MCP server are in its settings as setup would write them
+
+
+@attrs.frozen
+class AntigravityFound:
+    cli: str | None
+    package: Path  # the native plugin folder inside the installed plugin
+
+
+@attrs.frozen
 class Found:
     marketplace_dir: Path
     marketplace_current: bool
@@ -74,6 +89,8 @@ class Found:
     claude: ClaudeFound
     codex: CodexFound
     desktop: DesktopFound
+    gemini: GeminiFound | None = None
+    antigravity: AntigravityFound | None = None
 
 
 def parse_only(raw: str | None) -> tuple[str, ...]:
@@ -94,7 +111,8 @@ def _write_plugin(found: Found) -> tuple[Action, ...]:
 
 
 def plan_setup(found: Found, only: tuple[str, ...] = STEPS) -> list[Step]:
-    planners = {"claude": _claude, "codex": _codex, "desktop": _desktop}
+    planners = {"claude": _claude, "codex": _codex, "desktop": _desktop, "gemini": _gemini,
+                "antigravity": _antigravity}
     return [planners[name](found) for name in STEPS if name in only]
 
 
@@ -162,6 +180,30 @@ def _desktop(found: Found) -> Step:
                                    path=d.config),))
 
 
+def _gemini(found: Found) -> Step:
+    g = found.gemini
+    if g is None or (g.cli is None and not g.settings.parent.is_dir()):
+        return Step("gemini", note="not found (no `gemini` on PATH, no ~/.gemini): skipped")
+    if g.error:
+        return Step("gemini", note=g.error, problem=True)
+    if g.installed and found.marketplace_current:
+        return Step("gemini", note="up to date")
+    return Step("gemini", (*_write_plugin(found), Action(
+        "gemini_write", f"add the kg hooks (SessionStart, BeforeAgent, AfterTool, BeforeTool) and the kg MCP "
+                        f"server to {g.settings}", path=g.settings, fact="settings")))
+
+
+def _antigravity(found: Found) -> Step:
+    a = found.antigravity
+    if a is None or a.cli is None:
+        return Step("antigravity", note="not found (no `agy` on PATH): skipped")
+    if found.marketplace_current:
+        return Step("antigravity", note="up to date")
+    return Step("antigravity", (*_write_plugin(found), Action(
+        "run", f"install the kg-memory Antigravity plugin from {a.package}", (a.cli, "plugin", "install", str(a.package)),
+        fact="installed")))
+
+
 @attrs.frozen
 class Undo:
     """What the record says setup did, and whether each recorded file is still as setup left it."""
@@ -172,6 +214,7 @@ class Undo:
     plugin_key: str
     claude_cli: str | None = None
     codex_cli: str | None = None
+    agy_cli: str | None = None
 
 
 def plan_uninstall(undo: Undo) -> list[Step]:
@@ -196,6 +239,17 @@ def plan_uninstall(undo: Undo) -> list[Step]:
             acts.append(Action("run", f"remove the local marketplace {market}",
                                (cli, "plugin", "marketplace", "remove", market)))
         steps.append(Step(name, tuple(acts)))
+    if undo.done.get("gemini", {}).get("settings"):
+        path = Path(undo.done["gemini"]["path"])
+        steps.append(Step("gemini", (Action("gemini_remove", f"remove the kg hooks and MCP server from {path}",
+                                            path=path),)))
+    if undo.done.get("antigravity", {}).get("installed"):
+        if undo.agy_cli is None:
+            steps.append(Step("antigravity", note="setup installed it, but `agy` is no longer on PATH: its plugin "
+                                                  "kg-memory stays installed", problem=True))
+        else:
+            steps.append(Step("antigravity", (Action("run", "uninstall the kg-memory Antigravity plugin",
+                                                     (undo.agy_cli, "plugin", "uninstall", "kg-memory")),)))
     if undo.done.get("desktop"):
         path = Path(undo.done["desktop"]["config"])
         steps.append(Step("desktop", (Action("desktop_remove", f"remove the kg MCP server from {path}", path=path),)))

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import attrs
 
-from . import SetupError, claude, codex, desktop
+from . import SetupError, claude, codex, desktop, gemini
 from .files import Record, atomic_write, digest, locked, read_bytes, read_tree, remove_tree, write_tree
-from .plan import Found, Step, Undo, plan_setup, plan_uninstall
-from .plugin import MARKETPLACE, kg_command, marketplace_files, passed_env, plugin_source, render
+from .plan import AntigravityFound, Found, GeminiFound, Step, Undo, plan_setup, plan_uninstall
+from .plugin import AGY_DIR, MARKETPLACE, kg_command, marketplace_files, passed_env, plugin_source, render
 
 CLI_TIMEOUT = 120.0
 
@@ -61,6 +61,8 @@ class Context:
             return codex.config_path(self.env, self.home)
         if step == "desktop":
             return desktop.config_path(self.env, self.home)
+        if step == "gemini":
+            return gemini.settings_path(self.env, self.home)
         return None
 
 
@@ -74,7 +76,24 @@ def gather(ctx: Context, record: Record, plugin) -> Found:
         claude=claude.find(ctx.env, ctx.home, plugin),
         codex=codex.find(ctx.env, ctx.home, plugin),
         desktop=desktop.find(ctx.env, ctx.home, record.done("desktop").get("entry")),
+        gemini=_gemini_found(ctx),
+        antigravity=AntigravityFound(shutil.which("agy", path=ctx.env.get("PATH")),
+                                     ctx.marketplace_dir / plugin.name / AGY_DIR),
     )
+
+
+def _gemini_want(ctx: Context) -> dict:
+    return gemini.wanted(ctx.marketplace_dir / ctx.plugin().name, kg_command(), passed_env(ctx.env))
+
+
+def _gemini_found(ctx: Context) -> GeminiFound:
+    path = gemini.settings_path(ctx.env, ctx.home)
+    cli = shutil.which("gemini", path=ctx.env.get("PATH"))
+    try:
+        data = gemini.current(read_bytes(path), path)
+    except SetupError as exc:
+        return GeminiFound(cli, path, str(exc))
+    return GeminiFound(cli, path, None, gemini.installed(data, _gemini_want(ctx)))
 
 
 def _show(ctx: Context, steps: list[Step]) -> None:
@@ -151,6 +170,9 @@ def _apply(ctx: Context, record: Record, step: Step, plugin) -> None:
                 _run(ctx, action.argv)
             elif action.kind == "codex_trust":
                 codex.trust(action.argv[0], ctx.env, ctx.home, plugin)
+            elif action.kind == "gemini_write":
+                atomic_write(action.path, gemini.merged(read_bytes(action.path), _gemini_want(ctx), action.path))
+                record.mark("gemini", path=str(action.path))
             elif action.kind == "desktop_write":
                 entry = desktop.entry(kg_command(), passed_env(ctx.env))
                 atomic_write(action.path, desktop.merged(read_bytes(action.path), entry, action.path))
@@ -209,7 +231,8 @@ def _undo(ctx: Context, record: Record) -> Undo:
     files = {path: digest(read_bytes(path)) == after for path, (_before, after) in record.files().items()}
     return Undo(record.data["done"], files, ctx.marketplace_dir, ctx.record_path,
                 record.data.get("plugin") or f"kg-memory@{MARKETPLACE}",
-                shutil.which("claude", path=ctx.env.get("PATH")), shutil.which("codex", path=ctx.env.get("PATH")))
+                shutil.which("claude", path=ctx.env.get("PATH")), shutil.which("codex", path=ctx.env.get("PATH")),
+                shutil.which("agy", path=ctx.env.get("PATH")))
 
 
 def _undo_action(ctx: Context, record: Record, action, plugin) -> None:
@@ -217,6 +240,11 @@ def _undo_action(ctx: Context, record: Record, action, plugin) -> None:
         _run(ctx, action.argv)
     elif action.kind == "codex_untrust":
         codex.untrust(action.argv[0], ctx.env, ctx.home, plugin)
+    elif action.kind == "gemini_remove":
+        raw = read_bytes(action.path)
+        changed = gemini.removed(raw, action.path) if raw is not None else None
+        if changed is not None:
+            atomic_write(action.path, changed)
     elif action.kind == "desktop_remove":
         raw = read_bytes(action.path)
         changed = desktop.without(raw, action.path) if raw is not None else None
