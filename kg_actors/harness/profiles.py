@@ -49,8 +49,11 @@ ANTIGRAVITY = Harness("antigravity-cli", 10_000, None, "bytes", False, False)
 # (DEFAULT_TRUNCATE_TOOL_OUTPUT_THRESHOLD, 0.61) and passes hook context whole; the preload keeps
 # Claude Code's size, since it lands in the first prompt.
 GEMINI = Harness("gemini-cli", 9_500, 36_000, "utf16", False, True)
+# OpenCode cuts a tool's output above 51,200 bytes (UTF-8) or 2,000 lines (1.18); the preload goes into
+# its system prompt, sized as Codex's.
+OPENCODE = Harness("opencode", 9_000, 46_000, "bytes", False, True)
 
-BY_NAME = {h.name: h for h in (CLAUDE_CODE, CLAUDE_DESKTOP, CODEX, ANTIGRAVITY, GEMINI)}
+BY_NAME = {h.name: h for h in (CLAUDE_CODE, CLAUDE_DESKTOP, CODEX, ANTIGRAVITY, GEMINI, OPENCODE)}
 
 
 def from_name(name: str | None) -> Harness:
@@ -65,6 +68,8 @@ def from_user_agent(user_agent: str | None) -> Harness:
         return ANTIGRAVITY
     if "gemini" in ua:
         return GEMINI
+    if "opencode" in ua:
+        return OPENCODE
     if "claude-desktop" in ua or "claude desktop" in ua:
         return CLAUDE_DESKTOP
     return CLAUDE_CODE
@@ -83,6 +88,8 @@ def from_transcript(path: str | None) -> Harness:
         return ANTIGRAVITY
     if "/.gemini/tmp/" in p:  # Gemini CLI's chats: ~/.gemini/tmp/<project>/chats/session-*.json
         return GEMINI
+    if "/opencode/storage/session/" in p:
+        return OPENCODE
     if os.path.basename(p).startswith("rollout-") or "/.codex/" in p:
         return CODEX
     return CLAUDE_CODE

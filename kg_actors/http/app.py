@@ -13,7 +13,7 @@ import trio
 
 from ..core import constants as C
 from ..lanes import Lanes
-from . import rest_antigravity, rest_gemini, security
+from . import rest_antigravity, rest_harness_hooks, security
 
 
 async def _plain(send, status: int, message: str) -> None:
@@ -22,7 +22,7 @@ async def _plain(send, status: int, message: str) -> None:
 
 MAX_BODY = 4 * 1024 * 1024
 HOOK_PATHS = frozenset({"/api/prompt_context", "/api/pre_tool", "/api/tool_event", "/api/session_bootstrap"}) \
-    | rest_antigravity.HOOK_PATHS | rest_gemini.HOOK_PATHS
+    | rest_antigravity.HOOK_PATHS | rest_harness_hooks.HOOK_PATHS
 
 
 async def _read_body(receive) -> bytes:

@@ -77,7 +77,7 @@ def flag(value: str | None) -> bool:
 
 def build_rest(runtime) -> Starlette:
     """`runtime` gives memory, directory, sessions, feed and stats; routes stay thin."""
-    from . import rest_antigravity, rest_editor, rest_gemini, rest_graph, rest_hooks, rest_store, ws
+    from . import rest_antigravity, rest_editor, rest_harness_hooks, rest_graph, rest_hooks, rest_store, ws
 
     async def health(request: Request) -> JSONResponse:
         return JSONResponse({
@@ -95,7 +95,7 @@ def build_rest(runtime) -> Starlette:
         *rest_graph.routes(runtime),
         *rest_hooks.routes(runtime),
         *rest_antigravity.routes(runtime),
-        *rest_gemini.routes(runtime),
+        *rest_harness_hooks.routes(runtime),
         *rest_editor.routes(runtime),
         *rest_store.routes(runtime),
     ]

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import attrs
 
-STEPS = ("claude", "codex", "desktop", "gemini", "antigravity")
+STEPS = ("claude", "codex", "desktop", "gemini", "antigravity", "opencode")
 TITLES = {"claude": "Claude Code", "codex": "Codex", "desktop": "Claude Desktop", "gemini": "Gemini CLI",
-          "antigravity": "Antigravity CLI"}
+          "antigravity": "Antigravity CLI", "opencode": "OpenCode"}
 
 
 @attrs.frozen
@@ -75,6 +75,14 @@ class GeminiFound:
 
 
 @attrs.frozen
+class OpenCodeFound:
+    cli: str | None
+    config: Path
+    error: str | None = None
+    installed: bool = False  # the plugin file and mcp.kg are as setup would write them
+
+
+@attrs.frozen
 class AntigravityFound:
     cli: str | None
     package: Path  # the native plugin folder inside the installed plugin
@@ -91,6 +99,7 @@ class Found:
     desktop: DesktopFound
     gemini: GeminiFound | None = None
     antigravity: AntigravityFound | None = None
+    opencode: OpenCodeFound | None = None
 
 
 def parse_only(raw: str | None) -> tuple[str, ...]:
@@ -112,7 +121,7 @@ def _write_plugin(found: Found) -> tuple[Action, ...]:
 
 def plan_setup(found: Found, only: tuple[str, ...] = STEPS) -> list[Step]:
     planners = {"claude": _claude, "codex": _codex, "desktop": _desktop, "gemini": _gemini,
-                "antigravity": _antigravity}
+                "antigravity": _antigravity, "opencode": _opencode}
     return [planners[name](found) for name in STEPS if name in only]
 
 
@@ -193,6 +202,19 @@ def _gemini(found: Found) -> Step:
                         f"server to {g.settings}", path=g.settings, fact="settings")))
 
 
+def _opencode(found: Found) -> Step:
+    o = found.opencode
+    if o is None or (o.cli is None and not o.config.parent.is_dir()):
+        return Step("opencode", note="not found (no `opencode` on PATH, no ~/.config/opencode): skipped")
+    if o.error:
+        return Step("opencode", note=o.error, problem=True)
+    if o.installed:
+        return Step("opencode", note="up to date")
+    return Step("opencode", (Action("opencode_write", f"add the kg-memory plugin to {o.config.parent / 'plugin'} "
+                                                      f"and the kg MCP server to {o.config}", path=o.config,
+                                    fact="settings"),))
+
+
 def _antigravity(found: Found) -> Step:
     a = found.antigravity
     if a is None or a.cli is None:
@@ -243,6 +265,10 @@ def plan_uninstall(undo: Undo) -> list[Step]:
         path = Path(undo.done["gemini"]["path"])
         steps.append(Step("gemini", (Action("gemini_remove", f"remove the kg hooks and MCP server from {path}",
                                             path=path),)))
+    if undo.done.get("opencode", {}).get("settings"):
+        path = Path(undo.done["opencode"]["path"])
+        steps.append(Step("opencode", (Action("opencode_remove", f"remove the kg-memory plugin and the kg MCP server "
+                                                                 f"from {path.parent}", path=path),)))
     if undo.done.get("antigravity", {}).get("installed"):
         if undo.agy_cli is None:
             steps.append(Step("antigravity", note="setup installed it, but `agy` is no longer on PATH: its plugin "

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import attrs
 
-from . import SetupError, claude, codex, desktop, gemini
+from . import SetupError, claude, codex, desktop, gemini, opencode
 from .files import Record, atomic_write, digest, locked, read_bytes, read_tree, remove_tree, write_tree
-from .plan import AntigravityFound, Found, GeminiFound, Step, Undo, plan_setup, plan_uninstall
+from .plan import AntigravityFound, Found, GeminiFound, OpenCodeFound, Step, Undo, plan_setup, plan_uninstall
 from .plugin import AGY_DIR, MARKETPLACE, kg_command, marketplace_files, passed_env, plugin_source, render
 
 CLI_TIMEOUT = 120.0
@@ -63,6 +63,8 @@ class Context:
             return desktop.config_path(self.env, self.home)
         if step == "gemini":
             return gemini.settings_path(self.env, self.home)
+        if step == "opencode":
+            return opencode.config_path(self.env, self.home)
         return None
 
 
@@ -77,6 +79,7 @@ def gather(ctx: Context, record: Record, plugin) -> Found:
         codex=codex.find(ctx.env, ctx.home, plugin),
         desktop=desktop.find(ctx.env, ctx.home, record.done("desktop").get("entry")),
         gemini=_gemini_found(ctx),
+        opencode=_opencode_found(ctx, plugin),
         antigravity=AntigravityFound(shutil.which("agy", path=ctx.env.get("PATH")),
                                      ctx.marketplace_dir / plugin.name / AGY_DIR),
     )
@@ -84,6 +87,27 @@ def gather(ctx: Context, record: Record, plugin) -> Found:
 
 def _gemini_want(ctx: Context) -> dict:
     return gemini.wanted(ctx.marketplace_dir / ctx.plugin().name, kg_command(), passed_env(ctx.env))
+
+
+def _opencode_want(ctx: Context, plugin) -> tuple[bytes, dict]:
+    template = plugin.files.get(opencode.PLUGIN)
+    if template is None:
+        raise SetupError(f"the plugin lacks {opencode.PLUGIN}: reinstall kg-actors")
+    env = passed_env(ctx.env)
+    return opencode.plugin(template[0], kg_command(), env), opencode.server(kg_command(), env)
+
+
+def _opencode_found(ctx: Context, plugin) -> OpenCodeFound:
+    path = opencode.config_path(ctx.env, ctx.home)
+    cli = shutil.which("opencode", path=ctx.env.get("PATH"))
+    try:
+        data = opencode.current(read_bytes(path), path)
+        code, entry = _opencode_want(ctx, plugin)
+    except SetupError as exc:
+        return OpenCodeFound(cli, path, str(exc))
+    installed = data.get("mcp", {}).get(opencode.SERVER) == entry and \
+        read_bytes(opencode.plugin_path(ctx.env, ctx.home)) == code
+    return OpenCodeFound(cli, path, None, installed)
 
 
 def _gemini_found(ctx: Context) -> GeminiFound:
@@ -173,6 +197,14 @@ def _apply(ctx: Context, record: Record, step: Step, plugin) -> None:
             elif action.kind == "gemini_write":
                 atomic_write(action.path, gemini.merged(read_bytes(action.path), _gemini_want(ctx), action.path))
                 record.mark("gemini", path=str(action.path))
+            elif action.kind == "opencode_write":
+                code, entry = _opencode_want(ctx, plugin)
+                target = opencode.plugin_path(ctx.env, ctx.home)
+                if target.exists() and not opencode.ours(read_bytes(target)):
+                    raise SetupError(f"{target} exists and is not kg's; left untouched")
+                atomic_write(target, code)
+                atomic_write(action.path, opencode.merged(read_bytes(action.path), entry, action.path))
+                record.mark("opencode", path=str(action.path))
             elif action.kind == "desktop_write":
                 entry = desktop.entry(kg_command(), passed_env(ctx.env))
                 atomic_write(action.path, desktop.merged(read_bytes(action.path), entry, action.path))
@@ -243,6 +275,14 @@ def _undo_action(ctx: Context, record: Record, action, plugin) -> None:
     elif action.kind == "gemini_remove":
         raw = read_bytes(action.path)
         changed = gemini.removed(raw, action.path) if raw is not None else None
+        if changed is not None:
+            atomic_write(action.path, changed)
+    elif action.kind == "opencode_remove":
+        target = opencode.plugin_path(ctx.env, ctx.home)
+        if opencode.ours(read_bytes(target)):
+            target.unlink()
+        raw = read_bytes(action.path)
+        changed = opencode.removed(raw, action.path) if raw is not None else None
         if changed is not None:
             atomic_write(action.path, changed)
     elif action.kind == "desktop_remove":
