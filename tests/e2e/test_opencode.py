@@ -52,17 +52,17 @@ def machine(tmp_path_factory):
 
 def test_opencode_loads_the_plugin_and_the_mcp_entry_setup_wrote(machine):
     srv, env, cli, root = machine
-    loaded = subprocess.run([cli, "debug", "config"], env=env, capture_output=True, text=True, timeout=120,
-                            cwd=root, stdin=subprocess.DEVNULL)
-    assert loaded.returncode == 0, loaded.stderr
-    config = json.loads(loaded.stdout[loaded.stdout.index("{"):])
+    # Both at once: each OpenCode start costs seconds.
+    runs = [subprocess.Popen([cli, *args], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             cwd=root, stdin=subprocess.DEVNULL) for args in (["debug", "config"], ["mcp", "list"])]
+    (config_out, config_err), (listed_out, listed_err) = (r.communicate(timeout=120) for r in runs)
+    assert runs[0].returncode == 0, config_err
+    config = json.loads(config_out[config_out.index("{"):])
     plugin = opencode.plugin_path(env, srv.home)
     assert plugin.as_uri() in config["plugin"]
     assert config["mcp"]["kg"]["type"] == "local" and config["mcp"]["kg"]["command"][-1] == "mcp"
-    assert "error" not in loaded.stderr.lower(), loaded.stderr
-    listed = subprocess.run([cli, "mcp", "list"], env=env, capture_output=True, text=True, timeout=120, cwd=root,
-                            stdin=subprocess.DEVNULL)
-    assert "kg" in listed.stdout + listed.stderr, listed.stdout + listed.stderr
+    assert "error" not in config_err.lower(), config_err
+    assert "kg" in listed_out + listed_err, listed_out + listed_err
     assert "up to date" in kg(["setup", "--only", "opencode", "--yes"], env).stdout
 
 
