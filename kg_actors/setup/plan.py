@@ -86,6 +86,7 @@ class OpenCodeFound:
 class AntigravityFound:
     cli: str | None
     package: Path  # the native plugin folder inside the installed plugin
+    installed: bool = False  # setup installed it (the record says so)
 
 
 @attrs.frozen
@@ -219,7 +220,7 @@ def _antigravity(found: Found) -> Step:
     a = found.antigravity
     if a is None or a.cli is None:
         return Step("antigravity", note="not found (no `agy` on PATH): skipped")
-    if found.marketplace_current:
+    if a.installed and found.marketplace_current:
         return Step("antigravity", note="up to date")
     return Step("antigravity", (*_write_plugin(found), Action(
         "run", f"install the kg-memory Antigravity plugin from {a.package}", (a.cli, "plugin", "install", str(a.package)),

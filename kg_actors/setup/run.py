@@ -81,7 +81,8 @@ def gather(ctx: Context, record: Record, plugin) -> Found:
         gemini=_gemini_found(ctx),
         opencode=_opencode_found(ctx, plugin),
         antigravity=AntigravityFound(shutil.which("agy", path=ctx.env.get("PATH")),
-                                     ctx.marketplace_dir / plugin.name / AGY_DIR),
+                                     ctx.marketplace_dir / plugin.name / AGY_DIR,
+                                     bool(record.done("antigravity").get("installed"))),
     )
 
 

@@ -64,10 +64,12 @@ def test_setup_writes_settings_the_real_gemini_cli_accepts_and_uninstall_removes
                             cwd=home, stdin=subprocess.DEVNULL)
     assert listed.returncode == 0 and "kg" in listed.stdout + listed.stderr, listed.stdout + listed.stderr
     assert kg(["setup", "--only", "gemini", "--yes"], env).stdout.count("up to date") == 1
+    assert "ok    Gemini CLI: kg hooks and MCP entry in its settings" in kg(["doctor"], env).stdout
     gone = kg(["uninstall", "--yes"], env)
     assert gone.returncode == 0, gone.stdout + gone.stderr
     after = json.loads((home / ".gemini" / "settings.json").read_text())
     assert "mcpServers" not in after and after["hooks"] == {"AfterTool": [user_hook]}
+    assert "FAIL  Gemini CLI: not wired" in kg(["doctor"], env).stdout
 
 
 def run_hook(srv: ServerProcess, event: str, payload: dict) -> subprocess.CompletedProcess:
