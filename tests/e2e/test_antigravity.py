@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 import time
 import uuid
 from pathlib import Path
@@ -255,3 +256,37 @@ def test_the_script_prints_nothing_for_an_unknown_event_or_a_claude_payload(srv)
     down = subprocess.run(["sh", str(SCRIPT), "PreInvocation"], input=json.dumps(c.payload()).encode(),
                           env={**c.env, "KG_HTTP_PORT": "1"}, capture_output=True, timeout=30)
     assert down.returncode == 0 and down.stdout == b""
+
+
+def test_kg_setup_installs_the_package_with_agy_and_uninstall_removes_it(tmp_path):
+    """No real agy here: a stand-in on PATH records what setup asks of it (the package it is handed)."""
+    home, bin_dir, calls = tmp_path / "home", tmp_path / "bin", tmp_path / "agy-calls"
+    home.mkdir()
+    bin_dir.mkdir()
+    agy = bin_dir / "agy"
+    agy.write_text(f'#!/bin/sh\nprintf "%s\\n" "$*" >> "{calls}"\n')
+    agy.chmod(0o755)
+    env = {"HOME": str(home), "KG_HOME": str(tmp_path / "store"), "PATH": f"{bin_dir}:/usr/bin:/bin",
+           "LANG": "C.UTF-8"}
+    kg = str(Path(sys.executable).with_name("kg"))
+    out = subprocess.run([kg, "setup", "--only", "antigravity", "--yes"], env=env, capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stdout + out.stderr
+    (line,) = calls.read_text().splitlines()
+    verb, package = line.rsplit(" ", 1)
+    assert verb == "plugin install"
+    package = Path(package)
+    assert json.loads((package / "plugin.json").read_text())["name"] == "kg-memory"
+    hooks = json.loads((package / "hooks.json").read_text())["kg-memory"]
+    assert set(hooks) == {"SessionStart", "PreInvocation", "PostToolUse"}
+    assert "multi_replace_file_content" in hooks["PostToolUse"][0]["matcher"]
+    server = json.loads((package / "mcp_config.json").read_text())["mcpServers"]["kg"]
+    assert Path(server["command"]).is_absolute() and server["args"][-1] == "mcp"
+    assert "KG_HOME" in (package / "hooks" / "kg_env").read_text()
+    assert (package / "hooks" / "kg-agy.sh").stat().st_mode & 0o111
+    again = subprocess.run([kg, "setup", "--only", "antigravity", "--yes"], env=env, capture_output=True, text=True,
+                           timeout=120)
+    assert "up to date" in again.stdout and len(calls.read_text().splitlines()) == 1
+    gone = subprocess.run([kg, "uninstall", "--yes"], env=env, capture_output=True, text=True, timeout=120)
+    assert gone.returncode == 0, gone.stdout + gone.stderr
+    assert calls.read_text().splitlines()[-1] == "plugin uninstall kg-memory"
