@@ -10,6 +10,7 @@ argument shapes against a real `kg serve`, add what the server decides.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import uuid
@@ -62,7 +63,8 @@ def test_opencode_loads_the_plugin_and_the_mcp_entry_setup_wrote(machine):
     assert plugin.as_uri() in config["plugin"]
     assert config["mcp"]["kg"]["type"] == "local" and config["mcp"]["kg"]["command"][-1] == "mcp"
     assert "error" not in config_err.lower(), config_err
-    assert "kg" in listed_out + listed_err, listed_out + listed_err
+    # OpenCode started `kg mcp` and spoke MCP with it (the shim reached this test's server).
+    assert re.search(r"✓ kg\b.*connected", listed_out + listed_err), listed_out + listed_err
     assert "up to date" in kg(["setup", "--only", "opencode", "--yes"], env).stdout
 
 
