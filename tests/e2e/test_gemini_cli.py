@@ -10,6 +10,7 @@ payloads, prints exactly one JSON object in Gemini's hook schema, or nothing;
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import uuid
@@ -44,7 +45,7 @@ def kg(args: list[str], env: dict) -> subprocess.CompletedProcess:
     return subprocess.run([KG, *args], env=env, capture_output=True, text=True, timeout=120)
 
 
-def test_setup_writes_settings_the_real_gemini_cli_accepts_and_uninstall_removes_ours(tmp_path):
+def test_setup_writes_settings_the_real_gemini_cli_accepts_and_uninstall_removes_ours(srv, tmp_path):
     gemini = npm_bin("gemini")
     home = tmp_path / "home"
     (home / ".gemini").mkdir(parents=True)
@@ -62,7 +63,13 @@ def test_setup_writes_settings_the_real_gemini_cli_accepts_and_uninstall_removes
     assert Path(script).is_file() and (Path(script).parent / "kg_env").is_file()
     listed = subprocess.run([gemini, "mcp", "list"], env=env, capture_output=True, text=True, timeout=120,
                             cwd=home, stdin=subprocess.DEVNULL)
-    assert listed.returncode == 0 and "kg" in listed.stdout + listed.stderr, listed.stdout + listed.stderr
+    # Gemini CLI runs no MCP server in a folder the user has not trusted: setup leaves that to the user.
+    assert listed.returncode == 0 and re.search(r"kg: .* mcp \(stdio\)", listed.stdout + listed.stderr), listed.stderr
+    (home / ".gemini" / "trustedFolders.json").write_text(json.dumps({str(home): "TRUST_FOLDER"}))
+    listed = subprocess.run([gemini, "mcp", "list"], env={**env, "KG_HTTP_PORT": str(srv.port),
+                                                          "KG_HOME": str(srv.store)},
+                            capture_output=True, text=True, timeout=120, cwd=home, stdin=subprocess.DEVNULL)
+    assert re.search(r"✓ kg: .* - Connected", listed.stdout + listed.stderr), listed.stdout + listed.stderr
     assert kg(["setup", "--only", "gemini", "--yes"], env).stdout.count("up to date") == 1
     assert "ok    Gemini CLI: kg hooks and MCP entry in its settings" in kg(["doctor"], env).stdout
     gone = kg(["uninstall", "--yes"], env)
