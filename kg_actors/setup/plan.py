@@ -70,6 +70,7 @@ class DesktopFound:
 class GeminiFound:
     cli: str | None
     settings: Path
+    present: bool = True  # `gemini` on PATH, or its ~/.gemini folder exists
     error: str | None = None
     installed: bool = False  # our hooks and MCP server are in its settings as setup would write them
 
@@ -78,6 +79,7 @@ class GeminiFound:
 class OpenCodeFound:
     cli: str | None
     config: Path
+    present: bool = True  # `opencode` on PATH, or its config folder exists
     error: str | None = None
     installed: bool = False  # the plugin file and mcp.kg are as setup would write them
 
@@ -192,7 +194,7 @@ def _desktop(found: Found) -> Step:
 
 def _gemini(found: Found) -> Step:
     g = found.gemini
-    if g is None or (g.cli is None and not g.settings.parent.is_dir()):
+    if g is None or not g.present:
         return Step("gemini", note="not found (no `gemini` on PATH, no ~/.gemini): skipped")
     if g.error:
         return Step("gemini", note=g.error, problem=True)
@@ -205,7 +207,7 @@ def _gemini(found: Found) -> Step:
 
 def _opencode(found: Found) -> Step:
     o = found.opencode
-    if o is None or (o.cli is None and not o.config.parent.is_dir()):
+    if o is None or not o.present:
         return Step("opencode", note="not found (no `opencode` on PATH, no ~/.config/opencode): skipped")
     if o.error:
         return Step("opencode", note=o.error, problem=True)

@@ -105,10 +105,10 @@ def _opencode_found(ctx: Context, plugin) -> OpenCodeFound:
         data = opencode.current(read_bytes(path), path)
         code, entry = _opencode_want(ctx, plugin)
     except SetupError as exc:
-        return OpenCodeFound(cli, path, str(exc))
+        return OpenCodeFound(cli, path, True, str(exc))
     installed = data.get("mcp", {}).get(opencode.SERVER) == entry and \
         read_bytes(opencode.plugin_path(ctx.env, ctx.home)) == code
-    return OpenCodeFound(cli, path, None, installed)
+    return OpenCodeFound(cli, path, cli is not None or path.parent.is_dir(), None, installed)
 
 
 def _gemini_found(ctx: Context) -> GeminiFound:
@@ -117,8 +117,9 @@ def _gemini_found(ctx: Context) -> GeminiFound:
     try:
         data = gemini.current(read_bytes(path), path)
     except SetupError as exc:
-        return GeminiFound(cli, path, str(exc))
-    return GeminiFound(cli, path, None, gemini.installed(data, _gemini_want(ctx)))
+        return GeminiFound(cli, path, True, str(exc))
+    return GeminiFound(cli, path, cli is not None or path.parent.is_dir(), None,
+                       gemini.installed(data, _gemini_want(ctx)))
 
 
 def _show(ctx: Context, steps: list[Step]) -> None:
