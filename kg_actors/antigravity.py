@@ -138,7 +138,9 @@ class Antigravity:
                     if not was_promoted:
                         continue
                     view = view or await self._view_of(held)
-                    self.memory.publish({"type": "node_recalled", "id": node_id, "rescued_from_orphan": rescued,
+                    key = getattr(held_mailbox(held, message), "name", "").removeprefix("graph ")
+                    self.memory.publish({"type": "node_recalled", "level": "user" if key == "user" else "project",
+                                         "id": node_id, "rescued_from_orphan": rescued,
                                          "source_session": view[0], "project_path": view[1]})
 
     async def _view_of(self, held: list[deferral.Held]) -> tuple[str | None, str | None]:
@@ -174,6 +176,10 @@ class Antigravity:
         dropped = (f" To make room, {queued.dropped} older queued reply(ies) were dropped (a note says which)."
                    if queued.dropped else "")
         return RECEIPT.format(tool=name, size=size, dropped=dropped)
+
+
+def held_mailbox(held: list[deferral.Held], message: object) -> object:
+    return next((h.mailbox for h in held if h.message is message), None)
 
 
 def _takes_session(name: str) -> bool:

@@ -44,7 +44,14 @@ CODEX_NO_HOOKS_HINT = (
     "Until then the kg_* tools work as usual."
 )
 CODEX = Harness("codex", 9_000, 36_000, "bytes", True, False, CODEX_NO_HOOKS_HINT)
-ANTIGRAVITY = Harness("antigravity-cli", 10_000, None, "bytes", False, False)
+ANTIGRAVITY_NO_HOOKS_HINT = (
+    "No kg memory hook of the Antigravity CLI has reached this server for this project, so this conversation gets "
+    "no preload and no recall, and kg_* replies over 3,500 bytes cannot be delivered (Antigravity cuts tool "
+    "results above about 10 KB; the hooks deliver them). Ask the user to run `kg setup` (it installs the "
+    "kg-memory Antigravity plugin), check `agy -p /hooks`, and start a new conversation."
+)
+# Antigravity passes no reply part whole past ~10 KB: large replies go through its hook queue instead.
+ANTIGRAVITY = Harness("antigravity-cli", 10_000, None, "bytes", False, False, ANTIGRAVITY_NO_HOOKS_HINT)
 # Gemini CLI counts in JS string length (UTF-16 units): it cuts a tool's output above 40,000 of them
 # (DEFAULT_TRUNCATE_TOOL_OUTPUT_THRESHOLD, 0.61) and passes hook context whole; the preload keeps
 # Claude Code's size, since it lands in the first prompt.

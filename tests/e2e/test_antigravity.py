@@ -290,3 +290,22 @@ def test_kg_setup_installs_the_package_with_agy_and_uninstall_removes_it(tmp_pat
     gone = subprocess.run([kg, "uninstall", "--yes"], env=env, capture_output=True, text=True, timeout=120)
     assert gone.returncode == 0, gone.stdout + gone.stderr
     assert calls.read_text().splitlines()[-1] == "plugin uninstall kg-memory"
+
+
+def test_archived_nodes_read_in_a_queued_reply_are_promoted_only_when_it_is_acknowledged(srv):
+    from e2e_helpers import graph, nodes_by_id
+
+    c = Conversation(srv)
+    c.drain()
+    project = nodes_by_id(graph(srv, project_path=c.root)["project"])
+    archived = sorted(i for i, n in project.items() if n.get("_archived") and i.startswith("lesson-"))[:25]
+    assert len(archived) == 25
+    receipt = c.mcp("kg_read", ids=archived)
+    assert "queued" in receipt
+    out = c.hook("PreInvocation", c.payload(invocationNum=1))
+    still = nodes_by_id(graph(srv, project_path=c.root)["project"])
+    assert all(still[i].get("_archived") for i in archived)  # shown, not acknowledged: nothing promoted
+    c.ack(out["delivery_id"])
+    c.drain()
+    after = nodes_by_id(graph(srv, project_path=c.root)["project"])
+    assert not any(after[i].get("_archived") for i in archived)
