@@ -1,4 +1,4 @@
-"""Hook reply time for the Antigravity and Gemini CLI endpoints, and their hook scripts whole.
+"""Hook reply time for the Antigravity, Gemini CLI and OpenCode endpoints, and the hook scripts whole.
 
 Usage: .venv/bin/python bench/harness_hooks_bench.py [N]
 A real `kg serve` on a temp store (200 project nodes); N requests per endpoint over one
@@ -52,12 +52,15 @@ def main(n: int) -> None:
             "agy PostToolUse": ("/api/antigravity/hook/PostToolUse", {**agy, "toolCall": {"name": "view_file", "args": {"AbsolutePath": str(root / "src/a.py")}}}),
             "agy ack (unknown)": ("/api/antigravity/ack", {"conversationId": conv, "delivery_id": 999999}),
             "gemini BeforeAgent": ("/api/gemini/BeforeAgent", {**gem, "prompt": "how is caching done?"}),
+            "opencode tool.after": ("/api/opencode/tool.after", {"sessionID": "ses_bench", "directory": str(root),
+                                                                 "tool": "read", "args": {"filePath": str(root / "src/a.py")}}),
             "claude prompt (base)": ("/api/prompt_context", {**gem, "prompt": "how is caching done?"}),
             "gemini AfterTool": ("/api/gemini/AfterTool", {**gem, "tool_name": "read_file", "tool_input": {"file_path": str(root / "src/a.py")}}),
         }
         with httpx.Client(base_url=srv.url) as c:
             c.post("/api/antigravity/hook/SessionStart", json=agy)
             c.post("/api/gemini/SessionStart", json={**gem, "source": "startup"})
+            c.post("/api/opencode/session.start", json={"sessionID": "ses_bench", "directory": str(root)})
             for name, (path, body) in cases.items():
                 times = []
                 for _ in range(n):
