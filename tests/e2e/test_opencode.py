@@ -53,10 +53,10 @@ def machine(tmp_path_factory):
 
 def test_opencode_loads_the_plugin_and_the_mcp_entry_setup_wrote(machine):
     srv, env, cli, root = machine
-    # Both at once: each OpenCode start costs seconds.
-    runs = [subprocess.Popen([cli, *args], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                             cwd=root, stdin=subprocess.DEVNULL) for args in (["debug", "config"], ["mcp", "list"])]
-    (config_out, config_err), (listed_out, listed_err) = (r.communicate(timeout=120) for r in runs)
+    # One after the other: two first starts in a fresh HOME race on OpenCode's own database.
+    runs = [subprocess.run([cli, *args], env=env, capture_output=True, text=True, cwd=root, stdin=subprocess.DEVNULL,
+                           timeout=120) for args in (["debug", "config"], ["mcp", "list"])]
+    (config_out, config_err), (listed_out, listed_err) = ((r.stdout, r.stderr) for r in runs)
     assert runs[0].returncode == 0, config_err
     config = json.loads(config_out[config_out.index("{"):])
     plugin = opencode.plugin_path(env, srv.home)
