@@ -65,7 +65,7 @@ class Antigravity:
             if prompt is not None and agy.first_invocation(payload):
                 await self._queue(conv, "prompt recall", self.ambient.prompt_context,
                                   {**agy.base_payload(payload), "prompt": prompt})
-        elif translated is not None:
+        if translated is not None:
             await self._queue(conv, "file recall", self.ambient.tool_event, translated)
         if event != agy.PRE_INVOCATION:
             return {}, None  # only PreInvocation can inject; the rest waits for it

@@ -20,10 +20,10 @@ import trio
 from hypercorn.config import Config as HyperConfig
 
 from . import __version__, heap
+from .antigravity import Antigravity
 from .config import Config
 from .core.constants import SHUTDOWN_GRACE_SECONDS
 from .core.render import fast_charge
-from .antigravity import Antigravity
 from .delivery_actor import run_deliveries
 from .directory import GraphDirectory
 from .feed import ChangeFeed

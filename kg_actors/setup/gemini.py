@@ -11,8 +11,8 @@ import json
 import shlex
 from pathlib import Path
 
-from . import SetupError
 from ..harness import gemini as g
+from .files import json_config
 
 SERVER = "kg"
 SCRIPT = "hooks/gemini.sh"
@@ -47,16 +47,7 @@ def _ours(group: object) -> bool:
 
 
 def current(raw: bytes | None, path: Path) -> dict:
-    if not raw:
-        return {}
-    try:
-        data = json.loads(raw)
-    except ValueError:
-        raise SetupError(f"{path}: not valid JSON; left untouched") from None
-    if not isinstance(data, dict) or not isinstance(data.get("hooks", {}), dict) \
-            or not isinstance(data.get("mcpServers", {}), dict):
-        raise SetupError(f"{path}: not a JSON object with \"hooks\" and \"mcpServers\" objects; left untouched")
-    return data
+    return json_config(raw, path, ("hooks", "mcpServers"))
 
 
 def installed(data: dict, want: dict) -> bool:

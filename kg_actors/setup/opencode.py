@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 from . import SetupError
+from .files import json_config
 
 SERVER = "kg"
 PLUGIN = "harnesses/opencode/kg-memory.js"
@@ -47,15 +48,7 @@ def server(command: list[str], env: dict[str, str]) -> dict:
 
 
 def current(raw: bytes | None, path: Path) -> dict:
-    if not raw:
-        return {}
-    try:
-        data = json.loads(raw)
-    except ValueError:
-        raise SetupError(f"{path}: not plain JSON (comments?); left untouched: add mcp.kg by hand") from None
-    if not isinstance(data, dict) or not isinstance(data.get("mcp", {}), dict):
-        raise SetupError(f"{path}: not a JSON object with an \"mcp\" object; left untouched")
-    return data
+    return json_config(raw, path, ("mcp",), " (comments?): add mcp.kg by hand")
 
 
 def merged(raw: bytes | None, entry: dict, path: Path) -> bytes:

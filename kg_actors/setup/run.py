@@ -269,29 +269,28 @@ def _undo(ctx: Context, record: Record) -> Undo:
                 shutil.which("agy", path=ctx.env.get("PATH")))
 
 
+def _rewrite(path: Path, change: Callable[[bytes, Path], bytes | None]) -> None:
+    """A user's config file without setup's entries (None from `change`: nothing of ours, left as is)."""
+    raw = read_bytes(path)
+    changed = change(raw, path) if raw is not None else None
+    if changed is not None:
+        atomic_write(path, changed)
+
+
 def _undo_action(ctx: Context, record: Record, action, plugin) -> None:
     if action.kind == "run":
         _run(ctx, action.argv)
     elif action.kind == "codex_untrust":
         codex.untrust(action.argv[0], ctx.env, ctx.home, plugin)
     elif action.kind == "gemini_remove":
-        raw = read_bytes(action.path)
-        changed = gemini.removed(raw, action.path) if raw is not None else None
-        if changed is not None:
-            atomic_write(action.path, changed)
+        _rewrite(action.path, gemini.removed)
     elif action.kind == "opencode_remove":
         target = opencode.plugin_path(ctx.env, ctx.home)
         if opencode.ours(read_bytes(target)):
             target.unlink()
-        raw = read_bytes(action.path)
-        changed = opencode.removed(raw, action.path) if raw is not None else None
-        if changed is not None:
-            atomic_write(action.path, changed)
+        _rewrite(action.path, opencode.removed)
     elif action.kind == "desktop_remove":
-        raw = read_bytes(action.path)
-        changed = desktop.without(raw, action.path) if raw is not None else None
-        if changed is not None:
-            atomic_write(action.path, changed)
+        _rewrite(action.path, desktop.without)
     elif action.kind == "restore":
         before = record.files()[action.path][0]
         if before is None:
