@@ -13,7 +13,7 @@ from setuptools.command.build_py import build_py
 
 ROOT = Path(__file__).resolve().parent
 PLUGIN_FILES = (".claude-plugin/plugin.json", ".mcp.json")
-PLUGIN_DIRS = ("hooks", "skills")
+PLUGIN_DIRS = ("hooks", "skills", "harnesses")
 
 
 class build_py_with_plugin(build_py):

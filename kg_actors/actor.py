@@ -20,6 +20,7 @@ import attrs
 import outcome
 import trio
 
+from . import deferral
 from .core.constants import MAILBOX_BURST, MAILBOX_SIZE
 from .core.errors import ActorStopped
 
@@ -59,6 +60,10 @@ class Message(Generic[R]):
     """One request: its fields are the arguments, `reply` is where the answer goes."""
 
     op: ClassVar[str]  # the intent's name: its handle's method (by_name)
+    # What a reply held for later delivery does with this message (deferral.py): "" sends it,
+    # "hold" keeps it and answers `held_answer`, "peek" asks its `peek=True` twin and keeps it.
+    deferral: ClassVar[str] = ""
+    held_answer: ClassVar[Any] = None
     reply: ReplySlot[R] = attrs.field(factory=ReplySlot, kw_only=True, eq=False, repr=False)
 
 
@@ -80,6 +85,10 @@ class Mailbox(Generic[M]):
         self.send, self.receive = trio.open_memory_channel[M](size)
 
     async def ask(self, message: Message[R]) -> R:
+        if message.deferral and deferral.active():
+            held, answer = await deferral.intercept(self, message)
+            if held:
+                return answer  # type: ignore[no-any-return]  # the message's declared held answer
         try:
             await self.send.send(message)  # type: ignore[arg-type]  # Message[R] is an M by construction
         except (trio.ClosedResourceError, trio.BrokenResourceError):
@@ -88,6 +97,8 @@ class Mailbox(Generic[M]):
 
     async def tell(self, message: M) -> None:
         """A message whose answer nobody waits for: it is queued in order, so a later ask sees its effect."""
+        if getattr(message, "deferral", "") and deferral.active() and (await deferral.intercept(self, message))[0]:
+            return
         try:
             self.send.send_nowait(message)
         except trio.WouldBlock:  # a full mailbox: wait for room, as an ask would

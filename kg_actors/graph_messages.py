@@ -238,6 +238,8 @@ class DeleteEdge(GraphMessage[bool]):
 @attrs.frozen
 class RecordReads(GraphMessage["dict[str, tuple[bool, list[str]]]"]):
     op = "record_reads"
+    deferral = "hold"
+    held_answer: ClassVar[Any] = {}
     changes_render = True
     ids: list[str]
     now: float

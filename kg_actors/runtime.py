@@ -22,14 +22,16 @@ from hypercorn.config import Config as HyperConfig
 from . import __version__, heap
 from .chores.supervisor import deps_for as chore_deps
 from .chores.supervisor import run_chore_supervisor
+from .conduct.antigravity import Antigravity
 from .conduct.floor import Floor
 from .config import Config
 from .core.constants import SHUTDOWN_GRACE_SECONDS
 from .core.render import fast_charge
+from .delivery_actor import run_deliveries
 from .directory import GraphDirectory
 from .feed import ChangeFeed
-from .hook_priority import HOOK_PATHS, HookPriority
-from .http.app import App
+from .hook_priority import HookPriority
+from .http.app import HOOK_PATHS, App
 from .http.listener import serve as http_serve
 from .http.rest import build_rest
 from .logbook import Logbook
@@ -60,6 +62,7 @@ class Runtime:
     keeper: Any = None  # the store's git work (sync/keeper.py)
     readings: Readings = attrs.field(factory=Readings)  # the tick's debt and render size per graph, for the chart
     chores: Any = None  # the chore supervisor's handle (kg_actors/chores/)
+    antigravity: Any = None  # the Antigravity adapter (conduct/antigravity.py): its hooks, acks and queued replies
 
 
 def _missing(paths: list[tuple[str, str, str]]) -> frozenset[str]:
@@ -143,6 +146,7 @@ async def run_server(config: Config, clock: Callable[[], float] = time.time, han
             floor = Floor.build(directory, sessions, clock, feed.publish, logbook)
             floor.touch_check = TouchCheck()
             rt = Runtime(config, lay, directory, sessions, floor, feed, clock)
+            rt.antigravity = Antigravity(floor, await actors.start(run_deliveries))
             rt.keeper = StoreKeeper(lay, directory, sessions, clock, feed.publish)
             await actors.start(rt.keeper.serve)
             rt.chores = await actors.start(run_chore_supervisor, chore_deps(rt))
@@ -158,7 +162,7 @@ async def run_server(config: Config, clock: Callable[[], float] = time.time, han
                     servers.start_soon(_ticker, rt)
                     servers.start_soon(rt.keeper.run, config.autocommit_interval)
                     # The MCP SDK takes about a second to import: /health and the hooks answer meanwhile.
-                    servers.start_soon(_serve_mcp, app, floor)
+                    servers.start_soon(_serve_mcp, app, floor, rt.antigravity)
                     hc = HyperConfig()
                     hc.bind = [f"{config.host}:{config.port}"]
                     hc.accesslog = None
@@ -182,6 +186,7 @@ async def run_server(config: Config, clock: Callable[[], float] = time.time, han
                 logbook.close()  # its task writes what is queued before the actors' deadline
                 actors.cancel_scope.deadline = trio.current_time() + SHUTDOWN_GRACE_SECONDS
                 sessions.close()
+                rt.antigravity.deliveries.close()
                 rt.keeper.close()
             if grace.cancelled_caught:
                 log.error("shutdown grace period ran out; unsaved changes remain in the journal")
@@ -210,13 +215,13 @@ def _git_start(root) -> str | None:
     return None
 
 
-def _build_mcp(floor: Floor):
+def _build_mcp(floor: Floor, antigravity: Any = None):
     """Import the MCP side (slow: pydantic models) and build its stateless JSON transport."""
     from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 
     from .http.tools import build_server
 
-    return StreamableHTTPSessionManager(app=build_server(floor), json_response=True, stateless=True)
+    return StreamableHTTPSessionManager(app=build_server(floor, antigravity), json_response=True, stateless=True)
 
 
 async def _serve_editor(rt: Runtime) -> None:
@@ -226,8 +231,8 @@ async def _serve_editor(rt: Runtime) -> None:
     await module.serve_editor(rt)
 
 
-async def _serve_mcp(app: App, floor: Floor) -> None:
-    manager = await trio.to_thread.run_sync(_build_mcp, floor)
+async def _serve_mcp(app: App, floor: Floor, antigravity: Any) -> None:
+    manager = await trio.to_thread.run_sync(_build_mcp, floor, antigravity)
     heap.freeze_loaded()  # the SDK's modules and models
     async with manager.run():
         app.mcp_ready(manager)

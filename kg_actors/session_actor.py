@@ -120,7 +120,7 @@ class Registry:
         view = self._find_by_claude(claude_sid)
         if view is None or (view.full_read_ts is None and not push_before_full_read):
             return view, None
-        return view, self._claim_push(view.sid, now)
+        return view, self._claim_push(view.sid, now, msg.peek)
 
     def find_by_project(self, msg: m.FindByProject) -> SessionView | None:
         """The newest session of a project (GET /api/session_state from hooks older than the payload contract)."""
@@ -207,8 +207,9 @@ class Registry:
         return view, self.write_view(m.GetWriteView(msg.sid, "", msg.node_id))
 
     def after_write(self, msg: m.AfterWrite) -> m.PushWindow | None:
-        self.mark_seen(m.MarkSeen(msg.sid, msg.ids, msg.via, msg.at, full=True))
-        return None if msg.push_at is None else self._claim_push(msg.sid, msg.push_at)
+        if not msg.peek:
+            self.mark_seen(m.MarkSeen(msg.sid, msg.ids, msg.via, msg.at, full=True))
+        return None if msg.push_at is None else self._claim_push(msg.sid, msg.push_at, msg.peek)
 
     def forget_views(self, msg: m.ForgetViews) -> None:
         """Nodes replaced from outside (a sync, a restore): every session's view of them is stale,
@@ -266,18 +267,20 @@ class Registry:
         sid, now = msg.sid, msg.now
         s = self._get(sid)
         since = s.last_synced_ts if s.last_synced_ts is not None else s.start_ts
-        s.last_synced_ts = now
+        if not msg.peek:
+            s.last_synced_ts = max(now, s.last_synced_ts or now)
         return since
 
     def claim_push(self, msg: m.ClaimPush) -> m.PushWindow | None:
-        return self._claim_push(msg.sid, msg.now)
+        return self._claim_push(msg.sid, msg.now, msg.peek)
 
-    def _claim_push(self, sid: str, now: float) -> m.PushWindow | None:
+    def _claim_push(self, sid: str, now: float, peek: bool = False) -> m.PushWindow | None:
         s = self.sessions.get(sid)
         if s is None:
             return None
         since = max(x for x in (s.start_ts, s.last_synced_ts, s.pushed_ts) if x is not None)
-        s.pushed_ts = now
+        if not peek:  # a claim replayed late (a held reply acknowledged) never moves the watermark back
+            s.pushed_ts = max(now, s.pushed_ts or now)
         # The writers come along: one message instead of two on every hook reply.
         return m.PushWindow(since, dict(s.seen_at), s.project_path, sid, self._writers())
 
@@ -298,6 +301,8 @@ class Registry:
         s = self._get(msg.sid)
         if not s.pages:
             return None
+        if msg.peek:
+            return s.pages[0], s.page_effects[0] if s.page_effects else {}
         return s.pages.pop(0), s.page_effects.pop(0) if s.page_effects else {}
 
     # Ambient channels ------------------------------------------------------------

@@ -45,9 +45,9 @@ class SessionHandle:
     async def find_by_claude(self, claude_sid: str) -> SessionView | None:
         return await self._mailbox.ask(m.FindByClaude(claude_sid))
 
-    async def open_hook(self, claude_sid: str, now: float,
-                        push_before_full_read: bool) -> tuple[SessionView | None, PushWindow | None]:
-        return await self._mailbox.ask(m.OpenHook(claude_sid, now, push_before_full_read))
+    async def open_hook(self, claude_sid: str, now: float, push_before_full_read: bool,
+                        peek: bool = False) -> tuple[SessionView | None, PushWindow | None]:
+        return await self._mailbox.ask(m.OpenHook(claude_sid, now, push_before_full_read, peek))
 
     async def find_by_project(self, project_path: str | None) -> SessionView | None:
         return await self._mailbox.ask(m.FindByProject(project_path))
@@ -107,11 +107,11 @@ class SessionHandle:
         return await self._mailbox.ask(m.GetVoteState(sid))
 
     # Other sessions' writes
-    async def sync_window(self, sid: str, now: float) -> float:
-        return await self._mailbox.ask(m.SyncWindow(sid, now))
+    async def sync_window(self, sid: str, now: float, peek: bool = False) -> float:
+        return await self._mailbox.ask(m.SyncWindow(sid, now, peek))
 
-    async def claim_push(self, sid: str, now: float) -> PushWindow | None:
-        return await self._mailbox.ask(m.ClaimPush(sid, now))
+    async def claim_push(self, sid: str, now: float, peek: bool = False) -> PushWindow | None:
+        return await self._mailbox.ask(m.ClaimPush(sid, now, peek))
 
     async def writers(self) -> dict[str, WriterInfo]:
         return await self._mailbox.ask(m.Writers())
@@ -120,8 +120,8 @@ class SessionHandle:
     async def set_pages(self, sid: str, parts: list[str], effects: list[dict[str, Any]]) -> None:
         await self._mailbox.ask(m.SetPages(sid, parts, effects))
 
-    async def next_page(self, sid: str) -> tuple[str, dict[str, Any]] | None:
-        return await self._mailbox.ask(m.NextPage(sid))
+    async def next_page(self, sid: str, peek: bool = False) -> tuple[str, dict[str, Any]] | None:
+        return await self._mailbox.ask(m.NextPage(sid, peek))
 
     # Ambient channels
     async def file_recall_allowed(self, sid: str, now: float) -> bool:

@@ -76,9 +76,11 @@ class FindByClaude(SessionMessage["SessionView | None"]):
 @attrs.frozen
 class OpenHook(SessionMessage["tuple[SessionView | None, PushWindow | None]"]):
     op = "open_hook"  # claims the push window: moves the session's push watermark
+    deferral = "peek"
     claude_sid: str
     now: float
     push_before_full_read: bool
+    peek: bool = False  # answer without moving the watermark (a reply held for later delivery)
 
 
 @attrs.frozen
@@ -134,6 +136,7 @@ class Expire(SessionMessage[int]):
 @attrs.frozen
 class MarkSeen(SessionMessage[None]):
     op = "mark_seen"
+    deferral = "hold"
     sid: str
     ids: list[str]
     via: str
@@ -144,6 +147,7 @@ class MarkSeen(SessionMessage[None]):
 @attrs.frozen
 class MarkFullRead(SessionMessage[bool]):
     op = "mark_full_read"
+    deferral = "hold"
     sid: str
     now: float
 
@@ -151,6 +155,7 @@ class MarkFullRead(SessionMessage[bool]):
 @attrs.frozen
 class SetPreloaded(SessionMessage[None]):
     op = "set_preloaded"
+    deferral = "hold"
     sid: str
     ids: list[str]
 
@@ -179,11 +184,13 @@ class AfterWrite(SessionMessage["PushWindow | None"]):
     """A write's one ask after it: the nodes marked seen (fully), and the push window claimed at `push_at`."""
 
     op = "after_write"
+    deferral = "peek"  # a reply held for later delivery (Antigravity) claims its push only when acknowledged
     sid: str
     ids: list[str]
     via: str
     at: float
     push_at: float | None = None
+    peek: bool = False  # answer the push window without marking or moving anything
 
 
 @attrs.frozen
@@ -236,15 +243,19 @@ class GetVoteState(SessionMessage[VoteState]):
 @attrs.frozen
 class SyncWindow(SessionMessage[float]):
     op = "sync_window"
+    deferral = "peek"
     sid: str
     now: float
+    peek: bool = False
 
 
 @attrs.frozen
 class ClaimPush(SessionMessage["PushWindow | None"]):
     op = "claim_push"
+    deferral = "peek"
     sid: str
     now: float
+    peek: bool = False
 
 
 @attrs.frozen
@@ -259,6 +270,7 @@ class Writers(SessionMessage["dict[str, WriterInfo]"]):
 @attrs.frozen
 class SetPages(SessionMessage[None]):
     op = "set_pages"
+    deferral = "hold"
     sid: str
     parts: list[str]
     effects: list[dict[str, Any]]
@@ -267,7 +279,9 @@ class SetPages(SessionMessage[None]):
 @attrs.frozen
 class NextPage(SessionMessage["tuple[str, dict[str, Any]] | None"]):
     op = "next_page"
+    deferral = "peek"
     sid: str
+    peek: bool = False
 
 
 # Ambient channels ------------------------------------------------------------------------

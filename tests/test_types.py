@@ -10,6 +10,9 @@ ROOT = Path(__file__).resolve().parent.parent
 STRICT_FILES = [
     "kg_actors/actor.py",
     "kg_actors/chores/messages.py",
+    "kg_actors/deferral.py",
+    "kg_actors/delivery_actor.py",
+    "kg_actors/delivery_messages.py",
     "kg_actors/derived.py",
     "kg_actors/graph_actor.py",
     "kg_actors/graph_handle.py",

@@ -44,9 +44,23 @@ CODEX_NO_HOOKS_HINT = (
     "Until then the kg_* tools work as usual."
 )
 CODEX = Harness("codex", 9_000, 36_000, "bytes", True, False, CODEX_NO_HOOKS_HINT)
-ANTIGRAVITY = Harness("antigravity-cli", 10_000, None, "bytes", False, False)
+ANTIGRAVITY_NO_HOOKS_HINT = (
+    "No kg memory hook of the Antigravity CLI has reached this server for this project, so this conversation gets "
+    "no preload and no recall, and kg_* replies over 3,500 bytes cannot be delivered (Antigravity cuts tool "
+    "results above about 10 KB; the hooks deliver them). Ask the user to run `kg setup` (it installs the "
+    "kg-memory Antigravity plugin), check `agy -p /hooks`, and start a new conversation."
+)
+# Antigravity passes no reply part whole past ~10 KB: large replies go through its hook queue instead.
+ANTIGRAVITY = Harness("antigravity-cli", 10_000, None, "bytes", False, False, ANTIGRAVITY_NO_HOOKS_HINT)
+# Gemini CLI counts in JS string length (UTF-16 units): it cuts a tool's output above 40,000 of them
+# (DEFAULT_TRUNCATE_TOOL_OUTPUT_THRESHOLD, 0.61) and passes hook context whole; the preload keeps
+# Claude Code's size, since it lands in the first prompt.
+GEMINI = Harness("gemini-cli", 9_500, 36_000, "utf16", False, True)
+# OpenCode cuts a tool's output above 51,200 bytes (UTF-8) or 2,000 lines (1.18); the preload goes into
+# its system prompt, sized as Codex's.
+OPENCODE = Harness("opencode", 9_000, 46_000, "bytes", False, True)
 
-BY_NAME = {h.name: h for h in (CLAUDE_CODE, CLAUDE_DESKTOP, CODEX, ANTIGRAVITY)}
+BY_NAME = {h.name: h for h in (CLAUDE_CODE, CLAUDE_DESKTOP, CODEX, ANTIGRAVITY, GEMINI, OPENCODE)}
 
 
 def from_name(name: str | None) -> Harness:
@@ -59,15 +73,30 @@ def from_user_agent(user_agent: str | None) -> Harness:
         return CODEX
     if "antigravity" in ua or "agy" in ua.split("/")[0]:
         return ANTIGRAVITY
+    if "gemini" in ua:
+        return GEMINI
+    if "opencode" in ua:
+        return OPENCODE
     if "claude-desktop" in ua or "claude desktop" in ua:
         return CLAUDE_DESKTOP
     return CLAUDE_CODE
+
+
+def antigravity_conversation(meta: object) -> str | None:
+    """An MCP call's Antigravity conversation (its `_meta` names it; the CLI's User-Agent is ambiguous)."""
+    from . import antigravity
+
+    return antigravity.conversation_of_meta(meta)
 
 
 def from_transcript(path: str | None) -> Harness:
     p = path or ""
     if "/.gemini/antigravity-cli/" in p:
         return ANTIGRAVITY
+    if "/.gemini/tmp/" in p:  # Gemini CLI's chats: ~/.gemini/tmp/<project>/chats/session-*.json
+        return GEMINI
+    if "/opencode/storage/session/" in p:
+        return OPENCODE
     if os.path.basename(p).startswith("rollout-") or "/.codex/" in p:
         return CODEX
     return CLAUDE_CODE

@@ -12,8 +12,9 @@ import json
 import trio
 
 from ..core import constants as C
-from ..hook_priority import HOOK_PATHS, HookPriority
-from . import security
+from .. import hook_priority
+from ..hook_priority import HookPriority
+from . import rest_antigravity, rest_harness_hooks, security
 
 
 async def _plain(send, status: int, message: str) -> None:
@@ -21,6 +22,8 @@ async def _plain(send, status: int, message: str) -> None:
 
 
 MAX_BODY = 4 * 1024 * 1024
+# Every harness's hook requests: answered first (hook_priority.py).
+HOOK_PATHS = hook_priority.HOOK_PATHS | rest_antigravity.HOOK_PATHS | rest_harness_hooks.HOOK_PATHS
 
 
 async def _read_body(receive) -> bytes:

@@ -14,7 +14,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route, WebSocketRoute
 
 from .. import __version__
-from . import rest_chores, rest_editor, rest_graph, rest_hooks, rest_store, ws
+from . import rest_antigravity, rest_chores, rest_editor, rest_graph, rest_harness_hooks, rest_hooks, rest_store, ws
 from .guard import guarded
 
 
@@ -36,6 +36,8 @@ def build_rest(runtime) -> Starlette:
         WebSocketRoute("/ws", ws.endpoint(runtime)),
         *rest_graph.routes(runtime),
         *rest_hooks.routes(runtime),
+        *rest_antigravity.routes(runtime),
+        *rest_harness_hooks.routes(runtime),
         *rest_editor.routes(runtime),
         *rest_store.routes(runtime),
         *rest_chores.routes(runtime),

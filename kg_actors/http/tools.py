@@ -37,6 +37,13 @@ def _harness(ctx: Any) -> profiles.Harness:
     return profiles.from_user_agent(f"{client or ''} {ua or ''}")
 
 
+def _meta(params: Any) -> dict | None:
+    meta = getattr(params, "meta", None)
+    if meta is None:
+        return None
+    return meta if isinstance(meta, dict) else meta.model_dump(by_alias=True)
+
+
 class Tools:
     def __init__(self, floor: Floor):
         self.floor = floor
@@ -122,7 +129,7 @@ def _rename_keys(arguments: dict) -> dict:
     return out
 
 
-def build_server(floor: Floor) -> Server:
+def build_server(floor: Floor, antigravity: Any = None) -> Server:
     tools = Tools(floor)
     listed = [
         types.Tool(name=name, description=descriptions.TOOLS[name], input_schema=schema)
@@ -133,6 +140,11 @@ def build_server(floor: Floor) -> Server:
         return types.ListToolsResult(tools=listed)
 
     async def on_call_tool(ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
+        conversation = profiles.antigravity_conversation(_meta(params))
+        if conversation is not None and antigravity is not None:
+            # Antigravity cuts large results: its adapter queues them for its hooks.
+            out = await antigravity.call_tool(tools, params.name, params.arguments or {}, conversation)
+            return _text(out) if isinstance(out, str) else out
         return await tools.call(params.name, params.arguments or {}, _harness(ctx))
 
     return Server(

@@ -22,6 +22,10 @@ from .plan import plan_setup
 from .run import Context, gather
 
 
+OK_SAID = {"desktop": "kg MCP entry present", "gemini": "kg hooks and MCP entry in its settings",
+           "opencode": "kg-memory plugin and MCP entry present"}
+
+
 class Report:
     def __init__(self, ctx: Context):
         self.ctx = ctx
@@ -158,7 +162,7 @@ def _harnesses(r: Report, ctx: Context) -> None:
             r.bad(step.title, "not wired: " + "; ".join(a.text for a in step.actions),
                   f"kg setup --only {step.name}")
         elif step.note == "up to date":
-            r.ok(step.title, f"plugin {plugin.key} installed" if step.name != "desktop" else "kg MCP entry present")
+            r.ok(step.title, OK_SAID.get(step.name, f"plugin {plugin.key} installed"))
         else:
             r.note(step.title, step.note)
     _duplicates(r, ctx, found)

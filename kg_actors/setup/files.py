@@ -178,3 +178,18 @@ class Record:
             self.path.unlink(missing_ok=True)
             return
         atomic_write(self.path, (json.dumps(self.data, indent=2, sort_keys=True) + "\n").encode(), 0o600)
+
+
+def json_config(raw: bytes | None, path: Path, objects: tuple[str, ...], hint: str = "") -> dict:
+    """A harness's JSON config ({} when absent), whose `objects` keys, when present, hold objects;
+    anything else is a SetupError naming the file (setup leaves it untouched)."""
+    if not raw:
+        return {}
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        raise SetupError(f"{path}: not valid JSON{hint}; left untouched") from None
+    if not isinstance(data, dict) or not all(isinstance(data.get(k, {}), dict) for k in objects):
+        keys = " and ".join(f'"{k}"' for k in objects)
+        raise SetupError(f"{path}: not a JSON object with {keys} objects; left untouched")
+    return data

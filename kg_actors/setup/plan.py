@@ -13,9 +13,9 @@ import attrs
 
 from . import statusline
 
-STEPS = ("claude", "codex", "desktop", "gauge")
-TITLES = {"claude": "Claude Code", "codex": "Codex", "desktop": "Claude Desktop",
-          "gauge": "Claude Code quota gauge"}
+STEPS = ("claude", "codex", "desktop", "gemini", "antigravity", "opencode", "gauge")
+TITLES = {"claude": "Claude Code", "codex": "Codex", "desktop": "Claude Desktop", "gemini": "Gemini CLI",
+          "antigravity": "Antigravity CLI", "opencode": "OpenCode", "gauge": "Claude Code quota gauge"}
 
 
 @attrs.frozen
@@ -70,6 +70,31 @@ class DesktopFound:
 
 
 @attrs.frozen
+class GeminiFound:
+    cli: str | None
+    settings: Path
+    present: bool = True  # `gemini` on PATH, or its ~/.gemini folder exists
+    error: str | None = None
+    installed: bool = False  # our hooks and MCP server are in its settings as setup would write them
+
+
+@attrs.frozen
+class OpenCodeFound:
+    cli: str | None
+    config: Path
+    present: bool = True  # `opencode` on PATH, or its config folder exists
+    error: str | None = None
+    installed: bool = False  # the plugin file and mcp.kg are as setup would write them
+
+
+@attrs.frozen
+class AntigravityFound:
+    cli: str | None
+    package: Path  # the native plugin folder inside the installed plugin
+    installed: bool = False  # setup installed it (the record says so)
+
+
+@attrs.frozen
 class Found:
     marketplace_dir: Path
     marketplace_current: bool
@@ -78,6 +103,9 @@ class Found:
     claude: ClaudeFound
     codex: CodexFound
     desktop: DesktopFound
+    gemini: GeminiFound | None = None
+    antigravity: AntigravityFound | None = None
+    opencode: OpenCodeFound | None = None
     claude_settings: Path = Path("settings.json")  # Claude Code's settings.json (the gauge step's file)
     kg_argv: tuple[str, ...] = ("kg",)
 
@@ -100,7 +128,8 @@ def _write_plugin(found: Found) -> tuple[Action, ...]:
 
 
 def plan_setup(found: Found, only: tuple[str, ...] = STEPS) -> list[Step]:
-    planners = {"claude": _claude, "codex": _codex, "desktop": _desktop, "gauge": _gauge}
+    planners = {"claude": _claude, "codex": _codex, "desktop": _desktop, "gemini": _gemini,
+                "antigravity": _antigravity, "opencode": _opencode, "gauge": _gauge}
     return [planners[name](found) for name in STEPS if name in only]
 
 
@@ -159,7 +188,7 @@ def _gauge(found: Found) -> Step:
 
 
 def gauge_step(cli: str | None, settings: dict | None, error: str | None, settings_path: Path,
-         kg_argv: list[str] | tuple[str, ...]) -> Step:
+               kg_argv: list[str] | tuple[str, ...]) -> Step:
     if cli is None:
         return Step("gauge", note="Claude Code not found: skipped")
     if error:  # the Claude Code step reports the unreadable file; this one waits for it
@@ -170,8 +199,8 @@ def gauge_step(cli: str | None, settings: dict | None, error: str | None, settin
     text = (f"run `kg gauge` as Claude Code's status line (records the quota reading chores need; "
             + (f"your status line `{theirs}` still shows" if theirs else "shows `5h N% · week M%`")
             + f") in {settings_path}")
-    return Step("gauge", (Action("claude_statusline", text, (statusline.gauge_command(kg_argv, theirs),), settings_path,
-                                 fact="statusline"),))
+    return Step("gauge", (Action("claude_statusline", text, (statusline.gauge_command(kg_argv, theirs),),
+                                 settings_path, fact="statusline"),))
 
 
 def _desktop(found: Found) -> Step:
@@ -189,6 +218,43 @@ def _desktop(found: Found) -> Step:
                                    path=d.config),))
 
 
+def _gemini(found: Found) -> Step:
+    g = found.gemini
+    if g is None or not g.present:
+        return Step("gemini", note="not found (no `gemini` on PATH, no ~/.gemini): skipped")
+    if g.error:
+        return Step("gemini", note=g.error, problem=True)
+    if g.installed and found.marketplace_current:
+        return Step("gemini", note="up to date")
+    return Step("gemini", (*_write_plugin(found), Action(
+        "gemini_write", f"add the kg hooks (SessionStart, BeforeAgent, AfterTool, BeforeTool) and the kg MCP "
+                        f"server to {g.settings}", path=g.settings, fact="settings")))
+
+
+def _opencode(found: Found) -> Step:
+    o = found.opencode
+    if o is None or not o.present:
+        return Step("opencode", note="not found (no `opencode` on PATH, no ~/.config/opencode): skipped")
+    if o.error:
+        return Step("opencode", note=o.error, problem=True)
+    if o.installed:
+        return Step("opencode", note="up to date")
+    return Step("opencode", (Action("opencode_write", f"add the kg-memory plugin to {o.config.parent / 'plugin'} "
+                                                      f"and the kg MCP server to {o.config}", path=o.config,
+                                    fact="settings"),))
+
+
+def _antigravity(found: Found) -> Step:
+    a = found.antigravity
+    if a is None or a.cli is None:
+        return Step("antigravity", note="not found (no `agy` on PATH): skipped")
+    if a.installed and found.marketplace_current:
+        return Step("antigravity", note="up to date")
+    return Step("antigravity", (*_write_plugin(found), Action(
+        "run", f"install the kg-memory Antigravity plugin from {a.package}", (a.cli, "plugin", "install", str(a.package)),
+        fact="installed")))
+
+
 @attrs.frozen
 class Undo:
     """What the record says setup did, and whether each recorded file is still as setup left it."""
@@ -199,6 +265,7 @@ class Undo:
     plugin_key: str
     claude_cli: str | None = None
     codex_cli: str | None = None
+    agy_cli: str | None = None
 
 
 def plan_uninstall(undo: Undo) -> list[Step]:
@@ -223,6 +290,21 @@ def plan_uninstall(undo: Undo) -> list[Step]:
             acts.append(Action("run", f"remove the local marketplace {market}",
                                (cli, "plugin", "marketplace", "remove", market)))
         steps.append(Step(name, tuple(acts)))
+    if undo.done.get("gemini", {}).get("settings"):
+        path = Path(undo.done["gemini"]["path"])
+        steps.append(Step("gemini", (Action("gemini_remove", f"remove the kg hooks and MCP server from {path}",
+                                            path=path),)))
+    if undo.done.get("opencode", {}).get("settings"):
+        path = Path(undo.done["opencode"]["path"])
+        steps.append(Step("opencode", (Action("opencode_remove", f"remove the kg-memory plugin and the kg MCP server "
+                                                                 f"from {path.parent}", path=path),)))
+    if undo.done.get("antigravity", {}).get("installed"):
+        if undo.agy_cli is None:
+            steps.append(Step("antigravity", note="setup installed it, but `agy` is no longer on PATH: its plugin "
+                                                  "kg-memory stays installed", problem=True))
+        else:
+            steps.append(Step("antigravity", (Action("run", "uninstall the kg-memory Antigravity plugin",
+                                                     (undo.agy_cli, "plugin", "uninstall", "kg-memory")),)))
     if undo.done.get("desktop"):
         path = Path(undo.done["desktop"]["config"])
         steps.append(Step("desktop", (Action("desktop_remove", f"remove the kg MCP server from {path}", path=path),)))

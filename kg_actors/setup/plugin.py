@@ -26,6 +26,8 @@ MANIFEST = ".claude-plugin/plugin.json"
 HOOKS_JSON = "hooks/hooks.json"
 MCP_JSON = ".mcp.json"
 KG_ENV = "hooks/kg_env"
+AGY_DIR = "harnesses/antigravity"  # Antigravity's native plugin (its hooks differ), installed with `agy plugin install`
+AGY_MCP = AGY_DIR + "/mcp_config.json"
 # Only these are passed on to the installed hooks and shim: where the store is and which port.
 PASSED_ENV = ("KG_HOME", "KG_HTTP_PORT", "KG_EDITOR_PORT")
 _SCRIPT = re.compile(r"\$\{?CLAUDE_PLUGIN_ROOT\}?/(hooks/[A-Za-z0-9_.-]+)")
@@ -117,19 +119,12 @@ def render(source: Path, command: list[str], env: dict[str, str]) -> Rendered:
     servers = mcp.get("mcpServers") if isinstance(mcp, dict) else None
     if not isinstance(servers, dict):
         raise SetupError(f"{source / MCP_JSON}: expected an \"mcpServers\" object")
-    rendered_servers = {}
-    for name, server in servers.items():
-        server = dict(server)
-        if server.get("command") == "kg":  # the template's bare `kg`: this installation's, by absolute path
-            server["command"], server["args"] = command[0], [*command[1:], *server.get("args", [])]
-            if env:
-                server["env"] = {**server.get("env", {}), **env}
-        rendered_servers[name] = server
+    rendered_servers = _servers(servers, command, env)
     files: dict[str, tuple[bytes, int]] = {}
-    for folder in ("hooks", "skills"):
+    for folder in ("hooks", "skills", "harnesses"):
         for path in sorted((source / folder).rglob("*")):
             rel = path.relative_to(source).as_posix()
-            if path.is_file() and "__pycache__" not in rel and rel != KG_ENV:
+            if path.is_file() and "__pycache__" not in rel and not rel.endswith("/kg_env"):
                 executable = path.suffix == ".sh"
                 files[rel] = (path.read_bytes(), 0o755 if executable else 0o644)
     files[MANIFEST] = (_json(manifest), 0o644)
@@ -143,8 +138,24 @@ def render(source: Path, command: list[str], env: dict[str, str]) -> Rendered:
     if env:  # `kg start` from SessionStart must see them too
         lines.append("export " + " ".join(env))
     files[KG_ENV] = (("\n".join(lines) + "\n").encode(), 0o644)
+    if AGY_MCP in files:  # Antigravity's own package: the same kg, and its hooks' kg_env beside them
+        agy = json.loads(files[AGY_MCP][0])
+        files[AGY_MCP] = (_json({"mcpServers": _servers(agy.get("mcpServers", {}), command, env)}), 0o644)
+        files[AGY_DIR + "/hooks/kg_env"] = files[KG_ENV]
     version = str(manifest.get("version") or __version__)
     return Rendered(manifest["name"], version, files, tuple(hooks))
+
+
+def _servers(servers: dict, command: list[str], env: dict[str, str]) -> dict:
+    out = {}
+    for name, server in servers.items():
+        server = dict(server)
+        if server.get("command") == "kg":  # the template's bare `kg`: this installation's, by absolute path
+            server["command"], server["args"] = command[0], [*command[1:], *server.get("args", [])]
+            if env:
+                server["env"] = {**server.get("env", {}), **env}
+        out[name] = server
+    return out
 
 
 def marketplace_files(plugin: Rendered) -> dict[str, tuple[bytes, int]]:

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import attrs
 
-from . import SetupError, claude, codex, desktop, statusline
+from . import SetupError, claude, codex, desktop, gemini, opencode, statusline
 from .files import Record, atomic_write, digest, locked, read_bytes, read_tree, remove_tree, write_tree
-from .plan import Found, Step, Undo, plan_setup, plan_uninstall
-from .plugin import MARKETPLACE, kg_command, marketplace_files, passed_env, plugin_source, render
+from .plan import AntigravityFound, Found, GeminiFound, OpenCodeFound, Step, Undo, plan_setup, plan_uninstall
+from .plugin import AGY_DIR, MARKETPLACE, kg_command, marketplace_files, passed_env, plugin_source, render
 
 CLI_TIMEOUT = 120.0
 
@@ -61,6 +61,10 @@ class Context:
             return codex.config_path(self.env, self.home)
         if step == "desktop":
             return desktop.config_path(self.env, self.home)
+        if step == "gemini":
+            return gemini.settings_path(self.env, self.home)
+        if step == "opencode":
+            return opencode.config_path(self.env, self.home)
         return None
 
 
@@ -74,8 +78,49 @@ def gather(ctx: Context, record: Record, plugin) -> Found:
         claude=claude.find(ctx.env, ctx.home, plugin),
         codex=codex.find(ctx.env, ctx.home, plugin),
         desktop=desktop.find(ctx.env, ctx.home, record.done("desktop").get("entry")),
+        gemini=_gemini_found(ctx),
+        opencode=_opencode_found(ctx, plugin),
+        antigravity=AntigravityFound(shutil.which("agy", path=ctx.env.get("PATH")),
+                                     ctx.marketplace_dir / plugin.name / AGY_DIR,
+                                     bool(record.done("antigravity").get("installed"))),
         claude_settings=claude.settings_path(ctx.env, ctx.home), kg_argv=tuple(kg_command()),
     )
+
+
+def _gemini_want(ctx: Context) -> dict:
+    return gemini.wanted(ctx.marketplace_dir / ctx.plugin().name, kg_command(), passed_env(ctx.env))
+
+
+def _opencode_want(ctx: Context, plugin) -> tuple[bytes, dict]:
+    template = plugin.files.get(opencode.PLUGIN)
+    if template is None:
+        raise SetupError(f"the plugin lacks {opencode.PLUGIN}: reinstall kg-actors")
+    env = passed_env(ctx.env)
+    return opencode.plugin(template[0], kg_command(), env), opencode.server(kg_command(), env)
+
+
+def _opencode_found(ctx: Context, plugin) -> OpenCodeFound:
+    path = opencode.config_path(ctx.env, ctx.home)
+    cli = shutil.which("opencode", path=ctx.env.get("PATH"))
+    try:
+        data = opencode.current(read_bytes(path), path)
+        code, entry = _opencode_want(ctx, plugin)
+    except SetupError as exc:
+        return OpenCodeFound(cli, path, True, str(exc))
+    installed = data.get("mcp", {}).get(opencode.SERVER) == entry and \
+        read_bytes(opencode.plugin_path(ctx.env, ctx.home)) == code
+    return OpenCodeFound(cli, path, cli is not None or path.parent.is_dir(), None, installed)
+
+
+def _gemini_found(ctx: Context) -> GeminiFound:
+    path = gemini.settings_path(ctx.env, ctx.home)
+    cli = shutil.which("gemini", path=ctx.env.get("PATH"))
+    try:
+        data = gemini.current(read_bytes(path), path)
+    except SetupError as exc:
+        return GeminiFound(cli, path, True, str(exc))
+    return GeminiFound(cli, path, cli is not None or path.parent.is_dir(), None,
+                       gemini.installed(data, _gemini_want(ctx)))
 
 
 def _show(ctx: Context, steps: list[Step]) -> None:
@@ -154,6 +199,17 @@ def _apply(ctx: Context, record: Record, step: Step, plugin) -> None:
                 codex.trust(action.argv[0], ctx.env, ctx.home, plugin)
             elif action.kind == "claude_statusline":
                 atomic_write(action.path, statusline.merged(read_bytes(action.path), action.argv[0], action.path))
+            elif action.kind == "gemini_write":
+                atomic_write(action.path, gemini.merged(read_bytes(action.path), _gemini_want(ctx), action.path))
+                record.mark("gemini", path=str(action.path))
+            elif action.kind == "opencode_write":
+                code, entry = _opencode_want(ctx, plugin)
+                target = opencode.plugin_path(ctx.env, ctx.home)
+                if target.exists() and not opencode.ours(read_bytes(target)):
+                    raise SetupError(f"{target} exists and is not kg's; left untouched")
+                atomic_write(target, code)
+                atomic_write(action.path, opencode.merged(read_bytes(action.path), entry, action.path))
+                record.mark("opencode", path=str(action.path))
             elif action.kind == "desktop_write":
                 entry = desktop.entry(kg_command(), passed_env(ctx.env))
                 atomic_write(action.path, desktop.merged(read_bytes(action.path), entry, action.path))
@@ -212,7 +268,16 @@ def _undo(ctx: Context, record: Record) -> Undo:
     files = {path: digest(read_bytes(path)) == after for path, (_before, after) in record.files().items()}
     return Undo(record.data["done"], files, ctx.marketplace_dir, ctx.record_path,
                 record.data.get("plugin") or f"kg-memory@{MARKETPLACE}",
-                shutil.which("claude", path=ctx.env.get("PATH")), shutil.which("codex", path=ctx.env.get("PATH")))
+                shutil.which("claude", path=ctx.env.get("PATH")), shutil.which("codex", path=ctx.env.get("PATH")),
+                shutil.which("agy", path=ctx.env.get("PATH")))
+
+
+def _rewrite(path: Path, change: Callable[[bytes, Path], bytes | None]) -> None:
+    """A user's config file without setup's entries (None from `change`: nothing of ours, left as is)."""
+    raw = read_bytes(path)
+    changed = change(raw, path) if raw is not None else None
+    if changed is not None:
+        atomic_write(path, changed)
 
 
 def _undo_action(ctx: Context, record: Record, action, plugin) -> None:
@@ -220,11 +285,15 @@ def _undo_action(ctx: Context, record: Record, action, plugin) -> None:
         _run(ctx, action.argv)
     elif action.kind == "codex_untrust":
         codex.untrust(action.argv[0], ctx.env, ctx.home, plugin)
+    elif action.kind == "gemini_remove":
+        _rewrite(action.path, gemini.removed)
+    elif action.kind == "opencode_remove":
+        target = opencode.plugin_path(ctx.env, ctx.home)
+        if opencode.ours(read_bytes(target)):
+            target.unlink()
+        _rewrite(action.path, opencode.removed)
     elif action.kind == "desktop_remove":
-        raw = read_bytes(action.path)
-        changed = desktop.without(raw, action.path) if raw is not None else None
-        if changed is not None:
-            atomic_write(action.path, changed)
+        _rewrite(action.path, desktop.without)
     elif action.kind == "restore":
         before = record.files()[action.path][0]
         if before is None:

@@ -23,7 +23,12 @@ from kg_actors.testing import START_TIMEOUT, free_port
 
 REPO = Path(__file__).resolve().parents[2]
 PLUGIN = ["kg_actors/plugin/.claude-plugin/plugin.json", "kg_actors/plugin/.mcp.json",
-          "kg_actors/plugin/hooks/hooks.json", "kg_actors/plugin/skills/kg-core/SKILL.md"]
+          "kg_actors/plugin/hooks/hooks.json", "kg_actors/plugin/skills/kg-core/SKILL.md",
+          # Harnesses with their own packages (issue #14), and Gemini CLI's hook script.
+          "kg_actors/plugin/harnesses/antigravity/plugin.json", "kg_actors/plugin/harnesses/antigravity/hooks.json",
+          "kg_actors/plugin/harnesses/antigravity/mcp_config.json", "kg_actors/plugin/harnesses/antigravity/README.md",
+          "kg_actors/plugin/harnesses/antigravity/hooks/kg-agy.sh", "kg_actors/plugin/harnesses/opencode/kg-memory.js",
+          "kg_actors/plugin/hooks/gemini.sh"]
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +49,7 @@ def test_the_wheel_carries_every_plugin_file_with_the_scripts_executable(wheel):
     hooks = json.loads(zipfile.ZipFile(wheel).read("kg_actors/plugin/hooks/hooks.json"))["hooks"]
     scripts = {c.split("/hooks/")[1].rstrip('"') for groups in hooks.values() for g in groups
                for c in (h["command"] for h in g["hooks"])}
-    for script in scripts | {"common.sh"}:
+    for script in scripts | {"common.sh", "gemini.sh"}:
         info = infos[f"kg_actors/plugin/hooks/{script}"]
         assert (info.external_attr >> 16) & 0o111, f"{script} is not executable in the wheel"
     assert "kg_actors/setup/plan.py" in infos

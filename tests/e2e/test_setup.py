@@ -179,7 +179,7 @@ def test_setup_twice_changes_nothing_and_uninstall_restores_byte_for_byte(machin
     after_first = machine.state()
     second = machine.kg("setup", "--yes")
     assert second.returncode == 0, second.stdout + second.stderr
-    assert second.stdout.count("up to date") == 4, second.stdout  # claude, codex, desktop, the quota gauge
+    assert second.stdout.count("up to date") == 6, second.stdout  # claude, codex, desktop, gemini, opencode, the quota gauge
     assert machine.state() == after_first
     plan = machine.kg("uninstall", "--plan")
     assert plan.returncode == 0 and "nothing was changed" in plan.stdout

@@ -8,7 +8,8 @@ import attrs
 import pytest
 
 from kg_actors.setup.plan import (
-    STEPS, ClaudeFound, CodexFound, DesktopFound, Found, Undo, parse_only, plan_setup, plan_uninstall,
+    STEPS, AntigravityFound, ClaudeFound, CodexFound, DesktopFound, Found, GeminiFound, OpenCodeFound, Undo,
+    parse_only, plan_setup, plan_uninstall,
 )
 
 MDIR = Path("/s/setup/marketplace")
@@ -24,6 +25,9 @@ def found(**kw) -> Found:
         codex=CodexFound("/bin/codex", marketplace=str(MDIR), installed=True, enabled=True, cache_current=True,
                          trusted=True),
         desktop=DesktopFound(Path("/h/.config/Claude/claude_desktop_config.json"), entry=ENTRY),
+        gemini=GeminiFound("/bin/gemini", Path("/h/.gemini/settings.json"), installed=True),
+        antigravity=AntigravityFound("/bin/agy", MDIR / "kg-memory/harnesses/antigravity", installed=True),
+        opencode=OpenCodeFound("/bin/opencode", Path("/h/.config/opencode/opencode.json"), installed=True),
     )
     base.update(kw)
     return Found(**base)
@@ -42,7 +46,7 @@ def test_everything_in_place_plans_nothing():
 def test_a_fresh_machine_gets_the_plugin_through_each_cli():
     fresh = found(marketplace_current=False, claude=ClaudeFound("/bin/claude"), codex=CodexFound("/bin/codex"),
                   desktop=DesktopFound(Path("/h/c.json")))
-    claude, codex, desktop, gauge = plan_setup(fresh)
+    claude, codex, desktop, gauge = plan_setup(fresh, ("claude", "codex", "desktop", "gauge"))
     assert kinds(gauge) == ["claude_statusline"]  # the quota gauge is offered as its own question
     assert kinds(claude) == ["write_plugin", "plugin marketplace", "plugin install"]
     assert claude.actions[1].argv == ("/bin/claude", "plugin", "marketplace", "add", str(MDIR))
@@ -53,14 +57,17 @@ def test_a_fresh_machine_gets_the_plugin_through_each_cli():
 
 
 def test_missing_harnesses_are_skipped_not_problems():
-    steps = plan_setup(found(claude=ClaudeFound(None), codex=CodexFound(None), desktop=DesktopFound(None)))
+    steps = plan_setup(found(claude=ClaudeFound(None), codex=CodexFound(None), desktop=DesktopFound(None),
+                             gemini=GeminiFound(None, Path("/h/.gemini/settings.json"), present=False),
+                             antigravity=AntigravityFound(None, MDIR),
+                             opencode=OpenCodeFound(None, Path("/h/.config/opencode/opencode.json"), present=False)))
     assert all(not s.actions and not s.problem and "skipped" in s.note for s in steps)
 
 
 def test_a_changed_plugin_is_installed_afresh_in_claude_and_retrusted_in_codex():
     stale = found(claude=attrs.evolve(found().claude, cache_current=False),
                   codex=attrs.evolve(found().codex, cache_current=False))
-    claude, codex, _, _ = plan_setup(stale)
+    claude, codex = plan_setup(stale, ("claude", "codex"))
     assert kinds(claude) == ["plugin uninstall", "plugin install"]
     assert kinds(codex) == ["plugin add", "codex_trust"]
 
@@ -86,7 +93,7 @@ def test_unreadable_configs_are_problems_that_change_nothing():
     bad = found(claude=ClaudeFound("/bin/claude", error="settings.json: not valid JSON"),
                 codex=CodexFound("/bin/codex", error="config.toml: not valid TOML"),
                 desktop=DesktopFound(Path("/h/c.json"), error="c.json: expected a JSON object"))
-    steps = plan_setup(bad)
+    steps = plan_setup(bad, ("claude", "codex", "desktop", "gauge"))
     assert not any(s.actions for s in steps)
     assert [s.note for s in steps if s.problem] == ["settings.json: not valid JSON", "config.toml: not valid TOML",
                                                     "c.json: expected a JSON object"]  # each said once
@@ -125,3 +132,29 @@ def test_uninstall_names_a_harness_whose_cli_is_gone():
     undo = Undo({"claude": {"installed": True, "marketplace": True}}, {}, MDIR, Path("/r"), KEY)
     claude = plan_uninstall(undo)[0]
     assert claude.problem and "no longer on PATH" in claude.note
+
+
+def test_gemini_opencode_and_antigravity_are_wired_once_and_then_up_to_date():
+    fresh = found(marketplace_current=False,
+                  gemini=GeminiFound("/bin/gemini", Path("/h/.gemini/settings.json")),
+                  antigravity=AntigravityFound("/bin/agy", MDIR / "kg-memory/harnesses/antigravity"),
+                  opencode=OpenCodeFound(None, Path("/h/.config/opencode/opencode.json")))
+    gemini, agy, oc = plan_setup(fresh, ("gemini", "antigravity", "opencode"))
+    assert kinds(gemini) == ["write_plugin", "gemini_write"] and gemini.actions[1].fact == "settings"
+    assert kinds(agy) == ["write_plugin", "plugin install"]
+    assert agy.actions[1].argv == ("/bin/agy", "plugin", "install", str(MDIR / "kg-memory/harnesses/antigravity"))
+    assert kinds(oc) == ["opencode_write"]
+    bad = found(gemini=GeminiFound("/bin/gemini", Path("/h/.gemini/settings.json"), error="settings.json: not JSON"))
+    (g,) = plan_setup(bad, ("gemini",))
+    assert g.problem and not g.actions
+
+
+def test_uninstall_takes_out_what_setup_put_into_gemini_opencode_and_antigravity():
+    undo = Undo({"gemini": {"settings": True, "path": "/h/.gemini/settings.json"},
+                 "opencode": {"settings": True, "path": "/h/.config/opencode/opencode.json"},
+                 "antigravity": {"installed": True}}, {}, MDIR, Path("/s/setup/record.json"), KEY, agy_cli="/bin/agy")
+    steps = {s.name: s for s in plan_uninstall(undo)}
+    assert kinds(steps["gemini"]) == ["gemini_remove"] and kinds(steps["opencode"]) == ["opencode_remove"]
+    assert steps["antigravity"].actions[0].argv == ("/bin/agy", "plugin", "uninstall", "kg-memory")
+    gone = plan_uninstall(attrs.evolve(undo, agy_cli=None))
+    assert any(s.name == "antigravity" and s.problem for s in gone)

@@ -1,0 +1,38 @@
+#!/bin/sh
+# Antigravity CLI hook ($1: SessionStart | PreInvocation | PostToolUse): the raw payload goes to the
+# server, which answers two lines: the acknowledgement to post back (or nothing), then what to print.
+# Printed, then acknowledged: an ack lost on the way means the packet comes again (duplication is
+# safe), never that a reply counts as delivered unseen. Silent on any failure.
+[ -n "${KG_CHORE:-}${KG_MAINTENANCE:-}" ] && exit 0
+case "$1" in SessionStart|PreInvocation|PostToolUse) ;; *) exit 0 ;; esac
+[ -r "${0%/*}/kg_env" ] && . "${0%/*}/kg_env"
+command -v curl >/dev/null 2>&1 || exit 0
+KG_URL="http://127.0.0.1:${KG_HTTP_PORT:-8765}"
+payload=$(cat)
+post() {
+  printf '%s' "$payload" | curl -s --noproxy '*' --max-time 2 -H 'Content-Type: application/json' \
+    --data-binary @- "$KG_URL/api/antigravity/hook/$1?lines=1" 2>/dev/null
+}
+reply=$(post "$1")
+if [ $? -eq 7 ] && [ "$1" = SessionStart ]; then  # nothing listens: start the server, then ask again
+  KG=${KG_BIN:-$(command -v kg 2>/dev/null)}
+  [ -n "$KG" ] || exit 0
+  "$KG" start >/dev/null 2>&1 || exit 0
+  reply=$(post "$1")
+fi
+ack=${reply%%
+*}
+out=${reply#*
+}
+[ "$out" = "$reply" ] && exit 0  # not the two-line answer
+case "$out" in
+  '{"injectSteps"'*) printf '%s\n' "$out" ;;
+  *) exit 0 ;;
+esac
+case "$ack" in
+  '{"conversationId"'*) ;;
+  *) exit 0 ;;
+esac
+printf '%s' "$ack" | curl -s --noproxy '*' --max-time 1 \
+  -H 'Content-Type: application/json' --data-binary @- "$KG_URL/api/antigravity/ack" >/dev/null 2>&1
+exit 0

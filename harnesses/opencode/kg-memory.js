@@ -1,0 +1,89 @@
+// kg memory for OpenCode: carries OpenCode's events to the local kg server, which decides what to add.
+// Preload and prompt recall go into the system prompt of the session's next model calls; file and shell
+// recall are appended to the tool's output. Any failure adds nothing: a session is never blocked.
+import { spawnSync } from "node:child_process"
+
+// `kg setup` writes this line: the installed kg and the environment it runs with.
+const SETTINGS = {}
+
+const env = { ...(SETTINGS.env || {}), ...process.env }
+const BASE = `http://127.0.0.1:${env.KG_HTTP_PORT || 8765}`
+const TIMEOUT_MS = 1000
+
+async function ask(event, body, timeout = TIMEOUT_MS) {
+  if (env.KG_CHORE || env.KG_MAINTENANCE) return {}
+  try {
+    const r = await fetch(`${BASE}/api/opencode/${event}`, {
+      method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body),
+      signal: AbortSignal.timeout(timeout),
+    })
+    return r.ok ? await r.json() : {}
+  } catch (err) {
+    return { down: err?.cause?.code === "ECONNREFUSED" }
+  }
+}
+
+function startServer() {
+  const kg = SETTINGS.bin || "kg"
+  try {
+    spawnSync(kg, ["start"], { env, stdio: "ignore", timeout: 20000 })
+  } catch {}
+}
+
+function promptText(parts) {
+  return (parts || []).filter((p) => p && p.type === "text" && !p.synthetic).map((p) => p.text).join("\n")
+}
+
+export const KgMemory = async ({ directory }) => {
+  const preload = new Map() // sessionID -> preload text (kept: the system prompt is rebuilt per call)
+  const recall = new Map() // sessionID -> this turn's prompt recall
+  const before = new Map() // callID -> shell recall, added to that tool's output
+  const opening = new Map() // sessionID -> the pending session.start
+
+  async function open(sessionID, source = "startup") {
+    let out = await ask("session.start", { sessionID, directory, source }, 5000)
+    if (out.down) {
+      startServer()
+      out = await ask("session.start", { sessionID, directory, source }, 5000)
+    }
+    preload.set(sessionID, out.context || "")
+  }
+
+  function opened(sessionID, source) {
+    if (!opening.has(sessionID) || source) opening.set(sessionID, open(sessionID, source))
+    return opening.get(sessionID)
+  }
+
+  return {
+    event: async ({ event }) => {
+      if (event?.type === "session.compacted" && event.properties?.sessionID) {
+        await opened(event.properties.sessionID, "compact")
+      }
+    },
+    "chat.message": async (input, output) => {
+      await opened(input.sessionID)
+      const out = await ask("chat.message", { sessionID: input.sessionID, directory, prompt: promptText(output.parts) })
+      recall.set(input.sessionID, out.context || "")
+    },
+    "experimental.chat.system.transform": async (input, output) => {
+      if (!input.sessionID) return
+      await opened(input.sessionID)
+      for (const text of [preload.get(input.sessionID), recall.get(input.sessionID)]) {
+        if (text) output.system.push(text)
+      }
+    },
+    "tool.execute.before": async (input, output) => {
+      if (input.tool !== "bash") return
+      const out = await ask("tool.before", { sessionID: input.sessionID, directory, tool: input.tool, args: output.args })
+      if (out.context) before.set(input.callID, out.context)
+    },
+    "tool.execute.after": async (input, output) => {
+      const out = await ask("tool.after", { sessionID: input.sessionID, directory, tool: input.tool, args: input.args })
+      const texts = [before.get(input.callID), out.context].filter(Boolean)
+      before.delete(input.callID)
+      if (texts.length && typeof output.output === "string") {
+        output.output += `\n\n<kg-memory>\n${texts.join("\n\n")}\n</kg-memory>`
+      }
+    },
+  }
+}

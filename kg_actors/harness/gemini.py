@@ -1,0 +1,37 @@
+"""Gemini CLI's hook payloads, as the rest of the server knows hook payloads.
+
+Gemini CLI's hooks take Claude Code's field names (`session_id`,
+`transcript_path`, `cwd`, `prompt`, `tool_name`, `tool_input`) and read
+`hookSpecificOutput.additionalContext` back (0.61: SessionStart's goes ahead of
+the first prompt, BeforeAgent's into the turn, AfterTool's after the tool's
+result), so only the event and tool names differ.
+"""
+
+from __future__ import annotations
+
+# Gemini event -> the Claude Code event whose decision it gets.
+EVENTS = {"SessionStart": "SessionStart", "BeforeAgent": "UserPromptSubmit", "AfterTool": "PostToolUse",
+          "BeforeTool": "PreToolUse"}
+# Gemini tool -> (Claude Code tool, its argument).
+TOOLS = {"read_file": ("Read", "file_path"), "write_file": ("Write", "file_path"), "replace": ("Edit", "file_path"),
+         "run_shell_command": ("Bash", "command")}
+FILE_MATCHER = "read_file|write_file|replace|run_shell_command"
+SHELL_MATCHER = "run_shell_command"
+
+
+def translated(payload: dict) -> dict:
+    """The payload with its tool named as Claude Code names it (unknown tools pass as they are)."""
+    tool = payload.get("tool_name")
+    mapped = TOOLS.get(tool) if isinstance(tool, str) else None
+    args = payload.get("tool_input")
+    if mapped is None or not isinstance(args, dict) or not isinstance(args.get(mapped[1]), str):
+        return payload
+    return {**payload, "tool_name": mapped[0], "tool_input": {mapped[1]: args[mapped[1]]}}
+
+
+def renamed(output: dict, event: str) -> dict:
+    """Hook output under Gemini's own event name."""
+    specific = output.get("hookSpecificOutput")
+    if isinstance(specific, dict):
+        return {**output, "hookSpecificOutput": {**specific, "hookEventName": event}}
+    return output

@@ -1,0 +1,45 @@
+"""/api/antigravity/*: Antigravity's hook events and the acknowledgement of what a hook printed.
+
+POST /api/antigravity/hook/{event} takes the hook's raw payload and answers
+{"output": <what the hook prints>, "delivery_id": <packet to acknowledge, or null>};
+with ?lines=1, two lines of plain text: the acknowledgement body to post back
+(or nothing), then the output; the shell hook splits them without a JSON parser. Anything not an Antigravity
+CLI payload, or an event the adapter does not use, gets an empty output at
+once. POST /api/antigravity/ack {conversationId, delivery_id} applies what the
+packet completed; an unknown packet changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route
+
+from ..harness import antigravity as agy
+from .guard import flag, guarded, json_body
+
+HOOK_PATHS = frozenset({f"/api/antigravity/hook/{e}" for e in agy.EVENTS} | {"/api/antigravity/ack"})
+
+
+def routes(runtime) -> list[Route]:
+    adapter = runtime.antigravity
+
+    async def hook(request: Request) -> Response:
+        payload = await json_body(request)
+        output, packet = await adapter.hook(request.path_params["event"], payload)
+        if flag(request.query_params.get("lines")):
+            text = json.dumps(output, ensure_ascii=False) if output else ""
+            ack = "" if packet is None else json.dumps({"conversationId": payload["conversationId"],
+                                                        "delivery_id": packet}, ensure_ascii=False)
+            return PlainTextResponse(f"{ack}\n{text}")
+        return JSONResponse({"output": output, "delivery_id": packet})
+
+    async def ack(request: Request) -> JSONResponse:
+        return JSONResponse({"acknowledged": await adapter.ack(await json_body(request))})
+
+    return [
+        Route("/api/antigravity/hook/{event}", guarded(hook), methods=["POST"]),  # type: ignore[arg-type]
+        Route("/api/antigravity/ack", guarded(ack), methods=["POST"]),
+    ]

@@ -1,0 +1,74 @@
+"""Hook endpoints for harnesses whose events differ from Claude Code's only in names and shapes.
+
+/api/gemini/{event} (Gemini CLI's hook scripts) and /api/opencode/{event}
+(OpenCode's plugin) translate the payload (harness/gemini.py, harness/opencode.py),
+ask the hook use cases (conduct/) for the same decision Claude Code's hook would get, and answer in
+the harness's own reply shape. An unknown event, or a payload that is not the
+harness's, gets `{}`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import attrs
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from ..conduct import hook_recall, hook_session, hook_tool
+from ..core.replies import hook_output
+from ..harness import gemini, opencode
+from .guard import guarded, json_body
+
+
+@attrs.frozen
+class Adapter:
+    prefix: str
+    events: dict[str, str]  # the harness's event -> Claude Code's
+    translate: Callable[[dict], dict | None]
+    answer: Callable[[dict, str], dict]  # (Claude-shaped hook output, the harness's event) -> its reply
+
+    @property
+    def paths(self) -> frozenset[str]:
+        return frozenset(f"{self.prefix}/{e}" for e in self.events)
+
+
+def _gemini_payload(payload: dict) -> dict | None:
+    return gemini.translated(payload) if isinstance(payload.get("session_id"), str) else None
+
+
+ADAPTERS = (
+    Adapter("/api/gemini", gemini.EVENTS, _gemini_payload, gemini.renamed),
+    Adapter("/api/opencode", opencode.EVENTS, opencode.translated, lambda out, _event: opencode.reply(out)),
+)
+HOOK_PATHS = frozenset().union(*(a.paths for a in ADAPTERS))
+
+
+def routes(runtime) -> list[Route]:
+    floor = runtime.floor
+
+    async def decide(claude_event: str, payload: dict) -> dict:
+        if claude_event == "SessionStart":
+            if not isinstance(payload.get("cwd"), str):
+                return {}
+            out = await hook_session.bootstrap(floor, payload["cwd"], payload["session_id"], payload.get("source"),
+                                               payload.get("transcript_path"))
+            return hook_output("SessionStart", out["context"], out.get("message"))
+        if claude_event == "UserPromptSubmit":
+            return await hook_recall.prompt_context(floor, payload)
+        if claude_event == "PreToolUse":
+            return await hook_recall.pre_tool(floor, payload)
+        return await hook_tool.tool_event(floor, payload)
+
+    def endpoint(adapter: Adapter):
+        async def hook(request: Request) -> JSONResponse:
+            event = request.path_params["event"]
+            claude_event = adapter.events.get(event)
+            payload = adapter.translate(await json_body(request)) if claude_event else None
+            if claude_event is None or payload is None:
+                return JSONResponse({})
+            return JSONResponse(adapter.answer(await decide(claude_event, payload), event))
+        return hook
+
+    return [Route(f"{a.prefix}/{{event}}", guarded(endpoint(a)), methods=["POST"]) for a in ADAPTERS]

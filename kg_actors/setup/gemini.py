@@ -1,0 +1,89 @@
+"""Gemini CLI: its hooks and the kg MCP server in ~/.gemini/settings.json, every other key kept.
+
+The hooks run the plugin's hooks/gemini.sh from the folder setup installed (its
+kg_env beside it); the MCP server runs `kg mcp` by absolute path. Ours are told
+apart from the user's by that script's path, so uninstall removes only them.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path
+
+from ..harness import gemini as g
+from .files import json_config
+
+SERVER = "kg"
+SCRIPT = "hooks/gemini.sh"
+TIMEOUTS = {"SessionStart": 20_000, "BeforeAgent": 3_000, "AfterTool": 3_000, "BeforeTool": 3_000}  # ms
+MATCHERS = {"AfterTool": g.FILE_MATCHER, "BeforeTool": g.SHELL_MATCHER}
+
+
+def settings_path(env: dict[str, str], home: Path) -> Path:
+    return Path(env["GEMINI_CLI_HOME"]) / ".gemini" / "settings.json" if env.get("GEMINI_CLI_HOME") \
+        else home / ".gemini" / "settings.json"
+
+
+def wanted(plugin_dir: Path, command: list[str], env: dict[str, str]) -> dict:
+    """The hooks and the MCP server setup writes."""
+    script = shlex.quote(str(plugin_dir / SCRIPT))
+    hooks = {}
+    for event, timeout in TIMEOUTS.items():
+        group: dict = {"hooks": [{"type": "command", "name": f"kg-memory-{event}", "command": f"sh {script} {event}",
+                                  "timeout": timeout}]}
+        if event in MATCHERS:
+            group = {"matcher": MATCHERS[event], **group}
+        hooks[event] = [group]
+    server: dict = {"command": command[0], "args": [*command[1:], "mcp"]}
+    if env:
+        server["env"] = dict(env)
+    return {"hooks": hooks, "mcpServers": {SERVER: server}}
+
+
+def _ours(group: object) -> bool:
+    return isinstance(group, dict) and any(isinstance(h, dict) and SCRIPT in str(h.get("command", ""))
+                                           for h in group.get("hooks", []) or [])
+
+
+def current(raw: bytes | None, path: Path) -> dict:
+    return json_config(raw, path, ("hooks", "mcpServers"))
+
+
+def installed(data: dict, want: dict) -> bool:
+    hooks = data.get("hooks", {})
+    return data.get("mcpServers", {}).get(SERVER) == want["mcpServers"][SERVER] and all(
+        any(group == w for group in hooks.get(event, [])) for event, (w,) in want["hooks"].items())
+
+
+def merged(raw: bytes | None, want: dict, path: Path) -> bytes:
+    data = without_ours(current(raw, path))
+    hooks = data.setdefault("hooks", {})
+    for event, groups in want["hooks"].items():
+        hooks.setdefault(event, []).extend(groups)
+    data.setdefault("mcpServers", {})[SERVER] = want["mcpServers"][SERVER]
+    return (json.dumps(data, indent=2) + "\n").encode()
+
+
+def without_ours(data: dict) -> dict:
+    data = json.loads(json.dumps(data))
+    hooks = data.get("hooks", {})
+    for event in list(hooks):
+        if isinstance(hooks[event], list):
+            hooks[event] = [grp for grp in hooks[event] if not _ours(grp)]
+            if not hooks[event]:
+                del hooks[event]
+    if "hooks" in data and not hooks:
+        del data["hooks"]
+    servers = data.get("mcpServers", {})
+    servers.pop(SERVER, None)
+    if "mcpServers" in data and not servers:
+        del data["mcpServers"]
+    return data
+
+
+def removed(raw: bytes, path: Path) -> bytes | None:
+    """The settings without our hooks and server; None when there was nothing of ours."""
+    data = current(raw, path)
+    out = without_ours(data)
+    return None if out == data else (json.dumps(out, indent=2) + "\n").encode()

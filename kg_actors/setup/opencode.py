@@ -1,0 +1,73 @@
+"""OpenCode: the kg-memory plugin in its global plugin folder and the kg MCP server in opencode.json.
+
+OpenCode loads every file in ~/.config/opencode/plugin/ by itself; setup writes
+the plugin there with this installation's `kg` and environment filled in, and
+adds `mcp.kg` (type local, `kg mcp`) to opencode.json, every other key kept.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from . import SetupError
+from .files import json_config
+
+SERVER = "kg"
+PLUGIN = "harnesses/opencode/kg-memory.js"
+PLACEHOLDER = "const SETTINGS = {}"
+HEADER = "// kg memory for OpenCode"
+
+
+def config_dir(env: dict[str, str], home: Path) -> Path:
+    base = Path(env["XDG_CONFIG_HOME"]) if env.get("XDG_CONFIG_HOME") else home / ".config"
+    return base / "opencode"
+
+
+def config_path(env: dict[str, str], home: Path) -> Path:
+    return config_dir(env, home) / "opencode.json"
+
+
+def plugin_path(env: dict[str, str], home: Path) -> Path:
+    return config_dir(env, home) / "plugin" / "kg-memory.js"
+
+
+def plugin(template: bytes, command: list[str], env: dict[str, str]) -> bytes:
+    text = template.decode()
+    if PLACEHOLDER not in text:
+        raise SetupError(f"{PLUGIN}: the line `{PLACEHOLDER}` is missing")
+    settings = {"bin": command[0] if len(command) == 1 else None, "env": env}
+    return text.replace(PLACEHOLDER, f"const SETTINGS = {json.dumps(settings)}", 1).encode()
+
+
+def server(command: list[str], env: dict[str, str]) -> dict:
+    out: dict = {"type": "local", "command": [*command, "mcp"], "enabled": True}
+    if env:
+        out["environment"] = dict(env)
+    return out
+
+
+def current(raw: bytes | None, path: Path) -> dict:
+    return json_config(raw, path, ("mcp",), " (comments?): add mcp.kg by hand")
+
+
+def merged(raw: bytes | None, entry: dict, path: Path) -> bytes:
+    data = current(raw, path)
+    data.setdefault("$schema", "https://opencode.ai/config.json")
+    data.setdefault("mcp", {})[SERVER] = entry
+    return (json.dumps(data, indent=2) + "\n").encode()
+
+
+def removed(raw: bytes, path: Path) -> bytes | None:
+    data = current(raw, path)
+    servers = data.get("mcp", {})
+    if SERVER not in servers:
+        return None
+    del servers[SERVER]
+    if not servers:
+        del data["mcp"]
+    return (json.dumps(data, indent=2) + "\n").encode()
+
+
+def ours(raw: bytes | None) -> bool:
+    return raw is not None and raw.startswith(HEADER.encode())

@@ -1,0 +1,123 @@
+"""Issue #14: Gemini CLI beside Claude Code and Codex, checked against the real CLI from npm (no model).
+
+`kg setup --only gemini` writes hooks and the kg MCP server into the user's
+~/.gemini/settings.json; the real `gemini mcp list` reads that file (its own
+config loading) and names the server; the hook script, fed Gemini-shaped
+payloads, prints exactly one JSON object in Gemini's hook schema, or nothing;
+`kg uninstall` takes our entries out and leaves the user's.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+from hook_helpers import hook_env, node, project_graph
+from npm_clients import client_env, npm_bin
+
+from kg_actors.testing import ServerProcess, write_store
+
+REPO = Path(__file__).resolve().parents[2]
+KG = str(Path(sys.executable).with_name("kg"))
+
+
+@pytest.fixture(scope="module")
+def srv(tmp_path_factory):
+    server = ServerProcess(tmp_path_factory.mktemp("gemini"))
+    root = Path(server.project("gem-proj"))
+    (root / "src").mkdir(parents=True, exist_ok=True)
+    (root / "src" / "cache.py").write_text("# cache\n")
+    write_store(server.store, None, {"gem-proj": project_graph(str(root), [
+        node("cache-warmup-order", "warm the cache after migrations, never before", touches=["src/cache.py"],
+             _archived=True),
+        node("deploy-checklist", "run the smoke suite before every deploy")])})
+    server.start()
+    yield server
+    server.stop()
+
+
+def kg(args: list[str], env: dict) -> subprocess.CompletedProcess:
+    return subprocess.run([KG, *args], env=env, capture_output=True, text=True, timeout=120)
+
+
+def test_setup_writes_settings_the_real_gemini_cli_accepts_and_uninstall_removes_ours(srv, tmp_path):
+    gemini = npm_bin("gemini")
+    home = tmp_path / "home"
+    (home / ".gemini").mkdir(parents=True)
+    user_hook = {"matcher": "write_file", "hooks": [{"type": "command", "command": "echo {}", "name": "mine"}]}
+    (home / ".gemini" / "settings.json").write_text(json.dumps({"hooks": {"AfterTool": [user_hook]},
+                                                                 "ui": {"theme": "Default"}}))
+    env = {**client_env(home), "KG_HOME": str(tmp_path / "store"), "PATH": f"{Path(gemini).parent}:/usr/bin:/bin"}
+    out = kg(["setup", "--only", "gemini", "--yes"], env)
+    assert out.returncode == 0, out.stdout + out.stderr
+    settings = json.loads((home / ".gemini" / "settings.json").read_text())
+    assert settings["ui"] == {"theme": "Default"} and user_hook in settings["hooks"]["AfterTool"]
+    assert set(settings["hooks"]) == {"SessionStart", "BeforeAgent", "AfterTool", "BeforeTool"}
+    assert settings["mcpServers"]["kg"]["args"][-1] == "mcp"
+    script = settings["hooks"]["SessionStart"][0]["hooks"][0]["command"].split()[1]
+    assert Path(script).is_file() and (Path(script).parent / "kg_env").is_file()
+    listed = subprocess.run([gemini, "mcp", "list"], env=env, capture_output=True, text=True, timeout=120,
+                            cwd=home, stdin=subprocess.DEVNULL)
+    # Gemini CLI runs no MCP server in a folder the user has not trusted: setup leaves that to the user.
+    assert listed.returncode == 0 and re.search(r"kg: .* mcp \(stdio\)", listed.stdout + listed.stderr), listed.stderr
+    (home / ".gemini" / "trustedFolders.json").write_text(json.dumps({str(home): "TRUST_FOLDER"}))
+    listed = subprocess.run([gemini, "mcp", "list"], env={**env, "KG_HTTP_PORT": str(srv.port),
+                                                          "KG_HOME": str(srv.store)},
+                            capture_output=True, text=True, timeout=120, cwd=home, stdin=subprocess.DEVNULL)
+    assert re.search(r"✓ kg: .* - Connected", listed.stdout + listed.stderr), listed.stdout + listed.stderr
+    assert kg(["setup", "--only", "gemini", "--yes"], env).stdout.count("up to date") == 1
+    assert "ok    Gemini CLI: kg hooks and MCP entry in its settings" in kg(["doctor"], env).stdout
+    gone = kg(["uninstall", "--yes"], env)
+    assert gone.returncode == 0, gone.stdout + gone.stderr
+    after = json.loads((home / ".gemini" / "settings.json").read_text())
+    assert "mcpServers" not in after and after["hooks"] == {"AfterTool": [user_hook]}
+    assert "FAIL  Gemini CLI: not wired" in kg(["doctor"], env).stdout
+
+
+def run_hook(srv: ServerProcess, event: str, payload: dict) -> subprocess.CompletedProcess:
+    return subprocess.run(["sh", str(REPO / "hooks" / "gemini.sh"), event], input=json.dumps(payload).encode(),
+                          env=hook_env(srv), capture_output=True, timeout=30)
+
+
+def one_object(proc: subprocess.CompletedProcess, event: str) -> str:
+    assert proc.returncode == 0 and proc.stderr == b""
+    lines = proc.stdout.decode().splitlines()
+    assert len(lines) == 1, proc.stdout
+    out = json.loads(lines[0])
+    assert set(out) <= {"hookSpecificOutput", "systemMessage"}
+    assert out["hookSpecificOutput"]["hookEventName"] == event
+    return out["hookSpecificOutput"]["additionalContext"]
+
+
+def test_the_hook_script_answers_gemini_events_in_gemini_s_schema(srv):
+    root = str(srv.home / "gem-proj")
+    sid = str(uuid.uuid4())
+    chats = srv.home / ".gemini" / "tmp" / "gem-proj" / "chats"
+    chats.mkdir(parents=True, exist_ok=True)
+    base = {"session_id": sid, "transcript_path": str(chats / f"session-{sid}.json"), "cwd": root,
+            "timestamp": "2026-12-01T10:00:00.000Z"}
+    context = one_object(run_hook(srv, "SessionStart", {**base, "hook_event_name": "SessionStart",
+                                                        "source": "startup"}), "SessionStart")
+    assert "deploy-checklist" in context and "session_id: " in context
+    reminder = one_object(run_hook(srv, "BeforeAgent", {**base, "hook_event_name": "BeforeAgent",
+                                                        "prompt": "how do we warm the cache?"}), "BeforeAgent")
+    assert "kg_read" in reminder  # before the full read, the prompt hook reminds
+    recall = one_object(run_hook(srv, "AfterTool", {
+        **base, "hook_event_name": "AfterTool", "tool_name": "read_file",
+        "tool_input": {"file_path": root + "/src/cache.py"}, "tool_response": {"llmContent": "# cache"}}), "AfterTool")
+    assert "cache-warmup-order" in recall
+
+
+@pytest.mark.parametrize("event,payload", [
+    ("AfterModel", {"session_id": "s"}),
+    ("BeforeAgent", {"conversationId": "agy-shaped", "invocationNum": 0}),
+    ("AfterTool", {"session_id": "never-started", "tool_name": "read_file", "tool_input": {"file_path": 3}}),
+])
+def test_the_hook_script_prints_nothing_for_what_is_not_gemini_s_or_not_known(srv, event, payload):
+    proc = run_hook(srv, event, payload)
+    assert proc.returncode == 0 and proc.stdout == b"" and proc.stderr == b""

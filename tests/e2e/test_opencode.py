@@ -1,0 +1,122 @@
+"""Issue #14: OpenCode beside the other harnesses, checked against the real CLI from npm (no model).
+
+`kg setup --only opencode` writes the kg-memory plugin into OpenCode's global
+plugin folder and `mcp.kg` into opencode.json; the real `opencode debug config`
+loads both (the plugin runs at load: an error would show), and `opencode mcp
+list` names the server. The plugin's hooks, called by Node with OpenCode's
+argument shapes against a real `kg serve`, add what the server decides.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+from hook_helpers import node, project_graph
+from npm_clients import NODE, client_env, npm_bin
+
+from kg_actors.setup import opencode
+from kg_actors.testing import ServerProcess, write_store
+
+KG = str(Path(sys.executable).with_name("kg"))
+
+
+def kg(args: list[str], env: dict) -> subprocess.CompletedProcess:
+    return subprocess.run([KG, *args], env=env, capture_output=True, text=True, timeout=120)
+
+
+@pytest.fixture(scope="module")
+def machine(tmp_path_factory):
+    """One `kg serve` and a HOME that `kg setup --only opencode` has set up for it."""
+    cli = npm_bin("opencode")
+    srv = ServerProcess(tmp_path_factory.mktemp("opencode"))
+    root = Path(srv.project("oc-proj"))
+    (root / "src").mkdir(parents=True, exist_ok=True)
+    (root / "src" / "queue.py").write_text("# queue\n")
+    write_store(srv.store, None, {"oc-proj": project_graph(str(root), [
+        node("queue-retry-policy", "queue consumers retry 3 times, then park the message", touches=["src/queue.py"],
+             _archived=True),
+        node("release-train", "releases leave every Tuesday")])})
+    srv.start()
+    env = {**client_env(srv.home), "KG_HOME": str(srv.store), "KG_HTTP_PORT": str(srv.port),
+           "PATH": f"{Path(cli).parent}:/usr/bin:/bin"}
+    out = kg(["setup", "--only", "opencode", "--yes"], env)
+    assert out.returncode == 0, out.stdout + out.stderr
+    yield srv, env, cli, root
+    srv.stop()
+
+
+def test_opencode_loads_the_plugin_and_the_mcp_entry_setup_wrote(machine):
+    srv, env, cli, root = machine
+    # One after the other: two first starts in a fresh HOME race on OpenCode's own database.
+    runs = [subprocess.run([cli, *args], env=env, capture_output=True, text=True, cwd=root, stdin=subprocess.DEVNULL,
+                           timeout=120) for args in (["debug", "config"], ["mcp", "list"])]
+    (config_out, config_err), (listed_out, listed_err) = ((r.stdout, r.stderr) for r in runs)
+    assert runs[0].returncode == 0, config_err
+    config = json.loads(config_out[config_out.index("{"):])
+    plugin = opencode.plugin_path(env, srv.home)
+    assert plugin.as_uri() in config["plugin"]
+    assert config["mcp"]["kg"]["type"] == "local" and config["mcp"]["kg"]["command"][-1] == "mcp"
+    assert "error" not in config_err.lower(), config_err
+    # OpenCode started `kg mcp` and spoke MCP with it (the shim reached this test's server).
+    assert re.search(r"✓ kg\b.*connected", listed_out + listed_err), listed_out + listed_err
+    assert "up to date" in kg(["setup", "--only", "opencode", "--yes"], env).stdout
+
+
+DRIVER = """
+const { KgMemory } = await import(process.argv[1]);
+const [directory, session] = [process.argv[2], process.argv[3]];
+const hooks = await KgMemory({ directory });
+const system = { system: [] };
+await hooks["experimental.chat.system.transform"]({ sessionID: session }, system);
+const msg = { message: {}, parts: [{ type: "text", text: "how do queue consumers retry?" }] };
+await hooks["chat.message"]({ sessionID: session }, msg);
+const after = { system: [] };
+await hooks["experimental.chat.system.transform"]({ sessionID: session }, after);
+const tool = { title: "read", output: "# queue", metadata: {} };
+await hooks["tool.execute.after"]({ tool: "read", sessionID: session, callID: "c1",
+                                     args: { filePath: directory + "/src/queue.py" } }, tool);
+const other = { title: "x", output: "plain", metadata: {} };
+await hooks["tool.execute.after"]({ tool: "webfetch", sessionID: session, callID: "c2", args: { url: "u" } }, other);
+console.log(JSON.stringify({ first: system.system, after: after.system, tool: tool.output, other: other.output }));
+"""
+
+
+def test_the_plugin_carries_opencode_events_to_the_server(machine):
+    srv, env, cli, root = machine
+    sid = "ses_" + uuid.uuid4().hex[:20]
+    run = subprocess.run([NODE, "--input-type=module", "-e", DRIVER, str(opencode.plugin_path(env, srv.home)),
+                          str(root), sid], env=env, capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    out = json.loads(run.stdout)
+    assert len(out["first"]) == 1 and "release-train" in out["first"][0] and "session_id: " in out["first"][0]
+    assert out["after"][0] == out["first"][0] and "kg_read" in out["after"][1]  # preload kept; the reminder
+    assert "<kg-memory>" in out["tool"] and "queue-retry-policy" in out["tool"]
+    assert out["other"] == "plain"
+
+
+def test_the_plugin_adds_nothing_when_the_server_is_down(machine, tmp_path):
+    srv, env, cli, root = machine
+    run = subprocess.run([NODE, "--input-type=module", "-e", DRIVER, str(opencode.plugin_path(env, srv.home)),
+                          str(root), "ses_down"], env={**env, "KG_HTTP_PORT": "1", "PATH": "/usr/bin:/bin"},
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    out = json.loads(run.stdout)
+    assert out == {"first": [], "after": [], "tool": "# queue", "other": "plain"}
+
+
+def test_uninstall_removes_the_plugin_and_the_mcp_entry(machine):
+    srv, env, cli, root = machine
+    config = opencode.config_path(env, srv.home)
+    data = json.loads(config.read_text())
+    data["theme"] = "mine"  # the user's own change after setup stays
+    config.write_text(json.dumps(data))
+    out = kg(["uninstall", "--yes"], env)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert not opencode.plugin_path(env, srv.home).exists()
+    assert json.loads(config.read_text()) == {"$schema": "https://opencode.ai/config.json", "theme": "mine"}
