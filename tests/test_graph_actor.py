@@ -6,7 +6,8 @@ import trio
 from kg_actors.core import graph_ops
 from kg_actors.core.errors import ActorStopped, KGError
 from kg_actors.core.model import GraphData, Node
-from kg_actors.graph_actor import load_graph, run_graph_actor
+from kg_actors.graph_actor import run_graph_actor
+from kg_actors.graph_loading import load_graph
 from kg_actors.storage import journal
 
 W = graph_ops.Writer(session="aaaa1111")

@@ -37,7 +37,7 @@ def owned(root: Path) -> Iterator[Layout]:
 
 def fold_journals(layout: Layout) -> list[str]:
     """Fold every journal left beside a graph into its JSON (what a server does at start, then at once)."""
-    from ..graph_actor import load_graph
+    from ..graph_loading import load_graph
 
     folded = []
     keys = ["user", "maintain"] + [f"project:{s}" for s in layout.project_slugs()]
