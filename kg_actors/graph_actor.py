@@ -322,7 +322,10 @@ async def run_graph_actor(
                 if isinstance(msg, m.Refresh):  # recent values a reply found stale, off the loop
                     names = state.derived.take_stale()
                     if names:
-                        await trio.to_thread.run_sync(state.derived.refresh, state.graph, msg.now, names)
+                        # Computed off the loop without touching `derived`, swapped in here, on the loop.
+                        fresh = await trio.to_thread.run_sync(state.derived.compute_recent, state.graph, msg.now,
+                                                              names)
+                        state.derived.install_recent(fresh)
                     msg.reply.set(names)
                     continue
                 if isinstance(msg, m.Discard):
