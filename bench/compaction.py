@@ -24,7 +24,7 @@ import attrs  # noqa: E402
 import workload  # noqa: E402
 
 from kg_actors.core import compaction, graph_ops, render  # noqa: E402
-from kg_actors.graph_actor import load_graph  # noqa: E402
+from kg_actors.graph_loading import load_graph  # noqa: E402
 
 
 def pct(values: list[float], p: float) -> float:

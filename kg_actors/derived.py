@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import attrs
 
@@ -105,14 +105,28 @@ class Derived:
         return stale
 
     def refresh(self, graph: GraphData, now: float, names: frozenset[str]) -> None:
-        """Recompute the recent values `names` (take_stale). Pure reads of `graph`: the actor runs
-        this in a worker thread while it takes no message, so nothing changes the graph meanwhile."""
-        fresh: dict[str, Callable[[], object]] = {
-            "scores": lambda: self.scores(graph, now), "debt": lambda: self.debt(graph, now),
-            "live_edges": lambda: self.live_edges(graph),
-        }
+        """Recompute the recent values `names` (take_stale) and put them in place."""
+        self.install_recent(self.compute_recent(graph, now, names))
+
+    def compute_recent(self, graph: GraphData, now: float, names: frozenset[str]) -> dict[str, tuple[Any, Any]]:
+        """The recent values `names`, each with the key it holds for. Reads `graph` and writes nothing
+        here: the actor runs this in a worker thread (taking no message, so the graph stays as it is)
+        while hook replies on the loop may fill this object's caches; it swaps the result in after."""
+        out: dict[str, tuple[Any, Any]] = {}
         for name in sorted(names):
-            fresh[name]()
+            if name == "scores":
+                out[name] = (graph.gen, scoring.unified_scores(graph, now))
+            elif name == "debt":
+                out[name] = (self._debt_key(graph, now), debt.compute_debt(
+                    graph, now, missing_touches=self.missing_touches, activity_days=self.activity_days))
+            elif name == "live_edges":
+                out[name] = (graph.gen, render.live_edge_count(graph))
+        return out
+
+    def install_recent(self, values: dict[str, tuple[Any, Any]]) -> None:
+        """Put values compute_recent made in place (on the actor's loop)."""
+        for name, held in values.items():
+            setattr(self, f"_{name}", held)
 
     def live_edges(self, graph: GraphData) -> int:
         if self._live_edges is None or self._live_edges[0] != graph.gen:

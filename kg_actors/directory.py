@@ -17,7 +17,8 @@ import trio
 from .core.errors import KGError
 from .hook_priority import YieldToHooks
 from .graph_handle import GraphHandle
-from .graph_actor import build_derived, load_graph, run_graph_actor, settle
+from .graph_actor import build_derived, run_graph_actor
+from .graph_loading import load_graph, settle
 from .storage import layout as L
 from .storage.journal import journal_path
 

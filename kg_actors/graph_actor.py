@@ -32,8 +32,7 @@ import trio
 
 from . import actor, heap
 from . import graph_messages as m
-from .core import constants as C
-from .core import absorb, anchors, compaction, graph_ops, hints, render, search
+from .core import absorb, anchors, compaction, graph_ops, hints, search
 from .core.debt import Debt
 from .core.errors import Conflict, KGError, NotFound, WriteConflict
 from .core.model import Edge, GraphData, Node, dangling_edges, node_version, snapshot_to_json
@@ -42,54 +41,9 @@ from .hook_priority import YieldToHooks
 from .derived import Derived as Derived, NodesSnapshot, build_derived as build_derived
 from .graph_handle import GraphHandle as GraphHandle
 from .graph_writer import Snapshot, ToWriter, Written, run_writer
-from .storage import files, journal
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-
-
-def load_graph(path: Path, kind: str, project_path: str | None) -> tuple[GraphData, int]:
-    """Read a graph (JSON, `.prev` fallback, then its journal). Runs in a worker thread.
-
-    The derived indexes are built here too, before any other task can see the
-    graph, so the actor never stalls the event loop building them.
-    """
-    raw = files.load_json(path)
-    graph = GraphData.from_json(raw, kind) if isinstance(raw, dict) else GraphData(kind)
-    jpath = journal.journal_path(path)
-    if journal.belongs(jpath):
-        replayed = journal.read(jpath)
-    else:
-        # The file was replaced after these writes (a restore): disk wins, the writes are kept aside.
-        dropped = journal.set_aside(jpath)
-        log.warning("%s was written after its journal began (a restore, or a save cut short before it removed "
-                    "the journal): disk wins; %d change(s) of the journal were set aside "
-                    "in %s.dropped", path.name, dropped, jpath.name)
-        replayed = []
-    for record in replayed:
-        graph.apply_record(record)
-    graph.take_changes()
-    graph.commit()
-    if kind == "project" and project_path and graph.project_path != project_path:
-        graph.project_path = project_path
-        graph.meta_changed = True
-    return graph, len(replayed)
-
-
-def settle(graph: GraphData, now: float, runs: int = 10) -> int:
-    """Compact a freshly loaded graph that is over its budget until nothing acts.
-
-    A store written elsewhere may be far over (thousands of anchors); settling it
-    here, in a worker thread before the actor starts, spares the first write.
-    A graph within its budget is left as it is until a write or the tick.
-    """
-    budget = C.MAX_CHARS_PER_LEVEL
-    if render.fast_charge(graph) <= budget and render.archived_anchor_chars(graph) <= budget * C.ARCHIVED_BUDGET_RATIO:
-        return 0
-    for run in range(runs):
-        if not compaction.compact(graph, now).acted:
-            return run
-    return runs
 
 
 class GraphState:
@@ -368,7 +322,10 @@ async def run_graph_actor(
                 if isinstance(msg, m.Refresh):  # recent values a reply found stale, off the loop
                     names = state.derived.take_stale()
                     if names:
-                        await trio.to_thread.run_sync(state.derived.refresh, state.graph, msg.now, names)
+                        # Computed off the loop without touching `derived`, swapped in here, on the loop.
+                        fresh = await trio.to_thread.run_sync(state.derived.compute_recent, state.graph, msg.now,
+                                                              names)
+                        state.derived.install_recent(fresh)
                     msg.reply.set(names)
                     continue
                 if isinstance(msg, m.Discard):

@@ -6,7 +6,8 @@ import trio
 from kg_actors.core import graph_ops
 from kg_actors.core.errors import ActorStopped, KGError
 from kg_actors.core.model import GraphData, Node
-from kg_actors.graph_actor import load_graph, run_graph_actor
+from kg_actors.graph_actor import run_graph_actor
+from kg_actors.graph_loading import load_graph
 from kg_actors.storage import journal
 
 W = graph_ops.Writer(session="aaaa1111")
@@ -159,3 +160,21 @@ async def test_the_refresh_message_recomputes_off_the_loop(tmp_path):
         assert derived.recent_scores(graph, 10.0) is not old
         assert await handle.refresh(now=10.0) == frozenset()
         await handle.close()
+
+def test_recent_values_are_computed_without_touching_the_derived_caches_then_swapped_in():
+    from kg_actors.graph_actor import build_derived
+
+    graph = GraphData("project")
+    graph.set_node(Node("first-lesson-node", "a lesson", created_ts=1.0))
+    graph.commit()
+    derived = build_derived(graph, 100.0)
+    held = derived.recent_scores(graph, 100.0)
+    graph.set_node(Node("second-lesson-node", "another lesson", created_ts=2.0))
+    graph.commit()
+    assert derived.recent_scores(graph, 100.0) is held  # stale, and flagged
+    fresh = derived.compute_recent(graph, 100.0, derived.take_stale())  # what the worker thread does
+    assert derived.recent_scores(graph, 100.0) is held  # nothing swapped in yet
+    derived.install_recent(fresh)  # the actor, on its loop
+    assert derived.recent_scores(graph, 100.0) is fresh["scores"][1]
+    from kg_actors.core.scoring import unified_scores
+    assert fresh["scores"][1] == unified_scores(graph, 100.0)  # the current graph's, not the held ones

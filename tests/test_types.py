@@ -1,4 +1,4 @@
-"""The actor core type-checks under `mypy --strict`: a request can be followed across an actor."""
+"""The actor core and the use cases type-check under `mypy --strict`: a request can be followed across an actor."""
 
 import subprocess
 import sys
@@ -8,6 +8,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 STRICT_FILES = [
+    "kg_actors/conduct/",
+    "kg_actors/core/replies.py",
+    "kg_actors/harness/tool_calls.py",
     "kg_actors/actor.py",
     "kg_actors/chores/messages.py",
     "kg_actors/deferral.py",
@@ -16,6 +19,7 @@ STRICT_FILES = [
     "kg_actors/derived.py",
     "kg_actors/graph_actor.py",
     "kg_actors/graph_handle.py",
+    "kg_actors/graph_loading.py",
     "kg_actors/graph_messages.py",
     "kg_actors/hook_priority.py",
     "kg_actors/graph_writer.py",

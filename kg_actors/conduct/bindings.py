@@ -44,12 +44,11 @@ class CwdBindings:
             if cached is not None and now < cached[0]:
                 return cached[1], cached[2]
         folder = L.project_folder(cwd, "cwd")
-        root: str | None = folder
+        bound = folder
         top = L.work_tree_root(folder)
         if top is not None and top != folder and not self._graphs.has_graph_for(folder):
-            root = top
-        if L.is_home(root) and not self._graphs.has_project_graph(root):
-            root = None
+            bound = top
+        root = None if L.is_home(bound) and not self._graphs.has_project_graph(bound) else bound
         if len(self._cached) >= C.ROOT_CACHE_SIZE:
             self._cached.clear()
         assert isinstance(cwd, str)  # project_folder refused anything else

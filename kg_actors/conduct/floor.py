@@ -156,6 +156,15 @@ class Floor:
                 return lvl, handle, node
         return None, None, None
 
+    async def locate(self, view: SessionView | None, node_id: str, level: str | None,
+                     project_path: str | None) -> tuple[str | None, GraphHandle | None, Node | None]:
+        """Where a change finds its node: the level given (a project by its path when no session
+        names it), else user first, then project."""
+        if level is None:
+            return await self.find(view, node_id)
+        handle = await self.level_handle(view, level, project_path)
+        return level, handle, await handle.get_node(node_id=node_id)
+
     async def maintain_hint(self, node_id: str, level: str | None, rule: str) -> str:
         """Spec 003: an id found without a level is looked up in user and project only; when the
         maintain graph holds it, the refusal says which rule applies instead of a bare not-found."""

@@ -15,7 +15,7 @@ import trio
 from ..core import debt
 from ..core.errors import InvalidInput, NotFound
 from ..core.graph_views import counts
-from ..graph_actor import load_graph
+from ..graph_loading import load_graph
 from ..graph_handle import GraphHandle
 from ..readings import read_readings
 from ..storage import layout as L
@@ -97,7 +97,7 @@ async def readings(floor: Floor, handle: GraphHandle) -> list[dict[str, Any]]:
 async def debts(floor: Floor) -> list[dict[str, Any]]:
     """Every graph's maintenance debt (user and each stored project), largest first."""
     now = floor.clock()
-    rows = []
+    rows: list[dict[str, Any]] = []
     for key in ["user"] + [f"project:{slug}" for slug in floor.layout.project_slugs()]:
         handle = await floor.graph(key)
         graph, derived = await handle.view_now()

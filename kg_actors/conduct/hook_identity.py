@@ -54,6 +54,17 @@ def hook_root(floor: Floor, cwd: object, strict: bool = True) -> str | None:
         raise InvalidInput("cwd", "is not a usable path") from None
 
 
+def text_field(payload: dict[str, Any], name: str) -> str:
+    """A payload's string field, or "" (a hook payload is whatever the harness sent)."""
+    value = payload.get(name)
+    return value if isinstance(value, str) else ""
+
+
+def object_field(payload: dict[str, Any], name: str) -> dict[str, Any]:
+    value = payload.get(name)
+    return value if isinstance(value, dict) else {}
+
+
 def harness_of(payload: dict[str, Any]) -> profiles.Harness:
     path = payload.get("transcript_path")
     return profiles.from_transcript(path if isinstance(path, str) else None)

@@ -17,8 +17,8 @@ from ..harness import shell
 from ..harness.tool_calls import SHELL_TOOLS, shell_command
 from ..session_messages import SessionView
 from .floor import Floor
-from .hook_identity import push_for, resolve, views_of
-from .read_views import index_ready
+from .hook_identity import object_field, push_for, resolve, text_field, views_of
+from .read_views import indexed
 
 
 async def prompt_context(floor: Floor, payload: dict[str, Any]) -> dict[str, Any]:
@@ -55,11 +55,11 @@ async def prompt_context(floor: Floor, payload: dict[str, Any]) -> dict[str, Any
 
 
 async def _recall(floor: Floor, view: SessionView, terms: list[str]) -> recall.Decision:
-    views = await views_of(floor, view)
-    if not index_ready(views):
+    graphs = indexed(await views_of(floor, view))
+    if graphs is None:
         return recall.Decision("index_building")
     # No await from here on: the views stay consistent.
-    return recall.run(terms, {lvl: (graph, derived.index) for lvl, _, graph, derived in views}, view.seen)
+    return recall.run(terms, graphs, view.seen)
 
 
 async def pre_tool(floor: Floor, payload: dict[str, Any]) -> dict[str, Any]:
@@ -69,8 +69,8 @@ async def pre_tool(floor: Floor, payload: dict[str, Any]) -> dict[str, Any]:
     about one concrete action); other sessions' writes do not ride along here (they come
     with the PostToolUse reply right after); a session's seen set keeps a gist from coming twice.
     """
-    tool = payload.get("tool_name") if isinstance(payload.get("tool_name"), str) else ""
-    tool_input = payload.get("tool_input") if isinstance(payload.get("tool_input"), dict) else {}
+    tool = text_field(payload, "tool_name")
+    tool_input = object_field(payload, "tool_input")
     if tool not in SHELL_TOOLS:
         return {}
     words = shell.invocations(shell_command(tool_input))
@@ -80,12 +80,11 @@ async def pre_tool(floor: Floor, payload: dict[str, Any]) -> dict[str, Any]:
     view = call.view
     if view is None:
         return {}
-    views = await views_of(floor, view)
-    if not index_ready(views):
+    graphs = indexed(await views_of(floor, view))
+    if graphs is None:
         return {}
     # No await from here to the decision: the views stay consistent.
-    decision = command_recall.decide(words, {lvl: (graph, derived.index) for lvl, _, graph, derived in views},
-                                     view.seen)
+    decision = command_recall.decide(words, graphs, view.seen)
     if decision.reason == "no_command":
         return {}
     now = floor.clock()

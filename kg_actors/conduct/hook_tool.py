@@ -22,7 +22,7 @@ from ..harness import profiles, tool_calls
 from ..session_messages import SessionView
 from ..storage import layout as L
 from .floor import Floor
-from .hook_identity import push_for, resolve, views_of
+from .hook_identity import object_field, push_for, resolve, text_field, views_of
 
 
 async def tool_event(floor: Floor, payload: dict[str, Any]) -> dict[str, Any]:
@@ -30,8 +30,8 @@ async def tool_event(floor: Floor, payload: dict[str, Any]) -> dict[str, Any]:
     view, harness, root = call.view, call.harness, call.root
     if view is None:
         return {}
-    tool = payload.get("tool_name") if isinstance(payload.get("tool_name"), str) else ""
-    tool_input = payload.get("tool_input") if isinstance(payload.get("tool_input"), dict) else {}
+    tool = text_field(payload, "tool_name")
+    tool_input = object_field(payload, "tool_input")
     # Relative paths are the agent's cwd's, which may be below the project root (a git work tree's).
     given = payload.get("cwd")
     cwd = given if isinstance(given, str) and os.path.isabs(given) else root
@@ -119,7 +119,7 @@ async def _nudge(floor: Floor, view: SessionView, harness: profiles.Harness, too
     key = f"{kind}:{needle}"
     now = floor.clock()
     events_path = str(floor.layout.tool_events(floor.directory.project_key(view.project_path)))
-    harness_sid = payload.get("session_id") if isinstance(payload.get("session_id"), str) else "unknown"
+    harness_sid = text_field(payload, "session_id") or "unknown"
     record = await floor.sessions.tool_event(path=events_path, key=key, harness_sid=harness_sid, now=now)
     if not capture.repeated(kind, record) or now - record.get("nudged_ts", -1e18) < C.NUDGE_TARGET_COOLDOWN_SECONDS:
         return None

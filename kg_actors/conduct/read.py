@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..core import debt, merge, reads, replies
+from ..core import debt, merge, reads, render, replies
 from ..core.errors import InvalidInput
 from ..core.model import Edge, GraphData
 from ..core.paging import NOTHING_PENDING, Line, split
@@ -105,7 +105,7 @@ async def _node_read(floor: Floor, view: SessionView, node_ids: list[str], level
             raise InvalidInput("ids", "must be a list of node id strings")
         lvl, handle, node = await floor.find(view, node_id, level)
         if node is None or handle is None or lvl is None:
-            blocks.append([(reads.render.not_found_line(node_id), None)])
+            blocks.append([(render.not_found_line(node_id), None)])
             continue
         got = await handle.get_nodes(ids=[node_id])
         edges = got[0][1] if got[0] is not None else []

@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from ..derived import Derived
 from ..core.model import GraphData, Node
+from ..core.search import SearchIndex
 from ..graph_handle import GraphHandle
 
 LevelView = tuple[str, GraphHandle, GraphData, Derived]
@@ -50,6 +51,11 @@ def written_from(views: list[LevelView]) -> Callable[[str, float], list[Node]]:
     return written
 
 
-def index_ready(views: list[LevelView]) -> bool:
-    """Whether every view has its first index: a hook never waits for a first index build."""
-    return all(handle.index_ready and derived.index is not None for _, handle, _, derived in views)
+def indexed(views: list[LevelView]) -> dict[str, tuple[GraphData, SearchIndex]] | None:
+    """Each level's graph and search index; None while a first index builds (a hook never waits for it)."""
+    out = {}
+    for lvl, handle, graph, derived in views:
+        if not handle.index_ready or derived.index is None:
+            return None
+        out[lvl] = (graph, derived.index)
+    return out

@@ -49,12 +49,7 @@ async def rename(floor: Floor, sid: str | None, old_id: str, new_id: str, level:
     ids.check_new_id_words(new_id, "new_id")
     if old_id == new_id:
         raise InvalidInput("new_id", f"'{new_id}' is unchanged — nothing to rename")
-    handle: GraphHandle | None
-    if level is None:
-        lvl, handle, node = await floor.find(view, old_id)
-    else:
-        handle = await floor.level_handle(view, level, project_path)
-        lvl, node = level, await handle.get_node(node_id=old_id)
+    lvl, handle, node = await floor.locate(view, old_id, level, project_path)
     if node is None or handle is None or lvl is None:
         raise NotFound(f"node '{old_id}' not found" + ("" if level else " in the user or project graph")
                        + await floor.maintain_hint(old_id, level, "a maintain node must name its level: "

@@ -27,6 +27,7 @@ async def search_text(floor: Floor, sid: str | None, query: str) -> str:
     limit = C.SEARCH_TOP_K + C.SEARCH_MORE_K
     per_level, total = {}, 0
     for lvl, (graph, derived) in views.items():
+        assert derived.index is not None  # view() waits for the first index build
         hits, matched = search.top_hits(derived.index, terms, seen, limit)
         per_level[lvl] = hits
         total += matched

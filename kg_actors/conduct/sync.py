@@ -67,8 +67,9 @@ def _pushable(level: str, nodes: list[Node], sid: str, window: sm.PushWindow) ->
     """(written ts, node, updated) for the nodes this session is to be told about."""
     out = []
     for node in nodes:
-        by = node.written.get("by")
-        ts = node.written.get("ts") or 0
+        stamp = node.written or {}
+        by = stamp.get("by")
+        ts = stamp.get("ts") or 0
         writer = window.writers.get(by) if by else None
         if by == sid or writer is None or writer.maintenance or node.archived:
             continue

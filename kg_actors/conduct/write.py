@@ -17,7 +17,6 @@ import attrs
 from ..core import constants as C
 from ..core import graph_ops, ids, secrecy
 from ..core.errors import InvalidInput, NotFound, WriteConflict
-from ..graph_handle import GraphHandle
 from ..graph_messages import PutEdgeResult
 from ..session_messages import PushWindow, SessionView, WriteView
 from .floor import Floor
@@ -108,12 +107,7 @@ async def delete_node(floor: Floor, sid: str | None, node_id: str, level: str | 
                       project_path: str | None = None) -> tuple[str, int]:
     view = await floor.session(sid) if sid is not None else None
     ids.check_node_id(node_id)
-    handle: GraphHandle | None
-    if level is None:
-        lvl, handle, node = await floor.find(view, node_id)
-    else:
-        handle = await floor.level_handle(view, level, project_path)
-        lvl, node = level, await handle.get_node(node_id=node_id)
+    lvl, handle, node = await floor.locate(view, node_id, level, project_path)
     if node is None or handle is None or lvl is None:
         raise NotFound(f"node '{node_id}' not found in the user or project graph"
                        + await floor.maintain_hint(node_id, level, "maintain nodes cannot be deleted with this tool"))

@@ -160,7 +160,8 @@ def preloaded_message(shown: int, user: int, project: int, sid: str) -> str:
 def file_recall_text(names: str, rows: Sequence[tuple[str, str, str]]) -> tuple[str, list[str]]:
     """`KG memory on <files>:` and as many (level, id, gist) lines as the budget holds; the ids shown."""
     header = f"KG memory on {names}:"
-    lines, shown = [header], []
+    lines: list[str] = [header]
+    shown: list[str] = []
     for level, node_id, gist in rows:
         line = f"- [{level}] {node_id}: {gist}"
         if shown and sum(len(x) + 1 for x in lines) + len(line) > C.FILE_RECALL_CHAR_BUDGET:

@@ -44,7 +44,7 @@ def fold_journals(layout: Layout) -> list[str]:
         jpath = journal.journal_path(path)
         if not jpath.exists():
             continue
-        from ..graph_actor import load_graph  # only with a journal to fold: the import costs a CPU tenth
+        from ..graph_loading import load_graph  # only with a journal to fold: the import costs a CPU tenth
 
         graph, _ = load_graph(path, "project" if key.startswith("project:") else key, None)
         files.write_atomic(path, files.dump_json(snapshot_to_json(graph.snapshot_json())))

@@ -105,7 +105,7 @@ def store_files(root: Path) -> dict[str, bytes]:
 def on_disk_graph(graph_file: Path) -> dict:
     """What a restart would load: the JSON (with `.prev` fallback) plus its journal, as stored JSON."""
     from kg_actors.core.model import snapshot_to_json
-    from kg_actors.graph_actor import load_graph
+    from kg_actors.graph_loading import load_graph
 
     g, _ = load_graph(graph_file, "project" if graph_file.name == "graph.json" else "user", None)
     return snapshot_to_json(g.snapshot_json())

@@ -25,7 +25,7 @@ from trio_websocket import ConnectionRejected, open_websocket_url
 from kg_actors.core import constants as C
 from kg_actors.core import render, search
 from kg_actors.core.terms import query_terms
-from kg_actors.graph_actor import load_graph
+from kg_actors.graph_loading import load_graph
 from kg_actors.testing import ServerProcess
 
 

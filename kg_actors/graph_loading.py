@@ -1,0 +1,61 @@
+"""Loading a graph for its actor: the JSON file (with `.prev` fallback) plus its journal, then settling it.
+
+Both run in a worker thread before the actor starts: nothing else can see the
+graph yet, so building and compacting it stalls no reply.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from .core import compaction, render
+from .core import constants as C
+from .core.model import GraphData
+from .storage import files, journal
+
+log = logging.getLogger(__name__)
+
+
+def load_graph(path: Path, kind: str, project_path: str | None) -> tuple[GraphData, int]:
+    """Read a graph (JSON, `.prev` fallback, then its journal). Runs in a worker thread.
+
+    The derived indexes are built here too, before any other task can see the
+    graph, so the actor never stalls the event loop building them.
+    """
+    raw = files.load_json(path)
+    graph = GraphData.from_json(raw, kind) if isinstance(raw, dict) else GraphData(kind)
+    jpath = journal.journal_path(path)
+    if journal.belongs(jpath):
+        replayed = journal.read(jpath)
+    else:
+        # The file was replaced after these writes (a restore): disk wins, the writes are kept aside.
+        dropped = journal.set_aside(jpath)
+        log.warning("%s was written after its journal began (a restore, or a save cut short before it removed "
+                    "the journal): disk wins; %d change(s) of the journal were set aside "
+                    "in %s.dropped", path.name, dropped, jpath.name)
+        replayed = []
+    for record in replayed:
+        graph.apply_record(record)
+    graph.take_changes()
+    graph.commit()
+    if kind == "project" and project_path and graph.project_path != project_path:
+        graph.project_path = project_path
+        graph.meta_changed = True
+    return graph, len(replayed)
+
+
+def settle(graph: GraphData, now: float, runs: int = 10) -> int:
+    """Compact a freshly loaded graph that is over its budget until nothing acts.
+
+    A store written elsewhere may be far over (thousands of anchors); settling it
+    here, in a worker thread before the actor starts, spares the first write.
+    A graph within its budget is left as it is until a write or the tick.
+    """
+    budget = C.MAX_CHARS_PER_LEVEL
+    if render.fast_charge(graph) <= budget and render.archived_anchor_chars(graph) <= budget * C.ARCHIVED_BUDGET_RATIO:
+        return 0
+    for run in range(runs):
+        if not compaction.compact(graph, now).acted:
+            return run
+    return runs
