@@ -19,14 +19,14 @@ from hook_helpers import Harness  # noqa: E402
 
 FAKE_CLAUDE = """#!{python}
 import json, os, re, sys
-import anyio
-from mcp import Client
-from kg_actors.testing import session_of
 USAGE = {usage!r}
 rec = {rec!r}
 if sys.argv[1:4] == ["-p", "/usage", "--output-format"]:  # agy's /usage: answered locally
     print(json.dumps(USAGE))
     sys.exit(0)
+import anyio
+from mcp import Client
+from kg_actors.testing import session_of
 prompt = sys.stdin.read()
 if "--input-format" in sys.argv:  # agy's stream-json: one user event
     prompt = json.loads(prompt)["message"]["content"]
