@@ -281,7 +281,8 @@ class LeanClient:
         self.conn.close()
 
 
-def drive(site: Site, sessions: list[dict], n: int, rng: random.Random, seconds: float | None = None) -> dict:
+def drive(site: Site, sessions: list[dict], n: int, rng: random.Random, seconds: float | None = None,
+          raw: bool = False) -> dict:
     """Latency of the two per-event endpoints, one keep-alive client, sessions in rotation.
 
     A request that takes longer than the hooks' own limit (curl --max-time 1) is
@@ -321,6 +322,8 @@ def drive(site: Site, sessions: list[dict], n: int, rng: random.Random, seconds:
                 outcomes[f"{kind}_text"] += "hookSpecificOutput" in text
     finally:
         client.close()
+    if raw:  # the latencies themselves (seconds), for a caller that pools blocks (bench/chores_ab.py)
+        return {"prompt": p_lat, "tool": t_lat, "pre": c_lat, **outcomes}
     return {"prompt": ms(p_lat), "tool": ms(t_lat), "pre": ms(c_lat), **outcomes}
 
 

@@ -14,7 +14,7 @@ import subprocess
 import sys
 import time
 
-from ..config import Config
+from ..config import Config, ConfigError
 from ..core import gauges
 from . import gauge_files
 
@@ -31,8 +31,11 @@ def run(args) -> int:
     raw = sys.stdin.buffer.read()
     record = None
     try:
-        record = gauge_files.record_claude(Config.from_env().root, json.loads(raw), time.time())
-    except (ValueError, OSError):
+        root = Config.from_env().root
+        record = gauge_files.record_claude(root, json.loads(raw), time.time())
+        if record is None:  # a frame without limits: show the reading kept
+            record = json.loads(gauge_files.claude_path(root).read_bytes())
+    except (ValueError, OSError, ConfigError):  # a status line always prints
         pass
     if args.wrap:
         try:
@@ -45,8 +48,8 @@ def run(args) -> int:
     return 0
 
 
-def line(record: dict | None) -> str:
-    if not record:
+def line(record: object) -> str:
+    if not isinstance(record, dict):
         return "kg: no quota reading"
     reading = gauges.claude_reading(record, time.time())
     if isinstance(reading, str):

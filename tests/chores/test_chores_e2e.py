@@ -19,14 +19,14 @@ from hook_helpers import Harness  # noqa: E402
 
 FAKE_CLAUDE = """#!{python}
 import json, os, re, sys
-import anyio
-from mcp import Client
-from kg_actors.testing import session_of
 USAGE = {usage!r}
 rec = {rec!r}
 if sys.argv[1:4] == ["-p", "/usage", "--output-format"]:  # agy's /usage: answered locally
     print(json.dumps(USAGE))
     sys.exit(0)
+import anyio
+from mcp import Client
+from kg_actors.testing import session_of
 prompt = sys.stdin.read()
 if "--input-format" in sys.argv:  # agy's stream-json: one user event
     prompt = json.loads(prompt)["message"]["content"]
@@ -92,17 +92,23 @@ def _server(tmp_path, name: str, chores_json: str) -> tuple[ServerProcess, Path]
     return srv, rec
 
 
+def _session(srv: ServerProcess, kind: str = "claude") -> tuple[str, Harness]:
+    """Serve; a project whose one node has an oversized gist (debt above the floor); a started session in it."""
+    srv.start("--no-editor")
+    project = srv.project("app")
+    anyio.run(_seed, srv, project)
+    h = Harness(srv, project, kind=kind)
+    assert h.start().json is not None  # the SessionStart hook answered (a preload)
+    return project, h
+
+
 def test_a_prompt_dispatches_a_chore_to_the_runner_and_spacing_refuses_the_next(tmp_path):
     srv, rec = _server(tmp_path, "claude", json.dumps({"enabled": True, "timeout_s": 60}))
     frame = {"rate_limits": {"five_hour": {"used_percentage": 12, "resets_at": time.time() + 3600},
                              "seven_day": {"used_percentage": 20, "resets_at": time.time() + 86400}}}
     gauge_files.record_claude(srv.store, frame, time.time())
-    srv.start("--no-editor")
     try:
-        project = srv.project("app")
-        anyio.run(_seed, srv, project)
-        h = Harness(srv, project)
-        h.start()
+        project, h = _session(srv)
         reply = h.prompt("how do deploys reach production?")
         assert reply.rc == 0 and reply.json is not None  # the reply came; the decision runs after it
         log = srv.store / "chores.jsonl"
@@ -126,12 +132,8 @@ def test_a_prompt_dispatches_a_chore_to_the_runner_and_spacing_refuses_the_next(
 
 def test_a_codex_session_runs_its_chore_through_codex_gated_on_its_rollout(tmp_path):
     srv, rec = _server(tmp_path, "codex", json.dumps({"enabled": True, "timeout_s": 60}))
-    srv.start("--no-editor")
     try:
-        project = srv.project("app")
-        anyio.run(_seed, srv, project)
-        h = Harness(srv, project, kind="codex")
-        h.start()
+        project, h = _session(srv, "codex")
         stamp = time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime())
         with open(h.transcript, "a") as f:  # Codex's token_count event, as its rollout has it
             f.write(json.dumps({"timestamp": stamp, "type": "event_msg", "payload": {
@@ -157,12 +159,8 @@ def test_a_codex_session_runs_its_chore_through_codex_gated_on_its_rollout(tmp_p
 
 def test_a_corrupt_chores_json_leaves_chores_off_and_every_hook_answering(tmp_path):
     srv, rec = _server(tmp_path, "claude", '{"enabled": true,')
-    srv.start("--no-editor")
     try:
-        project = srv.project("app")
-        anyio.run(_seed, srv, project)
-        h = Harness(srv, project)
-        assert h.start().json is not None
+        project, h = _session(srv)
         for text in ("first prompt about deploys", "second prompt about deploys"):
             assert h.prompt(text).rc == 0
         assert h.read(project + "/README.md").rc == 0
@@ -184,12 +182,8 @@ def test_the_antigravity_runner_through_its_documented_interface(tmp_path):
     settings = srv.home / ".gemini" / "antigravity-cli" / "settings.json"
     settings.parent.mkdir(parents=True)
     settings.write_text(json.dumps({"useG1Credits": True, "permissions": {"allow": ["mcp(knowledge-graph_kg/*)"]}}))
-    srv.start("--no-editor")
     try:
-        project = srv.project("app")
-        anyio.run(_seed, srv, project)
-        h = Harness(srv, project)
-        h.start()
+        project, h = _session(srv)
         h.prompt("how do deploys reach production?")
         records = _wait_for(srv.store / "chores.jsonl", "skip")
         assert records[-1]["reason"] == "antigravity: paid credits could be spent (useG1Credits is on)"
