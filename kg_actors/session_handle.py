@@ -87,8 +87,8 @@ class SessionHandle:
         return await self._mailbox.ask(m.OpenWrite(sid, now, node_id))
 
     async def after_write(self, sid: str, ids: list[str], via: str, at: float,
-                          push_at: float | None = None) -> PushWindow | None:
-        return await self._mailbox.ask(m.AfterWrite(sid, ids, via, at, push_at))
+                          push_at: float | None = None, peek: bool = False) -> PushWindow | None:
+        return await self._mailbox.ask(m.AfterWrite(sid, ids, via, at, push_at, peek))
 
     async def forget_views(self, ids: list[str]) -> None:
         await self._mailbox.ask(m.ForgetViews(ids))

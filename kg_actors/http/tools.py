@@ -143,7 +143,8 @@ def build_server(floor: Floor, antigravity: Any = None) -> Server:
         conversation = profiles.antigravity_conversation(_meta(params))
         if conversation is not None and antigravity is not None:
             # Antigravity cuts large results: its adapter queues them for its hooks.
-            out = await antigravity.call_tool(tools, params.name, params.arguments or {}, conversation)
+            takes_session = "session_id" in schemas.SCHEMAS.get(params.name, {}).get("properties", {})
+            out = await antigravity.call_tool(tools, params.name, params.arguments or {}, conversation, takes_session)
             return _text(out) if isinstance(out, str) else out
         return await tools.call(params.name, params.arguments or {}, _harness(ctx))
 
