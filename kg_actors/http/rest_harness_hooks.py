@@ -16,6 +16,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
+from ..chores.trigger import after_prompt
 from ..conduct import hook_recall, hook_session, hook_tool
 from ..core.replies import hook_output
 from ..harness import gemini, opencode
@@ -68,7 +69,9 @@ def routes(runtime) -> list[Route]:
             payload = adapter.translate(await json_body(request)) if claude_event else None
             if claude_event is None or payload is None:
                 return JSONResponse({})
-            return JSONResponse(adapter.answer(await decide(claude_event, payload), event))
+            # A human prompt from any harness may start a chore, after the reply is out (chores/trigger.py).
+            later = after_prompt(runtime, payload) if claude_event == "UserPromptSubmit" else None
+            return JSONResponse(adapter.answer(await decide(claude_event, payload), event), background=later)
         return hook
 
     return [Route(f"{a.prefix}/{{event}}", guarded(endpoint(a)), methods=["POST"]) for a in ADAPTERS]

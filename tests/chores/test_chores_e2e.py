@@ -202,3 +202,32 @@ def test_the_antigravity_runner_through_its_documented_interface(tmp_path):
         assert "tools: []" in agent and json.loads(rec.read_text())["cwd"] == str(srv.store / "agy-runner")
     finally:
         srv.kill()
+
+
+def test_a_gemini_prompt_dispatches_a_chore_too(tmp_path):
+    """Any harness's human prompt is a trigger: Gemini CLI's BeforeAgent hook hands it over like Claude Code's."""
+    import urllib.request
+
+    srv, rec = _server(tmp_path, "claude", json.dumps({"enabled": True, "timeout_s": 60, "runner": "claude"}))
+    frame = {"rate_limits": {"five_hour": {"used_percentage": 12, "resets_at": time.time() + 3600},
+                             "seven_day": {"used_percentage": 20, "resets_at": time.time() + 86400}}}
+    gauge_files.record_claude(srv.store, frame, time.time())
+
+    def gemini(event: str, body: dict) -> dict:
+        req = urllib.request.Request(f"{srv.url}/api/gemini/{event}", json.dumps(body).encode(),
+                                     {"Content-Type": "application/json"})
+        with urllib.request.urlopen(req, timeout=30) as resp:
+            return json.loads(resp.read())
+
+    try:
+        srv.start("--no-editor")
+        project = srv.project("app")
+        anyio.run(_seed, srv, project)
+        base = {"session_id": "gemini-1", "cwd": project, "transcript_path": str(tmp_path / "gemini-1.json")}
+        gemini("SessionStart", {**base, "hook_event_name": "SessionStart", "source": "startup"})
+        gemini("BeforeAgent", {**base, "hook_event_name": "BeforeAgent", "prompt": "how do deploys reach production?"})
+        records = _wait_for(srv.store / "chores.jsonl", "dispatch")
+        dispatch = next(r for r in records if r["event"] == "dispatch")
+        assert dispatch["targets"] == ["deploy-pipeline-steps"] and dispatch["runner"] == "claude"
+    finally:
+        srv.kill()
