@@ -15,7 +15,9 @@ from collections.abc import Awaitable, Callable
 import trio
 
 from .core.errors import KGError
+from .core.model import GraphData
 from .graph_actor import GraphHandle, build_derived, load_graph, run_graph_actor, settle
+from .storage import files
 from .storage import layout as L
 
 log = logging.getLogger(__name__)
@@ -39,6 +41,7 @@ class GraphDirectory:
         self._slug_of: dict[str, str] = {}
         self._root_of: dict[str, str] = {}
         self._recorded_at: dict[str, tuple[int, str | None]] = {}  # slug -> (file mtime, recorded folder)
+        self._refusals: dict[str, str | None] = {}  # key -> why its graph refuses changes (file unreadable)
         self.closing = False
 
     # Project identity ------------------------------------------------------
@@ -90,6 +93,10 @@ class GraphDirectory:
     def loaded(self) -> list[GraphHandle]:
         return list(self._handles.values())
 
+    def unreadable(self, key: str) -> str | None:
+        """Why a loaded graph refuses changes (its file could not be read), or None."""
+        return self._refusals.get(key)
+
     def loaded_keys(self) -> list[str]:
         return list(self._handles)
 
@@ -130,7 +137,17 @@ class GraphDirectory:
         path = self.layout.graph_file(key)
         root = self.root_of(key) if level == "project" else None
         kind = {"user": "user", "maintain": "maintain"}.get(level, "project")
-        graph, replayed = await trio.to_thread.run_sync(load_graph, path, kind, root)
+        refusal = None
+        try:
+            graph, replayed = await trio.to_thread.run_sync(load_graph, path, kind, root)
+        except files.Unreadable as exc:
+            # One bad file costs only what it holds: the graph is served empty and refuses changes,
+            # so nothing is written over the file the user restores.
+            refusal = (f"{exc} Until then this graph is served empty and refuses changes; after restoring, "
+                       "reload it (GET /api/graph/read?reload=true) or restart the server.")
+            log.error("graph %s: %s", key, refusal)
+            graph, replayed = GraphData(kind, root), 0
+        self._refusals[key] = refusal
         await trio.to_thread.run_sync(settle, graph, self.clock())
         derived = await trio.to_thread.run_sync(build_derived, graph, self.clock())
         if replayed:
@@ -138,10 +155,14 @@ class GraphDirectory:
         if level == "project" and graph.project_path:
             self._root_of.setdefault(key.removeprefix("project:"), graph.project_path)
         handle = await self._nursery.start(run_graph_actor, key, level, path, graph, derived, self.orphan_grace_days,
-                                            self.step_aside, self.clock)
+                                            self.step_aside, self.clock, refusal)
+        if refusal is not None:
+            return handle
         # Edges whose bare-id endpoint names no node go on load; a project may name user nodes.
         outside = frozenset()
         if level == "project":
+            if (await self.get("user")) and self._refusals.get("user"):
+                return handle  # an unreadable user graph names no nodes: its edges must stay
             outside = await (await self.get("user")).node_ids()
         await handle.clean_dangling(outside_ids=outside)
         return handle

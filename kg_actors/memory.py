@@ -496,6 +496,9 @@ class Memory:
             graph, derived = await handle.view_now()
             parts.append(derived.level_part(graph, lvl, preloaded, now))
             debt_lines[lvl] = debt.debt_line(derived.debt(graph, now))
+            unreadable = self.directory.unreadable(handle.key)
+            if unreadable:  # the level is served empty: say why, and how to get it back
+                notices.append(f"The {lvl} memory could not be loaded: {unreadable}")
         first = view.full_read_ts is None
         if view.project_path is None and user_only_notice(view.sid) not in notices:
             notices.append(user_only_notice(view.sid))

@@ -51,3 +51,14 @@ class Conflict(KGError):
 
 class ActorStopped(KGError):
     status = 503
+
+
+class StorageRefused(KGError):
+    """The store could not make a change durable (disk full, read-only, I/O error), or the graph's
+    file is unreadable: the change was not kept, and nothing stored was touched."""
+
+    status = 503
+
+    def __init__(self, reason: str):
+        self.reason = reason
+        super().__init__(f"NOT WRITTEN: {reason}")

@@ -16,6 +16,8 @@ import logging
 import os
 from pathlib import Path
 
+from . import faults
+
 log = logging.getLogger(__name__)
 
 
@@ -40,6 +42,7 @@ def _graph_file(path: Path) -> Path:
 
 
 def append(path: Path, records: list[dict]) -> None:
+    faults.check(path)
     data = "".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) + "\n" for r in records)
     # A new project's folder does not exist until its first save: the journal comes first.
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -59,7 +62,7 @@ def belongs(path: Path) -> bool:
     try:
         with open(path, "rb") as f:
             first = f.readline()
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
         return True
     try:
         header = json.loads(first)
@@ -81,7 +84,7 @@ def set_aside(path: Path) -> int:
 def read(path: Path) -> list[dict]:
     try:
         raw = path.read_bytes()
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
         return []
     records = []
     for n, line in enumerate(raw.split(b"\n")):
