@@ -14,6 +14,7 @@ from typing import Any
 
 import attrs
 
+from . import delivery
 from . import session_messages as sm
 from .core import constants as C
 from .core import debt, graph_ops, ids, merge, reads, search, search_format, secrecy
@@ -612,7 +613,17 @@ class Memory:
         if len(fresh) > len(shown):
             lines.append(f"+{len(fresh) - len(shown)} more — kg_sync(session_id) lists them.")
         lines.append("If one already holds a lesson you are about to write, update that node instead of adding another.")
-        await self.sessions.tell(sm.MarkSeen(sid=sid, ids=[n.id for _, n, _ in shown], via="push", at=self.clock()))
+        seen = sm.MarkSeen(sid=sid, ids=[n.id for _, n, _ in shown], via="push", at=self.clock())
+        since = window.since
+
+        async def delivered() -> None:
+            await self.sessions.tell(seen)
+
+        async def abandoned() -> None:
+            await self.sessions.tell(sm.ReofferPush(sid=sid, since=since))
+
+        if not delivery.defer(delivered, abandoned):  # seen once the hook reply is sent (F38)
+            await delivered()
         return "\n".join(lines)
 
 

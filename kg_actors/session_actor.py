@@ -270,9 +270,16 @@ class Registry:
         if s is None:
             return None
         since = max(x for x in (s.start_ts, s.last_synced_ts, s.pushed_ts) if x is not None)
+        if s.push_reoffer is not None:  # a window a client gave up on comes again (F38)
+            since, s.push_reoffer = min(since, s.push_reoffer), None
         s.pushed_ts = now
         # The writers come along: one message instead of two on every hook reply.
-        return m.PushWindow(since, dict(s.seen_at), s.project_path, sid, self._writers())
+        return m.PushWindow(since, dict(s.seen_at), s.project_path, sid, self._writers(), now)
+
+    def reoffer_push(self, msg: m.ReofferPush) -> None:
+        s = self.sessions.get(msg.sid)
+        if s is not None:
+            s.push_reoffer = msg.since if s.push_reoffer is None else min(s.push_reoffer, msg.since)
 
     def writers(self, msg: m.Writers) -> dict[str, m.WriterInfo]:
         return self._writers()
@@ -390,7 +397,7 @@ HANDLERS: dict[type[m.SessionMessage[Any]], Callable[[Registry, Any], object]] =
     m.SetPreloaded: Registry.set_preloaded, m.GetWriteView: Registry.write_view,
     m.RenameRef: Registry.rename_ref, m.ForgetViews: Registry.forget_views, m.Like: Registry.like,
     m.Unlike: Registry.unlike,
-    m.GetVoteState: Registry.vote_state, m.SyncWindow: Registry.sync_window, m.ClaimPush: Registry.claim_push,
+    m.GetVoteState: Registry.vote_state, m.SyncWindow: Registry.sync_window, m.ClaimPush: Registry.claim_push, m.ReofferPush: Registry.reoffer_push,
     m.Writers: Registry.writers, m.SetPages: Registry.set_pages, m.NextPage: Registry.next_page,
     m.FileRecallAllowed: Registry.file_recall_allowed, m.NoteFileRecall: Registry.note_file_recall,
     m.ToolEvent: Registry.tool_event, m.ClaimNudge: Registry.claim_nudge,

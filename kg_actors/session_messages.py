@@ -81,6 +81,7 @@ class PushWindow:
     project_path: str | None
     sid: str
     writers: dict[str, WriterInfo]
+    claimed_at: float = 0.0  # the claim's `now`: where the session's next window starts
 
 
 @attrs.frozen
@@ -287,6 +288,15 @@ class ClaimPush(SessionMessage["PushWindow | None"]):
 
 
 @attrs.frozen
+class ReofferPush(SessionMessage[None]):
+    """A push whose reply the client gave up on: its window is offered again with the next claim."""
+
+    op = "reoffer_push"
+    sid: str
+    since: float
+
+
+@attrs.frozen
 class Writers(SessionMessage["dict[str, WriterInfo]"]):
     op = "writers"
     sessions = Touches.NONE
@@ -480,6 +490,9 @@ class SessionHandle:
 
     async def claim_push(self, sid: str, now: float) -> PushWindow | None:
         return await self._mailbox.ask(ClaimPush(sid, now))
+
+    async def reoffer_push(self, sid: str, since: float) -> None:
+        await self._mailbox.ask(ReofferPush(sid, since))
 
     async def writers(self) -> dict[str, WriterInfo]:
         return await self._mailbox.ask(Writers())

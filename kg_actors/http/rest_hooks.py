@@ -7,10 +7,13 @@ output, so an error is silence in the session.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from .. import delivery
 from ..ambient import Ambient, hook_output
 from ..core import debt
 from ..core.errors import InvalidInput
@@ -38,13 +41,13 @@ def routes(runtime) -> list[Route]:
         return JSONResponse(hook_output("SessionStart", out["context"], message))
 
     async def prompt_context(request: Request) -> JSONResponse:
-        return JSONResponse(await ambient.prompt_context(await json_body(request)))
+        return await _delivered(request, ambient.prompt_context)
 
     async def pre_tool(request: Request) -> JSONResponse:
         return JSONResponse(await ambient.pre_tool(await json_body(request)))
 
     async def tool_event(request: Request) -> JSONResponse:
-        return JSONResponse(await ambient.tool_event(await json_body(request)))
+        return await _delivered(request, ambient.tool_event)
 
     async def session_state(request: Request) -> JSONResponse:
         """For prompt hooks from before the server made every decision: the full-read flag only."""
@@ -85,6 +88,36 @@ def routes(runtime) -> list[Route]:
         Route("/api/session_state", guarded(session_state)),
         Route("/api/maintenance_debt", guarded(maintenance_debt)),
     ]
+
+
+async def _delivered(request: Request, reply: Callable[[dict], Awaitable[dict]]) -> Response:
+    """A hook reply whose shown parts count as shown once it is sent; a client that hung up
+    before it was ready gets them offered again with its next reply (F38)."""
+    body = await json_body(request)
+    with delivery.collect() as effects:
+        out = await reply(body)
+    if not effects:
+        return JSONResponse(out)
+    if await request.is_disconnected():
+        await effects.abandoned()
+        return JSONResponse(out)
+    return _EffectsResponse(out, effects)
+
+
+class _EffectsResponse(JSONResponse):
+    """Runs the delivered effects after the body is sent, the abandoned ones when the send fails."""
+
+    def __init__(self, content: dict, effects: delivery.Effects):
+        super().__init__(content)
+        self.effects = effects
+
+    async def __call__(self, scope, receive, send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        except BaseException:
+            await self.effects.abandoned()
+            raise
+        await self.effects.delivered()
 
 
 def _required(value: object, field: str) -> str:
