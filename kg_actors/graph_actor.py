@@ -192,13 +192,19 @@ class GraphState:
         out: list[tuple[str, Any]] = []
         for vkey, entry in self.graph.versions.items():
             ts = entry.get("ts") if isinstance(entry, dict) else None
-            if not isinstance(ts, int | float) or ts <= since or entry.get("session") == session:
+            if not isinstance(ts, int | float) or ts <= since:
                 continue
             if vkey.startswith("node:"):
                 node = self.graph.nodes.get(vkey[5:])
                 written = (node.written or {}) if node else {}
-                if node is not None and (written.get("by") != session or written.get("ts", 0) > since):
+                by, wts = written.get("by"), written.get("ts")
+                others = by not in (None, session) and isinstance(wts, int | float) and wts > since
+                # The session's own last change (a rename, a vote) must not hide content another
+                # session wrote since (F36); its own content change alone is not news to it.
+                if node is not None and (others if entry.get("session") == session else by != session or others):
                     out.append(("node", node))
+            elif entry.get("session") == session:
+                continue
             elif vkey.startswith("edge:"):
                 for edge in self._edge_by_storage_key(vkey[5:]):
                     out.append(("edge", edge))
