@@ -592,6 +592,12 @@ class Memory:
                 nodes = written(lvl, window.since)
             else:
                 nodes = await handle.written_since(since=window.since)
+            if window.again:  # shown in a reply its client gave up on, and not rewritten since
+                earliest = min(window.again.values()) - 1e-6
+                older = written(lvl, earliest) if written is not None else await handle.written_since(since=earliest)
+                held = {n.id for n in nodes}
+                nodes = [*nodes, *(n for n in older if n.id not in held
+                                   and window.again.get(n.id) == n.written.get("ts"))]
             for node in nodes:
                 by = node.written.get("by")
                 ts = node.written.get("ts") or 0
@@ -614,13 +620,13 @@ class Memory:
             lines.append(f"+{len(fresh) - len(shown)} more — kg_sync(session_id) lists them.")
         lines.append("If one already holds a lesson you are about to write, update that node instead of adding another.")
         seen = sm.MarkSeen(sid=sid, ids=[n.id for _, n, _ in shown], via="push", at=self.clock())
-        since = window.since
+        items = {n.id: ts for ts, n, _ in shown}
 
         async def delivered() -> None:
             await self.sessions.tell(seen)
 
         async def abandoned() -> None:
-            await self.sessions.tell(sm.ReofferPush(sid=sid, since=since))
+            await self.sessions.tell(sm.ReofferPush(sid=sid, items=items))
 
         if not delivery.defer(delivered, abandoned):  # seen once the hook reply is sent (F38)
             await delivered()

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import logging
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -180,6 +181,8 @@ class Registry:
         if s is None:
             return
         for node_id in ids:
+            # Every session keys these by the same ids: one string each, not one per session (soak).
+            node_id = sys.intern(node_id) if type(node_id) is str else node_id
             # seen_via: what is in the session's context now (reset by a compaction);
             # seen_at/read_at: when it last viewed each node (kept, for write arbitration).
             s.seen_via.setdefault(node_id, via)
@@ -270,16 +273,17 @@ class Registry:
         if s is None:
             return None
         since = max(x for x in (s.start_ts, s.last_synced_ts, s.pushed_ts) if x is not None)
-        if s.push_reoffer is not None:  # a window a client gave up on comes again (F38)
-            since, s.push_reoffer = min(since, s.push_reoffer), None
         s.pushed_ts = now
+        # What a client gave up on comes again as items, not as its window: that window may overlap
+        # one in flight, whose writes would then go out twice (formal/models/push_delivery.py).
+        again, s.push_again = s.push_again, {}
         # The writers come along: one message instead of two on every hook reply.
-        return m.PushWindow(since, dict(s.seen_at), s.project_path, sid, self._writers(), now)
+        return m.PushWindow(since, dict(s.seen_at), s.project_path, sid, self._writers(), again)
 
     def reoffer_push(self, msg: m.ReofferPush) -> None:
         s = self.sessions.get(msg.sid)
         if s is not None:
-            s.push_reoffer = msg.since if s.push_reoffer is None else min(s.push_reoffer, msg.since)
+            s.push_again.update(msg.items)
 
     def writers(self, msg: m.Writers) -> dict[str, m.WriterInfo]:
         return self._writers()

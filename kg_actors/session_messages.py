@@ -81,7 +81,7 @@ class PushWindow:
     project_path: str | None
     sid: str
     writers: dict[str, WriterInfo]
-    claimed_at: float = 0.0  # the claim's `now`: where the session's next window starts
+    again: dict[str, float] = attrs.field(factory=dict)  # shown in a reply its client gave up on: id -> stamp
 
 
 @attrs.frozen
@@ -289,11 +289,12 @@ class ClaimPush(SessionMessage["PushWindow | None"]):
 
 @attrs.frozen
 class ReofferPush(SessionMessage[None]):
-    """A push whose reply the client gave up on: its window is offered again with the next claim."""
+    """What a hook reply showed that its client gave up on (node id -> write stamp): the next
+    claim offers those again, each only if not rewritten or seen since (F38)."""
 
     op = "reoffer_push"
     sid: str
-    since: float
+    items: dict[str, float]
 
 
 @attrs.frozen
@@ -491,8 +492,8 @@ class SessionHandle:
     async def claim_push(self, sid: str, now: float) -> PushWindow | None:
         return await self._mailbox.ask(ClaimPush(sid, now))
 
-    async def reoffer_push(self, sid: str, since: float) -> None:
-        await self._mailbox.ask(ReofferPush(sid, since))
+    async def reoffer_push(self, sid: str, items: dict[str, float]) -> None:
+        await self._mailbox.ask(ReofferPush(sid, items))
 
     async def writers(self) -> dict[str, WriterInfo]:
         return await self._mailbox.ask(Writers())

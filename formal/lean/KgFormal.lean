@@ -1,2 +1,4 @@
 import KgFormal.Explore
 import KgFormal.Durability
+import KgFormal.FailedAppend
+import KgFormal.PushDelivery

@@ -4,4 +4,11 @@ def main : IO UInt32 := do
   let old := (KgFormal.explore (KgFormal.Durability.model false)).isSome
   let now := (KgFormal.explore (KgFormal.Durability.model true)).isNone
   IO.println s!"durability: old design counterexample found {old}; today's design holds {now}"
-  return if old && now then 0 else 1
+  let faOld := (KgFormal.explore (KgFormal.FailedAppend.model false)).isSome
+  let faNow := (KgFormal.explore (KgFormal.FailedAppend.model true)).isNone
+  IO.println s!"failed_append: old design counterexample found {faOld}; today's design holds {faNow}"
+  let pdOld := (KgFormal.explore (KgFormal.PushDelivery.model 0)).isSome
+  let pdWin := (KgFormal.explore (KgFormal.PushDelivery.model 1)).isSome
+  let pdNow := (KgFormal.explore (KgFormal.PushDelivery.model 2)).isNone
+  IO.println s!"push_delivery: marked-at-build found {pdOld}; window-reoffer found {pdWin}; today's holds {pdNow}"
+  return if old && now && faOld && faNow && pdOld && pdWin && pdNow then 0 else 1

@@ -1,0 +1,76 @@
+"""Counterexamples the models found, replayed on the real actors (the whole server in-process).
+
+Each test follows the model's trace step by step, with the real handler for each step.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))
+from inprocess import hook, server  # noqa: E402
+
+from kg_actors import delivery  # noqa: E402
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    return home
+
+
+async def _reply(rt, sid: str):
+    """Claim and build one hook reply's push, its delivery still open (the model's "in flight")."""
+    window = await rt.sessions.claim_push(sid=sid, now=rt.clock())
+    with delivery.collect() as effects:
+        text = await rt.memory.push_notice(sid, window=window, claimed=True)
+    return text or "", effects
+
+
+async def test_push_delivery_window_counterexample_a_write_in_flight_is_not_offered_twice(tmp_path, home):
+    """formal/models/push_delivery.py, design "window": write n0@1, claim A shows it, write n0@3,
+    claim B shows it, A's client hangs up, claim C showed n0@3 again while B was in flight."""
+    cwd = home / "replay-proj"
+    cwd.mkdir()
+    async with server(tmp_path / "store") as rt:
+        for claude in ("claude-observer", "claude-writer"):
+            await hook(rt, "/api/session_bootstrap", {"cwd": str(cwd), "session_id": claude, "source": "startup"})
+        observer = (await rt.sessions.find_by_claude(claude_sid="claude-observer")).sid
+        writer = (await rt.sessions.find_by_claude(claude_sid="claude-writer")).sid
+        await rt.memory.put_node(writer, "project", "replayed-node", "first version", None, None)
+        a_text, a = await _reply(rt, observer)
+        assert "first version" in a_text
+        await rt.memory.put_node(writer, "project", "replayed-node", "second version", None, None)
+        b_text, b = await _reply(rt, observer)
+        assert "second version" in b_text
+        await a.abandoned()  # A's client hung up
+        c_text, c = await _reply(rt, observer)
+        assert "replayed-node" not in c_text, "the write in flight in B was offered again"
+        await b.delivered()
+        await c.delivered()
+        d_text, _ = await _reply(rt, observer)
+        assert "replayed-node" not in d_text, "delivered once, shown once"
+
+
+async def test_push_delivery_an_abandoned_item_comes_back_once(tmp_path, home):
+    cwd = home / "replay-proj"
+    cwd.mkdir()
+    async with server(tmp_path / "store") as rt:
+        for claude in ("claude-observer", "claude-writer"):
+            await hook(rt, "/api/session_bootstrap", {"cwd": str(cwd), "session_id": claude, "source": "startup"})
+        observer = (await rt.sessions.find_by_claude(claude_sid="claude-observer")).sid
+        writer = (await rt.sessions.find_by_claude(claude_sid="claude-writer")).sid
+        await rt.memory.put_node(writer, "project", "abandoned-node", "shown to nobody", None, None)
+        text, a = await _reply(rt, observer)
+        assert "abandoned-node" in text
+        await a.abandoned()
+        text, b = await _reply(rt, observer)
+        assert "abandoned-node" in text
+        await b.delivered()
+        text, _ = await _reply(rt, observer)
+        assert "abandoned-node" not in text
