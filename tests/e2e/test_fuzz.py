@@ -74,6 +74,21 @@ def arguments(tool: str, sid: str):
                      st.dictionaries(st.sampled_from([*props, "bogus"]), json_values, max_size=5))
 
 
+def hook_bodies(cwd: str):
+    """A hook's body: a payload of the hook's fields (often valid), bytes, or any JSON."""
+    payload = st.fixed_dictionaries({}, optional={
+        "session_id": st.one_of(st.just("fuzz-claude-1"), text), "cwd": st.one_of(st.just(cwd), text),
+        "hook_event_name": st.sampled_from(["SessionStart", "UserPromptSubmit", "PostToolUse", "PreToolUse", "x"]),
+        "prompt": text, "source": st.sampled_from(["startup", "resume", "clear", "compact", "?"]),
+        "tool_name": st.sampled_from(["Read", "Bash", "Edit", "shell", "WebFetch", "view_file", ""]),
+        "tool_input": st.one_of(st.dictionaries(st.sampled_from(["file_path", "command", "url", "path"]), text),
+                                json_values),
+        "tool_response": json_values, "transcript_path": text,
+    })
+    return st.one_of(payload.map(lambda p: json.dumps(p).encode()), st.binary(max_size=200),
+                     json_values.map(lambda v: json.dumps(v).encode()))
+
+
 def _answered(status: int, body: bytes) -> dict:
     assert status < 500, body[:500]
     reply = json.loads(body)
@@ -118,19 +133,8 @@ def test_rejected_input_changes_nothing_on_disk(srv):
 
 @pytest.mark.parametrize("path", HOOKS)
 def test_every_hook_endpoint_answers_quietly_whatever_the_payload(srv, path):
-    payload = st.fixed_dictionaries({}, optional={
-        "session_id": st.one_of(st.just("fuzz-claude-1"), text), "cwd": st.one_of(st.just(srv.cwd), text),
-        "hook_event_name": st.sampled_from(["SessionStart", "UserPromptSubmit", "PostToolUse", "PreToolUse", "x"]),
-        "prompt": text, "source": st.sampled_from(["startup", "resume", "clear", "compact", "?"]),
-        "tool_name": st.sampled_from(["Read", "Bash", "Edit", "shell", "WebFetch", "view_file", ""]),
-        "tool_input": st.one_of(st.dictionaries(st.sampled_from(["file_path", "command", "url", "path"]), text),
-                                json_values),
-        "tool_response": json_values, "transcript_path": text,
-    })
-
     @FUZZ
-    @given(body=st.one_of(payload.map(lambda p: json.dumps(p).encode()), st.binary(max_size=200),
-                          json_values.map(lambda v: json.dumps(v).encode())))
+    @given(body=hook_bodies(srv.cwd))
     def case(body):
         status, reply = srv.conn.post(path, body)
         assert status < 500, reply[:500]
