@@ -19,7 +19,7 @@ from kg_actors.runtime import Runtime, run_server
 
 
 @asynccontextmanager
-async def server(root: Path):
+async def serve_inprocess(root: Path):
     """A running server on a free loopback port (its HTTP side is also reachable, but unused here)."""
     config = Config(root=root, port=0, editor=False, save_interval=3600, autocommit_interval=0)
     async with trio.open_nursery() as nursery:
@@ -69,3 +69,14 @@ async def hook(rt: Runtime, path: str, payload: dict, hang_up: bool = False) -> 
 
 def context_of(reply: dict) -> str:
     return (reply.get("hookSpecificOutput") or {}).get("additionalContext", "")
+
+
+async def sessions_of(rt: Runtime, cwd, *claude_sids: str) -> list[str]:
+    """Start one harness session per id in `cwd` (its SessionStart hook); their KG session ids."""
+    out = []
+    for claude in claude_sids:
+        status, _ = await hook(rt, "/api/session_bootstrap", {"cwd": str(cwd), "session_id": claude,
+                                                              "source": "startup"})
+        assert status == 200
+        out.append((await rt.sessions.find_by_claude(claude_sid=claude)).sid)
+    return out

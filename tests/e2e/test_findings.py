@@ -9,17 +9,10 @@ goes through the same app as raw ASGI (inprocess.py).
 from __future__ import annotations
 
 import pytest
-from inprocess import context_of, hook, server
+from inprocess import context_of, hook, serve_inprocess, sessions_of
 
 from kg_actors.core.graph_ops import Writer
 
-
-@pytest.fixture
-def home(tmp_path, monkeypatch):
-    home = tmp_path / "home"
-    home.mkdir()
-    monkeypatch.setenv("HOME", str(home))
-    return home
 
 
 def _tool_event(claude_sid: str, cwd: str) -> dict:
@@ -30,7 +23,7 @@ def _tool_event(claude_sid: str, cwd: str) -> dict:
 async def test_F38_a_push_whose_reply_the_client_abandoned_is_offered_again(tmp_path, home):
     cwd = home / "push-proj"
     cwd.mkdir()
-    async with server(tmp_path / "store") as rt:
+    async with serve_inprocess(tmp_path / "store") as rt:
         for claude in ("claude-observer", "claude-writer"):
             status, _ = await hook(rt, "/api/session_bootstrap", {"cwd": str(cwd), "session_id": claude,
                                                                   "source": "startup"})
@@ -54,13 +47,8 @@ async def test_F38_a_push_whose_reply_the_client_abandoned_is_offered_again(tmp_
 
 # Shared set-up -----------------------------------------------------------------------------------
 
-async def _bootstrap(rt, claude: str, cwd, transcript=None, source: str = "startup") -> str:
-    payload = {"cwd": str(cwd), "session_id": claude, "source": source}
-    if transcript is not None:
-        payload["transcript_path"] = str(transcript)
-    status, _ = await hook(rt, "/api/session_bootstrap", payload)
-    assert status == 200
-    return (await rt.sessions.find_by_claude(claude_sid=claude)).sid
+async def _bootstrap(rt, claude: str, cwd) -> str:
+    return (await sessions_of(rt, cwd, claude))[0]
 
 
 def _project(home, name: str = "finding-proj"):
@@ -100,7 +88,7 @@ async def test_F2_a_failed_save_is_never_recorded_as_saved(tmp_path, monkeypatch
 async def test_F3_a_reload_keeps_every_acknowledged_write(tmp_path, home):
     """Disk wins on a reload, and what was acknowledged is on disk (the journal): nothing unsaved is lost."""
     cwd = _project(home)
-    async with server(tmp_path / "store") as rt:
+    async with serve_inprocess(tmp_path / "store") as rt:
         sid = await _bootstrap(rt, "claude-f3", cwd)
         await rt.memory.put_node(sid, "project", "acked-not-folded-node", "acknowledged, not yet folded", None, None)
         key = rt.directory.project_key(str(cwd))
@@ -116,7 +104,7 @@ async def test_F5_a_rename_that_would_capture_a_cross_level_edge_is_refused(tmp_
     from kg_actors.core.errors import KGError
 
     cwd = _project(home)
-    async with server(tmp_path / "store") as rt:
+    async with serve_inprocess(tmp_path / "store") as rt:
         sid = await _bootstrap(rt, "claude-f5", cwd)
         await rt.memory.put_node(sid, "user", "shared-retry-rule", "retry idempotent calls only", None, None)
         await rt.memory.put_node(sid, "project", "local-http-client", "our client retries GETs", None, None)
@@ -132,7 +120,7 @@ async def test_F5_a_rename_that_would_capture_a_cross_level_edge_is_refused(tmp_
 
 async def test_F8_a_fork_gets_its_own_copy_of_the_session_state(tmp_path, home):
     cwd = _project(home)
-    async with server(tmp_path / "store") as rt:
+    async with serve_inprocess(tmp_path / "store") as rt:
         parent = await _bootstrap(rt, "claude-parent", cwd)
         child = await rt.sessions.fork(sid=parent, claude_sid="claude-child", harness="claude-code", now=1e9)
         assert child.sid != parent
@@ -144,7 +132,7 @@ async def test_F8_a_fork_gets_its_own_copy_of_the_session_state(tmp_path, home):
 async def test_F12_a_hook_never_takes_over_a_session_bound_to_another_harness_session(tmp_path, home):
     cwd = _project(home)
     transcript = home / "t.jsonl"
-    async with server(tmp_path / "store") as rt:
+    async with serve_inprocess(tmp_path / "store") as rt:
         bound = await _bootstrap(rt, "claude-owner", cwd)
         transcript.write_text(f'{{"text": "Session: {bound}"}}\n')  # another conversation shows that session
         status, _ = await hook(rt, "/api/tool_event", {**_tool_event("claude-stranger", str(cwd)),
@@ -159,7 +147,7 @@ async def test_F11_a_write_from_a_stale_view_is_refused_not_applied(tmp_path, ho
     from kg_actors.core.errors import WriteConflict
 
     cwd = _project(home)
-    async with server(tmp_path / "store") as rt:
+    async with serve_inprocess(tmp_path / "store") as rt:
         a = await _bootstrap(rt, "claude-a", cwd)
         b = await _bootstrap(rt, "claude-b", cwd)
         await rt.memory.put_node(a, "project", "contended-node", "first version", ["note by a"], None)
@@ -190,7 +178,7 @@ def test_F13_a_paged_node_read_counts_only_with_the_part_that_ends_the_node():
 
 async def test_F14_a_push_in_a_reply_the_client_gave_up_on_is_not_marked_seen(tmp_path, home):
     cwd = _project(home)
-    async with server(tmp_path / "store") as rt:
+    async with serve_inprocess(tmp_path / "store") as rt:
         observer = await _bootstrap(rt, "claude-observer", cwd)
         writer = await _bootstrap(rt, "claude-writer", cwd)
         await rt.memory.put_node(writer, "project", "notice-node", "another session's lesson", None, None)
@@ -204,7 +192,7 @@ async def test_F15_a_compaction_preloads_again_what_the_old_context_had_shown(tm
     """The compacted context lost the preload's gists: the session must not go on believing it holds
     them (its preloaded anchors would render id-only); the compact start shows them again."""
     cwd = _project(home)
-    async with server(tmp_path / "store") as rt:
+    async with serve_inprocess(tmp_path / "store") as rt:
         sid = await _bootstrap(rt, "claude-f15", cwd)
         await rt.memory.put_node(sid, "project", "preloaded-lesson-node", "a lesson the preload shows", None, None)
         await _bootstrap(rt, "claude-f15b", cwd)  # a new conversation: its preload shows the node
@@ -215,7 +203,7 @@ async def test_F15_a_compaction_preloads_again_what_the_old_context_had_shown(tm
 
 async def test_F16_a_new_read_replaces_undelivered_parts_instead_of_being_refused(tmp_path, home):
     cwd = _project(home)
-    async with server(tmp_path / "store") as rt:
+    async with serve_inprocess(tmp_path / "store") as rt:
         sid = await _bootstrap(rt, "claude-f16", cwd)
         await rt.sessions.set_pages(sid=sid, parts=["old part 2", "old part 3"], effects=[{}, {}])
         await rt.sessions.set_pages(sid=sid, parts=["fresh part 2"], effects=[{}])
@@ -244,7 +232,7 @@ def test_F34_no_node_stays_archived_when_everything_fits():
 
 async def test_F35_a_vote_is_not_pushed_as_a_write(tmp_path, home):
     cwd = _project(home)
-    async with server(tmp_path / "store") as rt:
+    async with serve_inprocess(tmp_path / "store") as rt:
         writer = await _bootstrap(rt, "claude-writer", cwd)
         await rt.memory.put_node(writer, "project", "voted-node", "a lesson", None, None)
         observer = await _bootstrap(rt, "claude-observer", cwd)  # opens after the write
@@ -257,7 +245,7 @@ async def test_F35_a_vote_is_not_pushed_as_a_write(tmp_path, home):
 
 async def test_F36_an_own_rename_does_not_hide_another_sessions_change_from_kg_sync(tmp_path, home):
     cwd = _project(home)
-    async with server(tmp_path / "store") as rt:
+    async with serve_inprocess(tmp_path / "store") as rt:
         a = await _bootstrap(rt, "claude-a", cwd)
         b = await _bootstrap(rt, "claude-b", cwd)
         await rt.memory.sync(a)  # a's window starts here
@@ -273,7 +261,7 @@ async def test_F37_two_concurrent_hook_replies_never_carry_the_same_change(tmp_p
     import trio
 
     cwd = _project(home)
-    async with server(tmp_path / "store") as rt:
+    async with serve_inprocess(tmp_path / "store") as rt:
         await _bootstrap(rt, "claude-observer", cwd)
         writer = await _bootstrap(rt, "claude-writer", cwd)
         await rt.memory.put_node(writer, "project", "once-only-node", "pushed to one reply", None, None)

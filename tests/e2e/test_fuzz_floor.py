@@ -24,7 +24,7 @@ import test_fuzz as over_http
 import trio
 import trio.from_thread
 from hypothesis import HealthCheck, given, settings
-from inprocess import asgi, server
+from inprocess import asgi, serve_inprocess
 
 from kg_actors.harness import profiles
 from kg_actors.http.schemas import SCHEMAS
@@ -47,7 +47,7 @@ class Floor:
     async def _main(self) -> None:
         self.token = trio.lowlevel.current_trio_token()
         self.stop = trio.Event()
-        async with server(self.root) as rt:
+        async with serve_inprocess(self.root) as rt:
             self.rt = rt
             self.tools = Tools(rt.memory)
             self.ready.set()

@@ -8,20 +8,12 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))
-from inprocess import hook, server  # noqa: E402
+from inprocess import serve_inprocess, sessions_of  # noqa: E402
 
 from kg_actors import delivery  # noqa: E402
 
-
-@pytest.fixture
-def home(tmp_path, monkeypatch):
-    home = tmp_path / "home"
-    home.mkdir()
-    monkeypatch.setenv("HOME", str(home))
-    return home
 
 
 async def _reply(rt, sid: str):
@@ -37,11 +29,8 @@ async def test_push_delivery_window_counterexample_a_write_in_flight_is_not_offe
     claim B shows it, A's client hangs up, claim C showed n0@3 again while B was in flight."""
     cwd = home / "replay-proj"
     cwd.mkdir()
-    async with server(tmp_path / "store") as rt:
-        for claude in ("claude-observer", "claude-writer"):
-            await hook(rt, "/api/session_bootstrap", {"cwd": str(cwd), "session_id": claude, "source": "startup"})
-        observer = (await rt.sessions.find_by_claude(claude_sid="claude-observer")).sid
-        writer = (await rt.sessions.find_by_claude(claude_sid="claude-writer")).sid
+    async with serve_inprocess(tmp_path / "store") as rt:
+        observer, writer = await sessions_of(rt, cwd, "claude-observer", "claude-writer")
         await rt.memory.put_node(writer, "project", "replayed-node", "first version", None, None)
         a_text, a = await _reply(rt, observer)
         assert "first version" in a_text
@@ -60,11 +49,8 @@ async def test_push_delivery_window_counterexample_a_write_in_flight_is_not_offe
 async def test_push_delivery_an_abandoned_item_comes_back_once(tmp_path, home):
     cwd = home / "replay-proj"
     cwd.mkdir()
-    async with server(tmp_path / "store") as rt:
-        for claude in ("claude-observer", "claude-writer"):
-            await hook(rt, "/api/session_bootstrap", {"cwd": str(cwd), "session_id": claude, "source": "startup"})
-        observer = (await rt.sessions.find_by_claude(claude_sid="claude-observer")).sid
-        writer = (await rt.sessions.find_by_claude(claude_sid="claude-writer")).sid
+    async with serve_inprocess(tmp_path / "store") as rt:
+        observer, writer = await sessions_of(rt, cwd, "claude-observer", "claude-writer")
         await rt.memory.put_node(writer, "project", "abandoned-node", "shown to nobody", None, None)
         text, a = await _reply(rt, observer)
         assert "abandoned-node" in text
