@@ -161,9 +161,10 @@ class GraphDirectory:
         # Edges whose bare-id endpoint names no node go on load; a project may name user nodes.
         outside = frozenset()
         if level == "project":
-            if (await self.get("user")) and self._refusals.get("user"):
-                return handle  # an unreadable user graph names no nodes: its edges must stay
-            outside = await (await self.get("user")).node_ids()
+            user = await self.get("user")
+            if self._refusals.get("user"):
+                return handle  # an unreadable user graph names no nodes: its edges to it must stay
+            outside = await user.node_ids()
         await handle.clean_dangling(outside_ids=outside)
         return handle
 

@@ -46,14 +46,29 @@ def append(path: Path, records: list[dict]) -> None:
     data = "".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) + "\n" for r in records)
     # A new project's folder does not exist until its first save: the journal comes first.
     path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "ab") as f:
-        if f.tell() == 0:
+    with open(path, "a+b") as f:
+        start = f.tell()
+        if start == 0:
             # A new journal names the file its records apply on top of: a file replaced from
             # outside since (a restore) must not get them replayed over it.
             data = json.dumps({BASE: _base(_graph_file(path))}) + "\n" + data
-        f.write(data.encode("utf-8"))
-        f.flush()
-        os.fsync(f.fileno())
+        else:
+            f.seek(start - 1)
+            if f.read(1) != b"\n":
+                # A torn line left by a crash mid-append: the records must start a line of their
+                # own, or the first would be glued to the torn one and skipped at replay.
+                data = "\n" + data
+        try:
+            f.write(data.encode("utf-8"))
+            f.flush()
+            os.fsync(f.fileno())
+        except OSError:
+            # A full disk may take part of the append: cut it off, so what follows starts clean.
+            try:
+                f.truncate(start)
+            except OSError:
+                pass
+            raise
 
 
 def belongs(path: Path) -> bool:
