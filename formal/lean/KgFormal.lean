@@ -2,3 +2,4 @@ import KgFormal.Explore
 import KgFormal.Durability
 import KgFormal.FailedAppend
 import KgFormal.PushDelivery
+import KgFormal.SessionBinding

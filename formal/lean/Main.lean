@@ -11,4 +11,8 @@ def main : IO UInt32 := do
   let pdWin := (KgFormal.explore (KgFormal.PushDelivery.model 1)).isSome
   let pdNow := (KgFormal.explore (KgFormal.PushDelivery.model 2)).isNone
   IO.println s!"push_delivery: marked-at-build found {pdOld}; window-reoffer found {pdWin}; today's holds {pdNow}"
-  return if old && now && faOld && faNow && pdOld && pdWin && pdNow then 0 else 1
+  let sbShare := (KgFormal.explore (KgFormal.SessionBinding.model 0)).isSome
+  let sbSteal := (KgFormal.explore (KgFormal.SessionBinding.model 1)).isSome
+  let sbNow := (KgFormal.explore (KgFormal.SessionBinding.model 2)).isNone
+  IO.println s!"session_binding: share found {sbShare}; steal found {sbSteal}; today's holds {sbNow}"
+  return if old && now && faOld && faNow && pdOld && pdWin && pdNow && sbShare && sbSteal && sbNow then 0 else 1

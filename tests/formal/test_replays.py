@@ -60,3 +60,29 @@ async def test_push_delivery_an_abandoned_item_comes_back_once(tmp_path, home):
         await b.delivered()
         text, _ = await _reply(rt, observer)
         assert "abandoned-node" not in text
+
+
+async def test_session_binding_counterexamples_a_forked_conversation_gets_its_own_session(tmp_path, home):
+    """formal/models/session_binding.py, designs "share" and "steal": h0 starts and hooks, the
+    harness forks h0 into h2 (the same transcript), then h2 starts, or only hooks: each must act
+    for a session of its own, and h0 keeps its."""
+    from inprocess import hook
+
+    cwd = home / "replay-proj"
+    cwd.mkdir()
+    transcript = home / "h0.jsonl"
+    async with serve_inprocess(tmp_path / "store") as rt:
+        (h0,) = await sessions_of(rt, cwd, "claude-h0")
+        transcript.write_text(f'{{"text": "Session: {h0}"}}\n')
+        tool = {"cwd": str(cwd), "hook_event_name": "PostToolUse", "tool_name": "Bash",
+                "tool_input": {"command": "true"}, "transcript_path": str(transcript)}
+        await hook(rt, "/api/tool_event", {**tool, "session_id": "claude-h0"})
+        # "steal": h2 only hooks; the transcript's session is bound to h0, so h2 must not take it.
+        await hook(rt, "/api/tool_event", {**tool, "session_id": "claude-h2-hook-only"})
+        stray = await rt.sessions.find_by_claude(claude_sid="claude-h2-hook-only")
+        assert stray is None or stray.sid != h0
+        # "share": h2 starts from the forked transcript: a copy of its own.
+        await hook(rt, "/api/session_bootstrap", {"cwd": str(cwd), "session_id": "claude-h2", "source": "resume",
+                                                  "transcript_path": str(transcript)})
+        h2 = (await rt.sessions.find_by_claude(claude_sid="claude-h2")).sid
+        assert h2 != h0 and (await rt.sessions.find_by_claude(claude_sid="claude-h0")).sid == h0
