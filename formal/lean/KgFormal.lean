@@ -3,3 +3,4 @@ import KgFormal.Durability
 import KgFormal.FailedAppend
 import KgFormal.PushDelivery
 import KgFormal.SessionBinding
+import KgFormal.RenameLevels

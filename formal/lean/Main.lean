@@ -15,4 +15,7 @@ def main : IO UInt32 := do
   let sbSteal := (KgFormal.explore (KgFormal.SessionBinding.model 1)).isSome
   let sbNow := (KgFormal.explore (KgFormal.SessionBinding.model 2)).isNone
   IO.println s!"session_binding: share found {sbShare}; steal found {sbSteal}; today's holds {sbNow}"
-  return if old && now && faOld && faNow && pdOld && pdWin && pdNow && sbShare && sbSteal && sbNow then 0 else 1
+  let rnOld := (KgFormal.explore (KgFormal.RenameLevels.model false)).isSome
+  let rnNow := (KgFormal.explore (KgFormal.RenameLevels.model true)).isNone
+  IO.println s!"rename_levels: unchecked found {rnOld}; today's holds {rnNow}"
+  return if rnOld && rnNow && old && now && faOld && faNow && pdOld && pdWin && pdNow && sbShare && sbSteal && sbNow then 0 else 1

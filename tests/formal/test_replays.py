@@ -86,3 +86,26 @@ async def test_session_binding_counterexamples_a_forked_conversation_gets_its_ow
                                                   "transcript_path": str(transcript)})
         h2 = (await rt.sessions.find_by_claude(claude_sid="claude-h2")).sid
         assert h2 != h0 and (await rt.sessions.find_by_claude(claude_sid="claude-h0")).sid == h0
+
+
+async def test_rename_levels_counterexample_a_user_rename_into_a_projects_own_id_is_refused(tmp_path, home):
+    """formal/models/rename_levels.py, checked=False: the user graph holds a, the project holds b
+    with an edge b -> a; renaming user a to b would make the edge resolve to the project's b."""
+    from kg_actors.core.errors import Conflict
+
+    cwd = home / "replay-proj"
+    cwd.mkdir()
+    async with serve_inprocess(tmp_path / "store") as rt:
+        (sid,) = await sessions_of(rt, cwd, "claude-renamer")
+        await rt.memory.put_node(sid, "user", "shared-rule-a", "a user lesson", None, None)
+        await rt.memory.put_node(sid, "project", "local-rule-b", "a project lesson", None, None)
+        await rt.memory.put_edge(sid, "project", "local-rule-b", "shared-rule-a", "instance-of", None)
+        try:
+            await rt.memory.rename(sid, "shared-rule-a", "local-rule-b", "user")
+        except Conflict as exc:
+            assert "would redirect edges" in str(exc)
+        else:
+            raise AssertionError("the capturing rename was applied")
+        project = await rt.directory.get(rt.directory.project_key(str(cwd)))
+        edges = await project.call(lambda g: sorted(g.edges))
+        assert edges == [("local-rule-b", "shared-rule-a", "instance-of")]
