@@ -4,3 +4,4 @@ import KgFormal.FailedAppend
 import KgFormal.PushDelivery
 import KgFormal.SessionBinding
 import KgFormal.RenameLevels
+import KgFormal.ShimRetry

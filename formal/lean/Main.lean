@@ -18,4 +18,7 @@ def main : IO UInt32 := do
   let rnOld := (KgFormal.explore (KgFormal.RenameLevels.model false)).isSome
   let rnNow := (KgFormal.explore (KgFormal.RenameLevels.model true)).isNone
   IO.println s!"rename_levels: unchecked found {rnOld}; today's holds {rnNow}"
-  return if rnOld && rnNow && old && now && faOld && faNow && pdOld && pdWin && pdNow && sbShare && sbSteal && sbNow then 0 else 1
+  let shOld := (KgFormal.explore (KgFormal.ShimRetry.model true)).isSome
+  let shNow := (KgFormal.explore (KgFormal.ShimRetry.model false)).isNone
+  IO.println s!"shim_retry: retry-any found {shOld}; today's holds {shNow}"
+  return if shOld && shNow && rnOld && rnNow && old && now && faOld && faNow && pdOld && pdWin && pdNow && sbShare && sbSteal && sbNow then 0 else 1

@@ -109,3 +109,46 @@ async def test_rename_levels_counterexample_a_user_rename_into_a_projects_own_id
         project = await rt.directory.get(rt.directory.project_key(str(cwd)))
         edges = await project.call(lambda g: sorted(g.edges))
         assert edges == [("local-rule-b", "shared-rule-a", "instance-of")]
+
+
+def test_shim_retry_counterexample_a_request_the_server_took_is_never_sent_again():
+    """formal/models/shim_retry.py, retry_any=True: the server took the write, then died before its
+    reply; sending it again after a restart would apply it twice. The shim answers an error."""
+    import io
+    import json
+    import socket
+    import threading
+
+    from shim import Shim
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    port = listener.getsockname()[1]
+    posts: list[bytes] = []
+
+    def serve() -> None:
+        listener.settimeout(10)
+        while True:
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                return
+            with conn:
+                data = conn.recv(65536)
+                if data.startswith(b"POST"):
+                    posts.append(data)  # "applied", then the server dies before its reply
+                elif data.startswith(b"GET /health"):
+                    conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}")
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    out = io.StringIO()
+    write = {"jsonrpc": "2.0", "id": 7, "method": "tools/call",
+             "params": {"name": "kg_put_node", "arguments": {"id": "x", "gist": "y"}}}
+    Shim("127.0.0.1", port, out=out).handle(json.dumps(write))
+    listener.close()
+    thread.join(10)
+    reply = json.loads(out.getvalue().splitlines()[-1])
+    assert reply["id"] == 7 and "error" in reply, reply
+    assert len(posts) == 1, "a request that reached the server was sent again"
