@@ -17,6 +17,7 @@ from collections.abc import Callable
 import attrs
 import trio
 
+from . import delivery
 from . import session_messages as sm
 from .core import capture, command_recall, preload, recall, touches
 from .core import constants as C
@@ -224,6 +225,12 @@ class Ambient:
             self._hooks_noted.add((harness.name, view.project_path))
         return Resolved(view, harness, root, window, claimed)
 
+    async def _seen_once_sent(self, seen: sm.MarkSeen) -> None:
+        """What a hook reply shows counts as seen once the reply is sent (rest_hooks._delivered)."""
+        async def mark() -> None:
+            await self.sessions.tell(seen)
+        await delivery.once_delivered(mark)
+
     async def _push(self, call: Resolved) -> str | None:
         assert call.view is not None
         return await self.memory.push_notice(call.view.sid, await self._written(call.view), call.view,
@@ -254,7 +261,7 @@ class Ambient:
             if decision.text:
                 parts.append(decision.text)
                 record["chars"] = len(decision.text)
-                await self.sessions.tell(sm.MarkSeen(sid=view.sid, ids=[i for _, i in decision.shown],
+                await self._seen_once_sent(sm.MarkSeen(sid=view.sid, ids=[i for _, i in decision.shown],
                                                      via="ambient", at=self.memory.clock()))
             self._log([record])
         push = await self._push(call)
@@ -302,7 +309,7 @@ class Ambient:
                   "nodes": [i for _, i in decision.shown] or list(decision.found)}
         if decision.text:
             record["chars"] = len(decision.text)
-            await self.sessions.tell(sm.MarkSeen(sid=view.sid, ids=[i for _, i in decision.shown], via="ambient",
+            await self._seen_once_sent(sm.MarkSeen(sid=view.sid, ids=[i for _, i in decision.shown], via="ambient",
                                                  at=now))
         self._log([record])
         return hook_output("PreToolUse", decision.text)
@@ -428,7 +435,7 @@ class Ambient:
             lines.append(line[: C.FILE_RECALL_CHAR_BUDGET - len(header) - 1])
             shown.append(ref[1])
         text = "\n".join(lines)
-        await self.sessions.tell(sm.MarkSeen(sid=view.sid, ids=shown, via="file", at=now))
+        await self._seen_once_sent(sm.MarkSeen(sid=view.sid, ids=shown, via="file", at=now))
         await self.sessions.tell(sm.NoteFileRecall(sid=view.sid, now=now))
         self._log([{**base, "outcome": "injected", "nodes": shown, "chars": len(text),
                     "withheld": len(unseen) - len(shown)}])

@@ -68,3 +68,10 @@ def defer(on_delivered: Effect, on_abandoned: Effect | None = None) -> bool:
     if on_abandoned is not None:
         effects._abandoned.append(on_abandoned)
     return True
+
+
+async def once_delivered(effect: Effect) -> None:
+    """Run `effect` once the reply being built is sent, or now when no endpoint collects (an MCP
+    reply, or a hook endpoint that does not wait for its send)."""
+    if not defer(effect):
+        await effect()

@@ -44,7 +44,7 @@ def routes(runtime) -> list[Route]:
         return await _delivered(request, ambient.prompt_context)
 
     async def pre_tool(request: Request) -> JSONResponse:
-        return JSONResponse(await ambient.pre_tool(await json_body(request)))
+        return await _delivered(request, ambient.pre_tool)
 
     async def tool_event(request: Request) -> JSONResponse:
         return await _delivered(request, ambient.tool_event)
@@ -91,8 +91,9 @@ def routes(runtime) -> list[Route]:
 
 
 async def _delivered(request: Request, reply: Callable[[dict], Awaitable[dict]]) -> Response:
-    """A hook reply whose shown parts count as shown once it is sent; a client that hung up
-    before it was ready gets them offered again with its next reply (F38)."""
+    """A hook reply whose shown parts count as shown once it is sent: a client that hung up
+    before it was ready gets its pushes offered again with its next reply (F38), and what recall
+    showed it stays unseen, so it may be recalled again (F14)."""
     body = await json_body(request)
     with delivery.collect() as effects:
         out = await reply(body)

@@ -275,3 +275,29 @@ async def test_F37_two_concurrent_hook_replies_never_carry_the_same_change(tmp_p
             for _ in range(4):
                 nursery.start_soon(one)
         assert sum("once-only-node" in r for r in replies) == 1
+
+
+async def test_F14_a_recall_in_a_prompt_reply_the_client_gave_up_on_stays_unseen(tmp_path, home):
+    """The same rule for what recall shows: a gist counts as seen only once its reply was sent, so a
+    hung-up client gets it recalled again by the next prompt that asks for it."""
+    from kg_actors.harness import profiles
+
+    cwd = _project(home)
+    async with serve_inprocess(tmp_path / "store") as rt:
+        sid = await _bootstrap(rt, "claude-recall", cwd)
+        await rt.memory.put_node(sid, "project", "zookeeper-session-expiry",
+                                 "zookeeper session expiry drops ephemeral znodes: renew before the timeout",
+                                 None, None)
+        opened = await rt.memory.open_session(str(cwd), sid, profiles.from_user_agent("claude-code"))
+        await rt.memory.read(opened, profiles.from_user_agent("claude-code"), None, None, False)  # the full read
+        await rt.sessions.reset_context(sid=sid)  # what the full read showed is gone from the context
+        await rt.memory.read(opened, profiles.from_user_agent("claude-code"), ["other-id"], None, False)
+        await rt.sessions.mark_full_read(sid=sid, now=rt.clock())
+        prompt = {"session_id": "claude-recall", "cwd": str(cwd),
+                  "prompt": "why does zookeeper session expiry drop our ephemeral znodes"}
+        _, lost = await hook(rt, "/api/prompt_context", prompt, hang_up=True)
+        assert "zookeeper-session-expiry" in context_of(lost)
+        assert "zookeeper-session-expiry" not in (await rt.sessions.get(sid=sid)).seen
+        _, got = await hook(rt, "/api/prompt_context", prompt)
+        assert "zookeeper-session-expiry" in context_of(got), "recalled again: the first reply never arrived"
+        assert "zookeeper-session-expiry" in (await rt.sessions.get(sid=sid)).seen
