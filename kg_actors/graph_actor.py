@@ -37,73 +37,19 @@ import trio
 
 from . import actor, heap
 from . import graph_messages as m
-from .core import constants as C
-from .core import absorb, anchors, compaction, graph_ops, hints, render, search
+from .core import absorb, anchors, compaction, graph_ops, hints, search
 from .core.debt import Debt
 from .core.errors import Conflict, KGError, NotFound, StorageRefused, WriteConflict
 from .core.model import Edge, GraphData, Node, dangling_edges, node_version_key, snapshot_to_json
 from .core.steps import run_steps
 from .derived import Derived as Derived, NodesSnapshot, build_derived as build_derived
 from .graph_messages import GraphHandle as GraphHandle
+from .graph_load import load_fresh, load_graph as load_graph, settle as settle
 from .graph_writer import Resync, Snapshot, ToWriter, Written, run_writer
 from .storage import files, journal
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-
-
-def load_graph(path: Path, kind: str, project_path: str | None) -> tuple[GraphData, int]:
-    """Read a graph (JSON, `.prev` fallback, then its journal). Runs in a worker thread.
-
-    The derived indexes are built here too, before any other task can see the
-    graph, so the actor never stalls the event loop building them.
-    """
-    raw = files.load_json(path)
-    if raw is not None and not isinstance(raw, dict):
-        raise files.Unreadable(f"{path}: holds a JSON {type(raw).__name__}, not a graph object")
-    graph = GraphData.from_json(raw, kind) if raw is not None else GraphData(kind)
-    jpath = journal.journal_path(path)
-    if journal.belongs(jpath):
-        replayed = journal.read(jpath)
-    else:
-        # The file was replaced after these writes (a restore): disk wins, the writes are kept aside.
-        dropped = journal.set_aside(jpath)
-        log.warning("%s was written after its journal began (a restore, or a save cut short before it removed "
-                    "the journal): disk wins; %d change(s) of the journal were set aside "
-                    "in %s.dropped", path.name, dropped, jpath.name)
-        replayed = []
-    applied = 0
-    for n, record in enumerate(replayed):
-        try:
-            graph.apply_record(record)
-            graph.commit()
-            applied += 1
-        except Exception as exc:  # a record that parses but is not one: skip it, keep the rest
-            graph.rollback()
-            log.warning("%s: skipping journal record %d of %d (%r): not a change record",
-                        jpath.name, n + 1, len(replayed), exc)
-    graph.take_changes()
-    graph.commit()
-    if kind == "project" and project_path and graph.project_path != project_path:
-        graph.project_path = project_path
-        graph.meta_changed = True
-    return graph, applied
-
-
-def settle(graph: GraphData, now: float, runs: int = 10) -> int:
-    """Compact a freshly loaded graph that is over its budget until nothing acts.
-
-    A store written elsewhere may be far over (thousands of anchors); settling it
-    here, in a worker thread before the actor starts, spares the first write.
-    A graph within its budget is left as it is until a write or the tick.
-    """
-    budget = C.MAX_CHARS_PER_LEVEL
-    if render.fast_charge(graph) <= budget and render.archived_anchor_chars(graph) <= budget * C.ARCHIVED_BUDGET_RATIO:
-        return 0
-    for run in range(runs):
-        if not compaction.compact(graph, now).acted:
-            return run
-    return runs
 
 
 def node_version(graph: GraphData, node_id: str) -> int:
@@ -451,16 +397,8 @@ async def _resync(state: GraphState, path: Path, to_writer: ToWriter, status: di
     acknowledged records), so no change the store refused stays visible or gets saved later.
     When even reading fails, every change is refused until a tick's retry succeeds."""
     status.pop("journal_failed", None)
-    kind, project_path = state.graph.kind, state.graph.project_path
-
-    def load() -> tuple[GraphData, Derived]:
-        graph, _ = load_graph(path, kind, project_path)
-        derived = build_derived(graph, time.time())
-        derived.index = search.SearchIndex.build(graph)
-        return graph, derived
-
     try:
-        graph, derived = await trio.to_thread.run_sync(load)
+        graph, derived = await trio.to_thread.run_sync(load_fresh, path, state.graph.kind, state.graph.project_path)
     except (OSError, files.Unreadable) as exc:
         status["resync_failed"] = True
         state.refusal = state.refusal or f"the store could not read {path.name} back after a failed write ({exc})"

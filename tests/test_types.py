@@ -11,6 +11,8 @@ STRICT_FILES = [
     "kg_actors/actor.py",
     "kg_actors/derived.py",
     "kg_actors/graph_actor.py",
+    "kg_actors/graph_load.py",
+    "kg_actors/delivery.py",
     "kg_actors/graph_messages.py",
     "kg_actors/graph_writer.py",
     "kg_actors/session_actor.py",
