@@ -11,7 +11,8 @@ on disk, while the actor goes on with the next message. The tick folds the
 graph into its JSON file (atomic, `.prev` kept) and drops the journal; a
 failed save stays dirty and is retried on the next tick and at shutdown. A
 failed append is refused to its callers, and the actor then puts its graph
-back to what is on disk (`_resync`) before its next message, so memory never
+back to what is on disk (`_resync`, loading with graph_load.py as a start
+does) before its next message, so memory never
 holds a change the store does not. A graph whose file could not be read at
 all is served empty and refuses every change (`refusal`), so nothing is ever
 written over the file the user has to restore.
