@@ -15,10 +15,12 @@ from collections.abc import Callable
 import trio
 
 from .core.errors import KGError
-from .hook_priority import YieldToHooks
-from .graph_handle import GraphHandle
+from .core.model import GraphData
 from .graph_actor import build_derived, run_graph_actor
+from .graph_handle import GraphHandle
 from .graph_loading import load_graph, settle
+from .hook_priority import YieldToHooks
+from .storage import files
 from .storage import layout as L
 from .storage.journal import journal_path
 
@@ -43,6 +45,7 @@ class GraphDirectory:
         self._slug_of: dict[str, str] = {}
         self._root_of: dict[str, str] = {}
         self._recorded_at: dict[str, tuple[int, str | None]] = {}  # slug -> (file mtime, recorded folder)
+        self._refusals: dict[str, str | None] = {}  # key -> why its graph refuses changes (file unreadable)
         self.closing = False
 
     # Project identity ------------------------------------------------------
@@ -104,6 +107,10 @@ class GraphDirectory:
     def loaded(self) -> list[GraphHandle]:
         return list(self._handles.values())
 
+    def unreadable(self, key: str) -> str | None:
+        """Why a loaded graph refuses changes (its file could not be read), or None."""
+        return self._refusals.get(key)
+
     def loaded_keys(self) -> list[str]:
         return list(self._handles)
 
@@ -144,7 +151,17 @@ class GraphDirectory:
         path = self.layout.graph_file(key)
         root = self.root_of(key) if level == "project" else None
         kind = {"user": "user", "maintain": "maintain"}.get(level, "project")
-        graph, replayed = await trio.to_thread.run_sync(load_graph, path, kind, root)
+        refusal = None
+        try:
+            graph, replayed = await trio.to_thread.run_sync(load_graph, path, kind, root)
+        except files.Unreadable as exc:
+            # One bad file costs only what it holds: the graph is served empty and refuses changes,
+            # so nothing is written over the file the user restores.
+            refusal = (f"{exc} Until then this graph is served empty and refuses changes; after restoring, "
+                       "reload it (GET /api/graph/read?reload=true) or restart the server.")
+            log.error("graph %s: %s", key, refusal)
+            graph, replayed = GraphData(kind, root), 0
+        self._refusals[key] = refusal
         await trio.to_thread.run_sync(settle, graph, self.clock())
         derived = await trio.to_thread.run_sync(build_derived, graph, self.clock())
         if replayed:
@@ -152,11 +169,16 @@ class GraphDirectory:
         if level == "project" and graph.project_path:
             self._root_of.setdefault(key.removeprefix("project:"), graph.project_path)
         handle = await self._nursery.start(run_graph_actor, key, level, path, graph, derived, self.orphan_grace_days,
-                                            self.yield_to_hooks, self.clock)
+                                            self.yield_to_hooks, self.clock, refusal)
+        if refusal is not None:
+            return handle
         # Edges whose bare-id endpoint names no node go on load; a project may name user nodes.
         outside = frozenset()
         if level == "project":
-            outside = await (await self.get("user")).node_ids()
+            user = await self.get("user")
+            if self._refusals.get("user"):
+                return handle  # an unreadable user graph names no nodes: its edges to it must stay
+            outside = await user.node_ids()
         await handle.clean_dangling(outside_ids=outside)
         return handle
 

@@ -9,7 +9,13 @@ writer task (graph_writer.py), which appends and fsyncs batches of
 records and only then answers their callers: a reply to a change means it is
 on disk, while the actor goes on with the next message. The tick folds the
 graph into its JSON file (atomic, `.prev` kept) and drops the journal; a
-failed save stays dirty and is retried on the next tick and at shutdown.
+failed save stays dirty and is retried on the next tick and at shutdown. A
+failed append is refused to its callers, and the actor then puts its graph
+back to what is on disk (`_resync`, loading with graph_loading.py as a
+start does) before its next message, so memory never holds a change the
+store does not. A graph whose file could not be read at
+all is served empty and refuses every change (`refusal`), so nothing is ever
+written over the file the user has to restore.
 
 A write that can move the render is followed by compaction, decided in
 read-only steps and carried out as a change of its own with its own record,
@@ -34,13 +40,15 @@ from . import actor, heap
 from . import graph_messages as m
 from .core import absorb, anchors, compaction, graph_ops, hints, search
 from .core.debt import Debt
-from .core.errors import Conflict, KGError, NotFound, WriteConflict
+from .core.errors import Conflict, KGError, NotFound, StorageRefused, WriteConflict
 from .core.model import Edge, GraphData, Node, dangling_edges, node_version, snapshot_to_json
 from .core.steps import run_steps
 from .hook_priority import YieldToHooks
 from .derived import Derived as Derived, NodesSnapshot, build_derived as build_derived
 from .graph_handle import GraphHandle as GraphHandle
-from .graph_writer import Snapshot, ToWriter, Written, run_writer
+from .graph_loading import load_fresh
+from .graph_writer import Resync, Snapshot, ToWriter, Written, run_writer
+from .storage import files, journal
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -50,8 +58,10 @@ class GraphState:
     """What the actor owns. Every handler is synchronous: no await inside a message."""
 
     def __init__(self, key: str, level: str, graph: GraphData, derived: Derived | None = None,
-                 orphan_grace_days: float = 365, clock: Callable[[], float] | None = None):
+                 orphan_grace_days: float = 365, clock: Callable[[], float] | None = None,
+                 refusal: str | None = None):
         self.key = key
+        self.refusal = refusal  # why every change is refused (the graph's file is unreadable), or None
         self.clock = clock  # when a change is applied (what pushes order by); None: its own stamp
         self.level = level
         self.graph = graph
@@ -124,13 +134,19 @@ class GraphState:
         out: list[tuple[str, Any]] = []
         for vkey, entry in self.graph.versions.items():
             ts = entry.get("ts") if isinstance(entry, dict) else None
-            if not isinstance(ts, int | float) or ts <= since or entry.get("session") == session:
+            if not isinstance(ts, int | float) or ts <= since:
                 continue
             if vkey.startswith("node:"):
                 node = self.graph.nodes.get(vkey[5:])
                 written = (node.written or {}) if node else {}
-                if node is not None and (written.get("by") != session or written.get("ts", 0) > since):
+                by, wts = written.get("by"), written.get("ts")
+                others = by not in (None, session) and isinstance(wts, int | float) and wts > since
+                # The session's own last change (a rename, a vote) must not hide content another
+                # session wrote since (F36); its own content change alone is not news to it.
+                if node is not None and (others if entry.get("session") == session else by != session or others):
                     out.append(("node", node))
+            elif entry.get("session") == session:
+                continue
             elif vkey.startswith("edge:"):
                 for edge in self._edge_by_storage_key(vkey[5:]):
                     out.append(("edge", edge))
@@ -293,14 +309,16 @@ PREPARE: dict[type[m.GraphMessage[Any]], Callable[[GraphState, Any], Generator[N
 async def run_graph_actor(
     key: str, level: str, path: Path, graph: GraphData, derived: Derived | None = None,
     orphan_grace_days: float = 365, yield_to_hooks: YieldToHooks | None = None,
-    clock: Callable[[], float] | None = None,
+    clock: Callable[[], float] | None = None, refusal: str | None = None,
     *, task_status: trio.TaskStatus[GraphHandle] = trio.TASK_STATUS_IGNORED,
 ) -> None:
-    state = GraphState(key, level, graph, derived, orphan_grace_days, clock)
+    state = GraphState(key, level, graph, derived, orphan_grace_days, clock, refusal)
+    # A journal replayed on load is folded by the next save, even when nothing is written meanwhile.
+    state.dirty = state.dirty or (refusal is None and journal.journal_path(path).exists())
     mailbox = actor.Mailbox[m.GraphMessage[Any]](f"graph {key}")
     handle = GraphHandle(key, level, mailbox, trio.Event())
-    to_writer, writer_items = trio.open_memory_channel[Written | Snapshot](2 ** 16)
-    status: dict[str, bool] = {}
+    to_writer, writer_items = trio.open_memory_channel[Written | Snapshot | Resync](2 ** 16)
+    status: dict[str, Any] = {}
     try:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(run_writer, path, writer_items, status)
@@ -309,13 +327,18 @@ async def run_graph_actor(
                 state.graph.commit()
                 state.dirty = True
                 await to_writer.send(Written(loaded, None, actor.ReplySlot()))
+            # The index build asks the actor to install it: once the loop ends nobody answers, so it
+            # is cancelled then (a reload's discard right after a load waited on it forever).
+            building = trio.CancelScope()
             if state.derived.index is None:
-                nursery.start_soon(_build_index, handle, NodesSnapshot(dict(graph.nodes)))
+                nursery.start_soon(_build_index, handle, NodesSnapshot(dict(graph.nodes)), building)
             else:
                 handle._index_ready.set()
             task_status.started(handle)
             discard = None
             async for msg in mailbox.receive:
+                if status.get("journal_failed") or (isinstance(msg, m.Fold) and status.get("resync_failed")):
+                    await _resync(state, path, to_writer, status)
                 if isinstance(msg, m.Fold):
                     await _request_fold(state, to_writer, msg.reply, status)
                     continue
@@ -354,6 +377,7 @@ async def run_graph_actor(
                         await pause()
                         await _apply(state, to_writer, None, "compaction",
                                      lambda: compaction.commit(state.graph, plan))
+            building.cancel()
             if discard is None:
                 # Mailbox closed: fold what is dirty, then let the writer finish.
                 slot: actor.ReplySlot[bool] = actor.ReplySlot()
@@ -365,6 +389,29 @@ async def run_graph_actor(
         mailbox.drain_stopped()
     if discard is not None:
         discard.set(bool(status.get("save_failed")))
+
+
+async def _resync(state: GraphState, path: Path, to_writer: ToWriter, status: dict[str, Any]) -> None:
+    """After a refused append: the graph becomes what is on disk again (the file and the journal's
+    acknowledged records), so no change the store refused stays visible or gets saved later.
+    When even reading fails, every change is refused until a tick's retry succeeds."""
+    status.pop("journal_failed", None)
+    try:
+        now = (state.clock or time.time)()
+        graph, derived = await trio.to_thread.run_sync(load_fresh, path, state.graph.kind, state.graph.project_path,
+                                                       now)
+    except (OSError, files.Unreadable) as exc:
+        status["resync_failed"] = True
+        state.refusal = state.refusal or f"the store could not read {path.name} back after a failed write ({exc})"
+        log.error("%s: could not read %s back after a failed write: %s (changes refused; retried on the tick)",
+                  state.key, path, exc)
+        return
+    if status.pop("resync_failed", None):
+        state.refusal = None
+    state.graph, state.derived = graph, derived
+    state.dirty = journal.journal_path(path).exists()
+    await to_writer.send(Resync())
+    log.warning("%s: back to what is on disk (%d nodes) after a refused write", state.key, len(graph.nodes))
 
 
 async def _prepare(steps: Generator[None, None, T], pause: Callable[[], Awaitable[None]], key: str,
@@ -392,8 +439,12 @@ async def _apply(state: GraphState, to_writer: ToWriter, reply: actor.ReplySlot[
     """
     try:
         result = change()
+        if state.refusal is not None and state.graph.has_changes():
+            raise StorageRefused(state.refusal)
     except Exception as exc:
         state.graph.rollback()
+        if isinstance(exc, StorageRefused):
+            state.graph.take_changes()  # what the rollback marked: nothing of it reaches the journal
         if not isinstance(exc, KGError):  # a bug in one message must not take the graph down
             log.exception("%s: %s failed", state.key, op)
             exc = KGError(f"internal error while handling {op}: {exc!r}")
@@ -412,14 +463,17 @@ async def _apply(state: GraphState, to_writer: ToWriter, reply: actor.ReplySlot[
     return True
 
 
-async def _build_index(handle: GraphHandle, snapshot: NodesSnapshot) -> None:
+async def _build_index(handle: GraphHandle, snapshot: NodesSnapshot, scope: trio.CancelScope) -> None:
     # The build reads only `nodes` and `gen`: a snapshot stands in for the graph.
     graph = cast(GraphData, snapshot)
-    index = await trio.to_thread.run_sync(search.SearchIndex.build, graph, abandon_on_cancel=True)
-    try:
-        await handle.install_index(index)
-    except KGError:
-        return  # the actor stopped first
+    with scope:
+        index = await trio.to_thread.run_sync(search.SearchIndex.build, graph, abandon_on_cancel=True)
+        try:
+            await handle.install_index(index)
+        except KGError:
+            return  # the actor stopped first
+    if scope.cancelled_caught:
+        return
     heap.freeze_loaded()  # the graph and its index
     handle._index_ready.set()
 

@@ -1,7 +1,7 @@
-"""Loading a graph for its actor: the JSON file (with `.prev` fallback) plus its journal, then settling it.
+"""Loading a graph for its actor: the JSON file (`.prev` when it is unreadable), then its journal, then settling it.
 
-Both run in a worker thread before the actor starts: nothing else can see the
-graph yet, so building and compacting it stalls no reply.
+Runs in worker threads, before an actor owns the graph (a start, a reload) or while the actor
+waits for it (`graph_actor._resync`, after a refused append).
 """
 
 from __future__ import annotations
@@ -9,9 +9,10 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from .core import compaction, render
+from .core import compaction, render, search
 from .core import constants as C
 from .core.model import GraphData
+from .derived import Derived, build_derived
 from .storage import files, journal
 
 log = logging.getLogger(__name__)
@@ -24,7 +25,9 @@ def load_graph(path: Path, kind: str, project_path: str | None) -> tuple[GraphDa
     graph, so the actor never stalls the event loop building them.
     """
     raw = files.load_json(path)
-    graph = GraphData.from_json(raw, kind) if isinstance(raw, dict) else GraphData(kind)
+    if raw is not None and not isinstance(raw, dict):
+        raise files.Unreadable(f"{path}: holds a JSON {type(raw).__name__}, not a graph object")
+    graph = GraphData.from_json(raw, kind) if raw is not None else GraphData(kind)
     jpath = journal.journal_path(path)
     if journal.belongs(jpath):
         replayed = journal.read(jpath)
@@ -35,14 +38,22 @@ def load_graph(path: Path, kind: str, project_path: str | None) -> tuple[GraphDa
                     "the journal): disk wins; %d change(s) of the journal were set aside "
                     "in %s.dropped", path.name, dropped, jpath.name)
         replayed = []
-    for record in replayed:
-        graph.apply_record(record)
+    applied = 0
+    for n, record in enumerate(replayed):
+        try:
+            graph.apply_record(record)
+            graph.commit()
+            applied += 1
+        except Exception as exc:  # a record that parses but is not one: skip it, keep the rest
+            graph.rollback()
+            log.warning("%s: skipping journal record %d of %d (%r): not a change record",
+                        jpath.name, n + 1, len(replayed), exc)
     graph.take_changes()
     graph.commit()
     if kind == "project" and project_path and graph.project_path != project_path:
         graph.project_path = project_path
         graph.meta_changed = True
-    return graph, len(replayed)
+    return graph, applied
 
 
 def settle(graph: GraphData, now: float, runs: int = 10) -> int:
@@ -59,3 +70,11 @@ def settle(graph: GraphData, now: float, runs: int = 10) -> int:
         if not compaction.compact(graph, now).acted:
             return run
     return runs
+
+
+def load_fresh(path: Path, kind: str, project_path: str | None, now: float) -> tuple[GraphData, Derived]:
+    """The graph as stored, with its derived indexes and search index built (a resync)."""
+    graph, _ = load_graph(path, kind, project_path)
+    derived = build_derived(graph, now)
+    derived.index = search.SearchIndex.build(graph)
+    return graph, derived

@@ -2,8 +2,12 @@
 
 The actor hands it a `Written` per change and a `Snapshot` per save, in order. Records
 are appended in batches, one fsync per batch, and only then are their callers
-answered: a reply to a change means it is on disk. A failed append or save
-leaves `status["save_failed"]` set, so the tick tries again.
+answered: a reply to a change means it is on disk. A failed save leaves
+`status["save_failed"]` set, so the tick tries again (the journal still holds
+every change). A failed append is refused to its callers (NOT WRITTEN), and so
+is every change and save after it, since each was made on top of a change that
+is not on disk, until the actor has put its graph back to what is on disk and
+says so with a `Resync`: `status["journal_failed"]` asks it to.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import attrs
 import trio
 
 from . import actor
+from .core.errors import StorageRefused
 from .core.model import snapshot_to_json
 from .storage import files, journal
 
@@ -39,11 +44,16 @@ class Snapshot:
     reply: actor.ReplySlot[bool]
 
 
-ToWriter = trio.MemorySendChannel[Written | Snapshot]
+@attrs.frozen
+class Resync:
+    """The actor's graph is what is on disk again: changes after this are appended as usual."""
 
 
-async def run_writer(path: Path, items: trio.MemoryReceiveChannel[Written | Snapshot],
-                     status: dict[str, bool]) -> None:
+ToWriter = trio.MemorySendChannel[Written | Snapshot | Resync]
+
+
+async def run_writer(path: Path, items: trio.MemoryReceiveChannel[Written | Snapshot | Resync],
+                     status: dict[str, Any]) -> None:
     """Append records in batches (one fsync per batch), fold on request."""
     jpath = journal.journal_path(path)
     async for first in items:
@@ -60,24 +70,36 @@ async def run_writer(path: Path, items: trio.MemoryReceiveChannel[Written | Snap
                 continue
             await _flush(jpath, pending, status)
             pending = []
-            await _fold(path, jpath, item, status)
+            if isinstance(item, Resync):
+                status.pop("refusing", None)
+            elif status.get("refusing"):
+                item.reply.set(False)  # the snapshot holds changes that were refused: never save it
+            else:
+                await _fold(path, jpath, item, status)
         await _flush(jpath, pending, status)
 
 
-async def _flush(jpath: Path, pending: list[Written], status: dict[str, bool]) -> None:
+async def _flush(jpath: Path, pending: list[Written], status: dict[str, Any]) -> None:
     records = [w.record for w in pending if w.record is not None]
-    if records:
+    refused = status.get("refusing")
+    if records and not refused:
         try:
             await trio.to_thread.run_sync(journal.append, jpath, records)
         except OSError as exc:
-            # The change stands in memory and the graph stays dirty: the tick retries the save.
-            status["save_failed"] = True
-            log.error("could not append to %s: %s (kept in memory; retried on the tick)", jpath, exc)
+            # Nothing of this batch is acknowledged; the actor goes back to what is on disk.
+            refused = status["refusing"] = (f"the store could not write {jpath.name} ({exc.strerror or exc}); "
+                                            "the change was not kept: retry when the disk has room again "
+                                            "or is writable")
+            status["journal_failed"] = True
+            log.error("could not append to %s: %s (refused; the graph goes back to what is on disk)", jpath, exc)
     for w in pending:
-        w.reply.set(w.result)
+        if refused:
+            w.reply.fail(StorageRefused(refused))
+        else:
+            w.reply.set(w.result)
 
 
-async def _fold(path: Path, jpath: Path, item: Snapshot, status: dict[str, bool]) -> None:
+async def _fold(path: Path, jpath: Path, item: Snapshot, status: dict[str, Any]) -> None:
     def write() -> None:
         data = files.dump_json(snapshot_to_json(item.snapshot))
         files.write_atomic(path, data)

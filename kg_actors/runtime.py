@@ -187,6 +187,7 @@ async def run_server(config: Config, clock: Callable[[], float] = time.time, han
                 actors.cancel_scope.deadline = trio.current_time() + SHUTDOWN_GRACE_SECONDS
                 sessions.close()
                 rt.antigravity.deliveries.close()
+                rt.chores.close()
                 rt.keeper.close()
             if grace.cancelled_caught:
                 log.error("shutdown grace period ran out; unsaved changes remain in the journal")

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import logging
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -179,6 +180,8 @@ class Registry:
         if s is None:
             return
         for node_id in ids:
+            # Every session keys these by the same ids: one string each, not one per session (soak).
+            node_id = sys.intern(node_id) if type(node_id) is str else node_id
             # seen_via: what is in the session's context now (reset by a compaction);
             # seen_at/read_at: when it last viewed each node (kept, for write arbitration).
             s.seen_via.setdefault(node_id, via)
@@ -281,8 +284,18 @@ class Registry:
         since = max(x for x in (s.start_ts, s.last_synced_ts, s.pushed_ts) if x is not None)
         if not peek:  # a claim replayed late (a held reply acknowledged) never moves the watermark back
             s.pushed_ts = max(now, s.pushed_ts or now)
+            # What a client gave up on comes again as items, not as its window: that window may overlap
+            # one in flight, whose writes would then go out twice (formal/models/push_delivery.py).
+            again, s.push_again = s.push_again, {}
+        else:
+            again = dict(s.push_again)
         # The writers come along: one message instead of two on every hook reply.
-        return m.PushWindow(since, dict(s.seen_at), s.project_path, sid, self._writers())
+        return m.PushWindow(since, dict(s.seen_at), s.project_path, sid, self._writers(), again)
+
+    def reoffer_push(self, msg: m.ReofferPush) -> None:
+        s = self.sessions.get(msg.sid)
+        if s is not None:
+            s.push_again.update(msg.items)
 
     def writers(self, msg: m.Writers) -> dict[str, m.WriterInfo]:
         return self._writers()
@@ -378,6 +391,7 @@ HANDLERS: dict[type[m.SessionMessage[Any]], Callable[[Registry, Any], object]] =
     m.RenameRef: Registry.rename_ref, m.ForgetViews: Registry.forget_views, m.Like: Registry.like,
     m.Unlike: Registry.unlike,
     m.GetVoteState: Registry.vote_state, m.SyncWindow: Registry.sync_window, m.ClaimPush: Registry.claim_push,
+    m.ReofferPush: Registry.reoffer_push,
     m.Writers: Registry.writers, m.SetPages: Registry.set_pages, m.NextPage: Registry.next_page,
     m.FileRecallAllowed: Registry.file_recall_allowed, m.NoteFileRecall: Registry.note_file_recall,
     m.ToolEvent: Registry.tool_event, m.ClaimNudge: Registry.claim_nudge,

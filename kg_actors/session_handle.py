@@ -113,6 +113,9 @@ class SessionHandle:
     async def claim_push(self, sid: str, now: float, peek: bool = False) -> PushWindow | None:
         return await self._mailbox.ask(m.ClaimPush(sid, now, peek))
 
+    async def reoffer_push(self, sid: str, items: dict[str, float]) -> None:
+        await self._mailbox.ask(m.ReofferPush(sid, items))
+
     async def writers(self) -> dict[str, WriterInfo]:
         return await self._mailbox.ask(m.Writers())
 

@@ -259,6 +259,16 @@ class ClaimPush(SessionMessage["PushWindow | None"]):
 
 
 @attrs.frozen
+class ReofferPush(SessionMessage[None]):
+    """What a hook reply showed that its client gave up on (node id -> write stamp): the next
+    claim offers those again, each only if not rewritten or seen since (F38)."""
+
+    op = "reoffer_push"
+    sid: str
+    items: dict[str, float]
+
+
+@attrs.frozen
 class Writers(SessionMessage["dict[str, WriterInfo]"]):
     op = "writers"
     sessions = Touches.NONE

@@ -40,6 +40,7 @@ class Session:
     maintenance_credits: int = 0
     last_synced_ts: float | None = None
     pushed_ts: float | None = None
+    push_again: dict[str, float] = attrs.field(factory=dict)  # pushed in a reply never delivered: id -> stamp
     pages: list[str] = attrs.field(factory=list)
     page_effects: list[dict[str, Any]] = attrs.field(factory=list)
     file_recall_ts: list[float] = attrs.field(factory=list)

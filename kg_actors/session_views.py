@@ -75,3 +75,4 @@ class PushWindow:
     project_path: str | None
     sid: str
     writers: dict[str, WriterInfo]
+    again: dict[str, float] = attrs.field(factory=dict)  # shown in a reply its client gave up on: id -> stamp

@@ -20,3 +20,12 @@ def server_factory(tmp_path):
 @pytest.fixture
 def server(server_factory) -> ServerProcess:
     return server_factory()
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch):
+    """A HOME of the test's own, for servers run in this process (project roots live inside HOME)."""
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    return home

@@ -4,7 +4,7 @@ import pytest
 import trio
 
 from kg_actors.core import graph_ops
-from kg_actors.core.errors import ActorStopped, KGError
+from kg_actors.core.errors import ActorStopped, KGError, StorageRefused
 from kg_actors.core.model import GraphData, Node
 from kg_actors.graph_actor import run_graph_actor
 from kg_actors.graph_loading import load_graph
@@ -60,19 +60,20 @@ async def test_a_bug_in_one_message_leaves_the_graph_and_the_actor_intact(tmp_pa
         await handle.close()
 
 
-async def test_a_failed_save_stays_dirty_and_the_next_tick_retries(tmp_path):
+async def test_a_failed_append_is_refused_and_the_graph_stays_what_is_on_disk(tmp_path):
     blocked = tmp_path / "dir"
     blocked.write_text("a file where the graph's folder should be")
     path = blocked / "graph.json"
     async with trio.open_nursery() as nursery:
         handle = await nursery.start(run_graph_actor, "project:x", "project", path, GraphData("project"))
-        await put(handle, "kept-in-memory-node")  # the journal append fails; the write still answers
-        assert not await handle.fold()
-        assert "kept-in-memory-node" in await handle.node_ids()
+        with pytest.raises(StorageRefused, match="NOT WRITTEN: the store could not write graph.json.journal"):
+            await put(handle, "never-acknowledged-node")
+        assert "never-acknowledged-node" not in await handle.node_ids(), "a refused change must not stay visible"
         blocked.unlink()
         blocked.mkdir()
+        await put(handle, "after-recovery-node")
         assert await handle.fold()
-        assert "kept-in-memory-node" in json.loads(path.read_text())["nodes"]
+        assert set(json.loads(path.read_text())["nodes"]) == {"after-recovery-node"}
         await handle.close()
 
 
@@ -178,3 +179,19 @@ def test_recent_values_are_computed_without_touching_the_derived_caches_then_swa
     assert derived.recent_scores(graph, 100.0) is fresh["scores"][1]
     from kg_actors.core.scoring import unified_scores
     assert fresh["scores"][1] == unified_scores(graph, 100.0)  # the current graph's, not the held ones
+
+
+async def test_a_discard_while_the_index_is_still_building_returns(tmp_path):
+    """A reload right after a load discarded the actor while its index build waited for the actor to
+    install it: nobody answered, and the reload hung forever (found by the fault suite)."""
+    graph = GraphData("user")
+    for i in range(300):
+        graph.set_node(Node(f"lesson-number-{i}", f"gist {i} about retries and backoff"))
+    graph.take_changes()
+    graph.commit()
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            from kg_actors.derived import build_derived
+            handle = await nursery.start(run_graph_actor, "user", "user", tmp_path / "g.json", graph,
+                                         build_derived(graph, 100.0))
+            await handle.discard()

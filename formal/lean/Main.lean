@@ -4,4 +4,21 @@ def main : IO UInt32 := do
   let old := (KgFormal.explore (KgFormal.Durability.model false)).isSome
   let now := (KgFormal.explore (KgFormal.Durability.model true)).isNone
   IO.println s!"durability: old design counterexample found {old}; today's design holds {now}"
-  return if old && now then 0 else 1
+  let faOld := (KgFormal.explore (KgFormal.FailedAppend.model false)).isSome
+  let faNow := (KgFormal.explore (KgFormal.FailedAppend.model true)).isNone
+  IO.println s!"failed_append: old design counterexample found {faOld}; today's design holds {faNow}"
+  let pdOld := (KgFormal.explore (KgFormal.PushDelivery.model 0)).isSome
+  let pdWin := (KgFormal.explore (KgFormal.PushDelivery.model 1)).isSome
+  let pdNow := (KgFormal.explore (KgFormal.PushDelivery.model 2)).isNone
+  IO.println s!"push_delivery: marked-at-build found {pdOld}; window-reoffer found {pdWin}; today's holds {pdNow}"
+  let sbShare := (KgFormal.explore (KgFormal.SessionBinding.model 0)).isSome
+  let sbSteal := (KgFormal.explore (KgFormal.SessionBinding.model 1)).isSome
+  let sbNow := (KgFormal.explore (KgFormal.SessionBinding.model 2)).isNone
+  IO.println s!"session_binding: share found {sbShare}; steal found {sbSteal}; today's holds {sbNow}"
+  let rnOld := (KgFormal.explore (KgFormal.RenameLevels.model false)).isSome
+  let rnNow := (KgFormal.explore (KgFormal.RenameLevels.model true)).isNone
+  IO.println s!"rename_levels: unchecked found {rnOld}; today's holds {rnNow}"
+  let shOld := (KgFormal.explore (KgFormal.ShimRetry.model true)).isSome
+  let shNow := (KgFormal.explore (KgFormal.ShimRetry.model false)).isNone
+  IO.println s!"shim_retry: retry-any found {shOld}; today's holds {shNow}"
+  return if shOld && shNow && rnOld && rnNow && old && now && faOld && faNow && pdOld && pdWin && pdNow && sbShare && sbSteal && sbNow then 0 else 1

@@ -5,7 +5,7 @@ the writer), `graph_actor._request_fold` (a fold hands the writer a snapshot
 of memory), the writer task `graph_actor._writer` (one item at a time, in
 queue order: `_flush` appends records and fsyncs before acknowledging,
 `_fold` runs `files.write_atomic` then `journal.remove`), and the load after
-a crash, `graph_actor.load_graph` (the JSON, its `.prev` when the JSON is
+a crash, `graph_loading.load_graph` (the JSON, its `.prev` when the JSON is
 missing or unreadable, then the journal replayed, a torn line skipped).
 
 A write sets one node to a new value (writes are numbered; a later write of

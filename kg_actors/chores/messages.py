@@ -55,6 +55,10 @@ class ChoreHandle:
     def __init__(self, mailbox: actor.Mailbox[ChoreMessage[Any]]):
         self._mailbox = mailbox
 
+    def close(self) -> None:
+        """Stop taking messages: the supervisor ends, and a running job is cancelled (its process group killed)."""
+        self._mailbox.send.close()
+
     def prompted(self, harness_sid: str | None, at: float) -> None:
         try:
             self._mailbox.send.send_nowait(Prompted(harness_sid, at))

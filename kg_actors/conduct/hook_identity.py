@@ -14,6 +14,7 @@ from typing import Any
 import attrs
 import trio
 
+from .. import reply_effects
 from .. import session_messages as sm
 from ..core.errors import InvalidInput
 from ..harness import profiles, transcripts
@@ -131,3 +132,10 @@ async def session_state(floor: Floor, sid: str | None, project_path: str | None)
         root = hook_root(floor, project_path, strict=False)
         return await floor.sessions.find_by_project(project_path=root) if root else None
     return None
+
+
+async def seen_once_sent(floor: Floor, seen: sm.MarkSeen) -> None:
+    """What a hook reply shows counts as seen once the reply is sent (rest_hooks collects the effects)."""
+    async def mark() -> None:
+        await floor.sessions.tell(seen)
+    await reply_effects.once_delivered(mark)

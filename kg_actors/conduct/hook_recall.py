@@ -17,7 +17,7 @@ from ..harness import shell
 from ..harness.tool_calls import SHELL_TOOLS, shell_command
 from ..session_messages import SessionView
 from .floor import Floor
-from .hook_identity import object_field, push_for, resolve, text_field, views_of
+from .hook_identity import object_field, push_for, resolve, seen_once_sent, text_field, views_of
 from .read_views import indexed
 
 
@@ -45,8 +45,8 @@ async def prompt_context(floor: Floor, payload: dict[str, Any]) -> dict[str, Any
         if decision.text:
             parts.append(decision.text)
             record["chars"] = len(decision.text)
-            await floor.sessions.tell(sm.MarkSeen(sid=view.sid, ids=[i for _, i in decision.shown],
-                                                  via="ambient", at=floor.clock()))
+            await seen_once_sent(floor, sm.MarkSeen(sid=view.sid, ids=[i for _, i in decision.shown],
+                                                    via="ambient", at=floor.clock()))
         floor.logs.recall([record])
     push = await push_for(floor, call)
     if push:
@@ -93,7 +93,7 @@ async def pre_tool(floor: Floor, payload: dict[str, Any]) -> dict[str, Any]:
               "nodes": [i for _, i in decision.shown] or list(decision.found)}
     if decision.text:
         record["chars"] = len(decision.text)
-        await floor.sessions.tell(sm.MarkSeen(sid=view.sid, ids=[i for _, i in decision.shown], via="ambient",
-                                              at=now))
+        await seen_once_sent(floor, sm.MarkSeen(sid=view.sid, ids=[i for _, i in decision.shown], via="ambient",
+                                                at=now))
     floor.logs.recall([record])
     return hook_output("PreToolUse", decision.text)

@@ -22,7 +22,7 @@ from ..harness import profiles, tool_calls
 from ..session_messages import SessionView
 from ..storage import layout as L
 from .floor import Floor
-from .hook_identity import object_field, push_for, resolve, text_field, views_of
+from .hook_identity import object_field, push_for, resolve, seen_once_sent, text_field, views_of
 
 
 async def tool_event(floor: Floor, payload: dict[str, Any]) -> dict[str, Any]:
@@ -95,7 +95,7 @@ async def _file_recall(floor: Floor, view: SessionView, tool: str, paths: list[s
     names = ", ".join(capture.file_key(p, view.project_path) for p in paths)
     rows = [(ref[0], node.id, node.gist) for ref, _, node in unseen[: C.FILE_RECALL_MAX_NODES]]
     text, shown = replies.file_recall_text(names, rows)
-    await floor.sessions.tell(sm.MarkSeen(sid=view.sid, ids=shown, via="file", at=now))
+    await seen_once_sent(floor, sm.MarkSeen(sid=view.sid, ids=shown, via="file", at=now))
     await floor.sessions.tell(sm.NoteFileRecall(sid=view.sid, now=now))
     floor.logs.recall([{**base, "outcome": "injected", "nodes": shown, "chars": len(text),
                         "withheld": len(unseen) - len(shown)}])

@@ -128,6 +128,9 @@ async def _full_read(floor: Floor, view: SessionView, notices: list[str]) -> lis
         graph, derived = await handle.view_now()
         parts.append(derived.level_part(graph, lvl, preloaded, now))
         debt_lines[lvl] = debt.debt_line(derived.debt(graph, now))
+        unreadable = floor.directory.unreadable(handle.key)
+        if unreadable:  # the level is served empty: say why, and how to get it back
+            notices.append(f"The {lvl} memory could not be loaded: {unreadable}")
     first = view.full_read_ts is None
     if view.project_path is None and replies.user_only_notice(view.sid) not in notices:
         notices.append(replies.user_only_notice(view.sid))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from .. import reply_effects
 from .. import session_messages as sm
 from ..core import constants as C
 from ..core import replies
@@ -53,13 +54,29 @@ async def push_notice(floor: Floor, sid: str | None, written: Written | None = N
     fresh: list[tuple[float, Node, bool]] = []
     for lvl, handle in await floor.levels_of(view):
         nodes = written(lvl, window.since) if written is not None else await handle.written_since(since=window.since)
+        if window.again:  # shown in a reply its client gave up on, and not rewritten since
+            earliest = min(window.again.values()) - 1e-6
+            older = written(lvl, earliest) if written is not None else await handle.written_since(since=earliest)
+            held = {n.id for n in nodes}
+            nodes = [*nodes, *(n for n in older
+                               if n.id not in held and window.again.get(n.id) == (n.written or {}).get("ts"))]
         fresh.extend(_pushable(lvl, nodes, sid, window))
     if not fresh:
         return None
     fresh.sort(key=lambda t: -t[0])
     shown = fresh[: C.MAX_PUSHED]
     text = replies.push_text([(node.id, node.gist, updated) for _, node, updated in shown], len(fresh))
-    await floor.sessions.tell(sm.MarkSeen(sid=sid, ids=[n.id for _, n, _ in shown], via="push", at=floor.clock()))
+    seen = sm.MarkSeen(sid=sid, ids=[n.id for _, n, _ in shown], via="push", at=floor.clock())
+    items = {n.id: ts for ts, n, _ in shown}
+
+    async def delivered() -> None:
+        await floor.sessions.tell(seen)
+
+    async def abandoned() -> None:
+        await floor.sessions.tell(sm.ReofferPush(sid=sid, items=items))
+
+    if not reply_effects.defer(delivered, abandoned):  # seen once the hook reply is sent (F38)
+        await delivered()
     return text
 
 

@@ -46,3 +46,12 @@ class Conflict(KGError):
 
 class ActorStopped(KGError):
     """The actor a request was sent to has stopped (the server is shutting down)."""
+
+
+class StorageRefused(KGError):
+    """The store could not make a change durable (disk full, read-only, I/O error), or the graph's
+    file is unreadable: the change was not kept, and nothing stored was touched."""
+
+    def __init__(self, reason: str):
+        self.reason = reason
+        super().__init__(f"NOT WRITTEN: {reason}")

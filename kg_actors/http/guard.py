@@ -1,7 +1,7 @@
 """What every REST route shares: the domain-error -> status table, the error boundary, the JSON body.
 
 Domain errors map to statuses once, here: InvalidInput 400, NotFound and
-SessionUnknown 404, WriteConflict and Conflict 409, ActorStopped 503, a body
+SessionUnknown 404, WriteConflict and Conflict 409, ActorStopped and StorageRefused 503, a body
 too large 413; bad JSON is 400. Anything else a route raises answers 500 and
 the server goes on. Route modules import this, never each other or rest.py.
 """
@@ -15,7 +15,8 @@ from collections.abc import Awaitable, Callable
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
-from ..core.errors import ActorStopped, Conflict, InvalidInput, KGError, NotFound, SessionUnknown, WriteConflict
+from ..core.errors import (ActorStopped, Conflict, InvalidInput, KGError, NotFound, SessionUnknown, StorageRefused,
+                           WriteConflict)
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +32,7 @@ class PayloadTooLarge(KGError):
 
 STATUS: dict[type[KGError], int] = {
     InvalidInput: 400, NotFound: 404, SessionUnknown: 404, WriteConflict: 409, Conflict: 409,
-    ActorStopped: 503, PayloadTooLarge: 413,
+    ActorStopped: 503, StorageRefused: 503, PayloadTooLarge: 413,
 }
 
 

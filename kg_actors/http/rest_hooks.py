@@ -7,10 +7,14 @@ output, so an error is silence in the session.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
+from starlette.background import BackgroundTask
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from .. import reply_effects
 from ..chores.budget_notices import BudgetNotices
 from ..chores.trigger import after_prompt
 from ..conduct import graphs, hook_identity, hook_recall, hook_session, hook_tool
@@ -43,17 +47,22 @@ def routes(runtime) -> list[Route]:
 
     async def prompt_context(request: Request) -> JSONResponse:
         body = await json_body(request)
-        reply = await budget.attach("UserPromptSubmit", body, await hook_recall.prompt_context(floor, body),
-                                    runtime.clock())
-        return JSONResponse(reply, background=after_prompt(runtime, body))
+
+        async def reply() -> dict:
+            return await budget.attach("UserPromptSubmit", body, await hook_recall.prompt_context(floor, body),
+                                       runtime.clock())
+        return await _delivered(request, reply, background=after_prompt(runtime, body))
 
     async def pre_tool(request: Request) -> JSONResponse:
-        return JSONResponse(await hook_recall.pre_tool(floor, await json_body(request)))
+        body = await json_body(request)
+        return await _delivered(request, lambda: hook_recall.pre_tool(floor, body))
 
     async def tool_event(request: Request) -> JSONResponse:
         body = await json_body(request)
-        return JSONResponse(await budget.attach("PostToolUse", body, await hook_tool.tool_event(floor, body),
-                                                runtime.clock()))
+
+        async def reply() -> dict:
+            return await budget.attach("PostToolUse", body, await hook_tool.tool_event(floor, body), runtime.clock())
+        return await _delivered(request, reply)
 
     async def session_state(request: Request) -> JSONResponse:
         """For prompt hooks from before the server made every decision: the full-read flag only."""
@@ -76,6 +85,37 @@ def routes(runtime) -> list[Route]:
         Route("/api/session_state", guarded(session_state)),
         Route("/api/maintenance_debt", guarded(maintenance_debt)),
     ]
+
+
+async def _delivered(request: Request, reply: Callable[[], Awaitable[dict]],
+                     background: BackgroundTask | None = None) -> Response:
+    """A hook reply whose shown parts count as shown once it is sent: a client that hung up
+    before it was ready gets its pushes offered again with its next reply (F38), and what recall
+    showed it stays unseen, so it may be recalled again (F14). `background` runs after the send."""
+    with reply_effects.collect() as effects:
+        out = await reply()
+    if not effects:
+        return JSONResponse(out, background=background)
+    if await request.is_disconnected():
+        await effects.abandoned()
+        return JSONResponse(out, background=background)
+    return _EffectsResponse(out, effects, background)
+
+
+class _EffectsResponse(JSONResponse):
+    """Runs the delivered effects after the body is sent, the abandoned ones when the send fails."""
+
+    def __init__(self, content: dict, effects: reply_effects.Effects, background: BackgroundTask | None = None):
+        super().__init__(content, background=background)
+        self.effects = effects
+
+    async def __call__(self, scope, receive, send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        except BaseException:
+            await self.effects.abandoned()
+            raise
+        await self.effects.delivered()
 
 
 def _required(value: object, field: str) -> str:

@@ -15,6 +15,8 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+from . import faults
+
 log = logging.getLogger(__name__)
 
 
@@ -38,6 +40,7 @@ def fsync_dir(path: Path) -> None:
 
 def write_atomic(path: Path, data: bytes, keep_prev: bool = True) -> None:
     """Replace `path` with `data` durably. Raises OSError on failure (nothing half-written)."""
+    faults.check(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
     try:
@@ -170,20 +173,41 @@ def dumps_indent2(obj: Any) -> str:
 
 
 def load_json(path: Path) -> Any | None:
-    """The file's JSON, `.prev` when the file is corrupt, None when neither exists."""
+    """The file's JSON, `.prev` when the file is corrupt, None when neither exists.
+
+    A corrupt file that `.prev` stands in for is moved to `.unreadable` (kept for a look by hand),
+    so the next save's `.prev` is the good one, not the corrupt one. When nothing readable is
+    left, `Unreadable` says which files are bad and how to restore one."""
     prev = path.with_name(path.name + ".prev")
     if not path.exists():
         if prev.exists():
-            log.error("%s is missing; loading %s", path, prev.name)
-            return _parse(prev)
+            log.error("%s is missing; loading %s (the previous save)", path, prev.name)
+            return _parse_prev(path, prev, "is missing")
         return None
     try:
         return _parse(path)
     except Unreadable as exc:
         if not prev.exists():
-            raise
-        log.error("%s is unreadable (%s); falling back to %s", path, exc, prev.name)
+            raise Unreadable(f"{path} is unreadable ({exc.args[0].removeprefix(str(path) + ': ')}) and no "
+                             f"{prev.name} is beside it: restore it from the store's git history (`kg restore`) "
+                             "or move it aside to start this graph empty.") from exc
+        value = _parse_prev(path, prev, f"is unreadable ({exc})")
+        aside = path.with_name(path.name + ".unreadable")
+        try:
+            os.replace(path, aside)
+        except OSError:
+            aside = path
+        log.error("%s is unreadable (%s); falling back to %s (the previous save); the bad file is kept as %s",
+                  path, exc, prev.name, aside.name)
+        return value
+
+
+def _parse_prev(path: Path, prev: Path, why: str) -> Any:
+    try:
         return _parse(prev)
+    except Unreadable as exc:
+        raise Unreadable(f"{path} {why} and {prev.name} is unreadable too ({exc}): restore it from the "
+                         "store's git history (`kg restore`) or move both aside to start this graph empty.") from exc
 
 
 def _parse(path: Path) -> Any:

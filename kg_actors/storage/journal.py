@@ -16,6 +16,8 @@ import logging
 import os
 from pathlib import Path
 
+from . import faults
+
 log = logging.getLogger(__name__)
 
 
@@ -40,17 +42,33 @@ def _graph_file(path: Path) -> Path:
 
 
 def append(path: Path, records: list[dict]) -> None:
+    faults.check(path)
     data = "".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) + "\n" for r in records)
     # A new project's folder does not exist until its first save: the journal comes first.
     path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "ab") as f:
-        if f.tell() == 0:
+    with open(path, "a+b") as f:
+        start = f.tell()
+        if start == 0:
             # A new journal names the file its records apply on top of: a file replaced from
             # outside since (a restore) must not get them replayed over it.
             data = json.dumps({BASE: _base(_graph_file(path))}) + "\n" + data
-        f.write(data.encode("utf-8"))
-        f.flush()
-        os.fsync(f.fileno())
+        else:
+            f.seek(start - 1)
+            if f.read(1) != b"\n":
+                # A torn line left by a crash mid-append: the records must start a line of their
+                # own, or the first would be glued to the torn one and skipped at replay.
+                data = "\n" + data
+        try:
+            f.write(data.encode("utf-8"))
+            f.flush()
+            os.fsync(f.fileno())
+        except OSError:
+            # A full disk may take part of the append: cut it off, so what follows starts clean.
+            try:
+                f.truncate(start)
+            except OSError:
+                pass
+            raise
 
 
 def belongs(path: Path) -> bool:
@@ -59,7 +77,7 @@ def belongs(path: Path) -> bool:
     try:
         with open(path, "rb") as f:
             first = f.readline()
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
         return True
     try:
         header = json.loads(first)
@@ -81,7 +99,7 @@ def set_aside(path: Path) -> int:
 def read(path: Path) -> list[dict]:
     try:
         raw = path.read_bytes()
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
         return []
     records = []
     for n, line in enumerate(raw.split(b"\n")):

@@ -15,10 +15,12 @@ import shutil
 import subprocess
 import time
 
+import pytest
 import trio
 from e2e_helpers import KG, graph, nodes_by_id, start_server
 from mcp import Client
 
+from kg_actors.core.errors import StorageRefused
 from kg_actors.core.graph_ops import Writer
 from kg_actors.core.model import GraphData
 from kg_actors.graph_actor import run_graph_actor
@@ -199,10 +201,14 @@ async def test_sigterm_flushes_without_a_tick_even_with_writes_in_flight(tmp_pat
     assert sid in json.loads((srv.store / "sessions.json").read_text()), "sessions are saved at shutdown"
 
 
-async def test_a_failed_save_keeps_the_graph_answering_and_the_next_fold_saves(tmp_path):
+async def test_a_failed_save_or_append_keeps_the_graph_answering_and_loses_nothing_acknowledged(tmp_path, monkeypatch):
+    """A full disk (an injected ENOSPC, storage/faults.py): a change is acknowledged only once it is
+    in the journal, else refused and gone from memory; a failed fold keeps the journal and is retried."""
     folder = tmp_path / "projects" / "p"
     folder.mkdir(parents=True)
     path = folder / "graph.json"
+    flag = tmp_path / "disk-full"
+    monkeypatch.setenv("KG_TEST_STORAGE_FAULT", str(flag))
     w = Writer(session=None)
 
     def put(node_id: str) -> dict:
@@ -213,24 +219,21 @@ async def test_a_failed_save_keeps_the_graph_answering_and_the_next_fold_saves(t
             handle = await nursery.start(run_graph_actor, "project:p", "project", path, GraphData("project"))
             await handle.put_node(**put("before-failure-node"))
             assert await handle.fold() is True
-            assert "before-failure-node" in json.loads(path.read_text())["nodes"]
+            await handle.put_node(**put("journaled-node"))  # acknowledged: in the journal, not yet folded
 
-            shutil.rmtree(folder)
-            folder.write_text("a file where the graph's folder was")  # every save into it fails now
-            result = await handle.put_node(**put("during-failure-node"))
-            assert result.created
-            await handle.tick(now=time.time())
-            assert await handle.fold() is False
-            # The graph keeps answering, the change stands in memory.
-            assert (await handle.get_node(node_id="during-failure-node")).gist == "gist of during-failure-node"
-            await handle.put_node(**put("still-failing-node"))
-            assert await handle.fold() is False
+            flag.write_text("ENOSPC")
+            assert await handle.fold() is False  # the fold fails; the journal still holds the write
+            assert (await handle.get_node(node_id="journaled-node")) is not None
+            with pytest.raises(StorageRefused, match="No space left on device"):
+                await handle.put_node(**put("during-failure-node"))
+            assert await handle.get_node(node_id="during-failure-node") is None
+            assert (await handle.get_node(node_id="journaled-node")) is not None, "acknowledged writes stay"
 
-            folder.unlink()
-            folder.mkdir()
+            flag.unlink()
+            await handle.put_node(**put("after-recovery-node"))
             await handle.tick(now=time.time())
             assert await handle.fold() is True, "the next tick's fold retries the failed save"
             saved = json.loads(path.read_text())
-            assert {"before-failure-node", "during-failure-node", "still-failing-node"} <= saved["nodes"].keys()
+            assert {"before-failure-node", "journaled-node", "after-recovery-node"} <= saved["nodes"].keys()
+            assert "during-failure-node" not in saved["nodes"]
             await handle.close()
-

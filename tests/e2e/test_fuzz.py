@@ -9,7 +9,6 @@ figure; a developer's run keeps the default).
 
 from __future__ import annotations
 
-import http.client
 import json
 import os
 import string
@@ -18,6 +17,7 @@ import pytest
 from e2e_helpers import start_server, store_files
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from rpc_helpers import Conn, rpc
 
 from kg_actors.http.schemas import SCHEMAS
 
@@ -27,43 +27,16 @@ FUZZ = settings(max_examples=CASES, deadline=None, derandomize=True, database=No
 HOOKS = ["/api/session_bootstrap", "/api/prompt_context", "/api/tool_event", "/api/pre_tool"]
 
 
-class Conn:
-    """One kept-alive connection (a new one after the server closes it)."""
-
-    def __init__(self, port: int):
-        self.port = port
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-
-    def post(self, path: str, body: bytes) -> tuple[int, bytes]:
-        for attempt in (0, 1):
-            try:
-                self.conn.request("POST", path, body=body, headers={
-                    "Content-Type": "application/json", "Accept": "application/json, text/event-stream"})
-                resp = self.conn.getresponse()
-                return resp.status, resp.read()
-            except (http.client.HTTPException, ConnectionError):
-                self.conn.close()
-                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
-                if attempt:
-                    raise
-        raise AssertionError("unreachable")
-
-
 @pytest.fixture(scope="module")
 def srv(tmp_path_factory):
     server = start_server(tmp_path_factory.mktemp("fuzz"))
     server.conn = Conn(server.port)
     server.cwd = server.project("fuzz-proj")
-    status, body = server.conn.post("/", _rpc("kg_read", {"cwd": server.cwd}))
+    status, body = server.conn.post("/", rpc("kg_read", {"cwd": server.cwd}))
     text = json.loads(body)["result"]["content"][0]["text"]
     server.sid = text.rsplit("Session: ", 1)[1].split()[0]
     yield server
     server.kill()
-
-
-def _rpc(tool: str, arguments) -> bytes:
-    return json.dumps({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
-                       "params": {"name": tool, "arguments": arguments}}).encode()
 
 
 # Text that reaches deep: ids and paths that may be valid, and what breaks naive parsers.
@@ -101,6 +74,21 @@ def arguments(tool: str, sid: str):
                      st.dictionaries(st.sampled_from([*props, "bogus"]), json_values, max_size=5))
 
 
+def hook_bodies(cwd: str):
+    """A hook's body: a payload of the hook's fields (often valid), bytes, or any JSON."""
+    payload = st.fixed_dictionaries({}, optional={
+        "session_id": st.one_of(st.just("fuzz-claude-1"), text), "cwd": st.one_of(st.just(cwd), text),
+        "hook_event_name": st.sampled_from(["SessionStart", "UserPromptSubmit", "PostToolUse", "PreToolUse", "x"]),
+        "prompt": text, "source": st.sampled_from(["startup", "resume", "clear", "compact", "?"]),
+        "tool_name": st.sampled_from(["Read", "Bash", "Edit", "shell", "WebFetch", "view_file", ""]),
+        "tool_input": st.one_of(st.dictionaries(st.sampled_from(["file_path", "command", "url", "path"]), text),
+                                json_values),
+        "tool_response": json_values, "transcript_path": text,
+    })
+    return st.one_of(payload.map(lambda p: json.dumps(p).encode()), st.binary(max_size=200),
+                     json_values.map(lambda v: json.dumps(v).encode()))
+
+
 def _answered(status: int, body: bytes) -> dict:
     assert status < 500, body[:500]
     reply = json.loads(body)
@@ -117,7 +105,7 @@ def test_every_tool_answers_whatever_its_arguments(srv, tool):
     def case(args):
         if isinstance(args, dict) and "session_id" in args and tool in ("kg_delete_node", "kg_rename_node"):
             args["session_id"] = srv.sid + "x"  # keep the fuzz from deleting its own ground
-        _answered(*srv.conn.post("/", _rpc(tool, args)))
+        _answered(*srv.conn.post("/", rpc(tool, args)))
 
     case()
     assert srv.health() is not None, "the server stopped answering"
@@ -136,7 +124,7 @@ def test_rejected_input_changes_nothing_on_disk(srv):
                                 max_size=6))
     def case(tool, junk):
         args = {**junk, "level": 42}  # never a valid level: every one of these writes is refused
-        reply = _answered(*srv.conn.post("/", _rpc(tool, args)))
+        reply = _answered(*srv.conn.post("/", rpc(tool, args)))
         assert "error" in reply or reply["result"].get("isError"), reply
 
     case()
@@ -145,19 +133,8 @@ def test_rejected_input_changes_nothing_on_disk(srv):
 
 @pytest.mark.parametrize("path", HOOKS)
 def test_every_hook_endpoint_answers_quietly_whatever_the_payload(srv, path):
-    payload = st.fixed_dictionaries({}, optional={
-        "session_id": st.one_of(st.just("fuzz-claude-1"), text), "cwd": st.one_of(st.just(srv.cwd), text),
-        "hook_event_name": st.sampled_from(["SessionStart", "UserPromptSubmit", "PostToolUse", "PreToolUse", "x"]),
-        "prompt": text, "source": st.sampled_from(["startup", "resume", "clear", "compact", "?"]),
-        "tool_name": st.sampled_from(["Read", "Bash", "Edit", "shell", "WebFetch", "view_file", ""]),
-        "tool_input": st.one_of(st.dictionaries(st.sampled_from(["file_path", "command", "url", "path"]), text),
-                                json_values),
-        "tool_response": json_values, "transcript_path": text,
-    })
-
     @FUZZ
-    @given(body=st.one_of(payload.map(lambda p: json.dumps(p).encode()), st.binary(max_size=200),
-                          json_values.map(lambda v: json.dumps(v).encode())))
+    @given(body=hook_bodies(srv.cwd))
     def case(body):
         status, reply = srv.conn.post(path, body)
         assert status < 500, reply[:500]

@@ -62,3 +62,37 @@ def test_without_hard_links_prev_is_still_replaced_whole(tmp_path, monkeypatch):
     files.write_atomic(path, b'{"v": 1}')
     files.write_atomic(path, b'{"v": 2}')
     assert (tmp_path / "graph.json.prev").read_bytes() == b'{"v": 1}'
+
+
+def test_an_append_after_a_torn_line_starts_a_line_of_its_own(tmp_path):
+    """A crash mid-append leaves a torn last line; the next server's first append must not be glued
+    to it (it would be skipped at the next replay: an acknowledged write lost)."""
+    from kg_actors.storage import journal
+
+    path = tmp_path / "graph.json.journal"
+    journal.append(path, [{"n": {"a-node": {"id": "a-node", "gist": "kept"}}}])
+    with open(path, "ab") as f:
+        f.write(b'{"n":{"torn-node":{"id":"to')
+    journal.append(path, [{"n": {"b-node": {"id": "b-node", "gist": "acknowledged after the crash"}}}])
+    assert [list(r["n"]) for r in journal.read(path)] == [["a-node"], ["b-node"]]
+
+
+def test_a_failed_append_leaves_no_partial_record(tmp_path, monkeypatch):
+    import errno
+    import os as _os
+
+    from kg_actors.storage import journal
+
+    path = tmp_path / "graph.json.journal"
+    journal.append(path, [{"n": {"a-node": None}}])
+    size = path.stat().st_size
+    real_fsync = _os.fsync
+
+    def full(fd):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(journal.os, "fsync", full)
+    with pytest.raises(OSError):
+        journal.append(path, [{"n": {"b-node": None}}])
+    monkeypatch.setattr(journal.os, "fsync", real_fsync)
+    assert path.stat().st_size == size

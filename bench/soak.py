@@ -1,0 +1,225 @@
+"""Soak: 32 sessions reading, searching and rewriting a fixed set of 1,000 nodes, hooks firing.
+
+A real `kg serve` on loopback, a store of 1,000 project nodes (bench/workload.py). Each of 32
+sessions starts like a harness session (SessionStart hook, then kg_read) and loops, closed-loop:
+a prompt hook, a node read, a search, a pre-tool and a tool-event hook, and a rewrite of one of
+the 1,000 nodes (ids fixed, so the graph does not grow). The server's RSS is sampled every
+2 s from /proc; latencies are kept per minute.
+
+Pass: RSS at the end grows at most 10% over RSS at the end of minute one; every later minute's
+p99 is within 1.5x of minute one's; no errors (a NOT WRITTEN refusal of a stale rewrite is the
+optimistic-write rule working, counted apart, and retried once with the node as shown).
+
+    .venv/bin/python bench/soak.py --minutes 10 --out bench/soak-10min.json
+
+Bounded: it stops after --minutes (plus start-up), and every request has a 30 s timeout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import re
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import workload  # noqa: E402
+from hooks_bench import LeanClient, pct  # noqa: E402
+
+from kg_actors import testing  # noqa: E402
+from kg_actors.testing import ServerProcess  # noqa: E402
+
+SESSION_RE = re.compile(r"Session: ([0-9a-f]{8})")
+MCP_HEADERS = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+
+
+def rss_kib(pid: int) -> int:
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def tool(client: LeanClient, name: str, args: dict) -> tuple[str, bool]:
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                       "params": {"name": name, "arguments": args}}).encode()
+    client.conn.request("POST", "/", body, MCP_HEADERS)
+    r = client.conn.getresponse()
+    raw = r.read()
+    if r.status != 200:
+        return f"HTTP {r.status}: {raw[:200]!r}", True
+    result = json.loads(raw)["result"]
+    text = "\n".join(c.get("text", "") for c in result["content"])
+    return text, bool(result.get("isError"))
+
+
+class Minutes:
+    """Latencies and outcomes per minute of the run (thread-safe appends)."""
+
+    def __init__(self, start: float):
+        self.start = start
+        self.lat: dict[int, list[float]] = {}
+        self.errors: list[str] = []
+        self.refused = 0
+        self.ops = 0
+        self.lock = threading.Lock()
+
+    def add(self, t0: float, seconds: float) -> None:
+        minute = int((t0 - self.start) // 60)
+        with self.lock:
+            self.lat.setdefault(minute, []).append(seconds)
+            self.ops += 1
+
+
+def session_loop(port: int, k: int, cwd: str, ids: list[str], stop: threading.Event, m: Minutes,
+                 seed: int) -> None:
+    rng = random.Random(seed * 1000 + k)
+    client = LeanClient(port)
+    claude_sid = f"soak-claude-{k:02d}"
+    base = {"session_id": claude_sid, "cwd": cwd, "transcript_path": f"/tmp/soak-{k}.jsonl"}
+    try:
+        client.post("/api/session_bootstrap", {**base, "hook_event_name": "SessionStart", "source": "startup"})
+        text, err = tool(client, "kg_read", {"cwd": cwd})
+        sid = SESSION_RE.search(text).group(1) if not err and SESSION_RE.search(text) else None
+        if sid is None:
+            m.errors.append(f"session {k}: no session from kg_read: {text[:200]}")
+            return
+        n = 0
+        while not stop.is_set():
+            n += 1
+            node_id = rng.choice(ids)
+            steps = [
+                ("hook", "/api/prompt_context", {**base, "hook_event_name": "UserPromptSubmit",
+                                                 "prompt": f"how do we handle {workload.query_terms(rng)}"}),
+                ("tool", "kg_read", {"session_id": sid, "id": node_id}),
+                ("tool", "kg_search", {"session_id": sid, "query": workload.query_terms(rng)}),
+                ("hook", "/api/pre_tool", {**base, "hook_event_name": "PreToolUse", "tool_name": "Bash",
+                                           "tool_input": {"command": "git status"}}),
+                ("hook", "/api/tool_event", {**base, "hook_event_name": "PostToolUse", "tool_name": "Read",
+                                             "tool_input": {"file_path": f"{cwd}/src/mod{n % 50}.py"},
+                                             "tool_response": {"ok": True}}),
+                ("write", node_id, None),
+            ]
+            for kind, what, body in steps:
+                if stop.is_set():
+                    break
+                t0 = time.monotonic()
+                if kind == "hook":
+                    status, reply = client.post(what, body)
+                    failed = status != 200 or "Traceback" in reply
+                    detail = f"{what} -> {status} {reply[:200]}"
+                elif kind == "tool":
+                    text, failed = tool(client, what, body)
+                    detail = f"{what} -> {text[:200]}"
+                else:
+                    gist = f"rewritten by soak session {k} pass {n}: {workload.sentence(rng, 6, 12)}"
+                    args = {"session_id": sid, "level": "project", "id": what, "gist": gist}
+                    text, failed = tool(client, "kg_put_node", args)
+                    if failed and "NOT WRITTEN" in text:
+                        with m.lock:
+                            m.refused += 1
+                        text, failed = tool(client, "kg_put_node", args)  # the refusal showed the node
+                        failed = failed and "NOT WRITTEN" not in text
+                    detail = f"kg_put_node {what} -> {text[:200]}"
+                m.add(t0, time.monotonic() - t0)
+                if failed:
+                    with m.lock:
+                        m.errors.append(detail)
+    except Exception as exc:  # a dead connection or server is an error of the run, not a crash of it
+        if not stop.is_set():
+            m.errors.append(f"session {k}: {exc!r}")
+    finally:
+        client.close()
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--minutes", type=float, default=10)
+    ap.add_argument("--sessions", type=int, default=32)
+    ap.add_argument("--nodes", type=int, default=1000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--out", default=None)
+    ap.add_argument("--trace", default=None, help="a folder: trace the server's allocations (slow) "
+                    "and write where memory grew each minute to <folder>/growth.txt")
+    args = ap.parse_args()
+
+    with tempfile.TemporaryDirectory(prefix="kg-soak-") as tmp:
+        base = Path(tmp)
+        env = {"KG_SAVE_INTERVAL": "30", "KG_AUTOCOMMIT_INTERVAL": "0"}
+        if args.trace:
+            Path(args.trace).mkdir(parents=True, exist_ok=True)
+            env.update(KG_SOAK_TRACE=str(Path(args.trace).resolve()),
+                       PYTHONPATH=os.path.join(os.path.dirname(os.path.abspath(__file__)), "soak_trace"))
+            testing.START_TIMEOUT = 180  # a traced start-up is several times slower
+        srv = ServerProcess(base, env)
+        project = base / "home" / "soak-app"
+        info = workload.build_store(srv.store, project, args.nodes, seed=args.seed)
+        ids = info["ids"]
+        srv.start("--no-editor")
+        pid = srv.proc.pid
+        stop = threading.Event()
+        start = time.monotonic()
+        m = Minutes(start)
+        rss: list[tuple[float, int]] = [(0.0, rss_kib(pid))]
+        threads = [threading.Thread(target=session_loop, args=(srv.port, k, str(project), ids, stop, m, args.seed))
+                   for k in range(args.sessions)]
+        for t in threads:
+            t.start()
+        end = start + args.minutes * 60
+        try:
+            while time.monotonic() < end and srv.proc.poll() is None:
+                time.sleep(min(2.0, max(0.0, end - time.monotonic())))
+                rss.append((time.monotonic() - start, rss_kib(pid)))
+        finally:
+            stop.set()
+            for t in threads:
+                t.join(40)
+            nodes_after = None
+            try:
+                import urllib.request
+                with urllib.request.urlopen(f"{srv.url}/api/graph/read?project_path={project}", timeout=30) as r:
+                    nodes_after = len(json.loads(r.read())["project"]["nodes"])
+            except OSError:
+                pass
+            code = srv.stop()
+    minutes = sorted(k for k in m.lat if k < args.minutes)
+    per_minute = []
+    for k in minutes:
+        lat = m.lat[k]
+        at_end = [kib for t, kib in rss if t <= (k + 1) * 60]
+        per_minute.append({"minute": k + 1, "ops": len(lat), "ops_per_s": round(len(lat) / 60, 1),
+                           "p50_ms": round(pct(lat, 50) * 1000, 1), "p99_ms": round(pct(lat, 99) * 1000, 1),
+                           "rss_mib_at_end": round(at_end[-1] / 1024, 1) if at_end else None})
+    first = per_minute[0] if per_minute else None
+    last = per_minute[-1] if per_minute else None
+    rss_growth = (last["rss_mib_at_end"] / first["rss_mib_at_end"] - 1) if first and last else None
+    worst_p99 = max((p["p99_ms"] for p in per_minute[1:]), default=None)
+    p99_ratio = worst_p99 / first["p99_ms"] if first and worst_p99 else None
+    result = {
+        "command": " ".join(["bench/soak.py", *sys.argv[1:]]),
+        "sessions": args.sessions, "nodes": args.nodes, "minutes": args.minutes,
+        "nodes_after": nodes_after, "ops": m.ops, "errors": len(m.errors), "error_samples": m.errors[:10],
+        "stale_refusals_retried": m.refused, "server_exit": code,
+        "rss_growth_after_minute_one": round(rss_growth, 4) if rss_growth is not None else None,
+        "worst_p99_over_minute_one": round(p99_ratio, 3) if p99_ratio is not None else None,
+        "per_minute": per_minute,
+        "rss_samples_mib": [(round(t), round(kib / 1024, 1)) for t, kib in rss[::15]],
+    }
+    result["pass"] = bool(rss_growth is not None and rss_growth <= 0.10 and p99_ratio is not None
+                          and p99_ratio <= 1.5 and not m.errors and nodes_after == args.nodes)
+    text = json.dumps(result, indent=2)
+    print(text)
+    if args.out:
+        Path(args.out).write_text(text + "\n")
+    return 0 if result["pass"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

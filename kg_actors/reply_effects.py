@@ -1,0 +1,77 @@
+"""Effects on delivery: what a hook reply shows counts as shown only once the reply went out.
+
+A hook client gives the server about a second (curl --max-time 1): a reply it gave up on is
+never read. A push marked seen when its reply was built would then be lost to the session
+(reference finding F38). While a hook endpoint builds its reply inside `collect()`, the parts
+that show something register what to do once it is sent (mark it seen) and what to do when
+the client is gone (offer it again); the endpoint runs one or the other.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import logging
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
+
+import trio
+
+log = logging.getLogger(__name__)
+
+Effect = Callable[[], Awaitable[None]]
+_collecting: contextvars.ContextVar[Effects | None] = contextvars.ContextVar("kg_delivery", default=None)
+
+
+class Effects:
+    """What a reply's parts do once it is delivered, and once it is abandoned."""
+
+    def __init__(self) -> None:
+        self._delivered: list[Effect] = []
+        self._abandoned: list[Effect] = []
+
+    def __bool__(self) -> bool:
+        return bool(self._delivered or self._abandoned)
+
+    async def delivered(self) -> None:
+        await self._run(self._delivered)
+
+    async def abandoned(self) -> None:
+        await self._run(self._abandoned)
+
+    async def _run(self, effects: list[Effect]) -> None:
+        todo, self._delivered, self._abandoned = list(effects), [], []
+        with trio.CancelScope(shield=True):  # a cancelled request must not leave half its effects
+            for effect in todo:
+                try:
+                    await effect()
+                except Exception:
+                    log.exception("an effect on delivery failed")
+
+
+@contextmanager
+def collect() -> Iterator[Effects]:
+    effects = Effects()
+    token = _collecting.set(effects)
+    try:
+        yield effects
+    finally:
+        _collecting.reset(token)
+
+
+def defer(on_delivered: Effect, on_abandoned: Effect | None = None) -> bool:
+    """Register effects with the reply being built; False when no endpoint collects them (an MCP
+    tool reply, which the SDK sends): the caller then runs `on_delivered` itself."""
+    effects = _collecting.get()
+    if effects is None:
+        return False
+    effects._delivered.append(on_delivered)
+    if on_abandoned is not None:
+        effects._abandoned.append(on_abandoned)
+    return True
+
+
+async def once_delivered(effect: Effect) -> None:
+    """Run `effect` once the reply being built is sent, or now when no endpoint collects (an MCP
+    reply, or a hook endpoint that does not wait for its send)."""
+    if not defer(effect):
+        await effect()

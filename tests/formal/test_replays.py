@@ -1,0 +1,155 @@
+"""Counterexamples the models found, replayed on the real actors (the whole server in-process).
+
+Each test follows the model's trace step by step, with the real handler for each step.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))
+from inprocess import serve_inprocess, sessions_of  # noqa: E402
+
+from kg_actors import reply_effects as delivery  # noqa: E402
+from kg_actors.conduct import rename as rename_uc, sync as sync_uc, write as write_uc  # noqa: E402
+
+
+
+async def _reply(rt, sid: str):
+    """Claim and build one hook reply's push, its delivery still open (the model's "in flight")."""
+    window = await rt.sessions.claim_push(sid=sid, now=rt.clock())
+    with delivery.collect() as effects:
+        text = await sync_uc.push_notice(rt.floor, sid, window=window, claimed=True)
+    return text or "", effects
+
+
+async def test_push_delivery_window_counterexample_a_write_in_flight_is_not_offered_twice(tmp_path, home):
+    """formal/models/push_delivery.py, design "window": write n0@1, claim A shows it, write n0@3,
+    claim B shows it, A's client hangs up, claim C showed n0@3 again while B was in flight."""
+    cwd = home / "replay-proj"
+    cwd.mkdir()
+    async with serve_inprocess(tmp_path / "store") as rt:
+        observer, writer = await sessions_of(rt, cwd, "claude-observer", "claude-writer")
+        await write_uc.put_node(rt.floor, writer, "project", "replayed-node", "first version", None, None)
+        a_text, a = await _reply(rt, observer)
+        assert "first version" in a_text
+        await write_uc.put_node(rt.floor, writer, "project", "replayed-node", "second version", None, None)
+        b_text, b = await _reply(rt, observer)
+        assert "second version" in b_text
+        await a.abandoned()  # A's client hung up
+        c_text, c = await _reply(rt, observer)
+        assert "replayed-node" not in c_text, "the write in flight in B was offered again"
+        await b.delivered()
+        await c.delivered()
+        d_text, _ = await _reply(rt, observer)
+        assert "replayed-node" not in d_text, "delivered once, shown once"
+
+
+async def test_push_delivery_an_abandoned_item_comes_back_once(tmp_path, home):
+    cwd = home / "replay-proj"
+    cwd.mkdir()
+    async with serve_inprocess(tmp_path / "store") as rt:
+        observer, writer = await sessions_of(rt, cwd, "claude-observer", "claude-writer")
+        await write_uc.put_node(rt.floor, writer, "project", "abandoned-node", "shown to nobody", None, None)
+        text, a = await _reply(rt, observer)
+        assert "abandoned-node" in text
+        await a.abandoned()
+        text, b = await _reply(rt, observer)
+        assert "abandoned-node" in text
+        await b.delivered()
+        text, _ = await _reply(rt, observer)
+        assert "abandoned-node" not in text
+
+
+async def test_session_binding_counterexamples_a_forked_conversation_gets_its_own_session(tmp_path, home):
+    """formal/models/session_binding.py, designs "share" and "steal": h0 starts and hooks, the
+    harness forks h0 into h2 (the same transcript), then h2 starts, or only hooks: each must act
+    for a session of its own, and h0 keeps its."""
+    from inprocess import hook
+
+    cwd = home / "replay-proj"
+    cwd.mkdir()
+    transcript = home / "h0.jsonl"
+    async with serve_inprocess(tmp_path / "store") as rt:
+        (h0,) = await sessions_of(rt, cwd, "claude-h0")
+        transcript.write_text(f'{{"text": "Session: {h0}"}}\n')
+        tool = {"cwd": str(cwd), "hook_event_name": "PostToolUse", "tool_name": "Bash",
+                "tool_input": {"command": "true"}, "transcript_path": str(transcript)}
+        await hook(rt, "/api/tool_event", {**tool, "session_id": "claude-h0"})
+        # "steal": h2 only hooks; the transcript's session is bound to h0, so h2 must not take it.
+        await hook(rt, "/api/tool_event", {**tool, "session_id": "claude-h2-hook-only"})
+        stray = await rt.sessions.find_by_claude(claude_sid="claude-h2-hook-only")
+        assert stray is None or stray.sid != h0
+        # "share": h2 starts from the forked transcript: a copy of its own.
+        await hook(rt, "/api/session_bootstrap", {"cwd": str(cwd), "session_id": "claude-h2", "source": "resume",
+                                                  "transcript_path": str(transcript)})
+        h2 = (await rt.sessions.find_by_claude(claude_sid="claude-h2")).sid
+        assert h2 != h0 and (await rt.sessions.find_by_claude(claude_sid="claude-h0")).sid == h0
+
+
+async def test_rename_levels_counterexample_a_user_rename_into_a_projects_own_id_is_refused(tmp_path, home):
+    """formal/models/rename_levels.py, checked=False: the user graph holds a, the project holds b
+    with an edge b -> a; renaming user a to b would make the edge resolve to the project's b."""
+    from kg_actors.core.errors import Conflict
+
+    cwd = home / "replay-proj"
+    cwd.mkdir()
+    async with serve_inprocess(tmp_path / "store") as rt:
+        (sid,) = await sessions_of(rt, cwd, "claude-renamer")
+        await write_uc.put_node(rt.floor, sid, "user", "shared-rule-a", "a user lesson", None, None)
+        await write_uc.put_node(rt.floor, sid, "project", "local-rule-b", "a project lesson", None, None)
+        await write_uc.put_edge(rt.floor, sid, "project", "local-rule-b", "shared-rule-a", "instance-of", None)
+        try:
+            await rename_uc.rename(rt.floor, sid, "shared-rule-a", "local-rule-b", "user")
+        except Conflict as exc:
+            assert "would redirect edges" in str(exc)
+        else:
+            raise AssertionError("the capturing rename was applied")
+        project = await rt.directory.get(rt.directory.project_key(str(cwd)))
+        edges = await project.call(lambda g: sorted(g.edges))
+        assert edges == [("local-rule-b", "shared-rule-a", "instance-of")]
+
+
+def test_shim_retry_counterexample_a_request_the_server_took_is_never_sent_again():
+    """formal/models/shim_retry.py, retry_any=True: the server took the write, then died before its
+    reply; sending it again after a restart would apply it twice. The shim answers an error."""
+    import io
+    import json
+    import socket
+    import threading
+
+    from shim import Shim
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    port = listener.getsockname()[1]
+    posts: list[bytes] = []
+
+    def serve() -> None:
+        listener.settimeout(10)
+        while True:
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                return
+            with conn:
+                data = conn.recv(65536)
+                if data.startswith(b"POST"):
+                    posts.append(data)  # "applied", then the server dies before its reply
+                elif data.startswith(b"GET /health"):
+                    conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}")
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    out = io.StringIO()
+    write = {"jsonrpc": "2.0", "id": 7, "method": "tools/call",
+             "params": {"name": "kg_put_node", "arguments": {"id": "x", "gist": "y"}}}
+    Shim("127.0.0.1", port, out=out).handle(json.dumps(write))
+    listener.close()
+    thread.join(10)
+    reply = json.loads(out.getvalue().splitlines()[-1])
+    assert reply["id"] == 7 and "error" in reply, reply
+    assert len(posts) == 1, "a request that reached the server was sent again"
