@@ -66,6 +66,7 @@ class GraphState:
         applied = self.clock() if self.clock is not None else None
         for node_id in record.get("n", {}):
             self.derived.node_changed(self.graph, node_id, applied)
+        self.derived.charges.update(self.graph, record.get("n", {}), (tuple(key) for key, _ in record.get("e", [])))
 
     def install_index(self, msg: m.InstallIndex) -> None:
         msg.index.sync(self.graph)  # catch up with what changed while it was built
@@ -264,7 +265,7 @@ class GraphState:
         return absorb.absorb(self.graph, msg.base, msg.merged, msg.now)
 
     def tick(self, msg: m.Tick) -> m.TickResult:
-        result = compaction.compact(self.graph, msg.now)
+        result = compaction.compact(self.graph, msg.now, charges=self.derived.charges)
         pruned = compaction.prune_orphans(self.graph, msg.now, self.orphan_grace_days)
         return m.TickResult(result, pruned)
 
@@ -348,8 +349,8 @@ async def run_graph_actor(
                 if changed and msg.changes_render and now is not None:
                     # Keep the graph inside its budget: decided in steps, then carried out as a change.
                     await pause()
-                    plan = await _prepare(compaction.plan_steps(state.graph, now, rebalance=False), pause,
-                                          key, "compaction", None)
+                    steps = compaction.plan_steps(state.graph, now, rebalance=False, charges=state.derived.charges)
+                    plan = await _prepare(steps, pause, key, "compaction", None)
                     if plan is not None and plan.moves:
                         await pause()
                         await _apply(state, to_writer, None, "compaction",

@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from .core import compaction, render
+from .core import charge, compaction, render
 from .core import constants as C
 from .core.model import GraphData
 from .storage import files, journal
@@ -53,7 +53,7 @@ def settle(graph: GraphData, now: float, runs: int = 10) -> int:
     A graph within its budget is left as it is until a write or the tick.
     """
     budget = C.MAX_CHARS_PER_LEVEL
-    if render.fast_charge(graph) <= budget and render.archived_anchor_chars(graph) <= budget * C.ARCHIVED_BUDGET_RATIO:
+    if charge.fast_charge(graph) <= budget and render.archived_anchor_chars(graph) <= budget * C.ARCHIVED_BUDGET_RATIO:
         return 0
     for run in range(runs):
         if not compaction.compact(graph, now).acted:
