@@ -9,9 +9,10 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from .core import charge, compaction, render
+from .core import charge, compaction
 from .core import constants as C
 from .core.model import GraphData
+from .core.steps import run_steps
 from .storage import files, journal
 
 log = logging.getLogger(__name__)
@@ -53,9 +54,13 @@ def settle(graph: GraphData, now: float, runs: int = 10) -> int:
     A graph within its budget is left as it is until a write or the tick.
     """
     budget = C.MAX_CHARS_PER_LEVEL
-    if charge.fast_charge(graph) <= budget and render.archived_anchor_chars(graph) <= budget * C.ARCHIVED_BUDGET_RATIO:
+    charges = charge.ChargeIndex.build(graph)  # kept across the runs: each starts where the last left off
+    if charge.fast_charge(graph, charges) <= budget and charges.anchor_chars <= budget * C.ARCHIVED_BUDGET_RATIO:
         return 0
     for run in range(runs):
-        if not compaction.compact(graph, now).acted:
+        plan = run_steps(compaction.plan_steps(graph, now, charges=charges))
+        compaction.commit(graph, plan)
+        charges.update(graph, plan.moves, ())
+        if not plan.result.acted:
             return run
     return runs
