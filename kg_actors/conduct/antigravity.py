@@ -44,7 +44,7 @@ class Antigravity:
         self.deliveries = deliveries
 
     # Hooks -------------------------------------------------------------------------
-    async def hook(self, event: str, payload: dict) -> tuple[dict, int | None]:
+    async def hook(self, event: str, payload: dict[str, Any]) -> tuple[dict[str, Any], int | None]:
         """The hook's output and the packet it carries (to acknowledge), for any payload; {} when not ours."""
         if event not in agy.ACTED_ON or not agy.is_cli_payload(payload):
             return {}, None
@@ -73,21 +73,21 @@ class Antigravity:
             return {}, None
         return agy.inject(packet.text), packet.id
 
-    async def _preload(self, payload: dict) -> None:
+    async def _preload(self, payload: dict[str, Any]) -> None:
         base = agy.base_payload(payload)
         with deferral.holding() as held:
             out = await hook_session.bootstrap(self.floor, base["cwd"], base["session_id"], "startup", base["transcript_path"])
         if out.get("context"):
             await self.deliveries.enqueue(payload["conversationId"], "preload", out["context"], held, first=True)
 
-    async def _queue(self, conv: str, kind: str, decide: Any, translated: dict) -> None:
+    async def _queue(self, conv: str, kind: str, decide: Any, translated: dict[str, Any]) -> None:
         with deferral.holding() as held:
             out = await decide(self.floor, translated)
         text = (out.get("hookSpecificOutput") or {}).get("additionalContext")
         if text:
             await self.deliveries.enqueue(conv, kind, text, held)
 
-    async def _skip_transcript(self, conv: str, payload: dict) -> None:
+    async def _skip_transcript(self, conv: str, payload: dict[str, Any]) -> None:
         """A new conversation starts reading its transcript from where it is now."""
         path = agy.transcript_path(payload)
         if path and os.path.isfile(path):
@@ -96,7 +96,7 @@ class Antigravity:
             except OSError:
                 pass
 
-    async def _transcript(self, conv: str, payload: dict, offset: int) -> str | None:
+    async def _transcript(self, conv: str, payload: dict[str, Any], offset: int) -> str | None:
         """Reads the transcript's new lines: a checkpoint resets the session and the queue; the newest
         user request is returned (None: no new prompt)."""
         path = agy.transcript_path(payload)
@@ -118,7 +118,7 @@ class Antigravity:
             await self._preload(payload)
         return request
 
-    async def ack(self, payload: dict) -> int:
+    async def ack(self, payload: dict[str, Any]) -> int:
         """Apply what the acknowledged packet completed; how many replies that was (0: nothing to ack)."""
         conv = agy.conversation(payload.get("conversationId"))
         packet_id = payload.get("delivery_id")
@@ -148,7 +148,7 @@ class Antigravity:
         return (sid, view.project_path if view else None)
 
     # MCP -------------------------------------------------------------------------------
-    async def call_tool(self, tools: Any, name: str, arguments: dict, conv: str) -> Any:
+    async def call_tool(self, tools: Any, name: str, arguments: dict[str, Any], conv: str) -> Any:
         """A tool call from an Antigravity conversation: inline when small, else queued for the hooks.
 
         Returns the tool's own result, or the text that replaces it (a receipt or a refusal).
