@@ -44,7 +44,10 @@ from .graph_writer import Snapshot, ToWriter, Written, run_writer
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-INDEX_BUILD_IDLE = 0.02  # seconds of a quiet loop before a loaded graph's search index is built
+# A big graph's search index (seconds to build at 10,000 nodes) waits for a quiet loop; a small one
+# builds in milliseconds, at once, so a write right after the load still gets its hints.
+INDEX_BUILD_DEFER_FROM = 2_000  # nodes
+INDEX_BUILD_IDLE = 0.02  # seconds of a quiet loop before the build
 INDEX_BUILD_WAIT = 1.0  # the longest the build waits for one
 
 
@@ -418,13 +421,14 @@ async def _apply(state: GraphState, to_writer: ToWriter, reply: actor.ReplySlot[
 async def _build_index(handle: GraphHandle, snapshot: NodesSnapshot) -> None:
     # The build reads only `nodes` and `gen`: a snapshot stands in for the graph.
     graph = cast(GraphData, snapshot)
-    # The request that loaded the graph renders its reply first: the build's thread shares the
-    # interpreter with the loop, and would slow that reply by half. It starts once the loop has
-    # nothing to do, or after INDEX_BUILD_WAIT under a load that never lets up (searches wait for it).
-    from trio.testing import wait_all_tasks_blocked
+    if len(snapshot.nodes) >= INDEX_BUILD_DEFER_FROM:
+        # The request that loaded a big graph renders its reply first: the build's thread shares the
+        # interpreter with the loop, and would slow that reply by half. It starts once the loop has
+        # nothing to do, or after INDEX_BUILD_WAIT under a load that never lets up (searches wait for it).
+        from trio.testing import wait_all_tasks_blocked
 
-    with trio.move_on_after(INDEX_BUILD_WAIT):
-        await wait_all_tasks_blocked(INDEX_BUILD_IDLE)
+        with trio.move_on_after(INDEX_BUILD_WAIT):
+            await wait_all_tasks_blocked(INDEX_BUILD_IDLE)
     index = await trio.to_thread.run_sync(search.SearchIndex.build, graph, abandon_on_cancel=True)
     try:
         await handle.install_index(index)
