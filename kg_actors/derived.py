@@ -2,6 +2,8 @@
 
 The graph actor owns a Derived beside its graph and updates it with every
 change it commits (GraphState.changed); hook replies read it through a view.
+Among its indexes is the level's charge (core/charge.py), which a write's
+compaction plan starts from, so planning costs the change, not the level.
 """
 
 from __future__ import annotations

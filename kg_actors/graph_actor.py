@@ -12,9 +12,10 @@ graph into its JSON file (atomic, `.prev` kept) and drops the journal; a
 failed save stays dirty and is retried on the next tick and at shutdown.
 
 A write that can move the render is followed by compaction, decided in
-read-only steps and carried out as a change of its own with its own record,
-before the next message is taken; a create's write-time hints are read in
-steps before the change. Between these steps
+read-only steps (starting from the charge index the actor keeps per record,
+not from a pricing of the whole level) and carried out as a change of its own
+with its own record, before the next message is taken; a create's write-time
+hints are read in steps before the change. Between these steps
 the actor yields to the hook replies in flight (its one seam with hook_priority.py),
 so a hook waits for one short step, not for a whole write.
 """
