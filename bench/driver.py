@@ -182,6 +182,30 @@ async def measure_search(rpc: Rpc, sid: str, count: int, warmup: int = 3,
     return series.summary()
 
 
+async def measure_read_ids(rpc: Rpc, sid: str, active_ids: list[str], all_ids: list[str], count: int,
+                           per_call: int = 5, warmup: int = 3, seed: int = 10) -> dict:
+    """kg_read(session_id, ids=[...]) of `per_call` ids at a time: each active with chance 0.8 (agents
+    follow crumbs to live nodes), else any node of the store (an archived one is promoted)."""
+    rng, series = random.Random(seed), Series()
+    for i in range(warmup + count):
+        ids = list({rng.choice(active_ids if rng.random() < 0.8 else all_ids) for _ in range(per_call)})
+        r = await rpc.call("kg_read", {"session_id": sid, "ids": ids})
+        if i >= warmup:
+            series.add(r)
+    return series.summary()
+
+
+def peak_rss(pid: int) -> int | None:
+    """The process's peak resident set (VmHWM) in bytes; None where /proc does not say."""
+    try:
+        for line in open(f"/proc/{pid}/status"):
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return None
+
+
 async def measure_full_read(rpc: Rpc, sid: str, count: int, warmup: int = 2) -> dict:
     """kg_read(session_id) with no id: the full render (its first part, when paged)."""
     series = Series()

@@ -5,7 +5,7 @@ For each server, in one run: build fresh storage and HOME under
 on a free 127.0.0.1 port, wait for /health, drive it (bench/driver.py), stop
 it, then print a markdown table and write it to bench/RESULTS.md.
 
-    .venv/bin/python bench/run.py [--quick] [--only ours|ref] [--keep]
+    .venv/bin/python bench/run.py [--quick] [--only ours|ref] [--keep] [--kg PATH] [--out FILE]
 
 Servers: ours is `.venv/bin/kg serve --port P` with KG_HOME; the reference
 (kg-memory 0.17.0, installed by bench/setup_reference.sh) is
@@ -65,9 +65,9 @@ LABELS = {"ours": "ours (kg_actors)", "ref": "reference (kg-memory 0.17.0)"}
 
 PROFILES = {
     "full": dict(small=500, big=10_000, puts_small=100, puts_big=40, searches=200,
-                 full_reads=30, sessions=32, seconds=20, max_ops=20_000, starts=3, shims=5),
+                 read_ids=200, full_reads=30, sessions=32, seconds=20, max_ops=20_000, starts=3, shims=5),
     "quick": dict(small=200, big=2_000, puts_small=20, puts_big=10, searches=30,
-                  full_reads=10, sessions=32, seconds=5, max_ops=2_000, starts=1, shims=2),
+                  read_ids=30, full_reads=10, sessions=32, seconds=5, max_ops=2_000, starts=1, shims=2),
 }
 HEALTH_TIMEOUT = 60.0
 STOP_GRACE = 30.0
@@ -94,8 +94,8 @@ class Site:
     def env(self) -> dict:
         env = {k: v for k, v in os.environ.items()
                if not k.startswith(("KG_", "VIRTUAL_ENV", "XDG_"))}
-        if self.name == "ours":
-            env["PYTHONPATH"] = str(ROOT)    # for the `python -m kg_actors` fallback
+        if self.name == "ours" and not SERVERS["ours"]["kg"].exists():
+            env["PYTHONPATH"] = str(ROOT)    # for the `python -m kg_actors` fallback (never over --kg's build)
         env.update(HOME=str(self.home), KG_HOME=str(self.storage),
                    KG_STORAGE_ROOT=str(self.storage), KG_HTTP_HOST="127.0.0.1",
                    KG_HTTP_PORT=str(self.port), XDG_STATE_HOME=str(self.dir / "state"),
@@ -156,7 +156,7 @@ async def bench_server(name: str, prof: dict, base: Path, now: float) -> dict:
 
     # 1. Writes on a small store.
     small = Site(name, prof["small"], base, now)
-    small.build()
+    small_info = small.build()
     try:
         await stage("start_small", small.start())
         if small.proc:
@@ -165,6 +165,9 @@ async def bench_server(name: str, prof: dict, base: Path, now: float) -> dict:
                 sid, _ = await driver.open_session(rpc, str(small.project))
                 taken = set(json.loads((small.storage / "projects" / "bench-app"
                                         / "graph.json").read_text())["nodes"])
+                await stage("search_small", driver.measure_search(rpc, sid, prof["searches"]))
+                await stage("read_ids_small", driver.measure_read_ids(
+                    rpc, sid, small_info["active_ids"], small_info["ids"], prof["read_ids"]))
                 await stage("put_small", driver.measure_puts(
                     rpc, sid, driver.Writes(taken), prof["puts_small"]))
             except Exception as exc:   # noqa: BLE001
@@ -198,6 +201,8 @@ async def bench_server(name: str, prof: dict, base: Path, now: float) -> dict:
                 await stage("shim_start", shim_median(name, big, prof["shims"]))
                 await stage("sdk_tools", driver.sdk_smoke(big.url))
                 await stage("search", driver.measure_search(rpc, sid, prof["searches"]))
+                await stage("read_ids", driver.measure_read_ids(
+                    rpc, sid, info["active_ids"], info["ids"], prof["read_ids"]))
                 await stage("full_read", driver.measure_full_read(rpc, sid, prof["full_reads"]))
                 writes = driver.Writes(set(info["ids"]))
                 await stage("put_big", driver.measure_puts(rpc, sid, writes, prof["puts_big"]))
@@ -206,6 +211,8 @@ async def bench_server(name: str, prof: dict, base: Path, now: float) -> dict:
                     info["ids"], info["active_ids"], writes))
             finally:
                 await rpc.aclose()
+                if big.proc is not None:
+                    out["peak_rss"] = driver.peak_rss(big.proc.pid)
     except Exception as exc:   # noqa: BLE001
         out["stages_failed"]["big"] = f"{type(exc).__name__}: {exc}"[:300]
     finally:
@@ -224,6 +231,10 @@ async def shim_median(name: str, site: Site, times: int) -> float:
 
 
 # ---------------------------------------------------------------- reporting
+
+def mb(x) -> str:
+    return "–" if x is None else f"{x / 2**20:.0f} MiB"
+
 
 def ms(x) -> str:
     return "–" if x is None else f"{x * 1000:.1f} ms" if x < 1 else f"{x:.2f} s"
@@ -244,6 +255,14 @@ def rows(prof: dict, r: dict) -> list[tuple[str, str]]:
         return err(key) or ms(get(key, q)) + (
             f" ({get(key, 'errors')} err)" if get(key, "errors") else "")
 
+    def pair(key):
+        return err(key) or f"{ms(get(key, 'p50'))} / {ms(get(key, 'p99'))}" + (
+            f" ({get(key, 'errors')} err)" if get(key, "errors") else "")
+
+    def ratio(big_key, small_key):
+        a, c = get(big_key, "p99"), get(small_key, "p99")
+        return "–" if not a or not c else f"{a / c:.2f}"
+
     tp = r.get("throughput") or {}
     s, b = prof["small"], prof["big"]
     return [
@@ -251,8 +270,13 @@ def rows(prof: dict, r: dict) -> list[tuple[str, str]]:
         (f"kg_put_node p99, N={s:,} ({prof['puts_small']} calls)", lat("put_small", "p99")),
         (f"kg_put_node p50, N={b:,}", lat("put_big", "p50")),
         (f"kg_put_node p99, N={b:,} ({prof['puts_big']} calls)", lat("put_big", "p99")),
-        (f"kg_search p50, N={b:,}", lat("search", "p50")),
-        (f"kg_search p99, N={b:,} ({prof['searches']} calls)", lat("search", "p99")),
+        (f"kg_put_node p99 ratio N={b:,} / N={s:,}", ratio("put_big", "put_small")),
+        (f"kg_search p50 / p99, N={s:,} ({prof['searches']} calls)", pair("search_small")),
+        (f"kg_search p50 / p99, N={b:,} ({prof['searches']} calls)", pair("search")),
+        (f"kg_search p99 ratio N={b:,} / N={s:,}", ratio("search", "search_small")),
+        (f"kg_read of 5 ids p50 / p99, N={s:,} ({prof['read_ids']} calls)", pair("read_ids_small")),
+        (f"kg_read of 5 ids p50 / p99, N={b:,} ({prof['read_ids']} calls)", pair("read_ids")),
+        (f"kg_read of 5 ids p99 ratio N={b:,} / N={s:,}", ratio("read_ids", "read_ids_small")),
         (f"full kg_read p50, N={b:,}", lat("full_read", "p50")),
         (f"full kg_read p99, N={b:,} ({prof['full_reads']} calls)", lat("full_read", "p99")),
         (f"throughput, {prof['sessions']} sessions, N={b:,}",
@@ -264,6 +288,7 @@ def rows(prof: dict, r: dict) -> list[tuple[str, str]]:
           for k in ("read_id", "search", "put")],
         (f"start → /health, N={b:,}", ms(r.get("start_health"))),
         (f"start → first kg_read(cwd) answered, N={b:,}", ms(r.get("start_first_read"))),
+        (f"peak RSS (VmHWM) at the end of the N={b:,} workload", mb(r.get("peak_rss"))),
         ("stop (SIGTERM → exit)", ms(r.get("stop"))),
         ("shim start (`kg mcp` → initialize reply)", err("shim_start") or ms(r.get("shim_start"))),
         ("tools listed by the MCP SDK client", err("sdk_tools") or str(r.get("sdk_tools", "–"))),
@@ -323,7 +348,11 @@ def main() -> int:
     p.add_argument("--only", choices=("ours", "ref"))
     p.add_argument("--quick", action="store_true", help="smaller stores, shorter runs")
     p.add_argument("--keep", action="store_true", help="keep the run's storage and logs")
+    p.add_argument("--kg", type=Path, help="our `kg` to run (default .venv/bin/kg): another build, for A/B runs")
+    p.add_argument("--out", type=Path, default=BENCH / "RESULTS.md", help="where the table goes")
     a = p.parse_args()
+    if a.kg is not None:
+        SERVERS["ours"]["kg"] = a.kg.absolute()
     mode = "quick" if a.quick else "full"
     prof = PROFILES[mode]
     started = datetime.datetime.now().astimezone()
@@ -338,8 +367,8 @@ def main() -> int:
         print(f"{name}: {shlex.join(kg_argv(name))} ({mode}) in {base}", file=sys.stderr)
         results[name] = asyncio.run(bench_server(name, prof, base, now))
     text = report([sys.executable, *sys.argv], mode, prof, results, started)
-    (BENCH / "RESULTS.md").write_text(text)
-    (ROOT / ".bench" / "last-results.json").write_text(json.dumps(results, indent=1, default=str))
+    a.out.write_text(text)
+    (ROOT / ".bench" / "last-results.json" if a.out == BENCH / "RESULTS.md" else a.out.with_suffix(".json")).write_text(json.dumps(results, indent=1, default=str))
     print(text)
     if not a.keep:
         shutil.rmtree(base, ignore_errors=True)

@@ -2,6 +2,8 @@
 
 The graph actor owns a Derived beside its graph and updates it with every
 change it commits (GraphState.changed); hook replies read it through a view.
+Among its indexes is the level's charge (core/charge.py), which a write's
+compaction plan starts from, so planning costs the change, not the level.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import Any, TypeVar
 import attrs
 
 from .core import debt, reads, render, scoring, search, touches
+from .core.charge import ChargeIndex
 from .core.model import GraphData, Node
 from .core.written import WrittenLog
 
@@ -26,7 +29,8 @@ def build_derived(graph: GraphData, now: float) -> Derived:
     The search index is the slow one (seconds at 10,000 nodes): the actor
     builds it in the background from a snapshot and installs it when done.
     """
-    derived = Derived(None, touches.TouchIndex.build(graph, os.path.realpath(Path.home())), WrittenLog.build(graph))
+    derived = Derived(None, touches.TouchIndex.build(graph, os.path.realpath(Path.home())), WrittenLog.build(graph),
+                      ChargeIndex.build(graph))
     derived.debt(graph, now)  # the first call warms its per-graph term counts
     derived.scores(graph, now)  # so the first reply does not pay for the recent values
     derived.debt(graph, now)
@@ -45,10 +49,12 @@ class NodesSnapshot:
 class Derived:
     """Indexes kept current with the graph (search postings, touches, write order) and per-version caches."""
 
-    def __init__(self, index: search.SearchIndex | None, touch_index: touches.TouchIndex, written: WrittenLog):
+    def __init__(self, index: search.SearchIndex | None, touch_index: touches.TouchIndex, written: WrittenLog,
+                 charges: ChargeIndex):
         self.index = index
         self.touch_index = touch_index
         self.written = written
+        self.charges = charges  # what compaction plans from: kept per change, so a write's plan costs its change
         self.missing_touches: frozenset[str] = frozenset()
         self.activity_days: frozenset[str] = frozenset()  # a project's tool-event days (DEBT activity)
         self._debt: tuple[tuple[int, int, int], debt.Debt] | None = None

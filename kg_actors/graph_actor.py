@@ -18,9 +18,10 @@ all is served empty and refuses every change (`refusal`), so nothing is ever
 written over the file the user has to restore.
 
 A write that can move the render is followed by compaction, decided in
-read-only steps and carried out as a change of its own with its own record,
-before the next message is taken; a create's write-time hints are read in
-steps before the change. Between these steps
+read-only steps (starting from the charge index the actor keeps per record,
+not from a pricing of the whole level) and carried out as a change of its own
+with its own record, before the next message is taken; a create's write-time
+hints are read in steps before the change. Between these steps
 the actor yields to the hook replies in flight (its one seam with hook_priority.py),
 so a hook waits for one short step, not for a whole write.
 """
@@ -52,6 +53,11 @@ from .storage import files, journal
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+# A big graph's search index (seconds to build at 10,000 nodes) waits for a quiet loop; a small one
+# builds in milliseconds, at once, so a write right after the load still gets its hints.
+INDEX_BUILD_DEFER_FROM = 2_000  # nodes
+INDEX_BUILD_IDLE = 0.02  # seconds of a quiet loop before the build
+INDEX_BUILD_WAIT = 1.0  # the longest the build waits for one
 
 
 class GraphState:
@@ -76,6 +82,7 @@ class GraphState:
         applied = self.clock() if self.clock is not None else None
         for node_id in record.get("n", {}):
             self.derived.node_changed(self.graph, node_id, applied)
+        self.derived.charges.update(self.graph, record.get("n", {}), (tuple(key) for key, _ in record.get("e", [])))
 
     def install_index(self, msg: m.InstallIndex) -> None:
         msg.index.sync(self.graph)  # catch up with what changed while it was built
@@ -280,7 +287,7 @@ class GraphState:
         return absorb.absorb(self.graph, msg.base, msg.merged, msg.now)
 
     def tick(self, msg: m.Tick) -> m.TickResult:
-        result = compaction.compact(self.graph, msg.now)
+        result = compaction.compact(self.graph, msg.now, charges=self.derived.charges)
         pruned = compaction.prune_orphans(self.graph, msg.now, self.orphan_grace_days)
         return m.TickResult(result, pruned)
 
@@ -371,8 +378,8 @@ async def run_graph_actor(
                 if changed and msg.changes_render and now is not None:
                     # Keep the graph inside its budget: decided in steps, then carried out as a change.
                     await pause()
-                    plan = await _prepare(compaction.plan_steps(state.graph, now, rebalance=False), pause,
-                                          key, "compaction", None)
+                    steps = compaction.plan_steps(state.graph, now, rebalance=False, charges=state.derived.charges)
+                    plan = await _prepare(steps, pause, key, "compaction", None)
                     if plan is not None and plan.moves:
                         await pause()
                         await _apply(state, to_writer, None, "compaction",
@@ -467,6 +474,14 @@ async def _build_index(handle: GraphHandle, snapshot: NodesSnapshot, scope: trio
     # The build reads only `nodes` and `gen`: a snapshot stands in for the graph.
     graph = cast(GraphData, snapshot)
     with scope:
+        if len(snapshot.nodes) >= INDEX_BUILD_DEFER_FROM:
+            # The request that loaded a big graph renders its reply first: the build's thread shares the
+            # interpreter with the loop, and would slow that reply by half. It starts once the loop has
+            # nothing to do, or after INDEX_BUILD_WAIT under a load that never lets up (searches wait for it).
+            from trio.testing import wait_all_tasks_blocked
+
+            with trio.move_on_after(INDEX_BUILD_WAIT):
+                await wait_all_tasks_blocked(INDEX_BUILD_IDLE)
         index = await trio.to_thread.run_sync(search.SearchIndex.build, graph, abandon_on_cancel=True)
         try:
             await handle.install_index(index)

@@ -9,9 +9,10 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from .core import compaction, render, search
+from .core import charge, compaction, search
 from .core import constants as C
 from .core.model import GraphData
+from .core.steps import run_steps
 from .derived import Derived, build_derived
 from .storage import files, journal
 
@@ -64,10 +65,14 @@ def settle(graph: GraphData, now: float, runs: int = 10) -> int:
     A graph within its budget is left as it is until a write or the tick.
     """
     budget = C.MAX_CHARS_PER_LEVEL
-    if render.fast_charge(graph) <= budget and render.archived_anchor_chars(graph) <= budget * C.ARCHIVED_BUDGET_RATIO:
+    charges = charge.ChargeIndex.build(graph)  # kept across the runs: each starts where the last left off
+    if charge.fast_charge(graph, charges) <= budget and charges.anchor_chars <= budget * C.ARCHIVED_BUDGET_RATIO:
         return 0
     for run in range(runs):
-        if not compaction.compact(graph, now).acted:
+        plan = run_steps(compaction.plan_steps(graph, now, charges=charges))
+        compaction.commit(graph, plan)
+        charges.update(graph, plan.moves, ())
+        if not plan.result.acted:
             return run
     return runs
 

@@ -26,7 +26,7 @@ from .conduct.antigravity import Antigravity
 from .conduct.floor import Floor
 from .config import Config
 from .core.constants import SHUTDOWN_GRACE_SECONDS
-from .core.render import fast_charge
+from .core.charge import fast_charge
 from .delivery_actor import run_deliveries
 from .directory import GraphDirectory
 from .feed import ChangeFeed

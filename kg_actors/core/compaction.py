@@ -18,7 +18,7 @@ import attrs
 
 from . import constants as C
 from .model import GraphData
-from .render import ChargeTracker
+from .charge import ChargeIndex, ChargeTracker
 from .scoring import PoolScorer, fresh_ids
 from .steps import run_steps
 
@@ -44,14 +44,14 @@ class CompactionResult:
 
 
 def compact(graph: GraphData, now: float, budget: int = C.MAX_CHARS_PER_LEVEL,
-            rebalance: bool = True) -> CompactionResult:
+            rebalance: bool = True, charges: ChargeIndex | None = None) -> CompactionResult:
     """One compaction run over `graph` (changed in place through set_node).
 
     `rebalance=False` (the run after a write) leaves the re-ranking swaps to the
     tick: they never decide whether the level fits, and re-scoring the whole
     pool on every write would cost the write more than the write itself.
     """
-    return commit(graph, run_steps(plan_steps(graph, now, budget, rebalance)))
+    return commit(graph, run_steps(plan_steps(graph, now, budget, rebalance, charges)))
 
 
 @attrs.frozen
@@ -65,15 +65,16 @@ class Plan:
 
 
 def plan_steps(graph: GraphData, now: float, budget: int = C.MAX_CHARS_PER_LEVEL,
-               rebalance: bool = True) -> Generator[None, None, Plan]:
+               rebalance: bool = True, charges: ChargeIndex | None = None) -> Generator[None, None, Plan]:
     """compact's decisions, yielding between its passes (each scores or prices thousands of
-    nodes). It only reads the graph, which must not change until its plan is committed."""
+    nodes). It only reads the graph, which must not change until its plan is committed.
+    `charges` is the graph's ChargeIndex where its owner keeps one (else it is built here)."""
     settled = _SETTLED.get(graph)
     if settled is not None:
         gen, same_budget, then, holds_later, result = settled
         if gen == graph.gen and same_budget == budget and (now == then or (holds_later and now > then)):
             return Plan({}, result, now)
-    run = _Run(graph, now, budget)
+    run = _Run(graph, now, budget, charges)
     tracker = run.tracker
     archived: list[str] = []
     resurrected: list[str] = []
@@ -140,12 +141,12 @@ def prune_orphans(graph: GraphData, now: float, grace_days: float = C.ORPHAN_GRA
 
 
 class _Run:
-    def __init__(self, graph: GraphData, now: float, budget: int):
+    def __init__(self, graph: GraphData, now: float, budget: int, charges: ChargeIndex | None = None):
         self.graph = graph
         self.now = now
         self.budget = budget
         self.ceiling = int(budget * C.COMPACTION_TARGET_RATIO)  # archive target and refill ceiling
-        self.tracker = ChargeTracker(graph)
+        self.tracker = ChargeTracker(graph, charges)
         self._fresh: frozenset[str] | None = None
         self._scorer: PoolScorer | None = None
         self.latest_stamp = float("-inf")  # latest usefulness stamp any ranking here saw
@@ -289,10 +290,9 @@ class _Run:
         one-at-a-time promotion never sees coming.
         """
         tracker = self.tracker
-        ids = sorted(tracker.archived)
-        floor = tracker.active_lines + sum(tracker.node_cost(i) for i in ids)  # edges cost at least 0
-        if floor > self.ceiling:
+        if tracker.active_lines + tracker.archived_lines > self.ceiling:  # edges cost at least 0
             return []
+        ids = sorted(tracker.archived)
         point = tracker.undo_point()
         for node_id in ids:
             tracker.set_state(node_id, ACTIVE)

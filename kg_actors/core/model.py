@@ -332,6 +332,13 @@ class GraphData:
         self.gen += 1
 
     # -- journal
+    def forget_changes(self) -> None:
+        """What was loaded is on disk already: no record of it, nothing to roll back (a whole graph's
+        record would cost its every node's JSON, at start)."""
+        self._changed = {"n": set(), "e": set(), "v": set(), "p": set()}
+        self.meta_changed = False
+        self._undo.clear()
+
     def has_changes(self) -> bool:
         return any(self._changed.values()) or self.meta_changed
 
@@ -389,8 +396,7 @@ class GraphData:
         graph.versions = dict(meta.get("versions") or {})
         graph.progress = dict(meta.get("progress") or {})
         graph.extra_meta = {k: v for k, v in meta.items() if k not in {"versions", "progress", "project_path"}}
-        graph.take_changes()
-        graph.commit()
+        graph.forget_changes()
         return graph
 
     def snapshot_json(self) -> dict[str, Any]:

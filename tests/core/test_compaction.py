@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 from kg_actors.core import constants as C
 from kg_actors.core.compaction import commit, compact, plan_steps, prune_orphans
 from kg_actors.core.model import Edge, GraphData, Node
-from kg_actors.core.render import ChargeTracker, archived_anchor_chars, charge, fast_charge, line_cost, node_line
+from kg_actors.core.charge import ChargeTracker, fast_charge
+from kg_actors.core.render import archived_anchor_chars, charge, line_cost, node_line
 from kg_actors.core.scoring import fresh_ids, unified_scores
 
 NOW = 1_800_000_000.0

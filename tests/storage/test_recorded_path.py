@@ -1,0 +1,31 @@
+"""The project folder a graph file records, read without parsing the whole graph when it can be."""
+
+import json
+
+from kg_actors.storage import layout as L
+
+
+def write(path, text):
+    path.write_text(text)
+    return path
+
+
+def test_meta_written_last_is_read_alone(tmp_path):
+    raw = {"nodes": {"a": {"id": "a", "gist": "x"}}, "edges": {}, "_meta": {"project_path": str(tmp_path)}}
+    path = write(tmp_path / "graph.json", json.dumps(raw, indent=2))
+    assert L._last_meta(path.read_bytes()) == raw["_meta"]
+    assert L.recorded_project_path(path) == str(tmp_path.resolve())
+
+
+def test_a_meta_key_nested_in_a_node_is_never_taken_for_the_graphs(tmp_path):
+    raw = {"_meta": {"project_path": str(tmp_path / "real")},
+           "nodes": {"a": {"id": "a", "gist": "x", "_meta": {"project_path": "/elsewhere"}}}}
+    path = write(tmp_path / "graph.json", json.dumps(raw))
+    assert L._last_meta(path.read_bytes()) is None  # not the last top-level key: the whole file is parsed
+    assert L.recorded_project_path(path) == str((tmp_path / "real").resolve())
+
+
+def test_meta_in_a_string_or_a_broken_file(tmp_path):
+    raw = {"nodes": {"a": {"id": "a", "gist": 'says "_meta": {} here'}}}
+    assert L.recorded_project_path(write(tmp_path / "g1.json", json.dumps(raw))) is None
+    assert L.recorded_project_path(write(tmp_path / "g2.json", '{"nodes": {}, "_meta": {"project_path": ')) is None
