@@ -53,11 +53,6 @@ from .storage import files, journal
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-# A big graph's search index (seconds to build at 10,000 nodes) waits for a quiet loop; a small one
-# builds in milliseconds, at once, so a write right after the load still gets its hints.
-INDEX_BUILD_DEFER_FROM = 2_000  # nodes
-INDEX_BUILD_IDLE = 0.02  # seconds of a quiet loop before the build
-INDEX_BUILD_WAIT = 1.0  # the longest the build waits for one
 
 
 class GraphState:
@@ -473,15 +468,9 @@ async def _apply(state: GraphState, to_writer: ToWriter, reply: actor.ReplySlot[
 async def _build_index(handle: GraphHandle, snapshot: NodesSnapshot, scope: trio.CancelScope) -> None:
     # The build reads only `nodes` and `gen`: a snapshot stands in for the graph.
     graph = cast(GraphData, snapshot)
+    # At once, not deferred to an idle loop: deferring a 10,000-node build moved its GIL time into the first
+    # seconds of hook replies (idle p99 4.7 -> 18-31 ms in bench/hooks_bench.py) and bought no measurable start-up.
     with scope:
-        if len(snapshot.nodes) >= INDEX_BUILD_DEFER_FROM:
-            # The request that loaded a big graph renders its reply first: the build's thread shares the
-            # interpreter with the loop, and would slow that reply by half. It starts once the loop has
-            # nothing to do, or after INDEX_BUILD_WAIT under a load that never lets up (searches wait for it).
-            from trio.testing import wait_all_tasks_blocked
-
-            with trio.move_on_after(INDEX_BUILD_WAIT):
-                await wait_all_tasks_blocked(INDEX_BUILD_IDLE)
         index = await trio.to_thread.run_sync(search.SearchIndex.build, graph, abandon_on_cancel=True)
         try:
             await handle.install_index(index)
