@@ -7,8 +7,22 @@ importScripts("/static/vendor/cytoscape.min.js", "/static/vendor/layout-base.js"
   "/static/vendor/cose-base.js", "/static/vendor/cytoscape-fcose.js");
 cytoscape.use(cytoscapeFcose);
 
+// fcose's spectral start draws on Math.random: seeded from the graph's ids, the same graph gets the same
+// picture each time it is drawn (a person finds things where they were; a test measures a picture, not a dice roll).
+function seededRandom(text) {
+  let a = 2166136261;
+  for (let i = 0; i < text.length; i += 1) a = Math.imul(a ^ text.charCodeAt(i), 16777619);
+  return () => { // mulberry32
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
 self.onmessage = (message) => {
   const { nodes, edges, quality } = message.data;
+  Math.random = seededRandom(nodes.map((n) => n.id).join("\n"));
   try {
     const cy = cytoscape({
       headless: true,
