@@ -5,3 +5,4 @@ import KgFormal.PushDelivery
 import KgFormal.SessionBinding
 import KgFormal.RenameLevels
 import KgFormal.ShimRetry
+import KgFormal.ChoreDispatch

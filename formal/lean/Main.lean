@@ -21,4 +21,9 @@ def main : IO UInt32 := do
   let shOld := (KgFormal.explore (KgFormal.ShimRetry.model true)).isSome
   let shNow := (KgFormal.explore (KgFormal.ShimRetry.model false)).isNone
   IO.println s!"shim_retry: retry-any found {shOld}; today's holds {shNow}"
-  return if shOld && shNow && rnOld && rnNow && old && now && faOld && faNow && pdOld && pdWin && pdNow && sbShare && sbSteal && sbNow then 0 else 1
+  let cdGuard := (KgFormal.explore (KgFormal.ChoreDispatch.model 0)).isSome
+  let cdRecheck := (KgFormal.explore (KgFormal.ChoreDispatch.model 1)).isSome
+  let cdStamp := (KgFormal.explore (KgFormal.ChoreDispatch.model 2)).isSome
+  let cdNow := (KgFormal.explore (KgFormal.ChoreDispatch.model 3)).isNone
+  IO.println s!"chore_dispatch: no-guard found {cdGuard}; no-recheck found {cdRecheck}; decide-stamp found {cdStamp}; today's holds {cdNow}"
+  return if cdGuard && cdRecheck && cdStamp && cdNow && shOld && shNow && rnOld && rnNow && old && now && faOld && faNow && pdOld && pdWin && pdNow && sbShare && sbSteal && sbNow then 0 else 1
