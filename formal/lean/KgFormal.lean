@@ -6,3 +6,4 @@ import KgFormal.SessionBinding
 import KgFormal.RenameLevels
 import KgFormal.ShimRetry
 import KgFormal.ChoreDispatch
+import KgFormal.Paging

@@ -22,8 +22,8 @@ Designs: "build" applies every part's effects when the reply is built (a node on
 seen before any part is delivered: 2 steps, F13); "peek" reads the next part, applies it and pops only then
 (two overlapping `more` calls deliver one part twice: 9 steps); "append" adds a new read's parts behind the
 pending ones instead of replacing them (F16's design space: a `more` after the new read returns the
-old read's part: 7 steps). "ours" is today's code; the first two are
-what tests/e2e/test_findings.py F13 and F16 check on the real server.
+old read's part: 7 steps). "ours" is today's code; "build" and
+"append" are what tests/e2e/test_findings.py F13 and F16 check on the real server.
 """
 
 from __future__ import annotations
