@@ -80,8 +80,8 @@ async def _fixture(nursery, tmp_path, runs, outcome=None, chores=None, on_get=No
         return outcome or runners.RunResult(0, 120.0, "ok")
 
     logbook = Logbook()
-    deps = Deps(store, None, Directory(handles, project, on_get), sessions, logbook, wall, lambda: "http://127.0.0.1:1/mcp",
-                env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}, run=fake_run)
+    deps = Deps(store, None, Directory(handles, project, on_get), sessions, logbook, wall,
+                lambda: "http://127.0.0.1:1/mcp", env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}, run=fake_run)
     gauge_files.record_claude(store, {"rate_limits": {"five_hour": {"used_percentage": 10, "resets_at": 4e9},
                                                       "seven_day": {"used_percentage": 20, "resets_at": 4e9}}}, wall())
     chores = await nursery.start(run_chore_supervisor, deps)
