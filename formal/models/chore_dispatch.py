@@ -28,7 +28,8 @@ two jobs, 10 steps); "no_recheck" spawns what was decided without `rules.recheck
 off during the decision's awaits, 5 steps); "decide_stamp" stamps the run at the decision's `now`
 (the code before this model): a run spawned a tick after its decision lets the next start closer
 than the spacing (12 steps), and one decided before midnight but started after it is counted on
-the day before. "ours" stamps at `now2` and refuses a decision that straddled a day (`recheck`).
+the day before. "crash_silent" is a job whose crash sends no JobDone (`Supervisor.job` without its
+`except`): the slot stays taken for good (5 steps). "ours" stamps at `now2` and refuses a decision that straddled a day (`recheck`).
 """
 
 from __future__ import annotations
@@ -88,7 +89,10 @@ def make(design: str) -> Model:
         if s.jobs:
             done = attrs.evolve(s, jobs=s.jobs - 1, inbox=(*s.inbox, "D"))
             yield "job finishes", done
-            yield "job crashes", done  # Supervisor.job catches it and still sends JobDone
+            if design == "crash_silent":
+                yield "job crashes", attrs.evolve(s, jobs=s.jobs - 1)
+            else:
+                yield "job crashes", done  # Supervisor.job catches it and still sends JobDone
         if s.deciding is not None:
             yield from spawn(s)
             return  # on_prompt holds the actor until it returns
@@ -141,6 +145,7 @@ def make(design: str) -> Model:
     })
 
 
-MODELS = [make("no_guard"), make("no_recheck"), make("decide_stamp"), make("ours")]
+MODELS = [make("no_guard"), make("no_recheck"), make("decide_stamp"), make("crash_silent"), make("ours")]
 EXPECTED = {"chore_dispatch(no_guard)": "one job", "chore_dispatch(no_recheck)": "re-checked",
-            "chore_dispatch(decide_stamp)": "spacing", "chore_dispatch(ours)": None}
+            "chore_dispatch(decide_stamp)": "spacing", "chore_dispatch(crash_silent)": "slot freed",
+            "chore_dispatch(ours)": None}

@@ -6,7 +6,8 @@ slot freed). Steps model trigger.after_prompt (ChoreHandle.prompted), run_chore_
 burst loop (prompts collapse to the newest; a JobDone first has the pending prompt decided),
 Supervisor.on_prompt as "decide" then "spawn" (rules.recheck, save_state), Supervisor.job
 (finishes or crashes, then JobDone) and on_job_done. Designs: 0 = no `running` guard,
-1 = no re-check, 2 = stamped at the decision (the code before the model), 3 = today's.
+1 = no re-check, 2 = stamped at the decision (the code before the model), 3 = today's,
+4 = a crash that sends no JobDone.
 Inbox messages: true = a prompt, false = JobDone.
 -/
 import KgFormal.Explore
@@ -52,7 +53,7 @@ def spawn (design : Nat) (s : S) (tDec day : Nat) : List (String × S) :=
   let idle := { s with deciding := none }
   let recheck := design != 1
   if recheck && (!s.cfgOn || !s.fresh) then [("re-check refuses", idle)]
-  else if (design == 0 || design == 3) && s.t / DAY != day then [("re-check refuses: the day turned", idle)]
+  else if design != 1 && design != 2 && s.t / DAY != day then [("re-check refuses: the day turned", idle)]
   else
     let count := (if s.day == (day : Int) then s.count else 0) + 1
     [("spawn", { idle with lastTs := some (if design == 2 then tDec else s.t), day := (day : Int), count,
@@ -71,6 +72,7 @@ def steps (design : Nat) (s : S) : List (String × S) :=
                                                                    gaugeChanges := s.gaugeChanges + 1 })] else []
   -- a crash is the same step: Supervisor.job catches it and still sends JobDone
   let job := if s.jobs > 0 then [("job ends", { s with jobs := s.jobs - 1, inbox := s.inbox ++ [false] })] else []
+  let job := if design == 4 && s.jobs > 0 then job ++ [("job crashes silently", { s with jobs := s.jobs - 1 })] else job
   let world := prompts ++ clock ++ cfg ++ gauge ++ job
   match s.deciding with
   | some (tDec, day) => world ++ spawn design s tDec day  -- on_prompt holds the actor until it returns
@@ -96,6 +98,7 @@ def model (design : Nat) : Model S := { initial := {}, steps := steps design, in
 #eval (explore (model 0)).isSome   -- expected: true (no running guard: two jobs)
 #eval (explore (model 1)).isSome   -- expected: true (no re-check: a spawn with chores off)
 #eval (explore (model 2)).isSome   -- expected: true (stamped at the decision: spacing broken)
+#eval (explore (model 4)).isSome   -- expected: true (a silent crash: the slot stays taken)
 #eval (explore (model 3)).isNone   -- expected: true (today's)
 
 end KgFormal.ChoreDispatch
