@@ -38,7 +38,7 @@ structure S where
   badSpawn : Bool := false
   deriving BEq, Hashable, Repr
 
-def decide (design : Nat) (s : S) : List (String × S) :=
+def decideStep (design : Nat) (s : S) : List (String × S) :=
   let day := s.t / DAY
   let count := if s.day == (day : Int) then s.count else 0
   let tooSoon := match s.lastTs with | some l => s.t - l < SPACING | none => false
@@ -49,7 +49,7 @@ def decide (design : Nat) (s : S) : List (String × S) :=
   else if !s.fresh then [("decide: gauge stale", s)]
   else [("decide: dispatch", { s with deciding := some (s.t, day) })]
 
-def spawn (design : Nat) (s : S) (tDec day : Nat) : List (String × S) :=
+def spawnStep (design : Nat) (s : S) (tDec day : Nat) : List (String × S) :=
   let idle := { s with deciding := none }
   let recheck := design != 1
   if recheck && (!s.cfgOn || !s.fresh) then [("re-check refuses", idle)]
@@ -75,18 +75,16 @@ def steps (design : Nat) (s : S) : List (String × S) :=
   let job := if design == 4 && s.jobs > 0 then job ++ [("job crashes silently", { s with jobs := s.jobs - 1 })] else job
   let world := prompts ++ clock ++ cfg ++ gauge ++ job
   match s.deciding with
-  | some (tDec, day) => world ++ spawn design s tDec day  -- on_prompt holds the actor until it returns
+  | some (tDec, day) => world ++ spawnStep design s tDec day  -- on_prompt holds the actor until it returns
   | none =>
     let take := match s.inbox with
       | true :: rest => [("supervisor takes a prompt", { s with inbox := rest, pending := true })]
       | false :: rest => if s.pending then [] else [("JobDone frees the slot", { s with inbox := rest, running := false })]
       | [] => []
-    let dec := if s.pending then decide design { s with pending := false } else []
+    let dec := if s.pending then decideStep design { s with pending := false } else []
     world ++ take ++ dec
 
-def spaced : List Nat → Bool
-  | a :: b :: rest => b - a ≥ SPACING && b ≥ a && spaced (b :: rest)
-  | _ => true
+def spaced (l : List Nat) : Bool := (l.zip l.tail).all fun (a, b) => b ≥ a && b - a ≥ SPACING
 
 def invariant (s : S) : Bool :=
   s.jobs ≤ 1 && !s.badSpawn && spaced s.spawns &&
