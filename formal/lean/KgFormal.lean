@@ -5,3 +5,5 @@ import KgFormal.PushDelivery
 import KgFormal.SessionBinding
 import KgFormal.RenameLevels
 import KgFormal.ShimRetry
+import KgFormal.ChoreDispatch
+import KgFormal.Paging

@@ -21,4 +21,15 @@ def main : IO UInt32 := do
   let shOld := (KgFormal.explore (KgFormal.ShimRetry.model true)).isSome
   let shNow := (KgFormal.explore (KgFormal.ShimRetry.model false)).isNone
   IO.println s!"shim_retry: retry-any found {shOld}; today's holds {shNow}"
-  return if shOld && shNow && rnOld && rnNow && old && now && faOld && faNow && pdOld && pdWin && pdNow && sbShare && sbSteal && sbNow then 0 else 1
+  let cdGuard := (KgFormal.explore (KgFormal.ChoreDispatch.model 0)).isSome
+  let cdRecheck := (KgFormal.explore (KgFormal.ChoreDispatch.model 1)).isSome
+  let cdStamp := (KgFormal.explore (KgFormal.ChoreDispatch.model 2)).isSome
+  let cdNow := (KgFormal.explore (KgFormal.ChoreDispatch.model 3)).isNone
+  let cdSilent := (KgFormal.explore (KgFormal.ChoreDispatch.model 4)).isSome
+  IO.println s!"chore_dispatch: no-guard found {cdGuard}; no-recheck found {cdRecheck}; decide-stamp found {cdStamp}; silent crash found {cdSilent}; today's holds {cdNow}"
+  let pgBuild := (KgFormal.explore (KgFormal.Paging.model 0)).isSome
+  let pgPeek := (KgFormal.explore (KgFormal.Paging.model 1)).isSome
+  let pgAppend := (KgFormal.explore (KgFormal.Paging.model 2)).isSome
+  let pgNow := (KgFormal.explore (KgFormal.Paging.model 3)).isNone
+  IO.println s!"paging: at-build found {pgBuild}; peek found {pgPeek}; append found {pgAppend}; today's holds {pgNow}"
+  return if pgBuild && pgPeek && pgAppend && pgNow && cdGuard && cdRecheck && cdStamp && cdSilent && cdNow && shOld && shNow && rnOld && rnNow && old && now && faOld && faNow && pdOld && pdWin && pdNow && sbShare && sbSteal && sbNow then 0 else 1

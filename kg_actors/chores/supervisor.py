@@ -172,7 +172,7 @@ class Supervisor:
         now2 = self.d.clock()
         refusal = rules.recheck(decision, cfg, self.watcher.current(), state, self.state or state, reading, now2)
         if refusal is None:
-            refusal = await self.save_state(decision.state)
+            refusal = await self.save_state(rules.at_spawn(decision, now2))
         if refusal is not None:
             self.note("skip", now2, reason=refusal, tier=decision.tier, graph=g.key, **base)
             return

@@ -310,4 +310,15 @@ def recheck(decided: Decision, decided_cfg: ChoreConfig, cfg: ChoreConfig, decid
         return "gauge went stale"
     if state != decided_state:
         return "a concurrent dispatch won"
+    if decided.state is not None and decided.state.day != utc_day(now):
+        return "the day turned"  # its count is the day before's: today's cap would not see it
     return None
+
+
+def at_spawn(decided: Decision, now: float) -> ChoreState:
+    """The counters saved as the run starts, stamped with the spawn's `now`: spacing and cooldowns count
+    from when a run really started, not from its decision (which awaits gauge reads and a git walk)."""
+    assert decided.state is not None and decided.graph is not None
+    state, key = decided.state, decided.graph.key
+    passes = {**state.passes, key: now} if decided.tier == "pass" else state.passes
+    return attrs.evolve(state, last_ts=now, graphs={**state.graphs, key: now}, passes=passes)

@@ -133,6 +133,21 @@ def test_recheck_refuses_what_moved():
     assert R.recheck(d, cfg, on(runner="codex"), st, st, reading(), NOW) == "config changed"
     assert R.recheck(d, cfg, cfg, st, st, reading(age=5399), NOW + 2) == "gauge went stale"
     assert R.recheck(d, cfg, cfg, st, attrs.evolve(st, last_ts=NOW), reading(), NOW) == "a concurrent dispatch won"
+    midnight = NOW + 57_600  # a decision made before midnight counts on that day: it may not start after it
+    late = R.decide(cfg, st, midnight - 30, False, reading(now=midnight - 30), [graph(now=midnight - 30)])
+    assert R.recheck(late, cfg, cfg, st, st, reading(now=midnight - 30), midnight - 1) is None
+    assert R.recheck(late, cfg, cfg, st, st, reading(now=midnight - 30), midnight + 1) == "the day turned"
+
+
+def test_a_run_is_stamped_when_it_starts_not_when_it_was_decided():
+    cfg, st = on(), R.ChoreState()
+    chore = R.decide(cfg, st, NOW, False, reading(), [graph()])
+    saved = R.at_spawn(chore, NOW + 600)  # the decision's awaits took ten minutes
+    assert saved.last_ts == NOW + 600 and saved.graphs == {"project:app": NOW + 600} and saved.count == 1
+    assert saved.passes == {}
+    assert R.spacing(cfg, saved, NOW + cfg.min_interval_s) is not None  # 45 min from the decision: too soon
+    due = R.decide(cfg, st, NOW, False, reading(week=10, week_elapsed=0.5), [graph(maintained_days_ago=30)])
+    assert due.tier == "pass" and R.at_spawn(due, NOW + 5).passes == {"project:app": NOW + 5}
 
 
 def test_stored_state_is_read_leniently():

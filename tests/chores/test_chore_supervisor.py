@@ -33,8 +33,8 @@ class Logbook:
 class Directory:
     """The two graphs a prompt offers: the user graph and the session's project."""
 
-    def __init__(self, handles, project):
-        self.handles, self.project = handles, project
+    def __init__(self, handles, project, on_get=None):
+        self.handles, self.project, self.on_get = handles, project, on_get
 
     def has_graph_for(self, root):
         return root == self.project
@@ -43,6 +43,8 @@ class Directory:
         return "project:app"
 
     async def get(self, key):
+        if self.on_get is not None:  # called mid-decision (its graph facts): what moves while it awaits
+            await self.on_get()
         return self.handles[key]
 
 
@@ -55,7 +57,7 @@ def _graph(kind, project_path=None, oversized=("deploy-pipeline-steps",)):
     return g
 
 
-async def _fixture(nursery, tmp_path, runs, outcome=None, chores=None):
+async def _fixture(nursery, tmp_path, runs, outcome=None, chores=None, on_get=None):
     store = tmp_path / "store"
     store.mkdir()
     binary = tmp_path / "claude"
@@ -78,8 +80,8 @@ async def _fixture(nursery, tmp_path, runs, outcome=None, chores=None):
         return outcome or runners.RunResult(0, 120.0, "ok")
 
     logbook = Logbook()
-    deps = Deps(store, None, Directory(handles, project), sessions, logbook, wall, lambda: "http://127.0.0.1:1/mcp",
-                env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}, run=fake_run)
+    deps = Deps(store, None, Directory(handles, project, on_get), sessions, logbook, wall,
+                lambda: "http://127.0.0.1:1/mcp", env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}, run=fake_run)
     gauge_files.record_claude(store, {"rate_limits": {"five_hour": {"used_percentage": 10, "resets_at": 4e9},
                                                       "seven_day": {"used_percentage": 20, "resets_at": 4e9}}}, wall())
     chores = await nursery.start(run_chore_supervisor, deps)
@@ -170,4 +172,85 @@ async def test_off_config_and_bad_input_log_nothing_or_say_why(tmp_path, autojum
         await _settle(chores)
         assert _reasons(logbook)[-1][1].startswith("gauge unreadable: five_hour_pct: nan")
         assert runs == []
+        nursery.cancel_scope.cancel()
+
+
+# Replays of formal/models/chore_dispatch.py's counterexamples: what moves during a decision's awaits.
+
+async def test_config_off_or_a_stale_gauge_during_the_decision_refuses_the_spawn(tmp_path, autojump_clock):
+    """chore_dispatch(no_recheck): chores.json switched off while the decision awaited, then spawned (5 steps)."""
+    runs, moves = [], []
+
+    async def on_get():
+        if moves:
+            await moves.pop(0)()
+
+    async with trio.open_nursery() as nursery:
+        chores, logbook, store = await _fixture(nursery, tmp_path, runs, on_get=on_get)
+
+        async def switch_off():
+            (store / "chores.json").write_text(json.dumps({"enabled": False}))
+
+        moves.append(switch_off)
+        chores.prompted("cc-1", wall())
+        await _settle(chores)
+        assert _reasons(logbook) == [("skip", "config changed")] and runs == []
+        assert not (store / "chore_state.json").exists()  # a refused run counts nothing
+
+        async def slow():
+            await trio.sleep(91 * MIN)  # the gauge ages past its 90 min while the decision awaits
+
+        (store / "chores.json").write_text(json.dumps({"enabled": True, "claude_bin": str(tmp_path / "claude")}))
+        moves.append(slow)
+        chores.prompted("cc-1", wall())
+        await _settle(chores)
+        assert _reasons(logbook)[-1] == ("skip", "gauge went stale") and runs == []
+        nursery.cancel_scope.cancel()
+
+
+async def test_spacing_counts_from_the_spawn_not_the_decision(tmp_path, autojump_clock):
+    """chore_dispatch(decide_stamp): a run stamped at its decision let the next start closer than the spacing."""
+    runs, slow = [], [10 * MIN]
+
+    async def on_get():
+        if slow:
+            await trio.sleep(slow.pop())  # this decision's awaits take ten minutes
+
+    async with trio.open_nursery() as nursery:
+        chores, logbook, store = await _fixture(nursery, tmp_path, runs, on_get=on_get)
+        start = wall()
+        chores.prompted("cc-1", wall())
+        await _settle(chores)
+        assert logbook.records[-1]["event"] == "dispatch" and logbook.records[-1]["ts"] == round(start + 10 * MIN, 3)
+        state = json.loads((store / "chore_state.json").read_text())
+        assert state["last_ts"] == start + 10 * MIN
+        await trio.sleep(start + 45 * MIN - wall())  # 45 min after the decision, 35 after the run started
+        chores.prompted("cc-1", wall())
+        await _settle(chores)
+        assert _reasons(logbook)[-1][1].startswith("spacing: 35 min since the last run") and len(runs) == 1
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_decision_that_straddles_midnight_is_refused(tmp_path, autojump_clock):
+    """chore_dispatch(decide_stamp): decided before midnight, counted on that day, started after it."""
+    runs, slow = [], []
+
+    async def on_get():
+        if slow:
+            await trio.sleep(slow.pop())
+
+    async with trio.open_nursery() as nursery:
+        chores, logbook, store = await _fixture(nursery, tmp_path, runs, on_get=on_get)
+        await trio.sleep(86_400 - wall() % 86_400 - MIN)  # a minute before UTC midnight
+        gauge_files.record_claude(store, {"rate_limits": {"five_hour": {"used_percentage": 10, "resets_at": 4e9},
+                                                          "seven_day": {"used_percentage": 20, "resets_at": 4e9}}},
+                                  wall())
+        slow.append(2 * MIN)
+        chores.prompted("cc-1", wall())
+        await _settle(chores)
+        assert _reasons(logbook) == [("skip", "the day turned")] and runs == []
+        chores.prompted("cc-1", wall())  # decided afresh on the new day
+        await _settle(chores)
+        await trio.sleep(MIN)  # the job has started
+        assert logbook.records[-1]["event"] == "dispatch" and len(runs) == 1
         nursery.cancel_scope.cancel()
