@@ -151,6 +151,7 @@ RECALL_MAX_HITS = 4
 RECALL_RELATIVE_CUT = 0.85  # a new hit under this share of the best hit's score is a side match
 RECALL_SCORE_STRONG = 0.02  # over what one term can give (1/60): the channel opens only on such a hit, or one named twice in its id/gist
 RECALL_SEARCH_TOP = 10
+RECALL_TERM_BONUS = 0.4  # ranking only: each prompt term a hit matches beyond its first adds this share of its score
 RECALL_FAMILY_WEIGHT = 0.8  # a prompt word found as another member of its stem family (core/expand.py)
 RECALL_RELATED_WEIGHT = 0.4  # ... or as a related term of the table: evidence, weaker than the word
 RECALL_ALT_DEPTH = 50  # holders scanned per family/related alternative (the word itself: RANK_SCAN_DEPTH)

@@ -134,6 +134,15 @@ def run(terms: list[str], views: Mapping[str, tuple[GraphData, SearchIndex]], se
     return decide(terms, ranked, graphs, seen)
 
 
+def _rank(hit: Hit) -> float:
+    """What orders the hits that passed the gates: the score, raised for each further prompt term
+    matched. Fused ranks give a node first for one word as much as one matching three words lower
+    down; what the prompt is about is the latter more often (issue #12: "what cutting a new version
+    involve, is there a script" picked a lesson on one word of its id over the release script's).
+    The gates still read the plain score, so this never opens the channel."""
+    return hit.score * (1 + C.RECALL_TERM_BONUS * (hit.matched_terms - 1))
+
+
 def _strong(hit: Hit, n_terms: int) -> bool:
     """Enough to open the channel: named in its id or gist by two prompt terms (by the one, for a
     one-word prompt), or scoring more than any one term can give (1/60 at rank 0)."""
@@ -145,7 +154,7 @@ def decide(terms: list[str], hits: list[tuple[str, Hit]], graphs: Mapping[str, G
     """The three gates over ranked hits, then the injection (connections between the chosen hits).
 
     Beyond the spec's gates, two rules keep what is injected about the prompt (issue #12):
-    a new hit scoring under RECALL_RELATIVE_CUT of the best one is a side match, not what the
+    a new hit ranking (_rank) under RECALL_RELATIVE_CUT of the best one is a side match, not what the
     prompt is about (a hit in context stays, as its anchor); and weak new hits (each matching
     one prompt term, or only in its notes, for no more than one term's worth of score) do not
     open the channel, whether one or several: words scattered over unrelated nodes are chance. Connectors between the hits come along only
@@ -167,13 +176,13 @@ def decide(terms: list[str], hits: list[tuple[str, Hit]], graphs: Mapping[str, G
             nodes[(lvl, h.node_id)] = node
     if not candidates:
         return Decision("no_hits", hits=logged, threshold=threshold)
-    best = max(h.score for _, h in candidates)
+    best = max(_rank(h) for _, h in candidates)
     # A node already in context stays as its anchor (a short line, no gist): it ties the new ones in.
-    passing = [(lvl, h) for lvl, h in candidates if h.score >= C.RECALL_RELATIVE_CUT * best or h.node_id in seen]
+    passing = [(lvl, h) for lvl, h in candidates if _rank(h) >= C.RECALL_RELATIVE_CUT * best or h.node_id in seen]
     new = [h for _, h in passing if h.node_id not in seen]
     if new and not any(_strong(h, len(terms)) for h in new):
         return Decision("weak_hit", hits=logged, threshold=threshold)
-    passing.sort(key=lambda lh: (not lh[1].title_match, -lh[1].score))
+    passing.sort(key=lambda lh: (not lh[1].title_match, -_rank(lh[1])))
     chosen = passing[: C.RECALL_MAX_HITS]
     chosen_refs = [(lvl, h.node_id) for lvl, h in chosen]
     matching = {(lvl, h.node_id) for lvl, h in hits}

@@ -160,6 +160,22 @@ def test_a_side_match_far_below_the_best_hit_stays_out():
     assert decision.shown == (("project", "token-refresh-window"),)
 
 
+def test_a_hit_matching_more_prompt_terms_outranks_one_first_for_a_single_word():
+    # Fused ranks put a node first for one word (1/60) above one matching three words lower down;
+    # the ranking after the gates prefers the latter, and the former is a side match.
+    from kg_actors.core.search import Hit
+    graphs = {"project": build([Node("dataclass-slots-memory", "slots cut memory of dataclasses"),
+                                Node("release-script-tag-changelog", "the release script tags and writes the changelog")])[0]}
+    one_word = Hit("dataclass-slots-memory", 0.030, 1, 0.9, True)
+    three_words = Hit("release-script-tag-changelog", 0.027, 3, 0.7, True)
+    terms = ["cutting", "new", "version", "release", "script"]
+    decision = recall.decide(terms, [("project", one_word), ("project", three_words)], graphs, frozenset())
+    assert decision.shown == (("project", "release-script-tag-changelog"),)
+    # The bonus orders; it never opens the channel: the same hit under the threshold stays silent.
+    faint = Hit("release-script-tag-changelog", C.RECALL_SCORE_MULTI * 0.9, 3, 0.7, True)
+    assert recall.decide(terms, [("project", faint)], graphs, frozenset()).text is None
+
+
 def test_novelty_nothing_new_is_silence_and_one_new_node_brings_the_others_as_anchors():
     views = {"project": build([
         Node("token-refresh-window", "sliding window for JWT refresh"),
