@@ -468,6 +468,28 @@ def test_a_one_megabyte_prompt(srv):
     assert r.status_code == 200
 
 
+_LOG_LINE = "2026-11-30T14:0{m}:1{s}.482Z ERROR auth.jwt [req 7f3a9c2e] JWT expiry check failed: clock skew 41s > 30s (pod api-{m}f{s}c)\n"
+
+
+@pytest.mark.parametrize("prompt", [
+    "".join(_LOG_LINE.format(m=i % 10, s=i % 7) for i in range(200))[:20_000],  # a 20,000-character paste of a log
+    bytes(range(256)).decode("latin-1") * 20,  # binary junk
+    "🔥🔥🔥 😅🙏🚀 🎉🎉",  # only emoji
+    "~/recall-proj/src/clock.py",  # only a path
+])
+def test_pastes_junk_emoji_and_bare_paths_are_answered_quickly_and_silently(srv, prompt):
+    h = Harness(srv, srv.project("recall-proj"))
+    h.start()
+    h.full_read()
+    run = h.prompt(prompt)
+    assert run.rc == 0 and "KG recall" not in run.context  # nothing a person typed: no recall
+    r = post(srv, "/api/prompt_context", {"session_id": h.sid, "cwd": h.cwd, "prompt": prompt,
+                                          "hook_event_name": "UserPromptSubmit"}, timeout=2)
+    assert r.status_code == 200 and "KG recall" not in json.dumps(r.json())
+    # The same session still recalls what a person types afterwards.
+    assert "jwt-clock-skew" in h.prompt("why do tokens fail with clock skew between servers?").context
+
+
 @pytest.mark.parametrize("transcript", ["/etc/passwd", "/etc/hosts.jsonl", "~/notes.txt", "../../x.jsonl", 42])
 def test_transcript_paths_outside_home_or_not_jsonl_are_not_read(srv, transcript):
     cwd = srv.project("bad-proj")
