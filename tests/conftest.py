@@ -1,6 +1,12 @@
 import pytest
+from hypothesis import settings
 
 from kg_actors.testing import ServerProcess
+
+# No wall-clock deadline on examples: on a shared 2-core CI machine a slow example is the machine's
+# load, not the code's (a 200 ms default deadline failed a property test once under load).
+settings.register_profile("kg", deadline=None)
+settings.load_profile("kg")
 
 
 @pytest.fixture

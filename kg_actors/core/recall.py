@@ -20,14 +20,14 @@ from . import constants as C
 from .model import Edge, GraphData, Node
 from .search import Hit, SearchIndex, connection_paths, merge_hits
 from .search_concepts import concept_hits
-from .terms import is_stopword, query_terms
+from .terms import HUMP as _HUMP, is_stopword, query_terms
 from .typed import is_continuation, typed_part
 
 NOT_PROMPT_MARKERS = ("<task-notification>", "[SYSTEM NOTIFICATION", "<command-name>", "<command-message>",
                       "<local-command-stdout>", "<local-command-caveat>")
 _IMAGE = re.compile(r"\[Image[^\]\n]{0,200}\]")
-_WORD = re.compile(r"[a-z0-9][a-z0-9_\-.]*")
-_CONTRACTION = re.compile(r"n't\b|'(?:s|re|ll|ve|d|m)\b")  # "don't" is "do", not the term "don"
+_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9_\-.]*")
+_CONTRACTION = re.compile(r"(?i)n't\b|'(?:s|re|ll|ve|d|m)\b")  # "don't" is "do", not the term "don"
 FULL_READ_REMINDER = (
     "KG preload is a PARTIAL view — the full graph is NOT in context yet. Call kg_read(session_id) once "
     "before substantive work; it renders everything the preload dropped without repeating it."
@@ -99,14 +99,15 @@ def human_text(prompt: object) -> str | None:
 
 def prompt_terms(text: str) -> list[str]:
     """The prompt's search words: lowercase, stopwords and words under 3 characters dropped, at most 24."""
-    seen: dict[str, None] = {}
-    for word in _WORD.findall(_CONTRACTION.sub("", text.lower().replace("\u2019", "'"))):
+    seen: dict[str, str] = {}  # lowercase -> as first written (a camelCase word counts by its parts)
+    for word in _WORD.findall(_CONTRACTION.sub("", text.replace("\u2019", "'"))):
         word = word.strip("./-_")
-        if len(word) >= C.RECALL_MIN_TERM_CHARS and not is_stopword(word):
-            seen.setdefault(word)
+        lowered = word.lower()
+        if len(word) >= C.RECALL_MIN_TERM_CHARS and not is_stopword(lowered):
+            seen.setdefault(lowered, word if _HUMP.search(word) else lowered)
         if len(seen) >= C.RECALL_MAX_TERMS:
             break
-    return list(seen)
+    return list(seen.values())
 
 
 @attrs.frozen

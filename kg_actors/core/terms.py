@@ -84,12 +84,28 @@ def _token(raw: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return stems, tuple(composites)
 
 
+# A hump inside a word: getUserByEmail, HorizontalPodAutoscaler, XMLHttpRequest (not a path's).
+HUMP = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+
+
+@lru_cache(maxsize=1 << 16)
+def _word(raw: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A token as written: a camelCase identifier also counts by its parts (like snake_case does),
+    with the whole identifier kept as its composite, so "autoscaler" finds HorizontalPodAutoscaler."""
+    lowered = raw.lower()
+    if raw == lowered or "/" in raw or not HUMP.search(raw):
+        return _token(lowered)
+    stems, composites = _token(HUMP.sub("_", raw).lower())
+    whole = stem(_EDGES.sub("", lowered))  # as the word alone, lowercase, is analysed: either form finds it
+    return stems, (whole, *(c for c in composites[1:] if c != whole))
+
+
 def analyse(text: str) -> tuple[list[str], list[str]]:
     """The stems of `text` in order, and its composite tokens."""
     stems: list[str] = []
     composites: list[str] = []
-    for raw in text.lower().split():
-        token_stems, token_composites = _token(raw)
+    for raw in text.split():
+        token_stems, token_composites = _word(raw)
         stems += token_stems
         composites += token_composites
     return stems, composites
@@ -110,13 +126,16 @@ _UNPAIRED_STEMS = frozenset(stem(w) for w in _UNPAIRED)
 def surface_forms(text: str) -> dict[str, str]:
     """Each unigram term of `text` → the first word that produced it (to show people)."""
     forms: dict[str, str] = {}
-    for raw in text.lower().split():
-        token = _EDGES.sub("", raw)
+    for raw in text.split():
+        lowered = raw.lower()
+        camel = "/" not in raw and HUMP.search(raw) is not None
+        token = _EDGES.sub("", HUMP.sub("_", raw).lower() if camel else lowered)
         for piece in _SEPARATORS.split(token):
             if len(piece) >= 2:
                 forms.setdefault(stem(piece), piece)
-        for composite in _token(raw)[1]:
-            forms.setdefault(composite, composite)
+        for i, composite in enumerate(_word(raw)[1]):
+            # A camelCase word's composite is its stem: show the word as written, lowercase.
+            forms.setdefault(composite, _EDGES.sub("", lowered) if camel and i == 0 else composite)
     return forms
 
 

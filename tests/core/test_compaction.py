@@ -80,7 +80,7 @@ def with_moves(g: GraphData, tracker: ChargeTracker) -> GraphData:
     return moved
 
 
-@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(graphs(), st.data())
 def test_tracker_charge_equals_the_rendered_charge_under_any_moves(g, data):
     tracker = ChargeTracker(g)
@@ -99,7 +99,7 @@ def test_tracker_charge_equals_the_rendered_charge_under_any_moves(g, data):
         assert tracker.exact() == expected
 
 
-@settings(max_examples=100)
+@settings(max_examples=100, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 5), st.sampled_from(["active", "archived", "orphaned", "delete"]),
                           st.integers(0, 5), st.booleans()), max_size=25))
 def test_graph_indexes_follow_every_change_and_rollback(ops):

@@ -180,7 +180,7 @@ def test_a_write_changes_a_cached_score():
     assert score_pool(g, ["a", "b"], NOW)["a"] < score_pool(g, ["a", "b"], NOW)["b"]
 
 
-@settings(max_examples=50)
+@settings(max_examples=50, deadline=None)
 @given(st.lists(st.tuples(st.floats(0, 100), st.lists(st.floats(0, 100), max_size=3)), min_size=1, max_size=8))
 def test_scores_lie_in_the_unit_interval(specs):
     g = graph_of(*(Node(f"n{i}", "g", last_read_ts=r, useful_ts=tuple(u)) for i, (r, u) in enumerate(specs)))

@@ -53,6 +53,17 @@ def test_token_contributes_parts_composite_and_pairs():
     assert terms.bigrams == ("claud md", "md cleanup")
 
 
+def test_camel_case_identifiers_count_by_their_parts_and_as_written():
+    assert query_terms("getUserByEmail").unigrams == ("get", "user", "by", "email", stem("getuserbyemail"))
+    assert query_terms("XMLHttpRequest").unigrams == ("xml", "http", "request", stem("xmlhttprequest"))
+    # Words that are all one case, and paths, are as before.
+    assert query_terms("JWT").unigrams == ("jwt",)
+    assert query_terms("src/hooks/useAuth.ts").unigrams == query_terms("src/hooks/useauth.ts").unigrams
+    nodes = [Node("k8s-hpa-cpu-target", "HorizontalPodAutoscaler targets 70% CPU"), *filler(5)]
+    assert ids(search(graph_of(*nodes), "autoscaler")) == ["k8s-hpa-cpu-target"]
+    assert ids(search(graph_of(*nodes), "horizontalpodautoscaler")) == ["k8s-hpa-cpu-target"]
+
+
 def test_token_ends_stripped_and_short_parts_dropped():
     assert query_terms("..foo_").unigrams == ("foo",)
     # "a" and "b" are too short to be parts; the whole token still counts exactly.
