@@ -89,7 +89,7 @@ class ServerProcess:
             time.sleep(0.005)
         raise RuntimeError("decision log lines still pending")
 
-    def stop(self, sig: int = signal.SIGTERM, timeout: float = 20.0) -> int:
+    def stop(self, sig: int = signal.SIGTERM, timeout: float = 60.0) -> int:
         if self.proc is None or self.proc.poll() is not None:
             return self.proc.returncode if self.proc else 0
         self.proc.send_signal(sig)
