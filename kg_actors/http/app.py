@@ -14,7 +14,7 @@ import trio
 from ..core import constants as C
 from .. import hook_priority
 from ..hook_priority import HookPriority
-from . import rest_antigravity, rest_harness_hooks, security
+from . import mcp_calls, rest_antigravity, rest_harness_hooks, security
 
 
 async def _plain(send, status: int, message: str) -> None:
@@ -108,6 +108,8 @@ class App:
         self.priority = priority
         self.mcp = None  # the MCP transport, once its (slow) import is done
         self._mcp_ready = trio.Event()
+        self.mcp_wanted = trio.Event()  # a request waits for the SDK: import it now
+        self.tools = None  # tool_handlers.Tools: plain tool calls, answered without the SDK (mcp_calls.py)
         self.extra_hosts = extra_hosts
         self._mcp_waiting = 0
 
@@ -162,11 +164,14 @@ class App:
         if self._mcp_waiting >= C.MCP_QUEUE_MAX_WAITING:
             await _busy(send, body, f"{self._mcp_waiting} requests are already waiting")
             return
+        call = mcp_calls.plain_call(scope, body) if self.tools is not None else None
         turn = False
         self._mcp_waiting += 1
         try:
             with trio.move_on_after(C.MCP_QUEUE_MAX_WAIT):
-                await self._mcp_ready.wait()
+                if call is None:
+                    self.mcp_wanted.set()
+                    await self._mcp_ready.wait()
                 await self.priority.take_bulk_turn()
                 turn = True
         finally:
@@ -176,7 +181,11 @@ class App:
             return
         reply: list[dict] = []
         try:
-            await self.mcp.handle_request(scope, _replay(body), _collect(reply))
+            if call is not None:
+                out = await self.tools.call_with_headers(call.name, call.arguments, security.scope_headers(scope))
+                reply = mcp_calls.reply_messages(call.msg_id, out.text, out.is_error)
+            else:
+                await self.mcp.handle_request(scope, _replay(body), _collect(reply))
         finally:
             self.priority.give_back_bulk_turn()
         await self.priority.yield_to_hooks()  # the reply waits for the hooks in flight, like its start did
