@@ -110,6 +110,8 @@ class App:
         self._mcp_ready = trio.Event()
         self.mcp_wanted = trio.Event()  # a request waits for the SDK: import it now
         self.tools = None  # tool_handlers.Tools: plain tool calls, answered without the SDK (mcp_calls.py)
+        self._tools_ready = trio.Event()
+        self.answered = trio.Event()  # a plain tool call was answered
         self.extra_hosts = extra_hosts
         self._mcp_waiting = 0
 
@@ -164,7 +166,7 @@ class App:
         if self._mcp_waiting >= C.MCP_QUEUE_MAX_WAITING:
             await _busy(send, body, f"{self._mcp_waiting} requests are already waiting")
             return
-        call = mcp_calls.plain_call(scope, body) if self.tools is not None else None
+        call = mcp_calls.plain_call(scope, body)
         turn = False
         self._mcp_waiting += 1
         try:
@@ -172,6 +174,8 @@ class App:
                 if call is None:
                     self.mcp_wanted.set()
                     await self._mcp_ready.wait()
+                else:
+                    await self._tools_ready.wait()
                 await self.priority.take_bulk_turn()
                 turn = True
         finally:
@@ -184,6 +188,7 @@ class App:
             if call is not None:
                 out = await self.tools.call_with_headers(call.name, call.arguments, security.scope_headers(scope))
                 reply = mcp_calls.reply_messages(call.msg_id, out.text, out.is_error)
+                self.answered.set()
             else:
                 await self.mcp.handle_request(scope, _replay(body), _collect(reply))
         finally:
@@ -191,6 +196,10 @@ class App:
         await self.priority.yield_to_hooks()  # the reply waits for the hooks in flight, like its start did
         for message in reply:
             await send(message)
+
+    def tools_ready(self, tools) -> None:
+        self.tools = tools
+        self._tools_ready.set()
 
     def mcp_ready(self, manager) -> None:
         self.mcp = manager
