@@ -239,7 +239,10 @@ async def _serve_editor(rt: Runtime) -> None:
 
 
 async def _serve_mcp(app: App, floor: Floor, antigravity: Any, warmed: trio.Event) -> None:
-    handlers = await trio.to_thread.run_sync(importlib.import_module, "kg_actors.http.tool_handlers")
+    # Imports in threads are abandoned at shutdown: a stop must not wait for one (the SDK's takes seconds
+    # on a loaded machine, and now starts only after the first call).
+    handlers = await trio.to_thread.run_sync(importlib.import_module, "kg_actors.http.tool_handlers",
+                                             abandon_on_cancel=True)
     app.tools_ready(handlers.Tools(floor))
     # Under the GIL the SDK's import (~1 s of CPU) would only slow the load of the project last used, and
     # the call waiting for it: it starts once both are done (or a while after the load), or at once when a
@@ -247,7 +250,7 @@ async def _serve_mcp(app: App, floor: Floor, antigravity: Any, warmed: trio.Even
     async with trio.open_nursery() as first:
         first.start_soon(_then_cancel, app.mcp_wanted.wait, first.cancel_scope)
         first.start_soon(_then_cancel, lambda: _warmed_and_answered(warmed, app), first.cancel_scope)
-    manager = await trio.to_thread.run_sync(_build_mcp, floor, antigravity)
+    manager = await trio.to_thread.run_sync(_build_mcp, floor, antigravity, abandon_on_cancel=True)
     heap.freeze_loaded()  # the SDK's modules and models
     async with manager.run():
         app.mcp_ready(manager)
