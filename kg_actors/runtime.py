@@ -44,8 +44,6 @@ from .touch_check import TouchCheck
 
 log = logging.getLogger(__name__)
 
-SDK_AFTER_WARM_SECONDS = 3.0  # the MCP SDK's import waits this long after the warm load for a first call
-
 
 @attrs.define
 class Runtime:
@@ -240,27 +238,20 @@ async def _serve_editor(rt: Runtime) -> None:
 
 async def _serve_mcp(app: App, floor: Floor, antigravity: Any, warmed: trio.Event) -> None:
     # Imports in threads are abandoned at shutdown: a stop must not wait for one (the SDK's takes seconds
-    # on a loaded machine, and now starts only after the first call).
+    # on a loaded machine, and now starts only after the warm load).
     handlers = await trio.to_thread.run_sync(importlib.import_module, "kg_actors.http.tool_handlers",
                                              abandon_on_cancel=True)
     app.tools_ready(handlers.Tools(floor))
-    # Under the GIL the SDK's import (~1 s of CPU) would only slow the load of the project last used, and
-    # the call waiting for it: it starts once both are done (or a while after the load), or at once when a
-    # request needs the SDK.
+    # Under the GIL the SDK's import (~1 s of CPU) would only slow the load of the project last used, which
+    # a session's first call waits for: it starts once that is loaded, or at once when a request needs it.
     async with trio.open_nursery() as first:
-        first.start_soon(_then_cancel, app.mcp_wanted.wait, first.cancel_scope)
-        first.start_soon(_then_cancel, lambda: _warmed_and_answered(warmed, app), first.cancel_scope)
+        for event in (warmed, app.mcp_wanted):
+            first.start_soon(_then_cancel, event.wait, first.cancel_scope)
     manager = await trio.to_thread.run_sync(_build_mcp, floor, antigravity, abandon_on_cancel=True)
     heap.freeze_loaded()  # the SDK's modules and models
     async with manager.run():
         app.mcp_ready(manager)
         await trio.sleep_forever()
-
-
-async def _warmed_and_answered(warmed: trio.Event, app: App) -> None:
-    await warmed.wait()
-    with trio.move_on_after(SDK_AFTER_WARM_SECONDS):
-        await app.answered.wait()
 
 
 async def _then_cancel(wait: Callable[[], Any], scope: trio.CancelScope) -> None:

@@ -111,7 +111,6 @@ class App:
         self.mcp_wanted = trio.Event()  # a request waits for the SDK: import it now
         self.tools = None  # tool_handlers.Tools: plain tool calls, answered without the SDK (mcp_calls.py)
         self._tools_ready = trio.Event()
-        self.answered = trio.Event()  # a plain tool call was answered
         self.extra_hosts = extra_hosts
         self._mcp_waiting = 0
 
@@ -188,7 +187,6 @@ class App:
             if call is not None:
                 out = await self.tools.call_with_headers(call.name, call.arguments, security.scope_headers(scope))
                 reply = mcp_calls.reply_messages(call.msg_id, out.text, out.is_error)
-                self.answered.set()
             else:
                 await self.mcp.handle_request(scope, _replay(body), _collect(reply))
         finally:
