@@ -1,8 +1,9 @@
 """The memory server's ASGI app: one security gate, then routing.
 
 `/health` and `/api/*` go to the REST routes, `/ws` to the change feed, and
-`/` to the MCP Streamable HTTP transport (stateless, JSON responses). Every
-route passes the loopback gate first.
+`/` to the MCP Streamable HTTP transport (stateless, JSON responses): plain tool
+calls to the tools directly (mcp_calls.py), the rest of the protocol to the MCP
+SDK. Every route passes the loopback gate first.
 """
 
 from __future__ import annotations

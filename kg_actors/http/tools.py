@@ -46,8 +46,8 @@ def build_server(floor: Floor, antigravity: Any = None) -> Server:
             takes_session = "session_id" in schemas.SCHEMAS.get(params.name, {}).get("properties", {})
             out = await antigravity.call_tool(tools, params.name, params.arguments or {}, conversation, takes_session)
             return _result(out)
-        request = getattr(ctx, "request", None)
-        return _result(await tools.call(params.name, params.arguments or {}, harness_of(getattr(request, "headers", None))))
+        headers = getattr(getattr(ctx, "request", None), "headers", None)
+        return _result(await tools.call(params.name, params.arguments or {}, harness_of(headers)))
 
     return Server(
         "kg-memory", version=__version__, instructions=descriptions.INSTRUCTIONS,
