@@ -65,8 +65,9 @@ def written_roots(layout: L.Layout) -> list[tuple[float, str]]:
 
 def recent_roots(layout: L.Layout, used: list[tuple[float, str]], limit: int = WARM_PROJECTS) -> list[str]:
     """The folders to load at start (worker thread); only folders that still exist."""
+    used = [(when, root) for when, root in used if os.path.isdir(root)]
     written = written_roots(layout) if len({r for _, r in used}) < limit else []
-    return [root for root in pick_recent(used, written, limit) if os.path.isdir(root)]
+    return pick_recent(used, [(when, root) for when, root in written if os.path.isdir(root)], limit)
 
 
 async def warm(directory: GraphDirectory, used: list[tuple[float, str]], done: trio.Event) -> None:
