@@ -15,9 +15,6 @@ import argparse
 import asyncio
 import os
 import shutil
-import signal
-import socket
-import subprocess
 import sys
 import threading
 import time
@@ -26,7 +23,7 @@ from pathlib import Path
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 import driver  # noqa: E402
-import workload  # noqa: E402
+import startup_ab  # noqa: E402
 
 
 def rss_mib(pid: int) -> int:
@@ -37,21 +34,9 @@ def rss_mib(pid: int) -> int:
 
 
 async def measure(kg: str, base: Path, nodes: int, seconds: float) -> dict:
-    shutil.rmtree(base, ignore_errors=True)
-    home = base / "home"
-    storage, project = home / ".knowledge-graph", home / "code" / "bench-app"
-    info = workload.build_store(storage, project, nodes, 1, time.time())
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("KG_", "VIRTUAL_ENV", "XDG_"))}
-    env.update(HOME=str(home), KG_HOME=str(storage), KG_HTTP_PORT=str(port), KG_CHORES="0",
-               KG_AUTOCOMMIT_INTERVAL="0", XDG_STATE_HOME=str(base / "state"))
-    proc = subprocess.Popen([kg, "serve", "--port", str(port), "--no-editor"], env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, start_new_session=True)
+    proc, t0, url, project, info = startup_ab.launch(kg, base, True, nodes)
     samples: list[tuple[float, int]] = []
     done = threading.Event()
-    t0 = time.perf_counter()
 
     def sample() -> None:
         while not done.is_set():
@@ -64,7 +49,6 @@ async def measure(kg: str, base: Path, nodes: int, seconds: float) -> dict:
     threading.Thread(target=sample, daemon=True).start()
     out: dict = {}
     try:
-        url = f"http://127.0.0.1:{port}/"
         await driver.wait_health(url, proc, 120)
         out["health"] = rss_mib(proc.pid)
         rpc = driver.Rpc(url, timeout=120)
@@ -81,12 +65,7 @@ async def measure(kg: str, base: Path, nodes: int, seconds: float) -> dict:
             await rpc.aclose()
     finally:
         done.set()
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(60)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+        startup_ab.stop(proc)
         shutil.rmtree(base, ignore_errors=True)
     at, peak = max(samples, key=lambda s: s[1])
     out.update(peak=peak, peak_at=at, load=os.getloadavg()[0])
