@@ -36,13 +36,15 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / TICK
 
 
-async def start_once(kg: str, base: Path, fresh: bool, nodes: int) -> tuple[float, float, float, float]:
-    """(wall, CPU) to /health and to the first kg_read(cwd) reply."""
+def launch(kg: str, base: Path, fresh: bool, nodes: int) -> tuple[subprocess.Popen, float, str, Path, dict]:
+    """Start `kg serve` on the bench store under `base` (rewritten when `fresh`): the process, when it was
+    started (perf_counter, after the store is written), its URL, the project folder, the store's summary."""
     home = base / "home"
     storage, project = home / ".knowledge-graph", home / "code" / "bench-app"
+    info: dict = {}
     if fresh or not storage.exists():
         shutil.rmtree(base, ignore_errors=True)
-        workload.build_store(storage, project, nodes, 1, time.time())
+        info = workload.build_store(storage, project, nodes, 1, time.time())
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -52,8 +54,13 @@ async def start_once(kg: str, base: Path, fresh: bool, nodes: int) -> tuple[floa
     t0 = time.perf_counter()
     proc = subprocess.Popen([kg, "serve", "--port", str(port), "--no-editor"], env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, start_new_session=True)
+    return proc, t0, f"http://127.0.0.1:{port}/", project, info
+
+
+async def start_once(kg: str, base: Path, fresh: bool, nodes: int) -> tuple[float, float, float, float]:
+    """(wall, CPU) to /health and to the first kg_read(cwd) reply."""
+    proc, t0, url, project, _ = launch(kg, base, fresh, nodes)
     try:
-        url = f"http://127.0.0.1:{port}/"
         await driver.wait_health(url, proc, 60)
         health = (time.perf_counter() - t0, cpu_seconds(proc.pid))
         rpc = driver.Rpc(url, timeout=60)
@@ -63,13 +70,18 @@ async def start_once(kg: str, base: Path, fresh: bool, nodes: int) -> tuple[floa
         finally:
             await rpc.aclose()
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(60)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+        stop(proc)
     return (*health, *first)
+
+
+def stop(proc: subprocess.Popen) -> None:
+    """SIGTERM, and SIGKILL to its process group after a minute."""
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(60)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
 
 
 async def main() -> None:

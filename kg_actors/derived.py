@@ -23,14 +23,15 @@ from .core.written import WrittenLog
 T = TypeVar("T")
 
 
-def build_derived(graph: GraphData, now: float) -> Derived:
+def build_derived(graph: GraphData, now: float, charges: ChargeIndex | None = None) -> Derived:
     """The cheap derived state of a graph nobody else holds yet (worker thread).
 
     The search index is the slow one (seconds at 10,000 nodes): the actor
     builds it in the background from a snapshot and installs it when done.
+    `charges`: the graph's charge index when the caller has one current (settling keeps one).
     """
     derived = Derived(None, touches.TouchIndex.build(graph, os.path.realpath(Path.home())), WrittenLog.build(graph),
-                      ChargeIndex.build(graph))
+                      charges if charges is not None else ChargeIndex.build(graph))
     derived.debt(graph, now)  # the first call warms its per-graph term counts
     derived.scores(graph, now)  # so the first reply does not pay for the recent values
     derived.debt(graph, now)

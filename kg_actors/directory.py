@@ -16,9 +16,9 @@ import trio
 
 from .core.errors import KGError
 from .core.model import GraphData
-from .graph_actor import build_derived, run_graph_actor
+from .graph_actor import run_graph_actor
 from .graph_handle import GraphHandle
-from .graph_loading import load_graph, settle
+from .graph_loading import load_graph, settle_and_derive
 from .hook_priority import YieldToHooks
 from .storage import files
 from .storage import layout as L
@@ -162,8 +162,7 @@ class GraphDirectory:
             log.error("graph %s: %s", key, refusal)
             graph, replayed = GraphData(kind, root), 0
         self._refusals[key] = refusal
-        await trio.to_thread.run_sync(settle, graph, self.clock())
-        derived = await trio.to_thread.run_sync(build_derived, graph, self.clock())
+        derived = await trio.to_thread.run_sync(settle_and_derive, graph, self.clock())
         if replayed:
             log.info("%s: replayed %d journal record(s)", key, replayed)
         if level == "project" and graph.project_path:

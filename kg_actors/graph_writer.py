@@ -21,8 +21,7 @@ import trio
 
 from . import actor
 from .core.errors import StorageRefused
-from .core.model import snapshot_to_json
-from .storage import files, journal
+from .storage import graph_file, journal
 
 log = logging.getLogger(__name__)
 
@@ -101,8 +100,7 @@ async def _flush(jpath: Path, pending: list[Written], status: dict[str, Any]) ->
 
 async def _fold(path: Path, jpath: Path, item: Snapshot, status: dict[str, Any]) -> None:
     def write() -> None:
-        data = files.dump_json(snapshot_to_json(item.snapshot))
-        files.write_atomic(path, data)
+        graph_file.write_snapshot(path, item.snapshot)
         journal.remove(jpath)
 
     try:

@@ -19,7 +19,7 @@ import attrs
 import trio
 from hypercorn.config import Config as HyperConfig
 
-from . import __version__, heap
+from . import __version__, heap, warm_start
 from .chores.supervisor import deps_for as chore_deps
 from .chores.supervisor import run_chore_supervisor
 from .conduct.antigravity import Antigravity
@@ -137,6 +137,7 @@ async def run_server(config: Config, clock: Callable[[], float] = time.time, han
         git_problem = await trio.to_thread.run_sync(_git_start, config.root)
         async with trio.open_nursery() as actors:
             sessions_data = await trio.to_thread.run_sync(load_sessions, lay.sessions, clock())
+            used = warm_start.session_roots(sessions_data)  # before the registry owns them
             sessions = await actors.start(run_session_registry, lay.sessions, sessions_data, clock)
             priority = HookPriority()
             directory = GraphDirectory(lay, actors, config.orphan_grace_days, clock, priority.yield_to_hooks)
@@ -154,6 +155,8 @@ async def run_server(config: Config, clock: Callable[[], float] = time.time, han
                 rt.keeper.problem(git_problem)
             # Serve at once; the user graph loads meanwhile (requests that need it wait for it).
             actors.start_soon(_preload_user, directory)
+            warmed = trio.Event()
+            actors.start_soon(warm_start.warm, directory, used, warmed)  # the project last used, before it is asked
             app = rt.asgi = App(build_rest(rt), priority, frozenset({config.host.lower()}))
             with trio.CancelScope() as servers_scope:
                 async with trio.open_nursery() as servers:
@@ -161,8 +164,9 @@ async def run_server(config: Config, clock: Callable[[], float] = time.time, han
                         servers.start_soon(_on_signals, servers_scope)
                     servers.start_soon(_ticker, rt)
                     servers.start_soon(rt.keeper.run, config.autocommit_interval)
-                    # The MCP SDK takes about a second to import: /health and the hooks answer meanwhile.
-                    servers.start_soon(_serve_mcp, app, floor, rt.antigravity)
+                    # The MCP SDK takes about a second to import: /health, the hooks and plain tool calls
+                    # answer meanwhile.
+                    servers.start_soon(_serve_mcp, app, floor, rt.antigravity, warmed)
                     hc = HyperConfig()
                     hc.bind = [f"{config.host}:{config.port}"]
                     hc.accesslog = None
@@ -232,14 +236,27 @@ async def _serve_editor(rt: Runtime) -> None:
     await module.serve_editor(rt)
 
 
-async def _serve_mcp(app: App, floor: Floor, antigravity: Any) -> None:
-    manager = await trio.to_thread.run_sync(_build_mcp, floor, antigravity)
+async def _serve_mcp(app: App, floor: Floor, antigravity: Any, warmed: trio.Event) -> None:
+    # Imports in threads are abandoned at shutdown: a stop must not wait for one (the SDK's takes seconds
+    # on a loaded machine, and now starts only after the warm load).
+    handlers = await trio.to_thread.run_sync(importlib.import_module, "kg_actors.http.tool_handlers",
+                                             abandon_on_cancel=True)
+    app.tools_ready(handlers.Tools(floor))
+    # Under the GIL the SDK's import (~1 s of CPU) would only slow the load of the project last used, which
+    # a session's first call waits for: it starts once that is loaded, or at once when a request needs it.
+    async with trio.open_nursery() as first:
+        for event in (warmed, app.mcp_wanted):
+            first.start_soon(_then_cancel, event.wait, first.cancel_scope)
+    manager = await trio.to_thread.run_sync(_build_mcp, floor, antigravity, abandon_on_cancel=True)
     heap.freeze_loaded()  # the SDK's modules and models
     async with manager.run():
         app.mcp_ready(manager)
         await trio.sleep_forever()
 
 
+async def _then_cancel(wait: Callable[[], Any], scope: trio.CancelScope) -> None:
+    await wait()
+    scope.cancel()
 
 
 async def serve_forever(config: Config) -> None:

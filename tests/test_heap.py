@@ -26,3 +26,10 @@ def test_what_is_loaded_is_left_out_of_the_scans():
         assert gc.get_freeze_count() >= before + len(loaded)
     finally:
         gc.unfreeze()
+
+
+def test_one_malloc_arena_is_asked_of_glibc():
+    import platform
+
+    took = heap.one_malloc_arena()
+    assert took is (platform.libc_ver()[0] == "glibc")

@@ -162,7 +162,7 @@ class Antigravity:
                 arguments["session_id"] = view.sid
         with deferral.holding() as held:
             result = await tools.call(name, arguments, profiles.ANTIGRAVITY)
-        text = "".join(getattr(c, "text", "") for c in result.content)
+        text = result.text
         size = delivery.size(text)
         if result.is_error or size <= delivery.INLINE_BYTES:
             await self.apply(held)

@@ -1,8 +1,9 @@
 """The memory server's ASGI app: one security gate, then routing.
 
 `/health` and `/api/*` go to the REST routes, `/ws` to the change feed, and
-`/` to the MCP Streamable HTTP transport (stateless, JSON responses). Every
-route passes the loopback gate first.
+`/` to the MCP Streamable HTTP transport (stateless, JSON responses): plain tool
+calls to the tools directly (mcp_calls.py), the rest of the protocol to the MCP
+SDK. Every route passes the loopback gate first.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import trio
 from ..core import constants as C
 from .. import hook_priority
 from ..hook_priority import HookPriority
-from . import rest_antigravity, rest_harness_hooks, security
+from . import mcp_calls, rest_antigravity, rest_harness_hooks, security
 
 
 async def _plain(send, status: int, message: str) -> None:
@@ -108,6 +109,9 @@ class App:
         self.priority = priority
         self.mcp = None  # the MCP transport, once its (slow) import is done
         self._mcp_ready = trio.Event()
+        self.mcp_wanted = trio.Event()  # a request waits for the SDK: import it now
+        self.tools = None  # tool_handlers.Tools: plain tool calls, answered without the SDK (mcp_calls.py)
+        self._tools_ready = trio.Event()
         self.extra_hosts = extra_hosts
         self._mcp_waiting = 0
 
@@ -162,11 +166,16 @@ class App:
         if self._mcp_waiting >= C.MCP_QUEUE_MAX_WAITING:
             await _busy(send, body, f"{self._mcp_waiting} requests are already waiting")
             return
+        call = mcp_calls.plain_call(scope, body)
         turn = False
         self._mcp_waiting += 1
         try:
             with trio.move_on_after(C.MCP_QUEUE_MAX_WAIT):
-                await self._mcp_ready.wait()
+                if call is None:
+                    self.mcp_wanted.set()
+                    await self._mcp_ready.wait()
+                else:
+                    await self._tools_ready.wait()
                 await self.priority.take_bulk_turn()
                 turn = True
         finally:
@@ -176,12 +185,20 @@ class App:
             return
         reply: list[dict] = []
         try:
-            await self.mcp.handle_request(scope, _replay(body), _collect(reply))
+            if call is not None:
+                out = await self.tools.call_with_headers(call.name, call.arguments, security.scope_headers(scope))
+                reply = mcp_calls.reply_messages(call.msg_id, out.text, out.is_error)
+            else:
+                await self.mcp.handle_request(scope, _replay(body), _collect(reply))
         finally:
             self.priority.give_back_bulk_turn()
         await self.priority.yield_to_hooks()  # the reply waits for the hooks in flight, like its start did
         for message in reply:
             await send(message)
+
+    def tools_ready(self, tools) -> None:
+        self.tools = tools
+        self._tools_ready.set()
 
     def mcp_ready(self, manager) -> None:
         self.mcp = manager

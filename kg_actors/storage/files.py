@@ -12,6 +12,7 @@ from json.encoder import encode_basestring as _enc  # the C function when availa
 import logging
 import os
 import shutil
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -40,12 +41,19 @@ def fsync_dir(path: Path) -> None:
 
 def write_atomic(path: Path, data: bytes, keep_prev: bool = True) -> None:
     """Replace `path` with `data` durably. Raises OSError on failure (nothing half-written)."""
+    write_atomic_chunks(path, (data,), keep_prev)
+
+
+def write_atomic_chunks(path: Path, chunks: Iterable[bytes | str], keep_prev: bool = True) -> None:
+    """`write_atomic` of the chunks joined (str chunks as UTF-8), written as they come: a large
+    file is never held whole in memory. Raises OSError on failure (nothing half-written)."""
     faults.check(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
     try:
         with open(tmp, "wb") as f:
-            f.write(data)
+            for chunk in chunks:
+                f.write(chunk.encode("utf-8") if isinstance(chunk, str) else chunk)
             f.flush()
             os.fsync(f.fileno())
         if keep_prev and path.exists():
@@ -119,8 +127,19 @@ def _key(k: Any) -> str:
     return _enc(json.dumps(k).strip('"')) if not isinstance(k, float) else _enc(_float(k))
 
 
-def dumps_indent2(obj: Any) -> str:
-    """Exactly `json.dumps(obj, ensure_ascii=False, indent=2)`."""
+def iter_indent2_object(members: Iterable[tuple[Any, Any]], ind: str = "") -> Iterator[str]:
+    """`dumps_indent2(dict(members), ind)`, one member at a time: each value can be made as it is
+    written and dropped after (a 10,000-node graph's save need not hold its whole JSON at once)."""
+    inner = ind + "  "
+    sep = "{\n" + inner
+    for k, v in members:
+        yield sep + _key(k) + ": " + dumps_indent2(v, inner)
+        sep = ",\n" + inner
+    yield "{}" if sep[0] == "{" else "\n" + ind + "}"
+
+
+def dumps_indent2(obj: Any, ind: str = "") -> str:
+    """Exactly `json.dumps(obj, ensure_ascii=False, indent=2)`; `ind`: as a value nested that deep."""
     out: list[str] = []
     w = out.append
 
@@ -168,7 +187,7 @@ def dumps_indent2(obj: Any) -> str:
             return
         raise TypeError(f"Object of type {type(o).__name__} is not JSON serializable")
 
-    enc(obj, "")
+    enc(obj, ind)
     return "".join(out)
 
 

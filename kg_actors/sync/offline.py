@@ -14,8 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from ..core.model import snapshot_to_json
-from ..storage import files, journal, lock
+from ..storage import files, graph_file, journal, lock
 from ..storage import git as G
 from ..storage.layout import Layout
 from . import common
@@ -47,7 +46,7 @@ def fold_journals(layout: Layout) -> list[str]:
         from ..graph_loading import load_graph  # only with a journal to fold: the import costs a CPU tenth
 
         graph, _ = load_graph(path, "project" if key.startswith("project:") else key, None)
-        files.write_atomic(path, files.dump_json(snapshot_to_json(graph.snapshot_json())))
+        graph_file.write_snapshot(path, graph.snapshot_json())
         journal.remove(jpath)
         folded.append(key)
     return folded

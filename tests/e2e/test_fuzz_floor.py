@@ -30,7 +30,7 @@ from inprocess import asgi, serve_inprocess
 
 from kg_actors.harness import profiles
 from kg_actors.http.schemas import SCHEMAS
-from kg_actors.http.tools import Tools
+from kg_actors.http.tool_handlers import Tools
 
 CASES = int(os.environ.get("KG_FUZZ_FLOOR_CASES") or 200)
 FLOOR = settings(max_examples=CASES, deadline=None, derandomize=True, database=None,
@@ -89,8 +89,7 @@ async def _call(f: Floor, tool: str, args) -> tuple[str, bool, dict, dict]:
     before = {h.key: await h.call(lambda g: g.gen) for h in f.rt.directory.loaded()}
     result = await f.tools.call(tool, args if isinstance(args, dict) else {"junk": args}, HARNESS)
     after = {h.key: await h.call(lambda g: g.gen) for h in f.rt.directory.loaded()}
-    text = "\n".join(getattr(c, "text", "") for c in result.content)
-    return text, bool(result.is_error), before, after
+    return result.text, result.is_error, before, after
 
 
 @pytest.mark.parametrize("tool", sorted(SCHEMAS))

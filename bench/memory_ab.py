@@ -1,0 +1,91 @@
+"""Memory A/B: two builds of `kg`, each started on a fresh 10,000-node store and driven through bench/run.py's
+32-session mix; the server's resident size sampled throughout.
+
+    .venv/bin/python bench/memory_ab.py --before /tmp/base/.venv/bin/kg [--after .venv/bin/kg] [--seconds 20]
+
+Per build: VmRSS at /health, once the first kg_read(cwd) is answered, after 15 s idle (the search index is
+in and the MCP SDK imported), and after the mixed run (32 sessions, bench/driver.py's throughput); the
+peak of VmRSS sampled every 0.1 s, and when it came (the save on the 30-s tick falls inside the run).
+Loopback only; every wait is bounded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import shutil
+import sys
+import threading
+import time
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCH))
+import driver  # noqa: E402
+import startup_ab  # noqa: E402
+
+
+def rss_mib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS"):
+            return int(line.split()[1]) // 1024
+    raise RuntimeError("no VmRSS")
+
+
+async def measure(kg: str, base: Path, nodes: int, seconds: float) -> dict:
+    proc, t0, url, project, info = startup_ab.launch(kg, base, True, nodes)
+    samples: list[tuple[float, int]] = []
+    done = threading.Event()
+
+    def sample() -> None:
+        while not done.is_set():
+            try:
+                samples.append((time.perf_counter() - t0, rss_mib(proc.pid)))
+            except (OSError, RuntimeError):
+                pass
+            done.wait(0.1)
+
+    threading.Thread(target=sample, daemon=True).start()
+    out: dict = {}
+    try:
+        await driver.wait_health(url, proc, 120)
+        out["health"] = rss_mib(proc.pid)
+        rpc = driver.Rpc(url, timeout=120)
+        try:
+            await driver.open_session(rpc, str(project))
+            out["first_read"] = rss_mib(proc.pid)
+            await asyncio.sleep(15)
+            out["idle_15s"] = rss_mib(proc.pid)
+            run = await driver.throughput(rpc, str(project), 32, seconds, 20_000, info["ids"], info["active_ids"],
+                                          driver.Writes(set(info["ids"])))
+            out["after_run"] = rss_mib(proc.pid)
+            out["ops_per_s"], out["errors"] = run.get("ops_per_s"), run.get("errors")
+        finally:
+            await rpc.aclose()
+    finally:
+        done.set()
+        startup_ab.stop(proc)
+        shutil.rmtree(base, ignore_errors=True)
+    at, peak = max(samples, key=lambda s: s[1])
+    out.update(peak=peak, peak_at=at, load=os.getloadavg()[0])
+    return out
+
+
+async def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--before", required=True, help="the `kg` of the build to compare against")
+    p.add_argument("--after", default=str(BENCH.parent / ".venv/bin/kg"))
+    p.add_argument("--nodes", type=int, default=10_000)
+    p.add_argument("--seconds", type=float, default=20.0)
+    a = p.parse_args()
+    for name, kg in (("before", a.before), ("after", a.after)):
+        m = await measure(kg, BENCH.parent / ".bench" / "memory" / name, a.nodes, a.seconds)
+        print(f"{name}: VmRSS /health {m['health']} MiB, first kg_read(cwd) {m['first_read']} MiB, idle 15 s "
+              f"{m['idle_15s']} MiB, after the 32-session run {m['after_run']} MiB; peak {m['peak']} MiB at "
+              f"{m['peak_at']:.0f} s; {m['ops_per_s']:.1f} ops/s, {m['errors']} errors; load {m['load']:.1f}",
+              flush=True)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
