@@ -22,6 +22,7 @@ import json
 import os
 import random
 import re
+import signal
 import sys
 import tempfile
 import threading
@@ -146,6 +147,10 @@ def main() -> int:
     ap.add_argument("--nodes", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", default=None)
+    ap.add_argument("--heap", default=None, help="a folder: the server traces its allocations "
+                    "(kg_actors/debug_heap.py) and writes a snapshot at the end of every --heap-every minutes; "
+                    "compare two with bench/heap_diff.py")
+    ap.add_argument("--heap-every", type=float, default=1)
     ap.add_argument("--trace", default=None, help="a folder: trace the server's allocations (slow) "
                     "and write where memory grew each minute to <folder>/growth.txt")
     args = ap.parse_args()
@@ -158,6 +163,9 @@ def main() -> int:
             env.update(KG_SOAK_TRACE=str(Path(args.trace).resolve()),
                        PYTHONPATH=os.path.join(os.path.dirname(os.path.abspath(__file__)), "soak_trace"))
             testing.START_TIMEOUT = 180  # a traced start-up is several times slower
+        if args.heap:
+            env["KG_DEBUG_HEAP"] = str(Path(args.heap).resolve())
+            testing.START_TIMEOUT = 120
         srv = ServerProcess(base, env)
         project = base / "home" / "soak-app"
         info = workload.build_store(srv.store, project, args.nodes, seed=args.seed)
@@ -173,10 +181,14 @@ def main() -> int:
         for t in threads:
             t.start()
         end = start + args.minutes * 60
+        next_heap = args.heap_every * 60 if args.heap else None
         try:
             while time.monotonic() < end and srv.proc.poll() is None:
                 time.sleep(min(2.0, max(0.0, end - time.monotonic())))
                 rss.append((time.monotonic() - start, rss_kib(pid)))
+                if next_heap is not None and rss[-1][0] >= next_heap:
+                    os.kill(pid, signal.SIGUSR1)
+                    next_heap += args.heap_every * 60
         finally:
             stop.set()
             for t in threads:

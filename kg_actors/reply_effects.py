@@ -70,6 +70,19 @@ def defer(on_delivered: Effect, on_abandoned: Effect | None = None) -> bool:
     return True
 
 
+async def client_gone(receive: Callable[[], Awaitable[dict]]) -> bool:
+    """Whether the client hung up, looking without waiting (the request's body already read).
+
+    hypercorn queues `http.disconnect` once the peer closed. Starlette's `is_disconnected` asks
+    inside an already-cancelled scope, which under trio raises before the queue is looked at, so it
+    never saw a hang-up here; a deadline of now lets `receive` take a queued message first.
+    """
+    message: dict = {}
+    with trio.move_on_after(0):
+        message = await receive()
+    return message.get("type") == "http.disconnect"
+
+
 async def once_delivered(effect: Effect) -> None:
     """Run `effect` once the reply being built is sent, or now when no endpoint collects (an MCP
     reply, or a hook endpoint that does not wait for its send)."""

@@ -19,7 +19,7 @@ import attrs
 import trio
 from hypercorn.config import Config as HyperConfig
 
-from . import __version__, heap
+from . import __version__, debug_heap, heap
 from .chores.supervisor import deps_for as chore_deps
 from .chores.supervisor import run_chore_supervisor
 from .conduct.antigravity import Antigravity
@@ -131,6 +131,7 @@ async def _on_signals(cancel: trio.CancelScope) -> None:
 async def run_server(config: Config, clock: Callable[[], float] = time.time, handle_signals: bool = True,
                      *, task_status: trio.TaskStatus[Runtime] = trio.TASK_STATUS_IGNORED) -> None:
     heap.tune()
+    heap_dumps = debug_heap.start() if handle_signals else None  # a bench's KG_DEBUG_HEAP only
     lay = L.Layout(config.root)
     fd = lock.claim(config.root)  # before binding the port: a second server must not half-start
     try:
@@ -159,6 +160,8 @@ async def run_server(config: Config, clock: Callable[[], float] = time.time, han
                 async with trio.open_nursery() as servers:
                     if handle_signals:
                         servers.start_soon(_on_signals, servers_scope)
+                    if heap_dumps:
+                        servers.start_soon(debug_heap.serve, heap_dumps)
                     servers.start_soon(_ticker, rt)
                     servers.start_soon(rt.keeper.run, config.autocommit_interval)
                     # The MCP SDK takes about a second to import: /health and the hooks answer meanwhile.
