@@ -34,8 +34,9 @@ def start() -> Path | None:
     folder = os.environ.get(ENV)
     if not folder:
         return None
-    if not tracemalloc.is_tracing():
-        tracemalloc.start(int(os.environ.get("KG_DEBUG_HEAP_FRAMES") or 1))
+    frames = int(os.environ.get("KG_DEBUG_HEAP_FRAMES") or 1)
+    if frames and not tracemalloc.is_tracing():  # 0: the figures only, no tracing (and no slow-down)
+        tracemalloc.start(frames)
     path = Path(folder)
     path.mkdir(parents=True, exist_ok=True)
     return path
@@ -55,8 +56,8 @@ async def serve(folder: Path) -> None:
 
 def dump(folder: Path, n: int) -> dict:
     gc.collect()  # what is left is live, not garbage waiting for a full collection
-    snap = tracemalloc.take_snapshot()
-    snap.dump(str(folder / f"heap-{n}.snap"))
+    if tracemalloc.is_tracing():
+        tracemalloc.take_snapshot().dump(str(folder / f"heap-{n}.snap"))
     traced, peak = tracemalloc.get_traced_memory()
     line = {"n": n, "time": round(time.time(), 1), "rss_kib": rss_kib(), "traced_kib": traced // 1024,
             "traced_peak_kib": peak // 1024, "tracemalloc_overhead_kib": tracemalloc.get_tracemalloc_memory() // 1024,

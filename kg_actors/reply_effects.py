@@ -16,6 +16,8 @@ from contextlib import contextmanager
 
 import trio
 
+from . import peers
+
 log = logging.getLogger(__name__)
 
 Effect = Callable[[], Awaitable[None]]
@@ -70,13 +72,16 @@ def defer(on_delivered: Effect, on_abandoned: Effect | None = None) -> bool:
     return True
 
 
-async def client_gone(receive: Callable[[], Awaitable[dict]]) -> bool:
+async def client_gone(scope: dict, receive: Callable[[], Awaitable[dict]]) -> bool:
     """Whether the client hung up, looking without waiting (the request's body already read).
 
-    hypercorn queues `http.disconnect` once the peer closed. Starlette's `is_disconnected` asks
-    inside an already-cancelled scope, which under trio raises before the queue is looked at, so it
-    never saw a hang-up here; a deadline of now lets `receive` take a queued message first.
+    Over a socket the connection is asked (peers.py: hypercorn does not read it while the app
+    answers). Otherwise an `http.disconnect` already queued says so. Starlette's `is_disconnected`
+    asks inside an already-cancelled scope, which under trio raises before the queue is looked at;
+    a deadline of now lets `receive` take a queued message first.
     """
+    if peers.hung_up(scope):
+        return True
     message: dict = {}
     with trio.move_on_after(0):
         message = await receive()

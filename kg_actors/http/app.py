@@ -179,14 +179,16 @@ class App:
         # call waited or ran) gets its parts and pushes offered again (formal/models/dropped_reply.py).
         with reply_effects.collect() as effects:
             try:
-                await self.mcp.handle_request(scope, _replay(body), _collect(reply))
+                try:
+                    await self.mcp.handle_request(scope, _replay(body), _collect(reply))
+                finally:
+                    self.priority.give_back_bulk_turn()
+                await self.priority.yield_to_hooks()  # the reply waits for the hooks in flight, like its start did
+                gone = bool(effects) and await reply_effects.client_gone(scope, receive)
             except BaseException:
                 await effects.abandoned()
                 raise
-            finally:
-                self.priority.give_back_bulk_turn()
-        await self.priority.yield_to_hooks()  # the reply waits for the hooks in flight, like its start did
-        if effects and await reply_effects.client_gone(receive):
+        if gone:
             await effects.abandoned()  # the reply still goes out, to nobody: hypercorn drops it
         else:
             # Before the send (hypercorn reports no failed write anyway): the client's next call sees them.
