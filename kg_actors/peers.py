@@ -29,7 +29,7 @@ def closed(key: tuple[Any, Any] | None) -> None:
         _open.pop(key, None)
 
 
-def hung_up(scope: dict) -> bool:
+def hung_up(scope: dict[str, Any]) -> bool:
     """True when the scope's connection is known and its client closed it (or reset it)."""
     server, client = scope.get("server"), scope.get("client")
     conn = _open.get((_address(server), _address(client))) if server and client else None

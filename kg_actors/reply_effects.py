@@ -13,6 +13,7 @@ import contextvars
 import logging
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import trio
 
@@ -72,7 +73,7 @@ def defer(on_delivered: Effect, on_abandoned: Effect | None = None) -> bool:
     return True
 
 
-async def client_gone(scope: dict, receive: Callable[[], Awaitable[dict]]) -> bool:
+async def client_gone(scope: dict[str, Any], receive: Callable[[], Awaitable[dict[str, Any]]]) -> bool:
     """Whether the client hung up, looking without waiting (the request's body already read).
 
     Over a socket the connection is asked (peers.py: hypercorn does not read it while the app
@@ -82,7 +83,7 @@ async def client_gone(scope: dict, receive: Callable[[], Awaitable[dict]]) -> bo
     """
     if peers.hung_up(scope):
         return True
-    message: dict = {}
+    message: dict[str, Any] = {}
     with trio.move_on_after(0):
         message = await receive()
     return message.get("type") == "http.disconnect"
