@@ -103,3 +103,36 @@ async def test_the_hang_up_check_sees_a_client_gone_while_its_request_is_answere
                 await trio.testing.wait_all_tasks_blocked(0.01)
         nursery.cancel_scope.cancel()
     assert seen == {"starlette": False, "ours": True}
+
+
+async def test_a_hook_client_that_gave_up_gets_its_push_again_over_a_socket(tmp_path, home, monkeypatch):
+    """F38 over the real transport: the hook's request is in the socket and its client gone before
+    the server reads it (sent and closed without yielding to the server's loop)."""
+    import socket
+
+    from inprocess import context_of, hook
+
+    from kg_actors.conduct import write as write_uc
+
+    cwd = home / "push-proj"
+    cwd.mkdir()
+    async with serve_inprocess(tmp_path / "store") as rt:
+        (observer, writer) = await sessions_of(rt, cwd, "claude-observer", "claude-writer")
+        await write_uc.put_node(rt.floor, writer, "project", "pushed-over-socket", "a lesson another session wrote",
+                                None, None)
+        event = {"session_id": "claude-observer", "cwd": str(cwd), "hook_event_name": "PostToolUse",
+                 "tool_name": "Bash", "tool_input": {"command": "true"}, "tool_response": {"ok": True}}
+        body = json.dumps(event).encode()
+        request = _post(rt.http_port, body).replace(b"POST / ", b"POST /api/tool_event ", 1)
+        closed: list[object] = []
+        forget = peers.closed
+        monkeypatch.setattr(peers, "closed", lambda key: (closed.append(key), forget(key)))
+        with socket.create_connection(("127.0.0.1", rt.http_port)) as sock:
+            sock.sendall(request)  # no checkpoint until closed: the server reads it after the hang-up
+        with trio.fail_after(30):  # the server answered (to nobody) and closed the connection
+            while not closed:
+                await trio.testing.wait_all_tasks_blocked(0.01)
+        assert "pushed-over-socket" not in (await rt.sessions.get(sid=observer)).seen, \
+            "a push whose client gave up counted as seen"
+        status, got = await hook(rt, "/api/tool_event", event)
+        assert status == 200 and "pushed-over-socket" in context_of(got), "the abandoned push was lost (F38)"
