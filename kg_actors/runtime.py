@@ -118,6 +118,7 @@ async def _ticker(rt: Runtime) -> None:
     while True:
         await trio.sleep(rt.config.save_interval)
         await rt.keeper.exclusive(lambda: _tick(rt))  # no fold rewrites a graph file while git works on it
+        await trio.to_thread.run_sync(heap.trim)  # ctypes lets the GIL go: the loop runs meanwhile
 
 
 async def _on_signals(cancel: trio.CancelScope) -> None:
