@@ -17,7 +17,7 @@ from typing import Any
 
 import trio
 
-from . import peers
+from . import deferral, peers
 
 log = logging.getLogger(__name__)
 
@@ -62,10 +62,11 @@ def collect() -> Iterator[Effects]:
 
 
 def defer(on_delivered: Effect, on_abandoned: Effect | None = None) -> bool:
-    """Register effects with the reply being built; False when no endpoint collects them (an MCP
-    tool reply, which the SDK sends): the caller then runs `on_delivered` itself."""
+    """Register effects with the reply being built; False when no endpoint collects them (a tool
+    called in-process), or when the reply is held for later delivery (deferral.holding: Antigravity's
+    queue replays them on acknowledgement): the caller then runs `on_delivered` itself."""
     effects = _collecting.get()
-    if effects is None:
+    if effects is None or deferral.active():  # a held reply's effects wait for its acknowledgement instead
         return False
     effects._delivered.append(on_delivered)
     if on_abandoned is not None:
@@ -90,7 +91,7 @@ async def client_gone(scope: dict[str, Any], receive: Callable[[], Awaitable[dic
 
 
 async def once_delivered(effect: Effect) -> None:
-    """Run `effect` once the reply being built is sent, or now when no endpoint collects (an MCP
-    reply, or a hook endpoint that does not wait for its send)."""
+    """Run `effect` once the reply being built is sent, or now when no endpoint collects it (or the
+    reply is held for later delivery)."""
     if not defer(effect):
         await effect()
