@@ -1,10 +1,12 @@
-"""Effects on delivery: what a hook reply shows counts as shown only once the reply went out.
+"""Effects on delivery: what a reply shows counts as shown only once the reply went out.
 
-A hook client gives the server about a second (curl --max-time 1): a reply it gave up on is
-never read. A push marked seen when its reply was built would then be lost to the session
-(reference finding F38). While a hook endpoint builds its reply inside `collect()`, the parts
-that show something register what to do once it is sent (mark it seen) and what to do when
-the client is gone (offer it again); the endpoint runs one or the other.
+A hook client gives the server about a second (curl --max-time 1), an MCP client its own
+timeout: a reply it gave up on is never read. A push marked seen when its reply was built, or a
+kg_read part taken from the pending ones, would then be lost to the session (reference finding
+F38; formal/models/dropped_reply.py). While a hook endpoint or an MCP request (http.app) builds
+its reply inside `collect()`, the parts that show something register what to do once it is
+sent (mark it seen) and what to do when the client is gone (offer it again); the endpoint runs
+one or the other, by `client_gone` just before it writes the reply.
 """
 
 from __future__ import annotations
