@@ -32,10 +32,7 @@ from __future__ import annotations
 import attrs
 
 from ..explore import Model
-
-READS = (((0,), (1,), (2,)), ((2,), (0,)))  # each read's parts: the nodes each part shows
-MORES = 3
-IN_FLIGHT = 2
+from .paging import READS, starts  # the same reads, calls and bounds as paging
 
 Part = tuple[int, int]  # (read, index)
 
@@ -61,12 +58,7 @@ class S:
 
 def make(design: str) -> Model:
     def steps(s: S):
-        if len(s.calls) < IN_FLIGHT:
-            if s.reads < len(READS):
-                yield f"kg_read {s.reads} renders", attrs.evolve(
-                    s, reads=s.reads + 1, calls=(*s.calls, Call("read", s.reads)))
-            if s.mores < MORES:
-                yield "kg_read more=true", attrs.evolve(s, mores=s.mores + 1, calls=(*s.calls, Call("more")))
+        yield from starts(s, Call)
         for i, c in enumerate(s.calls):
             rest = s.calls[:i] + s.calls[i + 1:]
             swap = lambda c2: s.calls[:i] + (c2,) + s.calls[i + 1:]  # noqa: E731
