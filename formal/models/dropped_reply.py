@@ -32,7 +32,7 @@ from __future__ import annotations
 import attrs
 
 from ..explore import Model
-from .paging import READS, starts  # the same reads, calls and bounds as paging
+from .paging import READS, each_call, starts  # the same reads, calls and bounds as paging
 
 Part = tuple[int, int]  # (read, index)
 
@@ -59,9 +59,7 @@ class S:
 def make(design: str) -> Model:
     def steps(s: S):
         yield from starts(s, Call)
-        for i, c in enumerate(s.calls):
-            rest = s.calls[:i] + s.calls[i + 1:]
-            swap = lambda c2: s.calls[:i] + (c2,) + s.calls[i + 1:]  # noqa: E731
+        for c, rest, swap in each_call(s):
             if c.part is None and not c.empty:  # at the registry
                 if c.kind == "read":
                     parts = tuple((c.read, k) for k in range(1, len(READS[c.read])))

@@ -69,12 +69,16 @@ def starts(s, call: type) -> Iterator[tuple[str, object]]:
             yield "kg_read more=true", attrs.evolve(s, mores=s.mores + 1, calls=(*s.calls, call("more")))
 
 
+def each_call(s) -> Iterator[tuple]:
+    """Each call in flight, the calls without it, and a function giving the calls with it replaced."""
+    for i, c in enumerate(s.calls):
+        yield c, s.calls[:i] + s.calls[i + 1:], lambda c2, i=i: s.calls[:i] + (c2,) + s.calls[i + 1:]
+
+
 def make(design: str) -> Model:
     def steps(s: S):
         yield from starts(s, Call)
-        for i, c in enumerate(s.calls):
-            rest = s.calls[:i] + s.calls[i + 1:]
-            swap = lambda c2: s.calls[:i] + (c2,) + s.calls[i + 1:]  # noqa: E731
+        for c, rest, swap in each_call(s):
             if c.kind == "read" and c.phase == 0:
                 parts = tuple((c.read, k) for k in range(1, len(READS[c.read])))
                 nxt = attrs.evolve(s, calls=swap(attrs.evolve(c, phase=1)), latest=c.read,
