@@ -183,24 +183,17 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", default=None)
     ap.add_argument("--heap", default=None, help="a folder: the server traces its allocations "
-                    "(kg_actors/debug_heap.py) and writes a snapshot at the end of every --heap-every minutes; "
-                    "compare two with bench/heap_diff.py")
+                    "(kg_actors/debug_heap.py; KG_DEBUG_HEAP_FRAMES=0: its figures only, untraced) and writes a "
+                    "snapshot every --heap-every minutes from the measured start; compare two with bench/heap_diff.py")
     ap.add_argument("--heap-every", type=float, default=1)
-    ap.add_argument("--trace", default=None, help="a folder: trace the server's allocations (slow) "
-                    "and write where memory grew each minute to <folder>/growth.txt")
     args = ap.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="kg-soak-") as tmp:
         base = Path(tmp)
         env = {"KG_SAVE_INTERVAL": "30", "KG_AUTOCOMMIT_INTERVAL": "0"}
-        if args.trace:
-            Path(args.trace).mkdir(parents=True, exist_ok=True)
-            env.update(KG_SOAK_TRACE=str(Path(args.trace).resolve()),
-                       PYTHONPATH=os.path.join(os.path.dirname(os.path.abspath(__file__)), "soak_trace"))
-            testing.START_TIMEOUT = 180  # a traced start-up is several times slower
         if args.heap:
             env["KG_DEBUG_HEAP"] = str(Path(args.heap).resolve())
-            testing.START_TIMEOUT = 120
+            testing.START_TIMEOUT = 180  # a traced start-up is several times slower
         srv = ServerProcess(base, env)
         project = base / "home" / "soak-app"
         info = workload.build_store(srv.store, project, args.nodes, seed=args.seed)
