@@ -63,11 +63,11 @@ def steps (design : Nat) (s : S) : List (String × S) :=
                                 pending := parts }
             [("SetPages, returns part 1", if design == 0 then mark nxt p else nxt)]
           else
-            match s.pending with
-            | [] => [("more: nothing pending", { s with calls := s.calls.set i { c with empty := true } })]
-            | p :: tail =>
-              let nxt := { s with calls := s.calls.set i { c with part := some p }, pending := tail }
-              [("NextPage returns a part", if design == 0 then mark nxt p else nxt)]
+            (match s.pending with
+             | [] => [("more: nothing pending", { s with calls := s.calls.set i { c with empty := true } })]
+             | p :: tail =>
+               let nxt := { s with calls := s.calls.set i { c with part := some p }, pending := tail }
+               [("NextPage returns a part", if design == 0 then mark nxt p else nxt)])
         | some p =>
           let done := { s with calls := rest }
           let written := { done with written := s.written ++ [p] }
