@@ -31,9 +31,11 @@ import errno
 import itertools
 import socket
 from collections.abc import Awaitable, Callable, Iterator
+from typing import Any
 
 import trio
 
+from . import peers
 from .core import constants as C
 
 YieldToHooks = Callable[[], Awaitable[None]]
@@ -133,6 +135,7 @@ class HookAwareStream(trio.abc.HalfCloseableStream):
         self._priority = priority
         self._starts = starts
         self._hook: HookInFlight | None = None
+        self.peer_key: tuple[Any, Any] | None = None  # its entry in peers, while open
         self._note(head)
 
     def _note(self, data: bytes) -> None:
@@ -161,6 +164,7 @@ class HookAwareStream(trio.abc.HalfCloseableStream):
 
     async def aclose(self) -> None:
         self._end()
+        peers.closed(self.peer_key)
         await self.inner.aclose()
 
 
@@ -193,6 +197,7 @@ class HookAwareListener(trio.abc.Listener[HookAwareStream]):
                 head = b""
             stream = HookAwareStream(trio.SocketStream(trio.socket.from_stdlib_socket(conn)), self._priority,
                                      self._starts, head)
+            stream.peer_key = peers.opened(conn)
             await trio.lowlevel.cancel_shielded_checkpoint()
             return stream
 

@@ -1,10 +1,12 @@
-"""Effects on delivery: what a hook reply shows counts as shown only once the reply went out.
+"""Effects on delivery: what a reply shows counts as shown only once the reply went out.
 
-A hook client gives the server about a second (curl --max-time 1): a reply it gave up on is
-never read. A push marked seen when its reply was built would then be lost to the session
-(reference finding F38). While a hook endpoint builds its reply inside `collect()`, the parts
-that show something register what to do once it is sent (mark it seen) and what to do when
-the client is gone (offer it again); the endpoint runs one or the other.
+A hook client gives the server about a second (curl --max-time 1), an MCP client its own
+timeout: a reply it gave up on is never read. A push marked seen when its reply was built, or a
+kg_read part taken from the pending ones, would then be lost to the session (reference finding
+F38; formal/models/dropped_reply.py). While a hook endpoint or an MCP request (http.app) builds
+its reply inside `collect()`, the parts that show something register what to do once it is
+sent (mark it seen) and what to do when the client is gone (offer it again); the endpoint runs
+one or the other, by `client_gone` just before it writes the reply.
 """
 
 from __future__ import annotations
@@ -13,8 +15,11 @@ import contextvars
 import logging
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import trio
+
+from . import deferral, peers
 
 log = logging.getLogger(__name__)
 
@@ -59,10 +64,11 @@ def collect() -> Iterator[Effects]:
 
 
 def defer(on_delivered: Effect, on_abandoned: Effect | None = None) -> bool:
-    """Register effects with the reply being built; False when no endpoint collects them (an MCP
-    tool reply, which the SDK sends): the caller then runs `on_delivered` itself."""
+    """Register effects with the reply being built; False when no endpoint collects them (a tool
+    called in-process), or when the reply is held for later delivery (deferral.holding: Antigravity's
+    queue replays them on acknowledgement): the caller then runs `on_delivered` itself."""
     effects = _collecting.get()
-    if effects is None:
+    if effects is None or deferral.active():  # a held reply's effects wait for its acknowledgement instead
         return False
     effects._delivered.append(on_delivered)
     if on_abandoned is not None:
@@ -70,8 +76,24 @@ def defer(on_delivered: Effect, on_abandoned: Effect | None = None) -> bool:
     return True
 
 
+async def client_gone(scope: dict[str, Any], receive: Callable[[], Awaitable[dict[str, Any]]]) -> bool:
+    """Whether the client hung up, looking without waiting (the request's body already read).
+
+    Over a socket the connection is asked (peers.py: hypercorn does not read it while the app
+    answers). Otherwise an `http.disconnect` already queued says so. Starlette's `is_disconnected`
+    asks inside an already-cancelled scope, which under trio raises before the queue is looked at;
+    a deadline of now lets `receive` take a queued message first.
+    """
+    if peers.hung_up(scope):
+        return True
+    message: dict[str, Any] = {}
+    with trio.move_on_after(0):
+        message = await receive()
+    return message.get("type") == "http.disconnect"
+
+
 async def once_delivered(effect: Effect) -> None:
-    """Run `effect` once the reply being built is sent, or now when no endpoint collects (an MCP
-    reply, or a hook endpoint that does not wait for its send)."""
+    """Run `effect` once the reply being built is sent, or now when no endpoint collects it (or the
+    reply is held for later delivery)."""
     if not defer(effect):
         await effect()

@@ -19,7 +19,7 @@ import attrs
 import trio
 from hypercorn.config import Config as HyperConfig
 
-from . import __version__, heap, warm_start
+from . import __version__, debug_heap, heap, warm_start
 from .chores.supervisor import deps_for as chore_deps
 from .chores.supervisor import run_chore_supervisor
 from .conduct.antigravity import Antigravity
@@ -118,6 +118,7 @@ async def _ticker(rt: Runtime) -> None:
     while True:
         await trio.sleep(rt.config.save_interval)
         await rt.keeper.exclusive(lambda: _tick(rt))  # no fold rewrites a graph file while git works on it
+        await trio.to_thread.run_sync(heap.trim)  # ctypes lets the GIL go: the loop runs meanwhile
 
 
 async def _on_signals(cancel: trio.CancelScope) -> None:
@@ -131,6 +132,7 @@ async def _on_signals(cancel: trio.CancelScope) -> None:
 async def run_server(config: Config, clock: Callable[[], float] = time.time, handle_signals: bool = True,
                      *, task_status: trio.TaskStatus[Runtime] = trio.TASK_STATUS_IGNORED) -> None:
     heap.tune()
+    heap_dumps = debug_heap.start() if handle_signals else None  # a bench's KG_DEBUG_HEAP only
     lay = L.Layout(config.root)
     fd = lock.claim(config.root)  # before binding the port: a second server must not half-start
     try:
@@ -162,6 +164,8 @@ async def run_server(config: Config, clock: Callable[[], float] = time.time, han
                 async with trio.open_nursery() as servers:
                     if handle_signals:
                         servers.start_soon(_on_signals, servers_scope)
+                    if heap_dumps:
+                        servers.start_soon(debug_heap.serve, heap_dumps)
                     servers.start_soon(_ticker, rt)
                     servers.start_soon(rt.keeper.run, config.autocommit_interval)
                     # The MCP SDK takes about a second to import: /health, the hooks and plain tool calls

@@ -164,6 +164,7 @@ class Registry:
         s.preloaded_ids = []
         s.full_read_ts = None
         s.pages, s.page_effects = [], []
+        s.page_gen += 1  # a part in flight from before the reset stays dropped
         # seen_at/read_at stay: they date the session's views for write arbitration.
         s.extra["context_resets"] = int(s.extra.get("context_resets", 0)) + 1
         return self.view(s)
@@ -305,18 +306,28 @@ class Registry:
         return {sid: m.WriterInfo(s.project_path, s.maintenance) for sid, s in self.sessions.items()}
 
     # Reply parts ---------------------------------------------------------------
-    def set_pages(self, msg: m.SetPages) -> None:
+    def set_pages(self, msg: m.SetPages) -> int:
         sid, parts, effects = msg.sid, msg.parts, msg.effects
         s = self._get(sid)
         s.pages, s.page_effects = list(parts), list(effects)
+        s.page_gen += 1
+        return s.page_gen
 
-    def next_page(self, msg: m.NextPage) -> tuple[str, dict[str, Any]] | None:
+    def next_page(self, msg: m.NextPage) -> tuple[str, dict[str, Any], int] | None:
         s = self._get(msg.sid)
         if not s.pages:
             return None
         if msg.peek:
-            return s.pages[0], s.page_effects[0] if s.page_effects else {}
-        return s.pages.pop(0), s.page_effects.pop(0) if s.page_effects else {}
+            return s.pages[0], s.page_effects[0] if s.page_effects else {}, s.page_gen
+        return s.pages.pop(0), s.page_effects.pop(0) if s.page_effects else {}, s.page_gen
+
+    def reoffer_page(self, msg: m.ReofferPage) -> None:
+        """formal/models/dropped_reply.py: handed back under its own generation only."""
+        s = self.sessions.get(msg.sid)
+        if s is None or s.page_gen != msg.gen:
+            return
+        s.pages.insert(0, msg.text)
+        s.page_effects.insert(0, msg.effects)
 
     # Ambient channels ------------------------------------------------------------
     def file_recall_allowed(self, msg: m.FileRecallAllowed) -> bool:
@@ -393,6 +404,7 @@ HANDLERS: dict[type[m.SessionMessage[Any]], Callable[[Registry, Any], object]] =
     m.GetVoteState: Registry.vote_state, m.SyncWindow: Registry.sync_window, m.ClaimPush: Registry.claim_push,
     m.ReofferPush: Registry.reoffer_push,
     m.Writers: Registry.writers, m.SetPages: Registry.set_pages, m.NextPage: Registry.next_page,
+    m.ReofferPage: Registry.reoffer_page,
     m.FileRecallAllowed: Registry.file_recall_allowed, m.NoteFileRecall: Registry.note_file_recall,
     m.ToolEvent: Registry.tool_event, m.ClaimNudge: Registry.claim_nudge,
     m.ActivityDays: Registry.activity_days, m.NoteHook: Registry.note_hook, m.HookSeen: Registry.hook_seen, m.RecentProject: Registry.recent_project,

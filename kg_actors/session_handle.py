@@ -120,11 +120,14 @@ class SessionHandle:
         return await self._mailbox.ask(m.Writers())
 
     # Reply parts
-    async def set_pages(self, sid: str, parts: list[str], effects: list[dict[str, Any]]) -> None:
-        await self._mailbox.ask(m.SetPages(sid, parts, effects))
+    async def set_pages(self, sid: str, parts: list[str], effects: list[dict[str, Any]]) -> int | None:
+        return await self._mailbox.ask(m.SetPages(sid, parts, effects))
 
-    async def next_page(self, sid: str, peek: bool = False) -> tuple[str, dict[str, Any]] | None:
+    async def next_page(self, sid: str, peek: bool = False) -> tuple[str, dict[str, Any], int] | None:
         return await self._mailbox.ask(m.NextPage(sid, peek))
+
+    async def reoffer_page(self, sid: str, gen: int, text: str, effects: dict[str, Any]) -> None:
+        await self._mailbox.ask(m.ReofferPage(sid, gen, text, effects))
 
     # Ambient channels
     async def file_recall_allowed(self, sid: str, now: float) -> bool:

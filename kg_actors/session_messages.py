@@ -278,7 +278,9 @@ class Writers(SessionMessage["dict[str, WriterInfo]"]):
 
 
 @attrs.frozen
-class SetPages(SessionMessage[None]):
+class SetPages(SessionMessage["int | None"]):
+    """The parts after a reply's first replace what was pending; answers their generation."""
+
     op = "set_pages"
     deferral = "hold"
     sid: str
@@ -287,11 +289,25 @@ class SetPages(SessionMessage[None]):
 
 
 @attrs.frozen
-class NextPage(SessionMessage["tuple[str, dict[str, Any]] | None"]):
+class NextPage(SessionMessage["tuple[str, dict[str, Any], int] | None"]):
+    """Pops the first pending part: its text, effects and generation."""
+
     op = "next_page"
     deferral = "peek"
     sid: str
     peek: bool = False
+
+
+@attrs.frozen
+class ReofferPage(SessionMessage[None]):
+    """A part whose reply the client dropped goes back in front of the pending ones, unless
+    the session's parts were replaced since (its generation is no longer theirs)."""
+
+    op = "reoffer_page"
+    sid: str
+    gen: int
+    text: str
+    effects: dict[str, Any]
 
 
 # Ambient channels ------------------------------------------------------------------------

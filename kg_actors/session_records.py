@@ -43,6 +43,7 @@ class Session:
     push_again: dict[str, float] = attrs.field(factory=dict)  # pushed in a reply never delivered: id -> stamp
     pages: list[str] = attrs.field(factory=list)
     page_effects: list[dict[str, Any]] = attrs.field(factory=list)
+    page_gen: int = 0  # bumped whenever the pending parts are replaced: a dropped part comes back only under its own
     file_recall_ts: list[float] = attrs.field(factory=list)
     extra: dict[str, Any] = attrs.field(factory=dict)
 

@@ -39,3 +39,26 @@ async def test_outside_a_holding_block_nothing_is_held(tmp_path):
         assert (await sessions.get(sid=view.sid)).seen == {"x"}
         assert not deferral.active()
         sessions.close()
+
+
+async def test_a_held_reply_keeps_its_effects_even_when_its_transport_collects_them(tmp_path):
+    """An Antigravity tool call runs inside App._mcp's collector and a holding block at once: what
+    the reply shows waits for the queue's acknowledgement, not for the MCP reply's write."""
+    from kg_actors import reply_effects
+
+    async with trio.open_nursery() as nursery:
+        sessions = await nursery.start(run_session_registry, tmp_path / "sessions.json", {})
+        view = await sessions.register(project_path=None, harness="antigravity-cli", now=1.0, claude_sid="conv")
+
+        async def mark() -> None:
+            await sessions.mark_seen(sid=view.sid, ids=["queued"], via="read", at=2.0)
+
+        with reply_effects.collect() as effects:
+            with deferral.holding() as held:
+                await reply_effects.once_delivered(mark)
+            assert not effects, "a held reply's effect went to the transport"
+        await effects.delivered()
+        assert (await sessions.get(sid=view.sid)).seen == frozenset()
+        await deferral.replay(held)
+        assert (await sessions.get(sid=view.sid)).seen == {"queued"}
+        sessions.close()

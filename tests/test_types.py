@@ -21,6 +21,7 @@ STRICT_FILES = [
     "kg_actors/graph_handle.py",
     "kg_actors/graph_loading.py",
     "kg_actors/reply_effects.py",
+    "kg_actors/peers.py",
     "kg_actors/graph_messages.py",
     "kg_actors/hook_priority.py",
     "kg_actors/graph_writer.py",

@@ -7,3 +7,4 @@ import KgFormal.RenameLevels
 import KgFormal.ShimRetry
 import KgFormal.ChoreDispatch
 import KgFormal.Paging
+import KgFormal.DroppedReply

@@ -32,4 +32,8 @@ def main : IO UInt32 := do
   let pgAppend := (KgFormal.explore (KgFormal.Paging.model 2)).isSome
   let pgNow := (KgFormal.explore (KgFormal.Paging.model 3)).isNone
   IO.println s!"paging: at-build found {pgBuild}; peek found {pgPeek}; append found {pgAppend}; today's holds {pgNow}"
-  return if pgBuild && pgPeek && pgAppend && pgNow && cdGuard && cdRecheck && cdStamp && cdSilent && cdNow && shOld && shNow && rnOld && rnNow && old && now && faOld && faNow && pdOld && pdWin && pdNow && sbShare && sbSteal && sbNow then 0 else 1
+  let drReturn := (KgFormal.explore (KgFormal.DroppedReply.model 0)).isSome
+  let drAny := (KgFormal.explore (KgFormal.DroppedReply.model 1)).isSome
+  let drNow := (KgFormal.explore (KgFormal.DroppedReply.model 2)).isNone
+  IO.println s!"dropped_reply: at-return found {drReturn}; reoffer-any found {drAny}; today's holds {drNow}"
+  return if drReturn && drAny && drNow && pgBuild && pgPeek && pgAppend && pgNow && cdGuard && cdRecheck && cdStamp && cdSilent && cdNow && shOld && shNow && rnOld && rnNow && old && now && faOld && faNow && pdOld && pdWin && pdNow && sbShare && sbSteal && sbNow then 0 else 1

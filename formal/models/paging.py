@@ -28,6 +28,8 @@ old read's part: 7 steps). "ours" is today's code; "build" and
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import attrs
 
 from ..explore import Model
@@ -57,17 +59,26 @@ class S:
     stale: bool = False  # a more took a part of a read older than the latest
 
 
+def starts(s, call: type) -> Iterator[tuple[str, object]]:
+    """The client's next call, a read or a more, while fewer than IN_FLIGHT are (dropped_reply's too)."""
+    if len(s.calls) < IN_FLIGHT:
+        if s.reads < len(READS):
+            yield f"kg_read {s.reads} renders", attrs.evolve(
+                s, reads=s.reads + 1, calls=(*s.calls, call("read", s.reads)))
+        if s.mores < MORES:
+            yield "kg_read more=true", attrs.evolve(s, mores=s.mores + 1, calls=(*s.calls, call("more")))
+
+
+def each_call(s) -> Iterator[tuple]:
+    """Each call in flight, the calls without it, and a function giving the calls with it replaced."""
+    for i, c in enumerate(s.calls):
+        yield c, s.calls[:i] + s.calls[i + 1:], lambda c2, i=i: s.calls[:i] + (c2,) + s.calls[i + 1:]
+
+
 def make(design: str) -> Model:
     def steps(s: S):
-        if len(s.calls) < IN_FLIGHT:
-            if s.reads < len(READS):
-                yield f"kg_read {s.reads} renders", attrs.evolve(
-                    s, reads=s.reads + 1, calls=(*s.calls, Call("read", s.reads)))
-            if s.mores < MORES:
-                yield "kg_read more=true", attrs.evolve(s, mores=s.mores + 1, calls=(*s.calls, Call("more")))
-        for i, c in enumerate(s.calls):
-            rest = s.calls[:i] + s.calls[i + 1:]
-            swap = lambda c2: s.calls[:i] + (c2,) + s.calls[i + 1:]  # noqa: E731
+        yield from starts(s, Call)
+        for c, rest, swap in each_call(s):
             if c.kind == "read" and c.phase == 0:
                 parts = tuple((c.read, k) for k in range(1, len(READS[c.read])))
                 nxt = attrs.evolve(s, calls=swap(attrs.evolve(c, phase=1)), latest=c.read,

@@ -5,6 +5,10 @@ out now, the rest wait in the session (kg_read more=true). What a part shows
 is marked seen as of the render, so another session's write between the
 render and the delivery still finds this session's view stale. A node read
 of an archived node promotes it back (outside a maintenance pass).
+
+A part's effects apply once its reply is written to the client; a part whose
+client was gone by then goes back in front of the pending ones, unless a newer
+read replaced them (formal/models/dropped_reply.py).
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .. import reply_effects
 from ..core import debt, merge, reads, render, replies
 from ..core.errors import InvalidInput
 from ..core.model import Edge, GraphData
@@ -46,8 +51,8 @@ async def more(floor: Floor, sid: str) -> str:
     nxt = await floor.sessions.next_page(sid=sid)
     if nxt is None:
         return NOTHING_PENDING
-    text, effects = nxt
-    await apply_effects(floor, view, effects)
+    text, effects, gen = nxt
+    await _on_delivery(floor, view, text, effects, gen)
     return text
 
 
@@ -60,10 +65,24 @@ async def deliver(floor: Floor, view: SessionView, harness: profiles.Harness, li
         parts = [(text, {**effects, "at": [rendered_at]}) for text, effects in parts]
     first_text, first_effects = parts[0]
     # A new read replaces undelivered parts of an older one.
-    await floor.sessions.set_pages(sid=view.sid, parts=[p for p, _ in parts[1:]],
-                                   effects=[e for _, e in parts[1:]])
-    await apply_effects(floor, view, first_effects)
+    gen = await floor.sessions.set_pages(sid=view.sid, parts=[p for p, _ in parts[1:]],
+                                         effects=[e for _, e in parts[1:]])
+    await _on_delivery(floor, view, first_text, first_effects, gen)
     return first_text
+
+
+async def _on_delivery(floor: Floor, view: SessionView, text: str, effects: dict[str, Any], gen: int | None) -> None:
+    """The part's effects once its reply is written; handed back if its client is gone by then."""
+
+    async def delivered() -> None:
+        await apply_effects(floor, view, effects)
+
+    async def abandoned() -> None:
+        if gen is not None:
+            await floor.sessions.reoffer_page(sid=view.sid, gen=gen, text=text, effects=effects)
+
+    if not reply_effects.defer(delivered, abandoned):
+        await delivered()
 
 
 async def apply_effects(floor: Floor, view: SessionView, effects: dict[str, Any]) -> None:

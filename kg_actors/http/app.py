@@ -13,7 +13,7 @@ import json
 import trio
 
 from ..core import constants as C
-from .. import hook_priority
+from .. import hook_priority, reply_effects
 from ..hook_priority import HookPriority
 from . import mcp_calls, rest_antigravity, rest_harness_hooks, security
 
@@ -184,15 +184,29 @@ class App:
             await _busy(send, body, f"no turn within {C.MCP_QUEUE_MAX_WAIT:.0f} s")
             return
         reply: list[dict] = []
-        try:
-            if call is not None:
-                out = await self.tools.call_with_headers(call.name, call.arguments, security.scope_headers(scope))
-                reply = mcp_calls.reply_messages(call.msg_id, out.text, out.is_error)
-            else:
-                await self.mcp.handle_request(scope, _replay(body), _collect(reply))
-        finally:
-            self.priority.give_back_bulk_turn()
-        await self.priority.yield_to_hooks()  # the reply waits for the hooks in flight, like its start did
+        # What the reply shows counts once it is written: a client gone by then (it gave up while the
+        # call waited or ran) gets its parts and pushes offered again (formal/models/dropped_reply.py).
+        with reply_effects.collect() as effects:
+            try:
+                try:
+                    if call is not None:
+                        out = await self.tools.call_with_headers(call.name, call.arguments,
+                                                                 security.scope_headers(scope))
+                        reply = mcp_calls.reply_messages(call.msg_id, out.text, out.is_error)
+                    else:
+                        await self.mcp.handle_request(scope, _replay(body), _collect(reply))
+                finally:
+                    self.priority.give_back_bulk_turn()
+                await self.priority.yield_to_hooks()  # the reply waits for the hooks in flight, like its start did
+                gone = bool(effects) and await reply_effects.client_gone(scope, receive)
+            except BaseException:
+                await effects.abandoned()
+                raise
+        if gone:
+            await effects.abandoned()  # the reply still goes out, to nobody: hypercorn drops it
+        else:
+            # Before the send (hypercorn reports no failed write anyway): the client's next call sees them.
+            await effects.delivered()
         for message in reply:
             await send(message)
 

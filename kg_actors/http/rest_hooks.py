@@ -96,7 +96,7 @@ async def _delivered(request: Request, reply: Callable[[], Awaitable[dict]],
         out = await reply()
     if not effects:
         return JSONResponse(out, background=background)
-    if await request.is_disconnected():
+    if await reply_effects.client_gone(request.scope, request.receive):
         await effects.abandoned()
         return JSONResponse(out, background=background)
     return _EffectsResponse(out, effects, background)

@@ -153,3 +153,102 @@ def test_shim_retry_counterexample_a_request_the_server_took_is_never_sent_again
     reply = json.loads(out.getvalue().splitlines()[-1])
     assert reply["id"] == 7 and "error" in reply, reply
     assert len(posts) == 1, "a request that reached the server was sent again"
+
+
+# dropped_reply -----------------------------------------------------------------------------------
+
+async def _long_nodes(rt, sid: str, prefix: str, count: int = 3) -> list[str]:
+    """Nodes whose node read spans parts (each about 36,000 characters of notes, over Claude Code's 45,000 a part)."""
+    ids = []
+    for k in range(count):
+        node_id = f"{prefix}-long-node-{k}"
+        notes = [" ".join(f"{prefix} note {k}.{j} word{i}" for i in range(600)) for j in range(3)]
+        await write_uc.put_node(rt.floor, sid, "project", node_id, f"{prefix} lesson {k}", notes, None)
+        ids.append(node_id)
+    return ids
+
+
+async def _mcp_tool(rt, name: str, args: dict, hang_up: bool = False) -> str:
+    """One MCP tools/call through the real app and SDK (in-process ASGI); `hang_up`: the client is gone
+    once the call returned, before its reply is written."""
+    import json
+
+    from inprocess import asgi
+
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                       "params": {"name": name, "arguments": args}}).encode()
+    status, raw = await asgi(rt, "POST", "/", body, hang_up=hang_up)
+    assert status == 200, raw[:500]
+    return "\n".join(c.get("text", "") for c in json.loads(raw)["result"]["content"])
+
+
+def _part_no(text: str) -> int | None:
+    import re
+
+    m = re.search(r"\[KG reply part (\d+) of \d+", text)
+    return int(m[1]) if m else None
+
+
+async def test_dropped_reply_at_return_counterexample_a_dropped_part_comes_back(tmp_path, home):
+    """formal/models/dropped_reply.py, design "at return": kg_read renders, SetPages and returns part 1,
+    the client is gone before the reply is written. Then the part was lost (and a part's nodes counted
+    as read when it returned); now `more` gives that part again, what a dropped `more` reply showed
+    stays unread until it is written, and every part comes once, in order."""
+    from kg_actors.core.paging import NOTHING_PENDING
+
+    cwd = home / "replay-proj"
+    cwd.mkdir()
+    async with serve_inprocess(tmp_path / "store") as rt:
+        (sid,) = await sessions_of(rt, cwd, "claude-dropper")
+        ids = await _long_nodes(rt, sid, "dropped")
+        await rt.sessions.reset_context(sid=sid)  # the writes showed the nodes: start unseen
+
+        async def seen() -> set[str]:
+            return set((await rt.sessions.get(sid=sid)).seen) & set(ids)
+
+        dropped = await _mcp_tool(rt, "kg_read", {"session_id": sid, "ids": ids}, hang_up=True)
+        assert _part_no(dropped) == 1 and ids[0] in dropped
+        parts = [await _mcp_tool(rt, "kg_read", {"session_id": sid, "more": True})]
+        assert parts[0] == dropped, "the dropped part was lost"
+        while True:
+            shown = await seen()
+            text = await _mcp_tool(rt, "kg_read", {"session_id": sid, "more": True}, hang_up=True)
+            if text == NOTHING_PENDING:
+                break
+            assert await seen() == shown, "a dropped part's nodes counted as read"
+            again = await _mcp_tool(rt, "kg_read", {"session_id": sid, "more": True})
+            assert again == text, "the dropped part was lost"
+            parts.append(again)
+            assert len(parts) < 10
+        assert [_part_no(p) for p in parts[:-1]] == list(range(1, len(parts))) and len(parts) >= 3
+        assert await seen() == set(ids), "every node was read once its last part was written"
+
+
+async def test_dropped_reply_reoffer_any_counterexample_a_replaced_read_stays_dropped(tmp_path, home):
+    """formal/models/dropped_reply.py, design "reoffer any": read 0 and read 1 in flight, both set their
+    parts and return part 1; read 0's client is gone. Its part must not come back in front of read 1's."""
+    from kg_actors import reply_effects
+    from kg_actors.harness import profiles
+    from kg_actors.http.tools import Tools
+
+    cwd = home / "replay-proj"
+    cwd.mkdir()
+    async with serve_inprocess(tmp_path / "store") as rt:
+        (sid,) = await sessions_of(rt, cwd, "claude-dropper")
+        old_ids = await _long_nodes(rt, sid, "older")
+        new_ids = await _long_nodes(rt, sid, "newer")
+        tools = Tools(rt.floor)
+
+        async def returns(ids):  # the tool call returns its reply; the transport has not written it yet
+            with reply_effects.collect() as effects:
+                result = await tools.call("kg_read", {"session_id": sid, "ids": ids}, profiles.CLAUDE_CODE)
+            return result.content[0].text, effects
+
+        text0, reply0 = await returns(old_ids)
+        text1, reply1 = await returns(new_ids)
+        assert _part_no(text0) == _part_no(text1) == 1
+        await reply0.abandoned()  # read 0's client is gone
+        await reply1.delivered()
+        nxt = await _mcp_tool(rt, "kg_read", {"session_id": sid, "more": True})
+        assert _part_no(nxt) == 2 and new_ids[0] in nxt + text1 and not any(i in nxt for i in old_ids), \
+            "a part of the replaced read came back"

@@ -1,0 +1,138 @@
+"""A reply the client dropped, over a real loopback socket (formal/models/dropped_reply.py).
+
+The server runs in this process so the test can hold the MCP turn: the client sends its call and
+hangs up while the call waits, and hypercorn tells the app only through its receive queue. The
+reply's part must come back with the next `more`, and the hang-up check must see what starlette's
+`is_disconnected` cannot under trio (it asks inside a cancelled scope, which raises first).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import trio
+import trio.testing
+from inprocess import serve_inprocess, sessions_of
+
+from kg_actors import peers
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "formal"))
+from test_replays import _long_nodes, _mcp_tool, _part_no  # noqa: E402
+
+
+def _post(port: int, body: bytes) -> bytes:
+    return (f"POST / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
+            f"Accept: application/json, text/event-stream\r\nContent-Length: {len(body)}\r\n\r\n").encode() + body
+
+
+async def test_a_more_whose_client_hung_up_while_it_waited_gives_its_part_again(tmp_path, home):
+    cwd = home / "dropped-proj"
+    cwd.mkdir()
+    async with serve_inprocess(tmp_path / "store") as rt:
+        (sid,) = await sessions_of(rt, cwd, "claude-hangs-up")
+        ids = await _long_nodes(rt, sid, "socket")
+        first = await _mcp_tool(rt, "kg_read", {"session_id": sid, "ids": ids})
+        assert _part_no(first) == 1
+        second = (await rt.sessions.next_page(sid=sid, peek=True))[0]
+        body = json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                           "params": {"name": "kg_read", "arguments": {"session_id": sid, "more": True}}}).encode()
+        priority = rt.asgi.priority
+        assert not peers._open
+        await priority.take_bulk_turn()  # the call will wait for its turn behind this one
+        try:
+            sock = trio.socket.socket()
+            await sock.connect(("127.0.0.1", rt.http_port))
+            await sock.send(_post(rt.http_port, body))
+            sock.close()  # the client gives up
+            await trio.testing.wait_all_tasks_blocked(0.05)  # hypercorn read the call and the hang-up
+            assert rt.asgi._mcp_waiting == 1, "the call is not waiting for its turn"
+        finally:
+            priority.give_back_bulk_turn()
+        with trio.fail_after(30):  # the call answered, and the server closed the connection
+            while peers._open:
+                await trio.testing.wait_all_tasks_blocked(0.01)
+        again = await _mcp_tool(rt, "kg_read", {"session_id": sid, "more": True})
+        assert again == second and _part_no(again) == 2, "the part whose client hung up was lost"
+
+
+async def test_the_hang_up_check_sees_a_client_gone_while_its_request_is_answered():
+    """hypercorn reads no more of the connection meanwhile (no `http.disconnect`), and starlette's
+    check could not see one under trio anyway: the connection itself is asked."""
+    from starlette.requests import Request
+
+    from kg_actors import reply_effects
+
+    seen: dict[str, bool] = {}
+    check = trio.Event()
+
+    async def app(scope, receive, send) -> None:
+        if scope["type"] == "lifespan":
+            while (message := await receive())["type"] != "lifespan.shutdown":
+                await send({"type": "lifespan.startup.complete"})
+            await send({"type": "lifespan.shutdown.complete"})
+            return
+        while (await receive()).get("more_body"):
+            pass
+        await check.wait()
+        seen["starlette"] = await Request(scope, receive).is_disconnected()
+        seen["ours"] = await reply_effects.client_gone(scope, receive)
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"{}"})
+
+    from hypercorn.config import Config
+
+    from kg_actors.hook_priority import HookPriority
+    from kg_actors.http.listener import serve
+
+    config = Config()
+    config.bind = ["127.0.0.1:0"]
+    config.accesslog = config.errorlog = None
+    async with trio.open_nursery() as nursery:
+        binds = await nursery.start(serve, app, config, HookPriority(), frozenset())
+        port = int(binds[0].rsplit(":", 1)[1])
+        sock = trio.socket.socket()
+        await sock.connect(("127.0.0.1", port))
+        await sock.send(_post(port, b"{}"))
+        sock.close()
+        await trio.testing.wait_all_tasks_blocked(0.05)
+        check.set()
+        with trio.fail_after(30):
+            while "ours" not in seen:
+                await trio.testing.wait_all_tasks_blocked(0.01)
+        nursery.cancel_scope.cancel()
+    assert seen == {"starlette": False, "ours": True}
+
+
+async def test_a_hook_client_that_gave_up_gets_its_push_again_over_a_socket(tmp_path, home, monkeypatch):
+    """F38 over the real transport: the hook's request is in the socket and its client gone before
+    the server reads it (sent and closed without yielding to the server's loop)."""
+    import socket
+
+    from inprocess import context_of, hook
+
+    from kg_actors.conduct import write as write_uc
+
+    cwd = home / "push-proj"
+    cwd.mkdir()
+    async with serve_inprocess(tmp_path / "store") as rt:
+        (observer, writer) = await sessions_of(rt, cwd, "claude-observer", "claude-writer")
+        await write_uc.put_node(rt.floor, writer, "project", "pushed-over-socket", "a lesson another session wrote",
+                                None, None)
+        event = {"session_id": "claude-observer", "cwd": str(cwd), "hook_event_name": "PostToolUse",
+                 "tool_name": "Bash", "tool_input": {"command": "true"}, "tool_response": {"ok": True}}
+        body = json.dumps(event).encode()
+        request = _post(rt.http_port, body).replace(b"POST / ", b"POST /api/tool_event ", 1)
+        closed: list[object] = []
+        forget = peers.closed
+        monkeypatch.setattr(peers, "closed", lambda key: (closed.append(key), forget(key)))
+        with socket.create_connection(("127.0.0.1", rt.http_port)) as sock:
+            sock.sendall(request)  # no checkpoint until closed: the server reads it after the hang-up
+        with trio.fail_after(30):  # the server answered (to nobody) and closed the connection
+            while not closed:
+                await trio.testing.wait_all_tasks_blocked(0.01)
+        assert "pushed-over-socket" not in (await rt.sessions.get(sid=observer)).seen, \
+            "a push whose client gave up counted as seen"
+        status, got = await hook(rt, "/api/tool_event", event)
+        assert status == 200 and "pushed-over-socket" in context_of(got), "the abandoned push was lost (F38)"
