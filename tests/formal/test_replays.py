@@ -229,7 +229,7 @@ async def test_dropped_reply_reoffer_any_counterexample_a_replaced_read_stays_dr
     parts and return part 1; read 0's client is gone. Its part must not come back in front of read 1's."""
     from kg_actors import reply_effects
     from kg_actors.harness import profiles
-    from kg_actors.http.tools import Tools
+    from kg_actors.http.tool_handlers import Tools
 
     cwd = home / "replay-proj"
     cwd.mkdir()
@@ -242,7 +242,7 @@ async def test_dropped_reply_reoffer_any_counterexample_a_replaced_read_stays_dr
         async def returns(ids):  # the tool call returns its reply; the transport has not written it yet
             with reply_effects.collect() as effects:
                 result = await tools.call("kg_read", {"session_id": sid, "ids": ids}, profiles.CLAUDE_CODE)
-            return result.content[0].text, effects
+            return result.text, effects
 
         text0, reply0 = await returns(old_ids)
         text1, reply1 = await returns(new_ids)
