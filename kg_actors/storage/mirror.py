@@ -1,13 +1,12 @@
 """Keeping each graph's mirror folder (`shards/`, see `shards.py`) in step with its graph file, before a commit.
 
 The cost must follow the change, not the graph: the graph file as last mirrored
-is kept as a hard link in `.git/kg-mirror/`, with its inode, size and mtime (the
-server replaces a graph file by a rename, so the link keeps the old version for
-free). A graph file still as recorded is skipped unread; a new one is compared
-with the link entry by entry, and only the buckets holding a changed entry are
-read, patched and written. Without a trustworthy old version (the first mirror,
-a migration, a file edited in place, which changes the link too) every bucket is
-encoded and those whose bytes differ are written. A graph file that is not a readable graph (conflict markers from a
+is copied to `.git/kg-mirror/` (a kernel copy: milliseconds for 10 MB), with the
+graph file's inode, size and mtime. A graph file still as recorded is skipped
+unread; a changed one is compared with the copy entry by entry, and only the
+buckets holding a changed entry are read, patched and written. Without the copy
+(the first mirror, a migration) every bucket is encoded and those whose bytes
+differ are written. A graph file that is not a readable graph (conflict markers from a
 hand merge, a torn copy) raises `ValueError` and nothing of it is mirrored.
 """
 
@@ -15,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 
 from . import shards
@@ -68,12 +68,9 @@ def remember(root: Path, key: str, rel: str) -> None:
         staged.unlink()
     except FileNotFoundError:
         pass
-    try:
-        os.link(root / rel, staged)
-    except OSError:
-        staged.write_bytes((root / rel).read_bytes())
+    shutil.copyfile(root / rel, staged)
     os.replace(staged, link)
-    stamp.write_text(json.dumps(_stamp(link)))
+    stamp.write_text(json.dumps(_stamp(root / rel)))
 
 
 def forget(root: Path, key: str) -> None:
@@ -117,8 +114,6 @@ def update(root: Path, keep: dict[str, dict] | None = None) -> list[str]:
 
 
 def _remove(root: Path, key: str) -> list[str]:
-    import shutil
-
     shutil.rmtree(root / shards.folder(key if ":" in key else key), ignore_errors=True)
     forget(root, key)
     return [shards.folder(key)]
@@ -134,7 +129,7 @@ def update_one(root: Path, key: str, rel: str, keep: dict[str, dict] | None = No
     if keep is not None:
         keep[key] = new
     old = None
-    if recorded is not None and _stamp(link) == recorded and now is not None and now[0] != recorded[0]:
+    if recorded is not None and link.exists():
         try:
             old = json.loads(link.read_bytes())
         except (OSError, ValueError, UnicodeDecodeError):

@@ -11,11 +11,12 @@ a single file). Blocking: the server runs these in worker threads.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import attrs
 
-from ..storage import files, mirror, shards
+from ..storage import files, graph_text, mirror, shards
 from ..storage import git_read as R
 from . import common
 
@@ -66,15 +67,55 @@ def changes(root: Path, before: str | None, changed: tuple[str, ...]) -> dict[st
 
 
 def rebuild(root: Path, change: GraphChange, graph: dict | None = None) -> None:
-    """Write graph `change.key`'s file of record from the merged mirror. `graph`: the file as it was
-    before the merge, already parsed (it is read when not given)."""
+    """Write graph `change.key`'s file of record from the merged mirror: the changed entries spliced
+    into the file's text when it is in the server's format, else the parsed file patched and written
+    whole. `graph`: the file as it was before the merge, when already parsed."""
     rel = R.legacy_rel(change.key)
     path = root / rel
+    data = None
     if change.whole or not path.exists():
-        full = shards.join(shards.read_folder(root, change.key)) if not change.whole else change.merged
+        full = change.merged if change.whole else shards.join(shards.read_folder(root, change.key))
     else:
-        if graph is None:
-            graph = files.load_json(path) or {}
-        full = shards.patch(graph, change.old_parts, change.new_parts)
-    files.write_atomic(path, files.dump_json(full))
+        text = path.read_text(encoding="utf-8")
+        spliced = _splice(text, change)
+        if spliced is not None:
+            data = spliced.encode("utf-8")
+        else:
+            full = shards.patch(graph if graph is not None else json.loads(text), change.old_parts, change.new_parts)
+    files.write_atomic(path, data if data is not None else files.dump_json(full))
     mirror.remember(root, change.key, rel)
+
+
+def _updates(old: dict, new: dict) -> dict:
+    return {k: new.get(k, graph_text.MISSING) for k in old.keys() | new.keys()
+            if old.get(k, graph_text.MISSING) != new.get(k, graph_text.MISSING)}
+
+
+def _splice(text: str, change: GraphChange) -> str | None:
+    ix = graph_text.index(text)
+    if ix is None:
+        return None
+    mapping = shards._mapping
+    updates: dict[str, dict] = {}
+    for section, pick in (("nodes", lambda v: mapping(v.get("nodes"))), ("edges", shards._edges_of),
+                          ("_meta.versions", lambda v: mapping(mapping(v.get("_meta")).get("versions")))):
+        old: dict = {}
+        new: dict = {}
+        for part, value in change.old_parts.items():
+            if part != shards.META:
+                old.update(pick(value))
+        for part, value in change.new_parts.items():
+            if part != shards.META:
+                new.update(pick(value))
+        updates[section] = _updates(old, new)
+    if shards.META in change.old_parts or shards.META in change.new_parts:
+        old_top = change.old_parts.get(shards.META) or {}
+        new_top = change.new_parts.get(shards.META) or {}
+        if {k: v for k, v in old_top.items() if k != "_meta"} != {k: v for k, v in new_top.items() if k != "_meta"}:
+            return None  # a top-level key changed: rare enough to write the file whole
+        old_meta, new_meta = mapping(old_top.get("_meta")), mapping(new_top.get("_meta"))
+        if mapping(old_meta.get("versions")) != mapping(new_meta.get("versions")):
+            return None
+        updates["_meta"] = _updates({k: v for k, v in old_meta.items() if k != "versions"},
+                                    {k: v for k, v in new_meta.items() if k != "versions"})
+    return graph_text.splice(ix, updates)
