@@ -58,7 +58,7 @@ def plan(root: Path, base: str | None, ours: str, theirs: str, now: float) -> Pl
     for key in sorted(set(lay_o) | set(lay_t)):
         kinds = {lay_b.get(key), lay_o.get(key), lay_t.get(key)}
         if "legacy" in kinds:
-            merged = _merge_whole(root, key, (base, lay_b), (ours, lay_o), (theirs, lay_t), now)
+            merged = _merge_whole(root, key, (base, lay_b), (ours, lay_o), (theirs, lay_t), now=now)
             out[key] = shards.split(merged.merged)
             whole.add(key)
             conflicts += merged.conflicts
