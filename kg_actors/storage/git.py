@@ -9,7 +9,6 @@ user data. `KG_GIT` names the git binary (tests use it for a missing or slow git
 
 from __future__ import annotations
 
-import json
 import os
 import socket
 import subprocess
@@ -282,12 +281,6 @@ def _remote_url(root: Path, remote: str) -> str:
     """A configured remote's URL, or `remote` itself (a URL or path)."""
     proc = run(root, "remote", "get-url", remote, check=False)
     return proc.stdout.strip() if proc.returncode == 0 and proc.stdout.strip() else remote
-
-
-def show(root: Path, rev: str, path: str) -> bytes | None:
-    proc = subprocess.run([git_bin(), "-C", str(root), "show", f"{rev}:{path}"], capture_output=True,
-                          timeout=GIT_TIMEOUT, env=_env(), stdin=subprocess.DEVNULL)
-    return proc.stdout if proc.returncode == 0 else None
 
 
 def resolve(root: Path, at: str) -> str:

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import attrs
 
-from ..core.merge import Conflict, merge_graphs
+from ..core.merge import Conflict, MergeResult, merge_graphs
 from . import git as G
 from . import git_read as R
 from . import shards
@@ -63,13 +63,12 @@ def plan(root: Path, base: str | None, ours: str, theirs: str, now: float) -> Pl
             whole.add(key)
             conflicts += merged.conflicts
         elif key in touched:
-            parts, found = _merge_parts(root, key, sorted(touched[key]), base, ours, theirs, now)
-            out[key] = parts
-            conflicts += found
+            out[key], set_aside = _merge_parts(root, key, sorted(touched[key]), base, ours, theirs, now)
+            conflicts += set_aside
     return Plan(out, frozenset(whole), tuple(conflicts))
 
 
-def _merge_whole(root: Path, key: str, *sides: tuple[str | None, dict], now: float):
+def _merge_whole(root: Path, key: str, *sides: tuple[str | None, dict], now: float) -> MergeResult:
     graphs = []
     for rev, lay in sides:
         graphs.append(R.graph_at(root, rev, key) if rev and key in lay else None)
@@ -153,10 +152,4 @@ def merge(root: Path, theirs_ref: str, message: str, remote: str) -> None:
 
 def _put_back(root: Path, kept: dict[str, bytes]) -> None:
     for rel, data in kept.items():
-        path = root / rel
-        try:
-            if path.read_bytes() == data:
-                continue
-        except FileNotFoundError:
-            pass
-        shards._write(path, data)
+        shards.write_if_changed(root / rel, data)

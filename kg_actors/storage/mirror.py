@@ -114,7 +114,7 @@ def update(root: Path, keep: dict[str, dict] | None = None) -> list[str]:
 
 
 def _remove(root: Path, key: str) -> list[str]:
-    shutil.rmtree(root / shards.folder(key if ":" in key else key), ignore_errors=True)
+    shutil.rmtree(root / shards.folder(key), ignore_errors=True)
     forget(root, key)
     return [shards.folder(key)]
 

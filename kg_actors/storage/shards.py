@@ -272,6 +272,16 @@ def _write(path: Path, data: bytes) -> None:
     os.replace(tmp, path)
 
 
+def write_if_changed(path: Path, data: bytes) -> bool:
+    try:
+        if path.read_bytes() == data:
+            return False
+    except FileNotFoundError:
+        pass
+    _write(path, data)
+    return True
+
+
 def write_folder(root: Path, key: str, parts: dict[str, dict], only: set[str] | None = None) -> list[str]:
     """Make the mirror folder hold `parts` (those in `only` when given, the whole folder otherwise):
     parts whose bytes differ are rewritten, parts no longer there are removed. The paths changed."""
@@ -283,14 +293,8 @@ def write_folder(root: Path, key: str, parts: dict[str, dict], only: set[str] | 
     if only is not None:
         present &= only
     for part, data in wanted.items():
-        path = base / part
-        try:
-            if path.read_bytes() == data:
-                continue
-        except FileNotFoundError:
-            pass
-        _write(path, data)
-        changed.append(f"{folder(key)}/{part}")
+        if write_if_changed(base / part, data):
+            changed.append(f"{folder(key)}/{part}")
     for part in present - wanted.keys():
         (base / part).unlink()
         changed.append(f"{folder(key)}/{part}")

@@ -12,7 +12,6 @@ git then reports a conflict and `kg sync` undoes the merge, losing nothing.
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from pathlib import Path
@@ -25,14 +24,7 @@ def _load(path: Path, what: str, name: str, empty_ok: bool) -> dict | None:
     raw = path.read_bytes()
     if not raw.strip() and empty_ok:
         return None  # no common ancestor (two stores that grew apart)
-    try:
-        value = json.loads(raw)
-    except (ValueError, UnicodeDecodeError) as exc:
-        marker = " (it holds conflict markers from a manual merge?)" if b"<<<<<<<" in raw else ""
-        raise ValueError(f"{what} version of {name} is not valid JSON{marker}: {exc}") from None
-    if not isinstance(value, dict):
-        raise ValueError(f"{what} version of {name} is not a graph (a JSON object)")
-    return value
+    return shards.parse(raw, f"{what} version of {name}")
 
 
 def merge_files(base: Path, ours: Path, theirs: Path, name: str, now: float) -> list[str]:
