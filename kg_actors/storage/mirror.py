@@ -16,8 +16,9 @@ import json
 import os
 import shutil
 from pathlib import Path
+from typing import Any
 
-from . import shards
+from . import graph_text, shards
 
 STATE = Path(".git") / "kg-mirror"
 LEGACY = ("user.json", "maintain.json")
@@ -39,8 +40,7 @@ def _link(root: Path, key: str) -> Path:
 
 
 def load_graph(raw: bytes, rel: str) -> dict:
-    if raw.startswith(b"<<<<<<< ") or any(m in raw for m in (b"\n<<<<<<< ", b"\n=======\n", b"\n>>>>>>> ")):
-        raise ValueError(f"{rel} is not a readable graph (conflict markers from a manual merge?)")
+    _no_markers(raw, rel)
     try:
         value = json.loads(raw)
     except (ValueError, UnicodeDecodeError) as exc:
@@ -125,68 +125,130 @@ def update_one(root: Path, key: str, rel: str, keep: dict[str, dict] | None = No
     now = _stamp(path)
     if recorded is not None and now == recorded:
         return []
-    new = load_graph(path.read_bytes(), rel)
-    if keep is not None:
-        keep[key] = new
-    old = None
-    if recorded is not None and link.exists():
+    raw = path.read_bytes()
+    _no_markers(raw, rel)
+    old_raw = None
+    if recorded is not None:
         try:
-            old = json.loads(link.read_bytes())
-        except (OSError, ValueError, UnicodeDecodeError):
+            old_raw = link.read_bytes()
+        except OSError:
+            old_raw = None
+    found = _changes_text(old_raw, raw, rel) if old_raw is not None else None
+    if found is None:  # not the server's format (or no old version): parse both
+        new = load_graph(raw, rel)
+        if keep is not None:
+            keep[key] = new
+        try:
+            old = json.loads(old_raw) if old_raw is not None else None
+        except (ValueError, UnicodeDecodeError):
             old = None
-    if not isinstance(old, dict):
-        written = shards.write_folder(root, key, shards.split(new))
-    else:
-        written = _incremental(root, key, old, new)
+        if not isinstance(old, dict):
+            written = shards.write_folder(root, key, shards.split(new))
+            remember(root, key, rel)
+            return written
+        found = _changes_json(old, new)
+    written = _apply(root, key, *found)
     remember(root, key, rel)
     return written
 
 
-def _incremental(root: Path, key: str, old: dict, new: dict) -> list[str]:
-    """Rewrite only the buckets holding an entry that differs between `old` and `new`."""
-    mapping, edges_of, owner = shards._mapping, shards._edges_of, shards._version_owner
-    missing = object()
-    dirty: dict[str, dict[str, set]] = {}
+def _no_markers(raw: bytes, rel: str) -> None:
+    if raw.startswith(b"<<<<<<< ") or any(m in raw for m in (b"\n<<<<<<< ", b"\n=======\n", b"\n>>>>>>> ")):
+        raise ValueError(f"{rel} is not a readable graph (conflict markers from a manual merge?)")
 
-    def mark(kind: str, k: str, node_id: str) -> None:
-        dirty.setdefault(shards.bucket(node_id), {"nodes": set(), "edges": set(), "versions": set()})[kind].add(k)
 
+Change = tuple[str, str, str, Any]  # (nodes|edges|versions, key, the node whose bucket holds it, value or MISSING)
+MISSING = graph_text.MISSING
+_SECTIONS = (("nodes", "nodes"), ("edges", "edges"), ("versions", "_meta.versions"))
+
+
+def _changes_text(old_raw: bytes, raw: bytes, rel: str) -> tuple[list[Change], dict | None] | None:
+    """The changed entries found by comparing the two texts entry by entry (only those parsed), or None
+    when either is not in the server's format. Pure Python over strings: a server's worker thread
+    running it lets the event loop in every few milliseconds, where a 10 MB json.loads would not."""
+    try:
+        old, new = graph_text.index(old_raw.decode("utf-8")), graph_text.index(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ValueError(f"{rel} is not a readable graph (not UTF-8)") from None
+    if old is None or new is None:
+        return None
+
+    def val(ix: graph_text.Indexed, section: str, k: str) -> Any:
+        if k not in ix.sections[section].entries:
+            return MISSING
+        try:
+            return graph_text.value(ix, section, k)
+        except ValueError as exc:
+            raise ValueError(f"{rel} is not a readable graph ({section} entry {k!r}: {exc})") from None
+
+    out: list[Change] = []
+    edges: dict[str, Any] = {}
+    for kind, section in _SECTIONS:
+        for k in graph_text.changed_keys(old, new, section):
+            value = val(new, section, k)
+            if kind == "nodes":
+                owner: str | None = k
+            elif kind == "edges":
+                edges[k] = value if value is not MISSING else val(old, section, k)
+                owner = shards._edge_from(k, edges[k])
+            else:
+                owner = shards._version_owner(k, edges)
+            if owner is None:
+                return None  # a version entry no bucket owns: rare, the parsed path places it
+            out.append((kind, k, owner, value))
+    meta = None
+    if graph_text.skeleton(old) != graph_text.skeleton(new):
+        try:
+            meta = shards.meta_part(json.loads(graph_text.skeleton(new)))
+        except ValueError as exc:
+            raise ValueError(f"{rel} is not a readable graph ({exc})") from None
+    return out, meta
+
+
+def _changes_json(old: dict, new: dict) -> tuple[list[Change], dict | None]:
+    mapping, edges_of = shards._mapping, shards._edges_of
     pairs = (("nodes", mapping(old.get("nodes")), mapping(new.get("nodes"))),
              ("edges", edges_of(old), edges_of(new)),
              ("versions", mapping(mapping(old.get("_meta")).get("versions")),
               mapping(mapping(new.get("_meta")).get("versions"))))
     e_old, e_new = pairs[1][1], pairs[1][2]
+    out: list[Change] = []
     for kind, a, b in pairs:
-        keys = [k for k, v in b.items() if a.get(k, missing) != v] + [k for k in a if k not in b]
-        for k in keys:
+        for k in [k for k, v in b.items() if a.get(k, MISSING) != v] + [k for k in a if k not in b]:
             if kind == "nodes":
-                mark(kind, k, k)
+                owner: str | None = k
             elif kind == "edges":
-                mark(kind, k, shards._edge_from(k, b.get(k) or a.get(k)))
+                owner = shards._edge_from(k, b.get(k) or a.get(k))
             else:
-                node_id = owner(k, e_new) or owner(k, e_old)
-                if node_id is not None:
-                    mark(kind, k, node_id)
+                owner = shards._version_owner(k, e_new) or shards._version_owner(k, e_old)
+            if owner is not None:
+                out.append((kind, k, owner, b.get(k, MISSING)))
+    meta_new = shards.meta_part(new)
+    return out, (meta_new if meta_new != shards.meta_part(old) else None)
+
+
+def _apply(root: Path, key: str, changes: list[Change], meta: dict | None) -> list[str]:
+    """Patch the buckets holding a changed entry (read from the folder) and write those that differ."""
+    mapping = shards._mapping
+    dirty: dict[str, list[Change]] = {}
+    for change in changes:
+        dirty.setdefault(shards.bucket(change[2]), []).append(change)
     parts: dict[str, dict] = {}
     base = root / shards.folder(key)
-    n_new, v_new = pairs[0][2], pairs[2][2]
-    for part, kinds in dirty.items():
+    for part, items in dirty.items():
         try:
             value = shards.parse((base / part).read_bytes(), part)
         except (OSError, ValueError):
             value = {}
-        nodes = dict(mapping(value.get("nodes")))
-        edges = dict(edges_of(value))
-        versions = dict(mapping(mapping(value.get("_meta")).get("versions")))
-        for target, source, names in ((nodes, n_new, kinds["nodes"]), (edges, e_new, kinds["edges"]),
-                                      (versions, v_new, kinds["versions"])):
-            for k in names:
-                if k in source:
-                    target[k] = source[k]
-                else:
-                    target.pop(k, None)
-        parts[part] = {"nodes": nodes, "edges": edges, "_meta": {"versions": versions}}
-    meta_new = shards.meta_part(new)
-    if meta_new != shards.meta_part(old):
-        parts[shards.META] = meta_new
+        sections = {"nodes": dict(mapping(value.get("nodes"))), "edges": dict(shards._edges_of(value)),
+                    "versions": dict(mapping(mapping(value.get("_meta")).get("versions")))}
+        for kind, k, _, new in items:
+            if new is MISSING:
+                sections[kind].pop(k, None)
+            else:
+                sections[kind][k] = new
+        parts[part] = {"nodes": sections["nodes"], "edges": sections["edges"],
+                       "_meta": {"versions": sections["versions"]}}
+    if meta is not None:
+        parts[shards.META] = meta
     return shards.write_folder(root, key, parts, only=set(parts))
