@@ -3,8 +3,9 @@
 The cost must follow the change, not the graph: the graph file as last mirrored
 is copied to `.git/kg-mirror/` (a kernel copy: milliseconds for 10 MB), with the
 graph file's inode, size and mtime. A graph file still as recorded is skipped
-unread; a changed one is compared with the copy entry by entry, and only the
-buckets holding a changed entry are read, patched and written. Without the copy
+unread; a changed one is compared with the copy entry by entry (as text when both
+are in the server's format, see `graph_text.py`: only changed entries are parsed),
+and only the buckets holding a changed entry are read, patched and written. Without the copy
 (the first mirror, a migration) every bucket is encoded and those whose bytes
 differ are written. A graph file that is not a readable graph (conflict markers from a
 hand merge, a torn copy) raises `ValueError` and nothing of it is mirrored.

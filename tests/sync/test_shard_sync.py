@@ -121,6 +121,13 @@ def test_an_unchanged_graph_file_is_not_read_and_a_changed_one_rewrites_only_its
     (root / "user.json").write_text(text.replace("gist 11\"", "gist eleven\""))
     assert mirror.update(root) == [f"shards/user/{shards.bucket('lesson-011')}"]
     assert shards.join(shards.read_folder(root, "user"))["nodes"] == _load(root / "user.json")["nodes"]
+    # Another writer's format (compact, progress added): parsed instead, the same buckets come out.
+    user = _load(root / "user.json")
+    user["nodes"]["lesson-012"]["gist"] = "written compact"
+    user["_meta"]["progress"] = {"task-a": {"last_ts": T, "_trail": []}}
+    (root / "user.json").write_text(json.dumps(user))
+    assert sorted(mirror.update(root)) == sorted([f"shards/user/{shards.bucket('lesson-012')}", "shards/user/meta.json"])
+    assert shards.join(shards.read_folder(root, "user")) == shards.join(shards.split(user))
 
 
 def _two_machines(tmp_path: Path, user: dict) -> tuple[Path, Path, Path]:
