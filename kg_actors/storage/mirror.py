@@ -187,6 +187,8 @@ def _changes_text(old_raw: bytes, raw: bytes, rel: str) -> tuple[list[Change], d
     for kind, section in _SECTIONS:
         for k in graph_text.changed_keys(old, new, section):
             value = val(new, section, k)
+            if value is not MISSING and value == val(old, section, k):
+                continue  # the same entry written another way (its fields in another order)
             if kind == "nodes":
                 owner: str | None = k
             elif kind == "edges":

@@ -8,7 +8,7 @@ version entries) and one bucket file per hash prefix of a node id
 holding the bucket's nodes, the edges going out of them and their version
 entries. A bucket file has the graph file's own shape (`nodes`, `edges`,
 `_meta.versions`), so the per-node merge works on it unchanged, and one entry a
-line, sorted, so equal content is equal bytes on every machine.
+line, sorted by key, so the same entries are the same bytes on every machine.
 
 `graph.json` stays the format of record: the mirror is rewritten from it (only
 the buckets whose bytes changed), and after a merge the graph file is rebuilt
@@ -28,7 +28,9 @@ from . import files
 
 ROOT = "shards"
 META = "meta.json"
-_ENC = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+# An entry's fields stay in the order the graph file has them (the server writes one order, so both
+# machines write the same bytes, and a graph file rebuilt from the mirror reads as the server wrote it).
+_ENC = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 
 
 def folder(key: str) -> str:
@@ -136,7 +138,7 @@ def meta_part(graph: dict, rest: dict | None = None) -> dict:
 
 
 def encode(part: str, value: dict) -> bytes:
-    """A part's bytes: meta.json indented, a bucket one entry a line (sorted keys, compact)."""
+    """A part's bytes: meta.json indented, a bucket one entry a line (sorted by key, compact)."""
     if part == META:
         return files.dump_json(value) + b"\n"
     lines = ["{"]

@@ -37,9 +37,11 @@ def test_split_and_join_give_the_graph_back_and_buckets_are_stable_bytes():
     part = parts[shards.bucket("node-001")]
     assert "node-001" in part["nodes"] and "node-001->src/app.py:touches" in part["edges"]
     assert "edge:node-001->node-002:related-to" in part["_meta"]["versions"]
-    # Equal content is equal bytes whatever the key order (both machines write the same blob).
+    # The same entries are the same bytes in whatever order they come (both machines write the same blob).
     shuffled = {"nodes": dict(reversed(list(part["nodes"].items()))), "edges": part["edges"], "_meta": part["_meta"]}
     assert shards.encode("a/bc.json", shuffled) == shards.encode("a/bc.json", part)
+    node = next(iter(part["nodes"].values()))
+    assert list(json.loads(shards.encode("a/bc.json", part))["nodes"][node["id"]]) == list(node)  # fields as written
     assert shards.encode("a/bc.json", part).count(b"\n") >= len(part["nodes"]) + 3  # an entry a line
     assert shards.split_path("shards/projects/web-app/a/bc.json") == ("project:web-app", "a/bc.json")
     assert shards.split_path("shards/user/meta.json") == ("user", "meta.json")
