@@ -148,9 +148,16 @@ def update_one(root: Path, key: str, rel: str, keep: dict[str, dict] | None = No
             remember(root, key, rel)
             return written
         found = _changes_json(old, new)
-    written = _apply(root, key, *found)
+    try:
+        written = _apply(root, key, *found)
+    except _Torn:  # a bucket file is gone or unreadable (a hand edit): the whole folder again
+        written = shards.write_folder(root, key, shards.split(load_graph(raw, rel)))
     remember(root, key, rel)
     return written
+
+
+class _Torn(Exception):
+    pass
 
 
 def _no_markers(raw: bytes, rel: str) -> None:
@@ -158,7 +165,8 @@ def _no_markers(raw: bytes, rel: str) -> None:
         raise ValueError(f"{rel} is not a readable graph (conflict markers from a manual merge?)")
 
 
-Change = tuple[str, str, str, Any]  # (nodes|edges|versions, key, the node whose bucket holds it, value or MISSING)
+# (nodes|edges|versions, key, the node whose bucket holds it, the new value or MISSING, was it there before)
+Change = tuple[str, str, str, Any, bool]
 MISSING = graph_text.MISSING
 _SECTIONS = (("nodes", "nodes"), ("edges", "edges"), ("versions", "_meta.versions"))
 
@@ -186,8 +194,8 @@ def _changes_text(old_raw: bytes, raw: bytes, rel: str) -> tuple[list[Change], d
     edges: dict[str, Any] = {}
     for kind, section in _SECTIONS:
         for k in graph_text.changed_keys(old, new, section):
-            value = val(new, section, k)
-            if value is not MISSING and value == val(old, section, k):
+            value, before = val(new, section, k), val(old, section, k)
+            if value is not MISSING and value == before:
                 continue  # the same entry written another way (its fields in another order)
             if kind == "nodes":
                 owner: str | None = k
@@ -198,7 +206,7 @@ def _changes_text(old_raw: bytes, raw: bytes, rel: str) -> tuple[list[Change], d
                 owner = shards._version_owner(k, edges)
             if owner is None:
                 return None  # a version entry no bucket owns: rare, the parsed path places it
-            out.append((kind, k, owner, value))
+            out.append((kind, k, owner, value, before is not MISSING))
     meta = None
     if graph_text.skeleton(old) != graph_text.skeleton(new):
         try:
@@ -225,7 +233,7 @@ def _changes_json(old: dict, new: dict) -> tuple[list[Change], dict | None]:
             else:
                 owner = shards._version_owner(k, e_new) or shards._version_owner(k, e_old)
             if owner is not None:
-                out.append((kind, k, owner, b.get(k, MISSING)))
+                out.append((kind, k, owner, b.get(k, MISSING), k in a))
     meta_new = shards.meta_part(new)
     return out, (meta_new if meta_new != shards.meta_part(old) else None)
 
@@ -241,11 +249,15 @@ def _apply(root: Path, key: str, changes: list[Change], meta: dict | None) -> li
     for part, items in dirty.items():
         try:
             value = shards.parse((base / part).read_bytes(), part)
+        except FileNotFoundError:
+            if any(existed for *_, existed in items):
+                raise _Torn from None  # entries of a bucket the folder lacks: it is not the old version's
+            value = {}  # a bucket's first entries
         except (OSError, ValueError):
-            value = {}
+            raise _Torn from None
         sections = {"nodes": dict(mapping(value.get("nodes"))), "edges": dict(shards._edges_of(value)),
                     "versions": dict(mapping(mapping(value.get("_meta")).get("versions")))}
-        for kind, k, _, new in items:
+        for kind, k, _, new, _ in items:
             if new is MISSING:
                 sections[kind].pop(k, None)
             else:

@@ -128,6 +128,12 @@ def test_an_unchanged_graph_file_is_not_read_and_a_changed_one_rewrites_only_its
     (root / "user.json").write_text(json.dumps(user))
     assert sorted(mirror.update(root)) == sorted([f"shards/user/{shards.bucket('lesson-012')}", "shards/user/meta.json"])
     assert shards.join(shards.read_folder(root, "user")) == shards.join(shards.split(user))
+    # A bucket file deleted by hand, then a node of it changed: the folder is written whole, nothing lost.
+    (root / shards.folder("user") / shards.bucket("lesson-013")).unlink()
+    user["nodes"]["lesson-013"]["gist"] = "its bucket was gone"
+    _save(root / "user.json", user)
+    mirror.update(root)
+    assert shards.join(shards.read_folder(root, "user")) == shards.join(shards.split(user))
 
 
 def _two_machines(tmp_path: Path, user: dict) -> tuple[Path, Path, Path]:
