@@ -94,8 +94,8 @@ def _recorded(link: Path) -> list[int] | None:
 def update(root: Path, keep: dict[str, dict] | None = None) -> list[str]:
     """Mirror every graph file that changed since it was last mirrored; the mirror paths written.
 
-    `keep`, when given, receives the graphs that were read (key -> parsed graph), so a sync that
-    follows can rebuild a graph file from them without parsing it again."""
+    `keep`, when given, receives the graph files that were read (key -> the parsed graph, or its
+    indexed text), so a sync that follows can rebuild a graph file without reading it again."""
     files = graph_files(root)
     changed: list[str] = []
     for key, rel in files.items():
@@ -134,7 +134,7 @@ def update_one(root: Path, key: str, rel: str, keep: dict[str, dict] | None = No
             old_raw = link.read_bytes()
         except OSError:
             old_raw = None
-    found = _changes_text(old_raw, raw, rel) if old_raw is not None else None
+    found = _changes_text(old_raw, raw, rel, keep, key) if old_raw is not None else None
     if found is None:  # not the server's format (or no old version): parse both
         new = load_graph(raw, rel)
         if keep is not None:
@@ -171,7 +171,8 @@ MISSING = graph_text.MISSING
 _SECTIONS = (("nodes", "nodes"), ("edges", "edges"), ("versions", "_meta.versions"))
 
 
-def _changes_text(old_raw: bytes, raw: bytes, rel: str) -> tuple[list[Change], dict | None] | None:
+def _changes_text(old_raw: bytes, raw: bytes, rel: str, keep: dict | None = None,
+                  key: str = "") -> tuple[list[Change], dict | None] | None:
     """The changed entries found by comparing the two texts entry by entry (only those parsed), or None
     when either is not in the server's format. Pure Python over strings: a server's worker thread
     running it lets the event loop in every few milliseconds, where a 10 MB json.loads would not."""
@@ -181,6 +182,8 @@ def _changes_text(old_raw: bytes, raw: bytes, rel: str) -> tuple[list[Change], d
         raise ValueError(f"{rel} is not a readable graph (not UTF-8)") from None
     if old is None or new is None:
         return None
+    if keep is not None:
+        keep[key] = new  # a rebuild after the merge splices into this text without finding it again
 
     def val(ix: graph_text.Indexed, section: str, k: str) -> Any:
         if k not in ix.sections[section].entries:

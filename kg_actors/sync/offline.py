@@ -94,7 +94,7 @@ def sync(root: Path, remote: str, now: float) -> dict:
     with owned(root) as layout:
         created = G.init(root)
         fold_journals(layout)
-        parsed: dict[str, dict] = {}
+        parsed: dict = {}  # what the commit read of each graph file: the rebuild starts from it
         G.commit(root, now, "save before sync", keep=parsed)
         outcome = G.fetch_merge_push(root, remote)
         graphs = {}

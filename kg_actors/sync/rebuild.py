@@ -66,22 +66,24 @@ def changes(root: Path, before: str | None, changed: tuple[str, ...]) -> dict[st
     return out
 
 
-def rebuild(root: Path, change: GraphChange, graph: dict | None = None) -> None:
+def rebuild(root: Path, change: GraphChange, graph: dict | graph_text.Indexed | None = None) -> None:
     """Write graph `change.key`'s file of record from the merged mirror: the changed entries spliced
     into the file's text when it is in the server's format, else the parsed file patched and written
-    whole. `graph`: the file as it was before the merge, when already parsed."""
+    whole. `graph`: the file as it was before the merge, already parsed or indexed (`mirror.update`)."""
     rel = R.legacy_rel(change.key)
     path = root / rel
     data = None
     if change.whole or not path.exists():
         full = change.merged if change.whole else shards.join(shards.read_folder(root, change.key))
     else:
-        text = path.read_text(encoding="utf-8")
-        spliced = _splice(text, change)
+        ix = graph if isinstance(graph, graph_text.Indexed) else None
+        text = ix.text if ix is not None else path.read_text(encoding="utf-8")
+        spliced = _splice(ix or graph_text.index(text), change)
         if spliced is not None:
             data = spliced.encode("utf-8")
         else:
-            full = shards.patch(graph if graph is not None else json.loads(text), change.old_parts, change.new_parts)
+            full = shards.patch(graph if isinstance(graph, dict) else json.loads(text), change.old_parts,
+                                change.new_parts)
     files.write_atomic(path, data if data is not None else files.dump_json(full))
     mirror.remember(root, change.key, rel)
 
@@ -91,8 +93,7 @@ def _updates(old: dict, new: dict) -> dict:
             if old.get(k, graph_text.MISSING) != new.get(k, graph_text.MISSING)}
 
 
-def _splice(text: str, change: GraphChange) -> str | None:
-    ix = graph_text.index(text)
+def _splice(ix: graph_text.Indexed | None, change: GraphChange) -> str | None:
     if ix is None:
         return None
     mapping = shards._mapping
