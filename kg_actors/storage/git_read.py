@@ -45,6 +45,9 @@ def blobs(root: Path, specs: list[str]) -> dict[str, bytes | None]:
         raise G.GitError(f"git is not installed (looked for {G.git_bin()!r})") from None
     except subprocess.TimeoutExpired:
         raise G.GitError("git cat-file took too long and was stopped") from None
+    if proc.returncode != 0:
+        tail = " / ".join(proc.stderr.decode("utf-8", "replace").strip().splitlines()[-2:])
+        raise G.GitError(f"git cat-file failed: {tail or f'exit {proc.returncode}'}")
     out: dict[str, bytes | None] = {}
     data, pos = proc.stdout, 0
     for spec in specs:
