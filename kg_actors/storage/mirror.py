@@ -74,15 +74,6 @@ def remember(root: Path, key: str, rel: str) -> None:
     stamp.write_text(json.dumps(_stamp(root / rel)))
 
 
-def forget(root: Path, key: str) -> None:
-    link = _link(root, key)
-    for path in (link, link.with_name(link.name + ".stat")):
-        try:
-            path.unlink()
-        except FileNotFoundError:
-            pass
-
-
 def _recorded(link: Path) -> list[int] | None:
     try:
         value = json.loads(link.with_name(link.name + ".stat").read_text())
@@ -100,24 +91,10 @@ def update(root: Path, keep: dict[str, dict] | None = None) -> list[str]:
     changed: list[str] = []
     for key, rel in files.items():
         changed += update_one(root, key, rel, keep)
-    # A graph whose file is gone (a project removed by hand) leaves the mirror too.
-    folder = root / shards.ROOT
-    if folder.is_dir():
-        present = {shards.folder(k) for k in files}
-        for sub in ("user", "maintain"):
-            if (folder / sub).is_dir() and f"{shards.ROOT}/{sub}" not in present:
-                changed += _remove(root, sub)
-        if (folder / "projects").is_dir():
-            for slug in os.listdir(folder / "projects"):
-                if f"{shards.ROOT}/projects/{slug}" not in present:
-                    changed += _remove(root, f"project:{slug}")
+    # A graph whose file is missing keeps its mirror as committed: a file lost (a hand clone, a git of
+    # an older kg deleting it) must not become a delete that a sync would carry to every machine.
+    # `kg restore --at HEAD GRAPH` writes the file back from it.
     return changed
-
-
-def _remove(root: Path, key: str) -> list[str]:
-    shutil.rmtree(root / shards.folder(key), ignore_errors=True)
-    forget(root, key)
-    return [shards.folder(key)]
 
 
 def update_one(root: Path, key: str, rel: str, keep: dict[str, dict] | None = None) -> list[str]:

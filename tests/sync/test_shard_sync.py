@@ -136,6 +136,17 @@ def test_an_unchanged_graph_file_is_not_read_and_a_changed_one_rewrites_only_its
     assert shards.join(shards.read_folder(root, "user")) == shards.join(shards.split(user))
 
 
+def test_a_graph_file_gone_keeps_its_graph_in_git_and_restore_brings_it_back(tmp_path):
+    root = tmp_path / "store"
+    _save(root / "user.json", _graph(5))
+    offline.ensure_repository(root, T)
+    (root / "user.json").unlink()  # lost by hand, or by an older kg's git merge
+    offline.commit(root, T + 1)
+    assert set(git_read.graph_at(root, "HEAD", "user")["nodes"]) == {f"lesson-{i:03d}" for i in range(5)}
+    assert offline.restore(root, "user", "HEAD")["added"] == [f"lesson-{i:03d}" for i in range(5)]
+    assert _load(root / "user.json")["nodes"] == _graph(5)["nodes"]
+
+
 def _two_machines(tmp_path: Path, user: dict) -> tuple[Path, Path, Path]:
     remote = tmp_path / "remote.git"
     subprocess.run(["git", "init", "-q", "--bare", "-b", "main", str(remote)], check=True, timeout=60)
