@@ -9,7 +9,6 @@ user data. `KG_GIT` names the git binary (tests use it for a missing or slow git
 
 from __future__ import annotations
 
-import json
 import os
 import socket
 import subprocess
@@ -21,7 +20,7 @@ import attrs
 
 GIT_TIMEOUT = 120.0
 DRIVER = "kg-graph"
-GRAPH_PATTERNS = ("/user.json", "/maintain.json", "/projects/*/graph.json")
+GRAPH_PATTERNS = ("/user.json", "/maintain.json", "/projects/*/graph.json", "/shards/**/*.json")
 
 # What a commit must never hold: half-states, machine-local state and logs.
 IGNORE = """\
@@ -43,6 +42,16 @@ config.json
 agy-runner/
 chore_state.json
 claude-limits.json
+""" + "\n"
+
+# Git keeps each graph as the many small files of its mirror folder (shards/), written from the
+# graph file at each commit; the graph files themselves stay out of it (kg's `storage/shards.py`).
+GRAPH_IGNORE = """\
+# Graph files: git keeps each as small files under shards/, which kg writes from them at each commit.
+/user.json
+/maintain.json
+/projects/*/graph.json
+*.unreadable
 """
 
 
@@ -139,17 +148,23 @@ def driver_command() -> str:
     return f"'{sys.executable}' -m kg_actors merge-driver %O %A %B %P"
 
 
-def set_up(root: Path) -> None:
-    """The ignore file (written once), the graph files' merge driver, and its registration."""
+def set_up(root: Path, config: bool = True) -> None:
+    """The ignore file (written once, the graph lines added once), the graph files' merge driver,
+    and its registration (`config`: the git config is written; a commit only checks the files)."""
     ignore = root / ".gitignore"
     if not ignore.exists():
-        ignore.write_text(IGNORE)
+        ignore.write_text(IGNORE + GRAPH_IGNORE)
+    elif "/projects/*/graph.json" not in ignore.read_text().splitlines():  # a store kept as graph files
+        text = ignore.read_text()
+        ignore.write_text(text + ("" if text.endswith("\n") or not text else "\n") + "\n" + GRAPH_IGNORE)
     attributes = root / ".gitattributes"
     lines = attributes.read_text().splitlines() if attributes.exists() else []
     wanted = [f"{p} merge={DRIVER}" for p in GRAPH_PATTERNS]
     missing = [w for w in wanted if w not in lines]
     if missing:
         attributes.write_text("\n".join(lines + missing) + "\n")
+    if not config and not missing:
+        return
     run(root, "config", f"merge.{DRIVER}.name", "kg per-node graph merge")
     run(root, "config", f"merge.{DRIVER}.driver", driver_command())
 
@@ -190,59 +205,32 @@ def commit_message(now: float, what: str = "auto-save") -> str:
     return f"kg: {what} {stamp} UTC on {hostname()}\n\nMachine: {hostname()}\n"
 
 
-def commit(root: Path, now: float, what: str = "auto-save") -> str | None:
-    """Commit everything not ignored; the new commit, or None when nothing changed."""
+def commit(root: Path, now: float, what: str = "auto-save", keep: dict | None = None) -> str | None:
+    """Mirror the graph files, commit everything not ignored; the new commit, or None when nothing changed.
+
+    A store kept as graph files (an older kg, kg-memory 0.17) moves to the mirror here, in the same
+    commit: the folders are added, the graph files leave the index (they stay on disk, ignored).
+    `keep` receives the graphs the mirror had to read (see `mirror.update`)."""
+    from . import mirror
+
     reason = busy(root)
     if reason:
         raise GitError(reason)
-    broken = unreadable_graphs(root)
-    if broken:
-        raise GitError(f"{', '.join(broken)} is not a readable graph (conflict markers from a manual merge?); "
-                       "not committing it. The server keeps serving its last good state: fix the file by hand, "
-                       "or put it back with `kg restore --at HEAD GRAPH`")
+    set_up(root, config=False)
+    try:
+        mirror.update(root, keep)
+    except ValueError as exc:
+        raise GitError(f"{exc}; not committing it. The server keeps serving its last good state: fix the file "
+                       "by hand, or put it back with `kg restore --at HEAD GRAPH`") from None
+    tracked = run(root, "ls-files", "-z", "--", "user.json", "maintain.json", "projects/*/graph.json").stdout
+    if tracked.strip("\0"):
+        run(root, "rm", "-q", "--cached", "--", *[t for t in tracked.split("\0") if t])
     run(root, "add", "-A")
     staged = run(root, "diff", "--cached", "--quiet", check=False)
     if staged.returncode == 0 and head(root) is not None:
         return None
     run(root, "commit", "-q", "--no-verify", "--allow-empty", "-m", commit_message(now, what), ident=True)
     return head(root)
-
-
-def unreadable_graphs(root: Path) -> list[str]:
-    """Changed graph files that are not JSON objects (a hand merge's conflict markers, a torn copy)."""
-    proc = run(root, "status", "--porcelain", "-z", "--untracked-files=all", check=False)
-    out = []
-    for entry in proc.stdout.split("\0"):
-        rel = entry[3:]
-        parts = rel.split("/")
-        if not (parts in (["user.json"], ["maintain.json"]) or (len(parts) == 3 and parts[0] == "projects"
-                                                                and parts[2] == "graph.json")):
-            continue
-        try:
-            raw = (root / rel).read_bytes()
-        except FileNotFoundError:
-            continue  # deleted: git records that
-        except OSError:
-            raw = b""
-        if not _looks_like_graph(raw):
-            out.append(rel)
-    return out
-
-
-def _looks_like_graph(raw: bytes) -> bool:
-    """A JSON object without conflict markers. Big files get the shape check only (a full parse of
-    10 MB costs more than the commit; the server writes them atomically, so a torn one is rare)."""
-    if raw.startswith(b"<<<<<<< ") or any(m in raw for m in (b"\n<<<<<<< ", b"\n=======\n", b"\n>>>>>>> ")):
-        return False
-    text = raw.strip()
-    if not (text.startswith(b"{") and text.endswith(b"}")):
-        return False
-    if len(raw) > 1_000_000:
-        return True
-    try:
-        return isinstance(json.loads(raw), dict)
-    except (ValueError, UnicodeDecodeError):
-        return False
 
 
 @attrs.frozen
@@ -270,14 +258,10 @@ def fetch_merge_push(root: Path, remote: str) -> MergeOutcome:
     fetched = proc.stdout.strip() != ""  # an empty remote has nothing to merge: the push fills it
     if fetched:
         run(root, "fetch", "-q", url, f"refs/heads/{name}")
-        merge = run(root, "merge", "-q", "--no-edit", "--allow-unrelated-histories", "-m",
-                    f"kg: sync with {remote} on {hostname()}\n\nMachine: {hostname()}\n", "FETCH_HEAD",
-                    check=False, ident=True)
-        if merge.returncode != 0:
-            detail = " / ".join((merge.stderr + merge.stdout).strip().splitlines()[-4:])
-            if (root / ".git" / "MERGE_HEAD").exists():
-                run(root, "merge", "--abort", check=False)
-            raise GitError(f"merging {remote!r} failed and was undone (nothing changed here): {detail}")
+        from . import git_merge
+
+        git_merge.merge(root, "FETCH_HEAD", f"kg: sync with {remote} on {hostname()}\n\nMachine: {hostname()}\n",
+                        remote)
     after = head(root)
     changed: tuple[str, ...] = ()
     if before and after and before != after:
@@ -297,12 +281,6 @@ def _remote_url(root: Path, remote: str) -> str:
     """A configured remote's URL, or `remote` itself (a URL or path)."""
     proc = run(root, "remote", "get-url", remote, check=False)
     return proc.stdout.strip() if proc.returncode == 0 and proc.stdout.strip() else remote
-
-
-def show(root: Path, rev: str, path: str) -> bytes | None:
-    proc = subprocess.run([git_bin(), "-C", str(root), "show", f"{rev}:{path}"], capture_output=True,
-                          timeout=GIT_TIMEOUT, env=_env(), stdin=subprocess.DEVNULL)
-    return proc.stdout if proc.returncode == 0 else None
 
 
 def resolve(root: Path, at: str) -> str:
@@ -325,10 +303,10 @@ class Revision:
     subject: str
 
 
-def file_log(root: Path, path: str, limit: int) -> list[Revision]:
-    """The commits that changed `path`, newest first."""
+def file_log(root: Path, paths: list[str], limit: int) -> list[Revision]:
+    """The commits that changed any of `paths`, newest first."""
     proc = run(root, "log", f"-{limit}", "--format=%H%x1f%at%x1f%an%x1f%s%x1f%(trailers:key=Machine,valueonly)%x1e",
-               "--", path, check=False)
+               "--", *paths, check=False)
     out = []
     for rec in proc.stdout.split("\x1e"):
         parts = rec.strip().split("\x1f")

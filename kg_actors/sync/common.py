@@ -15,18 +15,6 @@ log = logging.getLogger(__name__)
 CONFIG_FILE = "config.json"  # machine-local settings (ignored by git): {"sync_remote": "..."}
 
 
-def key_of(rel_path: str) -> str | None:
-    """The graph key of a path relative to the store (`user.json` -> user), or None for other files."""
-    parts = rel_path.split("/")
-    if parts == ["user.json"]:
-        return "user"
-    if parts == ["maintain.json"]:
-        return "maintain"
-    if len(parts) == 3 and parts[0] == "projects" and parts[2] == "graph.json":
-        return f"project:{parts[1]}"
-    return None
-
-
 def rel_path(layout: Layout, key: str) -> str:
     return str(layout.graph_file(key).relative_to(layout.root))
 

@@ -1,6 +1,8 @@
 """The git merge driver for graph files: `python -m kg_actors merge-driver %O %A %B %P`.
 
-Git hands it the common ancestor, our version (which it must overwrite with
+It merges a whole graph file or one part of a graph's mirror folder (`shards/`:
+the same shape). `kg sync` merges the parts itself, in one process; git runs this
+for a merge made by hand (`git merge`, `git pull`) in the store. Git hands it the common ancestor, our version (which it must overwrite with
 the result) and theirs. The merge itself is `core.merge`; a node changed on
 both sides is resolved in the file (later write kept, the other set aside in
 `_conflicts`), so git sees a clean merge. A file that is not a graph (say,
@@ -10,34 +12,28 @@ git then reports a conflict and `kg sync` undoes the merge, losing nothing.
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from pathlib import Path
 
 from ..core.merge import merge_graphs
-from ..storage import files
+from ..storage import files, shards
 
 
 def _load(path: Path, what: str, name: str, empty_ok: bool) -> dict | None:
     raw = path.read_bytes()
     if not raw.strip() and empty_ok:
         return None  # no common ancestor (two stores that grew apart)
-    try:
-        value = json.loads(raw)
-    except (ValueError, UnicodeDecodeError) as exc:
-        marker = " (it holds conflict markers from a manual merge?)" if b"<<<<<<<" in raw else ""
-        raise ValueError(f"{what} version of {name} is not valid JSON{marker}: {exc}") from None
-    if not isinstance(value, dict):
-        raise ValueError(f"{what} version of {name} is not a graph (a JSON object)")
-    return value
+    return shards.parse(raw, f"{what} version of {name}")
 
 
 def merge_files(base: Path, ours: Path, theirs: Path, name: str, now: float) -> list[str]:
     """Merge into `ours` (atomically); the ids of nodes changed on both sides."""
     result = merge_graphs(_load(base, "the common", name, True), _load(ours, "our", name, False),
                           _load(theirs, "their", name, False), now)
-    files.write_atomic(ours, files.dump_json(result.merged), keep_prev=False)
+    part = shards.split_path(name)  # a bucket of the mirror is written as the mirror writes it
+    data = shards.encode(part[1], result.merged) if part else files.dump_json(result.merged)
+    files.write_atomic(ours, data, keep_prev=False)
     return [c.node_id for c in result.conflicts]
 
 

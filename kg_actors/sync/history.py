@@ -11,6 +11,7 @@ from typing import Any, Protocol
 
 from ..core.errors import InvalidInput, NotFound
 from ..storage import git as G
+from ..storage import git_read, shards
 from ..storage import layout as L
 from . import common
 
@@ -40,15 +41,22 @@ def graph_key(directory: Projects, graph: object) -> str:
 
 
 def node_history(layout: L.Layout, key: str, node_id: str, limit: int) -> list[dict[str, Any]]:
-    """The node's versions, newest first: a commit is kept where the node changed."""
-    rel = common.rel_path(layout, key)
+    """The node's versions, newest first: a commit is kept where the node changed.
+
+    The node's bucket file in the mirror, and before the mirror existed, the graph file itself."""
     root = layout.root
     if not G.is_repo(root):
         raise G.GitError(G.init_hint(root))
+    part = f"{shards.folder(key)}/{shards.bucket(node_id)}"
+    legacy = common.rel_path(layout, key)
+    revs = G.file_log(root, [part, legacy], limit)
+    raw = git_read.blobs(root, [f"{r.commit}:{p}" for r in revs for p in (part, legacy)])
     versions: list[dict[str, Any]] = []
-    for rev in G.file_log(root, rel, limit):
-        data = common.parse_graph(G.show(root, rev.commit, rel)) or {}
-        node = (data.get("nodes") or {}).get(node_id)
+    for rev in revs:
+        data = raw[f"{rev.commit}:{part}"]
+        if data is None:  # a commit from before the mirror: the whole graph file
+            data = raw[f"{rev.commit}:{legacy}"]
+        node = ((common.parse_graph(data) or {}).get("nodes") or {}).get(node_id)
         versions.append({"commit": rev.commit, "committed_ts": rev.ts, "machine": rev.machine,
                          "author": rev.author, "subject": rev.subject, "node": node})
     out = []

@@ -26,8 +26,9 @@ import trio
 from .. import actor
 from ..storage import files
 from ..storage import git as G
+from ..storage import git_read
 from ..storage.layout import Layout
-from . import common
+from . import common, rebuild
 
 log = logging.getLogger(__name__)
 
@@ -157,30 +158,19 @@ class StoreKeeper:
     async def _absorb(self, outcome: G.MergeOutcome) -> dict:
         out: dict[str, Any] = {}
         loaded = {h.key: h for h in self.directory.loaded()}
-        for rel in outcome.changed:
-            key = common.key_of(rel)
-            if key is None:
-                continue
-
-            def read(rel: str = rel) -> tuple[dict | None, dict | None]:
-                base = common.parse_graph(G.show(self.root, outcome.before, rel)) if outcome.before else None
-                return base, files.load_json(self.root / rel)
-
-            base, merged = await trio.to_thread.run_sync(read)
-            if merged is None:
-                continue
-            summary = common.changes(base, merged)
-            conflicts = sorted(i for i, n in (merged.get("nodes") or {}).items()
-                               if isinstance(n, dict) and n.get("_conflicts"))
+        found = await trio.to_thread.run_sync(rebuild.changes, self.root, outcome.before, outcome.changed)
+        for key, change in found.items():
             handle = loaded.get(key)
-            if handle is not None:
-                ids = await handle.absorb(base=base or {}, merged=merged, now=self.clock())
+            if handle is None:  # no actor holds it: its file is rebuilt from the merge
+                await trio.to_thread.run_sync(rebuild.rebuild, self.root, change)
+            else:  # the actor takes the change in (and saves it by its own path)
+                ids = await handle.absorb(base=change.base or {}, merged=change.merged, now=self.clock())
                 if ids:
                     await self.sessions.forget_views(ids=list(ids))
                 if self.publish is not None:
                     self.publish({"type": "states_changed", "level": handle.level,
                                   "project_path": self.directory.root_of(key)})
-            out[key] = {**summary, "conflicts": conflicts}
+            out[key] = change.summary()
         return out
 
     async def restore(self, key: str, at: str) -> dict:
@@ -192,8 +182,7 @@ class StoreKeeper:
         if not await trio.to_thread.run_sync(G.is_repo, self.root):
             raise G.GitError(G.init_hint(self.root))
         commit = await trio.to_thread.run_sync(G.resolve, self.root, at)
-        raw = await trio.to_thread.run_sync(G.show, self.root, commit, rel)
-        restored = common.parse_graph(raw)
+        restored = await trio.to_thread.run_sync(git_read.graph_at, self.root, commit, key)
         if restored is None:
             raise G.GitError(f"{rel} is not in commit {commit[:12]} (or is not a graph there)")
         handle = await self.directory.get(key)

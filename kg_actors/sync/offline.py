@@ -16,8 +16,9 @@ from pathlib import Path
 
 from ..storage import files, graph_file, journal, lock
 from ..storage import git as G
+from ..storage import git_read
 from ..storage.layout import Layout
-from . import common
+from . import common, rebuild
 
 log = logging.getLogger(__name__)
 
@@ -92,18 +93,13 @@ def sync(root: Path, remote: str, now: float) -> dict:
     with owned(root) as layout:
         created = G.init(root)
         fold_journals(layout)
-        G.commit(root, now, "save before sync")
+        parsed: dict = {}  # what the commit read of each graph file: the rebuild starts from it
+        G.commit(root, now, "save before sync", keep=parsed)
         outcome = G.fetch_merge_push(root, remote)
         graphs = {}
-        for rel in outcome.changed:
-            key = common.key_of(rel)
-            if key is None:
-                continue
-            before = common.parse_graph(G.show(root, outcome.before, rel)) if outcome.before else None
-            after = files.load_json(root / rel)
-            conflicts = sorted(i for i, n in ((after or {}).get("nodes") or {}).items()
-                               if isinstance(n, dict) and n.get("_conflicts"))
-            graphs[key] = {**common.changes(before, after), "conflicts": conflicts}
+        for key, change in rebuild.changes(root, outcome.before, outcome.changed).items():
+            rebuild.rebuild(root, change, parsed.get(key))
+            graphs[key] = change.summary()
     return {"remote": remote, "initialised": created, "fetched": outcome.fetched, "before": outcome.before,
             "after": outcome.after, "pushed": outcome.pushed, "push_error": outcome.push_error, "graphs": graphs}
 
@@ -114,7 +110,7 @@ def restore(root: Path, key: str, at: str) -> dict:
             raise G.GitError(G.init_hint(root))
         rel = common.rel_path(layout, key)
         sha = G.resolve(root, at)
-        restored = common.parse_graph(G.show(root, sha, rel))
+        restored = git_read.graph_at(root, sha, key)
         if restored is None:
             raise G.GitError(f"{rel} is not in commit {sha[:12]} (or is not a graph there)")
         fold_journals(layout)  # the file's `.prev` then holds everything up to now

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import json
 import subprocess
 from pathlib import Path
+
+from kg_actors.storage import git_read
 
 
 def git_env(base: Path, machine: str = "machine-a") -> dict:
@@ -31,4 +32,9 @@ def bare_repo(path: Path, env: dict) -> Path:
 
 
 def committed_graph(root: Path, rel: str = "user.json", rev: str = "HEAD", env: dict | None = None) -> dict:
-    return json.loads(git(root, "show", f"{rev}:{rel}", env=env))
+    """The graph whose file is `rel` as commit `rev` holds it (its mirror folder, or the file in an old commit)."""
+    key = git_read.legacy_key(rel)
+    assert key is not None, rel
+    graph = git_read.graph_at(root, git(root, "rev-parse", rev, env=env).strip(), key)
+    assert graph is not None, f"{rev} holds no graph {key}"
+    return graph

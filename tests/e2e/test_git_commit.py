@@ -22,6 +22,7 @@ from e2e_helpers import Session, graph, kg, nodes_by_id, start_server, wait_unti
 from git_helpers import committed_graph, git, git_env
 from mcp import Client
 
+from kg_actors.storage import shards
 from kg_actors.testing import ServerProcess, write_store
 
 T = time.time() - 86_400
@@ -53,8 +54,10 @@ async def test_autocommit_folds_journals_first_and_ignores_machine_local_files(t
                    "an autocommit holding the write")
         assert git(srv.store, "rev-parse", "HEAD", env=env).strip() != first
         tracked = set(git(srv.store, "ls-files", env=env).split())
-        assert {"user.json", ".gitignore", ".gitattributes"} <= tracked
-        assert not {"sessions.json", "user.json.journal", "user.json.prev", "server.pid"} & tracked
+        # The graph as small files (one per id-hash bucket); the graph file of record stays out of git.
+        assert {"shards/user/meta.json", f"shards/user/{shards.bucket('autocommitted-node')}", ".gitignore",
+                ".gitattributes"} <= tracked
+        assert not {"user.json", "sessions.json", "user.json.journal", "user.json.prev", "server.pid"} & tracked
         message = git(srv.store, "log", "-1", "--format=%B", env=env)
         assert message.startswith("kg: auto-save ") and "Machine: machine-a" in message
         driver = git(srv.store, "config", "merge.kg-graph.driver", env=env)

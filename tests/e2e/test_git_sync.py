@@ -22,6 +22,7 @@ from git_helpers import bare_repo, committed_graph, git, git_env
 from mcp import Client
 from test_storage_compat import _ref_user
 
+from kg_actors.storage import shards
 from kg_actors.testing import ServerProcess, write_store
 
 T = time.time() - 86_400
@@ -173,12 +174,13 @@ async def test_conflict_markers_in_a_remote_graph_file_undo_the_merge(tmp_path):
     a = _machine(tmp_path, "machine-a", _user("a-lesson-node")).start()
     try:
         assert _sync(a, remote).returncode == 0
-        # Someone merged by hand elsewhere and pushed a graph file with conflict markers.
+        # Someone merged by hand elsewhere and pushed a graph's file (its bucket in git) with conflict markers.
         env = {**a.env, **git_env(tmp_path / "hand", "hand")}
         clone = tmp_path / "hand-clone"
         subprocess.run(["git", "clone", "-q", str(remote), str(clone)], check=True, env=env, timeout=60)
-        text = (clone / "user.json").read_text()
-        (clone / "user.json").write_text("<<<<<<< HEAD\n" + text + "=======\n{}\n>>>>>>> theirs\n")
+        part = clone / shards.folder("user") / shards.bucket("a-lesson-node")
+        text = part.read_text()
+        part.write_text("<<<<<<< HEAD\n" + text + "=======\n{}\n>>>>>>> theirs\n")
         git(clone, "commit", "-qam", "a bad hand merge", env=env)
         git(clone, "push", "-q", "origin", "HEAD:main", env=env)
         await _write(a, "written-before-bad-merge")
@@ -248,7 +250,7 @@ async def test_conflict_markers_in_the_store_are_not_committed_and_the_server_ke
         out = kg(["commit"], a.env)
         assert out.returncode == 1 and "user.json is not a readable graph" in out.stderr, out.stderr
         assert "conflict markers" in out.stderr and "kg restore" in out.stderr
-        assert json.loads(git(a.store, "show", "HEAD:user.json", env=a.env))  # the last commit is untouched
+        assert "written-before-hand-merge" in committed_graph(a.store, env=a.env)["nodes"]  # the last commit stands
         assert {"a-lesson-node", "written-before-hand-merge"} <= set(nodes_by_id(graph(a)["user"]))
         out = kg(["restore", "--at", "HEAD", "user"], a.env)
         assert out.returncode == 0, out.stderr

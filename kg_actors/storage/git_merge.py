@@ -1,0 +1,155 @@
+"""The merge step of a sync: graphs merged per node in this process, everything else by git.
+
+Git would run the merge driver once per file changed on both sides, a Python
+start each; with the graphs kept as buckets that is a dozen starts for one sync.
+So the graph parts are merged here first, in one process: the parts either side
+changed since the merge base are read in one `git cat-file --batch`, merged with
+`core.merge` (one-sided changes come out as they are), and edges into nodes the
+merge deleted are dropped, as the whole-file merge does. Then `git merge
+--no-commit` merges the rest of the tree (its driver for graph parts told to keep
+ours: the parts are overwritten with ours next), the merged parts are written
+and staged, and the merge is committed. A graph one side still holds as a
+single file (a commit made before the mirror, or by kg-memory 0.17) is merged
+whole, once, and leaves the index as the folder takes its place.
+
+Criss-cross histories (more than one merge base) are merged against the first
+base: the per-node rules never lose a version, they may set aside one more.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import attrs
+
+from ..core.merge import Conflict, MergeResult, merge_graphs
+from . import git as G
+from . import git_read as R
+from . import shards
+
+
+@attrs.frozen
+class Plan:
+    """The merged parts of each graph, and the graph files that leave the index."""
+
+    parts: dict[str, dict[str, dict]]  # graph key -> part -> merged value
+    whole: frozenset[str]  # graph keys merged whole: their folder is rewritten entirely
+    conflicts: tuple[Conflict, ...]
+
+
+def _ids(value: dict | None) -> set:
+    return set(shards._mapping((value or {}).get("nodes")))
+
+
+def plan(root: Path, base: str | None, ours: str, theirs: str, now: float) -> Plan:
+    """The merge of every graph (ValueError naming a part that is not a graph)."""
+    lay_b, lay_o, lay_t = R.layouts(root, base), R.layouts(root, ours), R.layouts(root, theirs)
+    out: dict[str, dict[str, dict]] = {}
+    whole: set[str] = set()
+    conflicts: list[Conflict] = []
+    changed_o = R.changed(root, base, ours, shards.ROOT)
+    changed_t = R.changed(root, base, theirs, shards.ROOT)
+    touched: dict[str, set[str]] = {}
+    for rel in changed_o + changed_t:
+        found = shards.split_path(rel)
+        if found:
+            touched.setdefault(found[0], set()).add(found[1])
+    for key in sorted(set(lay_o) | set(lay_t)):
+        kinds = {lay_b.get(key), lay_o.get(key), lay_t.get(key)}
+        if "legacy" in kinds:
+            merged = _merge_whole(root, key, (base, lay_b), (ours, lay_o), (theirs, lay_t), now=now)
+            out[key] = shards.split(merged.merged)
+            whole.add(key)
+            conflicts += merged.conflicts
+        elif key in touched:
+            out[key], set_aside = _merge_parts(root, key, sorted(touched[key]), base, ours, theirs, now)
+            conflicts += set_aside
+    return Plan(out, frozenset(whole), tuple(conflicts))
+
+
+def _merge_whole(root: Path, key: str, *sides: tuple[str | None, dict], now: float) -> MergeResult:
+    graphs = []
+    for rev, lay in sides:
+        graphs.append(R.graph_at(root, rev, key) if rev and key in lay else None)
+    base, ours, theirs = graphs
+    return merge_graphs(base, ours or {}, theirs or {}, now)
+
+
+def _merge_parts(root: Path, key: str, parts: list[str], base: str | None, ours: str, theirs: str,
+                 now: float) -> tuple[dict[str, dict], list[Conflict]]:
+    folder = shards.folder(key)
+    revs = [r for r in (base, ours, theirs) if r]
+    raw = R.blobs(root, [f"{r}:{folder}/{p}" for r in revs for p in parts])
+
+    def side(rev: str | None, part: str) -> dict | None:
+        data = raw.get(f"{rev}:{folder}/{part}") if rev else None
+        return None if data is None else shards.parse(data, f"{folder}/{part} in {rev[:12]}")  # type: ignore[index]
+
+    merged: dict[str, dict] = {}
+    conflicts: list[Conflict] = []
+    deleted: set = set()
+    for part in parts:
+        b, o, t = side(base, part), side(ours, part), side(theirs, part)
+        result = merge_graphs(b, o or {}, t or {}, now)
+        merged[part] = result.merged
+        conflicts += result.conflicts
+        deleted |= (_ids(o) | _ids(t)) - _ids(result.merged)
+    if deleted:  # an edge into a node the merge deleted goes too (its bucket is its other end's)
+        for value in merged.values():
+            edges = shards._edges_of(value)
+            gone = [k for k, e in edges.items() if {e.get("from"), e.get("to")} & deleted]
+            if gone:
+                value["edges"] = {k: e for k, e in edges.items() if k not in gone}
+    return merged, conflicts
+
+
+def merge(root: Path, theirs_ref: str, message: str, remote: str) -> None:
+    """Merge `theirs_ref` (fetched) into HEAD and commit; GitError (nothing changed) when it cannot."""
+    ours = G.head(root)
+    theirs = G.run(root, "rev-parse", "--verify", theirs_ref + "^{commit}").stdout.strip()
+    if ours is None:
+        G.run(root, "merge", "-q", "--ff-only", theirs)
+        return
+    if G.run(root, "merge-base", "--is-ancestor", theirs, ours, check=False).returncode == 0:
+        return  # nothing of theirs we lack
+    if G.run(root, "merge-base", "--is-ancestor", ours, theirs, check=False).returncode == 0:
+        G.run(root, "merge", "-q", "--ff-only", theirs)
+        return
+    bases = G.run(root, "merge-base", "--all", ours, theirs, check=False).stdout.split()
+    undone = f"merging {remote!r} failed and was undone (nothing changed here)"
+    try:
+        result = plan(root, bases[0] if bases else None, ours, theirs, time.time())
+    except ValueError as exc:
+        raise G.GitError(f"{undone}: {exc}") from None
+    legacy = {R.legacy_rel(k) for k in result.parts} | {R.legacy_rel(k) for k in result.whole}
+    # A graph file of record git may touch on the way (one side still tracks it): ours again after.
+    kept = {rel: (root / rel).read_bytes() for rel in legacy if (root / rel).exists()}
+    try:
+        proc = G.run(root, "-c", f"merge.{G.DRIVER}.driver=true", "merge", "-q", "--no-commit", "--no-ff",
+                     "-X", "no-renames", "--allow-unrelated-histories", theirs, check=False, ident=True)
+        _put_back(root, kept)
+        if not (root / ".git" / "MERGE_HEAD").exists():
+            detail = " / ".join((proc.stderr + proc.stdout).strip().splitlines()[-4:])
+            raise G.GitError(f"{undone}: {detail or f'git merge exit {proc.returncode}'}")
+        unmerged = [n for n in G.run(root, "diff", "--name-only", "-z", "--diff-filter=U").stdout.split("\0") if n]
+        folders = {shards.folder(k) for k in result.parts}
+        stuck = [n for n in unmerged if n not in legacy and not any(n.startswith(f + "/") for f in folders)]
+        if stuck:
+            raise G.GitError(f"{undone}: {', '.join(stuck[:5])} changed on both sides and is no graph part; "
+                             "merge it by hand (git merge) and run kg sync again")
+        for key, parts in result.parts.items():
+            shards.write_folder(root, key, parts, only=None if key in result.whole else set(parts))
+        G.run(root, "rm", "-q", "--cached", "--ignore-unmatch", "--", *sorted(legacy))
+        G.run(root, "add", "-A", "--", shards.ROOT)
+        G.run(root, "commit", "-q", "--no-verify", "-m", message, ident=True)
+    except BaseException:
+        if (root / ".git" / "MERGE_HEAD").exists():
+            G.run(root, "merge", "--abort", check=False)
+        _put_back(root, kept)
+        raise
+
+
+def _put_back(root: Path, kept: dict[str, bytes]) -> None:
+    for rel, data in kept.items():
+        shards.write_if_changed(root / rel, data)

@@ -1,0 +1,122 @@
+"""After a merge: what it changed in each graph, read from the changed mirror parts only, and the graph
+files of record rebuilt from them.
+
+A sync's merge changes a graph's mirror folder (`shards/`); the server and every
+tool load the graph file. Each changed graph comes back as a `GraphChange`: the
+changed parts before and after (so a summary, the actor's absorb and the file's
+rebuild cost what changed, not the graph), or the whole graph when the commit
+before the merge held none of its parts (a graph new here, or one still kept as
+a single file). Blocking: the server runs these in worker threads.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import attrs
+
+from ..storage import files, graph_text, mirror, shards
+from ..storage import git_read as R
+from . import common
+
+
+@attrs.frozen
+class GraphChange:
+    key: str
+    base: dict | None  # the changed parts before (or the whole graph when `whole`); None: no graph before
+    merged: dict  # the same parts after (or the whole graph)
+    whole: bool
+    old_parts: dict[str, dict]
+    new_parts: dict[str, dict]
+
+    def summary(self) -> dict:
+        conflicts = sorted(i for i, n in (self.merged.get("nodes") or {}).items()
+                           if isinstance(n, dict) and n.get("_conflicts"))
+        return {**common.changes(self.base, self.merged), "conflicts": conflicts}
+
+
+def changes(root: Path, before: str | None, changed: tuple[str, ...]) -> dict[str, GraphChange]:
+    """The graphs a merge from `before` to the work tree changed, by key."""
+    touched: dict[str, list[str]] = {}
+    for rel in changed:
+        found = shards.split_path(rel)
+        if found:
+            touched.setdefault(found[0], []).append(found[1])
+    out = {}
+    for rel in changed:  # a graph file git itself brought (the remote still keeps it as one file)
+        key = R.legacy_key(rel)
+        if key and key not in touched and (root / rel).exists():
+            merged = files.load_json(root / rel)
+            if isinstance(merged, dict):
+                out[key] = GraphChange(key, R.graph_at(root, before, key) if before else None, merged, True, {}, {})
+    if not touched:
+        return out
+    before_layout = R.layouts(root, before)
+    for key, parts in sorted(touched.items()):
+        folder = root / shards.folder(key)
+        if before_layout.get(key) == "shards":
+            old = R.parts_at(root, before, key, parts)  # type: ignore[arg-type]
+            new = {p: shards.parse((folder / p).read_bytes(), f"{shards.folder(key)}/{p}")
+                   for p in parts if (folder / p).exists()}
+            out[key] = GraphChange(key, shards.join(old), shards.join(new), False, old, new)
+        else:
+            base = R.graph_at(root, before, key) if before else None
+            out[key] = GraphChange(key, base, shards.join(shards.read_folder(root, key)), True, {}, {})
+    return out
+
+
+def rebuild(root: Path, change: GraphChange, graph: dict | graph_text.Indexed | None = None) -> None:
+    """Write graph `change.key`'s file of record from the merged mirror: the changed entries spliced
+    into the file's text when it is in the server's format, else the parsed file patched and written
+    whole. `graph`: the file as it was before the merge, already parsed or indexed (`mirror.update`)."""
+    rel = R.legacy_rel(change.key)
+    path = root / rel
+    data = None
+    if change.whole or not path.exists():
+        full = change.merged if change.whole else shards.join(shards.read_folder(root, change.key))
+    else:
+        ix = graph if isinstance(graph, graph_text.Indexed) else None
+        text = ix.text if ix is not None else path.read_text(encoding="utf-8")
+        spliced = _splice(ix or graph_text.index(text), change)
+        if spliced is not None:
+            data = spliced.encode("utf-8")
+        else:
+            full = shards.patch(graph if isinstance(graph, dict) else json.loads(text), change.old_parts,
+                                change.new_parts)
+    files.write_atomic(path, data if data is not None else files.dump_json(full))
+    mirror.remember(root, change.key, rel)
+
+
+def _updates(old: dict, new: dict) -> dict:
+    return {k: new.get(k, graph_text.MISSING) for k in old.keys() | new.keys()
+            if old.get(k, graph_text.MISSING) != new.get(k, graph_text.MISSING)}
+
+
+def _splice(ix: graph_text.Indexed | None, change: GraphChange) -> str | None:
+    if ix is None:
+        return None
+    mapping = shards._mapping
+    updates: dict[str, dict] = {}
+    for section, pick in (("nodes", lambda v: mapping(v.get("nodes"))), ("edges", shards._edges_of),
+                          ("_meta.versions", lambda v: mapping(mapping(v.get("_meta")).get("versions")))):
+        old: dict = {}
+        new: dict = {}
+        for part, value in change.old_parts.items():
+            if part != shards.META:
+                old.update(pick(value))
+        for part, value in change.new_parts.items():
+            if part != shards.META:
+                new.update(pick(value))
+        updates[section] = _updates(old, new)
+    if shards.META in change.old_parts or shards.META in change.new_parts:
+        old_top = change.old_parts.get(shards.META) or {}
+        new_top = change.new_parts.get(shards.META) or {}
+        if {k: v for k, v in old_top.items() if k != "_meta"} != {k: v for k, v in new_top.items() if k != "_meta"}:
+            return None  # a top-level key changed: rare enough to write the file whole
+        old_meta, new_meta = mapping(old_top.get("_meta")), mapping(new_top.get("_meta"))
+        if mapping(old_meta.get("versions")) != mapping(new_meta.get("versions")):
+            return None
+        updates["_meta"] = _updates({k: v for k, v in old_meta.items() if k != "versions"},
+                                    {k: v for k, v in new_meta.items() if k != "versions"})
+    return graph_text.splice(ix, updates)
