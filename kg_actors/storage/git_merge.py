@@ -153,3 +153,50 @@ def merge(root: Path, theirs_ref: str, message: str, remote: str) -> None:
 def _put_back(root: Path, kept: dict[str, bytes]) -> None:
     for rel, data in kept.items():
         shards.write_if_changed(root / rel, data)
+
+
+@attrs.frozen
+class MergeOutcome:
+    before: str | None
+    after: str | None
+    changed: tuple[str, ...]  # files the merge changed, relative to the store
+    pushed: bool
+    push_error: str | None
+    fetched: bool
+
+
+def fetch_merge_push(root: Path, remote: str) -> MergeOutcome:
+    """Fetch `remote`, merge its branch (same name as ours) into ours, push the result."""
+    reason = G.busy(root)
+    if reason:
+        raise G.GitError(reason)
+    name = G.branch(root)
+    before = G.head(root)
+    url = _remote_url(root, remote)
+    proc = G.run(root, "ls-remote", "--heads", url, name, check=False)
+    if proc.returncode != 0:
+        tail = " / ".join((proc.stderr or "").strip().splitlines()[-2:])
+        raise G.GitError(f"cannot fetch from {remote!r}: {tail or 'unknown error'} (is the remote right and reachable?)")
+    fetched = proc.stdout.strip() != ""  # an empty remote has nothing to merge: the push fills it
+    if fetched:
+        G.run(root, "fetch", "-q", url, f"refs/heads/{name}")
+        merge(root, "FETCH_HEAD", f"kg: sync with {remote} on {G.hostname()}\n\nMachine: {G.hostname()}\n", remote)
+    after = G.head(root)
+    changed: tuple[str, ...] = ()
+    if before and after and before != after:
+        changed = tuple(G.run(root, "diff", "--name-only", before, after).stdout.split())
+    elif before is None and after:
+        changed = tuple(G.run(root, "ls-tree", "-r", "--name-only", after).stdout.split())
+    push = G.run(root, "push", "-q", url, f"HEAD:refs/heads/{name}", check=False)
+    push_error = None
+    if push.returncode != 0:
+        lines = (push.stderr or "").strip().splitlines()
+        said = [ln.strip() for ln in lines if ln.startswith("remote:")][:3]  # the remote's own reason
+        push_error = " / ".join(said + lines[-2:]) or f"exit {push.returncode}"
+    return MergeOutcome(before, after, changed, push.returncode == 0, push_error, fetched)
+
+
+def _remote_url(root: Path, remote: str) -> str:
+    """A configured remote's URL, or `remote` itself (a URL or path)."""
+    proc = G.run(root, "remote", "get-url", remote, check=False)
+    return proc.stdout.strip() if proc.returncode == 0 and proc.stdout.strip() else remote

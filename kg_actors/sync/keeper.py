@@ -26,7 +26,7 @@ import trio
 from .. import actor
 from ..storage import files
 from ..storage import git as G
-from ..storage import git_read
+from ..storage import git_merge, git_read
 from ..storage.layout import Layout
 from . import common, rebuild
 
@@ -145,7 +145,7 @@ class StoreKeeper:
         await trio.to_thread.run_sync(G.commit, self.root, self.clock(), "save before sync")
         with trio.CancelScope(shield=True) as scope:
             scope.deadline = trio.current_time() + MERGE_DEADLINE
-            outcome = await trio.to_thread.run_sync(G.fetch_merge_push, self.root, remote)
+            outcome = await trio.to_thread.run_sync(git_merge.fetch_merge_push, self.root, remote)
             absorbed = await self._absorb(outcome)
         summary = {
             "remote": remote, "initialised": created, "fetched": outcome.fetched, "before": outcome.before,
@@ -155,7 +155,7 @@ class StoreKeeper:
         self.last = {"sync": summary, "ts": self.clock()}
         return summary
 
-    async def _absorb(self, outcome: G.MergeOutcome) -> dict:
+    async def _absorb(self, outcome: git_merge.MergeOutcome) -> dict:
         out: dict[str, Any] = {}
         loaded = {h.key: h for h in self.directory.loaded()}
         found = await trio.to_thread.run_sync(rebuild.changes, self.root, outcome.before, outcome.changed)

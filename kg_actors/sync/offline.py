@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ..storage import files, graph_file, journal, lock
 from ..storage import git as G
-from ..storage import git_read
+from ..storage import git_merge, git_read
 from ..storage.layout import Layout
 from . import common, rebuild
 
@@ -95,7 +95,7 @@ def sync(root: Path, remote: str, now: float) -> dict:
         fold_journals(layout)
         parsed: dict = {}  # what the commit read of each graph file: the rebuild starts from it
         G.commit(root, now, "save before sync", keep=parsed)
-        outcome = G.fetch_merge_push(root, remote)
+        outcome = git_merge.fetch_merge_push(root, remote)
         graphs = {}
         for key, change in rebuild.changes(root, outcome.before, outcome.changed).items():
             rebuild.rebuild(root, change, parsed.get(key))
