@@ -12,7 +12,7 @@ from typing import Any
 import attrs
 
 from . import render
-from .model import Edge, GraphData, Node
+from .model import Edge, GraphReader, Node
 from . import constants as C
 from .paging import Line
 
@@ -40,7 +40,7 @@ class LevelPart:
     archived: int
 
 
-def health_line(graph: GraphData, plan: render.LevelPlan, edges: int | None = None) -> str:
+def health_line(graph: GraphReader, plan: render.LevelPlan, edges: int | None = None) -> str:
     """`edges`: the level's live edge count, for a plan without its archived entries (their
     citations never touch an active node: an active node's entry cites all of its edges)."""
     n = len(plan.active)
@@ -58,7 +58,7 @@ def health_line(graph: GraphData, plan: render.LevelPlan, edges: int | None = No
     return f"HEALTH: {n} nodes, {edges} edges, {unconnected} unconnected ({pct}%), avg {avg} edges/node"
 
 
-def level_part(graph: GraphData, level: str, preloaded: frozenset[str] = frozenset(),
+def level_part(graph: GraphReader, level: str, preloaded: frozenset[str] = frozenset(),
                scores: dict[str, float] | None = None, anchors: bool = True,
                live_edges: int | None = None) -> LevelPart:
     """A level's full-read body; `scores` (unified pool) rank what the ladder hides first.
