@@ -1,7 +1,6 @@
 """What the editor shows of a graph: pure functions over one GraphReader.
 
-Each runs inside the graph's actor (`handle.call`) or on a snapshot, so it
-reads a consistent graph and changes nothing: the editor looks without
+Each runs on a snapshot (`handle.snapshot()`), so it reads a consistent graph and changes nothing: the editor looks without
 promoting or stamping. Shapes are JSON-ready dicts.
 """
 

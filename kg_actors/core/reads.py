@@ -5,6 +5,7 @@ paging can hand a node's "seen" or "read" to the part that shows it.
 """
 
 from __future__ import annotations
+from collections.abc import Mapping
 from typing import Any
 
 
@@ -59,7 +60,7 @@ def health_line(graph: GraphReader, plan: render.LevelPlan, edges: int | None = 
 
 
 def level_part(graph: GraphReader, level: str, preloaded: frozenset[str] = frozenset(),
-               scores: dict[str, float] | None = None, anchors: bool = True,
+               scores: Mapping[str, float] | None = None, anchors: bool = True,
                live_edges: int | None = None) -> LevelPart:
     """A level's full-read body; `scores` (unified pool) rank what the ladder hides first.
 
