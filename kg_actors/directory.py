@@ -211,7 +211,7 @@ class GraphDirectory:
         try:
             handle = self._handles.get(key)
             if handle is not None and check is not None:
-                check(len(handle.snapshot().nodes))
+                check(len((await handle.current()).graph.nodes))
             self._handles.pop(key, None)
             if handle is not None:
                 await handle.fold()

@@ -53,7 +53,7 @@ from .core.steps import run_steps
 from .hook_priority import YieldToHooks
 from .derived import Derived as Derived, build_derived as build_derived
 from .graph_handle import GraphHandle as GraphHandle
-from .graph_view import Outlet
+from .graph_view import GraphView, Outlet
 from .graph_loading import load_fresh
 from .graph_writer import Resync, Snapshot, ToWriter, Written, run_writer
 from .storage import files, journal
@@ -94,6 +94,9 @@ class GraphState:
     def install_index(self, msg: m.InstallIndex) -> None:
         msg.index.sync(self.graph)  # catch up with what changed while it was built
         self.derived.index = msg.index
+
+    def current(self, msg: m.Current) -> GraphView:
+        return self.derived.view(self.graph.snapshot())
 
     def debt(self, msg: m.GetDebt) -> Debt:
         return self.derived.debt(self.graph, msg.now)
@@ -294,7 +297,7 @@ class GraphState:
 # How the actor answers each message (Fold, Refresh and Discard are the loop's own), and
 # the read-only preparation a message has, run in steps before it.
 HANDLERS: dict[type[m.GraphMessage[Any]], Callable[[GraphState, Any], object]] = {
-    m.InstallIndex: GraphState.install_index, m.GetDebt: GraphState.debt,
+    m.InstallIndex: GraphState.install_index, m.Current: GraphState.current, m.GetDebt: GraphState.debt,
     m.TouchPaths: GraphState.touch_paths, m.SetMissingTouches: GraphState.set_missing_touches,
     m.SetActivityDays: GraphState.set_activity_days, m.NodeIds: GraphState.node_ids,
     m.GetNodes: GraphState.get_nodes, m.GetNode: GraphState.get_node, m.References: GraphState.references,

@@ -43,13 +43,18 @@ class GraphHandle:
         self._mailbox.send.close()
 
     async def view(self) -> GraphView:
-        """The latest view with the search index in place (waits for its first build)."""
+        """The current view (`current`) with the search index in place (waits for its first build)."""
         await self._index_ready.wait()
-        return self._outlet.view
+        return await self.current()
 
     def view_now(self) -> GraphView:
-        """The latest view the actor published, search index or not (no message: never waits)."""
+        """The latest view the actor published, search index or not (no message: never waits, but a
+        write refused by the store may show until the actor's next message puts the graph back)."""
         return self._outlet.view
+
+    async def current(self) -> GraphView:
+        """The view as of every message sent before (a message: it queues behind them)."""
+        return await self._mailbox.ask(m.Current())
 
     def snapshot(self) -> GraphSnapshot:
         """The graph as of its last change, frozen."""

@@ -17,6 +17,7 @@ from .core.compaction import CompactionResult
 from .core.debt import Debt
 from .core.model import Edge, EdgeKey, Node
 from .core.search import SearchIndex
+from .graph_view import GraphView
 
 
 @attrs.frozen
@@ -71,6 +72,14 @@ class Discard(GraphMessage[bool]):
 class InstallIndex(GraphMessage[None]):
     op = "install_index"
     index: SearchIndex
+
+
+@attrs.frozen
+class Current(GraphMessage["GraphView"]):
+    """The view as of every message sent before this one (and after the resync a refused write
+    calls for): what a read that must show the caller's own writes, or not a refused one, takes."""
+
+    op = "current"
 
 
 @attrs.frozen

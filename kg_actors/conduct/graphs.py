@@ -59,7 +59,7 @@ async def project_row(floor: Floor, slug: str) -> dict[str, Any]:
     path = directory.layout.graph_file(key)
     if key in directory.loaded_keys():
         handle = await directory.get(key)
-        snap = handle.snapshot()
+        snap = (await handle.current()).graph
         recorded, graph_counts = snap.project_path, counts(snap)
     else:
         # Read from disk without starting an actor: listing must not load every graph.
@@ -101,7 +101,7 @@ async def debts(floor: Floor) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     for key in ["user"] + [f"project:{slug}" for slug in floor.layout.project_slugs()]:
         handle = await floor.graph(key)
-        graph = handle.snapshot()
+        graph = (await handle.current()).graph
         d = await handle.debt(now=now)
         row = {"graph": key, "level": "user" if key == "user" else "project", "debt": debt.debt_dict(d)}
         if graph.project_path:

@@ -107,7 +107,8 @@ async def _node_read(floor: Floor, view: SessionView, node_ids: list[str], level
         got = await handle.get_nodes(ids=[node_id])
         edges = got[0][1] if got[0] is not None else []
         if lvl == "user" and view.project_path is not None:
-            edges = edges + _cross_level_edges((await floor.graph_for(view, "project")).snapshot(), node_id)
+            project = await floor.graph_for(view, "project")
+            edges = edges + _cross_level_edges((await project.current()).graph, node_id)
         if floor.touch_check is not None:  # a touch whose file is gone is shown so, with where it went
             node = await floor.touch_check.marked(node, view.project_path if lvl == "project" else None)
         blocks.append(reads.node_block(lvl, node, edges, promoted=not node.active and not view.maintenance))
@@ -122,7 +123,7 @@ async def _full_read(floor: Floor, view: SessionView, notices: list[str]) -> lis
     now = floor.clock()
     parts, debt_lines = [], {}
     for lvl, handle in await floor.levels_of(view):
-        parts.append(floor.views.level_part(handle.key, handle.view_now(), lvl, preloaded, now))
+        parts.append(floor.views.level_part(handle.key, await handle.current(), lvl, preloaded, now))
         debt_lines[lvl] = debt.debt_line(await handle.debt(now=now))
         unreadable = floor.directory.unreadable(handle.key)
         if unreadable:  # the level is served empty: say why, and how to get it back
@@ -135,7 +136,7 @@ async def _full_read(floor: Floor, view: SessionView, notices: list[str]) -> lis
 
 async def _maintain_read(floor: Floor, view: SessionView, notices: list[str]) -> list[Line]:
     handle = await floor.graph("maintain")
-    part = reads.level_part(handle.snapshot(), "maintain")
+    part = reads.level_part((await handle.current()).graph, "maintain")
     lines: list[Line] = [(reads.level_header(part), None), *((b.text, None) for b in part.body),
                          (part.health, None), ("", None),
                          (f"Session: {view.sid}", None)]

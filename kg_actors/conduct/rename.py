@@ -58,7 +58,7 @@ async def rename(floor: Floor, sid: str | None, old_id: str, new_id: str, level:
         projects = await _all_projects(floor)
         captured = []
         for key, ph in projects:
-            owns_old, owns_new, refs = _rename_probe(ph.snapshot(), old_id, new_id)
+            owns_old, owns_new, refs = _rename_probe((await ph.current()).graph, old_id, new_id)
             if refs and not owns_old and owns_new:
                 captured.append(key.removeprefix("project:"))
         if captured:
@@ -78,7 +78,7 @@ async def rename(floor: Floor, sid: str | None, old_id: str, new_id: str, level:
     rewired = await handle.rename_local(old_id=old_id, new_id=new_id, now=now, writer=writer)
     skipped = []
     for key, ph in projects:
-        owns_old, owns_new, refs = _rename_probe(ph.snapshot(), old_id, new_id)
+        owns_old, owns_new, refs = _rename_probe((await ph.current()).graph, old_id, new_id)
         if not refs:
             continue
         if owns_old:

@@ -76,7 +76,8 @@ def routes(runtime) -> list[Route]:
     # -- the store -------------------------------------------------------------
     async def projects(request: Request) -> JSONResponse:
         rows = [await graphs.project_row(floor, slug) for slug in sorted(graphs.project_slugs(floor))]
-        user = V.counts((await directory.get("user")).snapshot())
+        user_graph = await directory.get("user")
+        user = V.counts((await user_graph.current()).graph)
         return JSONResponse({"projects": rows, "user": user})
 
     async def remove_project(request: Request) -> JSONResponse:
@@ -113,14 +114,14 @@ def routes(runtime) -> list[Route]:
     async def picture(request: Request) -> JSONResponse:
         level, project_path = where(request)
         handle, root = await graph_of(level, project_path)
-        out = V.picture(handle.snapshot())
+        out = V.picture((await handle.current()).graph)
         return JSONResponse({"level": level, "project_path": root, **out})
 
     async def states(request: Request) -> JSONResponse:
         """Every node's tier: compaction moves tiers on writes and on the tick without a feed event of its own."""
         level, project_path = where(request)
         handle, root = await graph_of(level, project_path)
-        out = {i: n.state for i, n in handle.snapshot().nodes.items()}
+        out = {i: n.state for i, n in (await handle.current()).graph.nodes.items()}
         return JSONResponse({"level": level, "project_path": root, "states": out})
 
     # -- nodes -----------------------------------------------------------------
@@ -128,7 +129,7 @@ def routes(runtime) -> list[Route]:
         level, project_path = where(request)
         node_id = node_id_of(request)
         handle, root = await graph_of(level, project_path)
-        node = V.node_detail(handle.snapshot(), node_id)
+        node = V.node_detail((await handle.current()).graph, node_id)
         if node is None:
             raise NotFound(f"node '{node_id}' not found in the {level} graph")
         return JSONResponse({"level": level, "project_path": root, "node": node})
@@ -144,7 +145,7 @@ def routes(runtime) -> list[Route]:
             create_only=_flag(body, "create"),
         )
         result = out.result
-        node = V.node_detail(handle.snapshot(), node_id)
+        node = V.node_detail((await handle.current()).graph, node_id)
         return JSONResponse({"level": level, "project_path": root, "node": node, "created": result.created,
                              "changed": result.changed, "warnings": list(result.warnings)},
                             status_code=201 if result.created else 200)
@@ -170,7 +171,7 @@ def routes(runtime) -> list[Route]:
         node_id = node_id_of(request)
         handle, root = await graph_of(level, project_path)
         now = runtime.clock()
-        explained = scoring.explain(handle.snapshot(), node_id, now)
+        explained = scoring.explain((await handle.current()).graph, node_id, now)
         return JSONResponse({"level": level, "project_path": root, "now": now, **explained})
 
     # -- edges -----------------------------------------------------------------
@@ -205,7 +206,7 @@ def routes(runtime) -> list[Route]:
             if state is None:
                 raise NotFound(f"no progress for task '{task_id}' in the {level} graph")
             return JSONResponse({"level": level, "project_path": root, "task_id": task_id, "state": state})
-        tasks = dict(handle.snapshot().progress)
+        tasks = dict((await handle.current()).graph.progress)
         return JSONResponse({"level": level, "project_path": root, "tasks": tasks})
 
     async def put_progress(request: Request) -> JSONResponse:
@@ -241,7 +242,7 @@ def routes(runtime) -> list[Route]:
             handles.append(("project", handle))
         levels = {}
         for level, handle in handles:
-            levels[level] = V.budget(handle.snapshot())
+            levels[level] = V.budget((await handle.current()).graph)
             d = await handle.debt(now=runtime.clock())
             levels[level].update(debt=debt.debt_line(d), debt_factors=debt.debt_dict(d))
         return JSONResponse({"project_path": root, "levels": levels})

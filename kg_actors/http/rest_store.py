@@ -58,7 +58,7 @@ def routes(runtime) -> list[Route]:
         out = []
         for handle in runtime.directory.loaded():
             rows = [{"id": n.id, "gist": n.gist, "others": n.extra[CONFLICTS_FIELD]}
-                    for n in handle.snapshot().nodes.values() if n.extra.get(CONFLICTS_FIELD)]
+                    for n in (await handle.current()).graph.nodes.values() if n.extra.get(CONFLICTS_FIELD)]
             for row in rows:
                 out.append({"level": handle.level, "project_path": runtime.directory.root_of(handle.key), **row})
         return JSONResponse({"conflicts": out})
