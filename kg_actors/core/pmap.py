@@ -1,16 +1,20 @@
 """PMap: a persistent (immutable, structurally shared) mapping that keeps insertion order.
 
 A graph snapshot holds its nodes and edges in PMaps, so a new version costs
-what changed, not the graph: `evolve` copies only the chunks and buckets the
-change lands in, and the new map shares every other one with the old.
+what changed, not the graph: `evolve` copies only the few small pieces a
+change lands in, and the new map shares every other piece with the old.
 
-Layout: values live in chunks (small dicts of up to CHUNK entries, filled in
-insertion order, so iterating the chunks in turn is iterating the map in
-insertion order, at dict speed); a key finds its chunk through `where`, a table
-of buckets keyed by the key's hash. Updating a key copies its chunk; adding one
-copies the last chunk and the key's bucket; the two tables of pointers are
-copied too (a memcpy of about N/64 and N/16 slots). Nothing here is ever
-changed after it is made: an attempt to assign raises TypeError.
+Layout, two levels each, of FAN pointers a level:
+- values live in chunks (dicts of up to CHUNK entries, filled in insertion
+  order, so iterating the chunks in turn is iterating the map in insertion
+  order, at dict speed); chunk c is `_pages[c // FAN][c % FAN]`;
+- a key finds its chunk's number in a bucket (a small dict) picked by the key's
+  hash; bucket b is `_where[b // FAN][b % FAN]`.
+Changing a key copies its chunk, its bucket, the two pages holding them, and
+the two top tuples (about N/4,096 and N/1,024 pointers): a few hundred pointers
+at 100,000 keys. When the map outgrows its buckets it is rebuilt once, O(N),
+which a doubling of the map pays for. Nothing here is changed after it is
+made: an attempt to assign raises.
 """
 
 from __future__ import annotations
@@ -23,19 +27,24 @@ K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 D = TypeVar("D")
 
+FAN = 64  # pointers per page, and pages per top tuple before it grows
 CHUNK = 64  # entries per value chunk
-BUCKET_LOAD = 16  # keys per `where` bucket before the table doubles
-_EMPTY: dict[Any, Any] = {}  # shared by every empty bucket; never written (buckets are copied first)
-_MISSING = object()
+BUCKET_LOAD = 16  # keys per bucket before the bucket count doubles
+_EMPTY: dict[Any, Any] = {}  # every empty bucket; never written (a bucket is copied first)
+
+
+def _paged(items: list[Any]) -> tuple[tuple[Any, ...], ...]:
+    return tuple(tuple(items[i:i + FAN]) for i in range(0, len(items), FAN))
 
 
 class PMap(Mapping[K, V], Generic[K, V]):
     """An immutable mapping; `evolve` returns a new version sharing what did not change."""
 
-    __slots__ = ("_chunks", "_where", "_mask", "_len", "__weakref__")
+    __slots__ = ("_pages", "_nchunks", "_where", "_mask", "_len", "__weakref__")
 
-    _chunks: tuple[dict[K, V], ...]
-    _where: tuple[dict[K, int], ...]
+    _pages: tuple[tuple[dict[K, V], ...], ...]
+    _nchunks: int
+    _where: tuple[tuple[dict[K, int], ...], ...]
     _mask: int
     _len: int
 
@@ -50,33 +59,34 @@ class PMap(Mapping[K, V], Generic[K, V]):
                     chunks.append({})
                 at = seen[key] = len(chunks) - 1
             chunks[at][key] = value
-        return cls._make(tuple(chunks), seen)
-
-    @classmethod
-    def _make(cls, chunks: tuple[dict[K, V], ...], where: Mapping[K, int]) -> PMap[K, V]:
-        size = 16
-        while size * BUCKET_LOAD < len(where):
+        size = FAN
+        while size * BUCKET_LOAD < len(seen):
             size *= 2
         buckets: list[dict[K, int]] = [_EMPTY] * size
         mask = size - 1
-        for key, at in where.items():
+        for key, at in seen.items():
             b = hash(key) & mask
             if buckets[b] is _EMPTY:
                 buckets[b] = {}
             buckets[b][key] = at
+        return cls._make(_paged(chunks), len(chunks), _paged(buckets), mask, len(seen))
+
+    @classmethod
+    def _make(cls, pages: tuple[tuple[dict[K, V], ...], ...], nchunks: int,
+              where: tuple[tuple[dict[K, int], ...], ...], mask: int, size: int) -> PMap[K, V]:
         self = object.__new__(cls)
-        object.__setattr__(self, "_chunks", chunks)
-        object.__setattr__(self, "_where", tuple(buckets))
-        object.__setattr__(self, "_mask", mask)
-        object.__setattr__(self, "_len", len(where))
+        for name, value in (("_pages", pages), ("_nchunks", nchunks), ("_where", where), ("_mask", mask),
+                            ("_len", size)):
+            object.__setattr__(self, name, value)
         return self
 
     # -- reading
     def __getitem__(self, key: K) -> V:
-        at = self._where[hash(key) & self._mask].get(key)
+        b = hash(key) & self._mask
+        at = self._where[b >> 6][b & 63].get(key)
         if at is None:
             raise KeyError(key)
-        return self._chunks[at][key]
+        return self._pages[at >> 6][at & 63][key]
 
     @overload
     def get(self, key: K, /) -> V | None: ...
@@ -84,20 +94,25 @@ class PMap(Mapping[K, V], Generic[K, V]):
     def get(self, key: K, default: V | D, /) -> V | D: ...
 
     def get(self, key: K, default: Any = None) -> Any:
-        at = self._where[hash(key) & self._mask].get(key)
-        return default if at is None else self._chunks[at][key]
+        b = hash(key) & self._mask
+        at = self._where[b >> 6][b & 63].get(key)
+        return default if at is None else self._pages[at >> 6][at & 63][key]
 
     def __contains__(self, key: object) -> bool:
         try:
-            return key in self._where[hash(key) & self._mask]
+            b = hash(key) & self._mask
         except TypeError:  # unhashable: not a key
             return False
+        return key in self._where[b >> 6][b & 63]
 
     def __len__(self) -> int:
         return self._len
 
+    def _chunks(self) -> Iterator[dict[K, V]]:
+        return chain.from_iterable(self._pages)
+
     def __iter__(self) -> Iterator[K]:
-        return chain.from_iterable(self._chunks)
+        return chain.from_iterable(self._chunks())
 
     def keys(self) -> KeysView[K]:
         return _Keys(self)
@@ -119,62 +134,54 @@ class PMap(Mapping[K, V], Generic[K, V]):
 
     # -- new versions
     def evolve(self, sets: Mapping[K, V] | Iterable[tuple[K, V]] = (), deletes: Iterable[K] = ()) -> PMap[K, V]:
-        """A new version with `sets` assigned and `deletes` removed (absent keys are ignored).
-
-        Costs the keys given (their chunks and buckets are copied), not the map.
-        """
-        chunks = list(self._chunks)
-        buckets = list(self._where)
-        mask, size = self._mask, self._len
-        copied: set[int] = set()  # chunks and buckets copied in this call, so writable
-        copied_b: set[int] = set()
-
-        def chunk(at: int) -> dict[K, V]:
-            if at not in copied:
-                chunks[at] = dict(chunks[at])
-                copied.add(at)
-            return chunks[at]
+        """A new version with `sets` assigned and `deletes` removed (absent keys are ignored); this
+        one when nothing changes. Costs the keys given (their chunks and buckets), not the map."""
+        where, pages, mask = self._where, self._pages, self._mask
+        buckets: dict[int, dict[K, int]] = {}  # copied in this call, so writable
+        chunks: dict[int, dict[K, V]] = {}
+        nchunks, size = self._nchunks, self._len
 
         def bucket(b: int) -> dict[K, int]:
-            if b not in copied_b:
-                buckets[b] = dict(buckets[b])
-                copied_b.add(b)
-            return buckets[b]
+            got = buckets.get(b)
+            if got is None:
+                got = buckets[b] = dict(where[b >> 6][b & 63])
+            return got
+
+        def chunk(c: int) -> dict[K, V]:
+            got = chunks.get(c)
+            if got is None:
+                got = chunks[c] = dict(pages[c >> 6][c & 63]) if c < self._nchunks else {}
+            return got
 
         for key in deletes:
             b = hash(key) & mask
-            at = buckets[b].get(key)
+            at = (buckets[b] if b in buckets else where[b >> 6][b & 63]).get(key)
             if at is None:
                 continue
             del bucket(b)[key]
             del chunk(at)[key]
             size -= 1
-        pairs = sets.items() if isinstance(sets, Mapping) else sets
-        for key, value in pairs:
+        for key, value in sets.items() if isinstance(sets, Mapping) else sets:
             b = hash(key) & mask
-            at = buckets[b].get(key)
+            at = (buckets[b] if b in buckets else where[b >> 6][b & 63]).get(key)
             if at is None:
-                if not chunks or len(chunks[-1]) >= CHUNK:
-                    chunks.append({})
-                    copied.add(len(chunks) - 1)
-                at = len(chunks) - 1
+                last = nchunks - 1
+                held = chunks.get(last) if last in chunks else (pages[last >> 6][last & 63] if last >= 0 else None)
+                if held is None or len(held) >= CHUNK:
+                    last = nchunks
+                    nchunks += 1
+                at = last
                 bucket(b)[key] = at
                 size += 1
             chunk(at)[key] = value
-        live = (size + CHUNK - 1) // CHUNK
-        if size > BUCKET_LOAD * (mask + 1) or len(chunks) > 2 * live + 8:
-            # Rare: the bucket table doubles, or deletions left many chunks near empty. O(N) once
-            # per doubling of the map, so O(1) per change on average.
-            return PMap(chain.from_iterable(c.items() for c in chunks))
-        for b in copied_b:
-            if not buckets[b]:
-                buckets[b] = _EMPTY
-        out = object.__new__(PMap)
-        object.__setattr__(out, "_chunks", tuple(chunks))
-        object.__setattr__(out, "_where", tuple(buckets))
-        object.__setattr__(out, "_mask", mask)
-        object.__setattr__(out, "_len", size)
-        return out
+        if not buckets and not chunks:
+            return self
+        new = PMap._make(_patched(pages, chunks, False), nchunks, _patched(where, buckets, True), mask, size)
+        if size > BUCKET_LOAD * (mask + 1) or nchunks > 2 * (size // CHUNK) + 8:
+            # Rare: the buckets double, or deletions left many chunks near empty. O(N) once per
+            # doubling of the map, so O(1) per change on average.
+            return PMap(new.items())
+        return new
 
     def set(self, key: K, value: V) -> PMap[K, V]:
         return self.evolve(((key, value),))
@@ -183,25 +190,48 @@ class PMap(Mapping[K, V], Generic[K, V]):
         return self.evolve((), (key,))
 
 
+def _patched(top: tuple[tuple[Any, ...], ...], changed: dict[int, Any],
+             share_empty: bool) -> tuple[tuple[Any, ...], ...]:
+    """`top` with the slots `changed` replaced, copying only the pages they are on (a slot one past
+    the end extends it; an emptied bucket becomes the shared empty one when `share_empty`)."""
+    if not changed:
+        return top
+    out = list(top)
+    by_page: dict[int, list[Any]] = {}
+    for slot, value in sorted(changed.items()):
+        p = slot >> 6
+        page = by_page.get(p)
+        if page is None:
+            page = by_page[p] = list(out[p]) if p < len(out) else []
+        if len(page) == slot & 63:
+            page.append(value)
+        page[slot & 63] = _EMPTY if share_empty and not value else value
+    for p, page in by_page.items():
+        if p == len(out):
+            out.append(())
+        out[p] = tuple(page)
+    return tuple(out)
+
+
 class _Keys(KeysView[K]):
     _mapping: PMap[K, Any]
 
     def __iter__(self) -> Iterator[K]:
-        return chain.from_iterable(self._mapping._chunks)
+        return iter(self._mapping)
 
 
 class _Values(ValuesView[V]):
     _mapping: PMap[Any, V]
 
     def __iter__(self) -> Iterator[V]:
-        return chain.from_iterable(c.values() for c in self._mapping._chunks)
+        return chain.from_iterable(c.values() for c in self._mapping._chunks())
 
 
 class _Items(ItemsView[K, V]):
     _mapping: PMap[K, V]
 
     def __iter__(self) -> Iterator[tuple[K, V]]:
-        return chain.from_iterable(c.items() for c in self._mapping._chunks)
+        return chain.from_iterable(c.items() for c in self._mapping._chunks())
 
 
 EMPTY: PMap[Any, Any] = PMap()

@@ -62,6 +62,25 @@ def test_pmap_agrees_with_a_dict_under_random_changes():
     assert list(m.items()) == list(live.items())
 
 
+def test_pmap_grows_past_its_buckets_and_shrinks_back_keeping_every_version():
+    versions, live = [], {}
+    m: PMap[str, int] = PMap()
+    for i in range(0, 6000, 3):  # past 64 buckets x 16 keys: the table doubles, twice
+        batch = {f"k{j}": j for j in range(i, i + 3)}
+        live.update(batch)
+        m = m.evolve(batch)
+        if i % 999 == 0:
+            versions.append((dict(live), m))
+    for i in range(0, 6000, 2):  # most go: chunks near empty are packed again
+        live.pop(f"k{i}", None)
+        live.pop(f"k{i + 1}", None) if i % 3 else None
+        m = m.evolve((), [f"k{i}", f"k{i + 1}"] if i % 3 else [f"k{i}"])
+    assert list(m.items()) == list(live.items()) and len(m) == len(live)
+    for want, held in versions:
+        assert list(held.items()) == list(want.items())
+    assert m.evolve((), ["absent"]) is m
+
+
 def test_pmap_refuses_every_change_in_place():
     m = PMap({"a": 1})
     with pytest.raises(TypeError):
@@ -136,6 +155,8 @@ def test_a_snapshot_shares_what_did_not_change():
     before = graph.snapshot()
     graph_ops.put_node(graph, "project", "n1", "changed", None, None, 10.0, graph_ops.Writer("s1"))
     after = graph.snapshot()
-    shared = sum(a is b for a, b in zip(before.nodes._chunks, after.nodes._chunks))
-    assert shared >= len(before.nodes._chunks) - 1  # one chunk copied: the one the change lands in
+    chunks = list(before.nodes._chunks())
+    shared = sum(a is b for a, b in zip(chunks, after.nodes._chunks()))
+    assert shared == len(chunks) - 1  # one chunk copied: the one the change lands in
+    assert after.nodes._where is before.nodes._where  # an update moves no key: the buckets are all shared
     assert graph.snapshot() is after  # no change, no new version
