@@ -29,6 +29,7 @@ def build_derived(graph: GraphData, now: float) -> Derived:
     The search index is the slow one (seconds at 10,000 nodes): the actor
     builds it in the background from a snapshot and installs it when done.
     """
+    graph.snapshot()  # the first version, O(graph): made here, in the worker thread, not on the actor's loop
     derived = Derived(None, touches.TouchIndex.build(graph, os.path.realpath(Path.home())), WrittenLog.build(graph),
                       ChargeIndex.build(graph))
     derived.debt(graph, now)  # the first call warms its per-graph term counts
