@@ -1,26 +1,26 @@
 """The derived state of one graph: indexes kept current with it, and per-version caches.
 
 The graph actor owns a Derived beside its graph and updates it with every
-change it commits (GraphState.changed); hook replies read it through a view.
-Among its indexes is the level's charge (core/charge.py), which a write's
-compaction plan starts from, so planning costs the change, not the level.
+change it commits (GraphState.changed); nobody else writes it. Readers see it
+through the GraphView the actor publishes (`view`): frozen recent values and
+the indexes as they stand. Among its indexes is the level's charge
+(core/charge.py), which a write's compaction plan starts from, so planning
+costs the change, not the level.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from types import MappingProxyType
+from typing import Any
 
-import attrs
-
-from .core import debt, reads, render, scoring, search, touches
+from .core import debt, render, scoring, search, touches
 from .core.charge import ChargeIndex
-from .core.model import GraphData, Node
+from .core.model import GraphData, GraphReader
+from .core.snapshot import GraphSnapshot
 from .core.written import WrittenLog
-
-T = TypeVar("T")
+from .graph_view import GraphView, Recent
 
 
 def build_derived(graph: GraphData, now: float, charges: ChargeIndex | None = None) -> Derived:
@@ -30,6 +30,7 @@ def build_derived(graph: GraphData, now: float, charges: ChargeIndex | None = No
     builds it in the background from a snapshot and installs it when done.
     `charges`: the graph's charge index when the caller has one current (settling keeps one).
     """
+    graph.snapshot()  # the first version, O(graph): made here, in the worker thread, not on the actor's loop
     derived = Derived(None, touches.TouchIndex.build(graph, os.path.realpath(Path.home())), WrittenLog.build(graph),
                       charges if charges is not None else ChargeIndex.build(graph))
     derived.debt(graph, now)  # the first call warms its per-graph term counts
@@ -37,14 +38,6 @@ def build_derived(graph: GraphData, now: float, charges: ChargeIndex | None = No
     derived.debt(graph, now)
     derived.live_edges(graph)
     return derived
-
-
-@attrs.frozen
-class NodesSnapshot:
-    """Frozen nodes as of one moment: enough for SearchIndex.build off the event loop."""
-
-    nodes: dict[str, Node]
-    gen: int = -2
 
 
 class Derived:
@@ -62,9 +55,14 @@ class Derived:
         self.debt_inputs = 0  # bumped when missing_touches or activity_days change
         self._scores: tuple[int, dict[str, float]] | None = None
         self._live_edges: tuple[int, int] | None = None
-        self._stale: set[str] = set()  # recent values handed out older than the graph
-        self._part: tuple[int, str, reads.LevelPart] | None = None
-        self._gists_part: tuple[int, str, reads.LevelPart] | None = None
+        self._recent: Recent | None = None  # the frozen copy views hand out, made once per refresh
+
+    def view(self, graph: GraphSnapshot) -> GraphView:
+        """What readers get: the snapshot, the recent values, and the indexes as they stand."""
+        if self._recent is None:
+            scores = None if self._scores is None else (self._scores[0], MappingProxyType(self._scores[1]))
+            self._recent = Recent(scores, self._debt, self._live_edges)
+        return GraphView(graph, self._recent, self.index, self.touch_index, self.written, self.missing_touches)
 
     def node_changed(self, graph: GraphData, node_id: str, applied: float | None = None) -> None:
         node = graph.nodes.get(node_id)
@@ -80,45 +78,25 @@ class Derived:
         else:
             self.written.update_node(node, applied)
 
-    def scores(self, graph: GraphData, now: float) -> dict[str, float]:
+    def scores(self, graph: GraphReader, now: float) -> dict[str, float]:
         """Unified-pool scores. Percentile ranks do not move with `now`, so one per graph version."""
         if self._scores is None or self._scores[0] != graph.gen:
             self._scores = (graph.gen, scoring.unified_scores(graph, now))
+            self._recent = None
         return self._scores[1]
 
     # Values of a recent graph version, for hook replies: each costs 20-100 ms at 10,000 nodes,
-    # which no reply may pay after every write. Computed at first use; a reply that finds one
-    # older than the graph flags it, and the tick recomputes what is flagged, off the loop.
-    def recent_scores(self, graph: GraphData, now: float) -> dict[str, float]:
-        """Scores to order a few recalled nodes or shed preload gists by; a newer node has none."""
-        return self._recently("scores", self._scores, graph.gen, lambda: self.scores(graph, now))
+    # which no reply may pay after every write. Readers get the ones held (GraphView.recent);
+    # the tick recomputes those older than the graph, off the loop, from a snapshot.
+    def stale(self, graph: GraphReader, now: float) -> frozenset[str]:
+        """The recent values held for an older version than `graph`'s (or an older day or inputs)."""
+        keys = {"scores": (self._scores, graph.gen), "debt": (self._debt, self._debt_key(graph, now)),
+                "live_edges": (self._live_edges, graph.gen)}
+        return frozenset(name for name, (held, key) in keys.items() if held is not None and held[0] != key)
 
-    def recent_debt(self, graph: GraphData, now: float) -> debt.Debt:
-        return self._recently("debt", self._debt, self._debt_key(graph, now), lambda: self.debt(graph, now))
-
-    def recent_live_edges(self, graph: GraphData) -> int:
-        return self._recently("live_edges", self._live_edges, graph.gen, lambda: self.live_edges(graph))
-
-    def _recently(self, name: str, held: tuple[object, T] | None, key: object, fresh: Callable[[], T]) -> T:
-        """`held`: (the key it was computed for, the value)."""
-        if held is None:
-            return fresh()
-        if held[0] != key:
-            self._stale.add(name)
-        return held[1]
-
-    def take_stale(self) -> frozenset[str]:
-        stale, self._stale = frozenset(self._stale), set()
-        return stale
-
-    def refresh(self, graph: GraphData, now: float, names: frozenset[str]) -> None:
-        """Recompute the recent values `names` (take_stale) and put them in place."""
-        self.install_recent(self.compute_recent(graph, now, names))
-
-    def compute_recent(self, graph: GraphData, now: float, names: frozenset[str]) -> dict[str, tuple[Any, Any]]:
-        """The recent values `names`, each with the key it holds for. Reads `graph` and writes nothing
-        here: the actor runs this in a worker thread (taking no message, so the graph stays as it is)
-        while hook replies on the loop may fill this object's caches; it swaps the result in after."""
+    def compute_recent(self, graph: GraphSnapshot, now: float, names: frozenset[str]) -> dict[str, tuple[Any, Any]]:
+        """The recent values `names`, each with the key it holds for. Reads the snapshot and writes
+        nothing: the actor runs this in a worker thread and swaps the result in after (install_recent)."""
         out: dict[str, tuple[Any, Any]] = {}
         for name in sorted(names):
             if name == "scores":
@@ -134,35 +112,23 @@ class Derived:
         """Put values compute_recent made in place (on the actor's loop)."""
         for name, held in values.items():
             setattr(self, f"_{name}", held)
+        self._recent = None
 
-    def live_edges(self, graph: GraphData) -> int:
+    def live_edges(self, graph: GraphReader) -> int:
         if self._live_edges is None or self._live_edges[0] != graph.gen:
             self._live_edges = (graph.gen, render.live_edge_count(graph))
+            self._recent = None
         return self._live_edges[1]
 
-    def level_part(self, graph: GraphData, level: str, preloaded: frozenset[str], now: float) -> reads.LevelPart:
-        """The full read's body for this level: the render plan is rebuilt only when the graph changed."""
-        if self._part is None or self._part[:2] != (graph.gen, level):
-            self._part = (graph.gen, level, reads.level_part(graph, level, frozenset(), self.scores(graph, now)))
-        return reads.with_preloaded(self._part[2], preloaded)
-
-    def gists_part(self, graph: GraphData, level: str, now: float) -> reads.LevelPart:
-        """The level's body without its archived anchors, valued by recent scores: the preload's,
-        when its gists alone overflow it (planning 10,000 anchors per write is what it spares)."""
-        if self._gists_part is None or self._gists_part[:2] != (graph.gen, level):
-            part = reads.level_part(graph, level, frozenset(), self.recent_scores(graph, now), anchors=False,
-                                    live_edges=self.recent_live_edges(graph))
-            self._gists_part = (graph.gen, level, part)
-        return self._gists_part[2]
-
-    def debt(self, graph: GraphData, now: float) -> debt.Debt:
+    def debt(self, graph: GraphReader, now: float) -> debt.Debt:
         key = self._debt_key(graph, now)
         if self._debt is None or self._debt[0] != key:
             self._debt = (key, debt.compute_debt(graph, now, missing_touches=self.missing_touches,
                                                  activity_days=self.activity_days))
+            self._recent = None
         return self._debt[1]
 
-    def _debt_key(self, graph: GraphData, now: float) -> tuple[int, int, int]:
+    def _debt_key(self, graph: GraphReader, now: float) -> tuple[int, int, int]:
         return graph.gen, int(now // 86_400), self.debt_inputs
 
     def set_debt_inputs(self, missing_touches: frozenset[str] | None = None,

@@ -210,7 +210,7 @@ class GraphDirectory:
         try:
             handle = self._handles.get(key)
             if handle is not None and check is not None:
-                check(await handle.call(lambda g: len(g.nodes)))
+                check(len((await handle.current()).graph.nodes))
             self._handles.pop(key, None)
             if handle is not None:
                 await handle.fold()

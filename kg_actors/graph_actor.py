@@ -24,6 +24,12 @@ with its own record, before the next message is taken; a create's write-time
 hints are read in steps before the change. Between these steps
 the actor yields to the hook replies in flight (its one seam with hook_priority.py),
 so a hook waits for one short step, not for a whole write.
+
+Readers never touch the graph or its derived state: after every change (and
+every change of what a view shows) the actor publishes a GraphView (a frozen
+snapshot made at O(change), the recent values, the indexes as they stand)
+into the handle's outlet, before its next await, so a reader that takes the
+view finds it current with the indexes beside it (graph_view.py).
 """
 
 from __future__ import annotations
@@ -32,7 +38,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Generator
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 import attrs
 import trio
@@ -42,11 +48,12 @@ from . import graph_messages as m
 from .core import absorb, anchors, compaction, graph_ops, hints, search
 from .core.debt import Debt
 from .core.errors import Conflict, KGError, NotFound, StorageRefused, WriteConflict
-from .core.model import Edge, GraphData, Node, dangling_edges, node_version, snapshot_to_json
+from .core.model import Edge, GraphData, GraphSnapshot, Node, dangling_edges, node_version, snapshot_to_json
 from .core.steps import run_steps
 from .hook_priority import YieldToHooks
-from .derived import Derived as Derived, NodesSnapshot, build_derived as build_derived
+from .derived import Derived as Derived, build_derived as build_derived
 from .graph_handle import GraphHandle as GraphHandle
+from .graph_view import GraphView, Outlet
 from .graph_loading import load_fresh
 from .graph_writer import Resync, Snapshot, ToWriter, Written, run_writer
 from .storage import files, journal
@@ -71,6 +78,11 @@ class GraphState:
             self.derived.index = search.SearchIndex.build(graph)
         self.orphan_grace_days = orphan_grace_days
         self.dirty = graph.has_changes()
+        self.outlet = Outlet(self.derived.view(graph.snapshot()))
+
+    def publish(self) -> None:
+        """Hand readers the graph as it stands (O(what changed since the last publish))."""
+        self.outlet.view = self.derived.view(self.graph.snapshot())
 
     def changed(self, record: dict[str, Any]) -> None:
         """Bring derived indexes up to date with a committed record."""
@@ -83,9 +95,8 @@ class GraphState:
         msg.index.sync(self.graph)  # catch up with what changed while it was built
         self.derived.index = msg.index
 
-    def view(self, msg: m.View) -> tuple[GraphData, Derived]:
-        """A read view for a handler's synchronous computation (valid until it next awaits)."""
-        return self.graph, self.derived
+    def current(self, msg: m.Current) -> GraphView:
+        return self.derived.view(self.graph.snapshot())
 
     def debt(self, msg: m.GetDebt) -> Debt:
         return self.derived.debt(self.graph, msg.now)
@@ -273,10 +284,6 @@ class GraphState:
             self.graph.meta_changed = True
             self.graph.gen += 1
 
-    def call(self, msg: m.Call) -> Any:
-        """Run a pure function over the graph inside the actor (reads and computed writes)."""
-        return msg.fn(self.graph)
-
     def absorb(self, msg: m.Absorb) -> list[str]:
         """What a git merge changed in this graph's file (base -> merged), merged with writes since `base`."""
         return absorb.absorb(self.graph, msg.base, msg.merged, msg.now)
@@ -290,13 +297,13 @@ class GraphState:
 # How the actor answers each message (Fold, Refresh and Discard are the loop's own), and
 # the read-only preparation a message has, run in steps before it.
 HANDLERS: dict[type[m.GraphMessage[Any]], Callable[[GraphState, Any], object]] = {
-    m.InstallIndex: GraphState.install_index, m.View: GraphState.view, m.GetDebt: GraphState.debt,
+    m.InstallIndex: GraphState.install_index, m.Current: GraphState.current, m.GetDebt: GraphState.debt,
     m.TouchPaths: GraphState.touch_paths, m.SetMissingTouches: GraphState.set_missing_touches,
     m.SetActivityDays: GraphState.set_activity_days, m.NodeIds: GraphState.node_ids,
     m.GetNodes: GraphState.get_nodes, m.GetNode: GraphState.get_node, m.References: GraphState.references,
     m.Dump: GraphState.dump, m.Stats: GraphState.stats, m.ProgressGet: GraphState.progress_get,
     m.ChangesSince: GraphState.changes_since, m.WrittenSince: GraphState.written_since,
-    m.SetProjectPath: GraphState.set_project_path, m.Call: GraphState.call, m.Tick: GraphState.tick,
+    m.SetProjectPath: GraphState.set_project_path, m.Tick: GraphState.tick,
     m.PutNode: GraphState.put_node, m.PutEdge: GraphState.put_edge, m.RepeatCredit: GraphState.repeat_credit,
     m.DeleteNode: GraphState.delete_node, m.DeleteEdge: GraphState.delete_edge,
     m.RecordReads: GraphState.record_reads, m.Endorse: GraphState.endorse, m.ProgressSet: GraphState.progress_set,
@@ -318,7 +325,7 @@ async def run_graph_actor(
     # A journal replayed on load is folded by the next save, even when nothing is written meanwhile.
     state.dirty = state.dirty or (refusal is None and journal.journal_path(path).exists())
     mailbox = actor.Mailbox[m.GraphMessage[Any]](f"graph {key}")
-    handle = GraphHandle(key, level, mailbox, trio.Event())
+    handle = GraphHandle(key, level, mailbox, trio.Event(), state.outlet)
     to_writer, writer_items = trio.open_memory_channel[Written | Snapshot | Resync](2 ** 16)
     status: dict[str, Any] = {}
     try:
@@ -333,7 +340,7 @@ async def run_graph_actor(
             # is cancelled then (a reload's discard right after a load waited on it forever).
             building = trio.CancelScope()
             if state.derived.index is None:
-                nursery.start_soon(_build_index, handle, NodesSnapshot(dict(graph.nodes)), building)
+                nursery.start_soon(_build_index, handle, state.graph.snapshot(), building)
             else:
                 handle._index_ready.set()
             task_status.started(handle)
@@ -344,13 +351,14 @@ async def run_graph_actor(
                 if isinstance(msg, m.Fold):
                     await _request_fold(state, to_writer, msg.reply, status)
                     continue
-                if isinstance(msg, m.Refresh):  # recent values a reply found stale, off the loop
-                    names = state.derived.take_stale()
+                if isinstance(msg, m.Refresh):  # recent values older than the graph, off the loop
+                    snap = state.graph.snapshot()
+                    names = state.derived.stale(snap, msg.now)
                     if names:
-                        # Computed off the loop without touching `derived`, swapped in here, on the loop.
-                        fresh = await trio.to_thread.run_sync(state.derived.compute_recent, state.graph, msg.now,
-                                                              names)
+                        # Computed from a snapshot in a worker thread, swapped in here, on the loop.
+                        fresh = await trio.to_thread.run_sync(state.derived.compute_recent, snap, msg.now, names)
                         state.derived.install_recent(fresh)
+                        state.publish()
                     msg.reply.set(names)
                     continue
                 if isinstance(msg, m.Discard):
@@ -411,6 +419,7 @@ async def _resync(state: GraphState, path: Path, to_writer: ToWriter, status: di
     if status.pop("resync_failed", None):
         state.refusal = None
     state.graph, state.derived = graph, derived
+    state.publish()
     state.dirty = journal.journal_path(path).exists()
     await to_writer.send(Resync())
     log.warning("%s: back to what is on disk (%d nodes) after a refused write", state.key, len(graph.nodes))
@@ -456,18 +465,18 @@ async def _apply(state: GraphState, to_writer: ToWriter, reply: actor.ReplySlot[
     state.graph.commit()
     record = state.graph.take_changes()
     if record is None:
+        state.publish()  # what a view shows beside the graph may have moved (an index, missing touches)
         if reply is not None:
             reply.set(result)
         return False
     state.dirty = True
     state.changed(record)
+    state.publish()  # before the next await: readers find the graph and its indexes in step
     await to_writer.send(Written(record, result, reply if reply is not None else actor.ReplySlot()))
     return True
 
 
-async def _build_index(handle: GraphHandle, snapshot: NodesSnapshot, scope: trio.CancelScope) -> None:
-    # The build reads only `nodes` and `gen`: a snapshot stands in for the graph.
-    graph = cast(GraphData, snapshot)
+async def _build_index(handle: GraphHandle, graph: GraphSnapshot, scope: trio.CancelScope) -> None:
     # At once, not deferred to an idle loop: deferring a 10,000-node build moved its GIL time into the first
     # seconds of hook replies (idle p99 4.7 -> 18-31 ms in bench/hooks_bench.py) and bought no measurable start-up.
     with scope:

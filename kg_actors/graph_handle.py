@@ -1,13 +1,14 @@
 """The handle callers hold on a graph actor: one typed method per message; the mailbox stays private.
 
 Produced only by run_graph_actor (graph_actor.py); `index_ready` says whether
-the graph's first search index is built (a hook never waits for it).
+the graph's first search index is built (a hook never waits for it). Reads
+that need no message take the view the actor last published (`view_now`,
+`snapshot`): a frozen version, never the actor's live state.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import attrs
 import trio
@@ -16,12 +17,11 @@ from . import actor
 from . import graph_messages as m
 from .core import graph_ops
 from .core.debt import Debt
-from .core.model import Edge, EdgeKey, GraphData, Node
+from .core.model import Edge, EdgeKey, Node
 from .core.search import SearchIndex
+from .core.snapshot import GraphSnapshot
 from .graph_messages import PutEdgeResult, TickResult
-
-if TYPE_CHECKING:
-    from .derived import Derived
+from .graph_view import GraphView, Outlet
 
 
 @attrs.frozen
@@ -32,6 +32,7 @@ class GraphHandle:
     level: str
     _mailbox: actor.Mailbox[m.GraphMessage[Any]]
     _index_ready: trio.Event
+    _outlet: Outlet
 
     @property
     def index_ready(self) -> bool:
@@ -41,17 +42,23 @@ class GraphHandle:
         """Stop taking messages; the actor saves what is dirty and exits."""
         self._mailbox.send.close()
 
-    async def view(self) -> tuple[GraphData, Derived]:
-        """A read view with the search index in place (waits for its first build)."""
+    async def view(self) -> GraphView:
+        """The current view (`current`) with the search index in place (waits for its first build)."""
         await self._index_ready.wait()
-        return await self._mailbox.ask(m.View())
+        return await self.current()
 
-    async def view_now(self) -> tuple[GraphData, Derived]:
-        """A read view as it stands, search index or not."""
-        return await self._mailbox.ask(m.View())
+    def view_now(self) -> GraphView:
+        """The latest view the actor published, search index or not (no message: never waits, but a
+        write refused by the store may show until the actor's next message puts the graph back)."""
+        return self._outlet.view
 
-    async def call(self, fn: Callable[[GraphData], Any]) -> Any:
-        return await self._mailbox.ask(m.Call(fn))
+    async def current(self) -> GraphView:
+        """The view as of every message sent before (a message: it queues behind them)."""
+        return await self._mailbox.ask(m.Current())
+
+    def snapshot(self) -> GraphSnapshot:
+        """The graph as of its last change, frozen."""
+        return self._outlet.view.graph
 
     async def fold(self) -> bool:
         return await self._mailbox.ask(m.Fold())

@@ -7,8 +7,7 @@ before taking it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 import attrs
 
@@ -16,11 +15,9 @@ from . import actor
 from .core import graph_ops
 from .core.compaction import CompactionResult
 from .core.debt import Debt
-from .core.model import Edge, EdgeKey, GraphData, Node
+from .core.model import Edge, EdgeKey, Node
 from .core.search import SearchIndex
-
-if TYPE_CHECKING:
-    from .derived import Derived
+from .graph_view import GraphView
 
 
 @attrs.frozen
@@ -55,7 +52,7 @@ class Fold(GraphMessage[bool]):
 
 @attrs.frozen
 class Refresh(GraphMessage["frozenset[str]"]):
-    """Recompute, off the loop, the recent values a reply found stale (the tick's)."""
+    """Recompute, off the loop from a snapshot, the recent values older than the graph (the tick's)."""
 
     op = "refresh"
     now: float
@@ -78,10 +75,11 @@ class InstallIndex(GraphMessage[None]):
 
 
 @attrs.frozen
-class View(GraphMessage["tuple[GraphData, Derived]"]):
-    """A read view for a handler's synchronous computation (valid until it next awaits)."""
+class Current(GraphMessage["GraphView"]):
+    """The view as of every message sent before this one (and after the resync a refused write
+    calls for): what a read that must show the caller's own writes, or not a refused one, takes."""
 
-    op = "view"
+    op = "current"
 
 
 @attrs.frozen
@@ -164,14 +162,6 @@ class WrittenSince(GraphMessage["list[Node]"]):
 class SetProjectPath(GraphMessage[None]):
     op = "set_project_path"
     path: str
-
-
-@attrs.frozen
-class Call(GraphMessage[Any]):
-    """Run a pure function over the graph inside the actor (reads and computed writes)."""
-
-    op = "call"
-    fn: Callable[[GraphData], Any]
 
 
 @attrs.frozen

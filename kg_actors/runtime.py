@@ -102,7 +102,7 @@ async def _tick(rt: Runtime) -> None:
 async def _take_reading(rt: Runtime, handle, now: float) -> None:
     """The graph's debt and render size as of this tick, written down for the editor's chart."""
     debt = await handle.debt(now)
-    charge = await handle.call(fast_charge)
+    charge = fast_charge(handle.snapshot())
     if rt.floor.logs.logbook is not None:
         rt.readings.note(handle.key, rt.layout.graph_file(handle.key), now, debt, charge, rt.floor.logs.logbook)
 

@@ -6,6 +6,8 @@ import trio
 from kg_actors.core import graph_ops
 from kg_actors.core.errors import ActorStopped, KGError, StorageRefused
 from kg_actors.core.model import GraphData, Node
+from kg_actors import graph_actor
+from kg_actors import graph_messages as gm
 from kg_actors.graph_actor import run_graph_actor
 from kg_actors.graph_loading import load_graph
 from kg_actors.storage import journal
@@ -43,18 +45,20 @@ async def test_fold_writes_the_json_keeps_prev_and_drops_the_journal(tmp_path):
         await handle.close()
 
 
-async def test_a_bug_in_one_message_leaves_the_graph_and_the_actor_intact(tmp_path):
-    def buggy(graph):
-        graph.set_node(Node("half-written-node", "oops"))
-        graph.del_node("first-lesson-node")
+async def test_a_bug_in_one_message_leaves_the_graph_and_the_actor_intact(tmp_path, monkeypatch):
+    def buggy(state, msg):
+        state.graph.set_node(Node("half-written-node", "oops"))
+        state.graph.del_node("first-lesson-node")
         raise ZeroDivisionError("bug")
 
+    monkeypatch.setitem(graph_actor.HANDLERS, gm.Endorse, buggy)
     async with trio.open_nursery() as nursery:
         handle = await nursery.start(run_graph_actor, "user", "user", tmp_path / "g.json", GraphData("user"))
         await put(handle, "first-lesson-node")
         with pytest.raises(KGError, match="internal error"):
-            await handle.call(buggy)
+            await handle.endorse(node_id="first-lesson-node", now=100.0, credits=None)
         assert await handle.node_ids() == frozenset({"first-lesson-node"})
+        assert set(handle.snapshot().nodes) == {"first-lesson-node"}  # readers never saw the half change
         await put(handle, "second-lesson-node")
         assert len(await handle.node_ids()) == 2
         await handle.close()
@@ -120,7 +124,7 @@ async def test_a_create_gets_its_hints_through_the_stepwise_preparation(tmp_path
             await handle.close()
 
 
-def test_recent_values_are_recomputed_only_after_a_reply_met_them_stale():
+def test_recent_values_are_stale_once_the_graph_moved_on():
     from kg_actors.graph_actor import build_derived
 
     graph = GraphData("user")
@@ -128,57 +132,54 @@ def test_recent_values_are_recomputed_only_after_a_reply_met_them_stale():
         graph.set_node(Node(f"lesson-{i}", f"gist {i}", created_ts=float(i)))
     graph.commit()
     derived = build_derived(graph, 100.0)
-    first, first_debt = derived.recent_scores(graph, 100.0), derived.recent_debt(graph, 100.0)
-    assert derived.take_stale() == frozenset()  # nothing changed: nothing to do
+    view = derived.view(graph.snapshot())
+    assert derived.stale(graph, 100.0) == frozenset()  # nothing changed: nothing to do
     graph.set_node(Node("lesson-new", "a newer gist", created_ts=50.0))
     graph.commit()
-    assert derived.take_stale() == frozenset()  # no reply asked since: nothing recomputed on the tick
-    assert derived.recent_scores(graph, 100.0) is first  # a reply gets the older values at once...
-    assert derived.recent_debt(graph, 100.0) is first_debt
-    assert derived.recent_live_edges(graph) == 0
-    stale = derived.take_stale()
-    assert stale == {"scores", "debt", "live_edges"}  # ...and flags them for the tick
-    derived.refresh(graph, 100.0, stale)
-    refreshed = derived.recent_scores(graph, 100.0)
-    assert refreshed is not first and refreshed == derived.scores(graph, 100.0)
-    assert derived.recent_debt(graph, 100.0) is not first_debt
-    assert derived.recent_live_edges(graph) == 0
-    assert derived.take_stale() == frozenset()  # all current again
+    assert derived.stale(graph, 100.0) == {"scores", "debt", "live_edges"}
+    snap = graph.snapshot()
+    derived.install_recent(derived.compute_recent(snap, 100.0, derived.stale(snap, 100.0)))
+    fresh = derived.view(snap)
+    assert fresh.recent.scores[0] == snap.gen > view.recent.scores[0]  # the held view keeps its version
+    from kg_actors.core.scoring import unified_scores
+    assert fresh.recent.scores[1] == unified_scores(graph, 100.0)
+    assert fresh.recent.live_edges == (graph.gen, 0)
+    assert derived.stale(graph, 100.0) == frozenset()  # all current again
+    assert derived.stale(graph, 100.0 + 86_400) == {"debt"}  # a new day moves the debt's key
 
 
-async def test_the_refresh_message_recomputes_off_the_loop(tmp_path):
+async def test_the_refresh_message_recomputes_off_the_loop_and_publishes(tmp_path):
     graph = GraphData("user")
     graph.set_node(Node("lesson-a", "gist a", created_ts=1.0))
     graph.commit()
     async with trio.open_nursery() as nursery:
         handle = await nursery.start(run_graph_actor, "user", "user", tmp_path / "g.json", graph)
-        _, derived = await handle.view()
-        old = derived.recent_scores(graph, 10.0)
+        old = (await handle.view()).recent
         await handle.put_node(node_id="lesson-b", gist="gist b", notes=None, touches=None, now=10.0,
                               writer=graph_ops.Writer(session="aaaa1111"))
-        assert derived.recent_scores(graph, 10.0) is old
-        assert await handle.refresh(now=10.0) == {"scores"}
-        assert derived.recent_scores(graph, 10.0) is not old
+        assert handle.view_now().recent is old  # a write publishes the graph, not new recent values
+        assert "lesson-b" in handle.snapshot().nodes
+        assert await handle.refresh(now=10.0) == {"scores", "debt", "live_edges"}
+        gen = handle.snapshot().gen
+        assert handle.view_now().recent.scores[0] == gen and handle.view_now().recent.debt[0][0] == gen
+        assert old.scores[0] < gen  # what a reader held is as it was
         assert await handle.refresh(now=10.0) == frozenset()
         await handle.close()
 
-def test_recent_values_are_computed_without_touching_the_derived_caches_then_swapped_in():
-    from kg_actors.graph_actor import build_derived
 
-    graph = GraphData("project")
-    graph.set_node(Node("first-lesson-node", "a lesson", created_ts=1.0))
-    graph.commit()
-    derived = build_derived(graph, 100.0)
-    held = derived.recent_scores(graph, 100.0)
-    graph.set_node(Node("second-lesson-node", "another lesson", created_ts=2.0))
-    graph.commit()
-    assert derived.recent_scores(graph, 100.0) is held  # stale, and flagged
-    fresh = derived.compute_recent(graph, 100.0, derived.take_stale())  # what the worker thread does
-    assert derived.recent_scores(graph, 100.0) is held  # nothing swapped in yet
-    derived.install_recent(fresh)  # the actor, on its loop
-    assert derived.recent_scores(graph, 100.0) is fresh["scores"][1]
-    from kg_actors.core.scoring import unified_scores
-    assert fresh["scores"][1] == unified_scores(graph, 100.0)  # the current graph's, not the held ones
+async def test_a_readers_view_never_changes_under_it(tmp_path):
+    async with trio.open_nursery() as nursery:
+        handle = await nursery.start(run_graph_actor, "user", "user", tmp_path / "g.json", GraphData("user"))
+        await put(handle, "first-lesson-node")
+        held = handle.view_now()
+        nodes = dict(held.graph.nodes)
+        await put(handle, "first-lesson-node", gist="rewritten")
+        await put(handle, "second-lesson-node")
+        await handle.delete_node(node_id="first-lesson-node")
+        assert dict(held.graph.nodes) == nodes and held.graph.nodes["first-lesson-node"].gist == "a lesson"
+        assert set(handle.snapshot().nodes) == {"second-lesson-node"}
+        assert handle.snapshot().gen > held.graph.gen
+        await handle.close()
 
 
 async def test_a_discard_while_the_index_is_still_building_returns(tmp_path):

@@ -62,7 +62,7 @@ def test_the_name_map_is_complete(messages, table):
 @pytest.mark.parametrize("handle, table", [(GraphHandle, gm.BY_NAME), (SessionHandle, sm.BY_NAME)])
 def test_every_message_has_a_typed_method_with_the_same_arguments(handle, table):
     for op, cls in table.items():
-        method = getattr(handle, "view_now" if op == "view" else op)
+        method = getattr(handle, op)
         params = [p for p in inspect.signature(method).parameters if p != "self"]
         fields = [f.name for f in attrs.fields(cls) if f.name != "reply" and f.name != "hints"]
         assert params == fields, op

@@ -110,8 +110,8 @@ class Supervisor:
         out = []
         for key in keys:
             handle = await self.d.directory.get(key)
-            graph, derived = await handle.view_now()
-            d = derived.debt(graph, now)
+            graph = handle.snapshot()
+            d = await handle.debt(now=now)
             entry = graph.progress.get("maintain")
             last = entry.get("last_ts") if isinstance(entry, dict) else None
             out.append((rules.GraphFacts(key, d.score, d.nodes, last if isinstance(last, int | float) else None,
@@ -193,21 +193,22 @@ class Supervisor:
     async def compose(self, decision: rules.Decision, handle: Any, g: rules.GraphFacts,
                       now: float) -> tuple[str, dict[str, Any]] | None:
         """The run's prompt and what the log says of its targets; None when no chore is eligible."""
-        graph, derived = await handle.view_now()
-        line = debt.debt_line(derived.debt(graph, now))
+        line = debt.debt_line(await handle.debt(now=now))
+        missing = handle.view_now().missing_touches
         held = await self.d.sessions.held_ids(since=now - HELD_WINDOW_S)
         if decision.tier == "pass":
             return prompts.pass_prompt(g.key, g.project_path, line, sorted(held)), {"held": len(held)}
         anchors: dict[str, tuple[str, str]] = {}
-        if derived.missing_touches and g.project_path:
-            gone = sorted(derived.missing_touches)[:ANCHOR_LOOKUPS]
+        if missing and g.project_path:
+            gone = sorted(missing)[:ANCHOR_LOOKUPS]
             found = await trio.to_thread.run_sync(where_gone, gone, g.project_path)
-            anchors = {node: (touch, found[touch]) for node, touch in _holders(graph, found)}
-        graph, derived = await handle.view_now()  # fresh after the awaits: no await from here on
+            anchors = {node: (touch, found[touch]) for node, touch in _holders(handle.snapshot(), found)}
+        view = handle.view_now()  # the latest, after the awaits
+        graph = view.graph
         # What passes and chores declined on this graph (their kg_progress stamps live on it).
         declined = chore_pick.declined_ids(graph.progress.get("maintain")) | chore_pick.declined_ids(
             graph.progress.get("chore"))
-        chore = chore_pick.pick_chore(graph, derived.missing_touches, now, held=held, declined=declined,
+        chore = chore_pick.pick_chore(graph, view.missing_touches, now, held=held, declined=declined,
                                       recent=self.recent, anchors=anchors)
         if chore is None:
             return None

@@ -59,7 +59,8 @@ async def project_row(floor: Floor, slug: str) -> dict[str, Any]:
     path = directory.layout.graph_file(key)
     if key in directory.loaded_keys():
         handle = await directory.get(key)
-        recorded, graph_counts = await handle.call(lambda g: (g.project_path, counts(g)))
+        snap = (await handle.current()).graph
+        recorded, graph_counts = snap.project_path, counts(snap)
     else:
         # Read from disk without starting an actor: listing must not load every graph.
         graph, _ = await trio.to_thread.run_sync(load_graph, path, "project", None)
@@ -72,7 +73,7 @@ async def project_row(floor: Floor, slug: str) -> dict[str, Any]:
             openable = directory.project_key(root) == key
         except InvalidInput:
             openable = False
-    path_exists = bool(recorded) and os.path.isdir(recorded)
+    path_exists = recorded is not None and os.path.isdir(recorded)
     return {"slug": slug, "project_path": root, "recorded_path": recorded,
             "path_exists": path_exists, "openable": openable,
             "removable": not path_exists or graph_counts["nodes"] == 0,
@@ -100,8 +101,8 @@ async def debts(floor: Floor) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     for key in ["user"] + [f"project:{slug}" for slug in floor.layout.project_slugs()]:
         handle = await floor.graph(key)
-        graph, derived = await handle.view_now()
-        d = derived.debt(graph, now)
+        graph = (await handle.current()).graph
+        d = await handle.debt(now=now)
         row = {"graph": key, "level": "user" if key == "user" else "project", "debt": debt.debt_dict(d)}
         if graph.project_path:
             row["project_path"] = graph.project_path

@@ -113,13 +113,13 @@ async def resolve(floor: Floor, payload: dict[str, Any], push_before_full_read: 
 
 async def views_of(floor: Floor, view: SessionView | None) -> list[LevelView]:
     """The session's graphs (user, then project) as the floor's read views."""
-    return await floor.views.of(await floor.levels_of(view))
+    return floor.views.of(await floor.levels_of(view))
 
 
 async def push_for(floor: Floor, call: Resolved) -> str | None:
     """Other sessions' writes for a hook reply, read from the read views."""
     assert call.view is not None
-    written = written_from(await views_of(floor, call.view))
+    written = written_from(await floor.levels_of(call.view))
     return await push_notice(floor, call.view.sid, written, call.view, window=call.push_window,
                              claimed=call.push_claimed)
 

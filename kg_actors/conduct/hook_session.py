@@ -18,6 +18,7 @@ from ..harness import profiles
 from ..session_messages import SessionView
 from .floor import Floor
 from .hook_identity import from_transcript, hook_root, views_of
+from .read_views import recent_debt, recent_scores
 
 
 async def bootstrap(floor: Floor, cwd: object, claude_sid: object, source: object,
@@ -62,16 +63,16 @@ async def _preload(floor: Floor, view: SessionView, harness: profiles.Harness, r
     now = floor.clock()
     parts, scores, debts = [], {}, {}
     views = await views_of(floor, view)
-    for lvl, _, graph, derived in views:
-        scores[lvl] = derived.recent_scores(graph, now)
-        parts.append(derived.gists_part(graph, lvl, now))
-        debts[lvl] = debt_line(derived.recent_debt(graph, now))
+    for lvl, handle, gview in views:
+        scores[lvl] = recent_scores(gview, now)
+        parts.append(floor.views.gists_part(handle.key, gview, lvl, now))
+        debts[lvl] = debt_line(recent_debt(gview, now))
     if any(p.archived for p in parts) and preload.has_room(parts, debts, view.sid, harness.preload_limit,
                                                             harness.measure):
         # Room for anchors too: the full bodies, archived sections planned.
-        for i, (lvl, _, graph, derived) in enumerate(views):
-            scores[lvl] = derived.scores(graph, now)
-            parts[i] = derived.level_part(graph, lvl, frozenset(), now)
+        for i, (lvl, handle, gview) in enumerate(views):
+            scores[lvl] = floor.views.scores(handle.key, gview, now)
+            parts[i] = floor.views.level_part(handle.key, gview, lvl, frozenset(), now)
     text, shown = preload.build(parts, scores, debts, view.sid, harness.preload_limit, harness.measure)
     ids = [node_id for _, node_id in shown]
     await floor.sessions.tell(sm.SetPreloaded(sid=view.sid, ids=ids))

@@ -23,6 +23,7 @@ from ..session_messages import SessionView
 from ..storage import layout as L
 from .floor import Floor
 from .hook_identity import object_field, push_for, resolve, seen_once_sent, text_field, views_of
+from .read_views import recent_scores
 
 
 async def tool_event(floor: Floor, payload: dict[str, Any]) -> dict[str, Any]:
@@ -68,8 +69,8 @@ async def _files(tool: str, tool_input: dict[str, Any], cwd: str | None, harness
 async def _file_recall(floor: Floor, view: SessionView, tool: str, paths: list[str]) -> tuple[str | None, bool]:
     now = floor.clock()
     found: dict[tuple[str, str], tuple[float, Any]] = {}
-    for lvl, _, graph, derived in reversed(await views_of(floor, view)):  # project first, then user
-        index = derived.touch_index
+    for lvl, _, gview in reversed(await views_of(floor, view)):  # project first, then user
+        index, graph = gview.touch_index, gview.graph
         scores = None
         for path in paths:
             for node_id in index.get(path):
@@ -77,7 +78,7 @@ async def _file_recall(floor: Floor, view: SessionView, tool: str, paths: list[s
                 if node is None or node.orphaned or not node.gist or (lvl, node_id) in found:
                     continue
                 if scores is None:
-                    scores = derived.recent_scores(graph, now)
+                    scores = recent_scores(gview, now)
                 found[(lvl, node_id)] = (scores.get(node_id, 0.0), node)
     base = {"ts": now, "project": view.project_path, "claude_session": view.claude_sid,
             "kg_session": view.sid, "reason": "file_recall", "tool": tool, "files": paths}
@@ -124,10 +125,10 @@ async def _nudge(floor: Floor, view: SessionView, harness: profiles.Harness, too
     if not capture.repeated(kind, record) or now - record.get("nudged_ts", -1e18) < C.NUDGE_TARGET_COOLDOWN_SECONDS:
         return None
     probe = os.path.basename(needle) if kind == "read" else needle
-    for _, handle, graph, derived in await views_of(floor, view):
-        if not handle.index_ready or derived.index is None:
+    for _, handle, gview in await views_of(floor, view):
+        if not handle.index_ready or gview.index is None:
             return None  # while the first index builds, stay silent rather than scan the graph
-        if touches.mentions(graph, probe, derived.index):
+        if touches.mentions(gview.graph, probe, gview.index):
             return None
     if not await floor.sessions.claim_nudge(path=events_path, key=key, kg_sid=view.sid, now=now):
         return None

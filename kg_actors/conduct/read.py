@@ -13,13 +13,12 @@ read replaced them (formal/models/dropped_reply.py).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from .. import reply_effects
 from ..core import debt, merge, reads, render, replies
 from ..core.errors import InvalidInput
-from ..core.model import Edge, GraphData
+from ..core.model import Edge, GraphReader
 from ..core.paging import NOTHING_PENDING, Line, split
 from ..harness import profiles
 from ..session_messages import SessionView
@@ -108,12 +107,10 @@ async def apply_effects(floor: Floor, view: SessionView, effects: dict[str, Any]
         await floor.sessions.mark_full_read(sid=view.sid, now=now)
 
 
-def _cross_level_edges(node_id: str) -> Callable[[GraphData], list[Edge]]:
+def _cross_level_edges(graph: GraphReader, node_id: str) -> list[Edge]:
     """The project's edges that reach user node `node_id` (a bare id resolves to the project's own
     node first, so none when the project has one): spec 003's node read shows all of a node's edges."""
-    def edges(graph: GraphData) -> list[Edge]:
-        return [] if node_id in graph.nodes else list(graph.incident(node_id))
-    return edges
+    return [] if node_id in graph.nodes else list(graph.incident(node_id))
 
 
 async def _node_read(floor: Floor, view: SessionView, node_ids: list[str], level: str | None,
@@ -129,7 +126,8 @@ async def _node_read(floor: Floor, view: SessionView, node_ids: list[str], level
         got = await handle.get_nodes(ids=[node_id])
         edges = got[0][1] if got[0] is not None else []
         if lvl == "user" and view.project_path is not None:
-            edges = edges + await (await floor.graph_for(view, "project")).call(_cross_level_edges(node_id))
+            project = await floor.graph_for(view, "project")
+            edges = edges + _cross_level_edges((await project.current()).graph, node_id)
         if floor.touch_check is not None:  # a touch whose file is gone is shown so, with where it went
             node = await floor.touch_check.marked(node, view.project_path if lvl == "project" else None)
         blocks.append(reads.node_block(lvl, node, edges, promoted=not node.active and not view.maintenance))
@@ -144,9 +142,8 @@ async def _full_read(floor: Floor, view: SessionView, notices: list[str]) -> lis
     now = floor.clock()
     parts, debt_lines = [], {}
     for lvl, handle in await floor.levels_of(view):
-        graph, derived = await handle.view_now()
-        parts.append(derived.level_part(graph, lvl, preloaded, now))
-        debt_lines[lvl] = debt.debt_line(derived.debt(graph, now))
+        parts.append(floor.views.level_part(handle.key, await handle.current(), lvl, preloaded, now))
+        debt_lines[lvl] = debt.debt_line(await handle.debt(now=now))
         unreadable = floor.directory.unreadable(handle.key)
         if unreadable:  # the level is served empty: say why, and how to get it back
             notices.append(f"The {lvl} memory could not be loaded: {unreadable}")
@@ -158,7 +155,7 @@ async def _full_read(floor: Floor, view: SessionView, notices: list[str]) -> lis
 
 async def _maintain_read(floor: Floor, view: SessionView, notices: list[str]) -> list[Line]:
     handle = await floor.graph("maintain")
-    part = await handle.call(lambda g: reads.level_part(g, "maintain"))
+    part = reads.level_part((await handle.current()).graph, "maintain")
     lines: list[Line] = [(reads.level_header(part), None), *((b.text, None) for b in part.body),
                          (part.health, None), ("", None),
                          (f"Session: {view.sid}", None)]

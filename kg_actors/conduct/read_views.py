@@ -1,61 +1,105 @@
-"""ReadViews: the one owner of the graphs' read views that hook replies use.
+"""ReadViews: the floor's reading side of the graphs, over the views their actors publish.
 
-A hook reply must not queue behind a burst of writes (and the compaction each
-one runs) in a graph actor's mailbox, so each actor's view is asked once and
-kept, per actor (a reload starts a new actor and so a new view). What a view
-holds is the actor's current graph and derived indexes: read them only in
-synchronous stretches (between two awaits they are consistent).
+A hook reply must not queue behind a burst of writes in a graph actor's
+mailbox, so it reads the view the actor last published (`handle.view_now()`:
+a frozen snapshot and the recent values, graph_view.py) and asks nothing.
+What a reply computes from a snapshot (a level's body, fresh scores) is
+cached here, privately, keyed by the snapshot it came from: the actor's state
+is never written by a reader, and a new version simply misses.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
-from ..derived import Derived
-from ..core.model import GraphData, Node
+from ..core import debt, reads, render, scoring
+from ..core.model import Node
 from ..core.search import SearchIndex
+from ..core.snapshot import GraphSnapshot
 from ..graph_handle import GraphHandle
+from ..graph_view import GraphView
 
-LevelView = tuple[str, GraphHandle, GraphData, Derived]
+LevelView = tuple[str, GraphHandle, GraphView]
 
 
 class ReadViews:
     def __init__(self) -> None:
-        self._cached: dict[str, tuple[GraphHandle, GraphData, Derived]] = {}
+        # Per graph key: the snapshot a value was computed from, and the value.
+        self._scores: dict[str, tuple[GraphSnapshot, Mapping[str, float]]] = {}
+        self._parts: dict[tuple[str, str, bool], tuple[GraphSnapshot, reads.LevelPart]] = {}
 
-    async def of(self, levels: list[tuple[str, GraphHandle]]) -> list[LevelView]:
-        """The views of the given (level, handle) pairs, in their order."""
-        out = []
-        for lvl, handle in levels:
-            cached = self._cached.get(handle.key)
-            if cached is None or cached[0] is not handle:  # a reload starts a new actor
-                graph, derived = await handle.view_now()
-                cached = self._cached[handle.key] = (handle, graph, derived)
-            out.append((lvl, handle, cached[1], cached[2]))
-        return out
+    def of(self, levels: list[tuple[str, GraphHandle]]) -> list[LevelView]:
+        """The latest views of the given (level, handle) pairs, in their order."""
+        return [(lvl, handle, handle.view_now()) for lvl, handle in levels]
 
-    def knows_project_path(self, handle: GraphHandle, root: str) -> bool:
-        """Whether the held view of `handle` already records `root` as its folder."""
-        cached = self._cached.get(handle.key)
-        return cached is not None and cached[0] is handle and cached[1].project_path == root
+    @staticmethod
+    def knows_project_path(handle: GraphHandle, root: str) -> bool:
+        """Whether `handle`'s graph already records `root` as its folder."""
+        return handle.snapshot().project_path == root
+
+    def scores(self, key: str, view: GraphView, now: float) -> Mapping[str, float]:
+        """Unified-pool scores of this very version (percentile ranks do not move with `now`)."""
+        held = self._scores.get(key)
+        if held is None or held[0] is not view.graph:
+            held = self._scores[key] = (view.graph, scoring.unified_scores(view.graph, now))
+        return held[1]
+
+    def level_part(self, key: str, view: GraphView, level: str, preloaded: frozenset[str],
+                   now: float) -> reads.LevelPart:
+        """The full read's body for this level: planned again only for a new version."""
+        held = self._parts.get((key, level, True))
+        if held is None or held[0] is not view.graph:
+            part = reads.level_part(view.graph, level, frozenset(), self.scores(key, view, now))
+            held = self._parts[(key, level, True)] = (view.graph, part)
+        return reads.with_preloaded(held[1], preloaded)
+
+    def gists_part(self, key: str, view: GraphView, level: str, now: float) -> reads.LevelPart:
+        """The level's body without its archived anchors, valued by recent scores: the preload's,
+        when its gists alone overflow it (planning 10,000 anchors per write is what it spares)."""
+        held = self._parts.get((key, level, False))
+        if held is None or held[0] is not view.graph:
+            part = reads.level_part(view.graph, level, frozenset(), recent_scores(view, now), anchors=False,
+                                    live_edges=recent_live_edges(view))
+            held = self._parts[(key, level, False)] = (view.graph, part)
+        return held[1]
 
 
-def written_from(views: list[LevelView]) -> Callable[[str, float], list[Node]]:
-    """For pushes: the nodes of a level written after `since` (oldest first), from the read views."""
-    by_level = {lvl: (graph, derived) for lvl, _, graph, derived in views}
+def recent_scores(view: GraphView, now: float) -> Mapping[str, float]:
+    """Scores to order a few recalled nodes or shed preload gists by (a recent version's: a newer
+    node has none); computed here only for a graph the actor never scored."""
+    held = view.recent.scores
+    return held[1] if held is not None else scoring.unified_scores(view.graph, now)
+
+
+def recent_debt(view: GraphView, now: float) -> debt.Debt:
+    held = view.recent.debt
+    return held[1] if held is not None else debt.compute_debt(view.graph, now,
+                                                              missing_touches=view.missing_touches)
+
+
+def recent_live_edges(view: GraphView) -> int:
+    held = view.recent.live_edges
+    return held[1] if held is not None else render.live_edge_count(view.graph)
+
+
+def written_from(levels: list[tuple[str, GraphHandle]]) -> Callable[[str, float], list[Node]]:
+    """For pushes: the nodes of a level written after `since` (oldest first), from each graph's
+    latest view when asked (the caller may await in between)."""
+    handles = {lvl: handle for lvl, handle in levels}
 
     def written(level: str, since: float) -> list[Node]:
-        graph, derived = by_level[level]
-        return [graph.nodes[i] for i in derived.written.since(since)]
+        view = handles[level].view_now()
+        nodes = view.graph.nodes
+        return [nodes[i] for i in view.written.since(since)]
 
     return written
 
 
-def indexed(views: list[LevelView]) -> dict[str, tuple[GraphData, SearchIndex]] | None:
+def indexed(views: list[LevelView]) -> dict[str, tuple[GraphSnapshot, SearchIndex]] | None:
     """Each level's graph and search index; None while a first index builds (a hook never waits for it)."""
     out = {}
-    for lvl, handle, graph, derived in views:
-        if not handle.index_ready or derived.index is None:
+    for lvl, handle, view in views:
+        if not handle.index_ready or view.index is None:
             return None
-        out[lvl] = (graph, derived.index)
+        out[lvl] = (view.graph, view.index)
     return out

@@ -9,13 +9,12 @@ Sessions' views of the old id move to the new one.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 
 import attrs
 
 from ..core import graph_ops, ids
 from ..core.errors import Conflict, InvalidInput, KGError, NotFound
-from ..core.model import GraphData
+from ..core.model import GraphReader
 from ..graph_handle import GraphHandle
 from .floor import Floor
 
@@ -27,10 +26,8 @@ class Renamed:
     skipped: list[dict[str, str]]
 
 
-def _rename_probe(old_id: str, new_id: str) -> Callable[[GraphData], tuple[bool, bool, bool]]:
-    def probe(graph: GraphData) -> tuple[bool, bool, bool]:
-        return old_id in graph.nodes, new_id in graph.nodes, graph.degree(old_id) > 0
-    return probe
+def _rename_probe(graph: GraphReader, old_id: str, new_id: str) -> tuple[bool, bool, bool]:
+    return old_id in graph.nodes, new_id in graph.nodes, graph.degree(old_id) > 0
 
 
 async def _all_projects(floor: Floor) -> list[tuple[str, GraphHandle]]:
@@ -61,7 +58,7 @@ async def rename(floor: Floor, sid: str | None, old_id: str, new_id: str, level:
         projects = await _all_projects(floor)
         captured = []
         for key, ph in projects:
-            owns_old, owns_new, refs = await ph.call(_rename_probe(old_id, new_id))
+            owns_old, owns_new, refs = _rename_probe((await ph.current()).graph, old_id, new_id)
             if refs and not owns_old and owns_new:
                 captured.append(key.removeprefix("project:"))
         if captured:
@@ -81,7 +78,7 @@ async def rename(floor: Floor, sid: str | None, old_id: str, new_id: str, level:
     rewired = await handle.rename_local(old_id=old_id, new_id=new_id, now=now, writer=writer)
     skipped = []
     for key, ph in projects:
-        owns_old, owns_new, refs = await ph.call(_rename_probe(old_id, new_id))
+        owns_old, owns_new, refs = _rename_probe((await ph.current()).graph, old_id, new_id)
         if not refs:
             continue
         if owns_old:

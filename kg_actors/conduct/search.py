@@ -26,17 +26,17 @@ async def search_text(floor: Floor, sid: str | None, query: str) -> str:
     # From here to the reply text: no await, so the views stay consistent.
     limit = C.SEARCH_TOP_K + C.SEARCH_MORE_K
     per_level, total = {}, 0
-    for lvl, (graph, derived) in views.items():
-        assert derived.index is not None  # view() waits for the first index build
-        hits, matched = search.top_hits(derived.index, terms, seen, limit)
+    for lvl, gview in views.items():
+        assert gview.index is not None  # view() waits for the first index build
+        hits, matched = search.top_hits(gview.index, terms, seen, limit)
         per_level[lvl] = hits
         total += matched
     ranked = search.merge_hits(per_level)
-    nodes = {(lvl, h.node_id): views[lvl][0].nodes[h.node_id] for lvl, h in ranked[:limit]}
+    nodes = {(lvl, h.node_id): views[lvl].graph.nodes[h.node_id] for lvl, h in ranked[:limit]}
     top = [(lvl, h.node_id) for lvl, h in ranked[: C.SEARCH_TOP_K]]
-    connectors, path_edges = search.connection_paths({lvl: v[0] for lvl, v in views.items()}, top)
+    connectors, path_edges = search.connection_paths({lvl: v.graph for lvl, v in views.items()}, top)
     for ref in connectors:
-        nodes[ref] = views[ref[0]][0].nodes[ref[1]]
+        nodes[ref] = views[ref[0]].graph.nodes[ref[1]]
     text, shown = search_format.format_search(query, ranked, nodes, connectors, path_edges,
                                               best_effort=best_effort, total=total)
     if view is not None and shown:

@@ -69,7 +69,7 @@ def absorb(graph: GraphData, base: dict, merged: dict, now: float) -> list[str]:
 
     def set_progress(key: str, value: dict | None) -> None:
         if value is None:
-            graph.progress.pop(key, None)
+            graph.del_progress(key)
         else:
             graph.set_progress(key, value)
 

@@ -14,7 +14,7 @@ import re
 from collections.abc import Collection
 
 from . import constants as C
-from .model import GraphData
+from .model import GraphReader
 
 _URL = re.compile(r"^(?:[a-z][a-z0-9+.-]*://|www\.|mailto:)", re.IGNORECASE)
 _SUFFIX = re.compile(r":[^/]*$")
@@ -61,7 +61,7 @@ def resolve_touch(path: str, root: str | None, home: str | None) -> str | None:
 
 
 def touch_paths(
-    graph: GraphData, home: str | None = None, *, project_root_exists: bool = True,
+    graph: GraphReader, home: str | None = None, *, project_root_exists: bool = True,
 ) -> list[tuple[str, str, str]]:
     """(node id, touch, candidate path) for each path-shaped touch of each active node.
 
@@ -82,7 +82,7 @@ def touch_paths(
     return out
 
 
-def dangling_touches(graph: GraphData, missing_touches: Collection[str]) -> tuple[int, list[str]]:
+def dangling_touches(graph: GraphReader, missing_touches: Collection[str]) -> tuple[int, list[str]]:
     """Touch entries of active nodes found missing, and the nodes holding any (sorted)."""
     if not missing_touches:
         return 0, []

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from collections.abc import Set as AbstractSet
 
-from .model import Edge, EdgeKey, GraphData, Node
+from .model import Edge, EdgeKey, GraphReader, Node
 from .render import ACTIVE_HEADER, ARCHIVED_HEADER, anchor_line, citation_line, line_cost, node_line, order_clusters
 
 # An edge between two active nodes is cited under whichever end the cluster
@@ -85,12 +85,12 @@ class ChargeIndex:
         self.at: dict[str, set[EdgeKey]] = {}  # endpoint -> its priced edges
 
     @classmethod
-    def build(cls, graph: GraphData) -> ChargeIndex:
+    def build(cls, graph: GraphReader) -> ChargeIndex:
         index = cls()
         index.update(graph, [*graph.ids_in_state("active"), *graph.ids_in_state("archived")], ())
         return index
 
-    def update(self, graph: GraphData, node_ids: Iterable[str], edge_keys: Iterable[EdgeKey]) -> None:
+    def update(self, graph: GraphReader, node_ids: Iterable[str], edge_keys: Iterable[EdgeKey]) -> None:
         """Catch up with a change to these nodes and edges (added, changed or deleted)."""
         nodes = graph.nodes
         changed = list(node_ids)
@@ -168,7 +168,7 @@ class ChargeTracker:
     ChargeIndex when its owner keeps one, spares pricing the level from scratch.
     """
 
-    def __init__(self, graph: GraphData, base: ChargeIndex | None = None):
+    def __init__(self, graph: GraphReader, base: ChargeIndex | None = None):
         if base is None or base.gen != graph.gen:
             base = ChargeIndex.build(graph)
         self.graph = graph
@@ -353,6 +353,6 @@ class ChargeTracker:
         return out
 
 
-def fast_charge(graph: GraphData, base: ChargeIndex | None = None) -> int:
+def fast_charge(graph: GraphReader, base: ChargeIndex | None = None) -> int:
     """charge(graph), without building the lines or scanning orphaned nodes."""
     return ChargeTracker(graph, base).exact()

@@ -18,7 +18,7 @@ import attrs
 
 from . import constants as C
 from .debt import DebtNodes, _behind
-from .model import GraphData
+from .model import GraphReader
 
 KINDS = ("gist", "id", "edge", "notes", "anchor", "lift")
 TARGETS = {"gist": 2, "id": 2, "edge": 1, "notes": 1, "anchor": 1, "lift": 5}
@@ -38,7 +38,7 @@ class Chore:
     anchors: tuple[tuple[str, str, str], ...] = ()  # (node, touch, where it went) for an anchor chore
 
 
-def churning(graph: GraphData, node_id: str, now: float) -> bool:
+def churning(graph: GraphReader, node_id: str, now: float) -> bool:
     node = graph.nodes.get(node_id)
     return node is not None and sum(1 for t in node.gist_ts if now - t <= CHURN_WINDOW_S) > CHURN_MAX
 
@@ -64,11 +64,11 @@ def declined_ids(progress: object) -> frozenset[str]:
     return frozenset(out)
 
 
-def _notes_pool(graph: GraphData, active: Iterable[str]) -> list[str]:
+def _notes_pool(graph: GraphReader, active: Iterable[str]) -> list[str]:
     return [i for i in active if sum(1 for n in graph.nodes[i].notes if _CHANGELOG.search(n)) >= 2]
 
 
-def pools(graph: GraphData, behind: DebtNodes, anchors: dict[str, tuple[str, str]]) -> dict[str, list[list[str]]]:
+def pools(graph: GraphReader, behind: DebtNodes, anchors: dict[str, tuple[str, str]]) -> dict[str, list[list[str]]]:
     """Per kind, its candidate target groups, most worth doing first."""
     nodes = graph.nodes
     return {
@@ -81,7 +81,7 @@ def pools(graph: GraphData, behind: DebtNodes, anchors: dict[str, tuple[str, str
     }
 
 
-def pick_chore(graph: GraphData, missing_touches: Collection[str], now: float, *, held: Collection[str] = (),
+def pick_chore(graph: GraphReader, missing_touches: Collection[str], now: float, *, held: Collection[str] = (),
                declined: Collection[str] = (), recent: Collection[str] = (),
                anchors: dict[str, tuple[str, str]] | None = None) -> Chore | None:
     """The most worthwhile eligible chore, or None. `anchors`: node -> (touch, where it went), server-found."""

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping
 import attrs
 
 from . import constants as C
-from .model import GraphData, Node
+from .model import GraphReader, Node
 from .search import SearchIndex
 from .terms import analyse, stem
 
@@ -170,7 +170,7 @@ class Decision:
     found: tuple[str, ...] = ()
 
 
-def decide(invocations: Iterable[list[str]], views: Mapping[str, tuple[GraphData, SearchIndex]],
+def decide(invocations: Iterable[list[str]], views: Mapping[str, tuple[GraphReader, SearchIndex]],
            seen: frozenset[str]) -> Decision:
     """The lessons to show before a command runs (level -> (graph, its index)): at most 2, within 800 chars."""
     keys = command_keys(invocations)

@@ -29,7 +29,8 @@ from . import constants as C
 from .anchors import dangling_touches, touch_paths
 from .ids import has_date, id_words
 from .lift import is_lifted, lift_clusters
-from .model import GraphData, Node
+from .model import GraphReader, Node
+from .snapshot import Lineage
 from .terms import STOP_STEMS, stem
 
 # A whole alphanumeric run of 5+ characters that starts with a letter.
@@ -125,11 +126,11 @@ class _TermState:
 
 # Keyed weakly by graph: a state dies with its graph. Each call builds a new
 # state from the last (copy, then patch), so a caller never sees a half-patched one.
-_STATES: weakref.WeakKeyDictionary[GraphData, _TermState] = weakref.WeakKeyDictionary()
+_STATES: weakref.WeakKeyDictionary[Lineage, _TermState] = weakref.WeakKeyDictionary()  # per graph, all versions
 
 
-def _term_state(graph: GraphData) -> _TermState:
-    old = _STATES.get(graph)
+def _term_state(graph: GraphReader) -> _TermState:
+    old = _STATES.get(graph.lineage)
     if old is not None and old.gen == graph.gen and len(old.nodes) == len(graph.nodes):
         return old
     if old is None:
@@ -149,7 +150,7 @@ def _term_state(graph: GraphData) -> _TermState:
             for term in entry[0]:
                 df[term] = df.get(term, 0) + 1
     state = _TermState(graph.gen, dict(graph.nodes), terms, df)
-    _STATES[graph] = state
+    _STATES[graph.lineage] = state
     return state
 
 
@@ -169,7 +170,7 @@ def _slug_terms(slug: str | None) -> set[str]:
     return set(parts) | {stem(p) for p in parts} | {"".join(parts)}
 
 
-def smeared_terms(graph: GraphData, slug: str | None = None) -> list[Smear]:
+def smeared_terms(graph: GraphReader, slug: str | None = None) -> list[Smear]:
     """Terms many nodes re-describe while one undated node's id plausibly owns them.
 
     Over all tiers: document frequency at least max(6, 8% of nodes) and at most
@@ -214,7 +215,7 @@ def _epoch_day(day: str) -> int | None:
         return None
 
 
-def active_days(graph: GraphData, now: float, extra_days: Iterable[str] = ()) -> int:
+def active_days(graph: GraphReader, now: float, extra_days: Iterable[str] = ()) -> int:
     """Distinct UTC days among the last 7 (today included) with a node read or tool event."""
     today = int(now // C.DAY_SECONDS)
     first = today - C.DEBT_ACTIVITY_WINDOW_DAYS + 1
@@ -227,7 +228,7 @@ def active_days(graph: GraphData, now: float, extra_days: Iterable[str] = ()) ->
     return sum(1 for d in days if first <= d <= today)
 
 
-def untended_days(graph: GraphData, now: float) -> float | None:
+def untended_days(graph: GraphReader, now: float) -> float | None:
     """Days since the stamped `maintain` task, or None if never stamped."""
     entry = graph.progress.get("maintain")
     last = entry.get("last_ts") if isinstance(entry, dict) else None
@@ -236,7 +237,7 @@ def untended_days(graph: GraphData, now: float) -> float | None:
     return max(0.0, (now - float(last)) / C.DAY_SECONDS)
 
 
-def _edge_ends(graph: GraphData) -> set[str]:
+def _edge_ends(graph: GraphReader) -> set[str]:
     return set(chain.from_iterable((src, dst) for src, dst, _ in graph.edges))
 
 
@@ -252,7 +253,7 @@ def level_for(score: float) -> str:
 
 
 def compute_debt(
-    graph: GraphData,
+    graph: GraphReader,
     now: float,
     *,
     missing_touches: set[str] | frozenset[str] = frozenset(),
@@ -316,7 +317,7 @@ class DebtNodes:
     lift_clusters: list[list[str]]
 
 
-def _behind(graph: GraphData, missing_touches: set[str] | frozenset[str], ordered: bool = False) -> DebtNodes:
+def _behind(graph: GraphReader, missing_touches: set[str] | frozenset[str], ordered: bool = False) -> DebtNodes:
     """`ordered` sorts the lists (for people); the score needs only their lengths."""
     order = sorted if ordered else list
     active = graph.ids_in_state("active")
@@ -332,7 +333,7 @@ def _behind(graph: GraphData, missing_touches: set[str] | frozenset[str], ordere
     )
 
 
-def debt_nodes(graph: GraphData, missing_touches: set[str] | frozenset[str] = frozenset()) -> dict:
+def debt_nodes(graph: GraphReader, missing_touches: set[str] | frozenset[str] = frozenset()) -> dict:
     """JSON-ready lists of the nodes behind each DEBT factor, and which touches dangle per node."""
     behind = _behind(graph, missing_touches, ordered=True)
     missing = {i: [t for t in graph.nodes[i].touches if t in missing_touches] for i in behind.dangling}
@@ -343,7 +344,7 @@ def debt_nodes(graph: GraphData, missing_touches: set[str] | frozenset[str] = fr
     }
 
 
-def _slug(graph: GraphData) -> str | None:
+def _slug(graph: GraphReader) -> str | None:
     return posixpath.basename(graph.project_path.rstrip("/")) if graph.project_path else None
 
 

@@ -1,7 +1,6 @@
-"""What the editor shows of a graph: pure functions over one GraphData.
+"""What the editor shows of a graph: pure functions over one GraphReader.
 
-Each runs inside the graph's actor (`handle.call`) or on a snapshot, so it
-reads a consistent graph and changes nothing: the editor looks without
+Each runs on a snapshot (`handle.snapshot()`), so it reads a consistent graph and changes nothing: the editor looks without
 promoting or stamping. Shapes are JSON-ready dicts.
 """
 
@@ -10,21 +9,21 @@ from __future__ import annotations
 from . import constants as C
 from . import render, search
 from .ids import is_artifact
-from .model import Edge, GraphData, Node, node_version
+from .model import Edge, GraphReader, Node, node_version
 from .reads import health_line
 from .terms import Terms, field_counts
 
 EXCERPT_CHARS = 180
 
 
-def counts(graph: GraphData) -> dict:
+def counts(graph: GraphReader) -> dict:
     return {
         "active": len(graph.ids_in_state("active")), "archived": len(graph.ids_in_state("archived")),
         "orphaned": len(graph.ids_in_state("orphaned")), "nodes": len(graph.nodes), "edges": len(graph.edges),
     }
 
 
-def picture(graph: GraphData) -> dict:
+def picture(graph: GraphReader) -> dict:
     """Everything the canvas draws: compact nodes (no notes) and every edge."""
     nodes = [{"id": n.id, "gist": n.gist, "state": n.state, "v": node_version(graph, n.id)}
              for n in graph.nodes.values()]
@@ -32,7 +31,7 @@ def picture(graph: GraphData) -> dict:
     return {"nodes": nodes, "edges": edges, "counts": counts(graph)}
 
 
-def _edge_json(edge: Edge, node_id: str, graph: GraphData) -> dict:
+def _edge_json(edge: Edge, node_id: str, graph: GraphReader) -> dict:
     other = edge.other(node_id)
     target = graph.nodes.get(other)
     kind = "file" if is_artifact(other) else ("node" if target is not None else "outside")
@@ -41,7 +40,7 @@ def _edge_json(edge: Edge, node_id: str, graph: GraphData) -> dict:
             "other_state": target.state if target is not None else None}
 
 
-def node_detail(graph: GraphData, node_id: str) -> dict | None:
+def node_detail(graph: GraphReader, node_id: str) -> dict | None:
     """A node as the editor opens it: content, edges and its history stamps (a look, not a read)."""
     node = graph.nodes.get(node_id)
     if node is None:
@@ -57,7 +56,7 @@ def node_detail(graph: GraphData, node_id: str) -> dict | None:
     }
 
 
-def history(graph: GraphData, node: Node) -> dict:
+def history(graph: GraphReader, node: Node) -> dict:
     entry = graph.versions.get(f"node:{node.id}")
     return {
         "created_ts": node.created_ts, "written": dict(node.written) if node.written else None,
@@ -68,7 +67,7 @@ def history(graph: GraphData, node: Node) -> dict:
     }
 
 
-def budget(graph: GraphData) -> dict:
+def budget(graph: GraphReader) -> dict:
     """One level's charge (exact rendered characters) against its budget, and its HEALTH line."""
     plan = render.plan_level(graph)
     charge = render.charge_plan(graph, plan)
@@ -96,7 +95,7 @@ def _excerpt(node: Node) -> str:
     return text if len(text) <= EXCERPT_CHARS else text[: EXCERPT_CHARS - 1] + "…"
 
 
-def search_graph(index: search.SearchIndex, graph: GraphData, level: str, terms: Terms,
+def search_graph(index: search.SearchIndex, graph: GraphReader, level: str, terms: Terms,
                  limit: int) -> dict:
     """kg_search's ranking over one graph (every tier), and the paths joining the top hits."""
     hits, total = search.top_hits(index, terms, limit=limit)

@@ -12,23 +12,23 @@ from collections.abc import Generator
 
 from . import constants as C
 from .ids import has_date
-from .model import GraphData, Node
+from .model import GraphReader, Node
 from .search import SearchIndex, base_idf, in_title, node_postings, score_terms, sharpened
 from .steps import run_steps
 from .terms import analyse, is_stopword, query_terms, surface_forms
 
 
-def _others(graph: GraphData, new_id: str) -> int:
+def _others(graph: GraphReader, new_id: str) -> int:
     return len(graph.nodes) - (new_id in graph.nodes)
 
 
-def near_duplicate(index: SearchIndex, graph: GraphData, new_id: str, new_gist: str) -> tuple[str, float] | None:
+def near_duplicate(index: SearchIndex, graph: GraphReader, new_id: str, new_gist: str) -> tuple[str, float] | None:
     """The existing node scoring at least half of what the new node would score against itself."""
     found: tuple[str, float] | None = run_steps(near_duplicate_steps(index, graph, new_id, new_gist))
     return found
 
 
-def near_duplicate_steps(index: SearchIndex, graph: GraphData, new_id: str, new_gist: str,
+def near_duplicate_steps(index: SearchIndex, graph: GraphReader, new_id: str, new_gist: str,
                          per_step: int = C.HINT_TERMS_PER_STEP) -> Generator[None, None, tuple[str, float] | None]:
     """near_duplicate, yielding after every `per_step` probe terms: a long gist's probe scans
     thousands of postings, and its owner must not hold the loop for all of them at once."""
@@ -58,7 +58,7 @@ def near_duplicate_steps(index: SearchIndex, graph: GraphData, new_id: str, new_
     return None
 
 
-def hub_mention(index: SearchIndex, graph: GraphData, new_id: str, new_gist: str) -> tuple[str, str] | None:
+def hub_mention(index: SearchIndex, graph: GraphReader, new_id: str, new_gist: str) -> tuple[str, str] | None:
     """An entity the gist names that a hub node's id names and many others mention.
 
     Returns the word as the gist wrote it (not its stem) and the hub's id.

@@ -18,7 +18,7 @@ from functools import lru_cache
 from . import constants as C
 from .anchors import parse_touch
 from .ids import has_date
-from .model import GraphData
+from .model import GraphReader
 
 EPISODE_WORDS = frozenset({
     "session", "review", "audit", "retro", "postmortem", "debrief", "handover", "standup", "recap",
@@ -41,7 +41,7 @@ def is_instance_id(node_id: str) -> bool:
     return False
 
 
-def is_lifted(graph: GraphData, node_id: str) -> bool:
+def is_lifted(graph: GraphReader, node_id: str) -> bool:
     return any(e.src == node_id and e.rel == C.INSTANCE_OF_REL for e in graph.incident(node_id))
 
 
@@ -50,7 +50,7 @@ def _touch_key(touch: str) -> str:
     return "t:" + (path if path is not None else touch.strip().lower())
 
 
-def _components(graph: GraphData) -> tuple[list[list[str]], dict[str, set[str]]]:
+def _components(graph: GraphReader) -> tuple[list[list[str]], dict[str, set[str]]]:
     """Linked components (two or more unlifted active instances) and the link map."""
     instances = sorted(
         i for i in graph.ids_in_state("active") if is_instance_id(i) and not is_lifted(graph, i)
@@ -115,7 +115,7 @@ def _bfs(start: str, links: dict[str, set[str]], limit: int | None = None) -> li
     return order
 
 
-def lift_clusters(graph: GraphData) -> tuple[list[list[str]], set[str]]:
+def lift_clusters(graph: GraphReader) -> tuple[list[list[str]], set[str]]:
     """Clusters cut to `LIFT_CLUSTER_MAX`, largest first, and every id of every uncut component.
 
     A cut runs breadth-first from the best-linked member (ties by id), so the

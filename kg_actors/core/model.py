@@ -1,4 +1,4 @@
-"""The graph model: frozen nodes and edges, and the mutable map an actor owns.
+"""The graph model: the mutable map an actor owns, of frozen nodes and edges (records.py).
 
 The on-disk shape is the reference format (`nodes` map, `edges` keyed
 `from->to:rel`, `_meta` with versions, progress, project_path), so a store
@@ -6,7 +6,9 @@ written by kg-memory loads without loss: unknown fields ride along in `extra`.
 
 `GraphData` records which entries each change touched; the owner turns that
 into a journal record (`take_changes`) so a write costs its own size, not the
-graph's. `gen` moves on every change; caches key on it.
+graph's. `gen` moves on every change; caches key on it. Readers outside the owner get
+`snapshot()`: a frozen version (core/snapshot.py) made from the last one by
+copying only what changed since (the `_pending` record the change methods keep).
 """
 
 from __future__ import annotations
@@ -15,155 +17,16 @@ from collections.abc import Iterable, Iterator
 from collections.abc import Set as AbstractSet
 from typing import Any
 
-import attrs
-
 from .ids import is_artifact
-
-EdgeKey = tuple[str, str, str]
-
-_NODE_FIELDS = {
-    "id", "gist", "notes", "touches", "_created_ts", "_archived", "_orphaned_ts", "_last_read_ts",
-    "_useful_ts", "_credited_ts", "_gist_ts", "_written", "_recurrence_ts",
-}
-
-
-def _floats(values: Any) -> tuple[float, ...]:
-    if not isinstance(values, list | tuple):
-        return ()
-    return tuple(float(v) for v in values if isinstance(v, int | float) and not isinstance(v, bool))
-
-
-def _strings(values: Any) -> tuple[str, ...]:
-    if not isinstance(values, list | tuple):
-        return ()
-    return tuple(str(v) for v in values)
-
-
-def _opt_float(value: Any) -> float | None:
-    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
-
-
-@attrs.frozen
-class Node:
-    id: str
-    gist: str
-    notes: tuple[str, ...] = ()
-    touches: tuple[str, ...] = ()
-    created_ts: float | None = None
-    archived: bool = False
-    orphaned_ts: float | None = None
-    last_read_ts: float | None = None
-    useful_ts: tuple[float, ...] = ()
-    credited_ts: tuple[float, ...] = ()
-    gist_ts: tuple[float, ...] = ()
-    written: dict[str, Any] | None = attrs.field(default=None, eq=False)
-    recurrence_ts: tuple[float, ...] = ()
-    extra: dict[str, Any] = attrs.field(factory=dict, eq=False)
-
-    @property
-    def orphaned(self) -> bool:
-        return self.orphaned_ts is not None
-
-    @property
-    def state(self) -> str:
-        if self.orphaned_ts is not None:
-            return "orphaned"
-        return "archived" if self.archived else "active"
-
-    @property
-    def active(self) -> bool:
-        return not self.archived and self.orphaned_ts is None
-
-    @classmethod
-    def from_json(cls, node_id: str, raw: dict[str, Any]) -> Node:
-        written = raw.get("_written")
-        return cls(
-            id=node_id,
-            gist=str(raw.get("gist", "")),
-            notes=_strings(raw.get("notes")),
-            touches=_strings(raw.get("touches")),
-            created_ts=_opt_float(raw.get("_created_ts")),
-            archived=bool(raw.get("_archived", False)),
-            orphaned_ts=_opt_float(raw.get("_orphaned_ts")),
-            last_read_ts=_opt_float(raw.get("_last_read_ts")),
-            useful_ts=_floats(raw.get("_useful_ts")),
-            credited_ts=_floats(raw.get("_credited_ts")),
-            gist_ts=_floats(raw.get("_gist_ts")),
-            written=dict(written) if isinstance(written, dict) else None,
-            recurrence_ts=_floats(raw.get("_recurrence_ts")),
-            extra={k: v for k, v in raw.items() if k not in _NODE_FIELDS},
-        )
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"id": self.id, "gist": self.gist}
-        if self.notes:
-            out["notes"] = list(self.notes)
-        if self.touches:
-            out["touches"] = list(self.touches)
-        if self.created_ts is not None:
-            out["_created_ts"] = self.created_ts
-        if self.archived:
-            out["_archived"] = True
-        if self.orphaned_ts is not None:
-            out["_orphaned_ts"] = self.orphaned_ts
-        if self.last_read_ts is not None:
-            out["_last_read_ts"] = self.last_read_ts
-        for name, values in (
-            ("_useful_ts", self.useful_ts), ("_credited_ts", self.credited_ts),
-            ("_gist_ts", self.gist_ts), ("_recurrence_ts", self.recurrence_ts),
-        ):
-            if values:
-                out[name] = list(values)
-        if self.written is not None:
-            out["_written"] = dict(self.written)
-        out.update(self.extra)
-        return out
-
-    def content(self) -> dict[str, Any]:
-        """What a model sees of a node: the fields a write can set."""
-        return {"id": self.id, "gist": self.gist, "notes": list(self.notes), "touches": list(self.touches)}
-
-
-@attrs.frozen
-class Edge:
-    src: str
-    dst: str
-    rel: str
-    notes: tuple[str, ...] = ()
-    extra: dict[str, Any] = attrs.field(factory=dict, eq=False)
-
-    @property
-    def key(self) -> EdgeKey:
-        return (self.src, self.dst, self.rel)
-
-    @classmethod
-    def from_json(cls, raw: dict[str, Any]) -> Edge:
-        return cls(
-            src=str(raw["from"]), dst=str(raw["to"]), rel=str(raw["rel"]),
-            notes=_strings(raw.get("notes")),
-            extra={k: v for k, v in raw.items() if k not in {"from", "to", "rel", "notes"}},
-        )
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"from": self.src, "to": self.dst, "rel": self.rel}
-        if self.notes:
-            out["notes"] = list(self.notes)
-        out.update(self.extra)
-        return out
-
-    def other(self, node_id: str) -> str:
-        return self.dst if self.src == node_id else self.src
-
-
-def edge_storage_key(key: EdgeKey) -> str:
-    return f"{key[0]}->{key[1]}:{key[2]}"
+from .records import Edge as Edge, EdgeKey as EdgeKey, Node as Node, edge_storage_key as edge_storage_key
+from .snapshot import GraphReader as GraphReader, GraphSnapshot as GraphSnapshot, Lineage, Pending, full_snapshot
 
 
 def node_version_key(node_id: str) -> str:
     return f"node:{node_id}"
 
 
-def node_version(graph: "GraphData", node_id: str) -> int:
+def node_version(graph: GraphReader, node_id: str) -> int:
     """The node's content version (`_meta.versions["node:<id>"].v`; 0 for a node never versioned)."""
     entry = graph.versions.get(node_version_key(node_id))
     return int(entry.get("v", 0)) if isinstance(entry, dict) else 0
@@ -197,6 +60,29 @@ class GraphData:
         self.meta_changed = False
         # Prior values of what the current message touched, for `rollback`.
         self._undo: dict[tuple[str, Any], Any] = {}
+        self.lineage = Lineage()  # shared by every snapshot of this graph
+        self._snap: GraphSnapshot | None = None
+        self._pending = Pending()  # what changed since `_snap`
+
+    # -- snapshots
+    def snapshot(self) -> GraphSnapshot:
+        """The graph as it stands, frozen: O(what changed since the last call) (the first is O(graph))."""
+        snap = self._snap
+        if snap is None:
+            snap = full_snapshot(self)
+            self._pending = Pending()
+        elif snap.gen != self.gen or snap.project_path != self.project_path or snap.extra_meta != self.extra_meta:
+            snap = self._pending.apply(snap, self)
+        self._snap = snap
+        return snap
+
+    def incident_sets(self) -> dict[str, set[EdgeKey]]:
+        """Per endpoint, its edges' keys (live: for snapshots only)."""
+        return self._incident
+
+    def unorphaned_sets(self) -> dict[str, set[EdgeKey]]:
+        """Per endpoint, its edges' keys whose other end is no orphan (live: for snapshots only)."""
+        return self._unorphaned
 
     # -- reading
     def incident(self, endpoint: str) -> Iterator[Edge]:
@@ -230,6 +116,7 @@ class GraphData:
             for end, other in ((key[0], key[1]), (key[1], key[0])):
                 if other != node_id:
                     continue
+                self._pending.unorphaned.add(end)
                 if orphaned:
                     keys = self._unorphaned.get(end)
                     if keys is not None:
@@ -249,7 +136,7 @@ class GraphData:
         self._by_state[node.state].add(node.id)
         if (old is not None and old.orphaned) != node.orphaned:
             self._reindex_unorphaned(node.id, node.orphaned)
-        self._touch("n", node.id)
+        self._touch("n", node.id, moved=old is None)
 
     def del_node(self, node_id: str) -> Node | None:
         self._remember("n", node_id, self.nodes.get(node_id))
@@ -258,25 +145,30 @@ class GraphData:
             self._by_state[node.state].discard(node_id)
             if node.orphaned:  # a missing end counts as not orphaned
                 self._reindex_unorphaned(node_id, False)
-            self._touch("n", node_id)
+            self._touch("n", node_id, dropped=True, moved=True)
         return node
 
     def set_edge(self, edge: Edge) -> None:
         key = edge.key
-        self._remember("e", key, self.edges.get(key))
+        old = self.edges.get(key)
+        self._remember("e", key, old)
         self.edges[key] = edge
         self._incident.setdefault(key[0], set()).add(key)
         self._incident.setdefault(key[1], set()).add(key)
+        self._pending.incident.update(key[:2])
+        self._pending.unorphaned.update(key[:2])
         for end, other in ((key[0], key[1]), (key[1], key[0])):
             if not self._is_orphan(other):
                 self._unorphaned.setdefault(end, set()).add(key)
-        self._touch("e", key)
+        self._touch("e", key, moved=old is None)
 
     def del_edge(self, key: EdgeKey) -> Edge | None:
         self._remember("e", key, self.edges.get(key))
         edge = self.edges.pop(key, None)
         if edge is None:
             return None
+        self._pending.incident.update(key[:2])
+        self._pending.unorphaned.update(key[:2])
         for end in (key[0], key[1]):
             keys = self._incident.get(end)
             if keys is not None:
@@ -288,21 +180,29 @@ class GraphData:
                 keys.discard(key)
                 if not keys:
                     del self._unorphaned[end]
-        self._touch("e", key)
+        self._touch("e", key, dropped=True, moved=True)
         return edge
 
     def set_version(self, vkey: str, value: dict[str, Any] | None) -> None:
-        self._remember("v", vkey, self.versions.get(vkey))
+        old = self.versions.get(vkey)
+        self._remember("v", vkey, old)
         if value is None:
             self.versions.pop(vkey, None)
         else:
             self.versions[vkey] = value
-        self._touch("v", vkey)
+        self._touch("v", vkey, dropped=value is None, moved=old is None or value is None)
 
     def set_progress(self, task_id: str, value: dict[str, Any]) -> None:
-        self._remember("p", task_id, self.progress.get(task_id))
+        old = self.progress.get(task_id)
+        self._remember("p", task_id, old)
         self.progress[task_id] = value
-        self._touch("p", task_id)
+        self._touch("p", task_id, moved=old is None)
+
+    def del_progress(self, task_id: str) -> None:
+        if task_id in self.progress:
+            self._remember("p", task_id, self.progress[task_id])
+            del self.progress[task_id]
+            self._touch("p", task_id, dropped=True, moved=True)
 
     def _remember(self, kind: str, key: Any, prior: Any) -> None:
         self._undo.setdefault((kind, key), prior)
@@ -322,13 +222,15 @@ class GraphData:
             elif kind == "v":
                 self.set_version(key, prior)
             elif prior is None:
-                self.progress.pop(key, None)
+                self.del_progress(key)
             else:
                 self.set_progress(key, prior)
         self._undo.clear()
 
-    def _touch(self, kind: str, key: Any) -> None:
+    def _touch(self, kind: str, key: Any, dropped: bool = False, moved: bool = False) -> None:
+        """`moved`: the key was added or removed, so where it stands in the map's order changed."""
         self._changed[kind].add(key)
+        self._pending.touch(kind, key, dropped, moved)
         self.gen += 1
 
     # -- journal
@@ -374,7 +276,7 @@ class GraphData:
             self.set_version(vkey, value)
         for task_id, value in record.get("p", {}).items():
             if value is None:
-                self.progress.pop(task_id, None)
+                self.del_progress(task_id)
             else:
                 self.set_progress(task_id, value)
         if "m" in record:

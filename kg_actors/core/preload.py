@@ -8,7 +8,7 @@ gists it left out. It is a partial view and says so.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from .reads import DEFAULT_SCORE, BodyLine, LevelPart, level_header
 
@@ -27,7 +27,7 @@ def more_gists_line(n: int) -> str:
     return f"  …{n} more active gist(s) not shown (lowest-scored) — kg_read(session_id) renders the full graph"
 
 
-def build(parts: list[LevelPart], scores: dict[str, dict[str, float]], debt: dict[str, str], sid: str,
+def build(parts: list[LevelPart], scores: Mapping[str, Mapping[str, float]], debt: dict[str, str], sid: str,
           limit: int, measure: Callable[[str], int]) -> tuple[str, list[tuple[str, str]]]:
     """The preload text and the (level, id) whose gists it shows.
 

@@ -5,6 +5,7 @@ paging can hand a node's "seen" or "read" to the part that shows it.
 """
 
 from __future__ import annotations
+from collections.abc import Mapping
 from typing import Any
 
 
@@ -12,7 +13,7 @@ from typing import Any
 import attrs
 
 from . import render
-from .model import Edge, GraphData, Node
+from .model import Edge, GraphReader, Node
 from . import constants as C
 from .paging import Line
 
@@ -40,7 +41,7 @@ class LevelPart:
     archived: int
 
 
-def health_line(graph: GraphData, plan: render.LevelPlan, edges: int | None = None) -> str:
+def health_line(graph: GraphReader, plan: render.LevelPlan, edges: int | None = None) -> str:
     """`edges`: the level's live edge count, for a plan without its archived entries (their
     citations never touch an active node: an active node's entry cites all of its edges)."""
     n = len(plan.active)
@@ -58,8 +59,8 @@ def health_line(graph: GraphData, plan: render.LevelPlan, edges: int | None = No
     return f"HEALTH: {n} nodes, {edges} edges, {unconnected} unconnected ({pct}%), avg {avg} edges/node"
 
 
-def level_part(graph: GraphData, level: str, preloaded: frozenset[str] = frozenset(),
-               scores: dict[str, float] | None = None, anchors: bool = True,
+def level_part(graph: GraphReader, level: str, preloaded: frozenset[str] = frozenset(),
+               scores: Mapping[str, float] | None = None, anchors: bool = True,
                live_edges: int | None = None) -> LevelPart:
     """A level's full-read body; `scores` (unified pool) rank what the ladder hides first.
 

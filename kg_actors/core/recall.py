@@ -17,7 +17,7 @@ from collections.abc import Mapping
 import attrs
 
 from . import constants as C
-from .model import Edge, GraphData, Node
+from .model import Edge, GraphReader, Node
 from .search import Hit, SearchIndex, connection_paths, merge_hits
 from .search_concepts import concept_hits
 from .terms import HUMP as _HUMP, is_stopword, query_terms
@@ -123,7 +123,7 @@ def _evidence(hit: Hit) -> bool:
     return hit.matched_terms >= 2 or hit.max_term_idf >= C.RECALL_MIN_SOLO_IDF or hit.title_match
 
 
-def run(terms: list[str], views: Mapping[str, tuple[GraphData, SearchIndex]], seen: frozenset[str]) -> Decision:
+def run(terms: list[str], views: Mapping[str, tuple[GraphReader, SearchIndex]], seen: frozenset[str]) -> Decision:
     """Prompt recall over the session's graphs (level -> (graph, its search index)): the whole decision."""
     if not terms:
         return Decision("no_terms")
@@ -150,7 +150,7 @@ def _strong(hit: Hit, n_terms: int) -> bool:
     return (hit.title_match and hit.matched_terms >= min(2, n_terms)) or hit.score >= C.RECALL_SCORE_STRONG
 
 
-def decide(terms: list[str], hits: list[tuple[str, Hit]], graphs: Mapping[str, GraphData],
+def decide(terms: list[str], hits: list[tuple[str, Hit]], graphs: Mapping[str, GraphReader],
            seen: frozenset[str]) -> Decision:
     """The three gates over ranked hits, then the injection (connections between the chosen hits).
 

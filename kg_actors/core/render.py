@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 
 import attrs
 
-from .model import Edge, EdgeKey, GraphData, Node
+from .model import Edge, EdgeKey, GraphReader, Node
 
 ACTIVE_HEADER = "ACTIVE:"
 ARCHIVED_HEADER = "ARCHIVED (use kg_read with id to view full content):"
@@ -81,11 +81,11 @@ class LevelPlan:
         yield from self.archived
 
 
-def _live_incident(graph: GraphData, node_id: str) -> list[Edge]:
+def _live_incident(graph: GraphReader, node_id: str) -> list[Edge]:
     return [e for e in graph.incident(node_id) if edge_is_live(e, graph.nodes)]
 
 
-def cluster_order(graph: GraphData, active_ids: Iterable[str], degree: Mapping[str, int]) -> list[str]:
+def cluster_order(graph: GraphReader, active_ids: Iterable[str], degree: Mapping[str, int]) -> list[str]:
     """Connected components of active nodes, hub first, neighbours by degree."""
     active = set(active_ids)
     neighbours: dict[str, set[str]] = {i: set() for i in active}
@@ -124,7 +124,7 @@ def order_clusters(neighbours: Mapping[str, set[str]], degree: Mapping[str, int]
     return [i for c in components for i in c]
 
 
-def plan_level(graph: GraphData, anchors: bool = True) -> LevelPlan:
+def plan_level(graph: GraphReader, anchors: bool = True) -> LevelPlan:
     """Which lines a level shows, in order, and which edge each cites.
 
     Active entries come first and cite every live edge of theirs, so without
@@ -152,13 +152,13 @@ def plan_level(graph: GraphData, anchors: bool = True) -> LevelPlan:
     return LevelPlan(active, archived, len(cited))
 
 
-def live_edge_count(graph: GraphData) -> int:
+def live_edge_count(graph: GraphReader) -> int:
     """How many edges a full read shows (plan_level(graph).live_edges), without planning it."""
     nodes = graph.nodes
     return sum(1 for e in graph.edges.values() if edge_is_live(e, nodes))
 
 
-def plan_lines(graph: GraphData, plan: LevelPlan, preloaded: frozenset[str] = frozenset()) -> list[str]:
+def plan_lines(graph: GraphReader, plan: LevelPlan, preloaded: frozenset[str] = frozenset()) -> list[str]:
     lines: list[str] = []
     if plan.active:
         lines.append(ACTIVE_HEADER)
@@ -176,19 +176,19 @@ def plan_lines(graph: GraphData, plan: LevelPlan, preloaded: frozenset[str] = fr
     return lines
 
 
-def level_body(graph: GraphData) -> str:
+def level_body(graph: GraphReader) -> str:
     """The charged text of a level (preloaded gists are charged in full)."""
     lines = plan_lines(graph, plan_level(graph))
     return "".join(line + "\n" for line in lines)
 
 
-def charge(graph: GraphData) -> int:
+def charge(graph: GraphReader) -> int:
     """Rendered characters of a level: what the budget counts."""
     plan = plan_level(graph)
     return charge_plan(graph, plan)
 
 
-def charge_plan(graph: GraphData, plan: LevelPlan) -> int:
+def charge_plan(graph: GraphReader, plan: LevelPlan) -> int:
     total = line_cost(ACTIVE_HEADER) if plan.active else 0
     for e in plan.active:
         total += line_cost(node_line(e.node_id, graph.nodes[e.node_id].gist))
@@ -201,7 +201,7 @@ def charge_plan(graph: GraphData, plan: LevelPlan) -> int:
     return total
 
 
-def archived_anchor_chars(graph: GraphData) -> int:
+def archived_anchor_chars(graph: GraphReader) -> int:
     """What archived anchors cost (the orphan pass's measure)."""
     return sum(line_cost(anchor_line(n.id)) for n in graph.nodes.values() if n.archived and not n.orphaned)
 

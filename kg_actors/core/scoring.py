@@ -19,7 +19,8 @@ from typing import Any
 
 from . import constants as C
 from .errors import NotFound
-from .model import GraphData, Node, node_version_key
+from .model import GraphReader, Node, node_version_key
+from .snapshot import Lineage
 from .render import citation_line, line_cost, node_line
 
 # (active ids, archived ids); any other endpoint is orphaned or no node here.
@@ -34,7 +35,7 @@ WEIGHTS = {
 }
 
 
-def graph_held(graph: GraphData) -> Held:
+def graph_held(graph: GraphReader) -> Held:
     """The active and archived ids as the graph holds them."""
     return graph.ids_in_state("active"), graph.ids_in_state("archived")
 
@@ -60,7 +61,7 @@ def _number(value: object) -> float | None:
     return float(value) if value.__class__ in (float, int) else None
 
 
-def write_ts(graph: GraphData, node_id: str) -> float | None:
+def write_ts(graph: GraphReader, node_id: str) -> float | None:
     """The last write's activity time: `used_ts` (kept by maintenance rewrites) else `ts`."""
     version = graph.versions.get(node_version_key(node_id))
     if not isinstance(version, dict):
@@ -69,7 +70,7 @@ def write_ts(graph: GraphData, node_id: str) -> float | None:
     return used if used is not None else _number(version.get("ts"))
 
 
-def recency_raw(graph: GraphData, node: Node) -> float:
+def recency_raw(graph: GraphReader, node: Node) -> float:
     """Latest of the last write, the last full read and the latest credit (0 if none)."""
     best = write_ts(graph, node.id)
     read = node.last_read_ts
@@ -104,12 +105,12 @@ def usefulness_rank_key(node: Node, now: float) -> float:
 # stamp). Nodes are frozen and a write replaces the version entry (set_version),
 # never edits it, so identity tells whether the values still hold; a write
 # re-ranks one node instead of the pool.
-_SIGNALS: WeakKeyDictionary[GraphData, dict[str, tuple[Any, ...]]] = WeakKeyDictionary()
+_SIGNALS: WeakKeyDictionary[Lineage, dict[str, tuple[Any, ...]]] = WeakKeyDictionary()  # per graph, all versions
 
 
-def _fixed_signals(graph: GraphData, held: list[Node], now: float) -> tuple[list[float], list[float]]:
+def _fixed_signals(graph: GraphReader, held: list[Node], now: float) -> tuple[list[float], list[float]]:
     """Recency and usefulness rank keys of nodes, from the cache where it still holds."""
-    cache = _SIGNALS.setdefault(graph, {})
+    cache = _SIGNALS.setdefault(graph.lineage, {})
     if len(cache) > 2 * len(held) + 256:  # forget nodes that left the pool
         cache.clear()
     versions = graph.versions
@@ -127,7 +128,7 @@ def _fixed_signals(graph: GraphData, held: list[Node], now: float) -> tuple[list
     return recency, usefulness
 
 
-def connectedness_parts(graph: GraphData, node_id: str, held: Held) -> tuple[float, float, int]:
+def connectedness_parts(graph: GraphReader, node_id: str, held: Held) -> tuple[float, float, int]:
     """(weighted in-edges, weighted out-edges, all incident edges).
 
     A self-loop is not a neighbour: it counts only toward the hub floor.
@@ -146,13 +147,13 @@ def connectedness_parts(graph: GraphData, node_id: str, held: Held) -> tuple[flo
     return w_in, w_out, graph.degree(node_id)
 
 
-def connectedness_raw(graph: GraphData, node_id: str, held: Held) -> float:
+def connectedness_raw(graph: GraphReader, node_id: str, held: Held) -> float:
     w_in, w_out, degree = connectedness_parts(graph, node_id, held)
     # The hub floor keeps a hub's structural credit while its neighbours sit archived.
     return max(C.IN_DEGREE_WEIGHT * w_in + C.OUT_DEGREE_WEIGHT * w_out, C.HUB_FLOOR_WEIGHT * math.log1p(degree))
 
 
-def fresh_ids(graph: GraphData, budget: int = C.MAX_CHARS_PER_LEVEL) -> frozenset[str]:
+def fresh_ids(graph: GraphReader, budget: int = C.MAX_CHARS_PER_LEVEL) -> frozenset[str]:
     """The newest non-orphaned nodes whose render cost fits in the fresh share of the budget.
 
     Newest first by creation (no creation time = oldest); each node costs its
@@ -189,7 +190,7 @@ class PoolScorer:
     connectedness is recomputed only for nodes next to a node that moved.
     """
 
-    def __init__(self, graph: GraphData, ids: Iterable[str], now: float, held: Held | None = None):
+    def __init__(self, graph: GraphReader, ids: Iterable[str], now: float, held: Held | None = None):
         self.graph = graph
         self.held = held or graph_held(graph)
         self.ids = sorted(set(ids))
@@ -245,22 +246,22 @@ class PoolScorer:
         }
 
 
-def score_pool(graph: GraphData, ids: Iterable[str], now: float, held: Held | None = None) -> dict[str, float]:
+def score_pool(graph: GraphReader, ids: Iterable[str], now: float, held: Held | None = None) -> dict[str, float]:
     return PoolScorer(graph, ids, now, held).scores()
 
 
-def scored_pool(graph: GraphData, fresh: frozenset[str]) -> list[str]:
+def scored_pool(graph: GraphReader, fresh: frozenset[str]) -> list[str]:
     """The unified pool: active and archived nodes outside the fresh tier."""
     held = chain(graph.ids_in_state("active"), graph.ids_in_state("archived"))
     return [i for i in held if i not in fresh]
 
 
-def unified_scores(graph: GraphData, now: float, budget: int = C.MAX_CHARS_PER_LEVEL) -> dict[str, float]:
+def unified_scores(graph: GraphReader, now: float, budget: int = C.MAX_CHARS_PER_LEVEL) -> dict[str, float]:
     """Scores of every active and archived node outside the fresh tier (fresh ones are absent)."""
     return score_pool(graph, scored_pool(graph, fresh_ids(graph, budget)), now)
 
 
-def explain(graph: GraphData, node_id: str, now: float, budget: int = C.MAX_CHARS_PER_LEVEL) -> dict[str, Any]:
+def explain(graph: GraphReader, node_id: str, now: float, budget: int = C.MAX_CHARS_PER_LEVEL) -> dict[str, Any]:
     """Why a node scores what it does (GET /api/nodes/{level}/{id}/score).
 
     A fresh or orphaned node has no score; it gets a `preview_score`: what it

@@ -21,7 +21,7 @@ from . import constants as C
 from .errors import InvalidInput
 from .expand import family
 from .ids import is_artifact
-from .model import Edge, GraphData, Node
+from .model import Edge, GraphReader, Node
 from .terms import Terms, field_counts, is_bigram, query_terms, stem
 
 Ref = tuple[str, str]  # (level, node_id)
@@ -94,7 +94,7 @@ class SearchIndex:
         self._numbers: dict[str, int] = {}
 
     @classmethod
-    def build(cls, graph: GraphData) -> SearchIndex:
+    def build(cls, graph: GraphReader) -> SearchIndex:
         """A whole index, with the order of every common term sorted ahead: it is built off the
         event loop, and a reply that sorted a term of thousands of holders would wait for it."""
         index = cls()
@@ -172,7 +172,7 @@ class SearchIndex:
             if not namers:
                 del self.id_namers[name]
 
-    def sync(self, graph: GraphData) -> None:
+    def sync(self, graph: GraphReader) -> None:
         """Catch up with `graph` when its gen moved (an edge-only change costs a scan of ids)."""
         if graph.gen == self.gen:
             return
@@ -351,7 +351,7 @@ def merge_hits(per_level: Mapping[str, list[Hit]]) -> list[tuple[str, Hit]]:
 # -- connections between hits
 
 
-def _resolve(graphs: Mapping[str, GraphData], level: str, endpoint: str) -> Ref | None:
+def _resolve(graphs: Mapping[str, GraphReader], level: str, endpoint: str) -> Ref | None:
     """Which node an edge end names: its own graph's first, else another's (a user node)."""
     if endpoint in graphs[level].nodes:
         return (level, endpoint)
@@ -361,7 +361,7 @@ def _resolve(graphs: Mapping[str, GraphData], level: str, endpoint: str) -> Ref 
     return None
 
 
-def _neighbours(graphs: Mapping[str, GraphData], ref: Ref) -> list[tuple[Ref, str, Edge]]:
+def _neighbours(graphs: Mapping[str, GraphReader], ref: Ref) -> list[tuple[Ref, str, Edge]]:
     level, node_id = ref
     found = []
     for edge_level, graph in graphs.items():
@@ -382,7 +382,7 @@ def _neighbours(graphs: Mapping[str, GraphData], ref: Ref) -> list[tuple[Ref, st
 Step = tuple[Ref, str, Edge]  # (previous node, level of the edge, edge)
 
 
-def _reach(graphs: Mapping[str, GraphData], start: Ref, depth: int) -> tuple[dict[Ref, int], dict[Ref, Step]]:
+def _reach(graphs: Mapping[str, GraphReader], start: Ref, depth: int) -> tuple[dict[Ref, int], dict[Ref, Step]]:
     """BFS from `start` up to `depth` hops: distances and the step that reached each node."""
     dist, parent = {start: 0}, {}
     frontier = [start]
@@ -407,7 +407,7 @@ def _walk(parent: dict[Ref, Step], ref: Ref) -> list[Step]:
 
 
 def connection_paths(
-    graphs: Mapping[str, GraphData], hit_ids: list[Ref], max_hops: int = C.SEARCH_MAX_HOPS
+    graphs: Mapping[str, GraphReader], hit_ids: list[Ref], max_hops: int = C.SEARCH_MAX_HOPS
 ) -> tuple[list[Ref], list[tuple[str, Edge]]]:
     """Shortest paths (≤ max_hops) between each pair of hits: connector nodes and path edges.
 

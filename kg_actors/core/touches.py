@@ -11,7 +11,7 @@ from collections.abc import Iterable
 import re
 
 from .anchors import parse_touch, resolve_touch
-from .model import GraphData, Node
+from .model import GraphReader, Node
 from .search import SearchIndex
 from .terms import analyse
 
@@ -36,7 +36,7 @@ class TouchIndex:
         self._keys: dict[str, tuple[str, ...]] = {}  # node id -> the paths it is filed under
 
     @classmethod
-    def build(cls, graph: GraphData, home: str) -> TouchIndex:
+    def build(cls, graph: GraphReader, home: str) -> TouchIndex:
         """`home`: the real path of the home folder."""
         index = cls(graph_root(graph), home)  # the caller resolves it: core does no file system calls
         for node in graph.nodes.values():
@@ -67,12 +67,12 @@ class TouchIndex:
                 del self._by_path[key]
 
 
-def graph_root(graph: GraphData) -> str | None:
+def graph_root(graph: GraphReader) -> str | None:
     """What a graph's relative touches are relative to: a project's root; nothing for the user level."""
     return graph.project_path if graph.kind == "project" else None
 
 
-def mentions(graph: GraphData, needle: str, index: SearchIndex | None = None) -> bool:
+def mentions(graph: GraphReader, needle: str, index: SearchIndex | None = None) -> bool:
     """Does any node name this target (file name, URL or query) in its touches, gist or notes?
 
     Token-bounded, so a touch on `restore.py` does not cover `store.py`. With

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import bisect
 
-from .model import GraphData, Node
+from .model import GraphReader, Node
 
 
 def written_ts(node: Node) -> float | None:
@@ -29,7 +29,7 @@ class WrittenLog:
         self._at: dict[str, tuple[float, float]] = {}  # id -> (its write stamp, visible since)
 
     @classmethod
-    def build(cls, graph: GraphData) -> WrittenLog:
+    def build(cls, graph: GraphReader) -> WrittenLog:
         log = cls()
         log._at = {n.id: (ts, ts) for n in graph.nodes.values() if (ts := written_ts(n)) is not None}
         log._keys = sorted((at, i) for i, (_, at) in log._at.items())

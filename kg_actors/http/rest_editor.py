@@ -76,7 +76,8 @@ def routes(runtime) -> list[Route]:
     # -- the store -------------------------------------------------------------
     async def projects(request: Request) -> JSONResponse:
         rows = [await graphs.project_row(floor, slug) for slug in sorted(graphs.project_slugs(floor))]
-        user = await (await directory.get("user")).call(V.counts)
+        user_graph = await directory.get("user")
+        user = V.counts((await user_graph.current()).graph)
         return JSONResponse({"projects": rows, "user": user})
 
     async def remove_project(request: Request) -> JSONResponse:
@@ -113,14 +114,14 @@ def routes(runtime) -> list[Route]:
     async def picture(request: Request) -> JSONResponse:
         level, project_path = where(request)
         handle, root = await graph_of(level, project_path)
-        out = await handle.call(V.picture)
+        out = V.picture((await handle.current()).graph)
         return JSONResponse({"level": level, "project_path": root, **out})
 
     async def states(request: Request) -> JSONResponse:
         """Every node's tier: compaction moves tiers on writes and on the tick without a feed event of its own."""
         level, project_path = where(request)
         handle, root = await graph_of(level, project_path)
-        out = await handle.call(lambda g: {i: n.state for i, n in g.nodes.items()})
+        out = {i: n.state for i, n in (await handle.current()).graph.nodes.items()}
         return JSONResponse({"level": level, "project_path": root, "states": out})
 
     # -- nodes -----------------------------------------------------------------
@@ -128,7 +129,7 @@ def routes(runtime) -> list[Route]:
         level, project_path = where(request)
         node_id = node_id_of(request)
         handle, root = await graph_of(level, project_path)
-        node = await handle.call(lambda g: V.node_detail(g, node_id))
+        node = V.node_detail((await handle.current()).graph, node_id)
         if node is None:
             raise NotFound(f"node '{node_id}' not found in the {level} graph")
         return JSONResponse({"level": level, "project_path": root, "node": node})
@@ -144,7 +145,7 @@ def routes(runtime) -> list[Route]:
             create_only=_flag(body, "create"),
         )
         result = out.result
-        node = await handle.call(lambda g: V.node_detail(g, node_id))
+        node = V.node_detail((await handle.current()).graph, node_id)
         return JSONResponse({"level": level, "project_path": root, "node": node, "created": result.created,
                              "changed": result.changed, "warnings": list(result.warnings)},
                             status_code=201 if result.created else 200)
@@ -170,7 +171,7 @@ def routes(runtime) -> list[Route]:
         node_id = node_id_of(request)
         handle, root = await graph_of(level, project_path)
         now = runtime.clock()
-        explained = await handle.call(lambda g: scoring.explain(g, node_id, now))
+        explained = scoring.explain((await handle.current()).graph, node_id, now)
         return JSONResponse({"level": level, "project_path": root, "now": now, **explained})
 
     # -- edges -----------------------------------------------------------------
@@ -205,7 +206,7 @@ def routes(runtime) -> list[Route]:
             if state is None:
                 raise NotFound(f"no progress for task '{task_id}' in the {level} graph")
             return JSONResponse({"level": level, "project_path": root, "task_id": task_id, "state": state})
-        tasks = await handle.call(lambda g: dict(g.progress))
+        tasks = dict((await handle.current()).graph.progress)
         return JSONResponse({"level": level, "project_path": root, "tasks": tasks})
 
     async def put_progress(request: Request) -> JSONResponse:
@@ -227,9 +228,9 @@ def routes(runtime) -> list[Route]:
         terms = search.parse_query(q.get("q", ""))
         limit = _limit(q.get("limit"))
         handle, root = await graph_of(level, project_path)
-        graph, derived = await handle.view()
+        view = await handle.view()
         # The graph's own index, kept current by its actor; no await until the answer is computed.
-        out = V.search_graph(derived.index, graph, level, terms, limit)
+        out = V.search_graph(view.index, view.graph, level, terms, limit)
         return JSONResponse({"level": level, "project_path": root, "query": q.get("q"), **out})
 
     async def budget(request: Request) -> JSONResponse:
@@ -241,7 +242,7 @@ def routes(runtime) -> list[Route]:
             handles.append(("project", handle))
         levels = {}
         for level, handle in handles:
-            levels[level] = await handle.call(V.budget)
+            levels[level] = V.budget((await handle.current()).graph)
             d = await handle.debt(now=runtime.clock())
             levels[level].update(debt=debt.debt_line(d), debt_factors=debt.debt_dict(d))
         return JSONResponse({"project_path": root, "levels": levels})
@@ -250,17 +251,16 @@ def routes(runtime) -> list[Route]:
         """The nodes behind each DEBT factor of one graph, so the Budget tab can list them."""
         level, project_path = where(request)
         handle, root = await graph_of(level, project_path)
-        graph, derived = await handle.view()
-        # No await until the answer is computed: the graph is the actor's current one.
-        behind = debt.debt_nodes(graph, derived.missing_touches)
+        view = await handle.view()
+        behind = debt.debt_nodes(view.graph, view.missing_touches)
         return JSONResponse({"level": level, "project_path": root, "behind": behind})
 
     async def scores(request: Request) -> JSONResponse:
         """Every ranked node's score (the list view's column); the newest, protected ones have none."""
         level, project_path = where(request)
         handle, root = await graph_of(level, project_path)
-        graph, derived = await handle.view()
-        out = {i: round(v, 4) for i, v in derived.scores(graph, runtime.clock()).items()}
+        scored = floor.views.scores(handle.key, await handle.view(), runtime.clock())
+        out = {i: round(v, 4) for i, v in scored.items()}
         return JSONResponse({"level": level, "project_path": root, "scores": out})
 
     async def readings(request: Request) -> JSONResponse:

@@ -57,9 +57,8 @@ def routes(runtime) -> list[Route]:
         """Nodes holding a version set aside by a sync, in every loaded graph (the editor shows them)."""
         out = []
         for handle in runtime.directory.loaded():
-            rows = await handle.call(lambda g: [
-                {"id": n.id, "gist": n.gist, "others": n.extra[CONFLICTS_FIELD]}
-                for n in g.nodes.values() if n.extra.get(CONFLICTS_FIELD)])
+            rows = [{"id": n.id, "gist": n.gist, "others": n.extra[CONFLICTS_FIELD]}
+                    for n in (await handle.current()).graph.nodes.values() if n.extra.get(CONFLICTS_FIELD)]
             for row in rows:
                 out.append({"level": handle.level, "project_path": runtime.directory.root_of(handle.key), **row})
         return JSONResponse({"conflicts": out})

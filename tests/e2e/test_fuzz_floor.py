@@ -86,9 +86,9 @@ HARNESS = profiles.from_user_agent("claude-code")
 
 
 async def _call(f: Floor, tool: str, args) -> tuple[str, bool, dict, dict]:
-    before = {h.key: await h.call(lambda g: g.gen) for h in f.rt.directory.loaded()}
+    before = {h.key: h.snapshot().gen for h in f.rt.directory.loaded()}
     result = await f.tools.call(tool, args if isinstance(args, dict) else {"junk": args}, HARNESS)
-    after = {h.key: await h.call(lambda g: g.gen) for h in f.rt.directory.loaded()}
+    after = {h.key: h.snapshot().gen for h in f.rt.directory.loaded()}
     return result.text, result.is_error, before, after
 
 

@@ -1,0 +1,150 @@
+"""The records a graph holds: frozen nodes and edges, in the reference file's shape.
+
+Unknown fields ride along in `extra`, so a store written by kg-memory loads
+and saves without loss.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+EdgeKey = tuple[str, str, str]
+
+_NODE_FIELDS = {
+    "id", "gist", "notes", "touches", "_created_ts", "_archived", "_orphaned_ts", "_last_read_ts",
+    "_useful_ts", "_credited_ts", "_gist_ts", "_written", "_recurrence_ts",
+}
+
+
+def _floats(values: Any) -> tuple[float, ...]:
+    if not isinstance(values, list | tuple):
+        return ()
+    return tuple(float(v) for v in values if isinstance(v, int | float) and not isinstance(v, bool))
+
+
+def _strings(values: Any) -> tuple[str, ...]:
+    if not isinstance(values, list | tuple):
+        return ()
+    return tuple(str(v) for v in values)
+
+
+def _opt_float(value: Any) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+@attrs.frozen
+class Node:
+    id: str
+    gist: str
+    notes: tuple[str, ...] = ()
+    touches: tuple[str, ...] = ()
+    created_ts: float | None = None
+    archived: bool = False
+    orphaned_ts: float | None = None
+    last_read_ts: float | None = None
+    useful_ts: tuple[float, ...] = ()
+    credited_ts: tuple[float, ...] = ()
+    gist_ts: tuple[float, ...] = ()
+    written: dict[str, Any] | None = attrs.field(default=None, eq=False)
+    recurrence_ts: tuple[float, ...] = ()
+    extra: dict[str, Any] = attrs.field(factory=dict, eq=False)
+
+    @property
+    def orphaned(self) -> bool:
+        return self.orphaned_ts is not None
+
+    @property
+    def state(self) -> str:
+        if self.orphaned_ts is not None:
+            return "orphaned"
+        return "archived" if self.archived else "active"
+
+    @property
+    def active(self) -> bool:
+        return not self.archived and self.orphaned_ts is None
+
+    @classmethod
+    def from_json(cls, node_id: str, raw: dict[str, Any]) -> Node:
+        written = raw.get("_written")
+        return cls(
+            id=node_id,
+            gist=str(raw.get("gist", "")),
+            notes=_strings(raw.get("notes")),
+            touches=_strings(raw.get("touches")),
+            created_ts=_opt_float(raw.get("_created_ts")),
+            archived=bool(raw.get("_archived", False)),
+            orphaned_ts=_opt_float(raw.get("_orphaned_ts")),
+            last_read_ts=_opt_float(raw.get("_last_read_ts")),
+            useful_ts=_floats(raw.get("_useful_ts")),
+            credited_ts=_floats(raw.get("_credited_ts")),
+            gist_ts=_floats(raw.get("_gist_ts")),
+            written=dict(written) if isinstance(written, dict) else None,
+            recurrence_ts=_floats(raw.get("_recurrence_ts")),
+            extra={k: v for k, v in raw.items() if k not in _NODE_FIELDS},
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"id": self.id, "gist": self.gist}
+        if self.notes:
+            out["notes"] = list(self.notes)
+        if self.touches:
+            out["touches"] = list(self.touches)
+        if self.created_ts is not None:
+            out["_created_ts"] = self.created_ts
+        if self.archived:
+            out["_archived"] = True
+        if self.orphaned_ts is not None:
+            out["_orphaned_ts"] = self.orphaned_ts
+        if self.last_read_ts is not None:
+            out["_last_read_ts"] = self.last_read_ts
+        for name, values in (
+            ("_useful_ts", self.useful_ts), ("_credited_ts", self.credited_ts),
+            ("_gist_ts", self.gist_ts), ("_recurrence_ts", self.recurrence_ts),
+        ):
+            if values:
+                out[name] = list(values)
+        if self.written is not None:
+            out["_written"] = dict(self.written)
+        out.update(self.extra)
+        return out
+
+    def content(self) -> dict[str, Any]:
+        """What a model sees of a node: the fields a write can set."""
+        return {"id": self.id, "gist": self.gist, "notes": list(self.notes), "touches": list(self.touches)}
+
+
+@attrs.frozen
+class Edge:
+    src: str
+    dst: str
+    rel: str
+    notes: tuple[str, ...] = ()
+    extra: dict[str, Any] = attrs.field(factory=dict, eq=False)
+
+    @property
+    def key(self) -> EdgeKey:
+        return (self.src, self.dst, self.rel)
+
+    @classmethod
+    def from_json(cls, raw: dict[str, Any]) -> Edge:
+        return cls(
+            src=str(raw["from"]), dst=str(raw["to"]), rel=str(raw["rel"]),
+            notes=_strings(raw.get("notes")),
+            extra={k: v for k, v in raw.items() if k not in {"from", "to", "rel", "notes"}},
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"from": self.src, "to": self.dst, "rel": self.rel}
+        if self.notes:
+            out["notes"] = list(self.notes)
+        out.update(self.extra)
+        return out
+
+    def other(self, node_id: str) -> str:
+        return self.dst if self.src == node_id else self.src
+
+
+def edge_storage_key(key: EdgeKey) -> str:
+    return f"{key[0]}->{key[1]}:{key[2]}"
