@@ -134,10 +134,11 @@ class RefServer:
 
 
 class Site:
-    def __init__(self, base: Path, n: int, reference: bool = False, chores: bool = False):
+    def __init__(self, base: Path, n: int, reference: bool = False, chores: bool = False, autocommit: float = 0):
         self.base = base
         self.reference = reference
-        env = {"KG_LOG_LEVEL": "WARNING", **({"KG_CHORES": "1"} if chores else {})}
+        env = {"KG_LOG_LEVEL": "WARNING", **({"KG_CHORES": "1"} if chores else {}),
+               **({"KG_AUTOCOMMIT_INTERVAL": str(autocommit)} if autocommit else {})}
         self.srv = RefServer(base) if reference else ServerProcess(base, env)
         self.bootstrap_times: list[float] = []
         self.project = Path(self.srv.project("bench-app"))
@@ -146,6 +147,8 @@ class Site:
         user = workload.make_graph(rng, workload.USER_NODES, workload.USER_ACTIVE, now, None)
         project = workload.make_graph(rng, n, workload.ACTIVE_PROJECT, now, str(self.project))
         write_store(self.srv.store, user, {"bench-app": project})
+        if autocommit:  # the store as a repository: the server commits (fold, mirror, git) every `autocommit` s
+            subprocess.run(["git", "init", "-q", str(self.srv.store)], check=True)
         if chores:  # every prompt goes the whole way to a decision (a fresh gauge; then no runner binary: refused)
             from kg_actors.chores import gauge_files
 
@@ -452,11 +455,13 @@ def main() -> int:
     ap.add_argument("--keep", action="store_true")
     ap.add_argument("--chores", action="store_true",
                     help="chores on (each prompt decided to the end, then refused): writes RESULTS-hooks-chores.md")
+    ap.add_argument("--autocommit", type=float, default=0, metavar="SECONDS",
+                    help="the store a git repository, committed every SECONDS: writes RESULTS-hooks-autocommit.md")
     args = ap.parse_args()
     command = " ".join([".venv/bin/python bench/hooks_bench.py", *map(shlex.quote, sys.argv[1:])])
 
     base = ROOT / ".bench" / "runs" / f"hooks-{int(time.time())}"
-    site = Site(base / "ours", args.nodes, chores=args.chores)
+    site = Site(base / "ours", args.nodes, chores=args.chores, autocommit=args.autocommit)
     report: dict = {}
     try:
         report["ours"], sessions = endpoints(site, args, random.Random(SEED))
@@ -498,7 +503,8 @@ def main() -> int:
 
     text = render(report, args, command)
     print(text)
-    (BENCH / ("RESULTS-hooks-chores.md" if args.chores else "RESULTS-hooks.md")).write_text(text)
+    name = "RESULTS-hooks-chores.md" if args.chores else "RESULTS-hooks-autocommit.md" if args.autocommit else "RESULTS-hooks.md"
+    (BENCH / name).write_text(text)
     return 0
 
 

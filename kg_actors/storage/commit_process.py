@@ -1,0 +1,49 @@
+"""A store's commit in a process of its own: `python -m kg_actors.storage.commit_process ROOT NOW WHAT`.
+
+The commit compares each changed graph file with its last mirrored text in pure Python and
+writes the buckets (storage/mirror.py): CPU that, in one of the server's worker threads,
+shares the interpreter lock with the event loop and showed as hook replies waiting on it
+(bench/RESULTS-hooks-autocommit.md). In a child process it runs on the other core and the
+loop keeps the lock. The server has folded its journals first and holds the store's lock;
+this process only reads the graph files and runs git. It prints one JSON line:
+{"commit": sha-or-null} or {"error": message}.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from . import git as G
+
+
+def command(root: Path, now: float, what: str) -> list[str]:
+    return [sys.executable, "-m", __name__, str(root), repr(now), what]
+
+
+def parse(stdout: bytes, stderr: bytes, returncode: int) -> str | None:
+    """The new commit, or None when nothing changed; GitError with the child's reason otherwise."""
+    try:
+        said = json.loads(stdout.decode().strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        tail = " / ".join(stderr.decode(errors="replace").strip().splitlines()[-2:])
+        raise G.GitError(f"the commit process failed (exit {returncode}): {tail or 'no output'}") from None
+    if "error" in said:
+        raise G.GitError(said["error"])
+    commit: str | None = said.get("commit")
+    return commit
+
+
+def main(argv: list[str]) -> int:
+    root, now, what = Path(argv[0]), float(argv[1]), argv[2]
+    try:
+        print(json.dumps({"commit": G.commit(root, now, what)}))
+    except G.GitError as exc:
+        print(json.dumps({"error": str(exc)}))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
