@@ -1,0 +1,25 @@
+"""The store's commit in a child process (storage/commit_process.py): what it says back."""
+
+import subprocess
+
+import pytest
+
+from kg_actors.storage import commit_process
+from kg_actors.storage import git as G
+
+
+def test_the_child_commits_a_store_and_says_which_commit(tmp_path):
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    (tmp_path / "note.txt").write_text("x\n")
+    proc = subprocess.run(commit_process.command(tmp_path, 1_700_000_000.0, "auto-save"), capture_output=True)
+    sha = commit_process.parse(proc.stdout, proc.stderr, proc.returncode)
+    assert sha == G.head(tmp_path) and sha is not None
+    again = subprocess.run(commit_process.command(tmp_path, 1_700_000_001.0, "auto-save"), capture_output=True)
+    assert commit_process.parse(again.stdout, again.stderr, again.returncode) is None  # nothing changed
+
+
+def test_a_refusal_and_a_crash_come_back_as_git_errors_with_their_reason():
+    with pytest.raises(G.GitError, match="conflict markers"):
+        commit_process.parse(b'{"error": "user.json holds conflict markers"}\n', b"", 1)
+    with pytest.raises(G.GitError, match="exit 1.*Traceback"):
+        commit_process.parse(b"", b"Traceback (most recent call last):\n  boom\n", 1)
