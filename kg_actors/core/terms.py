@@ -88,12 +88,19 @@ def _token(raw: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
 HUMP = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 
 
-@lru_cache(maxsize=1 << 16)
 def _word(raw: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """A token as written: a camelCase identifier also counts by its parts (like snake_case does),
-    with the whole identifier kept as its composite, so "autoscaler" finds HorizontalPodAutoscaler."""
+    with the whole identifier kept as its composite, so "autoscaler" finds HorizontalPodAutoscaler.
+    Most tokens have no capital: they go straight to the one shared cache."""
     lowered = raw.lower()
-    if raw == lowered or "/" in raw or not HUMP.search(raw):
+    if raw == lowered or "/" in raw:
+        return _token(lowered)
+    return _camel(raw, lowered)
+
+
+@lru_cache(maxsize=1 << 14)
+def _camel(raw: str, lowered: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    if not HUMP.search(raw):
         return _token(lowered)
     stems, composites = _token(HUMP.sub("_", raw).lower())
     whole = stem(_EDGES.sub("", lowered))  # as the word alone, lowercase, is analysed: either form finds it
