@@ -134,11 +134,13 @@ class RefServer:
 
 
 class Site:
-    def __init__(self, base: Path, n: int, reference: bool = False, chores: bool = False, autocommit: float = 0):
+    def __init__(self, base: Path, n: int, reference: bool = False, chores: bool = False, autocommit: float = 0,
+                 save_interval: float = 0):
         self.base = base
         self.reference = reference
         env = {"KG_LOG_LEVEL": "WARNING", **({"KG_CHORES": "1"} if chores else {}),
-               **({"KG_AUTOCOMMIT_INTERVAL": str(autocommit)} if autocommit else {})}
+               **({"KG_AUTOCOMMIT_INTERVAL": str(autocommit)} if autocommit else {}),
+               **({"KG_SAVE_INTERVAL": str(save_interval)} if save_interval else {})}
         self.srv = RefServer(base) if reference else ServerProcess(base, env)
         self.bootstrap_times: list[float] = []
         self.project = Path(self.srv.project("bench-app"))
@@ -457,11 +459,15 @@ def main() -> int:
                     help="chores on (each prompt decided to the end, then refused): writes RESULTS-hooks-chores.md")
     ap.add_argument("--autocommit", type=float, default=0, metavar="SECONDS",
                     help="the store a git repository, committed every SECONDS: writes RESULTS-hooks-autocommit.md")
+    ap.add_argument("--save-interval", type=float, default=0, metavar="SECONDS",
+                    help="the server's save tick (folds the journals) every SECONDS (default: an hour, no tick in the run)")
+    ap.add_argument("--out", type=Path, help="where the table goes (default: by the options, RESULTS-hooks*.md)")
     args = ap.parse_args()
     command = " ".join([".venv/bin/python bench/hooks_bench.py", *map(shlex.quote, sys.argv[1:])])
 
     base = ROOT / ".bench" / "runs" / f"hooks-{int(time.time())}"
-    site = Site(base / "ours", args.nodes, chores=args.chores, autocommit=args.autocommit)
+    site = Site(base / "ours", args.nodes, chores=args.chores, autocommit=args.autocommit,
+                save_interval=args.save_interval)
     report: dict = {}
     try:
         report["ours"], sessions = endpoints(site, args, random.Random(SEED))
@@ -504,7 +510,7 @@ def main() -> int:
     text = render(report, args, command)
     print(text)
     name = "RESULTS-hooks-chores.md" if args.chores else "RESULTS-hooks-autocommit.md" if args.autocommit else "RESULTS-hooks.md"
-    (BENCH / name).write_text(text)
+    (args.out or BENCH / name).write_text(text)
     return 0
 
 

@@ -69,8 +69,10 @@ def _missing(paths: list[tuple[str, str, str]]) -> frozenset[str]:
     return frozenset(touch for _, touch, path in paths if not os.path.exists(path))
 
 
-async def _tick(rt: Runtime) -> None:
+async def _tick(rt: Runtime) -> bool:
+    """One save tick; True when every loaded graph was folded into its file."""
     now = rt.clock()
+    folded = True
     home = str(L.home())
     if rt.floor.touch_check is not None:
         rt.floor.touch_check.new_tick()  # a read stats its touches afresh once per tick
@@ -88,15 +90,17 @@ async def _tick(rt: Runtime) -> None:
             if handle.level == "project":
                 days = await rt.sessions.activity_days(path=str(rt.layout.tool_events(handle.key)))
                 await handle.set_activity_days(days=days)
-            await handle.fold()
+            folded = await handle.fold() and folded
             await _take_reading(rt, handle, now)
         except Exception:
+            folded = False
             log.exception("tick failed for %s", handle.key)
     try:
         await rt.sessions.expire(now=now)
         await rt.sessions.save(now)
     except Exception:
         log.exception("session tick failed")
+    return folded
 
 
 async def _take_reading(rt: Runtime, handle, now: float) -> None:
@@ -114,10 +118,14 @@ async def _preload_user(directory: GraphDirectory) -> None:
         log.exception("the user graph could not be loaded; requests will retry it")
 
 
+async def _tick_and_commit(rt: Runtime) -> None:
+    await rt.keeper.after_tick(await _tick(rt))
+
+
 async def _ticker(rt: Runtime) -> None:
     while True:
         await trio.sleep(rt.config.save_interval)
-        await rt.keeper.exclusive(lambda: _tick(rt))  # no fold rewrites a graph file while git works on it
+        await rt.keeper.exclusive(lambda: _tick_and_commit(rt))  # no fold rewrites a graph file while git works on it
         await trio.to_thread.run_sync(heap.trim)  # ctypes lets the GIL go: the loop runs meanwhile
 
 
@@ -167,7 +175,7 @@ async def run_server(config: Config, clock: Callable[[], float] = time.time, han
                     if heap_dumps:
                         servers.start_soon(debug_heap.serve, heap_dumps)
                     servers.start_soon(_ticker, rt)
-                    servers.start_soon(rt.keeper.run, config.autocommit_interval)
+                    servers.start_soon(rt.keeper.run, config.autocommit_interval, config.save_interval)
                     # The MCP SDK takes about a second to import: /health, the hooks and plain tool calls
                     # answer meanwhile.
                     servers.start_soon(_serve_mcp, app, floor, rt.antigravity, warmed)

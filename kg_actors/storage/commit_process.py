@@ -5,13 +5,14 @@ writes the buckets (storage/mirror.py): CPU that, in one of the server's worker 
 shares the interpreter lock with the event loop and showed as hook replies waiting on it
 (bench/RESULTS-hooks-autocommit.md). In a child process it runs on the other core and the
 loop keeps the lock. The server has folded its journals first and holds the store's lock;
-this process only reads the graph files and runs git. It prints one JSON line:
+this process only reads the graph files and runs git, both at the lowest CPU priority. It prints one JSON line:
 {"commit": sha-or-null} or {"error": message}.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -35,7 +36,17 @@ def parse(stdout: bytes, stderr: bytes, returncode: int) -> str | None:
     return commit
 
 
+def yield_the_cpu() -> None:
+    """The lowest CPU priority, for this process and the git it runs: on a busy machine a commit
+    takes only what the server and its clients leave (nothing asks for a commit's answer quickly)."""
+    try:
+        os.nice(19)
+    except OSError:  # not allowed here: the commit runs at the server's priority
+        pass
+
+
 def main(argv: list[str]) -> int:
+    yield_the_cpu()
     root, now, what = Path(argv[0]), float(argv[1]), argv[2]
     try:
         print(json.dumps({"commit": G.commit(root, now, what)}))

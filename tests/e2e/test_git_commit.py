@@ -71,6 +71,23 @@ async def test_autocommit_folds_journals_first_and_ignores_machine_local_files(t
         srv.stop()
 
 
+async def test_an_autocommit_rides_the_save_tick_when_the_tick_comes_first(tmp_path):
+    env = git_env(tmp_path)
+    # Ticks every 0.2 s, commits every 0.5 s: each commit is made right after a tick's fold, with no fold
+    # of its own, and still holds the write.
+    srv = _repo_store(tmp_path, env, KG_AUTOCOMMIT_INTERVAL="0.5", KG_SAVE_INTERVAL="0.2").start()
+    try:
+        async with Client(srv.url + "/") as c:
+            s = await Session.open(c)
+            await s.ok("kg_put_node", level="user", id="ridden-commit-node", gist="a write the tick folds")
+        wait_until(lambda: "ridden-commit-node" in committed_graph(srv.store, env=env)["nodes"], 20,
+                   "an autocommit after the tick's fold")
+        assert git(srv.store, "log", "-1", "--format=%B", env=env).startswith("kg: auto-save ")
+        assert srv.health()["git"]["problem"] is None
+    finally:
+        srv.stop()
+
+
 async def test_kg_commit_through_the_server_and_at_shutdown(tmp_path):
     env = git_env(tmp_path)
     srv = _repo_store(tmp_path, env, KG_AUTOCOMMIT_INTERVAL="0").start()

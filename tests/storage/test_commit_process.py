@@ -1,6 +1,7 @@
 """The store's commit in a child process (storage/commit_process.py): what it says back."""
 
 import subprocess
+import sys
 
 import pytest
 
@@ -23,3 +24,11 @@ def test_a_refusal_and_a_crash_come_back_as_git_errors_with_their_reason():
         commit_process.parse(b'{"error": "user.json holds conflict markers"}\n', b"", 1)
     with pytest.raises(G.GitError, match="exit 1.*Traceback"):
         commit_process.parse(b"", b"Traceback (most recent call last):\n  boom\n", 1)
+
+
+def test_the_child_runs_at_the_lowest_cpu_priority_and_git_inherits_it():
+    probe = ("import os, subprocess; from kg_actors.storage.commit_process import yield_the_cpu; yield_the_cpu(); "
+             "print(os.nice(0), subprocess.run(['sh', '-c', 'cut -d\" \" -f19 /proc/self/stat'],"
+             " capture_output=True, text=True).stdout.strip())")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["19", "19"]  # its own niceness, and a child's (git) as the kernel reports it

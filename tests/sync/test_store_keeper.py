@@ -1,4 +1,5 @@
-"""The store keeper's autocommit timer, under Trio's MockClock: every interval, never on 0, never raising."""
+"""The store keeper's autocommit timer, under Trio's MockClock: every interval, never on 0, never raising;
+a commit due rides the save tick's fold when the tick comes at least as often."""
 
 from __future__ import annotations
 
@@ -50,3 +51,51 @@ async def test_jobs_run_one_at_a_time(autojump_clock, tmp_path):
                 callers.start_soon(keeper.exclusive, job)
         assert most == 1 and trio.current_time() >= 20
         keeper.close()
+
+
+class _CountingKeeper(StoreKeeper):
+    """Commits counted instead of run in a child process."""
+
+    def __init__(self, root):
+        super().__init__(Layout(root), _NoGraphs(), None, trio.current_time)
+        self.committed: list[str] = []
+
+    async def _commit_in_child(self, what: str) -> str | None:
+        self.committed.append(what)
+        return "c0ffee"
+
+    async def commit(self, what: str = "auto-save") -> dict:  # a commit with a fold of its own
+        self.committed.append("own fold: " + what)
+        return {"committed": True, "commit": "c0ffee"}
+
+
+async def test_a_commit_due_waits_for_the_tick_and_rides_its_fold(autojump_clock, tmp_path):
+    (tmp_path / ".git").mkdir()  # a repository, as far as the keeper's check goes
+    keeper = _CountingKeeper(tmp_path)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(keeper.run, 900.0, 30.0)
+        await trio.sleep(1)
+        # What the timer does every 900 s, awaited here (it reads the config in a thread).
+        assert "next save tick" in (await keeper.autocommit())["reason"]
+        assert keeper.committed == []  # due, not run: no fold of its own
+        await keeper.after_tick(folded=False)  # a graph could not be saved: no half a write committed
+        assert keeper.committed == [] and "could not be saved" in keeper.status()["problem"]
+        await keeper.after_tick(folded=True)
+        assert keeper.committed == ["auto-save"] and keeper.status()["problem"] is None
+        await keeper.after_tick(folded=True)  # one commit per interval, not one per tick
+        assert keeper.committed == ["auto-save"]
+        nursery.cancel_scope.cancel()
+
+
+async def test_ticks_rarer_than_commits_leave_the_commit_its_own_fold(autojump_clock, tmp_path):
+    (tmp_path / ".git").mkdir()
+    keeper = _CountingKeeper(tmp_path)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(keeper.run, 60.0, 3600.0)
+        await trio.sleep(1)
+        for _ in range(2):
+            assert (await keeper.autocommit())["committed"]
+        assert keeper.committed == ["own fold: auto-save"] * 2
+        await keeper.after_tick(folded=True)
+        assert keeper.committed == ["own fold: auto-save"] * 2
+        nursery.cancel_scope.cancel()
