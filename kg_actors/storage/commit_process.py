@@ -13,14 +13,20 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
+import threading
+import time
 from pathlib import Path
 
 from . import git as G
 
 
+WATCH_SECONDS = 0.2  # how soon a commit notices that the server that started it is gone
+
+
 def command(root: Path, now: float, what: str) -> list[str]:
-    return [sys.executable, "-m", __name__, str(root), repr(now), what]
+    return [sys.executable, "-m", __name__, str(root), repr(now), what, str(os.getpid())]
 
 
 def parse(stdout: bytes, stderr: bytes, returncode: int) -> str | None:
@@ -45,9 +51,27 @@ def yield_the_cpu() -> None:
         pass
 
 
+def die_with_the_server(server: int) -> None:
+    """A server killed mid-commit must not leave its commit running: the next server clears the lock
+    files a killed git left (it holds the store's lock, so no git of its own runs), which would pull
+    them from under a live one. This process and its git form one process group, killed whole once
+    the server is gone (a watcher rather than PR_SET_PDEATHSIG, which fires when the forking thread
+    ends, and trio forks in a worker thread that ends when idle)."""
+    os.setpgid(0, 0)
+
+    def watch() -> None:
+        while os.getppid() == server:
+            time.sleep(WATCH_SECONDS)
+        os.killpg(0, signal.SIGKILL)
+
+    threading.Thread(target=watch, name="server watch", daemon=True).start()
+
+
 def main(argv: list[str]) -> int:
     yield_the_cpu()
     root, now, what = Path(argv[0]), float(argv[1]), argv[2]
+    if len(argv) > 3:
+        die_with_the_server(int(argv[3]))
     try:
         print(json.dumps({"commit": G.commit(root, now, what)}))
     except G.GitError as exc:

@@ -181,6 +181,14 @@ async def test_a_slow_commit_never_delays_a_hook_reply(tmp_path):
         srv.stop()
 
 
+def _running(pid: int) -> bool:
+    """Alive and not a zombie (a killed orphan may wait for a reaper that never comes here)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
 def test_kill_9_during_a_commit_leaves_a_usable_repository_and_store(tmp_path):
     env = git_env(tmp_path)
     marker, go = tmp_path / "commit-started", tmp_path / "commit-go"
@@ -198,10 +206,11 @@ def test_kill_9_during_a_commit_leaves_a_usable_repository_and_store(tmp_path):
                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         wait_until(marker.exists, 30, "the commit to start")
         wait_until(lambda: marker.read_text().strip(), 10, "the git pid")
-        # Kill the server and the git it runs, mid-commit; leave a torn lock as a killed git does.
+        # Kill the server mid-commit: the commit's process and its git go with it (the next server clears
+        # git's locks, which must not be pulled from under a live git); leave a torn lock as a killed git does.
         srv.proc.send_signal(signal.SIGKILL)
         srv.proc.wait()
-        os.kill(int(marker.read_text()), signal.SIGKILL)
+        wait_until(lambda: not _running(int(marker.read_text())), 10, "the commit's git killed with the server")
         (srv.store / ".git" / "index.lock").write_text("torn")
         committing.wait(timeout=60)
         srv.env["KG_GIT"] = "git"
