@@ -53,7 +53,7 @@ class StoreKeeper:
         self.publish = publish
         self._mailbox = actor.Mailbox[Job]("store keeper")
         self._last_problem: str | None = None
-        self._ride_tick = False  # commits wait for the save tick's fold (see `run`)
+        self.rides_tick = False  # commits wait for the save tick's fold (see `run`)
         self._due = False  # a commit waits for the next tick
         self.autocommits = 0  # attempts, for /health
         self.last: dict = {}
@@ -87,7 +87,7 @@ class StoreKeeper:
         ~0.2 s of the server's CPU, which a commit of its own would add beside the hook replies."""
         if interval <= 0:
             return
-        self._ride_tick = tick_interval <= interval
+        self.rides_tick = tick_interval <= interval
         while True:
             await trio.sleep(interval)
             await self.autocommit()
@@ -100,7 +100,7 @@ class StoreKeeper:
         if not G.is_repo(self.root):  # one stat: cheap enough for the loop, and no thread to wait on
             return {"committed": False, "reason": G.init_hint(self.root)}
         remote = await trio.to_thread.run_sync(common.sync_remote, self.root)
-        if not remote and self._ride_tick:
+        if not remote and self.rides_tick:
             self._due = True
             return {"committed": False, "reason": "due: committed after the next save tick's fold"}
         try:

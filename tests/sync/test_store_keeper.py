@@ -74,17 +74,22 @@ async def test_a_commit_due_waits_for_the_tick_and_rides_its_fold(autojump_clock
     keeper = _CountingKeeper(tmp_path)
     async with trio.open_nursery() as nursery:
         nursery.start_soon(keeper.run, 900.0, 30.0)
-        await trio.sleep(1)
-        # What the timer does every 900 s, awaited here (it reads the config in a thread).
-        assert "next save tick" in (await keeper.autocommit())["reason"]
-        assert keeper.committed == []  # due, not run: no fold of its own
-        await keeper.after_tick(folded=False)  # a graph could not be saved: no half a write committed
-        assert keeper.committed == [] and "could not be saved" in keeper.status()["problem"]
-        await keeper.after_tick(folded=True)
-        assert keeper.committed == ["auto-save"] and keeper.status()["problem"] is None
-        await keeper.after_tick(folded=True)  # one commit per interval, not one per tick
-        assert keeper.committed == ["auto-save"]
+        await trio.sleep(901)
+        assert keeper.rides_tick and keeper.autocommits == 1
         nursery.cancel_scope.cancel()
+    # What the timer does, awaited here (it reads the config in a thread, which a mock clock does not wait for).
+    assert "next save tick" in (await keeper.autocommit())["reason"]
+    assert keeper.committed == []  # due, not run: no fold of its own
+    await keeper.after_tick(folded=False)  # a graph could not be saved: no half a write committed
+    assert keeper.committed == [] and "could not be saved" in keeper.status()["problem"]
+    await keeper.after_tick(folded=True)
+    assert keeper.committed == ["auto-save"] and keeper.status()["problem"] is None
+    await keeper.after_tick(folded=True)  # one commit per interval, not one per tick
+    assert keeper.committed == ["auto-save"]
+    # Due again at the next interval.
+    assert "next save tick" in (await keeper.autocommit())["reason"]
+    await keeper.after_tick(folded=True)
+    assert keeper.committed == ["auto-save"] * 2
 
 
 async def test_ticks_rarer_than_commits_leave_the_commit_its_own_fold(autojump_clock, tmp_path):
@@ -93,9 +98,10 @@ async def test_ticks_rarer_than_commits_leave_the_commit_its_own_fold(autojump_c
     async with trio.open_nursery() as nursery:
         nursery.start_soon(keeper.run, 60.0, 3600.0)
         await trio.sleep(1)
-        for _ in range(2):
-            assert (await keeper.autocommit())["committed"]
-        assert keeper.committed == ["own fold: auto-save"] * 2
-        await keeper.after_tick(folded=True)
-        assert keeper.committed == ["own fold: auto-save"] * 2
+        assert not keeper.rides_tick
         nursery.cancel_scope.cancel()
+    for _ in range(2):
+        assert (await keeper.autocommit())["committed"]
+    assert keeper.committed == ["own fold: auto-save"] * 2
+    await keeper.after_tick(folded=True)
+    assert keeper.committed == ["own fold: auto-save"] * 2
