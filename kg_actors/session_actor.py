@@ -46,6 +46,7 @@ class Registry:
         # it was ~40 ms at 60 sessions (their seen maps), a stall of every reply in flight.
         self._saved_json: dict[str, str] = {}  # sid -> its JSON as last saved
         self._changed: set[str] | None = None  # sids changed since; None: every one
+        self._hot: set[str] = set()  # sids that had changed at the last save
 
     def note_changed(self, msg: m.SessionMessage[Any], result: object) -> None:
         """After a message that may have changed sessions: which ones the next save re-serializes."""
@@ -388,15 +389,19 @@ class Registry:
         and its encoding (two more blocks that size every save tick, freed a moment later) left malloc
         holding free memory that grew with the run (bench/RESULTS-soak.md)."""
         changed, self._changed = self._changed, set()
-        fresh = {}
-        for sid, s in self.sessions.items():
-            held = self._saved_json.get(sid)
-            fresh[sid] = held if held is not None and changed is not None and sid not in changed else \
-                json.dumps(s.to_json(), ensure_ascii=False)
-        self._saved_json = fresh  # expired sessions drop out here
+        hot, self._hot = self._hot, (changed or set())
+        held_now: dict[str, str] = {}
         out = ["{"]
-        for sid, text in fresh.items():
+        for sid, s in self.sessions.items():
+            text = self._saved_json.get(sid)
+            if text is None or changed is None or sid in changed:
+                text = json.dumps(s.to_json(), ensure_ascii=False)
+            # A session that changed on this save and the last is busy: its text would only be made
+            # anew next time, so it is not held (at 32 busy sessions ~5 MB, each block replaced every tick).
+            if changed is None or sid not in changed or sid not in hot:
+                held_now[sid] = text
             out.extend((f"{', ' if len(out) > 1 else ''}{json.dumps(sid, ensure_ascii=False)}: ", text))
+        self._saved_json = held_now  # expired sessions drop out here
         out.append("}")
         return out
 
