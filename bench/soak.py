@@ -186,11 +186,13 @@ def main() -> int:
                     "(kg_actors/debug_heap.py; KG_DEBUG_HEAP_FRAMES=0: its figures only, untraced) and writes a "
                     "snapshot every --heap-every minutes from the measured start; compare two with bench/heap_diff.py")
     ap.add_argument("--heap-every", type=float, default=1)
+    ap.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
+                    help="into the server's environment (e.g. MALLOC_ARENA_MAX=1 to try an allocator setting)")
     args = ap.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="kg-soak-") as tmp:
         base = Path(tmp)
-        env = {"KG_SAVE_INTERVAL": "30", "KG_AUTOCOMMIT_INTERVAL": "0"}
+        env = {"KG_SAVE_INTERVAL": "30", "KG_AUTOCOMMIT_INTERVAL": "0", **dict(e.split("=", 1) for e in args.env)}
         if args.heap:
             env["KG_DEBUG_HEAP"] = str(Path(args.heap).resolve())
             testing.START_TIMEOUT = 180  # a traced start-up is several times slower

@@ -61,8 +61,9 @@ def dump(folder: Path, n: int) -> dict:
     traced, peak = tracemalloc.get_traced_memory()
     line = {"n": n, "time": round(time.time(), 1), "rss_kib": rss_kib(), "traced_kib": traced // 1024,
             "traced_peak_kib": peak // 1024, "tracemalloc_overhead_kib": tracemalloc.get_tracemalloc_memory() // 1024,
-            "malloc": malloc_stats(), "gc_objects": len(gc.get_objects()), "gc_frozen": gc.get_freeze_count(),
+            "malloc": malloc_stats(), "maps": maps_kib(), "pymalloc": pymalloc_stats(), "gc_objects": len(gc.get_objects()), "gc_frozen": gc.get_freeze_count(),
             "gc_counts": gc.get_count()}
+    malloc_info(folder / f"malloc-{n}.xml")
     with open(folder / "heap.jsonl", "a") as f:
         f.write(json.dumps(line) + "\n")
     return line
@@ -77,6 +78,71 @@ def rss_kib() -> int:
     except OSError:
         pass
     return 0
+
+
+def maps_kib() -> dict:
+    """Where RSS lives: malloc's sbrk heap, anonymous maps (pymalloc's 1 MiB arenas, malloc's big blocks,
+    thread stacks), and files mapped (code)."""
+    out = {"heap": 0, "anon": 0, "file": 0}
+    kind = "file"
+    try:
+        with open("/proc/self/smaps") as f:
+            for row in f:
+                head = row.split()
+                if not head:
+                    continue
+                if not head[0].endswith(":"):  # a mapping's first line: range perms offset dev inode [path]
+                    path = head[5] if len(head) > 5 else ""
+                    kind = "heap" if path == "[heap]" else ("anon" if not path or path.startswith("[") else "file")
+                elif head[0] == "Rss:":
+                    out[kind] += int(head[1])
+    except OSError:
+        pass
+    return out
+
+
+def pymalloc_stats() -> dict:
+    """pymalloc's own arenas (objects up to 512 bytes), read from sys._debugmallocstats' report on fd 2."""
+    import sys
+    import tempfile
+
+    with tempfile.TemporaryFile("w+") as tmp:
+        sys.stderr.flush()
+        saved = os.dup(2)
+        try:
+            os.dup2(tmp.fileno(), 2)
+            sys._debugmallocstats()
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+        tmp.seek(0)
+        text = tmp.read()
+    keys = {"# arenas allocated current": "arenas", "# bytes in allocated blocks": "used_bytes",
+            "# bytes in available blocks": "free_bytes", "# bytes lost to pool headers": "pool_headers"}
+    out = {}
+    for row in text.splitlines():
+        for label, key in keys.items():
+            if row.startswith(label):
+                out[key] = int(row.split("=")[-1].replace(",", "").strip())
+    return out
+
+
+def malloc_info(path: Path) -> None:
+    """glibc's malloc_info(3) XML: its free chunks by size, per arena (holes small or large)."""
+    name = ctypes.util.find_library("c")
+    if not name:
+        return
+    libc = ctypes.CDLL(name)
+    if not hasattr(libc, "malloc_info"):
+        return
+    libc.fopen.restype = ctypes.c_void_p
+    libc.fopen.argtypes = [ctypes.c_char_p, ctypes.c_char_p]
+    libc.malloc_info.argtypes = [ctypes.c_int, ctypes.c_void_p]
+    libc.fclose.argtypes = [ctypes.c_void_p]
+    fp = libc.fopen(str(path).encode(), b"w")
+    if fp:
+        libc.malloc_info(0, fp)
+        libc.fclose(fp)
 
 
 class _MallInfo2(ctypes.Structure):

@@ -46,6 +46,7 @@ class Registry:
         # it was ~40 ms at 60 sessions (their seen maps), a stall of every reply in flight.
         self._saved_json: dict[str, str] = {}  # sid -> its JSON as last saved
         self._changed: set[str] | None = None  # sids changed since; None: every one
+        self._hot: set[str] = set()  # sids that had changed at the last save
 
     def note_changed(self, msg: m.SessionMessage[Any], result: object) -> None:
         """After a message that may have changed sessions: which ones the next save re-serializes."""
@@ -379,15 +380,30 @@ class Registry:
 
     def snapshot(self) -> bytes:
         """sessions.json's bytes (as files.dump_json(..., indent=None) would write them)."""
+        return "".join(self.snapshot_chunks()).encode("utf-8")
+
+    def snapshot_chunks(self) -> list[str]:
+        """sessions.json's text in pieces, each session's JSON one piece, for writing as they come.
+
+        Never joined: at 32 sessions that have seen 1,000 nodes the file is ~6 MB, and a joined copy
+        and its encoding (two more blocks that size every save tick, freed a moment later) left malloc
+        holding free memory that grew with the run (bench/RESULTS-soak.md)."""
         changed, self._changed = self._changed, set()
-        fresh = {}
+        hot, self._hot = self._hot, (changed or set())
+        held_now: dict[str, str] = {}
+        out = ["{"]
         for sid, s in self.sessions.items():
-            held = self._saved_json.get(sid)
-            fresh[sid] = held if held is not None and changed is not None and sid not in changed else \
-                json.dumps(s.to_json(), ensure_ascii=False)
-        self._saved_json = fresh  # expired sessions drop out here
-        body = ", ".join(f"{json.dumps(sid, ensure_ascii=False)}: {text}" for sid, text in fresh.items())
-        return ("{" + body + "}").encode("utf-8")
+            text = self._saved_json.get(sid)
+            if text is None or changed is None or sid in changed:
+                text = json.dumps(s.to_json(), ensure_ascii=False)
+            # A session that changed on this save and the last is busy: its text would only be made
+            # anew next time, so it is not held (at 32 busy sessions ~5 MB, each block replaced every tick).
+            if changed is None or sid not in changed or sid not in hot:
+                held_now[sid] = text
+            out.extend((f"{', ' if len(out) > 1 else ''}{json.dumps(sid, ensure_ascii=False)}: ", text))
+        self._saved_json = held_now  # expired sessions drop out here
+        out.append("}")
+        return out
 
 
 # How the registry answers each message (Save is the loop's own).
@@ -421,9 +437,9 @@ async def run_session_registry(
     task_status.started(SessionHandle(mailbox))
 
     async def save() -> None:
-        data = registry.snapshot()
+        chunks = registry.snapshot_chunks()
         try:
-            await trio.to_thread.run_sync(files.write_atomic, path, data, False)
+            await trio.to_thread.run_sync(files.write_atomic_chunks, path, chunks, False)
             registry.dirty = False
         except OSError as exc:
             log.error("could not save %s: %s (retried on the tick)", path, exc)

@@ -70,3 +70,24 @@ def test_reads_and_a_hook_of_an_unknown_session_re_serialize_nothing(monkeypatch
     apply(registry, m.NoteHook("claude", "/home/u/app"))
     apply(registry, m.GetWriteView(view.sid, "project", "a-node"))
     registry.snapshot()
+
+
+def test_a_session_changed_save_after_save_is_not_held_and_one_gone_quiet_is(monkeypatch):
+    registry = Registry({})
+    busy, quiet = (apply(registry, m.Register("/home/u/app", "claude", 1.0, claude_sid=f"c{i}")) for i in range(2))
+    registry.snapshot()
+    for t in (2.0, 3.0, 4.0):
+        apply(registry, m.MarkSeen(busy.sid, [f"n{t}"], via="read", at=t))
+        if t == 2.0:
+            apply(registry, m.MarkSeen(quiet.sid, ["q"], via="read", at=t))
+        assert registry.snapshot() == full_dump(registry)
+    # Busy on two saves running: made anew each time, never held; the quiet one is held as saved.
+    assert set(registry._saved_json) == {quiet.sid}
+    expected, serialized = full_dump(registry), []
+    real = Session.to_json
+    monkeypatch.setattr(Session, "to_json", lambda s: serialized.append(s.sid) or real(s))
+    assert registry.snapshot() == expected  # nothing changed: the busy one is made once more
+    assert serialized == [busy.sid]
+    serialized.clear()
+    registry.snapshot()
+    assert serialized == []  # and held from then on

@@ -113,11 +113,17 @@ _FAMILY_ENDINGS = ("abl", "ibl", "is", "iz", "i")
 _FAMILY_MIN = 4  # the key must keep this many letters: `user` → `us` would join unrelated words
 
 
-@lru_cache(maxsize=1 << 16)
 def family(term: str) -> str:
     """A stem's family key: one derivational ending off, when enough is left; else the stem."""
     if not term.isalpha():
+        # Word pairs and numbers: never cached. The index asks for every new term, and a rewritten
+        # gist brings new pairs ("pass 345"): a cache of them filled ~1 MiB a minute in a soak.
         return term
+    return _word_family(term)
+
+
+@lru_cache(maxsize=1 << 16)
+def _word_family(term: str) -> str:
     for ending in _FAMILY_ENDINGS:
         if term.endswith(ending) and len(term) - len(ending) >= _FAMILY_MIN:
             return term[: -len(ending)]
