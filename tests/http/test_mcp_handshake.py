@@ -7,6 +7,7 @@ import pytest
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERSION
 
 from kg_actors.http import mcp_handshake
+from kg_actors.http.app import _collect, _replay
 from kg_actors.runtime import _build_mcp
 
 JSON = [(b"content-type", b"application/json"), (b"accept", b"application/json, text/event-stream"),
@@ -26,19 +27,8 @@ def _init(version: str, msg_id=1, capabilities=None, client=CLIENT) -> dict:
 
 
 async def _sdk(manager, scope: dict, body: bytes) -> list[dict]:
-    sent, out = False, []
-
-    async def receive():
-        nonlocal sent
-        if not sent:
-            sent = True
-            return {"type": "http.request", "body": body, "more_body": False}
-        return {"type": "http.disconnect"}
-
-    async def send(message):
-        out.append(message)
-
-    await manager.handle_request(scope, receive, send)
+    out: list[dict] = []
+    await manager.handle_request(scope, _replay(body), _collect(out))
     return [{**m, "status": int(m["status"])} if "status" in m else m for m in out]
 
 
