@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 
 from .. import __version__
-from . import descriptions, schemas
+from . import descriptions
 from .mcp_calls import PROTOCOL_VERSIONS, id_fits, json_reply, plain_message, result_body
 
 SERVER_NAME = "kg-memory"
@@ -83,6 +83,7 @@ def initialize_result(requested: str) -> dict:
 @functools.cache
 def tool_list() -> dict:
     """The SDK's ListToolsResult for the tools in descriptions.py and schemas.py."""
+    from . import schemas  # imports jsonschema (~0.25 s): not on the start's path, where app.py imports this
     return {"tools": [{"description": descriptions.TOOLS[name], "inputSchema": _schema_as_sdk(schema), "name": name}
                       for name, schema in schemas.SCHEMAS.items()]}
 
