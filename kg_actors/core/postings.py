@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from array import array
 from bisect import bisect_left, insort
-from collections.abc import ItemsView, Iterator, Mapping
+from collections.abc import ItemsView, Iterable, Iterator, Mapping
 from typing import TypeAlias, TypeVar, overload
 
 _D = TypeVar("_D")
@@ -88,7 +88,7 @@ class _Items(ItemsView[str, int]):
 
 
 class Postings(Mapping[str, Posting]):
-    """Term → its Posting; written by `SearchIndex` alone, through `put` and `drop`."""
+    """Term → its Posting; written by `SearchIndex` alone, a node at a time (`add`, `remove`)."""
 
     def __init__(self, names: list[str], numbers: Mapping[str, int]):
         self._held: dict[str, Held] = {}
@@ -126,31 +126,45 @@ class Postings(Mapping[str, Posting]):
         held = self._held.get(term)
         return None if held is None else _find(_values(held), number)
 
-    def numbers(self, term: str) -> list[int]:
-        """The holders' numbers, in number order."""
-        held = self._held.get(term)
-        return [] if held is None else [v >> 32 for v in _values(held)]
-
-    def put(self, term: str, number: int, packed: int) -> bool:
-        """Add a holder not yet in the term's posting; True when the term is new to the index."""
-        value = number << 32 | min(packed, _LOW)  # a count past 2**31 is no text a node holds
+    def by_count(self, term: str, names: list[str]) -> list[int]:
+        """The holders' numbers, most weighted occurrences first (the packed count >> 1), ties by id."""
         held = self._held.get(term)
         if held is None:
-            self._held[term] = value
-            return True
-        if isinstance(held, int):
-            self._held[term] = array("Q", sorted((held, value)))
-        else:
-            insort(held, value)
-        return False
+            return []
+        ranked = sorted(_values(held), key=lambda v: (-((v & _LOW) >> 1), names[v >> 32]))
+        return [v >> 32 for v in ranked]
 
-    def drop(self, term: str, number: int) -> bool:
-        """Remove a holder the term's posting has; True when no holder is left."""
-        held = self._held[term]
-        if isinstance(held, int):
-            del self._held[term]
-            return True
-        del held[bisect_left(held, number << 32)]
-        if len(held) == 1:
-            self._held[term] = held[0]
-        return False
+    def add(self, number: int, terms: Mapping[str, int]) -> list[str]:
+        """Add holder `number` (in none of these postings yet) to each term's: the terms new to the index.
+
+        One call per node, not per term: building 10,000 nodes' postings is 880,000 of these steps."""
+        held_by, new = self._held, []
+        top = number << 32
+        for term, packed in terms.items():
+            value = top | (packed if packed <= _LOW else _LOW)  # a count past 2**31 is no text a node holds
+            held = held_by.get(term)
+            if held is None:
+                held_by[term] = value
+                new.append(term)
+            elif isinstance(held, int):
+                held_by[term] = array("Q", (held, value) if held < value else (value, held))
+            elif value > held[-1]:
+                held.append(value)  # a build adds in number order
+            else:
+                insort(held, value)
+        return new
+
+    def remove(self, number: int, terms: Iterable[str]) -> list[str]:
+        """Remove holder `number` from each term's posting (it is in each): the terms left with none."""
+        held_by, emptied = self._held, []
+        top = number << 32
+        for term in terms:
+            held = held_by[term]
+            if isinstance(held, int):
+                del held_by[term]
+                emptied.append(term)
+                continue
+            del held[bisect_left(held, top)]
+            if len(held) == 1:
+                held_by[term] = held[0]
+        return emptied

@@ -122,21 +122,21 @@ class SearchIndex:
             self.nodes[node.id] = node  # a read stamp or a tier move: the same terms
             return
         self.remove_node(node.id)
-        postings, order, number = self.postings, self._order, self._number(node.id)
-        for term, packed in node_postings(node).items():
-            if postings.put(term, number, packed):
-                key = _family(term)
-                if key != term:  # the stems that are their own key are found in postings
-                    self.families.setdefault(key, set()).add(term)
-            if in_title(packed):
-                self.title_counts[term] = self.title_counts.get(term, 0) + 1
-            numbers = order.get(term)
-            if numbers is not None:
-                # Keep the order sorted, rather than re-sorting thousands on the next query.
-                key_of = self._order_key(term)
-                numbers.insert(bisect.bisect_left(numbers, key_of(number), key=key_of), number)
-        for name in id_names(node.id):
-            self.id_namers.put(name, number, 0)
+        number = self._number(node.id)
+        terms = node_postings(node)
+        for term in self.postings.add(number, terms):
+            key = _family(term)
+            if key != term:  # the stems that are their own key are found in postings
+                self.families.setdefault(key, set()).add(term)
+        titles = self.title_counts
+        for term, packed in terms.items():
+            if packed & 1:  # in_title
+                titles[term] = titles.get(term, 0) + 1
+        for term in terms.keys() & self._order.keys():
+            # Keep the order sorted, rather than re-sorting thousands on the next query.
+            numbers, key_of = self._order[term], self._order_key(term)
+            numbers.insert(bisect.bisect_left(numbers, key_of(number), key=key_of), number)
+        self.id_namers.add(number, dict.fromkeys(id_names(node.id), 0))
         self.nodes[node.id] = node
 
     def remove_node(self, node_id: str) -> None:
@@ -144,28 +144,26 @@ class SearchIndex:
         if node is None:
             return
         number = self._numbers[node_id]
-        for term, packed in node_postings(node).items():
-            numbers = self._order.get(term)
-            if numbers is not None:
-                key_of = self._order_key(term)
-                del numbers[bisect.bisect_left(numbers, key_of(number), key=key_of)]
-            emptied = self.postings.drop(term, number)
+        terms = node_postings(node)
+        for term in terms.keys() & self._order.keys():
+            numbers, key_of = self._order[term], self._order_key(term)
+            del numbers[bisect.bisect_left(numbers, key_of(number), key=key_of)]
+        for term, packed in terms.items():
             if in_title(packed):
                 left = self.title_counts[term] - 1
                 if left:
                     self.title_counts[term] = left
                 else:
                     del self.title_counts[term]
-            if emptied:
-                self._order.pop(term, None)
-                key = _family(term)
-                kin = self.families.get(key)
-                if kin is not None:
-                    kin.discard(term)
-                    if not kin:
-                        del self.families[key]
-        for name in id_names(node_id):
-            self.id_namers.drop(name, number)
+        for term in self.postings.remove(number, terms):
+            self._order.pop(term, None)
+            key = _family(term)
+            kin = self.families.get(key)
+            if kin is not None:
+                kin.discard(term)
+                if not kin:
+                    del self.families[key]
+        self.id_namers.remove(number, id_names(node_id))
 
     def sync(self, graph: GraphReader) -> None:
         """Catch up with `graph` when its gen moved (an edge-only change costs a scan of ids)."""
@@ -181,10 +179,9 @@ class SearchIndex:
         """Holders of `term`, most weighted occurrences first (ties by id); the first `limit` of them."""
         numbers = self._order.get(term)
         if numbers is None:
-            holders = self.postings.numbers(term)
+            holders = self.postings.by_count(term, self._names)
             if not holders:
                 return []
-            holders.sort(key=self._order_key(term))
             numbers = self._order[term] = array("I", holders)
         names = self._names
         return [names[n] for n in (numbers if limit is None else numbers[:limit])]

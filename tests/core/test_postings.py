@@ -12,7 +12,8 @@ from kg_actors.core.model import Node
 IDS = [f"node-{i}" for i in range(6)]
 TERMS = ["alpha", "beta", "alpha beta", "gamma"]
 
-op_strategy = st.tuples(st.sampled_from(TERMS), st.sampled_from(IDS), st.integers(0, 2**33))
+op_strategy = st.tuples(st.lists(st.sampled_from(TERMS), min_size=1, max_size=3, unique=True),
+                        st.sampled_from(IDS), st.integers(0, 2**33))
 
 
 def _check(postings: Postings, model: dict[str, dict[str, int]], names: list[str]) -> None:
@@ -30,24 +31,26 @@ def _check(postings: Postings, model: dict[str, dict[str, int]], names: list[str
 
 @settings(max_examples=200, deadline=None)
 @given(st.lists(op_strategy, max_size=40))
-def test_puts_and_drops_read_as_the_dict_model(ops):
+def test_adds_and_removes_read_as_the_dict_model(ops):
     names: list[str] = []
     numbers: dict[str, int] = {}
     postings = Postings(names, numbers)
     model: dict[str, dict[str, int]] = {}
-    for term, node_id, packed in ops:
+    for terms, node_id, packed in ops:
         if node_id not in numbers:
             numbers[node_id] = len(names)
             names.append(node_id)
-        if node_id in model.get(term, {}):
-            emptied = postings.drop(term, numbers[node_id])
+        held = [t for t in terms if node_id in model.get(t, {})]
+        emptied = postings.remove(numbers[node_id], held)
+        for term in held:
             del model[term][node_id]
-            assert emptied == (not model[term])
-            if not model[term]:
-                del model[term]
-        else:
-            assert postings.put(term, numbers[node_id], packed) == (term not in model)
-            model.setdefault(term, {})[node_id] = min(packed, 2**32 - 1)
+        assert emptied == [t for t in held if not model[t]]
+        for term in emptied:
+            del model[term]
+        adding = {t: packed + i for i, t in enumerate(terms) if t not in held}
+        assert postings.add(numbers[node_id], adding) == [t for t in adding if t not in model]
+        for term, value in adding.items():
+            model.setdefault(term, {})[node_id] = min(value, 2**32 - 1)
         _check(postings, model, names)
 
 
