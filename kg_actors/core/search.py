@@ -104,6 +104,8 @@ class SearchIndex:
         for term in index.postings:
             if index.postings.df(term) >= C.SEARCH_ORDER_AHEAD_MIN:
                 index.ordered(term, 0)
+        index.postings.compact()
+        index.id_namers.compact()
         return index
 
     @property

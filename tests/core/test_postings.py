@@ -83,3 +83,19 @@ def test_the_index_holds_each_nodes_postings_and_orders_holders_by_count_then_id
     for term, holders in model.items():
         assert index.df(term) == len(holders)
         assert index.ordered(term) == sorted(holders, key=lambda i: (-(holders[i] >> 1), i))
+
+
+def test_numbers_and_counts_too_wide_for_the_narrow_arrays_turn_them_wide():
+    far = 2**21  # past the narrow arrays' 20 bits of number
+    names = ["n0", "n1", *[""] * (far - 2), "n2"]
+    postings = Postings(names, {"n0": 0, "n1": 1, "n2": far})
+    postings.add(0, {"a": 5, "b": 5})
+    postings.add(1, {"a": 7, "b": 2**13})  # b: a count past 12 bits
+    assert postings["a"]._values.typecode == "I" and postings["b"]._values.typecode == "Q"
+    postings.add(far, {"a": 1})
+    postings.compact()
+    assert dict(postings["a"].items()) == {"n0": 5, "n1": 7, "n2": 1} and postings["a"]._values.typecode == "Q"
+    assert dict(postings["b"].items()) == {"n0": 5, "n1": 2**13}
+    assert postings.remove(1, ["a", "b"]) == []
+    assert dict(postings["a"]) == {"n0": 5, "n2": 1} and dict(postings["b"]) == {"n0": 5}
+    assert postings.remove(0, ["b"]) == ["b"] and "b" not in postings
