@@ -2,10 +2,12 @@
 32-session mix; the server's resident size sampled throughout.
 
     .venv/bin/python bench/memory_ab.py --before /tmp/base/.venv/bin/kg [--after .venv/bin/kg] [--seconds 20]
+        [--reference .bench/ref-venv/bin/kg]
 
 Per build: VmRSS at /health, once the first kg_read(cwd) is answered, after 15 s idle (the search index is
 in and the MCP SDK imported), and after the mixed run (32 sessions, bench/driver.py's throughput); the
-peak of VmRSS sampled every 0.1 s, and when it came (the save on the 30-s tick falls inside the run).
+peak of VmRSS sampled every 0.1 s, and when it came (the save on the 30-s tick falls inside the run), and
+VmHWM just before the stop. `--reference` measures kg-memory the same way, on the same store.
 Loopback only; every wait is bounded.
 """
 
@@ -33,8 +35,8 @@ def rss_mib(pid: int) -> int:
     raise RuntimeError("no VmRSS")
 
 
-async def measure(kg: str, base: Path, nodes: int, seconds: float) -> dict:
-    proc, t0, url, project, info = startup_ab.launch(kg, base, True, nodes)
+async def measure(kg: str, base: Path, nodes: int, seconds: float, reference: bool = False) -> dict:
+    proc, t0, url, project, info = startup_ab.launch(kg, base, True, nodes, reference)
     samples: list[tuple[float, int]] = []
     done = threading.Event()
 
@@ -65,6 +67,7 @@ async def measure(kg: str, base: Path, nodes: int, seconds: float) -> dict:
             await rpc.aclose()
     finally:
         done.set()
+        out["hwm"] = (driver.peak_rss(proc.pid) or 0) // 2**20  # the kernel's peak, between samples too
         startup_ab.stop(proc)
         shutil.rmtree(base, ignore_errors=True)
     at, peak = max(samples, key=lambda s: s[1])
@@ -78,12 +81,14 @@ async def main() -> None:
     p.add_argument("--after", default=str(BENCH.parent / ".venv/bin/kg"))
     p.add_argument("--nodes", type=int, default=10_000)
     p.add_argument("--seconds", type=float, default=20.0)
+    p.add_argument("--reference", help="also kg-memory's `kg` (bench/setup_reference.sh: .bench/ref-venv/bin/kg)")
     a = p.parse_args()
-    for name, kg in (("before", a.before), ("after", a.after)):
-        m = await measure(kg, BENCH.parent / ".bench" / "memory" / name, a.nodes, a.seconds)
+    builds = [("before", a.before, False), ("after", a.after, False)]
+    for name, kg, reference in builds + ([("kg-memory", a.reference, True)] if a.reference else []):
+        m = await measure(kg, BENCH.parent / ".bench" / "memory" / name, a.nodes, a.seconds, reference)
         print(f"{name}: VmRSS /health {m['health']} MiB, first kg_read(cwd) {m['first_read']} MiB, idle 15 s "
               f"{m['idle_15s']} MiB, after the 32-session run {m['after_run']} MiB; peak {m['peak']} MiB at "
-              f"{m['peak_at']:.0f} s; {m['ops_per_s']:.1f} ops/s, {m['errors']} errors; load {m['load']:.1f}",
+              f"{m['peak_at']:.0f} s (VmHWM {m['hwm']} MiB); {m['ops_per_s']:.1f} ops/s, {m['errors']} errors; load {m['load']:.1f}",
               flush=True)
 
 

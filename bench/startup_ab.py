@@ -36,9 +36,11 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / TICK
 
 
-def launch(kg: str, base: Path, fresh: bool, nodes: int) -> tuple[subprocess.Popen, float, str, Path, dict]:
+def launch(kg: str, base: Path, fresh: bool, nodes: int,
+           reference: bool = False) -> tuple[subprocess.Popen, float, str, Path, dict]:
     """Start `kg serve` on the bench store under `base` (rewritten when `fresh`): the process, when it was
-    started (perf_counter, after the store is written), its URL, the project folder, the store's summary."""
+    started (perf_counter, after the store is written), its URL, the project folder, the store's summary.
+    `reference`: `kg` is kg-memory's (bench/setup_reference.sh), which takes no serve options."""
     home = base / "home"
     storage, project = home / ".knowledge-graph", home / "code" / "bench-app"
     info: dict = {}
@@ -50,9 +52,11 @@ def launch(kg: str, base: Path, fresh: bool, nodes: int) -> tuple[subprocess.Pop
         port = s.getsockname()[1]
     env = {k: v for k, v in os.environ.items() if not k.startswith(("KG_", "VIRTUAL_ENV", "XDG_"))}
     env.update(HOME=str(home), KG_HOME=str(storage), KG_HTTP_PORT=str(port), KG_CHORES="0",
-               KG_AUTOCOMMIT_INTERVAL="0", XDG_STATE_HOME=str(base / "state"))
+               KG_AUTOCOMMIT_INTERVAL="0", XDG_STATE_HOME=str(base / "state"),
+               KG_STORAGE_ROOT=str(storage), KG_UPDATE_CHECK="0")  # the reference's names
     t0 = time.perf_counter()
-    proc = subprocess.Popen([kg, "serve", "--port", str(port), "--no-editor"], env=env, stdout=subprocess.DEVNULL,
+    options = [] if reference else ["--port", str(port), "--no-editor"]
+    proc = subprocess.Popen([kg, "serve", *options], env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, start_new_session=True)
     return proc, t0, f"http://127.0.0.1:{port}/", project, info
 

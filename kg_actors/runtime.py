@@ -176,9 +176,8 @@ async def run_server(config: Config, clock: Callable[[], float] = time.time, han
                         servers.start_soon(debug_heap.serve, heap_dumps)
                     servers.start_soon(_ticker, rt)
                     servers.start_soon(rt.keeper.run, config.autocommit_interval, config.save_interval)
-                    # The MCP SDK takes about a second to import: /health, the hooks and plain tool calls
-                    # answer meanwhile.
-                    servers.start_soon(_serve_mcp, app, floor, rt.antigravity, warmed)
+                    # The MCP SDK is imported only for a request the server does not answer itself.
+                    servers.start_soon(_serve_mcp, app, floor, rt.antigravity)
                     hc = HyperConfig()
                     hc.bind = [f"{config.host}:{config.port}"]
                     hc.accesslog = None
@@ -248,27 +247,20 @@ async def _serve_editor(rt: Runtime) -> None:
     await module.serve_editor(rt)
 
 
-async def _serve_mcp(app: App, floor: Floor, antigravity: Any, warmed: trio.Event) -> None:
+async def _serve_mcp(app: App, floor: Floor, antigravity: Any) -> None:
     # Imports in threads are abandoned at shutdown: a stop must not wait for one (the SDK's takes seconds
-    # on a loaded machine, and now starts only after the warm load).
+    # on a loaded machine).
     handlers = await trio.to_thread.run_sync(importlib.import_module, "kg_actors.http.tool_handlers",
                                              abandon_on_cancel=True)
     app.tools_ready(handlers.Tools(floor))
-    # Under the GIL the SDK's import (~1 s of CPU) would only slow the load of the project last used, which
-    # a session's first call waits for: it starts once that is loaded, or at once when a request needs it.
-    async with trio.open_nursery() as first:
-        for event in (warmed, app.mcp_wanted):
-            first.start_soon(_then_cancel, event.wait, first.cancel_scope)
+    # The handshake, the tool list and plain tool calls are answered without the SDK (mcp_calls.py,
+    # mcp_handshake.py); it (~36 MiB, ~1 s of CPU) is imported only when a request needs it.
+    await app.mcp_wanted.wait()
     manager = await trio.to_thread.run_sync(_build_mcp, floor, antigravity, abandon_on_cancel=True)
     heap.freeze_loaded()  # the SDK's modules and models
     async with manager.run():
         app.mcp_ready(manager)
         await trio.sleep_forever()
-
-
-async def _then_cancel(wait: Callable[[], Any], scope: trio.CancelScope) -> None:
-    await wait()
-    scope.cancel()
 
 
 async def serve_forever(config: Config) -> None:

@@ -22,6 +22,7 @@ from .errors import InvalidInput
 from .expand import family
 from .ids import is_artifact
 from .model import Edge, GraphReader, Node
+from .postings import Postings
 from .terms import Terms, field_counts, is_bigram, query_terms, stem
 
 Ref = tuple[str, str]  # (level, node_id)
@@ -76,13 +77,16 @@ class SearchIndex:
     """Term → {node id: packed weighted count} for one graph, kept current per write."""
 
     def __init__(self) -> None:
-        self.postings: dict[str, dict[str, int]] = {}
+        self._names: list[str] = []  # number -> id; an id keeps its number for the index's life
+        self._numbers: dict[str, int] = {}
+        self.postings = Postings(self._names, self._numbers)  # compact (postings.py)
         self.gen = -1  # the graph generation last synced
         # What each entry was built from: frozen, so removal re-derives its terms
         # and `sync` spots a changed node by identity.
         self.nodes: dict[str, Node] = {}
         self.title_counts: dict[str, int] = {}  # per term: holders with it in their id or gist
-        self.id_namers: dict[str, set[str]] = {}  # per word of an id (and its stem): the ids naming it
+        # Per word of an id (and its stem): the ids naming it (a Postings of zero counts: compact too).
+        self.id_namers = Postings(self._names, self._numbers)
         # Per stem family key (expand.family): the stems held with a longer form of it (verifi → verif).
         self.families: dict[str, set[str]] = {}
         # Per term, lazily: its holders sorted by (-weighted count, id), as numbers into
@@ -90,8 +94,6 @@ class SearchIndex:
         # insert as a memmove; a list (or a new tuple per write) of thousands of ids
         # would be walked by the collections, stalling every reply in flight.
         self._order: dict[str, array[int]] = {}
-        self._names: list[str] = []  # number -> id; an id keeps its number for the index's life
-        self._numbers: dict[str, int] = {}
 
     @classmethod
     def build(cls, graph: GraphReader) -> SearchIndex:
@@ -99,9 +101,11 @@ class SearchIndex:
         event loop, and a reply that sorted a term of thousands of holders would wait for it."""
         index = cls()
         index.sync(graph)
-        for term, posting in index.postings.items():
-            if len(posting) >= C.SEARCH_ORDER_AHEAD_MIN:
+        for term in index.postings:
+            if index.postings.df(term) >= C.SEARCH_ORDER_AHEAD_MIN:
                 index.ordered(term, 0)
+        index.postings.compact()
+        index.id_namers.compact()
         return index
 
     @property
@@ -110,7 +114,7 @@ class SearchIndex:
         return len(self.nodes)
 
     def df(self, term: str) -> int:
-        return len(self.postings.get(term, ()))
+        return self.postings.df(term)
 
     def update_node(self, node: Node) -> None:
         held = self.nodes.get(node.id)
@@ -120,57 +124,48 @@ class SearchIndex:
             self.nodes[node.id] = node  # a read stamp or a tier move: the same terms
             return
         self.remove_node(node.id)
-        postings, order = self.postings, self._order
-        for term, packed in node_postings(node).items():
-            posting = postings.get(term)
-            if posting is None:
-                postings[term] = {node.id: packed}
-                if family(term) != term:  # the stems that are their own key are found in postings
-                    self.families.setdefault(family(term), set()).add(term)
-            else:
-                posting[node.id] = packed
-            if in_title(packed):
-                self.title_counts[term] = self.title_counts.get(term, 0) + 1
-            numbers = order.get(term)
-            if numbers is not None:
-                # Keep the order sorted, rather than re-sorting thousands on the next query.
-                key = (-weighted_count(packed), node.id)
-                numbers.insert(bisect.bisect_left(numbers, key, key=self._order_key(postings[term])),
-                               self._number(node.id))
-        for name in id_names(node.id):
-            self.id_namers.setdefault(name, set()).add(node.id)
+        number = self._number(node.id)
+        terms = node_postings(node)
+        for term in self.postings.add(number, terms):
+            key = _family(term)
+            if key != term:  # the stems that are their own key are found in postings
+                self.families.setdefault(key, set()).add(term)
+        titles = self.title_counts
+        for term, packed in terms.items():
+            if packed & 1:  # in_title
+                titles[term] = titles.get(term, 0) + 1
+        for term in terms.keys() & self._order.keys():
+            # Keep the order sorted, rather than re-sorting thousands on the next query.
+            numbers, key_of = self._order[term], self._order_key(term)
+            numbers.insert(bisect.bisect_left(numbers, key_of(number), key=key_of), number)
+        self.id_namers.add(number, dict.fromkeys(id_names(node.id), 0))
         self.nodes[node.id] = node
 
     def remove_node(self, node_id: str) -> None:
         node = self.nodes.pop(node_id, None)
         if node is None:
             return
-        for term, packed in node_postings(node).items():
-            posting = self.postings[term]
-            numbers = self._order.get(term)
-            if numbers is not None:
-                del numbers[bisect.bisect_left(numbers, (-weighted_count(packed), node_id),
-                                               key=self._order_key(posting))]
-            del posting[node_id]
+        number = self._numbers[node_id]
+        terms = node_postings(node)
+        for term in terms.keys() & self._order.keys():
+            numbers, key_of = self._order[term], self._order_key(term)
+            del numbers[bisect.bisect_left(numbers, key_of(number), key=key_of)]
+        for term, packed in terms.items():
             if in_title(packed):
                 left = self.title_counts[term] - 1
                 if left:
                     self.title_counts[term] = left
                 else:
                     del self.title_counts[term]
-            if not posting:
-                del self.postings[term]
-                self._order.pop(term, None)
-                kin = self.families.get(family(term))
-                if kin is not None:
-                    kin.discard(term)
-                    if not kin:
-                        del self.families[family(term)]
-        for name in id_names(node_id):
-            namers = self.id_namers[name]
-            namers.discard(node_id)
-            if not namers:
-                del self.id_namers[name]
+        for term in self.postings.remove(number, terms):
+            self._order.pop(term, None)
+            key = _family(term)
+            kin = self.families.get(key)
+            if kin is not None:
+                kin.discard(term)
+                if not kin:
+                    del self.families[key]
+        self.id_namers.remove(number, id_names(node_id))
 
     def sync(self, graph: GraphReader) -> None:
         """Catch up with `graph` when its gen moved (an edge-only change costs a scan of ids)."""
@@ -186,11 +181,10 @@ class SearchIndex:
         """Holders of `term`, most weighted occurrences first (ties by id); the first `limit` of them."""
         numbers = self._order.get(term)
         if numbers is None:
-            posting = self.postings.get(term)
-            if not posting:
+            holders = self.postings.by_count(term, self._names)
+            if not holders:
                 return []
-            ranked = sorted(posting, key=lambda i: (-(posting[i] >> 1), i))
-            numbers = self._order[term] = array("q", map(self._number, ranked))
+            numbers = self._order[term] = array("I", holders)
         names = self._names
         return [names[n] for n in (numbers if limit is None else numbers[:limit])]
 
@@ -201,12 +195,11 @@ class SearchIndex:
             self._names.append(node_id)
         return number
 
-    def _order_key(self, posting: dict[str, int]) -> Callable[[int], tuple[int, str]]:
-        names = self._names
+    def _order_key(self, term: str) -> Callable[[int], tuple[int, str]]:
+        names, packed = self._names, self.postings.packed
 
         def key(number: int) -> tuple[int, str]:
-            node_id = names[number]
-            return -(posting[node_id] >> 1), node_id
+            return -((packed(term, number) or 0) >> 1), names[number]
         return key
 
 
@@ -221,6 +214,9 @@ class Hit:
 
 
 _rrf: list[float] = []
+_NO_POSTING: Mapping[str, int] = {}
+# Uncached: the index asks once per new term, and `family`'s cache would keep every term (~5 MiB at N = 10,000).
+_family = family.__wrapped__
 
 
 def _rrf_weights(n: int) -> list[float]:
@@ -268,7 +264,7 @@ def score_terms(index: SearchIndex, terms: Iterable[str], exclude: str | None = 
     return scores
 
 
-Looked = list[tuple[str, float, dict[str, int]]]  # (term, base idf, posting)
+Looked = list[tuple[str, float, Mapping[str, int]]]  # (term, base idf, posting)
 Meta = tuple[dict[str, int], dict[str, float], set[str]]  # matched unigrams, rarest idf, title hits
 
 
@@ -321,7 +317,7 @@ def top_hits(
     if limit is not None:
         del best[limit:]
     n = index.size
-    looked = [(t, base_idf(index.df(t), n), index.postings.get(t, {})) for t in terms.all()]
+    looked: Looked = [(t, base_idf(index.df(t), n), index.postings.get(t, _NO_POSTING)) for t in terms.all()]
     looked = [(t, idf, posting) for t, idf, posting in looked if posting and idf > 0]
     meta = _meta_by_hit if len(best) * len(looked) < sum(len(p) for _, _, p in looked) else _meta_by_term
     matched, rarest, titled = meta(best, looked)

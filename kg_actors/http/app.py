@@ -1,9 +1,9 @@
 """The memory server's ASGI app: one security gate, then routing.
 
 `/health` and `/api/*` go to the REST routes, `/ws` to the change feed, and
-`/` to the MCP Streamable HTTP transport (stateless, JSON responses): plain tool
-calls to the tools directly (mcp_calls.py), the rest of the protocol to the MCP
-SDK. Every route passes the loopback gate first.
+`/` to the MCP Streamable HTTP transport (stateless, JSON responses): the handshake
+and tool list (mcp_handshake.py) and plain tool calls (mcp_calls.py) answered here,
+the rest of the protocol by the MCP SDK, imported when first needed. Every route passes the loopback gate first.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import trio
 from ..core import constants as C
 from .. import hook_priority, reply_effects
 from ..hook_priority import HookPriority
-from . import mcp_calls, rest_antigravity, rest_harness_hooks, security
+from . import mcp_calls, mcp_handshake, rest_antigravity, rest_harness_hooks, security
 
 
 async def _plain(send, status: int, message: str) -> None:
@@ -162,6 +162,11 @@ class App:
         problem = rpc_problem(body)
         if problem is not None:
             await _json(send, 400, problem)
+            return
+        handshake = mcp_handshake.answer(scope, body)
+        if handshake is not None:  # a fixed reply: no turn to wait for, nothing to hold
+            for message in handshake:
+                await send(message)
             return
         if self._mcp_waiting >= C.MCP_QUEUE_MAX_WAITING:
             await _busy(send, body, f"{self._mcp_waiting} requests are already waiting")

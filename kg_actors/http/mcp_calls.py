@@ -7,8 +7,9 @@ time after. A plain tool call needs none of it: for this stateless, JSON-reply s
 its answer is the tool's text in a JSON-RPC result. So a request that is exactly that
 (a POST of one `tools/call` request, headers the SDK would accept, no `_meta`) is
 answered here, from the first second on, with the JSON the SDK would send; every other
-request (initialize, tools/list, notifications, a batch, a call with `_meta`, anything
-the SDK would refuse) goes to the SDK, and waits for its import.
+request but the handshake (mcp_handshake.py: initialize, notifications/initialized,
+tools/list) goes to the SDK (a batch, a call with `_meta`, anything the SDK would
+refuse), and waits for its import.
 """
 
 from __future__ import annotations
@@ -50,21 +51,40 @@ def headers_fit(headers: dict[str, str]) -> bool:
     return version is None or version in PROTOCOL_VERSIONS
 
 
-def plain_call(scope: dict, body: bytes) -> PlainCall | None:
-    """The tool call this module answers, or None: the request is the SDK's."""
+def plain_message(scope: dict, body: bytes) -> dict | None:
+    """The one JSON-RPC message a POST carries, if its headers and envelope are ones the SDK takes as they are."""
     if scope.get("method") != "POST" or not headers_fit(scope_headers(scope)):
         return None
     try:
         message = json.loads(body)
     except ValueError:
         return None
-    if not isinstance(message, dict) or not set(message) <= _REQUEST_KEYS:
+    if not isinstance(message, dict) or not set(message) <= _REQUEST_KEYS or message.get("jsonrpc") != "2.0":
         return None
-    msg_id, params = message.get("id"), message.get("params")
-    if message.get("jsonrpc") != "2.0" or message.get("method") != "tools/call":
-        return None
+    return message
+
+
+def id_fits(msg_id: object) -> bool:
+    """A request id the SDK echoes as this module would write it (a bool is no id; a lone surrogate no UTF-8)."""
     if isinstance(msg_id, bool) or not isinstance(msg_id, int | str):
+        return False
+    return isinstance(msg_id, int) or _encodes(msg_id)
+
+
+def _encodes(text: str) -> bool:
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def plain_call(scope: dict, body: bytes) -> PlainCall | None:
+    """The tool call this module answers, or None: the request is the SDK's (or mcp_handshake.py's)."""
+    message = plain_message(scope, body)
+    if message is None or message.get("method") != "tools/call" or not id_fits(message.get("id")):
         return None
+    msg_id, params = message["id"], message.get("params")
     if not isinstance(params, dict) or not set(params) <= _PARAM_KEYS or not isinstance(params.get("name"), str):
         return None
     arguments = params.get("arguments")
@@ -75,11 +95,19 @@ def plain_call(scope: dict, body: bytes) -> PlainCall | None:
     return PlainCall(msg_id, params["name"], arguments)
 
 
-def reply_messages(msg_id: int | str, text: str, is_error: bool) -> list[dict]:
-    """The ASGI messages of the SDK's reply to a tool call: the same JSON, byte for byte."""
-    result = {"content": [{"text": text, "type": "text"}], "isError": is_error}
-    body = json.dumps({"jsonrpc": "2.0", "id": msg_id, "result": result},
-                      ensure_ascii=False, separators=(",", ":")).encode()
-    return [{"type": "http.response.start", "status": 200,
+def json_reply(status: int, body: bytes) -> list[dict]:
+    """The ASGI messages of a JSON reply as the SDK's transport sends it."""
+    return [{"type": "http.response.start", "status": status,
              "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]},
             {"type": "http.response.body", "body": body}]
+
+
+def result_body(msg_id: int | str, result: object) -> bytes:
+    """A JSON-RPC result as pydantic writes it: compact, raw UTF-8."""
+    return json.dumps({"jsonrpc": "2.0", "id": msg_id, "result": result},
+                      ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def reply_messages(msg_id: int | str, text: str, is_error: bool) -> list[dict]:
+    """The ASGI messages of the SDK's reply to a tool call: the same JSON, byte for byte."""
+    return json_reply(200, result_body(msg_id, {"content": [{"text": text, "type": "text"}], "isError": is_error}))

@@ -11,6 +11,7 @@ from .. import __version__
 from ..conduct.floor import Floor
 from ..harness import profiles
 from . import descriptions, schemas
+from .mcp_handshake import SERVER_NAME
 from .tool_handlers import Tools, ToolReply, harness_of
 
 
@@ -50,6 +51,6 @@ def build_server(floor: Floor, antigravity: Any = None) -> Server:
         return _result(await tools.call(params.name, params.arguments or {}, harness_of(headers)))
 
     return Server(
-        "kg-memory", version=__version__, instructions=descriptions.INSTRUCTIONS,
+        SERVER_NAME, version=__version__, instructions=descriptions.INSTRUCTIONS,
         on_list_tools=on_list_tools, on_call_tool=on_call_tool,
     )

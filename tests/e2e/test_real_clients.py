@@ -8,21 +8,17 @@ path made every later POST wait (listTools timed out after 60 s).
 from __future__ import annotations
 
 import json
-import shutil
 import socket
 import subprocess
-from pathlib import Path
 
 import pytest
 import trio
 from e2e_helpers import KG, start_server
 from mcp import Client
-from npm_clients import client_env, npm_bin, npm_root
+from npm_clients import CLIENT_TIMEOUT, client_env, npm_bin, ts_client
 
 from kg_actors.testing import mcp_text
 
-JS = Path(__file__).with_name("js")
-CLIENT_TIMEOUT = 60
 
 
 @pytest.fixture(scope="module")
@@ -30,17 +26,6 @@ def srv(tmp_path_factory):
     server = start_server(tmp_path_factory.mktemp("real"))
     yield server
     server.kill()
-
-
-def _ts_client(srv, tmp_path, mode: str, target: str, node_id: str) -> dict:
-    root = npm_root()
-    script = root / "ts_client.mjs"  # beside node_modules, so its imports resolve to the installed SDK
-    shutil.copyfile(JS / "ts_client.mjs", script)
-    env = client_env(srv.home, KG_HTTP_PORT=str(srv.port), KG_HOME=str(srv.store))
-    out = subprocess.run(["node", str(script), mode, target, srv.project(f"ts-{mode}"), node_id],
-                         env=env, capture_output=True, text=True, timeout=CLIENT_TIMEOUT, cwd=tmp_path)
-    assert out.returncode == 0, f"the TypeScript SDK client failed:\n{out.stderr[-3000:]}"
-    return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 def _check_ts(seen: dict, node_id: str) -> None:
@@ -51,11 +36,11 @@ def _check_ts(seen: dict, node_id: str) -> None:
 
 
 def test_typescript_sdk_over_http(srv, tmp_path):
-    _check_ts(_ts_client(srv, tmp_path, "http", srv.url + "/", "ts-http-check-node"), "ts-http-check-node")
+    _check_ts(ts_client(srv, tmp_path, "http", srv.url + "/", "ts-http-check-node"), "ts-http-check-node")
 
 
 def test_typescript_sdk_through_the_shim(srv, tmp_path):
-    _check_ts(_ts_client(srv, tmp_path, "stdio", KG, "ts-stdio-check-node"), "ts-stdio-check-node")
+    _check_ts(ts_client(srv, tmp_path, "stdio", KG, "ts-stdio-check-node"), "ts-stdio-check-node")
 
 
 def test_claude_mcp_list_connects_http_and_shim_entries_together(srv, tmp_path):

@@ -1,0 +1,93 @@
+"""The MCP handshake and the tool list, answered without the MCP SDK.
+
+Every client opens with `initialize`, `notifications/initialized` and `tools/list`
+before its first tool call. Answered here, with the bytes the SDK sends for them
+(tests/http/test_mcp_handshake.py compares with the SDK's live answer for every
+protocol version it takes), a server whose clients do only that and plain tool calls
+(mcp_calls.py) never imports the SDK and pydantic: ~36 MiB and a second of CPU spared.
+What this module does not recognise exactly (`_meta`, params of a shape the SDK might
+refuse, other methods) returns None and goes to the SDK, which is imported then.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from .. import __version__
+from . import descriptions
+from .mcp_calls import PROTOCOL_VERSIONS, id_fits, json_reply, plain_message, result_body
+
+SERVER_NAME = "kg-memory"
+# The SDK answers an initialize asking for a version it does not take with its latest
+# (mcp_types.version.LATEST_HANDSHAKE_VERSION; the test keeps the two equal).
+LATEST_VERSION = "2025-11-25"
+_INIT_KEYS = frozenset({"protocolVersion", "capabilities", "clientInfo"})
+_CLIENT_INFO_KEYS = frozenset({"name", "version", "title"})
+# The SDK's model for a tool's input schema: these fields first (sorted), the rest as given.
+_SCHEMA_FIELDS = ("properties", "required", "type")
+
+
+def answer(scope: dict, body: bytes) -> list[dict] | None:
+    """The ASGI messages of the SDK's reply to a handshake request, or None: not one answered here."""
+    message = plain_message(scope, body)
+    if message is None:
+        return None
+    method, params = message.get("method"), message.get("params")
+    if "id" not in message:
+        if method == "notifications/initialized" and (params is None or params == {}):
+            return json_reply(202, b"")  # stateless: nothing to note
+        return None
+    msg_id = message["id"]
+    if not id_fits(msg_id):
+        return None
+    if method == "tools/list" and _list_params_fit(params):
+        return json_reply(200, result_body(msg_id, tool_list()))
+    if method == "initialize" and _init_params_fit(params):
+        return json_reply(200, result_body(msg_id, initialize_result(params["protocolVersion"])))
+    return None
+
+
+def _list_params_fit(params: object) -> bool:
+    # One page holds every tool: a cursor is ignored, as the SDK's handler ignores it.
+    return params is None or isinstance(params, dict) and set(params) <= {"cursor"} and (
+        isinstance(params.get("cursor"), str | None))
+
+
+def _init_params_fit(params: object) -> bool:
+    """Params the SDK's InitializeRequestParams surely takes; anything unusual is left to it."""
+    if not isinstance(params, dict) or set(params) != _INIT_KEYS or not isinstance(params["protocolVersion"], str):
+        return False
+    info, capabilities = params["clientInfo"], params["capabilities"]
+    if not isinstance(info, dict) or not {"name", "version"} <= set(info) <= _CLIENT_INFO_KEYS:
+        return False
+    if not all(isinstance(value, str) for value in info.values()):
+        return False
+    return isinstance(capabilities, dict) and all(_plain_capability(value) for value in capabilities.values())
+
+
+def _plain_capability(value: object) -> bool:
+    """A capability the way clients send them: objects of objects, with `listChanged` flags."""
+    if not isinstance(value, dict):
+        return False
+    return all(isinstance(inner, bool) if key == "listChanged" else _plain_capability(inner)
+               for key, inner in value.items())
+
+
+def initialize_result(requested: str) -> dict:
+    """The SDK's InitializeResult for this server (keys as its serializer orders them)."""
+    return {"capabilities": {"tools": {"listChanged": False}}, "instructions": descriptions.INSTRUCTIONS,
+            "protocolVersion": requested if requested in PROTOCOL_VERSIONS else LATEST_VERSION,
+            "serverInfo": {"name": SERVER_NAME, "version": __version__}}
+
+
+@functools.cache
+def tool_list() -> dict:
+    """The SDK's ListToolsResult for the tools in descriptions.py and schemas.py."""
+    from . import schemas  # imports jsonschema (~0.25 s): not on the start's path, where app.py imports this
+    return {"tools": [{"description": descriptions.TOOLS[name], "inputSchema": _schema_as_sdk(schema), "name": name}
+                      for name, schema in schemas.SCHEMAS.items()]}
+
+
+def _schema_as_sdk(schema: dict) -> dict:
+    known = {key: schema[key] for key in _SCHEMA_FIELDS if key in schema}
+    return {**known, **{key: value for key, value in schema.items() if key not in known}}

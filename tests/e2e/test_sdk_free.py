@@ -1,0 +1,56 @@
+"""A server whose clients only shake hands, list the tools and call them never loads the MCP SDK
+(nor pydantic, ~36 MiB between them): a real TypeScript SDK session and a raw one, and the SDK
+loaded the first time a request needs it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from e2e_helpers import start_server
+from npm_clients import ts_client
+from rpc_helpers import Conn
+
+# pydantic-core is a compiled extension: mapped into the process iff pydantic (and so the SDK) was imported.
+PYDANTIC = "_pydantic_core"
+
+
+def _mapped(pid: int) -> str:
+    return Path(f"/proc/{pid}/maps").read_text()
+
+
+def _post(conn: Conn, message: dict) -> tuple[int, dict | None]:
+    status, body = conn.post("/", json.dumps(message).encode())
+    return status, json.loads(body) if body else None
+
+
+def test_a_raw_session_never_loads_the_sdk_until_a_request_needs_it(tmp_path):
+    srv = start_server(tmp_path)
+    conn = Conn(srv.port)
+    try:
+        status, init = _post(conn, {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}})
+        assert status == 200 and init["result"]["serverInfo"]["name"] == "kg-memory"
+        assert _post(conn, {"jsonrpc": "2.0", "method": "notifications/initialized"}) == (202, None)
+        status, listed = _post(conn, {"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
+        assert "kg_put_node" in [t["name"] for t in listed["result"]["tools"]]
+        text, error = conn.tool("kg_read", cwd=srv.project("raw-app"))
+        assert not error and "Session: " in text
+        assert PYDANTIC not in _mapped(srv.proc.pid)
+        # A request the server does not answer itself (a ping) loads the SDK and is answered by it.
+        assert _post(conn, {"jsonrpc": "2.0", "id": 2, "method": "ping"}) == (200, {"jsonrpc": "2.0", "id": 2,
+                                                                                    "result": {}})
+        assert PYDANTIC in _mapped(srv.proc.pid)
+    finally:
+        conn.close()
+        srv.kill()
+
+
+def test_a_typescript_sdk_session_never_loads_the_sdk(tmp_path):
+    srv = start_server(tmp_path / "srv")
+    try:
+        seen = ts_client(srv, tmp_path, "http", srv.url + "/", "ts-sdk-free-node")
+        assert not seen["put_error"] and "ts-sdk-free-node" in seen["read"], seen
+        assert PYDANTIC not in _mapped(srv.proc.pid)
+    finally:
+        srv.kill()
