@@ -1,0 +1,87 @@
+"""GraphData.from_json fills its indexes in one pass: the same graph as a node-by-node, edge-by-edge load."""
+
+import json
+import random
+
+from kg_actors.core.model import Edge, GraphData, Node, snapshot_to_json
+
+
+def _one_by_one(raw: dict, kind: str) -> GraphData:
+    """The load as it was: set_node for each node, set_edge for each edge (the reference to match)."""
+    meta = raw["_meta"]
+    graph = GraphData(kind, meta.get("project_path"))
+    for node_id, node in raw["nodes"].items():
+        if isinstance(node, dict):
+            graph.set_node(Node.from_json(str(node_id), node))
+    for raw_edge in raw["edges"].values():
+        if isinstance(raw_edge, dict) and {"from", "to", "rel"} <= raw_edge.keys():
+            graph.set_edge(Edge.from_json(raw_edge))
+    graph.versions = dict(meta.get("versions") or {})
+    graph.progress = dict(meta.get("progress") or {})
+    graph.extra_meta = {k: v for k, v in meta.items() if k not in {"versions", "progress", "project_path"}}
+    graph.forget_changes()
+    return graph
+
+
+def _random_raw(rng: random.Random, n: int) -> dict:
+    ids = [f"node-{i}" for i in range(n)]
+    nodes: dict = {}
+    for node_id in ids:
+        node: dict = {"id": node_id, "gist": f"gist {node_id}", "_created_ts": float(rng.randint(1, 9))}
+        state = rng.random()
+        if state < 0.3:
+            node["_archived"] = True
+        elif state < 0.55:
+            node["_archived"] = True
+            node["_orphaned_ts"] = 5.0
+        nodes[node_id] = node
+    nodes["not-a-node"] = "a string"  # skipped, as before
+    ends = ids + ["src/a.py", "missing-node"]
+    edges: dict = {}
+    for _ in range(n * 2):
+        src, dst, rel = rng.choice(ends), rng.choice(ends), rng.choice(["uses", "requires"])
+        if rng.random() < 0.05:
+            dst = src  # a self-loop
+        edges[f"{src}->{dst}:{rel}:{len(edges)}"] = {"from": src, "to": dst, "rel": rel}  # repeated keys too
+    edges["broken"] = {"from": "a"}
+    return {"nodes": nodes, "edges": edges, "_meta": {"versions": {}, "project_path": "/p", "custom": 1}}
+
+
+def _orders(graph: GraphData) -> tuple:
+    """Every map and set with its iteration order (snapshots copy sets in that order)."""
+    return (
+        list(graph.nodes.items()), list(graph.edges.items()),
+        {s: list(ids) for s, ids in graph._by_state.items()},
+        [(end, list(keys)) for end, keys in graph.incident_sets().items()],
+        [(end, list(keys)) for end, keys in graph.unorphaned_sets().items()],
+        graph.gen, graph.has_changes(),
+    )
+
+
+def test_bulk_load_builds_what_one_by_one_loading_built():
+    for seed in range(30):
+        raw = _random_raw(random.Random(seed), random.Random(seed).randint(0, 60))
+        bulk, ref = GraphData.from_json(json.loads(json.dumps(raw)), "project"), _one_by_one(raw, "project")
+        assert _orders(bulk) == _orders(ref), seed
+        assert snapshot_to_json(bulk.snapshot_json()) == snapshot_to_json(ref.snapshot_json())
+        snap, ref_snap = bulk.snapshot(), ref.snapshot()
+        assert dict(snap.nodes) == dict(ref_snap.nodes) and list(snap.edges) == list(ref_snap.edges)
+        for end in ref.incident_sets():
+            assert list(snap.unorphaned_incident(end)) == list(ref_snap.unorphaned_incident(end))
+
+
+def test_a_bulk_loaded_graph_changes_and_snapshots_like_any_other():
+    raw = _random_raw(random.Random(7), 40)
+    bulk, ref = GraphData.from_json(raw, "project"), _one_by_one(raw, "project")
+    for graph in (bulk, ref):
+        graph.snapshot()
+        victim = graph.nodes["node-3"]
+        graph.set_node(Node(victim.id, victim.gist, orphaned_ts=9.0, archived=True))
+        graph.del_node("node-4")
+        graph.set_edge(Edge("node-1", "node-5", "uses"))
+    assert _orders(bulk) == _orders(ref)
+    assert bulk.take_changes() == ref.take_changes()
+    after, ref_after = bulk.snapshot(), ref.snapshot()
+    assert list(after.edges) == list(ref_after.edges) and after.gen == ref_after.gen
+    for end in ref.incident_sets():
+        assert list(after.unorphaned_incident(end)) == list(ref_after.unorphaned_incident(end))
