@@ -85,3 +85,13 @@ def test_a_bulk_loaded_graph_changes_and_snapshots_like_any_other():
     assert list(after.edges) == list(ref_after.edges) and after.gen == ref_after.gen
     for end in ref.incident_sets():
         assert list(after.unorphaned_incident(end)) == list(ref_after.unorphaned_incident(end))
+
+
+def test_node_moved_is_evolve_of_its_state_for_every_field():
+    import attrs
+    # A distinct object per field (attrs does not check types): a field moved() forgot would not be carried.
+    node = Node(**{f.name: object() for f in attrs.fields(Node)})
+    for archived, orphaned_ts in ((True, 5.0), (False, None), (True, None)):
+        got, want = node.moved(archived, orphaned_ts), attrs.evolve(node, archived=archived, orphaned_ts=orphaned_ts)
+        for field in attrs.fields(Node):
+            assert getattr(got, field.name) is getattr(want, field.name), field.name
