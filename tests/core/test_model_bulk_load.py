@@ -95,3 +95,48 @@ def test_node_moved_is_evolve_of_its_state_for_every_field():
         got, want = node.moved(archived, orphaned_ts), attrs.evolve(node, archived=archived, orphaned_ts=orphaned_ts)
         for field in attrs.fields(Node):
             assert getattr(got, field.name) is getattr(want, field.name), field.name
+
+
+def _node_by_names(node_id: str, raw: dict) -> Node:
+    """Node.from_json as it was written first (keyword arguments, a comprehension per field)."""
+    def floats(v):
+        return tuple(float(x) for x in v if isinstance(x, int | float) and not isinstance(x, bool)) \
+            if isinstance(v, list | tuple) else ()
+
+    def strings(v):
+        return tuple(str(x) for x in v) if isinstance(v, list | tuple) else ()
+
+    def opt(v):
+        return float(v) if isinstance(v, int | float) and not isinstance(v, bool) else None
+
+    known = {"id", "gist", "notes", "touches", "_created_ts", "_archived", "_orphaned_ts", "_last_read_ts",
+             "_useful_ts", "_credited_ts", "_gist_ts", "_written", "_recurrence_ts"}
+    written = raw.get("_written")
+    return Node(id=node_id, gist=str(raw.get("gist", "")), notes=strings(raw.get("notes")),
+                touches=strings(raw.get("touches")), created_ts=opt(raw.get("_created_ts")),
+                archived=bool(raw.get("_archived", False)), orphaned_ts=opt(raw.get("_orphaned_ts")),
+                last_read_ts=opt(raw.get("_last_read_ts")), useful_ts=floats(raw.get("_useful_ts")),
+                credited_ts=floats(raw.get("_credited_ts")), gist_ts=floats(raw.get("_gist_ts")),
+                written=dict(written) if isinstance(written, dict) else None,
+                recurrence_ts=floats(raw.get("_recurrence_ts")),
+                extra={k: v for k, v in raw.items() if k not in known})
+
+
+def test_node_and_edge_from_json_read_every_field_as_before():
+    import attrs
+    rng = random.Random(3)
+    odd = [None, True, 0, 3, 2.5, "7", "", [], [1, True, "x", 2.0], ("a", 1), {"k": 1}, {}]
+    fields = ["gist", "notes", "touches", "_created_ts", "_archived", "_orphaned_ts", "_last_read_ts", "_useful_ts",
+              "_credited_ts", "_gist_ts", "_written", "_recurrence_ts", "zz_extra", "aa_extra"]
+    for _ in range(400):
+        raw = {name: rng.choice(odd) for name in rng.sample(fields, rng.randint(0, len(fields)))}
+        got, want = Node.from_json("n", raw), _node_by_names("n", raw)
+        assert attrs.asdict(got, recurse=False) == attrs.asdict(want, recurse=False), raw
+        assert list(got.extra) == list(want.extra)  # extra fields are written back in the file's order
+        edge_raw = {"from": "a", "to": 1, "rel": "r", **{k: rng.choice(odd) for k in rng.sample(["notes", "w", "b"], 2)}}
+        edge = Edge.from_json(edge_raw)
+        assert (edge.src, edge.dst, edge.rel) == ("a", "1", "r") and edge.to_json() == {
+            "from": "a", "to": "1", "rel": "r", **({"notes": [str(x) for x in edge_raw["notes"]]}
+                                                   if isinstance(edge_raw.get("notes"), list | tuple)
+                                                   and edge_raw["notes"] else {}),
+            **{k: v for k, v in edge_raw.items() if k in ("w", "b")}}
