@@ -43,6 +43,9 @@ def _health(url: str, timeout: float = 1.0) -> dict | None:
 
 
 def cmd_serve(args) -> int:
+    from . import heap
+
+    heap.pause_collector()  # until the first load is in (warm_start.py): see there
     import logging
 
     import trio

@@ -11,16 +11,18 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import trio
 
+from .core import debt
 from .core.errors import KGError
 from .core.model import GraphData
 from .graph_actor import run_graph_actor
 from .graph_handle import GraphHandle
 from .graph_loading import load_graph, settle_and_derive
 from .hook_priority import YieldToHooks
-from .storage import files
+from .storage import files, term_cache
 from .storage import layout as L
 from .storage.journal import journal_path
 
@@ -162,7 +164,7 @@ class GraphDirectory:
             log.error("graph %s: %s", key, refusal)
             graph, replayed = GraphData(kind, root), 0
         self._refusals[key] = refusal
-        derived = await trio.to_thread.run_sync(settle_and_derive, graph, self.clock())
+        derived, terms_stale = await trio.to_thread.run_sync(settle_and_derive, graph, self.clock(), path)
         if replayed:
             log.info("%s: replayed %d journal record(s)", key, replayed)
         if level == "project" and graph.project_path:
@@ -179,6 +181,8 @@ class GraphDirectory:
                 return handle  # an unreadable user graph names no nodes: its edges to it must stay
             outside = await user.node_ids()
         await handle.clean_dangling(outside_ids=outside)
+        if terms_stale:
+            self._nursery.start_soon(_keep_terms, handle, path)
         return handle
 
     async def reload(self, key: str) -> GraphHandle:
@@ -230,3 +234,10 @@ class GraphDirectory:
         for handle in list(self._handles.values()):
             await handle.close()
         self._handles.clear()
+
+
+async def _keep_terms(handle: GraphHandle, path: Path) -> None:
+    """Once the start's burst is over (the search index is in), write debt's terms down for the next start."""
+    await handle.view()
+    snapshot = handle.snapshot()
+    await trio.to_thread.run_sync(lambda: term_cache.write(path, debt.term_rows(snapshot)))

@@ -9,14 +9,17 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from .core import charge, compaction, search
+from .core import charge, compaction, debt, search
 from .core import constants as C
 from .core.model import GraphData
 from .core.steps import run_steps
 from .derived import Derived, build_derived
-from .storage import files, journal
+from .storage import files, journal, term_cache
 
 log = logging.getLogger(__name__)
+
+# Fewer nodes than this (or a twentieth of the graph) made anew at a start: not worth rewriting the terms file.
+TERMS_REWRITE_MIN = 100
 
 
 def load_graph(path: Path, kind: str, project_path: str | None) -> tuple[GraphData, int]:
@@ -79,12 +82,20 @@ def settle(graph: GraphData, now: float, runs: int = 10, charges: charge.ChargeI
     return runs
 
 
-def settle_and_derive(graph: GraphData, now: float) -> Derived:
+def settle_and_derive(graph: GraphData, now: float, path: Path | None = None) -> tuple[Derived, bool]:
     """Settle a loaded graph and build its derived state in one worker-thread hop, with one charge index
-    for both (settling keeps it current; a second build over the settled level costs little, ~1 ms)."""
+    for both (settling keeps it current; a second build over the settled level costs little, ~1 ms).
+
+    With the graph's `path`, debt's terms come from the last start's where its nodes' gists are the
+    same (storage/term_cache.py); the bool says whether enough were made anew to write them down again.
+    """
     charges = charge.ChargeIndex.build(graph)
     settle(graph, now, charges=charges)
-    return build_derived(graph, now, charges)
+    stale = False
+    if path is not None:
+        made = debt.seed_terms(graph, term_cache.read(path))
+        stale = made > max(TERMS_REWRITE_MIN, len(graph.nodes) // 20)
+    return build_derived(graph, now, charges), stale
 
 
 def load_fresh(path: Path, kind: str, project_path: str | None, now: float) -> tuple[GraphData, Derived]:

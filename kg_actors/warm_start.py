@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 
 import trio
 
+from . import heap
 from .directory import GraphDirectory
 from .session_records import Session
 from .storage import layout as L
@@ -83,4 +84,5 @@ async def warm(directory: GraphDirectory, used: list[tuple[float, str]], done: t
     except Exception:  # a guess that fails costs nothing: the call that names the project loads it
         log.exception("loading the project last used at start failed; the first call that names it will")
     finally:
+        heap.resume_collector()  # paused since `kg serve` began: the imports and this load are in
         done.set()

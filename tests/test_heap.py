@@ -33,3 +33,23 @@ def test_one_malloc_arena_is_asked_of_glibc():
 
     took = heap.one_malloc_arena()
     assert took is (platform.libc_ver()[0] == "glibc")
+
+
+def test_the_collector_paused_for_a_start_resumes_with_what_is_alive_frozen():
+    assert gc.isenabled()
+    heap.resume_collector()  # not paused: nothing to do
+    assert gc.isenabled()
+    try:
+        heap.pause_collector()
+        assert not gc.isenabled()
+        heap.pause_collector()  # a second pause changes nothing
+        kept = [object() for _ in range(10)] + [{"a": i} for i in range(1000)]
+        frozen_before = gc.get_freeze_count()
+        heap.resume_collector()
+        assert gc.isenabled() and gc.get_freeze_count() >= frozen_before + 1000  # the start's objects
+        heap.resume_collector()
+        assert gc.isenabled()
+        del kept
+    finally:
+        gc.enable()
+        gc.unfreeze()

@@ -119,9 +119,7 @@ def commit(graph: GraphData, plan: Plan) -> CompactionResult:
     for node_id in sorted(plan.moves):
         node = graph.nodes[node_id]
         state = plan.moves[node_id]
-        graph.set_node(attrs.evolve(
-            node, archived=state != ACTIVE, orphaned_ts=plan.now if state == ORPHANED else None,
-        ))
+        graph.set_node(node.moved(state != ACTIVE, plan.now if state == ORPHANED else None))
     if plan.settles is not None:
         _SETTLED[graph] = (*plan.settles, plan.result)
     return plan.result

@@ -14,11 +14,13 @@ stemmer: `store` is not smeared by nodes that say `restore`.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import posixpath
 import re
+import unicodedata
 import weakref
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from itertools import chain
 from typing import Any
@@ -27,7 +29,7 @@ import attrs
 
 from . import constants as C
 from .anchors import dangling_touches, touch_paths
-from .ids import has_date, id_words
+from .ids import DATE_RE, has_date, id_words
 from .lift import is_lifted, lift_clusters
 from .model import GraphReader, Node
 from .snapshot import Lineage
@@ -152,6 +154,42 @@ def _term_state(graph: GraphReader) -> _TermState:
     state = _TermState(graph.gen, dict(graph.nodes), terms, df)
     _STATES[graph.lineage] = state
     return state
+
+
+# A node's terms as a start may take them from its last run: (gist, stems, names), keyed by node id.
+TermRow = tuple[str, tuple[str, ...], tuple[str, ...]]
+# Words whose stems show the stemmer's rules; with the patterns and stoplists they make the fingerprint.
+_PROBES = ("running", "connection", "billing", "caching", "retries", "authentication", "generously", "indexes")
+
+
+def terms_fingerprint() -> str:
+    """Changes whenever `_node_terms` could answer differently: rows made under another one are not used."""
+    parts = (_WORD.pattern, _ID_PARTS.pattern, DATE_RE.pattern, sorted(_STOP_STEMS), [stem(w) for w in _PROBES],
+             unicodedata.unidata_version)  # what str.lower() does
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
+
+
+def term_rows(graph: GraphReader) -> dict[str, TermRow]:
+    """Each node's terms as the graph's term counts hold them, for a later start to seed from."""
+    terms = _term_state(graph).terms
+    return {i: (node.gist, *terms[i]) for i, node in graph.nodes.items()}
+
+
+def seed_terms(graph: GraphReader, rows: Mapping[str, TermRow]) -> int:
+    """Build the graph's term counts, taking a node's terms from `rows` when they were made from the
+    gist it has (its id is the key; both are all `_node_terms` reads). Returns how many were computed."""
+    terms: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+    computed = 0
+    for node_id, node in graph.nodes.items():
+        row = rows.get(node_id)
+        if row is not None and row[0] == node.gist:
+            terms[node_id] = (row[1], row[2])
+        else:
+            terms[node_id] = _node_terms(node)
+            computed += 1
+    df = dict(Counter(chain.from_iterable(stems for stems, _ in terms.values())))
+    _STATES[graph.lineage] = _TermState(graph.gen, dict(graph.nodes), terms, df)
+    return computed
 
 
 def _uncount(df: dict[str, int], stems: tuple[str, ...]) -> None:

@@ -288,18 +288,45 @@ class GraphData:
     def from_json(cls, raw: dict[str, Any], kind: str) -> GraphData:
         meta: dict[str, Any] = raw["_meta"] if isinstance(raw.get("_meta"), dict) else {}
         graph = cls(kind, meta.get("project_path"))
-        for node_id, node in (raw.get("nodes") or {}).items():
-            if isinstance(node, dict):
-                graph.set_node(Node.from_json(str(node_id), node))
         edges = raw.get("edges") or {}
-        for raw_edge in edges.values() if isinstance(edges, dict) else edges:
-            if isinstance(raw_edge, dict) and {"from", "to", "rel"} <= raw_edge.keys():
-                graph.set_edge(Edge.from_json(raw_edge))
+        graph._load_bulk(
+            (Node.from_json(str(node_id), node) for node_id, node in (raw.get("nodes") or {}).items()
+             if isinstance(node, dict)),
+            (Edge.from_json(raw_edge) for raw_edge in (edges.values() if isinstance(edges, dict) else edges)
+             if isinstance(raw_edge, dict) and {"from", "to", "rel"} <= raw_edge.keys()))
         graph.versions = dict(meta.get("versions") or {})
         graph.progress = dict(meta.get("progress") or {})
         graph.extra_meta = {k: v for k, v in meta.items() if k not in {"versions", "progress", "project_path"}}
         graph.forget_changes()
         return graph
+
+    def _load_bulk(self, nodes: Iterable[Node], edges: Iterable[Edge]) -> None:
+        """Fill an empty graph: what `set_node` for each node, then `set_edge` for each edge, leave
+        (the same maps, sets filled in the same order, the same `gen`), without recording changes:
+        a freshly made graph has no snapshot yet, so its first one is whole anyway."""
+        by_state, incident, unorphaned, nodes_map, edges_map = (
+            self._by_state, self._incident, self._unorphaned, self.nodes, self.edges)
+        moves = 0
+        for node in nodes:
+            old = nodes_map.get(node.id)
+            if old is not None:
+                by_state[old.state].discard(node.id)
+            nodes_map[node.id] = node
+            by_state[node.state].add(node.id)
+            moves += 1
+        orphans = by_state["orphaned"]  # no edge yet: set_node's unorphaned reindex had nothing to do
+        for edge in edges:
+            key = edge.key
+            src, dst = key[0], key[1]
+            edges_map[key] = edge
+            incident.setdefault(src, set()).add(key)
+            incident.setdefault(dst, set()).add(key)
+            if dst not in orphans:
+                unorphaned.setdefault(src, set()).add(key)
+            if src not in orphans:
+                unorphaned.setdefault(dst, set()).add(key)
+            moves += 1
+        self.gen += moves
 
     def snapshot_json(self) -> dict[str, Any]:
         """A consistent copy to serialise off the actor: nodes and edges are frozen."""
@@ -325,7 +352,9 @@ def snapshot_to_json(snapshot: dict[str, Any]) -> dict[str, Any]:
 def dangling_edges(graph: GraphData, outside_ids: Iterable[str] | None = None) -> list[EdgeKey]:
     """Edges whose bare-id endpoint names no node here (nor, for a project, a user node)."""
     outside = set(outside_ids or ())
-    return [
-        key for key in graph.edges
-        if any(not is_artifact(end) and end not in graph.nodes and end not in outside for end in key[:2])
-    ]
+    nodes = graph.nodes
+
+    def gone(end: str) -> bool:  # the set lookups first: nearly every end is a node, and is_artifact costs more
+        return end not in nodes and end not in outside and not is_artifact(end)
+
+    return [key for key in graph.edges if gone(key[0]) or gone(key[1])]

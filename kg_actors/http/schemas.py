@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
-import jsonschema
-
 from ..core import constants as C
+from ..core.schema_fit import surely_fits
 
 _LEVEL = {"type": "string", "enum": ["user", "project", "maintain"]}
 # Where a tool writes: maintain is written only by a maintenance pass or chore (spec 003).
@@ -69,14 +69,22 @@ SCHEMAS: dict[str, dict] = {
     }, ["session_id", "task_id"]),
 }
 
-_VALIDATORS = {name: jsonschema.Draft202012Validator(schema) for name, schema in SCHEMAS.items()}
+@cache
+def _validator(tool: str) -> Any:
+    """jsonschema's validator, imported at the first call that does not surely fit (its import costs a start
+    a tenth of a second)."""
+    import jsonschema
+
+    return jsonschema.Draft202012Validator(SCHEMAS[tool])
 
 
 def validation_error(tool: str, arguments: Any) -> str | None:
     """None when the arguments fit; else `field: rule` for the first problem found."""
     if not isinstance(arguments, dict):
         return "arguments: must be an object"
-    errors = sorted(_VALIDATORS[tool].iter_errors(arguments), key=lambda e: (len(e.path), str(e.path)))
+    if surely_fits(SCHEMAS[tool], arguments):
+        return None
+    errors = sorted(_validator(tool).iter_errors(arguments), key=lambda e: (len(e.path), str(e.path)))
     if not errors:
         return None
     err = errors[0]

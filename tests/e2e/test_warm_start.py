@@ -83,3 +83,39 @@ def test_a_plain_tool_call_gets_the_bytes_the_sdk_sends_for_it(server_factory):
             assert replies[0][0] == 200 and b'"result"' in replies[0][1]
     finally:
         conn.close()
+
+
+def _debt_lines(text: str) -> list[str]:
+    return [line for line in text.splitlines() if line.startswith("DEBT:")]
+
+
+def test_debts_terms_are_written_after_a_start_and_the_next_start_takes_them(server_factory):
+    srv = server_factory(start=False)
+    root = srv.project("shop")
+    nodes = [_node("billing-service", "owns billing")] + [
+        _node(f"lesson-{i:03d}-on-webhooks", f"note {i} on webhooks" + (" and billing" if i % 7 == 0 else ""))
+        for i in range(150)]
+    write_store(srv.store, projects={"shop": project_graph(os.path.realpath(root), nodes)})
+    cache = srv.store / "projects" / "shop" / "graph.json.terms.jsonl"
+    srv.start("--no-editor")
+    conn = Conn(srv.port)
+    try:
+        text, error = conn.tool("kg_read", cwd=root)
+        assert not error and "billing×" in _debt_lines(text)[-1]  # a smeared term: made from every node's terms
+        deadline = time.monotonic() + 20
+        while not cache.exists() and time.monotonic() < deadline:  # written once the search index is in
+            time.sleep(0.02)
+        assert cache.exists()
+    finally:
+        conn.close()
+    srv.stop()
+    written = cache.stat().st_mtime_ns
+    srv.start("--no-editor")
+    conn = Conn(srv.port)
+    try:
+        again, error = conn.tool("kg_read", cwd=root)
+        assert not error and _debt_lines(again) == _debt_lines(text)
+    finally:
+        conn.close()
+    srv.stop()
+    assert cache.stat().st_mtime_ns == written  # every row was taken: nothing worth writing again

@@ -29,3 +29,16 @@ def test_meta_in_a_string_or_a_broken_file(tmp_path):
     raw = {"nodes": {"a": {"id": "a", "gist": 'says "_meta": {} here'}}}
     assert L.recorded_project_path(write(tmp_path / "g1.json", json.dumps(raw))) is None
     assert L.recorded_project_path(write(tmp_path / "g2.json", '{"nodes": {}, "_meta": {"project_path": ')) is None
+
+
+def test_the_answer_is_kept_until_the_file_changes(tmp_path, monkeypatch):
+    path = write(tmp_path / "graph.json", json.dumps({"nodes": {}, "_meta": {"project_path": str(tmp_path / "a")}}))
+    assert L.recorded_project_path(path) == str((tmp_path / "a").resolve())
+    parses = []
+    monkeypatch.setattr(L, "_last_meta", lambda data: parses.append(data) or None)
+    assert L.recorded_project_path(path) == str((tmp_path / "a").resolve())
+    assert parses == []  # the same file: not read again
+    new = write(tmp_path / "next.json", json.dumps({"nodes": {}, "_meta": {"project_path": str(tmp_path / "b")}}))
+    new.replace(path)  # replaced as saves replace it (a new file in its place)
+    assert L.recorded_project_path(path) == str((tmp_path / "b").resolve())
+    assert len(parses) == 1
