@@ -122,12 +122,17 @@ def family(term: str) -> str:
     return _word_family(term)
 
 
-@lru_cache(maxsize=1 << 16)
-def _word_family(term: str) -> str:
+def family_key(term: str) -> str:
+    """`family` without its cache, for callers that ask once per term (the search index)."""
+    if not term.isalpha():
+        return term
     for ending in _FAMILY_ENDINGS:
         if term.endswith(ending) and len(term) - len(ending) >= _FAMILY_MIN:
             return term[: -len(ending)]
     return term
+
+
+_word_family = lru_cache(maxsize=1 << 16)(family_key)
 
 
 def related(term: str) -> tuple[str, ...]:

@@ -19,7 +19,7 @@ import attrs
 
 from . import constants as C
 from .errors import InvalidInput
-from .expand import family
+from .expand import family_key
 from .ids import is_artifact
 from .model import Edge, GraphReader, Node
 from .postings import Postings
@@ -216,7 +216,7 @@ class Hit:
 _rrf: list[float] = []
 _NO_POSTING: Mapping[str, int] = {}
 # Uncached: the index asks once per new term, and `family`'s cache would keep every term (~5 MiB at N = 10,000).
-_family = family.__wrapped__
+_family = family_key
 
 
 def _rrf_weights(n: int) -> list[float]:
