@@ -1,6 +1,7 @@
 """Start-up A/B: two builds of `kg`, alternately started on a 10,000-node store until kg_read(cwd) answers.
 
     .venv/bin/python bench/startup_ab.py --before /tmp/base/.venv/bin/kg [--after .venv/bin/kg] [--rounds 3] [--restart]
+        [--editor]
 
 Each start gets a fresh reference-format store (bench/workload.py), which the server settles at load;
 with --restart the store is the one the build's own previous run folded at SIGTERM (nothing to settle).
@@ -31,13 +32,19 @@ import workload  # noqa: E402
 TICK = os.sysconf("SC_CLK_TCK")
 
 
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
 def cpu_seconds(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / TICK
 
 
 def launch(kg: str, base: Path, fresh: bool, nodes: int,
-           reference: bool = False) -> tuple[subprocess.Popen, float, str, Path, dict]:
+           reference: bool = False, editor: bool = False) -> tuple[subprocess.Popen, float, str, Path, dict]:
     """Start `kg serve` on the bench store under `base` (rewritten when `fresh`): the process, when it was
     started (perf_counter, after the store is written), its URL, the project folder, the store's summary.
     `reference`: `kg` is kg-memory's (bench/setup_reference.sh), which takes no serve options."""
@@ -47,23 +54,24 @@ def launch(kg: str, base: Path, fresh: bool, nodes: int,
     if fresh or not storage.exists():
         shutil.rmtree(base, ignore_errors=True)
         info = workload.build_store(storage, project, nodes, 1, time.time())
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("KG_", "VIRTUAL_ENV", "XDG_"))}
     env.update(HOME=str(home), KG_HOME=str(storage), KG_HTTP_PORT=str(port), KG_CHORES="0",
                KG_AUTOCOMMIT_INTERVAL="0", XDG_STATE_HOME=str(base / "state"),
                KG_STORAGE_ROOT=str(storage), KG_UPDATE_CHECK="0")  # the reference's names
     t0 = time.perf_counter()
-    options = [] if reference else ["--port", str(port), "--no-editor"]
+    # `kg serve` starts its editor by default; the bench's default is without it (--editor: with it)
+    flags = ["--editor-port", str(free_port())] if editor else ["--no-editor"]
+    options = [] if reference else ["--port", str(port), *flags]
     proc = subprocess.Popen([kg, "serve", *options], env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, start_new_session=True)
     return proc, t0, f"http://127.0.0.1:{port}/", project, info
 
 
-async def start_once(kg: str, base: Path, fresh: bool, nodes: int) -> tuple[float, float, float, float]:
+async def start_once(kg: str, base: Path, fresh: bool, nodes: int,
+                     editor: bool = False) -> tuple[float, float, float, float]:
     """(wall, CPU) to /health and to the first kg_read(cwd) reply."""
-    proc, t0, url, project, _ = launch(kg, base, fresh, nodes)
+    proc, t0, url, project, _ = launch(kg, base, fresh, nodes, editor=editor)
     try:
         await driver.wait_health(url, proc, 60)
         health = (time.perf_counter() - t0, cpu_seconds(proc.pid))
@@ -95,16 +103,17 @@ async def main() -> None:
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--nodes", type=int, default=10_000)
     p.add_argument("--restart", action="store_true", help="restart on the store the last run folded")
+    p.add_argument("--editor", action="store_true", help="with the editor on (kg serve's default)")
     a = p.parse_args()
     builds = {"before": a.before, "after": a.after}
     runs = BENCH.parent / ".bench" / "startup"
     if a.restart:
         for name, kg in builds.items():  # the first start settles the store; its SIGTERM folds it
-            await start_once(kg, runs / name, True, a.nodes)
+            await start_once(kg, runs / name, True, a.nodes, a.editor)
     rows: dict[str, list[tuple[float, float, float, float]]] = {k: [] for k in builds}
     for r in range(a.rounds):
         for name, kg in builds.items():
-            row = await start_once(kg, runs / name, not a.restart, a.nodes)
+            row = await start_once(kg, runs / name, not a.restart, a.nodes, a.editor)
             rows[name].append(row)
             print(f"{name} round {r + 1}: /health {row[0]:.2f} s wall / {row[1]:.2f} s CPU; first kg_read(cwd) "
                   f"{row[2]:.2f} s wall / {row[3]:.2f} s CPU; load {os.getloadavg()[0]:.1f}", flush=True)
