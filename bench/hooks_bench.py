@@ -135,12 +135,12 @@ class RefServer:
 
 class Site:
     def __init__(self, base: Path, n: int, reference: bool = False, chores: bool = False, autocommit: float = 0,
-                 save_interval: float = 0):
+                 save_interval: float = 0, extra_env: dict | None = None):
         self.base = base
         self.reference = reference
         env = {"KG_LOG_LEVEL": "WARNING", **({"KG_CHORES": "1"} if chores else {}),
                **({"KG_AUTOCOMMIT_INTERVAL": str(autocommit)} if autocommit else {}),
-               **({"KG_SAVE_INTERVAL": str(save_interval)} if save_interval else {})}
+               **({"KG_SAVE_INTERVAL": str(save_interval)} if save_interval else {}), **(extra_env or {})}
         self.srv = RefServer(base) if reference else ServerProcess(base, env)
         self.bootstrap_times: list[float] = []
         self.project = Path(self.srv.project("bench-app"))
@@ -461,13 +461,14 @@ def main() -> int:
                     help="the store a git repository, committed every SECONDS: writes RESULTS-hooks-autocommit.md")
     ap.add_argument("--save-interval", type=float, default=0, metavar="SECONDS",
                     help="the server's save tick (folds the journals) every SECONDS (default: an hour, no tick in the run)")
+    ap.add_argument("--env", action="append", default=[], metavar="NAME=VALUE", help="more of the server's environment")
     ap.add_argument("--out", type=Path, help="where the table goes (default: by the options, RESULTS-hooks*.md)")
     args = ap.parse_args()
     command = " ".join([".venv/bin/python bench/hooks_bench.py", *map(shlex.quote, sys.argv[1:])])
 
     base = ROOT / ".bench" / "runs" / f"hooks-{int(time.time())}"
     site = Site(base / "ours", args.nodes, chores=args.chores, autocommit=args.autocommit,
-                save_interval=args.save_interval)
+                save_interval=args.save_interval, extra_env=dict(e.split("=", 1) for e in args.env))
     report: dict = {}
     try:
         report["ours"], sessions = endpoints(site, args, random.Random(SEED))
