@@ -19,6 +19,8 @@ import json
 import logging
 import os
 import signal
+import sys
+import tempfile
 import time
 import tracemalloc
 from pathlib import Path
@@ -61,8 +63,8 @@ def dump(folder: Path, n: int) -> dict:
     traced, peak = tracemalloc.get_traced_memory()
     line = {"n": n, "time": round(time.time(), 1), "rss_kib": rss_kib(), "traced_kib": traced // 1024,
             "traced_peak_kib": peak // 1024, "tracemalloc_overhead_kib": tracemalloc.get_tracemalloc_memory() // 1024,
-            "malloc": malloc_stats(), "maps": maps_kib(), "pymalloc": pymalloc_stats(), "gc_objects": len(gc.get_objects()), "gc_frozen": gc.get_freeze_count(),
-            "gc_counts": gc.get_count()}
+            "malloc": malloc_stats(), "maps": maps_kib(), "pymalloc": pymalloc_stats(),
+            "gc_objects": len(gc.get_objects()), "gc_frozen": gc.get_freeze_count(), "gc_counts": gc.get_count()}
     malloc_info(folder / f"malloc-{n}.xml")
     with open(folder / "heap.jsonl", "a") as f:
         f.write(json.dumps(line) + "\n")
@@ -103,9 +105,6 @@ def maps_kib() -> dict:
 
 def pymalloc_stats() -> dict:
     """pymalloc's own arenas (objects up to 512 bytes), read from sys._debugmallocstats' report on fd 2."""
-    import sys
-    import tempfile
-
     with tempfile.TemporaryFile("w+") as tmp:
         sys.stderr.flush()
         saved = os.dup(2)
