@@ -3,7 +3,8 @@
 `/health` and `/api/*` go to the REST routes, `/ws` to the change feed, and
 `/` to the MCP Streamable HTTP transport (stateless, JSON responses): the handshake
 and tool list (mcp_handshake.py) and plain tool calls (mcp_calls.py) answered here,
-the rest of the protocol by the MCP SDK, imported when first needed. Every route passes the loopback gate first.
+the rest of the protocol by the MCP SDK, imported when first needed. Every route
+passes the loopback gate first.
 """
 
 from __future__ import annotations

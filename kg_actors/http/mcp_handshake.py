@@ -22,7 +22,7 @@ SERVER_NAME = "kg-memory"
 # (mcp_types.version.LATEST_HANDSHAKE_VERSION; the test keeps the two equal).
 LATEST_VERSION = "2025-11-25"
 _INIT_KEYS = frozenset({"protocolVersion", "capabilities", "clientInfo"})
-_CLIENT_INFO_KEYS = frozenset({"name", "version", "title"})
+_CLIENT_INFO_KEYS = frozenset({"name", "version", "title", "description", "websiteUrl"})  # strings all
 # The SDK's model for a tool's input schema: these fields first (sorted), the rest as given.
 _SCHEMA_FIELDS = ("properties", "required", "type")
 

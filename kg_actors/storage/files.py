@@ -133,9 +133,18 @@ def iter_indent2_object(members: Iterable[tuple[Any, Any]], ind: str = "") -> It
     inner = ind + "  "
     sep = "{\n" + inner
     for k, v in members:
-        yield sep + _key(k) + ": " + dumps_indent2(v, inner)
+        if type(v) is dict and len(v) > _STREAM_MEMBERS:
+            # A large dict inside (the graph's `_meta.versions`, one per node) streams too: as one
+            # text it was the fold's peak, ~10 MiB of pieces at 10,000 nodes.
+            yield sep + _key(k) + ": "
+            yield from iter_indent2_object(v.items(), inner)
+        else:
+            yield sep + _key(k) + ": " + dumps_indent2(v, inner)
         sep = ",\n" + inner
     yield "{}" if sep[0] == "{" else "\n" + ind + "}"
+
+
+_STREAM_MEMBERS = 256
 
 
 def dumps_indent2(obj: Any, ind: str = "") -> str:

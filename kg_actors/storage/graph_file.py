@@ -23,7 +23,9 @@ def snapshot_chunks(snapshot: dict[str, Any]) -> Iterator[str]:
     yield ',\n  "edges": '
     yield from files.iter_indent2_object(
         ((edge_storage_key(k), e.to_json()) for k, e in snapshot["edges"].items()), "  ")
-    yield ',\n  "_meta": ' + files.dumps_indent2(snapshot["_meta"], "  ") + "\n}"
+    yield ',\n  "_meta": '
+    yield from files.iter_indent2_object(snapshot["_meta"].items(), "  ")  # its versions: one per node
+    yield "\n}"
 
 
 def write_snapshot(path: Path, snapshot: dict[str, Any]) -> None:

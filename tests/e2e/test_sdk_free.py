@@ -5,10 +5,11 @@ loaded the first time a request needs it."""
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
-from e2e_helpers import start_server
-from npm_clients import ts_client
+from e2e_helpers import KG, start_server
+from npm_clients import CLIENT_TIMEOUT, client_env, npm_bin, ts_client
 from rpc_helpers import Conn
 
 # pydantic-core is a compiled extension: mapped into the process iff pydantic (and so the SDK) was imported.
@@ -51,6 +52,23 @@ def test_a_typescript_sdk_session_never_loads_the_sdk(tmp_path):
     try:
         seen = ts_client(srv, tmp_path, "http", srv.url + "/", "ts-sdk-free-node")
         assert not seen["put_error"] and "ts-sdk-free-node" in seen["read"], seen
+        assert PYDANTIC not in _mapped(srv.proc.pid)
+    finally:
+        srv.kill()
+
+
+def test_claude_code_connecting_over_http_and_the_shim_never_loads_the_sdk(tmp_path):
+    claude = npm_bin("claude")
+    srv = start_server(tmp_path / "srv")
+    env = client_env(tmp_path)
+    try:
+        for entry in (["--transport", "http", "kg-http", srv.url + "/"],
+                      ["kg-shim", "-e", f"KG_HTTP_PORT={srv.port}", "-e", f"KG_HOME={srv.store}", "--", KG, "mcp"]):
+            subprocess.run([claude, "mcp", "add", "--scope", "user", *entry], env=env, check=True,
+                           capture_output=True, timeout=CLIENT_TIMEOUT, cwd=tmp_path)
+        listed = subprocess.run([claude, "mcp", "list"], env=env, capture_output=True, text=True,
+                                timeout=CLIENT_TIMEOUT, cwd=tmp_path).stdout
+        assert listed.count("✔ Connected") == 2, listed
         assert PYDANTIC not in _mapped(srv.proc.pid)
     finally:
         srv.kill()

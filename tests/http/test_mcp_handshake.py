@@ -38,6 +38,9 @@ REQUESTS = [
     *(_init(v) for v in (*HANDSHAKE_PROTOCOL_VERSIONS, "1999-01-01", "2026-07-28")),
     *(_init("2025-06-18", capabilities=c) for c in REAL_CAPABILITIES),
     _init("2025-06-18", msg_id="init-☃\n\x01", client={**CLIENT, "title": "Claude Code"}),
+    _init("2025-11-25", msg_id=0, capabilities={"roots": {}, "elicitation": {}}, client={  # Claude Code 2.1's
+        **CLIENT, "title": "Claude Code", "description": "Anthropic's agentic coding tool",
+        "websiteUrl": "https://claude.com/claude-code"}),
     {"jsonrpc": "2.0", "method": "notifications/initialized"},
     {"jsonrpc": "2.0", "method": "notifications/initialized", "params": {}},
     {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
@@ -71,6 +74,7 @@ def test_the_latest_version_is_the_sdks_and_unknown_ones_are_answered_with_it():
     _init("2025-06-18", capabilities={"sampling": {"tools": 5}}),  # the SDK refuses this one
     _init("2025-06-18", capabilities={"roots": 5}), _init(5), _init("2025-06-18", client={"name": "x"}),
     _init("2025-06-18", client={"name": "x", "version": 1}), _init("2025-06-18", msg_id=True),
+    _init("2025-06-18", client={**CLIENT, "icons": [{"src": "https://x/i.png"}]}),
     _init("2025-06-18", msg_id=None), _init("2025-06-18", msg_id=1.5), _init("2025-06-18", msg_id="\ud800"),
     {**_init("2025-06-18"), "params": {**_init("2025-06-18")["params"], "_meta": {"progressToken": 1}}},
     {"jsonrpc": "2.0", "id": 1, "method": "initialize"},

@@ -32,6 +32,10 @@ def test_members_stream_as_json_dumps_writes_them_at_any_depth():
         text = "".join(files.iter_indent2_object(iter(members), ind))
         assert text == files.dumps_indent2(dict(members), ind)
     assert "".join(files.iter_indent2_object(iter([]))) == json.dumps({}, indent=2)
+    large = {f"node-{i}": {"v": i, "t": [i * 0.5]} for i in range(600)}  # streamed member by member too
+    nested = [("versions", large), ("inner", {"deeper": large, "empty": {}}), ("n", 1)]
+    assert "".join(files.iter_indent2_object(iter(nested), "  ")) == files.dumps_indent2(dict(nested), "  ")
+    assert "".join(files.iter_indent2_object(iter(nested))) == json.dumps(dict(nested), indent=2)
     assert files.dumps_indent2({"k": [1, {"z": "☃"}]}) == json.dumps({"k": [1, {"z": "☃"}]}, indent=2,
                                                                         ensure_ascii=False)
 
