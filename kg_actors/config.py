@@ -44,7 +44,6 @@ class Config:
     autocommit_interval: float = DEFAULT_AUTOCOMMIT_INTERVAL
     orphan_grace_days: float = 365
     log_level: str = "INFO"
-    gil_switch_ms: float = 1.0  # hook_priority.loop_takes_the_lock_sooner
 
     @classmethod
     def from_env(cls, env: dict | None = None, **overrides) -> Config:
@@ -59,7 +58,6 @@ class Config:
             autocommit_interval=_number(env, "KG_AUTOCOMMIT_INTERVAL", DEFAULT_AUTOCOMMIT_INTERVAL, float, 0),
             orphan_grace_days=_number(env, "KG_ORPHAN_GRACE_DAYS", 365, float, 0),
             log_level=(env.get("KG_LOG_LEVEL") or "INFO").upper(),
-            gil_switch_ms=_number(env, "KG_GIL_SWITCH_MS", 1.0, float, 0.1),
         )
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)

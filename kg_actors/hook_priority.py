@@ -22,11 +22,6 @@ The actors see one capability, `YieldToHooks` (an awaitable with no
 arguments), injected into each graph actor: it is awaited before a message
 that changes the render and between the steps of a write (its preparation,
 the change, its compaction). Everything else here is the HTTP edge's.
-
-- Worker threads (a save's encoding, journal appends, the index build, a
-  commit's fold) share the interpreter lock with the loop; each time the loop
-  wants it back it waits out the thread's switch interval. The server sets it
-  to 1 ms (`loop_takes_the_lock_sooner`; Python's default is 5 ms).
 """
 
 from __future__ import annotations
@@ -35,7 +30,6 @@ import contextlib
 import errno
 import itertools
 import socket
-import sys
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
@@ -53,14 +47,6 @@ PEEK_BYTES = 64
 _IGNORED_ACCEPT = {getattr(errno, name) for name in ("EPERM", "ECONNABORTED", "EPROTO", "ENETDOWN", "ENOPROTOOPT",
                                                      "EHOSTDOWN", "ENONET", "EHOSTUNREACH", "EOPNOTSUPP",
                                                      "ENETUNREACH") if hasattr(errno, name)}
-
-
-def loop_takes_the_lock_sooner(seconds: float = 0.001) -> None:
-    """A hook reply waits for the interpreter lock at each await while a worker thread runs Python
-    (a 10,000-node fold is ~0.2 s of it): up to the switch interval each time, which Python sets at
-    5 ms. At 1 ms the loop gets the lock back five times sooner, for a little more switching in
-    the threads' bulk work. Process-wide: set once, at the server's start (KG_GIL_SWITCH_MS)."""
-    sys.setswitchinterval(seconds)
 
 
 class HookInFlight:

@@ -19,7 +19,7 @@ import attrs
 import trio
 from hypercorn.config import Config as HyperConfig
 
-from . import __version__, debug_heap, heap, hook_priority, warm_start
+from . import __version__, debug_heap, heap, warm_start
 from .chores.supervisor import deps_for as chore_deps
 from .chores.supervisor import run_chore_supervisor
 from .conduct.antigravity import Antigravity
@@ -140,7 +140,6 @@ async def _on_signals(cancel: trio.CancelScope) -> None:
 async def run_server(config: Config, clock: Callable[[], float] = time.time, handle_signals: bool = True,
                      *, task_status: trio.TaskStatus[Runtime] = trio.TASK_STATUS_IGNORED) -> None:
     heap.tune()
-    hook_priority.loop_takes_the_lock_sooner(config.gil_switch_ms / 1000)
     heap_dumps = debug_heap.start() if handle_signals else None  # a bench's KG_DEBUG_HEAP only
     lay = L.Layout(config.root)
     fd = lock.claim(config.root)  # before binding the port: a second server must not half-start

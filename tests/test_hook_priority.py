@@ -7,19 +7,14 @@ parses it) to its reply's first send; a graph actor's write steps wait for it.
 from __future__ import annotations
 
 import socket
-import sys
 
-import pytest
 import trio
 import trio.testing
 
-from kg_actors.config import Config, ConfigError
 from kg_actors.core import graph_ops
 from kg_actors.core.model import GraphData
 from kg_actors.graph_actor import run_graph_actor
-from kg_actors.hook_priority import (
-    HOOK_PATHS, HookAwareListener, HookPriority, hook_request_starts, loop_takes_the_lock_sooner,
-)
+from kg_actors.hook_priority import HOOK_PATHS, HookAwareListener, HookPriority, hook_request_starts
 
 STARTS = hook_request_starts(HOOK_PATHS)
 HOOK = b"POST /api/tool_event HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\n\r\n{}"
@@ -229,19 +224,3 @@ async def test_an_mcp_turn_waits_for_the_hooks_in_flight_and_one_turn_at_a_time(
     assert sorted(name for name, _ in turns) == ["first", "second"]
     assert turns[0][1] >= 0.05  # the hook in flight held both for the whole bound
     assert turns[1][1] - turns[0][1] >= 0.01  # one inside the SDK at a time
-
-
-def test_the_switch_interval_is_a_setting_with_a_floor():
-    assert Config.from_env({"KG_GIL_SWITCH_MS": "5"}).gil_switch_ms == 5.0
-    assert Config.from_env({}).gil_switch_ms == 1.0
-    with pytest.raises(ConfigError, match="KG_GIL_SWITCH_MS.*at least 0.1"):
-        Config.from_env({"KG_GIL_SWITCH_MS": "0"})
-
-
-def test_the_loop_takes_the_lock_back_within_the_interval_set():
-    before = sys.getswitchinterval()
-    try:
-        loop_takes_the_lock_sooner(0.001)
-        assert sys.getswitchinterval() == pytest.approx(0.001)
-    finally:
-        sys.setswitchinterval(before)
