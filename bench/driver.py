@@ -195,6 +195,27 @@ async def measure_read_ids(rpc: Rpc, sid: str, active_ids: list[str], all_ids: l
     return series.summary()
 
 
+async def wait_idle(pid: int, busy_share: float = 0.05, window: float = 0.25, limit: float = 20.0) -> float:
+    """Wait until the process used under `busy_share` of a CPU over one `window`, at most `limit`
+    seconds; the seconds waited. Reads /proc; returns at once where it cannot."""
+    t0 = time.perf_counter()
+    tick = os.sysconf("SC_CLK_TCK")
+
+    def cpu() -> float:
+        fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / tick
+
+    try:
+        while time.perf_counter() - t0 < limit:
+            before = cpu()
+            await asyncio.sleep(window)
+            if cpu() - before < busy_share * window:
+                break
+    except OSError:
+        pass
+    return time.perf_counter() - t0
+
+
 def peak_rss(pid: int) -> int | None:
     """The process's peak resident set (VmHWM) in bytes; None where /proc does not say."""
     try:
