@@ -165,8 +165,7 @@ async def run_server(config: Config, clock: Callable[[], float] = time.time, han
                 rt.keeper.problem(git_problem)
             # Serve at once; the user graph loads meanwhile (requests that need it wait for it).
             actors.start_soon(_preload_user, directory)
-            warmed = trio.Event()
-            actors.start_soon(warm_start.warm, directory, used, warmed)  # the project last used, before it is asked
+            actors.start_soon(warm_start.warm, directory, used)  # the project last used, before it is asked
             app = rt.asgi = App(build_rest(rt), priority, frozenset({config.host.lower()}))
             with trio.CancelScope() as servers_scope:
                 async with trio.open_nursery() as servers:

@@ -71,8 +71,8 @@ def recent_roots(layout: L.Layout, used: list[tuple[float, str]], limit: int = W
     return pick_recent(used, [(when, root) for when, root in written if os.path.isdir(root)], limit)
 
 
-async def warm(directory: GraphDirectory, used: list[tuple[float, str]], done: trio.Event) -> None:
-    """Load the projects last used, one after another (a task in the actors' nursery); then set `done`.
+async def warm(directory: GraphDirectory, used: list[tuple[float, str]]) -> None:
+    """Load the projects last used, one after another (a task in the actors' nursery).
 
     `used`: session_roots of the sessions as loaded, taken on the loop (the registry owns them after).
     """
@@ -85,4 +85,3 @@ async def warm(directory: GraphDirectory, used: list[tuple[float, str]], done: t
         log.exception("loading the project last used at start failed; the first call that names it will")
     finally:
         heap.resume_collector()  # paused since `kg serve` began: the imports and this load are in
-        done.set()
