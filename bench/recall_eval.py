@@ -1,6 +1,11 @@
 """Recall evaluation (issue #12): does prompt recall find what matters and stay quiet otherwise?
 
     .venv/bin/python bench/recall_eval.py [--keep] [--out bench/RESULTS-recall.md] [--data recall_data]
+        [--server ours|ref]
+
+`--server ref` runs the same evaluation against the reference (kg-memory 0.17.0, installed by
+bench/setup_reference.sh), through its own hooks' calls: the issue's table compared both servers,
+and only the same prompts on the same memory say how hard a data set is.
 
 `--data recall_heldout` asks the second split (bench/recall_heldout.py), written after the first
 round of tuning and before the vocabulary work; it writes its own results file.
@@ -76,9 +81,14 @@ def pct(values: list[float], p: float) -> float:
 
 
 class Eval:
-    def __init__(self, base: Path, data: str = "recall_data"):
+    def __init__(self, base: Path, data: str = "recall_data", server: str = "ours"):
         self.base = base
-        self.srv = ServerProcess(base, {"KG_LOG_LEVEL": "WARNING"})
+        self.reference = server == "ref"
+        if self.reference:
+            from hooks_bench import RefServer
+            self.srv = RefServer(base)
+        else:
+            self.srv = ServerProcess(base, {"KG_LOG_LEVEL": "WARNING"})
         self.project = self.srv.project("eval-app")
         self.transcripts = self.srv.home / ".claude" / "projects" / "eval-app"
         self.transcripts.mkdir(parents=True, exist_ok=True)
@@ -134,10 +144,7 @@ class Eval:
         transcript = self.transcripts / f"{claude_sid}.jsonl"
         transcript.write_text("")
         base = {"session_id": claude_sid, "transcript_path": str(transcript), "cwd": self.project}
-        r = client.post(self.srv.url + "/api/session_bootstrap", json={**base, "hook_event_name": "SessionStart",
-                                                                         "source": "startup"})
-        r.raise_for_status()
-        context = r.json()["hookSpecificOutput"]["additionalContext"]
+        context = self.bootstrap(client, base)
         kg_sid = re.search(r"session_id: ([0-9a-f]{8})", context).group(1)
         text = mcp(client, self.srv.url, "kg_read", {"session_id": kg_sid})
         shown = context + "\n" + text
@@ -145,6 +152,19 @@ class Eval:
             text = mcp(client, self.srv.url, "kg_read", {"session_id": kg_sid, "more": True})
             shown += "\n" + text
         return base, shown
+
+    def bootstrap(self, client: httpx.Client, base: dict) -> str:
+        """SessionStart as each server's own hook sends it: the preload's text."""
+        if self.reference:  # its hook GETs the endpoint with the payload's fields
+            r = client.get(self.srv.url + "/api/session_bootstrap", params={
+                "project_path": base["cwd"], "claude_session_id": base["session_id"], "source": "startup",
+                "transcript_path": base["transcript_path"]})
+            r.raise_for_status()
+            return r.json().get("context") or r.json().get("text", "")
+        r = client.post(self.srv.url + "/api/session_bootstrap", json={**base, "hook_event_name": "SessionStart",
+                                                                         "source": "startup"})
+        r.raise_for_status()
+        return r.json()["hookSpecificOutput"]["additionalContext"]
 
     def in_context(self, node_id: str, shown: str) -> bool:
         """The full read (or the preload) already showed this lesson's gist."""
@@ -280,7 +300,7 @@ def render(command: str, ev: Eval, rows: list[dict], cmd_rows: list[dict]) -> st
     tiers = {t: sum(1 for v in ev.tiers.values() if v == t) for t in ("active", "archived", "orphaned")}
     covered = sum(1 for r in rows if r["kind"] == "relevant" and not r["needed"])
     lines = [
-        "# Recall evaluation (issue #12)", "",
+        "# Recall evaluation (issue #12)" + (": the reference, kg-memory 0.17.0" if ev.reference else ""), "",
         f"Command: `{command}`", "",
         f"Date: {datetime.datetime.now().astimezone():%Y-%m-%d %H:%M %Z}; git {git_head()}; "
         f"Python {platform.python_version()}.", "",
@@ -321,10 +341,12 @@ def main() -> int:
     ap.add_argument("--out", default=str(BENCH / "RESULTS-recall.md"))
     ap.add_argument("--data", default="recall_data", choices=["recall_data", "recall_heldout"],
                     help="the data set: the tuning split or the held-out one")
+    ap.add_argument("--server", default="ours", choices=["ours", "ref"],
+                    help="ours, or the reference (kg-memory 0.17.0 from bench/setup_reference.sh)")
     args = ap.parse_args()
     command = " ".join([".venv/bin/python bench/recall_eval.py", *map(shlex.quote, sys.argv[1:])])
     base = ROOT / ".bench" / "runs" / f"recall-{int(time.time())}"
-    ev = Eval(base, args.data)
+    ev = Eval(base, args.data, args.server)
     try:
         ev.write_memory()
         rows = ev.run_prompts()
