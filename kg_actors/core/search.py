@@ -182,6 +182,16 @@ class SearchIndex:
             numbers = [n for n, _ in (ranked if limit is None else ranked[:limit])]
         return list(map(self._names.__getitem__, numbers))
 
+    def rank_of(self, term: str, node_id: str) -> int | None:
+        """Where `node_id` stands in `ordered(term)` (0 first); None when it does not hold the term."""
+        number = self._numbers.get(node_id)
+        packed = None if number is None else self.postings.packed(term, number)
+        if number is None or packed is None:
+            return None
+        if term in self.orders:
+            return self.orders.index_of(term, number, _count(packed))
+        return self.ordered(term).index(node_id)
+
     def _number(self, node_id: str) -> int:
         number = self._numbers.get(node_id)
         if number is None:

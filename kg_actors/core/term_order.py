@@ -67,6 +67,10 @@ class TermOrders:
         mask = (1 << _shift(held)) - 1
         return list(map(mask.__and__, held if limit is None else held[:limit]))
 
+    def index_of(self, term: str, number: int, count: int) -> int:
+        """Where holder `number` (held with this count) stands in the term's order, 0 first."""
+        return self._index(self._held[term], number, count)
+
     def put(self, term: str, holders: Iterable[tuple[int, int]]) -> None:
         """The term's whole order, from its (number, weighted count) holders in any order."""
         ranked = sort_by_rank(holders, self._names)
