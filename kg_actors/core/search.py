@@ -274,8 +274,12 @@ def score_terms(index: SearchIndex, terms: Iterable[str], exclude: str | None = 
         order = index.ordered(term, None if depth is None else depth + 1)
         if term in own:
             order = [i for i in order if i != exclude]
-        for nid, rrf in zip(order, _rrf_weights(len(order))):
-            scores[nid] = get(nid, 0.0) + weight * rrf
+        shares = map(weight.__mul__, _rrf_weights(len(order)))
+        if not scores:  # the first term: each share as is (what 0.0 + share gives), in one C-level pass
+            scores.update(zip(order, shares))
+            continue
+        for nid, share in zip(order, shares):
+            scores[nid] = get(nid, 0.0) + share
     return scores
 
 
