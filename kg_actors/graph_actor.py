@@ -376,7 +376,8 @@ async def run_graph_actor(
                         msg = prepared
                         await pause()
                 handler, change = HANDLERS[type(msg)], msg
-                changed = await _apply(state, to_writer, msg.reply, msg.op, lambda: handler(state, change))
+                changed = await _apply(state, to_writer, msg.reply, msg.op, lambda: handler(state, change),
+                                       msg.fsync_before_reply)
                 now = getattr(msg, "now", None)
                 if changed and msg.changes_render and now is not None:
                     # Keep the graph inside its budget: decided in steps, then carried out as a change.
@@ -385,8 +386,9 @@ async def run_graph_actor(
                     plan = await _prepare(steps, pause, key, "compaction", None)
                     if plan is not None and plan.moves:
                         await pause()
+                        # Nobody waits on it, and a lost plan is planned again: no fsync of its own.
                         await _apply(state, to_writer, None, "compaction",
-                                     lambda: compaction.commit(state.graph, plan))
+                                     lambda: compaction.commit(state.graph, plan), synced=False)
             building.cancel()
             if discard is None:
                 # Mailbox closed: fold what is dirty, then let the writer finish.
@@ -442,7 +444,7 @@ async def _prepare(steps: Generator[None, None, T], pause: Callable[[], Awaitabl
 
 
 async def _apply(state: GraphState, to_writer: ToWriter, reply: actor.ReplySlot[Any] | None, op: str,
-                 change: Callable[[], Any]) -> bool:
+                 change: Callable[[], Any], synced: bool = True) -> bool:
     """Run one change to completion: rolled back on an error, else committed, indexed and journaled.
 
     The caller gets its answer from the writer once the record is durable.
@@ -472,7 +474,7 @@ async def _apply(state: GraphState, to_writer: ToWriter, reply: actor.ReplySlot[
     state.dirty = True
     state.changed(record)
     state.publish()  # before the next await: readers find the graph and its indexes in step
-    await to_writer.send(Written(record, result, reply if reply is not None else actor.ReplySlot()))
+    await to_writer.send(Written(record, result, reply if reply is not None else actor.ReplySlot(), synced))
     return True
 
 

@@ -2,7 +2,9 @@
 
 The actor hands it a `Written` per change and a `Snapshot` per save, in order. Records
 are appended in batches, one fsync per batch, and only then are their callers
-answered: a reply to a change means it is on disk. A failed save leaves
+answered: a reply to a change means it is on disk. A batch of read stamps (and
+compaction's own records) is handed to the kernel without an fsync: a kill -9
+keeps it; the next fsync or the fold makes it safe from a power cut too. A failed save leaves
 `status["save_failed"]` set, so the tick tries again (the journal still holds
 every change). A failed append is refused to its callers (NOT WRITTEN), and so
 is every change and save after it, since each was made on top of a change that
@@ -28,11 +30,15 @@ log = logging.getLogger(__name__)
 
 @attrs.frozen
 class Written:
-    """A change's result, answered by the writer once its record is durable."""
+    """A change's result, answered by the writer once its record is durable.
+
+    `synced`: durable means fsynced. A read stamp's is not (`fsync_before_reply` on its message):
+    it is answered once the kernel holds the record, which a kill -9 does not lose."""
 
     record: dict[str, Any] | None
     result: Any
     reply: actor.ReplySlot[Any]
+    synced: bool = True
 
 
 @attrs.frozen
@@ -82,8 +88,10 @@ async def _flush(jpath: Path, pending: list[Written], status: dict[str, Any]) ->
     records = [w.record for w in pending if w.record is not None]
     refused = status.get("refusing")
     if records and not refused:
+        # One fsync for the batch when any of it waits for one; a batch of read stamps waits for none.
+        sync = any(w.synced for w in pending if w.record is not None)
         try:
-            await trio.to_thread.run_sync(journal.append, jpath, records)
+            await trio.to_thread.run_sync(journal.append, jpath, records, sync)
         except OSError as exc:
             # Nothing of this batch is acknowledged; the actor goes back to what is on disk.
             refused = status["refusing"] = (f"the store could not write {jpath.name} ({exc.strerror or exc}); "

@@ -47,6 +47,9 @@ class Registry:
         self._saved_json: dict[str, str] = {}  # sid -> its JSON as last saved
         self._changed: set[str] | None = None  # sids changed since; None: every one
         self._hot: set[str] = set()  # sids that had changed at the last save
+        # Per session, the frozen (preloaded, seen) sets its views share until either changes: a
+        # long session has seen thousands of nodes, and every call asks for a view.
+        self._frozen: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
 
     def note_changed(self, msg: m.SessionMessage[Any], result: object) -> None:
         """After a message that may have changed sessions: which ones the next save re-serializes."""
@@ -66,11 +69,13 @@ class Registry:
             raise SessionUnknown(f"session_id '{sid}' is unknown")
         return session
 
-    @staticmethod
-    def view(s: Session) -> SessionView:
+    def view(self, s: Session) -> SessionView:
+        frozen = self._frozen.get(s.sid)
+        if frozen is None:
+            frozen = self._frozen[s.sid] = (frozenset(s.preloaded_ids), frozenset(s.seen_via))
         return SessionView(
             s.sid, s.project_path, s.scope, s.harness, s.maintenance, s.full_read_ts, s.start_ts,
-            frozenset(s.preloaded_ids), frozenset(s.seen_via), len(s.liked_ids), s.claude_sid,
+            frozen[0], frozen[1], len(s.liked_ids), s.claude_sid,
         )
 
     # Lifecycle -------------------------------------------------------------
@@ -163,6 +168,7 @@ class Registry:
         s = self._get(msg.sid)
         s.seen_via.clear()
         s.preloaded_ids = []
+        self._frozen.pop(s.sid, None)
         s.full_read_ts = None
         s.pages, s.page_effects = [], []
         s.page_gen += 1  # a part in flight from before the reset stays dropped
@@ -186,7 +192,9 @@ class Registry:
             node_id = sys.intern(node_id) if type(node_id) is str else node_id
             # seen_via: what is in the session's context now (reset by a compaction);
             # seen_at/read_at: when it last viewed each node (kept, for write arbitration).
-            s.seen_via.setdefault(node_id, via)
+            if node_id not in s.seen_via:
+                s.seen_via[node_id] = via
+                self._frozen.pop(sid, None)
             s.seen_at[node_id] = max(at, s.seen_at.get(node_id, 0.0))
             if full:
                 s.read_at[node_id] = max(at, s.read_at.get(node_id, 0.0))
@@ -200,6 +208,7 @@ class Registry:
     def set_preloaded(self, msg: m.SetPreloaded) -> None:
         sid, ids = msg.sid, msg.ids
         self._get(sid).preloaded_ids = list(ids)
+        self._frozen.pop(sid, None)
 
     def write_view(self, msg: m.GetWriteView) -> m.WriteView:
         sid, node_id = msg.sid, msg.node_id
@@ -226,6 +235,7 @@ class Registry:
 
     def rename_ref(self, msg: m.RenameRef) -> None:
         old_id, new_id = msg.old_id, msg.new_id
+        self._frozen.clear()
         for s in self.sessions.values():
             for table in (s.seen_at, s.read_at):
                 if old_id in table:
@@ -376,6 +386,7 @@ class Registry:
         old = [sid for sid, s in self.sessions.items() if msg.now - s.last_activity > C.SESSION_TTL_SECONDS]
         for sid in old:
             del self.sessions[sid]
+            self._frozen.pop(sid, None)
         return len(old)
 
     def snapshot(self) -> bytes:

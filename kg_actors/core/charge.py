@@ -184,6 +184,9 @@ class ChargeTracker:
         self._orphaned_here: set[str] = set()  # orphaned by a move here, not yet in the graph's index
         self._degree: dict[str, int] = {}  # live degree of a node while active
         self._promotion: dict[str, int] = {}  # promotion_floor's per-node part, until a neighbour moves
+        # Per active node, its active neighbours (itself excluded), until it or a neighbour enters or
+        # leaves the active set: `exact` is asked after most tried moves, and each moves one node.
+        self._near: dict[str, set[str]] = {}
         self._exact: int | None = None
         self._log: list[tuple[str, str]] = []  # (node id, prior state), for undo and moves()
 
@@ -259,6 +262,10 @@ class ChargeTracker:
                 self._degree.pop(src, None)
                 self._degree.pop(dst, None)
         self._promotion.pop(node_id, None)
+        if "active" in (old, state):
+            self._near.pop(node_id, None)
+            for src, dst, _ in keys:
+                self._near.pop(dst if src == node_id else src, None)
         self._exact = None
         self._log.append((node_id, old))
 
@@ -290,9 +297,10 @@ class ChargeTracker:
         if self._exact is None:
             extra = 0
             if self._uneven:
-                active = self.active
-                neighbours: dict[str, set[str]] = {}
+                active, neighbours = self.active, self._near
                 for node_id in active:
+                    if node_id in neighbours:
+                        continue
                     mine = neighbours[node_id] = set()
                     for src, dst, _ in self.graph.unorphaned_incident(node_id):
                         other = dst if src == node_id else src

@@ -72,7 +72,7 @@ NEAR_DUPLICATE_RATIO = 0.50
 # How deep into each term's ranking the near-duplicate hint and prompt recall look (full search looks at all).
 RANK_SCAN_DEPTH = 200
 HINT_TERMS_PER_STEP = 8  # probe terms a write's near-duplicate check scores between two pauses
-SEARCH_ORDER_AHEAD_MIN = 64  # holders from which a term's ranked order is sorted when the index is built
+SEARCH_ORDER_AHEAD_MIN = 64  # holders from which the index keeps a term's rank order per write (term_order.py)
 
 # Decision logs: rotated once to <name>.prev past these sizes.
 RECALL_LOG_MAX_BYTES = 8 * 1024 * 1024

@@ -13,7 +13,8 @@ from collections.abc import Generator
 from . import constants as C
 from .ids import has_date
 from .model import GraphReader, Node
-from .search import SearchIndex, base_idf, in_title, node_postings, score_terms, sharpened
+from .dup_probe import probe_steps
+from .search import SearchIndex, base_idf, in_title, node_postings, sharpened
 from .steps import run_steps
 from .terms import analyse, is_stopword, query_terms, surface_forms
 
@@ -35,13 +36,6 @@ def near_duplicate_steps(index: SearchIndex, graph: GraphReader, new_id: str, ne
     if _others(graph, new_id) < C.HINT_MIN_OTHER_NODES:
         return None
     probe = query_terms(f"{new_id} {new_gist}").all()
-    scores: dict[str, float] = {}
-    for start in range(0, len(probe), per_step):
-        if start:
-            yield
-        score_terms(index, probe[start:start + per_step], exclude=new_id, depth=C.RANK_SCAN_DEPTH, scores=scores)
-    if not scores:
-        return None
     own = node_postings(index.nodes[new_id]) if new_id in index.nodes else {}
     n = index.size - (new_id in index.nodes)
     # The best the new node could score: rank 0 on every probe term; a term
@@ -50,9 +44,16 @@ def near_duplicate_steps(index: SearchIndex, graph: GraphReader, new_id: str, ne
     for term in probe:
         df = index.df(term) - (term in own)
         self_denom += (sharpened(base_idf(df, n)) if df > 0 else 1.0) / C.SEARCH_RRF_K
+    if self_denom <= 0:
+        return None
+    # Only a node scoring this much can be the hint: the probe follows no other (dup_probe.py).
+    floor = max(C.NEAR_DUPLICATE_MIN_SCORE, C.NEAR_DUPLICATE_RATIO * self_denom)
+    scores = yield from probe_steps(index, probe, new_id, C.RANK_SCAN_DEPTH, floor, per_step)
+    if not scores:
+        return None
     best = max(scores.values())
     best_id = min(i for i, v in scores.items() if v == best)  # ties: the first id
-    ratio = best / self_denom if self_denom > 0 else 0.0
+    ratio = best / self_denom
     if best >= C.NEAR_DUPLICATE_MIN_SCORE and ratio >= C.NEAR_DUPLICATE_RATIO:
         return best_id, ratio
     return None

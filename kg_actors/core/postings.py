@@ -149,15 +149,14 @@ class Postings(Mapping[str, Posting]):
         held = self._held.get(term)
         return None if held is None else _find(_values(held), _shift(held), number)
 
-    def by_count(self, term: str, names: list[str]) -> list[int]:
-        """The holders' numbers, most weighted occurrences first (the packed count >> 1), ties by id."""
+    def numbered(self, term: str) -> list[tuple[int, int]]:
+        """The term's holders as (number, packed count) pairs, in number order."""
         held = self._held.get(term)
         if held is None:
             return []
         shift = _shift(held)
         low = (1 << shift) - 1
-        ranked = sorted(_values(held), key=lambda v: (-((v & low) >> 1), names[v >> shift]))
-        return [v >> shift for v in ranked]
+        return [(v >> shift, v & low) for v in _values(held)]
 
     def add(self, number: int, terms: Mapping[str, int]) -> list[str]:
         """Add holder `number` (in none of these postings yet) to each term's: the terms new to the index.

@@ -9,11 +9,9 @@ terms lead, and several corroborating terms beat one loud one.
 
 from __future__ import annotations
 
-import bisect
 import heapq
 import math
-from array import array
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 
 import attrs
 
@@ -23,6 +21,7 @@ from .expand import family_key
 from .ids import is_artifact
 from .model import Edge, GraphReader, Node
 from .postings import Postings
+from .term_order import ORDER_MIN, TermOrders, sort_by_rank
 from .terms import Terms, field_counts, is_bigram, query_terms, stem
 
 Ref = tuple[str, str]  # (level, node_id)
@@ -76,7 +75,7 @@ def sharpened(idf: float) -> float:
 class SearchIndex:
     """Term → {node id: packed weighted count} for one graph, kept current per write."""
 
-    def __init__(self) -> None:
+    def __init__(self, order_min: int = ORDER_MIN) -> None:
         self._names: list[str] = []  # number -> id; an id keeps its number for the index's life
         self._numbers: dict[str, int] = {}
         self.postings = Postings(self._names, self._numbers)  # compact (postings.py)
@@ -89,21 +88,20 @@ class SearchIndex:
         self.id_namers = Postings(self._names, self._numbers)
         # Per stem family key (expand.family): the stems held with a longer form of it (verifi → verif).
         self.families: dict[str, set[str]] = {}
-        # Per term, lazily: its holders sorted by (-weighted count, id), as numbers into
-        # `_names`. An array of ints is invisible to the garbage collector and takes an
-        # insert as a memmove; a list (or a new tuple per write) of thousands of ids
-        # would be walked by the collections, stalling every reply in flight.
-        self._order: dict[str, array[int]] = {}
+        # Per common term: its holders in rank order, kept by the writes (term_order.py).
+        self.orders = TermOrders(self._names, order_min)
+        self._bulk = False  # building: orders are sorted once at the end, not kept per node
 
     @classmethod
-    def build(cls, graph: GraphReader) -> SearchIndex:
-        """A whole index, with the order of every common term sorted ahead: it is built off the
-        event loop, and a reply that sorted a term of thousands of holders would wait for it."""
-        index = cls()
+    def build(cls, graph: GraphReader, order_min: int = ORDER_MIN) -> SearchIndex:
+        """A whole index (off the event loop), each common term's order sorted once at the end."""
+        index = cls(order_min)
+        index._bulk = True
         index.sync(graph)
+        index._bulk = False
         for term in index.postings:
-            if index.postings.df(term) >= C.SEARCH_ORDER_AHEAD_MIN:
-                index.ordered(term, 0)
+            if index.postings.df(term) >= index.orders.least:
+                index._put_order(term)
         index.postings.compact()
         index.id_namers.compact()
         return index
@@ -134,10 +132,8 @@ class SearchIndex:
         for term, packed in terms.items():
             if packed & 1:  # in_title
                 titles[term] = titles.get(term, 0) + 1
-        for term in terms.keys() & self._order.keys():
-            # Keep the order sorted, rather than re-sorting thousands on the next query.
-            numbers, key_of = self._order[term], self._order_key(term)
-            numbers.insert(bisect.bisect_left(numbers, key_of(number), key=key_of), number)
+        if not self._bulk:
+            self._orders_add(number, terms)
         self.id_namers.add(number, dict.fromkeys(id_names(node.id), 0))
         self.nodes[node.id] = node
 
@@ -147,9 +143,9 @@ class SearchIndex:
             return
         number = self._numbers[node_id]
         terms = node_postings(node)
-        for term in terms.keys() & self._order.keys():
-            numbers, key_of = self._order[term], self._order_key(term)
-            del numbers[bisect.bisect_left(numbers, key_of(number), key=key_of)]
+        orders = self.orders
+        for term in filter(orders.__contains__, terms):
+            orders.remove(term, number, _count(terms[term]))
         for term, packed in terms.items():
             if in_title(packed):
                 left = self.title_counts[term] - 1
@@ -158,7 +154,6 @@ class SearchIndex:
                 else:
                     del self.title_counts[term]
         for term in self.postings.remove(number, terms):
-            self._order.pop(term, None)
             key = _family(term)
             kin = self.families.get(key)
             if kin is not None:
@@ -178,15 +173,24 @@ class SearchIndex:
         self.gen = graph.gen
 
     def ordered(self, term: str, limit: int | None = None) -> list[str]:
-        """Holders of `term`, most weighted occurrences first (ties by id); the first `limit` of them."""
-        numbers = self._order.get(term)
+        """Holders of `term`, most weighted occurrences first (ties by id); the first `limit` of them.
+
+        Reads only: a common term's order is kept by the writes; a rare one's few holders are sorted here."""
+        numbers = self.orders.numbers(term, limit)
         if numbers is None:
-            holders = self.postings.by_count(term, self._names)
-            if not holders:
-                return []
-            numbers = self._order[term] = array("I", holders)
-        names = self._names
-        return [names[n] for n in (numbers if limit is None else numbers[:limit])]
+            ranked = sort_by_rank(((n, _count(p)) for n, p in self.postings.numbered(term)), self._names)
+            numbers = [n for n, _ in (ranked if limit is None else ranked[:limit])]
+        return list(map(self._names.__getitem__, numbers))
+
+    def rank_of(self, term: str, node_id: str) -> int | None:
+        """Where `node_id` stands in `ordered(term)` (0 first); None when it does not hold the term."""
+        number = self._numbers.get(node_id)
+        packed = None if number is None else self.postings.packed(term, number)
+        if number is None or packed is None:
+            return None
+        if term in self.orders:
+            return self.orders.index_of(term, number, _count(packed))
+        return self.ordered(term).index(node_id)
 
     def _number(self, node_id: str) -> int:
         number = self._numbers.get(node_id)
@@ -195,12 +199,23 @@ class SearchIndex:
             self._names.append(node_id)
         return number
 
-    def _order_key(self, term: str) -> Callable[[int], tuple[int, str]]:
-        names, packed = self._names, self.postings.packed
+    def _put_order(self, term: str) -> None:
+        self.orders.put(term, ((n, _count(p)) for n, p in self.postings.numbered(term)))
 
-        def key(number: int) -> tuple[int, str]:
-            return -((packed(term, number) or 0) >> 1), names[number]
-        return key
+    def _orders_add(self, number: int, terms: Mapping[str, int]) -> None:
+        """Node `number` (just added to the postings) into each common term's order; a term that just
+        became common gets its order whole."""
+        orders, df = self.orders, self.postings.df
+        for term, packed in terms.items():
+            if term in orders:
+                orders.insert(term, number, _count(packed))
+            elif df(term) >= orders.least:
+                self._put_order(term)
+
+
+def _count(packed: int) -> int:
+    """The weighted count a packed posting ranks by, as the postings hold it (capped)."""
+    return min(packed, (1 << 32) - 1) >> 1
 
 
 @attrs.frozen
@@ -259,8 +274,12 @@ def score_terms(index: SearchIndex, terms: Iterable[str], exclude: str | None = 
         order = index.ordered(term, None if depth is None else depth + 1)
         if term in own:
             order = [i for i in order if i != exclude]
-        for nid, rrf in zip(order, _rrf_weights(len(order))):
-            scores[nid] = get(nid, 0.0) + weight * rrf
+        shares = map(weight.__mul__, _rrf_weights(len(order)))
+        if not scores:  # the first term: each share as is (what 0.0 + share gives), in one C-level pass
+            scores.update(zip(order, shares))
+            continue
+        for nid, share in zip(order, shares):
+            scores[nid] = get(nid, 0.0) + share
     return scores
 
 

@@ -41,7 +41,9 @@ def _graph_file(path: Path) -> Path:
     return path.with_name(path.name.removesuffix(".journal"))
 
 
-def append(path: Path, records: list[dict]) -> None:
+def append(path: Path, records: list[dict], sync: bool = True) -> None:
+    """Append the records, fsynced when `sync` (else handed to the kernel only: a kill -9 keeps
+    them, a power cut may not; the next synced append or the fold makes them durable)."""
     faults.check(path)
     data = "".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) + "\n" for r in records)
     # A new project's folder does not exist until its first save: the journal comes first.
@@ -61,7 +63,8 @@ def append(path: Path, records: list[dict]) -> None:
         try:
             f.write(data.encode("utf-8"))
             f.flush()
-            os.fsync(f.fileno())
+            if sync:
+                os.fsync(f.fileno())
         except OSError:
             # A full disk may take part of the append: cut it off, so what follows starts clean.
             try:
