@@ -230,8 +230,16 @@ def smeared_terms(graph: GraphReader, slug: str | None = None) -> list[Smear]:
         if names and not candidates.isdisjoint(names):
             for term in candidates.intersection(names):
                 namers.setdefault(term, []).append(node_id)
+    # Only terms as frequent as the top few can be among them (the count leads the order): picking a hub
+    # for every term named costs ~30,000 degree look-ups at 10,000 nodes, and a start's DEBT line waits for it.
+    if not namers:
+        return []
+    counts = sorted((state.df[term] for term in namers), reverse=True)
+    floor = counts[min(C.DEBT_SMEARED_TOP, len(counts)) - 1]
     found: list[Smear] = []
     for term, hubs in namers.items():
+        if state.df[term] < floor:
+            continue
         hub = min(hubs, key=lambda i: (-graph.degree(i), not graph.nodes[i].active, i))
         found.append(Smear(_display(hub, term), state.df[term], hub))
     found.sort(key=lambda s: (-s.count, s.term))

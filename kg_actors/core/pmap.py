@@ -20,7 +20,7 @@ made: an attempt to assign raises.
 from __future__ import annotations
 
 from collections.abc import Hashable, ItemsView, Iterable, Iterator, KeysView, Mapping, ValuesView
-from itertools import chain
+from itertools import chain, islice
 from typing import Any, Generic, TypeVar, overload
 
 K = TypeVar("K", bound=Hashable)
@@ -49,6 +49,8 @@ class PMap(Mapping[K, V], Generic[K, V]):
     _len: int
 
     def __new__(cls, items: Iterable[tuple[K, V]] | Mapping[K, V] = ()) -> PMap[K, V]:
+        if type(items) is dict:
+            return cls._from_dict(items)
         pairs = items.items() if isinstance(items, Mapping) else items
         chunks: list[dict[K, V]] = []
         seen: dict[K, int] = {}
@@ -70,6 +72,29 @@ class PMap(Mapping[K, V], Generic[K, V]):
                 buckets[b] = {}
             buckets[b][key] = at
         return cls._make(_paged(chunks), len(chunks), _paged(buckets), mask, len(seen))
+
+    @classmethod
+    def _from_dict(cls, items: dict[K, V]) -> PMap[K, V]:
+        """The same map as the general path makes, from a dict (its keys are unique and in order):
+        chunks cut by slicing, each key's bucket filled in one pass; half the time of the general
+        path, which a start pays once per map of its first snapshot (~60,000 keys at 10,000 nodes)."""
+        pairs = iter(items.items())
+        chunks: list[dict[K, V]] = []
+        while chunk := dict(islice(pairs, CHUNK)):
+            chunks.append(chunk)
+        size = FAN
+        while size * BUCKET_LOAD < len(items):
+            size *= 2
+        mask = size - 1
+        buckets: list[dict[K, int]] = [_EMPTY] * size
+        for at, chunk in enumerate(chunks):
+            for key in chunk:
+                b = hash(key) & mask
+                bucket = buckets[b]
+                if bucket is _EMPTY:
+                    bucket = buckets[b] = {}
+                bucket[key] = at
+        return cls._make(_paged(chunks), len(chunks), _paged(buckets), mask, len(items))
 
     @classmethod
     def _make(cls, pages: tuple[tuple[dict[K, V], ...], ...], nchunks: int,

@@ -104,15 +104,16 @@ class GraphSnapshot:
 
 def full_snapshot(graph: _Live) -> GraphSnapshot:
     """The first version of a graph: O(graph), once (later ones come from `Pending.apply`)."""
-    states: dict[str, list[tuple[str, None]]] = {s: [] for s in STATES}
+    # Every map from a dict: PMap's fast path for keys known unique (pmap.py).
+    states: dict[str, dict[str, None]] = {s: {} for s in STATES}
     for node_id, node in graph.nodes.items():
-        states[node.state].append((node_id, None))
+        states[node.state][node_id] = None
     return GraphSnapshot(
         graph.kind, graph.project_path, graph.gen, graph.lineage,
-        PMap(graph.nodes), PMap(graph.edges), PMap(graph.versions), PMap(graph.progress),
+        PMap(dict(graph.nodes)), PMap(dict(graph.edges)), PMap(dict(graph.versions)), PMap(dict(graph.progress)),
         MappingProxyType(dict(graph.extra_meta)),
-        incident_map=PMap((end, tuple(keys)) for end, keys in graph.incident_sets().items()),
-        unorphaned_map=PMap((end, tuple(keys)) for end, keys in graph.unorphaned_sets().items()),
+        incident_map=PMap({end: tuple(keys) for end, keys in graph.incident_sets().items()}),
+        unorphaned_map=PMap({end: tuple(keys) for end, keys in graph.unorphaned_sets().items()}),
         by_state=MappingProxyType({s: PMap(states[s]) for s in STATES}),
     )
 

@@ -1,0 +1,30 @@
+"""PMap built from a dict (the fast path a start's first snapshot takes) is the map the general path
+builds from the same pairs: the same chunks, buckets and orders, so later versions evolve the same."""
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kg_actors.core.pmap import CHUNK, FAN, BUCKET_LOAD, PMap
+
+
+def layout(m: PMap) -> tuple:
+    return (m._pages, m._nchunks, [[list(b.items()) for b in page] for page in m._where], m._mask, m._len)
+
+
+keys = st.one_of(st.text(max_size=6), st.integers(), st.tuples(st.text(max_size=3), st.integers()))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(keys, st.integers(), max_size=300))
+def test_from_a_dict_is_the_general_build(d):
+    fast, general = PMap(d), PMap(list(d.items()))
+    assert layout(fast) == layout(general)
+    assert list(fast.items()) == list(d.items())
+
+
+def test_large_maps_match_across_bucket_doublings():
+    for n in (0, 1, CHUNK, CHUNK + 1, FAN * BUCKET_LOAD, FAN * BUCKET_LOAD + 1, 5_000):
+        d = {f"node-{i}": i for i in range(n)}
+        fast, general = PMap(d), PMap(iter(d.items()))
+        assert layout(fast) == layout(general), n
+        assert layout(fast.evolve({"new": 1}, ["node-0"])) == layout(general.evolve({"new": 1}, ["node-0"]))
