@@ -72,9 +72,10 @@ def stall_minutes(path: Path, wall_start: float) -> dict[int, dict]:
     out: dict[int, dict] = {}
     for line in lines:
         k = int((line["wall"] - wall_start - 1e-6) // 60)  # the minute the window ends in
-        row = out.setdefault(k, {"loop_busy": 0.0, "seconds": 0.0, "long_steps": 0, "long_steps_s": 0.0,
+        row = out.setdefault(k, {"loop_busy": 0.0, "loop_idle": 0.0, "seconds": 0.0, "long_steps": 0, "long_steps_s": 0.0,
                                  "longest_ms": [], "gc": {}})
         row["loop_busy"] += line["loop_busy"] * line["seconds"]
+        row["loop_idle"] += line.get("loop_idle", 0.0) * line["seconds"]
         row["seconds"] += line["seconds"]
         row["long_steps"] += line["long_steps"]
         row["long_steps_s"] += line["long_steps_s"]
@@ -85,7 +86,9 @@ def stall_minutes(path: Path, wall_start: float) -> dict[int, dict]:
             have["total_ms"] = round(have["total_ms"] + g["total_ms"], 1)
             have["longest_ms"] = max(have["longest_ms"], g["longest_ms"])
     for row in out.values():
-        row["loop_busy"] = round(row["loop_busy"] / max(row.pop("seconds"), 1e-9), 3)
+        seconds = max(row.pop("seconds"), 1e-9)
+        row["loop_busy"] = round(row["loop_busy"] / seconds, 3)
+        row["loop_idle"] = round(row["loop_idle"] / seconds, 3)
         row["long_steps_s"] = round(row["long_steps_s"], 2)
     return out
 

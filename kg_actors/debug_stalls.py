@@ -1,7 +1,8 @@
 """Debug only: where the event loop stood still, minute by minute.
 
 With KG_DEBUG_STALLS=<file> in its environment, `kg serve` times every task step of its Trio loop
-(a step runs until the task's next checkpoint: nothing else on the loop runs meanwhile) and every
+(a step runs until the task's next checkpoint: nothing else on the loop runs meanwhile), its waits
+with nothing to run (I/O, a worker thread's result, a timer), and every
 collection of Python's cyclic collector, and appends one JSON line per window (KG_DEBUG_STALLS_EVERY
 seconds, default 60) to the file: how busy the loop was, how many steps took 20 ms or more, the
 longest few with their task's name, and the collections per generation with their total and longest
@@ -36,6 +37,7 @@ class StallWindow:
         self.start = start
         self.steps = 0
         self.busy = 0.0
+        self.idle = 0.0  # waiting for I/O or a timer with nothing to run: a worker thread, a socket, a sleep
         self.long_steps = 0
         self.long_total = 0.0
         self.longest: list[tuple[float, str]] = []  # a min-heap of the KEEP_LONGEST longest
@@ -62,7 +64,8 @@ class StallWindow:
     def line(self, end: float, wall: float) -> dict[str, Any]:
         span = max(end - self.start, 1e-9)
         return {"wall": round(wall, 1), "seconds": round(span, 1), "steps": self.steps,
-                "loop_busy": round(self.busy / span, 3), "long_steps": self.long_steps,
+                "loop_busy": round(self.busy / span, 3), "loop_idle": round(self.idle / span, 3),
+                "long_steps": self.long_steps,
                 "long_steps_s": round(self.long_total, 3),
                 "longest_ms": [[round(s * 1000, 1), name] for s, name in sorted(self.longest, reverse=True)],
                 "gc": {str(g): {"count": int(c), "total_ms": round(t * 1000, 1), "longest_ms": round(mx * 1000, 1)}
@@ -78,6 +81,7 @@ class StallLog(trio.abc.Instrument):
         self.window = StallWindow(clock())
         self._step_began: float | None = None  # None: the step in progress began before the install
         self._gc_began = 0.0
+        self._wait_began: float | None = None
 
     def before_task_step(self, task: trio.lowlevel.Task) -> None:
         self._step_began = self.clock()
@@ -89,6 +93,13 @@ class StallLog(trio.abc.Instrument):
         self._step_began = None
         if now - self.window.start >= self.every:
             self.flush(now)
+
+    def before_io_wait(self, timeout: float) -> None:
+        self._wait_began = self.clock() if timeout > 0 else None
+
+    def after_io_wait(self, timeout: float) -> None:
+        if self._wait_began is not None:
+            self.window.idle += self.clock() - self._wait_began
 
     def on_gc(self, phase: str, info: dict[str, int]) -> None:
         if phase == "start":

@@ -74,3 +74,18 @@ def test_nothing_is_installed_without_the_variable(monkeypatch):
         return debug_stalls.install()
 
     assert trio.run(main) is None
+
+
+def test_waits_with_nothing_to_run_count_as_idle(tmp_path):
+    now = [0.0]
+    log = debug_stalls.StallLog(tmp_path / "s.jsonl", 10.0, clock=lambda: now[0], wall=lambda: 0.0)
+    log.before_io_wait(0.5)  # nothing runnable: the loop sleeps until I/O or a timer
+    now[0] += 0.4
+    log.after_io_wait(0.5)
+    log.before_io_wait(0.0)  # tasks are runnable: a poll, not a wait
+    now[0] += 0.1
+    log.after_io_wait(0.0)
+    now[0] = 10.0
+    log.flush(now[0])
+    line = json.loads((tmp_path / "s.jsonl").read_text())
+    assert line["loop_idle"] == 0.04 and line["loop_busy"] == 0.0
