@@ -55,6 +55,44 @@ def rss_kib(pid: int) -> int:
     return 0
 
 
+def cpu_s(pid: int) -> float:
+    """The process's CPU time so far (user + system), from /proc: what an operation costs, whatever the load."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def stall_minutes(path: Path, wall_start: float) -> dict[int, dict]:
+    """The server's stall windows (debug_stalls.py, 10 s each) summed per minute of the run: how busy its
+    loop was, its steps of 20 ms or more (count, seconds, the longest five) and the cyclic collector's runs."""
+    try:
+        lines = [json.loads(x) for x in path.read_text().splitlines() if x.strip()]
+    except (OSError, ValueError):
+        return {}
+    out: dict[int, dict] = {}
+    for line in lines:
+        k = int((line["wall"] - wall_start - 1e-6) // 60)  # the minute the window ends in
+        row = out.setdefault(k, {"loop_busy": 0.0, "loop_idle": 0.0, "seconds": 0.0, "long_steps": 0, "long_steps_s": 0.0,
+                                 "longest_ms": [], "gc": {}})
+        row["loop_busy"] += line["loop_busy"] * line["seconds"]
+        row["loop_idle"] += line.get("loop_idle", 0.0) * line["seconds"]
+        row["seconds"] += line["seconds"]
+        row["long_steps"] += line["long_steps"]
+        row["long_steps_s"] += line["long_steps_s"]
+        row["longest_ms"] = sorted(row["longest_ms"] + line["longest_ms"], reverse=True)[:5]
+        for gen, g in line["gc"].items():
+            have = row["gc"].setdefault(gen, {"count": 0, "total_ms": 0.0, "longest_ms": 0.0})
+            have["count"] += g["count"]
+            have["total_ms"] = round(have["total_ms"] + g["total_ms"], 1)
+            have["longest_ms"] = max(have["longest_ms"], g["longest_ms"])
+    for row in out.values():
+        seconds = max(row.pop("seconds"), 1e-9)
+        row["loop_busy"] = round(row["loop_busy"] / seconds, 3)
+        row["loop_idle"] = round(row["loop_idle"] / seconds, 3)
+        row["long_steps_s"] = round(row["long_steps_s"], 2)
+    return out
+
+
 def tool(client: LeanClient, name: str, args: dict) -> tuple[str, bool]:
     body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
                        "params": {"name": name, "arguments": args}}).encode()
@@ -71,19 +109,25 @@ def tool(client: LeanClient, name: str, args: dict) -> tuple[str, bool]:
 class Minutes:
     """Latencies and outcomes per minute of the run (thread-safe appends)."""
 
-    def __init__(self, start: float):
+    def __init__(self, start: float, cold: float):
         self.start = start
+        self.cold = cold
         self.lat: dict[int, list[float]] = {}
+        self.by_kind: dict[tuple[int, str], list[float]] = {}  # (minute, what) -> latencies: what the p99 is made of
+        self.per_10s: dict[int, int] = {}  # operations finished per 10 s from the cold start: where a step or a stall falls
         self.errors: list[str] = []
         self.refused = 0
         self.ops = 0
         self.warm_done: list[float] = []  # when each session finished its warm-up steps
         self.lock = threading.Lock()
 
-    def add(self, t0: float, seconds: float) -> None:
+    def add(self, t0: float, seconds: float, kind: str) -> None:
         minute = int((t0 - self.start) // 60)  # negative: a warm-up minute
         with self.lock:
             self.lat.setdefault(minute, []).append(seconds)
+            self.by_kind.setdefault((minute, kind), []).append(seconds)
+            tick = int((t0 + seconds - self.cold) // 10)
+            self.per_10s[tick] = self.per_10s.get(tick, 0) + 1
             self.ops += 1
 
 
@@ -110,7 +154,7 @@ def warm_up(client: LeanClient, k: int, sid: str, ids: list[str], own: list[str]
             text, failed = tool(client, "kg_read", {"session_id": sid, "ids": what})
         else:
             text, failed = rewrite(client, k, sid, what[0], 0, m, rng)
-        m.add(t0, time.monotonic() - t0)
+        m.add(t0, time.monotonic() - t0, "warm-up " + kind)
         if failed:
             m.errors.append(f"warm-up {kind} -> {text[:200]}")
     with m.lock:
@@ -163,7 +207,7 @@ def session_loop(port: int, k: int, cwd: str, ids: list[str], stop: threading.Ev
                 else:
                     text, failed = rewrite(client, k, sid, what, n, m, rng)
                     detail = f"kg_put_node {what} -> {text[:200]}"
-                m.add(t0, time.monotonic() - t0)
+                m.add(t0, time.monotonic() - t0, what if kind != "write" else "kg_put_node")
                 if failed:
                     with m.lock:
                         m.errors.append(detail)
@@ -186,6 +230,8 @@ def main() -> int:
                     "(kg_actors/debug_heap.py; KG_DEBUG_HEAP_FRAMES=0: its figures only, untraced) and writes a "
                     "snapshot every --heap-every minutes from the measured start; compare two with bench/heap_diff.py")
     ap.add_argument("--heap-every", type=float, default=1)
+    ap.add_argument("--no-stalls", action="store_true", help="no per-minute stall figures (kg_actors/debug_stalls.py: "
+                    "the server times its loop's steps and collections, at the cost of two clock reads a step)")
     ap.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
                     help="into the server's environment (e.g. MALLOC_ARENA_MAX=1 to try an allocator setting)")
     args = ap.parse_args()
@@ -193,6 +239,9 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="kg-soak-") as tmp:
         base = Path(tmp)
         env = {"KG_SAVE_INTERVAL": "30", "KG_AUTOCOMMIT_INTERVAL": "0", **dict(e.split("=", 1) for e in args.env)}
+        stall_file = base / "stalls.jsonl"
+        if not args.no_stalls:
+            env.update(KG_DEBUG_STALLS=str(stall_file), KG_DEBUG_STALLS_EVERY="10")
         if args.heap:
             env["KG_DEBUG_HEAP"] = str(Path(args.heap).resolve())
             testing.START_TIMEOUT = 180  # a traced start-up is several times slower
@@ -205,8 +254,10 @@ def main() -> int:
         stop = threading.Event()
         cold = time.monotonic()
         start = cold + args.warmup * 60  # the measured run's start
-        m = Minutes(start)
+        wall_start = time.time() + args.warmup * 60
+        m = Minutes(start, cold)
         rss: list[tuple[float, int]] = [(cold - start, rss_kib(pid))]
+        cpu: list[tuple[float, float, float]] = [(cold - start, cpu_s(pid), time.process_time())]  # server, client
         threads = [threading.Thread(target=session_loop, args=(srv.port, k, str(project), ids, stop, m, args.seed,
                                                                ids[k::args.sessions] if args.warmup else None))
                    for k in range(args.sessions)]
@@ -218,6 +269,7 @@ def main() -> int:
             while time.monotonic() < end and srv.proc.poll() is None:
                 time.sleep(min(2.0, max(0.0, end - time.monotonic())))
                 rss.append((time.monotonic() - start, rss_kib(pid)))
+                cpu.append((rss[-1][0], cpu_s(pid), time.process_time()))
                 if next_heap is not None and rss[-1][0] >= next_heap:
                     os.kill(pid, signal.SIGUSR1)
                     next_heap += args.heap_every * 60
@@ -233,12 +285,24 @@ def main() -> int:
             except OSError:
                 pass
             code = srv.stop()
+            stalls = stall_minutes(stall_file, wall_start)
     def minute_row(k: int) -> dict:
         lat = m.lat[k]
         at_end = [kib for t, kib in rss if t <= (k + 1) * 60]
+        within = [c for c in cpu if k * 60 <= c[0] <= (k + 1) * 60]
+        span = (within[-1][0] - within[0][0]) if len(within) > 1 else 0.0
+        server = (within[-1][1] - within[0][1]) if span else None
+        client = (within[-1][2] - within[0][2]) if span else None
         return {"minute": k + 1, "ops": len(lat), "ops_per_s": round(len(lat) / 60, 1),
                 "p50_ms": round(pct(lat, 50) * 1000, 1), "p99_ms": round(pct(lat, 99) * 1000, 1),
-                "rss_mib_at_end": round(at_end[-1] / 1024, 1) if at_end else None}
+                # CPU a second of the minute (1.0: one core's worth) and the server's CPU per operation
+                "server_cpu": round(server / span, 2) if server is not None else None,
+                "client_cpu": round(client / span, 2) if client is not None else None,
+                "server_cpu_ms_per_op": round(server * 1000 / (len(lat) * span / 60), 2) if server and lat else None,
+                "rss_mib_at_end": round(at_end[-1] / 1024, 1) if at_end else None,
+                "p99_ms_by_kind": {kind: round(pct(v, 99) * 1000, 1)
+                                   for (mk, kind), v in sorted(m.by_kind.items()) if mk == k},
+                **({"stalls": stalls[k]} if k in stalls else {})}
 
     per_minute = [minute_row(k) for k in sorted(k for k in m.lat if 0 <= k < args.minutes)]
     warmup = [minute_row(k) for k in sorted(k for k in m.lat if k < 0)]  # minute -N .. 0 (0: the last)
@@ -261,6 +325,7 @@ def main() -> int:
         "worst_p99_over_minute_one": round(p99_ratio, 3) if p99_ratio is not None else None,
         "warmup_per_minute": warmup,
         "per_minute": per_minute,
+        "ops_per_10s_from_cold": [m.per_10s.get(k, 0) for k in range(max(m.per_10s, default=-1) + 1)],
         "rss_samples_mib": [(round(t), round(kib / 1024, 1)) for t, kib in rss[::15]],
     }
     result["pass"] = bool(rss_growth is not None and rss_growth <= 0.10 and p99_ratio is not None

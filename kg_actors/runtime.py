@@ -19,7 +19,7 @@ import attrs
 import trio
 from hypercorn.config import Config as HyperConfig
 
-from . import __version__, debug_heap, heap, warm_start
+from . import __version__, debug_heap, debug_stalls, heap, warm_start
 from .chores.supervisor import deps_for as chore_deps
 from .chores.supervisor import run_chore_supervisor
 from .conduct.antigravity import Antigravity
@@ -141,6 +141,8 @@ async def run_server(config: Config, clock: Callable[[], float] = time.time, han
                      *, task_status: trio.TaskStatus[Runtime] = trio.TASK_STATUS_IGNORED) -> None:
     heap.tune()
     heap_dumps = debug_heap.start() if handle_signals else None  # a bench's KG_DEBUG_HEAP only
+    if handle_signals:
+        debug_stalls.install()  # a bench's KG_DEBUG_STALLS only
     lay = L.Layout(config.root)
     fd = lock.claim(config.root)  # before binding the port: a second server must not half-start
     try:
