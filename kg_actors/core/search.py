@@ -192,6 +192,11 @@ class SearchIndex:
             return self.orders.index_of(term, number, _count(packed))
         return self.ordered(term).index(node_id)
 
+    def titled_namers(self, term: str) -> list[str]:
+        """The ids naming `term` (a word of theirs, or its stem) that hold it in their id or gist."""
+        numbers = (n for n, _ in self.id_namers.numbered(term))
+        return list(map(self._names.__getitem__, self.postings.titled(term, numbers)))
+
     def _number(self, node_id: str) -> int:
         number = self._numbers.get(node_id)
         if number is None:
