@@ -88,8 +88,9 @@ def hub_mention(index: SearchIndex, graph: GraphReader, new_id: str, new_gist: s
         hubs = [i for i in index.titled_namers(term) if i != new_id and i in graph.nodes and not has_date(i)]
         if hubs:
             # The best-connected namer is the one worth an edge.
-            most = max(map(graph.degree, hubs))
-            return forms[term], min(i for i in hubs if graph.degree(i) == most)
+            degrees = list(map(graph.degree, hubs))
+            most = max(degrees)
+            return forms[term], min(i for i, d in zip(hubs, degrees) if d == most)
     return None
 
 
