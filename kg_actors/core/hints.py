@@ -85,13 +85,12 @@ def hub_mention(index: SearchIndex, graph: GraphReader, new_id: str, new_gist: s
             candidates.append((-holders, term))
     for _, term in sorted(candidates):
         # Only the ids that name the term are looked at, never the term's thousands of holders.
-        title = index.postings.get(term, {})
-        hubs = [i for i in index.id_namers.get(term, ())
-                if i != new_id and in_title(title.get(i, 0)) and i in graph.nodes and not has_date(i)]
+        hubs = [i for i in index.titled_namers(term) if i != new_id and i in graph.nodes and not has_date(i)]
         if hubs:
             # The best-connected namer is the one worth an edge.
-            most = max(map(graph.degree, hubs))
-            return forms[term], min(i for i in hubs if graph.degree(i) == most)
+            degrees = list(map(graph.degree, hubs))
+            most = max(degrees)
+            return forms[term], min(i for i, d in zip(hubs, degrees) if d == most)
     return None
 
 

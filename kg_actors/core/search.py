@@ -176,11 +176,11 @@ class SearchIndex:
         """Holders of `term`, most weighted occurrences first (ties by id); the first `limit` of them.
 
         Reads only: a common term's order is kept by the writes; a rare one's few holders are sorted here."""
-        numbers = self.orders.numbers(term, limit)
-        if numbers is None:
+        ids = self.orders.ids(term, limit)
+        if ids is None:
             ranked = sort_by_rank(((n, _count(p)) for n, p in self.postings.numbered(term)), self._names)
-            numbers = [n for n, _ in (ranked if limit is None else ranked[:limit])]
-        return list(map(self._names.__getitem__, numbers))
+            ids = [self._names[n] for n, _ in (ranked if limit is None else ranked[:limit])]
+        return ids
 
     def rank_of(self, term: str, node_id: str) -> int | None:
         """Where `node_id` stands in `ordered(term)` (0 first); None when it does not hold the term."""
@@ -191,6 +191,11 @@ class SearchIndex:
         if term in self.orders:
             return self.orders.index_of(term, number, _count(packed))
         return self.ordered(term).index(node_id)
+
+    def titled_namers(self, term: str) -> list[str]:
+        """The ids naming `term` (a word of theirs, or its stem) that hold it in their id or gist."""
+        numbers = (n for n, _ in self.id_namers.numbered(term))
+        return list(map(self._names.__getitem__, self.postings.titled(term, numbers)))
 
     def _number(self, node_id: str) -> int:
         number = self._numbers.get(node_id)
@@ -274,12 +279,8 @@ def score_terms(index: SearchIndex, terms: Iterable[str], exclude: str | None = 
         order = index.ordered(term, None if depth is None else depth + 1)
         if term in own:
             order = [i for i in order if i != exclude]
-        shares = map(weight.__mul__, _rrf_weights(len(order)))
-        if not scores:  # the first term: each share as is (what 0.0 + share gives), in one C-level pass
-            scores.update(zip(order, shares))
-            continue
-        for nid, share in zip(order, shares):
-            scores[nid] = get(nid, 0.0) + share
+        for nid, rrf in zip(order, _rrf_weights(len(order))):
+            scores[nid] = get(nid, 0.0) + weight * rrf
     return scores
 
 

@@ -6,11 +6,11 @@ write's work inside a reply, and would write into the index it reads. So the ind
 it: on each node added or removed, one insert or delete per common term the node holds. A term
 held by fewer than `ORDER_MIN` nodes has none; its reader sorts its few holders on the spot.
 
-A holder is one int, its rank key and number packed so that the ints sort by count with a
-plain bisect (a count's holders are one run), and only within the run are ids compared:
-(MAX - count) << shift | number. Narrow ('I', 4 bytes): 12 bits of key, 20 of number, as
-postings.py's; an array turns wide ('Q', 32 + 32) when a holder does not fit. An array of ints
-is invisible to the garbage collector and takes an insert as a memmove.
+Per term, the holders' numbers in rank order (`array('I')`: invisible to the garbage collector,
+an insert is a memmove, and a query reads it straight into ids), beside its runs: each distinct
+count with how many hold it, in rank order (a term's holders share a few counts). A holder's place
+is its count's run, found by summing the runs before it, then its id's place within the run, by a
+bisect that compares ids only.
 """
 
 from __future__ import annotations
@@ -22,16 +22,6 @@ from collections.abc import Iterable, Iterator
 from . import constants as C
 
 ORDER_MIN = C.SEARCH_ORDER_AHEAD_MIN  # holders from which a term's order is kept
-_NARROW, _WIDE = 20, 32  # bits of number
-_NARROW_MAX, _WIDE_MAX = (1 << (32 - _NARROW)) - 1, (1 << 32) - 1  # the largest count each can key
-
-
-def _shift(held: array[int]) -> int:
-    return _NARROW if held.typecode == "I" else _WIDE
-
-
-def _fits(number: int, count: int) -> bool:
-    return number < 1 << _NARROW and count <= _NARROW_MAX
 
 
 def sort_by_rank(holders: Iterable[tuple[int, int]], names: list[str]) -> list[tuple[int, int]]:
@@ -39,8 +29,28 @@ def sort_by_rank(holders: Iterable[tuple[int, int]], names: list[str]) -> list[t
     return sorted(holders, key=lambda p: (-p[1], names[p[0]]))
 
 
+class _Order:
+    __slots__ = ("numbers", "counts", "sizes")
+
+    def __init__(self, numbers: array[int], counts: list[int], sizes: list[int]):
+        self.numbers = numbers  # holders in rank order
+        self.counts = counts  # the distinct counts, descending
+        self.sizes = sizes  # how many holders each count has
+
+    def run(self, count: int) -> tuple[int, int, int]:
+        """(index of the count's run, where it starts, where it ends); an absent count's run is empty."""
+        start = 0
+        for k, (held, size) in enumerate(zip(self.counts, self.sizes)):
+            if held == count:
+                return k, start, start + size
+            if held < count:
+                return k, start, start
+            start += size
+        return len(self.counts), start, start
+
+
 class TermOrders:
-    """Term → its holders' numbers in rank order, for the terms held by `ORDER_MIN` nodes or more.
+    """Term → its holders' numbers in rank order, for the terms held by `least` nodes or more.
 
     Written by `SearchIndex` alone; `names` is its number → id list (an id keeps its number).
     `least`: the holders from which a term's order is kept (the owner puts it whole on reaching it)."""
@@ -48,7 +58,7 @@ class TermOrders:
     def __init__(self, names: list[str], least: int = ORDER_MIN):
         self._names = names
         self.least = max(1, least)
-        self._held: dict[str, array[int]] = {}
+        self._held: dict[str, _Order] = {}
 
     def __contains__(self, term: object) -> bool:
         return term in self._held
@@ -64,56 +74,62 @@ class TermOrders:
         held = self._held.get(term)
         if held is None:
             return None
-        mask = (1 << _shift(held)) - 1
-        return list(map(mask.__and__, held if limit is None else held[:limit]))
+        return list(held.numbers if limit is None else held.numbers[:limit])
 
-    def index_of(self, term: str, number: int, count: int) -> int:
-        """Where holder `number` (held with this count) stands in the term's order, 0 first."""
-        return self._index(self._held[term], number, count)
+    def ids(self, term: str, limit: int | None = None) -> list[str] | None:
+        """`numbers`, as ids."""
+        held = self._held.get(term)
+        if held is None:
+            return None
+        names = self._names
+        return [names[n] for n in (held.numbers if limit is None else held.numbers[:limit])]
 
     def put(self, term: str, holders: Iterable[tuple[int, int]]) -> None:
         """The term's whole order, from its (number, weighted count) holders in any order."""
         ranked = sort_by_rank(holders, self._names)
-        if all(_fits(n, c) for n, c in ranked):
-            self._held[term] = array("I", [(_NARROW_MAX - c) << _NARROW | n for n, c in ranked])
-        else:
-            self._held[term] = array("Q", [(_WIDE_MAX - min(c, _WIDE_MAX)) << _WIDE | n for n, c in ranked])
+        counts: list[int] = []
+        sizes: list[int] = []
+        for _, count in ranked:
+            if counts and counts[-1] == count:
+                sizes[-1] += 1
+            else:
+                counts.append(count)
+                sizes.append(1)
+        self._held[term] = _Order(array("I", [n for n, _ in ranked]), counts, sizes)
 
     def drop(self, term: str) -> None:
         self._held.pop(term, None)
 
+    def index_of(self, term: str, number: int, count: int) -> int:
+        """Where holder `number` (held with this count) stands in the term's order, 0 first."""
+        held = self._held[term]
+        _, lo, hi = held.run(count)
+        return self._place(held, number, lo, hi)
+
     def insert(self, term: str, number: int, count: int) -> None:
         """Put holder `number` (not in the order yet) at its rank."""
         held = self._held[term]
-        if held.typecode == "I" and not _fits(number, count):
-            held = self._held[term] = self._widen(held)
-        held.insert(self._index(held, number, count), self._value(held, number, count))
+        k, lo, hi = held.run(count)
+        held.numbers.insert(self._place(held, number, lo, hi), number)
+        if lo == hi:
+            held.counts.insert(k, count)
+            held.sizes.insert(k, 1)
+        else:
+            held.sizes[k] += 1
 
     def remove(self, term: str, number: int, count: int) -> None:
         """Take holder `number` (in the order with this count) out; the order goes when too few are left."""
         held = self._held[term]
-        i = self._index(held, number, count)
-        if i == len(held) or held[i] != self._value(held, number, count):
+        k, lo, hi = held.run(count)
+        i = self._place(held, number, lo, hi)
+        if i == hi or held.numbers[i] != number:
             raise KeyError(f"{number} is not in {term!r}'s order with count {count}")
-        del held[i]
-        if len(held) < self.least:
+        del held.numbers[i]
+        held.sizes[k] -= 1
+        if not held.sizes[k]:
+            del held.counts[k], held.sizes[k]
+        if len(held.numbers) < self.least:
             del self._held[term]
 
-    def _value(self, held: array[int], number: int, count: int) -> int:
-        if held.typecode == "I":
-            return (_NARROW_MAX - count) << _NARROW | number
-        return (_WIDE_MAX - min(count, _WIDE_MAX)) << _WIDE | number
-
-    def _index(self, held: array[int], number: int, count: int) -> int:
-        """Where holder `number` of this count sits: its count's run found by int bisect, then its id's place."""
-        shift = _shift(held)
-        key = self._value(held, number, count) >> shift
-        lo = bisect_left(held, key << shift)
-        hi = bisect_left(held, (key + 1) << shift, lo)
-        names, mask = self._names, (1 << shift) - 1
-        return bisect_left(held, names[number], lo, hi, key=lambda v: names[v & mask])
-
-    @staticmethod
-    def _widen(held: array[int]) -> array[int]:
-        low = (1 << _NARROW) - 1
-        return array("Q", [(_WIDE_MAX - (_NARROW_MAX - (v >> _NARROW))) << _WIDE | (v & low) for v in held])
+    def _place(self, held: _Order, number: int, lo: int, hi: int) -> int:
+        return bisect_left(held.numbers, self._names[number], lo, hi, key=self._names.__getitem__)
