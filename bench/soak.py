@@ -1,10 +1,21 @@
 """Soak: 32 sessions reading, searching and rewriting a fixed set of 1,000 nodes, hooks firing.
 
 A real `kg serve` on loopback, a store of 1,000 project nodes (bench/workload.py). Each of 32
-sessions starts like a harness session (SessionStart hook, then kg_read) and loops, closed-loop:
-a prompt hook, a node read, a search, a pre-tool and a tool-event hook, and a rewrite of one of
-the 1,000 nodes (ids fixed, so the graph does not grow). The server's RSS is sampled every
-2 s from /proc; latencies are kept per minute.
+sessions starts like a harness session (SessionStart hook, then kg_read) and loops: a prompt hook,
+a node read, a search, a pre-tool and a tool-event hook, and a rewrite of one of the 1,000 nodes
+(ids fixed, so the graph does not grow). The server's RSS and CPU (and the client's CPU) are sampled
+every 2 s from /proc; latencies are kept per minute and per kind of call.
+
+The pace (--think). By default each session pauses before each call (0.5 s on average, uniform
+0.5-1.5x: ~3 s a loop of six calls), as an agent does between its calls while its model thinks (a
+real one calls far less often: two calls a second from each of 32 sessions is a busy day). The
+server then runs at about a third of what one core can do (~60 of ~220 operations a second), with
+room left when the machine is busy, and a minute's p99 is what a call costs plus the stalls it meets.
+`--think 0` is the closed loop: every session calls again the moment it has its answer, the server
+is saturated, and each MCP call (one at a time, hook_priority.py) waits behind the ~31 others, so a
+minute's p99 is its queue's, 32 times an operation's cost, and moves with whatever CPU the machine
+leaves the server that minute (the closed loop's minutes ran 95-265 operations a second with the
+CPU per operation flat at 3.3-4.6 ms: bench/RESULTS-soak.md). Both are reported; the rule is the same.
 
 Warm-up first (--warmup minutes, not measured): each session reads all 1,000 nodes (kg_read ids,
 50 at a time) and then runs the loop. What the server holds per session and per node fills to its
@@ -15,9 +26,13 @@ minute, once those are full: growth after that is what would go on for good.
 Pass: RSS at the end grows at most 10% over RSS at the end of the first measured minute; every
 later minute's p99 is within 1.5x of that minute's; no errors (a NOT WRITTEN refusal of a stale
 rewrite is the optimistic-write rule working, counted apart, and retried once with the node as
-shown). The warm-up's own minutes and the growth from the cold start are reported beside.
+shown). The warm-up's own minutes and the growth from the cold start are reported beside. Each
+minute also says what the server's loop stood still for (kg_actors/debug_stalls.py: its steps of
+20 ms or more, its collections), so a minute whose p99 jumps can be explained. The verdict is
+printed last, on stderr.
 
     .venv/bin/python bench/soak.py --warmup 5 --minutes 30 --out bench/soak-30min.json
+    .venv/bin/python bench/soak.py --think 0 --warmup 5 --minutes 30 --out bench/soak-30min-closed.json
 
 Bounded: it stops after --warmup + --minutes (plus start-up), and every request has a 30 s timeout.
 """
@@ -43,7 +58,7 @@ from hooks_bench import LeanClient, pct  # noqa: E402
 from kg_actors import testing  # noqa: E402
 from kg_actors.testing import ServerProcess  # noqa: E402
 
-THINK_S = 0.25  # default pace: ~1.5 s of thinking per loop of six calls; the server runs at about half its capacity
+THINK_S = 0.5  # default pace: ~3 s of thinking per loop of six calls; the server at about a third of its capacity
 SESSION_RE = re.compile(r"Session: ([0-9a-f]{8})")
 MCP_HEADERS = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
 
