@@ -1,10 +1,21 @@
 """Soak: 32 sessions reading, searching and rewriting a fixed set of 1,000 nodes, hooks firing.
 
 A real `kg serve` on loopback, a store of 1,000 project nodes (bench/workload.py). Each of 32
-sessions starts like a harness session (SessionStart hook, then kg_read) and loops, closed-loop:
-a prompt hook, a node read, a search, a pre-tool and a tool-event hook, and a rewrite of one of
-the 1,000 nodes (ids fixed, so the graph does not grow). The server's RSS is sampled every
-2 s from /proc; latencies are kept per minute.
+sessions starts like a harness session (SessionStart hook, then kg_read) and loops: a prompt hook,
+a node read, a search, a pre-tool and a tool-event hook, and a rewrite of one of the 1,000 nodes
+(ids fixed, so the graph does not grow). The server's RSS and CPU (and the client's CPU) are sampled
+every 2 s from /proc; latencies are kept per minute and per kind of call.
+
+The pace (--think). By default each session pauses before each call (0.5 s on average, uniform
+0.5-1.5x: ~3 s a loop of six calls), as an agent does between its calls while its model thinks (a
+real one calls far less often: two calls a second from each of 32 sessions is a busy day). The
+server then runs at about a third of what one core can do (~60 of ~220 operations a second), with
+room left when the machine is busy, and a minute's p99 is what a call costs plus the stalls it meets.
+`--think 0` is the closed loop: every session calls again the moment it has its answer, the server
+is saturated, and each MCP call (one at a time, hook_priority.py) waits behind the ~31 others, so a
+minute's p99 is its queue's, 32 times an operation's cost, and moves with whatever CPU the machine
+leaves the server that minute (the closed loop's minutes ran 95-265 operations a second with the
+CPU per operation flat at 3.3-4.6 ms: bench/RESULTS-soak.md). Both are reported; the rule is the same.
 
 Warm-up first (--warmup minutes, not measured): each session reads all 1,000 nodes (kg_read ids,
 50 at a time) and then runs the loop. What the server holds per session and per node fills to its
@@ -15,9 +26,13 @@ minute, once those are full: growth after that is what would go on for good.
 Pass: RSS at the end grows at most 10% over RSS at the end of the first measured minute; every
 later minute's p99 is within 1.5x of that minute's; no errors (a NOT WRITTEN refusal of a stale
 rewrite is the optimistic-write rule working, counted apart, and retried once with the node as
-shown). The warm-up's own minutes and the growth from the cold start are reported beside.
+shown). The warm-up's own minutes and the growth from the cold start are reported beside. Each
+minute also says what the server's loop stood still for (kg_actors/debug_stalls.py: its steps of
+20 ms or more, its collections), so a minute whose p99 jumps can be explained. The verdict is
+printed last, on stderr.
 
     .venv/bin/python bench/soak.py --warmup 5 --minutes 30 --out bench/soak-30min.json
+    .venv/bin/python bench/soak.py --think 0 --warmup 5 --minutes 30 --out bench/soak-30min-closed.json
 
 Bounded: it stops after --warmup + --minutes (plus start-up), and every request has a 30 s timeout.
 """
@@ -43,6 +58,7 @@ from hooks_bench import LeanClient, pct  # noqa: E402
 from kg_actors import testing  # noqa: E402
 from kg_actors.testing import ServerProcess  # noqa: E402
 
+THINK_S = 0.5  # default pace: ~3 s of thinking per loop of six calls; the server at about a third of its capacity
 SESSION_RE = re.compile(r"Session: ([0-9a-f]{8})")
 MCP_HEADERS = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
 
@@ -162,7 +178,7 @@ def warm_up(client: LeanClient, k: int, sid: str, ids: list[str], own: list[str]
 
 
 def session_loop(port: int, k: int, cwd: str, ids: list[str], stop: threading.Event, m: Minutes,
-                 seed: int, warm: list[str] | None) -> None:
+                 seed: int, warm: list[str] | None, think: float = 0.0) -> None:
     """One session; `warm`: read every node, then rewrite these (its share of the nodes) once, first."""
     rng = random.Random(seed * 1000 + k)
     client = LeanClient(port)
@@ -194,6 +210,8 @@ def session_loop(port: int, k: int, cwd: str, ids: list[str], stop: threading.Ev
                 ("write", node_id, None),
             ]
             for kind, what, body in steps:
+                if think and stop.wait(rng.uniform(0.5, 1.5) * think):  # the agent thinks between two calls
+                    break
                 if stop.is_set():
                     break
                 t0 = time.monotonic()
@@ -218,10 +236,33 @@ def session_loop(port: int, k: int, cwd: str, ids: list[str], stop: threading.Ev
         client.close()
 
 
+def verdict(r: dict, think: float) -> str:
+    """The run's result in a few lines a person reads: each rule, and whether it holds."""
+    def holds(ok: bool) -> str:
+        return "holds" if ok else "DOES NOT HOLD"
+
+    loads = [p["load_average_at_end"] for p in r["per_minute"] if p.get("load_average_at_end") is not None]
+    rss, p99 = r["rss_growth_after_minute_one"], r["worst_p99_over_minute_one"]
+    first = r["per_minute"][0]["p99_ms"] if r["per_minute"] else None
+    return "\n".join([
+        f"soak: .venv/bin/python {r['command']}",
+        f"  load: {'paced, each session thinks ~%g s before each call' % think if think else 'closed loop (no think time)'}; "
+        f"{r['ops']} operations; machine load average {min(loads, default=0):.1f}-{max(loads, default=0):.1f}",
+        f"  RSS after minute one: {rss:+.1%} (rule: at most +10%): {holds(rss is not None and rss <= 0.10)}"
+        if rss is not None else "  RSS: no figures",
+        f"  p99: worst later minute {p99:.2f}x minute one's {first} ms (rule: at most 1.5x): "
+        f"{holds(p99 <= 1.5)}" if p99 is not None else "  p99: no figures",
+        f"  errors: {r['errors']}; nodes at the end: {r['nodes_after']}; server exit: {r['server_exit']}",
+        f"  VERDICT: {'PASS' if r['pass'] else 'FAIL'}"])
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--minutes", type=float, default=30, help="measured minutes, after the warm-up")
     ap.add_argument("--warmup", type=float, default=5, help="minutes of warm-up, not measured (0: none)")
+    ap.add_argument("--think", type=float, default=THINK_S,
+                    help="mean seconds each session pauses before each call of its loop (uniform, 0.5-1.5x): an "
+                    "agent's pace; 0: the closed loop, every session calling back to back (the server saturated)")
     ap.add_argument("--sessions", type=int, default=32)
     ap.add_argument("--nodes", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=1)
@@ -258,8 +299,10 @@ def main() -> int:
         m = Minutes(start, cold)
         rss: list[tuple[float, int]] = [(cold - start, rss_kib(pid))]
         cpu: list[tuple[float, float, float]] = [(cold - start, cpu_s(pid), time.process_time())]  # server, client
+        load: list[tuple[float, float]] = []  # the machine's 1-minute load average: was it quiet?
         threads = [threading.Thread(target=session_loop, args=(srv.port, k, str(project), ids, stop, m, args.seed,
-                                                               ids[k::args.sessions] if args.warmup else None))
+                                                               ids[k::args.sessions] if args.warmup else None,
+                                                               args.think))
                    for k in range(args.sessions)]
         for t in threads:
             t.start()
@@ -270,6 +313,7 @@ def main() -> int:
                 time.sleep(min(2.0, max(0.0, end - time.monotonic())))
                 rss.append((time.monotonic() - start, rss_kib(pid)))
                 cpu.append((rss[-1][0], cpu_s(pid), time.process_time()))
+                load.append((rss[-1][0], os.getloadavg()[0]))
                 if next_heap is not None and rss[-1][0] >= next_heap:
                     os.kill(pid, signal.SIGUSR1)
                     next_heap += args.heap_every * 60
@@ -300,6 +344,7 @@ def main() -> int:
                 "client_cpu": round(client / span, 2) if client is not None else None,
                 "server_cpu_ms_per_op": round(server * 1000 / (len(lat) * span / 60), 2) if server and lat else None,
                 "rss_mib_at_end": round(at_end[-1] / 1024, 1) if at_end else None,
+                "load_average_at_end": next((round(v, 2) for t, v in reversed(load) if t <= (k + 1) * 60), None),
                 "p99_ms_by_kind": {kind: round(pct(v, 99) * 1000, 1)
                                    for (mk, kind), v in sorted(m.by_kind.items()) if mk == k},
                 **({"stalls": stalls[k]} if k in stalls else {})}
@@ -316,7 +361,7 @@ def main() -> int:
         "sessions": args.sessions, "nodes": args.nodes, "minutes": args.minutes,
         "nodes_after": nodes_after, "ops": m.ops, "errors": len(m.errors), "error_samples": m.errors[:10],
         "stale_refusals_retried": m.refused, "server_exit": code,
-        "warmup_minutes": args.warmup,
+        "warmup_minutes": args.warmup, "think_s": args.think,
         "warmup_steps_done_at_s": (round(max(m.warm_done) - cold, 1)
                                    if args.warmup and len(m.warm_done) == args.sessions else None), "load_average_at_end": os.getloadavg(),
         "rss_growth_after_minute_one": round(rss_growth, 4) if rss_growth is not None else None,
@@ -334,6 +379,7 @@ def main() -> int:
     print(text)
     if args.out:
         Path(args.out).write_text(text + "\n")
+    print(verdict(result, args.think), file=sys.stderr)
     return 0 if result["pass"] else 1
 
 

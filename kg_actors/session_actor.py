@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import sys
 import time
 from collections.abc import Callable
@@ -22,7 +23,7 @@ from typing import Any
 
 import trio
 
-from . import actor
+from . import actor, session_saves
 from . import session_messages as m
 from .core import constants as C
 from .core.errors import KGError, SessionUnknown
@@ -50,6 +51,7 @@ class Registry:
         # Per session, the frozen (preloaded, seen) sets its views share until either changes: a
         # long session has seen thousands of nodes, and every call asks for a view.
         self._frozen: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
+        self._to_hold: set[str] = set()  # sids whose text the save in flight makes, to keep
 
     def note_changed(self, msg: m.SessionMessage[Any], result: object) -> None:
         """After a message that may have changed sessions: which ones the next save re-serializes."""
@@ -391,30 +393,40 @@ class Registry:
 
     def snapshot(self) -> bytes:
         """sessions.json's bytes (as files.dump_json(..., indent=None) would write them)."""
-        return "".join(self.snapshot_chunks()).encode("utf-8")
+        text, made = session_saves.encode(self.snapshot_parts())
+        self.hold(made)
+        return text.encode("utf-8")
 
-    def snapshot_chunks(self) -> list[str]:
-        """sessions.json's text in pieces, each session's JSON one piece, for writing as they come.
+    def snapshot_parts(self) -> list[session_saves.Part]:
+        """sessions.json's pieces as of now, for a thread to encode and write (session_saves.py): each
+        session's text as last saved, or its record detached, for those that changed since.
 
-        Never joined: at 32 sessions that have seen 1,000 nodes the file is ~6 MB, and a joined copy
-        and its encoding (two more blocks that size every save tick, freed a moment later) left malloc
-        holding free memory that grew with the run (bench/RESULTS-soak.md)."""
+        A session that changed on this save and the last is busy: its text would only be made anew
+        next time, so it is not held (at 32 busy sessions ~5 MB, each block replaced every tick)."""
         changed, self._changed = self._changed, set()
         hot, self._hot = self._hot, (changed or set())
         held_now: dict[str, str] = {}
-        out = ["{"]
+        self._to_hold = set()
+        parts: list[session_saves.Part] = []
         for sid, s in self.sessions.items():
             text = self._saved_json.get(sid)
+            keep = changed is None or sid not in changed or sid not in hot
             if text is None or changed is None or sid in changed:
-                text = json.dumps(s.to_json(), ensure_ascii=False)
-            # A session that changed on this save and the last is busy: its text would only be made
-            # anew next time, so it is not held (at 32 busy sessions ~5 MB, each block replaced every tick).
-            if changed is None or sid not in changed or sid not in hot:
+                parts.append((sid, session_saves.detached(s.to_json())))
+                if keep:
+                    self._to_hold.add(sid)
+                continue
+            if keep:
                 held_now[sid] = text
-            out.extend((f"{', ' if len(out) > 1 else ''}{json.dumps(sid, ensure_ascii=False)}: ", text))
+            parts.append((sid, text))
         self._saved_json = held_now  # expired sessions drop out here
-        out.append("}")
-        return out
+        return parts
+
+    def hold(self, made: dict[str, str]) -> None:
+        """The texts a save encoded, of the sessions the snapshot chose to hold (a session changed
+        since is in `_changed`, so its held text is not used again)."""
+        self._saved_json.update((sid, text) for sid, text in made.items() if sid in self._to_hold)
+        self._to_hold = set()
 
 
 # How the registry answers each message (Save is the loop's own).
@@ -447,27 +459,38 @@ async def run_session_registry(
     mailbox = actor.Mailbox[m.SessionMessage[Any]]("session registry")
     task_status.started(SessionHandle(mailbox))
 
-    async def save() -> None:
-        chunks = registry.snapshot_chunks()
+    # One writer of the file: saves are asked of it in order (the tick's without waiting for it).
+    to_saver, saver_inbox = trio.open_memory_channel[tuple[float | None, Callable[[], None]]](math.inf)
+
+    async def write_snapshot() -> None:
+        parts = registry.snapshot_parts()  # on the loop, between two messages: consistent
+        registry.dirty = False  # what changes while the thread writes makes it dirty again
         try:
-            await trio.to_thread.run_sync(files.write_atomic_chunks, path, chunks, False)
-            registry.dirty = False
+            registry.hold(await trio.to_thread.run_sync(session_saves.write, path, parts))
         except OSError as exc:
+            registry.dirty = True
             log.error("could not save %s: %s (retried on the tick)", path, exc)
 
-    async def save_all(now: float) -> None:
-        if registry.dirty:
-            await save()
-        for event_path, data in registry.tool_events.dirty(now):
-            try:
-                await trio.to_thread.run_sync(files.write_atomic, event_path, data, False)
-            except OSError as exc:
-                log.error("could not save %s: %s", event_path, exc)
+    async def saver() -> None:
+        async for now, done in saver_inbox:
+            if registry.dirty:
+                await write_snapshot()
+            for event_path, data in registry.tool_events.dirty(now) if now is not None else ():
+                try:
+                    await trio.to_thread.run_sync(files.write_atomic, event_path, data, False)
+                except OSError as exc:
+                    log.error("could not save %s: %s", event_path, exc)
+            done()
+
+    async def save() -> None:
+        saved = trio.Event()
+        to_saver.send_nowait((None, saved.set))
+        await saved.wait()
 
     async def handle(msg: m.SessionMessage[Any]) -> None:
-        if isinstance(msg, m.Save):
-            await save_all(msg.now if msg.now is not None else clock())
-            msg.reply.set(None)
+        if isinstance(msg, m.Save):  # the tick's: the registry goes on answering while the file is written
+            reply = msg.reply
+            to_saver.send_nowait((msg.now if msg.now is not None else clock(), lambda: reply.set(None)))
             return
         try:
             result = HANDLERS[type(msg)](registry, msg)
@@ -488,11 +511,13 @@ async def run_session_registry(
             await save()
 
     try:
-        # Every message is quick, so what is queued is handled in one round.
-        async for first in mailbox.receive:
-            for msg in mailbox.burst(first):
-                await handle(msg)
-        if registry.dirty:
-            await save()
+        async with trio.open_nursery() as saving:  # the saves asked for: finished before the registry ends
+            saving.start_soon(saver)
+            # Every message is quick, so what is queued is handled in one round.
+            async for first in mailbox.receive:
+                for msg in mailbox.burst(first):
+                    await handle(msg)
+            await save()  # what is dirty at the end (nothing: no write)
+            to_saver.close()
     finally:
         mailbox.drain_stopped()

@@ -91,3 +91,51 @@ def test_a_session_changed_save_after_save_is_not_held_and_one_gone_quiet_is(mon
     serialized.clear()
     registry.snapshot()
     assert serialized == []  # and held from then on
+
+
+async def test_the_registry_answers_while_the_ticks_save_is_written_and_saves_what_changed_meanwhile(tmp_path,
+                                                                                                     monkeypatch):
+    """The tick's save encodes and writes in a thread beside the registry's loop (session_saves.py):
+    hooks and tool calls are answered meanwhile, the file holds the sessions as of the save's start,
+    and what changed during it is saved by the next one."""
+    import json
+    import threading
+
+    import trio
+
+    from kg_actors import session_saves
+    from kg_actors.session_actor import run_session_registry
+
+    path = tmp_path / "sessions.json"
+    release, writing = threading.Event(), threading.Event()
+    real_write = session_saves.write
+
+    def held_write(p, parts):
+        writing.set()
+        assert release.wait(10), "the test never let the write go"
+        return real_write(p, parts)
+
+    async with trio.open_nursery() as nursery:
+        sessions = await nursery.start(run_session_registry, path, {})
+        view = await sessions.register(project_path=None, harness="claude-code", now=1.0)
+        await sessions.mark_seen(sid=view.sid, ids=["before"], via="read", at=2.0)
+        monkeypatch.setattr(session_saves, "write", held_write)
+        saved = trio.Event()
+
+        async def tick():
+            await sessions.save(now=3.0)
+            saved.set()
+
+        nursery.start_soon(tick)
+        await trio.to_thread.run_sync(writing.wait)  # the save's thread is in the write
+        # Answered while the file is being written: the registry does not wait for it.
+        await sessions.mark_seen(sid=view.sid, ids=["during"], via="read", at=4.0)
+        assert (await sessions.get(sid=view.sid)).seen == {"before", "during"}
+        assert not saved.is_set()
+        release.set()
+        await saved.wait()
+        on_disk = json.loads(path.read_text())[view.sid]
+        assert set(on_disk["seen_at"]) == {"before"}  # as of the save's start, whole
+        await sessions.save(now=5.0)  # the change made meanwhile kept the registry dirty
+        assert set(json.loads(path.read_text())[view.sid]["seen_at"]) == {"before", "during"}
+        sessions.close()
