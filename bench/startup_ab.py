@@ -85,6 +85,7 @@ async def start_once(kg: str, base: Path, fresh: bool, nodes: int,
             await driver.open_session(rpc, str(project))
             first = (time.perf_counter() - t0, cpu_seconds(proc.pid))
             if linger:
+                await asyncio.sleep(1.5)  # past the longest a first index build waits to be asked for
                 await driver.wait_idle(proc.pid, limit=120.0)
         finally:
             await rpc.aclose()
