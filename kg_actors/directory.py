@@ -238,6 +238,6 @@ class GraphDirectory:
 
 async def _keep_terms(handle: GraphHandle, path: Path) -> None:
     """Once the start's burst is over (the search index is in), write debt's terms down for the next start."""
-    await handle.index_built()
+    await handle.view()
     snapshot = handle.snapshot()
     await trio.to_thread.run_sync(lambda: term_cache.write(path, debt.term_rows(snapshot)))

@@ -61,13 +61,6 @@ from .storage import files, journal
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-# The longest a loaded graph's first index build waits for something to need it (_build_index). Short:
-# until the index is in, a hook recalls nothing from the graph and a write gets no duplicate hint.
-INDEX_HOLD_SECONDS = 1.0
-# Only a graph this large holds it: a smaller one's build takes a few tenths of a second at most, and a
-# hook that comes at once finds its index in.
-INDEX_HOLD_MIN_NODES = 2_000
-
 
 class GraphState:
     """What the actor owns. Every handler is synchronous: no await inside a message."""
@@ -486,14 +479,9 @@ async def _apply(state: GraphState, to_writer: ToWriter, reply: actor.ReplySlot[
 
 
 async def _build_index(handle: GraphHandle, graph: GraphSnapshot, scope: trio.CancelScope) -> None:
-    # Not deferred to an idle loop: that moved its GIL time into the first seconds of hook replies (idle p99
-    # 4.7 -> 18-31 ms in bench/hooks_bench.py). It waits only until something needs it: the first full read
-    # (which it would otherwise slow by its GIL share: ~0.05-0.1 s of a start's first kg_read(cwd)), a view
-    # that waits for it, a hook that found none (hooks answer silently meanwhile), or INDEX_HOLD_SECONDS.
+    # At once, not deferred to an idle loop: deferring a 10,000-node build moved its GIL time into the first
+    # seconds of hook replies (idle p99 4.7 -> 18-31 ms in bench/hooks_bench.py) and bought no measurable start-up.
     with scope:
-        if len(graph.nodes) >= INDEX_HOLD_MIN_NODES:
-            with trio.move_on_after(INDEX_HOLD_SECONDS):
-                await handle._index_wanted.wait()
         index = await trio.to_thread.run_sync(search.SearchIndex.build, graph, abandon_on_cancel=True)
         try:
             await handle.install_index(index)

@@ -33,20 +33,10 @@ class GraphHandle:
     _mailbox: actor.Mailbox[m.GraphMessage[Any]]
     _index_ready: trio.Event
     _outlet: Outlet
-    _index_wanted: trio.Event = attrs.field(factory=trio.Event)
 
     @property
     def index_ready(self) -> bool:
         return self._index_ready.is_set()
-
-    def want_index(self) -> None:
-        """Start the first index build now: it waits (graph_actor.INDEX_HOLD_SECONDS at most) for a use
-        that needs it, so that a start's first kg_read(cwd) does not share the interpreter with it."""
-        self._index_wanted.set()
-
-    async def index_built(self) -> None:
-        """Until the first index is in (without asking for it sooner)."""
-        await self._index_ready.wait()
 
     async def close(self) -> None:
         """Stop taking messages; the actor saves what is dirty and exits."""
@@ -54,7 +44,6 @@ class GraphHandle:
 
     async def view(self) -> GraphView:
         """The current view (`current`) with the search index in place (waits for its first build)."""
-        self.want_index()
         await self._index_ready.wait()
         return await self.current()
 

@@ -127,7 +127,6 @@ async def _nudge(floor: Floor, view: SessionView, harness: profiles.Harness, too
     probe = os.path.basename(needle) if kind == "read" else needle
     for _, handle, gview in await views_of(floor, view):
         if not handle.index_ready or gview.index is None:
-            handle.want_index()  # its build waits no longer
             return None  # while the first index builds, stay silent rather than scan the graph
         if touches.mentions(gview.graph, probe, gview.index):
             return None

@@ -144,7 +144,6 @@ async def _full_read(floor: Floor, view: SessionView, notices: list[str]) -> lis
     for lvl, handle in await floor.levels_of(view):
         parts.append(floor.views.level_part(handle.key, await handle.current(), lvl, preloaded, now))
         debt_lines[lvl] = debt.debt_line(await handle.debt(now=now))
-        handle.want_index()  # rendered: a first index build held for this read may start (graph_actor.py)
         unreadable = floor.directory.unreadable(handle.key)
         if unreadable:  # the level is served empty: say why, and how to get it back
             notices.append(f"The {lvl} memory could not be loaded: {unreadable}")

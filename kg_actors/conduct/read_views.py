@@ -100,7 +100,6 @@ def indexed(views: list[LevelView]) -> dict[str, tuple[GraphSnapshot, SearchInde
     out = {}
     for lvl, handle, view in views:
         if not handle.index_ready or view.index is None:
-            handle.want_index()  # a hook needs it: its build waits no longer
             return None
         out[lvl] = (view.graph, view.index)
     return out
