@@ -15,7 +15,8 @@ room left when the machine is busy, and a minute's p99 is what a call costs plus
 is saturated, and each MCP call (one at a time, hook_priority.py) waits behind the ~31 others, so a
 minute's p99 is its queue's, 32 times an operation's cost, and moves with whatever CPU the machine
 leaves the server that minute (the closed loop's minutes ran 95-265 operations a second with the
-CPU per operation flat at 3.3-4.8 ms: bench/RESULTS-soak.md). Both are reported; the rule is the same.
+CPU per operation at 3.3-4.8 ms on a shared machine; a quiet 30-minute run shows it rising
+with the run's length: bench/RESULTS-soak.md). Both are reported; the rule is the same.
 
 Warm-up first (--warmup minutes, not measured): each session reads all 1,000 nodes (kg_read ids,
 50 at a time) and then runs the loop. What the server holds per session and per node fills to its
