@@ -29,7 +29,8 @@ later minute's p99 is within 1.5x of that minute's; no errors (a NOT WRITTEN ref
 rewrite is the optimistic-write rule working, counted apart, and retried once with the node as
 shown). The warm-up's own minutes and the growth from the cold start are reported beside. Each
 minute also says what the server's loop stood still for (kg_actors/debug_stalls.py: its steps of
-20 ms or more, its collections), so a minute whose p99 jumps can be explained. The verdict is
+20 ms or more, its collections), and how fast the host itself ran (a fixed probe's CPU time, every 10 s,
+and the CPU the hypervisor stole), so a minute whose p99 jumps can be explained. The verdict is
 printed last, on stderr.
 
     .venv/bin/python bench/soak.py --warmup 5 --minutes 30 --out bench/soak-30min.json
@@ -108,6 +109,26 @@ def stall_minutes(path: Path, wall_start: float) -> dict[int, dict]:
         row["loop_idle"] = round(row["loop_idle"] / seconds, 3)
         row["long_steps_s"] = round(row["long_steps_s"], 2)
     return out
+
+
+def host_probe_ms() -> float:
+    """A fixed piece of pure-Python work, timed in this thread's own CPU time: the host's speed.
+
+    The server's CPU per operation can move because the server does more or because the machine runs
+    slower (this host's speed drifts by the hour); a probe that never changes tells the two apart. ~10 ms.
+    """
+    t = time.thread_time()
+    total = 0
+    for i in range(200_000):
+        total += i
+    return (time.thread_time() - t) * 1000
+
+
+def steal_s() -> float:
+    """The machine's CPU time stolen by the hypervisor so far (all CPUs), from /proc/stat."""
+    with open("/proc/stat") as f:
+        fields = f.readline().split()
+    return int(fields[8]) / os.sysconf("SC_CLK_TCK") if len(fields) > 8 else 0.0
 
 
 def tool(client: LeanClient, name: str, args: dict) -> tuple[str, bool]:
@@ -245,6 +266,7 @@ def verdict(r: dict, think: float) -> str:
     loads = [p["load_average_at_end"] for p in r["per_minute"] if p.get("load_average_at_end") is not None]
     rss, p99 = r["rss_growth_after_minute_one"], r["worst_p99_over_minute_one"]
     first = r["per_minute"][0]["p99_ms"] if r["per_minute"] else None
+    probes = [p["host_probe_ms"] for p in r["per_minute"] if p.get("host_probe_ms") is not None]
     return "\n".join([
         f"soak: .venv/bin/python {r['command']}",
         f"  load: {'paced, each session thinks ~%g s before each call' % think if think else 'closed loop (no think time)'}; "
@@ -254,6 +276,8 @@ def verdict(r: dict, think: float) -> str:
         f"  p99: worst later minute {p99:.2f}x minute one's {first} ms (rule: at most 1.5x): "
         f"{holds(p99 <= 1.5)}" if p99 is not None else "  p99: no figures",
         f"  errors: {r['errors']}; nodes at the end: {r['nodes_after']}; server exit: {r['server_exit']}",
+        f"  host speed: a fixed probe took {min(probes, default=0):.1f}-{max(probes, default=0):.1f} ms of CPU over the "
+        "minutes (higher: the machine ran slower; the rules do not read it)",
         f"  VERDICT: {'PASS' if r['pass'] else 'FAIL'}"])
 
 
@@ -301,6 +325,7 @@ def main() -> int:
         rss: list[tuple[float, int]] = [(cold - start, rss_kib(pid))]
         cpu: list[tuple[float, float, float]] = [(cold - start, cpu_s(pid), time.process_time())]  # server, client
         load: list[tuple[float, float]] = []  # the machine's 1-minute load average: was it quiet?
+        host: list[tuple[float, float, float]] = []  # (t, probe ms, steal s so far): was the machine as fast?
         threads = [threading.Thread(target=session_loop, args=(srv.port, k, str(project), ids, stop, m, args.seed,
                                                                ids[k::args.sessions] if args.warmup else None,
                                                                args.think))
@@ -315,6 +340,8 @@ def main() -> int:
                 rss.append((time.monotonic() - start, rss_kib(pid)))
                 cpu.append((rss[-1][0], cpu_s(pid), time.process_time()))
                 load.append((rss[-1][0], os.getloadavg()[0]))
+                if not host or rss[-1][0] - host[-1][0] >= 10:
+                    host.append((rss[-1][0], host_probe_ms(), steal_s()))
                 if next_heap is not None and rss[-1][0] >= next_heap:
                     os.kill(pid, signal.SIGUSR1)
                     next_heap += args.heap_every * 60
@@ -335,6 +362,7 @@ def main() -> int:
         lat = m.lat[k]
         at_end = [kib for t, kib in rss if t <= (k + 1) * 60]
         within = [c for c in cpu if k * 60 <= c[0] <= (k + 1) * 60]
+        probes = [h for h in host if k * 60 <= h[0] <= (k + 1) * 60]
         span = (within[-1][0] - within[0][0]) if len(within) > 1 else 0.0
         server = (within[-1][1] - within[0][1]) if span else None
         client = (within[-1][2] - within[0][2]) if span else None
@@ -346,6 +374,10 @@ def main() -> int:
                 "server_cpu_ms_per_op": round(server * 1000 / (len(lat) * span / 60), 2) if server and lat else None,
                 "rss_mib_at_end": round(at_end[-1] / 1024, 1) if at_end else None,
                 "load_average_at_end": next((round(v, 2) for t, v in reversed(load) if t <= (k + 1) * 60), None),
+                # The host's speed over the minute: the fixed probe's median CPU ms (higher: a slower machine),
+                # and the CPU seconds the hypervisor took from this machine's cores.
+                "host_probe_ms": (round(sorted(h[1] for h in probes)[len(probes) // 2], 2) if probes else None),
+                "steal_s": (round(probes[-1][2] - probes[0][2], 2) if len(probes) > 1 else None),
                 "p99_ms_by_kind": {kind: round(pct(v, 99) * 1000, 1)
                                    for (mk, kind), v in sorted(m.by_kind.items()) if mk == k},
                 **({"stalls": stalls[k]} if k in stalls else {})}
