@@ -63,21 +63,11 @@ class TermOrders:
     def __contains__(self, term: object) -> bool:
         return term in self._held
 
-    def __len__(self) -> int:
-        return len(self._held)
-
     def terms(self) -> Iterator[str]:
         return iter(self._held)
 
-    def numbers(self, term: str, limit: int | None = None) -> list[int] | None:
-        """The first `limit` holders' numbers (all when None); None when the term has no order kept."""
-        held = self._held.get(term)
-        if held is None:
-            return None
-        return list(held.numbers if limit is None else held.numbers[:limit])
-
     def ids(self, term: str, limit: int | None = None) -> list[str] | None:
-        """`numbers`, as ids."""
+        """The first `limit` holders' ids (all when None); None when the term has no order kept."""
         held = self._held.get(term)
         if held is None:
             return None
@@ -96,9 +86,6 @@ class TermOrders:
                 counts.append(count)
                 sizes.append(1)
         self._held[term] = _Order(array("I", [n for n, _ in ranked]), counts, sizes)
-
-    def drop(self, term: str) -> None:
-        self._held.pop(term, None)
 
     def index_of(self, term: str, number: int, count: int) -> int:
         """Where holder `number` (held with this count) stands in the term's order, 0 first."""
