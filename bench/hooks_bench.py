@@ -79,6 +79,19 @@ def mcp(client: httpx.Client, url: str, tool: str, args: dict) -> str:
     return "\n".join(c["text"] for c in result["content"] if c.get("type") == "text")
 
 
+def session_bootstrap(client: httpx.Client, url: str, payload: dict, reference: bool) -> str:
+    """SessionStart as each server's own hook calls it (payload: the hook's, `source` included); the preload's text."""
+    if reference:  # its hook script GETs the endpoint with the payload's fields
+        r = client.get(url + "/api/session_bootstrap", timeout=120, params={
+            "project_path": payload["cwd"], "claude_session_id": payload["session_id"],
+            "source": payload["source"], "transcript_path": payload["transcript_path"]})
+        r.raise_for_status()
+        return r.json().get("context") or r.json().get("text", "")
+    r = client.post(url + "/api/session_bootstrap", json=payload, timeout=120)
+    r.raise_for_status()
+    return r.json()["hookSpecificOutput"]["additionalContext"]
+
+
 class RefServer:
     """The reference (kg-memory 0.17.0 in .bench/ref-venv, see bench/setup_reference.sh), as ServerProcess is ours."""
 
@@ -185,16 +198,7 @@ class Site:
         return time.monotonic() - t
 
     def bootstrap(self, client: httpx.Client, payload: dict) -> str:
-        """SessionStart as each server's own hook calls it; the preload's text."""
-        if self.reference:  # its hook script GETs the endpoint with the payload's fields
-            r = client.get(self.srv.url + "/api/session_bootstrap", timeout=120, params={
-                "project_path": payload["cwd"], "claude_session_id": payload["session_id"],
-                "source": payload["source"], "transcript_path": payload["transcript_path"]})
-            r.raise_for_status()
-            return r.json().get("context") or r.json().get("text", "")
-        r = client.post(self.srv.url + "/api/session_bootstrap", json=payload, timeout=120)
-        r.raise_for_status()
-        return r.json()["hookSpecificOutput"]["additionalContext"]
+        return session_bootstrap(client, self.srv.url, payload, self.reference)
 
     def session(self, client: httpx.Client, i: int, full_read: bool = True) -> dict:
         claude_sid = f"bench-claude-{i}-{SEED}"

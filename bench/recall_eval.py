@@ -56,6 +56,8 @@ BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
 sys.path.insert(0, str(BENCH))
 
+from hooks_bench import RefServer, session_bootstrap  # noqa: E402
+
 from kg_actors.testing import ServerProcess  # noqa: E402
 
 MCP_HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
@@ -85,7 +87,6 @@ class Eval:
         self.base = base
         self.reference = server == "ref"
         if self.reference:
-            from hooks_bench import RefServer
             self.srv = RefServer(base)
         else:
             self.srv = ServerProcess(base, {"KG_LOG_LEVEL": "WARNING"})
@@ -144,7 +145,8 @@ class Eval:
         transcript = self.transcripts / f"{claude_sid}.jsonl"
         transcript.write_text("")
         base = {"session_id": claude_sid, "transcript_path": str(transcript), "cwd": self.project}
-        context = self.bootstrap(client, base)
+        context = session_bootstrap(client, self.srv.url, {**base, "hook_event_name": "SessionStart",
+                                                            "source": "startup"}, self.reference)
         kg_sid = re.search(r"session_id: ([0-9a-f]{8})", context).group(1)
         text = mcp(client, self.srv.url, "kg_read", {"session_id": kg_sid})
         shown = context + "\n" + text
@@ -152,19 +154,6 @@ class Eval:
             text = mcp(client, self.srv.url, "kg_read", {"session_id": kg_sid, "more": True})
             shown += "\n" + text
         return base, shown
-
-    def bootstrap(self, client: httpx.Client, base: dict) -> str:
-        """SessionStart as each server's own hook sends it: the preload's text."""
-        if self.reference:  # its hook GETs the endpoint with the payload's fields
-            r = client.get(self.srv.url + "/api/session_bootstrap", params={
-                "project_path": base["cwd"], "claude_session_id": base["session_id"], "source": "startup",
-                "transcript_path": base["transcript_path"]})
-            r.raise_for_status()
-            return r.json().get("context") or r.json().get("text", "")
-        r = client.post(self.srv.url + "/api/session_bootstrap", json={**base, "hook_event_name": "SessionStart",
-                                                                         "source": "startup"})
-        r.raise_for_status()
-        return r.json()["hookSpecificOutput"]["additionalContext"]
 
     def in_context(self, node_id: str, shown: str) -> bool:
         """The full read (or the preload) already showed this lesson's gist."""
