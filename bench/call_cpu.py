@@ -1,11 +1,13 @@
 """The server's CPU per tool call (utime + stime of `kg serve` from /proc, all its threads) on a 10,000-node
 store: a figure that other work on a shared machine moves far less than a latency does.
 
-    .venv/bin/python bench/call_cpu.py KIND [COUNT] [--bin DIR]   # KIND: put, read (5 ids), search
+    .venv/bin/python bench/call_cpu.py KIND [COUNT] [--bin DIR] [--nodes N]   # KIND: put, read (5 ids), search
 
---bin: the folder holding the `kg` to run (default: this checkout's .venv/bin), for A/B runs of two builds
-with one client. After 30 warm-up calls and 8 s idle, COUNT calls (default 200) one after another; prints
-the CPU per call and the calls' wall p50/p99.
+--bin: the venv's bin folder whose `python -m kg_actors serve` runs (default: this checkout's .venv/bin), for
+A/B runs of two builds with one client (before 2026-12-02 05:10 UTC it only set PATH, and the server ran the
+client's own build whatever --bin said). --nodes: the project's size (default 10,000; 500 is the issue's
+small store). After 30 warm-up calls and 8 s idle, COUNT calls (default 200) one after another; prints the
+CPU per call and the calls' wall p50/p99.
 """
 
 from __future__ import annotations
@@ -32,13 +34,14 @@ def main() -> None:
     ap.add_argument("kind", choices=["put", "read", "search"])
     ap.add_argument("count", type=int, nargs="?", default=200)
     ap.add_argument("--bin", default=str(BENCH.parent / ".venv" / "bin"))
+    ap.add_argument("--nodes", type=int, default=10_000)
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        srv = ServerProcess(Path(tmp), {"KG_LOG_LEVEL": "WARNING", "PATH": f"{args.bin}:{os.environ['PATH']}"})
+        srv = ServerProcess(Path(tmp), {"KG_LOG_LEVEL": "WARNING"}, python=str(Path(args.bin) / "python"))
         proj = Path(srv.project("bench-app"))
         rng, now = random.Random(5), time.time()
         user = workload.make_graph(rng, workload.USER_NODES, workload.USER_ACTIVE, now, None)
-        project = workload.make_graph(rng, 10_000, workload.ACTIVE_PROJECT, now, str(proj))
+        project = workload.make_graph(rng, args.nodes, workload.ACTIVE_PROJECT, now, str(proj))
         write_store(srv.store, user, {"bench-app": project})
         srv.start()
         try:
@@ -78,7 +81,7 @@ async def _calls(srv: ServerProcess, proj: Path, project: dict, kind: str, count
         wall.append(reply.seconds * 1000)
     spent = _cpu(pid) - before
     wall.sort()
-    print(f"{kg_bin} {kind}: server CPU {1000 * spent / count:.2f} ms/call; wall p50 {wall[len(wall) // 2]:.1f} "
+    print(f"{kg_bin} {kind}, N = {len(project['nodes'])}: server CPU {1000 * spent / count:.2f} ms/call; wall p50 {wall[len(wall) // 2]:.1f} "
           f"p99 {wall[int(len(wall) * 0.99)]:.1f} ms ({count} calls)")
     await rpc.aclose()
 

@@ -29,7 +29,8 @@ def free_port() -> int:
 class ServerProcess:
     """A `kg serve` subprocess with a temporary HOME and KG_HOME."""
 
-    def __init__(self, base: Path, extra_env: dict | None = None):
+    def __init__(self, base: Path, extra_env: dict | None = None, python: str | None = None):
+        self.python = python or sys.executable  # another build's interpreter, for a bench's A/B
         self.home = base / "home"
         self.store = base / "store"
         self.home.mkdir(parents=True, exist_ok=True)
@@ -52,7 +53,7 @@ class ServerProcess:
 
     def start(self, *args: str) -> ServerProcess:
         log = open(self.log, "ab")
-        self.proc = subprocess.Popen([sys.executable, "-m", "kg_actors", "serve", *args], env=self.env,
+        self.proc = subprocess.Popen([self.python, "-m", "kg_actors", "serve", *args], env=self.env, cwd=self.home,
                                      stdout=log, stderr=log, stdin=subprocess.DEVNULL)
         log.close()
         deadline = time.monotonic() + START_TIMEOUT

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping
 import attrs
 
 from . import constants as C
+from . import search_top
 from .errors import InvalidInput
 from .expand import family_key
 from .ids import is_artifact
@@ -192,6 +193,11 @@ class SearchIndex:
             return self.orders.index_of(term, number, _count(packed))
         return self.ordered(term).index(node_id)
 
+    def holder_numbers(self, term: str) -> Iterable[int]:
+        """The numbers of the nodes holding `term`, in no promised order."""
+        kept = self.orders.numbers(term)
+        return kept if kept is not None else (n for n, _ in self.postings.numbered(term))
+
     def titled_namers(self, term: str) -> list[str]:
         """The ids naming `term` (a word of theirs, or its stem) that hold it in their id or gist."""
         numbers = (n for n, _ in self.id_namers.numbered(term))
@@ -326,7 +332,12 @@ def top_hits(
     `depth` (see `score_terms`) bounds the work per term for callers that want only the best few
     and can live with a count of the matches seen rather than all of them (prompt recall).
     """
-    scores = score_terms(index, terms.all(), depth=depth)
+    found = None
+    if depth is None and limit is not None:  # the best few, exactly: no need to walk every holder
+        n = index.size
+        live = [(t, sharpened(base_idf(df, n)), df) for t in terms.all() if (df := index.df(t)) > 0]
+        found = search_top.best_scores(index, live, limit)
+    scores, matching = found or (score_terms(index, terms.all(), depth=depth), None)
     if limit is not None and limit < len(scores):
         # The limit-th best score, then everything tied with it: ties go by id.
         floor = heapq.nlargest(limit, scores.values())[-1]
@@ -342,7 +353,7 @@ def top_hits(
     meta = _meta_by_hit if len(best) * len(looked) < sum(len(p) for _, _, p in looked) else _meta_by_term
     matched, rarest, titled = meta(best, looked)
     hits = [Hit(nid, scores[nid], matched[nid], rarest[nid], nid in titled, nid in seen) for nid in best]
-    return hits, len(scores)
+    return hits, len(scores) if matching is None else matching
 
 
 def rank(index: SearchIndex, terms: Terms, seen: frozenset[str] = frozenset()) -> list[Hit]:

@@ -74,6 +74,11 @@ class TermOrders:
         names = self._names
         return [names[n] for n in (held.numbers if limit is None else held.numbers[:limit])]
 
+    def numbers(self, term: str) -> array[int] | None:
+        """The holders' numbers in rank order (read only); None when the term has no order kept."""
+        held = self._held.get(term)
+        return None if held is None else held.numbers
+
     def put(self, term: str, holders: Iterable[tuple[int, int]]) -> None:
         """The term's whole order, from its (number, weighted count) holders in any order."""
         ranked = sort_by_rank(holders, self._names)

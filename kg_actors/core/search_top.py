@@ -1,0 +1,124 @@
+"""The best few of a query without walking every holder of its common terms.
+
+`score_terms` walks each term's whole order: at 10,000 nodes a common word has
+thousands of holders, and a kg_search paid for all of them to show fifteen.
+A holder's share of a term falls with its rank (weight / (60 + rank)), so the
+first `depth` holders of each term bound everyone below them: a node not met
+in a term within `depth` gets at most weight / (60 + depth) from it. Walk each
+term to a depth, then score exactly (every term, in query order, as
+`score_terms` adds them) each node whose bound still reaches the best
+`limit`; stop once no node left out can reach them, else go twice as deep.
+The scores kept are bit-identical to the full walk's, so the best `limit`
+and their ties are the same nodes in the same order.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Iterable
+from typing import Protocol
+
+from .constants import SEARCH_RRF_K
+
+START_DEPTH = 64  # the first walk per term; a term held by fewer is walked whole at once
+_MARGIN = 1e-9  # bounds are sums in another order than the scores: a hair of room for rounding
+_EXACT_MAX = 32  # times `limit`: more nodes than this to score exactly, and the walk goes deeper first (measured: 8-64 alike, 1-2 far dearer)
+
+Live = list[tuple[str, float, int]]  # (term, weight, holders) of each term that counts, in query order
+
+
+class Ranked(Protocol):
+    """What this needs of a SearchIndex."""
+
+    def ordered(self, term: str, limit: int | None = None) -> list[str]: ...
+    def rank_of(self, term: str, node_id: str) -> int | None: ...
+    def holder_numbers(self, term: str) -> Iterable[int]: ...
+
+
+def best_scores(index: Ranked, live: Live, limit: int,
+                start_depth: int = START_DEPTH) -> tuple[dict[str, float], int] | None:
+    """Exact scores (as `score_terms` gives them) of every node that can be among the best `limit` or
+    tie the last of them, and how many nodes match at all; None when walking every holder is about as
+    cheap (few holders, or ties that only the whole walk settles): the caller should."""
+    if limit < 1:
+        return None
+    most = max((df for _, _, df in live), default=0)
+    depth = max(start_depth, limit)
+    if sum(df for _, _, df in live) <= 4 * depth * max(1, len(live)):
+        return None
+    while depth < most:
+        found = _at_depth(index, live, limit, depth)
+        if found is not None:
+            return found, _matching(index, [t for t, _, _ in live])
+        depth *= 2
+    return None
+
+
+def _at_depth(index: Ranked, live: Live, limit: int, depth: int) -> dict[str, float] | None:
+    """The exact scores the best `limit` need, if walking each term `depth` deep settles them."""
+    rrf = _rrf(depth + 1)
+    lower: dict[str, float] = {}
+    met: dict[str, int] = {}  # node -> bit per term it was met in
+    ranks: list[dict[str, int]] = []  # per term, the rank of each node met in it
+    get, got = lower.get, met.get
+    for bit, (term, weight, _) in enumerate(live):
+        ranked = index.ordered(term, depth)
+        ranks.append(dict(zip(ranked, range(len(ranked)))))
+        flag = 1 << bit
+        for nid, share in zip(ranked, rrf):
+            lower[nid] = get(nid, 0.0) + weight * share
+            met[nid] = got(nid, 0) | flag
+    # What a term can still give a node not met in it: its share at rank `depth` (0 if walked whole).
+    tail = [weight * rrf[depth] if df > depth else 0.0 for _, weight, df in live]
+    unmet = sum(tail)
+    if len(lower) <= limit:
+        return lower if unmet == 0.0 else None
+    kth = heapq.nlargest(limit, lower.values())[-1]
+    if unmet >= kth - _MARGIN:
+        return None  # a node met nowhere yet could still reach the best
+    full = (1 << len(live)) - 1
+    exact: dict[str, float] = {}
+    partial: list[str] = []  # met in some terms only, and may still reach the best: scored one by one
+    missing: dict[int, float] = {}  # per set of terms met: the most the others can still add
+    for nid, low in lower.items():
+        mask = met[nid]
+        if mask == full:
+            if low >= kth - _MARGIN:
+                exact[nid] = low  # met in every term: summed in query order already
+        else:
+            extra = missing.get(mask)
+            if extra is None:
+                extra = missing[mask] = sum(t for bit, t in enumerate(tail) if not mask >> bit & 1)
+            if low + extra >= kth - _MARGIN:
+                partial.append(nid)
+    if len(partial) > _EXACT_MAX * limit:
+        return None  # deeper is cheaper than scoring these one by one
+    for nid in partial:
+        exact[nid] = _score(index, live, ranks, depth, nid, rrf)
+    return exact
+
+
+def _score(index: Ranked, live: Live, ranks: list[dict[str, int]], depth: int, nid: str,
+           rrf: list[float]) -> float:
+    """One node's score, summed term by term in query order as `score_terms` sums it."""
+    score = 0.0
+    for (term, weight, df), known in zip(live, ranks):
+        rank = known.get(nid)
+        if rank is None and df > depth:
+            rank = index.rank_of(term, nid)
+        if rank is not None:
+            score = score + weight * (rrf[rank] if rank < len(rrf) else 1.0 / (SEARCH_RRF_K + rank))
+    return score
+
+
+def _matching(index: Ranked, terms: list[str]) -> int:
+    """How many nodes hold at least one of `terms`."""
+    holders: set[int] = set()
+    for term in terms:
+        holders.update(index.holder_numbers(term))
+    return len(holders)
+
+
+def _rrf(n: int) -> list[float]:
+    """1/(k + rank) for ranks 0..n-1: the very floats `search._rrf_weights` holds."""
+    return [1.0 / (SEARCH_RRF_K + r) for r in range(n)]
