@@ -81,7 +81,8 @@ async def _calls(srv: ServerProcess, proj: Path, project: dict, kind: str, count
         wall.append(reply.seconds * 1000)
     spent = _cpu(pid) - before
     wall.sort()
-    print(f"{kg_bin} {kind}, N = {len(project['nodes'])}: server CPU {1000 * spent / count:.2f} ms/call; wall p50 {wall[len(wall) // 2]:.1f} "
+    print(f"{kg_bin} {kind}, N = {len(project['nodes'])}: server CPU {1000 * spent / count:.2f} ms/call; "
+          f"wall p50 {wall[len(wall) // 2]:.1f} "
           f"p99 {wall[int(len(wall) * 0.99)]:.1f} ms ({count} calls)")
     await rpc.aclose()
 
