@@ -11,11 +11,13 @@ the tracker's number is charge() of the graph with its moves applied.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Mapping
 from collections.abc import Set as AbstractSet
 
 from .model import Edge, EdgeKey, GraphReader, Node
-from .render import ACTIVE_HEADER, ARCHIVED_HEADER, anchor_line, citation_line, line_cost, node_line, order_clusters
+from .render import (ACTIVE_HEADER, ARCHIVED_HEADER, anchor_line, citation_line, component_order, line_cost,
+                     node_line)
 
 # An edge between two active nodes is cited under whichever end the cluster
 # order renders first, so it is held as a range (shorter id shown .. longer id
@@ -297,22 +299,39 @@ class ChargeTracker:
         if self._exact is None:
             extra = 0
             if self._uneven:
-                active, neighbours = self.active, self._near
-                for node_id in active:
-                    if node_id in neighbours:
-                        continue
-                    mine = neighbours[node_id] = set()
-                    for src, dst, _ in self.graph.unorphaned_incident(node_id):
-                        other = dst if src == node_id else src
-                        if other in active and other != node_id:
-                            mine.add(other)
-                degree = {i: self._live_degree(i) for i in active}
-                pos = {i: n for n, i in enumerate(order_clusters(neighbours, degree))}
+                pos = self._places({end for key in self._uneven for end in key[:2]})
                 for src, dst, _ in self._uneven:
                     shown = dst if pos[src] < pos[dst] else src
                     extra += len(shown) - min(len(src), len(dst))
             self._exact = self.low + extra
         return self._exact
+
+    def _places(self, ends: set[str]) -> dict[str, int]:
+        """Where each of `ends` (active nodes) stands in the render's cluster order, counted within its
+        component. An uneven citation's two ends are neighbours, so only their order inside one
+        component decides which id it shows; components without such an edge need no ordering."""
+        near, active = self._near, self.active
+        places: dict[str, int] = {}
+        for end in ends:
+            if end in places:
+                continue
+            component, stack = {end}, [end]
+            while stack:  # each node's active neighbours, kept in _near until a move drops them
+                node_id = stack.pop()
+                mine = near.get(node_id)
+                if mine is None:
+                    mine = near[node_id] = set()
+                    for src, dst, _ in self.graph.unorphaned_incident(node_id):
+                        other = dst if src == node_id else src
+                        if other in active and other != node_id:
+                            mine.add(other)
+                for other in mine:
+                    if other not in component:
+                        component.add(other)
+                        stack.append(other)
+            degree = {i: self._live_degree(i) for i in component}
+            places.update(zip(component_order(near, degree, component), itertools.count()))
+        return places
 
     def fits(self, limit: int) -> bool:
         """charge <= limit."""

@@ -9,7 +9,7 @@ its newline), and `edge_is_live` is the one predicate both use.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 import attrs
 
@@ -99,29 +99,47 @@ def cluster_order(graph: GraphReader, active_ids: Iterable[str], degree: Mapping
 
 def order_clusters(neighbours: Mapping[str, set[str]], degree: Mapping[str, int]) -> list[str]:
     """cluster_order, given each active node's active neighbours (itself excluded)."""
-
-    def rank(node_id: str) -> tuple[int, str]:
-        return (-degree.get(node_id, 0), node_id)
-
+    rank = _ranker(degree)
     seen: set[str] = set()
     components: list[list[str]] = []
     for seed in sorted(neighbours, key=rank):
-        if seed in seen:
-            continue
-        seen.add(seed)
-        order, frontier = [seed], [seed]
-        while frontier:
-            nxt = []
-            for node_id in frontier:
-                for other in sorted(neighbours[node_id] - seen, key=rank):
-                    if other not in seen:
-                        seen.add(other)
-                        order.append(other)
-                        nxt.append(other)
-            frontier = nxt
-        components.append(order)
+        if seed not in seen:
+            components.append(_spread(seed, neighbours, rank, seen))
     components.sort(key=lambda c: (-len(c), -degree.get(c[0], 0), c[0]))
     return [i for c in components for i in c]
+
+
+def component_order(neighbours: Mapping[str, set[str]], degree: Mapping[str, int],
+                    component: Iterable[str]) -> list[str]:
+    """One connected component's nodes in the order order_clusters gives them (components never
+    share a node, so the order within one does not depend on the others). `neighbours` and `degree`
+    need hold only this component's nodes."""
+    rank = _ranker(degree)
+    return _spread(min(component, key=rank), neighbours, rank, set())
+
+
+def _ranker(degree: Mapping[str, int]) -> Callable[[str], tuple[int, str]]:
+    def rank(node_id: str) -> tuple[int, str]:
+        return (-degree.get(node_id, 0), node_id)
+
+    return rank
+
+
+def _spread(seed: str, neighbours: Mapping[str, set[str]], rank: Callable[[str], tuple[int, str]],
+            seen: set[str]) -> list[str]:
+    """Breadth first from the component's best-ranked node, each frontier's new neighbours by rank."""
+    seen.add(seed)
+    order, frontier = [seed], [seed]
+    while frontier:
+        nxt = []
+        for node_id in frontier:
+            for other in sorted(neighbours[node_id] - seen, key=rank):
+                if other not in seen:
+                    seen.add(other)
+                    order.append(other)
+                    nxt.append(other)
+        frontier = nxt
+    return order
 
 
 def plan_level(graph: GraphReader, anchors: bool = True) -> LevelPlan:

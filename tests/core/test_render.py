@@ -89,3 +89,27 @@ def test_hiding_an_anchor_hides_the_edges_cited_beneath_it():
             assert f"anchor_{under[-2:]}/" in line  # each citation still sits under its own anchor
     hidden = sum(1 for i in range(10) if f"  archived-node-{i:02d}" not in text)
     assert f"{hidden} archived anchor(s) and {5 * hidden} edge(s) hidden" in "\n".join(text)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 11), st.integers(0, 11)), max_size=24),
+       st.dictionaries(st.integers(0, 11), st.integers(0, 4)))
+def test_a_components_order_alone_is_its_order_among_all(links, degrees):
+    """ChargeTracker orders only the components an uneven citation sits in: each must come out as in the whole order."""
+    ids = [f"n{k:02d}" for k in range(12)]
+    neighbours: dict[str, set[str]] = {i: set() for i in ids}
+    for a, b in links:
+        if a != b:
+            neighbours[ids[a]].add(ids[b])
+            neighbours[ids[b]].add(ids[a])
+    degree = {ids[k]: d for k, d in degrees.items()}
+    whole = render.order_clusters(neighbours, degree)
+    for member in ids:
+        component, stack = {member}, [member]
+        while stack:
+            for other in neighbours[stack.pop()] - component:
+                component.add(other)
+                stack.append(other)
+        alone = render.component_order({i: neighbours[i] for i in component},
+                                       {i: d for i, d in degree.items() if i in component}, component)
+        assert alone == [i for i in whole if i in component]
