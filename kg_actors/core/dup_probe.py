@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Generator
 
-from .search import SearchIndex, _rrf_weights, base_idf, node_postings, sharpened
+from . import rrf
+from .search import SearchIndex, node_postings, term_weight
 
 # Bounds are compared with this much slack, so a float's last bit never drops a node that reaches the floor.
 _SLACK = 1e-9
@@ -30,7 +31,7 @@ def weights(index: SearchIndex, probe: tuple[str, ...], exclude: str) -> list[tu
     out = []
     for pos, term in enumerate(probe):
         df = index.df(term) - (term in own)
-        weight = sharpened(base_idf(df, n)) if df > 0 else 0.0
+        weight = term_weight(df, n)
         if weight > 0:
             out.append((pos, term, weight))
     return out
@@ -64,10 +65,10 @@ def probe_steps(index: SearchIndex, probe: tuple[str, ...], exclude: str, depth:
     """Scores, as score_terms(index, probe, exclude, depth) gives them, of every node scoring `floor`
     or more (and maybe a few just under); yields after every `per_step` terms."""
     terms = sorted(weights(index, probe, exclude), key=lambda t: (-t[2], t[0]))
-    rrf = _rrf_weights(depth + 1)
+    shares = rrf.weights(depth + 1)
     rest = [0.0] * (len(terms) + 1)  # rest[i]: the most the terms after the i-th can add to any node
     for i in range(len(terms) - 1, -1, -1):
-        rest[i] = rest[i + 1] + terms[i][2] * rrf[0]
+        rest[i] = rest[i + 1] + terms[i][2] * shares[0]
     reach = floor * (1 - _SLACK)
     parts: dict[str, list[tuple[int, float]]] = {}  # node -> (probe position, its term's share)
     partial: dict[str, float] = {}
@@ -78,7 +79,7 @@ def probe_steps(index: SearchIndex, probe: tuple[str, ...], exclude: str, depth:
         left = rest[i + 1] * (1 + _SLACK)
         if live is None:
             for r, nid in enumerate(_scan(index, term, depth, exclude)):
-                share = weight * rrf[r]
+                share = weight * shares[r]
                 parts.setdefault(nid, []).append((pos, share))
                 partial[nid] = partial.get(nid, 0.0) + share
             if left < reach:  # a node not seen yet can no longer reach the floor
@@ -88,7 +89,7 @@ def probe_steps(index: SearchIndex, probe: tuple[str, ...], exclude: str, depth:
             for nid in live:
                 r = _rank(index, term, nid, depth, ranker)
                 if r is not None:
-                    share = weight * rrf[r]
+                    share = weight * shares[r]
                     parts[nid].append((pos, share))
                     partial[nid] += share
             live = {nid for nid in live if partial[nid] + left >= reach}

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 import attrs
 
 from . import constants as C
-from . import search_top
+from . import rrf, search_top
 from .errors import InvalidInput
 from .expand import family_key
 from .ids import is_artifact
@@ -71,6 +71,11 @@ def base_idf(df: int, n: int) -> float:
 
 def sharpened(idf: float) -> float:
     return idf ** C.SEARCH_IDF_SHARPNESS if idf > 0 else 0.0
+
+
+def term_weight(df: int, n: int) -> float:
+    """What a term weighs in a graph of `n` nodes, `df` of which hold it (0 when none does)."""
+    return sharpened(base_idf(df, n)) if df > 0 else 0.0
 
 
 class SearchIndex:
@@ -239,17 +244,9 @@ class Hit:
     seen: bool = False
 
 
-_rrf: list[float] = []
 _NO_POSTING: Mapping[str, int] = {}
 # Uncached: the index asks once per new term, and `family`'s cache would keep every term (~5 MiB at N = 10,000).
 _family = family_key
-
-
-def _rrf_weights(n: int) -> list[float]:
-    """1/(k + rank) for ranks 0..n-1, grown once and shared."""
-    while len(_rrf) < n:
-        _rrf.append(1.0 / (C.SEARCH_RRF_K + len(_rrf)))
-    return _rrf
 
 
 def parse_query(query: object) -> Terms:
@@ -279,14 +276,14 @@ def score_terms(index: SearchIndex, terms: Iterable[str], exclude: str | None = 
     get = scores.get
     for term in terms:
         df = index.df(term) - (term in own)
-        weight = sharpened(base_idf(df, n)) if df > 0 else 0.0
+        weight = term_weight(df, n)
         if weight <= 0:
             continue  # held by no node but the excluded one
         order = index.ordered(term, None if depth is None else depth + 1)
         if term in own:
             order = [i for i in order if i != exclude]
-        for nid, rrf in zip(order, _rrf_weights(len(order))):
-            scores[nid] = get(nid, 0.0) + weight * rrf
+        for nid, share in zip(order, rrf.weights(len(order))):
+            scores[nid] = get(nid, 0.0) + weight * share
     return scores
 
 
@@ -335,7 +332,7 @@ def top_hits(
     found = None
     if depth is None and limit is not None:  # the best few, exactly: no need to walk every holder
         n = index.size
-        live = [(t, sharpened(base_idf(df, n)), df) for t in terms.all() if (df := index.df(t)) > 0]
+        live = [(t, term_weight(df, n), df) for t in terms.all() if (df := index.df(t)) > 0]
         found = search_top.best_scores(index, live, limit)
     scores, matching = found or (score_terms(index, terms.all(), depth=depth), None)
     if limit is not None and limit < len(scores):

@@ -18,7 +18,8 @@ import heapq
 
 from . import constants as C
 from .expand import family, related
-from .search import Hit, SearchIndex, _rrf_weights, base_idf, in_title, sharpened
+from . import rrf
+from .search import Hit, SearchIndex, base_idf, in_title, sharpened
 from .terms import Terms, is_bigram
 
 Concept = tuple[tuple[str, float], ...]  # (term, factor): the word itself first, at 1.0
@@ -70,12 +71,12 @@ def score_concepts(index: SearchIndex, groups: list[Concept], depth: int | None)
             scan = depth if factor == 1.0 or depth is None else min(depth, C.RECALL_ALT_DEPTH)
             order = index.ordered(term, None if scan is None else scan + 1)
             if best is scores:
-                for nid, rrf in zip(order, _rrf_weights(len(order))):
-                    scores[nid] = get(nid, 0.0) + weight * rrf
+                for nid, share in zip(order, rrf.weights(len(order))):
+                    scores[nid] = get(nid, 0.0) + weight * share
                 continue
             held = best.get
-            for nid, rrf in zip(order, _rrf_weights(len(order))):
-                value = weight * rrf
+            for nid, share in zip(order, rrf.weights(len(order))):
+                value = weight * share
                 if value > held(nid, 0.0):
                     best[nid] = value
         if best is not scores:

@@ -18,7 +18,7 @@ import heapq
 from collections.abc import Iterable
 from typing import Protocol
 
-from .constants import SEARCH_RRF_K
+from . import rrf
 
 START_DEPTH = 64  # the first walk per term; a term held by fewer is walked whole at once
 _MARGIN = 1e-9  # bounds are sums in another order than the scores: a hair of room for rounding
@@ -58,7 +58,7 @@ def best_scores(index: Ranked, live: Live, limit: int,
 
 def _at_depth(index: Ranked, live: Live, limit: int, depth: int) -> dict[str, float] | None:
     """The exact scores the best `limit` need, if walking each term `depth` deep settles them."""
-    rrf = _rrf(depth + 1)
+    shares = rrf.weights(depth + 1)
     lower: dict[str, float] = {}
     met: dict[str, int] = {}  # node -> bit per term it was met in
     ranks: list[dict[str, int]] = []  # per term, the rank of each node met in it
@@ -67,14 +67,14 @@ def _at_depth(index: Ranked, live: Live, limit: int, depth: int) -> dict[str, fl
         ranked = index.ordered(term, depth)
         ranks.append(dict(zip(ranked, range(len(ranked)))))
         flag = 1 << bit
-        for nid, share in zip(ranked, rrf):
+        for nid, share in zip(ranked, shares):
             lower[nid] = get(nid, 0.0) + weight * share
             met[nid] = got(nid, 0) | flag
     # What a term can still give a node not met in it: its share at rank `depth` (0 if walked whole).
-    tail = [weight * rrf[depth] if df > depth else 0.0 for _, weight, df in live]
+    tail = [weight * shares[depth] if df > depth else 0.0 for _, weight, df in live]
     unmet = sum(tail)
     if len(lower) <= limit:
-        return lower if unmet == 0.0 else None
+        return None  # fewer met than wanted, and terms walked only in part: go deeper
     kth = heapq.nlargest(limit, lower.values())[-1]
     if unmet >= kth - _MARGIN:
         return None  # a node met nowhere yet could still reach the best
@@ -96,12 +96,11 @@ def _at_depth(index: Ranked, live: Live, limit: int, depth: int) -> dict[str, fl
     if len(partial) > _EXACT_MAX * limit:
         return None  # deeper is cheaper than scoring these one by one
     for nid in partial:
-        exact[nid] = _score(index, live, ranks, depth, nid, rrf)
+        exact[nid] = _score(index, live, ranks, depth, nid)
     return exact
 
 
-def _score(index: Ranked, live: Live, ranks: list[dict[str, int]], depth: int, nid: str,
-           rrf: list[float]) -> float:
+def _score(index: Ranked, live: Live, ranks: list[dict[str, int]], depth: int, nid: str) -> float:
     """One node's score, summed term by term in query order as `score_terms` sums it."""
     score = 0.0
     for (term, weight, df), known in zip(live, ranks):
@@ -109,7 +108,7 @@ def _score(index: Ranked, live: Live, ranks: list[dict[str, int]], depth: int, n
         if rank is None and df > depth:
             rank = index.rank_of(term, nid)
         if rank is not None:
-            score = score + weight * (rrf[rank] if rank < len(rrf) else 1.0 / (SEARCH_RRF_K + rank))
+            score = score + weight * rrf.weights(rank + 1)[rank]
     return score
 
 
@@ -119,8 +118,3 @@ def _matching(index: Ranked, terms: list[str]) -> int:
     for term in terms:
         holders.update(index.holder_numbers(term))
     return len(holders)
-
-
-def _rrf(n: int) -> list[float]:
-    """1/(k + rank) for ranks 0..n-1: the very floats `search._rrf_weights` holds."""
-    return [1.0 / (SEARCH_RRF_K + r) for r in range(n)]
