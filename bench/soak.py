@@ -36,9 +36,9 @@ printed last, on stderr.
 
 Minutes the hypervisor took the CPU. This host is a virtual machine whose hypervisor now and then takes
 its cores for itself (the "steal" in /proc/stat): in a closed loop every call in flight waits that out,
-so such a minute's p99 jumps by the length of the bursts whatever the server does (quiet 30-minute run:
-the five minutes with 3-9 s stolen had p99 1.2-1.8x minute one's, the other 25 at most 1.3x, with the
-server's CPU per operation flat). A minute with more than STEAL_SHARE_MAX of the machine's CPU time
+so such a minute's p99 jumps by the length of the bursts whatever the server does (two quiet 30-minute
+runs: the six minutes of each with 2.4-15 s stolen had p99 1.2-2.4x minute one's, the other 24 at most 1.30x
+and 1.01x, with the server's CPU per operation flat). A minute with more than STEAL_SHARE_MAX of the machine's CPU time
 stolen is shown with its p99 and steal but not judged; the run is judged only if minute one is not such
 a minute and at least two thirds of the minutes are not. The worst ratio over every minute is printed
 beside. `--judge FILE` prints the verdict of a saved run again.
