@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Generator
 
 from . import constants as C
-from .ids import has_date
 from .model import GraphReader, Node
 from .dup_probe import probe_steps
 from .search import SearchIndex, base_idf, in_title, node_postings, sharpened
@@ -85,7 +84,7 @@ def hub_mention(index: SearchIndex, graph: GraphReader, new_id: str, new_gist: s
             candidates.append((-holders, term))
     for _, term in sorted(candidates):
         # Only the ids that name the term are looked at, never the term's thousands of holders.
-        hubs = [i for i in index.titled_namers(term) if i != new_id and i in graph.nodes and not has_date(i)]
+        hubs = [i for i in index.hub_candidates(term) if i != new_id and i in graph.nodes]
         if hubs:
             # The best-connected namer is the one worth an edge.
             degrees = list(map(graph.degree, hubs))

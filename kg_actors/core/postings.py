@@ -158,19 +158,6 @@ class Postings(Mapping[str, Posting]):
         low = (1 << shift) - 1
         return [(v >> shift, v & low) for v in _values(held)]
 
-    def titled(self, term: str, numbers: Iterable[int]) -> list[int]:
-        """Those of `numbers` (ascending) that hold `term` in their id or gist (the packed count's low bit)."""
-        held = self._held.get(term)
-        if held is None:
-            return []
-        values, shift = _values(held), _shift(held)
-        out, lo, size = [], 0, len(values)
-        for number in numbers:
-            lo = bisect_left(values, number << shift, lo)
-            if lo < size and values[lo] >> shift == number and values[lo] & 1:
-                out.append(number)
-        return out
-
     def add(self, number: int, terms: Mapping[str, int]) -> list[str]:
         """Add holder `number` (in none of these postings yet) to each term's: the terms new to the index.
 

@@ -19,7 +19,7 @@ from . import constants as C
 from . import rrf, search_top
 from .errors import InvalidInput
 from .expand import family_key
-from .ids import is_artifact
+from .ids import has_date, is_artifact
 from .model import Edge, GraphReader, Node
 from .postings import Postings
 from .term_order import ORDER_MIN, TermOrders, sort_by_rank
@@ -47,6 +47,14 @@ def id_names(node_id: str) -> set[str]:
     """The words an id names (its dash-separated parts) and their stems: what a hub's id must name."""
     parts = [p for p in node_id.lower().split("-") if p]
     return {*parts, *map(stem, parts)}
+
+
+def hub_terms(node_id: str, terms: Mapping[str, int]) -> list[str]:
+    """The terms a node could be the hub of: words its id names that it holds in its id or gist
+    (`terms`: its `node_postings`). A dated id is an episode, never a hub."""
+    if has_date(node_id):
+        return []
+    return [t for t in id_names(node_id) if terms.get(t, 0) & 1]
 
 
 def weighted_count(packed: int) -> int:
@@ -90,8 +98,9 @@ class SearchIndex:
         # and `sync` spots a changed node by identity.
         self.nodes: dict[str, Node] = {}
         self.title_counts: dict[str, int] = {}  # per term: holders with it in their id or gist
-        # Per word of an id (and its stem): the ids naming it (a Postings of zero counts: compact too).
-        self.id_namers = Postings(self._names, self._numbers)
+        # Per term, the undated ids that name it and hold it in their id or gist (hub_terms): the hub
+        # candidates, kept per write so a hint reads them straight (a Postings of zero counts: compact too).
+        self.hub_namers = Postings(self._names, self._numbers)
         # Per stem family key (expand.family): the stems held with a longer form of it (verifi → verif).
         self.families: dict[str, set[str]] = {}
         # Per common term: its holders in rank order, kept by the writes (term_order.py).
@@ -109,7 +118,7 @@ class SearchIndex:
             if index.postings.df(term) >= index.orders.least:
                 index._put_order(term)
         index.postings.compact()
-        index.id_namers.compact()
+        index.hub_namers.compact()
         return index
 
     @property
@@ -140,7 +149,7 @@ class SearchIndex:
                 titles[term] = titles.get(term, 0) + 1
         if not self._bulk:
             self._orders_add(number, terms)
-        self.id_namers.add(number, dict.fromkeys(id_names(node.id), 0))
+        self.hub_namers.add(number, dict.fromkeys(hub_terms(node.id, terms), 0))
         self.nodes[node.id] = node
 
     def remove_node(self, node_id: str) -> None:
@@ -166,7 +175,7 @@ class SearchIndex:
                 kin.discard(term)
                 if not kin:
                     del self.families[key]
-        self.id_namers.remove(number, id_names(node_id))
+        self.hub_namers.remove(number, hub_terms(node_id, terms))
 
     def sync(self, graph: GraphReader) -> None:
         """Catch up with `graph` when its gen moved (an edge-only change costs a scan of ids)."""
@@ -203,10 +212,10 @@ class SearchIndex:
         kept = self.orders.numbers(term)
         return kept if kept is not None else (n for n, _ in self.postings.numbered(term))
 
-    def titled_namers(self, term: str) -> list[str]:
-        """The ids naming `term` (a word of theirs, or its stem) that hold it in their id or gist."""
-        numbers = (n for n, _ in self.id_namers.numbered(term))
-        return list(map(self._names.__getitem__, self.postings.titled(term, numbers)))
+    def hub_candidates(self, term: str) -> list[str]:
+        """The undated ids naming `term` (a word of theirs, or its stem) that hold it in their id or gist."""
+        names = self._names
+        return [names[n] for n, _ in self.hub_namers.numbered(term)]
 
     def _number(self, node_id: str) -> int:
         number = self._numbers.get(node_id)

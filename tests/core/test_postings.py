@@ -99,21 +99,3 @@ def test_numbers_and_counts_too_wide_for_the_narrow_arrays_turn_them_wide():
     assert postings.remove(1, ["a", "b"]) == []
     assert dict(postings["a"]) == {"n0": 5, "n2": 1} and dict(postings["b"]) == {"n0": 5}
     assert postings.remove(0, ["b"]) == ["b"] and "b" not in postings
-
-
-@settings(max_examples=100, deadline=None)
-@given(st.lists(op_strategy, max_size=30), st.lists(st.sampled_from(range(len(IDS))), max_size=8))
-def test_titled_keeps_the_asked_holders_whose_packed_count_has_the_title_bit(ops, asked):
-    names: list[str] = list(IDS)
-    numbers = {name: i for i, name in enumerate(IDS)}
-    postings = Postings(names, numbers)
-    held: dict[str, set[int]] = {}
-    for terms, node_id, packed in ops:
-        fresh = {t: packed + i for i, t in enumerate(terms) if numbers[node_id] not in held.get(t, set())}
-        postings.add(numbers[node_id], fresh)
-        for t in fresh:
-            held.setdefault(t, set()).add(numbers[node_id])
-    asked = sorted(set(asked))
-    for term in [*TERMS, "absent"]:
-        want = [n for n in asked if (postings.packed(term, n) or 0) & 1]
-        assert postings.titled(term, asked) == want

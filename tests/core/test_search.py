@@ -269,7 +269,7 @@ def test_incremental_index_equals_fresh_build(initial, edits):
         assert index.postings == fresh.postings
         assert set(index.nodes) == set(fresh.nodes)
         assert index.title_counts == fresh.title_counts
-        assert index.id_namers == fresh.id_namers
+        assert index.hub_namers == fresh.hub_namers
         for q in queries:
             assert rank(index, q) == rank(fresh, q)
 
