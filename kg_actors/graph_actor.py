@@ -43,7 +43,7 @@ from typing import Any, TypeVar
 import attrs
 import trio
 
-from . import actor, heap
+from . import actor, heap, index_process
 from . import graph_messages as m
 from .core import absorb, anchors, compaction, graph_ops, hints, search
 from .core.debt import Debt
@@ -480,9 +480,10 @@ async def _apply(state: GraphState, to_writer: ToWriter, reply: actor.ReplySlot[
 
 async def _build_index(handle: GraphHandle, graph: GraphSnapshot, scope: trio.CancelScope) -> None:
     # At once, not deferred to an idle loop: deferring a 10,000-node build moved its GIL time into the first
-    # seconds of hook replies (idle p99 4.7 -> 18-31 ms in bench/hooks_bench.py) and bought no measurable start-up.
+    # seconds of hook replies (idle p99 4.7 -> 18-31 ms in bench/hooks_bench.py). A large graph's is built
+    # in a child process (index_process.py), so it takes no GIL time at all.
     with scope:
-        index = await trio.to_thread.run_sync(search.SearchIndex.build, graph, abandon_on_cancel=True)
+        index = await index_process.build(graph)
         try:
             await handle.install_index(index)
         except KGError:

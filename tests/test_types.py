@@ -20,6 +20,7 @@ STRICT_FILES = [
     "kg_actors/graph_actor.py",
     "kg_actors/graph_handle.py",
     "kg_actors/graph_loading.py",
+    "kg_actors/index_process.py",
     "kg_actors/reply_effects.py",
     "kg_actors/peers.py",
     "kg_actors/graph_messages.py",

@@ -72,6 +72,9 @@ NEAR_DUPLICATE_RATIO = 0.50
 # How deep into each term's ranking the near-duplicate hint and prompt recall look (full search looks at all).
 RANK_SCAN_DEPTH = 200
 HINT_TERMS_PER_STEP = 8  # probe terms a write's near-duplicate check scores between two pauses
+# From this many nodes a graph's first search index is built in a child process (index_process.py):
+# ~0.4 s of CPU at 1,000 nodes, less than the child's start and the pickles' round trip below that.
+INDEX_PROCESS_MIN_NODES = 2_000
 SEARCH_ORDER_AHEAD_MIN = 64  # holders from which the index keeps a term's rank order per write (term_order.py)
 
 # Decision logs: rotated once to <name>.prev past these sizes.

@@ -196,6 +196,10 @@ class Postings(Mapping[str, Posting]):
                 held_by[term] = (held[0] >> shift) << WIDE | (held[0] & ((1 << shift) - 1))
         return emptied
 
+    def table(self) -> dict[str, Held]:
+        """The live term → holders table, for the owning index to hand over in pieces (SearchIndex.pieces)."""
+        return self._held
+
     def compact(self) -> None:
         """Each array at its exact size (growing by appends leaves ~6% and 7 slots spare in each)."""
         held_by = self._held

@@ -66,6 +66,10 @@ class TermOrders:
     def terms(self) -> Iterator[str]:
         return iter(self._held)
 
+    def table(self) -> dict[str, _Order]:
+        """The live term → order table, for the owning index to hand over in pieces (SearchIndex.pieces)."""
+        return self._held
+
     def ids(self, term: str, limit: int | None = None) -> list[str] | None:
         """The first `limit` holders' ids (all when None); None when the term has no order kept."""
         held = self._held.get(term)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import pickle
 from collections import deque
 
 import pytest
@@ -589,3 +590,18 @@ def test_hub_mention_ignores_the_new_nodes_own_subject():
     graph = hub_graph()
     index = SearchIndex.build(graph)
     assert hub_mention(index, graph, "postgres-ledger", "Ledger rows live in postgres") is None
+
+
+def test_an_index_in_pieces_joins_back_to_the_same_index():
+    """What index_process.py hands over a pipe: the skeleton, then the tables a few entries at a time."""
+    graph = graph_of(*filler(30), Node("redis-cache", "redis cache eviction"), Node("cache-helm", "helm chart cache"))
+    built, fresh = SearchIndex.build(graph), SearchIndex.build(graph)
+    pieces = [pickle.loads(pickle.dumps(p)) for p in built.pieces(7)]
+    assert len(pieces) > 5 and not built.postings  # handed over: the source is emptied
+    joined = SearchIndex.joined(iter(pieces))
+    joined.nodes = dict(graph.nodes)
+    assert joined.postings == fresh.postings and joined.title_counts == fresh.title_counts
+    assert joined.hub_namers == fresh.hub_namers and joined.families == fresh.families
+    assert ids(rank(joined, parse_query("cache"), frozenset())) == ids(rank(fresh, parse_query("cache"), frozenset()))
+    with pytest.raises(ValueError, match="not a search index"):
+        SearchIndex.joined(iter([("postings", {})]))

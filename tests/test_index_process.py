@@ -1,0 +1,86 @@
+"""A large graph's first search index, built in a real child process: the same index a thread builds,
+and a thread's when the child cannot give one."""
+
+import logging
+import sys
+
+import pytest
+
+from kg_actors import index_process
+from kg_actors.core import constants as C
+from kg_actors.core.model import Edge, GraphData, Node
+from kg_actors.core.search import SearchIndex, parse_query, top_hits
+
+
+def _graph() -> GraphData:
+    g = GraphData("project")
+    words = ["redis", "cache", "billing", "ledger", "postgres", "deploy", "helm", "ruff", "lint", "token"]
+    for i in range(120):
+        a, b = words[i % 10], words[(i * 7) % 10]
+        g.set_node(Node(f"{a}-{b}-{i}", f"The {a} setup decides how {b} behaves ({i})", (f"note on {b} and {a}",),
+                        (f"src/{a}/{b}_{i}.py",), archived=i % 3 == 0))
+    g.set_node(Node("billing-2024-05-01", "billing outage episode, dated"))
+    g.set_edge(Edge("redis-redis-0", "cache-helm-1", "relates_to"))
+    return g
+
+
+def _fields(index: SearchIndex) -> dict:
+    orders = {t: (list(o.numbers), o.counts, o.sizes) for t, o in vars(index.orders)["_held"].items()}
+    return {"names": index._names, "postings": dict(index.postings), "titles": index.title_counts,
+            "hubs": dict(index.hub_namers), "families": index.families, "orders": orders, "gen": index.gen}
+
+
+@pytest.fixture
+def in_a_process(monkeypatch):
+    monkeypatch.setattr(C, "INDEX_PROCESS_MIN_NODES", 1)
+
+
+async def test_the_child_builds_the_index_a_thread_builds_and_the_parent_keeps_its_own_nodes(in_a_process, caplog):
+    snapshot = _graph().snapshot()
+    with caplog.at_level(logging.WARNING):
+        index = await index_process.build(snapshot)
+    assert caplog.records == []  # the child answered: no fallback
+    assert _fields(index) == _fields(SearchIndex.build(snapshot))
+    assert all(index.nodes[i] is snapshot.nodes[i] for i in snapshot.nodes)
+    hits, _ = top_hits(index, parse_query("redis cache"), frozenset(), 5)
+    assert hits and "redis" in hits[0].node_id
+
+
+async def test_writes_after_the_snapshot_are_caught_up_by_sync(in_a_process):
+    graph = _graph()
+    snapshot = graph.snapshot()
+    graph.set_node(Node("kafka-consumer-lag", "Kafka consumer lag alerts fire at 10,000 messages"))
+    graph.del_node("redis-redis-0")
+    index = await index_process.build(snapshot)
+    index.sync(graph)
+    assert _fields(index)["postings"] == _fields(SearchIndex.build(graph))["postings"]
+    assert "kafka-consumer-lag" in index.nodes and "redis-redis-0" not in index.nodes
+
+
+@pytest.mark.parametrize("child", ["/nonexistent/python", "/bin/true", "/bin/false"])
+async def test_a_child_that_cannot_answer_falls_back_to_a_thread(in_a_process, monkeypatch, caplog, child):
+    """Cannot start, answers nothing, exits non-zero: the index still comes, the same one."""
+    snapshot = _graph().snapshot()
+    monkeypatch.setattr(sys, "executable", child)
+    with caplog.at_level(logging.WARNING):
+        index = await index_process.build(snapshot)
+    assert any("building the index in a thread" in r.getMessage() for r in caplog.records)
+    assert _fields(index) == _fields(SearchIndex.build(snapshot))
+
+
+async def test_a_small_graph_builds_in_a_thread_without_a_child(monkeypatch, caplog):
+    snapshot = _graph().snapshot()
+    monkeypatch.setattr(sys, "executable", "/nonexistent/python")  # a child would fail, and say so
+    with caplog.at_level(logging.WARNING):
+        index = await index_process.build(snapshot)
+    assert len(snapshot.nodes) < C.INDEX_PROCESS_MIN_NODES and caplog.records == []
+    assert _fields(index) == _fields(SearchIndex.build(snapshot))
+
+
+def test_an_index_of_other_nodes_is_refused():
+    snapshot = _graph().snapshot()
+    built = index_process.build_from_texts(index_process.texts_of(iter(snapshot.nodes.values())))
+    other = _graph()
+    other.del_node("redis-redis-0")
+    with pytest.raises(ValueError, match="other nodes"):
+        index_process.adopt(built, other.snapshot().nodes, 1)
