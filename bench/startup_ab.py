@@ -1,7 +1,7 @@
 """Start-up A/B: two builds of `kg`, alternately started on a 10,000-node store until kg_read(cwd) answers.
 
     .venv/bin/python bench/startup_ab.py --before /tmp/base/.venv/bin/kg [--after .venv/bin/kg] [--rounds 3] [--restart]
-        [--editor]
+        [--editor] [--window SECONDS]
 
 Each start gets a fresh reference-format store (bench/workload.py), which the server settles at load;
 with --restart the store is the one the build's own previous run folded at SIGTERM (nothing to settle),
@@ -9,7 +9,8 @@ after a first start that ran until its start-up work was done (as a server that 
 Each build's package is compiled to bytecode first, as an installed `kg` has it (driver.compile_bytecode).
 Prints, per start and as medians, the wall time and the server's CPU time (utime + stime from /proc,
 read when the reply arrives) to /health and to the first answered kg_read(cwd): on a shared machine the
-CPU time moves less with other work than the wall time. Loopback only; every wait is bounded.
+CPU time moves less with other work than the wall time. With --window, each start is fresh and what is
+printed is the SECONDS after its first read instead (window_once). Loopback only; every wait is bounded.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+import httpx
 
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
@@ -94,6 +97,42 @@ async def start_once(kg: str, base: Path, fresh: bool, nodes: int,
     return (*health, *first)
 
 
+async def window_once(kg: str, base: Path, nodes: int, seconds: float) -> dict:
+    """The seconds after a fresh start's first kg_read(cwd): the loop's responsiveness meanwhile (GET /health
+    every 5 ms), when a kg_search sent right after that read is answered (search waits for the first index
+    build), and the server's CPU time and peak RSS at the window's end."""
+    proc, t0, url, project, _ = launch(kg, base, True, nodes)
+    try:
+        await driver.wait_health(url, proc, 60)
+        rpc = driver.Rpc(url, timeout=60)
+        try:
+            sid, _ = await driver.open_session(rpc, str(project))
+            first = time.perf_counter() - t0
+            search = asyncio.create_task(rpc.call("kg_search", {"session_id": sid, "query": "cache token"}))
+            searched, lat = None, []
+            async with httpx.AsyncClient(timeout=10) as http:
+                end = time.perf_counter() + seconds
+                while time.perf_counter() < end:
+                    t = time.perf_counter()
+                    await http.get(url + "health")
+                    lat.append(1000 * (time.perf_counter() - t))
+                    if searched is None and search.done():
+                        searched = time.perf_counter() - t0
+                    await asyncio.sleep(0.005)
+            if searched is None:
+                await search
+                searched = time.perf_counter() - t0
+        finally:
+            await rpc.aclose()
+        status = Path(f"/proc/{proc.pid}/status").read_text()
+        peak = int(next(line for line in status.splitlines() if line.startswith("VmHWM")).split()[1]) / 1024
+        lat.sort()
+        return {"first": first, "searched": searched, "p50": lat[len(lat) // 2], "p99": lat[int(len(lat) * 0.99)],
+                "max": lat[-1], "cpu": cpu_seconds(proc.pid), "peak": peak}
+    finally:
+        stop(proc)
+
+
 def stop(proc: subprocess.Popen) -> None:
     """SIGTERM, and SIGKILL to its process group after a minute."""
     proc.send_signal(signal.SIGTERM)
@@ -112,11 +151,23 @@ async def main() -> None:
     p.add_argument("--nodes", type=int, default=10_000)
     p.add_argument("--restart", action="store_true", help="restart on the store the last run folded")
     p.add_argument("--editor", action="store_true", help="with the editor on (kg serve's default)")
+    p.add_argument("--window", type=float, metavar="SECONDS",
+                   help="instead: the SECONDS after the first read of a fresh start (see window_once)")
     a = p.parse_args()
     builds = {"before": a.before, "after": a.after}
     runs = BENCH.parent / ".bench" / "startup"
     for kg in builds.values():
         driver.compile_bytecode(kg)  # as an installed build has it (see there)
+    if a.window:
+        for r in range(a.rounds):
+            for name, kg in builds.items():
+                w = await window_once(kg, runs / name, a.nodes, a.window)
+                print(f"{name} round {r + 1}: first kg_read(cwd) {w['first']:.2f} s, first kg_search answered "
+                      f"{w['searched']:.2f} s; GET /health over the next {a.window:g} s p50 {w['p50']:.1f} p99 "
+                      f"{w['p99']:.1f} max {w['max']:.1f} ms; server CPU {w['cpu']:.2f} s, peak RSS {w['peak']:.0f} MiB; "
+                      f"load {os.getloadavg()[0]:.1f}", flush=True)
+        shutil.rmtree(runs, ignore_errors=True)
+        return
     if a.restart:
         for name, kg in builds.items():  # the first start settles the store; its SIGTERM folds it
             await start_once(kg, runs / name, True, a.nodes, a.editor, linger=True)

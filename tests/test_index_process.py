@@ -77,10 +77,25 @@ async def test_a_small_graph_builds_in_a_thread_without_a_child(monkeypatch, cap
     assert _fields(index) == _fields(SearchIndex.build(snapshot))
 
 
-def test_an_index_of_other_nodes_is_refused():
+async def test_an_index_of_other_nodes_is_refused_and_built_in_a_thread(in_a_process, monkeypatch, caplog):
     snapshot = _graph().snapshot()
-    built = index_process.build_from_texts(index_process.texts_of(iter(snapshot.nodes.values())))
-    other = _graph()
-    other.del_node("redis-redis-0")
-    with pytest.raises(ValueError, match="other nodes"):
-        index_process.adopt(built, other.snapshot().nodes, 1)
+    sent = index_process.texts_of
+    monkeypatch.setattr(index_process, "texts_of", lambda nodes: sent(list(nodes)[1:]))  # one node short
+    with caplog.at_level(logging.WARNING):
+        index = await index_process.build(snapshot)
+    assert any("other nodes" in r.getMessage() for r in caplog.records)
+    assert _fields(index) == _fields(SearchIndex.build(snapshot))
+
+
+async def test_a_stuck_child_is_killed_and_the_thread_builds_it(in_a_process, monkeypatch, caplog, tmp_path,
+                                                                 autojump_clock):
+    """A child that never answers: killed at the deadline (the autojump clock reaches it at once)."""
+    snapshot = _graph().snapshot()
+    script = tmp_path / "stuck.sh"
+    script.write_text("#!/bin/sh\nexec sleep 1000\n")
+    script.chmod(0o755)
+    monkeypatch.setattr(sys, "executable", str(script))
+    with caplog.at_level(logging.WARNING):
+        index = await index_process.build(snapshot)
+    assert any("TooSlowError" in r.getMessage() for r in caplog.records)
+    assert _fields(index) == _fields(SearchIndex.build(snapshot))

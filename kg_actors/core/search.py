@@ -134,7 +134,8 @@ class SearchIndex:
         """The index as pieces that each pickle and unpickle quickly: first itself with its big tables
         emptied (and without its nodes), then those tables `size` entries at a time, as (table, entries).
         Handing a large index over a pipe in one pickle would hold the interpreter lock for the whole
-        unpickling (~80 ms at 10,000 nodes); `joined` takes pieces one at a time. Empties this index."""
+        unpickling (~80 ms at 10,000 nodes); the receiver loads the first and `take_piece`s the rest, one at
+        a time. Empties this index."""
         tables = {name: dict(table) for name, table in self._tables().items()}
         for table in self._tables().values():
             table.clear()
@@ -145,16 +146,10 @@ class SearchIndex:
             for start in range(0, len(items), size):
                 yield name, dict(items[start:start + size])
 
-    @staticmethod
-    def joined(pieces: Iterator[Any]) -> SearchIndex:
-        """An index from `pieces` (without its nodes: the caller puts them back)."""
-        index = next(pieces)
-        if not isinstance(index, SearchIndex):
-            raise ValueError("not a search index")
-        tables = index._tables()
-        for name, entries in pieces:
-            tables[name].update(entries)
-        return index
+    def take_piece(self, piece: tuple[str, dict[str, Any]]) -> None:
+        """Put back one of the table pieces `pieces` gave after the index itself (in any order)."""
+        name, entries = piece
+        self._tables()[name].update(entries)
 
     @property
     def size(self) -> int:
