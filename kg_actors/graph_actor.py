@@ -481,7 +481,7 @@ async def _apply(state: GraphState, to_writer: ToWriter, reply: actor.ReplySlot[
 async def _build_index(handle: GraphHandle, graph: GraphSnapshot, scope: trio.CancelScope) -> None:
     # At once, not deferred to an idle loop: deferring a 10,000-node build moved its GIL time into the first
     # seconds of hook replies (idle p99 4.7 -> 18-31 ms in bench/hooks_bench.py). A large graph's is built
-    # in a child process (index_process.py), so it takes no GIL time at all.
+    # in a child process (index_process.py): the server's interpreter lock only loads its pieces (~0.1 s).
     with scope:
         index = await index_process.build(graph)
         try:
