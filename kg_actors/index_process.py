@@ -154,9 +154,9 @@ class _Frames:
 
 def main() -> int:
     # Background work, a little behind the server and the agents around it: unniced, on two cores, the
-    # child slowed the first kg_read(cwd) after a start by 0.3-0.5 s. Not far behind: kg_search waits for
-    # this index, and a machine saturated by a build would starve a child niced to 10 (10,000 nodes under
-    # a test suite's load: 23 s unniced, 40 s at 5 or 10; the first read no slower at 5 than before).
+    # child slowed the first kg_read(cwd) after a start by 0.3-0.5 s. No further behind than that needs:
+    # kg_search waits for this index, and on a saturated machine any nice delays it (10,000 nodes under a
+    # test suite's load: 23 s unniced, ~40 s at 5 and at 10). At 5 the first read is no slower than before.
     os.nice(_NICE)
     out = sys.stdout.buffer
     for frame in build_frames(sys.stdin.buffer.read()):
