@@ -10,8 +10,8 @@ built, bit for bit, and the actor's per-write updates carry on as before.
 
 Small graphs build in a thread (a child's start costs more than their index), and any failure of the
 child (it cannot start, dies, hangs, or answers other nodes' index) falls back to the thread: the
-index always comes. The child runs niced (background work: the server and the agents come first),
-reads stdin and writes stdout; its errors go to the server's stderr.
+index always comes. One child runs at a time; it is niced (background work: the server and the agents
+come first), reads stdin and writes stdout; its errors go to the server's stderr.
 The pipes are ours, so what comes back is trusted to unpickle.
 
     python -m kg_actors.index_process    # the child: node texts on stdin, framed pickles on stdout
@@ -27,6 +27,8 @@ import sys
 from collections.abc import Iterable
 from typing import Any
 
+import trio
+
 from .core import constants as C
 from .core.records import Node
 from .core.search import SearchIndex
@@ -37,6 +39,9 @@ _PIECE = 4_000  # table entries per pickle: each loads in ~5 ms at 10,000 nodes
 _LENGTH = 8  # bytes of the length in front of each pickle
 _NICE = 5  # the child's scheduling priority, lowered by this much
 CHILD_SECONDS = 300.0  # a child still building after this is stuck: the thread builds instead
+# One child at a time: large projects opened together queue for it (each child ~60 MiB and a core's
+# worth of work at 10,000 nodes); per trio run, as each run has its own loop.
+_CHILDREN = trio.lowlevel.RunVar[trio.CapacityLimiter]("kg_index_children")
 
 
 class _Texts:
@@ -65,13 +70,12 @@ def build_frames(texts: bytes) -> Iterable[bytes]:
 async def build(graph: GraphSnapshot) -> SearchIndex:
     """The index of a snapshot: in a child process when it has many nodes, else (or when the child
     fails) in a worker thread. Cancelled, it kills the child."""
-    import trio  # the child imports this module too, and stays light
-
     if len(graph.nodes) >= C.INDEX_PROCESS_MIN_NODES:
         try:
-            started = trio.current_time()
-            with trio.fail_after(CHILD_SECONDS):
-                index = await _built_by_child(graph)
+            async with _children():
+                started = trio.current_time()
+                with trio.fail_after(CHILD_SECONDS):
+                    index = await _built_by_child(graph)
             log.info("search index of %d nodes built in a child process in %.1f s", len(graph.nodes),
                      trio.current_time() - started)
             return index
@@ -80,9 +84,16 @@ async def build(graph: GraphSnapshot) -> SearchIndex:
     return await trio.to_thread.run_sync(SearchIndex.build, graph, abandon_on_cancel=True)
 
 
-async def _built_by_child(graph: GraphSnapshot) -> SearchIndex:
-    import trio
+def _children() -> trio.CapacityLimiter:
+    try:
+        return _CHILDREN.get()
+    except LookupError:
+        limiter = trio.CapacityLimiter(1)
+        _CHILDREN.set(limiter)
+        return limiter
 
+
+async def _built_by_child(graph: GraphSnapshot) -> SearchIndex:
     payload = await trio.to_thread.run_sync(texts_of, graph.nodes.values(), abandon_on_cancel=True)
     proc = await trio.lowlevel.open_process([sys.executable, "-m", __name__], stdin=subprocess.PIPE,
                                             stdout=subprocess.PIPE)

@@ -5,6 +5,7 @@ import logging
 import sys
 
 import pytest
+import trio
 
 from kg_actors import index_process
 from kg_actors.core import constants as C
@@ -99,3 +100,27 @@ async def test_a_stuck_child_is_killed_and_the_thread_builds_it(in_a_process, mo
         index = await index_process.build(snapshot)
     assert any("TooSlowError" in r.getMessage() for r in caplog.records)
     assert _fields(index) == _fields(SearchIndex.build(snapshot))
+
+
+async def test_one_child_at_a_time(in_a_process, monkeypatch, autojump_clock):
+    """Large projects opened together queue for the child (each one's builds whole, none falls back)."""
+    running, most = [0], [0]
+
+    async def child(graph):
+        running[0] += 1
+        most[0] = max(most[0], running[0])
+        await trio.sleep(5)  # the autojump clock: no real wait
+        running[0] -= 1
+        return SearchIndex.build(graph)
+
+    monkeypatch.setattr(index_process, "_built_by_child", child)
+    snapshots = [_graph().snapshot() for _ in range(3)]
+    built: list[SearchIndex] = []
+
+    async def one(snapshot):
+        built.append(await index_process.build(snapshot))
+
+    async with trio.open_nursery() as nursery:
+        for snapshot in snapshots:
+            nursery.start_soon(one, snapshot)
+    assert most[0] == 1 and len(built) == 3
