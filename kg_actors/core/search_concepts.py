@@ -19,7 +19,7 @@ import heapq
 from . import constants as C
 from .expand import family, related
 from . import rrf
-from .search import Hit, SearchIndex, base_idf, in_title, sharpened
+from .search import Hit, SearchIndex, base_idf, in_title, term_weight
 from .terms import Terms, is_bigram
 
 Concept = tuple[tuple[str, float], ...]  # (term, factor): the word itself first, at 1.0
@@ -66,7 +66,7 @@ def score_concepts(index: SearchIndex, groups: list[Concept], depth: int | None)
         # A word with no alternatives (most) adds straight in; otherwise each node's best alternative.
         best: dict[str, float] = scores if len(group) == 1 else {}
         for term, factor in group:
-            weight = sharpened(base_idf(index.df(term), n)) * factor
+            weight = term_weight(index.df(term), n) * factor  # every term here is held (concepts)
             # An alternative's deep holders add little (factor / (60 + rank)): scan fewer of them.
             scan = depth if factor == 1.0 or depth is None else min(depth, C.RECALL_ALT_DEPTH)
             order = index.ordered(term, None if scan is None else scan + 1)
