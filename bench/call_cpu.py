@@ -6,7 +6,7 @@ store: a figure that other work on a shared machine moves far less than a latenc
 --bin: the venv's bin folder whose `python -m kg_actors serve` runs (default: this checkout's .venv/bin), for
 A/B runs of two builds with one client (before 2026-12-02 05:10 UTC it only set PATH, and the server ran the
 client's own build whatever --bin said). --nodes: the project's size (default 10,000; 500 is the issue's
-small store). After 30 warm-up calls and 8 s idle, COUNT calls (default 200) one after another; prints the
+small store). After 30 warm-up calls, 8 s idle and the server with its children idle, COUNT calls (default 200) one after another; prints the
 CPU per call and the calls' wall p50/p99.
 """
 
@@ -74,6 +74,7 @@ async def _calls(srv: ServerProcess, proj: Path, project: dict, kind: str, count
         await one()
     await asyncio.sleep(8)
     pid = srv.proc.pid
+    await driver.wait_idle(pid)  # and the start's index process, if still building: its CPU is not the calls'
     before, wall = _cpu(pid), []
     for _ in range(count):
         reply = await one()
