@@ -14,9 +14,9 @@ preempts a running step, so:
   HOOK_PRIORITY_MAX_WAIT. Hooks that begin during the wait do not lengthen
   it, so under a steady stream of hooks every bulk step still gets its turn,
   and a hook that itself waits on the bulk work cannot deadlock it.
-- At most MCP_CONCURRENT_REQUESTS MCP requests are inside the SDK at once
-  (`take_bulk_turn` / `give_back_bulk_turn`); their replies wait for the hooks in
-  flight, as their start did.
+- At most MCP_CONCURRENT_REQUESTS MCP requests are served at once (plain tool
+  calls and the SDK's alike: `take_bulk_turn` / `give_back_bulk_turn`); their
+  replies wait for the hooks in flight, as their start did.
 
 The actors see one capability, `YieldToHooks` (an awaitable with no
 arguments), injected into each graph actor: it is awaited before a message
@@ -67,7 +67,7 @@ class HookPriority:
                  hold_limit: float = C.HOOK_HOLD_MAX_SECONDS):
         self.max_wait = max_wait
         self.hold_limit = hold_limit
-        self._bulk = trio.CapacityLimiter(bulk_slots)  # MCP requests inside the SDK at once
+        self._bulk = trio.CapacityLimiter(bulk_slots)  # MCP requests served at once
         self._inflight: dict[int, float] = {}  # hooks in flight: sequence number -> when it began
         self._seq = itertools.count()
         self._done = trio.lowlevel.ParkingLot()  # bulk steps waiting for hooks to finish

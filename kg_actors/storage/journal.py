@@ -15,6 +15,7 @@ import json
 import logging
 import os
 from pathlib import Path
+from typing import BinaryIO
 
 from . import faults
 
@@ -46,9 +47,7 @@ def append(path: Path, records: list[dict], sync: bool = True) -> None:
     them, a power cut may not; the next synced append or the fold makes them durable)."""
     faults.check(path)
     data = "".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) + "\n" for r in records)
-    # A new project's folder does not exist until its first save: the journal comes first.
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "a+b") as f:
+    with _open_appending(path) as f:
         start = f.tell()
         if start == 0:
             # A new journal names the file its records apply on top of: a file replaced from
@@ -72,6 +71,15 @@ def append(path: Path, records: list[dict], sync: bool = True) -> None:
             except OSError:
                 pass
             raise
+
+
+def _open_appending(path: Path) -> BinaryIO:
+    try:
+        return open(path, "a+b")
+    except FileNotFoundError:
+        # A new project's folder does not exist until its first save: the journal comes first.
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return open(path, "a+b")
 
 
 def belongs(path: Path) -> bool:
