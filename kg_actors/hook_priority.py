@@ -112,7 +112,7 @@ class HookPriority:
                 await self._done.park()
 
     async def take_bulk_turn(self) -> None:
-        """An MCP request's turn inside the SDK (the caller bounds the wait)."""
+        """An MCP request's turn to be served (the caller bounds the wait)."""
         await self.yield_to_hooks()
         await self._bulk.acquire()
 

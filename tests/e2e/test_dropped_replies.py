@@ -17,6 +17,7 @@ import trio.testing
 from inprocess import serve_inprocess, sessions_of
 
 from kg_actors import peers
+from kg_actors.core import constants as C
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "formal"))
 from test_replays import _long_nodes, _mcp_tool, _part_no  # noqa: E402
@@ -40,16 +41,26 @@ async def test_a_more_whose_client_hung_up_while_it_waited_gives_its_part_again(
                            "params": {"name": "kg_read", "arguments": {"session_id": sid, "more": True}}}).encode()
         priority = rt.asgi.priority
         assert not peers._open
-        await priority.take_bulk_turn()  # the call will wait for its turn behind this one
-        try:
-            sock = trio.socket.socket()
-            await sock.connect(("127.0.0.1", rt.http_port))
-            await sock.send(_post(rt.http_port, body))
-            sock.close()  # the client gives up
-            await trio.testing.wait_all_tasks_blocked(0.05)  # hypercorn read the call and the hang-up
-            assert rt.asgi._mcp_waiting == 1, "the call is not waiting for its turn"
-        finally:
+        release = trio.Event()
+
+        async def hold_a_turn(task_status=trio.TASK_STATUS_IGNORED):
+            await priority.take_bulk_turn()
+            task_status.started()
+            await release.wait()
             priority.give_back_bulk_turn()
+
+        async with trio.open_nursery() as holders:
+            for _ in range(C.MCP_CONCURRENT_REQUESTS):  # every turn taken: the call will wait for one
+                await holders.start(hold_a_turn)
+            try:
+                sock = trio.socket.socket()
+                await sock.connect(("127.0.0.1", rt.http_port))
+                await sock.send(_post(rt.http_port, body))
+                sock.close()  # the client gives up
+                await trio.testing.wait_all_tasks_blocked(0.05)  # hypercorn read the call and the hang-up
+                assert rt.asgi._mcp_waiting == 1, "the call is not waiting for its turn"
+            finally:
+                release.set()
         with trio.fail_after(30):  # the call answered, and the server closed the connection
             while peers._open:
                 await trio.testing.wait_all_tasks_blocked(0.01)
