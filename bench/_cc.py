@@ -1,7 +1,12 @@
 """The server's CPU per tool call (utime + stime of `kg serve` from /proc, all its threads) on a 10,000-node
 store: a figure that other work on a shared machine moves far less than a latency does.
 
-    .venv/bin/python bench/call_cpu.py KIND [COUNT] [--bin DIR] [--nodes N]   # KIND: put, read (5 ids), search
+    .venv/bin/python bench/call_cpu.py KIND [COUNT] [--bin DIR] [--nodes N]   # KIND: put, read (5 ids), search,
+                                                                               # floor, health
+
+`floor` is the least a tool call costs on this stack: kg_read of one id no node has (the HTTP server, the
+JSON-RPC envelope, the session registry, the graph's view and a NOT FOUND reply; no graph change);
+`health` is GET /health, the HTTP server and the app's routing alone.
 
 --bin: the venv's bin folder whose `python -m kg_actors serve` runs (default: this checkout's .venv/bin), for
 A/B runs of two builds with one client (before 2026-12-02 05:10 UTC it only set PATH, and the server ran the
@@ -31,7 +36,7 @@ from kg_actors.testing import ServerProcess, write_store  # noqa: E402
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("kind", choices=["put", "read", "search"])
+    ap.add_argument("kind", choices=["put", "read", "search", "floor", "health"])
     ap.add_argument("count", type=int, nargs="?", default=200)
     ap.add_argument("--bin", default=str(BENCH.parent / ".venv" / "bin"))
     ap.add_argument("--nodes", type=int, default=10_000)
@@ -63,6 +68,12 @@ async def _calls(srv: ServerProcess, proj: Path, project: dict, kind: str, count
     r, writes = random.Random(1), driver.Writes(set(every))
 
     async def one():  # type: ignore[no-untyped-def]
+        if kind == "health":
+            t0 = time.perf_counter()
+            resp = await rpc.http.get("/health")
+            return driver.Reply(resp.status_code == 200, False, resp.text, time.perf_counter() - t0)
+        if kind == "floor":
+            return await rpc.call("kg_read", {"session_id": sid, "ids": ["no-node-has-this-id"]})
         if kind == "read":
             ids = list({r.choice(active if r.random() < 0.8 else every) for _ in range(5)})
             return await rpc.call("kg_read", {"session_id": sid, "ids": ids})
@@ -81,7 +92,7 @@ async def _calls(srv: ServerProcess, proj: Path, project: dict, kind: str, count
         assert reply.ok, reply.text[:200]
         wall.append(reply.seconds * 1000)
     spent = _cpu(pid) - before
-    print("slowest", sorted(wall)[-12:]); print("idx", [i for i,w in enumerate(wall) if w > 20])
+    print("slowest", sorted(wall)[-12:])
     wall.sort()
     print(f"{kg_bin} {kind}, N = {len(project['nodes'])}: server CPU {1000 * spent / count:.2f} ms/call; "
           f"wall p50 {wall[len(wall) // 2]:.1f} "

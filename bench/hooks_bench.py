@@ -25,6 +25,7 @@ Prints a markdown report and writes it to bench/RESULTS-hooks.md.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import datetime
 import http.client
 import json
@@ -48,6 +49,7 @@ import httpx
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
 sys.path.insert(0, str(BENCH))
+import driver  # noqa: E402
 import workload  # noqa: E402
 
 from kg_actors.testing import ServerProcess, write_store  # noqa: E402
@@ -435,6 +437,9 @@ def endpoints(site: Site, args, rng: random.Random) -> tuple[dict, list[dict]]:
         sessions = [site.session(client, i) for i in range(16)]
         out["bootstrap_ms"] = sum(site.bootstrap_times) * 1000 / len(site.bootstrap_times)
     drive(site, sessions, 200, random.Random(99))  # warm-up, not reported
+    # Idle means idle: the start's background work (the fold of a settled store, the index's child,
+    # heap freezing) done, as bench/run.py waits for it. Before 2026-12-02 it was not waited for.
+    asyncio.run(driver.wait_idle(site.srv.proc.pid))
     out["idle"] = drive(site, sessions, args.requests, rng)
     for phase, interval in LOAD_PHASES if args.writers else ():
         proc = writers(site, args.writers, interval)

@@ -81,7 +81,7 @@ def mentions(graph: GraphReader, needle: str, index: SearchIndex | None = None) 
     names it), so the answer costs a few postings, not a scan of the graph.
     """
     needle = needle.lower()
-    pattern = re.compile(r"(?<![\w.-])" + re.escape(needle) + r"(?![\w-])")
+    pattern: re.Pattern[str] | None = None  # compiled once a text holds the needle at all
     nodes: Iterable[Node] = graph.nodes.values()
     if index is not None:
         stems = set(analyse(needle)[0])
@@ -90,9 +90,13 @@ def mentions(graph: GraphReader, needle: str, index: SearchIndex | None = None) 
             if len(postings) < len(stems):
                 return False
             postings.sort(key=len)
-            nodes = [graph.nodes[i] for i in postings[0] if i in graph.nodes and all(i in p for p in postings[1:])]
+            rest = postings[1:]
+            # Lazily: the answer is usually yes, and the first holder whose text names it ends the walk.
+            nodes = (graph.nodes[i] for i in postings[0] if all(i in p for p in rest) and i in graph.nodes)
     for node in nodes:
         text = " ".join((node.id, node.gist, *node.notes, *node.touches)).lower()
-        if needle in text and pattern.search(text):
-            return True
+        if needle in text:
+            pattern = pattern or re.compile(r"(?<![\w.-])" + re.escape(needle) + r"(?![\w-])")
+            if pattern.search(text):
+                return True
     return False
