@@ -85,8 +85,8 @@ CHORES_LOG_MAX_BYTES = 4 * 1024 * 1024
 # Actors.
 MAILBOX_SIZE = 256
 MAILBOX_BURST = 64  # messages an actor of quick messages handles per scheduling round
-# MCP requests served at once: a write's wait for its fsync overlaps the other calls' work (32 sessions:
-# ~98 -> ~116 ops/s against 1, hook replies meanwhile no slower: bench/RESULTS.md); each round stays short for hooks
+# MCP requests served at once: a write's wait for its fsync overlaps the other calls' work (32 sessions,
+# six paired rounds against 1: median 111.5 -> 120.6 ops/s, bench/RESULTS.md); each round stays short for hooks
 MCP_CONCURRENT_REQUESTS = 4
 MCP_QUEUE_MAX_WAIT = 30.0  # s an MCP request waits for its turn before it is answered "busy" (clients give up at 60)
 MCP_QUEUE_MAX_WAITING = 256  # MCP requests waiting for their turn; one more is answered "busy" at once
