@@ -11,6 +11,7 @@ import socket
 import trio
 import trio.testing
 
+from kg_actors.core import constants as C
 from kg_actors.core import graph_ops
 from kg_actors.core.model import GraphData
 from kg_actors.graph_actor import run_graph_actor
@@ -223,4 +224,22 @@ async def test_an_mcp_turn_waits_for_the_hooks_in_flight_and_one_turn_at_a_time(
             assert turns == []  # the hook in flight goes first (up to the bound)
     assert sorted(name for name, _ in turns) == ["first", "second"]
     assert turns[0][1] >= 0.05  # the hook in flight held both for the whole bound
-    assert turns[1][1] - turns[0][1] >= 0.01  # one inside the SDK at a time
+    assert turns[1][1] - turns[0][1] >= 0.01  # one served at a time
+
+
+async def test_the_server_serves_its_set_number_of_mcp_requests_at_once_and_queues_the_rest(autojump_clock):
+    priority = HookPriority()  # the server's own: C.MCP_CONCURRENT_REQUESTS turns
+    started: list[float] = []
+
+    async def mcp():
+        await priority.take_bulk_turn()
+        started.append(trio.current_time())
+        await trio.sleep(1.0)  # a write waiting on its fsync, say
+        priority.give_back_bulk_turn()
+
+    async with trio.open_nursery() as nursery:
+        for _ in range(C.MCP_CONCURRENT_REQUESTS + 1):
+            nursery.start_soon(mcp)
+    assert C.MCP_CONCURRENT_REQUESTS > 1  # a waiting write does not hold the others up
+    assert started[:-1] == [0.0] * C.MCP_CONCURRENT_REQUESTS  # these at once
+    assert started[-1] == 1.0  # the next when a turn is given back
