@@ -6,7 +6,7 @@ writes and searches (bulk work) may take their time. In one Trio loop nothing
 preempts a running step, so:
 
 - A hook is *in flight* from the moment its connection shows the request's
-  first bytes (`HookAwareListener`, before hypercorn has parsed anything)
+  first bytes (`HookAwareListener`, before http/server.py has parsed anything)
   until its reply's first send (or, inside the app, until `serving_hook`
   ends); past HOOK_HOLD_MAX_SECONDS a stalled one no longer counts.
 - Bulk work yields between its steps (`yield_to_hooks`): a checkpoint, then a
@@ -131,7 +131,7 @@ class HookAwareStream(trio.abc.HalfCloseableStream):
     def __init__(self, inner: trio.SocketStream, priority: HookPriority, starts: tuple[bytes, ...],
                  head: bytes = b""):
         self.inner = inner
-        self.socket = inner.socket  # hypercorn reads the peer's address from it
+        self.socket = inner.socket  # the server reads the two addresses from it
         self._priority = priority
         self._starts = starts
         self._hook: HookInFlight | None = None
@@ -192,7 +192,7 @@ class HookAwareListener(trio.abc.Listener[HookAwareStream]):
                 raise
             conn.setblocking(False)
             try:
-                head = conn.recv(PEEK_BYTES, socket.MSG_PEEK)  # left in the socket for hypercorn to read
+                head = conn.recv(PEEK_BYTES, socket.MSG_PEEK)  # left in the socket for the server to read
             except OSError:  # nothing there yet (or the peer left): the first read decides
                 head = b""
             stream = HookAwareStream(trio.SocketStream(trio.socket.from_stdlib_socket(conn)), self._priority,

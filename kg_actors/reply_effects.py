@@ -79,7 +79,7 @@ def defer(on_delivered: Effect, on_abandoned: Effect | None = None) -> bool:
 async def client_gone(scope: dict[str, Any], receive: Callable[[], Awaitable[dict[str, Any]]]) -> bool:
     """Whether the client hung up, looking without waiting (the request's body already read).
 
-    Over a socket the connection is asked (peers.py: hypercorn does not read it while the app
+    Over a socket the connection is asked (peers.py: the server does not read it while the app
     answers). Otherwise an `http.disconnect` already queued says so. Starlette's `is_disconnected`
     asks inside an already-cancelled scope, which under trio raises before the queue is looked at;
     a deadline of now lets `receive` take a queued message first.

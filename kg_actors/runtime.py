@@ -17,7 +17,6 @@ from typing import Any
 
 import attrs
 import trio
-from hypercorn.config import Config as HyperConfig
 
 from . import __version__, debug_heap, debug_stalls, heap, warm_start
 from .chores.supervisor import deps_for as chore_deps
@@ -32,7 +31,7 @@ from .directory import GraphDirectory
 from .feed import ChangeFeed
 from .hook_priority import HookPriority
 from .http.app import HOOK_PATHS, App
-from .http.listener import serve as http_serve
+from .http.server import serve as http_serve
 from .http.rest import build_rest
 from .logbook import Logbook
 from .readings import Readings
@@ -179,14 +178,7 @@ async def run_server(config: Config, clock: Callable[[], float] = time.time, han
                     servers.start_soon(rt.keeper.run, config.autocommit_interval, config.save_interval)
                     # The MCP SDK is imported only for a request the server does not answer itself.
                     servers.start_soon(_serve_mcp, app, floor, rt.antigravity)
-                    hc = HyperConfig()
-                    hc.bind = [f"{config.host}:{config.port}"]
-                    hc.accesslog = None
-                    hc.errorlog = logging.getLogger("hypercorn.error")
-                    hc.graceful_timeout = 2
-                    # Pooled clients (the MCP SDK, hooks' keep-alive) must not race an idle-close.
-                    hc.keep_alive_timeout = 75
-                    binds = await servers.start(http_serve, app, hc, priority, HOOK_PATHS)
+                    binds = await servers.start(http_serve, app, config.host, config.port, priority, HOOK_PATHS)
                     rt.http_port = int(binds[0].rsplit(":", 1)[1])
                     if config.editor:
                         rt.editor = "starting"

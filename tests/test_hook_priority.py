@@ -1,7 +1,7 @@
 """Hook replies first (hook_priority.py): bulk work yields to the hooks in flight, for a bounded while.
 
-A hook counts from its request's first bytes at the listener (before hypercorn
-parses it) to its reply's first send; a graph actor's write steps wait for it.
+A hook counts from its request's first bytes at the listener (before the HTTP
+server parses it) to its reply's first send; a graph actor's write steps wait for it.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ async def test_a_hook_request_already_in_the_socket_holds_from_accept():
     await client.send_all(HOOK)
     await trio.testing.wait_all_tasks_blocked()
     stream = await listener.accept()
-    assert priority.busy()  # before hypercorn has read a byte
+    assert priority.busy()  # before the HTTP server has read a byte
     assert await stream.receive_some(4096) == HOOK  # the peek left the request in the socket
     await stream.send_all(b"HTTP/1.1 200 OK\r\n\r\n")  # the reply releases the hold
     assert not priority.busy()

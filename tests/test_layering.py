@@ -14,7 +14,7 @@ FORBIDDEN_IN_CORE = {
 # websocket endpoint (one forwarder task per open socket, scoped to that socket)
 # and the HTTP server (its accept loop and one task per connection).
 NURSERY_OWNERS = {"runtime.py", "graph_actor.py", "session_actor.py", "http/ws.py", "editor/server.py",
-                  "chores/supervisor.py", "http/listener.py",
+                  "chores/supervisor.py", "http/server.py",
                   "chores/runners.py"}  # a run's stdin feeder and stdout drainer, scoped to the supervisor's job
 
 

@@ -25,6 +25,8 @@ STRICT_FILES = [
     "kg_actors/peers.py",
     "kg_actors/graph_messages.py",
     "kg_actors/hook_priority.py",
+    "kg_actors/http/server.py",
+    "kg_actors/http/websocket.py",
     "kg_actors/graph_writer.py",
     "kg_actors/session_actor.py",
     "kg_actors/session_handle.py",

@@ -209,9 +209,9 @@ class App:
                 await effects.abandoned()
                 raise
         if gone:
-            await effects.abandoned()  # the reply still goes out, to nobody: hypercorn drops it
+            await effects.abandoned()  # the reply still goes out, to nobody (or fails to)
         else:
-            # Before the send (hypercorn reports no failed write anyway): the client's next call sees them.
+            # Before the send (a write to a live socket can still be lost on the way): the client's next call sees them.
             await effects.delivered()
         for message in reply:
             await send(message)

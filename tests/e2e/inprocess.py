@@ -1,5 +1,5 @@
 """The whole server in this process, without sockets: `run_server` in a trio nursery, and raw ASGI
-calls into the same app hypercorn serves (the security gate, the router, the handlers, the actors).
+calls into the same app http/server.py serves (the security gate, the router, the handlers, the actors).
 
 For what a socket cannot make deterministic (a client that hangs up at an exact moment) and for
 volume (the in-process fuzz): nothing is stubbed but the transport.
@@ -33,7 +33,7 @@ async def serve_inprocess(root: Path):
 async def asgi(rt: Runtime, method: str, path: str, body: bytes = b"", hang_up: bool = False,
                query: str = "") -> tuple[int, bytes]:
     """One request through the app. `hang_up`: the client is gone once the body is read (what
-    hypercorn tells the app when the peer closes the connection before the reply)."""
+    the HTTP server tells the app when the peer closes the connection before the reply)."""
     sent: list[dict] = []
     given = False
 

@@ -1,7 +1,7 @@
 """A reply the client dropped, over a real loopback socket (formal/models/dropped_reply.py).
 
 The server runs in this process so the test can hold the MCP turn: the client sends its call and
-hangs up while the call waits, and hypercorn tells the app only through its receive queue. The
+hangs up while the call waits, and the HTTP server tells the app only through its receive queue. The
 reply's part must come back with the next `more`, and the hang-up check must see what starlette's
 `is_disconnected` cannot under trio (it asks inside a cancelled scope, which raises first).
 """
@@ -57,7 +57,7 @@ async def test_a_more_whose_client_hung_up_while_it_waited_gives_its_part_again(
                 await sock.connect(("127.0.0.1", rt.http_port))
                 await sock.send(_post(rt.http_port, body))
                 sock.close()  # the client gives up
-                await trio.testing.wait_all_tasks_blocked(0.05)  # hypercorn read the call and the hang-up
+                await trio.testing.wait_all_tasks_blocked(0.05)  # the server read the call and the hang-up
                 assert rt.asgi._mcp_waiting == 1, "the call is not waiting for its turn"
             finally:
                 release.set()
@@ -69,7 +69,7 @@ async def test_a_more_whose_client_hung_up_while_it_waited_gives_its_part_again(
 
 
 async def test_the_hang_up_check_sees_a_client_gone_while_its_request_is_answered():
-    """hypercorn reads no more of the connection meanwhile (no `http.disconnect`), and starlette's
+    """The HTTP server reads no more of the connection meanwhile (no `http.disconnect`), and starlette's
     check could not see one under trio anyway: the connection itself is asked."""
     from starlette.requests import Request
 
@@ -92,16 +92,11 @@ async def test_the_hang_up_check_sees_a_client_gone_while_its_request_is_answere
         await send({"type": "http.response.start", "status": 200, "headers": []})
         await send({"type": "http.response.body", "body": b"{}"})
 
-    from hypercorn.config import Config
-
     from kg_actors.hook_priority import HookPriority
-    from kg_actors.http.listener import serve
+    from kg_actors.http.server import serve
 
-    config = Config()
-    config.bind = ["127.0.0.1:0"]
-    config.accesslog = config.errorlog = None
     async with trio.open_nursery() as nursery:
-        binds = await nursery.start(serve, app, config, HookPriority(), frozenset())
+        binds = await nursery.start(serve, app, "127.0.0.1", 0, HookPriority(), frozenset())
         port = int(binds[0].rsplit(":", 1)[1])
         sock = trio.socket.socket()
         await sock.connect(("127.0.0.1", port))
