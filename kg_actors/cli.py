@@ -374,9 +374,13 @@ def cmd_doctor(args) -> int:
     return doctor(_setup_context(args))
 
 
-def main(argv: list[str] | None = None) -> int:
+def cmd_gauge(args) -> int:
     from .chores import gauge_cli
 
+    return gauge_cli.run(args)
+
+
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="kg", description="Shared knowledge-graph memory for coding agents")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("serve", help="run the memory server in the foreground")
@@ -414,7 +418,9 @@ def main(argv: list[str] | None = None) -> int:
     p.set_defaults(fn=cmd_uninstall)
     sub.add_parser("doctor", help="check every piece, name what is wrong and the fix").set_defaults(fn=cmd_doctor)
     _store_commands(sub)
-    gauge_cli.register(sub)
+    p = sub.add_parser("gauge", help="Claude Code status-line command: record the quota frame (for chores)")
+    p.add_argument("--wrap", metavar="CMD", help="run your own status-line command on the same input and show it")
+    p.set_defaults(fn=cmd_gauge)
     args = parser.parse_args(argv)
     return int(args.fn(args) or 0)
 

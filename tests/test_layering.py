@@ -72,6 +72,16 @@ def test_shim_imports_nothing_heavy():
     assert _imports(shim) & {"trio", "mcp", "httpx", "kg_actors", "starlette", "anyio"} == set()
 
 
+def test_the_cli_commands_clients_launch_import_nothing_heavy():
+    """`kg mcp` starts with every client session: the parser it builds must not import trio (~0.2 s)."""
+    import subprocess
+
+    code = ("import sys; import kg_shim; from kg_actors import cli; cli.main(['version']); "
+            "print([m for m in ('trio', 'attr', 'kg_actors.config', 'kg_actors.chores') if m in sys.modules])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.splitlines()[-1] == "[]"
+
+
 # core/ may import the standard library's pure modules, itself, and two pure libraries (attrs for
 # frozen values, the Snowball stemmer for search terms): no I/O, no clock, no concurrency.
 CORE_MAY_IMPORT = {

@@ -21,12 +21,6 @@ from . import gauge_files
 WRAP_TIMEOUT = 5.0
 
 
-def register(sub) -> None:
-    p = sub.add_parser("gauge", help="Claude Code status-line command: record the quota frame (for chores)")
-    p.add_argument("--wrap", metavar="CMD", help="run your own status-line command on the same input and show it")
-    p.set_defaults(fn=run)
-
-
 def run(args) -> int:
     raw = sys.stdin.buffer.read()
     record = None

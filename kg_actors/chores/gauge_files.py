@@ -14,8 +14,6 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-import trio
-
 from ..core import gauges
 from ..core.chores import Reading
 from ..storage import files
@@ -110,6 +108,8 @@ def read_codex_rollout(path: Path, now: float) -> Reading | str:
 
 async def read_agy(binary: str, cwd: Path, env: Mapping[str, str], now: float, model: str | None = None,
                    timeout: float = AGY_USAGE_TIMEOUT) -> Reading | str:
+    import trio  # here: `kg mcp` and `kg gauge` import this module, and trio costs them ~0.2 s
+
     try:
         with trio.move_on_after(timeout) as scope:
             done = await trio.run_process([binary, "-p", "/usage", "--output-format", "json"], cwd=str(cwd),
