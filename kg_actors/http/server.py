@@ -16,15 +16,14 @@ from __future__ import annotations
 
 import logging
 import socket
-from http import HTTPStatus
 from functools import partial
+from http import HTTPStatus
 from typing import Any
 from urllib.parse import unquote
 
 import h11
 import trio
 
-from .. import peers
 from ..hook_priority import HookAwareListener, HookAwareStream, HookPriority, hook_request_starts
 from . import websocket
 
