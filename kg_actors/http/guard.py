@@ -12,7 +12,7 @@ import json
 import logging
 from collections.abc import Awaitable, Callable
 
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse
 
 from ..core.errors import (ActorStopped, Conflict, InvalidInput, KGError, NotFound, SessionUnknown, StorageRefused,
@@ -59,6 +59,9 @@ def guarded(fn: Handler) -> Handler:
             return await fn(request)
         except KGError as exc:
             return error_response(exc)
+        except ClientDisconnect:  # gone before its body was whole (a hook's client gave up): nobody reads a reply
+            log.info("%s %s: the client left before its body was sent", request.method, request.url.path)
+            return JSONResponse({"error": "the client disconnected before its request was whole"}, status_code=400)
         except Exception as exc:  # the boundary: one bad request answers 500, the server goes on
             log.exception("%s %s failed", request.method, request.url.path)
             return JSONResponse({"error": f"internal error: {exc!r}"}, status_code=500)

@@ -19,3 +19,25 @@ def test_an_invalid_input_names_the_field_and_the_rule():
     response = error_response(InvalidInput("level", "is not one of user, project, maintain"))
     assert response.status_code == 400
     assert b'"field":"level"' in response.body and b'"rule":"is not one of user' in response.body
+
+
+async def test_a_client_gone_before_its_body_is_whole_is_not_an_error(caplog):
+    """A hook's client that gave up mid-body is routine: no traceback at ERROR, and a 400 nobody reads."""
+    from starlette.requests import Request
+
+    from kg_actors.http.guard import guarded, json_body
+
+    parts = iter([{"type": "http.request", "body": b'{"prompt": "how do', "more_body": True},
+                  {"type": "http.disconnect"}])
+
+    async def receive():
+        return next(parts)
+
+    async def handler(request):
+        await json_body(request)
+        raise AssertionError("a body that never came whole was used")
+
+    scope = {"type": "http", "method": "POST", "path": "/api/prompt_context", "headers": [], "query_string": b""}
+    response = await guarded(handler)(Request(scope, receive))
+    assert response.status_code == 400 and b"disconnected" in response.body
+    assert not [r for r in caplog.records if r.levelname == "ERROR"]
