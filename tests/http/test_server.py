@@ -263,3 +263,12 @@ async def test_a_refused_or_malformed_upgrade_and_a_failing_socket_leave_the_ser
                 await ws.get_message()
         assert (await (await Client.open(port)).request("GET", "/fine"))[0] == 201
     assert "on purpose, in a socket" in caplog.text
+
+
+async def test_a_client_that_asks_to_close_or_speaks_http_1_0_gets_its_reply_then_the_end():
+    async with served() as port:
+        for head in (b"GET /bye HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", b"GET /old HTTP/1.0\r\n\r\n"):
+            raw = await trio.open_tcp_stream("127.0.0.1", port)
+            await raw.send_all(head)
+            reply = await read_to_end(raw)  # the whole reply, then the server closes
+            assert reply.startswith(b"HTTP/1.1 201 Created\r\n") and reply.endswith(b"}")
