@@ -124,6 +124,9 @@ class _TermState:
     nodes: dict[str, Node]
     terms: dict[str, tuple[tuple[str, ...], tuple[str, ...]]]
     df: dict[str, int]
+    # term -> the ids whose parts name it (the second half of `terms`, inverted): smeared_terms reads
+    # the few it needs instead of walking every node. Sets are never changed, only replaced.
+    named: dict[str, frozenset[str]]
 
 
 # Keyed weakly by graph: a state dies with its graph. Each call builds a new
@@ -137,11 +140,13 @@ def _term_state(graph: GraphReader) -> _TermState:
         return old
     if old is None:
         terms = {i: _node_terms(node) for i, node in graph.nodes.items()}
-        df = dict(Counter(chain.from_iterable(stems for stems, _ in terms.values())))
+        state = _fresh_state(graph, terms)
     else:
-        terms, df = dict(old.terms), dict(old.df)
+        terms, df, named = dict(old.terms), dict(old.df), dict(old.named)
         for node_id in old.nodes.keys() - graph.nodes.keys():
-            _uncount(df, terms.pop(node_id)[0])
+            entry = terms.pop(node_id)
+            _uncount(df, entry[0])
+            _unname(named, node_id, entry[1])
         for node_id, node in graph.nodes.items():
             before = old.nodes.get(node_id)
             if before is node or (before is not None and before.gist == node.gist):
@@ -151,9 +156,31 @@ def _term_state(graph: GraphReader) -> _TermState:
             terms[node_id] = entry = _node_terms(node)
             for term in entry[0]:
                 df[term] = df.get(term, 0) + 1
-    state = _TermState(graph.gen, dict(graph.nodes), terms, df)
+            if before is None:  # what an id names never changes with its gist
+                for term in entry[1]:
+                    named[term] = named.get(term, frozenset()) | {node_id}
+        state = _TermState(graph.gen, dict(graph.nodes), terms, df, named)
     _STATES[graph.lineage] = state
     return state
+
+
+def _fresh_state(graph: GraphReader, terms: dict[str, tuple[tuple[str, ...], tuple[str, ...]]]) -> _TermState:
+    df = dict(Counter(chain.from_iterable(stems for stems, _ in terms.values())))
+    naming: dict[str, set[str]] = {}
+    for node_id, (_, names) in terms.items():
+        for term in names:
+            naming.setdefault(term, set()).add(node_id)
+    named = {term: frozenset(ids) for term, ids in naming.items()}
+    return _TermState(graph.gen, dict(graph.nodes), terms, df, named)
+
+
+def _unname(named: dict[str, frozenset[str]], node_id: str, names: tuple[str, ...]) -> None:
+    for term in names:
+        left = named[term] - {node_id}
+        if left:
+            named[term] = left
+        else:
+            del named[term]
 
 
 # A node's terms as a start may take them from its last run: (gist, stems, names), keyed by node id.
@@ -187,8 +214,7 @@ def seed_terms(graph: GraphReader, rows: Mapping[str, TermRow]) -> int:
         else:
             terms[node_id] = _node_terms(node)
             computed += 1
-    df = dict(Counter(chain.from_iterable(stems for stems, _ in terms.values())))
-    _STATES[graph.lineage] = _TermState(graph.gen, dict(graph.nodes), terms, df)
+    _STATES[graph.lineage] = _fresh_state(graph, terms)
     return computed
 
 
@@ -225,11 +251,7 @@ def smeared_terms(graph: GraphReader, slug: str | None = None) -> list[Smear]:
     candidates = {t for t, count in state.df.items() if low <= count <= high and t not in related}
     if not candidates:
         return []
-    namers: dict[str, list[str]] = {}
-    for node_id, (_, names) in state.terms.items():
-        if names and not candidates.isdisjoint(names):
-            for term in candidates.intersection(names):
-                namers.setdefault(term, []).append(node_id)
+    namers = {term: state.named[term] for term in candidates if term in state.named}
     # Only terms as frequent as the top few can be among them (the count leads the order): picking a hub
     # for every term named costs ~30,000 degree look-ups at 10,000 nodes, and a start's DEBT line waits for it.
     if not namers:
@@ -281,10 +303,6 @@ def untended_days(graph: GraphReader, now: float) -> float | None:
     if not isinstance(last, int | float) or isinstance(last, bool):
         return None
     return max(0.0, (now - float(last)) / C.DAY_SECONDS)
-
-
-def _edge_ends(graph: GraphReader) -> set[str]:
-    return set(chain.from_iterable((src, dst) for src, dst, _ in graph.edges))
 
 
 @lru_cache(maxsize=1 << 17)
@@ -374,7 +392,7 @@ def _behind(graph: GraphReader, missing_touches: set[str] | frozenset[str], orde
     entries, holders = dangling_touches(graph, missing_touches)
     return DebtNodes(
         oversized=order(i for i in active if len(nodes[i].gist) > C.GIST_SOFT_LIMIT),
-        unconnected=order(active - _edge_ends(graph)), long_ids=order(long_ids), dangling=holders,
+        unconnected=order(i for i in active if not graph.degree(i)), long_ids=order(long_ids), dangling=holders,
         dangling_entries=entries, lift_clusters=[list(c) for c in clusters],
     )
 

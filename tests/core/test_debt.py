@@ -248,6 +248,7 @@ def test_incremental_term_counts_match_a_fresh_count(edits):
         clone = _copy(g)
         assert smeared_terms(g) == smeared_terms(clone)
         assert _term_state(g).df == _term_state(clone).df
+        assert _term_state(g).named == _term_state(clone).named  # the namers index, patched and fresh
 
 
 def _copy(g: GraphData) -> GraphData:
