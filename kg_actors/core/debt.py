@@ -142,11 +142,14 @@ def _term_state(graph: GraphReader) -> _TermState:
         terms = {i: _node_terms(node) for i, node in graph.nodes.items()}
         state = _fresh_state(graph, terms)
     else:
-        terms, df, named = dict(old.terms), dict(old.df), dict(old.named)
+        terms, df = dict(old.terms), dict(old.df)
+        unnamed: dict[str, set[str]] = {}  # per term, the ids that stop or start naming it: one new set
+        newly: dict[str, set[str]] = {}    # per term, however many writes came since the last state
         for node_id in old.nodes.keys() - graph.nodes.keys():
             entry = terms.pop(node_id)
             _uncount(df, entry[0])
-            _unname(named, node_id, entry[1])
+            for term in entry[1]:
+                unnamed.setdefault(term, set()).add(node_id)
         for node_id, node in graph.nodes.items():
             before = old.nodes.get(node_id)
             if before is node or (before is not None and before.gist == node.gist):
@@ -158,7 +161,14 @@ def _term_state(graph: GraphReader) -> _TermState:
                 df[term] = df.get(term, 0) + 1
             if before is None:  # what an id names never changes with its gist
                 for term in entry[1]:
-                    named[term] = named.get(term, frozenset()) | {node_id}
+                    newly.setdefault(term, set()).add(node_id)
+        named = dict(old.named)
+        for term in unnamed.keys() | newly.keys():
+            ids = (named.get(term, frozenset()) - unnamed.get(term, set())) | newly.get(term, set())
+            if ids:
+                named[term] = ids
+            else:
+                named.pop(term, None)
         state = _TermState(graph.gen, dict(graph.nodes), terms, df, named)
     _STATES[graph.lineage] = state
     return state
@@ -172,15 +182,6 @@ def _fresh_state(graph: GraphReader, terms: dict[str, tuple[tuple[str, ...], tup
             naming.setdefault(term, set()).add(node_id)
     named = {term: frozenset(ids) for term, ids in naming.items()}
     return _TermState(graph.gen, dict(graph.nodes), terms, df, named)
-
-
-def _unname(named: dict[str, frozenset[str]], node_id: str, names: tuple[str, ...]) -> None:
-    for term in names:
-        left = named[term] - {node_id}
-        if left:
-            named[term] = left
-        else:
-            del named[term]
 
 
 # A node's terms as a start may take them from its last run: (gist, stems, names), keyed by node id.
