@@ -11,14 +11,17 @@ costs the change, not the level.
 from __future__ import annotations
 
 import os
+from collections.abc import Generator
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 from .core import debt, render, scoring, search, touches
 from .core.charge import ChargeIndex
+from .core.debt import Debt
 from .core.model import GraphData, GraphReader
 from .core.snapshot import GraphSnapshot
+from .core.steps import run_steps
 from .core.written import WrittenLog
 from .graph_view import GraphView, Recent
 
@@ -51,7 +54,7 @@ class Derived:
         self.charges = charges  # what compaction plans from: kept per change, so a write's plan costs its change
         self.missing_touches: frozenset[str] = frozenset()
         self.activity_days: frozenset[str] = frozenset()  # a project's tool-event days (DEBT activity)
-        self._debt: tuple[tuple[int, int, int], debt.Debt] | None = None
+        self._debt: tuple[tuple[int, int, int], Debt] | None = None
         self.debt_inputs = 0  # bumped when missing_touches or activity_days change
         self._scores: tuple[int, dict[str, float]] | None = None
         self._live_edges: tuple[int, int] | None = None
@@ -120,11 +123,17 @@ class Derived:
             self._recent = None
         return self._live_edges[1]
 
-    def debt(self, graph: GraphReader, now: float) -> debt.Debt:
+    def debt(self, graph: GraphReader, now: float) -> Debt:
+        value: Debt = run_steps(self.debt_steps(graph, now))
+        return value
+
+    def debt_steps(self, graph: GraphReader, now: float) -> Generator[None, None, Debt]:
+        """`debt`, in steps where it has to be computed again (none when the cached one holds)."""
         key = self._debt_key(graph, now)
         if self._debt is None or self._debt[0] != key:
-            self._debt = (key, debt.compute_debt(graph, now, missing_touches=self.missing_touches,
-                                                 activity_days=self.activity_days))
+            value = yield from debt.debt_steps(graph, now, missing_touches=self.missing_touches,
+                                               activity_days=self.activity_days)
+            self._debt = (key, value)
             self._recent = None
         return self._debt[1]
 

@@ -98,8 +98,13 @@ class GraphState:
     def current(self, msg: m.Current) -> GraphView:
         return self.derived.view(self.graph.snapshot())
 
+    def prepare_debt(self, msg: m.GetDebt) -> Generator[None, None, m.GetDebt]:
+        """A changed graph's debt, computed in steps before the answer (the graph cannot change between)."""
+        yield from self.derived.debt_steps(self.graph, msg.now)
+        return msg
+
     def debt(self, msg: m.GetDebt) -> Debt:
-        return self.derived.debt(self.graph, msg.now)
+        return self.derived.debt(self.graph, msg.now)  # prepared: the cached one
 
     def touch_paths(self, msg: m.TouchPaths) -> list[tuple[str, str, str]]:
         return anchors.touch_paths(self.graph, msg.home)
@@ -312,6 +317,7 @@ HANDLERS: dict[type[m.GraphMessage[Any]], Callable[[GraphState, Any], object]] =
 }
 PREPARE: dict[type[m.GraphMessage[Any]], Callable[[GraphState, Any], Generator[None, None, Any]]] = {
     m.PutNode: GraphState.prepare_put_node,
+    m.GetDebt: GraphState.prepare_debt,
 }
 
 
