@@ -136,6 +136,16 @@ _STATES: weakref.WeakKeyDictionary[Lineage, _TermState] = weakref.WeakKeyDiction
 
 
 def _term_state(graph: GraphReader) -> _TermState:
+    state: _TermState = run_steps(_term_state_steps(graph))
+    return state
+
+
+TERMS_PER_STEP = 200  # nodes whose terms are worked out between two pauses (a few ms each hundred)
+
+
+def _term_state_steps(graph: GraphReader) -> Generator[None, None, _TermState]:
+    """The graph's term state, patched from its last one; it pauses after each TERMS_PER_STEP nodes
+    it had to work out (hundreds after a burst of writes). The new state is seen only once whole."""
     old = _STATES.get(graph.lineage)
     if old is not None and old.gen == graph.gen and len(old.nodes) == len(graph.nodes):
         return old
@@ -144,8 +154,11 @@ def _term_state(graph: GraphReader) -> _TermState:
         state = _fresh_state(graph, terms)
     else:
         terms, df = dict(old.terms), dict(old.df)
-        unnamed: dict[str, set[str]] = {}  # per term, the ids that stop or start naming it: one new set
-        newly: dict[str, set[str]] = {}    # per term, however many writes came since the last state
+        # Per term, the ids gone that named it and the new ones that do: one new set each, however
+        # many writes came since the last state.
+        unnamed: dict[str, set[str]] = {}
+        newly: dict[str, set[str]] = {}
+        worked = 0
         for node_id in old.nodes.keys() - graph.nodes.keys():
             entry = terms.pop(node_id)
             _uncount(df, entry[0])
@@ -163,6 +176,9 @@ def _term_state(graph: GraphReader) -> _TermState:
             if before is None:  # what an id names never changes with its gist
                 for term in entry[1]:
                     newly.setdefault(term, set()).add(node_id)
+            worked += 1
+            if worked % TERMS_PER_STEP == 0:
+                yield
         named = dict(old.named)
         for term in unnamed.keys() | newly.keys():
             ids = (named.get(term, frozenset()) - unnamed.get(term, set())) | newly.get(term, set())
@@ -343,7 +359,7 @@ def debt_steps(
 ) -> Generator[None, None, Debt]:
     """compute_debt, yielding between its passes (each may walk every node): at 10,000 nodes the
     whole took one 100-150 ms step of the graph actor, which every hook in flight waited out."""
-    _term_state(graph)  # the term counts, patched for what changed since the last state
+    yield from _term_state_steps(graph)  # the term counts, patched for what changed since the last state
     yield
     active = graph.ids_in_state("active")
     n = len(active)

@@ -7,7 +7,8 @@ from hypothesis import strategies as st
 
 from kg_actors.core import graph_ops as ops
 from kg_actors.core.anchors import parse_touch, touch_paths
-from kg_actors.core.debt import _term_state, compute_debt, debt_dict, debt_line, level_for, smeared_terms
+from kg_actors.core.debt import (_STATES, TERMS_PER_STEP, _term_state, _term_state_steps, compute_debt, debt_dict,
+                                 debt_line, level_for, smeared_terms)
 from kg_actors.core.lift import is_instance_id, lift_clusters
 from kg_actors.core.model import Edge, GraphData, Node
 
@@ -249,6 +250,20 @@ def test_incremental_term_counts_match_a_fresh_count(edits):
         assert smeared_terms(g) == smeared_terms(clone)
         assert _term_state(g).df == _term_state(clone).df
         assert _term_state(g).named == _term_state(clone).named  # the namers index, patched and fresh
+
+
+def test_a_burst_of_new_nodes_is_worked_out_in_steps_and_seen_only_whole():
+    g = graph(*(n(f"f{i}", "ledger cache") for i in range(10)))
+    first = _term_state(g)
+    for i in range(2 * TERMS_PER_STEP + 5):
+        g.set_node(n(f"cache-note-{i}", "cache ledger parser"))
+    steps = _term_state_steps(g)
+    next(steps)
+    next(steps)  # two pauses in: the graph's state is still the last whole one
+    assert _STATES[g.lineage] is first
+    with pytest.raises(StopIteration) as done:
+        next(steps)
+    assert done.value.value.df == _term_state(_copy(g)).df and _STATES[g.lineage] is done.value.value
 
 
 def _copy(g: GraphData) -> GraphData:
