@@ -124,8 +124,7 @@ class Derived:
         return self._live_edges[1]
 
     def debt(self, graph: GraphReader, now: float) -> Debt:
-        value: Debt = run_steps(self.debt_steps(graph, now))
-        return value
+        return run_steps(self.debt_steps(graph, now))
 
     def debt_steps(self, graph: GraphReader, now: float) -> Generator[None, None, Debt]:
         """`debt`, in steps where it has to be computed again (none when the cached one holds)."""

@@ -136,8 +136,7 @@ _STATES: weakref.WeakKeyDictionary[Lineage, _TermState] = weakref.WeakKeyDiction
 
 
 def _term_state(graph: GraphReader) -> _TermState:
-    state: _TermState = run_steps(_term_state_steps(graph))
-    return state
+    return run_steps(_term_state_steps(graph))
 
 
 TERMS_PER_STEP = 200  # nodes whose terms are worked out between two pauses (a few ms each hundred)

@@ -3,10 +3,10 @@
 Why not a general ASGI server: every prompt, file read and tool call of every session is one
 request here, and hypercorn's per-request machinery (a protocol wrapper, a stream object, a task
 group and a spawned task per request, events relayed through three layers) cost about 1 ms of CPU
-each, two thirds of a tool call that does nothing (bench/RESULTS.md). This serves what the app
-uses, no more: keep-alive, request bodies (`Expect: 100-continue` too), replies whole or chunked,
-and WebSocket upgrades (websocket.py). h11 does the parsing and framing; a request it refuses gets
-400 and its connection closed.
+each, a third of a tool call that does nothing (3.0-3.3 ms then, 1.8-2.3 here: bench/RESULTS.md).
+This serves what the app uses, no more: keep-alive, request bodies (`Expect: 100-continue` too),
+replies whole or chunked, and WebSocket upgrades (websocket.py). h11 does the parsing and framing;
+a request it refuses gets 400 and its connection closed.
 
 Connections come from hook_priority's listeners, which count a hook in flight from its request's
 first bytes. A connection idle (or stalled mid-request) for KEEP_ALIVE_SECONDS is closed.
@@ -186,7 +186,6 @@ class _Exchange:
         self.body_done = False
         self.status: int | None = None
         self.headers: list[tuple[bytes, bytes]] = []
-        self.started = False  # the reply's head is written
         self.finished = trio.Event()  # the reply is whole (or the app is done)
 
     async def run(self) -> None:
@@ -196,12 +195,11 @@ class _Exchange:
             raise
         except Exception:
             log.exception("the app failed on %s %s", self.scope["method"], self.scope["path"])
-            if not self.started:
-                await self._reply_whole(500, b'{"error": "internal server error"}')
+            await self._reply_whole(500, b'{"error": "internal server error"}')  # unless its head went out
             return
         finally:
             self.finished.set()
-        if not self.started:  # the app answered nothing
+        if self.conn.h11.our_state is h11.SEND_RESPONSE:  # the app answered nothing
             await self._reply_whole(500, b'{"error": "the server gave no reply"}')
         elif self.conn.h11.our_state is h11.SEND_BODY:
             log.error("the app left its reply to %s unfinished", self.scope["path"])
@@ -244,8 +242,7 @@ class _Exchange:
             if self.status is None or h.our_state not in (h11.SEND_RESPONSE, h11.SEND_BODY):
                 raise RuntimeError("http.response.body: no reply started, or the reply is already whole")
             out = bytearray()
-            if not self.started:
-                self.started = True
+            if h.our_state is h11.SEND_RESPONSE:  # the head goes with the first part
                 out += h.send(h11.Response(status_code=self.status, headers=self.headers,
                                            reason=_REASONS.get(self.status, b""))) or b""
             body = message.get("body", b"")
