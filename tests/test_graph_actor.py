@@ -196,3 +196,25 @@ async def test_a_discard_while_the_index_is_still_building_returns(tmp_path):
             handle = await nursery.start(run_graph_actor, "user", "user", tmp_path / "g.json", graph,
                                          build_derived(graph, 100.0))
             await handle.discard()
+
+
+async def test_a_changed_graphs_debt_is_computed_in_steps_that_yield_to_hooks(tmp_path):
+    """The tick's debt reading walked a 10,000-node graph in one step; now it pauses between its passes."""
+    pauses = []
+
+    async def pause():
+        pauses.append(None)
+        await trio.lowlevel.checkpoint()
+
+    graph = GraphData("user")
+    async with trio.open_nursery() as nursery:
+        handle = await nursery.start(run_graph_actor, "user", "user", tmp_path / "g.json", graph, None, 365, pause)
+        await handle.put_node(node_id="billing-ledger-rules", gist="the ledger is append-only", notes=None,
+                              touches=None, now=100.0, writer=graph_ops.Writer(session="aaaa1111"))
+        before = len(pauses)
+        first = await handle.debt(now=100.0)
+        assert len(pauses) - before >= 3, "the debt of a changed graph came in one step"
+        before = len(pauses)
+        assert await handle.debt(now=100.0) == first  # unchanged graph: the one already computed
+        assert len(pauses) == before
+        await handle.close()

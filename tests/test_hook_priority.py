@@ -244,24 +244,3 @@ async def test_the_server_serves_its_set_number_of_mcp_requests_at_once_and_queu
     assert started[:-1] == [0.0] * C.MCP_CONCURRENT_REQUESTS  # these at once
     assert started[-1] == 1.0  # the next when a turn is given back
 
-
-async def test_a_changed_graphs_debt_is_computed_in_steps_that_yield_to_hooks(tmp_path):
-    """The tick's debt reading walked a 10,000-node graph in one step; now it pauses between its passes."""
-    pauses = []
-
-    async def pause():
-        pauses.append(trio.current_time())
-        await trio.lowlevel.checkpoint()
-
-    graph = GraphData("user")
-    async with trio.open_nursery() as nursery:
-        handle = await nursery.start(run_graph_actor, "user", "user", tmp_path / "g.json", graph, None, 365, pause)
-        await handle.put_node(node_id="billing-ledger-rules", gist="the ledger is append-only", notes=None,
-                              touches=None, now=100.0, writer=graph_ops.Writer(session="aaaa1111"))
-        before = len(pauses)
-        first = await handle.debt(now=100.0)
-        assert len(pauses) - before >= 3, "the debt of a changed graph came in one step"
-        before = len(pauses)
-        assert await handle.debt(now=100.0) == first  # unchanged graph: the one already computed
-        assert len(pauses) == before
-        await handle.close()
