@@ -58,8 +58,8 @@ async def serve(conn: Upgradable, request: h11.Request, scope: dict[str, Any]) -
         return
     if not key or _header(request, b"sec-websocket-version") != b"13":
         body = b"a WebSocket upgrade needs Sec-WebSocket-Key and Sec-WebSocket-Version: 13"
-        await conn.send(h11.Response(status_code=400, headers=[(b"content-length", str(len(body)).encode()),
-                                                                 (b"connection", b"close")]))
+        await conn.send(h11.Response(status_code=400, reason=b"Bad Request",
+                                     headers=[(b"content-length", str(len(body)).encode()), (b"connection", b"close")]))
         await conn.send(h11.Data(data=body))
         await conn.send(h11.EndOfMessage())
         return
@@ -169,8 +169,8 @@ class _Socket:
 
     async def refuse(self) -> None:
         self.state = "closed"
-        await self.conn.send(h11.Response(status_code=403, headers=[(b"content-length", b"0"),
-                                                                      (b"connection", b"close")]))
+        await self.conn.send(h11.Response(status_code=403, reason=b"Forbidden",
+                                          headers=[(b"content-length", b"0"), (b"connection", b"close")]))
         await self.conn.send(h11.EndOfMessage())
 
     async def _write(self, event: Any) -> None:

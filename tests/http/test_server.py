@@ -254,8 +254,12 @@ async def test_a_refused_or_malformed_upgrade_and_a_failing_socket_leave_the_ser
                 pass
         assert refused.value.status_code == 403
         raw = await trio.open_tcp_stream("127.0.0.1", port)
+        await raw.send_all(b"GET /refuse HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                           b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+        assert (await read_to_end(raw)).startswith(b"HTTP/1.1 403 Forbidden\r\n")
+        raw = await trio.open_tcp_stream("127.0.0.1", port)
         await raw.send_all(b"GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n")
-        assert (await read_to_end(raw)).startswith(b"HTTP/1.1 400 ")  # no key, no version
+        assert (await read_to_end(raw)).startswith(b"HTTP/1.1 400 Bad Request\r\n")  # no key, no version
         async with open_websocket("127.0.0.1", port, "/ws", use_ssl=False) as ws:
             await ws.get_message()
             await ws.send_message("raise")
