@@ -66,6 +66,7 @@ async def websocket_echo(scope, receive, send) -> None:
         message = await receive()
         if message["type"] == "websocket.disconnect":
             echo.disconnect_codes.append(message["code"])
+            echo.disconnected.set()
             return
         if message.get("text") == "raise":
             raise ValueError("on purpose, in a socket")
@@ -76,6 +77,7 @@ async def websocket_echo(scope, receive, send) -> None:
 
 
 echo.disconnect_codes = []
+echo.disconnected = trio.Event()
 
 
 @asynccontextmanager
@@ -224,6 +226,7 @@ async def test_a_connection_idle_past_the_keep_alive_is_closed(autojump_clock):
 
 async def test_a_websocket_hears_and_answers_text_bytes_and_pings_and_its_close_is_told_to_the_app():
     echo.disconnect_codes.clear()
+    echo.disconnected = trio.Event()
     async with served() as port:
         async with open_websocket("127.0.0.1", port, "/ws?project_path=/p", use_ssl=False) as ws:
             assert json.loads(await ws.get_message()) == {"path": "/ws", "query": "project_path=/p"}
@@ -236,8 +239,7 @@ async def test_a_websocket_hears_and_answers_text_bytes_and_pings_and_its_close_
             with trio.fail_after(5):
                 await ws.ping(b"are you there")  # returns once the pong is back
         with trio.fail_after(5):
-            while not echo.disconnect_codes:
-                await trio.sleep(0.01)
+            await echo.disconnected.wait()  # the app heard the close
         assert echo.disconnect_codes == [1000]
         async with open_websocket("127.0.0.1", port, "/ws", use_ssl=False) as ws:  # the app closes it
             await ws.get_message()
