@@ -2,9 +2,10 @@
 
 http/server.py reads nothing more from an HTTP/1.1 connection while the app answers its request
 (what follows may be the client's next request), so a client that gave up meanwhile is never
-announced to the app as `http.disconnect`. The listener (hook_priority.HookAwareListener) records each connection it
-accepts here, by its two addresses as they appear in an ASGI scope; a reply about to be sent asks
-the socket itself: a peek that finds the end of the stream (or a reset) means nobody will read it.
+announced to the app as `http.disconnect`. The listener (hook_priority.HookAwareListener) records
+each connection it accepts here, by its two addresses as they appear in an ASGI scope; a reply
+about to be sent asks the socket itself: a peek that finds the end of the stream (or a reset)
+means nobody will read it.
 """
 
 from __future__ import annotations
