@@ -158,6 +158,14 @@ class Postings(Mapping[str, Posting]):
         low = (1 << shift) - 1
         return [(v >> shift, v & low) for v in _values(held)]
 
+    def holders(self, term: str) -> list[int]:
+        """The term's holders' numbers alone, in number order (no counts unpacked for them)."""
+        held = self._held.get(term)
+        if held is None:
+            return []
+        shift = _shift(held)
+        return [v >> shift for v in _values(held)]
+
     def add(self, number: int, terms: Mapping[str, int]) -> list[str]:
         """Add holder `number` (in none of these postings yet) to each term's: the terms new to the index.
 

@@ -244,8 +244,7 @@ class SearchIndex:
 
     def hub_candidates(self, term: str) -> list[str]:
         """The undated ids naming `term` (a word of theirs, or its stem) that hold it in their id or gist."""
-        names = self._names
-        return [names[n] for n, _ in self.hub_namers.numbered(term)]
+        return list(map(self._names.__getitem__, self.hub_namers.holders(term)))
 
     def _number(self, node_id: str) -> int:
         number = self._numbers.get(node_id)

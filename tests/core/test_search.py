@@ -571,6 +571,20 @@ def test_hub_mention_picks_best_connected_namer():
     assert hub_mention(index, graph, "billing-ledger", "rows in postgres") == ("postgres", "postgres-tuning")
 
 
+def test_hub_mention_ties_go_to_the_first_id_and_edges_decide_first():
+    graph = hub_graph()  # postgres-setup: one edge
+    graph.set_node(Node("postgres-backups", "postgres backup schedule"))
+    graph.set_edge(Edge("misc-0", "postgres-backups", "about"))  # one edge too, and first by id
+    index = SearchIndex.build(graph)
+    assert hub_mention(index, graph, "billing-ledger", "rows in postgres") == ("postgres", "postgres-backups")
+    graph.set_node(Node("postgres-access", "postgres roles"))  # the new node, indexed before asking
+    for i in range(3):
+        graph.set_edge(Edge(f"misc-{i + 1}", "postgres-access", "about"))
+    index = SearchIndex.build(graph)
+    assert hub_mention(index, graph, "postgres-access", "who may read postgres") is None  # its own subject
+    assert hub_mention(index, graph, "ledger-access", "rows in postgres") == ("postgres", "postgres-access")
+
+
 @pytest.mark.parametrize(
     "mentions, others, hub_id",
     [
