@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent
@@ -87,7 +88,7 @@ def main() -> int:
     return 0
 
 
-def _line(name: str, rows: list, inject) -> str:  # type: ignore[no-untyped-def]
+def _line(name: str, rows: list[tuple], inject: Callable[[tuple], set[str]]) -> str:
     hits = injected = wanted = loud = unrelated = 0
     for row in rows:
         kind, needed = row[0], row[1]
