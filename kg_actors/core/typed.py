@@ -41,7 +41,9 @@ _COLUMNS = re.compile(r"\S(?: {2,}|\t)\S")  # words aligned in columns
 _BOX = re.compile(r"[│┃┆┊├┤┌┐└┘─━═╭╮╰╯▕▏|]")
 _LOG_LEVEL = re.compile(r"\b(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE|FATAL|CRITICAL|NOTICE|FAIL|FAILED|PASSED|OK)\b"
                         r"|\blevel=")
-_KEY_VALUE = re.compile(r"\b[\w.\-]+=[^\s=]")
+# One name character right before the "=": a whole `\b[\w.-]+=` retried the rest of a long run of such
+# characters from each of its word boundaries (a 20,000-character "a.a.a..." paste took a second).
+_KEY_VALUE = re.compile(r"[\w.\-]=[^\s=]")
 _JSONISH = re.compile(r'^\s*[{\[]|"[\w\-.]+"\s*:')
 _CAPS_HEADER = re.compile(r"\b[A-Z][A-Z_%]{2,}\b")
 _PLAIN_WORD = re.compile(r"^[(\"']?[A-Za-z][a-z']*[,.;:!?)\"']{0,2}$")

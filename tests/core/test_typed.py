@@ -107,7 +107,10 @@ def test_huge_and_binary_pastes_are_quick_and_leave_nothing():
     import time
     junk = "".join(chr(c) for c in range(1, 0x2FF)) * 40
     log = "\n".join(f"2026-11-30T10:{i % 60:02d}:00Z level=info msg=\"tick {i}\" id={i:08x}" for i in range(600))
-    for text in (junk, log[:20_000], "🔥" * 5000, "/Users/me/proj/src/auth/refresh.py"):
+    # Long runs of one shape: a pattern that retries the rest of a run from each of its positions is
+    # quadratic here ("a.a.a..." took a second before _KEY_VALUE matched one character before its "=").
+    runs = [f"why?\n\n{unit * (19_990 // len(unit))}" for unit in ("a.", "a-", "a_", "a=", '"a', "A.", "a:", "a/", "a  ")]
+    for text in (junk, log[:20_000], "🔥" * 5000, "/Users/me/proj/src/auth/refresh.py", *runs):
         start = time.perf_counter()
         human = recall.human_text(text)
         assert time.perf_counter() - start < 0.5
