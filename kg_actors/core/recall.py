@@ -1,7 +1,8 @@
 """Prompt recall: what a person typed, its terms, the three gates, and the injection.
 
 Only human text takes part (task notifications and image placeholders inject
-nothing; a path reduces to its file name). A hit must clear a score threshold
+nothing; a path reduces to its file name), and the name of the error a paste
+around it reports (paste_keys.py). A hit must clear a score threshold
 (stricter with more terms), show evidence (two prompt terms, a near-unique
 term, or a term in its own id or gist), and the injection must bring something
 new. Silence is the default; every decision is returned with its reason so the
@@ -18,6 +19,7 @@ import attrs
 
 from . import constants as C
 from .model import Edge, GraphReader, Node
+from .paste_keys import pasted_keys
 from .search import Hit, SearchIndex, connection_paths, merge_hits
 from .search_concepts import concept_hits
 from .terms import HUMP as _HUMP, is_stopword, query_terms
@@ -64,22 +66,25 @@ def _quoted_paths(text: str) -> str:
 
 
 def human_text(prompt: object) -> str | None:
-    """The part a person typed, paths reduced to file names; None when it is not a prompt.
+    """The part a person typed, paths reduced to file names, then the name of the error a paste
+    around it reports; None when it is not a prompt.
 
     Task notifications and command records are not prompts, nor is a bare
     continuation; pasted machine output is not typed (core/typed.py); image
     placeholders and dragged paths are not typed words (a path still counts by its file name,
-    which can match a node's touches, but never as the text that earns recall).
+    which can match a node's touches, but never as the text that earns recall). Once the typed
+    words earned recall, the name of the error a paste reports follows them (core/paste_keys.py).
     """
     if not isinstance(prompt, str):
         return None
     if any(marker in prompt for marker in NOT_PROMPT_MARKERS):
         return None
     # Pasted output (logs, tables, traces, diffs, JSON) is cut out by its shape: what is left was typed.
-    text = typed_part(_IMAGE.sub(" ", prompt[: C.RECALL_PROMPT_MAX_CHARS]))
-    if is_continuation(text):
+    whole = _IMAGE.sub(" ", prompt[: C.RECALL_PROMPT_MAX_CHARS])
+    typed = typed_part(whole)
+    if is_continuation(typed):
         return None  # "continue", "ok do it": a nudge to carry on asks nothing of memory
-    text = _quoted_paths(text.replace("\\ ", _SPACE))
+    text = _quoted_paths(typed.replace("\\ ", _SPACE))
     words = []
     plain = 0
     for token in text.split():
@@ -94,7 +99,8 @@ def human_text(prompt: object) -> str | None:
         plain += len(token)
     if plain < C.RECALL_MIN_PROMPT_CHARS:
         return None
-    return " ".join(words)
+    # The typed words earned recall; a paste around them adds the name of the error it reports.
+    return " ".join(words + pasted_keys(whole, typed))
 
 
 def prompt_terms(text: str) -> list[str]:

@@ -1,0 +1,83 @@
+"""The name of the error a paste reports, taken beside the typed question (core/paste_keys.py, issue #12).
+
+Pastes of other tools and languages than the evaluation's (bench/recall_data.py, recall_pasted.py).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from kg_actors.core import recall
+from kg_actors.core.paste_keys import pasted_keys
+from kg_actors.core.typed import typed_part
+
+PY_TRACE = """Traceback (most recent call last):
+  File "/srv/app/billing/invoices.py", line 57, in render_invoice
+    total = quantize(line.amount)
+  File "/srv/app/.venv/lib/python3.12/site-packages/babel/numbers.py", line 1170, in format_currency
+    raise UnknownCurrencyError(currency)
+babel.numbers.UnknownCurrencyError: Unknown currency 'XBT'."""
+NODE_TRACE = """/home/dev/web/src/cart/summary.tsx:31
+    const lines = props.items.map(renderLine)
+                              ^
+TypeError: Cannot read properties of undefined (reading 'map')
+    at Summary (/home/dev/web/src/cart/summary.tsx:31:31)"""
+JAVA_TRACE = """Exception in thread "main" java.lang.IllegalStateException: pool closed
+	at com.acme.db.Pool.borrow(Pool.java:88)
+Caused by: java.net.ConnectException: Connection refused
+	at java.base/sun.nio.ch.Net.connect0(Native Method)"""
+CHAINED = """sqlalchemy.exc.IntegrityError: (psycopg.errors.UniqueViolation) duplicate key value
+sqlalchemy.exc.IntegrityError: (psycopg.errors.UniqueViolation) duplicate key value
+psycopg.errors.UniqueViolation: duplicate key value violates unique constraint "projects_slug_key\""""
+K8S_FIELDS = """    State:          Running
+      Started:      Mon, 30 Nov 2026 10:02:11 +0000
+    LastState:      Terminated
+      Reason:       OOMKilled
+      Exit Code:    137"""
+DIFF = """diff --git a/config/limits.toml b/config/limits.toml
+--- a/config/limits.toml
++++ b/config/limits.toml
+@@ -3,3 +3,3 @@
+-burst = 20
++burst = 200"""
+
+
+def keys(question: str, paste: str) -> list[str]:
+    prompt = f"{question}\n\n{paste}"
+    return pasted_keys(prompt, typed_part(prompt))
+
+
+def test_a_traceback_gives_its_error_with_its_package():
+    assert keys("why does the invoice page crash?", PY_TRACE) == ["babel UnknownCurrencyError"]
+
+
+def test_an_error_named_by_its_kind_alone():
+    assert keys("the cart breaks when it is empty, why", NODE_TRACE) == ["TypeError"]
+
+
+def test_a_caused_by_chain_gives_the_first_two_names_once_each():
+    assert keys("what is wrong with the pool?", CHAINED) == ["sqlalchemy IntegrityError", "psycopg UniqueViolation"]
+
+
+def test_a_name_after_other_words_on_its_line_is_not_taken():
+    assert keys("the worker dies at start, what now?", JAVA_TRACE) == []
+
+
+@pytest.mark.parametrize("paste", [K8S_FIELDS, DIFF])
+def test_fields_and_diffs_give_nothing(paste):
+    assert keys("why was it restarted?", paste) == []
+
+
+def test_nothing_pasted_nothing_added():
+    text = "why does the invoice page crash when a currency is unknown? see invoices.py"
+    assert pasted_keys(text, typed_part(text)) == []
+
+
+def test_the_keys_follow_the_typed_words():
+    human = recall.human_text(f"why does the invoice page crash?\n\n{PY_TRACE}")
+    assert human == "why does the invoice page crash? babel UnknownCurrencyError"
+
+
+@pytest.mark.parametrize("paste", [PY_TRACE, NODE_TRACE, DIFF])
+def test_a_paste_with_nothing_typed_still_earns_no_recall(paste):
+    assert recall.human_text(paste) is None
