@@ -9,6 +9,7 @@ and only the same prompts on the same memory say how hard a data set is.
 
 `--data recall_heldout` asks the second split (bench/recall_heldout.py), written after the first
 round of tuning and before the vocabulary work; it writes its own results file.
+`--data recall_pasted` asks the third (bench/recall_pasted.py): questions typed around pasted output.
 
 Everything goes through the real server and its endpoints: a `kg serve`
 (kg_actors.testing.ServerProcess) in a temporary HOME; the memory of
@@ -328,7 +329,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--keep", action="store_true", help="keep the store and server log under .bench/runs/")
     ap.add_argument("--out", default=str(BENCH / "RESULTS-recall.md"))
-    ap.add_argument("--data", default="recall_data", choices=["recall_data", "recall_heldout"],
+    ap.add_argument("--data", default="recall_data", choices=["recall_data", "recall_heldout", "recall_pasted"],
                     help="the data set: the tuning split or the held-out one")
     ap.add_argument("--server", default="ours", choices=["ours", "ref"],
                     help="ours, or the reference (kg-memory 0.17.0 from bench/setup_reference.sh)")
