@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from kg_actors.harness import rollout
+from kg_actors.harness import rollout, shell
 from kg_actors.harness.shell import MAX_FILES, read_files
 
 CWD = "/home/u/proj"
@@ -170,3 +170,15 @@ def test_only_the_rollout_tail_is_read(tmp_path):
     path.write_text(old + "\n" + "\n".join([filler] * 300) + "\n" + _record("call-new", "t1", "/home/u/new") + "\n")
     assert rollout.shell_cwd(path, "call-new", "t1") == "/home/u/new"
     assert rollout.shell_cwd(path, "call-old", "t1") is None  # beyond the last 256 KiB
+
+
+def test_a_long_command_is_read_from_its_start():
+    """Only the start is tokenized (shlex is slow): a cut inside a quote keeps the words before it,
+    while a whole command with an open quote still counts for nothing."""
+    long_code = "python -c \"" + "x = 1; " * 2_000 + "\" && cat /etc/hosts"
+    assert shell.invocations(long_code)[0][:2] == ["python", "-c"]
+    assert shell.read_files("cat /tmp/a.txt; " * 1_000, None) == ["/tmp/a.txt"]
+    assert shell.invocations("echo 'open quote") == []
+    assert shell.read_files("cat 'open quote", "/tmp") == []
+    many = ";".join(f"prog{i} arg" for i in range(1_500))  # 16,000 characters
+    assert [w[0] for w in shell.invocations(many)] == [f"prog{i}" for i in range(8)]
