@@ -111,8 +111,10 @@ def _tokens(script: str) -> list[str]:
     and shlex costs ~5 µs a character: a 20,000-character command took up to 0.1 s whole. A cut that
     falls inside a quote keeps the words before it; a whole script with an open quote raises ValueError."""
     cut = len(script) > MAX_SCRIPT_CHARS
-    lexer = shlex.shlex(script[:MAX_SCRIPT_CHARS].replace("\\\n", " ").replace("\n", " ; "), posix=True,
-                        punctuation_chars="();&|<>")
+    head = script[:MAX_SCRIPT_CHARS]
+    if cut:
+        head = head[:max(head.rfind(" "), head.rfind("\n"), 0)]  # never half a word: not half a path
+    lexer = shlex.shlex(head.replace("\\\n", " ").replace("\n", " ; "), posix=True, punctuation_chars="();&|<>")
     lexer.whitespace_split = True
     tokens: list[str] = []
     try:

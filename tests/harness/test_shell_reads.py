@@ -178,6 +178,9 @@ def test_a_long_command_is_read_from_its_start():
     long_code = "python -c \"" + "x = 1; " * 2_000 + "\" && cat /etc/hosts"
     assert shell.invocations(long_code)[0][:2] == ["python", "-c"]
     assert shell.read_files("cat /tmp/a.txt; " * 1_000, None) == ["/tmp/a.txt"]
+    cut_in_a_path = "cat " + " ".join(f"/tmp/file-number-{i:05d}.txt" for i in range(200))  # 5,000 characters
+    assert len(shell.read_files(cut_in_a_path, None)) == MAX_FILES
+    assert all(len(word) == len("/tmp/file-number-00000.txt") for word in shell._tokens(cut_in_a_path)[1:])
     assert shell.invocations("echo 'open quote") == []
     assert shell.read_files("cat 'open quote", "/tmp") == []
     many = ";".join(f"prog{i} arg" for i in range(1_500))  # 16,000 characters
