@@ -63,6 +63,7 @@ can't cannot doesn't didn't isn't aren't don't wouldn't shouldn't please help ex
 _WORDS = re.compile(r"[a-z']+")
 
 MACHINE_SCORE = 1.5
+SCORED_LINES = 1_000  # lines of one prompt judged one by one: its first and last half of these
 FRAME_MAX_SCORE = 0.0  # a line left beside a paste must itself be plain
 LENIENT_FRAME_MAX_SCORE = 0.5  # ... or nearly, when the paste is the smaller part of the prompt
 
@@ -131,6 +132,16 @@ def _reads_typed(line: str, lenient: bool = False) -> bool:
     return lenient and len(words) >= 4 and text[-1] in ".!" and text[0].isalpha()
 
 
+def _ends_looked_at(lines: list[str]) -> list[str]:
+    """A prompt of more than SCORED_LINES lines is mostly paste, and a person frames a paste at its
+    ends: its middle is fenced (pasted without scoring each line; 10,000 one-word lines took 0.1 s)."""
+    if len(lines) <= SCORED_LINES:
+        return lines
+    half = SCORED_LINES // 2
+    middle = ["" if _FENCE.match(line) else line for line in lines[half:-half]]
+    return [*lines[:half], "```", *middle, "```", *lines[-half:]]
+
+
 def _paragraphs(lines: list[str]) -> list[list[tuple[str, bool]]]:
     """Lines grouped between blank lines; each line marked pasted when inside a fence."""
     paragraphs: list[list[tuple[str, bool]]] = []
@@ -153,7 +164,7 @@ def _paragraphs(lines: list[str]) -> list[list[tuple[str, bool]]]:
 
 def typed_part(text: str) -> str:
     """`text` without its pasted blocks: the lines a person typed, joined by newlines."""
-    paragraphs = _paragraphs(text.splitlines())
+    paragraphs = _paragraphs(_ends_looked_at(text.splitlines()))
     kept: list[list[str]] = []  # per paragraph, the lines that may be typed
     total = pasted = 0
     for paragraph in paragraphs:

@@ -115,3 +115,11 @@ def test_huge_and_binary_pastes_are_quick_and_leave_nothing():
         human = recall.human_text(text)
         assert time.perf_counter() - start < 0.5
         assert not recall.prompt_terms(human or "") or human is None or len(recall.prompt_terms(human)) <= 2
+
+
+def test_a_prompt_of_thousands_of_lines_is_judged_by_its_ends():
+    """Over SCORED_LINES lines, the middle is taken as pasted unread; a person's framing at either end still counts."""
+    middle = "\n".join(f"row {i}: status=ok latency={i % 97}ms" for i in range(3_000))
+    fenced = "\n".join(["```", "still pasted, a fence inside the middle", "```"])
+    text = f"why do some rows take so long?\n\n{middle}\n{fenced}\n{middle[:2_000]}\n\nis it the cache, what do you think?"
+    assert typed_part(text) == "why do some rows take so long?\nis it the cache, what do you think?"
