@@ -138,8 +138,11 @@ def _ends_looked_at(lines: list[str]) -> list[str]:
     if len(lines) <= SCORED_LINES:
         return lines
     half = SCORED_LINES // 2
-    middle = ["" if _FENCE.match(line) else line for line in lines[half:-half]]
-    return [*lines[:half], "```", *middle, "```", *lines[-half:]]
+    head, middle, tail = lines[:half], lines[half:-half], lines[-half:]
+    fences = [sum(1 for line in part if _FENCE.match(line)) for part in (head, middle)]
+    open_at_middle, open_after = fences[0] % 2 == 1, sum(fences) % 2 == 1  # as the whole prompt has them
+    fenced = ["" if _FENCE.match(line) else line for line in middle]
+    return [*head, *([] if open_at_middle else ["```"]), *fenced, *([] if open_after else ["```"]), *tail]
 
 
 def _paragraphs(lines: list[str]) -> list[list[tuple[str, bool]]]:
