@@ -123,6 +123,7 @@ def test_a_prompt_of_thousands_of_lines_is_judged_by_its_ends():
     fenced = "\n".join(["```", "still pasted, a fence inside the middle", "```"])
     text = f"why do some rows take so long?\n\n{middle}\n{fenced}\n{middle[:2_000]}\n\nis it the cache, what do you think?"
     assert typed_part(text) == "why do some rows take so long?\nis it the cache, what do you think?"
-    # A fence opened before the cut and closed inside the middle: the end is still read as the person's.
-    opened = f"why do some rows take so long?\n\n```\n{middle}\n```\n{middle[:2_000]}\n\nis it the cache, what do you think?"
-    assert typed_part(opened) == "why do some rows take so long?\nis it the cache, what do you think?"
+    # A fence opened before the cut and closed in the middle, plain lines after it: still only the ends.
+    lines = ["why do some rows take so long?", "", "```", *(f"row {i} ok" for i in range(800)), "```",
+             *(f"plain words here number {i}" for i in range(800)), "", "is it the cache, what do you think?"]
+    assert typed_part("\n".join(lines)) == "why do some rows take so long?\nis it the cache, what do you think?"
