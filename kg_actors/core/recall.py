@@ -22,7 +22,7 @@ from .model import Edge, GraphReader, Node
 from .paste_keys import pasted_keys
 from .search import Hit, SearchIndex, connection_paths, merge_hits
 from .search_concepts import concept_hits
-from .terms import HUMP as _HUMP, is_stopword, query_terms
+from .terms import HUMP as _HUMP, Terms, is_stopword, query_terms
 from .typed import is_continuation, typed_part
 
 NOT_PROMPT_MARKERS = ("<task-notification>", "[SYSTEM NOTIFICATION", "<command-name>", "<command-message>",
@@ -104,7 +104,8 @@ def human_text(prompt: object) -> str | None:
 
 
 def prompt_terms(text: str) -> list[str]:
-    """The prompt's search words: lowercase, stopwords and words under 3 characters dropped, at most 24."""
+    """The prompt's search words: lowercase, stopwords and words under 3 characters dropped, at most
+    RECALL_MAX_TERMS (a long prompt's later words count too: chance_scale asks more of its hits)."""
     seen: dict[str, str] = {}  # lowercase -> as first written (a camelCase word counts by its parts)
     for word in _WORD.findall(_CONTRACTION.sub("", text.replace("\u2019", "'"))):
         word = word.strip("./-_")
@@ -133,12 +134,19 @@ def run(terms: list[str], views: Mapping[str, tuple[GraphReader, SearchIndex]], 
     """Prompt recall over the session's graphs (level -> (graph, its search index)): the whole decision."""
     if not terms:
         return Decision("no_terms")
-    query = query_terms(" ".join(terms))
+    query = _content_terms(query_terms(" ".join(terms)))
     per_level = {lvl: concept_hits(index, query, seen, C.RECALL_SEARCH_TOP, depth=C.RANK_SCAN_DEPTH)
                  for lvl, (_, index) in views.items()}
     ranked = merge_hits(per_level)[: C.RECALL_SEARCH_TOP]
     graphs = {lvl: graph for lvl, (graph, _) in views.items()}
-    return decide(terms, ranked, graphs, seen)
+    return decide(terms, ranked, graphs, seen, len(query.unigrams))
+
+
+def _content_terms(query: Terms) -> Terms:
+    """The query without the function words a compound brought in: "lunch-and-learn", "isVisible"
+    and "deleted_at" split into parts, and a prompt's "and", "is", "at" are not what it is about
+    (the prompt's own words were filtered before; the parts of its compounds were not)."""
+    return Terms(tuple(t for t in query.unigrams if not is_stopword(t)), query.bigrams)
 
 
 def _rank(hit: Hit) -> float:
@@ -150,14 +158,24 @@ def _rank(hit: Hit) -> float:
     return hit.score * (1 + C.RECALL_TERM_BONUS * (hit.matched_terms - 1))
 
 
-def _strong(hit: Hit, n_terms: int) -> bool:
+def _strong(hit: Hit, n_terms: int, scale: float) -> bool:
     """Enough to open the channel: named in its id or gist by two prompt terms (by the one, for a
     one-word prompt), or scoring more than any one term can give (1/60 at rank 0)."""
-    return (hit.title_match and hit.matched_terms >= min(2, n_terms)) or hit.score >= C.RECALL_SCORE_STRONG
+    return (hit.title_match and hit.matched_terms >= min(2, n_terms)) or hit.score >= C.RECALL_SCORE_STRONG * scale
+
+
+def chance_scale(n_words: int) -> float:
+    """How much more score a long prompt's hit needs than a short one's (1 up to RECALL_LONG_WORDS).
+
+    Every word of a prompt is a chance to meet some node near the top of that word's holders: a
+    long, chatty prompt puts two or three everyday words ("build", "default", "change") into some
+    lesson's id or gist by chance, and fused ranks add them up. What a hit must score to be more
+    than chance grows with the words the prompt brings."""
+    return max(1.0, n_words / C.RECALL_LONG_WORDS)
 
 
 def decide(terms: list[str], hits: list[tuple[str, Hit]], graphs: Mapping[str, GraphReader],
-           seen: frozenset[str]) -> Decision:
+           seen: frozenset[str], n_words: int = 0) -> Decision:
     """The three gates over ranked hits, then the injection (connections between the chosen hits).
 
     Beyond the spec's gates, two rules keep what is injected about the prompt (issue #12):
@@ -170,7 +188,8 @@ def decide(terms: list[str], hits: list[tuple[str, Hit]], graphs: Mapping[str, G
     """
     if not terms:
         return Decision("no_terms")
-    threshold = C.RECALL_SCORE_MULTI if len(terms) >= 2 else C.RECALL_SCORE_SINGLE
+    scale = chance_scale(n_words or len(terms))
+    threshold = (C.RECALL_SCORE_MULTI if len(terms) >= 2 else C.RECALL_SCORE_SINGLE) * scale
     logged = tuple(_hit_record(lvl, h, seen) for lvl, h in hits[:5])
     nodes: dict[Ref, Node] = {}
     candidates = []
@@ -187,7 +206,7 @@ def decide(terms: list[str], hits: list[tuple[str, Hit]], graphs: Mapping[str, G
     # A node already in context stays as its anchor (a short line, no gist): it ties the new ones in.
     passing = [(lvl, h) for lvl, h in candidates if _rank(h) >= C.RECALL_RELATIVE_CUT * best or h.node_id in seen]
     new = [h for _, h in passing if h.node_id not in seen]
-    if new and not any(_strong(h, len(terms)) for h in new):
+    if new and not any(_strong(h, len(terms), scale) for h in new):
         return Decision("weak_hit", hits=logged, threshold=threshold)
     passing.sort(key=lambda lh: (not lh[1].title_match, -_rank(lh[1])))
     chosen = passing[: C.RECALL_MAX_HITS]

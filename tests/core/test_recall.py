@@ -150,6 +150,34 @@ def test_a_single_weak_hit_does_not_open_the_channel():
     assert strong.reason == "injected" and strong.shown == (("project", "token-refresh-window"),)
 
 
+def test_a_long_prompt_needs_more_score_than_chance_gives_its_many_words():
+    # Two everyday words of a chatty prompt land in one lesson's id and gist; said in a short
+    # prompt they are what it asks, in a prompt of thirty search words they are chance.
+    nodes = [Node("build-cache-default", "the default build cache lives in the runner"), *filler(40)]
+    views = {"project": build(nodes)}
+    short = run("why is the build slow with default settings", views)
+    assert short.reason == "injected" and short.shown == (("project", "build-cache-default"),)
+    chatty = ("so my thesis stopped compiling after i added the notation section, no idea why, latexmk just says "
+              "the build fails on my laptop with default settings, the coffee machine upstairs is broken again, "
+              "honestly considering switching editors, any quick ideas before tomorrow morning's supervisor meeting")
+    long = run(chatty, views)
+    assert long.text is None and long.reason in ("weak_hit", "no_hits")
+    assert long.hits[0]["id"] == "build-cache-default"  # the same match, judged against the prompt's length
+    assert long.threshold > short.threshold
+    assert recall.chance_scale(C.RECALL_LONG_WORDS) == 1.0
+    assert recall.chance_scale(2 * C.RECALL_LONG_WORDS) == 2.0
+
+
+def test_the_function_word_parts_of_compounds_are_not_search_words():
+    # "lunch-and-learn", "isVisible" and "deleted_at" split into parts; "and", "is", "at" must not
+    # find the one node that says "and-or" in its id (a word every lesson's prose has).
+    nodes = [Node("and-or-filters", "filters combine with and / or"), *filler(30)]
+    views = {"project": build(nodes)}
+    decision = run("planning the lunch-and-learn on isVisible naming and deleted_at columns", views)
+    assert decision.text is None
+    assert all(h["id"] != "and-or-filters" for h in decision.hits)
+
+
 def test_a_side_match_far_below_the_best_hit_stays_out():
     nodes = [Node("token-refresh-window", "sliding window for JWT refresh; refresh rotates the token"),
              Node("refresh-button-style", "the refresh button is blue", notes=("refresh",)),
