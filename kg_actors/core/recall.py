@@ -165,13 +165,14 @@ def _strong(hit: Hit, n_terms: int, scale: float) -> bool:
 
 
 def chance_scale(n_words: int) -> float:
-    """How much more score a long prompt's hit needs than a short one's (1 up to RECALL_LONG_WORDS).
+    """How much more score a prompt's hit needs for each search word beyond the first few.
 
     Every word of a prompt is a chance to meet some node near the top of that word's holders: a
     long, chatty prompt puts two or three everyday words ("build", "default", "change") into some
     lesson's id or gist by chance, and fused ranks add them up. What a hit must score to be more
-    than chance grows with the words the prompt brings."""
-    return max(1.0, n_words / C.RECALL_LONG_WORDS)
+    than chance grows with the words the prompt brings: 5% more for each word over six (a prompt
+    of 26 search words asks twice a short one's score)."""
+    return 1.0 + C.RECALL_CHANCE_PER_WORD * max(0, n_words - C.RECALL_CHANCE_FREE_WORDS)
 
 
 def decide(terms: list[str], hits: list[tuple[str, Hit]], graphs: Mapping[str, GraphReader],

@@ -164,8 +164,8 @@ def test_a_long_prompt_needs_more_score_than_chance_gives_its_many_words():
     assert long.text is None and long.reason in ("weak_hit", "no_hits")
     assert long.hits[0]["id"] == "build-cache-default"  # the same match, judged against the prompt's length
     assert long.threshold > short.threshold
-    assert recall.chance_scale(C.RECALL_LONG_WORDS) == 1.0
-    assert recall.chance_scale(2 * C.RECALL_LONG_WORDS) == 2.0
+    assert recall.chance_scale(1) == recall.chance_scale(C.RECALL_CHANCE_FREE_WORDS) == 1.0
+    assert recall.chance_scale(C.RECALL_CHANCE_FREE_WORDS + 20) == pytest.approx(1 + 20 * C.RECALL_CHANCE_PER_WORD)
 
 
 def test_the_function_word_parts_of_compounds_are_not_search_words():
