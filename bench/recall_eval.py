@@ -10,6 +10,8 @@ and only the same prompts on the same memory say how hard a data set is.
 `--data recall_heldout` asks the second split (bench/recall_heldout.py), written after the first
 round of tuning and before the vocabulary work; it writes its own results file.
 `--data recall_pasted` asks the third (bench/recall_pasted.py): questions typed around pasted output.
+`--data recall_long`, `recall_long2`, `recall_long3` ask long and mixed-length typed prompts, each
+written blind to judge the rule chosen on the ones before it (their docstrings say which).
 
 Everything goes through the real server and its endpoints: a `kg serve`
 (kg_actors.testing.ServerProcess) in a temporary HOME; the memory of
@@ -325,12 +327,15 @@ def git_head() -> str:
         return "?"
 
 
+SPLITS = ["recall_data", "recall_heldout", "recall_pasted", "recall_long", "recall_long2", "recall_long3"]
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--keep", action="store_true", help="keep the store and server log under .bench/runs/")
     ap.add_argument("--out", default=str(BENCH / "RESULTS-recall.md"))
-    ap.add_argument("--data", default="recall_data", choices=["recall_data", "recall_heldout", "recall_pasted"],
-                    help="the data set: the tuning split or the held-out one")
+    ap.add_argument("--data", default="recall_data", choices=SPLITS,
+                    help="the data set: the tuning split or one written after it (see above)")
     ap.add_argument("--server", default="ours", choices=["ours", "ref"],
                     help="ours, or the reference (kg-memory 0.17.0 from bench/setup_reference.sh)")
     args = ap.parse_args()
