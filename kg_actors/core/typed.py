@@ -63,6 +63,8 @@ can't cannot doesn't didn't isn't aren't don't wouldn't shouldn't please help ex
 _WORDS = re.compile(r"[a-z']+")
 
 MACHINE_SCORE = 1.5
+_CAPS_SHARE = 5  # capitalised words count as a header when at least one token in this many is one
+_SENTENCE_TOKENS = 12  # a line of this many tokens or more can be a sentence quoting code
 SCORED_LINES = 1_000  # lines of one prompt judged one by one: its first and last half of these
 FRAME_MAX_SCORE = 0.0  # a line left beside a paste must itself be plain
 LENIENT_FRAME_MAX_SCORE = 0.5  # ... or nearly, when the paste is the smaller part of the prompt
@@ -88,9 +90,13 @@ def machine_score(line: str) -> float:
         score += 2
     if len(_KEY_VALUE.findall(text)) >= 2:
         score += 2
-    if _JSONISH.search(text):
+    # A table's header is most of its line in capitals; a sentence may name three (EUR, GBP, USD) in
+    # sixty words. A JSON line is short; a long sentence may quote a key ({"name": ...}).
+    caps = len(_CAPS_HEADER.findall(text))
+    if caps >= 3 and caps * _CAPS_SHARE >= len(tokens):
         score += 2
-    if len(_CAPS_HEADER.findall(text)) >= 3:
+    jsonish = _JSONISH.search(text)
+    if jsonish and (jsonish.group().lstrip()[:1] in "{[" or len(tokens) < _SENTENCE_TOKENS):
         score += 2
     symbols = sum(1 for c in text if c in _SYMBOLS) / max(1, nonspace)
     digits = sum(c.isdigit() for c in text) / max(1, nonspace)

@@ -40,6 +40,11 @@ PROSE = [  # typed, with code words in it
  "the helm release for api v2.3.1 failed halfway — how do we make upgrades roll back automatically?",
  "Set up the HPA for the worker deployment; it should scale on CPU at 70%.",
  "how do I stop the 413 errors on uploads over 1 MB (nginx ingress)?",
+ # One long line of prose naming three capitalised words, or quoting a JSON key: still a sentence.
+ "the nightly export job sums the AUD, CAD and NZD payouts into one total but the finance dashboard shows a"
+ " different number every morning, and I have no idea which of the two is right, can you check the code?",
+ "our webhook handler reads the body like {\"event\": ..., \"data\": {...}} and then looks up the customer by"
+ " the email in it, but for some events the email is missing and it crashes, what should it do instead?",
 ]
 
 
@@ -74,6 +79,15 @@ def test_a_question_in_the_same_paragraph_as_its_paste_still_counts():
 @pytest.mark.parametrize("prompt", PROSE)
 def test_typed_prose_with_code_words_is_kept_whole(prompt):
     assert typed_part(prompt) == prompt
+
+
+@pytest.mark.parametrize("line", [
+    "PID USER PR NI VIRT RES SHR S %CPU %MEM TIME+ COMMAND",  # a header: most of its words in capitals
+    '{"id": 42, "status": "new", "total_cents": 1299}',  # a JSON line
+    '"status": "failed", "retries": 3,',  # a short line of one
+])
+def test_headers_and_json_lines_stay_machine(line):
+    assert is_machine(line)
 
 
 def test_a_fenced_block_is_pasted_whatever_it_holds():
