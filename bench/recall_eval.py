@@ -327,7 +327,8 @@ def git_head() -> str:
         return "?"
 
 
-SPLITS = ["recall_data", "recall_heldout", "recall_pasted", "recall_long", "recall_long2", "recall_long3", "recall_long5"]
+SPLITS = ["recall_data", "recall_heldout", "recall_pasted", "recall_long", "recall_long2", "recall_long3", "recall_long4",
+          "recall_long5"]
 
 
 def main() -> int:
