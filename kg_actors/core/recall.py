@@ -23,7 +23,7 @@ from .model import Edge, GraphReader, Node
 from .paste_keys import pasted_keys
 from .search import Hit, SearchIndex, connection_paths, merge_hits
 from .search_concepts import concept_hits
-from .terms import HUMP as _HUMP, Terms, is_stopword, query_terms
+from .terms import HUMP as _HUMP, Terms, analyse, bigrams, is_stopword, query_terms
 from .typed import is_continuation, typed_part
 
 NOT_PROMPT_MARKERS = ("<task-notification>", "[SYSTEM NOTIFICATION", "<command-name>", "<command-message>",
@@ -136,11 +136,28 @@ def run(terms: list[str], views: Mapping[str, tuple[GraphReader, SearchIndex]], 
     if not terms:
         return Decision("no_terms")
     query = _content_terms(query_terms(" ".join(terms)))
-    per_level = {lvl: concept_hits(index, query, seen, C.RECALL_SEARCH_TOP, depth=C.RANK_SCAN_DEPTH)
+    words = _word_numbers(terms)
+    per_level = {lvl: concept_hits(index, query, seen, C.RECALL_SEARCH_TOP, depth=C.RANK_SCAN_DEPTH, words=words)
                  for lvl, (_, index) in views.items()}
     ranked = merge_hits(per_level)[: C.RECALL_SEARCH_TOP]
     graphs = {lvl: graph for lvl, (graph, _) in views.items()}
     return decide(terms, ranked, graphs, seen, len(query.unigrams))
+
+
+def _word_numbers(words: list[str]) -> dict[str, int]:
+    """Each term a prompt word of several parts brings (its parts, the whole, its inner pairs) -> that
+    word's number: "GitHub" is git, hub, github and "git hub", and it is one word said once. A term
+    the prompt also says as a word of its own ("git") stays its own concept."""
+    numbers: dict[str, int] = {}
+    said: set[str] = set()
+    for number, word in enumerate(words):
+        stems, composites = analyse(word)
+        if len(stems) + len(composites) > 1:
+            for term in (*stems, *composites, *bigrams(stems)):
+                numbers.setdefault(term, number)
+        else:
+            said.update(stems)
+    return {term: number for term, number in numbers.items() if term not in said}
 
 
 def _content_terms(query: Terms) -> Terms:

@@ -15,6 +15,7 @@ the related table at import; a prompt costs the postings of its few alternatives
 from __future__ import annotations
 
 import heapq
+from collections.abc import Mapping
 
 from . import constants as C
 from .expand import family, related
@@ -25,8 +26,37 @@ from .terms import Terms, is_bigram
 Concept = tuple[tuple[str, float], ...]  # (term, factor): the word itself first, at 1.0
 
 
-def concepts(index: SearchIndex, terms: Terms) -> list[Concept]:
-    """The query's concepts: each unigram with its family and related stems the graph holds; pairs alone."""
+def concepts(index: SearchIndex, terms: Terms, words: Mapping[str, int] | None = None) -> list[Concept]:
+    """The query's concepts: each unigram with its family and related stems the graph holds; pairs alone.
+
+    `words` (term -> the number of the prompt word that brought it): the terms one word brought
+    (the parts, the whole and the inner pairs of "GitHub", "vite.config.ts", "deleted_at") are one
+    concept, its best alternative counting, as a word with several stems is one thing said once.
+    """
+    out = _concepts(index, terms)
+    if not words:
+        return out
+    merged: dict[int, list[tuple[str, float]]] = {}
+    alone: list[Concept] = []
+    for group in out:
+        number = words.get(group[0][0])
+        if number is None:
+            alone.append(group)
+        else:
+            merged.setdefault(number, []).extend(group)
+    return [_distinct(group) for group in merged.values()] + alone
+
+
+def _distinct(group: list[tuple[str, float]]) -> Concept:
+    """A merged concept's alternatives, each term once at its best factor, the first term first."""
+    best: dict[str, float] = {}
+    for term, factor in group:
+        if factor > best.get(term, 0.0):
+            best[term] = factor
+    return tuple(best.items())
+
+
+def _concepts(index: SearchIndex, terms: Terms) -> list[Concept]:
     out: list[Concept] = []
     postings = index.postings
     # A term of the graph stands for one prompt word only: "concurrency and parallelism" must not
@@ -86,9 +116,9 @@ def score_concepts(index: SearchIndex, groups: list[Concept], depth: int | None)
 
 
 def concept_hits(index: SearchIndex, terms: Terms, seen: frozenset[str], limit: int,
-                 depth: int | None = None) -> list[Hit]:
+                 depth: int | None = None, words: Mapping[str, int] | None = None) -> list[Hit]:
     """The best `limit` nodes for the query's concepts, with what the gates read of each."""
-    groups = concepts(index, terms)
+    groups = concepts(index, terms, words)
     scores = score_concepts(index, groups, depth)
     if limit < len(scores):  # the limit-th best score, then everything tied with it: ties go by id
         floor = heapq.nlargest(limit, scores.values())[-1]

@@ -178,6 +178,18 @@ def test_the_function_word_parts_of_compounds_are_not_search_words():
     assert all(h["id"] != "and-or-filters" for h in decision.hits)
 
 
+def test_a_word_of_several_parts_is_one_word_said_once():
+    # "GitHub" is git, hub, github and the pair "git hub" to the index: one word, not four matches.
+    nodes = [Node("runner-cache-rule", "GitHub runners cache pip wheels between jobs"), *filler(30)]
+    views = {"project": build(nodes)}
+    decision = run("how do I rename our GitHub organisation", views)
+    hit = next(h for h in decision.hits if h["id"] == "runner-cache-rule")
+    assert hit["matched_terms"] == 1
+    # Said as a word of its own beside it, "git" is a second word.
+    both = run("how do I rename our GitHub organisation in git", views)
+    assert next(h for h in both.hits if h["id"] == "runner-cache-rule")["matched_terms"] == 2
+
+
 def test_a_side_match_far_below_the_best_hit_stays_out():
     nodes = [Node("token-refresh-window", "sliding window for JWT refresh; refresh rotates the token"),
              Node("refresh-button-style", "the refresh button is blue", notes=("refresh",)),
