@@ -151,3 +151,8 @@ def build() -> dict:
     prompts += [{"kind": "unrelated", "text": t, "labels": []} for t in UNRELATED]
     prompts += [{"kind": "noise", "text": t, "labels": []} for t in NOISE]
     return {"nodes": base["nodes"] + lessons, "edges": edges, "prompts": prompts, "commands": []}
+
+
+def asking(cases: list[dict]) -> dict:
+    """This split's memory (recall_data's and its own lessons), asking only `cases` (the splits written later)."""
+    return {**build(), "prompts": [dict(case) for case in cases], "commands": []}

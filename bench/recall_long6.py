@@ -86,6 +86,4 @@ CASES = [
 
 
 def build() -> dict:
-    """recall_heldout's memory; only this split's prompts are asked."""
-    data = recall_heldout.build()
-    return {**data, "prompts": [dict(case) for case in CASES], "commands": []}
+    return recall_heldout.asking(CASES)
