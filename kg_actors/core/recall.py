@@ -178,7 +178,8 @@ def _rank(hit: Hit) -> float:
 
 def _strong(hit: Hit, n_terms: int, scale: float) -> bool:
     """Enough to open the channel: named in its id or gist by two prompt terms (by the one, for a
-    one-word prompt), or scoring more than any one term can give (1/60 at rank 0)."""
+    one-word prompt), or scoring more than any one term can give (1/60 at rank 0), times the
+    prompt's chance_scale."""
     return (hit.title_match and hit.matched_terms >= min(2, n_terms)) or hit.score >= C.RECALL_SCORE_STRONG * scale
 
 
@@ -194,7 +195,7 @@ def chance_scale(n_words: int) -> float:
 
 
 def decide(terms: list[str], hits: list[tuple[str, Hit]], graphs: Mapping[str, GraphReader],
-           seen: frozenset[str], n_words: int = 0) -> Decision:
+           seen: frozenset[str], n_words: int) -> Decision:
     """The three gates over ranked hits, then the injection (connections between the chosen hits).
 
     Beyond the spec's gates, three rules keep what is injected about the prompt (issue #12): the
@@ -208,7 +209,7 @@ def decide(terms: list[str], hits: list[tuple[str, Hit]], graphs: Mapping[str, G
     """
     if not terms:
         return Decision("no_terms")
-    scale = chance_scale(n_words or len(terms))
+    scale = chance_scale(n_words)
     threshold = (C.RECALL_SCORE_MULTI if len(terms) >= 2 else C.RECALL_SCORE_SINGLE) * scale
     logged = tuple(_hit_record(lvl, h, seen) for lvl, h in hits[:5])
     nodes: dict[Ref, Node] = {}

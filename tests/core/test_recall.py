@@ -209,11 +209,11 @@ def test_a_hit_matching_more_prompt_terms_outranks_one_first_for_a_single_word()
     one_word = Hit("dataclass-slots-memory", 0.030, 1, 0.9, True)
     three_words = Hit("release-script-tag-changelog", 0.027, 3, 0.7, True)
     terms = ["cutting", "new", "version", "release", "script"]
-    decision = recall.decide(terms, [("project", one_word), ("project", three_words)], graphs, frozenset())
+    decision = recall.decide(terms, [("project", one_word), ("project", three_words)], graphs, frozenset(), len(terms))
     assert decision.shown == (("project", "release-script-tag-changelog"),)
     # The bonus orders; it never opens the channel: the same hit under the threshold stays silent.
     faint = Hit("release-script-tag-changelog", C.RECALL_SCORE_MULTI * 0.9, 3, 0.7, True)
-    assert recall.decide(terms, [("project", faint)], graphs, frozenset()).text is None
+    assert recall.decide(terms, [("project", faint)], graphs, frozenset(), len(terms)).text is None
 
 
 def test_novelty_nothing_new_is_silence_and_one_new_node_brings_the_others_as_anchors():
