@@ -1,8 +1,8 @@
 """The server's CPU per tool call (utime + stime of `kg serve` from /proc, all its threads) on a 10,000-node
 store: a figure that other work on a shared machine moves far less than a latency does.
 
-    .venv/bin/python bench/call_cpu.py KIND [COUNT] [--bin DIR] [--nodes N]   # KIND: put, read (5 ids), search,
-                                                                               # floor, health
+    .venv/bin/python bench/call_cpu.py KIND [COUNT] [--bin DIR] [--nodes N] [--walls FILE]
+                                                    # KIND: put, read (5 ids), search, floor, health
 
 `floor` is the least a tool call costs on this stack: kg_read of one id no node has (the HTTP server, the
 JSON-RPC envelope, the session registry, the graph's view and a NOT FOUND reply; no graph change);
@@ -12,13 +12,15 @@ JSON-RPC envelope, the session registry, the graph's view and a NOT FOUND reply;
 A/B runs of two builds with one client (before 2026-12-02 05:10 UTC it only set PATH, and the server ran the
 client's own build whatever --bin said). --nodes: the project's size (default 10,000; 500 is the issue's
 small store). After 30 warm-up calls, 8 s idle and the server with its children idle, COUNT calls (default 200) one after another; prints the
-CPU per call and the calls' wall p50/p99.
+CPU per call and the calls' wall p50/p99;
+--walls writes each call's wall time in call order (where a tail comes from: periodic or not).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import random
 import sys
@@ -40,6 +42,7 @@ def main() -> None:
     ap.add_argument("count", type=int, nargs="?", default=200)
     ap.add_argument("--bin", default=str(BENCH.parent / ".venv" / "bin"))
     ap.add_argument("--nodes", type=int, default=10_000)
+    ap.add_argument("--walls", help="write each call's wall ms, in call order, to this JSON file")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         srv = ServerProcess(Path(tmp), {"KG_LOG_LEVEL": "WARNING"}, python=str(Path(args.bin) / "python"))
@@ -50,7 +53,7 @@ def main() -> None:
         write_store(srv.store, user, {"bench-app": project})
         srv.start()
         try:
-            asyncio.run(_calls(srv, proj, project, args.kind, args.count, args.bin))
+            asyncio.run(_calls(srv, proj, project, args.kind, args.count, args.bin, args.walls))
         finally:
             srv.stop()
 
@@ -60,7 +63,8 @@ def _cpu(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def _calls(srv: ServerProcess, proj: Path, project: dict, kind: str, count: int, kg_bin: str) -> None:
+async def _calls(srv: ServerProcess, proj: Path, project: dict, kind: str, count: int, kg_bin: str,
+                 walls: str | None) -> None:
     active = [i for i, n in project["nodes"].items() if not n.get("_archived")]
     every = list(project["nodes"])
     rpc = driver.Rpc(srv.url + "/")
@@ -92,6 +96,8 @@ async def _calls(srv: ServerProcess, proj: Path, project: dict, kind: str, count
         assert reply.ok, reply.text[:200]
         wall.append(reply.seconds * 1000)
     spent = _cpu(pid) - before
+    if walls:
+        Path(walls).write_text(json.dumps(wall))
     wall.sort()
     print(f"{kg_bin} {kind}, N = {len(project['nodes'])}: server CPU {1000 * spent / count:.2f} ms/call; "
           f"wall p50 {wall[len(wall) // 2]:.1f} "

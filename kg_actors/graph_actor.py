@@ -385,7 +385,7 @@ async def run_graph_actor(
                 changed = await _apply(state, to_writer, msg.reply, msg.op, lambda: handler(state, change),
                                        msg.fsync_before_reply)
                 now = getattr(msg, "now", None)
-                if changed and msg.changes_render and now is not None:
+                if changed and msg.changes_render and msg.compacts_after and now is not None:
                     # Keep the graph inside its budget: decided in steps, then carried out as a change.
                     await pause()
                     steps = compaction.plan_steps(state.graph, now, rebalance=False, charges=state.derived.charges)

@@ -218,3 +218,25 @@ async def test_a_changed_graphs_debt_is_computed_in_steps_that_yield_to_hooks(tm
         assert await handle.debt(now=100.0) == first  # unchanged graph: the one already computed
         assert len(pauses) == before
         await handle.close()
+
+
+async def test_a_read_stamp_leaves_compaction_to_the_tick(tmp_path):
+    """Spec 000: compaction follows every node write and the tick; a read (its stamp, its promotion) is no
+    node write. Here the level starts far over its budget: a read leaves it so, the tick archives."""
+    graph = GraphData("project")
+    for k in range(300):
+        graph.set_node(Node(f"lesson-number-{k:03d}", f"lesson {k}: " + "a long gist that costs characters " * 6))
+    graph.commit()
+    graph.take_changes()
+    async with trio.open_nursery() as nursery:
+        handle = await nursery.start(run_graph_actor, "p", "project", tmp_path / "g.json", graph)
+
+        async def states():
+            return [(await handle.get_node(f"lesson-number-{k:03d}")).state for k in range(300)]
+
+        await handle.record_reads(["lesson-number-000"], now=1000.0)
+        assert (await handle.get_node("lesson-number-000")).last_read_ts == 1000.0
+        assert (await states()).count("archived") == 0
+        await handle.tick(now=1001.0)
+        assert (await states()).count("archived") > 100
+        await handle.close()
