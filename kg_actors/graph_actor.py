@@ -17,7 +17,8 @@ store does not. A graph whose file could not be read at
 all is served empty and refuses every change (`refusal`), so nothing is ever
 written over the file the user has to restore.
 
-A write that can move the render is followed by compaction, decided in
+A write that can move the render is followed by compaction (a read's stamp
+and promotion are not node writes: the tick compacts after them), decided in
 read-only steps (starting from the charge index the actor keeps per record,
 not from a pricing of the whole level) and carried out as a change of its own
 with its own record, before the next message is taken; a create's write-time
