@@ -338,11 +338,15 @@ async def run_graph_actor(
     try:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(run_writer, path, writer_items, status)
-            loaded = state.graph.take_changes()  # what settling on load changed: journal it once
+            # What the load changed: the project's folder, journaled at once (it is the binding of folder to graph),
+            # and settling's moves, which are not: a load settles the same file the same way again, and the next
+            # fold saves them. Journaling a fresh store's ~8,000 moves encoded them beside the first read.
+            loaded = state.graph.take_changes()
             if loaded is not None:
                 state.graph.commit()
                 state.dirty = True
-                await to_writer.send(Written(loaded, None, actor.ReplySlot()))
+                if "m" in loaded:
+                    await to_writer.send(Written({"m": loaded["m"]}, None, actor.ReplySlot()))
             # The index build asks the actor to install it: once the loop ends nobody answers, so it
             # is cancelled then (a reload's discard right after a load waited on it forever).
             building = trio.CancelScope()

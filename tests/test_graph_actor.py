@@ -5,7 +5,7 @@ import trio
 
 from kg_actors.core import graph_ops
 from kg_actors.core.errors import ActorStopped, KGError, StorageRefused
-from kg_actors.core.model import GraphData, Node
+from kg_actors.core.model import GraphData, Node, snapshot_to_json
 from kg_actors import graph_actor
 from kg_actors import graph_messages as gm
 from kg_actors.graph_actor import run_graph_actor
@@ -239,4 +239,32 @@ async def test_a_read_stamp_leaves_compaction_to_the_tick(tmp_path):
         assert (await states()).count("archived") == 0
         await handle.tick(now=1001.0)
         assert (await states()).count("archived") > 100
+        await handle.close()
+
+
+async def test_a_load_journals_the_project_folder_but_not_what_settling_moved(tmp_path):
+    """Settling is derived from the file (the next load settles it the same way) and the fold saves it; the
+    folder a project graph belongs to is its identity, so it reaches the journal before anything else."""
+    path = tmp_path / "graph.json"
+    graph = GraphData("project")
+    for k in range(3):
+        graph.set_node(Node(f"lesson-number-{k}", "a lesson"))
+    graph.commit()
+    graph.take_changes()
+    path.write_text(json.dumps(snapshot_to_json(graph.snapshot_json())))
+    graph.project_path = "/home/someone/app"  # as load_graph binds a project's folder
+    graph.meta_changed = True
+    graph.set_node(Node("lesson-number-0", "a lesson", archived=True))  # as settling moves a node
+    graph.commit()
+    async with trio.open_nursery() as nursery:
+        handle = await nursery.start(run_graph_actor, "p", "project", path, graph)
+        await handle.record_reads(["lesson-number-1"], now=1000.0)  # answered once its record (the next) is written
+        records = journal.read(journal.journal_path(path))
+        assert records[0] == {"m": {"project_path": "/home/someone/app", "extra": {}}}
+        assert [list(r["n"]) for r in records[1:]] == [["lesson-number-1"]]
+        reloaded, replayed = load_graph(path, "project", None)  # a kill -9 here: the folder is kept
+        assert replayed == 2 and reloaded.project_path == "/home/someone/app"
+        assert not reloaded.nodes["lesson-number-0"].archived  # the next load settles it again
+        assert await handle.fold()  # the fold saves the settled graph
+        assert json.loads(path.read_text())["nodes"]["lesson-number-0"].get("_archived") is True
         await handle.close()
