@@ -16,17 +16,16 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from bench.workload import build_store, make_id, sentence  # noqa: E402
+from bench.workload import make_id, sentence  # noqa: E402
+from bench.write_plan import settled  # noqa: E402
 from kg_actors.core import compaction, graph_ops  # noqa: E402
 from kg_actors.core import constants as C  # noqa: E402
-from kg_actors.core.charge import ChargeIndex, ChargeTracker  # noqa: E402
+from kg_actors.core.charge import ChargeTracker  # noqa: E402
 from kg_actors.core.steps import run_steps  # noqa: E402
-from kg_actors.graph_loading import load_graph, settle  # noqa: E402
 
 NOW = 1.8e9
 
@@ -37,19 +36,7 @@ def main() -> None:
     p.add_argument("--creates", type=int, default=400)
     a = p.parse_args()
     now = NOW
-    with tempfile.TemporaryDirectory() as d:
-        build_store(Path(d) / "kg", Path(d) / "code" / "bench-app", a.nodes, now=now)
-        graph, _ = load_graph(Path(d) / "kg" / "projects" / "bench-app" / "graph.json", "project", None)
-    settle(graph, now)
-    graph.take_changes()
-    graph.commit()
-    index = ChargeIndex.build(graph)
-
-    def committed() -> None:
-        graph.commit()
-        record = graph.take_changes()
-        if record is not None:
-            index.update(graph, record["n"], (tuple(k) for k, _ in record["e"]))
+    graph, index, committed = settled(a.nodes, now)
 
     rng, taken = random.Random(3), set(graph.nodes)
     runs = moves = 0

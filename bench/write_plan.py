@@ -16,24 +16,23 @@ import random
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.workload import build_store, make_id, sentence  # noqa: E402
 from kg_actors.core import compaction, graph_ops  # noqa: E402
 from kg_actors.core.charge import ChargeIndex  # noqa: E402
+from kg_actors.core.model import GraphData  # noqa: E402
 from kg_actors.core.steps import run_steps  # noqa: E402
 from kg_actors.graph_loading import load_graph, settle  # noqa: E402
 
 
-def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--nodes", type=int, default=10_000)
-    p.add_argument("--writes", type=int, default=200)
-    a = p.parse_args()
-    now = time.time()
+def settled(nodes: int, now: float) -> tuple[GraphData, ChargeIndex, Callable[[], None]]:
+    """The benchmark's store of `nodes` project nodes, loaded and settled as a load does; its charge index; and
+    `committed`, which commits the graph's changes and keeps the index as the graph actor keeps it per record."""
     with tempfile.TemporaryDirectory() as d:
-        build_store(Path(d) / "kg", Path(d) / "code" / "bench-app", a.nodes, now=now)
+        build_store(Path(d) / "kg", Path(d) / "code" / "bench-app", nodes, now=now)
         graph, _ = load_graph(Path(d) / "kg" / "projects" / "bench-app" / "graph.json", "project", None)
     settle(graph, now)
     graph.take_changes()
@@ -46,6 +45,16 @@ def main() -> None:
         if record is not None:
             index.update(graph, record["n"], (tuple(k) for k, _ in record["e"]))
 
+    return graph, index, committed
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--nodes", type=int, default=10_000)
+    p.add_argument("--writes", type=int, default=200)
+    a = p.parse_args()
+    now = time.time()
+    graph, index, committed = settled(a.nodes, now)
     rng, taken = random.Random(3), set(graph.nodes)
     times: dict[str, list[float]] = {"from the kept index": [], "priced from the graph": []}
     for i in range(a.writes):
