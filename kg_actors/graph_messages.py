@@ -2,8 +2,9 @@
 
 `changes_render` on a message class says its change can move the render, so
 the actor steps aside for a hook reply before taking it, and compaction follows
-it unless `compacts_after` is false (read stamps: see RecordReads). `fsync_before_reply` says its reply waits for the journal's
-fsync (every change but read stamps: see RecordReads).
+it unless `compacts_after` is false (read stamps: see RecordReads).
+`fsync_before_reply` says its reply waits for the journal's fsync (every change
+but read stamps: see RecordReads).
 """
 
 from __future__ import annotations
