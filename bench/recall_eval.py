@@ -10,8 +10,9 @@ and only the same prompts on the same memory say how hard a data set is.
 `--data recall_heldout` asks the second split (bench/recall_heldout.py), written after the first
 round of tuning and before the vocabulary work; it writes its own results file.
 `--data recall_pasted` asks the third (bench/recall_pasted.py): questions typed around pasted output.
-`--data recall_long`, `recall_long2`, `recall_long3` ask long and mixed-length typed prompts, each
-written blind to judge the rule chosen on the ones before it (their docstrings say which).
+`--data recall_long` .. `recall_long6` ask long and mixed-length typed prompts, and `recall_mixed` ..
+`recall_mixed4` prompts of every length with unrelated ones naming the lessons' own tools (SPLITS below):
+each written blind, to judge what was chosen before it (their docstrings say what).
 
 Everything goes through the real server and its endpoints: a `kg serve`
 (kg_actors.testing.ServerProcess) in a temporary HOME; the memory of
