@@ -17,14 +17,15 @@ store does not. A graph whose file could not be read at
 all is served empty and refuses every change (`refusal`), so nothing is ever
 written over the file the user has to restore.
 
-A write that can move the render is followed by compaction (a read's stamp
-and promotion are not node writes: the tick compacts after them), decided in
-read-only steps (starting from the charge index the actor keeps per record,
-not from a pricing of the whole level) and carried out as a change of its own
-with its own record, before the next message is taken; a create's write-time
-hints are read in steps before the change. Between these steps
-the actor yields to the hook replies in flight (its one seam with hook_priority.py),
-so a hook waits for one short step, not for a whole write.
+A write that can move the render leaves a compaction owed (a read's stamp
+and promotion are not node writes: the tick compacts after them), paid when
+compaction_schedule.py says, and before the last save. A run is
+decided in read-only steps (starting from the charge index the actor keeps
+per record, not from a pricing of the whole level) and carried out as a
+change of its own with its own record; a create's write-time hints are read
+in steps before the change. Between these steps the actor yields to the hook
+replies in flight (its one seam with hook_priority.py), so a hook waits for
+one short step, not for a whole write.
 
 Readers never touch the graph or its derived state: after every change (and
 every change of what a view shows) the actor publishes a GraphView (a frozen
@@ -54,6 +55,7 @@ from .core.steps import run_steps
 from .hook_priority import YieldToHooks
 from .derived import Derived as Derived, build_derived as build_derived
 from .graph_handle import GraphHandle as GraphHandle
+from .compaction_schedule import Owed, next_message
 from .graph_view import GraphView, Outlet
 from .graph_loading import load_fresh
 from .graph_writer import Resync, Snapshot, ToWriter, Written, run_writer
@@ -356,7 +358,17 @@ async def run_graph_actor(
                 handle._index_ready.set()
             task_status.started(handle)
             discard = None
-            async for msg in mailbox.receive:
+            owed: Owed | None = None
+            while True:
+                try:
+                    msg = await next_message(mailbox.receive, owed)
+                except trio.EndOfChannel:
+                    break
+                if msg is None:  # the compaction writes left owing is due
+                    assert owed is not None
+                    await _compact(state, to_writer, owed.now, _pause(yield_to_hooks), key)
+                    owed = None
+                    continue
                 if status.get("journal_failed") or (isinstance(msg, m.Fold) and status.get("resync_failed")):
                     await _resync(state, path, to_writer, status)
                 if isinstance(msg, m.Fold):
@@ -379,7 +391,7 @@ async def run_graph_actor(
                     await yield_to_hooks()  # before the message, so it stays atomic
                 # Up to three steps (read-only preparation, the change, compaction); no message is
                 # taken between them, and the graph changes only in the last two.
-                pause = yield_to_hooks if yield_to_hooks is not None else trio.lowlevel.checkpoint
+                pause = _pause(yield_to_hooks)
                 prepare = PREPARE.get(type(msg))
                 if prepare is not None:
                     prepared = await _prepare(prepare(state, msg), pause, key, msg.op, msg)
@@ -390,17 +402,13 @@ async def run_graph_actor(
                 changed = await _apply(state, to_writer, msg.reply, msg.op, lambda: handler(state, change),
                                        msg.fsync_before_reply)
                 now = getattr(msg, "now", None)
-                if changed and msg.changes_render and msg.compacts_after and now is not None:
-                    # Keep the graph inside its budget: decided in steps, then carried out as a change.
-                    await pause()
-                    steps = compaction.plan_steps(state.graph, now, rebalance=False, charges=state.derived.charges)
-                    plan = await _prepare(steps, pause, key, "compaction", None)
-                    if plan is not None and plan.moves:
-                        await pause()
-                        # Nobody waits on it, and a lost plan is planned again: no fsync of its own.
-                        await _apply(state, to_writer, None, "compaction",
-                                     lambda: compaction.commit(state.graph, plan), synced=False)
+                if isinstance(msg, m.Tick):
+                    owed = None  # the tick compacted
+                elif changed and msg.changes_render and msg.compacts_after and now is not None:
+                    owed = Owed(now, trio.current_time()) if owed is None else owed.again(now)
             building.cancel()
+            if discard is None and owed is not None:
+                await _compact(state, to_writer, owed.now, trio.lowlevel.checkpoint, key)
             if discard is None:
                 # Mailbox closed: fold what is dirty, then let the writer finish.
                 slot: actor.ReplySlot[bool] = actor.ReplySlot()
@@ -412,6 +420,23 @@ async def run_graph_actor(
         mailbox.drain_stopped()
     if discard is not None:
         discard.set(bool(status.get("save_failed")))
+
+
+def _pause(yield_to_hooks: YieldToHooks | None) -> Callable[[], Awaitable[None]]:
+    return yield_to_hooks if yield_to_hooks is not None else trio.lowlevel.checkpoint
+
+
+async def _compact(state: GraphState, to_writer: ToWriter, now: float, pause: Callable[[], Awaitable[None]],
+                   key: str) -> None:
+    """Keep the graph inside its budget: decided in steps, then carried out as a change."""
+    await pause()
+    steps = compaction.plan_steps(state.graph, now, rebalance=False, charges=state.derived.charges)
+    plan = await _prepare(steps, pause, key, "compaction", None)
+    if plan is not None and plan.moves:
+        await pause()
+        # Nobody waits on it, and a lost plan is planned again: no fsync of its own.
+        await _apply(state, to_writer, None, "compaction", lambda: compaction.commit(state.graph, plan),
+                     synced=False)
 
 
 async def _resync(state: GraphState, path: Path, to_writer: ToWriter, status: dict[str, Any]) -> None:

@@ -17,6 +17,7 @@ STRICT_FILES = [
     "kg_actors/delivery_actor.py",
     "kg_actors/delivery_messages.py",
     "kg_actors/derived.py",
+    "kg_actors/compaction_schedule.py",
     "kg_actors/graph_actor.py",
     "kg_actors/graph_handle.py",
     "kg_actors/graph_loading.py",
