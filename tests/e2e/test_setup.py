@@ -43,10 +43,11 @@ class Machine:
     """A user's machine in a folder: HOME with their own settings, a store, a running server."""
 
     def __init__(self, base: Path):
+        path = _path_without_kg()  # first: it skips the test when the npm clients are missing
         self.server = ServerProcess(base).start("--no-editor")
         self.home = self.server.home
         self.store = self.server.store
-        self.env = client_env(self.home, PATH=_path_without_kg(), KG_HOME=str(self.store),
+        self.env = client_env(self.home, PATH=path, KG_HOME=str(self.store),
                               KG_HTTP_PORT=str(self.server.port), KG_EDITOR_PORT=str(self.server.editor_port))
         self.user_files = {
             self.home / ".claude" / "settings.json": SETTINGS,
