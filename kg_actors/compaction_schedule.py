@@ -7,7 +7,9 @@ burst undoes what that plan priced. So a write leaves its compaction owed,
 and the actor pays it once its mailbox has been quiet for
 COMPACTION_QUIET_SECONDS (a burst pays one run, after its last reply), or
 before its next message once it has been owed COMPACTION_DEFER_MAX_SECONDS
-(under steady writes a level is over its budget at most that long). The
+or the level's charge is over COMPACTION_OVERSHOOT_RATIO of its budget
+(under steady writes a level is over its budget at most that long and that
+much; a full read hides anchors first, never a gist). The
 tick's compaction settles what is owed; the actor pays the rest before its
 last save.
 """
@@ -21,27 +23,35 @@ import trio
 
 from . import graph_messages as m
 from .core import constants as C
+from .core.charge import ChargeIndex
 
 
 @attrs.frozen
 class Owed:
-    """A compaction that writes left owing: the latest write's `now`, and when (loop time) the first was."""
+    """A compaction that writes left owing: the latest write's `now`, when (loop time) the first was, and
+    whether the level is too far over its budget to wait."""
 
     now: float
     since: float
+    over: bool = False
 
-    def again(self, now: float) -> Owed:
-        return Owed(max(self.now, now), self.since)
+    def again(self, now: float, over: bool) -> Owed:
+        return Owed(max(self.now, now), self.since, over)
+
+
+def too_far_over(charges: ChargeIndex, budget: int = C.MAX_CHARS_PER_LEVEL) -> bool:
+    return charges.high() > budget * C.COMPACTION_OVERSHOOT_RATIO
 
 
 async def next_message(receive: trio.MemoryReceiveChannel[m.GraphMessage[Any]],
                        owed: Owed | None) -> m.GraphMessage[Any] | None:
     """The next message, or None when the compaction owed is due: the mailbox stayed quiet for
-    COMPACTION_QUIET_SECONDS, or it has been owed COMPACTION_DEFER_MAX_SECONDS (then it goes first)."""
+    COMPACTION_QUIET_SECONDS, or (then it goes first) it has been owed COMPACTION_DEFER_MAX_SECONDS or
+    the level is too far over its budget."""
     if owed is None:
         return await receive.receive()
     due = owed.since + C.COMPACTION_DEFER_MAX_SECONDS
-    if trio.current_time() >= due:
+    if owed.over or trio.current_time() >= due:
         return None
     with trio.move_on_at(min(due, trio.current_time() + C.COMPACTION_QUIET_SECONDS)):
         return await receive.receive()

@@ -55,7 +55,7 @@ from .core.steps import run_steps
 from .hook_priority import YieldToHooks
 from .derived import Derived as Derived, build_derived as build_derived
 from .graph_handle import GraphHandle as GraphHandle
-from .compaction_schedule import Owed, next_message
+from .compaction_schedule import Owed, next_message, too_far_over
 from .graph_view import GraphView, Outlet
 from .graph_loading import load_fresh
 from .graph_writer import Resync, Snapshot, ToWriter, Written, run_writer
@@ -405,7 +405,8 @@ async def run_graph_actor(
                 if isinstance(msg, m.Tick):
                     owed = None  # the tick compacted
                 elif changed and msg.changes_render and msg.compacts_after and now is not None:
-                    owed = Owed(now, trio.current_time()) if owed is None else owed.again(now)
+                    over = too_far_over(state.derived.charges)
+                    owed = Owed(now, trio.current_time(), over) if owed is None else owed.again(now, over)
             building.cancel()
             if discard is None and owed is not None:
                 await _compact(state, to_writer, owed.now, trio.lowlevel.checkpoint, key)

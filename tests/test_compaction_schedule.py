@@ -7,6 +7,7 @@ import trio.testing
 
 from kg_actors.core import constants as C
 from kg_actors.core import graph_ops
+from kg_actors.core.charge import ChargeIndex
 from kg_actors.core.model import GraphData, Node
 from kg_actors.graph_actor import run_graph_actor
 
@@ -17,36 +18,41 @@ async def put(handle, node_id, now):
     return await handle.put_node(node_id=node_id, gist="a lesson", notes=None, touches=None, now=now, writer=W)
 
 
-def _over_budget_graph() -> GraphData:
+def _over_budget_graph(ratio: float) -> tuple[GraphData, int]:
+    """A level over its budget by `ratio` or a little more (as a load leaves it: nothing compacted it yet)."""
     graph = GraphData("project")
-    for k in range(300):
+    k = 0
+    while ChargeIndex.build(graph).high() <= C.MAX_CHARS_PER_LEVEL * ratio:
         graph.set_node(Node(f"lesson-number-{k:03d}", f"lesson {k}: " + "a long gist that costs characters " * 6))
+        k += 1
     graph.commit()
     graph.take_changes()
-    return graph
+    return graph, k
 
 
-async def _archived(handle) -> int:
-    return [(await handle.get_node(f"lesson-number-{k:03d}")).state for k in range(300)].count("archived")
+async def _archived(handle, count) -> int:
+    return [(await handle.get_node(f"lesson-number-{k:03d}")).state for k in range(count)].count("archived")
 
 
 async def test_a_burst_of_writes_is_answered_first_and_compacted_once_the_mailbox_is_quiet(tmp_path, mock_clock):
     """A write leaves its compaction owed: the writes behind it do not wait on a plan the next write redoes."""
     async with trio.open_nursery() as nursery:
-        handle = await nursery.start(run_graph_actor, "p", "project", tmp_path / "g.json", _over_budget_graph())
+        graph, count = _over_budget_graph(1.05)
+        handle = await nursery.start(run_graph_actor, "p", "project", tmp_path / "g.json", graph)
         for k in range(5):
             await put(handle, f"new-lesson-{k}", 1000.0 + k)
-        assert await _archived(handle) == 0  # no time has passed: still owed
+        assert await _archived(handle, count) == 0  # no time has passed: still owed
         mock_clock.jump(C.COMPACTION_QUIET_SECONDS)
         await trio.testing.wait_all_tasks_blocked()
-        assert await _archived(handle) > 100
+        assert await _archived(handle, count) > 0
         await handle.close()
 
 
 async def test_under_steady_messages_the_compaction_owed_goes_first_once_owed_long_enough(tmp_path, mock_clock):
     step = C.COMPACTION_QUIET_SECONDS * 0.8  # never quiet long enough
     async with trio.open_nursery() as nursery:
-        handle = await nursery.start(run_graph_actor, "p", "project", tmp_path / "g.json", _over_budget_graph())
+        graph, count = _over_budget_graph(1.05)
+        handle = await nursery.start(run_graph_actor, "p", "project", tmp_path / "g.json", graph)
         await put(handle, "new-lesson-0", 1000.0)
         waited = 0.0
         while waited + step < C.COMPACTION_DEFER_MAX_SECONDS:
@@ -54,15 +60,25 @@ async def test_under_steady_messages_the_compaction_owed_goes_first_once_owed_lo
             waited += step
             assert (await handle.get_node("lesson-number-000")).state == "active", waited
         mock_clock.jump(step)
-        assert await _archived(handle) > 100  # before that message was taken
+        assert await _archived(handle, count) > 0  # before that message was taken
         await handle.close()
 
 
 async def test_a_compaction_owed_at_shutdown_is_paid_before_the_last_save(tmp_path, mock_clock):
     path = tmp_path / "g.json"
     async with trio.open_nursery() as nursery:
-        handle = await nursery.start(run_graph_actor, "p", "project", path, _over_budget_graph())
+        graph, count = _over_budget_graph(1.05)
+        handle = await nursery.start(run_graph_actor, "p", "project", path, graph)
         await put(handle, "new-lesson-0", 1000.0)
         await handle.close()
     saved = json.loads(path.read_text())["nodes"]
-    assert "new-lesson-0" in saved and sum(bool(n.get("_archived")) for n in saved.values()) > 100
+    assert "new-lesson-0" in saved and sum(bool(n.get("_archived")) for n in saved.values()) > 0
+
+
+async def test_a_level_too_far_over_its_budget_is_compacted_before_the_next_message(tmp_path, mock_clock):
+    async with trio.open_nursery() as nursery:
+        graph, count = _over_budget_graph(C.COMPACTION_OVERSHOOT_RATIO)
+        handle = await nursery.start(run_graph_actor, "p", "project", tmp_path / "g.json", graph)
+        await put(handle, "new-lesson-0", 1000.0)
+        assert await _archived(handle, count) > 0  # no time has passed
+        await handle.close()

@@ -155,6 +155,11 @@ class ChargeIndex:
                 if not mine:
                     del self.at[end]
 
+    def high(self) -> int:
+        """At least the level's charge (ChargeTracker.high with no moves), in O(1)."""
+        headers = (_ACTIVE_HEADER_COST if self.active else 0) + (_ARCHIVED_HEADER_COST if self.archived else 0)
+        return self.active_lines + self.anchor_chars + self.fixed + self.hi + headers
+
     def totals(self) -> tuple[int, ...]:
         """The sums, for comparing two indexes of one graph."""
         return (self.active_lines, self.archived_lines, self.anchor_chars, self.fixed, self.lo, self.hi)

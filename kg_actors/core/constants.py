@@ -92,8 +92,10 @@ MCP_QUEUE_MAX_WAIT = 30.0  # s an MCP request waits for its turn before it is an
 MCP_QUEUE_MAX_WAITING = 256  # MCP requests waiting for their turn; one more is answered "busy" at once
 # A write's compaction is owed (compaction_schedule.py): paid once a graph's mailbox was quiet this long,
 COMPACTION_QUIET_SECONDS = 0.05
-# or before its next message once owed this long (a level under steady writes is over budget at most this long).
+# or before its next message once owed this long, or once the level is this far over its budget: a level under
+# steady writes is over its budget at most this long and this much (a full read shows every gist).
 COMPACTION_DEFER_MAX_SECONDS = 1.0
+COMPACTION_OVERSHOOT_RATIO = 1.5
 HOOK_PRIORITY_MAX_WAIT = 0.05  # s a bulk step waits for the hook replies in flight
 HOOK_HOLD_MAX_SECONDS = 1.0  # a hook request's first bytes hold bulk work at most this long (curl --max-time 1)
 ROOT_CACHE_SECONDS = 30.0  # a cwd's project root is resolved again after this
