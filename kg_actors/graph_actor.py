@@ -389,8 +389,8 @@ async def run_graph_actor(
                     break
                 if yield_to_hooks is not None and msg.changes_render:
                     await yield_to_hooks()  # before the message, so it stays atomic
-                # Up to three steps (read-only preparation, the change, compaction); no message is
-                # taken between them, and the graph changes only in the last two.
+                # Up to two steps (read-only preparation, the change); no message is taken between
+                # them, and the graph changes only in the last.
                 pause = _pause(yield_to_hooks)
                 prepare = PREPARE.get(type(msg))
                 if prepare is not None:

@@ -21,7 +21,7 @@ preempts a running step, so:
 The actors see one capability, `YieldToHooks` (an awaitable with no
 arguments), injected into each graph actor: it is awaited before a message
 that changes the render and between the steps of a write (its preparation,
-the change, its compaction). Everything else here is the HTTP edge's.
+the change) and of a compaction. Everything else here is the HTTP edge's.
 """
 
 from __future__ import annotations
