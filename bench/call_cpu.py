@@ -45,17 +45,25 @@ def main() -> None:
     ap.add_argument("--walls", help="write each call's wall ms, in call order, to this JSON file")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        srv = ServerProcess(Path(tmp), {"KG_LOG_LEVEL": "WARNING"}, python=str(Path(args.bin) / "python"))
-        proj = Path(srv.project("bench-app"))
-        rng, now = random.Random(5), time.time()
-        user = workload.make_graph(rng, workload.USER_NODES, workload.USER_ACTIVE, now, None)
-        project = workload.make_graph(rng, args.nodes, workload.ACTIVE_PROJECT, now, str(proj))
-        write_store(srv.store, user, {"bench-app": project})
-        srv.start()
+        srv, proj, project = started_server(Path(tmp), args.nodes, args.bin)
         try:
             asyncio.run(_calls(srv, proj, project, args.kind, args.count, args.bin, args.walls))
         finally:
             srv.stop()
+
+
+def started_server(tmp: Path, nodes: int, kg_bin: str, env: dict[str, str] | None = None
+                   ) -> tuple[ServerProcess, Path, dict]:
+    """`kg serve` of `kg_bin`'s venv, started on a fresh store in `tmp` (bench/workload.py's, seeded, with a
+    project of `nodes` nodes); the server, the project's folder and the project as written."""
+    srv = ServerProcess(tmp, {"KG_LOG_LEVEL": "WARNING", **(env or {})}, python=str(Path(kg_bin) / "python"))
+    proj = Path(srv.project("bench-app"))
+    rng, now = random.Random(5), time.time()
+    user = workload.make_graph(rng, workload.USER_NODES, workload.USER_ACTIVE, now, None)
+    project = workload.make_graph(rng, nodes, workload.ACTIVE_PROJECT, now, str(proj))
+    write_store(srv.store, user, {"bench-app": project})
+    srv.start()
+    return srv, proj, project
 
 
 def _cpu(pid: int) -> float:

@@ -21,9 +21,9 @@ from pathlib import Path
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 import driver  # noqa: E402
-import workload  # noqa: E402
+from call_cpu import started_server  # noqa: E402
 
-from kg_actors.testing import ServerProcess, write_store  # noqa: E402
+from kg_actors.testing import ServerProcess  # noqa: E402
 
 
 def main() -> None:
@@ -34,14 +34,7 @@ def main() -> None:
     ap.add_argument("--bin", default=str(BENCH.parent / ".venv" / "bin"))
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        env = {"KG_LOG_LEVEL": "WARNING", "KG_SAVE_INTERVAL": str(args.save_interval)}
-        srv = ServerProcess(Path(tmp), env, python=str(Path(args.bin) / "python"))
-        proj = Path(srv.project("bench-app"))
-        rng, now = random.Random(5), time.time()
-        user = workload.make_graph(rng, workload.USER_NODES, workload.USER_ACTIVE, now, None)
-        project = workload.make_graph(rng, 10_000, workload.ACTIVE_PROJECT, now, str(proj))
-        write_store(srv.store, user, {"bench-app": project})
-        srv.start()
+        srv, proj, project = started_server(Path(tmp), 10_000, args.bin, {"KG_SAVE_INTERVAL": str(args.save_interval)})
         try:
             reads, writes = asyncio.run(_run(srv, proj, project, args.seconds, args.every))
         finally:
