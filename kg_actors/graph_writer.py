@@ -91,7 +91,14 @@ async def _flush(jpath: Path, pending: list[Written], status: dict[str, Any]) ->
         # One fsync for the batch when any of it waits for one; a batch of read stamps waits for none.
         sync = any(w.synced for w in pending if w.record is not None)
         try:
-            await trio.to_thread.run_sync(journal.append, jpath, records, sync)
+            # Written here (a page-cache write, microseconds); only the fsync waits in a worker thread,
+            # so that thread needs the interpreter once, not for every step of the append.
+            written = journal.write(jpath, records)
+            try:
+                if sync:
+                    await trio.to_thread.run_sync(written.fsync)
+            finally:
+                written.close()
         except OSError as exc:
             # Nothing of this batch is acknowledged; the actor goes back to what is on disk.
             refused = status["refusing"] = (f"the store could not write {jpath.name} ({exc.strerror or exc}); "

@@ -53,11 +53,13 @@ class TouchCheck:
     def __init__(self, home: str | None = None):
         self.home = home or os.path.expanduser("~")
         self._exists: dict[str, bool] = {}
+        self._gone: dict[tuple[str, str], str | None] = {}  # (root, gone path) -> where it went, when known
         self._moves: dict[str, dict[str, str]] = {}  # project root -> git's renames
         self._files: dict[str, list[str] | None] = {}
 
     def new_tick(self) -> None:
         self._exists.clear()
+        self._gone.clear()
         self._moves.clear()
         self._files.clear()
 
@@ -72,8 +74,10 @@ class TouchCheck:
         files = self._files[root]
         return T.same_named(os.path.basename(path), files) if files is not None else None
 
-    def _check(self, touches: tuple[str, ...], root: str | None) -> list[tuple[bool, str | None]]:
-        """Per touch: (its file is gone, where it went when known)."""
+    def _check(self, touches: tuple[str, ...], root: str | None, cached_only: bool = False
+               ) -> list[tuple[bool, str | None]] | None:
+        """Per touch: (its file is gone, where it went when known). `cached_only`: from this tick's
+        caches alone, no file system call (None when a touch is not in them yet)."""
         out: list[tuple[bool, str | None]] = []
         for touch in touches:
             parsed = anchors.parse_touch(touch)
@@ -82,21 +86,33 @@ class TouchCheck:
                 out.append((False, None))
                 continue
             if path not in self._exists:
+                if cached_only:
+                    return None
                 self._exists[path] = os.path.exists(path)
             if self._exists[path]:
                 out.append((False, None))
                 continue
-            where = None
-            if root and os.path.isdir(root) and path.startswith(root.rstrip("/") + "/"):
-                where = self._where(root, path, os.path.relpath(path, root))
-            out.append((True, where))
+            key = (root or "", path)
+            if key not in self._gone:
+                if cached_only:
+                    return None
+                where = None
+                if root and os.path.isdir(root) and path.startswith(root.rstrip("/") + "/"):
+                    where = self._where(root, path, os.path.relpath(path, root))
+                self._gone[key] = where
+            out.append((True, self._gone[key]))
         return out
 
     async def marked(self, node: Node, project_root: str | None) -> Node:
-        """The node as a read shows it: each gone touch marked, with where it went when known."""
+        """The node as a read shows it: each gone touch marked, with where it went when known.
+        What this tick already checked is answered on the loop: a worker thread's round trip per
+        node read was a third of a read of five ids."""
         if not node.touches:
             return node
-        checked = await trio.to_thread.run_sync(self._check, node.touches, project_root)
+        checked = self._check(node.touches, project_root, cached_only=True)
+        if checked is None:
+            checked = await trio.to_thread.run_sync(self._check, node.touches, project_root)
+        assert checked is not None
         if not any(gone for gone, _ in checked):
             return node
         return attrs.evolve(node, touches=tuple(T.mark(t, gone, where)
@@ -106,4 +122,5 @@ class TouchCheck:
 def where_gone(touches: list[str], root: str) -> dict[str, str]:
     """For an anchor chore (worker thread): gone touch -> where its file went, for those the server can say."""
     checked = TouchCheck()._check(tuple(touches), root)
+    assert checked is not None
     return {t: where for t, (gone, where) in zip(touches, checked, strict=True) if gone and where}

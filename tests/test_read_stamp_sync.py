@@ -38,3 +38,29 @@ async def test_a_read_stamp_is_in_the_journal_when_answered_but_waits_for_no_fsy
                               writer=W)
         assert len(synced) == 2  # the next write's fsync covers the stamp before it
         await handle.close()
+
+
+async def test_a_read_stamp_is_written_on_the_loop_and_only_an_fsync_goes_to_a_thread(tmp_path, monkeypatch):
+    """A worker thread's round trip was most of a read's wait for its stamp: a stamp needs none, and a
+    write needs one for its fsync alone."""
+    from kg_actors import graph_writer
+
+    jobs: list[str] = []
+    real = graph_writer.trio.to_thread.run_sync
+
+    async def counted(fn, *args, **kw):  # type: ignore[no-untyped-def]
+        jobs.append(getattr(fn, "__name__", "?"))
+        return await real(fn, *args, **kw)
+
+    monkeypatch.setattr(graph_writer.trio.to_thread, "run_sync", counted)
+    path = tmp_path / "graph.json"
+    async with trio.open_nursery() as nursery:
+        handle = await nursery.start(run_graph_actor, "user", "user", path, GraphData("user"))
+        await handle.put_node(node_id="first-lesson-node", gist="a lesson", notes=None, touches=None, now=100.0,
+                              writer=W)
+        assert jobs == ["fsync"]
+        await handle.record_reads(["first-lesson-node"], now=200.0)
+        assert jobs == ["fsync"]
+        await handle.close()
+    graph, _ = load_graph(path, "user", None)
+    assert graph.nodes["first-lesson-node"].last_read_ts == 200.0

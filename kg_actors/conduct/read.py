@@ -18,7 +18,7 @@ from typing import Any
 from .. import reply_effects
 from ..core import debt, merge, reads, render, replies
 from ..core.errors import InvalidInput
-from ..core.model import Edge, GraphReader
+from ..core.model import Edge, GraphReader, Node
 from ..core.paging import NOTHING_PENDING, Line, split
 from ..harness import profiles
 from ..session_messages import SessionView
@@ -113,18 +113,33 @@ def _cross_level_edges(graph: GraphReader, node_id: str) -> list[Edge]:
     return [] if node_id in graph.nodes else list(graph.incident(node_id))
 
 
+async def _found(floor: Floor, view: SessionView, node_ids: list[str], level: str | None
+                 ) -> dict[str, tuple[str, Node, list[Edge]]]:
+    """Each id's (level, node, its edges there): the given level, else user first, then project, as
+    `Floor.find` looks; one request per level for all the ids."""
+    levels = [(level, await floor.graph_for(view, level))] if level is not None else await floor.levels_of(view)
+    found: dict[str, tuple[str, Node, list[Edge]]] = {}
+    for lvl, handle in levels:
+        wanted = list(dict.fromkeys(i for i in node_ids if i not in found))
+        if not wanted:
+            break
+        for node_id, got in zip(wanted, await handle.get_nodes(ids=wanted), strict=True):
+            if got is not None:
+                found[node_id] = (lvl, got[0], got[1])
+    return found
+
+
 async def _node_read(floor: Floor, view: SessionView, node_ids: list[str], level: str | None,
                      notices: list[str]) -> list[Line]:
+    if not all(isinstance(node_id, str) and node_id for node_id in node_ids):
+        raise InvalidInput("ids", "must be a list of node id strings")
+    found = await _found(floor, view, node_ids, level)
     blocks: list[list[Line]] = []
     for node_id in node_ids:
-        if not isinstance(node_id, str) or not node_id:
-            raise InvalidInput("ids", "must be a list of node id strings")
-        lvl, handle, node = await floor.find(view, node_id, level)
-        if node is None or handle is None or lvl is None:
+        if node_id not in found:
             blocks.append([(render.not_found_line(node_id), None)])
             continue
-        got = await handle.get_nodes(ids=[node_id])
-        edges = got[0][1] if got[0] is not None else []
+        lvl, node, edges = found[node_id]
         if lvl == "user" and view.project_path is not None:
             project = await floor.graph_for(view, "project")
             edges = edges + _cross_level_edges((await project.current()).graph, node_id)

@@ -45,10 +45,51 @@ def _graph_file(path: Path) -> Path:
 def append(path: Path, records: list[dict], sync: bool = True) -> None:
     """Append the records, fsynced when `sync` (else handed to the kernel only: a kill -9 keeps
     them, a power cut may not; the next synced append or the fold makes them durable)."""
+    written = write(path, records)
+    try:
+        if sync:
+            written.fsync()
+    finally:
+        written.close()
+
+
+class Written:
+    """An append the kernel holds: `fsync` makes it durable (or cuts it off and raises), `close` ends it.
+
+    Split so that an owner on an event loop writes there (a page-cache write, microseconds) and
+    waits for only the fsync in a worker thread."""
+
+    __slots__ = ("_file", "_start")
+
+    def __init__(self, file: BinaryIO, start: int):
+        self._file, self._start = file, start
+
+    def fsync(self) -> None:
+        try:
+            os.fsync(self._file.fileno())
+        except OSError:
+            self.cut()
+            raise
+
+    def cut(self) -> None:
+        # A full disk may take part of the append: cut it off, so what follows starts clean.
+        try:
+            self._file.truncate(self._start)
+        except OSError:
+            pass
+
+    def close(self) -> None:
+        self._file.close()
+
+
+def write(path: Path, records: list[dict]) -> Written:
+    """Write the records to the journal's end (not yet fsynced); raises OSError with nothing of them kept."""
     faults.check(path)
     data = "".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) + "\n" for r in records)
-    with _open_appending(path) as f:
-        start = f.tell()
+    f = _open_appending(path)
+    written = Written(f, 0)
+    try:
+        start = written._start = f.tell()
         if start == 0:
             # A new journal names the file its records apply on top of: a file replaced from
             # outside since (a restore) must not get them replayed over it.
@@ -62,15 +103,13 @@ def append(path: Path, records: list[dict], sync: bool = True) -> None:
         try:
             f.write(data.encode("utf-8"))
             f.flush()
-            if sync:
-                os.fsync(f.fileno())
         except OSError:
-            # A full disk may take part of the append: cut it off, so what follows starts clean.
-            try:
-                f.truncate(start)
-            except OSError:
-                pass
+            written.cut()
             raise
+    except BaseException:
+        f.close()
+        raise
+    return written
 
 
 def _open_appending(path: Path) -> BinaryIO:

@@ -86,3 +86,35 @@ def test_where_gone_feeds_an_anchor_chore(tmp_path):
                                                                                       "pkg/settings.toml")})
     assert chore.kind == "anchor" and chore.targets == ("config-loading",)
     assert "config-loading: lib/settings.toml -> pkg/settings.toml" in chore_prompt(chore, str(root), "DEBT: LOW")
+
+
+async def test_a_touch_checked_this_tick_is_answered_without_a_worker_thread(tmp_path, monkeypatch):
+    """A node read asks the file system once per touch and tick: later reads of it take the tick's answers
+    on the loop (a worker thread's round trip per node read was a third of a read of five ids)."""
+    from kg_actors import touch_check
+    from kg_actors.core.model import Node
+
+    root = tmp_path / "app"
+    (root / "src").mkdir(parents=True)
+    (root / "src" / "here.py").write_text("")
+    (root / "pkg").mkdir()
+    (root / "pkg" / "settings.toml").write_text("a = 1\n")
+    node = Node("config-loading", "Settings load once.", touches=("src/here.py", "lib/settings.toml"))
+    check = touch_check.TouchCheck(home=str(tmp_path))
+    threads: list[object] = []
+    real = touch_check.trio.to_thread.run_sync
+
+    async def counted(fn, *args, **kw):  # type: ignore[no-untyped-def]
+        threads.append(fn)
+        return await real(fn, *args, **kw)
+
+    monkeypatch.setattr(touch_check.trio.to_thread, "run_sync", counted)
+    first = await check.marked(node, str(root))
+    again = await check.marked(node, str(root))
+    assert first == again and first.touches == ("src/here.py", "lib/settings.toml (gone; now at pkg/settings.toml)")
+    assert len(threads) == 1
+    (root / "src" / "here.py").unlink()  # seen at the next tick, not before
+    assert (await check.marked(node, str(root))).touches[0] == "src/here.py"
+    check.new_tick()
+    assert (await check.marked(node, str(root))).touches[0] == "src/here.py (gone)"
+    assert len(threads) == 2

@@ -70,3 +70,20 @@ async def test_a_write_for_an_unknown_session_is_refused_with_the_tools_words(tm
             await write.put_node(floor, "deadbeef", "user", "first-lesson-node", "a lesson", None, None)
         assert await user.node_ids() == frozenset()
         nursery.cancel_scope.cancel()
+
+
+async def test_a_read_of_several_ids_asks_each_graph_once(tmp_path, asks):
+    from kg_actors.conduct import read
+
+    async with trio.open_nursery() as nursery:
+        floor, sessions, user = await _floor(nursery, tmp_path)
+        view = await sessions.register(project_path=None, harness="claude-code", now=NOW)
+        for name in ("first-lesson-node", "second-lesson-node"):
+            await write.put_node(floor, view.sid, "user", name, f"the {name}", None, None)
+        asks.clear()
+        lines = await read._node_read(floor, view, ["second-lesson-node", "no-such-node", "first-lesson-node",
+                                                    "second-lesson-node"], None, [])
+        assert asks["graph"] == 1
+        text = "\n".join(line for line, _ in lines)
+        assert text.index("the second-lesson-node") < text.index("no-such-node") < text.index("the first-lesson-node")
+        nursery.cancel_scope.cancel()
