@@ -179,10 +179,6 @@ class GraphState:
         edge = self.graph.edges.get((src, dst, rel))
         return [edge] if edge else []
 
-    def written_since(self, msg: m.WrittenSince) -> list[Node]:
-        """Nodes whose content was written after `since`, oldest first (pushes)."""
-        return [self.graph.nodes[i] for i in self.derived.written.since(msg.since)]
-
     # Writes ----------------------------------------------------------------
     def prepare_put_node(self, msg: m.PutNode) -> Generator[None, None, m.PutNode]:
         """A create's hints, read before the write in steps of their own (the graph cannot change between)."""
@@ -310,7 +306,7 @@ HANDLERS: dict[type[m.GraphMessage[Any]], Callable[[GraphState, Any], object]] =
     m.SetActivityDays: GraphState.set_activity_days, m.NodeIds: GraphState.node_ids,
     m.GetNodes: GraphState.get_nodes, m.GetNode: GraphState.get_node, m.References: GraphState.references,
     m.Dump: GraphState.dump, m.Stats: GraphState.stats, m.ProgressGet: GraphState.progress_get,
-    m.ChangesSince: GraphState.changes_since, m.WrittenSince: GraphState.written_since,
+    m.ChangesSince: GraphState.changes_since,
     m.SetProjectPath: GraphState.set_project_path, m.Tick: GraphState.tick,
     m.PutNode: GraphState.put_node, m.PutEdge: GraphState.put_edge, m.RepeatCredit: GraphState.repeat_credit,
     m.DeleteNode: GraphState.delete_node, m.DeleteEdge: GraphState.delete_edge,

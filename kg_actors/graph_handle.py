@@ -108,9 +108,6 @@ class GraphHandle:
     async def changes_since(self, since: float, session: str | None) -> list[tuple[str, Any]]:
         return await self._mailbox.ask(m.ChangesSince(since, session))
 
-    async def written_since(self, since: float) -> list[Node]:
-        return await self._mailbox.ask(m.WrittenSince(since))
-
     async def set_project_path(self, path: str) -> None:
         await self._mailbox.ask(m.SetProjectPath(path))
 

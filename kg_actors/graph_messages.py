@@ -157,12 +157,6 @@ class ChangesSince(GraphMessage["list[tuple[str, Any]]"]):
 
 
 @attrs.frozen
-class WrittenSince(GraphMessage["list[Node]"]):
-    op = "written_since"
-    since: float
-
-
-@attrs.frozen
 class SetProjectPath(GraphMessage[None]):
     op = "set_project_path"
     path: str

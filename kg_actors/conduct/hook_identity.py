@@ -21,7 +21,7 @@ from ..harness import profiles, transcripts
 from ..session_messages import SessionView
 from ..storage import layout as L
 from .floor import Floor
-from .read_views import LevelView, written_from
+from .read_views import LevelView
 from .sync import push_notice
 
 
@@ -119,9 +119,7 @@ async def views_of(floor: Floor, view: SessionView | None) -> list[LevelView]:
 async def push_for(floor: Floor, call: Resolved) -> str | None:
     """Other sessions' writes for a hook reply, read from the read views."""
     assert call.view is not None
-    written = written_from(await floor.levels_of(call.view))
-    return await push_notice(floor, call.view.sid, written, call.view, window=call.push_window,
-                             claimed=call.push_claimed)
+    return await push_notice(floor, call.view.sid, call.view, window=call.push_window, claimed=call.push_claimed)
 
 
 async def session_state(floor: Floor, sid: str | None, project_path: str | None) -> SessionView | None:

@@ -7,8 +7,6 @@ the writer's project, a maintenance pass's writes to nobody.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from .. import reply_effects
 from .. import session_messages as sm
 from ..core import constants as C
@@ -16,8 +14,7 @@ from ..core import replies
 from ..core.model import Node
 from ..session_messages import SessionView
 from .floor import Floor
-
-Written = Callable[[str, float], list[Node]]
+from .read_views import written_from
 
 
 async def sync(floor: Floor, sid: str) -> str:
@@ -33,15 +30,14 @@ async def sync(floor: Floor, sid: str) -> str:
     return replies.sync_reply(sections)
 
 
-async def push_notice(floor: Floor, sid: str | None, written: Written | None = None,
-                      view: SessionView | None = None, *, window: sm.PushWindow | None = None,
-                      claimed: bool = False) -> str | None:
+async def push_notice(floor: Floor, sid: str | None, view: SessionView | None = None, *,
+                      window: sm.PushWindow | None = None, claimed: bool = False) -> str | None:
     """Up to three gists other sessions wrote since this one last looked, each pushed once.
 
-    `written(level, since)`, when given, lists the nodes written after `since` from
-    read views the caller holds (a hook reply must not queue behind writes in
-    the graph actors' mailboxes). `claimed`: the caller already claimed the
-    push `window` (None: nothing to push to this session now).
+    What was written is read from the graphs' read views, never asked of the actors: a reply
+    must not queue behind their mailboxes (a write's reply waited out the compaction its own
+    write had made due). `claimed`: the caller already claimed the push `window` (None: nothing
+    to push to this session now).
     """
     if not sid:
         return None
@@ -52,11 +48,13 @@ async def push_notice(floor: Floor, sid: str | None, written: Written | None = N
     if view is None or view.sid != sid:
         view = await floor.sessions.get(sid=sid)
     fresh: list[tuple[float, Node, bool]] = []
-    for lvl, handle in await floor.levels_of(view):
-        nodes = written(lvl, window.since) if written is not None else await handle.written_since(since=window.since)
+    levels = await floor.levels_of(view)
+    written = written_from(levels)
+    for lvl, _ in levels:
+        nodes = written(lvl, window.since)
         if window.again:  # shown in a reply its client gave up on, and not rewritten since
             earliest = min(window.again.values()) - 1e-6
-            older = written(lvl, earliest) if written is not None else await handle.written_since(since=earliest)
+            older = written(lvl, earliest)
             held = {n.id for n in nodes}
             nodes = [*nodes, *(n for n in older
                                if n.id not in held and window.again.get(n.id) == (n.written or {}).get("ts"))]

@@ -6,6 +6,7 @@ floor's directory is a stand-in that hands out the one user graph.
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from types import SimpleNamespace
 
@@ -37,15 +38,15 @@ def asks(monkeypatch):
     return counts
 
 
-async def _floor(nursery, tmp_path):
-    sessions = await nursery.start(run_session_registry, tmp_path / "sessions.json", {}, lambda: NOW)
+async def _floor(nursery, tmp_path, clock=lambda: NOW):
+    sessions = await nursery.start(run_session_registry, tmp_path / "sessions.json", {}, clock)
     user = await nursery.start(run_graph_actor, "user", "user", tmp_path / "user.json", GraphData("user"))
 
     async def get(key):
         return user
 
     directory = SimpleNamespace(layout=Layout(tmp_path), get=get, loaded_keys=lambda: ["user"])
-    return Floor.build(directory, sessions, lambda: NOW), sessions, user
+    return Floor.build(directory, sessions, clock), sessions, user
 
 
 async def test_a_session_write_asks_the_registry_twice_and_its_graph_once(tmp_path, asks):
@@ -60,6 +61,22 @@ async def test_a_session_write_asks_the_registry_twice_and_its_graph_once(tmp_pa
         asks.clear()
         assert await sync.push_notice(floor, view.sid, view=out.view, window=out.push_window, claimed=True) is None
         assert asks["session"] == 0
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_reply_pushes_other_sessions_writes_from_the_read_views_not_the_graphs_mailbox(tmp_path, asks):
+    """A write's reply waited out the compaction its own write had made due, asking the graph what was written."""
+    async with trio.open_nursery() as nursery:
+        floor, sessions, user = await _floor(nursery, tmp_path, itertools.count(NOW).__next__)
+        view = await sessions.register(project_path=None, harness="claude-code", now=NOW)
+        other = await sessions.register(project_path=None, harness="claude-code", now=NOW)
+        await write.put_node(floor, other.sid, "user", "other-lesson-node", "what the other session learned", None,
+                             None)
+        asks.clear()
+        out = await write.put_node(floor, view.sid, "user", "first-lesson-node", "a lesson", None, None, push=True)
+        notice = await sync.push_notice(floor, view.sid, view=out.view, window=out.push_window, claimed=True)
+        assert notice is not None and "what the other session learned" in notice
+        assert asks["graph"] == 1  # the write itself
         nursery.cancel_scope.cancel()
 
 
