@@ -332,7 +332,7 @@ async def run_graph_actor(
     mailbox = actor.Mailbox[m.GraphMessage[Any]](f"graph {key}")
     handle = GraphHandle(key, level, mailbox, trio.Event(), state.outlet)
     to_writer, writer_items = trio.open_memory_channel[Written | Snapshot | Resync](2 ** 16)
-    status: dict[str, Any] = {}
+    status: dict[str, Any] = state.outlet.status  # readers of the view see a refusal at once
     try:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(run_writer, path, writer_items, status)

@@ -52,6 +52,11 @@ class GraphHandle:
         write refused by the store may show until the actor's next message puts the graph back)."""
         return self._outlet.view
 
+    def view_kept(self) -> GraphView | None:
+        """The latest view, when nothing in it can be a change the store refused (else None: ask the
+        actor, which puts the graph back first). No message: never waits behind the mailbox."""
+        return self._outlet.kept()
+
     async def current(self) -> GraphView:
         """The view as of every message sent before (a message: it queues behind them)."""
         return await self._mailbox.ask(m.Current())

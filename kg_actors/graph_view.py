@@ -50,9 +50,18 @@ class GraphView:
 
 
 class Outlet:
-    """Where the actor puts its latest view; written only by the actor's task."""
+    """Where the actor puts its latest view; written only by the actor's task. `status` is the actor's
+    and its writer's (a refused append marks it until the actor has put the graph back)."""
 
-    __slots__ = ("view",)
+    __slots__ = ("view", "status")
 
     def __init__(self, view: GraphView) -> None:
         self.view = view
+        self.status: dict[str, object] = {}
+
+    def kept(self) -> GraphView | None:
+        """The view, unless it may show a change the store refused (the actor puts it back at its next message)."""
+        status = self.status
+        if status.get("refusing") or status.get("journal_failed") or status.get("resync_failed"):
+            return None
+        return self.view

@@ -116,16 +116,23 @@ def _cross_level_edges(graph: GraphReader, node_id: str) -> list[Edge]:
 async def _found(floor: Floor, view: SessionView, node_ids: list[str], level: str | None
                  ) -> dict[str, tuple[str, Node, list[Edge]]]:
     """Each id's (level, node, its edges there): the given level, else user first, then project, as
-    `Floor.find` looks; one request per level for all the ids."""
+    `Floor.find` looks. From each graph's read view, so a read never queues behind a graph's mailbox (a
+    compaction a write made due held reads 20-30 ms); one request per level while a refusal is pending."""
     levels = [(level, await floor.graph_for(view, level))] if level is not None else await floor.levels_of(view)
     found: dict[str, tuple[str, Node, list[Edge]]] = {}
     for lvl, handle in levels:
         wanted = list(dict.fromkeys(i for i in node_ids if i not in found))
         if not wanted:
             break
-        for node_id, got in zip(wanted, await handle.get_nodes(ids=wanted), strict=True):
-            if got is not None:
-                found[node_id] = (lvl, got[0], got[1])
+        kept = handle.view_kept()
+        if kept is None:
+            got = await handle.get_nodes(ids=wanted)
+        else:
+            nodes = kept.graph.nodes
+            got = [None if (n := nodes.get(i)) is None else (n, list(kept.graph.incident(i))) for i in wanted]
+        for node_id, one in zip(wanted, got, strict=True):
+            if one is not None:
+                found[node_id] = (lvl, one[0], one[1])
     return found
 
 

@@ -89,8 +89,13 @@ async def test_a_write_for_an_unknown_session_is_refused_with_the_tools_words(tm
         nursery.cancel_scope.cancel()
 
 
-async def test_a_read_of_several_ids_asks_each_graph_once(tmp_path, asks):
+async def test_a_read_of_several_ids_reads_the_views_and_asks_only_while_a_refusal_is_pending(
+        tmp_path, asks, monkeypatch):
+    """Node reads never queue behind a graph's mailbox; a change the store refused is never shown, so
+    while one is pending the read asks the actor (which puts the graph back first), once per graph."""
     from kg_actors.conduct import read
+    from kg_actors.core.errors import StorageRefused
+    from kg_actors.storage import faults
 
     async with trio.open_nursery() as nursery:
         floor, sessions, user = await _floor(nursery, tmp_path)
@@ -98,9 +103,19 @@ async def test_a_read_of_several_ids_asks_each_graph_once(tmp_path, asks):
         for name in ("first-lesson-node", "second-lesson-node"):
             await write.put_node(floor, view.sid, "user", name, f"the {name}", None, None)
         asks.clear()
-        lines = await read._node_read(floor, view, ["second-lesson-node", "no-such-node", "first-lesson-node",
-                                                    "second-lesson-node"], None, [])
-        assert asks["graph"] == 1
+        ids = ["second-lesson-node", "no-such-node", "first-lesson-node", "second-lesson-node"]
+        lines = await read._node_read(floor, view, ids, None, [])
+        assert asks["graph"] == 0
         text = "\n".join(line for line, _ in lines)
         assert text.index("the second-lesson-node") < text.index("no-such-node") < text.index("the first-lesson-node")
+        flag = tmp_path / "disk-full"
+        flag.write_text("ENOSPC")
+        monkeypatch.setenv(faults.ENV, str(flag))
+        with pytest.raises(StorageRefused):
+            await write.put_node(floor, view.sid, "user", "refused-lesson-node", "the disk refused it", None, None)
+        asks.clear()
+        lines = await read._node_read(floor, view, ["refused-lesson-node", "first-lesson-node"], None, [])
+        assert asks["graph"] == 1
+        text = "\n".join(line for line, _ in lines)
+        assert "the disk refused it" not in text and "the first-lesson-node" in text
         nursery.cancel_scope.cancel()
