@@ -16,10 +16,12 @@ last save.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import attrs
 import trio
+import trio.testing
 
 from . import graph_messages as m
 from .core import constants as C
@@ -56,3 +58,14 @@ async def next_message(receive: trio.MemoryReceiveChannel[m.GraphMessage[Any]],
     with trio.move_on_at(min(due, trio.current_time() + C.COMPACTION_QUIET_SECONDS)):
         return await receive.receive()
     return None
+
+
+def when_idle(pause: Callable[[], Awaitable[None]]) -> Callable[[], Awaitable[None]]:
+    """A compaction's pause between its steps: `pause`, then until no other task of the loop can run
+    (what is in flight goes first) or COMPACTION_STEP_WAIT_MAX has passed (a loop that is never idle
+    still gives every step a turn). A request waited one step per turn of its own; now it waits none."""
+    async def step() -> None:
+        await pause()
+        with trio.move_on_after(C.COMPACTION_STEP_WAIT_MAX):
+            await trio.testing.wait_all_tasks_blocked()
+    return step

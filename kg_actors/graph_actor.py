@@ -55,10 +55,10 @@ from .core.steps import run_steps
 from .hook_priority import YieldToHooks
 from .derived import Derived as Derived, build_derived as build_derived
 from .graph_handle import GraphHandle as GraphHandle
-from .compaction_schedule import Owed, next_message, too_far_over
+from .compaction_schedule import Owed, next_message, too_far_over, when_idle
 from .graph_view import GraphView, Outlet
 from .graph_loading import load_fresh
-from .graph_writer import Resync, Snapshot, ToWriter, Written, run_writer
+from .graph_writer import Resync, Snapshot, ToWriter, Written, answered, run_writer
 from .storage import files, journal
 
 log = logging.getLogger(__name__)
@@ -425,7 +425,12 @@ def _pause(yield_to_hooks: YieldToHooks | None) -> Callable[[], Awaitable[None]]
 
 async def _compact(state: GraphState, to_writer: ToWriter, now: float, pause: Callable[[], Awaitable[None]],
                    key: str) -> None:
-    """Keep the graph inside its budget: decided in steps, then carried out as a change."""
+    """Keep the graph inside its budget: decided in steps, then carried out as a change.
+
+    The replies still waiting on the journal go out first: a run due before the next message used to
+    start while the write that made it due waited for its fsync, and held that write's reply."""
+    await answered(to_writer)
+    pause = when_idle(pause)
     await pause()
     steps = compaction.plan_steps(state.graph, now, rebalance=False, charges=state.derived.charges)
     plan = await _prepare(steps, pause, key, "compaction", None)

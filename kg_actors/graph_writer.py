@@ -14,6 +14,7 @@ says so with a `Resync`: `status["journal_failed"]` asks it to.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from pathlib import Path
 from typing import Any
@@ -118,6 +119,14 @@ async def _flush(jpath: Path, pending: list[Written], status: dict[str, Any]) ->
             w.reply.fail(StorageRefused(refused))
         else:
             w.reply.set(w.result)
+
+
+async def answered(to_writer: ToWriter) -> None:
+    """Until the writer has answered every change sent before this (kept or refused)."""
+    slot: actor.ReplySlot[Any] = actor.ReplySlot()
+    await to_writer.send(Written(None, None, slot, False))
+    with contextlib.suppress(StorageRefused):
+        await slot.wait()
 
 
 def _entries(records: list[dict[str, Any]]) -> int:

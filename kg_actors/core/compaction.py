@@ -10,7 +10,8 @@ why repeated runs settle; `_Run.rebalance` holds the other half.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Iterable
+from operator import itemgetter
 from weakref import WeakKeyDictionary
 from typing import Any
 
@@ -19,7 +20,7 @@ import attrs
 from . import constants as C
 from .model import GraphData
 from .charge import ChargeIndex, ChargeTracker
-from .scoring import PoolScorer, fresh_ids
+from .scoring import STEP_NODES, PoolScorer, fresh_ids
 from .steps import run_steps
 
 ACTIVE, ARCHIVED, ORPHANED = "active", "archived", "orphaned"
@@ -84,14 +85,14 @@ def plan_steps(graph: GraphData, now: float, budget: int = C.MAX_CHARS_PER_LEVEL
     if not tracker.fits(budget):
         # Anchors over their share are what overflows a long-lived level: orphan those first,
         # or archiving would empty the active view and still not fit.
-        orphaned = run.orphan()
+        orphaned = yield from run.orphan()
         yield
     if not tracker.fits(budget):
-        archived, resurrected, stalled = run.archive()
+        archived, resurrected, stalled = yield from run.archive()
         yield
     if not tracker.fits(budget):
         # Still over with the gists archived: what archived nodes cite must go (refill follows).
-        orphaned += run.orphan_to_fit()
+        orphaned += yield from run.orphan_to_fit()
         yield
     refilled = run.refill()
     swapped: list[tuple[str, str]] = []
@@ -99,7 +100,7 @@ def plan_steps(graph: GraphData, now: float, budget: int = C.MAX_CHARS_PER_LEVEL
         yield
         swapped = run.rebalance()
     yield
-    orphaned += run.orphan()
+    orphaned += yield from run.orphan()
     moves = tracker.moves()
     result = CompactionResult(
         archived=tuple(i for i in archived if i in moves),
@@ -138,6 +139,17 @@ def prune_orphans(graph: GraphData, now: float, grace_days: float = C.ORPHAN_GRA
     return doomed
 
 
+def _sorted(ids: Iterable[str], key: Callable[[str], tuple[Any, ...]]) -> Generator[None, None, list[str]]:
+    """`sorted(ids, key=key)`, its keys taken STEP_NODES at a time between yields (thousands of archived nodes)."""
+    keyed = []
+    for k, node_id in enumerate(ids, 1):
+        if not k % STEP_NODES:
+            yield
+        keyed.append((key(node_id), node_id))
+    keyed.sort(key=itemgetter(0))
+    return [node_id for _, node_id in keyed]
+
+
 class _Run:
     def __init__(self, graph: GraphData, now: float, budget: int, charges: ChargeIndex | None = None):
         self.graph = graph
@@ -148,9 +160,10 @@ class _Run:
         self._fresh: frozenset[str] | None = None
         self._scorer: PoolScorer | None = None
         self.latest_stamp = float("-inf")  # latest usefulness stamp any ranking here saw
+        self._work = 0  # since the last yield (_worked)
 
-    def _pool_scorer(self, ids: list[str]) -> PoolScorer:
-        scorer = PoolScorer(self.graph, ids, self.now, (self.tracker.active, self.tracker.archived))
+    def _pool_scorer(self, ids: list[str]) -> Generator[None, None, PoolScorer]:
+        scorer = yield from PoolScorer.steps(self.graph, ids, self.now, (self.tracker.active, self.tracker.archived))
         self.latest_stamp = max(self.latest_stamp, scorer.latest_stamp)
         return scorer
 
@@ -164,10 +177,22 @@ class _Run:
 
     def unified(self) -> PoolScorer:
         """Scorer of active and archived nodes outside the fresh tier, under this run's moves."""
+        return run_steps(self.unified_steps())
+
+    def unified_steps(self) -> Generator[None, None, PoolScorer]:
         if self._scorer is None:
             pool = [i for i in (*self.tracker.active, *self.tracker.archived) if i not in self.fresh]
-            self._scorer = self._pool_scorer(pool)
+            self._scorer = yield from self._pool_scorer(pool)
         return self._scorer
+
+    def _worked(self, moved: str, times: int = 1) -> bool:
+        """Count `times` moves of a node (it and each of its edges repriced); True when a step's worth
+        is done and the pass should yield."""
+        self._work += times * (1 + self.graph.degree(moved))
+        if self._work < STEP_NODES:
+            return False
+        self._work = 0
+        return True
 
     def _moved(self, node_id: str) -> None:
         if self._scorer is not None:
@@ -201,7 +226,7 @@ class _Run:
         return candidate in self.fresh or scores[candidate] - scores[other] >= C.RESURRECTION_MARGIN
 
     # -- archive
-    def archive(self) -> tuple[list[str], list[str], bool]:
+    def archive(self) -> Generator[None, None, tuple[list[str], list[str], bool]]:
         """Archive the lowest-scored active nodes outside the fresh tier down to the target.
 
         Returns (archived, resurrected, stalled).
@@ -210,7 +235,7 @@ class _Run:
         eligible = sorted(i for i in tracker.active if i not in self.fresh)
         if not eligible:
             return [], [], True
-        scores = self._pool_scorer(eligible).scores()
+        scores = yield from (yield from self._pool_scorer(eligible)).scores_steps()
         archived = []
         for node_id in sorted(eligible, key=lambda i: (scores[i], i)):
             if tracker.fits(self.ceiling):
@@ -218,9 +243,12 @@ class _Run:
             tracker.set_state(node_id, ARCHIVED)
             self._moved(node_id)
             archived.append(node_id)
-        return archived, self._resurrect(archived), False
+            if self._worked(node_id):
+                yield
+        yield
+        return archived, (yield from self._resurrect(archived)), False
 
-    def _resurrect(self, just_archived: list[str]) -> list[str]:
+    def _resurrect(self, just_archived: list[str]) -> Generator[None, None, list[str]]:
         """An archived node that now outscores a just-archived one comes back in its place.
 
         Scored once, after archiving, in the unified pool; each just-archived
@@ -230,17 +258,25 @@ class _Run:
         its budget, to be archived again by the next write.
         """
         tracker = self.tracker
-        scores = dict(self.unified().scores())
+        scores = dict((yield from (yield from self.unified_steps()).scores_steps()))
+        yield
         gone_now = set(just_archived)
-        ranked = sorted(tracker.archived - gone_now, key=self._promotion_key(scores))
+        ranked = yield from _sorted(tracker.archived - gone_now, self._promotion_key(scores))
         back: list[str] = []
         too_big: set[str] = set()
+        looked = 0
         for gone in just_archived:
             for candidate in ranked:
+                looked += 1
+                if looked == STEP_NODES * 8:  # a look is a set lookup or two
+                    looked = 0
+                    yield
                 if candidate in too_big or candidate not in tracker.archived:
                     continue
                 if not self._outscores(candidate, scores, gone):
                     break
+                if self._worked(candidate, 2):  # a try, and maybe its undo
+                    yield
                 if self._try(candidate, ACTIVE, self.budget):
                     back.append(candidate)
                     break
@@ -361,9 +397,10 @@ class _Run:
         return swaps
 
     # -- orphan
-    def _orphan_order(self) -> list[str]:
+    def _orphan_order(self) -> Generator[None, None, list[str]]:
         """Archived nodes, lowest archival score first; fresh ones last, oldest first."""
-        scores = dict(self.unified().scores())
+        scores = dict((yield from (yield from self.unified_steps()).scores_steps()))
+        yield
         nodes = self.graph.nodes
 
         def key(node_id: str) -> tuple[Any, ...]:
@@ -372,9 +409,9 @@ class _Run:
                 return (1, created is not None, created or 0.0, node_id)
             return (0, False, scores[node_id], node_id)
 
-        return sorted(self.tracker.archived, key=key)
+        return (yield from _sorted(self.tracker.archived, key))
 
-    def orphan(self) -> list[str]:
+    def orphan(self) -> Generator[None, None, list[str]]:
         """While anchors cost more than their share, orphan the lowest-scored archived nodes.
 
         A move that would take the level over its budget (hiding an edge can
@@ -386,23 +423,27 @@ class _Run:
             return []
         cap = self.budget if tracker.fits(self.budget) else tracker.exact()
         orphaned = []
-        for node_id in self._orphan_order():
+        for node_id in (yield from self._orphan_order()):
             if tracker.anchor_chars <= limit:
                 break
             if self._try(node_id, ORPHANED, cap):
                 orphaned.append(node_id)
+            if self._worked(node_id):
+                yield
         return orphaned
 
-    def orphan_to_fit(self) -> list[str]:
+    def orphan_to_fit(self) -> Generator[None, None, list[str]]:
         """Over budget because of what archived nodes cite (edges to files count too):
         orphan them, lowest-scored first, until the level fits. Archiving gists
         could never remove those lines, so without this a level stays over for good.
         """
         tracker = self.tracker
         orphaned = []
-        for node_id in self._orphan_order():
+        for node_id in (yield from self._orphan_order()):
             if tracker.fits(self.budget):
                 break
             if self._try(node_id, ORPHANED, tracker.exact()):
                 orphaned.append(node_id)
+            if self._worked(node_id):
+                yield
         return orphaned

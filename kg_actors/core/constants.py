@@ -96,6 +96,7 @@ COMPACTION_QUIET_SECONDS = 0.05
 # steady writes is over its budget at most this long and this much (a full read shows every gist).
 COMPACTION_DEFER_MAX_SECONDS = 1.0
 COMPACTION_OVERSHOOT_RATIO = 1.5
+COMPACTION_STEP_WAIT_MAX = 0.002  # a compaction step waits at most this for the loop to be idle (compaction_schedule)
 HOOK_PRIORITY_MAX_WAIT = 0.05  # s a bulk step waits for the hook replies in flight
 HOOK_HOLD_MAX_SECONDS = 1.0  # a hook request's first bytes hold bulk work at most this long (curl --max-time 1)
 ROOT_CACHE_SECONDS = 30.0  # a cwd's project root is resolved again after this

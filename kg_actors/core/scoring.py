@@ -11,7 +11,7 @@ touching the graph.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Generator, Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from itertools import chain
 from weakref import WeakKeyDictionary
@@ -21,12 +21,14 @@ from . import constants as C
 from .errors import NotFound
 from .model import GraphReader, Node, node_version_key
 from .snapshot import Lineage
+from .steps import run_steps
 from .render import citation_line, line_cost, node_line
 
 # (active ids, archived ids); any other endpoint is orphaned or no node here.
 Held = tuple[AbstractSet[str], AbstractSet[str]]
 
 _HALF_LIFE_SECONDS = C.USEFUL_HALF_LIFE_DAYS * C.DAY_SECONDS
+STEP_NODES = 250  # nodes (or edges) a stepwise pass takes between two yields: ~0.1-0.5 ms
 SIGNALS = ("recency", "connectedness", "usefulness")
 WEIGHTS = {
     "recency": C.SCORE_WEIGHT_RECENCY,
@@ -45,16 +47,29 @@ def percentiles(values: Sequence[float]) -> list[float]:
 
     One value, or a column of equal values, ranks 0.5 (no information).
     """
+    return run_steps(percentiles_steps(values))
+
+
+def percentiles_steps(values: Sequence[float]) -> Generator[None, None, list[float]]:
+    """`percentiles`, yielding every STEP_NODES values."""
     n = len(values)
     if n < 2:
         return [0.5] * n
     first: dict[float, int] = {}
     last: dict[float, int] = {}
-    for rank, value in enumerate(sorted(values)):
-        first.setdefault(value, rank)
-        last[value] = rank
+    ordered = sorted(values)
+    for start in range(0, n, STEP_NODES):
+        for rank in range(start, min(n, start + STEP_NODES)):
+            value = ordered[rank]
+            first.setdefault(value, rank)
+            last[value] = rank
+        yield
     scale = 2 * (n - 1)
-    return [(first[v] + last[v]) / scale for v in values]
+    out: list[float] = []
+    for start in range(0, n, STEP_NODES):
+        out.extend((first[v] + last[v]) / scale for v in values[start:start + STEP_NODES])
+        yield
+    return out
 
 
 def _number(value: object) -> float | None:
@@ -108,14 +123,19 @@ def usefulness_rank_key(node: Node, now: float) -> float:
 _SIGNALS: WeakKeyDictionary[Lineage, dict[str, tuple[Any, ...]]] = WeakKeyDictionary()  # per graph, all versions
 
 
-def _fixed_signals(graph: GraphReader, held: list[Node], now: float) -> tuple[list[float], list[float]]:
-    """Recency and usefulness rank keys of nodes, from the cache where it still holds."""
+def _fixed_signals(graph: GraphReader, held: list[Node], now: float
+                   ) -> Generator[None, None, tuple[list[float], list[float]]]:
+    """Recency and usefulness rank keys of nodes, from the cache where it still holds; yields every
+    STEP_NODES nodes."""
     cache = _SIGNALS.setdefault(graph.lineage, {})
     if len(cache) > 2 * len(held) + 256:  # forget nodes that left the pool
         cache.clear()
     versions = graph.versions
-    recency, usefulness = [], []
-    for node in held:
+    recency: list[float] = []
+    usefulness: list[float] = []
+    for k, node in enumerate(held, 1):
+        if not k % STEP_NODES:
+            yield
         version = versions.get(node_version_key(node.id))
         hit = cache.get(node.id)
         if hit is None or hit[0] is not node or hit[1] is not version or hit[4] > now:
@@ -191,12 +211,24 @@ class PoolScorer:
     """
 
     def __init__(self, graph: GraphReader, ids: Iterable[str], now: float, held: Held | None = None):
+        run_steps(self._fill(graph, ids, now, held))
+
+    @classmethod
+    def steps(cls, graph: GraphReader, ids: Iterable[str], now: float, held: Held | None = None
+              ) -> Generator[None, None, PoolScorer]:
+        """The scorer, made in steps of STEP_NODES nodes (a pool of thousands takes milliseconds)."""
+        scorer = cls.__new__(cls)
+        yield from scorer._fill(graph, ids, now, held)
+        return scorer
+
+    def _fill(self, graph: GraphReader, ids: Iterable[str], now: float, held: Held | None
+              ) -> Generator[None, None, None]:
         self.graph = graph
         self.held = held or graph_held(graph)
         self.ids = sorted(set(ids))
         self.now = now
         pool = [graph.nodes[i] for i in self.ids]
-        recency, usefulness = _fixed_signals(graph, pool, now)
+        recency, usefulness = yield from _fixed_signals(graph, pool, now)
         self.raw: dict[str, list[float]] = {"recency": recency}
         self.pct = {"recency": percentiles(recency), "usefulness": percentiles(usefulness)}
         # The latest usefulness stamp in the pool: while it is not ahead of
@@ -206,9 +238,22 @@ class PoolScorer:
             C.SCORE_WEIGHT_RECENCY * r + C.SCORE_WEIGHT_USEFULNESS * u
             for r, u in zip(self.pct["recency"], self.pct["usefulness"], strict=True)
         ]
-        self._conn = {i: connectedness_raw(graph, i, self.held) for i in self.ids}
+        self._conn = {}
+        yield from self._connect(self.ids)
         self._dirty: set[str] = set()
         self._scores: dict[str, float] | None = None
+
+    def _connect(self, ids: Iterable[str]) -> Generator[None, None, None]:
+        """Connectedness of `ids`, yielding after every STEP_NODES nodes and edges (a hub's
+        thousands of edges are a step's worth alone)."""
+        graph, held, conn = self.graph, self.held, self._conn
+        work = 0
+        for node_id in ids:
+            conn[node_id] = connectedness_raw(graph, node_id, held)
+            work += 1 + graph.degree(node_id)
+            if work >= STEP_NODES:
+                work = 0
+                yield
 
     def invalidate(self, node_id: str) -> None:
         """`node_id` changed state: its neighbours' connectedness moved."""
@@ -218,13 +263,16 @@ class PoolScorer:
             self._dirty.add(dst)
 
     def scores(self) -> dict[str, float]:
+        return run_steps(self.scores_steps())
+
+    def scores_steps(self) -> Generator[None, None, dict[str, float]]:
+        """`scores`, yielding every STEP_NODES nodes of the pool."""
         if self._scores is None:
-            for node_id in self._dirty:
-                if node_id in self._conn:
-                    self._conn[node_id] = connectedness_raw(self.graph, node_id, self.held)
+            yield from self._connect([i for i in self._dirty if i in self._conn])
             self._dirty.clear()
+            yield
             self.raw["connectedness"] = [self._conn[i] for i in self.ids]
-            self.pct["connectedness"] = conn = percentiles(self.raw["connectedness"])
+            self.pct["connectedness"] = conn = yield from percentiles_steps(self.raw["connectedness"])
             weight = C.SCORE_WEIGHT_CONNECTEDNESS
             self._scores = {i: b + weight * c for i, b, c in zip(self.ids, self._base, conn, strict=True)}
         return self._scores
