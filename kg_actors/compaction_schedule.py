@@ -63,9 +63,11 @@ async def next_message(receive: trio.MemoryReceiveChannel[m.GraphMessage[Any]],
 def when_idle(pause: Callable[[], Awaitable[None]]) -> Callable[[], Awaitable[None]]:
     """A compaction's pause between its steps: `pause`, then until no other task of the loop can run
     (what is in flight goes first) or COMPACTION_STEP_WAIT_MAX has passed (a loop that is never idle
-    still gives every step a turn). A request waited one step per turn of its own; now it waits none."""
+    still gives every step a turn). A request used to wait one step for each of its own turns on the
+    loop; now it waits for at most the step in progress."""
     async def step() -> None:
         await pause()
         with trio.move_on_after(C.COMPACTION_STEP_WAIT_MAX):
+            # Trio's run loop tells when no task can run; it offers that only under trio.testing.
             await trio.testing.wait_all_tasks_blocked()
     return step
