@@ -82,6 +82,16 @@ def test_the_cli_commands_clients_launch_import_nothing_heavy():
     assert out.splitlines()[-1] == "[]"
 
 
+def test_the_server_imports_no_test_tooling():
+    """trio.testing imports pytest where it is installed: +9 MiB and 166 modules in a server that never tests."""
+    import subprocess
+
+    code = ("import sys; import kg_actors.runtime, kg_actors.http.tool_handlers; "
+            "print([m for m in ('trio.testing', 'pytest', '_pytest') if m in sys.modules])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.splitlines()[-1] == "[]"
+
+
 # core/ may import the standard library's pure modules, itself, and two pure libraries (attrs for
 # frozen values, the Snowball stemmer for search terms): no I/O, no clock, no concurrency.
 CORE_MAY_IMPORT = {
