@@ -12,6 +12,13 @@ or the level's charge is over COMPACTION_OVERSHOOT_RATIO of its budget
 much; a full read hides anchors first, never a gist). The
 tick's compaction settles what is owed; the actor pays the rest before its
 last save.
+
+A run is paid after the replies still waiting on the journal have gone out,
+in steps of bounded work (core/compaction.py yields by the nodes and edges it
+works on), each taken only when no other task of the loop can run or after
+COMPACTION_STEP_WAIT_MAX (`when_idle`): hook replies and other sessions' work
+go between the steps. The actor takes no message until the run is done, so
+its plan and the graph stay one version.
 """
 
 from __future__ import annotations
