@@ -43,8 +43,13 @@ class GraphHandle:
         self._mailbox.send.close()
 
     async def view(self) -> GraphView:
-        """The current view (`current`) with the search index in place (waits for its first build)."""
+        """The latest view with the search index in place (waits for its first build): the one the actor
+        published, so a search never queues behind the mailbox (a compaction holds it), unless a change
+        the store refused may still show in it (then `current`, after the actor has put the graph back)."""
         await self._index_ready.wait()
+        kept = self._outlet.kept()
+        if kept is not None and kept.index is not None:
+            return kept
         return await self.current()
 
     def view_now(self) -> GraphView:

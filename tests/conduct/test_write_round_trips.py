@@ -119,3 +119,20 @@ async def test_a_read_of_several_ids_reads_the_views_and_asks_only_while_a_refus
         text = "\n".join(line for line, _ in lines)
         assert "the disk refused it" not in text and "the first-lesson-node" in text
         nursery.cancel_scope.cancel()
+
+
+async def test_a_search_reads_the_views_and_asks_no_graph(tmp_path, asks):
+    """A search never queues behind a graph's mailbox (a compaction in progress holds it)."""
+    from kg_actors.conduct import search
+
+    async with trio.open_nursery() as nursery:
+        floor, sessions, user = await _floor(nursery, tmp_path)
+        view = await sessions.register(project_path=None, harness="claude-code", now=NOW)
+        await write.put_node(floor, view.sid, "user", "redis-eviction-policy", "redis evicts by LRU here", None,
+                             None)
+        await user.view()  # the first index is in
+        asks.clear()
+        text = await search.search_text(floor, view.sid, "redis eviction")
+        assert "redis-eviction-policy" in text
+        assert asks["graph"] == 0
+        nursery.cancel_scope.cancel()
