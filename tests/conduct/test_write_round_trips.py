@@ -1,4 +1,5 @@
-"""A session's write asks the session registry twice (before and after) and its graph once.
+"""A session's write asks the session registry twice (before and after) and its graph once; its reply's
+pushes, a node read and a search ask no graph at all (they read the published views).
 
 Counted at the mailboxes of a real registry and a real graph actor; the
 floor's directory is a stand-in that hands out the one user graph.
