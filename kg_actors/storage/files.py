@@ -12,6 +12,7 @@ from json.encoder import encode_basestring as _enc  # the C function when availa
 import logging
 import os
 import shutil
+import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -44,6 +45,13 @@ def write_atomic(path: Path, data: bytes, keep_prev: bool = True) -> None:
     write_atomic_chunks(path, (data,), keep_prev)
 
 
+# A worker thread encoding a large file (a 10,000-node graph: ~200 ms of Python) lets go of the interpreter
+# this often: otherwise the loop waited up to the 5-ms switch interval at each of its system calls meanwhile
+# (a fold every second: kg_search p99.9 64-78 -> 15-20 ms, max 180 -> 25 ms).
+YIELD_EVERY = 256  # pieces
+YIELD_SECONDS = 0.0002
+
+
 def write_atomic_chunks(path: Path, chunks: Iterable[bytes | str], keep_prev: bool = True) -> None:
     """`write_atomic` of the chunks joined (str chunks as UTF-8), written as they come: a large
     file is never held whole in memory. Raises OSError on failure (nothing half-written)."""
@@ -52,8 +60,10 @@ def write_atomic_chunks(path: Path, chunks: Iterable[bytes | str], keep_prev: bo
     tmp = path.with_name(path.name + ".tmp")
     try:
         with open(tmp, "wb") as f:
-            for chunk in chunks:
+            for k, chunk in enumerate(chunks, 1):
                 f.write(chunk.encode("utf-8") if isinstance(chunk, str) else chunk)
+                if not k % YIELD_EVERY:
+                    time.sleep(YIELD_SECONDS)
             f.flush()
             os.fsync(f.fileno())
         if keep_prev and path.exists():

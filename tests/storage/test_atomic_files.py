@@ -96,3 +96,13 @@ def test_a_failed_append_leaves_no_partial_record(tmp_path, monkeypatch):
         journal.append(path, [{"n": {"b-node": None}}])
     monkeypatch.setattr(journal.os, "fsync", real_fsync)
     assert path.stat().st_size == size
+
+
+def test_a_long_write_lets_go_of_the_interpreter_every_so_many_pieces(tmp_path, monkeypatch):
+    """A fold in a worker thread must not hold the loop at each of its system calls for a switch interval."""
+    slept: list[float] = []
+    monkeypatch.setattr(files.time, "sleep", slept.append)
+    pieces = [f"piece {k}\n" for k in range(3 * files.YIELD_EVERY + 1)]
+    files.write_atomic_chunks(tmp_path / "big.json", pieces)
+    assert (tmp_path / "big.json").read_text() == "".join(pieces)
+    assert slept == [files.YIELD_SECONDS] * 3
