@@ -84,6 +84,10 @@ class Mailbox(Generic[M]):
         self.name = name
         self.send, self.receive = trio.open_memory_channel[M](size)
 
+    def waiting(self) -> bool:
+        """Whether a message waits to be taken (someone is held while the actor does its own work)."""
+        return self.receive.statistics().current_buffer_used > 0
+
     async def ask(self, message: Message[R]) -> R:
         if message.deferral and deferral.active():
             held, answer = await deferral.intercept(self, message)

@@ -16,9 +16,9 @@ last save.
 A run is paid after the replies still waiting on the journal have gone out,
 in steps of bounded work (core/compaction.py yields by the nodes and edges it
 works on), each taken only when no other task of the loop can run or after
-COMPACTION_STEP_WAIT_MAX (`when_idle`): hook replies and other sessions' work
-go between the steps. The actor takes no message until the run is done, so
-its plan and the graph stay one version.
+COMPACTION_STEP_WAIT_MAX, unless a message waits for the actor (`when_idle`):
+hook replies and other sessions' work go between the steps. The actor takes
+no message until the run is done, so its plan and the graph stay one version.
 """
 
 from __future__ import annotations
@@ -70,13 +70,17 @@ async def next_message(receive: trio.MemoryReceiveChannel[m.GraphMessage[Any]],
     return None
 
 
-def when_idle(pause: Callable[[], Awaitable[None]]) -> Callable[[], Awaitable[None]]:
-    """A compaction's pause between its steps: `pause`, then until no other task of the loop can run
-    (what is in flight goes first) or COMPACTION_STEP_WAIT_MAX has passed (a loop that is never idle
-    still gives every step a turn). A request used to wait one step for each of its own turns on the
-    loop; now it waits for at most the step in progress."""
+def when_idle(pause: Callable[[], Awaitable[None]], waited_on: Callable[[], bool]) -> Callable[[], Awaitable[None]]:
+    """A compaction's pause between its steps: `pause`, then, while nothing waits in the actor's own
+    mailbox (`waited_on`), until no other task of the loop can run (what is in flight goes first) or
+    COMPACTION_STEP_WAIT_MAX has passed (a loop that is never idle still gives every step a turn). A
+    request used to wait one step for each of its own turns on the loop; now it waits for at most the
+    step in progress. Once a message waits for the actor, the run goes on at full speed: under a load
+    that never lets the loop idle, its ~100 steps at 2 ms each held that message ~0.2 s."""
     async def step() -> None:
         await pause()
+        if waited_on():
+            return
         with trio.move_on_after(C.COMPACTION_STEP_WAIT_MAX):
             await _all_blocked()
     return step

@@ -362,7 +362,7 @@ async def run_graph_actor(
                     break
                 if msg is None:  # the compaction writes left owing is due
                     assert owed is not None
-                    await _compact(state, to_writer, owed.now, _pause(yield_to_hooks), key)
+                    await _compact(state, to_writer, owed.now, when_idle(_pause(yield_to_hooks), mailbox.waiting), key)
                     owed = None
                     continue
                 if status.get("journal_failed") or (isinstance(msg, m.Fold) and status.get("resync_failed")):
@@ -430,7 +430,6 @@ async def _compact(state: GraphState, to_writer: ToWriter, now: float, pause: Ca
     The replies still waiting on the journal go out first: a run due before the next message used to
     start while the write that made it due waited for its fsync, and held that write's reply."""
     await answered(to_writer)
-    pause = when_idle(pause)
     await pause()
     steps = compaction.plan_steps(state.graph, now, rebalance=False, charges=state.derived.charges)
     plan = await _prepare(steps, pause, key, "compaction", None)

@@ -86,7 +86,8 @@ async def test_a_level_too_far_over_its_budget_is_compacted_before_the_next_mess
 
 async def test_a_compaction_step_waits_until_nothing_else_can_run(mock_clock):
     """What is in flight on the loop goes before the next step (a request waited one step per turn of its
-    own); a loop that is never idle still gives each step a turn after COMPACTION_STEP_WAIT_MAX."""
+    own), unless a message waits for the actor; a loop that is never idle still gives each step a turn
+    after COMPACTION_STEP_WAIT_MAX."""
     from kg_actors.compaction_schedule import when_idle
 
     order: list[str] = []
@@ -96,14 +97,19 @@ async def test_a_compaction_step_waits_until_nothing_else_can_run(mock_clock):
             await trio.lowlevel.checkpoint()
         order.append("busy done")
 
-    async def compaction_step() -> None:
-        await when_idle(trio.lowlevel.checkpoint)()
+    async def compaction_step(waited_on: bool) -> None:
+        await when_idle(trio.lowlevel.checkpoint, lambda: waited_on)()
         order.append("step")
 
     async with trio.open_nursery() as nursery:
         nursery.start_soon(busy, 50)
-        nursery.start_soon(compaction_step)
+        nursery.start_soon(compaction_step, False)
     assert order == ["busy done", "step"]
+    order.clear()
+    async with trio.open_nursery() as nursery:  # a message waits for the actor: its run goes on at full speed
+        nursery.start_soon(busy, 50)
+        nursery.start_soon(compaction_step, True)
+    assert order == ["step", "busy done"]
 
     async def never_idle(stop: trio.Event) -> None:
         while not stop.is_set():
@@ -113,7 +119,7 @@ async def test_a_compaction_step_waits_until_nothing_else_can_run(mock_clock):
     stop = trio.Event()
     async with trio.open_nursery() as nursery:
         nursery.start_soon(never_idle, stop)
-        await when_idle(trio.lowlevel.checkpoint)()  # returns: the wait is bounded
+        await when_idle(trio.lowlevel.checkpoint, lambda: False)()  # returns: the wait is bounded
         stop.set()
 
 
