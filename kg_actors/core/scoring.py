@@ -230,7 +230,8 @@ class PoolScorer:
         pool = [graph.nodes[i] for i in self.ids]
         recency, usefulness = yield from _fixed_signals(graph, pool, now)
         self.raw: dict[str, list[float]] = {"recency": recency}
-        self.pct = {"recency": percentiles(recency), "usefulness": percentiles(usefulness)}
+        self.pct = {"recency": (yield from percentiles_steps(recency)),
+                    "usefulness": (yield from percentiles_steps(usefulness))}
         # The latest usefulness stamp in the pool: while it is not ahead of
         # `now`, these ranks hold for any later `now` too.
         self.latest_stamp = max((max(n.useful_ts) for n in pool if n.useful_ts), default=float("-inf"))
