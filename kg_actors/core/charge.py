@@ -65,6 +65,11 @@ def price_edge(key: EdgeKey, active: AbstractSet[str], archived: AbstractSet[str
     return 0, 0  # two archived ends, or an orphaned one: hidden
 
 
+def _headers(active: object, archived: object) -> int:
+    """The section headers a level renders: one per non-empty tier."""
+    return (_ACTIVE_HEADER_COST if active else 0) + (_ARCHIVED_HEADER_COST if archived else 0)
+
+
 class ChargeIndex:
     """The charge inputs of one graph version. `gen` is the graph version it holds for.
 
@@ -157,8 +162,7 @@ class ChargeIndex:
 
     def high(self) -> int:
         """At least the level's charge (ChargeTracker.high with no moves), in O(1)."""
-        headers = (_ACTIVE_HEADER_COST if self.active else 0) + (_ARCHIVED_HEADER_COST if self.archived else 0)
-        return self.active_lines + self.anchor_chars + self.fixed + self.hi + headers
+        return self.active_lines + self.anchor_chars + self.fixed + self.hi + _headers(self.active, self.archived)
 
     def totals(self) -> tuple[int, ...]:
         """The sums, for comparing two indexes of one graph."""
@@ -221,7 +225,7 @@ class ChargeTracker:
             self._uneven.discard(key)
 
     def _headers(self) -> int:
-        return (_ACTIVE_HEADER_COST if self.active else 0) + (_ARCHIVED_HEADER_COST if self.archived else 0)
+        return _headers(self.active, self.archived)
 
     @property
     def low(self) -> int:
