@@ -101,12 +101,12 @@ async def _flush(jpath: Path, pending: list[Written], status: dict[str, Any]) ->
             else:
                 # Written here (a page-cache write, microseconds); only the fsync waits in a worker thread,
                 # so that thread needs the interpreter once, not for every step of the append.
-                written = journal.write(jpath, records)
+                appended = journal.write(jpath, records)
                 try:
                     if sync:
-                        await trio.to_thread.run_sync(written.fsync)
+                        await trio.to_thread.run_sync(appended.fsync)
                 finally:
-                    written.close()
+                    appended.close()
         except OSError as exc:
             # Nothing of this batch is acknowledged; the actor goes back to what is on disk.
             refused = status["refusing"] = (f"the store could not write {jpath.name} ({exc.strerror or exc}); "

@@ -45,15 +45,15 @@ def _graph_file(path: Path) -> Path:
 def append(path: Path, records: list[dict], sync: bool = True) -> None:
     """Append the records, fsynced when `sync` (else handed to the kernel only: a kill -9 keeps
     them, a power cut may not; the next synced append or the fold makes them durable)."""
-    written = write(path, records)
+    appended = write(path, records)
     try:
         if sync:
-            written.fsync()
+            appended.fsync()
     finally:
-        written.close()
+        appended.close()
 
 
-class Written:
+class Appended:
     """An append the kernel holds: `fsync` makes it durable (or cuts it off and raises), `close` ends it.
 
     Split so that an owner on an event loop writes there (a page-cache write, microseconds) and
@@ -82,14 +82,13 @@ class Written:
         self._file.close()
 
 
-def write(path: Path, records: list[dict]) -> Written:
+def write(path: Path, records: list[dict]) -> Appended:
     """Write the records to the journal's end (not yet fsynced); raises OSError with nothing of them kept."""
     faults.check(path)
     data = "".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) + "\n" for r in records)
     f = _open_appending(path)
-    written = Written(f, 0)
     try:
-        start = written._start = f.tell()
+        start = f.tell()
         if start == 0:
             # A new journal names the file its records apply on top of: a file replaced from
             # outside since (a restore) must not get them replayed over it.
@@ -100,16 +99,17 @@ def write(path: Path, records: list[dict]) -> Written:
                 # A torn line left by a crash mid-append: the records must start a line of their
                 # own, or the first would be glued to the torn one and skipped at replay.
                 data = "\n" + data
+        appended = Appended(f, start)
         try:
             f.write(data.encode("utf-8"))
             f.flush()
         except OSError:
-            written.cut()
+            appended.cut()
             raise
     except BaseException:
         f.close()
         raise
-    return written
+    return appended
 
 
 def _open_appending(path: Path) -> BinaryIO:
