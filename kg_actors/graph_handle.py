@@ -47,7 +47,7 @@ class GraphHandle:
         published, so a search never queues behind the mailbox (a compaction holds it), unless a change
         the store refused may still show in it (then `current`, after the actor has put the graph back)."""
         await self._index_ready.wait()
-        kept = self._outlet.kept()
+        kept = self.view_kept()
         if kept is not None and kept.index is not None:
             return kept
         return await self.current()
