@@ -23,7 +23,7 @@ from .expand import family_key
 from .ids import has_date, is_artifact
 from .model import Edge, GraphReader, Node
 from .postings import Postings
-from .term_order import ORDER_MIN, TermOrders, sort_by_rank
+from .term_order import BITS_MIN, ORDER_MIN, TermOrders, sort_by_rank
 from .terms import Terms, field_counts, is_bigram, query_terms, stem
 
 Ref = tuple[str, str]  # (level, node_id)
@@ -90,7 +90,7 @@ def term_weight(df: int, n: int) -> float:
 class SearchIndex:
     """Term → {node id: packed weighted count} for one graph, kept current per write."""
 
-    def __init__(self, order_min: int = ORDER_MIN) -> None:
+    def __init__(self, order_min: int = ORDER_MIN, bits_min: int = BITS_MIN) -> None:
         self._names: list[str] = []  # number -> id; an id keeps its number for the index's life
         self._numbers: dict[str, int] = {}
         self.postings = Postings(self._names, self._numbers)  # compact (postings.py)
@@ -105,13 +105,13 @@ class SearchIndex:
         # Per stem family key (expand.family): the stems held with a longer form of it (verifi → verif).
         self.families: dict[str, set[str]] = {}
         # Per common term: its holders in rank order, kept by the writes (term_order.py).
-        self.orders = TermOrders(self._names, order_min)
+        self.orders = TermOrders(self._names, order_min, bits_min)
         self._bulk = False  # building: orders are sorted once at the end, not kept per node
 
     @classmethod
-    def build(cls, graph: GraphReader, order_min: int = ORDER_MIN) -> SearchIndex:
+    def build(cls, graph: GraphReader, order_min: int = ORDER_MIN, bits_min: int = BITS_MIN) -> SearchIndex:
         """A whole index (off the event loop), each common term's order sorted once at the end."""
-        index = cls(order_min)
+        index = cls(order_min, bits_min)
         index._bulk = True
         index.sync(graph)
         index._bulk = False
@@ -229,18 +229,48 @@ class SearchIndex:
 
     def rank_of(self, term: str, node_id: str) -> int | None:
         """Where `node_id` stands in `ordered(term)` (0 first); None when it does not hold the term."""
-        number = self._numbers.get(node_id)
-        packed = None if number is None else self.postings.packed(term, number)
-        if number is None or packed is None:
-            return None
-        if term in self.orders:
-            return self.orders.index_of(term, number, _count(packed))
-        return self.ordered(term).index(node_id)
+        return self.ranks_of(term, (node_id,)).get(node_id)
+
+    def ranks_of(self, term: str, node_ids: Iterable[str]) -> dict[str, int]:
+        """Where each of `node_ids` that holds `term` stands in `ordered(term)`, in one pass: a common
+        term's bitmap turns a non-holder away before any search of its posting."""
+        if term not in self.orders:
+            ordered = self.ordered(term)
+            wanted = set(node_ids)
+            return {nid: i for i, nid in enumerate(ordered) if nid in wanted}
+        numbers, packed_of, index_of = self._numbers, self.postings.packed, self.orders.index_of
+        bits = self.orders.bits(term) or b""
+        top = len(bits)
+        out = {}
+        for nid in node_ids:
+            number = numbers.get(nid)
+            if number is None or bits and (number >> 3 >= top or not bits[number >> 3] >> (number & 7) & 1):
+                continue
+            packed = packed_of(term, number)
+            if packed is not None:
+                out[nid] = index_of(term, number, _count(packed))
+        return out
 
     def holder_numbers(self, term: str) -> Iterable[int]:
         """The numbers of the nodes holding `term`, in no promised order."""
         kept = self.orders.numbers(term)
         return kept if kept is not None else (n for n, _ in self.postings.numbered(term))
+
+    def matching(self, terms: Iterable[str]) -> int:
+        """How many nodes hold at least one of `terms`: common terms' bitmaps OR'd, the others' holders
+        checked against them one by one."""
+        union, rest = 0, set()
+        for term in terms:
+            bits = self.orders.bits(term)
+            if bits is not None:
+                union |= int.from_bytes(bits, "little")
+            else:
+                rest.update(self.holder_numbers(term))
+        if not union:
+            return len(rest)
+        seen = union.to_bytes((union.bit_length() + 7) >> 3, "little")
+        top = len(seen)
+        return union.bit_count() + sum(1 for n in rest if n >> 3 >= top or not seen[n >> 3] >> (n & 7) & 1)
 
     def hub_candidates(self, term: str) -> list[str]:
         """The undated ids naming `term` (a word of theirs, or its stem) that hold it in their id or gist."""

@@ -33,8 +33,8 @@ class Ranked(Protocol):
     """What this needs of a SearchIndex."""
 
     def ordered(self, term: str, limit: int | None = None) -> list[str]: ...
-    def rank_of(self, term: str, node_id: str) -> int | None: ...
-    def holder_numbers(self, term: str) -> Iterable[int]: ...
+    def ranks_of(self, term: str, node_ids: Iterable[str]) -> dict[str, int]: ...
+    def matching(self, terms: Iterable[str]) -> int: ...
 
 
 def best_scores(index: Ranked, live: Live, limit: int,
@@ -51,7 +51,7 @@ def best_scores(index: Ranked, live: Live, limit: int,
     while depth < most:
         found = _at_depth(index, live, limit, depth)
         if found is not None:
-            return found, _matching(index, [t for t, _, _ in live])
+            return found, index.matching(t for t, _, _ in live)
         depth *= 2
     return None
 
@@ -95,26 +95,29 @@ def _at_depth(index: Ranked, live: Live, limit: int, depth: int) -> dict[str, fl
                 partial.append(nid)
     if len(partial) > _EXACT_MAX * limit:
         return None  # deeper is cheaper than scoring these one by one
-    for nid in partial:
-        exact[nid] = _score(index, live, ranks, depth, nid)
+    exact.update(_scores(index, live, ranks, depth, partial))
     return exact
 
 
-def _score(index: Ranked, live: Live, ranks: list[dict[str, int]], depth: int, nid: str) -> float:
-    """One node's score, summed term by term in query order as `score_terms` sums it."""
-    score = 0.0
-    for (term, weight, df), known in zip(live, ranks):
-        rank = known.get(nid)
-        if rank is None and df > depth:
-            rank = index.rank_of(term, nid)
-        if rank is not None:
-            score = score + weight * rrf.weights(rank + 1)[rank]
-    return score
-
-
-def _matching(index: Ranked, terms: list[str]) -> int:
-    """How many nodes hold at least one of `terms`."""
-    holders: set[int] = set()
-    for term in terms:
-        holders.update(index.holder_numbers(term))
-    return len(holders)
+def _scores(index: Ranked, live: Live, ranks: list[dict[str, int]], depth: int,
+            partial: list[str]) -> dict[str, float]:
+    """The nodes' scores, summed term by term in query order as `score_terms` sums them; where a
+    node was not met in a term walked only in part, its rank there is looked up (a pass per term)."""
+    found = []
+    for (term, _, df), known in zip(live, ranks):
+        if df > depth:
+            looked = index.ranks_of(term, [nid for nid in partial if nid not in known])
+            found.append(known | looked if looked else known)
+        else:
+            found.append(known)
+    shares = rrf.weights(max((max(got.values(), default=0) for got in found), default=0) + 1)
+    weights = [weight for _, weight, _ in live]
+    out = {}
+    for nid in partial:
+        score = 0.0
+        for weight, got in zip(weights, found):
+            rank = got.get(nid)
+            if rank is not None:
+                score = score + weight * shares[rank]
+        out[nid] = score
+    return out

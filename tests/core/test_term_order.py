@@ -72,13 +72,13 @@ node_strategy = st.builds(
 @settings(max_examples=150, deadline=None)
 @given(st.lists(node_strategy, max_size=4),
        st.lists(st.one_of(node_strategy, st.sampled_from(["rate-limit", "n1", "n3"])), max_size=14),
-       st.integers(1, 3))
-def test_the_index_keeps_each_common_terms_order_through_writes(initial, edits, least):
+       st.integers(1, 3), st.integers(1, 4))
+def test_the_index_keeps_each_common_terms_order_through_writes(initial, edits, least, bits_min):
     from kg_actors.core.model import GraphData
     graph = GraphData("project")
     for node in initial:
         graph.set_node(node)
-    index = SearchIndex.build(graph, order_min=least)
+    index = SearchIndex.build(graph, order_min=least, bits_min=bits_min)
     for edit in edits:
         if isinstance(edit, Node):
             graph.set_node(edit)
@@ -90,7 +90,7 @@ def test_the_index_keeps_each_common_terms_order_through_writes(initial, edits, 
     for node in graph.nodes.values():
         for term, packed in node_postings(node).items():
             model.setdefault(term, {})[node.id] = packed >> 1
-    fresh = SearchIndex.build(graph, order_min=least)
+    fresh = SearchIndex.build(graph, order_min=least, bits_min=bits_min)
     # The orders kept are exactly those of the terms held by `least` nodes or more, never more or fewer.
     assert set(index.orders.terms()) == {t for t, h in model.items() if len(h) >= least} == set(fresh.orders.terms())
     for term, holders in model.items():
@@ -98,3 +98,14 @@ def test_the_index_keeps_each_common_terms_order_through_writes(initial, edits, 
         assert index.ordered(term) == fresh.ordered(term) == want
         assert index.ordered(term, 2) == want[:2]
     assert index.ordered("absent") == []
+    # How many nodes hold any of some terms: common terms by their bitmaps, the rest one by one, as a set says.
+    for k in range(len(WORDS)):
+        terms = [*WORDS[k:k + 3], "absent"]
+        want = {i for t in terms for i in model.get(t, {})}
+        assert index.matching(terms) == fresh.matching(terms) == len(want)
+    for term in index.orders.terms():  # a bitmap, where kept, holds the order's holders exactly
+        bits = index.orders.bits(term)
+        assert bits is not None or len(model[term]) < bits_min
+        if bits is not None:
+            held = {n for n in range(len(bits) * 8) if bits[n >> 3] >> (n & 7) & 1}
+            assert held == set(index.orders.numbers(term))
