@@ -28,6 +28,7 @@ import select
 import subprocess
 import sys
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -162,38 +163,70 @@ class Writes:
                 "gist": node["gist"], "notes": node["notes"], "touches": node["touches"]}
 
 
+Call = Callable[[], Awaitable[Reply]]  # one more call of a kind, with its own seeded choices
+
+
+def put_calls(rpc: Rpc, sid: str, writes: Writes, seed: int = 7) -> Call:
+    """kg_put_node of a new node each time (creates, the common case)."""
+    rng = random.Random(seed)
+    return lambda: rpc.call("kg_put_node", writes.args(rng, sid))
+
+
+def search_calls(rpc: Rpc, sid: str, seed: int = 8) -> Call:
+    rng = random.Random(seed)
+    return lambda: rpc.call("kg_search", {"session_id": sid, "query": workload.query_terms(rng)})
+
+
+def read_id_calls(rpc: Rpc, sid: str, active_ids: list[str], all_ids: list[str], per_call: int = 5,
+                  seed: int = 10) -> Call:
+    """kg_read(session_id, ids=[...]) of `per_call` ids at a time: each active with chance 0.8 (agents
+    follow crumbs to live nodes), else any node of the store (an archived one is promoted)."""
+    rng = random.Random(seed)
+
+    def call() -> Awaitable[Reply]:
+        ids = list({rng.choice(active_ids if rng.random() < 0.8 else all_ids) for _ in range(per_call)})
+        return rpc.call("kg_read", {"session_id": sid, "ids": ids})
+    return call
+
+
+async def measure(call: Call, count: int, warmup: int = 3) -> dict:
+    """`count` calls one after another (after `warmup` unrecorded)."""
+    return (await measure_paired({"one": (call, count)}, warmup))["one"]
+
+
+async def measure_paired(calls: dict[str, tuple[Call, int]], warmup: int = 3) -> dict[str, dict]:
+    """Several servers' calls taken in turns (a, b, b, a, a, b, ...) until each has made its count:
+    a ratio of their latencies then compares them at the same moments, on a host whose speed drifts
+    by more than the ratio within minutes. One call at a time: no server waits for another's."""
+    series = {key: Series() for key in calls}
+    for _ in range(warmup):
+        for call, _ in calls.values():
+            await call()
+    order = list(calls)
+    turn = 0
+    while any(len(series[k].seconds) < n for k, (_, n) in calls.items()):
+        for key in order if turn % 2 == 0 else order[::-1]:
+            call, count = calls[key]
+            if len(series[key].seconds) < count:
+                series[key].add(await call())
+        turn += 1
+    return {key: s.summary() for key, s in series.items()}
+
+
 async def measure_puts(rpc: Rpc, sid: str, writes: Writes, count: int,
                        warmup: int = 3, seed: int = 7) -> dict:
     """kg_put_node latency, one call at a time (creates, the common case)."""
-    rng, series = random.Random(seed), Series()
-    for i in range(warmup + count):
-        r = await rpc.call("kg_put_node", writes.args(rng, sid))
-        if i >= warmup:
-            series.add(r)
-    return series.summary()
+    return await measure(put_calls(rpc, sid, writes, seed), count, warmup)
 
 
 async def measure_search(rpc: Rpc, sid: str, count: int, warmup: int = 3,
                          seed: int = 8) -> dict:
-    rng, series = random.Random(seed), Series()
-    for i in range(warmup + count):
-        r = await rpc.call("kg_search", {"session_id": sid, "query": workload.query_terms(rng)})
-        if i >= warmup:
-            series.add(r)
-    return series.summary()
+    return await measure(search_calls(rpc, sid, seed), count, warmup)
 
 
 async def measure_read_ids(rpc: Rpc, sid: str, active_ids: list[str], all_ids: list[str], count: int,
                            per_call: int = 5, warmup: int = 3, seed: int = 10) -> dict:
-    """kg_read(session_id, ids=[...]) of `per_call` ids at a time: each active with chance 0.8 (agents
-    follow crumbs to live nodes), else any node of the store (an archived one is promoted)."""
-    rng, series = random.Random(seed), Series()
-    for i in range(warmup + count):
-        ids = list({rng.choice(active_ids if rng.random() < 0.8 else all_ids) for _ in range(per_call)})
-        r = await rpc.call("kg_read", {"session_id": sid, "ids": ids})
-        if i >= warmup:
-            series.add(r)
-    return series.summary()
+    return await measure(read_id_calls(rpc, sid, active_ids, all_ids, per_call, seed), count, warmup)
 
 
 async def wait_idle(pid: int, busy_share: float = 0.05, window: float = 0.25, limit: float = 20.0) -> float:

@@ -5,6 +5,11 @@ For each server, in one run: build fresh storage and HOME under
 on a free 127.0.0.1 port, wait for /health, drive it (bench/driver.py), stop
 it, then print a markdown table and write it to bench/RESULTS.md.
 
+The per-call figures at both sizes (N = 500 and 10,000) are taken with both
+servers up, their calls in turns (driver.measure_paired): the ratio of two
+p99s then compares the sizes at the same moments, where taken one after the
+other it moved with the host's speed (up to 1.7x within minutes here).
+
     .venv/bin/python bench/run.py [--quick] [--only ours|ref] [--keep] [--kg PATH] [--out FILE]
 
 Servers: ours is `.venv/bin/kg serve --port P` with KG_HOME; the reference
@@ -154,30 +159,7 @@ async def bench_server(name: str, prof: dict, base: Path, now: float) -> dict:
         except Exception as exc:   # noqa: BLE001 - report and go on with the next stage
             out["stages_failed"][key] = f"{type(exc).__name__}: {exc}"[:300]
 
-    # 1. Writes on a small store.
-    small = Site(name, prof["small"], base, now)
-    small_info = small.build()
-    try:
-        await stage("start_small", small.start())
-        if small.proc:
-            rpc = driver.Rpc(small.url)
-            try:
-                sid, _ = await driver.open_session(rpc, str(small.project))
-                taken = set(json.loads((small.storage / "projects" / "bench-app"
-                                        / "graph.json").read_text())["nodes"])
-                await stage("search_small", driver.measure_search(rpc, sid, prof["searches"]))
-                await stage("read_ids_small", driver.measure_read_ids(
-                    rpc, sid, small_info["active_ids"], small_info["ids"], prof["read_ids"]))
-                await stage("put_small", driver.measure_puts(
-                    rpc, sid, driver.Writes(taken), prof["puts_small"]))
-            except Exception as exc:   # noqa: BLE001
-                out["stages_failed"]["session_small"] = str(exc)[:300]
-            finally:
-                await rpc.aclose()
-    finally:
-        small.stop()
-
-    # 2. Start times on the big store, each on a freshly written copy.
+    # 1. Start times on the big store, each on a freshly written copy.
     big = Site(name, prof["big"], base, now)
     health, first_read = [], []
     info: dict = {}
@@ -199,15 +181,11 @@ async def bench_server(name: str, prof: dict, base: Path, now: float) -> dict:
                 # the server is idle: its start includes one round trip.
                 out["version"] = (httpx.get(big.url + "health").json()).get("version")
                 await stage("shim_start", shim_median(name, big, prof["shims"]))
-                # Per-call figures are the steady state's: first let the start's background work (the search
-                # index build) finish, seen as the server's CPU falling idle (bounded).
-                await driver.wait_idle(big.proc.pid)
-                await stage("search", driver.measure_search(rpc, sid, prof["searches"]))
-                await stage("read_ids", driver.measure_read_ids(
-                    rpc, sid, info["active_ids"], info["ids"], prof["read_ids"]))
-                await stage("full_read", driver.measure_full_read(rpc, sid, prof["full_reads"]))
                 writes = driver.Writes(set(info["ids"]))
-                await stage("put_big", driver.measure_puts(rpc, sid, writes, prof["puts_big"]))
+                # 2. Per call, at both sizes: the small store's server beside the big one, calls taken in
+                # turns, so that the ratios compare the two at the same moments.
+                await paired_calls(name, prof, base, now, big, rpc, sid, info, writes, out, stage)
+                await stage("full_read", driver.measure_full_read(rpc, sid, prof["full_reads"]))
                 await stage("throughput", driver.throughput(
                     rpc, str(big.project), prof["sessions"], prof["seconds"], prof["max_ops"],
                     info["ids"], info["active_ids"], writes))
@@ -228,6 +206,46 @@ async def bench_server(name: str, prof: dict, base: Path, now: float) -> dict:
     out["start_first_read"] = statistics.median(first_read) if first_read else None
     out["store"] = {k: info.get(k) for k in ("nodes", "edges", "active", "orphaned", "bytes")}
     return out
+
+
+async def paired_calls(name: str, prof: dict, base: Path, now: float, big: Site, rpc: driver.Rpc, sid: str,
+                       info: dict, writes: driver.Writes, out: dict, stage) -> None:  # noqa: ANN001
+    """kg_search, kg_read of 5 ids and kg_put_node on the small store and the big one, in turns."""
+    small = Site(name, prof["small"], base, now)
+    small_info = small.build()
+    try:
+        await stage("start_small", small.start())
+        if not small.proc:
+            return
+        small_rpc = driver.Rpc(small.url)
+        try:
+            small_sid, _ = await driver.open_session(small_rpc, str(small.project))
+            taken = set(json.loads((small.storage / "projects" / "bench-app" / "graph.json").read_text())["nodes"])
+            # The steady state's: first let each start's background work (the search index build) finish,
+            # seen as the server's CPU falling idle (bounded).
+            await driver.wait_idle(big.proc.pid)
+            await driver.wait_idle(small.proc.pid)
+
+            pairs = {  # small store's key, big store's key: (small's calls, big's calls, their counts)
+                ("search_small", "search"): (driver.search_calls(small_rpc, small_sid), driver.search_calls(rpc, sid),
+                                             prof["searches"], prof["searches"]),
+                ("read_ids_small", "read_ids"): (
+                    driver.read_id_calls(small_rpc, small_sid, small_info["active_ids"], small_info["ids"]),
+                    driver.read_id_calls(rpc, sid, info["active_ids"], info["ids"]), prof["read_ids"], prof["read_ids"]),
+                ("put_small", "put_big"): (driver.put_calls(small_rpc, small_sid, driver.Writes(taken)),
+                                           driver.put_calls(rpc, sid, writes), prof["puts_small"], prof["puts_big"]),
+            }
+            for (small_key, big_key), (small_call, big_call, small_count, big_count) in pairs.items():
+                await stage(big_key, driver.measure_paired({"small": (small_call, small_count),
+                                                            "big": (big_call, big_count)}))
+                if big_key in out:
+                    out[small_key], out[big_key] = out[big_key]["small"], out[big_key]["big"]
+                else:
+                    out["stages_failed"][small_key] = out["stages_failed"][big_key]
+        finally:
+            await small_rpc.aclose()
+    finally:
+        small.stop()
 
 
 async def shim_median(name: str, site: Site, times: int) -> float:
