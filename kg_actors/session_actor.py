@@ -17,7 +17,7 @@ import logging
 import math
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Set as AbstractSet
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +27,7 @@ from . import actor, session_saves
 from . import session_messages as m
 from .core import constants as C
 from .core.errors import KGError, SessionUnknown
+from .core.pmap import PMap
 from .session_handle import SessionHandle
 from .session_messages import SessionView, Touches
 from .session_records import Session, load_sessions, new_sid
@@ -50,7 +51,9 @@ class Registry:
         self._hot: set[str] = set()  # sids that had changed at the last save
         # Per session, the frozen (preloaded, seen) sets its views share until either changes: a
         # long session has seen thousands of nodes, and every call asks for a view.
-        self._frozen: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
+        # Per session, what its views hand out: the preloaded ids, and what it has seen as a persistent map
+        # that each mark_seen evolves (O(ids marked), where a frozenset per view was O(all it saw)).
+        self._frozen: dict[str, tuple[frozenset[str], PMap[str, None], AbstractSet[str]]] = {}
         self._to_hold: set[str] = set()  # sids whose text the save in flight makes, to keep
 
     def note_changed(self, msg: m.SessionMessage[Any], result: object) -> None:
@@ -74,10 +77,11 @@ class Registry:
     def view(self, s: Session) -> SessionView:
         frozen = self._frozen.get(s.sid)
         if frozen is None:
-            frozen = self._frozen[s.sid] = (frozenset(s.preloaded_ids), frozenset(s.seen_via))
+            seen = PMap(dict.fromkeys(s.seen_via))
+            frozen = self._frozen[s.sid] = (frozenset(s.preloaded_ids), seen, seen.keys())
         return SessionView(
             s.sid, s.project_path, s.scope, s.harness, s.maintenance, s.full_read_ts, s.start_ts,
-            frozen[0], frozen[1], len(s.liked_ids), s.claude_sid,
+            frozen[0], frozen[2], len(s.liked_ids), s.claude_sid,
         )
 
     # Lifecycle -------------------------------------------------------------
@@ -189,6 +193,7 @@ class Registry:
         s = self.sessions.get(sid)
         if s is None:
             return
+        new: dict[str, None] = {}
         for node_id in ids:
             # Every session keys these by the same ids: one string each, not one per session (soak).
             node_id = sys.intern(node_id) if type(node_id) is str else node_id
@@ -196,10 +201,14 @@ class Registry:
             # seen_at/read_at: when it last viewed each node (kept, for write arbitration).
             if node_id not in s.seen_via:
                 s.seen_via[node_id] = via
-                self._frozen.pop(sid, None)
+                new[node_id] = None
             s.seen_at[node_id] = max(at, s.seen_at.get(node_id, 0.0))
             if full:
                 s.read_at[node_id] = max(at, s.read_at.get(node_id, 0.0))
+        frozen = self._frozen.get(sid)
+        if new and frozen is not None:
+            seen = frozen[1].evolve(new)
+            self._frozen[sid] = (frozen[0], seen, seen.keys())
 
     def mark_full_read(self, msg: m.MarkFullRead) -> bool:
         sid, now = msg.sid, msg.now

@@ -5,6 +5,8 @@ Handlers get copies (frozen), never the registry's own records.
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
+
 import enum
 
 import attrs
@@ -31,7 +33,7 @@ class SessionView:
     full_read_ts: float | None
     start_ts: float
     preloaded: frozenset[str]
-    seen: frozenset[str]
+    seen: AbstractSet[str]
     likes: int
     claude_sid: str | None
 

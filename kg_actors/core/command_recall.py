@@ -16,6 +16,8 @@ decides, with no I/O.
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
+
 import itertools
 import posixpath
 import re
@@ -171,7 +173,7 @@ class Decision:
 
 
 def decide(invocations: Iterable[list[str]], views: Mapping[str, tuple[GraphReader, SearchIndex]],
-           seen: frozenset[str]) -> Decision:
+           seen: AbstractSet[str]) -> Decision:
     """The lessons to show before a command runs (level -> (graph, its index)): at most 2, within 800 chars."""
     keys = command_keys(invocations)
     if not keys:

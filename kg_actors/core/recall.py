@@ -13,6 +13,8 @@ near-synonym, the latter two weighing less (search_concepts.py, expand.py).
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
+
 import re
 from collections.abc import Mapping
 
@@ -131,7 +133,7 @@ def _evidence(hit: Hit) -> bool:
     return hit.matched_terms >= 2 or hit.max_term_idf >= C.RECALL_MIN_SOLO_IDF or hit.title_match
 
 
-def run(terms: list[str], views: Mapping[str, tuple[GraphReader, SearchIndex]], seen: frozenset[str]) -> Decision:
+def run(terms: list[str], views: Mapping[str, tuple[GraphReader, SearchIndex]], seen: AbstractSet[str]) -> Decision:
     """Prompt recall over the session's graphs (level -> (graph, its search index)): the whole decision."""
     if not terms:
         return Decision("no_terms")
@@ -195,7 +197,7 @@ def chance_scale(n_words: int) -> float:
 
 
 def decide(terms: list[str], hits: list[tuple[str, Hit]], graphs: Mapping[str, GraphReader],
-           seen: frozenset[str], n_words: int) -> Decision:
+           seen: AbstractSet[str], n_words: int) -> Decision:
     """The three gates over ranked hits, then the injection (connections between the chosen hits).
 
     Beyond the spec's gates, three rules keep what is injected about the prompt (issue #12): the
@@ -244,14 +246,14 @@ def decide(terms: list[str], hits: list[tuple[str, Hit]], graphs: Mapping[str, G
     return Decision("injected", text, tuple(shown), logged, threshold)
 
 
-def _hit_record(level: str, hit: Hit, seen: frozenset[str]) -> dict:
+def _hit_record(level: str, hit: Hit, seen: AbstractSet[str]) -> dict:
     return {"id": hit.node_id, "level": level, "score": round(hit.score, 5), "seen": hit.node_id in seen,
             "title_match": hit.title_match, "matched_terms": hit.matched_terms,
             "max_term_idf": round(hit.max_term_idf, 4)}
 
 
 def render(chosen: list[Ref], nodes: dict[Ref, Node], connectors: list[Ref],
-           path_edges: list[tuple[str, Edge]], seen: frozenset[str]) -> tuple[str, list[Ref]]:
+           path_edges: list[tuple[str, Edge]], seen: AbstractSet[str]) -> tuple[str, list[Ref]]:
     """The injection, trimmed to the budget: edges go first, then connectors, seen hits, low hits.
 
     Unseen nodes come with their gists, nodes already in context as bare

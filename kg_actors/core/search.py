@@ -9,6 +9,8 @@ terms lead, and several corroborating terms beat one loud one.
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
+
 import heapq
 import math
 from collections.abc import Iterable, Iterator, Mapping
@@ -389,7 +391,7 @@ def _meta_by_term(best: list[str], looked: Looked) -> Meta:
 
 
 def top_hits(
-    index: SearchIndex, terms: Terms, seen: frozenset[str] = frozenset(), limit: int | None = None,
+    index: SearchIndex, terms: Terms, seen: AbstractSet[str] = frozenset(), limit: int | None = None,
     depth: int | None = None,
 ) -> tuple[list[Hit], int]:
     """The best `limit` hits (all when None) and how many nodes matched at all.
@@ -421,7 +423,7 @@ def top_hits(
     return hits, len(scores) if matching is None else matching
 
 
-def rank(index: SearchIndex, terms: Terms, seen: frozenset[str] = frozenset()) -> list[Hit]:
+def rank(index: SearchIndex, terms: Terms, seen: AbstractSet[str] = frozenset()) -> list[Hit]:
     """Every node of the graph matching a term, best first (all tiers)."""
     return top_hits(index, terms, seen)[0]
 

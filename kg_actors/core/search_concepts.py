@@ -14,6 +14,8 @@ the related table at import; a prompt costs the postings of its few alternatives
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
+
 import heapq
 from collections.abc import Mapping
 
@@ -115,7 +117,7 @@ def score_concepts(index: SearchIndex, groups: list[Concept], depth: int | None)
     return scores
 
 
-def concept_hits(index: SearchIndex, terms: Terms, seen: frozenset[str], limit: int,
+def concept_hits(index: SearchIndex, terms: Terms, seen: AbstractSet[str], limit: int,
                  depth: int | None = None, words: Mapping[str, int] | None = None) -> list[Hit]:
     """The best `limit` nodes for the query's concepts, with what the gates read of each."""
     groups = concepts(index, terms, words)
