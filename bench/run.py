@@ -48,7 +48,7 @@ import workload  # noqa: E402
 # Ours runs without its in-process editor: the reference serves none either
 # (its editor is a separate command), and a fixed editor port would collide.
 SERVERS = {
-    "ours": {"kg": ROOT / ".venv/bin/kg", "serve": ["--port", "{port}", "--no-editor"]},
+    "ours": {"kg": ROOT / ".venv/bin/kg", "serve": ["--port", "{port}", "--editor-port", "{editor_port}"]},
     "ref": {"kg": ROOT / ".bench/ref-venv/bin/kg", "serve": []},
 }
 
@@ -117,7 +117,7 @@ class Site:
         """Spawn the server; seconds until /health answers."""
         self.port = free_port()
         argv = [*kg_argv(self.name), "serve",
-                *(a.format(port=self.port) for a in SERVERS[self.name]["serve"])]
+                *(a.format(port=self.port, editor_port=free_port()) for a in SERVERS[self.name]["serve"])]
         log = open(self.dir / "server.log", "ab")
         t0 = time.perf_counter()
         # Own session: a Ctrl-C on the runner reaches the server only via stop().
@@ -186,6 +186,10 @@ async def bench_server(name: str, prof: dict, base: Path, now: float) -> dict:
                 # turns, so that the ratios compare the two at the same moments.
                 await paired_calls(name, prof, base, now, big, rpc, sid, info, writes, out, stage)
                 await stage("full_read", driver.measure_full_read(rpc, sid, prof["full_reads"]))
+                # Peak RSS with the store still at N (+ the per-call stages' few creates): the mix below grows
+                # it by its creates, ~2,500 for us in 20 s against a few for a server doing ~1 op/s.
+                out["peak_rss_n"] = driver.peak_rss(big.proc.pid)
+                created = len(writes.created)
                 await stage("throughput", driver.throughput(
                     rpc, str(big.project), prof["sessions"], prof["seconds"], prof["max_ops"],
                     info["ids"], info["active_ids"], writes))
@@ -193,6 +197,7 @@ async def bench_server(name: str, prof: dict, base: Path, now: float) -> dict:
                 # import (~30 MiB) the clients above (raw calls, the shim; Claude Code, the TypeScript SDK)
                 # never cause. The peak is read before it and after it.
                 out["peak_rss_workload"] = driver.peak_rss(big.proc.pid)
+                out["mix_creates"] = len(writes.created) - created
                 await stage("sdk_tools", driver.sdk_smoke(big.url))
             finally:
                 await rpc.aclose()
@@ -313,7 +318,9 @@ def rows(prof: dict, r: dict) -> list[tuple[str, str]]:
           for k in ("read_id", "search", "put")],
         (f"start → /health, N={b:,}", ms(r.get("start_health"))),
         (f"start → first kg_read(cwd) answered, N={b:,}", ms(r.get("start_first_read"))),
-        (f"peak RSS (VmHWM) at the end of the N={b:,} workload", mb(r.get("peak_rss_workload"))),
+        (f"peak RSS (VmHWM) at N={b:,}, before the {prof['sessions']}-session mix", mb(r.get("peak_rss_n"))),
+        (f"peak RSS (VmHWM) at the end of the N={b:,} workload (nodes the mix created)",
+         f"{mb(r.get('peak_rss_workload'))} ({r.get('mix_creates', '–')})"),
         ("peak RSS after a Python MCP SDK client's session too", mb(r.get("peak_rss"))),
         ("stop (SIGTERM → exit)", ms(r.get("stop"))),
         ("shim start (`kg mcp` → initialize reply)", err("shim_start") or ms(r.get("shim_start"))),

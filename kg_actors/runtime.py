@@ -27,6 +27,7 @@ from .config import Config
 from .core.constants import SHUTDOWN_GRACE_SECONDS
 from .core.charge import fast_charge
 from .delivery_actor import run_deliveries
+from .editor import listener as editor_listener
 from .directory import GraphDirectory
 from .feed import ChangeFeed
 from .hook_priority import HookPriority
@@ -234,10 +235,25 @@ def _build_mcp(floor: Floor, antigravity: Any = None):
 
 
 async def _serve_editor(rt: Runtime) -> None:
-    """The editor on its own port; quart is imported off the event loop first."""
-    module = await trio.to_thread.run_sync(importlib.import_module, "kg_actors.editor.server")
-    heap.freeze_loaded()
-    await module.serve_editor(rt)
+    """The editor on its own port: bound now, its web stack imported (off the event loop) only when a
+    browser first connects (editor/listener.py)."""
+    config = rt.config
+    where = f"{config.host}:{config.editor_port}"
+    sock = editor_listener.bind(config.host, config.editor_port)
+    if isinstance(sock, OSError):
+        log.error(editor_listener.busy_message(where, sock))
+        rt.editor = f"off: port {config.editor_port} is busy ({sock.strerror or sock})"
+        return
+    rt.editor = "up"
+    log.info("visual editor on http://%s", where)
+    try:
+        await editor_listener.first_connection(sock)
+        module = await trio.to_thread.run_sync(importlib.import_module, "kg_actors.editor.server")
+        heap.freeze_loaded()
+    except BaseException:
+        sock.close()
+        raise
+    await module.serve_editor(rt, sock.detach())
 
 
 async def _serve_mcp(app: App, floor: Floor, antigravity: Any) -> None:

@@ -60,18 +60,12 @@ class ServerProcess:
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"kg serve exited {self.proc.returncode}: {self.log.read_text()[-2000:]}")
-            if self.health() is not None and ("--no-editor" in args or self._editor_up()):
+            health = self.health()
+            if health is not None and ("--no-editor" in args or health.get("editor", {}).get("state") == "up"):
                 return self
             time.sleep(0.02)
         self.kill()  # a server that never answered must not outlive the run that started it
         raise RuntimeError(f"kg serve did not answer in time: {self.log.read_text()[-2000:]}")
-
-    def _editor_up(self) -> bool:
-        try:
-            with socket.create_connection(("127.0.0.1", self.editor_port), timeout=0.5):
-                return True
-        except OSError:
-            return False
 
     def health(self) -> dict | None:
         try:

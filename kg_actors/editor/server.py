@@ -92,52 +92,18 @@ def build_app(api, extra_hosts: frozenset[str] = frozenset()) -> QuartTrio:
     return app
 
 
-async def serve_editor(rt, *, task_status: trio.TaskStatus = trio.TASK_STATUS_IGNORED) -> None:
-    """Serve until cancelled. A busy port is logged, not fatal: the memory server matters more."""
+async def serve_editor(rt, fd: int) -> None:
+    """Serve on the listening socket `fd` (editor/listener.py bound it; hypercorn takes it over) until
+    cancelled."""
     config = rt.config
     app = build_app(rt.asgi, frozenset({config.host.lower()}))
     hc = HyperConfig()
-    hc.bind = [f"{config.host}:{config.editor_port}"]
+    hc.bind = [f"fd://{fd}"]
     hc.accesslog = None
     hc.errorlog = logging.getLogger("hypercorn.error")
     hc.graceful_timeout = 1
-    status = _Started(task_status, rt)
-    try:
-        await hyper_serve(app, hc, task_status=status)
-    except (OSError, BaseExceptionGroup) as exc:
-        # hypercorn binds inside a nursery: its bind error arrives wrapped in an exception group.
-        bind_error = _os_error(exc)
-        if status.done or bind_error is None:
-            raise
-        log.error("visual editor off: cannot serve on %s (%s); MCP and the hooks are unaffected. "
-                  "Move the editor with --editor-port PORT or KG_EDITOR_PORT, or leave it off with --no-editor",
-                  hc.bind[0], bind_error.strerror or bind_error)
-        rt.editor = f"off: port {config.editor_port} is busy ({bind_error.strerror or bind_error})"
-        task_status.started(None)
+    await hyper_serve(app, hc)
 
 
 def _headers(scope) -> dict[str, str]:
     return {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers") or []}
-
-
-def _os_error(exc: BaseException) -> OSError | None:
-    if isinstance(exc, OSError):
-        return exc
-    if isinstance(exc, BaseExceptionGroup) and len(exc.exceptions) == 1:
-        return _os_error(exc.exceptions[0])
-    return None
-
-
-class _Started:
-    """Passes hypercorn's start through, remembering whether it happened (a bind error comes before)."""
-
-    def __init__(self, outer: trio.TaskStatus, rt):
-        self.outer = outer
-        self.rt = rt
-        self.done = False
-
-    def started(self, binds=None) -> None:
-        self.done = True
-        self.rt.editor = "up"
-        log.info("visual editor on %s", binds[0] if binds else "?")
-        self.outer.started(binds)
