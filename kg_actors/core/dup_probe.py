@@ -42,22 +42,17 @@ def _scan(index: SearchIndex, term: str, depth: int, exclude: str) -> list[str]:
     return [i for i in index.ordered(term, depth + 1) if i != exclude]
 
 
-def _ranker(index: SearchIndex, term: str, depth: int, exclude: str) -> dict[str, int] | tuple[int | None]:
-    """How to find a node's rank in `_scan`'s list without making it: a rare term's list is short
-    (made, as a dict); a common one's kept order is bisected per node (returns exclude's position)."""
+def _ranks(index: SearchIndex, term: str, nodes: set[str], depth: int, exclude: str) -> dict[str, int]:
+    """Each of `nodes`' rank in `_scan`'s list, for those in it, without making the list: a rare term's list
+    is short (made); a common one's kept order is looked up for these nodes alone (`ranks_of`)."""
     if term not in index.orders:
-        return {nid: r for r, nid in enumerate(_scan(index, term, depth, exclude))}
-    return (index.rank_of(term, exclude),)
-
-
-def _rank(index: SearchIndex, term: str, nid: str, depth: int, ranker: dict[str, int] | tuple[int | None]) -> int | None:
-    if isinstance(ranker, dict):
-        return ranker.get(nid)
-    pos = index.rank_of(term, nid)
-    if pos is None or pos > depth:
-        return None
-    excluded = ranker[0]
-    return pos - (excluded is not None and excluded < pos)
+        return {nid: r for r, nid in enumerate(_scan(index, term, depth, exclude)) if nid in nodes}
+    excluded = index.rank_of(term, exclude)
+    ranks = {}
+    for nid, pos in index.ranks_of(term, nodes).items():
+        if pos <= depth:
+            ranks[nid] = pos - (excluded is not None and excluded < pos)
+    return ranks
 
 
 def probe_steps(index: SearchIndex, probe: tuple[str, ...], exclude: str, depth: int, floor: float,
@@ -85,13 +80,10 @@ def probe_steps(index: SearchIndex, probe: tuple[str, ...], exclude: str, depth:
             if left < reach:  # a node not seen yet can no longer reach the floor
                 live = {nid for nid, s in partial.items() if s + left >= reach}
         else:
-            ranker = _ranker(index, term, depth, exclude)
-            for nid in live:
-                r = _rank(index, term, nid, depth, ranker)
-                if r is not None:
-                    share = weight * shares[r]
-                    parts[nid].append((pos, share))
-                    partial[nid] += share
+            for nid, r in _ranks(index, term, live, depth, exclude).items():
+                share = weight * shares[r]
+                parts[nid].append((pos, share))
+                partial[nid] += share
             live = {nid for nid in live if partial[nid] + left >= reach}
         if live is not None and not live:
             break

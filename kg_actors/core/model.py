@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from collections.abc import Set as AbstractSet
+from itertools import repeat
 from typing import Any
 
 from .ids import is_artifact
@@ -91,6 +92,10 @@ class GraphData:
 
     def degree(self, endpoint: str) -> int:
         return len(self._incident.get(endpoint, ()))
+
+    def degrees(self, endpoints: list[str]) -> list[int]:
+        """`degree` of each, in one pass (C's: a hub hint weighs hundreds of namers per write)."""
+        return list(map(len, map(self._incident.get, endpoints, repeat(()))))
 
     def active_nodes(self) -> Iterator[Node]:
         return (n for n in self.nodes.values() if n.active)

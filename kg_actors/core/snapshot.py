@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterator, Mapping
 from collections.abc import Set as AbstractSet
+from itertools import repeat
 from types import MappingProxyType
 from typing import Any, Protocol
 
@@ -52,6 +53,7 @@ class GraphReader(Protocol):
     def extra_meta(self) -> Mapping[str, Any]: ...
     def incident(self, endpoint: str) -> Iterator[Edge]: ...
     def degree(self, endpoint: str) -> int: ...
+    def degrees(self, endpoints: list[str]) -> list[int]: ...
     def active_nodes(self) -> Iterator[Node]: ...
     def ids_in_state(self, state: str) -> AbstractSet[str]: ...
     def unorphaned_incident(self, endpoint: str) -> Collection[EdgeKey]: ...
@@ -91,6 +93,10 @@ class GraphSnapshot:
 
     def degree(self, endpoint: str) -> int:
         return len(self._incident.get(endpoint, ()))
+
+    def degrees(self, endpoints: list[str]) -> list[int]:
+        """`degree` of each, in one pass."""
+        return list(map(len, map(self._incident.get, endpoints, repeat(()))))
 
     def active_nodes(self) -> Iterator[Node]:
         return (n for n in self.nodes.values() if n.active)
