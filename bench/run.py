@@ -5,10 +5,10 @@ For each server, in one run: build fresh storage and HOME under
 on a free 127.0.0.1 port, wait for /health, drive it (bench/driver.py), stop
 it, then print a markdown table and write it to bench/RESULTS.md.
 
-The per-call figures at both sizes (N = 500 and 10,000) are taken with both
-servers up, their calls in turns (driver.measure_paired): the ratio of two
-p99s then compares the sizes at the same moments, where taken one after the
-other it moved with the host's speed (up to 1.7x within minutes here).
+Per call, each size is measured alone, then both servers' calls in turns
+(driver.measure_paired): that ratio of two p99s compares the sizes at the
+same moments, where taken one after the other it moved with the host's speed
+(up to 1.7x within minutes here). Both ratios are printed.
 
     .venv/bin/python bench/run.py [--quick] [--only ours|ref] [--keep] [--kg PATH] [--out FILE]
 
@@ -181,12 +181,18 @@ async def bench_server(name: str, prof: dict, base: Path, now: float) -> dict:
                 # the server is idle: its start includes one round trip.
                 out["version"] = (httpx.get(big.url + "health").json()).get("version")
                 await stage("shim_start", shim_median(name, big, prof["shims"]))
+                # Per call, the big store alone (nothing else running: the "idle" figures). Its steady
+                # state's: first let the start's background work (the search index build) finish, seen as
+                # the server's CPU falling idle (bounded).
+                await driver.wait_idle(big.proc.pid)
+                await stage("search", driver.measure_search(rpc, sid, prof["searches"]))
+                await stage("read_ids", driver.measure_read_ids(
+                    rpc, sid, info["active_ids"], info["ids"], prof["read_ids"]))
+                await stage("full_read", driver.measure_full_read(rpc, sid, prof["full_reads"]))
                 writes = driver.Writes(set(info["ids"]))
-                # Per call, at both sizes: the small store's server beside the big one, calls taken in turns,
-                # so that the ratios compare the two at the same moments; the big store's full reads between
-                # its reads and its creates, as they always came.
-                await paired_calls(name, prof, base, now, big, rpc, sid, info, writes, out, stage,
-                                   lambda: stage("full_read", driver.measure_full_read(rpc, sid, prof["full_reads"])))
+                await stage("put_big", driver.measure_puts(rpc, sid, writes, prof["puts_big"]))
+                # Then the small store's server beside it, calls taken in turns: the ratios.
+                await paired_calls(name, prof, base, now, big, rpc, sid, info, writes, out, stage)
                 # Peak RSS with the store still at N (+ the per-call stages' few creates): the mix below grows
                 # it by its creates, ~2,500 for us in 20 s against a few for a server doing ~1 op/s.
                 out["peak_rss_n"] = driver.peak_rss(big.proc.pid)
@@ -215,43 +221,50 @@ async def bench_server(name: str, prof: dict, base: Path, now: float) -> dict:
 
 
 async def paired_calls(name: str, prof: dict, base: Path, now: float, big: Site, rpc: driver.Rpc, sid: str,
-                       info: dict, writes: driver.Writes, out: dict, stage, before_puts) -> None:  # noqa: ANN001
-    """kg_search, kg_read of 5 ids and kg_put_node on the small store and the big one, in turns;
-    `before_puts()` just before the creates (or alone, if the small store's server does not start)."""
+                       info: dict, writes: driver.Writes, out: dict, stage) -> None:  # noqa: ANN001
+    """kg_search, kg_read of 5 ids and kg_put_node on the small store alone, then on it and the big one in
+    turns (other seeds than the calls alone): `out["paired"][kind]` holds the two series.
+
+    Taken in turns, the two compare at the same moments on a host whose speed drifts by more than their
+    ratio within minutes; each call then also runs with the other server's memory in the caches (the
+    small store's calls cost ~20-35 % more CPU than alone), so the absolute figures come from the
+    stages alone and only the ratios from here."""
     small = Site(name, prof["small"], base, now)
     small_info = small.build()
     try:
         await stage("start_small", small.start())
         if not small.proc:
-            await before_puts()
             return
         small_rpc = driver.Rpc(small.url)
         try:
             small_sid, _ = await driver.open_session(small_rpc, str(small.project))
             taken = set(json.loads((small.storage / "projects" / "bench-app" / "graph.json").read_text())["nodes"])
-            # The steady state's: first let each start's background work (the search index build) finish,
-            # seen as the server's CPU falling idle (bounded).
+            await driver.wait_idle(small.proc.pid)
+            # The small store alone first, as the big one was.
+            await stage("search_small", driver.measure_search(small_rpc, small_sid, prof["searches"]))
+            await stage("read_ids_small", driver.measure_read_ids(
+                small_rpc, small_sid, small_info["active_ids"], small_info["ids"], prof["read_ids"]))
+            small_writes = driver.Writes(taken)
+            await stage("put_small", driver.measure_puts(small_rpc, small_sid, small_writes, prof["puts_small"]))
             await driver.wait_idle(big.proc.pid)
             await driver.wait_idle(small.proc.pid)
-
-            pairs = {  # small store's key, big store's key: (small's calls, big's calls, their counts)
-                ("search_small", "search"): (driver.search_calls(small_rpc, small_sid), driver.search_calls(rpc, sid),
-                                             prof["searches"], prof["searches"]),
-                ("read_ids_small", "read_ids"): (
-                    driver.read_id_calls(small_rpc, small_sid, small_info["active_ids"], small_info["ids"]),
-                    driver.read_id_calls(rpc, sid, info["active_ids"], info["ids"]), prof["read_ids"], prof["read_ids"]),
-                ("put_small", "put_big"): (driver.put_calls(small_rpc, small_sid, driver.Writes(taken)),
-                                           driver.put_calls(rpc, sid, writes), prof["puts_small"], prof["puts_big"]),
+            seed = 100
+            pairs = {  # kind: (small's calls, big's calls, their counts)
+                "search": (driver.search_calls(small_rpc, small_sid, seed), driver.search_calls(rpc, sid, seed),
+                           prof["searches"], prof["searches"]),
+                "read_ids": (
+                    driver.read_id_calls(small_rpc, small_sid, small_info["active_ids"], small_info["ids"], seed=seed),
+                    driver.read_id_calls(rpc, sid, info["active_ids"], info["ids"], seed=seed),
+                    prof["read_ids"], prof["read_ids"]),
+                "put": (driver.put_calls(small_rpc, small_sid, small_writes, seed),
+                        driver.put_calls(rpc, sid, writes, seed), prof["puts_small"], prof["puts_big"]),
             }
-            for (small_key, big_key), (small_call, big_call, small_count, big_count) in pairs.items():
-                if big_key == "put_big":
-                    await before_puts()
-                await stage(big_key, driver.measure_paired({"small": (small_call, small_count),
-                                                            "big": (big_call, big_count)}))
-                if big_key in out:
-                    out[small_key], out[big_key] = out[big_key]["small"], out[big_key]["big"]
-                else:
-                    out["stages_failed"][small_key] = out["stages_failed"][big_key]
+            out["paired"] = {}
+            for kind, (small_call, big_call, small_count, big_count) in pairs.items():
+                await stage(f"paired_{kind}", driver.measure_paired({"small": (small_call, small_count),
+                                                                     "big": (big_call, big_count)}))
+                if f"paired_{kind}" in out:
+                    out["paired"][kind] = out.pop(f"paired_{kind}")
         finally:
             await small_rpc.aclose()
     finally:
@@ -298,6 +311,10 @@ def rows(prof: dict, r: dict) -> list[tuple[str, str]]:
         a, c = get(big_key, "p99"), get(small_key, "p99")
         return "–" if not a or not c else f"{a / c:.2f}"
 
+    def in_turns(kind):
+        a, c = get("paired", kind, "big", "p99"), get("paired", kind, "small", "p99")
+        return "–" if not a or not c else f"{a / c:.2f} ({ms(c)} / {ms(a)})"
+
     tp = r.get("throughput") or {}
     s, b = prof["small"], prof["big"]
     return [
@@ -305,13 +322,16 @@ def rows(prof: dict, r: dict) -> list[tuple[str, str]]:
         (f"kg_put_node p99, N={s:,} ({prof['puts_small']} calls)", lat("put_small", "p99")),
         (f"kg_put_node p50, N={b:,}", lat("put_big", "p50")),
         (f"kg_put_node p99, N={b:,} ({prof['puts_big']} calls)", lat("put_big", "p99")),
-        (f"kg_put_node p99 ratio N={b:,} / N={s:,}", ratio("put_big", "put_small")),
+        (f"kg_put_node p99 ratio N={b:,} / N={s:,}, each alone", ratio("put_big", "put_small")),
+        (f"kg_put_node p99 ratio N={b:,} / N={s:,}, calls in turns (p99s)", in_turns("put")),
         (f"kg_search p50 / p99, N={s:,} ({prof['searches']} calls)", pair("search_small")),
         (f"kg_search p50 / p99, N={b:,} ({prof['searches']} calls)", pair("search")),
-        (f"kg_search p99 ratio N={b:,} / N={s:,}", ratio("search", "search_small")),
+        (f"kg_search p99 ratio N={b:,} / N={s:,}, each alone", ratio("search", "search_small")),
+        (f"kg_search p99 ratio N={b:,} / N={s:,}, calls in turns (p99s)", in_turns("search")),
         (f"kg_read of 5 ids p50 / p99, N={s:,} ({prof['read_ids']} calls)", pair("read_ids_small")),
         (f"kg_read of 5 ids p50 / p99, N={b:,} ({prof['read_ids']} calls)", pair("read_ids")),
-        (f"kg_read of 5 ids p99 ratio N={b:,} / N={s:,}", ratio("read_ids", "read_ids_small")),
+        (f"kg_read of 5 ids p99 ratio N={b:,} / N={s:,}, each alone", ratio("read_ids", "read_ids_small")),
+        (f"kg_read of 5 ids p99 ratio N={b:,} / N={s:,}, calls in turns (p99s)", in_turns("read_ids")),
         (f"full kg_read p50, N={b:,}", lat("full_read", "p50")),
         (f"full kg_read p99, N={b:,} ({prof['full_reads']} calls)", lat("full_read", "p99")),
         (f"throughput, {prof['sessions']} sessions, N={b:,}",
