@@ -27,8 +27,8 @@ from .config import Config
 from .core.constants import SHUTDOWN_GRACE_SECONDS
 from .core.charge import fast_charge
 from .delivery_actor import run_deliveries
-from .editor import listener as editor_listener
 from .directory import GraphDirectory
+from .editor import listener as editor_listener
 from .feed import ChangeFeed
 from .hook_priority import HookPriority
 from .http.app import HOOK_PATHS, App

@@ -49,10 +49,9 @@ class Registry:
         self._saved_json: dict[str, str] = {}  # sid -> its JSON as last saved
         self._changed: set[str] | None = None  # sids changed since; None: every one
         self._hot: set[str] = set()  # sids that had changed at the last save
-        # Per session, the frozen (preloaded, seen) sets its views share until either changes: a
-        # long session has seen thousands of nodes, and every call asks for a view.
-        # Per session, what its views hand out: the preloaded ids, and what it has seen as a persistent map
-        # that each mark_seen evolves (O(ids marked), where a frozenset per view was O(all it saw)).
+        # Per session, what its views share until it changes: the preloaded ids, and what it has seen as
+        # a persistent map each mark_seen evolves (a long session has seen thousands of nodes, every call
+        # asks for a view: O(ids marked) a change, where a frozenset was O(all it saw)).
         self._frozen: dict[str, tuple[frozenset[str], PMap[str, None], AbstractSet[str]]] = {}
         self._to_hold: set[str] = set()  # sids whose text the save in flight makes, to keep
 

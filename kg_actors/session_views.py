@@ -5,9 +5,8 @@ Handlers get copies (frozen), never the registry's own records.
 
 from __future__ import annotations
 
-from collections.abc import Set as AbstractSet
-
 import enum
+from collections.abc import Set as AbstractSet
 
 import attrs
 

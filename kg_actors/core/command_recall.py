@@ -16,12 +16,11 @@ decides, with no I/O.
 
 from __future__ import annotations
 
-from collections.abc import Set as AbstractSet
-
 import itertools
 import posixpath
 import re
 from collections.abc import Iterable, Mapping
+from collections.abc import Set as AbstractSet
 
 import attrs
 

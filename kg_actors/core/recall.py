@@ -13,10 +13,9 @@ near-synonym, the latter two weighing less (search_concepts.py, expand.py).
 
 from __future__ import annotations
 
-from collections.abc import Set as AbstractSet
-
 import re
 from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
 
 import attrs
 

@@ -9,11 +9,10 @@ terms lead, and several corroborating terms beat one loud one.
 
 from __future__ import annotations
 
-from collections.abc import Set as AbstractSet
-
 import heapq
 import math
 from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 import attrs
@@ -246,7 +245,7 @@ class SearchIndex:
         out = {}
         for nid in node_ids:
             number = numbers.get(nid)
-            if number is None or bits and (number >> 3 >= top or not bits[number >> 3] >> (number & 7) & 1):
+            if number is None or (bits and (number >> 3 >= top or not bits[number >> 3] >> (number & 7) & 1)):
                 continue
             packed = packed_of(term, number)
             if packed is not None:
@@ -270,9 +269,9 @@ class SearchIndex:
                 rest.update(self.holder_numbers(term))
         if not union:
             return len(rest)
-        seen = union.to_bytes((union.bit_length() + 7) >> 3, "little")
-        top = len(seen)
-        return union.bit_count() + sum(1 for n in rest if n >> 3 >= top or not seen[n >> 3] >> (n & 7) & 1)
+        held = union.to_bytes((union.bit_length() + 7) >> 3, "little")
+        top = len(held)
+        return union.bit_count() + sum(1 for n in rest if n >> 3 >= top or not held[n >> 3] >> (n & 7) & 1)
 
     def hub_candidates(self, term: str) -> list[str]:
         """The undated ids naming `term` (a word of theirs, or its stem) that hold it in their id or gist."""

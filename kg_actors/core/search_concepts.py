@@ -14,10 +14,9 @@ the related table at import; a prompt costs the postings of its few alternatives
 
 from __future__ import annotations
 
-from collections.abc import Set as AbstractSet
-
 import heapq
 from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
 
 from . import constants as C
 from .expand import family, related

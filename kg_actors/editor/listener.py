@@ -8,12 +8,9 @@ thread) only once a connection is pending, and hypercorn then serves on this ver
 
 from __future__ import annotations
 
-import logging
 import socket
 
 import trio
-
-log = logging.getLogger(__name__)
 
 BACKLOG = 100  # hypercorn's own default
 

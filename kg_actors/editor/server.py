@@ -13,7 +13,6 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-import trio
 from hypercorn.config import Config as HyperConfig
 from hypercorn.trio import serve as hyper_serve
 from quart import Response, request, send_from_directory
@@ -21,8 +20,6 @@ from quart_trio import QuartTrio
 
 from ..http import security
 from .static_files import StaticFiles
-
-log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).parent / "static"
 # The memory server's paths; everything else is the page's.
