@@ -9,6 +9,7 @@ through either way.
 from __future__ import annotations
 
 from collections.abc import Generator
+from itertools import compress
 
 from . import constants as C
 from .model import GraphReader, Node
@@ -93,14 +94,21 @@ def _best_connected(namers: list[str], graph: GraphReader, new_id: str) -> str |
     """The namer with the most edges (ties: the first id), the new node aside: the one worth an edge.
 
     Only the ids that name the term are looked at, never the term's thousands of holders; still
-    hundreds at 10,000 nodes, so their degrees are read in one pass."""
+    hundreds at 10,000 nodes, so their degrees are read, and the most connected picked, in C's loops."""
     nodes = graph.nodes
-    namers = [i for i in namers if i != new_id and i in nodes]
-    if not namers:
-        return None
     degrees = graph.degrees(namers)
+    if degrees:
+        most = max(degrees)
+        tied = [i for i in compress(namers, map(most.__eq__, degrees)) if i != new_id and i in nodes]
+        if tied:
+            return min(tied)
+    # The most connected was the new node itself (or not in the graph): the others, one by one.
+    rest = [i for i in namers if i != new_id and i in nodes]
+    if not rest:
+        return None
+    degrees = graph.degrees(rest)
     most = max(degrees)
-    return min(i for i, d in zip(namers, degrees) if d == most)
+    return min(compress(rest, map(most.__eq__, degrees)))
 
 
 def near_duplicate_hint(node: Node) -> str:

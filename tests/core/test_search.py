@@ -619,3 +619,18 @@ def test_an_index_in_pieces_joins_back_to_the_same_index():
     assert joined.postings == fresh.postings and joined.title_counts == fresh.title_counts
     assert joined.hub_namers == fresh.hub_namers and joined.families == fresh.families
     assert ids(rank(joined, parse_query("cache"), frozenset())) == ids(rank(fresh, parse_query("cache"), frozenset()))
+
+
+def test_the_best_connected_namer_leaves_out_the_new_node_and_ids_not_in_the_graph():
+    from kg_actors.core.hints import _best_connected
+    graph = hub_graph()  # postgres-setup: one edge
+    graph.set_node(Node("postgres-tuning", "postgres vacuum settings"))
+    for i in range(3):
+        graph.set_edge(Edge(f"misc-{i}", "postgres-tuning", "about"))
+    namers = ["postgres-tuning", "postgres-setup", "postgres-gone", "misc-9"]
+    assert _best_connected(namers, graph, "billing-ledger") == "postgres-tuning"
+    # The most connected is the node being written: the next most connected.
+    assert _best_connected(namers, graph, "postgres-tuning") == "postgres-setup"
+    assert _best_connected(["postgres-tuning", "misc-9", "misc-8"], graph, "postgres-tuning") == "misc-8"
+    assert _best_connected(["postgres-tuning", "postgres-gone"], graph, "postgres-tuning") is None
+    assert _best_connected([], graph, "x") is None
