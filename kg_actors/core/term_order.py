@@ -36,10 +36,10 @@ def sort_by_rank(holders: Iterable[tuple[int, int]], names: list[str]) -> list[t
     return sorted(holders, key=lambda p: (-p[1], names[p[0]]))
 
 
-def _bitmap(numbers: Iterable[int]) -> bytearray:
-    bits = bytearray()
+def _bitmap(numbers: array[int]) -> bytearray:
+    bits = bytearray((max(numbers, default=-1) >> 3) + 1)
     for n in numbers:
-        _set(bits, n)
+        bits[n >> 3] |= 1 << (n & 7)
     return bits
 
 
