@@ -45,8 +45,9 @@ sys.path.insert(0, str(BENCH))
 import driver  # noqa: E402
 import workload  # noqa: E402
 
-# Ours runs without its in-process editor: the reference serves none either
-# (its editor is a separate command), and a fixed editor port would collide.
+# Ours runs with its in-process editor, as `kg serve` does by default (its web
+# stack loads only when a browser connects), on a free port: a fixed one would
+# collide between the two stores' servers.
 SERVERS = {
     "ours": {"kg": ROOT / ".venv/bin/kg", "serve": ["--port", "{port}", "--editor-port", "{editor_port}"]},
     "ref": {"kg": ROOT / ".bench/ref-venv/bin/kg", "serve": []},
