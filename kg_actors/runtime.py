@@ -250,6 +250,11 @@ async def _serve_editor(rt: Runtime) -> None:
         await editor_listener.first_connection(sock)
         module = await trio.to_thread.run_sync(importlib.import_module, "kg_actors.editor.server")
         heap.freeze_loaded()
+    except Exception as exc:  # a broken install must not take MCP and the hooks down with the editor
+        sock.close()
+        log.exception("visual editor off: its web stack did not load; MCP and the hooks are unaffected")
+        rt.editor = f"off: the editor did not load ({type(exc).__name__}: {exc})"[:300]
+        return
     except BaseException:
         sock.close()
         raise
