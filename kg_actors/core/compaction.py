@@ -21,7 +21,7 @@ from . import constants as C
 from .model import GraphData
 from .charge import ChargeIndex, ChargeTracker
 from .scoring import STEP_NODES, PoolScorer, fresh_ids
-from .steps import run_steps
+from .steps import Paced, run_steps
 
 ACTIVE, ARCHIVED, ORPHANED = "active", "archived", "orphaned"
 # Float slack for the rebalance gain test; far below the 0.05 margin it guards.
@@ -160,7 +160,7 @@ class _Run:
         self._fresh: frozenset[str] | None = None
         self._scorer: PoolScorer | None = None
         self.latest_stamp = float("-inf")  # latest usefulness stamp any ranking here saw
-        self._work = 0  # since the last yield (_worked)
+        self._pace = Paced(STEP_NODES)  # moves' work since the last yield (_worked)
 
     def _pool_scorer(self, ids: list[str]) -> Generator[None, None, PoolScorer]:
         scorer = yield from PoolScorer.steps(self.graph, ids, self.now, (self.tracker.active, self.tracker.archived))
@@ -188,11 +188,7 @@ class _Run:
     def _worked(self, moved: str, times: int = 1) -> bool:
         """Count `times` moves of a node (it and each of its edges repriced); True when a step's worth
         is done and the pass should yield."""
-        self._work += times * (1 + self.graph.degree(moved))
-        if self._work < STEP_NODES:
-            return False
-        self._work = 0
-        return True
+        return self._pace.done(times * (1 + self.graph.degree(moved)))
 
     def _moved(self, node_id: str) -> None:
         if self._scorer is not None:

@@ -21,7 +21,7 @@ from . import constants as C
 from .errors import NotFound
 from .model import GraphReader, Node, node_version_key
 from .snapshot import Lineage
-from .steps import run_steps
+from .steps import Paced, run_steps
 from .render import citation_line, line_cost, node_line
 
 # (active ids, archived ids); any other endpoint is orphaned or no node here.
@@ -247,13 +247,10 @@ class PoolScorer:
     def _connect(self, ids: Iterable[str]) -> Generator[None, None, None]:
         """Connectedness of `ids`, yielding after every STEP_NODES nodes and edges (a hub's
         thousands of edges are a step's worth alone)."""
-        graph, held, conn = self.graph, self.held, self._conn
-        work = 0
+        graph, held, conn, pace = self.graph, self.held, self._conn, Paced(STEP_NODES)
         for node_id in ids:
             conn[node_id] = connectedness_raw(graph, node_id, held)
-            work += 1 + graph.degree(node_id)
-            if work >= STEP_NODES:
-                work = 0
+            if pace.done(1 + graph.degree(node_id)):
                 yield
 
     def invalidate(self, node_id: str) -> None:

@@ -16,3 +16,21 @@ def run_steps(steps: Generator[None, None, T]) -> T:
         except StopIteration as done:
             value: T = done.value  # the generator's return, typed by its signature
             return value
+
+
+class Paced:
+    """Work counted toward the next pause of a stepwise pass: `done(n)` is True, and the count starts
+    over, once `per_step` units have been done since the last True (the pass should yield then)."""
+
+    __slots__ = ("per_step", "_work")
+
+    def __init__(self, per_step: int):
+        self.per_step = per_step
+        self._work = 0
+
+    def done(self, units: int) -> bool:
+        self._work += units
+        if self._work < self.per_step:
+            return False
+        self._work = 0
+        return True
