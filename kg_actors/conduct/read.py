@@ -149,8 +149,8 @@ async def _node_read(floor: Floor, view: SessionView, node_ids: list[str], level
         lvl, node, edges = found[node_id]
         if lvl == "user" and view.project_path is not None:
             project = await floor.graph_for(view, "project")
-            seen = project.view_kept() or await project.current()
-            edges = edges + _cross_level_edges(seen.graph, node_id)
+            project_view = project.view_kept() or await project.current()
+            edges = edges + _cross_level_edges(project_view.graph, node_id)
         if floor.touch_check is not None:  # a touch whose file is gone is shown so, with where it went
             node = await floor.touch_check.marked(node, view.project_path if lvl == "project" else None)
         blocks.append(reads.node_block(lvl, node, edges, promoted=not node.active and not view.maintenance))
