@@ -1,37 +1,50 @@
-"""When a graph actor pays the compaction its writes left owing.
+"""When a graph actor pays the compaction its writes left owing, and how it plans one while it serves.
 
 Spec 000 compacts after every node write. Run before the actor's next
 message, a write's plan and commit (3-7 ms at 10,000 nodes, every ~14
 creates) were the tail of every write behind it, and the next write of a
 burst undoes what that plan priced. So a write leaves its compaction owed,
-and the actor pays it once its mailbox has been quiet for
+and the run is due once the actor's mailbox has been quiet for
 COMPACTION_QUIET_SECONDS (a burst pays one run, after its last reply), or
-before its next message once it has been owed COMPACTION_DEFER_MAX_SECONDS
-or the level's charge is over COMPACTION_OVERSHOOT_RATIO of its budget
-(under steady writes a level is over its budget at most that long and that
-much; a full read hides anchors first, never a gist). The
-tick's compaction settles what is owed; the actor pays the rest before its
-last save.
+at once when it has been owed COMPACTION_DEFER_MAX_SECONDS or the level's
+charge is over COMPACTION_OVERSHOOT_RATIO of its budget (a full read hides
+anchors first, never a gist). The tick's compaction settles what is owed;
+the actor pays the rest before its last save.
 
-A run is paid after the replies still waiting on the journal have gone out,
-in steps of bounded work (core/compaction.py yields by the nodes and edges it
-works on), each taken only when no other task of the loop can run or after
-COMPACTION_STEP_WAIT_MAX, unless a message waits for the actor (`when_idle`):
-hook replies and other sessions' work go between the steps. The actor takes
-no message until the run is done, so its plan and the graph stay one version.
+A due run is planned on a snapshot of the graph (`Planning`), in a task of
+its own, in steps of bounded work (core/compaction.py yields by the nodes and
+edges it works on), each taken only when no other task of the loop can run or
+after COMPACTION_STEP_WAIT_MAX (`when_idle`): hook replies, other sessions'
+work and the actor's own next messages go between the steps. The actor keeps
+taking messages meanwhile, so under back-to-back writes no write waits for a
+plan (a plan at 10,000 nodes is ~6-10 ms; a write waited all of it before).
+When the plan is ready the actor carries it out in parts of
+COMPACTION_COMMIT_PART moves (~100 moves were a 2-4 ms change), a waiting
+message going between two parts, each part rebased on the graph as it then
+is (core/compaction.rebase: moves of nodes changed since are dropped) and a
+change of its own; what the writes since added is owed again. So a level is
+over its budget at most by what is written while one plan is made.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+import enum
+import logging
+import time
+from collections.abc import Awaitable, Callable, Generator
 from typing import Any
 
 import attrs
 import trio
 
 from . import graph_messages as m
+from .core import compaction
 from .core import constants as C
 from .core.charge import ChargeIndex
+from .core.model import GraphReader
+from .core.snapshot import GraphSnapshot
+
+log = logging.getLogger(__name__)
 
 # Trio's run loop tells when no task can run; it exports that only as trio.testing's, which imports
 # pytest where it is installed (+9 MiB, 166 modules in a server). A Trio that moved it: a checkpoint.
@@ -55,32 +68,124 @@ def too_far_over(charges: ChargeIndex, budget: int = C.MAX_CHARS_PER_LEVEL) -> b
     return charges.high() > budget * C.COMPACTION_OVERSHOOT_RATIO
 
 
-async def next_message(receive: trio.MemoryReceiveChannel[m.GraphMessage[Any]],
-                       owed: Owed | None) -> m.GraphMessage[Any] | None:
-    """The next message, or None when the compaction owed is due: the mailbox stayed quiet for
-    COMPACTION_QUIET_SECONDS, or (then it goes first) it has been owed COMPACTION_DEFER_MAX_SECONDS or
-    the level is too far over its budget."""
-    if owed is None:
-        return await receive.receive()
-    due = owed.since + C.COMPACTION_DEFER_MAX_SECONDS
-    if owed.over or trio.current_time() >= due:
-        return None
-    with trio.move_on_at(min(due, trio.current_time() + C.COMPACTION_QUIET_SECONDS)):
-        return await receive.receive()
-    return None
+class Turn(enum.Enum):
+    """What next_message returns when it is not a message."""
+
+    DUE = "the compaction owed is due, and none is being planned"
+    PLANNED = "the plan being made is ready to commit"
 
 
-def when_idle(pause: Callable[[], Awaitable[None]], waited_on: Callable[[], bool]) -> Callable[[], Awaitable[None]]:
-    """A compaction's pause between its steps: `pause`, then, while nothing waits in the actor's own
-    mailbox (`waited_on`), until no other task of the loop can run (what is in flight goes first) or
-    COMPACTION_STEP_WAIT_MAX has passed (a loop that is never idle still gives every step a turn). A
-    request used to wait one step for each of its own turns on the loop; now it waits for at most the
-    step in progress. Once a message waits for the actor, the run goes on at full speed: under a load
-    that never lets the loop idle, its ~100 steps at 2 ms each held that message ~0.2 s."""
+class Planning:
+    """A compaction run planned on a snapshot, in a task of its own, while the actor takes messages.
+
+    The actor starts it (`start`) and is woken from its mailbox when the plan is ready (Turn.PLANNED);
+    it then carries the plan out in parts of COMPACTION_COMMIT_PART moves (`next_part`, each rebased on
+    the graph as it is by then), a message waiting in the mailbox going between two parts. Or it cancels
+    it (a tick compacted, the actor stops).
+    """
+
+    def __init__(self, key: str, base: GraphSnapshot, now: float, steps: Generator[None, None, compaction.Plan]):
+        self.key = key
+        self.base = base
+        self.now = now
+        self._steps = steps
+        self._parts: list[compaction.Plan] = []  # what is left to carry out, once ready
+        self.ready = False
+        self.message_turn = False  # between two parts, a waiting message goes first
+        self._scope = trio.CancelScope()
+        self._waiting: trio.CancelScope | None = None  # the actor's wait for its next message
+
+    @classmethod
+    def start(cls, nursery: trio.Nursery, key: str, base: GraphSnapshot, charges: ChargeIndex, now: float,
+              pause: Callable[[], Awaitable[None]]) -> Planning:
+        """Planning from `base`, the graph as it stands (its version is `charges`')."""
+        steps = compaction.plan_steps(base, now, rebalance=False, charges=charges)
+        planning = cls(key, base, now, steps)
+        planning._step()  # the first step copies what it needs of `charges`, which the next change moves
+        nursery.start_soon(planning._run, pause)
+        return planning
+
+    def _step(self) -> bool:
+        """One step; False once the plan is made (or failed: the next run owed plans again)."""
+        if self.ready:
+            return False
+        try:
+            next(self._steps)
+            return True
+        except StopIteration as done:
+            self._parts = compaction.parts(done.value, C.COMPACTION_COMMIT_PART)
+        except Exception:  # a bug in planning must not take the graph down: nothing was changed
+            log.exception("%s: planning a compaction failed", self.key)
+        self.ready = True
+        if self._waiting is not None:
+            self._waiting.cancel()
+        return False
+
+    async def _run(self, pause: Callable[[], Awaitable[None]]) -> None:
+        with self._scope:
+            while self._step():
+                await pause()
+
+    def next_part(self, graph: GraphReader) -> compaction.Plan | None:
+        """The next part to carry out, rebased on `graph`; None when none is left."""
+        return compaction.rebase(self._parts.pop(0), self.base, graph) if self._parts else None
+
+    @property
+    def done(self) -> bool:
+        return self.ready and not self._parts
+
+    def cancel(self) -> None:
+        self._scope.cancel()
+
+
+async def next_message(receive: trio.MemoryReceiveChannel[m.GraphMessage[Any]], owed: Owed | None,
+                       planning: Planning | None = None) -> m.GraphMessage[Any] | Turn:
+    """The next message; or Turn.PLANNED once `planning` is ready (then parts and waiting messages take
+    turns); or, with no planning in progress,
+    Turn.DUE when the compaction owed is due: the mailbox stayed quiet for COMPACTION_QUIET_SECONDS, or
+    (then before the next message) it has been owed COMPACTION_DEFER_MAX_SECONDS or the level is too far
+    over its budget."""
+    if planning is not None and planning.ready:
+        if planning.message_turn:
+            planning.message_turn = False
+            try:
+                return receive.receive_nowait()
+            except trio.WouldBlock:
+                pass
+        planning.message_turn = True
+        return Turn.PLANNED
+    deadline = float("inf")
+    if owed is not None and planning is None:
+        due = owed.since + C.COMPACTION_DEFER_MAX_SECONDS
+        if owed.over or trio.current_time() >= due:
+            return Turn.DUE
+        deadline = min(due, trio.current_time() + C.COMPACTION_QUIET_SECONDS)
+    with trio.CancelScope(deadline=deadline) as wait:
+        if planning is not None:
+            planning._waiting = wait
+        try:
+            return await receive.receive()  # cancelled, it takes no message
+        finally:
+            if planning is not None:
+                planning._waiting = None
+    return Turn.PLANNED if planning is not None else Turn.DUE
+
+
+def when_idle(pause: Callable[[], Awaitable[None]]) -> Callable[[], Awaitable[None]]:
+    """A planning step's pause: `pause`, then until no other task of the loop can run (what is in flight
+    goes first) or COMPACTION_STEP_WAIT_MAX has passed (a loop that is never idle still gives every
+    step a turn, so a plan is made in bounded time under any load).
+
+    "No task can run" includes tasks waiting on a worker thread (a write's fsync). Such a thread needs
+    the interpreter back to report, and a loop that only polls between steps keeps it: CPython hands the
+    lock over on a timed request, which the loop's own release and retake at each poll cancels. The
+    thread got it when the plan was done: every write behind an fsync waited the whole plan (10-25 ms
+    at 10,000 nodes). So an idle loop sleeps COMPACTION_STEP_GAP first, the lock released, nothing of
+    its own to do meanwhile."""
     async def step() -> None:
         await pause()
-        if waited_on():
-            return
-        with trio.move_on_after(C.COMPACTION_STEP_WAIT_MAX):
+        with trio.move_on_after(C.COMPACTION_STEP_WAIT_MAX) as waited:
             await _all_blocked()
+        if not waited.cancelled_caught:
+            time.sleep(C.COMPACTION_STEP_GAP)
     return step

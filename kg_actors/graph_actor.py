@@ -18,14 +18,16 @@ all is served empty and refuses every change (`refusal`), so nothing is ever
 written over the file the user has to restore.
 
 A write that can move the render leaves a compaction owed (a read's stamp
-and promotion are not node writes: the tick compacts after them), paid when
-compaction_schedule.py says, and before the last save. A run is
-decided in read-only steps (starting from the charge index the actor keeps
-per record, not from a pricing of the whole level) and carried out as a
-change of its own with its own record; a create's write-time hints are read
-in steps before the change. Between these steps the actor yields to the hook
-replies in flight (its one seam with hook_priority.py), so a hook waits for
-one short step, not for a whole write.
+and promotion are not node writes: the tick compacts after them), planned
+when compaction_schedule.py says on a snapshot, in a task of its own, while
+the actor goes on taking messages (starting from the charge index the actor
+keeps per record, not from a pricing of the whole level); the actor carries
+the plan out in parts between its messages, each rebased on the graph as it
+then is and a change of its own with its own record. The last run, before the last save, is planned on the graph
+itself. A create's write-time hints are read in steps before the change.
+Between steps the actor yields to the hook replies in flight (its one seam
+with hook_priority.py), so a hook waits for one short step, not for a whole
+write.
 
 Readers never touch the graph or its derived state: after every change (and
 every change of what a view shows) the actor publishes a GraphView (a frozen
@@ -51,14 +53,15 @@ from .core import absorb, anchors, compaction, graph_ops, hints, search
 from .core.debt import Debt
 from .core.errors import Conflict, KGError, NotFound, StorageRefused, WriteConflict
 from .core.model import Edge, GraphData, GraphSnapshot, Node, dangling_edges, node_version, snapshot_to_json
+from .core.changes_since import changes_since
 from .core.steps import run_steps
 from .hook_priority import YieldToHooks
 from .derived import Derived as Derived, build_derived as build_derived
 from .graph_handle import GraphHandle as GraphHandle
-from .compaction_schedule import Owed, next_message, too_far_over, when_idle
+from .compaction_schedule import Owed, Planning, Turn, next_message, too_far_over, when_idle
 from .graph_view import GraphView, Outlet
 from .graph_loading import load_fresh
-from .graph_writer import Resync, Snapshot, ToWriter, Written, answered, run_writer
+from .graph_writer import Resync, Snapshot, ToWriter, Written, run_writer
 from .storage import files, journal
 
 log = logging.getLogger(__name__)
@@ -150,34 +153,7 @@ class GraphState:
         return self.graph.progress.get(msg.task_id)
 
     def changes_since(self, msg: m.ChangesSince) -> list[tuple[str, Any]]:
-        """Version entries other sessions made after `since` (kg_sync)."""
-        since, session = msg.since, msg.session
-        out: list[tuple[str, Any]] = []
-        for vkey, entry in self.graph.versions.items():
-            ts = entry.get("ts") if isinstance(entry, dict) else None
-            if not isinstance(ts, int | float) or ts <= since:
-                continue
-            if vkey.startswith("node:"):
-                node = self.graph.nodes.get(vkey[5:])
-                written = (node.written or {}) if node else {}
-                by, wts = written.get("by"), written.get("ts")
-                others = by not in (None, session) and isinstance(wts, int | float) and wts > since
-                # The session's own last change (a rename, a vote) must not hide content another
-                # session wrote since (F36); its own content change alone is not news to it.
-                if node is not None and (others if entry.get("session") == session else by != session or others):
-                    out.append(("node", node))
-            elif entry.get("session") == session:
-                continue
-            elif vkey.startswith("edge:"):
-                for edge in self._edge_by_storage_key(vkey[5:]):
-                    out.append(("edge", edge))
-        return out
-
-    def _edge_by_storage_key(self, skey: str) -> list[Edge]:
-        head, _, rel = skey.rpartition(":")
-        src, _, dst = head.partition("->")
-        edge = self.graph.edges.get((src, dst, rel))
-        return [edge] if edge else []
+        return changes_since(self.graph, msg.since, msg.session)
 
     # Writes ----------------------------------------------------------------
     def prepare_put_node(self, msg: m.PutNode) -> Generator[None, None, m.PutNode]:
@@ -355,16 +331,28 @@ async def run_graph_actor(
             task_status.started(handle)
             discard = None
             owed: Owed | None = None
+            planning: Planning | None = None  # a compaction being planned on a snapshot meanwhile
             while True:
                 try:
-                    msg = await next_message(mailbox.receive, owed)
+                    msg = await next_message(mailbox.receive, owed, planning)
                 except trio.EndOfChannel:
                     break
-                if msg is None:  # the compaction writes left owing is due
+                if msg is Turn.DUE:  # the compaction writes left owing: planned while messages go on
                     assert owed is not None
-                    await _compact(state, to_writer, owed.now, when_idle(_pause(yield_to_hooks), mailbox.waiting), key)
+                    planning = Planning.start(nursery, key, state.graph.snapshot(), state.derived.charges, owed.now,
+                                              when_idle(_pause(yield_to_hooks)))
                     owed = None
                     continue
+                if msg is Turn.PLANNED:  # the plan's next part, a change of its own
+                    assert planning is not None
+                    await _commit_planned(state, to_writer, planning.next_part(state.graph), _pause(yield_to_hooks))
+                    if not planning.done:
+                        continue
+                    planning = None
+                    if owed is not None:  # what was written meanwhile: its own run, as due as the level now says
+                        owed = attrs.evolve(owed, over=too_far_over(state.derived.charges))
+                    continue
+                assert not isinstance(msg, Turn)
                 if status.get("journal_failed") or (isinstance(msg, m.Fold) and status.get("resync_failed")):
                     await _resync(state, path, to_writer, status)
                 if isinstance(msg, m.Fold):
@@ -400,12 +388,18 @@ async def run_graph_actor(
                 now = getattr(msg, "now", None)
                 if isinstance(msg, m.Tick):
                     owed = None  # the tick compacted
+                    if planning is not None:
+                        planning.cancel()
+                        planning = None
                 elif changed and msg.changes_render and msg.compacts_after and now is not None:
                     over = too_far_over(state.derived.charges)
                     owed = Owed(now, trio.current_time(), over) if owed is None else owed.again(now, over)
             building.cancel()
+            if planning is not None:
+                planning.cancel()
+                owed = owed or Owed(planning.now, 0.0)  # unfinished: paid below
             if discard is None and owed is not None:
-                await _compact(state, to_writer, owed.now, trio.lowlevel.checkpoint, key)
+                await _compact(state, to_writer, owed.now, trio.lowlevel.checkpoint)
             if discard is None:
                 # Mailbox closed: fold what is dirty, then let the writer finish.
                 slot: actor.ReplySlot[bool] = actor.ReplySlot()
@@ -423,16 +417,16 @@ def _pause(yield_to_hooks: YieldToHooks | None) -> Callable[[], Awaitable[None]]
     return yield_to_hooks if yield_to_hooks is not None else trio.lowlevel.checkpoint
 
 
-async def _compact(state: GraphState, to_writer: ToWriter, now: float, pause: Callable[[], Awaitable[None]],
-                   key: str) -> None:
-    """Keep the graph inside its budget: decided in steps, then carried out as a change.
-
-    The replies still waiting on the journal go out first: a run due before the next message used to
-    start while the write that made it due waited for its fsync, and held that write's reply."""
-    await answered(to_writer)
-    await pause()
+async def _compact(state: GraphState, to_writer: ToWriter, now: float, pause: Callable[[], Awaitable[None]]) -> None:
+    """Keep the graph inside its budget, planned on the graph itself in steps (the actor takes no message
+    meanwhile: its last run, before the last save), then carried out as a change."""
     steps = compaction.plan_steps(state.graph, now, rebalance=False, charges=state.derived.charges)
-    plan = await _prepare(steps, pause, key, "compaction", None)
+    plan = await _prepare(steps, pause, state.key, "compaction", None)
+    await _commit_planned(state, to_writer, plan, pause)
+
+
+async def _commit_planned(state: GraphState, to_writer: ToWriter, plan: compaction.Plan | None,
+                          pause: Callable[[], Awaitable[None]]) -> None:
     if plan is not None and plan.moves:
         await pause()
         # Nobody waits on it, and a lost plan is planned again: no fsync of its own.

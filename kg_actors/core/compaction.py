@@ -18,7 +18,7 @@ from typing import Any
 import attrs
 
 from . import constants as C
-from .model import GraphData
+from .model import GraphData, GraphReader
 from .charge import ChargeIndex, ChargeTracker
 from .scoring import STEP_NODES, PoolScorer, fresh_ids
 from .steps import Paced, run_steps
@@ -65,12 +65,13 @@ class Plan:
     settles: tuple[int, int, float, bool] | None = None  # what _SETTLED records if nothing moves
 
 
-def plan_steps(graph: GraphData, now: float, budget: int = C.MAX_CHARS_PER_LEVEL,
+def plan_steps(graph: GraphReader, now: float, budget: int = C.MAX_CHARS_PER_LEVEL,
                rebalance: bool = True, charges: ChargeIndex | None = None) -> Generator[None, None, Plan]:
     """compact's decisions, yielding between its passes (each scores or prices thousands of
-    nodes). It only reads the graph, which must not change until its plan is committed.
-    `charges` is the graph's ChargeIndex where its owner keeps one (else it is built here)."""
-    settled = _SETTLED.get(graph)
+    nodes). It only reads `graph`: the live graph, which must then not change until its plan is
+    committed, or a snapshot of it (see `rebase`). `charges` is the graph's ChargeIndex where its
+    owner keeps one (else it is built here); it is read before the first yield only."""
+    settled = _SETTLED.get(graph) if isinstance(graph, GraphData) else None
     if settled is not None:
         gen, same_budget, then, holds_later, result = settled
         if gen == graph.gen and same_budget == budget and (now == then or (holds_later and now > then)):
@@ -115,8 +116,36 @@ def plan_steps(graph: GraphData, now: float, budget: int = C.MAX_CHARS_PER_LEVEL
     return Plan(dict(moves), result, now, settles)
 
 
+def rebase(plan: Plan, base: GraphReader, graph: GraphReader) -> Plan:
+    """A plan made on `base` (a snapshot), for `graph`, the same graph some changes later: the moves of
+    nodes changed or deleted since are dropped (what the plan weighed of them is gone: a write, a read's
+    stamp), the others stand. What the changes since added to the level is the next run's to fit."""
+    if graph.gen == base.gen:
+        return plan
+    nodes, then = graph.nodes, base.nodes
+    moves = {i: state for i, state in plan.moves.items() if nodes.get(i) is then.get(i)}  # nodes are frozen
+    return attrs.evolve(plan, settles=None) if len(moves) == len(plan.moves) else _part(plan, moves)
+
+
+def parts(plan: Plan, size: int) -> list[Plan]:
+    """The plan as consecutive plans of at most `size` moves each, to be carried out as changes of their
+    own (each `rebase`d when its turn comes); every move is a node's final state, so any order is one."""
+    ids = sorted(plan.moves)
+    return [_part(plan, {i: plan.moves[i] for i in ids[k:k + size]}) for k in range(0, len(ids), size)]
+
+
+def _part(plan: Plan, moves: dict[str, str]) -> Plan:
+    r = plan.result
+    result = CompactionResult(
+        archived=tuple(i for i in r.archived if i in moves), resurrected=tuple(i for i in r.resurrected if i in moves),
+        refilled=tuple(i for i in r.refilled if i in moves),
+        swapped=tuple(pair for pair in r.swapped if pair[0] in moves or pair[1] in moves),
+        orphaned=tuple(i for i in r.orphaned if i in moves), stalled=r.stalled, acted=bool(moves))
+    return Plan(moves, result, plan.now)
+
+
 def commit(graph: GraphData, plan: Plan) -> CompactionResult:
-    """Carry out a plan made on this very graph version."""
+    """Carry out a plan made on this very graph version (or rebased on it)."""
     for node_id in sorted(plan.moves):
         node = graph.nodes[node_id]
         state = plan.moves[node_id]
@@ -151,7 +180,7 @@ def _sorted(ids: Iterable[str], key: Callable[[str], tuple[Any, ...]]) -> Genera
 
 
 class _Run:
-    def __init__(self, graph: GraphData, now: float, budget: int, charges: ChargeIndex | None = None):
+    def __init__(self, graph: GraphReader, now: float, budget: int, charges: ChargeIndex | None = None):
         self.graph = graph
         self.now = now
         self.budget = budget

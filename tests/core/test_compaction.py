@@ -6,11 +6,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kg_actors.core import constants as C
-from kg_actors.core.compaction import commit, compact, plan_steps, prune_orphans
+from kg_actors.core.compaction import commit, compact, parts, plan_steps, prune_orphans, rebase
 from kg_actors.core.model import Edge, GraphData, Node
 from kg_actors.core.charge import ChargeTracker, fast_charge
 from kg_actors.core.render import archived_anchor_chars, charge, line_cost, node_line
 from kg_actors.core.scoring import fresh_ids, unified_scores
+from kg_actors.core.steps import run_steps
 
 NOW = 1_800_000_000.0
 DAY = C.DAY_SECONDS
@@ -168,6 +169,39 @@ def test_a_run_in_steps_reads_until_its_commit_and_decides_as_one_run():
     assert pauses >= 2
     assert commit(g, plan) == compact(same, NOW, 280, rebalance=False)
     assert states(g) == states(same) and active(g) == {"n9"}
+
+
+def test_a_plan_made_on_a_snapshot_decides_as_on_the_graph_and_drops_the_moves_changed_since():
+    g, same = build(ten_nodes()), build(ten_nodes())
+    base = g.snapshot()
+    plan = run_steps(plan_steps(base, NOW, 280, rebalance=False))
+    assert plan.moves == run_steps(plan_steps(same, NOW, 280, rebalance=False)).moves
+    assert rebase(plan, base, g).moves == plan.moves and {"n3", "n5"} <= set(plan.moves)  # nothing changed since
+    g.set_node(attrs.evolve(g.nodes["n3"], gist="written after the snapshot"))
+    g.del_node("n5")
+    g.commit()
+    g.take_changes()
+    rebased = rebase(plan, base, g)
+    assert set(rebased.moves) == set(plan.moves) - {"n3", "n5"}
+    assert rebased.result.archived == tuple(i for i in plan.result.archived if i not in ("n3", "n5"))
+    commit(g, rebased)
+    assert g.nodes["n3"].active and g.nodes["n3"].gist == "written after the snapshot" and "n5" not in g.nodes
+    assert all(g.nodes[i].state == state for i, state in rebased.moves.items())
+
+
+def test_a_plan_carried_out_in_parts_ends_where_it_does_in_one():
+    g, same = build(ten_nodes()), build(ten_nodes())
+    plan = run_steps(plan_steps(g.snapshot(), NOW, 280, rebalance=False))
+    pieces = parts(plan, 4)
+    assert [len(p.moves) for p in pieces] == [4, 4, 1] and len(plan.moves) == 9
+    assert sorted(i for p in pieces for i in p.result.archived) == sorted(plan.result.archived)
+    base = g.snapshot()
+    for piece in pieces:
+        commit(g, rebase(piece, base, g))
+        g.commit()
+        g.take_changes()
+    compact(same, NOW, 280, rebalance=False)
+    assert states(g) == states(same)
 
 
 def test_an_older_archived_node_that_outscores_a_just_archived_one_comes_back():
