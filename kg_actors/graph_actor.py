@@ -311,7 +311,7 @@ async def run_graph_actor(
     status: dict[str, Any] = state.outlet.status  # readers of the view see a refusal at once
     try:
         async with trio.open_nursery() as nursery:
-            nursery.start_soon(run_writer, path, writer_items, status)
+            nursery.start_soon(run_writer, path, writer_items, status, nursery)
             # What the load changed: the project's folder, journaled at once (it is the binding of folder to graph),
             # and settling's moves, which are not: a load settles the same file the same way again, and the next
             # fold saves them. Journaling a fresh store's ~8,000 moves encoded them beside the first read.

@@ -33,6 +33,7 @@ def load_graph(path: Path, kind: str, project_path: str | None) -> tuple[GraphDa
         raise files.Unreadable(f"{path}: holds a JSON {type(raw).__name__}, not a graph object")
     graph = GraphData.from_json(raw, kind) if raw is not None else GraphData(kind)
     jpath = journal.journal_path(path)
+    journal.recover(jpath)  # a fold cut short by a crash between its renames
     if journal.belongs(jpath):
         replayed = journal.read(jpath)
     else:

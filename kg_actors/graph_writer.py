@@ -2,7 +2,10 @@
 
 The actor hands it a `Written` per change and a `Snapshot` per save, in order. Records
 are appended in batches, one fsync per batch, and only then are their callers
-answered: a reply to a change means it is on disk. A batch of read stamps (and
+answered: a reply to a change means it is on disk. A save's file is written in a
+worker thread while appends go on (~0.2 s at 10,000 nodes, which every write
+waited out before), then put in place with the journal keeping what was
+appended since (storage/journal.py). A batch of read stamps (and
 compaction's own records) is handed to the kernel without an fsync: a kill -9
 keeps it; the next fsync or the fold makes it safe from a power cut too. A failed save leaves
 `status["save_failed"]` set, so the tick tries again (the journal still holds
@@ -14,7 +17,6 @@ says so with a `Resync`: `status["journal_failed"]` asks it to.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 from pathlib import Path
 from typing import Any
@@ -24,7 +26,7 @@ import trio
 
 from . import actor
 from .core.errors import StorageRefused
-from .storage import graph_file, journal
+from .storage import files, graph_file, journal
 
 log = logging.getLogger(__name__)
 
@@ -61,10 +63,21 @@ ToWriter = trio.MemorySendChannel[Written | Snapshot | Resync]
 
 
 async def run_writer(path: Path, items: trio.MemoryReceiveChannel[Written | Snapshot | Resync],
-                     status: dict[str, Any]) -> None:
-    """Append records in batches (one fsync per batch), fold on request."""
+                     status: dict[str, Any], nursery: trio.Nursery) -> None:
+    """Append records in batches (one fsync per batch); fold on request, appending meanwhile (the
+    fold's file is written by a task in the actor's `nursery`)."""
     jpath = journal.journal_path(path)
-    async for first in items:
+    folding: _Fold | None = None
+    while True:
+        if folding is not None and folding.staged.is_set():
+            await _fold_in(path, jpath, folding, status)
+            folding = None
+        try:
+            first = await _next(items, folding)
+        except trio.EndOfChannel:
+            break
+        if first is None:
+            continue  # the fold's file is written
         batch = [first]
         while True:
             try:
@@ -83,8 +96,51 @@ async def run_writer(path: Path, items: trio.MemoryReceiveChannel[Written | Snap
             elif status.get("refusing"):
                 item.reply.set(False)  # the snapshot holds changes that were refused: never save it
             else:
-                await _fold(path, jpath, item, status)
+                if folding is not None:  # one fold at a time
+                    await folding.staged.wait()
+                    await _fold_in(path, jpath, folding, status)
+                # Every record before the snapshot is in the journal up to here; what follows is kept.
+                folding = _Fold(item, journal.end(jpath))
+                nursery.start_soon(_stage, path, folding)
         await _flush(jpath, pending, status)
+    if folding is not None:
+        await folding.staged.wait()
+        await _fold_in(path, jpath, folding, status)
+
+
+@attrs.define(eq=False)
+class _Fold:
+    """A fold whose file is written in a worker thread while records go on being appended."""
+
+    item: Snapshot
+    since: int  # where the journal ended when the snapshot was taken
+    staged: trio.Event = attrs.field(factory=trio.Event)
+    file: Path | None = None  # the written temp file, or None with `error`
+    error: OSError | None = None
+    wake: trio.CancelScope | None = None  # the writer's wait for its next item
+
+
+async def _next(items: trio.MemoryReceiveChannel[Written | Snapshot | Resync],
+                folding: _Fold | None) -> Written | Snapshot | Resync | None:
+    """The next item, or None when a fold's file got written meanwhile."""
+    if folding is None:
+        return await items.receive()
+    with trio.CancelScope() as folding.wake:
+        try:
+            return await items.receive()  # cancelled, it takes no item
+        finally:
+            folding.wake = None
+    return None
+
+
+async def _stage(path: Path, fold: _Fold) -> None:
+    try:
+        fold.file = await trio.to_thread.run_sync(graph_file.stage_snapshot, path, fold.item.snapshot)
+    except OSError as exc:
+        fold.error = exc
+    fold.staged.set()
+    if fold.wake is not None:
+        fold.wake.cancel()
 
 
 async def _flush(jpath: Path, pending: list[Written], status: dict[str, Any]) -> None:
@@ -121,30 +177,35 @@ async def _flush(jpath: Path, pending: list[Written], status: dict[str, Any]) ->
             w.reply.set(w.result)
 
 
-async def answered(to_writer: ToWriter) -> None:
-    """Until the writer has answered every change sent before this (kept or refused)."""
-    slot: actor.ReplySlot[Any] = actor.ReplySlot()
-    await to_writer.send(Written(None, None, slot, False))
-    with contextlib.suppress(StorageRefused):
-        await slot.wait()
-
-
 def _entries(records: list[dict[str, Any]]) -> int:
     """Nodes, edges and meta entries a batch sets or removes: what its encoding costs."""
     return sum(len(part) for record in records for part in record.values() if isinstance(part, dict | list))
 
 
-async def _fold(path: Path, jpath: Path, item: Snapshot, status: dict[str, Any]) -> None:
-    def write() -> None:
-        graph_file.write_snapshot(path, item.snapshot)
-        journal.remove(jpath)
-
+async def _fold_in(path: Path, jpath: Path, fold: _Fold, status: dict[str, Any]) -> None:
+    """The fold's file in place, the journal left with what was appended since (journal.fold_in).
+    A few file operations on small files, in a worker thread; nothing is appended meanwhile."""
+    if fold.file is None or status.get("refusing"):
+        # An append failed meanwhile: the actor is putting its graph back to what is on disk (the
+        # old file and the journal), which must not change under it. The tick folds again.
+        if fold.file is not None:
+            files.discard(fold.file)
+        if fold.error is not None:
+            log.error("could not save %s: %s (stays dirty; retried on the tick and at shutdown)", path, fold.error)
+        status["save_failed"] = True
+        fold.item.reply.set(False)
+        return
     try:
-        await trio.to_thread.run_sync(write)
+        await trio.to_thread.run_sync(journal.fold_in, jpath, fold.file, path, fold.since)
     except OSError as exc:
         log.error("could not save %s: %s (stays dirty; retried on the tick and at shutdown)", path, exc)
         status["save_failed"] = True
-        item.reply.set(False)
+        if isinstance(exc, journal.FoldCutShort):
+            # The journal on disk is not the one to append to until a load recovers it: refuse
+            # changes until the actor has put its graph back to what is on disk.
+            status["refusing"] = f"the store could not switch {jpath.name} after a save ({exc})"
+            status["journal_failed"] = True
+        fold.item.reply.set(False)
         return
     status["save_failed"] = False
-    item.reply.set(True)
+    fold.item.reply.set(True)

@@ -72,20 +72,3 @@ async def test_a_read_stamp_is_written_on_the_loop_and_only_an_fsync_goes_to_a_t
     graph, _ = load_graph(path, "user", None)
     assert graph.nodes["first-lesson-node"].last_read_ts == 200.0
     assert all(graph.nodes[i].last_read_ts == 400.0 for i in many)
-
-
-async def test_answered_returns_once_the_writer_has_answered_what_was_sent_before(tmp_path):
-    """A compaction due before the next message first lets the replies waiting on the journal go out."""
-    from kg_actors import actor, graph_writer
-
-    to_writer, items = trio.open_memory_channel(16)
-    status: dict = {}
-    slots = [actor.ReplySlot() for _ in range(3)]
-    async with trio.open_nursery() as nursery:
-        nursery.start_soon(graph_writer.run_writer, tmp_path / "graph.json", items, status)
-        for k, slot in enumerate(slots):
-            await to_writer.send(graph_writer.Written({"n": {f"node-{k}": None}}, k, slot))
-        await graph_writer.answered(to_writer)
-        assert [slot.done for slot in slots] == [True, True, True]
-        await to_writer.aclose()
-    assert [await slot.wait() for slot in slots] == [0, 1, 2]

@@ -13,6 +13,9 @@ a node has a larger number). The disk holds the JSON, `.prev`, the temp file
 and the journal; a crash may come between any two system calls, and inside
 one that writes in place (an append, a copy), leaving a torn tail.
 
+Since 2026-12-03 a fold's file is written while appends go on (fold_beside_appends.py models
+that); a fold with nothing appended after its snapshot is still the sequence modelled here.
+
 Bounds: 2 nodes, 3 writes, 2 folds, one crash.
 Invariants, checked in every state after the crash:
 - acknowledged: every acknowledged write survives (its node holds it or a later write);

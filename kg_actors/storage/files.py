@@ -55,6 +55,12 @@ YIELD_SECONDS = 0.0002
 def write_atomic_chunks(path: Path, chunks: Iterable[bytes | str], keep_prev: bool = True) -> None:
     """`write_atomic` of the chunks joined (str chunks as UTF-8), written as they come: a large
     file is never held whole in memory. Raises OSError on failure (nothing half-written)."""
+    put_in_place(stage_chunks(path, chunks), path, keep_prev)
+
+
+def stage_chunks(path: Path, chunks: Iterable[bytes | str]) -> Path:
+    """The first half of write_atomic_chunks: the chunks written and fsynced to `path`'s temp file,
+    which is returned (`put_in_place` is the second half). Raises OSError with no temp file left."""
     faults.check(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
@@ -66,16 +72,29 @@ def write_atomic_chunks(path: Path, chunks: Iterable[bytes | str], keep_prev: bo
                     time.sleep(YIELD_SECONDS)
             f.flush()
             os.fsync(f.fileno())
+    except BaseException:
+        discard(tmp)
+        raise
+    return tmp
+
+
+def put_in_place(tmp: Path, path: Path, keep_prev: bool = True) -> None:
+    """A staged temp file replaces `path` (which becomes `.prev` first when `keep_prev`), durably."""
+    try:
         if keep_prev and path.exists():
             _keep_prev(path)
         os.replace(tmp, path)
     except BaseException:
-        try:
-            tmp.unlink()
-        except OSError:
-            pass
+        discard(tmp)
         raise
     fsync_dir(path.parent)
+
+
+def discard(path: Path) -> None:
+    try:
+        path.unlink()
+    except OSError:
+        pass
 
 
 def _keep_prev(path: Path) -> None:

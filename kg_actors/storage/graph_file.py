@@ -28,6 +28,11 @@ def snapshot_chunks(snapshot: dict[str, Any]) -> Iterator[str]:
     yield "\n}"
 
 
+def stage_snapshot(path: Path, snapshot: dict[str, Any]) -> Path:
+    """write_snapshot's file, written and fsynced beside `path`; the temp file (files.put_in_place)."""
+    return files.stage_chunks(path, snapshot_chunks(snapshot))
+
+
 def write_snapshot(path: Path, snapshot: dict[str, Any]) -> None:
     """Replace the graph file with the snapshot, durably (files.write_atomic's guarantees)."""
     files.write_atomic_chunks(path, snapshot_chunks(snapshot))

@@ -1,12 +1,20 @@
 """A graph's append-only journal: what makes a reply durable at the cost of the change.
 
 Each record is one JSON line of entries set or removed (idempotent), fsynced
-before the reply. The tick folds the graph into its JSON and removes the
-journal; on start a journal left behind is replayed over the JSON. A torn last
-line (a crash mid-append) is ignored: its write was never acknowledged. A
-journal's first line names the JSON file it applies on top of (size, mtime,
-inode): when the file was replaced since (a restore by hand, `kg restore`),
-disk wins and the journal is set aside rather than replayed over it.
+before the reply. The tick folds the graph into its JSON; on start a journal
+left behind is replayed over the JSON. A torn last line (a crash mid-append)
+is ignored: its write was never acknowledged. A journal's first line names the
+JSON file it applies on top of (size, mtime, inode): when the file was
+replaced since (a restore by hand, `kg restore`), disk wins and the journal is
+set aside rather than replayed over it.
+
+A fold does not stop the appends: the JSON is written to its temp file while
+records go on being appended, and then `fold_in` puts it in place and leaves
+the journal holding only the records appended since the snapshot (`end`
+marked where they start), under a header naming the new JSON. Those are
+written to `<journal>.tmp` and fsynced before the JSON is replaced, so a crash
+between the two renames leaves a `.tmp` that names the JSON in place, which
+`recover` (at load) puts where the journal goes; any other `.tmp` is stale.
 """
 
 from __future__ import annotations
@@ -17,7 +25,7 @@ import os
 from pathlib import Path
 from typing import BinaryIO
 
-from . import faults
+from . import faults, files
 
 log = logging.getLogger(__name__)
 
@@ -136,6 +144,98 @@ def belongs(path: Path) -> bool:
     if not isinstance(header, dict) or BASE not in header:
         return True
     return header[BASE] == _base(_graph_file(path))
+
+
+def end(path: Path) -> int:
+    """Where the journal ends now (0: none): the records appended after this are a fold's to keep."""
+    try:
+        return path.stat().st_size
+    except (FileNotFoundError, NotADirectoryError):
+        return 0
+
+
+def fold_in(path: Path, staged: Path, graph_file: Path, since: int) -> None:
+    """Put a fold's staged JSON in place of `graph_file` and keep in the journal only the records
+    appended after `since` (`end`'s mark when the snapshot was taken), durably at each step.
+    Raises OSError; before the JSON is replaced nothing changed, after it `recover` completes it."""
+    kept = _records_after(path, since)
+    tmp = _tmp(path)
+    if kept:
+        faults.check(tmp)
+        try:
+            with open(tmp, "wb") as f:
+                f.write((json.dumps({BASE: _base(staged)}) + "\n").encode("utf-8") + b"".join(kept))
+                f.flush()
+                os.fsync(f.fileno())
+        except BaseException:
+            files.discard(tmp)
+            files.discard(staged)
+            raise
+    try:
+        files.put_in_place(staged, graph_file)
+    except BaseException:
+        files.discard(tmp)
+        raise
+    try:
+        if kept:
+            os.replace(tmp, path)
+        else:
+            remove(path)
+    except OSError as exc:
+        raise FoldCutShort(exc.errno, f"the graph file was saved, its journal not switched: {exc}") from exc
+    files.fsync_dir(path.parent)
+
+
+class FoldCutShort(OSError):
+    """fold_in put the JSON in place and then failed: until `recover` runs (a load), the journal on
+    disk is not the one to append to."""
+
+
+def recover(path: Path) -> None:
+    """A fold cut short between its two renames: its journal, which names the JSON now in place,
+    becomes the journal; a `.tmp` that names another file is a fold's that never got that far."""
+    tmp = _tmp(path)
+    if not tmp.exists():
+        return
+    if _header(tmp) == _base(_graph_file(path)):
+        os.replace(tmp, path)
+    else:
+        files.discard(tmp)
+
+
+def _tmp(path: Path) -> Path:
+    return path.with_name(path.name + ".tmp")
+
+
+def _header(path: Path) -> object:
+    try:
+        with open(path, "rb") as f:
+            header = json.loads(f.readline())
+    except (OSError, ValueError):
+        return None
+    return header.get(BASE) if isinstance(header, dict) else None
+
+
+def _records_after(path: Path, since: int) -> list[bytes]:
+    """The whole record lines after offset `since` (a torn last line and header lines left out)."""
+    try:
+        with open(path, "rb") as f:
+            f.seek(since)
+            raw = f.read()
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    lines = raw.split(b"\n")
+    out = []
+    for line in lines[:-1]:  # the last piece has no newline: empty, or a torn line
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(record, dict) and BASE not in record:
+            out.append(line + b"\n")
+    return out
 
 
 def set_aside(path: Path) -> int:

@@ -1,0 +1,90 @@
+"""A fold beside the appends (storage/journal.py): the journal keeps what was appended after the
+snapshot, under a header naming the new file, and a fold cut short between its renames is recovered."""
+
+import json
+import os
+
+import pytest
+
+from kg_actors.core.model import GraphData, Node
+from kg_actors.graph_loading import load_graph
+from kg_actors.storage import files, graph_file, journal
+
+
+def _graph(*ids: str) -> GraphData:
+    graph = GraphData("project")
+    for node_id in ids:
+        graph.set_node(Node(node_id, f"the gist of {node_id}"))
+    graph.commit()
+    graph.take_changes()
+    return graph
+
+
+def _record(node_id: str) -> dict:
+    return {"n": {node_id: Node(node_id, f"the gist of {node_id}").to_json()}}
+
+
+def _setup(tmp_path):
+    """A saved file holding `a`, a journal holding `b`, the snapshot (a, b) taken, then `c` appended."""
+    path = tmp_path / "graph.json"
+    graph_file.write_snapshot(path, _graph("first-node-aaa").snapshot_json())
+    jpath = journal.journal_path(path)
+    journal.append(jpath, [_record("second-node-bbb")])
+    since = journal.end(jpath)
+    snapshot = _graph("first-node-aaa", "second-node-bbb").snapshot_json()
+    journal.append(jpath, [_record("third-node-ccc")])  # after the snapshot: the fold must keep it
+    return path, jpath, since, graph_file.stage_snapshot(path, snapshot)
+
+
+def test_a_fold_keeps_the_records_appended_after_its_snapshot_and_they_replay_over_the_new_file(tmp_path):
+    path, jpath, since, staged = _setup(tmp_path)
+    journal.fold_in(jpath, staged, path, since)
+    assert set(json.loads(path.read_text())["nodes"]) == {"first-node-aaa", "second-node-bbb"}
+    assert journal.belongs(jpath) and journal.read(jpath) == [_record("third-node-ccc")]
+    graph, applied = load_graph(path, "project", None)
+    assert set(graph.nodes) == {"first-node-aaa", "second-node-bbb", "third-node-ccc"} and applied == 1
+    assert not staged.exists() and not journal._tmp(jpath).exists()
+
+
+def test_a_fold_with_nothing_appended_since_removes_the_journal(tmp_path):
+    path = tmp_path / "graph.json"
+    jpath = journal.journal_path(path)
+    journal.append(jpath, [_record("first-node-aaa")])
+    staged = graph_file.stage_snapshot(path, _graph("first-node-aaa").snapshot_json())
+    journal.fold_in(jpath, staged, path, journal.end(jpath))
+    assert not jpath.exists() and set(load_graph(path, "project", None)[0].nodes) == {"first-node-aaa"}
+
+
+def test_a_crash_between_the_fold_s_two_renames_loses_nothing(tmp_path, monkeypatch):
+    path, jpath, since, staged = _setup(tmp_path)
+    real = os.replace
+
+    def crash_on_the_journal(src, dst):
+        if str(dst).endswith(".journal"):
+            raise OSError(5, "the machine stopped here")
+        return real(src, dst)
+
+    monkeypatch.setattr(journal.os, "replace", crash_on_the_journal)
+    with pytest.raises(journal.FoldCutShort):
+        journal.fold_in(jpath, staged, path, since)
+    monkeypatch.undo()
+    assert not journal.belongs(jpath)  # the old journal names the old file: alone, it would be set aside
+    graph, _ = load_graph(path, "project", None)  # the load puts the fold's journal in place first
+    assert set(graph.nodes) == {"first-node-aaa", "second-node-bbb", "third-node-ccc"}
+    assert not journal._tmp(jpath).exists() and not jpath.with_name(jpath.name + ".dropped").exists()
+
+
+def test_a_crash_before_the_file_is_replaced_leaves_the_old_file_and_the_whole_journal(tmp_path, monkeypatch):
+    path, jpath, since, staged = _setup(tmp_path)
+
+    def crash(*args, **kwargs):
+        raise OSError(5, "the machine stopped here")
+
+    monkeypatch.setattr(files, "put_in_place", crash)
+    with pytest.raises(OSError):
+        journal.fold_in(jpath, staged, path, since)
+    monkeypatch.undo()
+    journal._tmp(jpath).write_text(json.dumps({"base": [1, 2, 3]}) + "\n")  # as a crash would leave it
+    graph, _ = load_graph(path, "project", None)
+    assert set(graph.nodes) == {"first-node-aaa", "second-node-bbb", "third-node-ccc"}
+    assert not journal._tmp(jpath).exists()  # stale: it named a file never put in place

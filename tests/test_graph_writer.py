@@ -1,0 +1,50 @@
+"""The graph writer (graph_writer.py): a fold's file is written while the appends go on."""
+
+import threading
+
+import trio
+
+from kg_actors import actor, graph_writer
+from kg_actors.core.model import GraphData, Node
+from kg_actors.graph_loading import load_graph
+from kg_actors.storage import graph_file
+
+
+def _record(node_id: str) -> dict:
+    return {"n": {node_id: Node(node_id, f"the gist of {node_id}").to_json()}}
+
+
+async def test_writes_are_answered_while_a_fold_s_file_is_written_and_the_fold_keeps_them(tmp_path, monkeypatch):
+    path = tmp_path / "graph.json"
+    gate, writing = threading.Event(), threading.Event()
+    real = graph_file.stage_snapshot
+
+    def slow_stage(p, snapshot):
+        writing.set()
+        assert gate.wait(10)
+        return real(p, snapshot)
+
+    monkeypatch.setattr(graph_file, "stage_snapshot", slow_stage)
+    to_writer, items = trio.open_memory_channel(64)
+    status: dict = {}
+    before = GraphData("project")
+    before.set_node(Node("before-the-save", "the gist of before-the-save"))
+    before.commit()
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(graph_writer.run_writer, path, items, status, nursery)
+        first = actor.ReplySlot()
+        await to_writer.send(graph_writer.Written(_record("before-the-save"), 0, first))
+        saved = actor.ReplySlot()
+        await to_writer.send(graph_writer.Snapshot(before.snapshot_json(), saved))
+        await trio.to_thread.run_sync(writing.wait)
+        during = [actor.ReplySlot() for _ in range(3)]
+        for k, slot in enumerate(during):
+            await to_writer.send(graph_writer.Written(_record(f"while-saving-{k}"), k, slot))
+        assert [await slot.wait() for slot in during] == [0, 1, 2]  # answered: the save still writes
+        assert not saved.done
+        gate.set()
+        assert await saved.wait() is True
+        await to_writer.aclose()
+    graph, _ = load_graph(path, "project", None)
+    assert set(graph.nodes) == {"before-the-save", "while-saving-0", "while-saving-1", "while-saving-2"}
+    assert status.get("save_failed") is False
