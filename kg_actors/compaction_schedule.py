@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import enum
 import logging
-import time
 from collections.abc import Awaitable, Callable, Generator
 from typing import Any
 
@@ -48,7 +47,8 @@ log = logging.getLogger(__name__)
 
 # Trio's run loop tells when no task can run; it exports that only as trio.testing's, which imports
 # pytest where it is installed (+9 MiB, 166 modules in a server). A Trio that moved it: a checkpoint.
-_all_blocked: Callable[[], Awaitable[None]] = getattr(trio._core, "wait_all_tasks_blocked", trio.lowlevel.checkpoint)
+_all_blocked: Callable[[float], Awaitable[None]] = getattr(
+    trio._core, "wait_all_tasks_blocked", lambda cushion: trio.lowlevel.checkpoint())
 
 
 @attrs.frozen
@@ -172,20 +172,19 @@ async def next_message(receive: trio.MemoryReceiveChannel[m.GraphMessage[Any]], 
 
 
 def when_idle(pause: Callable[[], Awaitable[None]]) -> Callable[[], Awaitable[None]]:
-    """A planning step's pause: `pause`, then until no other task of the loop can run (what is in flight
-    goes first) or COMPACTION_STEP_WAIT_MAX has passed (a loop that is never idle still gives every
-    step a turn, so a plan is made in bounded time under any load).
+    """A planning step's pause: `pause`, then until no task of the loop has had anything to do for
+    COMPACTION_STEP_IDLE of real time (what is in flight goes first), or COMPACTION_STEP_WAIT_MAX has
+    passed (a loop that is never idle still gives every step a turn, so a plan is made in bounded
+    time under any load).
 
-    "No task can run" includes tasks waiting on a worker thread (a write's fsync). Such a thread needs
-    the interpreter back to report, and a loop that only polls between steps keeps it: CPython hands the
-    lock over on a timed request, which the loop's own release and retake at each poll cancels. The
-    thread got it when the plan was done: every write behind an fsync waited the whole plan (10-25 ms
-    at 10,000 nodes). So an idle loop sleeps COMPACTION_STEP_GAP first, the lock released, nothing of
-    its own to do meanwhile."""
+    A moment with no task to run is not idle enough: a write waiting on its fsync's worker thread is
+    such a moment, and a step taken then keeps the interpreter from that thread (CPython hands its
+    lock over on a timed request, which the loop's own release and retake at each poll cancels): the
+    thread got it when the plan was done, and every write behind an fsync waited the whole plan
+    (10-25 ms at 10,000 nodes). Waiting out the cushion, the loop sleeps in its poll, the lock free,
+    and a thread's report ends the wait."""
     async def step() -> None:
         await pause()
-        with trio.move_on_after(C.COMPACTION_STEP_WAIT_MAX) as waited:
-            await _all_blocked()
-        if not waited.cancelled_caught:
-            time.sleep(C.COMPACTION_STEP_GAP)
+        with trio.move_on_after(C.COMPACTION_STEP_WAIT_MAX):
+            await _all_blocked(C.COMPACTION_STEP_IDLE)
     return step

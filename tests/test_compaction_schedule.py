@@ -34,11 +34,16 @@ async def _archived(handle, count) -> int:
     return [(await handle.get_node(f"lesson-number-{k:03d}")).state for k in range(count)].count("archived")
 
 
+async def _idle() -> None:
+    """Until the loop has been idle longer than a planning step waits for (the shortest wait wins)."""
+    await trio.testing.wait_all_tasks_blocked(cushion=2 * C.COMPACTION_STEP_IDLE)
+
+
 async def _archived_once_planned(handle, count, turns: int = 200) -> int:
     """The archived count once the loop has let a plan in progress finish (its steps take the loop's
     idle turns); 0 if nothing was archived by then."""
     for _ in range(turns):
-        await trio.testing.wait_all_tasks_blocked()
+        await _idle()
         archived = await _archived(handle, count)
         if archived:
             return archived
@@ -116,7 +121,7 @@ async def test_writes_made_while_a_plan_is_made_are_kept_and_owed_their_own_run(
             node = await handle.get_node(node_id)
             assert (node.gist, node.state) == ("rewritten meanwhile", "active"), node_id
         for _ in range(20):  # the run the rewrites owe, too
-            await trio.testing.wait_all_tasks_blocked()
+            await _idle()
         assert ChargeIndex.build((await handle.current()).graph).high() <= C.MAX_CHARS_PER_LEVEL
         await handle.close()
 

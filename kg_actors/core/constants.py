@@ -97,9 +97,8 @@ COMPACTION_QUIET_SECONDS = 0.05
 COMPACTION_DEFER_MAX_SECONDS = 1.0
 COMPACTION_OVERSHOOT_RATIO = 1.5
 COMPACTION_STEP_WAIT_MAX = 0.002  # a compaction step waits at most this for the loop to be idle (compaction_schedule)
-# When the loop is idle, a planning step first sleeps this long: the interpreter goes to the worker threads
-# (an fsync's), which a loop that only polls between steps keeps from it (compaction_schedule.when_idle).
-COMPACTION_STEP_GAP = 0.0005
+# Real time the loop must have had nothing to do before a planning step (compaction_schedule.when_idle).
+COMPACTION_STEP_IDLE = 0.0005
 COMPACTION_COMMIT_PART = 24  # moves per change when a plan made beside the messages is carried out
 HOOK_PRIORITY_MAX_WAIT = 0.05  # s a bulk step waits for the hook replies in flight
 HOOK_HOLD_MAX_SECONDS = 1.0  # a hook request's first bytes hold bulk work at most this long (curl --max-time 1)
