@@ -29,6 +29,7 @@ from __future__ import annotations
 import attrs
 
 from ..explore import Model
+from . import acknowledged_survive, actor_writes
 
 NODES = 2
 WRITES = 3
@@ -63,20 +64,13 @@ def make(atomic_prev: bool) -> Model:
     def steps(s: S):
         if s.crashed is not None:
             return
-        if s.issued < WRITES:
-            for node in range(NODES):
-                write = s.issued + 1
-                memory = tuple(write if i == node else v for i, v in enumerate(s.memory))
-                yield f"write n{node}={write}", attrs.evolve(s, memory=memory, queue=(*s.queue, ("w", node, write)),
-                                                            issued=write)
-        if s.folds < FOLDS:
-            yield "fold requested", attrs.evolve(s, queue=(*s.queue, ("fold", s.memory)), folds=s.folds + 1)
+        yield from actor_writes(s, NODES, WRITES, FOLDS)
         if s.queue:
             yield from _writer_steps(s, atomic_prev)
         yield from _crashes(s, atomic_prev)
 
     return Model(f"durability(atomic_prev={atomic_prev})", S(), steps, {
-        "acknowledged": _acknowledged_survive,
+        "acknowledged": acknowledged_survive,
         "loadable": lambda s: s.crashed is None or s.crashed[0] == "loaded",
         "no torn file": lambda s: s.crashed is None or TORN not in (s.disk.json, s.disk.prev),
     })
@@ -128,13 +122,5 @@ def _load(d: Disk) -> tuple:
     return ("loaded", tuple(values))
 
 
-def _acknowledged_survive(s: S) -> bool:
-    if s.crashed is None or s.crashed[0] != "loaded":
-        return True
-    values = s.crashed[1]
-    return all(values[node] >= write for node, write in s.acked)
-
-
 MODELS = [make(atomic_prev=False), make(atomic_prev=True)]
 EXPECTED = {"durability(atomic_prev=False)": "no torn file", "durability(atomic_prev=True)": None}
-

@@ -25,6 +25,7 @@ from __future__ import annotations
 import attrs
 
 from ..explore import Model
+from . import actor_writes
 
 NODES = 2
 WRITES = 3
@@ -65,14 +66,7 @@ def make(refuse: bool) -> Model:
             yield "actor: resync from disk", attrs.evolve(s, memory=load(s), queue=(*s.queue, ("resync",)),
                                                           journal_failed=False)
         else:
-            if s.issued < WRITES:
-                for node in range(NODES):
-                    w = s.issued + 1
-                    memory = tuple(w if i == node else v for i, v in enumerate(s.memory))
-                    yield f"write n{node}={w}", attrs.evolve(s, memory=memory, queue=(*s.queue, ("w", node, w)),
-                                                             issued=w)
-            if s.folds < FOLDS:
-                yield "fold requested", attrs.evolve(s, queue=(*s.queue, ("fold", s.memory)), folds=s.folds + 1)
+            yield from actor_writes(s, NODES, WRITES, FOLDS)
         if s.queue:
             yield from _writer(s, refuse)
         if s.disk_changes < DISK_CHANGES:

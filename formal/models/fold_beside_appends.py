@@ -28,6 +28,7 @@ from __future__ import annotations
 import attrs
 
 from ..explore import Model
+from . import acknowledged_survive, actor_writes
 
 NODES = 2
 WRITES = 3
@@ -59,21 +60,14 @@ def make(keep: bool = True, recover: bool = True) -> Model:
     def steps(s: S):
         if s.crashed is not None:
             return
-        if s.issued < WRITES:
-            for node in range(NODES):
-                write = s.issued + 1
-                memory = tuple(write if i == node else v for i, v in enumerate(s.memory))
-                yield f"write n{node}={write}", attrs.evolve(s, memory=memory, queue=(*s.queue, ("w", node, write)),
-                                                            issued=write)
-        if s.folds < FOLDS:
-            yield "fold requested", attrs.evolve(s, queue=(*s.queue, ("fold", s.memory)), folds=s.folds + 1)
+        yield from actor_writes(s, NODES, WRITES, FOLDS)
         yield from _writer(s, keep)
         yield from _stager(s)
         yield "crash", attrs.evolve(s, crashed=_load(s.disk, recover))
 
     name = f"fold_beside_appends(keep={keep}, recover={recover})"
     return Model(name, S(), steps, {
-        "acknowledged": _acknowledged_survive,
+        "acknowledged": acknowledged_survive,
         "loadable": lambda s: s.crashed is None or s.crashed[0] == "loaded",
     })
 
@@ -134,13 +128,6 @@ def _load(d: Disk, recover: bool) -> tuple:
         for node, write in journal[1]:
             values[node] = write
     return ("loaded", tuple(values))
-
-
-def _acknowledged_survive(s: S) -> bool:
-    if s.crashed is None or s.crashed[0] != "loaded":
-        return True
-    values = s.crashed[1]
-    return all(values[node] >= write for node, write in s.acked)
 
 
 MODELS = [make(), make(keep=False), make(recover=False)]
