@@ -13,9 +13,10 @@ the actor pays the rest before its last save.
 
 A due run is planned on a snapshot of the graph (`Planning`), in a task of
 its own, in steps of bounded work (core/compaction.py yields by the nodes and
-edges it works on), each taken only when no other task of the loop can run or
-after COMPACTION_STEP_WAIT_MAX (`when_idle`): hook replies, other sessions'
-work and the actor's own next messages go between the steps. The actor keeps
+edges it works on), each taken once the loop has had nothing to do for
+COMPACTION_STEP_IDLE or after COMPACTION_STEP_WAIT_MAX (`when_idle`): hook
+replies, other sessions' work and the actor's own next messages go between
+the steps. The actor keeps
 taking messages meanwhile, so under back-to-back writes no write waits for a
 plan (a plan at 10,000 nodes is ~6-10 ms; a write waited all of it before).
 When the plan is ready the actor carries it out in parts of
@@ -140,11 +141,10 @@ class Planning:
 
 async def next_message(receive: trio.MemoryReceiveChannel[m.GraphMessage[Any]], owed: Owed | None,
                        planning: Planning | None = None) -> m.GraphMessage[Any] | Turn:
-    """The next message; or Turn.PLANNED once `planning` is ready (then parts and waiting messages take
-    turns); or, with no planning in progress,
-    Turn.DUE when the compaction owed is due: the mailbox stayed quiet for COMPACTION_QUIET_SECONDS, or
-    (then before the next message) it has been owed COMPACTION_DEFER_MAX_SECONDS or the level is too far
-    over its budget."""
+    """The next message; or Turn.PLANNED once `planning` is ready (then its parts and the waiting
+    messages take turns); or, with no planning in progress, Turn.DUE when the compaction owed is due:
+    the mailbox stayed quiet for COMPACTION_QUIET_SECONDS, or (then before the next message) it has
+    been owed COMPACTION_DEFER_MAX_SECONDS or the level is too far over its budget."""
     if planning is not None and planning.ready:
         if planning.message_turn:
             planning.message_turn = False

@@ -23,11 +23,11 @@ when compaction_schedule.py says on a snapshot, in a task of its own, while
 the actor goes on taking messages (starting from the charge index the actor
 keeps per record, not from a pricing of the whole level); the actor carries
 the plan out in parts between its messages, each rebased on the graph as it
-then is and a change of its own with its own record. The last run, before the last save, is planned on the graph
-itself. A create's write-time hints are read in steps before the change.
-Between steps the actor yields to the hook replies in flight (its one seam
-with hook_priority.py), so a hook waits for one short step, not for a whole
-write.
+then is and a change of its own with its own record. The last run, before
+the last save, is planned on the graph itself. A create's write-time hints
+are read in steps before the change. Between steps the actor yields to the
+hook replies in flight (its one seam with hook_priority.py), so a hook waits
+for one short step, not for a whole write.
 
 Readers never touch the graph or its derived state: after every change (and
 every change of what a view shows) the actor publishes a GraphView (a frozen
