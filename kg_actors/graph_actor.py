@@ -268,9 +268,18 @@ class GraphState:
         """What a git merge changed in this graph's file (base -> merged), merged with writes since `base`."""
         return absorb.absorb(self.graph, msg.base, msg.merged, msg.now)
 
+    def prepare_tick(self, msg: m.Tick) -> Generator[None, None, m.Tick]:
+        """The whole level's compaction planned, and the orphans past their grace found, in steps
+        (10-25 ms at 10,000 nodes: hook replies go between them)."""
+        plan = yield from compaction.plan_steps(self.graph, msg.now, charges=self.derived.charges)
+        yield
+        return attrs.evolve(msg, plan=plan, due=tuple(compaction.prune_due(self.graph, msg.now,
+                                                                            self.orphan_grace_days)))
+
     def tick(self, msg: m.Tick) -> m.TickResult:
-        result = compaction.compact(self.graph, msg.now, charges=self.derived.charges)
-        pruned = compaction.prune_orphans(self.graph, msg.now, self.orphan_grace_days)
+        result = (compaction.commit(self.graph, msg.plan) if msg.plan is not None
+                  else compaction.compact(self.graph, msg.now, charges=self.derived.charges))
+        pruned = compaction.prune_orphans(self.graph, msg.now, self.orphan_grace_days, msg.due)
         return m.TickResult(result, pruned)
 
 
@@ -293,6 +302,7 @@ HANDLERS: dict[type[m.GraphMessage[Any]], Callable[[GraphState, Any], object]] =
 PREPARE: dict[type[m.GraphMessage[Any]], Callable[[GraphState, Any], Generator[None, None, Any]]] = {
     m.PutNode: GraphState.prepare_put_node,
     m.GetDebt: GraphState.prepare_debt,
+    m.Tick: GraphState.prepare_tick,
 }
 
 

@@ -15,7 +15,7 @@ import attrs
 
 from . import actor
 from .core import graph_ops
-from .core.compaction import CompactionResult
+from .core.compaction import CompactionResult, Plan
 from .core.debt import Debt
 from .core.model import Edge, EdgeKey, Node
 from .core.search import SearchIndex
@@ -29,6 +29,9 @@ class PutEdgeResult:
     edge: Edge
     credited: str | None
     credit_elsewhere: tuple[str, float] | None
+
+
+PREPARED = "prepared"  # a field's metadata: the actor fills it in steps before the change; no caller sets it
 
 
 @attrs.frozen
@@ -164,8 +167,12 @@ class SetProjectPath(GraphMessage[None]):
 
 @attrs.frozen
 class Tick(GraphMessage[TickResult]):
+    """`plan`, `due`: the tick's compaction and the orphans past their grace, read in steps before it."""
+
     op = "tick"
     now: float
+    plan: Plan | None = attrs.field(default=None, eq=False, repr=False, metadata={PREPARED: True})
+    due: tuple[str, ...] | None = attrs.field(default=None, metadata={PREPARED: True})
 
 
 # Writes -------------------------------------------------------------------------
@@ -185,7 +192,7 @@ class PutNode(GraphMessage[graph_ops.PutNodeResult]):
     writer: graph_ops.Writer
     expected_version: int | None = None
     create_only: bool = False
-    hints: tuple[str, ...] | None = None
+    hints: tuple[str, ...] | None = attrs.field(default=None, metadata={PREPARED: True})
 
 
 @attrs.frozen

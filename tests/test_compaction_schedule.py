@@ -187,3 +187,20 @@ def test_a_plan_yields_by_the_work_it_does_and_decides_as_in_one_go():
     assert len(plan.moves) > 100
     assert yields >= 10  # one step per pass made 4
     assert run_steps(compaction.plan_steps(graph(), 2e9, rebalance=False)).moves == plan.moves
+
+
+async def test_the_tick_plans_in_steps_what_one_compaction_run_decides_and_prunes_the_same(tmp_path, mock_clock):
+    """The tick's compaction and its prune are read in steps before its change (hook replies go between)."""
+    from kg_actors.core import compaction
+
+    graph, count = _over_budget_graph(1.3)
+    same, _ = _over_budget_graph(1.3)
+    expected = compaction.compact(same, 5000.0)
+    assert expected.acted
+    async with trio.open_nursery() as nursery:
+        handle = await nursery.start(run_graph_actor, "p", "project", tmp_path / "g.json", graph)
+        out = await handle.tick(now=5000.0)
+        assert out.compaction == expected and out.pruned == []
+        states = [(await handle.get_node(f"lesson-number-{k:03d}")).state for k in range(count)]
+        assert states == [same.nodes[f"lesson-number-{k:03d}"].state for k in range(count)]
+        await handle.close()

@@ -155,12 +155,18 @@ def commit(graph: GraphData, plan: Plan) -> CompactionResult:
     return plan.result
 
 
-def prune_orphans(graph: GraphData, now: float, grace_days: float = C.ORPHAN_GRACE_DAYS) -> list[str]:
-    """Delete nodes orphaned longer than the grace period, with their edges in this graph."""
+def prune_due(graph: GraphReader, now: float, grace_days: float = C.ORPHAN_GRACE_DAYS) -> list[str]:
+    """The nodes orphaned longer than the grace period: what prune_orphans deletes."""
     limit = grace_days * C.DAY_SECONDS
-    doomed = sorted(
-        i for i in graph.ids_in_state(ORPHANED) if now - (graph.nodes[i].orphaned_ts or now) > limit
-    )
+    nodes = graph.nodes
+    return sorted(i for i in graph.ids_in_state(ORPHANED) if now - (nodes[i].orphaned_ts or now) > limit)
+
+
+def prune_orphans(graph: GraphData, now: float, grace_days: float = C.ORPHAN_GRACE_DAYS,
+                  due: Iterable[str] | None = None) -> list[str]:
+    """Delete nodes orphaned longer than the grace period, with their edges in this graph.
+    `due`: prune_due's answer on this graph version, when read beforehand (in steps)."""
+    doomed = prune_due(graph, now, grace_days) if due is None else list(due)
     for node_id in doomed:
         for key in [e.key for e in graph.incident(node_id)]:
             graph.del_edge(key)
