@@ -11,7 +11,7 @@ why repeated runs settle; `_Run.rebalance` holds the other half.
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Iterable
-from operator import itemgetter
+from collections.abc import Set as AbstractSet
 from weakref import WeakKeyDictionary
 from typing import Any
 
@@ -174,15 +174,25 @@ def prune_orphans(graph: GraphData, now: float, grace_days: float = C.ORPHAN_GRA
     return doomed
 
 
-def _sorted(ids: Iterable[str], key: Callable[[str], tuple[Any, ...]]) -> Generator[None, None, list[str]]:
-    """`sorted(ids, key=key)`, its keys taken STEP_NODES at a time between yields (thousands of archived nodes)."""
-    keyed = []
+def _ranked(ids: Iterable[str], fresh: AbstractSet[str], fresh_key: Callable[[str], tuple[Any, ...]],
+            score: Callable[[str], float], fresh_first: bool) -> Generator[None, None, list[str]]:
+    """`ids` in two runs, the fresh ones by (`fresh_key`, id) and the others by (`score`, id), the fresh run
+    first or last: what one sort by (run, key, id) gives, but flat (float, id) keys compare in the sort's
+    fast path (a 10,000-node level's order took ~30 ms as nested tuples). Keys are taken STEP_NODES at a
+    time between yields."""
+    young: list[tuple[tuple[Any, ...], str]] = []
+    rest: list[tuple[float, str]] = []
     for k, node_id in enumerate(ids, 1):
         if not k % STEP_NODES:
             yield
-        keyed.append((key(node_id), node_id))
-    keyed.sort(key=itemgetter(0))
-    return [node_id for _, node_id in keyed]
+        if node_id in fresh:
+            young.append((fresh_key(node_id), node_id))
+        else:
+            rest.append((score(node_id), node_id))
+    young.sort()
+    rest.sort()
+    first, last = (young, rest) if fresh_first else (rest, young)
+    return [node_id for _, node_id in first] + [node_id for _, node_id in last]
 
 
 class _Run:
@@ -239,15 +249,17 @@ class _Run:
         self.tracker.undo(point)
         return False
 
+    def _newest_first(self, node_id: str) -> tuple[Any, ...]:
+        created = self.graph.nodes[node_id].created_ts
+        return (created is None, -(created or 0.0))
+
     def _promotion_key(self, scores: dict[str, float]) -> Callable[[str], tuple[Any, ...]]:
-        """Best candidate first: fresh nodes (newest first), then by score."""
-        nodes = self.graph.nodes
+        """Best candidate first: fresh nodes (newest first), then by score (as `_ranked` with fresh_first)."""
         fresh = self.fresh
 
         def key(node_id: str) -> tuple[Any, ...]:
             if node_id in fresh:
-                created = nodes[node_id].created_ts
-                return (0, created is None, -(created or 0.0), node_id)
+                return (0, *self._newest_first(node_id), node_id)
             return (1, False, -scores[node_id], node_id)
 
         return key
@@ -292,7 +304,8 @@ class _Run:
         scores = dict((yield from (yield from self.unified_steps()).scores_steps()))
         yield
         gone_now = set(just_archived)
-        ranked = yield from _sorted(tracker.archived - gone_now, self._promotion_key(scores))
+        ranked = yield from _ranked(tracker.archived - gone_now, self.fresh, self._newest_first,
+                                    lambda i: -scores[i], fresh_first=True)
         back: list[str] = []
         too_big: set[str] = set()
         looked = 0
@@ -434,13 +447,12 @@ class _Run:
         yield
         nodes = self.graph.nodes
 
-        def key(node_id: str) -> tuple[Any, ...]:
-            if node_id in self.fresh:
-                created = nodes[node_id].created_ts
-                return (1, created is not None, created or 0.0, node_id)
-            return (0, False, scores[node_id], node_id)
+        def oldest_first(node_id: str) -> tuple[Any, ...]:
+            created = nodes[node_id].created_ts
+            return (created is not None, created or 0.0)
 
-        return (yield from _sorted(self.tracker.archived, key))
+        return (yield from _ranked(self.tracker.archived, self.fresh, oldest_first, scores.__getitem__,
+                                   fresh_first=False))
 
     def orphan(self) -> Generator[None, None, list[str]]:
         """While anchors cost more than their share, orphan the lowest-scored archived nodes.

@@ -117,19 +117,19 @@ class GraphData:
         return node is not None and node.orphaned_ts is not None
 
     def _reindex_unorphaned(self, node_id: str, orphaned: bool) -> None:
+        """`node_id` was orphaned or came back: its edges leave or join its neighbours' unorphaned keys."""
+        pending, unorphaned = self._pending.unorphaned, self._unorphaned
         for key in self._incident.get(node_id, ()):
-            for end, other in ((key[0], key[1]), (key[1], key[0])):
-                if other != node_id:
-                    continue
-                self._pending.unorphaned.add(end)
-                if orphaned:
-                    keys = self._unorphaned.get(end)
-                    if keys is not None:
-                        keys.discard(key)
-                        if not keys:
-                            del self._unorphaned[end]
-                else:
-                    self._unorphaned.setdefault(end, set()).add(key)
+            end = key[0] if key[1] == node_id else key[1]  # the other end (a self-loop's: itself)
+            pending.add(end)
+            if orphaned:
+                keys = unorphaned.get(end)
+                if keys is not None:
+                    keys.discard(key)
+                    if not keys:
+                        del unorphaned[end]
+            else:
+                unorphaned.setdefault(end, set()).add(key)
 
     # -- changing (each records what it touched)
     def set_node(self, node: Node) -> None:

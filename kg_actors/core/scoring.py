@@ -183,12 +183,22 @@ def fresh_ids(graph: GraphReader, budget: int = C.MAX_CHARS_PER_LEVEL) -> frozen
     """
     room = int(budget * C.FRESH_BUDGET_RATIO)
     nodes = graph.nodes
-    held = [nodes[i] for i in chain(graph.ids_in_state("active"), graph.ids_in_state("archived"))]
-    held.sort(key=lambda n: (n.created_ts is None, -(n.created_ts or 0.0), n.id))
+    dated: list[tuple[float, str]] = []
+    undated: list[str] = []
+    for node_id in chain(graph.ids_in_state("active"), graph.ids_in_state("archived")):
+        created = nodes[node_id].created_ts
+        if created is None:
+            undated.append(node_id)
+        else:
+            dated.append((-created, node_id))
+    # Two flat sorts, not one by (undated, -created, id): float keys compare in the sort's fast path.
+    dated.sort()
+    undated.sort()
     charged: set[tuple[str, str, str]] = set()
     fresh: set[str] = set()
     used = 0
-    for node in held:
+    for node_id in chain([i for _, i in dated], undated):  # the walk stops after a few dozen
+        node = nodes[node_id]
         cost = line_cost(node_line(node.id, node.gist))
         brought = []
         for key in graph.unorphaned_incident(node.id):

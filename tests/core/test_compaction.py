@@ -463,3 +463,39 @@ def test_a_level_over_budget_because_of_what_archived_nodes_cite_still_comes_wit
     assert charge(g) <= budget
     assert active(g), "the level keeps active gists: archived citations went, not the active view"
     assert not compact(g, NOW, budget).archived  # settled: nothing flips back and forth
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from("abcdefgh"), st.sampled_from([0.1, 0.25, 0.5]),
+                          st.one_of(st.none(), st.sampled_from([0.0, 1.0, 2.0])), st.booleans()),
+                unique_by=lambda t: t[0], max_size=8),
+       st.booleans())
+def test_ranked_runs_equal_one_sort_by_run_then_key(rows, fresh_first):
+    """_ranked's two flat sorts give the order of one sort by (run, key, id), which they stand in for."""
+    from kg_actors.core.compaction import _ranked
+    score = {i: s for i, s, _, _ in rows}
+    created = {i: c for i, _, c, _ in rows}
+    fresh = {i for i, _, _, young in rows if young}
+
+    def newest_first(i):
+        return (created[i] is None, -(created[i] or 0.0))
+
+    def one_key(i):
+        run = 0 if (i in fresh) == fresh_first else 1
+        return (run, *newest_first(i), i) if i in fresh else (run, False, score[i], i)
+
+    got = run_steps(_ranked(list(score), fresh, newest_first, score.__getitem__, fresh_first))
+    assert got == sorted(score, key=one_key)
+
+
+@given(st.lists(st.one_of(st.none(), st.sampled_from([0.0, 1.0, 5.0])), min_size=1, max_size=9))
+def test_the_fresh_tier_walks_newest_first_undated_last_ties_by_id(created):
+    """fresh_ids takes the newest nodes first (no creation time counts as oldest; ties by id): with room for
+    k lines, the tier is the first k of that order."""
+    nodes = [Node(f"n{k}", "g", created_ts=c) for k, c in enumerate(created)]
+    g = build(nodes)
+    order = sorted(nodes, key=lambda n: (n.created_ts is None, -(n.created_ts or 0.0), n.id))
+    per_line = line_cost(node_line("n0", "g"))
+    for k in range(len(nodes) + 1):
+        budget = int((k * per_line + per_line // 2) / C.FRESH_BUDGET_RATIO) + 1
+        assert fresh_ids(g, budget) == {n.id for n in order[:k]}
