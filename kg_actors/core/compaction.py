@@ -10,6 +10,7 @@ why repeated runs settle; `_Run.rebalance` holds the other half.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Generator, Iterable
 from collections.abc import Set as AbstractSet
 from weakref import WeakKeyDictionary
@@ -384,7 +385,8 @@ class _Run:
     # -- rebalance
     def _potential(self, scores: dict[str, float]) -> float:
         """Summed score of the active nodes (a fresh one counts 1, the most a score can be)."""
-        return sum(1.0 if i in self.fresh else scores[i] for i in self.tracker.active)
+        # fsum: exactly rounded, so the same whatever order the set of active ids is walked in.
+        return math.fsum(1.0 if i in self.fresh else scores[i] for i in self.tracker.active)
 
     def rebalance(self) -> list[tuple[str, str]]:
         """Swap the best archived node with the worst active one (3 swaps, 12 tries a run).

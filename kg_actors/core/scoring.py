@@ -154,17 +154,20 @@ def connectedness_parts(graph: GraphReader, node_id: str, held: Held) -> tuple[f
     A self-loop is not a neighbour: it counts only toward the hub floor.
     """
     active, archived = held
-    w_in = w_out = 0.0
+    # Neighbours counted, then weighed: a sum of weights would depend on the order a set of edges
+    # is met in, which string hashing changes from one process to the next (and with it the ties).
+    in_active = in_archived = out_active = out_archived = 0
     for src, dst, _ in graph.unorphaned_incident(node_id):  # an orphaned neighbour weighs 0
         if src == dst:
             continue
-        other = src if dst == node_id else dst
-        w = C.ACTIVE_EDGE_WEIGHT if other in active else C.ARCHIVED_EDGE_WEIGHT if other in archived else 0.0
         if dst == node_id:
-            w_in += w
+            in_active += src in active
+            in_archived += src in archived
         else:
-            w_out += w
-    return w_in, w_out, graph.degree(node_id)
+            out_active += dst in active
+            out_archived += dst in archived
+    return (in_active * C.ACTIVE_EDGE_WEIGHT + in_archived * C.ARCHIVED_EDGE_WEIGHT,
+            out_active * C.ACTIVE_EDGE_WEIGHT + out_archived * C.ARCHIVED_EDGE_WEIGHT, graph.degree(node_id))
 
 
 def connectedness_raw(graph: GraphReader, node_id: str, held: Held) -> float:

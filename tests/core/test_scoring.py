@@ -124,6 +124,21 @@ def test_connectedness_weighs_neighbours_by_state_and_direction():
     assert connectedness_raw(g, "hub", graph_held(g)) == pytest.approx(expected)
 
 
+def test_nodes_with_the_same_neighbours_by_state_tie_exactly_whatever_order_their_edges_come_in():
+    """A sum of 1.0 and 0.2s depends on its order in the last bit (1.0 + 0.2 + 0.2 + 0.2 != 0.2 + 0.2 + 0.2
+    + 1.0), and a set of edges is walked in an order string hashing picks per process: the ranks' ties,
+    and with them compaction's choices, would differ between two starts on the same store."""
+    hubs = [f"hub-{k}-{'x' * k}" for k in range(40)]
+    nodes, edges = [], []
+    for k, hub in enumerate(hubs):
+        nodes += [Node(hub, "g"), Node(f"a{k}", "g"), *(archived(f"r{k}-{j}") for j in range(3))]
+        edges += [(f"a{k}", hub, "uses"), *((f"r{k}-{j}", hub, "uses") for j in range(3))]
+    g = graph_of(*nodes, edges=tuple(edges))
+    held = graph_held(g)
+    assert len({connectedness_parts(g, hub, held) for hub in hubs}) == 1
+    assert connectedness_parts(g, hubs[0], held)[0] == 1.0 + 3 * 0.2
+
+
 def test_connectedness_falls_back_to_the_hub_floor_when_neighbours_are_archived():
     spokes = [archived(f"s{i}") for i in range(10)]
     g = graph_of(Node("hub", "g"), *spokes, edges=tuple(("hub", f"s{i}", "has") for i in range(10)))
