@@ -21,6 +21,7 @@ from .core.model import GraphData
 from .graph_actor import run_graph_actor
 from .graph_handle import GraphHandle
 from .graph_loading import load_graph, settle_and_derive
+from .term_process import TermChild
 from .hook_priority import YieldToHooks
 from .storage import files, term_cache
 from .storage import layout as L
@@ -154,17 +155,24 @@ class GraphDirectory:
         root = self.root_of(key) if level == "project" else None
         kind = {"user": "user", "maintain": "maintain"}.get(level, "project")
         refusal = None
+        # A big file's DEBT terms are worked out by a child on the other core while this one reads and settles.
+        terms = await trio.to_thread.run_sync(TermChild.start, path)
         try:
-            graph, replayed = await trio.to_thread.run_sync(load_graph, path, kind, root)
-        except files.Unreadable as exc:
-            # One bad file costs only what it holds: the graph is served empty and refuses changes,
-            # so nothing is written over the file the user restores.
-            refusal = (f"{exc} Until then this graph is served empty and refuses changes; after restoring, "
-                       "reload it (GET /api/graph/read?reload=true) or restart the server.")
-            log.error("graph %s: %s", key, refusal)
-            graph, replayed = GraphData(kind, root), 0
-        self._refusals[key] = refusal
-        derived, terms_stale = await trio.to_thread.run_sync(settle_and_derive, graph, self.clock(), path)
+            try:
+                graph, replayed = await trio.to_thread.run_sync(load_graph, path, kind, root)
+            except files.Unreadable as exc:
+                # One bad file costs only what it holds: the graph is served empty and refuses changes,
+                # so nothing is written over the file the user restores.
+                refusal = (f"{exc} Until then this graph is served empty and refuses changes; after restoring, "
+                           "reload it (GET /api/graph/read?reload=true) or restart the server.")
+                log.error("graph %s: %s", key, refusal)
+                graph, replayed = GraphData(kind, root), 0
+            self._refusals[key] = refusal
+            derived, terms_stale = await trio.to_thread.run_sync(
+                settle_and_derive, graph, self.clock(), path, terms if refusal is None else None)
+        finally:
+            if terms is not None:
+                terms.close()  # collected by settle_and_derive, or not needed after all
         if replayed:
             log.info("%s: replayed %d journal record(s)", key, replayed)
         if level == "project" and graph.project_path:

@@ -15,6 +15,7 @@ from .core.model import GraphData
 from .core.steps import run_steps
 from .derived import Derived, build_derived
 from .storage import files, journal, term_cache
+from .term_process import TermChild
 
 log = logging.getLogger(__name__)
 
@@ -83,19 +84,21 @@ def settle(graph: GraphData, now: float, runs: int = 10, charges: charge.ChargeI
     return runs
 
 
-def settle_and_derive(graph: GraphData, now: float, path: Path | None = None) -> tuple[Derived, bool]:
+def settle_and_derive(graph: GraphData, now: float, path: Path | None = None,
+                      terms: TermChild | None = None) -> tuple[Derived, bool]:
     """Settle a loaded graph and build its derived state in one worker-thread hop, with one charge index
     for both (settling keeps it current; a second build over the settled level costs little, ~1 ms).
 
     With the graph's `path`, debt's terms come from the last start's where its nodes' gists are the
-    same (storage/term_cache.py); the bool says whether enough were made anew to write them down again.
+    same (storage/term_cache.py), or from `terms`, a child that worked them out meanwhile
+    (term_process.py); the bool says whether they should be written down (again).
     """
     charges = charge.ChargeIndex.build(graph)
     settle(graph, now, charges=charges)
     stale = False
     if path is not None:
-        made = debt.seed_terms(graph, term_cache.read(path))
-        stale = made > max(TERMS_REWRITE_MIN, len(graph.nodes) // 20)
+        made = debt.seed_terms(graph, terms.rows() if terms is not None else term_cache.read(path))
+        stale = terms is not None or made > max(TERMS_REWRITE_MIN, len(graph.nodes) // 20)
     return build_derived(graph, now, charges), stale
 
 

@@ -103,16 +103,16 @@ class Debt:
         return sum(len(c) for c in self.lift_clusters)
 
 
-def _node_terms(node: Node) -> tuple[tuple[str, ...], tuple[str, ...]]:
+def node_terms(node_id: str, gist: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(stems of id + gist words of 5+ chars, the words and stems an undated id's parts name).
 
     Tuples, not sets: 10,000 nodes' worth stays a few megabytes.
     """
-    text = f"{node.id} {node.gist}".lower()
+    text = f"{node_id} {gist}".lower()
     stems = tuple(set(map(stem, set(_WORD.findall(text)))) - _STOP_STEMS)
     names: tuple[str, ...] = ()
-    if not has_date(node.id):
-        parts = {p for p in _ID_PARTS.split(node.id.lower()) if p and p[0].isalpha()}
+    if not has_date(node_id):
+        parts = {p for p in _ID_PARTS.split(node_id.lower()) if p and p[0].isalpha()}
         names = tuple(parts | set(map(stem, parts)))
     return stems, names
 
@@ -149,7 +149,7 @@ def _term_state_steps(graph: GraphReader) -> Generator[None, None, _TermState]:
     if old is not None and old.gen == graph.gen and len(old.nodes) == len(graph.nodes):
         return old
     if old is None:
-        terms = {i: _node_terms(node) for i, node in graph.nodes.items()}
+        terms = {i: node_terms(i, node.gist) for i, node in graph.nodes.items()}
         state = _fresh_state(graph, terms)
     else:
         terms, df = dict(old.terms), dict(old.df)
@@ -169,7 +169,7 @@ def _term_state_steps(graph: GraphReader) -> Generator[None, None, _TermState]:
                 continue
             if before is not None:
                 _uncount(df, terms[node_id][0])
-            terms[node_id] = entry = _node_terms(node)
+            terms[node_id] = entry = node_terms(node_id, node.gist)
             for term in entry[0]:
                 df[term] = df.get(term, 0) + 1
             if before is None:  # what an id names never changes with its gist
@@ -207,7 +207,7 @@ _PROBES = ("running", "connection", "billing", "caching", "retries", "authentica
 
 
 def terms_fingerprint() -> str:
-    """Changes whenever `_node_terms` could answer differently: rows made under another one are not used."""
+    """Changes whenever `node_terms` could answer differently: rows made under another one are not used."""
     parts = (_WORD.pattern, _ID_PARTS.pattern, DATE_RE.pattern, sorted(_STOP_STEMS), [stem(w) for w in _PROBES],
              unicodedata.unidata_version)  # what str.lower() does
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
@@ -221,7 +221,7 @@ def term_rows(graph: GraphReader) -> dict[str, TermRow]:
 
 def seed_terms(graph: GraphReader, rows: Mapping[str, TermRow]) -> int:
     """Build the graph's term counts, taking a node's terms from `rows` when they were made from the
-    gist it has (its id is the key; both are all `_node_terms` reads). Returns how many were computed."""
+    gist it has (its id is the key; both are all `node_terms` reads). Returns how many were computed."""
     terms: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
     computed = 0
     for node_id, node in graph.nodes.items():
@@ -229,7 +229,7 @@ def seed_terms(graph: GraphReader, rows: Mapping[str, TermRow]) -> int:
         if row is not None and row[0] == node.gist:
             terms[node_id] = (row[1], row[2])
         else:
-            terms[node_id] = _node_terms(node)
+            terms[node_id] = node_terms(node_id, node.gist)
             computed += 1
     _STATES[graph.lineage] = _fresh_state(graph, terms)
     return computed
