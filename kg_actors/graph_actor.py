@@ -325,7 +325,7 @@ async def run_graph_actor(
             # What the load changed: the project's folder, journaled at once (it is the binding of folder to graph),
             # and settling's moves, which are not: a load settles the same file the same way again, and the next
             # fold saves them. Journaling a fresh store's ~8,000 moves encoded them beside the first read.
-            loaded = state.graph.take_changes()
+            loaded = state.graph.take_load_changes()
             if loaded is not None:
                 state.graph.commit()
                 state.dirty = True

@@ -81,3 +81,17 @@ def test_dangling_edges_keep_files_and_outside_ids():
 def test_malformed_entries_are_skipped_not_fatal(bad):
     graph = GraphData.from_json(bad, "user")
     assert graph.nodes == {}
+
+
+def test_a_loads_changes_are_taken_without_the_moved_nodes_records():
+    """Settling's moves at load are saved by the next fold, not journaled: only whether anything changed and
+    the meta part (the project's folder) come back, and the change log is empty after."""
+    g = GraphData("project", "/old")
+    g.set_node(Node("a", "g"))
+    g.forget_changes()
+    assert g.take_load_changes() is None
+    g.set_node(Node("a", "g", archived=True))
+    assert g.take_load_changes() == {}
+    g.project_path, g.meta_changed = "/new", True
+    assert g.take_load_changes() == {"m": {"project_path": "/new", "extra": {}}}
+    assert g.take_changes() is None
