@@ -78,16 +78,20 @@ def _number(value: object) -> float | None:
 
 def write_ts(graph: GraphReader, node_id: str) -> float | None:
     """The last write's activity time: `used_ts` (kept by maintenance rewrites) else `ts`."""
-    version = graph.versions.get(node_version_key(node_id))
+    return _version_ts(graph.versions.get(node_version_key(node_id)))
+
+
+def _version_ts(version: object) -> float | None:
     if not isinstance(version, dict):
         return None
     used = _number(version.get("used_ts"))
     return used if used is not None else _number(version.get("ts"))
 
 
-def recency_raw(graph: GraphReader, node: Node) -> float:
-    """Latest of the last write, the last full read and the latest credit (0 if none)."""
-    best = write_ts(graph, node.id)
+def recency_raw(graph: GraphReader, node: Node, version: object = None) -> float:
+    """Latest of the last write, the last full read and the latest credit (0 if none). `version`: the
+    node's version entry, where the caller has it in hand (else it is looked up)."""
+    best = _version_ts(version) if version is not None else write_ts(graph, node.id)
     read = node.last_read_ts
     if read is not None and (best is None or read > best):
         best = read
@@ -140,7 +144,7 @@ def _fixed_signals(graph: GraphReader, held: list[Node], now: float
         hit = cache.get(node.id)
         if hit is None or hit[0] is not node or hit[1] is not version or hit[4] > now:
             latest = max(node.useful_ts, default=float("-inf"))
-            hit = (node, version, recency_raw(graph, node), usefulness_rank_key(node, now), latest)
+            hit = (node, version, recency_raw(graph, node, version), usefulness_rank_key(node, now), latest)
             if latest <= now:  # a stamp ahead of now makes the key depend on now
                 cache[node.id] = hit
         recency.append(hit[2])
