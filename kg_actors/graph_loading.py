@@ -97,7 +97,7 @@ def settle_and_derive(graph: GraphData, now: float, path: Path | None = None,
     settle(graph, now, charges=charges)
     stale = False
     if path is not None:
-        made = debt.seed_terms(graph, terms.rows() if terms is not None else term_cache.read(path))
+        made = debt.seed_terms(graph, terms.rows(len(graph.nodes)) if terms is not None else term_cache.read(path))
         stale = terms is not None or made > max(TERMS_REWRITE_MIN, len(graph.nodes) // 20)
     return build_derived(graph, now, charges), stale
 

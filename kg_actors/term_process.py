@@ -10,9 +10,10 @@ server's own read of the file, it is done by the time settling is.
 
 The server uses a row only for a node whose gist is still that one, so the journal's later writes, a
 `.prev` read in place of a damaged file, or any node the child read otherwise, cost their own work
-and nothing else. Any failure of the child (it cannot start, dies, answers garbage, takes longer than
-CHILD_SECONDS) leaves the server to make the terms itself, as it does without a child. The pipes are
-ours, so what comes back is trusted to unpickle.
+and nothing else. Any failure of the child (it cannot start, dies, answers garbage, is not done
+within what making the terms would take the server itself: a busy machine's other core) leaves the
+server to make them, as it does without a child. The pipes are ours, so what comes back is trusted
+to unpickle.
 
     python -m kg_actors.term_process GRAPH_FILE    # the child: the rows, pickled, on stdout
 """
@@ -34,7 +35,9 @@ log = logging.getLogger(__name__)
 # A file this big holds ~4,000 nodes or more (the bench's 10,000 take 10 MB): under it the child's own
 # start (~0.1 s) costs about what it saves.
 MIN_BYTES = 4 << 20
-CHILD_SECONDS = 10.0  # a child not done after settling plus this is stuck: the server makes the terms
+# What the server's own work costs a node (~13 us at 10,000 nodes on the bench machine, with room): a child
+# still busy after settling waits at most this long per node, so a start never pays more than twice it.
+SECONDS_PER_NODE = 20e-6
 
 
 class TermChild:
@@ -57,10 +60,11 @@ class TermChild:
             log.info("terms process not started (%r): the terms are made in the server", exc)
             return None
 
-    def rows(self) -> dict[str, TermRow]:
-        """The child's rows, or none when it failed (never raises); the child is gone after."""
+    def rows(self, nodes: int) -> dict[str, TermRow]:
+        """The child's rows for a graph of `nodes` nodes, or none when it failed or is not done within what
+        the server's own work would take (never raises); the child is gone after."""
         try:
-            out, _ = self._proc.communicate(timeout=CHILD_SECONDS)
+            out, _ = self._proc.communicate(timeout=max(0.05, nodes * SECONDS_PER_NODE))
             if self._proc.returncode != 0:
                 raise ValueError(f"exit {self._proc.returncode}")
             rows = pickle.loads(out)

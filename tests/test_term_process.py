@@ -1,5 +1,8 @@
 """The DEBT terms a child works out from the graph file: the server's own rows, or none and the server's work."""
 
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 from kg_actors.core import debt
@@ -38,7 +41,7 @@ def test_the_child_gives_each_node_the_rows_the_server_makes_itself(tmp_path):
     graph = _graph()
     child = TermChild.start(_stored(tmp_path, graph), min_bytes=0)
     assert child is not None
-    rows = child.rows()
+    rows = child.rows(10_000)
     assert _as_sets(rows) == _as_sets({i: (n.gist, *debt.node_terms(i, n.gist)) for i, n in graph.nodes.items()})
     assert debt.seed_terms(graph, rows) == 0  # nothing left to make
 
@@ -48,7 +51,7 @@ def test_a_node_written_after_the_file_is_made_by_the_server_alone(tmp_path):
     path = _stored(tmp_path, graph)
     graph.set_node(Node("retry-budget-3", "Rewritten since the file: a journal's write"))
     graph.set_node(Node("new-since-the-file", "Created after the last save"))
-    rows = TermChild.start(path, min_bytes=0).rows()
+    rows = TermChild.start(path, min_bytes=0).rows(10_000)
     assert debt.seed_terms(graph, rows) == 2
 
 
@@ -66,7 +69,7 @@ def test_a_child_that_fails_gives_no_rows_and_is_gone(tmp_path):
     path.write_text("{ not json")
     child = TermChild.start(path, min_bytes=0)
     assert child is not None
-    assert child.rows() == {}
+    assert child.rows(10_000) == {}
     assert child._proc.returncode not in (None, 0)
 
 
@@ -91,3 +94,13 @@ def test_file_rows_read_ids_and_gists_as_the_model_does(tmp_path):
     path.write_text('{"nodes": {"7": {"gist": 12}, "x": "not a node", "no-gist": {}}}')
     assert _as_sets(file_rows(path)) == _as_sets({"7": ("12", *debt.node_terms("7", "12")),
                                                   "no-gist": ("", *debt.node_terms("no-gist", ""))})
+
+
+def test_a_child_not_done_within_the_servers_own_cost_is_stopped_and_gives_no_rows():
+    """On a busy machine the child may be slow: the start waits for it no longer than the work would take."""
+    stuck = TermChild(subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"],
+                                       stdout=subprocess.PIPE))
+    started = time.monotonic()
+    assert stuck.rows(1) == {}  # one node's worth: the 50 ms floor
+    assert time.monotonic() - started < 10
+    assert stuck._proc.returncode is not None  # killed, not left running
