@@ -52,8 +52,8 @@ class TermChild:
         enough to be worth one (`min_bytes`, default MIN_BYTES); else (or when it cannot start) None."""
         try:
             least = MIN_BYTES if min_bytes is None else min_bytes
-            if term_cache.cache_path(path).exists() or path.stat().st_size < least:
-                return None
+            if term_cache.cache_path(path).exists() or not path.exists() or path.stat().st_size < least:
+                return None  # a new graph has no file yet: nothing to say
             return cls(subprocess.Popen([sys.executable, "-m", __name__, str(path)], stdin=subprocess.DEVNULL,
                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL))
         except OSError as exc:

@@ -56,10 +56,13 @@ def _ranks(index: SearchIndex, term: str, nodes: set[str], depth: int, exclude: 
 
 
 def probe_steps(index: SearchIndex, probe: tuple[str, ...], exclude: str, depth: int, floor: float,
-                per_step: int) -> Generator[None, None, dict[str, float]]:
+                per_step: int, weighted: list[tuple[int, str, float]] | None = None
+                ) -> Generator[None, None, dict[str, float]]:
     """Scores, as score_terms(index, probe, exclude, depth) gives them, of every node scoring `floor`
-    or more (and maybe a few just under); yields after every `per_step` terms."""
-    terms = sorted(weights(index, probe, exclude), key=lambda t: (-t[2], t[0]))
+    or more (and maybe a few just under); yields after every `per_step` terms. `weighted`: the probe's
+    `weights`, where the caller has them already."""
+    found = weights(index, probe, exclude) if weighted is None else weighted
+    terms = sorted(found, key=lambda t: (-t[2], t[0]))
     shares = rrf.weights(depth + 1)
     rest = [0.0] * (len(terms) + 1)  # rest[i]: the most the terms after the i-th can add to any node
     for i in range(len(terms) - 1, -1, -1):

@@ -12,9 +12,9 @@ from collections.abc import Generator
 from itertools import compress
 
 from . import constants as C
+from . import dup_probe
 from .model import GraphReader, Node
-from .dup_probe import probe_steps
-from .search import SearchIndex, base_idf, in_title, node_postings, sharpened
+from .search import SearchIndex, in_title
 from .steps import run_steps
 from .terms import analyse, is_stopword, query_terms, surface_forms
 
@@ -36,19 +36,18 @@ def near_duplicate_steps(index: SearchIndex, graph: GraphReader, new_id: str, ne
     if _others(graph, new_id) < C.HINT_MIN_OTHER_NODES:
         return None
     probe = query_terms(f"{new_id} {new_gist}").all()
-    own = node_postings(index.nodes[new_id]) if new_id in index.nodes else {}
-    n = index.size - (new_id in index.nodes)
+    weighted = dup_probe.weights(index, probe, new_id)  # the terms others hold, each weighed once
+    held = {term: weight for _, term, weight in weighted}
     # The best the new node could score: rank 0 on every probe term; a term
     # only it holds would have IDF 1 once it is written.
     self_denom = 0.0
     for term in probe:
-        df = index.df(term) - (term in own)
-        self_denom += (sharpened(base_idf(df, n)) if df > 0 else 1.0) / C.SEARCH_RRF_K
+        self_denom += held.get(term, 1.0) / C.SEARCH_RRF_K
     if self_denom <= 0:
         return None
     # Only a node scoring this much can be the hint: the probe follows no other (dup_probe.py).
     floor = max(C.NEAR_DUPLICATE_MIN_SCORE, C.NEAR_DUPLICATE_RATIO * self_denom)
-    scores = yield from probe_steps(index, probe, new_id, C.RANK_SCAN_DEPTH, floor, per_step)
+    scores = yield from dup_probe.probe_steps(index, probe, new_id, C.RANK_SCAN_DEPTH, floor, per_step, weighted)
     if not scores:
         return None
     best = max(scores.values())
