@@ -21,11 +21,11 @@ from .core.model import GraphData
 from .graph_actor import run_graph_actor
 from .graph_handle import GraphHandle
 from .graph_loading import load_graph, settle_and_derive
-from .term_process import TermChild
 from .hook_priority import YieldToHooks
 from .storage import files, term_cache
 from .storage import layout as L
 from .storage.journal import journal_path
+from .term_process import TermChild
 
 log = logging.getLogger(__name__)
 
