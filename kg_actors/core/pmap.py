@@ -205,7 +205,7 @@ class PMap(Mapping[K, V], Generic[K, V]):
         if size > BUCKET_LOAD * (mask + 1) or nchunks > 2 * (size // CHUNK) + 8:
             # Rare: the buckets double, or deletions left many chunks near empty. O(N) once per
             # doubling of the map, so O(1) per change on average.
-            return PMap(new.items())
+            return PMap._from_dict(dict(new.items()))  # its fast path: the keys are unique, in order
         return new
 
     def set(self, key: K, value: V) -> PMap[K, V]:

@@ -28,3 +28,22 @@ def test_large_maps_match_across_bucket_doublings():
         fast, general = PMap(d), PMap(iter(d.items()))
         assert layout(fast) == layout(general), n
         assert layout(fast.evolve({"new": 1}, ["node-0"])) == layout(general.evolve({"new": 1}, ["node-0"]))
+
+
+def test_a_map_rebuilt_under_churn_holds_its_items_in_order():
+    """evolve's rare rebuilds (its buckets doubling, or deletions leaving chunks near empty) take the fast
+    path: the map holds what a dict given the same changes holds, in the same order, through every one."""
+    m, model, rebuilds = PMap(), {}, 0
+    for i in range(12_000):
+        adds = {f"k{i}": i}
+        drops = [f"k{i - 50}"] if i >= 50 and i % 4 else []
+        before = m._nchunks
+        m = m.evolve(adds, drops)
+        rebuilds += m._nchunks < before
+        for key in drops:
+            del model[key]
+        model.update(adds)
+        if i % 997 == 0:
+            assert list(m.items()) == list(model.items())
+    assert list(m.items()) == list(model.items()) and len(m) == len(model)
+    assert rebuilds  # deletions did leave chunks near empty, and the map was rebuilt
