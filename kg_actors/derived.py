@@ -21,6 +21,7 @@ from .core.charge import ChargeIndex
 from .core.debt import Debt
 from .core.model import GraphData, GraphReader
 from .core.snapshot import GraphSnapshot
+from .core.top_degrees import TopDegrees
 from .core.steps import run_steps
 from .core.written import WrittenLog
 from .graph_view import GraphView, Recent
@@ -52,6 +53,7 @@ class Derived:
         self.touch_index = touch_index
         self.written = written
         self.charges = charges  # what compaction plans from: kept per change, so a write's plan costs its change
+        self.top_degrees: TopDegrees | None = None  # made at the first create's hub hint, then kept per change
         self.missing_touches: frozenset[str] = frozenset()
         self.activity_days: frozenset[str] = frozenset()  # a project's tool-event days (DEBT activity)
         self._debt: tuple[tuple[int, int, int], Debt] | None = None
@@ -66,6 +68,22 @@ class Derived:
             scores = None if self._scores is None else (self._scores[0], MappingProxyType(self._scores[1]))
             self._recent = Recent(scores, self._debt, self._live_edges)
         return GraphView(graph, self._recent, self.index, self.touch_index, self.written, self.missing_touches)
+
+    def changed(self, graph: GraphData, record: dict[str, Any], applied: float | None = None) -> None:
+        """Up to date with a committed record (the actor's, after each change)."""
+        nodes = record.get("n", {})
+        for node_id in nodes:
+            self.node_changed(graph, node_id, applied)
+        edge_keys = [tuple(key) for key, _ in record.get("e", [])]
+        self.charges.update(graph, nodes, edge_keys)
+        if self.top_degrees is not None:
+            self.top_degrees = self.top_degrees.update(graph, nodes, edge_keys)
+
+    def most_connected(self, graph: GraphData) -> TopDegrees:
+        """The graph's most connected nodes (the hub hint's first look), made at the first ask."""
+        if self.top_degrees is None:
+            self.top_degrees = TopDegrees.build(graph)
+        return self.top_degrees
 
     def node_changed(self, graph: GraphData, node_id: str, applied: float | None = None) -> None:
         node = graph.nodes.get(node_id)

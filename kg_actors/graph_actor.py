@@ -92,10 +92,7 @@ class GraphState:
 
     def changed(self, record: dict[str, Any]) -> None:
         """Bring derived indexes up to date with a committed record."""
-        applied = self.clock() if self.clock is not None else None
-        for node_id in record.get("n", {}):
-            self.derived.node_changed(self.graph, node_id, applied)
-        self.derived.charges.update(self.graph, record.get("n", {}), (tuple(key) for key, _ in record.get("e", [])))
+        self.derived.changed(self.graph, record, self.clock() if self.clock is not None else None)
 
     def install_index(self, msg: m.InstallIndex) -> None:
         msg.index.sync(self.graph)  # catch up with what changed while it was built
@@ -183,7 +180,7 @@ class GraphState:
         if dup is not None:
             return (hints.near_duplicate_hint(self.graph.nodes[dup[0]]),)
         yield
-        hub = hints.hub_mention(index, self.graph, node_id, gist)
+        hub = hints.hub_mention(index, self.graph, node_id, gist, self.derived.most_connected(self.graph))
         if hub is not None:
             return (hints.hub_mention_hint(hub[0], self.graph.nodes[hub[1]]),)
         return ()

@@ -14,7 +14,7 @@ PKG = Path(__file__).resolve().parent.parent / "kg_actors"
 MUTATING_METHODS = {
     "set_node", "del_node", "set_edge", "del_edge", "set_version", "set_progress", "del_progress",
     "apply_record", "commit", "rollback", "take_changes", "take_load_changes", "forget_changes",
-    "node_changed", "install_recent", "set_debt_inputs", "update_node", "remove_node", "sync",
+    "node_changed", "most_connected", "install_recent", "set_debt_inputs", "update_node", "remove_node", "sync",
 }
 # The pure functions of core/ that change the graph they are given (the actor calls them on its own).
 MUTATING_FUNCTIONS = {

@@ -17,6 +17,7 @@ from .model import GraphReader, Node
 from .search import SearchIndex, in_title
 from .steps import run_steps
 from .terms import analyse, is_stopword, query_terms, surface_forms
+from .top_degrees import TopDegrees
 
 
 def _others(graph: GraphReader, new_id: str) -> int:
@@ -58,10 +59,12 @@ def near_duplicate_steps(index: SearchIndex, graph: GraphReader, new_id: str, ne
     return None
 
 
-def hub_mention(index: SearchIndex, graph: GraphReader, new_id: str, new_gist: str) -> tuple[str, str] | None:
+def hub_mention(index: SearchIndex, graph: GraphReader, new_id: str, new_gist: str,
+                top: TopDegrees | None = None) -> tuple[str, str] | None:
     """An entity the gist names that a hub node's id names and many others mention.
 
-    Returns the word as the gist wrote it (not its stem) and the hub's id.
+    Returns the word as the gist wrote it (not its stem) and the hub's id. `top`: the graph's most
+    connected nodes (core/top_degrees.py), where its owner keeps them: looked at before the namers.
     """
     others = _others(graph, new_id)
     if others < C.HINT_MIN_OTHER_NODES:
@@ -83,7 +86,9 @@ def hub_mention(index: SearchIndex, graph: GraphReader, new_id: str, new_gist: s
         if low <= holders <= high:
             candidates.append((-holders, term))
     for _, term in sorted(candidates):
-        hub = _best_connected(index.hub_candidates(term), graph, new_id)
+        hub = top.first(lambda node_id: index.names(term, node_id), new_id, graph) if top is not None else None
+        if hub is None:
+            hub = _best_connected(index.hub_candidates(term), graph, new_id)
         if hub is not None:
             return forms[term], hub
     return None

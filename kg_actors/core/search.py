@@ -277,6 +277,11 @@ class SearchIndex:
         """The undated ids naming `term` (a word of theirs, or its stem) that hold it in their id or gist."""
         return list(map(self._names.__getitem__, self.hub_namers.holders(term)))
 
+    def names(self, term: str, node_id: str) -> bool:
+        """Whether `node_id` is one of `hub_candidates(term)` (a look-up, not the list)."""
+        number = self._numbers.get(node_id)
+        return number is not None and self.hub_namers.packed(term, number) is not None
+
     def _number(self, node_id: str) -> int:
         number = self._numbers.get(node_id)
         if number is None:
