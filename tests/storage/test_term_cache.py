@@ -83,3 +83,16 @@ def test_a_load_takes_the_terms_file_and_says_when_it_is_worth_writing_again(tmp
     derived_again, stale = settle_and_derive(again, NOW, graph_file)
     assert not stale
     assert debt.debt_line(derived_again.debt(again, NOW)) == debt.debt_line(derived.debt(first, NOW))
+
+
+def test_the_file_written_in_pieces_is_one_json_document_of_every_row(tmp_path, monkeypatch):
+    monkeypatch.setattr(term_cache, "WRITE_ROWS", 7)  # several pieces, the last one short
+    g = _graph(40)
+    graph_file = tmp_path / "graph.json"
+    rows = debt.term_rows(g)
+    term_cache.write(graph_file, rows)
+    text = term_cache.cache_path(graph_file).read_text(encoding="utf-8")
+    assert text.count("\n") == 1 and len(json.loads(text)["rows"]) == len(rows)
+    assert term_cache.read(graph_file) == {i: (gist, tuple(s), tuple(n)) for i, (gist, s, n) in rows.items()}
+    term_cache.write(graph_file, {})  # no rows at all: still a document
+    assert term_cache.read(graph_file) == {}
