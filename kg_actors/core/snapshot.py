@@ -154,8 +154,12 @@ class Pending:
         """`prev` brought up to `graph`: copies only what changed, then forgets it."""
         nodes, touched, dropped = graph.nodes, self.touched, self.dropped
         by_state = dict(prev._by_state)
-        if touched["n"]:
-            now_in = {i: (n.state if (n := nodes.get(i)) is not None else None) for i in touched["n"]}
+        now_in: dict[Any, str | None] = {}
+        for i in touched["n"]:
+            state = n.state if (n := nodes.get(i)) is not None else None
+            if state is None or i not in by_state[state]:  # a read's stamp, a rewrite: its state's map stands
+                now_in[i] = state
+        if now_in:
             for state in STATES:  # a node leaves every state but its own (absent keys cost a lookup)
                 by_state[state] = by_state[state].evolve(
                     [(i, None) for i, s in now_in.items() if s == state], [i for i, s in now_in.items() if s != state])
