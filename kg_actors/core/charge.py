@@ -100,7 +100,13 @@ class ChargeIndex:
     def update(self, graph: GraphReader, node_ids: Iterable[str], edge_keys: Iterable[EdgeKey]) -> None:
         """Catch up with a change to these nodes and edges (added, changed or deleted)."""
         nodes = graph.nodes
-        changed = list(node_ids)
+        changed = []
+        for node_id in node_ids:
+            node, cost = nodes.get(node_id), self.cost.get(node_id)
+            if (cost is not None and node is not None and not node.orphaned
+                    and node.archived == (node_id in self.archived) and node_cost(node) == cost):
+                continue  # its tier and its line as they were (a read's stamp, a credit): so is every price
+            changed.append(node_id)
         for node_id in changed:
             self._drop_node(node_id)
             node = nodes.get(node_id)

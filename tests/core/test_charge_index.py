@@ -128,3 +128,29 @@ def test_two_linked_nodes_orphaned_in_one_change_hide_their_edge():
     record = g.take_changes()
     index.update(g, record["n"], ())
     assert_same(index, g)
+
+
+def test_a_read_stamp_reprices_nothing_and_leaves_the_index_exact(monkeypatch):
+    """A change that keeps a node's tier and line (a read's stamp, a credit) moves no price: none is redone."""
+    g = GraphData("project")
+    g.set_node(_node("ab", "one", "active"))
+    g.set_node(_node("cde", "two", "archived"))
+    g.set_node(_node("fghi", "three", "active"))
+    g.set_edge(Edge("ab", "cde", "r"))
+    g.set_edge(Edge("ab", "fghi", "uses"))
+    g.commit()
+    g.take_changes()
+    index = ChargeIndex.build(g)
+    redone = []
+    monkeypatch.setattr(ChargeIndex, "_reprice", lambda self, key, nodes: redone.append(key))
+    for node_id in ("ab", "cde"):
+        g.set_node(attrs.evolve(g.nodes[node_id], last_read_ts=NOW + 5))
+    record = g.take_changes()
+    index.update(g, record["n"], ())
+    assert redone == []
+    monkeypatch.undo()
+    assert_same(index, g)
+    g.set_node(attrs.evolve(g.nodes["ab"], gist="a longer gist now"))  # its line changed: its edges are redone
+    record = g.take_changes()
+    index.update(g, record["n"], ())
+    assert_same(index, g)
