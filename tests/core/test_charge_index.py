@@ -112,15 +112,21 @@ def test_a_stale_index_is_not_trusted():
     assert ChargeTracker(g, index).exact() == charge(g)
 
 
-def test_two_linked_nodes_orphaned_in_one_change_hide_their_edge():
-    # Neither end lists the edge among its unorphaned ones afterwards: the index must remember it priced it.
+def _indexed(nodes: list[tuple[str, str, str]], edges: list[tuple[str, str, str]]) -> tuple[GraphData, ChargeIndex]:
+    """A committed graph of these (id, gist, state) nodes and edges, and its index built from scratch."""
     g = GraphData("project")
-    g.set_node(_node("ab", "one", "active"))
-    g.set_node(_node("cde", "two", "archived"))
-    g.set_edge(Edge("ab", "cde", "r"))
+    for node in nodes:
+        g.set_node(_node(*node))
+    for edge in edges:
+        g.set_edge(Edge(*edge))
     g.commit()
     g.take_changes()
-    index = ChargeIndex.build(g)
+    return g, ChargeIndex.build(g)
+
+
+def test_two_linked_nodes_orphaned_in_one_change_hide_their_edge():
+    # Neither end lists the edge among its unorphaned ones afterwards: the index must remember it priced it.
+    g, index = _indexed([("ab", "one", "active"), ("cde", "two", "archived")], [("ab", "cde", "r")])
     assert index.priced
     for node_id in ("ab", "cde"):
         g.set_node(attrs.evolve(g.nodes[node_id], archived=True, orphaned_ts=NOW))
@@ -132,15 +138,8 @@ def test_two_linked_nodes_orphaned_in_one_change_hide_their_edge():
 
 def test_a_read_stamp_reprices_nothing_and_leaves_the_index_exact(monkeypatch):
     """A change that keeps a node's tier and line (a read's stamp, a credit) moves no price: none is redone."""
-    g = GraphData("project")
-    g.set_node(_node("ab", "one", "active"))
-    g.set_node(_node("cde", "two", "archived"))
-    g.set_node(_node("fghi", "three", "active"))
-    g.set_edge(Edge("ab", "cde", "r"))
-    g.set_edge(Edge("ab", "fghi", "uses"))
-    g.commit()
-    g.take_changes()
-    index = ChargeIndex.build(g)
+    g, index = _indexed([("ab", "one", "active"), ("cde", "two", "archived"), ("fghi", "three", "active")],
+                        [("ab", "cde", "r"), ("ab", "fghi", "uses")])
     redone = []
     monkeypatch.setattr(ChargeIndex, "_reprice", lambda self, key, nodes: redone.append(key))
     for node_id in ("ab", "cde"):
