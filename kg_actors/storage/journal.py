@@ -132,18 +132,8 @@ def _open_appending(path: Path) -> BinaryIO:
 def belongs(path: Path) -> bool:
     """Whether the journal's records apply on top of the graph file as it is now. A journal
     written before journals named their base belongs (what it held was always replayed)."""
-    try:
-        with open(path, "rb") as f:
-            first = f.readline()
-    except (FileNotFoundError, NotADirectoryError):
-        return True
-    try:
-        header = json.loads(first)
-    except ValueError:
-        return True
-    if not isinstance(header, dict) or BASE not in header:
-        return True
-    return header[BASE] == _base(_graph_file(path))
+    base = _header(path)
+    return base is None or base == _base(_graph_file(path))
 
 
 def end(path: Path) -> int:
@@ -208,6 +198,7 @@ def _tmp(path: Path) -> Path:
 
 
 def _header(path: Path) -> object:
+    """The graph file a journal's first line names; None when it names none (or cannot be read)."""
     try:
         with open(path, "rb") as f:
             header = json.loads(f.readline())
