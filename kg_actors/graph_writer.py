@@ -185,27 +185,26 @@ def _entries(records: list[dict[str, Any]]) -> int:
 async def _fold_in(path: Path, jpath: Path, fold: _Fold, status: dict[str, Any]) -> None:
     """The fold's file in place, the journal left with what was appended since (journal.fold_in).
     A few file operations on small files, in a worker thread; nothing is appended meanwhile."""
-    if fold.file is None or status.get("refusing"):
+    error = fold.error
+    if fold.file is not None and status.get("refusing"):
         # An append failed meanwhile: the actor is putting its graph back to what is on disk (the
         # old file and the journal), which must not change under it. The tick folds again.
-        if fold.file is not None:
-            files.discard(fold.file)
-        if fold.error is not None:
-            log.error("could not save %s: %s (stays dirty; retried on the tick and at shutdown)", path, fold.error)
-        status["save_failed"] = True
-        fold.item.reply.set(False)
-        return
-    try:
-        await trio.to_thread.run_sync(journal.fold_in, jpath, fold.file, path, fold.since)
-    except OSError as exc:
-        log.error("could not save %s: %s (stays dirty; retried on the tick and at shutdown)", path, exc)
-        status["save_failed"] = True
-        if isinstance(exc, journal.FoldCutShort):
+        files.discard(fold.file)
+    elif fold.file is not None:
+        try:
+            await trio.to_thread.run_sync(journal.fold_in, jpath, fold.file, path, fold.since)
+            status["save_failed"] = False
+            fold.item.reply.set(True)
+            return
+        except journal.FoldCutShort as exc:
             # The journal on disk is not the one to append to until a load recovers it: refuse
             # changes until the actor has put its graph back to what is on disk.
             status["refusing"] = f"the store could not switch {jpath.name} after a save ({exc})"
             status["journal_failed"] = True
-        fold.item.reply.set(False)
-        return
-    status["save_failed"] = False
-    fold.item.reply.set(True)
+            error = exc
+        except OSError as exc:
+            error = exc
+    if error is not None:
+        log.error("could not save %s: %s (stays dirty; retried on the tick and at shutdown)", path, error)
+    status["save_failed"] = True
+    fold.item.reply.set(False)
