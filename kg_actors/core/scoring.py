@@ -88,10 +88,13 @@ def _version_ts(version: object) -> float | None:
     return used if used is not None else _number(version.get("ts"))
 
 
-def recency_raw(graph: GraphReader, node: Node, version: object = None) -> float:
+_LOOK_UP = object()  # recency_raw's `version` when the caller has none in hand
+
+
+def recency_raw(graph: GraphReader, node: Node, version: object = _LOOK_UP) -> float:
     """Latest of the last write, the last full read and the latest credit (0 if none). `version`: the
-    node's version entry, where the caller has it in hand (else it is looked up)."""
-    best = _version_ts(version) if version is not None else write_ts(graph, node.id)
+    node's version entry (None: it has none), where the caller has it in hand; else it is looked up."""
+    best = write_ts(graph, node.id) if version is _LOOK_UP else _version_ts(version)
     read = node.last_read_ts
     if read is not None and (best is None or read > best):
         best = read
