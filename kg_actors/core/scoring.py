@@ -259,7 +259,7 @@ class PoolScorer:
             C.SCORE_WEIGHT_RECENCY * r + C.SCORE_WEIGHT_USEFULNESS * u
             for r, u in zip(self.pct["recency"], self.pct["usefulness"], strict=True)
         ]
-        self._conn = {}
+        self._conn: dict[str, float] = {}
         yield from self._connect(self.ids)
         self._dirty: set[str] = set()
         self._scores: dict[str, float] | None = None
