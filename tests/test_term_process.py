@@ -10,9 +10,15 @@ from kg_actors.core.model import GraphData, Node
 from kg_actors.graph_loading import settle_and_derive
 from kg_actors.storage import term_cache
 from kg_actors.storage.graph_file import write_snapshot
+from kg_actors import term_process
 from kg_actors.term_process import TermChild, file_rows
 
+real_seed = debt.seed_terms
+
 NOW = 1_800_000_000.0
+# A count of nodes whose work would take the server long enough that the child is always waited for
+# (a loaded machine's child may take seconds to start): these tests are about what it answers.
+PATIENT = 1_000_000
 
 
 def _as_sets(rows: dict) -> dict:
@@ -41,7 +47,7 @@ def test_the_child_gives_each_node_the_rows_the_server_makes_itself(tmp_path):
     graph = _graph()
     child = TermChild.start(_stored(tmp_path, graph), min_bytes=0)
     assert child is not None
-    rows = child.rows(10_000)
+    rows = child.rows(PATIENT)
     assert _as_sets(rows) == _as_sets({i: (n.gist, *debt.node_terms(i, n.gist)) for i, n in graph.nodes.items()})
     assert debt.seed_terms(graph, rows) == 0  # nothing left to make
 
@@ -51,7 +57,7 @@ def test_a_node_written_after_the_file_is_made_by_the_server_alone(tmp_path):
     path = _stored(tmp_path, graph)
     graph.set_node(Node("retry-budget-3", "Rewritten since the file: a journal's write"))
     graph.set_node(Node("new-since-the-file", "Created after the last save"))
-    rows = TermChild.start(path, min_bytes=0).rows(10_000)
+    rows = TermChild.start(path, min_bytes=0).rows(PATIENT)
     assert debt.seed_terms(graph, rows) == 2
 
 
@@ -69,7 +75,7 @@ def test_a_child_that_fails_gives_no_rows_and_is_gone(tmp_path):
     path.write_text("{ not json")
     child = TermChild.start(path, min_bytes=0)
     assert child is not None
-    assert child.rows(10_000) == {}
+    assert child.rows(PATIENT) == {}
     assert child._proc.returncode not in (None, 0)
 
 
@@ -80,10 +86,14 @@ def test_a_child_closed_unread_is_stopped(tmp_path):
     child.close()  # twice is harmless
 
 
-def test_settling_with_a_child_gives_the_same_debt_and_asks_for_a_terms_file(tmp_path):
+def test_settling_with_a_child_gives_the_same_debt_and_asks_for_a_terms_file(tmp_path, monkeypatch):
+    monkeypatch.setattr(term_process, "SECONDS_PER_NODE", 1.0)  # the child's rows, however slow its start
+    seeded = []
+    monkeypatch.setattr(debt, "seed_terms", lambda g, rows: seeded.append(len(rows)) or real_seed(g, rows))
     graph, alone = _graph(), _graph()
     path = _stored(tmp_path, graph)
     derived, stale = settle_and_derive(graph, NOW, path, TermChild.start(path, min_bytes=0))
+    assert seeded == [len(graph.nodes)]  # every node's terms came from the child
     assert stale  # the next start takes them from the file, without a child
     reference, _ = settle_and_derive(alone, NOW)
     assert derived.debt(graph, NOW) == reference.debt(alone, NOW)
