@@ -61,7 +61,7 @@ from .graph_handle import GraphHandle as GraphHandle
 from .compaction_schedule import Owed, Planning, Turn, next_message, too_far_over, when_idle
 from .graph_view import GraphView, Outlet
 from .graph_loading import load_fresh
-from .graph_writer import Resync, Snapshot, ToWriter, Written, run_writer
+from .graph_writer import Resync, Snapshot, ToWriter, Written, fold_waits, run_writer
 from .storage import files, journal
 
 log = logging.getLogger(__name__)
@@ -363,7 +363,7 @@ async def run_graph_actor(
                 if status.get("journal_failed") or (isinstance(msg, m.Fold) and status.get("resync_failed")):
                     await _resync(state, path, to_writer, status)
                 if isinstance(msg, m.Fold):
-                    await _request_fold(state, to_writer, msg.reply, status)
+                    await _request_fold(state, to_writer, msg.reply, status, path if msg.routine else None)
                     continue
                 if isinstance(msg, m.Refresh):  # recent values older than the graph, off the loop
                     snap = state.graph.snapshot()
@@ -533,9 +533,11 @@ async def _build_index(handle: GraphHandle, graph: GraphSnapshot, scope: trio.Ca
 
 
 async def _request_fold(state: GraphState, to_writer: ToWriter, reply: actor.ReplySlot[bool],
-                        status: dict[str, bool]) -> None:
-    """Hand a consistent snapshot to the writer; the writer answers `reply` when it is saved."""
-    if not state.dirty and not status.get("save_failed"):
+                        status: dict[str, bool], routine_for: Path | None = None) -> None:
+    """Hand a consistent snapshot to the writer; the writer answers `reply` when it is saved. `routine_for`:
+    the graph's file when the save tick asks, whose fold may wait (graph_writer.fold_waits)."""
+    now = (state.clock or time.time)()
+    if not status.get("save_failed") and (not state.dirty or routine_for and fold_waits(routine_for, now)):
         reply.set(True)
         return
     state.dirty = False  # a failed save sets status["save_failed"], so the next tick tries again

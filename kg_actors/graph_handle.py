@@ -70,8 +70,8 @@ class GraphHandle:
         """The graph as of its last change, frozen."""
         return self._outlet.view.graph
 
-    async def fold(self) -> bool:
-        return await self._mailbox.ask(m.Fold())
+    async def fold(self, routine: bool = False) -> bool:
+        return await self._mailbox.ask(m.Fold(routine))
 
     async def refresh(self, now: float) -> frozenset[str]:
         return await self._mailbox.ask(m.Refresh(now))

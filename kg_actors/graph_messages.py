@@ -52,9 +52,11 @@ class GraphMessage(actor.Message[actor.R]):
 
 @attrs.frozen
 class Fold(GraphMessage[bool]):
-    """Save the graph into its file; False when the save failed."""
+    """Save the graph into its file; False when the save failed. A `routine` one (the save tick's, with no
+    commit due) may leave a large file's changes in the journal a while (graph_writer.fold_waits): True."""
 
     op = "fold"
+    routine: bool = False
 
 
 @attrs.frozen

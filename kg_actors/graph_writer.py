@@ -7,7 +7,10 @@ worker thread while appends go on (~0.2 s at 10,000 nodes, which every write
 waited out before), then put in place with the journal keeping what was
 appended since (storage/journal.py). A batch of read stamps (and
 compaction's own records) is handed to the kernel without an fsync: a kill -9
-keeps it; the next fsync or the fold makes it safe from a power cut too. A failed save leaves
+keeps it; the next fsync or the fold makes it safe from a power cut too. The save tick's fold of a
+large file waits while its journal is small beside it and the file is recent (`fold_due`): a fold
+rewrites the whole file, and the replies made meanwhile shared the interpreter with it (at 10,000
+nodes, a read's p99 39 ms with a fold every second, against 7-9 ms with this wait). A failed save leaves
 `status["save_failed"]` set, so the tick tries again (the journal still holds
 every change). A failed append is refused to its callers (NOT WRITTEN), and so
 is every change and save after it, since each was made on top of a change that
@@ -25,6 +28,7 @@ import attrs
 import trio
 
 from . import actor
+from .core import constants as C
 from .core.errors import StorageRefused
 from .storage import files, graph_file, journal
 
@@ -175,6 +179,23 @@ async def _flush(jpath: Path, pending: list[Written], status: dict[str, Any]) ->
             w.reply.fail(StorageRefused(refused))
         else:
             w.reply.set(w.result)
+
+
+def fold_due(journal_bytes: int, file_bytes: int, file_age: float) -> bool:
+    """Whether a routine save folds a changed graph now. Its journal keeps every change durable either way;
+    a fold bounds what a start replays and how stale the JSON looks, at the cost of rewriting the file."""
+    return (file_bytes < C.FOLD_ALWAYS_BELOW_BYTES or journal_bytes >= file_bytes * C.FOLD_JOURNAL_SHARE
+            or file_age >= C.FOLD_MAX_WAIT_SECONDS)
+
+
+def fold_waits(path: Path, now: float) -> bool:
+    """`not fold_due` for the graph file at `path` and its journal as they are on disk (two stats)."""
+    try:
+        st = path.stat()
+        journal_bytes = journal.journal_path(path).stat().st_size
+    except OSError:  # no file yet, or no journal: nothing to wait on
+        return False
+    return not fold_due(journal_bytes, st.st_size, now - st.st_mtime)
 
 
 def _entries(records: list[dict[str, Any]]) -> int:

@@ -90,7 +90,8 @@ async def _tick(rt: Runtime) -> bool:
             if handle.level == "project":
                 days = await rt.sessions.activity_days(path=str(rt.layout.tool_events(handle.key)))
                 await handle.set_activity_days(days=days)
-            folded = await handle.fold() and folded
+            # Routine unless a commit waits for this fold: a large file's may wait (graph_writer.fold_waits).
+            folded = await handle.fold(routine=not rt.keeper.commit_due) and folded
             await _take_reading(rt, handle, now)
         except Exception:
             folded = False

@@ -1,8 +1,11 @@
+import functools
 import json
+import time
 
 import pytest
 import trio
 
+from kg_actors.core import constants as C
 from kg_actors.core import graph_ops
 from kg_actors.core.errors import ActorStopped, KGError, StorageRefused
 from kg_actors.core.model import GraphData, Node, snapshot_to_json
@@ -267,4 +270,62 @@ async def test_a_load_journals_the_project_folder_but_not_what_settling_moved(tm
         assert not reloaded.nodes["lesson-number-0"].archived  # the next load settles it again
         assert await handle.fold()  # the fold saves the settled graph
         assert json.loads(path.read_text())["nodes"]["lesson-number-0"].get("_archived") is True
+        await handle.close()
+
+
+async def test_the_save_tick_s_fold_of_a_large_file_waits_while_its_journal_is_small(tmp_path, monkeypatch):
+    """A routine fold (the save tick's, no commit due) leaves a large file as it is while its journal is a small
+    share of it and the file is recent: the journal keeps the change durable. A fold asked for (a commit, the
+    actor's close) still folds, and so does the routine one once the journal is large enough."""
+    monkeypatch.setattr(C, "FOLD_ALWAYS_BELOW_BYTES", 0)  # every file counts as large here
+    path = tmp_path / "graph.json"
+    jpath = journal.journal_path(path)
+    async with trio.open_nursery() as nursery:
+        handle = await nursery.start(run_graph_actor, "user", "user", path, GraphData("user"))
+        await put(handle, "padding-node", gist="a lesson " + "x" * 3000)
+        assert await handle.fold(routine=True)  # no journal beside the file yet: folded
+        before = path.read_bytes()
+        await put(handle, "small-change-node")
+        assert await handle.fold(routine=True)
+        assert path.read_bytes() == before and jpath.exists()
+        assert [list(r["n"]) for r in journal.read(jpath)] == [["small-change-node"]]
+        await put(handle, "large-change-node", gist="a long lesson " + "y" * 1000)  # the journal: over a quarter
+        assert await handle.fold(routine=True)
+        assert set(json.loads(path.read_text())["nodes"]) == {"padding-node", "small-change-node",
+                                                            "large-change-node"}
+        assert not jpath.exists()
+        await put(handle, "last-change-node")
+        assert await handle.fold(routine=True) and jpath.exists()
+        assert await handle.fold()  # asked for: folded whatever the journal's size
+        assert "last-change-node" in json.loads(path.read_text())["nodes"] and not jpath.exists()
+        await handle.close()
+
+
+async def test_a_change_a_routine_fold_left_in_the_journal_is_folded_when_the_actor_closes(tmp_path, monkeypatch):
+    monkeypatch.setattr(C, "FOLD_ALWAYS_BELOW_BYTES", 0)
+    path = tmp_path / "graph.json"
+    async with trio.open_nursery() as nursery:
+        handle = await nursery.start(run_graph_actor, "user", "user", path, GraphData("user"))
+        await put(handle, "padding-node", gist="a lesson " + "x" * 3000)
+        assert await handle.fold()
+        await put(handle, "waiting-node")
+        assert await handle.fold(routine=True) and "waiting-node" not in json.loads(path.read_text())["nodes"]
+        await handle.close()
+    assert "waiting-node" in json.loads(path.read_text())["nodes"]
+    assert not journal.journal_path(path).exists()
+
+
+async def test_a_routine_fold_of_an_old_file_does_not_wait(tmp_path, monkeypatch):
+    monkeypatch.setattr(C, "FOLD_ALWAYS_BELOW_BYTES", 0)
+    path = tmp_path / "graph.json"
+    now = [time.time()]
+    async with trio.open_nursery() as nursery:
+        handle = await nursery.start(functools.partial(run_graph_actor, "user", "user", path, GraphData("user"),
+                                                       clock=lambda: now[0]))
+        await put(handle, "padding-node", gist="a lesson " + "x" * 3000)
+        assert await handle.fold()
+        await put(handle, "small-change-node")
+        now[0] += C.FOLD_MAX_WAIT_SECONDS + 60  # the file is now older than that
+        assert await handle.fold(routine=True)
+        assert "small-change-node" in json.loads(path.read_text())["nodes"]
         await handle.close()

@@ -1,13 +1,15 @@
 """The graph writer (graph_writer.py): a fold's file is written while the appends go on."""
 
 import threading
+from pathlib import Path
 
 import trio
 
 from kg_actors import actor, graph_writer
+from kg_actors.core import constants as C
 from kg_actors.core.model import GraphData, Node
 from kg_actors.graph_loading import load_graph
-from kg_actors.storage import graph_file
+from kg_actors.storage import graph_file, journal
 
 
 def _record(node_id: str) -> dict:
@@ -48,3 +50,30 @@ async def test_writes_are_answered_while_a_fold_s_file_is_written_and_the_fold_k
     graph, _ = load_graph(path, "project", None)
     assert set(graph.nodes) == {"before-the-save", "while-saving-0", "while-saving-1", "while-saving-2"}
     assert status.get("save_failed") is False
+
+
+# When the save tick's fold may wait -------------------------------------------------------------------------
+
+MIB = 1 << 20
+
+
+def test_a_small_file_folds_on_every_tick_that_finds_it_changed() -> None:
+    assert graph_writer.fold_due(journal_bytes=10, file_bytes=C.FOLD_ALWAYS_BELOW_BYTES - 1, file_age=0.0)
+
+
+def test_a_large_file_waits_while_its_journal_is_small_and_it_is_recent() -> None:
+    assert not graph_writer.fold_due(journal_bytes=MIB, file_bytes=10 * MIB, file_age=C.FOLD_MAX_WAIT_SECONDS - 1)
+
+
+def test_a_large_file_folds_once_its_journal_is_a_quarter_of_it_or_it_is_old() -> None:
+    assert graph_writer.fold_due(journal_bytes=int(10 * MIB * C.FOLD_JOURNAL_SHARE), file_bytes=10 * MIB, file_age=0.0)
+    assert graph_writer.fold_due(journal_bytes=1, file_bytes=10 * MIB, file_age=C.FOLD_MAX_WAIT_SECONDS)
+
+
+def test_with_no_file_or_no_journal_on_disk_nothing_waits(tmp_path: Path) -> None:
+    path = tmp_path / "graph.json"
+    assert not graph_writer.fold_waits(path, now=0.0)
+    path.write_bytes(b"x" * (2 * C.FOLD_ALWAYS_BELOW_BYTES))
+    assert not graph_writer.fold_waits(path, now=path.stat().st_mtime)  # no journal: nothing to fold anyway
+    journal.journal_path(path).write_bytes(b"y" * 100)
+    assert graph_writer.fold_waits(path, now=path.stat().st_mtime)

@@ -1,7 +1,8 @@
 """A graph's append-only journal: what makes a reply durable at the cost of the change.
 
 Each record is one JSON line of entries set or removed (idempotent), fsynced
-before the reply. The tick folds the graph into its JSON; on start a journal
+before the reply. The tick folds the graph into its JSON (a large file's fold waits while its journal is a
+small share of it: graph_writer.fold_due); on start a journal
 left behind is replayed over the JSON. A torn last line (a crash mid-append)
 is ignored: its write was never acknowledged. A journal's first line names the
 JSON file it applies on top of (size, mtime, inode): when the file was

@@ -92,6 +92,11 @@ class StoreKeeper:
             await trio.sleep(interval)
             await self.autocommit()
 
+    @property
+    def commit_due(self) -> bool:
+        """A commit waits for the next save tick's fold, which must then save every graph."""
+        return self._due
+
     def status(self) -> dict:
         return {"problem": self._last_problem, "autocommits": self.autocommits, "last": self.last}
 
