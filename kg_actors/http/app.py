@@ -198,7 +198,7 @@ class App:
                     if call is not None:
                         out = await self.tools.call_with_headers(call.name, call.arguments,
                                                                  security.scope_headers(scope))
-                        reply = mcp_calls.reply_messages(call.msg_id, out.text, out.is_error)
+                        reply = mcp_calls.reply_messages(call.msg_id, out.text, out.is_error, call.modern)
                     else:
                         await self.mcp.handle_request(scope, _replay(body), _collect(reply))
                 finally:

@@ -10,6 +10,12 @@ answered here, from the first second on, with the JSON the SDK would send; every
 request but the handshake (mcp_handshake.py: initialize, notifications/initialized,
 tools/list) goes to the SDK (a batch, a call with `_meta`, anything the SDK would
 refuse), and waits for its import.
+
+The protocol's stateless revision (MODERN_VERSION: no initialize; each request names
+its version, client and capabilities in `_meta`, and repeats its method and tool in
+headers, as the Python SDK 2.x client sends it) is answered here too, when every one
+of those is exactly what such a client sends (`modern_message`); its replies add the
+revision's `resultType` and the server's info in `_meta`.
 """
 
 from __future__ import annotations
@@ -18,14 +24,21 @@ import json
 
 import attrs
 
+from .. import __version__
 from .security import scope_headers
+
+SERVER_NAME = "kg-memory"
 
 # The MCP-Protocol-Version values the SDK's legacy stateless path takes (mcp_types.version's
 # HANDSHAKE_PROTOCOL_VERSIONS; importing it would import the SDK's types, the cost this spares).
 # tests/http/test_mcp_calls.py checks that each is still one the SDK takes.
 PROTOCOL_VERSIONS = frozenset({"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"})
+MODERN_VERSION = "2026-07-28"  # the stateless revision (tests/http/test_mcp_modern.py: still the SDK's)
 _REQUEST_KEYS = frozenset({"jsonrpc", "id", "method", "params"})
 _PARAM_KEYS = frozenset({"name", "arguments"})
+_MCP = "io.modelcontextprotocol/"
+_META_KEYS = frozenset({_MCP + "protocolVersion", _MCP + "clientInfo", _MCP + "clientCapabilities"})
+CLIENT_INFO_KEYS = frozenset({"name", "version", "title", "description", "websiteUrl"})  # strings all
 
 
 @attrs.frozen
@@ -33,6 +46,7 @@ class PlainCall:
     msg_id: int | str
     name: str
     arguments: dict
+    modern: bool = False  # the stateless revision's: its reply says so (reply_messages)
 
 
 def _media_types(value: str) -> list[str]:
@@ -48,11 +62,37 @@ def headers_fit(headers: dict[str, str]) -> bool:
     if "application/json" not in content_type:
         return False
     version = headers.get("mcp-protocol-version")
-    return version is None or version in PROTOCOL_VERSIONS
+    return version is None or version in PROTOCOL_VERSIONS or version == MODERN_VERSION
 
 
 def plain_message(scope: dict, body: bytes) -> dict | None:
-    """The one JSON-RPC message a POST carries, if its headers and envelope are ones the SDK takes as they are."""
+    """The one JSON-RPC message a POST carries, if its headers and envelope are ones the SDK takes as they are
+    on its legacy path (a stateless-revision request is `modern_message`'s)."""
+    message = _message(scope, body)
+    if message is None or scope_headers(scope).get("mcp-protocol-version") == MODERN_VERSION:
+        return None
+    return message
+
+
+def modern_message(scope: dict, body: bytes) -> dict | None:
+    """The message, if it is a stateless-revision request as its clients send it: the version header and the
+    `_meta` version both MODERN_VERSION, the method (and a call's tool) repeated in headers, plain client info
+    and capabilities. Its params are returned without the `_meta`."""
+    message = _message(scope, body)
+    if message is None:
+        return None
+    headers, params = scope_headers(scope), message.get("params")
+    if headers.get("mcp-protocol-version") != MODERN_VERSION or headers.get("mcp-method") != message.get("method"):
+        return None
+    if not isinstance(params, dict) or not _meta_fits(params.get("_meta")):
+        return None
+    rest = {k: v for k, v in params.items() if k != "_meta"}
+    if message.get("method") == "tools/call" and headers.get("mcp-name") != rest.get("name"):
+        return None
+    return {**message, "params": rest}
+
+
+def _message(scope: dict, body: bytes) -> dict | None:
     if scope.get("method") != "POST" or not headers_fit(scope_headers(scope)):
         return None
     try:
@@ -62,6 +102,27 @@ def plain_message(scope: dict, body: bytes) -> dict | None:
     if not isinstance(message, dict) or not set(message) <= _REQUEST_KEYS or message.get("jsonrpc") != "2.0":
         return None
     return message
+
+
+def _meta_fits(meta: object) -> bool:
+    if not isinstance(meta, dict) or set(meta) != _META_KEYS or meta[_MCP + "protocolVersion"] != MODERN_VERSION:
+        return False
+    info, capabilities = meta[_MCP + "clientInfo"], meta[_MCP + "clientCapabilities"]
+    if not isinstance(info, dict) or not {"name", "version"} <= set(info) <= CLIENT_INFO_KEYS:
+        return False
+    return all(isinstance(v, str) for v in info.values()) and plain_capabilities(capabilities)
+
+
+def plain_capabilities(capabilities: object) -> bool:
+    """Capabilities the way clients send them: objects of objects, with `listChanged` flags."""
+    return isinstance(capabilities, dict) and all(_plain_capability(v) for v in capabilities.values())
+
+
+def _plain_capability(value: object) -> bool:
+    if not isinstance(value, dict):
+        return False
+    return all(isinstance(inner, bool) if key == "listChanged" else _plain_capability(inner)
+               for key, inner in value.items())
 
 
 def id_fits(msg_id: object) -> bool:
@@ -82,6 +143,9 @@ def _encodes(text: str) -> bool:
 def plain_call(scope: dict, body: bytes) -> PlainCall | None:
     """The tool call this module answers, or None: the request is the SDK's (or mcp_handshake.py's)."""
     message = plain_message(scope, body)
+    modern = message is None
+    if modern:
+        message = modern_message(scope, body)
     if message is None or message.get("method") != "tools/call" or not id_fits(message.get("id")):
         return None
     msg_id, params = message["id"], message.get("params")
@@ -92,22 +156,35 @@ def plain_call(scope: dict, body: bytes) -> PlainCall | None:
         arguments = {}
     if not isinstance(arguments, dict):
         return None
-    return PlainCall(msg_id, params["name"], arguments)
+    return PlainCall(msg_id, params["name"], arguments, modern)
 
 
-def json_reply(status: int, body: bytes) -> list[dict]:
-    """The ASGI messages of a JSON reply as the SDK's transport sends it."""
-    return [{"type": "http.response.start", "status": status,
-             "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]},
+def json_reply(status: int, body: bytes, modern: bool = False) -> list[dict]:
+    """The ASGI messages of a JSON reply as the SDK's transport sends it (the stateless revision's path
+    names the length first)."""
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    return [{"type": "http.response.start", "status": status, "headers": headers[::-1] if modern else headers},
             {"type": "http.response.body", "body": body}]
 
 
-def result_body(msg_id: int | str, result: object) -> bytes:
-    """A JSON-RPC result as pydantic writes it: compact, raw UTF-8."""
+def result_body(msg_id: int | str, result: object, modern: bool = False) -> bytes:
+    """A JSON-RPC result as the SDK writes it: compact, raw UTF-8 (the stateless revision's path: ASCII)."""
     return json.dumps({"jsonrpc": "2.0", "id": msg_id, "result": result},
-                      ensure_ascii=False, separators=(",", ":")).encode()
+                      ensure_ascii=modern, separators=(",", ":")).encode()
 
 
-def reply_messages(msg_id: int | str, text: str, is_error: bool) -> list[dict]:
+def reply_messages(msg_id: int | str, text: str, is_error: bool, modern: bool = False) -> list[dict]:
     """The ASGI messages of the SDK's reply to a tool call: the same JSON, byte for byte."""
-    return json_reply(200, result_body(msg_id, {"content": [{"text": text, "type": "text"}], "isError": is_error}))
+    result = {"content": [{"text": text, "type": "text"}], "isError": is_error}
+    if modern:  # the revision's result says its kind, and names the server in `_meta` (the SDK's order)
+        result = {**result, "resultType": "complete", "_meta": server_meta()}
+    return json_reply(200, result_body(msg_id, result, modern), modern)
+
+
+def server_info() -> dict:
+    return {"name": SERVER_NAME, "version": __version__}
+
+
+def server_meta() -> dict:
+    """The stateless revision's results name the server here (no initialize said it)."""
+    return {_MCP + "serverInfo": server_info()}

@@ -13,16 +13,14 @@ from __future__ import annotations
 
 import functools
 
-from .. import __version__
 from . import descriptions
-from .mcp_calls import PROTOCOL_VERSIONS, id_fits, json_reply, plain_message, result_body
+from .mcp_calls import (CLIENT_INFO_KEYS, MODERN_VERSION, PROTOCOL_VERSIONS, id_fits, json_reply, modern_message,
+                        plain_capabilities, plain_message, result_body, server_info, server_meta)
 
-SERVER_NAME = "kg-memory"
 # The SDK answers an initialize asking for a version it does not take with its latest
 # (mcp_types.version.LATEST_HANDSHAKE_VERSION; the test keeps the two equal).
 LATEST_VERSION = "2025-11-25"
 _INIT_KEYS = frozenset({"protocolVersion", "capabilities", "clientInfo"})
-_CLIENT_INFO_KEYS = frozenset({"name", "version", "title", "description", "websiteUrl"})  # strings all
 # The SDK's model for a tool's input schema: these fields first (sorted), the rest as given.
 _SCHEMA_FIELDS = ("properties", "required", "type")
 
@@ -31,7 +29,7 @@ def answer(scope: dict, body: bytes) -> list[dict] | None:
     """The ASGI messages of the SDK's reply to a handshake request, or None: not one answered here."""
     message = plain_message(scope, body)
     if message is None:
-        return None
+        return _modern_answer(scope, body)
     method, params = message.get("method"), message.get("params")
     if "id" not in message:
         if method == "notifications/initialized" and (params is None or params == {}):
@@ -47,6 +45,35 @@ def answer(scope: dict, body: bytes) -> list[dict] | None:
     return None
 
 
+def _modern_answer(scope: dict, body: bytes) -> list[dict] | None:
+    """The stateless revision's discovery and tool list (mcp_calls.modern_message), or None."""
+    message = modern_message(scope, body)
+    if message is None or not id_fits(message.get("id")):
+        return None
+    method, params, msg_id = message.get("method"), message["params"], message["id"]
+    if method == "server/discover" and not params:
+        return json_reply(200, result_body(msg_id, discover_result(), modern=True), modern=True)
+    if method == "tools/list" and _list_params_fit(params):
+        return json_reply(200, result_body(msg_id, modern_tool_list(), modern=True), modern=True)
+    return None
+
+
+def discover_result() -> dict:
+    """The SDK's DiscoverResult for this server (keys as its serializer orders them)."""
+    return {"cacheScope": "private", "capabilities": {"tools": {"listChanged": False}},
+            "instructions": descriptions.INSTRUCTIONS, "resultType": "complete", "supportedVersions": [MODERN_VERSION],
+            "ttlMs": 0, "_meta": server_meta()}
+
+
+@functools.cache
+def modern_tool_list() -> dict:
+    """The revision's ListToolsResult: the same tools, each input schema as written, and the result's fields."""
+    from . import schemas
+    tools = [{"description": descriptions.TOOLS[name], "inputSchema": schema, "name": name}
+             for name, schema in schemas.SCHEMAS.items()]
+    return {"cacheScope": "private", "resultType": "complete", "tools": tools, "ttlMs": 0, "_meta": server_meta()}
+
+
 def _list_params_fit(params: object) -> bool:
     # One page holds every tool: a cursor is ignored, as the SDK's handler ignores it.
     return params is None or isinstance(params, dict) and set(params) <= {"cursor"} and (
@@ -58,26 +85,18 @@ def _init_params_fit(params: object) -> bool:
     if not isinstance(params, dict) or set(params) != _INIT_KEYS or not isinstance(params["protocolVersion"], str):
         return False
     info, capabilities = params["clientInfo"], params["capabilities"]
-    if not isinstance(info, dict) or not {"name", "version"} <= set(info) <= _CLIENT_INFO_KEYS:
+    if not isinstance(info, dict) or not {"name", "version"} <= set(info) <= CLIENT_INFO_KEYS:
         return False
     if not all(isinstance(value, str) for value in info.values()):
         return False
-    return isinstance(capabilities, dict) and all(_plain_capability(value) for value in capabilities.values())
-
-
-def _plain_capability(value: object) -> bool:
-    """A capability the way clients send them: objects of objects, with `listChanged` flags."""
-    if not isinstance(value, dict):
-        return False
-    return all(isinstance(inner, bool) if key == "listChanged" else _plain_capability(inner)
-               for key, inner in value.items())
+    return plain_capabilities(capabilities)
 
 
 def initialize_result(requested: str) -> dict:
     """The SDK's InitializeResult for this server (keys as its serializer orders them)."""
     return {"capabilities": {"tools": {"listChanged": False}}, "instructions": descriptions.INSTRUCTIONS,
             "protocolVersion": requested if requested in PROTOCOL_VERSIONS else LATEST_VERSION,
-            "serverInfo": {"name": SERVER_NAME, "version": __version__}}
+            "serverInfo": server_info()}
 
 
 @functools.cache

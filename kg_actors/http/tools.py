@@ -11,7 +11,7 @@ from .. import __version__
 from ..conduct.floor import Floor
 from ..harness import profiles
 from . import descriptions, schemas
-from .mcp_handshake import SERVER_NAME
+from .mcp_calls import SERVER_NAME
 from .tool_handlers import Tools, ToolReply, harness_of
 
 

@@ -43,7 +43,7 @@ def test_anything_but_a_plain_call_goes_to_the_sdk(body):
     [(b"content-type", b"application/json")],  # no Accept: the SDK answers 406
     [(b"content-type", b"application/json"), (b"accept", b"text/event-stream")],
     [(b"content-type", b"text/plain"), (b"accept", b"application/json")],
-    [*JSON, (b"mcp-protocol-version", b"2026-07-28")],  # the SDK's modern entry, not its stateless path
+    [*JSON, (b"mcp-protocol-version", b"2026-07-28")],  # the revision with no `_meta`: the SDK says what is wrong
     [*JSON, (b"mcp-protocol-version", b"bogus")],
 ])
 def test_headers_the_sdk_would_refuse_or_route_elsewhere_go_to_it(headers):
