@@ -201,9 +201,9 @@ async def bench_server(name: str, prof: dict, base: Path, now: float) -> dict:
                 await stage("throughput", driver.throughput(
                     rpc, str(big.project), prof["sessions"], prof["seconds"], prof["max_ops"],
                     info["ids"], info["active_ids"], writes))
-                # The Python SDK's client last: it speaks a protocol our server hands to the MCP SDK, whose
-                # import (~30 MiB) the clients above (raw calls, the shim; Claude Code, the TypeScript SDK)
-                # never cause. The peak is read before it and after it.
+                # The Python SDK's client last: it speaks the protocol's stateless revision, which our server
+                # answers without the MCP SDK when a request is exactly what such a client sends (else the SDK,
+                # ~35 MiB, is imported then). The peak is read before it and after it.
                 out["peak_rss_workload"] = driver.peak_rss(big.proc.pid)
                 out["mix_creates"] = len(writes.created) - created
                 await stage("sdk_tools", driver.sdk_smoke(big.url))
