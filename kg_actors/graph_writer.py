@@ -193,7 +193,7 @@ def fold_waits(path: Path, now: float) -> bool:
     try:
         st = path.stat()
         journal_bytes = journal.journal_path(path).stat().st_size
-    except OSError:  # no file yet, or no journal: nothing to wait on
+    except OSError:  # no file yet, or no journal (what is unsaved is in memory alone): fold now
         return False
     return not fold_due(journal_bytes, st.st_size, now - st.st_mtime)
 
