@@ -68,22 +68,23 @@ def headers_fit(headers: dict[str, str]) -> bool:
 def plain_message(scope: dict, body: bytes) -> dict | None:
     """The one JSON-RPC message a POST carries, if its headers and envelope are ones the SDK takes as they are
     on its legacy path (a stateless-revision request is `modern_message`'s)."""
-    message = _message(scope, body)
-    if message is None or scope_headers(scope).get("mcp-protocol-version") == MODERN_VERSION:
-        return None
-    return message
+    headers = scope_headers(scope)
+    if headers.get("mcp-protocol-version") == MODERN_VERSION:
+        return None  # before any parse: the legacy path's requests pay nothing for the revision's
+    return _message(scope, headers, body)
 
 
 def modern_message(scope: dict, body: bytes) -> dict | None:
     """The message, if it is a stateless-revision request as its clients send it: the version header and the
     `_meta` version both MODERN_VERSION, the method (and a call's tool) repeated in headers, plain client info
     and capabilities. Its params are returned without the `_meta`."""
-    message = _message(scope, body)
-    if message is None:
+    headers = scope_headers(scope)
+    if headers.get("mcp-protocol-version") != MODERN_VERSION:
         return None
-    headers, params = scope_headers(scope), message.get("params")
-    if headers.get("mcp-protocol-version") != MODERN_VERSION or headers.get("mcp-method") != message.get("method"):
+    message = _message(scope, headers, body)
+    if message is None or headers.get("mcp-method") != message.get("method"):
         return None
+    params = message.get("params")
     if not isinstance(params, dict) or not _meta_fits(params.get("_meta")):
         return None
     rest = {k: v for k, v in params.items() if k != "_meta"}
@@ -92,8 +93,8 @@ def modern_message(scope: dict, body: bytes) -> dict | None:
     return {**message, "params": rest}
 
 
-def _message(scope: dict, body: bytes) -> dict | None:
-    if scope.get("method") != "POST" or not headers_fit(scope_headers(scope)):
+def _message(scope: dict, headers: dict[str, str], body: bytes) -> dict | None:
+    if scope.get("method") != "POST" or not headers_fit(headers):
         return None
     try:
         message = json.loads(body)
