@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import trio
@@ -132,7 +132,7 @@ class GraphDirectory:
                 raise KGError(f"graph {key} could not be loaded: {self._failed.pop(key)}")
         return await self._load(key)
 
-    async def _load(self, key: str, before=None) -> GraphHandle:
+    async def _load(self, key: str, before: Callable[[], Awaitable[None]] | None = None) -> GraphHandle:
         # The claim is taken before the first await: concurrent asks wait for this load.
         event = self._starting[key] = trio.Event()
         try:
@@ -177,12 +177,12 @@ class GraphDirectory:
             log.info("%s: replayed %d journal record(s)", key, replayed)
         if level == "project" and graph.project_path:
             self._root_of.setdefault(key.removeprefix("project:"), graph.project_path)
-        handle = await self._nursery.start(run_graph_actor, key, level, path, graph, derived, self.orphan_grace_days,
+        handle: GraphHandle = await self._nursery.start(run_graph_actor, key, level, path, graph, derived, self.orphan_grace_days,
                                             self.yield_to_hooks, self.clock, refusal)
         if refusal is not None:
             return handle
         # Edges whose bare-id endpoint names no node go on load; a project may name user nodes.
-        outside = frozenset()
+        outside: frozenset[str] = frozenset()
         if level == "project":
             user = await self.get("user")
             if self._refusals.get("user"):
@@ -208,7 +208,7 @@ class GraphDirectory:
 
         return await self._load(key, discard)
 
-    async def remove_project(self, slug: str, now: float, check: Callable[[int], None] | None = None):
+    async def remove_project(self, slug: str, now: float, check: Callable[[int], None] | None = None) -> Path:
         """Unload a project's actor (its last changes saved first) and move its folder to the store's
         trash, while every ask for the graph waits; returns where the folder went.
 

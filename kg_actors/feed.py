@@ -6,18 +6,20 @@ queue is dropped (its socket closes; the editor reconnects and re-reads).
 
 from __future__ import annotations
 
+from typing import Any
 
 import trio
 
 SUBSCRIBER_QUEUE = 256
+Event = dict[str, Any]  # one change, JSON-ready: {"type": "node_updated", "level": ..., ...}
 
 
 class ChangeFeed:
     def __init__(self) -> None:
-        self._subscribers: dict[int, tuple[trio.MemorySendChannel, str | None]] = {}
+        self._subscribers: dict[int, tuple[trio.MemorySendChannel[Event], str | None]] = {}
         self._next = 0
 
-    def publish(self, event: dict) -> None:
+    def publish(self, event: Event) -> None:
         for key, (send, project) in list(self._subscribers.items()):
             # A project tab hears its project and the user graph; a user tab hears the user graph.
             level = event.get("level")
@@ -31,8 +33,8 @@ class ChangeFeed:
                 send.close()
                 del self._subscribers[key]
 
-    def subscribe(self, project: str | None) -> tuple[int, trio.MemoryReceiveChannel]:
-        send, receive = trio.open_memory_channel[dict](SUBSCRIBER_QUEUE)
+    def subscribe(self, project: str | None) -> tuple[int, trio.MemoryReceiveChannel[Event]]:
+        send, receive = trio.open_memory_channel[Event](SUBSCRIBER_QUEUE)
         key, self._next = self._next, self._next + 1
         self._subscribers[key] = (send, project)
         return key, receive

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ctypes
 import gc
+from collections.abc import Callable
 
 FULL_COLLECTION_EVERY = 100  # middle-generation collections between two full ones (Python: 10)
 M_ARENA_MAX = -8  # glibc's mallopt parameter
@@ -40,7 +41,7 @@ def one_malloc_arena() -> bool:
         return False
 
 
-def _malloc_trim():
+def _malloc_trim() -> Callable[[int], int] | None:
     try:
         return ctypes.CDLL(None).malloc_trim  # the process's own symbols: its C library
     except (OSError, AttributeError):  # not glibc: its allocator's own rules apply

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
+from typing import Any
 
 import trio
 
@@ -19,15 +20,16 @@ from .storage.logs import append_jsonl
 log = logging.getLogger(__name__)
 
 BATCH_SECONDS = 0.1  # how long the first line of a batch waits for others
+Record = dict[str, Any]  # one JSON line
 MAX_QUEUED = 10_000  # batches; past this the disk is not keeping up and lines are dropped, loudly
 
 
 class Logbook:
     def __init__(self) -> None:
-        self._send, self._receive = trio.open_memory_channel[tuple[Path, list[dict], int]](MAX_QUEUED)
+        self._send, self._receive = trio.open_memory_channel[tuple[Path, list[Record], int]](MAX_QUEUED)
         self.pending = 0
 
-    def append(self, path: Path, records: list[dict], max_bytes: int) -> None:
+    def append(self, path: Path, records: list[Record], max_bytes: int) -> None:
         try:
             self._send.send_nowait((path, records, max_bytes))
         except trio.WouldBlock:
@@ -59,8 +61,8 @@ class Logbook:
                 self.pending -= sum(len(records) for _, records, _ in batch)
 
 
-def _write(batch: list[tuple[Path, list[dict], int]]) -> None:
-    by_path: dict[Path, tuple[list[dict], int]] = {}
+def _write(batch: list[tuple[Path, list[Record], int]]) -> None:
+    by_path: dict[Path, tuple[list[Record], int]] = {}
     for path, records, max_bytes in batch:
         by_path.setdefault(path, ([], max_bytes))[0].extend(records)
     for path, (records, max_bytes) in by_path.items():

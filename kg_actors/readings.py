@@ -11,10 +11,14 @@ of ten-minute readings. A project's readings live in its folder and move with it
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from .core import constants as C
 from .core.debt import Debt
 from .storage.logs import read_jsonl
+
+if TYPE_CHECKING:
+    from .logbook import Logbook
 
 READING_EVERY_SECONDS = 600.0
 READINGS_MAX_BYTES = 192_000  # ~1,000 lines of ~190 bytes (the factors included)
@@ -30,7 +34,7 @@ class Readings:
     def __init__(self) -> None:
         self._last: dict[str, tuple[float, float, int]] = {}  # key -> (ts, debt score, charge)
 
-    def note(self, key: str, graph_file: Path, now: float, debt: Debt, charge: int, logbook) -> bool:
+    def note(self, key: str, graph_file: Path, now: float, debt: Debt, charge: int, logbook: Logbook) -> bool:
         last = self._last.get(key)
         if last is not None and now - last[0] < READING_EVERY_SECONDS and last[1:] == (debt.score, charge):
             return False
@@ -45,7 +49,7 @@ class Readings:
         return True
 
 
-def read_readings(graph_file: Path) -> list[dict]:
+def read_readings(graph_file: Path) -> list[dict[str, Any]]:
     """Every kept reading, oldest first (worker thread). A torn or foreign line is skipped."""
     out = [r for r in read_jsonl(readings_path(graph_file)) if isinstance(r.get("ts"), int | float)]
     out.sort(key=lambda r: r["ts"])

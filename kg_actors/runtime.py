@@ -13,7 +13,8 @@ import os
 import signal
 import time
 from collections.abc import Callable
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import attrs
 import trio
@@ -41,6 +42,11 @@ from .storage import layout as L
 from .storage import lock
 from .sync.keeper import StoreKeeper
 from .touch_check import TouchCheck
+
+if TYPE_CHECKING:
+    from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+
+    from .graph_handle import GraphHandle
 
 log = logging.getLogger(__name__)
 
@@ -104,7 +110,7 @@ async def _tick(rt: Runtime) -> bool:
     return folded
 
 
-async def _take_reading(rt: Runtime, handle, now: float) -> None:
+async def _take_reading(rt: Runtime, handle: GraphHandle, now: float) -> None:
     """The graph's debt and render size as of this tick, written down for the editor's chart."""
     debt = await handle.debt(now)
     charge = fast_charge(handle.snapshot())
@@ -209,7 +215,7 @@ async def run_server(config: Config, clock: Callable[[], float] = time.time, han
         lock.release(fd)
 
 
-def _git_start(root) -> str | None:
+def _git_start(root: Path) -> str | None:
     """A store that is a repository: locks a killed git left go (we hold the store's lock), and the
     ignore file and merge driver are in place for this interpreter."""
     from .storage import git as G
@@ -226,7 +232,7 @@ def _git_start(root) -> str | None:
     return None
 
 
-def _build_mcp(floor: Floor, antigravity: Any = None):
+def _build_mcp(floor: Floor, antigravity: Any = None) -> StreamableHTTPSessionManager:
     """Import the MCP side (slow: pydantic models) and build its stateless JSON transport."""
     from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 

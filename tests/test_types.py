@@ -1,4 +1,5 @@
-"""The actor core and the use cases type-check under `mypy --strict`: a request can be followed across an actor."""
+"""The actor core, the use cases and the pure core type-check under `mypy --strict`: a request can be followed
+across an actor."""
 
 import subprocess
 import sys
@@ -7,34 +8,21 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+# The actors, their handles and messages, the use cases, the pure core, and the runtime that wires them.
+# Left out: the edges that translate (http/ routes, setup/, storage/, cli.py, config.py), whose untyped
+# parts are followed silently.
 STRICT_FILES = [
+    "kg_actors/core/",
     "kg_actors/conduct/",
-    "kg_actors/core/replies.py",
+    "kg_actors/chores/",
     "kg_actors/harness/tool_calls.py",
-    "kg_actors/actor.py",
-    "kg_actors/chores/messages.py",
-    "kg_actors/deferral.py",
-    "kg_actors/delivery_actor.py",
-    "kg_actors/delivery_messages.py",
-    "kg_actors/derived.py",
-    "kg_actors/compaction_schedule.py",
-    "kg_actors/graph_actor.py",
-    "kg_actors/graph_handle.py",
-    "kg_actors/graph_loading.py",
-    "kg_actors/index_process.py",
-    "kg_actors/reply_effects.py",
-    "kg_actors/peers.py",
-    "kg_actors/graph_messages.py",
-    "kg_actors/hook_priority.py",
     "kg_actors/http/server.py",
     "kg_actors/http/websocket.py",
-    "kg_actors/graph_writer.py",
-    "kg_actors/session_actor.py",
-    "kg_actors/session_handle.py",
-    "kg_actors/session_messages.py",
-    "kg_actors/session_views.py",
-    "kg_actors/tool_events.py",
-    "kg_actors/session_records.py",
+    "kg_actors/sync/keeper.py",
+    *sorted(
+        str(path.relative_to(ROOT)) for path in (ROOT / "kg_actors").glob("*.py")
+        if path.name not in {"__main__.py", "cli.py", "config.py", "testing.py", "debug_heap.py"}
+    ),
 ]
 
 

@@ -40,7 +40,7 @@ class BudgetNotices:
             self._enabled = (now, on)
         return on
 
-    async def _reading(self, payload: dict, now: float) -> Reading | str:
+    async def _reading(self, payload: dict[str, Any], now: float) -> Reading | str:
         transcript = payload.get("transcript_path")
         codex = isinstance(transcript, str) and os.path.basename(transcript).startswith("rollout-") \
             and transcript.endswith(".jsonl")
@@ -56,7 +56,7 @@ class BudgetNotices:
             cached = self._readings[key] = (now, got)
         return cached[1]
 
-    async def attach(self, event: str, payload: dict, reply: dict[str, Any], now: float) -> dict[str, Any]:
+    async def attach(self, event: str, payload: dict[str, Any], reply: dict[str, Any], now: float) -> dict[str, Any]:
         """`reply` with the notice due for this session added to its context (or as its context)."""
         sid = payload.get("session_id")
         if not isinstance(sid, str) or not sid or not await self._on(now):

@@ -9,10 +9,12 @@ print and never fail: a bad frame is simply not recorded.
 
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 from ..config import Config, ConfigError
 from ..core import gauges
@@ -21,7 +23,7 @@ from . import gauge_files
 WRAP_TIMEOUT = 5.0
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     raw = sys.stdin.buffer.read()
     record = None
     try:
@@ -56,7 +58,7 @@ def line(record: object) -> str:
     return " · ".join(parts)
 
 
-def doctor_line(root, now: float) -> str:
+def doctor_line(root: Path, now: float) -> str:
     """What `kg doctor` says of the Claude Code quota gauge: how old its last reading is."""
     reading = gauge_files.read_claude(root, now)
     if isinstance(reading, str):

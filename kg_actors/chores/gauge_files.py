@@ -13,6 +13,7 @@ import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from ..core import gauges
 from ..core.chores import Reading
@@ -42,7 +43,7 @@ def read_claude(root: Path, now: float) -> Reading | str:
     return gauges.claude_reading(record, now)
 
 
-def record_claude(root: Path, frame: object, now: float) -> dict | None:
+def record_claude(root: Path, frame: object, now: float) -> dict[str, Any] | None:
     """`kg gauge`: fold one status-line frame into the gauge file (atomic); the record written, or None."""
     path = claude_path(root)
     try:

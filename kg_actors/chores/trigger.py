@@ -14,7 +14,7 @@ from starlette.background import BackgroundTask
 from ..core import recall
 
 
-def after_prompt(runtime: Any, payload: dict) -> BackgroundTask | None:
+def after_prompt(runtime: Any, payload: dict[str, Any]) -> BackgroundTask | None:
     chores = getattr(runtime, "chores", None)
     if chores is None or recall.human_text(payload.get("prompt")) is None:
         return None

@@ -9,20 +9,21 @@ by the same rules as the file merge. Cost: the entries the merge changed.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from .ids import is_artifact
-from .merge import _edges, _mapping, _merge_edge, _merge_progress, _merge_version, merge_node
+from .merge import Json, _edges, _mapping, _merge_edge, _merge_progress, _merge_version, merge_node
 from .model import Edge, GraphData, Node
 
 
-def _diff_keys(a: dict, b: dict) -> list:
+def _diff_keys(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[str]:
     keys = [k for k, v in b.items() if a.get(k) != v]
     keys += [k for k in a if k not in b]
     return keys
 
 
-def absorb(graph: GraphData, base: dict, merged: dict, now: float) -> list[str]:
+def absorb(graph: GraphData, base: Json, merged: Json, now: float) -> list[str]:
     """Apply base -> merged to `graph`; the ids of nodes whose content changed (deleted ones too)."""
     changed: list[str] = []
     nodes_b, nodes_m = _mapping(base.get("nodes")), _mapping(merged.get("nodes"))
@@ -50,16 +51,16 @@ def absorb(graph: GraphData, base: dict, merged: dict, now: float) -> list[str]:
     vers_b, vers_m = _mapping(meta_b.get("versions")), _mapping(meta_m.get("versions"))
     edges_b, edges_m = _edges(base), _edges(merged)
     for skey in _diff_keys(edges_b, edges_m):
-        raw = edges_m.get(skey) or edges_b.get(skey)
+        raw: Json = edges_m.get(skey) or edges_b[skey]  # a changed key is in one of them
         key = (str(raw["from"]), str(raw["to"]), str(raw["rel"]))
-        current = graph.edges.get(key)
-        live = current.to_json() if current is not None else None
+        held = graph.edges.get(key)
+        live = held.to_json() if held is not None else None
         if live == edges_b.get(skey):
             target = edges_m.get(skey)
         else:
             target = _merge_edge(edges_b.get(skey), live, edges_m.get(skey), now, 0.0)  # ours: written now
         if target is None:
-            if current is not None:
+            if held is not None:
                 graph.del_edge(key)
         elif live != target and _ends_present(graph, key):
             graph.set_edge(Edge.from_json(target))
@@ -67,7 +68,7 @@ def absorb(graph: GraphData, base: dict, merged: dict, now: float) -> list[str]:
     _absorb_map(vers_b, vers_m, graph.versions, graph.set_version, _merge_version)
     prog_b, prog_m = _mapping(meta_b.get("progress")), _mapping(meta_m.get("progress"))
 
-    def set_progress(key: str, value: dict | None) -> None:
+    def set_progress(key: str, value: Json | None) -> None:
         if value is None:
             graph.del_progress(key)
         else:
@@ -81,7 +82,8 @@ def _ends_present(graph: GraphData, key: tuple[str, str, str]) -> bool:
     return all(is_artifact(end) or end in graph.nodes or graph.kind == "project" for end in key[:2])
 
 
-def _absorb_map(base: dict, merged: dict, live: dict, setter, merge_one) -> None:
+def _absorb_map(base: Json, merged: Json, live: Mapping[str, Any], setter: Callable[[str, Any], None],
+                merge_one: Callable[[Json | None, Json | None, Json | None], Json | None]) -> None:
     for key in _diff_keys(base, merged):
         current: Any = live.get(key)
         target = merged.get(key) if current == base.get(key) else merge_one(base.get(key), current, merged.get(key))

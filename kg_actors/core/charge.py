@@ -12,7 +12,7 @@ the tracker's number is charge() of the graph with its moves applied.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from collections.abc import Set as AbstractSet
 
 from .model import Edge, EdgeKey, GraphReader, Node
@@ -289,7 +289,7 @@ class ChargeTracker:
         self._exact = None
         self._log.append((node_id, old))
 
-    def _orphan_archived(self, node_id: str, keys: AbstractSet[EdgeKey]) -> None:
+    def _orphan_archived(self, node_id: str, keys: Collection[EdgeKey]) -> None:
         """set_state's commonest move, in a level far over its budget thousands of times: an archived
         node's citations all cost a fixed price (no active pair), and an orphaned end hides them."""
         active, archived, nodes = self.active, self.archived, self._nodes

@@ -196,7 +196,7 @@ def decide(invocations: Iterable[list[str]], views: Mapping[str, tuple[GraphRead
     # script) first; then project lessons before user ones (later views are the project), then by id.
     order = {level: i for i, level in enumerate(views)}
     unseen.sort(key=lambda t: (-t[0], -order[t[1][0]], t[1][1]))
-    lines, shown = [HEADER], []
+    lines, shown = [HEADER], list[tuple[str, str]]()
     for _, ref in unseen[: C.COMMAND_RECALL_MAX_NODES]:
         line = f"- [{ref[0]}] {ref[1]}: {views[ref[0]][0].nodes[ref[1]].gist}"
         size = sum(len(x) + 1 for x in lines) + len(line)

@@ -430,7 +430,7 @@ def _behind(graph: GraphReader, missing_touches: set[str] | frozenset[str], orde
     )
 
 
-def debt_nodes(graph: GraphReader, missing_touches: set[str] | frozenset[str] = frozenset()) -> dict:
+def debt_nodes(graph: GraphReader, missing_touches: set[str] | frozenset[str] = frozenset()) -> dict[str, Any]:
     """JSON-ready lists of the nodes behind each DEBT factor, and which touches dangle per node."""
     behind = _behind(graph, missing_touches, ordered=True)
     missing = {i: [t for t in graph.nodes[i].touches if t in missing_touches] for i in behind.dangling}

@@ -90,8 +90,8 @@ def probe_steps(index: SearchIndex, probe: tuple[str, ...], exclude: str, depth:
             live = {nid for nid in live if partial[nid] + left >= reach}
         if live is not None and not live:
             break
-    found = partial.keys() if live is None else live
-    return {nid: _sum_in_order(parts[nid]) for nid in found if partial[nid] >= reach}
+    followed = partial.keys() if live is None else live
+    return {nid: _sum_in_order(parts[nid]) for nid in followed if partial[nid] >= reach}
 
 
 def _sum_in_order(parts: list[tuple[int, float]]) -> float:

@@ -6,6 +6,8 @@ promoting or stamping. Shapes are JSON-ready dicts.
 
 from __future__ import annotations
 
+from typing import Any
+
 from . import constants as C
 from . import render, search
 from .ids import is_artifact
@@ -16,14 +18,14 @@ from .terms import Terms, field_counts
 EXCERPT_CHARS = 180
 
 
-def counts(graph: GraphReader) -> dict:
+def counts(graph: GraphReader) -> dict[str, Any]:
     return {
         "active": len(graph.ids_in_state("active")), "archived": len(graph.ids_in_state("archived")),
         "orphaned": len(graph.ids_in_state("orphaned")), "nodes": len(graph.nodes), "edges": len(graph.edges),
     }
 
 
-def picture(graph: GraphReader) -> dict:
+def picture(graph: GraphReader) -> dict[str, Any]:
     """Everything the canvas draws: compact nodes (no notes) and every edge."""
     nodes = [{"id": n.id, "gist": n.gist, "state": n.state, "v": node_version(graph, n.id)}
              for n in graph.nodes.values()]
@@ -31,7 +33,7 @@ def picture(graph: GraphReader) -> dict:
     return {"nodes": nodes, "edges": edges, "counts": counts(graph)}
 
 
-def _edge_json(edge: Edge, node_id: str, graph: GraphReader) -> dict:
+def _edge_json(edge: Edge, node_id: str, graph: GraphReader) -> dict[str, Any]:
     other = edge.other(node_id)
     target = graph.nodes.get(other)
     kind = "file" if is_artifact(other) else ("node" if target is not None else "outside")
@@ -40,7 +42,7 @@ def _edge_json(edge: Edge, node_id: str, graph: GraphReader) -> dict:
             "other_state": target.state if target is not None else None}
 
 
-def node_detail(graph: GraphReader, node_id: str) -> dict | None:
+def node_detail(graph: GraphReader, node_id: str) -> dict[str, Any] | None:
     """A node as the editor opens it: content, edges and its history stamps (a look, not a read)."""
     node = graph.nodes.get(node_id)
     if node is None:
@@ -56,7 +58,7 @@ def node_detail(graph: GraphReader, node_id: str) -> dict | None:
     }
 
 
-def history(graph: GraphReader, node: Node) -> dict:
+def history(graph: GraphReader, node: Node) -> dict[str, Any]:
     entry = graph.versions.get(f"node:{node.id}")
     return {
         "created_ts": node.created_ts, "written": dict(node.written) if node.written else None,
@@ -67,7 +69,7 @@ def history(graph: GraphReader, node: Node) -> dict:
     }
 
 
-def budget(graph: GraphReader) -> dict:
+def budget(graph: GraphReader) -> dict[str, Any]:
     """One level's charge (exact rendered characters) against its budget, and its HEALTH line."""
     plan = render.plan_level(graph)
     charge = render.charge_plan(graph, plan)
@@ -96,7 +98,7 @@ def _excerpt(node: Node) -> str:
 
 
 def search_graph(index: search.SearchIndex, graph: GraphReader, level: str, terms: Terms,
-                 limit: int) -> dict:
+                 limit: int) -> dict[str, Any]:
     """kg_search's ranking over one graph (every tier), and the paths joining the top hits."""
     hits, total = search.top_hits(index, terms, limit=limit)
     top = [(level, h.node_id) for h in hits[: C.SEARCH_TOP_K]]

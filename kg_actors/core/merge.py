@@ -18,11 +18,14 @@ cleanly. Rules where both sides changed the same entry:
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import attrs
 
 from . import constants as C
+
+Json = dict[str, Any]  # one entry of the stored JSON shape (a node, an edge, a version, a whole file)
 
 CONFLICTS_FIELD = "_conflicts"
 CONFLICTS_MAX = 5  # per node; the oldest unresolved versions go first
@@ -43,21 +46,21 @@ class Conflict:
 
     node_id: str
     kept_side: str  # "ours" | "theirs"
-    kept: dict
-    other: dict
+    kept: Json
+    other: Json
 
 
 @attrs.frozen
 class MergeResult:
-    merged: dict
+    merged: Json
     conflicts: tuple[Conflict, ...]
 
 
-def content(node: dict) -> dict:
+def content(node: Json) -> Json:
     return {k: v for k, v in node.items() if k not in _NOT_CONTENT}
 
 
-def written_ts(node: dict) -> float:
+def written_ts(node: Json) -> float:
     """When this version was written where it was written (`origin_ts` survives a local re-stamp)."""
     written = node.get("_written")
     if isinstance(written, dict):
@@ -73,7 +76,7 @@ def _key(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False)
 
 
-def _later(a: dict, b: dict, ts_a: float, ts_b: float) -> bool:
+def _later(a: Json, b: Json, ts_a: float, ts_b: float) -> bool:
     """Is `a` the later of the two? A tie goes to the larger text, so both machines choose alike."""
     if ts_a != ts_b:
         return ts_a > ts_b
@@ -91,12 +94,12 @@ def _three_way(base: Any, ours: Any, theirs: Any) -> tuple[bool, Any]:
     return False, None
 
 
-def _union(a: Any, b: Any) -> list:
+def _union(a: Any, b: Any) -> list[float]:
     values = {float(v) for v in (a or []) + (b or []) if isinstance(v, int | float) and not isinstance(v, bool)}
     return sorted(values)
 
 
-def _merge_stamps(base: dict, ours: dict, theirs: dict, into: dict) -> None:
+def _merge_stamps(base: Json, ours: Json, theirs: Json, into: Json) -> None:
     for name in _MAX_FIELDS:
         values = [n[name] for n in (ours, theirs) if isinstance(n.get(name), int | float)]
         if values:
@@ -121,8 +124,8 @@ def _merge_stamps(base: dict, ours: dict, theirs: dict, into: dict) -> None:
     into.update(value)
 
 
-def _merge_conflicts(*lists: Any) -> list:
-    seen: dict[str, dict] = {}
+def _merge_conflicts(*lists: Any) -> list[Json]:
+    seen: dict[str, Json] = {}
     for items in lists:
         for item in items or []:
             if isinstance(item, dict):
@@ -130,17 +133,12 @@ def _merge_conflicts(*lists: Any) -> list:
     return list(seen.values())[-CONFLICTS_MAX:]
 
 
-def merge_node(node_id: str, base: dict | None, ours: dict | None, theirs: dict | None,
-               now: float) -> tuple[dict | None, Conflict | None]:
+def merge_node(node_id: str, base: Json | None, ours: Json | None, theirs: Json | None,
+               now: float) -> tuple[Json | None, Conflict | None]:
     """One node's merge: (merged node or None for deleted, the conflict if both changed its content)."""
-    b = _MISSING if base is None else base
-    o = _MISSING if ours is None else ours
-    t = _MISSING if theirs is None else theirs
-    decided, value = _three_way(b, o, t)
-    if decided:
-        return (None if value is _MISSING else value), None
-    if o is _MISSING or t is _MISSING:
-        return (ours if o is not _MISSING else theirs), None  # a delete against an edit keeps the edit
+    settled, value = _settled(base, ours, theirs)
+    if settled or ours is None or theirs is None:
+        return value, None  # a delete against an edit keeps the edit
     base_d = base or {}
     c_base, c_ours, c_theirs = content(base_d) if base else None, content(ours), content(theirs)
     conflict = None
@@ -171,7 +169,7 @@ def merge_node(node_id: str, base: dict | None, ours: dict | None, theirs: dict 
     return merged, conflict
 
 
-def _settled(base: dict | None, ours: dict | None, theirs: dict | None) -> tuple[bool, dict | None]:
+def _settled(base: Json | None, ours: Json | None, theirs: Json | None) -> tuple[bool, Json | None]:
     """The three-way rule's answer for one entry: (True, the entry) when it decides; else (False, a
     side's entry), which stands when the other side has none and is merged by the caller otherwise."""
     decided, value = _three_way(_MISSING if base is None else base, _MISSING if ours is None else ours,
@@ -181,13 +179,13 @@ def _settled(base: dict | None, ours: dict | None, theirs: dict | None) -> tuple
     return False, ours if ours is not None else theirs
 
 
-def _stamp(entry: dict, key: str) -> float:
+def _stamp(entry: Json, key: str) -> float:
     value = entry.get(key)
     return float(value) if isinstance(value, int | float) else 0.0
 
 
-def _merge_edge(base: dict | None, ours: dict | None, theirs: dict | None,
-                ts_ours: float, ts_theirs: float) -> dict | None:
+def _merge_edge(base: Json | None, ours: Json | None, theirs: Json | None,
+                ts_ours: float, ts_theirs: float) -> Json | None:
     settled, value = _settled(base, ours, theirs)
     if settled or ours is None or theirs is None:
         return value
@@ -200,14 +198,14 @@ def _merge_edge(base: dict | None, ours: dict | None, theirs: dict | None,
     return merged
 
 
-def _merge_progress(base: dict | None, ours: dict | None, theirs: dict | None) -> dict | None:
+def _merge_progress(base: Json | None, ours: Json | None, theirs: Json | None) -> Json | None:
     settled, value = _settled(base, ours, theirs)
     if settled or ours is None or theirs is None:
         return value
 
     later = ours if _later(ours, theirs, _stamp(ours, "last_ts"), _stamp(theirs, "last_ts")) else theirs
     merged = dict(later)
-    trail: dict[str, dict] = {}
+    trail: dict[str, Json] = {}
     for item in (ours.get("_trail") or []) + (theirs.get("_trail") or []):
         if isinstance(item, dict):
             trail.setdefault(_key(item), item)
@@ -215,7 +213,7 @@ def _merge_progress(base: dict | None, ours: dict | None, theirs: dict | None) -
     return merged
 
 
-def _merge_version(base: dict | None, ours: dict | None, theirs: dict | None) -> dict | None:
+def _merge_version(base: Json | None, ours: Json | None, theirs: Json | None) -> Json | None:
     settled, value = _settled(base, ours, theirs)
     if settled or ours is None or theirs is None:
         return value
@@ -225,11 +223,11 @@ def _merge_version(base: dict | None, ours: dict | None, theirs: dict | None) ->
     return later
 
 
-def _mapping(raw: Any) -> dict:
+def _mapping(raw: Any) -> Json:
     return raw if isinstance(raw, dict) else {}
 
 
-def _edges(raw: Any) -> dict:
+def _edges(raw: Any) -> Json:
     edges = raw.get("edges") if isinstance(raw, dict) else None
     if isinstance(edges, list):  # an old file's edge list: key it as the map is keyed
         return {f"{e['from']}->{e['to']}:{e['rel']}": e for e in edges
@@ -237,7 +235,8 @@ def _edges(raw: Any) -> dict:
     return _mapping(edges)
 
 
-def _merge_map(keys: set, base: dict, ours: dict, theirs: dict, merge_one) -> dict:
+def _merge_map(keys: set[str], base: Json, ours: Json, theirs: Json,
+               merge_one: Callable[[str, Any, Any, Any], Json | None]) -> Json:
     out = {}
     for key in keys:
         value = merge_one(key, base.get(key), ours.get(key), theirs.get(key))
@@ -246,7 +245,7 @@ def _merge_map(keys: set, base: dict, ours: dict, theirs: dict, merge_one) -> di
     return out
 
 
-def _changed_keys(base: dict, ours: dict, theirs: dict) -> tuple[set, set]:
+def _changed_keys(base: Json, ours: Json, theirs: Json) -> tuple[set[str], set[str]]:
     """(keys to take from ours unchanged, keys that need a merge). The common case is O(n) identity checks."""
     both = set()
     for side in (ours, theirs):
@@ -259,7 +258,7 @@ def _changed_keys(base: dict, ours: dict, theirs: dict) -> tuple[set, set]:
     return set(ours) - both, both
 
 
-def merge_graphs(base: dict | None, ours: dict, theirs: dict, now: float) -> MergeResult:
+def merge_graphs(base: Json | None, ours: Json, theirs: Json, now: float) -> MergeResult:
     """Merge two versions of one graph file against their common ancestor (None: no common history)."""
     base = base if isinstance(base, dict) else {}
     meta_b, meta_o, meta_t = (_mapping(g.get("_meta")) for g in (base, ours, theirs))
@@ -278,7 +277,7 @@ def merge_graphs(base: dict | None, ours: dict, theirs: dict, now: float) -> Mer
 
     vers_b, vers_o, vers_t = (_mapping(m.get("versions")) for m in (meta_b, meta_o, meta_t))
 
-    def vts(versions: dict, key: str) -> float:
+    def vts(versions: Json, key: str) -> float:
         entry = versions.get(key)
         value = entry.get("ts") if isinstance(entry, dict) else None
         return float(value) if isinstance(value, int | float) else 0.0
@@ -307,7 +306,7 @@ def merge_graphs(base: dict | None, ours: dict, theirs: dict, now: float) -> Mer
     progress = _merge_map(set(prog_b) | set(prog_o) | set(prog_t), prog_b, prog_o, prog_t,
                           lambda k, b, o, t: _merge_progress(b, o, t))
 
-    meta: dict = {}
+    meta: Json = {}
     for key in _ordered_union(meta_o, meta_t, meta_b):
         if key in ("versions", "progress"):
             continue
@@ -320,26 +319,26 @@ def merge_graphs(base: dict | None, ours: dict, theirs: dict, now: float) -> Mer
     if progress:
         meta["progress"] = dict(sorted(progress.items()))
 
-    merged: dict = {}
+    graph: Json = {}
     for key in _ordered_union(ours, theirs, base):
         if key == "nodes":
-            merged["nodes"] = nodes
+            graph["nodes"] = nodes
         elif key == "edges":
-            merged["edges"] = edges
+            graph["edges"] = edges
         elif key == "_meta":
-            merged["_meta"] = meta
+            graph["_meta"] = meta
         else:
             decided, value = _three_way(base.get(key, _MISSING), ours.get(key, _MISSING), theirs.get(key, _MISSING))
             value = value if decided else ours.get(key, _MISSING)
             if value is not _MISSING:
-                merged[key] = value
-    merged.setdefault("nodes", nodes)
-    merged.setdefault("edges", edges)
-    merged.setdefault("_meta", meta)
-    return MergeResult(merged, tuple(sorted(conflicts, key=lambda c: c.node_id)))
+                graph[key] = value
+    graph.setdefault("nodes", nodes)
+    graph.setdefault("edges", edges)
+    graph.setdefault("_meta", meta)
+    return MergeResult(graph, tuple(sorted(conflicts, key=lambda c: c.node_id)))
 
 
-def _in_order(merged: dict, first: dict, second: dict) -> dict:
+def _in_order(merged: Json, first: Json, second: Json) -> Json:
     """`merged` in our order, then theirs' new entries in their order: diffs stay small."""
     out = {k: merged[k] for k in first if k in merged}
     if len(out) < len(merged):
@@ -352,8 +351,8 @@ def _in_order(merged: dict, first: dict, second: dict) -> dict:
     return out
 
 
-def _ordered_union(*dicts: dict) -> list:
-    out: dict = {}
+def _ordered_union(*dicts: Json) -> list[str]:
+    out: dict[str, None] = {}
     for d in dicts:
         for k in d:
             out.setdefault(k, None)
@@ -368,7 +367,7 @@ def _when(ts: Any) -> str:
     return dt.datetime.fromtimestamp(ts, dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
 
 
-def conflict_notice(level: str, node_id: str, node_written: dict | None, others: Any) -> str | None:
+def conflict_notice(level: str, node_id: str, node_written: Json | None, others: Any) -> str | None:
     """What a session reading a node with versions set aside by a sync is told (NOT WRITTEN style)."""
     if not isinstance(others, list) or not others:
         return None
@@ -380,7 +379,8 @@ def conflict_notice(level: str, node_id: str, node_written: dict | None, others:
     for other in others[-CONFLICTS_MAX:]:
         if not isinstance(other, dict):
             continue
-        written = other.get("_written") if isinstance(other.get("_written"), dict) else {}
+        stamp = other.get("_written")
+        written: Json = stamp if isinstance(stamp, dict) else {}
         lines.append(f"  • written {_when(written.get('origin_ts', written.get('ts')))}: gist: {other.get('gist', '')}")
         for name in ("notes", "touches"):
             values = other.get(name)

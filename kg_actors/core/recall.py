@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
+from typing import Any
 
 import attrs
 
@@ -124,7 +125,7 @@ class Decision:
     reason: str  # injected | no_hits | weak_hit | all_seen | no_terms
     text: str | None = None
     shown: tuple[Ref, ...] = ()  # refs whose gists were injected (now seen)
-    hits: tuple[dict, ...] = ()
+    hits: tuple[dict[str, Any], ...] = ()
     threshold: float = 0.0
 
 
@@ -245,7 +246,7 @@ def decide(terms: list[str], hits: list[tuple[str, Hit]], graphs: Mapping[str, G
     return Decision("injected", text, tuple(shown), logged, threshold)
 
 
-def _hit_record(level: str, hit: Hit, seen: AbstractSet[str]) -> dict:
+def _hit_record(level: str, hit: Hit, seen: AbstractSet[str]) -> dict[str, Any]:
     return {"id": hit.node_id, "level": level, "score": round(hit.score, 5), "seen": hit.node_id in seen,
             "title_match": hit.title_match, "matched_terms": hit.matched_terms,
             "max_term_idf": round(hit.max_term_idf, 4)}

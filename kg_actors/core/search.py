@@ -260,7 +260,7 @@ class SearchIndex:
     def matching(self, terms: Iterable[str]) -> int:
         """How many nodes hold at least one of `terms`: common terms' bitmaps OR'd, the others' holders
         checked against them one by one."""
-        union, rest = 0, set()
+        union, rest = 0, set[int]()
         for term in terms:
             bits = self.orders.bits(term)
             if bits is not None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
 import trio
@@ -30,7 +30,13 @@ from ..storage import commit_process, git_merge, git_read
 from ..storage.layout import Layout
 from . import common, rebuild
 
+if TYPE_CHECKING:
+    from ..directory import GraphDirectory
+    from ..session_handle import SessionHandle
+
 log = logging.getLogger(__name__)
+T = TypeVar("T")
+Summary = dict[str, Any]  # what a job answers: JSON-ready, for /health and the `kg` commands
 
 MERGE_DEADLINE = 300.0  # seconds a sync's merge-and-absorb may take once started (shielded from shutdown)
 
@@ -44,7 +50,8 @@ class Job(actor.Message[Any]):
 
 
 class StoreKeeper:
-    def __init__(self, layout: Layout, directory, sessions, clock: Callable[[], float], publish=None):
+    def __init__(self, layout: Layout, directory: GraphDirectory, sessions: SessionHandle,
+                 clock: Callable[[], float], publish: Callable[[dict[str, Any]], None] | None = None):
         self.layout = layout
         self.root: Path = layout.root
         self.directory = directory
@@ -56,7 +63,7 @@ class StoreKeeper:
         self.rides_tick = False  # commits wait for the save tick's fold (see `run`)
         self._due = False  # a commit waits for the next tick
         self.autocommits = 0  # attempts, for /health
-        self.last: dict = {}
+        self.last: Summary = {}
 
     # The actor ---------------------------------------------------------------------------
     async def serve(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
@@ -71,9 +78,10 @@ class StoreKeeper:
         finally:
             self._mailbox.drain_stopped()
 
-    async def exclusive(self, job) -> Any:
+    async def exclusive(self, job: Callable[[], Awaitable[T]]) -> T:
         """Run `job` (an async callable) when no other store job runs."""
-        return await self._mailbox.ask(Job(job))
+        done: T = await self._mailbox.ask(Job(job))
+        return done
 
     def close(self) -> None:
         self._mailbox.send.close()
@@ -97,10 +105,10 @@ class StoreKeeper:
         """A commit waits for the next save tick's fold, which must then save every graph."""
         return self._due
 
-    def status(self) -> dict:
+    def status(self) -> Summary:
         return {"problem": self._last_problem, "autocommits": self.autocommits, "last": self.last}
 
-    async def autocommit(self) -> dict:
+    async def autocommit(self) -> Summary:
         self.autocommits += 1
         if not G.is_repo(self.root):  # one stat: cheap enough for the loop, and no thread to wait on
             return {"committed": False, "reason": G.init_hint(self.root)}
@@ -162,10 +170,10 @@ class StoreKeeper:
             if not await handle.fold():
                 raise G.GitError(f"graph {handle.key} could not be saved to its file; not committing half a write")
 
-    async def commit(self, what: str = "auto-save") -> dict:
+    async def commit(self, what: str = "auto-save") -> Summary:
         return await self.exclusive(lambda: self._commit(what))
 
-    async def _commit(self, what: str) -> dict:
+    async def _commit(self, what: str) -> Summary:
         if not await trio.to_thread.run_sync(G.is_repo, self.root):
             return {"committed": False, "reason": G.init_hint(self.root)}
         await self._fold_all()
@@ -179,11 +187,11 @@ class StoreKeeper:
                                       capture_stdout=True, capture_stderr=True)
         return commit_process.parse(proc.stdout, proc.stderr, proc.returncode)
 
-    async def sync(self, remote: str) -> dict:
+    async def sync(self, remote: str) -> Summary:
         """Commit, fetch, merge (per node), push; then the loaded graphs absorb what the merge changed."""
         return await self.exclusive(lambda: self._sync(remote))
 
-    async def _sync(self, remote: str) -> dict:
+    async def _sync(self, remote: str) -> Summary:
         created = await trio.to_thread.run_sync(G.init, self.root)
         await self._fold_all()
         await self._commit_in_child("save before sync")
@@ -199,7 +207,7 @@ class StoreKeeper:
         self.last = {"sync": summary, "ts": self.clock()}
         return summary
 
-    async def _absorb(self, outcome: git_merge.MergeOutcome) -> dict:
+    async def _absorb(self, outcome: git_merge.MergeOutcome) -> Summary:
         out: dict[str, Any] = {}
         loaded = {h.key: h for h in self.directory.loaded()}
         found = await trio.to_thread.run_sync(rebuild.changes, self.root, outcome.before, outcome.changed)
@@ -217,11 +225,11 @@ class StoreKeeper:
             out[key] = change.summary()
         return out
 
-    async def restore(self, key: str, at: str) -> dict:
+    async def restore(self, key: str, at: str) -> Summary:
         """Put graph `key` back as it was at commit or date `at`, through the actor (disk wins)."""
         return await self.exclusive(lambda: self._restore(key, at))
 
-    async def _restore(self, key: str, at: str) -> dict:
+    async def _restore(self, key: str, at: str) -> Summary:
         rel = common.rel_path(self.layout, key)
         if not await trio.to_thread.run_sync(G.is_repo, self.root):
             raise G.GitError(G.init_hint(self.root))
