@@ -11,6 +11,7 @@ means nobody will read it.
 from __future__ import annotations
 
 import socket
+from collections.abc import Mapping
 from typing import Any
 
 _open: dict[tuple[Any, Any], socket.socket] = {}  # (server address, client address) -> the connection
@@ -30,7 +31,7 @@ def closed(key: tuple[Any, Any] | None) -> None:
         _open.pop(key, None)
 
 
-def hung_up(scope: dict[str, Any]) -> bool:
+def hung_up(scope: Mapping[str, Any]) -> bool:
     """True when the scope's connection is known and its client closed it (or reset it)."""
     server, client = scope.get("server"), scope.get("client")
     conn = _open.get((_address(server), _address(client))) if server and client else None

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import contextvars
 import logging
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator, Mapping, MutableMapping
 from contextlib import contextmanager
 from typing import Any
 
@@ -76,7 +76,7 @@ def defer(on_delivered: Effect, on_abandoned: Effect | None = None) -> bool:
     return True
 
 
-async def client_gone(scope: dict[str, Any], receive: Callable[[], Awaitable[dict[str, Any]]]) -> bool:
+async def client_gone(scope: Mapping[str, Any], receive: Callable[[], Awaitable[MutableMapping[str, Any]]]) -> bool:
     """Whether the client hung up, looking without waiting (the request's body already read).
 
     Over a socket the connection is asked (peers.py: the server does not read it while the app
@@ -86,7 +86,7 @@ async def client_gone(scope: dict[str, Any], receive: Callable[[], Awaitable[dic
     """
     if peers.hung_up(scope):
         return True
-    message: dict[str, Any] = {}
+    message: MutableMapping[str, Any] = {}
     with trio.move_on_after(0):
         message = await receive()
     return message.get("type") == "http.disconnect"

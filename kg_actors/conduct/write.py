@@ -117,12 +117,12 @@ async def delete_node(floor: Floor, sid: str | None, node_id: str, level: str | 
     return lvl, removed
 
 
-async def delete_edge(floor: Floor, sid: str | None, src: str, dst: str, rel: str, level: str | None = None,
-                      project_path: str | None = None) -> str | None:
+async def delete_edge(floor: Floor, sid: str | None, src: object, dst: object, rel: object,
+                      level: str | None = None, project_path: str | None = None) -> str | None:
+    """Delete an edge; its ends and rel as a request gave them (checked here)."""
     view = await floor.session(sid) if sid is not None else None
-    for name, value in (("from", src), ("to", dst)):
-        ids.check_endpoint(value, name)
-    ids.check_rel(rel)
+    src, dst = ids.check_endpoint(src, "from"), ids.check_endpoint(dst, "to")
+    rel = ids.check_rel(rel)
     if level is None:
         candidates = await floor.levels_of(view)
     else:
@@ -135,7 +135,7 @@ async def delete_edge(floor: Floor, sid: str | None, src: str, dst: str, rel: st
     return None
 
 
-async def progress(floor: Floor, sid: str | None, task_id: str, state: Any, level: str,
+async def progress(floor: Floor, sid: str | None, task_id: object, state: Any, level: str,
                    project_path: str | None = None) -> dict[str, Any] | None:
     """A task's progress: read it (`state` None) or replace it."""
     if not isinstance(task_id, str) or not task_id.strip() or len(task_id) > C.REL_MAX_LEN * 2:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from typing import Any
 
 # Events the adapter acts on; any other name is answered with nothing.
 SESSION_START = "SessionStart"
@@ -51,14 +52,14 @@ def conversation_of_meta(meta: object) -> str | None:
     return conversation(meta.get(META_CONVERSATION)) if isinstance(meta, dict) else None
 
 
-def is_cli_payload(payload: dict) -> bool:
+def is_cli_payload(payload: dict[str, Any]) -> bool:
     """An Antigravity CLI hook payload: a conversation id and a transcript of the CLI's (the IDE's are not ours)."""
     transcript = payload.get("transcriptPath")
     return (conversation(payload.get("conversationId")) is not None and isinstance(transcript, str)
             and CLI_MARKER in transcript)
 
 
-def workspace(payload: dict) -> str | None:
+def workspace(payload: dict[str, Any]) -> str | None:
     """The first absolute workspace path is the project; none means a user-only session."""
     paths = payload.get("workspacePaths")
     if isinstance(paths, list):
@@ -68,24 +69,25 @@ def workspace(payload: dict) -> str | None:
     return None
 
 
-def transcript_path(payload: dict) -> str | None:
+def transcript_path(payload: dict[str, Any]) -> str | None:
     path = payload.get("transcriptPath")
     return path if isinstance(path, str) else None
 
 
-def base_payload(payload: dict) -> dict:
+def base_payload(payload: dict[str, Any]) -> dict[str, Any]:
     """The shape ambient's hooks read: the conversation stands for the harness session."""
     return {"session_id": payload["conversationId"], "cwd": workspace(payload),
             "transcript_path": transcript_path(payload)}
 
 
-def tool_payload(payload: dict) -> dict | None:
+def tool_payload(payload: dict[str, Any]) -> dict[str, Any] | None:
     """A PostToolUse payload as Claude Code's, or None for a tool the adapter does not recall for."""
     call = payload.get("toolCall")
     if not isinstance(call, dict) or not isinstance(call.get("name"), str):
         return None
     mapped = TOOLS.get(call["name"])
-    args = call.get("args") if isinstance(call.get("args"), dict) else {}
+    given = call.get("args")
+    args: dict[str, Any] = given if isinstance(given, dict) else {}
     if mapped is None or not isinstance(args.get(mapped[1]), str):
         return None
     tool, field = mapped
@@ -100,13 +102,13 @@ def tool_payload(payload: dict) -> dict | None:
     return out
 
 
-def first_invocation(payload: dict) -> bool:
+def first_invocation(payload: dict[str, Any]) -> bool:
     """The turn's first model call (a user prompt just arrived); later calls only deliver what waits."""
     n = payload.get("invocationNum")
     return not isinstance(n, int) or isinstance(n, bool) or n <= 0
 
 
-def inject(text: str) -> dict:
+def inject(text: str) -> dict[str, Any]:
     """The PreInvocation reply that puts `text` into the conversation as a system step."""
     return {"injectSteps": [{"systemMessage": {"systemMessage": text}}]}
 

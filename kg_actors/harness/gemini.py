@@ -9,6 +9,8 @@ result), so only the event and tool names differ.
 
 from __future__ import annotations
 
+from typing import Any
+
 # Gemini event -> the Claude Code event whose decision it gets.
 EVENTS = {"SessionStart": "SessionStart", "BeforeAgent": "UserPromptSubmit", "AfterTool": "PostToolUse",
           "BeforeTool": "PreToolUse"}
@@ -19,7 +21,7 @@ FILE_MATCHER = "read_file|write_file|replace|run_shell_command"
 SHELL_MATCHER = "run_shell_command"
 
 
-def translated(payload: dict) -> dict:
+def translated(payload: dict[str, Any]) -> dict[str, Any]:
     """The payload with its tool named as Claude Code names it (unknown tools pass as they are)."""
     tool = payload.get("tool_name")
     mapped = TOOLS.get(tool) if isinstance(tool, str) else None
@@ -29,7 +31,7 @@ def translated(payload: dict) -> dict:
     return {**payload, "tool_name": mapped[0], "tool_input": {mapped[1]: args[mapped[1]]}}
 
 
-def renamed(output: dict, event: str) -> dict:
+def renamed(output: dict[str, Any], event: str) -> dict[str, Any]:
     """Hook output under Gemini's own event name."""
     specific = output.get("hookSpecificOutput")
     if isinstance(specific, dict):

@@ -8,6 +8,8 @@ the server answers the text to add. OpenCode cuts a tool's output above
 
 from __future__ import annotations
 
+from typing import Any
+
 # The plugin's event -> the Claude Code event whose decision it gets.
 EVENTS = {"session.start": "SessionStart", "chat.message": "UserPromptSubmit", "tool.before": "PreToolUse",
           "tool.after": "PostToolUse"}
@@ -18,13 +20,13 @@ TOOLS = {"read": ("Read", "filePath", "file_path"), "write": ("Write", "filePath
 TRANSCRIPT_MARKER = "/opencode/storage/session/"
 
 
-def translated(payload: dict) -> dict | None:
+def translated(payload: dict[str, Any]) -> dict[str, Any] | None:
     """The Claude-Code-shaped payload, or None when it is not the plugin's."""
     sid, directory = payload.get("sessionID"), payload.get("directory")
     if not isinstance(sid, str) or not sid or not isinstance(directory, str):
         return None
-    out: dict = {"session_id": sid, "cwd": directory, "transcript_path": f"{TRANSCRIPT_MARKER}{sid}.json",
-                 "source": payload.get("source") if isinstance(payload.get("source"), str) else "startup"}
+    out: dict[str, Any] = {"session_id": sid, "cwd": directory, "transcript_path": f"{TRANSCRIPT_MARKER}{sid}.json",
+                           "source": payload.get("source") if isinstance(payload.get("source"), str) else "startup"}
     if isinstance(payload.get("prompt"), str):
         out["prompt"] = payload["prompt"]
     tool, args = payload.get("tool"), payload.get("args")
@@ -38,7 +40,7 @@ def translated(payload: dict) -> dict | None:
     return out
 
 
-def reply(output: dict) -> dict:
+def reply(output: dict[str, Any]) -> dict[str, Any]:
     """{"context": text to add, "message": a line for the user}; {} when there is nothing."""
     text = (output.get("hookSpecificOutput") or {}).get("additionalContext")
     out = {}

@@ -23,6 +23,7 @@ from urllib.parse import unquote, urlsplit
 MAX_BYTES = 256 * 1024
 MAX_RECORDS = 2_048
 MAX_SECONDS = 0.05
+_Record = tuple[object, object, object, str | None]
 
 
 def _local_dir(value: object) -> str | None:
@@ -39,7 +40,7 @@ def _local_dir(value: object) -> str | None:
     return value if os.path.isabs(value) and "\x00" not in value else None
 
 
-def _records(path: Path, deadline: float) -> dict[str, list[tuple]] | None:
+def _records(path: Path, deadline: float) -> dict[str, list[_Record]] | None:
     """Call id -> [(thread, turn, status, cwd)] of the completed command records in the rollout's tail."""
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
     with os.fdopen(fd, "rb") as f:
@@ -55,7 +56,7 @@ def _records(path: Path, deadline: float) -> dict[str, list[tuple]] | None:
     lines = data.splitlines()
     if len(lines) > MAX_RECORDS:
         return None
-    found: dict[str, list[tuple]] = {}
+    found: dict[str, list[_Record]] = {}
     for line in lines:
         if time.monotonic() > deadline:
             return None

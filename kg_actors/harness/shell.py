@@ -98,10 +98,11 @@ def _script_of(command: object) -> str | None:
     if isinstance(command, str):
         return command
     if isinstance(command, list) and command and all(isinstance(c, str) for c in command):
-        if len(command) >= 3 and os.path.basename(command[0]) in SHELLS and command[1].startswith("-") \
-                and "c" in command[1]:
-            return command[2]
-        return shlex.join(command)
+        argv: list[str] = command
+        if len(argv) >= 3 and os.path.basename(argv[0]) in SHELLS and argv[1].startswith("-") \
+                and "c" in argv[1]:
+            return argv[2]
+        return shlex.join(argv)
     return None
 
 

@@ -10,6 +10,8 @@ passes the loopback gate first.
 from __future__ import annotations
 
 import json
+from collections.abc import Awaitable, Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import trio
 
@@ -17,9 +19,21 @@ from ..core import constants as C
 from .. import hook_priority, reply_effects
 from ..hook_priority import HookPriority
 from . import mcp_calls, mcp_handshake, rest_antigravity, rest_harness_hooks, security
+from .mcp_calls import Message
+
+if TYPE_CHECKING:
+    from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+
+    from .tool_handlers import Tools
+
+# ASGI: scopes and received messages are dicts; a send takes any Message, as Starlette's and the SDK's do.
+Scope = dict[str, Any]
+Receive = Callable[[], Awaitable[dict[str, Any]]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
-async def _plain(send, status: int, message: str) -> None:
+async def _plain(send: Send, status: int, message: str) -> None:
     await _json(send, status, {"error": message})
 
 
@@ -28,7 +42,7 @@ MAX_BODY = 4 * 1024 * 1024
 HOOK_PATHS = hook_priority.HOOK_PATHS | rest_antigravity.HOOK_PATHS | rest_harness_hooks.HOOK_PATHS
 
 
-async def _read_body(receive) -> bytes:
+async def _read_body(receive: Receive) -> bytes:
     chunks, size = [], 0
     while True:
         message = await receive()
@@ -44,10 +58,10 @@ async def _read_body(receive) -> bytes:
     return b"".join(chunks)
 
 
-def _replay(body: bytes):
+def _replay(body: bytes) -> Receive:
     sent = False
 
-    async def receive():
+    async def receive() -> dict[str, Any]:
         nonlocal sent
         if not sent:
             sent = True
@@ -57,7 +71,7 @@ def _replay(body: bytes):
     return receive
 
 
-def rpc_problem(body: bytes) -> dict | None:
+def rpc_problem(body: bytes) -> dict[str, Any] | None:
     """A JSON-RPC error naming what is wrong with a request the SDK would answer vaguely."""
     try:
         message = json.loads(body)
@@ -74,11 +88,12 @@ def rpc_problem(body: bytes) -> dict | None:
     return None
 
 
-def _rpc_error(msg_id, code: int, message: str) -> dict:
+def _rpc_error(msg_id: object, code: int, message: str) -> dict[str, Any]:
     return {"jsonrpc": "2.0", "id": msg_id, "error": {"code": code, "message": message}}
 
 
-async def _json(send, status: int, payload: dict, headers: list[tuple[bytes, bytes]] = ()) -> None:
+async def _json(send: Send, status: int, payload: dict[str, Any],
+                headers: Sequence[tuple[bytes, bytes]] = ()) -> None:
     body = json.dumps(payload).encode()
     await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
@@ -86,7 +101,7 @@ async def _json(send, status: int, payload: dict, headers: list[tuple[bytes, byt
     await send({"type": "http.response.body", "body": body})
 
 
-async def _busy(send, body: bytes, why: str) -> None:
+async def _busy(send: Send, body: bytes, why: str) -> None:
     """A request that could not get its turn is told so at once, as a JSON-RPC error its client shows."""
     try:
         msg_id = json.loads(body).get("id")
@@ -96,8 +111,8 @@ async def _busy(send, body: bytes, why: str) -> None:
     await _json(send, 200 if msg_id is not None else 503, error)
 
 
-def _collect(messages: list[dict]):
-    async def send(message: dict) -> None:
+def _collect(messages: list[Message]) -> Send:
+    async def send(message: Message) -> None:
         messages.append(message)
     return send
 
@@ -105,18 +120,18 @@ def _collect(messages: list[dict]):
 class App:
     """The security gate and the router; MCP requests wait until the SDK is loaded."""
 
-    def __init__(self, rest, priority: HookPriority, extra_hosts: frozenset[str] = frozenset()):
+    def __init__(self, rest: ASGIApp, priority: HookPriority, extra_hosts: frozenset[str] = frozenset()) -> None:
         self.rest = rest
         self.priority = priority
-        self.mcp = None  # the MCP transport, once its (slow) import is done
+        self.mcp: StreamableHTTPSessionManager | None = None  # the MCP transport, once its (slow) import is done
         self._mcp_ready = trio.Event()
         self.mcp_wanted = trio.Event()  # a request waits for the SDK: import it now
-        self.tools = None  # tool_handlers.Tools: plain tool calls, answered without the SDK (mcp_calls.py)
+        self.tools: Tools | None = None  # plain tool calls, answered without the SDK (mcp_calls.py)
         self._tools_ready = trio.Event()
         self.extra_hosts = extra_hosts
         self._mcp_waiting = 0
 
-    async def __call__(self, scope, receive, send) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
         if kind == "lifespan":
             while True:
@@ -144,7 +159,7 @@ class App:
         else:
             await _plain(send, 404, f"no route {path}")
 
-    async def _mcp(self, scope, receive, send) -> None:
+    async def _mcp(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Streamable HTTP for a stateless JSON server: POST only.
 
         A GET would open a stream this server never writes to (no server-initiated messages, no
@@ -189,17 +204,20 @@ class App:
         if not turn:
             await _busy(send, body, f"no turn within {C.MCP_QUEUE_MAX_WAIT:.0f} s")
             return
-        reply: list[dict] = []
+        reply: list[Message] = []
         # What the reply shows counts once it is written: a client gone by then (it gave up while the
         # call waited or ran) gets its parts and pushes offered again (formal/models/dropped_reply.py).
         with reply_effects.collect() as effects:
             try:
                 try:
+                    # Each is set before the ready event the turn waited for.
                     if call is not None:
+                        assert self.tools is not None
                         out = await self.tools.call_with_headers(call.name, call.arguments,
                                                                  security.scope_headers(scope))
                         reply = mcp_calls.reply_messages(call.msg_id, out.text, out.is_error, call.modern)
                     else:
+                        assert self.mcp is not None
                         await self.mcp.handle_request(scope, _replay(body), _collect(reply))
                 finally:
                     self.priority.give_back_bulk_turn()
@@ -216,10 +234,10 @@ class App:
         for message in reply:
             await send(message)
 
-    def tools_ready(self, tools) -> None:
+    def tools_ready(self, tools: Tools) -> None:
         self.tools = tools
         self._tools_ready.set()
 
-    def mcp_ready(self, manager) -> None:
+    def mcp_ready(self, manager: StreamableHTTPSessionManager) -> None:
         self.mcp = manager
         self._mcp_ready.set()

@@ -1,4 +1,5 @@
-"""What every REST route shares: the domain-error -> status table, the error boundary, the JSON body.
+"""What every REST route shares: the domain-error -> status table, the error boundary, the JSON body,
+and the runtime's parts the routes reach.
 
 Domain errors map to statuses once, here: InvalidInput 400, NotFound and
 SessionUnknown 404, WriteConflict and Conflict 409, ActorStopped and StorageRefused 503, a body
@@ -11,16 +12,42 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Protocol
 
 from starlette.requests import ClientDisconnect, Request
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, Response
 
 from ..core.errors import (ActorStopped, Conflict, InvalidInput, KGError, NotFound, SessionUnknown, StorageRefused,
                            WriteConflict)
 
+if TYPE_CHECKING:
+    from ..chores.messages import ChoreHandle
+    from ..conduct.antigravity import Antigravity
+    from ..conduct.floor import Floor
+    from ..config import Config
+    from ..feed import ChangeFeed
+    from ..sync.keeper import StoreKeeper
+
 log = logging.getLogger(__name__)
 
-Handler = Callable[[Request], Awaitable[JSONResponse]]
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+class RuntimeParts(Protocol):
+    """runtime.py's Runtime as the routes see it (http/ may not import runtime.py: it imports http/)."""
+
+    config: Config
+    floor: Floor
+    feed: ChangeFeed
+    clock: Callable[[], float]
+    editor: str
+    keeper: StoreKeeper
+    chores: ChoreHandle
+    antigravity: Antigravity
+    # storage's Layout and the GraphDirectory: http/ may not name them (tests/test_layering.py)
+    layout: Any
+    directory: Any
+
 
 # A node at the hard limits (20,000-char gist, 200 notes of 20,000) is ~4 MB of JSON; past twice that, refuse.
 BODY_MAX_BYTES = 8 * 1024 * 1024
@@ -40,12 +67,12 @@ def status_of(exc: KGError) -> int:
     """The REST status of a domain error: its nearest class in STATUS, else 400 (a refused request)."""
     for cls in type(exc).__mro__:
         if cls in STATUS:
-            return STATUS[cls]  # type: ignore[index]
+            return STATUS[cls]
     return int(getattr(exc, "status", 400))
 
 
 def error_response(exc: KGError) -> JSONResponse:
-    body: dict = {"error": str(exc)}
+    body: dict[str, Any] = {"error": str(exc)}
     if isinstance(exc, InvalidInput):
         body.update(field=exc.field, rule=exc.rule)
     if isinstance(exc, WriteConflict):
@@ -54,7 +81,7 @@ def error_response(exc: KGError) -> JSONResponse:
 
 
 def guarded(fn: Handler) -> Handler:
-    async def wrapper(request: Request) -> JSONResponse:
+    async def wrapper(request: Request) -> Response:
         try:
             return await fn(request)
         except KGError as exc:
@@ -68,7 +95,7 @@ def guarded(fn: Handler) -> Handler:
     return wrapper
 
 
-async def json_body(request: Request) -> dict:
+async def json_body(request: Request) -> dict[str, Any]:
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > BODY_MAX_BYTES:
         raise PayloadTooLarge(f"body is {declared} bytes; at most {BODY_MAX_BYTES}")

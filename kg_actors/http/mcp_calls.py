@@ -21,6 +21,8 @@ revision's `resultType` and the server's info in `_meta`.
 from __future__ import annotations
 
 import json
+from collections.abc import MutableMapping
+from typing import Any
 
 import attrs
 
@@ -39,13 +41,15 @@ _PARAM_KEYS = frozenset({"name", "arguments"})
 _MCP = "io.modelcontextprotocol/"
 _META_KEYS = frozenset({_MCP + "protocolVersion", _MCP + "clientInfo", _MCP + "clientCapabilities"})
 CLIENT_INFO_KEYS = frozenset({"name", "version", "title", "description", "websiteUrl"})  # strings all
+# An ASGI message, typed as Starlette and the SDK type it: their sends take any mutable mapping (app.py).
+Message = MutableMapping[str, Any]
 
 
 @attrs.frozen
 class PlainCall:
     msg_id: int | str
     name: str
-    arguments: dict
+    arguments: dict[str, Any]
     modern: bool = False  # the stateless revision's: its reply says so (reply_messages)
 
 
@@ -65,7 +69,7 @@ def headers_fit(headers: dict[str, str]) -> bool:
     return version is None or version in PROTOCOL_VERSIONS or version == MODERN_VERSION
 
 
-def plain_message(scope: dict, body: bytes) -> dict | None:
+def plain_message(scope: dict[str, Any], body: bytes) -> dict[str, Any] | None:
     """The one JSON-RPC message a POST carries, if its headers and envelope are ones the SDK takes as they are
     on its legacy path (a stateless-revision request is `modern_message`'s)."""
     headers = scope_headers(scope)
@@ -74,7 +78,7 @@ def plain_message(scope: dict, body: bytes) -> dict | None:
     return _message(scope, headers, body)
 
 
-def modern_message(scope: dict, body: bytes) -> dict | None:
+def modern_message(scope: dict[str, Any], body: bytes) -> dict[str, Any] | None:
     """The message, if it is a stateless-revision request as its clients send it: the version header and the
     `_meta` version both MODERN_VERSION, the method (and a call's tool) repeated in headers, plain client info
     and capabilities. Its params are returned without the `_meta`."""
@@ -93,7 +97,7 @@ def modern_message(scope: dict, body: bytes) -> dict | None:
     return {**message, "params": rest}
 
 
-def _message(scope: dict, headers: dict[str, str], body: bytes) -> dict | None:
+def _message(scope: dict[str, Any], headers: dict[str, str], body: bytes) -> dict[str, Any] | None:
     if scope.get("method") != "POST" or not headers_fit(headers):
         return None
     try:
@@ -141,7 +145,7 @@ def _encodes(text: str) -> bool:
     return True
 
 
-def plain_call(scope: dict, body: bytes) -> PlainCall | None:
+def plain_call(scope: dict[str, Any], body: bytes) -> PlainCall | None:
     """The tool call this module answers, or None: the request is the SDK's (or mcp_handshake.py's)."""
     message = plain_message(scope, body)
     modern = message is None
@@ -160,7 +164,7 @@ def plain_call(scope: dict, body: bytes) -> PlainCall | None:
     return PlainCall(msg_id, params["name"], arguments, modern)
 
 
-def json_reply(status: int, body: bytes, modern: bool = False) -> list[dict]:
+def json_reply(status: int, body: bytes, modern: bool = False) -> list[Message]:
     """The ASGI messages of a JSON reply as the SDK's transport sends it (the stateless revision's path
     names the length first)."""
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
@@ -174,7 +178,7 @@ def result_body(msg_id: int | str, result: object, modern: bool = False) -> byte
                       ensure_ascii=modern, separators=(",", ":")).encode()
 
 
-def reply_messages(msg_id: int | str, text: str, is_error: bool, modern: bool = False) -> list[dict]:
+def reply_messages(msg_id: int | str, text: str, is_error: bool, modern: bool = False) -> list[Message]:
     """The ASGI messages of the SDK's reply to a tool call: the same JSON, byte for byte."""
     result = {"content": [{"text": text, "type": "text"}], "isError": is_error}
     if modern:  # the revision's result says its kind, and names the server in `_meta` (the SDK's order)
@@ -182,10 +186,10 @@ def reply_messages(msg_id: int | str, text: str, is_error: bool, modern: bool = 
     return json_reply(200, result_body(msg_id, result, modern), modern)
 
 
-def server_info() -> dict:
+def server_info() -> dict[str, str]:
     return {"name": SERVER_NAME, "version": __version__}
 
 
-def server_meta() -> dict:
+def server_meta() -> dict[str, dict[str, str]]:
     """The stateless revision's results name the server here (no initialize said it)."""
     return {_MCP + "serverInfo": server_info()}

@@ -12,10 +12,11 @@ refuse, other methods) returns None and goes to the SDK, which is imported then.
 from __future__ import annotations
 
 import functools
+from typing import Any, TypeGuard
 
 from . import descriptions
-from .mcp_calls import (CLIENT_INFO_KEYS, MODERN_VERSION, PROTOCOL_VERSIONS, id_fits, json_reply, modern_message,
-                        plain_capabilities, plain_message, result_body, server_info, server_meta)
+from .mcp_calls import (CLIENT_INFO_KEYS, MODERN_VERSION, PROTOCOL_VERSIONS, Message, id_fits, json_reply,
+                        modern_message, plain_capabilities, plain_message, result_body, server_info, server_meta)
 
 # The SDK answers an initialize asking for a version it does not take with its latest
 # (mcp_types.version.LATEST_HANDSHAKE_VERSION; the test keeps the two equal).
@@ -25,7 +26,7 @@ _INIT_KEYS = frozenset({"protocolVersion", "capabilities", "clientInfo"})
 _SCHEMA_FIELDS = ("properties", "required", "type")
 
 
-def answer(scope: dict, body: bytes) -> list[dict] | None:
+def answer(scope: dict[str, Any], body: bytes) -> list[Message] | None:
     """The ASGI messages of the SDK's reply to a handshake request, or None: not one answered here."""
     message = plain_message(scope, body)
     if message is None:
@@ -45,7 +46,7 @@ def answer(scope: dict, body: bytes) -> list[dict] | None:
     return None
 
 
-def _modern_answer(scope: dict, body: bytes) -> list[dict] | None:
+def _modern_answer(scope: dict[str, Any], body: bytes) -> list[Message] | None:
     """The stateless revision's discovery and tool list (mcp_calls.modern_message), or None."""
     message = modern_message(scope, body)
     if message is None or not id_fits(message.get("id")):
@@ -58,7 +59,7 @@ def _modern_answer(scope: dict, body: bytes) -> list[dict] | None:
     return None
 
 
-def discover_result() -> dict:
+def discover_result() -> dict[str, Any]:
     """The SDK's DiscoverResult for this server (keys as its serializer orders them)."""
     return {"cacheScope": "private", "capabilities": {"tools": {"listChanged": False}},
             "instructions": descriptions.INSTRUCTIONS, "resultType": "complete", "supportedVersions": [MODERN_VERSION],
@@ -66,7 +67,7 @@ def discover_result() -> dict:
 
 
 @functools.cache
-def modern_tool_list() -> dict:
+def modern_tool_list() -> dict[str, Any]:
     """The revision's ListToolsResult: the same tools, each input schema as written, and the result's fields."""
     from . import schemas
     tools = [{"description": descriptions.TOOLS[name], "inputSchema": schema, "name": name}
@@ -80,7 +81,7 @@ def _list_params_fit(params: object) -> bool:
         isinstance(params.get("cursor"), str | None))
 
 
-def _init_params_fit(params: object) -> bool:
+def _init_params_fit(params: object) -> TypeGuard[dict[str, Any]]:
     """Params the SDK's InitializeRequestParams surely takes; anything unusual is left to it."""
     if not isinstance(params, dict) or set(params) != _INIT_KEYS or not isinstance(params["protocolVersion"], str):
         return False
@@ -92,7 +93,7 @@ def _init_params_fit(params: object) -> bool:
     return plain_capabilities(capabilities)
 
 
-def initialize_result(requested: str) -> dict:
+def initialize_result(requested: str) -> dict[str, Any]:
     """The SDK's InitializeResult for this server (keys as its serializer orders them)."""
     return {"capabilities": {"tools": {"listChanged": False}}, "instructions": descriptions.INSTRUCTIONS,
             "protocolVersion": requested if requested in PROTOCOL_VERSIONS else LATEST_VERSION,
@@ -100,13 +101,13 @@ def initialize_result(requested: str) -> dict:
 
 
 @functools.cache
-def tool_list() -> dict:
+def tool_list() -> dict[str, Any]:
     """The SDK's ListToolsResult for the tools in descriptions.py and schemas.py."""
     from . import schemas  # imports jsonschema (~0.25 s): not on the start's path, where app.py imports this
     return {"tools": [{"description": descriptions.TOOLS[name], "inputSchema": _schema_as_sdk(schema), "name": name}
                       for name, schema in schemas.SCHEMAS.items()]}
 
 
-def _schema_as_sdk(schema: dict) -> dict:
+def _schema_as_sdk(schema: dict[str, Any]) -> dict[str, Any]:
     known = {key: schema[key] for key in _SCHEMA_FIELDS if key in schema}
     return {**known, **{key: value for key, value in schema.items() if key not in known}}

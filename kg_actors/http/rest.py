@@ -15,10 +15,10 @@ from starlette.routing import Route, WebSocketRoute
 
 from .. import __version__
 from . import rest_antigravity, rest_chores, rest_editor, rest_graph, rest_harness_hooks, rest_hooks, rest_store, ws
-from .guard import guarded
+from .guard import RuntimeParts, guarded
 
 
-def build_rest(runtime) -> Starlette:
+def build_rest(runtime: RuntimeParts) -> Starlette:
     """`runtime` gives the floor, directory, sessions, feed and stats; routes stay thin."""
 
     async def health(request: Request) -> JSONResponse:

@@ -18,12 +18,12 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
 from ..harness import antigravity as agy
-from .guard import flag, guarded, json_body
+from .guard import RuntimeParts, flag, guarded, json_body
 
 HOOK_PATHS = frozenset({f"/api/antigravity/hook/{e}" for e in agy.EVENTS} | {"/api/antigravity/ack"})
 
 
-def routes(runtime) -> list[Route]:
+def routes(runtime: RuntimeParts) -> list[Route]:
     adapter = runtime.antigravity
 
     async def hook(request: Request) -> Response:
@@ -40,6 +40,6 @@ def routes(runtime) -> list[Route]:
         return JSONResponse({"acknowledged": await adapter.ack(await json_body(request))})
 
     return [
-        Route("/api/antigravity/hook/{event}", guarded(hook), methods=["POST"]),  # type: ignore[arg-type]
+        Route("/api/antigravity/hook/{event}", guarded(hook), methods=["POST"]),
         Route("/api/antigravity/ack", guarded(ack), methods=["POST"]),
     ]

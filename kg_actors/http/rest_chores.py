@@ -17,7 +17,7 @@ from starlette.routing import Route
 from ..chores.supervisor import load_log
 from ..conduct import graphs
 from ..readings import read_readings
-from .guard import guarded
+from .guard import RuntimeParts, guarded
 
 RUNS_SHOWN = 100
 SKIPS_SHOWN = 20
@@ -47,7 +47,7 @@ def runs_of(records: list[dict[str, Any]], key: str) -> tuple[list[dict[str, Any
     return runs[::-1][:RUNS_SHOWN], skips[::-1][:SKIPS_SHOWN]
 
 
-def routes(runtime) -> list[Route]:
+def routes(runtime: RuntimeParts) -> list[Route]:
     async def chores(request: Request) -> JSONResponse:
         q = request.query_params
         key = graphs.graph_key(runtime.floor, q.get("level", "user"), q.get("project_path"))

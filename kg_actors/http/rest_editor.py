@@ -12,23 +12,26 @@ version it loaded (`expected_version`), and a create over an existing id
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from ..conduct import graphs, rename as renaming, write
-from ..core import debt, ids, scoring, search
+from ..core import debt, graph_ops, ids, scoring, search
 from ..core import graph_views as V
 from ..core.errors import Conflict, InvalidInput, NotFound
-from .guard import guarded, json_body
+from .guard import RuntimeParts, guarded, json_body
+
+if TYPE_CHECKING:
+    from ..graph_handle import GraphHandle
 
 SEARCH_LIMIT_MAX = 200
 SEARCH_LIMIT_DEFAULT = 50
 
 
-def _strings(body: dict, field: str) -> list[str] | None:
+def _strings(body: dict[str, Any], field: str) -> list[str] | None:
     value = body.get(field)
     if value is None:
         return None
@@ -45,7 +48,7 @@ def _version(value: Any) -> int | None:
     return value
 
 
-def _flag(body: dict, field: str) -> bool:
+def _flag(body: dict[str, Any], field: str) -> bool:
     value = body.get(field, False)
     if not isinstance(value, bool):
         raise InvalidInput(field, "must be true or false")
@@ -58,14 +61,14 @@ def _text(value: Any, field: str) -> str:
     return value
 
 
-def routes(runtime) -> list[Route]:
+def routes(runtime: RuntimeParts) -> list[Route]:
     floor = runtime.floor
     directory = floor.directory
 
-    async def graph_of(level: Any, project_path: Any):
+    async def graph_of(level: Any, project_path: Any) -> tuple[GraphHandle, str | None]:
         return await graphs.graph_of(floor, level, project_path)
 
-    def where(request: Request, body: dict | None = None) -> tuple[Any, Any]:
+    def where(request: Request, body: dict[str, Any] | None = None) -> tuple[Any, Any]:
         source = body if body is not None else request.query_params
         level = request.path_params.get("level", source.get("level", "user"))
         return level, source.get("project_path")
@@ -140,7 +143,8 @@ def routes(runtime) -> list[Route]:
         handle, root = await graph_of(level, project_path)
         node_id = ids.check_node_id(body.get("id"))
         out = await write.put_node(
-            floor, None, level, node_id, body.get("gist"), _strings(body, "notes"), _strings(body, "touches"),
+            floor, None, level, node_id, graph_ops.check_gist(body.get("gist")),
+            _strings(body, "notes"), _strings(body, "touches"),
             guard=False, project_path=root, expected_version=_version(body.get("expected_version")),
             create_only=_flag(body, "create"),
         )
@@ -230,6 +234,7 @@ def routes(runtime) -> list[Route]:
         handle, root = await graph_of(level, project_path)
         view = await handle.view()
         # The graph's own index, kept current by its actor; no await until the answer is computed.
+        assert view.index is not None  # view() waits for the first index build
         out = V.search_graph(view.index, view.graph, level, terms, limit)
         return JSONResponse({"level": level, "project_path": root, "query": q.get("q"), **out})
 

@@ -7,10 +7,10 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from ..conduct import graphs
-from .guard import flag, guarded
+from .guard import RuntimeParts, flag, guarded
 
 
-def routes(runtime) -> list[Route]:
+def routes(runtime: RuntimeParts) -> list[Route]:
     async def graph_read(request: Request) -> JSONResponse:
         q = request.query_params
         return JSONResponse(await graphs.raw_read(runtime.floor, q.get("session_id"), q.get("project_path"),

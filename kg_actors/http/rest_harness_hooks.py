@@ -10,6 +10,7 @@ harness's, gets `{}`.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import attrs
 from starlette.requests import Request
@@ -20,22 +21,23 @@ from ..chores.trigger import after_prompt
 from ..conduct import hook_recall, hook_session, hook_tool
 from ..core.replies import hook_output
 from ..harness import gemini, opencode
-from .guard import guarded, json_body
+from .guard import Handler, RuntimeParts, guarded, json_body
 
 
 @attrs.frozen
 class Adapter:
     prefix: str
     events: dict[str, str]  # the harness's event -> Claude Code's
-    translate: Callable[[dict], dict | None]
-    answer: Callable[[dict, str], dict]  # (Claude-shaped hook output, the harness's event) -> its reply
+    translate: Callable[[dict[str, Any]], dict[str, Any] | None]
+    # (Claude-shaped hook output, the harness's event) -> its reply
+    answer: Callable[[dict[str, Any], str], dict[str, Any]]
 
     @property
     def paths(self) -> frozenset[str]:
         return frozenset(f"{self.prefix}/{e}" for e in self.events)
 
 
-def _gemini_payload(payload: dict) -> dict | None:
+def _gemini_payload(payload: dict[str, Any]) -> dict[str, Any] | None:
     return gemini.translated(payload) if isinstance(payload.get("session_id"), str) else None
 
 
@@ -46,10 +48,10 @@ ADAPTERS = (
 HOOK_PATHS = frozenset().union(*(a.paths for a in ADAPTERS))
 
 
-def routes(runtime) -> list[Route]:
+def routes(runtime: RuntimeParts) -> list[Route]:
     floor = runtime.floor
 
-    async def decide(claude_event: str, payload: dict) -> dict:
+    async def decide(claude_event: str, payload: dict[str, Any]) -> dict[str, Any]:
         if claude_event == "SessionStart":
             if not isinstance(payload.get("cwd"), str):
                 return {}
@@ -62,7 +64,7 @@ def routes(runtime) -> list[Route]:
             return await hook_recall.pre_tool(floor, payload)
         return await hook_tool.tool_event(floor, payload)
 
-    def endpoint(adapter: Adapter):
+    def endpoint(adapter: Adapter) -> Handler:
         async def hook(request: Request) -> JSONResponse:
             event = request.path_params["event"]
             claude_event = adapter.events.get(event)

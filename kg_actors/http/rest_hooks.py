@@ -8,11 +8,13 @@ output, so an error is silence in the session.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 from starlette.background import BackgroundTask
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse
 from starlette.routing import Route
+from starlette.types import Receive, Scope, Send
 
 from .. import reply_effects
 from ..chores.budget_notices import BudgetNotices
@@ -20,10 +22,10 @@ from ..chores.trigger import after_prompt
 from ..conduct import graphs, hook_identity, hook_recall, hook_session, hook_tool
 from ..core.errors import InvalidInput
 from ..core.replies import hook_output
-from .guard import flag, guarded, json_body
+from .guard import RuntimeParts, flag, guarded, json_body
 
 
-def routes(runtime) -> list[Route]:
+def routes(runtime: RuntimeParts) -> list[Route]:
     floor = runtime.floor
     budget = BudgetNotices(runtime.config.root)
 
@@ -48,7 +50,7 @@ def routes(runtime) -> list[Route]:
     async def prompt_context(request: Request) -> JSONResponse:
         body = await json_body(request)
 
-        async def reply() -> dict:
+        async def reply() -> dict[str, Any]:
             return await budget.attach("UserPromptSubmit", body, await hook_recall.prompt_context(floor, body),
                                        runtime.clock())
         return await _delivered(request, reply, background=after_prompt(runtime, body))
@@ -60,7 +62,7 @@ def routes(runtime) -> list[Route]:
     async def tool_event(request: Request) -> JSONResponse:
         body = await json_body(request)
 
-        async def reply() -> dict:
+        async def reply() -> dict[str, Any]:
             return await budget.attach("PostToolUse", body, await hook_tool.tool_event(floor, body), runtime.clock())
         return await _delivered(request, reply)
 
@@ -87,8 +89,8 @@ def routes(runtime) -> list[Route]:
     ]
 
 
-async def _delivered(request: Request, reply: Callable[[], Awaitable[dict]],
-                     background: BackgroundTask | None = None) -> Response:
+async def _delivered(request: Request, reply: Callable[[], Awaitable[dict[str, Any]]],
+                     background: BackgroundTask | None = None) -> JSONResponse:
     """A hook reply whose shown parts count as shown once it is sent: a client that hung up
     before it was ready gets its pushes offered again with its next reply (F38), and what recall
     showed it stays unseen, so it may be recalled again (F14). `background` runs after the send."""
@@ -105,11 +107,12 @@ async def _delivered(request: Request, reply: Callable[[], Awaitable[dict]],
 class _EffectsResponse(JSONResponse):
     """Runs the delivered effects after the body is sent, the abandoned ones when the send fails."""
 
-    def __init__(self, content: dict, effects: reply_effects.Effects, background: BackgroundTask | None = None):
+    def __init__(self, content: dict[str, Any], effects: reply_effects.Effects,
+                 background: BackgroundTask | None = None) -> None:
         super().__init__(content, background=background)
         self.effects = effects
 
-    async def __call__(self, scope, receive, send) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         try:
             await super().__call__(scope, receive, send)
         except BaseException:

@@ -7,6 +7,9 @@ A git failure answers 409 with the message; the server keeps serving.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING
+
 import trio
 from starlette.requests import Request
 from starlette.responses import JSONResponse
@@ -16,7 +19,10 @@ from ..core.errors import Conflict, InvalidInput
 from ..core.merge import CONFLICTS_FIELD
 from ..sync import common
 from ..sync import history as H
-from .guard import guarded, json_body
+from .guard import RuntimeParts, guarded, json_body
+
+if TYPE_CHECKING:
+    from ..sync.keeper import StoreKeeper, Summary
 
 HISTORY_LIMIT_MAX = 50
 
@@ -25,11 +31,11 @@ class GitFailed(Conflict):
     """A git command failed: answered 409 with its message."""
 
 
-def routes(runtime) -> list[Route]:
-    def keeper():
+def routes(runtime: RuntimeParts) -> list[Route]:
+    def keeper() -> StoreKeeper:
         return runtime.keeper
 
-    async def run(op):
+    async def run(op: Awaitable[Summary]) -> Summary:
         try:
             return await op
         except H.GitError as exc:

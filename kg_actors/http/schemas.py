@@ -15,11 +15,11 @@ _SID = {"type": "string", "minLength": 1, "maxLength": 64, "description": "From 
 _STRINGS = {"type": "array", "items": {"type": "string"}, "maxItems": C.LIST_MAX_ITEMS}
 
 
-def _obj(props: dict, required: list[str]) -> dict:
+def _obj(props: dict[str, Any], required: list[str]) -> dict[str, Any]:
     return {"type": "object", "properties": props, "required": required, "additionalProperties": False}
 
 
-SCHEMAS: dict[str, dict] = {
+SCHEMAS: dict[str, dict[str, Any]] = {
     "kg_read": _obj({
         "cwd": {"type": "string", "description": "Project folder: an existing directory inside your home, absolute; "
                                           "inside a git work tree the session binds to the work tree's root"},

@@ -6,6 +6,8 @@ Sec-Fetch-Site, so they pass; a web page cannot hide either header.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
 from urllib.parse import urlsplit
 
 LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "::1", "[::1]"})
@@ -33,5 +35,5 @@ def refusal(headers: dict[str, str], extra_hosts: frozenset[str] = frozenset()) 
     return None
 
 
-def scope_headers(scope: dict) -> dict[str, str]:
+def scope_headers(scope: Mapping[str, Any]) -> dict[str, str]:
     return {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers") or []}

@@ -43,7 +43,7 @@ class Tools:
     def __init__(self, floor: Floor):
         self.floor = floor
 
-    async def call(self, name: str, arguments: dict, harness: profiles.Harness) -> ToolReply:
+    async def call(self, name: str, arguments: dict[str, Any], harness: profiles.Harness) -> ToolReply:
         handler = getattr(self, "tool_" + name, None)
         if handler is None or name not in schemas.SCHEMAS:
             return ToolReply(f"Error: unknown tool '{name}'; the tools are {', '.join(sorted(schemas.SCHEMAS))}", True)
@@ -60,14 +60,15 @@ class Tools:
             log.exception("tool %s failed", name)
             return ToolReply(f"Internal error: {exc!r}", True)
 
-    async def call_with_headers(self, name: str, arguments: dict, headers: Any) -> ToolReply:
+    async def call_with_headers(self, name: str, arguments: dict[str, Any], headers: Any) -> ToolReply:
         return await self.call(name, arguments, harness_of(headers))
 
     async def _with_push(self, sid: str | None, text: str) -> str:
         return replies.with_notice(text, await sync.push_notice(self.floor, sid))
 
-    async def tool_kg_read(self, harness, cwd=None, session_id=None, id=None, ids=None, level=None,
-                           more=False, maintenance=False) -> str:
+    async def tool_kg_read(self, harness: profiles.Harness, cwd: str | None = None, session_id: str | None = None,
+                           id: str | None = None, ids: list[str] | None = None, level: str | None = None,
+                           more: bool = False, maintenance: bool = False) -> str:
         if more:
             if not session_id:
                 raise KGError("more=true needs the session_id of the read that said it continues")
@@ -76,11 +77,12 @@ class Tools:
         node_ids = ([id] if id else []) + list(ids or [])
         return await read.read(self.floor, opened, harness, node_ids, level, maintenance)
 
-    async def tool_kg_search(self, harness, query, session_id=None) -> str:
+    async def tool_kg_search(self, harness: profiles.Harness, query: str, session_id: str | None = None) -> str:
         text = await search.search_text(self.floor, session_id, query)
         return await self._with_push(session_id, text)
 
-    async def tool_kg_put_node(self, harness, session_id, level, id, gist, notes=None, touches=None) -> str:
+    async def tool_kg_put_node(self, harness: profiles.Harness, session_id: str, level: str, id: str, gist: str,
+                               notes: list[str] | None = None, touches: list[str] | None = None) -> str:
         out = await write.put_node(self.floor, session_id, level, id, gist, notes, touches, push=True)
         r = out.result
         text = replies.node_saved(id, level, r.promoted, r.warnings, r.hints, r.note_credit)
@@ -88,36 +90,40 @@ class Tools:
                                         claimed=True)
         return replies.with_notice(text, notice)
 
-    async def tool_kg_put_edge(self, harness, session_id, level, rel, notes=None, **ends) -> str:
+    async def tool_kg_put_edge(self, harness: profiles.Harness, session_id: str, level: str, rel: str,
+                               notes: list[str] | None = None, **ends: str) -> str:
         out = await write.put_edge(self.floor, session_id, level, ends["src"], ends["dst"], rel, notes)
         return replies.edge_saved(ends["src"], ends["dst"], rel, level, out.credited)
 
-    async def tool_kg_delete_node(self, harness, session_id, id) -> str:
+    async def tool_kg_delete_node(self, harness: profiles.Harness, session_id: str, id: str) -> str:
         level, removed = await write.delete_node(self.floor, session_id, id)
         return replies.node_deleted(id, level, removed)
 
-    async def tool_kg_delete_edge(self, harness, session_id, rel, **ends) -> str:
+    async def tool_kg_delete_edge(self, harness: profiles.Harness, session_id: str, rel: str, **ends: str) -> str:
         level = await write.delete_edge(self.floor, session_id, ends["src"], ends["dst"], rel)
         return replies.edge_deleted(ends["src"], ends["dst"], rel, level)
 
-    async def tool_kg_rename_node(self, harness, session_id, old_id, new_id, level=None) -> str:
+    async def tool_kg_rename_node(self, harness: profiles.Harness, session_id: str, old_id: str, new_id: str,
+                                  level: str | None = None) -> str:
         out = await rename.rename(self.floor, session_id, old_id, new_id, level)
         return replies.renamed(old_id, new_id, out.level, out.rewired, out.skipped)
 
-    async def tool_kg_useful(self, harness, session_id, ids, credits=None) -> str:
+    async def tool_kg_useful(self, harness: profiles.Harness, session_id: str, ids: list[str],
+                             credits: int | None = None) -> str:
         out = await useful.useful(self.floor, session_id, ids, credits)
         return replies.useful_reply(out.accepted, out.refused, out.unorphaned, out.credits, out.state.likes,
                                     out.state.credits, out.state.maintenance)
 
-    async def tool_kg_sync(self, harness, session_id) -> str:
+    async def tool_kg_sync(self, harness: profiles.Harness, session_id: str) -> str:
         return await sync.sync(self.floor, session_id)
 
-    async def tool_kg_progress(self, harness, session_id, task_id, state=None, level="user") -> str:
+    async def tool_kg_progress(self, harness: profiles.Harness, session_id: str, task_id: str,
+                               state: dict[str, Any] | None = None, level: str = "user") -> str:
         stored = await write.progress(self.floor, session_id, task_id, state, level)
         return replies.progress_reply(task_id, state is not None, stored)
 
 
-def _rename_keys(arguments: dict) -> dict:
+def _rename_keys(arguments: dict[str, Any]) -> dict[str, Any]:
     """`from`/`to` are Python keywords' neighbours; carry them as src/dst."""
     out = dict(arguments)
     if "from" in out:

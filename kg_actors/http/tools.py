@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import mcp.types as types
+from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 
 from .. import __version__
@@ -19,7 +20,7 @@ def _text(text: str, error: bool = False) -> types.CallToolResult:
     return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=error)
 
 
-def _meta(params: Any) -> dict | None:
+def _meta(params: Any) -> dict[str, Any] | None:
     meta = getattr(params, "meta", None)
     if meta is None:
         return None
@@ -37,10 +38,11 @@ def build_server(floor: Floor, antigravity: Any = None) -> Server:
         for name, schema in schemas.SCHEMAS.items()
     ]
 
-    async def on_list_tools(ctx, params) -> types.ListToolsResult:
+    async def on_list_tools(ctx: ServerRequestContext,
+                            params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
         return types.ListToolsResult(tools=listed)
 
-    async def on_call_tool(ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
+    async def on_call_tool(ctx: ServerRequestContext, params: types.CallToolRequestParams) -> types.CallToolResult:
         conversation = profiles.antigravity_conversation(_meta(params))
         if conversation is not None and antigravity is not None:
             # Antigravity cuts large results: its adapter queues them for its hooks.

@@ -8,12 +8,18 @@ queue from the ChangeFeed; the handler itself reads the client's messages
 from __future__ import annotations
 
 import json
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
 
 import trio
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+if TYPE_CHECKING:
+    from ..feed import Event
+    from .guard import RuntimeParts
 
-def endpoint(runtime):
+
+def endpoint(runtime: RuntimeParts) -> Callable[[WebSocket], Awaitable[None]]:
     async def ws(websocket: WebSocket) -> None:
         await websocket.accept()
         key, events = runtime.feed.subscribe(websocket.query_params.get("project_path"))
@@ -33,7 +39,7 @@ def endpoint(runtime):
     return ws
 
 
-async def _read(websocket: WebSocket, runtime, key: int) -> None:
+async def _read(websocket: WebSocket, runtime: RuntimeParts, key: int) -> None:
     while True:
         message = await websocket.receive_text()
         if message == "ping":
@@ -48,7 +54,7 @@ async def _read(websocket: WebSocket, runtime, key: int) -> None:
             await websocket.send_json({"type": "subscribed", "project_path": data.get("project_path")})
 
 
-async def _forward(websocket: WebSocket, events: trio.MemoryReceiveChannel) -> None:
+async def _forward(websocket: WebSocket, events: trio.MemoryReceiveChannel[Event]) -> None:
     async for event in events:
         try:
             await websocket.send_json(event)
