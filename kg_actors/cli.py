@@ -17,11 +17,20 @@ from pathlib import Path
 
 from . import __version__
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at each `kg mcp` start
+if TYPE_CHECKING:
+    from typing import Any, TypeVar
+
+    from .config import Config
+    from .setup.run import Context
+
+    E = TypeVar("E", bound=BaseException)
+
 START_TIMEOUT = 15.0
 STOP_TIMEOUT = 15.0
 
 
-def _env_config(args):
+def _env_config(args: argparse.Namespace) -> Config:
     from .config import Config, ConfigError
 
     try:
@@ -31,18 +40,19 @@ def _env_config(args):
         raise SystemExit(2) from None
 
 
-def _health(url: str, timeout: float = 1.0) -> dict | None:
+def _health(url: str, timeout: float = 1.0) -> dict[str, Any] | None:
     import urllib.error
     import urllib.request
 
     try:
         with urllib.request.urlopen(f"{url}/health", timeout=timeout) as r:
-            return json.loads(r.read())
+            health: dict[str, Any] = json.loads(r.read())
+            return health
     except (OSError, ValueError, urllib.error.URLError):
         return None
 
 
-def cmd_serve(args) -> int:
+def cmd_serve(args: argparse.Namespace) -> int:
     from . import heap
 
     heap.pause_collector()  # until the first load is in (warm_start.py): see there
@@ -78,7 +88,7 @@ def cmd_serve(args) -> int:
     return 0
 
 
-def _start_error(exc: OSError, config) -> str:
+def _start_error(exc: OSError, config: Config) -> str:
     """What failed at start, and the command that fixes it."""
     import errno
 
@@ -91,7 +101,7 @@ def _start_error(exc: OSError, config) -> str:
     return f"cannot start on {config.host}:{config.port} with storage {config.root}: {exc}"
 
 
-def _find(exc: BaseException, kind: type[BaseException]) -> BaseException | None:
+def _find(exc: BaseException, kind: type[E]) -> E | None:
     """`exc` itself, or the first `kind` inside (nested) exception groups."""
     if isinstance(exc, kind):
         return exc
@@ -103,7 +113,7 @@ def _find(exc: BaseException, kind: type[BaseException]) -> BaseException | None
     return None
 
 
-def _serve_args(args) -> list[str]:
+def _serve_args(args: argparse.Namespace) -> list[str]:
     """The `kg serve` options `kg start` and `kg restart` pass through."""
     out = []
     if getattr(args, "port", None) is not None:
@@ -115,7 +125,7 @@ def _serve_args(args) -> list[str]:
     return out
 
 
-def cmd_start(args) -> int:
+def cmd_start(args: argparse.Namespace) -> int:
     config = _env_config(args)
     health = _health(config.url)
     if health:
@@ -151,7 +161,7 @@ def cmd_start(args) -> int:
     return 1
 
 
-def _warn_other_store(health: dict, config) -> bool:
+def _warn_other_store(health: dict[str, Any], config: Config) -> bool:
     """A server on this port that serves another store is not the one this environment means."""
     storage = health.get("storage")
     if storage and Path(storage) != config.root:
@@ -161,7 +171,7 @@ def _warn_other_store(health: dict, config) -> bool:
     return False
 
 
-def cmd_stop(args) -> int:
+def cmd_stop(args: argparse.Namespace) -> int:
     config = _env_config(args)
     pid_file = config.root / "server.pid"
     try:
@@ -214,7 +224,7 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def cmd_status(args) -> int:
+def cmd_status(args: argparse.Namespace) -> int:
     config = _env_config(args)
     health = _health(config.url)
     if health is None:
@@ -231,12 +241,12 @@ def cmd_status(args) -> int:
     return 0
 
 
-def cmd_restart(args) -> int:
+def cmd_restart(args: argparse.Namespace) -> int:
     stopped = cmd_stop(args)
     return stopped if stopped else cmd_start(args)
 
 
-def cmd_logs(args) -> int:
+def cmd_logs(args: argparse.Namespace) -> int:
     config = _env_config(args)
     path = config.root / "server.log"
     try:
@@ -257,7 +267,7 @@ def cmd_logs(args) -> int:
     return 0
 
 
-def cmd_editor(args) -> int:
+def cmd_editor(args: argparse.Namespace) -> int:
     import webbrowser
 
     config = _env_config(args)
@@ -268,44 +278,45 @@ def cmd_editor(args) -> int:
     return 0
 
 
-def cmd_mcp(args) -> int:
+def cmd_mcp(args: argparse.Namespace) -> int:
     import kg_shim
 
-    return kg_shim.main()
+    code: int = kg_shim.main()  # kg_shim is shim/ by package-dir, which mypy does not resolve
+    return code
 
 
 # Memory that outlives a machine (kg_actors/sync/): thin entries, the modules load only when used.
-def cmd_commit(args) -> int:
+def cmd_commit(args: argparse.Namespace) -> int:
     from .sync import commands
 
     return commands.cmd_commit(_env_config(args))
 
 
-def cmd_sync(args) -> int:
+def cmd_sync(args: argparse.Namespace) -> int:
     from .sync import commands
 
     return commands.cmd_sync(_env_config(args), args.remote, args.remember)
 
 
-def cmd_restore(args) -> int:
+def cmd_restore(args: argparse.Namespace) -> int:
     from .sync import commands
 
     return commands.cmd_restore(_env_config(args), args.at, args.graph)
 
 
-def cmd_init_git(args) -> int:
+def cmd_init_git(args: argparse.Namespace) -> int:
     from .sync import commands
 
     return commands.cmd_init_git(_env_config(args))
 
 
-def cmd_merge_driver(args) -> int:
+def cmd_merge_driver(args: argparse.Namespace) -> int:
     from .sync import driver
 
     return driver.main(args.files)
 
 
-def _store_commands(sub) -> None:
+def _store_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("commit", help="commit the store to its git repository now")
     p.set_defaults(fn=cmd_commit)
     p = sub.add_parser("sync", help="commit, fetch, merge (per node) and push the store with a git remote")
@@ -329,7 +340,7 @@ def _serve_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-editor", action="store_true", help="do not serve the visual editor")
 
 
-def _setup_context(args):
+def _setup_context(args: argparse.Namespace) -> Context:
     from .setup import SetupError
     from .setup.run import Context, ask_tty
 
@@ -340,7 +351,7 @@ def _setup_context(args):
         raise SystemExit(2) from None
 
 
-def cmd_setup(args) -> int:
+def cmd_setup(args: argparse.Namespace) -> int:
     from .setup import SetupError
     from .setup.plan import parse_only
     from .setup.run import setup
@@ -357,7 +368,7 @@ def cmd_setup(args) -> int:
         return 1
 
 
-def cmd_uninstall(args) -> int:
+def cmd_uninstall(args: argparse.Namespace) -> int:
     from .setup import SetupError
     from .setup.run import uninstall
 
@@ -368,13 +379,13 @@ def cmd_uninstall(args) -> int:
         return 1
 
 
-def cmd_doctor(args) -> int:
+def cmd_doctor(args: argparse.Namespace) -> int:
     from .setup.doctor import doctor
 
     return doctor(_setup_context(args))
 
 
-def cmd_gauge(args) -> int:
+def cmd_gauge(args: argparse.Namespace) -> int:
     from .chores import gauge_cli
 
     return gauge_cli.run(args)

@@ -6,7 +6,9 @@ A malformed value is an error that names the variable, not a silent default.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 import attrs
 
@@ -20,7 +22,8 @@ class ConfigError(Exception):
     pass
 
 
-def _number(env: dict, name: str, default: float, kind=float, minimum: float = 0) -> float:
+def _number(env: Mapping[str, str], name: str, default: float, kind: Callable[[str], float] = float,
+            minimum: float = 0) -> float:
     raw = env.get(name)
     if raw is None or raw.strip() == "":
         return default
@@ -46,10 +49,10 @@ class Config:
     log_level: str = "INFO"
 
     @classmethod
-    def from_env(cls, env: dict | None = None, **overrides) -> Config:
+    def from_env(cls, env: Mapping[str, str] | None = None, **overrides: object) -> Config:
         env = dict(os.environ if env is None else env)
         root = Path(os.path.expanduser(env.get("KG_HOME") or env.get("KG_STORAGE_ROOT") or "~/.knowledge-graph"))
-        values = dict(
+        values: dict[str, Any] = dict(  # Config's fields, of their several types
             root=root.resolve(),
             host=env.get("KG_HTTP_HOST") or "127.0.0.1",
             port=int(_number(env, "KG_HTTP_PORT", DEFAULT_PORT, int, 0)),

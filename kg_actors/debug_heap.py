@@ -24,6 +24,7 @@ import tempfile
 import time
 import tracemalloc
 from pathlib import Path
+from typing import Any
 
 import trio
 
@@ -56,7 +57,7 @@ async def serve(folder: Path) -> None:
                 log.exception("debug heap: snapshot %d not written", n)
 
 
-def dump(folder: Path, n: int) -> dict:
+def dump(folder: Path, n: int) -> dict[str, Any]:
     gc.collect()  # what is left is live, not garbage waiting for a full collection
     if tracemalloc.is_tracing():
         tracemalloc.take_snapshot().dump(str(folder / f"heap-{n}.snap"))
@@ -82,7 +83,7 @@ def rss_kib() -> int:
     return 0
 
 
-def maps_kib() -> dict:
+def maps_kib() -> dict[str, int]:
     """Where RSS lives: malloc's sbrk heap, anonymous maps (pymalloc's 1 MiB arenas, malloc's big blocks,
     thread stacks), and files mapped (code)."""
     out = {"heap": 0, "anon": 0, "file": 0}
@@ -103,7 +104,7 @@ def maps_kib() -> dict:
     return out
 
 
-def pymalloc_stats() -> dict:
+def pymalloc_stats() -> dict[str, int]:
     """pymalloc's own arenas (objects up to 512 bytes), read from sys._debugmallocstats' report on fd 2."""
     with tempfile.TemporaryFile("w+") as tmp:
         sys.stderr.flush()
@@ -118,7 +119,7 @@ def pymalloc_stats() -> dict:
         text = tmp.read()
     keys = {"# arenas allocated current": "arenas", "# bytes in allocated blocks": "used_bytes",
             "# bytes in available blocks": "free_bytes", "# bytes lost to pool headers": "pool_headers"}
-    out = {}
+    out: dict[str, int] = {}
     for row in text.splitlines():
         for label, key in keys.items():
             if row.startswith(label):
@@ -150,7 +151,7 @@ class _MallInfo2(ctypes.Structure):
                  "fordblks", "keepcost")]
 
 
-def malloc_stats() -> dict | None:
+def malloc_stats() -> dict[str, int] | None:
     """glibc's view (mallinfo2, glibc >= 2.33): heap from sbrk/arenas, in use, held free, in mmaps."""
     name = ctypes.util.find_library("c")
     if not name:

@@ -15,7 +15,12 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from mcp.types import CallToolResult
 
 START_TIMEOUT = 20.0
 
@@ -23,13 +28,14 @@ START_TIMEOUT = 20.0
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+        port: int = s.getsockname()[1]
+        return port
 
 
 class ServerProcess:
     """A `kg serve` subprocess with a temporary HOME and KG_HOME."""
 
-    def __init__(self, base: Path, extra_env: dict | None = None, python: str | None = None):
+    def __init__(self, base: Path, extra_env: Mapping[str, str] | None = None, python: str | None = None) -> None:
         self.python = python or sys.executable  # another build's interpreter, for a bench's A/B
         self.home = base / "home"
         self.store = base / "store"
@@ -39,7 +45,7 @@ class ServerProcess:
         self.env = dict(os.environ, HOME=str(self.home), KG_HOME=str(self.store), KG_HTTP_PORT=str(self.port),
                         KG_EDITOR_PORT=str(self.editor_port), KG_SAVE_INTERVAL="3600", PYTHONUNBUFFERED="1")
         self.env.update(extra_env or {})
-        self.proc: subprocess.Popen | None = None
+        self.proc: subprocess.Popen[bytes] | None = None
         self.log = base / f"serve-{self.port}.log"
 
     @property
@@ -67,10 +73,11 @@ class ServerProcess:
         self.kill()  # a server that never answered must not outlive the run that started it
         raise RuntimeError(f"kg serve did not answer in time: {self.log.read_text()[-2000:]}")
 
-    def health(self) -> dict | None:
+    def health(self) -> dict[str, Any] | None:
         try:
             with urllib.request.urlopen(f"{self.url}/health", timeout=0.5) as r:
-                return json.loads(r.read())
+                health: dict[str, Any] = json.loads(r.read())
+                return health
         except OSError:
             return None
 
@@ -100,8 +107,8 @@ class ServerProcess:
             self.proc.wait()
 
 
-def mcp_text(result) -> str:
-    return "\n".join(c.text for c in result.content if getattr(c, "type", "") == "text")
+def mcp_text(result: CallToolResult) -> str:
+    return "\n".join(c.text for c in result.content if c.type == "text")
 
 
 def session_of(text: str) -> str:
@@ -111,7 +118,8 @@ def session_of(text: str) -> str:
     return text.rsplit("Session: ", 1)[1].split()[0]
 
 
-def write_store(root: Path, user: dict | None = None, projects: dict[str, dict] | None = None) -> None:
+def write_store(root: Path, user: dict[str, Any] | None = None,
+                projects: dict[str, dict[str, Any]] | None = None) -> None:
     """Write reference-format graph files: user.json and projects/<slug>/graph.json."""
     root.mkdir(parents=True, exist_ok=True)
     if user is not None:

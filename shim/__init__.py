@@ -17,13 +17,17 @@ import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at each client's start
+if TYPE_CHECKING:
+    from typing import Any, TextIO
+
 VERSION = "0.1.0"
 REQUEST_TIMEOUT = 120.0
 START_TIMEOUT = 15.0
 
 
 class Shim:
-    def __init__(self, host: str, port: int, out=None):
+    def __init__(self, host: str, port: int, out: TextIO | None = None) -> None:
         self.host, self.port = host, port
         self.out = out or sys.stdout
         self._out_lock = threading.Lock()  # guards stdout only: one JSON line at a time
@@ -31,13 +35,13 @@ class Shim:
         self.client_name = ""
         self.protocol_version: str | None = None
 
-    def write(self, message: dict) -> None:
+    def write(self, message: dict[str, Any]) -> None:
         line = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
         with self._out_lock:
             self.out.write(line + "\n")
             self.out.flush()
 
-    def headers(self) -> dict:
+    def headers(self) -> dict[str, str]:
         h = {
             "Content-Type": "application/json",
             "Accept": "application/json, text/event-stream",
@@ -120,13 +124,13 @@ class Shim:
         for reply in replies:
             if isinstance(reply.get("result"), dict):
                 pv = reply["result"].get("protocolVersion")
-                if pv and message.get("method") == "initialize":
+                if pv and isinstance(message, dict) and message.get("method") == "initialize":
                     self.protocol_version = pv
             self.write(reply)
         if msg_id is not None and not any(r.get("id") == msg_id for r in replies):
             self.fail(msg_id, f"the server answered HTTP {status} without a reply to this request")
 
-    def fail(self, msg_id, message: str) -> None:
+    def fail(self, msg_id: object, message: str) -> None:
         """A request that cannot be answered gets a JSON-RPC error (notifications get none); the cause
         goes to stderr too, where clients keep a server's log."""
         print(f"kg mcp: {message}", file=sys.stderr, flush=True)
@@ -134,7 +138,7 @@ class Shim:
             self.write({"jsonrpc": "2.0", "id": msg_id, "error": {"code": -32603, "message": message}})
 
 
-def _replies(ctype: str, payload: bytes) -> list[dict] | None:
+def _replies(ctype: str, payload: bytes) -> list[dict[str, Any]] | None:
     """The JSON-RPC messages in a reply body; None when the body holds anything else."""
     if not payload.strip():
         return []

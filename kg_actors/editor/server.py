@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from hypercorn.config import Config as HyperConfig
 from hypercorn.trio import serve as hyper_serve
@@ -20,6 +21,10 @@ from quart_trio import QuartTrio
 
 from ..http import security
 from .static_files import StaticFiles
+
+if TYPE_CHECKING:
+    from ..http.app import ASGIApp, Receive, Scope, Send
+    from ..runtime import Runtime
 
 STATIC = Path(__file__).parent / "static"
 # The memory server's paths; everything else is the page's.
@@ -51,12 +56,12 @@ HARDENING = {
 }
 
 
-def build_app(api, extra_hosts: frozenset[str] = frozenset()) -> QuartTrio:
+def build_app(api: ASGIApp, extra_hosts: frozenset[str] = frozenset()) -> QuartTrio:
     app = QuartTrio(__name__, static_folder=str(STATIC), static_url_path="/static")
     app.config["SEND_FILE_MAX_AGE_DEFAULT"] = 0  # the page and its scripts change with the package
 
     @app.before_request
-    async def gate():
+    async def gate() -> tuple[dict[str, str], int] | None:
         headers = {k.lower(): v for k, v in request.headers.items()}
         refused = page_refusal(request.method, headers, extra_hosts)
         if refused is not None:
@@ -69,27 +74,27 @@ def build_app(api, extra_hosts: frozenset[str] = frozenset()) -> QuartTrio:
         return response
 
     @app.get("/")
-    async def index():
+    async def index() -> Response:
         return await send_from_directory(STATIC, "index.html")
 
     quart_asgi = app.asgi_app
     static = StaticFiles(STATIC)
     hardening = [(k.lower().encode(), v.encode()) for k, v in HARDENING.items()]
 
-    async def dispatch(scope, receive, send) -> None:
+    async def dispatch(scope: Scope, receive: Receive, send: Send) -> None:
         path = scope.get("path", "")
         if scope["type"] in ("http", "websocket") and path.startswith(API_PREFIXES):
             await api(scope, receive, send)
         elif static.handles(scope) and page_refusal(scope["method"], _headers(scope), extra_hosts) is None:
             await static(scope, send, hardening)
-        else:
-            await quart_asgi(scope, receive, send)  # refusals, and what is not a file of the page
+        else:  # refusals, and what is not a file of the page
+            await quart_asgi(scope, receive, send)  # type: ignore[arg-type]  # quart types ASGI as TypedDicts
 
-    app.asgi_app = dispatch  # type: ignore[method-assign]
+    app.asgi_app = dispatch  # type: ignore[method-assign,assignment]  # ours: http/app.py's ASGI types
     return app
 
 
-async def serve_editor(rt, fd: int) -> None:
+async def serve_editor(rt: Runtime, fd: int) -> None:
     """Serve on the listening socket `fd` (editor/listener.py bound it; hypercorn takes it over) until
     cancelled."""
     config = rt.config
@@ -102,5 +107,5 @@ async def serve_editor(rt, fd: int) -> None:
     await hyper_serve(app, hc)
 
 
-def _headers(scope) -> dict[str, str]:
+def _headers(scope: Scope) -> dict[str, str]:
     return {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers") or []}

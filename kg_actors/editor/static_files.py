@@ -12,15 +12,16 @@ from __future__ import annotations
 
 import hashlib
 import mimetypes
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
+from typing import Any
 
 TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
          ".html": "text/html; charset=utf-8", ".svg": "image/svg+xml", ".json": "application/json"}
 
 
 class StaticFiles:
-    def __init__(self, root: Path, prefix: str = "/static/", index: str = "index.html"):
+    def __init__(self, root: Path, prefix: str = "/static/", index: str = "index.html") -> None:
         self.files: dict[str, tuple[bytes, bytes, bytes]] = {}  # path -> (body, content type, etag)
         for path in sorted(p for p in root.rglob("*") if p.is_file()):
             body = path.read_bytes()
@@ -31,10 +32,11 @@ class StaticFiles:
             if path.relative_to(root).as_posix() == index:
                 self.files["/"] = entry
 
-    def handles(self, scope: dict) -> bool:
+    def handles(self, scope: dict[str, Any]) -> bool:
         return scope["type"] == "http" and scope.get("method") in ("GET", "HEAD") and scope.get("path") in self.files
 
-    async def __call__(self, scope: dict, send: Callable, extra_headers: Iterable[tuple[bytes, bytes]]) -> None:
+    async def __call__(self, scope: dict[str, Any], send: Callable[[dict[str, Any]], Awaitable[None]],
+                       extra_headers: Iterable[tuple[bytes, bytes]]) -> None:
         body, kind, etag = self.files[scope["path"]]
         headers = [(b"content-type", kind), (b"etag", etag), (b"cache-control", b"no-cache"), *extra_headers]
         asked = dict(scope.get("headers") or []).get(b"if-none-match")

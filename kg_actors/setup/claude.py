@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 from .files import read_bytes, read_tree
 from .plan import ClaudeFound
@@ -24,7 +25,7 @@ def settings_path(env: dict[str, str], home: Path) -> Path:
     return config_dir(env, home) / "settings.json"
 
 
-def read_json_object(path: Path) -> tuple[dict | None, str | None]:
+def read_json_object(path: Path) -> tuple[dict[str, Any] | None, str | None]:
     """(the object, None), ({}, None) when absent, or (None, why it is not what setup expects)."""
     raw = read_bytes(path)
     if raw is None:
@@ -54,10 +55,11 @@ def find(env: dict[str, str], home: Path, plugin: Rendered) -> ClaudeFound:
     installed, error3 = read_json_object(base / "plugins" / "installed_plugins.json")
     if error or error2 or error3:
         return ClaudeFound(cli, error or error2 or error3)
+    assert settings is not None and known is not None and installed is not None  # no error: three objects
     market = known.get(MARKETPLACE)
     location = None
     if isinstance(market, dict):
-        source = market.get("source") if isinstance(market.get("source"), dict) else {}
+        source: Any = market.get("source") if isinstance(market.get("source"), dict) else {}
         location = source.get("path") or market.get("installLocation")
     entries = (installed.get("plugins") or {}).get(plugin.key) if isinstance(installed.get("plugins"), dict) else None
     install_path = None

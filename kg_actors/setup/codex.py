@@ -20,6 +20,7 @@ import subprocess
 import time
 import tomllib
 from pathlib import Path
+from typing import Any
 
 from . import SetupError
 from .claude import cache_holds
@@ -54,7 +55,7 @@ def unsupported_events(plugin: Rendered) -> list[str]:
     return sorted({h.event for h in plugin.hooks if h.event not in EVENTS})
 
 
-def read_config(path: Path) -> tuple[dict | None, str | None]:
+def read_config(path: Path) -> tuple[dict[str, Any] | None, str | None]:
     raw = read_bytes(path)
     if raw is None:
         return {}, None
@@ -72,9 +73,10 @@ def find(env: dict[str, str], user_home: Path, plugin: Rendered) -> CodexFound:
     config, error = read_config(codex_home / "config.toml")
     if error:
         return CodexFound(cli, error)
+    assert config is not None  # read_config gives a table or an error
     market = (config.get("marketplaces") or {}).get(MARKETPLACE)
     location = market.get("source") if isinstance(market, dict) else None
-    entry = (config.get("plugins") or {}).get(plugin.key)
+    entry: Any = (config.get("plugins") or {}).get(plugin.key)  # any TOML value: `installed` checks it
     installed = isinstance(entry, dict)
     enabled = installed and entry.get("enabled", True) is True
     cache = codex_home / "plugins" / "cache" / MARKETPLACE / plugin.name / plugin.version
@@ -99,7 +101,8 @@ class AppServer:
         self._send({"method": "initialized"})
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
+        assert self.proc.stdin is not None  # Popen(stdin=PIPE)
         self.proc.stdin.close()
         try:
             self.proc.wait(timeout=5)
@@ -107,11 +110,12 @@ class AppServer:
             self.proc.kill()
             self.proc.wait()
 
-    def _send(self, message: dict) -> None:
+    def _send(self, message: dict[str, Any]) -> None:
+        assert self.proc.stdin is not None  # Popen(stdin=PIPE)
         self.proc.stdin.write((json.dumps(message) + "\n").encode())
         self.proc.stdin.flush()
 
-    def call(self, method: str, params: dict) -> dict:
+    def call(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         self.next_id += 1
         self._send({"id": self.next_id, "method": method, "params": params})
         while True:
@@ -121,8 +125,9 @@ class AppServer:
                     raise SetupError(f"codex app-server {method}: {message['error'].get('message', message['error'])}")
                 return message.get("result") or {}
 
-    def read(self) -> dict:
+    def read(self) -> dict[str, Any]:
         """The next message: an answer or a notification."""
+        assert self.proc.stdout is not None  # Popen(stdout=PIPE)
         with selectors.DefaultSelector() as sel:
             sel.register(self.proc.stdout, selectors.EVENT_READ)
             while b"\n" not in self.buffer:
@@ -135,11 +140,12 @@ class AppServer:
                 self.buffer += chunk
         line, self.buffer = self.buffer.split(b"\n", 1)
         try:
-            return json.loads(line)
+            message: dict[str, Any] = json.loads(line)  # JSON-RPC: every message is an object
+            return message
         except ValueError:
             return {}
 
-    def plugin_hooks(self, key: str, cwd: Path) -> list[dict]:
+    def plugin_hooks(self, key: str, cwd: Path) -> list[dict[str, Any]]:
         result = self.call("hooks/list", {"cwds": [str(cwd)]})
         hooks, errors = [], []
         for entry in result.get("data", []):
@@ -150,7 +156,7 @@ class AppServer:
                              + "; ".join(f"{e.get('path')}: {e.get('message')}" for e in errors))
         return hooks
 
-    def write_state(self, state: dict, strategy: str) -> None:
+    def write_state(self, state: dict[str, Any], strategy: str) -> None:
         self.call("config/batchWrite", {"edits": [{"keyPath": "hooks.state", "value": state,
                                                    "mergeStrategy": strategy}]})
 
@@ -174,6 +180,7 @@ def untrust(cli: str, env: dict[str, str], user_home: Path, plugin: Rendered) ->
     config, error = read_config(config_path(env, user_home))
     if error:
         raise SetupError(error)
+    assert config is not None  # read_config gives a table or an error
     state = (config.get("hooks") or {}).get("state") or {}
     kept = {k: v for k, v in state.items() if not k.startswith(f"{plugin.key}:")}
     if kept == state:

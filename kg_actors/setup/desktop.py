@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from . import SetupError
 from .claude import read_json_object
@@ -25,27 +26,28 @@ def config_path(env: dict[str, str], home: Path, platform: str = sys.platform) -
     return base / "claude_desktop_config.json"
 
 
-def entry(command: list[str], env: dict[str, str]) -> dict:
-    out = {"command": command[0], "args": [*command[1:], "mcp"]}
+def entry(command: list[str], env: dict[str, str]) -> dict[str, Any]:
+    out: dict[str, Any] = {"command": command[0], "args": [*command[1:], "mcp"]}
     if env:
         out["env"] = dict(env)
     return out
 
 
-def find(env: dict[str, str], home: Path, ours: dict | None, platform: str = sys.platform) -> DesktopFound:
+def find(env: dict[str, str], home: Path, ours: dict[str, Any] | None, platform: str = sys.platform) -> DesktopFound:
     path = config_path(env, home, platform)
     if not path.parent.is_dir():  # the app makes this folder on its first start
         return DesktopFound(None)
     data, error = read_json_object(path)
     if error:
         return DesktopFound(path, error)
+    assert data is not None  # read_json_object gives an object or an error
     servers = data.get("mcpServers", {})
     if not isinstance(servers, dict):
         return DesktopFound(path, f"{path}: mcpServers is not an object; left untouched")
     return DesktopFound(path, None, servers.get(SERVER), ours)
 
 
-def merged(raw: bytes | None, server: dict, path: Path) -> bytes:
+def merged(raw: bytes | None, server: dict[str, Any], path: Path) -> bytes:
     """The config with `mcpServers.kg` set, every other key kept (in order)."""
     data = json.loads(raw) if raw else {}
     if not isinstance(data, dict) or not isinstance(data.get("mcpServers", {}), dict):

@@ -14,12 +14,18 @@ import socket
 import time
 import urllib.error
 import urllib.request
+from typing import TYPE_CHECKING
 
 from .. import __version__
 from . import SetupError
 from .files import Record
-from .plan import plan_setup
+from .plan import Found, plan_setup
 from .run import Context, gather
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from ..config import Config
 
 
 OK_SAID = {"desktop": "kg MCP entry present", "gemini": "kg hooks and MCP entry in its settings",
@@ -61,7 +67,7 @@ def _listening(host: str, port: int) -> bool:
         return False
 
 
-def _storage_held(root) -> bool | None:
+def _storage_held(root: Path) -> bool | None:
     """Whether some process holds the store's lock (what one server per store takes); None if it cannot be told."""
     try:
         fd = os.open(root, os.O_RDONLY)
@@ -94,7 +100,7 @@ def doctor(ctx: Context) -> int:
     return 1 if r.problems else 0
 
 
-def _server(r: Report, config) -> bool:
+def _server(r: Report, config: Config) -> bool:
     """Check the server; whether it runs on this store."""
     got = _get(f"{config.url}/health")
     health = None
@@ -129,7 +135,7 @@ def _server(r: Report, config) -> bool:
     return ours
 
 
-def _storage(r: Report, config, serving: bool) -> None:
+def _storage(r: Report, config: Config, serving: bool) -> None:
     root = config.root
     where = root if root.exists() else root.parent
     if not os.access(where, os.W_OK | os.X_OK):
@@ -179,7 +185,7 @@ def _harnesses(r: Report, ctx: Context) -> None:
         r.ok("hooks", ", ".join(sorted({h.event for h in plugin.hooks})) + f" from {base / 'hooks'}")
 
 
-def _duplicates(r: Report, ctx: Context, found) -> None:
+def _duplicates(r: Report, ctx: Context, found: Found) -> None:
     """A `kg` MCP entry added by hand (as the README once said) runs beside the plugin's: every tool twice."""
     from . import claude, codex
 
@@ -192,6 +198,6 @@ def _duplicates(r: Report, ctx: Context, found) -> None:
                   "claude mcp remove kg --scope user")
     if found.codex.cli and not found.codex.error:
         config, _ = codex.read_config(codex.config_path(ctx.env, ctx.home))
-        if isinstance((config or {}).get("mcp_servers"), dict) and "kg" in config["mcp_servers"]:
+        if config is not None and isinstance(config.get("mcp_servers"), dict) and "kg" in config["mcp_servers"]:
             r.bad("Codex", f"{codex.config_path(ctx.env, ctx.home)} has its own [mcp_servers.kg] beside the plugin's "
                            "server", "codex mcp remove kg")

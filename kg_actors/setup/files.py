@@ -13,9 +13,10 @@ import hashlib
 import json
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from ..storage.files import fsync_dir
 
@@ -105,7 +106,7 @@ def remove_tree(root: Path) -> None:
 
 
 @contextmanager
-def locked(path: Path, on_wait=None) -> Iterator[None]:
+def locked(path: Path, on_wait: Callable[[], object] | None = None) -> Iterator[None]:
     """Hold an exclusive lock on `path`: a second setup waits for the first, then finds its work done."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
@@ -124,9 +125,9 @@ def locked(path: Path, on_wait=None) -> Iterator[None]:
 class Record:
     """What setup changed: `done` per step, and per user file its first `before` bytes and last `after` digest."""
 
-    def __init__(self, path: Path, data: dict | None = None):
+    def __init__(self, path: Path, data: dict[str, Any] | None = None):
         self.path = path
-        self.data = data or {"version": RECORD_VERSION, "done": {}, "files": {}}
+        self.data: dict[str, Any] = data or {"version": RECORD_VERSION, "done": {}, "files": {}}
 
     @classmethod
     def load(cls, path: Path) -> Record:
@@ -147,10 +148,11 @@ class Record:
     def empty(self) -> bool:
         return not self.data["done"] and not self.data["files"]
 
-    def done(self, step: str) -> dict:
-        return self.data["done"].get(step, {})
+    def done(self, step: str) -> dict[str, Any]:
+        facts: dict[str, Any] = self.data["done"].get(step, {})
+        return facts
 
-    def mark(self, step: str, **facts) -> None:
+    def mark(self, step: str, **facts: object) -> None:
         self.data["done"].setdefault(step, {}).update(facts)
 
     def forget(self, step: str) -> None:
@@ -180,7 +182,7 @@ class Record:
         atomic_write(self.path, (json.dumps(self.data, indent=2, sort_keys=True) + "\n").encode(), 0o600)
 
 
-def json_config(raw: bytes | None, path: Path, objects: tuple[str, ...], hint: str = "") -> dict:
+def json_config(raw: bytes | None, path: Path, objects: tuple[str, ...], hint: str = "") -> dict[str, Any]:
     """A harness's JSON config ({} when absent), whose `objects` keys, when present, hold objects;
     anything else is a SetupError naming the file (setup leaves it untouched)."""
     if not raw:

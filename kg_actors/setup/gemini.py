@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import shlex
 from pathlib import Path
+from typing import Any
 
 from ..harness import gemini as g
 from .files import json_config
@@ -25,17 +26,17 @@ def settings_path(env: dict[str, str], home: Path) -> Path:
         else home / ".gemini" / "settings.json"
 
 
-def wanted(plugin_dir: Path, command: list[str], env: dict[str, str]) -> dict:
+def wanted(plugin_dir: Path, command: list[str], env: dict[str, str]) -> dict[str, Any]:
     """The hooks and the MCP server setup writes."""
     script = shlex.quote(str(plugin_dir / SCRIPT))
-    hooks = {}
+    hooks: dict[str, list[dict[str, Any]]] = {}
     for event, timeout in TIMEOUTS.items():
-        group: dict = {"hooks": [{"type": "command", "name": f"kg-memory-{event}", "command": f"sh {script} {event}",
-                                  "timeout": timeout}]}
+        group: dict[str, Any] = {"hooks": [{"type": "command", "name": f"kg-memory-{event}",
+                                            "command": f"sh {script} {event}", "timeout": timeout}]}
         if event in MATCHERS:
             group = {"matcher": MATCHERS[event], **group}
         hooks[event] = [group]
-    server: dict = {"command": command[0], "args": [*command[1:], "mcp"]}
+    server: dict[str, Any] = {"command": command[0], "args": [*command[1:], "mcp"]}
     if env:
         server["env"] = dict(env)
     return {"hooks": hooks, "mcpServers": {SERVER: server}}
@@ -46,17 +47,17 @@ def _ours(group: object) -> bool:
                                            for h in group.get("hooks", []) or [])
 
 
-def current(raw: bytes | None, path: Path) -> dict:
+def current(raw: bytes | None, path: Path) -> dict[str, Any]:
     return json_config(raw, path, ("hooks", "mcpServers"))
 
 
-def installed(data: dict, want: dict) -> bool:
+def installed(data: dict[str, Any], want: dict[str, Any]) -> bool:
     hooks = data.get("hooks", {})
     return data.get("mcpServers", {}).get(SERVER) == want["mcpServers"][SERVER] and all(
         any(group == w for group in hooks.get(event, [])) for event, (w,) in want["hooks"].items())
 
 
-def merged(raw: bytes | None, want: dict, path: Path) -> bytes:
+def merged(raw: bytes | None, want: dict[str, Any], path: Path) -> bytes:
     data = without_ours(current(raw, path))
     hooks = data.setdefault("hooks", {})
     for event, groups in want["hooks"].items():
@@ -65,7 +66,7 @@ def merged(raw: bytes | None, want: dict, path: Path) -> bytes:
     return (json.dumps(data, indent=2) + "\n").encode()
 
 
-def without_ours(data: dict) -> dict:
+def without_ours(data: dict[str, Any]) -> dict[str, Any]:
     data = json.loads(json.dumps(data))
     hooks = data.get("hooks", {})
     for event in list(hooks):

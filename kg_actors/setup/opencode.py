@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from . import SetupError
 from .files import json_config
@@ -40,18 +41,18 @@ def plugin(template: bytes, command: list[str], env: dict[str, str]) -> bytes:
     return text.replace(PLACEHOLDER, f"const SETTINGS = {json.dumps(settings)}", 1).encode()
 
 
-def server(command: list[str], env: dict[str, str]) -> dict:
-    out: dict = {"type": "local", "command": [*command, "mcp"], "enabled": True}
+def server(command: list[str], env: dict[str, str]) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": "local", "command": [*command, "mcp"], "enabled": True}
     if env:
         out["environment"] = dict(env)
     return out
 
 
-def current(raw: bytes | None, path: Path) -> dict:
+def current(raw: bytes | None, path: Path) -> dict[str, Any]:
     return json_config(raw, path, ("mcp",), " (comments?): add mcp.kg by hand")
 
 
-def merged(raw: bytes | None, entry: dict, path: Path) -> bytes:
+def merged(raw: bytes | None, entry: dict[str, Any], path: Path) -> bytes:
     data = current(raw, path)
     data.setdefault("$schema", "https://opencode.ai/config.json")
     data.setdefault("mcp", {})[SERVER] = entry

@@ -8,6 +8,7 @@ itself (`write_plugin`, `codex_trust`, `desktop_write`, ...), done by run.py.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import attrs
 
@@ -47,7 +48,7 @@ class ClaudeFound:
     installed: bool = False
     enabled: bool = False
     cache_current: bool = False  # the installed copy holds the rendered plugin
-    settings: dict | None = None  # its settings.json (for the quota gauge step)
+    settings: dict[str, Any] | None = None  # its settings.json (for the quota gauge step)
 
 
 @attrs.frozen
@@ -65,8 +66,8 @@ class CodexFound:
 class DesktopFound:
     config: Path | None  # None: Claude Desktop is not installed
     error: str | None = None
-    entry: dict | None = None  # its mcpServers.kg now
-    ours: dict | None = None  # what setup wrote last time, per the record
+    entry: dict[str, Any] | None = None  # its mcpServers.kg now
+    ours: dict[str, Any] | None = None  # what setup wrote last time, per the record
 
 
 @attrs.frozen
@@ -99,7 +100,7 @@ class Found:
     marketplace_dir: Path
     marketplace_current: bool
     plugin_key: str  # "kg-memory@kg-local"
-    desktop_entry: dict  # the entry setup writes
+    desktop_entry: dict[str, Any]  # the entry setup writes
     claude: ClaudeFound
     codex: CodexFound
     desktop: DesktopFound
@@ -156,6 +157,7 @@ def _claude(found: Found) -> Step:
     acts = _marketplace("claude", c, found)
     if isinstance(acts, Step):
         return acts
+    assert c.cli is not None  # _marketplace returned a Step otherwise
     if c.installed and (not c.cache_current or acts):
         # Claude Code copies a plugin at install: a changed plugin is installed afresh.
         acts.append(Action("run", f"remove the outdated copy of {key}", (c.cli, "plugin", "uninstall", key)))
@@ -172,6 +174,7 @@ def _codex(found: Found) -> Step:
     acts = _marketplace("codex", c, found)
     if isinstance(acts, Step):
         return acts
+    assert c.cli is not None  # _marketplace returned a Step otherwise
     if not (c.installed and c.enabled and c.cache_current) or acts:
         acts.append(Action("run", f"install the plugin {key} (its hooks and the kg MCP server)",
                            (c.cli, "plugin", "add", key), fact="installed"))
@@ -187,7 +190,7 @@ def _gauge(found: Found) -> Step:
     return gauge_step(c.cli, c.settings, c.error, found.claude_settings, found.kg_argv)
 
 
-def gauge_step(cli: str | None, settings: dict | None, error: str | None, settings_path: Path,
+def gauge_step(cli: str | None, settings: dict[str, Any] | None, error: str | None, settings_path: Path,
                kg_argv: list[str] | tuple[str, ...]) -> Step:
     if cli is None:
         return Step("gauge", note="Claude Code not found: skipped")
@@ -258,8 +261,8 @@ def _antigravity(found: Found) -> Step:
 @attrs.frozen
 class Undo:
     """What the record says setup did, and whether each recorded file is still as setup left it."""
-    done: dict  # step -> facts
-    files: dict  # Path -> unchanged since setup (bool)
+    done: dict[str, dict[str, Any]]  # step -> facts
+    files: dict[Path, bool]  # Path -> unchanged since setup
     marketplace_dir: Path
     record: Path
     plugin_key: str

@@ -15,6 +15,7 @@ import re
 import shlex
 import sys
 from pathlib import Path
+from typing import Any
 
 import attrs
 
@@ -59,7 +60,7 @@ class HookEntry:
     script: str | None  # "hooks/session_start.sh" when the command runs one of the plugin's scripts
 
 
-def hook_entries(hooks_json: dict, where: str = HOOKS_JSON) -> list[HookEntry]:
+def hook_entries(hooks_json: object, where: str = HOOKS_JSON) -> list[HookEntry]:
     """Every command hook in a hooks.json, in order; a shape other than Claude Code's is an error naming the file."""
     events = hooks_json.get("hooks") if isinstance(hooks_json, dict) else None
     if not isinstance(events, dict):
@@ -84,8 +85,8 @@ def hook_entries(hooks_json: dict, where: str = HOOKS_JSON) -> list[HookEntry]:
 class Rendered:
     name: str
     version: str
-    files: dict  # relative path -> (bytes, mode)
-    hooks: tuple  # HookEntry, in hooks.json order
+    files: dict[str, tuple[bytes, int]]  # relative path -> (bytes, mode)
+    hooks: tuple[HookEntry, ...]  # in hooks.json order
 
     @property
     def key(self) -> str:
@@ -95,7 +96,7 @@ class Rendered:
         return {rel: data for rel, (data, _mode) in self.files.items()}
 
 
-def _json(data) -> bytes:
+def _json(data: object) -> bytes:
     return (json.dumps(data, indent=2) + "\n").encode()
 
 
@@ -146,8 +147,8 @@ def render(source: Path, command: list[str], env: dict[str, str]) -> Rendered:
     return Rendered(manifest["name"], version, files, tuple(hooks))
 
 
-def _servers(servers: dict, command: list[str], env: dict[str, str]) -> dict:
-    out = {}
+def _servers(servers: dict[str, Any], command: list[str], env: dict[str, str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
     for name, server in servers.items():
         server = dict(server)
         if server.get("command") == "kg":  # the template's bare `kg`: this installation's, by absolute path

@@ -6,8 +6,9 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -16,19 +17,29 @@ from .files import Record, atomic_write, digest, locked, read_bytes, read_tree, 
 from .plan import AntigravityFound, Found, GeminiFound, OpenCodeFound, Step, Undo, plan_setup, plan_uninstall
 from .plugin import AGY_DIR, MARKETPLACE, kg_command, marketplace_files, passed_env, plugin_source, render
 
+if TYPE_CHECKING:
+    from typing import TypedDict, Unpack
+
+    from .plan import Action
+    from .plugin import Rendered
+
+    class _Options(TypedDict, total=False):
+        out: Callable[[str], None]
+        ask: Callable[[str], bool] | None
+
 CLI_TIMEOUT = 120.0
 
 
 @attrs.define
 class Context:
-    env: dict
+    env: dict[str, str]
     home: Path
     store: Path
     out: Callable[[str], None] = print
     ask: Callable[[str], bool] | None = None  # None: apply without asking (--yes)
 
     @classmethod
-    def from_env(cls, env: dict | None = None, **kw) -> Context:
+    def from_env(cls, env: Mapping[str, str] | None = None, **kw: Unpack[_Options]) -> Context:
         from ..config import Config, ConfigError
 
         env = dict(os.environ if env is None else env)
@@ -50,7 +61,7 @@ class Context:
     def record_path(self) -> Path:
         return self.setup_dir / "record.json"
 
-    def plugin(self):
+    def plugin(self) -> Rendered:
         return render(plugin_source(), kg_command(), passed_env(self.env))
 
     def tracked(self, step: str) -> Path | None:
@@ -68,7 +79,7 @@ class Context:
         return None
 
 
-def gather(ctx: Context, record: Record, plugin) -> Found:
+def gather(ctx: Context, record: Record, plugin: Rendered) -> Found:
     mfiles = marketplace_files(plugin)
     current = read_tree(ctx.marketplace_dir) == {rel: data for rel, (data, _m) in mfiles.items()}
     entry = desktop.entry(kg_command(), passed_env(ctx.env))
@@ -87,11 +98,11 @@ def gather(ctx: Context, record: Record, plugin) -> Found:
     )
 
 
-def _gemini_want(ctx: Context) -> dict:
+def _gemini_want(ctx: Context) -> dict[str, Any]:
     return gemini.wanted(ctx.marketplace_dir / ctx.plugin().name, kg_command(), passed_env(ctx.env))
 
 
-def _opencode_want(ctx: Context, plugin) -> tuple[bytes, dict]:
+def _opencode_want(ctx: Context, plugin: Rendered) -> tuple[bytes, dict[str, Any]]:
     template = plugin.files.get(opencode.PLUGIN)
     if template is None:
         raise SetupError(f"the plugin lacks {opencode.PLUGIN}: reinstall kg-actors")
@@ -99,7 +110,7 @@ def _opencode_want(ctx: Context, plugin) -> tuple[bytes, dict]:
     return opencode.plugin(template[0], kg_command(), env), opencode.server(kg_command(), env)
 
 
-def _opencode_found(ctx: Context, plugin) -> OpenCodeFound:
+def _opencode_found(ctx: Context, plugin: Rendered) -> OpenCodeFound:
     path = opencode.config_path(ctx.env, ctx.home)
     cli = shutil.which("opencode", path=ctx.env.get("PATH"))
     try:
@@ -179,7 +190,7 @@ def _run(ctx: Context, argv: tuple[str, ...]) -> None:
         raise SetupError(f"`{' '.join(argv)}` exited {out.returncode}: {said[-1] if said else 'no output'}")
 
 
-def _apply(ctx: Context, record: Record, step: Step, plugin) -> None:
+def _apply(ctx: Context, record: Record, step: Step, plugin: Rendered) -> None:
     ignore = ctx.setup_dir / ".gitignore"
     if not ignore.exists():  # a store kept in git never takes in this machine's paths and backups
         atomic_write(ignore, b"*\n")
@@ -198,11 +209,14 @@ def _apply(ctx: Context, record: Record, step: Step, plugin) -> None:
             elif action.kind == "codex_trust":
                 codex.trust(action.argv[0], ctx.env, ctx.home, plugin)
             elif action.kind == "claude_statusline":
+                assert action.path is not None  # plan.py gives every writing action its path
                 atomic_write(action.path, statusline.merged(read_bytes(action.path), action.argv[0], action.path))
             elif action.kind == "gemini_write":
+                assert action.path is not None
                 atomic_write(action.path, gemini.merged(read_bytes(action.path), _gemini_want(ctx), action.path))
                 record.mark("gemini", path=str(action.path))
             elif action.kind == "opencode_write":
+                assert action.path is not None
                 code, entry = _opencode_want(ctx, plugin)
                 target = opencode.plugin_path(ctx.env, ctx.home)
                 if target.exists() and not opencode.ours(read_bytes(target)):
@@ -211,6 +225,7 @@ def _apply(ctx: Context, record: Record, step: Step, plugin) -> None:
                 atomic_write(action.path, opencode.merged(read_bytes(action.path), entry, action.path))
                 record.mark("opencode", path=str(action.path))
             elif action.kind == "desktop_write":
+                assert action.path is not None
                 entry = desktop.entry(kg_command(), passed_env(ctx.env))
                 atomic_write(action.path, desktop.merged(read_bytes(action.path), entry, action.path))
                 record.mark("desktop", config=str(action.path), entry=entry)
@@ -280,27 +295,32 @@ def _rewrite(path: Path, change: Callable[[bytes, Path], bytes | None]) -> None:
         atomic_write(path, changed)
 
 
-def _undo_action(ctx: Context, record: Record, action, plugin) -> None:
+def _undo_action(ctx: Context, record: Record, action: Action, plugin: Rendered) -> None:
     if action.kind == "run":
         _run(ctx, action.argv)
     elif action.kind == "codex_untrust":
         codex.untrust(action.argv[0], ctx.env, ctx.home, plugin)
     elif action.kind == "gemini_remove":
+        assert action.path is not None  # plan.py gives every action but run and codex_untrust its path
         _rewrite(action.path, gemini.removed)
     elif action.kind == "opencode_remove":
+        assert action.path is not None
         target = opencode.plugin_path(ctx.env, ctx.home)
         if opencode.ours(read_bytes(target)):
             target.unlink()
         _rewrite(action.path, opencode.removed)
     elif action.kind == "desktop_remove":
+        assert action.path is not None
         _rewrite(action.path, desktop.without)
     elif action.kind == "restore":
+        assert action.path is not None
         before = record.files()[action.path][0]
         if before is None:
             action.path.unlink(missing_ok=True)
         else:
             atomic_write(action.path, before)
     elif action.kind == "remove_dir":
+        assert action.path is not None
         if action.path == ctx.record_path:
             record.data = {"version": record.data["version"], "done": {}, "files": {}}
             record.save()

@@ -10,16 +10,19 @@ from __future__ import annotations
 
 import json
 import shlex
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from . import SetupError
 
 
-def current(settings: dict | None) -> str | None:
+def current(settings: dict[str, Any] | None) -> str | None:
     """The statusLine command settings.json runs now (None: none)."""
     line = (settings or {}).get("statusLine")
     if isinstance(line, dict) and line.get("type") == "command" and isinstance(line.get("command"), str):
-        return line["command"]
+        command: str = line["command"]
+        return command
     return None
 
 
@@ -27,7 +30,7 @@ def is_gauge(command: str | None) -> bool:
     return command is not None and " gauge" in command and "kg" in command
 
 
-def gauge_command(kg_argv: list[str], theirs: str | None) -> str:
+def gauge_command(kg_argv: Sequence[str], theirs: str | None) -> str:
     cmd = shlex.join([*kg_argv, "gauge"])
     return f"{cmd} --wrap {shlex.quote(theirs)}" if theirs else cmd
 

@@ -15,8 +15,12 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import attrs
+
+if TYPE_CHECKING:
+    from .graph_text import Indexed
 
 GIT_TIMEOUT = 120.0
 DRIVER = "kg-graph"
@@ -68,7 +72,7 @@ def hostname() -> str:
     return os.environ.get("KG_MACHINE") or socket.gethostname() or "unknown-host"
 
 
-def _env() -> dict:
+def _env() -> dict[str, str]:
     env = dict(os.environ)
     env.update(LC_ALL="C", LANG="C", GIT_TERMINAL_PROMPT="0", GIT_EDITOR="true", GIT_MERGE_AUTOEDIT="no")
     env.pop("GIT_DIR", None)
@@ -77,7 +81,7 @@ def _env() -> dict:
 
 
 def run(root: Path, *args: str, check: bool = True, timeout: float = GIT_TIMEOUT,
-        ident: bool = False) -> subprocess.CompletedProcess:
+        ident: bool = False) -> subprocess.CompletedProcess[str]:
     cmd = [git_bin(), "-C", str(root)]
     if ident:
         cmd += _identity(root)
@@ -205,7 +209,8 @@ def commit_message(now: float, what: str = "auto-save") -> str:
     return f"kg: {what} {stamp} UTC on {hostname()}\n\nMachine: {hostname()}\n"
 
 
-def commit(root: Path, now: float, what: str = "auto-save", keep: dict | None = None) -> str | None:
+def commit(root: Path, now: float, what: str = "auto-save",
+           keep: dict[str, dict[str, Any] | Indexed] | None = None) -> str | None:
     """Mirror the graph files, commit everything not ignored; the new commit, or None when nothing changed.
 
     A store kept as graph files (an older kg, kg-memory 0.17) moves to the mirror here, in the same

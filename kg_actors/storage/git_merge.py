@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 import attrs
 
@@ -33,19 +34,19 @@ from . import shards
 class Plan:
     """The merged parts of each graph, and the graph files that leave the index."""
 
-    parts: dict[str, dict[str, dict]]  # graph key -> part -> merged value
+    parts: dict[str, dict[str, dict[str, Any]]]  # graph key -> part -> merged value
     whole: frozenset[str]  # graph keys merged whole: their folder is rewritten entirely
     conflicts: tuple[Conflict, ...]
 
 
-def _ids(value: dict | None) -> set:
+def _ids(value: dict[str, Any] | None) -> set[str]:
     return set(shards._mapping((value or {}).get("nodes")))
 
 
 def plan(root: Path, base: str | None, ours: str, theirs: str, now: float) -> Plan:
     """The merge of every graph (ValueError naming a part that is not a graph)."""
     lay_b, lay_o, lay_t = R.layouts(root, base), R.layouts(root, ours), R.layouts(root, theirs)
-    out: dict[str, dict[str, dict]] = {}
+    out: dict[str, dict[str, dict[str, Any]]] = {}
     whole: set[str] = set()
     conflicts: list[Conflict] = []
     changed_o = R.changed(root, base, ours, shards.ROOT)
@@ -68,7 +69,7 @@ def plan(root: Path, base: str | None, ours: str, theirs: str, now: float) -> Pl
     return Plan(out, frozenset(whole), tuple(conflicts))
 
 
-def _merge_whole(root: Path, key: str, *sides: tuple[str | None, dict], now: float) -> MergeResult:
+def _merge_whole(root: Path, key: str, *sides: tuple[str | None, dict[str, str]], now: float) -> MergeResult:
     graphs = []
     for rev, lay in sides:
         graphs.append(R.graph_at(root, rev, key) if rev and key in lay else None)
@@ -77,18 +78,18 @@ def _merge_whole(root: Path, key: str, *sides: tuple[str | None, dict], now: flo
 
 
 def _merge_parts(root: Path, key: str, parts: list[str], base: str | None, ours: str, theirs: str,
-                 now: float) -> tuple[dict[str, dict], list[Conflict]]:
+                 now: float) -> tuple[dict[str, dict[str, Any]], list[Conflict]]:
     folder = shards.folder(key)
     revs = [r for r in (base, ours, theirs) if r]
     raw = R.blobs(root, [f"{r}:{folder}/{p}" for r in revs for p in parts])
 
-    def side(rev: str | None, part: str) -> dict | None:
+    def side(rev: str | None, part: str) -> dict[str, Any] | None:
         data = raw.get(f"{rev}:{folder}/{part}") if rev else None
         return None if data is None else shards.parse(data, f"{folder}/{part} in {rev[:12]}")  # type: ignore[index]
 
-    merged: dict[str, dict] = {}
+    merged: dict[str, dict[str, Any]] = {}
     conflicts: list[Conflict] = []
-    deleted: set = set()
+    deleted: set[str] = set()
     for part in parts:
         b, o, t = side(base, part), side(ours, part), side(theirs, part)
         result = merge_graphs(b, o or {}, t or {}, now)

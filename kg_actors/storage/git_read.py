@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import subprocess
 from pathlib import Path
+from typing import Any
 
 from . import git as G
 from . import shards
@@ -96,7 +97,7 @@ def layouts(root: Path, rev: str | None) -> dict[str, str]:
     return out
 
 
-def parts_at(root: Path, rev: str, key: str, parts: list[str] | None = None) -> dict[str, dict]:
+def parts_at(root: Path, rev: str, key: str, parts: list[str] | None = None) -> dict[str, dict[str, Any]]:
     """Graph `key`'s mirror parts at `rev` (all, or those named); ValueError when one is unreadable."""
     folder = shards.folder(key)
     if parts is None:
@@ -110,7 +111,7 @@ def parts_at(root: Path, rev: str, key: str, parts: list[str] | None = None) -> 
     return out
 
 
-def graph_at(root: Path, rev: str, key: str) -> dict | None:
+def graph_at(root: Path, rev: str, key: str) -> dict[str, Any] | None:
     """The whole graph `key` as commit `rev` holds it (either layout), or None when it holds none."""
     kind = layouts(root, rev).get(key)
     if kind == "shards":

@@ -24,7 +24,7 @@ import json
 import logging
 import os
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from . import faults, files
 
@@ -51,7 +51,7 @@ def _graph_file(path: Path) -> Path:
     return path.with_name(path.name.removesuffix(".journal"))
 
 
-def append(path: Path, records: list[dict], sync: bool = True) -> None:
+def append(path: Path, records: list[dict[str, Any]], sync: bool = True) -> None:
     """Append the records, fsynced when `sync` (else handed to the kernel only: a kill -9 keeps
     them, a power cut may not; the next synced append or the fold makes them durable)."""
     appended = write(path, records)
@@ -91,7 +91,7 @@ class Appended:
         self._file.close()
 
 
-def write(path: Path, records: list[dict]) -> Appended:
+def write(path: Path, records: list[dict[str, Any]]) -> Appended:
     """Write the records to the journal's end (not yet fsynced); raises OSError with nothing of them kept."""
     faults.check(path)
     data = "".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) + "\n" for r in records)
@@ -238,7 +238,7 @@ def set_aside(path: Path) -> int:
     return len(records)
 
 
-def read(path: Path) -> list[dict]:
+def read(path: Path) -> list[Any]:  # JSON values: a line that is no object is kept too (the replay skips it)
     try:
         raw = path.read_bytes()
     except (FileNotFoundError, NotADirectoryError):

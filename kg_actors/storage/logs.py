@@ -10,11 +10,12 @@ import json
 import logging
 import os
 from pathlib import Path
+from typing import Any
 
 log = logging.getLogger(__name__)
 
 
-def append_jsonl(path: Path, records: list[dict], max_bytes: int) -> None:
+def append_jsonl(path: Path, records: list[dict[str, Any]], max_bytes: int) -> None:
     try:
         data = "".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) + "\n" for r in records)
         raw = data.encode("utf-8")
@@ -30,12 +31,12 @@ def append_jsonl(path: Path, records: list[dict], max_bytes: int) -> None:
         log.warning("could not append to %s: %s", path, exc)
 
 
-def read_jsonl(path: Path) -> list[dict]:
+def read_jsonl(path: Path) -> list[dict[str, Any]]:
     """Every object line of a log and of its rotated `.prev`, oldest file first (worker thread).
 
     A torn or foreign line is skipped: a reader never fails on what a crash left.
     """
-    out: list[dict] = []
+    out: list[dict[str, Any]] = []
     for part in (path.with_name(path.name + ".prev"), path):
         try:
             lines = part.read_text(encoding="utf-8").splitlines()

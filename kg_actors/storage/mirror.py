@@ -40,7 +40,7 @@ def _link(root: Path, key: str) -> Path:
     return root / STATE / (key.replace(":", "_").replace("/", "_") + ".json")
 
 
-def load_graph(raw: bytes, rel: str) -> dict:
+def load_graph(raw: bytes, rel: str) -> dict[str, Any]:
     _no_markers(raw, rel)
     try:
         value = json.loads(raw)
@@ -82,7 +82,7 @@ def _recorded(link: Path) -> list[int] | None:
     return value if isinstance(value, list) else None
 
 
-def update(root: Path, keep: dict[str, dict] | None = None) -> list[str]:
+def update(root: Path, keep: dict[str, dict[str, Any] | graph_text.Indexed] | None = None) -> list[str]:
     """Mirror every graph file that changed since it was last mirrored; the mirror paths written.
 
     `keep`, when given, receives the graph files that were read (key -> the parsed graph, or its
@@ -97,7 +97,8 @@ def update(root: Path, keep: dict[str, dict] | None = None) -> list[str]:
     return changed
 
 
-def update_one(root: Path, key: str, rel: str, keep: dict[str, dict] | None = None) -> list[str]:
+def update_one(root: Path, key: str, rel: str,
+               keep: dict[str, dict[str, Any] | graph_text.Indexed] | None = None) -> list[str]:
     path, link = root / rel, _link(root, key)
     recorded = _recorded(link) if (root / shards.folder(key) / shards.META).exists() else None
     now = _stamp(path)
@@ -148,8 +149,9 @@ MISSING = graph_text.MISSING
 _SECTIONS = (("nodes", "nodes"), ("edges", "edges"), ("versions", "_meta.versions"))
 
 
-def _changes_text(old_raw: bytes, raw: bytes, rel: str, keep: dict | None = None,
-                  key: str = "") -> tuple[list[Change], dict | None] | None:
+def _changes_text(old_raw: bytes, raw: bytes, rel: str,
+                  keep: dict[str, dict[str, Any] | graph_text.Indexed] | None = None,
+                  key: str = "") -> tuple[list[Change], dict[str, Any] | None] | None:
     """The changed entries found by comparing the two texts entry by entry (only those parsed), or None
     when either is not in the server's format. Pure Python over strings: a server's worker thread
     running it lets the event loop in every few milliseconds, where a 10 MB json.loads would not."""
@@ -196,7 +198,7 @@ def _changes_text(old_raw: bytes, raw: bytes, rel: str, keep: dict | None = None
     return out, meta
 
 
-def _changes_json(old: dict, new: dict) -> tuple[list[Change], dict | None]:
+def _changes_json(old: dict[str, Any], new: dict[str, Any]) -> tuple[list[Change], dict[str, Any] | None]:
     mapping, edges_of = shards._mapping, shards._edges_of
     pairs = (("nodes", mapping(old.get("nodes")), mapping(new.get("nodes"))),
              ("edges", edges_of(old), edges_of(new)),
@@ -218,13 +220,13 @@ def _changes_json(old: dict, new: dict) -> tuple[list[Change], dict | None]:
     return out, (meta_new if meta_new != shards.meta_part(old) else None)
 
 
-def _apply(root: Path, key: str, changes: list[Change], meta: dict | None) -> list[str]:
+def _apply(root: Path, key: str, changes: list[Change], meta: dict[str, Any] | None) -> list[str]:
     """Patch the buckets holding a changed entry (read from the folder) and write those that differ."""
     mapping = shards._mapping
     dirty: dict[str, list[Change]] = {}
     for change in changes:
         dirty.setdefault(shards.bucket(change[2]), []).append(change)
-    parts: dict[str, dict] = {}
+    parts: dict[str, dict[str, Any]] = {}
     base = root / shards.folder(key)
     for part, items in dirty.items():
         try:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -65,12 +66,12 @@ def bucket(node_id: str) -> str:
 
 
 def _edge_from(key: str, edge: Any) -> str:
-    if isinstance(edge, dict) and isinstance(edge.get("from"), str):
-        return edge["from"]
+    if isinstance(edge, dict) and isinstance(src := edge.get("from"), str):
+        return src
     return key.split("->", 1)[0]
 
 
-def _version_owner(vkey: str, edges: dict) -> str | None:
+def _version_owner(vkey: str, edges: dict[str, Any]) -> str | None:
     """The node id whose bucket holds a version entry, or None (kept in meta.json)."""
     if vkey.startswith("node:"):
         return vkey[5:]
@@ -80,11 +81,11 @@ def _version_owner(vkey: str, edges: dict) -> str | None:
     return None
 
 
-def _mapping(value: Any) -> dict:
+def _mapping(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-def _edges_of(graph: dict) -> dict:
+def _edges_of(graph: dict[str, Any]) -> dict[str, Any]:
     raw = graph.get("edges")
     if isinstance(raw, list):  # an old file's edge list, keyed as the map is
         return {f"{e['from']}->{e['to']}:{e['rel']}": e for e in raw
@@ -92,14 +93,14 @@ def _edges_of(graph: dict) -> dict:
     return _mapping(raw)
 
 
-def split(graph: dict) -> dict[str, dict]:
+def split(graph: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """The mirror's parts of a graph: {"meta.json": ..., "a/3f.json": bucket graph, ...}."""
     nodes, edges = _mapping(graph.get("nodes")), _edges_of(graph)
     meta = _mapping(graph.get("_meta"))
     versions = _mapping(meta.get("versions"))
-    buckets: dict[str, dict] = {}
+    buckets: dict[str, dict[str, Any]] = {}
 
-    def into(node_id: str) -> dict:
+    def into(node_id: str) -> dict[str, Any]:
         part = bucket(node_id)
         b = buckets.get(part)
         if b is None:
@@ -110,7 +111,7 @@ def split(graph: dict) -> dict[str, dict]:
         into(node_id)["nodes"][node_id] = node
     for key, edge in edges.items():
         into(_edge_from(key, edge))["edges"][key] = edge
-    rest: dict = {}  # version entries no bucket owns
+    rest: dict[str, Any] = {}  # version entries no bucket owns
     for vkey, value in versions.items():
         owner = _version_owner(vkey, edges)
         if owner is None:
@@ -120,7 +121,7 @@ def split(graph: dict) -> dict[str, dict]:
     return {META: meta_part(graph, rest), **buckets}
 
 
-def meta_part(graph: dict, rest: dict | None = None) -> dict:
+def meta_part(graph: dict[str, Any], rest: dict[str, Any] | None = None) -> dict[str, Any]:
     """meta.json: the graph without what the buckets hold, in the file's key order (placeholders mark
     where nodes, edges and versions go back, and a list placeholder an old file's edge list)."""
     if rest is None:
@@ -137,7 +138,7 @@ def meta_part(graph: dict, rest: dict | None = None) -> dict:
     return top
 
 
-def encode(part: str, value: dict) -> bytes:
+def encode(part: str, value: dict[str, Any]) -> bytes:
     """A part's bytes: meta.json indented, a bucket one entry a line (sorted by key, compact)."""
     if part == META:
         return files.dump_json(value) + b"\n"
@@ -155,7 +156,7 @@ def encode(part: str, value: dict) -> bytes:
     return "\n".join(lines).encode("utf-8")
 
 
-def is_empty_bucket(value: dict) -> bool:
+def is_empty_bucket(value: dict[str, Any]) -> bool:
     return not (_mapping(value.get("nodes")) or _edges_of(value)
                 or _mapping(_mapping(value.get("_meta")).get("versions")))
 
@@ -165,12 +166,12 @@ def _created(node: Any) -> float:
     return float(ts) if isinstance(ts, int | float) and not isinstance(ts, bool) else 0.0
 
 
-def join(parts: dict[str, dict]) -> dict:
+def join(parts: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """The whole graph from its parts (nodes in creation order: the mirror keeps no file order)."""
     top = dict(parts.get(META) or {"nodes": {}, "edges": {}, "_meta": {"versions": {}}})
-    nodes: dict = {}
-    edges: dict = {}
-    versions: dict = dict(_mapping(_mapping(top.get("_meta")).get("versions")))
+    nodes: dict[str, Any] = {}
+    edges: dict[str, Any] = {}
+    versions: dict[str, Any] = dict(_mapping(_mapping(top.get("_meta")).get("versions")))
     for part, value in parts.items():
         if part == META:
             continue
@@ -186,7 +187,8 @@ def join(parts: dict[str, dict]) -> dict:
     return top
 
 
-def _merge_in(current: dict, removed: set, fresh: dict, order_key) -> dict:
+def _merge_in(current: dict[str, Any], removed: set[str], fresh: dict[str, Any],
+              order_key: Callable[[tuple[str, Any]], tuple[float, str] | str]) -> dict[str, Any]:
     """`current` without `removed`, entries of `fresh` replacing theirs in place, new ones after."""
     out = {}
     for k, v in current.items():
@@ -199,13 +201,14 @@ def _merge_in(current: dict, removed: set, fresh: dict, order_key) -> dict:
     return out
 
 
-def patch(graph: dict, old: dict[str, dict], new: dict[str, dict]) -> dict:
+def patch(graph: dict[str, Any], old: dict[str, dict[str, Any]],
+          new: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """`graph` with parts `old` replaced by `new` (a part absent from `new` is gone), in the graph's order.
 
     What rebuilds a graph file after a merge: only the changed parts are read, and entries the
     merge left alone keep their place in the file."""
-    def gather(parts: dict[str, dict], name: str) -> dict:
-        out: dict = {}
+    def gather(parts: dict[str, dict[str, Any]], name: str) -> dict[str, Any]:
+        out: dict[str, Any] = {}
         for part, value in parts.items():
             if part != META:
                 out.update(_edges_of(value) if name == "edges" else
@@ -231,7 +234,7 @@ def patch(graph: dict, old: dict[str, dict], new: dict[str, dict]) -> dict:
     return out
 
 
-def parse(raw: bytes, what: str) -> dict:
+def parse(raw: bytes, what: str) -> dict[str, Any]:
     """A part's JSON object; ValueError naming `what` (and conflict markers when there are some)."""
     try:
         value = json.loads(raw)
@@ -243,10 +246,10 @@ def parse(raw: bytes, what: str) -> dict:
     return value
 
 
-def read_folder(root: Path, key: str) -> dict[str, dict]:
+def read_folder(root: Path, key: str) -> dict[str, dict[str, Any]]:
     """The parts of graph `key`'s mirror in the work tree (ValueError when one is unreadable)."""
     base = root / folder(key)
-    out: dict[str, dict] = {}
+    out: dict[str, dict[str, Any]] = {}
     if not base.is_dir():
         return out
     for rel in _listing(base):
@@ -284,7 +287,8 @@ def write_if_changed(path: Path, data: bytes) -> bool:
     return True
 
 
-def write_folder(root: Path, key: str, parts: dict[str, dict], only: set[str] | None = None) -> list[str]:
+def write_folder(root: Path, key: str, parts: dict[str, dict[str, Any]],
+                 only: set[str] | None = None) -> list[str]:
     """Make the mirror folder hold `parts` (those in `only` when given, the whole folder otherwise):
     parts whose bytes differ are rewritten, parts no longer there are removed. The paths changed."""
     base = root / folder(key)

@@ -8,16 +8,26 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar, TypeVarTuple
 
 from ..storage import git as G
 from ..storage import layout as L
 from ..storage.lock import StorageBusy
 from . import common, offline
 
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from ..config import Config
+
 REQUEST_TIMEOUT = 600.0
 
+R = TypeVar("R")
+Ts = TypeVarTuple("Ts")
 
-def _post(config, path: str, body: dict) -> tuple[int, dict]:
+
+def _post(config: Config, path: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
     req = urllib.request.Request(f"{config.url}{path}", data=json.dumps(body).encode(), method="POST",
                                  headers={"Content-Type": "application/json"})
     try:
@@ -30,7 +40,7 @@ def _post(config, path: str, body: dict) -> tuple[int, dict]:
             return exc.code, {"error": str(exc)}
 
 
-def _via_server(config, path: str, body: dict) -> dict:
+def _via_server(config: Config, path: str, body: dict[str, Any]) -> dict[str, Any]:
     """The server's answer; SystemExit with the message when it refused or does not answer here."""
     try:
         status, out = _post(config, path, body)
@@ -44,7 +54,7 @@ def _via_server(config, path: str, body: dict) -> dict:
     return out
 
 
-def _offline(fn, *args):
+def _offline(fn: Callable[[*Ts], R], *args: *Ts) -> R | None:
     """Run an offline step; None when a server owns the store (then ask it)."""
     try:
         return fn(*args)
@@ -55,7 +65,7 @@ def _offline(fn, *args):
         raise SystemExit(1) from None
 
 
-def cmd_commit(config) -> int:
+def cmd_commit(config: Config) -> int:
     out = _offline(offline.commit, config.root, time.time())
     if out is None:
         out = _via_server(config, "/api/store/commit", {})
@@ -66,7 +76,7 @@ def cmd_commit(config) -> int:
     return 0
 
 
-def cmd_sync(config, remote: str | None, remember: bool) -> int:
+def cmd_sync(config: Config, remote: str | None, remember: bool) -> int:
     remote = remote or common.sync_remote(config.root)
     if not remote:
         print("kg: which remote? `kg sync REMOTE` (a URL or path; --remember saves it as sync_remote in "
@@ -91,7 +101,7 @@ def cmd_sync(config, remote: str | None, remember: bool) -> int:
     return 0
 
 
-def _graph_key(root, graph: str) -> str:
+def _graph_key(root: Path, graph: str) -> str:
     if graph in ("user", "maintain"):
         return graph
     layout = L.Layout(root)
@@ -100,7 +110,7 @@ def _graph_key(root, graph: str) -> str:
     return f"project:{graph.removeprefix('project:')}"
 
 
-def cmd_restore(config, at: str, graph: str) -> int:
+def cmd_restore(config: Config, at: str, graph: str) -> int:
     try:
         key = _graph_key(config.root, graph)
     except Exception as exc:
@@ -113,7 +123,7 @@ def cmd_restore(config, at: str, graph: str) -> int:
     return 0
 
 
-def cmd_init_git(config) -> int:
+def cmd_init_git(config: Config) -> int:
     try:
         print(f"kg: {offline.ensure_repository(config.root)}")
     except G.GitError as exc:

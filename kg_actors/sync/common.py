@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import logging
 from pathlib import Path
+from typing import Any
 
 from ..storage import files
 from ..storage.layout import Layout
@@ -44,7 +45,7 @@ def set_sync_remote(root: Path, remote: str) -> None:
     files.write_atomic(path, files.dump_json(config))
 
 
-def parse_graph(raw: bytes | None) -> dict | None:
+def parse_graph(raw: bytes | None) -> dict[str, Any] | None:
     if raw is None:
         return None
     try:
@@ -54,12 +55,12 @@ def parse_graph(raw: bytes | None) -> dict | None:
     return value if isinstance(value, dict) else None
 
 
-def changes(before: dict | None, after: dict | None) -> dict:
+def changes(before: dict[str, Any] | None, after: dict[str, Any] | None) -> dict[str, Any]:
     """Node ids added, removed and changed (content) from `before` to `after`, and edge counts."""
     nb = (before or {}).get("nodes") or {}
     na = (after or {}).get("nodes") or {}
 
-    def content(n: dict) -> tuple:
+    def content(n: dict[str, Any]) -> tuple[Any, Any, Any]:
         return n.get("gist"), n.get("notes"), n.get("touches")
 
     eb = (before or {}).get("edges") or {}
@@ -75,7 +76,7 @@ def changes(before: dict | None, after: dict | None) -> dict:
     }
 
 
-def describe(summary: dict) -> str:
+def describe(summary: dict[str, Any]) -> str:
     parts = []
     for name in ("added", "removed", "changed"):
         ids = summary.get(name) or []

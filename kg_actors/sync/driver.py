@@ -15,12 +15,19 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
+from typing import Any, Literal, overload
 
 from ..core.merge import merge_graphs
 from ..storage import files, shards
 
 
-def _load(path: Path, what: str, name: str, empty_ok: bool) -> dict | None:
+@overload
+def _load(path: Path, what: str, name: str, empty_ok: Literal[False]) -> dict[str, Any]: ...
+@overload
+def _load(path: Path, what: str, name: str, empty_ok: bool) -> dict[str, Any] | None: ...
+
+
+def _load(path: Path, what: str, name: str, empty_ok: bool) -> dict[str, Any] | None:
     raw = path.read_bytes()
     if not raw.strip() and empty_ok:
         return None  # no common ancestor (two stores that grew apart)

@@ -13,12 +13,16 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from ..storage import files, graph_file, journal, lock
 from ..storage import git as G
 from ..storage import git_merge, git_read
 from ..storage.layout import Layout
 from . import common, rebuild
+
+if TYPE_CHECKING:
+    from ..storage.graph_text import Indexed
 
 log = logging.getLogger(__name__)
 
@@ -80,7 +84,7 @@ def ensure_repository(root: Path, now: float | None = None) -> str:
     return f"{root} {state} a git repository" + (f"; committed {sha[:12]}" if sha else "; nothing new to commit")
 
 
-def commit(root: Path, now: float) -> dict:
+def commit(root: Path, now: float) -> dict[str, Any]:
     with owned(root) as layout:
         if not G.is_repo(root):
             return {"committed": False, "reason": G.init_hint(root)}
@@ -89,11 +93,12 @@ def commit(root: Path, now: float) -> dict:
     return {"committed": sha is not None, "commit": sha}
 
 
-def sync(root: Path, remote: str, now: float) -> dict:
+def sync(root: Path, remote: str, now: float) -> dict[str, Any]:
     with owned(root) as layout:
         created = G.init(root)
         fold_journals(layout)
-        parsed: dict = {}  # what the commit read of each graph file: the rebuild starts from it
+        # What the commit read of each graph file: the rebuild starts from it.
+        parsed: dict[str, dict[str, Any] | Indexed] = {}
         G.commit(root, now, "save before sync", keep=parsed)
         outcome = git_merge.fetch_merge_push(root, remote)
         graphs = {}
@@ -104,7 +109,7 @@ def sync(root: Path, remote: str, now: float) -> dict:
             "after": outcome.after, "pushed": outcome.pushed, "push_error": outcome.push_error, "graphs": graphs}
 
 
-def restore(root: Path, key: str, at: str) -> dict:
+def restore(root: Path, key: str, at: str) -> dict[str, Any]:
     with owned(root) as layout:
         if not G.is_repo(root):
             raise G.GitError(G.init_hint(root))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import attrs
 
@@ -24,13 +25,13 @@ from . import common
 @attrs.frozen
 class GraphChange:
     key: str
-    base: dict | None  # the changed parts before (or the whole graph when `whole`); None: no graph before
-    merged: dict  # the same parts after (or the whole graph)
+    base: dict[str, Any] | None  # the changed parts before (or the whole graph when `whole`); None: no graph before
+    merged: dict[str, Any]  # the same parts after (or the whole graph)
     whole: bool
-    old_parts: dict[str, dict]
-    new_parts: dict[str, dict]
+    old_parts: dict[str, dict[str, Any]]
+    new_parts: dict[str, dict[str, Any]]
 
-    def summary(self) -> dict:
+    def summary(self) -> dict[str, Any]:
         conflicts = sorted(i for i, n in (self.merged.get("nodes") or {}).items()
                            if isinstance(n, dict) and n.get("_conflicts"))
         return {**common.changes(self.base, self.merged), "conflicts": conflicts}
@@ -66,7 +67,7 @@ def changes(root: Path, before: str | None, changed: tuple[str, ...]) -> dict[st
     return out
 
 
-def rebuild(root: Path, change: GraphChange, graph: dict | graph_text.Indexed | None = None) -> None:
+def rebuild(root: Path, change: GraphChange, graph: dict[str, Any] | graph_text.Indexed | None = None) -> None:
     """Write graph `change.key`'s file of record from the merged mirror: the changed entries spliced
     into the file's text when it is in the server's format, else the parsed file patched and written
     whole. `graph`: the file as it was before the merge, already parsed or indexed (`mirror.update`)."""
@@ -88,7 +89,7 @@ def rebuild(root: Path, change: GraphChange, graph: dict | graph_text.Indexed | 
     mirror.remember(root, change.key, rel)
 
 
-def _updates(old: dict, new: dict) -> dict:
+def _updates(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
     return {k: new.get(k, graph_text.MISSING) for k in old.keys() | new.keys()
             if old.get(k, graph_text.MISSING) != new.get(k, graph_text.MISSING)}
 
@@ -97,11 +98,11 @@ def _splice(ix: graph_text.Indexed | None, change: GraphChange) -> str | None:
     if ix is None:
         return None
     mapping = shards._mapping
-    updates: dict[str, dict] = {}
+    updates: dict[str, dict[str, Any]] = {}
     for section, pick in (("nodes", lambda v: mapping(v.get("nodes"))), ("edges", shards._edges_of),
                           ("_meta.versions", lambda v: mapping(mapping(v.get("_meta")).get("versions")))):
-        old: dict = {}
-        new: dict = {}
+        old: dict[str, Any] = {}
+        new: dict[str, Any] = {}
         for part, value in change.old_parts.items():
             if part != shards.META:
                 old.update(pick(value))
