@@ -46,10 +46,10 @@ def _health(url: str, timeout: float = 1.0) -> dict[str, Any] | None:
 
     try:
         with urllib.request.urlopen(f"{url}/health", timeout=timeout) as r:
-            health: dict[str, Any] = json.loads(r.read())
-            return health
+            health = json.loads(r.read())
     except (OSError, ValueError, urllib.error.URLError):
         return None
+    return health if isinstance(health, dict) else None  # a JSON answer of another program is no kg health
 
 
 def cmd_serve(args: argparse.Namespace) -> int:

@@ -32,12 +32,20 @@ def _post(config: Config, path: str, body: dict[str, Any]) -> tuple[int, dict[st
                                  headers={"Content-Type": "application/json"})
     try:
         with urllib.request.urlopen(req, timeout=REQUEST_TIMEOUT) as r:
-            return r.status, json.loads(r.read())
+            return r.status, _answer(r.read(), f"HTTP {r.status}")
     except urllib.error.HTTPError as exc:
-        try:
-            return exc.code, json.loads(exc.read())
-        except ValueError:
-            return exc.code, {"error": str(exc)}
+        return exc.code, _answer(exc.read(), str(exc))
+
+
+def _answer(raw: bytes, status: str) -> dict[str, Any]:
+    """The server's JSON object; an error naming the status when the body is anything else (not our server)."""
+    try:
+        out = json.loads(raw)
+    except ValueError:
+        out = None
+    if isinstance(out, dict):
+        return out
+    return {"error": f"{status} with a body that is not a JSON object: {raw[:120]!r}"}
 
 
 def _via_server(config: Config, path: str, body: dict[str, Any]) -> dict[str, Any]:
