@@ -6,12 +6,16 @@ against a deadline, never sleep for timing.
 
 from __future__ import annotations
 
+import http.server
 import json
 import subprocess
 import sys
+import threading
 import time
 import urllib.parse
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from mcp import Client
@@ -138,3 +142,30 @@ def reference_graph(nodes: list[dict], edges=(), project_path: str | None = None
     if project_path:
         out["_meta"]["project_path"] = project_path
     return out
+
+
+@contextmanager
+def another_program(body: bytes, status: int = 200, content_type: str = "application/json") -> Iterator[int]:
+    """Some other program on a port of this machine, answering every GET and POST with `body`; yields the port."""
+
+    class Answer(http.server.BaseHTTPRequestHandler):
+        def do_POST(self):  # noqa: N802 (http.server's names)
+            self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            self.send_response(status)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        do_GET = do_POST
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Answer)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield server.server_address[1]
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -14,7 +14,7 @@ import time
 import urllib.request
 
 import pytest
-from e2e_helpers import KG, kg
+from e2e_helpers import KG, another_program, kg
 
 import kg_actors
 from kg_actors.testing import free_port
@@ -240,27 +240,8 @@ def test_serve_with_a_storage_path_that_is_a_file_names_the_store_not_the_port(e
 
 def test_status_with_another_programs_json_on_the_port_says_not_running(env):
     """A program on the port that answers /health with JSON that is no object is not a kg server."""
-    import http.server
-    import threading
-
-    class Answer(http.server.BaseHTTPRequestHandler):
-        def do_GET(self):  # noqa: N802 (http.server's name)
-            body = b"[1, 2]"
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args):
-            pass
-
-    with http.server.HTTPServer(("127.0.0.1", 0), Answer) as other:
-        threading.Thread(target=other.serve_forever, daemon=True).start()
-        try:
-            out = kg(["status"], dict(env, KG_HTTP_PORT=str(other.server_address[1])))
-        finally:
-            other.shutdown()
+    with another_program(b"[1, 2]") as port:
+        out = kg(["status"], dict(env, KG_HTTP_PORT=str(port)))
     assert out.returncode == 3, out.stderr
     assert "not running" in out.stdout
     assert "Traceback" not in out.stderr

@@ -9,18 +9,17 @@ leaving the page stale. Playwright's sync API runs in plain (non-trio) tests.
 
 from __future__ import annotations
 
-import http.server
 import shutil
 import threading
 
 import httpx
 import pytest
 import trio
-from e2e_helpers import Session
+from e2e_helpers import Session, another_program
 from editor_store import big_project, client, editor_url, seed
 from mcp import Client
 
-from kg_actors.testing import free_port, write_store
+from kg_actors.testing import write_store
 
 CHROMIUM = shutil.which("chromium")
 pytestmark = pytest.mark.skipif(
@@ -258,32 +257,18 @@ EVIL_PAGE = """<!doctype html><html><body><script>
 
 
 def test_a_page_on_another_site_cannot_read_or_change_the_memory(srv, playwright):
-    port = free_port()
     body = (EVIL_PAGE % {"port": srv.editor_port}).encode()
-
-    class Evil(http.server.BaseHTTPRequestHandler):
-        def do_GET(self):
-            self.send_response(200)
-            self.send_header("content-type", "text/html")
-            self.send_header("content-length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args):
-            pass
-
-    evil = http.server.ThreadingHTTPServer(("127.0.0.1", port), Evil)
-    threading.Thread(target=evil.serve_forever, daemon=True).start()
     # A real other site: evil.test resolves to this machine only inside this browser.
-    b = playwright.chromium.launch(executable_path=CHROMIUM, args=[*ARGS, "--host-resolver-rules=MAP evil.test 127.0.0.1"])
-    try:
-        p = b.new_page()
-        p.goto(f"http://evil.test:{port}/")
-        p.wait_for_function("() => document.title === 'done'", timeout=WAIT_MS)
-        result = p.evaluate("() => window.result")
-    finally:
-        b.close()
-        evil.shutdown()
+    with another_program(body, content_type="text/html") as port:
+        b = playwright.chromium.launch(executable_path=CHROMIUM,
+                                       args=[*ARGS, "--host-resolver-rules=MAP evil.test 127.0.0.1"])
+        try:
+            p = b.new_page()
+            p.goto(f"http://evil.test:{port}/")
+            p.wait_for_function("() => document.title === 'done'", timeout=WAIT_MS)
+            result = p.evaluate("() => window.result")
+        finally:
+            b.close()
     assert result["read"] == "blocked"
     assert not result["ws"].startswith("heard"), result["ws"]
     with client(srv) as http_client:

@@ -8,19 +8,17 @@ Set KG_RECORD_BENCH=1 to write the timings to bench/RESULTS-shim.md.
 
 from __future__ import annotations
 
-import http.server
 import json
 import os
 import platform
 import select
 import statistics
 import subprocess
-import threading
 import time
 from pathlib import Path
 
 import pytest
-from e2e_helpers import KG, graph, kg, nodes_by_id, start_server, wait_until
+from e2e_helpers import KG, another_program, graph, kg, nodes_by_id, start_server, wait_until
 from mcp import Client, StdioServerParameters
 
 from kg_actors.testing import ServerProcess, free_port, mcp_text, session_of
@@ -210,39 +208,17 @@ async def test_shim_answers_every_request_with_an_error_when_no_server_can_start
             in msg["error"]["message"], msg
 
 
-class _Foreign(http.server.BaseHTTPRequestHandler):
-    """Some other program on kg's port: answers every request with an HTML error page."""
-
-    def do_POST(self):
-        self.rfile.read(int(self.headers.get("Content-Length") or 0))
-        body = b"<html><body>502 Bad Gateway</body></html>"
-        self.send_response(502)
-        self.send_header("Content-Type", "text/html")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    do_GET = do_POST
-
-    def log_message(self, *args):
-        pass
-
-
 async def test_a_foreign_answer_on_the_port_gets_every_request_an_error_naming_it(tmp_path):
-    foreign = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Foreign)
-    threading.Thread(target=foreign.serve_forever, daemon=True).start()
-    try:
+    # Some other program on kg's port: it answers every request with an HTML error page.
+    with another_program(b"<html><body>502 Bad Gateway</body></html>", 502, "text/html") as port:
         home = tmp_path / "home"
         home.mkdir()
-        shim = RawShim({"HOME": str(home), "KG_HOME": str(tmp_path / "store"),
-                        "KG_HTTP_PORT": str(foreign.server_address[1])})
+        shim = RawShim({"HOME": str(home), "KG_HOME": str(tmp_path / "store"), "KG_HTTP_PORT": str(port)})
         shim.send(INITIALIZE)
         shim.send(INITIALIZED)
         shim.send(_request(2, "tools/list"))
         out, err = shim.proc.communicate(timeout=REPLY_TIMEOUT)
         by_id = _jsonrpc_lines([x for x in (shim._buf + out).split(b"\n") if x])
-    finally:
-        foreign.shutdown()
     assert set(by_id) == {1, 2}, "a notification gets no reply, every request gets one"
     for msg in by_id.values():
         text = msg["error"]["message"]
