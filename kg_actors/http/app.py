@@ -77,6 +77,9 @@ def rpc_problem(body: bytes) -> dict[str, Any] | None:
         message = json.loads(body)
     except ValueError as exc:
         return _rpc_error(None, -32700, f"Parse error: the body is not JSON ({exc})")
+    if isinstance(message, list):  # the SDK answers a batch with its validation dump
+        return _rpc_error(None, -32600, "Invalid Request: a batch (a JSON array) is not taken here: "
+                                        "send one JSON-RPC message per request")
     if isinstance(message, dict) and message.get("method") == "tools/call":
         params = message.get("params")
         if not isinstance(params, dict):

@@ -63,7 +63,8 @@ RAW = [
     (b"this is { not json", "Parse error"),
     (b"\xff\xfe\x00 not utf-8", "Parse error"),
     (b'{"foo": 1}', "jsonrpc"),
-    (b"[]", "error"),
+    (b"[]", "a batch"),
+    (b'[{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}]', "one JSON-RPC message per request"),
     (b'{"jsonrpc": "2.0", "id": 7, "method": "tools/nope"}', "tools/nope"),
     (b'{"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {"arguments": {}}}', "params.name"),
 ]
