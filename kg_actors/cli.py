@@ -324,7 +324,8 @@ def _store_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--remember", action="store_true", help="save REMOTE as sync_remote (synced on every autocommit)")
     p.set_defaults(fn=cmd_sync)
     p = sub.add_parser("restore", help="put a graph back as it was at a commit or date, and say what changed")
-    p.add_argument("--at", required=True, help="a commit id or a date (2026-11-30, '2026-11-30 14:00', yesterday)")
+    p.add_argument("--at", required=True, help="a commit id, or a moment: a date (2026-11-30: the end of that day), "
+                   "a date and time ('2026-11-30 14:00'), now, yesterday or 'N days ago'")
     p.add_argument("graph", nargs="?", default="user", help="user (default), maintain, a project path or folder")
     p.set_defaults(fn=cmd_restore)
     p = sub.add_parser("init-git", help="make the store a git repository (history, sync)")

@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from ..core import when
+
 if TYPE_CHECKING:
     from .graph_text import Indexed
 
@@ -238,12 +240,15 @@ def commit(root: Path, now: float, what: str = "auto-save",
     return head(root)
 
 
-def resolve(root: Path, at: str) -> str:
-    """A commit from a commit-ish or a date ("2026-11-30", "2026-11-30 14:00", "yesterday")."""
+def resolve(root: Path, at: str, now: float) -> str:
+    """A commit from a commit-ish or a moment (core/when.py: "2026-11-30", "2026-11-30 14:00", "yesterday")."""
     proc = run(root, "rev-parse", "--verify", "-q", f"{at}^{{commit}}", check=False)
     if proc.returncode == 0 and proc.stdout.strip():
         return proc.stdout.strip()
-    proc = run(root, "rev-list", "-1", f"--before={at}", "HEAD", check=False)
+    seconds = when.moment(at, now)
+    if seconds is None:  # git would read it as "now": a typo must not restore the newest commit
+        raise GitError(f"{at!r} is neither a commit of the store nor a moment: give a commit id, or {when.FORMS}")
+    proc = run(root, "rev-list", "-1", f"--before=@{int(seconds)}", "HEAD", check=False)
     if proc.returncode == 0 and proc.stdout.strip():
         return proc.stdout.strip()
     raise GitError(f"no commit matches {at!r} (a commit id, or a date after the first commit)")

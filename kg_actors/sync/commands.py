@@ -124,7 +124,7 @@ def cmd_restore(config: Config, at: str, graph: str) -> int:
     except Exception as exc:
         print(f"kg: {exc}", file=sys.stderr)
         return 2
-    out = _offline(offline.restore, config.root, key, at)
+    out = _offline(offline.restore, config.root, key, at, time.time())
     if out is None:
         out = _via_server(config, "/api/store/restore", {"at": at, "graph": graph})
     print(f"kg: {out['graph']} restored to {out['commit'][:12]}: {out['text']}")

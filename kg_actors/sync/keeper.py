@@ -233,7 +233,7 @@ class StoreKeeper:
         rel = common.rel_path(self.layout, key)
         if not await trio.to_thread.run_sync(G.is_repo, self.root):
             raise G.GitError(G.init_hint(self.root))
-        commit = await trio.to_thread.run_sync(G.resolve, self.root, at)
+        commit = await trio.to_thread.run_sync(G.resolve, self.root, at, self.clock())
         restored = await trio.to_thread.run_sync(git_read.graph_at, self.root, commit, key)
         if restored is None:
             raise G.GitError(f"{rel} is not in commit {commit[:12]} (or is not a graph there)")

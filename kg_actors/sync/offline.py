@@ -109,12 +109,12 @@ def sync(root: Path, remote: str, now: float) -> dict[str, Any]:
             "after": outcome.after, "pushed": outcome.pushed, "push_error": outcome.push_error, "graphs": graphs}
 
 
-def restore(root: Path, key: str, at: str) -> dict[str, Any]:
+def restore(root: Path, key: str, at: str, now: float) -> dict[str, Any]:
     with owned(root) as layout:
         if not G.is_repo(root):
             raise G.GitError(G.init_hint(root))
         rel = common.rel_path(layout, key)
-        sha = G.resolve(root, at)
+        sha = G.resolve(root, at, now)
         restored = git_read.graph_at(root, sha, key)
         if restored is None:
             raise G.GitError(f"{rel} is not in commit {sha[:12]} (or is not a graph there)")

@@ -40,6 +40,11 @@ async def test_restore_through_the_server_says_what_changed_and_sessions_see_it(
             assert kg(["commit"], srv.env).returncode == 0
             await s.ok("kg_put_node", level="user", id="uncommitted-node", gist="never committed")
             await other.ok("kg_read", id="good-lesson-node")  # another session saw the bad rewrite
+            # A typo is refused (git would read it as "now" and drop what was written since the commit).
+            for typo in ("yesterdya", "deadbeef"):
+                out = kg(["restore", "--at", typo, "user"], srv.env)
+                assert out.returncode == 1 and "is neither a commit of the store nor a moment" in out.stderr
+            assert "uncommitted-node" in nodes_by_id(graph(srv)["user"])
             out = kg(["restore", "--at", good, "user"], srv.env)
             assert out.returncode == 0, out.stderr
             assert f"user restored to {good[:12]}" in out.stdout
@@ -71,6 +76,8 @@ async def test_restore_with_no_server_and_by_date(tmp_path):
     assert "no node or edge changed" in out.stdout
     out = kg(["restore", "--at", "HEAD", "no-such-project"], srv.env)
     assert out.returncode == 1 and "not in commit" in out.stderr
+    out = kg(["restore", "--at", "not a date", "user"], srv.env)
+    assert out.returncode == 1 and "'N days ago'" in out.stderr
 
 
 async def test_a_nodes_history_from_git_log(tmp_path):

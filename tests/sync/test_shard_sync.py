@@ -100,7 +100,7 @@ def test_a_store_that_tracked_its_graph_files_moves_to_the_mirror_on_its_next_co
     versions = history.node_history(Layout(root), "user", "lesson-003", 10)
     assert [v["node"]["gist"] for v in versions] == ["rewritten after the upgrade", "gist 3"]
     # Restore from the old layout's commit works too.
-    restored = offline.restore(root, "user", old)
+    restored = offline.restore(root, "user", old, time.time())
     assert restored["changed"] == ["lesson-003"]
     assert _load(root / "user.json")["nodes"]["lesson-003"]["gist"] == "gist 3"
 
@@ -143,7 +143,7 @@ def test_a_graph_file_gone_keeps_its_graph_in_git_and_restore_brings_it_back(tmp
     (root / "user.json").unlink()  # lost by hand, or by an older kg's git merge
     offline.commit(root, T + 1)
     assert set(git_read.graph_at(root, "HEAD", "user")["nodes"]) == {f"lesson-{i:03d}" for i in range(5)}
-    assert offline.restore(root, "user", "HEAD")["added"] == [f"lesson-{i:03d}" for i in range(5)]
+    assert offline.restore(root, "user", "HEAD", time.time())["added"] == [f"lesson-{i:03d}" for i in range(5)]
     assert _load(root / "user.json")["nodes"] == _graph(5)["nodes"]
 
 
