@@ -209,9 +209,11 @@ def _is_server(pid: int) -> bool:
     if not Path("/proc/self").exists():  # no procfs (macOS): trust the pid file
         return _alive(pid)
     try:
-        return b"serve" in Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
     except OSError:
         return False
+    # `kg serve` or `python -m kg_actors serve`: a bare "serve" is also `jekyll serve` or `npx serve`.
+    return b"serve" in argv and any(arg == b"kg_actors" or os.path.basename(arg) == b"kg" for arg in argv)
 
 
 def _alive(pid: int) -> bool:

@@ -10,6 +10,7 @@ import json
 import os
 import socket
 import subprocess
+import sys
 import time
 import urllib.request
 
@@ -118,17 +119,18 @@ def test_stop_never_signals_a_process_that_is_not_the_server(env, tmp_path):
         (store / "server.pid").write_text(garbage)
         out = kg(["stop"], env)
         assert out.returncode == 0 and "not running" in out.stdout, out.stderr
-    # A stale pid file naming a pid the system gave to another program since.
-    bystander = subprocess.Popen(["sleep", "60"])
-    try:
-        (store / "server.pid").write_text(str(bystander.pid))
-        out = kg(["stop"], env)
-        assert out.returncode == 0 and "stale pid file" in out.stdout
-        assert bystander.poll() is None, "kg stop signalled a process that is not the server"
-        assert not (store / "server.pid").exists()
-    finally:
-        bystander.kill()
-        bystander.wait()
+    # A stale pid file naming a pid the system gave to another program since, even one that "serves".
+    for argv in (["sleep", "60"], [sys.executable, "-c", "import time; time.sleep(60)", "serve"]):
+        bystander = subprocess.Popen(argv)
+        try:
+            (store / "server.pid").write_text(str(bystander.pid))
+            out = kg(["stop"], env)
+            assert out.returncode == 0 and "stale pid file" in out.stdout
+            assert bystander.poll() is None, f"kg stop signalled {argv}, which is not the server"
+            assert not (store / "server.pid").exists()
+        finally:
+            bystander.kill()
+            bystander.wait()
 
 
 def test_start_with_an_unusable_storage_directory_says_why(env, tmp_path):
