@@ -30,6 +30,17 @@ START_TIMEOUT = 15.0
 STOP_TIMEOUT = 15.0
 
 
+def _port(raw: str) -> int:
+    """--port / --editor-port: a whole number a socket can bind (0: any free one)."""
+    try:
+        value = int(raw)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{raw!r} is not a whole number") from None
+    if not 0 <= value <= 65_535:
+        raise argparse.ArgumentTypeError(f"{raw} is not a port (0-65535)")
+    return value
+
+
 def _env_config(args: argparse.Namespace) -> Config:
     from .config import Config, ConfigError
 
@@ -338,8 +349,8 @@ def _store_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def _serve_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--port", type=int, help="HTTP port (default 8765, or KG_HTTP_PORT)")
-    p.add_argument("--editor-port", type=int, help="editor port (default 8766, or KG_EDITOR_PORT)")
+    p.add_argument("--port", type=_port, help="HTTP port (default 8765, or KG_HTTP_PORT)")
+    p.add_argument("--editor-port", type=_port, help="editor port (default 8766, or KG_EDITOR_PORT)")
     p.add_argument("--no-editor", action="store_true", help="do not serve the visual editor")
 
 
@@ -407,10 +418,10 @@ def main(argv: list[str] | None = None) -> int:
     _serve_options(p)
     p.set_defaults(fn=cmd_restart)
     p = sub.add_parser("stop", help="stop the background server")
-    p.add_argument("--port", type=int, help="HTTP port (default 8765, or KG_HTTP_PORT)")
+    p.add_argument("--port", type=_port, help="HTTP port (default 8765, or KG_HTTP_PORT)")
     p.set_defaults(fn=cmd_stop)
     p = sub.add_parser("status", help="is the server up, and what does it hold")
-    p.add_argument("--port", type=int, help="HTTP port (default 8765, or KG_HTTP_PORT)")
+    p.add_argument("--port", type=_port, help="HTTP port (default 8765, or KG_HTTP_PORT)")
     p.set_defaults(fn=cmd_status)
     p = sub.add_parser("logs", help="the end of the server log")
     p.add_argument("-n", "--lines", type=int, default=50)
@@ -436,7 +447,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--wrap", metavar="CMD", help="run your own status-line command on the same input and show it")
     p.set_defaults(fn=cmd_gauge)
     args = parser.parse_args(argv)
-    return int(args.fn(args) or 0)
+    try:
+        return int(args.fn(args) or 0)
+    except OSError as exc:  # a folder or file of the user's that cannot be read or written: say which, no traceback
+        where = f" ({exc.filename})" if exc.filename else ""
+        print(f"kg {args.command}: {exc.strerror or exc}{where}: check that it exists and that you may use it",
+              file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ import attrs
 
 DEFAULT_PORT = 8765
 DEFAULT_EDITOR_PORT = 8766
+PORT_MAX = 65_535
 DEFAULT_SAVE_INTERVAL = 30.0
 DEFAULT_AUTOCOMMIT_INTERVAL = 900.0  # seconds between git commits of a store that is a repository; 0: off
 
@@ -23,7 +24,7 @@ class ConfigError(Exception):
 
 
 def _number(env: Mapping[str, str], name: str, default: float, kind: Callable[[str], float] = float,
-            minimum: float = 0) -> float:
+            minimum: float = 0, maximum: float = float("inf")) -> float:
     raw = env.get(name)
     if raw is None or raw.strip() == "":
         return default
@@ -33,6 +34,8 @@ def _number(env: Mapping[str, str], name: str, default: float, kind: Callable[[s
         raise ConfigError(f"{name}={raw!r} is not a {'whole ' if kind is int else ''}number") from None
     if value < minimum:
         raise ConfigError(f"{name}={raw!r} must be at least {minimum}")
+    if value > maximum:
+        raise ConfigError(f"{name}={raw!r} must be at most {maximum}")
     return value
 
 
@@ -55,8 +58,8 @@ class Config:
         values: dict[str, Any] = dict(  # Config's fields, of their several types
             root=root.resolve(),
             host=env.get("KG_HTTP_HOST") or "127.0.0.1",
-            port=int(_number(env, "KG_HTTP_PORT", DEFAULT_PORT, int, 0)),
-            editor_port=int(_number(env, "KG_EDITOR_PORT", DEFAULT_EDITOR_PORT, int, 0)),
+            port=int(_number(env, "KG_HTTP_PORT", DEFAULT_PORT, int, 0, PORT_MAX)),
+            editor_port=int(_number(env, "KG_EDITOR_PORT", DEFAULT_EDITOR_PORT, int, 0, PORT_MAX)),
             save_interval=_number(env, "KG_SAVE_INTERVAL", DEFAULT_SAVE_INTERVAL, float, 0.01),
             autocommit_interval=_number(env, "KG_AUTOCOMMIT_INTERVAL", DEFAULT_AUTOCOMMIT_INTERVAL, float, 0),
             orphan_grace_days=_number(env, "KG_ORPHAN_GRACE_DAYS", 365, float, 0),

@@ -26,13 +26,22 @@ WRAP_TIMEOUT = 5.0
 def run(args: argparse.Namespace) -> int:
     raw = sys.stdin.buffer.read()
     record = None
+    # A status line always prints: odd frames (a 400-digit number, arrays nested 100,000 deep) included.
+    odd = (ValueError, OSError, OverflowError, RecursionError)
     try:
         root = Config.from_env().root
-        record = gauge_files.record_claude(root, json.loads(raw), time.time())
-        if record is None:  # a frame without limits: show the reading kept
-            record = json.loads(gauge_files.claude_path(root).read_bytes())
-    except (ValueError, OSError, ConfigError):  # a status line always prints
-        pass
+    except ConfigError:
+        root = None
+    if root is not None:
+        try:
+            record = gauge_files.record_claude(root, json.loads(raw), time.time())
+        except odd:
+            pass
+        if record is None:  # a frame without limits, or one not read: show the reading kept
+            try:
+                record = json.loads(gauge_files.claude_path(root).read_bytes())
+            except odd:
+                pass
     if args.wrap:
         try:
             done = subprocess.run(args.wrap, shell=True, input=raw, capture_output=True, timeout=WRAP_TIMEOUT)
@@ -40,7 +49,11 @@ def run(args: argparse.Namespace) -> int:
         except (OSError, subprocess.TimeoutExpired):
             pass
         return 0
-    print(line(record))
+    try:
+        shown = line(record)
+    except (ValueError, OverflowError):
+        shown = line(None)
+    print(shown)
     return 0
 
 

@@ -37,7 +37,9 @@ def read_bytes(path: Path) -> bytes | None:
 
 
 def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
-    """Temp file beside `path`, fsync, rename: a reader sees the old file or the new one, never half."""
+    """Temp file beside `path`, fsync, rename: a reader sees the old file or the new one, never half.
+    A symlinked config (a dotfiles checkout) is written where the link points; the link stays."""
+    path = Path(os.path.realpath(path))
     path.parent.mkdir(parents=True, exist_ok=True)
     if mode is None:
         try:

@@ -135,6 +135,12 @@ def test_kg_gauge_records_the_frame_and_wraps_the_users_status_line(tmp_path):
     done = subprocess.run([sys.executable, "-m", "kg_actors", "gauge", "--wrap", "echo mine; wc -c"], input="{bad",
                           capture_output=True, text=True, env=env, timeout=60)
     assert done.returncode == 0 and done.stdout.split() == ["mine", "4"]  # the user's line, on the same stdin
+    # Frames no status line sends, still a line and exit 0: a 400-digit reset time, arrays nested too deep to parse.
+    huge = '{"rate_limits": {"five_hour": {"used_percentage": 5, "resets_at": 1' + "0" * 400 + '}}}'
+    for odd in (huge, "[" * 100_000 + "]" * 100_000):
+        done = subprocess.run([sys.executable, "-m", "kg_actors", "gauge"], input=odd, capture_output=True, text=True,
+                              env=env, timeout=60)
+        assert (done.returncode, done.stderr) == (0, "") and done.stdout.strip() == "5h 24% · week 41%"
 
 
 def test_doctor_says_how_old_the_last_reading_is(tmp_path):
