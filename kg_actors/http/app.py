@@ -18,7 +18,7 @@ import trio
 from ..core import constants as C
 from .. import hook_priority, reply_effects
 from ..hook_priority import HookPriority
-from . import mcp_calls, mcp_handshake, rest_antigravity, rest_harness_hooks, security
+from . import body_json, mcp_calls, mcp_handshake, rest_antigravity, rest_harness_hooks, security
 from .mcp_calls import Message
 
 if TYPE_CHECKING:
@@ -37,12 +37,13 @@ async def _plain(send: Send, status: int, message: str) -> None:
     await _json(send, status, {"error": message})
 
 
-MAX_BODY = 4 * 1024 * 1024
+MAX_BODY = 8 * 1024 * 1024  # as the REST routes take: a node at every field's hard limit fits
 # Every harness's hook requests: answered first (hook_priority.py).
 HOOK_PATHS = hook_priority.HOOK_PATHS | rest_antigravity.HOOK_PATHS | rest_harness_hooks.HOOK_PATHS
 
 
-async def _read_body(receive: Receive) -> bytes:
+async def _read_body(receive: Receive) -> bytes | None:
+    """The whole body; None when it is over MAX_BODY (a cut body must not be parsed, nor run)."""
     chunks, size = [], 0
     while True:
         message = await receive()
@@ -51,7 +52,7 @@ async def _read_body(receive: Receive) -> bytes:
         chunk = message.get("body", b"")
         size += len(chunk)
         if size > MAX_BODY:
-            break
+            return None
         chunks.append(chunk)
         if not message.get("more_body"):
             break
@@ -77,6 +78,8 @@ def rpc_problem(body: bytes) -> dict[str, Any] | None:
         message = json.loads(body)
     except ValueError as exc:
         return _rpc_error(None, -32700, f"Parse error: the body is not JSON ({exc})")
+    except RecursionError:
+        return _rpc_error(None, -32700, "Parse error: the body is nested too deeply to read")
     if isinstance(message, list):  # the SDK answers a batch with its validation dump
         return _rpc_error(None, -32600, "Invalid Request: a batch (a JSON array) is not taken here: "
                                         "send one JSON-RPC message per request")
@@ -178,6 +181,10 @@ class App:
                         [(b"allow", b"POST")])
             return
         body = await _read_body(receive)
+        if body is None:
+            await _json(send, 413, _rpc_error(None, -32600, f"Invalid Request: the body is over {MAX_BODY} bytes"))
+            return
+        body = body_json.mend(body)
         problem = rpc_problem(body)
         if problem is not None:
             await _json(send, 400, problem)

@@ -19,6 +19,7 @@ from starlette.responses import JSONResponse, Response
 
 from ..core.errors import (ActorStopped, Conflict, InvalidInput, KGError, NotFound, SessionUnknown, StorageRefused,
                            WriteConflict)
+from . import body_json
 
 if TYPE_CHECKING:
     from ..chores.messages import ChoreHandle
@@ -105,9 +106,11 @@ async def json_body(request: Request) -> dict[str, Any]:
         if len(raw) > BODY_MAX_BYTES:
             raise PayloadTooLarge(f"body is over {BODY_MAX_BYTES} bytes")
     try:
-        body = json.loads(raw or b"{}")
+        body = json.loads(body_json.mend(bytes(raw)) or b"{}")
     except ValueError as exc:
         raise InvalidInput("body", f"is not valid JSON ({exc})") from None
+    except RecursionError:
+        raise InvalidInput("body", "is nested too deeply to read") from None
     if not isinstance(body, dict):
         raise InvalidInput("body", "must be a JSON object")
     return body

@@ -21,6 +21,10 @@ from . import faults
 
 log = logging.getLogger(__name__)
 
+# A lone surrogate (a file name read with surrogateescape, text that slipped past the edges' mending)
+# is stored as "?" rather than failing the write: a writer that raised here took the server down.
+TEXT_ERRORS = "replace"
+
 
 class Unreadable(Exception):
     pass
@@ -67,7 +71,7 @@ def stage_chunks(path: Path, chunks: Iterable[bytes | str]) -> Path:
     try:
         with open(tmp, "wb") as f:
             for k, chunk in enumerate(chunks, 1):
-                f.write(chunk.encode("utf-8") if isinstance(chunk, str) else chunk)
+                f.write(chunk.encode("utf-8", TEXT_ERRORS) if isinstance(chunk, str) else chunk)
                 if not k % YIELD_EVERY:
                     time.sleep(YIELD_SECONDS)
             f.flush()
@@ -118,8 +122,8 @@ def _keep_prev(path: Path) -> None:
 
 def dump_json(obj: Any, indent: int | None = 2) -> bytes:
     if indent == 2:
-        return dumps_indent2(obj).encode("utf-8")
-    return json.dumps(obj, ensure_ascii=False, indent=indent).encode("utf-8")
+        return dumps_indent2(obj).encode("utf-8", TEXT_ERRORS)
+    return json.dumps(obj, ensure_ascii=False, indent=indent).encode("utf-8", TEXT_ERRORS)
 
 
 # `json.dumps(indent=2)` runs the pure-Python encoder (the C one takes no indent): 10,000 nodes cost

@@ -110,7 +110,7 @@ def write(path: Path, records: list[dict[str, Any]]) -> Appended:
                 data = "\n" + data
         appended = Appended(f, start)
         try:
-            f.write(data.encode("utf-8"))
+            f.write(data.encode("utf-8", files.TEXT_ERRORS))
             f.flush()
         except OSError:
             appended.cut()

@@ -18,7 +18,7 @@ log = logging.getLogger(__name__)
 def append_jsonl(path: Path, records: list[dict[str, Any]], max_bytes: int) -> None:
     try:
         data = "".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) + "\n" for r in records)
-        raw = data.encode("utf-8")
+        raw = data.encode("utf-8", "replace")
         try:
             size = path.stat().st_size
         except FileNotFoundError:

@@ -67,6 +67,9 @@ RAW = [
     (b'[{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}]', "one JSON-RPC message per request"),
     (b'{"jsonrpc": "2.0", "id": 7, "method": "tools/nope"}', "tools/nope"),
     (b'{"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {"arguments": {}}}', "params.name"),
+    (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
+    (b'{"jsonrpc": "2.0", "id": 10, "method": "tools/list", "params": {"pad": "' + b" " * (8 * 2**20) + b'"}}',
+     "the body is over"),
 ]
 
 
@@ -181,3 +184,23 @@ async def test_rest_bad_input_names_the_field(srv, session, query, field):
     assert store_files(srv.store) == before
     await _still_serves(srv, session)
     assert "existing-good-node" in {n["id"] for n in graph(srv, session_id=session.sid)["project"]["nodes"]}
+
+
+async def test_a_lone_surrogate_is_stored_as_a_replacement_character_and_the_server_keeps_serving(srv, session):
+    """`"\\ud800"` alone is valid JSON that no file can hold (Node writes it for a string cut inside an emoji):
+    the write that stored one raised in the journal and took the server down."""
+    half = '"half \\ud83d emoji"'
+    call = ('{"jsonrpc": "2.0", "id": 11, "method": "tools/call", "params": {"name": "kg_put_node", "arguments": '
+            '{"session_id": "%s", "level": "project", "id": "half-emoji-node", "gist": %s}}}' % (session.sid, half))
+    async with httpx.AsyncClient(timeout=10) as http:
+        r = await http.post(srv.url + "/", content=call.encode(), headers=MCP_HEADERS)
+        assert r.status_code == 200 and "saved" in r.text, r.text
+        r = await http.post(srv.url + "/api/nodes", content=('{"level": "user", "id": "rest-half-node", "gist": %s}'
+                                                            % half).encode(), headers={"Content-Type": "application/json"})
+        assert r.status_code == 201, r.text
+        r = await http.post(srv.url + "/api/prompt_context", content=b'{"session_id": "\\udc80", "prompt": "x"}',
+                            headers={"Content-Type": "application/json"})
+        assert r.status_code < 500
+    await _still_serves(srv, session)
+    nodes = {n["id"]: n for n in graph(srv, session_id=session.sid)["project"]["nodes"]}
+    assert nodes["half-emoji-node"]["gist"] == "half \ufffd emoji"
