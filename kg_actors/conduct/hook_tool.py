@@ -15,7 +15,7 @@ from typing import Any
 import trio
 
 from .. import session_messages as sm
-from ..core import capture, replies, touches
+from ..core import capture, replies, secrecy, touches
 from ..core import constants as C
 from ..core.replies import hook_output
 from ..harness import profiles, tool_calls
@@ -117,6 +117,8 @@ async def _nudge(floor: Floor, view: SessionView, harness: profiles.Harness, too
             return None
         target = ("read", capture.file_key(path, view.project_path))
     kind, needle = target
+    if secrecy.find(needle) is not None:
+        return None  # a URL carrying a token is neither counted on disk nor suggested for memory
     key = f"{kind}:{needle}"
     now = floor.clock()
     events_path = str(floor.layout.tool_events(floor.directory.project_key(view.project_path)))

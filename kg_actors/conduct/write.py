@@ -15,7 +15,7 @@ from typing import Any
 import attrs
 
 from ..core import constants as C
-from ..core import graph_ops, ids, secrecy
+from ..core import graph_ops, ids, json_values, secrecy
 from ..core.errors import InvalidInput, NotFound, WriteConflict
 from ..graph_messages import PutEdgeResult
 from ..session_messages import PushWindow, SessionView, WriteView
@@ -47,6 +47,7 @@ async def put_node(floor: Floor, sid: str | None, level: str, node_id: str, gist
     view, wv = await _open(floor, sid, node_id)
     handle = await floor.level_handle(view, level, project_path)
     ids.check_node_id(node_id)
+    secrecy.refuse_secrets([("id", node_id)])  # an id is stored as it is, like a gist
     gist, notes, touches = secrecy.clean_node(gist, notes, touches)
     now = floor.clock()
     writer = graph_ops.Writer(
@@ -80,6 +81,7 @@ async def put_node(floor: Floor, sid: str | None, level: str, node_id: str, gist
 
 async def put_edge(floor: Floor, sid: str | None, level: str, src: str, dst: str, rel: str,
                    notes: list[str] | None, project_path: str | None = None) -> PutEdgeResult:
+    secrecy.refuse_secrets([("from", src), ("to", dst), ("rel", rel)])
     notes = secrecy.clean_notes(notes)
     view, wv = await _open(floor, sid, src)
     handle = await floor.level_handle(view, level, project_path)
@@ -148,5 +150,6 @@ async def progress(floor: Floor, sid: str | None, task_id: object, state: Any, l
         return await handle.progress_get(task_id=task_id)
     if not isinstance(state, dict):
         raise InvalidInput("state", "must be an object (omit it to read)")
-    secrecy.refuse_secrets(secrecy.strings_in(state, "state"))
+    json_values.check_plain(state, "state")
+    secrecy.refuse_secrets([("task_id", task_id), *secrecy.strings_in(state, "state")])
     return await handle.progress_set(task_id=task_id, state=state, now=floor.clock())

@@ -28,23 +28,25 @@ from .errors import InvalidInput, KGError
 
 _PRIVATE = re.compile(r"<private>.*?(?:</private>|\Z)", re.IGNORECASE | re.DOTALL)
 
-# Provider formats: each is specific enough to be a secret wherever it stands.
+# Provider formats: each is specific enough to be a secret wherever it stands. Not `\b` around them:
+# `_` and letters like `é` are word characters, so `prod_AKIA...` or `ghp_..._ci` slipped through.
+_L, _R = r"(?<![A-Za-z0-9])", r"(?![A-Za-z0-9])"
 _SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(rx)) for kind, rx in (
     ("a private key", r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"),
-    ("an AWS access key id", r"\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b"),
-    ("a GitHub token", r"\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{40,255})\b"),
-    ("a GitLab token", r"\bglpat-[A-Za-z0-9_-]{20,}"),
-    ("a Slack token", r"\bxox[abposr]-[A-Za-z0-9-]{10,}"),
+    ("an AWS access key id", _L + r"(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}" + _R),
+    ("a GitHub token", _L + r"(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{40,255})" + _R),
+    ("a GitLab token", _L + r"glpat-[A-Za-z0-9_-]{20,}"),
+    ("a Slack token", _L + r"xox[abposr]-[A-Za-z0-9-]{10,}"),
     ("a Slack webhook URL", r"hooks\.slack\.com/services/T[A-Za-z0-9]+/B[A-Za-z0-9]+/[A-Za-z0-9]{16,}"),
-    ("a Stripe key", r"\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}"),
-    ("an Anthropic API key", r"\bsk-ant-[A-Za-z0-9_-]{20,}"),
-    ("an OpenAI API key", r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}"),
-    ("a Google API key", r"\bAIza[0-9A-Za-z_-]{35}\b"),
-    ("a SendGrid key", r"\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}"),
-    ("an npm token", r"\bnpm_[A-Za-z0-9]{36}\b"),
-    ("a PyPI token", r"\bpypi-AgE[A-Za-z0-9_-]{50,}"),
-    ("a Hugging Face token", r"\bhf_[A-Za-z0-9]{30,}\b"),
-    ("a JSON web token", r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
+    ("a Stripe key", _L + r"(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}"),
+    ("an Anthropic API key", _L + r"sk-ant-[A-Za-z0-9_-]{20,}"),
+    ("an OpenAI API key", _L + r"sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}"),
+    ("a Google API key", _L + r"AIza[0-9A-Za-z_-]{35}" + _R),
+    ("a SendGrid key", _L + r"SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}"),
+    ("an npm token", _L + r"npm_[A-Za-z0-9]{36}" + _R),
+    ("a PyPI token", _L + r"pypi-AgE[A-Za-z0-9_-]{50,}"),
+    ("a Hugging Face token", _L + r"hf_[A-Za-z0-9]{30,}" + _R),
+    ("a JSON web token", _L + r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
     ("a password in a URL", r"\b[a-z][a-z0-9+.-]{1,20}://[^\s:/@'\"]+:(?P<value>[^\s@/'\"]{3,})@[^\s/]"),
     ("a bearer token", r"(?i)\bbearer\s+(?P<value>[A-Za-z0-9._~+/-]{20,}=*)"),
 ))
@@ -135,8 +137,14 @@ def strings_in(value: object, name: str) -> Iterator[tuple[str, str]]:
     if isinstance(value, str):
         yield name, value
     elif isinstance(value, dict):
-        for key, inner in value.items():
-            yield from strings_in(f"{key}={inner}" if isinstance(inner, str) else inner, f"{name}.{key}")
+        for i, (key, inner) in enumerate(value.items()):
+            # A key is stored too; one that is a secret is named by its place, never echoed.
+            path = f"{name}.{key}" if find(str(key)) is None else f"{name}.<key {i + 1}>"
+            if isinstance(inner, str):
+                yield path, f"{key}={inner}"
+            else:
+                yield path, str(key)
+                yield from strings_in(inner, path)
     elif isinstance(value, list | tuple):
         for i, inner in enumerate(value):
             yield from strings_in(inner, f"{name}[{i}]")

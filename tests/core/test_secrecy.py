@@ -98,6 +98,18 @@ def test_fields_are_named_by_their_path():
     field, found = secrets.check_fields(secrets.strings_in(state, "state"))
     assert field == "state.env[1].password" and found.kind.startswith("a credential assigned")
     assert secrets.check_fields([("gist", "fine"), ("notes[0]", "also fine")]) is None
+    # A key is stored too: one that is a secret is found, and named by its place, never echoed.
+    key = "AKIA" + body(16, UPPER_DIGITS)
+    field, found = secrets.check_fields(secrets.strings_in({"ok": 1, "nested": {key: {"x": 1}}}, "state"))
+    assert field == "state.nested.<key 1>" and found.kind == "an AWS access key id" and key not in field
+
+
+@pytest.mark.parametrize("glued", ["prod_{}", "{}_rotated", "creds_{}", "{}é", "x{}"])
+def test_a_key_glued_to_a_word_character_is_still_found_unless_a_letter_or_digit_runs_into_it(glued):
+    aws, github = "AKIA" + body(16, UPPER_DIGITS), "ghp_" + body(36)
+    expect = not glued.startswith("x")  # xAKIA...: a longer word that merely contains the shape
+    assert (secrets.find(glued.format(aws)) is not None) == expect
+    assert (secrets.find(glued.format(github)) is not None) == expect
 
 
 def test_letters_that_lowercase_to_two_do_not_shift_the_match():

@@ -63,6 +63,39 @@ async def test_edges_and_progress_are_held_to_the_same_rule(srv, session):
     _nothing_leaked(srv, text)
 
 
+@pytest.mark.parametrize(("tool", "args", "field"), [
+    ("kg_put_node", {"id": TOKEN, "gist": "an id that is a token"}, "id"),
+    ("kg_put_edge", {"frm": "secret-rule-target", "to": f"conf/{TOKEN}.txt", "rel": "reads"}, "to"),
+    ("kg_put_edge", {"frm": "secret-rule-target", "to": "src/x.py", "rel": TOKEN}, "rel"),
+    ("kg_progress", {"task_id": TOKEN, "state": {"step": 1}}, "task_id"),
+    ("kg_progress", {"task_id": "key-as-key", "state": {"env": {TOKEN: True}}}, "state.env.<key 1>"),
+    ("kg_put_node", {"id": "token-glued-to-a-word", "gist": f"the old {TOKEN}_ci token was revoked"}, "gist"),
+])
+async def test_ids_ends_rels_task_ids_and_keys_are_stored_too_and_held_to_the_rule(srv, session, tool, args, field):
+    await session.ok("kg_put_node", level="project", id="secret-rule-target", gist="a node to link to")
+    text, err = await session(tool, level="project", **args)
+    assert err and f"NOT WRITTEN: {field} holds what looks like a GitHub token" in text, text
+    _nothing_leaked(srv, text)
+
+
+async def test_a_progress_state_takes_finite_numbers_and_shallow_nesting_only(srv, session):
+    # NaN and 1e999 are what Python's JSON reads and writes back as no JSON (raw: the SDK sends NaN as null).
+    for number in ("NaN", "1e999"):
+        call = ('{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "kg_progress", "arguments": '
+                '{"session_id": "%s", "level": "project", "task_id": "odd-numbers", "state": {"eta": %s}}}}'
+                % (session.sid, number))
+        r = httpx.post(srv.url + "/", content=call, timeout=30,
+                       headers={"Content-Type": "application/json", "Accept": "application/json, text/event-stream"})
+        assert "state.eta: must be a finite number" in r.text, r.text
+    deep: dict = {}
+    for _ in range(40):
+        deep = {"d": deep}
+    text, err = await session("kg_progress", task_id="odd-numbers", level="project", state=deep)
+    assert err and "is nested deeper than 32 levels" in text, text
+    with httpx.Client(base_url=srv.url, timeout=30) as http:
+        assert http.get("/api/progress", params={"level": "user"}).status_code == 200
+
+
 async def test_private_text_is_cut_out_before_anything_is_stored(srv, session):
     text = await session.ok("kg_put_node", level="project", id="staging-login-flow",
                             gist="Staging login goes through the SSO proxy <private>pin quokka-4471</private>",

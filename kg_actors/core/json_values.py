@@ -1,0 +1,29 @@
+"""Values a client sends as free JSON (a task's progress state), checked before they are stored.
+
+Python's JSON reads `NaN` and `1e999` (infinity), and writes them back as bare `NaN` /
+`Infinity`: not JSON, so every reader of the stored file (the editor's progress view among
+them) failed on one such number. Nesting is bounded too: a state is a record, not a tree,
+and a value nested ~1,000 deep cannot be written by a recursive encoder at all.
+"""
+
+from __future__ import annotations
+
+import math
+
+from .errors import InvalidInput
+
+DEPTH_MAX = 32
+
+
+def check_plain(value: object, field: str, depth: int = 0) -> None:
+    """Refuse a non-finite number or nesting deeper than DEPTH_MAX, naming where (`state.eta`)."""
+    if depth > DEPTH_MAX:
+        raise InvalidInput(field, f"is nested deeper than {DEPTH_MAX} levels")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise InvalidInput(field, "must be a finite number (not NaN or Infinity)")
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            check_plain(inner, f"{field}.{key}", depth + 1)
+    elif isinstance(value, list):
+        for i, inner in enumerate(value):
+            check_plain(inner, f"{field}[{i}]", depth + 1)
