@@ -127,7 +127,9 @@ class Shim:
                 if pv and isinstance(message, dict) and message.get("method") == "initialize":
                     self.protocol_version = pv
             self.write(reply)
-        if msg_id is not None and not any(r.get("id") == msg_id for r in replies):
+        # A client's own response to the server (id, result) wants no answer; a request does.
+        asked = isinstance(message, dict) and "method" in message
+        if asked and msg_id is not None and not any(r.get("id") == msg_id for r in replies):
             self.fail(msg_id, f"the server answered HTTP {status} without a reply to this request")
 
     def fail(self, msg_id: object, message: str) -> None:
@@ -165,9 +167,17 @@ def main() -> int:
         return 2
     shim = Shim(host, port)
     with ThreadPoolExecutor(max_workers=8) as pool:
-        for line in sys.stdin:
-            if line.strip():
-                pool.submit(shim.handle, line.strip())
+        # Bytes, decoded per line: a line that is not UTF-8 gets a parse error, and the next line is read
+        # (text mode raised at it under a strict locale, and ended the shim).
+        for raw in sys.stdin.buffer:
+            try:
+                line = raw.decode("utf-8").strip()
+            except UnicodeDecodeError:
+                shim.write({"jsonrpc": "2.0", "id": None,
+                            "error": {"code": -32700, "message": "Parse error: the line is not UTF-8"}})
+                continue
+            if line:
+                pool.submit(shim.handle, line)
     return 0
 
 

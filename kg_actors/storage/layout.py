@@ -115,6 +115,8 @@ def project_root(cwd: object, field: str = "cwd") -> str:
     """The real path of a project folder; it must lie inside the user's home."""
     if not isinstance(cwd, str) or not cwd.strip():
         raise InvalidInput(field, "must be a non-empty absolute path")
+    if "\0" in cwd:  # no path holds one; os.path would raise ValueError
+        raise InvalidInput(field, "must not contain a NUL character")
     expanded = os.path.expanduser(cwd.strip())
     if not os.path.isabs(expanded):
         raise InvalidInput(field, f"'{cwd}' must be an absolute path")

@@ -134,6 +134,7 @@ TOOL_CASES = [
     ("kg_read", {"cwd": "/etc"}, "cwd: '/etc' is outside the user's home"),
     ("kg_read", {"cwd": "relative/path"}, "cwd: 'relative/path' must be an absolute path"),
     ("kg_read", {"cwd": "~/../../etc"}, "cwd:"),
+    ("kg_read", {"cwd": "/tmp/proj\x00x"}, "cwd: must not contain a NUL character"),
     ("kg_read", {"session_id": "ffffffff"}, "session_id 'ffffffff' is unknown"),
     ("kg_put_node", {"session_id": "ffffffff", "level": "user", "id": "x-y-z", "gist": "g"},
      "session_id 'ffffffff' is unknown"),

@@ -156,6 +156,21 @@ async def test_stdout_carries_only_jsonrpc_lines_and_first_reply_time(srv):
         assert by_id[4]["result"]["isError"] is True
 
 
+async def test_a_line_that_is_not_utf8_and_a_clients_own_response_leave_the_shim_serving(srv):
+    # A strict UTF-8 stdin (what a UTF-8 locale gives) once ended the shim at the first bad byte.
+    shim = RawShim({**_shim_env(srv), "PYTHONIOENCODING": "utf-8:strict"})
+    shim.send(INITIALIZE)
+    first = shim.read_line()
+    shim.proc.stdin.write(b'{"jsonrpc": "2.0", "id": 5, "method": "tools/list", "x": "\xff"}\n')
+    shim.send(json.dumps({"jsonrpc": "2.0", "id": 77, "result": {}}))  # the client answering a server request
+    shim.send(_request(6, "tools/list"))
+    lines = [first, *shim.finish()]
+    by_id = _jsonrpc_lines(lines)
+    assert set(by_id) == {1, None, 6}, lines  # nothing for 77: a response wants no answer
+    assert by_id[None]["error"] == {"code": -32700, "message": "Parse error: the line is not UTF-8"}
+    assert len(by_id[6]["result"]["tools"]) == 10
+
+
 async def test_shim_starts_the_server_when_none_is_running(tmp_path):
     fresh = ServerProcess(tmp_path / "cold")  # its dirs and free ports; not started
     env = _shim_env(fresh)
