@@ -29,6 +29,25 @@ def digest(data: bytes | None) -> str | None:
     return None if data is None else hashlib.sha256(data).hexdigest()
 
 
+def foreign_entry(entry: object, want: object, recorded: object, wrote_unrecorded: bool = False) -> bool:
+    """Whether an agent's MCP server entry named kg is someone else's, to be left alone: not what setup
+    writes now, nor what it wrote last time (`recorded`). `wrote_unrecorded`: an older setup wrote this
+    file without keeping its entry; a `kg mcp` entry there is taken for that one."""
+    if entry is None or entry == want or entry == recorded:
+        return False
+    return not (wrote_unrecorded and _runs_kg_mcp(entry))
+
+
+def _runs_kg_mcp(entry: object) -> bool:
+    """`.../kg mcp` or `python -m kg_actors mcp`, as `command` + `args` or as one `command` list."""
+    if not isinstance(entry, dict):
+        return False
+    command, args = entry.get("command"), entry.get("args")
+    argv = command if isinstance(command, list) else [command, *(args if isinstance(args, list) else [])]
+    words = [a for a in argv if isinstance(a, str)]
+    return bool(words) and words[-1] == "mcp" and (os.path.basename(words[0]) == "kg" or "kg_actors" in words)
+
+
 def read_bytes(path: Path) -> bytes | None:
     try:
         return path.read_bytes()

@@ -13,6 +13,7 @@ from typing import Any
 import attrs
 
 from . import statusline
+from .files import foreign_entry
 
 STEPS = ("claude", "codex", "desktop", "gemini", "antigravity", "opencode", "gauge")
 TITLES = {"claude": "Claude Code", "codex": "Codex", "desktop": "Claude Desktop", "gemini": "Gemini CLI",
@@ -77,6 +78,7 @@ class GeminiFound:
     present: bool = True  # `gemini` on PATH, or its ~/.gemini folder exists
     error: str | None = None
     installed: bool = False  # our hooks and MCP server are in its settings as setup would write them
+    foreign: bool = False  # its mcpServers.kg is someone else's (files.foreign_entry)
 
 
 @attrs.frozen
@@ -86,6 +88,7 @@ class OpenCodeFound:
     present: bool = True  # `opencode` on PATH, or its config folder exists
     error: str | None = None
     installed: bool = False  # the plugin file and mcp.kg are as setup would write them
+    foreign: bool = False  # its mcp.kg is someone else's (files.foreign_entry)
 
 
 @attrs.frozen
@@ -206,6 +209,11 @@ def gauge_step(cli: str | None, settings: dict[str, Any] | None, error: str | No
                                  settings_path, fact="statusline"),))
 
 
+def _foreign(step: str, where: str) -> Step:
+    return Step(step, note=f"{where} is already set to something else; left untouched (remove it to let kg setup "
+                           "write its own)", problem=True)
+
+
 def _desktop(found: Found) -> Step:
     d = found.desktop
     if d.config is None:
@@ -214,9 +222,8 @@ def _desktop(found: Found) -> Step:
         return Step("desktop", note=d.error, problem=True)
     if d.entry == found.desktop_entry:
         return Step("desktop", note="up to date")
-    if d.entry is not None and d.entry != d.ours:
-        return Step("desktop", note=f"{d.config}: mcpServers.kg is already set to something else; left untouched "
-                                    "(remove it to let kg setup write its own)", problem=True)
+    if foreign_entry(d.entry, found.desktop_entry, d.ours):
+        return _foreign("desktop", f"{d.config}: mcpServers.kg")
     return Step("desktop", (Action("desktop_write", f"add the kg MCP server (through `kg mcp`) to {d.config}",
                                    path=d.config),))
 
@@ -229,6 +236,8 @@ def _gemini(found: Found) -> Step:
         return Step("gemini", note=g.error, problem=True)
     if g.installed and found.marketplace_current:
         return Step("gemini", note="up to date")
+    if g.foreign:
+        return _foreign("gemini", f"{g.settings}: mcpServers.kg")
     return Step("gemini", (*_write_plugin(found), Action(
         "gemini_write", f"add the kg hooks (SessionStart, BeforeAgent, AfterTool, BeforeTool) and the kg MCP "
                         f"server to {g.settings}", path=g.settings, fact="settings")))
@@ -242,6 +251,8 @@ def _opencode(found: Found) -> Step:
         return Step("opencode", note=o.error, problem=True)
     if o.installed:
         return Step("opencode", note="up to date")
+    if o.foreign:
+        return _foreign("opencode", f"{o.config}: mcp.kg")
     return Step("opencode", (Action("opencode_write", f"add the kg-memory plugin to {o.config.parent / 'plugin'} "
                                                       f"and the kg MCP server to {o.config}", path=o.config,
                                     fact="settings"),))

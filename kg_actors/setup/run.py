@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from . import SetupError, claude, codex, desktop, gemini, opencode, statusline
-from .files import Record, atomic_write, digest, locked, read_bytes, read_tree, remove_tree, write_tree
+from .files import Record, atomic_write, digest, foreign_entry, locked, read_bytes, read_tree, remove_tree, write_tree
 from .plan import AntigravityFound, Found, GeminiFound, OpenCodeFound, Step, Undo, plan_setup, plan_uninstall
 from .plugin import AGY_DIR, MARKETPLACE, kg_command, marketplace_files, passed_env, plugin_source, render
 
@@ -89,8 +89,8 @@ def gather(ctx: Context, record: Record, plugin: Rendered) -> Found:
         claude=claude.find(ctx.env, ctx.home, plugin),
         codex=codex.find(ctx.env, ctx.home, plugin),
         desktop=desktop.find(ctx.env, ctx.home, record.done("desktop").get("entry")),
-        gemini=_gemini_found(ctx),
-        opencode=_opencode_found(ctx, plugin),
+        gemini=_gemini_found(ctx, record.done("gemini")),
+        opencode=_opencode_found(ctx, plugin, record.done("opencode")),
         antigravity=AntigravityFound(shutil.which("agy", path=ctx.env.get("PATH")),
                                      ctx.marketplace_dir / plugin.name / AGY_DIR,
                                      bool(record.done("antigravity").get("installed"))),
@@ -110,7 +110,7 @@ def _opencode_want(ctx: Context, plugin: Rendered) -> tuple[bytes, dict[str, Any
     return opencode.plugin(template[0], kg_command(), env), opencode.server(kg_command(), env)
 
 
-def _opencode_found(ctx: Context, plugin: Rendered) -> OpenCodeFound:
+def _opencode_found(ctx: Context, plugin: Rendered, done: dict[str, Any]) -> OpenCodeFound:
     path = opencode.config_path(ctx.env, ctx.home)
     cli = shutil.which("opencode", path=ctx.env.get("PATH"))
     try:
@@ -118,20 +118,28 @@ def _opencode_found(ctx: Context, plugin: Rendered) -> OpenCodeFound:
         code, entry = _opencode_want(ctx, plugin)
     except SetupError as exc:
         return OpenCodeFound(cli, path, True, str(exc))
-    installed = data.get("mcp", {}).get(opencode.SERVER) == entry and \
-        read_bytes(opencode.plugin_path(ctx.env, ctx.home)) == code
-    return OpenCodeFound(cli, path, cli is not None or path.parent.is_dir(), None, installed)
+    theirs = data.get("mcp", {}).get(opencode.SERVER)
+    installed = theirs == entry and read_bytes(opencode.plugin_path(ctx.env, ctx.home)) == code
+    return OpenCodeFound(cli, path, cli is not None or path.parent.is_dir(), None, installed,
+                         foreign_entry(theirs, entry, done.get("entry"), _unrecorded(done)))
 
 
-def _gemini_found(ctx: Context) -> GeminiFound:
+def _gemini_found(ctx: Context, done: dict[str, Any]) -> GeminiFound:
     path = gemini.settings_path(ctx.env, ctx.home)
     cli = shutil.which("gemini", path=ctx.env.get("PATH"))
     try:
         data = gemini.current(read_bytes(path), path)
     except SetupError as exc:
         return GeminiFound(cli, path, True, str(exc))
-    return GeminiFound(cli, path, cli is not None or path.parent.is_dir(), None,
-                       gemini.installed(data, _gemini_want(ctx)))
+    want = _gemini_want(ctx)
+    return GeminiFound(cli, path, cli is not None or path.parent.is_dir(), None, gemini.installed(data, want),
+                       foreign_entry(data.get("mcpServers", {}).get(gemini.SERVER), want["mcpServers"][gemini.SERVER],
+                                     done.get("entry"), _unrecorded(done)))
+
+
+def _unrecorded(done: dict[str, Any]) -> bool:
+    """Setup wrote the step's file before it kept the entry it wrote (records before 2026-12-03)."""
+    return bool(done.get("path")) and "entry" not in done
 
 
 def _show(ctx: Context, steps: list[Step]) -> None:
@@ -213,8 +221,9 @@ def _apply(ctx: Context, record: Record, step: Step, plugin: Rendered) -> None:
                 atomic_write(action.path, statusline.merged(read_bytes(action.path), action.argv[0], action.path))
             elif action.kind == "gemini_write":
                 assert action.path is not None
-                atomic_write(action.path, gemini.merged(read_bytes(action.path), _gemini_want(ctx), action.path))
-                record.mark("gemini", path=str(action.path))
+                want = _gemini_want(ctx)
+                atomic_write(action.path, gemini.merged(read_bytes(action.path), want, action.path))
+                record.mark("gemini", path=str(action.path), entry=want["mcpServers"][gemini.SERVER])
             elif action.kind == "opencode_write":
                 assert action.path is not None
                 code, entry = _opencode_want(ctx, plugin)
@@ -223,7 +232,7 @@ def _apply(ctx: Context, record: Record, step: Step, plugin: Rendered) -> None:
                     raise SetupError(f"{target} exists and is not kg's; left untouched")
                 atomic_write(target, code)
                 atomic_write(action.path, opencode.merged(read_bytes(action.path), entry, action.path))
-                record.mark("opencode", path=str(action.path))
+                record.mark("opencode", path=str(action.path), entry=entry)
             elif action.kind == "desktop_write":
                 assert action.path is not None
                 entry = desktop.entry(kg_command(), passed_env(ctx.env))

@@ -11,6 +11,7 @@ from kg_actors.setup.plan import (
     STEPS, AntigravityFound, ClaudeFound, CodexFound, DesktopFound, Found, GeminiFound, OpenCodeFound, Undo,
     parse_only, plan_setup, plan_uninstall,
 )
+from kg_actors.setup.files import foreign_entry
 
 MDIR = Path("/s/setup/marketplace")
 KEY = "kg-memory@kg-local"
@@ -105,6 +106,25 @@ def test_a_foreign_desktop_entry_is_left_alone_but_our_old_one_is_updated():
     assert d.problem and not d.actions and "left untouched" in d.note
     (d,) = plan_setup(found(desktop=DesktopFound(Path("/h/c.json"), entry=foreign, ours=foreign)), ("desktop",))
     assert kinds(d) == ["desktop_write"]
+
+
+def test_a_foreign_gemini_or_opencode_entry_is_left_alone():
+    g = GeminiFound("/bin/gemini", Path("/h/.gemini/settings.json"), foreign=True)
+    o = OpenCodeFound("/bin/opencode", Path("/h/.config/opencode/opencode.json"), foreign=True)
+    for step in plan_setup(found(gemini=g, opencode=o), ("gemini", "opencode")):
+        assert step.problem and not step.actions and "is already set to something else; left untouched" in step.note
+
+
+def test_which_kg_entries_are_someone_elses():
+    want, old = {"command": "/v/bin/kg", "args": ["mcp"]}, {"command": "/old/bin/kg", "args": ["mcp"]}
+    theirs = {"command": "/opt/other/kg-server", "args": ["--stdio"]}
+    assert not foreign_entry(None, want, None) and not foreign_entry(want, want, None)
+    assert not foreign_entry(old, want, old)  # what setup wrote last time: updated
+    assert foreign_entry(old, want, None)  # another kg install's entry, never written by this setup
+    assert not foreign_entry(old, want, None, wrote_unrecorded=True)  # written by an older setup of ours
+    assert foreign_entry(theirs, want, None, wrote_unrecorded=True)
+    assert not foreign_entry({"command": ["/py", "-m", "kg_actors", "mcp"]}, want, None, wrote_unrecorded=True)
+    assert foreign_entry({"command": "/v/bin/kg", "args": "mcp"}, want, None, wrote_unrecorded=True)
 
 
 def test_only_picks_steps_in_order_and_rejects_unknown_names():
