@@ -29,10 +29,13 @@ def load_graph(path: Path, kind: str, project_path: str | None) -> tuple[GraphDa
     The derived indexes are built here too, before any other task can see the
     graph, so the actor never stalls the event loop building them.
     """
-    raw = files.load_json(path)
-    if raw is not None and not isinstance(raw, dict):
-        raise files.Unreadable(f"{path}: holds a JSON {type(raw).__name__}, not a graph object")
-    graph = GraphData.from_json(raw, kind) if raw is not None else GraphData(kind)
+    def build(raw: object) -> GraphData:
+        if not isinstance(raw, dict):
+            raise files.Unreadable(f"{path}: holds a JSON {type(raw).__name__}, not a graph object")
+        return GraphData.from_json(raw, kind)
+
+    loaded = files.load_json(path, build)
+    graph = loaded if loaded is not None else GraphData(kind)
     jpath = journal.journal_path(path)
     journal.recover(jpath)  # a fold cut short by a crash between its renames
     if journal.belongs(jpath):

@@ -91,9 +91,10 @@ def load_sessions(path: Path, now: float) -> dict[str, Session]:
             continue
         try:
             s = Session.from_json(sid, rec)
+            live = now - s.last_activity <= C.SESSION_TTL_SECONDS  # a null or text stamp raises here
         except (TypeError, ValueError) as exc:
             log.warning("dropping unreadable session %s: %s", sid, exc)
             continue
-        if now - s.last_activity <= C.SESSION_TTL_SECONDS:
+        if live:
             out[sid] = s
     return out

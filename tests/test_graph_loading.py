@@ -41,3 +41,27 @@ def test_a_graph_within_budget_is_left_as_it_is():
     derived, _ = settle_and_derive(graph, NOW)
     assert graph.nodes["one-small-lesson"].active and graph.take_changes() is None
     assert derived.charges.active == {"one-small-lesson"}
+
+
+def test_a_graph_file_of_the_wrong_shape_is_as_corrupt_as_a_torn_one(tmp_path):
+    """Valid JSON a graph cannot be made of (`"nodes": [...]`) falls back to `.prev`, like a torn file;
+    with no `.prev` it is Unreadable (the graph is then served empty, refusing changes), never a crash."""
+    import json
+
+    import pytest
+
+    from kg_actors.graph_loading import load_graph
+    from kg_actors.storage.files import Unreadable
+
+    path = tmp_path / "user.json"
+    good = {"nodes": {"kept-node": {"id": "kept-node", "gist": "from the previous save"}}, "edges": {}}
+    for bad in ({"nodes": [{"id": "u", "gist": "g"}]}, {"nodes": {}, "_meta": {"versions": [1]}}, [1, 2]):
+        path.write_text(json.dumps(bad))
+        path.with_name("user.json.prev").write_text(json.dumps(good))
+        graph, _ = load_graph(path, "user", None)
+        assert list(graph.nodes) == ["kept-node"]
+        assert path.with_name("user.json.unreadable").read_text() == json.dumps(bad)  # kept for a look by hand
+        path.with_name("user.json.prev").unlink()
+        path.write_text(json.dumps(bad))
+        with pytest.raises(Unreadable, match="user.json"):
+            load_graph(path, "user", None)

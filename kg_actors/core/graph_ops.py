@@ -17,7 +17,7 @@ from . import constants as C
 from . import ids
 from .merge import CONFLICTS_FIELD
 from .errors import Conflict, InvalidInput, NotFound, WriteConflict
-from .model import Edge, EdgeKey, GraphData, Node, edge_version_key, node_version_key
+from .model import Edge, EdgeKey, GraphData, Node, edge_version_key, node_version_key, version_number
 
 
 @attrs.frozen
@@ -65,8 +65,9 @@ def check_gist(gist: object) -> str:
 
 
 def bump_version(graph: GraphData, vkey: str, now: float, writer: Writer) -> None:
-    old = graph.versions.get(vkey) or {}
-    entry = {"v": int(old.get("v", 0)) + 1, "ts": now, "session": writer.session}
+    found = graph.versions.get(vkey)
+    old = found if isinstance(found, dict) else {}  # an entry of another shape counts as none
+    entry = {"v": version_number(old) + 1, "ts": now, "session": writer.session}
     if writer.maintenance:
         # Maintenance is not use: carry the prior activity time forward.
         prior = old.get("used_ts", old.get("ts"))

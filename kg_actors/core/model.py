@@ -29,8 +29,17 @@ def node_version_key(node_id: str) -> str:
 
 def node_version(graph: GraphReader, node_id: str) -> int:
     """The node's content version (`_meta.versions["node:<id>"].v`; 0 for a node never versioned)."""
-    entry = graph.versions.get(node_version_key(node_id))
-    return int(entry.get("v", 0)) if isinstance(entry, dict) else 0
+    return version_number(graph.versions.get(node_version_key(node_id)))
+
+
+def version_number(entry: object) -> int:
+    """A versions entry's `v`; 0 for an entry of another shape (hand-edited: `5`, `{"v": "x"}`)."""
+    if not isinstance(entry, dict):
+        return 0
+    try:
+        return int(entry.get("v", 0))
+    except (TypeError, ValueError):
+        return 0
 
 
 def edge_version_key(key: EdgeKey) -> str:

@@ -13,7 +13,7 @@ import logging
 import os
 import shutil
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +65,7 @@ def write_atomic_chunks(path: Path, chunks: Iterable[bytes | str], keep_prev: bo
 def stage_chunks(path: Path, chunks: Iterable[bytes | str]) -> Path:
     """The first half of write_atomic_chunks: the chunks written and fsynced to `path`'s temp file,
     which is returned (`put_in_place` is the second half). Raises OSError with no temp file left."""
+    path = real_file(path)
     faults.check(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
@@ -84,6 +85,7 @@ def stage_chunks(path: Path, chunks: Iterable[bytes | str]) -> Path:
 
 def put_in_place(tmp: Path, path: Path, keep_prev: bool = True) -> None:
     """A staged temp file replaces `path` (which becomes `.prev` first when `keep_prev`), durably."""
+    path = real_file(path)
     try:
         if keep_prev and path.exists():
             _keep_prev(path)
@@ -92,6 +94,12 @@ def put_in_place(tmp: Path, path: Path, keep_prev: bool = True) -> None:
         discard(tmp)
         raise
     fsync_dir(path.parent)
+
+
+def real_file(path: Path) -> Path:
+    """Where a symlinked file really is (a graph file linked into a synced folder): it is saved there, with
+    its `.prev` beside it, and the link stays a link. One lstat for a plain file."""
+    return Path(os.path.realpath(path)) if path.is_symlink() else path
 
 
 def discard(path: Path) -> None:
@@ -233,26 +241,28 @@ def dumps_indent2(obj: Any, ind: str = "") -> str:
     return "".join(out)
 
 
-def load_json(path: Path) -> Any | None:
+def load_json(path: Path, build: Callable[[Any], Any] | None = None) -> Any | None:
     """The file's JSON, `.prev` when the file is corrupt, None when neither exists.
 
     A corrupt file that `.prev` stands in for is moved to `.unreadable` (kept for a look by hand),
     so the next save's `.prev` is the good one, not the corrupt one. When nothing readable is
-    left, `Unreadable` says which files are bad and how to restore one."""
+    left, `Unreadable` says which files are bad and how to restore one. `build`: what the JSON must
+    make (a graph); JSON it raises on (`"nodes": []`) is as corrupt as a torn file."""
+    path = real_file(path)
     prev = path.with_name(path.name + ".prev")
     if not path.exists():
         if prev.exists():
             log.error("%s is missing; loading %s (the previous save)", path, prev.name)
-            return _parse_prev(path, prev, "is missing")
+            return _parse_prev(path, prev, "is missing", build)
         return None
     try:
-        return _parse(path)
+        return _parse(path, build)
     except Unreadable as exc:
         if not prev.exists():
             raise Unreadable(f"{path} is unreadable ({exc.args[0].removeprefix(str(path) + ': ')}) and no "
                              f"{prev.name} is beside it: restore it from the store's git history (`kg restore`) "
                              "or move it aside to start this graph empty.") from exc
-        value = _parse_prev(path, prev, f"is unreadable ({exc})")
+        value = _parse_prev(path, prev, f"is unreadable ({exc})", build)
         aside = path.with_name(path.name + ".unreadable")
         try:
             os.replace(path, aside)
@@ -263,16 +273,26 @@ def load_json(path: Path) -> Any | None:
         return value
 
 
-def _parse_prev(path: Path, prev: Path, why: str) -> Any:
+def _parse_prev(path: Path, prev: Path, why: str, build: Callable[[Any], Any] | None) -> Any:
     try:
-        return _parse(prev)
+        return _parse(prev, build)
     except Unreadable as exc:
         raise Unreadable(f"{path} {why} and {prev.name} is unreadable too ({exc}): restore it from the "
                          "store's git history (`kg restore`) or move both aside to start this graph empty.") from exc
 
 
-def _parse(path: Path) -> Any:
+def _parse(path: Path, build: Callable[[Any], Any] | None = None) -> Any:
     try:
-        return json.loads(path.read_bytes())
+        value = json.loads(path.read_bytes())
     except (ValueError, UnicodeDecodeError) as exc:
         raise Unreadable(f"{path}: {exc}") from exc
+    except RecursionError:
+        raise Unreadable(f"{path}: nested too deeply to be a graph") from None
+    if build is None or value is None:
+        return value
+    try:
+        return build(value)
+    except Unreadable:
+        raise
+    except Exception as exc:  # noqa: BLE001 - any shape the builder cannot take is a corrupt file
+        raise Unreadable(f"{path}: not the shape of a graph ({type(exc).__name__}: {exc})") from exc

@@ -147,3 +147,14 @@ def test_maintenance_credit_returns_an_orphan_to_the_archive():
     assert ops.endorse(g, "credited-node-here", 200.0, 3) == "unorphaned"
     node = g.nodes["credited-node-here"]
     assert node.state == "archived" and node.useful_ts == (200.0,) * 3 and node.credited_ts == (200.0,)
+
+
+@pytest.mark.parametrize("entry", [5, "7", None, {"v": "x"}, {"ts": 1.0}, {"v": "7"}])
+def test_a_versions_entry_of_another_shape_counts_as_none_and_the_node_stays_writable(entry):
+    """A hand-edited or foreign `_meta.versions` entry once made every update and rename of its node raise."""
+    g = GraphData.from_json({"nodes": {"keep-me": {"id": "keep-me", "gist": "g"}},
+                             "_meta": {"versions": {"node:keep-me": entry}}}, "project")
+    put(g, "keep-me", gist="rewritten", now=101.0, writer=ops.Writer(session="aaaa1111", seen_at=100.0, read_at=100.0))
+    assert g.versions["node:keep-me"]["v"] == (8 if entry == {"v": "7"} else 1)
+    ops.rename_local(g, "keep-me", "kept-still", 102.0, A)
+    assert g.versions["node:kept-still"]["v"] == (9 if entry == {"v": "7"} else 2)
