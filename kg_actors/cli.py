@@ -41,6 +41,17 @@ def _port(raw: str) -> int:
     return value
 
 
+def _count(raw: str) -> int:
+    """-n: a whole number of at least 1 (0 printed the whole log, -3 all but its first three lines)."""
+    try:
+        value = int(raw)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{raw!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{raw} is not a count of lines (1 or more)")
+    return value
+
+
 def _env_config(args: argparse.Namespace) -> Config:
     from .config import Config, ConfigError
 
@@ -424,7 +435,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--port", type=_port, help="HTTP port (default 8765, or KG_HTTP_PORT)")
     p.set_defaults(fn=cmd_status)
     p = sub.add_parser("logs", help="the end of the server log")
-    p.add_argument("-n", "--lines", type=int, default=50)
+    p.add_argument("-n", "--lines", type=_count, default=50, help="how many of the last lines (default 50)")
     p.add_argument("-f", "--follow", action="store_true", help="keep printing what is appended")
     p.set_defaults(fn=cmd_logs)
     sub.add_parser("version", help="print the version").set_defaults(fn=lambda a: print(__version__) or 0)
@@ -435,7 +446,8 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("setup", help="connect the installed agents (Claude Code, Codex, Claude Desktop), asking first")
     p.add_argument("--yes", action="store_true", help="apply every step without asking")
     p.add_argument("--plan", action="store_true", help="print the steps and change nothing")
-    p.add_argument("--only", metavar="STEPS", help="comma-separated steps: claude, codex, desktop, gauge")
+    p.add_argument("--only", metavar="STEPS", help="comma-separated steps: claude, codex, desktop, gemini, "
+                                                   "antigravity, opencode, gauge")
     p.set_defaults(fn=cmd_setup)
     p = sub.add_parser("uninstall", help="undo what kg setup did (the memory stays)")
     p.add_argument("--yes", action="store_true", help="undo without asking")

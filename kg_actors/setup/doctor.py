@@ -154,10 +154,18 @@ def _storage(r: Report, config: Config, serving: bool) -> None:
 def _harnesses(r: Report, ctx: Context) -> None:
     try:
         plugin = ctx.plugin()
-        record = Record.load(ctx.record_path)
-        found = gather(ctx, record, plugin)
     except SetupError as exc:
         r.bad("plugin", str(exc), "reinstall kg-actors (pip install .), then kg setup")
+        return
+    try:
+        record = Record.load(ctx.record_path)
+    except SetupError as exc:
+        r.bad("setup record", str(exc), f"move {ctx.record_path} away, then kg setup")
+        return
+    try:
+        found = gather(ctx, record, plugin)
+    except SetupError as exc:
+        r.bad("setup", str(exc), "fix or move the file it names, then kg setup")
         return
     if shutil.which("curl", path=ctx.env.get("PATH")) is None:
         r.bad("hooks", "curl is not on PATH: every hook quietly does nothing without it", "install curl")

@@ -115,7 +115,7 @@ class Found:
 
 
 def parse_only(raw: str | None) -> tuple[str, ...]:
-    if not raw:
+    if raw is None:  # `--only ""` names no step: an error, not every step
         return STEPS
     names = tuple(dict.fromkeys(n.strip() for n in raw.split(",") if n.strip()))
     unknown = [n for n in names if n not in STEPS]

@@ -180,6 +180,10 @@ def setup(ctx: Context, only: tuple[str, ...], plan_only: bool = False) -> int:
             except SetupError as exc:
                 ctx.out(f"{step.title}: FAILED: {exc}")
                 failed = True
+            except OSError as exc:  # a folder or file of the user's setup may not write: this step fails, the next goes on
+                ctx.out(f"{step.title}: FAILED: {exc.filename or ''}: {exc.strerror or exc}: check that folder's "
+                        "permissions and run kg setup again")
+                failed = True
             else:
                 ctx.out(f"{step.title}: done")
             finally:
@@ -271,10 +275,18 @@ def uninstall(ctx: Context, plan_only: bool = False) -> int:
         failed = False
         for step in steps:
             for action in step.actions:
+                if failed and action.kind == "remove_dir" and action.path == ctx.record_path:
+                    continue  # what could not be undone stays on record, to try again
                 try:
                     _undo_action(ctx, record, action, plugin)
                 except SetupError as exc:
+                    if action.kind == "run" and _already_gone(str(exc)):
+                        ctx.out(f"{step.title}: {action.text}: already done by hand")
+                        continue
                     ctx.out(f"{step.title}: FAILED: {exc}")
+                    failed = True
+                except OSError as exc:
+                    ctx.out(f"{step.title}: FAILED: {exc.filename or ''}: {exc.strerror or exc}")
                     failed = True
             failed |= step.problem
         for path, unchanged in undo.files.items():
@@ -302,6 +314,12 @@ def _rewrite(path: Path, change: Callable[[bytes, Path], bytes | None]) -> None:
     changed = change(raw, path) if raw is not None else None
     if changed is not None:
         atomic_write(path, changed)
+
+
+def _already_gone(said: str) -> bool:
+    """A CLI's refusal to remove what is no longer there ("Plugin ... not found in installed plugins")."""
+    said = said.lower()
+    return any(words in said for words in ("not found", "not installed", "no such", "does not exist"))
 
 
 def _undo_action(ctx: Context, record: Record, action: Action, plugin: Rendered) -> None:

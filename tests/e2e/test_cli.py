@@ -110,6 +110,19 @@ def test_start_on_a_port_taken_by_something_else_says_why_and_fails(env, tmp_pat
 def test_a_malformed_environment_value_is_named(env):
     out = kg(["status"], dict(env, KG_HTTP_PORT="eighty"))
     assert out.returncode == 2 and "KG_HTTP_PORT" in out.stderr and "eighty" in out.stderr
+    out = kg(["status"], dict(env, KG_HTTP_PORT="70000"))
+    assert out.returncode == 2 and "KG_HTTP_PORT='70000' must be at most 65535" in out.stderr
+    for argv, said in ((["status", "--port", "70000"], "70000 is not a port"),
+                       (["logs", "-n", "0"], "0 is not a count of lines")):
+        out = kg(argv, env)
+        assert out.returncode == 2 and said in out.stderr, out.stderr
+
+
+def test_a_file_of_the_users_that_cannot_be_read_is_named_without_a_traceback(env, tmp_path):
+    store = tmp_path / "store"
+    (store / "server.log").mkdir(parents=True)  # a folder where the log should be
+    out = kg(["logs"], env)
+    assert out.returncode == 1 and "server.log" in out.stderr and "Traceback" not in out.stderr, out.stderr
 
 
 def test_stop_never_signals_a_process_that_is_not_the_server(env, tmp_path):

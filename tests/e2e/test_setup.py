@@ -290,6 +290,15 @@ def test_uninstall_after_the_user_edited_a_file_takes_out_only_kgs_part(machine)
     assert (machine.home / ".claude" / "settings.json").read_bytes() == SETTINGS  # untouched by the user: restored
 
 
+def test_uninstall_after_the_plugin_was_removed_by_hand_is_done_not_failed(machine):
+    assert machine.kg("setup", "--yes", "--only", "claude").returncode == 0
+    gone = machine.run(npm_bin("claude"), "plugin", "uninstall", "kg-memory@kg-local")
+    assert gone.returncode == 0, gone.stdout + gone.stderr
+    out = machine.kg("uninstall", "--yes")
+    assert out.returncode == 0 and "uninstall the plugin kg-memory@kg-local: already done by hand" in out.stdout, out.stdout
+    assert "FAILED" not in out.stdout and "kg uninstall: done" in out.stdout
+
+
 def test_codex_runs_the_installed_hooks_and_they_reach_the_server(machine):
     """A Codex turn runs SessionStart and UserPromptSubmit before its model request (which fails here: no network)."""
     assert machine.kg("setup", "--yes", "--only", "codex").returncode == 0

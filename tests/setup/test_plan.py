@@ -133,6 +133,9 @@ def test_only_picks_steps_in_order_and_rejects_unknown_names():
     assert [s.name for s in plan_setup(found(), parse_only("desktop,claude"))] == ["claude", "desktop"]
     with pytest.raises(ValueError, match="cursor"):
         parse_only("claude,cursor")
+    for empty in ("", " , "):
+        with pytest.raises(ValueError, match="--only takes"):
+            parse_only(empty)
 
 
 def test_uninstall_undoes_only_what_the_record_holds():
