@@ -65,7 +65,8 @@ def find(env: dict[str, str], home: Path, plugin: Rendered) -> ClaudeFound:
     install_path = None
     if isinstance(entries, list):
         for entry in entries:
-            if isinstance(entry, dict) and entry.get("scope") == "user" and entry.get("installPath"):
+            if isinstance(entry, dict) and entry.get("scope") == "user" and isinstance(entry.get("installPath"), str) \
+                    and entry["installPath"]:
                 install_path = Path(entry["installPath"])
     enabled = (settings.get("enabledPlugins") or {}).get(plugin.key) is True \
         if isinstance(settings.get("enabledPlugins"), dict) else False

@@ -60,9 +60,16 @@ def read_config(path: Path) -> tuple[dict[str, Any] | None, str | None]:
     if raw is None:
         return {}, None
     try:
-        return tomllib.loads(raw.decode()), None
+        config = tomllib.loads(raw.decode())
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         return None, f"{path}: not valid TOML ({exc}); left untouched: fix or move it, then run kg setup again"
+    # The tables setup reads: `plugins = 3` is valid TOML, but no Codex config setup can work with.
+    for table in ("marketplaces", "plugins", "hooks"):
+        if not isinstance(config.get(table, {}), dict):
+            return None, f"{path}: `{table}` is not a table; left untouched: fix or move it, then run kg setup again"
+    if not isinstance(config.get("hooks", {}).get("state", {}), dict):
+        return None, f"{path}: `hooks.state` is not a table; left untouched: fix or move it, then run kg setup again"
+    return config, None
 
 
 def find(env: dict[str, str], user_home: Path, plugin: Rendered) -> CodexFound:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..harness import gemini as g
+from . import SetupError
 from .files import json_config
 
 SERVER = "kg"
@@ -48,7 +49,11 @@ def _ours(group: object) -> bool:
 
 
 def current(raw: bytes | None, path: Path) -> dict[str, Any]:
-    return json_config(raw, path, ("hooks", "mcpServers"))
+    data = json_config(raw, path, ("hooks", "mcpServers"))
+    for event, groups in data.get("hooks", {}).items():
+        if not isinstance(groups, list):
+            raise SetupError(f"{path}: hooks.{event} is not a list of hook groups; left untouched")
+    return data
 
 
 def installed(data: dict[str, Any], want: dict[str, Any]) -> bool:

@@ -110,3 +110,20 @@ def test_desktop_merge_keeps_other_keys_and_removal_restores_the_shape():
     assert json.loads(merged(None, {"command": "/kg"}, "c.json")) == {"mcpServers": {"kg": {"command": "/kg"}}}
     with pytest.raises(SetupError, match="c.json"):
         merged(b"[1]", {}, "c.json")
+
+
+@pytest.mark.parametrize("toml", ['plugins = 3', 'marketplaces = "x"', 'hooks = 1', '[hooks]\nstate = 2'])
+def test_a_codex_config_whose_tables_are_not_tables_is_named_and_left_untouched(tmp_path, toml):
+    from kg_actors.setup.codex import read_config
+    path = tmp_path / "config.toml"
+    path.write_text(toml)
+    config, error = read_config(path)
+    assert config is None and error is not None and "is not a table; left untouched" in error
+
+
+def test_gemini_hooks_that_are_not_lists_are_named_not_extended():
+    from pathlib import Path
+
+    from kg_actors.setup.gemini import current
+    with pytest.raises(SetupError, match="hooks.BeforeTool is not a list"):
+        current(b'{"hooks": {"BeforeTool": "not-a-list"}}', Path("/h/.gemini/settings.json"))
