@@ -22,7 +22,9 @@ TITLES = {"claude": "Claude Code", "codex": "Codex", "desktop": "Claude Desktop"
 
 @attrs.frozen
 class Action:
-    kind: str  # run | write_plugin | codex_trust | codex_untrust | desktop_write | desktop_remove | restore | remove_dir
+    # run | write_plugin | codex_trust | codex_untrust | desktop_write | desktop_remove | statusline_remove |
+    # restore | remove_dir
+    kind: str
     text: str
     argv: tuple[str, ...] = ()
     path: Path | None = None
@@ -280,6 +282,7 @@ class Undo:
     claude_cli: str | None = None
     codex_cli: str | None = None
     agy_cli: str | None = None
+    claude_settings: Path | None = None  # where the gauge step wrote, for records that did not keep it
 
 
 def plan_uninstall(undo: Undo) -> list[Step]:
@@ -322,6 +325,12 @@ def plan_uninstall(undo: Undo) -> list[Step]:
     if undo.done.get("desktop"):
         path = Path(undo.done["desktop"]["config"])
         steps.append(Step("desktop", (Action("desktop_remove", f"remove the kg MCP server from {path}", path=path),)))
+    gauge = undo.done.get("gauge", {})
+    settings = gauge.get("path") or undo.claude_settings
+    if gauge.get("statusline") and settings is not None and not undo.files.get(Path(settings), False):
+        # Edited since (Claude Code rewrites it often): not restored whole, so the status line is put back alone.
+        steps.append(Step("gauge", (Action("statusline_remove", f"give {settings} its own status line back",
+                                           path=Path(settings)),)))
     tail = []
     for path, unchanged in undo.files.items():
         if unchanged:

@@ -223,6 +223,7 @@ def _apply(ctx: Context, record: Record, step: Step, plugin: Rendered) -> None:
             elif action.kind == "claude_statusline":
                 assert action.path is not None  # plan.py gives every writing action its path
                 atomic_write(action.path, statusline.merged(read_bytes(action.path), action.argv[0], action.path))
+                record.mark("gauge", path=str(action.path))
             elif action.kind == "gemini_write":
                 assert action.path is not None
                 want = _gemini_want(ctx)
@@ -305,7 +306,7 @@ def _undo(ctx: Context, record: Record) -> Undo:
     return Undo(record.data["done"], files, ctx.marketplace_dir, ctx.record_path,
                 record.data.get("plugin") or f"kg-memory@{MARKETPLACE}",
                 shutil.which("claude", path=ctx.env.get("PATH")), shutil.which("codex", path=ctx.env.get("PATH")),
-                shutil.which("agy", path=ctx.env.get("PATH")))
+                shutil.which("agy", path=ctx.env.get("PATH")), claude.settings_path(ctx.env, ctx.home))
 
 
 def _rewrite(path: Path, change: Callable[[bytes, Path], bytes | None]) -> None:
@@ -339,6 +340,9 @@ def _undo_action(ctx: Context, record: Record, action: Action, plugin: Rendered)
     elif action.kind == "desktop_remove":
         assert action.path is not None
         _rewrite(action.path, desktop.without)
+    elif action.kind == "statusline_remove":
+        assert action.path is not None
+        _rewrite(action.path, statusline.without)
     elif action.kind == "restore":
         assert action.path is not None
         before = record.files()[action.path][0]

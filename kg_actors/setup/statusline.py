@@ -44,3 +44,26 @@ def merged(raw: bytes | None, command: str, path: Path) -> bytes:
         raise SetupError(f"{path}: expected a JSON object; left untouched")
     data["statusLine"] = {"type": "command", "command": command}
     return (json.dumps(data, indent=2) + "\n").encode()
+
+
+def without(raw: bytes, path: Path) -> bytes | None:
+    """The settings with the user's own status line back (the one `--wrap` ran), or none when setup added the
+    first; None when the status line is not kg's gauge (nothing to undo)."""
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        return None
+    command = current(data) if isinstance(data, dict) else None
+    if not is_gauge(command):
+        return None
+    assert command is not None and isinstance(data, dict)
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return None
+    theirs = words[words.index("--wrap") + 1] if "--wrap" in words[:-1] else None
+    if theirs:
+        data["statusLine"] = {**data["statusLine"], "command": theirs}
+    else:
+        del data["statusLine"]
+    return (json.dumps(data, indent=2) + "\n").encode()

@@ -38,3 +38,21 @@ def test_merged_keeps_every_other_setting():
                     "statusLine": {"type": "command", "command": "kg gauge"}}
     with pytest.raises(SetupError, match="not valid JSON"):
         statusline.merged(b"{", "kg gauge", SETTINGS)
+
+
+def test_uninstall_gives_the_user_their_own_status_line_back_when_the_file_was_edited_since():
+    """Claude Code rewrites settings.json often, so it is seldom restored whole: the gauge is taken out alone."""
+    mine = "~/bin/my line.sh"
+    wrapped = {"model": "opus", "statusLine": {"type": "command", "command": statusline.gauge_command(KG, mine),
+                                               "padding": 1}}
+    out = json.loads(statusline.without(json.dumps(wrapped).encode(), SETTINGS))
+    assert out == {"model": "opus", "statusLine": {"type": "command", "command": mine, "padding": 1}}
+    alone = {"statusLine": {"type": "command", "command": statusline.gauge_command(KG, None)}}
+    assert json.loads(statusline.without(json.dumps(alone).encode(), SETTINGS)) == {}
+    assert statusline.without(json.dumps({"statusLine": {"type": "command", "command": mine}}).encode(), SETTINGS) is None
+    undo = plan.Undo({"gauge": {"statusline": True, "path": str(SETTINGS)}}, {SETTINGS: False}, Path("/m"),
+                     Path("/r.json"), "kg-memory@kg-local")
+    (gauge,) = [s for s in plan.plan_uninstall(undo) if s.name == "gauge"]
+    assert [a.kind for a in gauge.actions] == ["statusline_remove"] and gauge.actions[0].path == SETTINGS
+    untouched = plan.Undo(undo.done, {SETTINGS: True}, Path("/m"), Path("/r.json"), "kg-memory@kg-local")
+    assert not [s for s in plan.plan_uninstall(untouched) if s.name == "gauge"]  # restored whole instead
