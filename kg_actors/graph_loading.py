@@ -34,18 +34,25 @@ def load_graph(path: Path, kind: str, project_path: str | None) -> tuple[GraphDa
             raise files.Unreadable(f"{path}: holds a JSON {type(raw).__name__}, not a graph object")
         return GraphData.from_json(raw, kind)
 
-    loaded = files.load_json(path, build)
+    fell_back: list[Path] = []
+    loaded = files.load_json(path, build, fell_back)
     graph = loaded if loaded is not None else GraphData(kind)
     jpath = journal.journal_path(path)
     journal.recover(jpath)  # a fold cut short by a crash between its renames
-    if journal.belongs(jpath):
+    if fell_back and jpath.exists():
+        # The file its records were appended over is lost; they are answered writes, newer than `.prev`:
+        # replayed over it (each sets a node, an edge or a version whole) they keep what the journal holds.
+        log.warning("%s: replaying its journal over %s (the file it was written on is unreadable)",
+                    jpath.name, fell_back[0].name)
+        replayed = journal.read(jpath)
+    elif journal.belongs(jpath):
         replayed = journal.read(jpath)
     else:
         # The file was replaced after these writes (a restore): disk wins, the writes are kept aside.
-        dropped = journal.set_aside(jpath)
+        dropped, aside = journal.set_aside(jpath)
         log.warning("%s was written after its journal began (a restore, or a save cut short before it removed "
                     "the journal): disk wins; %d change(s) of the journal were set aside "
-                    "in %s.dropped", path.name, dropped, jpath.name)
+                    "in %s", path.name, dropped, aside.name)
         replayed = []
     applied = 0
     for n, record in enumerate(replayed):

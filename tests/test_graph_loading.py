@@ -1,9 +1,16 @@
-"""Loading a graph for its actor: settling shares its charge index with the derived state."""
+"""Loading a graph for its actor: settling shares its charge index with the derived state; a file that cannot
+be read falls back to `.prev` with its journal replayed, and what is set aside is never overwritten."""
+
+import json
+
+import pytest
 
 from kg_actors.core import constants as C
 from kg_actors.core.charge import ChargeIndex, fast_charge
 from kg_actors.core.model import Edge, GraphData, Node
-from kg_actors.graph_loading import settle_and_derive
+from kg_actors.graph_loading import load_graph, settle_and_derive
+from kg_actors.storage import files, journal
+from kg_actors.storage.files import Unreadable
 
 NOW = 1_800_000_000.0
 
@@ -46,13 +53,6 @@ def test_a_graph_within_budget_is_left_as_it_is():
 def test_a_graph_file_of_the_wrong_shape_is_as_corrupt_as_a_torn_one(tmp_path):
     """Valid JSON a graph cannot be made of (`"nodes": [...]`) falls back to `.prev`, like a torn file;
     with no `.prev` it is Unreadable (the graph is then served empty, refusing changes), never a crash."""
-    import json
-
-    import pytest
-
-    from kg_actors.graph_loading import load_graph
-    from kg_actors.storage.files import Unreadable
-
     path = tmp_path / "user.json"
     good = {"nodes": {"kept-node": {"id": "kept-node", "gist": "from the previous save"}}, "edges": {}}
     for bad in ({"nodes": [{"id": "u", "gist": "g"}]}, {"nodes": {}, "_meta": {"versions": [1]}}, [1, 2]):
@@ -60,8 +60,40 @@ def test_a_graph_file_of_the_wrong_shape_is_as_corrupt_as_a_torn_one(tmp_path):
         path.with_name("user.json.prev").write_text(json.dumps(good))
         graph, _ = load_graph(path, "user", None)
         assert list(graph.nodes) == ["kept-node"]
-        assert path.with_name("user.json.unreadable").read_text() == json.dumps(bad)  # kept for a look by hand
+        aside = path.with_name("user.json.unreadable")
+        assert aside.read_text() == json.dumps(bad)  # kept for a look by hand
+        aside.unlink()
         path.with_name("user.json.prev").unlink()
         path.write_text(json.dumps(bad))
         with pytest.raises(Unreadable, match="user.json"):
             load_graph(path, "user", None)
+
+
+def test_when_the_file_falls_back_to_prev_its_journals_answered_writes_are_replayed_over_it(tmp_path):
+    """The journal's base is the file that became unreadable, so it never `belongs` to `.prev`: it was set
+    aside, and the writes it held (answered) were served nowhere."""
+    path = tmp_path / "graph.json"
+    path.with_name("graph.json.prev").write_text(json.dumps({"nodes": {"saved-a": {"id": "saved-a", "gist": "a"}}}))
+    path.write_text(json.dumps({"nodes": {"saved-a": {"id": "saved-a", "gist": "a"}}}))
+    journal.append(journal.journal_path(path), [_record_of_new_node("in-journal")])
+    path.write_text('{"nodes": {"saved-a": {"id": "sav')  # torn after the journal began
+    graph, applied = load_graph(path, "project", None)
+    assert set(graph.nodes) == {"saved-a", "in-journal"} and applied == 1
+
+
+def test_a_second_file_set_aside_keeps_the_first(tmp_path):
+    jpath = tmp_path / "graph.json.journal"
+    for n in (1, 2):
+        jpath.write_text(json.dumps({"n": {f"node-{n}": None}}) + "\n")
+        count, aside = journal.set_aside(jpath)
+        assert count == 1 and aside.name == ("graph.json.journal.dropped" if n == 1 else "graph.json.journal.dropped.2")
+    assert "node-1" in (tmp_path / "graph.json.journal.dropped").read_text()
+    assert files.unused_name(tmp_path / "graph.json.journal.dropped").name == "graph.json.journal.dropped.3"
+
+
+def _record_of_new_node(node_id: str) -> dict:
+    graph = GraphData("project")
+    graph.set_node(Node(node_id, f"gist of {node_id}", created_ts=NOW))
+    record = graph.take_changes()
+    assert record is not None
+    return record

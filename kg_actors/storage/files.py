@@ -96,6 +96,17 @@ def put_in_place(tmp: Path, path: Path, keep_prev: bool = True) -> None:
     fsync_dir(path.parent)
 
 
+def unused_name(path: Path) -> Path:
+    """`path`, or `path.2`, `path.3`...: a second file set aside must not replace the first (both are kept
+    for a recovery by hand)."""
+    n = 1
+    candidate = path
+    while candidate.exists():
+        n += 1
+        candidate = path.with_name(f"{path.name}.{n}")
+    return candidate
+
+
 def real_file(path: Path) -> Path:
     """Where a symlinked file really is (a graph file linked into a synced folder): it is saved there, with
     its `.prev` beside it, and the link stays a link. One lstat for a plain file."""
@@ -241,19 +252,23 @@ def dumps_indent2(obj: Any, ind: str = "") -> str:
     return "".join(out)
 
 
-def load_json(path: Path, build: Callable[[Any], Any] | None = None) -> Any | None:
+def load_json(path: Path, build: Callable[[Any], Any] | None = None, fell_back: list[Path] | None = None) -> Any | None:
     """The file's JSON, `.prev` when the file is corrupt, None when neither exists.
 
     A corrupt file that `.prev` stands in for is moved to `.unreadable` (kept for a look by hand),
     so the next save's `.prev` is the good one, not the corrupt one. When nothing readable is
     left, `Unreadable` says which files are bad and how to restore one. `build`: what the JSON must
-    make (a graph); JSON it raises on (`"nodes": []`) is as corrupt as a torn file."""
+    make (a graph); JSON it raises on (`"nodes": []`) is as corrupt as a torn file. `fell_back` gets
+    `.prev`'s path when that was read instead."""
     path = real_file(path)
     prev = path.with_name(path.name + ".prev")
     if not path.exists():
         if prev.exists():
             log.error("%s is missing; loading %s (the previous save)", path, prev.name)
-            return _parse_prev(path, prev, "is missing", build)
+            value = _parse_prev(path, prev, "is missing", build)
+            if fell_back is not None:
+                fell_back.append(prev)
+            return value
         return None
     try:
         return _parse(path, build)
@@ -263,7 +278,9 @@ def load_json(path: Path, build: Callable[[Any], Any] | None = None) -> Any | No
                              f"{prev.name} is beside it: restore it from the store's git history (`kg restore`) "
                              "or move it aside to start this graph empty.") from exc
         value = _parse_prev(path, prev, f"is unreadable ({exc})", build)
-        aside = path.with_name(path.name + ".unreadable")
+        if fell_back is not None:
+            fell_back.append(prev)
+        aside = unused_name(path.with_name(path.name + ".unreadable"))
         try:
             os.replace(path, aside)
         except OSError:

@@ -230,12 +230,14 @@ def _records_after(path: Path, since: int) -> list[bytes]:
     return out
 
 
-def set_aside(path: Path) -> int:
-    """Move a journal to `<journal>.dropped` (kept for a recovery by hand); how many records it held."""
+def set_aside(path: Path) -> tuple[int, Path]:
+    """Move a journal to `<journal>.dropped` (`.dropped.2`... when one is there already: each is kept for a
+    recovery by hand); how many records it held, and where it went."""
     records = read(path)
+    aside = files.unused_name(path.with_name(path.name + ".dropped"))
     if path.exists():
-        path.replace(path.with_name(path.name + ".dropped"))
-    return len(records)
+        path.replace(aside)
+    return len(records), aside
 
 
 def read(path: Path) -> list[Any]:  # JSON values: a line that is no object is kept too (the replay skips it)
