@@ -6,6 +6,7 @@ and saves without loss.
 
 from __future__ import annotations
 
+from datetime import datetime, timezone
 from typing import Any
 
 import attrs
@@ -27,14 +28,43 @@ def _floats(values: Any) -> tuple[float, ...]:
 
 def _strings(values: Any) -> tuple[str, ...]:
     if not values or not isinstance(values, list | tuple):
-        return ()
+        # A hand-edited file's `"notes": "one note"` is kept as one note, not dropped (the next save would lose it).
+        return (values,) if isinstance(values, str) and values else ()
     return tuple(map(str, values))
 
 
 def _opt_float(value: Any) -> float | None:
     if value is None:
         return None
-    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    if not isinstance(value, str):
+        return None
+    try:
+        return float(value)  # "1796000000.5", as a hand edit may leave it
+    except ValueError:
+        pass
+    try:
+        stamp = datetime.fromisoformat(value)  # "2024-01-01T00:00:00": UTC when it names no zone
+    except ValueError:
+        return None
+    return (stamp if stamp.tzinfo else stamp.replace(tzinfo=timezone.utc)).timestamp()
+
+
+def _text(value: Any) -> str:
+    """A gist that is not text, as text: `null` is none (not "None"), a list its parts joined."""
+    if value is None:
+        return ""
+    if isinstance(value, list | tuple):
+        return " ".join(map(str, value))
+    return str(value)
+
+
+def _flag(value: Any) -> bool:
+    """`"_archived": "false"` is false: a hand edit's text, not Python's truth of any non-empty string."""
+    if isinstance(value, str):
+        return value.strip().lower() in ("true", "1", "yes")
+    return bool(value)
 
 
 def _extra(raw: dict[str, Any], known: frozenset[str]) -> dict[str, Any]:
@@ -80,8 +110,10 @@ class Node:
         get = raw.get  # 10,000 of these at a start: positional, and the absent fields cost no call
         written = get("_written")
         return cls(
-            node_id, str(get("gist", "")), _strings(get("notes")), _strings(get("touches")),
-            _opt_float(get("_created_ts")), bool(get("_archived", False)), _opt_float(get("_orphaned_ts")),
+            node_id, gist if (gist := get("gist", "")).__class__ is str else _text(gist),
+            _strings(get("notes")), _strings(get("touches")), _opt_float(get("_created_ts")),
+            archived if (archived := get("_archived", False)).__class__ is bool else _flag(archived),
+            _opt_float(get("_orphaned_ts")),
             _opt_float(get("_last_read_ts")), _floats(get("_useful_ts")), _floats(get("_credited_ts")),
             _floats(get("_gist_ts")), dict(written) if isinstance(written, dict) else None,
             _floats(get("_recurrence_ts")), _extra(raw, _NODE_FIELDS),

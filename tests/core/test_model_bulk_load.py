@@ -2,6 +2,7 @@
 
 import json
 import random
+from datetime import datetime, timezone
 
 from kg_actors.core.model import Edge, GraphData, Node, snapshot_to_json
 
@@ -98,23 +99,38 @@ def test_node_moved_is_evolve_of_its_state_for_every_field():
 
 
 def _node_by_names(node_id: str, raw: dict) -> Node:
-    """Node.from_json as it was written first (keyword arguments, a comprehension per field)."""
+    """Node.from_json's rules written plainly (keyword arguments, a comprehension per field). A hand-edited
+    file's odd values are read for what they mean: `"notes": "one"` is a note, `"_archived": "false"` false,
+    `"gist": null` empty, a number in text a number."""
     def floats(v):
         return tuple(float(x) for x in v if isinstance(x, int | float) and not isinstance(x, bool)) \
             if isinstance(v, list | tuple) else ()
 
-    def strings(v):
-        return tuple(str(x) for x in v) if isinstance(v, list | tuple) else ()
-
     def opt(v):
+        if isinstance(v, str):
+            try:
+                return float(v)
+            except ValueError:
+                pass
+            try:
+                d = datetime.fromisoformat(v)
+            except ValueError:
+                return None
+            return (d if d.tzinfo else d.replace(tzinfo=timezone.utc)).timestamp()
         return float(v) if isinstance(v, int | float) and not isinstance(v, bool) else None
+
+    def text(v):
+        return "" if v is None else " ".join(map(str, v)) if isinstance(v, list | tuple) else str(v)
+
+    def flag(v):
+        return v.strip().lower() in ("true", "1", "yes") if isinstance(v, str) else bool(v)
 
     known = {"id", "gist", "notes", "touches", "_created_ts", "_archived", "_orphaned_ts", "_last_read_ts",
              "_useful_ts", "_credited_ts", "_gist_ts", "_written", "_recurrence_ts"}
     written = raw.get("_written")
-    return Node(id=node_id, gist=str(raw.get("gist", "")), notes=strings(raw.get("notes")),
-                touches=strings(raw.get("touches")), created_ts=opt(raw.get("_created_ts")),
-                archived=bool(raw.get("_archived", False)), orphaned_ts=opt(raw.get("_orphaned_ts")),
+    return Node(id=node_id, gist=text(raw.get("gist", "")), notes=strings_of(raw.get("notes")),
+                touches=strings_of(raw.get("touches")), created_ts=opt(raw.get("_created_ts")),
+                archived=flag(raw.get("_archived", False)), orphaned_ts=opt(raw.get("_orphaned_ts")),
                 last_read_ts=opt(raw.get("_last_read_ts")), useful_ts=floats(raw.get("_useful_ts")),
                 credited_ts=floats(raw.get("_credited_ts")), gist_ts=floats(raw.get("_gist_ts")),
                 written=dict(written) if isinstance(written, dict) else None,
@@ -122,10 +138,17 @@ def _node_by_names(node_id: str, raw: dict) -> Node:
                 extra={k: v for k, v in raw.items() if k not in known})
 
 
+def strings_of(v) -> tuple:
+    if isinstance(v, str):
+        return (v,) if v else ()
+    return tuple(str(x) for x in v) if isinstance(v, list | tuple) else ()
+
+
 def test_node_and_edge_from_json_read_every_field_as_before():
     import attrs
     rng = random.Random(3)
-    odd = [None, True, 0, 3, 2.5, "7", "", [], [1, True, "x", 2.0], ("a", 1), {"k": 1}, {}]
+    odd = [None, True, 0, 3, 2.5, "7", "", [], [1, True, "x", 2.0], ("a", 1), {"k": 1}, {}, "2024-01-01T00:00:00",
+           "2024-01-01 10:00+02:00", "false"]
     fields = ["gist", "notes", "touches", "_created_ts", "_archived", "_orphaned_ts", "_last_read_ts", "_useful_ts",
               "_credited_ts", "_gist_ts", "_written", "_recurrence_ts", "zz_extra", "aa_extra"]
     for _ in range(400):
@@ -136,7 +159,6 @@ def test_node_and_edge_from_json_read_every_field_as_before():
         edge_raw = {"from": "a", "to": 1, "rel": "r", **{k: rng.choice(odd) for k in rng.sample(["notes", "w", "b"], 2)}}
         edge = Edge.from_json(edge_raw)
         assert (edge.src, edge.dst, edge.rel) == ("a", "1", "r") and edge.to_json() == {
-            "from": "a", "to": "1", "rel": "r", **({"notes": [str(x) for x in edge_raw["notes"]]}
-                                                   if isinstance(edge_raw.get("notes"), list | tuple)
-                                                   and edge_raw["notes"] else {}),
+            "from": "a", "to": "1", "rel": "r", **({"notes": list(strings_of(edge_raw["notes"]))}
+                                                   if strings_of(edge_raw.get("notes")) else {}),
             **{k: v for k, v in edge_raw.items() if k in ("w", "b")}}
