@@ -83,6 +83,15 @@ def rpc_problem(body: bytes) -> dict[str, Any] | None:
     if isinstance(message, list):  # the SDK answers a batch with its validation dump
         return _rpc_error(None, -32600, "Invalid Request: a batch (a JSON array) is not taken here: "
                                         "send one JSON-RPC message per request")
+    if isinstance(message, dict) and "method" in message and "id" in message and (
+            message["id"] is None or isinstance(message["id"], bool | dict | list)):
+        # The SDK took such a request for a notification and answered nothing (HTTP 202).
+        return _rpc_error(None, -32600, "Invalid Request: id: must be a string or a number (omit it for a notification)")
+    if isinstance(message, dict) and message.get("method") == "initialize":
+        params = message.get("params")
+        if not isinstance(params, dict) or not isinstance(params.get("protocolVersion"), str):
+            return _rpc_error(message.get("id"), -32602, "Invalid params: params.protocolVersion: must be a string "
+                                                         "naming an MCP protocol version (e.g. 2025-11-25)")
     if isinstance(message, dict) and message.get("method") == "tools/call":
         params = message.get("params")
         if not isinstance(params, dict):

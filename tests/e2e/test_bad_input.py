@@ -68,6 +68,10 @@ RAW = [
     (b'{"jsonrpc": "2.0", "id": 7, "method": "tools/nope"}', "tools/nope"),
     (b'{"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {"arguments": {}}}', "params.name"),
     (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
+    (b'{"jsonrpc": "2.0", "id": null, "method": "tools/list"}', "id: must be a string or a number"),
+    (b'{"jsonrpc": "2.0", "id": {"a": 1}, "method": "tools/list"}', "id: must be a string or a number"),
+    (b'{"jsonrpc": "2.0", "id": 12, "method": "initialize", "params": {"protocolVersion": null}}',
+     "params.protocolVersion"),
     (b'{"jsonrpc": "2.0", "id": 10, "method": "tools/list", "params": {"pad": "' + b" " * (8 * 2**20) + b'"}}',
      "the body is over"),
 ]
