@@ -198,8 +198,12 @@ def cmd_stop(args: argparse.Namespace) -> int:
     pid_file = config.root / "server.pid"
     try:
         pid = int(pid_file.read_text().strip())
-    except (OSError, ValueError):
+    except FileNotFoundError:
         print("kg: not running (no pid file)")
+        return 0
+    except (OSError, ValueError):
+        print(f"kg: not running ({pid_file} holds no pid; removed)")
+        pid_file.unlink(missing_ok=True)
         return 0
     # A stale file may name a pid the system has since given to another program: never signal that one.
     if not _is_server(pid):

@@ -336,6 +336,10 @@ def _undo_action(ctx: Context, record: Record, action: Action, plugin: Rendered)
         target = opencode.plugin_path(ctx.env, ctx.home)
         if opencode.ours(read_bytes(target)):
             target.unlink()
+            try:
+                target.parent.rmdir()  # the plugin folder setup made, when nothing else is in it
+            except OSError:
+                pass
         _rewrite(action.path, opencode.removed)
     elif action.kind == "desktop_remove":
         assert action.path is not None

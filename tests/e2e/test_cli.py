@@ -132,6 +132,7 @@ def test_stop_never_signals_a_process_that_is_not_the_server(env, tmp_path):
         (store / "server.pid").write_text(garbage)
         out = kg(["stop"], env)
         assert out.returncode == 0 and "not running" in out.stdout, out.stderr
+        assert not (store / "server.pid").exists()
     # A stale pid file naming a pid the system gave to another program since, even one that "serves".
     for argv in (["sleep", "60"], [sys.executable, "-c", "import time; time.sleep(60)", "serve"]):
         bystander = subprocess.Popen(argv)

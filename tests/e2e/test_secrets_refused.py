@@ -92,6 +92,8 @@ async def test_a_progress_state_takes_finite_numbers_and_shallow_nesting_only(sr
         deep = {"d": deep}
     text, err = await session("kg_progress", task_id="odd-numbers", level="project", state=deep)
     assert err and "is nested deeper than 32 levels" in text, text
+    text, err = await session("kg_progress", task_id="odd-numbers", level="project", state={"log": "x" * 70_000})
+    assert err and "state: is 70,011 characters as JSON; at most 65,536" in text, text
     with httpx.Client(base_url=srv.url, timeout=30) as http:
         assert http.get("/api/progress", params={"level": "user"}).status_code == 200
 
