@@ -35,3 +35,16 @@ def home(tmp_path, monkeypatch):
     home.mkdir()
     monkeypatch.setenv("HOME", str(home))
     return home
+
+
+@pytest.fixture
+def linked_file(tmp_path):
+    """A file kept elsewhere (a dotfiles or synced folder) and a link to it where the program looks:
+    (the link, the file it points to), the file holding b"old"."""
+    kept = tmp_path / "elsewhere" / "file.json"
+    kept.parent.mkdir()
+    kept.write_bytes(b"old")
+    link = tmp_path / "here" / "file.json"
+    link.parent.mkdir()
+    link.symlink_to(kept)
+    return link, kept

@@ -24,16 +24,11 @@ def test_atomic_write_keeps_the_mode_and_leaves_no_temp_file(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["c.json"]
 
 
-def test_atomic_write_through_a_symlink_keeps_the_link(tmp_path):
-    dotfiles = tmp_path / "dotfiles"
-    dotfiles.mkdir()
-    (dotfiles / "settings.json").write_text("old")
-    link = tmp_path / "home" / "settings.json"
-    link.parent.mkdir()
-    link.symlink_to(dotfiles / "settings.json")
+def test_atomic_write_through_a_symlink_keeps_the_link(tmp_path, linked_file):
+    link, kept = linked_file
     atomic_write(link, b"new")
-    assert link.is_symlink() and (dotfiles / "settings.json").read_bytes() == b"new"
-    assert sorted(p.name for p in tmp_path.rglob("*")) == ["dotfiles", "home", "settings.json", "settings.json"]
+    assert link.is_symlink() and kept.read_bytes() == b"new"
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["elsewhere", "file.json", "file.json", "here"]
 
 
 def test_write_tree_replaces_the_folder_whole(tmp_path):

@@ -108,16 +108,12 @@ def test_a_long_write_lets_go_of_the_interpreter_every_so_many_pieces(tmp_path, 
     assert slept == [files.YIELD_SECONDS] * 3
 
 
-def test_a_symlinked_file_is_saved_where_it_points_and_stays_a_link(tmp_path):
+def test_a_symlinked_file_is_saved_where_it_points_and_stays_a_link(linked_file):
     """A graph file linked into a synced folder: the save went to a new plain file and the link target went stale."""
-    synced = tmp_path / "synced"
-    synced.mkdir()
-    (synced / "user.json").write_text('{"nodes": {}}')
-    link = tmp_path / "store" / "user.json"
-    link.parent.mkdir()
-    link.symlink_to(synced / "user.json")
+    link, kept = linked_file
     files.write_atomic(link, b'{"nodes": {"a": 1}}')
-    assert link.is_symlink() and (synced / "user.json").read_bytes() == b'{"nodes": {"a": 1}}'
-    assert (synced / "user.json.prev").read_bytes() == b'{"nodes": {}}'  # .prev beside the real file
-    (synced / "user.json").write_text("{torn")
+    assert link.is_symlink() and kept.read_bytes() == b'{"nodes": {"a": 1}}'
+    assert kept.with_name("file.json.prev").read_bytes() == b"old"  # .prev beside the real file
+    kept.write_text("{torn")
+    kept.with_name("file.json.prev").write_text('{"nodes": {}}')
     assert files.load_json(link) == {"nodes": {}}  # and found there
