@@ -41,7 +41,12 @@ def endpoint(runtime: RuntimeParts) -> Callable[[WebSocket], Awaitable[None]]:
 
 async def _read(websocket: WebSocket, runtime: RuntimeParts, key: int) -> None:
     while True:
-        message = await websocket.receive_text()
+        frame = await websocket.receive()
+        if frame["type"] == "websocket.disconnect":
+            raise WebSocketDisconnect(frame.get("code", 1000))
+        message = frame.get("text")
+        if message is None:
+            continue  # a binary frame: the feed speaks text only (it was json.loads(None): a traceback)
         if message == "ping":
             await websocket.send_json({"type": "pong"})
             continue
@@ -60,3 +65,9 @@ async def _forward(websocket: WebSocket, events: trio.MemoryReceiveChannel[Event
             await websocket.send_json(event)
         except (WebSocketDisconnect, RuntimeError, OSError):
             return
+    # The feed closed this socket's queue: it fell behind. Close the socket too, so that the tab
+    # reconnects and re-reads (it stayed open, answering pings, deaf to every write after).
+    try:
+        await websocket.close(code=1013, reason="the change feed fell behind: reconnect and re-read")
+    except (RuntimeError, OSError):
+        pass

@@ -168,12 +168,15 @@ class MergeOutcome:
 
 def fetch_merge_push(root: Path, remote: str) -> MergeOutcome:
     """Fetch `remote`, merge its branch (same name as ours) into ours, push the result."""
+    check_remote(remote)
     reason = G.busy(root)
     if reason:
         raise G.GitError(reason)
     name = G.branch(root)
     before = G.head(root)
     url = _remote_url(root, remote)
+    if url.startswith("-"):
+        raise G.GitError(f"the remote {remote!r} names {url!r}, which is not a URL or a path")
     proc = G.run(root, "ls-remote", "--heads", url, name, check=False)
     if proc.returncode != 0:
         tail = " / ".join((proc.stderr or "").strip().splitlines()[-2:])
@@ -195,6 +198,13 @@ def fetch_merge_push(root: Path, remote: str) -> MergeOutcome:
         said = [ln.strip() for ln in lines if ln.startswith("remote:")][:3]  # the remote's own reason
         push_error = " / ".join(said + lines[-2:]) or f"exit {push.returncode}"
     return MergeOutcome(before, after, changed, push.returncode == 0, push_error, fetched)
+
+
+def check_remote(remote: str) -> None:
+    """Refuse what is no remote before anything is done for it (git init, a commit)."""
+    if not remote.strip() or remote.lstrip().startswith("-"):
+        # git would take "--upload-pack=..." for an option of its own and run it.
+        raise G.GitError(f"{remote!r} is not a remote: give a URL, a path or a configured remote's name")
 
 
 def _remote_url(root: Path, remote: str) -> str:

@@ -192,6 +192,7 @@ class StoreKeeper:
         return await self.exclusive(lambda: self._sync(remote))
 
     async def _sync(self, remote: str) -> Summary:
+        git_merge.check_remote(remote)
         created = await trio.to_thread.run_sync(G.init, self.root)
         await self._fold_all()
         await self._commit_in_child("save before sync")

@@ -94,6 +94,7 @@ def commit(root: Path, now: float) -> dict[str, Any]:
 
 
 def sync(root: Path, remote: str, now: float) -> dict[str, Any]:
+    git_merge.check_remote(remote)
     with owned(root) as layout:
         created = G.init(root)
         fold_journals(layout)

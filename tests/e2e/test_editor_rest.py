@@ -431,6 +431,15 @@ async def test_the_feed_tells_a_tab_only_about_the_graph_it_watches(srv):
             assert event["project_path"] == srv.paths["beta"]
 
 
+async def test_a_binary_frame_is_ignored_and_the_socket_goes_on(srv):
+    with trio.fail_after(30):
+        async with open_websocket_url(f"ws://127.0.0.1:{srv.editor_port}/ws") as ws:
+            assert json.loads(await ws.get_message())["type"] == "connected"
+            await ws.send_message(b"\x00\x01 binary")  # once json.loads(None): a traceback and a 1011 close
+            await ws.send_message("ping")
+            assert json.loads(await ws.get_message())["type"] == "pong"
+
+
 def test_no_editor_flag_serves_no_editor(server_factory):
     srv: ServerProcess = server_factory(args=("--no-editor",))
     with pytest.raises(httpx.ConnectError):

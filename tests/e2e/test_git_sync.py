@@ -41,7 +41,7 @@ def _machine(tmp_path: Path, name: str, user: dict | None = None) -> ServerProce
     return srv
 
 
-def _sync(srv: ServerProcess, remote: Path) -> subprocess.CompletedProcess:
+def _sync(srv: ServerProcess, remote: Path | str) -> subprocess.CompletedProcess:
     return kg(["sync", str(remote)], srv.env)
 
 
@@ -143,6 +143,11 @@ async def test_bad_remotes_and_repositories_are_said_clearly_and_lose_nothing(tm
         out = _sync(a, tmp_path / "no-such-remote.git")
         assert out.returncode == 1 and "cannot fetch from" in out.stderr and "no-such-remote.git" in out.stderr
         assert "a-lesson-node" in nodes_by_id(graph(a)["user"])
+        # A "remote" git would take for an option of its own (and run): refused before anything is done.
+        planted = tmp_path / "planted"
+        out = _sync(a, f"--upload-pack=touch {planted}")
+        assert out.returncode == 1 and "is not a remote" in out.stderr, out.stderr
+        assert not planted.exists()
         # A remote that refuses the push: the merge stays here, the message says so.
         refusing = bare_repo(tmp_path / "refusing.git", git_env(tmp_path, "x"))
         hook = refusing / "hooks" / "pre-receive"
