@@ -248,7 +248,9 @@ def resolve(root: Path, at: str, now: float) -> str:
     seconds = when.moment(at, now)
     if seconds is None:  # git would read it as "now": a typo must not restore the newest commit
         raise GitError(f"{at!r} is neither a commit of the store nor a moment: give a commit id, or {when.FORMS}")
-    proc = run(root, "rev-list", "-1", f"--before=@{int(seconds)}", "HEAD", check=False)
+    # As a UTC date: git reads a small `@seconds` (the first days of 1970) as something else entirely.
+    before = time.strftime("%Y-%m-%d %H:%M:%S +0000", time.gmtime(max(0, int(seconds))))
+    proc = run(root, "rev-list", "-1", f"--before={before}", "HEAD", check=False)
     if proc.returncode == 0 and proc.stdout.strip():
         return proc.stdout.strip()
     raise GitError(f"no commit matches {at!r} (a commit id, or a date after the first commit)")

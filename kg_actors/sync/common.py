@@ -8,6 +8,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
+from ..core.model import node_version_key, version_number
 from ..storage import files
 from ..storage.layout import Layout
 
@@ -74,6 +75,23 @@ def changes(before: dict[str, Any] | None, after: dict[str, Any] | None) -> dict
         "edges_added": len(set(ea) - set(eb)),
         "edges_removed": len(set(eb) - set(ea)),
     }
+
+
+def carry_versions(current: dict[str, Any] | None, restored: dict[str, Any], now: float) -> dict[str, Any]:
+    """`restored` with each node it brings back or changes one version past both sides: a restore must never
+    hand out a version number again (an editor tab that loaded the later v2 saved over the restore's next v2)."""
+    summary = changes(current, restored)
+    if not summary["added"] and not summary["changed"]:
+        return restored
+    before = ((current or {}).get("_meta") or {}).get("versions") or {}
+    meta = dict(restored.get("_meta") or {})
+    versions = dict(meta.get("versions") or {})
+    for node_id in summary["added"] + summary["changed"]:
+        key = node_version_key(node_id)
+        v = max(version_number(before.get(key)), version_number(versions.get(key))) + 1
+        versions[key] = {"v": v, "ts": now, "session": None}
+    meta["versions"] = versions
+    return {**restored, "_meta": meta}
 
 
 def describe(summary: dict[str, Any]) -> str:

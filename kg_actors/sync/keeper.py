@@ -220,8 +220,8 @@ class StoreKeeper:
                 ids = await handle.absorb(base=change.base or {}, merged=change.merged, now=self.clock())
                 if ids:
                     await self.sessions.forget_views(ids=list(ids))
-                if self.publish is not None:
-                    self.publish({"type": "states_changed", "level": handle.level,
+                if self.publish is not None:  # content from another machine: open tabs re-read the graph
+                    self.publish({"type": "graph_replaced", "level": handle.level,
                                   "project_path": self.directory.root_of(key)})
             out[key] = change.summary()
         return out
@@ -241,6 +241,7 @@ class StoreKeeper:
         handle = await self.directory.get(key)
         await handle.fold()  # the file's `.prev` then holds everything up to now
         current = await handle.dump()
+        restored = common.carry_versions(current, restored, self.clock())
         await trio.to_thread.run_sync(
             lambda: files.write_atomic(self.layout.graph_file(key), files.dump_json(restored)))
         await self.directory.reload(key)
@@ -248,6 +249,8 @@ class StoreKeeper:
         ids = summary["added"] + summary["removed"] + summary["changed"]
         if ids:
             await self.sessions.forget_views(ids=ids)
+        if self.publish is not None:  # an open editor tab re-reads the graph (it kept showing the old one)
+            self.publish({"type": "graph_replaced", "level": handle.level, "project_path": self.directory.root_of(key)})
         return {"graph": key, "commit": commit, **summary, "text": common.describe(summary)}
 
     async def shutdown_commit(self) -> None:

@@ -122,6 +122,7 @@ def restore(root: Path, key: str, at: str, now: float) -> dict[str, Any]:
         fold_journals(layout)  # the file's `.prev` then holds everything up to now
         path = layout.graph_file(key)
         current = files.load_json(path) if path.exists() else None
+        restored = common.carry_versions(current, restored, now)
         files.write_atomic(path, files.dump_json(restored))
     summary = common.changes(current, restored)
     return {"graph": key, "commit": sha, **summary, "text": common.describe(summary)}

@@ -78,6 +78,9 @@ async def test_restore_with_no_server_and_by_date(tmp_path):
     assert out.returncode == 1 and "not in commit" in out.stderr
     out = kg(["restore", "--at", "not a date", "user"], srv.env)
     assert out.returncode == 1 and "'N days ago'" in out.stderr
+    for early in ("1970-01-02", "1970-01-01 00:00Z"):  # git read `--before=@86400` as another date
+        out = kg(["restore", "--at", early, "user"], srv.env)
+        assert out.returncode == 1 and "no commit matches" in out.stderr, out.stdout + out.stderr
 
 
 async def test_a_nodes_history_from_git_log(tmp_path):
@@ -112,5 +115,41 @@ async def test_sync_remote_in_config_makes_each_autocommit_a_sync(tmp_path):
             await s.ok("kg_put_node", level="user", id="pushed-by-the-tick", gist="the autocommit syncs")
         wait_until(lambda: "pushed-by-the-tick" in committed_graph(remote, "user.json", "main", srv.env)["nodes"],
                    30, "the autocommit's push")
+    finally:
+        srv.stop()
+
+
+async def test_a_restore_never_hands_a_version_out_twice_and_open_editor_tabs_hear_of_it(tmp_path):
+    """A tab that loaded the rewritten node (v2) must not save over the restore: the restored node is v3, not v1
+    again (whose next write was a second v2); and the tab hears the graph was replaced (it kept showing it)."""
+    import json
+
+    import httpx
+    import trio
+    from trio_websocket import open_websocket_url
+
+    srv = _server(tmp_path).start()
+    try:
+        async with Client(srv.url + "/") as c:
+            s = await Session.open(c)
+            await s.ok("kg_read", id="good-lesson-node")
+            assert kg(["commit"], srv.env).returncode == 0
+            good = git(srv.store, "rev-parse", "HEAD", env=srv.env).strip()
+            await s.ok("kg_put_node", level="user", id="good-lesson-node", gist="a rewrite the tab loads")
+        editor = f"http://127.0.0.1:{srv.editor_port}"
+        with httpx.Client(base_url=editor, timeout=30) as http:
+            loaded = http.get("/api/nodes/user/good-lesson-node").json()["node"]["version"]
+            with trio.fail_after(60):
+                async with open_websocket_url(f"ws://127.0.0.1:{srv.editor_port}/ws") as ws:
+                    assert json.loads(await ws.get_message())["type"] == "connected"
+                    out = await trio.to_thread.run_sync(lambda: kg(["restore", "--at", good, "user"], srv.env))
+                    assert out.returncode == 0, out.stderr
+                    event = json.loads(await ws.get_message())
+                    assert event["type"] == "graph_replaced" and event["level"] == "user"
+            restored = http.get("/api/nodes/user/good-lesson-node").json()["node"]
+            assert restored["gist"] == "gist of good-lesson-node" and restored["version"] == loaded + 1
+            stale = http.post("/api/nodes", json={"level": "user", "id": "good-lesson-node", "gist": "the tab's save",
+                                                  "expected_version": loaded})
+            assert stale.status_code == 409, stale.text
     finally:
         srv.stop()

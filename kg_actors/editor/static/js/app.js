@@ -388,8 +388,14 @@ class App {
       case "progress_updated":
         if (this.tab === "progress") showProgress(this);
         return;
+      case "graph_replaced":
+        // A restore or a sync put content back from git under this tab: re-read the graph and the open node.
+        this.reloadGraph().catch(() => {});
+        if (selected && !this.panel.isDirty()) this.panel.open(selected);
+        this.conflicts.soon();
+        return;
       case "states_changed":
-        // The tick's compaction moved nodes between tiers (or a sync merged another machine's): re-read them now.
+        // The tick's compaction moved nodes between tiers: re-read them now.
         this.scheduleStates(0);
         this.conflicts.soon();
         return;
