@@ -163,8 +163,11 @@ class GraphState:
     def put_node(self, msg: m.PutNode) -> graph_ops.PutNodeResult:
         if msg.expected_version is not None or msg.create_only:
             self._expect_version(msg.node_id, msg.expected_version, msg.create_only)
+        # Stamped when applied, not when asked: a read that began after the asking but was served the graph
+        # before this write saw `ts` as already seen, and its session's next write dropped this one.
+        now = max(msg.now, self.clock()) if self.clock is not None else msg.now
         result = graph_ops.put_node(self.graph, self.level, msg.node_id, msg.gist, msg.notes, msg.touches,
-                                    msg.now, msg.writer)
+                                    now, msg.writer)
         if result.created:
             hints = msg.hints
             found = hints if hints is not None else run_steps(self._hint_steps(result.node.id, result.node.gist))

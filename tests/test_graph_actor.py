@@ -7,7 +7,7 @@ import trio
 
 from kg_actors.core import constants as C
 from kg_actors.core import graph_ops
-from kg_actors.core.errors import ActorStopped, KGError, StorageRefused
+from kg_actors.core.errors import ActorStopped, KGError, StorageRefused, WriteConflict
 from kg_actors.core.model import GraphData, Node, snapshot_to_json
 from kg_actors import graph_actor
 from kg_actors import graph_messages as gm
@@ -329,3 +329,21 @@ async def test_a_routine_fold_of_an_old_file_does_not_wait(tmp_path, monkeypatch
         assert await handle.fold(routine=True)
         assert "small-change-node" in json.loads(path.read_text())["nodes"]
         await handle.close()
+
+
+def test_a_write_is_stamped_when_the_actor_applies_it_not_when_it_was_asked():
+    """Asked at t=100, applied at t=105: a read that began at t=102 and was served the graph before this write
+    marks its session as having seen up to 102. Stamped 100, that session's next write passed the guard and
+    dropped this one (lost, though answered as saved); stamped 105, the guard refuses it."""
+    from kg_actors.graph_actor import GraphState
+
+    state = GraphState("user", "user", GraphData("user"), clock=lambda: 105.0)
+    asked = gm.PutNode(node_id="ledger-node", gist="a lesson", notes=["first"], touches=None, now=100.0, writer=W)
+    result = state.put_node(asked)
+    assert result.node.written == {"ts": 105.0, "by": W.session}
+    reader = graph_ops.Writer(session="bbbb2222", seen_at=102.0, read_at=102.0)
+    with pytest.raises(WriteConflict):
+        graph_ops.put_node(state.graph, "user", "ledger-node", "a lesson", ["second"], None, 106.0, reader)
+    late = gm.PutNode(node_id="ledger-node", gist="a lesson", notes=["first", "third"], touches=None, now=110.0,
+                      writer=graph_ops.Writer(session=W.session, seen_at=105.0, read_at=105.0))
+    assert state.put_node(late).node.written["ts"] == 110.0  # a clock behind the asking never moves it back

@@ -69,7 +69,10 @@ async def put_node(floor: Floor, sid: str | None, level: str, node_id: str, gist
         raise
     window = None
     if view is not None:
-        window = await floor.sessions.after_write(sid=view.sid, ids=[node_id], via="write", at=now,
+        # What the session has seen is the node as its write left it, stamped when the actor applied it.
+        stamped = (result.node.written or {}).get("ts") if result.changed else None
+        seen = max(now, stamped) if isinstance(stamped, int | float) else now
+        window = await floor.sessions.after_write(sid=view.sid, ids=[node_id], via="write", at=seen,
                                                   push_at=floor.clock() if push else None)
         if result.note_credit:
             await floor.sessions.like(sid=view.sid, node_id=node_id, credits=None)
