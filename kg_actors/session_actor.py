@@ -26,10 +26,11 @@ import trio
 from . import actor, session_saves
 from . import session_messages as m
 from .core import constants as C
-from .core.errors import KGError, SessionUnknown
+from .core.errors import KGError
 from .core.pmap import PMap
 from .session_handle import SessionHandle
 from .session_messages import SessionView, Touches
+from .session_ambient import AmbientChannels
 from .session_records import Session, load_sessions, new_sid
 from .tool_events import ToolEvents
 from .storage import files
@@ -38,7 +39,7 @@ __all__ = ["Registry", "Session", "SessionHandle", "SessionView", "load_sessions
 
 log = logging.getLogger(__name__)
 
-class Registry:
+class Registry(AmbientChannels):
     def __init__(self, sessions: dict[str, Session]):
         self.sessions = sessions
         self.dirty = False
@@ -53,6 +54,7 @@ class Registry:
         # a persistent map each mark_seen evolves (a long session has seen thousands of nodes, every call
         # asks for a view: O(ids marked) a change, where a frozenset was O(all it saw)).
         self._frozen: dict[str, tuple[frozenset[str], PMap[str, None], AbstractSet[str]]] = {}
+        self._offered: dict[str, dict[str, float]] = {}  # sid -> gists its undelivered hook replies show
         self._to_hold: set[str] = set()  # sids whose text the save in flight makes, to keep
 
     def note_changed(self, msg: m.SessionMessage[Any], result: object) -> None:
@@ -66,12 +68,6 @@ class Registry:
             self._changed = None
         else:
             self._changed |= sids  # none for a hook whose session is not known: nothing changed
-
-    def _get(self, sid: str) -> Session:
-        session = self.sessions.get(sid)
-        if session is None:
-            raise SessionUnknown(f"session_id '{sid}' is unknown")
-        return session
 
     def view(self, s: Session) -> SessionView:
         frozen = self._frozen.get(s.sid)
@@ -193,7 +189,10 @@ class Registry:
         if s is None:
             return
         new: dict[str, None] = {}
+        held = self._offered.get(sid)
         for node_id in ids:
+            if held:
+                held.pop(node_id, None)  # shown now: seen from here on
             # Every session keys these by the same ids: one string each, not one per session (soak).
             node_id = sys.intern(node_id) if type(node_id) is str else node_id
             # seen_via: what is in the session's context now (reset by a compaction);
@@ -350,41 +349,6 @@ class Registry:
         s.pages.insert(0, msg.text)
         s.page_effects.insert(0, msg.effects)
 
-    # Ambient channels ------------------------------------------------------------
-    def file_recall_allowed(self, msg: m.FileRecallAllowed) -> bool:
-        sid, now = msg.sid, msg.now
-        s = self._get(sid)
-        s.file_recall_ts = [t for t in s.file_recall_ts if now - t < C.FILE_RECALL_WINDOW_SECONDS]
-        return len(s.file_recall_ts) < C.FILE_RECALL_MAX_PER_WINDOW
-
-    def note_file_recall(self, msg: m.NoteFileRecall) -> None:
-        sid, now = msg.sid, msg.now
-        self._get(sid).file_recall_ts.append(now)
-
-    def tool_event(self, msg: m.ToolEvent) -> dict[str, Any]:
-        """Count a read or fetch of `key`; the target's record as it stands now."""
-        return self.tool_events.count(msg.path, msg.key, msg.harness_sid, msg.now)
-
-    def claim_nudge(self, msg: m.ClaimNudge) -> bool:
-        """Whether a nudge for `key` may go to this session now; if so, it is recorded."""
-        return self.tool_events.claim_nudge(msg.path, msg.key, msg.kg_sid, msg.now)
-
-    def activity_days(self, msg: m.ActivityDays) -> frozenset[str]:
-        return self.tool_events.activity_days(msg.path)
-
-    def note_hook(self, msg: m.NoteHook) -> None:
-        harness, project_path = msg.harness, msg.project_path
-        self.hooks_seen.setdefault(harness, set()).add(project_path or "")
-
-    def hook_seen(self, msg: m.HookSeen) -> bool:
-        """Whether a hook of `harness` reached the server for the project (a preloaded session counts:
-        it survives a restart in sessions.json)."""
-        harness, project_path = msg.harness, msg.project_path
-        if (project_path or "") in self.hooks_seen.get(harness, set()):
-            return True
-        return any(s.harness == harness and s.project_path == project_path and s.preloaded_ids
-                   for s in self.sessions.values())
-
     # Chores ----------------------------------------------------------------------
     def held_ids(self, msg: m.HeldIds) -> frozenset[str]:
         """What live sessions have seen: a chore never renames it."""
@@ -397,6 +361,7 @@ class Registry:
         for sid in old:
             del self.sessions[sid]
             self._frozen.pop(sid, None)
+            self._offered.pop(sid, None)
         return len(old)
 
     def snapshot(self) -> bytes:
@@ -452,7 +417,8 @@ HANDLERS: dict[type[m.SessionMessage[Any]], Callable[[Registry, Any], object]] =
     m.ReofferPush: Registry.reoffer_push,
     m.Writers: Registry.writers, m.SetPages: Registry.set_pages, m.NextPage: Registry.next_page,
     m.ReofferPage: Registry.reoffer_page,
-    m.FileRecallAllowed: Registry.file_recall_allowed, m.NoteFileRecall: Registry.note_file_recall,
+    m.Offer: Registry.offer, m.Unoffer: Registry.unoffer,
+    m.ClaimFileRecall: Registry.claim_file_recall,
     m.ToolEvent: Registry.tool_event, m.ClaimNudge: Registry.claim_nudge,
     m.ActivityDays: Registry.activity_days, m.NoteHook: Registry.note_hook, m.HookSeen: Registry.hook_seen, m.RecentProject: Registry.recent_project,
     m.HeldIds: Registry.held_ids,

@@ -130,11 +130,14 @@ class SessionHandle:
         await self._mailbox.ask(m.ReofferPage(sid, gen, text, effects))
 
     # Ambient channels
-    async def file_recall_allowed(self, sid: str, now: float) -> bool:
-        return await self._mailbox.ask(m.FileRecallAllowed(sid, now))
+    async def offer(self, sid: str, ids: list[str], now: float) -> frozenset[str]:
+        return await self._mailbox.ask(m.Offer(sid, ids, now))
 
-    async def note_file_recall(self, sid: str, now: float) -> None:
-        await self._mailbox.ask(m.NoteFileRecall(sid, now))
+    async def unoffer(self, sid: str, ids: list[str]) -> None:
+        await self._mailbox.ask(m.Unoffer(sid, ids))
+
+    async def claim_file_recall(self, sid: str, now: float) -> bool:
+        return await self._mailbox.ask(m.ClaimFileRecall(sid, now))
 
     async def tool_event(self, path: str, key: str, harness_sid: str, now: float) -> dict[str, Any]:
         return await self._mailbox.ask(m.ToolEvent(path, key, harness_sid, now))

@@ -314,15 +314,31 @@ class ReofferPage(SessionMessage[None]):
 
 
 @attrs.frozen
-class FileRecallAllowed(SessionMessage[bool]):
-    op = "file_recall_allowed"  # drops the session's recall stamps that aged out
+class Offer(SessionMessage[frozenset[str]]):
+    """Of `ids`, those the session has seen or another of its replies is showing now (the caller leaves them
+    out); the rest are held for this reply until it is delivered (MarkSeen) or dropped (Unoffer)."""
+
+    op = "offer"
+    sessions = Touches.NONE  # held in the registry, never saved
     sid: str
+    ids: list[str]
     now: float
 
 
 @attrs.frozen
-class NoteFileRecall(SessionMessage[None]):
-    op = "note_file_recall"
+class Unoffer(SessionMessage[None]):
+    op = "unoffer"  # a reply that was never delivered: its gists may be shown again
+    sessions = Touches.NONE
+    sid: str
+    ids: list[str]
+
+
+@attrs.frozen
+class ClaimFileRecall(SessionMessage[bool]):
+    """One of the session's file recalls, if the window has one left: asked and taken in one message, so
+    that parallel Reads of one turn cannot all pass the check before any of them is counted."""
+
+    op = "claim_file_recall"  # drops the session's recall stamps that aged out
     sid: str
     now: float
 

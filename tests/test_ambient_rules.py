@@ -17,6 +17,7 @@ import trio
 
 from kg_actors.core import capture
 from kg_actors.core import constants as C
+from kg_actors import session_messages as sm
 from kg_actors.session_actor import run_session_registry
 
 MINUTE = 60
@@ -40,11 +41,8 @@ async def session(sessions) -> str:
 
 
 async def inject(sessions, sid: str) -> bool:
-    """What the tool endpoint does for a file with unseen nodes: ask, and note an injection if allowed."""
-    if not await sessions.file_recall_allowed(sid=sid, now=wall()):
-        return False
-    await sessions.note_file_recall(sid=sid, now=wall())
-    return True
+    """What the tool endpoint does for a file with unseen nodes: claim one of the window's injections."""
+    return await sessions.claim_file_recall(sid=sid, now=wall())
 
 
 # -- file recall ----------------------------------------------------------------------
@@ -244,4 +242,23 @@ async def test_counts_and_throttles_survive_a_restart(tmp_path, autojump_clock):
         record = await sessions.tool_event(path=events, key="read:src/a.py", harness_sid="claude-5",
                                            now=wall())
         assert record["count"] == 4
+        nursery.cancel_scope.cancel()
+
+
+# -- gists held for a reply in flight -------------------------------------------------------------------
+
+
+async def test_a_gist_offered_by_one_reply_is_left_out_by_the_others_until_it_is_shown_or_let_go(tmp_path,
+                                                                                                 autojump_clock):
+    async with trio.open_nursery() as nursery:
+        sessions = await registry(nursery, tmp_path)
+        sid = await session(sessions)
+        assert await sessions.offer(sid=sid, ids=["a", "b"], now=wall()) == frozenset()
+        assert await sessions.offer(sid=sid, ids=["b", "c"], now=wall()) == {"b"}  # held by the first reply
+        await sessions.unoffer(sid=sid, ids=["c"])  # the second reply was never delivered
+        assert await sessions.offer(sid=sid, ids=["c"], now=wall()) == frozenset()
+        await sessions.tell(sm.MarkSeen(sid=sid, ids=["a"], via="file", at=wall()))
+        assert await sessions.offer(sid=sid, ids=["a"], now=wall()) == {"a"}  # seen now: never again
+        await trio.sleep(C.OFFER_HOLD_SECONDS + 1)
+        assert await sessions.offer(sid=sid, ids=["b"], now=wall()) == frozenset()  # a reply that never came back
         nursery.cancel_scope.cancel()

@@ -9,7 +9,9 @@ names an unbound KG session: never guessed.
 from __future__ import annotations
 
 import os
-from typing import Any
+from collections.abc import Awaitable, Callable
+from collections.abc import Set as AbstractSet
+from typing import Any, Protocol, TypeVar
 
 import attrs
 import trio
@@ -133,7 +135,43 @@ async def session_state(floor: Floor, sid: str | None, project_path: str | None)
 
 
 async def seen_once_sent(floor: Floor, seen: sm.MarkSeen) -> None:
-    """What a hook reply shows counts as seen once the reply is sent (rest_hooks collects the effects)."""
+    """What a hook reply shows counts as seen once the reply is sent (rest_hooks collects the effects); a
+    reply never delivered lets go of what `held_for_this_reply` held for it."""
     async def mark() -> None:
         await floor.sessions.tell(seen)
-    await reply_effects.once_delivered(mark)
+
+    async def let_go() -> None:
+        await floor.sessions.unoffer(sid=seen.sid, ids=list(seen.ids))
+
+    if not reply_effects.defer(mark, let_go):
+        await mark()
+
+
+class Shows(Protocol):
+    @property
+    def shown(self) -> tuple[tuple[str, str], ...]: ...
+
+
+D = TypeVar("D", bound=Shows)
+HOLD_TRIES = 4
+
+
+async def held_for_this_reply(floor: Floor, sid: str, seen: AbstractSet[str], now: float,
+                              decide: Callable[[AbstractSet[str]], Awaitable[D]], nothing: Callable[[D], D]) -> D:
+    """`decide`'s choice of gists, none of which another reply of this session is showing: parallel hooks of
+    one turn decide from the same seen set, and each injected the same gist. What is held stays held until
+    the reply is delivered (seen) or dropped (`seen_once_sent`); `nothing(decision)` when no choice holds."""
+    decision = await decide(seen)
+    for _ in range(HOLD_TRIES):
+        ids = [i for _, i in decision.shown]
+        if not ids:
+            return decision
+        taken = await floor.sessions.offer(sid=sid, ids=ids, now=now)
+        if not taken:
+            return decision
+        mine = [i for i in ids if i not in taken]
+        if mine:
+            await floor.sessions.unoffer(sid=sid, ids=mine)  # chosen again below, with what is taken left out
+        seen = seen | taken
+        decision = await decide(seen)
+    return nothing(decision)

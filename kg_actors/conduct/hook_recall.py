@@ -8,6 +8,7 @@ recall.jsonl.
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from .. import session_messages as sm
@@ -17,7 +18,8 @@ from ..harness import shell
 from ..harness.tool_calls import SHELL_TOOLS, shell_command
 from ..session_messages import SessionView
 from .floor import Floor
-from .hook_identity import object_field, push_for, resolve, seen_once_sent, text_field, views_of
+from .hook_identity import (held_for_this_reply, object_field, push_for, resolve, seen_once_sent, text_field,
+                            views_of)
 from .read_views import indexed
 
 
@@ -55,11 +57,15 @@ async def prompt_context(floor: Floor, payload: dict[str, Any]) -> dict[str, Any
 
 
 async def _recall(floor: Floor, view: SessionView, terms: list[str]) -> recall.Decision:
-    graphs = indexed(await views_of(floor, view))
-    if graphs is None:
-        return recall.Decision("index_building")
-    # No await from here on: the views stay consistent.
-    return recall.run(terms, graphs, view.seen)
+    async def decide(seen: AbstractSet[str]) -> recall.Decision:
+        graphs = indexed(await views_of(floor, view))
+        if graphs is None:
+            return recall.Decision("index_building")
+        # No await from here on: the views stay consistent.
+        return recall.run(terms, graphs, seen)
+
+    return await held_for_this_reply(floor, view.sid, view.seen, floor.clock(), decide,
+                                     lambda d: recall.Decision("all_seen", hits=d.hits, threshold=d.threshold))
 
 
 async def pre_tool(floor: Floor, payload: dict[str, Any]) -> dict[str, Any]:
@@ -80,14 +86,19 @@ async def pre_tool(floor: Floor, payload: dict[str, Any]) -> dict[str, Any]:
     view = call.view
     if view is None:
         return {}
-    graphs = indexed(await views_of(floor, view))
-    if graphs is None:
-        return {}
-    # No await from here to the decision: the views stay consistent.
-    decision = command_recall.decide(words, graphs, view.seen)
-    if decision.reason == "no_command":
-        return {}
     now = floor.clock()
+
+    async def decide(seen: AbstractSet[str]) -> command_recall.Decision:
+        graphs = indexed(await views_of(floor, view))
+        if graphs is None:
+            return command_recall.Decision("index_building")
+        # No await from here to the decision: the views stay consistent.
+        return command_recall.decide(words, graphs, seen)
+
+    decision = await held_for_this_reply(floor, view.sid, view.seen, now, decide,
+                                         lambda d: command_recall.Decision("all_seen", keys=d.keys, found=d.found))
+    if decision.reason in ("no_command", "index_building"):
+        return {}
     record = {"ts": now, "project": view.project_path, "claude_session": view.claude_sid, "kg_session": view.sid,
               "reason": "command_recall", "outcome": decision.reason, "keys": list(decision.keys),
               "nodes": [i for _, i in decision.shown] or list(decision.found)}
@@ -97,3 +108,4 @@ async def pre_tool(floor: Floor, payload: dict[str, Any]) -> dict[str, Any]:
                                                 at=now))
     floor.logs.recall([record])
     return hook_output("PreToolUse", decision.text)
+

@@ -10,8 +10,10 @@ node mentions it, throttled per target and per session.
 from __future__ import annotations
 
 import os
+from collections.abc import Set as AbstractSet
 from typing import Any
 
+import attrs
 import trio
 
 from .. import session_messages as sm
@@ -22,7 +24,8 @@ from ..harness import profiles, tool_calls
 from ..session_messages import SessionView
 from ..storage import layout as L
 from .floor import Floor
-from .hook_identity import object_field, push_for, resolve, seen_once_sent, text_field, views_of
+from .hook_identity import (held_for_this_reply, object_field, push_for, resolve, seen_once_sent, text_field,
+                            views_of)
 from .read_views import recent_scores
 
 
@@ -89,18 +92,36 @@ async def _file_recall(floor: Floor, view: SessionView, tool: str, paths: list[s
     if not unseen:
         floor.logs.recall([{**base, "outcome": "all_seen", "nodes": [r[1] for r in found]}])
         return None, True
-    if not await floor.sessions.file_recall_allowed(sid=view.sid, now=now):
+    if not await floor.sessions.claim_file_recall(sid=view.sid, now=now):
         floor.logs.recall([{**base, "outcome": "throttled", "nodes": [r[0][1] for r in unseen]}])
         return None, True
     unseen.sort(key=lambda t: (-t[1], -(t[2].last_read_ts or 0), t[0][1]))
     names = ", ".join(capture.file_key(p, view.project_path) for p in paths)
-    rows = [(ref[0], node.id, node.gist) for ref, _, node in unseen[: C.FILE_RECALL_MAX_NODES]]
-    text, shown = replies.file_recall_text(names, rows)
+
+    async def decide(seen: AbstractSet[str]) -> _FileRecall:
+        rows = [(ref[0], node.id, node.gist) for ref, _, node in unseen if ref[1] not in seen]
+        if not rows:
+            return _FileRecall()
+        rows = rows[: C.FILE_RECALL_MAX_NODES]
+        text, shown = replies.file_recall_text(names, rows)
+        levels = {node_id: lvl for lvl, node_id, _ in rows}
+        return _FileRecall(text, tuple((levels[i], i) for i in shown))
+
+    picked = await held_for_this_reply(floor, view.sid, view.seen, now, decide, lambda _: _FileRecall())
+    shown = [i for _, i in picked.shown]
+    if picked.text is None or not shown:  # another reply of this turn is showing them
+        floor.logs.recall([{**base, "outcome": "all_seen", "nodes": [r[0][1] for r in unseen]}])
+        return None, True
     await seen_once_sent(floor, sm.MarkSeen(sid=view.sid, ids=shown, via="file", at=now))
-    await floor.sessions.tell(sm.NoteFileRecall(sid=view.sid, now=now))
-    floor.logs.recall([{**base, "outcome": "injected", "nodes": shown, "chars": len(text),
+    floor.logs.recall([{**base, "outcome": "injected", "nodes": shown, "chars": len(picked.text),
                         "withheld": len(unseen) - len(shown)}])
-    return text, True
+    return picked.text, True
+
+
+@attrs.frozen
+class _FileRecall:
+    text: str | None = None
+    shown: tuple[tuple[str, str], ...] = ()
 
 
 async def _nudge(floor: Floor, view: SessionView, harness: profiles.Harness, tool: str,

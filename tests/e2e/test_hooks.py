@@ -205,6 +205,24 @@ def test_file_recall_allows_three_injections_per_ten_minutes(srv):
     assert "file-lesson-3" in other.read(f"{other.cwd}/{FILES[3]}").context
 
 
+def test_parallel_hooks_of_one_turn_show_a_gist_once_and_keep_the_file_recall_window(srv):
+    """Claude Code runs a turn's Read calls in parallel, so their PostToolUse hooks overlap: each decided from
+    the same seen set and each injected the same gist (9 times in 10), and 5 of 8 parallel reads passed a
+    window of 3."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    h = Harness(srv, srv.project("recall-proj"))
+    h.start()
+    with ThreadPoolExecutor(6) as pool:
+        shown = list(pool.map(lambda _: h.read(f"{h.cwd}/src/clock.py").context, range(6)))
+    assert sum("- [project] jwt-clock-skew: " in text for text in shown) == 1, shown
+    t = Harness(srv, srv.project("throttle-proj"))
+    t.start()
+    with ThreadPoolExecutor(6) as pool:
+        shown = list(pool.map(lambda rel: t.read(f"{t.cwd}/{rel}").context, FILES[:6]))
+    assert sum(bool(text) for text in shown) == 3, shown
+
+
 # -- PostToolUse: capture nudges ------------------------------------------------------------------
 
 
