@@ -32,6 +32,10 @@ async def bootstrap(floor: Floor, cwd: object, claude_sid: object, source: objec
     view, reused, parent = None, False, None
     if origin != "clear" and claude:
         view = await sessions.find_by_claude(claude_sid=claude)
+        if view is not None and view.project_path != root:
+            # The same harness id in another project (ids collide, or one was reused): a session of its own,
+            # never the other project's (its memory and writes would be the other project's).
+            view = None
         reused = view is not None
     if view is None and origin != "clear":
         candidate = await from_transcript(floor, transcript_path, root)

@@ -15,6 +15,7 @@ import shutil
 import uuid
 
 import pytest
+from e2e_helpers import wait_until
 from hook_helpers import Harness, codex_rollout, node, project_graph, recall_log, user_graph
 
 from kg_actors.testing import ServerProcess, write_store
@@ -77,6 +78,23 @@ def test_resume_of_the_same_harness_session_keeps_its_kg_session_and_state(srv):
     assert h.kg_sid == original
     assert not h.prompt(QUESTION).is_reminder  # the full read still counts
     assert SKEW not in h.prompt(QUESTION).context  # and what it was shown stays seen
+
+
+def test_the_same_harness_session_id_in_another_project_starts_a_session_of_its_own(srv):
+    """Two harnesses (or a reused --session-id) may bring one id to two projects: the second was told its session
+    was resumed, and served and wrote the first project's memory."""
+    first = started(srv)
+    other = Harness(srv, srv.project("other-proj"), sid=first.sid)  # the harness's id, as its payloads carry it
+    run = other.start()
+    assert run.context.startswith("KG MEMORY PRELOADED") and "resumed" not in run.context
+    assert other.kg_sid != first.kg_sid
+    def saved() -> dict:  # a new session is saved right after its start is answered
+        on_disk = json.loads((srv.store / "sessions.json").read_text())
+        return on_disk if other.kg_sid in on_disk else {}
+
+    saved = wait_until(saved, what="the new session in sessions.json")
+    assert saved[other.kg_sid]["project_path"] == srv.project("other-proj")
+    assert saved[first.kg_sid]["project_path"] == srv.project("life-proj")
 
 
 def test_resume_in_a_new_harness_session_recovers_a_copy_from_the_transcript(srv):
