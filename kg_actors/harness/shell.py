@@ -270,13 +270,37 @@ def read_files(command: object, cwd: str | None) -> list[str]:
 
 
 WRAPPERS = frozenset({"sudo", "env", "time", "nice", "nohup", "exec", "command", "xargs", "doas", "timeout"})
+# Runners that start another program named after them (`uv run alembic upgrade head`): that program is an
+# invocation too. Each with the subcommand that runs it (none: the next word is the program).
+RUNNERS: dict[str, frozenset[str]] = {
+    "uv": frozenset({"run"}), "poetry": frozenset({"run"}), "pipenv": frozenset({"run"}), "pdm": frozenset({"run"}),
+    "hatch": frozenset({"run"}), "rye": frozenset({"run"}), "pipx": frozenset({"run"}), "uvx": frozenset(),
+    "npx": frozenset(), "bunx": frozenset(), "pnpm": frozenset({"exec", "dlx"}), "npm": frozenset({"exec"}),
+    "yarn": frozenset({"exec", "dlx"}), "bundle": frozenset({"exec"}),
+}
+_PYTHON = re.compile(r"python(\d+(\.\d+)?)?")
+
+
+def _run_by(words: list[str]) -> list[str]:
+    """The program a runner starts, as its words (`python -m alembic upgrade` too); [] for any other."""
+    name = os.path.basename(words[0])
+    if _PYTHON.fullmatch(name):
+        return words[2:] if len(words) > 2 and words[1] == "-m" else []
+    subcommands = RUNNERS.get(name)
+    if subcommands is None or (subcommands and (len(words) < 2 or words[1] not in subcommands)):
+        return []
+    i = 2 if subcommands else 1
+    while i < len(words) and words[i].startswith("-"):
+        i += 1  # the runner's own options (`uv run --frozen`)
+    return words[i:]
 
 
 def invocations(command: object, limit: int = 8) -> list[list[str]]:
     """The programs a command runs, each as its words (pipelines, lists and `sh -c` opened up).
 
     Assignments (`FOO=1 make deploy`) and wrappers (`sudo`, `env`, `time`, `nohup`...) before
-    the program are dropped, with their own options; `cd` and friends are not programs here.
+    the program are dropped, with their own options; `cd` and friends are not programs here. What a
+    runner starts (`uv run alembic ...`, `python -m alembic ...`) follows the runner's own words.
     Empty when the command cannot be parsed (unbalanced quotes, a heredoc).
     """
     script = _script_of(command)
@@ -307,6 +331,9 @@ def invocations(command: object, limit: int = 8) -> list[list[str]]:
                 continue
             if len(out) < limit:
                 out.append(words)
+            started = _run_by(words)
+            if started and len(out) < limit:
+                out.append(started)
 
     walk(tokens, 0)
     return out

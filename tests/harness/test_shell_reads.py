@@ -185,3 +185,18 @@ def test_a_long_command_is_read_from_its_start():
     assert shell.read_files("cat 'open quote", "/tmp") == []
     many = ";".join(f"prog{i} arg" for i in range(1_500))  # 16,000 characters
     assert [w[0] for w in shell.invocations(many)] == [f"prog{i}" for i in range(8)]
+
+
+@pytest.mark.parametrize("command", ["uv run alembic upgrade head", "poetry run alembic upgrade head",
+                                     "python -m alembic upgrade head", "python3.12 -m alembic upgrade head",
+                                     "uv run --frozen alembic upgrade head", "sudo pipenv run alembic upgrade head"])
+def test_what_a_runner_starts_is_an_invocation_of_its_own(command):
+    found = shell.invocations(command)
+    assert ["alembic", "upgrade", "head"] in found and found[0][-3:] == ["alembic", "upgrade", "head"]
+
+
+def test_a_runner_without_its_subcommand_starts_nothing_named():
+    assert shell.invocations("uv sync") == [["uv", "sync"]]
+    assert shell.invocations("python -c 'print(1)'") == [["python", "-c", "print(1)"]]
+    assert shell.invocations("npx prisma migrate deploy") == [["npx", "prisma", "migrate", "deploy"],
+                                                              ["prisma", "migrate", "deploy"]]
