@@ -141,12 +141,18 @@ def merge(root: Path, theirs_ref: str, message: str, remote: str) -> None:
                              "merge it by hand (git merge) and run kg sync again")
         for key, parts in result.parts.items():
             shards.write_folder(root, key, parts, only=None if key in result.whole else set(parts))
-        G.run(root, "rm", "-q", "--cached", "--ignore-unmatch", "--", *sorted(legacy))
+        # -f: the index holds their version of a file whose bytes are ours again (put back above).
+        G.run(root, "rm", "-q", "--cached", "-f", "--ignore-unmatch", "--", *sorted(legacy))
         G.run(root, "add", "-A", "--", shards.ROOT)
         G.run(root, "commit", "-q", "--no-verify", "-m", message, ident=True)
     except BaseException:
         if (root / ".git" / "MERGE_HEAD").exists():
-            G.run(root, "merge", "--abort", check=False)
+            aborted = G.run(root, "merge", "--abort", check=False)
+            if aborted.returncode != 0:
+                # --abort refuses files put back since ("not uptodate"): forget the merge, and the index goes
+                # back to HEAD; the working tree is left as it is and our graph files are put back below.
+                G.run(root, "merge", "--quit", check=False)
+                G.run(root, "reset", "-q", check=False)
         _put_back(root, kept)
         raise
 

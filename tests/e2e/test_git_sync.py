@@ -203,6 +203,29 @@ async def test_conflict_markers_in_a_remote_graph_file_undo_the_merge(tmp_path):
         a.stop()
 
 
+async def test_a_remote_of_an_older_store_that_tracks_its_graph_files_merges_per_node(tmp_path):
+    """An older kg store kept user.json itself in git, with a history of its own. The merge stopped at taking
+    that file out of the index (git rm refused it) and left the store in a merge --abort could not undo."""
+    remote = bare_repo(tmp_path / "old.git", git_env(tmp_path, "x"))
+    env = {**git_env(tmp_path / "old", "old"), "HOME": str(tmp_path / "old")}
+    old = tmp_path / "old-store"
+    old.mkdir()
+    git(old, "init", "-q", "-b", "main", env=env)
+    (old / "user.json").write_text(json.dumps(_user("learned-on-the-old-machine")))
+    git(old, "add", "user.json", env=env)
+    git(old, "commit", "-qm", "an older store's commit", env=env)
+    git(old, "push", "-q", str(remote), "HEAD:main", env=env)
+    a = _machine(tmp_path, "machine-a", _user("a-lesson-node")).start()
+    try:
+        out = _sync(a, remote)
+        assert out.returncode == 0, out.stderr
+        assert not (a.store / ".git" / "MERGE_HEAD").exists()
+        assert {"a-lesson-node", "learned-on-the-old-machine"} <= set(nodes_by_id(graph(a)["user"]))
+        assert "user.json" not in git(a.store, "ls-files", env=a.env).split()  # shards from here on
+    finally:
+        a.stop()
+
+
 def _driver(base: dict | None, ours: dict, theirs: dict, tmp_path: Path) -> tuple[int, dict, str]:
     paths = []
     for name, value in (("base", base), ("ours", ours), ("theirs", theirs)):
