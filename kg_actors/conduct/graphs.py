@@ -45,6 +45,16 @@ async def graph_of(floor: Floor, level: object, project_path: object) -> tuple[G
     return await floor.graph(key), root
 
 
+def watched_project(value: object) -> str | None:
+    """What an editor tab's feed watches: None (the user graph), "maintain", or a project's root as the
+    writes name it (`…/alpha/`, `~/alpha` and `…/alpha/../alpha` are `…/alpha`, which is what events carry)."""
+    if value is None or value == "":
+        return None
+    if value == "maintain":
+        return "maintain"
+    return L.project_root(value, "project_path")
+
+
 def project_slugs(floor: Floor) -> set[str]:
     """Every project graph on disk or loaded, by its folder's name under projects/."""
     slugs = set(floor.layout.project_slugs())

@@ -80,6 +80,8 @@ def routes(runtime: RuntimeParts) -> list[Route]:
             limit = min(int(q.get("limit", "20")), HISTORY_LIMIT_MAX)
         except ValueError:
             raise InvalidInput("limit", "must be a whole number") from None
+        if limit < 1:
+            raise InvalidInput("limit", "must be at least 1")
         try:
             history = await trio.to_thread.run_sync(H.node_history, runtime.layout, key, node_id, limit)
         except H.GitError as exc:

@@ -14,6 +14,9 @@ from typing import TYPE_CHECKING
 import trio
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ..conduct import graphs
+from ..core.errors import InvalidInput
+
 if TYPE_CHECKING:
     from ..feed import Event
     from .guard import RuntimeParts
@@ -22,7 +25,11 @@ if TYPE_CHECKING:
 def endpoint(runtime: RuntimeParts) -> Callable[[WebSocket], Awaitable[None]]:
     async def ws(websocket: WebSocket) -> None:
         await websocket.accept()
-        key, events = runtime.feed.subscribe(websocket.query_params.get("project_path"))
+        try:
+            watched = graphs.watched_project(websocket.query_params.get("project_path"))
+        except InvalidInput:
+            watched = None  # the tab's subscribe message says so again, and hears why it is refused
+        key, events = runtime.feed.subscribe(watched)
         try:
             await websocket.send_json({"type": "connected"})
             async with trio.open_nursery() as nursery:
@@ -55,7 +62,13 @@ async def _read(websocket: WebSocket, runtime: RuntimeParts, key: int) -> None:
         except ValueError:
             continue
         if isinstance(data, dict) and data.get("type") == "subscribe":
-            runtime.feed.resubscribe(key, data.get("project_path"))
+            try:
+                watched = graphs.watched_project(data.get("project_path"))
+            except InvalidInput as exc:  # confirmed, it heard nothing: `…/alpha/` never matched an event
+                await websocket.send_json({"type": "error", "field": exc.field, "error": str(exc)})
+                continue
+            runtime.feed.resubscribe(key, watched)
+            # Answered with the path as the tab sent it: the page matches its answer by that.
             await websocket.send_json({"type": "subscribed", "project_path": data.get("project_path")})
 
 

@@ -429,6 +429,17 @@ async def test_the_feed_tells_a_tab_only_about_the_graph_it_watches(srv):
             event = json.loads(await ws.get_message())
             assert event["type"] == "node_updated" and event["node"]["id"] == "beta-only-change"
             assert event["project_path"] == srv.paths["beta"]
+            # The same folder written another way hears the same graph (it was confirmed, and heard nothing).
+            await ws.send_message(json.dumps({"type": "subscribe", "project_path": srv.paths["beta"] + "/"}))
+            assert json.loads(await ws.get_message())["type"] == "subscribed"
+            with client(srv) as http:
+                body = {"level": "project", "project_path": srv.paths["beta"], "id": "beta-second-change",
+                        "gist": "for beta tabs too", "create": True}
+                await trio.to_thread.run_sync(lambda: http.post("/api/nodes", json=body))
+            assert json.loads(await ws.get_message())["node"]["id"] == "beta-second-change"
+            await ws.send_message(json.dumps({"type": "subscribe", "project_path": ["not", "a", "path"]}))
+            refused = json.loads(await ws.get_message())
+            assert refused["type"] == "error" and refused["field"] == "project_path"
 
 
 async def test_a_binary_frame_is_ignored_and_the_socket_goes_on(srv):

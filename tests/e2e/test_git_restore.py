@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import time
 
+import httpx
+
 from e2e_helpers import Session, get_json, graph, kg, nodes_by_id, wait_until
 from git_helpers import bare_repo, committed_graph, git, git_env
 from mcp import Client
@@ -98,6 +100,10 @@ async def test_a_nodes_history_from_git_log(tmp_path):
         gists = [v["node"]["gist"] for v in out["versions"]]
         assert gists == ["version 3", "version 2", "gist of good-lesson-node"]
         assert all(v["machine"] == "machine-a" and v["committed_ts"] > 0 for v in out["versions"])
+        for limit in ("0", "-1"):  # was an empty list, as if the node had no history
+            r = httpx.get(f"{srv.url}/api/graph/node_history",
+                          params={"id": "good-lesson-node", "graph": "user", "limit": limit}, timeout=10)
+            assert r.status_code == 400 and "limit" in r.text, r.text
     finally:
         srv.stop()
 
@@ -124,7 +130,6 @@ async def test_a_restore_never_hands_a_version_out_twice_and_open_editor_tabs_he
     again (whose next write was a second v2); and the tab hears the graph was replaced (it kept showing it)."""
     import json
 
-    import httpx
     import trio
     from trio_websocket import open_websocket_url
 
