@@ -224,6 +224,7 @@ class GraphState:
         return graph_ops.repeat_credit(self.graph, target_id, case_ts)
 
     def delete_node(self, msg: m.DeleteNode) -> int:
+        self._expect_version(msg.node_id, msg.expected_version, False)  # the editor's; None checks nothing
         return graph_ops.delete_node(self.graph, msg.node_id)
 
     def delete_edge(self, msg: m.DeleteEdge) -> bool:

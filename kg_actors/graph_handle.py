@@ -137,8 +137,8 @@ class GraphHandle:
     async def repeat_credit(self, target_id: str, case_ts: float) -> bool:
         return await self._mailbox.ask(m.RepeatCredit(target_id, case_ts))
 
-    async def delete_node(self, node_id: str) -> int:
-        return await self._mailbox.ask(m.DeleteNode(node_id))
+    async def delete_node(self, node_id: str, expected_version: int | None = None) -> int:
+        return await self._mailbox.ask(m.DeleteNode(node_id, expected_version))
 
     async def delete_edge(self, key: EdgeKey) -> bool:
         return await self._mailbox.ask(m.DeleteEdge(key))

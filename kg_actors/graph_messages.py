@@ -223,6 +223,7 @@ class DeleteNode(GraphMessage[int]):
     op = "delete_node"
     changes_render = True
     node_id: str
+    expected_version: int | None = None  # the editor's: the node as it loaded it, or the delete is refused
 
 
 @attrs.frozen

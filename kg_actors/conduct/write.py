@@ -109,14 +109,14 @@ async def put_edge(floor: Floor, sid: str | None, level: str, src: str, dst: str
 
 
 async def delete_node(floor: Floor, sid: str | None, node_id: str, level: str | None = None,
-                      project_path: str | None = None) -> tuple[str, int]:
+                      project_path: str | None = None, expected_version: int | None = None) -> tuple[str, int]:
     view = await floor.session(sid) if sid is not None else None
     ids.check_node_id(node_id)
     lvl, handle, node = await floor.locate(view, node_id, level, project_path)
     if node is None or handle is None or lvl is None:
         raise NotFound(f"node '{node_id}' not found in the user or project graph"
                        + await floor.maintain_hint(node_id, level, "maintain nodes cannot be deleted with this tool"))
-    removed = await handle.delete_node(node_id=node_id)
+    removed = await handle.delete_node(node_id=node_id, expected_version=expected_version)
     floor.publish({"type": "node_deleted", "level": lvl, "id": node_id, "source_session": sid,
                    "project_path": _project_of(view, project_path)})
     return lvl, removed

@@ -190,6 +190,18 @@ def test_delete_node_removes_its_edges(srv, http):
     assert http.get("/api/nodes/project/short-lived-node", params={"project_path": alpha(srv)}).status_code == 404
 
 
+def test_a_delete_from_a_tab_that_loaded_an_older_version_is_refused(srv, http):
+    """A stale tab could delete a node edited since it loaded it: the delete carried no version."""
+    where = {"project_path": alpha(srv)}
+    assert put(http, srv, "edited-then-deleted", "first words", create=True).status_code == 201
+    assert put(http, srv, "edited-then-deleted", "edited in another tab", expected_version=1).status_code == 200
+    r = http.delete("/api/nodes/project/edited-then-deleted", params={**where, "expected_version": 1})
+    assert r.status_code == 409 and "edited in another tab" in r.text
+    r = http.delete("/api/nodes/project/edited-then-deleted", params={**where, "expected_version": "one"})
+    assert r.status_code == 400 and "expected_version" in r.text
+    assert http.delete("/api/nodes/project/edited-then-deleted", params={**where, "expected_version": 2}).status_code == 200
+
+
 def test_rename_carries_edges_like_kg_rename_node(srv, http):
     assert put(http, srv, "rename-me-please", "to be renamed", create=True).status_code == 201
     edge = {"level": "project", "project_path": alpha(srv), "from": "rename-me-please", "to": "auth-token-refresh",

@@ -142,7 +142,8 @@ export class NodePanel {
   async remove() {
     const id = this.node.id;
     try {
-      await api("DELETE", `/api/nodes/${encodeURIComponent(this.view.level)}/${encodeURIComponent(id)}?${query({ project_path: where(this.view).project_path })}`);
+      const loaded = { project_path: where(this.view).project_path, expected_version: this.node.version };
+      await api("DELETE", `/api/nodes/${encodeURIComponent(this.view.level)}/${encodeURIComponent(id)}?${query(loaded)}`);
       this.app.canvas.removeNode(id);
       this.app.updateCounts();
       this.close();
