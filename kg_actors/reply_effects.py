@@ -92,8 +92,8 @@ async def client_gone(scope: Mapping[str, Any], receive: Callable[[], Awaitable[
     return message.get("type") == "http.disconnect"
 
 
-async def once_delivered(effect: Effect) -> None:
+async def once_delivered(effect: Effect, on_abandoned: Effect | None = None) -> None:
     """Run `effect` once the reply being built is sent, or now when no endpoint collects it (or the
-    reply is held for later delivery)."""
-    if not defer(effect):
+    reply is held for later delivery); `on_abandoned` when its client is gone by then."""
+    if not defer(effect, on_abandoned):
         await effect()

@@ -143,8 +143,7 @@ async def seen_once_sent(floor: Floor, seen: sm.MarkSeen) -> None:
     async def let_go() -> None:
         await floor.sessions.unoffer(sid=seen.sid, ids=list(seen.ids))
 
-    if not reply_effects.defer(mark, let_go):
-        await mark()
+    await reply_effects.once_delivered(mark, let_go)
 
 
 class Shows(Protocol):

@@ -180,7 +180,7 @@ def setup(ctx: Context, only: tuple[str, ...], plan_only: bool = False) -> int:
             except SetupError as exc:
                 ctx.out(f"{step.title}: FAILED: {exc}")
                 failed = True
-            except OSError as exc:  # a folder or file of the user's setup may not write: this step fails, the next goes on
+            except OSError as exc:  # a folder of the user's that cannot be written: this step fails, the next goes on
                 ctx.out(f"{step.title}: FAILED: {exc.filename or ''}: {exc.strerror or exc}: check that folder's "
                         "permissions and run kg setup again")
                 failed = True
