@@ -86,7 +86,8 @@ def rpc_problem(body: bytes) -> dict[str, Any] | None:
     if isinstance(message, dict) and "method" in message and "id" in message and (
             message["id"] is None or isinstance(message["id"], bool | dict | list)):
         # The SDK took such a request for a notification and answered nothing (HTTP 202).
-        return _rpc_error(None, -32600, "Invalid Request: id: must be a string or a number (omit it for a notification)")
+        return _rpc_error(None, -32600,
+                          "Invalid Request: id: must be a string or a number (omit it for a notification)")
     if isinstance(message, dict) and message.get("method") == "initialize":
         params = message.get("params")
         if not isinstance(params, dict) or not isinstance(params.get("protocolVersion"), str):
