@@ -44,7 +44,7 @@ async def rename(floor: Floor, sid: str | None, old_id: str, new_id: str, level:
     ids.check_node_id(old_id, "old_id")
     ids.check_node_id(new_id, "new_id")
     ids.check_new_id_words(new_id, "new_id")
-    secrecy.refuse_secrets([("new_id", new_id)])
+    secrecy.refuse_secret_names([("new_id", new_id)])
     if old_id == new_id:
         raise InvalidInput("new_id", f"'{new_id}' is unchanged — nothing to rename")
     lvl, handle, node = await floor.locate(view, old_id, level, project_path)

@@ -47,7 +47,7 @@ async def put_node(floor: Floor, sid: str | None, level: str, node_id: str, gist
     view, wv = await _open(floor, sid, node_id)
     handle = await floor.level_handle(view, level, project_path)
     ids.check_node_id(node_id)
-    secrecy.refuse_secrets([("id", node_id)])  # an id is stored as it is, like a gist
+    secrecy.refuse_secret_names([("id", node_id)])  # an id is stored as it is, like a gist
     gist, notes, touches = secrecy.clean_node(gist, notes, touches)
     now = floor.clock()
     writer = graph_ops.Writer(
@@ -84,7 +84,7 @@ async def put_node(floor: Floor, sid: str | None, level: str, node_id: str, gist
 
 async def put_edge(floor: Floor, sid: str | None, level: str, src: str, dst: str, rel: str,
                    notes: list[str] | None, project_path: str | None = None) -> PutEdgeResult:
-    secrecy.refuse_secrets([("from", src), ("to", dst), ("rel", rel)])
+    secrecy.refuse_secret_names([("from", src), ("to", dst), ("rel", rel)])
     notes = secrecy.clean_notes(notes)
     view, wv = await _open(floor, sid, src)
     handle = await floor.level_handle(view, level, project_path)
@@ -155,5 +155,6 @@ async def progress(floor: Floor, sid: str | None, task_id: object, state: Any, l
         raise InvalidInput("state", "must be an object (omit it to read)")
     json_values.check_plain(state, "state")
     json_values.check_size(state, "state")
-    secrecy.refuse_secrets([("task_id", task_id), *secrecy.strings_in(state, "state")])
+    secrecy.refuse_secret_names([("task_id", task_id)])
+    secrecy.refuse_secrets(secrecy.strings_in(state, "state"))
     return await handle.progress_set(task_id=task_id, state=state, now=floor.clock())

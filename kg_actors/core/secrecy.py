@@ -91,9 +91,11 @@ def strip_private(text: str) -> str:
     return _PRIVATE.sub("", text)
 
 
-def find(text: str) -> Finding | None:
+def find(text: str, shapes_only: bool = False) -> Finding | None:
     """The first secret in `text`, or None. Cheap tests first: most text has no key prefix,
-    no URL, and no secret-named word, and then no pattern runs at all."""
+    no URL, and no secret-named word, and then no pattern runs at all. `shapes_only`: provider
+    formats alone, for names (an id, a rel, a path): `jwt-token-normalizer` says "token" beside an
+    opaque-looking word by design, and is no credential."""
     if "PRIVATE KEY" in text:
         m = _SHAPES[0][1].search(text)
         if m is not None:
@@ -107,7 +109,7 @@ def find(text: str) -> Finding | None:
             value = m.groupdict().get("value") or m.group(0)
             if not _placeholder(value):
                 return Finding(kind, _mask(value))
-    if not any(root in lower for root in _ROOTS):
+    if shapes_only or not any(root in lower for root in _ROOTS):
         return None
     if len(lower) != len(text):  # a few non-ASCII letters lowercase to two: keep offsets aligned
         lower = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
@@ -122,11 +124,11 @@ def find(text: str) -> Finding | None:
     return None
 
 
-def check_fields(fields: Iterable[tuple[str, str]]) -> tuple[str, Finding] | None:
+def check_fields(fields: Iterable[tuple[str, str]], shapes_only: bool = False) -> tuple[str, Finding] | None:
     """The first (field, finding) among named text fields, or None."""
     for name, text in fields:
         if text:
-            found = find(text)
+            found = find(text, shapes_only)
             if found is not None:
                 return name, found
     return None
@@ -143,7 +145,8 @@ def strings_in(value: object, name: str) -> Iterator[tuple[str, str]]:
             if isinstance(inner, str):
                 yield path, f"{key}={inner}"
             else:
-                yield path, str(key)
+                if find(str(key), shapes_only=True) is not None:  # a name: its words alone are no secret
+                    yield path, str(key)
                 yield from strings_in(inner, path)
     elif isinstance(value, list | tuple):
         for i, inner in enumerate(value):
@@ -214,6 +217,14 @@ def clean_notes(notes: list[str] | None, name: str = "notes") -> list[str] | Non
 
 def refuse_secrets(fields: Iterable[tuple[str, object]]) -> None:
     found = check_fields((name, text) for name, text in fields if isinstance(text, str))
+    if found is not None:
+        raise SecretRefused(*found)
+
+
+def refuse_secret_names(fields: Iterable[tuple[str, object]]) -> None:
+    """Ids, rels, edge ends and task ids: refused for a provider key's shape (`AKIA…`, `ghp_…`), not for
+    the secret-named words ids are made of (`api-token-rotation`)."""
+    found = check_fields(((name, text) for name, text in fields if isinstance(text, str)), shapes_only=True)
     if found is not None:
         raise SecretRefused(*found)
 

@@ -115,3 +115,15 @@ def test_a_key_glued_to_a_word_character_is_still_found_unless_a_letter_or_digit
 def test_letters_that_lowercase_to_two_do_not_shift_the_match():
     found = secrets.find("İİİ İstanbul password=Tr0ub4dor&3 for the kiosk")
     assert found is not None and found.preview == "T… (11 characters)"
+
+
+@pytest.mark.parametrize("name", ["token-prev-queue-bigram-utf16", "api-token-normalizer-tokenizer",
+                                  "jwt-secret-rotation-keyring", "src/auth/token_refresher.py"])
+def test_names_made_of_secret_words_are_names_not_credentials(name):
+    """An id, a rel or a path says "token" beside an opaque-looking word by design (a benchmark's write of such
+    an id was refused as 'a credential-like string next to a secret-named word')."""
+    assert secrets.find(name, shapes_only=True) is None
+    secrets.refuse_secret_names([("id", name)])
+    assert secrets.find("token-prev-queue-bigram-utf16") is not None  # what prose's rule makes of such a name
+    with pytest.raises(secrets.SecretRefused, match="id holds what looks like an AWS access key id"):
+        secrets.refuse_secret_names([("id", f"key-{'AKIA' + body(16, UPPER_DIGITS)}")])
