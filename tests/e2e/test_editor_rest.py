@@ -200,6 +200,8 @@ def test_a_delete_from_a_tab_that_loaded_an_older_version_is_refused(srv, http):
     r = http.delete("/api/nodes/project/edited-then-deleted", params={**where, "expected_version": "one"})
     assert r.status_code == 400 and "expected_version" in r.text
     assert http.delete("/api/nodes/project/edited-then-deleted", params={**where, "expected_version": 2}).status_code == 200
+    gone = http.delete("/api/nodes/maintain/no-such-maintain-node")
+    assert gone.status_code == 404 and "not found in the maintain graph" in gone.text  # it said "user or project"
 
 
 def test_rename_carries_edges_like_kg_rename_node(srv, http):
