@@ -2,7 +2,7 @@
 
 Git reads any text it cannot parse as a date as "now" (`--before=yesterdya` is the newest
 commit), and a restore to "now" drops what was written since that commit: a typo must be an
-error instead. So the forms are ours and closed; git gets the moment as `@seconds`.
+error instead. So the forms are ours and closed; git gets the moment as a UTC date.
 
 A bare date means the end of that day ("as it was on the 30th"); dates and times without a zone
 are local time, as git reads them.
@@ -13,10 +13,12 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta, timezone
 
+from . import constants as C
+
 FORMS = "a date (2026-11-30), a date and time ('2026-11-30 14:00'), 'now', 'yesterday' or 'N days ago'"
 
-_UNITS = {"second": 1, "minute": 60, "hour": 3600, "day": 86_400, "week": 7 * 86_400,
-          "month": 30 * 86_400, "year": 365 * 86_400}
+_DAY = C.DAY_SECONDS
+_UNITS = {"second": 1, "minute": 60, "hour": 3600, "day": _DAY, "week": 7 * _DAY, "month": 30 * _DAY, "year": 365 * _DAY}
 _AGO = re.compile(r"(\d{1,6})[ .]+(second|minute|hour|day|week|month|year)s?[ .]+ago")
 _STAMP = re.compile(
     r"(\d{4})-(\d{2})-(\d{2})"
@@ -30,7 +32,7 @@ def moment(text: str, now: float) -> float | None:
     if said == "now":
         return now
     if said == "yesterday":
-        return now - 86_400
+        return now - _DAY
     if (ago := _AGO.fullmatch(said)) is not None:
         return now - int(ago.group(1)) * _UNITS[ago.group(2)]
     if (stamp := _STAMP.fullmatch(text.strip())) is not None:
