@@ -311,12 +311,17 @@ class Registry(AmbientChannels):
         else:
             again = dict(s.push_again)
         # The writers come along: one message instead of two on every hook reply.
-        return m.PushWindow(since, dict(s.seen_at), s.project_path, sid, self._writers(), again)
+        return m.PushWindow(since, s.project_path, sid, self._writers(), again)
 
     def reoffer_push(self, msg: m.ReofferPush) -> None:
         s = self.sessions.get(msg.sid)
         if s is not None:
             s.push_again.update(msg.items)
+
+    def seen_times(self, msg: m.SeenTimes) -> dict[str, float]:
+        s = self.sessions.get(msg.sid)
+        seen = s.seen_at if s is not None else {}
+        return {i: seen[i] for i in msg.ids if i in seen}
 
     def writers(self, msg: m.Writers) -> dict[str, m.WriterInfo]:
         return self._writers()
@@ -414,6 +419,7 @@ HANDLERS: dict[type[m.SessionMessage[Any]], Callable[[Registry, Any], object]] =
     m.RenameRef: Registry.rename_ref, m.ForgetViews: Registry.forget_views, m.Like: Registry.like,
     m.Unlike: Registry.unlike,
     m.GetVoteState: Registry.vote_state, m.SyncWindow: Registry.sync_window, m.ClaimPush: Registry.claim_push,
+    m.SeenTimes: Registry.seen_times,
     m.ReofferPush: Registry.reoffer_push,
     m.Writers: Registry.writers, m.SetPages: Registry.set_pages, m.NextPage: Registry.next_page,
     m.ReofferPage: Registry.reoffer_page,

@@ -116,6 +116,9 @@ class SessionHandle:
     async def reoffer_push(self, sid: str, items: dict[str, float]) -> None:
         await self._mailbox.ask(m.ReofferPush(sid, items))
 
+    async def seen_times(self, sid: str, ids: list[str]) -> dict[str, float]:
+        return await self._mailbox.ask(m.SeenTimes(sid, ids))
+
     async def writers(self) -> dict[str, WriterInfo]:
         return await self._mailbox.ask(m.Writers())
 

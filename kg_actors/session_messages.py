@@ -269,6 +269,17 @@ class ReofferPush(SessionMessage[None]):
 
 
 @attrs.frozen
+class SeenTimes(SessionMessage["dict[str, float]"]):
+    """When the session last viewed each of `ids` it has viewed (a push's candidates: a few ids, never
+    the whole table, which grows with what a long session has seen)."""
+
+    op = "seen_times"
+    sessions = Touches.NONE
+    sid: str
+    ids: list[str]
+
+
+@attrs.frozen
 class Writers(SessionMessage["dict[str, WriterInfo]"]):
     op = "writers"
     sessions = Touches.NONE

@@ -69,10 +69,10 @@ class WriterInfo:
 
 @attrs.frozen
 class PushWindow:
-    """A claimed push: what was written after `since` and not seen, for session `sid`."""
+    """A claimed push: what was written after `since`, for session `sid` (what it has seen of that
+    is asked after, for the few nodes written: SeenTimes)."""
 
     since: float
-    seen_at: dict[str, float]
     project_path: str | None
     sid: str
     writers: dict[str, WriterInfo]

@@ -47,7 +47,7 @@ async def push_notice(floor: Floor, sid: str | None, view: SessionView | None = 
         return None
     if view is None or view.sid != sid:
         view = await floor.sessions.get(sid=sid)
-    fresh: list[tuple[float, Node, bool]] = []
+    fresh: list[tuple[float, Node]] = []
     levels = await floor.levels_of(view)
     written = written_from(levels)
     for lvl, _ in levels:
@@ -61,9 +61,14 @@ async def push_notice(floor: Floor, sid: str | None, view: SessionView | None = 
         fresh.extend(_pushable(lvl, nodes, sid, window))
     if not fresh:
         return None
-    fresh.sort(key=lambda t: -t[0])
-    shown = fresh[: C.MAX_PUSHED]
-    text = replies.push_text([(node.id, node.gist, updated) for _, node, updated in shown], len(fresh))
+    seen_at = await floor.sessions.seen_times(sid=sid, ids=list({n.id for _, n in fresh}))
+    # Seen since it was written: not news. Seen before it: news, said as an update.
+    news = [(ts, n, n.id in seen_at) for ts, n in fresh if seen_at.get(n.id, 0) < ts]
+    if not news:
+        return None
+    news.sort(key=lambda t: -t[0])
+    shown = news[: C.MAX_PUSHED]
+    text = replies.push_text([(node.id, node.gist, updated) for _, node, updated in shown], len(news))
     seen = sm.MarkSeen(sid=sid, ids=[n.id for _, n, _ in shown], via="push", at=floor.clock())
     items = {n.id: ts for ts, n, _ in shown}
 
@@ -78,8 +83,8 @@ async def push_notice(floor: Floor, sid: str | None, view: SessionView | None = 
     return text
 
 
-def _pushable(level: str, nodes: list[Node], sid: str, window: sm.PushWindow) -> list[tuple[float, Node, bool]]:
-    """(written ts, node, updated) for the nodes this session is to be told about."""
+def _pushable(level: str, nodes: list[Node], sid: str, window: sm.PushWindow) -> list[tuple[float, Node]]:
+    """(written ts, node) for the nodes this session is to be told about, unless it has seen them since."""
     out = []
     for node in nodes:
         stamp = node.written or {}
@@ -90,7 +95,5 @@ def _pushable(level: str, nodes: list[Node], sid: str, window: sm.PushWindow) ->
             continue
         if level == "user" and writer.project_path != window.project_path:
             continue
-        if window.seen_at.get(node.id, 0) >= ts:
-            continue
-        out.append((ts, node, node.id in window.seen_at))
+        out.append((ts, node))
     return out

@@ -607,6 +607,18 @@ async def test_another_sessions_new_gist_is_pushed_once(srv, client):
     assert "push-probe-one" in to_b and "pushed-fresh-node" not in to_b
 
 
+async def test_a_gist_read_since_it_was_written_is_not_pushed(srv, client):
+    cwd = srv.project("push-read-proj")
+    a = await Session.open(client, cwd)
+    b = await Session.open(client, cwd)
+    await b.ok("kg_put_node", level="project", id="pushed-then-read", gist="B wrote it, A read it")
+    await b.ok("kg_put_node", level="project", id="pushed-not-read", gist="B wrote it, A did not read it")
+    assert "B wrote it, A read it" in await a.ok("kg_read", ids=["pushed-then-read"])
+    text = await a.ok("kg_put_node", level="project", id="push-read-probe", gist="g")
+    assert "- pushed-not-read (new)" in text
+    assert "pushed-then-read" not in text
+
+
 async def test_more_than_three_pushed_gists_point_to_sync(srv, client):
     cwd = srv.project("push-many-proj")
     a = await Session.open(client, cwd)
