@@ -125,6 +125,7 @@ SEARCH_RRF_K = 60
 SEARCH_TOP_K = 5
 SEARCH_MORE_K = 10
 SEARCH_MAX_HOPS = 4
+SEARCH_PATH_HUB_DEGREE = 48  # edges from which a node is where connection paths meet, not a way through
 SEARCH_QUERY_ECHO_MAX = 200
 NEAR_DUPLICATE_MIN_SCORE = 0.02
 HUB_MIN_STEM_CHARS = 5

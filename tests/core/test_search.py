@@ -297,6 +297,26 @@ def test_connection_beyond_max_hops_is_not_shown():
     assert connection_paths({"project": graph}, [("project", "a"), ("project", "e")])[1]
 
 
+def test_a_hub_is_where_paths_meet_not_a_way_through():
+    """A node of more than SEARCH_PATH_HUB_DEGREE edges: paths that reach it from both sides are
+    shown; one that needs a walk past it (through all its neighbours) is not."""
+    spokes = [Node(f"spoke-{i}", "s") for i in range(C.SEARCH_PATH_HUB_DEGREE)]
+    names = ["a", "x", "y", "b"]
+    graph = graph_of(Node("hub", "hub"), *spokes, *(Node(n, n) for n in names),
+                     edges=(*(Edge("hub", n.id, "has") for n in spokes), Edge("a", "hub", "in"),
+                            Edge("hub", "x", "has"), Edge("x", "b", "leads-to"), *chain(["x", "y"])))
+    refs = {n: ("project", n) for n in ["hub", "a", "x", "y", "b", "spoke-0"]}
+    # a-hub-x-b (3 hops): a reaches the hub, b reaches it through x.
+    assert connection_paths({"project": graph}, [refs["a"], refs["b"]])[0] == [refs["hub"], refs["x"]]
+    # a-hub-spoke: each side within its half. The hub itself a hit: one hop from it.
+    assert connection_paths({"project": graph}, [refs["a"], refs["spoke-0"]])[0] == [refs["hub"]]
+    assert connection_paths({"project": graph}, [refs["hub"], refs["b"]])[0] == [refs["x"]]
+    # a-hub-x-y (3 hops) is found as a-hub-x then x-y; a-hub-x-y-... past the hub on both sides is not:
+    graph.set_edge(Edge("y", "z", "leads-to"))
+    graph.set_node(Node("z", "z"))
+    assert connection_paths({"project": graph}, [refs["a"], ("project", "z")]) == ([], [])
+
+
 def test_connections_skip_artifacts_and_self_loops():
     graph = graph_of(
         Node("a", "a"), Node("b", "b"),
