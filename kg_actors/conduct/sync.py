@@ -84,7 +84,8 @@ async def push_notice(floor: Floor, sid: str | None, view: SessionView | None = 
 
 
 def _pushable(level: str, nodes: list[Node], sid: str, window: sm.PushWindow) -> list[tuple[float, Node]]:
-    """(written ts, node) for the nodes this session is to be told about, unless it has seen them since."""
+    """(written ts, node) for the nodes this session is to be told about if it has not seen them since
+    (push_notice asks the registry that, for these few)."""
     out = []
     for node in nodes:
         stamp = node.written or {}
