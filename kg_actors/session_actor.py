@@ -283,7 +283,9 @@ class Registry(AmbientChannels):
 
     def vote_state(self, msg: m.GetVoteState) -> m.VoteState:
         s = self._get(msg.sid)
-        return m.VoteState(len(s.liked_ids), s.maintenance_credits, s.maintenance, dict(s.seen_via))
+        seen = s.seen_via
+        return m.VoteState(len(s.liked_ids), s.maintenance_credits, s.maintenance,
+                           {i: seen[i] for i in msg.ids if i in seen})
 
     # Other sessions' writes -------------------------------------------------------
     def sync_window(self, msg: m.SyncWindow) -> float:

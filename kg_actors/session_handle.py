@@ -103,8 +103,8 @@ class SessionHandle:
     async def unlike(self, sid: str, node_id: str, credits: int | None) -> None:
         await self._mailbox.ask(m.Unlike(sid, node_id, credits))
 
-    async def vote_state(self, sid: str) -> VoteState:
-        return await self._mailbox.ask(m.GetVoteState(sid))
+    async def vote_state(self, sid: str, ids: list[str] | None = None) -> VoteState:
+        return await self._mailbox.ask(m.GetVoteState(sid, list(ids or ())))
 
     # Other sessions' writes
     async def sync_window(self, sid: str, now: float, peek: bool = False) -> float:

@@ -235,6 +235,7 @@ class GetVoteState(SessionMessage[VoteState]):
     op = "vote_state"
     sessions = Touches.NONE
     sid: str
+    ids: list[str] = attrs.field(factory=list)  # whose seen_via to answer (never the whole table)
 
 
 # Other sessions' writes ---------------------------------------------------------------

@@ -56,7 +56,7 @@ class VoteState:
     likes: int
     credits: int
     maintenance: bool
-    seen_via: dict[str, str]
+    seen_via: dict[str, str]  # how the session came to see each of the ids asked about
 
 
 @attrs.frozen

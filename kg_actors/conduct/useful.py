@@ -37,7 +37,7 @@ async def useful(floor: Floor, sid: str, node_ids: list[str], credits: int | Non
     accepted: list[str] = []
     refused: list[tuple[str, str]] = []
     unorphaned: list[str] = []
-    state = await sessions.vote_state(sid=sid)
+    state = await sessions.vote_state(sid=sid, ids=node_ids)
     for node_id in dict.fromkeys(node_ids):
         lvl, handle, node = await floor.find(view, node_id)
         if node is None or handle is None:
