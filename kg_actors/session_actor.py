@@ -31,6 +31,7 @@ from .core.pmap import PMap
 from .session_handle import SessionHandle
 from .session_messages import SessionView, Touches
 from .session_ambient import AmbientChannels
+from .session_index import HarnessIds
 from .session_records import Session, load_sessions, new_sid
 from .tool_events import ToolEvents
 from .storage import files
@@ -56,6 +57,7 @@ class Registry(AmbientChannels):
         self._frozen: dict[str, tuple[frozenset[str], PMap[str, None], AbstractSet[str]]] = {}
         self._offered: dict[str, dict[str, float]] = {}  # sid -> gists its undelivered hook replies show
         self._to_hold: set[str] = set()  # sids whose text the save in flight makes, to keep
+        self._harness_ids = HarnessIds(sessions)
 
     def note_changed(self, msg: m.SessionMessage[Any], result: object) -> None:
         """After a message that may have changed sessions: which ones the next save re-serializes."""
@@ -86,6 +88,7 @@ class Registry(AmbientChannels):
         s = Session(sid, now, now, project_path=project_path, scope=None if project_path else "user",
                     harness=harness, claude_sid=claude_sid, last_synced_ts=now, pushed_ts=now)
         self.sessions[sid] = s
+        self._harness_ids.add(s)
         return self.view(s)
 
     def get(self, msg: m.Get) -> SessionView | None:
@@ -113,10 +116,7 @@ class Registry(AmbientChannels):
 
     def _find_by_claude(self, claude_sid: str) -> SessionView | None:
         """The KG session bound to a harness session id (one KG session per harness session)."""
-        best = None
-        for s in self.sessions.values():
-            if s.claude_sid == claude_sid and (best is None or s.start_ts > best.start_ts):
-                best = s
+        best = self._harness_ids.newest(claude_sid, self.sessions)
         return None if best is None else self.view(best)
 
     def open_hook(self, msg: m.OpenHook) -> tuple[SessionView | None, m.PushWindow | None]:
@@ -147,7 +147,9 @@ class Registry(AmbientChannels):
     def bind(self, msg: m.Bind) -> SessionView:
         sid, claude_sid, harness = msg.sid, msg.claude_sid, msg.harness
         s = self._get(sid)
+        self._harness_ids.discard(s)
         s.claude_sid, s.harness = claude_sid, harness
+        self._harness_ids.add(s)
         return self.view(s)
 
     def fork(self, msg: m.Fork) -> SessionView:
@@ -162,6 +164,7 @@ class Registry(AmbientChannels):
         child.harness = harness
         child.pages, child.page_effects = [], []
         self.sessions[child.sid] = child
+        self._harness_ids.add(child)
         return self.view(child)
 
     def reset_context(self, msg: m.ResetContext) -> SessionView:
@@ -312,25 +315,19 @@ class Registry(AmbientChannels):
             again, s.push_again = s.push_again, {}
         else:
             again = dict(s.push_again)
-        # The writers come along: one message instead of two on every hook reply.
-        return m.PushWindow(since, s.project_path, sid, self._writers(), again)
+        return m.PushWindow(since, s.project_path, sid, again)
 
     def reoffer_push(self, msg: m.ReofferPush) -> None:
         s = self.sessions.get(msg.sid)
         if s is not None:
             s.push_again.update(msg.items)
 
-    def seen_times(self, msg: m.SeenTimes) -> dict[str, float]:
+    def push_facts(self, msg: m.GetPushFacts) -> m.PushFacts:
         s = self.sessions.get(msg.sid)
         seen = s.seen_at if s is not None else {}
-        return {i: seen[i] for i in msg.ids if i in seen}
-
-    def writers(self, msg: m.Writers) -> dict[str, m.WriterInfo]:
-        return self._writers()
-
-    def _writers(self) -> dict[str, m.WriterInfo]:
-        """Who each known session is: for deciding which writes are pushed to whom."""
-        return {sid: m.WriterInfo(s.project_path, s.maintenance) for sid, s in self.sessions.items()}
+        writers = {sid: m.WriterInfo(w.project_path, w.maintenance)
+                   for sid in msg.writers if (w := self.sessions.get(sid)) is not None}
+        return m.PushFacts({i: seen[i] for i in msg.ids if i in seen}, writers)
 
     # Reply parts ---------------------------------------------------------------
     def set_pages(self, msg: m.SetPages) -> int:
@@ -366,7 +363,7 @@ class Registry(AmbientChannels):
     def expire(self, msg: m.Expire) -> int:
         old = [sid for sid, s in self.sessions.items() if msg.now - s.last_activity > C.SESSION_TTL_SECONDS]
         for sid in old:
-            del self.sessions[sid]
+            self._harness_ids.discard(self.sessions.pop(sid))
             self._frozen.pop(sid, None)
             self._offered.pop(sid, None)
         return len(old)
@@ -421,9 +418,9 @@ HANDLERS: dict[type[m.SessionMessage[Any]], Callable[[Registry, Any], object]] =
     m.RenameRef: Registry.rename_ref, m.ForgetViews: Registry.forget_views, m.Like: Registry.like,
     m.Unlike: Registry.unlike,
     m.GetVoteState: Registry.vote_state, m.SyncWindow: Registry.sync_window, m.ClaimPush: Registry.claim_push,
-    m.SeenTimes: Registry.seen_times,
+    m.GetPushFacts: Registry.push_facts,
     m.ReofferPush: Registry.reoffer_push,
-    m.Writers: Registry.writers, m.SetPages: Registry.set_pages, m.NextPage: Registry.next_page,
+    m.SetPages: Registry.set_pages, m.NextPage: Registry.next_page,
     m.ReofferPage: Registry.reoffer_page,
     m.Offer: Registry.offer, m.Unoffer: Registry.unoffer,
     m.ClaimFileRecall: Registry.claim_file_recall,
@@ -464,6 +461,9 @@ async def run_session_registry(
                     log.error("could not save %s: %s", event_path, exc)
             done()
 
+    def _nothing() -> None:
+        pass
+
     async def save() -> None:
         saved = trio.Event()
         to_saver.send_nowait((None, saved.set))
@@ -488,9 +488,10 @@ async def run_session_registry(
             registry.note_changed(msg, result)
         msg.reply.set(result)
         if msg.saves_now:
-            # Saved before the next message, but after the answer: a SessionStart hook must not
-            # wait out an fsync (10-40 ms under write load) for a session it is about to use.
-            await save()
+            # Saved at once, by the saver, while the registry goes on answering: waiting for the file
+            # here held every hook behind it for as long as the whole sessions.json took to write
+            # (a session started at 5,000 sessions: ~0.3 s; a SessionStart must not wait an fsync either).
+            to_saver.send_nowait((None, _nothing))
 
     try:
         async with trio.open_nursery() as saving:  # the saves asked for: finished before the registry ends

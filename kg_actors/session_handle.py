@@ -11,7 +11,7 @@ import attrs
 
 from . import actor
 from . import session_messages as m
-from .session_messages import PushWindow, SessionView, VoteState, WriterInfo, WriteView
+from .session_messages import PushFacts, PushWindow, SessionView, VoteState, WriteView
 
 
 @attrs.frozen
@@ -116,11 +116,8 @@ class SessionHandle:
     async def reoffer_push(self, sid: str, items: dict[str, float]) -> None:
         await self._mailbox.ask(m.ReofferPush(sid, items))
 
-    async def seen_times(self, sid: str, ids: list[str]) -> dict[str, float]:
-        return await self._mailbox.ask(m.SeenTimes(sid, ids))
-
-    async def writers(self) -> dict[str, WriterInfo]:
-        return await self._mailbox.ask(m.Writers())
+    async def push_facts(self, sid: str, ids: list[str], writers: list[str]) -> PushFacts:
+        return await self._mailbox.ask(m.GetPushFacts(sid, ids, writers))
 
     # Reply parts
     async def set_pages(self, sid: str, parts: list[str], effects: list[dict[str, Any]]) -> int | None:

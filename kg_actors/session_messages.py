@@ -14,6 +14,7 @@ import attrs
 
 from . import actor
 # The results the messages answer with, re-exported: they are part of what the registry answers to.
+from .session_views import PushFacts as PushFacts
 from .session_views import PushWindow as PushWindow
 from .session_views import SessionView as SessionView
 from .session_views import Touches as Touches
@@ -270,20 +271,14 @@ class ReofferPush(SessionMessage[None]):
 
 
 @attrs.frozen
-class SeenTimes(SessionMessage["dict[str, float]"]):
-    """When the session last viewed each of `ids` it has viewed (a push's candidates: a few ids, never
-    the whole table, which grows with what a long session has seen)."""
+class GetPushFacts(SessionMessage[PushFacts]):
+    """What session `sid` has seen of the nodes `ids`, and who the `writers` of them are."""
 
-    op = "seen_times"
+    op = "push_facts"
     sessions = Touches.NONE
     sid: str
     ids: list[str]
-
-
-@attrs.frozen
-class Writers(SessionMessage["dict[str, WriterInfo]"]):
-    op = "writers"
-    sessions = Touches.NONE
+    writers: list[str]
 
 
 # Reply parts ---------------------------------------------------------------------------

@@ -69,11 +69,19 @@ class WriterInfo:
 
 @attrs.frozen
 class PushWindow:
-    """A claimed push: what was written after `since`, for session `sid` (what it has seen of that
-    is asked after, for the few nodes written: SeenTimes)."""
+    """A claimed push: what was written after `since`, for session `sid` (who wrote it and what the
+    session has seen of it are asked after, for the few nodes written: PushFacts)."""
 
     since: float
     project_path: str | None
     sid: str
-    writers: dict[str, WriterInfo]
     again: dict[str, float] = attrs.field(factory=dict)  # shown in a reply its client gave up on: id -> stamp
+
+
+@attrs.frozen
+class PushFacts:
+    """What a push must know of the few nodes written since its window opened, asked for by id: never
+    a table of every session or of everything a session has seen (both grow; a hook paid for both)."""
+
+    seen_at: dict[str, float]  # of the node ids asked, those the session has viewed: when it last did
+    writers: dict[str, WriterInfo]  # of the writer sessions asked, those still known

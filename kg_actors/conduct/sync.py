@@ -47,7 +47,7 @@ async def push_notice(floor: Floor, sid: str | None, view: SessionView | None = 
         return None
     if view is None or view.sid != sid:
         view = await floor.sessions.get(sid=sid)
-    fresh: list[tuple[float, Node]] = []
+    fresh: list[tuple[str, Node]] = []  # written by another session since the window opened
     levels = await floor.levels_of(view)
     written = written_from(levels)
     for lvl, _ in levels:
@@ -58,12 +58,14 @@ async def push_notice(floor: Floor, sid: str | None, view: SessionView | None = 
             held = {n.id for n in nodes}
             nodes = [*nodes, *(n for n in older
                                if n.id not in held and window.again.get(n.id) == (n.written or {}).get("ts"))]
-        fresh.extend(_pushable(lvl, nodes, sid, window))
+        fresh.extend((lvl, n) for n in nodes if _by_another(n, sid))
     if not fresh:
         return None
-    seen_at = await floor.sessions.seen_times(sid=sid, ids=list({n.id for _, n in fresh}))
+    facts = await floor.sessions.push_facts(sid=sid, ids=list({n.id for _, n in fresh}),
+                                            writers=list({_writer(n) for _, n in fresh}))
     # Seen since it was written: not news. Seen before it: news, said as an update.
-    news = [(ts, n, n.id in seen_at) for ts, n in fresh if seen_at.get(n.id, 0) < ts]
+    news = [(ts, n, n.id in facts.seen_at) for lvl, n in fresh
+            if (ts := _pushable(lvl, n, window, facts)) is not None and facts.seen_at.get(n.id, 0) < ts]
     if not news:
         return None
     news.sort(key=lambda t: -t[0])
@@ -83,18 +85,21 @@ async def push_notice(floor: Floor, sid: str | None, view: SessionView | None = 
     return text
 
 
-def _pushable(level: str, nodes: list[Node], sid: str, window: sm.PushWindow) -> list[tuple[float, Node]]:
-    """(written ts, node) for the nodes this session is to be told about if it has not seen them since
-    (push_notice asks the registry that, for these few)."""
-    out = []
-    for node in nodes:
-        stamp = node.written or {}
-        by = stamp.get("by")
-        ts = stamp.get("ts") or 0
-        writer = window.writers.get(by) if by else None
-        if by == sid or writer is None or writer.maintenance or node.archived:
-            continue
-        if level == "user" and writer.project_path != window.project_path:
-            continue
-        out.append((ts, node))
-    return out
+def _writer(node: Node) -> str:
+    return str((node.written or {}).get("by") or "")
+
+
+def _by_another(node: Node, sid: str) -> bool:
+    by = _writer(node)
+    return bool(by) and by != sid and not node.archived
+
+
+def _pushable(level: str, node: Node, window: sm.PushWindow, facts: sm.PushFacts) -> float | None:
+    """When `node` was written, if this session is to be told of it by who wrote it: a live working
+    session (a maintenance pass's writes are pushed to nobody), of this project for a user-level write."""
+    writer = facts.writers.get(_writer(node))
+    if writer is None or writer.maintenance:
+        return None
+    if level == "user" and writer.project_path != window.project_path:
+        return None
+    return float((node.written or {}).get("ts") or 0)
