@@ -38,6 +38,7 @@ GIST_SOFT_LIMIT = 300
 # Hard ceilings so one request cannot bloat the store; far above any real lesson.
 GIST_HARD_LIMIT = 20_000
 NOTE_HARD_LIMIT = 20_000
+SEARCH_NOTES_INDEX_CHARS = 8_000  # of a node's notes, in order: what search indexes (core/search.indexed_notes)
 LIST_MAX_ITEMS = 200
 QUERY_MAX_CHARS = 4_000
 

@@ -39,10 +39,28 @@ def node_postings(node: Node) -> dict[str, int]:
     counts, title = field_counts((
         (C.SEARCH_WEIGHT_ID, True, (node.id,)),
         (C.SEARCH_WEIGHT_GIST, True, (node.gist,)),
-        (C.SEARCH_WEIGHT_BODY, False, node.notes),
+        (C.SEARCH_WEIGHT_BODY, False, indexed_notes(node.notes)),
         (C.SEARCH_WEIGHT_BODY, False, node.touches),
     ))
     return {term: count << 1 | (term in title) for term, count in counts.items()}
+
+
+def indexed_notes(notes: Iterable[str], budget: int = C.SEARCH_NOTES_INDEX_CHARS) -> list[str]:
+    """The notes as far as search reads them: their first `budget` characters, cut at a space.
+
+    A node's index entry is made on the graph actor's loop with every write, and its cost grows
+    with the text: 200 notes at the 20,000-character limit took 2.4-3 s a write, every hook
+    waiting behind it. A lesson says what matters early; what a long note says after this many
+    characters is still stored and read, only not searched."""
+    out: list[str] = []
+    for note in notes:
+        if len(note) >= budget:
+            cut = note.rfind(" ", 0, budget)
+            out.append(note[:cut if cut > 0 else budget])
+            break
+        out.append(note)
+        budget -= len(note)
+    return out
 
 
 def id_names(node_id: str) -> set[str]:
@@ -488,15 +506,15 @@ def _reach(graphs: Mapping[str, GraphReader], start: Ref, depth: int) -> tuple[d
     """BFS from `start` up to `depth` hops: distances and the step that reached each node.
 
     A hub (more than SEARCH_PATH_HUB_DEGREE edges) is where paths meet, not a way on: reached, it
-    is not gone through, and from a hub the walk goes one hop. Going through one was a walk of all
-    its neighbours and theirs: a hit next to a hub of 3,000 edges cost a kg_search, and a prompt's
-    recall, ~35 ms (p99 ~200 ms at 10,000 nodes). Paths a-hub-b and a-hub-x-b are still found
-    (each side reaches the hub within its half); a path that needs both sides past a hub links
-    everything the hub does, which tells the reader nothing."""
+    is not gone through, and from a hub no walk starts (the other hits' walks reach it). Going
+    through one was a walk of all its neighbours and theirs: a hit next to a hub of 3,000 edges
+    cost a kg_search, and a prompt's recall, ~35 ms (p99 ~200 ms at 10,000 nodes). Paths a-hub-b
+    and a-hub-x-b are still found (each side reaches the hub within its half); a path that needs
+    both sides past a hub links everything the hub does, which tells the reader nothing."""
     dist, parent = {start: 0}, {}
     frontier = [start]
     if _is_hub(graphs, start):
-        depth = min(depth, 1)
+        depth = 0
     for d in range(1, depth + 1):
         nxt = []
         for ref in frontier:
@@ -517,6 +535,13 @@ def _walk(parent: dict[Ref, Step], ref: Ref) -> list[Step]:
         steps.append(parent[ref])
         ref = parent[ref][0]
     return steps
+
+
+def _direct_edge(graphs: Mapping[str, GraphReader], a: Ref, b: Ref) -> tuple[str, Edge] | None:
+    for target, level, edge in _neighbours(graphs, a):
+        if target == b:
+            return level, edge
+    return None
 
 
 def connection_paths(
@@ -540,6 +565,9 @@ def connection_paths(
             meets = [(dist_a[m] + dist_b[m], m) for m in dist_a.keys() & dist_b.keys()]
             meets = [t for t in meets if t[0] <= max_hops]
             if not meets:
+                direct = _direct_edge(graphs, a, b) if len(dist_a) == len(dist_b) == 1 else None
+                if direct is not None:  # two hubs: neither walks, so their own edge is looked for
+                    edges.setdefault((direct[0], direct[1].key), direct)
                 continue
             middle = min(meets)[1]
             to_middle = _walk(parent_a, middle)[::-1]  # a → middle

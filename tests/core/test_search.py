@@ -17,7 +17,7 @@ from kg_actors.core.hints import (
 )
 from kg_actors.core.model import Edge, GraphData, Node
 from kg_actors.core.search import (
-    Hit, SearchIndex, base_idf, connection_paths, merge_hits, parse_query, rank, sharpened, top_hits,
+    Hit, SearchIndex, base_idf, connection_paths, indexed_notes, merge_hits, parse_query, rank, sharpened, top_hits,
 )
 from kg_actors.core.search_format import BEST_EFFORT, format_search
 from kg_actors.core.terms import query_terms, stem
@@ -311,6 +311,15 @@ def test_a_hub_is_where_paths_meet_not_a_way_through():
     # a-hub-spoke: each side within its half. The hub itself a hit: one hop from it.
     assert connection_paths({"project": graph}, [refs["a"], refs["spoke-0"]])[0] == [refs["hub"]]
     assert connection_paths({"project": graph}, [refs["hub"], refs["b"]])[0] == [refs["x"]]
+    # Two hubs as hits: neither walks, and the edge between them is still shown.
+    spokes2 = [Node(f"spoke2-{i}", "s") for i in range(C.SEARCH_PATH_HUB_DEGREE)]
+    for n in spokes2:
+        graph.set_node(n)
+        graph.set_edge(Edge("hub2", n.id, "has"))
+    graph.set_node(Node("hub2", "hub two"))
+    graph.set_edge(Edge("hub", "hub2", "sibling-of"))
+    assert connection_paths({"project": graph}, [refs["hub"], ("project", "hub2")]) == (
+        [], [("project", Edge("hub", "hub2", "sibling-of"))])
     # a-hub-x-y (3 hops) is found as a-hub-x then x-y; a-hub-x-y-... past the hub on both sides is not:
     graph.set_edge(Edge("y", "z", "leads-to"))
     graph.set_node(Node("z", "z"))
@@ -654,3 +663,15 @@ def test_the_best_connected_namer_leaves_out_the_new_node_and_ids_not_in_the_gra
     assert _best_connected(["postgres-tuning", "misc-9", "misc-8"], graph, "postgres-tuning") == "misc-8"
     assert _best_connected(["postgres-tuning", "postgres-gone"], graph, "postgres-tuning") is None
     assert _best_connected([], graph, "x") is None
+
+
+def test_search_reads_a_nodes_notes_up_to_the_index_budget():
+    """A write indexes the first SEARCH_NOTES_INDEX_CHARS of the notes (the rest is stored, not searched)."""
+    pad = "filler " * (C.SEARCH_NOTES_INDEX_CHARS // 7 - 20)
+    node = Node("long-notes-node", "a lesson with long notes", notes=(f"{pad} earlyword", pad * 3 + " lateword"))
+    graph = graph_of(node, *filler(5))
+    assert ids(search(graph, "earlyword")) == ["long-notes-node"]
+    assert search(graph, "lateword") == []
+    assert indexed_notes(["abc def", "ghi"], budget=5) == ["abc"]
+    assert indexed_notes(["abcdefgh"], budget=5) == ["abcde"]  # no space to cut at
+    assert indexed_notes(["ab", "cd"], budget=10) == ["ab", "cd"]
