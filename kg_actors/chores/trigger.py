@@ -16,11 +16,14 @@ from ..core import recall
 
 def after_prompt(runtime: Any, payload: dict[str, Any]) -> BackgroundTask | None:
     chores = getattr(runtime, "chores", None)
-    if chores is None or recall.human_text(payload.get("prompt")) is None:
+    if chores is None:
         return None
     sid = payload.get("session_id")
 
     async def hand_off() -> None:
-        chores.prompted(sid if isinstance(sid, str) else None, runtime.clock())
+        # Whether a person typed it is decided here, after the reply: on a 20,000-character paste
+        # that reading is ~6 ms, and deciding it before the reply doubled the hook's time.
+        if recall.human_text(payload.get("prompt")) is not None:
+            chores.prompted(sid if isinstance(sid, str) else None, runtime.clock())
 
     return BackgroundTask(hand_off)

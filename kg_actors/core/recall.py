@@ -234,6 +234,9 @@ def decide(terms: list[str], hits: list[tuple[str, Hit]], graphs: Mapping[str, G
     passing.sort(key=lambda lh: (not lh[1].title_match, -_rank(lh[1])))
     chosen = passing[: C.RECALL_MAX_HITS]
     chosen_refs = [(lvl, h.node_id) for lvl, h in chosen]
+    if all(h.node_id in seen for _, h in hits):
+        # Connectors come only from these hits: nothing new whatever the paths, so none are drawn.
+        return Decision("all_seen", hits=logged, threshold=threshold)
     matching = {(lvl, h.node_id) for lvl, h in hits}
     connectors, path_edges = connection_paths(graphs, chosen_refs)
     connectors = [r for r in connectors if r not in chosen_refs and r in matching
