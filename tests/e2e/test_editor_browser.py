@@ -176,6 +176,28 @@ def test_another_tab_sees_an_edit_and_a_new_node_live(srv, browser, page):
         other.close()
 
 
+def test_unsaved_edits_stay_when_the_node_is_deleted_elsewhere(srv, page):
+    open_project(page, srv, srv.paths["alpha"])
+    page.evaluate("() => window.kgEditor.selectNode('session-handler-init')")
+    page.wait_for_function("() => document.querySelector('#node-title')?.textContent === 'session-handler-init'")
+    page.fill("#gist", "A person's unsaved words")
+    with client(srv) as http:
+        r = http.delete("/api/nodes/project/session-handler-init", params={"project_path": srv.paths["alpha"]})
+        assert r.status_code == 200, r.text
+    page.wait_for_function("() => !window.kgEditor.canvas.cy.getElementById('session-handler-init').nonempty()")
+    page.wait_for_selector(".stale")
+    assert "Deleted or renamed elsewhere" in page.inner_text(".stale")
+    assert page.input_value("#gist") == "A person's unsaved words"
+    assert page.problems == []
+
+
+def test_an_address_with_a_bare_percent_still_opens_the_page(srv, page):
+    page.goto(editor_url(srv) + "/#/no/such 100% project")
+    page.wait_for_function("() => document.body.dataset.graph === 'ready'")  # on the user graph: no such project
+    page.wait_for_selector("#status[data-state=live]")
+    assert [p for p in page.problems if p.startswith("pageerror")] == []  # it threw URIError: a blank page
+
+
 def test_the_page_shows_a_lost_server_and_reconnects_when_it_returns(srv, page):
     open_project(page, srv, srv.paths["alpha"])
     srv.stop()

@@ -17,6 +17,8 @@ import { clearSearch, runSearch, showProgress } from "./tabs.js";
 
 const STATES_AFTER_WRITE_MS = 400;
 const STATES_IDLE_MS = 30_000; // the server's default tick
+const STATES_MAX_WAIT_MS = 2_000; // a steady stream of writes re-reads the tiers at least this often
+const ARRIVALS_KEPT = 10_000; // the benchmark's arrival times: the newest this many
 
 class App {
   constructor() {
@@ -47,7 +49,12 @@ class App {
     // The graph named in the address opens first (listing reads every graph file; it can wait a moment);
     // a name the server does not know falls back to the user graph. Without one, the project of the
     // most recently active session: that is what a person almost always came for.
-    let wanted = decodeURIComponent(location.hash.slice(1));
+    let wanted = location.hash.slice(1);
+    try {
+      wanted = decodeURIComponent(wanted);
+    } catch {
+      // A hand-typed address with a bare "%": the name as typed (the page's own links are encoded).
+    }
     if (!location.hash) {
       try {
         wanted = (await api("GET", "/api/recent_project")).project_path || "";
@@ -278,11 +285,19 @@ class App {
   // Compaction re-tiers nodes after writes and on the server's tick, with no event of its own:
   // re-read the tiers a moment after each change, and every so often while idle.
   scheduleStates(delay) {
+    // Each write moves the re-read a little later, but never past STATES_MAX_WAIT_MS after the first
+    // write still waiting for it: writes less than 400 ms apart used to keep the tiers stale for as
+    // long as they came (a minute of agent writes: 850 nodes shown in the wrong tier).
+    const now = performance.now();
+    let at = now + delay;
+    if (this.statesWaiting != null) at = Math.min(at, this.statesWaiting + STATES_MAX_WAIT_MS);
+    else if (delay < STATES_IDLE_MS) this.statesWaiting = now;
     clearTimeout(this.statesTimer);
-    this.statesTimer = setTimeout(() => this.refreshStates(), delay);
+    this.statesTimer = setTimeout(() => this.refreshStates(), Math.max(0, at - now));
   }
 
   async refreshStates() {
+    this.statesWaiting = null;
     const view = this.view;
     this.scheduleStates(STATES_IDLE_MS);
     if (document.body.dataset.graph !== "ready" || this.live.current !== "live") return;
@@ -368,7 +383,8 @@ class App {
       }
       case "node_deleted":
         this.canvas.removeNode(event.id);
-        if (selected === event.id) this.panel.close();
+        // Unsaved edits stay on screen, told that the node is gone (a save would be refused).
+        if (selected === event.id) this.panel.isDirty() ? this.panel.goneElsewhere() : this.panel.close();
         break;
       case "node_recalled":
         // A recall can bring orphaned neighbours back to the archive too: re-read the picture.
@@ -383,6 +399,7 @@ class App {
         if (selected && (event.edge.from === selected || event.edge.to === selected) && !this.panel.isDirty()) this.panel.open(selected);
         break;
       case "node_renamed":
+        if (selected === event.from && this.panel.isDirty()) this.panel.goneElsewhere();
         this.reloadGraph().catch(() => {});
         break;
       case "progress_updated":
@@ -406,8 +423,23 @@ class App {
     this.scheduleStates(STATES_AFTER_WRITE_MS);
     this.stats.events += 1;
     this.stats.lastEvent = { type: event.type, at: performance.now() };
-    if (event.type === "node_updated") this.stats.arrivals[event.node.id] = Date.now();
+    if (event.type === "node_updated") this.noteArrival(event.node.id);
     document.body.dataset.events = String(this.stats.events);
+  }
+
+  noteArrival(id) {
+    const arrivals = this.stats.arrivals;
+    if (id in arrivals) delete arrivals[id];
+    else this.stats.arrivalCount = (this.stats.arrivalCount || 0) + 1;
+    arrivals[id] = Date.now();
+    if (this.stats.arrivalCount > ARRIVALS_KEPT) {
+      // Kept for the benchmark, not for the tab's life: the oldest go (keys keep insertion order).
+      for (const old in arrivals) {
+        delete arrivals[old];
+        break;
+      }
+      this.stats.arrivalCount -= 1;
+    }
   }
 }
 

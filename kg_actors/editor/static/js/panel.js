@@ -58,6 +58,13 @@ export class NodePanel {
   }
 
   // Another writer changed the node on screen: reload it unless the person has unsaved edits.
+  // The node was deleted or renamed elsewhere while the panel holds unsaved edits: they stay, with a word.
+  goneElsewhere() {
+    if (!this.node || this.root.querySelector(".stale")) return;
+    this.root.prepend(h("div", { className: "stale" },
+      "Deleted or renamed elsewhere since you opened it; saving your edits will be refused. Copy what you need."));
+  }
+
   async changedElsewhere() {
     if (!this.node) return;
     if (!this.isDirty()) {
