@@ -21,9 +21,10 @@ def after_prompt(runtime: Any, payload: dict[str, Any]) -> BackgroundTask | None
     sid = payload.get("session_id")
 
     async def hand_off() -> None:
-        # Whether a person typed it is decided here, after the reply: on a 20,000-character paste
-        # that reading is ~6 ms, and deciding it before the reply doubled the hook's time.
-        if recall.human_text(payload.get("prompt")) is not None:
+        # A person sent it (a task notification or a command record is not a prompt), whether typed,
+        # pasted or "go on": reading what was typed (recall.human_text) again was half of a
+        # 20,000-character paste's hook time, for an answer the trigger does not need.
+        if recall.is_prompt(payload.get("prompt")):
             chores.prompted(sid if isinstance(sid, str) else None, runtime.clock())
 
     return BackgroundTask(hand_off)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
-from typing import Any
+from typing import Any, TypeGuard
 
 import attrs
 
@@ -68,6 +68,11 @@ def _quoted_paths(text: str) -> str:
     return "".join(out)
 
 
+def is_prompt(prompt: object) -> TypeGuard[str]:
+    """Sent by a person: text that is not a task notification or a command record."""
+    return isinstance(prompt, str) and not any(marker in prompt for marker in NOT_PROMPT_MARKERS)
+
+
 def human_text(prompt: object) -> str | None:
     """The part a person typed, paths reduced to file names, then the name of the error a paste
     around it reports; None when it is not a prompt.
@@ -78,9 +83,7 @@ def human_text(prompt: object) -> str | None:
     which can match a node's touches, but never as the text that earns recall). Once the typed
     words earned recall, the name of the error a paste reports follows them (core/paste_keys.py).
     """
-    if not isinstance(prompt, str):
-        return None
-    if any(marker in prompt for marker in NOT_PROMPT_MARKERS):
+    if not is_prompt(prompt):
         return None
     # Pasted output (logs, tables, traces, diffs, JSON) is cut out by its shape: what is left was typed.
     whole = _IMAGE.sub(" ", prompt[: C.RECALL_PROMPT_MAX_CHARS])

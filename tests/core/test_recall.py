@@ -350,3 +350,11 @@ def test_a_gist_is_never_injected_twice_in_a_session():
             assert f"] {node_id}:" not in (decision.text or "")
         seen = seen | {i for _, i in decision.shown}
     assert sorted(injected) == ["token-refresh-errors", "token-refresh-window"]
+
+
+def test_a_prompt_is_what_a_person_sent_even_when_it_asks_nothing_of_memory():
+    """The chore trigger's test: a paste or a "go on" was sent by a person; a task notification was not."""
+    assert recall.is_prompt("continue") and recall.human_text("continue") is None
+    assert recall.is_prompt("2026-12-03 10:00:01 ERROR worker 3 died\n" * 40)
+    assert not recall.is_prompt("<task-notification>done</task-notification>")
+    assert not recall.is_prompt(None) and not recall.is_prompt({"text": "hi"})
