@@ -191,6 +191,22 @@ def test_unsaved_edits_stay_when_the_node_is_deleted_elsewhere(srv, page):
     assert page.problems == []
 
 
+def test_a_rename_from_the_page_reloads_the_picture_once(srv, page):
+    open_project(page, srv, srv.paths["alpha"])
+    page.evaluate("() => window.kgEditor.selectNode('session-handler-init')")
+    page.wait_for_function("() => document.querySelector('#node-title')?.textContent === 'session-handler-init'")
+    before = page.evaluate("() => window.kgEditor.stats.events")
+    page.click("details:has(#rename-to) summary")
+    page.fill("#rename-to", "session-handler-setup")
+    fetched = len([u for u in page.requested if "/api/graph?" in u])
+    page.click("#rename-go")
+    page.wait_for_function("() => document.querySelector('#node-title')?.textContent === 'session-handler-setup'")
+    page.wait_for_function("n => window.kgEditor.stats.events > n", arg=before)  # the rename's echo came
+    page.wait_for_function("() => document.body.dataset.graph === 'ready'")
+    assert len([u for u in page.requested if "/api/graph?" in u]) == fetched + 1  # it was two
+    assert on_canvas(page, "session-handler-setup") and not on_canvas(page, "session-handler-init")
+
+
 def test_an_address_with_a_bare_percent_still_opens_the_page(srv, page):
     page.goto(editor_url(srv) + "/#/no/such 100% project")
     page.wait_for_function("() => document.body.dataset.graph === 'ready'")  # on the user graph: no such project

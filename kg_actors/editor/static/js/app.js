@@ -40,6 +40,7 @@ class App {
       onResubscribed: () => this.refreshAfterOutage(),
     });
     this.tab = "node";
+    this.ownRenames = new Set(); // "old\0new" of renames this tab asked for, until their echo comes
     this.stats = { events: 0, lastEvent: null, arrivals: {} }; // arrivals: node id -> Date.now(), for the benchmark
   }
 
@@ -399,6 +400,7 @@ class App {
         if (selected && (event.edge.from === selected || event.edge.to === selected) && !this.panel.isDirty()) this.panel.open(selected);
         break;
       case "node_renamed":
+        if (this.ownRenames.delete(`${event.from}\u0000${event.to}`)) break; // the panel reloads for its own
         if (selected === event.from && this.panel.isDirty()) this.panel.goneElsewhere();
         this.reloadGraph().catch(() => {});
         break;

@@ -165,12 +165,16 @@ export class NodePanel {
     const input = h("input", { type: "text", id: "rename-to", placeholder: "new id (3-5 kebab-case words)" });
     const msg = h("span", { className: "msg" });
     const go = async () => {
+      // Its echo on the feed is this rename: the reload below is the one the picture needs.
+      const own = `${this.node.id}\u0000${input.value.trim()}`;
+      this.app.ownRenames.add(own);
       try {
         const out = await api("POST", "/api/nodes/rename", { ...where(this.view), old_id: this.node.id, new_id: input.value.trim() });
         toast(`Renamed ${out.old_id} → ${out.new_id}; ${out.rewired} edge reference(s) rewired`);
         await this.app.reloadGraph();
         this.app.selectNode(out.new_id);
       } catch (err) {
+        this.app.ownRenames.delete(own);
         msg.className = "msg err";
         msg.textContent = err.message;
       }
