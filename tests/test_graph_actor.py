@@ -44,7 +44,8 @@ async def test_fold_writes_the_json_keeps_prev_and_drops_the_journal(tmp_path):
         await put(handle, "second-lesson-node")
         assert await handle.fold()
         assert set(json.loads(path.read_text())["nodes"]) == {"first-lesson-node", "second-lesson-node"}
-        assert set(json.loads((tmp_path / "graph.json.prev").read_text())["nodes"]) == {"first-lesson-node"}
+        # The previous save under kg-memory's name for it (the extension replaced).
+        assert set(json.loads((tmp_path / "graph.prev").read_text())["nodes"]) == {"first-lesson-node"}
         await handle.close()
 
 

@@ -57,23 +57,47 @@ def test_a_graph_file_of_the_wrong_shape_is_as_corrupt_as_a_torn_one(tmp_path):
     good = {"nodes": {"kept-node": {"id": "kept-node", "gist": "from the previous save"}}, "edges": {}}
     for bad in ({"nodes": [{"id": "u", "gist": "g"}]}, {"nodes": {}, "_meta": {"versions": [1]}}, [1, 2]):
         path.write_text(json.dumps(bad))
-        path.with_name("user.json.prev").write_text(json.dumps(good))
+        path.with_name("user.prev").write_text(json.dumps(good))
         graph, _ = load_graph(path, "user", None)
         assert list(graph.nodes) == ["kept-node"]
         aside = path.with_name("user.json.unreadable")
         assert aside.read_text() == json.dumps(bad)  # kept for a look by hand
         aside.unlink()
-        path.with_name("user.json.prev").unlink()
+        path.with_name("user.prev").unlink()
         path.write_text(json.dumps(bad))
         with pytest.raises(Unreadable, match="user.json"):
             load_graph(path, "user", None)
+
+
+def test_a_torn_file_falls_back_to_kg_memorys_prev_or_our_older_name_for_it(tmp_path):
+    """kg-memory keeps `user.prev` (the extension replaced); our stores before 2026-12-03 kept
+    `user.json.prev`. Either stands in for a torn file, kg-memory's first; a save then keeps
+    `user.prev` and drops the older name."""
+    path = tmp_path / "user.json"
+    def prev(name: str) -> None:
+        path.with_name(name).write_text(json.dumps({"nodes": {name: {"id": name, "gist": "the previous save"}}}))
+
+    for name in ("user.prev", "user.json.prev"):
+        path.write_text('{"nodes": {"torn')
+        prev(name)
+        graph, _ = load_graph(path, "user", None)
+        assert list(graph.nodes) == [name]
+        path.with_name("user.json.unreadable").unlink()
+        path.with_name(name).unlink()
+    prev("user.prev")
+    prev("user.json.prev")
+    graph, _ = load_graph(path, "user", None)  # both beside it, the file missing: kg-memory's name wins
+    assert list(graph.nodes) == ["user.prev"]
+    path.write_text(json.dumps({"nodes": {}}))
+    files.write_atomic(path, json.dumps({"nodes": {"new": {"id": "new", "gist": "g"}}}), True)
+    assert "new" not in path.with_name("user.prev").read_text() and not path.with_name("user.json.prev").exists()
 
 
 def test_when_the_file_falls_back_to_prev_its_journals_answered_writes_are_replayed_over_it(tmp_path):
     """The journal's base is the file that became unreadable, so it never `belongs` to `.prev`: it was set
     aside, and the writes it held (answered) were served nowhere."""
     path = tmp_path / "graph.json"
-    path.with_name("graph.json.prev").write_text(json.dumps({"nodes": {"saved-a": {"id": "saved-a", "gist": "a"}}}))
+    path.with_name("graph.prev").write_text(json.dumps({"nodes": {"saved-a": {"id": "saved-a", "gist": "a"}}}))
     path.write_text(json.dumps({"nodes": {"saved-a": {"id": "saved-a", "gist": "a"}}}))
     journal.append(journal.journal_path(path), [_record_of_new_node("in-journal")])
     path.write_text('{"nodes": {"saved-a": {"id": "sav')  # torn after the journal began

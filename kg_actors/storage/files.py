@@ -120,12 +120,26 @@ def discard(path: Path) -> None:
         pass
 
 
+def prev_of(path: Path) -> Path:
+    """Where a file's previous save is kept: its extension replaced (`graph.json` -> `graph.prev`), as
+    kg-memory names it, so either server falls back to the other's last save and a downgraded one
+    does not find a stale backup of its own."""
+    return path.with_suffix(".prev")
+
+
+def _prevs(path: Path) -> list[Path]:
+    """Previous saves to fall back on, the newest naming first: our stores before 2026-12-03 kept
+    `graph.json.prev`."""
+    return [prev_of(path), path.with_name(path.name + ".prev")]
+
+
 def _keep_prev(path: Path) -> None:
     """The current file becomes `.prev` by a rename, never by rewriting `.prev` in place: a crash
     mid-copy left a torn `.prev` (found by formal/models/durability.py). A hard link costs nothing;
-    where the filesystem has none, a copy to a temp name is renamed into place."""
-    prev = path.with_name(path.name + ".prev")
-    staged = path.with_name(path.name + ".prev.tmp")
+    where the filesystem has none, a copy to a temp name is renamed into place. A backup under the
+    old name goes once the new one is in place (it would only grow stale)."""
+    prev = prev_of(path)
+    staged = prev.with_name(prev.name + ".tmp")
     try:
         staged.unlink()
     except FileNotFoundError:
@@ -137,6 +151,8 @@ def _keep_prev(path: Path) -> None:
         with open(staged, "rb") as f:
             os.fsync(f.fileno())
     os.replace(staged, prev)
+    for older in _prevs(path)[1:]:
+        discard(older)
 
 
 def dump_json(obj: Any, indent: int | None = 2) -> bytes:
@@ -261,7 +277,7 @@ def load_json(path: Path, build: Callable[[Any], Any] | None = None, fell_back: 
     make (a graph); JSON it raises on (`"nodes": []`) is as corrupt as a torn file. `fell_back` gets
     `.prev`'s path when that was read instead."""
     path = real_file(path)
-    prev = path.with_name(path.name + ".prev")
+    prev = next((p for p in _prevs(path) if p.exists()), prev_of(path))
     if not path.exists():
         if prev.exists():
             log.error("%s is missing; loading %s (the previous save)", path, prev.name)

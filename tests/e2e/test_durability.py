@@ -4,7 +4,7 @@ The kill test runs one store through three servers: writes acknowledged by the
 first (some of them in flight when it is killed with SIGKILL) are all there
 after the journal is replayed by the second; the second's SIGTERM folds the
 journal into graph.json; garbage written over graph.json makes the third fall
-back to graph.json.prev. A failed save is tested on the graph actor itself
+back to graph.prev. A failed save is tested on the graph actor itself
 (root ignores file permissions, so the folder is replaced by a file instead).
 """
 
@@ -130,15 +130,15 @@ async def test_kill_9_loses_no_acknowledged_write_and_restarts_recover(tmp_path)
     assert not journal.exists(), "SIGTERM folds the journal into graph.json"
     saved = json.loads(graph_file.read_text())
     assert set(acked) | {"seed-node-one", "after-restart-node"} <= saved["nodes"].keys()
-    prev = graph_file.with_name("graph.json.prev")
+    prev = graph_file.with_name("graph.prev")
     assert json.loads(prev.read_text())["nodes"].keys() == {"seed-node-one"}
 
     graph_file.write_bytes(b"\x00garbage{{{ not json")
     s3 = ServerProcess(tmp_path).start()
     try:
         nodes = nodes_by_id(graph(s3, project_path=cwd)["project"])
-        assert "seed-node-one" in nodes, "a corrupt graph.json falls back to graph.json.prev"
-        assert "unreadable" in s3.log.read_text() and "graph.json.prev" in s3.log.read_text()
+        assert "seed-node-one" in nodes, "a corrupt graph.json falls back to graph.prev"
+        assert "unreadable" in s3.log.read_text() and "graph.prev" in s3.log.read_text()
         assert s3.health() is not None
     finally:
         s3.kill()

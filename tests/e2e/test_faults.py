@@ -210,7 +210,7 @@ def test_broken_files_at_start_cost_only_what_they_hold_and_say_how_to_restore(t
     user_journal.write_text(json.dumps(rec) + "\n" + json.dumps({"n": 5}) + "\n" + '{"n": {"torn-')
     prev_dir = store / "projects" / "has-prev"
     (prev_dir / "graph.json").write_bytes(b"\x00\x01 not json at all")
-    (prev_dir / "graph.json.prev").write_text(json.dumps(_graph_json(cwd_prev, "saved-before-node")))
+    (prev_dir / "graph.prev").write_text(json.dumps(_graph_json(cwd_prev, "saved-before-node")))
     bad = store / "projects" / "no-prev" / "graph.json"
     bad.write_text('{"nodes": {"lost-node": {"id": "lost-node", "gist": "cut off mid')
     bad_bytes = bad.read_bytes()
@@ -223,7 +223,7 @@ def test_broken_files_at_start_cost_only_what_they_hold_and_say_how_to_restore(t
         assert not err, text
         sid = session_id(text)
         assert "user-seed-node" in text and "journaled-user-node" in text
-        assert "The project memory could not be loaded" in text and "no graph.json.prev is beside it" in text
+        assert "The project memory could not be loaded" in text and "no graph.prev is beside it" in text
         assert "kg restore" in text and "reload=true" in text
         text, err = conn.tool("kg_put_node", session_id=sid, level="project", id="over-the-bad-file",
                               gist="must not be written over the file the user restores")
@@ -236,7 +236,7 @@ def test_broken_files_at_start_cost_only_what_they_hold_and_say_how_to_restore(t
         assert not err and "saved-before-node" in text, text
         assert (prev_dir / "graph.json.unreadable").read_bytes() == b"\x00\x01 not json at all"
         log = srv.log.read_text()
-        assert "falling back to graph.json.prev" in log and "kept as graph.json.unreadable" in log
+        assert "falling back to graph.prev" in log and "kept as graph.json.unreadable" in log
         assert "ignoring an unreadable journal line 3" in log and "skipping journal record 2 of 2" in log
         started = time.monotonic()
         assert srv.stop() == 0
@@ -260,13 +260,13 @@ def test_a_corrupt_user_graph_leaves_project_reads_and_writes_working(tmp_path):
     cwd = srv.project("fine-proj")
     srv.store.mkdir(parents=True)
     (srv.store / "user.json").write_text("{garbage")
-    (srv.store / "user.json.prev").write_text("also garbage")
+    (srv.store / "user.prev").write_text("also garbage")
     srv.start()
     try:
         conn = Conn(srv.port)
         text, err = conn.tool("kg_read", cwd=cwd)
         assert not err, text
-        assert "The user memory could not be loaded" in text and "user.json.prev is unreadable too" in text
+        assert "The user memory could not be loaded" in text and "user.prev is unreadable too" in text
         sid = session_id(text)
         text, err = conn.tool("kg_put_node", session_id=sid, level="project", id="project-still-writable",
                               gist="a broken user graph costs only the user graph")

@@ -57,7 +57,7 @@ async def test_autocommit_folds_journals_first_and_ignores_machine_local_files(t
         # The graph as small files (one per id-hash bucket); the graph file of record stays out of git.
         assert {"shards/user/meta.json", f"shards/user/{shards.bucket('autocommitted-node')}", ".gitignore",
                 ".gitattributes"} <= tracked
-        assert not {"user.json", "sessions.json", "user.json.journal", "user.json.prev", "server.pid"} & tracked
+        assert not {"user.json", "sessions.json", "user.json.journal", "user.prev", "server.pid"} & tracked
         message = git(srv.store, "log", "-1", "--format=%B", env=env)
         assert message.startswith("kg: auto-save ") and "Machine: machine-a" in message
         driver = git(srv.store, "config", "merge.kg-graph.driver", env=env)

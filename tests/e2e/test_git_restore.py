@@ -59,7 +59,7 @@ async def test_restore_through_the_server_says_what_changed_and_sessions_see_it(
             assert "NOT WRITTEN" in refused
             assert "bad-lesson-node: NOT FOUND" in await s.ok("kg_read", id="bad-lesson-node")
         # What was there before the restore is one step back: `.prev`, and (committed part) in git.
-        assert "bad-lesson-node" in (srv.store / "user.json.prev").read_text()
+        assert "bad-lesson-node" in (srv.store / "user.prev").read_text()
         srv.stop()
         srv.start()
         assert set(nodes_by_id(graph(srv)["user"])) == {"good-lesson-node"}

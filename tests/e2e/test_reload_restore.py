@@ -31,7 +31,7 @@ async def test_reload_after_restoring_prev_drops_the_write_being_undone(tmp_path
         async with Client(srv.url + "/") as c:
             s = await Session.open(c)
             await s.ok("kg_put_node", level="user", id="kept-write-node", gist="a write folded into the file")
-        srv.stop()  # SIGTERM folds the journal: user.json has the write, user.json.prev the seed
+        srv.stop()  # SIGTERM folds the journal: user.json has the write, user.prev the seed
         assert "kept-write-node" in json.loads(user_file.read_text())["nodes"]
         srv.start()
         async with Client(srv.url + "/") as c:
@@ -40,7 +40,7 @@ async def test_reload_after_restoring_prev_drops_the_write_being_undone(tmp_path
             assert "bad-write-node" in nodes_by_id(graph(srv)["user"])
             journal = srv.store / "user.json.journal"
             assert "bad-write-node" in journal.read_text()
-            shutil.copy2(srv.store / "user.json.prev", user_file)  # the documented restore
+            shutil.copy2(srv.store / "user.prev", user_file)  # the documented restore
             reloaded = nodes_by_id(graph(srv, reload=True)["user"])
             assert "bad-write-node" not in reloaded and "kept-write-node" not in reloaded
             assert "good-seed-node" in reloaded

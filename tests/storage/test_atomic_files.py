@@ -32,7 +32,7 @@ def test_a_crash_while_prev_is_replaced_leaves_both_files_whole(tmp_path, monkey
         files.write_atomic(path, files.dump_json({"v": 3}))
     monkeypatch.setattr(os, "replace", real_replace)
     assert files.load_json(path) == {"v": 2}
-    assert json.loads((tmp_path / "graph.json.prev").read_bytes()) == {"v": 1}
+    assert json.loads((tmp_path / "graph.prev").read_bytes()) == {"v": 1}
 
 
 def test_prev_holds_the_previous_content_and_is_a_separate_file(tmp_path):
@@ -40,9 +40,9 @@ def test_prev_holds_the_previous_content_and_is_a_separate_file(tmp_path):
     files.write_atomic(path, b'{"v": 1}')
     files.write_atomic(path, b'{"v": 2}')
     files.write_atomic(path, b'{"v": 3}')
-    assert (tmp_path / "graph.json.prev").read_bytes() == b'{"v": 2}'
+    assert (tmp_path / "graph.prev").read_bytes() == b'{"v": 2}'
     assert path.read_bytes() == b'{"v": 3}'
-    assert not (tmp_path / "graph.json.prev.tmp").exists() and not (tmp_path / "graph.json.tmp").exists()
+    assert not (tmp_path / "graph.prev.tmp").exists() and not (tmp_path / "graph.json.tmp").exists()
 
 
 def test_a_torn_json_falls_back_to_prev(tmp_path):
@@ -61,7 +61,7 @@ def test_without_hard_links_prev_is_still_replaced_whole(tmp_path, monkeypatch):
     path = tmp_path / "graph.json"
     files.write_atomic(path, b'{"v": 1}')
     files.write_atomic(path, b'{"v": 2}')
-    assert (tmp_path / "graph.json.prev").read_bytes() == b'{"v": 1}'
+    assert (tmp_path / "graph.prev").read_bytes() == b'{"v": 1}'
 
 
 def test_an_append_after_a_torn_line_starts_a_line_of_its_own(tmp_path):
@@ -113,7 +113,7 @@ def test_a_symlinked_file_is_saved_where_it_points_and_stays_a_link(linked_file)
     link, kept = linked_file
     files.write_atomic(link, b'{"nodes": {"a": 1}}')
     assert link.is_symlink() and kept.read_bytes() == b'{"nodes": {"a": 1}}'
-    assert kept.with_name("file.json.prev").read_bytes() == b"old"  # .prev beside the real file
+    assert kept.with_name("file.prev").read_bytes() == b"old"  # .prev beside the real file
     kept.write_text("{torn")
-    kept.with_name("file.json.prev").write_text('{"nodes": {}}')
+    kept.with_name("file.prev").write_text('{"nodes": {}}')
     assert files.load_json(link) == {"nodes": {}}  # and found there
