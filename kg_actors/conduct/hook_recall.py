@@ -12,7 +12,7 @@ from collections.abc import Set as AbstractSet
 from typing import Any
 
 from .. import session_messages as sm
-from ..core import command_recall, recall
+from ..core import command_recall, recall, secrecy
 from ..core.replies import hook_output
 from ..harness import shell
 from ..harness.tool_calls import SHELL_TOOLS, shell_command
@@ -42,7 +42,8 @@ async def prompt_context(floor: Floor, payload: dict[str, Any]) -> dict[str, Any
         floor.logs.recall([{**base, "reason": "no_terms"}])
     else:
         decision = await _recall(floor, view, terms)
-        record = {**base, "reason": decision.reason, "terms": terms, "threshold": decision.threshold,
+        record = {**base, "reason": decision.reason, "terms": secrecy.loggable_terms(text, terms),
+                  "threshold": decision.threshold,
                   "hits": list(decision.hits)}
         if decision.text:
             parts.append(decision.text)

@@ -138,8 +138,10 @@ async def _nudge(floor: Floor, view: SessionView, harness: profiles.Harness, too
             return None
         target = ("read", capture.file_key(path, view.project_path))
     kind, needle = target
-    if secrecy.find(needle) is not None:
-        return None  # a URL carrying a token is neither counted on disk nor suggested for memory
+    # A URL or a query carrying a token is neither counted on disk nor suggested for memory; a query
+    # is read as typed (the counted key is lowercased, and an AWS key id is upper case).
+    if secrecy.find(needle) is not None or any(secrecy.find(v) is not None for v in _raw_values(tool_input)):
+        return None
     key = f"{kind}:{needle}"
     now = floor.clock()
     events_path = str(floor.layout.tool_events(floor.directory.project_key(view.project_path)))
@@ -156,3 +158,7 @@ async def _nudge(floor: Floor, view: SessionView, harness: profiles.Harness, too
     if not await floor.sessions.claim_nudge(path=events_path, key=key, kg_sid=view.sid, now=now):
         return None
     return capture.nudge_text(kind, needle, record, view.sid, True)
+
+
+def _raw_values(tool_input: dict[str, Any]) -> list[str]:
+    return [v for k in ("query", "url") if isinstance(v := tool_input.get(k), str)]

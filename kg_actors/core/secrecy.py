@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
+from urllib.parse import unquote
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from typing import Any
@@ -36,9 +38,11 @@ _SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(rx)) 
     ("an AWS access key id", _L + r"(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}" + _R),
     ("a GitHub token", _L + r"(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{40,255})" + _R),
     ("a GitLab token", _L + r"glpat-[A-Za-z0-9_-]{20,}"),
-    ("a Slack token", _L + r"xox[abposr]-[A-Za-z0-9-]{10,}"),
+    ("a Slack token", _L + r"(?:xox[abposr]|xapp)-[A-Za-z0-9-]{10,}"),
     ("a Slack webhook URL", r"hooks\.slack\.com/services/T[A-Za-z0-9]+/B[A-Za-z0-9]+/[A-Za-z0-9]{16,}"),
-    ("a Stripe key", _L + r"(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}"),
+    ("a Stripe key", _L + r"(?:(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9+/=]{24,})"),
+    ("a DigitalOcean token", _L + r"do[pro]_v1_[a-f0-9]{64}" + _R),
+    ("a Telegram bot token", _L + r"[0-9]{8,10}:AA[A-Za-z0-9_-]{33}" + _R),
     ("an Anthropic API key", _L + r"sk-ant-[A-Za-z0-9_-]{20,}"),
     ("an OpenAI API key", _L + r"sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}"),
     ("a Google API key", _L + r"AIza[0-9A-Za-z_-]{35}" + _R),
@@ -47,19 +51,22 @@ _SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(rx)) 
     ("a PyPI token", _L + r"pypi-AgE[A-Za-z0-9_-]{50,}"),
     ("a Hugging Face token", _L + r"hf_[A-Za-z0-9]{30,}" + _R),
     ("a JSON web token", _L + r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
-    ("a password in a URL", r"\b[a-z][a-z0-9+.-]{1,20}://[^\s:/@'\"]+:(?P<value>[^\s@/'\"]{3,})@[^\s/]"),
+    ("a signed URL's signature", r"(?i)[?&](?:sig|signature|x-amz-signature|x-goog-signature)=(?P<value>[^&#\s]{16,})"),
+    ("a password in a URL", r"(?i)\b[a-z][a-z0-9+.-]{1,20}://[^\s:/@'\"]*:(?P<value>[^\s@/'\"]{3,})@[^\s/]"),
+    ("a basic auth header", r"(?i)\bauthorization\s*[:=]\s*[\"']?basic\s+(?P<value>[A-Za-z0-9+/]{8,}={0,2})"),
     ("a bearer token", r"(?i)\bbearer\s+(?P<value>[A-Za-z0-9._~+/-]{20,}=*)"),
 ))
 
 # Every provider format above starts with one of these: substring tests tell whether to try them
 # (far cheaper than any regex scan of the whole text).
 _PREFIXES = ("AKIA", "ASIA", "ABIA", "ACCA", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "xox",
-             "k_live_", "k_test_", "sk-", "AIza", "SG.", "npm_", "pypi-", "hf_", "eyJ", "hooks.slack")
+             "xapp-", "k_live_", "k_test_", "whsec_", "_v1_", ":AA", "sk-", "AIza", "SG.", "npm_", "pypi-", "hf_",
+             "eyJ", "hooks.slack")
 
 # `password=...`, `"api_key": "..."`, `token: ...`: the word, a separator, then the value. The word
 # may end a longer name (DB_PASSWORD): no prefix is matched, the search finds the word inside it.
 _WORDS = (r"p(?:ass(?:word|wd|phrase)?|wd|rivate[_-]?key)|s(?:ecret|ession[_-]?key|igning[_-]?key)|token|"
-          r"a(?:pi[_-]?key|pikey|ccess[_-]?key|uth[_-]?key)|c(?:lient[_-]?secret|redentials?)")
+          r"a(?:pi[_-]?key|pikey|ccess[_-]?key|uth[_-]?key)|c(?:lient[_-]?secret|redentials?)|key")
 _KEYWORD = re.compile(_WORDS)  # factored by first letter (twice as fast); run over the lowercased text
 _ROOTS = ("pass", "pwd", "secret", "token", "key", "credential")
 _ASSIGNED = re.compile(r"[\"']?\s*(?::=|=>|[:=])\s*[\"'`]?([^\s\"'`,;)\]}]+)")
@@ -70,7 +77,12 @@ _PLACEHOLDERS = frozenset("""
 password passwd secret token changeme change_me example redacted hidden none null nil undefined
 your_token your_password your_api_key yourpassword mypassword dummy placeholder todo tbd xxx
 """.split())
-_CODE_REF = re.compile(r"[$<{%(\[]|environ|getenv|process\.env|secrets\.|vault:|keychain|\.\.\.|…")
+# Code that reads a secret from somewhere: a reference at the start (`${X}`, `<key>`, `%(x)s`), a call
+# or a subscript (`get_secret(`, `cfg[`), or a store's name. Not `$` or `%` anywhere: a password holds
+# those (`Tr0ub4dor$3x`), as a URL's percent-encoded one does.
+_CODE_REF = re.compile(r"^[$<{\[]|^%\(|\w[(\[]|environ|getenv|process\.env|secrets\.|vault:|keychain|\.\.\.|…")
+# What hides a key from the patterns without changing what it is: zero-width and invisible characters.
+_INVISIBLE = re.compile("[\u00ad\u180e\u200b-\u200f\u2060-\u2064\ufeff]")
 _HEX = re.compile(r"[0-9a-fA-F]+")
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 
@@ -95,15 +107,32 @@ def find(text: str, shapes_only: bool = False) -> Finding | None:
     """The first secret in `text`, or None. Cheap tests first: most text has no key prefix,
     no URL, and no secret-named word, and then no pattern runs at all. `shapes_only`: provider
     formats alone, for names (an id, a rel, a path): `jwt-token-normalizer` says "token" beside an
-    opaque-looking word by design, and is no credential."""
+    opaque-looking word by design, and is no credential.
+
+    A key hidden by invisible characters, written in fullwidth or percent-encoded is the same key:
+    the text is also read with those undone (only when it has any: most text is plain ASCII)."""
+    found = _find(text, shapes_only)
+    if found is not None or (text.isascii() and "%" not in text):
+        return found
+    plain = text if text.isascii() else unicodedata.normalize("NFKC", _INVISIBLE.sub("", text))
+    if plain != text:
+        found = _find(plain, shapes_only)
+    if found is None and "%" in plain:
+        decoded = unquote(plain)
+        if decoded != plain:
+            found = _find(decoded, shapes_only)
+    return found
+
+
+def _find(text: str, shapes_only: bool) -> Finding | None:
     if "PRIVATE KEY" in text:
         m = _SHAPES[0][1].search(text)
         if m is not None:
             return Finding(_SHAPES[0][0], m.group(0))
     lower = text.lower()
     shapes = _SHAPES[1:] if any(prefix in text for prefix in _PREFIXES) else ()
-    if "://" in text or "bearer" in lower:
-        shapes = (*shapes, *_SHAPES[-2:])
+    if "://" in text or "bearer" in lower or "authorization" in lower:
+        shapes = (*shapes, *_SHAPES[-4:])
     for kind, pattern in dict.fromkeys(shapes):
         for m in pattern.finditer(text):
             value = m.groupdict().get("value") or m.group(0)
@@ -115,6 +144,12 @@ def find(text: str, shapes_only: bool = False) -> Finding | None:
         lower = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
     for word in _KEYWORD.finditer(lower):
         m = _ASSIGNED.match(text, word.end())
+        if word.group(0) == "key":
+            # A bare "key" is in too much code and prose ("key=value", "primary key: id", a cache's
+            # "key: Linux-pip-3f9a"): only a value as random as a key counts, assigned to it.
+            if m is not None and _random_key(m.group(1)):
+                return Finding("a credential assigned to a secret-named key", _mask(m.group(1)))
+            continue
         if m is not None and _credential(m.group(1), assigned=True):
             return Finding("a credential assigned to a secret-named key", _mask(m.group(1)))
         window = text[word.end():word.end() + _NEAR_WINDOW].split("\n", 1)[0]
@@ -175,6 +210,13 @@ def _credential(value: str, assigned: bool) -> bool:
     if re.fullmatch(r"[\w.-]+\.(?:json|ya?ml|toml|env|txt|pem|key|ini|cfg)", value) or value.count("/") >= 2:
         return False  # a file that holds the secret, not the secret
     return _classes(value) >= 2 or len(value) >= 16
+
+
+def _random_key(value: str) -> bool:
+    """A key's own shape: 20 or more base64 characters mixing lower case, upper case and digits."""
+    value = value.strip("\"'`.")
+    return (re.fullmatch(r"[A-Za-z0-9+/_=]{20,}", value) is not None and _classes(value) >= 3
+            and _entropy(value) >= OPAQUE_MIN_ENTROPY)
 
 
 def _classes(value: str) -> int:
@@ -243,3 +285,20 @@ class SecretRefused(KGError):
             f"NOT WRITTEN: {field} holds what looks like {finding.kind} ({finding.preview}); secrets are never "
             "stored in memory. Write where the secret lives instead (an environment variable's name, a vault "
             "path), or wrap text that must stay out of memory in <private>...</private>")
+
+
+WITHHELD = "<withheld>"
+
+
+def loggable(word: str) -> str:
+    """A name or word as a log may keep it: WITHHELD when it is a key's shape or as random as one."""
+    return WITHHELD if find(word, shapes_only=True) is not None or _random_key(word) else word
+
+
+def loggable_terms(text: str, terms: list[str]) -> list[str]:
+    """A prompt's search words as the recall log keeps them (the prompt itself is never logged):
+    none when the prompt holds a secret (its words may spell one out: `password=Tr0ub4dor$3x` is
+    two harmless-looking words), else each that looks like a key withheld."""
+    if find(text) is not None:
+        return [WITHHELD]
+    return [loggable(t) for t in terms]

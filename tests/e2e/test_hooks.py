@@ -83,6 +83,20 @@ def records_for(srv, kg_sid: str) -> list[dict]:
     return [r for r in recall_log(srv) if r.get("kg_session") == kg_sid]
 
 
+def test_a_prompt_holding_a_key_leaves_no_word_of_it_in_the_recall_log(srv):
+    h = Harness(srv, srv.project("recall-proj"))
+    h.start()
+    h.full_read()
+    key = "AKIA" + "Q3EGRTY7ZK4PLM2X"
+    h.prompt(f"the JWT refresh fails with my key {key} and password=Tr0ub4dor$3xQ, please fix it")
+    h.prompt("how does the JWT refresh window work here")
+    records = records_for(srv, h.kg_sid)
+    assert [r["terms"] for r in records[-2:]][0] == ["<withheld>"]
+    assert "refresh" in records[-1]["terms"]
+    text = (srv.store / "recall.jsonl").read_text()
+    assert key not in text and "Tr0ub4dor" not in text
+
+
 # -- SessionStart and the full-read reminder ------------------------------------------------
 
 
