@@ -30,8 +30,13 @@ def refusal(headers: dict[str, str], extra_hosts: frozenset[str] = frozenset()) 
     origin = headers.get("origin")
     if origin is not None:
         parts = urlsplit(origin)
-        if parts.scheme not in ("http", "https") or (parts.hostname or "").lower() not in allowed | {"::1"}:
+        origin_host = (parts.hostname or "").lower()
+        if parts.scheme not in ("http", "https") or origin_host not in allowed | {"::1"}:
             return 403, "cross-site browser request refused (non-local Origin)"
+        # A browser's WebSocket handshake carries no Sec-Fetch-Site: tell the site from the Origin's host.
+        # A page on localhost opening 127.0.0.1's feed is cross-site, as its POST there is.
+        if "sec-fetch-site" not in headers and origin_host != _hostname(host).strip("[]"):
+            return 403, "cross-site browser request refused (Origin and Host name other sites)"
     return None
 
 

@@ -428,6 +428,18 @@ async def test_a_foreign_websocket_is_refused(srv):
                 pass
 
 
+async def test_a_websocket_from_another_local_site_is_refused_and_from_the_same_site_let_in(srv):
+    """A browser's handshake carries no Sec-Fetch-Site: a page on localhost opening 127.0.0.1's feed is
+    cross-site (its POST there is refused as such); a page on 127.0.0.1's other port is same-site."""
+    url = f"ws://127.0.0.1:{srv.editor_port}/ws"
+    with trio.fail_after(20):
+        with pytest.raises(ConnectionRejected):
+            async with open_websocket_url(url, extra_headers=[(b"origin", b"http://localhost:3000")]):
+                pass
+        async with open_websocket_url(url, extra_headers=[(b"origin", b"http://127.0.0.1:3000")]) as ws:
+            assert json.loads(await ws.get_message())["type"] == "connected"
+
+
 async def test_the_feed_tells_a_tab_only_about_the_graph_it_watches(srv):
     with trio.fail_after(30):
         async with open_websocket_url(f"ws://127.0.0.1:{srv.editor_port}/ws") as ws:
