@@ -19,7 +19,6 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
-from urllib.parse import unquote
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from typing import Any
@@ -82,6 +81,7 @@ your_token your_password your_api_key yourpassword mypassword dummy placeholder 
 # those (`Tr0ub4dor$3x`), as a URL's percent-encoded one does.
 _CODE_REF = re.compile(r"^[$<{\[]|^%\(|\w[(\[]|environ|getenv|process\.env|secrets\.|vault:|keychain|\.\.\.|…")
 # What hides a key from the patterns without changing what it is: zero-width and invisible characters.
+_PERCENT = re.compile(r"%([0-9A-Fa-f]{2})")  # a URL's escapes, each a byte (ASCII is what a key is made of)
 _INVISIBLE = re.compile("[\u00ad\u180e\u200b-\u200f\u2060-\u2064\ufeff]")
 _HEX = re.compile(r"[0-9a-fA-F]+")
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
@@ -118,7 +118,7 @@ def find(text: str, shapes_only: bool = False) -> Finding | None:
     if plain != text:
         found = _find(plain, shapes_only)
     if found is None and "%" in plain:
-        decoded = unquote(plain)
+        decoded = _PERCENT.sub(lambda m: chr(int(m.group(1), 16)), plain)
         if decoded != plain:
             found = _find(decoded, shapes_only)
     return found
