@@ -58,11 +58,7 @@ def price_edge(key: EdgeKey, active: AbstractSet[str], archived: AbstractSet[str
         if src in archived or src not in nodes:
             return base + len(src), base + len(src)
         return 0, 0
-    if src in archived and dst not in nodes:
-        return base + len(dst), base + len(dst)
-    if dst in archived and src not in nodes:
-        return base + len(src), base + len(src)
-    return 0, 0  # two archived ends, or an orphaned one: hidden
+    return 0, 0  # no active end (archived with archived or outside), or an orphaned one: hidden
 
 
 def _headers(active: object, archived: object) -> int:

@@ -112,9 +112,8 @@ ACTIVE:
   p-solo: a lone project fact
 ARCHIVED (use kg_read with id to view full content):
   p-arch-a
-    → documents → src/legacy.py
   p-arch-b
-HEALTH: 7 nodes, 7 edges, 1 unconnected (14%), avg 1.4 edges/node
+HEALTH: 7 nodes, 6 edges, 1 unconnected (14%), avg 1.4 edges/node
 DEBT: """
 
 
@@ -249,7 +248,8 @@ async def test_full_read_renders_user_then_project_in_cluster_order(srv, client)
     assert "HEALTH: 4 nodes, 2 edges, 1 unconnected (25%), avg 1.0 edges/node" in user
     assert re.search(r"^DEBT: (LOW|MED|HIGH) \(\d\.\d\d\) — ", user, re.M)
     # The project level exactly: hub first, its neighbours by degree, each edge cited once under the
-    # endpoint rendered first, the archived-archived edge hidden, anchors alphabetical.
+    # endpoint rendered first, the archived-archived edge hidden, an archived node's edge to a file hidden
+    # until it is promoted (as kg-memory shows it), anchors alphabetical.
     project = text[project_at:]
     assert project.startswith(ORDER_PROJECT_BODY), project
     debt = project[len(ORDER_PROJECT_BODY) - len("DEBT: "):].splitlines()[0]
