@@ -538,6 +538,12 @@ def _walk(parent: dict[Ref, Step], ref: Ref) -> list[Step]:
 
 
 def _direct_edge(graphs: Mapping[str, GraphReader], a: Ref, b: Ref) -> tuple[str, Edge] | None:
+    """An edge between two hits that did not walk, looked for among the fewer edges of the two."""
+    def degree(ref: Ref) -> int:
+        return sum(graph.degree(ref[1]) for graph in graphs.values())
+
+    if degree(b) < degree(a):
+        a, b = b, a
     for target, level, edge in _neighbours(graphs, a):
         if target == b:
             return level, edge
