@@ -6,6 +6,7 @@ and saves without loss.
 
 from __future__ import annotations
 
+import json
 from datetime import datetime, timezone
 from typing import Any
 
@@ -23,14 +24,18 @@ _EDGE_FIELDS = frozenset({"from", "to", "rel", "notes"})
 def _floats(values: Any) -> tuple[float, ...]:
     if not values or not isinstance(values, list | tuple):  # absent, most often: no work
         return ()
-    return tuple(float(v) for v in values if isinstance(v, int | float) and not isinstance(v, bool))
+    if all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
+        return tuple(map(float, values))
+    # A hand edit's times as text ("1796000000.5", an ISO date) are times, as `_created_ts`'s are.
+    return tuple(t for t in map(_opt_float, values) if t is not None)
 
 
 def _strings(values: Any) -> tuple[str, ...]:
     if not values or not isinstance(values, list | tuple):
         # A hand-edited file's `"notes": "one note"` is kept as one note, not dropped (the next save would lose it).
         return (values,) if isinstance(values, str) and values else ()
-    return tuple(map(str, values))
+    # A note that is not text (an object, a number) is kept as its JSON, not as Python's repr.
+    return tuple(v if isinstance(v, str) else json.dumps(v, ensure_ascii=False) for v in values)
 
 
 def _opt_float(value: Any) -> float | None:

@@ -103,8 +103,7 @@ def _node_by_names(node_id: str, raw: dict) -> Node:
     file's odd values are read for what they mean: `"notes": "one"` is a note, `"_archived": "false"` false,
     `"gist": null` empty, a number in text a number."""
     def floats(v):
-        return tuple(float(x) for x in v if isinstance(x, int | float) and not isinstance(x, bool)) \
-            if isinstance(v, list | tuple) else ()
+        return tuple(t for t in map(opt, v) if t is not None) if isinstance(v, list | tuple) else ()
 
     def opt(v):
         if isinstance(v, str):
@@ -141,7 +140,8 @@ def _node_by_names(node_id: str, raw: dict) -> Node:
 def strings_of(v) -> tuple:
     if isinstance(v, str):
         return (v,) if v else ()
-    return tuple(str(x) for x in v) if isinstance(v, list | tuple) else ()
+    return tuple(x if isinstance(x, str) else json.dumps(x, ensure_ascii=False) for x in v) \
+        if isinstance(v, list | tuple) else ()
 
 
 def test_node_and_edge_from_json_read_every_field_as_before():
@@ -162,3 +162,11 @@ def test_node_and_edge_from_json_read_every_field_as_before():
             "from": "a", "to": "1", "rel": "r", **({"notes": list(strings_of(edge_raw["notes"]))}
                                                    if strings_of(edge_raw.get("notes")) else {}),
             **{k: v for k, v in edge_raw.items() if k in ("w", "b")}}
+
+
+def test_a_hand_edits_times_as_text_and_notes_that_are_not_text_are_kept():
+    """kg-memory's files may carry them; our first save used to drop the times and write the notes as Python's repr."""
+    node = Node.from_json("hand-edited-node", {"gist": "g", "_useful_ts": ["2024-01-01T00:00:00", 5, "6.5", "never"],
+                                               "notes": [{"k": 1}, 2, "plain"]})
+    assert node.useful_ts == (1704067200.0, 5.0, 6.5)
+    assert node.notes == ('{"k": 1}', "2", "plain")
