@@ -2,6 +2,7 @@
 be read falls back to `.prev` with its journal replayed, and what is set aside is never overwritten."""
 
 import json
+import os
 
 import pytest
 
@@ -71,7 +72,7 @@ def test_a_graph_file_of_the_wrong_shape_is_as_corrupt_as_a_torn_one(tmp_path):
 
 def test_a_torn_file_falls_back_to_kg_memorys_prev_or_our_older_name_for_it(tmp_path):
     """kg-memory keeps `user.prev` (the extension replaced); our stores before 2026-12-03 kept
-    `user.json.prev`. Either stands in for a torn file, kg-memory's first; a save then keeps
+    `user.json.prev`. Either stands in for a torn file, the newer that reads first; a save then keeps
     `user.prev` and drops the older name."""
     path = tmp_path / "user.json"
     def prev(name: str) -> None:
@@ -84,10 +85,17 @@ def test_a_torn_file_falls_back_to_kg_memorys_prev_or_our_older_name_for_it(tmp_
         assert list(graph.nodes) == [name]
         path.with_name("user.json.unreadable").unlink()
         path.with_name(name).unlink()
-    prev("user.prev")
     prev("user.json.prev")
-    graph, _ = load_graph(path, "user", None)  # both beside it, the file missing: kg-memory's name wins
+    prev("user.prev")
+    graph, _ = load_graph(path, "user", None)  # both beside it, the file missing: the newer one
     assert list(graph.nodes) == ["user.prev"]
+    os.utime(path.with_name("user.prev"), (1, 1))  # a stale one of kg-memory's beside our newer save
+    graph, _ = load_graph(path, "user", None)
+    assert list(graph.nodes) == ["user.json.prev"]
+    path.with_name("user.json.prev").write_text('{"nodes": {"torn')  # the newer torn: the other one reads
+    graph, _ = load_graph(path, "user", None)
+    assert list(graph.nodes) == ["user.prev"]
+    prev("user.json.prev")
     path.write_text(json.dumps({"nodes": {}}))
     files.write_atomic(path, json.dumps({"nodes": {"new": {"id": "new", "gist": "g"}}}), True)
     assert "new" not in path.with_name("user.prev").read_text() and not path.with_name("user.json.prev").exists()

@@ -478,9 +478,10 @@ class _Run:
         return orphaned
 
     def orphan_to_fit(self) -> Generator[None, None, list[str]]:
-        """Over budget because of what archived nodes cite (edges to files count too):
-        orphan them, lowest-scored first, until the level fits. Archiving gists
-        could never remove those lines, so without this a level stays over for good.
+        """Over budget because of the archived nodes' own anchor lines (their edges to files
+        and user nodes cost nothing: render.edge_is_live): orphan them, lowest-scored first,
+        until the level fits. Archiving gists could never remove those lines, so without
+        this a level stays over for good.
         """
         tracker = self.tracker
         orphaned = []

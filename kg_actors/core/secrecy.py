@@ -65,7 +65,8 @@ _PREFIXES = ("AKIA", "ASIA", "ABIA", "ACCA", "ghp_", "gho_", "ghu_", "ghs_", "gh
 # `password=...`, `"api_key": "..."`, `token: ...`: the word, a separator, then the value. The word
 # may end a longer name (DB_PASSWORD): no prefix is matched, the search finds the word inside it.
 _WORDS = (r"p(?:ass(?:word|wd|phrase)?|wd|rivate[_-]?key)|s(?:ecret|ession[_-]?key|igning[_-]?key)|token|"
-          r"a(?:pi[_-]?key|pikey|ccess[_-]?key|uth[_-]?key)|c(?:lient[_-]?secret|redentials?)|key")
+          r"a(?:pi[_-]?key|pikey|ccess[_-]?key|uth[_-]?key)|c(?:lient[_-]?secret|redentials?)|"
+          r"(?:encryption|master|hmac|jwt|app)[_-]?key")
 _KEYWORD = re.compile(_WORDS)  # factored by first letter (twice as fast); run over the lowercased text
 _ROOTS = ("pass", "pwd", "secret", "token", "key", "credential")
 _ASSIGNED = re.compile(r"[\"']?\s*(?::=|=>|[:=])\s*[\"'`]?([^\s\"'`,;)\]}]+)")
@@ -76,12 +77,15 @@ _PLACEHOLDERS = frozenset("""
 password passwd secret token changeme change_me example redacted hidden none null nil undefined
 your_token your_password your_api_key yourpassword mypassword dummy placeholder todo tbd xxx
 """.split())
-# Code that reads a secret from somewhere: a reference at the start (`${X}`, `<key>`, `%(x)s`), a call
-# or a subscript (`get_secret(`, `cfg[`), or a store's name. Not `$` or `%` anywhere: a password holds
-# those (`Tr0ub4dor$3x`), as a URL's percent-encoded one does.
-_CODE_REF = re.compile(r"^[$<{\[]|^%\(|\w[(\[]|environ|getenv|process\.env|secrets\.|vault:|keychain|\.\.\.|…")
+# Code that reads a secret from somewhere: a reference at the start (`$X`, `<key>`, `[x]`), a template's
+# (`${x}`, `$(x)`, `$NAME`, `%{x}`, `%(x)s`, `%NAME%`, `#{x}`, `{{x}}`, `((x))`), a call or a subscript
+# (`get_secret(`, `cfg[`), or a store's name. Not any `$` or `%`: a password holds those (`Tr0ub4dor$3x`),
+# as a URL's percent-encoded one does (`p%40ss`).
+_CODE_REF = re.compile(r"^[$<{\[]|\$[{(]|\$[A-Z_]{2,}|%[{(]|%[A-Za-z_]\w*%|#\{|\{\{|\(\(|\w[(\[]|"
+                       r"environ|getenv|process\.env|secrets\.|vault:|keychain|\.\.\.|…")
 # What hides a key from the patterns without changing what it is: zero-width and invisible characters.
-_PERCENT = re.compile(r"%([0-9A-Fa-f]{2})")  # a URL's escapes, each a byte (ASCII is what a key is made of)
+_BASE64ISH = re.compile(r"[0-9=+/]|[a-z][A-Z]")  # base64 of `user:pass`: a digit, padding or a case change
+_PERCENT = re.compile(r"%([2-7][0-9A-Fa-f])")  # a URL's escapes of printable ASCII (what keys are made of)
 _INVISIBLE = re.compile("[\u00ad\u180e\u200b-\u200f\u2060-\u2064\ufeff]")
 _HEX = re.compile(r"[0-9a-fA-F]+")
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
@@ -136,6 +140,8 @@ def _find(text: str, shapes_only: bool) -> Finding | None:
     for kind, pattern in dict.fromkeys(shapes):
         for m in pattern.finditer(text):
             value = m.groupdict().get("value") or m.group(0)
+            if kind == "a basic auth header" and not _BASE64ISH.search(value):
+                continue  # "Authorization: Basic credentials are sent...": a word, not base64
             if not _placeholder(value):
                 return Finding(kind, _mask(value))
     if shapes_only or not any(root in lower for root in _ROOTS):
@@ -144,12 +150,6 @@ def _find(text: str, shapes_only: bool) -> Finding | None:
         lower = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
     for word in _KEYWORD.finditer(lower):
         m = _ASSIGNED.match(text, word.end())
-        if word.group(0) == "key":
-            # A bare "key" is in too much code and prose ("key=value", "primary key: id", a cache's
-            # "key: Linux-pip-3f9a"): only a value as random as a key counts, assigned to it.
-            if m is not None and _random_key(m.group(1)):
-                return Finding("a credential assigned to a secret-named key", _mask(m.group(1)))
-            continue
         if m is not None and _credential(m.group(1), assigned=True):
             return Finding("a credential assigned to a secret-named key", _mask(m.group(1)))
         window = text[word.end():word.end() + _NEAR_WINDOW].split("\n", 1)[0]
@@ -210,13 +210,6 @@ def _credential(value: str, assigned: bool) -> bool:
     if re.fullmatch(r"[\w.-]+\.(?:json|ya?ml|toml|env|txt|pem|key|ini|cfg)", value) or value.count("/") >= 2:
         return False  # a file that holds the secret, not the secret
     return _classes(value) >= 2 or len(value) >= 16
-
-
-def _random_key(value: str) -> bool:
-    """A key's own shape: 20 or more base64 characters mixing lower case, upper case and digits."""
-    value = value.strip("\"'`.")
-    return (re.fullmatch(r"[A-Za-z0-9+/_=]{20,}", value) is not None and _classes(value) >= 3
-            and _entropy(value) >= OPAQUE_MIN_ENTROPY)
 
 
 def _classes(value: str) -> int:
@@ -292,7 +285,7 @@ WITHHELD = "<withheld>"
 
 def loggable(word: str) -> str:
     """A name or word as a log may keep it: WITHHELD when it is a key's shape or as random as one."""
-    return WITHHELD if find(word, shapes_only=True) is not None or _random_key(word) else word
+    return WITHHELD if find(word, shapes_only=True) is not None or _credential(word, assigned=False) else word
 
 
 def loggable_terms(text: str, terms: list[str]) -> list[str]:

@@ -277,7 +277,7 @@ def load_json(path: Path, build: Callable[[Any], Any] | None = None, fell_back: 
     make (a graph); JSON it raises on (`"nodes": []`) is as corrupt as a torn file. `fell_back` gets
     `.prev`'s path when that was read instead."""
     path = real_file(path)
-    prev = next((p for p in _prevs(path) if p.exists()), prev_of(path))
+    prev = _newest_prev(path, build)
     if not path.exists():
         if prev.exists():
             log.error("%s is missing; loading %s (the previous save)", path, prev.name)
@@ -304,6 +304,19 @@ def load_json(path: Path, build: Callable[[Any], Any] | None = None, fell_back: 
         log.error("%s is unreadable (%s); falling back to %s (the previous save); the bad file is kept as %s",
                   path, exc, prev.name, aside.name)
         return value
+
+
+def _newest_prev(path: Path, build: Callable[[Any], Any] | None) -> Path:
+    """Of the previous saves beside `path` (kg-memory's name and our older one), the newest that reads
+    (a store both servers wrote keeps both, and either may be the stale one); the newest when none does."""
+    found = sorted((p for p in _prevs(path) if p.exists()), key=lambda p: p.stat().st_mtime, reverse=True)
+    for prev in found:
+        try:
+            _parse(prev, build)
+        except Unreadable:
+            continue
+        return prev
+    return found[0] if found else prev_of(path)
 
 
 def _parse_prev(path: Path, prev: Path, why: str, build: Callable[[Any], Any] | None) -> Any:

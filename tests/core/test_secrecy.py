@@ -48,6 +48,7 @@ FAKES = [
     ("a password in a URL", "redis://:" + "Rk8sW2nQ7xLp4Z@cache:6379"),  # no user
     ("a password in a URL", "postgres://app:" + "Pq7%40xLm9@db/app"),  # percent-encoded
     ("a credential assigned to a secret-named key", "ENCRYPTION_KEY=" + body(32)),
+    ("a credential assigned to a secret-named key", "master_key: " + body(32)),
     ("a basic auth header", "curl -H 'Authorization: Basic " + "YWxhZGRpbjpvcGVu" + "c2VzYW1l'"),
     ("a Stripe key", "STRIPE_WEBHOOK=" + "whsec_" + body(32)),
     ("a Slack token", "xapp-1-" + body(11, UPPER_DIGITS) + "-" + body(13, string.digits) + "-" + body(32)),
@@ -88,6 +89,17 @@ LOOKALIKES = [
     "the basic authentication flow sends a header",
     "https://example.com/search?q=signature+verification&page=2",
     "ssh://git@host:22/repo.git and http://localhost:8080/health",
+    # Refused by a first cut of the rules above (a regression hunt, 2026-12-03): names, templates, prose.
+    "DynamoDB partition key: CustomerOrderHistory2023 must be in every query.",
+    "i18n: key: HomePage_WelcomeTitle must exist in every locale file.",
+    "Build matrix key: ubuntu22_python311_x64 runs the slow suite nightly.",
+    "Concourse pipeline: password: ((db_password)) is resolved from the credential manager.",
+    "Windows batch: set PASSWORD=%DB_PASSWORD% expands at parse time.",
+    'Logstash: password => "%{[@metadata][es_password]}" is interpolated from the event.',
+    "Octopus Deploy: ApiKey=#{Octopus.Api.Key} is substituted at deploy time.",
+    "Authorization: Basic credentials are sent on every request, so only use it over TLS.",
+    "The Cloudflare Turnstile sitekey: 0x4AAAAAAADnPIDROrmt1Wwj is public.",
+    "Metrics label key: http_RequestDurationSeconds; flag key: enableNewCheckoutFlow2024",
 ]
 
 
