@@ -83,9 +83,9 @@ your_token your_password your_api_key yourpassword mypassword dummy placeholder 
 # as a URL's percent-encoded one does (`p%40ss`).
 _CODE_REF = re.compile(r"^[$<{\[]|\$[{(]|\$[A-Z_]{2,}|%[{(]|%[A-Za-z_]\w*%|#\{|\{\{|\(\(|\w[(\[]|"
                        r"environ|getenv|process\.env|secrets\.|vault:|keychain|\.\.\.|…")
-# What hides a key from the patterns without changing what it is: zero-width and invisible characters.
 _BASE64ISH = re.compile(r"[0-9=+/]|[a-z][A-Z]")  # base64 of `user:pass`: a digit, padding or a case change
 _PERCENT = re.compile(r"%([2-7][0-9A-Fa-f])")  # a URL's escapes of printable ASCII (what keys are made of)
+# What hides a key from the patterns without changing what it is: zero-width and invisible characters.
 _INVISIBLE = re.compile("[\u00ad\u180e\u200b-\u200f\u2060-\u2064\ufeff]")
 _HEX = re.compile(r"[0-9a-fA-F]+")
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")

@@ -277,8 +277,8 @@ def load_json(path: Path, build: Callable[[Any], Any] | None = None, fell_back: 
     make (a graph); JSON it raises on (`"nodes": []`) is as corrupt as a torn file. `fell_back` gets
     `.prev`'s path when that was read instead."""
     path = real_file(path)
-    prev = _newest_prev(path, build)
     if not path.exists():
+        prev = _newest_prev(path, build)
         if prev.exists():
             log.error("%s is missing; loading %s (the previous save)", path, prev.name)
             value = _parse_prev(path, prev, "is missing", build)
@@ -289,6 +289,7 @@ def load_json(path: Path, build: Callable[[Any], Any] | None = None, fell_back: 
     try:
         return _parse(path, build)
     except Unreadable as exc:
+        prev = _newest_prev(path, build)  # only now: each candidate is parsed to see that it reads
         if not prev.exists():
             raise Unreadable(f"{path} is unreadable ({exc.args[0].removeprefix(str(path) + ': ')}) and no "
                              f"{prev.name} is beside it: restore it from the store's git history (`kg restore`) "
