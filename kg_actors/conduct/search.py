@@ -7,7 +7,7 @@ reply shows is marked seen by the session (via "search").
 from __future__ import annotations
 
 from ..core import constants as C
-from ..core import search, search_format
+from ..core import search, search_format, search_paths
 from ..graph_handle import GraphHandle
 from .floor import Floor
 
@@ -34,7 +34,7 @@ async def search_text(floor: Floor, sid: str | None, query: str) -> str:
     ranked = search.merge_hits(per_level)
     nodes = {(lvl, h.node_id): views[lvl].graph.nodes[h.node_id] for lvl, h in ranked[:limit]}
     top = [(lvl, h.node_id) for lvl, h in ranked[: C.SEARCH_TOP_K]]
-    connectors, path_edges = search.connection_paths({lvl: v.graph for lvl, v in views.items()}, top)
+    connectors, path_edges = search_paths.connection_paths({lvl: v.graph for lvl, v in views.items()}, top)
     for ref in connectors:
         nodes[ref] = views[ref[0]].graph.nodes[ref[1]]
     text, shown = search_format.format_search(query, ranked, nodes, connectors, path_edges,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import constants as C
-from . import render, search
+from . import render, search, search_paths
 from .ids import is_artifact
 from .model import Edge, GraphReader, Node, node_version
 from .reads import health_line
@@ -102,7 +102,7 @@ def search_graph(index: search.SearchIndex, graph: GraphReader, level: str, term
     """kg_search's ranking over one graph (every tier), and the paths joining the top hits."""
     hits, total = search.top_hits(index, terms, limit=limit)
     top = [(level, h.node_id) for h in hits[: C.SEARCH_TOP_K]]
-    connectors, path_edges = search.connection_paths({level: graph}, top)
+    connectors, path_edges = search_paths.connection_paths({level: graph}, top)
     rows = []
     for rank, hit in enumerate(hits, 1):
         node = graph.nodes[hit.node_id]

@@ -23,7 +23,8 @@ import attrs
 from . import constants as C
 from .model import Edge, GraphReader, Node
 from .paste_keys import pasted_keys
-from .search import Hit, SearchIndex, connection_paths, merge_hits
+from .search import Hit, SearchIndex, merge_hits
+from .search_paths import connection_paths
 from .search_concepts import concept_hits
 from .terms import HUMP as _HUMP, Terms, analyse, bigrams, is_stopword, query_terms
 from .typed import is_continuation, typed_part

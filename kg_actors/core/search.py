@@ -24,7 +24,6 @@ from .expand import family_key
 from .ids import has_date
 from .model import GraphReader, Node
 from .postings import Postings
-from .search_paths import connection_paths as connection_paths  # kg_search's connections, imported from here
 from .term_order import BITS_MIN, ORDER_MIN, TermOrders, sort_by_rank
 from .terms import Terms, field_counts, is_bigram, query_terms, stem
 

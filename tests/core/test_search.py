@@ -17,8 +17,9 @@ from kg_actors.core.hints import (
 )
 from kg_actors.core.model import Edge, GraphData, Node
 from kg_actors.core.search import (
-    Hit, SearchIndex, base_idf, connection_paths, indexed_notes, merge_hits, parse_query, rank, sharpened, top_hits,
+    Hit, SearchIndex, base_idf, indexed_notes, merge_hits, parse_query, rank, sharpened, top_hits,
 )
+from kg_actors.core.search_paths import connection_paths
 from kg_actors.core.search_format import BEST_EFFORT, format_search
 from kg_actors.core.terms import query_terms, stem
 
