@@ -58,24 +58,43 @@ RUNNER_VALUE_OPTIONS = frozenset({"-C", "-f", "-I", "-o", "-W", "--directory", "
                                   "--justfile", "--working-directory", "--taskfile", "--dir"})
 
 
-def _operands(words: list[str], value_options: frozenset[str] = frozenset()) -> list[str]:
-    out, skip = [], False
+def _operands(words: list[str], value_options: frozenset[str] = frozenset()) -> tuple[list[str], bool]:
+    """The words that are not options, and whether the first may be an option's value instead
+    (`kubectl -n prod rollout`, `git -C repo push`: which options take one is the program's to say)."""
+    out: list[str] = []
+    skip, after_option, first_after_option = False, False, False
     for w in words:
         if skip:
             skip = False
         elif w in value_options:
             skip = True
         elif not w.startswith("-") and "=" not in w:
+            if not out:
+                first_after_option = after_option
             out.append(w)
-    return out
+        after_option = w.startswith("-") and w != "--" and "=" not in w
+    return out, first_after_option
 
 
 def _is_script(word: str) -> bool:
     return "/" in word or word.endswith(SCRIPT_SUFFIXES)
 
 
+def _sub_key(name: str, operands: list[str]) -> Key | None:
+    """The program's key from its operands: the first as subcommand, or a package runner's target."""
+    if not operands or not _SUBCOMMAND.match(operands[0]):
+        return None  # a bare program, or one given only paths and values: too little to recall on
+    sub = operands[0]
+    if sub in RUN_WORDS.get(name, ()):
+        if len(operands) < 2 or not _SUBCOMMAND.match(operands[1]):
+            return None
+        sub = operands[1]
+    return Key(program=name, sub=sub.lower())
+
+
 def command_keys(invocations: Iterable[list[str]]) -> list[Key]:
-    """The keys of each program a command runs (see harness/shell.py `invocations`)."""
+    """The keys of each program a command runs (see harness/shell.py `invocations`). Where the first
+    operand follows an option it may be that option's value: the next operand is a subcommand too."""
     keys: list[Key] = []
     for words in invocations:
         head = words[0]
@@ -83,19 +102,14 @@ def command_keys(invocations: Iterable[list[str]]) -> list[Key]:
         if _is_script(head) and name not in INTERPRETERS:
             keys.append(Key(script=name))
             continue
-        operands = _operands(words[1:], RUNNER_VALUE_OPTIONS if name in TARGET_RUNNERS else frozenset())
+        operands, maybe_value = _operands(words[1:], RUNNER_VALUE_OPTIONS if name in TARGET_RUNNERS else frozenset())
         if name in INTERPRETERS:
             if operands and _is_script(operands[0]):
                 keys.append(Key(script=posixpath.basename(operands[0]).lower()))
             continue
-        if not operands or not _SUBCOMMAND.match(operands[0]):
-            continue  # a bare program, or one given only paths and values: too little to recall on
-        sub = operands[0]
-        if sub in RUN_WORDS.get(name, ()):
-            if len(operands) < 2 or not _SUBCOMMAND.match(operands[1]):
-                continue
-            sub = operands[1]
-        keys.append(Key(program=name, sub=sub.lower()))
+        for key in (_sub_key(name, operands), _sub_key(name, operands[1:]) if maybe_value else None):
+            if key is not None:
+                keys.append(key)
     return list(dict.fromkeys(keys))
 
 

@@ -269,7 +269,8 @@ def read_files(command: object, cwd: str | None) -> list[str]:
     return files[:MAX_FILES]
 
 
-WRAPPERS = frozenset({"sudo", "env", "time", "nice", "nohup", "exec", "command", "xargs", "doas", "timeout"})
+WRAPPERS = frozenset({"sudo", "env", "time", "nice", "nohup", "exec", "command", "xargs", "doas", "timeout", "watch",
+                      "stdbuf", "ionice", "chronic"})
 # Runners that start another program named after them (`uv run alembic upgrade head`): that program is an
 # invocation too. Each with the subcommand that runs it (none: the next word is the program).
 RUNNERS: dict[str, frozenset[str]] = {

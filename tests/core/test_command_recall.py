@@ -31,6 +31,7 @@ LESSONS = [
     Node("alembic-autogenerate-review", "alembic autogenerate misses renames: review every file"),
     Node("git-history-rewrite", "never rewrite history on main", notes=("git push --force broke CI",)),
     Node("build-bundle-budget", "npm run build fails over 250 kB gzip"),
+    Node("rollout-restart-pdb", "kubectl rollout restart waits on the PodDisruptionBudget: check it first"),
 ]
 
 
@@ -47,6 +48,11 @@ def decide(command: str | list, seen: frozenset[str] = frozenset(), nodes: list[
     ("bash -lc 'cd web && npm publish --access public'", ["npm-publish-provenance"]),
     (["bash", "-lc", "FOO=1 nice -n 5 npm run build"], ["build-bundle-budget"]),
     ("cd web && npm run build", ["build-bundle-budget"]),
+    # An option's value before the subcommand (which options take one is the program's to say).
+    ("kubectl -n prod rollout restart deploy/api", ["rollout-restart-pdb"]),
+    ("kubectl --context staging rollout restart deploy/api", ["rollout-restart-pdb"]),
+    ("npm --prefix web run build", ["build-bundle-budget"]),
+    ("watch -n 5 kubectl rollout restart deploy/api", ["rollout-restart-pdb"]),
 ])
 def test_lessons_that_name_the_command_arrive(command, expected):
     decision = decide(command)
