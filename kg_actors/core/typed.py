@@ -39,7 +39,7 @@ _TIMESTAMP = re.compile(
 _HEX = re.compile(r"\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,}\b")  # commit ids, digests, uuids' parts
 _COLUMNS = re.compile(r"\S(?: {2,}|\t)\S")  # words aligned in columns
 _BOX = re.compile(r"[│┃┆┊├┤┌┐└┘─━═╭╮╰╯▕▏|]")
-_LOG_LEVEL = re.compile(r"\b(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE|FATAL|CRITICAL|NOTICE|FAIL|FAILED|PASSED|OK)\b"
+_LOG_LEVEL = re.compile(r"\b(?:INFO|WARN|WARNING|ERR|ERROR|DEBUG|TRACE|FATAL|CRITICAL|NOTICE|FAIL|FAILED|PASSED|OK)\b"
                         r"|\blevel=")
 # One name character right before the "=": a whole `\b[\w.-]+=` retried the rest of a long run of such
 # characters from each of its word boundaries (a 20,000-character "a.a.a..." paste took a second).
@@ -51,7 +51,7 @@ _STRUCTURAL = ("+", "-", "@@", ">", "<", "$ ", "#", "*", "at ", "File \"", "✓"
                "~", "=", "Step ", "--- ", "+++ ", "E ", "error:", "warning:", "note:")
 # A token shaped like code: a dotted or underscored name, a call, a path with a line, a version, CamelCase.
 _CODE_TOKEN = re.compile(r"\w[._/:@]\w|\w\(|\)$|^v?\d+\.\d+|[a-z][A-Z]|^[A-Z][a-z]+[A-Z]|^--?\w")
-_LABEL = re.compile(r"^(?:[A-Za-z][\w.]*)?(?:Error|Exception|Warning|Failure|FAILURE|ERROR|error|warning)\b[^:\n]{0,40}:")
+_LABEL = re.compile(r"^(?:[A-Za-z][\w.]*)?(?:Error|Exception|Warning|Failure|FAILURE|ERROR|error|warning|panic|fatal)\b[^:\n]{0,40}:")
 _LOCATION = re.compile(r"^\S+\.\w{1,6}(?::\d+|\(\d+)")  # src/x.py:42: ... or x.ts(14,7): a compiler's or linter's line
 _SYMBOLS = frozenset("{}[]()<>=:;|/\\\"'@#$%^&*+~`_,")
 _FENCE = re.compile(r"^\s*(```|~~~)")
@@ -138,6 +138,11 @@ def _reads_typed(line: str, lenient: bool = False) -> bool:
     return lenient and len(words) >= 4 and text[-1] in ".!" and text[0].isalpha()
 
 
+def _asks_or_speaks(line: str) -> bool:
+    """A question, or a person's voice (I, we, why, how...)."""
+    return "?" in line or any(w in _VOICE for w in _WORDS.findall(line.lower()))
+
+
 def _ends_looked_at(lines: list[str]) -> list[str]:
     """A prompt of more than SCORED_LINES lines is mostly paste, and a person frames a paste at its
     ends: its middle is fenced (pasted without scoring each line; 10,000 one-word lines took 0.1 s)."""
@@ -184,10 +189,12 @@ def typed_part(text: str) -> str:
             pasted += sum(marks)
             continue
         # A pasted paragraph: a person's line may still sit right above or below the block
-        # ("my job is stuck, see events:"), never between its lines.
+        # ("my job is stuck, see events:"), never between its lines. Below it, only one that asks or
+        # speaks ("any idea why?"): a tool's last line reads like a lowercase note ("collected 42 items").
         first = marks.index(True)
         last = len(marks) - 1 - marks[::-1].index(True)
-        frame = [line for line, _ in paragraph[:first] + paragraph[last + 1:]]
+        frame = [line for line, _ in paragraph[:first]]
+        frame += [line for line, _ in paragraph[last + 1:] if _asks_or_speaks(line)]
         kept.append(frame)
         pasted += len(marks) - len(frame)
     if not pasted:

@@ -27,6 +27,9 @@ PASTES = {  # tool output, as pasted
  "jest_fail": "FAIL src/components/Modal.test.tsx\n  ● Modal › returns focus to the opener\n\n    expect(received).toBe(expected) // Object.is equality\n\n    Expected: <button>Open</button>\n    Received: <body />\n\n      41 |     fireEvent.keyDown(document, { key: 'Escape' })\n    > 42 |     expect(document.activeElement).toBe(opener)\n         |                                    ^",
  "ssh": "The authenticity of host 'bastion.example.com (34.1.2.3)' can't be established.\nED25519 key fingerprint is SHA256:Xk3n2kq9Jm2lQ8s0pT5bYw4Hq1vF6cN7dR8eU0aZ1yE.\nThis key is not known by any other names.\nAre you sure you want to continue connecting (yes/no/[fingerprint])?",
  "pip_conflict": "ERROR: pip's dependency resolver does not currently take into account all the packages that are installed. This behaviour is the source of the following dependency conflicts.\nfastapi 0.115.0 requires starlette<0.39.0,>=0.37.2, but you have starlette 0.41.2 which is incompatible.",
+ "npm_err": "npm ERR! code ERESOLVE\nnpm ERR! ERESOLVE unable to resolve dependency tree\nnpm ERR!\nnpm ERR! While resolving: web@0.1.0\nnpm ERR! Found: react@18.2.0\nnpm ERR! Could not resolve dependency:\nnpm ERR! peer react@\"^17.0.0\" from react-beautiful-dnd@13.1.1",
+ "pytest_header": "============================= test session starts ==============================\nplatform linux -- Python 3.12.2, pytest-8.1.1, pluggy-1.4.0\nrootdir: /home/u/app\ncollected 42 items\n\ntests/test_api.py ....F.....                                             [ 23%]",
+ "go_panic": "panic: runtime error: invalid memory address or nil pointer dereference\n[signal SIGSEGV: segmentation violation code=0x1 addr=0x18 pc=0x6f3a2c]\n\ngoroutine 87 [running]:\nmain.(*Server).handle(0x0, 0xc000010000)\n\t/home/u/app/server.go:42 +0x1c\nexit status 2",
  "celery_log": "[2026-11-30 10:31:12,004: INFO/MainProcess] Task app.tasks.send_welcome_email[81f2c3] received\n[2026-11-30 10:31:12,511: ERROR/ForkPoolWorker-3] Task app.tasks.send_welcome_email[81f2c3] raised unexpected: SMTPServerDisconnected('Connection unexpectedly closed')",
 }
 PROSE = [  # typed, with code words in it
@@ -64,6 +67,17 @@ def test_a_question_typed_around_a_paste_is_what_counts(name, where):
     left = typed_part(text)
     assert question in left
     assert set(recall.prompt_terms(question)) <= set(recall.prompt_terms(left))
+
+
+@pytest.mark.parametrize("name", ["npm_err", "pytest_header", "go_panic"])
+def test_a_tools_first_or_last_line_in_plain_words_is_not_typed(name):
+    # "npm ERR!" on every line, pytest's "collected 42 items" under its header, Go's "panic: ...": pasted.
+    assert recall.human_text(PASTES[name]) is None
+
+
+def test_a_question_right_below_its_paste_in_the_same_paragraph_counts():
+    text = PASTES["pytest_header"] + "\nany idea why test_api fails only in CI?"
+    assert typed_part(text) == "any idea why test_api fails only in CI?"
 
 
 def test_a_tools_own_prose_question_reads_as_typed():
