@@ -86,8 +86,11 @@ def machine_score(line: str) -> float:
         score += 2
     elif _COLUMNS.search(text):
         score += 0.5
+    # A log level or an error label in a line that asks or speaks is quoted by a person ("why does
+    # the test FAIL on CI?", "fatal: not a git repository when I run the hook, why?"): a hint, no more.
+    voiced = _asks_or_speaks(text)
     if _LOG_LEVEL.search(text):
-        score += 2
+        score += 0.5 if voiced else 2
     if len(_KEY_VALUE.findall(text)) >= 2:
         score += 2
     # A table's header is most of its line in capitals; a sentence may name three (EUR, GBP, USD) in
@@ -107,7 +110,7 @@ def machine_score(line: str) -> float:
     code = sum(1 for t in tokens if _CODE_TOKEN.search(t)) / len(tokens)
     score += 2 if code >= 0.5 else 1 if code >= 0.3 else 0.5 if code >= 0.15 else 0
     if _LABEL.search(text):
-        score += 1.5
+        score += 0.5 if voiced else 1.5
     if _LOCATION.search(text):
         score += 2
     if line[:1] in (" ", "\t") and len(line) - len(line.lstrip()) >= 2:

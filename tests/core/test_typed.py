@@ -80,6 +80,13 @@ def test_a_question_right_below_its_paste_in_the_same_paragraph_counts():
     assert typed_part(text) == "any idea why test_api fails only in CI?"
 
 
+@pytest.mark.parametrize("prompt", ["why does the test FAIL on CI?", "redis answers ERR wrong number of arguments, why?",
+                                    "the job logs ERROR every minute, how do I silence it?",
+                                    "fatal: not a git repository when I run the hook, why?"])
+def test_a_question_quoting_a_log_level_or_an_error_label_is_typed(prompt):
+    assert recall.human_text(prompt) == prompt
+
+
 def test_a_tools_own_prose_question_reads_as_typed():
     # A known limit of judging by shape: ssh asks its question in plain words, as a person would.
     assert "Are you sure you want to continue connecting" in typed_part(PASTES["ssh"])
