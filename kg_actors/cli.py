@@ -465,6 +465,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.fn(args) or 0)
+    except BrokenPipeError:  # `kg doctor | head -1`: the reader left; go quietly, as any filter does
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit's flush
+        return 128 + signal.SIGPIPE
     except OSError as exc:  # a folder or file of the user's that cannot be read or written: say which, no traceback
         where = f" ({exc.filename})" if exc.filename else ""
         print(f"kg {args.command}: {exc.strerror or exc}{where}: check that it exists and that you may use it",

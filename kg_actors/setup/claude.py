@@ -25,6 +25,11 @@ def settings_path(env: dict[str, str], home: Path) -> Path:
     return config_dir(env, home) / "settings.json"
 
 
+def state_path(env: dict[str, str], home: Path) -> Path:
+    """Claude Code's own state file (user-scope MCP servers among it): ~/.claude.json, or inside CLAUDE_CONFIG_DIR."""
+    return config_dir(env, home) / ".claude.json" if env.get("CLAUDE_CONFIG_DIR") else home / ".claude.json"
+
+
 def read_json_object(path: Path) -> tuple[dict[str, Any] | None, str | None]:
     """(the object, None), ({}, None) when absent, or (None, why it is not what setup expects)."""
     raw = read_bytes(path)
@@ -53,9 +58,13 @@ def find(env: dict[str, str], home: Path, plugin: Rendered) -> ClaudeFound:
     settings, error = read_json_object(base / "settings.json")
     known, error2 = read_json_object(base / "plugins" / "known_marketplaces.json")
     installed, error3 = read_json_object(base / "plugins" / "installed_plugins.json")
-    if error or error2 or error3:
-        return ClaudeFound(cli, error or error2 or error3)
-    assert settings is not None and known is not None and installed is not None  # no error: three objects
+    # Its state file too: `claude plugin ...` replaces one it cannot parse (moving the user's aside).
+    state, error4 = read_json_object(state_path(env, home))
+    if error or error2 or error3 or error4:
+        return ClaudeFound(cli, error or error2 or error3 or error4)
+    assert settings is not None and known is not None and installed is not None and state is not None
+    servers = state.get("mcpServers")
+    own = f"{state_path(env, home)}: mcpServers.kg" if isinstance(servers, dict) and "kg" in servers else None
     market = known.get(MARKETPLACE)
     location = None
     if isinstance(market, dict):
@@ -71,4 +80,4 @@ def find(env: dict[str, str], home: Path, plugin: Rendered) -> ClaudeFound:
     enabled = (settings.get("enabledPlugins") or {}).get(plugin.key) is True \
         if isinstance(settings.get("enabledPlugins"), dict) else False
     return ClaudeFound(cli, None, location, install_path is not None, enabled, cache_holds(install_path, plugin),
-                       settings)
+                       settings, own)

@@ -90,7 +90,11 @@ def find(env: dict[str, str], user_home: Path, plugin: Rendered) -> CodexFound:
     state = (config.get("hooks") or {}).get("state") or {}
     trusted = isinstance(state, dict) and all(isinstance(state.get(k), dict) and state[k].get("trusted_hash")
                                               for k in hook_keys(plugin))
-    return CodexFound(cli, None, location, installed, enabled, cache_holds(cache, plugin), trusted)
+    if trusted and installed:
+        trusted = trust_current(cli, env, user_home, plugin)
+    servers = config.get("mcp_servers")
+    own = f"{codex_home / 'config.toml'}: [mcp_servers.kg]" if isinstance(servers, dict) and "kg" in servers else None
+    return CodexFound(cli, None, location, installed, enabled, cache_holds(cache, plugin), trusted, own)
 
 
 class AppServer:
@@ -166,6 +170,19 @@ class AppServer:
     def write_state(self, state: dict[str, Any], strategy: str) -> None:
         self.call("config/batchWrite", {"edits": [{"keyPath": "hooks.state", "value": state,
                                                    "mergeStrategy": strategy}]})
+
+
+def trust_current(cli: str, env: dict[str, str], user_home: Path, plugin: Rendered) -> bool:
+    """Whether Codex itself still trusts every hook of the plugin: a trust entry whose hash no longer
+    matches (Codex hashes anew after an upgrade, or the entry was edited) is `modified`, and Codex
+    skips that hook. Only Codex knows its hash, so ask it (`hooks/list`, ~0.4 s); when it cannot be
+    asked, the entries are taken at their word."""
+    try:
+        with AppServer(cli, env, user_home) as server:
+            hooks = server.plugin_hooks(plugin.key, user_home)
+    except (SetupError, OSError):
+        return True
+    return all(h.get("trustStatus") == "trusted" for h in hooks)
 
 
 def trust(cli: str, env: dict[str, str], user_home: Path, plugin: Rendered) -> int:

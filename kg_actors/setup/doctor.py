@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from .. import __version__
 from . import SetupError
 from .files import Record
-from .plan import Found, plan_setup
+from .plan import plan_setup
 from .run import Context, gather
 
 if TYPE_CHECKING:
@@ -179,7 +179,6 @@ def _harnesses(r: Report, ctx: Context) -> None:
             r.ok(step.title, OK_SAID.get(step.name, f"plugin {plugin.key} installed"))
         else:
             r.note(step.title, step.note)
-    _duplicates(r, ctx, found)
     if found.marketplace_current:
         base = ctx.marketplace_dir / plugin.name
         for hook in plugin.hooks:
@@ -193,19 +192,3 @@ def _harnesses(r: Report, ctx: Context) -> None:
         r.ok("hooks", ", ".join(sorted({h.event for h in plugin.hooks})) + f" from {base / 'hooks'}")
 
 
-def _duplicates(r: Report, ctx: Context, found: Found) -> None:
-    """A `kg` MCP entry added by hand (as the README once said) runs beside the plugin's: every tool twice."""
-    from . import claude, codex
-
-    if found.claude.cli and not found.claude.error:
-        state_file = claude.config_dir(ctx.env, ctx.home) / ".claude.json" if ctx.env.get("CLAUDE_CONFIG_DIR") \
-            else ctx.home / ".claude.json"
-        state, _ = claude.read_json_object(state_file)
-        if isinstance(state, dict) and isinstance(state.get("mcpServers"), dict) and "kg" in state["mcpServers"]:
-            r.bad("Claude Code", f"{state_file} has its own `kg` MCP server beside the plugin's: the tools show twice",
-                  "claude mcp remove kg --scope user")
-    if found.codex.cli and not found.codex.error:
-        config, _ = codex.read_config(codex.config_path(ctx.env, ctx.home))
-        if config is not None and isinstance(config.get("mcp_servers"), dict) and "kg" in config["mcp_servers"]:
-            r.bad("Codex", f"{codex.config_path(ctx.env, ctx.home)} has its own [mcp_servers.kg] beside the plugin's "
-                           "server", "codex mcp remove kg")

@@ -188,9 +188,14 @@ class Record:
                                        "after": digest(data)}
 
     def after_change(self, path: Path) -> None:
+        """The digest setup left the file with; a file left as it was before setup (its step failed, or
+        wrote nothing) drops out: uninstall has nothing of it to put back."""
         entry = self.data["files"].get(str(path))
         if entry is not None:
             entry["after"] = digest(read_bytes(path))
+            before = None if entry["before"] is None else base64.b64decode(entry["before"])
+            if entry["after"] == digest(before):
+                del self.data["files"][str(path)]
 
     def files(self) -> dict[Path, tuple[bytes | None, str | None]]:
         return {Path(k): (None if v["before"] is None else base64.b64decode(v["before"]), v["after"])

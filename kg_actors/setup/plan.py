@@ -52,6 +52,7 @@ class ClaudeFound:
     enabled: bool = False
     cache_current: bool = False  # the installed copy holds the rendered plugin
     settings: dict[str, Any] | None = None  # its settings.json (for the quota gauge step)
+    own_server: str | None = None  # where the user's own `kg` MCP server entry is: it would hide or double the plugin's
 
 
 @attrs.frozen
@@ -63,6 +64,7 @@ class CodexFound:
     enabled: bool = False
     cache_current: bool = False
     trusted: bool = False  # every hook of the plugin has a trust entry
+    own_server: str | None = None  # where the user's own `kg` MCP server entry is: it would hide or double the plugin's
 
 
 @attrs.frozen
@@ -146,6 +148,12 @@ def _marketplace(name: str, c: ClaudeFound | CodexFound, found: Found) -> Step |
         return Step(name, note=f"not found (no `{name}` on PATH): skipped")
     if c.error:
         return Step(name, note=c.error, problem=True)
+    if c.own_server:
+        # The plugin brings the `kg` server: beside the user's own it would be hidden (Codex) or doubled (Claude Code).
+        remove = "claude mcp remove kg --scope user" if name == "claude" else "codex mcp remove kg"
+        return Step(name, note=f"{c.own_server} is already set to something else; left untouched (the plugin's kg "
+                               f"server would be hidden or doubled by it: `{remove}`, then run kg setup again)",
+                    problem=True)
     mdir, market = str(found.marketplace_dir), found.plugin_key.split("@")[1]
     acts: list[Action] = list(_write_plugin(found))
     if c.marketplace != mdir:

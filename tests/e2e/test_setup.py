@@ -221,6 +221,23 @@ def test_an_unreadable_config_is_named_and_left_untouched(machine):
     assert doctor.returncode == 1 and f"{broken}: not valid TOML" in doctor.stdout
 
 
+def test_a_users_own_kg_server_or_a_torn_claude_json_is_named_and_left_untouched(machine):
+    torn = machine.home / ".claude.json"
+    torn.write_bytes(b'{"mcpServers": {"github": {"command": "gh-mcp"}}')
+    out = machine.kg("setup", "--yes", "--only", "claude")
+    # `claude plugin ...` would have put a fresh file in its place (the user's servers gone from it).
+    assert out.returncode == 1 and f"{torn}: not valid JSON" in out.stdout and "left untouched" in out.stdout
+    assert torn.read_bytes() == b'{"mcpServers": {"github": {"command": "gh-mcp"}}'
+    added = machine.run(npm_bin("codex"), "mcp", "add", "kg", "--", "/opt/old-kg/bin/kg", "mcp")
+    assert added.returncode == 0, added.stderr
+    config = machine.home / ".codex" / "config.toml"
+    before = config.read_bytes()
+    out = machine.kg("setup", "--yes", "--only", "codex")
+    # Installed, the plugin's kg server would sit hidden behind the user's own: named instead, nothing done.
+    assert out.returncode == 1 and "[mcp_servers.kg] is already set to something else" in out.stdout
+    assert "Codex: done" not in out.stdout and config.read_bytes() == before
+
+
 def test_two_setups_racing_leave_one_consistent_install(machine):
     results = [None, None]
 
@@ -251,8 +268,8 @@ def test_doctor_names_what_is_wrong_and_the_fix(machine):
     added = machine.run(npm_bin("codex"), "mcp", "add", "kg", "--", "/somewhere/kg", "mcp")
     assert added.returncode == 0, added.stderr
     out = machine.kg("doctor")
-    assert out.returncode == 1 and "[mcp_servers.kg] beside the plugin's" in out.stdout
-    assert "fix: codex mcp remove kg" in out.stdout
+    assert out.returncode == 1 and "[mcp_servers.kg] is already set to something else" in out.stdout
+    assert "`codex mcp remove kg`" in out.stdout
     machine.server.kill()
     out = machine.kg("doctor")
     assert out.returncode == 1 and "FAIL  server: not running" in out.stdout and "fix: kg start" in out.stdout
@@ -269,6 +286,19 @@ def test_a_changed_plugin_is_installed_afresh_and_its_hooks_trusted_again(machin
     (entry,) = installed["plugins"]["kg-memory@kg-local"]
     mcp = json.loads((Path(entry["installPath"]) / ".mcp.json").read_text())
     assert mcp["mcpServers"]["kg"]["env"]["KG_EDITOR_PORT"] == machine.env["KG_EDITOR_PORT"]
+    with AppServer(npm_bin("codex"), machine.env, machine.home) as codex:
+        hooks = codex.plugin_hooks("kg-memory@kg-local", machine.home)
+    assert hooks and {h["trustStatus"] for h in hooks} == {"trusted"}
+
+
+def test_a_trust_codex_no_longer_honours_is_found_and_given_again(machine):
+    assert machine.kg("setup", "--yes", "--only", "codex").returncode == 0
+    config = machine.home / ".codex" / "config.toml"
+    # What a Codex that hashes anew after an upgrade, or a hand edit, leaves: an entry, but not a trust.
+    config.write_text(config.read_text().replace('trusted_hash = "sha256:', 'trusted_hash = "sha256:00', 1))
+    assert "FAIL  Codex: not wired: trust the hooks" in machine.kg("doctor").stdout
+    out = machine.kg("setup", "--yes", "--only", "codex")
+    assert out.returncode == 0 and "trust the hooks" in out.stdout and "Codex: done" in out.stdout, out.stdout
     with AppServer(npm_bin("codex"), machine.env, machine.home) as codex:
         hooks = codex.plugin_hooks("kg-memory@kg-local", machine.home)
     assert hooks and {h["trustStatus"] for h in hooks} == {"trusted"}

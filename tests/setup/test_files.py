@@ -65,6 +65,22 @@ def test_an_absent_file_is_recorded_as_absent(tmp_path):
     assert record.files()[tmp_path / "missing.toml"][0] is None
 
 
+def test_a_file_a_step_left_as_it_was_has_nothing_to_undo(tmp_path):
+    # A step that failed before writing (a folder it may not write) must not leave uninstall a
+    # "restore" of a file it never changed: one that fails as the step did, on every run.
+    record = Record(tmp_path / "r.json")
+    user, missing = tmp_path / "opencode.json", tmp_path / "missing.json"
+    user.write_bytes(b'{"mcp": {}}\n')
+    for path in (user, missing):
+        record.before_change(path)
+        record.after_change(path)
+    assert record.files() == {}
+    record.before_change(user)
+    user.write_bytes(b'{"mcp": {"kg": {}}}\n')
+    record.after_change(user)
+    assert list(record.files()) == [user]
+
+
 def test_a_broken_record_is_named_not_overwritten(tmp_path):
     (tmp_path / "r.json").write_text("{nope")
     with pytest.raises(SetupError, match=r"r\.json: the setup record is not valid JSON"):

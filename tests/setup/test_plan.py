@@ -100,6 +100,17 @@ def test_unreadable_configs_are_problems_that_change_nothing():
                                                     "c.json: expected a JSON object"]  # each said once
 
 
+def test_a_users_own_kg_server_beside_the_plugin_is_named_and_left_alone():
+    # The plugin brings `kg`: Codex would hide it behind the user's [mcp_servers.kg], Claude Code show both.
+    steps = plan_setup(found(marketplace_current=False,
+                             claude=ClaudeFound("/bin/claude", own_server="/h/.claude.json: mcpServers.kg"),
+                             codex=CodexFound("/bin/codex", own_server="/h/.codex/config.toml: [mcp_servers.kg]")),
+                       ("claude", "codex"))
+    assert [(s.problem, s.actions) for s in steps] == [(True, ()), (True, ())]
+    assert "/h/.claude.json: mcpServers.kg is already set to something else; left untouched" in steps[0].note
+    assert "`claude mcp remove kg --scope user`" in steps[0].note and "`codex mcp remove kg`" in steps[1].note
+
+
 def test_a_foreign_desktop_entry_is_left_alone_but_our_old_one_is_updated():
     foreign = {"command": "/elsewhere/kg", "args": ["mcp"]}
     (d,) = plan_setup(found(desktop=DesktopFound(Path("/h/c.json"), entry=foreign)), ("desktop",))
