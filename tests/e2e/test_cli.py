@@ -125,6 +125,15 @@ def test_a_file_of_the_users_that_cannot_be_read_is_named_without_a_traceback(en
     assert out.returncode == 1 and "server.log" in out.stderr and "Traceback" not in out.stderr, out.stderr
 
 
+def test_a_reader_that_leaves_early_ends_the_command_quietly(env):
+    # `kg doctor | head -1`: the pipe's end closes; no "Broken pipe: check that it exists" on the way out.
+    proc = subprocess.Popen([KG, "doctor"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None
+    proc.stdout.close()
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 141 and err == b""
+
+
 def test_stop_never_signals_a_process_that_is_not_the_server(env, tmp_path):
     store = tmp_path / "store"
     store.mkdir()
