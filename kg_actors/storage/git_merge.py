@@ -194,9 +194,12 @@ def fetch_merge_push(root: Path, remote: str) -> MergeOutcome:
     after = G.head(root)
     changed: tuple[str, ...] = ()
     if before and after and before != after:
-        changed = tuple(G.run(root, "diff", "--name-only", before, after).stdout.split())
+        # Without --no-renames a shard emptied here and a like one filled there read as one rename, named
+        # by its new path only: the old node's removal never reached the graph (a renamed node came back).
+        names = G.run(root, "diff", "--name-only", "-z", "--no-renames", before, after).stdout
+        changed = tuple(n for n in names.split("\0") if n)
     elif before is None and after:
-        changed = tuple(G.run(root, "ls-tree", "-r", "--name-only", after).stdout.split())
+        changed = tuple(n for n in G.run(root, "ls-tree", "-r", "-z", "--name-only", after).stdout.split("\0") if n)
     push = G.run(root, "push", "-q", url, f"HEAD:refs/heads/{name}", check=False)
     push_error = None
     if push.returncode != 0:

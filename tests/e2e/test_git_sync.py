@@ -90,6 +90,35 @@ async def test_writes_on_both_machines_are_on_both_after_syncing_both_ways(tmp_p
         b.stop()
 
 
+async def test_a_rename_on_one_machine_is_a_rename_on_the_other(tmp_path):
+    # A node renamed to a like id empties one shard and fills a like one: git's rename detection named
+    # only the new file, so the other machine never dropped the old id (it came back at its next edit).
+    remote = bare_repo(tmp_path / "remote.git", git_env(tmp_path, "x"))
+    a, b = _machine(tmp_path, "machine-a").start(), _machine(tmp_path, "machine-b").start()
+    folders = {a: a.project("proj"), b: b.project("proj")}
+    old = [f"lesson-number-{i}" for i in range(4)]
+    try:
+        async with Client(b.url + "/") as c:
+            await Session.open(c, cwd=folders[b])  # b knows its project before the first sync
+        async with Client(a.url + "/") as c:
+            s = await Session.open(c, cwd=folders[a])
+            for i, node_id in enumerate(old):
+                await s.ok("kg_put_node", level="project", id=node_id, gist=f"short lesson {i}")
+            for srv in (a, b, a):
+                assert _sync(srv, remote).returncode == 0
+            for node_id in old:
+                await s.ok("kg_rename_node", old_id=node_id, new_id=node_id.replace("number", "numbez"))
+                for srv in (a, b):
+                    out = _sync(srv, remote)
+                    assert out.returncode == 0, out.stderr
+        for srv in (a, b):
+            ids = set(nodes_by_id(graph(srv, project_path=folders[srv])["project"]))
+            assert ids == {i.replace("number", "numbez") for i in old}, (srv.env["KG_MACHINE"], ids)
+    finally:
+        a.stop()
+        b.stop()
+
+
 async def test_a_node_changed_on_both_machines_keeps_the_later_and_tells_the_next_reader(tmp_path):
     remote = bare_repo(tmp_path / "remote.git", git_env(tmp_path, "x"))
     a = _machine(tmp_path, "machine-a", _user("shared-lesson-node")).start()
