@@ -10,6 +10,7 @@ user data. `KG_GIT` names the git binary (tests use it for a missing or slow git
 from __future__ import annotations
 
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -65,6 +66,22 @@ class GitError(Exception):
     pass
 
 
+# A URL's user part: `https://bob:ghp_...@host/x.git` or a token as the user (`https://ghp_...@host`).
+_USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.\-]*://)([^/@\s]+)@")
+
+
+def shown(text: str) -> str:
+    """`text` (a remote, or git's own words naming it) with the passwords and tokens of its URLs hidden:
+    commit messages are pushed, and what is printed lands in terminals and logs. A plain user name
+    (`git@`, `bob@`) stays."""
+    def hide(m: re.Match[str]) -> str:
+        user, _, password = m.group(2).partition(":")
+        if password:
+            return f"{m.group(1)}{user}:***@"
+        return m.group(0) if len(user) < 20 else f"{m.group(1)}***@"
+    return _USERINFO.sub(hide, text)
+
+
 def git_bin() -> str:
     return os.environ.get("KG_GIT") or "git"
 
@@ -96,8 +113,11 @@ def run(root: Path, *args: str, check: bool = True, timeout: float = GIT_TIMEOUT
     except subprocess.TimeoutExpired:
         raise GitError(f"git {args[0]} took over {timeout:.0f} s and was stopped") from None
     if check and proc.returncode != 0:
-        tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
-        raise GitError(f"git {' '.join(args[:2])} failed: {' / '.join(tail) or f'exit {proc.returncode}'}")
+        lines = (proc.stderr or proc.stdout).strip().splitlines()
+        # git's own verdict first (`fatal: Unable to create '.../index.lock': File exists.`), then its last words.
+        said = [ln for ln in lines if ln.startswith(("fatal:", "error:"))][:2]
+        tail = said + [ln for ln in lines[-2:] if ln not in said] if said else lines[-3:]
+        raise GitError(shown(f"git {' '.join(args[:2])} failed: {' / '.join(tail) or f'exit {proc.returncode}'}"))
     return proc
 
 

@@ -118,7 +118,7 @@ def merge(root: Path, theirs_ref: str, message: str, remote: str) -> None:
         G.run(root, "merge", "-q", "--ff-only", theirs)
         return
     bases = G.run(root, "merge-base", "--all", ours, theirs, check=False).stdout.split()
-    undone = f"merging {remote!r} failed and was undone (nothing changed here)"
+    undone = f"merging {G.shown(remote)!r} failed and was undone (nothing changed here)"
     try:
         result = plan(root, bases[0] if bases else None, ours, theirs, time.time())
     except ValueError as exc:
@@ -182,15 +182,17 @@ def fetch_merge_push(root: Path, remote: str) -> MergeOutcome:
     before = G.head(root)
     url = _remote_url(root, remote)
     if url.startswith("-"):
-        raise G.GitError(f"the remote {remote!r} names {url!r}, which is not a URL or a path")
+        raise G.GitError(G.shown(f"the remote {remote!r} names {url!r}, which is not a URL or a path"))
     proc = G.run(root, "ls-remote", "--heads", url, name, check=False)
     if proc.returncode != 0:
         tail = " / ".join((proc.stderr or "").strip().splitlines()[-2:])
-        raise G.GitError(f"cannot fetch from {remote!r}: {tail or 'unknown error'} (is the remote right and reachable?)")
+        raise G.GitError(G.shown(f"cannot fetch from {remote!r}: {tail or 'unknown error'} "
+                                 "(is the remote right and reachable?)"))
     fetched = proc.stdout.strip() != ""  # an empty remote has nothing to merge: the push fills it
     if fetched:
         G.run(root, "fetch", "-q", url, f"refs/heads/{name}")
-        merge(root, "FETCH_HEAD", f"kg: sync with {remote} on {G.hostname()}\n\nMachine: {G.hostname()}\n", remote)
+        merge(root, "FETCH_HEAD", f"kg: sync with {G.shown(remote)} on {G.hostname()}\n\nMachine: {G.hostname()}\n",
+              remote)
     after = G.head(root)
     changed: tuple[str, ...] = ()
     if before and after and before != after:
@@ -205,7 +207,7 @@ def fetch_merge_push(root: Path, remote: str) -> MergeOutcome:
     if push.returncode != 0:
         lines = (push.stderr or "").strip().splitlines()
         said = [ln.strip() for ln in lines if ln.startswith("remote:")][:3]  # the remote's own reason
-        push_error = " / ".join(said + lines[-2:]) or f"exit {push.returncode}"
+        push_error = G.shown(" / ".join(said + lines[-2:]) or f"exit {push.returncode}")
     return MergeOutcome(before, after, changed, push.returncode == 0, push_error, fetched)
 
 
@@ -213,7 +215,7 @@ def check_remote(remote: str) -> None:
     """Refuse what is no remote before anything is done for it (git init, a commit)."""
     if not remote.strip() or remote.lstrip().startswith("-"):
         # git would take "--upload-pack=..." for an option of its own and run it.
-        raise G.GitError(f"{remote!r} is not a remote: give a URL, a path or a configured remote's name")
+        raise G.GitError(G.shown(f"{remote!r} is not a remote: give a URL, a path or a configured remote's name"))
 
 
 def _remote_url(root: Path, remote: str) -> str:

@@ -95,7 +95,7 @@ def cmd_sync(config: Config, remote: str | None, remember: bool) -> int:
     out = _offline(offline.sync, config.root, remote, time.time())
     if out is None:
         out = _via_server(config, "/api/store/sync", {"remote": remote})
-    print(f"kg: synced with {remote}" + (" (the store is now a git repository)" if out.get("initialised") else ""))
+    print(f"kg: synced with {G.shown(remote)}" + (" (the store is now a git repository)" if out.get("initialised") else ""))
     for key, summary in sorted((out.get("graphs") or {}).items()):
         print(f"  {key}: {common.describe(summary)}")
         if summary.get("conflicts"):

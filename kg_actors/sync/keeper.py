@@ -126,7 +126,7 @@ class StoreKeeper:
             self.problem(repr(exc))
             return {"error": repr(exc)}
         if out.get("push_error"):
-            self.problem(f"push to {remote!r} refused: {out['push_error']}")
+            self.problem(f"push to {G.shown(remote)!r} refused: {out['push_error']}")
         else:
             self._recovered()
         return out
@@ -201,7 +201,7 @@ class StoreKeeper:
             outcome = await trio.to_thread.run_sync(git_merge.fetch_merge_push, self.root, remote)
             absorbed = await self._absorb(outcome)
         summary = {
-            "remote": remote, "initialised": created, "fetched": outcome.fetched, "before": outcome.before,
+            "remote": G.shown(remote), "initialised": created, "fetched": outcome.fetched, "before": outcome.before,
             "after": outcome.after, "pushed": outcome.pushed, "push_error": outcome.push_error,
             "graphs": absorbed,
         }

@@ -106,7 +106,7 @@ def sync(root: Path, remote: str, now: float) -> dict[str, Any]:
         for key, change in rebuild.changes(root, outcome.before, outcome.changed).items():
             rebuild.rebuild(root, change, parsed.get(key))
             graphs[key] = change.summary()
-    return {"remote": remote, "initialised": created, "fetched": outcome.fetched, "before": outcome.before,
+    return {"remote": G.shown(remote), "initialised": created, "fetched": outcome.fetched, "before": outcome.before,
             "after": outcome.after, "pushed": outcome.pushed, "push_error": outcome.push_error, "graphs": graphs}
 
 

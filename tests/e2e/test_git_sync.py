@@ -119,6 +119,21 @@ async def test_a_rename_on_one_machine_is_a_rename_on_the_other(tmp_path):
         b.stop()
 
 
+def test_a_token_in_the_remotes_url_is_never_pushed_nor_printed(tmp_path):
+    token = "ghp_" + "Zq8x" * 9
+    url = f"https://bob:{token}@git.example.invalid/mem.git"
+    remote = bare_repo(tmp_path / "remote.git", git_env(tmp_path, "x"))
+    srv = _machine(tmp_path, "machine-a", _user("a-seed-node"))
+    srv.env.update(GIT_CONFIG_COUNT="1", GIT_CONFIG_KEY_0=f"url.{remote}.insteadOf", GIT_CONFIG_VALUE_0=url)
+    other = _machine(tmp_path, "machine-b", _user("b-seed-node"))
+    assert _sync(other, remote).returncode == 0  # so that a's sync merges: a merge commit with a message
+    out = _sync(srv, url)  # offline: no server running
+    assert out.returncode == 0, out.stderr
+    assert "https://bob:***@git.example.invalid/mem.git" in out.stdout and token not in out.stdout + out.stderr
+    history = git(remote, "log", "--all", "--format=%B", env=srv.env)
+    assert "kg: sync with https://bob:***@" in history and token not in history
+
+
 async def test_a_node_changed_on_both_machines_keeps_the_later_and_tells_the_next_reader(tmp_path):
     remote = bare_repo(tmp_path / "remote.git", git_env(tmp_path, "x"))
     a = _machine(tmp_path, "machine-a", _user("shared-lesson-node")).start()
