@@ -15,7 +15,7 @@ from pathlib import Path
 
 import trio
 
-from .core import debt
+from .core import debt, graph_ops
 from .core.errors import KGError
 from .core.model import GraphData
 from .graph_actor import run_graph_actor
@@ -183,12 +183,15 @@ class GraphDirectory:
             return handle
         # Edges whose bare-id endpoint names no node go on load; a project may name user nodes.
         outside: frozenset[str] = frozenset()
+        renamed: dict[str, str] = {}
         if level == "project":
             user = await self.get("user")
             if self._refusals.get("user"):
                 return handle  # an unreadable user graph names no nodes: its edges to it must stay
             outside = await user.node_ids()
-        await handle.clean_dangling(outside_ids=outside)
+            held = user.snapshot().extra_meta.get(graph_ops.RENAMED_KEY)
+            renamed = dict(held) if isinstance(held, dict) else {}
+        await handle.clean_dangling(outside_ids=outside, renamed=renamed, now=self.clock())
         if terms_stale:
             self._nursery.start_soon(_keep_terms, handle, path)
         return handle

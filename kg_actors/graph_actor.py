@@ -52,7 +52,7 @@ from . import graph_messages as m
 from .core import absorb, anchors, compaction, graph_ops, hints, search
 from .core.debt import Debt
 from .core.errors import Conflict, KGError, NotFound, StorageRefused, WriteConflict
-from .core.model import Edge, GraphData, GraphSnapshot, Node, dangling_edges, node_version, snapshot_to_json
+from .core.model import Edge, GraphData, GraphSnapshot, Node, node_version, snapshot_to_json
 from .core.changes_since import changes_since
 from .core.steps import run_steps
 from .hook_priority import YieldToHooks
@@ -245,19 +245,18 @@ class GraphState:
         return graph_ops.set_progress(self.graph, task_id, state, now)
 
     def rename_local(self, msg: m.RenameLocal) -> int:
-        old_id, new_id, now, writer = msg.old_id, msg.new_id, msg.now, msg.writer
-        return graph_ops.rename_local(self.graph, old_id, new_id, now, writer)
+        return graph_ops.rename_local(self.graph, msg.old_id, msg.new_id, msg.now, msg.writer)
 
     def rewire(self, msg: m.Rewire) -> int:
-        old_id, new_id, now, writer = msg.old_id, msg.new_id, msg.now, msg.writer
-        return graph_ops.rewire(self.graph, old_id, new_id, now, writer)
+        return graph_ops.rewire(self.graph, msg.old_id, msg.new_id, msg.now, msg.writer)
 
     def clean_dangling(self, msg: m.CleanDangling) -> int:
-        keys = dangling_edges(self.graph, msg.outside_ids)
-        for key in keys:
+        rewired, removed = graph_ops.clean_dangling(self.graph, msg.outside_ids, msg.renamed, msg.now)
+        for old_id, new_id in rewired:
+            log.info("%s: rewiring edges of renamed user node %s to %s", self.key, old_id, new_id)
+        for key in removed:
             log.info("%s: removing edge %s->%s:%s (an endpoint names no node)", self.key, *key)
-            graph_ops.delete_edge(self.graph, key)
-        return len(keys)
+        return len(removed)
 
     def set_project_path(self, msg: m.SetProjectPath) -> None:
         if self.graph.project_path != msg.path:

@@ -8,6 +8,7 @@ that need no message take the view the actor last published (`view_now`,
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import attrs
@@ -158,8 +159,9 @@ class GraphHandle:
     async def rewire(self, old_id: str, new_id: str, now: float, writer: graph_ops.Writer) -> int:
         return await self._mailbox.ask(m.Rewire(old_id, new_id, now, writer))
 
-    async def clean_dangling(self, outside_ids: frozenset[str]) -> int:
-        return await self._mailbox.ask(m.CleanDangling(outside_ids))
+    async def clean_dangling(self, outside_ids: frozenset[str], renamed: Mapping[str, str] | None = None,
+                             now: float = 0.0) -> int:
+        return await self._mailbox.ask(m.CleanDangling(outside_ids, dict(renamed or {}), now))
 
     async def absorb(self, base: dict[str, Any], merged: dict[str, Any], now: float) -> list[str]:
         return await self._mailbox.ask(m.Absorb(base, merged, now))

@@ -9,6 +9,7 @@ but read stamps: see RecordReads).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import attrs
@@ -292,6 +293,8 @@ class CleanDangling(GraphMessage[int]):
     op = "clean_dangling"
     changes_render = True
     outside_ids: frozenset[str]
+    renamed: Mapping[str, str] = attrs.field(factory=dict)  # the user graph's latest renames (old -> new)
+    now: float = 0.0
 
 
 @attrs.frozen

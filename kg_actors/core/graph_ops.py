@@ -8,7 +8,7 @@ a stale or partial view is refused with the node as it stands.
 
 from __future__ import annotations
 
-from collections.abc import Sequence, Set
+from collections.abc import Callable, Mapping, Sequence, Set
 from typing import Any, cast
 
 import attrs
@@ -17,7 +17,7 @@ from . import constants as C
 from . import ids
 from .merge import CONFLICTS_FIELD
 from .errors import Conflict, InvalidInput, NotFound, WriteConflict
-from .model import Edge, EdgeKey, GraphData, Node, edge_version_key, node_version_key, version_number
+from .model import Edge, EdgeKey, GraphData, Node, dangling_edges, edge_version_key, node_version_key, version_number
 
 
 @attrs.frozen
@@ -302,12 +302,62 @@ def rename_local(graph: GraphData, old_id: str, new_id: str, now: float, writer:
         )
     graph.del_node(old_id)
     graph.set_node(attrs.evolve(node, id=new_id))
+    if graph.kind == "user":
+        remember_rename(graph, old_id, new_id)
     old_v, new_v = node_version_key(old_id), node_version_key(new_id)
     if old_v in graph.versions:
         graph.set_version(new_v, graph.versions[old_v])
         graph.set_version(old_v, None)
     bump_version(graph, new_v, now, writer)
     return rewire(graph, old_id, new_id, now, writer)
+
+
+RENAMED_KEY = "renamed_ids"  # a user graph's _meta: old id -> new id of its latest renames
+RENAMED_KEPT = 1_000
+
+
+def remember_rename(graph: GraphData, old_id: str, new_id: str) -> None:
+    """Keep `old_id -> new_id` beside the graph (in the same change, so in the same journal record): a
+    user rename rewires every project in turn after it, and a project not yet rewired when the server
+    stopped must still find where its edges go at its next load (renamed_target), not lose them."""
+    renamed = dict(graph.extra_meta.get(RENAMED_KEY) or {})
+    renamed.pop(new_id, None)  # the id is a node again: nothing redirects from it
+    renamed.pop(old_id, None)
+    renamed[old_id] = new_id  # newest last: the oldest go first
+    for stale in list(renamed)[: max(0, len(renamed) - RENAMED_KEPT)]:
+        del renamed[stale]
+    graph.extra_meta[RENAMED_KEY] = renamed
+    graph.meta_changed = True
+
+
+def renamed_target(renamed: Mapping[str, object], end: str, exists: Callable[[str], bool]) -> str | None:
+    """Where a renamed id went, following later renames of the new id; None when it did not end at a node."""
+    seen = {end}
+    while isinstance(target := renamed.get(end), str) and target not in seen:
+        if exists(target):
+            return target
+        seen.add(target)
+        end = target
+    return None
+
+
+def clean_dangling(graph: GraphData, outside_ids: Set[str], renamed: Mapping[str, object],
+                   now: float) -> tuple[list[tuple[str, str]], list[EdgeKey]]:
+    """Spec 000: an edge whose bare-id end names no node here nor in `outside_ids` (a project's user
+    nodes) goes on load; one to a user node renamed while this graph waited for its rewiring (the
+    server stopped between the two) is rewired instead. The (old, new) ids rewired, the edges removed."""
+    def exists(end: str) -> bool:
+        return end in graph.nodes or end in outside_ids
+    rewired = []
+    for end in dict.fromkeys(e for key in dangling_edges(graph, outside_ids) for e in key[:2] if not exists(e)):
+        target = renamed_target(renamed, end, exists)
+        if target is not None:
+            rewire(graph, end, target, now, Writer(session=None, maintenance=True))
+            rewired.append((end, target))
+    removed = dangling_edges(graph, outside_ids)
+    for key in removed:
+        delete_edge(graph, key)
+    return rewired, removed
 
 
 def rewire(graph: GraphData, old_id: str, new_id: str, now: float, writer: Writer) -> int:

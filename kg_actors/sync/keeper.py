@@ -126,7 +126,7 @@ class StoreKeeper:
             self.problem(repr(exc))
             return {"error": repr(exc)}
         if out.get("push_error"):
-            self.problem(f"push to {G.shown(remote)!r} refused: {out['push_error']}")
+            self.problem(f"push to {G.shown(str(remote))!r} refused: {out['push_error']}")
         else:
             self._recovered()
         return out

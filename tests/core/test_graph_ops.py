@@ -158,3 +158,24 @@ def test_a_versions_entry_of_another_shape_counts_as_none_and_the_node_stays_wri
     assert g.versions["node:keep-me"]["v"] == (8 if entry == {"v": "7"} else 1)
     ops.rename_local(g, "keep-me", "kept-still", 102.0, A)
     assert g.versions["node:kept-still"]["v"] == (9 if entry == {"v": "7"} else 2)
+
+
+def test_a_user_graph_keeps_where_its_renamed_ids_went_and_a_project_follows_them_at_load():
+    from kg_actors.core.model import Edge, GraphData, Node
+    user = GraphData("user")
+    user.set_node(Node("a-lesson", "g"))
+    writer = ops.Writer(session=None)
+    ops.rename_local(user, "a-lesson", "b-lesson", 1.0, writer)
+    ops.rename_local(user, "b-lesson", "c-lesson", 2.0, writer)
+    renamed = user.extra_meta[ops.RENAMED_KEY]
+    assert renamed == {"a-lesson": "b-lesson", "b-lesson": "c-lesson"} and user.meta_changed
+    project = GraphData("project", "/home/u/p")
+    project.set_node(Node("local-node", "g"))
+    project.set_edge(Edge("local-node", "a-lesson", "applies"))  # never rewired: the server stopped
+    project.set_edge(Edge("local-node", "gone-for-good", "applies"))
+    rewired, removed = ops.clean_dangling(project, frozenset(user.nodes), renamed, 3.0)
+    assert rewired == [("a-lesson", "c-lesson")] and removed == [("local-node", "gone-for-good", "applies")]
+    assert set(project.edges) == {("local-node", "c-lesson", "applies")}
+    # Renamed back: the id is a node again and nothing redirects from it.
+    ops.rename_local(user, "c-lesson", "a-lesson", 4.0, writer)
+    assert "a-lesson" not in user.extra_meta[ops.RENAMED_KEY]

@@ -237,3 +237,37 @@ async def test_a_failed_save_or_append_keeps_the_graph_answering_and_loses_nothi
             assert {"before-failure-node", "journaled-node", "after-recovery-node"} <= saved["nodes"].keys()
             assert "during-failure-node" not in saved["nodes"]
             await handle.close()
+
+
+async def test_a_user_rename_cut_before_a_project_was_rewired_rewires_it_at_its_next_load(tmp_path):
+    # A user rename writes the user graph, then each project's edges in turn: a server stopped between the
+    # two (kill -9, or SIGTERM mid-request) left projects whose saved edges named the old id, and spec 000
+    # drops an edge whose end names no node at load. The user graph keeps where its renamed ids went.
+    srv = ServerProcess(tmp_path).start()
+    proj = srv.project("proj")
+    try:
+        async with Client(srv.url + "/") as c:
+            sid = session_of(mcp_text(await c.call_tool("kg_read", {"cwd": proj})))
+            for level, node_id in (("user", "shared-user-lesson"), ("project", "proj-local-node")):
+                reply = await c.call_tool("kg_put_node", {"session_id": sid, "level": level, "id": node_id,
+                                                          "gist": f"a {level} lesson"})
+                assert not reply.is_error, mcp_text(reply)
+            reply = await c.call_tool("kg_put_edge", {"session_id": sid, "level": "project", "from": "proj-local-node",
+                                                      "to": "shared-user-lesson", "rel": "applies"})
+            assert not reply.is_error, mcp_text(reply)
+            reply = await c.call_tool("kg_rename_node", {"session_id": sid, "old_id": "shared-user-lesson",
+                                                         "new_id": "shared-user-tenet"})
+            assert not reply.is_error, mcp_text(reply)
+        srv.stop()
+        # What a stop between the user graph's rename and this project's rewiring leaves on disk.
+        graph_file = next((srv.store / "projects").glob("*/graph.json"))
+        data = json.loads(graph_file.read_text())
+        data["edges"] = {"proj-local-node->shared-user-lesson:applies": {
+            **data["edges"].pop("proj-local-node->shared-user-tenet:applies"), "to": "shared-user-lesson"}}
+        graph_file.write_text(json.dumps(data))
+        assert "renamed_ids" in json.loads((srv.store / "user.json").read_text())["_meta"]
+        srv.start()
+        edges = {(e["from"], e["to"], e["rel"]) for e in graph(srv, project_path=proj)["project"]["edges"]}
+        assert edges == {("proj-local-node", "shared-user-tenet", "applies")}
+    finally:
+        srv.stop()
