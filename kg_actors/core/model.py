@@ -312,15 +312,18 @@ class GraphData:
     @classmethod
     def from_json(cls, raw: dict[str, Any], kind: str) -> GraphData:
         meta: dict[str, Any] = raw["_meta"] if isinstance(raw.get("_meta"), dict) else {}
-        graph = cls(kind, meta.get("project_path"))
+        # A field of the wrong type is left out, not the whole file: every node in it can still be read.
+        path = meta.get("project_path")
+        graph = cls(kind, path if isinstance(path, str) else None)
         edges = raw.get("edges") or {}
         graph._load_bulk(
-            (Node.from_json(str(node_id), node) for node_id, node in (raw.get("nodes") or {}).items()
-             if isinstance(node, dict)),
+            (Node.from_json(str(node_id), node if isinstance(node, dict) else {"gist": node})
+             for node_id, node in (raw.get("nodes") or {}).items()
+             if isinstance(node, dict) or isinstance(node, str) and node.strip()),  # a bare string is a gist
             (Edge.from_json(raw_edge) for raw_edge in (edges.values() if isinstance(edges, dict) else edges)
              if isinstance(raw_edge, dict) and {"from", "to", "rel"} <= raw_edge.keys()))
-        graph.versions = dict(meta.get("versions") or {})
-        graph.progress = dict(meta.get("progress") or {})
+        graph.versions = dict(v) if isinstance(v := meta.get("versions"), dict) else {}
+        graph.progress = dict(p) if isinstance(p := meta.get("progress"), dict) else {}
         graph.extra_meta = {k: v for k, v in meta.items() if k not in {"versions", "progress", "project_path"}}
         graph.forget_changes()
         return graph

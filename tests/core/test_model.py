@@ -77,7 +77,7 @@ def test_dangling_edges_keep_files_and_outside_ids():
     assert set(dangling_edges(graph)) == {("a-node", "gone-node", "r"), ("a-node", "user-principle", "applies")}
 
 
-@pytest.mark.parametrize("bad", [{"nodes": {"a": "not a dict"}}, {"edges": {"k": {"from": "a"}}}, {}])
+@pytest.mark.parametrize("bad", [{"nodes": {"a": 5, "b": None, "c": " "}}, {"edges": {"k": {"from": "a"}}}, {}])
 def test_malformed_entries_are_skipped_not_fatal(bad):
     graph = GraphData.from_json(bad, "user")
     assert graph.nodes == {}
@@ -95,3 +95,15 @@ def test_a_loads_changes_are_taken_without_the_moved_nodes_records():
     g.project_path, g.meta_changed = "/new", True
     assert g.take_load_changes() == {"m": {"project_path": "/new", "extra": {}}}
     assert g.take_changes() is None
+
+
+def test_a_meta_field_of_the_wrong_type_is_left_out_not_the_whole_file():
+    # A hand edit's `_meta` (a number for a path, text for versions) made every node of the file unreadable:
+    # the user graph was then served from its previous save (its newest nodes gone) or empty.
+    raw = {"nodes": {"kept-node": {"id": "kept-node", "gist": "still read"}, "bare-node": "a lesson as a bare string",
+                     "null-node": None},
+           "edges": {}, "_meta": {"project_path": 5, "versions": "not a dict", "progress": ["a"], "mine": 1}}
+    graph = GraphData.from_json(raw, "user")
+    assert sorted(graph.nodes) == ["bare-node", "kept-node"] and graph.nodes["bare-node"].gist == "a lesson as a bare string"
+    assert graph.project_path is None and graph.versions == {} and graph.progress == {}
+    assert graph.extra_meta == {"mine": 1}

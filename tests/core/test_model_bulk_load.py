@@ -12,8 +12,8 @@ def _one_by_one(raw: dict, kind: str) -> GraphData:
     meta = raw["_meta"]
     graph = GraphData(kind, meta.get("project_path"))
     for node_id, node in raw["nodes"].items():
-        if isinstance(node, dict):
-            graph.set_node(Node.from_json(str(node_id), node))
+        if isinstance(node, dict) or isinstance(node, str) and node.strip():  # a bare string is a gist
+            graph.set_node(Node.from_json(str(node_id), node if isinstance(node, dict) else {"gist": node}))
     for raw_edge in raw["edges"].values():
         if isinstance(raw_edge, dict) and {"from", "to", "rel"} <= raw_edge.keys():
             graph.set_edge(Edge.from_json(raw_edge))
@@ -36,7 +36,8 @@ def _random_raw(rng: random.Random, n: int) -> dict:
             node["_archived"] = True
             node["_orphaned_ts"] = 5.0
         nodes[node_id] = node
-    nodes["not-a-node"] = "a string"  # skipped, as before
+    nodes["not-a-node"] = 5  # skipped
+    nodes["a-bare-gist"] = "a string"  # a node whose gist it is
     ends = ids + ["src/a.py", "missing-node"]
     edges: dict = {}
     for _ in range(n * 2):
