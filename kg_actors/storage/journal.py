@@ -5,7 +5,7 @@ before the reply. The tick folds the graph into its JSON (a large file's fold wa
 small share of it: graph_writer.fold_due); on start a journal
 left behind is replayed over the JSON. A torn last line (a crash mid-append)
 is ignored: its write was never acknowledged. A journal's first line names the
-JSON file it applies on top of (size, mtime, inode): when the file was
+JSON file it applies on top of (size, mtime; inode too, not compared): when the file was
 replaced since (a restore by hand, `kg restore`), disk wins and the journal is
 set aside rather than replayed over it.
 
@@ -45,6 +45,13 @@ def _base(graph_file: Path) -> list[int] | None:
     except FileNotFoundError:
         return None
     return [st.st_size, st.st_mtime_ns, st.st_ino]
+
+
+def _same_base(named: object, now: list[int] | None) -> bool:
+    """Whether a header's base is the graph file now: by size and mtime. Not by inode: a copy of the
+    store (`cp -a`, a backup put back, another disk) keeps both and gets new inodes, and its journal's
+    answered writes were set aside then; a restore writes the file anew, which its mtime shows."""
+    return named == now or (isinstance(named, list) and now is not None and named[:2] == now[:2])
 
 
 def _graph_file(path: Path) -> Path:
@@ -134,7 +141,7 @@ def belongs(path: Path) -> bool:
     """Whether the journal's records apply on top of the graph file as it is now. A journal
     written before journals named their base belongs (what it held was always replayed)."""
     base = _header(path)
-    return base is None or base == _base(_graph_file(path))
+    return base is None or _same_base(base, _base(_graph_file(path)))
 
 
 def end(path: Path) -> int:
@@ -188,7 +195,7 @@ def recover(path: Path) -> None:
     tmp = _tmp(path)
     if not tmp.exists():
         return
-    if _header(tmp) == _base(_graph_file(path)):
+    if _same_base(_header(tmp), _base(_graph_file(path))):
         os.replace(tmp, path)
     else:
         files.discard(tmp)

@@ -88,3 +88,22 @@ def test_a_crash_before_the_file_is_replaced_leaves_the_old_file_and_the_whole_j
     graph, _ = load_graph(path, "project", None)
     assert set(graph.nodes) == {"first-node-aaa", "second-node-bbb", "third-node-ccc"}
     assert not journal._tmp(jpath).exists()  # stale: it named a file never put in place
+
+
+def test_a_copied_store_replays_its_journal_and_a_replaced_file_sets_it_aside(tmp_path):
+    # `cp -a` (a backup put back, another disk) keeps size and mtime but not the inode: the journal's
+    # answered writes were set aside (*.journal.dropped) and not served.
+    import shutil
+    store = tmp_path / "store"
+    store.mkdir()
+    path = store / "graph.json"
+    graph_file.write_snapshot(path, _graph("first-node-aaa").snapshot_json())
+    journal.append(journal.journal_path(path), [_record("second-node-bbb")])
+    copy = tmp_path / "copy"
+    shutil.copytree(store, copy, copy_function=shutil.copy2)
+    assert os.stat(copy / "graph.json").st_ino != os.stat(path).st_ino
+    graph, applied = load_graph(copy / "graph.json", "project", None)
+    assert set(graph.nodes) == {"first-node-aaa", "second-node-bbb"} and applied == 1
+    # A file written anew (a restore) is another base, copy or not: disk wins.
+    graph_file.write_snapshot(path, _graph("restored-node").snapshot_json())
+    assert not journal.belongs(journal.journal_path(path))
