@@ -56,7 +56,7 @@ def test_a_graph_file_of_the_wrong_shape_is_as_corrupt_as_a_torn_one(tmp_path):
     with no `.prev` it is Unreadable (the graph is then served empty, refusing changes), never a crash."""
     path = tmp_path / "user.json"
     good = {"nodes": {"kept-node": {"id": "kept-node", "gist": "from the previous save"}}, "edges": {}}
-    for bad in ({"nodes": [{"id": "u", "gist": "g"}]}, {"nodes": {}, "_meta": {"versions": [1]}}, [1, 2]):
+    for bad in ({"nodes": [{"id": "u", "gist": "g"}]}, [1, 2]):
         path.write_text(json.dumps(bad))
         path.with_name("user.prev").write_text(json.dumps(good))
         graph, _ = load_graph(path, "user", None)
@@ -68,6 +68,10 @@ def test_a_graph_file_of_the_wrong_shape_is_as_corrupt_as_a_torn_one(tmp_path):
         path.write_text(json.dumps(bad))
         with pytest.raises(Unreadable, match="user.json"):
             load_graph(path, "user", None)
+    # A _meta field of the wrong type is left out, not the file: its nodes are the newest there are.
+    path.write_text(json.dumps({"nodes": {"newest-node": {"id": "newest-node", "gist": "g"}}, "_meta": {"versions": [1]}}))
+    path.with_name("user.prev").write_text(json.dumps(good))
+    assert list(load_graph(path, "user", None)[0].nodes) == ["newest-node"]
 
 
 def test_a_torn_file_falls_back_to_kg_memorys_prev_or_our_older_name_for_it(tmp_path):
