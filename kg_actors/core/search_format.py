@@ -2,9 +2,11 @@
 
 Capped at SEARCH_CHAR_BUDGET. The trim ladder drops further matches first
 (lowest first), then the connections section, then notes from the
-lowest-ranked hit upwards; top gists are never trimmed, so five giant gists
-can still exceed the cap. A hit whose notes were cut says how many and where
-they are, because being shown marks it seen and later searches skip its notes.
+lowest-ranked hit upwards, then cuts top gists (the lowest-ranked first, each
+to GIST_CUT_TO at least, saying so); what is still over (ids of thousands of
+characters, loaded from a hand-edited file) is cut at the cap. A hit whose
+notes were cut says how many and where they are, because being shown marks it
+seen and later searches skip its notes.
 """
 
 from __future__ import annotations
@@ -20,6 +22,9 @@ from .search import Hit, Ref
 BEST_EFFORT = "[no session_id — project results best-effort across all loaded graphs]"
 CONNECTIONS_HEADER = "CONNECTIONS between hits:"
 MORE_HEADER = "MORE MATCHES:"
+GIST_CUT_TO = 300  # characters of a top gist kept when gists must be cut to fit the cap
+GIST_CUT = "… (gist cut to fit the reply: kg_read it)"
+CUT_AT_CAP = "\n… (reply cut at its cap: kg_read the ids above for the rest)"
 
 
 def _echo(query: str) -> str:
@@ -66,6 +71,15 @@ class _HitBlock:
 
     def size(self) -> int:
         return _lines_size(self.head + self._tail()) + self._prefix[self.kept]
+
+    def cut_gist(self, over: int) -> bool:
+        """Shorten the gist by up to `over` characters, keeping GIST_CUT_TO; whether it could."""
+        gist = self.head[1]
+        keep = max(len("  gist: ") + GIST_CUT_TO, len(gist) - over - len(GIST_CUT))
+        if keep >= len(gist) - len(GIST_CUT):
+            return False
+        self.head[1] = gist[:keep] + GIST_CUT
+        return True
 
     def lines(self) -> list[str]:
         tail = self._tail()
@@ -118,11 +132,10 @@ def format_search(
             more_lines.pop()
         elif connections:
             connections = []
-        else:
-            trimmable = [b for b in blocks if b.kept > 0]
-            if not trimmable:
-                break  # only headers and top gists left: never trimmed
+        elif trimmable := [b for b in blocks if b.kept > 0]:
             trimmable[-1].kept -= 1
+        elif not any(b.cut_gist(size() - budget) for b in reversed(blocks)):
+            break  # only ids and the shortest gists left: cut at the cap below
 
     sections = [[header], *(b.lines() for b in blocks)]
     shown = [(lvl, h.node_id) for lvl, h in top]
@@ -132,4 +145,7 @@ def format_search(
     if more_lines:
         sections.append([MORE_HEADER, *more_lines])
         shown += [(lvl, h.node_id) for lvl, h in more[: len(more_lines)]]
-    return "\n\n".join("\n".join(lines) for lines in sections), shown
+    text = "\n\n".join("\n".join(lines) for lines in sections)
+    if len(text) > budget:
+        text = text[: budget - len(CUT_AT_CAP)] + CUT_AT_CAP
+    return text, shown

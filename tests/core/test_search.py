@@ -473,6 +473,22 @@ def test_format_cap_trims_more_then_connections_then_low_notes():
     assert "more note(s) — kg_read it" in text or "not shown — kg_read it" in text
 
 
+def test_format_cap_holds_with_giant_gists_and_ids_the_lowest_gists_cut_first():
+    # Spec 003: capped at 10,000 characters. Five gists at the 20,000-character limit went out whole.
+    graph = graph_of(*[Node(f"hit-{i:02d}", f"gist {i} " + "g" * 19_990) for i in range(5)])
+    merged = merge_hits({"project": [Hit(f"hit-{i:02d}", 1.0 - i / 100, 1, 1.0, True) for i in range(5)]})
+    text, shown = format_search("topic", merged, nodes_map(("project", graph)))
+    assert len(text) <= C.SEARCH_CHAR_BUDGET and len(shown) == 5
+    assert text.count("(gist cut to fit the reply: kg_read it)") == 5  # each says where the rest is
+    cut = [len(line) for line in text.splitlines() if line.startswith("  gist: ")]
+    assert cut == sorted(cut, reverse=True) and cut[-1] >= 300  # the best keeps the most
+    # An id of 200,000 characters (a hand-edited file): cut at the cap, saying so.
+    graph = graph_of(Node("x" * 200_000, "a gist"))
+    merged = merge_hits({"project": [Hit("x" * 200_000, 1.0, 1, 1.0, True)]})
+    text, _ = format_search("topic", merged, nodes_map(("project", graph)))
+    assert len(text) <= C.SEARCH_CHAR_BUDGET and text.endswith("kg_read the ids above for the rest)")
+
+
 def test_format_seen_hit_is_a_gist_reminder():
     merged, nodes, connectors, path = big_result(notes_per_hit=3, note_len=5)
     seen = [(lvl, attr_seen(h)) if i == 0 else (lvl, h) for i, (lvl, h) in enumerate(merged)]
