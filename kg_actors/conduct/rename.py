@@ -41,7 +41,7 @@ async def rename(floor: Floor, sid: str | None, old_id: str, new_id: str, level:
                  project_path: str | None = None) -> Renamed:
     opened = await floor.open_write(sid, old_id if isinstance(old_id, str) else "") if sid is not None else None
     view, wv = opened if opened is not None else (None, None)
-    ids.check_node_id(old_id, "old_id")
+    ids.check_existing_id(old_id, "old_id")
     ids.check_node_id(new_id, "new_id")
     ids.check_new_id_words(new_id, "new_id")
     secrecy.refuse_secret_names([("new_id", new_id)])

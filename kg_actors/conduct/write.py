@@ -111,7 +111,7 @@ async def put_edge(floor: Floor, sid: str | None, level: str, src: str, dst: str
 async def delete_node(floor: Floor, sid: str | None, node_id: str, level: str | None = None,
                       project_path: str | None = None, expected_version: int | None = None) -> tuple[str, int]:
     view = await floor.session(sid) if sid is not None else None
-    ids.check_node_id(node_id)
+    ids.check_existing_id(node_id)
     lvl, handle, node = await floor.locate(view, node_id, level, project_path)
     if node is None or handle is None or lvl is None:
         where = f"the {level} graph" if level is not None else "the user or project graph"

@@ -36,6 +36,17 @@ def check_node_id(value: object, field: str = "id") -> str:
                   "may hold only letters, digits, '.', '_' and '-', and must start with a letter or digit")
 
 
+def check_existing_id(value: object, field: str = "id") -> str:
+    """An id a tool names to act on a node that exists (delete, the old id of a rename): any string the
+    graph may hold. A file edited by hand can hold an id no write would take (too long, a space in it),
+    and it must still be possible to delete or rename it; the graph's look-up decides the rest."""
+    if not isinstance(value, str) or not value:
+        raise InvalidInput(field, "must be a non-empty string")
+    if "/" in value or "\\" in value:
+        raise InvalidInput(field, "must not contain a path separator (node ids are names, not paths)")
+    return value
+
+
 def check_rel(value: object, field: str = "rel") -> str:
     return _check(value, field, C.REL_MAX_LEN, REL_RE,
                   "must be kebab-case: letters, digits, '.', '_' and '-', starting with a letter or digit")

@@ -217,3 +217,18 @@ async def test_reload_true_rereads_the_graph_from_disk(srv, client):
     # The reloaded graph serves sessions too.
     a = await Session.open(client, root)
     assert "restored-by-hand-node" in await a.ok("kg_read", id="restored-by-hand-node")
+
+
+async def test_an_id_no_write_would_take_from_a_hand_edited_file_can_be_renamed_and_deleted(tmp_path):
+    long_id, spaced = "a" * 200, "two words"
+    user = {"nodes": {i: {"id": i, "gist": f"gist of {i[:10]}"} for i in (long_id, spaced)}, "edges": {},
+            "_meta": {"versions": {}}}
+    srv = start_server(tmp_path, user=user)
+    try:
+        async with Client(srv.url + "/") as c:
+            s = await Session.open(c)
+            assert "Renamed" in await s.ok("kg_rename_node", old_id=long_id, new_id="a-shorter-id")
+            await s.ok("kg_delete_node", id=spaced)
+        assert set(nodes_by_id(graph(srv)["user"])) == {"a-shorter-id"}
+    finally:
+        srv.stop()
