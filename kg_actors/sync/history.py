@@ -35,8 +35,13 @@ def graph_key(directory: Projects, graph: object) -> str:
         graph = graph.removeprefix("project:")
     if graph.startswith(("/", "~")):
         return directory.project_key(L.project_root(graph, "graph"))
-    if "/" in graph or not directory.layout.project_graph(graph).exists():
-        raise NotFound(f"no graph named {graph!r} (user, maintain, a project path or a folder under projects/)")
+    try:
+        stored = "/" not in graph and directory.layout.project_graph(graph).exists()
+    except OSError:  # no folder's name (300,000 characters): no such graph, not a server error
+        stored = False
+    if not stored:
+        shown = graph if len(graph) <= 200 else graph[:200] + "…"
+        raise NotFound(f"no graph named {shown!r} (user, maintain, a project path or a folder under projects/)")
     return f"project:{graph}"
 
 

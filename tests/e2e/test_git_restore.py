@@ -158,3 +158,14 @@ async def test_a_restore_never_hands_a_version_out_twice_and_open_editor_tabs_he
             assert stale.status_code == 409, stale.text
     finally:
         srv.stop()
+
+
+def test_a_graph_name_longer_than_any_file_name_is_not_found_not_a_server_error(tmp_path):
+    srv = ServerProcess(tmp_path).start()
+    try:
+        r = httpx.post(srv.url + "/api/store/restore", json={"graph": "x" * 300_000, "at": "HEAD"},
+                       headers={"Origin": srv.url})
+        assert r.status_code == 404 and "no graph named" in r.json()["error"]  # was 500 (File name too long)
+        assert len(r.text) < 1_000
+    finally:
+        srv.stop()
