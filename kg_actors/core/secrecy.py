@@ -51,7 +51,9 @@ _SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(rx)) 
     ("a Hugging Face token", _L + r"hf_[A-Za-z0-9]{30,}" + _R),
     ("a JSON web token", _L + r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
     ("a signed URL's signature", r"(?i)[?&](?:sig|signature|x-amz-signature|x-goog-signature)=(?P<value>[^&#\s]{16,})"),
-    ("a password in a URL", r"(?i)\b[a-z][a-z0-9+.-]{1,20}://[^\s:/@'\"]*:(?P<value>[^\s@/'\"]{3,})@[^\s/]"),
+    # The password may hold a '/' (written raw, as people do); a port and a path before an '@' are no password.
+    ("a password in a URL",
+     r"(?i)\b[a-z][a-z0-9+.-]{1,20}://[^\s:/@'\"]*:(?P<value>(?!\d{1,5}(?:/|@))[^\s@'\"]{3,})@[^\s/]"),
     ("a basic auth header", r"(?i)\bauthorization\s*[:=]\s*[\"']?basic\s+(?P<value>[A-Za-z0-9+/]{8,}={0,2})"),
     ("a bearer token", r"(?i)\bbearer\s+(?P<value>[A-Za-z0-9._~+/-]{20,}=*)"),
 ))
@@ -201,15 +203,29 @@ def _credential(value: str, assigned: bool) -> bool:
         return False
     if not assigned:
         # Prose: only a long opaque run counts; hex alone may be a hash or a commit id.
-        return (len(value) >= 20 and not _HEX.fullmatch(value) and "/" not in value.strip("/")
+        return (len(value) >= 20 and not _HEX.fullmatch(value) and not _is_path(value)
                 and _entropy(value) >= OPAQUE_MIN_ENTROPY and _classes(value) >= 3)
     if len(value) < ASSIGNED_MIN_CHARS:
         return False
     if re.fullmatch(r"[a-z_]+|[A-Z_]+|[a-z]+(?:[-_.][a-z]+)*", value):
         return False  # a name (an env var, a setting, a word), not a value
-    if re.fullmatch(r"[\w.-]+\.(?:json|ya?ml|toml|env|txt|pem|key|ini|cfg)", value) or value.count("/") >= 2:
+    if re.fullmatch(r"[\w.-]+\.(?:json|ya?ml|toml|env|txt|pem|key|ini|cfg)", value) or _is_path(value):
         return False  # a file that holds the secret, not the secret
     return _classes(value) >= 2 or len(value) >= 16
+
+
+# A path's parts are names: lowercase words, words with digits only at their end (DbPassword, app2), short
+# CAPITALS, file names (`config/Prod/keys.env`, `/run/secrets/grafana_admin`). A base64 secret's parts are
+# not (`Zx9/Qm3kLp.../Nw8...`: an AWS secret access key holds a '/' half the time, digits strewn through).
+_NAME_PART = re.compile(r"[a-z0-9._~-]*|[A-Za-z][A-Za-z._-]*[0-9]*|[A-Z0-9_]{1,12}|[\w.-]+\.[A-Za-z0-9]{1,5}")
+
+
+def _is_path(value: str) -> bool:
+    """Whether a value with a '/' names a file or a vault path rather than being an opaque string (its
+    first part may be what led up to it: `__FILE=/run/...`, `https:`)."""
+    parts = value.strip("/").split("/")
+    named = parts[1:] if len(parts) >= 3 else parts  # one '/' alone: both sides must be names
+    return len(parts) >= 2 and all(_NAME_PART.fullmatch(part) for part in named)
 
 
 def _classes(value: str) -> int:

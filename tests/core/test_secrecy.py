@@ -181,3 +181,29 @@ def test_the_recall_log_keeps_no_word_of_a_prompt_that_holds_a_secret():
         "deploy", "fails", "staging"]
     assert secrets.loggable("AKIA" + "Q3EGRTY7ZK4PLM2X") == secrets.WITHHELD
     assert secrets.loggable("rate-limit-token-bucket") == "rate-limit-token-bucket"
+
+
+def _slashed(n: int = 40) -> str:
+    """A base64 body of `n` characters with a '/' at two places, as half of AWS's secret keys hold one."""
+    raw = body(n)
+    return f"{raw[:3]}/{raw[4:22]}/{raw[23:]}"
+
+
+@pytest.mark.parametrize("make", [
+    lambda: f"aws_secret_access_key = {_slashed()}",  # two '/': it was taken for a file path
+    lambda: f"AWS_SECRET_ACCESS_KEY={body(34)}/{body(5).lower()}1",
+    lambda: f"the secret key is {body(20)}/{body(19)}",  # prose with a '/'
+    lambda: f"DATABASE_URL=postgres://admin:{body(2)}/{body(8)}@db.internal:5432/app",  # a '/' written raw
+])
+def test_a_secret_holding_a_slash_is_found(make):
+    assert secrets.find(make()) is not None
+
+
+@pytest.mark.parametrize("text", [
+    "secret_file = /etc/ssl/private/server.key", "token_path = secrets/Prod/API_TOKEN",
+    "password: vault/kv/data/app/db", "GF_SECURITY_ADMIN_PASSWORD__FILE=/run/secrets/grafana_admin",
+    "the token lives at config/Prod/Settings.yaml and rotates weekly",
+    "https://example.com:8080/users/bob@example.com", "see https://user:${DB_PASS}@db/x",
+])
+def test_a_path_to_a_secret_or_a_url_with_a_port_is_no_secret(text):
+    assert secrets.find(text) is None
