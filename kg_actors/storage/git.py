@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -106,12 +107,20 @@ def run(root: Path, *args: str, check: bool = True, timeout: float = GIT_TIMEOUT
         cmd += _identity(root)
     cmd += list(args)
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=_env(),
-                              stdin=subprocess.DEVNULL)
+        # Its own session: git's helpers (git-remote-https) go with it when it is stopped (stop_all).
+        with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                              text=True, env=_env(), start_new_session=True) as popen:
+            _running.add(popen)
+            try:
+                out, err = popen.communicate(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                _stop(popen)
+                raise GitError(f"git {args[0]} took over {timeout:.0f} s and was stopped") from None
+            finally:
+                _running.discard(popen)
+        proc = subprocess.CompletedProcess(cmd, popen.returncode, out, err)
     except FileNotFoundError:
         raise GitError(f"git is not installed (looked for {git_bin()!r}); install git to keep history") from None
-    except subprocess.TimeoutExpired:
-        raise GitError(f"git {args[0]} took over {timeout:.0f} s and was stopped") from None
     if check and proc.returncode != 0:
         lines = (proc.stderr or proc.stdout).strip().splitlines()
         # git's own verdict first (`fatal: Unable to create '.../index.lock': File exists.`), then its last words.
@@ -119,6 +128,23 @@ def run(root: Path, *args: str, check: bool = True, timeout: float = GIT_TIMEOUT
         tail = said + [ln for ln in lines[-2:] if ln not in said] if said else lines[-3:]
         raise GitError(shown(f"git {' '.join(args[:2])} failed: {' / '.join(tail) or f'exit {proc.returncode}'}"))
     return proc
+
+
+_running: set[subprocess.Popen[str]] = set()  # the gits `run` waits on, in any thread
+
+
+def _stop(popen: subprocess.Popen[str]) -> None:
+    try:
+        os.killpg(popen.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def stop_all() -> None:
+    """Stop every git `run` is waiting on (a sync abandoned at shutdown: a remote that never answers
+    would keep its git, and git's helpers, running for minutes after the server)."""
+    for popen in list(_running):
+        _stop(popen)
 
 
 def _identity(root: Path) -> list[str]:

@@ -172,8 +172,18 @@ class MergeOutcome:
     fetched: bool
 
 
-def fetch_merge_push(root: Path, remote: str) -> MergeOutcome:
-    """Fetch `remote`, merge its branch (same name as ours) into ours, push the result."""
+@attrs.frozen
+class Fetched:
+    """What `fetch` brought: the remote's URL and whether it has our branch (then FETCH_HEAD holds it)."""
+    url: str
+    name: str
+    before: str | None
+    has_branch: bool
+
+
+def fetch(root: Path, remote: str) -> Fetched:
+    """Fetch `remote`'s branch of our name. Network only: the store's files and refs stay as they
+    are, so it may be abandoned at any moment (a remote that never answers holds no shutdown)."""
     check_remote(remote)
     reason = G.busy(root)
     if reason:
@@ -188,12 +198,18 @@ def fetch_merge_push(root: Path, remote: str) -> MergeOutcome:
         tail = " / ".join((proc.stderr or "").strip().splitlines()[-2:])
         raise G.GitError(G.shown(f"cannot fetch from {remote!r}: {tail or 'unknown error'} "
                                  "(is the remote right and reachable?)"))
-    fetched = proc.stdout.strip() != ""  # an empty remote has nothing to merge: the push fills it
-    if fetched:
+    has_branch = proc.stdout.strip() != ""  # an empty remote has nothing to merge: the push fills it
+    if has_branch:
         G.run(root, "fetch", "-q", url, f"refs/heads/{name}")
+    return Fetched(url, name, before, has_branch)
+
+
+def merge_fetched(root: Path, remote: str, fetched: Fetched) -> MergeOutcome:
+    """Merge what `fetch` brought into our branch (per node); what it changed. Not pushed yet."""
+    if fetched.has_branch:
         merge(root, "FETCH_HEAD", f"kg: sync with {G.shown(remote)} on {G.hostname()}\n\nMachine: {G.hostname()}\n",
               remote)
-    after = G.head(root)
+    before, after = fetched.before, G.head(root)
     changed: tuple[str, ...] = ()
     if before and after and before != after:
         # Without --no-renames a shard emptied here and a like one filled there read as one rename, named
@@ -202,13 +218,24 @@ def fetch_merge_push(root: Path, remote: str) -> MergeOutcome:
         changed = tuple(n for n in names.split("\0") if n)
     elif before is None and after:
         changed = tuple(n for n in G.run(root, "ls-tree", "-r", "-z", "--name-only", after).stdout.split("\0") if n)
-    push = G.run(root, "push", "-q", url, f"HEAD:refs/heads/{name}", check=False)
+    return MergeOutcome(before, after, changed, False, None, fetched.has_branch)
+
+
+def push(root: Path, fetched: Fetched, outcome: MergeOutcome) -> MergeOutcome:
+    """Push our branch to the remote; the outcome with how that went. Network only, as `fetch`."""
+    done = G.run(root, "push", "-q", fetched.url, f"HEAD:refs/heads/{fetched.name}", check=False)
     push_error = None
-    if push.returncode != 0:
-        lines = (push.stderr or "").strip().splitlines()
+    if done.returncode != 0:
+        lines = (done.stderr or "").strip().splitlines()
         said = [ln.strip() for ln in lines if ln.startswith("remote:")][:3]  # the remote's own reason
-        push_error = G.shown(" / ".join(said + lines[-2:]) or f"exit {push.returncode}")
-    return MergeOutcome(before, after, changed, push.returncode == 0, push_error, fetched)
+        push_error = G.shown(" / ".join(said + lines[-2:]) or f"exit {done.returncode}")
+    return attrs.evolve(outcome, pushed=done.returncode == 0, push_error=push_error)
+
+
+def fetch_merge_push(root: Path, remote: str) -> MergeOutcome:
+    """Fetch `remote`, merge its branch (same name as ours) into ours, push the result."""
+    fetched = fetch(root, remote)
+    return push(root, fetched, merge_fetched(root, remote, fetched))
 
 
 def check_remote(remote: str) -> None:

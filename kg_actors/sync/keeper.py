@@ -41,6 +41,15 @@ Summary = dict[str, Any]  # what a job answers: JSON-ready, for /health and the 
 MERGE_DEADLINE = 300.0  # seconds a sync's merge-and-absorb may take once started (shielded from shutdown)
 
 
+async def _network(fn: Callable[..., T], *args: Any) -> T:
+    """A git step that only talks to the remote: abandoned on cancel, its git stopped with it."""
+    try:
+        return await trio.to_thread.run_sync(fn, *args, abandon_on_cancel=True)
+    except trio.Cancelled:
+        G.stop_all()
+        raise
+
+
 @attrs.frozen
 class Job(actor.Message[Any]):
     """A store job: an async callable, run when no other one runs."""
@@ -196,10 +205,15 @@ class StoreKeeper:
         created = await trio.to_thread.run_sync(G.init, self.root)
         await self._fold_all()
         await self._commit_in_child("save before sync")
+        # Fetch and push are network only, and a remote that never answers must not hold a shutdown (git's
+        # own timeout is minutes): abandoned on cancel, they leave the store as it was. The merge and the
+        # graphs' absorbing of it run whole once begun.
+        fetched = await _network(git_merge.fetch, self.root, remote)
         with trio.CancelScope(shield=True) as scope:
             scope.deadline = trio.current_time() + MERGE_DEADLINE
-            outcome = await trio.to_thread.run_sync(git_merge.fetch_merge_push, self.root, remote)
+            outcome = await trio.to_thread.run_sync(git_merge.merge_fetched, self.root, remote, fetched)
             absorbed = await self._absorb(outcome)
+        outcome = await _network(git_merge.push, self.root, fetched, outcome)
         summary = {
             "remote": G.shown(remote), "initialised": created, "fetched": outcome.fetched, "before": outcome.before,
             "after": outcome.after, "pushed": outcome.pushed, "push_error": outcome.push_error,

@@ -17,7 +17,7 @@ import sys
 import time
 from pathlib import Path
 
-from e2e_helpers import Session, get_json, graph, kg, nodes_by_id
+from e2e_helpers import Session, get_json, graph, kg, nodes_by_id, wait_until
 from git_helpers import bare_repo, committed_graph, git, git_env
 from mcp import Client
 from test_storage_compat import _ref_user
@@ -132,6 +132,35 @@ def test_a_token_in_the_remotes_url_is_never_pushed_nor_printed(tmp_path):
     assert "https://bob:***@git.example.invalid/mem.git" in out.stdout and token not in out.stdout + out.stderr
     history = git(remote, "log", "--all", "--format=%B", env=srv.env)
     assert "kg: sync with https://bob:***@" in history and token not in history
+
+
+def test_a_remote_that_never_answers_holds_no_shutdown_and_leaves_no_git_behind(tmp_path):
+    import signal
+    import socket
+    import threading
+
+    import httpx
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(8)  # accepts (the kernel does), never answers
+    remote = f"http://127.0.0.1:{silent.getsockname()[1]}/mem.git"
+    srv = _machine(tmp_path, "machine-a", _user("a-seed-node")).start()
+    try:
+        def sync() -> None:
+            try:
+                httpx.post(srv.url + "/api/store/sync", json={"remote": remote}, headers={"Origin": srv.url}, timeout=60)
+            except httpx.HTTPError:
+                pass  # the server went away under it: what this test does
+        threading.Thread(target=sync, daemon=True).start()
+        assert wait_until(lambda: subprocess.run(["pgrep", "-f", remote], capture_output=True).returncode == 0, 20)
+        started = time.monotonic()
+        srv.proc.send_signal(signal.SIGTERM)
+        assert srv.proc.wait(timeout=60) == 0
+        assert time.monotonic() - started < 20  # the shutdown grace, not git's two minutes
+        assert subprocess.run(["pgrep", "-f", remote], capture_output=True).returncode == 1  # its git is gone
+    finally:
+        srv.stop()
+        silent.close()
 
 
 async def test_a_node_changed_on_both_machines_keeps_the_later_and_tells_the_next_reader(tmp_path):
