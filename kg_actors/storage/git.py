@@ -101,15 +101,17 @@ def _env() -> dict[str, str]:
 
 
 def run(root: Path, *args: str, check: bool = True, timeout: float = GIT_TIMEOUT,
-        ident: bool = False) -> subprocess.CompletedProcess[str]:
+        ident: bool = False, network: bool = False) -> subprocess.CompletedProcess[str]:
+    """git in `root`; GitError on failure when `check`. `network`: a git that talks to a remote runs in
+    a session of its own, so that stopping it (stop_all) stops its helpers (git-remote-https) too;
+    any other stays in this process's group (a commit process's watcher kills that whole)."""
     cmd = [git_bin(), "-C", str(root)]
     if ident:
         cmd += _identity(root)
     cmd += list(args)
     try:
-        # Its own session: git's helpers (git-remote-https) go with it when it is stopped (stop_all).
         with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
-                              text=True, env=_env(), start_new_session=True) as popen:
+                              text=True, env=_env(), start_new_session=network) as popen:
             _running.add(popen)
             try:
                 out, err = popen.communicate(timeout=timeout)
@@ -135,7 +137,10 @@ _running: set[subprocess.Popen[str]] = set()  # the gits `run` waits on, in any 
 
 def _stop(popen: subprocess.Popen[str]) -> None:
     try:
-        os.killpg(popen.pid, signal.SIGKILL)
+        if os.getpgid(popen.pid) == popen.pid:  # a session of its own (network): its helpers too
+            os.killpg(popen.pid, signal.SIGKILL)
+        else:
+            popen.kill()
     except (ProcessLookupError, PermissionError):
         pass
 

@@ -193,14 +193,14 @@ def fetch(root: Path, remote: str) -> Fetched:
     url = _remote_url(root, remote)
     if url.startswith("-"):
         raise G.GitError(G.shown(f"the remote {remote!r} names {url!r}, which is not a URL or a path"))
-    proc = G.run(root, "ls-remote", "--heads", url, name, check=False)
+    proc = G.run(root, "ls-remote", "--heads", url, name, check=False, network=True)
     if proc.returncode != 0:
         tail = " / ".join((proc.stderr or "").strip().splitlines()[-2:])
         raise G.GitError(G.shown(f"cannot fetch from {remote!r}: {tail or 'unknown error'} "
                                  "(is the remote right and reachable?)"))
     has_branch = proc.stdout.strip() != ""  # an empty remote has nothing to merge: the push fills it
     if has_branch:
-        G.run(root, "fetch", "-q", url, f"refs/heads/{name}")
+        G.run(root, "fetch", "-q", url, f"refs/heads/{name}", network=True)
     return Fetched(url, name, before, has_branch)
 
 
@@ -223,7 +223,7 @@ def merge_fetched(root: Path, remote: str, fetched: Fetched) -> MergeOutcome:
 
 def push(root: Path, fetched: Fetched, outcome: MergeOutcome) -> MergeOutcome:
     """Push our branch to the remote; the outcome with how that went. Network only, as `fetch`."""
-    done = G.run(root, "push", "-q", fetched.url, f"HEAD:refs/heads/{fetched.name}", check=False)
+    done = G.run(root, "push", "-q", fetched.url, f"HEAD:refs/heads/{fetched.name}", check=False, network=True)
     push_error = None
     if done.returncode != 0:
         lines = (done.stderr or "").strip().splitlines()
