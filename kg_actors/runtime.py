@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import logging
+from functools import partial
 import os
 import signal
 import time
@@ -33,6 +34,7 @@ from .editor import listener as editor_listener
 from .feed import ChangeFeed
 from .hook_priority import HookPriority
 from .http.app import HOOK_PATHS, App
+from .http.drain import Drain
 from .http.server import serve as http_serve
 from .http.rest import build_rest
 from .logbook import Logbook
@@ -48,6 +50,7 @@ if TYPE_CHECKING:
 
     from .graph_handle import GraphHandle
 
+DRAIN_SECONDS = 5.0  # a stop's wait for the requests in progress (within `kg stop`'s wait for the exit)
 log = logging.getLogger(__name__)
 
 
@@ -136,10 +139,12 @@ async def _ticker(rt: Runtime) -> None:
         await trio.to_thread.run_sync(heap.trim)  # ctypes lets the GIL go: the loop runs meanwhile
 
 
-async def _on_signals(cancel: trio.CancelScope) -> None:
+async def _on_signals(cancel: trio.CancelScope, drain: Drain) -> None:
     with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
         async for signum in signals:
             log.info("received %s: shutting down", signal.Signals(signum).name)
+            if not await drain.drain(DRAIN_SECONDS):  # the requests in progress get their replies first
+                log.warning("requests still unanswered after %.0f s: stopped with the server", DRAIN_SECONDS)
             cancel.cancel()
             return
 
@@ -176,17 +181,19 @@ async def run_server(config: Config, clock: Callable[[], float] = time.time, han
             actors.start_soon(_preload_user, directory)
             actors.start_soon(warm_start.warm, directory, used)  # the project last used, before it is asked
             app = rt.asgi = App(build_rest(rt), priority, frozenset({config.host.lower()}))
+            drain = Drain()
             with trio.CancelScope() as servers_scope:
                 async with trio.open_nursery() as servers:
                     if handle_signals:
-                        servers.start_soon(_on_signals, servers_scope)
+                        servers.start_soon(_on_signals, servers_scope, drain)
                     if heap_dumps:
                         servers.start_soon(debug_heap.serve, heap_dumps)
                     servers.start_soon(_ticker, rt)
                     servers.start_soon(rt.keeper.run, config.autocommit_interval, config.save_interval)
                     # The MCP SDK is imported only for a request the server does not answer itself.
                     servers.start_soon(_serve_mcp, app, floor, rt.antigravity)
-                    binds = await servers.start(http_serve, app, config.host, config.port, priority, HOOK_PATHS)
+                    binds = await servers.start(partial(http_serve, app, config.host, config.port, priority,
+                                                        HOOK_PATHS, drain=drain))
                     rt.http_port = int(binds[0].rsplit(":", 1)[1])
                     if config.editor:
                         rt.editor = "starting"

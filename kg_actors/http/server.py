@@ -15,6 +15,7 @@ first bytes. A connection idle (or stalled mid-request) for KEEP_ALIVE_SECONDS i
 from __future__ import annotations
 
 import logging
+import select
 import socket
 from functools import partial
 from http import HTTPStatus
@@ -26,6 +27,7 @@ import trio
 
 from ..hook_priority import HookAwareListener, HookAwareStream, HookPriority, hook_request_starts
 from . import websocket
+from .drain import Drain
 
 log = logging.getLogger("kg_actors.http")
 
@@ -57,30 +59,34 @@ def bind(host: str, port: int) -> socket.socket:
 
 
 async def serve(app: Any, host: str, port: int, priority: HookPriority, hook_paths: frozenset[str], *,
-                keep_alive: float = KEEP_ALIVE_SECONDS,
+                keep_alive: float = KEEP_ALIVE_SECONDS, drain: Drain | None = None,
                 task_status: trio.TaskStatus[list[str]] = trio.TASK_STATUS_IGNORED) -> None:
-    """Serves `app` on host:port until cancelled; `task_status` gets the bound address as a URL."""
+    """Serves `app` on host:port until cancelled, or until `drain` stops it and its last connection
+    closes; `task_status` gets the bound address as a URL."""
     sock = bind(host, port)
     listener = HookAwareListener(sock, priority, hook_request_starts(hook_paths))
     name = sock.getsockname()
     url = f"http://[{name[0]}]:{name[1]}" if sock.family == socket.AF_INET6 else f"http://{name[0]}:{name[1]}"
-    handler = partial(_serve_connection, app, keep_alive)
-    async with trio.open_nursery() as nursery:
-        await nursery.start(partial(trio.serve_listeners, handler, [listener], handler_nursery=nursery))
-        task_status.started([url])
+    drain = drain or Drain()
+    handler = partial(_serve_connection, app, keep_alive, drain)
+    async with trio.open_nursery() as connections:
+        async with trio.open_nursery() as accepting:  # a drain cancels this one alone
+            drain.accepting = accepting.cancel_scope
+            await accepting.start(partial(trio.serve_listeners, handler, [listener], handler_nursery=connections))
+            task_status.started([url])
 
 
 def _address(addr: Any) -> tuple[str, int] | None:
     return (str(addr[0]), int(addr[1])) if isinstance(addr, tuple) else None
 
 
-async def _serve_connection(app: Any, keep_alive: float, stream: HookAwareStream) -> None:
+async def _serve_connection(app: Any, keep_alive: float, drain: Drain, stream: HookAwareStream) -> None:
     try:
         server, client = stream.socket.getsockname(), stream.socket.getpeername()
     except OSError:  # the peer already left
         await trio.aclose_forcefully(stream)
         return
-    conn = _Connection(app, stream, _address(server), _address(client), keep_alive)
+    conn = _Connection(app, stream, _address(server), _address(client), keep_alive, drain)
     try:
         await conn.run()
     except (trio.BrokenResourceError, trio.ClosedResourceError, trio.TooSlowError):
@@ -95,7 +101,8 @@ class _Connection:
     """One client connection: its requests one after another, each handed to the app."""
 
     def __init__(self, app: Any, stream: HookAwareStream, server: tuple[str, int] | None,
-                 client: tuple[str, int] | None, keep_alive: float):
+                 client: tuple[str, int] | None, keep_alive: float, drain: Drain):
+        self.drain = drain
         self.app = app
         self.stream = stream
         self.server, self.client = server, client
@@ -118,20 +125,33 @@ class _Connection:
     async def run(self) -> None:
         while True:
             try:
-                event = await self.next_event()
+                with self.drain.idle(self._pending) as waiting:  # a graceful stop closes an idle connection
+                    event = await self.next_event()
             except h11.RemoteProtocolError as exc:
                 await self._refuse(exc)
+                return
+            if waiting.cancelled_caught:
                 return
             if isinstance(event, h11.Request):
                 scope = self._scope(event)
                 if websocket.is_upgrade(event):
                     await websocket.serve(self, event, {**scope, "type": "websocket", "scheme": "ws"})
                     return
-                await _Exchange(self, scope).run()
+                with self.drain.serving():  # ... and waits for one in progress to be answered
+                    await _Exchange(self, scope).run()
             elif event is h11.PAUSED or isinstance(event, h11.ConnectionClosed):
                 return
-            if not await self._next_cycle():
+            if self.drain.draining or not await self._next_cycle():
                 return
+
+    def _pending(self) -> bool:
+        """Bytes of a next request are here (in h11's buffer, or readable on the socket)."""
+        if self.h11.trailing_data[0]:
+            return True
+        try:
+            return bool(select.select([self.stream.socket.fileno()], [], [], 0)[0])
+        except (OSError, ValueError):  # closed meanwhile
+            return False
 
     def _scope(self, request: h11.Request) -> dict[str, Any]:
         target = bytes(request.target)

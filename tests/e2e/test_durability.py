@@ -17,7 +17,7 @@ import time
 
 import pytest
 import trio
-from e2e_helpers import KG, graph, nodes_by_id, start_server
+from e2e_helpers import KG, graph, nodes_by_id, start_server, wait_until
 from mcp import Client
 
 from kg_actors.core.errors import StorageRefused
@@ -269,5 +269,50 @@ async def test_a_user_rename_cut_before_a_project_was_rewired_rewires_it_at_its_
         srv.start()
         edges = {(e["from"], e["to"], e["rel"]) for e in graph(srv, project_path=proj)["project"]["edges"]}
         assert edges == {("proj-local-node", "shared-user-tenet", "applies")}
+    finally:
+        srv.stop()
+
+
+def test_a_stop_answers_the_request_in_progress_and_takes_no_new_one(tmp_path):
+    # SIGTERM cancelled every connection at once: a write in progress got no reply, landed anyway, and
+    # looked failed to its agent. Now the stop drains: new connections are refused, the request being
+    # served gets its reply (here one whose body is still coming when the signal arrives).
+    import signal
+    import socket
+
+    srv = start_server(tmp_path)
+    try:
+        body = json.dumps({"jsonrpc": "2.0", "id": 7, "method": "tools/list"}).encode()
+        head = (f"POST / HTTP/1.1\r\nHost: 127.0.0.1:{srv.port}\r\nContent-Type: application/json\r\n"
+                f"Accept: application/json, text/event-stream\r\nContent-Length: {len(body)}\r\n\r\n").encode()
+        idle = socket.create_connection(("127.0.0.1", srv.port), timeout=20)  # connected, nothing asked
+        busy = socket.create_connection(("127.0.0.1", srv.port), timeout=20)
+        busy.sendall(head + body[:10])  # the request has begun: the server reads its body
+
+        def unread(conn: socket.socket) -> int | None:
+            """Bytes the server has not read yet from `conn` (its side of it in /proc/net/tcp)."""
+            here = conn.getsockname()[1]
+            for line in open("/proc/net/tcp").read().splitlines()[1:]:
+                fields = line.split()
+                if int(fields[1].split(":")[1], 16) == srv.port and int(fields[2].split(":")[1], 16) == here:
+                    return int(fields[4].split(":")[1], 16)
+            return None
+        wait_until(lambda: unread(busy) == 0 and unread(idle) == 0, 20, "the server to read the request's head")
+
+        def refused() -> bool:
+            try:
+                socket.create_connection(("127.0.0.1", srv.port), timeout=1).close()
+                return False
+            except OSError:
+                return True
+        srv.proc.send_signal(signal.SIGTERM)
+        wait_until(refused, 20, "the listener closed")
+        assert idle.recv(100) == b""  # the idle connection is closed, not left to hang
+        busy.sendall(body[10:])
+        reply = b""
+        while chunk := busy.recv(65536):
+            reply += chunk
+        assert reply.startswith(b"HTTP/1.1 200") and b'"id":7' in reply.replace(b" ", b"") and b"kg_read" in reply
+        assert srv.proc.wait(timeout=30) == 0
     finally:
         srv.stop()
