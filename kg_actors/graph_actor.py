@@ -366,6 +366,7 @@ async def run_graph_actor(
                 if status.get("journal_failed") or (isinstance(msg, m.Fold) and status.get("resync_failed")):
                     await _resync(state, path, to_writer, status)
                 if isinstance(msg, m.Fold):
+                    state.dirty = state.dirty or msg.whole
                     await _request_fold(state, to_writer, msg.reply, status, path if msg.routine else None)
                     continue
                 if isinstance(msg, m.Refresh):  # recent values older than the graph, off the loop

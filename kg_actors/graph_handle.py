@@ -71,8 +71,8 @@ class GraphHandle:
         """The graph as of its last change, frozen."""
         return self._outlet.view.graph
 
-    async def fold(self, routine: bool = False) -> bool:
-        return await self._mailbox.ask(m.Fold(routine))
+    async def fold(self, routine: bool = False, whole: bool = False) -> bool:
+        return await self._mailbox.ask(m.Fold(routine, whole))
 
     async def refresh(self, now: float) -> frozenset[str]:
         return await self._mailbox.ask(m.Refresh(now))

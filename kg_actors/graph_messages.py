@@ -58,6 +58,7 @@ class Fold(GraphMessage[bool]):
 
     op = "fold"
     routine: bool = False
+    whole: bool = False  # written even when nothing changed since the last save (a store put back)
 
 
 @attrs.frozen

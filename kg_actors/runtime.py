@@ -50,6 +50,7 @@ if TYPE_CHECKING:
 
     from .graph_handle import GraphHandle
 
+STORE_CHECK_SECONDS = 2.0  # how often the store's folder is checked to be the one this server locked
 DRAIN_SECONDS = 5.0  # a stop's wait for the requests in progress (within `kg stop`'s wait for the exit)
 log = logging.getLogger(__name__)
 
@@ -139,6 +140,30 @@ async def _ticker(rt: Runtime) -> None:
         await trio.to_thread.run_sync(heap.trim)  # ctypes lets the GIL go: the loop runs meanwhile
 
 
+async def _guard_store(rt: Runtime, fds: list[int]) -> None:
+    """Spec 000: one server per storage directory. A store removed or replaced under this server (rm -rf,
+    a move) is claimed again, and everything this server holds is written into it; when another server
+    took it meanwhile, this one stops at once and writes nothing there (two servers would lose writes)."""
+    root = rt.config.root
+    while True:
+        await trio.sleep(STORE_CHECK_SECONDS)
+        if lock.held(root, fds[0]):
+            continue
+        try:
+            fd = await trio.to_thread.run_sync(lock.claim, root)
+        except (lock.StorageBusy, OSError) as exc:
+            log.critical("the store %s was removed or replaced under this server and %s: stopping without "
+                         "writing there", root, exc)
+            logging.shutdown()
+            os._exit(1)
+        lock.release(fds[0])
+        fds[0] = fd
+        log.warning("the store %s was removed or replaced under this server: writing what it holds into it", root)
+        for handle in rt.directory.loaded():
+            await handle.fold(whole=True)
+        await rt.sessions.save(rt.clock())
+
+
 async def _on_signals(cancel: trio.CancelScope, drain: Drain) -> None:
     with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
         async for signum in signals:
@@ -156,7 +181,7 @@ async def run_server(config: Config, clock: Callable[[], float] = time.time, han
     if handle_signals:
         debug_stalls.install()  # a bench's KG_DEBUG_STALLS only
     lay = L.Layout(config.root)
-    fd = lock.claim(config.root)  # before binding the port: a second server must not half-start
+    fds = [lock.claim(config.root)]  # before binding the port: a second server must not half-start
     try:
         git_problem = await trio.to_thread.run_sync(_git_start, config.root)
         async with trio.open_nursery() as actors:
@@ -189,6 +214,7 @@ async def run_server(config: Config, clock: Callable[[], float] = time.time, han
                     if heap_dumps:
                         servers.start_soon(debug_heap.serve, heap_dumps)
                     servers.start_soon(_ticker, rt)
+                    servers.start_soon(_guard_store, rt, fds)
                     servers.start_soon(rt.keeper.run, config.autocommit_interval, config.save_interval)
                     # The MCP SDK is imported only for a request the server does not answer itself.
                     servers.start_soon(_serve_mcp, app, floor, rt.antigravity)
@@ -219,7 +245,7 @@ async def run_server(config: Config, clock: Callable[[], float] = time.time, han
             grace.shield = True
             await rt.keeper.shutdown_commit()
     finally:
-        lock.release(fd)
+        lock.release(fds[0])
 
 
 def _git_start(root: Path) -> str | None:

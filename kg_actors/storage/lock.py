@@ -32,3 +32,14 @@ def release(fd: int) -> None:
         fcntl.flock(fd, fcntl.LOCK_UN)
     finally:
         os.close(fd)
+
+
+def held(root: Path, fd: int) -> bool:
+    """Whether the directory locked through `fd` is still the one at `root`: a store removed (rm -rf) or
+    moved under a running server leaves its lock on a directory no path names, and a second server
+    could claim the one made in its place."""
+    try:
+        now, locked = os.stat(root), os.fstat(fd)
+    except OSError:
+        return False
+    return (now.st_dev, now.st_ino) == (locked.st_dev, locked.st_ino)

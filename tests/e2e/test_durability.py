@@ -316,3 +316,26 @@ def test_a_stop_answers_the_request_in_progress_and_takes_no_new_one(tmp_path):
         assert srv.proc.wait(timeout=30) == 0
     finally:
         srv.stop()
+
+
+async def test_a_store_removed_under_the_server_is_claimed_again_and_written_whole(tmp_path):
+    # rm -rf of the store under a running server left its lock on a folder no path names: a second
+    # server started on the same store, both answered writes, and one's were lost.
+    srv = start_server(tmp_path)
+    try:
+        async with Client(srv.url + "/") as c:
+            sid = session_of(mcp_text(await c.call_tool("kg_read", {"cwd": srv.project("gone-proj")})))
+            reply = await c.call_tool("kg_put_node", {"session_id": sid, "level": "user", "id": "kept-lesson",
+                                                      "gist": "held in memory when the folder went"})
+            assert not reply.is_error, mcp_text(reply)
+        shutil.rmtree(srv.store)
+        wait_until(lambda: (srv.store / "user.json").exists() and "kept-lesson" in (srv.store / "user.json").read_text(),
+                   30, "the server to claim the store again and write what it holds")
+        assert "was removed or replaced under this server" in srv.log.read_text()
+        env = dict(srv.env, KG_HTTP_PORT=str(srv.port + 1 if srv.port < 65535 else srv.port - 1))
+        second = subprocess.run([KG, "serve"], env=env, capture_output=True, text=True, timeout=60,
+                                stdin=subprocess.DEVNULL)
+        assert second.returncode == 1 and "another memory server already uses" in second.stderr
+    finally:
+        srv.stop()
+    assert "kept-lesson" in json.loads((srv.store / "user.json").read_text())["nodes"]
