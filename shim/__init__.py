@@ -24,6 +24,9 @@ if TYPE_CHECKING:
 VERSION = "0.1.0"
 REQUEST_TIMEOUT = 120.0
 START_TIMEOUT = 15.0
+# The server's limit on a request body (kg_actors/http/app.py MAX_BODY): a larger one is refused here, by
+# name; sent, the server closes the connection before reading it, which reads as "unreachable".
+MAX_BODY = 8 * 1024 * 1024
 
 
 class Shim:
@@ -98,6 +101,10 @@ class Shim:
             info = (message.get("params") or {}).get("clientInfo") or {}
             self.client_name = str(info.get("name") or "")[:64]
         body = line.encode("utf-8")
+        if len(body) > MAX_BODY:
+            self.fail(msg_id, f"the request is {len(body):,} bytes; the kg memory server takes at most {MAX_BODY:,} "
+                              "(each field has its own limit, far below: see the tool's description)")
+            return
         try:
             try:
                 status, ctype, payload = self.post(body)

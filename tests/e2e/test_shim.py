@@ -171,6 +171,22 @@ async def test_a_line_that_is_not_utf8_and_a_clients_own_response_leave_the_shim
     assert len(by_id[6]["result"]["tools"]) == 10
 
 
+async def test_a_request_over_the_servers_body_limit_is_refused_by_name_and_the_shim_serves_on(srv):
+    # Sent, the server closed the connection before reading it, and the shim said "unreachable".
+    from kg_actors.http.app import MAX_BODY
+    from shim import MAX_BODY as SHIM_MAX_BODY
+    assert SHIM_MAX_BODY == MAX_BODY
+    shim = RawShim(_shim_env(srv))
+    shim.send(INITIALIZE)
+    first = shim.read_line()
+    shim.send(json.dumps({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {
+        "name": "kg_put_node", "arguments": {"level": "user", "id": "too-big", "gist": "x" * (MAX_BODY + 10)}}}))
+    shim.send(_request(6, "tools/list"))
+    by_id = _jsonrpc_lines([first, *shim.finish()])
+    assert "the kg memory server takes at most 8,388,608" in by_id[5]["error"]["message"]
+    assert "unreachable" not in by_id[5]["error"]["message"] and len(by_id[6]["result"]["tools"]) == 10
+
+
 async def test_shim_starts_the_server_when_none_is_running(tmp_path):
     fresh = ServerProcess(tmp_path / "cold")  # its dirs and free ports; not started
     env = _shim_env(fresh)
