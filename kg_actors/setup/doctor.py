@@ -169,9 +169,15 @@ def _harnesses(r: Report, ctx: Context) -> None:
         return
     if shutil.which("curl", path=ctx.env.get("PATH")) is None:
         r.bad("hooks", "curl is not on PATH: every hook quietly does nothing without it", "install curl")
-    for step in plan_setup(found):
+    steps = plan_setup(found)
+    # An agent setup never wired while others are (skipped with --only, or declined) is the user's choice,
+    # not a fault: said, not failed. One setup wired that is no longer, or none wired at all, fails.
+    some_wired = any(record.done(s.name) for s in steps if s.name != "gauge")
+    for step in steps:
         if step.problem:
             r.bad(step.title, step.note, f"fix that file, then kg setup --only {step.name}")
+        elif step.actions and some_wired and not record.done(step.name):
+            r.note(step.title, f"not wired (kg setup left it out; `kg setup --only {step.name}` wires it)")
         elif step.actions:
             r.bad(step.title, "not wired: " + "; ".join(a.text for a in step.actions),
                   f"kg setup --only {step.name}")
