@@ -56,7 +56,8 @@ class GraphDirectory:
         slug = self._slug_of.get(root)
         if slug is None:
             slug = L.choose_slug(self.layout, root)
-            if self._root_of.get(slug, root) != root:
+            bound = self._root_of.get(slug, root)
+            if bound != root and not L.folder_gone(bound):
                 slug = L.hashed_slug(root)
             self._slug_of[root], self._root_of[slug] = slug, root
         return f"project:{slug}"

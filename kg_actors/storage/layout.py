@@ -234,9 +234,16 @@ def choose_slug(layout: Layout, root: str) -> str:
     if not plain_file.exists():
         return plain
     recorded = recorded_project_path(plain_file)
-    if recorded is None or recorded == root:
-        return plain
+    if recorded is None or recorded == root or folder_gone(recorded):
+        return plain  # a graph whose folder is not on this machine (synced from another, or moved) is adopted
     return hashed
+
+
+def folder_gone(path: str) -> bool:
+    """The folder a graph was bound to is not on this machine: the project moved, or the graph came by
+    `kg sync` from a machine that keeps it elsewhere. A folder of the same name then takes the graph:
+    memory follows the project, and two machines' copies of one project share one graph."""
+    return not os.path.isdir(path)
 
 
 def project_root_ok(path: str) -> bool:

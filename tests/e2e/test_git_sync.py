@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import json
+import shutil
 import subprocess
 import sys
 import time
@@ -114,6 +115,34 @@ async def test_a_rename_on_one_machine_is_a_rename_on_the_other(tmp_path):
         for srv in (a, b):
             ids = set(nodes_by_id(graph(srv, project_path=folders[srv])["project"]))
             assert ids == {i.replace("number", "numbez") for i in old}, (srv.env["KG_MACHINE"], ids)
+    finally:
+        a.stop()
+        b.stop()
+
+
+async def test_a_machine_that_syncs_before_opening_its_project_gets_that_projects_memory(tmp_path):
+    # The README's way onto a new machine: `kg sync REMOTE`, then work. The project sits elsewhere there
+    # (another home): its synced graph named the other machine's folder, so this one got a new empty
+    # graph, and its lessons never met the other's.
+    remote = bare_repo(tmp_path / "remote.git", git_env(tmp_path, "x"))
+    a, b = _machine(tmp_path, "machine-a").start(), _machine(tmp_path, "machine-b").start()
+    try:
+        async with Client(a.url + "/") as c:
+            s = await Session.open(c, cwd=a.project("proj"))
+            await s.ok("kg_put_node", level="project", id="build-needs-make", gist="run make before the tests")
+        assert _sync(a, remote).returncode == 0
+        shutil.rmtree(a.project("proj"))  # both machines are this one here: a's folder is not on "b"
+        out = _sync(b, remote)  # b has never opened its own copy of the project
+        assert out.returncode == 0 and "build-needs-make" in out.stdout, out.stdout
+        async with Client(b.url + "/") as c:
+            s = await Session.open(c, cwd=b.project("proj"))
+            assert "build-needs-make" in s.first_text
+            await s.ok("kg_put_node", level="project", id="written-on-b", gist="a lesson b learned")
+        assert _sync(b, remote).returncode == 0 and _sync(a, remote).returncode == 0
+        assert {"build-needs-make", "written-on-b"} <= set(nodes_by_id(graph(a, project_path=a.project("proj"))["project"]))
+        for srv in (b, a, b):  # each keeps its own folder for the graph: no conflict over it, round after round
+            out = _sync(srv, remote)
+            assert out.returncode == 0 and "both machines" not in out.stdout + out.stderr, out.stdout
     finally:
         a.stop()
         b.stop()
