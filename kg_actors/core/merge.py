@@ -10,7 +10,8 @@ cleanly. Rules where both sides changed the same entry:
   other is kept in the node's `_conflicts` list until someone resolves it;
 - read stamps take the max, score stamps (useful, credited, gist, recurrence)
   the union, the archive state the more alive of the two: these never conflict;
-- a delete against an edit keeps the edit (for nodes, edges and progress);
+- a delete against an edit keeps the edit (for nodes, edges and progress; a node deleted on one side
+  stays when the other wrote an edge to it);
 - edges keep the later version's fields and the union of both sides' notes;
 - progress keeps the later record (`last_ts`) and the union of both trails.
 """
@@ -287,8 +288,15 @@ def merge_graphs(base: Json | None, ours: Json, theirs: Json, now: float) -> Mer
     edges = {k: edges_o[k] for k in same}
     edges.update(_merge_map(todo, edges_b, edges_o, edges_t, lambda k, b, o, t: _merge_edge(
         b, o, t, vts(vers_o, "edge:" + k), vts(vers_t, "edge:" + k))))
-    # An edge whose end node the merge deleted goes too (a bare id must name a node; files stay).
+    # A delete against an edit keeps the edit: a node one side deleted stays when the other side wrote an
+    # edge to it (its notes are a lesson too).
     deleted = (nodes_o.keys() | nodes_t.keys()) - nodes.keys()
+    written_to = {end for k in todo if k in edges for end in (edges[k].get("from"), edges[k].get("to"))}
+    for node_id in deleted & written_to:
+        nodes[node_id] = nodes_o.get(node_id) or nodes_t[node_id]
+    nodes = _in_order(nodes, nodes_o, nodes_t)
+    # An edge whose end node the merge deleted goes too (a bare id must name a node; files stay).
+    deleted -= written_to
     edges = _in_order(edges, edges_o, edges_t)
     if deleted:
         edges = {k: e for k, e in edges.items() if not ({e.get("from"), e.get("to")} & deleted)}

@@ -159,6 +159,17 @@ def test_edges_of_a_node_deleted_by_the_merge_go():
     assert "b" not in merged["nodes"] and k1 not in merged["edges"]
 
 
+def test_a_node_deleted_on_one_side_stays_when_the_other_wrote_an_edge_to_it():
+    # The edge's notes were a lesson answered as written on that machine: the delete silently took it.
+    base = graph(node("a", "A", 1), node("b", "B", 1))
+    ours = graph(node("a", "A", 1))  # b deleted here
+    k1, e1 = edge("a", "b", "uses", "LESSON: a needs b's retry")
+    theirs = graph(node("a", "A", 1), node("b", "B", 1), edges={k1: e1})  # an edge to b written there
+    for one, other in ((ours, theirs), (theirs, ours)):
+        merged = merge_graphs(base, one, other, NOW).merged
+        assert "b" in merged["nodes"] and merged["edges"][k1]["notes"] == ["LESSON: a needs b's retry"]
+
+
 def test_progress_keeps_the_later_record_and_both_trails():
     p0 = {"done": 1, "last_ts": 10.0, "_trail": [{"_ts": 10.0, "done": 1}]}
     p1 = {"done": 2, "last_ts": 20.0, "_trail": [{"_ts": 10.0, "done": 1}, {"_ts": 20.0, "done": 2}]}
