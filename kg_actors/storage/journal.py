@@ -253,13 +253,17 @@ def read(path: Path) -> list[Any]:  # JSON values: a line that is no object is k
     except (FileNotFoundError, NotADirectoryError):
         return []
     records = []
-    for n, line in enumerate(raw.split(b"\n")):
+    lines = raw.split(b"\n")
+    last = max((n for n, line in enumerate(lines) if line.strip()), default=-1)
+    for n, line in enumerate(lines):
         if not line.strip():
             continue
         try:
             record = json.loads(line)
         except ValueError:
-            log.warning("%s: ignoring an unreadable journal line %d (an unacknowledged write)", path, n + 1)
+            # A torn last line is a write cut by a crash, never answered; any other was damaged on disk.
+            why = "a write a crash cut short, never answered" if n == last else "damaged: its change is lost"
+            log.warning("%s: ignoring an unreadable journal line %d (%s)", path, n + 1, why)
             continue
         if not (isinstance(record, dict) and BASE in record):  # the header names the base, it changes nothing
             records.append(record)
