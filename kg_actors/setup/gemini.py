@@ -49,7 +49,8 @@ def _ours(group: object) -> bool:
 
 
 def current(raw: bytes | None, path: Path) -> dict[str, Any]:
-    data = json_config(raw, path, ("hooks", "mcpServers"))
+    data = json_config(raw, path, ("hooks", "mcpServers"),
+                       " (comments? Gemini reads them, setup does not): take them out, or add the kg entries by hand")
     for event, groups in data.get("hooks", {}).items():
         if not isinstance(groups, list):
             raise SetupError(f"{path}: hooks.{event} is not a list of hook groups; left untouched")
