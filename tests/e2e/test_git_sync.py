@@ -42,6 +42,12 @@ def _machine(tmp_path: Path, name: str, user: dict | None = None) -> ServerProce
     return srv
 
 
+def _two_machines(tmp_path: Path) -> tuple[Path, ServerProcess, ServerProcess]:
+    """A bare remote and two fresh machines' servers, started."""
+    remote = bare_repo(tmp_path / "remote.git", git_env(tmp_path, "x"))
+    return remote, _machine(tmp_path, "machine-a").start(), _machine(tmp_path, "machine-b").start()
+
+
 def _sync(srv: ServerProcess, remote: Path | str) -> subprocess.CompletedProcess:
     return kg(["sync", str(remote)], srv.env)
 
@@ -94,8 +100,7 @@ async def test_writes_on_both_machines_are_on_both_after_syncing_both_ways(tmp_p
 async def test_a_rename_on_one_machine_is_a_rename_on_the_other(tmp_path):
     # A node renamed to a like id empties one shard and fills a like one: git's rename detection named
     # only the new file, so the other machine never dropped the old id (it came back at its next edit).
-    remote = bare_repo(tmp_path / "remote.git", git_env(tmp_path, "x"))
-    a, b = _machine(tmp_path, "machine-a").start(), _machine(tmp_path, "machine-b").start()
+    remote, a, b = _two_machines(tmp_path)
     folders = {a: a.project("proj"), b: b.project("proj")}
     old = [f"lesson-number-{i}" for i in range(4)]
     try:
@@ -124,8 +129,7 @@ async def test_a_machine_that_syncs_before_opening_its_project_gets_that_project
     # The README's way onto a new machine: `kg sync REMOTE`, then work. The project sits elsewhere there
     # (another home): its synced graph named the other machine's folder, so this one got a new empty
     # graph, and its lessons never met the other's.
-    remote = bare_repo(tmp_path / "remote.git", git_env(tmp_path, "x"))
-    a, b = _machine(tmp_path, "machine-a").start(), _machine(tmp_path, "machine-b").start()
+    remote, a, b = _two_machines(tmp_path)
     try:
         async with Client(a.url + "/") as c:
             s = await Session.open(c, cwd=a.project("proj"))
