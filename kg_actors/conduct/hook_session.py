@@ -9,12 +9,14 @@ starts a new session.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from .. import session_messages as sm
 from ..core import preload, replies
 from ..core.debt import debt_line
 from ..harness import profiles
+from ..storage import layout as L
 from ..session_messages import SessionView
 from .floor import Floor
 from .hook_identity import from_transcript, hook_root, views_of
@@ -24,7 +26,10 @@ from .read_views import recent_debt, recent_scores
 async def bootstrap(floor: Floor, cwd: object, claude_sid: object, source: object,
                     transcript_path: object) -> dict[str, Any]:
     harness = profiles.from_transcript(transcript_path if isinstance(transcript_path, str) else None)
-    root = hook_root(floor, cwd)
+    outside = _outside_home(cwd)
+    # A folder outside home holds no project memory (spec: project folders are inside it); its session is
+    # user-only, as a home-folder session is, rather than no memory at all (a devcontainer's /workspaces).
+    root = None if outside else hook_root(floor, cwd)
     claude = claude_sid if isinstance(claude_sid, str) and claude_sid else None
     origin = source if isinstance(source, str) else "startup"
     now = floor.clock()
@@ -52,7 +57,18 @@ async def bootstrap(floor: Floor, cwd: object, claude_sid: object, source: objec
                 "text": "", "stats": {}, "message": f"kg memory: session {view.sid} resumed"}
     if origin == "compact":
         view = await sessions.reset_context(sid=view.sid)
-    return await _preload(floor, view, harness, reused)
+    out = await _preload(floor, view, harness, reused)
+    if outside:
+        out["context"] = f"{replies.outside_home_note(str(cwd))}\n{out['context']}"
+    return out
+
+
+def _outside_home(cwd: object) -> bool:
+    """An existing folder, named absolutely, outside the user's home."""
+    if not isinstance(cwd, str) or not os.path.isabs(cwd) or "\0" in cwd:
+        return False
+    real = os.path.realpath(cwd)
+    return os.path.isdir(real) and not L.project_root_ok(real)
 
 
 async def _name_project(floor: Floor, root: str) -> None:

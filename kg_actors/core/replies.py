@@ -13,6 +13,11 @@ from typing import Any
 from . import constants as C
 
 
+def outside_home_note(cwd: str) -> str:
+    return (f"kg memory: {cwd} is outside your home, where project memory lives: this session holds the "
+            "user graph only. Work on a project inside your home to keep its own lessons.")
+
+
 def user_only_notice(sid: str) -> str:
     return (
         "User-only session: only the user graph is loaded, no project memory. If the work belongs to a "

@@ -595,6 +595,11 @@ def test_a_cwd_that_is_no_usable_path_is_refused_or_ignored(srv):
     h.start()
     for cwd in ("/home/\u0000x", "relative/dir", "/etc", 7):
         r = post(srv, "/api/session_bootstrap", {"session_id": f"odd-{uuid.uuid4()}", "cwd": cwd, "source": "startup"})
+        if cwd == "/etc":  # a real folder outside home: the user's memory, no project's (it had none at all)
+            context = r.json()["hookSpecificOutput"]["additionalContext"]
+            assert r.status_code == 200 and "/etc is outside your home" in context, r.text
+            assert "USER GRAPH" in context and "PROJECT GRAPH" not in context, context
+            continue
         assert r.status_code == 400, (cwd, r.text)
         # The prompt and tool hooks of a known session go on as if no folder were given.
         r = post(srv, "/api/prompt_context", {"session_id": h.sid, "cwd": cwd, "prompt": "JWT refresh clock skew"})
