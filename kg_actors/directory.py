@@ -49,6 +49,7 @@ class GraphDirectory:
         self._root_of: dict[str, str] = {}
         self._recorded_at: dict[str, tuple[int, str | None]] = {}  # slug -> (file mtime, recorded folder)
         self._refusals: dict[str, str | None] = {}  # key -> why its graph refuses changes (file unreadable)
+        self._fell_back: dict[str, Path] = {}  # key -> where its unreadable file went (its previous save loaded)
         self.closing = False
 
     # Project identity ------------------------------------------------------
@@ -115,6 +116,16 @@ class GraphDirectory:
         """Why a loaded graph refuses changes (its file could not be read), or None."""
         return self._refusals.get(key)
 
+    def fell_back(self, key: str) -> str | None:
+        """Said while the unreadable file set aside at this graph's load is still there: its previous
+        save was served, so what was written after that save is not in it."""
+        aside = self._fell_back.get(key)
+        if aside is None or not aside.exists():
+            return None
+        return (f"its file could not be read at the last start and its previous save was loaded: what was "
+                f"written after that save is missing. The unreadable file is kept as {aside} (remove it once "
+                "looked at); `kg restore` brings back a committed version.")
+
     def loaded_keys(self) -> list[str]:
         return list(self._handles)
 
@@ -158,9 +169,13 @@ class GraphDirectory:
         refusal = None
         # A big file's DEBT terms are worked out by a child on the other core while this one reads and settles.
         terms = await trio.to_thread.run_sync(TermChild.start, path)
+        aside_before = set(path.parent.glob(path.name + ".unreadable*"))
         try:
             try:
                 graph, replayed = await trio.to_thread.run_sync(load_graph, path, kind, root)
+                aside = sorted(set(path.parent.glob(path.name + ".unreadable*")) - aside_before)
+                if aside:  # the file was torn or corrupt and its previous save was loaded: say so in reads
+                    self._fell_back[key] = aside[-1]
             except files.Unreadable as exc:
                 # One bad file costs only what it holds: the graph is served empty and refuses changes,
                 # so nothing is written over the file the user restores.

@@ -170,6 +170,8 @@ async def _full_read(floor: Floor, view: SessionView, notices: list[str]) -> lis
         unreadable = floor.directory.unreadable(handle.key)
         if unreadable:  # the level is served empty: say why, and how to get it back
             notices.append(f"The {lvl} memory could not be loaded: {unreadable}")
+        elif fell_back := floor.directory.fell_back(handle.key):
+            notices.append(f"The {lvl} memory: {fell_back}")
     first = view.full_read_ts is None
     if view.project_path is None and replies.user_only_notice(view.sid) not in notices:
         notices.append(replies.user_only_notice(view.sid))

@@ -140,6 +140,11 @@ async def test_kill_9_loses_no_acknowledged_write_and_restarts_recover(tmp_path)
         assert "seed-node-one" in nodes, "a corrupt graph.json falls back to graph.prev"
         assert "unreadable" in s3.log.read_text() and "graph.prev" in s3.log.read_text()
         assert s3.health() is not None
+        # ... and the sessions that read it are told (only the log said so): what was written after is missing.
+        async with Client(s3.url + "/") as c:
+            read = mcp_text(await c.call_tool("kg_read", {"cwd": cwd}))
+        assert "its previous save was loaded: what was written after that save is missing" in read
+        assert "graph.json.unreadable" in read
     finally:
         s3.kill()
 
