@@ -133,3 +133,16 @@ def _record_of_new_node(node_id: str) -> dict:
     record = graph.take_changes()
     assert record is not None
     return record
+
+
+def test_a_byte_that_is_not_utf8_or_a_nul_tail_costs_a_character_not_the_file(tmp_path):
+    # Such a file was set aside whole: its previous save served (the newest nodes gone), or nothing.
+    path = tmp_path / "user.json"
+    good = {"nodes": {"old-node": {"id": "old-node", "gist": "from the previous save"}}, "edges": {}}
+    path.with_name("user.prev").write_text(json.dumps(good))
+    body = json.dumps({"nodes": {"newest-node": {"id": "newest-node", "gist": "caf\u00e9 au lait"}}, "edges": {}},
+                      ensure_ascii=False)
+    path.write_bytes(body.encode().replace("\u00e9".encode(), b"\xe9") + b"\0" * 512)
+    graph, _ = load_graph(path, "user", None)
+    assert list(graph.nodes) == ["newest-node"] and graph.nodes["newest-node"].gist == "caf\ufffd au lait"
+    assert not path.with_name("user.json.unreadable").exists()

@@ -320,6 +320,21 @@ def _newest_prev(path: Path, build: Callable[[Any], Any] | None) -> Path:
     return found[0] if found else prev_of(path)
 
 
+def _loads_what_reads(path: Path, raw: bytes) -> Any:
+    """The JSON of a file, over two kinds of damage that cost a character, not the file (every node
+    around them still reads): NUL bytes after its end (a crash's zero-filled tail on some file systems)
+    and bytes that are not UTF-8 (read as U+FFFD)."""
+    if raw.endswith(b"\0"):
+        raw = raw.rstrip(b"\0")
+        log.warning("%s: NUL bytes after its end were left out", path)
+    try:
+        return json.loads(raw)
+    except UnicodeDecodeError:
+        value = json.loads(raw.decode("utf-8", "replace"))
+        log.warning("%s: bytes that are not UTF-8 were read as U+FFFD; the rest as it is", path)
+        return value
+
+
 def _parse_prev(path: Path, prev: Path, why: str, build: Callable[[Any], Any] | None) -> Any:
     try:
         return _parse(prev, build)
@@ -329,9 +344,10 @@ def _parse_prev(path: Path, prev: Path, why: str, build: Callable[[Any], Any] | 
 
 
 def _parse(path: Path, build: Callable[[Any], Any] | None = None) -> Any:
+    raw = path.read_bytes()
     try:
-        value = json.loads(path.read_bytes())
-    except (ValueError, UnicodeDecodeError) as exc:
+        value = _loads_what_reads(path, raw)
+    except ValueError as exc:
         raise Unreadable(f"{path}: {exc}") from exc
     except RecursionError:
         raise Unreadable(f"{path}: nested too deeply to be a graph") from None
