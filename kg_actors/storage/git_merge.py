@@ -201,7 +201,26 @@ def fetch(root: Path, remote: str) -> Fetched:
     has_branch = proc.stdout.strip() != ""  # an empty remote has nothing to merge: the push fills it
     if has_branch:
         G.run(root, "fetch", "-q", url, f"refs/heads/{name}", network=True)
+        _check_holds_memory(root, remote, name)
     return Fetched(url, name, before, has_branch)
+
+
+# What the top of a kg store's repository holds (the mirror, and the graph files an older kg committed);
+# what a new hosted repository starts with besides.
+_STORE_MARKERS = frozenset({"shards", "user.json", "maintain.json", "projects"})
+_STARTER_FILES = ("readme", "license", "licence", ".gitignore", ".gitattributes", "copying")
+
+
+def _check_holds_memory(root: Path, remote: str, name: str) -> None:
+    """Refuse to merge the store into a branch that holds something else (a dotfiles repository given
+    by mistake): its files would land in the store, and the store in it at the push. A new repository's
+    README or LICENSE is no objection."""
+    top = [n for n in G.run(root, "ls-tree", "--name-only", "-z", "FETCH_HEAD").stdout.split("\0") if n]
+    if _STORE_MARKERS & set(top) or all(n.lower().startswith(_STARTER_FILES) for n in top):
+        return
+    shown = ", ".join(top[:5]) + (", ..." if len(top) > 5 else "")
+    raise G.GitError(G.shown(f"{remote!r} branch {name} holds no kg memory ({shown}): not merging the store into "
+                             "it. Give an empty repository, or one that kg sync filled"))
 
 
 def merge_fetched(root: Path, remote: str, fetched: Fetched) -> MergeOutcome:

@@ -152,6 +152,31 @@ async def test_a_machine_that_syncs_before_opening_its_project_gets_that_project
         b.stop()
 
 
+def _repo_holding(tmp_path: Path, name: str, files: dict[str, str]) -> Path:
+    """A bare repository whose main branch holds `files` (what a hosted repository made elsewhere has)."""
+    env = git_env(tmp_path, "x")
+    work, remote = tmp_path / f"{name}-work", bare_repo(tmp_path / f"{name}.git", env)
+    subprocess.run(["git", "init", "-q", "-b", "main", str(work)], check=True, env=env, timeout=60)
+    for rel, text in files.items():
+        (work / rel).write_text(text)
+    git(work, "add", "-A", env=env)
+    git(work, "commit", "-q", "-m", "start", env=env)
+    git(work, "push", "-q", str(remote), "main", env=env)
+    return remote
+
+
+def test_a_remote_that_holds_something_else_is_refused_and_a_new_repositorys_readme_is_not(tmp_path):
+    # A dotfiles repository given by mistake: the store was merged into it and pushed there, without a word.
+    dotfiles = _repo_holding(tmp_path, "dotfiles", {".bashrc": "alias ll='ls -l'\n", "README.md": "# dots\n"})
+    srv = _machine(tmp_path, "machine-a", _user("a-seed-node"))
+    out = _sync(srv, dotfiles)
+    assert out.returncode != 0 and "holds no kg memory (.bashrc, README.md)" in out.stderr, out.stderr
+    assert "a-seed-node" not in git(dotfiles, "log", "--all", "--stat", env=srv.env)  # nothing pushed there
+    fresh = _repo_holding(tmp_path, "fresh", {"README.md": "# my memory\n", "LICENSE": "MIT\n"})
+    out = _sync(srv, fresh)
+    assert out.returncode == 0, out.stderr
+
+
 def test_a_token_in_the_remotes_url_is_never_pushed_nor_printed(tmp_path):
     token = "ghp_" + "Zq8x" * 9
     url = f"https://bob:{token}@git.example.invalid/mem.git"
