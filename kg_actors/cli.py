@@ -74,6 +74,13 @@ def _health(url: str, timeout: float = 1.0) -> dict[str, Any] | None:
     return health if isinstance(health, dict) else None  # a JSON answer of another program is no kg health
 
 
+def _read_only_mount(path: Path) -> bool:
+    try:
+        return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     from . import heap
 
@@ -94,6 +101,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         config.root.mkdir(parents=True, exist_ok=True)
         if not os.access(config.root, os.R_OK | os.W_OK | os.X_OK):
+            if _read_only_mount(config.root):
+                raise OSError(30, "on a file system mounted read-only", str(config.root))
             raise PermissionError(13, "not readable and writable by this user", str(config.root))
         trio.run(serve_forever, config)
     except BaseException as exc:
@@ -117,6 +126,9 @@ def _start_error(exc: OSError, config: Config) -> str:
     if exc.errno in (errno.EADDRINUSE, errno.EADDRNOTAVAIL) or (exc.errno == errno.EACCES and not exc.filename):
         return (f"cannot serve on {config.host}:{config.port}: {exc.strerror or exc}; another program holds the port "
                 f"(`kg status` tells whether it is kg): stop it, or move kg with --port PORT or KG_HTTP_PORT")
+    if exc.errno == errno.EROFS:
+        return (f"cannot use the storage directory {config.root}: it is on a file system mounted read-only; "
+                f"mount it writable, or set KG_HOME to a directory you can write")
     if exc.filename:
         return (f"cannot use the storage directory {config.root}: {exc.filename}: {exc.strerror or exc}; "
                 f"fix its permissions, or set KG_HOME to a directory you can write")

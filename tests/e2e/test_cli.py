@@ -156,6 +156,22 @@ def test_stop_never_signals_a_process_that_is_not_the_server(env, tmp_path):
             bystander.wait()
 
 
+def test_a_store_on_a_read_only_mount_is_named_as_such(env, tmp_path):
+    # It said "not readable and writable by this user; fix its permissions": no permission would help.
+    mnt = tmp_path / "ro"
+    mnt.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mnt)], capture_output=True).returncode:
+        pytest.skip("no tmpfs mount here (needs root and a mount namespace that allows it)")
+    try:
+        (mnt / "store").mkdir()
+        subprocess.run(["mount", "-o", "remount,ro", str(mnt)], check=True, capture_output=True)
+        out = subprocess.run([KG, "serve"], env={**env, "KG_HOME": str(mnt / "store")}, capture_output=True,
+                             text=True, timeout=60, stdin=subprocess.DEVNULL)
+        assert out.returncode == 1 and "it is on a file system mounted read-only" in out.stderr, out.stderr
+    finally:
+        subprocess.run(["umount", str(mnt)], capture_output=True)
+
+
 def test_start_with_an_unusable_storage_directory_says_why(env, tmp_path):
     not_a_dir = tmp_path / "store-is-a-file"
     not_a_dir.write_text("")
