@@ -65,6 +65,9 @@ def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
             mode = path.stat().st_mode & 0o7777  # keep the user's permissions on their file
         except FileNotFoundError:
             mode = 0o644
+        if not mode & 0o222:  # a rename would replace it all the same: a read-only file is the user's to keep
+            raise SetupError(f"{path} is read-only (mode {mode:o}); left untouched: make it writable to let kg "
+                             "setup change it")
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as f:

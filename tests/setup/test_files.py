@@ -24,6 +24,16 @@ def test_atomic_write_keeps_the_mode_and_leaves_no_temp_file(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["c.json"]
 
 
+def test_a_file_the_user_made_read_only_is_left_untouched(tmp_path):
+    # A rename replaced it all the same (its mode kept): the user's "do not touch" was ignored.
+    path = tmp_path / "settings.json"
+    path.write_text('{"theme": "x"}')
+    os.chmod(path, 0o444)
+    with pytest.raises(SetupError, match="is read-only .mode 444.; left untouched"):
+        atomic_write(path, b"new")
+    assert path.read_text() == '{"theme": "x"}' and [p.name for p in tmp_path.iterdir()] == ["settings.json"]
+
+
 def test_atomic_write_through_a_symlink_keeps_the_link(tmp_path, linked_file):
     link, kept = linked_file
     atomic_write(link, b"new")
