@@ -98,7 +98,11 @@ def _pushable(level: str, node: Node, window: sm.PushWindow, facts: sm.PushFacts
     """When `node` was written, if this session is to be told of it by who wrote it: a live working
     session (a maintenance pass's writes are pushed to nobody), of this project for a user-level write."""
     writer = facts.writers.get(_writer(node))
-    if writer is None or writer.maintenance:
+    if writer is None:
+        # A session this machine does not know: another machine's, its write arrived by kg sync. Its
+        # project-level writes are this project's news; a user-level one could be any project's.
+        return float((node.written or {}).get("ts") or 0) if level == "project" else None
+    if writer.maintenance:
         return None
     if level == "user" and writer.project_path != window.project_path:
         return None

@@ -152,6 +152,28 @@ async def test_a_machine_that_syncs_before_opening_its_project_gets_that_project
         b.stop()
 
 
+async def test_a_lesson_that_arrives_by_sync_is_pushed_to_the_sessions_of_its_project(tmp_path):
+    # kg_sync listed it, but no reply pushed it: its writer is a session this machine does not know.
+    remote, a, b = _two_machines(tmp_path)
+    try:
+        async with Client(b.url + "/") as cb:
+            sb = await Session.open(cb, cwd=b.project("proj"))
+            await sb.ok("kg_put_node", level="project", id="b-first-lesson", gist="written on b first")
+            assert _sync(b, remote).returncode == 0
+            shutil.rmtree(b.project("proj"))  # both machines are this one here: b's folder is not on "a"
+            async with Client(a.url + "/") as ca:
+                sa = await Session.open(ca, cwd=a.project("proj"))
+                await sa.ok("kg_put_node", level="project", id="a-new-lesson", gist="learned on machine a")
+            assert _sync(a, remote).returncode == 0
+            b.project("proj")
+            assert _sync(b, remote).returncode == 0
+            reply = await sb.ok("kg_put_node", level="project", id="b-second-lesson", gist="written on b again")
+        assert "other sessions wrote" in reply and "a-new-lesson" in reply, reply
+    finally:
+        a.stop()
+        b.stop()
+
+
 def _repo_holding(tmp_path: Path, name: str, files: dict[str, str]) -> Path:
     """A bare repository whose main branch holds `files` (what a hosted repository made elsewhere has)."""
     env = git_env(tmp_path, "x")
