@@ -32,8 +32,14 @@ class GraphChange:
     new_parts: dict[str, dict[str, Any]]
 
     def summary(self) -> dict[str, Any]:
+        """What the merge changed; its conflicts are the ones this merge made (a conflict still unresolved
+        from an earlier sync was reported then, and is shown to every reader of its node until resolved)."""
+        before = (self.base or {}).get("nodes") or {}
+
+        def conflicts_of(node: Any) -> Any:
+            return node.get("_conflicts") if isinstance(node, dict) else None
         conflicts = sorted(i for i, n in (self.merged.get("nodes") or {}).items()
-                           if isinstance(n, dict) and n.get("_conflicts"))
+                           if conflicts_of(n) and conflicts_of(n) != conflicts_of(before.get(i)))
         return {**common.changes(self.base, self.merged), "conflicts": conflicts}
 
 
