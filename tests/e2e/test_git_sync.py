@@ -48,6 +48,16 @@ def _two_machines(tmp_path: Path) -> tuple[Path, ServerProcess, ServerProcess]:
     return remote, _machine(tmp_path, "machine-a").start(), _machine(tmp_path, "machine-b").start()
 
 
+async def _lesson_synced_from(srv: ServerProcess, remote: Path, node_id: str, gist: str) -> None:
+    """A project lesson written on `srv` and synced; then its project folder goes (both machines are this
+    one in a test: the other machine must not find this one's folder)."""
+    async with Client(srv.url + "/") as c:
+        s = await Session.open(c, cwd=srv.project("proj"))
+        await s.ok("kg_put_node", level="project", id=node_id, gist=gist)
+    assert _sync(srv, remote).returncode == 0
+    shutil.rmtree(srv.project("proj"))
+
+
 def _sync(srv: ServerProcess, remote: Path | str) -> subprocess.CompletedProcess:
     return kg(["sync", str(remote)], srv.env)
 
@@ -131,11 +141,7 @@ async def test_a_machine_that_syncs_before_opening_its_project_gets_that_project
     # graph, and its lessons never met the other's.
     remote, a, b = _two_machines(tmp_path)
     try:
-        async with Client(a.url + "/") as c:
-            s = await Session.open(c, cwd=a.project("proj"))
-            await s.ok("kg_put_node", level="project", id="build-needs-make", gist="run make before the tests")
-        assert _sync(a, remote).returncode == 0
-        shutil.rmtree(a.project("proj"))  # both machines are this one here: a's folder is not on "b"
+        await _lesson_synced_from(a, remote, "build-needs-make", "run make before the tests")
         out = _sync(b, remote)  # b has never opened its own copy of the project
         assert out.returncode == 0 and "build-needs-make" in out.stdout, out.stdout
         async with Client(b.url + "/") as c:
@@ -161,10 +167,7 @@ async def test_a_lesson_that_arrives_by_sync_is_pushed_to_the_sessions_of_its_pr
             await sb.ok("kg_put_node", level="project", id="b-first-lesson", gist="written on b first")
             assert _sync(b, remote).returncode == 0
             shutil.rmtree(b.project("proj"))  # both machines are this one here: b's folder is not on "a"
-            async with Client(a.url + "/") as ca:
-                sa = await Session.open(ca, cwd=a.project("proj"))
-                await sa.ok("kg_put_node", level="project", id="a-new-lesson", gist="learned on machine a")
-            assert _sync(a, remote).returncode == 0
+            await _lesson_synced_from(a, remote, "a-new-lesson", "learned on machine a")
             b.project("proj")
             assert _sync(b, remote).returncode == 0
             reply = await sb.ok("kg_put_node", level="project", id="b-second-lesson", gist="written on b again")
