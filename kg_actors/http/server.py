@@ -149,7 +149,9 @@ class _Connection:
         if self.h11.trailing_data[0]:
             return True
         try:
-            return bool(select.select([self.stream.socket.fileno()], [], [], 0)[0])
+            poller = select.poll()  # not select(): no limit on the descriptor's number
+            poller.register(self.stream.socket.fileno(), select.POLLIN)
+            return bool(poller.poll(0))
         except (OSError, ValueError):  # closed meanwhile
             return False
 
