@@ -49,7 +49,7 @@ async def rename(floor: Floor, sid: str | None, old_id: str, new_id: str, level:
         raise InvalidInput("new_id", f"'{new_id}' is unchanged — nothing to rename")
     lvl, handle, node = await floor.locate(view, old_id, level, project_path)
     if node is None or handle is None or lvl is None:
-        raise NotFound(f"node '{old_id}' not found" + ("" if level else " in the user or project graph")
+        raise NotFound(f"node '{ids.shown(old_id)}' not found" + ("" if level else " in the user or project graph")
                        + await floor.maintain_hint(old_id, level, "a maintain node must name its level: "
                                                                   "pass level='maintain'"))
     writer = graph_ops.Writer(session=sid, maintenance=wv is not None and wv.maintenance)

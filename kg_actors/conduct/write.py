@@ -115,7 +115,7 @@ async def delete_node(floor: Floor, sid: str | None, node_id: str, level: str | 
     lvl, handle, node = await floor.locate(view, node_id, level, project_path)
     if node is None or handle is None or lvl is None:
         where = f"the {level} graph" if level is not None else "the user or project graph"
-        raise NotFound(f"node '{node_id}' not found in {where}"
+        raise NotFound(f"node '{ids.shown(node_id)}' not found in {where}"
                        + await floor.maintain_hint(node_id, level, "maintain nodes cannot be deleted with this tool"))
     removed = await handle.delete_node(node_id=node_id, expected_version=expected_version)
     floor.publish({"type": "node_deleted", "level": lvl, "id": node_id, "source_session": sid,

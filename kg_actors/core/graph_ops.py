@@ -216,7 +216,7 @@ def repeat_credit(graph: GraphData, target_id: str, case_ts: float) -> bool:
 
 def delete_node(graph: GraphData, node_id: str) -> int:
     if node_id not in graph.nodes:
-        raise NotFound(f"node '{node_id}' not found")
+        raise NotFound(f"node '{ids.shown(node_id)}' not found")
     keys = [e.key for e in graph.incident(node_id)]
     for key in keys:
         graph.del_edge(key)
@@ -294,7 +294,7 @@ def rename_local(graph: GraphData, old_id: str, new_id: str, now: float, writer:
     """Move a node to a new id in its own graph and rewire this graph's edges."""
     node = graph.nodes.get(old_id)
     if node is None:
-        raise NotFound(f"node '{old_id}' not found")
+        raise NotFound(f"node '{ids.shown(old_id)}' not found")
     if new_id in graph.nodes:
         raise Conflict(
             f"'{new_id}' already exists in this graph; to merge, fold one node into the other "

@@ -47,6 +47,14 @@ def check_existing_id(value: object, field: str = "id") -> str:
     return value
 
 
+SHOWN_MAX = 200  # characters of an id a reply echoes: a 5 MB one asked for must not come back whole
+
+
+def shown(node_id: str) -> str:
+    """An id as a reply names it: whole, or its start and its length."""
+    return node_id if len(node_id) <= SHOWN_MAX else f"{node_id[:SHOWN_MAX]}… ({len(node_id):,} characters)"
+
+
 def check_rel(value: object, field: str = "rel") -> str:
     return _check(value, field, C.REL_MAX_LEN, REL_RE,
                   "must be kebab-case: letters, digits, '.', '_' and '-', starting with a letter or digit")

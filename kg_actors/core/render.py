@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Mapping
 
 import attrs
 
+from . import ids
 from .model import Edge, EdgeKey, GraphReader, Node
 
 ACTIVE_HEADER = "ACTIVE:"
@@ -243,4 +244,4 @@ def format_node_full(node: Node, level: str, edges: Iterable[Edge], promoted: bo
 
 
 def not_found_line(node_id: str) -> str:
-    return f"▸ {node_id}: NOT FOUND (try kg_search — it reaches all tiers)"
+    return f"▸ {ids.shown(node_id)}: NOT FOUND (try kg_search — it reaches all tiers)"

@@ -121,6 +121,9 @@ TOOL_CASES = [
     ("kg_put_node", {"session_id": SID, "level": "project", "id": "dir\\evil-node", "gist": "g"},
      "id: must not contain a path separator"),
     ("kg_delete_node", {"session_id": SID, "id": "projects/bad-proj"}, "id: must not contain a path separator"),
+    # An id no write takes may still name a node a hand edit left: looked up, and not echoed back whole.
+    ("kg_delete_node", {"session_id": SID, "id": "a" * 5_000_000}, "(5,000,000 characters)' not found"),
+    ("kg_rename_node", {"session_id": SID, "old_id": "a" * 5_000_000, "new_id": "b-c"}, "(5,000,000 characters)"),
     ("kg_rename_node", {"session_id": SID, "old_id": "existing-good-node", "new_id": "a/b"}, "new_id:"),
     ("kg_rename_node", {"session_id": SID, "old_id": "../existing-good-node", "new_id": "a-b-c"}, "old_id:"),
     ("kg_put_edge", {"session_id": SID, "level": "project", "from": "a b", "to": "c-d", "rel": "r"}, "from:"),
@@ -158,6 +161,12 @@ async def test_a_bad_tool_call_names_what_is_wrong_and_changes_nothing(srv, sess
     assert len(text) < 2_000, "an error names the problem; it does not echo a huge value back"
     assert store_files(srv.store) == before
     await _still_serves(srv, session)
+
+
+@pytest.mark.parametrize("tool, arguments", [("kg_read", {"id": "a" * 5_000_000}), ("kg_useful", {"ids": ["a" * 5_000_000]})])
+async def test_an_id_of_megabytes_is_named_by_its_start_and_length(srv, session, client, tool, arguments):
+    text, _ = await call(client, tool, {"session_id": session.sid, **arguments})
+    assert "(5,000,000 characters)" in text and len(text) < 2_000, text[:300]
 
 
 @pytest.mark.parametrize("headers, status", [
