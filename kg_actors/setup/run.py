@@ -253,6 +253,9 @@ def _apply(ctx: Context, record: Record, step: Step, plugin: Rendered) -> None:
 
 
 def uninstall(ctx: Context, plan_only: bool = False) -> int:
+    if not ctx.setup_dir.exists():  # setup never ran here: nothing to undo, and no lock file to leave behind
+        ctx.out(f"kg setup has changed nothing here (no record at {ctx.record_path})")
+        return 0
     if plan_only:
         record = Record.load(ctx.record_path)
         if record.empty:

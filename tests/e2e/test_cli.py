@@ -125,6 +125,12 @@ def test_a_file_of_the_users_that_cannot_be_read_is_named_without_a_traceback(en
     assert out.returncode == 1 and "server.log" in out.stderr and "Traceback" not in out.stderr, out.stderr
 
 
+def test_uninstall_where_setup_never_ran_says_so_and_leaves_nothing(env):
+    out = kg(["uninstall", "--yes"], env)
+    assert out.returncode == 0 and "kg setup has changed nothing here" in out.stdout
+    assert not os.path.exists(os.path.join(env["KG_HOME"], "setup"))  # it left setup/lock behind
+
+
 def test_a_reader_that_leaves_early_ends_the_command_quietly(env):
     # `kg doctor | head -1`: the pipe's end closes; no "Broken pipe: check that it exists" on the way out.
     proc = subprocess.Popen([KG, "doctor"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
