@@ -88,8 +88,9 @@ def machine_score(line: str) -> float:
         score += 0.5
     # A log level or an error label in a line that asks or speaks is quoted by a person ("why does
     # the test FAIL on CI?", "fatal: not a git repository when I run the hook, why?"): a hint, no more.
-    voiced = _asks_or_speaks(text)
-    if _LOG_LEVEL.search(text):
+    leveled, labeled = _LOG_LEVEL.search(text) is not None, _LABEL.search(text) is not None
+    voiced = (leveled or labeled) and _asks_or_speaks(text)  # only then: every line of a paste comes here
+    if leveled:
         score += 0.5 if voiced else 2
     if len(_KEY_VALUE.findall(text)) >= 2:
         score += 2
@@ -109,7 +110,7 @@ def machine_score(line: str) -> float:
     score += 2 if plain < 0.3 else 1 if plain < 0.6 else 0
     code = sum(1 for t in tokens if _CODE_TOKEN.search(t)) / len(tokens)
     score += 2 if code >= 0.5 else 1 if code >= 0.3 else 0.5 if code >= 0.15 else 0
-    if _LABEL.search(text):
+    if labeled:
         score += 0.5 if voiced else 1.5
     if _LOCATION.search(text):
         score += 2
