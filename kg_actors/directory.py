@@ -169,13 +169,12 @@ class GraphDirectory:
         refusal = None
         # A big file's DEBT terms are worked out by a child on the other core while this one reads and settles.
         terms = await trio.to_thread.run_sync(TermChild.start, path)
-        aside_before = set(path.parent.glob(path.name + ".unreadable*"))
+        aside: list[Path] = []
         try:
             try:
-                graph, replayed = await trio.to_thread.run_sync(load_graph, path, kind, root)
-                aside = sorted(set(path.parent.glob(path.name + ".unreadable*")) - aside_before)
+                graph, replayed = await trio.to_thread.run_sync(load_graph, path, kind, root, aside)
                 if aside:  # the file was torn or corrupt and its previous save was loaded: say so in reads
-                    self._fell_back[key] = aside[-1]
+                    self._fell_back[key] = aside[0]
             except files.Unreadable as exc:
                 # One bad file costs only what it holds: the graph is served empty and refuses changes,
                 # so nothing is written over the file the user restores.

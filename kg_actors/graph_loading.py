@@ -23,8 +23,10 @@ log = logging.getLogger(__name__)
 TERMS_REWRITE_MIN = 100
 
 
-def load_graph(path: Path, kind: str, project_path: str | None) -> tuple[GraphData, int]:
-    """Read a graph (JSON, `.prev` fallback, then its journal). Runs in a worker thread.
+def load_graph(path: Path, kind: str, project_path: str | None,
+               set_aside: list[Path] | None = None) -> tuple[GraphData, int]:
+    """Read a graph (JSON, `.prev` fallback, then its journal). Runs in a worker thread. `set_aside` gets
+    where an unreadable file was moved when its previous save was read instead.
 
     The derived indexes are built here too, before any other task can see the
     graph, so the actor never stalls the event loop building them.
@@ -35,7 +37,7 @@ def load_graph(path: Path, kind: str, project_path: str | None) -> tuple[GraphDa
         return GraphData.from_json(raw, kind)
 
     fell_back: list[Path] = []
-    loaded = files.load_json(path, build, fell_back)
+    loaded = files.load_json(path, build, fell_back, set_aside)
     graph = loaded if loaded is not None else GraphData(kind)
     jpath = journal.journal_path(path)
     journal.recover(jpath)  # a fold cut short by a crash between its renames

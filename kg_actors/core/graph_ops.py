@@ -349,12 +349,14 @@ def clean_dangling(graph: GraphData, outside_ids: Set[str], renamed: Mapping[str
     def exists(end: str) -> bool:
         return end in graph.nodes or end in outside_ids
     rewired = []
-    for end in dict.fromkeys(e for key in dangling_edges(graph, outside_ids) for e in key[:2] if not exists(e)):
+    removed = dangling_edges(graph, outside_ids)
+    for end in dict.fromkeys(e for key in removed for e in key[:2] if not exists(e)):
         target = renamed_target(renamed, end, exists)
         if target is not None:
             rewire(graph, end, target, now, Writer(session=None, maintenance=True))
             rewired.append((end, target))
-    removed = dangling_edges(graph, outside_ids)
+    if rewired:  # a second pass over the edges only when some moved
+        removed = dangling_edges(graph, outside_ids)
     for key in removed:
         delete_edge(graph, key)
     return rewired, removed

@@ -268,14 +268,15 @@ def dumps_indent2(obj: Any, ind: str = "") -> str:
     return "".join(out)
 
 
-def load_json(path: Path, build: Callable[[Any], Any] | None = None, fell_back: list[Path] | None = None) -> Any | None:
+def load_json(path: Path, build: Callable[[Any], Any] | None = None, fell_back: list[Path] | None = None,
+              set_aside: list[Path] | None = None) -> Any | None:
     """The file's JSON, `.prev` when the file is corrupt, None when neither exists.
 
     A corrupt file that `.prev` stands in for is moved to `.unreadable` (kept for a look by hand),
     so the next save's `.prev` is the good one, not the corrupt one. When nothing readable is
     left, `Unreadable` says which files are bad and how to restore one. `build`: what the JSON must
     make (a graph); JSON it raises on (`"nodes": []`) is as corrupt as a torn file. `fell_back` gets
-    `.prev`'s path when that was read instead."""
+    `.prev`'s path when that was read instead, `set_aside` where the unreadable file was moved."""
     path = real_file(path)
     if not path.exists():
         prev = _newest_prev(path, build)
@@ -304,6 +305,8 @@ def load_json(path: Path, build: Callable[[Any], Any] | None = None, fell_back: 
             aside = path
         log.error("%s is unreadable (%s); falling back to %s (the previous save); the bad file is kept as %s",
                   path, exc, prev.name, aside.name)
+        if set_aside is not None:
+            set_aside.append(aside)
         return value
 
 
