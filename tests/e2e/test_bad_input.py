@@ -12,7 +12,7 @@ import json
 
 import httpx
 import pytest
-from e2e_helpers import Session, call, graph, store_files, start_server
+from e2e_helpers import Session, call, graph, store_files, start_server, wait_until
 
 MCP_HEADERS = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
 SID = "{sid}"  # replaced by the module session's id
@@ -167,6 +167,10 @@ async def test_a_bad_tool_call_names_what_is_wrong_and_changes_nothing(srv, sess
 async def test_an_id_of_megabytes_is_named_by_its_start_and_length(srv, session, client, tool, arguments):
     text, _ = await call(client, tool, {"session_id": session.sid, **arguments})
     assert "(5,000,000 characters)" in text and len(text) < 2_000, text[:300]
+    # kg_useful logs what it refused: written (the log is written after the reply) and no longer than the reply's.
+    wait_until(lambda: srv.health()["logs_pending"] == 0, 20, "the logs written")
+    useful = srv.store / "useful.jsonl"
+    assert not useful.exists() or max(len(line) for line in useful.read_bytes().splitlines()) < 2_000
 
 
 @pytest.mark.parametrize("headers, status", [
