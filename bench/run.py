@@ -12,6 +12,9 @@ same moments, where taken one after the other it moved with the host's speed
 
     .venv/bin/python bench/run.py [--quick] [--only ours|ref] [--keep] [--kg PATH] [--out FILE]
 
+With KG_DEBUG_STALLS=1 in its environment, our servers log their loop's stalls (kg_actors/debug_stalls.py)
+to stalls.jsonl in their site's folder, every KG_DEBUG_STALLS_EVERY seconds (5); --keep keeps them.
+
 Servers: ours is `.venv/bin/kg serve --port P` with KG_HOME; the reference
 (kg-memory 0.17.0, installed by bench/setup_reference.sh) is
 `.bench/ref-venv/bin/kg serve`, which takes its port and storage from
@@ -108,6 +111,9 @@ class Site:
                    # Keep the reference off the network (daily PyPI check) and
                    # from spawning git or agent chores mid-measurement.
                    KG_UPDATE_CHECK="0", KG_AUTOCOMMIT_INTERVAL="0", KG_CHORES="0")
+        if os.environ.get("KG_DEBUG_STALLS"):  # the loop's stalls, per server (kept with --keep)
+            env["KG_DEBUG_STALLS"] = str(self.dir / "stalls.jsonl")
+            env["KG_DEBUG_STALLS_EVERY"] = os.environ.get("KG_DEBUG_STALLS_EVERY", "5")
         return env
 
     @property

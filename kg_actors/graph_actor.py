@@ -342,6 +342,7 @@ async def run_graph_actor(
             discard = None
             owed: Owed | None = None
             planning: Planning | None = None  # a compaction being planned on a snapshot meanwhile
+            idle = when_idle(_pause(yield_to_hooks))  # a plan's steps and parts: what is in flight goes first
             while True:
                 try:
                     msg = await next_message(mailbox.receive, owed, planning)
@@ -349,13 +350,12 @@ async def run_graph_actor(
                     break
                 if msg is Turn.DUE:  # the compaction writes left owing: planned while messages go on
                     assert owed is not None
-                    planning = Planning.start(nursery, key, state.graph.snapshot(), state.derived.charges, owed.now,
-                                              when_idle(_pause(yield_to_hooks)))
+                    planning = Planning.start(nursery, key, state.graph.snapshot(), state.derived.charges, owed.now, idle)
                     owed = None
                     continue
                 if msg is Turn.PLANNED:  # the plan's next part, a change of its own
                     assert planning is not None
-                    await _commit_planned(state, to_writer, planning.next_part(state.graph), _pause(yield_to_hooks))
+                    await _commit_planned(state, to_writer, planning.next_part(state.graph), idle)
                     if not planning.done:
                         continue
                     planning = None

@@ -61,7 +61,8 @@ class Resync:
     """The actor's graph is what is on disk again: changes after this are appended as usual."""
 
 
-JOURNAL_ON_LOOP_MAX_ENTRIES = 16  # a batch this small is encoded and written on the loop (~0.1 ms)
+JOURNAL_ON_LOOP_MAX_ENTRIES = 16  # entries encoded on the loop between two checkpoints (~0.1 ms)
+JOURNAL_IN_THREAD_MIN_ENTRIES = 512  # a record bigger than this is encoded in a worker thread
 
 ToWriter = trio.MemorySendChannel[Written | Snapshot | Resync]
 
@@ -154,19 +155,15 @@ async def _flush(jpath: Path, pending: list[Written], status: dict[str, Any]) ->
         # One fsync for the batch when any of it waits for one; a batch of read stamps waits for none.
         sync = any(w.synced for w in pending if w.record is not None)
         try:
-            if _entries(records) > JOURNAL_ON_LOOP_MAX_ENTRIES:
-                # A big batch (a compaction's moves, a merge) is encoded in the thread: the loop gets the
-                # interpreter between its steps.
-                await trio.to_thread.run_sync(journal.append, jpath, records, sync)
-            else:
-                # Written here (a page-cache write, microseconds); only the fsync waits in a worker thread,
-                # so that thread needs the interpreter once, not for every step of the append.
-                appended = journal.write(jpath, records)
-                try:
-                    if sync:
-                        await trio.to_thread.run_sync(appended.fsync)
-                finally:
-                    appended.close()
+            data = await _encoded(records)
+            # Written here (a page-cache write); only the fsync waits in a worker thread, so that thread
+            # needs the interpreter once, not for every step of the append.
+            appended = journal.write_encoded(jpath, data)
+            try:
+                if sync:
+                    await trio.to_thread.run_sync(appended.fsync)
+            finally:
+                appended.close()
         except OSError as exc:
             # Nothing of this batch is acknowledged; the actor goes back to what is on disk.
             refused = status["refusing"] = (f"the store could not write {jpath.name} ({exc.strerror or exc}); "
@@ -179,6 +176,32 @@ async def _flush(jpath: Path, pending: list[Written], status: dict[str, Any]) ->
             w.reply.fail(StorageRefused(refused))
         else:
             w.reply.set(w.result)
+
+
+async def _encoded(records: list[dict[str, Any]]) -> str:
+    """The batch's journal lines, encoded on the loop a slice of JOURNAL_ON_LOOP_MAX_ENTRIES entries at a
+    time with a checkpoint between, so other tasks run between the slices; a record too big for one
+    slice alone (a merge's) is encoded in a worker thread.
+
+    A whole batch encoded in a worker thread waited for the interpreter there while the loop ran
+    (a compaction's 24-move parts, a plan's steps): two parts' 48 entries took 44 ms to encode, and the
+    kg_put_node behind them waited it out (60-130 ms, once a run of bench/run.py at 10,000 nodes)."""
+    if _entries(records) <= JOURNAL_ON_LOOP_MAX_ENTRIES:
+        return journal.encode(records)
+    parts: list[str] = []
+    since = 0  # entries encoded since the last checkpoint
+    for record in records:
+        size = _entries([record])
+        if size > JOURNAL_IN_THREAD_MIN_ENTRIES:
+            parts.append(await trio.to_thread.run_sync(journal.encode, [record]))
+            since = 0
+            continue
+        if since and since + size > JOURNAL_ON_LOOP_MAX_ENTRIES:
+            await trio.lowlevel.checkpoint()
+            since = 0
+        parts.append(journal.encode([record]))
+        since += size
+    return "".join(parts)
 
 
 def fold_due(journal_bytes: int, file_bytes: int, file_age: float) -> bool:

@@ -204,3 +204,35 @@ async def test_the_tick_plans_in_steps_what_one_compaction_run_decides_and_prune
         states = [(await handle.get_node(f"lesson-number-{k:03d}")).state for k in range(count)]
         assert states == [same.nodes[f"lesson-number-{k:03d}"].state for k in range(count)]
         await handle.close()
+
+
+
+async def test_a_planned_part_waits_until_nothing_else_can_run(tmp_path, mock_clock, monkeypatch):
+    """A plan's parts are carried out as its steps were made: what is in flight on the loop goes first (in a
+    server, a worker thread's report of a write's fsync: a plan of 1,000 moves carried out back to back
+    held a kg_put_node 60-130 ms at 10,000 nodes). A task busy for many turns takes them all before the next
+    part; the clock does not move, so no part's bounded wait runs out."""
+    from kg_actors.core import compaction
+
+    turns, at_commit, begun = [0], [], trio.Event()
+    real_commit = compaction.commit
+
+    def commit(graph, plan):
+        at_commit.append(turns[0])
+        begun.set()
+        return real_commit(graph, plan)
+
+    monkeypatch.setattr(compaction, "commit", commit)
+    async with trio.open_nursery() as nursery:
+        graph, _ = _over_budget_graph(2 * C.COMPACTION_OVERSHOOT_RATIO)
+        handle = await nursery.start(run_graph_actor, "p", "project", tmp_path / "g.json", graph)
+        await put(handle, "new-lesson-0", 1000.0)  # too far over: planned at once
+        await begun.wait()
+        for _ in range(500):
+            turns[0] += 1
+            await trio.lowlevel.checkpoint()
+        for _ in range(100):
+            await _idle()
+        await handle.close()
+    assert len(at_commit) > 4  # a plan of many parts, all carried out
+    assert [t for t in at_commit if 0 < t < 500] == []

@@ -77,3 +77,42 @@ def test_with_no_file_or_no_journal_on_disk_nothing_waits(tmp_path: Path) -> Non
     assert not graph_writer.fold_waits(path, now=path.stat().st_mtime)  # no journal: nothing to fold anyway
     journal.journal_path(path).write_bytes(b"y" * 100)
     assert graph_writer.fold_waits(path, now=path.stat().st_mtime)
+
+
+# How a batch is encoded -----------------------------------------------------------------------------------------
+
+def _moves(count: int, tag: str) -> dict:
+    """A record setting `count` nodes (a compaction part's shape)."""
+    return {"n": {f"{tag}-{k}": Node(f"{tag}-{k}", f"the gist of {tag} {k}").to_json() for k in range(count)}}
+
+
+async def test_a_big_batch_is_encoded_as_one_call_would_with_other_tasks_between_its_slices(monkeypatch) -> None:
+    """A compaction's parts are encoded on the loop a slice at a time (in a worker thread they waited for the
+    interpreter while the loop ran); a record too big for a slice goes to a thread. The lines are the same."""
+    limit = graph_writer.JOURNAL_ON_LOOP_MAX_ENTRIES
+    records = [_moves(limit, f"part{k}") for k in range(6)] + [_moves(graph_writer.JOURNAL_IN_THREAD_MIN_ENTRIES + 1,
+                                                                       "merge")]
+    order: list[str] = []
+    in_thread: list[int] = []
+    real_run_sync = trio.to_thread.run_sync
+
+    async def run_sync(fn, *args, **kwargs):
+        in_thread.append(sum(len(r["n"]) for r in args[0]))
+        return await real_run_sync(fn, *args, **kwargs)
+
+    monkeypatch.setattr(trio.to_thread, "run_sync", run_sync)
+
+    async def other() -> None:
+        for _ in range(20):
+            order.append("other")
+            await trio.lowlevel.checkpoint()
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(other)
+        await trio.lowlevel.checkpoint()
+        data = await graph_writer._encoded(records)
+        order.append("encoded")
+    assert data == journal.encode(records)
+    assert order.index("encoded") >= 6  # the other task ran between the slices
+    assert in_thread == [graph_writer.JOURNAL_IN_THREAD_MIN_ENTRIES + 1]  # only the record too big for one
+    assert await graph_writer._encoded(records[:1]) == journal.encode(records[:1])  # one slice: no checkpoint

@@ -98,10 +98,19 @@ class Appended:
         self._file.close()
 
 
+def encode(records: list[dict[str, Any]]) -> str:
+    """The records' journal lines (`write_encoded` appends them)."""
+    return "".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) + "\n" for r in records)
+
+
 def write(path: Path, records: list[dict[str, Any]]) -> Appended:
     """Write the records to the journal's end (not yet fsynced); raises OSError with nothing of them kept."""
+    return write_encoded(path, encode(records))
+
+
+def write_encoded(path: Path, data: str) -> Appended:
+    """`write` of records already `encode`d."""
     faults.check(path)
-    data = "".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) + "\n" for r in records)
     f = _open_appending(path)
     try:
         start = f.tell()
