@@ -213,6 +213,29 @@ async def measure_paired(calls: dict[str, tuple[Call, int]], warmup: int = 3) ->
     return {key: s.summary() for key, s in series.items()}
 
 
+async def measure_blocks(calls: dict[str, tuple[Call, int]], rounds: int = 8, warmup: int = 3) -> dict[str, dict]:
+    """Several servers' calls in alternating blocks (a's block, b's, b's, a's, ...): each key's count split
+    into `rounds` blocks, each block one server's calls alone, after one unrecorded call (its caches warm
+    again after the other's block). Alone as the stages one after another are, but spread over the same
+    minutes, so a host whose speed drifts within minutes moves both sizes alike."""
+    series = {key: Series() for key in calls}
+    for _ in range(warmup):
+        for call, _ in calls.values():
+            await call()
+    order = list(calls)
+    for turn in range(rounds):
+        for key in order if turn % 2 == 0 else order[::-1]:
+            call, count = calls[key]
+            size = -(-count // rounds)  # ceil: the last blocks may be shorter
+            left = count - len(series[key].seconds)
+            if left <= 0:
+                continue
+            await call()
+            for _ in range(min(size, left)):
+                series[key].add(await call())
+    return {key: s.summary() for key, s in series.items()}
+
+
 async def measure_puts(rpc: Rpc, sid: str, writes: Writes, count: int,
                        warmup: int = 3, seed: int = 7) -> dict:
     """kg_put_node latency, one call at a time (creates, the common case)."""

@@ -8,7 +8,10 @@ it, then print a markdown table and write it to bench/RESULTS.md.
 Per call, each size is measured alone, then both servers' calls in turns
 (driver.measure_paired): that ratio of two p99s compares the sizes at the
 same moments, where taken one after the other it moved with the host's speed
-(up to 1.7x within minutes here). Both ratios are printed.
+(up to 1.7x within minutes here), but each call then runs with the other
+server's memory in the caches. Then alone again in alternating blocks
+(driver.measure_blocks): each server's calls alone, warm, over the same
+minutes. All three ratios are printed.
 
     .venv/bin/python bench/run.py [--quick] [--only ours|ref] [--keep] [--kg PATH] [--out FILE]
 
@@ -272,6 +275,24 @@ async def paired_calls(name: str, prof: dict, base: Path, now: float, big: Site,
                                                                      "big": (big_call, big_count)}))
                 if f"paired_{kind}" in out:
                     out["paired"][kind] = out.pop(f"paired_{kind}")
+            # Then each alone again, in alternating blocks (other seeds): alone, and over the same minutes.
+            seed = 200
+            blocks = {
+                "search": (driver.search_calls(small_rpc, small_sid, seed), driver.search_calls(rpc, sid, seed),
+                           prof["searches"], prof["searches"]),
+                "read_ids": (
+                    driver.read_id_calls(small_rpc, small_sid, small_info["active_ids"], small_info["ids"], seed=seed),
+                    driver.read_id_calls(rpc, sid, info["active_ids"], info["ids"], seed=seed),
+                    prof["read_ids"], prof["read_ids"]),
+                "put": (driver.put_calls(small_rpc, small_sid, small_writes, seed),
+                        driver.put_calls(rpc, sid, writes, seed), prof["puts_small"], prof["puts_big"]),
+            }
+            out["blocks"] = {}
+            for kind, (small_call, big_call, small_count, big_count) in blocks.items():
+                await stage(f"blocks_{kind}", driver.measure_blocks({"small": (small_call, small_count),
+                                                                     "big": (big_call, big_count)}))
+                if f"blocks_{kind}" in out:
+                    out["blocks"][kind] = out.pop(f"blocks_{kind}")
         finally:
             await small_rpc.aclose()
     finally:
@@ -318,8 +339,8 @@ def rows(prof: dict, r: dict) -> list[tuple[str, str]]:
         a, c = get(big_key, "p99"), get(small_key, "p99")
         return "–" if not a or not c else f"{a / c:.2f}"
 
-    def in_turns(kind):
-        a, c = get("paired", kind, "big", "p99"), get("paired", kind, "small", "p99")
+    def in_turns(kind, how="paired"):
+        a, c = get(how, kind, "big", "p99"), get(how, kind, "small", "p99")
         return "–" if not a or not c else f"{a / c:.2f} ({ms(c)} / {ms(a)})"
 
     tp = r.get("throughput") or {}
@@ -330,14 +351,17 @@ def rows(prof: dict, r: dict) -> list[tuple[str, str]]:
         (f"kg_put_node p50, N={b:,}", lat("put_big", "p50")),
         (f"kg_put_node p99, N={b:,} ({prof['puts_big']} calls)", lat("put_big", "p99")),
         (f"kg_put_node p99 ratio N={b:,} / N={s:,}, each alone", ratio("put_big", "put_small")),
+        (f"kg_put_node p99 ratio N={b:,} / N={s:,}, alone in alternating blocks (p99s)", in_turns("put", "blocks")),
         (f"kg_put_node p99 ratio N={b:,} / N={s:,}, calls in turns (p99s)", in_turns("put")),
         (f"kg_search p50 / p99, N={s:,} ({prof['searches']} calls)", pair("search_small")),
         (f"kg_search p50 / p99, N={b:,} ({prof['searches']} calls)", pair("search")),
         (f"kg_search p99 ratio N={b:,} / N={s:,}, each alone", ratio("search", "search_small")),
+        (f"kg_search p99 ratio N={b:,} / N={s:,}, alone in alternating blocks (p99s)", in_turns("search", "blocks")),
         (f"kg_search p99 ratio N={b:,} / N={s:,}, calls in turns (p99s)", in_turns("search")),
         (f"kg_read of 5 ids p50 / p99, N={s:,} ({prof['read_ids']} calls)", pair("read_ids_small")),
         (f"kg_read of 5 ids p50 / p99, N={b:,} ({prof['read_ids']} calls)", pair("read_ids")),
         (f"kg_read of 5 ids p99 ratio N={b:,} / N={s:,}, each alone", ratio("read_ids", "read_ids_small")),
+        (f"kg_read of 5 ids p99 ratio N={b:,} / N={s:,}, alone in alternating blocks (p99s)", in_turns("read_ids", "blocks")),
         (f"kg_read of 5 ids p99 ratio N={b:,} / N={s:,}, calls in turns (p99s)", in_turns("read_ids")),
         (f"full kg_read p50, N={b:,}", lat("full_read", "p50")),
         (f"full kg_read p99, N={b:,} ({prof['full_reads']} calls)", lat("full_read", "p99")),
