@@ -258,41 +258,28 @@ async def paired_calls(name: str, prof: dict, base: Path, now: float, big: Site,
             await stage("put_small", driver.measure_puts(small_rpc, small_sid, small_writes, prof["puts_small"]))
             await driver.wait_idle(big.proc.pid)
             await driver.wait_idle(small.proc.pid)
-            seed = 100
-            pairs = {  # kind: (small's calls, big's calls, their counts)
-                "search": (driver.search_calls(small_rpc, small_sid, seed), driver.search_calls(rpc, sid, seed),
-                           prof["searches"], prof["searches"]),
-                "read_ids": (
-                    driver.read_id_calls(small_rpc, small_sid, small_info["active_ids"], small_info["ids"], seed=seed),
-                    driver.read_id_calls(rpc, sid, info["active_ids"], info["ids"], seed=seed),
-                    prof["read_ids"], prof["read_ids"]),
-                "put": (driver.put_calls(small_rpc, small_sid, small_writes, seed),
-                        driver.put_calls(rpc, sid, writes, seed), prof["puts_small"], prof["puts_big"]),
-            }
-            out["paired"] = {}
-            for kind, (small_call, big_call, small_count, big_count) in pairs.items():
-                await stage(f"paired_{kind}", driver.measure_paired({"small": (small_call, small_count),
-                                                                     "big": (big_call, big_count)}))
-                if f"paired_{kind}" in out:
-                    out["paired"][kind] = out.pop(f"paired_{kind}")
-            # Then each alone again, in alternating blocks (other seeds): alone, and over the same minutes.
-            seed = 200
-            blocks = {
-                "search": (driver.search_calls(small_rpc, small_sid, seed), driver.search_calls(rpc, sid, seed),
-                           prof["searches"], prof["searches"]),
-                "read_ids": (
-                    driver.read_id_calls(small_rpc, small_sid, small_info["active_ids"], small_info["ids"], seed=seed),
-                    driver.read_id_calls(rpc, sid, info["active_ids"], info["ids"], seed=seed),
-                    prof["read_ids"], prof["read_ids"]),
-                "put": (driver.put_calls(small_rpc, small_sid, small_writes, seed),
-                        driver.put_calls(rpc, sid, writes, seed), prof["puts_small"], prof["puts_big"]),
-            }
-            out["blocks"] = {}
-            for kind, (small_call, big_call, small_count, big_count) in blocks.items():
-                await stage(f"blocks_{kind}", driver.measure_blocks({"small": (small_call, small_count),
-                                                                     "big": (big_call, big_count)}))
-                if f"blocks_{kind}" in out:
-                    out["blocks"][kind] = out.pop(f"blocks_{kind}")
+
+            def calls(seed: int) -> dict:  # kind: (small's calls, big's calls, their counts)
+                return {
+                    "search": (driver.search_calls(small_rpc, small_sid, seed), driver.search_calls(rpc, sid, seed),
+                               prof["searches"], prof["searches"]),
+                    "read_ids": (
+                        driver.read_id_calls(small_rpc, small_sid, small_info["active_ids"], small_info["ids"],
+                                             seed=seed),
+                        driver.read_id_calls(rpc, sid, info["active_ids"], info["ids"], seed=seed),
+                        prof["read_ids"], prof["read_ids"]),
+                    "put": (driver.put_calls(small_rpc, small_sid, small_writes, seed),
+                            driver.put_calls(rpc, sid, writes, seed), prof["puts_small"], prof["puts_big"]),
+                }
+
+            # In turns; then each alone again, in alternating blocks (other seeds): alone, over the same minutes.
+            for how, seed, measure in (("paired", 100, driver.measure_paired), ("blocks", 200, driver.measure_blocks)):
+                out[how] = {}
+                for kind, (small_call, big_call, small_count, big_count) in calls(seed).items():
+                    await stage(f"{how}_{kind}", measure({"small": (small_call, small_count),
+                                                          "big": (big_call, big_count)}))
+                    if f"{how}_{kind}" in out:
+                        out[how][kind] = out.pop(f"{how}_{kind}")
         finally:
             await small_rpc.aclose()
     finally:
