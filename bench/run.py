@@ -81,6 +81,9 @@ PROFILES = {
     "quick": dict(small=200, big=2_000, puts_small=20, puts_big=10, searches=30,
                   read_ids=30, full_reads=10, sessions=32, seconds=5, max_ops=2_000, starts=1, shims=2),
 }
+# Ours takes as many puts at N = 10,000 as at 500: a p99 of 40 calls is their slowest. The reference's
+# count stays 40 (a put there takes 1-2 s, and each is taken three times).
+MORE = {"full": {"ours": {"puts_big": 100}}}
 HEALTH_TIMEOUT = 60.0
 STOP_GRACE = 30.0
 SEED = 1
@@ -336,7 +339,8 @@ def rows(prof: dict, r: dict) -> list[tuple[str, str]]:
         (f"kg_put_node p50, N={s:,}", lat("put_small", "p50")),
         (f"kg_put_node p99, N={s:,} ({prof['puts_small']} calls)", lat("put_small", "p99")),
         (f"kg_put_node p50, N={b:,}", lat("put_big", "p50")),
-        (f"kg_put_node p99, N={b:,} ({prof['puts_big']} calls)", lat("put_big", "p99")),
+        (f"kg_put_node p99, N={b:,} ({prof['puts_big']} calls)", lat("put_big", "p99") + (
+            f" ({get('put_big', 'n')} calls)" if get("put_big", "n") not in (None, prof["puts_big"]) else "")),
         (f"kg_put_node p99 ratio N={b:,} / N={s:,}, each alone", ratio("put_big", "put_small")),
         (f"kg_put_node p99 ratio N={b:,} / N={s:,}, alone in alternating blocks (p99s)", in_turns("put", "blocks")),
         (f"kg_put_node p99 ratio N={b:,} / N={s:,}, calls in turns (p99s)", in_turns("put")),
@@ -405,7 +409,7 @@ def report(argv: list[str], mode: str, prof: dict, results: dict, started: datet
         f"- command: `{shlex.join(argv)}`",
         f"- date: {started.isoformat(timespec='seconds')}",
         f"- machine: {machine()}",
-        f"- profile: {mode} {json.dumps(prof)}",
+        f"- profile: {mode} {json.dumps(prof)}" + (f"; per server: {json.dumps(MORE[mode])}" if mode in MORE else ""),
         f"- big store: {store.get('nodes')} project nodes ({store.get('active')} active, "
         f"{store.get('orphaned')} orphaned, rest archived), {store.get('edges')} edges, "
         f"{(store.get('bytes') or 0) / 1e6:.1f} MB graph.json; user graph "
@@ -443,7 +447,7 @@ def main() -> int:
         print(f"{name}: {shlex.join(kg_argv(name))} ({mode}) in {base}", file=sys.stderr)
         if name == "ours":
             driver.compile_bytecode(kg_argv(name)[0])  # as an installed build has it (see there)
-        results[name] = asyncio.run(bench_server(name, prof, base, now))
+        results[name] = asyncio.run(bench_server(name, {**prof, **MORE.get(mode, {}).get(name, {})}, base, now))
     text = report([sys.executable, *sys.argv], mode, prof, results, started)
     a.out.write_text(text)
     (ROOT / ".bench" / "last-results.json" if a.out == BENCH / "RESULTS.md" else a.out.with_suffix(".json")).write_text(json.dumps(results, indent=1, default=str))
