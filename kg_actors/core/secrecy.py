@@ -33,7 +33,7 @@ _PRIVATE = re.compile(r"<private>.*?(?:</private>|\Z)", re.IGNORECASE | re.DOTAL
 # `_` and letters like `é` are word characters, so `prod_AKIA...` or `ghp_..._ci` slipped through.
 _L, _R = r"(?<![A-Za-z0-9])", r"(?![A-Za-z0-9])"
 _SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(rx)) for kind, rx in (
-    ("a private key", r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"),
+    ("a private key", r"(?i)-----BEGIN\s+(?:[A-Z0-9]+\s+)*PRIVATE\s+KEY(?:\s+BLOCK)?-----|PuTTY-User-Key-File-\d:"),
     ("an AWS access key id", _L + r"(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}" + _R),
     ("a GitHub token", _L + r"(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{40,255})" + _R),
     ("a GitLab token", _L + r"glpat-[A-Za-z0-9_-]{20,}"),
@@ -49,6 +49,24 @@ _SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(rx)) 
     ("an npm token", _L + r"npm_[A-Za-z0-9]{36}" + _R),
     ("a PyPI token", _L + r"pypi-AgE[A-Za-z0-9_-]{50,}"),
     ("a Hugging Face token", _L + r"hf_[A-Za-z0-9]{30,}" + _R),
+    ("a Google OAuth client secret", _L + r"GOCSPX-[A-Za-z0-9_-]{24,}"),
+    ("a Shopify token", _L + r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}" + _R),
+    ("an Atlassian API token", _L + r"ATATT3[A-Za-z0-9_=-]{50,}"),
+    ("a Grafana token", _L + r"(?:glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32,}={0,2})" + _R),
+    ("a Databricks token", _L + r"dapi[a-f0-9]{32}(?:-\d)?" + _R),
+    ("a HashiCorp Vault token", _L + r"hv[sbr]\.[A-Za-z0-9_-]{24,}"),
+    ("a Supabase token", _L + r"sbp_[a-f0-9]{40}" + _R),
+    ("a Postman API key", _L + r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}" + _R),
+    ("a New Relic key", _L + r"NRAK-[A-Z0-9]{27}" + _R),
+    ("a Sentry token", _L + r"sntr[ysu]s?_[A-Za-z0-9+/=_-]{40,}"),
+    ("a Mailgun key", _L + r"key-[a-f0-9]{32}" + _R),
+    ("an age secret key", _L + r"AGE-SECRET-KEY-1[A-Z0-9]{58}" + _R),
+    ("a Figma token", _L + r"figd_[A-Za-z0-9_-]{40,}"),
+    ("a Doppler token", _L + r"dp\.(?:st|ct|sa|scim|audit)\.[A-Za-z0-9_.-]{40,}"),
+    ("a Linear API key", _L + r"lin_api_[A-Za-z0-9]{40}" + _R),
+    ("an Azure client secret", _L + r"[A-Za-z0-9_~.-]{3}8Q~[A-Za-z0-9_~.-]{31,34}" + _R),
+    ("a Twilio key", _L + r"SK[a-f0-9]{32}" + _R),
+    ("a Heroku API key", _L + r"HRKU-[A-Za-z0-9_-]{20,}"),
     ("a JSON web token", _L + r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
     ("a signed URL's signature", r"(?i)[?&](?:sig|signature|x-amz-signature|x-goog-signature)=(?P<value>[^&#\s]{16,})"),
     # The password may hold a '/' (written raw, as people do); a port and a path before an '@' are no password.
@@ -62,12 +80,28 @@ _SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(rx)) 
 # (far cheaper than any regex scan of the whole text).
 _PREFIXES = ("AKIA", "ASIA", "ABIA", "ACCA", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "xox",
              "xapp-", "k_live_", "k_test_", "whsec_", "_v1_", ":AA", "sk-", "AIza", "SG.", "npm_", "pypi-", "hf_",
-             "eyJ", "hooks.slack")
+             "eyJ", "hooks.slack", "GOCSPX-", "shp", "ATATT3", "glsa_", "glc_", "dapi", "hvs.", "hvb.", "hvr.", "sbp_",
+             "PMAK-", "NRAK-", "sntr", "key-", "AGE-SECRET", "figd_", "dp.", "lin_api_", "8Q~", "SK", "HRKU-")
+# A Discord bot token has no prefix: tried on its own where the text has two dots.
+_DISCORD = re.compile(_L + r"[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}" + _R)
+
+# Where a command line, a header or a file format says what a value is, without a secret-named key before it:
+# (kind, what the lowercased text must hold for the pattern to be tried, the pattern). Each value must still
+# look like a credential (`_credential`, as after `password=`): `-u 1000:1000`, `--password $PGPASS` pass.
+_SAID = tuple((kind, trigger, re.compile(rx)) for kind, trigger, rx in (
+    ("a password on a command line", "mysql", r"\bmysql\w*\b[^\n]*?\s-p(?P<value>[^\s'\"]{4,})"),
+    ("a password on a command line", "mariadb", r"\bmariadb\w*\b[^\n]*?\s-p(?P<value>[^\s'\"]{4,})"),
+    ("a password on a command line", "--pass", r"--pass(?:word)?[ =][\"']?(?P<value>[^\s'\"]{6,})"),
+    ("a user's password on a command line", "-u", r"(?:^|\s)(?:-u|--user)\s+[\"']?[^:\s'\"]+:(?P<value>[^\s'\"@]{4,})"),
+    ("a session cookie", "cookie", r"(?i)\bcookie:[^\n]*?\b[\w-]*(?:sess|sid|token|auth)[\w-]*=(?P<value>[A-Za-z0-9%._~+/-]{16,})"),
+    ("a .pgpass line", "::", r"(?m)^[\w.-]+:(?:\d+|\*):[\w*.-]+:[\w*.-]+:(?P<value>[^\s:]{6,})$"),
+    ("a password said in words", "pass", r"(?i)\bpass(?:word|wd|phrase)?\s+(?:is|was)\s+[\"'`]?(?P<value>[^\s\"'`]{8,})"),
+))
 
 # `password=...`, `"api_key": "..."`, `token: ...`: the word, a separator, then the value. The word
 # may end a longer name (DB_PASSWORD): no prefix is matched, the search finds the word inside it.
 _WORDS = (r"p(?:ass(?:word|wd|phrase)?|wd|rivate[_-]?key)|s(?:ecret|ession[_-]?key|igning[_-]?key)|token|"
-          r"a(?:pi[_-]?key|pikey|ccess[_-]?key|uth[_-]?key)|c(?:lient[_-]?secret|redentials?)|"
+          r"a(?:pi[_-]?key|pikey|cc(?:ess|ount)[_-]?key|uth[_-]?key)|c(?:lient[_-]?secret|redentials?)|"
           r"(?:encryption|master|hmac|jwt|app)[_-]?key")
 _KEYWORD = re.compile(_WORDS)  # factored by first letter (twice as fast); run over the lowercased text
 _ROOTS = ("pass", "pwd", "secret", "token", "key", "credential")
@@ -131,11 +165,15 @@ def find(text: str, shapes_only: bool = False) -> Finding | None:
 
 
 def _find(text: str, shapes_only: bool) -> Finding | None:
-    if "PRIVATE KEY" in text:
+    lower = text.lower()
+    if "private" in lower and "key" in lower or "PuTTY-User-Key-File" in text:
         m = _SHAPES[0][1].search(text)
         if m is not None:
             return Finding(_SHAPES[0][0], m.group(0))
-    lower = text.lower()
+    if text.count(".") >= 2:
+        m = _DISCORD.search(text)
+        if m is not None:
+            return Finding("a Discord bot token", _mask(m.group(0)))
     shapes = _SHAPES[1:] if any(prefix in text for prefix in _PREFIXES) else ()
     if "://" in text or "bearer" in lower or "authorization" in lower:
         shapes = (*shapes, *_SHAPES[-4:])
@@ -146,7 +184,15 @@ def _find(text: str, shapes_only: bool) -> Finding | None:
                 continue  # "Authorization: Basic credentials are sent...": a word, not base64
             if not _placeholder(value):
                 return Finding(kind, _mask(value))
-    if shapes_only or not any(root in lower for root in _ROOTS):
+    if shapes_only:
+        return None
+    for kind, trigger, pattern in _SAID:
+        if trigger in lower or trigger == "::" and text.count(":") >= 4:
+            for m in pattern.finditer(text):
+                value = m.group("value")
+                if _credential(value, assigned=True) and (kind != "a password said in words" or _mixed(value)):
+                    return Finding(kind, _mask(value.strip("\"'`.")))
+    if not any(root in lower for root in _ROOTS):
         return None
     if len(lower) != len(text):  # a few non-ASCII letters lowercase to two: keep offsets aligned
         lower = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
@@ -228,6 +274,11 @@ def _is_path(value: str) -> bool:
     return len(parts) >= 2 and all(_NAME_PART.fullmatch(part) for part in named)
 
 
+def _mixed(value: str) -> bool:
+    """Letters and digits both: "the password is incorrect" names no password; "is Xk3v9QmZ" does."""
+    return any(c.isalpha() for c in value) and any(c.isdigit() for c in value)
+
+
 def _classes(value: str) -> int:
     return sum((any(c.islower() for c in value), any(c.isupper() for c in value),
                 any(c.isdigit() for c in value), any(not c.isalnum() for c in value)))
@@ -252,16 +303,32 @@ def clean_node(gist: str, notes: list[str] | None, touches: list[str] | None
         gist = strip_private(gist).strip() if "<" in gist else gist
         if not gist:
             raise InvalidInput("gist", "is empty once its <private> text is removed")
-    if notes:
-        notes = [n for n in (strip_private(n).strip() if isinstance(n, str) and "<" in n else n for n in notes) if n]
+    notes, touches = _without_private(notes), _without_private(touches)
     refuse_secrets([("gist", gist), *_numbered("notes", notes), *_numbered("touches", touches)])
     return gist, notes, touches
 
 
+def _without_private(items: list[Any] | None) -> list[Any] | None:
+    """Each string's `<private>` parts cut out; one left empty is dropped."""
+    if not items:
+        return items
+    return [n for n in (strip_private(n).strip() if isinstance(n, str) and "<" in n else n for n in items) if n]
+
+
+def without_private(value: Any) -> Any:
+    """A JSON value with the `<private>` parts of every string inside it cut out (keys too)."""
+    if isinstance(value, str):
+        return strip_private(value) if "<" in value else value
+    if isinstance(value, dict):
+        return {without_private(k): without_private(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [without_private(v) for v in value]
+    return value
+
+
 def clean_notes(notes: list[str] | None, name: str = "notes") -> list[str] | None:
     """Edge notes: the same rules as a node's."""
-    if notes:
-        notes = [n for n in (strip_private(n).strip() if isinstance(n, str) and "<" in n else n for n in notes) if n]
+    notes = _without_private(notes)
     refuse_secrets(_numbered(name, notes))
     return notes
 

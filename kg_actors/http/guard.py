@@ -105,6 +105,10 @@ async def json_body(request: Request) -> dict[str, Any]:
         raw += chunk
         if len(raw) > BODY_MAX_BYTES:
             raise PayloadTooLarge(f"body is over {BODY_MAX_BYTES} bytes")
+    if raw and (request.headers.get("content-type") or "").split(";")[0].strip().lower() != "application/json":
+        # Behind the origin gate: a page of another origin can send a body of any other type (text/plain, a
+        # form, a beacon) without the browser asking this server first, which it would refuse.
+        raise InvalidInput("content-type", "must be application/json")
     try:
         body = json.loads(body_json.mend(bytes(raw)) or b"{}")
     except ValueError as exc:

@@ -46,6 +46,10 @@ def routes(runtime: RuntimeParts) -> list[Route]:
 
     async def sync(request: Request) -> JSONResponse:
         body = await json_body(request)
+        if body.get("remote") and ("origin" in request.headers or "sec-fetch-site" in request.headers):
+            # The remote gets every lesson: a page (even the editor's own, should anything ever let another
+            # page act through it) syncs only with the one the user configured.
+            raise InvalidInput("remote", "is taken from `kg sync` or the store's config.json, never from a web page")
         remote = body.get("remote") or await trio.to_thread.run_sync(common.sync_remote, runtime.layout.root)
         if not isinstance(remote, str) or not remote:
             raise InvalidInput("remote", "is required (or set \"sync_remote\" in the store's config.json)")

@@ -1,7 +1,11 @@
-"""Loopback-only: refuse a non-local Host (421) and any cross-site browser request (403).
+"""Loopback-only: refuse a non-local Host (421) and any browser request but this server's own page's (403).
 
 Non-browser clients (hooks, the shim, the MCP SDK) send no Origin and no
-Sec-Fetch-Site, so they pass; a web page cannot hide either header.
+Sec-Fetch-Site, so they pass; a web page cannot hide either header. A page on
+another port of this machine (any local dev server showing what someone else
+wrote) is another origin: its requests are "same-site", its WebSocket's Origin
+names its own port, and both are refused. Only the editor's page, served from
+the port it calls, is same-origin.
 """
 
 from __future__ import annotations
@@ -25,19 +29,27 @@ def refusal(headers: dict[str, str], extra_hosts: frozenset[str] = frozenset()) 
     host = headers.get("host")
     if host is None or _hostname(host) not in allowed:
         return 421, "non-local Host: this server answers only requests addressed to this machine"
-    if headers.get("sec-fetch-site", "").lower() == "cross-site":
-        return 403, "cross-site browser request refused"
+    site = headers.get("sec-fetch-site", "").strip().lower()
+    if site not in ("", "same-origin", "none"):
+        return 403, f"{site} browser request refused: only this server's own page may call it"
     origin = headers.get("origin")
-    if origin is not None:
-        parts = urlsplit(origin)
-        origin_host = (parts.hostname or "").lower()
-        if parts.scheme not in ("http", "https") or origin_host not in allowed | {"::1"}:
-            return 403, "cross-site browser request refused (non-local Origin)"
-        # A browser's WebSocket handshake carries no Sec-Fetch-Site: tell the site from the Origin's host.
-        # A page on localhost opening 127.0.0.1's feed is cross-site, as its POST there is.
-        if "sec-fetch-site" not in headers and origin_host != _hostname(host).strip("[]"):
-            return 403, "cross-site browser request refused (Origin and Host name other sites)"
+    # A browser's WebSocket handshake carries no Sec-Fetch-Site: its Origin must be this server's own,
+    # port included (a page on localhost:3000 opening this port's feed is another origin).
+    if origin is not None and (_origin(origin) is None or _origin(origin) != _origin("http://" + host.strip())):
+        return 403, "browser request from another origin refused: only this server's own page may call it"
     return None
+
+
+def _origin(url: str) -> tuple[str, str, int] | None:
+    """(scheme, host, port) of an origin or URL; None for one that is not http(s) with a host ("null")."""
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError:
+        return None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return None
+    return parts.scheme, parts.hostname.lower(), port or (443 if parts.scheme == "https" else 80)
 
 
 def scope_headers(scope: Mapping[str, Any]) -> dict[str, str]:

@@ -55,6 +55,29 @@ FAKES = [
     ("a DigitalOcean token", "dop_v1_" + body(64, "0123456789abcdef")),
     ("a Telegram bot token", "bot " + body(9, string.digits) + ":AA" + body(33)),
     ("a signed URL's signature", "https://acct.blob.core.windows.net/c/f?sv=2022-11-02&sr=b&sig=" + body(40)),
+    # Found by a helper's attack run (2026-12-03, evening): each passed before.
+    ("a private key", "-----begin " + "private key-----\nMIIE" + body(60)),
+    ("a private key", "PuTTY-User-Key-" + "File-3: ssh-ed25519"),
+    ("a Google OAuth client secret", "GOCSPX-" + body(28)),
+    ("a Shopify token", "shpat_" + body(32, "0123456789abcdef")),
+    ("a Grafana token", "glsa_" + body(32) + "_" + body(8, "0123456789abcdef")),
+    ("a Databricks token", "dapi" + body(32, "0123456789abcdef")),
+    ("a HashiCorp Vault token", "VAULT_TOKEN is hvs." + body(90)),
+    ("a Postman API key", "PMAK-" + body(24, "0123456789abcdef") + "-" + body(34, "0123456789abcdef")),
+    ("a Sentry token", "sntrys_" + body(60)),
+    ("a Mailgun key", "key-" + body(32, "0123456789abcdef")),
+    ("a Linear API key", "lin_api_" + body(40)),
+    ("an Azure client secret", body(3) + "8Q~" + body(34)),
+    ("a Twilio key", "twilio auth: SK" + body(32, "0123456789abcdef")),
+    ("a Discord bot token", "M" + body(25) + "." + body(6) + "." + body(27)),
+    ("a credential assigned to a secret-named key",
+     "DefaultEndpointsProtocol=https;AccountName=prod;AccountKey=" + body(86) + "==;EndpointSuffix=core.windows.net"),
+    ("a password on a command line", "connect with mysql -u root -p" + body(15) + " prod_db"),
+    ("a password on a command line", "run psql --password " + body(15)),
+    ("a user's password on a command line", "curl -u admin:" + body(15) + " https://api.internal"),
+    ("a session cookie", "Cookie: session=" + body(40)),
+    ("a .pgpass line", "db.internal:5432:prod:admin:" + body(15)),
+    ("a password said in words", "the prod admin password is Xk3v9" + "QmZ2pLr8wT"),
 ]
 
 LOOKALIKES = [
@@ -100,6 +123,14 @@ LOOKALIKES = [
     "Authorization: Basic credentials are sent on every request, so only use it over TLS.",
     "The Cloudflare Turnstile sitekey: 0x4AAAAAAADnPIDROrmt1Wwj is public.",
     "Metrics label key: http_RequestDurationSeconds; flag key: enableNewCheckoutFlow2024",
+    # Beside the command-line and prose forms above: what they must not take.
+    "docker run -u 1000:1000 app; chown -u $(id -u):$(id -g)",
+    "mysql -u root -p prompts for the password; psql --password-stdin reads it",
+    "psql --password $PGPASSWORD, curl -u \"$USER:$TOKEN\"",
+    "the password is incorrect after the reset; the password was rotated yesterday",
+    "Cookie: theme=dark; lang=en",
+    "ssh fingerprint 1f:32:49:f2:7f:ed:80:62:2e:49:b7:ce:84:b9:c1:c5:1a:f6",
+    "key-value stores and skip the SK prefix; shpat is Shopify's",
 ]
 
 

@@ -177,6 +177,8 @@ async def test_an_id_of_megabytes_is_named_by_its_start_and_length(srv, session,
     ({"Host": "evil.example.com"}, 421),
     ({"Origin": "https://evil.example.com"}, 403),
     ({"Sec-Fetch-Site": "cross-site"}, 403),
+    ({"Origin": "http://127.0.0.1:3000"}, 403),  # a page on another port of this machine: another origin
+    ({"Sec-Fetch-Site": "same-site"}, 403),
 ])
 async def test_non_local_or_cross_site_requests_are_refused(srv, session, headers, status):
     before = store_files(srv.store)

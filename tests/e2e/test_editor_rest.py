@@ -402,7 +402,9 @@ REFUSED = [
     ({"host": "evil.example:8766"}, 421),
     ({"origin": "http://evil.example"}, 403),
     ({"origin": "null"}, 403),
+    ({"origin": "http://127.0.0.1:3000"}, 403),  # a page on another port of this machine
     ({"sec-fetch-site": "cross-site"}, 403),
+    ({"sec-fetch-site": "same-site"}, 403),
 ]
 
 
@@ -428,15 +430,19 @@ async def test_a_foreign_websocket_is_refused(srv):
                 pass
 
 
-async def test_a_websocket_from_another_local_site_is_refused_and_from_the_same_site_let_in(srv):
-    """A browser's handshake carries no Sec-Fetch-Site: a page on localhost opening 127.0.0.1's feed is
-    cross-site (its POST there is refused as such); a page on 127.0.0.1's other port is same-site."""
+async def test_a_websocket_from_another_local_origin_is_refused_and_from_the_page_s_own_let_in(srv):
+    """A browser's handshake carries no Sec-Fetch-Site: the Origin decides. A page on another port of this
+    machine (any local dev server) is another origin, whichever loopback name it uses; the editor's own
+    page is the only one let in."""
     url = f"ws://127.0.0.1:{srv.editor_port}/ws"
     with trio.fail_after(20):
-        with pytest.raises(ConnectionRejected):
-            async with open_websocket_url(url, extra_headers=[(b"origin", b"http://localhost:3000")]):
-                pass
-        async with open_websocket_url(url, extra_headers=[(b"origin", b"http://127.0.0.1:3000")]) as ws:
+        for foreign in (b"http://localhost:3000", b"http://127.0.0.1:3000", b"https://127.0.0.1:%d" % srv.editor_port,
+                        f"http://localhost:{srv.editor_port}".encode(), b"null"):
+            with pytest.raises(ConnectionRejected):
+                async with open_websocket_url(url, extra_headers=[(b"origin", foreign)]):
+                    pass
+        own = f"http://127.0.0.1:{srv.editor_port}".encode()
+        async with open_websocket_url(url, extra_headers=[(b"origin", own)]) as ws:
             assert json.loads(await ws.get_message())["type"] == "connected"
 
 

@@ -231,7 +231,7 @@ def test_a_remote_that_never_answers_holds_no_shutdown_and_leaves_no_git_behind(
     try:
         def sync() -> None:
             try:
-                httpx.post(srv.url + "/api/store/sync", json={"remote": remote}, headers={"Origin": srv.url}, timeout=60)
+                httpx.post(srv.url + "/api/store/sync", json={"remote": remote}, timeout=60)  # as `kg sync` does
             except httpx.HTTPError:
                 pass  # the server went away under it: what this test does
         threading.Thread(target=sync, daemon=True).start()
@@ -442,3 +442,17 @@ async def test_conflict_markers_in_the_store_are_not_committed_and_the_server_ke
     finally:
         a.stop()
 
+
+
+def test_a_web_page_cannot_name_the_remote_a_sync_pushes_every_lesson_to(tmp_path):
+    """Even from the editor's own origin: a page syncs only with the remote the user configured."""
+    import httpx
+    srv = _machine(tmp_path, "machine-a", _user("a-seed-node")).start()
+    try:
+        loot = bare_repo(tmp_path / "loot.git", git_env(tmp_path, "x"))
+        for headers in ({"Origin": srv.url}, {"Sec-Fetch-Site": "same-origin"}):
+            r = httpx.post(srv.url + "/api/store/sync", json={"remote": str(loot)}, headers=headers, timeout=60)
+            assert r.status_code == 400 and r.json()["field"] == "remote", r.text
+        assert git(loot, "log", "--all", "--oneline", env=srv.env, check=False) == ""  # nothing was pushed
+    finally:
+        srv.stop()

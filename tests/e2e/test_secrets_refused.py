@@ -60,7 +60,26 @@ async def test_edges_and_progress_are_held_to_the_same_rule(srv, session):
     text, err = await session("kg_progress", task_id="deploy-fix", level="project",
                               state={"step": 2, "env": {"GITHUB_TOKEN": TOKEN}})
     assert err and "state.env.GITHUB_TOKEN holds what looks like a GitHub token" in text, text
+    # A task id is free text: the whole rule, as for a note (only a key's shape was refused).
+    text, err = await session("kg_progress", task_id="db password=Tr0ub4dor&3", level="project", state={"step": 1})
+    assert err and "task_id holds what looks like a credential assigned to a secret-named key" in text, text
     _nothing_leaked(srv, text)
+
+
+async def test_private_text_is_cut_out_of_touches_and_progress_too(srv, session):
+    await session.ok("kg_put_node", level="project", id="private-in-touches", gist="a node touching a file",
+                     touches=["src/app.py", "<private>/home/me/secret-plans.txt</private>"])
+    await session.ok("kg_progress", task_id="private-progress", level="project",
+                     state={"step": 1, "why": "waiting on <private>the acquisition memo</private>the review"})
+    node = nodes_by_id(graph(srv, session_id=session.sid)["project"])["private-in-touches"]
+    assert node["touches"] == ["src/app.py"]
+    text, _ = await session("kg_progress", task_id="private-progress", level="project")
+    assert "waiting on the review" in text and "acquisition" not in text, text
+    srv.logs_written()
+    for path in srv.store.rglob("*"):
+        if path.is_file():
+            data = path.read_bytes()
+            assert b"secret-plans" not in data and b"acquisition memo" not in data, f"{path} holds the private text"
 
 
 @pytest.mark.parametrize(("tool", "args", "field"), [

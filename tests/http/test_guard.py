@@ -41,3 +41,30 @@ async def test_a_client_gone_before_its_body_is_whole_is_not_an_error(caplog):
     response = await guarded(handler)(Request(scope, receive))
     assert response.status_code == 400 and b"disconnected" in response.body
     assert not [r for r in caplog.records if r.levelname == "ERROR"]
+
+
+async def test_a_body_of_another_type_than_json_is_refused_by_name():
+    """A page can send text/plain, a form or a beacon to another origin without the browser asking first."""
+    from starlette.requests import Request
+
+    from kg_actors.core.errors import InvalidInput
+    from kg_actors.http.guard import json_body
+
+    def request(content_type: bytes | None, body: bytes) -> Request:
+        parts = iter([{"type": "http.request", "body": body, "more_body": False}])
+
+        async def receive():
+            return next(parts)
+        headers = [(b"content-type", content_type)] if content_type else []
+        return Request({"type": "http", "method": "POST", "path": "/api/nodes", "headers": headers,
+                        "query_string": b""}, receive)
+
+    for content_type in (b"text/plain", b"application/x-www-form-urlencoded", None):
+        try:
+            await json_body(request(content_type, b'{"id": "x"}'))
+        except InvalidInput as exc:
+            assert exc.field == "content-type"
+        else:
+            raise AssertionError(f"{content_type!r} was read")
+    assert await json_body(request(b"application/json; charset=utf-8", b'{"id": "x"}')) == {"id": "x"}
+    assert await json_body(request(None, b"")) == {}  # no body: nothing to refuse
