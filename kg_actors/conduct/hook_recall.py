@@ -41,6 +41,7 @@ async def prompt_context(floor: Floor, payload: dict[str, Any]) -> dict[str, Any
     elif not terms:
         floor.logs.recall([{**base, "reason": "no_terms"}])
     else:
+        shown_at = floor.clock()  # before the graphs are read: a write applied meanwhile is not "seen"
         decision = await _recall(floor, view, terms)
         record = {**base, "reason": decision.reason, "terms": secrecy.loggable_terms(text, terms),
                   "threshold": decision.threshold,
@@ -49,7 +50,7 @@ async def prompt_context(floor: Floor, payload: dict[str, Any]) -> dict[str, Any
             parts.append(decision.text)
             record["chars"] = len(decision.text)
             await seen_once_sent(floor, sm.MarkSeen(sid=view.sid, ids=[i for _, i in decision.shown],
-                                                    via="ambient", at=floor.clock()))
+                                                    via="ambient", at=shown_at))
         floor.logs.recall([record])
     push = await push_for(floor, call)
     if push:

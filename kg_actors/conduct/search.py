@@ -21,6 +21,7 @@ async def search_text(floor: Floor, sid: str | None, query: str) -> str:
         for key in floor.directory.loaded_keys():
             if key.startswith("project:"):
                 graphs[key] = await floor.directory.get(key)
+    shown_at = floor.clock()  # what the views show is as of after this: a write applied meanwhile is not "seen"
     views = {lvl: await handle.view() for lvl, handle in graphs.items()}
     seen = view.seen if view else frozenset()
     # From here to the reply text: no await, so the views stay consistent.
@@ -40,5 +41,5 @@ async def search_text(floor: Floor, sid: str | None, query: str) -> str:
     text, shown = search_format.format_search(query, ranked, nodes, connectors, path_edges,
                                               best_effort=best_effort, total=total)
     if view is not None and shown:
-        await floor.sessions.mark_seen(sid=view.sid, ids=[i for _, i in shown], via="search", at=floor.clock())
+        await floor.sessions.mark_seen(sid=view.sid, ids=[i for _, i in shown], via="search", at=shown_at)
     return text

@@ -49,6 +49,7 @@ async def push_notice(floor: Floor, sid: str | None, view: SessionView | None = 
         view = await floor.sessions.get(sid=sid)
     fresh: list[tuple[str, Node]] = []  # written by another session since the window opened
     levels = await floor.levels_of(view)
+    shown_at = floor.clock()  # before the written nodes are read: a write applied after them is not "seen"
     written = written_from(levels)
     for lvl, _ in levels:
         nodes = written(lvl, window.since)
@@ -71,7 +72,7 @@ async def push_notice(floor: Floor, sid: str | None, view: SessionView | None = 
     news.sort(key=lambda t: -t[0])
     shown = news[: C.MAX_PUSHED]
     text = replies.push_text([(node.id, node.gist, updated) for _, node, updated in shown], len(news))
-    seen = sm.MarkSeen(sid=sid, ids=[n.id for _, n, _ in shown], via="push", at=floor.clock())
+    seen = sm.MarkSeen(sid=sid, ids=[n.id for _, n, _ in shown], via="push", at=shown_at)
     items = {n.id: ts for ts, n, _ in shown}
 
     async def delivered() -> None:

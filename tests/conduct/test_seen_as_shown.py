@@ -1,0 +1,54 @@
+"""A session counts as having seen what a reply showed it as of when the reply's graphs were read: a write
+applied while the reply was being made (by another session) is not "seen", and the session's next write
+over it is refused as built on a stale view (spec 000), not let through to replace it unseen."""
+
+from __future__ import annotations
+
+import itertools
+from types import SimpleNamespace
+
+import pytest
+import trio
+
+from kg_actors.conduct import search, write
+from kg_actors.conduct.floor import Floor
+from kg_actors.core.errors import WriteConflict
+from kg_actors.core.model import GraphData
+from kg_actors.graph_actor import run_graph_actor
+from kg_actors.session_actor import run_session_registry
+from kg_actors.storage.layout import Layout
+
+NODE = "shared-lesson-node"
+
+
+async def test_a_write_applied_while_a_search_is_made_is_not_seen_by_the_searcher(tmp_path, monkeypatch):
+    ticks = itertools.count(1_000_000)
+    clock = lambda: float(next(ticks))  # noqa: E731 - every reading later than the last
+    async with trio.open_nursery() as nursery:
+        sessions = await nursery.start(run_session_registry, tmp_path / "sessions.json", {}, clock)
+        user = await nursery.start(run_graph_actor, "user", "user", tmp_path / "user.json", GraphData("user"))
+
+        async def get(key):
+            return user
+
+        floor = Floor.build(SimpleNamespace(layout=Layout(tmp_path), get=get, loaded_keys=lambda: ["user"]),
+                            sessions, clock)
+        a = await sessions.register(project_path=None, harness="claude-code", now=clock())
+        b = await sessions.register(project_path=None, harness="claude-code", now=clock())
+        await write.put_node(floor, b.sid, "user", NODE, "the first version of the shared lesson", None, None)
+        await search.search_text(floor, a.sid, "shared lesson")  # a has seen the first version
+        real_view = type(user).view
+
+        async def view_then_another_write(handle):  # the graph is read, then b's write lands before the reply
+            taken = await real_view(handle)
+            await write.put_node(floor, b.sid, "user", NODE, "b's second version, which a is never shown", None, None)
+            return taken
+
+        monkeypatch.setattr(type(user), "view", view_then_another_write)
+        text = await search.search_text(floor, a.sid, "shared lesson")
+        monkeypatch.setattr(type(user), "view", real_view)
+        assert "second version" not in text
+        with pytest.raises(WriteConflict):
+            await write.put_node(floor, a.sid, "user", NODE, "a's rewrite of the first version", None, None)
+        assert (await user.get_node(NODE)).gist == "b's second version, which a is never shown"
+        nursery.cancel_scope.cancel()
