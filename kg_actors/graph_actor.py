@@ -225,7 +225,7 @@ class GraphState:
 
     def delete_node(self, msg: m.DeleteNode) -> int:
         self._expect_version(msg.node_id, msg.expected_version, False)  # the editor's; None checks nothing
-        return graph_ops.delete_node(self.graph, msg.node_id)
+        return graph_ops.delete_node(self.graph, msg.node_id, self.level, msg.writer)
 
     def delete_edge(self, msg: m.DeleteEdge) -> bool:
         return graph_ops.delete_edge(self.graph, msg.key)

@@ -138,8 +138,9 @@ class GraphHandle:
     async def repeat_credit(self, target_id: str, case_ts: float) -> bool:
         return await self._mailbox.ask(m.RepeatCredit(target_id, case_ts))
 
-    async def delete_node(self, node_id: str, expected_version: int | None = None) -> int:
-        return await self._mailbox.ask(m.DeleteNode(node_id, expected_version))
+    async def delete_node(self, node_id: str, expected_version: int | None = None,
+                          writer: graph_ops.Writer | None = None) -> int:
+        return await self._mailbox.ask(m.DeleteNode(node_id, expected_version, writer))
 
     async def delete_edge(self, key: EdgeKey) -> bool:
         return await self._mailbox.ask(m.DeleteEdge(key))

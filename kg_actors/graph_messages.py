@@ -226,6 +226,7 @@ class DeleteNode(GraphMessage[int]):
     changes_render = True
     node_id: str
     expected_version: int | None = None  # the editor's: the node as it loaded it, or the delete is refused
+    writer: graph_ops.Writer | None = None  # a session's: what it has seen of the node, or the delete is refused
 
 
 @attrs.frozen

@@ -110,14 +110,22 @@ async def put_edge(floor: Floor, sid: str | None, level: str, src: str, dst: str
 
 async def delete_node(floor: Floor, sid: str | None, node_id: str, level: str | None = None,
                       project_path: str | None = None, expected_version: int | None = None) -> tuple[str, int]:
-    view = await floor.session(sid) if sid is not None else None
+    view, wv = await _open(floor, sid, node_id)
     ids.check_existing_id(node_id)
     lvl, handle, node = await floor.locate(view, node_id, level, project_path)
     if node is None or handle is None or lvl is None:
         where = f"the {level} graph" if level is not None else "the user or project graph"
         raise NotFound(f"node '{ids.shown(node_id)}' not found in {where}"
                        + await floor.maintain_hint(node_id, level, "maintain nodes cannot be deleted with this tool"))
-    removed = await handle.delete_node(node_id=node_id, expected_version=expected_version)
+    writer = None if view is None or wv is None else graph_ops.Writer(
+        session=sid, maintenance=wv.maintenance, seen_at=wv.seen_at, read_at=wv.read_at, guard=True)
+    try:
+        removed = await handle.delete_node(node_id=node_id, expected_version=expected_version, writer=writer)
+    except WriteConflict as conflict:
+        if view is not None:  # the refusal shows the node as it stands: a retry deletes that version
+            await floor.sessions.after_write(sid=view.sid, ids=[node_id], via="read",
+                                             at=max(floor.clock(), conflict.written_ts or 0.0))
+        raise
     floor.publish({"type": "node_deleted", "level": lvl, "id": node_id, "source_session": sid,
                    "project_path": _project_of(view, project_path)})
     return lvl, removed

@@ -214,9 +214,15 @@ def repeat_credit(graph: GraphData, target_id: str, case_ts: float) -> bool:
     return True
 
 
-def delete_node(graph: GraphData, node_id: str) -> int:
-    if node_id not in graph.nodes:
+def delete_node(graph: GraphData, node_id: str, level: str = "", writer: Writer | None = None) -> int:
+    node = graph.nodes.get(node_id)
+    if node is None:
         raise NotFound(f"node '{ids.shown(node_id)}' not found")
+    if writer is not None and writer.guard and writer.session is not None:
+        # A session deletes only the version it has seen: another's rewrite since would go unread, and lost.
+        stale = _refusal(graph, level, node, None, None, writer)
+        if stale is not None:
+            raise stale
     keys = [e.key for e in graph.incident(node_id)]
     for key in keys:
         graph.del_edge(key)

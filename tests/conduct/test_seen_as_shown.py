@@ -52,3 +52,30 @@ async def test_a_write_applied_while_a_search_is_made_is_not_seen_by_the_searche
             await write.put_node(floor, a.sid, "user", NODE, "a's rewrite of the first version", None, None)
         assert (await user.get_node(NODE)).gist == "b's second version, which a is never shown"
         nursery.cancel_scope.cancel()
+
+
+async def test_a_delete_of_a_node_another_session_rewrote_since_it_was_seen_is_refused_once(tmp_path):
+    """The rewrite would go unread and be lost: the refusal shows it, and a delete after that goes through."""
+    ticks = itertools.count(1_000_000)
+    clock = lambda: float(next(ticks))  # noqa: E731
+    async with trio.open_nursery() as nursery:
+        sessions = await nursery.start(run_session_registry, tmp_path / "sessions.json", {}, clock)
+        user = await nursery.start(run_graph_actor, "user", "user", tmp_path / "user.json", GraphData("user"))
+
+        async def get(key):
+            return user
+
+        floor = Floor.build(SimpleNamespace(layout=Layout(tmp_path), get=get, loaded_keys=lambda: ["user"]),
+                            sessions, clock)
+        a = await sessions.register(project_path=None, harness="claude-code", now=clock())
+        b = await sessions.register(project_path=None, harness="claude-code", now=clock())
+        await write.put_node(floor, b.sid, "user", NODE, "a first guess at the cause", None, None)
+        await search.search_text(floor, a.sid, "first guess cause")  # a sees b's version, and rewrites it
+        await write.put_node(floor, a.sid, "user", NODE, "ROOT CAUSE FOUND: the pool's timeout", None, None)
+        with pytest.raises(WriteConflict) as refused:
+            await write.delete_node(floor, b.sid, NODE)
+        assert refused.value.node["gist"] == "ROOT CAUSE FOUND: the pool's timeout"
+        assert (await user.get_node(NODE)) is not None
+        assert (await write.delete_node(floor, b.sid, NODE))[0] == "user"  # shown now: deleted
+        assert (await user.get_node(NODE)) is None
+        nursery.cancel_scope.cancel()
