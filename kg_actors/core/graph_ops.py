@@ -194,11 +194,21 @@ def put_edge(
         if missing is not None:
             raise missing
     old = graph.edges.get((src, dst, rel))
-    edge = Edge(src, dst, rel, notes_t if notes_t is not None else (old.notes if old else ()),
-                old.extra if old else {})
+    kept = notes_t if notes_t is not None else (old.notes if old else ())
+    if old is not None and old.notes and notes_t is not None and writer.guard and writer.session is not None \
+            and not writer.maintenance and _last_writer(graph, old.key) != writer.session:
+        # Another's notes on this edge were never shown to this session (edges have no seen-tracking):
+        # they stay, and the new ones join them. Maintenance may replace them.
+        kept = (*old.notes, *(n for n in notes_t if n not in old.notes))
+    edge = Edge(src, dst, rel, kept, old.extra if old else {})
     graph.set_edge(edge)
     bump_version(graph, edge_version_key(edge.key), now, writer)
     return edge
+
+
+def _last_writer(graph: GraphData, key: EdgeKey) -> object:
+    entry = graph.versions.get(edge_version_key(key))
+    return entry.get("session") if isinstance(entry, dict) else None
 
 
 def repeat_credit(graph: GraphData, target_id: str, case_ts: float) -> bool:

@@ -2,7 +2,7 @@ import pytest
 
 from kg_actors.core import graph_ops as ops
 from kg_actors.core.errors import Conflict, InvalidInput, WriteConflict
-from kg_actors.core.model import Edge, GraphData
+from kg_actors.core.model import Edge, GraphData, Node
 
 A = ops.Writer(session="aaaa1111")
 B = ops.Writer(session="bbbb2222")
@@ -179,3 +179,21 @@ def test_a_user_graph_keeps_where_its_renamed_ids_went_and_a_project_follows_the
     # Renamed back: the id is a node again and nothing redirects from it.
     ops.rename_local(user, "c-lesson", "a-lesson", 4.0, writer)
     assert "a-lesson" not in user.extra_meta[ops.RENAMED_KEY]
+
+
+def test_an_edge_s_notes_by_another_session_are_kept_when_a_session_puts_its_own():
+    """Edges have no seen-tracking: a session putting notes on an edge another wrote never saw theirs.
+    They stay and the new ones join them; the same session, or maintenance, replaces its notes."""
+    g = GraphData("project")
+    for node_id in ("auth-module", "session-store"):
+        g.set_node(Node(node_id, f"the {node_id}"))
+    a, b = A, B
+    ops.put_edge(g, "auth-module", "session-store", "reads", ["A: token check assumes a session"], 1.0, a)
+    edge = ops.put_edge(g, "auth-module", "session-store", "reads", ["B: init order matters"], 2.0, b)
+    assert edge.notes == ("A: token check assumes a session", "B: init order matters")
+    edge = ops.put_edge(g, "auth-module", "session-store", "reads", ["B: init order matters, twice"], 3.0, b)
+    assert edge.notes == ("B: init order matters, twice",)  # b wrote last: its own notes, replaced
+    tidy = ops.Writer(session="cccc3333", maintenance=True)
+    ops.put_edge(g, "auth-module", "session-store", "reads", ["merged"], 4.0, a)
+    edge = ops.put_edge(g, "auth-module", "session-store", "reads", ["merged and trimmed"], 5.0, tidy)
+    assert edge.notes == ("merged and trimmed",)
