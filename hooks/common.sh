@@ -8,12 +8,21 @@ KG_URL="http://127.0.0.1:${KG_HTTP_PORT:-8765}"
 command -v curl >/dev/null 2>&1 || exit 0
 
 # Post stdin (the raw hook payload) to $1; print the reply only if it is hook output.
-# The server gets ${2:-1} second(s); a proxy is never asked (the server is local).
+# The server gets ${2:-0.8} second(s), so that with the hook's own start it stays under a second;
+# a proxy is never asked (the server is local). An error status (-f), a cut reply (curl's code)
+# or anything but one line of hook JSON prints nothing: a proxy's error page, a 500's body or a
+# half reply would reach the conversation as context.
 kg_post() {
-  reply=$(curl -s --noproxy '*' --max-time "${2:-1}" -H 'Content-Type: application/json' \
+  reply=$(curl -sf --noproxy '*' --max-time "${2:-0.8}" -H 'Content-Type: application/json' \
     --data-binary @- "$KG_URL$1" 2>/dev/null) || return 1
-  case "$reply" in
-    *hookSpecificOutput*|*systemMessage*) printf '%s\n' "$reply"; return 0 ;;
+  kg_print "$reply"
+}
+
+kg_print() {
+  case "$1" in
+    *"
+"*) return 1 ;;
+    '{"hookSpecificOutput":{'*'}'|'{"systemMessage":"'*'}') printf '%s\n' "$1"; return 0 ;;
   esac
   return 1
 }

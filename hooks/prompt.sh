@@ -7,7 +7,10 @@ printf '%s' "$payload" | kg_post /api/prompt_context && exit 0
 # The transcript path is cut out by the shell itself (a process per step would cost more
 # than the reply); only a path in the payload's head counts: it comes before a long prompt.
 transcript=""
-head=${payload%%\"transcript_path\"*}
+head=$payload
+# A shell whose `sh` is bash cuts a long payload in quadratic time (5 MB: over a minute): only a
+# payload of a typed prompt's size is searched (Claude Code puts the path first).
+[ ${#payload} -lt 16384 ] && head=${payload%%\"transcript_path\"*}
 if [ "$head" != "$payload" ] && [ ${#head} -lt 4096 ]; then
   rest=${payload#"$head"\"transcript_path\"}
   rest=${rest#*\"}

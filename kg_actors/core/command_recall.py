@@ -100,12 +100,14 @@ def command_keys(invocations: Iterable[list[str]]) -> list[Key]:
         head = words[0]
         name = posixpath.basename(head).lower()
         if _is_script(head) and name not in INTERPRETERS:
-            keys.append(Key(script=name))
+            if name:  # `./` or `bin/` alone names no script
+                keys.append(Key(script=name))
             continue
         operands, maybe_value = _operands(words[1:], RUNNER_VALUE_OPTIONS if name in TARGET_RUNNERS else frozenset())
         if name in INTERPRETERS:
-            if operands and _is_script(operands[0]):
-                keys.append(Key(script=posixpath.basename(operands[0]).lower()))
+            script = posixpath.basename(operands[0]).lower() if operands and _is_script(operands[0]) else ""
+            if script:
+                keys.append(Key(script=script))
             continue
         for key in (_sub_key(name, operands), _sub_key(name, operands[1:]) if maybe_value else None):
             if key is not None:
@@ -141,7 +143,8 @@ def _match(key: Key, index: SearchIndex) -> list[tuple[int, str]]:
             if node is not None and key.script in _named_terms(node):
                 out.append((2, node_id))
         return out
-    assert key.program is not None and key.sub is not None
+    if key.program is None or key.sub is None:
+        return []
     sub = analyse(key.sub)[0]
     found: dict[str, int] = {}
     for program in _program_stems(key.program):

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from typing import Any
 
-# Gemini event -> the Claude Code event whose decision it gets.
-EVENTS = {"SessionStart": "SessionStart", "BeforeAgent": "UserPromptSubmit", "AfterTool": "PostToolUse",
-          "BeforeTool": "PreToolUse"}
+# Gemini event -> the Claude Code event whose decision it gets. Not BeforeTool: Gemini 0.61 reads
+# additionalContext back only from BeforeAgent and AfterTool, so a command's lessons sent before it runs
+# were never shown, and counted as seen (the prompt after could not recall them).
+EVENTS = {"SessionStart": "SessionStart", "BeforeAgent": "UserPromptSubmit", "AfterTool": "PostToolUse"}
 # Gemini tool -> (Claude Code tool, its argument).
 TOOLS = {"read_file": ("Read", "file_path"), "write_file": ("Write", "file_path"), "replace": ("Edit", "file_path"),
          "run_shell_command": ("Bash", "command")}
 FILE_MATCHER = "read_file|write_file|replace|run_shell_command"
-SHELL_MATCHER = "run_shell_command"
 
 
 def translated(payload: dict[str, Any]) -> dict[str, Any]:

@@ -18,8 +18,8 @@ from .files import json_config
 
 SERVER = "kg"
 SCRIPT = "hooks/gemini.sh"
-TIMEOUTS = {"SessionStart": 20_000, "BeforeAgent": 3_000, "AfterTool": 3_000, "BeforeTool": 3_000}  # ms
-MATCHERS = {"AfterTool": g.FILE_MATCHER, "BeforeTool": g.SHELL_MATCHER}
+TIMEOUTS = {"SessionStart": 20_000, "BeforeAgent": 3_000, "AfterTool": 3_000}  # ms
+MATCHERS = {"AfterTool": g.FILE_MATCHER}
 
 
 def settings_path(env: dict[str, str], home: Path) -> Path:

@@ -249,7 +249,7 @@ def _gemini(found: Found) -> Step:
     if g.foreign:
         return _foreign("gemini", f"{g.settings}: mcpServers.kg")
     return Step("gemini", (*_write_plugin(found), Action(
-        "gemini_write", f"add the kg hooks (SessionStart, BeforeAgent, AfterTool, BeforeTool) and the kg MCP "
+        "gemini_write", f"add the kg hooks (SessionStart, BeforeAgent, AfterTool) and the kg MCP "
                         f"server to {g.settings}", path=g.settings, fact="settings")))
 
 

@@ -53,6 +53,9 @@ def decide(command: str | list, seen: frozenset[str] = frozenset(), nodes: list[
     ("kubectl --context staging rollout restart deploy/api", ["rollout-restart-pdb"]),
     ("npm --prefix web run build", ["build-bundle-budget"]),
     ("watch -n 5 kubectl rollout restart deploy/api", ["rollout-restart-pdb"]),
+    # A word that ends in '/' names no script: the rest of the command still counts (it raised, and lost it).
+    ("make deploy && bash ./", ["make-deploy-needs-context", "deploy-target-guard"]),
+    ("./ ; sudo bin/ ; env / ; make deploy", ["make-deploy-needs-context", "deploy-target-guard"]),
 ])
 def test_lessons_that_name_the_command_arrive(command, expected):
     decision = decide(command)

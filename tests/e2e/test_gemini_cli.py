@@ -57,7 +57,7 @@ def test_setup_writes_settings_the_real_gemini_cli_accepts_and_uninstall_removes
     assert out.returncode == 0, out.stdout + out.stderr
     settings = json.loads((home / ".gemini" / "settings.json").read_text())
     assert settings["ui"] == {"theme": "Default"} and user_hook in settings["hooks"]["AfterTool"]
-    assert set(settings["hooks"]) == {"SessionStart", "BeforeAgent", "AfterTool", "BeforeTool"}
+    assert set(settings["hooks"]) == {"SessionStart", "BeforeAgent", "AfterTool"}
     assert settings["mcpServers"]["kg"]["args"][-1] == "mcp"
     script = settings["hooks"]["SessionStart"][0]["hooks"][0]["command"].split()[1]
     assert Path(script).is_file() and (Path(script).parent / "kg_env").is_file()
