@@ -1,7 +1,7 @@
 // kg memory for OpenCode: carries OpenCode's events to the local kg server, which decides what to add.
 // Preload and prompt recall go into the system prompt of the session's next model calls; file and shell
 // recall are appended to the tool's output. Any failure adds nothing: a session is never blocked.
-import { spawnSync } from "node:child_process"
+import { spawn } from "node:child_process"
 
 // `kg setup` writes this line: the installed kg and the environment it runs with.
 const SETTINGS = {}
@@ -23,11 +23,19 @@ async function ask(event, body, timeout = TIMEOUT_MS) {
   }
 }
 
+// `kg start`, awaited without holding OpenCode's event loop (a spawnSync froze every session meanwhile).
 function startServer() {
   const kg = SETTINGS.bin || "kg"
-  try {
-    spawnSync(kg, ["start"], { env, stdio: "ignore", timeout: 20000 })
-  } catch {}
+  return new Promise((resolve) => {
+    try {
+      const child = spawn(kg, ["start"], { env, stdio: "ignore" })
+      const timer = setTimeout(() => { child.kill(); resolve() }, 20000)
+      child.on("exit", () => { clearTimeout(timer); resolve() })
+      child.on("error", () => { clearTimeout(timer); resolve() })
+    } catch {
+      resolve()
+    }
+  })
 }
 
 function promptText(parts) {
@@ -41,9 +49,11 @@ export const KgMemory = async ({ directory }) => {
   const opening = new Map() // sessionID -> the pending session.start
 
   async function open(sessionID, source = "startup") {
-    let out = await ask("session.start", { sessionID, directory, source }, 5000)
+    // 2 s, as the Claude Code hook: a server that is up answers in milliseconds (about a second when it
+    // loads a large graph first); 5 s once this plugin started it.
+    let out = await ask("session.start", { sessionID, directory, source }, 2000)
     if (out.down) {
-      startServer()
+      await startServer()
       out = await ask("session.start", { sessionID, directory, source }, 5000)
     }
     preload.set(sessionID, out.context || "")
