@@ -262,3 +262,16 @@ async def test_a_gist_offered_by_one_reply_is_left_out_by_the_others_until_it_is
         await trio.sleep(C.OFFER_HOLD_SECONDS + 1)
         assert await sessions.offer(sid=sid, ids=["b"], now=wall()) == frozenset()  # a reply that never came back
         nursery.cancel_scope.cancel()
+
+
+def test_a_fetch_or_search_is_counted_without_what_may_be_secret():
+    """tool_events.json keeps what was fetched and searched: a URL without its query (a reset link's code,
+    a key), a query that holds a secret only as a digest."""
+    from kg_actors.core import capture
+    assert capture.web_target("WebFetch", {"url": "https://example.com/reset?code=Xk9mPq2Lw7#top"}) == \
+        ("web", "https://example.com/reset")
+    kind, key = capture.web_target("WebSearch", {"query": "the admin password is hunter2correcthorse rejected"})
+    assert kind == "search" and key.startswith("withheld-") and "hunter2" not in key
+    assert capture.web_target("WebSearch", {"query": "the admin password is hunter2correcthorse rejected"}) == \
+        (kind, key)  # the same query counts as the same target
+    assert capture.web_target("WebSearch", {"query": "Alembic  Upgrade head"}) == ("search", "alembic upgrade head")

@@ -9,10 +9,12 @@ never count.
 
 from __future__ import annotations
 
+import hashlib
 import posixpath
 from typing import Any
 
 from . import constants as C
+from . import secrecy
 
 NOISE = ("/tmp/", "/node_modules/", "/venv/", "/.venv/", "/__pycache__/", "/.git/", "/dist/", "/build/",
          "/.claude/", "/.codex/", "/.knowledge-graph/", "/scratchpad/", "/.cache/", "/site-packages/")
@@ -40,11 +42,21 @@ def file_key(path: str, root: str | None) -> str:
 
 
 def web_target(tool_name: str, tool_input: dict[str, Any]) -> tuple[str, str] | None:
+    """What a fetch or a search is counted as, kept in the project's tool_events.json: a URL without its
+    query and fragment (a reset link's `code=`, a `key=`, a session), a query that holds a secret by a
+    digest of it only."""
     if tool_name == "WebFetch" and isinstance(tool_input.get("url"), str):
-        return "web", tool_input["url"].strip()[:2000]
+        url = tool_input["url"].strip()[:2000]
+        return "web", _withheld(url.split("#", 1)[0].split("?", 1)[0])
     if tool_name == "WebSearch" and isinstance(tool_input.get("query"), str):
-        return "search", " ".join(tool_input["query"].lower().split())[:500]
+        return "search", _withheld(" ".join(tool_input["query"].lower().split())[:500])
     return None
+
+
+def _withheld(target: str) -> str:
+    if secrecy.find(target) is None:
+        return target
+    return "withheld-" + hashlib.sha256(target.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
 def count_event(events: dict[str, Any], key: str, harness_sid: str, now: float) -> dict[str, Any]:
