@@ -10,16 +10,19 @@ command -v curl >/dev/null 2>&1 || exit 0
 KG_URL="http://127.0.0.1:${KG_HTTP_PORT:-8765}"
 payload=$(cat)
 post() {
-  printf '%s' "$payload" | curl -s --noproxy '*' --max-time 2 -H 'Content-Type: application/json' \
+  printf '%s' "$payload" | curl -sf --noproxy '*' --max-time 2 -H 'Content-Type: application/json' \
     --data-binary @- "$KG_URL/api/antigravity/hook/$1?lines=1" 2>/dev/null
 }
 reply=$(post "$1")
-if [ $? -eq 7 ] && [ "$1" = SessionStart ]; then  # nothing listens: start the server, then ask again
+rc=$?
+if [ $rc -eq 7 ] && [ "$1" = SessionStart ]; then  # nothing listens: start the server, then ask again
   KG=${KG_BIN:-$(command -v kg 2>/dev/null)}
   [ -n "$KG" ] || exit 0
   "$KG" start >/dev/null 2>&1 || exit 0
   reply=$(post "$1")
+  rc=$?
 fi
+[ $rc -eq 0 ] || exit 0  # an error status or a reply cut at the timeout: nothing of it is printed
 ack=${reply%%
 *}
 out=${reply#*
