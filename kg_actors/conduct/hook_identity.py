@@ -57,6 +57,13 @@ def hook_root(floor: Floor, cwd: object, strict: bool = True) -> str | None:
         raise InvalidInput("cwd", "is not a usable path") from None
 
 
+def from_subagent(payload: dict[str, Any]) -> bool:
+    """A Claude Code subagent's tool call: it carries the main session's id and its own `agent_id`. What it
+    is shown goes into the subagent's context, not the session's: marked seen (and counted against the file
+    recall window) it would keep those lessons from the session itself, so it gets none."""
+    return bool(text_field(payload, "agent_id"))
+
+
 def text_field(payload: dict[str, Any], name: str) -> str:
     """A payload's string field, or "" (a hook payload is whatever the harness sent)."""
     value = payload.get(name)

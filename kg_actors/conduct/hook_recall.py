@@ -18,8 +18,8 @@ from ..harness import shell
 from ..harness.tool_calls import SHELL_TOOLS, shell_command
 from ..session_messages import SessionView
 from .floor import Floor
-from .hook_identity import (held_for_this_reply, object_field, push_for, resolve, seen_once_sent, text_field,
-                            views_of)
+from .hook_identity import (from_subagent, held_for_this_reply, object_field, push_for, resolve, seen_once_sent,
+                            text_field, views_of)
 from .read_views import indexed
 
 
@@ -79,7 +79,7 @@ async def pre_tool(floor: Floor, payload: dict[str, Any]) -> dict[str, Any]:
     """
     tool = text_field(payload, "tool_name")
     tool_input = object_field(payload, "tool_input")
-    if tool not in SHELL_TOOLS:
+    if tool not in SHELL_TOOLS or from_subagent(payload):
         return {}
     words = shell.invocations(shell_command(tool_input))
     if not words:

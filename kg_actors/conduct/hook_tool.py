@@ -24,12 +24,14 @@ from ..harness import profiles, tool_calls
 from ..session_messages import SessionView
 from ..storage import layout as L
 from .floor import Floor
-from .hook_identity import (held_for_this_reply, object_field, push_for, resolve, seen_once_sent, text_field,
-                            views_of)
+from .hook_identity import (from_subagent, held_for_this_reply, object_field, push_for, resolve, seen_once_sent,
+                            text_field, views_of)
 from .read_views import recent_scores
 
 
 async def tool_event(floor: Floor, payload: dict[str, Any]) -> dict[str, Any]:
+    if from_subagent(payload):
+        return {}
     call = await resolve(floor, payload)
     view, harness, root = call.view, call.harness, call.root
     if view is None:

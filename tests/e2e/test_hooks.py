@@ -619,3 +619,15 @@ def test_session_state_answers_hooks_older_than_the_payload_contract(srv):
     h.full_read()
     assert httpx.get(f"{srv.url}/api/session_state", params={"project_path": cwd}).json()["full_read_done"] is True
     assert httpx.get(f"{srv.url}/api/session_state", params={"project_path": "/etc"}).json() == {"found": False}
+
+
+def test_a_subagent_s_tool_calls_leave_the_session_s_lessons_to_the_session(srv):
+    """Claude Code sends a subagent's tool hooks with the main session's id and an agent_id: what it would be
+    shown goes into the subagent's context. It gets nothing, and the session's own read still recalls."""
+    h = Harness(srv, srv.project("recall-proj"))
+    h.start()
+    explore = {"agent_id": "a1b2c3d4", "agent_type": "Explore"}
+    sub = h.tool("Read", {"file_path": f"{h.cwd}/src/clock.py"}, {"type": "text"}, **explore)
+    assert sub.rc == 0 and sub.out == ""
+    run = h.read(f"{h.cwd}/src/clock.py")
+    assert "- [project] jwt-clock-skew: " in run.context
