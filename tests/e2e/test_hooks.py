@@ -266,7 +266,8 @@ def test_a_url_fetched_twice_earns_a_nudge(srv):
     url = "https://docs.example.org/trio/reference-core.html#trio.testing.MockClock"
     assert h.tool("WebFetch", {"url": url, "prompt": "autojump?"}, {"result": "…"}).out == ""
     nudge = h.tool("WebFetch", {"url": url, "prompt": "autojump threshold?"}, {"result": "…"}).context
-    assert nudge.startswith(f"KG capture: '{url}' — fetched 2 times now")
+    # Counted and named without its fragment or query (`#access_token=`, `?code=` are kept nowhere).
+    assert nudge.startswith(f"KG capture: '{url.split('#')[0]}' — fetched 2 times now")
     # The session's next nudge waits 10 minutes: a repeated search says nothing now.
     for _ in range(2):
         assert h.tool("WebSearch", {"query": "Trio MockClock autojump"}, {"results": []}).out == ""
