@@ -21,20 +21,27 @@ from kg_actors.storage.layout import Layout
 NODE = "shared-lesson-node"
 
 
-async def test_a_write_applied_while_a_search_is_made_is_not_seen_by_the_searcher(tmp_path, monkeypatch):
+async def _two_sessions(nursery, tmp_path):
+    """A floor over one user graph, a session registry whose clock reads later at every call, and two
+    sessions: (floor, the user graph, a, b)."""
     ticks = itertools.count(1_000_000)
     clock = lambda: float(next(ticks))  # noqa: E731 - every reading later than the last
+    sessions = await nursery.start(run_session_registry, tmp_path / "sessions.json", {}, clock)
+    user = await nursery.start(run_graph_actor, "user", "user", tmp_path / "user.json", GraphData("user"))
+
+    async def get(key):
+        return user
+
+    floor = Floor.build(SimpleNamespace(layout=Layout(tmp_path), get=get, loaded_keys=lambda: ["user"]),
+                        sessions, clock)
+    a = await sessions.register(project_path=None, harness="claude-code", now=clock())
+    b = await sessions.register(project_path=None, harness="claude-code", now=clock())
+    return floor, user, a, b
+
+
+async def test_a_write_applied_while_a_search_is_made_is_not_seen_by_the_searcher(tmp_path, monkeypatch):
     async with trio.open_nursery() as nursery:
-        sessions = await nursery.start(run_session_registry, tmp_path / "sessions.json", {}, clock)
-        user = await nursery.start(run_graph_actor, "user", "user", tmp_path / "user.json", GraphData("user"))
-
-        async def get(key):
-            return user
-
-        floor = Floor.build(SimpleNamespace(layout=Layout(tmp_path), get=get, loaded_keys=lambda: ["user"]),
-                            sessions, clock)
-        a = await sessions.register(project_path=None, harness="claude-code", now=clock())
-        b = await sessions.register(project_path=None, harness="claude-code", now=clock())
+        floor, user, a, b = await _two_sessions(nursery, tmp_path)
         await write.put_node(floor, b.sid, "user", NODE, "the first version of the shared lesson", None, None)
         await search.search_text(floor, a.sid, "shared lesson")  # a has seen the first version
         real_view = type(user).view
@@ -56,19 +63,8 @@ async def test_a_write_applied_while_a_search_is_made_is_not_seen_by_the_searche
 
 async def test_a_delete_of_a_node_another_session_rewrote_since_it_was_seen_is_refused_once(tmp_path):
     """The rewrite would go unread and be lost: the refusal shows it, and a delete after that goes through."""
-    ticks = itertools.count(1_000_000)
-    clock = lambda: float(next(ticks))  # noqa: E731
     async with trio.open_nursery() as nursery:
-        sessions = await nursery.start(run_session_registry, tmp_path / "sessions.json", {}, clock)
-        user = await nursery.start(run_graph_actor, "user", "user", tmp_path / "user.json", GraphData("user"))
-
-        async def get(key):
-            return user
-
-        floor = Floor.build(SimpleNamespace(layout=Layout(tmp_path), get=get, loaded_keys=lambda: ["user"]),
-                            sessions, clock)
-        a = await sessions.register(project_path=None, harness="claude-code", now=clock())
-        b = await sessions.register(project_path=None, harness="claude-code", now=clock())
+        floor, user, a, b = await _two_sessions(nursery, tmp_path)
         await write.put_node(floor, b.sid, "user", NODE, "a first guess at the cause", None, None)
         await search.search_text(floor, a.sid, "first guess cause")  # a sees b's version, and rewrites it
         await write.put_node(floor, a.sid, "user", NODE, "ROOT CAUSE FOUND: the pool's timeout", None, None)
