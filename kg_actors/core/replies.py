@@ -33,15 +33,16 @@ def bound_note(root: str | None, folder: str | None) -> str | None:
     return f"Project folder: {root}, the root of the git work tree holding cwd {folder}."
 
 
-def conflict_text(reason: str, level: str, node: Mapping[str, Any]) -> str:
-    lines = [f"NOT WRITTEN — {reason}. The node as it stands ({level} graph):",
+def conflict_text(reason: str, level: str, node: Mapping[str, Any], deleting: bool = False) -> str:
+    lines = [f"NOT {'DELETED' if deleting else 'WRITTEN'} — {reason}. The node as it stands ({level} graph):",
              f"▸ {node['id']}", f"  gist: {node['gist']}"]
     if node["notes"]:
         lines.append("  notes:")
         lines.extend(f"    - {n}" for n in node["notes"])
     if node["touches"]:
         lines.append("  touches: " + " · ".join(node["touches"]))
-    lines.append("Merge your change into this content and call kg_put_node again.")
+    lines.append("Shown now: call kg_delete_node again if it should still go." if deleting
+                 else "Merge your change into this content and call kg_put_node again.")
     return "\n".join(lines)
 
 

@@ -53,7 +53,7 @@ class Tools:
         try:
             return ToolReply(await handler(harness=harness, **_rename_keys(arguments)))
         except WriteConflict as exc:
-            return ToolReply(replies.conflict_text(exc.reason, exc.level, exc.node), True)
+            return ToolReply(replies.conflict_text(exc.reason, exc.level, exc.node, name == "kg_delete_node"), True)
         except KGError as exc:
             return ToolReply(f"Error: {exc}", True)
         except Exception as exc:  # the boundary: a bug answers this call and the server goes on

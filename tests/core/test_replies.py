@@ -1,0 +1,12 @@
+"""Reply wording (core/replies.py)."""
+
+from kg_actors.core import replies
+
+
+def test_a_refused_delete_says_not_deleted_and_how_to_delete_what_it_shows():
+    node = {"id": "flaky-test-cause", "gist": "ROOT CAUSE FOUND: the fixture leaks a port", "notes": [], "touches": []}
+    text = replies.conflict_text("changed by another session after this session last saw it", "project", node,
+                                 deleting=True)
+    assert text.startswith("NOT DELETED — changed by another session") and "ROOT CAUSE FOUND" in text
+    assert text.endswith("call kg_delete_node again if it should still go.")
+    assert replies.conflict_text("stale", "project", node).startswith("NOT WRITTEN — stale")
