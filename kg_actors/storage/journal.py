@@ -69,16 +69,19 @@ def append(path: Path, records: list[dict[str, Any]], sync: bool = True) -> None
         appended.close()
 
 
+# Journals made since their folder was last fsynced (a fold starts a new one; a new project's first write).
+_CREATED: set[Path] = set()
+
 class Appended:
     """An append the kernel holds: `fsync` makes it durable (or cuts it off and raises), `close` ends it.
 
     Split so that an owner on an event loop writes there (a page-cache write, microseconds) and
     waits for only the fsync in a worker thread."""
 
-    __slots__ = ("_file", "_start")
+    __slots__ = ("_file", "_start", "_path")
 
-    def __init__(self, file: BinaryIO, start: int):
-        self._file, self._start = file, start
+    def __init__(self, file: BinaryIO, start: int, path: Path):
+        self._file, self._start, self._path = file, start, path
 
     def fsync(self) -> None:
         try:
@@ -86,6 +89,10 @@ class Appended:
         except OSError:
             self.cut()
             raise
+        if self._path in _CREATED:
+            # The journal's own name must survive a power cut too: its folder, once after it was made.
+            _CREATED.discard(self._path)
+            files.fsync_dir(self._path.parent)
 
     def cut(self) -> None:
         # A full disk may take part of the append: cut it off, so what follows starts clean.
@@ -124,7 +131,9 @@ def write_encoded(path: Path, data: str) -> Appended:
                 # A torn line left by a crash mid-append: the records must start a line of their
                 # own, or the first would be glued to the torn one and skipped at replay.
                 data = "\n" + data
-        appended = Appended(f, start)
+        if start == 0:
+            _CREATED.add(path)
+        appended = Appended(f, start, path)
         try:
             f.write(data.encode("utf-8", files.TEXT_ERRORS))
             f.flush()
