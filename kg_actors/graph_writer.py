@@ -159,9 +159,13 @@ async def _flush(jpath: Path, pending: list[Written], status: dict[str, Any]) ->
             # Written here (a page-cache write); only the fsync waits in a worker thread, so that thread
             # needs the interpreter once, not for every step of the append.
             appended = journal.write_encoded(jpath, data)
+            # A journal made by this batch (after a fold, a new project's first write) keeps its name through
+            # a power cut once its folder is fsynced too: with this fsync, or the first one after it.
+            status["folder_unsynced"] = status.get("folder_unsynced", False) or appended.created
             try:
                 if sync:
-                    await trio.to_thread.run_sync(appended.fsync)
+                    await trio.to_thread.run_sync(appended.fsync, status["folder_unsynced"])
+                    status["folder_unsynced"] = False
             finally:
                 appended.close()
         except OSError as exc:

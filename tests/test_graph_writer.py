@@ -116,3 +116,23 @@ async def test_a_big_batch_is_encoded_as_one_call_would_with_other_tasks_between
     assert order.index("encoded") >= 6  # the other task ran between the slices
     assert in_thread == [graph_writer.JOURNAL_IN_THREAD_MIN_ENTRIES + 1]  # only the record too big for one
     assert await graph_writer._encoded(records[:1]) == journal.encode(records[:1])  # one slice: no checkpoint
+
+
+async def test_a_new_journal_s_folder_is_fsynced_with_its_first_synced_append(tmp_path, monkeypatch):
+    """The file's fsync keeps its bytes; only its folder's keeps its name through a power cut. A journal made
+    by a batch of read stamps (no fsync) has its folder fsynced with the first write that waits for one."""
+    folders: list[Path] = []
+    monkeypatch.setattr(journal.files, "fsync_dir", folders.append)
+    to_writer, items = trio.open_memory_channel(64)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(graph_writer.run_writer, tmp_path / "graph.json", items, {}, nursery)
+        stamp = actor.ReplySlot()
+        await to_writer.send(graph_writer.Written(_record("stamped-node"), 0, stamp, synced=False))
+        await stamp.wait()
+        assert folders == []
+        for k in range(2):
+            slot = actor.ReplySlot()
+            await to_writer.send(graph_writer.Written(_record(f"written-node-{k}"), k, slot))
+            await slot.wait()
+        await to_writer.aclose()
+    assert folders == [tmp_path]  # once: the journal's name is durable from the first synced append on

@@ -64,13 +64,10 @@ def append(path: Path, records: list[dict[str, Any]], sync: bool = True) -> None
     appended = write(path, records)
     try:
         if sync:
-            appended.fsync()
+            appended.fsync(folder_too=appended.created)
     finally:
         appended.close()
 
-
-# Journals made since their folder was last fsynced (a fold starts a new one; a new project's first write).
-_CREATED: set[Path] = set()
 
 class Appended:
     """An append the kernel holds: `fsync` makes it durable (or cuts it off and raises), `close` ends it.
@@ -83,15 +80,18 @@ class Appended:
     def __init__(self, file: BinaryIO, start: int, path: Path):
         self._file, self._start, self._path = file, start, path
 
-    def fsync(self) -> None:
+    @property
+    def created(self) -> bool:
+        """Whether this append made the journal: its name is durable only once its folder is fsynced."""
+        return self._start == 0
+
+    def fsync(self, folder_too: bool = False) -> None:
         try:
             os.fsync(self._file.fileno())
         except OSError:
             self.cut()
             raise
-        if self._path in _CREATED:
-            # The journal's own name must survive a power cut too: its folder, once after it was made.
-            _CREATED.discard(self._path)
+        if folder_too:
             files.fsync_dir(self._path.parent)
 
     def cut(self) -> None:
@@ -131,8 +131,6 @@ def write_encoded(path: Path, data: str) -> Appended:
                 # A torn line left by a crash mid-append: the records must start a line of their
                 # own, or the first would be glued to the torn one and skipped at replay.
                 data = "\n" + data
-        if start == 0:
-            _CREATED.add(path)
         appended = Appended(f, start, path)
         try:
             f.write(data.encode("utf-8", files.TEXT_ERRORS))

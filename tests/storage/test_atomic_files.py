@@ -118,15 +118,3 @@ def test_a_symlinked_file_is_saved_where_it_points_and_stays_a_link(linked_file)
     kept.with_name("file.prev").write_text('{"nodes": {}}')
     assert files.load_json(link) == {"nodes": {}}  # and found there
 
-
-def test_a_new_journal_s_folder_is_fsynced_once_with_its_first_synced_append(tmp_path, monkeypatch):
-    """The file's fsync keeps its bytes; only the folder's keeps its name through a power cut."""
-    from kg_actors.storage import journal
-    synced: list = []
-    monkeypatch.setattr(files, "fsync_dir", synced.append)
-    path = tmp_path / "graph.journal"
-    journal.append(path, [{"n": {"a-node": {"id": "a-node", "gist": "first"}}}], sync=False)
-    assert synced == []  # handed to the kernel only: the next synced append makes both durable
-    journal.append(path, [{"n": {"b-node": {"id": "b-node", "gist": "second"}}}])
-    journal.append(path, [{"n": {"c-node": {"id": "c-node", "gist": "third"}}}])
-    assert synced == [tmp_path]
