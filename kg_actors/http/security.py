@@ -35,7 +35,7 @@ def refusal(headers: dict[str, str], extra_hosts: frozenset[str] = frozenset()) 
     origin = headers.get("origin")
     # A browser's WebSocket handshake carries no Sec-Fetch-Site: its Origin must be this server's own,
     # port included (a page on localhost:3000 opening this port's feed is another origin).
-    if origin is not None and (_origin(origin) is None or _origin(origin) != _origin("http://" + host.strip())):
+    if origin is not None and (_origin(origin) or "no origin") != _origin("http://" + host.strip()):
         return 403, "browser request from another origin refused: only this server's own page may call it"
     return None
 
