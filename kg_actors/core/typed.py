@@ -65,6 +65,7 @@ _WORDS = re.compile(r"[a-z']+")
 MACHINE_SCORE = 1.5
 _CAPS_SHARE = 5  # capitalised words count as a header when at least one token in this many is one
 _SENTENCE_TOKENS = 12  # a line of this many tokens or more can be a sentence quoting code
+_PAIR_SHARE = 4  # ... but not when one token in this many is a key=value pair
 SCORED_LINES = 1_000  # lines of one prompt judged one by one: its first and last half of these
 FRAME_MAX_SCORE = 0.0  # a line left beside a paste must itself be plain
 LENIENT_FRAME_MAX_SCORE = 0.5  # ... or nearly, when the paste is the smaller part of the prompt
@@ -92,8 +93,11 @@ def machine_score(line: str) -> float:
     voiced = (leveled or labeled) and _asks_or_speaks(text)  # only then: every line of a paste comes here
     if leveled:
         score += 0.5 if voiced else 2
-    if len(_KEY_VALUE.findall(text)) >= 2:
-        score += 2
+    # key=value pairs make a log line (logfmt, a config dump); a long sentence may quote two
+    # (`src=x onerror=...`, `sort_keys=True`) among its words: a hint, no more.
+    pairs = len(_KEY_VALUE.findall(text))
+    if pairs >= 2:
+        score += 2 if len(tokens) < _SENTENCE_TOKENS or pairs * _PAIR_SHARE >= len(tokens) else 0.5
     # A table's header is most of its line in capitals; a sentence may name three (EUR, GBP, USD) in
     # sixty words. A JSON line is short; a long sentence may quote a key ({"name": ...}).
     caps = len(_CAPS_HEADER.findall(text))

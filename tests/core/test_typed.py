@@ -30,6 +30,7 @@ PASTES = {  # tool output, as pasted
  "npm_err": "npm ERR! code ERESOLVE\nnpm ERR! ERESOLVE unable to resolve dependency tree\nnpm ERR!\nnpm ERR! While resolving: web@0.1.0\nnpm ERR! Found: react@18.2.0\nnpm ERR! Could not resolve dependency:\nnpm ERR! peer react@\"^17.0.0\" from react-beautiful-dnd@13.1.1",
  "pytest_header": "============================= test session starts ==============================\nplatform linux -- Python 3.12.2, pytest-8.1.1, pluggy-1.4.0\nrootdir: /home/u/app\ncollected 42 items\n\ntests/test_api.py ....F.....                                             [ 23%]",
  "go_panic": "panic: runtime error: invalid memory address or nil pointer dereference\n[signal SIGSEGV: segmentation violation code=0x1 addr=0x18 pc=0x6f3a2c]\n\ngoroutine 87 [running]:\nmain.(*Server).handle(0x0, 0xc000010000)\n\t/home/u/app/server.go:42 +0x1c\nexit status 2",
+ "logfmt": 'time="2026-11-30T10:01:33Z" level=warning msg="retrying the request to the upstream payments service" attempt=3 backoff=2s\ntime="2026-11-30T10:01:35Z" level=error msg="giving up on the upstream payments service after three attempts" attempt=4',
  "celery_log": "[2026-11-30 10:31:12,004: INFO/MainProcess] Task app.tasks.send_welcome_email[81f2c3] received\n[2026-11-30 10:31:12,511: ERROR/ForkPoolWorker-3] Task app.tasks.send_welcome_email[81f2c3] raised unexpected: SMTPServerDisconnected('Connection unexpectedly closed')",
 }
 PROSE = [  # typed, with code words in it
@@ -48,6 +49,10 @@ PROSE = [  # typed, with code words in it
  " different number every morning, and I have no idea which of the two is right, can you check the code?",
  "our webhook handler reads the body like {\"event\": ..., \"data\": {...}} and then looks up the customer by"
  " the email in it, but for some events the email is missing and it crashes, what should it do instead?",
+ # A sentence quoting two key=value pairs is still a sentence (a logfmt line is mostly pairs).
+ "someone saved their profile name as <img src=x onerror=alert(1)> and the admin digest email ran it, how?",
+ "my hmac check uses json.dumps(payload, sort_keys=True, separators=(',', ':')) on the parsed body and the"
+ " digest still never equals the header the partner sends, what am I missing here?",
 ]
 
 
