@@ -157,7 +157,8 @@ class App:
                 elif message["type"] == "lifespan.shutdown":
                     await send({"type": "lifespan.shutdown.complete"})
                     return
-        refused = security.refusal(security.scope_headers(scope), self.extra_hosts)
+        headers = security.scope_headers(scope)
+        refused = security.refusal(headers, self.extra_hosts) or security.state_get_refusal(scope, headers)
         if refused is not None:
             if kind == "websocket":
                 await send({"type": "websocket.close", "code": 1008})

@@ -40,6 +40,26 @@ def refusal(headers: dict[str, str], extra_hosts: frozenset[str] = frozenset()) 
     return None
 
 
+# GETs that change state (a session opened for any folder; every graph read again from disk). Fetch
+# metadata keeps other pages' requests out (above), but a browser without it (Safari before 16.4) sends
+# an <img>'s GET with neither Origin nor Sec-Fetch-Site. Only hooks call these, with curl.
+_STATE_GETS = {"/api/session_bootstrap": None, "/api/graph/read": b"reload="}
+
+
+def state_get_refusal(scope: Mapping[str, Any], headers: dict[str, str]) -> tuple[int, str] | None:
+    """403 for a browser's GET that would change state: every browser's User-Agent opens with
+    "Mozilla/", and a page cannot set it; this server's own page never sends such a GET."""
+    path = scope.get("path")
+    if scope.get("method") != "GET" or path not in _STATE_GETS:
+        return None
+    needs = _STATE_GETS[path]
+    if needs is not None and needs not in (scope.get("query_string") or b""):
+        return None
+    if not headers.get("user-agent", "").startswith("Mozilla/"):
+        return None
+    return 403, f"a browser's GET {path} refused: it changes state, and only hooks call it"
+
+
 def _origin(url: str) -> tuple[str, str, int] | None:
     """(scheme, host, port) of an origin or URL; None for one that is not http(s) with a host ("null")."""
     try:

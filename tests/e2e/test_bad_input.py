@@ -191,6 +191,25 @@ async def test_non_local_or_cross_site_requests_are_refused(srv, session, header
     await _still_serves(srv, session)
 
 
+SAFARI_15 = ("Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) "
+             "Version/15.6 Safari/605.1.15")
+
+
+@pytest.mark.parametrize("path", ["/api/session_bootstrap", "/api/graph/read"])
+async def test_a_browser_get_that_would_change_state_is_refused(srv, session, tmp_path, path):
+    # A browser without fetch metadata sends an <img>'s GET with neither Origin nor Sec-Fetch-Site.
+    query = {"project_path": str(tmp_path)} if path.endswith("bootstrap") else {"reload": "true"}
+    before = store_files(srv.store)
+    async with httpx.AsyncClient(timeout=10) as http:
+        r = await http.get(srv.url + path, params=query, headers={"User-Agent": SAFARI_15, "Accept": "image/*"})
+        assert r.status_code == 403 and "changes state" in r.json()["error"]
+        assert store_files(srv.store) == before
+        # A hook's curl is served as before.
+        r = await http.get(srv.url + path, params=query, headers={"User-Agent": "curl/8.14.1"})
+        assert r.status_code == 200
+    await _still_serves(srv, session)
+
+
 @pytest.mark.parametrize("query, field", [
     ({"project_path": "/etc"}, "project_path"),
     ({"session_id": "ffffffff"}, "session_id"),
