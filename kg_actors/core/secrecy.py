@@ -67,6 +67,11 @@ _SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(rx)) 
     ("an Azure client secret", _L + r"[A-Za-z0-9_~.-]{3}8Q~[A-Za-z0-9_~.-]{31,34}" + _R),
     ("a Twilio key", _L + r"SK[a-f0-9]{32}" + _R),
     ("a Heroku API key", _L + r"HRKU-[A-Za-z0-9_-]{20,}"),
+    # A private key's base64 body pasted without its BEGIN line: the DER openings of an RSA (PKCS#1), any
+    # PKCS#8, an EC (P-256, P-384) or an Ed25519 key, and OpenSSH's own format. Certificates and public
+    # keys open otherwise (MIIDxTCCA..., MIIBIjANBg...).
+    ("a private key (its body)", _L + r"(?:MII[A-Za-z0-9+/]{2}[AQgw]IBA(?:AK|DAN)|MIG[A-Za-z0-9+/]AgEAMB[A-Za-z0-9+/]G|MHcCAQEEI"
+                                      r"|MIGkAgEBBD|MC4CAQAwBQYDK2Vw|b3BlbnNzaC1rZXktdjE)[A-Za-z0-9+/]{16,}"),
     ("a JSON web token", _L + r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
     ("a signed URL's signature", r"(?i)[?&](?:sig|signature|x-amz-signature|x-goog-signature)=(?P<value>[^&#\s]{16,})"),
     # The password may hold a '/' (written raw, as people do); a port and a path before an '@' are no password.
@@ -81,7 +86,8 @@ _SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(rx)) 
 _PREFIXES = ("AKIA", "ASIA", "ABIA", "ACCA", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "xox",
              "xapp-", "k_live_", "k_test_", "whsec_", "_v1_", ":AA", "sk-", "AIza", "SG.", "npm_", "pypi-", "hf_",
              "eyJ", "hooks.slack", "GOCSPX-", "shp", "ATATT3", "glsa_", "glc_", "dapi", "hvs.", "hvb.", "hvr.", "sbp_",
-             "PMAK-", "NRAK-", "sntr", "key-", "AGE-SECRET", "figd_", "dp.", "lin_api_", "8Q~", "SK", "HRKU-")
+             "PMAK-", "NRAK-", "sntr", "key-", "AGE-SECRET", "figd_", "dp.", "lin_api_", "8Q~", "SK", "HRKU-",
+             "MII", "MIG", "MHcCAQEEI", "MC4CAQAw", "b3BlbnNzaC1rZXktdjE")
 # A Discord bot token has no prefix: tried on its own where the text has two dots.
 _DISCORD = re.compile(_L + r"[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}" + _R)
 

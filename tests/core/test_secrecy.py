@@ -58,6 +58,13 @@ FAKES = [
     # Found by a helper's attack run (2026-12-03, evening): each passed before.
     ("a private key", "-----begin " + "private key-----\nMIIE" + body(60)),
     ("a private key", "PuTTY-User-Key-" + "File-3: ssh-ed25519"),
+    # A key's base64 body pasted without its BEGIN line (the DER openings, then random base64).
+    ("a private key (its body)", "MIIEpAIBAAK" + "CAQEA" + body(60)),  # RSA, PKCS#1
+    ("a private key (its body)", "key:\nMIIEvQIBADAN" + "BgkqhkiG9w0BAQEFAASC" + body(40)),  # PKCS#8
+    ("a private key (its body)", "MIG2AgEAMBAG" + "ByqGSM49" + body(40)),  # EC P-384, PKCS#8
+    ("a private key (its body)", "MHcCAQEEI" + body(40)),  # EC P-256
+    ("a private key (its body)", "MC4CAQAwBQYDK2Vw" + "BCIEI" + body(40)),  # Ed25519
+    ("a private key (its body)", "b3BlbnNzaC1rZXktdjE" + "AAAAABG5vbmU" + body(40)),  # OpenSSH
     ("a Google OAuth client secret", "GOCSPX-" + body(28)),
     ("a Shopify token", "shpat_" + body(32, "0123456789abcdef")),
     ("a Grafana token", "glsa_" + body(32) + "_" + body(8, "0123456789abcdef")),
@@ -81,6 +88,11 @@ FAKES = [
 ]
 
 LOOKALIKES = [
+    # A certificate's and a public key's bodies open otherwise than a private key's.
+    "MIIDxTCCAq2gAwIBAgIJAKZ7Z2wAAAAAMA0GCSqGSIb3DQEBCwUAMEUxCzAJBgNVBAYTAkFVMRMw",
+    "MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0t",
+    "MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEmV7qMHrr5h0rtDAgNu0Zr4G1yWbAHvw9rkm0RxQz",
+    "the MIGRATION_TIMEOUT and MIIN_RETRIES settings",
     "commit 9fceb02d0ae598e95dc970b74767f19372d61af8 fixed the race",
     "sha256 e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855 of the tarball",
     "request id 123e4567-e89b-12d3-a456-426614174000 in the logs",
