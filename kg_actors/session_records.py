@@ -30,6 +30,8 @@ class Session:
     claude_sid: str | None = None
     forked_from: str | None = None
     op_count: int = 0
+    # What the session has seen, keyed by ref ("user:some-id", core/seen.py): in its context now (how
+    # it came to see it), when it last viewed it, when it last read it in full.
     seen_via: dict[str, str] = attrs.field(factory=dict)
     seen_at: dict[str, float] = attrs.field(factory=dict)
     read_at: dict[str, float] = attrs.field(factory=dict)
