@@ -71,10 +71,11 @@ def stored_sessions(count: int, seen: int, ids: list[str], project: str, now: fl
     out = {}
     for i in range(count):
         viewed = rng.sample(ids, min(seen, len(ids)))
+        keys = [f"project:{i}" for i in viewed]  # seen tables are keyed by level and id
         out[secrets.token_hex(4)] = {
             "start_ts": now - 3600, "last_activity": now - rng.uniform(0, 3000), "project_path": project,
-            "harness": "claude-code", "claude_sid": f"stored-{i}", "seen_via": dict.fromkeys(viewed, "preload"),
-            "seen_at": dict.fromkeys(viewed, now - 3000), "preloaded_ids": viewed[:100], "full_read_ts": now - 3500,
+            "harness": "claude-code", "claude_sid": f"stored-{i}", "seen_via": dict.fromkeys(keys, "preload"),
+            "seen_at": dict.fromkeys(keys, now - 3000), "preloaded_ids": viewed[:100], "full_read_ts": now - 3500,
             "last_synced_ts": now - 3600, "pushed_ts": now - 60}
     return out
 

@@ -2,12 +2,12 @@
 
 Theory of operation. Sessions are records keyed by an 8-hex id: the bound
 project, the harness, what the session has been shown (`seen_at`) and read in
-full (`read_at`), its votes, its maintenance flag, its sync and push
-watermarks and undelivered reply parts. Write arbitration asks it what a
-session saw; pushes ask it what a session has not been told. Every handler is
-synchronous; the record store is saved to `sessions.json` (atomically) after
-changes that must survive a restart, and on the tick. Sessions idle for 24 h
-expire on the tick.
+full (`read_at`), each node named by level and id (core/seen.py), its votes,
+its maintenance flag, its sync and push watermarks and undelivered reply
+parts. Write arbitration asks it what a session saw; pushes ask it what a
+session has not been told. Every handler is synchronous; the record store is
+saved to `sessions.json` (atomically) after changes that must survive a
+restart, and on the tick. Sessions idle for 24 h expire on the tick.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from . import session_messages as m
 from .core import constants as C
 from .core.errors import KGError
 from .core.pmap import PMap
+from .core.seen import LEVELS, Ref, Refs, key, ref
 from .session_handle import SessionHandle
 from .session_messages import SessionView, Touches
 from .session_ambient import AmbientChannels
@@ -54,7 +55,7 @@ class Registry(AmbientChannels):
         # Per session, what its views share until it changes: the preloaded ids, and what it has seen as
         # a persistent map each mark_seen evolves (a long session has seen thousands of nodes, every call
         # asks for a view: O(ids marked) a change, where a frozenset was O(all it saw)).
-        self._frozen: dict[str, tuple[frozenset[str], PMap[str, None], AbstractSet[str]]] = {}
+        self._frozen: dict[str, tuple[frozenset[str], PMap[str, None], AbstractSet[Ref]]] = {}
         self._offered: dict[str, dict[str, float]] = {}  # sid -> gists its undelivered hook replies show
         self._to_hold: set[str] = set()  # sids whose text the save in flight makes, to keep
         self._harness_ids = HarnessIds(sessions)
@@ -75,7 +76,7 @@ class Registry(AmbientChannels):
         frozen = self._frozen.get(s.sid)
         if frozen is None:
             seen = PMap(dict.fromkeys(s.seen_via))
-            frozen = self._frozen[s.sid] = (frozenset(s.preloaded_ids), seen, seen.keys())
+            frozen = self._frozen[s.sid] = (frozenset(s.preloaded_ids), seen, Refs(seen.keys()))
         return SessionView(
             s.sid, s.project_path, s.scope, s.harness, s.maintenance, s.full_read_ts, s.start_ts,
             frozen[0], frozen[2], len(s.liked_ids), s.claude_sid,
@@ -187,29 +188,30 @@ class Registry(AmbientChannels):
 
     # What a session has seen -------------------------------------------------
     def mark_seen(self, msg: m.MarkSeen) -> None:
-        sid, ids, via, at, full = msg.sid, msg.ids, msg.via, msg.at, msg.full
+        sid, refs, via, at, full = msg.sid, msg.refs, msg.via, msg.at, msg.full
         s = self.sessions.get(sid)
         if s is None:
             return
         new: dict[str, None] = {}
         held = self._offered.get(sid)
-        for node_id in ids:
+        for level, node_id in refs:
+            # Keyed by level and id (core/seen.py): the same id at the other level is another node.
+            # Every session keys these by the same refs: one string each, not one per session (soak).
+            k = sys.intern(key(level, node_id))
             if held:
-                held.pop(node_id, None)  # shown now: seen from here on
-            # Every session keys these by the same ids: one string each, not one per session (soak).
-            node_id = sys.intern(node_id) if type(node_id) is str else node_id
+                held.pop(k, None)  # shown now: seen from here on
             # seen_via: what is in the session's context now (reset by a compaction);
             # seen_at/read_at: when it last viewed each node (kept, for write arbitration).
-            if node_id not in s.seen_via:
-                s.seen_via[node_id] = via
-                new[node_id] = None
-            s.seen_at[node_id] = max(at, s.seen_at.get(node_id, 0.0))
+            if k not in s.seen_via:
+                s.seen_via[k] = via
+                new[k] = None
+            s.seen_at[k] = max(at, s.seen_at.get(k, 0.0))
             if full:
-                s.read_at[node_id] = max(at, s.read_at.get(node_id, 0.0))
+                s.read_at[k] = max(at, s.read_at.get(k, 0.0))
         frozen = self._frozen.get(sid)
         if new and frozen is not None:
             seen = frozen[1].evolve(new)
-            self._frozen[sid] = (frozen[0], seen, seen.keys())
+            self._frozen[sid] = (frozen[0], seen, Refs(seen.keys()))
 
     def mark_full_read(self, msg: m.MarkFullRead) -> bool:
         sid, now = msg.sid, msg.now
@@ -223,18 +225,20 @@ class Registry(AmbientChannels):
         self._frozen.pop(sid, None)
 
     def write_view(self, msg: m.GetWriteView) -> m.WriteView:
-        sid, node_id = msg.sid, msg.node_id
+        """What the session saw of the node at `level` (never of the other level's node of that id)."""
+        sid, node_id, k = msg.sid, msg.node_id, key(msg.level, msg.node_id)
         s = self._get(sid)
         may_credit = node_id not in s.liked_ids and len(s.liked_ids) < C.MAX_LIKES_PER_SESSION
-        return m.WriteView(s.seen_at.get(node_id), s.read_at.get(node_id), may_credit, s.maintenance)
+        return m.WriteView(s.seen_at.get(k), s.read_at.get(k), may_credit, s.maintenance)
 
     def open_write(self, msg: m.OpenWrite) -> tuple[SessionView, m.WriteView]:
         view = self.touch(m.Touch(msg.sid, msg.now))
-        return view, self.write_view(m.GetWriteView(msg.sid, "", msg.node_id))
+        # No level yet: no views (key ":id" is no node's); the caller asks again once it found the node.
+        return view, self.write_view(m.GetWriteView(msg.sid, msg.level or "", msg.node_id))
 
     def after_write(self, msg: m.AfterWrite) -> m.PushWindow | None:
         if not msg.peek:
-            self.mark_seen(m.MarkSeen(msg.sid, msg.ids, msg.via, msg.at, full=True))
+            self.mark_seen(m.MarkSeen(msg.sid, msg.refs, msg.via, msg.at, full=True))
         return None if msg.push_at is None else self._claim_push(msg.sid, msg.push_at, msg.peek)
 
     def forget_views(self, msg: m.ForgetViews) -> None:
@@ -242,20 +246,23 @@ class Registry(AmbientChannels):
         so arbitration refuses a write until the session has seen the new version."""
         for s in self.sessions.values():
             for node_id in msg.ids:
-                s.seen_at.pop(node_id, None)
-                s.read_at.pop(node_id, None)
+                s.seen_at.pop(key(msg.level, node_id), None)
+                s.read_at.pop(key(msg.level, node_id), None)
 
     def rename_ref(self, msg: m.RenameRef) -> None:
-        old_id, new_id = msg.old_id, msg.new_id
+        """The views of the renamed node move; the other level's node of either id is another node."""
+        old, new = key(msg.level, msg.old_id), key(msg.level, msg.new_id)
         self._frozen.clear()
         for s in self.sessions.values():
+            if msg.level == "project" and s.project_path != msg.project_path:
+                continue  # another project's node of that id
             for table in (s.seen_at, s.read_at):
-                if old_id in table:
-                    table[new_id] = max(table.pop(old_id), table.get(new_id, 0.0))
-            if old_id in s.seen_via:
-                s.seen_via.setdefault(new_id, s.seen_via.pop(old_id))
-            s.liked_ids = [new_id if i == old_id else i for i in s.liked_ids]
-            s.preloaded_ids = [new_id if i == old_id else i for i in s.preloaded_ids]
+                if old in table:
+                    table[new] = max(table.pop(old), table.get(new, 0.0))
+            if old in s.seen_via:
+                s.seen_via.setdefault(new, s.seen_via.pop(old))
+            s.liked_ids = [msg.new_id if i == msg.old_id else i for i in s.liked_ids]
+            s.preloaded_ids = [msg.new_id if i == msg.old_id else i for i in s.preloaded_ids]
 
     # Votes -------------------------------------------------------------------
     def like(self, msg: m.Like) -> str | None:
@@ -288,7 +295,7 @@ class Registry(AmbientChannels):
         s = self._get(msg.sid)
         seen = s.seen_via
         return m.VoteState(len(s.liked_ids), s.maintenance_credits, s.maintenance,
-                           {i: seen[i] for i in msg.ids if i in seen})
+                           {(lvl, i): seen[k] for i in msg.ids for lvl in LEVELS if (k := key(lvl, i)) in seen})
 
     # Other sessions' writes -------------------------------------------------------
     def sync_window(self, msg: m.SyncWindow) -> float:
@@ -327,7 +334,7 @@ class Registry(AmbientChannels):
         seen = s.seen_at if s is not None else {}
         writers = {sid: m.WriterInfo(w.project_path, w.maintenance)
                    for sid in msg.writers if (w := self.sessions.get(sid)) is not None}
-        return m.PushFacts({i: seen[i] for i in msg.ids if i in seen}, writers)
+        return m.PushFacts({r: seen[k] for r in msg.refs if (k := key(*r)) in seen}, writers)
 
     # Reply parts ---------------------------------------------------------------
     def set_pages(self, msg: m.SetPages) -> int:
@@ -355,9 +362,9 @@ class Registry(AmbientChannels):
 
     # Chores ----------------------------------------------------------------------
     def held_ids(self, msg: m.HeldIds) -> frozenset[str]:
-        """What live sessions have seen: a chore never renames it."""
-        return frozenset(i for s in self.sessions.values() if s.last_activity >= msg.since and not s.maintenance
-                         for i in s.seen_via)
+        """What live sessions have seen, at any level: a chore never renames it."""
+        return frozenset(ref(k)[1] for s in self.sessions.values() if s.last_activity >= msg.since
+                         and not s.maintenance for k in s.seen_via)
 
     # Tick ------------------------------------------------------------------------
     def expire(self, msg: m.Expire) -> int:

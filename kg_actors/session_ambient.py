@@ -13,6 +13,7 @@ from typing import Any
 from . import session_messages as m
 from .core import constants as C
 from .core.errors import SessionUnknown
+from .core.seen import Ref, key
 from .session_records import Session
 from .tool_events import ToolEvents
 
@@ -21,7 +22,7 @@ class AmbientChannels:
     sessions: dict[str, Session]
     tool_events: ToolEvents
     hooks_seen: dict[str, set[str]]  # harness name -> project roots its hooks reached
-    _offered: dict[str, dict[str, float]]  # sid -> gists its undelivered hook replies show
+    _offered: dict[str, dict[str, float]]  # sid -> gists its undelivered hook replies show (their seen keys)
 
     def _get(self, sid: str) -> Session:
         session = self.sessions.get(sid)
@@ -29,23 +30,23 @@ class AmbientChannels:
             raise SessionUnknown(f"session_id '{sid}' is unknown")
         return session
 
-    def offer(self, msg: m.Offer) -> frozenset[str]:
+    def offer(self, msg: m.Offer) -> frozenset[Ref]:
         """Parallel hooks of one turn (Claude Code's parallel Reads) decide from the same seen set: the first
         to offer a gist holds it, the others leave it out (each injected it: a gist twice in a session)."""
         s = self.sessions.get(msg.sid)
         if s is None:
             return frozenset()
         held = self._offered.setdefault(msg.sid, {})
-        for node_id in [i for i, t in held.items() if msg.now - t > C.OFFER_HOLD_SECONDS]:
-            del held[node_id]  # a reply whose fate never came back (a crash mid-request)
-        taken = frozenset(i for i in msg.ids if i in s.seen_via or i in held)
-        held.update((i, msg.now) for i in msg.ids if i not in taken)
+        for k in [k for k, t in held.items() if msg.now - t > C.OFFER_HOLD_SECONDS]:
+            del held[k]  # a reply whose fate never came back (a crash mid-request)
+        taken = frozenset(r for r in msg.refs if (k := key(*r)) in s.seen_via or k in held)
+        held.update((key(*r), msg.now) for r in msg.refs if r not in taken)
         return taken
 
     def unoffer(self, msg: m.Unoffer) -> None:
         held = self._offered.get(msg.sid, {})
-        for node_id in msg.ids:
-            held.pop(node_id, None)
+        for r in msg.refs:
+            held.pop(key(*r), None)
 
     def claim_file_recall(self, msg: m.ClaimFileRecall) -> bool:
         sid, now = msg.sid, msg.now

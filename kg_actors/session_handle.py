@@ -11,6 +11,7 @@ import attrs
 
 from . import actor
 from . import session_messages as m
+from .core.seen import Ref
 from .session_messages import PushFacts, PushWindow, SessionView, VoteState, WriteView
 
 
@@ -71,8 +72,8 @@ class SessionHandle:
         await self._mailbox.ask(m.Save(now))
 
     # What a session has seen
-    async def mark_seen(self, sid: str, ids: list[str], via: str, at: float, full: bool = False) -> None:
-        await self._mailbox.ask(m.MarkSeen(sid, ids, via, at, full))
+    async def mark_seen(self, sid: str, refs: list[Ref], via: str, at: float, full: bool = False) -> None:
+        await self._mailbox.ask(m.MarkSeen(sid, refs, via, at, full))
 
     async def mark_full_read(self, sid: str, now: float) -> bool:
         return await self._mailbox.ask(m.MarkFullRead(sid, now))
@@ -83,18 +84,19 @@ class SessionHandle:
     async def write_view(self, sid: str, level: str, node_id: str) -> WriteView:
         return await self._mailbox.ask(m.GetWriteView(sid, level, node_id))
 
-    async def open_write(self, sid: str, now: float, node_id: str) -> tuple[SessionView, WriteView]:
-        return await self._mailbox.ask(m.OpenWrite(sid, now, node_id))
+    async def open_write(self, sid: str, now: float, level: str | None,
+                         node_id: str) -> tuple[SessionView, WriteView]:
+        return await self._mailbox.ask(m.OpenWrite(sid, now, level, node_id))
 
-    async def after_write(self, sid: str, ids: list[str], via: str, at: float,
+    async def after_write(self, sid: str, refs: list[Ref], via: str, at: float,
                           push_at: float | None = None, peek: bool = False) -> PushWindow | None:
-        return await self._mailbox.ask(m.AfterWrite(sid, ids, via, at, push_at, peek))
+        return await self._mailbox.ask(m.AfterWrite(sid, refs, via, at, push_at, peek))
 
-    async def forget_views(self, ids: list[str]) -> None:
-        await self._mailbox.ask(m.ForgetViews(ids))
+    async def forget_views(self, level: str, ids: list[str]) -> None:
+        await self._mailbox.ask(m.ForgetViews(level, ids))
 
-    async def rename_ref(self, old_id: str, new_id: str) -> None:
-        await self._mailbox.ask(m.RenameRef(old_id, new_id))
+    async def rename_ref(self, level: str, old_id: str, new_id: str, project_path: str | None = None) -> None:
+        await self._mailbox.ask(m.RenameRef(level, old_id, new_id, project_path))
 
     # Votes
     async def like(self, sid: str, node_id: str, credits: int | None) -> str | None:
@@ -116,8 +118,8 @@ class SessionHandle:
     async def reoffer_push(self, sid: str, items: dict[str, float]) -> None:
         await self._mailbox.ask(m.ReofferPush(sid, items))
 
-    async def push_facts(self, sid: str, ids: list[str], writers: list[str]) -> PushFacts:
-        return await self._mailbox.ask(m.GetPushFacts(sid, ids, writers))
+    async def push_facts(self, sid: str, refs: list[Ref], writers: list[str]) -> PushFacts:
+        return await self._mailbox.ask(m.GetPushFacts(sid, refs, writers))
 
     # Reply parts
     async def set_pages(self, sid: str, parts: list[str], effects: list[dict[str, Any]]) -> int | None:
@@ -130,11 +132,11 @@ class SessionHandle:
         await self._mailbox.ask(m.ReofferPage(sid, gen, text, effects))
 
     # Ambient channels
-    async def offer(self, sid: str, ids: list[str], now: float) -> frozenset[str]:
-        return await self._mailbox.ask(m.Offer(sid, ids, now))
+    async def offer(self, sid: str, refs: list[Ref], now: float) -> frozenset[Ref]:
+        return await self._mailbox.ask(m.Offer(sid, refs, now))
 
-    async def unoffer(self, sid: str, ids: list[str]) -> None:
-        await self._mailbox.ask(m.Unoffer(sid, ids))
+    async def unoffer(self, sid: str, refs: list[Ref]) -> None:
+        await self._mailbox.ask(m.Unoffer(sid, refs))
 
     async def claim_file_recall(self, sid: str, now: float) -> bool:
         return await self._mailbox.ask(m.ClaimFileRecall(sid, now))

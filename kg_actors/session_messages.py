@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 import attrs
 
 from . import actor
+from .core.seen import Ref
 # The results the messages answer with, re-exported: they are part of what the registry answers to.
 from .session_views import PushFacts as PushFacts
 from .session_views import PushWindow as PushWindow
@@ -139,7 +140,7 @@ class MarkSeen(SessionMessage[None]):
     op = "mark_seen"
     deferral = "hold"
     sid: str
-    ids: list[str]
+    refs: list[Ref]  # (level, id): the same id at the other level is another node
     via: str
     at: float
     full: bool = False
@@ -177,6 +178,7 @@ class OpenWrite(SessionMessage["tuple[SessionView, WriteView]"]):
     op = "open_write"
     sid: str
     now: float
+    level: str | None  # None: not known yet (a delete that looks its node up asks GetWriteView once found)
     node_id: str
 
 
@@ -187,7 +189,7 @@ class AfterWrite(SessionMessage["PushWindow | None"]):
     op = "after_write"
     deferral = "peek"  # a reply held for later delivery (Antigravity) claims its push only when acknowledged
     sid: str
-    ids: list[str]
+    refs: list[Ref]
     via: str
     at: float
     push_at: float | None = None
@@ -200,15 +202,21 @@ class ForgetViews(SessionMessage[None]):
 
     op = "forget_views"
     sessions = Touches.ALL
+    level: str
     ids: list[str]
 
 
 @attrs.frozen
 class RenameRef(SessionMessage[None]):
+    """Sessions' views of a renamed node follow it: at its level only, and for a project node only in
+    that project's sessions (`project_path`; None for the user and maintain graphs)."""
+
     op = "rename_ref"
     sessions = Touches.ALL
+    level: str
     old_id: str
     new_id: str
+    project_path: str | None = None
 
 
 # Votes -----------------------------------------------------------------------------
@@ -272,12 +280,12 @@ class ReofferPush(SessionMessage[None]):
 
 @attrs.frozen
 class GetPushFacts(SessionMessage[PushFacts]):
-    """What session `sid` has seen of the nodes `ids`, and who the `writers` of them are."""
+    """What session `sid` has seen of the nodes `refs`, and who the `writers` of them are."""
 
     op = "push_facts"
     sessions = Touches.NONE
     sid: str
-    ids: list[str]
+    refs: list[Ref]
     writers: list[str]
 
 
@@ -321,14 +329,14 @@ class ReofferPage(SessionMessage[None]):
 
 
 @attrs.frozen
-class Offer(SessionMessage[frozenset[str]]):
-    """Of `ids`, those the session has seen or another of its replies is showing now (the caller leaves them
+class Offer(SessionMessage[frozenset[Ref]]):
+    """Of `refs`, those the session has seen or another of its replies is showing now (the caller leaves them
     out); the rest are held for this reply until it is delivered (MarkSeen) or dropped (Unoffer)."""
 
     op = "offer"
     sessions = Touches.NONE  # held in the registry, never saved
     sid: str
-    ids: list[str]
+    refs: list[Ref]
     now: float
 
 
@@ -337,7 +345,7 @@ class Unoffer(SessionMessage[None]):
     op = "unoffer"  # a reply that was never delivered: its gists may be shown again
     sessions = Touches.NONE
     sid: str
-    ids: list[str]
+    refs: list[Ref]
 
 
 @attrs.frozen

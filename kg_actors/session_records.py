@@ -10,6 +10,7 @@ from typing import Any
 import attrs
 
 from .core import constants as C
+from .core import seen
 from .storage import files
 
 log = logging.getLogger(__name__)
@@ -30,6 +31,8 @@ class Session:
     claude_sid: str | None = None
     forked_from: str | None = None
     op_count: int = 0
+    # What the session has seen, keyed by ref ("user:some-id", core/seen.py): in its context now (how
+    # it came to see it), when it last viewed it, when it last read it in full.
     seen_via: dict[str, str] = attrs.field(factory=dict)
     seen_at: dict[str, float] = attrs.field(factory=dict)
     read_at: dict[str, float] = attrs.field(factory=dict)
@@ -67,9 +70,29 @@ class Session:
         known.setdefault("start_ts", 0.0)
         known.setdefault("last_activity", known["start_ts"])
         session = cls(sid=sid, extra=extra, **known)
-        for node_id in raw.get("seen_ids") or []:
-            session.seen_via.setdefault(node_id, "unknown")
+        for k in raw.get("seen_ids") or []:
+            session.seen_via.setdefault(k, "unknown")
+        _by_level(session)
         return session
+
+
+def _by_level(s: Session) -> None:
+    """A record written before the seen tables were keyed by level holds bare node ids: which level's
+    node it saw is not known. Its context marks count at both levels (the gist is in the context; at
+    worst the other level's node of that id is not recalled until the next compaction). Its view
+    stamps are dropped, as forget_views drops them: counted at both levels, they would let a write
+    replace the other level's node unseen, the lost lesson arbitration is there to prevent; dropped,
+    a write is refused once, with the node shown, and the retry goes through. A pending part's bare
+    "seen" marks go too (their gists may be recalled again)."""
+    for k in [k for k in s.seen_via if not seen.keyed(k)]:
+        via = s.seen_via.pop(k)
+        for level in ("user", "project"):
+            s.seen_via.setdefault(seen.key(level, k), via)
+    s.seen_at = {k: t for k, t in s.seen_at.items() if seen.keyed(k)}
+    s.read_at = {k: t for k, t in s.read_at.items() if seen.keyed(k)}
+    for effects in s.page_effects:
+        if isinstance(effects, dict) and effects.get("seen"):
+            effects["seen"] = [r for r in effects["seen"] if not isinstance(r, str)]
 
 
 def new_sid(taken: dict[str, Any]) -> str:
@@ -92,7 +115,7 @@ def load_sessions(path: Path, now: float) -> dict[str, Session]:
         try:
             s = Session.from_json(sid, rec)
             live = now - s.last_activity <= C.SESSION_TTL_SECONDS  # a null or text stamp raises here
-        except (TypeError, ValueError) as exc:
+        except (TypeError, ValueError, AttributeError) as exc:  # AttributeError: a table not an object
             log.warning("dropping unreadable session %s: %s", sid, exc)
             continue
         if live:

@@ -10,6 +10,8 @@ from collections.abc import Set as AbstractSet
 
 import attrs
 
+from .core.seen import Ref
+
 
 class Touches(enum.Enum):
     """Which stored session records a message may change."""
@@ -32,7 +34,7 @@ class SessionView:
     full_read_ts: float | None
     start_ts: float
     preloaded: frozenset[str]
-    seen: AbstractSet[str]
+    seen: AbstractSet[Ref]  # what is in the session's context: (level, id)
     likes: int
     claude_sid: str | None
 
@@ -56,7 +58,7 @@ class VoteState:
     likes: int
     credits: int
     maintenance: bool
-    seen_via: dict[str, str]  # how the session came to see each of the ids asked about
+    seen_via: dict[Ref, str]  # how the session came to see each of the ids asked about, at each level
 
 
 @attrs.frozen
@@ -83,5 +85,5 @@ class PushFacts:
     """What a push must know of the few nodes written since its window opened, asked for by id: never
     a table of every session or of everything a session has seen (both grow; a hook paid for both)."""
 
-    seen_at: dict[str, float]  # of the node ids asked, those the session has viewed: when it last did
+    seen_at: dict[Ref, float]  # of the nodes asked, those the session has viewed: when it last did
     writers: dict[str, WriterInfo]  # of the writer sessions asked, those still known

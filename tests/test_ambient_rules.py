@@ -253,14 +253,16 @@ async def test_a_gist_offered_by_one_reply_is_left_out_by_the_others_until_it_is
     async with trio.open_nursery() as nursery:
         sessions = await registry(nursery, tmp_path)
         sid = await session(sessions)
-        assert await sessions.offer(sid=sid, ids=["a", "b"], now=wall()) == frozenset()
-        assert await sessions.offer(sid=sid, ids=["b", "c"], now=wall()) == {"b"}  # held by the first reply
-        await sessions.unoffer(sid=sid, ids=["c"])  # the second reply was never delivered
-        assert await sessions.offer(sid=sid, ids=["c"], now=wall()) == frozenset()
-        await sessions.tell(sm.MarkSeen(sid=sid, ids=["a"], via="file", at=wall()))
-        assert await sessions.offer(sid=sid, ids=["a"], now=wall()) == {"a"}  # seen now: never again
+        a, b, c = ("project", "a"), ("project", "b"), ("project", "c")
+        assert await sessions.offer(sid=sid, refs=[a, b], now=wall()) == frozenset()
+        assert await sessions.offer(sid=sid, refs=[b, c], now=wall()) == {b}  # held by the first reply
+        assert await sessions.offer(sid=sid, refs=[("user", "b")], now=wall()) == frozenset()  # another node
+        await sessions.unoffer(sid=sid, refs=[c])  # the second reply was never delivered
+        assert await sessions.offer(sid=sid, refs=[c], now=wall()) == frozenset()
+        await sessions.tell(sm.MarkSeen(sid=sid, refs=[a], via="file", at=wall()))
+        assert await sessions.offer(sid=sid, refs=[a], now=wall()) == {a}  # seen now: never again
         await trio.sleep(C.OFFER_HOLD_SECONDS + 1)
-        assert await sessions.offer(sid=sid, ids=["b"], now=wall()) == frozenset()  # a reply that never came back
+        assert await sessions.offer(sid=sid, refs=[b], now=wall()) == frozenset()  # a reply that never came back
         nursery.cancel_scope.cancel()
 
 

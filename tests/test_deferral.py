@@ -14,7 +14,7 @@ async def test_held_marks_apply_only_on_replay_and_a_peeked_push_claim_moves_not
         sessions = await nursery.start(run_session_registry, tmp_path / "sessions.json", {})
         view = await sessions.register(project_path=None, harness="antigravity-cli", now=100.0, claude_sid="conv")
         with deferral.holding() as held:
-            await sessions.mark_seen(sid=view.sid, ids=["a", "b"], via="read", at=101.0)
+            await sessions.mark_seen(sid=view.sid, refs=[("user", "a"), ("user", "b")], via="read", at=101.0)
             await sessions.tell(sm.SetPreloaded(sid=view.sid, ids=["a"]))
             window = await sessions.claim_push(sid=view.sid, now=150.0)
             assert await sessions.mark_full_read(sid=view.sid, now=150.0) is None  # held: its declared answer
@@ -26,7 +26,8 @@ async def test_held_marks_apply_only_on_replay_and_a_peeked_push_claim_moves_not
         assert (await sessions.claim_push(sid=view.sid, now=120.0, peek=True)).since == 100.0
         await deferral.replay(held)
         after = await sessions.get(sid=view.sid)
-        assert after.seen == {"a", "b"} and after.preloaded == {"a"} and after.full_read_ts == 150.0
+        assert after.seen == {("user", "a"), ("user", "b")}
+        assert after.preloaded == {"a"} and after.full_read_ts == 150.0
         assert (await sessions.claim_push(sid=view.sid, now=160.0)).since == 150.0
         sessions.close()
 
@@ -35,8 +36,8 @@ async def test_outside_a_holding_block_nothing_is_held(tmp_path):
     async with trio.open_nursery() as nursery:
         sessions = await nursery.start(run_session_registry, tmp_path / "sessions.json", {})
         view = await sessions.register(project_path=None, harness="claude-code", now=1.0)
-        await sessions.mark_seen(sid=view.sid, ids=["x"], via="read", at=2.0)
-        assert (await sessions.get(sid=view.sid)).seen == {"x"}
+        await sessions.mark_seen(sid=view.sid, refs=[("user", "x")], via="read", at=2.0)
+        assert (await sessions.get(sid=view.sid)).seen == {("user", "x")}
         assert not deferral.active()
         sessions.close()
 
@@ -51,7 +52,7 @@ async def test_a_held_reply_keeps_its_effects_even_when_its_transport_collects_t
         view = await sessions.register(project_path=None, harness="antigravity-cli", now=1.0, claude_sid="conv")
 
         async def mark() -> None:
-            await sessions.mark_seen(sid=view.sid, ids=["queued"], via="read", at=2.0)
+            await sessions.mark_seen(sid=view.sid, refs=[("user", "queued")], via="read", at=2.0)
 
         with reply_effects.collect() as effects:
             with deferral.holding() as held:
@@ -60,5 +61,5 @@ async def test_a_held_reply_keeps_its_effects_even_when_its_transport_collects_t
         await effects.delivered()
         assert (await sessions.get(sid=view.sid)).seen == frozenset()
         await deferral.replay(held)
-        assert (await sessions.get(sid=view.sid)).seen == {"queued"}
+        assert (await sessions.get(sid=view.sid)).seen == {("user", "queued")}
         sessions.close()

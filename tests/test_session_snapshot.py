@@ -27,7 +27,7 @@ def test_the_snapshot_matches_a_full_dump_through_every_kind_of_change(monkeypat
     real = Session.to_json
     monkeypatch.setattr(Session, "to_json", lambda s: serialized.append(s.sid) or real(s))
 
-    apply(registry, m.MarkSeen(views[1].sid, ["a-node", "b-node"], via="ambient", at=2.0))
+    apply(registry, m.MarkSeen(views[1].sid, [("user", "a-node"), ("project", "b-node")], via="ambient", at=2.0))
     apply(registry, m.OpenHook("c2", now=3.0, push_before_full_read=True))
     apply(registry, m.NoteHook("claude", "/home/u/app"))
     snap = registry.snapshot()
@@ -36,7 +36,7 @@ def test_the_snapshot_matches_a_full_dump_through_every_kind_of_change(monkeypat
     assert snap == full_dump(registry)
 
     forked = apply(registry, m.Fork(views[0].sid, "c9", "claude", now=4.0))
-    apply(registry, m.RenameRef("a-node", "a-renamed"))
+    apply(registry, m.RenameRef("user", "a-node", "a-renamed"))
     registry.sessions.pop(views[3].sid)  # as an expiry does
     apply(registry, m.Expire(now=5.0))
     assert registry.snapshot() == full_dump(registry)
@@ -77,9 +77,9 @@ def test_a_session_changed_save_after_save_is_not_held_and_one_gone_quiet_is(mon
     busy, quiet = (apply(registry, m.Register("/home/u/app", "claude", 1.0, claude_sid=f"c{i}")) for i in range(2))
     registry.snapshot()
     for t in (2.0, 3.0, 4.0):
-        apply(registry, m.MarkSeen(busy.sid, [f"n{t}"], via="read", at=t))
+        apply(registry, m.MarkSeen(busy.sid, [("project", f"n{t}")], via="read", at=t))
         if t == 2.0:
-            apply(registry, m.MarkSeen(quiet.sid, ["q"], via="read", at=t))
+            apply(registry, m.MarkSeen(quiet.sid, [("project", "q")], via="read", at=t))
         assert registry.snapshot() == full_dump(registry)
     # Busy on two saves running: made anew each time, never held; the quiet one is held as saved.
     assert set(registry._saved_json) == {quiet.sid}
@@ -118,7 +118,7 @@ async def test_the_registry_answers_while_the_ticks_save_is_written_and_saves_wh
     async with trio.open_nursery() as nursery:
         sessions = await nursery.start(run_session_registry, path, {})
         view = await sessions.register(project_path=None, harness="claude-code", now=1.0)
-        await sessions.mark_seen(sid=view.sid, ids=["before"], via="read", at=2.0)
+        await sessions.mark_seen(sid=view.sid, refs=[("user", "before")], via="read", at=2.0)
         monkeypatch.setattr(session_saves, "write", held_write)
         saved = trio.Event()
 
@@ -129,13 +129,13 @@ async def test_the_registry_answers_while_the_ticks_save_is_written_and_saves_wh
         nursery.start_soon(tick)
         await trio.to_thread.run_sync(writing.wait)  # the save's thread is in the write
         # Answered while the file is being written: the registry does not wait for it.
-        await sessions.mark_seen(sid=view.sid, ids=["during"], via="read", at=4.0)
-        assert (await sessions.get(sid=view.sid)).seen == {"before", "during"}
+        await sessions.mark_seen(sid=view.sid, refs=[("user", "during")], via="read", at=4.0)
+        assert (await sessions.get(sid=view.sid)).seen == {("user", "before"), ("user", "during")}
         assert not saved.is_set()
         release.set()
         await saved.wait()
         on_disk = json.loads(path.read_text())[view.sid]
-        assert set(on_disk["seen_at"]) == {"before"}  # as of the save's start, whole
+        assert set(on_disk["seen_at"]) == {"user:before"}  # as of the save's start, whole
         await sessions.save(now=5.0)  # the change made meanwhile kept the registry dirty
-        assert set(json.loads(path.read_text())[view.sid]["seen_at"]) == {"before", "during"}
+        assert set(json.loads(path.read_text())[view.sid]["seen_at"]) == {"user:before", "user:during"}
         sessions.close()

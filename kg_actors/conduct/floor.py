@@ -109,11 +109,11 @@ class Floor:
         except SessionUnknown:
             raise _unknown(known) from None
 
-    async def open_write(self, sid: object, node_id: str) -> tuple[SessionView, WriteView]:
-        """A write's session, touched, and what it saw of `node_id`: one ask."""
+    async def open_write(self, sid: object, level: str | None, node_id: str) -> tuple[SessionView, WriteView]:
+        """A write's session, touched, and what it saw of `node_id` at `level`: one ask."""
         known = _known_sid(sid)
         try:
-            return await self.sessions.open_write(sid=known, now=self.clock(), node_id=node_id)
+            return await self.sessions.open_write(sid=known, now=self.clock(), level=level, node_id=node_id)
         except SessionUnknown:
             raise _unknown(known) from None
 

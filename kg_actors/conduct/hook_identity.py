@@ -19,6 +19,7 @@ import trio
 from .. import reply_effects
 from .. import session_messages as sm
 from ..core.errors import InvalidInput
+from ..core.seen import Ref
 from ..harness import profiles, transcripts
 from ..session_messages import SessionView
 from ..storage import layout as L
@@ -148,7 +149,7 @@ async def seen_once_sent(floor: Floor, seen: sm.MarkSeen) -> None:
         await floor.sessions.tell(seen)
 
     async def let_go() -> None:
-        await floor.sessions.unoffer(sid=seen.sid, ids=list(seen.ids))
+        await floor.sessions.unoffer(sid=seen.sid, refs=list(seen.refs))
 
     await reply_effects.once_delivered(mark, let_go)
 
@@ -162,22 +163,22 @@ D = TypeVar("D", bound=Shows)
 HOLD_TRIES = 4
 
 
-async def held_for_this_reply(floor: Floor, sid: str, seen: AbstractSet[str], now: float,
-                              decide: Callable[[AbstractSet[str]], Awaitable[D]], nothing: Callable[[D], D]) -> D:
+async def held_for_this_reply(floor: Floor, sid: str, seen: AbstractSet[Ref], now: float,
+                              decide: Callable[[AbstractSet[Ref]], Awaitable[D]], nothing: Callable[[D], D]) -> D:
     """`decide`'s choice of gists, none of which another reply of this session is showing: parallel hooks of
     one turn decide from the same seen set, and each injected the same gist. What is held stays held until
     the reply is delivered (seen) or dropped (`seen_once_sent`); `nothing(decision)` when no choice holds."""
     decision = await decide(seen)
     for _ in range(HOLD_TRIES):
-        ids = [i for _, i in decision.shown]
-        if not ids:
+        refs = list(decision.shown)
+        if not refs:
             return decision
-        taken = await floor.sessions.offer(sid=sid, ids=ids, now=now)
+        taken = await floor.sessions.offer(sid=sid, refs=refs, now=now)
         if not taken:
             return decision
-        mine = [i for i in ids if i not in taken]
+        mine = [r for r in refs if r not in taken]
         if mine:
-            await floor.sessions.unoffer(sid=sid, ids=mine)  # chosen again below, with what is taken left out
+            await floor.sessions.unoffer(sid=sid, refs=mine)  # chosen again below, with what is taken left out
         seen = seen | taken
         decision = await decide(seen)
     return nothing(decision)

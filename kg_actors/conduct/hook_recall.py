@@ -14,6 +14,7 @@ from typing import Any
 from .. import session_messages as sm
 from ..core import command_recall, recall, secrecy
 from ..core.replies import hook_output
+from ..core.seen import Ref
 from ..harness import shell
 from ..harness.tool_calls import SHELL_TOOLS, shell_command
 from ..session_messages import SessionView
@@ -49,8 +50,8 @@ async def prompt_context(floor: Floor, payload: dict[str, Any]) -> dict[str, Any
         if decision.text:
             parts.append(decision.text)
             record["chars"] = len(decision.text)
-            await seen_once_sent(floor, sm.MarkSeen(sid=view.sid, ids=[i for _, i in decision.shown],
-                                                    via="ambient", at=shown_at))
+            await seen_once_sent(floor, sm.MarkSeen(sid=view.sid, refs=list(decision.shown), via="ambient",
+                                                    at=shown_at))
         floor.logs.recall([record])
     push = await push_for(floor, call)
     if push:
@@ -59,7 +60,7 @@ async def prompt_context(floor: Floor, payload: dict[str, Any]) -> dict[str, Any
 
 
 async def _recall(floor: Floor, view: SessionView, terms: list[str]) -> recall.Decision:
-    async def decide(seen: AbstractSet[str]) -> recall.Decision:
+    async def decide(seen: AbstractSet[Ref]) -> recall.Decision:
         graphs = indexed(await views_of(floor, view))
         if graphs is None:
             return recall.Decision("index_building")
@@ -90,7 +91,7 @@ async def pre_tool(floor: Floor, payload: dict[str, Any]) -> dict[str, Any]:
         return {}
     now = floor.clock()
 
-    async def decide(seen: AbstractSet[str]) -> command_recall.Decision:
+    async def decide(seen: AbstractSet[Ref]) -> command_recall.Decision:
         graphs = indexed(await views_of(floor, view))
         if graphs is None:
             return command_recall.Decision("index_building")
@@ -106,8 +107,7 @@ async def pre_tool(floor: Floor, payload: dict[str, Any]) -> dict[str, Any]:
               "nodes": [i for _, i in decision.shown] or list(decision.found)}
     if decision.text:
         record["chars"] = len(decision.text)
-        await seen_once_sent(floor, sm.MarkSeen(sid=view.sid, ids=[i for _, i in decision.shown], via="ambient",
-                                                at=now))
+        await seen_once_sent(floor, sm.MarkSeen(sid=view.sid, refs=list(decision.shown), via="ambient", at=now))
     floor.logs.recall([record])
     return hook_output("PreToolUse", decision.text)
 

@@ -20,6 +20,7 @@ from .. import session_messages as sm
 from ..core import capture, replies, secrecy, touches
 from ..core import constants as C
 from ..core.replies import hook_output
+from ..core.seen import Ref
 from ..harness import profiles, tool_calls
 from ..session_messages import SessionView
 from ..storage import layout as L
@@ -90,7 +91,7 @@ async def _file_recall(floor: Floor, view: SessionView, tool: str, paths: list[s
     if not found:
         floor.logs.recall([{**base, "outcome": "no_nodes"}])
         return None, False
-    unseen = [(ref, score, node) for ref, (score, node) in found.items() if ref[1] not in view.seen]
+    unseen = [(ref, score, node) for ref, (score, node) in found.items() if ref not in view.seen]
     if not unseen:
         floor.logs.recall([{**base, "outcome": "all_seen", "nodes": [r[1] for r in found]}])
         return None, True
@@ -100,8 +101,8 @@ async def _file_recall(floor: Floor, view: SessionView, tool: str, paths: list[s
     unseen.sort(key=lambda t: (-t[1], -(t[2].last_read_ts or 0), t[0][1]))
     names = ", ".join(capture.file_key(p, view.project_path) for p in paths)
 
-    async def decide(seen: AbstractSet[str]) -> _FileRecall:
-        rows = [(ref[0], node.id, node.gist) for ref, _, node in unseen if ref[1] not in seen]
+    async def decide(seen: AbstractSet[Ref]) -> _FileRecall:
+        rows = [(ref[0], node.id, node.gist) for ref, _, node in unseen if ref not in seen]
         if not rows:
             return _FileRecall()
         rows = rows[: C.FILE_RECALL_MAX_NODES]
@@ -114,7 +115,7 @@ async def _file_recall(floor: Floor, view: SessionView, tool: str, paths: list[s
     if picked.text is None or not shown:  # another reply of this turn is showing them
         floor.logs.recall([{**base, "outcome": "all_seen", "nodes": [r[0][1] for r in unseen]}])
         return None, True
-    await seen_once_sent(floor, sm.MarkSeen(sid=view.sid, ids=shown, via="file", at=now))
+    await seen_once_sent(floor, sm.MarkSeen(sid=view.sid, refs=list(picked.shown), via="file", at=now))
     floor.logs.recall([{**base, "outcome": "injected", "nodes": shown, "chars": len(picked.text),
                         "withheld": len(unseen) - len(shown)}])
     return picked.text, True

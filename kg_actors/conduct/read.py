@@ -87,14 +87,15 @@ async def _on_delivery(floor: Floor, view: SessionView, text: str, effects: dict
 async def apply_effects(floor: Floor, view: SessionView, effects: dict[str, Any]) -> None:
     now = floor.clock()
     seen_at = min(effects.get("at", [now])[0], now)  # the render's time: the view is as old as that
-    if effects.get("seen"):
-        await floor.sessions.mark_seen(sid=view.sid, ids=effects["seen"], via=effects.get("via", ["full_read"])[0],
-                                       at=seen_at)
+    if effects.get("seen"):  # [level, id] pairs, as a part kept in sessions.json holds them
+        await floor.sessions.mark_seen(sid=view.sid, refs=[(lvl, i) for lvl, i in effects["seen"]],
+                                       via=effects.get("via", ["full_read"])[0], at=seen_at)
     reads_by_level: dict[str, list[str]] = {}
     for lvl, node_id in effects.get("read", []):
         reads_by_level.setdefault(lvl, []).append(node_id)
     for lvl, node_ids in reads_by_level.items():
-        await floor.sessions.mark_seen(sid=view.sid, ids=node_ids, via="read", at=seen_at, full=True)
+        await floor.sessions.mark_seen(sid=view.sid, refs=[(lvl, i) for i in node_ids], via="read", at=seen_at,
+                                       full=True)
         if not view.maintenance:
             handle = await floor.graph_for(view, lvl)
             promoted = await handle.record_reads(ids=node_ids, now=now)

@@ -4,7 +4,7 @@ A user node's rename rewires the edges every project graph holds to it
 (each project's actor in turn, after the user graph's own); it is refused
 when a project owns a node with the new id that such edges would then reach.
 A project node may not take the id of a user node its edges already reach.
-Sessions' views of the old id move to the new one.
+Sessions' views of the old node move to the new id, at its level only.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from ..core import graph_ops, ids, secrecy
 from ..core.errors import Conflict, InvalidInput, KGError, NotFound
 from ..core.model import GraphReader
 from ..graph_handle import GraphHandle
+from ..storage import layout as L
 from .floor import Floor
 
 
@@ -39,7 +40,7 @@ async def _all_projects(floor: Floor) -> list[tuple[str, GraphHandle]]:
 
 async def rename(floor: Floor, sid: str | None, old_id: str, new_id: str, level: str | None,
                  project_path: str | None = None) -> Renamed:
-    opened = await floor.open_write(sid, old_id if isinstance(old_id, str) else "") if sid is not None else None
+    opened = await floor.open_write(sid, level, old_id if isinstance(old_id, str) else "") if sid is not None else None
     view, wv = opened if opened is not None else (None, None)
     ids.check_existing_id(old_id, "old_id")
     ids.check_node_id(new_id, "new_id")
@@ -89,7 +90,10 @@ async def rename(floor: Floor, sid: str | None, old_id: str, new_id: str, level:
             rewired += await ph.rewire(old_id=old_id, new_id=new_id, now=now, writer=writer)
         except KGError as exc:
             skipped.append({"graph": key, "reason": str(exc)})
-    await floor.sessions.rename_ref(old_id=old_id, new_id=new_id)
+    project = None
+    if lvl == "project":  # its views move in that project's sessions only
+        project = view.project_path if view is not None else L.project_root(project_path, "project_path")
+    await floor.sessions.rename_ref(level=lvl, old_id=old_id, new_id=new_id, project_path=project)
     floor.publish({"type": "node_renamed", "level": lvl, "from": old_id, "to": new_id, "source_session": sid,
                    "project_path": view.project_path if view else project_path})
     return Renamed(lvl, rewired, skipped)

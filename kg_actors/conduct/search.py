@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..core import constants as C
 from ..core import search, search_format, search_paths
+from ..core.seen import AtLevel
 from ..graph_handle import GraphHandle
 from .floor import Floor
 
@@ -29,7 +30,7 @@ async def search_text(floor: Floor, sid: str | None, query: str) -> str:
     per_level, total = {}, 0
     for lvl, gview in views.items():
         assert gview.index is not None  # view() waits for the first index build
-        hits, matched = search.top_hits(gview.index, terms, seen, limit)
+        hits, matched = search.top_hits(gview.index, terms, AtLevel(seen, lvl), limit)
         per_level[lvl] = hits
         total += matched
     ranked = search.merge_hits(per_level)
@@ -41,5 +42,5 @@ async def search_text(floor: Floor, sid: str | None, query: str) -> str:
     text, shown = search_format.format_search(query, ranked, nodes, connectors, path_edges,
                                               best_effort=best_effort, total=total)
     if view is not None and shown:
-        await floor.sessions.mark_seen(sid=view.sid, ids=[i for _, i in shown], via="search", at=shown_at)
+        await floor.sessions.mark_seen(sid=view.sid, refs=list(shown), via="search", at=shown_at)
     return text

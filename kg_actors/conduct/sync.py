@@ -62,18 +62,18 @@ async def push_notice(floor: Floor, sid: str | None, view: SessionView | None = 
         fresh.extend((lvl, n) for n in nodes if _by_another(n, sid))
     if not fresh:
         return None
-    facts = await floor.sessions.push_facts(sid=sid, ids=list({n.id for _, n in fresh}),
+    facts = await floor.sessions.push_facts(sid=sid, refs=list({(lvl, n.id) for lvl, n in fresh}),
                                             writers=list({_writer(n) for _, n in fresh}))
     # Seen since it was written: not news. Seen before it: news, said as an update.
-    news = [(ts, n, n.id in facts.seen_at) for lvl, n in fresh
-            if (ts := _pushable(lvl, n, window, facts)) is not None and facts.seen_at.get(n.id, 0) < ts]
+    news = [(ts, lvl, n, (lvl, n.id) in facts.seen_at) for lvl, n in fresh
+            if (ts := _pushable(lvl, n, window, facts)) is not None and facts.seen_at.get((lvl, n.id), 0) < ts]
     if not news:
         return None
     news.sort(key=lambda t: -t[0])
     shown = news[: C.MAX_PUSHED]
-    text = replies.push_text([(node.id, node.gist, updated) for _, node, updated in shown], len(news))
-    seen = sm.MarkSeen(sid=sid, ids=[n.id for _, n, _ in shown], via="push", at=shown_at)
-    items = {n.id: ts for ts, n, _ in shown}
+    text = replies.push_text([(node.id, node.gist, updated) for _, _, node, updated in shown], len(news))
+    seen = sm.MarkSeen(sid=sid, refs=[(lvl, n.id) for _, lvl, n, _ in shown], via="push", at=shown_at)
+    items = {n.id: ts for ts, _, n, _ in shown}
 
     async def delivered() -> None:
         await floor.sessions.tell(seen)

@@ -42,18 +42,23 @@ async def useful(floor: Floor, sid: str, node_ids: list[str], credits: int | Non
         lvl, handle, node = await floor.find(view, node_id)
         if node is None or handle is None:
             refused.append((node_id, "not found"))
-            floor.log_useful(view, node_id, None, state.seen_via.get(node_id, "unknown"), {"refused": "not_found"})
+            floor.log_useful(view, node_id, None, _via(state, None, node_id), {"refused": "not_found"})
             continue
         why = await sessions.like(sid=sid, node_id=node_id, credits=credits)
         if why is not None:
             refused.append((node_id, why))
-            floor.log_useful(view, node_id, lvl, state.seen_via.get(node_id, "unknown"), {"refused": why})
+            floor.log_useful(view, node_id, lvl, _via(state, lvl, node_id), {"refused": why})
             continue
         outcome = await handle.endorse(node_id=node_id, now=now, credits=credits)
         accepted.append(node_id)
         if outcome == "unorphaned":
             unorphaned.append(node_id)
-        via = "maintenance" if credits is not None else state.seen_via.get(node_id, "unknown")
+        via = "maintenance" if credits is not None else _via(state, lvl, node_id)
         floor.log_useful(view, node_id, lvl, via, {"credits": credits} if credits else {
             "archived": node.archived, "surfaced": via in ("preload", "full_read", "ambient", "file")})
     return Endorsed(accepted, refused, unorphaned, credits, await sessions.vote_state(sid=sid), view)
+
+
+def _via(state: VoteState, level: str | None, node_id: str) -> str:
+    """How the session came to see the node (at `level`; None: a node not found, at whichever level)."""
+    return next((via for (lvl, i), via in state.seen_via.items() if i == node_id and level in (None, lvl)), "unknown")

@@ -30,10 +30,11 @@ class NodeWritten:
     push_window: PushWindow | None = None  # claimed with the write when asked (`push`)
 
 
-async def _open(floor: Floor, sid: str | None, node_id: object) -> tuple[SessionView | None, WriteView | None]:
+async def _open(floor: Floor, sid: str | None, level: str | None,
+                node_id: object) -> tuple[SessionView | None, WriteView | None]:
     if sid is None:
         return None, None
-    return await floor.open_write(sid, node_id if isinstance(node_id, str) else "")
+    return await floor.open_write(sid, level, node_id if isinstance(node_id, str) else "")
 
 
 def _project_of(view: SessionView | None, project_path: str | None) -> str | None:
@@ -44,7 +45,7 @@ async def put_node(floor: Floor, sid: str | None, level: str, node_id: str, gist
                    notes: list[str] | None, touches: list[str] | None, guard: bool = True,
                    project_path: str | None = None, expected_version: int | None = None,
                    create_only: bool = False, push: bool = False) -> NodeWritten:
-    view, wv = await _open(floor, sid, node_id)
+    view, wv = await _open(floor, sid, level, node_id)
     handle = await floor.level_handle(view, level, project_path)
     ids.check_node_id(node_id)
     secrecy.refuse_secret_names([("id", node_id)])  # an id is stored as it is, like a gist
@@ -65,14 +66,14 @@ async def put_node(floor: Floor, sid: str | None, level: str, node_id: str, gist
             # The refusal shows the node as it stands: it counts as a full read of that version,
             # even when another write overtook this request after `now` was taken.
             at = max(now, conflict.written_ts or now)
-            await floor.sessions.after_write(sid=view.sid, ids=[node_id], via="read", at=at)
+            await floor.sessions.after_write(sid=view.sid, refs=[(level, node_id)], via="read", at=at)
         raise
     window = None
     if view is not None:
         # What the session has seen is the node as its write left it, stamped when the actor applied it.
         stamped = (result.node.written or {}).get("ts") if result.changed else None
         seen = max(now, stamped) if isinstance(stamped, int | float) else now
-        window = await floor.sessions.after_write(sid=view.sid, ids=[node_id], via="write", at=seen,
+        window = await floor.sessions.after_write(sid=view.sid, refs=[(level, node_id)], via="write", at=seen,
                                                   push_at=floor.clock() if push else None)
         if result.note_credit:
             await floor.sessions.like(sid=view.sid, node_id=node_id, credits=None)
@@ -86,7 +87,7 @@ async def put_edge(floor: Floor, sid: str | None, level: str, src: str, dst: str
                    notes: list[str] | None, project_path: str | None = None) -> PutEdgeResult:
     secrecy.refuse_secret_names([("from", src), ("to", dst), ("rel", rel)])
     notes = secrecy.clean_notes(notes)
-    view, wv = await _open(floor, sid, src)
+    view, wv = await _open(floor, sid, level, src)
     handle = await floor.level_handle(view, level, project_path)
     writer = graph_ops.Writer(session=sid, maintenance=wv is not None and wv.maintenance)
     # A project edge may name a user node: which of its bare ends the user graph holds. The
@@ -110,20 +111,22 @@ async def put_edge(floor: Floor, sid: str | None, level: str, src: str, dst: str
 
 async def delete_node(floor: Floor, sid: str | None, node_id: str, level: str | None = None,
                       project_path: str | None = None, expected_version: int | None = None) -> tuple[str, int]:
-    view, wv = await _open(floor, sid, node_id)
+    view, wv = await _open(floor, sid, level, node_id)
     ids.check_existing_id(node_id)
     lvl, handle, node = await floor.locate(view, node_id, level, project_path)
     if node is None or handle is None or lvl is None:
         where = f"the {level} graph" if level is not None else "the user or project graph"
         raise NotFound(f"node '{ids.shown(node_id)}' not found in {where}"
                        + await floor.maintain_hint(node_id, level, "maintain nodes cannot be deleted with this tool"))
+    if view is not None and level is None:  # what it saw of the node found, not of another level's
+        wv = await floor.sessions.write_view(sid=view.sid, level=lvl, node_id=node_id)
     writer = None if view is None or wv is None else graph_ops.Writer(
         session=sid, maintenance=wv.maintenance, seen_at=wv.seen_at, read_at=wv.read_at, guard=True)
     try:
         removed = await handle.delete_node(node_id=node_id, expected_version=expected_version, writer=writer)
     except WriteConflict as conflict:
         if view is not None:  # the refusal shows the node as it stands: a retry deletes that version
-            await floor.sessions.after_write(sid=view.sid, ids=[node_id], via="read",
+            await floor.sessions.after_write(sid=view.sid, refs=[(lvl, node_id)], via="read",
                                              at=max(floor.clock(), conflict.written_ts or 0.0))
         raise
     floor.publish({"type": "node_deleted", "level": lvl, "id": node_id, "source_session": sid,

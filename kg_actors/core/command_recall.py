@@ -189,8 +189,9 @@ class Decision:
 
 
 def decide(invocations: Iterable[list[str]], views: Mapping[str, tuple[GraphReader, SearchIndex]],
-           seen: AbstractSet[str]) -> Decision:
-    """The lessons to show before a command runs (level -> (graph, its index)): at most 2, within 800 chars."""
+           seen: AbstractSet[tuple[str, str]]) -> Decision:
+    """The lessons to show before a command runs (level -> (graph, its index)): at most 2, within 800 chars;
+    none the session holds (`seen`: (level, id))."""
     keys = command_keys(invocations)
     if not keys:
         return Decision("no_command")
@@ -206,7 +207,7 @@ def decide(invocations: Iterable[list[str]], views: Mapping[str, tuple[GraphRead
     if not found:
         return Decision("no_nodes", keys=labels)
     names = tuple(r[1] for r in found)
-    unseen = [(s, ref) for ref, s in found.items() if ref[1] not in seen]
+    unseen = [(s, ref) for ref, s in found.items() if ref not in seen]
     if not unseen:
         return Decision("all_seen", keys=labels, found=names)
     # The command named outright (program and subcommand side by side in the id or gist, or its

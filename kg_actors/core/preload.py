@@ -57,7 +57,7 @@ def build(parts: list[LevelPart], scores: Mapping[str, Mapping[str, float]], deb
         return measure(text) + 1  # the line and its newline
 
     def gist_id(line: BodyLine) -> str | None:
-        return line.effects["seen"][0] if line.effects and line.effects.get("seen") else None
+        return line.effects["seen"][0][1] if line.effects and line.effects.get("seen") else None
 
     ladder: list[tuple[int, int]] = []
     for kind in ("anchor", "edge"):
@@ -91,7 +91,7 @@ def build(parts: list[LevelPart], scores: Mapping[str, Mapping[str, float]], deb
     removed.clear()
     _drop_empty_headers(bodies)
     text = render()
-    shown = [(parts[i].level, line.effects["seen"][0]) for i, body in enumerate(bodies)
+    shown = [(parts[i].level, line.effects["seen"][0][1]) for i, body in enumerate(bodies)
              for line in body if line.effects and line.effects.get("seen")]
     return text, shown
 

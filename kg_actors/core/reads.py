@@ -83,7 +83,7 @@ def level_part(graph: GraphReader, level: str, preloaded: frozenset[str] = froze
             body.append(BodyLine(render.preloaded_line(entry.node_id)))
         else:
             line = render.node_line(entry.node_id, graph.nodes[entry.node_id].gist)
-            body.append(BodyLine(line, {"seen": [entry.node_id]}))
+            body.append(BodyLine(line, {"seen": [[level, entry.node_id]]}))
         body.extend(BodyLine(render.citation_line(c, entry.node_id), None, "edge", value(c)) for c in entry.citations)
     archived = len(plan.archived) if anchors else len(graph.ids_in_state("archived"))
     if archived:
@@ -102,8 +102,8 @@ def with_preloaded(part: LevelPart, preloaded: frozenset[str]) -> LevelPart:
     if not preloaded:
         return part
     body = tuple(
-        BodyLine(render.preloaded_line(b.effects["seen"][0]))
-        if b.effects and b.effects.get("seen") and b.effects["seen"][0] in preloaded else b
+        BodyLine(render.preloaded_line(b.effects["seen"][0][1]))
+        if b.effects and b.effects.get("seen") and b.effects["seen"][0][1] in preloaded else b
         for b in part.body
     )
     return attrs.evolve(part, body=body)

@@ -26,6 +26,7 @@ from .paste_keys import pasted_keys
 from .search import Hit, SearchIndex, merge_hits
 from .search_paths import connection_paths
 from .search_concepts import concept_hits
+from .seen import AtLevel
 from .terms import HUMP as _HUMP, Terms, analyse, bigrams, is_stopword, query_terms
 from .typed import is_continuation, typed_part
 
@@ -137,14 +138,15 @@ def _evidence(hit: Hit) -> bool:
     return hit.matched_terms >= 2 or hit.max_term_idf >= C.RECALL_MIN_SOLO_IDF or hit.title_match
 
 
-def run(terms: list[str], views: Mapping[str, tuple[GraphReader, SearchIndex]], seen: AbstractSet[str]) -> Decision:
-    """Prompt recall over the session's graphs (level -> (graph, its search index)): the whole decision."""
+def run(terms: list[str], views: Mapping[str, tuple[GraphReader, SearchIndex]], seen: AbstractSet[Ref]) -> Decision:
+    """Prompt recall over the session's graphs (level -> (graph, its search index)): the whole decision.
+    `seen`: the (level, id) of what the session holds (the other level's node of an id is another node)."""
     if not terms:
         return Decision("no_terms")
     query = _content_terms(query_terms(" ".join(terms)))
     words = _word_numbers(terms)
-    per_level = {lvl: concept_hits(index, query, seen, C.RECALL_SEARCH_TOP, depth=C.RANK_SCAN_DEPTH, words=words)
-                 for lvl, (_, index) in views.items()}
+    per_level = {lvl: concept_hits(index, query, AtLevel(seen, lvl), C.RECALL_SEARCH_TOP, depth=C.RANK_SCAN_DEPTH,
+                                   words=words) for lvl, (_, index) in views.items()}
     ranked = merge_hits(per_level)[: C.RECALL_SEARCH_TOP]
     graphs = {lvl: graph for lvl, (graph, _) in views.items()}
     return decide(terms, ranked, graphs, seen, len(query.unigrams))
@@ -201,7 +203,7 @@ def chance_scale(n_words: int) -> float:
 
 
 def decide(terms: list[str], hits: list[tuple[str, Hit]], graphs: Mapping[str, GraphReader],
-           seen: AbstractSet[str], n_words: int) -> Decision:
+           seen: AbstractSet[Ref], n_words: int) -> Decision:
     """The three gates over ranked hits, then the injection (connections between the chosen hits).
 
     Beyond the spec's gates, three rules keep what is injected about the prompt (issue #12): the
@@ -231,14 +233,15 @@ def decide(terms: list[str], hits: list[tuple[str, Hit]], graphs: Mapping[str, G
         return Decision("no_hits", hits=logged, threshold=threshold)
     best = max(_rank(h) for _, h in candidates)
     # A node already in context stays as its anchor (a short line, no gist): it ties the new ones in.
-    passing = [(lvl, h) for lvl, h in candidates if _rank(h) >= C.RECALL_RELATIVE_CUT * best or h.node_id in seen]
-    new = [h for _, h in passing if h.node_id not in seen]
+    passing = [(lvl, h) for lvl, h in candidates
+               if _rank(h) >= C.RECALL_RELATIVE_CUT * best or (lvl, h.node_id) in seen]
+    new = [h for lvl, h in passing if (lvl, h.node_id) not in seen]
     if new and not any(_strong(h, len(terms), scale) for h in new):
         return Decision("weak_hit", hits=logged, threshold=threshold)
     passing.sort(key=lambda lh: (not lh[1].title_match, -_rank(lh[1])))
     chosen = passing[: C.RECALL_MAX_HITS]
     chosen_refs = [(lvl, h.node_id) for lvl, h in chosen]
-    if all(h.node_id in seen for _, h in hits):
+    if all((lvl, h.node_id) in seen for lvl, h in hits):
         # Connectors come only from these hits: nothing new whatever the paths, so none are drawn.
         return Decision("all_seen", hits=logged, threshold=threshold)
     matching = {(lvl, h.node_id) for lvl, h in hits}
@@ -247,27 +250,27 @@ def decide(terms: list[str], hits: list[tuple[str, Hit]], graphs: Mapping[str, G
                   and graphs[r[0]].nodes.get(r[1]) is not None and graphs[r[0]].nodes[r[1]].gist]
     for ref in connectors:
         nodes[ref] = graphs[ref[0]].nodes[ref[1]]
-    if all(h.node_id in seen for _, h in chosen) and all(r[1] in seen for r in connectors):
+    if all(r in seen for r in chosen_refs) and all(r in seen for r in connectors):
         return Decision("all_seen", hits=logged, threshold=threshold)
     text, shown = render(chosen_refs, nodes, connectors, path_edges, seen)
     return Decision("injected", text, tuple(shown), logged, threshold)
 
 
-def _hit_record(level: str, hit: Hit, seen: AbstractSet[str]) -> dict[str, Any]:
-    return {"id": hit.node_id, "level": level, "score": round(hit.score, 5), "seen": hit.node_id in seen,
+def _hit_record(level: str, hit: Hit, seen: AbstractSet[Ref]) -> dict[str, Any]:
+    return {"id": hit.node_id, "level": level, "score": round(hit.score, 5), "seen": (level, hit.node_id) in seen,
             "title_match": hit.title_match, "matched_terms": hit.matched_terms,
             "max_term_idf": round(hit.max_term_idf, 4)}
 
 
 def render(chosen: list[Ref], nodes: dict[Ref, Node], connectors: list[Ref],
-           path_edges: list[tuple[str, Edge]], seen: AbstractSet[str]) -> tuple[str, list[Ref]]:
+           path_edges: list[tuple[str, Edge]], seen: AbstractSet[Ref]) -> tuple[str, list[Ref]]:
     """The injection, trimmed to the budget: edges go first, then connectors, seen hits, low hits.
 
     Unseen nodes come with their gists, nodes already in context as bare
     `id (in context)` anchors; an edge line shows only while both its ends do.
     """
     def line(ref: Ref, indent: str) -> tuple[Ref, str, bool]:
-        unseen = ref[1] not in seen
+        unseen = ref not in seen
         head = f"{indent}- [{ref[0]}] {ref[1]}"
         text = f"{head}: {nodes[ref].gist}" if unseen else f"{head} (in context)"
         return ref, text, unseen

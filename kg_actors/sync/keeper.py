@@ -233,7 +233,7 @@ class StoreKeeper:
             else:  # the actor takes the change in (and saves it by its own path)
                 ids = await handle.absorb(base=change.base or {}, merged=change.merged, now=self.clock())
                 if ids:
-                    await self.sessions.forget_views(ids=list(ids))
+                    await self.sessions.forget_views(level=handle.level, ids=list(ids))
                 if self.publish is not None:  # content from another machine: open tabs re-read the graph
                     self.publish({"type": "graph_replaced", "level": handle.level,
                                   "project_path": self.directory.root_of(key)})
@@ -262,7 +262,7 @@ class StoreKeeper:
         summary = common.changes(current, restored)
         ids = summary["added"] + summary["removed"] + summary["changed"]
         if ids:
-            await self.sessions.forget_views(ids=ids)
+            await self.sessions.forget_views(level=handle.level, ids=ids)
         if self.publish is not None:  # an open editor tab re-reads the graph (it kept showing the old one)
             self.publish({"type": "graph_replaced", "level": handle.level, "project_path": self.directory.root_of(key)})
         return {"graph": key, "commit": commit, **summary, "text": common.describe(summary)}

@@ -35,7 +35,8 @@ LESSONS = [
 ]
 
 
-def decide(command: str | list, seen: frozenset[str] = frozenset(), nodes: list[Node] = LESSONS) -> cr.Decision:
+def decide(command: str | list, seen: frozenset[tuple[str, str]] = frozenset(),
+           nodes: list[Node] = LESSONS) -> cr.Decision:
     return cr.decide(invocations(command), views(nodes), seen)
 
 
@@ -77,10 +78,10 @@ def test_at_most_two_nodes_within_800_characters_and_never_a_gist_twice():
     nodes = [Node(f"helm-upgrade-rule-{i}", f"helm upgrade rule {i}: " + "x" * 500) for i in range(4)]
     decision = decide("helm upgrade api ./chart", nodes=nodes)
     assert len(decision.shown) <= C.COMMAND_RECALL_MAX_NODES and len(decision.text) <= C.COMMAND_RECALL_CHAR_BUDGET
-    seen = frozenset(i for _, i in decision.shown)
+    seen = frozenset(decision.shown)
     again = decide("helm upgrade api ./chart", seen=seen, nodes=nodes)
-    assert not seen & {i for _, i in again.shown}
-    everything = frozenset(n.id for n in nodes)
+    assert not seen & set(again.shown)
+    everything = frozenset(("project", n.id) for n in nodes)
     assert decide("helm upgrade api ./chart", seen=everything, nodes=nodes).reason == "all_seen"
 
 

@@ -30,7 +30,7 @@ def filler(n: int, start: int = 0) -> list[Node]:
     return [Node(f"filler-node-{i}", f"{topics[i % len(topics)]} convention number {i}") for i in range(start, start + n)]
 
 
-def run(prompt: str, views: dict, seen: frozenset[str] = frozenset()) -> recall.Decision:
+def run(prompt: str, views: dict, seen: frozenset[tuple[str, str]] = frozenset()) -> recall.Decision:
     text = recall.human_text(prompt)
     return recall.run(recall.prompt_terms(text) if text else [], views, seen)
 
@@ -221,9 +221,9 @@ def test_novelty_nothing_new_is_silence_and_one_new_node_brings_the_others_as_an
         Node("token-refresh-window", "sliding window for JWT refresh"),
         Node("token-refresh-errors", "JWT refresh fails silently when the session expired"),
         *filler(20)])}
-    both = frozenset({"token-refresh-window", "token-refresh-errors"})
+    both = frozenset({("project", "token-refresh-window"), ("project", "token-refresh-errors")})
     assert recall.run(["jwt", "refresh"], views, both).reason == "all_seen"
-    decision = recall.run(["jwt", "refresh"], views, frozenset({"token-refresh-window"}))
+    decision = recall.run(["jwt", "refresh"], views, frozenset({("project", "token-refresh-window")}))
     assert decision.reason == "injected"
     lines = decision.text.splitlines()
     assert lines[0] == recall.HEADER
@@ -297,7 +297,7 @@ def test_edges_between_hits_and_their_connectors_come_along():
     assert ("project", "middleware-order") in decision.shown
     # A connector already in context shows as an anchor; its edges stay.
     again = recall.run(["jwt", "refresh", "sliding", "expiry"], {"project": build(nodes, edges)},
-                       frozenset({"middleware-order", "auth-token-refresh"}))
+                       frozenset({("project", "middleware-order"), ("project", "auth-token-refresh")}))
     assert "  - [project] middleware-order (in context)" in again.text.splitlines()
     assert "  middleware-order --calls--> token-expiry-clock" in again.text.splitlines()
 
@@ -338,7 +338,7 @@ def test_every_tier_takes_part_and_gistless_nodes_never_inject():
 def test_a_gist_is_never_injected_twice_in_a_session():
     views = {"project": build([Node("token-refresh-window", "sliding window for JWT refresh"),
                                Node("token-refresh-errors", "JWT refresh fails silently"), *filler(20)])}
-    seen: frozenset[str] = frozenset()
+    seen: frozenset[tuple[str, str]] = frozenset()
     injected: list[str] = []
     for prompt in ["why does the JWT refresh fail", "JWT refresh again, the sliding window",
                    "one more time: JWT refresh errors", "refresh the JWT please, window and errors"]:
@@ -346,9 +346,9 @@ def test_a_gist_is_never_injected_twice_in_a_session():
         injected += [i for _, i in decision.shown]
         for _, node_id in decision.shown:
             assert f"{node_id}:" in decision.text
-        for node_id in seen:
+        for _, node_id in seen:
             assert f"] {node_id}:" not in (decision.text or "")
-        seen = seen | {i for _, i in decision.shown}
+        seen = seen | set(decision.shown)
     assert sorted(injected) == ["token-refresh-errors", "token-refresh-window"]
 
 

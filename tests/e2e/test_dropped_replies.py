@@ -138,7 +138,7 @@ async def test_a_hook_client_that_gave_up_gets_its_push_again_over_a_socket(tmp_
         with trio.fail_after(30):  # the server answered (to nobody) and closed the connection
             while not closed:
                 await trio.testing.wait_all_tasks_blocked(0.01)
-        assert "pushed-over-socket" not in (await rt.sessions.get(sid=observer)).seen, \
+        assert ("project", "pushed-over-socket") not in (await rt.sessions.get(sid=observer)).seen, \
             "a push whose client gave up counted as seen"
         status, got = await hook(rt, "/api/tool_event", event)
         assert status == 200 and "pushed-over-socket" in context_of(got), "the abandoned push was lost (F38)"

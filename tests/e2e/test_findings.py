@@ -36,12 +36,12 @@ async def test_F38_a_push_whose_reply_the_client_abandoned_is_offered_again(tmp_
         status, lost = await hook(rt, "/api/tool_event", _tool_event("claude-observer", str(cwd)), hang_up=True)
         assert status == 200 and "pushed-lesson-node" in context_of(lost)
         observer = await rt.sessions.find_by_claude(claude_sid="claude-observer")
-        assert "pushed-lesson-node" not in observer.seen, "an undelivered push must not count as seen"
+        assert ("project", "pushed-lesson-node") not in observer.seen, "an undelivered push must not count as seen"
         # The next reply the client does read carries it again, and only that one.
         status, got = await hook(rt, "/api/tool_event", _tool_event("claude-observer", str(cwd)))
         assert "pushed-lesson-node" in context_of(got), "the abandoned push was lost (F38)"
         observer = await rt.sessions.find_by_claude(claude_sid="claude-observer")
-        assert "pushed-lesson-node" in observer.seen
+        assert ("project", "pushed-lesson-node") in observer.seen
         status, again = await hook(rt, "/api/tool_event", _tool_event("claude-observer", str(cwd)))
         assert "pushed-lesson-node" not in context_of(again), "a delivered push comes once"
 
@@ -125,8 +125,9 @@ async def test_F8_a_fork_gets_its_own_copy_of_the_session_state(tmp_path, home):
         parent = await _bootstrap(rt, "claude-parent", cwd)
         child = await rt.sessions.fork(sid=parent, claude_sid="claude-child", harness="claude-code", now=1e9)
         assert child.sid != parent
-        await rt.sessions.mark_seen(sid=child.sid, ids=["only-the-child-saw-this"], via="read", at=1e9)
-        assert "only-the-child-saw-this" not in (await rt.sessions.get(sid=parent)).seen
+        await rt.sessions.mark_seen(sid=child.sid, refs=[("user", "only-the-child-saw-this")], via="read", at=1e9)
+        assert ("user", "only-the-child-saw-this") in (await rt.sessions.get(sid=child.sid)).seen
+        assert ("user", "only-the-child-saw-this") not in (await rt.sessions.get(sid=parent)).seen
         assert (await rt.sessions.find_by_claude(claude_sid="claude-parent")).sid == parent
 
 
@@ -152,7 +153,8 @@ async def test_F11_a_write_from_a_stale_view_is_refused_not_applied(tmp_path, ho
         a = await _bootstrap(rt, "claude-a", cwd)
         b = await _bootstrap(rt, "claude-b", cwd)
         await write_uc.put_node(rt.floor, a, "project", "contended-node", "first version", ["note by a"], None)
-        await rt.sessions.mark_seen(sid=b, ids=["contended-node"], via="read", at=rt.clock(), full=True)  # b reads it
+        await rt.sessions.mark_seen(sid=b, refs=[("project", "contended-node")], via="read", at=rt.clock(),
+                                    full=True)  # b reads it
         await write_uc.put_node(rt.floor, b, "project", "contended-node", "second version by b", ["note by a", "note by b"],
                                  None)
         with pytest.raises(WriteConflict):
@@ -186,7 +188,7 @@ async def test_F14_a_push_in_a_reply_the_client_gave_up_on_is_not_marked_seen(tm
         _, reply = await hook(rt, "/api/prompt_context", {"session_id": "claude-observer", "cwd": str(cwd),
                                                           "prompt": "anything new"}, hang_up=True)
         view = await rt.sessions.get(sid=observer)
-        assert "notice-node" not in view.seen
+        assert ("project", "notice-node") not in view.seen
 
 
 async def test_F15_a_compaction_preloads_again_what_the_old_context_had_shown(tmp_path, home):
@@ -298,7 +300,7 @@ async def test_F14_a_recall_in_a_prompt_reply_the_client_gave_up_on_stays_unseen
                   "prompt": "why does zookeeper session expiry drop our ephemeral znodes"}
         _, lost = await hook(rt, "/api/prompt_context", prompt, hang_up=True)
         assert "zookeeper-session-expiry" in context_of(lost)
-        assert "zookeeper-session-expiry" not in (await rt.sessions.get(sid=sid)).seen
+        assert ("project", "zookeeper-session-expiry") not in (await rt.sessions.get(sid=sid)).seen
         _, got = await hook(rt, "/api/prompt_context", prompt)
         assert "zookeeper-session-expiry" in context_of(got), "recalled again: the first reply never arrived"
-        assert "zookeeper-session-expiry" in (await rt.sessions.get(sid=sid)).seen
+        assert ("project", "zookeeper-session-expiry") in (await rt.sessions.get(sid=sid)).seen

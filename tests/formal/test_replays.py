@@ -204,7 +204,7 @@ async def test_dropped_reply_at_return_counterexample_a_dropped_part_comes_back(
         await rt.sessions.reset_context(sid=sid)  # the writes showed the nodes: start unseen
 
         async def seen() -> set[str]:
-            return set((await rt.sessions.get(sid=sid)).seen) & set(ids)
+            return {i for _, i in (await rt.sessions.get(sid=sid)).seen} & set(ids)
 
         dropped = await _mcp_tool(rt, "kg_read", {"session_id": sid, "ids": ids}, hang_up=True)
         assert _part_no(dropped) == 1 and ids[0] in dropped

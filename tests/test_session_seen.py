@@ -1,0 +1,39 @@
+"""The registry's seen tables are keyed by level and id: a mark, a rename or a forget at one level leaves
+the other level's node of that id as it was, and a project node's rename moves only that project's views."""
+
+from kg_actors import session_messages as m
+from kg_actors.session_actor import HANDLERS, Registry
+
+
+def apply(registry: Registry, msg: m.SessionMessage):
+    return HANDLERS[type(msg)](registry, msg)
+
+
+def stamps(registry: Registry, sid: str, node_id: str) -> dict[str, float | None]:
+    return {lvl: apply(registry, m.GetWriteView(sid, lvl, node_id)).seen_at for lvl in ("user", "project")}
+
+
+def test_marks_renames_and_forgets_stay_at_their_level_and_a_project_rename_in_its_project():
+    registry = Registry({})
+    here, there = (apply(registry, m.Register(p, "claude", 1.0)).sid for p in ("/home/u/app", "/home/u/other"))
+    for sid in (here, there):
+        apply(registry, m.MarkSeen(sid, [("project", "old-lesson"), ("user", "old-lesson")], "read", 2.0))
+    assert stamps(registry, here, "old-lesson") == {"user": 2.0, "project": 2.0}
+    apply(registry, m.MarkSeen(here, [("user", "old-lesson")], "read", 3.0))
+    assert stamps(registry, here, "old-lesson") == {"user": 3.0, "project": 2.0}
+
+    apply(registry, m.RenameRef("project", "old-lesson", "new-lesson", "/home/u/app"))
+    assert stamps(registry, here, "new-lesson") == {"user": None, "project": 2.0}
+    assert stamps(registry, here, "old-lesson") == {"user": 3.0, "project": None}
+    assert stamps(registry, there, "old-lesson") == {"user": 2.0, "project": 2.0}  # its project's node stays
+    assert ("project", "new-lesson") in apply(registry, m.Get(here)).seen
+
+    apply(registry, m.RenameRef("user", "old-lesson", "new-lesson"))
+    assert stamps(registry, there, "new-lesson") == {"user": 2.0, "project": None}
+    assert stamps(registry, there, "old-lesson") == {"user": None, "project": 2.0}
+
+    apply(registry, m.ForgetViews("project", ["old-lesson", "new-lesson"]))
+    assert stamps(registry, there, "new-lesson") == {"user": 2.0, "project": None}
+    assert stamps(registry, here, "new-lesson") == {"user": 3.0, "project": None}
+    votes = apply(registry, m.GetVoteState(here, ["new-lesson"]))
+    assert votes.seen_via == {("user", "new-lesson"): "read", ("project", "new-lesson"): "read"}
