@@ -49,7 +49,7 @@ def main() -> int:
     index = SearchIndex.build(graph)
     build_s = time.perf_counter() - t
     views = {"project": (graph, index)}
-    seen = frozenset(n.id for n in graph.nodes.values() if not n.archived)
+    seen = frozenset(("project", n.id) for n in graph.nodes.values() if not n.archived)
     texts = hooks_bench.prompts(rng, args.prompts)
     times: dict[str, list[float]] = {"plain": [], "concepts": []}
     cpu: dict[str, list[float]] = {"plain": [], "concepts": []}

@@ -94,7 +94,7 @@ def main() -> int:
         t = time.perf_counter()
         text = recall.human_text(p["text"])
         terms = recall.prompt_terms(text) if text else []
-        decision = recall.run(terms, views, seen) if terms else None
+        decision = recall.run(terms, views, frozenset(("project", i) for i in seen)) if terms else None
         lat.append(time.perf_counter() - t)
         needed = [x for x in p["labels"] if x not in seen]
         rows.append({**p, "pasted": p.get("pasted", False), "needed": needed, "tiers": [tiers[x] for x in needed],

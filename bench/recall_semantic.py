@@ -63,7 +63,7 @@ def main() -> int:
     for p in data["prompts"]:
         text = recall.human_text(p["text"])
         terms = recall.prompt_terms(text) if text else []
-        decision = recall.run(terms, views, seen) if terms else None
+        decision = recall.run(terms, views, frozenset(("project", i) for i in seen)) if terms else None
         injected = recall_offline.judge(decision and decision.text, [])["injected"]
         order, cosines = [], []
         if text:
