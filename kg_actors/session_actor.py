@@ -220,8 +220,8 @@ class Registry(AmbientChannels):
         return first
 
     def set_preloaded(self, msg: m.SetPreloaded) -> None:
-        sid, ids = msg.sid, msg.ids
-        self._get(sid).preloaded_ids = list(ids)
+        sid, refs = msg.sid, msg.refs
+        self._get(sid).preloaded_ids = [key(lvl, i) for lvl, i in refs]
         self._frozen.pop(sid, None)
 
     def write_view(self, msg: m.GetWriteView) -> m.WriteView:
@@ -262,7 +262,7 @@ class Registry(AmbientChannels):
             if old in s.seen_via:
                 s.seen_via.setdefault(new, s.seen_via.pop(old))
             s.liked_ids = [msg.new_id if i == msg.old_id else i for i in s.liked_ids]
-            s.preloaded_ids = [msg.new_id if i == msg.old_id else i for i in s.preloaded_ids]
+            s.preloaded_ids = [new if i == old else i for i in s.preloaded_ids]
 
     # Votes -------------------------------------------------------------------
     def like(self, msg: m.Like) -> str | None:

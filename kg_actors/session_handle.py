@@ -78,8 +78,8 @@ class SessionHandle:
     async def mark_full_read(self, sid: str, now: float) -> bool:
         return await self._mailbox.ask(m.MarkFullRead(sid, now))
 
-    async def set_preloaded(self, sid: str, ids: list[str]) -> None:
-        await self._mailbox.ask(m.SetPreloaded(sid, ids))
+    async def set_preloaded(self, sid: str, refs: list[Ref]) -> None:
+        await self._mailbox.ask(m.SetPreloaded(sid, refs))
 
     async def write_view(self, sid: str, level: str, node_id: str) -> WriteView:
         return await self._mailbox.ask(m.GetWriteView(sid, level, node_id))

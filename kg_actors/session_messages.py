@@ -159,7 +159,7 @@ class SetPreloaded(SessionMessage[None]):
     op = "set_preloaded"
     deferral = "hold"
     sid: str
-    ids: list[str]
+    refs: list[Ref]
 
 
 @attrs.frozen

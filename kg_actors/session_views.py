@@ -33,7 +33,7 @@ class SessionView:
     maintenance: bool
     full_read_ts: float | None
     start_ts: float
-    preloaded: frozenset[str]
+    preloaded: frozenset[str]  # "level:id" keys (a bare id: stored before keys had levels; either level)
     seen: AbstractSet[Ref]  # what is in the session's context: (level, id)
     likes: int
     claude_sid: str | None

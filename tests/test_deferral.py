@@ -15,7 +15,7 @@ async def test_held_marks_apply_only_on_replay_and_a_peeked_push_claim_moves_not
         view = await sessions.register(project_path=None, harness="antigravity-cli", now=100.0, claude_sid="conv")
         with deferral.holding() as held:
             await sessions.mark_seen(sid=view.sid, refs=[("user", "a"), ("user", "b")], via="read", at=101.0)
-            await sessions.tell(sm.SetPreloaded(sid=view.sid, ids=["a"]))
+            await sessions.tell(sm.SetPreloaded(sid=view.sid, refs=[("project", "a")]))
             window = await sessions.claim_push(sid=view.sid, now=150.0)
             assert await sessions.mark_full_read(sid=view.sid, now=150.0) is None  # held: its declared answer
         assert window is not None and window.since == 100.0
@@ -27,7 +27,7 @@ async def test_held_marks_apply_only_on_replay_and_a_peeked_push_claim_moves_not
         await deferral.replay(held)
         after = await sessions.get(sid=view.sid)
         assert after.seen == {("user", "a"), ("user", "b")}
-        assert after.preloaded == {"a"} and after.full_read_ts == 150.0
+        assert after.preloaded == {"project:a"} and after.full_read_ts == 150.0
         assert (await sessions.claim_push(sid=view.sid, now=160.0)).since == 150.0
         sessions.close()
 

@@ -12,7 +12,7 @@ IDS = ["a-node", "b-node", "c-node", "d-node"]
 REFS = [(level, i) for level in ("user", "project") for i in IDS[:3]]
 op = st.one_of(
     st.tuples(st.just("seen"), st.lists(st.sampled_from(REFS), max_size=3)),
-    st.tuples(st.just("preload"), st.lists(st.sampled_from(IDS), max_size=3)),
+    st.tuples(st.just("preload"), st.lists(st.sampled_from(REFS), max_size=3)),
     st.tuples(st.just("reset"), st.just([])),
     st.tuples(st.just("rename"), st.tuples(st.sampled_from(["user", "project"]),
                                            st.lists(st.sampled_from(IDS), min_size=2, max_size=2, unique=True))),

@@ -20,6 +20,7 @@ from ..core import debt, merge, reads, render, replies
 from ..core.errors import InvalidInput
 from ..core.model import Edge, GraphReader, Node
 from ..core.paging import NOTHING_PENDING, Line, split
+from ..core.seen import at_level
 from ..harness import profiles
 from ..session_messages import SessionView
 from .floor import Floor
@@ -166,7 +167,7 @@ async def _full_read(floor: Floor, view: SessionView, notices: list[str]) -> lis
     now = floor.clock()
     parts, debt_lines = [], {}
     for lvl, handle in await floor.levels_of(view):
-        parts.append(floor.views.level_part(handle.key, await handle.current(), lvl, preloaded, now))
+        parts.append(floor.views.level_part(handle.key, await handle.current(), lvl, at_level(preloaded, lvl), now))
         debt_lines[lvl] = debt.debt_line(await handle.debt(now=now))
         unreadable = floor.directory.unreadable(handle.key)
         if unreadable:  # the level is served empty: say why, and how to get it back

@@ -25,6 +25,13 @@ def ref(k: str) -> Ref:
     return level, node_id
 
 
+def at_level(keys: Iterable[str], level: str) -> frozenset[str]:
+    """The ids of `keys` at `level`; a bare id (stored before keys had levels) counts at every level."""
+    prefix = level + ":"
+    return frozenset(k[len(prefix):] if k.startswith(prefix) else k for k in keys
+                     if k.startswith(prefix) or not keyed(k))
+
+
 def keyed(k: str) -> bool:
     """Whether a stored key names its level (those sessions.json held before levels did are bare ids)."""
     return k.partition(":")[0] in LEVELS

@@ -106,3 +106,16 @@ async def test_recall_and_search_show_the_project_node_when_only_the_user_node_o
         await _read(rt, cwd, c, [SHARED], "user")
         found = await search_uc.search_text(rt.floor, c, "zookeeper session expiry")
         assert "renew at two thirds of it" in found
+
+
+async def test_a_full_read_shows_the_project_node_when_only_the_user_node_of_its_id_was_preloaded(tmp_path, home):
+    from kg_actors import session_messages as sm
+    cwd = _project(home)
+    async with serve_inprocess(tmp_path / "store") as rt:
+        a, b = await sessions_of(rt, cwd, "claude-a", "claude-b")
+        await write_uc.put_node(rt.floor, b, "user", SHARED, USER_GIST, None, None)
+        await write_uc.put_node(rt.floor, b, "project", SHARED, PROJECT_GIST, None, None)
+        await rt.sessions.tell(sm.SetPreloaded(sid=a, refs=[("user", SHARED)]))
+        full = await _read(rt, cwd, a, [], None)
+        assert full.count(f"{SHARED} (preloaded)") == 1  # the user node's anchor
+        assert PROJECT_GIST in full and USER_GIST not in full
