@@ -23,7 +23,7 @@ def test_a_record_written_before_levels_loads_its_context_at_both_levels_and_non
     """Its tables keyed by bare id could not say which level's node it saw (session_records._by_level)."""
     path = tmp_path / "sessions.json"
     old = {"start_ts": NOW - 60, "last_activity": NOW - 30, "project_path": "/home/u/app",
-           "seen_via": {"shared-lesson": "preload"}, "seen_ids": ["shared-lesson", "listed-only"],
+           "seen_via": {"shared-lesson": "preload"}, "seen_ids": ["shared-lesson", "listed-only", "user"],
            "seen_at": {"shared-lesson": NOW - 40}, "read_at": {"shared-lesson": NOW - 40},
            "pages": ["part 2"], "page_effects": [{"seen": ["shared-lesson"], "read": [["user", "shared-lesson"]]}]}
     path.write_text(json.dumps({"aaaa1111": old, "bbbb2222": {**old, "seen_at": 5}}))
@@ -31,7 +31,8 @@ def test_a_record_written_before_levels_loads_its_context_at_both_levels_and_non
     assert list(loaded) == ["aaaa1111"]  # a table that is not an object drops its record, not the start
     s = loaded["aaaa1111"]
     assert s.seen_via == {"user:shared-lesson": "preload", "project:shared-lesson": "preload",
-                          "user:listed-only": "unknown", "project:listed-only": "unknown"}
+                          "user:listed-only": "unknown", "project:listed-only": "unknown",
+                          "user:user": "unknown", "project:user": "unknown"}  # a node may be called "user"
     assert s.seen_at == {} and s.read_at == {}
     assert s.page_effects == [{"seen": [], "read": [["user", "shared-lesson"]]}]
     registry = Registry(loaded)

@@ -33,8 +33,10 @@ def at_level(keys: Iterable[str], level: str) -> frozenset[str]:
 
 
 def keyed(k: str) -> bool:
-    """Whether a stored key names its level (those sessions.json held before levels did are bare ids)."""
-    return k.partition(":")[0] in LEVELS
+    """Whether a stored key names its level (those sessions.json held before levels did are bare ids,
+    and a bare id may be "user" itself)."""
+    level, colon, _ = k.partition(":")
+    return bool(colon) and level in LEVELS
 
 
 class Refs(AbstractSet[Ref]):
