@@ -42,7 +42,7 @@ def refusal(headers: dict[str, str], extra_hosts: frozenset[str] = frozenset()) 
 
 # GETs that change state (a session opened for any folder; every graph read again from disk). Fetch
 # metadata keeps other pages' requests out (above), but a browser without it (Safari before 16.4) sends
-# an <img>'s GET with neither Origin nor Sec-Fetch-Site. Only hooks call these, with curl.
+# an <img>'s GET with neither Origin nor Sec-Fetch-Site. Hooks and scripts call these; no page does.
 _STATE_GETS = {"/api/session_bootstrap": None, "/api/graph/read": b"reload="}
 
 
