@@ -228,7 +228,7 @@ class Registry(AmbientChannels):
         """What the session saw of the node at `level` (never of the other level's node of that id)."""
         sid, node_id, k = msg.sid, msg.node_id, key(msg.level, msg.node_id)
         s = self._get(sid)
-        may_credit = node_id not in s.liked_ids and len(s.liked_ids) < C.MAX_LIKES_PER_SESSION
+        may_credit = k not in s.liked_ids and node_id not in s.liked_ids and len(s.liked_ids) < C.MAX_LIKES_PER_SESSION
         return m.WriteView(s.seen_at.get(k), s.read_at.get(k), may_credit, s.maintenance)
 
     def open_write(self, msg: m.OpenWrite) -> tuple[SessionView, m.WriteView]:
@@ -261,13 +261,13 @@ class Registry(AmbientChannels):
                     table[new] = max(table.pop(old), table.get(new, 0.0))
             if old in s.seen_via:
                 s.seen_via.setdefault(new, s.seen_via.pop(old))
-            s.liked_ids = [msg.new_id if i == msg.old_id else i for i in s.liked_ids]
+            s.liked_ids = [new if i == old else i for i in s.liked_ids]
             s.preloaded_ids = [new if i == old else i for i in s.preloaded_ids]
 
     # Votes -------------------------------------------------------------------
     def like(self, msg: m.Like) -> str | None:
         """Record a vote or credit; the refusal reason, or None when it counts."""
-        sid, node_id, credits = msg.sid, msg.node_id, msg.credits
+        sid, k, credits = msg.sid, key(msg.level, msg.node_id), msg.credits  # a vote is for one level's node
         s = self._get(sid)
         if credits is not None:
             left = C.MAINTENANCE_CREDITS_PER_PASS - s.maintenance_credits
@@ -275,21 +275,21 @@ class Registry(AmbientChannels):
                 return f"pass total reached — {C.MAINTENANCE_CREDITS_PER_PASS} credits per pass, {left} left"
             s.maintenance_credits += credits
             return None
-        if node_id in s.liked_ids:
+        if k in s.liked_ids or msg.node_id in s.liked_ids:  # a bare id: a vote stored before levels
             return "already liked this session"
         if len(s.liked_ids) >= C.MAX_LIKES_PER_SESSION:
             return f"hard cap reached — {C.MAX_LIKES_PER_SESSION} nodes already endorsed this session"
-        s.liked_ids.append(node_id)
+        s.liked_ids.append(k)
         return None
 
     def unlike(self, msg: m.Unlike) -> None:
         """Undo a vote whose node turned out missing."""
-        sid, node_id, credits = msg.sid, msg.node_id, msg.credits
+        sid, k, credits = msg.sid, key(msg.level, msg.node_id), msg.credits
         s = self._get(sid)
         if credits is not None:
             s.maintenance_credits -= credits
-        elif node_id in s.liked_ids:
-            s.liked_ids.remove(node_id)
+        elif k in s.liked_ids:
+            s.liked_ids.remove(k)
 
     def vote_state(self, msg: m.GetVoteState) -> m.VoteState:
         s = self._get(msg.sid)

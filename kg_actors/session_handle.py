@@ -99,11 +99,11 @@ class SessionHandle:
         await self._mailbox.ask(m.RenameRef(level, old_id, new_id, project_path))
 
     # Votes
-    async def like(self, sid: str, node_id: str, credits: int | None) -> str | None:
-        return await self._mailbox.ask(m.Like(sid, node_id, credits))
+    async def like(self, sid: str, level: str, node_id: str, credits: int | None) -> str | None:
+        return await self._mailbox.ask(m.Like(sid, level, node_id, credits))
 
-    async def unlike(self, sid: str, node_id: str, credits: int | None) -> None:
-        await self._mailbox.ask(m.Unlike(sid, node_id, credits))
+    async def unlike(self, sid: str, level: str, node_id: str, credits: int | None) -> None:
+        await self._mailbox.ask(m.Unlike(sid, level, node_id, credits))
 
     async def vote_state(self, sid: str, ids: list[str] | None = None) -> VoteState:
         return await self._mailbox.ask(m.GetVoteState(sid, list(ids or ())))

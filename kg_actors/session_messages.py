@@ -227,6 +227,7 @@ class Like(SessionMessage["str | None"]):
     op = "like"
     saves_now = True
     sid: str
+    level: str
     node_id: str
     credits: int | None
 
@@ -235,6 +236,7 @@ class Like(SessionMessage["str | None"]):
 class Unlike(SessionMessage[None]):
     op = "unlike"
     sid: str
+    level: str
     node_id: str
     credits: int | None
 

@@ -37,3 +37,18 @@ def test_marks_renames_and_forgets_stay_at_their_level_and_a_project_rename_in_i
     assert stamps(registry, here, "new-lesson") == {"user": 3.0, "project": None}
     votes = apply(registry, m.GetVoteState(here, ["new-lesson"]))
     assert votes.seen_via == {("user", "new-lesson"): "read", ("project", "new-lesson"): "read"}
+
+
+def test_a_vote_is_for_one_levels_node_and_a_vote_stored_before_levels_still_counts():
+    registry = Registry({})
+    sid = apply(registry, m.Register("/home/u/app", "claude", 1.0)).sid
+    assert apply(registry, m.Like(sid, "user", "shared-lesson", None)) is None
+    assert apply(registry, m.Like(sid, "project", "shared-lesson", None)) is None  # another node
+    assert apply(registry, m.Like(sid, "user", "shared-lesson", None)) == "already liked this session"
+    assert apply(registry, m.GetWriteView(sid, "project", "shared-lesson")).may_credit is False
+    apply(registry, m.RenameRef("project", "shared-lesson", "renamed-lesson", "/home/u/app"))
+    assert apply(registry, m.Like(sid, "project", "renamed-lesson", None)) == "already liked this session"
+    assert apply(registry, m.Like(sid, "project", "shared-lesson", None)) is None
+    registry.sessions[sid].liked_ids.append("old-vote")  # a sessions.json written before levels
+    assert apply(registry, m.Like(sid, "project", "old-vote", None)) == "already liked this session"
+    assert apply(registry, m.GetWriteView(sid, "user", "old-vote")).may_credit is False

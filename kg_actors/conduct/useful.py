@@ -40,11 +40,11 @@ async def useful(floor: Floor, sid: str, node_ids: list[str], credits: int | Non
     state = await sessions.vote_state(sid=sid, ids=node_ids)
     for node_id in dict.fromkeys(node_ids):
         lvl, handle, node = await floor.find(view, node_id)
-        if node is None or handle is None:
+        if node is None or handle is None or lvl is None:
             refused.append((node_id, "not found"))
             floor.log_useful(view, node_id, None, _via(state, None, node_id), {"refused": "not_found"})
             continue
-        why = await sessions.like(sid=sid, node_id=node_id, credits=credits)
+        why = await sessions.like(sid=sid, level=lvl, node_id=node_id, credits=credits)
         if why is not None:
             refused.append((node_id, why))
             floor.log_useful(view, node_id, lvl, _via(state, lvl, node_id), {"refused": why})

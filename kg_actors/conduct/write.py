@@ -76,7 +76,7 @@ async def put_node(floor: Floor, sid: str | None, level: str, node_id: str, gist
         window = await floor.sessions.after_write(sid=view.sid, refs=[(level, node_id)], via="write", at=seen,
                                                   push_at=floor.clock() if push else None)
         if result.note_credit:
-            await floor.sessions.like(sid=view.sid, node_id=node_id, credits=None)
+            await floor.sessions.like(sid=view.sid, level=level, node_id=node_id, credits=None)
             floor.log_useful(view, node_id, level, "note", {})
     floor.publish({"type": "node_updated", "level": level, "node": result.node.to_json(),
                    "source_session": sid, "project_path": _project_of(view, project_path)})
