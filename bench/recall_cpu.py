@@ -32,8 +32,8 @@ from kg_actors.core.search import SearchIndex, top_hits  # noqa: E402
 from kg_actors.core.search_concepts import concept_hits  # noqa: E402
 
 
-def plain_hits(index, terms, seen, limit, depth=None):
-    return top_hits(index, terms, seen, limit, depth=depth)[0]
+def plain_hits(index, terms, seen, limit, depth=None, words=None):
+    return top_hits(index, terms, seen, limit, depth=depth)[0]  # words: how concept_hits counts a compound; unused
 
 
 def main() -> int:
