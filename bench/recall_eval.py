@@ -329,7 +329,8 @@ def git_head() -> str:
 
 
 SPLITS = ["recall_data", "recall_heldout", "recall_pasted", "recall_long", "recall_long2", "recall_long3", "recall_long4",
-          "recall_long5", "recall_long6", "recall_mixed", "recall_mixed2", "recall_mixed3", "recall_mixed4"]
+          "recall_long5", "recall_long6", "recall_mixed", "recall_mixed2", "recall_mixed3", "recall_mixed4",
+          "recall_mixed5", "recall_mixed6", "recall_mixed7", "recall_mixed8"]
 
 
 def main() -> int:

@@ -111,6 +111,9 @@ RELATED: dict[str, tuple[str, ...]] = _build()
 # Endings Snowball leaves on one member of a derivational family (see the module doc).
 _FAMILY_ENDINGS = ("abl", "ibl", "is", "iz", "i")
 _FAMILY_MIN = 4  # the key must keep this many letters: `user` → `us` would join unrelated words
+# ... and one more for a final -i (Snowball's -y): verifi ~ verif, expiri ~ expir join, while a short
+# word's -y adjective is another word (ready ~ read, party ~ part, handy ~ hand, needy ~ need).
+_FAMILY_MIN_I = 5
 
 
 def family(term: str) -> str:
@@ -127,7 +130,7 @@ def family_key(term: str) -> str:
     if not term.isalpha():
         return term
     for ending in _FAMILY_ENDINGS:
-        if term.endswith(ending) and len(term) - len(ending) >= _FAMILY_MIN:
+        if term.endswith(ending) and len(term) - len(ending) >= (_FAMILY_MIN_I if ending == "i" else _FAMILY_MIN):
             return term[: -len(ending)]
     return term
 

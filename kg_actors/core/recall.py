@@ -181,7 +181,7 @@ def _rank(hit: Hit) -> float:
     down; what the prompt is about is the latter more often (issue #12: "what cutting a new version
     involve, is there a script" picked a lesson on one word of its id over the release script's).
     The gates still read the plain score, so this never opens the channel."""
-    return hit.score * (1 + C.RECALL_TERM_BONUS * (hit.matched_terms - 1))
+    return hit.score * (1 + C.RECALL_TERM_BONUS * (hit.matched_terms - 1)) * (1 + C.RECALL_ID_BONUS * hit.id_share)
 
 
 def _strong(hit: Hit, n_terms: int, scale: float) -> bool:

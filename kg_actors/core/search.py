@@ -334,6 +334,7 @@ class Hit:
     max_term_idf: float  # base (unsharpened) IDF of its rarest matched term
     title_match: bool  # a unigram, or an adjacent pair, found in its id or gist
     seen: bool = False
+    id_share: float = 0.0  # prompt recall: the share of its id's words (by IDF) the query names
 
 
 _NO_POSTING: Mapping[str, int] = {}

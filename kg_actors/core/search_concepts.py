@@ -22,7 +22,7 @@ from . import constants as C
 from .expand import family, related
 from . import rrf
 from .search import Hit, SearchIndex, base_idf, in_title, term_weight
-from .terms import Terms, is_bigram
+from .terms import Terms, analyse, is_bigram
 
 Concept = tuple[tuple[str, float], ...]  # (term, factor): the word itself first, at 1.0
 
@@ -132,6 +132,7 @@ def concept_hits(index: SearchIndex, terms: Terms, seen: AbstractSet[str], limit
     hits = []
     for nid in best:
         matched, rarest, titled = 0, 0.0, False
+        named: set[str] = set()
         for group in groups:
             hit_here = False
             for term, factor in group:
@@ -139,8 +140,24 @@ def concept_hits(index: SearchIndex, terms: Terms, seen: AbstractSet[str], limit
                 if packed is None:
                     continue
                 hit_here = True
+                named.add(term)
                 titled = titled or in_title(packed)
                 rarest = max(rarest, base_idf(index.df(term), n) * factor)
             matched += hit_here and not is_bigram(group[0][0])
-        hits.append(Hit(nid, scores[nid], matched, rarest, titled, nid in seen))
+        hits.append(Hit(nid, scores[nid], matched, rarest, titled, nid in seen, id_share(index, nid, named)))
     return hits
+
+
+def id_share(index: SearchIndex, node_id: str, named: AbstractSet[str]) -> float:
+    """How much of a node's id the query names, each id word weighed by its IDF: a prompt that says
+    "metric routing" names all of metric-routing-rule's telling words, one that says "metric" a third."""
+    n = index.size
+    total = got = 0.0
+    for term in set(analyse(node_id)[0]):
+        df = index.df(term)
+        if df:
+            weight = base_idf(df, n)
+            total += weight
+            if term in named:
+                got += weight
+    return got / total if total else 0.0

@@ -38,7 +38,7 @@ def test_derivations_snowball_leaves_apart_share_a_family(a, b):
 
 @pytest.mark.parametrize("a, b", [
     ("user", "us"), ("differ", "diff"), ("state", "stats"), ("store", "story"), ("redis", "red"),
-    ("signal", "sign"), ("number", "numb"),
+    ("signal", "sign"), ("number", "numb"), ("read", "ready"), ("part", "party"), ("hand", "handy"),
 ])
 def test_root_words_are_not_joined_to_shorter_unrelated_ones(a, b):
     assert expand.family(stem(a)) != expand.family(stem(b))

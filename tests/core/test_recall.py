@@ -216,6 +216,34 @@ def test_a_hit_matching_more_prompt_terms_outranks_one_first_for_a_single_word()
     assert recall.decide(terms, [("project", faint)], graphs, frozenset(), len(terms)).text is None
 
 
+def test_a_hit_whose_id_the_prompt_names_outranks_one_matching_as_many_words_elsewhere():
+    from kg_actors.core.search import Hit
+    graphs = {"project": build([Node("histogram-buckets-latency", "latency histograms need buckets around the SLO"),
+                                Node("metric-routing-rule", "the metric routing rule: each series names its tenant")])[0]}
+    elsewhere = Hit("histogram-buckets-latency", 0.028, 2, 0.9, True)
+    named = Hit("metric-routing-rule", 0.027, 2, 0.9, True, id_share=0.9)
+    terms = ["adding", "metric", "routing", "entry", "checkout", "latency", "series"]
+    decision = recall.decide(terms, [("project", elsewhere), ("project", named)], graphs, frozenset(), len(terms))
+    assert decision.shown == (("project", "metric-routing-rule"),)
+    # It orders; it never opens the channel.
+    faint = Hit("metric-routing-rule", C.RECALL_SCORE_MULTI * 0.9, 2, 0.9, True, id_share=1.0)
+    assert recall.decide(terms, [("project", faint)], graphs, frozenset(), len(terms)).text is None
+
+
+def test_id_share_is_the_idf_weighted_part_of_an_id_the_prompt_names():
+    from kg_actors.core.search_concepts import concept_hits
+    from kg_actors.core.terms import query_terms
+    nodes = [Node("metric-routing-rule", "the metric routing rule: each series names its tenant"),
+             Node("histogram-buckets-latency", "latency metric histograms need buckets"),
+             *[Node(f"other-{i}-rule", f"the other rule number {i}: lint and format") for i in range(8)], *filler(20)]
+    _, index = build(nodes)
+    hits = {h.node_id: h for h in concept_hits(index, query_terms("metric routing for checkout latency"), frozenset(), 10)}
+    routing, buckets = hits["metric-routing-rule"], hits["histogram-buckets-latency"]
+    assert 0.8 < routing.id_share < 1.0  # "rule", which ten ids say, is the small unnamed part
+    assert 0.2 < buckets.id_share < 0.5  # latency of histogram-buckets-latency
+    assert hits["metric-routing-rule"].matched_terms == 2
+
+
 def test_novelty_nothing_new_is_silence_and_one_new_node_brings_the_others_as_anchors():
     views = {"project": build([
         Node("token-refresh-window", "sliding window for JWT refresh"),
@@ -247,9 +275,9 @@ def test_at_most_four_hits_named_ones_first():
         Node("notes-heavy-one", "something else entirely", notes=("cache eviction, cache eviction",) * 3),
         Node("notes-heavy-two", "another topic", notes=("cache eviction again and cache eviction",) * 3),
         Node("cache-eviction-lru", "LRU cache eviction"),
-        Node("cache-warmup-order", "warm up before cache eviction starts"),
-        Node("cache-key-format", "keys carry the tenant; cache eviction by prefix"),
-        Node("cache-size-limit", "512 MB before cache eviction"),
+        Node("cache-eviction-warmup", "warm up before cache eviction starts"),
+        Node("cache-eviction-keys", "keys carry the tenant; cache eviction by prefix"),
+        Node("cache-eviction-size", "512 MB before cache eviction"),
         *filler(94),
     ]
     decision = recall.run(["cache", "eviction"], {"project": build(nodes)}, frozenset())
@@ -259,7 +287,7 @@ def test_at_most_four_hits_named_ones_first():
     hit_lines = [line for line in decision.text.splitlines()[1:] if line.startswith("- ")]
     assert len(hit_lines) == C.RECALL_MAX_HITS
     shown = [line.split("] ", 1)[1].split(":")[0] for line in hit_lines]
-    assert set(shown) == {"cache-eviction-lru", "cache-warmup-order", "cache-key-format", "cache-size-limit"}
+    assert set(shown) == {"cache-eviction-lru", "cache-eviction-warmup", "cache-eviction-keys", "cache-eviction-size"}
 
 
 def test_the_injection_fits_2500_characters_keeping_at_least_one_gist():
