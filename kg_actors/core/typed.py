@@ -55,6 +55,7 @@ _LABEL = re.compile(r"^(?:[A-Za-z][\w.]*)?(?:Error|Exception|Warning|Failure|FAI
 _LOCATION = re.compile(r"^\S+\.\w{1,6}(?::\d+|\(\d+)")  # src/x.py:42: ... or x.ts(14,7): a compiler's or linter's line
 _SYMBOLS = frozenset("{}[]()<>=:;|/\\\"'@#$%^&*+~`_,")
 _FENCE = re.compile(r"^\s*(```|~~~)")
+_INLINE_CODE = re.compile(r"`[^`\n]+`")  # `props.padding || 16`, `ps aux | grep x`: quoted in a sentence
 # Words that make a line read as a person talking (asking, or about themselves and their team).
 _VOICE = frozenset("""
 i i'm i've i'd me my mine we we're we've our ours us why how what which who whom should could would
@@ -83,7 +84,8 @@ def machine_score(line: str) -> float:
         score += 2
     if _HEX.search(text.lower()):
         score += 1.5
-    if len(_COLUMNS.findall(text)) >= 2 or len(_BOX.findall(text)) >= 2:
+    # A table's borders and cell bars, not the `||` or `|` of code a sentence quotes between backticks.
+    if len(_COLUMNS.findall(text)) >= 2 or len(_BOX.findall(_INLINE_CODE.sub("", text))) >= 2:
         score += 2
     elif _COLUMNS.search(text):
         score += 0.5

@@ -49,6 +49,10 @@ PROSE = [  # typed, with code words in it
  " different number every morning, and I have no idea which of the two is right, can you check the code?",
  "our webhook handler reads the body like {\"event\": ..., \"data\": {...}} and then looks up the customer by"
  " the email in it, but for some events the email is missing and it crashes, what should it do instead?",
+ # Code quoted between backticks may hold `||` or pipes: a table's bars are outside them.
+ "I'm restyling the Modal with new padding and header options. Right now Modal takes `props: any` and does"
+ " `props.padding || 16` all over the place. Before I add `compact` and `hideHeader`, how should the props be set up?",
+ "I ran `ps aux | grep celery | wc -l` on the worker box and it says 9, should there be that many?",
  # A sentence quoting two key=value pairs is still a sentence (a logfmt line is mostly pairs).
  "someone saved their profile name as <img src=x onerror=alert(1)> and the admin digest email ran it, how?",
  "my hmac check uses json.dumps(payload, sort_keys=True, separators=(',', ':')) on the parsed body and the"
@@ -111,6 +115,7 @@ def test_typed_prose_with_code_words_is_kept_whole(prompt):
     "PID USER PR NI VIRT RES SHR S %CPU %MEM TIME+ COMMAND",  # a header: most of its words in capitals
     '{"id": 42, "status": "new", "total_cents": 1299}',  # a JSON line
     '"status": "failed", "retries": 3,',  # a short line of one
+    "| `GET` | `/api/orders` | 200 | 12 ms |",  # a table row of quoted cells keeps its bars
 ])
 def test_headers_and_json_lines_stay_machine(line):
     assert is_machine(line)
