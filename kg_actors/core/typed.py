@@ -83,7 +83,8 @@ def machine_score(line: str) -> float:
     if _TIMESTAMP.search(text):
         score += 2
     if _HEX.search(text.lower()):
-        score += 1.5
+        # A commit id in a long sentence a person says ("I know commit 4f2a9c1 was fine, can you..."): a hint.
+        score += 0.5 if len(tokens) >= _SENTENCE_TOKENS and _asks_or_speaks(text) else 1.5
     # A table's borders and cell bars, not the `||` or `|` of code a sentence quotes between backticks.
     if len(_COLUMNS.findall(text)) >= 2 or len(_BOX.findall(_INLINE_CODE.sub("", text))) >= 2:
         score += 2

@@ -53,7 +53,10 @@ PROSE = [  # typed, with code words in it
  "I'm restyling the Modal with new padding and header options. Right now Modal takes `props: any` and does"
  " `props.padding || 16` all over the place. Before I add `compact` and `hideHeader`, how should the props be set up?",
  "I ran `ps aux | grep celery | wc -l` on the worker box and it says 9, should there be that many?",
- # A sentence quoting two key=value pairs is still a sentence (a logfmt line is mostly pairs).
+ # A long sentence naming a commit id is still a sentence (a git log line is short).
+ "I know commit 4f2a9c1 from two weeks ago was fine, so can you walk me through git bisect run with the"
+ " export check script, including what to do when a commit in the middle does not build?",
+# A sentence quoting two key=value pairs is still a sentence (a logfmt line is mostly pairs).
  "someone saved their profile name as <img src=x onerror=alert(1)> and the admin digest email ran it, how?",
  "my hmac check uses json.dumps(payload, sort_keys=True, separators=(',', ':')) on the parsed body and the"
  " digest still never equals the header the partner sends, what am I missing here?",
