@@ -53,7 +53,11 @@ PROSE = [  # typed, with code words in it
  "I'm restyling the Modal with new padding and header options. Right now Modal takes `props: any` and does"
  " `props.padding || 16` all over the place. Before I add `compact` and `hideHeader`, how should the props be set up?",
  "I ran `ps aux | grep celery | wc -l` on the worker box and it says 9, should there be that many?",
- # A long sentence naming a commit id is still a sentence (a git log line is short).
+ # Code spans quoted between backticks are one word each to the line's shape.
+ "The docs are split by concern (`backpressure.rst`, `timeouts.rst`, `recipes.rst`, `servers.rst`), where"
+ " should a page on retries go?",
+ "the worker calls `settings.redis_url`, `settings.queue_name` and `get_conn()` at import, is that why the test hangs?",
+# A long sentence naming a commit id is still a sentence (a git log line is short).
  "I know commit 4f2a9c1 from two weeks ago was fine, so can you walk me through git bisect run with the"
  " export check script, including what to do when a commit in the middle does not build?",
 # A sentence quoting two key=value pairs is still a sentence (a logfmt line is mostly pairs).
