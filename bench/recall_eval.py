@@ -11,7 +11,7 @@ and only the same prompts on the same memory say how hard a data set is.
 round of tuning and before the vocabulary work; it writes its own results file.
 `--data recall_pasted` asks the third (bench/recall_pasted.py): questions typed around pasted output.
 `--data recall_long` .. `recall_long6` ask long and mixed-length typed prompts, and `recall_mixed` ..
-`recall_mixed4` prompts of every length with unrelated ones naming the lessons' own tools (SPLITS below):
+`recall_mixed8` prompts of every length with unrelated ones naming the lessons' own tools (SPLITS below):
 each written blind, to judge what was chosen before it (their docstrings say what).
 
 Everything goes through the real server and its endpoints: a `kg serve`
