@@ -180,6 +180,8 @@ def _rank(hit: Hit) -> float:
     matched. Fused ranks give a node first for one word as much as one matching three words lower
     down; what the prompt is about is the latter more often (issue #12: "what cutting a new version
     involve, is there a script" picked a lesson on one word of its id over the release script's).
+    A hit whose id the prompt names ranks higher too, by its id_share (recall_mixed5..8: "a metric
+    routing entry for the checkout_latency series" picked a lesson on latency over metric-routing-rule).
     The gates still read the plain score, so this never opens the channel."""
     return hit.score * (1 + C.RECALL_TERM_BONUS * (hit.matched_terms - 1)) * (1 + C.RECALL_ID_BONUS * hit.id_share)
 
