@@ -1,13 +1,5 @@
-"""A split for the recall evaluation (issue #12), written blind on 2026-12-04 to judge what was chosen before it.
-
-A helper session that saw neither this repository nor any other split's prompts, only the lessons of
-bench/recall_heldout.py's memory (id, gist, notes, touches) and a brief with no word about how recall
-decides, wrote it for 36 lessons drawn at random (seed 202612042, none of them in context after the full
-read, none drawn for recall_mixed5..6; recall_mixed7 and recall_mixed8 drew disjoint sets): 36 relevant
-prompts (12 short, 12 medium, 12 long, most long ones with a pasted snippet), 44 unrelated prompts (most
-naming the lessons' technologies), 12 noise prompts (9 pastes of tools' output, 3 continuations). It judges
-the id bonus and the -i family rule chosen on recall_mixed5..6 (bench/RESULTS-recall.md). Not edited after,
-except for layout:
+"""A split for the recall evaluation (issue #12), written blind on 2026-12-04: as bench/recall_mixed7.py says,
+by another helper session, for the other 36 lessons of the same draw (seed 202612042). Not edited after:
 
     .venv/bin/python bench/recall_eval.py --data recall_mixed8 --out bench/RESULTS-recall-mixed8.md
 """
