@@ -27,7 +27,7 @@ import workload  # noqa: E402
 from kg_actors.testing import ServerProcess, write_store  # noqa: E402
 
 SHAPES = {"dots": "a.", "semicolons": "a;", "quotes": '"a', "spaces": "a ", "slashes": "a/", "colons": "a:",
-          "equals": "a=", "lines": "a\n", "tabs": "\ta", "paths": "/x/y.py ",
+          "equals": "a=", "lines": "a\n", "tabs": "\ta", "paths": "/x/y.py ", "backticks": "`a|",
           "control": "".join(chr(i) for i in range(1, 300))}
 SIZE = 20_000
 
