@@ -21,7 +21,9 @@ paragraphs:
   it reads as typed ("my job is stuck, see the events:");
 * when less of it is pasted, the lines left count when they read as typed
   (leniently: a code word may appear, and a plain sentence counts), so a tool's
-  prose ("213 packages are looking for funding") still stays out.
+  prose ("213 packages are looking for funding") still stays out;
+* code a person quotes between backticks is one word of their line, a list's
+  marker is no word, and a list of three items or more is typed or pasted whole.
 
 A bare continuation ("continue", "go on", "ok do it") is not a request for
 memory either: `is_continuation` tells it.
@@ -56,12 +58,16 @@ _LOCATION = re.compile(r"^\S+\.\w{1,6}(?::\d+|\(\d+)")  # src/x.py:42: ... or x.
 _SYMBOLS = frozenset("{}[]()<>=:;|/\\\"'@#$%^&*+~`_,")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _INLINE_CODE = re.compile(r"`[^`\n]+`")  # `props.padding || 16`, `ps aux | grep x`: quoted in a sentence
+_KEYED = re.compile(r"^[\w .-]{1,30}:(?:\s|$)")  # "hook id: x", "exit code: 1": a key and its value
+_LEADER = re.compile(r"\.{6,}")  # "check for added large files........Failed": a tool's dot leader
+_LIST_MARKER = re.compile(r"^(?:[-•]|\d{1,2}[.)])\s+(?=\S)")  # not "*": curl's and gradle's lines open so
 # Words that make a line read as a person talking (asking, or about themselves and their team).
 _VOICE = frozenset("""
 i i'm i've i'd me my mine we we're we've our ours us why how what which who whom should could would
 can't cannot doesn't didn't isn't aren't don't wouldn't shouldn't please help explain
 """.split())
 _WORDS = re.compile(r"[a-z']+")
+_FIRST_PERSON = frozenset("i i'm i've i'd my we we're we've our".split())  # tools say "you", seldom "I" ("us-east-1")
 
 MACHINE_SCORE = 1.5
 _CAPS_SHARE = 5  # capitalised words count as a header when at least one token in this many is one
@@ -74,30 +80,34 @@ LENIENT_FRAME_MAX_SCORE = 0.5  # ... or nearly, when the paste is the smaller pa
 
 def machine_score(line: str) -> float:
     """How much one line looks like machine output (0: plain prose; 2 or more: machine)."""
-    text = line.strip()
-    if not text:
+    raw = line.strip()
+    if not raw:
         return 0.0
+    # Code a person quotes between backticks is one word of their sentence (`SELECT ... DESC`, `a || b`,
+    # `level=WARN`): the line's shape is the sentence's. A list's marker is not a word ("- uses node 20").
+    text = _INLINE_CODE.sub("code", raw) if "`" in raw else raw
+    item = _LIST_MARKER.sub("", text)
+    listed = item != text  # an item of a list a person typed is scored by its words, not its marker
+    tokens = item.split() or text.split()
     score = 0.0
-    tokens = text.split()
-    nonspace = sum(len(t) for t in tokens)
     if _TIMESTAMP.search(text):
         score += 2
     if _HEX.search(text.lower()):
-        # A commit id in a long sentence a person says ("I know commit 4f2a9c1 was fine, can you..."): a hint.
-        score += 0.5 if len(tokens) >= _SENTENCE_TOKENS and _asks_or_speaks(text) else 1.5
-    # A table's borders and cell bars, not the `||` or `|` of code a sentence quotes between backticks.
-    if len(_COLUMNS.findall(text)) >= 2 or len(_BOX.findall(_INLINE_CODE.sub("", text))) >= 2:
+        # A commit id a person names in a long sentence ("commit a1b2c3d broke the login page..."): a hint;
+        # a tool's line opens with it (git log) or is short.
+        score += 0.5 if len(tokens) >= _SENTENCE_TOKENS and not _HEX.match(tokens[0].lower()) else 1.5
+    if len(_COLUMNS.findall(text)) >= 2 or len(_BOX.findall(text)) >= 2 or _LEADER.search(text):
         score += 2
     elif _COLUMNS.search(text):
         score += 0.5
     # A log level or an error label in a line that asks or speaks is quoted by a person ("why does
     # the test FAIL on CI?", "fatal: not a git repository when I run the hook, why?"): a hint, no more.
     leveled, labeled = _LOG_LEVEL.search(text) is not None, _LABEL.search(text) is not None
-    voiced = (leveled or labeled) and _asks_or_speaks(text)  # only then: every line of a paste comes here
+    voiced = (leveled or labeled) and _talks(text)  # only then: every line of a paste comes here
     if leveled:
         score += 0.5 if voiced else 2
     # key=value pairs make a log line (logfmt, a config dump); a long sentence may quote two
-    # (`src=x onerror=...`, `sort_keys=True`) among its words: a hint, no more.
+    # (src=x onerror=..., sort_keys=True) among its words: a hint, no more.
     pairs = len(_KEY_VALUE.findall(text))
     if pairs >= 2:
         score += 2 if len(tokens) < _SENTENCE_TOKENS or pairs * _PAIR_SHARE >= len(tokens) else 0.5
@@ -109,13 +119,9 @@ def machine_score(line: str) -> float:
     jsonish = _JSONISH.search(text)
     if jsonish and (jsonish.group().lstrip()[:1] in "{[" or len(tokens) < _SENTENCE_TOKENS):
         score += 2
-    # The words' shape, with each code span a sentence quotes between backticks as one word: a person
-    # writes "it calls `cli.utils.output.print_table` directly"; a tool seldom quotes so.
-    prose = _INLINE_CODE.sub("code", text) if "`" in text else text
-    tokens = prose.split()
     nonspace = sum(len(t) for t in tokens)
-    symbols = sum(1 for c in prose if c in _SYMBOLS) / max(1, nonspace)
-    digits = sum(c.isdigit() for c in prose) / max(1, nonspace)
+    symbols = sum(1 for t in tokens for c in t if c in _SYMBOLS) / max(1, nonspace)
+    digits = sum(1 for t in tokens for c in t if c.isdigit()) / max(1, nonspace)
     score += 2 if symbols > 0.25 else 1 if symbols > 0.12 else 0
     score += 2 if digits > 0.3 else 1 if digits > 0.15 else 0
     plain = sum(1 for t in tokens if _PLAIN_WORD.match(t)) / len(tokens)
@@ -128,8 +134,10 @@ def machine_score(line: str) -> float:
         score += 2
     if line[:1] in (" ", "\t") and len(line) - len(line.lstrip()) >= 2:
         score += 1  # people rarely indent what they type; tools indent their structure
-    if text.startswith(_STRUCTURAL):
+    if raw.startswith(_STRUCTURAL) and not listed:
         score += 0.5
+    if plain >= 0.6 and _talks(text):
+        score -= 0.5  # a person asking or saying "I" ("i'm on pnpm 9.1.0 and node 20.12, any ideas?") may name versions
     return score
 
 
@@ -146,12 +154,20 @@ def _reads_typed(line: str, lenient: bool = False) -> bool:
     text = line.strip()
     if not text or machine_score(line) > (LENIENT_FRAME_MAX_SCORE if lenient else FRAME_MAX_SCORE):
         return False
+    item = _LIST_MARKER.sub("", text)
+    if item != text and not _KEYED.match(item):
+        text = item  # an item of a typed list: its words say (a tool's "- exit code: 1" is a key's value)
     if "?" in text or text[0].islower():
         return True
     words = _WORDS.findall(text.lower())
     if any(w in _VOICE for w in words):
         return True
     return lenient and len(words) >= 4 and text[-1] in ".!" and text[0].isalpha()
+
+
+def _talks(line: str) -> bool:
+    """A question, or a person saying "I" or "we": a tool's prose says "you" and "which" too."""
+    return "?" in line or not _FIRST_PERSON.isdisjoint(_WORDS.findall(line.lower()))
 
 
 def _asks_or_speaks(line: str) -> bool:
@@ -192,6 +208,15 @@ def _paragraphs(lines: list[str]) -> list[list[tuple[str, bool]]]:
     return paragraphs
 
 
+def _typed_list(paragraph: list[tuple[str, bool]], marks: list[bool]) -> None:
+    """A list is typed or pasted whole: when most items of one a person typed read as typed, so do the
+    rest ("- generate uv.lock" among "- convert the deps", "- update the ci workflow")."""
+    items = [i for i, (line, fenced) in enumerate(paragraph) if not fenced and _LIST_MARKER.match(line.strip())]
+    if len(items) >= 3 and sum(marks[i] for i in items) * 3 <= len(items):
+        for i in items:
+            marks[i] = False
+
+
 def typed_part(text: str) -> str:
     """`text` without its pasted blocks: the lines a person typed, joined by newlines."""
     paragraphs = _paragraphs(_ends_looked_at(text.splitlines()))
@@ -199,6 +224,7 @@ def typed_part(text: str) -> str:
     total = pasted = 0
     for paragraph in paragraphs:
         marks = [fenced or is_machine(line) for line, fenced in paragraph]
+        _typed_list(paragraph, marks)
         total += len(marks)
         if sum(marks) * 3 < len(marks):
             kept.append([line for (line, _), machine in zip(paragraph, marks) if not machine])

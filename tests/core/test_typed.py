@@ -57,6 +57,15 @@ PROSE = [  # typed, with code words in it
  "The docs are split by concern (`backpressure.rst`, `timeouts.rst`, `recipes.rst`, `servers.rst`), where"
  " should a page on retries go?",
  "the worker calls `settings.redis_url`, `settings.queue_name` and `get_conn()` at import, is that why the test hangs?",
+# A list a person types is scored by its items' words, not the marker; quoted code (SQL, key=value,
+# a timestamp) is one word of the sentence; a person saying "I" may name versions.
+ "for the migration:\n- convert the pyproject deps\n- generate uv.lock\n- use python 3.12 in the image\n"
+ "- update the ci workflow",
+ "Can you explain what `SELECT DISTINCT ON (user_id) * FROM events ORDER BY user_id, created_at DESC` returns?",
+ "set `logging.level.org.hibernate=WARN` and `logging.level.com.acme=INFO` in application-prod.yml",
+ "the api sends `2024-03-01T10:00:00` with no offset, make it always include the UTC offset",
+ "i need a regex that accepts 1.2.3 or 1.2.3-beta.1 but rejects v1.2.3",
+ "commit a1b2c3d broke the login page on safari and the only thing it touched was the css for .login-form",
 # A long sentence naming a commit id is still a sentence (a git log line is short).
  "I know commit 4f2a9c1 from two weeks ago was fine, so can you walk me through git bisect run with the"
  " export check script, including what to do when a commit in the middle does not build?",
@@ -126,6 +135,14 @@ def test_typed_prose_with_code_words_is_kept_whole(prompt):
 ])
 def test_headers_and_json_lines_stay_machine(line):
     assert is_machine(line)
+
+
+def test_a_tools_dot_leaders_and_keyed_list_lines_are_not_typed():
+    # pre-commit's "name....Failed" and the "- hook id: x" lines under it; a typed list item says words.
+    text = ("the large file check fails on a fixture, why?\n"
+            "check for added large files..............................................Failed\n"
+            "- hook id: check-added-large-files\n- exit code: 1")
+    assert typed_part(text) == "the large file check fails on a fixture, why?"
 
 
 def test_a_fenced_block_is_pasted_whatever_it_holds():
