@@ -67,6 +67,9 @@ i i'm i've i'd me my mine we we're we've our ours us why how what which who whom
 can't cannot doesn't didn't isn't aren't don't wouldn't shouldn't please help explain
 """.split())
 _WORDS = re.compile(r"[a-z']+")
+# A question typed without its mark opens like one: "is there a way to ...", "can you look at ...".
+_QUESTION_OPENER = re.compile(r"(?i)(?:is|are) there\b|(?:can|could|would|should|do|does|did|will) "
+                              r"(?:you|we|i|it|this|that|anyone|someone)\b|any (?:idea|ideas|way|reason)\b")
 _FIRST_PERSON = frozenset("i i'm i've i'd my we we're we've our".split())  # tools say "you", seldom "I" ("us-east-1")
 
 MACHINE_SCORE = 1.5
@@ -167,12 +170,14 @@ def _reads_typed(line: str, lenient: bool = False) -> bool:
 
 def _talks(line: str) -> bool:
     """A question, or a person saying "I" or "we": a tool's prose says "you" and "which" too."""
-    return "?" in line or not _FIRST_PERSON.isdisjoint(_WORDS.findall(line.lower()))
+    return ("?" in line or not _FIRST_PERSON.isdisjoint(_WORDS.findall(line.lower()))
+            or _QUESTION_OPENER.match(line.strip()) is not None)
 
 
 def _asks_or_speaks(line: str) -> bool:
-    """A question, or a person's voice (I, we, why, how...)."""
-    return "?" in line or any(w in _VOICE for w in _WORDS.findall(line.lower()))
+    """A question (with or without its mark), or a person's voice (I, we, why, how...)."""
+    return ("?" in line or any(w in _VOICE for w in _WORDS.findall(line.lower()))
+            or _QUESTION_OPENER.match(line.strip()) is not None)
 
 
 def _ends_looked_at(lines: list[str]) -> list[str]:

@@ -137,6 +137,11 @@ def test_headers_and_json_lines_stay_machine(line):
     assert is_machine(line)
 
 
+@pytest.mark.parametrize("question", ["is there a way to run only the failing test", "can you find why test_api fails"])
+def test_a_question_typed_without_its_mark_right_below_a_paste_counts(question):
+    assert typed_part(PASTES["pytest_header"] + "\n" + question) == question
+
+
 def test_a_tools_dot_leaders_and_keyed_list_lines_are_not_typed():
     # pre-commit's "name....Failed" and the "- hook id: x" lines under it; a typed list item says words.
     text = ("the large file check fails on a fixture, why?\n"
