@@ -64,9 +64,11 @@ _LIST_MARKER = re.compile(r"^(?:[-•]|\d{1,2}[.)])\s+(?=\S)")  # not "*": curl'
 # Words that make a line read as a person talking (asking, or about themselves and their team).
 _VOICE = frozenset("""
 i i'm i've i'd me my mine we we're we've our ours us why how what which who whom should could would
-can't cannot doesn't didn't isn't aren't don't wouldn't shouldn't please help explain
+can't cannot doesn't didn't isn't aren't don't wouldn't shouldn't please help explain here's
 """.split())
 _WORDS = re.compile(r"[a-z']+")
+# A line that points at the paste beside it ("Deploy to cloud run fails with this.", "see below:").
+_POINTS_AT_PASTE = re.compile(r"(?i)\b(?:with this|this one|like this|see this|these|below|above|the following)[.:!]*$")
 # A question typed without its mark opens like one: "is there a way to ...", "can you look at ...".
 _QUESTION_OPENER = re.compile(r"(?i)(?:is|are) there\b|(?:can|could|would|should|do|does|did|will) "
                               r"(?:you|we|i|it|this|that|anyone|someone)\b|any (?:idea|ideas|way|reason)\b")
@@ -160,7 +162,7 @@ def _reads_typed(line: str, lenient: bool = False) -> bool:
     item = _LIST_MARKER.sub("", text)
     if item != text and not _KEYED.match(item):
         text = item  # an item of a typed list: its words say (a tool's "- exit code: 1" is a key's value)
-    if "?" in text or text[0].islower():
+    if "?" in text or text[0].islower() or _POINTS_AT_PASTE.search(text):
         return True
     words = _WORDS.findall(text.lower())
     if any(w in _VOICE for w in words):

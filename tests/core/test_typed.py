@@ -142,6 +142,11 @@ def test_a_question_typed_without_its_mark_right_below_a_paste_counts(question):
     assert typed_part(PASTES["pytest_header"] + "\n" + question) == question
 
 
+@pytest.mark.parametrize("lead", ["Here's the output from the worker:", "The deploy to staging fails with this."])
+def test_a_line_that_points_at_the_paste_below_it_counts(lead):
+    assert typed_part(lead + "\n\n" + PASTES["celery_log"]) == lead
+
+
 def test_a_tools_dot_leaders_and_keyed_list_lines_are_not_typed():
     # pre-commit's "name....Failed" and the "- hook id: x" lines under it; a typed list item says words.
     text = ("the large file check fails on a fixture, why?\n"
