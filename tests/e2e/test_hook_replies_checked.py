@@ -35,6 +35,7 @@ def bad_server(request, tmp_path):
     listener.listen(16)
     stop = threading.Event()
     held: list[socket.socket] = []
+    holds: list[float] = []  # how long each hook connection was held open (its wait, not its process start)
 
     def serve() -> None:
         listener.settimeout(0.2)
@@ -44,11 +45,15 @@ def bad_server(request, tmp_path):
             except OSError:
                 continue
             held.append(conn)
-            conn.settimeout(2)
+            accepted = time.monotonic()
+            conn.settimeout(5)
             try:
                 conn.recv(65536)
                 if reply is not None:
                     conn.sendall(reply)  # and keep the connection open: a cut reply never ends by itself
+                while conn.recv(65536):  # until the hook gives up on it and closes
+                    pass
+                holds.append(time.monotonic() - accepted)
             except OSError:
                 pass
 
@@ -56,7 +61,7 @@ def bad_server(request, tmp_path):
     thread.start()
     env = {"HOME": str(tmp_path), "KG_HTTP_PORT": str(listener.getsockname()[1]), "PATH": "/usr/bin:/bin",
            "LANG": "C.UTF-8"}
-    yield request.param, env
+    yield request.param, env, holds
     stop.set()
     thread.join(5)
     for conn in held:
@@ -71,7 +76,7 @@ PAYLOAD = {"session_id": "3f2b1c4d-0000-4000-8000-000000000001", "cwd": "/tmp", 
 @pytest.mark.parametrize("hook, within", [("prompt", 1.0), ("pre_tool", 1.0), ("tool_event", 1.0),
                                           ("session_start", 2.5)])
 def test_a_hook_prints_nothing_but_whole_hook_output_from_a_200(bad_server, hook, within):
-    kind, env = bad_server
+    kind, env, holds = bad_server
     started = time.monotonic()
     run = run_hook(hook, PAYLOAD, env, timeout=10)
     took = time.monotonic() - started
@@ -81,4 +86,7 @@ def test_a_hook_prints_nothing_but_whole_hook_output_from_a_200(bad_server, hook
     else:
         assert run.out == "", (kind, run.out)
     assert "proxy error" not in run.out and "half" not in run.out
-    assert took < within, (kind, took)
+    # The hook's own wait is what it promises (the server side sees it); its process start on a loaded
+    # machine is not, so the whole run only has to end (a hook that never gave up would fail that).
+    assert holds and max(holds) < within, (kind, holds)
+    assert took < within + 3, (kind, took)
