@@ -178,8 +178,7 @@ def _talks(line: str) -> bool:
 
 def _asks_or_speaks(line: str) -> bool:
     """A question (with or without its mark), or a person's voice (I, we, why, how...)."""
-    return ("?" in line or any(w in _VOICE for w in _WORDS.findall(line.lower()))
-            or _QUESTION_OPENER.match(line.strip()) is not None)
+    return _talks(line) or any(w in _VOICE for w in _WORDS.findall(line.lower()))
 
 
 def _ends_looked_at(lines: list[str]) -> list[str]:
