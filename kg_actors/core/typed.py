@@ -159,6 +159,8 @@ def _reads_typed(line: str, lenient: bool = False) -> bool:
     text = line.strip()
     if not text or machine_score(line) > (LENIENT_FRAME_MAX_SCORE if lenient else FRAME_MAX_SCORE):
         return False
+    if text[-1] in "{[(;" or (len(text.split()) == 1 and text[-1] == ":"):
+        return False  # a block opens ("upstream backend {") or a key names one ("services:"): code, not a sentence
     item = _LIST_MARKER.sub("", text)
     if item != text and not _KEYED.match(item):
         text = item  # an item of a typed list: its words say (a tool's "- exit code: 1" is a key's value)

@@ -147,6 +147,12 @@ def test_a_line_that_points_at_the_paste_below_it_counts(lead):
     assert typed_part(lead + "\n\n" + PASTES["celery_log"]) == lead
 
 
+@pytest.mark.parametrize("config", ["services:\n  web:\n    build: .\n    ports:\n      - \"8000:8000\"",
+                                    "upstream backend {\n    server 127.0.0.1:8000 max_fails=3;\n    keepalive 32;\n}"])
+def test_a_pasted_configs_opening_line_is_not_typed(config):
+    assert recall.human_text(config) is None
+
+
 def test_a_tools_dot_leaders_and_keyed_list_lines_are_not_typed():
     # pre-commit's "name....Failed" and the "- hook id: x" lines under it; a typed list item says words.
     text = ("the large file check fails on a fixture, why?\n"
