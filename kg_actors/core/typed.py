@@ -58,6 +58,7 @@ _LOCATION = re.compile(r"^\S+\.\w{1,6}(?::\d+|\(\d+)")  # src/x.py:42: ... or x.
 _SYMBOLS = frozenset("{}[]()<>=:;|/\\\"'@#$%^&*+~`_,")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _INLINE_CODE = re.compile(r"`[^`\n]+`")  # `props.padding || 16`, `ps aux | grep x`: quoted in a sentence
+_MD_RULE = re.compile(r"^\|(?:\s*:?-{3,}:?\s*\|)+$")  # a markdown table's |---|:---:| rule under its header
 _KEYED = re.compile(r"^[\w .-]{1,30}:(?:\s|$)")  # "hook id: x", "exit code: 1": a key and its value
 _LEADER = re.compile(r"\.{6,}")  # "check for added large files........Failed": a tool's dot leader
 _LIST_MARKER = re.compile(r"^(?:[-•]|\d{1,2}[.)])\s+(?=\S)")  # not "*": curl's and gradle's lines open so
@@ -225,6 +226,15 @@ def _typed_list(paragraph: list[tuple[str, bool]], marks: list[bool]) -> None:
             marks[i] = False
 
 
+def _typed_table(paragraph: list[tuple[str, bool]], marks: list[bool]) -> None:
+    """A markdown table (a header, a |---|---| rule, rows between bars) is written by a person, or copied
+    from a document: tools draw theirs with spaces, +---+ or box lines. Its rows are read as typed."""
+    lines = [line.strip() for line, _ in paragraph]
+    if (len(lines) >= 3 and not any(fenced for _, fenced in paragraph) and _MD_RULE.match(lines[1])
+            and all(line.startswith("|") and line.endswith("|") for line in lines)):
+        marks[:] = [False] * len(marks)
+
+
 def typed_part(text: str) -> str:
     """`text` without its pasted blocks: the lines a person typed, joined by newlines."""
     paragraphs = _paragraphs(_ends_looked_at(text.splitlines()))
@@ -233,6 +243,7 @@ def typed_part(text: str) -> str:
     for paragraph in paragraphs:
         marks = [fenced or is_machine(line) for line, fenced in paragraph]
         _typed_list(paragraph, marks)
+        _typed_table(paragraph, marks)
         total += len(marks)
         if sum(marks) * 3 < len(marks):
             kept.append([line for (line, _), machine in zip(paragraph, marks) if not machine])

@@ -153,6 +153,15 @@ def test_a_pasted_configs_opening_line_is_not_typed(config):
     assert recall.human_text(config) is None
 
 
+def test_a_markdown_table_a_person_writes_is_typed_and_a_tools_table_is_not():
+    table = "| env | replicas | memory |\n|---|---|---|\n| staging | 2 | 512Mi |\n| prod | 6 | 1Gi |"
+    text = table + "\n\ncan you update the helm values to match this table?"
+    assert typed_part(text) == text.replace("\n\n", "\n")
+    psql = (" id | email          | plan\n----+----------------+------\n  1 | a@example.com  | pro\n"
+            "  2 | b@example.com  | free\n(2 rows)")
+    assert recall.human_text(psql) is None
+
+
 def test_a_tools_dot_leaders_and_keyed_list_lines_are_not_typed():
     # pre-commit's "name....Failed" and the "- hook id: x" lines under it; a typed list item says words.
     text = ("the large file check fails on a fixture, why?\n"
