@@ -1,6 +1,6 @@
 """How well core/typed.py keeps what a person typed and drops what they pasted (issue #12, item 2).
 
-    .venv/bin/python bench/typed_eval.py [-v]
+    .venv/bin/python bench/typed_eval.py [-v] [--typed typed_data_typed2 --pasted typed_data_pasted2]
 
 On bench/typed_data_typed.py (150 typed prompts) and bench/typed_data_pasted.py (80 pastes, 50 typed lines
 around a paste), both written blind and then used to mend the rules: a typed prompt that loses over a fifth of
@@ -10,6 +10,8 @@ keeps more than three pasted words. `-v` lists each.
 
 from __future__ import annotations
 
+import argparse
+import importlib
 import sys
 from pathlib import Path
 
@@ -17,23 +19,27 @@ BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 sys.path.insert(0, str(BENCH.parent))
 
-import typed_data_pasted  # noqa: E402
-import typed_data_typed  # noqa: E402
-
 from kg_actors.core import recall, typed  # noqa: E402
 
 
 def main() -> int:
-    verbose = "-v" in sys.argv[1:]
+    ap = argparse.ArgumentParser()
+    ap.add_argument("-v", action="store_true", help="list each case that failed")
+    ap.add_argument("--typed", default="typed_data_typed", help="the module of typed prompts (bench/)")
+    ap.add_argument("--pasted", default="typed_data_pasted", help="the module of pastes (bench/)")
+    args = ap.parse_args()
+    typed_cases = importlib.import_module(args.typed).CASES
+    pasted_cases = importlib.import_module(args.pasted).CASES
+    verbose = args.v
     lost = []
-    for case in typed_data_typed.CASES:
+    for case in typed_cases:
         text = case["text"]
         share = len(typed.typed_part(text).split()) / max(1, len(text.split()))
         if share < 0.8:
             lost.append((share, text))
     leaks, mixed_bad = [], []
-    pastes = [c for c in typed_data_pasted.CASES if c["kind"] == "paste"]
-    mixed = [c for c in typed_data_pasted.CASES if c["kind"] == "mixed"]
+    pastes = [c for c in pasted_cases if c["kind"] == "paste"]
+    mixed = [c for c in pasted_cases if c["kind"] == "mixed"]
     for case in pastes:
         human = recall.human_text(case["text"])
         if human and recall.prompt_terms(human):
@@ -45,7 +51,7 @@ def main() -> int:
         extra = [w for w in kept if w not in wanted]
         if missing or len(extra) > 3:
             mixed_bad.append((missing, extra, case["text"]))
-    print(f"typed prompts losing over a fifth of their words: {len(lost)} of {len(typed_data_typed.CASES)}")
+    print(f"typed prompts losing over a fifth of their words: {len(lost)} of {len(typed_cases)}")
     print(f"pastes leaving search words: {len(leaks)} of {len(pastes)}")
     print(f"typed lines around a paste: {len(mixed_bad)} of {len(mixed)} lose a typed line or keep over 3 pasted words")
     if verbose:
