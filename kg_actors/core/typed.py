@@ -79,6 +79,7 @@ MACHINE_SCORE = 1.5
 _CAPS_SHARE = 5  # capitalised words count as a header when at least one token in this many is one
 _SENTENCE_TOKENS = 12  # a line of this many tokens or more can be a sentence quoting code
 _PAIR_SHARE = 4  # ... but not when one token in this many is a key=value pair
+_OPENING_WORDS = 9  # ... a sentence opening a prompt that is mostly paste counts when it is this long
 SCORED_LINES = 1_000  # lines of one prompt judged one by one: its first and last half of these
 FRAME_MAX_SCORE = 0.0  # a line left beside a paste must itself be plain
 LENIENT_FRAME_MAX_SCORE = 0.5  # ... or nearly, when the paste is the smaller part of the prompt
@@ -264,9 +265,23 @@ def typed_part(text: str) -> str:
         # Some paste: what is left counts where it reads as typed (a tool's prose, like "213 packages
         # are looking for funding", does not).
         return "\n".join(line for para in kept for line in para if _reads_typed(line, lenient=True))
-    # Mostly paste: only the framing counts, in the first and last paragraphs, lines that read as typed.
+    # Mostly paste: only the framing counts, in the first and last paragraphs, lines that read as typed;
+    # and a prompt's opening line set apart above the paste is its framing ("Xcode fails on archive but
+    # debug builds are fine."): a tool's output seldom opens with one plain sentence and a blank line.
     ends = kept[:1] + kept[1:][-1:]
-    return "\n".join(line for para in ends for line in para if _reads_typed(line))
+    framing = [line for para in ends for line in para if _reads_typed(line)]
+    opening = paragraphs[0]
+    if (len(paragraphs) > 1 and len(opening) == 1 and not opening[0][1] and kept[0] == [opening[0][0]]
+            and opening[0][0] not in framing and _opens_typed(opening[0][0])):
+        framing.insert(0, opening[0][0])
+    return "\n".join(framing)
+
+
+def _opens_typed(line: str) -> bool:
+    """A plain sentence of nine words or more, nearly free of code: a person's opening line. A tool's
+    opening sentence is short ("Terraform will perform the following actions:", "Running 24 tests using 4
+    workers")."""
+    return machine_score(line) <= LENIENT_FRAME_MAX_SCORE and len(_WORDS.findall(line.lower())) >= _OPENING_WORDS
 
 
 _CONTINUATION_WORDS = frozenset("""

@@ -162,6 +162,15 @@ def test_a_markdown_table_a_person_writes_is_typed_and_a_tools_table_is_not():
     assert recall.human_text(psql) is None
 
 
+def test_a_long_plain_opening_line_set_apart_above_a_paste_is_its_framing():
+    opening = "The nightly worker keeps failing on the import step but manual runs are fine."
+    assert typed_part(opening + "\n\n" + PASTES["go_panic"]) == opening
+    plan = ("Terraform will perform the following actions:\n\n  # aws_s3_bucket.logs will be created\n"
+            "  + resource \"aws_s3_bucket\" \"logs\" {\n      + bucket = \"acme-logs\"\n    }\n\n"
+            "Plan: 1 to add, 0 to change, 0 to destroy.")
+    assert recall.human_text(plan) is None  # a tool's own opening sentence is short
+
+
 def test_a_tools_dot_leaders_and_keyed_list_lines_are_not_typed():
     # pre-commit's "name....Failed" and the "- hook id: x" lines under it; a typed list item says words.
     text = ("the large file check fails on a fixture, why?\n"
