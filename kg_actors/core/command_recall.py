@@ -30,14 +30,23 @@ from .search import SearchIndex
 from .terms import analyse, stem
 
 # Programs that run a script named by their first operand.
-INTERPRETERS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "python", "python3", "node", "ruby", "perl", "deno",
-                          "php", "tsx", "ts-node"})
+INTERPRETERS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "python", "python3", "node", "ruby", "perl",
+                          "php", "tsx", "ts-node", "source", "."})
+# Utilities whose operands are files, patterns or text, never a subcommand (`which node`, `cat justfile`).
+UTILITIES = frozenset({"cat", "head", "tail", "less", "more", "ls", "mkdir", "touch", "chmod", "chown", "rm", "cp",
+                       "mv", "ln", "echo", "printf", "which", "type", "grep", "rg", "find", "sed", "awk", "wc",
+                       "sort", "uniq", "tee", "diff", "file", "stat", "du", "df", "basename", "dirname", "realpath",
+                       "readlink", "test", "true", "false", "sleep", "date", "export", "unset", "set", "read",
+                       "exit", "break", "continue", "return", "jq", "xxd", "od", "tr", "cut", "paste"})
+# Programs that take several targets or phases at once (`make lint test`, `mvn clean verify`).
+MANY_TARGETS = frozenset({"make", "gmake", "just", "rake", "task", "mvn", "gradle"})
 SCRIPT_SUFFIXES = (".sh", ".bash", ".py", ".js", ".mjs", ".ts", ".rb", ".pl", ".php")
 # Programs whose first word is a build target, with the file that names their targets.
 TARGET_RUNNERS = {"make": "makefile", "gmake": "makefile", "just": "justfile", "rake": "rakefile", "task": "taskfile"}
 # Package runners: `npm run build`'s target is `build` (`yarn build` names it directly).
-RUN_WORDS = {"npm": ("run", "run-script"), "pnpm": ("run",), "yarn": ("run",), "bun": ("run",)}
-_SUBCOMMAND = re.compile(r"^[A-Za-z][A-Za-z0-9_:\-]{1,40}$")
+RUN_WORDS = {"npm": ("run", "run-script"), "pnpm": ("run",), "yarn": ("run",), "bun": ("run",), "deno": ("task",)}
+_FILE_NAME = re.compile(r"^[a-z0-9_][a-z0-9_.\-]{0,80}$")
+_SUBCOMMAND = re.compile(r"^[A-Za-z][A-Za-z0-9_:.\-]{1,40}$")  # `mix ecto.migrate`, `rake db:migrate`
 HEADER = "KG memory about this command, before it runs:"
 
 
@@ -103,15 +112,31 @@ def command_keys(invocations: Iterable[list[str]]) -> list[Key]:
             if name:  # `./` or `bin/` alone names no script
                 keys.append(Key(script=name))
             continue
+        if name in UTILITIES:
+            continue
         operands, maybe_value = _operands(words[1:], RUNNER_VALUE_OPTIONS if name in TARGET_RUNNERS else frozenset())
         if name in INTERPRETERS:
-            script = posixpath.basename(operands[0]).lower() if operands and _is_script(operands[0]) else ""
-            if script:
+            # Its first operand is the script, named or not (`php artisan migrate`, `python manage.py migrate`).
+            inline = any(w in ("-m", "-c", "-e", "--eval", "-p", "--print") for w in words[1:])  # code or a module
+            script = posixpath.basename(operands[0]).lower() if operands and not inline else ""
+            if _FILE_NAME.match(script):
                 keys.append(Key(script=script))
+                sub = _sub_key(script, operands[1:])
+                if sub is not None:
+                    keys.append(sub)
             continue
         for key in (_sub_key(name, operands), _sub_key(name, operands[1:]) if maybe_value else None):
             if key is not None:
                 keys.append(key)
+        if name in MANY_TARGETS and operands:
+            # The targets that follow the first one, up to the next option (`mvn clean verify -pl api`).
+            rest = words[words.index(operands[0]) + 1:]
+            for t in itertools.takewhile(lambda w: not w.startswith("-"), rest):
+                if _SUBCOMMAND.match(t) and "=" not in t:
+                    keys.append(Key(program=name, sub=t.lower()))
+        # A script it is given to run (`bun run scripts/seed.ts`, `git bisect run ./scripts/repro.sh`).
+        keys += [Key(script=posixpath.basename(w).lower()) for w in operands if w.endswith(SCRIPT_SUFFIXES)
+                 and "$" not in w and posixpath.basename(w)]
     return list(dict.fromkeys(keys))
 
 

@@ -129,6 +129,32 @@ def _tokens(script: str) -> list[str]:
     return tokens
 
 
+_HEREDOC = re.compile(r"<<-?\s*(['\"]?)([A-Za-z_][A-Za-z0-9_]*)\1")
+
+
+def _without_heredocs(script: str) -> str | None:
+    """The script with each heredoc's body left out (`kubectl apply -f - <<EOF ... EOF`): the body is
+    data, the command line is what runs. None when a body never ends. A here-string (`<<<`) is a word."""
+    if "<<" not in script:
+        return script
+    lines = script.split("\n")
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        i += 1
+        ends = [m.group(2) for m in _HEREDOC.finditer(line) if not line[m.start():].startswith("<<<")
+                and (m.start() == 0 or line[m.start() - 1] != "<")]
+        out.append(_HEREDOC.sub(" ", line) if ends else line)
+        for end in ends:
+            while i < len(lines) and lines[i].strip() != end:
+                i += 1
+            if i == len(lines):
+                return None
+            i += 1
+    return "\n".join(out)
+
+
 def _is_separator(token: str) -> bool:
     return bool(token) and all(c in ";&|()" for c in token)
 
@@ -271,6 +297,18 @@ def read_files(command: object, cwd: str | None) -> list[str]:
 
 WRAPPERS = frozenset({"sudo", "env", "time", "nice", "nohup", "exec", "command", "xargs", "doas", "timeout", "watch",
                       "stdbuf", "ionice", "chronic"})
+# Their options that take the next word as a value (`env -u DATABASE_URL rake ...`, `sudo -u deploy make ...`).
+WRAPPER_VALUE_OPTIONS: dict[str, frozenset[str]] = {
+    "env": frozenset({"-u", "--unset", "-C", "--chdir", "-S", "--split-string"}),
+    "sudo": frozenset({"-u", "--user", "-g", "--group", "-C", "-D", "-h", "-p", "-r", "-t", "-U"}),
+    "doas": frozenset({"-u", "-C"}), "timeout": frozenset({"-s", "--signal", "-k", "--kill-after"}),
+    "nice": frozenset({"-n", "--adjustment"}), "ionice": frozenset({"-c", "-n", "-p"}),
+    "xargs": frozenset({"-I", "-n", "-P", "-L", "-d", "-a", "-s", "-E"}), "watch": frozenset({"-n", "--interval"}),
+}
+# The shell's own words before or around a command: `if ! git diff --quiet; then ...`, `for f in ...; do psql ...`.
+KEYWORDS = frozenset({"if", "then", "elif", "else", "do", "while", "until", "!", "{"})
+CLOSERS = frozenset({"fi", "done", "esac", "}"})
+HEADERS = frozenset({"for", "case", "select", "function"})  # a loop's or a case's header runs nothing itself
 # Runners that start another program named after them (`uv run alembic upgrade head`): that program is an
 # invocation too. Each with the subcommand that runs it (none: the next word is the program).
 RUNNERS: dict[str, frozenset[str]] = {
@@ -279,6 +317,8 @@ RUNNERS: dict[str, frozenset[str]] = {
     "npx": frozenset(), "bunx": frozenset(), "pnpm": frozenset({"exec", "dlx"}), "npm": frozenset({"exec"}),
     "yarn": frozenset({"exec", "dlx"}), "bundle": frozenset({"exec"}),
 }
+RUNNER_VALUE_OPTIONS = frozenset({"--with", "--python", "-p", "--package", "--extra", "--group", "--env-file",
+                                  "--directory", "--project", "--index", "--from", "--filter", "-F", "-C", "--dir"})
 _PYTHON = re.compile(r"python(\d+(\.\d+)?)?")
 
 
@@ -292,7 +332,7 @@ def _run_by(words: list[str]) -> list[str]:
         return []
     i = 2 if subcommands else 1
     while i < len(words) and words[i].startswith("-"):
-        i += 1  # the runner's own options (`uv run --frozen`)
+        i += 2 if words[i] in RUNNER_VALUE_OPTIONS else 1  # the runner's own options (`uv run --with httpx`)
     return words[i:]
 
 
@@ -302,10 +342,14 @@ def invocations(command: object, limit: int = 8) -> list[list[str]]:
     Assignments (`FOO=1 make deploy`) and wrappers (`sudo`, `env`, `time`, `nohup`...) before
     the program are dropped, with their own options; `cd` and friends are not programs here. What a
     runner starts (`uv run alembic ...`, `python -m alembic ...`) follows the runner's own words.
-    Empty when the command cannot be parsed (unbalanced quotes, a heredoc).
+    A heredoc's body is data, not commands. Empty when the command cannot be parsed (unbalanced quotes,
+    a heredoc that never ends).
     """
     script = _script_of(command)
-    if script is None or "<<" in script or "\x00" in script or len(script) > 20_000:
+    if script is None or "\x00" in script or len(script) > 20_000:
+        return []
+    script = _without_heredocs(script)
+    if script is None:
         return []
     try:
         tokens = _tokens(script)
@@ -316,11 +360,17 @@ def invocations(command: object, limit: int = 8) -> list[list[str]]:
     def walk(tokens: list[str], depth: int) -> None:
         for words in _segments(tokens):
             words = [w for w in words if not _is_redirect(w)]
-            while words and (_ASSIGNMENT.match(words[0]) or os.path.basename(words[0]) in WRAPPERS):
-                wrapper = os.path.basename(words[0]) in WRAPPERS
+            if words and (words[0] in CLOSERS or words[0] in HEADERS):
+                continue
+            while words and words[0] in KEYWORDS:
                 words = words[1:]
-                while wrapper and words and (words[0].startswith("-") or words[0].replace(".", "").isdigit()):
-                    words = words[1:]  # the wrapper's options (`nice -n 10`, `timeout 30`)
+            while words and (_ASSIGNMENT.match(words[0]) or os.path.basename(words[0]) in WRAPPERS):
+                wrapper = os.path.basename(words[0])
+                valued = WRAPPER_VALUE_OPTIONS.get(wrapper, frozenset())
+                words = words[1:]
+                while wrapper in WRAPPERS and words and (words[0].startswith("-") or words[0].replace(".", "").isdigit()):
+                    # the wrapper's options (`nice -n 10`, `timeout 30`, `env -u NAME`)
+                    words = words[2:] if words[0] in valued and len(words) > 1 else words[1:]
             if not words or os.path.basename(words[0]) in DIR_CHANGERS:
                 continue
             name = os.path.basename(words[0])

@@ -91,3 +91,32 @@ def test_program_and_subcommand_side_by_side_rank_first_and_user_lessons_count()
     user = [Node("prefer-terraform-apply-review", "review every terraform apply with a second person")]
     decision = cr.decide(invocations("terraform apply -auto-approve"), views(nodes, user), frozenset())
     assert [i for _, i in decision.shown] == ["terraform-apply-plan-file", "prefer-terraform-apply-review"]
+
+
+@pytest.mark.parametrize("command, keys", [
+    # The shell's own words around a command (they were read as a program: "then echo", "do psql").
+    ("if ! alembic upgrade head; then echo failed; exit 1; fi", ["alembic upgrade"]),
+    ('for f in a b; do make deploy ENV="$f" || break; done', ["make deploy"]),
+    # A heredoc's body is data; the command line still runs (a heredoc made the whole command count for nothing).
+    ("kubectl apply -f - <<EOF\nkind: Job\nmetadata:\n  name: npm publish\nEOF\nhelm upgrade api ./chart",
+     ["kubectl apply", "helm upgrade"]),
+    # A wrapper's option that takes a value is not the program (`env -u NAME`).
+    ("env -u DATABASE_URL RAILS_ENV=production bundle exec rake assets:precompile",
+     ["bundle exec", "rake assets:precompile"]),
+    ("sudo -E ./install.sh --prefix /usr/local", ["install.sh"]),
+    # An interpreter's first operand is its script, suffix or not, and what follows is its subcommand.
+    ("php artisan migrate --force", ["artisan", "artisan migrate"]),
+    ("python manage.py migrate", ["manage.py", "manage.py migrate"]),
+    ("python -m pytest -q", []),
+    # Several targets or phases at once; a subcommand with a dot; a script given to a runner.
+    ("make lint test", ["make lint", "make test"]),
+    ("mvn clean verify -pl api -am", ["mvn clean", "mvn verify"]),
+    ("mix deps.get && MIX_ENV=test mix ecto.migrate", ["mix deps.get", "mix ecto.migrate"]),
+    ("bun run scripts/seed.ts", ["seed.ts"]),
+    ("git bisect run ./scripts/repro.sh", ["git bisect", "repro.sh"]),
+    # Utilities take files and text, not subcommands.
+    ("which -a python3 node go", []),
+    ("head -n 40 Makefile; cat justfile", []),
+])
+def test_what_a_command_is_known_by(command, keys):
+    assert [k.label() for k in cr.command_keys(invocations(command))] == keys
