@@ -1,6 +1,6 @@
 """What a shell command is known by to recall before it runs (issue #12, item 5), on commands written blind.
 
-    .venv/bin/python bench/command_keys_eval.py [-v]
+    .venv/bin/python bench/command_keys_eval.py [-v] [--data command_data2]
 
 For each command of bench/command_data.py: the keys core/command_recall.py takes from harness/shell.py's
 invocations (a program and its subcommand, a script, a build target), against what the command's writer said
@@ -11,14 +11,14 @@ recall on), so such labels are counted apart.
 
 from __future__ import annotations
 
+import argparse
+import importlib
 import sys
 from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 sys.path.insert(0, str(BENCH.parent))
-
-import command_data  # noqa: E402
 
 from kg_actors.core.command_recall import SCRIPT_SUFFIXES, command_keys  # noqa: E402
 from kg_actors.harness.shell import invocations  # noqa: E402
@@ -34,9 +34,14 @@ def _bare(label: str) -> bool:
 
 
 def main() -> int:
-    verbose = "-v" in sys.argv[1:]
+    ap = argparse.ArgumentParser()
+    ap.add_argument("-v", action="store_true", help="list each command with a missed label or an extra key")
+    ap.add_argument("--data", default="command_data", help="the module of commands (bench/)")
+    args = ap.parse_args()
+    cases = importlib.import_module(args.data).CASES
+    verbose = args.v
     labels = missed = bare = extra = 0
-    for case in command_data.CASES:
+    for case in cases:
         got = [k.label().lower() for k in command_keys(invocations(case["command"]))]
         want = [r.lower() for r in case["runs"]]
         miss = [w for w in want if not any(_same(w, g) for g in got)]
@@ -47,7 +52,7 @@ def main() -> int:
         extra += len(more)
         if verbose and (miss or more):
             print(f"{case['command'][:100]!r}\n    missed {miss} extra {more}")
-    print(f"{len(command_data.CASES)} commands, {labels} labels: {missed} missed, {bare} bare programs (no key by "
+    print(f"{len(cases)} commands, {labels} labels: {missed} missed, {bare} bare programs (no key by "
           f"design), {extra} extra keys")
     return 0
 
