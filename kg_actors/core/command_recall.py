@@ -136,7 +136,7 @@ def command_keys(invocations: Iterable[list[str]]) -> list[Key]:
                     keys.append(Key(program=name, sub=t.lower()))
         # A script it is given to run (`bun run scripts/seed.ts`, `git bisect run ./scripts/repro.sh`).
         keys += [Key(script=posixpath.basename(w).lower()) for w in operands if w.endswith(SCRIPT_SUFFIXES)
-                 and "$" not in w and posixpath.basename(w)]
+                 and not any(c in w for c in "$*?[") and posixpath.basename(w)]  # a glob names no one script
     return list(dict.fromkeys(keys))
 
 

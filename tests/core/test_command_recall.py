@@ -114,6 +114,7 @@ def test_program_and_subcommand_side_by_side_rank_first_and_user_lessons_count()
     ("mix deps.get && MIX_ENV=test mix ecto.migrate", ["mix deps.get", "mix ecto.migrate"]),
     ("bun run scripts/seed.ts", ["seed.ts"]),
     ("git bisect run ./scripts/repro.sh", ["git bisect", "repro.sh"]),
+    ('npx cypress run --spec "cypress/e2e/**/*.cy.ts"', ["npx cypress", "cypress run"]),  # a glob names no script
     # Utilities take files and text, not subcommands.
     ("which -a python3 node go", []),
     ("head -n 40 Makefile; cat justfile", []),
