@@ -111,13 +111,17 @@ def command_keys(invocations: Iterable[list[str]]) -> list[Key]:
         if _is_script(head) and name not in INTERPRETERS:
             if name:  # `./` or `bin/` alone names no script
                 keys.append(Key(script=name))
+                sub = _sub_key(name, _operands(words[1:])[0])  # `bin/rails db:migrate`, `./manage.py migrate`
+                if sub is not None:
+                    keys.append(sub)
             continue
         if name in UTILITIES:
             continue
         operands, maybe_value = _operands(words[1:], RUNNER_VALUE_OPTIONS if name in TARGET_RUNNERS else frozenset())
         if name in INTERPRETERS:
             # Its first operand is the script, named or not (`php artisan migrate`, `python manage.py migrate`).
-            inline = any(w in ("-m", "-c", "-e", "--eval", "-p", "--print") for w in words[1:])  # code or a module
+            before = words[1:words.index(operands[0])] if operands else words[1:]  # the interpreter's own options
+            inline = any(w in ("-m", "-c", "-e", "--eval", "-p", "--print") for w in before)  # code or a module
             script = posixpath.basename(operands[0]).lower() if operands and not inline else ""
             if _FILE_NAME.match(script):
                 keys.append(Key(script=script))

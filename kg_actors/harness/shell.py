@@ -336,6 +336,34 @@ def _run_by(words: list[str]) -> list[str]:
     return words[i:]
 
 
+# Options of `docker run|exec` and `docker compose run|exec` that take the next word as a value.
+_CONTAINER_VALUE_OPTIONS = frozenset({"-e", "--env", "-u", "--user", "-w", "--workdir", "-v", "--volume", "-p",
+                                      "--publish", "--name", "--network", "--env-file", "--entrypoint", "--index",
+                                      "-l", "--label", "--platform", "--pull", "-m", "--memory", "--cpus", "--mount",
+                                      "--add-host", "--hostname", "-f", "--file", "--project-name", "--profile"})
+
+
+def _in_container(words: list[str]) -> list[str]:
+    """The command a container runs (`docker compose exec web python manage.py migrate`, `docker run --rm
+    node:20 npm ci`, `kubectl exec -n prod deploy/api -- bin/rails db:migrate`), as its words; [] for any other."""
+    name = os.path.basename(words[0])
+    if name in ("kubectl", "oc"):
+        return words[words.index("--") + 1:] if "exec" in words and "--" in words else []
+    i = 1
+    if name == "docker" and len(words) > 1 and words[1] == "compose":
+        i = 2
+    elif name != "docker-compose" and name != "docker":
+        return []
+    while i < len(words) and words[i].startswith("-"):  # compose's own options (`-f ci.yml`)
+        i += 2 if words[i] in _CONTAINER_VALUE_OPTIONS else 1
+    if i >= len(words) or words[i] not in ("exec", "run"):
+        return []
+    i += 1
+    while i < len(words) and words[i].startswith("-"):
+        i += 2 if words[i].split("=", 1)[0] in _CONTAINER_VALUE_OPTIONS and "=" not in words[i] else 1
+    return words[i + 1:]  # after the service, container or image
+
+
 def invocations(command: object, limit: int = 8) -> list[list[str]]:
     """The programs a command runs, each as its words (pipelines, lists and `sh -c` opened up).
 
@@ -374,7 +402,7 @@ def invocations(command: object, limit: int = 8) -> list[list[str]]:
             if not words or os.path.basename(words[0]) in DIR_CHANGERS:
                 continue
             name = os.path.basename(words[0])
-            if name in SHELLS and depth == 0 and len(words) >= 3 and words[1].startswith("-") and "c" in words[1]:
+            if name in SHELLS and depth < 2 and len(words) >= 3 and words[1].startswith("-") and "c" in words[1]:
                 try:
                     walk(_tokens(words[2]), depth + 1)
                 except ValueError:
@@ -385,6 +413,9 @@ def invocations(command: object, limit: int = 8) -> list[list[str]]:
             started = _run_by(words)
             if started and len(out) < limit:
                 out.append(started)
+            inside = _in_container(words) if depth < 2 else []
+            if inside:
+                walk(inside, depth + 1)  # what the container runs is run too (`sh -c` in it opens as well)
 
     walk(tokens, 0)
     return out

@@ -115,6 +115,11 @@ def test_program_and_subcommand_side_by_side_rank_first_and_user_lessons_count()
     ("bun run scripts/seed.ts", ["seed.ts"]),
     ("git bisect run ./scripts/repro.sh", ["git bisect", "repro.sh"]),
     ('npx cypress run --spec "cypress/e2e/**/*.cy.ts"', ["npx cypress", "cypress run"]),  # a glob names no script
+    # What a container runs is run too, `sh -c` in it as well; a script's own subcommand names it.
+    ("docker compose exec web python manage.py migrate", ["docker compose", "manage.py", "manage.py migrate"]),
+    ("docker run --rm -v \"$PWD\":/app -w /app node:20 npm ci", ["docker run", "npm ci"]),
+    ("kubectl exec -n prod deploy/api -- bin/rails db:migrate", ["kubectl exec", "rails", "rails db:migrate"]),
+    ('docker compose exec web sh -c "python manage.py shell -c x"', ["docker compose", "manage.py", "manage.py shell"]),
     # Utilities take files and text, not subcommands.
     ("which -a python3 node go", []),
     ("head -n 40 Makefile; cat justfile", []),
