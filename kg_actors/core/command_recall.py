@@ -119,10 +119,12 @@ def command_keys(invocations: Iterable[list[str]]) -> list[Key]:
             continue
         operands, maybe_value = _operands(words[1:], RUNNER_VALUE_OPTIONS if name in TARGET_RUNNERS else frozenset())
         if name in INTERPRETERS:
-            # Its first operand is the script, named or not (`php artisan migrate`, `python manage.py migrate`).
+            # Its first operand is the script (`python manage.py migrate`; php's need not say so: `php artisan
+            # migrate`). Another bare word is left alone: `node server` would recall every lesson on servers.
             before = words[1:words.index(operands[0])] if operands else words[1:]  # the interpreter's own options
             inline = any(w in ("-m", "-c", "-e", "--eval", "-p", "--print") for w in before)  # code or a module
-            script = posixpath.basename(operands[0]).lower() if operands and not inline else ""
+            named = bool(operands) and not inline and (_is_script(operands[0]) or name == "php")
+            script = posixpath.basename(operands[0]).lower() if named else ""
             if _FILE_NAME.match(script):
                 keys.append(Key(script=script))
                 sub = _sub_key(script, operands[1:])

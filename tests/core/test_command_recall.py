@@ -108,6 +108,7 @@ def test_program_and_subcommand_side_by_side_rank_first_and_user_lessons_count()
     ("php artisan migrate --force", ["artisan", "artisan migrate"]),
     ("python manage.py migrate", ["manage.py", "manage.py migrate"]),
     ("python -m pytest -q", []),
+    ("node server --port 3000", []),  # a bare word is no script name: "server" would recall every lesson on servers
     # Several targets or phases at once; a subcommand with a dot; a script given to a runner.
     ("make lint test", ["make lint", "make test"]),
     ("mvn clean verify -pl api -am", ["mvn clean", "mvn verify"]),
