@@ -140,10 +140,28 @@ def command_keys(invocations: Iterable[list[str]]) -> list[Key]:
             for t in itertools.takewhile(lambda w: not w.startswith("-"), rest):
                 if _SUBCOMMAND.match(t) and "=" not in t:
                     keys.append(Key(program=name, sub=t.lower()))
-        # A script it is given to run (`bun run scripts/seed.ts`, `git bisect run ./scripts/repro.sh`).
-        keys += [Key(script=posixpath.basename(w).lower()) for w in operands if w.endswith(SCRIPT_SUFFIXES)
-                 and not any(c in w for c in "$*?[") and posixpath.basename(w)]  # a glob names no one script
+        # A script it is told to run (`bun run scripts/seed.ts`, `git bisect run ./scripts/repro.sh`); a file
+        # it is only given (`git add app.py`, `ruff check app.py`) is for file recall, not this.
+        ran = _run_operand(words)
+        if ran is not None:
+            keys.append(Key(script=posixpath.basename(ran).lower()))
     return list(dict.fromkeys(keys))
+
+
+def _run_operand(words: list[str]) -> str | None:
+    """The script after a `run` or `exec` word (past its options) or given as `-f` / `--file` (`locust -f
+    locustfile.py`); None when there is none, or a glob."""
+    for i, word in enumerate(words[1:], 1):
+        if word in ("run", "exec"):
+            after = next((w for w in words[i + 1:] if not w.startswith("-")), "")
+        elif word in ("-f", "--file") and i + 1 < len(words):
+            after = words[i + 1]
+        else:
+            continue
+        if after.endswith(SCRIPT_SUFFIXES) and posixpath.basename(after) and not any(c in after for c in "$*?["):
+            return after
+        return None
+    return None
 
 
 def _named_terms(node: Node) -> set[str]:

@@ -109,6 +109,8 @@ def test_program_and_subcommand_side_by_side_rank_first_and_user_lessons_count()
     ("python manage.py migrate", ["manage.py", "manage.py migrate"]),
     ("python -m pytest -q", []),
     ("node server --port 3000", []),  # a bare word is no script name: "server" would recall every lesson on servers
+    ("git add src/app.py", ["git add"]),  # a file it is given is file recall's, not a script it runs
+    ("locust -f loadtests/locustfile.py --headless -u 200", ["locustfile.py"]),
     # Several targets or phases at once; a subcommand with a dot; a script given to a runner.
     ("make lint test", ["make lint", "make test"]),
     ("mvn clean verify -pl api -am", ["mvn clean", "mvn verify"]),
