@@ -94,11 +94,10 @@ async def _preload(floor: Floor, view: SessionView, harness: profiles.Harness, r
             scores[lvl] = floor.views.scores(handle.key, gview, now)
             parts[i] = floor.views.level_part(handle.key, gview, lvl, frozenset(), now)
     text, shown = preload.build(parts, scores, debts, view.sid, harness.preload_limit, harness.measure)
-    ids = [node_id for _, node_id in shown]
     await floor.sessions.tell(sm.SetPreloaded(sid=view.sid, refs=list(shown)))
     await floor.sessions.tell(sm.MarkSeen(sid=view.sid, refs=list(shown), via="preload", at=now))
     stats = {lvl: sum(1 for level, _ in shown if level == lvl) for lvl in ("user", "project")}
     return {"session_id": view.sid, "reused": reused, "context": text, "text": text.split("\n\n", 1)[-1],
             "stats": {"user_active": parts[0].active, "project_active": parts[1].active if len(parts) > 1 else 0,
-                      "shown_gists": len(ids)},
-            "message": replies.preloaded_message(len(ids), stats["user"], stats["project"], view.sid)}
+                      "shown_gists": len(shown)},
+            "message": replies.preloaded_message(len(shown), stats["user"], stats["project"], view.sid)}

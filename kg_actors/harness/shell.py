@@ -317,7 +317,7 @@ RUNNERS: dict[str, frozenset[str]] = {
     "npx": frozenset(), "bunx": frozenset(), "pnpm": frozenset({"exec", "dlx"}), "npm": frozenset({"exec"}),
     "yarn": frozenset({"exec", "dlx"}), "bundle": frozenset({"exec"}),
 }
-RUNNER_VALUE_OPTIONS = frozenset({"--with", "--python", "-p", "--package", "--extra", "--group", "--env-file",
+_RUN_BY_VALUE_OPTIONS = frozenset({"--with", "--python", "-p", "--package", "--extra", "--group", "--env-file",
                                   "--directory", "--project", "--index", "--from", "--filter", "-F", "-C", "--dir"})
 _PYTHON = re.compile(r"python(\d+(\.\d+)?)?")
 
@@ -332,7 +332,7 @@ def _run_by(words: list[str]) -> list[str]:
         return []
     i = 2 if subcommands else 1
     while i < len(words) and words[i].startswith("-"):
-        i += 2 if words[i] in RUNNER_VALUE_OPTIONS else 1  # the runner's own options (`uv run --with httpx`)
+        i += 2 if words[i] in _RUN_BY_VALUE_OPTIONS else 1  # the runner's own options (`uv run --with httpx`)
     return words[i:]
 
 
@@ -360,7 +360,7 @@ def _in_container(words: list[str]) -> list[str]:
         return []
     i += 1
     while i < len(words) and words[i].startswith("-"):
-        i += 2 if words[i].split("=", 1)[0] in _CONTAINER_VALUE_OPTIONS and "=" not in words[i] else 1
+        i += 2 if words[i] in _CONTAINER_VALUE_OPTIONS else 1  # `-e A=1` takes a word; `--env=A=1` none
     return words[i + 1:]  # after the service, container or image
 
 
