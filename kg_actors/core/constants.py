@@ -181,6 +181,7 @@ RECALL_SCORE_STRONG = 0.02  # over what one term can give (1/60): the channel op
 RECALL_SEARCH_TOP = 10
 RECALL_CHANCE_FREE_WORDS = 6  # a prompt's hits need this much more score for each search word over these (chance_scale)
 RECALL_CHANCE_PER_WORD = 0.05
+RECALL_GENERAL_ASK_SCALE = 2.0  # a request for general know-how needs this much more score (core/asks.py)
 RECALL_ID_BONUS = 0.5  # ranking only: a hit whose id the prompt names wholly (by IDF) ranks this share higher
 RECALL_TERM_BONUS = 0.4  # ranking only: each prompt term a hit matches beyond its first adds this share of its score
 RECALL_FAMILY_WEIGHT = 0.8  # a prompt word found as another member of its stem family (core/expand.py)

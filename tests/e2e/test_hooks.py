@@ -158,6 +158,21 @@ def test_a_gist_is_injected_once_per_session_and_other_sessions_get_their_own(sr
     assert "rate-limit-window: the rate limiter" in two.prompt("rate limiter window counting requests").context
 
 
+def test_a_request_for_general_know_how_needs_more_than_a_shared_word_or_two(srv):
+    # The rate limiter's lesson shares two words with both prompts; asked as general know-how
+    # ("Explain ..."), that is not enough (core/asks.py), asked as the project's work it is.
+    asked = {}
+    for prompt in ("Explain window functions for rate calculations", "our rate calculations use the wrong window"):
+        h = Harness(srv, srv.project("recall-proj"))
+        h.start()
+        h.full_read()
+        asked[prompt] = (h.prompt(prompt), records_for(srv, h.kg_sid)[-1])
+    general, record = asked["Explain window functions for rate calculations"]
+    assert general.is_pool_line and record["reason"] == "no_hits", (record["reason"], record["hits"], record["threshold"])
+    situated, record = asked["our rate calculations use the wrong window"]
+    assert "rate-limit-window: the rate limiter" in situated.context and record["reason"] == "injected"
+
+
 def test_unknown_sessions_get_nothing_and_leave_no_record(srv):
     before = len(recall_log(srv))
     stranger = Harness(srv, srv.project("recall-proj"))  # never started: no KG session is bound to it

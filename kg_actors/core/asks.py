@@ -1,0 +1,43 @@
+"""What a prompt asks for: general know-how, or work on this project.
+
+"How do I rename a git branch?", "Explain rate() vs irate()", "Write a bash
+one-liner that ...", "Tailwind: what's the cleanest way to ...": a request for
+what any manual answers. The model knows it; a lesson of this project's memory
+that shares the tool's name and a word with it is chance, not what was asked
+(issue #12: these were most of the unrelated prompts that spoke). Work on the
+project says so otherwise ("we", a file, a failure, a plan), and a request
+opening like this can still be about a lesson: recall asks such a prompt's
+hits for more score (RECALL_GENERAL_ASK_SCALE), it does not go silent.
+
+Told by how the prompt opens (after a greeting and a "Tool:" or "In Tool,"
+prefix), never by the tools it names: "how do we ..." is about us, and so is
+a request that opens with anything else.
+"""
+
+from __future__ import annotations
+
+import re
+
+_OPENING = re.compile(
+    r"""^\W*
+    (?:(?:hey|hi|ok|okay|so|quick\ one|quick\ question)\W+)*     # a greeting or "quick one:"
+    (?:[\w.\-]+(?:\ [\w.\-]+)?:\s*|in\ [\w.\-]+(?:\ [\w.\-]+)?,\s*)?  # "redis-py:", "In GitHub Actions,"
+    (?:
+        how\ (?:do|can|should|would)\ (?:i|you|one)\b            # not "we": that is about us
+      | how\ to\b
+      | what.?s\ the\ (?:\w+\ ){0,2}(?:difference|best\ way|cleanest\ way|right\ way|syntax)\b
+      | what\ does\b
+      | (?:can|could)\ you\ (?:please\ )?(?:explain|write|give|show|suggest)\b
+      | (?:please\ )?(?:explain|write|give\ me|show\ me|suggest)\b
+      | is\ there\ a\ (?:way|command)\b
+    )""",
+    re.IGNORECASE | re.VERBOSE,
+)
+_ONE_LINER = re.compile(r"(?i)\bone-liner\b")
+_OPENING_CHARS = 200  # the opening is what is read: a long prompt is not scanned
+
+
+def general_ask(text: str) -> bool:
+    """The typed text opens as a request for general know-how (or asks for a one-liner)."""
+    head = text[:_OPENING_CHARS]
+    return bool(_OPENING.match(head) or _ONE_LINER.search(head))

@@ -1,0 +1,84 @@
+"""What a prompt asks for (core/asks.py): general know-how raises recall's bar, work on the project does not."""
+
+from __future__ import annotations
+
+import pytest
+
+from kg_actors.core import recall
+from kg_actors.core.asks import general_ask
+from kg_actors.core.model import Node
+from kg_actors.core.search import SearchIndex
+from kg_actors.core.model import GraphData
+
+
+@pytest.mark.parametrize("text", [
+    "How do I squash the last three commits into one?",
+    "how can you tell which process holds a port on linux",
+    "How to read a parquet file in chunks with pyarrow",
+    "pytest: how do I skip a test only on windows?",
+    "In Grafana Explore, how can I compare two queries side by side?",
+    "hey quick one: what's the difference between COPY and ADD in a Dockerfile",
+    "What's the cleanest way to flatten a nested list in python",
+    "What does `set -euo pipefail` do exactly?",
+    "Explain the CAP theorem in two sentences",
+    "Can you write a regex that matches an ISO date?",
+    "Give me a systemd unit file for a small python service",
+    "Show me how to tail two log files at once",
+    "Suggest a name for a module that holds retry policies",
+    "Is there a way to make less wrap long lines?",
+    "awk one-liner that sums the second column",
+])
+def test_a_request_for_general_know_how(text):
+    assert general_ask(text)
+
+
+@pytest.mark.parametrize("text", [
+    "how do we roll back a bad deploy of the billing service",  # "we": about us
+    "The nightly export job died again with an OOM, can you look at src/export.py?",
+    "Why does the checkout page show the old price after a refund?",
+    "Add a --dry-run flag to scripts/release.sh",
+    "I'm adding a retry to the webhook handler; what should the backoff be?",
+    "Our staging deploy hangs at the migration step since this morning",
+    "before we ship: how do I know the cache keys are per-tenant here?",  # the opening is the project's
+    "",
+])
+def test_work_on_the_project(text):
+    assert not general_ask(text)
+
+
+def test_only_the_opening_is_read():
+    assert not general_ask("x" * 300 + " how do I squash commits")
+
+
+def _views():
+    graph = GraphData("project", "/home/u/proj")
+    graph.set_node(Node("tailwind-purge-dynamic-classes",
+                        "Tailwind purges class names built by string concatenation from the production CSS; "
+                        "write full class names or list them in the safelist"))
+    topics = ["logging format", "ci pipeline", "release notes", "docker image", "lint rules", "api pagination",
+              "email templates", "feature flags", "metrics dashboard", "backup schedule"]
+    for i in range(40):
+        graph.set_node(Node(f"filler-node-{i}", f"{topics[i % len(topics)]} convention number {i}"))
+    return {"project": (graph, SearchIndex.build(graph))}
+
+
+def _recall(prompt: str) -> recall.Decision:
+    text = recall.human_text(prompt)
+    assert text
+    return recall.run(recall.prompt_terms(text), _views(), frozenset(), general_ask(text))
+
+
+def test_a_how_to_question_sharing_a_lessons_tool_and_a_word_is_not_recall():
+    # The same words, asked as work on the project, do recall: only the ask differs.
+    situated = _recall("the tailwind classes for the two-column grid vanish after the production build")
+    assert situated.reason == "injected" and "tailwind-purge-dynamic-classes" in situated.text
+    general = _recall("How do I make tailwind classes responsive for a two-column grid?")
+    assert general.reason != "injected" and general.text is None
+    plain = recall.run(recall.prompt_terms("How do I make tailwind classes responsive for a two-column grid?"), _views(),
+                       frozenset())
+    assert plain.reason == "injected"  # what the raised bar turned away
+
+
+def test_a_general_ask_still_recalls_a_lesson_it_is_wholly_about():
+    decision = _recall("How do I keep tailwind from purging class names built by string concatenation?")
+    assert decision.reason == "injected" and "tailwind-purge-dynamic-classes" in decision.text
