@@ -168,7 +168,8 @@ def _reads_typed(line: str, lenient: bool = False) -> bool:
         text = item  # an item of a typed list: its words say (a tool's "- exit code: 1" is a key's value)
     if "?" in text or text[0].islower() or _POINTS_AT_PASTE.search(text):
         return True
-    words = _WORDS.findall(text.lower())
+    # The words of quoted code are not the line's voice ("try `rustc --explain E0502`" does not explain).
+    words = _WORDS.findall(_INLINE_CODE.sub("code", text).lower())
     if any(w in _VOICE for w in words):
         return True
     return lenient and len(words) >= 4 and text[-1] in ".!" and text[0].isalpha()

@@ -179,6 +179,21 @@ def test_a_tools_dot_leaders_and_keyed_list_lines_are_not_typed():
     assert typed_part(text) == "the large file check fails on a fixture, why?"
 
 
+def test_the_words_of_quoted_code_are_not_a_persons_voice():
+    # rustc's last lines: "explain" inside the quoted command made its hint read as a person talking.
+    text = ("why does the borrow checker reject this loop?\n\n"
+            "error[E0502]: cannot borrow `self.items` as mutable because it is also borrowed as immutable\n"
+            "  --> src/cart.rs:42:13\n   |\n41 |         for item in self.items.iter() {\n"
+            "   |                     ----------------- immutable borrow occurs here\n\n"
+            "For more information about this error, try `rustc --explain E0502`.\n"
+            "error: could not compile `cart` (lib) due to 1 previous error\n")
+    assert typed_part(text) == "why does the borrow checker reject this loop?"
+    # A person's own line quoting code still speaks for itself.
+    assert typed_part("I ran `cargo build --release` and it fails like this:\n\nerror: linker `cc` not found\n"
+                      "  |\n  = note: No such file or directory (os error 2)\n") == \
+        "I ran `cargo build --release` and it fails like this:"
+
+
 def test_a_fenced_block_is_pasted_whatever_it_holds():
     text = "can you explain this snippet?\n```\nthe rate limiter counts requests\nin a sliding window\n```"
     assert typed_part(text) == "can you explain this snippet?"
