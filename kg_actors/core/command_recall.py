@@ -65,6 +65,33 @@ class Key:
 # Options of a target runner that take the next word as their value (`make -C infra deploy`).
 RUNNER_VALUE_OPTIONS = frozenset({"-C", "-f", "-I", "-o", "-W", "--directory", "--file", "--makefile",
                                   "--justfile", "--working-directory", "--taskfile", "--dir"})
+_KUBE_VALUE_OPTIONS = frozenset({"-n", "--namespace", "--context", "--kube-context", "--kubeconfig", "--cluster",
+                                 "--user", "-l", "--selector", "-o", "--output", "-c", "--container", "-f",
+                                 "--filename", "--values", "--version", "--timeout", "-s", "--server"})
+_MAVEN_VALUE_OPTIONS = frozenset({"-pl", "--projects", "-P", "--activate-profiles", "-f", "--file", "-s",
+                                  "--settings", "-gs", "-T", "--threads", "-rf", "--resume-from"})
+_GRADLE_VALUE_OPTIONS = frozenset({"-p", "--project-dir", "-x", "--exclude-task", "-b", "-c", "-I", "--init-script"})
+_PG_VALUE_OPTIONS = frozenset({"-U", "--username", "-h", "--host", "-p", "--port", "-d", "--dbname", "-c",
+                               "--command", "-f", "--file", "-v", "--set", "-n", "--schema", "-t", "--table"})
+# Global options of well-known programs that take the next word as their value, so that the subcommand
+# after them is found (`kubectl --context gke -n ingest scale ...` is `kubectl scale`, not `kubectl gke`).
+# Another program's option before its first operand leaves that operand in doubt (_operands).
+VALUE_OPTIONS: dict[str, frozenset[str]] = {
+    **dict.fromkeys(("make", "gmake", "just", "rake", "task"), RUNNER_VALUE_OPTIONS),
+    "kubectl": _KUBE_VALUE_OPTIONS, "oc": _KUBE_VALUE_OPTIONS, "helm": _KUBE_VALUE_OPTIONS,
+    "git": frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace"}),
+    "docker": frozenset({"-H", "--host", "--context", "-c", "--config", "-l", "--log-level"}),
+    "mvn": _MAVEN_VALUE_OPTIONS, "mvnw": _MAVEN_VALUE_OPTIONS, "gradle": _GRADLE_VALUE_OPTIONS,
+    "gradlew": _GRADLE_VALUE_OPTIONS, "psql": _PG_VALUE_OPTIONS, "pg_dump": _PG_VALUE_OPTIONS,
+    "pg_restore": _PG_VALUE_OPTIONS, "goose": frozenset({"-dir", "-table", "-env"}),
+    "aws": frozenset({"--profile", "--region", "--output", "--endpoint-url"}),
+    "gcloud": frozenset({"--project", "--account", "--configuration"}),
+    "ansible-playbook": frozenset({"-i", "--inventory", "-l", "--limit", "-e", "--extra-vars", "-u", "--user",
+                                  "-t", "--tags", "--skip-tags", "--vault-id"}),
+}
+# Package runners whose first operand is the program they start: that program is keyed on its own
+# (harness/shell.py hands it over as an invocation), `npx cypress` names nothing of its own.
+PACKAGE_RUNNERS = frozenset({"npx", "pnpx", "bunx", "uvx"})
 
 
 def _operands(words: list[str], value_options: frozenset[str] = frozenset()) -> tuple[list[str], bool]:
@@ -111,13 +138,16 @@ def command_keys(invocations: Iterable[list[str]]) -> list[Key]:
         if _is_script(head) and name not in INTERPRETERS:
             if name:  # `./` or `bin/` alone names no script
                 keys.append(Key(script=name))
-                sub = _sub_key(name, _operands(words[1:])[0])  # `bin/rails db:migrate`, `./manage.py migrate`
+                # `bin/rails db:migrate`, `./manage.py migrate`, `./mvnw -pl api verify`
+                sub = _sub_key(name, _operands(words[1:], VALUE_OPTIONS.get(name, frozenset()))[0])
                 if sub is not None:
                     keys.append(sub)
             continue
-        if name in UTILITIES:
+        if name in UTILITIES or name in PACKAGE_RUNNERS:
             continue
-        operands, maybe_value = _operands(words[1:], RUNNER_VALUE_OPTIONS if name in TARGET_RUNNERS else frozenset())
+        known = VALUE_OPTIONS.get(name)
+        operands, maybe_value = _operands(words[1:], known or frozenset())
+        maybe_value = maybe_value and known is None  # a program whose valued options are known is not in doubt
         if name in INTERPRETERS:
             # Its first operand is the script (`python manage.py migrate`; php's need not say so: `php artisan
             # migrate`). Another bare word is left alone: `node server` would recall every lesson on servers.

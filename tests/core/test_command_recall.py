@@ -117,7 +117,15 @@ def test_program_and_subcommand_side_by_side_rank_first_and_user_lessons_count()
     ("mix deps.get && MIX_ENV=test mix ecto.migrate", ["mix deps.get", "mix ecto.migrate"]),
     ("bun run scripts/seed.ts", ["seed.ts"]),
     ("git bisect run ./scripts/repro.sh", ["git bisect", "repro.sh"]),
-    ('npx cypress run --spec "cypress/e2e/**/*.cy.ts"', ["npx cypress", "cypress run"]),  # a glob names no script
+    ('npx cypress run --spec "cypress/e2e/**/*.cy.ts"', ["cypress run"]),  # a glob names no script; npx is the runner
+    # A well-known program's valued global options are skipped: its subcommand follows them.
+    ("kubectl --context gke-eu -n ingest scale deploy/consumer --replicas=0", ["kubectl scale"]),
+    ("helm -n observability upgrade --install loki grafana/loki -f values.yaml", ["helm upgrade"]),
+    ("./mvnw -pl order-service -am verify", ["mvnw", "mvnw verify"]),
+    ("psql -U postgres -d app -f migrations/001.sql", []),  # its user is no subcommand
+    # Runners that start another program: heroku's one-off dynos, dart's package executables.
+    ("heroku run --app reportly-staging rake data:backfill_regions", ["heroku run", "rake data:backfill_regions"]),
+    ("dart run build_runner build --delete-conflicting-outputs", ["dart run", "build_runner build"]),
     # What a container runs is run too, `sh -c` in it as well; a script's own subcommand names it.
     ("docker compose exec web python manage.py migrate", ["docker compose", "manage.py", "manage.py migrate"]),
     ("docker run --rm -v \"$PWD\":/app -w /app node:20 npm ci", ["docker run", "npm ci"]),
