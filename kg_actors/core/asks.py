@@ -20,24 +20,31 @@ import re
 
 _OPENING = re.compile(
     r"""^\W*
-    (?:(?:hey|hi|ok|okay|so|quick\ one|quick\ question)\W+)*     # a greeting or "quick one:"
-    (?:[\w.\-]+(?:\ [\w.\-]+)?:\s*|in\ [\w.\-]+(?:\ [\w.\-]+)?,\s*)?  # "redis-py:", "In GitHub Actions,"
+    (?:(?:hey|hi|ok|okay|so|quick\ one|quick\ question)\W+)*           # a greeting or "quick one:"
+    (?P<topic>[\w.\-]+(?:\ [\w.\-]+){0,3}:\s*|in\ [\w.\-]+(?:\ [\w.\-]+){0,2},\s*)?  # "React Router v6:", "In GitHub Actions,"
     (?:
-        how\ (?:do|can|should|would)\ (?:i|you|one)\b            # not "we": that is about us
+        how\ (?:do|can|should|would)\ (?:i|you|one|another|a|an|the)\b  # not "we": that is about us
       | how\ to\b
-      | what.?s\ the\ (?:\w+\ ){0,2}(?:difference|best\ way|cleanest\ way|right\ way|syntax)\b
+      | (?:what.?s|what\ is|which\ is)\ the\ (?:\w+\ ){0,2}
+        (?:difference|best\ way|cleanest\ way|right\ way|syntax|command|query|call|flag|option|regex)\b
+      | (?:which|what)\ (?:\w+\ ){0,2}(?:command|flag|option|syntax)\b
       | what\ does\b
       | (?:can|could)\ you\ (?:please\ )?(?:explain|write|give|show|suggest)\b
       | (?:please\ )?(?:explain|write|give\ me|show\ me|suggest)\b
-      | is\ there\ a\ (?:way|command)\b
+      | is\ there\ a\ (?:way|command|flag|option)\b
+      | (?:[\w.\-]+\ ){1,2}(?:command|query|one-liner|regex|snippet)\ (?:to|that|for)\b  # "kubectl command to ..."
     )""",
     re.IGNORECASE | re.VERBOSE,
 )
 _ONE_LINER = re.compile(r"(?i)\bone-liner\b")
+_OURS = re.compile(r"(?i)\b(?:we|our|us|i|my)\b")  # "before we ship: how do I ..." is about us
 _OPENING_CHARS = 200  # the opening is what is read: a long prompt is not scanned
 
 
 def general_ask(text: str) -> bool:
     """The typed text opens as a request for general know-how (or asks for a one-liner)."""
     head = text[:_OPENING_CHARS]
-    return bool(_OPENING.match(head) or _ONE_LINER.search(head))
+    opening = _OPENING.match(head)
+    if opening is not None and not _OURS.search(opening.group("topic") or ""):
+        return True
+    return _ONE_LINER.search(head) is not None

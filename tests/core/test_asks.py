@@ -27,6 +27,12 @@ from kg_actors.core.model import GraphData
     "Suggest a name for a module that holds retry policies",
     "Is there a way to make less wrap long lines?",
     "awk one-liner that sums the second column",
+    "Vue Router 4 composition: how do I read a route param?",
+    "Kafka: how can a consumer skip a poison message?",
+    "What's the helm command to show a release's computed values?",
+    "Which pip flag prints the dependency resolver's reasons?",
+    "sqlite query to list every table with its row count",
+    "Is there a flag to make grep print only the match?",
 ])
 def test_a_request_for_general_know_how(text):
     assert general_ask(text)
@@ -40,6 +46,7 @@ def test_a_request_for_general_know_how(text):
     "I'm adding a retry to the webhook handler; what should the backoff be?",
     "Our staging deploy hangs at the migration step since this morning",
     "before we ship: how do I know the cache keys are per-tenant here?",  # the opening is the project's
+    "Which file holds the retry policy for the payout worker?",
     "",
 ])
 def test_work_on_the_project(text):
