@@ -12,7 +12,8 @@ paragraphs:
 * a paragraph (lines between blank lines) is pasted when at least a third of
   its lines look like machine output: the prose-looking lines of a tool's
   report (git's "Changes not staged for commit:") go with it;
-* when half a prompt or more is pasted (counted in lines), the prose that is left counts only in the
+* when the pasted lines are as many as the lines left that read as typed (even leniently: a tool's
+  prose between its blocks does not), the prose that is left counts only in the
   prompt's first and last paragraphs (where a person frames a paste: "why does
   this fail?" above or below it), and only the lines that read as typed: a
   question, a first-person or question word, or a lowercase start. A tool's own
@@ -152,14 +153,16 @@ def is_machine(line: str) -> bool:
     return machine_score(line) >= MACHINE_SCORE
 
 
-def _reads_typed(line: str, lenient: bool = False) -> bool:
+def _reads_typed(line: str, lenient: bool = False, score: float | None = None) -> bool:
     """A line a person wrote beside a paste: plain, and a question, their voice or a lowercase start.
 
     `lenient` (the paste is the smaller part of the prompt): a code word may appear in it, and a plain
-    sentence of four words or more counts too.
+    sentence of four words or more counts too. `score`: the line's machine_score, when known.
     """
     text = line.strip()
-    if not text or machine_score(line) > (LENIENT_FRAME_MAX_SCORE if lenient else FRAME_MAX_SCORE):
+    if not text:
+        return False
+    if (machine_score(line) if score is None else score) > (LENIENT_FRAME_MAX_SCORE if lenient else FRAME_MAX_SCORE):
         return False
     if text[-1] in "{[(;" or (len(text.split()) == 1 and text[-1] == ":"):
         return False  # a block opens ("upstream backend {") or a key names one ("services:"): code, not a sentence
@@ -240,13 +243,20 @@ def _typed_table(paragraph: list[tuple[str, bool]], marks: list[bool]) -> None:
 def typed_part(text: str) -> str:
     """`text` without its pasted blocks: the lines a person typed, joined by newlines."""
     paragraphs = _paragraphs(_ends_looked_at(text.splitlines()))
+    scores: dict[str, float] = {}  # each line is scored once, however many rules read it
+
+    def score(line: str) -> float:
+        known = scores.get(line)
+        if known is None:
+            known = scores[line] = machine_score(line)
+        return known
+
     kept: list[list[str]] = []  # per paragraph, the lines that may be typed
-    total = pasted = 0
+    pasted = 0
     for paragraph in paragraphs:
-        marks = [fenced or is_machine(line) for line, fenced in paragraph]
+        marks = [fenced or score(line) >= MACHINE_SCORE for line, fenced in paragraph]
         _typed_list(paragraph, marks)
         _typed_table(paragraph, marks)
-        total += len(marks)
         if sum(marks) * 3 < len(marks):
             kept.append([line for (line, _), machine in zip(paragraph, marks) if not machine])
             pasted += sum(marks)
@@ -262,27 +272,30 @@ def typed_part(text: str) -> str:
         pasted += len(marks) - len(frame)
     if not pasted:
         return "\n".join(line for para in kept for line in para)
-    if pasted * 2 < total:
+    # A tool's own prose left between its blocks ("164 packages are looking for funding") is not typed
+    # either: what tells the prompt's mode is how much of it reads as a person's.
+    leniently = [line for para in kept for line in para if _reads_typed(line, True, score(line))]
+    if pasted < len(leniently):
         # Some paste: what is left counts where it reads as typed (a tool's prose, like "213 packages
         # are looking for funding", does not).
-        return "\n".join(line for para in kept for line in para if _reads_typed(line, lenient=True))
+        return "\n".join(leniently)
     # Mostly paste: only the framing counts, in the first and last paragraphs, lines that read as typed;
     # and a prompt's opening line set apart above the paste is its framing ("Xcode fails on archive but
     # debug builds are fine."): a tool's output seldom opens with one plain sentence and a blank line.
     ends = kept[:1] + kept[1:][-1:]
-    framing = [line for para in ends for line in para if _reads_typed(line)]
+    framing = [line for para in ends for line in para if _reads_typed(line, False, score(line))]
     opening = paragraphs[0]
     if (len(paragraphs) > 1 and len(opening) == 1 and not opening[0][1] and kept[0] == [opening[0][0]]
-            and opening[0][0] not in framing and _opens_typed(opening[0][0])):
+            and opening[0][0] not in framing and _opens_typed(opening[0][0], score(opening[0][0]))):
         framing.insert(0, opening[0][0])
     return "\n".join(framing)
 
 
-def _opens_typed(line: str) -> bool:
+def _opens_typed(line: str, score: float) -> bool:
     """A plain sentence of nine words or more, nearly free of code: a person's opening line. A tool's
     opening sentence is short ("Terraform will perform the following actions:", "Running 24 tests using 4
     workers")."""
-    return machine_score(line) <= LENIENT_FRAME_MAX_SCORE and len(_WORDS.findall(line.lower())) >= _OPENING_WORDS
+    return score <= LENIENT_FRAME_MAX_SCORE and len(_WORDS.findall(line.lower())) >= _OPENING_WORDS
 
 
 _CONTINUATION_WORDS = frozenset("""

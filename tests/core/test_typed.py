@@ -194,6 +194,22 @@ def test_the_words_of_quoted_code_are_not_a_persons_voice():
         "I ran `cargo build --release` and it fails like this:"
 
 
+def test_a_tools_prose_between_its_blocks_counts_with_the_paste():
+    # npm's report: its warnings are machine lines, its summary plain prose; "Run `npm audit` for
+    # details." read as a typed sentence while the prose made the prompt look mostly typed.
+    text = ("npm WARN deprecated glob@7.2.3: Glob versions prior to v9 are no longer supported\n"
+            "npm WARN deprecated rimraf@3.0.2: Rimraf versions prior to v4 are no longer supported\n"
+            "npm WARN deprecated @humanwhocodes/config-array@0.11.14: Use @eslint/config-array instead\n\n"
+            "added 812 packages, and audited 813 packages in 24s\n\n164 packages are looking for funding\n"
+            "  run `npm fund` for details\n\n2 moderate severity vulnerabilities\n\n"
+            "To address all issues, run:\n  npm audit fix\n\nRun `npm audit` for details.\n")
+    assert typed_part(text) == ""
+    # A person's plain lines beside one pasted line stay (they read as typed).
+    assert typed_part("Deploy the worker first.\nThen the api.\nKeep the old pods until the queue drains.\n"
+                      "2026-11-30T10:00:00Z level=error msg=drain-timeout\n") == \
+        "Deploy the worker first.\nKeep the old pods until the queue drains."
+
+
 def test_a_fenced_block_is_pasted_whatever_it_holds():
     text = "can you explain this snippet?\n```\nthe rate limiter counts requests\nin a sliding window\n```"
     assert typed_part(text) == "can you explain this snippet?"
