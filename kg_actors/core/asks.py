@@ -21,12 +21,12 @@ import re
 _OPENING = re.compile(
     r"""^\W*
     (?:(?:hey|hi|ok|okay|so|quick\ one|quick\ question)\W+)*           # a greeting or "quick one:"
-    (?P<topic>[\w.\-]+(?:\ [\w.\-]+){0,3}:\s*|in\ [\w.\-]+(?:\ [\w.\-]+){0,2},\s*)?  # "React Router v6:", "In GitHub Actions,"
+    (?P<topic>[\w.\-]+(?:\ [\w.\-]+){0,3}[:,]\s*)?  # "React Router v6:", "In GitHub Actions,", "SQLAlchemy 2.0,"
     (?:
         how\ (?:do|can|should|would)\ (?:i|you|one|another|a|an|the)\b  # not "we": that is about us
       | how\ to\b
       | (?:what.?s|what\ is|which\ is)\ the\ (?:\w+\ ){0,2}
-        (?:difference|best\ way|cleanest\ way|right\ way|syntax|command|query|call|flag|option|regex)\b
+        (?:difference|relationship|best\ way|cleanest\ way|right\ way|syntax|command|query|call|flag|option|regex)\b
       | (?:which|what)\ (?:\w+\ ){0,2}(?:command|flag|option|syntax)\b
       | what\ does\b
       | (?:can|could)\ you\ (?:please\ )?(?:explain|write|give|show|suggest)\b
@@ -37,14 +37,20 @@ _OPENING = re.compile(
     re.IGNORECASE | re.VERBOSE,
 )
 _ONE_LINER = re.compile(r"(?i)\bone-liner\b")
+_VERSUS = re.compile(r"(?i)^[^?\n]{0,60}\bvs\.?\ [^?\n]{0,80}\?")  # "ENTRYPOINT vs CMD, which ...?": a comparison asked
 _OURS = re.compile(r"(?i)\b(?:we|our|us|i|my)\b")  # "before we ship: how do I ..." is about us
+_OUR_OWN = re.compile(r"(?i)\b(?:we|our|us)\b")  # "our staging vs prod configs drifted, which ...?"
 _OPENING_CHARS = 200  # the opening is what is read: a long prompt is not scanned
 
 
 def general_ask(text: str) -> bool:
-    """The typed text opens as a request for general know-how (or asks for a one-liner)."""
+    """The typed text opens as a request for general know-how, asks for a one-liner or compares two
+    things in its first question ("useLayoutEffect vs useEffect, when ...?")."""
     head = text[:_OPENING_CHARS]
     opening = _OPENING.match(head)
     if opening is not None and not _OURS.search(opening.group("topic") or ""):
         return True
-    return _ONE_LINER.search(head) is not None
+    if _ONE_LINER.search(head) is not None:
+        return True
+    versus = _VERSUS.match(head)
+    return versus is not None and not _OUR_OWN.search(versus.group())

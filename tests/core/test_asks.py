@@ -33,6 +33,10 @@ from kg_actors.core.model import GraphData
     "Which pip flag prints the dependency resolver's reasons?",
     "sqlite query to list every table with its row count",
     "Is there a flag to make grep print only the match?",
+    "Docker: ENTRYPOINT vs CMD, which one do run's arguments replace?",
+    "SQLAlchemy 2.0, what's the actual difference between merge() and add()?",
+    "In Stripe, what's the relationship between a Product and a Price?",
+    "useLayoutEffect vs useEffect, when do I need the first?",
 ])
 def test_a_request_for_general_know_how(text):
     assert general_ask(text)
@@ -47,6 +51,8 @@ def test_a_request_for_general_know_how(text):
     "Our staging deploy hangs at the migration step since this morning",
     "before we ship: how do I know the cache keys are per-tenant here?",  # the opening is the project's
     "Which file holds the retry policy for the payout worker?",
+    "Our staging vs prod configs drifted, which one is right?",
+    "the export is slow, what keeps it from using the index?",
     "",
 ])
 def test_work_on_the_project(text):
