@@ -70,7 +70,8 @@ can't cannot doesn't didn't isn't aren't don't wouldn't shouldn't please help ex
 """.split())
 _WORDS = re.compile(r"[a-z']+")
 # A line that points at the paste beside it ("Deploy to cloud run fails with this.", "see below:").
-_POINTS_AT_PASTE = re.compile(r"(?i)\b(?:with this|this one|like this|see this|these|below|above|the following)[.:!]*$")
+_POINTS_AT_PASTE = re.compile(r"(?i)\b(?:with this|this one|like this|see this|these|below|above|the following)[.:!]*$"
+                             r"|\b(?:this|these|here)\b[^.!?:]{0,30}:$")  # "This schema:", "here is the config:"
 # A question typed without its mark opens like one: "is there a way to ...", "can you look at ...".
 _QUESTION_OPENER = re.compile(r"(?i)(?:is|are) there\b|(?:can|could|would|should|do|does|did|will) "
                               r"(?:you|we|i|it|this|that|anyone|someone)\b|any (?:idea|ideas|way|reason)\b")

@@ -210,6 +210,14 @@ def test_a_tools_prose_between_its_blocks_counts_with_the_paste():
         "Deploy the worker first.\nKeep the old pods until the queue drains."
 
 
+def test_a_line_that_names_the_paste_below_it_is_its_framing():
+    schema = ("class CreateProjectIn(BaseModel):\n    name: str\n    visibility: Literal[\"private\", \"team\"]\n\n"
+              "    class Config:\n        extra = \"forbid\"\n")
+    assert typed_part(f"Something's off since the pydantic upgrade. This schema:\n\n{schema}") == \
+        "Something's off since the pydantic upgrade. This schema:"
+    assert typed_part(f"here is the config:\n\n{schema}") == "here is the config:"
+
+
 def test_a_fenced_block_is_pasted_whatever_it_holds():
     text = "can you explain this snippet?\n```\nthe rate limiter counts requests\nin a sliding window\n```"
     assert typed_part(text) == "can you explain this snippet?"
