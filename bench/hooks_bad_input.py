@@ -13,6 +13,7 @@ Prints each reply's status and wall time; every reply must be a quick, non-5xx a
 from __future__ import annotations
 
 import random
+import re
 import sys
 import tempfile
 import time
@@ -22,14 +23,22 @@ import httpx
 
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
+import hooks_bench  # noqa: E402
 import workload  # noqa: E402
 
 from kg_actors.testing import ServerProcess, write_store  # noqa: E402
 
 SHAPES = {"dots": "a.", "semicolons": "a;", "quotes": '"a', "spaces": "a ", "slashes": "a/", "colons": "a:",
           "equals": "a=", "lines": "a\n", "tabs": "\ta", "paths": "/x/y.py ", "backticks": "`a|",
-          "control": "".join(chr(i) for i in range(1, 300))}
+          "control": "".join(chr(i) for i in range(1, 300)),
+          # Prose and log lines in turn: every line is scored, none is cut as one block.
+          "prose and log": "the nightly import keeps failing on the second batch again\n"
+                           "2026-11-30T10:00:00Z level=info msg=tick id=00000abc\n"}
 SIZE = 20_000
+# ... and every line new, so none is scored from the first of its kind (one unit, as long as the rest).
+SHAPES["prose and log, all new"] = "".join(
+    f"the nightly import failed on batch {i} again\n2026-11-30T10:{i % 60:02d}:00Z level=info msg=tick id={i:08x}\n"
+    for i in range(400))[:SIZE]
 
 
 def main() -> int:
@@ -44,7 +53,13 @@ def main() -> int:
         try:
             client = httpx.Client(base_url=srv.url, timeout=30)
             base = {"session_id": "bad-input-1", "cwd": str(proj), "transcript_path": str(Path(tmp) / "t.jsonl")}
-            client.post("/api/session_bootstrap", json={**base, "hook_event_name": "SessionStart", "source": "startup"})
+            start = client.post("/api/session_bootstrap", json={**base, "hook_event_name": "SessionStart",
+                                                                "source": "startup"})
+            # The full read made: before it, a prompt's reply is the reminder alone and recall never runs.
+            kg_sid = re.search(r"session_id: ([0-9a-f]{8})", start.json()["hookSpecificOutput"]["additionalContext"])[1]
+            text = hooks_bench.mcp(client, srv.url, "kg_read", {"session_id": kg_sid})
+            while "more=true" in text:
+                text = hooks_bench.mcp(client, srv.url, "kg_read", {"session_id": kg_sid, "more": True})
             print("| shape | prompt_context | pre_tool | tool_event Bash | tool_event Read | tool_event Edit |")
             print("|---|---|---|---|---|---|")
             for name, unit in SHAPES.items():

@@ -54,6 +54,8 @@ def _quoted_paths(text: str) -> str:
 
     A linear hand scan (no regex backtracking over a 20,000-character prompt).
     """
+    if not any(q in text for q in _QUOTES):
+        return text  # most prompts: no scan at all
     out: list[str] = []
     i, n = 0, len(text)
     while i < n:

@@ -259,6 +259,14 @@ def test_huge_and_binary_pastes_are_quick_and_leave_nothing():
         assert not recall.prompt_terms(human or "") or human is None or len(recall.prompt_terms(human)) <= 2
 
 
+def test_a_long_line_is_judged_by_its_opening_characters():
+    from kg_actors.core.typed import SCORED_LINE_CHARS, machine_score
+    line = "the import keeps failing on the second batch " * 500  # 22,500 characters of prose on one line
+    assert machine_score(line) == machine_score(line[:SCORED_LINE_CHARS]) == 0
+    logged = "ts=2026-11-30T10:00:00Z level=info msg=tick " * 500
+    assert machine_score(logged) == machine_score(logged[:SCORED_LINE_CHARS]) >= 2
+
+
 def test_a_prompt_of_thousands_of_lines_is_judged_by_its_ends():
     """Over SCORED_LINES lines, the middle is taken as pasted unread; a person's framing at either end still counts."""
     middle = "\n".join(f"row {i}: status=ok latency={i % 97}ms" for i in range(3_000))
