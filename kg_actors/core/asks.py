@@ -9,9 +9,9 @@ project says so otherwise ("we", a file, a failure, a plan), and a request
 opening like this can still be about a lesson: recall asks such a prompt's
 hits for more score (RECALL_GENERAL_ASK_SCALE), it does not go silent.
 
-Told by how the prompt opens (after a greeting and a "Tool:" or "In Tool,"
-prefix), never by the tools it names: "how do we ..." is about us, and so is
-a request that opens with anything else.
+Told by how the prompt opens (after a greeting and a label of a few words:
+"Tool:", "In Tool,"), never by the tools it names: "how do we ..." is about us,
+and so is a request that opens with anything else.
 """
 
 from __future__ import annotations

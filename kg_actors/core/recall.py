@@ -4,8 +4,8 @@ Only human text takes part (task notifications and image placeholders inject
 nothing; a path reduces to its file name), and the name of the error a paste
 around it reports (paste_keys.py). A hit must clear a score threshold
 (stricter with more terms, and more so for each search word a long prompt
-brings: chance_scale; a request for general know-how asks
-twice as much: asks.py), show evidence (two prompt terms, a near-unique
+brings: chance_scale; a request for general know-how asks more still:
+asks.py), show evidence (two prompt terms, a near-unique
 term, or a term in its own id or gist), and the injection must bring something
 new. Silence is the default; every decision is returned with its reason so the
 caller can log it. A prompt word matches by itself, by its stem family or by a
@@ -214,8 +214,8 @@ def decide(terms: list[str], hits: list[tuple[str, Hit]], graphs: Mapping[str, G
     """The three gates over ranked hits, then the injection (connections between the chosen hits).
 
     Beyond the spec's gates, three rules keep what is injected about the prompt (issue #12): the
-    score bars rise with the prompt's search words (chance_scale), and double for a request for general
-    know-how (core/asks.py);
+    score bars rise with the prompt's search words (chance_scale), and for a request for general
+    know-how (core/asks.py, RECALL_GENERAL_ASK_SCALE);
     a new hit ranking (_rank) under RECALL_RELATIVE_CUT of the best one is a side match, not what the
     prompt is about (a hit in context stays, as its anchor); and weak new hits (each matching
     one prompt term, or only in its notes, for no more than one term's worth of score) do not

@@ -126,6 +126,8 @@ def test_program_and_subcommand_side_by_side_rank_first_and_user_lessons_count()
     # Runners that start another program: heroku's one-off dynos, dart's package executables.
     ("heroku run --app reportly-staging rake data:backfill_regions", ["heroku run", "rake data:backfill_regions"]),
     ("dart run build_runner build --delete-conflicting-outputs", ["dart run", "build_runner build"]),
+    ("uv run -s scripts/seed.py --tenant 4", ["uv run", "seed.py"]),  # uv's -s (--script) takes no value
+    ("pnpx cypress run", ["cypress run"]),
     # What a container runs is run too, `sh -c` in it as well; a script's own subcommand names it.
     ("docker compose exec web python manage.py migrate", ["docker compose", "manage.py", "manage.py migrate"]),
     ("docker run --rm -v \"$PWD\":/app -w /app node:20 npm ci", ["docker run", "npm ci"]),
