@@ -314,13 +314,13 @@ HEADERS = frozenset({"for", "case", "select", "function"})  # a loop's or a case
 RUNNERS: dict[str, frozenset[str]] = {
     "uv": frozenset({"run"}), "poetry": frozenset({"run"}), "pipenv": frozenset({"run"}), "pdm": frozenset({"run"}),
     "hatch": frozenset({"run"}), "rye": frozenset({"run"}), "pipx": frozenset({"run"}), "uvx": frozenset(),
-    "npx": frozenset(), "pnpx": frozenset(), "bunx": frozenset(), "pnpm": frozenset({"exec", "dlx"}), "npm": frozenset({"exec"}),
-    "yarn": frozenset({"exec", "dlx"}), "bundle": frozenset({"exec"}), "dart": frozenset({"run"}),
-    "heroku": frozenset({"run"}),
+    "npx": frozenset(), "pnpx": frozenset(), "bunx": frozenset(), "pnpm": frozenset({"exec", "dlx"}),
+    "npm": frozenset({"exec"}), "yarn": frozenset({"exec", "dlx"}), "bundle": frozenset({"exec"}),
+    "dart": frozenset({"run"}), "heroku": frozenset({"run"}),
 }
 _RUN_BY_VALUE_OPTIONS = frozenset({"--with", "--python", "-p", "--package", "--extra", "--group", "--env-file",
                                   "--directory", "--project", "--index", "--from", "--filter", "-F", "-C", "--dir",
-                                  "-a", "--app", "-r", "--remote", "-e", "--env"})  # heroku run's (not -s: uv's --script)
+                                  "-a", "--app", "-r", "--remote", "-e", "--env"})  # heroku's; not -s (uv's --script)
 _PYTHON = re.compile(r"python(\d+(\.\d+)?)?")
 
 
