@@ -75,6 +75,7 @@ _POINTS_AT_PASTE = re.compile(r"(?i)\b(?:with this|this one|like this|see this|t
 # A question typed without its mark opens like one: "is there a way to ...", "can you look at ...".
 _QUESTION_OPENER = re.compile(r"(?i)(?:is|are) there\b|(?:can|could|would|should|do|does|did|will) "
                               r"(?:you|we|i|it|this|that|anyone|someone)\b|any (?:idea|ideas|way|reason)\b")
+_ADDRESSES_READER = frozenset({"you", "your", "you're", "you've"})
 _FIRST_PERSON = frozenset("i i'm i've i'd my we we're we've our".split())  # tools say "you", seldom "I" ("us-east-1")
 
 MACHINE_SCORE = 1.5
@@ -178,6 +179,8 @@ def _reads_typed(line: str, lenient: bool = False, score: float | None = None) -
         return True
     # The words of quoted code are not the line's voice ("try `rustc --explain E0502`" does not explain).
     words = _WORDS.findall(_INLINE_CODE.sub("code", text).lower())
+    if not lenient and not _ADDRESSES_READER.isdisjoint(words) and _FIRST_PERSON.isdisjoint(words):
+        return False  # a tool tells its reader ("Note: You didn't use the -out option ..."); a person says "I"
     if any(w in _VOICE for w in words):
         return True
     return lenient and len(words) >= 4 and text[-1] in ".!" and text[0].isalpha()
@@ -307,7 +310,7 @@ _CONTINUATION_WORDS = frozenset("""
 continue continuing go on ahead yes yeah yep yup y ok okay k sure fine great good perfect nice cool
 proceed keep going next do it that this please thanks thank you lgtm sounds looks right agreed approve approved
 alright all done now again same carry and the then finish up thx ty
-one more step let lets let's us it's
+one more step let lets let's us it's with to
 """.split())
 
 

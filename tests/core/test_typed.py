@@ -218,6 +218,18 @@ def test_a_line_that_names_the_paste_below_it_is_its_framing():
     assert typed_part(f"here is the config:\n\n{schema}") == "here is the config:"
 
 
+def test_a_tools_note_to_its_reader_is_not_typed():
+    plan = ("Terraform will perform the following actions:\n\n"
+            "  # aws_s3_bucket.assets will be updated in-place\n  ~ resource \"aws_s3_bucket\" \"assets\" {\n"
+            "        id   = \"acme-platform-assets\"\n    }\n\nPlan: 0 to add, 1 to change, 0 to destroy.\n\n")
+    note = ("Note: You didn't use the -out option to save this plan, so Terraform can't guarantee to take exactly "
+            "these actions if you run \"terraform apply\" now.")
+    assert typed_part(plan + note) == ""
+    # A person's line below a paste says "I" (or asks), even when it speaks to the agent.
+    assert typed_part(plan + "You told me this would not touch the bucket, I don't get it") == \
+        "You told me this would not touch the bucket, I don't get it"
+
+
 def test_a_fenced_block_is_pasted_whatever_it_holds():
     text = "can you explain this snippet?\n```\nthe rate limiter counts requests\nin a sliding window\n```"
     assert typed_part(text) == "can you explain this snippet?"
@@ -232,6 +244,7 @@ def test_a_prose_prompt_keeps_its_lines_beside_one_pasted_line():
 
 
 @pytest.mark.parametrize("text", ["continue", "go on", "yes", "ok do it", "Keep going!", "yes please, continue",
+                                  "ok, continue with the next one",
                                   "sounds good, proceed", "LGTM", "ok", "ok next one", "one more", "let's go on"])
 def test_continuations(text):
     assert is_continuation(text)
