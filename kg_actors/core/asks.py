@@ -21,7 +21,9 @@ import re
 _OPENING = re.compile(
     r"""^\W*
     (?:(?:hey|hi|ok|okay|so|quick\ one|quick\ question)\W+)*           # a greeting or "quick one:"
-    (?P<topic>[\w.\-]+(?:\ [\w.\-]+){0,3}[:,]\s*)?  # "React Router v6:", "In GitHub Actions,", "SQLAlchemy 2.0,"
+    (?P<topic>[\w.\-]+(?:\ [\w.\-]+){0,3}[:,]\s*  # "React Router v6:", "In GitHub Actions,", "SQLAlchemy 2.0,"
+      | (?:using|with|in)\ [^,?\n]{1,40},\s*(?=how|what|which|is|does|can)  # "Using the Stripe Python library, how"
+    )?
     (?:
         how\ (?:do|can|should|would)\ (?:i|you|one|another|a|an|the)\b  # not "we": that is about us
       | how\ to\b
@@ -29,7 +31,7 @@ _OPENING = re.compile(
         (?:difference|relationship|best\ way|cleanest\ way|right\ way|syntax|command|query|call|flag|option|regex)\b
       | (?:which|what)\ (?:\w+\ ){0,2}(?:command|flag|option|syntax)\b
       | what\ does\b
-      | (?:can|could)\ you\ (?:please\ )?(?:explain|write|give|show|suggest)\b
+      | (?:can|could)\ (?:you|someone|anyone)\ (?:please\ )?(?:explain|write|give|show|suggest)\b
       | (?:please\ )?(?:explain|write|give\ me|show\ me|suggest)\b
       | is\ there\ a\ (?:way|command|flag|option)\b
       | (?:[\w.\-]+\ ){1,2}(?:command|query|one-liner|regex|snippet)\ (?:to|that|for)\b  # "kubectl command to ..."

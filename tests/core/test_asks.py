@@ -37,6 +37,9 @@ from kg_actors.core.model import GraphData
     "SQLAlchemy 2.0, what's the actual difference between merge() and add()?",
     "In Stripe, what's the relationship between a Product and a Price?",
     "useLayoutEffect vs useEffect, when do I need the first?",
+    "Using the Stripe Python library, how do I list a customer's invoices?",
+    "With asyncio.TaskGroup in 3.11, what's the difference from gather?",
+    "Can someone explain Python 3.12's type parameter syntax?",
 ])
 def test_a_request_for_general_know_how(text):
     assert general_ask(text)
@@ -53,6 +56,7 @@ def test_a_request_for_general_know_how(text):
     "Which file holds the retry policy for the payout worker?",
     "Our staging vs prod configs drifted, which one is right?",
     "the export is slow, what keeps it from using the index?",
+    "With the new importer, our nightly run takes twice as long, can you look?",
     "",
 ])
 def test_work_on_the_project(text):
