@@ -250,6 +250,9 @@ def _typed_table(paragraph: list[tuple[str, bool]], marks: list[bool]) -> None:
 
 def typed_part(text: str) -> str:
     """`text` without its pasted blocks: the lines a person typed, joined by newlines."""
+    whole = text.strip()
+    if whole.endswith("?") and "\n" not in whole:
+        return whole  # one line that asks, however much code it quotes ("... default=uuid.uuid4) is fine, right?")
     paragraphs = _paragraphs(_ends_looked_at(text.splitlines()))
     scores: dict[str, float] = {}  # each line is scored once, however many rules read it
 

@@ -230,6 +230,12 @@ def test_a_tools_note_to_its_reader_is_not_typed():
         "You told me this would not touch the bucket, I don't get it"
 
 
+def test_a_one_line_question_is_typed_whatever_code_it_quotes():
+    line = "New webhook_deliveries model: id = Column(UUID, primary_key=True, default=uuid.uuid4) is fine, right?"
+    assert typed_part(line) == line
+    assert typed_part("id = Column(UUID, primary_key=True, default=uuid.uuid4)") == ""  # no question: code
+
+
 def test_a_fenced_block_is_pasted_whatever_it_holds():
     text = "can you explain this snippet?\n```\nthe rate limiter counts requests\nin a sliding window\n```"
     assert typed_part(text) == "can you explain this snippet?"
