@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import re
 
-_ERROR_NAME = re.compile(r"^\s*((?:[a-z_][\w]*\.)*)([A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*)\s*:")
+# pytest marks the lines of a failure's error with "E   " ("E   hypothesis.errors.DeadlineExceeded: ...").
+_ERROR_NAME = re.compile(r"^\s*(?:E\s+)?((?:[a-z_][\w]*\.)*)([A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*)\s*:")
 _ERRORISH = re.compile(r"(?:Error|Exception|Warning|Failure|Fault|Timeout|Panic|Violation|Denied|Refused)$")
 
 MAX_NAMES = 2

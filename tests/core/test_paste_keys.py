@@ -59,6 +59,13 @@ def test_a_caused_by_chain_gives_the_first_two_names_once_each():
     assert keys("what is wrong with the pool?", CHAINED) == ["sqlalchemy IntegrityError", "psycopg UniqueViolation"]
 
 
+def test_pytests_error_lines_give_their_error():
+    run = ("________________ test_roundtrip ________________\n"
+           "E   hypothesis.errors.DeadlineExceeded: Test took 412.37ms, which exceeds the deadline of 200.00ms\n"
+           "E   Falsifying example: test_roundtrip(\nE       payload={'a': ''},\nE   )\n")
+    assert keys("CI has been red on and off all week with this:", run) == ["hypothesis DeadlineExceeded"]
+
+
 def test_a_name_after_other_words_on_its_line_is_not_taken():
     assert keys("the worker dies at start, what now?", JAVA_TRACE) == []
 
