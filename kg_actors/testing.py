@@ -57,7 +57,7 @@ class ServerProcess:
         path.mkdir(parents=True, exist_ok=True)
         return str(path)
 
-    def start(self, *args: str) -> ServerProcess:
+    def start(self, *args: str, editor_tries: int = 3) -> ServerProcess:
         log = open(self.log, "ab")
         self.proc = subprocess.Popen([self.python, "-m", "kg_actors", "serve", *args], env=self.env, cwd=self.home,
                                      stdout=log, stderr=log, stdin=subprocess.DEVNULL)
@@ -67,8 +67,15 @@ class ServerProcess:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"kg serve exited {self.proc.returncode}: {self.log.read_text()[-2000:]}")
             health = self.health()
-            if health is not None and ("--no-editor" in args or health.get("editor", {}).get("state") == "up"):
+            editor = (health or {}).get("editor", {}).get("state", "")
+            if health is not None and ("--no-editor" in args or editor == "up"):
                 return self
+            if editor.startswith("off: port") and editor_tries > 1:
+                # Another test's server took the editor port between free_port() and this bind: take another.
+                self.kill()
+                self.editor_port = free_port()
+                self.env["KG_EDITOR_PORT"] = str(self.editor_port)
+                return self.start(*args, editor_tries=editor_tries - 1)
             time.sleep(0.02)
         self.kill()  # a server that never answered must not outlive the run that started it
         raise RuntimeError(f"kg serve did not answer in time: {self.log.read_text()[-2000:]}")
