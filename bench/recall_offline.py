@@ -1,7 +1,7 @@
 """A fast, in-process companion of bench/recall_eval.py for tuning (issue #12).
 
-    .venv/bin/python bench/recall_offline.py [--data recall_data|recall_heldout] [--misses] [--loud]
-        [--set RECALL_RELATIVE_CUT=0.8 ...]
+    .venv/bin/python bench/recall_offline.py [--data recall_data|recall_heldout|recall_mixed13,recall_mixed14,...]
+        [--misses] [--loud] [--set RECALL_RELATIVE_CUT=0.8 ...]
 
 The real evaluation (recall_eval.py) drives a `kg serve` through its endpoints and takes minutes on
 a loaded machine. This one writes the same memory through the real server once (so tiers and the
@@ -11,7 +11,9 @@ full read are exactly the eval's), caches the graph file and what the full read 
 It prints recall_eval's table (its latency is the decision's alone, in-process); its hit rate,
 precision and silence matched the real run's exactly when it was written (84/123, 84/123, 58/60,
 66/66 at c66845d); the real eval is what RESULTS-recall.md reports. `--misses` and `--loud` list
-what was missed and what was injected unwanted; `--set` tries a constant without editing it.
+what was missed and what was injected unwanted; `--set` tries a constant without editing it. Several
+splits given at once are pooled (each asked on its own memory), with their hits on real lessons and on
+the memories' generated filler lessons counted apart.
 """
 
 from __future__ import annotations
@@ -68,20 +70,13 @@ def judge(text: str | None, needed: list[str]) -> dict:
             "hit": bool(set(needed) & set(injected))}
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--data", default="recall_data")
-    ap.add_argument("--misses", action="store_true")
-    ap.add_argument("--loud", action="store_true")
-    ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
-                    help="override a constant of kg_actors.core.constants for this run")
-    args = ap.parse_args()
-    from kg_actors.core import constants
-    for item in args.set:
-        name, value = item.split("=", 1)
-        setattr(constants, name, type(getattr(constants, name))(value))
-    data = importlib.import_module(args.data).build()
-    raw, shown = cached_memory(args.data)
+FILLER = "-rule"
+
+
+def ask(name: str) -> tuple[list[dict], list[float]]:
+    """Every prompt of split `name` asked in-process on its cached memory: the judged rows and latencies."""
+    data = importlib.import_module(name).build()
+    raw, shown = cached_memory(name)
     graph = GraphData.from_json(raw, "project")
     index = SearchIndex.build(graph)
     gists = {n["id"]: n["gist"] for n in data["nodes"]}
@@ -100,8 +95,33 @@ def main() -> int:
         needed = [x for x in p["labels"] if x not in seen]
         rows.append({**p, "pasted": p.get("pasted", False), "needed": needed, "tiers": [tiers[x] for x in needed],
                      **judge(decision and decision.text, needed), "decision": decision})
+    return rows, lat
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--data", default="recall_data", help="a split of bench/, or several joined by commas (pooled)")
+    ap.add_argument("--misses", action="store_true")
+    ap.add_argument("--loud", action="store_true")
+    ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                    help="override a constant of kg_actors.core.constants for this run")
+    args = ap.parse_args()
+    from kg_actors.core import constants
+    for item in args.set:
+        name, value = item.split("=", 1)
+        setattr(constants, name, type(getattr(constants, name))(value))
+    rows, lat = [], []
+    for name in args.data.split(","):  # several splits: their prompts pooled, each on its own memory
+        asked, took = ask(name)
+        rows += asked
+        lat += took
     for name, value, goal in recall_eval.metrics(rows, lat):
         print(f"{name:<50} {value:<16} {goal}")
+    filler = [r for r in rows if r["kind"] == "relevant" and r["needed"] and all(x.endswith(FILLER) for x in r["needed"])]
+    if filler:  # the memories' generated "X Y rule" lessons (recall_data._filler): ids that say another aspect
+        real = [r for r in rows if r["kind"] == "relevant" and r["needed"] and r not in filler]
+        print(f"{'... labels that are real lessons':<50} {sum(r['hit'] for r in real)}/{len(real)}")
+        print(f"{'... labels that are generated filler':<50} {sum(r['hit'] for r in filler)}/{len(filler)}")
     if args.misses:
         for r in (r for r in rows if r["kind"] == "relevant" and r["needed"]):
             if not r["hit"]:
