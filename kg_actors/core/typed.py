@@ -16,7 +16,8 @@ paragraphs:
   prose between its blocks does not), the prose that is left counts only in the
   prompt's first and last paragraphs (where a person frames a paste: "why does
   this fail?" above or below it), and only the lines that read as typed: a
-  question, a first-person or question word, or a lowercase start. A tool's own
+  question, a first-person or question word, or a lowercase start (one that tells
+  its reader "you" and never says "I" is a tool's note). A tool's own
   prose between its blocks ("Your branch is up to date ...") stays out;
 * a line right above or below a pasted block in the same paragraph counts when
   it reads as typed ("my job is stuck, see the events:");
@@ -24,7 +25,8 @@ paragraphs:
   (leniently: a code word may appear, and a plain sentence counts), so a tool's
   prose ("213 packages are looking for funding") still stays out;
 * code a person quotes between backticks is one word of their line, a list's
-  marker is no word, and a list of three items or more is typed or pasted whole.
+  marker is no word, and a list of three items or more is typed or pasted whole;
+* a prompt of one line that ends in a question is typed, whatever code it quotes.
 
 A bare continuation ("continue", "go on", "ok do it") is not a request for
 memory either: `is_continuation` tells it.
