@@ -77,7 +77,7 @@ _PG_VALUE_OPTIONS = frozenset({"-U", "--username", "-h", "--host", "-p", "--port
 # after them is found (`kubectl --context gke -n ingest scale ...` is `kubectl scale`, not `kubectl gke`).
 # Another program's option before its first operand leaves that operand in doubt (_operands).
 VALUE_OPTIONS: dict[str, frozenset[str]] = {
-    **dict.fromkeys(("make", "gmake", "just", "rake", "task"), RUNNER_VALUE_OPTIONS),
+    **dict.fromkeys(TARGET_RUNNERS, RUNNER_VALUE_OPTIONS),
     "kubectl": _KUBE_VALUE_OPTIONS, "oc": _KUBE_VALUE_OPTIONS, "helm": _KUBE_VALUE_OPTIONS,
     "git": frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace"}),
     "docker": frozenset({"-H", "--host", "--context", "-c", "--config", "-l", "--log-level"}),
@@ -147,7 +147,9 @@ def command_keys(invocations: Iterable[list[str]]) -> list[Key]:
             continue
         known = VALUE_OPTIONS.get(name)
         operands, maybe_value = _operands(words[1:], known or frozenset())
-        maybe_value = maybe_value and known is None  # a program whose valued options are known is not in doubt
+        # A program whose valued options are known is in doubt only when its first operand names nothing
+        # (`kubectl -v 6 get pods`: -v is not in its table, and "6" is no subcommand).
+        maybe_value = maybe_value and (known is None or _sub_key(name, operands) is None)
         if name in INTERPRETERS:
             # Its first operand is the script (`python manage.py migrate`; php's need not say so: `php artisan
             # migrate`). Another bare word is left alone: `node server` would recall every lesson on servers.

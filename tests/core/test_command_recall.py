@@ -123,6 +123,7 @@ def test_program_and_subcommand_side_by_side_rank_first_and_user_lessons_count()
     ("helm -n observability upgrade --install loki grafana/loki -f values.yaml", ["helm upgrade"]),
     ("./mvnw -pl order-service -am verify", ["mvnw", "mvnw verify"]),
     ("psql -U postgres -d app -f migrations/001.sql", []),  # its user is no subcommand
+    ("kubectl -v 6 get pods", ["kubectl get"]),  # an option its table lacks: the next operand is the subcommand
     # Runners that start another program: heroku's one-off dynos, dart's package executables.
     ("heroku run --app reportly-staging rake data:backfill_regions", ["heroku run", "rake data:backfill_regions"]),
     ("dart run build_runner build --delete-conflicting-outputs", ["dart run", "build_runner build"]),
