@@ -45,6 +45,7 @@ SCRIPT_SUFFIXES = (".sh", ".bash", ".py", ".js", ".mjs", ".ts", ".rb", ".pl", ".
 TARGET_RUNNERS = {"make": "makefile", "gmake": "makefile", "just": "justfile", "rake": "rakefile", "task": "taskfile"}
 # Package runners: `npm run build`'s target is `build` (`yarn build` names it directly).
 RUN_WORDS = {"npm": ("run", "run-script"), "pnpm": ("run",), "yarn": ("run",), "bun": ("run",), "deno": ("task",)}
+_DOTTED_MODULE = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$")  # a module in a package, not a program
 _FILE_NAME = re.compile(r"^[a-z0-9_][a-z0-9_.\-]{0,80}$")
 _SUBCOMMAND = re.compile(r"^[A-Za-z][A-Za-z0-9_:.\-]{1,40}$")  # `mix ecto.migrate`, `rake db:migrate`
 HEADER = "KG memory about this command, before it runs:"
@@ -157,6 +158,8 @@ def command_keys(invocations: Iterable[list[str]]) -> list[Key]:
             inline = any(w in ("-m", "-c", "-e", "--eval", "-p", "--print") for w in before)  # code or a module
             named = bool(operands) and not inline and (_is_script(operands[0]) or name == "php")
             script = posixpath.basename(operands[0]).lower() if named else ""
+            if operands and "-m" in before and _DOTTED_MODULE.match(operands[0]):
+                script = operands[0].rsplit(".", 1)[1].lower() + ".py"  # `python -m app.jobs.backfill` runs backfill.py
             if _FILE_NAME.match(script):
                 keys.append(Key(script=script))
                 sub = _sub_key(script, operands[1:])

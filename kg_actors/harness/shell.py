@@ -413,8 +413,9 @@ def invocations(command: object, limit: int = 8) -> list[list[str]]:
             if len(out) < limit:
                 out.append(words)
             started = _run_by(words)
-            if started and len(out) < limit:
+            while started and len(out) < limit:  # a runner may start another (`uv run python -m pytest`)
                 out.append(started)
+                started = _run_by(started)
             inside = _in_container(words) if depth < 2 else []
             if inside:
                 walk(inside, depth + 1)  # what the container runs is run too (`sh -c` in it opens as well)

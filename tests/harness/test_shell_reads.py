@@ -189,7 +189,8 @@ def test_a_long_command_is_read_from_its_start():
 
 @pytest.mark.parametrize("command", ["uv run alembic upgrade head", "poetry run alembic upgrade head",
                                      "python -m alembic upgrade head", "python3.12 -m alembic upgrade head",
-                                     "uv run --frozen alembic upgrade head", "sudo pipenv run alembic upgrade head"])
+                                     "uv run --frozen alembic upgrade head", "sudo pipenv run alembic upgrade head",
+                                     "uv run python -m alembic upgrade head"])
 def test_what_a_runner_starts_is_an_invocation_of_its_own(command):
     found = shell.invocations(command)
     assert ["alembic", "upgrade", "head"] in found and found[0][-3:] == ["alembic", "upgrade", "head"]
