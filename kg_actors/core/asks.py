@@ -10,8 +10,9 @@ opening like this can still be about a lesson: recall asks such a prompt's
 hits for more score (RECALL_GENERAL_ASK_SCALE), it does not go silent.
 
 Told by how the prompt opens (after a greeting and a label of a few words:
-"Tool:", "In Tool,"), never by the tools it names: "how do we ..." is about us,
-and so is a request that opens with anything else.
+"Tool:", "In Tool,"; after such a label any question word asks in general:
+"React 18: does ..."), never by the tools it names: "how do we ..." is about
+us, and so is a request that opens with anything else.
 """
 
 from __future__ import annotations
@@ -28,7 +29,9 @@ _OPENING = re.compile(
         how\ (?:do|can|should|would)\ (?:i|you|one|another|a|an|the)\b  # not "we": that is about us
       | how\ to\b
       | (?:what.?s|what\ is|which\ is)\ the\ (?:\w+\ ){0,2}
-        (?:difference|relationship|best\ way|cleanest\ way|right\ way|syntax|command|query|call|flag|option|regex)\b
+        (?:difference|relationship|\w+est\ way|best\ way|right\ way|proper\ way|syntax|command|query|call|flag
+           |option|regex)\b
+      | (?:the\ )?(?:\w+est|best|right|proper|idiomatic)\ way\ to\b  # "safest way to count keys ..."
       | (?:which|what)\ (?:\w+\ ){0,2}(?:command|flag|option|syntax)\b
       | what\ does\b
       | (?:can|could)\ (?:you|someone|anyone)\ (?:please\ )?(?:explain|write|give|show|suggest)\b
@@ -38,19 +41,35 @@ _OPENING = re.compile(
     )""",
     re.IGNORECASE | re.VERBOSE,
 )
+# A label before the question ("React 18: does ...", "pytest: how does ...", "With Celery, what happens
+# ...") marks a question about a tool in general: any question word may follow it.
+_LABELLED = re.compile(
+    r"""^\W*
+    (?:(?:hey|hi|ok|okay|so|quick\ one|quick\ question)\W+)*
+    (?:[\w.\-]+(?:\ [\w.\-]+){0,3}:\s*  # "React 18:", "python q:" (not "Also, ...": a comma joins a sentence)
+      | (?:using|with|in)\ [^,?\n]{1,40},\s*
+    )
+    (?:how|what|which|why|when|where|is|are|does|do|can|should|will|would)\b""",
+    re.IGNORECASE | re.VERBOSE,
+)
+_CLAUSE = re.compile(r"[^?\n]*")
 _ONE_LINER = re.compile(r"(?i)\bone-liner\b")
-_VERSUS = re.compile(r"(?i)^[^?\n]{0,60}\bvs\.?\ [^?\n]{0,80}\?")  # "ENTRYPOINT vs CMD, which ...?": a comparison asked
+# "ENTRYPOINT vs CMD, which ...?": a comparison asked
+_VERSUS = re.compile(r"(?i)^[^?\n]{0,60}\bvs\.?\ [^?\n]{0,120}\?")
 _OURS = re.compile(r"(?i)\b(?:we|our|us|i|my)\b")  # "before we ship: how do I ..." is about us
 _OUR_OWN = re.compile(r"(?i)\b(?:we|our|us)\b")  # "our staging vs prod configs drifted, which ...?"
 _OPENING_CHARS = 200  # the opening is what is read: a long prompt is not scanned
 
 
 def general_ask(text: str) -> bool:
-    """The typed text opens as a request for general know-how, asks for a one-liner or compares two
-    things in its first question ("useLayoutEffect vs useEffect, when ...?")."""
+    """The typed text opens as a request for general know-how (or with any question after a tool's
+    label), asks for a one-liner or compares two things in its first question ("useLayoutEffect vs
+    useEffect, when ...?")."""
     head = text[:_OPENING_CHARS]
     opening = _OPENING.match(head)
     if opening is not None and not _OURS.search(opening.group("topic") or ""):
+        return True
+    if _LABELLED.match(head) is not None and not _OUR_OWN.search(_CLAUSE.match(head).group()):
         return True
     if _ONE_LINER.search(head) is not None:
         return True

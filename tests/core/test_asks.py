@@ -40,6 +40,12 @@ from kg_actors.core.model import GraphData
     "Using the Stripe Python library, how do I list a customer's invoices?",
     "With asyncio.TaskGroup in 3.11, what's the difference from gather?",
     "Can someone explain Python 3.12's type parameter syntax?",
+    "React 18: does batching apply inside a setTimeout?",  # a label, then any question word
+    "postgres: is a partial index used for an IN list?",
+    "With Celery, what happens to a chain when one link fails?",
+    "safest way to rename a column without downtime?",
+    "What's the quickest way to list open ports on macOS",
+    "asyncio.TaskGroup vs asyncio.gather(return_exceptions=True): if one task fails, what happens to the rest?",
 ])
 def test_a_request_for_general_know_how(text):
     assert general_ask(text)
@@ -57,6 +63,9 @@ def test_a_request_for_general_know_how(text):
     "Our staging vs prod configs drifted, which one is right?",
     "the export is slow, what keeps it from using the index?",
     "With the new importer, our nightly run takes twice as long, can you look?",
+    "Deploy: how do we roll back the billing service?",  # labelled, but about us
+    "Billing page: the total is wrong after a refund",  # a label, then no question
+    "Also, does the webhook handler retry on a 500?",  # a comma joins a sentence: no label
     "",
 ])
 def test_work_on_the_project(text):
