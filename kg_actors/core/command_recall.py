@@ -19,6 +19,7 @@ from __future__ import annotations
 import itertools
 import posixpath
 import re
+import sys
 from collections.abc import Iterable, Mapping
 from collections.abc import Set as AbstractSet
 
@@ -158,8 +159,10 @@ def command_keys(invocations: Iterable[list[str]]) -> list[Key]:
             inline = any(w in ("-m", "-c", "-e", "--eval", "-p", "--print") for w in before)  # code or a module
             named = bool(operands) and not inline and (_is_script(operands[0]) or name == "php")
             script = posixpath.basename(operands[0]).lower() if named else ""
-            if operands and "-m" in before and _DOTTED_MODULE.match(operands[0]):
-                script = operands[0].rsplit(".", 1)[1].lower() + ".py"  # `python -m app.jobs.backfill` runs backfill.py
+            if operands and "-m" in before and _DOTTED_MODULE.match(operands[0]) \
+                    and operands[0].split(".")[0] not in sys.stdlib_module_names:
+                # `python -m app.jobs.backfill` runs backfill.py; `python -m http.server` is no file of the project
+                script = operands[0].rsplit(".", 1)[1].lower() + ".py"
             if _FILE_NAME.match(script):
                 keys.append(Key(script=script))
                 sub = _sub_key(script, operands[1:])
