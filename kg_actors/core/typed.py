@@ -319,7 +319,10 @@ one more step let lets let's us it's with to
 """.split())
 
 
+_CONTINUATION_MAX_WORDS = 8  # "looks good, continue with the next one": every word a nudge's own
+
+
 def is_continuation(text: str) -> bool:
     """A short nudge to carry on ("continue", "go on", "ok do it"): it asks nothing of memory."""
     words = _WORDS.findall(text.lower())
-    return len(words) <= 6 and all(w in _CONTINUATION_WORDS for w in words)
+    return len(words) <= _CONTINUATION_MAX_WORDS and all(w in _CONTINUATION_WORDS for w in words)
