@@ -35,6 +35,7 @@ memory either: `is_continuation` tells it.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 _TIMESTAMP = re.compile(
     r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}"  # ISO and SQL timestamps
@@ -188,6 +189,27 @@ def _reads_typed(line: str, lenient: bool = False, score: float | None = None) -
     return lenient and len(words) >= 4 and text[-1] in ".!" and text[0].isalpha()
 
 
+def _read_as_typed(lines: list[str], lenient: bool, score: Callable[[str], float]) -> list[str]:
+    """The lines that read as typed (`_reads_typed`); a line that wraps a sentence a tool began is the
+    tool's too: it opens lowercase at the same indent after a line that ends mid-sentence ("Note: You
+    didn't use the -out option ..., so Terraform can't" / "guarantee to take exactly these actions ...")."""
+    out: list[str] = []
+    refused = ""  # the last line, when it was refused
+    for line in lines:
+        wraps = (refused.strip() != "" and line[:1].islower() and refused.rstrip()[-1] not in ".!?:;"
+                 and _indent(line) == _indent(refused))
+        if not wraps and _reads_typed(line, lenient, score(line)):
+            out.append(line)
+            refused = ""
+        else:
+            refused = line
+    return out
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
 def _talks(line: str) -> bool:
     """A question, or a person saying "I" or "we": a tool's prose says "you" and "which" too."""
     return ("?" in line or not _FIRST_PERSON.isdisjoint(_WORDS.findall(line.lower()))
@@ -287,7 +309,7 @@ def typed_part(text: str) -> str:
         return "\n".join(line for para in kept for line in para)
     # A tool's own prose left between its blocks ("164 packages are looking for funding") is not typed
     # either: what tells the prompt's mode is how much of it reads as a person's.
-    leniently = [line for para in kept for line in para if _reads_typed(line, True, score(line))]
+    leniently = [line for para in kept for line in _read_as_typed(para, True, score)]
     if pasted < len(leniently):
         # Some paste: what is left counts where it reads as typed (a tool's prose, like "213 packages
         # are looking for funding", does not).
@@ -296,7 +318,7 @@ def typed_part(text: str) -> str:
     # and a prompt's opening line set apart above the paste is its framing ("Xcode fails on archive but
     # debug builds are fine."): a tool's output seldom opens with one plain sentence and a blank line.
     ends = kept[:1] + kept[1:][-1:]
-    framing = [line for para in ends for line in para if _reads_typed(line, False, score(line))]
+    framing = [line for para in ends for line in _read_as_typed(para, False, score)]
     opening = paragraphs[0]
     if (len(paragraphs) > 1 and len(opening) == 1 and not opening[0][1] and kept[0] == [opening[0][0]]
             and opening[0][0] not in framing and _opens_typed(opening[0][0], score(opening[0][0]))):

@@ -225,6 +225,13 @@ def test_a_tools_note_to_its_reader_is_not_typed():
     note = ("Note: You didn't use the -out option to save this plan, so Terraform can't guarantee to take exactly "
             "these actions if you run \"terraform apply\" now.")
     assert typed_part(plan + note) == ""
+    # As terraform prints it, wrapped: the second line goes on with the tool's sentence.
+    wrapped = note.replace("can't guarantee", "can't\nguarantee")
+    assert typed_part(plan + wrapped) == ""
+    # A person's own lowercase line under an indented block is judged by itself.
+    assert typed_part("error: resolution failed\n      hint: wheels exist for `torch` on `win_amd64`\n"
+                      "uv lock fails with this. we need torch on mac intel too") == \
+        "uv lock fails with this. we need torch on mac intel too"
     # A person's line below a paste says "I" (or asks), even when it speaks to the agent.
     assert typed_part(plan + "You told me this would not touch the bucket, I don't get it") == \
         "You told me this would not touch the bucket, I don't get it"
