@@ -341,7 +341,7 @@ one more step let lets let's us it's with to
 """.split())
 
 
-_CONTINUATION_MAX_WORDS = 8  # "looks good, continue with the next one": every word a nudge's own
+_CONTINUATION_MAX_WORDS = 12  # "ok looks good, keep going with the next one": every word a nudge's own
 
 
 def is_continuation(text: str) -> bool:

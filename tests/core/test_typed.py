@@ -258,7 +258,7 @@ def test_a_prose_prompt_keeps_its_lines_beside_one_pasted_line():
 
 @pytest.mark.parametrize("text", ["continue", "go on", "yes", "ok do it", "Keep going!", "yes please, continue",
                                   "ok, continue with the next one", "looks good, continue with the next one",
-                                  "ok, carry on with the next one",
+                                  "ok, carry on with the next one", "ok looks good, keep going with the next one",
                                   "sounds good, proceed", "LGTM", "ok", "ok next one", "one more", "let's go on"])
 def test_continuations(text):
     assert is_continuation(text)
