@@ -11,7 +11,8 @@ hits for more score (RECALL_GENERAL_ASK_SCALE), it does not go silent.
 
 Told by how the prompt opens (after a greeting and a label of a few words:
 "Tool:", "In Tool,"; after such a label any question word asks in general:
-"React 18: does ..."), never by the tools it names: "how do we ..." is about
+"React 18: does ..."), or by a plain question that names nothing of ours ("Is
+Python's sort stable?"); never by the tools it names: "how do we ..." is about
 us, and so is a request that opens with anything else.
 """
 
@@ -53,6 +54,13 @@ _LABELLED = re.compile(
     re.IGNORECASE | re.VERBOSE,
 )
 _CLAUSE = re.compile(r"[^?\n]*")
+# A question on how a tool behaves, with nothing of ours in it ("Is Python's sort stable?", "When does postgres
+# pick a bitmap scan?"): its first sentence asks, and names no one here, no file and no path. "Can you ..."
+# asks for work, "should ..." weighs a choice of ours, and "why does the page ..." points at a thing of ours.
+_PLAIN_QUESTION = re.compile(r"(?i)^\W*(?:why|when|where|is|are|does|do|how|(?:can|could)(?!\ you\b))\b"
+                             r"(?!(?:\ (?:is|are|does|do|did|was|can))?\ the\b)[^?\n]{0,200}\?")
+_ANCHORED = re.compile(r"(?i)\b(?:we|our|us|this|these|that|here|my|me|i)\b|[/\\]"
+                       r"|\w\.(?:py|ts|tsx|jsx|mjs|rb|go|rs|java|kt|yml|yaml|tf|sql|toml|cfg|ini|sh|css|scss|html|lock|json|md)\b")
 _ONE_LINER = re.compile(r"(?i)\bone-liner\b")
 # "ENTRYPOINT vs CMD, which ...?": a comparison asked
 _VERSUS = re.compile(r"(?i)^[^?\n]{0,60}\bvs\.?\ [^?\n]{0,120}\?")
@@ -70,6 +78,9 @@ def general_ask(text: str) -> bool:
     if opening is not None and not _OURS.search(opening.group("topic") or ""):
         return True
     if _LABELLED.match(head) is not None and not _OUR_OWN.search(_CLAUSE.match(head).group()):
+        return True
+    question = _PLAIN_QUESTION.match(head)
+    if question is not None and not _ANCHORED.search(question.group()):
         return True
     if _ONE_LINER.search(head) is not None:
         return True

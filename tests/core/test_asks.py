@@ -40,6 +40,10 @@ from kg_actors.core.model import GraphData
     "Using the Stripe Python library, how do I list a customer's invoices?",
     "With asyncio.TaskGroup in 3.11, what's the difference from gather?",
     "Can someone explain Python 3.12's type parameter syntax?",
+    "Is Python's sort stable, and what's its time complexity?",  # a plain question on a tool, nothing of ours
+    "When does postgres choose a bitmap heap scan over an index scan?",
+    "Why is KEYS considered dangerous on a production Redis?",
+    "does Tailwind 3 support container queries without a plugin?",
     "React 18: does batching apply inside a setTimeout?",  # a label, then any question word
     "postgres: is a partial index used for an IN list?",
     "With Celery, what happens to a chain when one link fails?",
@@ -63,6 +67,10 @@ def test_a_request_for_general_know_how(text):
     "Our staging vs prod configs drifted, which one is right?",
     "the export is slow, what keeps it from using the index?",
     "With the new importer, our nightly run takes twice as long, can you look?",
+    "Is it fine that my migration takes a lock on orders?",  # mine
+    "Does payments.py retry when the provider times out?",  # a file of ours
+    "Can you add a retry to the payout worker?",  # work asked for
+    "Why is the nightly export slow since Monday? The logs show nothing.",  # "the export": ours
     "Deploy: how do we roll back the billing service?",  # labelled, but about us
     "Billing page: the total is wrong after a refund",  # a label, then no question
     "Also, does the webhook handler retry on a 500?",  # a comma joins a sentence: no label
