@@ -59,8 +59,8 @@ _CLAUSE = re.compile(r"[^?\n]*")
 # asks for work, "should ..." weighs a choice of ours, and "why does the page ..." points at a thing of ours.
 _PLAIN_QUESTION = re.compile(r"(?i)^\W*(?:why|when|where|is|are|does|do|how|(?:can|could)(?!\ you\b))\b"
                              r"(?!(?:\ (?:is|are|does|do|did|was|can))?\ the\b)[^?\n]{0,200}\?")
-_ANCHORED = re.compile(r"(?i)\b(?:we|our|us|this|these|that|here|my|me|i)\b|[/\\]"
-                       r"|\w\.(?:py|ts|tsx|jsx|mjs|rb|go|rs|java|kt|yml|yaml|tf|sql|toml|cfg|ini|sh|css|scss|html|lock|json|md)\b")
+_ANCHORED = re.compile(r"(?i)\b(?:we|our|us|this|these|that|here|my|me|i)\b|[/\\]|\w\.(?:py|ts|tsx|jsx|mjs|rb|go|rs"
+                       r"|java|kt|yml|yaml|tf|sql|toml|cfg|ini|sh|css|scss|html|lock|json|md)\b")
 _ONE_LINER = re.compile(r"(?i)\bone-liner\b")
 # "ENTRYPOINT vs CMD, which ...?": a comparison asked
 _VERSUS = re.compile(r"(?i)^[^?\n]{0,60}\bvs\.?\ [^?\n]{0,120}\?")
