@@ -45,6 +45,7 @@ class ServerProcess:
         self.env = dict(os.environ, HOME=str(self.home), KG_HOME=str(self.store), KG_HTTP_PORT=str(self.port),
                         KG_EDITOR_PORT=str(self.editor_port), KG_SAVE_INTERVAL="3600", PYTHONUNBUFFERED="1")
         self.env.update(extra_env or {})
+        self._own_port = "KG_HTTP_PORT" not in (extra_env or {})  # a port the caller chose is not replaced
         self.proc: subprocess.Popen[bytes] | None = None
         self.log = base / f"serve-{self.port}.log"
 
@@ -57,7 +58,7 @@ class ServerProcess:
         path.mkdir(parents=True, exist_ok=True)
         return str(path)
 
-    def start(self, *args: str, editor_tries: int = 3) -> ServerProcess:
+    def start(self, *args: str, editor_tries: int = 3, port_tries: int = 3) -> ServerProcess:
         log = open(self.log, "ab")
         self.proc = subprocess.Popen([self.python, "-m", "kg_actors", "serve", *args], env=self.env, cwd=self.home,
                                      stdout=log, stderr=log, stdin=subprocess.DEVNULL)
@@ -65,6 +66,12 @@ class ServerProcess:
         deadline = time.monotonic() + START_TIMEOUT
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
+                taken = f"cannot serve on 127.0.0.1:{self.port}" in self.log.read_text()
+                if taken and port_tries > 1 and self._own_port:
+                    # Another server took the port between free_port() and this bind: take another.
+                    self.port = free_port()
+                    self.env["KG_HTTP_PORT"] = str(self.port)
+                    return self.start(*args, editor_tries=editor_tries, port_tries=port_tries - 1)
                 raise RuntimeError(f"kg serve exited {self.proc.returncode}: {self.log.read_text()[-2000:]}")
             health = self.health()
             editor = (health or {}).get("editor", {}).get("state", "")
@@ -75,7 +82,7 @@ class ServerProcess:
                 self.kill()
                 self.editor_port = free_port()
                 self.env["KG_EDITOR_PORT"] = str(self.editor_port)
-                return self.start(*args, editor_tries=editor_tries - 1)
+                return self.start(*args, editor_tries=editor_tries - 1, port_tries=port_tries)
             time.sleep(0.02)
         self.kill()  # a server that never answered must not outlive the run that started it
         raise RuntimeError(f"kg serve did not answer in time: {self.log.read_text()[-2000:]}")

@@ -53,7 +53,6 @@ _LABELLED = re.compile(
     (?:how|what|which|why|when|where|is|are|does|do|can|should|will|would)\b""",
     re.IGNORECASE | re.VERBOSE,
 )
-_CLAUSE = re.compile(r"[^?\n]*")
 # A question on how a tool behaves, with nothing of ours in it ("Is Python's sort stable?", "When does postgres
 # pick a bitmap scan?"): its first sentence asks, and names no one here, no file and no path. "Can you ..."
 # asks for work, "should ..." weighs a choice of ours, and "why does the page ..." points at a thing of ours.
@@ -77,7 +76,7 @@ def general_ask(text: str) -> bool:
     opening = _OPENING.match(head)
     if opening is not None and not _OURS.search(opening.group("topic") or ""):
         return True
-    if _LABELLED.match(head) is not None and not _OUR_OWN.search(_CLAUSE.match(head).group()):
+    if _LABELLED.match(head) is not None and not _OUR_OWN.search(_first_clause(head)):
         return True
     question = _PLAIN_QUESTION.match(head)
     if question is not None and not _ANCHORED.search(question.group()):
@@ -86,3 +85,8 @@ def general_ask(text: str) -> bool:
         return True
     versus = _VERSUS.match(head)
     return versus is not None and not _OUR_OWN.search(versus.group())
+
+
+def _first_clause(text: str) -> str:
+    """Up to the first question mark or line end."""
+    return re.split(r"[?\n]", text, maxsplit=1)[0]

@@ -19,7 +19,6 @@ from __future__ import annotations
 import itertools
 import posixpath
 import re
-import sys
 from collections.abc import Iterable, Mapping
 from collections.abc import Set as AbstractSet
 
@@ -47,6 +46,13 @@ TARGET_RUNNERS = {"make": "makefile", "gmake": "makefile", "just": "justfile", "
 # Package runners: `npm run build`'s target is `build` (`yarn build` names it directly).
 RUN_WORDS = {"npm": ("run", "run-script"), "pnpm": ("run",), "yarn": ("run",), "bun": ("run",), "deno": ("task",)}
 _DOTTED_MODULE = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$")  # a module in a package, not a program
+# The standard library's packages (Python 3.11), whose modules run with -m are no file of a project
+# (`python -m http.server`, `python -m json.tool`).
+STDLIB_PACKAGES = frozenset("""
+asyncio collections concurrent ctypes curses dbm distutils email encodings ensurepip html http idlelib importlib
+json lib2to3 logging multiprocessing pydoc_data re sqlite3 test tkinter tomllib turtledemo unittest urllib venv
+wsgiref xml xmlrpc zoneinfo
+""".split())
 _FILE_NAME = re.compile(r"^[a-z0-9_][a-z0-9_.\-]{0,80}$")
 _SUBCOMMAND = re.compile(r"^[A-Za-z][A-Za-z0-9_:.\-]{1,40}$")  # `mix ecto.migrate`, `rake db:migrate`
 HEADER = "KG memory about this command, before it runs:"
@@ -160,7 +166,7 @@ def command_keys(invocations: Iterable[list[str]]) -> list[Key]:
             named = bool(operands) and not inline and (_is_script(operands[0]) or name == "php")
             script = posixpath.basename(operands[0]).lower() if named else ""
             if operands and "-m" in before and _DOTTED_MODULE.match(operands[0]) \
-                    and operands[0].split(".")[0] not in sys.stdlib_module_names:
+                    and operands[0].split(".")[0] not in STDLIB_PACKAGES:
                 # `python -m app.jobs.backfill` runs backfill.py; `python -m http.server` is no file of the project
                 script = operands[0].rsplit(".", 1)[1].lower() + ".py"
             if _FILE_NAME.match(script):
