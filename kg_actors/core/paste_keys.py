@@ -10,7 +10,13 @@ before a colon at a line's start, as tracebacks and loggers print it, when a pac
 its name says error (`sqlalchemy.exc.MissingGreenlet: ...`, `TypeError: ...`; not a field like
 `LastState: Terminated`), with the package it came from.
 
-It joins the typed words only after those alone earned recall (recall.human_text), so a paste with
+The identifiers a paste holds join too, after the error's name and at most MAX_IDENTIFIERS: a word of
+parts (`acks_late`, `traces_sample_rate`, `proxy-body-size`, `staleTime`, `sqlalchemy.orm`) is a name
+someone chose, and a lesson about that setting or call uses it the same way; a plain word of a paste is
+anyone's. Judged on splits written blind (bench/RESULTS-recall.md): on prompts with a paste, more hits, and
+the longer prompt raises recall's chance bar as much as the names bring chance matches.
+
+They join the typed words only after those alone earned recall (recall.human_text), so a paste with
 nothing typed around it still injects nothing.
 """
 
@@ -23,6 +29,14 @@ _ERROR_NAME = re.compile(r"^\s*(?:E\s+)?((?:[a-z_][\w]*\.)*)([A-Z][a-z0-9]+[A-Z]
 _ERRORISH = re.compile(r"(?:Error|Exception|Warning|Failure|Fault|Timeout|Panic|Violation|Denied|Refused)$")
 
 MAX_NAMES = 2
+MAX_IDENTIFIERS = 8
+MAX_IDENTIFIER_CHARS = 80
+# A paste's words are cut out first, in one linear pass; each is then matched whole, so no pattern ever runs
+# over a long line (a search for parts inside 19,000 letters without a separator took 5 s).
+_TOKEN = re.compile(r"[A-Za-z0-9_.\-]+")
+# snake_case, dotted and kebab-case words of two parts or more; camelCase and PascalCase with an inner capital.
+_IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[_.\-][A-Za-z0-9]+)+"
+                         r"|[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z]+[A-Z][A-Za-z0-9]*")
 
 
 def pasted_keys(prompt: str, typed: str) -> list[str]:
@@ -43,3 +57,20 @@ def pasted_keys(prompt: str, typed: str) -> list[str]:
         if key not in names:
             names.append(key)
     return names
+
+
+def pasted_identifiers(prompt: str, typed: str) -> list[str]:
+    """The identifiers (words of several parts) on the lines of `prompt` that are not in `typed`, in
+    order, at most MAX_IDENTIFIERS; none when nothing was pasted."""
+    typed_lines = set(typed.splitlines())
+    found: dict[str, None] = {}
+    for line in prompt.splitlines():
+        if line in typed_lines:
+            continue
+        for token in _TOKEN.finditer(line):
+            word = token.group().strip("._-")
+            if len(word) <= MAX_IDENTIFIER_CHARS and _IDENTIFIER.fullmatch(word):
+                found.setdefault(word)
+                if len(found) >= MAX_IDENTIFIERS:
+                    return list(found)
+    return list(found)

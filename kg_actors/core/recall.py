@@ -23,7 +23,7 @@ import attrs
 
 from . import constants as C
 from .model import Edge, GraphReader, Node
-from .paste_keys import pasted_keys
+from .paste_keys import pasted_identifiers, pasted_keys
 from .search import Hit, SearchIndex, merge_hits
 from .search_paths import connection_paths
 from .search_concepts import concept_hits
@@ -86,7 +86,8 @@ def human_text(prompt: object) -> str | None:
     continuation; pasted machine output is not typed (core/typed.py); image
     placeholders and dragged paths are not typed words (a path still counts by its file name,
     which can match a node's touches, but never as the text that earns recall). Once the typed
-    words earned recall, the name of the error a paste reports follows them (core/paste_keys.py).
+    words earned recall, the name of the error a paste reports follows them, and the identifiers it
+    holds (core/paste_keys.py).
     """
     if not is_prompt(prompt):
         return None
@@ -110,8 +111,8 @@ def human_text(prompt: object) -> str | None:
         plain += len(token)
     if plain < C.RECALL_MIN_PROMPT_CHARS:
         return None
-    # The typed words earned recall; a paste around them adds the name of the error it reports.
-    return " ".join(words + pasted_keys(whole, typed))
+    # The typed words earned recall; a paste around them adds the name of the error it reports, and its names.
+    return " ".join(words + pasted_keys(whole, typed) + pasted_identifiers(whole, typed))
 
 
 def prompt_terms(text: str) -> list[str]:
