@@ -1,13 +1,8 @@
 """A split for the recall evaluation (issue #12), written blind on 2026-12-04 to judge companions (once the channel is open, hits down to half the best come along) measured before it.
 
-A helper session that saw neither this repository nor any other split's prompts, only the lessons of
-bench/recall_heldout.py's memory (id, gist, notes, touches) and a brief with no word about how recall
-decides, wrote it for 36 lessons drawn at random (seed 20261219) among the memory's real lessons (none of its
-generated "X Y rule" filler) not in context after the full read; earlier splits drew most of the same lessons
-with other prompts (recall_mixed29 and recall_mixed30 drew disjoint sets): 36 relevant prompts (12 short, 12
-medium, 12 long, some with a pasted snippet), 44 unrelated prompts (about half work on this project that no
-lesson covers, half general questions, most naming the lessons' technologies), 12 noise prompts (9 pastes of
-tools' output, 3 continuations). Not edited after, except for layout:
+Written as recall_mixed13 was (its docstring tells how: a helper that saw only the memory's lessons and a
+brief), for 36 real lessons drawn at random (seed 20261219; recall_mixed29 and recall_mixed30 drew disjoint sets).
+Not edited after, except for layout:
 
     .venv/bin/python bench/recall_eval.py --data recall_mixed30 --out bench/RESULTS-recall-mixed30.md
 """
