@@ -2,10 +2,10 @@
 
 Only human text takes part (task notifications and image placeholders inject
 nothing; a path reduces to its file name), and the name of the error a paste
-around it reports (paste_keys.py). A hit must clear a score threshold
-(stricter with more terms, and more so for each search word a long prompt
-brings: chance_scale; a request for general know-how asks more still:
-asks.py), show evidence (two prompt terms, a near-unique
+around it reports and the identifiers it holds (paste_keys.py). A hit must
+clear a score threshold (stricter with more terms, and more so for each search
+word a long prompt brings: chance_scale; a request for general know-how asks
+more still: asks.py), show evidence (two prompt terms, a near-unique
 term, or a term in its own id or gist), and the injection must bring something
 new. Silence is the default; every decision is returned with its reason so the
 caller can log it. A prompt word matches by itself, by its stem family or by a
@@ -111,7 +111,7 @@ def human_text(prompt: object) -> str | None:
         plain += len(token)
     if plain < C.RECALL_MIN_PROMPT_CHARS:
         return None
-    # The typed words earned recall; a paste around them adds the name of the error it reports, and its names.
+    # The typed words earned recall; a paste around them adds the error it reports and the identifiers it holds.
     return " ".join(words + pasted_keys(whole, typed) + pasted_identifiers(whole, typed))
 
 
