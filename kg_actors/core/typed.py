@@ -162,16 +162,14 @@ def is_machine(line: str) -> bool:
     return machine_score(line) >= MACHINE_SCORE
 
 
-def _reads_typed(line: str, lenient: bool = False, score: float | None = None) -> bool:
+def _reads_typed(line: str, lenient: bool, score: float) -> bool:
     """A line a person wrote beside a paste: plain, and a question, their voice or a lowercase start.
 
     `lenient` (the paste is the smaller part of the prompt): a code word may appear in it, and a plain
-    sentence of four words or more counts too. `score`: the line's machine_score, when known.
+    sentence of four words or more counts too. `score`: the line's machine_score.
     """
     text = line.strip()
-    if not text:
-        return False
-    if (machine_score(line) if score is None else score) > (LENIENT_FRAME_MAX_SCORE if lenient else FRAME_MAX_SCORE):
+    if not text or score > (LENIENT_FRAME_MAX_SCORE if lenient else FRAME_MAX_SCORE):
         return False
     if text[-1] in "{[(;" or (len(text.split()) == 1 and text[-1] == ":"):
         return False  # a block opens ("upstream backend {") or a key names one ("services:"): code, not a sentence
