@@ -39,38 +39,39 @@ _IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[_.\-][A-Za-z0-9]+)+"
                          r"|[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z]+[A-Z][A-Za-z0-9]*")
 
 
-def pasted_keys(prompt: str, typed: str) -> list[str]:
-    """The error names (each with its package, when one names it) on the lines of `prompt` that are
-    not in `typed` (its typed part), at most MAX_NAMES; none when nothing was pasted."""
+def pasted_words(prompt: str, typed: str) -> tuple[list[str], list[str]]:
+    """The error names (each with its package, when one names it, at most MAX_NAMES) and the identifiers
+    (words of several parts, in order, at most MAX_IDENTIFIERS) on the lines of `prompt` that are not in
+    `typed` (its typed part), in one pass over them; none when nothing was pasted."""
     typed_lines = set(typed.splitlines())
     names: list[str] = []
+    found: dict[str, None] = {}
     for line in prompt.splitlines():
-        if len(names) >= MAX_NAMES:
+        if len(names) >= MAX_NAMES and len(found) >= MAX_IDENTIFIERS:
             break
         if line in typed_lines:
             continue
-        named = _ERROR_NAME.match(line)
-        if named is None or not (named.group(1) or _ERRORISH.search(named.group(2))):
-            continue  # no error's name, or a field (`LastState: Terminated`)
-        package = named.group(1).split(".", 1)[0]
-        key = f"{package} {named.group(2)}" if package else named.group(2)
-        if key not in names:
-            names.append(key)
-    return names
+        if len(names) < MAX_NAMES:
+            key = _error_key(line)
+            if key is not None and key not in names:
+                names.append(key)
+        if len(found) < MAX_IDENTIFIERS:
+            _add_identifiers(line, found)
+    return names, list(found)
 
 
-def pasted_identifiers(prompt: str, typed: str) -> list[str]:
-    """The identifiers (words of several parts) on the lines of `prompt` that are not in `typed`, in
-    order, at most MAX_IDENTIFIERS; none when nothing was pasted."""
-    typed_lines = set(typed.splitlines())
-    found: dict[str, None] = {}
-    for line in prompt.splitlines():
-        if line in typed_lines:
-            continue
-        for token in _TOKEN.finditer(line):
-            word = token.group().strip("._-")
-            if len(word) <= MAX_IDENTIFIER_CHARS and _IDENTIFIER.fullmatch(word):
-                found.setdefault(word)
-                if len(found) >= MAX_IDENTIFIERS:
-                    return list(found)
-    return list(found)
+def _error_key(line: str) -> str | None:
+    named = _ERROR_NAME.match(line)
+    if named is None or not (named.group(1) or _ERRORISH.search(named.group(2))):
+        return None  # no error's name, or a field (`LastState: Terminated`)
+    package = named.group(1).split(".", 1)[0]
+    return f"{package} {named.group(2)}" if package else named.group(2)
+
+
+def _add_identifiers(line: str, found: dict[str, None]) -> None:
+    for token in _TOKEN.finditer(line):
+        word = token.group().strip("._-")
+        if len(word) <= MAX_IDENTIFIER_CHARS and _IDENTIFIER.fullmatch(word):
+            found.setdefault(word)
+            if len(found) >= MAX_IDENTIFIERS:
+                return

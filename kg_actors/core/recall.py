@@ -23,7 +23,7 @@ import attrs
 
 from . import constants as C
 from .model import Edge, GraphReader, Node
-from .paste_keys import pasted_identifiers, pasted_keys
+from .paste_keys import pasted_words
 from .search import Hit, SearchIndex, merge_hits
 from .search_paths import connection_paths
 from .search_concepts import concept_hits
@@ -112,7 +112,8 @@ def human_text(prompt: object) -> str | None:
     if plain < C.RECALL_MIN_PROMPT_CHARS:
         return None
     # The typed words earned recall; a paste around them adds the error it reports and the identifiers it holds.
-    return " ".join(words + pasted_keys(whole, typed) + pasted_identifiers(whole, typed))
+    names, identifiers = pasted_words(whole, typed)
+    return " ".join(words + names + identifiers)
 
 
 def prompt_terms(text: str) -> list[str]:

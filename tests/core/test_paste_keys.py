@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from kg_actors.core import recall
-from kg_actors.core.paste_keys import pasted_identifiers, pasted_keys
+from kg_actors.core.paste_keys import pasted_words
 from kg_actors.core.typed import typed_part
 
 PY_TRACE = """Traceback (most recent call last):
@@ -44,7 +44,7 @@ DIFF = """diff --git a/config/limits.toml b/config/limits.toml
 
 def keys(question: str, paste: str) -> list[str]:
     prompt = f"{question}\n\n{paste}"
-    return pasted_keys(prompt, typed_part(prompt))
+    return pasted_words(prompt, typed_part(prompt))[0]
 
 
 def test_a_traceback_gives_its_error_with_its_package():
@@ -77,30 +77,30 @@ def test_fields_and_diffs_give_nothing(paste):
 
 def test_nothing_pasted_nothing_added():
     text = "why does the invoice page crash when a currency is unknown? see invoices.py"
-    assert pasted_keys(text, typed_part(text)) == []
+    assert pasted_words(text, typed_part(text)) == ([], [])
 
 
 def test_the_keys_follow_the_typed_words_then_the_pastes_names():
     human = recall.human_text(f"why does the invoice page crash?\n\n{PY_TRACE}")
     assert human.startswith("why does the invoice page crash? babel UnknownCurrencyError ")
-    assert human.split("UnknownCurrencyError ", 1)[1].split() == pasted_identifiers(PY_TRACE, "")
+    assert human.split("UnknownCurrencyError ", 1)[1].split() == pasted_words(PY_TRACE, "")[1]
 
 
 def test_a_pastes_identifiers_are_its_words_of_parts_in_order_each_once():
     paste = ("@app.task(bind=True, acks_late=True)\ndef bill_overage(self, workspace_id):\n"
              "    sentry_sdk.init(traces_sample_rate=1.0)  # see proxy-body-size, staleTime and acks_late\n"
              "    return 42, 'plain words', 2024-05-14, v2\n")
-    assert pasted_identifiers(paste, "") == ["app.task", "acks_late", "bill_overage", "workspace_id", "sentry_sdk.init",
-                                            "traces_sample_rate", "proxy-body-size", "staleTime"]
-    assert pasted_identifiers("one_two three_four five_six seven_eight nine_ten a_b c_d e_f g_h", "")[-1] == "e_f"  # 8
+    assert pasted_words(paste, "")[1] == ["app.task", "acks_late", "bill_overage", "workspace_id", "sentry_sdk.init",
+                                   "traces_sample_rate", "proxy-body-size", "staleTime"]
+    assert pasted_words("one_two three_four five_six seven_eight nine_ten a_b c_d e_f g_h", "")[1][-1] == "e_f"  # 8
 
 
 def test_identifiers_are_found_in_linear_time_and_only_in_the_paste():
     typed = "why does the export fail? see export_rows"
-    assert pasted_identifiers(typed, typed) == []  # the typed lines are the words themselves
+    assert pasted_words(typed, typed) == ([], [])  # the typed lines are the words themselves
     # 19,000 letters with no separator: a search for parts inside them backtracked for seconds.
-    assert pasted_identifiers(typed + "\n\n" + "a" * 19_000, typed) == []
-    assert pasted_identifiers(typed + "\n\n" + "x_" * 9_500, typed) == []  # one token of 19,000: no name
+    assert pasted_words(typed + "\n\n" + "a" * 19_000, typed) == ([], [])
+    assert pasted_words(typed + "\n\n" + "x_" * 9_500, typed) == ([], [])  # one token of 19,000: no name
 
 
 @pytest.mark.parametrize("paste", [PY_TRACE, NODE_TRACE, DIFF])
