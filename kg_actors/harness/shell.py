@@ -396,9 +396,10 @@ def invocations(command: object, limit: int = 8) -> list[list[str]]:
                 words = words[1:]
             while words and (_ASSIGNMENT.match(words[0]) or os.path.basename(words[0]) in WRAPPERS):
                 wrapper = os.path.basename(words[0])
+                is_wrapper = wrapper in WRAPPERS  # else an assignment (`FOO=1`), which has no options
                 valued = WRAPPER_VALUE_OPTIONS.get(wrapper, frozenset())
                 words = words[1:]
-                while wrapper in WRAPPERS and words and (words[0].startswith("-") or words[0].replace(".", "").isdigit()):
+                while is_wrapper and words and (words[0].startswith("-") or words[0].replace(".", "").isdigit()):
                     # the wrapper's options (`nice -n 10`, `timeout 30`, `env -u NAME`)
                     words = words[2:] if words[0] in valued and len(words) > 1 else words[1:]
             if not words or os.path.basename(words[0]) in DIR_CHANGERS:
