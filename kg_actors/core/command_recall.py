@@ -151,8 +151,8 @@ def command_keys(invocations: Iterable[list[str]]) -> list[Key]:
                 if sub is not None:
                     keys.append(sub)
             continue
-        if name in UTILITIES or name in PACKAGE_RUNNERS:
-            continue
+        if name in UTILITIES or name in PACKAGE_RUNNERS or _DOTTED_MODULE.match(head):
+            continue  # a dotted module is what `python -m` starts: keyed as its file with the interpreter's words
         known = VALUE_OPTIONS.get(name)
         operands, maybe_value = _operands(words[1:], known or frozenset())
         # A program whose valued options are known is in doubt only when its first operand names nothing

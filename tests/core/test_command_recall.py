@@ -111,6 +111,7 @@ def test_program_and_subcommand_side_by_side_rank_first_and_user_lessons_count()
     # A module in a package is the file it runs; what a runner's runner starts is run too.
     ("python -m app.jobs.backfill_regions --dry-run", ["backfill_regions.py"]),
     ("python3 -m http.server 8000", []),  # the standard library's modules are no file of the project
+    ("python -m app.cli migrate", ["cli.py", "cli.py migrate"]),  # the module is no program of its own
     ("uv run python -m alembic upgrade head", ["uv run", "alembic upgrade"]),
     ("node server --port 3000", []),  # a bare word is no script name: "server" would recall every lesson on servers
     ("git add src/app.py", ["git add"]),  # a file it is given is file recall's, not a script it runs
