@@ -173,6 +173,24 @@ def test_a_request_for_general_know_how_needs_more_than_a_shared_word_or_two(srv
     assert "rate-limit-window: the rate limiter" in situated.context and record["reason"] == "injected"
 
 
+def test_a_pastes_identifiers_bring_the_lesson_they_name_once_a_line_was_typed(srv):
+    # The typed line names nothing; the pasted code's names (`billing_retry_backoff`, `backoff_cap_hours`) name
+    # the archived lesson.
+    paste = ("    policy = billing_retry_backoff(attempt=7, backoff_cap_hours=1)\n"
+             "    return schedule.enqueue(policy.next_at(now), job_id=42)\n")
+    typed = Harness(srv, srv.project("recall-proj"))
+    typed.start()
+    typed.full_read()
+    run = typed.prompt("why does this job wait a whole hour before it runs again?\n\n" + paste)
+    assert "- [project] billing-retry-backoff: billing retries back off exponentially" in run.context
+    # The same paste with nothing typed around it earns no recall (the typed words must come first).
+    bare = Harness(srv, srv.project("recall-proj"))
+    bare.start()
+    bare.full_read()
+    assert bare.prompt(paste).is_pool_line
+    assert records_for(srv, bare.kg_sid)[-1]["reason"] == "not_a_prompt"  # nothing typed: not a person's prompt
+
+
 def test_unknown_sessions_get_nothing_and_leave_no_record(srv):
     before = len(recall_log(srv))
     stranger = Harness(srv, srv.project("recall-proj"))  # never started: no KG session is bound to it
