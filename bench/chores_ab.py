@@ -57,7 +57,7 @@ def main() -> int:
     ap.add_argument("--writers", type=int, default=8)
     args = ap.parse_args()
     command = " ".join([".venv/bin/python bench/chores_ab.py", *map(shlex.quote, sys.argv[1:])])
-    base = HB.ROOT / ".bench" / "runs" / f"chores-ab-{int(time.time())}"
+    base = HB.run_dir("chores-ab")
     site = HB.Site(base / "ours", args.nodes, chores=True)
     results = []
     try:

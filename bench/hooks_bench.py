@@ -35,6 +35,7 @@ import random
 import re
 import shlex
 import shutil
+import tempfile
 import signal
 import socket
 import statistics
@@ -79,6 +80,14 @@ def mcp(client: httpx.Client, url: str, tool: str, args: dict) -> str:
     r.raise_for_status()
     result = r.json()["result"]
     return "\n".join(c["text"] for c in result["content"] if c.get("type") == "text")
+
+
+def run_dir(name: str) -> Path:
+    """A new folder for one run under .bench/runs: two runs started in the same second (ours beside the
+    reference) must not share a server's HOME."""
+    runs = ROOT / ".bench" / "runs"
+    runs.mkdir(parents=True, exist_ok=True)
+    return Path(tempfile.mkdtemp(prefix=f"{name}-{int(time.time())}-", dir=runs))
 
 
 def session_bootstrap(client: httpx.Client, url: str, payload: dict, reference: bool) -> str:
@@ -475,7 +484,7 @@ def main() -> int:
     args = ap.parse_args()
     command = " ".join([".venv/bin/python bench/hooks_bench.py", *map(shlex.quote, sys.argv[1:])])
 
-    base = ROOT / ".bench" / "runs" / f"hooks-{int(time.time())}"
+    base = run_dir("hooks")
     site = Site(base / "ours", args.nodes, chores=args.chores, autocommit=args.autocommit,
                 save_interval=args.save_interval, extra_env=dict(e.split("=", 1) for e in args.env))
     report: dict = {}

@@ -60,7 +60,7 @@ BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
 sys.path.insert(0, str(BENCH))
 
-from hooks_bench import RefServer, session_bootstrap  # noqa: E402
+from hooks_bench import RefServer, run_dir, session_bootstrap  # noqa: E402
 
 from kg_actors.testing import ServerProcess  # noqa: E402
 
@@ -352,7 +352,7 @@ def main() -> int:
                     help="ours, or the reference (kg-memory 0.17.0 from bench/setup_reference.sh)")
     args = ap.parse_args()
     command = " ".join([".venv/bin/python bench/recall_eval.py", *map(shlex.quote, sys.argv[1:])])
-    base = ROOT / ".bench" / "runs" / f"recall-{int(time.time())}"
+    base = run_dir("recall")
     ev = Eval(base, args.data, args.server)
     try:
         ev.write_memory()

@@ -44,7 +44,7 @@ def cached_memory(module: str) -> tuple[dict, str]:
         held = json.loads(cache.read_text())
         return held["graph"], held["shown"]
     import httpx
-    ev = recall_eval.Eval(ROOT / ".bench" / "runs" / f"offline-{int(time.time())}", module)
+    ev = recall_eval.Eval(recall_eval.run_dir("offline"), module)
     try:
         ev.write_memory()
         with httpx.Client(timeout=60) as client:
