@@ -1,4 +1,4 @@
-"""What a prompt asks for: general know-how, or work on this project.
+"""What a prompt asks for: general know-how, a task to carry out, or help with this project.
 
 "How do I rename a git branch?", "Explain rate() vs irate()", "Write a bash
 one-liner that ...", "Tailwind: what's the cleanest way to ...": a request for
@@ -14,11 +14,21 @@ Told by how the prompt opens (after a greeting and a label of a few words:
 "React 18: does ..."), or by a plain question that names nothing of ours ("Is
 Python's sort stable?"); never by the tools it names: "how do we ..." is about
 us, and so is a request that opens with anything else.
+
+A task to carry out ("Add a '/' shortcut that focuses the search box",
+"Rename get_usr to get_user everywhere") names the project's tools as every
+prompt of its work does, and a lesson on those tools comes up by topic alone;
+a symptom, a question or a plan is where a stored lesson answers. Its hits are
+asked for more score too (RECALL_TASK_ASK_SCALE), less than general know-how's:
+"write the terraform for the bucket that holds our dumps" still meets the lesson
+on that bucket.
 """
 
 from __future__ import annotations
 
 import re
+
+from . import constants as C
 
 _OPENING = re.compile(
     r"""^\W*
@@ -66,6 +76,36 @@ _VERSUS = re.compile(r"(?i)^[^?\n]{0,60}\bvs\.?\ [^?\n]{0,120}\?")
 _OURS = re.compile(r"(?i)\b(?:we|our|us|i|my)\b")  # "before we ship: how do I ..." is about us
 _OUR_OWN = re.compile(r"(?i)\b(?:we|our|us)\b")  # "our staging vs prod configs drifted, which ...?"
 _OPENING_CHARS = 200  # the opening is what is read: a long prompt is not scanned
+
+
+# A task's opening verb, after a greeting or "can you": the verbs of changing code and config. Not a word
+# that opens a symptom as often as a task ("support keeps ...", "build fails ..."), and "make" only as a verb
+# is the risk taken (measured: "make install fails" was read as a task).
+_TASK = re.compile(
+    r"""^\W*
+    (?:(?:hey|hi|ok|okay|so|now|also|and|then|please|pls)\W+)*
+    (?:(?:can|could|would)\ you\ (?:please\ )?)?
+    (?:add|rename|refactor|make|change|update|bump|fix|write|implement|create|move|remove|delete|convert|replace
+       |extract|split|generate|migrate|wire|enable|disable|switch|swap|upgrade|clean|tidy|extend|expose|allow|hide
+       |render|include|sort)
+    \ +[\w'"`/.]""",
+    re.IGNORECASE | re.VERBOSE,
+)
+
+
+def ask_scale(text: str) -> float:
+    """How much more score this prompt's hits need for what it asks: general know-how the most, a task
+    to carry out some, help with the project (a symptom, a question, a plan) nothing more."""
+    if general_ask(text):
+        return C.RECALL_GENERAL_ASK_SCALE
+    if task_request(text):
+        return C.RECALL_TASK_ASK_SCALE
+    return 1.0
+
+
+def task_request(text: str) -> bool:
+    """The typed text opens by telling the agent what to change ("Add ...", "Can you rename ...")."""
+    return _TASK.match(text[:_OPENING_CHARS]) is not None
 
 
 def general_ask(text: str) -> bool:

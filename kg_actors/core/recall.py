@@ -4,8 +4,8 @@ Only human text takes part (task notifications and image placeholders inject
 nothing; a path reduces to its file name), and the name of the error a paste
 around it reports and the identifiers it holds (paste_keys.py). A hit must
 clear a score threshold (stricter with more terms, and more so for each search
-word a long prompt brings: chance_scale; a request for general know-how asks
-more still: asks.py), show evidence (two prompt terms, a near-unique
+word a long prompt brings: chance_scale; a request for general know-how or a
+task to carry out asks more still: asks.py), show evidence (two prompt terms, a near-unique
 term, or a term in its own id or gist), and the injection must bring something
 new. Silence is the default; every decision is returned with its reason so the
 caller can log it. A prompt word matches by itself, by its stem family or by a
@@ -144,10 +144,10 @@ def _evidence(hit: Hit) -> bool:
 
 
 def run(terms: list[str], views: Mapping[str, tuple[GraphReader, SearchIndex]], seen: AbstractSet[Ref],
-        general: bool = False) -> Decision:
+        ask_scale: float = 1.0) -> Decision:
     """Prompt recall over the session's graphs (level -> (graph, its search index)): the whole decision.
     `seen`: the (level, id) of what the session holds (the other level's node of an id is another node);
-    `general`: the prompt asks for general know-how (asks.general_ask of its text), so its hits need more."""
+    `ask_scale`: how much more score what the prompt asks for needs (asks.ask_scale of its text)."""
     if not terms:
         return Decision("no_terms")
     query = _content_terms(query_terms(" ".join(terms)))
@@ -156,7 +156,7 @@ def run(terms: list[str], views: Mapping[str, tuple[GraphReader, SearchIndex]], 
                                    words=words) for lvl, (_, index) in views.items()}
     ranked = merge_hits(per_level)[: C.RECALL_SEARCH_TOP]
     graphs = {lvl: graph for lvl, (graph, _) in views.items()}
-    return decide(terms, ranked, graphs, seen, len(query.unigrams), general)
+    return decide(terms, ranked, graphs, seen, len(query.unigrams), ask_scale)
 
 
 def _word_numbers(words: list[str]) -> dict[str, int]:
@@ -212,12 +212,12 @@ def chance_scale(n_words: int) -> float:
 
 
 def decide(terms: list[str], hits: list[tuple[str, Hit]], graphs: Mapping[str, GraphReader],
-           seen: AbstractSet[Ref], n_words: int, general: bool = False) -> Decision:
+           seen: AbstractSet[Ref], n_words: int, ask_scale: float = 1.0) -> Decision:
     """The three gates over ranked hits, then the injection (connections between the chosen hits).
 
     Beyond the spec's gates, three rules keep what is injected about the prompt (issue #12): the
     score bars rise with the prompt's search words (chance_scale), and for a request for general
-    know-how (core/asks.py, RECALL_GENERAL_ASK_SCALE);
+    know-how or a task to carry out (core/asks.py: ask_scale);
     a new hit ranking (_rank) under RECALL_RELATIVE_CUT of the best one is a side match, not what the
     prompt is about (a hit in context stays, as its anchor); and weak new hits (each matching
     one prompt term, or only in its notes, for no more than one term's worth of score) do not
@@ -227,7 +227,7 @@ def decide(terms: list[str], hits: list[tuple[str, Hit]], graphs: Mapping[str, G
     """
     if not terms:
         return Decision("no_terms")
-    scale = chance_scale(n_words) * (C.RECALL_GENERAL_ASK_SCALE if general else 1.0)
+    scale = chance_scale(n_words) * ask_scale
     threshold = (C.RECALL_SCORE_MULTI if len(terms) >= 2 else C.RECALL_SCORE_SINGLE) * scale
     logged = tuple(_hit_record(lvl, h, seen) for lvl, h in hits[:5])
     nodes: dict[Ref, Node] = {}

@@ -1,11 +1,12 @@
-"""What a prompt asks for (core/asks.py): general know-how raises recall's bar, work on the project does not."""
+"""What a prompt asks for (core/asks.py): general know-how raises recall's bar the most, a task to carry
+out some, help with the project (a symptom, a question, a plan) not at all."""
 
 from __future__ import annotations
 
 import pytest
 
-from kg_actors.core import recall
-from kg_actors.core.asks import general_ask
+from kg_actors.core import constants as C, recall
+from kg_actors.core.asks import ask_scale, general_ask, task_request
 from kg_actors.core.model import Node
 from kg_actors.core.search import SearchIndex
 from kg_actors.core.model import GraphData
@@ -82,6 +83,41 @@ def test_work_on_the_project(text):
 
 def test_only_the_opening_is_read():
     assert not general_ask("x" * 300 + " how do I squash commits")
+    assert not task_request("x" * 300 + " Add a retry to the worker")
+
+
+@pytest.mark.parametrize("text", [
+    "Add a '/' keyboard shortcut that focuses the search box in the top nav.",
+    "add X-Robots-Tag: noindex for staging only",
+    "Rename get_usr to get_user everywhere in src/ and tests/",
+    "Can you refactor map_row into smaller functions?",
+    "could you please update the NOTES.txt in our Helm chart",
+    "please bump the base image from node:18-alpine to node:20-alpine",
+    "ok now convert the order status strings into a StrEnum",
+    "make the 404 page show a friendly message",
+    "Fix the flaky test in tests/test_export.py",
+])
+def test_a_task_to_carry_out(text):
+    assert task_request(text) and not general_ask(text)
+    assert ask_scale(text) == C.RECALL_TASK_ASK_SCALE
+
+
+@pytest.mark.parametrize("text", [
+    "Support keeps forwarding screenshots of 'Something went wrong'",  # a noun, not the verb
+    "Build fails on main since the lockfile change",
+    "The export job adds a row twice when it retries",  # the verb, not first
+    "Why does the checkout page show the old price after a refund?",
+    "Add: the retry count is wrong",  # a label, no task
+    "Adding a retry to the webhook handler; what should the backoff be?",
+])
+def test_not_a_task(text):
+    assert not task_request(text)
+
+
+def test_what_each_ask_costs():
+    assert ask_scale("How do I squash the last three commits into one?") == C.RECALL_GENERAL_ASK_SCALE
+    assert ask_scale("Our staging deploy hangs at the migration step since this morning") == 1.0
+    assert 1.0 < C.RECALL_TASK_ASK_SCALE < C.RECALL_GENERAL_ASK_SCALE
 
 
 def _views():
@@ -99,7 +135,7 @@ def _views():
 def _recall(prompt: str) -> recall.Decision:
     text = recall.human_text(prompt)
     assert text
-    return recall.run(recall.prompt_terms(text), _views(), frozenset(), general_ask(text))
+    return recall.run(recall.prompt_terms(text), _views(), frozenset(), ask_scale(text))
 
 
 def test_a_how_to_question_sharing_a_lessons_tool_and_a_word_is_not_recall():
@@ -116,3 +152,19 @@ def test_a_how_to_question_sharing_a_lessons_tool_and_a_word_is_not_recall():
 def test_a_general_ask_still_recalls_a_lesson_it_is_wholly_about():
     decision = _recall("How do I keep tailwind from purging class names built by string concatenation?")
     assert decision.reason == "injected" and "tailwind-purge-dynamic-classes" in decision.text
+
+
+def test_a_task_sharing_a_lessons_tool_needs_more_than_a_symptom_told_in_the_same_words():
+    # A lesson on idempotent celery tasks comes up for any celery task by topic; a task to carry out
+    # asks its hit for RECALL_TASK_ASK_SCALE times the bar, a symptom for the bar itself.
+    from kg_actors.core.search import Hit
+    graph = GraphData("project", "/home/u/proj")
+    graph.set_node(Node("celery-task-idempotency-key", "celery tasks may run twice: key each one by its input"))
+    hit = Hit("celery-task-idempotency-key", C.RECALL_SCORE_MULTI * 1.3, 2, 0.9, True)
+    for text, spoke in [("Add a celery task that sends the digest", False),
+                        ("The digest celery task sends it twice", True)]:
+        terms = recall.prompt_terms(text)
+        assert len(terms) <= C.RECALL_CHANCE_FREE_WORDS  # the bar is the prompt's ask alone
+        decision = recall.decide(terms, [("project", hit)], {"project": graph}, frozenset(), len(terms),
+                                 ask_scale(text))
+        assert (decision.text is not None) is spoke, text

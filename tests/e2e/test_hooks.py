@@ -171,6 +171,17 @@ def test_a_request_for_general_know_how_needs_more_than_a_shared_word_or_two(srv
     assert general.is_pool_line and record["reason"] == "no_hits", (record["reason"], record["hits"], record["threshold"])
     situated, record = asked["our rate calculations use the wrong window"]
     assert "rate-limit-window: the rate limiter" in situated.context and record["reason"] == "injected"
+    assert record["threshold"] == pytest.approx(C.RECALL_SCORE_MULTI)
+
+
+def test_a_task_to_carry_out_asks_its_hits_for_more_than_a_symptom(srv):
+    # "Add ..." tells the agent what to change: its bar is RECALL_TASK_ASK_SCALE times a symptom's (core/asks.py).
+    h = Harness(srv, srv.project("recall-proj"))
+    h.start()
+    h.full_read()
+    h.prompt("Add a rate calculations window to the admin page")
+    record = records_for(srv, h.kg_sid)[-1]
+    assert record["threshold"] == pytest.approx(C.RECALL_SCORE_MULTI * C.RECALL_TASK_ASK_SCALE), record
 
 
 def test_a_pastes_identifiers_bring_the_lesson_they_name_once_a_line_was_typed(srv):
