@@ -20,8 +20,8 @@ A task to carry out ("Add a '/' shortcut that focuses the search box",
 prompt of its work does, and a lesson on those tools comes up by topic alone;
 a symptom, a question or a plan is where a stored lesson answers. Its hits are
 asked for more score too (RECALL_TASK_ASK_SCALE), less than general know-how's:
-"write the terraform for the bucket that holds our dumps" still meets the lesson
-on that bucket.
+"add a k8s Secret yaml with the new SENDGRID_API_KEY under deploy/k8s/secrets
+..." still met the lesson on sealed secrets (a blind split's prompt).
 """
 
 from __future__ import annotations
@@ -78,9 +78,9 @@ _OUR_OWN = re.compile(r"(?i)\b(?:we|our|us)\b")  # "our staging vs prod configs 
 _OPENING_CHARS = 200  # the opening is what is read: a long prompt is not scanned
 
 
-# A task's opening verb, after a greeting or "can you": the verbs of changing code and config. Not a word
-# that opens a symptom as often as a task ("support keeps ...", "build fails ..."), and "make" only as a verb
-# is the risk taken (measured: "make install fails" was read as a task).
+# A task's opening verb, after a greeting or "can you": the verbs of changing code and config, not those that
+# open a symptom as often as a task ("support keeps ...", "build fails ..."). "make" stays, though "make install
+# fails ..." then reads as a task. ("Write ..." is mostly general know-how, asked first.)
 _TASK = re.compile(
     r"""^\W*
     (?:(?:hey|hi|ok|okay|so|now|also|and|then|please|pls)\W+)*
