@@ -173,11 +173,12 @@ RECALL_MIN_PROMPT_CHARS = 8
 RECALL_MIN_TERM_CHARS = 3
 RECALL_MAX_TERMS = 36
 RECALL_SCORE_SINGLE = 0.010
-RECALL_SCORE_MULTI = 0.018
+RECALL_SCORE_MULTI = 0.022  # judged on memories no constant was tuned on (bench/RESULTS-recall.md, "Two more memories")
 RECALL_MIN_SOLO_IDF = 0.85
 RECALL_MAX_HITS = 4
 RECALL_RELATIVE_CUT = 0.85  # a new hit under this share of the best hit's score is a side match
 RECALL_SCORE_STRONG = 0.02  # over what one term can give (1/60): the channel opens only on such a hit, or one named twice in its id/gist
+# (a prompt of several terms clears it with the bar; it still decides for one-term prompts)
 RECALL_SEARCH_TOP = 10
 RECALL_CHANCE_FREE_WORDS = 6  # a prompt's hits need this much more score for each search word over these (chance_scale)
 RECALL_CHANCE_PER_WORD = 0.05

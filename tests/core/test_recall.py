@@ -293,7 +293,7 @@ def test_at_most_four_hits_named_ones_first():
 def test_the_injection_fits_2500_characters_keeping_at_least_one_gist():
     long = "x" * 900
     nodes = [Node(f"cache-eviction-{i}", f"cache eviction rule {i} {long}") for i in range(4)] + filler(20)
-    decision = recall.run(["cache", "eviction"], {"project": build(nodes)}, frozenset())
+    decision = recall.run(["cache", "eviction", "rule"], {"project": build(nodes)}, frozenset())
     assert decision.reason == "injected"
     assert len(decision.text) <= C.RECALL_CHAR_BUDGET
     assert 1 <= len(decision.shown) < 4  # trimmed, lowest first
