@@ -332,12 +332,24 @@ LESSONS = [
 ]
 
 
+
 def build() -> dict:
     """The memory (nodes with their intended tier, edges); a split brings the prompts (asking)."""
-    overviews = {n["area"]: n["id"] for n in LESSONS if n["id"].endswith("-overview")}
+    return memory(LESSONS)
+
+
+def asking(cases: list[dict]) -> dict:
+    """This memory, asking `cases` (a split written on it)."""
+    return with_prompts(build(), cases)
+
+
+def memory(lessons: list[dict]) -> dict:
+    """Lessons written by area as a memory: a third orphaned, a third archived, a third left to the server (the
+    overviews too); every lesson not orphaned is part of its area's overview (recall_memory3 builds the same way)."""
+    overviews = {n["area"]: n["id"] for n in lessons if n["id"].endswith("-overview")}
+    plain = [n for n in lessons if not n["id"].endswith("-overview")]
     nodes, edges = [], []
-    plain = [n for n in LESSONS if not n["id"].endswith("-overview")]
-    for n in LESSONS:
+    for n in lessons:
         tier = "auto" if n["id"].endswith("-overview") else ("orphaned", "archived", "auto")[plain.index(n) % 3]
         nodes.append({"domain": n["area"], "id": n["id"], "gist": n["gist"], "notes": list(n["notes"]),
                       "touches": list(n["touches"]), "tier": tier})
@@ -346,6 +358,5 @@ def build() -> dict:
     return {"nodes": nodes, "edges": edges, "prompts": [], "commands": []}
 
 
-def asking(cases: list[dict]) -> dict:
-    """This memory, asking `cases` (a split written on it)."""
-    return {**build(), "prompts": [dict(case) for case in cases], "commands": []}
+def with_prompts(built: dict, cases: list[dict]) -> dict:
+    return {**built, "prompts": [dict(case) for case in cases], "commands": []}

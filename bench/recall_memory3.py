@@ -12,6 +12,8 @@ sentry-pii-scrubbing): kept once, as the first wrote it. Its prompts come from t
 
 from __future__ import annotations
 
+import recall_memory2
+
 LESSONS = [
     {'area': 'rails-app', 'id': 'rails-app-overview', 'gist': 'Rails monolith lessons: tenancy via `Current.account`, Pundit policies, Devise auth, service objects, API v2 conventions and past incidents.', 'notes': ['Covers app/ models, controllers, policies, services and components; Sidekiq, cron and Lambda lessons live in the jobs area.', 'Most incidents here were cross-tenant leaks, missing authorization or data drift from bypassed callbacks.'], 'touches': ['app/', 'config/routes.rb']},
     {'area': 'rails-app', 'id': 'unscoped-drops-tenant-scope', 'gist': 'Never call `.unscoped` on account-scoped models: it also drops the `account_id` default scope. Use `.with_discarded` or `.unscope(where: :discarded_at)`.', 'notes': ['A support export used `Invoice.unscoped` to include discarded invoices and returned rows from 412 other accounts; caught before sending and logged as SEC-2023-07.', '`unscoped` removes every default scope, including the `where(account_id: Current.account_id)` that AccountScoped adds.'], 'touches': ['app/models/concerns/account_scoped.rb', 'app/models/invoice.rb']},
@@ -325,20 +327,12 @@ LESSONS = [
 ]
 
 
+
 def build() -> dict:
     """The memory (nodes with their intended tier, edges); a split brings the prompts (asking)."""
-    overviews = {n["area"]: n["id"] for n in LESSONS if n["id"].endswith("-overview")}
-    nodes, edges = [], []
-    plain = [n for n in LESSONS if not n["id"].endswith("-overview")]
-    for n in LESSONS:
-        tier = "auto" if n["id"].endswith("-overview") else ("orphaned", "archived", "auto")[plain.index(n) % 3]
-        nodes.append({"domain": n["area"], "id": n["id"], "gist": n["gist"], "notes": list(n["notes"]),
-                      "touches": list(n["touches"]), "tier": tier})
-        if tier != "orphaned" and n["id"] != overviews[n["area"]]:
-            edges.append((n["id"], overviews[n["area"]], "part-of"))
-    return {"nodes": nodes, "edges": edges, "prompts": [], "commands": []}
+    return recall_memory2.memory(LESSONS)
 
 
 def asking(cases: list[dict]) -> dict:
     """This memory, asking `cases` (a split written on it)."""
-    return {**build(), "prompts": [dict(case) for case in cases], "commands": []}
+    return recall_memory2.with_prompts(build(), cases)
