@@ -248,10 +248,15 @@ def _placeholder(value: str) -> bool:
             or v.startswith(("your", "my-", "example")) or v.endswith(("example", "here")))
 
 
+# An environment variable's name: capital words joined by '_', a word perhaps ending in digits (KEYSTORE_B64,
+# AWS_S3_BUCKET). It names where a secret lives, as the refusal itself advises writing.
+_ENV_NAME = re.compile(r"[A-Z]+[0-9]*(?:_[A-Z]+[0-9]*)+")
+
+
 def _credential(value: str, assigned: bool) -> bool:
     """Whether a value found after a secret-named word is itself a secret."""
     value = value.strip("\"'`.")
-    if _placeholder(value) or _UUID.fullmatch(value):
+    if _placeholder(value) or _UUID.fullmatch(value) or _ENV_NAME.fullmatch(value):
         return False
     if not assigned:
         # Prose: only a long opaque run counts; hex alone may be a hash or a commit id.

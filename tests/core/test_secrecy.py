@@ -143,6 +143,9 @@ LOOKALIKES = [
     "Cookie: theme=dark; lang=en",
     "ssh fingerprint 1f:32:49:f2:7f:ed:80:62:2e:49:b7:ce:84:b9:c1:c5:1a:f6",
     "key-value stores and skip the SK prefix; shpat is Shopify's",
+    # Environment variables named beside secret words (a lesson of recall_memory4, written blind, was refused).
+    "Signing variables (MATCH_PASSWORD, ANDROID_UPLOAD_KEYSTORE_B64) are protected; tags must match v*.",
+    "the token lives in CI variable GITLAB_DEPLOY_TOKEN_V2 and the key in AWS_S3_UPLOAD_KEY_ID",
 ]
 
 
