@@ -12,7 +12,7 @@ round of tuning and before the vocabulary work; it writes its own results file.
 `--data recall_pasted` asks the third (bench/recall_pasted.py): questions typed around pasted output.
 `--data recall_long` .. `recall_long6` ask long and mixed-length typed prompts, and `recall_mixed` ..
 `recall_mixed56` prompts of every length with unrelated ones naming the lessons' own tools (SPLITS below):
-each written blind, to judge what was chosen before it (their docstrings say what). `recall_memory2_a` .. `_d`
+each written blind, to judge what was chosen before it (their docstrings say what). `recall_memory2_a` .. `_d`,
 `recall_memory3_a` .. `_d` and `recall_memory4_a` .. `_d` ask the same way about three other projects' memories
 (bench/recall_memory2.py, recall_memory3.py, recall_memory4.py), which no constant was tuned on.
 
