@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import time
 import uuid
 from pathlib import Path
 
 import pytest
 from hook_helpers import (
-    CODEX_UA, VENV_BIN, Harness, hook_env, mcp_call, node, post, project_graph, recall_log, run_hook, user_graph,
+    CODEX_UA, HOOKS, VENV_BIN, Harness, hook_env, mcp_call, node, post, project_graph, recall_log, run_hook,
+    user_graph,
 )
 
 from kg_actors.core import constants as C
@@ -564,6 +566,18 @@ def test_pastes_junk_emoji_and_bare_paths_are_answered_quickly_and_silently(srv,
     assert r.status_code == 200 and "KG recall" not in json.dumps(r.json())
     # The same session still recalls what a person types afterwards.
     assert "jwt-clock-skew" in h.prompt("why do tokens fail with clock skew between servers?").context
+
+
+@pytest.mark.parametrize("hook", [["prompt.sh"], ["session_start.sh"], ["gemini.sh", "BeforeAgent"],
+                                  ["../harnesses/antigravity/hooks/kg-agy.sh", "PreInvocation"]])
+def test_raw_bytes_with_nuls_leave_stderr_empty_where_sh_is_bash(srv, hook):
+    # Where /bin/sh is bash (Fedora, Arch), a NUL read into a variable is warned of on stderr.
+    h = Harness(srv, srv.project("recall-proj"))
+    proc = subprocess.run(["bash", str((HOOKS / hook[0]).resolve()), *hook[1:]], input=bytes(range(256)) * 8, env=h.env,
+                          capture_output=True, timeout=30, cwd=h.env.get("HOME"))
+    assert proc.returncode == 0 and proc.stderr == b"", proc.stderr
+    lines = proc.stdout.decode().splitlines()
+    assert len(lines) <= 1 and all(json.loads(line) for line in lines)  # one line of hook JSON, or nothing
 
 
 @pytest.mark.parametrize("transcript", ["/etc/passwd", "/etc/hosts.jsonl", "~/notes.txt", "../../x.jsonl", 42])

@@ -8,7 +8,7 @@ case "$1" in SessionStart|PreInvocation|PostToolUse) ;; *) exit 0 ;; esac
 [ -r "${0%/*}/kg_env" ] && . "${0%/*}/kg_env"
 command -v curl >/dev/null 2>&1 || exit 0
 KG_URL="http://127.0.0.1:${KG_HTTP_PORT:-8765}"
-payload=$(cat)
+payload=$(tr -d '\000')  # a NUL is no JSON; a shell that is bash would warn of it on stderr
 post() {
   printf '%s' "$payload" | curl -sf --noproxy '*' --max-time 2 -H 'Content-Type: application/json' \
     --data-binary @- "$KG_URL/api/antigravity/hook/$1?lines=1" 2>/dev/null
