@@ -7,6 +7,12 @@
 KG_URL="http://127.0.0.1:${KG_HTTP_PORT:-8765}"
 command -v curl >/dev/null 2>&1 || exit 0
 
+# The hook's stdin into $payload, less any NUL: no JSON holds one, and a shell that is bash (Fedora's, Arch's
+# sh) would warn of it on stderr.
+kg_read_payload() {
+  payload=$(tr -d '\000')
+}
+
 # Post stdin (the raw hook payload) to $1; print the reply only if it is hook output.
 # The server gets ${2:-0.6} second(s), so that with the hook's own start, and a loaded machine's delay
 # in waking curl to give up (CI saw a 0.8 s wait close at 1.15 s), it stays under a second; the server

@@ -5,7 +5,7 @@
 # nothing else is ever printed). SessionStart starts the server when nothing listens.
 . "${0%/*}/common.sh"
 case "$1" in SessionStart|BeforeAgent|AfterTool) ;; *) exit 0 ;; esac
-payload=$(tr -d '\000')  # a NUL is no JSON; a shell that is bash would warn of it on stderr
+kg_read_payload
 printf '%s' "$payload" | kg_post "/api/gemini/$1" && exit 0
 if [ "$1" = SessionStart ]; then
   curl -s --noproxy '*' --max-time 0.5 "$KG_URL/health" >/dev/null 2>&1 && exit 0  # up, with nothing to say

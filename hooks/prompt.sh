@@ -1,7 +1,7 @@
 #!/bin/sh
 # UserPromptSubmit: recall for this prompt, or one reminder line staged by session depth.
 . "$(dirname "$0")/common.sh"
-payload=$(tr -d '\000')  # a NUL is no JSON; a shell that is bash would warn of it on stderr
+kg_read_payload
 printf '%s' "$payload" | kg_post /api/prompt_context && exit 0
 # The server had nothing (or is down): one line from a pool for how deep the session is.
 # The transcript path is cut out by the shell itself (a process per step would cost more

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SessionStart: print the compact-core preload; start the server first when nothing listens.
 . "$(dirname "$0")/common.sh"
-payload=$(tr -d '\000')  # a NUL is no JSON; a shell that is bash would warn of it on stderr
+kg_read_payload
 # One curl when the server is up (a separate health check cost a second process start). 2 s: a
 # server that is up answers in milliseconds, or in about a second when it loads a large project
 # graph first; one that hangs holds the session no longer than that.
