@@ -251,6 +251,10 @@ def _placeholder(value: str) -> bool:
 # An environment variable's name: capital words joined by '_', a word perhaps ending in digits (KEYSTORE_B64,
 # AWS_S3_BUCKET). It names where a secret lives, as the refusal itself advises writing.
 _ENV_NAME = re.compile(r"[A-Z]+[0-9]*(?:_[A-Z]+[0-9]*)+")
+# A name in code, dotted or snake_case: words, camelCase humps, digits only at a part's end
+# (`stripe.Webhook.construct_event`, `prepared_statement_cache_size`, `getServerSideProps`). A random key's
+# parts are not (`4eC39HqLyjWDarjtT1zdp7dc`: digits strewn through, capitals side by side).
+_CODE_NAME = re.compile(r"_*[A-Za-z][a-z]*(?:[A-Z][a-z]+)*[0-9]*(?:[._-]+[A-Za-z][a-z]*(?:[A-Z][a-z]+)*[0-9]*)+_*")
 
 
 def _credential(value: str, assigned: bool) -> bool:
@@ -259,8 +263,12 @@ def _credential(value: str, assigned: bool) -> bool:
     if _placeholder(value) or _UUID.fullmatch(value) or _ENV_NAME.fullmatch(value):
         return False
     if not assigned:
-        # Prose: only a long opaque run counts; hex alone may be a hash or a commit id.
-        return (len(value) >= 20 and not _HEX.fullmatch(value) and not _is_path(value)
+        # Prose: only a long opaque run counts; hex alone may be a hash or a commit id. A setting given its
+        # value there (`statement_cache_size=0`) is judged by the value; a name in code is none.
+        name, equals, rest = value.rstrip("=").partition("=")
+        if equals:
+            return _credential(rest, assigned=True)
+        return (not _CODE_NAME.fullmatch(value) and len(value) >= 20 and not _HEX.fullmatch(value) and not _is_path(value)
                 and _entropy(value) >= OPAQUE_MIN_ENTROPY and _classes(value) >= 3)
     if len(value) < ASSIGNED_MIN_CHARS:
         return False
