@@ -14,13 +14,20 @@ precision and silence matched the real run's exactly when it was written (84/123
 what was missed and what was injected unwanted; `--set` tries a constant without editing it. Several
 splits given at once are pooled (each asked on its own memory), with their hits on real lessons and on
 the memories' generated filler lessons counted apart.
+
+`--held-out` estimates where the held-out evaluation of issue #12 stands: our outcome on each prompt is
+split by kg-memory's on the same prompt (read from its committed run, RESULTS-recall-reference-*.md),
+and the two rates are weighted as kg-memory's own are on the held-out set (0.89 hits, 0.68 silent there;
+its relevant prompts are harder than ours and its unrelated ones far easier).
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import importlib
 import json
+import re
 import sys
 import time
 from pathlib import Path
@@ -98,11 +105,42 @@ def ask(name: str) -> tuple[list[dict], list[float]]:
     return rows, lat
 
 
+HELD_OUT_REFERENCE = {"hits": 0.89, "silent": 0.68}  # kg-memory 0.17 on the held-out set (issue #12's table)
+_REF_LINE = re.compile(r"- (?:miss \[\w+\] [\w.-]+|unrelated): (.+?) -> \[")
+
+
+def reference_outcomes(name: str) -> set[str] | None:
+    """The prompts (their first 80 characters) kg-memory missed or spoke on unasked in its committed run of
+    split `name`, or None when it has none."""
+    path = BENCH / f"RESULTS-recall-reference-{name.removeprefix('recall_').replace('_', '-')}.md"
+    if not path.exists():
+        return None
+    return {ast.literal_eval(m.group(1)) for m in map(_REF_LINE.match, path.read_text().splitlines()) if m}
+
+
+def held_out_estimate(rows: list[dict], failed: set[str]) -> list[str]:
+    """Our hit and silence rates split by kg-memory's outcome on the same prompt, weighted as its are held out."""
+    def rate(selected: list[bool]) -> tuple[float, int]:
+        return (sum(selected) / len(selected) if selected else 0.0), len(selected)
+    relevant = [r for r in rows if r["kind"] == "relevant" and r["needed"]]
+    unrelated = [r for r in rows if r["kind"] == "unrelated"]
+    hit_with, n1 = rate([r["hit"] for r in relevant if r["text"][:80] not in failed])
+    hit_without, n2 = rate([r["hit"] for r in relevant if r["text"][:80] in failed])
+    quiet_with, n3 = rate([not r["chars"] for r in unrelated if r["text"][:80] not in failed])
+    quiet_without, n4 = rate([not r["chars"] for r in unrelated if r["text"][:80] in failed])
+    h, q = HELD_OUT_REFERENCE["hits"], HELD_OUT_REFERENCE["silent"]
+    return [f"hit where kg-memory hits / misses: {hit_with:.3f} (n={n1}) / {hit_without:.3f} (n={n2}); "
+            f"estimated held-out hits {h * hit_with + (1 - h) * hit_without:.2f}",
+            f"silent where kg-memory is silent / speaks: {quiet_with:.3f} (n={n3}) / {quiet_without:.3f} (n={n4}); "
+            f"estimated held-out silence {q * quiet_with + (1 - q) * quiet_without:.2f}"]
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--data", default="recall_data", help="a split of bench/, or several joined by commas (pooled)")
     ap.add_argument("--misses", action="store_true")
     ap.add_argument("--loud", action="store_true")
+    ap.add_argument("--held-out", action="store_true", help="estimate the held-out figures from kg-memory's runs")
     ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                     help="override a constant of kg_actors.core.constants for this run")
     args = ap.parse_args()
@@ -110,11 +148,16 @@ def main() -> int:
     for item in args.set:
         name, value = item.split("=", 1)
         setattr(constants, name, type(getattr(constants, name))(value))
-    rows, lat = [], []
+    rows, lat, failed, without = [], [], set(), []
     for name in args.data.split(","):  # several splits: their prompts pooled, each on its own memory
         asked, took = ask(name)
         rows += asked
         lat += took
+        outcomes = reference_outcomes(name)
+        if outcomes is None:
+            without.append(name)
+        else:
+            failed |= outcomes
     for name, value, goal in recall_eval.metrics(rows, lat):
         print(f"{name:<50} {value:<16} {goal}")
     filler = [r for r in rows if r["kind"] == "relevant" and r["needed"] and all(x.endswith(FILLER) for x in r["needed"])]
@@ -122,6 +165,11 @@ def main() -> int:
         real = [r for r in rows if r["kind"] == "relevant" and r["needed"] and r not in filler]
         print(f"{'... labels that are real lessons':<50} {sum(r['hit'] for r in real)}/{len(real)}")
         print(f"{'... labels that are generated filler':<50} {sum(r['hit'] for r in filler)}/{len(filler)}")
+    if args.held_out:
+        if without:
+            print(f"no run of kg-memory committed for {', '.join(without)}: leave them out of --held-out")
+            return 2
+        print("\n".join(held_out_estimate(rows, failed)))
     if args.misses:
         for r in (r for r in rows if r["kind"] == "relevant" and r["needed"]):
             if not r["hit"]:
