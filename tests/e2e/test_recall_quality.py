@@ -1,0 +1,53 @@
+"""Prompt recall's quality through the real endpoints, on the four memories written blind (issue #12).
+
+bench/recall_eval.py's run, as RESULTS-recall.md reports it: a `kg serve`, each memory written through MCP,
+every prompt of its four splits asked in a fresh session after the full read. The floors sit a few prompts
+under today's figures on each memory (hits 0.77-0.84, precision 0.71-0.79, silent on unrelated prompts
+0.88-0.89, on noise 1.00; the goals are higher), so a change that loses lessons recall finds, or makes it
+speak where it should not, fails here before a benchmark run would show it.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+import recall_eval  # noqa: E402
+
+FLOORS = {"hits": 0.74, "precision": 0.68, "silent_unrelated": 0.85, "silent_noise": 0.97}
+
+
+def asked(memory: int, base: Path) -> list[dict]:
+    rows: list[dict] = []
+    for split in "abcd":
+        ev = recall_eval.Eval(base / split, f"recall_memory{memory}_{split}")
+        try:
+            ev.write_memory()
+            rows += ev.run_prompts()
+        finally:
+            ev.srv.stop()
+    return rows
+
+
+def figures(rows: list[dict]) -> dict[str, float]:
+    relevant = [r for r in rows if r["kind"] == "relevant" and r["needed"]]
+    injected = [x for r in rows for x in r["injected"]]
+    wanted = sum(len(set(r["injected"]) & set(r["labels"])) for r in rows)
+    unrelated = [r for r in rows if r["kind"] == "unrelated"]
+    noise = [r for r in rows if r["kind"] == "noise"]
+    return {"hits": sum(r["hit"] for r in relevant) / len(relevant),
+            "precision": wanted / len(injected),
+            "silent_unrelated": sum(not r["chars"] for r in unrelated) / len(unrelated),
+            "silent_noise": sum(not r["chars"] for r in noise) / len(noise)}
+
+
+@pytest.mark.parametrize("memory", [2, 3, 4, 5])
+def test_recall_on_a_memory_written_blind_stays_above_its_floor(memory: int, tmp_path: Path) -> None:
+    rows = asked(memory, tmp_path)
+    assert sum(r["kind"] == "relevant" for r in rows) == 4 * 36 and len(rows) == 4 * 92
+    got = figures(rows)
+    below = {name: round(value, 3) for name, value in got.items() if value < FLOORS[name]}
+    assert not below, f"recall_memory{memory}: {below} under {FLOORS} (all: {got})"
