@@ -265,10 +265,11 @@ def _credential(value: str, assigned: bool) -> bool:
     if not assigned:
         # Prose: only a long opaque run counts; hex alone may be a hash or a commit id. A setting given its
         # value there (`statement_cache_size=0`) is judged by the value; a name in code is none.
-        name, equals, rest = value.rstrip("=").partition("=")
+        _, equals, rest = value.rstrip("=").partition("=")
         if equals:
             return _credential(rest, assigned=True)
-        return (not _CODE_NAME.fullmatch(value) and len(value) >= 20 and not _HEX.fullmatch(value) and not _is_path(value)
+        return (len(value) >= 20 and not _HEX.fullmatch(value) and not _is_path(value)
+                and not _CODE_NAME.fullmatch(value)
                 and _entropy(value) >= OPAQUE_MIN_ENTROPY and _classes(value) >= 3)
     if len(value) < ASSIGNED_MIN_CHARS:
         return False

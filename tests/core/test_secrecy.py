@@ -146,7 +146,7 @@ LOOKALIKES = [
     # Environment variables named beside secret words (a lesson of recall_memory4, written blind, was refused).
     "Signing variables (MATCH_PASSWORD, ANDROID_UPLOAD_KEYSTORE_B64) are protected; tags must match v*.",
     "the token lives in CI variable GITLAB_DEPLOY_TOKEN_V2 and the key in AWS_S3_UPLOAD_KEY_ID",
-    # Names in code and a setting's value beside "pass"/"passes" (lessons of recall_memory5, written blind, were refused).
+    # Names in code and a setting's value beside "pass" (lessons of recall_memory5, written blind, were refused).
     "Behind PgBouncer, pass statement_cache_size=0 and prepared_statement_cache_size=0 to asyncpg.",
     "The webhook route passes await request.body() to stripe.Webhook.construct_event before parsing.",
     "the secret is read in getServerSidePropsForTenant.loadSettings at boot",
