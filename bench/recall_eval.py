@@ -13,8 +13,8 @@ round of tuning and before the vocabulary work; it writes its own results file.
 `--data recall_long` .. `recall_long6` ask long and mixed-length typed prompts, and `recall_mixed` ..
 `recall_mixed56` prompts of every length with unrelated ones naming the lessons' own tools (SPLITS below):
 each written blind, to judge what was chosen before it (their docstrings say what). `recall_memory2_a` .. `_d`,
-`recall_memory3_a` .. `_d`, `recall_memory4_a` .. `_d` and `recall_memory5_a` .. `_d` ask the same way about four
-other projects' memories (bench/recall_memory2.py .. recall_memory5.py), which no constant was tuned on.
+`recall_memory3_a` .. `_d` up to `recall_memory6_a` .. `_d` ask the same way about five other projects'
+memories (bench/recall_memory2.py .. recall_memory6.py), which no constant was tuned on.
 
 Everything goes through the real server and its endpoints: a `kg serve`
 (kg_actors.testing.ServerProcess) in a temporary HOME; the memory of
@@ -347,7 +347,8 @@ SPLITS = ["recall_data", "recall_heldout", "recall_pasted", "recall_long", "reca
           "recall_memory2_a", "recall_memory2_b", "recall_memory2_c", "recall_memory2_d",
           "recall_memory3_a", "recall_memory3_b", "recall_memory3_c", "recall_memory3_d",
           "recall_memory4_a", "recall_memory4_b", "recall_memory4_c", "recall_memory4_d",
-          "recall_memory5_a", "recall_memory5_b", "recall_memory5_c", "recall_memory5_d"]
+          "recall_memory5_a", "recall_memory5_b", "recall_memory5_c", "recall_memory5_d",
+          "recall_memory6_a", "recall_memory6_b", "recall_memory6_c", "recall_memory6_d"]
 
 
 def main() -> int:
