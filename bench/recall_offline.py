@@ -80,14 +80,19 @@ def judge(text: str | None, needed: list[str]) -> dict:
 FILLER = "-rule"
 
 
-def ask(name: str) -> tuple[list[dict], list[float]]:
-    """Every prompt of split `name` asked in-process on its cached memory: the judged rows and latencies."""
+def loaded(name: str) -> tuple[dict, GraphData, SearchIndex, frozenset[str]]:
+    """Split `name`'s data, its cached memory as a graph with its search index, and the ids a fresh
+    session's full read showed."""
     data = importlib.import_module(name).build()
     raw, shown = cached_memory(name)
     graph = GraphData.from_json(raw, "project")
-    index = SearchIndex.build(graph)
     gists = {n["id"]: n["gist"] for n in data["nodes"]}
-    seen = frozenset(i for i, g in gists.items() if g[:60] in shown)
+    return data, graph, SearchIndex.build(graph), frozenset(i for i, g in gists.items() if g[:60] in shown)
+
+
+def ask(name: str) -> tuple[list[dict], list[float]]:
+    """Every prompt of split `name` asked in-process on its cached memory: the judged rows and latencies."""
+    data, graph, index, seen = loaded(name)
     views = {"project": (graph, index)}
     tiers = {i: "orphaned" if n.orphaned_ts else "archived" if n.archived else "active"
              for i, n in graph.nodes.items()}
