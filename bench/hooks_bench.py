@@ -35,12 +35,12 @@ import random
 import re
 import shlex
 import shutil
-import tempfile
 import signal
 import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
