@@ -330,25 +330,10 @@ def git_head() -> str:
         return "?"
 
 
-SPLITS = ["recall_data", "recall_heldout", "recall_pasted", "recall_long", "recall_long2", "recall_long3", "recall_long4",
-          "recall_long5", "recall_long6", "recall_mixed", "recall_mixed2", "recall_mixed3", "recall_mixed4",
-          "recall_mixed5", "recall_mixed6", "recall_mixed7", "recall_mixed8", "recall_mixed9", "recall_mixed10",
-          "recall_mixed11", "recall_mixed12", "recall_mixed13", "recall_mixed14",
-          "recall_mixed15", "recall_mixed16", "recall_mixed17", "recall_mixed18", "recall_mixed19", "recall_mixed20",
-          "recall_mixed21", "recall_mixed22", "recall_mixed23", "recall_mixed24",
-          "recall_mixed25", "recall_mixed26", "recall_mixed27", "recall_mixed28",
-          "recall_mixed29", "recall_mixed30", "recall_mixed31", "recall_mixed32",
-          "recall_mixed33", "recall_mixed34", "recall_mixed35", "recall_mixed36",
-          "recall_mixed37", "recall_mixed38", "recall_mixed39", "recall_mixed40",
-          "recall_mixed41", "recall_mixed42", "recall_mixed43", "recall_mixed44",
-          "recall_mixed45", "recall_mixed46", "recall_mixed47", "recall_mixed48",
-          "recall_mixed49", "recall_mixed50", "recall_mixed51", "recall_mixed52",
-          "recall_mixed53", "recall_mixed54", "recall_mixed55", "recall_mixed56",
-          "recall_memory2_a", "recall_memory2_b", "recall_memory2_c", "recall_memory2_d",
-          "recall_memory3_a", "recall_memory3_b", "recall_memory3_c", "recall_memory3_d",
-          "recall_memory4_a", "recall_memory4_b", "recall_memory4_c", "recall_memory4_d",
-          "recall_memory5_a", "recall_memory5_b", "recall_memory5_c", "recall_memory5_d",
-          "recall_memory6_a", "recall_memory6_b", "recall_memory6_c", "recall_memory6_d"]
+# The data sets in the order they were written: the tuning split, the held-out and pasted ones, then the blind ones.
+SPLITS = ["recall_data", "recall_heldout", "recall_pasted", "recall_long",
+          *(f"recall_long{i}" for i in range(2, 7)), "recall_mixed", *(f"recall_mixed{i}" for i in range(2, 57)),
+          *(f"recall_memory{m}_{x}" for m in range(2, 7) for x in "abcd")]
 
 
 def main() -> int:
