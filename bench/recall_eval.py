@@ -1,11 +1,13 @@
 """Recall evaluation (issue #12): does prompt recall find what matters and stay quiet otherwise?
 
     .venv/bin/python bench/recall_eval.py [--keep] [--out bench/RESULTS-recall.md] [--data recall_data]
-        [--server ours|ref]
+        [--server ours|ref] [--python PATH]
 
 `--server ref` runs the same evaluation against the reference (kg-memory 0.17.0, installed by
 bench/setup_reference.sh), through its own hooks' calls: the issue's table compared both servers,
-and only the same prompts on the same memory say how hard a data set is.
+and only the same prompts on the same memory say how hard a data set is. `--python` runs our server from
+another build's interpreter (a venv with that build installed): the build the issue measured the held-out
+set on (fe84f98) tells how far an estimate of that set from these splits can be trusted (recall_offline.py).
 
 `--data recall_heldout` asks the second split (bench/recall_heldout.py), written after the first
 round of tuning and before the vocabulary work; it writes its own results file.
@@ -89,13 +91,14 @@ def pct(values: list[float], p: float) -> float:
 
 
 class Eval:
-    def __init__(self, base: Path, data: str = "recall_data", server: str = "ours"):
+    def __init__(self, base: Path, data: str = "recall_data", server: str = "ours", python: str | None = None):
         self.base = base
         self.reference = server == "ref"
+        self.python = python
         if self.reference:
             self.srv = RefServer(base)
         else:
-            self.srv = ServerProcess(base, {"KG_LOG_LEVEL": "WARNING"})
+            self.srv = ServerProcess(base, {"KG_LOG_LEVEL": "WARNING"}, python=python)
         self.project = self.srv.project("eval-app")
         self.transcripts = self.srv.home / ".claude" / "projects" / "eval-app"
         self.transcripts.mkdir(parents=True, exist_ok=True)
@@ -298,7 +301,7 @@ def render(command: str, ev: Eval, rows: list[dict], cmd_rows: list[dict]) -> st
         "# Recall evaluation (issue #12)" + (": the reference, kg-memory 0.17.0" if ev.reference else ""), "",
         f"Command: `{command}`", "",
         f"Date: {datetime.datetime.now().astimezone():%Y-%m-%d %H:%M %Z}; git {git_head()}; "
-        f"Python {platform.python_version()}.", "",
+        f"Python {platform.python_version()}" + (f"; the server run by {ev.python}" if ev.python else "") + ".", "",
         f"Memory (bench/{ev.data_name}.py, written through MCP): {len(ev.tiers)} project nodes "
         f"({tiers['active']} active, {tiers['archived']} archived, {tiers['orphaned']} orphaned), "
         f"{len(ev.data['edges'])} edges, 8 domains. Prompts: {len(rows)} ({counts['relevant']} relevant, "
@@ -344,10 +347,13 @@ def main() -> int:
                     help="the data set: the tuning split or one written after it (see above)")
     ap.add_argument("--server", default="ours", choices=["ours", "ref"],
                     help="ours, or the reference (kg-memory 0.17.0 from bench/setup_reference.sh)")
+    ap.add_argument("--python", help="with --server ours: run the server from this interpreter (another build's venv)")
     args = ap.parse_args()
     command = " ".join([".venv/bin/python bench/recall_eval.py", *map(shlex.quote, sys.argv[1:])])
     base = run_dir("recall")
-    ev = Eval(base, args.data, args.server)
+    if args.python and args.server != "ours":
+        ap.error("--python runs our server from another build: it goes with --server ours")
+    ev = Eval(base, args.data, args.server, args.python)
     try:
         ev.write_memory()
         rows = ev.run_prompts()

@@ -18,7 +18,9 @@ def test_the_reference_run_names_what_it_missed_and_where_it_spoke_unasked() -> 
     assert "Android 2024.22 has sat at 1% in Play since yesterday. How do I move it to the n" in failed
     assert "Explain when Postgres picks a bitmap heap scan over a plain index scan." in failed
     assert len(failed) == 1 + 37  # its 46 noisy answers hold 9 noise pastes, which are not unrelated prompts
-    assert recall_offline.reference_outcomes("recall_data") is None  # no committed run of kg-memory
+    assert recall_offline.reference_outcomes("recall_long") is None  # no committed run of kg-memory
+    # The first split's run is written down without a suffix: its 31 misses and 7 unrelated prompts answered.
+    assert len(recall_offline.reference_outcomes("recall_data") or ()) == 31 + 7
 
 
 def test_our_rates_are_weighted_as_kg_memory_fares_on_the_held_out_set() -> None:
@@ -33,6 +35,34 @@ def test_our_rates_are_weighted_as_kg_memory_fares_on_the_held_out_set() -> None
     assert hits.endswith(f"{0.89 * 0.5 + (1 - 0.89) * 1.0:.2f}")
     assert "1.000 (n=1) / 0.000 (n=1)" in silence
     assert silence.endswith(f"{0.68:.2f}")
+
+
+def test_kg_memorys_rates_are_pooled_from_its_runs_first_tables() -> None:
+    # recall_data: hits 95/126, silent 53/60; recall_heldout: 21/32, 28/30 (the two files' first tables).
+    rates = recall_offline.reference_rates(["recall_data", "recall_heldout"])
+    assert rates == {"hits": (95 + 21) / (126 + 32), "silent": (53 + 28) / (60 + 30)}
+
+
+def _rows(hits: int, relevant: int, silent: int, unrelated: int) -> list[dict]:
+    return ([{"kind": "relevant", "needed": ["x"], "hit": i < hits} for i in range(relevant)]
+            + [{"kind": "relevant", "needed": [], "hit": False}]  # its lesson was in context: not counted
+            + [{"kind": "unrelated", "chars": 0 if i < silent else 90} for i in range(unrelated)])
+
+
+def test_the_families_are_blended_as_kg_memorys_rates_place_the_held_out_set_between_them() -> None:
+    # kg-memory: hits 0.7 / 0.95 and silence 0.9 / 0.1 on the two families; held out 0.89 and 0.68.
+    hits, silence = recall_offline.family_estimate(_rows(6, 10, 10, 10), _rows(8, 10, 5, 10),
+                                                   {"hits": 0.7, "silent": 0.9}, {"hits": 0.95, "silent": 0.1})
+    w_hits, w_silent = (0.95 - 0.89) / (0.95 - 0.7), (0.68 - 0.1) / (0.9 - 0.1)
+    assert f"weight {w_hits:.2f}" in hits and hits.endswith(f"{w_hits * 0.6 + (1 - w_hits) * 0.8:.2f}")
+    assert f"weight {w_silent:.2f}" in silence and silence.endswith(f"{w_silent * 1.0 + (1 - w_silent) * 0.5:.2f}")
+
+
+def test_a_blend_outside_the_families_is_held_to_the_nearer_one() -> None:
+    # kg-memory found more on both families than on the held-out set: the estimate is the harder family's.
+    hits, _ = recall_offline.family_estimate(_rows(6, 10, 10, 10), _rows(8, 10, 5, 10),
+                                             {"hits": 0.93, "silent": 0.9}, {"hits": 0.97, "silent": 0.1})
+    assert "weight 1.00" in hits and hits.endswith("0.60")
 
 
 @pytest.mark.parametrize("name,file", [("recall_memory5_d", "RESULTS-recall-reference-memory5-d.md"),
