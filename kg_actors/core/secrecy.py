@@ -271,8 +271,8 @@ def _credential(value: str, assigned: bool) -> bool:
         return (len(value) >= 20 and not _HEX.fullmatch(value) and not _is_path(value)
                 and not _CODE_NAME.fullmatch(value)
                 and _entropy(value) >= OPAQUE_MIN_ENTROPY and _classes(value) >= 3)
-    if len(value) < ASSIGNED_MIN_CHARS:
-        return False
+    if len(value) < ASSIGNED_MIN_CHARS or value[0] in ":=":
+        return False  # short: an example; a separator first: an empty field (`user:pass:::upload`), then the next
     if re.fullmatch(r"[a-z_]+|[A-Z_]+|[a-z]+(?:[-_.][a-z]+)*", value):
         return False  # a name (an env var, a setting, a word), not a value
     if re.fullmatch(r"[\w.-]+\.(?:json|ya?ml|toml|env|txt|pem|key|ini|cfg)", value) or _is_path(value):

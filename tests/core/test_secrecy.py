@@ -150,6 +150,10 @@ LOOKALIKES = [
     "Behind PgBouncer, pass statement_cache_size=0 and prepared_statement_cache_size=0 to asyncpg.",
     "The webhook route passes await request.body() to stripe.Webhook.construct_event before parsing.",
     "the secret is read in getServerSidePropsForTenant.loadSettings at boot",
+    # Fields after an empty one (a lesson of recall_memory7, written blind, was refused): atmoz/sftp's
+    # user:password:uid:gid:dir with its documented demo password.
+    "Test the SFTP sensor against `docker run -p 2222:22 atmoz/sftp partner:pass:::upload` locally.",
+    "token::refresh and secret:=:default are separators, not values",
 ]
 
 
