@@ -25,7 +25,7 @@ the memories' generated filler lessons counted apart.
   give its held-out rates.
 Run against the build the issue measured (fe84f98, `recall_eval.py --python`), the first way gave 0.52 hits
 and 0.73 silence where the held-out set gave 0.46 and 0.84; the second 0.51 and 0.80 (bench/RESULTS-recall.md,
-"How far the estimate of the held-out set can be trusted").
+"How far an estimate of the held-out set can be trusted").
 """
 
 from __future__ import annotations
