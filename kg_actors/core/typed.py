@@ -336,7 +336,8 @@ continue continuing go on ahead yes yeah yep yup y ok okay k sure fine great goo
 proceed keep going next do it that this please thanks thank you lgtm sounds looks right agreed approve approved
 alright all done now again same carry and the then finish up thx ty
 one more step let lets let's us it's with to
-""".split())
+run rerun re-run test tests after afterwards commit push them those
+""".split())  # the last line: the usual next step ("ok do that, then run the tests", "looks good, commit it")
 
 
 _CONTINUATION_MAX_WORDS = 12  # "ok looks good, keep going with the next one": every word a nudge's own

@@ -259,14 +259,18 @@ def test_a_prose_prompt_keeps_its_lines_beside_one_pasted_line():
 @pytest.mark.parametrize("text", ["continue", "go on", "yes", "ok do it", "Keep going!", "yes please, continue",
                                   "ok, continue with the next one", "looks good, continue with the next one",
                                   "ok, carry on with the next one", "ok looks good, keep going with the next one",
-                                  "sounds good, proceed", "LGTM", "ok", "ok next one", "one more", "let's go on"])
+                                  "sounds good, proceed", "LGTM", "ok", "ok next one", "one more", "let's go on",
+                                  # the usual next step after it (each spoke on a memory written blind, recall_memory8)
+                                  "ok do that, then run the tests", "ok, do it and run the tests after",
+                                  "looks good, commit it", "ok, rerun them afterwards"])
 def test_continuations(text):
     assert is_continuation(text)
     assert recall.human_text(text) is None
 
 
 @pytest.mark.parametrize("text", ["continue with the redis eviction fix", "go on: why does helm upgrade hang",
-                                  "yes, add the index concurrently", "one more test for the retry logic"])
+                                  "yes, add the index concurrently", "one more test for the retry logic",
+                                  "run the tests for the billing module", "commit it with the migration squashed"])
 def test_a_continuation_that_says_what_is_not_one(text):
     assert not is_continuation(text)
     assert recall.human_text(text)
