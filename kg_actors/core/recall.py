@@ -200,7 +200,7 @@ def _strong(hit: Hit, n_terms: int, scale: float) -> bool:
     return (hit.title_match and hit.matched_terms >= min(2, n_terms)) or hit.score >= C.RECALL_SCORE_STRONG * scale
 
 
-def chance_scale(n_words: int) -> float:
+def chance_scale(n_words: int, per_word: float | None = None) -> float:
     """How much more score a prompt's hit needs for each search word beyond the first few.
 
     Every word of a prompt is a chance to meet some node near the top of that word's holders: a
@@ -208,7 +208,22 @@ def chance_scale(n_words: int) -> float:
     lesson's id or gist by chance, and fused ranks add them up. What a hit must score to be more
     than chance grows with the words the prompt brings: 5% more for each word over six (a prompt
     of 26 search words asks twice a short one's score)."""
-    return 1.0 + C.RECALL_CHANCE_PER_WORD * max(0, n_words - C.RECALL_CHANCE_FREE_WORDS)
+    step = C.RECALL_CHANCE_PER_WORD if per_word is None else per_word
+    return 1.0 + step * max(0, n_words - C.RECALL_CHANCE_FREE_WORDS)
+
+
+def multi_bar(n_words: int) -> tuple[float, float]:
+    """The score bar of a prompt of several terms and the chance scale it was drawn with.
+
+    Two curves, and the lower holds: the plain bar rising 5% a search word over six, and a bar of
+    few words that starts lower and climbs faster (RECALL_SCORE_FEW, RECALL_CHANCE_FEW_PER_WORD;
+    they meet near 14 words). A prompt of a few words that paraphrases its lesson meets it with
+    one or two terms at modest ranks, and in so few words chance has little room; over 14 words
+    the plain bar's slope holds (issue #12: pre-registration 23, bench/RESULTS-recall.md)."""
+    plain, few = chance_scale(n_words), chance_scale(n_words, C.RECALL_CHANCE_FEW_PER_WORD)
+    if C.RECALL_SCORE_FEW * few < C.RECALL_SCORE_MULTI * plain:
+        return C.RECALL_SCORE_FEW * few, few
+    return C.RECALL_SCORE_MULTI * plain, plain
 
 
 def decide(terms: list[str], hits: list[tuple[str, Hit]], graphs: Mapping[str, GraphReader],
@@ -216,7 +231,7 @@ def decide(terms: list[str], hits: list[tuple[str, Hit]], graphs: Mapping[str, G
     """The three gates over ranked hits, then the injection (connections between the chosen hits).
 
     Beyond the spec's gates, three rules keep what is injected about the prompt (issue #12): the
-    score bars rise with the prompt's search words (chance_scale), and for a request for general
+    score bars rise with the prompt's search words (chance_scale, multi_bar), and for a request for general
     know-how or a task to carry out (core/asks.py: ask_scale);
     a new hit ranking (_rank) under RECALL_RELATIVE_CUT of the best one is a side match, not what the
     prompt is about (a hit in context stays, as its anchor); and weak new hits (each matching
@@ -227,8 +242,12 @@ def decide(terms: list[str], hits: list[tuple[str, Hit]], graphs: Mapping[str, G
     """
     if not terms:
         return Decision("no_terms")
-    scale = chance_scale(n_words) * ask_scale
-    threshold = (C.RECALL_SCORE_MULTI if len(terms) >= 2 else C.RECALL_SCORE_SINGLE) * scale
+    if len(terms) >= 2:
+        bar, chance = multi_bar(n_words)
+    else:
+        bar, chance = C.RECALL_SCORE_SINGLE, chance_scale(n_words)
+    scale = chance * ask_scale
+    threshold = bar * ask_scale
     logged = tuple(_hit_record(lvl, h, seen) for lvl, h in hits[:5])
     nodes: dict[Ref, Node] = {}
     candidates = []

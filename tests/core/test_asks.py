@@ -160,7 +160,7 @@ def test_a_task_sharing_a_lessons_tool_needs_more_than_a_symptom_told_in_the_sam
     from kg_actors.core.search import Hit
     graph = GraphData("project", "/home/u/proj")
     graph.set_node(Node("celery-task-idempotency-key", "celery tasks may run twice: key each one by its input"))
-    hit = Hit("celery-task-idempotency-key", C.RECALL_SCORE_MULTI * 1.3, 2, 0.9, True)
+    hit = Hit("celery-task-idempotency-key", recall.multi_bar(C.RECALL_CHANCE_FREE_WORDS)[0] * 1.3, 2, 0.9, True)
     for text, spoke in [("Add a celery task that sends the digest", False),
                         ("The digest celery task sends it twice", True)]:
         terms = recall.prompt_terms(text)

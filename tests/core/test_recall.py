@@ -89,13 +89,15 @@ def test_prompt_terms_drop_stopwords_short_words_and_repeats():
 
 
 def test_the_score_threshold_is_stricter_with_more_terms():
-    # One term naming one node of 30: score 1/60 ≈ 0.0167 — above the single-term bar, below the multi-term one.
+    # One term naming one node of 30: score 1/60 ≈ 0.0167 — above the single-term bar; said beside a second
+    # term it is one term's worth of a prompt of two, which no bar of several terms lets open the channel.
     views = {"project": build([Node("token-refresh-window", "sliding window for JWT refresh"), *filler(29)])}
     one = recall.run(["sliding"], views, frozenset())  # a one-word prompt naming a gist: strong enough alone
     assert one.reason == "injected" and one.threshold == C.RECALL_SCORE_SINGLE
     two = recall.run(["sliding", "zebra"], views, frozenset())
-    assert two.reason == "no_hits" and two.threshold == C.RECALL_SCORE_MULTI
-    assert two.hits and two.hits[0]["id"] == "token-refresh-window" and two.hits[0]["score"] < C.RECALL_SCORE_MULTI
+    assert two.text is None and two.reason in ("no_hits", "weak_hit")
+    assert two.threshold == recall.multi_bar(2)[0] > one.threshold
+    assert two.hits and two.hits[0]["id"] == "token-refresh-window" and two.hits[0]["score"] < C.RECALL_SCORE_STRONG
 
 
 def test_evidence_one_common_word_in_notes_stays_silent():
@@ -168,6 +170,24 @@ def test_a_long_prompt_needs_more_score_than_chance_gives_its_many_words():
     assert recall.chance_scale(C.RECALL_CHANCE_FREE_WORDS + 20) == pytest.approx(1 + 20 * C.RECALL_CHANCE_PER_WORD)
 
 
+def test_a_prompt_of_few_words_takes_the_lower_of_two_bars():
+    # The bar of few words starts under the plain one and climbs faster; they meet near 14 words.
+    for n in range(1, 40):
+        bar, chance = recall.multi_bar(n)
+        assert bar <= C.RECALL_SCORE_MULTI * recall.chance_scale(n) + 1e-12
+        assert bar == pytest.approx(min(C.RECALL_SCORE_FEW * recall.chance_scale(n, C.RECALL_CHANCE_FEW_PER_WORD),
+                                        C.RECALL_SCORE_MULTI * recall.chance_scale(n)))
+    assert recall.multi_bar(4) == (C.RECALL_SCORE_FEW, 1.0)
+    assert recall.multi_bar(13)[0] < C.RECALL_SCORE_MULTI * recall.chance_scale(13)
+    assert recall.multi_bar(14) == (C.RECALL_SCORE_MULTI * recall.chance_scale(14), recall.chance_scale(14))
+    assert recall.multi_bar(30)[1] == recall.chance_scale(30)
+    # The decision is held to it: a prompt of a few terms to the lower bar, a long one to the plain bar.
+    views = {"project": build([Node("build-cache-default", "the default build cache lives in the runner"), *filler(40)])}
+    assert run("build cache default", views).threshold == pytest.approx(C.RECALL_SCORE_FEW)
+    many = " ".join(f"word{c}{c}{c}" for c in "abcdefghijklmnopqrst")
+    assert run(many, views).threshold == pytest.approx(C.RECALL_SCORE_MULTI * recall.chance_scale(20))
+
+
 def test_the_function_word_parts_of_compounds_are_not_search_words():
     # "lunch-and-learn", "isVisible" and "deleted_at" split into parts; "and", "is", "at" must not
     # find the one node that says "and-or" in its id (a word every lesson's prose has).
@@ -212,7 +232,7 @@ def test_a_hit_matching_more_prompt_terms_outranks_one_first_for_a_single_word()
     decision = recall.decide(terms, [("project", one_word), ("project", three_words)], graphs, frozenset(), len(terms))
     assert decision.shown == (("project", "release-script-tag-changelog"),)
     # The bonus orders; it never opens the channel: the same hit under the threshold stays silent.
-    faint = Hit("release-script-tag-changelog", C.RECALL_SCORE_MULTI * 0.9, 3, 0.7, True)
+    faint = Hit("release-script-tag-changelog", recall.multi_bar(len(terms))[0] * 0.9, 3, 0.7, True)
     assert recall.decide(terms, [("project", faint)], graphs, frozenset(), len(terms)).text is None
 
 
@@ -226,7 +246,7 @@ def test_a_hit_whose_id_the_prompt_names_outranks_one_matching_as_many_words_els
     decision = recall.decide(terms, [("project", elsewhere), ("project", named)], graphs, frozenset(), len(terms))
     assert decision.shown == (("project", "metric-routing-rule"),)
     # It orders; it never opens the channel.
-    faint = Hit("metric-routing-rule", C.RECALL_SCORE_MULTI * 0.9, 2, 0.9, True, id_share=1.0)
+    faint = Hit("metric-routing-rule", recall.multi_bar(len(terms))[0] * 0.9, 2, 0.9, True, id_share=1.0)
     assert recall.decide(terms, [("project", faint)], graphs, frozenset(), len(terms)).text is None
 
 

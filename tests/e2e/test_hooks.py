@@ -22,7 +22,7 @@ from hook_helpers import (
     user_graph,
 )
 
-from kg_actors.core import constants as C
+from kg_actors.core import constants as C, recall
 from kg_actors.core.recall import FULL_READ_REMINDER
 from kg_actors.harness.profiles import CODEX_NO_HOOKS_HINT
 from kg_actors.testing import ServerProcess, write_store
@@ -173,7 +173,7 @@ def test_a_request_for_general_know_how_needs_more_than_a_shared_word_or_two(srv
     assert general.is_pool_line and record["reason"] == "no_hits", (record["reason"], record["hits"], record["threshold"])
     situated, record = asked["our rate calculations use the wrong window"]
     assert "rate-limit-window: the rate limiter" in situated.context and record["reason"] == "injected"
-    assert record["threshold"] == pytest.approx(C.RECALL_SCORE_MULTI)
+    assert record["threshold"] == pytest.approx(recall.multi_bar(C.RECALL_CHANCE_FREE_WORDS)[0])  # a prompt of few words
 
 
 def test_a_task_to_carry_out_asks_its_hits_for_more_than_a_symptom(srv):
@@ -183,7 +183,7 @@ def test_a_task_to_carry_out_asks_its_hits_for_more_than_a_symptom(srv):
     h.full_read()
     h.prompt("Add a rate calculations window to the admin page")
     record = records_for(srv, h.kg_sid)[-1]
-    assert record["threshold"] == pytest.approx(C.RECALL_SCORE_MULTI * C.RECALL_TASK_ASK_SCALE), record
+    assert record["threshold"] == pytest.approx(recall.multi_bar(C.RECALL_CHANCE_FREE_WORDS)[0] * C.RECALL_TASK_ASK_SCALE), record
 
 
 def test_a_pastes_identifiers_bring_the_lesson_they_name_once_a_line_was_typed(srv):
@@ -339,8 +339,8 @@ def test_codex_sessions_count_shell_reads_and_measure_in_bytes(srv):
     assert run.context.startswith("KG MEMORY PRELOADED") and codex.kg_sid
     assert len(run.context.encode()) <= 9_000
     # Codex reads through its shell: an absolute operand, or a relative one with an explicit workdir.
-    recall = codex.shell(f"cat {cwd}/src/queue.py")
-    assert "KG memory on src/queue.py:" in recall.context and "codex-queue-lesson" in recall.context
+    read = codex.shell(f"cat {cwd}/src/queue.py")
+    assert "KG memory on src/queue.py:" in read.context and "codex-queue-lesson" in read.context
     # A relative operand without a known directory is skipped (Codex's hook cwd is not trusted for the shell).
     codex2 = Harness(srv, cwd, kind="codex")
     codex2.start()
