@@ -350,9 +350,11 @@ def main() -> int:
     ap.add_argument("--python", help="with --server ours: run the server from this interpreter (another build's venv)")
     args = ap.parse_args()
     command = " ".join([".venv/bin/python bench/recall_eval.py", *map(shlex.quote, sys.argv[1:])])
-    base = run_dir("recall")
     if args.python and args.server != "ours":
         ap.error("--python runs our server from another build: it goes with --server ours")
+    if args.python and not Path(args.python).is_file():
+        ap.error(f"--python: no interpreter at {args.python} (give a venv's bin/python with that build installed)")
+    base = run_dir("recall")
     ev = Eval(base, args.data, args.server, args.python)
     try:
         ev.write_memory()
