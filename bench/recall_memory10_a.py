@@ -6,7 +6,7 @@ Written as recall_mixed13 was (a helper that saw only the memory's lessons and t
 lessons drawn at random (seed 20261241; recall_memory10_a .. _d drew disjoint sets). Not edited after, except
 for layout:
 
-    .venv/bin/python bench/recall_eval.py --data recall_memory10_a --out bench/RESULTS-recall-memory9-a.md
+    .venv/bin/python bench/recall_eval.py --data recall_memory10_a --out bench/RESULTS-recall-memory10-a.md
 """
 
 from __future__ import annotations
