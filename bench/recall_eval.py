@@ -336,7 +336,7 @@ def git_head() -> str:
 # The data sets in the order they were written: the tuning split, the held-out and pasted ones, then the blind ones.
 SPLITS = ["recall_data", "recall_heldout", "recall_pasted", "recall_long",
           *(f"recall_long{i}" for i in range(2, 7)), "recall_mixed", *(f"recall_mixed{i}" for i in range(2, 57)),
-          *(f"recall_memory{m}_{x}" for m in range(2, 11) for x in "abcd")]
+          *(f"recall_memory{m}_{x}" for m in range(2, 12) for x in "abcd")]
 
 
 def main() -> int:
