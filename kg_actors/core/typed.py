@@ -336,8 +336,11 @@ continue continuing go on ahead yes yeah yep yup y ok okay k sure fine great goo
 proceed keep going next do it that this please thanks thank you lgtm sounds looks right agreed approve approved
 alright all done now again same carry and the then finish up thx ty
 one more step let lets let's us it's with to
-run rerun re-run test tests after afterwards commit push them those
-""".split())  # the last line: the usual next step ("ok do that, then run the tests", "looks good, commit it")
+run rerun re-run test tests after afterwards commit push them those ship
+rest of remaining other others two three both for file files way too also second option
+spec specs when you you're once finished
+""".split())  # the usual next step ("ok do that, then run the tests", "looks good, commit it") and the rest of
+# the same work ("ok, do the rest of the files the same way", "same for the other two"): nothing named in them
 
 
 _CONTINUATION_MAX_WORDS = 12  # "ok looks good, keep going with the next one": every word a nudge's own

@@ -262,7 +262,11 @@ def test_a_prose_prompt_keeps_its_lines_beside_one_pasted_line():
                                   "sounds good, proceed", "LGTM", "ok", "ok next one", "one more", "let's go on",
                                   # the usual next step after it (each spoke on a memory written blind, recall_memory8)
                                   "ok do that, then run the tests", "ok, do it and run the tests after",
-                                  "looks good, commit it", "ok, rerun them afterwards"])
+                                  "looks good, commit it", "ok, rerun them afterwards",
+                                  # the rest of the same work (one spoke on recall_memory11)
+                                  "ok, do the rest of the files the same way", "ok do the same for the other two files",
+                                  "looks good, ship it", "ok, do the second option", "ok, keep going with the rest",
+                                  "ok do it, and run the specs when you're done"])
 def test_continuations(text):
     assert is_continuation(text)
     assert recall.human_text(text) is None
@@ -270,7 +274,8 @@ def test_continuations(text):
 
 @pytest.mark.parametrize("text", ["continue with the redis eviction fix", "go on: why does helm upgrade hang",
                                   "yes, add the index concurrently", "one more test for the retry logic",
-                                  "run the tests for the billing module", "commit it with the migration squashed"])
+                                  "run the tests for the billing module", "commit it with the migration squashed",
+                                  "ok, do the same for the workers chart too", "do the rest of the webhook handlers"])
 def test_a_continuation_that_says_what_is_not_one(text):
     assert not is_continuation(text)
     assert recall.human_text(text)
