@@ -15,8 +15,9 @@ round of tuning and before the vocabulary work; it writes its own results file.
 `--data recall_long` .. `recall_long6` ask long and mixed-length typed prompts, and `recall_mixed` ..
 `recall_mixed56` prompts of every length with unrelated ones naming the lessons' own tools (SPLITS below):
 each written blind, to judge what was chosen before it (their docstrings say what). `recall_memory2_a` .. `_d`,
-`recall_memory3_a` .. `_d` up to `recall_memory7_a` .. `_d` ask the same way about six other projects'
-memories (bench/recall_memory2.py .. recall_memory7.py), which no constant was tuned on.
+`recall_memory3_a` .. `_d` up to `recall_memory11_a` .. `_d` ask the same way about ten other projects'
+memories (bench/recall_memory2.py .. recall_memory11.py), written blind (RESULTS-recall.md says which
+pre-registered rule each judged).
 
 Everything goes through the real server and its endpoints: a `kg serve`
 (kg_actors.testing.ServerProcess) in a temporary HOME; the memory of
