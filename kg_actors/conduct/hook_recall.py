@@ -43,7 +43,7 @@ async def prompt_context(floor: Floor, payload: dict[str, Any]) -> dict[str, Any
         floor.logs.recall([{**base, "reason": "no_terms"}])
     else:
         shown_at = floor.clock()  # before the graphs are read: a write applied meanwhile is not "seen"
-        decision = await _recall(floor, view, terms, asks.ask_scale(text))
+        decision = await _recall(floor, view, terms, asks.ask_scale(text), "?" in text)
         record = {**base, "reason": decision.reason, "terms": secrecy.loggable_terms(text, terms),
                   "threshold": decision.threshold,
                   "hits": list(decision.hits)}
@@ -59,13 +59,14 @@ async def prompt_context(floor: Floor, payload: dict[str, Any]) -> dict[str, Any
     return hook_output("UserPromptSubmit", "\n\n".join(parts)) if parts else {}
 
 
-async def _recall(floor: Floor, view: SessionView, terms: list[str], ask_scale: float) -> recall.Decision:
+async def _recall(floor: Floor, view: SessionView, terms: list[str], ask_scale: float,
+                  question: bool) -> recall.Decision:
     async def decide(seen: AbstractSet[Ref]) -> recall.Decision:
         graphs = indexed(await views_of(floor, view))
         if graphs is None:
             return recall.Decision("index_building")
         # No await from here on: the views stay consistent.
-        return recall.run(terms, graphs, seen, ask_scale)
+        return recall.run(terms, graphs, seen, ask_scale, question)
 
     return await held_for_this_reply(floor, view.sid, view.seen, floor.clock(), decide,
                                      lambda d: recall.Decision("all_seen", hits=d.hits, threshold=d.threshold))

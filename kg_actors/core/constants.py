@@ -193,6 +193,7 @@ RECALL_RELATED_WEIGHT = 0.4  # ... or as a related term of the table: evidence, 
 RECALL_ALT_DEPTH = 50  # holders scanned per family/related alternative (the word itself: RANK_SCAN_DEPTH)
 RECALL_MAX_ALTERNATIVES = 12  # terms looked up per prompt word, itself included: bounds the work
 RECALL_CHAR_BUDGET = 2_500
+RECALL_GATE_VETO = 0.03  # a new hit the gates chose goes when recall_gate's model gives it less (pre-registration 24)
 OFFER_HOLD_SECONDS = 30.0  # a gist an undelivered hook reply shows is held from the session's other replies
 FILE_RECALL_MAX_NODES = 3
 FILE_RECALL_CHAR_BUDGET = 1_200

@@ -15,15 +15,16 @@ near-synonym, the latter two weighing less (search_concepts.py, expand.py).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any, TypeGuard
 
 import attrs
 
-from . import constants as C
+from . import constants as C, recall_gate
 from .model import Edge, GraphReader, Node
 from .paste_keys import pasted_words
+from .recall_bars import chance_scale, evidence, multi_bar, rank, strong
 from .search import Hit, SearchIndex, merge_hits
 from .search_paths import connection_paths
 from .search_concepts import concept_hits
@@ -132,31 +133,36 @@ def prompt_terms(text: str) -> list[str]:
 
 @attrs.frozen
 class Decision:
-    reason: str  # injected | no_hits | weak_hit | all_seen | no_terms
+    reason: str  # injected | no_hits | weak_hit | vetoed | all_seen | no_terms
     text: str | None = None
     shown: tuple[Ref, ...] = ()  # refs whose gists were injected (now seen)
     hits: tuple[dict[str, Any], ...] = ()
     threshold: float = 0.0
 
 
-def _evidence(hit: Hit) -> bool:
-    return hit.matched_terms >= 2 or hit.max_term_idf >= C.RECALL_MIN_SOLO_IDF or hit.title_match
-
-
 def run(terms: list[str], views: Mapping[str, tuple[GraphReader, SearchIndex]], seen: AbstractSet[Ref],
-        ask_scale: float = 1.0) -> Decision:
+        ask_scale: float = 1.0, question: bool = False) -> Decision:
     """Prompt recall over the session's graphs (level -> (graph, its search index)): the whole decision.
     `seen`: the (level, id) of what the session holds (the other level's node of an id is another node);
-    `ask_scale`: how much more score what the prompt asks for needs (asks.ask_scale of its text)."""
+    `ask_scale`: how much more score what the prompt asks for needs (asks.ask_scale of its text);
+    `question`: whether its text holds a question mark (recall_gate reads it)."""
     if not terms:
         return Decision("no_terms")
+    query, words, ranked = search(terms, views, seen)
+    graphs = {lvl: graph for lvl, (graph, _) in views.items()}
+    rated = [(ref, recall_gate.probability(values)) for ref, values in
+             recall_gate.candidates(ranked, views, query, words, len(terms), len(query.unigrams), ask_scale, question)]
+    return decide(terms, ranked, graphs, seen, len(query.unigrams), ask_scale, rated)
+
+
+def search(terms: list[str], views: Mapping[str, tuple[GraphReader, SearchIndex]],
+           seen: AbstractSet[Ref]) -> tuple[Terms, dict[str, int], list[tuple[str, Hit]]]:
+    """The prompt's query, its words' numbers (_word_numbers) and the best RECALL_SEARCH_TOP hits over all levels."""
     query = _content_terms(query_terms(" ".join(terms)))
     words = _word_numbers(terms)
     per_level = {lvl: concept_hits(index, query, AtLevel(seen, lvl), C.RECALL_SEARCH_TOP, depth=C.RANK_SCAN_DEPTH,
                                    words=words) for lvl, (_, index) in views.items()}
-    ranked = merge_hits(per_level)[: C.RECALL_SEARCH_TOP]
-    graphs = {lvl: graph for lvl, (graph, _) in views.items()}
-    return decide(terms, ranked, graphs, seen, len(query.unigrams), ask_scale)
+    return query, words, merge_hits(per_level)[: C.RECALL_SEARCH_TOP]
 
 
 def _word_numbers(words: list[str]) -> dict[str, int]:
@@ -182,61 +188,21 @@ def _content_terms(query: Terms) -> Terms:
     return Terms(tuple(t for t in query.unigrams if not is_stopword(t)), query.bigrams)
 
 
-def _rank(hit: Hit) -> float:
-    """What orders the hits that passed the gates: the score, raised for each further prompt term
-    matched. Fused ranks give a node first for one word as much as one matching three words lower
-    down; what the prompt is about is the latter more often (issue #12: "what cutting a new version
-    involve, is there a script" picked a lesson on one word of its id over the release script's).
-    A hit whose id the prompt names ranks higher too, by its id_share (recall_mixed5..8: "a metric
-    routing entry for the checkout_latency series" picked a lesson on latency over metric-routing-rule).
-    The gates still read the plain score, so this never opens the channel."""
-    return hit.score * (1 + C.RECALL_TERM_BONUS * (hit.matched_terms - 1)) * (1 + C.RECALL_ID_BONUS * hit.id_share)
-
-
-def _strong(hit: Hit, n_terms: int, scale: float) -> bool:
-    """Enough to open the channel: named in its id or gist by two prompt terms (by the one, for a
-    one-word prompt), or scoring more than any one term can give (1/60 at rank 0), times the
-    prompt's chance_scale."""
-    return (hit.title_match and hit.matched_terms >= min(2, n_terms)) or hit.score >= C.RECALL_SCORE_STRONG * scale
-
-
-def chance_scale(n_words: int, per_word: float | None = None) -> float:
-    """How much more score a prompt's hit needs for each search word beyond the first few.
-
-    Every word of a prompt is a chance to meet some node near the top of that word's holders: a
-    long, chatty prompt puts two or three everyday words ("build", "default", "change") into some
-    lesson's id or gist by chance, and fused ranks add them up. What a hit must score to be more
-    than chance grows with the words the prompt brings: 5% more for each word over six (a prompt
-    of 26 search words asks twice a short one's score)."""
-    step = C.RECALL_CHANCE_PER_WORD if per_word is None else per_word
-    return 1.0 + step * max(0, n_words - C.RECALL_CHANCE_FREE_WORDS)
-
-
-def multi_bar(n_words: int) -> tuple[float, float]:
-    """The score bar of a prompt of several terms and the chance scale it was drawn with.
-
-    Two curves, and the lower holds: the plain bar rising 5% a search word over six, and a bar of
-    few words that starts lower and climbs faster (RECALL_SCORE_FEW, RECALL_CHANCE_FEW_PER_WORD;
-    they meet near 14 words). A prompt of a few words that paraphrases its lesson meets it with
-    one or two terms at modest ranks, and in so few words chance has little room; over 14 words
-    the plain bar's slope holds (issue #12: pre-registration 23, bench/RESULTS-recall.md)."""
-    plain, few = chance_scale(n_words), chance_scale(n_words, C.RECALL_CHANCE_FEW_PER_WORD)
-    if C.RECALL_SCORE_FEW * few < C.RECALL_SCORE_MULTI * plain:
-        return C.RECALL_SCORE_FEW * few, few
-    return C.RECALL_SCORE_MULTI * plain, plain
-
-
 def decide(terms: list[str], hits: list[tuple[str, Hit]], graphs: Mapping[str, GraphReader],
-           seen: AbstractSet[Ref], n_words: int, ask_scale: float = 1.0) -> Decision:
-    """The three gates over ranked hits, then the injection (connections between the chosen hits).
+           seen: AbstractSet[Ref], n_words: int, ask_scale: float = 1.0,
+           rated: Sequence[tuple[Ref, float]] = ()) -> Decision:
+    """The three gates over ranked hits, the model's veto, then the injection (connections between
+    the chosen hits).
 
     Beyond the spec's gates, three rules keep what is injected about the prompt (issue #12): the
     score bars rise with the prompt's search words (chance_scale, multi_bar), and for a request for general
     know-how or a task to carry out (core/asks.py: ask_scale);
-    a new hit ranking (_rank) under RECALL_RELATIVE_CUT of the best one is a side match, not what the
+    a new hit ranking (rank) under RECALL_RELATIVE_CUT of the best one is a side match, not what the
     prompt is about (a hit in context stays, as its anchor); and weak new hits (each matching
     one prompt term, or only in its notes, for no more than one term's worth of score) do not
-    open the channel, whether one or several: words scattered over unrelated nodes are chance. Connectors between the hits come along only
+    open the channel, whether one or several: words scattered over unrelated nodes are chance.
+    `rated` holds recall_gate's probability for each new candidate: a new hit it is nearly sure is
+    not wanted goes (recall_gate.standing). Connectors between the hits come along only
     when they match the prompt themselves (they carry something the hits need); the edges
     between hits always do.
     """
@@ -246,36 +212,26 @@ def decide(terms: list[str], hits: list[tuple[str, Hit]], graphs: Mapping[str, G
         bar, chance = multi_bar(n_words)
     else:
         bar, chance = C.RECALL_SCORE_SINGLE, chance_scale(n_words)
-    scale = chance * ask_scale
     threshold = bar * ask_scale
-    logged = tuple(_hit_record(lvl, h, seen) for lvl, h in hits[:5])
-    nodes: dict[Ref, Node] = {}
-    candidates = []
-    for lvl, h in hits:
-        node = graphs[lvl].nodes.get(h.node_id) if lvl in graphs else None
-        if node is None or not node.gist:
-            continue  # every tier takes part (the same search core as kg_search); recall never promotes
-        if h.score >= threshold and _evidence(h):
-            candidates.append((lvl, h))
-            nodes[(lvl, h.node_id)] = node
-    if not candidates:
-        return Decision("no_hits", hits=logged, threshold=threshold)
-    best = max(_rank(h) for _, h in candidates)
-    # A node already in context stays as its anchor (a short line, no gist): it ties the new ones in.
-    passing = [(lvl, h) for lvl, h in candidates
-               if _rank(h) >= C.RECALL_RELATIVE_CUT * best or (lvl, h.node_id) in seen]
-    new = [h for lvl, h in passing if (lvl, h.node_id) not in seen]
-    if new and not any(_strong(h, len(terms), scale) for h in new):
-        return Decision("weak_hit", hits=logged, threshold=threshold)
-    passing.sort(key=lambda lh: (not lh[1].title_match, -_rank(lh[1])))
-    chosen = passing[: C.RECALL_MAX_HITS]
-    chosen_refs = [(lvl, h.node_id) for lvl, h in chosen]
+    probabilities = dict(rated)
+    logged = tuple(_hit_record(lvl, h, seen, probabilities.get((lvl, h.node_id))) for lvl, h in hits[:5])
+    chosen_refs, silent = _gated(terms, hits, graphs, seen, threshold, chance * ask_scale)
+    new = [r for r in chosen_refs if r not in seen]
+    kept = recall_gate.standing(new, rated)
+    vetoed = set(new) - set(kept)  # not brought back as a connector either
+    if new and not kept:
+        chosen_refs, silent = [], "vetoed"
+    else:
+        chosen_refs = [r for r in chosen_refs if r in seen or r in kept]
+    if silent is not None:
+        return Decision(silent, hits=logged, threshold=threshold)
     if all((lvl, h.node_id) in seen for lvl, h in hits):
         # Connectors come only from these hits: nothing new whatever the paths, so none are drawn.
         return Decision("all_seen", hits=logged, threshold=threshold)
+    nodes = {ref: graphs[ref[0]].nodes[ref[1]] for ref in chosen_refs}
     matching = {(lvl, h.node_id) for lvl, h in hits}
     connectors, path_edges = connection_paths(graphs, chosen_refs)
-    connectors = [r for r in connectors if r not in chosen_refs and r in matching
+    connectors = [r for r in connectors if r not in chosen_refs and r in matching and r not in vetoed
                   and graphs[r[0]].nodes.get(r[1]) is not None and graphs[r[0]].nodes[r[1]].gist]
     for ref in connectors:
         nodes[ref] = graphs[ref[0]].nodes[ref[1]]
@@ -285,10 +241,34 @@ def decide(terms: list[str], hits: list[tuple[str, Hit]], graphs: Mapping[str, G
     return Decision("injected", text, tuple(shown), logged, threshold)
 
 
-def _hit_record(level: str, hit: Hit, seen: AbstractSet[Ref]) -> dict[str, Any]:
-    return {"id": hit.node_id, "level": level, "score": round(hit.score, 5), "seen": (level, hit.node_id) in seen,
-            "title_match": hit.title_match, "matched_terms": hit.matched_terms,
-            "max_term_idf": round(hit.max_term_idf, 4)}
+def _gated(terms: list[str], hits: list[tuple[str, Hit]], graphs: Mapping[str, GraphReader],
+           seen: AbstractSet[Ref], threshold: float, scale: float) -> tuple[list[Ref], str | None]:
+    """What the gates choose (at most RECALL_MAX_HITS, in the order shown), or why they choose nothing."""
+    candidates = []
+    for lvl, h in hits:
+        node = graphs[lvl].nodes.get(h.node_id) if lvl in graphs else None
+        if node is None or not node.gist:
+            continue  # every tier takes part (the same search core as kg_search); recall never promotes
+        if h.score >= threshold and evidence(h):
+            candidates.append((lvl, h))
+    if not candidates:
+        return [], "no_hits"
+    best = max(rank(h) for _, h in candidates)
+    # A node already in context stays as its anchor (a short line, no gist): it ties the new ones in.
+    passing = [(lvl, h) for lvl, h in candidates
+               if rank(h) >= C.RECALL_RELATIVE_CUT * best or (lvl, h.node_id) in seen]
+    new = [h for lvl, h in passing if (lvl, h.node_id) not in seen]
+    if new and not any(strong(h, len(terms), scale) for h in new):
+        return [], "weak_hit"
+    passing.sort(key=lambda lh: (not lh[1].title_match, -rank(lh[1])))
+    return [(lvl, h.node_id) for lvl, h in passing[: C.RECALL_MAX_HITS]], None
+
+
+def _hit_record(level: str, hit: Hit, seen: AbstractSet[Ref], p: float | None) -> dict[str, Any]:
+    record = {"id": hit.node_id, "level": level, "score": round(hit.score, 5), "seen": (level, hit.node_id) in seen,
+              "title_match": hit.title_match, "matched_terms": hit.matched_terms,
+              "max_term_idf": round(hit.max_term_idf, 4)}
+    return record if p is None else {**record, "p": round(p, 4)}
 
 
 def render(chosen: list[Ref], nodes: dict[Ref, Node], connectors: list[Ref],
