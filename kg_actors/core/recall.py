@@ -7,8 +7,9 @@ clear a score threshold (stricter with more terms, and more so for each search
 word a long prompt brings: chance_scale; a request for general know-how or a
 task to carry out asks more still: asks.py), show evidence (two prompt terms, a near-unique
 term, or a term in its own id or gist), and the injection must bring something
-new. Silence is the default; every decision is returned with its reason so the
-caller can log it. A prompt word matches by itself, by its stem family or by a
+new. A logistic model's second opinion (recall_gate.py) drops a new hit it is
+nearly sure is not wanted. Silence is the default; every decision is returned
+with its reason so the caller can log it. A prompt word matches by itself, by its stem family or by a
 near-synonym, the latter two weighing less (search_concepts.py, expand.py).
 """
 

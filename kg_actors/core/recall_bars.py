@@ -9,6 +9,7 @@ from .search import Hit
 
 
 def evidence(hit: Hit) -> bool:
+    """More than a chance word: two prompt terms, a near-unique term, or a term in its own id or gist."""
     return hit.matched_terms >= 2 or hit.max_term_idf >= C.RECALL_MIN_SOLO_IDF or hit.title_match
 
 
