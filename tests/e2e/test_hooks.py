@@ -173,6 +173,8 @@ def test_a_request_for_general_know_how_needs_more_than_a_shared_word_or_two(srv
     assert general.is_pool_line and record["reason"] == "no_hits", (record["reason"], record["hits"], record["threshold"])
     situated, record = asked["our rate calculations use the wrong window"]
     assert "rate-limit-window: the rate limiter" in situated.context and record["reason"] == "injected"
+    hit = next(h for h in record["hits"] if h["id"] == "rate-limit-window")
+    assert C.RECALL_GATE_VETO <= hit["p"] <= 1, hit  # the model's probability, logged; the hit stood
     assert record["threshold"] == pytest.approx(recall.multi_bar(C.RECALL_CHANCE_FREE_WORDS)[0])  # a prompt of few words
 
 
