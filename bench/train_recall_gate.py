@@ -12,8 +12,8 @@ kg_actors/core/recall_gate_weights.py. `--check` fits and compares with the weig
 nothing (exit 1 when they differ by more than 1e-6).
 
 Training splits: memories 1-11 (recall_data and every split written on its memory, recall_memory2_* ..
-recall_memory11_*). recall_memory12_* was written after the model was chosen, to judge it
-(pre-registration 24, bench/RESULTS-recall.md), and is never trained on.
+recall_memory11_*). recall_memory12_* and recall_memory13_* were written after the model was chosen, to judge
+it (pre-registrations 24 and 25, bench/RESULTS-recall.md), and are never trained on.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ import recall_offline  # noqa: E402
 from kg_actors.core import asks, recall, recall_gate  # noqa: E402
 
 OUT = ROOT / "kg_actors" / "core" / "recall_gate_weights.py"
-JUDGED_ONLY = ("recall_memory12_",)
+JUDGED_ONLY = ("recall_memory12_", "recall_memory13_")
 PENALTY = 1.0  # 1 / scikit-learn's C
 
 

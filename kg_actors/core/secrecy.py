@@ -112,6 +112,9 @@ _WORDS = (r"p(?:ass(?:word|wd|phrase)?|wd|rivate[_-]?key)|s(?:ecret|ession[_-]?k
 _KEYWORD = re.compile(_WORDS)  # factored by first letter (twice as fast); run over the lowercased text
 _ROOTS = ("pass", "pwd", "secret", "token", "key", "credential")
 _ASSIGNED = re.compile(r"[\"']?\s*(?::=|=>|[:=])\s*[\"'`]?([^\s\"'`,;)\]}]+)")
+# A value cut at an apostrophe with letters after it is a word of prose: AWS's "InvalidIdentityToken: Couldn't
+# retrieve ..." gives `Couldn` (a lesson of a memory written blind was refused for it).
+_CONTRACTION = re.compile(r"'[A-Za-z]")
 _NEAR_WINDOW = 60  # characters after a secret-named word where an opaque string counts
 _OPAQUE = re.compile(r"(?<![A-Za-z0-9_/.-])[A-Za-z0-9+/_=.-]{20,}")
 
@@ -204,7 +207,7 @@ def _find(text: str, shapes_only: bool) -> Finding | None:
         lower = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
     for word in _KEYWORD.finditer(lower):
         m = _ASSIGNED.match(text, word.end())
-        if m is not None and _credential(m.group(1), assigned=True):
+        if m is not None and _credential(m.group(1), assigned=True) and not _CONTRACTION.match(text, m.end()):
             return Finding("a credential assigned to a secret-named key", _mask(m.group(1)))
         window = text[word.end():word.end() + _NEAR_WINDOW].split("\n", 1)[0]
         for opaque in _OPAQUE.finditer(window):

@@ -41,6 +41,7 @@ FAKES = [
     ("a credential assigned to a secret-named key", "set password=" + "hunter" + "2x in the admin panel"),
     ("a credential assigned to a secret-named key", '{"client_secret": "' + body(30) + '"}'),
     ("a credential assigned to a secret-named key", "DB_PASSWORD: Tr0ub4dor&3"),
+    ("a credential assigned to a secret-named key", "run DB_PASSWORD='Xk3v9QmZ2p' ./migrate.sh"),  # quoted: not a contraction
     ("a credential-like string next to a secret-named word", "the deploy token is " + body(32) + " for now"),
     # Found by a helper's attack run (2026-12-03): each passed before.
     ("a credential assigned to a secret-named key", "DB_PASSWORD=" + "Tr0ub4dor$3xQ"),  # a `$` inside a password
@@ -154,6 +155,10 @@ LOOKALIKES = [
     # user:password:uid:gid:dir with its documented demo password.
     "Test the SFTP sensor against `docker run -p 2222:22 atmoz/sftp partner:pass:::upload` locally.",
     "token::refresh and secret:=:default are separators, not values",
+    # An error's name then prose (a lesson of recall_memory13, written blind, was refused): `Couldn` is a word cut
+    # at its apostrophe.
+    "AWS STS said 'InvalidIdentityToken: Couldn't retrieve verification key from your identity provider'.",
+    "api_key: Doesn't matter which, the sandbox ignores it",
 ]
 
 

@@ -1,4 +1,4 @@
-"""Prompt recall's quality through the real endpoints, on the eleven memories written blind (issue #12).
+"""Prompt recall's quality through the real endpoints, on the twelve memories written blind (issue #12).
 
 bench/recall_eval.py's run, as RESULTS-recall.md reports it: a `kg serve`, each memory written through MCP,
 every prompt of its four splits asked in a fresh session after the full read. The floors sit a few prompts
@@ -44,7 +44,7 @@ def figures(rows: list[dict]) -> dict[str, float]:
             "silent_noise": sum(not r["chars"] for r in noise) / len(noise)}
 
 
-@pytest.mark.parametrize("memory", [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12])
+@pytest.mark.parametrize("memory", [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13])
 def test_recall_on_a_memory_written_blind_stays_above_its_floor(memory: int, tmp_path: Path) -> None:
     rows = asked(memory, tmp_path)
     assert sum(r["kind"] == "relevant" for r in rows) == 4 * 36 and len(rows) == 4 * 92
