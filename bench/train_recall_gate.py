@@ -53,8 +53,8 @@ def rows_of(name: str) -> list[tuple[list[float], bool]]:
         if not text or not terms:
             continue
         needed = {("project", x) for x in p["labels"] if x not in seen}
-        query, words, ranked = recall.search(terms, views, held)
-        for ref, values in recall_gate.candidates(ranked, views, query, words, len(terms), len(query.unigrams),
+        query, ranked = recall.search(terms, views, held)
+        for ref, values in recall_gate.candidates(ranked, views, len(terms), len(query.unigrams),
                                                   asks.ask_scale(text), "?" in text):
             rows.append((values, ref in needed))
     return rows

@@ -149,21 +149,21 @@ def run(terms: list[str], views: Mapping[str, tuple[GraphReader, SearchIndex]], 
     `question`: whether its text holds a question mark (recall_gate reads it)."""
     if not terms:
         return Decision("no_terms")
-    query, words, ranked = search(terms, views, seen)
+    query, ranked = search(terms, views, seen)
     graphs = {lvl: graph for lvl, (graph, _) in views.items()}
     rated = [(ref, recall_gate.probability(values)) for ref, values in
-             recall_gate.candidates(ranked, views, query, words, len(terms), len(query.unigrams), ask_scale, question)]
+             recall_gate.candidates(ranked, views, len(terms), len(query.unigrams), ask_scale, question)]
     return decide(terms, ranked, graphs, seen, len(query.unigrams), ask_scale, rated)
 
 
 def search(terms: list[str], views: Mapping[str, tuple[GraphReader, SearchIndex]],
-           seen: AbstractSet[Ref]) -> tuple[Terms, dict[str, int], list[tuple[str, Hit]]]:
-    """The prompt's query, its words' numbers (_word_numbers) and the best RECALL_SEARCH_TOP hits over all levels."""
+           seen: AbstractSet[Ref]) -> tuple[Terms, list[tuple[str, Hit]]]:
+    """The prompt's query and its best RECALL_SEARCH_TOP hits over all levels."""
     query = _content_terms(query_terms(" ".join(terms)))
     words = _word_numbers(terms)
     per_level = {lvl: concept_hits(index, query, AtLevel(seen, lvl), C.RECALL_SEARCH_TOP, depth=C.RANK_SCAN_DEPTH,
                                    words=words) for lvl, (_, index) in views.items()}
-    return query, words, merge_hits(per_level)[: C.RECALL_SEARCH_TOP]
+    return query, merge_hits(per_level)[: C.RECALL_SEARCH_TOP]
 
 
 def _word_numbers(words: list[str]) -> dict[str, int]:
@@ -218,7 +218,7 @@ def decide(terms: list[str], hits: list[tuple[str, Hit]], graphs: Mapping[str, G
     logged = tuple(_hit_record(lvl, h, seen, probabilities.get((lvl, h.node_id))) for lvl, h in hits[:5])
     chosen_refs, silent = _gated(terms, hits, graphs, seen, threshold, chance * ask_scale)
     new = [r for r in chosen_refs if r not in seen]
-    kept = recall_gate.standing(new, rated)
+    kept = recall_gate.standing(new, probabilities)
     vetoed = set(new) - set(kept)  # not brought back as a connector either
     if new and not kept:
         chosen_refs, silent = [], "vetoed"

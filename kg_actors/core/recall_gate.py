@@ -21,9 +21,8 @@ from . import constants as C
 from .model import GraphReader
 from .recall_bars import chance_scale, evidence, rank, strong
 from .recall_gate_weights import BIAS, RANGES, WEIGHTS
-from .search import Hit, SearchIndex, base_idf, in_title
-from .search_concepts import Concept, concepts
-from .terms import Terms, analyse
+from .search import Hit, SearchIndex
+from .terms import analyse
 
 Ref = tuple[str, str]
 
@@ -42,8 +41,7 @@ def probability(values: Sequence[float]) -> float:
 
 
 def candidates(hits: list[tuple[str, Hit]], views: Mapping[str, tuple[GraphReader, SearchIndex]],
-               query: Terms, words: Mapping[str, int], n_terms: int, n_words: int, ask_scale: float,
-               question: bool) -> list[tuple[Ref, list[float]]]:
+               n_terms: int, n_words: int, ask_scale: float, question: bool) -> list[tuple[Ref, list[float]]]:
     """Each new candidate among the ranked `hits` (unseen, with a gist) and its FEATURES values.
 
     `n_terms`: the prompt's terms; `n_words`: its search words (the query's unigrams); `ask_scale`:
@@ -62,7 +60,6 @@ def candidates(hits: list[tuple[str, Hit]], views: Mapping[str, tuple[GraphReade
         gap12 = (unseen[0].score - unseen[1].score) / bar
     else:
         gap12 = unseen[0].score / bar if unseen else 0.0
-    groups = {lvl: concepts(index, query, words) for lvl, (_, index) in views.items()}
     out: list[tuple[Ref, list[float]]] = []
     new_before = 0
     for r, (lvl, h) in enumerate(hits):
@@ -72,40 +69,19 @@ def candidates(hits: list[tuple[str, Hit]], views: Mapping[str, tuple[GraphReade
             new_before += not h.seen
             continue
         following = hits[r + 1][1].score if r + 1 < len(hits) else 0.0
-        idsum, bigram, titled = _matched_terms(index, groups[lvl], h.node_id)
         id_dfs = [df for df in (index.df(t) for t in set(analyse(h.node_id)[0])) if df]
         values = [h.score, h.score / bar, h.score / best, (h.score - following) / bar, r, new_before, rrank[r],
                   h.matched_terms, h.max_term_idf, float(h.title_match), h.id_share, n_words, ask_scale,
                   h.matched_terms / max(1, n_words), float(evidence(h)), float(strong(h, n_terms, scale)),
-                  top_seen, float(question), rank(h) / bar, idsum, bigram, titled, over, gap12,
-                  sum(id_dfs) / len(id_dfs) if id_dfs else 0.0, min(id_dfs) if id_dfs else 0.0,
+                  top_seen, float(question), rank(h) / bar, h.idf_sum, float(h.pair_matched), h.titled_terms,
+                  over, gap12, sum(id_dfs) / len(id_dfs) if id_dfs else 0.0, min(id_dfs) if id_dfs else 0.0,
                   len(node.gist), len(node.notes)]
         out.append(((lvl, h.node_id), [float(v) for v in values]))
         new_before += 1
     return out
 
 
-def _matched_terms(index: SearchIndex, groups: list[Concept], node_id: str) -> tuple[float, float, float]:
-    """Over the prompt's concepts, the first term of each that the node holds: the IDF its words bring
-    (weighed as the concept weighs them), whether a pair of words matched, and how many are in its id or gist."""
-    idsum, bigram, titled = 0.0, 0.0, 0.0
-    n = index.size
-    for group in groups:
-        for term, factor in group:
-            packed = index.postings[term].get(node_id)
-            if packed is None:
-                continue
-            if " " in term:
-                bigram = 1.0
-            else:
-                idsum += base_idf(index.df(term), n) * factor
-            titled += in_title(packed)
-            break
-    return idsum, bigram, titled
-
-
-def standing(chosen_new: list[Ref], rated: Sequence[tuple[Ref, float]]) -> list[Ref]:
+def standing(chosen_new: list[Ref], rated: Mapping[Ref, float]) -> list[Ref]:
     """The gates' new hits the model lets stand: all but those it gives less than RECALL_GATE_VETO.
     A hit the model did not rate stands."""
-    p = dict(rated)
-    return [ref for ref in chosen_new if p.get(ref, 1.0) >= C.RECALL_GATE_VETO]
+    return [ref for ref in chosen_new if rated.get(ref, 1.0) >= C.RECALL_GATE_VETO]

@@ -335,6 +335,11 @@ class Hit:
     title_match: bool  # a unigram, or an adjacent pair, found in its id or gist
     seen: bool = False
     id_share: float = 0.0  # prompt recall: the share of its id's words (by IDF) the query names
+    # Prompt recall's model (recall_gate.py), over each concept's first term the node holds: the IDF of those that
+    # are words (weighed as the concept weighs them), how many are in its id or gist, whether one is a pair.
+    idf_sum: float = 0.0
+    titled_terms: int = 0
+    pair_matched: bool = False
 
 
 _NO_POSTING: Mapping[str, int] = {}

@@ -132,6 +132,7 @@ def concept_hits(index: SearchIndex, terms: Terms, seen: AbstractSet[str], limit
     hits = []
     for nid in best:
         matched, rarest, titled = 0, 0.0, False
+        idf_sum, titled_terms, pair = 0.0, 0, False
         named: set[str] = set()
         for group in groups:
             hit_here = False
@@ -139,12 +140,20 @@ def concept_hits(index: SearchIndex, terms: Terms, seen: AbstractSet[str], limit
                 packed = index.postings[term].get(nid)
                 if packed is None:
                     continue
-                hit_here = True
                 named.add(term)
                 titled = titled or in_title(packed)
-                rarest = max(rarest, base_idf(index.df(term), n) * factor)
+                idf = base_idf(index.df(term), n) * factor
+                rarest = max(rarest, idf)
+                if not hit_here:  # the concept's first term the node holds
+                    titled_terms += in_title(packed)
+                    if is_bigram(term):
+                        pair = True
+                    else:
+                        idf_sum += idf
+                hit_here = True
             matched += hit_here and not is_bigram(group[0][0])
-        hits.append(Hit(nid, scores[nid], matched, rarest, titled, nid in seen, id_share(index, nid, named)))
+        hits.append(Hit(nid, scores[nid], matched, rarest, titled, nid in seen, id_share(index, nid, named),
+                        idf_sum, titled_terms, pair))
     return hits
 
 

@@ -45,11 +45,11 @@ def test_more_score_makes_a_candidate_likelier_all_else_equal():
 
 
 def test_a_chosen_hit_the_model_is_nearly_sure_is_not_wanted_goes():
-    assert recall_gate.standing([P, Q], [(P, C.RECALL_GATE_VETO / 2), (Q, 0.5)]) == [Q]
-    assert recall_gate.standing([P, Q], [(P, C.RECALL_GATE_VETO), (Q, 0.5)]) == [P, Q]
+    assert recall_gate.standing([P, Q], {P: C.RECALL_GATE_VETO / 2, Q: 0.5}) == [Q]
+    assert recall_gate.standing([P, Q], {P: C.RECALL_GATE_VETO, Q: 0.5}) == [P, Q]
     # A hit the model did not rate stands.
-    assert recall_gate.standing([P, R], [(P, 0.9)]) == [P, R]
-    assert recall_gate.standing([], [(P, 0.9)]) == []
+    assert recall_gate.standing([P, R], {P: 0.9}) == [P, R]
+    assert recall_gate.standing([], {P: 0.9}) == []
 
 
 def test_the_features_are_read_from_the_ranked_hits():
@@ -59,8 +59,8 @@ def test_the_features_are_read_from_the_ranked_hits():
     views = {"project": (graph, index)}
     seen = frozenset({("project", "cache-warmup-job")})
     terms = ["cache", "eviction", "flush"]
-    query, words, ranked = recall.search(terms, views, seen)
-    rated = dict(recall_gate.candidates(ranked, views, query, words, len(terms), len(query.unigrams), 1.0, True))
+    query, ranked = recall.search(terms, views, seen)
+    rated = dict(recall_gate.candidates(ranked, views, len(terms), len(query.unigrams), 1.0, True))
     assert ("project", "cache-warmup-job") not in rated  # seen: the session holds it
     values = dict(zip(recall_gate.FEATURES, rated[("project", "cache-eviction-policy")]))
     assert values["rank"] == 0 and values["unseen_rank"] == 0 and values["ratio_best"] == 1.0
