@@ -21,9 +21,14 @@ kg_read_payload() {
 # or anything but one line of hook JSON prints nothing: a proxy's error page, a 500's body or a
 # half reply would reach the conversation as context.
 kg_post() {
-  reply=$(curl -sf --noproxy '*' --max-time "${2:-0.6}" -H 'Content-Type: application/json' \
-    --data-binary @- "$KG_URL$1" 2>/dev/null) || return 1
+  reply=$(kg_fetch "$@") || return 1
   kg_print "$reply"
+}
+
+# Post stdin to $1 and print the server's whole reply; fail when it did not answer 200 in time.
+kg_fetch() {
+  curl -sf --noproxy '*' --max-time "${2:-0.6}" -H 'Content-Type: application/json' \
+    --data-binary @- "$KG_URL$1" 2>/dev/null
 }
 
 kg_print() {

@@ -1,9 +1,15 @@
 #!/bin/sh
-# UserPromptSubmit: recall for this prompt, or one reminder line staged by session depth.
+# UserPromptSubmit: recall for this prompt, or, when the server has nothing to say, one reminder line
+# staged by session depth.
 . "$(dirname "$0")/common.sh"
 kg_read_payload
-printf '%s' "$payload" | kg_post /api/prompt_context && exit 0
-# The server had nothing (or is down): one line from a pool for how deep the session is.
+[ -n "$payload" ] || exit 0  # no payload is no prompt
+reply=$(printf '%s' "$payload" | kg_fetch /api/prompt_context) || exit 0  # down, failed or slow: silence
+kg_print "$reply" && exit 0
+# Only the server's own "nothing to say" earns the reminder: any other reply is a failure, and a hook
+# that fails says nothing (it would send the agent to a memory that is not answering).
+[ "$reply" = "{}" ] || exit 0
+# The server had nothing: one line from a pool for how deep the session is.
 # The transcript path is cut out by the shell itself (a process per step would cost more
 # than the reply); only a path in the payload's head counts: it comes before a long prompt.
 transcript=""

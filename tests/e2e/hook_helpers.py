@@ -62,7 +62,7 @@ class HookRun:
 
     @property
     def is_pool_line(self) -> bool:
-        """The prompt hook's own reminder (the server had nothing, or is down)."""
+        """The prompt hook's own reminder (the server answered that it had nothing to say)."""
         return self.context.startswith(POOL_PREFIX) and "\n" not in self.context
 
     @property

@@ -469,32 +469,33 @@ POOLS = {  # the prompt hook's own lines, by how deep the session is (its transc
 }
 
 
-def test_the_pool_line_is_staged_by_how_long_the_transcript_has_grown(server_factory):
-    down = server_factory(start=False)
-    transcript = down.home / ".claude" / "projects" / "p" / "deep.jsonl"
-    transcript.parent.mkdir(parents=True)
-    env = hook_env(down)
-    for stage, size in (("early", 10), ("middle", 300_000), ("late", 3_000_000)):
-        transcript.write_bytes(b"x" * size)
-        for _ in range(3):
-            payload = {"session_id": "s", "transcript_path": str(transcript), "cwd": str(down.home),
-                       "hook_event_name": "UserPromptSubmit", "prompt": "hello " * 10}
-            run = run_hook("prompt", payload, env)
+def test_the_pool_line_is_staged_by_how_long_the_transcript_has_grown(srv):
+    h = Harness(srv, srv.project("pool-proj"))
+    h.start()
+    h.full_read()
+    for stage, size in (("early", 0), ("middle", 300_000), ("late", 3_000_000)):
+        grow = size - h.transcript.stat().st_size
+        if grow > 0:  # lines the harness wrote meanwhile (tool output, say), so the transcript stays JSONL
+            with open(h.transcript, "a") as f:
+                f.write(json.dumps({"type": "progress", "data": "x" * grow}) + "\n")
+        for _ in range(3):  # nothing in the memory matches: the server has nothing to say
+            run = h.prompt("hello " * 10)
             assert run.rc == 0 and run.is_pool_line, run
             assert any(marker in run.context for marker in POOLS[stage]), (stage, run.context)
     # A path after a long prompt (past the payload's head), or one that is no transcript, counts as early.
-    late = {"prompt": "y" * 100_000, "transcript_path": str(transcript)}
-    # One run each: a run inside any() ran the hook once per marker, each picking its own line.
-    for payload in (late, {"transcript_path": "/etc/passwd"}):
-        context = run_hook("prompt", payload, env).context
-        assert any(m in context for m in POOLS["early"]), (payload.get("transcript_path"), context)
+    for path, prompt in ((str(h.transcript), "hello " * 20_000), ("/etc/passwd", "hello")):
+        payload = {**h._base("UserPromptSubmit"), "prompt": prompt}
+        del payload["transcript_path"]
+        payload["transcript_path"] = path  # last: a long prompt comes before it
+        context = run_hook("prompt", payload, h.env).context
+        assert any(m in context for m in POOLS["early"]), (path, context)
 
 
 def test_with_the_server_down_the_hooks_are_quiet_and_quick(server_factory, tmp_path):
     down = server_factory(start=False)  # a port nothing listens on
     h = Harness(down, down.project("proj"))
-    prompt = h.prompt("how does the JWT refresh work")
-    assert prompt.rc == 0 and prompt.is_pool_line and prompt.err == ""
+    prompt = h.prompt("how does the JWT refresh work")  # no reminder to use a memory that is not answering
+    assert prompt.rc == 0 and prompt.out == "" and prompt.err == ""
     tool = h.read(f"{h.cwd}/README.md")
     assert tool.rc == 0 and tool.out == "" and tool.err == ""
     start = h.start()  # `kg` is not on PATH: nothing to start it with, so silence
@@ -525,7 +526,7 @@ def test_session_start_starts_a_server_that_is_down_and_says_so(server_factory):
 def test_payloads_that_are_not_json(srv, body):
     h = Harness(srv, srv.project("bad-proj"))
     before, sessions_before = recall_log(srv), sessions_on_disk(srv)
-    assert run_hook("prompt", body, h.env).is_pool_line
+    assert run_hook("prompt", body, h.env).out == ""  # refused (400): a failure, so not even the reminder
     assert run_hook("tool_event", body, h.env).out == ""
     assert run_hook("session_start", body, h.env).out == ""
     for path in ("/api/prompt_context", "/api/tool_event", "/api/session_bootstrap"):
