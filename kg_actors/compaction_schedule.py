@@ -7,9 +7,14 @@ burst undoes what that plan priced. So a write leaves its compaction owed,
 and the run is due once the actor's mailbox has been quiet for
 COMPACTION_QUIET_SECONDS (a burst pays one run, after its last reply), or
 at once when it has been owed COMPACTION_DEFER_MAX_SECONDS or the level's
-charge is over COMPACTION_OVERSHOOT_RATIO of its budget (a full read hides
-anchors first, never a gist). The tick's compaction settles what is owed;
-the actor pays the rest before its last save.
+charge is over COMPACTION_OVERSHOOT_RATIO of its budget. A write that leaves
+the level that far over is not left owing: the actor pays the run on the graph
+itself before its next message (`too_far_over`), so no write, however close
+behind, sees the level past that bound. A full read (`Settled`) does the same
+when a run is owed or being planned (`owed_before_read`): it renders the level
+within its budget, never the burst's overshoot (hooks read the published view
+and never wait for it). The tick's compaction settles what is owed; the actor
+pays the rest before its last save.
 
 A due run is planned on a snapshot of the graph (`Planning`), in a task of
 its own, in steps of bounded work (core/compaction.py yields by the nodes and
@@ -26,7 +31,9 @@ thread's fsync report from the loop: the write behind waited 60-130 ms), a waiti
 message going between two parts, each part rebased on the graph as it then
 is (core/compaction.rebase: moves of nodes changed since are dropped) and a
 change of its own; what the writes since added is owed again. So a level is
-over its budget at most by what is written while one plan is made.
+over its budget at most by what is written while one plan is made, and past
+COMPACTION_OVERSHOOT_RATIO of it never by more than the one write the actor
+is compacting after.
 """
 
 from __future__ import annotations
@@ -68,7 +75,22 @@ class Owed:
 
 
 def too_far_over(charges: ChargeIndex, budget: int = C.MAX_CHARS_PER_LEVEL) -> bool:
+    """Whether the level may not wait for its run: after a write that leaves it so, the actor pays the
+    run on the graph itself before its next message (a plan in progress is dropped: writes made while
+    it was planned are not in it, so waiting for it let a burst carry the level to 1.7x)."""
     return charges.high() > budget * C.COMPACTION_OVERSHOOT_RATIO
+
+
+def owed_before_read(owed: Owed | None, planning_now: float | None, charges: ChargeIndex, now: float,
+                     budget: int = C.MAX_CHARS_PER_LEVEL) -> float | None:
+    """The `now` a full read's graph is compacted at before it is rendered, or None when it need not wait:
+    a run owed (its latest write's `now`), else one being planned (the plan's), else a level over its
+    budget by its charge's upper bound (a promotion, which the tick would compact; `now`)."""
+    if owed is not None:
+        return owed.now
+    if planning_now is not None:
+        return planning_now
+    return now if charges.high() > budget else None
 
 
 class Turn(enum.Enum):

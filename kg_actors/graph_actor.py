@@ -47,7 +47,7 @@ from typing import Any, TypeVar
 import attrs
 import trio
 
-from . import actor, heap, index_process
+from . import actor
 from . import graph_messages as m
 from .core import absorb, anchors, compaction, graph_ops, hints, search
 from .core.debt import Debt
@@ -57,8 +57,8 @@ from .core.changes_since import changes_since
 from .core.steps import run_steps
 from .hook_priority import YieldToHooks
 from .derived import Derived as Derived, build_derived as build_derived
-from .graph_handle import GraphHandle as GraphHandle
-from .compaction_schedule import Owed, Planning, Turn, next_message, too_far_over, when_idle
+from .graph_handle import GraphHandle as GraphHandle, build_index
+from .compaction_schedule import Owed, Planning, Turn, next_message, owed_before_read, too_far_over, when_idle
 from .graph_view import GraphView, Outlet
 from .graph_loading import load_fresh
 from .graph_writer import Resync, Snapshot, ToWriter, Written, fold_waits, run_writer
@@ -98,7 +98,7 @@ class GraphState:
         msg.index.sync(self.graph)  # catch up with what changed while it was built
         self.derived.index = msg.index
 
-    def current(self, msg: m.Current) -> GraphView:
+    def current(self, msg: m.Current | m.Settled) -> GraphView:
         return self.derived.view(self.graph.snapshot())
 
     def prepare_debt(self, msg: m.GetDebt) -> Generator[None, None, m.GetDebt]:
@@ -287,7 +287,8 @@ class GraphState:
 # the read-only preparation a message has, run in steps before it.
 HANDLERS: dict[type[m.GraphMessage[Any]], Callable[[GraphState, Any], object]] = {
     m.InstallIndex: GraphState.install_index, m.Current: GraphState.current, m.GetDebt: GraphState.debt,
-    m.TouchPaths: GraphState.touch_paths, m.SetMissingTouches: GraphState.set_missing_touches,
+    m.Settled: GraphState.current, m.TouchPaths: GraphState.touch_paths,
+    m.SetMissingTouches: GraphState.set_missing_touches,
     m.SetActivityDays: GraphState.set_activity_days, m.NodeIds: GraphState.node_ids,
     m.GetNodes: GraphState.get_nodes, m.GetNode: GraphState.get_node, m.References: GraphState.references,
     m.Dump: GraphState.dump, m.Stats: GraphState.stats, m.ProgressGet: GraphState.progress_get,
@@ -335,7 +336,7 @@ async def run_graph_actor(
             # is cancelled then (a reload's discard right after a load waited on it forever).
             building = trio.CancelScope()
             if state.derived.index is None:
-                nursery.start_soon(_build_index, handle, state.graph.snapshot(), building)
+                nursery.start_soon(build_index, handle, state.graph.snapshot(), building)
             else:
                 handle._index_ready.set()
             task_status.started(handle)
@@ -387,6 +388,10 @@ async def run_graph_actor(
                 # Up to two steps (read-only preparation, the change); no message is taken between
                 # them, and the graph changes only in the last.
                 pause = _pause(yield_to_hooks)
+                if isinstance(msg, m.Settled) and (at := owed_before_read(
+                        owed, planning.now if planning else None, state.derived.charges, msg.now)) is not None:
+                    await _compact(state, to_writer, at, pause, planning)  # a full read: the run pending, first
+                    owed = planning = None
                 prepare = PREPARE.get(type(msg))
                 if prepare is not None:
                     prepared = await _prepare(prepare(state, msg), pause, key, msg.op, msg)
@@ -405,6 +410,9 @@ async def run_graph_actor(
                 elif changed and msg.changes_render and msg.compacts_after and now is not None:
                     over = too_far_over(state.derived.charges)
                     owed = Owed(now, trio.current_time(), over) if owed is None else owed.again(now, over)
+                    if over:  # too far over to wait for a run, or for one being planned: paid before the next message
+                        await _compact(state, to_writer, owed.now, pause, planning)
+                        owed = planning = None
             building.cancel()
             if planning is not None:
                 planning.cancel()
@@ -428,9 +436,13 @@ def _pause(yield_to_hooks: YieldToHooks | None) -> Callable[[], Awaitable[None]]
     return yield_to_hooks if yield_to_hooks is not None else trio.lowlevel.checkpoint
 
 
-async def _compact(state: GraphState, to_writer: ToWriter, now: float, pause: Callable[[], Awaitable[None]]) -> None:
+async def _compact(state: GraphState, to_writer: ToWriter, now: float, pause: Callable[[], Awaitable[None]],
+                   planning: Planning | None = None) -> None:
     """Keep the graph inside its budget, planned on the graph itself in steps (the actor takes no message
-    meanwhile: its last run, before the last save), then carried out as a change."""
+    meanwhile: its last run, before the last save, or one that may not wait), then carried out as a change;
+    `planning`, a run being planned on a snapshot, is dropped (what it would do, this one does)."""
+    if planning is not None:
+        planning.cancel()
     steps = compaction.plan_steps(state.graph, now, rebalance=False, charges=state.derived.charges)
     plan = await _prepare(steps, pause, state.key, "compaction", None)
     await _commit_planned(state, to_writer, plan, pause)
@@ -518,22 +530,6 @@ async def _apply(state: GraphState, to_writer: ToWriter, reply: actor.ReplySlot[
     state.publish()  # before the next await: readers find the graph and its indexes in step
     await to_writer.send(Written(record, result, reply if reply is not None else actor.ReplySlot(), synced))
     return True
-
-
-async def _build_index(handle: GraphHandle, graph: GraphSnapshot, scope: trio.CancelScope) -> None:
-    # At once, not deferred to an idle loop: deferring a 10,000-node build moved its GIL time into the first
-    # seconds of hook replies (idle p99 4.7 -> 18-31 ms in bench/hooks_bench.py). A large graph's is built
-    # in a child process (index_process.py): the server's interpreter lock only loads its pieces (~0.1 s).
-    with scope:
-        index = await index_process.build(graph)
-        try:
-            await handle.install_index(index)
-        except KGError:
-            return  # the actor stopped first
-    if scope.cancelled_caught:
-        return
-    heap.freeze_loaded()  # the graph and its index
-    handle._index_ready.set()
 
 
 async def _request_fold(state: GraphState, to_writer: ToWriter, reply: actor.ReplySlot[bool],

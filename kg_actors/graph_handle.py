@@ -1,6 +1,6 @@
 """The handle callers hold on a graph actor: one typed method per message; the mailbox stays private.
 
-Produced only by run_graph_actor (graph_actor.py); `index_ready` says whether
+Produced only by run_graph_actor (graph_actor.py), which starts `build_index`; `index_ready` says whether
 the graph's first search index is built (a hook never waits for it). Reads
 that need no message take the view the actor last published (`view_now`,
 `snapshot`): a frozen version, never the actor's live state.
@@ -14,10 +14,11 @@ from typing import Any
 import attrs
 import trio
 
-from . import actor
+from . import actor, heap, index_process
 from . import graph_messages as m
 from .core import graph_ops
 from .core.debt import Debt
+from .core.errors import KGError
 from .core.model import Edge, EdgeKey, Node
 from .core.search import SearchIndex
 from .core.snapshot import GraphSnapshot
@@ -66,6 +67,11 @@ class GraphHandle:
     async def current(self) -> GraphView:
         """The view as of every message sent before (a message: it queues behind them)."""
         return await self._mailbox.ask(m.Current())
+
+    async def settled(self, now: float) -> GraphView:
+        """As `current`, once the compaction the graph is owed is paid (a full read's view: within its
+        budget). Queues behind the mailbox and may pay a run: never for a hook."""
+        return await self._mailbox.ask(m.Settled(now))
 
     def snapshot(self) -> GraphSnapshot:
         """The graph as of its last change, frozen."""
@@ -166,3 +172,21 @@ class GraphHandle:
 
     async def absorb(self, base: dict[str, Any], merged: dict[str, Any], now: float) -> list[str]:
         return await self._mailbox.ask(m.Absorb(base, merged, now))
+
+
+async def build_index(handle: GraphHandle, graph: GraphSnapshot, scope: trio.CancelScope) -> None:
+    """The graph's first search index, built and installed by the actor that owns it (run_graph_actor starts
+    it); `index_ready` from then on."""
+    # At once, not deferred to an idle loop: deferring a 10,000-node build moved its GIL time into the first
+    # seconds of hook replies (idle p99 4.7 -> 18-31 ms in bench/hooks_bench.py). A large graph's is built
+    # in a child process (index_process.py): the server's interpreter lock only loads its pieces (~0.1 s).
+    with scope:
+        index = await index_process.build(graph)
+        try:
+            await handle.install_index(index)
+        except KGError:
+            return  # the actor stopped first
+    if scope.cancelled_caught:
+        return
+    heap.freeze_loaded()  # the graph and its index
+    handle._index_ready.set()

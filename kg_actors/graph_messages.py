@@ -94,6 +94,15 @@ class Current(GraphMessage["GraphView"]):
 
 
 @attrs.frozen
+class Settled(GraphMessage["GraphView"]):
+    """As Current, once the compaction the graph is owed is paid (compaction_schedule.owed_before_read):
+    what a full read renders, so it never shows a level over its budget that a run would bring back."""
+
+    op = "settled"
+    now: float
+
+
+@attrs.frozen
 class GetDebt(GraphMessage[Debt]):
     op = "debt"
     now: float

@@ -108,9 +108,11 @@ async def test_writes_made_while_a_plan_is_made_are_kept_and_owed_their_own_run(
     """The plan reads a snapshot: a node written after it was taken keeps what its write said, and the
     level is brought back within its budget by the run those writes owe."""
     async with trio.open_nursery() as nursery:
-        graph, count = _over_budget_graph(C.COMPACTION_OVERSHOOT_RATIO)
+        graph, count = _over_budget_graph(1.2)
         handle = await nursery.start(run_graph_actor, "p", "project", tmp_path / "g.json", graph)
-        await put(handle, "new-lesson-0", 1000.0)  # due at once: planned from here on
+        await put(handle, "new-lesson-0", 1000.0)
+        mock_clock.jump(C.COMPACTION_QUIET_SECONDS)
+        await trio.lowlevel.checkpoint()  # due: planned from here on, in a task of its own
         rewritten = [f"lesson-number-{k:03d}" for k in range(0, count, 3)]
         for node_id in rewritten:  # while the plan is made (a write is fresh: no later run archives it)
             await handle.put_node(node_id=node_id, gist="rewritten meanwhile", notes=None, touches=None,
@@ -224,9 +226,10 @@ async def test_a_planned_part_waits_until_nothing_else_can_run(tmp_path, mock_cl
 
     monkeypatch.setattr(compaction, "commit", commit)
     async with trio.open_nursery() as nursery:
-        graph, _ = _over_budget_graph(2 * C.COMPACTION_OVERSHOOT_RATIO)
+        graph, _ = _over_budget_graph(1.4)
         handle = await nursery.start(run_graph_actor, "p", "project", tmp_path / "g.json", graph)
-        await put(handle, "new-lesson-0", 1000.0)  # too far over: planned at once
+        await put(handle, "new-lesson-0", 1000.0)
+        mock_clock.jump(C.COMPACTION_QUIET_SECONDS)  # the mailbox quiet: planned, then carried out in parts
         await begun.wait()
         for _ in range(500):
             turns[0] += 1
@@ -236,3 +239,67 @@ async def test_a_planned_part_waits_until_nothing_else_can_run(tmp_path, mock_cl
         await handle.close()
     assert len(at_commit) > 4  # a plan of many parts, all carried out
     assert [t for t in at_commit if 0 < t < 500] == []
+
+
+# -- the bounds a read sees ------------------------------------------------------------------------
+
+def test_a_full_read_waits_for_the_run_owed_or_planned_or_for_a_level_over_its_budget():
+    from kg_actors.compaction_schedule import Owed, owed_before_read
+
+    within = ChargeIndex.build(_over_budget_graph(0.5)[0])
+    over = ChargeIndex.build(_over_budget_graph(1.05)[0])
+    assert owed_before_read(None, None, within, now=50.0) is None  # nothing pending: the read renders at once
+    assert owed_before_read(Owed(now=40.0, since=1.0), None, within, now=50.0) == 40.0  # the latest write's now
+    assert owed_before_read(None, 30.0, within, now=50.0) == 30.0  # a run being planned: its now
+    assert owed_before_read(Owed(now=40.0, since=1.0), 30.0, within, now=50.0) == 40.0
+    assert owed_before_read(None, None, over, now=50.0) == 50.0  # over by what no write owes (a promotion)
+    assert owed_before_read(None, None, over, now=50.0, budget=10 ** 9) is None
+
+
+def _high(view) -> int:
+    return ChargeIndex.build(view.graph).high()
+
+
+async def test_a_burst_never_carries_a_level_past_the_overshoot_bound_nor_a_settled_read_past_its_budget(
+        tmp_path, mock_clock):
+    """A burst: 120 writers at once, the mailbox never empty, so a plan's steps (which wait for an idle
+    loop) could not keep up. The read each writer sends right after its write finds the level within
+    COMPACTION_OVERSHOOT_RATIO of its budget, and a full read's view (`settled`) within the budget itself."""
+    bound = C.MAX_CHARS_PER_LEVEL * C.COMPACTION_OVERSHOOT_RATIO
+    seen: list[int] = []
+    settled: list[int] = []
+
+    async def writer(k: int) -> None:
+        await handle.put_node(node_id=f"burst-node-{k:03d}", gist=f"burst {k}: " + "a gist of a burst " * 15,
+                              notes=None, touches=None, now=1000.0 + k, writer=W)
+        seen.append(_high(await handle.current()))
+        if k % 10 == 9:
+            settled.append(_high(await handle.settled(now=1000.0 + k)))
+
+    async with trio.open_nursery() as nursery:
+        graph, _ = _over_budget_graph(1.05)
+        handle = await nursery.start(run_graph_actor, "p", "project", tmp_path / "g.json", graph)
+        async with trio.open_nursery() as burst:
+            for k in range(120):
+                burst.start_soon(writer, k)
+        assert len(seen) == 120 and len(settled) == 12
+        assert max(seen) <= bound, max(seen)
+        assert max(settled) <= C.MAX_CHARS_PER_LEVEL, settled
+        assert max(seen) > C.MAX_CHARS_PER_LEVEL  # the burst did outrun the deferred runs
+        await handle.close()
+
+
+async def test_a_settled_read_pays_the_run_a_plan_in_progress_was_making(tmp_path, mock_clock):
+    async with trio.open_nursery() as nursery:
+        graph, count = _over_budget_graph(1.2)
+        handle = await nursery.start(run_graph_actor, "p", "project", tmp_path / "g.json", graph)
+        await put(handle, "new-lesson-0", 1000.0)
+        mock_clock.jump(C.COMPACTION_QUIET_SECONDS)  # due: a plan is being made in a task of its own
+        await trio.lowlevel.checkpoint()
+        view = await handle.settled(now=1000.0)
+        assert _high(view) <= C.MAX_CHARS_PER_LEVEL
+        assert sum(n.state == "archived" for n in view.graph.nodes.values()) > 0
+        for _ in range(20):  # the cancelled plan commits nothing afterwards
+            await _idle()
+        assert (await handle.current()).graph is not None
+        await handle.close()

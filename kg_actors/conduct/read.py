@@ -167,7 +167,7 @@ async def _full_read(floor: Floor, view: SessionView, notices: list[str]) -> lis
     now = floor.clock()
     parts, debt_lines = [], {}
     for lvl, handle in await floor.levels_of(view):
-        parts.append(floor.views.level_part(handle.key, await handle.current(), lvl, at_level(preloaded, lvl), now))
+        parts.append(floor.views.level_part(handle.key, await handle.settled(now), lvl, at_level(preloaded, lvl), now))
         debt_lines[lvl] = debt.debt_line(await handle.debt(now=now))
         unreadable = floor.directory.unreadable(handle.key)
         if unreadable:  # the level is served empty: say why, and how to get it back
