@@ -15,7 +15,8 @@ import pytest
 from e2e_helpers import reference_graph, Session, get_json, graph, start_server, wait_until
 
 from kg_actors.core import render
-from kg_actors.core.constants import COMPACTION_TARGET_RATIO, GIST_SOFT_LIMIT, MAX_CHARS_PER_LEVEL
+from kg_actors.core.constants import (COMPACTION_OVERSHOOT_RATIO, COMPACTION_TARGET_RATIO, GIST_SOFT_LIMIT,
+                                     MAX_CHARS_PER_LEVEL)
 from kg_actors.core.model import GraphData
 
 NOW = time.time()
@@ -157,7 +158,7 @@ def _charge(raw: dict) -> int:
 
 
 PROJECTS = ("over-proj", "refill-proj", "whole-proj", "edge-proj", "debt-proj", "unloaded-proj", "write-proj",
-            "rebalance-proj", "anchors-proj")
+            "rebalance-proj", "anchors-proj", "burst-proj")
 
 
 @pytest.fixture(scope="module")
@@ -215,6 +216,33 @@ async def test_writes_over_the_budget_archive_the_lowest_scored(srv, client):
     project = read[read.index("=== PROJECT GRAPH"):]
     assert project.startswith(f"=== PROJECT GRAPH — {len(active)} active, {len(archived)} archived ===")
     assert f"HEALTH: {len(active)} nodes," in project
+
+
+def _project_section(read: str) -> str:
+    """The full read's project level as rendered: its header through the line before its HEALTH line."""
+    project = read[read.index("=== PROJECT GRAPH"):]
+    return project[:project.index("HEALTH:")]
+
+
+async def test_a_burst_of_writes_stays_within_the_overshoot_bound_and_full_reads_within_the_budget(srv, client):
+    """Back to back over MCP (the audit's burst): the level as stored never passes COMPACTION_OVERSHOOT_RATIO
+    of its budget after any write, and a full read right after any of them renders it within the budget:
+    the compaction the writes left owing is paid before the read renders, not after it."""
+    path = srv.paths["burst-proj"]
+    s = await Session.open(client, path)
+    peak, sections = 0, []
+    for i in range(120):
+        await s.ok("kg_put_node", level="project", id=f"burst-lesson-{i:03d}", gist=_gist(f"burst-{i:03d}", 280))
+        size = charge_of(_project(srv, path))  # a dump: a message to the graph, after the write's
+        assert size <= BUDGET * COMPACTION_OVERSHOOT_RATIO, (i, size)
+        peak = max(peak, size)
+        if i % 10 == 9:
+            read = await s.ok("kg_read")
+            assert "it continues" not in read
+            sections.append(len(_project_section(read)))
+            assert sections[-1] <= BUDGET, (i, sections)
+    assert peak > BUDGET  # the burst did outrun the deferred compaction
+    assert max(sections) > CEILING and len(_archived(_project(srv, path))) >= 20
 
 
 async def test_put_edge_also_triggers_compaction(srv, client):
