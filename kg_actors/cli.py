@@ -62,12 +62,12 @@ def _env_config(args: argparse.Namespace) -> Config:
         raise SystemExit(2) from None
 
 
-def _health(url: str, timeout: float = 1.0) -> dict[str, Any] | None:
+def _health(url: str, timeout: float = 1.0, query: str = "") -> dict[str, Any] | None:
     import urllib.error
     import urllib.request
 
     try:
-        with urllib.request.urlopen(f"{url}/health", timeout=timeout) as r:
+        with urllib.request.urlopen(f"{url}/health{query}", timeout=timeout) as r:
             health = json.loads(r.read())
     except (OSError, ValueError, urllib.error.URLError):
         return None
@@ -90,6 +90,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import trio
 
     from .runtime import serve_forever
+    from .storage.files import probe_write
     from .storage.lock import StorageBusy
 
     config = _env_config(args)
@@ -98,12 +99,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
         config = attrs.evolve(config, editor=False)
     logging.basicConfig(level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if _not_a_folder(config.root):
+        print(f"KG PREFLIGHT: {_not_a_folder(config.root)}", file=sys.stderr)
+        return 1
     try:
         config.root.mkdir(parents=True, exist_ok=True)
         if not os.access(config.root, os.R_OK | os.W_OK | os.X_OK):
             if _read_only_mount(config.root):
                 raise OSError(30, "on a file system mounted read-only", str(config.root))
             raise PermissionError(13, "not readable and writable by this user", str(config.root))
+        probe_write(config.root)  # before the server announces itself: os.access says yes to root regardless
         trio.run(serve_forever, config)
     except BaseException as exc:
         # Trio's nurseries wrap what they raise in exception groups: look inside for the cause.
@@ -119,13 +124,20 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _not_a_folder(root: Path) -> str | None:
+    """The store is a file: no permission would help (mkdir said "File exists; fix its permissions")."""
+    if root.exists() and not root.is_dir():
+        return f"{root} is a file, not a folder: point KG_HOME at a folder"
+    return None
+
+
 def _start_error(exc: OSError, config: Config) -> str:
     """What failed at start, and the command that fixes it."""
     import errno
 
     if exc.errno in (errno.EADDRINUSE, errno.EADDRNOTAVAIL) or (exc.errno == errno.EACCES and not exc.filename):
         return (f"cannot serve on {config.host}:{config.port}: {exc.strerror or exc}; another program holds the port "
-                f"(`kg status` tells whether it is kg): stop it, or move kg with --port PORT or KG_HTTP_PORT")
+                f"(`kg doctor` tells whether it is kg): stop it, or move kg with --port PORT or KG_HTTP_PORT")
     if exc.errno == errno.EROFS:
         return (f"cannot use the storage directory {config.root}: it is on a file system mounted read-only; "
                 f"mount it writable, or set KG_HOME to a directory you can write")
@@ -167,6 +179,9 @@ def cmd_start(args: argparse.Namespace) -> int:
         _warn_other_store(health, config)
         return 0
     log_path = config.root / "server.log"
+    if _not_a_folder(config.root):
+        print(f"kg: the server did not start: {_not_a_folder(config.root)}", file=sys.stderr)
+        return 1
     try:
         config.root.mkdir(parents=True, exist_ok=True)
         with open(log_path, "ab") as log:
@@ -265,13 +280,22 @@ def _alive(pid: int) -> bool:
 
 
 def cmd_status(args: argparse.Namespace) -> int:
+    from .setup.doctor import _listening, trouble_fix
+
     config = _env_config(args)
-    health = _health(config.url)
+    # Once the user graph is in (the server waits for a start's load, bounded): whether it reads is then known.
+    health = _health(config.url, 15.0, "?user=loaded")
     if health is None:
-        print(f"kg: not running at {config.url} (storage {config.root})")
+        if _listening(config.host, config.port):
+            print(f"kg: not running at {config.url}: the port is taken by a program that is not the kg server; "
+                  "stop that program, or move kg with --port PORT or KG_HTTP_PORT")
+        else:
+            print(f"kg: not running at {config.url} (storage {config.root})")
         return 3
     print(f"kg: running at {config.url}, version {health.get('version')}, storage {health.get('storage')}, "
           f"graphs loaded: {', '.join(health.get('loaded_graphs') or []) or 'none'}")
+    for key, trouble in sorted((health.get("graphs_in_trouble") or {}).items()):
+        print(f"kg: graph {key}: {trouble.get('why')}\n    fix: {trouble_fix(trouble)}")
     editor = health.get("editor") or {}
     if editor.get("state", "").startswith("off:"):
         print(f"kg: the visual editor is {editor['state']}; move it with --editor-port PORT or KG_EDITOR_PORT")

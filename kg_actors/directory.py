@@ -129,6 +129,19 @@ class GraphDirectory:
     def loaded_keys(self) -> list[str]:
         return list(self._handles)
 
+    def troubles(self) -> dict[str, dict[str, str | None]]:
+        """The loaded graphs that refuse changes or were read from their previous save, with why and the
+        files concerned: /health gives them, so `kg doctor` and `kg status` can name them."""
+        out: dict[str, dict[str, str | None]] = {}
+        for key in self._handles:
+            file, graph = str(self.layout.graph_file(key)), self.root_of(key) or key
+            if why := self.unreadable(key):
+                out[key] = {"kind": "unreadable", "why": why, "file": file, "graph": graph, "kept": None}
+            elif why := self.fell_back(key):
+                out[key] = {"kind": "fell_back", "why": why, "file": file, "graph": graph,
+                            "kept": str(self._fell_back[key])}
+        return out
+
     async def get(self, key: str) -> GraphHandle:
         while True:
             handle = self._handles.get(key)

@@ -8,23 +8,46 @@ from __future__ import annotations
 
 import os
 
+import trio
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route, WebSocketRoute
 
 from .. import __version__
-from . import rest_antigravity, rest_chores, rest_editor, rest_graph, rest_harness_hooks, rest_hooks, rest_store, ws
+from ..core.errors import KGError
+from . import (
+    rest_antigravity,
+    rest_chores,
+    rest_editor,
+    rest_graph,
+    rest_harness_hooks,
+    rest_hooks,
+    rest_store,
+    ws,
+)
 from .guard import RuntimeParts, guarded
+
+USER_LOAD_WAIT = 10.0  # seconds /health?user=loaded waits for the user graph's load
 
 
 def build_rest(runtime: RuntimeParts) -> Starlette:
     """`runtime` gives the floor, directory, sessions, feed and stats; routes stay thin."""
 
     async def health(request: Request) -> JSONResponse:
+        if request.query_params.get("user") == "loaded":
+            # `kg doctor` and `kg status` ask so: the user graph loads in the background at start, and whether
+            # it could be read is known only once it is in. Bounded: a huge graph's load is not waited out.
+            with trio.move_on_after(USER_LOAD_WAIT):
+                try:
+                    await runtime.directory.get("user")
+                except KGError:  # health answers all the same; the load's error is in the log
+                    pass
         return JSONResponse({
+            # "ok" while serving; a graph that cannot be read is named in graphs_in_trouble (key -> why).
             "status": "ok", "version": __version__, "transport": "streamable-http",
             "loaded_graphs": runtime.directory.loaded_keys(), "storage": str(runtime.layout.root),
+            "graphs_in_trouble": runtime.directory.troubles(),
             "logs_pending": runtime.floor.logs.pending,
             "pid": os.getpid(), "editor": {"port": runtime.config.editor_port, "state": runtime.editor},
             "git": runtime.keeper.status() if runtime.keeper is not None else None,

@@ -14,9 +14,10 @@ import socket
 import time
 import urllib.error
 import urllib.request
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .. import __version__
+from ..storage.files import probe_write
 from . import SetupError
 from .files import Record
 from .plan import plan_setup
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
     from ..config import Config
 
 
+HEALTH_TIMEOUT = 15.0  # the server waits up to 10 s for its user graph's load (http/rest.py)
 OK_SAID = {"desktop": "kg MCP entry present", "gemini": "kg hooks and MCP entry in its settings",
            "opencode": "kg-memory plugin and MCP entry present"}
 
@@ -92,23 +94,32 @@ def doctor(ctx: Context) -> int:
     except ConfigError as exc:
         r.bad("settings", str(exc), "fix or unset that variable")
         return 1
-    serving = _server(r, config)
+    health = _health(config)
+    serving = _server(r, config, health)
     _storage(r, config, serving)
+    if serving and health is not None:
+        _graphs(r, health)
     _harnesses(r, ctx)
     r.note("quota gauge", gauge_cli.doctor_line(config.root, time.time()))
     ctx.out("kg doctor: " + (f"{r.problems} problem(s)" if r.problems else "all good"))
     return 1 if r.problems else 0
 
 
-def _server(r: Report, config: Config) -> bool:
+def _health(config: Config) -> dict[str, Any] | None:
+    """The server's /health once its user graph is in (a start's load may still run: the server waits
+    for it, bounded), or None when no kg server answers."""
+    got = _get(f"{config.url}/health?user=loaded", timeout=HEALTH_TIMEOUT)
+    if not got or got[0] != 200:
+        return None
+    try:
+        health = json.loads(got[1])
+    except ValueError:
+        return None
+    return health if isinstance(health, dict) else None
+
+
+def _server(r: Report, config: Config, health: dict[str, Any] | None) -> bool:
     """Check the server; whether it runs on this store."""
-    got = _get(f"{config.url}/health")
-    health = None
-    if got and got[0] == 200:
-        try:
-            health = json.loads(got[1])
-        except ValueError:
-            health = None
     if health is None:
         if _listening(config.host, config.port):
             r.bad("port", f"{config.host}:{config.port} is taken by a program that is not the kg server",
@@ -135,10 +146,42 @@ def _server(r: Report, config: Config) -> bool:
     return ours
 
 
+def trouble_fix(trouble: dict[str, Any]) -> str:
+    """The fix for a graph /health names in graphs_in_trouble."""
+    if trouble.get("kind") == "fell_back":
+        return (f"look at {trouble.get('kept')} (what was written after the previous save is in it), then remove it; "
+                f"`kg restore --at DATE {trouble.get('graph')}` brings back a committed version")
+    return (f"put a good copy back at {trouble.get('file')} (`kg restore --at DATE {trouble.get('graph')}` when the "
+            "store is in git, or move the file aside to start the graph empty), then kg stop && kg start")
+
+
+def _graphs(r: Report, health: dict[str, Any]) -> None:
+    troubles = health.get("graphs_in_trouble") or {}
+    for key, trouble in sorted(troubles.items()):
+        r.bad(f"graph {key}", str(trouble.get("why")), trouble_fix(trouble))
+    if "user" not in (health.get("loaded_graphs") or []) and "user" not in troubles:
+        r.note("graph user", "still loading: whether it reads is not known yet (run kg doctor again)")
+    elif not troubles:
+        r.ok("graphs", "every loaded graph reads and takes changes")
+
+
+def _writable(folder: Path) -> bool:
+    """Whether a file can really be made in `folder` (probed: os.access says yes to root where it fails)."""
+    try:
+        probe_write(folder)
+    except OSError:
+        return False
+    return True
+
+
 def _storage(r: Report, config: Config, serving: bool) -> None:
     root = config.root
+    if root.exists() and not root.is_dir():
+        r.bad("storage", f"{root} is a file, not a folder", "point KG_HOME at a folder")
+        return
     where = root if root.exists() else root.parent
-    if not os.access(where, os.W_OK | os.X_OK):
+    writable = _writable(where) if where.is_dir() else os.access(where, os.W_OK | os.X_OK)
+    if not writable:
         r.bad("storage", f"{where} is not writable by this user", f"fix the permissions of {where}, or set KG_HOME")
         return
     held = _storage_held(root) if root.exists() else False
@@ -161,6 +204,9 @@ def _harnesses(r: Report, ctx: Context) -> None:
         record = Record.load(ctx.record_path)
     except SetupError as exc:
         r.bad("setup record", str(exc), f"move {ctx.record_path} away, then kg setup")
+        return
+    except OSError as exc:  # the store is no folder (storage says so above) or cannot be read
+        r.bad("setup record", f"{ctx.record_path}: {exc.strerror or exc}", "fix the storage first (see above)")
         return
     try:
         found = gather(ctx, record, plugin)

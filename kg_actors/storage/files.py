@@ -12,6 +12,7 @@ from json.encoder import encode_basestring as _enc  # the C function when availa
 import logging
 import os
 import shutil
+import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -28,6 +29,17 @@ TEXT_ERRORS = "replace"
 
 class Unreadable(Exception):
     pass
+
+
+def probe_write(folder: Path) -> None:
+    """Make and remove a small file in `folder`, or raise the OSError that says why not: os.access says
+    yes to root where writing fails (a read-only or special file system, KG_HOME=/sys/kernel)."""
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".kg-probe-", dir=folder)
+    except OSError as exc:  # named by the folder, not by the random name that could not be made
+        raise type(exc)(exc.errno, f"{exc.strerror} (no file can be made in it)", str(folder)) from None
+    os.close(fd)
+    os.unlink(tmp)
 
 
 def fsync_dir(path: Path) -> None:

@@ -183,7 +183,8 @@ def test_start_with_an_unusable_storage_directory_says_why(env, tmp_path):
     not_a_dir.write_text("")
     out = kg(["start"], dict(env, KG_HOME=str(not_a_dir)))
     assert out.returncode == 1
-    assert f"cannot use the storage directory {not_a_dir}" in out.stderr
+    # It said "File exists; fix its permissions": no permission would help a file.
+    assert f"{not_a_dir} is a file, not a folder: point KG_HOME at a folder" in out.stderr, out.stderr
     assert "Traceback" not in out.stderr
 
 
@@ -281,8 +282,11 @@ def test_serve_with_a_storage_path_that_is_a_file_names_the_store_not_the_port(e
     not_a_dir.write_text("")
     out = kg(["serve", "--no-editor"], dict(env, KG_HOME=str(not_a_dir)))
     assert out.returncode == 1
-    assert f"cannot use the storage directory {not_a_dir}" in out.stderr and "KG_HOME" in out.stderr
+    assert f"{not_a_dir} is a file, not a folder: point KG_HOME at a folder" in out.stderr, out.stderr
     assert "cannot serve on" not in out.stderr and "Traceback" not in out.stderr
+    doctor = kg(["doctor"], dict(env, KG_HOME=str(not_a_dir)))
+    assert doctor.returncode == 1 and f"FAIL  storage: {not_a_dir} is a file, not a folder" in doctor.stdout
+    assert "Traceback" not in doctor.stderr, doctor.stderr
 
 
 def test_status_with_another_programs_json_on_the_port_says_not_running(env):
@@ -292,3 +296,57 @@ def test_status_with_another_programs_json_on_the_port_says_not_running(env):
     assert out.returncode == 3, out.stderr
     assert "not running" in out.stdout
     assert "Traceback" not in out.stderr
+
+
+@pytest.mark.skipif(not os.path.isdir("/sys/kernel"), reason="no /sys/kernel here")
+def test_a_store_no_file_can_be_made_in_fails_doctor_and_serve_before_it_announces(env):
+    # As root, os.access says yes to /sys/kernel, where no file can be made: both probe by making one.
+    sys_env = dict(env, KG_HOME="/sys/kernel")
+    doctor = kg(["doctor"], sys_env)
+    assert doctor.returncode == 1 and "FAIL  storage: /sys/kernel is not writable" in doctor.stdout, doctor.stdout
+    out = kg(["serve", "--no-editor"], sys_env)
+    assert out.returncode == 1 and "KG PREFLIGHT: cannot use the storage directory /sys/kernel" in out.stderr, out.stderr
+    assert "serving" not in out.stderr
+
+
+def test_status_and_serve_point_at_what_tells_another_program_on_the_port(env):
+    with another_program(b"not kg") as port:
+        taken = dict(env, KG_HTTP_PORT=str(port))
+        status = kg(["status"], taken)
+        serve = kg(["serve", "--no-editor"], taken)
+    assert status.returncode == 3 and "taken by a program that is not the kg server" in status.stdout, status.stdout
+    assert serve.returncode == 1 and "(`kg doctor` tells whether it is kg)" in serve.stderr, serve.stderr
+
+
+def _seeded(server_factory, tmp_path, name: str, files: dict[str, bytes]):
+    """A running server whose store starts with `files` (name -> bytes)."""
+    srv = server_factory(start=False, base=tmp_path / name)
+    srv.store.mkdir(parents=True)
+    for file, data in files.items():
+        (srv.store / file).write_bytes(data)
+    return srv.start("--no-editor")
+
+
+def test_doctor_and_status_name_a_graph_that_cannot_be_read_and_the_fix(server_factory, tmp_path):
+    broken = _seeded(server_factory, tmp_path, "broken", {"user.json": b"{broken"})
+    user_file = broken.store / "user.json"
+    # Asked at once: the server's own load of the user graph may still run; health waits for it.
+    doctor = kg(["doctor"], broken.env)
+    assert doctor.returncode == 1 and "all good" not in doctor.stdout, doctor.stdout
+    assert f"FAIL  graph user: {user_file} is unreadable" in doctor.stdout, doctor.stdout
+    assert f"fix: put a good copy back at {user_file} (`kg restore --at DATE user`" in doctor.stdout
+    assert "kg stop && kg start" in doctor.stdout
+    status = kg(["status"], broken.env)
+    assert status.returncode == 0 and f"kg: graph user: {user_file} is unreadable" in status.stdout, status.stdout
+    assert broken.health()["graphs_in_trouble"]["user"]["kind"] == "unreadable"
+    assert broken.health()["status"] == "ok"  # it serves: every other graph reads and takes changes
+
+    good = json.dumps({"nodes": [], "edges": []}).encode()
+    torn = _seeded(server_factory, tmp_path, "torn", {"user.json": b'{"nodes": [', "user.prev": good})
+    kept = torn.store / "user.json.unreadable"
+    doctor = kg(["doctor"], torn.env)
+    assert doctor.returncode == 1 and "FAIL  graph user: its file could not be read" in doctor.stdout, doctor.stdout
+    assert f"fix: look at {kept}" in doctor.stdout and "then remove it" in doctor.stdout
+    kept.unlink()  # looked at: the trouble is over
+    doctor = kg(["doctor"], torn.env)
+    assert "FAIL  graph" not in doctor.stdout and "ok    graphs:" in doctor.stdout, doctor.stdout
