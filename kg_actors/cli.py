@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     E = TypeVar("E", bound=BaseException)
 
 START_TIMEOUT = 15.0
+HIDDEN_COMMANDS = ("merge-driver",)
 STOP_TIMEOUT = 15.0
 
 
@@ -394,7 +395,8 @@ def _store_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.set_defaults(fn=cmd_restore)
     p = sub.add_parser("init-git", help="make the store a git repository (history, sync)")
     p.set_defaults(fn=cmd_init_git)
-    p = sub.add_parser("merge-driver", help=argparse.SUPPRESS)
+    # Git runs it (the store's .gitattributes), not the user: no help line, and left out of the list below.
+    p = sub.add_parser("merge-driver")
     p.add_argument("files", nargs="*")
     p.set_defaults(fn=cmd_merge_driver)
 
@@ -498,6 +500,8 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("gauge", help="Claude Code status-line command: record the quota frame (for chores)")
     p.add_argument("--wrap", metavar="CMD", help="run your own status-line command on the same input and show it")
     p.set_defaults(fn=cmd_gauge)
+    # The commands a user runs; help=SUPPRESS on a subparser printed "merge-driver  ==SUPPRESS==" instead.
+    sub.metavar = "{" + ",".join(name for name in sub.choices if name not in HIDDEN_COMMANDS) + "}"
     args = parser.parse_args(argv)
     try:
         return int(args.fn(args) or 0)

@@ -350,3 +350,11 @@ def test_doctor_and_status_name_a_graph_that_cannot_be_read_and_the_fix(server_f
     kept.unlink()  # looked at: the trouble is over
     doctor = kg(["doctor"], torn.env)
     assert "FAIL  graph" not in doctor.stdout and "ok    graphs:" in doctor.stdout, doctor.stdout
+
+
+def test_help_lists_the_commands_a_user_runs_and_merge_driver_still_runs(env):
+    out = kg(["--help"], env)
+    assert out.returncode == 0 and "doctor" in out.stdout
+    assert "SUPPRESS" not in out.stdout and "merge-driver" not in out.stdout, out.stdout
+    driver = kg(["merge-driver"], env)  # git's call, without its three files: the driver's own usage
+    assert driver.returncode == 2 and "usage: python -m kg_actors merge-driver BASE OURS THEIRS" in driver.stderr
