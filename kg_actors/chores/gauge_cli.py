@@ -71,9 +71,12 @@ def line(record: object) -> str:
     return " · ".join(parts)
 
 
-def doctor_line(root: Path, now: float) -> str:
-    """What `kg doctor` says of the Claude Code quota gauge: how old its last reading is."""
+def doctor_line(root: Path, now: float, wired: bool = False) -> str:
+    """What `kg doctor` says of the Claude Code quota gauge: how old its last reading is. `wired`: the status
+    line runs `kg gauge` already, so a missing reading is only not taken yet (no advice to install it)."""
     reading = gauge_files.read_claude(root, now)
+    if reading == gauge_files.NO_READING and wired:
+        return "no status-line reading yet (Claude Code writes one when it next draws its status line)"
     if isinstance(reading, str):
         return reading
     minutes = reading.age(now) / 60

@@ -20,6 +20,7 @@ from ..core.chores import Reading
 from ..storage import files
 
 CLAUDE_FILE = "claude-limits.json"
+NO_READING = "no Claude Code status-line reading (install `kg gauge` as the status line)"
 TAIL_BYTES = 256 * 1024
 AGY_USAGE_TIMEOUT = 20.0
 
@@ -33,7 +34,7 @@ def read_claude(root: Path, now: float) -> Reading | str:
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
-        return "no Claude Code status-line reading (install `kg gauge` as the status line)"
+        return NO_READING
     except OSError as exc:
         return f"{path.name}: {exc}"
     try:

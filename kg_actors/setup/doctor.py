@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 HEALTH_TIMEOUT = 15.0  # the server waits up to 10 s for its user graph's load (http/rest.py)
 OK_SAID = {"desktop": "kg MCP entry present", "gemini": "kg hooks and MCP entry in its settings",
-           "opencode": "kg-memory plugin and MCP entry present"}
+           "opencode": "kg-memory plugin and MCP entry present", "gauge": "the status line runs kg gauge"}
 
 
 class Report:
@@ -99,8 +99,8 @@ def doctor(ctx: Context) -> int:
     _storage(r, config, serving)
     if serving and health is not None:
         _graphs(r, health)
-    _harnesses(r, ctx)
-    r.note("quota gauge", gauge_cli.doctor_line(config.root, time.time()))
+    gauge_wired = _harnesses(r, ctx)
+    r.note("quota gauge", gauge_cli.doctor_line(config.root, time.time(), gauge_wired))
     ctx.out("kg doctor: " + (f"{r.problems} problem(s)" if r.problems else "all good"))
     return 1 if r.problems else 0
 
@@ -194,25 +194,26 @@ def _storage(r: Report, config: Config, serving: bool) -> None:
         r.ok("storage", f"{root} writable" + (", held by the running server" if held else ""))
 
 
-def _harnesses(r: Report, ctx: Context) -> None:
+def _harnesses(r: Report, ctx: Context) -> bool:
+    """Check each agent as setup's plan sees it; whether Claude Code's status line runs `kg gauge`."""
     try:
         plugin = ctx.plugin()
     except SetupError as exc:
         r.bad("plugin", str(exc), "reinstall kg-actors (pip install .), then kg setup")
-        return
+        return False
     try:
         record = Record.load(ctx.record_path)
     except SetupError as exc:
         r.bad("setup record", str(exc), f"move {ctx.record_path} away, then kg setup")
-        return
+        return False
     except OSError as exc:  # the store is no folder (storage says so above) or cannot be read
         r.bad("setup record", f"{ctx.record_path}: {exc.strerror or exc}", "fix the storage first (see above)")
-        return
+        return False
     try:
         found = gather(ctx, record, plugin)
     except SetupError as exc:
         r.bad("setup", str(exc), "fix or move the file it names, then kg setup")
-        return
+        return False
     if shutil.which("curl", path=ctx.env.get("PATH")) is None:
         r.bad("hooks", "curl is not on PATH: every hook quietly does nothing without it", "install curl")
     steps = plan_setup(found)
@@ -242,5 +243,6 @@ def _harnesses(r: Report, ctx: Context) -> None:
                 r.bad("mcp", f"{base / '.mcp.json'}: {name} runs {server.get('command')}, which is not executable",
                       "kg setup")
         r.ok("hooks", ", ".join(sorted({h.event for h in plugin.hooks})) + f" from {base / 'hooks'}")
+    return any(s.name == "gauge" and s.note == "up to date" for s in steps)
 
 

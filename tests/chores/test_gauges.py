@@ -146,6 +146,9 @@ def test_kg_gauge_records_the_frame_and_wraps_the_users_status_line(tmp_path):
 def test_doctor_says_how_old_the_last_reading_is(tmp_path):
     from kg_actors.chores.gauge_cli import doctor_line
     assert "install `kg gauge`" in doctor_line(tmp_path, NOW)
+    # Wired by setup, no frame drawn yet: nothing to install, only no reading so far.
+    wired = doctor_line(tmp_path, NOW, wired=True)
+    assert wired.startswith("no status-line reading yet") and "install" not in wired
     gauge_files.record_claude(tmp_path, FRAME, NOW - 600)
     assert doctor_line(tmp_path, NOW) == "last status-line reading 10 min old"
     assert doctor_line(tmp_path, NOW + 6000).endswith("(stale: chores refuse readings over 90 min old)")

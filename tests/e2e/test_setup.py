@@ -135,6 +135,15 @@ def test_the_installed_plugin_loads_in_claude_code_without_error(wired):
     assert f"{KG} mcp" in line and "✔ Connected" in line, listed.stdout + listed.stderr
 
 
+def test_doctor_says_the_status_line_runs_the_gauge_and_no_reading_is_taken_yet(wired):
+    m, _ = wired
+    out = m.kg("doctor").stdout
+    assert "ok    Claude Code quota gauge: the status line runs kg gauge" in out, out
+    # Just wired: Claude Code has not drawn its status line yet; nothing to install.
+    assert "--    quota gauge: no status-line reading yet (Claude Code writes one" in out, out
+    assert "install `kg gauge`" not in out
+
+
 def test_claude_plugin_validate_passes_on_the_package_and_installed_plugin(wired):
     m, _ = wired
     for folder in (plugin_source(), m.store / "setup" / "marketplace", m.store / "setup" / "marketplace" / "kg-memory"):
