@@ -82,6 +82,16 @@ def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
     fsync_dir(path.parent)
 
 
+def missing_folders(path: Path) -> list[str]:
+    """The folders above `path` that do not exist yet, deepest first: what writing it will make."""
+    out = []
+    folder = Path(os.path.realpath(path)).parent
+    while not folder.exists() and folder != folder.parent:
+        out.append(str(folder))
+        folder = folder.parent
+    return out
+
+
 def read_tree(root: Path) -> dict[str, bytes] | None:
     """Every file under `root` by relative path, or None when `root` is not a folder."""
     if not root.is_dir():

@@ -23,7 +23,7 @@ TITLES = {"claude": "Claude Code", "codex": "Codex", "desktop": "Claude Desktop"
 @attrs.frozen
 class Action:
     # run | write_plugin | codex_trust | codex_untrust | desktop_write | desktop_remove | statusline_remove |
-    # restore | remove_dir
+    # restore | remove_dir | remove_empty_dir
     kind: str
     text: str
     argv: tuple[str, ...] = ()
@@ -343,6 +343,11 @@ def plan_uninstall(undo: Undo) -> list[Step]:
     for path, unchanged in undo.files.items():
         if unchanged:
             tail.append(Action("restore", f"restore {path} as it was before setup", path=path))
+    made = [folder for facts in undo.done.values() for folder in facts.get("made", [])]
+    # Deepest first, each once: ~/.config/opencode goes before ~/.config.
+    for folder in sorted(dict.fromkeys(made), key=lambda f: len(Path(f).parts), reverse=True):
+        tail.append(Action("remove_empty_dir", f"remove {folder} (setup made it) if nothing else is in it",
+                           path=Path(folder)))
     tail.append(Action("remove_dir", f"remove the installed plugin folder {undo.marketplace_dir}",
                        path=undo.marketplace_dir))
     tail.append(Action("remove_dir", f"remove the setup record {undo.record}", path=undo.record))

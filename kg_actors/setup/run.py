@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import subprocess
@@ -13,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from . import SetupError, claude, codex, desktop, gemini, opencode, statusline
-from .files import Record, atomic_write, digest, foreign_entry, locked, read_bytes, read_tree, remove_tree, write_tree
+from .files import (Record, atomic_write, digest, foreign_entry, locked, missing_folders, read_bytes, read_tree,
+                    remove_tree, write_tree)
 from .plan import AntigravityFound, Found, GeminiFound, OpenCodeFound, Step, Undo, plan_setup, plan_uninstall
 from .plugin import AGY_DIR, MARKETPLACE, kg_command, marketplace_files, passed_env, plugin_source, render
 
@@ -226,6 +228,7 @@ def _apply(ctx: Context, record: Record, step: Step, plugin: Rendered) -> None:
                 record.mark("gauge", path=str(action.path))
             elif action.kind == "gemini_write":
                 assert action.path is not None
+                _note_made(record, "gemini", action.path)
                 want = _gemini_want(ctx)
                 atomic_write(action.path, gemini.merged(read_bytes(action.path), want, action.path))
                 record.mark("gemini", path=str(action.path), entry=want["mcpServers"][gemini.SERVER])
@@ -235,6 +238,7 @@ def _apply(ctx: Context, record: Record, step: Step, plugin: Rendered) -> None:
                 target = opencode.plugin_path(ctx.env, ctx.home)
                 if target.exists() and not opencode.ours(read_bytes(target)):
                     raise SetupError(f"{target} exists and is not kg's; left untouched")
+                _note_made(record, "opencode", target, action.path)
                 atomic_write(target, code)
                 atomic_write(action.path, opencode.merged(read_bytes(action.path), entry, action.path))
                 record.mark("opencode", path=str(action.path), entry=entry)
@@ -250,6 +254,18 @@ def _apply(ctx: Context, record: Record, step: Step, plugin: Rendered) -> None:
     finally:
         if tracked is not None:
             record.after_change(tracked)
+
+
+def _note_made(record: Record, step: str, *paths: Path) -> None:
+    """Keep the folders writing `paths` is about to make (~/.gemini, ~/.config/opencode): uninstall removes
+    them when empty, and an agent's folder left behind would make a later setup find that agent."""
+    made = list(record.done(step).get("made", []))
+    for path in paths:
+        for folder in missing_folders(path):
+            if folder not in made:
+                made.append(folder)
+    if made:
+        record.mark(step, made=made)
 
 
 def uninstall(ctx: Context, plan_only: bool = False) -> int:
@@ -357,6 +373,15 @@ def _undo_action(ctx: Context, record: Record, action: Action, plugin: Rendered)
             action.path.unlink(missing_ok=True)
         else:
             atomic_write(action.path, before)
+    elif action.kind == "remove_empty_dir":
+        assert action.path is not None
+        try:
+            action.path.rmdir()  # only when empty: what the user put there since stays, with its folder
+        except FileNotFoundError:
+            pass
+        except OSError as exc:
+            if exc.errno != errno.ENOTEMPTY:
+                raise
     elif action.kind == "remove_dir":
         assert action.path is not None
         if action.path == ctx.record_path:

@@ -359,3 +359,28 @@ def test_codex_runs_the_installed_hooks_and_they_reach_the_server(machine):
     for run in done.values():
         assert run["status"] == "completed" and "kg-memory" in run["sourcePath"], run
     assert "project:proj" in machine.server.health()["loaded_graphs"], machine.server.health()
+
+
+def test_uninstall_removes_the_agent_folders_setup_made_when_nothing_else_is_in_them(tmp_path):
+    """Left behind, an empty ~/.gemini or ~/.config/opencode made a later setup find Gemini and OpenCode."""
+    home = tmp_path / "home"
+    home.mkdir()
+    clis = f"{Path(npm_bin('gemini')).parent}:/usr/bin:/bin"  # setup only looks them up on PATH: no server needed
+    env = {k: v for k, v in client_env(home, KG_HOME=str(tmp_path / "store")).items()
+           if k not in ("XDG_CONFIG_HOME", "GEMINI_CLI_HOME")}
+
+    def kg(*args: str, path: str = clis) -> subprocess.CompletedProcess:
+        return subprocess.run([KG, *args], env={**env, "PATH": path}, capture_output=True, text=True,
+                              timeout=TIMEOUT, stdin=subprocess.DEVNULL)
+
+    out = kg("setup", "--only", "gemini,opencode", "--yes")
+    assert out.returncode == 0 and "Gemini CLI: done" in out.stdout and "OpenCode: done" in out.stdout, out.stdout
+    mine = home / ".config" / "mine.conf"  # the user's own, put beside setup's folder since
+    mine.write_text("keep")
+    out = kg("uninstall", "--yes")
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert not (home / ".gemini").exists() and not (home / ".config" / "opencode").exists()
+    assert mine.read_text() == "keep"  # ~/.config holds it: kept
+    assert sorted(p.relative_to(home).as_posix() for p in home.rglob("*")) == [".config", ".config/mine.conf"]
+    plan = kg("setup", "--plan", "--only", "gemini,opencode", path="/usr/bin:/bin")
+    assert "Gemini CLI: not found" in plan.stdout and "OpenCode: not found" in plan.stdout, plan.stdout

@@ -192,3 +192,15 @@ def test_uninstall_takes_out_what_setup_put_into_gemini_opencode_and_antigravity
     assert steps["antigravity"].actions[0].argv == ("/bin/agy", "plugin", "uninstall", "kg-memory")
     gone = plan_uninstall(attrs.evolve(undo, agy_cli=None))
     assert any(s.name == "antigravity" and s.problem for s in gone)
+
+
+def test_uninstall_removes_the_folders_setup_made_deepest_first_after_the_files():
+    undo = Undo({"gemini": {"settings": True, "path": "/h/.gemini/settings.json", "made": ["/h/.gemini"]},
+                 "opencode": {"settings": True, "path": "/h/.config/opencode/opencode.json",
+                              "made": ["/h/.config/opencode/plugin", "/h/.config/opencode", "/h/.config"]}},
+                {Path("/h/.gemini/settings.json"): True}, MDIR, Path("/s/setup/record.json"), KEY)
+    tail = [a for a in plan_uninstall(undo)[-1].actions]
+    folders = [str(a.path) for a in tail if a.kind == "remove_empty_dir"]
+    assert folders[:2] == ["/h/.config/opencode/plugin", "/h/.config/opencode"] and folders[-1] == "/h/.config"
+    assert set(folders) == {"/h/.gemini", "/h/.config/opencode/plugin", "/h/.config/opencode", "/h/.config"}
+    assert kinds(plan_uninstall(undo)[-1])[0] == "restore"  # the file first: its folder is empty only after
