@@ -24,7 +24,7 @@ from typing import Any
 
 from . import SetupError
 from .claude import cache_holds
-from .files import read_bytes
+from .files import atomic_write, read_bytes
 from .plan import CodexFound
 from .plugin import HOOKS_JSON, MARKETPLACE, Rendered
 
@@ -199,9 +199,11 @@ def trust(cli: str, env: dict[str, str], user_home: Path, plugin: Rendered) -> i
         return len(state)
 
 
-def untrust(cli: str, env: dict[str, str], user_home: Path, plugin: Rendered) -> None:
-    """Drop the trust entries of the plugin's hooks, keeping every other."""
-    config, error = read_config(config_path(env, user_home))
+def untrust(cli: str, env: dict[str, str], user_home: Path, plugin: Rendered, made_table: bool = False) -> None:
+    """Drop the trust entries of the plugin's hooks, keeping every other. `made_table`: the config had no
+    `hooks.state` before setup, so the table is taken out too when nothing else is left in it."""
+    path = config_path(env, user_home)
+    config, error = read_config(path)
     if error:
         raise SetupError(error)
     assert config is not None  # read_config gives a table or an error
@@ -211,3 +213,52 @@ def untrust(cli: str, env: dict[str, str], user_home: Path, plugin: Rendered) ->
         return
     with AppServer(cli, env, user_home) as server:
         server.write_state(kept, "replace")
+    if made_table and not kept:
+        # Codex's writer leaves the emptied table as a bare `[hooks.state]` header.
+        raw = read_bytes(path)
+        text = without_empty_table(raw.decode(), "hooks.state") if raw is not None else None
+        if text is not None:
+            atomic_write(path, text.encode())
+
+
+def had_trust_table(raw: bytes | None) -> bool:
+    """Whether a config.toml (its bytes before setup) holds a `hooks.state` table."""
+    if raw is None:
+        return False
+    try:
+        config = tomllib.loads(raw.decode())
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return True  # cannot tell: taken as the user's
+    hooks = config.get("hooks")
+    return isinstance(hooks, dict) and "state" in hooks
+
+
+def without_empty_table(text: str, table: str) -> str | None:
+    """`text` without the header of `table` when that table is empty (only blank lines under it), or None.
+    Checked by parsing: the result must hold exactly the same as before but that table."""
+    lines = text.splitlines(keepends=True)
+    at = next((i for i, line in enumerate(lines) if line.strip() == f"[{table}]"), None)
+    if at is None:
+        return None
+    end = at + 1
+    while end < len(lines) and not lines[end].strip():
+        end += 1
+    head = lines[:at]
+    if end == len(lines):  # the last table: the blank lines before it went with it
+        while head and not head[-1].strip():
+            head.pop()
+    out = "".join(head + lines[end:])
+    try:
+        before, after = tomllib.loads(text), tomllib.loads(out)
+    except tomllib.TOMLDecodeError:
+        return None
+    *parents, name = table.split(".")
+    inner: Any = before
+    for part in parents:
+        inner = inner.get(part) if isinstance(inner, dict) else None
+    if not isinstance(inner, dict) or inner.get(name) != {}:
+        return None
+    del inner[name]
+    if parents and before.get(parents[0]) == {}:
+        del before[parents[0]]  # `[hooks.state]` alone made `hooks`; gone with it
+    return out if after == before else None

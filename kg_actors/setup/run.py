@@ -346,7 +346,9 @@ def _undo_action(ctx: Context, record: Record, action: Action, plugin: Rendered)
     if action.kind == "run":
         _run(ctx, action.argv)
     elif action.kind == "codex_untrust":
-        codex.untrust(action.argv[0], ctx.env, ctx.home, plugin)
+        recorded = record.files().get(codex.config_path(ctx.env, ctx.home))  # (bytes before setup, digest after)
+        made = recorded is not None and not codex.had_trust_table(recorded[0])
+        codex.untrust(action.argv[0], ctx.env, ctx.home, plugin, made_table=made)
     elif action.kind == "gemini_remove":
         assert action.path is not None  # plan.py gives every action but run and codex_untrust its path
         _rewrite(action.path, gemini.removed)

@@ -327,6 +327,7 @@ def test_uninstall_after_the_user_edited_a_file_takes_out_only_kgs_part(machine)
     assert f"{config}: changed since kg setup" in out.stdout
     text = config.read_text()
     assert "kg-memory" not in text and "kg-local" not in text, text
+    assert "[hooks" not in text, text  # the trust table setup made, emptied: taken out with its entries
     assert '[profiles.fast]\nmodel = "o4-mini"' in text and "# keep this comment" in text
     assert json.loads(desktop.read_text()) == {"mcpServers": {"other": {"command": "x"}}, "globalShortcut": "Ctrl+K"}
     assert (machine.home / ".claude" / "settings.json").read_bytes() == SETTINGS  # untouched by the user: restored
