@@ -16,7 +16,8 @@ import attrs
 from . import SetupError, claude, codex, desktop, gemini, opencode, statusline
 from .files import (Record, atomic_write, digest, foreign_entry, locked, missing_folders, read_bytes, read_tree,
                     remove_tree, write_tree)
-from .plan import AntigravityFound, Found, GeminiFound, OpenCodeFound, Step, Undo, plan_setup, plan_uninstall
+from .leftovers import elsewhere
+from .plan import STEPS, AntigravityFound, Found, GeminiFound, OpenCodeFound, Step, Undo, plan_setup, plan_uninstall
 from .plugin import AGY_DIR, MARKETPLACE, kg_command, marketplace_files, passed_env, plugin_source, render
 
 if TYPE_CHECKING:
@@ -268,23 +269,35 @@ def _note_made(record: Record, step: str, *paths: Path) -> None:
         record.mark(step, made=made)
 
 
-def uninstall(ctx: Context, plan_only: bool = False) -> int:
-    if not ctx.setup_dir.exists():  # setup never ran here: nothing to undo, and no lock file to leave behind
+def _no_record(ctx: Context) -> int:
+    """Nothing on record here: said, unless the agents' files hold kg entries of a setup run with another
+    KG_HOME (its record is in that store), which are named with the command that undoes them."""
+    files = [p for p in dict.fromkeys(ctx.tracked(step) for step in STEPS) if p is not None]
+    files.append(opencode.plugin_path(ctx.env, ctx.home))
+    others = elsewhere(files, ctx.store)
+    if not others:
         ctx.out(f"kg setup has changed nothing here (no record at {ctx.record_path})")
         return 0
+    for store, paths in others.items():
+        ctx.out(f"kg uninstall: no record at {ctx.record_path}, but kg entries written by a setup with "
+                f"KG_HOME={store} remain in {', '.join(map(str, paths))}: run `KG_HOME={store} kg uninstall`")
+    return 1
+
+
+def uninstall(ctx: Context, plan_only: bool = False) -> int:
+    if not ctx.setup_dir.exists():  # setup never ran here: nothing to undo, and no lock file to leave behind
+        return _no_record(ctx)
     if plan_only:
         record = Record.load(ctx.record_path)
         if record.empty:
-            ctx.out(f"kg setup has changed nothing here (no record at {ctx.record_path})")
-            return 0
+            return _no_record(ctx)
         _show(ctx, plan_uninstall(_undo(ctx, record)))
         ctx.out("(plan only: nothing was changed)")
         return 0
     with locked(ctx.setup_dir / "lock", lambda: ctx.out("kg uninstall: waiting for a kg setup to finish")):
         record = Record.load(ctx.record_path)
         if record.empty:
-            ctx.out(f"kg setup has changed nothing here (no record at {ctx.record_path})")
-            return 0
+            return _no_record(ctx)
         undo = _undo(ctx, record)
         steps = plan_uninstall(undo)
         _show(ctx, steps)

@@ -358,3 +358,23 @@ def test_help_lists_the_commands_a_user_runs_and_merge_driver_still_runs(env):
     assert "SUPPRESS" not in out.stdout and "merge-driver" not in out.stdout, out.stdout
     driver = kg(["merge-driver"], env)  # git's call, without its three files: the driver's own usage
     assert driver.returncode == 2 and "usage: python -m kg_actors merge-driver BASE OURS THEIRS" in driver.stderr
+
+
+def test_uninstall_without_the_setups_kg_home_names_it_and_leaves_the_entries(env, tmp_path):
+    home = tmp_path / "home"
+    desktop = home / ".config" / "Claude" / "claude_desktop_config.json"
+    desktop.parent.mkdir(parents=True)
+    desktop.write_text('{"mcpServers": {}}')
+    other = tmp_path / "other-store"
+    assert kg(["setup", "--only", "desktop", "--yes"], dict(env, KG_HOME=str(other))).returncode == 0
+    wired = desktop.read_text()
+    plain = {k: v for k, v in env.items() if k != "KG_HOME"}  # the default store, where no record is
+    out = kg(["uninstall", "--yes"], plain)
+    assert out.returncode == 1, out.stdout
+    assert f"written by a setup with KG_HOME={other} remain in {desktop}" in out.stdout, out.stdout
+    assert f"run `KG_HOME={other} kg uninstall`" in out.stdout
+    assert desktop.read_text() == wired and not (home / ".knowledge-graph").exists()
+    done = kg(["uninstall", "--yes"], dict(env, KG_HOME=str(other)))  # what it said to run
+    assert done.returncode == 0 and desktop.read_text() == '{"mcpServers": {}}', done.stdout
+    again = kg(["uninstall", "--yes"], plain)
+    assert again.returncode == 0 and "kg setup has changed nothing here" in again.stdout

@@ -1,0 +1,21 @@
+"""The store a kg entry in an agent's file was set up with, read from the entry itself."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kg_actors.setup.leftovers import elsewhere, stores_named
+
+
+def test_the_store_is_read_from_the_plugin_folder_or_the_entrys_environment():
+    assert stores_named('[marketplaces.kg-local]\nsource = "/a/setup/marketplace"\n') == {"/a"}
+    assert stores_named('"command": "sh /b/setup/marketplace/kg-memory/hooks/gemini.sh BeforeAgent"') == {"/b"}
+    assert stores_named('{"env": {"KG_HOME": "/c", "KG_HTTP_PORT": "1"}}') == {"/c"}
+    assert stores_named('{"mcpServers": {"other": {"command": "x"}}}') == set()
+
+
+def test_only_other_stores_are_named_with_their_files(tmp_path):
+    mine, theirs, none = tmp_path / "mine.json", tmp_path / "theirs.json", tmp_path / "absent.json"
+    mine.write_text('{"env": {"KG_HOME": "/here"}}')
+    theirs.write_text('{"env": {"KG_HOME": "/there"}}')
+    assert elsewhere([mine, theirs, none], Path("/here")) == {"/there": [theirs]}
