@@ -27,7 +27,6 @@ if TYPE_CHECKING:
     E = TypeVar("E", bound=BaseException)
 
 START_TIMEOUT = 15.0
-HIDDEN_COMMANDS = ("merge-driver",)
 STOP_TIMEOUT = 15.0
 
 
@@ -281,22 +280,18 @@ def _alive(pid: int) -> bool:
 
 
 def cmd_status(args: argparse.Namespace) -> int:
-    from .setup.doctor import _listening, trouble_fix
+    from .setup.doctor import _listening, trouble_lines
 
     config = _env_config(args)
     # Once the user graph is in (the server waits for a start's load, bounded): whether it reads is then known.
     health = _health(config.url, 15.0, "?user=loaded")
     if health is None:
-        if _listening(config.host, config.port):
-            print(f"kg: not running at {config.url}: the port is taken by a program that is not the kg server; "
-                  "stop that program, or move kg with --port PORT or KG_HTTP_PORT")
-        else:
-            print(f"kg: not running at {config.url} (storage {config.root})")
+        taken = ": the port is taken by a program that is not the kg server; stop that program, or move kg with " \
+            "--port PORT or KG_HTTP_PORT" if _listening(config.host, config.port) else f" (storage {config.root})"
+        print(f"kg: not running at {config.url}{taken}")
         return 3
     print(f"kg: running at {config.url}, version {health.get('version')}, storage {health.get('storage')}, "
-          f"graphs loaded: {', '.join(health.get('loaded_graphs') or []) or 'none'}")
-    for key, trouble in sorted((health.get("graphs_in_trouble") or {}).items()):
-        print(f"kg: graph {key}: {trouble.get('why')}\n    fix: {trouble_fix(trouble)}")
+          f"graphs loaded: {', '.join(health.get('loaded_graphs') or []) or 'none'}", *trouble_lines(health), sep="\n")
     editor = health.get("editor") or {}
     if editor.get("state", "").startswith("off:"):
         print(f"kg: the visual editor is {editor['state']}; move it with --editor-port PORT or KG_EDITOR_PORT")
@@ -501,7 +496,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--wrap", metavar="CMD", help="run your own status-line command on the same input and show it")
     p.set_defaults(fn=cmd_gauge)
     # The commands a user runs; help=SUPPRESS on a subparser printed "merge-driver  ==SUPPRESS==" instead.
-    sub.metavar = "{" + ",".join(name for name in sub.choices if name not in HIDDEN_COMMANDS) + "}"
+    sub.metavar = "{" + ",".join(name for name in sub.choices if name != "merge-driver") + "}"
     args = parser.parse_args(argv)
     try:
         return int(args.fn(args) or 0)

@@ -155,6 +155,12 @@ def trouble_fix(trouble: dict[str, Any]) -> str:
             "store is in git, or move the file aside to start the graph empty), then kg stop && kg start")
 
 
+def trouble_lines(health: dict[str, Any]) -> list[str]:
+    """`kg status`'s lines for the graphs /health names in graphs_in_trouble."""
+    return [f"kg: graph {key}: {trouble.get('why')}\n    fix: {trouble_fix(trouble)}"
+            for key, trouble in sorted((health.get("graphs_in_trouble") or {}).items())]
+
+
 def _graphs(r: Report, health: dict[str, Any]) -> None:
     troubles = health.get("graphs_in_trouble") or {}
     for key, trouble in sorted(troubles.items()):
