@@ -5,7 +5,8 @@ first kg_read(cwd) is validated like every call), and almost every call fits. Th
 checks the few keywords the tools' schemas use (http/schemas.py) and answers True
 only when every one of them holds; anything else (a problem, a keyword or a value
 it does not know) is None, and the caller asks jsonschema, which words the problem.
-So a True here is a True of jsonschema's, and every message stays jsonschema's.
+So a True here is a True of jsonschema's, and every problem is still found by jsonschema
+(schema_words.py words it).
 """
 
 from __future__ import annotations

@@ -6,6 +6,7 @@ from functools import cache
 from typing import Any
 
 from ..core import constants as C
+from ..core import schema_words
 from ..core.schema_fit import surely_fits
 
 _LEVEL = {"type": "string", "enum": ["user", "project", "maintain"]}
@@ -95,5 +96,7 @@ def validation_error(tool: str, arguments: Any) -> str | None:
         extra = sorted(set(arguments) - set(SCHEMAS[tool]["properties"]))
         return f"{extra[0] if extra else 'arguments'}: is not a parameter of {tool}"
     field = ".".join(str(p) for p in err.absolute_path) or "arguments"
-    message = err.message if len(err.message) <= 200 else err.message[:160] + " … (value cut)"
-    return f"{field}: {message}"
+    # Worded from the problem's parts: jsonschema's message puts the whole value before the rule, and a
+    # long value cut to fit took the rule with it.
+    rule = schema_words.rule_words(str(err.validator), err.validator_value, err.instance)
+    return f"{field}: {rule if rule is not None else schema_words.cut_message(err.message)}"
