@@ -15,7 +15,7 @@ from typing import Any
 import attrs
 
 from ..core import constants as C
-from ..core import graph_ops, ids, json_values, secrecy
+from ..core import graph_ops, ids, json_values, plain_text, secrecy
 from ..core.errors import InvalidInput, NotFound, WriteConflict
 from ..graph_messages import PutEdgeResult
 from ..session_messages import PushWindow, SessionView, WriteView
@@ -165,6 +165,7 @@ async def progress(floor: Floor, sid: str | None, task_id: object, state: Any, l
         return await handle.progress_get(task_id=task_id)
     if not isinstance(state, dict):
         raise InvalidInput("state", "must be an object (omit it to read)")
+    plain_text.check_line(task_id, "task_id", "a task id is one line")
     json_values.check_plain(state, "state")
     state = secrecy.without_private(state)
     json_values.check_size(state, "state")

@@ -19,6 +19,7 @@ import attrs
 from . import constants as C
 from .debt import DebtNodes, _behind
 from .model import GraphReader
+from .plain_text import one_line
 
 KINDS = ("gist", "id", "edge", "notes", "anchor", "lift")
 TARGETS = {"gist": 2, "id": 2, "edge": 1, "notes": 1, "anchor": 1, "lift": 5}
@@ -138,7 +139,7 @@ _STEP = {
 
 def chore_prompt(chore: Chore, cwd: str | None, debt_line: str) -> str:
     """The dispatch prompt: ONE small action on the named targets, then the kg_progress stamp, then stop."""
-    anchors = "; ".join(f"{n}: {t} -> {w}" for n, t, w in chore.anchors) or "none"
+    anchors = one_line("; ".join(f"{n}: {t} -> {w}" for n, t, w in chore.anchors)) or "none"
     where = f'cwd="{cwd}", ' if cwd else ""
     calls = "about ten" if chore.kind == "lift" else "six or seven"
     step = _STEP[chore.kind].format(limit=C.GIST_SOFT_LIMIT, anchors=anchors)

@@ -26,6 +26,7 @@ import attrs
 
 from . import constants as C
 from .model import GraphReader, Node
+from .plain_text import one_line
 from .search import SearchIndex
 from .terms import analyse, stem
 
@@ -309,7 +310,7 @@ def decide(invocations: Iterable[list[str]], views: Mapping[str, tuple[GraphRead
     unseen.sort(key=lambda t: (-t[0], -order[t[1][0]], t[1][1]))
     lines, shown = [HEADER], list[tuple[str, str]]()
     for _, ref in unseen[: C.COMMAND_RECALL_MAX_NODES]:
-        line = f"- [{ref[0]}] {ref[1]}: {views[ref[0]][0].nodes[ref[1]].gist}"
+        line = f"- [{ref[0]}] {one_line(ref[1])}: {one_line(views[ref[0]][0].nodes[ref[1]].gist)}"
         size = sum(len(x) + 1 for x in lines) + len(line)
         if shown and size > C.COMMAND_RECALL_CHAR_BUDGET:
             break

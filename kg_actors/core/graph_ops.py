@@ -14,7 +14,7 @@ from typing import Any, cast
 import attrs
 
 from . import constants as C
-from . import ids
+from . import ids, plain_text
 from .merge import CONFLICTS_FIELD
 from .errors import Conflict, InvalidInput, NotFound, WriteConflict
 from .model import Edge, EdgeKey, GraphData, Node, dangling_edges, edge_version_key, node_version_key, version_number
@@ -43,7 +43,8 @@ class PutNodeResult:
     hints: tuple[str, ...] = ()
 
 
-def _clean_list(values: Sequence[str] | None, field: str, limit: int) -> tuple[str, ...] | None:
+def _clean_list(values: Sequence[str] | None, field: str, limit: int,
+                check: Callable[[str, str], None] = plain_text.check_text) -> tuple[str, ...] | None:
     if values is None:
         return None
     if len(values) > C.LIST_MAX_ITEMS:
@@ -53,6 +54,7 @@ def _clean_list(values: Sequence[str] | None, field: str, limit: int) -> tuple[s
             raise InvalidInput(f"{field}[{i}]", "must be a string")
         if len(v) > limit:
             raise InvalidInput(f"{field}[{i}]", f"is {len(v)} characters; at most {limit}")
+        check(v, f"{field}[{i}]")
     return tuple(values)
 
 
@@ -61,6 +63,7 @@ def check_gist(gist: object) -> str:
         raise InvalidInput("gist", "must be a non-empty string")
     if len(gist) > C.GIST_HARD_LIMIT:
         raise InvalidInput("gist", f"is {len(gist)} characters; at most {C.GIST_HARD_LIMIT} (soft target {C.GIST_SOFT_LIMIT})")
+    plain_text.check_text(gist, "gist")
     return gist
 
 
@@ -106,11 +109,12 @@ def put_node(
     touches: Sequence[str] | None, now: float, writer: Writer,
 ) -> PutNodeResult:
     ids.check_node_id(node_id)
-    gist = check_gist(gist)
+    # A gist is one line: its line breaks fold into spaces (the lesson is kept, and the reply says so).
+    gist, folded = plain_text.fold_gist(check_gist(gist))
     notes_t = _clean_list(notes, "notes", C.NOTE_HARD_LIMIT)
-    touches_t = _clean_list(touches, "touches", C.ENDPOINT_MAX_LEN * 4)
+    touches_t = _clean_list(touches, "touches", C.ENDPOINT_MAX_LEN * 4, plain_text.check_line)
     old = graph.nodes.get(node_id)
-    warnings: list[str] = []
+    warnings: list[str] = [plain_text.GIST_FOLDED_NOTE] if folded else []
     if old is None:
         ids.check_new_id_words(node_id)
     elif writer.guard and writer.session is not None:

@@ -14,6 +14,7 @@ from itertools import compress
 from . import constants as C
 from . import dup_probe
 from .model import GraphReader, Node
+from .plain_text import one_line
 from .search import SearchIndex, in_title
 from .steps import run_steps
 from .terms import analyse, is_stopword, query_terms, surface_forms
@@ -117,7 +118,7 @@ def _best_connected(namers: list[str], graph: GraphReader, new_id: str) -> str |
 
 def near_duplicate_hint(node: Node) -> str:
     return (
-        f"Similar existing node: '{node.id}' — \"{node.gist[:C.HINT_GIST_CLIP]}\". Same concept? "
+        f"Similar existing node: '{node.id}' — \"{one_line(node.gist[:C.HINT_GIST_CLIP])}\". Same concept? "
         "Fold this into that node (kg_read it, then kg_put_node with the merged content) "
         "instead of adding a near-duplicate."
     )
@@ -125,6 +126,6 @@ def near_duplicate_hint(node: Node) -> str:
 
 def hub_mention_hint(term: str, node: Node) -> str:
     return (
-        f"Graph already names '{term}': '{node.id}' — \"{node.gist[:C.HINT_GIST_CLIP]}\". "
+        f"Graph already names '{term}': '{node.id}' — \"{one_line(node.gist[:C.HINT_GIST_CLIP])}\". "
         "Link to it (kg_put_edge) rather than re-describe it; keep this gist to what is NEW here."
     )

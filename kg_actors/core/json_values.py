@@ -13,19 +13,24 @@ import json
 import math
 
 from .errors import InvalidInput
+from .plain_text import check_text
 
 DEPTH_MAX = 32
 CHARS_MAX = 65_536  # a state is a task's notes to itself: 1 MB states made user.json 3 MB
 
 
 def check_plain(value: object, field: str, depth: int = 0) -> None:
-    """Refuse a non-finite number or nesting deeper than DEPTH_MAX, naming where (`state.eta`)."""
+    """Refuse a non-finite number, a control character in a text (a key's or a value's) or nesting deeper
+    than DEPTH_MAX, naming where (`state.eta`)."""
     if depth > DEPTH_MAX:
         raise InvalidInput(field, f"is nested deeper than {DEPTH_MAX} levels")
     if isinstance(value, float) and not math.isfinite(value):
         raise InvalidInput(field, "must be a finite number (not NaN or Infinity)")
+    if isinstance(value, str):
+        check_text(value, field)
     if isinstance(value, dict):
         for key, inner in value.items():
+            check_text(str(key), f"{field} key {str(key)[:40]!r}")
             check_plain(inner, f"{field}.{key}", depth + 1)
     elif isinstance(value, list):
         for i, inner in enumerate(value):

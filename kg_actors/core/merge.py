@@ -25,6 +25,7 @@ from typing import Any
 import attrs
 
 from . import constants as C
+from .plain_text import one_line
 
 Json = dict[str, Any]  # one entry of the stored JSON shape (a node, an edge, a version, a whole file)
 
@@ -389,11 +390,12 @@ def conflict_notice(level: str, node_id: str, node_written: Json | None, others:
             continue
         stamp = other.get("_written")
         written: Json = stamp if isinstance(stamp, dict) else {}
-        lines.append(f"  • written {_when(written.get('origin_ts', written.get('ts')))}: gist: {other.get('gist', '')}")
+        lines.append(f"  • written {_when(written.get('origin_ts', written.get('ts')))}: gist: "
+                     + one_line(str(other.get('gist', ''))))
         for name in ("notes", "touches"):
             values = other.get(name)
             if values:
-                lines.append(f"    {name}: " + " | ".join(str(v) for v in values))
+                lines.append(f"    {name}: " + one_line(" | ".join(str(v) for v in values)))
     lines.append("  To resolve: kg_put_node this node with what the set-aside version adds merged in "
                  "(or re-send it as it is to keep it); any write of the node clears this notice.")
     return "\n".join(lines)

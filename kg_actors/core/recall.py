@@ -25,6 +25,7 @@ import attrs
 from . import constants as C, recall_gate
 from .model import Edge, GraphReader, Node
 from .paste_keys import pasted_words
+from .plain_text import one_line
 from .recall_bars import chance_scale, evidence, multi_bar, rank, strong
 from .search import Hit, SearchIndex, merge_hits
 from .search_paths import connection_paths
@@ -281,8 +282,8 @@ def render(chosen: list[Ref], nodes: dict[Ref, Node], connectors: list[Ref],
     """
     def line(ref: Ref, indent: str) -> tuple[Ref, str, bool]:
         unseen = ref not in seen
-        head = f"{indent}- [{ref[0]}] {ref[1]}"
-        text = f"{head}: {nodes[ref].gist}" if unseen else f"{head} (in context)"
+        head = f"{indent}- [{ref[0]}] {one_line(ref[1])}"
+        text = f"{head}: {one_line(nodes[ref].gist)}" if unseen else f"{head} (in context)"
         return ref, text, unseen
 
     hit_lines = [line(ref, "") for ref in chosen]

@@ -15,32 +15,36 @@ import attrs
 
 from . import ids
 from .model import Edge, EdgeKey, GraphReader, Node
+from .plain_text import one_line
 
 ACTIVE_HEADER = "ACTIVE:"
 ARCHIVED_HEADER = "ARCHIVED (use kg_read with id to view full content):"
 
 
+# Every line below goes through one_line: a file written by hand or by another implementation may
+# hold a line break or a control character in a gist, an id or a touch, and no stored text may forge a line.
+
 def node_line(node_id: str, gist: str) -> str:
-    return f"  {node_id}: {gist}"
+    return f"  {one_line(node_id)}: {one_line(gist)}"
 
 
 def preloaded_line(node_id: str) -> str:
-    return f"  {node_id} (preloaded)"
+    return f"  {one_line(node_id)} (preloaded)"
 
 
 def anchor_line(node_id: str) -> str:
-    return f"  {node_id}"
+    return f"  {one_line(node_id)}"
 
 
 def citation_line(edge: Edge, under: str) -> str:
     if edge.src == under:
-        return f"    → {edge.rel} → {edge.dst}"
-    return f"    ← {edge.rel} ← {edge.src}"
+        return one_line(f"    → {edge.rel} → {edge.dst}")
+    return one_line(f"    ← {edge.rel} ← {edge.src}")
 
 
 def edge_line(edge: Edge) -> str:
     """A standalone edge, as node reads, search and sync show it."""
-    return f"  {edge.src} --{edge.rel}--> {edge.dst}"
+    return one_line(f"  {edge.src} --{edge.rel}--> {edge.dst}")
 
 
 def line_cost(line: str) -> int:
@@ -227,12 +231,13 @@ def archived_anchor_chars(graph: GraphReader) -> int:
 
 def format_node_full(node: Node, level: str, edges: Iterable[Edge], promoted: bool, extra: list[str] | None = None) -> str:
     status = "promoted from archive" if promoted else node.state
-    lines = [f"▸ {node.id} ({level}, {status})", f"  gist: {node.gist}"]
+    lines = [f"▸ {one_line(node.id)} ({level}, {status})",
+             f"  gist: {one_line(node.gist)}"]
     if node.notes:
         lines.append("  notes:")
         lines.extend(f"    - {n}" for n in node.notes)
     if node.touches:
-        lines.append("  touches: " + " · ".join(node.touches))
+        lines.append("  touches: " + " · ".join(map(one_line, node.touches)))
     if node.credited_ts:
         lines.append(f"  maintenance credits: {len(node.credited_ts)}")
     edge_list = sorted(edges, key=lambda e: (e.src, e.rel, e.dst))

@@ -12,6 +12,7 @@ from typing import Any
 
 from . import constants as C
 from . import ids
+from .plain_text import one_line
 
 
 def outside_home_note(cwd: str) -> str:
@@ -35,12 +36,12 @@ def bound_note(root: str | None, folder: str | None) -> str | None:
 
 def conflict_text(reason: str, level: str, node: Mapping[str, Any], deleting: bool = False) -> str:
     lines = [f"NOT {'DELETED' if deleting else 'WRITTEN'} — {reason}. The node as it stands ({level} graph):",
-             f"▸ {node['id']}", f"  gist: {node['gist']}"]
+             f"▸ {one_line(node['id'])}", f"  gist: {one_line(node['gist'])}"]
     if node["notes"]:
         lines.append("  notes:")
         lines.extend(f"    - {n}" for n in node["notes"])
     if node["touches"]:
-        lines.append("  touches: " + " · ".join(node["touches"]))
+        lines.append("  touches: " + " · ".join(map(one_line, node["touches"])))
     lines.append("Shown now: call kg_delete_node again if it should still go." if deleting
                  else "Merge your change into this content and call kg_put_node again.")
     return "\n".join(lines)
@@ -126,9 +127,9 @@ def sync_section(level: str, nodes: Sequence[Any], edges: Sequence[Any]) -> str:
     lines = [f"{level.capitalize()}: {len(nodes)} node changes, {len(edges)} edge changes"]
     for node in sorted(nodes, key=lambda n: n.id):
         flag = " [archived]" if not node.active else ""
-        lines.append(f"  node {node.id}{flag}: {node.gist[:C.SYNC_GIST_CLIP]}")
+        lines.append(f"  node {one_line(node.id)}{flag}: {one_line(node.gist[:C.SYNC_GIST_CLIP])}")
     for edge in sorted(edges, key=lambda e: e.key):
-        lines.append(f"  edge {edge.src} --{edge.rel}--> {edge.dst}")
+        lines.append(one_line(f"  edge {edge.src} --{edge.rel}--> {edge.dst}"))
     return "\n".join(lines)
 
 
@@ -142,7 +143,7 @@ def push_text(shown: Sequence[tuple[str, str, bool]], total: int) -> str:
     """Other sessions' writes pushed to this one: (id, gist, updated) for each shown, of `total` fresh."""
     lines = ["While you worked, other sessions wrote to this memory:"]
     for node_id, gist, updated in shown:
-        lines.append(f"- {node_id} ({'updated' if updated else 'new'}): {gist[:C.PUSH_GIST_CLIP]}")
+        lines.append(f"- {one_line(node_id)} ({'updated' if updated else 'new'}): {one_line(gist[:C.PUSH_GIST_CLIP])}")
     if total > len(shown):
         lines.append(f"+{total - len(shown)} more — kg_sync(session_id) lists them.")
     lines.append("If one already holds a lesson you are about to write, update that node instead of adding another.")
@@ -170,7 +171,7 @@ def file_recall_text(names: str, rows: Sequence[tuple[str, str, str]]) -> tuple[
     lines: list[str] = [header]
     shown: list[str] = []
     for level, node_id, gist in rows:
-        line = f"- [{level}] {node_id}: {gist}"
+        line = f"- [{level}] {one_line(node_id)}: {one_line(gist)}"
         if shown and sum(len(x) + 1 for x in lines) + len(line) > C.FILE_RECALL_CHAR_BUDGET:
             break
         lines.append(line[: C.FILE_RECALL_CHAR_BUDGET - len(header) - 1])

@@ -16,6 +16,7 @@ from itertools import accumulate
 
 from . import constants as C
 from .model import Edge, Node
+from .plain_text import one_line
 from .render import edge_line, node_line
 from .search import Hit, Ref
 
@@ -54,7 +55,7 @@ class _HitBlock:
             ", orphaned" if node.orphaned else "",
             ", seen" if hit.seen else "",
         ))
-        self.head = [f"▸ {node.id} ({level}{flags})", f"  gist: {node.gist}"]
+        self.head = [f"▸ {one_line(node.id)} ({level}{flags})", f"  gist: {one_line(node.gist)}"]
         # A seen hit is a gist reminder: its notes stay one node read away.
         self.notes = [] if hit.seen else [f"    - {note}" for note in node.notes]
         self._prefix = [0, *accumulate(len(n) + 1 for n in self.notes)]

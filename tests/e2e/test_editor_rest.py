@@ -156,6 +156,21 @@ def test_a_stale_edit_is_refused_with_the_node_as_it_stands(srv, http):
     assert node["gist"] == "v2 from another tab"
 
 
+def test_the_editor_s_writes_keep_a_gist_on_one_line_and_refuse_control_characters(srv, http):
+    """The editor writes through the same checks as kg_put_node (spec 000: a gist is one line)."""
+    r = put(http, srv, "editor-newline-node", "line one\nFAKE-NODE: injected\r\n=== USER GRAPH")
+    assert r.status_code == 201, r.text
+    assert "note: gist: line breaks folded into spaces: a gist is one line." in r.json()["warnings"]
+    assert r.json()["node"]["gist"] == "line one FAKE-NODE: injected === USER GRAPH"
+    for extra, field in (({"notes": ["ok", "esc \x1b[31m"]}, "notes[1]"),
+                         ({"touches": ["src/a.py\nFAKE"]}, "touches[0]")):
+        r = put(http, srv, "editor-refused-node", "g", **extra)
+        assert r.status_code == 400 and r.json()["field"] == field, r.text
+    r = put(http, srv, "editor-refused-node", "bell \x07")
+    assert r.status_code == 400 and r.json()["field"] == "gist" and "control character (U+0007)" in r.text, r.text
+    assert http.get("/api/nodes/project/editor-refused-node", params={"project_path": alpha(srv)}).status_code == 404
+
+
 def test_creating_over_an_existing_id_is_refused(srv, http):
     r = put(http, srv, "auth-token-refresh", "would clobber", create=True)
     assert r.status_code == 409 and "already exists" in r.json()["reason"]

@@ -1,0 +1,68 @@
+"""Text a node holds, kept to plain text; a gist or a touch shown on one line.
+
+A gist is one claim on one line (spec 000 charges an active node "its rendered id: gist line"): a line
+break in one would let stored text forge lines of a read (a graph header, a node that is not there), and
+a control character (NUL, BEL, an ANSI escape) would reach the agent's context raw. Writes fold a gist's
+line breaks into spaces and refuse control characters; renders fold whatever a file holds anyway (written
+by hand or by another implementation) with `one_line`, the one helper every one-line render uses.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .errors import InvalidInput
+
+# Line breaks and control characters: C0, DEL, C1, and the Unicode line and paragraph separators.
+_NOT_ONE_LINE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+# Control characters no text of a node may hold: C0 but tab, line feed and carriage return, DEL, C1.
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+# A gist's line breaks and tabs, with the blanks around them: one space.
+_GIST_BREAKS = re.compile("[ \t]*[\t\n\r\u2028\u2029][ \t\n\r\u2028\u2029]*")
+_LINE_BREAK = re.compile("[\n\r\u2028\u2029]")
+
+GIST_FOLDED_NOTE = "note: gist: line breaks folded into spaces: a gist is one line."
+
+
+def one_line(text: str) -> str:
+    """`text` with each line break and control character replaced by a space, one for one.
+
+    The length does not change, so a line's charge (render.line_cost) is the same before and after.
+    """
+    if text.isprintable():  # the common case, at C speed: every character folded is unprintable
+        return text
+    return _NOT_ONE_LINE.sub(" ", text)
+
+
+def _code(ch: str) -> str:
+    return f"U+{ord(ch):04X}"
+
+
+def check_text(text: str, field: str) -> None:
+    """Refuse a control character other than tab, line feed and carriage return (notes, progress text)."""
+    bad = _CONTROL.search(text)
+    if bad is not None:
+        raise InvalidInput(field, f"holds a control character ({_code(bad.group())}); write plain text")
+
+
+TOUCH_RULE = "a touch is one path:lines (anchor) on one line"
+
+
+def check_line(text: str, field: str, rule: str = TOUCH_RULE) -> None:
+    """Refuse a line break or any control character (a touch, a task id: one line)."""
+    br = _LINE_BREAK.search(text)
+    if br is not None:
+        raise InvalidInput(field, f"holds a line break ({_code(br.group())}); {rule}")
+    bad = _NOT_ONE_LINE.search(text)
+    if bad is not None:
+        raise InvalidInput(field, f"holds a control character ({_code(bad.group())}); write plain text")
+
+
+def fold_gist(gist: str) -> tuple[str, bool]:
+    """The gist with its line breaks and tabs folded into single spaces, and whether any were.
+
+    Control characters are refused first (check_text): only what a person types across lines folds.
+    """
+    if _GIST_BREAKS.search(gist) is None:
+        return gist, False
+    return _GIST_BREAKS.sub(" ", gist).strip(), True
