@@ -235,7 +235,7 @@ async def test_shim_answers_every_request_with_an_error_when_no_server_can_start
     for msg in by_id.values():
         assert msg["error"]["code"] == -32603 and "kg memory server unreachable" in msg["error"]["message"]
         # The client sees why the auto-start failed, not only "Connection refused".
-        assert f"starting it failed: kg: the server did not start: cannot use the storage directory {blocked}" \
+        assert f"starting it failed: kg: the server did not start: {blocked} is a file, not a folder" \
             in msg["error"]["message"], msg
 
 
