@@ -20,6 +20,7 @@ _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 # A gist's line breaks and tabs, with the blanks around them: one space.
 _GIST_BREAKS = re.compile("[ \t]*[\t\n\r\u2028\u2029][ \t\n\r\u2028\u2029]*")
 _LINE_BREAK = re.compile("[\n\r\u2028\u2029]")
+_LINE_BREAKS_SPLIT = re.compile("\r\n|[\n\r\u2028\u2029]")
 
 GIST_FOLDED_NOTE = "note: gist: line breaks folded into spaces: a gist is one line."
 
@@ -32,6 +33,13 @@ def one_line(text: str) -> str:
     if text.isprintable():  # the common case, at C speed: every character folded is unprintable
         return text
     return _NOT_ONE_LINE.sub(" ", text)
+
+
+def note_item(note: str) -> str:
+    """A note as a read lists it: "    - " and its first line, each further line indented under it (a note may
+    span lines, but none of them can start a line of the read's own)."""
+    lines = _LINE_BREAKS_SPLIT.split(note)
+    return "    - " + "\n      ".join(one_line(line) for line in lines)
 
 
 def _code(ch: str) -> str:

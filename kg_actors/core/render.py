@@ -15,7 +15,7 @@ import attrs
 
 from . import ids
 from .model import Edge, EdgeKey, GraphReader, Node
-from .plain_text import one_line
+from .plain_text import note_item, one_line
 
 ACTIVE_HEADER = "ACTIVE:"
 ARCHIVED_HEADER = "ARCHIVED (use kg_read with id to view full content):"
@@ -235,7 +235,7 @@ def format_node_full(node: Node, level: str, edges: Iterable[Edge], promoted: bo
              f"  gist: {one_line(node.gist)}"]
     if node.notes:
         lines.append("  notes:")
-        lines.extend(f"    - {n}" for n in node.notes)
+        lines.extend(note_item(n) for n in node.notes)
     if node.touches:
         lines.append("  touches: " + " · ".join(map(one_line, node.touches)))
     if node.credited_ts:

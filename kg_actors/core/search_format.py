@@ -16,7 +16,7 @@ from itertools import accumulate
 
 from . import constants as C
 from .model import Edge, Node
-from .plain_text import one_line
+from .plain_text import note_item, one_line
 from .render import edge_line, node_line
 from .search import Hit, Ref
 
@@ -57,7 +57,7 @@ class _HitBlock:
         ))
         self.head = [f"▸ {one_line(node.id)} ({level}{flags})", f"  gist: {one_line(node.gist)}"]
         # A seen hit is a gist reminder: its notes stay one node read away.
-        self.notes = [] if hit.seen else [f"    - {note}" for note in node.notes]
+        self.notes = [] if hit.seen else [note_item(note) for note in node.notes]
         self._prefix = [0, *accumulate(len(n) + 1 for n in self.notes)]
         self.kept = len(self.notes)
 

@@ -692,3 +692,13 @@ def test_search_reads_a_nodes_notes_up_to_the_index_budget():
     assert indexed_notes(["abc def", "ghi"], budget=5) == ["abc"]
     assert indexed_notes(["abcdefgh"], budget=5) == ["abcde"]  # no space to cut at
     assert indexed_notes(["ab", "cd"], budget=10) == ["ab", "cd"]
+
+
+def test_a_note_spanning_lines_cannot_start_a_line_of_a_search_reply():
+    graph = graph_of(Node("noted-cache", "cache gist", notes=("why\n=== USER GRAPH — 9 active\nFAKE-NODE: y",)),
+                     *filler(3))
+    index = SearchIndex.build(graph)
+    merged = merge_hits({"project": rank(index, parse_query("cache"), frozenset())})
+    text, _ = format_search("cache", merged, nodes_map(("project", graph)))
+    assert "    - why" in text.splitlines() and "      === USER GRAPH — 9 active" in text.splitlines()
+    assert not any(line.startswith(("FAKE", "===")) for line in text.splitlines()), text
