@@ -248,6 +248,12 @@ class StoreKeeper:
         rel = common.rel_path(self.layout, key)
         if not await trio.to_thread.run_sync(G.is_repo, self.root):
             raise G.GitError(G.init_hint(self.root))
+        # What was written since the last commit is committed first: a restore is then undone by another
+        # (the `.prev` alone kept one save, and the next restore or save wrote over it), and `now` is the
+        # present. A commit that fails stops the restore: nothing unsaved is written over.
+        await self._fold_all()
+        await self._commit_in_child("save before restore")
+        before = await trio.to_thread.run_sync(G.head, self.root)
         commit = await trio.to_thread.run_sync(G.resolve, self.root, at, self.clock())
         restored = await trio.to_thread.run_sync(git_read.graph_at, self.root, commit, key)
         if restored is None:
@@ -265,7 +271,8 @@ class StoreKeeper:
             await self.sessions.forget_views(level=handle.level, ids=ids)
         if self.publish is not None:  # an open editor tab re-reads the graph (it kept showing the old one)
             self.publish({"type": "graph_replaced", "level": handle.level, "project_path": self.directory.root_of(key)})
-        return {"graph": key, "commit": commit, **summary, "text": common.describe(summary)}
+        return {"graph": key, "commit": commit, "before": before, **summary,
+                "text": common.describe_restore(summary, before, commit)}
 
     async def shutdown_commit(self) -> None:
         """At shutdown, after the actors folded: one commit, bounded, never raising."""

@@ -115,14 +115,19 @@ def restore(root: Path, key: str, at: str, now: float) -> dict[str, Any]:
         if not G.is_repo(root):
             raise G.GitError(G.init_hint(root))
         rel = common.rel_path(layout, key)
+        # As through the server (sync/keeper.py): what was written since the last commit is committed
+        # first, so the restore is undone by another; a commit that fails stops it.
+        fold_journals(layout)
+        G.commit(root, now, "save before restore")
+        before = G.head(root)
         sha = G.resolve(root, at, now)
         restored = git_read.graph_at(root, sha, key)
         if restored is None:
             raise G.GitError(f"{rel} is not in commit {sha[:12]} (or is not a graph there)")
-        fold_journals(layout)  # the file's `.prev` then holds everything up to now
         path = layout.graph_file(key)
         current = files.load_json(path) if path.exists() else None
         restored = common.carry_versions(current, restored, now)
         files.write_atomic(path, files.dump_json(restored))
     summary = common.changes(current, restored)
-    return {"graph": key, "commit": sha, **summary, "text": common.describe(summary)}
+    return {"graph": key, "commit": sha, "before": before, **summary,
+            "text": common.describe_restore(summary, before, sha)}

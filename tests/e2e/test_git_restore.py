@@ -47,6 +47,10 @@ async def test_restore_through_the_server_says_what_changed_and_sessions_see_it(
                 out = kg(["restore", "--at", typo, "user"], srv.env)
                 assert out.returncode == 1 and "is neither a commit of the store nor a moment" in out.stderr
             assert "uncommitted-node" in nodes_by_id(graph(srv)["user"])
+            # `now` is the present: what was written since the last commit stays (it was committed first).
+            out = kg(["restore", "--at", "now", "user"], srv.env)
+            assert out.returncode == 0 and "no node or edge changed" in out.stdout, out.stdout + out.stderr
+            assert "uncommitted-node" in nodes_by_id(graph(srv)["user"])
             out = kg(["restore", "--at", good, "user"], srv.env)
             assert out.returncode == 0, out.stderr
             assert f"user restored to {good[:12]}" in out.stdout
@@ -58,8 +62,14 @@ async def test_restore_through_the_server_says_what_changed_and_sessions_see_it(
             refused = await other.err("kg_put_node", level="user", id="good-lesson-node", gist="blind")
             assert "NOT WRITTEN" in refused
             assert "bad-lesson-node: NOT FOUND" in await s.ok("kg_read", id="bad-lesson-node")
-        # What was there before the restore is one step back: `.prev`, and (committed part) in git.
-        assert "bad-lesson-node" in (srv.store / "user.prev").read_text()
+            # What was there before the restore, uncommitted writes too, is a commit the reply names.
+            before = out.stdout.split("as it was before is commit ")[1][:12]
+            undo = kg(["restore", "--at", before, "user"], srv.env)
+            assert undo.returncode == 0 and "2 node(s) added" in undo.stdout, undo.stdout + undo.stderr
+            nodes = nodes_by_id(graph(srv)["user"])
+            assert {"bad-lesson-node", "uncommitted-node"} <= set(nodes)
+            assert nodes["good-lesson-node"]["gist"] == "a bad rewrite"
+            assert kg(["restore", "--at", good, "user"], srv.env).returncode == 0
         srv.stop()
         srv.start()
         assert set(nodes_by_id(graph(srv)["user"])) == {"good-lesson-node"}
@@ -73,9 +83,14 @@ async def test_restore_through_the_server_says_what_changed_and_sessions_see_it(
 
 async def test_restore_with_no_server_and_by_date(tmp_path):
     srv = _server(tmp_path)
+    write_store(srv.store, _user("good-lesson-node", "hand-added-node"))  # not committed
     out = kg(["restore", "--at", "now", "user"], srv.env)
     assert out.returncode == 0, out.stderr
     assert "no node or edge changed" in out.stdout
+    assert "hand-added-node" in (srv.store / "user.json").read_text()  # committed first, not written over
+    out = kg(["restore", "--at", "HEAD~1", "user"], srv.env)
+    assert out.returncode == 0 and "1 node(s) removed: hand-added-node" in out.stdout, out.stdout + out.stderr
+    assert "(`kg restore --at " in out.stdout
     out = kg(["restore", "--at", "HEAD", "no-such-project"], srv.env)
     assert out.returncode == 1 and "not in commit" in out.stderr
     out = kg(["restore", "--at", "not a date", "user"], srv.env)
