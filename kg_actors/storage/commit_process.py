@@ -6,7 +6,7 @@ shares the interpreter lock with the event loop and showed as hook replies waiti
 (bench/RESULTS-hooks-autocommit.md). In a child process it runs on the other core and the
 loop keeps the lock. The server has folded its journals first and holds the store's lock;
 this process only reads the graph files and runs git, both at the lowest CPU priority. It prints one JSON line:
-{"commit": sha-or-null} or {"error": message}.
+{"commit": sha-or-null} or {"error": message, "unreadable": whether a graph file is not a graph}.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def parse(stdout: bytes, stderr: bytes, returncode: int) -> str | None:
         tail = " / ".join(stderr.decode(errors="replace").strip().splitlines()[-2:])
         raise G.GitError(f"the commit process failed (exit {returncode}): {tail or 'no output'}") from None
     if "error" in said:
-        raise G.GitError(said["error"])
+        raise (G.UnreadableGraph if said.get("unreadable") else G.GitError)(said["error"])
     commit: str | None = said.get("commit")
     return commit
 
@@ -75,7 +75,7 @@ def main(argv: list[str]) -> int:
     try:
         print(json.dumps({"commit": G.commit(root, now, what)}))
     except G.GitError as exc:
-        print(json.dumps({"error": str(exc)}))
+        print(json.dumps({"error": str(exc), "unreadable": isinstance(exc, G.UnreadableGraph)}))
         return 1
     return 0
 

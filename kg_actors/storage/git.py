@@ -50,7 +50,11 @@ config.json
 agy-runner/
 chore_state.json
 claude-limits.json
+chores.json
 """ + "\n"
+# Machine-local files a store's .gitignore of an older kg may lack (each machine opts into chores: a synced
+# chores.json switched them on, and spent quota, on every machine): added to it, and taken out of the index.
+LOCAL_ADDED = ("chores.json",)
 
 # Git keeps each graph as the many small files of its mirror folder (shards/), written from the
 # graph file at each commit; the graph files themselves stay out of it (kg's `storage/shards.py`).
@@ -65,6 +69,11 @@ GRAPH_IGNORE = """\
 
 class GitError(Exception):
     pass
+
+
+class UnreadableGraph(GitError):
+    """A commit refused: a graph file in the store is not a readable graph (conflict markers, a torn
+    hand edit). A restore goes on without its commit first: putting such a file back is its fix."""
 
 
 # A URL's user part: `https://bob:ghp_...@host/x.git` or a token as the user (`https://ghp_...@host`).
@@ -211,9 +220,15 @@ def set_up(root: Path, config: bool = True) -> None:
     ignore = root / ".gitignore"
     if not ignore.exists():
         ignore.write_text(IGNORE + GRAPH_IGNORE)
-    elif "/projects/*/graph.json" not in ignore.read_text().splitlines():  # a store kept as graph files
+    else:
         text = ignore.read_text()
-        ignore.write_text(text + ("" if text.endswith("\n") or not text else "\n") + "\n" + GRAPH_IGNORE)
+        lines = text.splitlines()
+        extra = "" if "/projects/*/graph.json" in lines else GRAPH_IGNORE  # a store kept as graph files
+        local = [name for name in LOCAL_ADDED if name not in lines]
+        if local:
+            extra += "# Machine-local (added by a later kg):\n" + "".join(f"{name}\n" for name in local)
+        if extra:
+            ignore.write_text(text + ("" if text.endswith("\n") or not text else "\n") + "\n" + extra)
     attributes = root / ".gitattributes"
     lines = attributes.read_text().splitlines() if attributes.exists() else []
     wanted = [f"{p} merge={DRIVER}" for p in GRAPH_PATTERNS]
@@ -278,9 +293,10 @@ def commit(root: Path, now: float, what: str = "auto-save",
     try:
         mirror.update(root, keep)
     except ValueError as exc:
-        raise GitError(f"{exc}; not committing it. The server keeps serving its last good state: fix the file "
+        raise UnreadableGraph(f"{exc}; not committing it. The server keeps serving its last good state: fix the file "
                        "by hand, or put it back with `kg restore --at HEAD GRAPH`") from None
-    tracked = run(root, "ls-files", "-z", "--", "user.json", "maintain.json", "projects/*/graph.json").stdout
+    tracked = run(root, "ls-files", "-z", "--", "user.json", "maintain.json", "projects/*/graph.json",
+                  *LOCAL_ADDED).stdout
     if tracked.strip("\0"):
         run(root, "rm", "-q", "--cached", "--", *[t for t in tracked.split("\0") if t])
     run(root, "add", "-A")

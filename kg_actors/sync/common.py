@@ -94,11 +94,14 @@ def carry_versions(current: dict[str, Any] | None, restored: dict[str, Any], now
     return {**restored, "_meta": meta}
 
 
-def describe_restore(summary: dict[str, Any], before: str | None, commit: str) -> str:
-    """What a restore changed, and the commit that puts back what was there (committed just before)."""
+def describe_restore(summary: dict[str, Any], before: str | None, commit: str, uncommitted: str | None) -> str:
+    """What a restore changed, and the commit that puts back what was there (committed just before), or
+    why it was not committed first (`uncommitted`: a graph file that is not a graph)."""
     text = describe(summary)
     changed = summary.get("added") or summary.get("removed") or summary.get("changed")
-    if changed and before is not None and before != commit:
+    if uncommitted is not None:
+        text += f" (what was there was not committed first: {uncommitted.split('; not committing it')[0]})"
+    elif changed and before is not None and before != commit:
         text += f"; as it was before is commit {before[:12]} (`kg restore --at {before[:12]}` puts it back)"
     return text
 

@@ -250,9 +250,14 @@ class StoreKeeper:
             raise G.GitError(G.init_hint(self.root))
         # What was written since the last commit is committed first: a restore is then undone by another
         # (the `.prev` alone kept one save, and the next restore or save wrote over it), and `now` is the
-        # present. A commit that fails stops the restore: nothing unsaved is written over.
+        # present. A commit that fails stops the restore (nothing unsaved is written over), unless a graph
+        # file is not a graph at all.
         await self._fold_all()
-        await self._commit_in_child("save before restore")
+        uncommitted = None
+        try:
+            await self._commit_in_child("save before restore")
+        except G.UnreadableGraph as exc:  # a file that is no graph: putting one back is how it is fixed
+            uncommitted = str(exc)
         before = await trio.to_thread.run_sync(G.head, self.root)
         commit = await trio.to_thread.run_sync(G.resolve, self.root, at, self.clock())
         restored = await trio.to_thread.run_sync(git_read.graph_at, self.root, commit, key)
@@ -272,7 +277,7 @@ class StoreKeeper:
         if self.publish is not None:  # an open editor tab re-reads the graph (it kept showing the old one)
             self.publish({"type": "graph_replaced", "level": handle.level, "project_path": self.directory.root_of(key)})
         return {"graph": key, "commit": commit, "before": before, **summary,
-                "text": common.describe_restore(summary, before, commit)}
+                "text": common.describe_restore(summary, before, commit, uncommitted)}
 
     async def shutdown_commit(self) -> None:
         """At shutdown, after the actors folded: one commit, bounded, never raising."""

@@ -116,9 +116,14 @@ def restore(root: Path, key: str, at: str, now: float) -> dict[str, Any]:
             raise G.GitError(G.init_hint(root))
         rel = common.rel_path(layout, key)
         # As through the server (sync/keeper.py): what was written since the last commit is committed
-        # first, so the restore is undone by another; a commit that fails stops it.
+        # first, so the restore is undone by another; a commit that fails stops it (unless a graph file is
+        # no graph: putting one back is its fix).
         fold_journals(layout)
-        G.commit(root, now, "save before restore")
+        uncommitted = None
+        try:
+            G.commit(root, now, "save before restore")
+        except G.UnreadableGraph as exc:
+            uncommitted = str(exc)
         before = G.head(root)
         sha = G.resolve(root, at, now)
         restored = git_read.graph_at(root, sha, key)
@@ -130,4 +135,4 @@ def restore(root: Path, key: str, at: str, now: float) -> dict[str, Any]:
         files.write_atomic(path, files.dump_json(restored))
     summary = common.changes(current, restored)
     return {"graph": key, "commit": sha, "before": before, **summary,
-            "text": common.describe_restore(summary, before, sha)}
+            "text": common.describe_restore(summary, before, sha, uncommitted)}

@@ -436,8 +436,9 @@ async def test_conflict_markers_in_the_store_are_not_committed_and_the_server_ke
         assert "conflict markers" in out.stderr and "kg restore" in out.stderr
         assert "written-before-hand-merge" in committed_graph(a.store, env=a.env)["nodes"]  # the last commit stands
         assert {"a-lesson-node", "written-before-hand-merge"} <= set(nodes_by_id(graph(a)["user"]))
-        out = kg(["restore", "--at", "HEAD", "user"], a.env)
+        out = kg(["restore", "--at", "HEAD", "user"], a.env)  # the fix: no commit of the marked file first
         assert out.returncode == 0, out.stderr
+        assert "not committed first: " in out.stdout and "user.json is not a readable graph" in out.stdout
         assert kg(["commit"], a.env).returncode == 0
     finally:
         a.stop()

@@ -256,3 +256,26 @@ def test_a_bucket_with_conflict_markers_from_the_remote_undoes_nothing_here(tmp_
     assert git(b, "rev-parse", "HEAD") != head  # b's edit committed, the merge not started
     assert not (b / ".git" / "MERGE_HEAD").exists() and git(b, "status", "--porcelain").strip() == ""
     assert _load(b / "user.json")["nodes"]["lesson-002"]["gist"] == "b's own edit"
+
+
+def test_chores_json_is_this_machines_and_leaves_a_store_that_tracked_it(tmp_path):
+    """Each machine opts into chores (they spend its quota): chores.json is never committed, and a store
+    whose older .gitignore let it in takes it out of the index at its next commit, keeping the file."""
+    root = tmp_path / "store"
+    _old_layout_store(root, _graph(3))
+    (root / "chores.json").write_text('{"enabled": true}')
+    git(root, "add", "chores.json")
+    git(root, "commit", "-qm", "chores tracked by an older kg")
+    assert offline.commit(root, T)["committed"]
+    assert "chores.json" not in git(root, "ls-files").split()
+    assert (root / "chores.json").read_text() == '{"enabled": true}'
+    assert "chores.json" in (root / ".gitignore").read_text().splitlines()
+    assert git(root, "status", "--porcelain").strip() == ""
+    G.set_up(root)  # once added, not again
+    assert (root / ".gitignore").read_text().splitlines().count("chores.json") == 1
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    (fresh / "chores.json").write_text('{"enabled": true}')
+    G.init(fresh)
+    offline.commit(fresh, T)
+    assert "chores.json" not in git(fresh, "ls-files").split()
