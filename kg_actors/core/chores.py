@@ -219,7 +219,14 @@ def weekly_pace(reading: Reading, now: float) -> float | None:
     return (reading.seven_day_pct / 100.0) / elapsed
 
 
+# Gauges whose plans may have no five-hour window (Antigravity's weekly-only plans); elsewhere one missing is
+# a reading that lacks what it must hold, and refuses the run.
+FIVE_HOUR_OPTIONAL = frozenset({"antigravity"})
+
+
 def _over(reading: Reading, max_5h: float, max_7d: float, who: str) -> str | None:
+    if reading.five_hour_pct is None and reading.source not in FIVE_HOUR_OPTIONAL:
+        return "5h reading missing"
     if reading.five_hour_pct is not None and reading.five_hour_pct >= max_5h:
         return f"5h {reading.five_hour_pct:g}% ({who} need < {max_5h:g}%)"
     if reading.seven_day_pct is None:

@@ -6,9 +6,10 @@ record back. Codex writes `token_count` events with `rate_limits` into its
 rollout files (`codex_reading`). Antigravity answers `agy -p /usage
 --output-format json` (`agy_reading`, from its documented shape only).
 
-A reading's age is that of its oldest window. A number that is not finite, is
-outside 0-100, or a time in the future makes the reading inconsistent: the
-answer is a string saying why, and a run is refused on it.
+A reading's age is that of its oldest window. A number that is not finite or
+is negative, or a time in the future, makes the reading inconsistent: the
+answer is a string saying why, and a run is refused on it. A use over 100%
+(past the plan's limit) is a reading like any other, and refuses every run.
 """
 
 from __future__ import annotations
@@ -33,9 +34,10 @@ def _number(v: object) -> float | None:
 
 
 def _pct(v: object, where: str) -> float | str:
+    # Over 100 is a plan used past its limit (a status line shows 105): a reading, and the most refusing one.
     n = _number(v)
-    if n is None or not math.isfinite(n) or not 0 <= n <= 100:
-        return f"{where}: {v!r} is not a percentage from 0 to 100"
+    if n is None or not math.isfinite(n) or n < 0:
+        return f"{where}: {v!r} is not a percentage (a number from 0)"
     return n
 
 

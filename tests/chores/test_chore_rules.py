@@ -81,6 +81,18 @@ def test_refusals_say_why():
     assert "debt floor" in R.decide(cfg, st, NOW, False, reading(), [graph(debt=0.11)]).reason
 
 
+def test_a_missing_five_hour_window_refuses_unless_the_plan_has_none():
+    """Claude's and Codex's plans always have one: a reading without it lacks what it must hold. Antigravity's
+    weekly-only plans have none, and are gated on the week."""
+    cfg, st = on(), R.ChoreState()
+    assert R.decide(cfg, st, NOW, False, reading(five=None), [graph()]).reason == "5h reading missing"
+    codex = attrs.evolve(reading(five=None), source="codex")
+    assert R.decide(cfg, st, NOW, False, codex, [graph()]).reason == "5h reading missing"
+    weekly_only = attrs.evolve(reading(five=None), source="antigravity")
+    assert R.decide(cfg, st, NOW, False, weekly_only, [graph()]).action == "dispatch"
+    assert R.decide(cfg, st, NOW, False, reading(five=105), [graph()]).reason == "5h 105% (chores need < 55%)"
+
+
 def test_spacing_cooldown_and_daily_cap():
     cfg = on()
     st = R.ChoreState(last_ts=NOW - 44 * 60, day=R.utc_day(NOW), count=1, graphs={"project:app": NOW - 44 * 60})

@@ -53,6 +53,16 @@ def test_inconsistent_claude_readings_refuse():
     assert G.claude_record({"rate_limits": {"five_hour": {"used_percentage": float("nan")}}}, None, NOW) is None
 
 
+def test_a_window_used_past_its_limit_is_a_reading_and_replaces_the_older_one():
+    first = G.claude_record(FRAME, None, NOW - 1800)  # 23.5% half an hour ago
+    over = {**FRAME, "rate_limits": {"five_hour": {"used_percentage": 105, "resets_at": NOW + 3600},
+                                     "seven_day": {"used_percentage": 30, "resets_at": NOW + 3 * 86400}}}
+    r = G.claude_reading(G.claude_record(over, first, NOW), NOW)
+    assert (r.five_hour_pct, r.seven_day_pct, r.age(NOW)) == (105, 30, 0)
+    line = codex_line(primary=100.4)
+    assert G.codex_event(line, NOW + 10).five_hour_pct == 100.4
+
+
 def test_a_passed_reset_reads_zero():
     rec = G.claude_record(FRAME, None, NOW)
     assert G.claude_reading(rec, NOW + 3601).five_hour_pct == 0.0
