@@ -90,12 +90,13 @@ def cmd_sync(config: Config, remote: str | None, remember: bool) -> int:
         print("kg: which remote? `kg sync REMOTE` (a URL or path; --remember saves it as sync_remote in "
               f"{config.root / common.CONFIG_FILE}, then the server syncs on every autocommit)", file=sys.stderr)
         return 2
-    if remember:
-        common.set_sync_remote(config.root, remote)
     out = _offline(offline.sync, config.root, remote, time.time())
     if out is None:
         out = _via_server(config, "/api/store/sync", {"remote": remote})
-    print(f"kg: synced with {G.shown(remote)}" + (" (the store is now a git repository)" if out.get("initialised") else ""))
+    if remember:  # only a remote that answered: a typo kept would fail every autocommit's sync
+        common.set_sync_remote(config.root, remote)
+    done = "fetched and merged from" if out.get("push_error") else "synced with"
+    print(f"kg: {done} {G.shown(remote)}" + (" (the store is now a git repository)" if out.get("initialised") else ""))
     for key, summary in sorted((out.get("graphs") or {}).items()):
         print(f"  {key}: {common.describe(summary)}")
         if summary.get("conflicts"):

@@ -126,6 +126,10 @@ async def test_a_nodes_history_from_git_log(tmp_path):
 async def test_sync_remote_in_config_makes_each_autocommit_a_sync(tmp_path):
     remote = bare_repo(tmp_path / "remote.git", git_env(tmp_path, "x"))
     srv = _server(tmp_path)
+    typo = kg(["sync", str(tmp_path / "typo.git"), "--remember"], srv.env)
+    assert typo.returncode == 1, typo.stdout
+    config = srv.store / "config.json"  # a remote that did not answer is not kept
+    assert not config.exists() or "sync_remote" not in config.read_text()
     out = kg(["sync", str(remote), "--remember"], srv.env)
     assert out.returncode == 0, out.stderr
     srv.env["KG_AUTOCOMMIT_INTERVAL"] = "0.3"

@@ -312,6 +312,7 @@ async def test_bad_remotes_and_repositories_are_said_clearly_and_lose_nothing(tm
         await _write(a, "written-before-refused-push")
         out = _sync(a, refusing)
         assert out.returncode == 1 and "push was refused" in out.stderr and "pushes are closed today" in out.stderr
+        assert "fetched and merged from" in out.stdout and "synced with" not in out.stdout
         assert "written-before-refused-push" in committed_graph(a.store, env=a.env)["nodes"]
         # A repository in the middle of a rebase: no commit, no sync, a message that says how to go on.
         (a.store / ".git" / "rebase-merge").mkdir()
