@@ -39,6 +39,9 @@ def load_graph(path: Path, kind: str, project_path: str | None,
     fell_back: list[Path] = []
     loaded = files.load_json(path, build, fell_back, set_aside)
     graph = loaded if loaded is not None else GraphData(kind)
+    if graph.dropped_on_load:  # said, not silent: the next save leaves them out
+        log.warning("%s: %d edge(s) name no from, to and rel and are left out: %s", path.name,
+                    len(graph.dropped_on_load), ", ".join(graph.dropped_on_load[:5]))
     jpath = journal.journal_path(path)
     journal.recover(jpath)  # a fold cut short by a crash between its renames
     if fell_back and jpath.exists():

@@ -73,6 +73,7 @@ class GraphData:
         self.lineage = Lineage()  # shared by every snapshot of this graph
         self._snap: GraphSnapshot | None = None
         self._pending = Pending()  # what changed since `_snap`
+        self.dropped_on_load: tuple[str, ...] = ()  # edges its file held that name no from, to and rel
 
     # -- snapshots
     def snapshot(self) -> GraphSnapshot:
@@ -316,12 +317,15 @@ class GraphData:
         path = meta.get("project_path")
         graph = cls(kind, path if isinstance(path, str) else None)
         edges = raw.get("edges") or {}
+        raw_edges = edges.items() if isinstance(edges, dict) else ((None, e) for e in edges)
+        whole = [(k, e, _with_key_parts(e, k)) for k, e in raw_edges if isinstance(e, dict)]
+        graph.dropped_on_load = tuple(str(k if k is not None else e) for k, e, read in whole if read is None)
         graph._load_bulk(
             (Node.from_json(str(node_id), node if isinstance(node, dict) else {"gist": node})
              for node_id, node in (raw.get("nodes") or {}).items()
-             if isinstance(node, dict) or isinstance(node, str) and node.strip()),  # a bare string is a gist
-            (Edge.from_json(raw_edge) for raw_edge in (edges.values() if isinstance(edges, dict) else edges)
-             if isinstance(raw_edge, dict) and {"from", "to", "rel"} <= raw_edge.keys()))
+             # "_meta" among the nodes: an older kg-memory file's leftover (no id starts with "_"), not a node
+             if node_id != "_meta" and (isinstance(node, dict) or isinstance(node, str) and node.strip())),
+            (Edge.from_json(read) for _, _, read in whole if read is not None))
         graph.versions = dict(v) if isinstance(v := meta.get("versions"), dict) else {}
         graph.progress = dict(p) if isinstance(p := meta.get("progress"), dict) else {}
         graph.extra_meta = {k: v for k, v in meta.items() if k not in {"versions", "progress", "project_path"}}
@@ -366,6 +370,20 @@ class GraphData:
             meta["project_path"] = self.project_path
         meta.setdefault("namespace", {"kind": "project" if self.project_path else "user", "owner": None})
         return {"nodes": dict(self.nodes), "edges": dict(self.edges), "_meta": meta}
+
+
+def _with_key_parts(raw: dict[str, Any], key: object) -> dict[str, Any] | None:
+    """An edge as stored, its from, to or rel read from its key ("from->to:rel") when a hand edit left one
+    out; None when neither holds all three (the loader names what it drops)."""
+    if {"from", "to", "rel"} <= raw.keys():
+        return raw
+    if not isinstance(key, str) or "->" not in key or ":" not in key.rsplit("->", 1)[1]:
+        return None
+    src, rest = key.split("->", 1)
+    dst, rel = rest.rsplit(":", 1)
+    if not (src and dst and rel):
+        return None
+    return {"from": src, "to": dst, "rel": rel, **raw}
 
 
 def snapshot_to_json(snapshot: dict[str, Any]) -> dict[str, Any]:

@@ -107,3 +107,18 @@ def test_a_meta_field_of_the_wrong_type_is_left_out_not_the_whole_file():
     assert sorted(graph.nodes) == ["bare-node", "kept-node"] and graph.nodes["bare-node"].gist == "a lesson as a bare string"
     assert graph.project_path is None and graph.versions == {} and graph.progress == {}
     assert graph.extra_meta == {"mine": 1}
+
+
+def test_a_kg_memory_files_leftovers_load_as_it_means_them():
+    """An older kg-memory file may hold "_meta" among its nodes (its loader skips it; no id starts with "_"),
+    and a hand edit may leave an edge without its rel, which its key still names."""
+    raw = {"nodes": {"_meta": {"versions": {}}, "plain-node": {"id": "plain-node", "gist": "g"},
+                     "no-gist-node": {"id": "no-gist-node", "gist": "h"}},
+           "edges": {"plain-node->no-gist-node:depends-on": {"from": "plain-node", "to": "no-gist-node"},
+                     "garbled": {"from": "plain-node"}},
+           "_meta": {"versions": {}}}
+    graph = GraphData.from_json(raw, "user")
+    assert set(graph.nodes) == {"plain-node", "no-gist-node"}
+    assert set(graph.edges) == {("plain-node", "no-gist-node", "depends-on")}
+    assert graph.dropped_on_load == ("garbled",)
+    assert GraphData.from_json({"nodes": {}, "edges": [{"to": "x"}]}, "user").dropped_on_load == ("{'to': 'x'}",)
