@@ -13,7 +13,8 @@ method its handle has for it, and what logs and tests call it (`by_name`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import logging
+from collections.abc import Awaitable, Callable, Generator, Iterable, Iterator
 from typing import Any, ClassVar, Generic, TypeVar
 
 import attrs
@@ -26,6 +27,8 @@ from .core.errors import ActorStopped
 
 R = TypeVar("R")
 M = TypeVar("M", bound="Message[Any]")
+T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 
 class ReplySlot(Generic[R]):
@@ -132,3 +135,19 @@ class Mailbox(Generic[M]):
             except (trio.WouldBlock, trio.EndOfChannel, trio.ClosedResourceError):
                 break
             message.reply.fail(ActorStopped(f"{self.name} stopped"))
+
+
+async def prepared(steps: Generator[None, None, T], pause: Callable[[], Awaitable[None]], name: str,
+                   op: str, failed: T) -> T:
+    """An actor's stepwise read-only preparation of a message, pausing between its steps; `failed` if it
+    raises (the message still runs)."""
+    try:
+        while True:
+            next(steps)
+            await pause()
+    except StopIteration as done:
+        value: T = done.value
+        return value
+    except Exception:
+        log.exception("%s: preparing %s failed", name, op)
+        return failed

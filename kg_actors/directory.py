@@ -16,7 +16,7 @@ from pathlib import Path
 import trio
 
 from .core import debt, graph_ops
-from .core.errors import KGError
+from .core.errors import KGError, StorageRefused
 from .core.model import GraphData
 from .graph_actor import run_graph_actor
 from .graph_handle import GraphHandle
@@ -219,7 +219,12 @@ class GraphDirectory:
             outside = await user.node_ids()
             held = user.snapshot().extra_meta.get(graph_ops.RENAMED_KEY)
             renamed = dict(held) if isinstance(held, dict) else {}
-        await handle.clean_dangling(outside_ids=outside, renamed=renamed, now=self.clock())
+        try:
+            await handle.clean_dangling(outside_ids=outside, renamed=renamed, now=self.clock())
+        except StorageRefused as exc:
+            # A full or read-only disk: the graph is still served (a session opening a new project keeps
+            # its memory); its first write is refused the same way until the disk takes it.
+            log.warning("graph %s: its load's clean-up was not saved: %s", key, exc)
         if terms_stale:
             self._nursery.start_soon(_keep_terms, handle, path)
         return handle

@@ -42,7 +42,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Generator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import attrs
 import trio
@@ -65,7 +65,6 @@ from .graph_writer import Resync, Snapshot, ToWriter, Written, fold_waits, run_w
 from .storage import files, journal
 
 log = logging.getLogger(__name__)
-T = TypeVar("T")
 
 
 class GraphState:
@@ -394,13 +393,13 @@ async def run_graph_actor(
                     owed = planning = None
                 prepare = PREPARE.get(type(msg))
                 if prepare is not None:
-                    prepared = await _prepare(prepare(state, msg), pause, key, msg.op, msg)
+                    prepared = await actor.prepared(prepare(state, msg), pause, key, msg.op, msg)
                     if prepared is not msg:
                         msg = prepared
                         await pause()
                 handler, change = HANDLERS[type(msg)], msg
                 changed = await _apply(state, to_writer, msg.reply, msg.op, lambda: handler(state, change),
-                                       msg.fsync_before_reply)
+                                       msg.fsync_before_reply, msg.reads_only)
                 now = getattr(msg, "now", None)
                 if isinstance(msg, m.Tick):
                     owed = None  # the tick compacted
@@ -444,7 +443,7 @@ async def _compact(state: GraphState, to_writer: ToWriter, now: float, pause: Ca
     if planning is not None:
         planning.cancel()
     steps = compaction.plan_steps(state.graph, now, rebalance=False, charges=state.derived.charges)
-    plan = await _prepare(steps, pause, state.key, "compaction", None)
+    plan = await actor.prepared(steps, pause, state.key, "compaction", None)
     await _commit_planned(state, to_writer, plan, pause)
 
 
@@ -481,31 +480,19 @@ async def _resync(state: GraphState, path: Path, to_writer: ToWriter, status: di
     log.warning("%s: back to what is on disk (%d nodes) after a refused write", state.key, len(graph.nodes))
 
 
-async def _prepare(steps: Generator[None, None, T], pause: Callable[[], Awaitable[None]], key: str,
-                   op: str, failed: T) -> T:
-    """A stepwise read-only preparation, pausing between its steps; `failed` if it raises (the
-    change still runs)."""
-    try:
-        while True:
-            next(steps)
-            await pause()
-    except StopIteration as done:
-        value: T = done.value
-        return value
-    except Exception:
-        log.exception("%s: preparing %s failed", key, op)
-        return failed
-
-
 async def _apply(state: GraphState, to_writer: ToWriter, reply: actor.ReplySlot[Any] | None, op: str,
-                 change: Callable[[], Any], synced: bool = True) -> bool:
+                 change: Callable[[], Any], synced: bool = True, reads_only: bool = False) -> bool:
     """Run one change to completion: rolled back on an error, else committed, indexed and journaled.
 
-    The caller gets its answer from the writer once the record is durable.
-    True when something changed.
+    The caller gets its answer from the writer once the record is durable; a message that `reads_only`
+    gets it at once, and nothing pending is journaled with it. True when something changed.
     """
     try:
         result = change()
+        if reads_only:
+            if reply is not None:
+                reply.set(result)
+            return False
         if state.refusal is not None and state.graph.has_changes():
             raise StorageRefused(state.refusal)
     except Exception as exc:

@@ -4,7 +4,10 @@
 the actor steps aside for a hook reply before taking it, and compaction follows
 it unless `compacts_after` is false (read stamps: see RecordReads).
 `fsync_before_reply` says its reply waits for the journal's fsync (every change
-but read stamps: see RecordReads).
+but read stamps: see RecordReads). `reads_only` says it changes nothing: it is
+answered from the graph as it stands and never journaled, so a change still
+pending (a new project's folder after a refused write) waits for a write, and a
+full disk never fails a read.
 """
 
 from __future__ import annotations
@@ -46,6 +49,7 @@ class GraphMessage(actor.Message[actor.R]):
     changes_render: ClassVar[bool] = False
     compacts_after: ClassVar[bool] = True
     fsync_before_reply: ClassVar[bool] = True
+    reads_only: ClassVar[bool] = False
 
 
 # The actor loop's own: saving, background refreshes, shutting down without a save.
@@ -90,6 +94,7 @@ class Current(GraphMessage["GraphView"]):
     """The view as of every message sent before this one (and after the resync a refused write
     calls for): what a read that must show the caller's own writes, or not a refused one, takes."""
 
+    reads_only = True
     op = "current"
 
 
@@ -98,18 +103,21 @@ class Settled(GraphMessage["GraphView"]):
     """As Current, once the compaction the graph is owed is paid (compaction_schedule.owed_before_read):
     what a full read renders, so it never shows a level over its budget that a run would bring back."""
 
+    reads_only = True
     op = "settled"
     now: float
 
 
 @attrs.frozen
 class GetDebt(GraphMessage[Debt]):
+    reads_only = True
     op = "debt"
     now: float
 
 
 @attrs.frozen
 class TouchPaths(GraphMessage["list[tuple[str, str, str]]"]):
+    reads_only = True
     op = "touch_paths"
     home: str
 
@@ -128,45 +136,53 @@ class SetActivityDays(GraphMessage[None]):
 
 @attrs.frozen
 class NodeIds(GraphMessage["frozenset[str]"]):
+    reads_only = True
     op = "node_ids"
 
 
 @attrs.frozen
 class GetNodes(GraphMessage["list[tuple[Node, list[Edge]] | None]"]):
+    reads_only = True
     op = "get_nodes"
     ids: list[str]
 
 
 @attrs.frozen
 class GetNode(GraphMessage["Node | None"]):
+    reads_only = True
     op = "get_node"
     node_id: str
 
 
 @attrs.frozen
 class References(GraphMessage[bool]):
+    reads_only = True
     op = "references"
     node_id: str
 
 
 @attrs.frozen
 class Dump(GraphMessage["dict[str, Any]"]):
+    reads_only = True
     op = "dump"
 
 
 @attrs.frozen
 class Stats(GraphMessage["dict[str, Any]"]):
+    reads_only = True
     op = "stats"
 
 
 @attrs.frozen
 class ProgressGet(GraphMessage["dict[str, Any] | None"]):
+    reads_only = True
     op = "progress_get"
     task_id: str
 
 
 @attrs.frozen
 class ChangesSince(GraphMessage["list[tuple[str, Any]]"]):
+    reads_only = True
     op = "changes_since"
     since: float
     session: str | None

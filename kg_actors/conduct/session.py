@@ -10,7 +10,7 @@ from __future__ import annotations
 import attrs
 
 from ..core import replies
-from ..core.errors import InvalidInput, SessionUnknown
+from ..core.errors import InvalidInput, SessionUnknown, StorageRefused
 from ..harness import profiles
 from ..session_messages import SessionView
 from .floor import Floor
@@ -59,7 +59,10 @@ async def open_session(floor: Floor, cwd: str | None, session_id: str | None,
     view = await sessions.register(project_path=root, harness=harness.name, now=now)
     if root is not None:
         handle = await floor.graph(floor.directory.project_key(root))
-        await handle.set_project_path(path=root)
+        try:
+            await handle.set_project_path(path=root)
+        except StorageRefused as exc:  # a full or read-only disk: the session keeps its memory, writes wait
+            notices.append(f"This project's memory is served, but the store takes no writes now: {exc}")
         notices.extend([bound_note] if bound_note else [])
     else:
         notices.append(replies.user_only_notice(view.sid))

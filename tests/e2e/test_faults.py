@@ -165,6 +165,13 @@ def test_storage_that_fails_mid_run_refuses_writes_keeps_serving_and_loses_nothi
                                                        "prompt": "what did we learn about the disk"})
         assert status == 200
         assert "during-fault-node" not in nodes_by_id(graph(srv, project_path=cwd)["project"])
+        # A session opening a project the store has no graph of yet keeps its memory (the user graph).
+        fresh = srv.project("fresh-during-fault")
+        text, err = conn.tool("kg_read", cwd=fresh)
+        assert not err and "=== PROJECT GRAPH" in text and "Session: " in text, text
+        status, _ = _hook(srv, "/api/session_bootstrap", {"session_id": "claude-fresh", "cwd": fresh,
+                                                          "hook_event_name": "SessionStart", "source": "startup"})
+        assert status == 200
         # The tick retries the save while the fault lasts.
         wait_until(lambda: srv.log.read_text().count("could not save") >= 2, what="two failed save retries")
         flag.unlink()
