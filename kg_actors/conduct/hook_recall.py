@@ -44,7 +44,7 @@ async def prompt_context(floor: Floor, payload: dict[str, Any]) -> dict[str, Any
     else:
         shown_at = floor.clock()  # before the graphs are read: a write applied meanwhile is not "seen"
         decision = await _recall(floor, view, terms, asks.ask_scale(text), "?" in text)
-        record = {**base, "reason": decision.reason, "terms": secrecy.loggable_terms(text, terms),
+        record = {**base, "reason": decision.reason, "terms": secrecy.loggable_terms(text, terms, payload.get("prompt")),
                   "threshold": decision.threshold,
                   "hits": list(decision.hits)}
         if decision.text:

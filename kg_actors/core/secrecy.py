@@ -394,10 +394,21 @@ def loggable(word: str) -> str:
     return WITHHELD if find(word, shapes_only=True) is not None or _credential(word, assigned=False) else word
 
 
-def loggable_terms(text: str, terms: list[str]) -> list[str]:
-    """A prompt's search words as the recall log keeps them (the prompt itself is never logged):
-    none when the prompt holds a secret (its words may spell one out: `password=Tr0ub4dor$3x` is
-    two harmless-looking words), else each that looks like a key withheld."""
-    if find(text) is not None:
+# A prompt that talks of a password (in words a write's rules take for prose: "my password is hunter2") or
+# gives a token, secret, key or pin a value: its words may spell the secret out, so the log keeps none.
+_SECRET_TALK = re.compile(
+    r"(?i)\b(?:pass(?:word|wort|wd|phrase)s?|pwd|contrase[ñn]a|mot\s+de\s+passe|credentials?"
+    r"|(?:api|private|access|secret)[\s_-]?keys?|client[\s_-]?secrets?)\b"
+    r"|\b(?:token|secret|key|pin)s?\s*(?:is|was|=|:|to|ist|est)\s+\S")
+
+
+def loggable_terms(text: str, terms: list[str], prompt: object = None) -> list[str]:
+    """A prompt's search words as the recall log keeps them (the prompt itself is never logged): none
+    when the prompt (`prompt`, whole, pasted parts too; else its typed `text`) holds a secret or talks of
+    one (its words may spell it out: `password=Tr0ub4dor$3x` is two harmless-looking words, "my password
+    is hunter2" a third), or when a word of them looks like a key."""
+    whole = prompt if isinstance(prompt, str) else text
+    if find(text) is not None or _SECRET_TALK.search(whole) or (whole is not text and find(whole) is not None):
         return [WITHHELD]
-    return [loggable(t) for t in terms]
+    kept = [loggable(t) for t in terms]
+    return [WITHHELD] if WITHHELD in kept else kept

@@ -266,3 +266,25 @@ def test_a_secret_holding_a_slash_is_found(make):
 ])
 def test_a_path_to_a_secret_or_a_url_with_a_port_is_no_secret(text):
     assert secrets.find(text) is None
+
+
+@pytest.mark.parametrize("prompt", [
+    "the prod db password is correcthorsebatterystaple and pgbouncer rejects it",
+    "my password is hunter2 and redis rate limiter locks the login",
+    "I set the admin password to BlueElephant42! and now login rate limiting locks me out",
+    "mein Passwort ist Sommer2024! und der login wird vom rate limiter blockiert",
+    "the api token is 9f8e7d6c5b4a and uploads fail",
+])
+def test_the_recall_log_keeps_no_word_of_a_prompt_that_talks_of_a_password_or_gives_a_token(prompt):
+    """Prose a write takes for prose ("my password is hunter2") still spells the secret out in the log."""
+    assert secrets.loggable_terms(prompt, prompt.split()) == [secrets.WITHHELD]
+
+
+def test_a_secret_in_the_pasted_part_or_in_a_url_withholds_every_word():
+    typed = "why does app fail through pgbouncer"
+    prompt = "why does postgres://app:S3cretPassw0rd@db.internal:5432/app fail through pgbouncer"
+    assert secrets.loggable_terms(typed, typed.split(), prompt) == [secrets.WITHHELD]
+    assert secrets.loggable_terms("ok " + "AKIA" + "Q3EGRTY7ZK4PLM2X", ["AKIA" + "Q3EGRTY7ZK4PLM2X"]) == [
+        secrets.WITHHELD]
+    words = ["jwt", "token", "expiry", "refresh"]  # talk of tokens that gives none keeps its words
+    assert secrets.loggable_terms("why does the jwt token expiry break refresh", words) == words
