@@ -270,8 +270,13 @@ def _typed_table(paragraph: list[tuple[str, bool]], marks: list[bool]) -> None:
         marks[:] = [False] * len(marks)
 
 
+# Chinese and Japanese typing puts full-width marks where English has ASCII ones: "为什么？" asks as "why?" does.
+_FULL_WIDTH = str.maketrans("？！，：；（）", "?!,:;()")
+
+
 def typed_part(text: str) -> str:
     """`text` without its pasted blocks: the lines a person typed, joined by newlines."""
+    text = text.translate(_FULL_WIDTH)
     whole = text.strip()
     if whole.endswith("?") and "\n" not in whole:
         return whole  # one line that asks, however much code it quotes ("... default=uuid.uuid4) is fine, right?")

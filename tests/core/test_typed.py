@@ -313,3 +313,13 @@ def test_a_prompt_of_thousands_of_lines_is_judged_by_its_ends():
     lines = ["why do some rows take so long?", "", "```", *(f"row {i} ok" for i in range(800)), "```",
              *(f"plain words here number {i}" for i in range(800)), "", "is it the cache, what do you think?"]
     assert typed_part("\n".join(lines)) == "why do some rows take so long?\nis it the cache, what do you think?"
+
+
+@pytest.mark.parametrize("prompt", [
+    "Stripe webhook 一直报 SignatureVerificationError 错误，为什么？",
+    "Stripe の webhook が SignatureVerificationError で失敗し続けるのはなぜ？",
+])
+def test_a_question_ending_in_a_full_width_mark_is_typed(prompt):
+    """Chinese and Japanese typing ends a question with "？": it asks as "?" does, and is no paste."""
+    text = recall.human_text(prompt)
+    assert text is not None and {"stripe", "webhook"} <= set(recall.prompt_terms(text))
