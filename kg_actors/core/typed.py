@@ -261,13 +261,16 @@ def _typed_list(paragraph: list[tuple[str, bool]], marks: list[bool]) -> None:
             marks[i] = False
 
 
-def _typed_table(paragraph: list[tuple[str, bool]], marks: list[bool]) -> None:
+def _typed_table(paragraph: list[tuple[str, bool]], marks: list[bool]) -> list[str]:
     """A markdown table (a header, a |---|---| rule, rows between bars) is written by a person, or copied
-    from a document: tools draw theirs with spaces, +---+ or box lines. Its rows are read as typed."""
+    from a document: tools draw theirs with spaces, +---+ or box lines. Its rows are read as typed, and
+    returned: a table alone, with no sentence beside it, is pasted all the same (typed_part)."""
     lines = [line.strip() for line, _ in paragraph]
     if (len(lines) >= 3 and not any(fenced for _, fenced in paragraph) and _MD_RULE.match(lines[1])
             and all(line.startswith("|") and line.endswith("|") for line in lines)):
         marks[:] = [False] * len(marks)
+        return [line for line, _ in paragraph]
+    return []
 
 
 # Chinese and Japanese typing puts full-width marks where English has ASCII ones: "为什么？" asks as "why?" does.
@@ -290,11 +293,12 @@ def typed_part(text: str) -> str:
         return known
 
     kept: list[list[str]] = []  # per paragraph, the lines that may be typed
+    table_rows: set[str] = set()
     pasted = 0
     for paragraph in paragraphs:
         marks = [fenced or score(line) >= MACHINE_SCORE for line, fenced in paragraph]
         _typed_list(paragraph, marks)
-        _typed_table(paragraph, marks)
+        table_rows.update(_typed_table(paragraph, marks))
         if sum(marks) * 3 < len(marks):
             kept.append([line for (line, _), machine in zip(paragraph, marks) if not machine])
             pasted += sum(marks)
@@ -309,7 +313,9 @@ def typed_part(text: str) -> str:
         kept.append(frame)
         pasted += len(marks) - len(frame)
     if not pasted:
-        return "\n".join(line for para in kept for line in para)
+        typed = [line for para in kept for line in para]
+        # A markdown table and nothing a person wrote beside it: pasted from a document, it asks nothing.
+        return "" if all(line in table_rows or not line.strip() for line in typed) else "\n".join(typed)
     # A tool's own prose left between its blocks ("164 packages are looking for funding") is not typed
     # either: what tells the prompt's mode is how much of it reads as a person's.
     leniently = [line for para in kept for line in _read_as_typed(para, True, score)]

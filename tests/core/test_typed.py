@@ -160,6 +160,9 @@ def test_a_markdown_table_a_person_writes_is_typed_and_a_tools_table_is_not():
     psql = (" id | email          | plan\n----+----------------+------\n  1 | a@example.com  | pro\n"
             "  2 | b@example.com  | free\n(2 rows)")
     assert recall.human_text(psql) is None
+    # A table and nothing a person wrote beside it: pasted from a document, it asks nothing by itself.
+    assert recall.human_text(table) is None
+    assert recall.human_text("| step | command |\n|---|---|\n| migrate | alembic upgrade head |") is None
 
 
 def test_a_long_plain_opening_line_set_apart_above_a_paste_is_its_framing():
