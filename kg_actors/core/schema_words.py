@@ -30,6 +30,18 @@ def _counted(value: Any, n: int) -> str | None:
     return None
 
 
+# The keywords whose rule is the value beside the schema's limit.
+_SAID = {
+    "enum": "{value} is not one of {limit!r}",
+    "const": "{value} must be {limit!r}",
+    "minimum": "{value} is less than the minimum of {limit}",
+    "maximum": "{value} is more than the maximum of {limit}",
+    "exclusiveMinimum": "{value} must be more than {limit}",
+    "exclusiveMaximum": "{value} must be less than {limit}",
+    "pattern": "{value} does not match the pattern {limit!r}",
+}
+
+
 def rule_words(keyword: str, limit: Any, value: Any) -> str | None:
     """The rule `value` broke, for the keywords the tools' schemas use; None for another keyword.
 
@@ -45,21 +57,8 @@ def rule_words(keyword: str, limit: Any, value: Any) -> str | None:
     if keyword == "type":
         kinds = " or ".join(f"'{k}'" for k in ([limit] if isinstance(limit, str) else limit))
         return f"{preview(value)} is not of type {kinds}"
-    if keyword == "enum":
-        return f"{preview(value)} is not one of {limit!r}"
-    if keyword == "const":
-        return f"{preview(value)} must be {limit!r}"
-    if keyword == "minimum":
-        return f"{preview(value)} is less than the minimum of {limit}"
-    if keyword == "maximum":
-        return f"{preview(value)} is more than the maximum of {limit}"
-    if keyword == "exclusiveMinimum":
-        return f"{preview(value)} must be more than {limit}"
-    if keyword == "exclusiveMaximum":
-        return f"{preview(value)} must be less than {limit}"
-    if keyword == "pattern":
-        return f"{preview(value)} does not match the pattern {limit!r}"
-    return None
+    said = _SAID.get(keyword)
+    return said.format(value=preview(value), limit=limit) if said is not None else None
 
 
 def cut_message(message: str, keep: int = 200) -> str:
