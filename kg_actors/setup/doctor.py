@@ -169,6 +169,9 @@ def _graphs(r: Report, health: dict[str, Any]) -> None:
         r.note("graph user", "still loading: whether it reads is not known yet (run kg doctor again)")
     elif not troubles:
         r.ok("graphs", "every loaded graph reads and takes changes")
+    git = health.get("git") or {}
+    if git.get("problem"):  # the last autocommit, sync or save for one failed (it says how to fix it)
+        r.bad("git", str(git["problem"]), "see `kg logs`; `kg commit` tells when it works again")
 
 
 def _writable(folder: Path) -> bool:

@@ -128,6 +128,8 @@ async def test_git_missing_is_said_once_and_never_fatal(tmp_path):
         wait_until(lambda: srv.health()["git"]["autocommits"] >= 4, 20, "several autocommits")
         assert "git is not installed" in srv.health()["git"]["problem"]
         assert srv.log.read_text().count("git is not installed") == 1
+        doctor = kg(["doctor"], srv.env)  # a failing autocommit is a problem doctor names
+        assert doctor.returncode == 1 and "git is not installed" in doctor.stdout, doctor.stdout
         assert "still-served-node" in nodes_by_id(graph(srv)["user"])
     finally:
         srv.stop()
