@@ -12,7 +12,7 @@ from typing import Any
 
 from . import constants as C
 from . import ids
-from .plain_text import one_line
+from .plain_text import note_item, one_line
 
 
 def outside_home_note(cwd: str) -> str:
@@ -39,7 +39,7 @@ def conflict_text(reason: str, level: str, node: Mapping[str, Any], deleting: bo
              f"▸ {one_line(node['id'])}", f"  gist: {one_line(node['gist'])}"]
     if node["notes"]:
         lines.append("  notes:")
-        lines.extend(f"    - {n}" for n in node["notes"])
+        lines.extend(note_item(n) for n in node["notes"])
     if node["touches"]:
         lines.append("  touches: " + " · ".join(map(one_line, node["touches"])))
     lines.append("Shown now: call kg_delete_node again if it should still go." if deleting
