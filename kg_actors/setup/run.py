@@ -395,7 +395,7 @@ def _undo_action(ctx: Context, record: Record, action: Action, plugin: Rendered)
         except FileNotFoundError:
             pass
         except OSError as exc:
-            if exc.errno != errno.ENOTEMPTY:
+            if exc.errno not in (errno.ENOTEMPTY, errno.EEXIST):  # POSIX lets rmdir say either
                 raise
     elif action.kind == "remove_dir":
         assert action.path is not None
