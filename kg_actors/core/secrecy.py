@@ -25,6 +25,7 @@ from typing import Any
 
 import attrs
 
+from .constants import RECALL_PROMPT_MAX_CHARS
 from .errors import InvalidInput, KGError
 
 _PRIVATE = re.compile(r"<private>.*?(?:</private>|\Z)", re.IGNORECASE | re.DOTALL)
@@ -407,7 +408,7 @@ def loggable_terms(text: str, terms: list[str], prompt: object = None) -> list[s
     when the prompt (`prompt`, whole, pasted parts too; else its typed `text`) holds a secret or talks of
     one (its words may spell it out: `password=Tr0ub4dor$3x` is two harmless-looking words, "my password
     is hunter2" a third), or when a word of them looks like a key."""
-    whole = prompt if isinstance(prompt, str) else text
+    whole = prompt[:RECALL_PROMPT_MAX_CHARS] if isinstance(prompt, str) else text  # what recall read of it
     if find(text) is not None or _SECRET_TALK.search(whole) or (whole is not text and find(whole) is not None):
         return [WITHHELD]
     kept = [loggable(t) for t in terms]
