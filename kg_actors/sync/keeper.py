@@ -16,6 +16,7 @@ again next time. The server keeps serving the last good state throughout.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -259,7 +260,8 @@ class StoreKeeper:
         except G.UnreadableGraph as exc:  # a file that is no graph: putting one back is how it is fixed
             uncommitted = str(exc)
         before = await trio.to_thread.run_sync(G.head, self.root)
-        commit = await trio.to_thread.run_sync(G.resolve, self.root, at, self.clock())
+        # git dated the commit just made by the wall clock: `now` reaches it.
+        commit = await trio.to_thread.run_sync(G.resolve, self.root, at, max(self.clock(), time.time()))
         restored = await trio.to_thread.run_sync(git_read.graph_at, self.root, commit, key)
         if restored is None:
             raise G.GitError(f"{rel} is not in commit {commit[:12]} (or is not a graph there)")

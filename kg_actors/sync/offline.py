@@ -125,7 +125,7 @@ def restore(root: Path, key: str, at: str, now: float) -> dict[str, Any]:
         except G.UnreadableGraph as exc:
             uncommitted = str(exc)
         before = G.head(root)
-        sha = G.resolve(root, at, now)
+        sha = G.resolve(root, at, max(now, time.time()))  # git dated that commit by the wall clock, after `now`
         restored = git_read.graph_at(root, sha, key)
         if restored is None:
             raise G.GitError(f"{rel} is not in commit {sha[:12]} (or is not a graph there)")

@@ -279,3 +279,16 @@ def test_chores_json_is_this_machines_and_leaves_a_store_that_tracked_it(tmp_pat
     G.init(fresh)
     offline.commit(fresh, T)
     assert "chores.json" not in git(fresh, "ls-files").split()
+
+
+def test_restore_at_now_is_the_present_whatever_now_it_was_handed(tmp_path):
+    """A restore commits what is unsaved first, dated by git's wall clock; `now` must reach that commit even
+    when the `now` handed in is earlier (the command's start, a second before git dated it)."""
+    root = tmp_path / "store"
+    user = _graph(3)
+    _old_layout_store(root, user)
+    user["nodes"]["hand-added-node"] = _node("hand-added-node", "written by hand, never committed")
+    _save(root / "user.json", user)
+    out = offline.restore(root, "user", "now", time.time() - 30)
+    assert out["added"] == out["removed"] == out["changed"] == []
+    assert "hand-added-node" in _load(root / "user.json")["nodes"]
