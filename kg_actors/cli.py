@@ -280,14 +280,14 @@ def _alive(pid: int) -> bool:
 
 
 def cmd_status(args: argparse.Namespace) -> int:
-    from .setup.doctor import _listening, trouble_lines
+    from .setup.doctor import listening, trouble_lines
 
     config = _env_config(args)
     # Once the user graph is in (the server waits for a start's load, bounded): whether it reads is then known.
     health = _health(config.url, 15.0, "?user=loaded")
     if health is None:
         taken = ": the port is taken by a program that is not the kg server; stop that program, or move kg with " \
-            "--port PORT or KG_HTTP_PORT" if _listening(config.host, config.port) else f" (storage {config.root})"
+            "--port PORT or KG_HTTP_PORT" if listening(config.host, config.port) else f" (storage {config.root})"
         print(f"kg: not running at {config.url}{taken}")
         return 3
     print(f"kg: running at {config.url}, version {health.get('version')}, storage {health.get('storage')}, "

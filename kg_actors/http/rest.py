@@ -16,16 +16,7 @@ from starlette.routing import Route, WebSocketRoute
 
 from .. import __version__
 from ..core.errors import KGError
-from . import (
-    rest_antigravity,
-    rest_chores,
-    rest_editor,
-    rest_graph,
-    rest_harness_hooks,
-    rest_hooks,
-    rest_store,
-    ws,
-)
+from . import rest_antigravity, rest_chores, rest_editor, rest_graph, rest_harness_hooks, rest_hooks, rest_store, ws
 from .guard import RuntimeParts, guarded
 
 USER_LOAD_WAIT = 10.0  # seconds /health?user=loaded waits for the user graph's load

@@ -61,7 +61,7 @@ def _get(url: str, timeout: float = 1.0) -> tuple[int, bytes] | None:
         return None
 
 
-def _listening(host: str, port: int) -> bool:
+def listening(host: str, port: int) -> bool:
     try:
         with socket.create_connection((host, port), timeout=1):
             return True
@@ -121,7 +121,7 @@ def _health(config: Config) -> dict[str, Any] | None:
 def _server(r: Report, config: Config, health: dict[str, Any] | None) -> bool:
     """Check the server; whether it runs on this store."""
     if health is None:
-        if _listening(config.host, config.port):
+        if listening(config.host, config.port):
             r.bad("port", f"{config.host}:{config.port} is taken by a program that is not the kg server",
                   "stop that program, or pick a free port with KG_HTTP_PORT (then run kg setup again)")
         else:
@@ -138,7 +138,7 @@ def _server(r: Report, config: Config, health: dict[str, Any] | None) -> bool:
     if not ours:
         r.bad("server", f"the server on port {config.port} serves {storage}, not {config.root}",
               "set KG_HOME to the store you mean, or use another port (KG_HTTP_PORT) for this one")
-    if _listening("127.0.0.1", config.editor_port):
+    if listening("127.0.0.1", config.editor_port):
         r.ok("editor", f"reachable at http://127.0.0.1:{config.editor_port}/")
     else:
         r.bad("editor", f"nothing answers on port {config.editor_port} (KG_EDITOR_PORT)",
