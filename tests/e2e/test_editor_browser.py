@@ -214,6 +214,34 @@ def test_an_address_with_a_bare_percent_still_opens_the_page(srv, page):
     assert [p for p in page.problems if p.startswith("pageerror")] == []  # it threw URIError: a blank page
 
 
+def test_a_layout_worker_that_cannot_start_leaves_the_page_usable(srv, page):
+    # Its script fails to load (a proxy, a half-installed upgrade): the page must stop waiting, not say "running" for ever.
+    page.route("**/static/js/layout-worker.js", lambda route: route.fulfill(status=404, body="gone"))
+    open_project(page, srv, srv.paths["alpha"])
+    page.wait_for_selector("body[data-layout=failed]")
+    assert on_canvas(page, "auth-token-refresh")  # drawn where the first pass put it
+    assert [p for p in page.problems if p.startswith("pageerror")] == []
+    page.evaluate("() => window.kgEditor.selectNode('auth-token-refresh')")
+    page.wait_for_function("() => document.querySelector('#node-title')?.textContent === 'auth-token-refresh'")
+
+
+def test_the_graph_drop_down_counts_follow_writes(srv, page):
+    alpha = srv.paths["alpha"]
+    open_project(page, srv, alpha)
+    # Its nodes in every tier, as the drop-down's words say them (a write may also move nodes between tiers).
+    shown = """sel => [...document.querySelector(sel).textContent.matchAll(/(\\d+) (active|archived|orphaned)/g)]
+                 .reduce((sum, m) => sum + Number(m[1]), 0)"""
+    option = f'#graph-select option[value="{alpha}"]'
+    before = page.evaluate(shown, option)
+    assert before > 0
+    with client(srv) as http:
+        body = {"level": "project", "project_path": alpha, "id": "counted-after-a-write",
+                "gist": "A lesson the drop-down must count", "create": True}
+        assert http.post("/api/nodes", json=body).status_code == 201
+    page.wait_for_function(f"sel => ({shown})(sel) === {before + 1}", arg=option)
+    assert page.eval_on_selector("#graph-select", "s => s.value") == alpha  # the choice stays
+
+
 def test_the_page_shows_a_lost_server_and_reconnects_when_it_returns(srv, page):
     open_project(page, srv, srv.paths["alpha"])
     srv.stop()

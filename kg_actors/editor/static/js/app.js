@@ -18,6 +18,7 @@ import { clearSearch, runSearch, showProgress } from "./tabs.js";
 const STATES_AFTER_WRITE_MS = 400;
 const STATES_IDLE_MS = 30_000; // the server's default tick
 const STATES_MAX_WAIT_MS = 2_000; // a steady stream of writes re-reads the tiers at least this often
+const PROJECTS_AFTER_WRITE_MS = 3_000; // the drop-down's counts follow writes to any graph, re-read at most this often
 const ARRIVALS_KEPT = 10_000; // the benchmark's arrival times: the newest this many
 
 class App {
@@ -183,7 +184,14 @@ class App {
       options.push(h("option", { value: p.project_path || `slug:${p.slug}`, disabled: !p.openable, title: p.project_path || "" },
         `${p.slug}${why} — ${label(p.counts)} — ${p.project_path || "?"}`));
     }
-    clear(select, options);
+    const same = select.options.length === options.length
+      && options.every((o, i) => select.options[i].value === o.value && select.options[i].disabled === o.disabled);
+    if (same) {
+      // Only counts changed: new words in place, so a drop-down open in the person's hand stays open.
+      options.forEach((o, i) => { if (select.options[i].textContent !== o.textContent) select.options[i].textContent = o.textContent; });
+    } else {
+      clear(select, options);
+    }
     select.value = this.view.level === "user" ? "user" : this.view.projectPath;
   }
 
@@ -365,7 +373,17 @@ class App {
     }
   }
 
+  // The drop-down's counts, re-read a while after writes to the graphs this tab hears.
+  projectsSoon() {
+    if (this.projectsTimer) return;
+    this.projectsTimer = setTimeout(() => {
+      this.projectsTimer = null;
+      this.loadProjects().catch(() => {});
+    }, PROJECTS_AFTER_WRITE_MS);
+  }
+
   onEvent(event) {
+    if (event.type !== "progress_updated") this.projectsSoon();
     // The feed sends user-graph changes to every tab; only the graph on screen is drawn.
     if (event.level !== this.view.level) return;
     if (event.level === "project" && event.project_path !== this.view.projectPath) return;

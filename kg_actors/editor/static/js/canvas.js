@@ -290,6 +290,16 @@ export class Canvas {
         }
         resolve(Boolean(data.positions));
       };
+      // A worker that cannot start (its scripts fail to load) reports here and never posts: the picture keeps
+      // the positions it has, and the page stops waiting instead of showing a layout running for ever.
+      worker.onerror = (event) => {
+        event.preventDefault();
+        worker.terminate();
+        if (this.worker !== worker) return resolve(false);
+        this.worker = null;
+        document.body.dataset.layout = "failed";
+        resolve(false);
+      };
       worker.postMessage({ nodes, edges, quality });
     });
   }
