@@ -27,6 +27,7 @@ import attrs
 from . import constants as C
 from .model import GraphReader, Node
 from .plain_text import one_line
+from .secrecy import WITHHELD, loggable
 from .search import SearchIndex
 from .terms import analyse, stem
 
@@ -69,6 +70,15 @@ class Key:
 
     def label(self) -> str:
         return self.script or f"{self.program} {self.sub}"
+
+    def logged(self, matched: bool) -> str:
+        """The label as the recall log keeps it. A command line carries secrets as operands (`sshpass -p
+        <password>`, `redis-cli -a <password>`) that the key may take for a subcommand, lower-cased past
+        every shape test: a subcommand is kept only when a lesson named it (its words passed the write
+        rules), the program and a script's name always unless they look like a key themselves."""
+        if self.script:
+            return loggable(self.script)
+        return f"{loggable(self.program or '')} {self.sub if matched else WITHHELD}"
 
 
 # Options of a target runner that take the next word as their value (`make -C infra deploy`).
@@ -278,7 +288,7 @@ class Decision:
     reason: str  # injected | no_command | no_nodes | all_seen
     text: str | None = None
     shown: tuple[tuple[str, str], ...] = ()
-    keys: tuple[str, ...] = ()
+    keys: tuple[str, ...] = ()  # as the log keeps them (Key.logged)
     found: tuple[str, ...] = ()
 
 
@@ -289,8 +299,8 @@ def decide(invocations: Iterable[list[str]], views: Mapping[str, tuple[GraphRead
     keys = command_keys(invocations)
     if not keys:
         return Decision("no_command")
-    labels = tuple(k.label() for k in keys)
     found: dict[tuple[str, str], int] = {}
+    matched: set[Key] = set()
     for level, (graph, index) in views.items():
         for key in keys:
             for strength, node_id in _match(key, index):
@@ -298,6 +308,8 @@ def decide(invocations: Iterable[list[str]], views: Mapping[str, tuple[GraphRead
                 if node is not None and node.gist:
                     ref = (level, node_id)
                     found[ref] = max(found.get(ref, 0), strength)
+                    matched.add(key)
+    labels = tuple(k.logged(k in matched) for k in keys)
     if not found:
         return Decision("no_nodes", keys=labels)
     names = tuple(r[1] for r in found)

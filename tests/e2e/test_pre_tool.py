@@ -80,6 +80,22 @@ def test_a_lesson_naming_the_command_arrives_before_it_runs_once(srv):
     assert [r["outcome"] for r in records][:2] == ["injected", "all_seen"]
 
 
+def test_a_secret_on_the_command_line_never_reaches_the_recall_log(srv):
+    h = Harness(srv, srv.project("deploy-proj"))
+    h.start()
+    secrets = ["Qw7rT5yU3iO1pA9s", "Tg6Yh8Uj0Ik2Ol4Pm7Nb", "Xk3v9QmZ2aB7qLp0Wn4Tz", "AKIAQ7ZT3MXKD5RWN2PB",
+               "sunflowerlagoon"]
+    for command in (f"sshpass -p {secrets[0]} ssh deploy@host", f"redis-cli -a {secrets[1]} get k",
+                    f"vercel --token {secrets[2]} deploy", f"deployctl {secrets[3]} push",
+                    f"sshpass -p {secrets[4]} ssh deploy@host", "make deploy ENV=prod"):
+        assert pre_tool(h, "Bash", {"command": command}).rc == 0
+    records = [r for r in recall_log(srv) if r.get("kg_session") == h.kg_sid and r["reason"] == "command_recall"]
+    logged = json.dumps(records).lower()
+    assert records and not [s for s in secrets if s.lower() in logged]
+    assert "sshpass <withheld>" in logged
+    assert "make deploy" in logged  # a subcommand a lesson names is kept: it is in the memory already
+
+
 def test_codex_shell_commands_as_argv_lists(srv):
     codex = Harness(srv, srv.project("deploy-proj"), kind="codex")
     codex.start()
