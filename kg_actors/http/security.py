@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "::1", "[::1]"})
 
@@ -43,17 +43,20 @@ def refusal(headers: dict[str, str], extra_hosts: frozenset[str] = frozenset()) 
 # GETs that change state (a session opened for any folder; every graph read again from disk). Fetch
 # metadata keeps other pages' requests out (above), but a browser without it (Safari before 16.4) sends
 # an <img>'s GET with neither Origin nor Sec-Fetch-Site. Hooks and scripts call these; no page does.
-_STATE_GETS = {"/api/session_bootstrap": None, "/api/graph/read": b"reload="}
+_STATE_GETS = {"/api/session_bootstrap": None, "/api/graph/read": "reload"}
 
 
 def state_get_refusal(scope: Mapping[str, Any], headers: dict[str, str]) -> tuple[int, str] | None:
     """403 for a browser's GET that would change state: every browser's User-Agent opens with
     "Mozilla/", and a page cannot set it; this server's own page never sends such a GET."""
     path = scope.get("path")
-    if scope.get("method") != "GET" or path not in _STATE_GETS:
+    # HEAD too: the router serves it with the GET's handler, state change and all.
+    if scope.get("method") not in ("GET", "HEAD") or path not in _STATE_GETS:
         return None
     needs = _STATE_GETS[path]
-    if needs is not None and needs not in (scope.get("query_string") or b""):
+    # The parameter as the handler reads it, decoded: `%72eload=true` is `reload=true`.
+    if needs is not None and needs not in parse_qs((scope.get("query_string") or b"").decode("latin-1"),
+                                                   keep_blank_values=True):
         return None
     if not headers.get("user-agent", "").startswith("Mozilla/"):
         return None

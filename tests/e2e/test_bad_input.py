@@ -211,6 +211,12 @@ async def test_a_browser_get_that_would_change_state_is_refused(srv, session, tm
     async with httpx.AsyncClient(timeout=10) as http:
         r = await http.get(srv.url + path, params=query, headers={"User-Agent": SAFARI_15, "Accept": "image/*"})
         assert r.status_code == 403 and "changes state" in r.json()["error"]
+        # The same through HEAD (served by the GET's handler) or with the parameter's name percent-encoded.
+        r = await http.head(srv.url + path, params=query, headers={"User-Agent": SAFARI_15})
+        assert r.status_code == 403
+        encoded = f"project_path={tmp_path}" if path.endswith("bootstrap") else "%72eload=true"
+        r = await http.get(f"{srv.url}{path}?{encoded}", headers={"User-Agent": SAFARI_15})
+        assert r.status_code == 403
         assert store_files(srv.store) == before
         # A hook's curl is served as before.
         r = await http.get(srv.url + path, params=query, headers={"User-Agent": "curl/8.14.1"})
