@@ -8,8 +8,11 @@ included.
 from __future__ import annotations
 
 import fcntl
+import logging
 import os
 from pathlib import Path
+
+log = logging.getLogger(__name__)
 
 
 class StorageBusy(Exception):
@@ -17,14 +20,28 @@ class StorageBusy(Exception):
 
 
 def claim(root: Path) -> int:
-    root.mkdir(parents=True, exist_ok=True)
+    root.mkdir(mode=0o700, parents=True, exist_ok=True)
     fd = os.open(root, os.O_RDONLY)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         os.close(fd)
         raise StorageBusy(f"another memory server already uses {root}") from None
+    keep_private(root)
     return fd
+
+
+def keep_private(root: Path) -> None:
+    """The store's folder, this user's alone: it holds every lesson, the folders of every session and the
+    recall log, and with a umask of 022 its files come out readable by all (the folder closed, no other
+    account reaches them). A folder this user cannot change (another's, a read-only mount) is left as it is."""
+    try:
+        mode = os.stat(root).st_mode & 0o777
+        if mode & 0o077:
+            os.chmod(root, mode & 0o700)
+            log.info("the store %s was open to other accounts (%o): now %o", root, mode, mode & 0o700)
+    except OSError as exc:
+        log.warning("could not close the store %s to other accounts: %s", root, exc)
 
 
 def release(fd: int) -> None:
