@@ -13,7 +13,9 @@ cleanly. Rules where both sides changed the same entry:
 - a delete against an edit keeps the edit (for nodes, edges and progress; a node deleted on one side
   stays when the other wrote an edge to it);
 - edges keep the later version's fields and the union of both sides' notes;
-- progress keeps the later record (`last_ts`) and the union of both trails.
+- progress keeps the later record (`last_ts`) and the union of both trails;
+- a node renamed on one side and kept under its old id on the other (edited, read,
+  wired) is one node under the new id, merged as if the rename came first.
 """
 
 from __future__ import annotations
@@ -268,11 +270,16 @@ def merge_graphs(base: Json | None, ours: Json, theirs: Json, now: float) -> Mer
     conflicts: list[Conflict] = []
 
     same, todo = _changed_keys(nodes_b, nodes_o, nodes_t)
+    renames = renames_between(todo, nodes_b, nodes_o, nodes_t)
     nodes = {k: nodes_o[k] for k in same}
-    for node_id in todo:
+    for node_id in todo - renames.keys() - {new for new, _ in renames.values()}:
         merged, conflict = merge_node(node_id, nodes_b.get(node_id), nodes_o.get(node_id), nodes_t.get(node_id), now)
         if merged is not None:
             nodes[node_id] = merged
+        if conflict is not None:
+            conflicts.append(conflict)
+    for old_id, (new_id, side) in renames.items():
+        nodes[new_id], conflict = fold_rename(old_id, new_id, side, nodes_b, nodes_o, nodes_t, now)
         if conflict is not None:
             conflicts.append(conflict)
     nodes = _in_order(nodes, nodes_o, nodes_t)
@@ -289,6 +296,7 @@ def merge_graphs(base: Json | None, ours: Json, theirs: Json, now: float) -> Mer
     edges = {k: edges_o[k] for k in same}
     edges.update(_merge_map(todo, edges_b, edges_o, edges_t, lambda k, b, o, t: _merge_edge(
         b, o, t, vts(vers_o, "edge:" + k), vts(vers_t, "edge:" + k))))
+    moved_edges = follow_renames(edges, {old: new for old, (new, _) in renames.items()})
     # A delete against an edit keeps the edit: a node one side deleted stays when the other side wrote an
     # edge to it (its notes are a lesson too).
     deleted = (nodes_o.keys() | nodes_t.keys()) - nodes.keys()
@@ -305,6 +313,8 @@ def merge_graphs(base: Json | None, ours: Json, theirs: Json, now: float) -> Mer
     same, todo = _changed_keys(vers_b, vers_o, vers_t)
     versions = {k: vers_o[k] for k in same}
     versions.update(_merge_map(todo, vers_b, vers_o, vers_t, lambda k, b, o, t: _merge_version(b, o, t)))
+    for gone in [*("node:" + old for old in renames), *("edge:" + k for k in moved_edges)]:
+        versions.pop(gone, None)  # the entry is under the new id now
     for node_id, node in nodes.items():
         # A node kept against a delete keeps its version entry.
         vkey = "node:" + node_id
@@ -345,6 +355,63 @@ def merge_graphs(base: Json | None, ours: Json, theirs: Json, now: float) -> Mer
     graph.setdefault("edges", edges)
     graph.setdefault("_meta", meta)
     return MergeResult(graph, tuple(sorted(conflicts, key=lambda c: c.node_id)))
+
+
+def renames_between(todo: set[str], base: Json, ours: Json, theirs: Json) -> dict[str, tuple[str, str]]:
+    """Old id -> (new id, the side that renamed it), for a node one side renamed while the other kept the
+    old id (among `todo`, the ids either side changed; the maps are nodes by id). A rename keeps the node's creation stamp: an id gone from one side and one new there with the
+    same stamp are the same node. A stamp shared by two such ids (nodes written in one batch) proves
+    nothing, and those merge id by id."""
+    out: dict[str, tuple[str, str]] = {}
+    for side, here, there in (("ours", ours, theirs), ("theirs", theirs, ours)):
+        gone: dict[float, list[str]] = {}
+        born: dict[float, list[str]] = {}
+        for key in todo:
+            if key in base and key not in here and key in there:
+                _by_birth(gone, base[key], key)
+            elif key in here and key not in base and key not in there:
+                _by_birth(born, here[key], key)
+        for stamp, olds in gone.items():
+            news = born.get(stamp, [])
+            if len(olds) == 1 and len(news) == 1:
+                out[olds[0]] = (news[0], side)
+    return out
+
+
+def fold_rename(old_id: str, new_id: str, side: str, base: Json, ours: Json, theirs: Json,
+                now: float) -> tuple[Json, Conflict | None]:
+    """The node a rename against the old id's other life comes to (the maps are nodes by id): one node
+    under the new id, merged as if the rename had come first, so an edit made under the old id lands on
+    it and a content change on both sides conflicts as any does."""
+    renamed, kept = (ours, theirs) if side == "ours" else (theirs, ours)
+    base_node, other = ({**n, "id": new_id} for n in (base[old_id], kept[old_id]))
+    pair = (renamed[new_id], other) if side == "ours" else (other, renamed[new_id])
+    merged, conflict = merge_node(new_id, base_node, *pair, now)
+    return merged or renamed[new_id], conflict
+
+
+def _by_birth(into: dict[float, list[str]], node: Any, key: str) -> None:
+    stamp = node.get("_created_ts") if isinstance(node, dict) else None
+    if isinstance(stamp, int | float) and not isinstance(stamp, bool):
+        into.setdefault(float(stamp), []).append(key)
+
+
+def follow_renames(edges: Json, renamed: dict[str, str]) -> list[str]:
+    """Point the ends of edges still naming a renamed id at its new id (in place), as the rename did on
+    its own side; an edge that lands on one already there adds its notes to it. Returns the keys moved."""
+    moved = [k for k, e in edges.items() if e.get("from") in renamed or e.get("to") in renamed]
+    for key in moved:
+        edge = edges.pop(key)
+        src, dst = renamed.get(edge.get("from"), edge.get("from")), renamed.get(edge.get("to"), edge.get("to"))
+        new_key = f"{src}->{dst}:{edge.get('rel')}"
+        there = edges.get(new_key)
+        if there is None:
+            edges[new_key] = {**edge, "from": src, "to": dst}
+        else:
+            notes = list(there.get("notes") or [])
+            notes += [n for n in (edge.get("notes") or []) if n not in notes]
+            edges[new_key] = {**there, **({"notes": notes} if notes else {})}
+    return moved
 
 
 def _in_order(merged: Json, first: Json, second: Json) -> Json:

@@ -24,7 +24,7 @@ from typing import Any
 
 import attrs
 
-from ..core.merge import Conflict, MergeResult, merge_graphs
+from ..core.merge import Conflict, MergeResult, fold_rename, follow_renames, merge_graphs, renames_between
 from . import git as G
 from . import git_read as R
 from . import shards
@@ -89,13 +89,17 @@ def _merge_parts(root: Path, key: str, parts: list[str], base: str | None, ours:
 
     merged: dict[str, dict[str, Any]] = {}
     conflicts: list[Conflict] = []
-    deleted: set[str] = set()
+    sides: list[tuple[dict[str, Any] | None, dict[str, Any] | None, dict[str, Any] | None]] = []
     for part in parts:
         b, o, t = side(base, part), side(ours, part), side(theirs, part)
         result = merge_graphs(b, o or {}, t or {}, now)
         merged[part] = result.merged
         conflicts += result.conflicts
-        deleted |= (_ids(o) | _ids(t)) - _ids(result.merged)
+        sides.append((b, o, t))
+    conflicts += _carry_renames(merged, sides, now)
+    deleted: set[str] = set()
+    for part, (_, o, t) in zip(parts, sides, strict=True):
+        deleted |= (_ids(o) | _ids(t)) - _ids(merged[part])
     if deleted:  # an edge into a node the merge deleted goes too (its bucket is its other end's)
         for value in merged.values():
             edges = shards._edges_of(value)
@@ -103,6 +107,43 @@ def _merge_parts(root: Path, key: str, parts: list[str], base: str | None, ours:
             if gone:
                 value["edges"] = {k: e for k, e in edges.items() if k not in gone}
     return merged, conflicts
+
+
+def _carry_renames(merged: dict[str, dict[str, Any]], sides: list[tuple[Any, Any, Any]], now: float) -> list[Conflict]:
+    """A rename on one side against the old id kept on the other, across buckets (the old id's and the
+    new one's differ, so neither bucket's own merge could see it): the node and the edges naming the old
+    id move to the new one, as `merge_graphs` does inside one file. Every bucket they land in changed on
+    one side (the new node's, the old id's, the rewired edges' other ends'), so it is among those merged
+    here; were one not, nothing is moved rather than a bucket written from part of its content."""
+    b_nodes, o_nodes, t_nodes = ({k: v for trio in sides for k, v in shards._mapping((trio[i] or {}).get("nodes")).items()}
+                                 for i in range(3))
+    found = renames_between(set(b_nodes) | set(o_nodes) | set(t_nodes), b_nodes, o_nodes, t_nodes)
+    found = {old: to for old, to in found.items() if shards.bucket(old) != shards.bucket(to[0])}
+    if not found:
+        return []
+    nodes: dict[str, Any] = {}
+    edges: dict[str, Any] = {}
+    versions: dict[str, Any] = {}
+    for value in merged.values():
+        nodes.update(shards._mapping(value.get("nodes")))
+        edges.update(shards._edges_of(value))
+        versions.update(shards._mapping(shards._mapping(value.get("_meta")).get("versions")))
+    conflicts = []
+    for old_id, (new_id, side) in found.items():
+        nodes.pop(old_id, None)
+        versions.pop("node:" + old_id, None)
+        nodes[new_id], conflict = fold_rename(old_id, new_id, side, b_nodes, o_nodes, t_nodes, now)
+        if conflict is not None:
+            conflicts.append(conflict)
+    for key in follow_renames(edges, {old: to[0] for old, to in found.items()}):
+        versions.pop("edge:" + key, None)
+    parts = shards.split({"nodes": nodes, "edges": edges, "_meta": {"versions": versions}})
+    parts.pop(shards.META)
+    if not parts.keys() <= merged.keys():
+        return []
+    for part in merged:
+        merged[part] = parts.get(part) or {"nodes": {}, "edges": {}, "_meta": {"versions": {}}}
+    return conflicts
 
 
 def merge(root: Path, theirs_ref: str, message: str, remote: str) -> None:

@@ -203,3 +203,41 @@ def test_unknown_fields_ride_along():
 def test_merge_node_reports_no_conflict_when_only_one_side_changed_content():
     merged, conflict = merge_node("a", node("a", "A", 1), node("a", "A", 1, _last_read_ts=3.0), node("a", "B", 2), NOW)
     assert conflict is None and merged["gist"] == "B" and merged["_last_read_ts"] == 3.0
+
+
+def test_a_node_renamed_on_one_side_and_edited_on_the_other_is_one_node_with_the_edit():
+    base = graph(node("old-name", "A lesson", 1), node("b", "B", 1), edges=dict([edge("b", "old-name", "uses")]))
+    ours = graph(node("new-name", "A lesson", 1), node("b", "B", 1), edges=dict([edge("b", "new-name", "uses")]),
+                 versions={"node:new-name": {"v": 2, "ts": 5}})
+    theirs = graph(node("old-name", "A lesson, sharpened there", 6, notes=["a note"]), node("b", "B", 1),
+                   edges=dict([edge("b", "old-name", "uses", "why b uses it"), edge("old-name", "c-file", "touches")]),
+                   versions={"node:old-name": {"v": 2, "ts": 6}})
+    for a, b in ((ours, theirs), (theirs, ours)):  # either side may be the one that renamed
+        out = merge_graphs(base, a, b, NOW)
+        nodes, edges = out.merged["nodes"], out.merged["edges"]
+        assert "old-name" not in nodes and out.conflicts == ()
+        assert nodes["new-name"]["gist"] == "A lesson, sharpened there" and nodes["new-name"]["id"] == "new-name"
+        assert nodes["new-name"]["notes"] == ["a note"]
+        assert set(edges) == {"b->new-name:uses", "new-name->c-file:touches"}
+        assert edges["b->new-name:uses"]["notes"] == ["why b uses it"]
+        assert "node:old-name" not in out.merged["_meta"]["versions"]
+
+
+def test_a_rename_against_an_edit_on_both_sides_sets_one_version_aside_under_the_new_id():
+    base = graph(node("old-name", "A lesson", 1))
+    ours = graph(node("new-name", "A lesson, edited after the rename", 9))
+    theirs = graph(node("old-name", "A lesson, edited under the old id", 6))
+    out = merge_graphs(base, ours, theirs, NOW)
+    assert set(out.merged["nodes"]) == {"new-name"}
+    (conflict,) = out.conflicts
+    assert conflict.node_id == "new-name" and conflict.kept_side == "ours"
+    assert out.merged["nodes"]["new-name"][CONFLICTS_FIELD][0]["gist"] == "A lesson, edited under the old id"
+
+
+def test_nodes_born_in_one_batch_are_not_taken_for_a_rename():
+    # Two ids gone and two new ones with the same creation stamp: nothing says which became which.
+    base = graph(node("a", "A", 1), node("b", "B", 1))
+    ours = graph(node("a2", "A", 1), node("b2", "B", 1))
+    theirs = graph(node("a", "A edited", 6), node("b", "B", 1))
+    out = merge_graphs(base, ours, theirs, NOW)
+    assert set(out.merged["nodes"]) == {"a", "a2", "b2"}  # as before: the edit kept, nothing folded

@@ -135,6 +135,41 @@ async def test_a_rename_on_one_machine_is_a_rename_on_the_other(tmp_path):
         b.stop()
 
 
+async def test_a_rename_on_one_machine_and_an_edit_under_the_old_id_on_the_other_make_one_node(tmp_path):
+    # Before, both ids lived on: the renamed node without the edit, the old id with it, and nobody was told.
+    remote, a, b = _two_machines(tmp_path)
+    folders = {a: a.project("proj"), b: b.project("proj")}
+    try:
+        async with Client(b.url + "/") as c:
+            await Session.open(c, cwd=folders[b])  # b knows its project before the first sync
+        async with Client(a.url + "/") as c:
+            s = await Session.open(c, cwd=folders[a])
+            await s.ok("kg_put_node", level="project", id="cache-warmup-order", gist="warm the cache before the pool")
+            await s.ok("kg_put_node", level="project", id="pool-sizing", gist="the pool holds 20 connections")
+            await s.ok("kg_put_edge", level="project", frm="pool-sizing", to="cache-warmup-order", rel="depends-on")
+        for srv in (a, b):
+            assert _sync(srv, remote).returncode == 0
+        async with Client(a.url + "/") as c:
+            s = await Session.open(c, cwd=folders[a])
+            await s.ok("kg_rename_node", old_id="cache-warmup-order", new_id="warm-cache-before-pool")
+        async with Client(b.url + "/") as c:
+            s = await Session.open(c, cwd=folders[b])
+            await s.ok("kg_put_node", level="project", id="cache-warmup-order",
+                       gist="warm the cache before the pool opens, or the first requests time out")
+        for srv in (a, b, a):
+            out = _sync(srv, remote)
+            assert out.returncode == 0, out.stderr
+        for srv in (a, b):
+            project = graph(srv, project_path=folders[srv])["project"]
+            nodes = nodes_by_id(project)
+            assert "cache-warmup-order" not in nodes, srv.env["KG_MACHINE"]
+            assert nodes["warm-cache-before-pool"]["gist"].endswith("or the first requests time out")
+            assert {(e["from"], e["to"]) for e in project["edges"]} == {("pool-sizing", "warm-cache-before-pool")}
+    finally:
+        a.stop()
+        b.stop()
+
+
 async def test_a_machine_that_syncs_before_opening_its_project_gets_that_projects_memory(tmp_path):
     # The README's way onto a new machine: `kg sync REMOTE`, then work. The project sits elsewhere there
     # (another home): its synced graph named the other machine's folder, so this one got a new empty
