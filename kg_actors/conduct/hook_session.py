@@ -57,10 +57,9 @@ async def bootstrap(floor: Floor, cwd: object, claude_sid: object, source: objec
                 "text": "", "stats": {}, "message": f"kg memory: session {view.sid} resumed"}
     if origin == "compact":
         view = await sessions.reset_context(sid=view.sid)
-    out = await _preload(floor, view, harness, reused)
-    if outside:
-        out["context"] = f"{replies.outside_home_note(str(cwd))}\n{out['context']}"
-    return out
+    # The note on a folder outside home comes first, and the preload is sized with it: the harness's limit
+    # is for the whole text (a long path pushed a full preload past Claude Code's 9,500 units).
+    return await _preload(floor, view, harness, reused, lead=replies.outside_home_note(str(cwd)) if outside else "")
 
 
 def _outside_home(cwd: object) -> bool:
@@ -79,25 +78,27 @@ async def _name_project(floor: Floor, root: str) -> None:
         await handle.set_project_path(path=root)
 
 
-async def _preload(floor: Floor, view: SessionView, harness: profiles.Harness, reused: bool) -> dict[str, Any]:
+async def _preload(floor: Floor, view: SessionView, harness: profiles.Harness, reused: bool,
+                   lead: str = "") -> dict[str, Any]:
     now = floor.clock()
+    lead = f"{lead}\n" if lead else ""
+    limit = harness.preload_limit - harness.measure(lead)
     parts, scores, debts = [], {}, {}
     views = await views_of(floor, view)
     for lvl, handle, gview in views:
         scores[lvl] = recent_scores(gview, now)
         parts.append(floor.views.gists_part(handle.key, gview, lvl, now))
         debts[lvl] = debt_line(recent_debt(gview, now))
-    if any(p.archived for p in parts) and preload.has_room(parts, debts, view.sid, harness.preload_limit,
-                                                            harness.measure):
+    if any(p.archived for p in parts) and preload.has_room(parts, debts, view.sid, limit, harness.measure):
         # Room for anchors too: the full bodies, archived sections planned.
         for i, (lvl, handle, gview) in enumerate(views):
             scores[lvl] = floor.views.scores(handle.key, gview, now)
             parts[i] = floor.views.level_part(handle.key, gview, lvl, frozenset(), now)
-    text, shown = preload.build(parts, scores, debts, view.sid, harness.preload_limit, harness.measure)
+    text, shown = preload.build(parts, scores, debts, view.sid, limit, harness.measure)
     await floor.sessions.tell(sm.SetPreloaded(sid=view.sid, refs=list(shown)))
     await floor.sessions.tell(sm.MarkSeen(sid=view.sid, refs=list(shown), via="preload", at=now))
     stats = {lvl: sum(1 for level, _ in shown if level == lvl) for lvl in ("user", "project")}
-    return {"session_id": view.sid, "reused": reused, "context": text, "text": text.split("\n\n", 1)[-1],
+    return {"session_id": view.sid, "reused": reused, "context": lead + text, "text": text.split("\n\n", 1)[-1],
             "stats": {"user_active": parts[0].active, "project_active": parts[1].active if len(parts) > 1 else 0,
                       "shown_gists": len(shown)},
             "message": replies.preloaded_message(len(shown), stats["user"], stats["project"], view.sid)}

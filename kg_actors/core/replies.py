@@ -16,6 +16,8 @@ from .plain_text import note_item, one_line
 
 
 def outside_home_note(cwd: str) -> str:
+    # A path is as long as a file system allows; the note is read beside the preload, within one limit.
+    cwd = one_line(cwd if len(cwd) <= 200 else f"{cwd[:100]}…{cwd[-99:]}")
     return (f"kg memory: {cwd} is outside your home, where project memory lives: this session holds the "
             "user graph only. Work on a project inside your home to keep its own lessons.")
 

@@ -651,6 +651,17 @@ def test_the_preload_fits_each_harness_limit_in_its_own_unit(big, kind, limit, u
     assert run.message.startswith(f"kg memory: preloaded {shown} gist(s)")
 
 
+@pytest.mark.parametrize("kind, limit, unit", [("claude", 9_500, "utf16"), ("codex", 9_000, "bytes")])
+def test_the_note_on_a_folder_outside_home_fits_within_the_limit_too(big, tmp_path, kind, limit, unit):
+    outside = tmp_path.joinpath(*[f"a-long-folder-name-{i:02d}" for i in range(3)])  # the harness names its transcript after it
+    outside.mkdir(parents=True)
+    run = Harness(big, str(outside), kind=kind).start()
+    text = run.context
+    size = len(text.encode("utf-16-le")) // 2 if unit == "utf16" else len(text.encode())
+    assert "is outside your home" in text and "=== USER GRAPH" in text
+    assert limit - 600 < size <= limit
+
+
 def test_a_cwd_that_is_no_usable_path_is_refused_or_ignored(srv):
     h = Harness(srv, srv.project("bad-proj"))
     h.start()
