@@ -277,3 +277,17 @@ def test_a_fetch_or_search_is_counted_without_what_may_be_secret():
     assert capture.web_target("WebSearch", {"query": "the admin password is hunter2correcthorse rejected"}) == \
         (kind, key)  # the same query counts as the same target
     assert capture.web_target("WebSearch", {"query": "Alembic  Upgrade head"}) == ("search", "alembic upgrade head")
+
+
+@pytest.mark.parametrize("query", ["rotate API key: fl4c7xU2zxQ9mP3kR8", "sshpass -p Qw7rT5yU3iO1pA9s ssh deploy@host",
+                                   "redis-cli -a Tg6Yh8Uj0Ik2Ol4Pm7Nb flushall",
+                                   "password=correct-horse-battery-staple"])
+def test_a_search_that_holds_a_secret_the_audit_found_is_withheld(query):
+    """The counted query is lowercased before it is judged: a key's mixed case is gone, its name must say enough."""
+    kind, key = capture.web_target("WebSearch", {"query": query})
+    assert kind == "search" and key.startswith("withheld-")
+
+
+@pytest.mark.parametrize("query", ["rotate the API key runbook", "redis-cli -a flag meaning", "password reset flow"])
+def test_a_search_about_secrets_is_counted_as_typed(query):
+    assert capture.web_target("WebSearch", {"query": query}) == ("search", query.lower())

@@ -7,15 +7,20 @@ that people commit and sync, so a key written once leaks everywhere. Two rules:
   (an unclosed `<private>` hides the rest of the field).
 - A value shaped like a credential is refused whole, naming the field and the
   kind of secret and showing only a masked preview: provider key formats,
-  private key blocks, credentials inside URLs, bearer tokens, and
-  `password=`/`token=`-style assignments or high-entropy strings right after
-  such a word. Look-alikes pass: hashes, commit ids and UUIDs on their own,
-  placeholders (`${TOKEN}`, `<password>`, `****`), code that reads a secret
-  from somewhere (`os.environ["API_KEY"]`), and prose about keys.
+  private key blocks, webhook URLs, credentials inside URLs, authorization
+  headers, passwords on command lines (`sshpass -p`, `--token X`), in .netrc
+  entries and registry logins, and `password=`/`token=`-style assignments or
+  high-entropy strings right after such a word. Words given to a password-named
+  key are its password (`password=correct-horse-battery-staple`). Look-alikes
+  pass: hashes, commit ids and UUIDs on their own, placeholders (`${TOKEN}`,
+  `<password>`, `****`), code that reads a secret from somewhere
+  (`os.environ["API_KEY"]`, `password=args.password`), type annotations
+  (`password: str`), ports (`ssh -p 2222`), and prose about keys.
 """
 
 from __future__ import annotations
 
+import base64
 import math
 import re
 import unicodedata
@@ -40,6 +45,11 @@ _SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(rx)) 
     ("a GitLab token", _L + r"glpat-[A-Za-z0-9_-]{20,}"),
     ("a Slack token", _L + r"(?:xox[abposr]|xapp)-[A-Za-z0-9-]{10,}"),
     ("a Slack webhook URL", r"hooks\.slack\.com/services/T[A-Za-z0-9]+/B[A-Za-z0-9]+/[A-Za-z0-9]{16,}"),
+    # Webhook URLs that are their own credential (whoever holds one posts as the app): the token part is shown.
+    ("a Discord webhook URL", r"discord(?:app)?\.com/api/webhooks/\d{17,20}/(?P<value>[A-Za-z0-9_-]{60,68})" + _R),
+    ("a Microsoft Teams webhook URL", r"(?i)\.webhook\.office\.com/webhookb2/[0-9a-f-]{36}@[0-9a-f-]{36}"
+                                      r"/IncomingWebhook/(?P<value>[0-9a-f]{32})/"),
+    ("a Zapier webhook URL", r"hooks\.zapier\.com/hooks/catch/\d{4,12}/(?P<value>[A-Za-z0-9]{5,12})" + _R),
     ("a Stripe key", _L + r"(?:(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9+/=]{24,})"),
     ("a DigitalOcean token", _L + r"do[pro]_v1_[a-f0-9]{64}" + _R),
     ("a Telegram bot token", _L + r"[0-9]{8,10}:AA[A-Za-z0-9_-]{33}" + _R),
@@ -79,37 +89,91 @@ _SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(rx)) 
     ("a password in a URL",
      r"(?i)\b[a-z][a-z0-9+.-]{1,20}://[^\s:/@'\"]*:(?P<value>(?!\d{1,5}(?:/|@))[^\s@'\"]{3,})@[^\s/]"),
     ("a basic auth header", r"(?i)\bauthorization\s*[:=]\s*[\"']?basic\s+(?P<value>[A-Za-z0-9+/]{8,}={0,2})"),
+    # GitHub's `Authorization: token <40 hex>`, Django REST's `Token`, Discord's `Bot`, Okta's `SSWS`.
+    ("a token in an authorization header",
+     r"(?i)\bauthorization\s*[:=]\s*[\"']?(?:token|bot|ssws|api-?key|sso-key)\s+(?P<value>[A-Za-z0-9._~+/-]{16,}=*)"),
     ("a bearer token", r"(?i)\bbearer\s+(?P<value>[A-Za-z0-9._~+/-]{20,}=*)"),
 ))
+
+# Header forms whose value must look like base64 or a token, not a word ("Authorization: Basic credentials are...").
+_HEADERS = ("a basic auth header", "a token in an authorization header")
 
 # Every provider format above starts with one of these: substring tests tell whether to try them
 # (far cheaper than any regex scan of the whole text).
 _PREFIXES = ("AKIA", "ASIA", "ABIA", "ACCA", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "xox",
              "xapp-", "k_live_", "k_test_", "whsec_", "_v1_", ":AA", "sk-", "AIza", "SG.", "npm_", "pypi-", "hf_",
-             "eyJ", "hooks.slack", "GOCSPX-", "shp", "ATATT3", "glsa_", "glc_", "dapi", "hvs.", "hvb.", "hvr.", "sbp_",
+             "eyJ", "hooks.slack", "/api/webhooks/", "webhookb2", "hooks.zapier", "GOCSPX-", "shp", "ATATT3", "glsa_",
+             "glc_", "dapi", "hvs.", "hvb.", "hvr.", "sbp_",
              "PMAK-", "NRAK-", "sntr", "key-", "AGE-SECRET", "figd_", "dp.", "lin_api_", "8Q~", "SK", "HRKU-",
              "MII", "MIG", "MHcCAQEEI", "MC4CAQAw", "b3BlbnNzaC1rZXktdjE")
 # A Discord bot token has no prefix: tried on its own where the text has two dots.
 _DISCORD = re.compile(_L + r"[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}" + _R)
 
 # Where a command line, a header or a file format says what a value is, without a secret-named key before it:
-# (kind, what the lowercased text must hold for the pattern to be tried, the pattern). Each value must still
-# look like a credential (`_credential`, as after `password=`): `-u 1000:1000`, `--password $PGPASS` pass.
-_SAID = tuple((kind, trigger, re.compile(rx)) for kind, trigger, rx in (
-    ("a password on a command line", "mysql", r"\bmysql\w*\b[^\n]*?\s-p(?P<value>[^\s'\"]{4,})"),
-    ("a password on a command line", "mariadb", r"\bmariadb\w*\b[^\n]*?\s-p(?P<value>[^\s'\"]{4,})"),
-    ("a password on a command line", "--pass", r"--pass(?:word)?[ =][\"']?(?P<value>[^\s'\"]{6,})"),
-    ("a user's password on a command line", "-u", r"(?:^|\s)(?:-u|--user)\s+[\"']?[^:\s'\"]+:(?P<value>[^\s'\"@]{4,})"),
-    ("a session cookie", "cookie", r"(?i)\bcookie:[^\n]*?\b[\w-]*(?:sess|sid|token|auth)[\w-]*=(?P<value>[A-Za-z0-9%._~+/-]{16,})"),
-    ("a .pgpass line", "::", r"(?m)^[\w.-]+:(?:\d+|\*):[\w*.-]+:[\w*.-]+:(?P<value>[^\s:]{6,})$"),
-    ("a password said in words", "pass", r"(?i)\bpass(?:word|wd|phrase)?\s+(?:is|was)\s+[\"'`]?(?P<value>[^\s\"'`]{8,})"),
-))
+# (kind, what the lowercased text must hold for the pattern to be tried, the pattern, how its value is judged).
+# Most values must still look like a credential (`_credential`, as after `password=`): `-u 1000:1000`,
+# `--password $PGPASS` pass. A flag's `-p` is a password only for the tools that say so: `ssh -p 2222` and
+# `psql -p 5432` give a port. Scans to a tool's flag are bounded (`{0,200}`): a long line costs no more.
+_TOOL_FLAG = r"\b[^\n]{0,200}?\s"
+_FLAG_VALUE = r"[\"']?(?P<value>[^\s'\"]{4,})"
+_SAID_RULES: tuple[tuple[str, str, str, str], ...] = (
+    ("a password on a command line", "mysql", r"\bmysql\w*\b[^\n]*?\s-p(?P<value>[^\s'\"]{4,})", "credential"),
+    ("a password on a command line", "mariadb", r"\bmariadb\w*\b[^\n]*?\s-p(?P<value>[^\s'\"]{4,})", "credential"),
+    # `--password X`, `--db-password=X`, `--http-password X`; not `--password-stdin` or `--password-file F`.
+    ("a password on a command line", "--", r"--(?:[a-z0-9]+-)*pass(?:word|wd|phrase)?[ =]" + _FLAG_VALUE, "credential"),
+    # `--token X`, `--api-key X`, `--aws-secret-access-key X`; not `--secret id=npmrc,src=...` (docker build's
+    # names a file) nor `--token-file F`, `--max-tokens 4096`.
+    ("a token on a command line", "--",
+     r"--(?:[a-z0-9]+-)*(?:token|api-?key|access-key|secret-key|secret-access-key|client-secret|auth-key)[ =]"
+     + _FLAG_VALUE, "credential"),
+    ("a password on a command line", "sshpass", r"\bsshpass\s+(?:-[a-zA-Z]\S*\s+){0,4}?-p\s*" + _FLAG_VALUE,
+     "credential"),
+    ("a password on a command line", "redis-cli", r"\bredis-cli" + _TOOL_FLAG + r"-a\s+" + _FLAG_VALUE, "credential"),
+    ("a password on a command line", "login",
+     r"\b(?:docker|podman|nerdctl|buildah|skopeo|oras|helm\s+registry)\s+login" + _TOOL_FLAG + r"-p[ =]?" + _FLAG_VALUE,
+     "credential"),
+    ("a password on a command line", "mongo", r"\bmongo(?:sh|dump|restore|import|export)?" + _TOOL_FLAG + r"-p\s*"
+     + _FLAG_VALUE, "credential"),
+    ("a password on a command line", "ldap", r"\bldap(?:search|add|modify|delete|passwd|whoami|compare)"
+     + _TOOL_FLAG + r"-w\s*" + _FLAG_VALUE, "credential"),
+    ("a password on a command line", "zip", r"\b(?:un)?zip" + _TOOL_FLAG + r"-P\s*" + _FLAG_VALUE, "credential"),
+    # keytool's and jarsigner's `-storepass X` (not `-storepass:env NAME`), openssl's `-passin pass:X`.
+    ("a password on a command line", "pass", r"(?<!\S)-(?:src|dest|new)?(?:store|key)pass\s+" + _FLAG_VALUE,
+     "credential"),
+    ("a password on a command line", "pass:", r"(?<!\S)-pass(?:in|out)?\s+[\"']?pass:(?P<value>[^\s'\"]{4,})",
+     "credential"),
+    ("a user's password on a command line", "-u", r"(?:^|\s)(?:-u|--user)\s+[\"']?[^:\s'\"]+:(?P<value>[^\s'\"@]{4,})",
+     "credential"),
+    ("a session cookie", "cookie",
+     r"(?i)\bcookie:[^\n]*?\b[\w-]*(?:sess|sid|token|auth)[\w-]*=(?P<value>[A-Za-z0-9%._~+/-]{16,})", "credential"),
+    ("a .pgpass line", "::", r"(?m)^[\w.-]+:(?:\d+|\*):[\w*.-]+:[\w*.-]+:(?P<value>[^\s:]{6,})$", "credential"),
+    # A .netrc entry: `machine HOST login USER password VALUE`, on one line or several. Its value is a password
+    # whatever it looks like (words too), as after `password=`.
+    ("a password in a .netrc entry", "machine",
+     r"\bmachine\s+\S+(?:\s+(?:login|account|port)\s+\S+){0,3}\s+password\s+(?P<value>\S+)", "password"),
+    ("a password said in words", "pass",
+     r"(?i)\bpass(?:word|wd|phrase)?\s+(?:is|was)\s+[\"'`]?(?P<value>[^\s\"'`]{8,})", "mixed"),
+    # A registry's login as docker's config.json (`"auth": "..."`) and .npmrc (`_auth=...`) keep it: base64 of
+    # `user:password`, whatever the password looks like.
+    ("a registry login (base64 of user:password)", "auth",
+     r"(?:\"auth\"\s*:\s*\"|(?<![\w-])_auth\s*=\s*[\"']?)(?P<value>[A-Za-z0-9+/]{8,}={0,2})", "basic"),
+    # A wallet's or a signer's private key is 64 hex digits (0x or not), beside the words that name it; not a
+    # key's hash or fingerprint, nor a public key.
+    ("a private key (hex)", "priv",
+     r"(?i)\bpriv(?:ate)?[ _-]?keys?\b[^\n]{0,40}?(?<![0-9A-Za-z])(?:0x)?(?P<value>[0-9a-f]{64})(?![0-9A-Za-z])",
+     "hex"),
+)
+_SAID = tuple((kind, trigger, re.compile(rx), judge) for kind, trigger, rx, judge in _SAID_RULES)
+_HEX_ABOUT = re.compile(r"(?i)sha|hash|fingerprint|digest|checksum|public|address")
 
 # `password=...`, `"api_key": "..."`, `token: ...`: the word, a separator, then the value. The word
 # may end a longer name (DB_PASSWORD): no prefix is matched, the search finds the word inside it.
-_WORDS = (r"p(?:ass(?:word|wd|phrase)?|wd|rivate[_-]?key)|s(?:ecret|ession[_-]?key|igning[_-]?key)|token|"
-          r"a(?:pi[_-]?key|pikey|cc(?:ess|ount)[_-]?key|uth[_-]?key)|c(?:lient[_-]?secret|redentials?)|"
-          r"(?:encryption|master|hmac|jwt|app)[_-]?key")
+# Two-word names are written with a space too ("Sendgrid API key: ...", "wallet private key: ..."); `secret_key`
+# is one name, so `SECRET_KEY=...` is read as assigned, not as `secret` followed by `_KEY`.
+_WORDS = (r"p(?:ass(?:word|wd|phrase)?|wd|riv(?:ate)?[ _-]?key)|"
+          r"s(?:ecret(?:[ _-]?key)?|ession[_-]?key|igning[ _-]?key)|token|"
+          r"a(?:pi[ _-]?key|ccess[ _-]?key|ccount[_-]?key|uth[_-]?key)|c(?:lient[ _-]?secret|redentials?)|"
+          r"(?:encryption|master)[ _-]?key|(?:hmac|jwt|app)[_-]?key")
 _KEYWORD = re.compile(_WORDS)  # factored by first letter (twice as fast); run over the lowercased text
 _ROOTS = ("pass", "pwd", "secret", "token", "key", "credential")
 _ASSIGNED = re.compile(r"[\"']?\s*(?::=|=>|[:=])\s*[\"'`]?([^\s\"'`,;)\]}]+)")
@@ -117,18 +181,34 @@ _ASSIGNED = re.compile(r"[\"']?\s*(?::=|=>|[:=])\s*[\"'`]?([^\s\"'`,;)\]}]+)")
 # retrieve ..." gives `Couldn` (a lesson of a memory written blind was refused for it).
 _CONTRACTION = re.compile(r"'[A-Za-z]")
 _NEAR_WINDOW = 60  # characters after a secret-named word where an opaque string counts
-_OPAQUE = re.compile(r"(?<![A-Za-z0-9_/.-])[A-Za-z0-9+/_=.-]{20,}")
+_OPAQUE = re.compile(r"(?<![A-Za-z0-9_/.-])[A-Za-z0-9+/_=.-]{16,}")  # 16 to 19: only scrambled (`_credential`)
 
 _PLACEHOLDERS = frozenset("""
 password passwd secret token changeme change_me example redacted hidden none null nil undefined
-your_token your_password your_api_key yourpassword mypassword dummy placeholder todo tbd xxx
+your_token your_password your_api_key yourpassword mypassword mysecret dummy placeholder todo tbd xxx
+changeit
 """.split())
+# What a password-named key is given in schemas, docs and code when it is no password: a type, a rule, a state,
+# or a local database's documented default (`POSTGRES_PASSWORD: postgres`, `mysecretpassword`). Only for words
+# given as a value (`_spelled`); a value with digits or symbols is judged by its shape.
+_DESCRIPTIONS = frozenset("""
+required optional hashed encrypted encoded masked hidden sensitive protected redacted omitted ignored empty blank
+missing invalid incorrect wrong expired unchanged changed updated rotated reset unset default random generated
+prompt prompted stdin string strings text bytes secretstr secretstring securestring secretbytes object boolean
+integer plaintext cleartext bcrypt scrypt argon pbkdf hash salted inherit inherited enabled disabled false true
+supported allowed forbidden needed unknown anything nothing whatever something another
+postgres mysql mariadb redis mongo root admin administrator guest tester testing sample local development
+mysecretpassword rootpassword adminpassword secretpassword supersecret
+""".split())
+# Type annotations: `password: SecretStr`, `password: Option<String>`, `password: &str` (types, not values).
+_TYPE = re.compile(r"(?:[A-Za-z_][\w.]*[<\[])*&?(?:str|String|string|SecretStr|SecretString|SecureString|SecretBytes"
+                   r"|bytes|Password|PasswordStr|Text|CharSequence)[>\]]*\??")
 # Code that reads a secret from somewhere: a reference at the start (`$X`, `<key>`, `[x]`), a template's
 # (`${x}`, `$(x)`, `$NAME`, `%{x}`, `%(x)s`, `%NAME%`, `#{x}`, `{{x}}`, `((x))`), a call or a subscript
 # (`get_secret(`, `cfg[`), or a store's name. Not any `$` or `%`: a password holds those (`Tr0ub4dor$3x`),
 # as a URL's percent-encoded one does (`p%40ss`).
 _CODE_REF = re.compile(r"^[$<{\[]|\$[{(]|\$[A-Z_]{2,}|%[{(]|%[A-Za-z_]\w*%|#\{|\{\{|\(\(|\w[(\[]|"
-                       r"environ|getenv|process\.env|secrets\.|vault:|keychain|\.\.\.|…")
+                       r"environ|getenv|process\.env|secrets\.|vault:|^!vault|keychain|\.\.\.|…")
 _BASE64ISH = re.compile(r"[0-9=+/]|[a-z][A-Z]")  # base64 of `user:pass`: a digit, padding or a case change
 _PERCENT = re.compile(r"%([2-7][0-9A-Fa-f])")  # a URL's escapes of printable ASCII (what keys are made of)
 # What hides a key from the patterns without changing what it is: zero-width and invisible characters.
@@ -186,29 +266,29 @@ def _find(text: str, shapes_only: bool) -> Finding | None:
             return Finding("a Discord bot token", _mask(m.group(0)))
     shapes = _SHAPES[1:] if any(prefix in text for prefix in _PREFIXES) else ()
     if "://" in text or "bearer" in lower or "authorization" in lower:
-        shapes = (*shapes, *_SHAPES[-4:])
+        shapes = (*shapes, *_SHAPES[-5:])
     for kind, pattern in dict.fromkeys(shapes):
         for m in pattern.finditer(text):
             value = m.groupdict().get("value") or m.group(0)
-            if kind == "a basic auth header" and not _BASE64ISH.search(value):
+            if kind in _HEADERS and not _BASE64ISH.search(value):
                 continue  # "Authorization: Basic credentials are sent...": a word, not base64
             if not _placeholder(value):
                 return Finding(kind, _mask(value))
     if shapes_only:
         return None
-    for kind, trigger, pattern in _SAID:
+    for kind, trigger, pattern, judge in _SAID:
         if trigger in lower or trigger == "::" and text.count(":") >= 4:
             for m in pattern.finditer(text):
-                value = m.group("value")
-                if _credential(value, assigned=True) and (kind != "a password said in words" or _mixed(value)):
-                    return Finding(kind, _mask(value.strip("\"'`.")))
+                if _said(judge, m):
+                    return Finding(kind, _mask(m.group("value").strip("\"'`.")))
     if not any(root in lower for root in _ROOTS):
         return None
     if len(lower) != len(text):  # a few non-ASCII letters lowercase to two: keep offsets aligned
         lower = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
     for word in _KEYWORD.finditer(lower):
         m = _ASSIGNED.match(text, word.end())
-        if m is not None and _credential(m.group(1), assigned=True) and not _CONTRACTION.match(text, m.end()):
+        if m is not None and not _CONTRACTION.match(text, m.end()) and (
+                _credential(m.group(1), assigned=True) or _spelled(text, word, m)):
             return Finding("a credential assigned to a secret-named key", _mask(m.group(1)))
         window = text[word.end():word.end() + _NEAR_WINDOW].split("\n", 1)[0]
         for opaque in _OPAQUE.finditer(window):
@@ -240,10 +320,25 @@ def strings_in(value: object, name: str) -> Iterator[tuple[str, str]]:
             else:
                 if find(str(key), shapes_only=True) is not None:  # a name: its words alone are no secret
                     yield path, str(key)
-                yield from strings_in(inner, path)
+                if isinstance(inner, list | tuple):
+                    yield from _items_of(key, inner, path)
+                else:
+                    yield from strings_in(inner, path)
     elif isinstance(value, list | tuple):
         for i, inner in enumerate(value):
             yield from strings_in(inner, f"{name}[{i}]")
+
+
+def _items_of(key: object, items: list[Any] | tuple[Any, ...], name: str) -> Iterator[tuple[str, str]]:
+    """A list's strings under a key, each read as that key's value: `{"password": ["Xk3v9QmZ2aB7"]}` gives one."""
+    for i, inner in enumerate(items):
+        path = f"{name}[{i}]"
+        if isinstance(inner, str):
+            yield path, f"{key}={inner}"
+        elif isinstance(inner, list | tuple):
+            yield from _items_of(key, inner, path)
+        else:
+            yield from strings_in(inner, path)
 
 
 def _placeholder(value: str) -> bool:
@@ -260,11 +355,14 @@ _ENV_NAME = re.compile(r"[A-Z]+[0-9]*(?:_[A-Z]+[0-9]*)+")
 # parts are not (`4eC39HqLyjWDarjtT1zdp7dc`: digits strewn through, capitals side by side).
 _CODE_NAME = re.compile(r"_*[A-Za-z][a-z]*(?:[A-Z][a-z]+)*[0-9]*(?:[._-]+[A-Za-z][a-z]*(?:[A-Z][a-z]+)*[0-9]*)+_*")
 
+# Validation rules given to a password field (Laravel's `'password' => 'required|string|min:8'`).
+_RULES = re.compile(r"[a-z_]+(?::[\w.,]*)?(?:\|[a-z_]+(?::[\w.,]*)?)+")
+
 
 def _credential(value: str, assigned: bool) -> bool:
     """Whether a value found after a secret-named word is itself a secret."""
     value = value.strip("\"'`.")
-    if _placeholder(value) or _UUID.fullmatch(value) or _ENV_NAME.fullmatch(value):
+    if _placeholder(value) or _UUID.fullmatch(value) or _ENV_NAME.fullmatch(value) or _TYPE.fullmatch(value):
         return False
     if not assigned:
         # Prose: only a long opaque run counts; hex alone may be a hash or a commit id. A setting given its
@@ -272,16 +370,97 @@ def _credential(value: str, assigned: bool) -> bool:
         _, equals, rest = value.rstrip("=").partition("=")
         if equals:
             return _credential(rest, assigned=True)
-        return (len(value) >= 20 and not _HEX.fullmatch(value) and not _is_path(value)
+        return ((len(value) >= 20 or _scrambled(value)) and not _HEX.fullmatch(value) and not _is_path(value)
                 and not _CODE_NAME.fullmatch(value)
                 and _entropy(value) >= OPAQUE_MIN_ENTROPY and _classes(value) >= 3)
     if len(value) < ASSIGNED_MIN_CHARS or value[0] in ":=":
         return False  # short: an example; a separator first: an empty field (`user:pass:::upload`), then the next
     if re.fullmatch(r"[a-z_]+|[A-Z_]+|[a-z]+(?:[-_.][a-z]+)*", value):
         return False  # a name (an env var, a setting, a word), not a value
+    if _RULES.fullmatch(value):
+        return False  # validation rules, not a value
     if re.fullmatch(r"[\w.-]+\.(?:json|ya?ml|toml|env|txt|pem|key|ini|cfg)", value) or _is_path(value):
         return False  # a file that holds the secret, not the secret
     return _classes(value) >= 2 or len(value) >= 16
+
+
+def _scrambled(value: str) -> bool:
+    """A 16-19 character string that is random, not a name: both cases and digits, and not made of words
+    (`Qw7rT5yU3iO1pA9s`; not `MyTokenProvider2` or `Base64Encoder32x`)."""
+    return (len(value) >= 16 and any(c.islower() for c in value) and any(c.isupper() for c in value)
+            and any(c.isdigit() for c in value)
+            and not all(_WORDY.fullmatch(part) for part in _SEPARATORS.split(value) if part))
+
+
+# Words (`Token`, `token`, `HTTP`) and numbers in a row, a last letter alone (`Encoder32x`). Possessive: each
+# piece is taken whole, so a failing match never tries other splits. Random text has a capital or a lowercase
+# letter alone inside (`Qw7rT5`).
+_WORDY = re.compile(r"(?:[A-Z][a-z]++|[a-z]{2,}+|[A-Z]{2,}+|[0-9]++)++[a-z]?")
+_SEPARATORS = re.compile(r"[^A-Za-z0-9]+")
+# Words given to a password-named key: one (`sunflowerlagoon`) or a passphrase (`correct-horse-battery-staple`).
+# Not `_` or `.`: those join a name in code (`args.password`, `db_password`), which is a reference.
+_PASSPHRASE = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)*")
+# The keys whose value is a password whatever it looks like; `pass` alone ends `bypass` and `compass`, `pwd`
+# alone is the working directory, so those need a longer name (`DB_PWD`).
+_PASSWORD_KEYS = frozenset(("password", "passwd", "passphrase"))
+_NAME_BEFORE = re.compile(r"[\w.-]*$")
+
+
+def _spelled(text: str, word: re.Match[str], m: re.Match[str]) -> bool:
+    """Whether words given to a password-named key are its password (`password=correct-horse-battery-staple`,
+    `"db_password": "tulip-wagon-orbit-lemon"`, a config line `password: sunflowerlagoon`) rather than prose
+    or code about it ("password: hashed with bcrypt", `f(password=secret)`, `password: str`)."""
+    key, start, end = word.group(0), m.start(1), m.end(1)
+    named = key in _PASSWORD_KEYS or key == "pwd" and word.start() > 0 and text[word.start() - 1] in "_-"
+    secret = key == "secret" and (word.start() == 0 or not (text[word.start() - 1].isalnum()
+                                                            or text[word.start() - 1] in "_-"))
+    value = m.group(1)
+    if not (named or secret) or not _PASSPHRASE.fullmatch(value) or len(value) < ASSIGNED_MIN_CHARS:
+        return False
+    if value.isupper() or value.lower() in _DESCRIPTIONS or _placeholder(value) or _TYPE.fullmatch(value):
+        return False
+    if "\n" in text[word.end():start]:
+        return False  # a prompt's "Password:" and the next line's first word
+    line_start = text.rfind("\n", 0, word.start()) + 1
+    if value.lower() in text[line_start:word.start()].lower():
+        return False  # the service's own name as its default (`MYSQL_PASSWORD=mysql`)
+    before, after = text[start - 1], text[end:end + 1]
+    if before in "\"'`":
+        return after == before  # a literal, quoted whole (`"must be long"` quotes prose)
+    line_end = text.find("\n", end)
+    rest = text[end:] if line_end == -1 else text[end:line_end]
+    if before in "=:":  # glued: a shell's, a .env's or a URL's `KEY=value`; a call's `f(password=secret)` names one
+        return not (rest[:1] in ",)" and "(" in text[line_start:word.start()])
+    # With a space: a config line only, the key first on it and the value last ("Password: see the vault"
+    # is prose). A `secret: name` line names a Kubernetes or CI Secret, not its value.
+    head = _NAME_BEFORE.sub("", text[line_start:word.start()])
+    return not secret and not head.strip(" \t-#\"'") and not rest.strip(" \t,;")
+
+
+def _said(judge: str, m: re.Match[str]) -> bool:
+    """Whether a value a command line or a file format names (`_SAID`) is a secret, by its rule's judge."""
+    value = m.group("value")
+    if judge == "mixed":  # "the password is incorrect" names no password; "is Xk3v9QmZ" does
+        return _credential(value, assigned=True) and _mixed(value)
+    if judge == "password":
+        v = value.strip("\"'`")
+        return _credential(v, assigned=True) or (
+            len(v) >= ASSIGNED_MIN_CHARS and not _placeholder(v) and v.lower() not in _DESCRIPTIONS)
+    if judge == "basic":
+        return _user_password(value)
+    if judge == "hex":
+        return not _HEX_ABOUT.search(m.group(0)) and _credential(value, assigned=True)
+    return _credential(value, assigned=True)
+
+
+def _user_password(value: str) -> bool:
+    """Whether base64 decodes to `user:password` (docker's and npm's stored logins)."""
+    try:
+        plain = base64.b64decode(value + "=" * (-len(value) % 4), validate=True).decode("utf-8")
+    except (ValueError, UnicodeDecodeError):
+        return False
+    user, colon, password = plain.partition(":")
+    return bool(colon and user and password) and plain.isprintable()
 
 
 # A path's parts are names: lowercase words, words with digits only at their end (DbPassword, app2), short

@@ -7,6 +7,7 @@ would take for a live key.
 
 from __future__ import annotations
 
+import base64
 import random
 import string
 
@@ -22,6 +23,13 @@ def body(n: int, alphabet: str = string.ascii_letters + string.digits) -> str:
 
 
 UPPER_DIGITS = string.ascii_uppercase + string.digits
+HEX = "0123456789abcdef"
+
+
+def b64(text: str) -> str:
+    return base64.b64encode(text.encode()).decode()
+
+
 FAKES = [
     ("a private key", "-----BEGIN " + "RSA PRIVATE KEY-----\nMIIEow" + body(40) + "\n-----END RSA PRIVATE KEY-----"),
     ("a private key", "deploy with -----BEGIN " + "OPENSSH PRIVATE KEY----- b3BlbnNzaC1rZXk"),
@@ -86,6 +94,55 @@ FAKES = [
     ("a session cookie", "Cookie: session=" + body(40)),
     ("a .pgpass line", "db.internal:5432:prod:admin:" + body(15)),
     ("a password said in words", "the prod admin password is Xk3v9" + "QmZ2pLr8wT"),
+    # Found by an outside audit (2026-12): each was accepted and stored before.
+    ("a credential assigned to a secret-named key", "Sendgrid API key: " + "Hn3Jk5Lm7Pq9Rs2Tv4WxYz6Ab8Cd0Ef"),
+    ("a credential-like string next to a secret-named word", "Their API key is " + "7dKq2Lm9Xw4Rt8Yp3Zs6Vb1N"),
+    ("a password on a command line", "redis-cli -a " + "Tg6Yh8Uj0Ik2Ol4Pm7Nb FLUSHALL"),
+    ("a password on a command line", "redis-cli -h cache -p 6379 -a " + "Tg6Yh8Uj0Ik2Ol4Pm7Nb ping"),  # -p: a port
+    ("a password on a command line", "sshpass -p " + "Qw7rT5yU3iO1pA9s ssh deploy@host"),
+    ("a password on a command line", "sshpass -p" + "Qw7rT5yU3iO1pA9s ssh -p 2222 deploy@host"),
+    ("a password on a command line", "docker login -u ci -p " + "Zr4Tq8Wm2Xn6Vb1Kc9Lp registry.corp.io"),
+    ("a password on a command line", "podman login --username ci --password=" + "Zr4Tq8Wm2X quay.io"),
+    ("a password on a command line", "wget --http-password " + "Zr4Tq8Wm2X https://files.corp.io/a.tgz"),
+    ("a token on a command line", "vercel deploy --prod --token " + "Zr4Tq8Wm2Xn6"),
+    ("a token on a command line", "aws configure set --aws-secret-access-key=" + "Zr4Tq8Wm2Xn6Vb"),
+    ("a password on a command line", "mongosh -u admin -p " + "Xk3v9QmZ2a --authenticationDatabase admin"),
+    ("a password on a command line", "ldapsearch -x -D cn=admin,dc=corp -w " + "Xk3v9QmZ2a -b dc=corp"),
+    ("a password on a command line", "keytool -list -keystore app.jks -storepass " + "Xk3v9QmZ2a"),
+    ("a password on a command line", "openssl pkcs12 -in a.p12 -passin pass:" + "Xk3v9QmZ2a -nodes"),
+    ("a password on a command line", "zip -r -P " + "Xk3v9QmZ2a backup.zip dumps/"),
+    ("a token in an authorization header", "curl -H 'Authorization: token " + body(40, HEX) + "'"),
+    ("a token in an authorization header", "Authorization: Token " + body(40, HEX)),  # Django REST framework
+    ("a password in a .netrc entry", "~/.netrc: machine api.corp.io login deploy password " + "Xk3v9QmZ2a!"),
+    ("a password in a .netrc entry", "machine api.corp.io\n  login deploy\n  password " + "sunflowerlagoon"),
+    ("a registry login (base64 of user:password)",
+     '{"auths": {"registry.corp.io": {"auth": "' + b64("deploy:" + "Xk3v9QmZ2aB7qL") + '"}}}'),
+    ("a registry login (base64 of user:password)", "~/.npmrc: _auth=" + b64("ci:" + "sunflowerlagoon")),
+    ("a private key (hex)", "Deployer wallet private key: 0x" + body(64, HEX)),
+    ("a private key (hex)", "the signer's private key is " + body(64, HEX) + ", funded on testnet"),
+    ("a Discord webhook URL",
+     "https://discord.com/api/" + "webhooks/112233445566778899/" + body(68, string.ascii_letters + "_-")),
+    ("a Microsoft Teams webhook URL",
+     "https://corp.webhook.office.com/" + "webhookb2/123e4567-e89b-12d3-a456-426614174000@"
+     "123e4567-e89b-12d3-a456-426614174001/IncomingWebhook/" + body(32, HEX) + "/123e4567-e89b-12d3-a456-426614174002"),
+    ("a Zapier webhook URL", "POST to https://hooks.zapier.com/hooks/catch/" + "1234567/" + "b3xq9zk/"),
+    # Words given to a password-named key are its password (not a name, as after `token:`).
+    ("a credential assigned to a secret-named key", "password=" + "correct-horse-battery-staple"),
+    ("a credential assigned to a secret-named key", '{"db_password": "' + "tulip-wagon-orbit-lemon" + '"}'),
+    ("a credential assigned to a secret-named key", "password: " + "sunflowerlagoon"),
+    ("a credential assigned to a secret-named key",
+     "db:\n  host: db.internal\n  password: " + "sunflowerlagoon\n  port: 5432"),
+    ("a credential assigned to a secret-named key", "run DB_PASSWORD=" + "tulip-wagon-orbit ./migrate.sh"),
+    ("a credential assigned to a secret-named key", "export MYSQL_ROOT_PASSWORD=" + "sunflowerlagoon"),
+    ("a credential assigned to a secret-named key", "connect(user='app', password='" + "sunflowerlagoon')"),
+    ("a credential assigned to a secret-named key", "'password' => '" + "sunflowerlagoon',"),
+    ("a credential assigned to a secret-named key", 'SECRET="' + 'sunflowerlagoon"'),
+    ("a credential assigned to a secret-named key", "db_pwd=" + "sunflowerlagoon"),
+    # `secret_key` is one name (it was read as `secret` then `_KEY=...`); a name of two words has a space too.
+    ("a credential assigned to a secret-named key", "SECRET_KEY=" + "Xk3v9QmZ2p"),
+    ("a credential assigned to a secret-named key", "the signing key: " + "Qw7rT5yU3iO1pA9s"),
+    # 16 to 19 characters, both cases and digits strewn through: random, as a 20-character run is.
+    ("a credential-like string next to a secret-named word", "the deploy token is " + "Qw7rT5yU3iO1pA9s" + " for now"),
 ]
 
 LOOKALIKES = [
@@ -159,6 +216,53 @@ LOOKALIKES = [
     # at its apostrophe.
     "AWS STS said 'InvalidIdentityToken: Couldn't retrieve verification key from your identity provider'.",
     "api_key: Doesn't matter which, the sandbox ignores it",
+    # Beside the audit's fixes (2026-12): prose and code about passwords, flags that give no secret, ports.
+    "set password= in the .env and restart",
+    "the password field is hashed with bcrypt",
+    "`password: str` in the pydantic model",
+    "pass password=args.password to connect()",
+    "password=password", "password=self.password", "password=None", 'password=""', "password: null",
+    'password = os.environ["DB_PASSWORD"]', 'password = getenv("PW")', "password: process.env.DB_PASSWORD",
+    "conn = connect(host=host, user=user, password=dbpass)",
+    "hasher.verify(password=candidate)",
+    "Fields: username: required, password: required",
+    "password: required",
+    "The new password: must be at least 12 characters long",
+    "Password: see the team vault entry for prod",
+    'password: "must not be empty"',
+    "password reset flow", "password reset emails are rate limited",
+    "the API key rotation runbook", "API key: OPENAI_API_KEY", "the private key handling: rotate quarterly",
+    "password: SecretStr", "password: Optional[str] = None", "password: Option<String>", "password: &str",
+    "password?: string;", "db_password: SecretStr = Field(..., env='DB_PASSWORD')",
+    "db_password: Mapped[str] = mapped_column(String(128))",
+    "password: !vault |", "'password' => 'required|string|min:8|confirmed',",
+    '{"password": "<password>"}', '{"password": "********"}', '{"password": "string"}', '{"password": "hashed"}',
+    "password_hash: bcrypt", "password_policy: strict-mode",
+    "POSTGRES_PASSWORD: postgres", "PGPASSWORD=postgres psql -h db", "POSTGRES_PASSWORD=mysecretpassword",
+    "password = var.db_password", "password = random_password.db.result", 'password: "{{ vault_db_password }}"',
+    "Enter password:\nwelcome back, deploy",
+    "existingSecret: postgres-secret", "secretName: db-credentials", "secret: db-credentials", "secrets: inherit",
+    "compass: northwest", "bypass: everything", "pwd: projects", "PWD=/home/me/work",
+    "docker login -u ci --password-stdin registry.corp.io",
+    'docker login -u ci --password "$CI_REGISTRY_PASSWORD" registry.corp.io',
+    'redis-cli -a "$REDIS_PASSWORD" ping', "redis-cli -h cache -p 6379 ping",
+    'sshpass -p "$PASS" ssh deploy@host', "sshpass -f ~/.pw ssh -p 2222 deploy@host",
+    "psql -h db -p 5432 -U app", "ssh -p 2222 deploy@host", "docker run -p 8080:80 nginx",
+    "mongo -u admin -p", "unzip -p archive.zip notes.txt", "keytool -list -storepass:env STOREPASS",
+    "keytool -list -storepass changeit", "openssl rsa -passin env:KEY_PASS -in key.pem",
+    "openssl rsa -passin pass:$KEY_PASS -in key.pem",
+    "docker build --secret id=npmrc,src=.npmrc .", "gh auth login --with-token < token.txt",
+    "llm --max-tokens 4096 --token-file ~/.tok", "kubectl --token=$(cat /var/run/secrets/token) get pods",
+    "curl -H 'Authorization: token $GITHUB_TOKEN' https://api.github.com",
+    "Authorization: Token authentication is what DRF calls it",
+    "machine api.corp.io login deploy password $NETRC_PASS",
+    "the .netrc holds machine, login and password lines",
+    '{"auths": {"registry.corp.io": {"auth": ""}}}', '"auth": "basic"', '"auth": "' + b64("deploy") + '"',
+    "the private key's sha256 fingerprint is e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+    "tx 0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318 was mined",
+    "https://discord.com/api/webhooks is documented at https://discord.com/developers/docs/resources/webhook",
+    "the token bucket refills; MyTokenProvider2 and Base64Encoder32x hold the token logic",
+    "version 1.2.3-beta.4 of the token service", "src/auth/password_reset.py reads the secret from vault",
 ]
 
 
@@ -194,6 +298,19 @@ def test_fields_are_named_by_their_path():
     key = "AKIA" + body(16, UPPER_DIGITS)
     field, found = secrets.check_fields(secrets.strings_in({"ok": 1, "nested": {key: {"x": 1}}}, "state"))
     assert field == "state.nested.<key 1>" and found.kind == "an AWS access key id" and key not in field
+
+
+def test_a_list_under_a_secret_named_key_is_read_as_that_keys_values():
+    """`strings_in` gave a list's items without their key, so a password in a list was judged as a bare word."""
+    field, found = secrets.check_fields(secrets.strings_in({"password": ["Xk3v9QmZ2aB7"]}, "state"))
+    assert field == "state.password[0]" and found.kind.startswith("a credential assigned")
+    field, _ = secrets.check_fields(secrets.strings_in({"db": {"passwords": [], "password": [["ok", "Tr0ub4dor&3"]]}},
+                                                       "state"))
+    assert field == "state.db.password[0][1]"
+    state = {"tags": ["deploy", "Tr0ub4dor"], "password": [None, 3]}
+    assert secrets.check_fields(secrets.strings_in(state, "state")) is None
+    field, _ = secrets.check_fields(secrets.strings_in({"users": [{"password": "Tr0ub4dor&3"}]}, "state"))
+    assert field == "state.users[0].password"
 
 
 @pytest.mark.parametrize("glued", ["prod_{}", "{}_rotated", "creds_{}", "{}é", "x{}"])
