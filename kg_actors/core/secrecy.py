@@ -98,14 +98,54 @@ _SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(rx)) 
 # Header forms whose value must look like base64 or a token, not a word ("Authorization: Basic credentials are...").
 _HEADERS = ("a basic auth header", "a token in an authorization header")
 
-# Every provider format above starts with one of these: substring tests tell whether to try them
-# (far cheaper than any regex scan of the whole text).
-_PREFIXES = ("AKIA", "ASIA", "ABIA", "ACCA", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "xox",
-             "xapp-", "k_live_", "k_test_", "whsec_", "_v1_", ":AA", "sk-", "AIza", "SG.", "npm_", "pypi-", "hf_",
-             "eyJ", "hooks.slack", "/api/webhooks/", "webhookb2", "hooks.zapier", "GOCSPX-", "shp", "ATATT3", "glsa_",
-             "glc_", "dapi", "hvs.", "hvb.", "hvr.", "sbp_",
-             "PMAK-", "NRAK-", "sntr", "key-", "AGE-SECRET", "figd_", "dp.", "lin_api_", "8Q~", "SK", "HRKU-",
-             "MII", "MIG", "MHcCAQEEI", "MC4CAQAw", "b3BlbnNzaC1rZXktdjE")
+# What each format's every match holds: a substring test tells whether to try its pattern (far cheaper than a
+# regex scan of the whole text). Each format has its own: a paste with `TASK` in it (Twilio's `SK`) or `MIGRATE`
+# (a key body's `MIG`) tries those two, not all forty. A case-blind pattern's are tried on the lowercased text.
+_GATES: dict[str, tuple[str, ...]] = {
+    "an AWS access key id": ("AKIA", "ASIA", "ABIA", "ACCA"),
+    "a GitHub token": ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
+    "a GitLab token": ("glpat-",),
+    "a Slack token": ("xox", "xapp-"),
+    "a Slack webhook URL": ("hooks.slack",),
+    "a Discord webhook URL": ("/api/webhooks/",),
+    "a Microsoft Teams webhook URL": ("webhookb2",),
+    "a Zapier webhook URL": ("hooks.zapier",),
+    "a Stripe key": ("k_live_", "k_test_", "whsec_"),
+    "a DigitalOcean token": ("_v1_",),
+    "a Telegram bot token": (":AA",),
+    "an Anthropic API key": ("sk-ant-",),
+    "an OpenAI API key": ("sk-",),
+    "a Google API key": ("AIza",),
+    "a SendGrid key": ("SG.",),
+    "an npm token": ("npm_",),
+    "a PyPI token": ("pypi-",),
+    "a Hugging Face token": ("hf_",),
+    "a Google OAuth client secret": ("GOCSPX-",),
+    "a Shopify token": ("shp",),
+    "an Atlassian API token": ("ATATT3",),
+    "a Grafana token": ("glsa_", "glc_"),
+    "a Databricks token": ("dapi",),
+    "a HashiCorp Vault token": ("hvs.", "hvb.", "hvr."),
+    "a Supabase token": ("sbp_",),
+    "a Postman API key": ("PMAK-",),
+    "a New Relic key": ("NRAK-",),
+    "a Sentry token": ("sntr",),
+    "a Mailgun key": ("key-",),
+    "an age secret key": ("AGE-SECRET",),
+    "a Figma token": ("figd_",),
+    "a Doppler token": ("dp.",),
+    "a Linear API key": ("lin_api_",),
+    "an Azure client secret": ("8Q~",),
+    "a Twilio key": ("SK",),
+    "a Heroku API key": ("HRKU-",),
+    "a private key (its body)": ("MII", "MIG", "MHcCAQEEI", "MC4CAQAw", "b3BlbnNzaC1rZXktdjE"),
+    "a JSON web token": ("eyJ",),
+    "a signed URL's signature": ("sig=", "signature="),
+    "a password in a URL": ("://",),
+    "a basic auth header": ("authorization",),
+    "a token in an authorization header": ("authorization",),
+    "a bearer token": ("bearer",),
+}
 # A Discord bot token has no prefix: tried on its own where the text has two dots.
 _DISCORD = re.compile(_L + r"[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}" + _R)
 
@@ -264,10 +304,10 @@ def _find(text: str, shapes_only: bool) -> Finding | None:
         m = _DISCORD.search(text)
         if m is not None:
             return Finding("a Discord bot token", _mask(m.group(0)))
-    shapes = _SHAPES[1:] if any(prefix in text for prefix in _PREFIXES) else ()
-    if "://" in text or "bearer" in lower or "authorization" in lower:
-        shapes = (*shapes, *_SHAPES[-5:])
-    for kind, pattern in dict.fromkeys(shapes):
+    for kind, pattern in _SHAPES[1:]:
+        held = lower if pattern.flags & re.IGNORECASE else text
+        if not any(gate in held for gate in _GATES[kind]):
+            continue
         for m in pattern.finditer(text):
             value = m.groupdict().get("value") or m.group(0)
             if kind in _HEADERS and not _BASE64ISH.search(value):
