@@ -332,7 +332,8 @@ def _find(text: str, shapes_only: bool) -> Finding | None:
             return Finding("a credential assigned to a secret-named key", _mask(m.group(1)))
         window = text[word.end():word.end() + _NEAR_WINDOW].split("\n", 1)[0]
         for opaque in _OPAQUE.finditer(window):
-            if _credential(opaque.group(0), assigned=False):
+            # 16 to 19 characters count only when scrambled: `--mount=type=secret` is a flag and its setting.
+            if (len(opaque.group(0)) >= 20 or _scrambled(opaque.group(0))) and _credential(opaque.group(0), assigned=False):
                 return Finding("a credential-like string next to a secret-named word", _mask(opaque.group(0)))
     return None
 
