@@ -9,7 +9,7 @@ names an unbound KG session: never guessed.
 from __future__ import annotations
 
 import os
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from collections.abc import Set as AbstractSet
 from typing import Any, Protocol, TypeVar
 
@@ -126,10 +126,12 @@ async def views_of(floor: Floor, view: SessionView | None) -> list[LevelView]:
     return floor.views.of(await floor.levels_of(view))
 
 
-async def push_for(floor: Floor, call: Resolved) -> str | None:
-    """Other sessions' writes for a hook reply, read from the read views."""
+async def push_for(floor: Floor, call: Resolved, shown: Iterable[Ref] = ()) -> str | None:
+    """Other sessions' writes for a hook reply, read from the read views; none that the reply's own recall
+    shows (`shown`): a gist comes once in a session, and twice in one reply was the plainest breach of it."""
     assert call.view is not None
-    return await push_notice(floor, call.view.sid, call.view, window=call.push_window, claimed=call.push_claimed)
+    return await push_notice(floor, call.view.sid, call.view, window=call.push_window, claimed=call.push_claimed,
+                             skip=frozenset(shown))
 
 
 async def session_state(floor: Floor, sid: str | None, project_path: str | None) -> SessionView | None:

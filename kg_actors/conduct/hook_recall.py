@@ -35,6 +35,7 @@ async def prompt_context(floor: Floor, payload: dict[str, Any]) -> dict[str, Any
         floor.logs.recall([{**base, "reason": "full_read_nudge"}])
         return hook_output("UserPromptSubmit", recall.FULL_READ_REMINDER)
     parts: list[str] = []
+    shown: tuple[Ref, ...] = ()
     text = recall.human_text(payload.get("prompt"))
     terms = recall.prompt_terms(text) if text else []
     if text is None:
@@ -49,11 +50,12 @@ async def prompt_context(floor: Floor, payload: dict[str, Any]) -> dict[str, Any
                   "hits": list(decision.hits)}
         if decision.text:
             parts.append(decision.text)
+            shown = decision.shown
             record["chars"] = len(decision.text)
             await seen_once_sent(floor, sm.MarkSeen(sid=view.sid, refs=list(decision.shown), via="ambient",
                                                     at=shown_at))
         floor.logs.recall([record])
-    push = await push_for(floor, call)
+    push = await push_for(floor, call, shown)
     if push:
         parts.append(push)
     return hook_output("UserPromptSubmit", "\n\n".join(parts)) if parts else {}

@@ -45,15 +45,16 @@ async def tool_event(floor: Floor, payload: dict[str, Any]) -> dict[str, Any]:
     paths = await _files(tool, tool_input, cwd, harness, payload)
     parts: list[str] = []
     covered = False
+    shown: tuple[Ref, ...] = ()
     if paths:
-        text, covered = await _file_recall(floor, view, tool, paths)
+        text, covered, shown = await _file_recall(floor, view, tool, paths)
         if text:
             parts.append(text)
     if not parts and not covered:
         nudge = await _nudge(floor, view, harness, tool, tool_input, paths, payload)
         if nudge:
             parts.append(nudge)
-    push = await push_for(floor, call)
+    push = await push_for(floor, call, shown)
     if push:
         parts.append(push)
     return hook_output("PostToolUse", "\n\n".join(parts)) if parts else {}
@@ -72,7 +73,9 @@ async def _files(tool: str, tool_input: dict[str, Any], cwd: str | None, harness
     return tool_calls.files_of(ops, cwd, harness, payload, L.home())
 
 
-async def _file_recall(floor: Floor, view: SessionView, tool: str, paths: list[str]) -> tuple[str | None, bool]:
+async def _file_recall(floor: Floor, view: SessionView, tool: str,
+                       paths: list[str]) -> tuple[str | None, bool, tuple[Ref, ...]]:
+    """(the recall's text, whether lessons name these files at all, what it shows)."""
     now = floor.clock()
     found: dict[tuple[str, str], tuple[float, Any]] = {}
     for lvl, _, gview in reversed(await views_of(floor, view)):  # project first, then user
@@ -90,14 +93,14 @@ async def _file_recall(floor: Floor, view: SessionView, tool: str, paths: list[s
             "kg_session": view.sid, "reason": "file_recall", "tool": tool, "files": paths}
     if not found:
         floor.logs.recall([{**base, "outcome": "no_nodes"}])
-        return None, False
+        return None, False, ()
     unseen = [(ref, score, node) for ref, (score, node) in found.items() if ref not in view.seen]
     if not unseen:
         floor.logs.recall([{**base, "outcome": "all_seen", "nodes": [r[1] for r in found]}])
-        return None, True
+        return None, True, ()
     if not await floor.sessions.claim_file_recall(sid=view.sid, now=now):
         floor.logs.recall([{**base, "outcome": "throttled", "nodes": [r[0][1] for r in unseen]}])
-        return None, True
+        return None, True, ()
     unseen.sort(key=lambda t: (-t[1], -(t[2].last_read_ts or 0), t[0][1]))
     names = ", ".join(capture.file_key(p, view.project_path) for p in paths)
 
@@ -114,11 +117,11 @@ async def _file_recall(floor: Floor, view: SessionView, tool: str, paths: list[s
     shown = [i for _, i in picked.shown]
     if picked.text is None or not shown:  # another reply of this turn is showing them
         floor.logs.recall([{**base, "outcome": "all_seen", "nodes": [r[0][1] for r in unseen]}])
-        return None, True
+        return None, True, ()
     await seen_once_sent(floor, sm.MarkSeen(sid=view.sid, refs=list(picked.shown), via="file", at=now))
     floor.logs.recall([{**base, "outcome": "injected", "nodes": shown, "chars": len(picked.text),
                         "withheld": len(unseen) - len(shown)}])
-    return picked.text, True
+    return picked.text, True, picked.shown
 
 
 @attrs.frozen

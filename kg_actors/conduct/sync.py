@@ -7,6 +7,8 @@ the writer's project, a maintenance pass's writes to nobody.
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
+
 from .. import reply_effects
 from .. import session_messages as sm
 from ..core import constants as C
@@ -31,7 +33,8 @@ async def sync(floor: Floor, sid: str) -> str:
 
 
 async def push_notice(floor: Floor, sid: str | None, view: SessionView | None = None, *,
-                      window: sm.PushWindow | None = None, claimed: bool = False) -> str | None:
+                      window: sm.PushWindow | None = None, claimed: bool = False,
+                      skip: AbstractSet[tuple[str, str]] = frozenset()) -> str | None:
     """Up to three gists other sessions wrote since this one last looked, each pushed once.
 
     What was written is read from the graphs' read views, never asked of the actors: a reply
@@ -59,7 +62,7 @@ async def push_notice(floor: Floor, sid: str | None, view: SessionView | None = 
             held = {n.id for n in nodes}
             nodes = [*nodes, *(n for n in older
                                if n.id not in held and window.again.get(n.id) == (n.written or {}).get("ts"))]
-        fresh.extend((lvl, n) for n in nodes if _by_another(n, sid))
+        fresh.extend((lvl, n) for n in nodes if _by_another(n, sid) and (lvl, n.id) not in skip)
     if not fresh:
         return None
     facts = await floor.sessions.push_facts(sid=sid, refs=list({(lvl, n.id) for lvl, n in fresh}),

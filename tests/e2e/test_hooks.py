@@ -423,6 +423,26 @@ def test_other_sessions_writes_ride_along_once_each_at_most_three(srv):
     assert writer.prompt("zzz unrelated words here please").is_reminder  # the writer: only its own reminder
 
 
+def test_a_gist_the_reply_recalls_is_not_pushed_in_the_same_reply(srv):
+    cwd = srv.project("push-proj-once")
+    reader, writer = Harness(srv, cwd), Harness(srv, cwd)
+    for h in (reader, writer):
+        h.start()
+    reader.full_read()
+    writer.mcp("kg_put_node", level="project", id="quokka-retry-budget",
+               gist="Quokka retry budget caps retries at five per minute per tenant")
+    text = reader.prompt("what is the quokka retry budget per tenant?").context
+    assert text.count("Quokka retry budget caps retries") == 1, text
+    # File recall, the same: a lesson written meanwhile on the file just read.
+    writer.mcp("kg_put_node", level="project", id="ceramic-loader-step", gist="the ceramic loader reads its steps in order",
+               touches=["src/ceramic_loader.py"])
+    source = Path(cwd) / "src" / "ceramic_loader.py"
+    source.parent.mkdir(exist_ok=True)
+    source.write_text("steps = []\n")
+    text = reader.read(str(source)).context
+    assert text.count("the ceramic loader reads its steps in order") == 1, text
+
+
 def test_maintenance_writes_are_never_pushed(srv):
     cwd = srv.project("push-proj-a")
     reader, maint = Harness(srv, cwd), Harness(srv, cwd)
