@@ -63,9 +63,7 @@ def build(parts: list[LevelPart], scores: Mapping[str, Mapping[str, float]], deb
     for kind in ("anchor", "edge"):
         ladder += [(i, j) for _, i, j in sorted(
             (line.value, i, j) for i, body in enumerate(bodies) for j, line in enumerate(body) if line.kind == kind)]
-    ladder += [(i, j) for _, i, j in sorted(
-        (scores[parts[i].level].get(gist_id(line) or "", DEFAULT_SCORE), i, j)
-        for i, body in enumerate(bodies) for j, line in enumerate(body) if gist_id(line) is not None)]
+    ladder += [(i, j) for _, i, j in sorted(_shares(bodies, parts, scores, gist_id))]
 
     total = measure(render())
     for i, j in ladder:
@@ -94,6 +92,21 @@ def build(parts: list[LevelPart], scores: Mapping[str, Mapping[str, float]], deb
     shown = [(parts[i].level, line.effects["seen"][0][1]) for i, body in enumerate(bodies)
              for line in body if line.effects and line.effects.get("seen")]
     return text, shown
+
+
+def _shares(bodies: list[list[BodyLine]], parts: list[LevelPart], scores: Mapping[str, Mapping[str, float]],
+            gist_id: Callable[[BodyLine], str | None]) -> list[tuple[float, int, int]]:
+    """Each gist's place in its own level, lowest first, as a share (0-1): gists go in the order of these
+    shares, so both levels keep their top-scored core, each in proportion. Scores alone would empty a
+    level whose nodes are all fresh (unscored, DEFAULT_SCORE) beside a scored one, and ties went level
+    by level, the user graph's first."""
+    out = []
+    for i, body in enumerate(bodies):
+        level = scores[parts[i].level]
+        ranked = sorted((level.get(gid, DEFAULT_SCORE), -j) for j, line in enumerate(body)
+                        if (gid := gist_id(line)) is not None)
+        out += [((k + 1) / (len(ranked) + 1), i, -neg_j) for k, (_, neg_j) in enumerate(ranked)]
+    return out
 
 
 def has_room(parts: list[LevelPart], debt: dict[str, str], sid: str, limit: int,

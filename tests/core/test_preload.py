@@ -54,3 +54,19 @@ def test_the_lowest_scored_anchor_is_shed_first():
     assert "src/" not in whole  # an archived node's edges to files wait for its promotion
     text, _ = preload.build([part], {"project": {}}, {}, "abcd1234", len(whole) - len("  old-two\n"), len)
     assert "old-two" not in text and "old-one" in text
+
+
+def test_both_levels_keep_their_top_gists_when_one_is_unscored():
+    # The user graph all fresh (no scores), the project's scored: the user graph's gists all went first.
+    user = graph_of([Node(f"user-{i}", f"user lesson {i} " * 4) for i in range(10)], [])
+    user.kind = "user"
+    project = graph_of([Node(f"proj-{i}", f"project lesson {i} " * 4) for i in range(30)], [])
+    project_scores = {f"proj-{i}": i / 30 for i in range(30)}
+    parts = [reads.level_part(user, "user", frozenset(), {}), reads.level_part(project, "project", frozenset(), project_scores)]
+    whole, shown = preload.build(parts, {"user": {}, "project": project_scores}, {}, "abcd1234", 10**6, len)
+    text, shown = preload.build(parts, {"user": {}, "project": project_scores}, {}, "abcd1234", len(whole) // 2, len)
+    users = [i for lvl, i in shown if lvl == "user"]
+    projects = [i for lvl, i in shown if lvl == "project"]
+    assert len(users) >= 2 and abs(len(users) / 10 - len(projects) / 30) <= 0.15  # each level in proportion
+    assert "proj-29" in projects and "proj-0" not in projects  # a level keeps its best-scored
+    assert "user-0" in users  # an unscored level keeps its first
