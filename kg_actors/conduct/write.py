@@ -171,4 +171,9 @@ async def progress(floor: Floor, sid: str | None, task_id: object, state: Any, l
     json_values.check_size(state, "state")
     # A task id is free text the user's agent chose, not a slug: the whole rule, as for a note.
     secrecy.refuse_secrets([("task_id", task_id), *secrecy.strings_in(state, "state")])
-    return await handle.progress_set(task_id=task_id, state=state, now=floor.clock())
+    stored = await handle.progress_set(task_id=task_id, state=state, now=floor.clock())
+    # Whoever wrote it (an agent's kg_progress, the editor), an open editor tab shows it.
+    floor.publish({"type": "progress_updated", "level": level, "task_id": task_id,
+                   "source_session": view.sid if view is not None else None,
+                   "project_path": _project_of(view, project_path)})
+    return stored

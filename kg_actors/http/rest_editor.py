@@ -225,8 +225,6 @@ def routes(runtime: RuntimeParts) -> list[Route]:
             raise InvalidInput("state", "must be an object (the task's whole state)")
         task_id = body.get("task_id")
         stored = await write.progress(floor, None, task_id, body["state"], level, root)
-        runtime.feed.publish({"type": "progress_updated", "level": level, "task_id": task_id,
-                              "source_session": None, "project_path": root})
         return JSONResponse({"level": level, "project_path": root, "task_id": task_id, "state": stored})
 
     # -- search and budget -----------------------------------------------------

@@ -489,6 +489,21 @@ async def test_the_feed_tells_a_tab_only_about_the_graph_it_watches(srv):
             assert refused["type"] == "error" and refused["field"] == "project_path"
 
 
+async def test_an_agents_kg_progress_reaches_a_tab_of_its_project(srv):
+    # Only the editor's own progress writes were published: an open Progress tab missed every agent's.
+    with trio.fail_after(30):
+        async with open_websocket_url(f"ws://127.0.0.1:{srv.editor_port}/ws") as ws:
+            assert json.loads(await ws.get_message())["type"] == "connected"
+            await ws.send_message(json.dumps({"type": "subscribe", "project_path": srv.paths["beta"]}))
+            assert json.loads(await ws.get_message())["type"] == "subscribed"
+            async with Client(srv.url + "/") as c:
+                s = await Session.open(c, cwd=srv.paths["beta"])
+                await s.ok("kg_progress", task_id="migrate-billing", state={"step": 3, "of": 7}, level="project")
+            event = json.loads(await ws.get_message())
+            assert event["type"] == "progress_updated" and event["task_id"] == "migrate-billing"
+            assert event["project_path"] == srv.paths["beta"] and event["source_session"] == s.sid
+
+
 async def test_a_binary_frame_is_ignored_and_the_socket_goes_on(srv):
     with trio.fail_after(30):
         async with open_websocket_url(f"ws://127.0.0.1:{srv.editor_port}/ws") as ws:
