@@ -21,7 +21,6 @@ from .debt import DebtNodes, _behind
 from .model import GraphReader
 from .plain_text import one_line
 
-KINDS = ("gist", "id", "edge", "notes", "anchor", "lift")
 TARGETS = {"gist": 2, "id": 2, "edge": 1, "notes": 1, "anchor": 1, "lift": 5}
 WEIGHT = {"gist": 1.0, "id": 0.5, "edge": 0.5, "anchor": 0.5, "lift": 0.25, "notes": 0.15}
 CHURN_WINDOW_S = 30 * 86_400.0

@@ -385,8 +385,8 @@ def fold_rename(old_id: str, new_id: str, side: str, base: Json, ours: Json, the
     it and a content change on both sides conflicts as any does."""
     renamed, kept = (ours, theirs) if side == "ours" else (theirs, ours)
     base_node, other = ({**n, "id": new_id} for n in (base[old_id], kept[old_id]))
-    pair = (renamed[new_id], other) if side == "ours" else (other, renamed[new_id])
-    merged, conflict = merge_node(new_id, base_node, *pair, now)
+    ours_node, theirs_node = (renamed[new_id], other) if side == "ours" else (other, renamed[new_id])
+    merged, conflict = merge_node(new_id, base_node, ours_node, theirs_node, now)
     return merged or renamed[new_id], conflict
 
 

@@ -77,10 +77,6 @@ def hub_terms(node_id: str, terms: Mapping[str, int]) -> list[str]:
     return [t for t in id_names(node_id) if terms.get(t, 0) & 1]
 
 
-def weighted_count(packed: int) -> int:
-    return packed >> 1
-
-
 def in_title(packed: int) -> bool:
     return bool(packed & 1)
 

@@ -32,122 +32,10 @@ import attrs
 
 from .constants import RECALL_PROMPT_MAX_CHARS
 from .errors import InvalidInput, KGError
+from .secret_shapes import DISCORD, GATES, HEADERS, SHAPES
 
 _PRIVATE = re.compile(r"<private>.*?(?:</private>|\Z)", re.IGNORECASE | re.DOTALL)
 
-# Provider formats: each is specific enough to be a secret wherever it stands. Not `\b` around them:
-# `_` and letters like `é` are word characters, so `prod_AKIA...` or `ghp_..._ci` slipped through.
-_L, _R = r"(?<![A-Za-z0-9])", r"(?![A-Za-z0-9])"
-_SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(rx)) for kind, rx in (
-    ("a private key", r"(?i)-----BEGIN\s+(?:[A-Z0-9]+\s+)*PRIVATE\s+KEY(?:\s+BLOCK)?-----|PuTTY-User-Key-File-\d:"),
-    ("an AWS access key id", _L + r"(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}" + _R),
-    ("a GitHub token", _L + r"(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{40,255})" + _R),
-    ("a GitLab token", _L + r"glpat-[A-Za-z0-9_-]{20,}"),
-    ("a Slack token", _L + r"(?:xox[abposr]|xapp)-[A-Za-z0-9-]{10,}"),
-    ("a Slack webhook URL", r"hooks\.slack\.com/services/T[A-Za-z0-9]+/B[A-Za-z0-9]+/[A-Za-z0-9]{16,}"),
-    # Webhook URLs that are their own credential (whoever holds one posts as the app): the token part is shown.
-    ("a Discord webhook URL", r"discord(?:app)?\.com/api/webhooks/\d{17,20}/(?P<value>[A-Za-z0-9_-]{60,68})" + _R),
-    ("a Microsoft Teams webhook URL", r"(?i)\.webhook\.office\.com/webhookb2/[0-9a-f-]{36}@[0-9a-f-]{36}"
-                                      r"/IncomingWebhook/(?P<value>[0-9a-f]{32})/"),
-    ("a Zapier webhook URL", r"hooks\.zapier\.com/hooks/catch/\d{4,12}/(?P<value>[A-Za-z0-9]{5,12})" + _R),
-    ("a Stripe key", _L + r"(?:(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9+/=]{24,})"),
-    ("a DigitalOcean token", _L + r"do[pro]_v1_[a-f0-9]{64}" + _R),
-    ("a Telegram bot token", _L + r"[0-9]{8,10}:AA[A-Za-z0-9_-]{33}" + _R),
-    ("an Anthropic API key", _L + r"sk-ant-[A-Za-z0-9_-]{20,}"),
-    ("an OpenAI API key", _L + r"sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}"),
-    ("a Google API key", _L + r"AIza[0-9A-Za-z_-]{35}" + _R),
-    ("a SendGrid key", _L + r"SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}"),
-    ("an npm token", _L + r"npm_[A-Za-z0-9]{36}" + _R),
-    ("a PyPI token", _L + r"pypi-AgE[A-Za-z0-9_-]{50,}"),
-    ("a Hugging Face token", _L + r"hf_[A-Za-z0-9]{30,}" + _R),
-    ("a Google OAuth client secret", _L + r"GOCSPX-[A-Za-z0-9_-]{24,}"),
-    ("a Shopify token", _L + r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}" + _R),
-    ("an Atlassian API token", _L + r"ATATT3[A-Za-z0-9_=-]{50,}"),
-    ("a Grafana token", _L + r"(?:glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32,}={0,2})" + _R),
-    ("a Databricks token", _L + r"dapi[a-f0-9]{32}(?:-\d)?" + _R),
-    ("a HashiCorp Vault token", _L + r"hv[sbr]\.[A-Za-z0-9_-]{24,}"),
-    ("a Supabase token", _L + r"sbp_[a-f0-9]{40}" + _R),
-    ("a Postman API key", _L + r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}" + _R),
-    ("a New Relic key", _L + r"NRAK-[A-Z0-9]{27}" + _R),
-    ("a Sentry token", _L + r"sntr[ysu]s?_[A-Za-z0-9+/=_-]{40,}"),
-    ("a Mailgun key", _L + r"key-[a-f0-9]{32}" + _R),
-    ("an age secret key", _L + r"AGE-SECRET-KEY-1[A-Z0-9]{58}" + _R),
-    ("a Figma token", _L + r"figd_[A-Za-z0-9_-]{40,}"),
-    ("a Doppler token", _L + r"dp\.(?:st|ct|sa|scim|audit)\.[A-Za-z0-9_.-]{40,}"),
-    ("a Linear API key", _L + r"lin_api_[A-Za-z0-9]{40}" + _R),
-    ("an Azure client secret", _L + r"[A-Za-z0-9_~.-]{3}8Q~[A-Za-z0-9_~.-]{31,34}" + _R),
-    ("a Twilio key", _L + r"SK[a-f0-9]{32}" + _R),
-    ("a Heroku API key", _L + r"HRKU-[A-Za-z0-9_-]{20,}"),
-    # A private key's base64 body pasted without its BEGIN line: the DER openings of an RSA (PKCS#1), any
-    # PKCS#8, an EC (P-256, P-384) or an Ed25519 key, and OpenSSH's own format. Certificates and public
-    # keys open otherwise (MIIDxTCCA..., MIIBIjANBg...).
-    ("a private key (its body)", _L + r"(?:MII[A-Za-z0-9+/]{2}[AQgw]IBA(?:AK|DAN)|MIG[A-Za-z0-9+/]AgEAMB[A-Za-z0-9+/]G|MHcCAQEEI"
-                                      r"|MIGkAgEBBD|MC4CAQAwBQYDK2Vw|b3BlbnNzaC1rZXktdjE)[A-Za-z0-9+/]{16,}"),
-    ("a JSON web token", _L + r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
-    ("a signed URL's signature", r"(?i)[?&](?:sig|signature|x-amz-signature|x-goog-signature)=(?P<value>[^&#\s]{16,})"),
-    # The password may hold a '/' (written raw, as people do); a port and a path before an '@' are no password.
-    ("a password in a URL",
-     r"(?i)\b[a-z][a-z0-9+.-]{1,20}://[^\s:/@'\"]*:(?P<value>(?!\d{1,5}(?:/|@))[^\s@'\"]{3,})@[^\s/]"),
-    ("a basic auth header", r"(?i)\bauthorization\s*[:=]\s*[\"']?basic\s+(?P<value>[A-Za-z0-9+/]{8,}={0,2})"),
-    # GitHub's `Authorization: token <40 hex>`, Django REST's `Token`, Discord's `Bot`, Okta's `SSWS`.
-    ("a token in an authorization header",
-     r"(?i)\bauthorization\s*[:=]\s*[\"']?(?:token|bot|ssws|api-?key|sso-key)\s+(?P<value>[A-Za-z0-9._~+/-]{16,}=*)"),
-    ("a bearer token", r"(?i)\bbearer\s+(?P<value>[A-Za-z0-9._~+/-]{20,}=*)"),
-))
-
-# Header forms whose value must look like base64 or a token, not a word ("Authorization: Basic credentials are...").
-_HEADERS = ("a basic auth header", "a token in an authorization header")
-
-# What each format's every match holds: a substring test tells whether to try its pattern (far cheaper than a
-# regex scan of the whole text). Each format has its own: a paste with `TASK` in it (Twilio's `SK`) or `MIGRATE`
-# (a key body's `MIG`) tries those two, not all forty. A case-blind pattern's are tried on the lowercased text.
-_GATES: dict[str, tuple[str, ...]] = {
-    "an AWS access key id": ("AKIA", "ASIA", "ABIA", "ACCA"),
-    "a GitHub token": ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
-    "a GitLab token": ("glpat-",),
-    "a Slack token": ("xox", "xapp-"),
-    "a Slack webhook URL": ("hooks.slack",),
-    "a Discord webhook URL": ("/api/webhooks/",),
-    "a Microsoft Teams webhook URL": ("webhookb2",),
-    "a Zapier webhook URL": ("hooks.zapier",),
-    "a Stripe key": ("k_live_", "k_test_", "whsec_"),
-    "a DigitalOcean token": ("_v1_",),
-    "a Telegram bot token": (":AA",),
-    "an Anthropic API key": ("sk-ant-",),
-    "an OpenAI API key": ("sk-",),
-    "a Google API key": ("AIza",),
-    "a SendGrid key": ("SG.",),
-    "an npm token": ("npm_",),
-    "a PyPI token": ("pypi-",),
-    "a Hugging Face token": ("hf_",),
-    "a Google OAuth client secret": ("GOCSPX-",),
-    "a Shopify token": ("shp",),
-    "an Atlassian API token": ("ATATT3",),
-    "a Grafana token": ("glsa_", "glc_"),
-    "a Databricks token": ("dapi",),
-    "a HashiCorp Vault token": ("hvs.", "hvb.", "hvr."),
-    "a Supabase token": ("sbp_",),
-    "a Postman API key": ("PMAK-",),
-    "a New Relic key": ("NRAK-",),
-    "a Sentry token": ("sntr",),
-    "a Mailgun key": ("key-",),
-    "an age secret key": ("AGE-SECRET",),
-    "a Figma token": ("figd_",),
-    "a Doppler token": ("dp.",),
-    "a Linear API key": ("lin_api_",),
-    "an Azure client secret": ("8Q~",),
-    "a Twilio key": ("SK",),
-    "a Heroku API key": ("HRKU-",),
-    "a private key (its body)": ("MII", "MIG", "MHcCAQEEI", "MC4CAQAw", "b3BlbnNzaC1rZXktdjE"),
-    "a JSON web token": ("eyJ",),
-    "a signed URL's signature": ("sig=", "signature="),
-    "a password in a URL": ("://",),
-    "a basic auth header": ("authorization",),
-    "a token in an authorization header": ("authorization",),
-    "a bearer token": ("bearer",),
-}
-# A Discord bot token has no prefix: tried on its own where the text has two dots.
-_DISCORD = re.compile(_L + r"[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}" + _R)
 
 # Where a command line, a header or a file format says what a value is, without a secret-named key before it:
 # (kind, what the lowercased text must hold for the pattern to be tried, the pattern, how its value is judged).
@@ -297,20 +185,20 @@ def find(text: str, shapes_only: bool = False) -> Finding | None:
 def _find(text: str, shapes_only: bool) -> Finding | None:
     lower = text.lower()
     if "private" in lower and "key" in lower or "PuTTY-User-Key-File" in text:
-        m = _SHAPES[0][1].search(text)
+        m = SHAPES[0][1].search(text)
         if m is not None:
-            return Finding(_SHAPES[0][0], m.group(0))
+            return Finding(SHAPES[0][0], m.group(0))
     if text.count(".") >= 2:
-        m = _DISCORD.search(text)
+        m = DISCORD.search(text)
         if m is not None:
             return Finding("a Discord bot token", _mask(m.group(0)))
-    for kind, pattern in _SHAPES[1:]:
+    for kind, pattern in SHAPES[1:]:
         held = lower if pattern.flags & re.IGNORECASE else text
-        if not any(gate in held for gate in _GATES[kind]):
+        if not any(gate in held for gate in GATES[kind]):
             continue
         for m in pattern.finditer(text):
             value = m.groupdict().get("value") or m.group(0)
-            if kind in _HEADERS and not _BASE64ISH.search(value):
+            if kind in HEADERS and not _BASE64ISH.search(value):
                 continue  # "Authorization: Basic credentials are sent...": a word, not base64
             if not _placeholder(value):
                 return Finding(kind, _mask(value))

@@ -35,7 +35,6 @@ TOOLS = {
     "multi_replace_file_content": ("MultiEdit", "TargetFile"),
     "run_command": ("Bash", "CommandLine"),
 }
-POST_TOOL_MATCHER = "|".join(TOOLS)
 
 TRANSCRIPT_TAIL = 256 * 1024
 _REQUEST = re.compile(r"<USER_REQUEST>\s*(.*?)\s*</USER_REQUEST>", re.S)

@@ -60,13 +60,6 @@ GEMINI = Harness("gemini-cli", 9_500, 36_000, "utf16", False, True)
 # its system prompt, sized as Codex's.
 OPENCODE = Harness("opencode", 9_000, 46_000, "bytes", False, True)
 
-BY_NAME = {h.name: h for h in (CLAUDE_CODE, CLAUDE_DESKTOP, CODEX, ANTIGRAVITY, GEMINI, OPENCODE)}
-
-
-def from_name(name: str | None) -> Harness:
-    return BY_NAME.get(name or "", CLAUDE_CODE)
-
-
 def from_user_agent(user_agent: str | None) -> Harness:
     ua = (user_agent or "").lower()
     if "codex" in ua:

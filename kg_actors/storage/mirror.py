@@ -22,7 +22,6 @@ from typing import Any
 from . import graph_text, shards
 
 STATE = Path(".git") / "kg-mirror"
-LEGACY = ("user.json", "maintain.json")
 
 
 def graph_files(root: Path) -> dict[str, str]:
