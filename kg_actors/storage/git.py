@@ -29,6 +29,9 @@ if TYPE_CHECKING:
 GIT_TIMEOUT = 120.0
 DRIVER = "kg-graph"
 GRAPH_PATTERNS = ("/user.json", "/maintain.json", "/projects/*/graph.json", "/shards/**/*.json")
+# The ignore and attribute files merge line by line, both sides' lines kept: two stores that each wrote their own
+# (a new store's and a kg-memory 0.17 store's, or a hosted repository's starter .gitignore) stopped every sync.
+UNION_FILES = ("/.gitignore", "/.gitattributes")
 
 # What a commit must never hold: half-states, machine-local state and logs.
 IGNORE = """\
@@ -231,7 +234,7 @@ def set_up(root: Path, config: bool = True) -> None:
             ignore.write_text(text + ("" if text.endswith("\n") or not text else "\n") + "\n" + extra)
     attributes = root / ".gitattributes"
     lines = attributes.read_text().splitlines() if attributes.exists() else []
-    wanted = [f"{p} merge={DRIVER}" for p in GRAPH_PATTERNS]
+    wanted = [f"{p} merge={DRIVER}" for p in GRAPH_PATTERNS] + [f"{p} merge=union" for p in UNION_FILES]
     missing = [w for w in wanted if w not in lines]
     if missing:
         attributes.write_text("\n".join(lines + missing) + "\n")

@@ -215,7 +215,8 @@ class MergeOutcome:
 
 @attrs.frozen
 class Fetched:
-    """What `fetch` brought: the remote's URL and whether it has our branch (then FETCH_HEAD holds it)."""
+    """What `fetch` brought: the remote's URL, the branch synced with there, and whether the remote
+    has that branch yet (then FETCH_HEAD holds it)."""
     url: str
     name: str
     before: str | None
@@ -223,27 +224,66 @@ class Fetched:
 
 
 def fetch(root: Path, remote: str) -> Fetched:
-    """Fetch `remote`'s branch of our name. Network only: the store's files and refs stay as they
-    are, so it may be abandoned at any moment (a remote that never answers holds no shutdown)."""
+    """Fetch the remote's branch the store syncs with (`branch_to_sync`). Network only: the store's files
+    and refs stay as they are, so it may be abandoned at any moment (a remote that never answers holds no
+    shutdown)."""
     check_remote(remote)
     reason = G.busy(root)
     if reason:
         raise G.GitError(reason)
-    name = G.branch(root)
+    ours = G.branch(root)
     before = G.head(root)
     url = _remote_url(root, remote)
+    branches, remote_head = _heads(root, remote, url)
+    name = branch_to_sync(remote, ours, branches, remote_head)
+    has_branch = name in branches  # a remote with no branch at all has nothing to merge: the push fills it
+    if has_branch:
+        G.run(root, "fetch", "-q", url, f"refs/heads/{name}", network=True)
+        _check_holds_memory(root, remote, name)
+    return Fetched(url, name or ours, before, has_branch)
+
+
+def _heads(root: Path, remote: str, url: str) -> tuple[dict[str, str], str | None]:
+    """The remote's branches ({name: commit}) and the branch its HEAD names (None when unborn or unsaid)."""
     if url.startswith("-"):
         raise G.GitError(G.shown(f"the remote {remote!r} names {url!r}, which is not a URL or a path"))
-    proc = G.run(root, "ls-remote", "--heads", url, name, check=False, network=True)
+    proc = G.run(root, "ls-remote", "--symref", url, "HEAD", "refs/heads/*", check=False, network=True)
     if proc.returncode != 0:
         tail = " / ".join((proc.stderr or "").strip().splitlines()[-2:])
         raise G.GitError(G.shown(f"cannot fetch from {remote!r}: {tail or 'unknown error'} "
                                  "(is the remote right and reachable?)"))
-    has_branch = proc.stdout.strip() != ""  # an empty remote has nothing to merge: the push fills it
-    if has_branch:
-        G.run(root, "fetch", "-q", url, f"refs/heads/{name}", network=True)
-        _check_holds_memory(root, remote, name)
-    return Fetched(url, name, before, has_branch)
+    branches: dict[str, str] = {}
+    head = None
+    for line in proc.stdout.splitlines():
+        value, _, ref = line.partition("\t")
+        if value.startswith("ref: ") and ref == "HEAD":
+            head = value.removeprefix("ref: ").removeprefix("refs/heads/")
+        elif ref.startswith("refs/heads/"):
+            branches[ref.removeprefix("refs/heads/")] = value
+    return branches, head
+
+
+def branch_to_sync(remote: str, ours: str, branches: dict[str, str], head: str | None) -> str | None:
+    """The remote's branch to merge and push to; None for a remote with no branch (it gets ours).
+
+    Our branch when the remote has it. Else, decided so: kg-memory 0.17 stores are repositories made by a
+    plain `git init` (branch `master`) and ours start on `main`, so a remote without our branch is synced
+    on the branch its HEAD names (else its only branch, else a `main` or `master` it has): a 0.17 store's
+    remote and a new store then exchange memory on that one branch, and neither store renames its own
+    (an upgraded 0.17 store stays on `master`). What that branch holds is checked before anything is
+    merged or pushed: a remote that is not kg memory is refused, on whatever branch (a non-empty remote
+    was taken for an empty one and got a `main` holding the whole store)."""
+    if ours in branches:
+        return ours
+    if not branches:
+        return None
+    only = next(iter(branches)) if len(branches) == 1 else None
+    for name in (head, only, "main", "master"):
+        if name and name in branches:
+            return name
+    listed = ", ".join(sorted(branches)[:5]) + (", ..." if len(branches) > 5 else "")
+    raise G.GitError(G.shown(f"{remote!r} has branches ({listed}) but none named {ours} and no HEAD naming one: "
+                             "not pushing the store beside them. Give an empty repository, or one that kg sync filled"))
 
 
 # What the top of a kg store's repository holds (the mirror, and the graph files an older kg committed);
@@ -293,7 +333,7 @@ def push(root: Path, fetched: Fetched, outcome: MergeOutcome) -> MergeOutcome:
 
 
 def fetch_merge_push(root: Path, remote: str) -> MergeOutcome:
-    """Fetch `remote`, merge its branch (same name as ours) into ours, push the result."""
+    """Fetch `remote`, merge its branch (ours, or the one `branch_to_sync` names) into ours, push the result."""
     fetched = fetch(root, remote)
     return push(root, fetched, merge_fetched(root, remote, fetched))
 

@@ -212,17 +212,23 @@ async def test_a_lesson_that_arrives_by_sync_is_pushed_to_the_sessions_of_its_pr
         b.stop()
 
 
-def _repo_holding(tmp_path: Path, name: str, files: dict[str, str]) -> Path:
-    """A bare repository whose main branch holds `files` (what a hosted repository made elsewhere has)."""
+def _repo_holding(tmp_path: Path, name: str, files: dict[str, str], branch: str = "main") -> Path:
+    """A bare repository whose `branch` (its HEAD) holds `files` (what a hosted repository made elsewhere has)."""
     env = git_env(tmp_path, "x")
-    work, remote = tmp_path / f"{name}-work", bare_repo(tmp_path / f"{name}.git", env)
-    subprocess.run(["git", "init", "-q", "-b", "main", str(work)], check=True, env=env, timeout=60)
+    work, remote = tmp_path / f"{name}-work", tmp_path / f"{name}.git"
+    subprocess.run(["git", "init", "-q", "-b", branch, str(work)], check=True, env=env, timeout=60)
     for rel, text in files.items():
-        (work / rel).write_text(text)
+        path = work / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
     git(work, "add", "-A", env=env)
     git(work, "commit", "-q", "-m", "start", env=env)
-    git(work, "push", "-q", str(remote), "main", env=env)
+    subprocess.run(["git", "clone", "-q", "--bare", str(work), str(remote)], check=True, env=env, timeout=60)
     return remote
+
+
+def _branches(repo: Path, env: dict) -> list[str]:
+    return git(repo, "for-each-ref", "--format=%(refname:short)", "refs/heads", env=env).split()
 
 
 def test_a_remote_that_holds_something_else_is_refused_and_a_new_repositorys_readme_is_not(tmp_path):
@@ -235,6 +241,19 @@ def test_a_remote_that_holds_something_else_is_refused_and_a_new_repositorys_rea
     fresh = _repo_holding(tmp_path, "fresh", {"README.md": "# my memory\n", "LICENSE": "MIT\n"})
     out = _sync(srv, fresh)
     assert out.returncode == 0, out.stderr
+
+
+def test_a_remote_that_holds_something_else_on_a_branch_of_another_name_is_refused(tmp_path):
+    # Only a remote branch named as ours (main) was looked at: a repository on `trunk`, or on a plain `git init`'s
+    # `master`, was taken for an empty one and got a `main` holding the whole store, and the sync said "synced".
+    srv = _machine(tmp_path, "machine-a", _user("a-seed-node"))
+    for branch in ("trunk", "master"):
+        other = _repo_holding(tmp_path, f"notes-on-{branch}", {"notes.txt": "hi\n"}, branch=branch)
+        out = _sync(srv, other)
+        assert out.returncode == 1 and f"branch {branch} holds no kg memory (notes.txt)" in out.stderr, out.stderr
+        assert "synced" not in out.stdout
+        assert _branches(other, srv.env) == [branch]  # nothing pushed there
+        assert "a-seed-node" not in git(other, "log", "--all", "--stat", env=srv.env)
 
 
 def test_a_token_in_the_remotes_url_is_never_pushed_nor_printed(tmp_path):
@@ -416,6 +435,47 @@ async def test_a_remote_of_an_older_store_that_tracks_its_graph_files_merges_per
         assert "user.json" not in git(a.store, "ls-files", env=a.env).split()  # shards from here on
     finally:
         a.stop()
+
+
+def _store_017(store: Path, env: dict, *ids: str) -> None:
+    """A kg-memory 0.17 store kept in git as its README says: a plain `git init` (branch master), its ignore
+    file, the graph files themselves committed (by its autocommit's `git add -A`)."""
+    store.mkdir(parents=True, exist_ok=True)
+    git(store, "init", "-q", "-b", "master", env=env)
+    (store / ".gitignore").write_text("*.prev\n*.tmp\n")
+    (store / "user.json").write_text(json.dumps(_user(*ids)))
+    git(store, "add", "-A", env=env)
+    git(store, "commit", "-qm", "Auto-save 2026-11-30 10:00", env=env)
+
+
+async def test_a_017_stores_remote_on_master_and_a_new_store_exchange_memory_on_one_branch(tmp_path):
+    """0.17 stores are on `master`, a new store on `main`: each synced with a branch of its own name, the
+    remote ended with both, memory never crossed, and both were told "synced"."""
+    remote = tmp_path / "old.git"
+    subprocess.run(["git", "init", "-q", "--bare", "-b", "master", str(remote)], check=True, timeout=60,
+                   env=git_env(tmp_path, "x"))
+    b = _machine(tmp_path, "machine-b")  # the upgraded 0.17 machine: its store as 0.17 left it
+    _store_017(b.store, b.env, "learned-on-the-old-machine")
+    git(b.store, "push", "-q", str(remote), "master", env=b.env)
+    a = _machine(tmp_path, "machine-a", _user("a-lesson-node")).start()
+    try:
+        out = _sync(a, remote)
+        assert out.returncode == 0, out.stderr
+        assert {"a-lesson-node", "learned-on-the-old-machine"} <= set(nodes_by_id(graph(a)["user"]))
+        assert _branches(remote, a.env) == ["master"]
+        assert "a-lesson-node" in committed_graph(remote, rev="master", env=a.env)["nodes"]
+        assert git(a.store, "branch", "--show-current", env=a.env).strip() == "main"  # ours keeps its name
+    finally:
+        a.stop()
+    b.start()
+    try:
+        out = _sync(b, remote)
+        assert out.returncode == 0, out.stderr
+        assert {"a-lesson-node", "learned-on-the-old-machine"} <= set(nodes_by_id(graph(b)["user"]))
+        assert git(b.store, "branch", "--show-current", env=b.env).strip() == "master"
+        assert _branches(remote, b.env) == ["master"]
+    finally:
+        b.stop()
 
 
 def _driver(base: dict | None, ours: dict, theirs: dict, tmp_path: Path) -> tuple[int, dict, str]:
