@@ -243,6 +243,14 @@ def fetch(root: Path, remote: str) -> Fetched:
     return Fetched(url, name or ours, before, has_branch)
 
 
+def probe(root: Path, remote: str) -> None:
+    """GitError unless `remote` answers: asked before a store that is no repository yet becomes one, so
+    that a typo makes no repository, ignore file or commit. `root` need not be a repository (a URL or a
+    path only: a remote's name belongs to a repository's config)."""
+    check_remote(remote)
+    _heads(root, remote, remote)
+
+
 def _heads(root: Path, remote: str, url: str) -> tuple[dict[str, str], str | None]:
     """The remote's branches ({name: commit}) and the branch its HEAD names (None when unborn or unsaid)."""
     if url.startswith("-"):

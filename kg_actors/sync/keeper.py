@@ -203,6 +203,8 @@ class StoreKeeper:
 
     async def _sync(self, remote: str) -> Summary:
         git_merge.check_remote(remote)
+        if not await trio.to_thread.run_sync(G.is_repo, self.root):  # a remote that does not answer: no repository
+            await _network(git_merge.probe, self.root, remote)
         created = await trio.to_thread.run_sync(G.init, self.root)
         await self._fold_all()
         await self._commit_in_child("save before sync")

@@ -96,6 +96,8 @@ def commit(root: Path, now: float) -> dict[str, Any]:
 def sync(root: Path, remote: str, now: float) -> dict[str, Any]:
     git_merge.check_remote(remote)
     with owned(root) as layout:
+        if not G.is_repo(root):  # a remote that does not answer makes no repository of the store
+            git_merge.probe(root, remote)
         created = G.init(root)
         fold_journals(layout)
         # What the commit read of each graph file: the rebuild starts from it.

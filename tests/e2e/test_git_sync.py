@@ -256,6 +256,24 @@ def test_a_remote_that_holds_something_else_on_a_branch_of_another_name_is_refus
         assert "a-seed-node" not in git(other, "log", "--all", "--stat", env=srv.env)
 
 
+def test_a_remote_that_does_not_answer_makes_no_repository_of_the_store(tmp_path):
+    """A typo'd remote failed the sync, but the store had become a repository first (.gitignore, .gitattributes,
+    shards/ and a commit): with no server, and through one."""
+    srv = _machine(tmp_path, "machine-a", _user("a-seed-node"))
+    before = sorted(p.name for p in srv.store.iterdir())
+    for running in (False, True):
+        if running:
+            srv.start()
+        try:
+            out = _sync(srv, tmp_path / "no-such-remote.git")
+            assert out.returncode == 1 and "cannot fetch from" in out.stderr, out.stderr
+            assert not (srv.store / ".git").exists()
+            assert not {".gitignore", ".gitattributes", "shards"} & {p.name for p in srv.store.iterdir()}
+        finally:
+            srv.stop()
+    assert set(before) <= {p.name for p in srv.store.iterdir()}
+
+
 def test_a_token_in_the_remotes_url_is_never_pushed_nor_printed(tmp_path):
     token = "ghp_" + "Zq8x" * 9
     url = f"https://bob:{token}@git.example.invalid/mem.git"
