@@ -55,9 +55,6 @@ chore_state.json
 claude-limits.json
 chores.json
 """ + "\n"
-# Machine-local files a store's .gitignore of an older kg may lack (each machine opts into chores: a synced
-# chores.json switched them on, and spent quota, on every machine): added to it, and taken out of the index.
-LOCAL_ADDED = ("chores.json",)
 
 # Git keeps each graph as the many small files of its mirror folder (shards/), written from the
 # graph file at each commit; the graph files themselves stay out of it (kg's `storage/shards.py`).
@@ -68,6 +65,18 @@ GRAPH_IGNORE = """\
 /projects/*/graph.json
 *.unreadable
 """
+
+
+def _patterns(text: str) -> tuple[str, ...]:
+    return tuple(ln.strip() for ln in text.splitlines() if ln.strip() and not ln.startswith("#"))
+
+
+# What a store's .gitignore of an older kg (kg-memory 0.17's holds `*.prev` and `*.tmp` only) may lack: each is
+# added to it, and what the index holds of them leaves it (kept on disk). Kept, a machine's sessions.json,
+# server.log and server.pid changed on both machines and stopped every sync; a synced chores.json switched chores
+# on, and spent quota, on every machine.
+LOCAL_PATTERNS = _patterns(IGNORE)
+UNTRACKED_PATTERNS = LOCAL_PATTERNS + _patterns(GRAPH_IGNORE)
 
 
 class GitError(Exception):
@@ -227,9 +236,10 @@ def set_up(root: Path, config: bool = True) -> None:
         text = ignore.read_text()
         lines = text.splitlines()
         extra = "" if "/projects/*/graph.json" in lines else GRAPH_IGNORE  # a store kept as graph files
-        local = [name for name in LOCAL_ADDED if name not in lines]
+        local = [name for name in LOCAL_PATTERNS if name not in lines]
         if local:
-            extra += "# Machine-local (added by a later kg):\n" + "".join(f"{name}\n" for name in local)
+            extra += ("# Temp files, logs and machine-local state (added by a later kg):\n"
+                      + "".join(f"{name}\n" for name in local))
         if extra:
             ignore.write_text(text + ("" if text.endswith("\n") or not text else "\n") + "\n" + extra)
     attributes = root / ".gitattributes"
@@ -298,8 +308,9 @@ def commit(root: Path, now: float, what: str = "auto-save",
     except ValueError as exc:
         raise UnreadableGraph(f"{exc}; not committing it. The server keeps serving its last good state: fix the file "
                        "by hand, or put it back with `kg restore --at HEAD GRAPH`") from None
-    tracked = run(root, "ls-files", "-z", "--", "user.json", "maintain.json", "projects/*/graph.json",
-                  *LOCAL_ADDED).stdout
+    # Tracked files an ignore pattern of ours names (a store an older kg committed): out of the index, kept on disk.
+    tracked = run(root, "ls-files", "-z", "--cached", "--ignored",
+                  *(f"--exclude={p}" for p in UNTRACKED_PATTERNS)).stdout
     if tracked.strip("\0"):
         run(root, "rm", "-q", "--cached", "--", *[t for t in tracked.split("\0") if t])
     run(root, "add", "-A")

@@ -455,13 +455,16 @@ async def test_a_remote_of_an_older_store_that_tracks_its_graph_files_merges_per
         a.stop()
 
 
-def _store_017(store: Path, env: dict, *ids: str) -> None:
+def _store_017(store: Path, env: dict, *ids: str, files: dict[str, str] | None = None) -> None:
     """A kg-memory 0.17 store kept in git as its README says: a plain `git init` (branch master), its ignore
-    file, the graph files themselves committed (by its autocommit's `git add -A`)."""
+    file, the graph files themselves committed (by its autocommit's `git add -A`), with `files` beside them."""
     store.mkdir(parents=True, exist_ok=True)
     git(store, "init", "-q", "-b", "master", env=env)
     (store / ".gitignore").write_text("*.prev\n*.tmp\n")
     (store / "user.json").write_text(json.dumps(_user(*ids)))
+    for rel, text in (files or {}).items():
+        (store / rel).parent.mkdir(parents=True, exist_ok=True)
+        (store / rel).write_text(text)
     git(store, "add", "-A", env=env)
     git(store, "commit", "-qm", "Auto-save 2026-11-30 10:00", env=env)
 
@@ -494,6 +497,40 @@ async def test_a_017_stores_remote_on_master_and_a_new_store_exchange_memory_on_
         assert _branches(remote, b.env) == ["master"]
     finally:
         b.stop()
+
+
+def test_two_upgraded_017_machines_sync_both_ways_and_keep_their_machine_local_files(tmp_path):
+    """A 0.17 store's history tracks its sessions, logs and counters (its .gitignore names `*.prev` and `*.tmp`
+    only): kg went on committing them, and a sync between two upgraded machines failed ("server.log, server.pid,
+    sessions.json changed on both sides and is no graph part")."""
+    local = {"sessions.json": "{}\n", "server.log": "started\n", "server.pid": "100\n", "recall.jsonl": "{}\n",
+             "projects/proj/tool_events.json": '{"events": {}}\n'}
+    remote = tmp_path / "old.git"
+    subprocess.run(["git", "init", "-q", "--bare", "-b", "master", str(remote)], check=True, timeout=60,
+                   env=git_env(tmp_path, "x"))
+    b = _machine(tmp_path, "machine-b")
+    _store_017(b.store, b.env, "learned-on-the-old-machine", files=local)
+    git(b.store, "push", "-q", str(remote), "master", env=b.env)
+    a = _machine(tmp_path, "machine-a")  # the same store, cloned to a second machine as 0.17 users did
+    subprocess.run(["git", "clone", "-q", str(remote), str(a.store)], check=True, env=a.env, timeout=60)
+    for srv, name in ((a, "a"), (b, "b")):  # each machine's own sessions, log and counters, and a lesson
+        user = json.loads((srv.store / "user.json").read_text())
+        user["nodes"].update(_user(f"learned-on-{name}")["nodes"])
+        (srv.store / "user.json").write_text(json.dumps(user))
+        for rel in local:
+            (srv.store / rel).write_text(f"{rel} of machine {name}\n")
+    for srv in (a, b, a):
+        out = _sync(srv, remote)
+        assert out.returncode == 0, out.stderr
+    for srv, name in ((a, "a"), (b, "b")):
+        user = json.loads((srv.store / "user.json").read_text())
+        assert {"learned-on-the-old-machine", "learned-on-a", "learned-on-b"} <= set(user["nodes"])
+        assert not set(local) & set(git(srv.store, "ls-files", env=srv.env).split())
+        for rel in local:  # out of the index, never out of the machine
+            assert (srv.store / rel).read_text() == f"{rel} of machine {name}\n"
+        ignored = set((srv.store / ".gitignore").read_text().split())
+        assert {"sessions.json", "server.pid", "*.log", "*.jsonl", "tool_events.json"} <= ignored
+    assert not set(local) & set(git(remote, "ls-tree", "-r", "--name-only", "master", env=a.env).split())
 
 
 def _driver(base: dict | None, ours: dict, theirs: dict, tmp_path: Path) -> tuple[int, dict, str]:
