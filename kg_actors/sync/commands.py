@@ -4,6 +4,7 @@ the store (so the work goes through its actors), or do it on the files when none
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 import urllib.error
@@ -110,24 +111,42 @@ def cmd_sync(config: Config, remote: str | None, remember: bool) -> int:
     return 0
 
 
-def _graph_key(root: Path, graph: str) -> str:
+def _graph_key(root: Path, graph: str) -> tuple[str, str]:
+    """(the graph's key, what names it to the server): a project folder given as a path (`.`, `~/repo/sub`)
+    names the project the server files a session there under, its absolute root."""
     if graph in ("user", "maintain"):
-        return graph
+        return graph, graph
     layout = L.Layout(root)
-    if graph.startswith(("/", "~")):
-        return f"project:{L.choose_slug(layout, L.project_root(graph, 'graph'))}"
-    return f"project:{graph.removeprefix('project:')}"
+    name = graph.removeprefix("project:")
+    path_like = name.startswith(("/", "~", ".")) or os.sep in name  # a graph folder's name holds none of these
+    if path_like or (not layout.project_graph(name).exists() and os.path.isdir(name)):
+        folder = project_of_folder(layout, L.project_root(os.path.abspath(os.path.expanduser(name)), "graph"))
+        return f"project:{L.choose_slug(layout, folder)}", folder
+    return f"project:{name}", graph
+
+
+def project_of_folder(layout: L.Layout, folder: str) -> str:
+    """The project root a folder binds to, as the server binds a session's cwd (conduct/bindings.py): the root
+    of the git work tree holding it, unless a graph is stored for that exact folder."""
+    top = L.work_tree_root(folder) if os.path.isdir(folder) else None
+    if top is None or top == folder:
+        return folder
+    plain = layout.project_graph(L.base_slug(folder))
+    if layout.project_graph(L.hashed_slug(folder)).exists() or (
+            plain.exists() and L.recorded_project_path(plain) == folder):
+        return folder
+    return top
 
 
 def cmd_restore(config: Config, at: str, graph: str) -> int:
     try:
-        key = _graph_key(config.root, graph)
+        key, named = _graph_key(config.root, graph)
     except Exception as exc:
         print(f"kg: {exc}", file=sys.stderr)
         return 2
     out = _offline(offline.restore, config.root, key, at, time.time())
     if out is None:
-        out = _via_server(config, "/api/store/restore", {"at": at, "graph": graph})
+        out = _via_server(config, "/api/store/restore", {"at": at, "graph": named})
     print(f"kg: {out['graph']} restored to {out['commit'][:12]}: {out['text']}")
     return 0
 

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 import httpx
-from e2e_helpers import Session, graph, kg, nodes_by_id, start_server, wait_until
+from e2e_helpers import KG, Session, graph, kg, nodes_by_id, start_server, wait_until
 from git_helpers import committed_graph, git, git_env
 from mcp import Client
 
@@ -229,3 +229,37 @@ def test_kill_9_during_a_commit_leaves_a_usable_repository_and_store(tmp_path):
     finally:
         go.touch()
         srv.stop()
+
+
+async def test_restore_names_a_project_by_any_folder_in_it_as_the_server_does(tmp_path):
+    """The server files a session in a subfolder of a git work tree under the work tree's root; `kg restore --at
+    now ~/repo1/sub` said "projects/sub/graph.json is not in commit", and `kg restore --at now .` "no graph named
+    '.'"."""
+    srv = _repo_store(tmp_path, git_env(tmp_path), KG_AUTOCOMMIT_INTERVAL="0").start()
+    repo = Path(srv.project("repo1"))
+    git(repo, "init", "-q", env=srv.env)
+    sub = repo / "sub"
+    sub.mkdir()
+
+    async def write(node_id: str) -> None:
+        async with Client(srv.url + "/") as c:
+            s = await Session.open(c, cwd=str(sub))
+            await s.ok("kg_put_node", level="project", id=node_id, gist=f"gist of {node_id}")
+
+    def restore(at: str, folder: str, cwd: Path | None = None) -> str:
+        out = subprocess.run([KG, "restore", "--at", at, folder], cwd=cwd, env=srv.env, capture_output=True,
+                             text=True, timeout=60, stdin=subprocess.DEVNULL)
+        assert out.returncode == 0 and "project:repo1 restored to" in out.stdout, out.stdout + out.stderr
+        return out.stdout
+
+    try:
+        await write("kept-lesson-node")
+        assert kg(["commit"], srv.env).returncode == 0
+        good = git(srv.store, "rev-parse", "HEAD", env=srv.env).strip()
+        await write("later-lesson-node")
+        assert "1 node(s) removed: later-lesson-node" in restore(good, "~/repo1/sub")  # through the server
+        assert "no node or edge changed" in restore(good, ".", cwd=sub)
+    finally:
+        srv.stop()
+    assert "1 node(s) added: later-lesson-node" in restore("HEAD~1", ".", cwd=sub)  # no server: on the files
+    assert "later-lesson-node" in json.loads((srv.store / "projects" / "repo1" / "graph.json").read_text())["nodes"]
