@@ -86,7 +86,7 @@ def cmd_commit(config: Config) -> int:
 
 
 def cmd_sync(config: Config, remote: str | None, remember: bool) -> int:
-    remote = remote or common.sync_remote(config.root)
+    remote = _here(remote) if remote else common.sync_remote(config.root)
     if not remote:
         print("kg: which remote? `kg sync REMOTE` (a URL or path; --remember saves it as sync_remote in "
               f"{config.root / common.CONFIG_FILE}, then the server syncs on every autocommit)", file=sys.stderr)
@@ -109,6 +109,14 @@ def cmd_sync(config: Config, remote: str | None, remember: bool) -> int:
         print(f"kg: the merge is kept here, but the push was refused: {out['push_error']}", file=sys.stderr)
         return 1
     return 0
+
+
+def _here(remote: str) -> str:
+    """A relative path to a repository, made absolute: git runs in the store's folder, and found none
+    there (or another of that name), nor would a remembered one outlive this folder."""
+    if os.path.isabs(remote) or "://" in remote or remote.startswith("-") or not os.path.exists(remote):
+        return remote
+    return os.path.abspath(remote)
 
 
 def _graph_key(root: Path, graph: str) -> tuple[str, str]:

@@ -18,7 +18,7 @@ import sys
 import time
 from pathlib import Path
 
-from e2e_helpers import Session, get_json, graph, kg, nodes_by_id, wait_until
+from e2e_helpers import KG, Session, get_json, graph, kg, nodes_by_id, wait_until
 from git_helpers import bare_repo, committed_graph, git, git_env
 from mcp import Client
 from test_storage_compat import _ref_user
@@ -272,6 +272,17 @@ def test_a_remote_that_does_not_answer_makes_no_repository_of_the_store(tmp_path
         finally:
             srv.stop()
     assert set(before) <= {p.name for p in srv.store.iterdir()}
+
+
+def test_a_remote_given_as_a_path_relative_to_here_is_that_one(tmp_path):
+    # git ran in the store's folder: `kg sync other.git` looked for the store's own other.git.
+    remote = bare_repo(tmp_path / "remote.git", git_env(tmp_path, "x"))
+    srv = _machine(tmp_path, "machine-a", _user("a-seed-node"))
+    out = subprocess.run([KG, "sync", "remote.git", "--remember"], cwd=tmp_path, env=srv.env, capture_output=True,
+                         text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert out.returncode == 0 and f"synced with {remote}" in out.stdout, out.stdout + out.stderr
+    assert "a-seed-node" in committed_graph(remote, rev="main", env=srv.env)["nodes"]
+    assert json.loads((srv.store / "config.json").read_text())["sync_remote"] == str(remote)
 
 
 def test_a_token_in_the_remotes_url_is_never_pushed_nor_printed(tmp_path):
