@@ -309,16 +309,23 @@ def commit(root: Path, now: float, what: str = "auto-save",
         raise UnreadableGraph(f"{exc}; not committing it. The server keeps serving its last good state: fix the file "
                        "by hand, or put it back with `kg restore --at HEAD GRAPH`") from None
     # Tracked files an ignore pattern of ours names (a store an older kg committed): out of the index, kept on disk.
-    tracked = run(root, "ls-files", "-z", "--cached", "--ignored",
-                  *(f"--exclude={p}" for p in UNTRACKED_PATTERNS)).stdout
-    if tracked.strip("\0"):
-        run(root, "rm", "-q", "--cached", "--", *[t for t in tracked.split("\0") if t])
+    tracked = sorted(kg_ignored(root, tracked=True))
+    if tracked:
+        run(root, "rm", "-q", "--cached", "--", *tracked)
     run(root, "add", "-A")
     staged = run(root, "diff", "--cached", "--quiet", check=False)
     if staged.returncode == 0 and head(root) is not None:
         return None
     run(root, "commit", "-q", "--no-verify", "--allow-empty", "-m", commit_message(now, what), ident=True)
     return head(root)
+
+
+def kg_ignored(root: Path, tracked: bool) -> set[str]:
+    """The files kg's ignore patterns name (machine-local state, graph files): those the index holds
+    (`tracked`), or those on disk it does not."""
+    which = ("--cached",) if tracked else ("--others",)
+    out = run(root, "ls-files", "-z", *which, "--ignored", *(f"--exclude={p}" for p in UNTRACKED_PATTERNS)).stdout
+    return {name for name in out.split("\0") if name}
 
 
 def resolve(root: Path, at: str, now: float) -> str:

@@ -165,8 +165,12 @@ def merge(root: Path, theirs_ref: str, message: str, remote: str) -> None:
     except ValueError as exc:
         raise G.GitError(f"{undone}: {exc}") from None
     legacy = {R.legacy_rel(k) for k in result.parts} | {R.legacy_rel(k) for k in result.whole}
-    # A graph file of record git may touch on the way (one side still tracks it): ours again after.
-    kept = {rel: (root / rel).read_bytes() for rel in legacy if (root / rel).exists()}
+    # A graph file of record git may touch on the way (one side still tracks it): ours again after. So too this
+    # machine's own files theirs still tracks (a kg-memory 0.17 store's sessions.json, server.log, recall.jsonl):
+    # git writes over an ignored file without a word.
+    theirs_files = set(G.run(root, "ls-tree", "-r", "-z", "--name-only", theirs).stdout.split("\0"))
+    local_here = G.kg_ignored(root, tracked=False) & theirs_files
+    kept = {rel: (root / rel).read_bytes() for rel in legacy | local_here if (root / rel).exists()}
     try:
         proc = G.run(root, "-c", f"merge.{G.DRIVER}.driver=true", "merge", "-q", "--no-commit", "--no-ff",
                      "-X", "no-renames", "--allow-unrelated-histories", theirs, check=False, ident=True)
@@ -174,16 +178,21 @@ def merge(root: Path, theirs_ref: str, message: str, remote: str) -> None:
         if not (root / ".git" / "MERGE_HEAD").exists():
             detail = " / ".join((proc.stderr + proc.stdout).strip().splitlines()[-4:])
             raise G.GitError(f"{undone}: {detail or f'git merge exit {proc.returncode}'}")
+        # Machine-local files the merge brought (theirs tracks them): ours stay, one this machine lacked goes (another
+        # machine's server.pid or sessions are not this one's); none stays in the index.
+        local = G.kg_ignored(root, tracked=True) - legacy
+        for rel in local - kept.keys():
+            (root / rel).unlink(missing_ok=True)
         unmerged = [n for n in G.run(root, "diff", "--name-only", "-z", "--diff-filter=U").stdout.split("\0") if n]
         folders = {shards.folder(k) for k in result.parts}
-        stuck = [n for n in unmerged if n not in legacy and not any(n.startswith(f + "/") for f in folders)]
+        stuck = [n for n in unmerged if n not in legacy | local and not any(n.startswith(f + "/") for f in folders)]
         if stuck:
             raise G.GitError(f"{undone}: {', '.join(stuck[:5])} changed on both sides and is no graph part; "
                              "merge it by hand (git merge) and run kg sync again")
         for key, parts in result.parts.items():
             shards.write_folder(root, key, parts, only=None if key in result.whole else set(parts))
         # -f: the index holds their version of a file whose bytes are ours again (put back above).
-        G.run(root, "rm", "-q", "--cached", "-f", "--ignore-unmatch", "--", *sorted(legacy))
+        G.run(root, "rm", "-q", "--cached", "-f", "--ignore-unmatch", "--", *sorted(legacy | local))
         G.run(root, "add", "-A", "--", shards.ROOT)
         G.run(root, "commit", "-q", "--no-verify", "-m", message, ident=True)
     except BaseException:

@@ -544,6 +544,31 @@ def test_two_upgraded_017_machines_sync_both_ways_and_keep_their_machine_local_f
     assert not set(local) & set(git(remote, "ls-tree", "-r", "--name-only", "master", env=a.env).split())
 
 
+def test_a_new_store_that_merges_a_017_remote_keeps_its_own_machine_local_files(tmp_path):
+    """The 0.17 store's history tracks its sessions, log, pid and recall log: the merge wrote them over this
+    machine's own (git overwrites an ignored file silently) and committed them."""
+    remote = tmp_path / "old.git"
+    subprocess.run(["git", "init", "-q", "--bare", "-b", "master", str(remote)], check=True, timeout=60,
+                   env=git_env(tmp_path, "x"))
+    theirs = {"sessions.json": '{"old": {}}\n', "server.log": "old log\n", "server.pid": "4242\n",
+              "recall.jsonl": "{}\n"}
+    old = tmp_path / "old-store"
+    _store_017(old, git_env(tmp_path, "old"), "learned-on-the-old-machine", files=theirs)
+    git(old, "push", "-q", str(remote), "master", env=git_env(tmp_path, "old"))
+    a = _machine(tmp_path, "machine-a", _user("a-lesson-node"))
+    ours = {"sessions.json": '{"mine": {}}\n', "server.log": "my log\n", "recall.jsonl": '{"mine": 1}\n'}
+    for rel, text in ours.items():
+        (a.store / rel).write_text(text)
+    out = _sync(a, remote)
+    assert out.returncode == 0, out.stderr
+    assert "learned-on-the-old-machine" in json.loads((a.store / "user.json").read_text())["nodes"]
+    for rel, text in ours.items():
+        assert (a.store / rel).read_text() == text, rel
+    assert not (a.store / "server.pid").exists()  # another machine's pid is no process here
+    assert not set(theirs) & set(git(a.store, "ls-files", env=a.env).split())
+    assert not set(theirs) & set(git(remote, "ls-tree", "-r", "--name-only", "master", env=a.env).split())
+
+
 def _driver(base: dict | None, ours: dict, theirs: dict, tmp_path: Path) -> tuple[int, dict, str]:
     paths = []
     for name, value in (("base", base), ("ours", ours), ("theirs", theirs)):
