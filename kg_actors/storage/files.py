@@ -7,6 +7,7 @@ new file, and either the old or the new `.prev`, never a torn one. A load that c
 
 from __future__ import annotations
 
+import hashlib
 import json
 from json.encoder import encode_basestring as _enc  # the C function when available
 import logging
@@ -29,6 +30,46 @@ TEXT_ERRORS = "replace"
 
 class Unreadable(Exception):
     pass
+
+
+# A file's content digest, noted where its bytes are at hand (a save writes them, a load reads them) with the
+# identity of the version they are (inode, size, mtime: a rename into place keeps it), so a journal begun on the
+# event loop can name its graph file's content without reading the file there (storage/journal.py).
+_digests: dict[str, tuple[tuple[int, int, int, int], str]] = {}
+_DIGESTS_KEPT = 4096  # one per file saved or loaded: a bound, not a cache policy
+
+
+def _identity(st: os.stat_result) -> tuple[int, int, int, int]:
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+def _note_digest(path: Path, st: os.stat_result, digest: str) -> None:
+    if len(_digests) >= _DIGESTS_KEPT:
+        _digests.pop(next(iter(_digests)))
+    _digests[str(path)] = (_identity(st), digest)
+
+
+def known_digest(path: Path, st: os.stat_result) -> str | None:
+    """The content digest noted for `path` when its version is the one `st` describes (None: not noted).
+    Cheap enough for the event loop (no read)."""
+    noted = _digests.get(str(real_file(path)))
+    return noted[1] if noted is not None and noted[0] == _identity(st) else None
+
+
+def content_digest(path: Path) -> str | None:
+    """The file's content digest (sha256, hex), None when there is no file. Reads it unless noted: not on the loop."""
+    path = real_file(path)
+    try:
+        with open(path, "rb") as f:
+            st = os.fstat(f.fileno())
+            noted = known_digest(path, st)
+            if noted is not None:
+                return noted
+            digest = hashlib.sha256(f.read()).hexdigest()
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    _note_digest(path, st, digest)
+    return digest
 
 
 def probe_write(folder: Path) -> None:
@@ -81,14 +122,19 @@ def stage_chunks(path: Path, chunks: Iterable[bytes | str]) -> Path:
     faults.check(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
+    digest = hashlib.sha256()
     try:
         with open(tmp, "wb") as f:
             for k, chunk in enumerate(chunks, 1):
-                f.write(chunk.encode("utf-8", TEXT_ERRORS) if isinstance(chunk, str) else chunk)
+                data = chunk.encode("utf-8", TEXT_ERRORS) if isinstance(chunk, str) else chunk
+                f.write(data)
+                digest.update(data)
                 if not k % YIELD_EVERY:
                     time.sleep(YIELD_SECONDS)
             f.flush()
             os.fsync(f.fileno())
+            # Noted for `path`: the temp file renamed into place keeps its identity.
+            _note_digest(path, os.fstat(f.fileno()), digest.hexdigest())
     except BaseException:
         discard(tmp)
         raise
@@ -359,7 +405,10 @@ def _parse_prev(path: Path, prev: Path, why: str, build: Callable[[Any], Any] | 
 
 
 def _parse(path: Path, build: Callable[[Any], Any] | None = None) -> Any:
-    raw = path.read_bytes()
+    with open(path, "rb") as f:
+        st = os.fstat(f.fileno())
+        raw = f.read()
+    _note_digest(path, st, hashlib.sha256(raw).hexdigest())  # a journal begun on this version names it
     try:
         value = _loads_what_reads(path, raw)
     except ValueError as exc:

@@ -5,9 +5,11 @@ before the reply. The tick folds the graph into its JSON (a large file's fold wa
 small share of it: graph_writer.fold_due); on start a journal
 left behind is replayed over the JSON. A torn last line (a crash mid-append)
 is ignored: its write was never acknowledged. A journal's first line names the
-JSON file it applies on top of (size, mtime; inode too, not compared): when the file was
-replaced since (a restore by hand, `kg restore`), disk wins and the journal is
-set aside rather than replayed over it.
+JSON file it applies on top of (the sha256 of its content; size, mtime and inode too): when
+the file was replaced since (a restore by hand, `kg restore`), disk wins and the journal is
+set aside rather than replayed over it. A copy of the store (`cp -r`, tar) keeps the content
+but not the mtime to the nanosecond: a journal named its file by mtime alone before, and its
+answered writes were set aside in a copy; one without a digest is still compared that way.
 
 A fold does not stop the appends: the JSON is written to its temp file while
 records go on being appended, and then `fold_in` puts it in place and leaves
@@ -32,6 +34,7 @@ log = logging.getLogger(__name__)
 
 
 BASE = "base"  # the header line's key
+DIGEST = "sha256"  # the header's digest of the graph file's content (files.content_digest)
 
 
 def journal_path(graph_file: Path) -> Path:
@@ -47,11 +50,37 @@ def _base(graph_file: Path) -> list[int] | None:
     return [st.st_size, st.st_mtime_ns, st.st_ino]
 
 
+def _header_line(file: Path, graph_file: Path, read_ok: bool) -> str:
+    """The header naming `file` (the graph file, or a fold's staged one that becomes it): its digest as noted
+    where its bytes were at hand; read here only when `read_ok` (a worker thread: never on the event loop)."""
+    header: dict[str, Any] = {BASE: None}
+    try:
+        st = file.stat()
+    except FileNotFoundError:
+        return json.dumps(header) + "\n"
+    header[BASE] = [st.st_size, st.st_mtime_ns, st.st_ino]
+    digest = files.known_digest(graph_file, st)
+    if digest is None and read_ok:
+        digest = files.content_digest(file)
+    if digest is not None:
+        header[DIGEST] = digest
+    return json.dumps(header) + "\n"
+
+
 def _same_base(named: object, now: list[int] | None) -> bool:
-    """Whether a header's base is the graph file now: by size and mtime. Not by inode: a copy of the
-    store (`cp -a`, a backup put back, another disk) keeps both and gets new inodes, and its journal's
-    answered writes were set aside then; a restore writes the file anew, which its mtime shows."""
+    """Whether a header's base is the graph file now, for a header with no digest: by size and mtime. Not
+    by inode: a copy of the store (`cp -a`, a backup put back, another disk) keeps both and gets new inodes;
+    a restore writes the file anew, which its mtime shows."""
     return named == now or (isinstance(named, list) and now is not None and named[:2] == now[:2])
+
+
+def _names(header: dict[str, Any], graph_file: Path) -> bool:
+    """Whether a journal's header names the graph file as it is now: by its content when the header has its
+    digest (a copy keeps it, and tar keeps the mtime to the second, `cp` not at all), else as before."""
+    digest = header.get(DIGEST)
+    if isinstance(digest, str):
+        return files.content_digest(graph_file) == digest
+    return _same_base(header.get(BASE), _base(graph_file))
 
 
 def _graph_file(path: Path) -> Path:
@@ -124,7 +153,8 @@ def write_encoded(path: Path, data: str) -> Appended:
         if start == 0:
             # A new journal names the file its records apply on top of: a file replaced from
             # outside since (a restore) must not get them replayed over it.
-            data = json.dumps({BASE: _base(_graph_file(path))}) + "\n" + data
+            graph = _graph_file(path)
+            data = _header_line(graph, graph, read_ok=False) + data
         else:
             f.seek(start - 1)
             if f.read(1) != b"\n":
@@ -156,8 +186,8 @@ def _open_appending(path: Path) -> BinaryIO:
 def belongs(path: Path) -> bool:
     """Whether the journal's records apply on top of the graph file as it is now. A journal
     written before journals named their base belongs (what it held was always replayed)."""
-    base = _header(path)
-    return base is None or _same_base(base, _base(_graph_file(path)))
+    header = _header(path)
+    return header is None or header.get(BASE) is None or _names(header, _graph_file(path))
 
 
 def end(path: Path) -> int:
@@ -178,7 +208,7 @@ def fold_in(path: Path, staged: Path, graph_file: Path, since: int) -> None:
         faults.check(tmp)
         try:
             with open(tmp, "wb") as f:
-                f.write((json.dumps({BASE: _base(staged)}) + "\n").encode("utf-8") + b"".join(kept))
+                f.write(_header_line(staged, graph_file, read_ok=True).encode("utf-8") + b"".join(kept))
                 f.flush()
                 os.fsync(f.fileno())
         except BaseException:
@@ -211,7 +241,8 @@ def recover(path: Path) -> None:
     tmp = _tmp(path)
     if not tmp.exists():
         return
-    if _same_base(_header(tmp), _base(_graph_file(path))):
+    header = _header(tmp)
+    if header is not None and _names(header, _graph_file(path)):
         os.replace(tmp, path)
     else:
         files.discard(tmp)
@@ -221,14 +252,14 @@ def _tmp(path: Path) -> Path:
     return path.with_name(path.name + ".tmp")
 
 
-def _header(path: Path) -> object:
-    """The graph file a journal's first line names; None when it names none (or cannot be read)."""
+def _header(path: Path) -> dict[str, Any] | None:
+    """A journal's first line when it is a header (it names the graph file); None when not (or unreadable)."""
     try:
         with open(path, "rb") as f:
             header = json.loads(f.readline())
     except (OSError, ValueError):
         return None
-    return header.get(BASE) if isinstance(header, dict) else None
+    return header if isinstance(header, dict) and BASE in header else None
 
 
 def _records_after(path: Path, since: int) -> list[bytes]:

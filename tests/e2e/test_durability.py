@@ -11,6 +11,7 @@ back to graph.prev. A failed save is tested on the graph actor itself
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import time
@@ -147,6 +148,51 @@ async def test_kill_9_loses_no_acknowledged_write_and_restarts_recover(tmp_path)
         assert "graph.json.unreadable" in read
     finally:
         s3.kill()
+
+
+async def test_a_store_copied_after_a_kill_9_serves_every_change_its_journals_held(tmp_path):
+    # A store restored from `cp -r` or tar lost what was still in its journals: they named their graph file by
+    # its mtime to the nanosecond, which cp resets and GNU tar keeps to the second, so the copy set them aside.
+    home = tmp_path / "home"
+    cwd = str(home / "copied-proj")
+    (home / "copied-proj").mkdir(parents=True)
+    user = {"nodes": {"user-seed-node": {"id": "user-seed-node", "gist": "written before any server ran"}},
+            "edges": {}, "_meta": {"versions": {}}}
+    s1 = start_server(tmp_path, user=user, projects={"copied-proj": _seed(cwd)})
+    written = {"user": [f"copied-user-node-{k}" for k in range(3)],
+               "project": [f"copied-project-node-{k}" for k in range(3)]}
+    try:
+        async with Client(s1.url + "/") as c:
+            sid = session_of(mcp_text(await c.call_tool("kg_read", {"cwd": cwd})))
+            for level, ids in written.items():
+                for node_id in ids:
+                    r = await c.call_tool("kg_put_node", {"session_id": sid, "level": level, "id": node_id,
+                                                          "gist": f"gist of {node_id}"})
+                    assert not r.is_error and "saved" in mcp_text(r), mcp_text(r)
+        s1.proc.kill()
+        s1.proc.wait(10)
+    finally:
+        s1.kill()
+    assert (s1.store / "user.json.journal").exists()
+    assert (s1.store / "projects" / "copied-proj" / "graph.json.journal").exists()
+
+    for how in ("cp -r", "tar"):
+        base = tmp_path / how.replace(" ", "")
+        shutil.copytree(s1.store, base / "store", copy_function=shutil.copy)  # cp -r: new mtimes
+        if how == "tar":  # GNU tar keeps whole seconds
+            for f in (base / "store").rglob("*"):
+                st = f.stat()
+                os.utime(f, ns=(st.st_atime_ns, st.st_mtime_ns // 10**9 * 10**9))
+        (base / "store" / "server.pid").unlink(missing_ok=True)
+        copy = ServerProcess(base, {"HOME": str(home)}).start()  # the same home: the project is inside it
+        try:
+            read = graph(copy, project_path=cwd)
+            for level, ids in written.items():
+                missing = set(ids) - nodes_by_id(read[level]).keys()
+                assert not missing, f"{how}: {level} changes lost in the copy: {sorted(missing)}"
+            assert "set aside" not in copy.log.read_text()
+        finally:
+            copy.kill()
 
 
 def test_a_second_server_on_the_same_store_exits_1_with_a_clear_message(server):

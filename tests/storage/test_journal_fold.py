@@ -107,3 +107,57 @@ def test_a_copied_store_replays_its_journal_and_a_replaced_file_sets_it_aside(tm
     # A file written anew (a restore) is another base, copy or not: disk wins.
     graph_file.write_snapshot(path, _graph("restored-node").snapshot_json())
     assert not journal.belongs(journal.journal_path(path))
+
+
+@pytest.mark.parametrize("copy", ["cp -r", "tar"])
+def test_a_store_copied_without_its_mtimes_replays_its_journal(tmp_path, copy):
+    # `cp -r` gives the copy a new mtime and GNU tar keeps whole seconds: the journal named its file by
+    # size and mtime, and a restored backup set its answered writes aside (*.journal.dropped).
+    import shutil
+    store = tmp_path / "store"
+    store.mkdir()
+    path = store / "graph.json"
+    graph_file.write_snapshot(path, _graph("first-node-aaa").snapshot_json())  # a save: its digest noted
+    journal.append(journal.journal_path(path), [_record("second-node-bbb")])
+    loaded = tmp_path / "loaded"  # a journal begun on a file a load read (its digest noted there)
+    loaded.mkdir()
+    (loaded / "graph.json").write_bytes(path.read_bytes())
+    load_graph(loaded / "graph.json", "project", None)
+    journal.append(journal.journal_path(loaded / "graph.json"), [_record("second-node-bbb")])
+    for source in (store, loaded):
+        target = tmp_path / f"{source.name}-copy"
+        shutil.copytree(source, target, copy_function=shutil.copy)  # no mtimes kept
+        if copy == "tar":
+            for f in target.iterdir():
+                st = f.stat()
+                os.utime(f, ns=(st.st_atime_ns, st.st_mtime_ns // 10**9 * 10**9 - 10**9))
+        assert os.stat(target / "graph.json").st_mtime_ns != os.stat(source / "graph.json").st_mtime_ns
+        graph, applied = load_graph(target / "graph.json", "project", None)
+        assert set(graph.nodes) == {"first-node-aaa", "second-node-bbb"} and applied == 1
+        assert not list(target.glob("*.dropped*"))
+
+
+def test_a_journal_without_a_digest_is_still_compared_by_size_and_mtime(tmp_path):
+    path = tmp_path / "graph.json"
+    graph_file.write_snapshot(path, _graph("first-node-aaa").snapshot_json())
+    st = path.stat()
+    jpath = journal.journal_path(path)
+    jpath.write_text(json.dumps({"base": [st.st_size, st.st_mtime_ns, st.st_ino]}) + "\n"
+                     + json.dumps(_record("second-node-bbb")) + "\n")
+    assert journal.belongs(jpath)
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))
+    assert not journal.belongs(jpath)
+
+
+def test_a_fold_s_journal_names_the_new_file_by_its_content(tmp_path):
+    path, jpath, since, staged = _setup(tmp_path)
+    journal.fold_in(jpath, staged, path, since)
+    header = json.loads(jpath.read_bytes().split(b"\n")[0])
+    assert header["sha256"] == files.content_digest(path)
+    # A file put back with other content (a restore by hand, its mtime kept) is another base.
+    st = path.stat()
+    other = tmp_path / "other.json"
+    other.write_bytes(path.read_bytes().replace(b"first-node-aaa", b"other-node-zzz"))
+    os.utime(other, ns=(st.st_atime_ns, st.st_mtime_ns))
+    os.replace(other, path)
+    assert not journal.belongs(jpath)
