@@ -124,11 +124,14 @@ class Appended:
             files.fsync_dir(self._path.parent)
 
     def cut(self) -> None:
-        # A full disk may take part of the append: cut it off, so what follows starts clean.
+        # A full disk may take part of the append: cut it off, so what follows starts clean. The file is
+        # unbuffered: a buffered one's truncate flushed the rest first, which failed again, and the part
+        # written stayed (replayed at the next load though its reply said it was not kept). A cut that
+        # fails leaves a line without its newline, which `read` never takes and the next append cuts.
         try:
-            self._file.truncate(self._start)
-        except OSError:
-            pass
+            os.ftruncate(self._file.fileno(), self._start)
+        except OSError as exc:
+            log.error("%s: could not cut off a failed append (%s): its torn line is left unread", self._path, exc)
 
     def close(self) -> None:
         self._file.close()
@@ -149,22 +152,17 @@ def write_encoded(path: Path, data: str) -> Appended:
     faults.check(path)
     f = _open_appending(path)
     try:
-        start = f.tell()
+        start = f.seek(0, os.SEEK_END)
+        if start and _cut_torn_line(f, start):
+            start = f.seek(0, os.SEEK_END)
         if start == 0:
             # A new journal names the file its records apply on top of: a file replaced from
             # outside since (a restore) must not get them replayed over it.
             graph = _graph_file(path)
             data = _header_line(graph, graph, read_ok=False) + data
-        else:
-            f.seek(start - 1)
-            if f.read(1) != b"\n":
-                # A torn line left by a crash mid-append: the records must start a line of their
-                # own, or the first would be glued to the torn one and skipped at replay.
-                data = "\n" + data
         appended = Appended(f, start, path)
         try:
-            f.write(data.encode("utf-8", files.TEXT_ERRORS))
-            f.flush()
+            _write_all(f.fileno(), data.encode("utf-8", files.TEXT_ERRORS))
         except OSError:
             appended.cut()
             raise
@@ -175,12 +173,43 @@ def write_encoded(path: Path, data: str) -> Appended:
 
 
 def _open_appending(path: Path) -> BinaryIO:
+    # Unbuffered: what a failed write took is on disk, where `cut` reaches it; nothing waits in a buffer.
     try:
-        return open(path, "a+b")
+        return open(path, "a+b", buffering=0)
     except FileNotFoundError:
         # A new project's folder does not exist until its first save: the journal comes first.
         path.parent.mkdir(parents=True, exist_ok=True)
-        return open(path, "a+b")
+        return open(path, "a+b", buffering=0)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]  # a short write (a disk filling up) goes on until it raises
+
+
+TAIL_BLOCK = 65536
+
+
+def _cut_torn_line(f: BinaryIO, end: int) -> bool:
+    """Cut off a last line without its newline (a crash mid-append, a failed append whose cut failed): never
+    answered, and the records after it would make it a whole line that a replay applies. Whether one was
+    cut; raises OSError when it cannot be (the append is refused then, nothing of it kept)."""
+    f.seek(end - 1)
+    if f.read(1) == b"\n":
+        return False
+    pos = end
+    while pos > 0:  # back to the last newline, a block at a time (only after a crash: a record or so)
+        block = min(TAIL_BLOCK, pos)
+        pos -= block
+        f.seek(pos)
+        newline = f.read(block).rfind(b"\n")
+        if newline >= 0:
+            pos += newline + 1
+            break
+    log.warning("%s: cutting off a torn last line (%d bytes: a write never answered)", f.name, end - pos)
+    os.ftruncate(f.fileno(), pos)
+    return True
 
 
 def belongs(path: Path) -> bool:
@@ -301,16 +330,19 @@ def read(path: Path) -> list[Any]:  # JSON values: a line that is no object is k
         return []
     records = []
     lines = raw.split(b"\n")
-    last = max((n for n, line in enumerate(lines) if line.strip()), default=-1)
     for n, line in enumerate(lines):
         if not line.strip():
+            continue
+        if n == len(lines) - 1:
+            # No newline after it: a write a crash (or a full disk) cut short, never answered, whole as it may
+            # look (only its newline missing).
+            log.warning("%s: ignoring an unreadable journal line %d (a write a crash cut short, never answered)",
+                        path, n + 1)
             continue
         try:
             record = json.loads(line)
         except ValueError:
-            # A torn last line is a write cut by a crash, never answered; any other was damaged on disk.
-            why = "a write a crash cut short, never answered" if n == last else "damaged: its change is lost"
-            log.warning("%s: ignoring an unreadable journal line %d (%s)", path, n + 1, why)
+            log.warning("%s: ignoring an unreadable journal line %d (damaged: its change is lost)", path, n + 1)
             continue
         if not (isinstance(record, dict) and BASE in record):  # the header names the base, it changes nothing
             records.append(record)

@@ -8,8 +8,12 @@ by a rename, and a crash there leaves the old `.prev` whole.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import os
+import resource
+import signal
 
 import pytest
 
@@ -118,3 +122,61 @@ def test_a_symlinked_file_is_saved_where_it_points_and_stays_a_link(linked_file)
     kept.with_name("file.prev").write_text('{"nodes": {}}')
     assert files.load_json(link) == {"nodes": {}}  # and found there
 
+
+
+
+@contextlib.contextmanager
+def _disk_full_after(size: int):
+    """Writes past `size` bytes of a file fail (EFBIG), a write across it takes what fits: a real partial
+    write from the kernel, as a disk filling up gives, without a mount."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    old = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # else the process is killed instead of told
+    resource.setrlimit(resource.RLIMIT_FSIZE, (size, hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+        signal.signal(signal.SIGXFSZ, old)
+
+
+def _refused_record() -> tuple[list[dict], int]:
+    from kg_actors.storage import journal
+    records = [{"n": {"refused-node": None}}]
+    return records, len(journal.encode(records).encode())
+
+
+def test_an_append_a_full_disk_cut_short_is_cut_off_and_never_replayed(tmp_path):
+    # The journal was buffered: its cut (truncate) flushed the rest first, which failed again and was
+    # swallowed, so the part written stayed and was replayed though the reply said it was not kept.
+    from kg_actors.storage import journal
+
+    path = tmp_path / "graph.json.journal"
+    journal.append(path, [{"n": {"a-node": None}}])
+    size = path.stat().st_size
+    records, length = _refused_record()
+    with _disk_full_after(size + length - 1), pytest.raises(OSError):  # all of it but its newline fits
+        journal.append(path, records)
+    assert path.stat().st_size == size
+    assert [list(r["n"]) for r in journal.read(path)] == [["a-node"]]
+
+
+def test_a_torn_append_whose_cut_failed_is_never_replayed(tmp_path, monkeypatch):
+    from kg_actors.storage import journal
+
+    path = tmp_path / "graph.json.journal"
+    journal.append(path, [{"n": {"a-node": None}}])
+    size = path.stat().st_size
+    records, length = _refused_record()
+
+    def no_cut(*args):
+        raise OSError(errno.EIO, "Input/output error")
+
+    monkeypatch.setattr(journal.os, "ftruncate", no_cut)
+    with _disk_full_after(size + length - 1), pytest.raises(OSError):
+        journal.append(path, records)
+    monkeypatch.undo()
+    assert path.read_bytes().endswith(b'"refused-node":null}}')  # whole but its newline
+    assert [list(r["n"]) for r in journal.read(path)] == [["a-node"]]
+    journal.append(path, [{"n": {"c-node": None}}])  # the next append cuts it off, not makes it a line
+    assert [list(r["n"]) for r in journal.read(path)] == [["a-node"], ["c-node"]]
+    assert b"refused-node" not in path.read_bytes()
