@@ -24,9 +24,13 @@ TERMS_REWRITE_MIN = 100
 
 
 def load_graph(path: Path, kind: str, project_path: str | None,
-               set_aside: list[Path] | None = None) -> tuple[GraphData, int]:
+               set_aside: list[Path] | None = None, read_only: bool = False) -> tuple[GraphData, int]:
     """Read a graph (JSON, `.prev` fallback, then its journal). Runs in a worker thread. `set_aside` gets
     where an unreadable file was moved when its previous save was read instead.
+
+    `read_only`: a look from outside the graph's actor (the editor's project list), which must change
+    nothing on disk: an unreadable file, a journal to set aside or a fold to complete are left for the
+    actor's load, which says what it did (a look that moved the file aside hid the fall-back from it).
 
     The derived indexes are built here too, before any other task can see the
     graph, so the actor never stalls the event loop building them.
@@ -37,14 +41,18 @@ def load_graph(path: Path, kind: str, project_path: str | None,
         return GraphData.from_json(raw, kind)
 
     fell_back: list[Path] = []
-    loaded = files.load_json(path, build, fell_back, set_aside)
+    loaded = files.load_json(path, build, fell_back, set_aside, read_only)
     graph = loaded if loaded is not None else GraphData(kind)
     if graph.dropped_on_load:  # said, not silent: the next save leaves them out
         log.warning("%s: %d edge(s) name no from, to and rel and are left out: %s", path.name,
                     len(graph.dropped_on_load), ", ".join(graph.dropped_on_load[:5]))
     jpath = journal.journal_path(path)
-    journal.recover(jpath)  # a fold cut short by a crash between its renames
-    if fell_back and jpath.exists():
+    pending = journal.recovered(jpath) if read_only else None  # what `recover` would put in place, where it is
+    if not read_only:
+        journal.recover(jpath)  # a fold cut short by a crash between its renames
+    if pending is not None:
+        replayed = journal.read(pending)
+    elif fell_back and jpath.exists():
         # The file its records were appended over is lost; they are answered writes, newer than `.prev`:
         # replayed over it (each sets a node, an edge or a version whole) they keep what the journal holds.
         log.warning("%s: replaying its journal over %s (the file it was written on is unreadable)",
@@ -52,6 +60,8 @@ def load_graph(path: Path, kind: str, project_path: str | None,
         replayed = journal.read(jpath)
     elif journal.belongs(jpath):
         replayed = journal.read(jpath)
+    elif read_only:
+        replayed = []  # the load sets it aside: disk wins
     else:
         # The file was replaced after these writes (a restore): disk wins, the writes are kept aside.
         dropped, aside = journal.set_aside(jpath)

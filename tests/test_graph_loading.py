@@ -146,3 +146,40 @@ def test_a_byte_that_is_not_utf8_or_a_nul_tail_costs_a_character_not_the_file(tm
     graph, _ = load_graph(path, "user", None)
     assert list(graph.nodes) == ["newest-node"] and graph.nodes["newest-node"].gist == "caf\ufffd au lait"
     assert not path.with_name("user.json.unreadable").exists()
+
+
+def _files_of(folder) -> dict:
+    return {p.name: p.read_bytes() for p in folder.iterdir()}
+
+
+def test_a_read_only_load_changes_nothing_on_disk_and_counts_what_the_actor_s_load_would(tmp_path):
+    # A look from outside the actor (the editor's project list) moved a torn file aside, set journals aside
+    # and completed folds: the actor's load then found nothing to say.
+    path = tmp_path / "graph.json"
+    path.with_name("graph.prev").write_text(json.dumps({"nodes": {"saved-a": {"id": "saved-a", "gist": "a"}}}))
+    path.write_text('{"nodes": {"saved-a": {"id": "sav')
+    journal.journal_path(path).write_text(json.dumps(_record_of_new_node("in-journal")) + "\n")
+    before = _files_of(tmp_path)
+    graph, applied = load_graph(path, "project", None, read_only=True)
+    assert set(graph.nodes) == {"saved-a", "in-journal"} and applied == 1
+    assert _files_of(tmp_path) == before
+    aside: list = []
+    graph, _ = load_graph(path, "project", None, aside)  # the actor's load still falls back, and says so
+    assert aside == [path.with_name("graph.json.unreadable")] and set(graph.nodes) == {"saved-a", "in-journal"}
+
+
+def test_a_read_only_load_leaves_a_journal_that_does_not_belong_and_a_cut_fold_where_they_are(tmp_path):
+    path = tmp_path / "graph.json"
+    files.write_atomic(path, json.dumps({"nodes": {"saved-a": {"id": "saved-a", "gist": "a"}}}).encode())
+    jpath = journal.journal_path(path)
+    jpath.write_text(json.dumps({"base": [1, 2, 3]}) + "\n" + json.dumps(_record_of_new_node("stale")) + "\n")
+    before = _files_of(tmp_path)
+    graph, applied = load_graph(path, "project", None, read_only=True)
+    assert set(graph.nodes) == {"saved-a"} and applied == 0 and _files_of(tmp_path) == before
+    # A fold cut short between its renames: its journal (naming the file in place) is the one read.
+    st = path.stat()
+    journal._tmp(jpath).write_text(json.dumps({"base": [st.st_size, st.st_mtime_ns, st.st_ino]}) + "\n"
+                                   + json.dumps(_record_of_new_node("after-fold")) + "\n")
+    before = _files_of(tmp_path)
+    graph, applied = load_graph(path, "project", None, read_only=True)
+    assert set(graph.nodes) == {"saved-a", "after-fold"} and _files_of(tmp_path) == before

@@ -72,8 +72,9 @@ async def project_row(floor: Floor, slug: str) -> dict[str, Any]:
         snap = (await handle.current()).graph
         recorded, graph_counts = snap.project_path, counts(snap)
     else:
-        # Read from disk without starting an actor: listing must not load every graph.
-        graph, _ = await trio.to_thread.run_sync(load_graph, path, "project", None)
+        # Read from disk without starting an actor: listing must not load every graph. Only read: outside
+        # the actor, moving a torn file aside hid the fall-back from the graph's own load.
+        graph, _ = await trio.to_thread.run_sync(lambda: load_graph(path, "project", None, read_only=True))
         recorded, graph_counts = graph.project_path, counts(graph)
     root, openable = recorded, False
     if recorded:

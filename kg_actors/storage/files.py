@@ -327,14 +327,15 @@ def dumps_indent2(obj: Any, ind: str = "") -> str:
 
 
 def load_json(path: Path, build: Callable[[Any], Any] | None = None, fell_back: list[Path] | None = None,
-              set_aside: list[Path] | None = None) -> Any | None:
+              set_aside: list[Path] | None = None, read_only: bool = False) -> Any | None:
     """The file's JSON, `.prev` when the file is corrupt, None when neither exists.
 
     A corrupt file that `.prev` stands in for is moved to `.unreadable` (kept for a look by hand),
     so the next save's `.prev` is the good one, not the corrupt one. When nothing readable is
     left, `Unreadable` says which files are bad and how to restore one. `build`: what the JSON must
     make (a graph); JSON it raises on (`"nodes": []`) is as corrupt as a torn file. `fell_back` gets
-    `.prev`'s path when that was read instead, `set_aside` where the unreadable file was moved."""
+    `.prev`'s path when that was read instead, `set_aside` where the unreadable file was moved.
+    `read_only`: a look that changes nothing on disk (the unreadable file stays where it is)."""
     path = real_file(path)
     if not path.exists():
         prev = _newest_prev(path, build)
@@ -356,6 +357,8 @@ def load_json(path: Path, build: Callable[[Any], Any] | None = None, fell_back: 
         value = _parse_prev(path, prev, f"is unreadable ({exc})", build)
         if fell_back is not None:
             fell_back.append(prev)
+        if read_only:
+            return value
         aside = unused_name(path.with_name(path.name + ".unreadable"))
         try:
             os.replace(path, aside)

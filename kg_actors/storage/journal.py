@@ -277,6 +277,14 @@ def recover(path: Path) -> None:
         files.discard(tmp)
 
 
+def recovered(path: Path) -> Path | None:
+    """The fold's journal `recover` would put in place of this one (None: none), found without changing
+    anything: a look from outside the actor."""
+    tmp = _tmp(path)
+    header = _header(tmp) if tmp.exists() else None
+    return tmp if header is not None and _names(header, _graph_file(path)) else None
+
+
 def _tmp(path: Path) -> Path:
     return path.with_name(path.name + ".tmp")
 

@@ -18,7 +18,7 @@ import time
 
 import pytest
 import trio
-from e2e_helpers import KG, graph, nodes_by_id, start_server, wait_until
+from e2e_helpers import KG, get_json, graph, nodes_by_id, start_server, store_files, wait_until
 from mcp import Client
 
 from kg_actors.core.errors import StorageRefused
@@ -193,6 +193,37 @@ async def test_a_store_copied_after_a_kill_9_serves_every_change_its_journals_he
             assert "set aside" not in copy.log.read_text()
         finally:
             copy.kill()
+
+
+def test_listing_the_projects_changes_no_file_and_the_load_still_tells_of_its_fall_back(tmp_path):
+    # The editor's project list read an unloaded graph with the actor's load, outside the actor: it moved a
+    # torn graph.json aside, and the graph's real load then found no torn file, so no fall-back was said.
+    home = tmp_path / "home"
+    cwd = str(home / "listed-proj")
+    (home / "listed-proj").mkdir(parents=True)
+
+    def torn_file_and_a_good_prev(srv: ServerProcess) -> None:
+        folder = srv.store / "projects" / "listed-proj"
+        folder.mkdir(parents=True)
+        (folder / "graph.prev").write_text(json.dumps(_seed(cwd)))
+        (folder / "graph.json").write_bytes(json.dumps(_seed(cwd)).encode()[:40])  # torn mid-save
+        record = {"n": {"journal-node": {"id": "journal-node", "gist": "answered after the last save"}}}
+        (folder / "graph.json.journal").write_text(json.dumps({"base": [1, 2, 3]}) + "\n" + json.dumps(record) + "\n")
+
+    srv = start_server(tmp_path, before_start=torn_file_and_a_good_prev)
+    folder = srv.store / "projects" / "listed-proj"
+    try:
+        before = store_files(folder)
+        rows = {r["slug"]: r for r in get_json(srv, "/api/projects")["projects"]}
+        assert rows["listed-proj"]["counts"]["nodes"] == 2  # graph.prev's node and the journal's
+        assert store_files(folder) == before, "listing the projects changed the store"
+        nodes = nodes_by_id(graph(srv, project_path=cwd)["project"])
+        assert {"seed-node-one", "journal-node"} <= nodes.keys()
+        trouble = (srv.health() or {}).get("graphs_in_trouble", {}).get("project:listed-proj")
+        assert trouble and trouble["kind"] == "fell_back", trouble
+        assert (folder / "graph.json.unreadable").exists()
+    finally:
+        srv.kill()
 
 
 def test_a_second_server_on_the_same_store_exits_1_with_a_clear_message(server):
