@@ -50,6 +50,7 @@ class GraphDirectory:
         self._recorded_at: dict[str, tuple[int, str | None]] = {}  # slug -> (file mtime, recorded folder)
         self._refusals: dict[str, str | None] = {}  # key -> why its graph refuses changes (file unreadable)
         self._fell_back: dict[str, Path] = {}  # key -> where its unreadable file went (its previous save loaded)
+        self._damaged: dict[str, Path] = {}  # key -> the copy of its journal whose damaged lines were skipped
         self.closing = False
 
     # Project identity ------------------------------------------------------
@@ -126,6 +127,14 @@ class GraphDirectory:
                 f"written after that save is missing. The unreadable file is kept as {aside} (remove it once "
                 "looked at); `kg restore` brings back a committed version.")
 
+    def journal_damaged(self, key: str) -> str | None:
+        """Said while the copy of a journal kept at this graph's load (lines of it could not be read) is there."""
+        copy = self._damaged.get(key)
+        if copy is None or not copy.exists():
+            return None
+        return (f"lines of its journal could not be read at the last start: the changes they held are missing. The "
+                f"journal is kept as {copy} (remove it once looked at).")
+
     def loaded_keys(self) -> list[str]:
         return list(self._handles)
 
@@ -140,6 +149,9 @@ class GraphDirectory:
             elif why := self.fell_back(key):
                 out[key] = {"kind": "fell_back", "why": why, "file": file, "graph": graph,
                             "kept": str(self._fell_back[key])}
+            elif why := self.journal_damaged(key):
+                out[key] = {"kind": "journal_damaged", "why": why, "file": file, "graph": graph,
+                            "kept": str(self._damaged[key])}
         return out
 
     async def get(self, key: str) -> GraphHandle:
@@ -183,11 +195,15 @@ class GraphDirectory:
         # A big file's DEBT terms are worked out by a child on the other core while this one reads and settles.
         terms = await trio.to_thread.run_sync(TermChild.start, path)
         aside: list[Path] = []
+        damaged: list[Path] = []
         try:
             try:
-                graph, replayed = await trio.to_thread.run_sync(load_graph, path, kind, root, aside)
+                graph, replayed = await trio.to_thread.run_sync(
+                    lambda: load_graph(path, kind, root, aside, kept_damaged=damaged))
                 if aside:  # the file was torn or corrupt and its previous save was loaded: say so in reads
                     self._fell_back[key] = aside[0]
+                if damaged:
+                    self._damaged[key] = damaged[0]
             except files.Unreadable as exc:
                 # One bad file costs only what it holds: the graph is served empty and refuses changes,
                 # so nothing is written over the file the user restores.

@@ -24,9 +24,11 @@ TERMS_REWRITE_MIN = 100
 
 
 def load_graph(path: Path, kind: str, project_path: str | None,
-               set_aside: list[Path] | None = None, read_only: bool = False) -> tuple[GraphData, int]:
+               set_aside: list[Path] | None = None, read_only: bool = False,
+               kept_damaged: list[Path] | None = None) -> tuple[GraphData, int]:
     """Read a graph (JSON, `.prev` fallback, then its journal). Runs in a worker thread. `set_aside` gets
-    where an unreadable file was moved when its previous save was read instead.
+    where an unreadable file was moved when its previous save was read instead, `kept_damaged` where a
+    copy of a journal with damaged lines is kept (its readable records are replayed).
 
     `read_only`: a look from outside the graph's actor (the editor's project list), which must change
     nothing on disk: an unreadable file, a journal to set aside or a fold to complete are left for the
@@ -50,6 +52,7 @@ def load_graph(path: Path, kind: str, project_path: str | None,
     pending = journal.recovered(jpath) if read_only else None  # what `recover` would put in place, where it is
     if not read_only:
         journal.recover(jpath)  # a fold cut short by a crash between its renames
+    damaged: list[int] = []
     if pending is not None:
         replayed = journal.read(pending)
     elif fell_back and jpath.exists():
@@ -57,9 +60,9 @@ def load_graph(path: Path, kind: str, project_path: str | None,
         # replayed over it (each sets a node, an edge or a version whole) they keep what the journal holds.
         log.warning("%s: replaying its journal over %s (the file it was written on is unreadable)",
                     jpath.name, fell_back[0].name)
-        replayed = journal.read(jpath)
+        replayed = journal.read(jpath, damaged)
     elif journal.belongs(jpath):
-        replayed = journal.read(jpath)
+        replayed = journal.read(jpath, damaged)
     elif read_only:
         replayed = []  # the load sets it aside: disk wins
     else:
@@ -69,6 +72,19 @@ def load_graph(path: Path, kind: str, project_path: str | None,
                     "the journal): disk wins; %d change(s) of the journal were set aside "
                     "in %s", path.name, dropped, aside.name)
         replayed = []
+    if damaged and not read_only:
+        # Answered changes are lost with those lines: the journal is kept as it is for a look by hand (the
+        # next fold removes it), and the load says so.
+        try:
+            copy = journal.keep_damaged(jpath)
+            log.error("%s: line(s) %s could not be read (their changes are lost); the journal is kept as %s",
+                      jpath.name, ", ".join(map(str, damaged[:10])), copy.name)
+        except OSError as exc:
+            copy = jpath
+            log.error("%s: line(s) %s could not be read (their changes are lost), and no copy could be kept: %s",
+                      jpath.name, ", ".join(map(str, damaged[:10])), exc)
+        if kept_damaged is not None:
+            kept_damaged.append(copy)
     applied = 0
     for n, record in enumerate(replayed):
         try:

@@ -151,6 +151,9 @@ def trouble_fix(trouble: dict[str, Any]) -> str:
     if trouble.get("kind") == "fell_back":
         return (f"look at {trouble.get('kept')} (what was written after the previous save is in it), then remove it; "
                 f"`kg restore --at DATE {trouble.get('graph')}` brings back a committed version")
+    if trouble.get("kind") == "journal_damaged":
+        return (f"look at {trouble.get('kept')} (the lines that could not be read are in it; write again what they "
+                "held), then remove it")
     return (f"put a good copy back at {trouble.get('file')} (`kg restore --at DATE {trouble.get('graph')}` when the "
             "store is in git, or move the file aside to start the graph empty), then kg stop && kg start")
 

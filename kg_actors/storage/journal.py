@@ -331,7 +331,28 @@ def set_aside(path: Path) -> tuple[int, Path]:
     return len(records), aside
 
 
-def read(path: Path) -> list[Any]:  # JSON values: a line that is no object is kept too (the replay skips it)
+def keep_damaged(path: Path) -> Path:
+    """A copy of a journal with damaged lines, beside it (`<journal>.damaged`, `.damaged.2`...): its other
+    records are replayed and the next fold removes it, and the damaged bytes were then kept nowhere. A
+    journal that still begins with a copy's bytes (appended to since: a reload, a resync) is kept already."""
+    raw = path.read_bytes()
+    first = path.with_name(path.name + ".damaged")
+    kept = [first, *(p for p in path.parent.glob(first.name + ".*") if p.name.rsplit(".", 1)[1].isdigit())]
+    for copy in kept:
+        try:
+            if raw.startswith(copy.read_bytes()):
+                return copy
+        except OSError:
+            continue
+    aside = files.unused_name(first)
+    files.write_atomic(aside, raw, keep_prev=False)
+    return aside
+
+
+def read(path: Path, damaged: list[int] | None = None) -> list[Any]:
+    """The journal's records; `damaged` gets the numbers of the lines that could not be read (a torn last
+    line, a write never answered, is not one). JSON values: a line that is no object is kept too (the
+    replay skips it)."""
     try:
         raw = path.read_bytes()
     except (FileNotFoundError, NotADirectoryError):
@@ -351,6 +372,8 @@ def read(path: Path) -> list[Any]:  # JSON values: a line that is no object is k
             record = json.loads(line)
         except ValueError:
             log.warning("%s: ignoring an unreadable journal line %d (damaged: its change is lost)", path, n + 1)
+            if damaged is not None:
+                damaged.append(n + 1)
             continue
         if not (isinstance(record, dict) and BASE in record):  # the header names the base, it changes nothing
             records.append(record)

@@ -226,6 +226,37 @@ def test_listing_the_projects_changes_no_file_and_the_load_still_tells_of_its_fa
         srv.kill()
 
 
+def test_a_damaged_journal_line_is_kept_aside_and_named_as_a_trouble(tmp_path):
+    # A damaged line was only logged, and the next fold removed the journal: its bytes were kept nowhere.
+    from kg_actors.setup.doctor import trouble_lines
+
+    def damaged_journal(srv: ServerProcess) -> None:
+        srv.store.mkdir(parents=True)
+        (srv.store / "user.json").write_text(json.dumps({"nodes": {}, "edges": {}, "_meta": {"versions": {}}}))
+        records = [{"n": {f"journal-node-{k}": {"id": f"journal-node-{k}", "gist": f"gist {k}"}}} for k in (1, 2)]
+        (srv.store / "user.json.journal").write_bytes(
+            json.dumps(records[0]).encode() + b"\n" + b'{"n": {"damaged-n\x00\x00de": {"id"\n'
+            + json.dumps(records[1]).encode() + b"\n")
+
+    srv = start_server(tmp_path, before_start=damaged_journal)
+    try:
+        damaged = (srv.store / "user.json.journal").read_bytes()
+        assert {"journal-node-1", "journal-node-2"} <= nodes_by_id(graph(srv)["user"]).keys()
+        kept = srv.store / "user.json.journal.damaged"
+        assert kept.read_bytes() == damaged
+        health = srv.health() or {}
+        trouble = health["graphs_in_trouble"]["user"]
+        assert trouble["kind"] == "journal_damaged" and trouble["kept"] == str(kept), trouble
+        assert "could not be read" in trouble["why"]
+        assert str(kept) in trouble_lines(health)[0]
+        graph(srv, reload=True)  # a reload of the same journal keeps no second copy
+        assert not kept.with_name(kept.name + ".2").exists()
+        assert srv.stop() == 0
+    finally:
+        srv.kill()
+    assert not (srv.store / "user.json.journal").exists() and kept.read_bytes() == damaged  # folded, still kept
+
+
 def test_a_second_server_on_the_same_store_exits_1_with_a_clear_message(server):
     env = dict(server.env, KG_HTTP_PORT=str(server.port + 1 if server.port < 65535 else server.port - 1))
     second = subprocess.run([KG, "serve"], env=env, capture_output=True, text=True, timeout=60,
