@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import secrets
 from pathlib import Path
 from typing import Any
@@ -105,11 +106,19 @@ def new_sid(taken: dict[str, Any]) -> str:
 def load_sessions(path: Path, now: float) -> dict[str, Session]:
     try:
         raw = files.load_json(path) or {}
+        if not isinstance(raw, dict):
+            raise files.Unreadable(f"{path}: holds a JSON {type(raw).__name__}, not an object of sessions")
     except (files.Unreadable, OSError) as exc:
-        log.error("sessions file unreadable (%s); starting with no sessions", exc)
+        # Kept aside before the first save writes over it: the sessions it held, for a look by hand.
+        aside = files.unused_name(path.with_name(path.name + ".unreadable"))
+        try:
+            os.replace(path, aside)
+        except OSError:
+            aside = path
+        log.error("sessions file unreadable (%s); starting with no sessions; the file is kept as %s", exc, aside.name)
         raw = {}
     out = {}
-    for sid, rec in raw.items() if isinstance(raw, dict) else ():
+    for sid, rec in raw.items():
         if not isinstance(rec, dict):
             continue
         try:

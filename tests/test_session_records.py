@@ -43,3 +43,12 @@ def test_a_record_written_before_levels_loads_its_context_at_both_levels_and_non
     again = Session.from_json("cccc3333", json.loads(json.dumps(s.to_json())))
     assert (again.seen_via, again.seen_at, again.read_at) == (s.seen_via, s.seen_at, s.read_at)
     assert again.seen_at == {"project:shared-lesson": NOW - 20}
+
+
+def test_an_unreadable_sessions_file_is_kept_aside_before_the_first_save_writes_over_it(tmp_path):
+    path = tmp_path / "sessions.json"
+    for n, bad in enumerate((b'{"aaaa1111": {"start_ts": 1', b'["not", "sessions"]'), 1):
+        path.write_bytes(bad)
+        assert load_sessions(path, NOW) == {}
+        aside = tmp_path / ("sessions.json.unreadable" + ("" if n == 1 else f".{n}"))
+        assert aside.read_bytes() == bad and not path.exists()

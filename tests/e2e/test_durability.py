@@ -257,6 +257,20 @@ def test_a_damaged_journal_line_is_kept_aside_and_named_as_a_trouble(tmp_path):
     assert not (srv.store / "user.json.journal").exists() and kept.read_bytes() == damaged  # folded, still kept
 
 
+async def test_an_unreadable_sessions_file_is_kept_aside_not_written_over(tmp_path):
+    torn = b'{"aaaa1111": {"start_ts": 1800000000, "project_path": "/home/u/a'
+    srv = start_server(tmp_path, before_start=lambda s: (s.store.mkdir(parents=True), (s.store / "sessions.json")
+                                                         .write_bytes(torn)))
+    try:
+        async with Client(srv.url + "/") as c:
+            assert session_of(mcp_text(await c.call_tool("kg_read", {})))  # a session saved: sessions.json written
+        assert srv.stop() == 0
+    finally:
+        srv.kill()
+    assert (srv.store / "sessions.json.unreadable").read_bytes() == torn
+    assert json.loads((srv.store / "sessions.json").read_text())
+
+
 def test_a_second_server_on_the_same_store_exits_1_with_a_clear_message(server):
     env = dict(server.env, KG_HTTP_PORT=str(server.port + 1 if server.port < 65535 else server.port - 1))
     second = subprocess.run([KG, "serve"], env=env, capture_output=True, text=True, timeout=60,
