@@ -245,18 +245,21 @@ class GraphDirectory:
             self._nursery.start_soon(_keep_terms, handle, path)
         return handle
 
-    async def reload(self, key: str) -> GraphHandle:
+    async def reload(self, key: str, stopped: Callable[[], Awaitable[None]] | None = None) -> GraphHandle:
         """Disk wins: stop the actor without a final save and load the graph from disk again.
 
         What the actor acknowledged is on disk already (the journal), and is replayed; a
         graph file replaced from outside since the journal began (a restore) gets none
-        of it: the load sets that journal aside and logs what it dropped.
+        of it: the load sets that journal aside and logs what it dropped. `stopped` runs
+        between the two, while no change to the graph is taken (a restore writes its file then).
         """
         handle = await self.get(key)
         del self._handles[key]
 
         async def discard() -> None:
             await handle.discard()
+            if stopped is not None:
+                await stopped()
 
         return await self._load(key, discard)
 

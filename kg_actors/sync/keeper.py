@@ -25,6 +25,8 @@ import attrs
 import trio
 
 from .. import actor
+from ..core.model import snapshot_to_json
+from ..graph_loading import load_graph
 from ..storage import files
 from ..storage import git as G
 from ..storage import commit_process, git_merge, git_read
@@ -269,11 +271,20 @@ class StoreKeeper:
             raise G.GitError(f"{rel} is not in commit {commit[:12]} (or is not a graph there)")
         handle = await self.directory.get(key)
         await handle.fold()  # the file's `.prev` then holds everything up to now
-        current = await handle.dump()
-        restored = common.carry_versions(current, restored, self.clock())
-        await trio.to_thread.run_sync(
-            lambda: files.write_atomic(self.layout.graph_file(key), files.dump_json(restored)))
-        await self.directory.reload(key)
+        path, root = self.layout.graph_file(key), self.directory.root_of(key)
+        found: dict[str, Any] = {}
+        wanted: dict[str, Any] = restored
+
+        async def put_back() -> None:
+            # The actor is stopped and the graph's asks wait: every change it acknowledged is on disk (the
+            # file and its journal), and none is taken before the restored file is loaded. A dump from the
+            # running actor missed what it acknowledged after it, which the reload then set aside.
+            current = found["current"] = await trio.to_thread.run_sync(_as_stored, path, key, root)
+            found["restored"] = common.carry_versions(current, wanted, self.clock())
+            await trio.to_thread.run_sync(lambda: files.write_atomic(path, files.dump_json(found["restored"])))
+
+        await self.directory.reload(key, put_back)
+        current, restored = found["current"], found["restored"]
         summary = common.changes(current, restored)
         ids = summary["added"] + summary["removed"] + summary["changed"]
         if ids:
@@ -294,3 +305,10 @@ class StoreKeeper:
             self.problem(f"commit at shutdown: {exc}" if str(exc) != self._last_problem else str(exc))
         except Exception:
             log.exception("git: commit at shutdown failed")
+
+
+def _as_stored(path: Path, key: str, root: str | None) -> dict[str, Any]:
+    """Graph `key` as its file and journal hold it (what its stopped actor acknowledged), as `dump` gives it."""
+    kind = key if key in ("user", "maintain") else "project"
+    graph, _ = load_graph(path, kind, root, read_only=True)
+    return snapshot_to_json(graph.snapshot_json())

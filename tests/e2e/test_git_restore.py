@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import time
 
+import trio
+
 import httpx
 
 from e2e_helpers import Session, get_json, graph, kg, nodes_by_id, wait_until
@@ -188,3 +190,60 @@ def test_a_graph_name_longer_than_any_file_name_is_not_found_not_a_server_error(
         assert len(r.text) < 1_000
     finally:
         srv.stop()
+
+
+async def test_a_write_while_a_restore_puts_the_file_back_is_refused_or_kept_never_acknowledged_and_dropped(
+        tmp_path, monkeypatch):
+    # The restore read the graph from its running actor, then wrote the file and reloaded: a write the actor
+    # acknowledged in between was in neither, and the reload set it aside (*.journal.dropped). In process:
+    # the write is made at that very moment, from inside the restore's file write.
+    from inprocess import serve_inprocess
+
+    from kg_actors.actor import ActorStopped
+    from kg_actors.core import graph_ops
+    from kg_actors.sync import keeper as keeper_module
+
+    env = git_env(tmp_path)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    root = tmp_path / "store"
+    write_store(root, _user("good-lesson-node"))
+    assert kg(["init-git"], {**env, "KG_HOME": str(root)}).returncode == 0
+    writer = graph_ops.Writer(session="aaaa1111")
+    async with serve_inprocess(root) as rt, trio.open_nursery() as nursery:
+        old = await rt.directory.get("user")
+        await rt.keeper.commit("the good state")
+        good = git(root, "rev-parse", "HEAD", env=env).strip()
+        await old.put_node("undone-node", "written before the restore", None, None, time.time(), writer)
+        real_write = keeper_module.files.write_atomic
+        answers: dict[str, str] = {}
+        landed = trio.Event()
+
+        async def through_the_old_handle() -> None:
+            try:
+                await old.put_node("old-handle-node", "in the restore's window", None, None, time.time(), writer)
+                answers["old"] = "acknowledged"
+            except ActorStopped:
+                answers["old"] = "refused"
+
+        async def through_the_directory() -> None:
+            handle = await rt.directory.get("user")
+            await handle.put_node("later-node", "asked for during the restore", None, None, time.time(), writer)
+            answers["later"] = "acknowledged"
+            landed.set()
+
+        def write_in_the_window(path, data, keep_prev=True):
+            if path.name == "user.json" and not answers:
+                trio.from_thread.run(through_the_old_handle)
+                trio.from_thread.run_sync(nursery.start_soon, through_the_directory)
+            return real_write(path, data, keep_prev)
+
+        monkeypatch.setattr(keeper_module.files, "write_atomic", write_in_the_window)
+        summary = await rt.keeper.restore("user", good)
+        monkeypatch.undo()
+        await landed.wait()  # the directory's ask waited for the reload, then landed on the restored graph
+        nodes = (await (await rt.directory.get("user")).current()).graph.nodes
+        assert answers["old"] == "refused" or "old-handle-node" in nodes or "old-handle-node" in summary["removed"]
+        assert "later-node" in nodes
+        assert "undone-node" in summary["removed"] and "undone-node" not in nodes
+        nursery.cancel_scope.cancel()
