@@ -40,7 +40,9 @@ IGNORE = """\
 *.tmp
 *.prev
 *.journal
-*.journal.dropped
+*.journal.dropped*
+*.damaged*
+*.unreadable*
 *.lock
 lock
 server.pid
@@ -63,7 +65,7 @@ GRAPH_IGNORE = """\
 /user.json
 /maintain.json
 /projects/*/graph.json
-*.unreadable
+*.unreadable*
 """
 
 

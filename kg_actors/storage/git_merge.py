@@ -245,8 +245,8 @@ def fetch(root: Path, remote: str) -> Fetched:
     url = _remote_url(root, remote)
     branches, remote_head = _heads(root, remote, url)
     name = branch_to_sync(remote, ours, branches, remote_head)
-    has_branch = name in branches  # a remote with no branch at all has nothing to merge: the push fills it
-    if has_branch:
+    has_branch = name is not None  # a remote with no branch at all has nothing to merge: the push fills it
+    if name is not None:
         G.run(root, "fetch", "-q", url, f"refs/heads/{name}", network=True)
         _check_holds_memory(root, remote, name)
     return Fetched(url, name or ours, before, has_branch)
