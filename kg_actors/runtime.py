@@ -13,7 +13,8 @@ from functools import partial
 import os
 import signal
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -174,6 +175,25 @@ async def _on_signals(cancel: trio.CancelScope, drain: Drain) -> None:
             return
 
 
+@asynccontextmanager
+async def _outer_cancel_stops(servers_scope: trio.CancelScope) -> AsyncIterator[None]:
+    """A cancel from outside the server stops it as a signal does: the servers first, then the actors'
+    grace period to fold and save. What runs inside is shielded (else the actors would die unsaved with the
+    cancel); the watcher, outside the shield, is what the cancel reaches."""
+    async with trio.open_nursery() as watch:
+        watch.start_soon(_stop_when_cancelled, servers_scope)
+        with trio.CancelScope(shield=True):
+            yield
+        watch.cancel_scope.cancel()
+
+
+async def _stop_when_cancelled(servers_scope: trio.CancelScope) -> None:
+    try:
+        await trio.sleep_forever()
+    finally:
+        servers_scope.cancel()
+
+
 async def run_server(config: Config, clock: Callable[[], float] = time.time, handle_signals: bool = True,
                      *, task_status: trio.TaskStatus[Runtime] = trio.TASK_STATUS_IGNORED) -> None:
     heap.tune()
@@ -182,9 +202,10 @@ async def run_server(config: Config, clock: Callable[[], float] = time.time, han
         debug_stalls.install()  # a bench's KG_DEBUG_STALLS only
     lay = L.Layout(config.root)
     fds = [lock.claim(config.root)]  # before binding the port: a second server must not half-start
+    servers_scope = trio.CancelScope()
     try:
         git_problem = await trio.to_thread.run_sync(_git_start, config.root)
-        async with trio.open_nursery() as actors:
+        async with _outer_cancel_stops(servers_scope), trio.open_nursery() as actors:
             sessions_data = await trio.to_thread.run_sync(load_sessions, lay.sessions, clock())
             used = warm_start.session_roots(sessions_data)  # before the registry owns them
             sessions = await actors.start(run_session_registry, lay.sessions, sessions_data, clock)
@@ -207,39 +228,43 @@ async def run_server(config: Config, clock: Callable[[], float] = time.time, han
             actors.start_soon(warm_start.warm, directory, used)  # the project last used, before it is asked
             app = rt.asgi = App(build_rest(rt), priority, frozenset({config.host.lower()}))
             drain = Drain()
-            with trio.CancelScope() as servers_scope:
-                async with trio.open_nursery() as servers:
-                    if handle_signals:
-                        servers.start_soon(_on_signals, servers_scope, drain)
-                    if heap_dumps:
-                        servers.start_soon(debug_heap.serve, heap_dumps)
-                    servers.start_soon(_ticker, rt)
-                    servers.start_soon(_guard_store, rt, fds)
-                    servers.start_soon(rt.keeper.run, config.autocommit_interval, config.save_interval)
-                    # The MCP SDK is imported only for a request the server does not answer itself.
-                    servers.start_soon(_serve_mcp, app, floor, rt.antigravity)
-                    binds = await servers.start(partial(http_serve, app, config.host, config.port, priority,
-                                                        HOOK_PATHS, drain=drain))
-                    rt.http_port = int(binds[0].rsplit(":", 1)[1])
-                    if config.editor:
-                        rt.editor = "starting"
-                        servers.start_soon(_serve_editor, rt)
-                    log.info("kg_actors %s serving %s on %s", __version__, config.root, binds[0])
-                    task_status.started(rt)
-                    await trio.sleep_forever()
-            # Servers are down; actors get a bounded grace period to save.
-            with trio.move_on_after(SHUTDOWN_GRACE_SECONDS) as grace:
-                grace.shield = True
-                await directory.stop_all()
-                await sessions.save(clock())
-                logbook.close()  # its task writes what is queued before the actors' deadline
-                actors.cancel_scope.deadline = trio.current_time() + SHUTDOWN_GRACE_SECONDS
-                sessions.close()
-                rt.antigravity.deliveries.close()
-                rt.chores.close()
-                rt.keeper.close()
-            if grace.cancelled_caught:
-                log.error("shutdown grace period ran out; unsaved changes remain in the journal")
+            try:
+                with servers_scope:
+                    async with trio.open_nursery() as servers:
+                        if handle_signals:
+                            servers.start_soon(_on_signals, servers_scope, drain)
+                        if heap_dumps:
+                            servers.start_soon(debug_heap.serve, heap_dumps)
+                        servers.start_soon(_ticker, rt)
+                        servers.start_soon(_guard_store, rt, fds)
+                        servers.start_soon(rt.keeper.run, config.autocommit_interval, config.save_interval)
+                        # The MCP SDK is imported only for a request the server does not answer itself.
+                        servers.start_soon(_serve_mcp, app, floor, rt.antigravity)
+                        binds = await servers.start(partial(http_serve, app, config.host, config.port, priority,
+                                                            HOOK_PATHS, drain=drain))
+                        rt.http_port = int(binds[0].rsplit(":", 1)[1])
+                        if config.editor:
+                            rt.editor = "starting"
+                            servers.start_soon(_serve_editor, rt)
+                        log.info("kg_actors %s serving %s on %s", __version__, config.root, binds[0])
+                        task_status.started(rt)
+                        await trio.sleep_forever()
+            finally:
+                # Servers are down (stopped, or one failed); actors get a bounded grace period to save.
+                with trio.move_on_after(SHUTDOWN_GRACE_SECONDS) as grace:
+                    grace.shield = True
+                    try:
+                        await directory.stop_all()
+                        await sessions.save(clock())
+                    finally:  # a save past the grace period must not keep the actors (and the store's lock) forever
+                        logbook.close()  # its task writes what is queued before the actors' deadline
+                        actors.cancel_scope.deadline = trio.current_time() + SHUTDOWN_GRACE_SECONDS
+                        sessions.close()
+                        rt.antigravity.deliveries.close()
+                        rt.chores.close()
+                        rt.keeper.close()
+                if grace.cancelled_caught:
+                    log.error("shutdown grace period ran out; unsaved changes remain in the journal")
         # The actors have folded their journals: the commit holds whole writes only.
         with trio.move_on_after(SHUTDOWN_GRACE_SECONDS) as grace:
             grace.shield = True

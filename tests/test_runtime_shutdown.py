@@ -1,0 +1,55 @@
+"""The root's shutdown: every actor gets its deadline and the store is let go, whatever a save does;
+a cancel from outside the server still gives the actors their grace period to fold and save."""
+
+from __future__ import annotations
+
+import json
+import signal
+import time
+
+import trio
+
+from kg_actors.config import Config
+from kg_actors.core import graph_ops
+from kg_actors.core.constants import SHUTDOWN_GRACE_SECONDS
+from kg_actors.runtime import run_server
+from kg_actors.session_handle import SessionHandle
+from kg_actors.storage import lock
+
+
+def _config(root) -> Config:
+    return Config(root=root, port=0, editor=False, save_interval=3600, autocommit_interval=0)
+
+
+async def test_a_stop_whose_session_save_outlasts_the_grace_period_still_ends_and_lets_the_store_go(
+        tmp_path, home, mock_clock, monkeypatch):
+    root = tmp_path / "store"
+
+    async def save_forever(self, now=None):
+        await trio.sleep_forever()
+
+    with trio.fail_after(100 * SHUTDOWN_GRACE_SECONDS):  # virtual seconds
+        async with trio.open_nursery() as nursery:
+            rt = await nursery.start(run_server, _config(root), time.time, True)
+            await rt.directory.get("user")
+            # From here, a wait with every task still for a (real) second jumps the clock to its deadline:
+            # the saves' threads take less, so only the deadlines' waits are skipped.
+            mock_clock.autojump_threshold = 1.0
+            monkeypatch.setattr(SessionHandle, "save", save_forever)
+            signal.raise_signal(signal.SIGTERM)
+    lock.release(lock.claim(root))  # the server let the store go
+
+
+async def test_a_cancel_from_outside_still_folds_the_graphs_into_their_files(tmp_path, home):
+    root = tmp_path / "store"
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            rt = await nursery.start(run_server, _config(root), time.time, False)
+            user = await rt.directory.get("user")
+            await user.put_node(node_id="kept-at-stop", gist="folded into user.json at stop", notes=None,
+                                touches=None, now=time.time(), writer=graph_ops.Writer(session=None))
+            nursery.cancel_scope.cancel()
+    saved = json.loads((root / "user.json").read_text())
+    assert "kept-at-stop" in json.dumps(saved)
+    assert not (root / "user.json.journal").exists()
+    lock.release(lock.claim(root))
