@@ -11,7 +11,7 @@ on disk, while the actor goes on with the next message. The tick folds the
 graph into its JSON file (atomic, `.prev` kept) and drops the journal; a
 failed save stays dirty and is retried on the next tick and at shutdown. A
 failed append is refused to its callers, and the actor then puts its graph
-back to what is on disk (`_resync`, loading with graph_loading.py as a
+back to what is on disk (`resync` in graph_recovery.py, loading with graph_loading.py as a
 start does) before its next message, so memory never holds a change the
 store does not. A graph whose file could not be read at
 all is served empty and refuses every change (`refusal`), so nothing is ever
@@ -60,9 +60,9 @@ from .derived import Derived as Derived, build_derived as build_derived
 from .graph_handle import GraphHandle as GraphHandle, build_index
 from .compaction_schedule import Owed, Planning, Turn, next_message, owed_before_read, too_far_over, when_idle
 from .graph_view import GraphView, Outlet
-from .graph_loading import load_fresh
+from .graph_recovery import index_committed, resync
 from .graph_writer import Resync, Snapshot, ToWriter, Written, fold_waits, run_writer
-from .storage import files, journal
+from .storage import journal
 
 log = logging.getLogger(__name__)
 
@@ -355,7 +355,14 @@ async def run_graph_actor(
                     continue
                 if msg is Turn.PLANNED:  # the plan's next part, a change of its own
                     assert planning is not None
-                    await _commit_planned(state, to_writer, planning.next_part(state.graph), idle)
+                    try:
+                        part = planning.next_part(state.graph)
+                    except Exception:  # a bug in rebasing the plan: this run is dropped, the tick compacts
+                        log.exception("%s: carrying out a planned compaction failed", key)
+                        planning.cancel()
+                        planning = None
+                        continue
+                    await _commit_planned(state, to_writer, part, idle)
                     if not planning.done:
                         continue
                     planning = None
@@ -364,19 +371,25 @@ async def run_graph_actor(
                     continue
                 assert not isinstance(msg, Turn)
                 if status.get("journal_failed") or (isinstance(msg, m.Fold) and status.get("resync_failed")):
-                    await _resync(state, path, to_writer, status)
+                    await resync(state, path, to_writer, status)
                 if isinstance(msg, m.Fold):
                     state.dirty = state.dirty or msg.whole
                     await _request_fold(state, to_writer, msg.reply, status, path if msg.routine else None)
                     continue
                 if isinstance(msg, m.Refresh):  # recent values older than the graph, off the loop
-                    snap = state.graph.snapshot()
-                    names = state.derived.stale(snap, msg.now)
-                    if names:
-                        # Computed from a snapshot in a worker thread, swapped in here, on the loop.
-                        fresh = await trio.to_thread.run_sync(state.derived.compute_recent, snap, msg.now, names)
-                        state.derived.install_recent(fresh)
-                        state.publish()
+                    try:
+                        snap = state.graph.snapshot()
+                        names = state.derived.stale(snap, msg.now)
+                        if names:
+                            # Computed from a snapshot in a worker thread, swapped in here, on the loop.
+                            fresh = await trio.to_thread.run_sync(state.derived.compute_recent, snap, msg.now,
+                                                                  names)
+                            state.derived.install_recent(fresh)
+                            state.publish()
+                    except Exception as exc:  # a bug here fails this message, not the graph (the old values stay)
+                        log.exception("%s: %s failed", key, msg.op)
+                        msg.reply.fail(KGError(f"internal error while handling {msg.op}: {exc!r}"))
+                        continue
                     msg.reply.set(names)
                     continue
                 if isinstance(msg, m.Discard):
@@ -456,30 +469,6 @@ async def _commit_planned(state: GraphState, to_writer: ToWriter, plan: compacti
                      synced=False)
 
 
-async def _resync(state: GraphState, path: Path, to_writer: ToWriter, status: dict[str, Any]) -> None:
-    """After a refused append: the graph becomes what is on disk again (the file and the journal's
-    acknowledged records), so no change the store refused stays visible or gets saved later.
-    When even reading fails, every change is refused until a tick's retry succeeds."""
-    status.pop("journal_failed", None)
-    try:
-        now = (state.clock or time.time)()
-        graph, derived = await trio.to_thread.run_sync(load_fresh, path, state.graph.kind, state.graph.project_path,
-                                                       now)
-    except (OSError, files.Unreadable) as exc:
-        status["resync_failed"] = True
-        state.refusal = state.refusal or f"the store could not read {path.name} back after a failed write ({exc})"
-        log.error("%s: could not read %s back after a failed write: %s (changes refused; retried on the tick)",
-                  state.key, path, exc)
-        return
-    if status.pop("resync_failed", None):
-        state.refusal = None
-    state.graph, state.derived = graph, derived
-    state.publish()
-    state.dirty = journal.journal_path(path).exists()
-    await to_writer.send(Resync())
-    log.warning("%s: back to what is on disk (%d nodes) after a refused write", state.key, len(graph.nodes))
-
-
 async def _apply(state: GraphState, to_writer: ToWriter, reply: actor.ReplySlot[Any] | None, op: str,
                  change: Callable[[], Any], synced: bool = True, reads_only: bool = False) -> bool:
     """Run one change to completion: rolled back on an error, else committed, indexed and journaled.
@@ -513,8 +502,7 @@ async def _apply(state: GraphState, to_writer: ToWriter, reply: actor.ReplySlot[
             reply.set(result)
         return False
     state.dirty = True
-    state.changed(record)
-    state.publish()  # before the next await: readers find the graph and its indexes in step
+    index_committed(state, record)
     await to_writer.send(Written(record, result, reply if reply is not None else actor.ReplySlot(), synced))
     return True
 

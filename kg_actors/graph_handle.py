@@ -8,6 +8,7 @@ that need no message take the view the actor last published (`view_now`,
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from typing import Any
 
@@ -24,6 +25,8 @@ from .core.search import SearchIndex
 from .core.snapshot import GraphSnapshot
 from .graph_messages import PutEdgeResult, TickResult
 from .graph_view import GraphView, Outlet
+
+log = logging.getLogger(__name__)
 
 
 @attrs.frozen
@@ -181,7 +184,12 @@ async def build_index(handle: GraphHandle, graph: GraphSnapshot, scope: trio.Can
     # seconds of hook replies (idle p99 4.7 -> 18-31 ms in bench/hooks_bench.py). A large graph's is built
     # in a child process (index_process.py): the server's interpreter lock only loads its pieces (~0.1 s).
     with scope:
-        index = await index_process.build(graph)
+        try:
+            index = await index_process.build(graph)
+        except Exception:  # a bug in building must not take the graph down: its searches fail, the rest works
+            log.exception("%s: the search index could not be built", handle.key)
+            handle._index_ready.set()  # nobody waits forever for it
+            return
         try:
             await handle.install_index(index)
         except KGError:

@@ -121,7 +121,7 @@ class _Fold:
     since: int  # where the journal ended when the snapshot was taken
     staged: trio.Event = attrs.field(factory=trio.Event)
     file: Path | None = None  # the written temp file, or None with `error`
-    error: OSError | None = None
+    error: Exception | None = None
     wake: trio.CancelScope | None = None  # the writer's wait for its next item
 
 
@@ -141,7 +141,9 @@ async def _next(items: trio.MemoryReceiveChannel[Written | Snapshot | Resync],
 async def _stage(path: Path, fold: _Fold) -> None:
     try:
         fold.file = await trio.to_thread.run_sync(graph_file.stage_snapshot, path, fold.item.snapshot)
-    except OSError as exc:
+    except Exception as exc:  # a bug in writing the file fails this save (retried), not the graph
+        if not isinstance(exc, OSError):
+            log.exception("writing %s failed", path)
         fold.error = exc
     fold.staged.set()
     if fold.wake is not None:
@@ -168,9 +170,12 @@ async def _flush(jpath: Path, pending: list[Written], status: dict[str, Any]) ->
                     status["folder_unsynced"] = False
             finally:
                 appended.close()
-        except OSError as exc:
+        except Exception as exc:  # a bug in encoding is refused the same way: nothing of the batch is kept
+            if not isinstance(exc, OSError):
+                log.exception("appending to %s failed", jpath)
             # Nothing of this batch is acknowledged; the actor goes back to what is on disk.
-            refused = status["refusing"] = (f"the store could not write {jpath.name} ({exc.strerror or exc}); "
+            why = getattr(exc, "strerror", None) or exc
+            refused = status["refusing"] = (f"the store could not write {jpath.name} ({why}); "
                                             "the change was not kept: retry when the disk has room again "
                                             "or is writable")
             status["journal_failed"] = True
@@ -250,7 +255,9 @@ async def _fold_in(path: Path, jpath: Path, fold: _Fold, status: dict[str, Any])
             status["refusing"] = f"the store could not switch {jpath.name} after a save ({exc})"
             status["journal_failed"] = True
             error = exc
-        except OSError as exc:
+        except Exception as exc:  # a bug in putting the file in place fails this save (retried), not the graph
+            if not isinstance(exc, OSError):
+                log.exception("putting the save of %s in place failed", path)
             error = exc
     if error is not None:
         log.error("could not save %s: %s (stays dirty; retried on the tick and at shutdown)", path, error)

@@ -303,3 +303,22 @@ async def test_a_settled_read_pays_the_run_a_plan_in_progress_was_making(tmp_pat
             await _idle()
         assert (await handle.current()).graph is not None
         await handle.close()
+
+
+async def test_a_bug_in_carrying_out_a_plan_drops_that_run_and_the_graph_goes_on_serving(tmp_path, mock_clock,
+                                                                                          monkeypatch):
+    from kg_actors.compaction_schedule import Planning
+
+    def broken(self, graph):
+        raise ZeroDivisionError("bug in rebase")
+
+    monkeypatch.setattr(Planning, "next_part", broken)
+    async with trio.open_nursery() as nursery:
+        graph, count = _over_budget_graph(1.05)
+        handle = await nursery.start(run_graph_actor, "p", "project", tmp_path / "g.json", graph)
+        await put(handle, "new-lesson-0", 1000.0)
+        mock_clock.jump(C.COMPACTION_QUIET_SECONDS)
+        assert await _archived_once_planned(handle, count, turns=20) == 0  # the run was dropped
+        await put(handle, "new-lesson-1", 1001.0)  # the actor is alive and takes writes
+        assert "new-lesson-1" in await handle.node_ids()
+        await handle.close()

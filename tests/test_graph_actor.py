@@ -348,3 +348,126 @@ def test_a_write_is_stamped_when_the_actor_applies_it_not_when_it_was_asked():
     late = gm.PutNode(node_id="ledger-node", gist="a lesson", notes=["first", "third"], touches=None, now=110.0,
                       writer=graph_ops.Writer(session=W.session, seen_at=105.0, read_at=105.0))
     assert state.put_node(late).node.written["ts"] == 110.0  # a clock behind the asking never moves it back
+
+
+async def test_a_bug_in_a_refresh_fails_that_message_and_the_actor_goes_on(tmp_path, monkeypatch):
+    from kg_actors.derived import Derived
+
+    def broken(self, *args):
+        raise ZeroDivisionError("bug in recent values")
+
+    monkeypatch.setattr(Derived, "compute_recent", broken)
+    async with trio.open_nursery() as nursery:
+        handle = await nursery.start(run_graph_actor, "user", "user", tmp_path / "g.json", GraphData("user"))
+        await put(handle, "first-lesson-node")
+        with pytest.raises(KGError, match="internal error while handling refresh"):
+            await handle.refresh(now=100.0)
+        await put(handle, "second-lesson-node")
+        assert len(await handle.node_ids()) == 2
+        await handle.close()
+
+
+async def test_a_bug_in_indexing_a_committed_change_still_journals_and_answers_it(tmp_path, monkeypatch):
+    path = tmp_path / "g.json"
+    calls = []
+    original = graph_actor.GraphState.changed
+
+    def broken_once(self, record):
+        calls.append(record)
+        if len(calls) == 1:
+            raise ZeroDivisionError("bug in the indexes")
+        original(self, record)
+
+    monkeypatch.setattr(graph_actor.GraphState, "changed", broken_once)
+    async with trio.open_nursery() as nursery:
+        handle = await nursery.start(run_graph_actor, "user", "user", path, GraphData("user"))
+        await handle.view()
+        await put(handle, "retry-with-backoff", gist="retry failed calls with exponential backoff")
+        assert [list(r["n"]) for r in journal.read(journal.journal_path(path))] == [["retry-with-backoff"]]
+        view = await handle.view()
+        assert "retry-with-backoff" in view.graph.nodes  # the rebuilt derived state holds it
+        assert view.index is not None
+        await put(handle, "second-lesson-node")
+        assert len(await handle.node_ids()) == 2
+        await handle.close()
+
+
+async def test_a_bug_reading_the_graph_back_after_a_failed_append_refuses_changes_and_keeps_serving(
+        tmp_path, monkeypatch):
+    def broken(*args):
+        raise ZeroDivisionError("bug in loading")
+
+    from kg_actors import graph_recovery
+
+    monkeypatch.setattr(graph_recovery, "load_fresh", broken)
+    blocked = tmp_path / "dir"
+    blocked.write_text("a file where the graph's folder should be")
+    async with trio.open_nursery() as nursery:
+        handle = await nursery.start(run_graph_actor, "project:x", "project", blocked / "graph.json",
+                                     GraphData("project"))
+        with pytest.raises(StorageRefused):
+            await put(handle, "never-acknowledged-node")
+        with pytest.raises(StorageRefused, match="could not read graph.json back"):
+            await put(handle, "refused-too")
+        assert await handle.node_ids() is not None  # still answering
+        await handle.close()
+
+
+async def test_a_bug_in_writing_the_save_fails_that_save_and_the_actor_goes_on(tmp_path, monkeypatch):
+    from kg_actors.storage import graph_file
+
+    real = graph_file.stage_snapshot
+
+    def broken(*args):
+        raise ZeroDivisionError("bug in the save")
+
+    path = tmp_path / "g.json"
+    monkeypatch.setattr(graph_file, "stage_snapshot", broken)
+    async with trio.open_nursery() as nursery:
+        handle = await nursery.start(run_graph_actor, "user", "user", path, GraphData("user"))
+        await put(handle, "first-lesson-node")
+        assert await handle.fold() is False
+        monkeypatch.setattr(graph_file, "stage_snapshot", real)
+        await put(handle, "second-lesson-node")
+        assert await handle.fold() is True
+        assert set(json.loads(path.read_text())["nodes"]) == {"first-lesson-node", "second-lesson-node"}
+        await handle.close()
+
+
+async def test_a_bug_in_encoding_a_journal_record_refuses_that_change_and_the_actor_goes_on(tmp_path, monkeypatch):
+    real = journal.encode
+
+    def broken(records):
+        raise ZeroDivisionError("bug in encoding")
+
+    monkeypatch.setattr(journal, "encode", broken)
+    async with trio.open_nursery() as nursery:
+        handle = await nursery.start(run_graph_actor, "user", "user", tmp_path / "g.json", GraphData("user"))
+        with pytest.raises(StorageRefused):
+            await put(handle, "never-acknowledged-node")
+        monkeypatch.setattr(journal, "encode", real)
+        await put(handle, "first-lesson-node")
+        assert await handle.node_ids() == frozenset({"first-lesson-node"})
+        await handle.close()
+
+
+async def test_a_bug_in_building_the_search_index_leaves_the_graph_serving(tmp_path, monkeypatch):
+    from kg_actors import index_process
+
+    async def broken(graph):
+        raise ZeroDivisionError("bug in the index build")
+
+    monkeypatch.setattr(index_process, "build", broken)
+    graph = GraphData("user")
+    graph.set_node(Node("lesson-a", "gist a"))
+    graph.commit()
+    graph.take_changes()
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            from kg_actors.derived import build_derived
+            handle = await nursery.start(run_graph_actor, "user", "user", tmp_path / "g.json", graph,
+                                         build_derived(graph, 100.0))
+            await handle.view()  # answered, not waited for forever
+            await put(handle, "first-lesson-node")
+            assert "first-lesson-node" in await handle.node_ids()
+            await handle.close()

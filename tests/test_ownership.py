@@ -23,8 +23,9 @@ MUTATING_FUNCTIONS = {
     "compaction": {"compact", "commit", "prune_orphans"},
     "absorb": {"absorb"},
 }
-# The owner, and the loading of a graph nobody holds yet (it becomes the owner's).
-OWNERS = {"graph_actor.py", "graph_loading.py", "derived.py", "directory.py"}
+# The owner (and its own repairs, called from its loop), and the loading of a graph nobody holds yet
+# (it becomes the owner's).
+OWNERS = {"graph_actor.py", "graph_recovery.py", "graph_loading.py", "derived.py", "directory.py"}
 LIVE_TYPES = {"GraphData", "Derived", "GraphState"}
 
 
