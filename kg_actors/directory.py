@@ -30,6 +30,14 @@ from .term_process import TermChild
 log = logging.getLogger(__name__)
 
 
+class _Load:
+    """One load of a graph in progress: those who wait for it learn its own outcome."""
+
+    def __init__(self) -> None:
+        self.done = trio.Event()
+        self.error: BaseException | None = None
+
+
 def level_of(key: str) -> str:
     return "project" if key.startswith("project:") else key
 
@@ -43,8 +51,7 @@ class GraphDirectory:
         self.orphan_grace_days = orphan_grace_days
         self._nursery = nursery
         self._handles: dict[str, GraphHandle] = {}
-        self._starting: dict[str, trio.Event] = {}
-        self._failed: dict[str, BaseException] = {}
+        self._starting: dict[str, _Load] = {}
         self._slug_of: dict[str, str] = {}
         self._root_of: dict[str, str] = {}
         self._recorded_at: dict[str, tuple[int, str | None]] = {}  # slug -> (file mtime, recorded folder)
@@ -164,14 +171,14 @@ class GraphDirectory:
             started = self._starting.get(key)
             if started is None:
                 break
-            await started.wait()
-            if key in self._failed:
-                raise KGError(f"graph {key} could not be loaded: {self._failed.pop(key)}")
+            await started.done.wait()
+            if started.error is not None:  # this load's own failure: an older one is no answer to it
+                raise KGError(f"graph {key} could not be loaded: {started.error}")
         return await self._load(key)
 
     async def _load(self, key: str, before: Callable[[], Awaitable[None]] | None = None) -> GraphHandle:
         # The claim is taken before the first await: concurrent asks wait for this load.
-        event = self._starting[key] = trio.Event()
+        load = self._starting[key] = _Load()
         try:
             if before is not None:
                 await before()
@@ -179,12 +186,12 @@ class GraphDirectory:
             self._handles[key] = handle
             return handle
         except Exception as exc:
-            self._failed[key] = exc
+            load.error = exc
             log.exception("could not load graph %s", key)
             raise KGError(f"graph {key} could not be loaded: {exc}") from exc
         finally:
             del self._starting[key]
-            event.set()
+            load.done.set()
 
     async def _start(self, key: str) -> GraphHandle:
         level = level_of(key)
@@ -272,8 +279,8 @@ class GraphDirectory:
         """
         key = f"project:{slug}"
         while key in self._starting:
-            await self._starting[key].wait()
-        event = self._starting[key] = trio.Event()  # asks for this graph wait until the folder is gone
+            await self._starting[key].done.wait()
+        load = self._starting[key] = _Load()  # asks for this graph wait until the folder is gone
         try:
             handle = self._handles.get(key)
             if handle is not None and check is not None:
@@ -289,7 +296,7 @@ class GraphDirectory:
             return dest
         finally:
             del self._starting[key]
-            event.set()
+            load.done.set()
 
     async def stop_all(self) -> None:
         """Close every mailbox; each actor folds what is dirty and exits."""

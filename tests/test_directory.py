@@ -1,0 +1,44 @@
+"""The graph directory: one load per graph key, its outcome given to those who waited for that load."""
+
+from __future__ import annotations
+
+import pytest
+import trio
+import trio.testing
+
+from kg_actors.core.errors import KGError
+from kg_actors.directory import GraphDirectory
+from kg_actors.storage import layout as L
+
+
+async def test_a_failed_load_nobody_waited_for_is_not_handed_to_the_waiters_of_a_later_load(
+        tmp_path, home, monkeypatch):
+    gate = trio.Event()
+    starts = []
+    real = GraphDirectory._start
+
+    async def flaky_start(self, key):
+        starts.append(key)
+        if len(starts) == 1:
+            raise OSError("the disk hiccuped")
+        await gate.wait()  # the second load is in progress while another ask waits for it
+        return await real(self, key)
+
+    monkeypatch.setattr(GraphDirectory, "_start", flaky_start)
+    async with trio.open_nursery() as nursery:
+        directory = GraphDirectory(L.Layout(tmp_path / "store"), nursery)
+        with pytest.raises(KGError, match="the disk hiccuped"):
+            await directory.get("user")  # the preload's: its own caller is told, nobody waits
+        got = []
+
+        async def ask():
+            got.append(await directory.get("user"))
+
+        with trio.fail_after(30):
+            async with trio.open_nursery() as asks:
+                asks.start_soon(ask)
+                asks.start_soon(ask)
+                await trio.testing.wait_all_tasks_blocked()
+                gate.set()
+        assert got[0] is got[1] and len(starts) == 2
+        await directory.stop_all()
