@@ -7,27 +7,23 @@ shim every client launches) and the management commands start in milliseconds.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import signal
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 from . import __version__
+from .cli_server import cmd_restart, cmd_start, cmd_status, cmd_stop, env_config, not_a_folder
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at each `kg mcp` start
 if TYPE_CHECKING:
-    from typing import Any, TypeVar
+    from typing import TypeVar
 
     from .config import Config
     from .setup.run import Context
 
     E = TypeVar("E", bound=BaseException)
-
-START_TIMEOUT = 15.0
-STOP_TIMEOUT = 15.0
 
 
 def _port(raw: str) -> int:
@@ -52,28 +48,6 @@ def _count(raw: str) -> int:
     return value
 
 
-def _env_config(args: argparse.Namespace) -> Config:
-    from .config import Config, ConfigError
-
-    try:
-        return Config.from_env(port=getattr(args, "port", None), editor_port=getattr(args, "editor_port", None))
-    except ConfigError as exc:
-        print(f"kg: {exc}", file=sys.stderr)
-        raise SystemExit(2) from None
-
-
-def _health(url: str, timeout: float = 1.0, query: str = "") -> dict[str, Any] | None:
-    import urllib.error
-    import urllib.request
-
-    try:
-        with urllib.request.urlopen(f"{url}/health{query}", timeout=timeout) as r:
-            health = json.loads(r.read())
-    except (OSError, ValueError, urllib.error.URLError):
-        return None
-    return health if isinstance(health, dict) else None  # a JSON answer of another program is no kg health
-
-
 def _read_only_mount(path: Path) -> bool:
     try:
         return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
@@ -93,14 +67,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from .storage.files import probe_write
     from .storage.lock import StorageBusy
 
-    config = _env_config(args)
+    config = env_config(args)
     if args.no_editor:
         import attrs
 
         config = attrs.evolve(config, editor=False)
     logging.basicConfig(level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    if _not_a_folder(config.root):
-        print(f"KG PREFLIGHT: {_not_a_folder(config.root)}", file=sys.stderr)
+    if not_a_folder(config.root):
+        print(f"KG PREFLIGHT: {not_a_folder(config.root)}", file=sys.stderr)
         return 1
     try:
         config.root.mkdir(parents=True, exist_ok=True)
@@ -122,13 +96,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
         if _find(exc, KeyboardInterrupt) is None:
             raise
     return 0
-
-
-def _not_a_folder(root: Path) -> str | None:
-    """The store is a file: no permission would help (mkdir said "File exists; fix its permissions")."""
-    if root.exists() and not root.is_dir():
-        return f"{root} is a file, not a folder: point KG_HOME at a folder"
-    return None
 
 
 def _start_error(exc: OSError, config: Config) -> str:
@@ -159,155 +126,8 @@ def _find(exc: BaseException, kind: type[E]) -> E | None:
     return None
 
 
-def _serve_args(args: argparse.Namespace) -> list[str]:
-    """The `kg serve` options `kg start` and `kg restart` pass through."""
-    out = []
-    if getattr(args, "port", None) is not None:
-        out += ["--port", str(args.port)]
-    if getattr(args, "editor_port", None) is not None:
-        out += ["--editor-port", str(args.editor_port)]
-    if getattr(args, "no_editor", False):
-        out.append("--no-editor")
-    return out
-
-
-def cmd_start(args: argparse.Namespace) -> int:
-    config = _env_config(args)
-    health = _health(config.url)
-    if health:
-        print(f"kg: already running at {config.url}")
-        _warn_other_store(health, config)
-        return 0
-    log_path = config.root / "server.log"
-    if _not_a_folder(config.root):
-        print(f"kg: the server did not start: {_not_a_folder(config.root)}", file=sys.stderr)
-        return 1
-    try:
-        config.root.mkdir(parents=True, exist_ok=True)
-        with open(log_path, "ab") as log:
-            start_offset = log.tell()
-            proc = subprocess.Popen(
-                [sys.executable, "-m", "kg_actors", "serve", *_serve_args(args)], stdin=subprocess.DEVNULL,
-                stdout=log, stderr=log, start_new_session=True,
-            )
-    except OSError as exc:
-        print(f"kg: the server did not start: cannot use the storage directory {config.root}: {exc}; "
-              "fix its permissions, or set KG_HOME to a directory you can write", file=sys.stderr)
-        return 1
-    deadline = time.monotonic() + START_TIMEOUT
-    while time.monotonic() < deadline:
-        if _health(config.url, 0.5):
-            print(f"kg: serving {config.root} at {config.url} (pid {proc.pid})")
-            return 0
-        if proc.poll() is not None:
-            break
-        time.sleep(0.05)
-    with open(log_path, "rb") as log:
-        log.seek(start_offset)
-        tail = log.read().decode(errors="replace").strip().splitlines()[-5:]
-    reason = next((line for line in tail if "KG PREFLIGHT" in line), tail[-1] if tail else "no output")
-    print(f"kg: the server did not start: {reason} (see {log_path})", file=sys.stderr)
-    return 1
-
-
-def _warn_other_store(health: dict[str, Any], config: Config) -> bool:
-    """A server on this port that serves another store is not the one this environment means."""
-    storage = health.get("storage")
-    if storage and Path(storage) != config.root:
-        print(f"kg: warning: the server at {config.url} serves {storage}, not {config.root} (KG_HOME); "
-              f"stop it there, or give this store another port (--port or KG_HTTP_PORT)", file=sys.stderr)
-        return True
-    return False
-
-
-def cmd_stop(args: argparse.Namespace) -> int:
-    config = _env_config(args)
-    pid_file = config.root / "server.pid"
-    try:
-        pid = int(pid_file.read_text().strip())
-    except FileNotFoundError:
-        print("kg: not running (no pid file)")
-        return 0
-    except (OSError, ValueError):
-        print(f"kg: not running ({pid_file} holds no pid; removed)")
-        pid_file.unlink(missing_ok=True)
-        return 0
-    # A stale file may name a pid the system has since given to another program: never signal that one.
-    if not _is_server(pid):
-        print("kg: not running (stale pid file)")
-        pid_file.unlink(missing_ok=True)
-        return 0
-    try:
-        os.kill(pid, signal.SIGTERM)
-    except ProcessLookupError:
-        print("kg: not running (stale pid file)")
-        pid_file.unlink(missing_ok=True)
-        return 0
-    deadline = time.monotonic() + STOP_TIMEOUT
-    while time.monotonic() < deadline:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            print(f"kg: stopped (pid {pid})")
-            return 0
-        time.sleep(0.05)
-    print(f"kg: pid {pid} did not stop within {STOP_TIMEOUT:.0f} s", file=sys.stderr)
-    return 1
-
-
-def _is_server(pid: int) -> bool:
-    """Whether `pid` is a running `kg serve` (where /proc cannot tell, any running process counts)."""
-    if not 0 < pid < 2 ** 31:
-        return False
-    if not Path("/proc/self").exists():  # no procfs (macOS): trust the pid file
-        return _alive(pid)
-    try:
-        argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
-    except OSError:
-        return False
-    # `kg serve` or `python -m kg_actors serve`: a bare "serve" is also `jekyll serve` or `npx serve`.
-    return b"serve" in argv and any(arg == b"kg_actors" or os.path.basename(arg) == b"kg" for arg in argv)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-def cmd_status(args: argparse.Namespace) -> int:
-    from .setup.doctor import listening, trouble_lines
-
-    config = _env_config(args)
-    # Once the user graph is in (the server waits for a start's load, bounded): whether it reads is then known.
-    health = _health(config.url, 15.0, "?user=loaded")
-    if health is None:
-        taken = ": the port is taken by a program that is not the kg server; stop that program, or move kg with " \
-            "--port PORT or KG_HTTP_PORT" if listening(config.host, config.port) else f" (storage {config.root})"
-        print(f"kg: not running at {config.url}{taken}")
-        return 3
-    print(f"kg: running at {config.url}, version {health.get('version')}, storage {health.get('storage')}, "
-          f"graphs loaded: {', '.join(health.get('loaded_graphs') or []) or 'none'}", *trouble_lines(health), sep="\n")
-    editor = health.get("editor") or {}
-    if editor.get("state", "").startswith("off:"):
-        print(f"kg: the visual editor is {editor['state']}; move it with --editor-port PORT or KG_EDITOR_PORT")
-    elif editor.get("state") == "up":
-        print(f"kg: visual editor at http://127.0.0.1:{editor.get('port')}/")
-    _warn_other_store(health, config)
-    return 0
-
-
-def cmd_restart(args: argparse.Namespace) -> int:
-    stopped = cmd_stop(args)
-    return stopped if stopped else cmd_start(args)
-
-
 def cmd_logs(args: argparse.Namespace) -> int:
-    config = _env_config(args)
+    config = env_config(args)
     path = config.root / "server.log"
     try:
         with open(path, "rb") as f:
@@ -330,7 +150,7 @@ def cmd_logs(args: argparse.Namespace) -> int:
 def cmd_editor(args: argparse.Namespace) -> int:
     import webbrowser
 
-    config = _env_config(args)
+    config = env_config(args)
     url = f"http://127.0.0.1:{config.editor_port}/"
     print(url)
     if not args.no_browser:
@@ -349,25 +169,25 @@ def cmd_mcp(args: argparse.Namespace) -> int:
 def cmd_commit(args: argparse.Namespace) -> int:
     from .sync import commands
 
-    return commands.cmd_commit(_env_config(args))
+    return commands.cmd_commit(env_config(args))
 
 
 def cmd_sync(args: argparse.Namespace) -> int:
     from .sync import commands
 
-    return commands.cmd_sync(_env_config(args), args.remote, args.remember)
+    return commands.cmd_sync(env_config(args), args.remote, args.remember)
 
 
 def cmd_restore(args: argparse.Namespace) -> int:
     from .sync import commands
 
-    return commands.cmd_restore(_env_config(args), args.at, args.graph)
+    return commands.cmd_restore(env_config(args), args.at, args.graph)
 
 
 def cmd_init_git(args: argparse.Namespace) -> int:
     from .sync import commands
 
-    return commands.cmd_init_git(_env_config(args))
+    return commands.cmd_init_git(env_config(args))
 
 
 def cmd_merge_driver(args: argparse.Namespace) -> int:
