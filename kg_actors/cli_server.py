@@ -71,15 +71,56 @@ def cmd_start(args: argparse.Namespace) -> int:
     config = env_config(args)
     health = get_health(config.url)
     if health:
-        print(f"kg: already running at {config.url}")
+        print(f"kg: already running at {config.url}{_pid_of(health)}")
         _warn_other_store(health, config)
         return 0
-    log_path = config.root / "server.log"
     if not_a_folder(config.root):
         print(f"kg: the server did not start: {not_a_folder(config.root)}", file=sys.stderr)
         return 1
+    deadline = time.monotonic() + START_TIMEOUT
     try:
         config.root.mkdir(parents=True, exist_ok=True)
+        turn = _start_turn(config.root, deadline)
+    except OSError as exc:
+        print(f"kg: the server did not start: cannot use the storage directory {config.root}: {exc}; "
+              "fix its permissions, or set KG_HOME to a directory you can write", file=sys.stderr)
+        return 1
+    try:
+        if turn is None:
+            print(f"kg: the server did not start within {START_TIMEOUT:.0f} s: another `kg start` is still "
+                  f"starting it (`kg status` tells when it answers)", file=sys.stderr)
+            return 1
+        return _start(args, config, deadline)
+    finally:
+        if turn is not None:
+            os.close(turn)
+
+
+def _start_turn(root: Path, deadline: float) -> int | None:
+    """The store's start.lock, held while this command starts the server and waits for it: starters
+    (`kg start`, every `kg mcp` finding no server) go one at a time, so the next finds the server up
+    instead of a child refused the store. None when the turn did not come before `deadline`."""
+    import fcntl
+
+    fd = os.open(root / "start.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return fd
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                os.close(fd)
+                return None
+            time.sleep(0.05)
+
+
+def _start(args: argparse.Namespace, config: Config, deadline: float) -> int:
+    health = get_health(config.url)  # the starter before this one may have started it
+    if health:
+        print(f"kg: already running at {config.url}{_pid_of(health)}")
+        return 0
+    log_path = config.root / "server.log"
+    try:
         with open(log_path, "ab") as log:
             start_offset = log.tell()
             proc = subprocess.Popen(
@@ -90,20 +131,53 @@ def cmd_start(args: argparse.Namespace) -> int:
         print(f"kg: the server did not start: cannot use the storage directory {config.root}: {exc}; "
               "fix its permissions, or set KG_HOME to a directory you can write", file=sys.stderr)
         return 1
-    deadline = time.monotonic() + START_TIMEOUT
     while time.monotonic() < deadline:
-        if get_health(config.url, 0.5):
-            print(f"kg: serving {config.root} at {config.url} (pid {proc.pid})")
+        health = get_health(config.url, 0.5)
+        if health:
+            print(f"kg: serving {config.root} at {config.url}{_pid_of(health) or f' (pid {proc.pid})'}")
             return 0
-        if proc.poll() is not None:
+        # Refused the store by a server still starting (a `kg serve` of its own): that one is waited for.
+        if proc.poll() is not None and not (_refused_the_store(log_path, start_offset) and _still_starting(config)):
             break
         time.sleep(0.05)
     with open(log_path, "rb") as log:
         log.seek(start_offset)
-        tail = log.read().decode(errors="replace").strip().splitlines()[-5:]
-    reason = next((line for line in tail if "KG PREFLIGHT" in line), tail[-1] if tail else "no output")
-    print(f"kg: the server did not start: {reason} (see {log_path})", file=sys.stderr)
+        lines = log.read().decode(errors="replace").strip().splitlines()
+    print(f"kg: the server did not start: {_why_not(lines, proc, config)} (see {log_path})", file=sys.stderr)
     return 1
+
+
+def _pid_of(health: dict[str, Any]) -> str:
+    pid = health.get("pid")
+    return f" (pid {pid})" if isinstance(pid, int) else ""
+
+
+def _refused_the_store(log_path: Path, offset: int) -> bool:
+    with open(log_path, "rb") as log:
+        log.seek(offset)
+        return b"KG PREFLIGHT: another memory server already uses" in log.read()
+
+
+def _still_starting(config: Config) -> bool:
+    """The store's holder has not announced itself yet (a server writes its pid file once it serves)."""
+    try:
+        return not _is_server(int((config.root / "server.pid").read_text().strip()))
+    except (OSError, ValueError):
+        return True
+
+
+def _why_not(lines: list[str], proc: subprocess.Popen[bytes], config: Config) -> str:
+    """What the child said that explains it: its preflight message, else its last line that is not a
+    routine (DEBUG or INFO) log line; or that it is still starting, or exited without a word."""
+    import re
+
+    said = next((line for line in lines if "KG PREFLIGHT" in line), None)
+    if said is None:
+        said = next((line for line in reversed(lines) if not re.match(r"\S+ \S+ (DEBUG|INFO) ", line)), None)
+    if proc.poll() is None:
+        return (f"it did not answer at {config.url} within {START_TIMEOUT:.0f} s and is still starting (pid "
+                f"{proc.pid}; `kg status` tells when it answers)" + (f"; it said: {said}" if said else ""))
+    return said or f"it exited with code {proc.returncode} without saying why"
 
 
 def _warn_other_store(health: dict[str, Any], config: Config) -> bool:

@@ -15,7 +15,7 @@ import time
 import urllib.request
 
 import pytest
-from e2e_helpers import KG, another_program, kg
+from e2e_helpers import KG, another_program, kg, wait_until
 
 import kg_actors
 from kg_actors.testing import free_port
@@ -378,3 +378,21 @@ def test_uninstall_without_the_setups_kg_home_names_it_and_leaves_the_entries(en
     assert done.returncode == 0 and desktop.read_text() == '{"mcpServers": {}}', done.stdout
     again = kg(["uninstall", "--yes"], plain)
     assert again.returncode == 0 and "kg setup has changed nothing here" in again.stdout
+
+
+def test_starts_at_once_all_answer_with_the_one_server_that_runs(env, tmp_path):
+    """Several `kg start` (or `kg mcp` starting the server) at once: one server starts, and every one of
+    them says it serves, with that server's pid (a loser's refused child is no failure, nor its pid)."""
+    store = tmp_path / "store"
+    starts = [subprocess.Popen([KG, "start"], env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True) for _ in range(4)]
+    try:
+        outs = [start.communicate(timeout=90) for start in starts]
+        pid = int(wait_until(lambda: (store / "server.pid").exists() and (store / "server.pid").read_text(), 10,
+                             "the pid file"))
+        assert _health(env)["pid"] == pid
+        for start, (out, err) in zip(starts, outs):
+            assert start.returncode == 0, err
+            assert f"(pid {pid})" in out, out
+    finally:
+        kg(["stop"], env)
