@@ -77,6 +77,10 @@ def cmd_start(args: argparse.Namespace) -> int:
     if not_a_folder(config.root):
         print(f"kg: the server did not start: {not_a_folder(config.root)}", file=sys.stderr)
         return 1
+    if config.port == 0:  # a background server on a port nobody learns: no client, hook or `kg stop` finds it
+        print("kg: the background server needs a fixed port its clients can find, not 0: give --port PORT or "
+              "KG_HTTP_PORT a port number (`kg serve --port 0` runs one in the foreground)", file=sys.stderr)
+        return 2
     deadline = time.monotonic() + START_TIMEOUT
     try:
         config.root.mkdir(parents=True, exist_ok=True)

@@ -396,3 +396,11 @@ def test_starts_at_once_all_answer_with_the_one_server_that_runs(env, tmp_path):
             assert f"(pid {pid})" in out, out
     finally:
         kg(["stop"], env)
+
+
+def test_start_on_port_0_is_refused_at_once_and_starts_nothing(env, tmp_path):
+    for args, extra in ((["start", "--port", "0"], {}), (["start"], {"KG_HTTP_PORT": "0"})):
+        out = kg(args, dict(env, **extra))
+        assert out.returncode == 2 and "needs a fixed port its clients can find, not 0" in out.stderr, out.stderr
+        assert len(out.stderr.strip().splitlines()) == 1
+        assert not (tmp_path / "store" / "server.pid").exists() and not (tmp_path / "store" / "server.log").exists()
