@@ -37,13 +37,13 @@ def env_config(args: argparse.Namespace) -> Config:
 
 
 def get_health(url: str, timeout: float = 1.0, query: str = "") -> dict[str, Any] | None:
-    import urllib.error
+    import http.client
     import urllib.request
 
     try:
         with urllib.request.urlopen(f"{url}/health{query}", timeout=timeout) as r:
             health = json.loads(r.read())
-    except (OSError, ValueError, urllib.error.URLError):
+    except (OSError, ValueError, http.client.HTTPException):  # HTTPException: a program speaking no HTTP
         return None
     return health if isinstance(health, dict) else None  # a JSON answer of another program is no kg health
 

@@ -7,6 +7,7 @@ would have nothing to do for it.
 from __future__ import annotations
 
 import fcntl
+import http.client
 import json
 import os
 import shutil
@@ -57,7 +58,7 @@ def _get(url: str, timeout: float = 1.0) -> tuple[int, bytes] | None:
             return r.status, r.read()
     except urllib.error.HTTPError as exc:
         return exc.code, b""
-    except (OSError, ValueError):
+    except (OSError, ValueError, http.client.HTTPException):  # HTTPException: a program speaking no HTTP
         return None
 
 

@@ -16,6 +16,7 @@ import urllib.request
 
 import pytest
 from e2e_helpers import KG, another_program, kg, wait_until
+from other_programs import SSH_BANNER, answering
 
 import kg_actors
 from kg_actors.testing import free_port
@@ -404,3 +405,17 @@ def test_start_on_port_0_is_refused_at_once_and_starts_nothing(env, tmp_path):
         assert out.returncode == 2 and "needs a fixed port its clients can find, not 0" in out.stderr, out.stderr
         assert len(out.stderr.strip().splitlines()) == 1
         assert not (tmp_path / "store" / "server.pid").exists() and not (tmp_path / "store" / "server.log").exists()
+
+
+def test_status_start_and_doctor_with_a_program_that_is_not_http_on_the_port(env):
+    """Something speaking another protocol on the port (an SSH banner): named, never a traceback."""
+    with answering(SSH_BANNER) as port:
+        taken = dict(env, KG_HTTP_PORT=str(port))
+        status = kg(["status"], taken)
+        start = kg(["start"], taken)
+        doctor = kg(["doctor"], taken)
+    assert status.returncode == 3 and "taken by a program that is not the kg server" in status.stdout, status.stderr
+    assert start.returncode == 1 and "another program holds the port" in start.stderr, start.stderr
+    assert doctor.returncode == 1 and "is taken by a program that is not the kg server" in doctor.stdout, doctor.stderr
+    for out in (status, start, doctor):
+        assert "Traceback" not in out.stderr, out.stderr

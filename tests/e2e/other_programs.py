@@ -1,0 +1,48 @@
+"""Programs that are not kg on a port kg wants: one that speaks another protocol, one that cuts its
+HTTP reply short. Each is a thread on 127.0.0.1 (port 0), stopped when its `with` ends."""
+
+from __future__ import annotations
+
+import socket
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+
+@contextmanager
+def answering(reply: bytes, read_request: bool = True) -> Iterator[int]:
+    """A program answering every connection with `reply` (then closing it); yields its port.
+    `read_request`: it reads what the client sends first (an HTTP request's head), as a server does."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(16)
+    stop = threading.Event()
+
+    def serve() -> None:
+        while not stop.is_set():
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                return
+            with conn:
+                try:
+                    conn.settimeout(2)
+                    if read_request:
+                        conn.recv(65536)
+                    conn.sendall(reply)
+                except OSError:
+                    pass
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield listener.getsockname()[1]
+    finally:
+        stop.set()
+        listener.close()
+        thread.join(5)
+
+
+SSH_BANNER = b"SSH-2.0-OpenSSH_9.2\r\n"
+# A reply cut after its headers: the body it announces never comes.
+CUT_SHORT = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{\"jsonrpc\""
