@@ -87,10 +87,22 @@ class Shim:
             ok = conn.getresponse().status == 200
             conn.close()
             return ok
-        except OSError:
+        except (OSError, http.client.HTTPException):  # HTTPException: another protocol on the port
             return False
 
     def handle(self, line: str) -> None:
+        """One line from the client; a request always gets an answer, whatever goes wrong here."""
+        try:
+            self._handle(line)
+        except Exception as exc:  # a bug here would leave the client waiting out its own timeout
+            try:
+                message = json.loads(line)
+            except ValueError:
+                message = None
+            self.fail(message.get("id") if isinstance(message, dict) else None,
+                      f"kg mcp could not handle this request: {type(exc).__name__}: {exc}")
+
+    def _handle(self, line: str) -> None:
         try:
             message = json.loads(line)
         except ValueError:
@@ -98,8 +110,10 @@ class Shim:
             return
         msg_id = message.get("id") if isinstance(message, dict) else None
         if isinstance(message, dict) and message.get("method") == "initialize":
-            info = (message.get("params") or {}).get("clientInfo") or {}
-            self.client_name = str(info.get("name") or "")[:64]
+            # Malformed params are the server's to refuse (it names the field); only a name is read here.
+            params = message.get("params")
+            info = params.get("clientInfo") if isinstance(params, dict) else None
+            self.client_name = str(info.get("name") or "")[:64] if isinstance(info, dict) else ""
         body = line.encode("utf-8")
         if len(body) > MAX_BODY:
             self.fail(msg_id, f"the request is {len(body):,} bytes; the kg memory server takes at most {MAX_BODY:,} "
@@ -118,6 +132,11 @@ class Shim:
                 status, ctype, payload = self.post(body)
         except OSError as exc:
             self.fail(msg_id, f"kg memory server unreachable at {self.host}:{self.port}: {exc}")
+            return
+        except http.client.HTTPException as exc:  # no HTTP status line (another protocol), or a reply cut short
+            self.fail(msg_id, f"the program on {self.host}:{self.port} gave no whole HTTP reply "
+                              f"({type(exc).__name__}: {str(exc)[:200]!r}); is another program using that port? "
+                              "Set KG_HTTP_PORT to move kg, or see `kg doctor`")
             return
         replies = _replies(ctype, payload)
         if replies is None:

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 from e2e_helpers import KG, another_program, graph, kg, nodes_by_id, start_server, wait_until
 from mcp import Client, StdioServerParameters
+from other_programs import CUT_SHORT, SSH_BANNER, answering
 
 from kg_actors.testing import ServerProcess, free_port, mcp_text, session_of
 
@@ -255,6 +256,33 @@ async def test_a_foreign_answer_on_the_port_gets_every_request_an_error_naming_i
         text = msg["error"]["message"]
         assert "HTTP 502" in text and "no JSON-RPC reply" in text and "KG_HTTP_PORT" in text, text
     assert b"another program" in err
+
+
+@pytest.mark.parametrize("reply", [SSH_BANNER, CUT_SHORT], ids=["not-http", "cut-after-headers"])
+async def test_a_port_answering_no_http_or_a_reply_cut_short_gets_every_request_an_error(tmp_path, reply):
+    with answering(reply) as port:
+        home = tmp_path / "home"
+        home.mkdir()
+        shim = RawShim({"HOME": str(home), "KG_HOME": str(tmp_path / "store"), "KG_HTTP_PORT": str(port)})
+        shim.send(INITIALIZE)
+        shim.send(_request(2, "tools/list"))
+        by_id = _jsonrpc_lines(shim.finish())
+    assert set(by_id) == {1, 2}, "every request gets a reply"
+    for msg in by_id.values():
+        assert msg["error"]["code"] == -32603 and f"127.0.0.1:{port}" in msg["error"]["message"], msg
+
+
+async def test_malformed_initialize_params_get_an_answer(srv):
+    shim = RawShim(_shim_env(srv))
+    shim.send(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": [1, 2]}))
+    shim.send(json.dumps({"jsonrpc": "2.0", "id": 2, "method": "initialize", "params": {"clientInfo": "x"}}))
+    shim.send(json.dumps({"jsonrpc": "2.0", "id": 3, "method": "initialize",
+                          "params": {"clientInfo": {"name": ["not", "a", "name"]}}}))
+    shim.send(_request(4, "tools/list"))
+    by_id = _jsonrpc_lines(shim.finish())
+    assert set(by_id) == {1, 2, 3, 4}, "every request gets a reply"
+    assert all(by_id[i]["error"]["message"].startswith("Invalid params: params.") for i in (1, 2, 3)), by_id
+    assert len(by_id[4]["result"]["tools"]) == 10
 
 
 def _write_results() -> None:
