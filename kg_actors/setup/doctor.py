@@ -139,12 +139,27 @@ def _server(r: Report, config: Config, health: dict[str, Any] | None) -> bool:
     if not ours:
         r.bad("server", f"the server on port {config.port} serves {storage}, not {config.root}",
               "set KG_HOME to the store you mean, or use another port (KG_HTTP_PORT) for this one")
-    if listening("127.0.0.1", config.editor_port):
-        r.ok("editor", f"reachable at http://127.0.0.1:{config.editor_port}/")
-    else:
-        r.bad("editor", f"nothing answers on port {config.editor_port} (KG_EDITOR_PORT)",
-              "kg stop && kg start (without --no-editor)")
+    _editor(r, config, health.get("editor"))
     return ours
+
+
+def _editor(r: Report, config: Config, editor: object) -> None:
+    """The editor as the running server reports it (its port may not be the environment's: --editor-port,
+    --no-editor; and a program listening there need not be the editor)."""
+    if not isinstance(editor, dict) or not isinstance(editor.get("port"), int):  # a server that does not say
+        editor = {"port": config.editor_port, "state": "up"}
+    port, state = editor["port"], str(editor.get("state"))
+    move = "move it with --editor-port PORT or KG_EDITOR_PORT, then kg stop && kg start"
+    if state == "off":
+        r.note("editor", "off (the server runs without it: --no-editor); kg stop && kg start serves it")
+    elif state.startswith("off:"):
+        r.bad("editor", state, move)
+    elif state == "starting":
+        r.note("editor", f"starting on port {port} (run kg doctor again)")
+    elif listening("127.0.0.1", port):
+        r.ok("editor", f"reachable at http://127.0.0.1:{port}/")
+    else:
+        r.bad("editor", f"nothing answers on port {port}, where the server serves it", move)
 
 
 def trouble_fix(trouble: dict[str, Any]) -> str:

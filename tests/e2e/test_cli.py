@@ -419,3 +419,32 @@ def test_status_start_and_doctor_with_a_program_that_is_not_http_on_the_port(env
     assert doctor.returncode == 1 and "is taken by a program that is not the kg server" in doctor.stdout, doctor.stderr
     for out in (status, start, doctor):
         assert "Traceback" not in out.stderr, out.stderr
+
+
+def _editor_settled(env: dict) -> dict:
+    deadline = time.monotonic() + 20
+    while (_health(env) or {}).get("editor", {}).get("state") == "starting" and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return _health(env)["editor"]
+
+
+def test_doctor_checks_the_editor_the_running_server_reports_not_the_environments_port(env):
+    """The environment's editor port is not the server's (--editor-port, --no-editor), and something
+    listening there need not be the editor: doctor goes by what the server says of its editor."""
+    moved = free_port()
+    with socket.socket() as squatter:
+        squatter.bind(("127.0.0.1", 0))
+        squatter.listen(1)
+        busy = squatter.getsockname()[1]
+        cases = [(["--editor-port", str(moved)], env, f"ok    editor: reachable at http://127.0.0.1:{moved}/"),
+                 (["--no-editor"], env, "--    editor: off (the server runs without it"),
+                 ([], dict(env, KG_EDITOR_PORT=str(busy)), f"FAIL  editor: off: port {busy} is busy")]
+        for args, start_env, said in cases:
+            try:
+                assert kg(["start", *args], start_env).returncode == 0
+                _editor_settled(env)
+                doctor = kg(["doctor"], env)  # the environment names the default editor port
+                assert said in doctor.stdout, doctor.stdout
+                assert "Traceback" not in doctor.stderr
+            finally:
+                kg(["stop"], env)
