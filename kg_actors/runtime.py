@@ -7,6 +7,7 @@ is dirty and the session registry saves, within a bounded grace period.
 
 from __future__ import annotations
 
+import errno
 import importlib
 import logging
 from functools import partial
@@ -41,8 +42,8 @@ from .http.rest import build_rest
 from .logbook import Logbook
 from .readings import Readings
 from .session_actor import SessionHandle, load_sessions, run_session_registry
+from .storage import faults, lock
 from .storage import layout as L
-from .storage import lock
 from .sync.keeper import StoreKeeper
 from .touch_check import TouchCheck
 
@@ -347,9 +348,22 @@ async def serve_forever(config: Config) -> None:
     pid_file = config.root / "server.pid"
     async with trio.open_nursery() as nursery:
         await nursery.start(run_server, config)
-        pid_file.write_text(str(os.getpid()))
+        _write_pid(pid_file)
     try:
         if pid_file.read_text().strip() == str(os.getpid()):
             pid_file.unlink()
     except OSError:
         pass
+
+
+def _write_pid(pid_file: Path) -> None:
+    """The pid file for `kg stop`. A full (or read-only) disk does not stop the server: memory is still read,
+    and `kg stop` finds the server through /health on its port."""
+    try:
+        faults.check(pid_file)
+        pid_file.write_text(str(os.getpid()))
+    except OSError as exc:
+        pid_file.unlink(missing_ok=True)  # a torn one (made, then no room for the pid) names no server
+        full = " (the disk holding the store is full)" if exc.errno == errno.ENOSPC else ""
+        log.warning("could not write %s: %s%s; serving all the same, `kg stop` finds the server through its port",
+                    pid_file, exc.strerror or exc, full)

@@ -6,6 +6,7 @@ at a temporary store on free loopback ports.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
@@ -448,3 +449,48 @@ def test_doctor_checks_the_editor_the_running_server_reports_not_the_environment
                 assert "Traceback" not in doctor.stderr
             finally:
                 kg(["stop"], env)
+
+
+@contextlib.contextmanager
+def _full_disk(tmp_path, how: str, env: dict):
+    """A store on a full disk: a real one (a 64 KiB tmpfs, filled; skipped where mounting is not allowed),
+    or every write of the store failing with ENOSPC (storage/faults.py). Yields the environment and store."""
+    if how == "injected":
+        flag = tmp_path / "disk-full"
+        flag.write_text("ENOSPC")
+        yield dict(env, KG_TEST_STORAGE_FAULT=str(flag)), tmp_path / "store"
+        return
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(disk)], capture_output=True).returncode:
+        pytest.skip("no permission to mount a small file system here")
+    try:
+        (disk / "store").mkdir()
+        fd = os.open(disk / "filler", os.O_WRONLY | os.O_CREAT)
+        with contextlib.suppress(OSError):
+            while os.write(fd, b"\0" * 4096):
+                pass
+        os.close(fd)
+        yield dict(env, KG_HOME=str(disk / "store")), disk / "store"
+    finally:
+        subprocess.run(["umount", "-l", str(disk)], capture_output=True)
+
+
+@pytest.mark.parametrize("how", ["injected", "tmpfs"])
+def test_a_server_started_on_a_full_disk_serves_reads_and_says_why_it_has_no_pid_file(env, tmp_path, how):
+    with _full_disk(tmp_path, how, env) as (full, store):
+        start = kg(["start", "--no-editor"], full)
+        health = _health(env)
+        try:
+            assert start.returncode == 0, start.stderr
+            assert health is not None and health["status"] == "ok"
+            with urllib.request.urlopen(f"http://127.0.0.1:{env['KG_HTTP_PORT']}/api/graph/read", timeout=10) as r:
+                assert json.loads(r.read())["user"]["nodes"] == []
+            assert not (store / "server.pid").exists()
+            if how == "injected":  # a real full disk has no room for the log either
+                log = (store / "server.log").read_text()
+                assert "server.pid: No space left on device (the disk holding the store is full); serving" in log
+        finally:
+            if health is not None:
+                os.kill(health["pid"], 15)
+                wait_until(lambda: _health(env) is None, what="the server to stop")
