@@ -196,26 +196,26 @@ def _warn_other_store(health: dict[str, Any], config: Config) -> bool:
 
 def cmd_stop(args: argparse.Namespace) -> int:
     config = env_config(args)
-    pid_file = config.root / "server.pid"
-    try:
-        pid = int(pid_file.read_text().strip())
-    except FileNotFoundError:
-        print("kg: not running (no pid file)")
-        return 0
-    except (OSError, ValueError):
-        print(f"kg: not running ({pid_file} holds no pid; removed)")
-        pid_file.unlink(missing_ok=True)
-        return 0
-    # A stale file may name a pid the system has since given to another program: never signal that one.
-    if not _is_server(pid):
-        print("kg: not running (stale pid file)")
-        pid_file.unlink(missing_ok=True)
+    if not_a_folder(config.root):
+        print(f"kg: {not_a_folder(config.root)}", file=sys.stderr)
+        return 1
+    pid, why_not = _pid_from_file(config.root / "server.pid")
+    # No pid file (removed, or a full disk had no room for it), or --port naming the server meant: the one
+    # answering on the port says its pid.
+    if pid is None or getattr(args, "port", None) is not None:
+        health = get_health(config.url)
+        found = health.get("pid") if health else None
+        if isinstance(found, int) and _is_server(found):
+            pid = found
+        elif pid is None and health is None:
+            why_not += f", and no kg server answers at {config.url}"
+    if pid is None:
+        print(f"kg: not running ({why_not})")
         return 0
     try:
         os.kill(pid, signal.SIGTERM)
     except ProcessLookupError:
-        print("kg: not running (stale pid file)")
-        pid_file.unlink(missing_ok=True)
+        print(f"kg: not running (pid {pid} is gone)")
         return 0
     deadline = time.monotonic() + STOP_TIMEOUT
     while time.monotonic() < deadline:
@@ -227,6 +227,22 @@ def cmd_stop(args: argparse.Namespace) -> int:
         time.sleep(0.05)
     print(f"kg: pid {pid} did not stop within {STOP_TIMEOUT:.0f} s", file=sys.stderr)
     return 1
+
+
+def _pid_from_file(pid_file: Path) -> tuple[int | None, str]:
+    """The running server the pid file names, or None and why not (a file naming none is removed)."""
+    try:
+        pid = int(pid_file.read_text().strip())
+    except FileNotFoundError:
+        return None, "no pid file"
+    except (OSError, ValueError):
+        pid_file.unlink(missing_ok=True)
+        return None, f"{pid_file} holds no pid; removed"
+    # A stale file may name a pid the system has since given to another program: never signal that one.
+    if not _is_server(pid):
+        pid_file.unlink(missing_ok=True)
+        return None, "stale pid file"
+    return pid, ""
 
 
 def _is_server(pid: int) -> bool:

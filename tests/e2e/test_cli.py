@@ -494,3 +494,25 @@ def test_a_server_started_on_a_full_disk_serves_reads_and_says_why_it_has_no_pid
             if health is not None:
                 os.kill(health["pid"], 15)
                 wait_until(lambda: _health(env) is None, what="the server to stop")
+
+
+def test_stop_finds_the_server_through_its_port_when_the_pid_file_is_gone(env, tmp_path):
+    other = dict(env, KG_HOME=str(tmp_path / "other-store"), KG_HTTP_PORT=str(free_port()))
+    try:
+        assert kg(["start", "--no-editor"], env).returncode == 0
+        pid = _health(env)["pid"]
+        (tmp_path / "store" / "server.pid").unlink()
+        stop = kg(["stop"], env)
+        assert stop.returncode == 0 and f"stopped (pid {pid})" in stop.stdout, stop.stdout
+        assert _health(env) is None
+        # --port names the server meant: another store's, on its own port.
+        assert kg(["start", "--no-editor"], other).returncode == 0
+        pid = _health(other)["pid"]
+        stop = kg(["stop", "--port", other["KG_HTTP_PORT"]], env)
+        assert stop.returncode == 0 and f"stopped (pid {pid})" in stop.stdout, stop.stdout
+        assert _health(other) is None
+        nothing = kg(["stop"], env)
+        assert nothing.returncode == 0 and "not running (no pid file, and no kg server answers at" in nothing.stdout
+    finally:
+        kg(["stop"], env)
+        kg(["stop"], other)
