@@ -6,18 +6,21 @@ would have nothing to do for it.
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import http.client
 import json
 import os
 import shutil
 import socket
+import tempfile
 import time
 import urllib.error
 import urllib.request
 from typing import TYPE_CHECKING, Any
 
 from .. import __version__
+from ..storage import faults
 from ..storage.files import probe_write
 from . import SetupError
 from .files import Record
@@ -193,13 +196,27 @@ def _graphs(r: Report, health: dict[str, Any]) -> None:
         r.bad("git", str(git["problem"]), "see `kg logs`; `kg commit` tells when it works again")
 
 
-def _writable(folder: Path) -> bool:
-    """Whether a file can really be made in `folder` (probed: os.access says yes to root where it fails)."""
+PROBE_BYTES = 4096  # an empty file is made on a full disk all the same: only data needs room
+
+
+def _write_problem(folder: Path) -> OSError | None:
+    """Why no data can be written in `folder`, or None: a file is made, PROBE_BYTES written and fsynced, and
+    removed (os.access says yes to root where writing fails; a full disk still makes an empty file)."""
     try:
-        probe_write(folder)
-    except OSError:
-        return False
-    return True
+        probe_write(folder)  # names the folder when no file can be made in it at all
+        fd, tmp = tempfile.mkstemp(prefix=".kg-probe-", dir=folder)
+    except OSError as exc:
+        return exc
+    try:
+        faults.check(tmp)  # a test's full or read-only disk (storage/faults.py)
+        os.write(fd, b"\0" * PROBE_BYTES)
+        os.fsync(fd)
+    except OSError as exc:
+        return exc
+    finally:
+        os.close(fd)
+        os.unlink(tmp)
+    return None
 
 
 def _storage(r: Report, config: Config, serving: bool) -> None:
@@ -208,8 +225,12 @@ def _storage(r: Report, config: Config, serving: bool) -> None:
         r.bad("storage", f"{root} is a file, not a folder", "point KG_HOME at a folder")
         return
     where = root if root.exists() else root.parent
-    writable = _writable(where) if where.is_dir() else os.access(where, os.W_OK | os.X_OK)
-    if not writable:
+    problem = _write_problem(where) if where.is_dir() else None
+    if problem is not None and problem.errno == errno.ENOSPC:
+        r.bad("storage", f"the disk holding {where} is full: nothing can be saved (memory is still read)",
+              f"free space on that disk (df {where})")
+        return
+    if problem is not None or not (where.is_dir() or os.access(where, os.W_OK | os.X_OK)):
         r.bad("storage", f"{where} is not writable by this user", f"fix the permissions of {where}, or set KG_HOME")
         return
     held = _storage_held(root) if root.exists() else False

@@ -477,7 +477,7 @@ def _full_disk(tmp_path, how: str, env: dict):
 
 
 @pytest.mark.parametrize("how", ["injected", "tmpfs"])
-def test_a_server_started_on_a_full_disk_serves_reads_and_says_why_it_has_no_pid_file(env, tmp_path, how):
+def test_a_full_disk_is_named_by_doctor_and_a_server_started_there_serves_reads(env, tmp_path, how):
     with _full_disk(tmp_path, how, env) as (full, store):
         start = kg(["start", "--no-editor"], full)
         health = _health(env)
@@ -487,6 +487,8 @@ def test_a_server_started_on_a_full_disk_serves_reads_and_says_why_it_has_no_pid
             with urllib.request.urlopen(f"http://127.0.0.1:{env['KG_HTTP_PORT']}/api/graph/read", timeout=10) as r:
                 assert json.loads(r.read())["user"]["nodes"] == []
             assert not (store / "server.pid").exists()
+            doctor = kg(["doctor"], full)
+            assert f"FAIL  storage: the disk holding {store} is full" in doctor.stdout, doctor.stdout
             if how == "injected":  # a real full disk has no room for the log either
                 log = (store / "server.log").read_text()
                 assert "server.pid: No space left on device (the disk holding the store is full); serving" in log
