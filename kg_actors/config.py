@@ -39,6 +39,16 @@ def _number(env: Mapping[str, str], name: str, default: float, kind: Callable[[s
     return value
 
 
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+def _log_level(env: Mapping[str, str]) -> str:
+    raw = env.get("KG_LOG_LEVEL") or "INFO"
+    if raw.strip().upper() not in LOG_LEVELS:
+        raise ConfigError(f"KG_LOG_LEVEL={raw!r} is not a log level: one of {', '.join(LOG_LEVELS)}")
+    return raw.strip().upper()
+
+
 @attrs.frozen
 class Config:
     root: Path
@@ -63,7 +73,7 @@ class Config:
             save_interval=_number(env, "KG_SAVE_INTERVAL", DEFAULT_SAVE_INTERVAL, float, 0.01),
             autocommit_interval=_number(env, "KG_AUTOCOMMIT_INTERVAL", DEFAULT_AUTOCOMMIT_INTERVAL, float, 0),
             orphan_grace_days=_number(env, "KG_ORPHAN_GRACE_DAYS", 365, float, 0),
-            log_level=(env.get("KG_LOG_LEVEL") or "INFO").upper(),
+            log_level=_log_level(env),
         )
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)
