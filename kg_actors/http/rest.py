@@ -6,7 +6,9 @@ JSON body); this module puts them together with /health.
 
 from __future__ import annotations
 
+import json
 import os
+from typing import Any
 
 import trio
 from starlette.applications import Starlette
@@ -22,6 +24,14 @@ from .guard import RuntimeParts, guarded
 USER_LOAD_WAIT = 10.0  # seconds /health?user=loaded waits for the user graph's load
 
 
+class AsciiJSONResponse(JSONResponse):
+    """JSON with every non-ASCII character escaped: /health names paths, and one that is not UTF-8 (a KG_HOME
+    holding such a byte) comes out as its escapes, which a client decodes back to the same path, not a 500."""
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(content, separators=(",", ":")).encode("ascii")
+
+
 def build_rest(runtime: RuntimeParts) -> Starlette:
     """`runtime` gives the floor, directory, sessions, feed and stats; routes stay thin."""
 
@@ -34,7 +44,7 @@ def build_rest(runtime: RuntimeParts) -> Starlette:
                     await runtime.directory.get("user")
                 except KGError:  # health answers all the same; the load's error is in the log
                     pass
-        return JSONResponse({
+        return AsciiJSONResponse({
             # "ok" while serving; a graph that cannot be read is named in graphs_in_trouble (key -> why).
             "status": "ok", "version": __version__, "transport": "streamable-http",
             "loaded_graphs": runtime.directory.loaded_keys(), "storage": str(runtime.layout.root),

@@ -521,3 +521,22 @@ def test_stop_finds_the_server_through_its_port_when_the_pid_file_is_gone(env, t
     finally:
         kg(["stop"], env)
         kg(["stop"], other)
+
+
+def test_a_store_path_that_is_not_utf8_is_served_and_named_by_health(env, tmp_path):
+    store = str(tmp_path) + "/store-\udcff-not-utf8"  # the byte 0xff in the path, as the environment passes it
+    odd = dict(env, KG_HOME=store)
+
+    def kg(args, env):  # the path comes back in what it prints, as the byte it is
+        return subprocess.run([KG, *args], env=env, capture_output=True, text=True, errors="surrogateescape",
+                              timeout=60, stdin=subprocess.DEVNULL)
+
+    try:
+        start = kg(["start", "--no-editor"], odd)
+        assert start.returncode == 0, start.stderr
+        health = _health(env)
+        assert health is not None and health["storage"] == store  # its escapes decode back to the same path
+        status = kg(["status"], odd)
+        assert status.returncode == 0 and "Traceback" not in status.stderr, status.stderr
+    finally:
+        kg(["stop"], odd)
