@@ -127,7 +127,7 @@ def _find(exc: BaseException, kind: type[E]) -> E | None:
 
 
 def cmd_logs(args: argparse.Namespace) -> int:
-    config = env_config(args)
+    config = _store_config(args, existing=False)
     path = config.root / "server.log"
     try:
         with open(path, "rb") as f:
@@ -166,28 +166,42 @@ def cmd_mcp(args: argparse.Namespace) -> int:
 
 
 # Memory that outlives a machine (kg_actors/sync/): thin entries, the modules load only when used.
+def _store_config(args: argparse.Namespace, existing: bool) -> Config:
+    """The settings of a store command, once the store is a folder (and, when `existing`, is there at all:
+    a commit or a restore of a store never made must not make its folders)."""
+    config = env_config(args)
+    if not_a_folder(config.root):
+        print(f"kg {args.command}: {not_a_folder(config.root)}", file=sys.stderr)
+        raise SystemExit(1)
+    if existing and not config.root.exists():
+        print(f"kg {args.command}: there is no store at {config.root} (KG_HOME): nothing to {args.command}",
+              file=sys.stderr)
+        raise SystemExit(1)
+    return config
+
+
 def cmd_commit(args: argparse.Namespace) -> int:
     from .sync import commands
 
-    return commands.cmd_commit(env_config(args))
+    return commands.cmd_commit(_store_config(args, existing=True))
 
 
 def cmd_sync(args: argparse.Namespace) -> int:
     from .sync import commands
 
-    return commands.cmd_sync(env_config(args), args.remote, args.remember)
+    return commands.cmd_sync(_store_config(args, existing=False), args.remote, args.remember)
 
 
 def cmd_restore(args: argparse.Namespace) -> int:
     from .sync import commands
 
-    return commands.cmd_restore(env_config(args), args.at, args.graph)
+    return commands.cmd_restore(_store_config(args, existing=True), args.at, args.graph)
 
 
 def cmd_init_git(args: argparse.Namespace) -> int:
     from .sync import commands
 
-    return commands.cmd_init_git(env_config(args))
+    return commands.cmd_init_git(_store_config(args, existing=False))
 
 
 def cmd_merge_driver(args: argparse.Namespace) -> int:

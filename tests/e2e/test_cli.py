@@ -540,3 +540,22 @@ def test_a_store_path_that_is_not_utf8_is_served_and_named_by_health(env, tmp_pa
         assert status.returncode == 0 and "Traceback" not in status.stderr, status.stderr
     finally:
         kg(["stop"], odd)
+
+
+def test_a_store_path_that_is_a_file_is_named_so_by_every_store_command(env, tmp_path):
+    a_file = tmp_path / "store-file"
+    a_file.write_text("")
+    for argv in (["stop"], ["logs"], ["commit"], ["init-git"], ["sync", str(tmp_path / "remote")],
+                 ["restore", "--at", "now"]):
+        out = kg(argv, dict(env, KG_HOME=str(a_file)))
+        assert out.returncode == 1, (argv, out.stdout, out.stderr)
+        assert out.stderr.strip().endswith(f"{a_file} is a file, not a folder: point KG_HOME at a folder"), out.stderr
+        assert len(out.stderr.strip().splitlines()) == 1 and not out.stdout, (argv, out.stdout)
+
+
+def test_commit_and_restore_of_a_store_never_made_make_no_folders(env, tmp_path):
+    missing = tmp_path / "nowhere" / "deeper"
+    for argv in (["commit"], ["restore", "--at", "now"]):
+        out = kg(argv, dict(env, KG_HOME=str(missing)))
+        assert out.returncode == 1 and f"there is no store at {missing} (KG_HOME)" in out.stderr, out.stderr
+        assert not (tmp_path / "nowhere").exists()
