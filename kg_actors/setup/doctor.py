@@ -149,9 +149,11 @@ def _server(r: Report, config: Config, health: dict[str, Any] | None) -> bool:
 def _editor(r: Report, config: Config, editor: object) -> None:
     """The editor as the running server reports it (its port may not be the environment's: --editor-port,
     --no-editor; and a program listening there need not be the editor)."""
-    if not isinstance(editor, dict) or not isinstance(editor.get("port"), int):  # a server that does not say
-        editor = {"port": config.editor_port, "state": "up"}
-    port, state = editor["port"], str(editor.get("state"))
+    said = editor if isinstance(editor, dict) else {}
+    port = said.get("port")
+    if not isinstance(port, int):  # a server that does not say: the environment's port, checked as before
+        port, said = config.editor_port, {"state": "up"}
+    state = str(said.get("state"))
     move = "move it with --editor-port PORT or KG_EDITOR_PORT, then kg stop && kg start"
     if state == "off":
         r.note("editor", "off (the server runs without it: --no-editor); kg stop && kg start serves it")
