@@ -103,9 +103,10 @@ def _shares(bodies: list[list[BodyLine]], parts: list[LevelPart], scores: Mappin
     out = []
     for i, body in enumerate(bodies):
         level = scores[parts[i].level]
-        ranked = sorted((level.get(gid, DEFAULT_SCORE), -j) for j, line in enumerate(body)
+        # Ties (fresh nodes have no score) go in body order, as they always did.
+        ranked = sorted((level.get(gid, DEFAULT_SCORE), j) for j, line in enumerate(body)
                         if (gid := gist_id(line)) is not None)
-        out += [((k + 1) / (len(ranked) + 1), i, -neg_j) for k, (_, neg_j) in enumerate(ranked)]
+        out += [((k + 1) / (len(ranked) + 1), i, j) for k, (_, j) in enumerate(ranked)]
     return out
 
 

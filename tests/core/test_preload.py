@@ -69,4 +69,4 @@ def test_both_levels_keep_their_top_gists_when_one_is_unscored():
     projects = [i for lvl, i in shown if lvl == "project"]
     assert len(users) >= 2 and abs(len(users) / 10 - len(projects) / 30) <= 0.15  # each level in proportion
     assert "proj-29" in projects and "proj-0" not in projects  # a level keeps its best-scored
-    assert "user-0" in users  # an unscored level keeps its first
+    assert "user-9" in users and "user-0" not in users  # an unscored level's ties go in body order, as before
