@@ -314,7 +314,8 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("editor", help="open the visual editor")
     p.add_argument("--no-browser", action="store_true")
     p.set_defaults(fn=cmd_editor)
-    p = sub.add_parser("setup", help="connect the installed agents (Claude Code, Codex, Claude Desktop), asking first")
+    p = sub.add_parser("setup", help="connect the installed agents (Claude Code, Codex, Claude Desktop, Gemini CLI, "
+                                     "Antigravity, OpenCode), asking first")
     p.add_argument("--yes", action="store_true", help="apply every step without asking")
     p.add_argument("--plan", action="store_true", help="print the steps and change nothing")
     p.add_argument("--only", metavar="STEPS", help="comma-separated steps: claude, codex, desktop, gemini, "
