@@ -182,6 +182,13 @@ def find(text: str, shapes_only: bool = False) -> Finding | None:
     return found
 
 
+# Each provider format with what its matches hold (read once here: an enum's `&` per format and call cost more
+# than the scans); and one scan for any of them, so a text holding none (most prompts, every word) tries none.
+_TRIES = tuple((kind, pattern, bool(pattern.flags & re.IGNORECASE), GATES[kind]) for kind, pattern in SHAPES[1:])
+_ANY_GATE = re.compile("|".join(re.escape(g) for _, _, blind, gates in _TRIES if not blind for g in gates))
+_ANY_BLIND_GATE = re.compile("|".join(re.escape(g) for _, _, blind, gates in _TRIES if blind for g in gates))
+
+
 def _find(text: str, shapes_only: bool) -> Finding | None:
     lower = text.lower()
     if "private" in lower and "key" in lower or "PuTTY-User-Key-File" in text:
@@ -192,9 +199,10 @@ def _find(text: str, shapes_only: bool) -> Finding | None:
         m = DISCORD.search(text)
         if m is not None:
             return Finding("a Discord bot token", _mask(m.group(0)))
-    for kind, pattern in SHAPES[1:]:
-        held = lower if pattern.flags & re.IGNORECASE else text
-        if not any(gate in held for gate in GATES[kind]):
+    tries = _TRIES if _ANY_GATE.search(text) or _ANY_BLIND_GATE.search(lower) else ()
+    for kind, pattern, blind, gates in tries:
+        held = lower if blind else text
+        if not any(gate in held for gate in gates):
             continue
         for m in pattern.finditer(text):
             value = m.groupdict().get("value") or m.group(0)
