@@ -18,7 +18,7 @@ import trio
 from ..core import constants as C
 from .. import hook_priority, reply_effects
 from ..hook_priority import HookPriority
-from . import body_json, mcp_calls, mcp_handshake, rest_antigravity, rest_harness_hooks, security
+from . import accounts, body_json, mcp_calls, mcp_handshake, rest_antigravity, rest_harness_hooks, security
 from .mcp_calls import Message
 
 if TYPE_CHECKING:
@@ -145,6 +145,7 @@ class App:
         self.tools: Tools | None = None  # plain tool calls, answered without the SDK (mcp_calls.py)
         self._tools_ready = trio.Event()
         self.extra_hosts = extra_hosts
+        self.accounts = accounts.Accounts()
         self._mcp_waiting = 0
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -159,6 +160,8 @@ class App:
                     return
         headers = security.scope_headers(scope)
         refused = security.refusal(headers, self.extra_hosts) or security.state_get_refusal(scope, headers)
+        if refused is None and self.accounts.other(scope):
+            refused = 403, "a request from another account of this machine refused: this memory is its owner's alone"
         if refused is not None:
             if kind == "websocket":
                 await send({"type": "websocket.close", "code": 1008})
