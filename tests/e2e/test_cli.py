@@ -197,16 +197,23 @@ def test_start_takes_the_serve_port_options_and_restart_keeps_serving(env, tmp_p
     port, editor_port = free_port(), free_port()
     plain = {k: v for k, v in env.items() if k not in ("KG_HTTP_PORT", "KG_EDITOR_PORT")}
     try:
+        down = kg(["editor", "--no-browser"], dict(env, KG_HTTP_PORT=str(port)))
+        assert down.returncode == 1 and "start it first (kg start)" in down.stderr  # it printed a URL and exit 0
         start = kg(["start", "--port", str(port), "--editor-port", str(editor_port)], plain)
         assert start.returncode == 0, start.stderr
         health = _health(dict(env, KG_HTTP_PORT=str(port)))
         assert health is not None and health["editor"]["port"] == editor_port
+        # The editor the server serves, not the environment's port.
+        opened = kg(["editor", "--no-browser"], dict(env, KG_HTTP_PORT=str(port)))
+        assert opened.returncode == 0 and opened.stdout.strip() == f"http://127.0.0.1:{editor_port}/", opened
         first_pid = health["pid"]
         restart = kg(["restart", "--port", str(port), "--no-editor"], plain)
         assert restart.returncode == 0, restart.stderr
         assert f"stopped (pid {first_pid})" in restart.stdout and "serving" in restart.stdout
         health = _health(dict(env, KG_HTTP_PORT=str(port)))
         assert health["pid"] != first_pid and health["editor"]["state"] == "off"
+        off = kg(["editor", "--no-browser"], dict(env, KG_HTTP_PORT=str(port)))
+        assert off.returncode == 1 and "serves no editor" in off.stderr
     finally:
         kg(["stop"], plain)
 
