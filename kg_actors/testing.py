@@ -88,8 +88,10 @@ class ServerProcess:
         raise RuntimeError(f"kg serve did not answer in time: {self.log.read_text()[-2000:]}")
 
     def health(self) -> dict[str, Any] | None:
+        """/health's answer; None when nothing answers. A loaded machine (a suite on two cores) may take over
+        half a second: only a server that does not answer at all is None."""
         try:
-            with urllib.request.urlopen(f"{self.url}/health", timeout=0.5) as r:
+            with urllib.request.urlopen(f"{self.url}/health", timeout=5.0) as r:
                 health: dict[str, Any] = json.loads(r.read())
                 return health
         except OSError:
