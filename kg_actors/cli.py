@@ -159,7 +159,8 @@ def cmd_editor(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 1
     # The editor the running server reports (its port may not be this environment's; it may be off).
-    said = health.get("editor") if isinstance(health.get("editor"), dict) else {}
+    editor = health.get("editor")
+    said: dict[str, object] = editor if isinstance(editor, dict) else {}
     state, port = str(said.get("state", "up")), said.get("port", config.editor_port)
     if state == "off" or state.startswith("off:"):
         why = "it runs with --no-editor" if state == "off" else state.removeprefix("off:").strip()
