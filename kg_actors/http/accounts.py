@@ -6,7 +6,8 @@ came from belongs to another user: Linux names each TCP socket's owner in /proc/
 client's end of the connection is the line whose local address is the scope's client and whose
 remote address is the scope's server. Elsewhere (no /proc), over IPv6, or when the line is not found
 (the client already left), nothing is refused: the check only ever takes away another account's
-access, never this user's.
+access, never this user's. The table is read on the loop, once a connection: procfs answers from memory
+(tens of microseconds), which a thread's hand-off would cost as much as.
 """
 
 from __future__ import annotations
