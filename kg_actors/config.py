@@ -5,6 +5,7 @@ A malformed value is an error that names the variable, not a silent default.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -39,6 +40,23 @@ def _number(env: Mapping[str, str], name: str, default: float, kind: Callable[[s
     return value
 
 
+def _host(env: Mapping[str, str]) -> str:
+    # The API has no login: the memory (and a sync to any remote) is safe only while no other machine can reach it.
+    raw = env.get("KG_HTTP_HOST") or "127.0.0.1"
+    host = raw.strip()
+    if host.lower() == "localhost":
+        return host
+    try:
+        loopback = ipaddress.IPv4Address(host).is_loopback
+    except ValueError:
+        raise ConfigError(f"KG_HTTP_HOST={raw!r} is not an IPv4 address or localhost: "
+                          "the server listens on this machine only (127.0.0.1)") from None
+    if not loopback:
+        raise ConfigError(f"KG_HTTP_HOST={raw!r} is not a loopback address: the server has no login, so it listens "
+                          "on this machine only (127.0.0.1 or another 127.x.x.x)")
+    return host
+
+
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
@@ -67,7 +85,7 @@ class Config:
         root = Path(os.path.expanduser(env.get("KG_HOME") or env.get("KG_STORAGE_ROOT") or "~/.knowledge-graph"))
         values: dict[str, Any] = dict(  # Config's fields, of their several types
             root=root.resolve(),
-            host=env.get("KG_HTTP_HOST") or "127.0.0.1",
+            host=_host(env),
             port=int(_number(env, "KG_HTTP_PORT", DEFAULT_PORT, int, 0, PORT_MAX)),
             editor_port=int(_number(env, "KG_EDITOR_PORT", DEFAULT_EDITOR_PORT, int, 0, PORT_MAX)),
             save_interval=_number(env, "KG_SAVE_INTERVAL", DEFAULT_SAVE_INTERVAL, float, 0.01),

@@ -117,6 +117,8 @@ def test_a_malformed_environment_value_is_named(env):
     out = kg(["serve"], dict(env, KG_LOG_LEVEL="bogus"))
     assert out.returncode == 2 and out.stderr.strip() == (
         "kg: KG_LOG_LEVEL='bogus' is not a log level: one of DEBUG, INFO, WARNING, ERROR, CRITICAL"), out.stderr
+    out = kg(["serve"], dict(env, KG_HTTP_HOST="0.0.0.0"))
+    assert out.returncode == 2 and "KG_HTTP_HOST='0.0.0.0' is not a loopback address" in out.stderr, out.stderr
     for argv, said in ((["status", "--port", "70000"], "70000 is not a port"),
                        (["logs", "-n", "0"], "0 is not a count of lines")):
         out = kg(argv, env)

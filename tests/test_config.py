@@ -1,0 +1,21 @@
+"""The environment read once: a host other machines could reach is refused, naming the variable."""
+
+from __future__ import annotations
+
+import pytest
+
+from kg_actors.config import Config, ConfigError
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "127.0.0.2", "localhost", " 127.0.0.1 "])
+def test_a_loopback_host_is_served(host):
+    assert Config.from_env({"KG_HOME": "/tmp/kg-config-test", "KG_HTTP_HOST": host}).host == host.strip()
+
+
+@pytest.mark.parametrize("host, rule", [("0.0.0.0", "not a loopback address"),
+                                        ("192.168.1.5", "not a loopback address"),
+                                        ("::", "not an IPv4 address or localhost"),
+                                        ("example.com", "not an IPv4 address or localhost")])
+def test_a_host_other_machines_could_reach_is_refused(host, rule):
+    with pytest.raises(ConfigError, match=f"KG_HTTP_HOST='{host}' is {rule}"):
+        Config.from_env({"KG_HOME": "/tmp/kg-config-test", "KG_HTTP_HOST": host})
