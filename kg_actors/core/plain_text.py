@@ -22,6 +22,10 @@ _GIST_BREAKS = re.compile("[ \t]*[\t\n\r\u2028\u2029][ \t\n\r\u2028\u2029]*")
 _LINE_BREAK = re.compile("[\n\r\u2028\u2029]")
 _LINE_BREAKS_SPLIT = re.compile("\r\n|[\n\r\u2028\u2029]")
 
+# Claude Code hands a hook's context to the model inside <system-reminder> tags: stored text that closes one
+# would let a lesson speak as if from outside the memory.
+_REMINDER_TAG = re.compile(r"<(?=/?\s*system-reminder)", re.I)
+
 GIST_FOLDED_NOTE = "note: gist: line breaks folded into spaces: a gist is one line."
 
 
@@ -33,6 +37,13 @@ def one_line(text: str) -> str:
     if text.isprintable():  # the common case, at C speed: every character folded is unprintable
         return text
     return _NOT_ONE_LINE.sub(" ", text)
+
+
+def within_reminder(text: str) -> str:
+    """`text` with each `<` that would open or close a system-reminder tag shown as `‹` (the length kept)."""
+    if "<" not in text:
+        return text
+    return _REMINDER_TAG.sub("\u2039", text)
 
 
 def note_item(note: str) -> str:

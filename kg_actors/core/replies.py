@@ -12,7 +12,7 @@ from typing import Any
 
 from . import constants as C
 from . import ids
-from .plain_text import note_item, one_line
+from .plain_text import note_item, one_line, within_reminder
 
 
 def outside_home_note(cwd: str) -> str:
@@ -184,7 +184,7 @@ def file_recall_text(names: str, rows: Sequence[tuple[str, str, str]]) -> tuple[
 def hook_output(event: str, text: str | None, system_message: str | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {}
     if text:
-        out["hookSpecificOutput"] = {"hookEventName": event, "additionalContext": text}
+        out["hookSpecificOutput"] = {"hookEventName": event, "additionalContext": within_reminder(text)}
     if system_message:
-        out["systemMessage"] = system_message
+        out["systemMessage"] = within_reminder(system_message)
     return out
