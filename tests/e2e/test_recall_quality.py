@@ -9,6 +9,7 @@ speak where it should not, fails here before a benchmark run would show it.
 
 from __future__ import annotations
 
+import importlib
 import sys
 from pathlib import Path
 
@@ -21,14 +22,19 @@ FLOORS = {"hits": 0.74, "precision": 0.62, "silent_unrelated": 0.76, "silent_noi
 
 
 def asked(memory: int, base: Path) -> list[dict]:
+    """Every prompt of the memory's four splits, on one server with the memory written once: the splits share
+    the memory, writing it and starting servers were most of the run, and each prompt is asked in a fresh session
+    all the same. (What earlier prompts leave behind, their use of a lesson, moves a figure by a prompt or two,
+    as much as two runs of separate servers differ.)"""
+    ev = recall_eval.Eval(base, f"recall_memory{memory}_a")
     rows: list[dict] = []
-    for split in "abcd":
-        ev = recall_eval.Eval(base / split, f"recall_memory{memory}_{split}")
-        try:
-            ev.write_memory()
+    try:
+        ev.write_memory()
+        for split in "abcd":
+            ev.data = importlib.import_module(f"recall_memory{memory}_{split}").build()
             rows += ev.run_prompts()
-        finally:
-            ev.srv.stop()
+    finally:
+        ev.srv.stop()
     return rows
 
 
