@@ -200,6 +200,8 @@ class Registry(AmbientChannels):
             k = sys.intern(key(level, node_id))
             if held:
                 held.pop(k, None)  # shown now: seen from here on
+            if via == "write":
+                s.renamed_away.pop(k, None)  # the write's reply said where the renamed lesson went, once
             # seen_via: what is in the session's context now (reset by a compaction);
             # seen_at/read_at: when it last viewed each node (kept, for write arbitration).
             if k not in s.seen_via:
@@ -229,7 +231,7 @@ class Registry(AmbientChannels):
         sid, node_id, k = msg.sid, msg.node_id, key(msg.level, msg.node_id)
         s = self._get(sid)
         may_credit = k not in s.liked_ids and node_id not in s.liked_ids and len(s.liked_ids) < C.MAX_LIKES_PER_SESSION
-        return m.WriteView(s.seen_at.get(k), s.read_at.get(k), may_credit, s.maintenance)
+        return m.WriteView(s.seen_at.get(k), s.read_at.get(k), may_credit, s.maintenance, s.renamed_away.get(k))
 
     def open_write(self, msg: m.OpenWrite) -> tuple[SessionView, m.WriteView]:
         view = self.touch(m.Touch(msg.sid, msg.now))
@@ -256,13 +258,7 @@ class Registry(AmbientChannels):
         for s in self.sessions.values():
             if msg.level == "project" and s.project_path != msg.project_path:
                 continue  # another project's node of that id
-            for table in (s.seen_at, s.read_at):
-                if old in table:
-                    table[new] = max(table.pop(old), table.get(new, 0.0))
-            if old in s.seen_via:
-                s.seen_via.setdefault(new, s.seen_via.pop(old))
-            s.liked_ids = [new if i == old else i for i in s.liked_ids]
-            s.preloaded_ids = [new if i == old else i for i in s.preloaded_ids]
+            s.follow_rename(old, new, msg.new_id, by_another=s.sid != msg.by)
 
     # Votes -------------------------------------------------------------------
     def like(self, msg: m.Like) -> str | None:

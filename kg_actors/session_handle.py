@@ -95,8 +95,9 @@ class SessionHandle:
     async def forget_views(self, level: str, ids: list[str]) -> None:
         await self._mailbox.ask(m.ForgetViews(level, ids))
 
-    async def rename_ref(self, level: str, old_id: str, new_id: str, project_path: str | None = None) -> None:
-        await self._mailbox.ask(m.RenameRef(level, old_id, new_id, project_path))
+    async def rename_ref(self, level: str, old_id: str, new_id: str, project_path: str | None = None,
+                         by: str | None = None) -> None:
+        await self._mailbox.ask(m.RenameRef(level, old_id, new_id, project_path, by))
 
     # Votes
     async def like(self, sid: str, level: str, node_id: str, credits: int | None) -> str | None:

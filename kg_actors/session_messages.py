@@ -217,6 +217,7 @@ class RenameRef(SessionMessage[None]):
     old_id: str
     new_id: str
     project_path: str | None = None
+    by: str | None = None  # the renaming session, which knows
 
 
 # Votes -----------------------------------------------------------------------------

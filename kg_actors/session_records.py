@@ -49,7 +49,26 @@ class Session:
     page_effects: list[dict[str, Any]] = attrs.field(factory=list)
     page_gen: int = 0  # bumped whenever the pending parts are replaced: a dropped part comes back only under its own
     file_recall_ts: list[float] = attrs.field(factory=list)
+    # Nodes this session saw that another session renamed since (ref -> new id): a write under the old id
+    # makes a second node, and its reply says where the lesson went.
+    renamed_away: dict[str, str] = attrs.field(factory=dict)
     extra: dict[str, Any] = attrs.field(factory=dict)
+
+    def follow_rename(self, old: str, new: str, new_id: str, by_another: bool) -> None:
+        """The views of a renamed node move from ref `old` to `new`. A session that saw the node and did not
+        rename it remembers where it went (the newest RENAMED_AWAY_KEPT)."""
+        self.renamed_away.pop(new, None)  # the id is a node again
+        if by_another and (old in self.seen_at or old in self.seen_via):
+            self.renamed_away[old] = new_id
+            for stale in list(self.renamed_away)[: max(0, len(self.renamed_away) - C.RENAMED_AWAY_KEPT)]:
+                del self.renamed_away[stale]  # oldest first
+        for table in (self.seen_at, self.read_at):
+            if old in table:
+                table[new] = max(table.pop(old), table.get(new, 0.0))
+        if old in self.seen_via:
+            self.seen_via.setdefault(new, self.seen_via.pop(old))
+        self.liked_ids = [new if i == old else i for i in self.liked_ids]
+        self.preloaded_ids = [new if i == old else i for i in self.preloaded_ids]
 
     @property
     def bound(self) -> bool:
@@ -70,6 +89,9 @@ class Session:
         extra = {k: v for k, v in raw.items() if k not in names and k not in _NOT_CARRIED}
         known.setdefault("start_ts", 0.0)
         known.setdefault("last_activity", known["start_ts"])
+        if not (isinstance(known.get("renamed_away", {}), dict)
+                and all(isinstance(v, str) for v in known.get("renamed_away", {}).values())):
+            del known["renamed_away"]  # a hand edit's: a hint only, not worth a session
         session = cls(sid=sid, extra=extra, **known)
         for k in raw.get("seen_ids") or []:
             session.seen_via.setdefault(k, "unknown")

@@ -51,6 +51,7 @@ class WriteView:
     read_at: float | None
     may_credit: bool
     maintenance: bool
+    renamed_to: str | None = None  # another session renamed the node this session saw under this id
 
 
 @attrs.frozen

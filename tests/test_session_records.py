@@ -52,3 +52,29 @@ def test_an_unreadable_sessions_file_is_kept_aside_before_the_first_save_writes_
         assert load_sessions(path, NOW) == {}
         aside = tmp_path / ("sessions.json.unreadable" + ("" if n == 1 else f".{n}"))
         assert aside.read_bytes() == bad and not path.exists()
+
+
+def test_where_a_seen_node_went_is_kept_and_a_malformed_table_of_it_is_let_go(tmp_path):
+    path = tmp_path / "sessions.json"
+    rec = {"start_ts": NOW - 60, "last_activity": NOW - 30, "renamed_away": {"project:old-name": "new-name"}}
+    path.write_text(json.dumps({"aaaa1111": rec, "bbbb2222": {**rec, "renamed_away": ["old-name"]},
+                                "cccc3333": {**rec, "renamed_away": {"project:old-name": 5}}}))
+    loaded = load_sessions(path, NOW)
+    assert loaded["aaaa1111"].renamed_away == {"project:old-name": "new-name"}
+    assert loaded["bbbb2222"].renamed_away == {} and loaded["cccc3333"].renamed_away == {}
+    registry = Registry(loaded)
+    assert registry.write_view(m.GetWriteView("aaaa1111", "project", "old-name")).renamed_to == "new-name"
+
+
+def test_a_session_remembers_the_newest_renames_of_what_it_saw_and_not_its_own():
+    from kg_actors.core.constants import RENAMED_AWAY_KEPT
+    s = Session(sid="aaaa1111", start_ts=NOW, last_activity=NOW)
+    for i in range(RENAMED_AWAY_KEPT + 5):
+        s.seen_at[f"project:old-{i}"] = NOW
+        s.follow_rename(f"project:old-{i}", f"project:new-{i}", f"new-{i}", by_another=True)
+    assert len(s.renamed_away) == RENAMED_AWAY_KEPT and "project:old-0" not in s.renamed_away
+    assert s.renamed_away[f"project:old-{RENAMED_AWAY_KEPT + 4}"] == f"new-{RENAMED_AWAY_KEPT + 4}"
+    assert s.seen_at[f"project:new-{RENAMED_AWAY_KEPT + 4}"] == NOW
+    s.seen_at["project:mine"] = NOW
+    s.follow_rename("project:mine", "project:old-9", "old-9", by_another=False)
+    assert "project:mine" not in s.renamed_away and "project:old-9" not in s.renamed_away  # a node again

@@ -93,7 +93,7 @@ async def rename(floor: Floor, sid: str | None, old_id: str, new_id: str, level:
     project = None
     if lvl == "project":  # its views move in that project's sessions only
         project = view.project_path if view is not None else L.project_root(project_path, "project_path")
-    await floor.sessions.rename_ref(level=lvl, old_id=old_id, new_id=new_id, project_path=project)
+    await floor.sessions.rename_ref(level=lvl, old_id=old_id, new_id=new_id, project_path=project, by=sid)
     floor.publish({"type": "node_renamed", "level": lvl, "from": old_id, "to": new_id, "source_session": sid,
                    "project_path": view.project_path if view else project_path})
     return Renamed(lvl, rewired, skipped)

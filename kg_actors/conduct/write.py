@@ -15,7 +15,7 @@ from typing import Any
 import attrs
 
 from ..core import constants as C
-from ..core import graph_ops, ids, json_values, plain_text, secrecy
+from ..core import graph_ops, ids, json_values, plain_text, replies, secrecy
 from ..core.errors import InvalidInput, NotFound, WriteConflict
 from ..graph_messages import PutEdgeResult
 from ..session_messages import PushWindow, SessionView, WriteView
@@ -68,6 +68,8 @@ async def put_node(floor: Floor, sid: str | None, level: str, node_id: str, gist
             at = max(now, conflict.written_ts or now)
             await floor.sessions.after_write(sid=view.sid, refs=[(level, node_id)], via="read", at=at)
         raise
+    if result.created and wv is not None and wv.renamed_to is not None:
+        result = attrs.evolve(result, warnings=(*result.warnings, replies.renamed_away_note(node_id, wv.renamed_to)))
     window = None
     if view is not None:
         # What the session has seen is the node as its write left it, stamped when the actor applied it.

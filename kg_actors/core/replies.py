@@ -97,6 +97,12 @@ def renamed(old_id: str, new_id: str, level: str, rewired: int, skipped: Sequenc
     return text
 
 
+def renamed_away_note(old_id: str, new_id: str) -> str:
+    return (f"note: another session renamed '{old_id}' to '{new_id}' after this session saw it, so this write made "
+            f"a second node under the old id. If it was meant for that lesson, write it to '{new_id}' and delete "
+            f"'{old_id}'.")
+
+
 def useful_reply(accepted: Sequence[str], refused: Sequence[tuple[str, str]], unorphaned: Sequence[str],
                  credits: int | None, likes: int, credits_spent: int, maintenance: bool) -> str:
     lines = []

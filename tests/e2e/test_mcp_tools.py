@@ -367,6 +367,25 @@ async def test_rename_refusals(srv, client):
     assert {"rename-source-node", "rename-taken-node"} <= set(_project_nodes(srv, a.sid))
 
 
+async def test_a_write_under_an_id_another_session_renamed_says_where_the_lesson_went(srv, client):
+    a = await Session.open(client, srv.project("rename-stale-proj"))
+    b = await Session.open(client, srv.project("rename-stale-proj"))
+    await a.ok("kg_put_node", level="project", id="stale-refresh-window", gist="JWT refresh uses a sliding window")
+    await b.ok("kg_read", ids=["stale-refresh-window"])
+    await a.ok("kg_rename_node", old_id="stale-refresh-window", new_id="jwt-refresh-window")
+    text = await b.ok("kg_put_node", level="project", id="stale-refresh-window", gist="JWT refresh: a 10 min window")
+    assert ("another session renamed 'stale-refresh-window' to 'jwt-refresh-window' after this session saw it"
+            in text), text
+    again = await b.ok("kg_put_node", level="project", id="stale-refresh-window", gist="JWT refresh: 10 min")
+    assert "renamed" not in again  # said once; the node is the session's own now
+    # The renaming session knows where its lesson went: a node under the old id is its own choice.
+    await a.ok("kg_rename_node", old_id="jwt-refresh-window", new_id="jwt-refresh-sliding-window")
+    mine = await a.ok("kg_put_node", level="project", id="jwt-refresh-window", gist="a new lesson")
+    assert "renamed" not in mine, mine
+    assert {"stale-refresh-window", "jwt-refresh-window", "jwt-refresh-sliding-window"} <= set(
+        _project_nodes(srv, a.sid))
+
+
 async def test_rename_refused_when_an_edge_would_reach_a_different_node(srv, client):
     a = await Session.open(client, srv.project("capture-check-proj"))
     # User rename: capture-proj (on disk) links to capture-user-node and owns a node 'captured-new-name'.
