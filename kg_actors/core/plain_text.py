@@ -46,11 +46,11 @@ def within_reminder(text: str) -> str:
     return _REMINDER_TAG.sub("\u2039", text)
 
 
-def note_item(note: str) -> str:
+def note_item(note: str, indent: str = "    ") -> str:
     """A note as a read lists it: "    - " and its first line, each further line indented under it (a note may
     span lines, but none of them can start a line of the read's own)."""
     lines = _LINE_BREAKS_SPLIT.split(note)
-    return "    - " + "\n      ".join(one_line(line) for line in lines)
+    return f"{indent}- " + f"\n{indent}  ".join(one_line(line) for line in lines)
 
 
 def _code(ch: str) -> str:

@@ -243,7 +243,9 @@ def format_node_full(node: Node, level: str, edges: Iterable[Edge], promoted: bo
     edge_list = sorted(edges, key=lambda e: (e.src, e.rel, e.dst))
     if edge_list:
         lines.append("  edges:")
-        lines.extend("  " + edge_line(e) for e in edge_list)
+        for e in edge_list:  # with the context its writer gave the relationship (kg_put_edge's notes)
+            lines.append("  " + edge_line(e))
+            lines.extend(note_item(n, "      ") for n in e.notes)
     lines.extend(extra or [])
     return "\n".join(lines)
 

@@ -245,7 +245,7 @@ async def test_put_edge_accepts_ids_and_file_paths_and_checks_its_fields(srv, cl
     assert {("auth-token-refresh", "src/config.yaml", "reads-config"),
             ("auth-token-refresh", "~/notes/auth.md", "related-to")} <= edge_keys(stored)
     read = await a.ok("kg_read", id="auth-token-refresh")
-    assert "auth-token-refresh --reads-config--> src/config.yaml" in read
+    assert "auth-token-refresh --reads-config--> src/config.yaml\n      - JWT secret\n" in read  # its notes under it
     for args, field in [
         (dict(frm="has space", to="x-y-z", rel="r"), "from:"),
         (dict(frm="x-y-z", to="bad|char", rel="r"), "to:"),
