@@ -160,7 +160,13 @@ class Floor:
     async def locate(self, view: SessionView | None, node_id: str, level: str | None,
                      project_path: str | None) -> tuple[str | None, GraphHandle | None, Node | None]:
         """Where a change finds its node: the level given (a project by its path when no session
-        names it), else user first, then project."""
+        names it), else user first, then project (the session's, or the one named by its path)."""
+        if level is None and view is None and project_path is not None:
+            for lvl in ("user", "project"):
+                handle = await self.level_handle(None, lvl, project_path)
+                if (node := await handle.get_node(node_id=node_id)) is not None:
+                    return lvl, handle, node
+            return None, None, None
         if level is None:
             return await self.find(view, node_id)
         handle = await self.level_handle(view, level, project_path)

@@ -80,6 +80,10 @@ async def rename(floor: Floor, sid: str | None, old_id: str, new_id: str, level:
     rewired = await handle.rename_local(old_id=old_id, new_id=new_id, now=now, writer=writer)
     skipped = []
     for key, ph in projects:
+        if why := floor.directory.unreadable(key):  # served empty: what it links to is not known
+            skipped.append({"graph": key, "reason": f"its file could not be read: {why}; once it loads, its "
+                                                    "edges to the old id follow the rename"})
+            continue
         owns_old, owns_new, refs = _rename_probe((await ph.current()).graph, old_id, new_id)
         if not refs:
             continue

@@ -56,8 +56,10 @@ def _flag(body: dict[str, Any], field: str) -> bool:
 
 
 def _text(value: Any, field: str) -> str:
-    if not isinstance(value, str) or not value:
+    if value is None or value == "":
         raise InvalidInput(field, "is required")
+    if not isinstance(value, str):
+        raise InvalidInput(field, f"must be a string, not {type(value).__name__}")
     return value
 
 
@@ -168,9 +170,10 @@ def routes(runtime: RuntimeParts) -> list[Route]:
     async def rename(request: Request) -> JSONResponse:
         body = await json_body(request)
         level, project_path = where(request, body)
-        _, root = await graph_of(level, project_path)
+        _, root = await graph_of(level if "level" in body or project_path is None else "project", project_path)
         old_id, new_id = _text(body.get("old_id"), "old_id"), _text(body.get("new_id"), "new_id")
-        out = await renaming.rename(floor, None, old_id, new_id, level, root)
+        # Without a level, found as kg_rename_node finds it: the user graph first, then the project's.
+        out = await renaming.rename(floor, None, old_id, new_id, level if "level" in body else None, root)
         return JSONResponse({"level": out.level, "project_path": root, "old_id": old_id, "new_id": new_id,
                              "rewired": out.rewired, "skipped": out.skipped})
 

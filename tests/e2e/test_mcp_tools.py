@@ -14,6 +14,7 @@ import time
 
 import pytest
 from e2e_helpers import Session, call, edge_keys, graph, nodes_by_id, on_disk_graph, start_server
+from mcp import Client
 
 NOW = time.time()
 OLD = NOW - 30 * 86_400
@@ -708,3 +709,29 @@ async def test_creating_a_near_duplicate_names_the_existing_node(srv, client):
     text = await a.ok("kg_put_node", level="project", id="redis-eviction-policies",
                       gist="how redis eviction policy works in this project")
     assert "Similar existing node: 'redis-eviction-policy'" in text
+
+
+async def test_a_user_rename_names_a_project_graph_it_could_not_read(tmp_path):
+    home = tmp_path / "home"
+    torn_root = home / "torn-proj"
+    torn_root.mkdir(parents=True)
+    user = {"nodes": {"docker-host-networking": _node("docker-host-networking", "host networking on Linux only")},
+            "edges": {}, "_meta": {"versions": {}}}
+    torn = {"nodes": {"torn-deploy-step": _node("torn-deploy-step", "d")},
+            "edges": {"torn-deploy-step->docker-host-networking:applies": {
+                "from": "torn-deploy-step", "to": "docker-host-networking", "rel": "applies"}},
+            "_meta": {"versions": {}, "project_path": str(torn_root), "namespace": {"kind": "project", "owner": None}}}
+
+    def tear(srv):
+        path = srv.store / "projects" / "torn-proj" / "graph.json"
+        path.write_bytes(path.read_bytes()[:40])
+
+    srv = start_server(tmp_path, user, {"torn-proj": torn}, before_start=tear)
+    try:
+        async with Client(srv.url + "/") as c:
+            a = await Session.open(c, srv.project("rename-reader-proj"))
+            text = await a.ok("kg_rename_node", old_id="docker-host-networking", new_id="docker-host-network-mode")
+        assert "NOT rewired in project:torn-proj (its file could not be read" in text, text
+        assert "project:torn-proj" in srv.health()["graphs_in_trouble"]
+    finally:
+        srv.kill()
