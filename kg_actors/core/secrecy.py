@@ -440,9 +440,11 @@ def clean_node(gist: str, notes: list[str] | None, touches: list[str] | None
                ) -> tuple[str, list[str] | None, list[str] | None]:
     """A node's text as it may be stored: private parts cut out, refused if a secret remains."""
     if isinstance(gist, str):
-        gist = strip_private(gist).strip() if "<" in gist else gist
+        private = "<" in gist
+        gist = strip_private(gist).strip() if private else gist
         if not gist:
-            raise InvalidInput("gist", "is empty once its <private> text is removed")
+            raise InvalidInput("gist", "is empty once its <private> text is removed" if private
+                               else "must be a non-empty string")
     notes, touches = _without_private(notes), _without_private(touches)
     refuse_secrets([("gist", gist), *_numbered("notes", notes), *_numbered("touches", touches)])
     return gist, notes, touches

@@ -31,9 +31,13 @@ def routes(runtime: RuntimeParts) -> list[Route]:
 
     async def bootstrap_get(request: Request) -> JSONResponse:
         q = request.query_params
-        folder = _required(q.get("project_path") or q.get("cwd"), "project_path")
-        out = await hook_session.bootstrap(floor, folder, q.get("claude_session_id"), q.get("source"),
-                                           q.get("transcript_path"))
+        named = "project_path" if q.get("project_path") else "cwd"
+        folder = _required(q.get(named), "project_path")
+        try:
+            out = await hook_session.bootstrap(floor, folder, q.get("claude_session_id"), q.get("source"),
+                                               q.get("transcript_path"))
+        except InvalidInput as exc:  # the folder is checked as a hook's cwd: the error names the field sent
+            raise InvalidInput(named, exc.rule) if exc.field == "cwd" else exc from None
         return JSONResponse(out)
 
     async def bootstrap_post(request: Request) -> JSONResponse:

@@ -123,7 +123,8 @@ TOOL_CASES = [
     ("kg_read", {"session_id": SID, "ids": [f"node-{i}" for i in range(201)]}, "ids: has 201 items; at most 200"),
     ("kg_useful", {"session_id": SID, "ids": [f"node-{i}" for i in range(51)]}, "ids: has 51 items; at most 50"),
     ("kg_search", {"session_id": SID, "query": "q" * 4_001}, "query: has 4,001 characters; at most 4,000"),
-    ("kg_put_node", {"session_id": SID, "level": "project", "id": "existing-good-node", "gist": ""}, "gist:"),
+    ("kg_put_node", {"session_id": SID, "level": "project", "id": "existing-good-node", "gist": ""},
+     "gist: must be a non-empty string"),
     ("kg_put_node", {"session_id": SID, "level": "project", "id": "../../etc/passwd", "gist": "g"},
      "id: must not contain a path separator"),
     ("kg_put_node", {"session_id": SID, "level": "project", "id": "dir\\evil-node", "gist": "g"},
@@ -218,6 +219,10 @@ async def test_a_browser_get_that_would_change_state_is_refused(srv, session, tm
         r = await http.get(f"{srv.url}{path}?{encoded}", headers={"User-Agent": SAFARI_15})
         assert r.status_code == 403
         assert store_files(srv.store) == before
+        if path.endswith("bootstrap"):  # a bad folder is named by the parameter it came in
+            r = await http.get(srv.url + path, params={"project_path": "relative/path"},
+                               headers={"User-Agent": "curl/8.14.1"})
+            assert r.status_code == 400 and r.json()["field"] == "project_path", r.text
         # A hook's curl is served as before.
         r = await http.get(srv.url + path, params=query, headers={"User-Agent": "curl/8.14.1"})
         assert r.status_code == 200

@@ -192,7 +192,8 @@ async def test_an_editor_write_refuses_an_agent_holding_the_older_view(srv):
                 http, srv, "session-handler-init", "Edited by a person in the editor", expected_version=version))
             assert r.status_code == 200, r.text
         text = await agent.err("kg_put_node", level="project", id="session-handler-init", gist="agent's older view")
-        assert "NOT WRITTEN" in text and "Edited by a person in the editor" in text
+        assert "NOT WRITTEN — changed in the visual editor after this session last saw it" in text, text
+        assert "Edited by a person in the editor" in text
 
 
 def test_delete_node_removes_its_edges(srv, http):
