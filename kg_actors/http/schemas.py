@@ -14,6 +14,10 @@ _LEVEL = {"type": "string", "enum": ["user", "project", "maintain"]}
 _WRITE_LEVEL = {**_LEVEL, "description": "Storage level; maintain only from a maintenance pass or chore"}
 _SID = {"type": "string", "minLength": 1, "maxLength": 64, "description": "From kg_read or the preload"}
 _STRINGS = {"type": "array", "items": {"type": "string"}, "maxItems": C.LIST_MAX_ITEMS}
+# The limits the store holds a write to, advertised so a client can check before it sends.
+_NOTES = {**_STRINGS, "items": {"type": "string", "maxLength": C.NOTE_HARD_LIMIT}}
+_NEW_ID = {"type": "string", "maxLength": C.NODE_ID_MAX_LEN}
+_END = {"type": "string", "maxLength": C.ENDPOINT_MAX_LEN}
 
 
 def _obj(props: dict[str, Any], required: list[str]) -> dict[str, Any]:
@@ -37,20 +41,24 @@ SCHEMAS: dict[str, dict[str, Any]] = {
     }, ["query"]),
     "kg_put_node": _obj({
         "session_id": _SID, "level": _WRITE_LEVEL,
-        "id": {"type": "string", "description": "kebab-case, 3-5 words naming the subject, no date"},
-        "gist": {"type": "string", "description": "The one claim this node makes (soft target 300 chars)"},
-        "notes": {**_STRINGS, "description": "One case per note; replaces the stored list"},
-        "touches": {**_STRINGS, "description": "Related file paths (path:lines (anchor)); replaces the stored list"},
+        "id": {**_NEW_ID, "description": "kebab-case, 3-5 words naming the subject, no date; letters, digits, "
+                                         "'.', '_' and '-', starting with a letter or digit"},
+        "gist": {"type": "string", "maxLength": C.GIST_HARD_LIMIT,
+                 "description": "The one claim this node makes (soft target 300 chars)"},
+        "notes": {**_NOTES, "description": "One case per note; replaces the stored list"},
+        "touches": {**_STRINGS, "items": {"type": "string", "maxLength": C.ENDPOINT_MAX_LEN * 4},
+                    "description": "Related file paths (path:lines (anchor)); replaces the stored list"},
     }, ["session_id", "level", "id", "gist"]),
     "kg_put_edge": _obj({
         "session_id": _SID, "level": _WRITE_LEVEL,
-        "from": {"type": "string", "description": "Source node id or file path"},
-        "to": {"type": "string", "description": "Target node id or file path"},
-        "rel": {"type": "string", "description": "kebab-case relationship (depends-on, instance-of, ...)"},
-        "notes": _STRINGS,
+        "from": {**_END, "description": "Source node id or file path"},
+        "to": {**_END, "description": "Target node id or file path"},
+        "rel": {"type": "string", "maxLength": C.REL_MAX_LEN,
+                "description": "kebab-case relationship (depends-on, instance-of, ...)"},
+        "notes": {**_NOTES, "description": "Context about this relationship"},
     }, ["session_id", "level", "from", "to", "rel"]),
     "kg_rename_node": _obj({
-        "session_id": _SID, "old_id": {"type": "string"}, "new_id": {"type": "string"}, "level": _WRITE_LEVEL,
+        "session_id": _SID, "old_id": {"type": "string"}, "new_id": _NEW_ID, "level": _WRITE_LEVEL,
     }, ["session_id", "old_id", "new_id"]),
     "kg_delete_node": _obj({"session_id": _SID, "id": {"type": "string"}}, ["session_id", "id"]),
     "kg_delete_edge": _obj({
@@ -95,7 +103,8 @@ def validation_error(tool: str, arguments: Any) -> str | None:
     if err.validator == "additionalProperties":
         extra = sorted(set(arguments) - set(SCHEMAS[tool]["properties"]))
         return f"{extra[0] if extra else 'arguments'}: is not a parameter of {tool}"
-    field = ".".join(str(p) for p in err.absolute_path) or "arguments"
+    # notes[0], as the store names a list's item
+    field = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err.absolute_path).lstrip(".") or "arguments"
     # Worded from the problem's parts: jsonschema's message puts the whole value before the rule, and a
     # long value cut to fit took the rule with it.
     rule = schema_words.rule_words(str(err.validator), err.validator_value, err.instance)
