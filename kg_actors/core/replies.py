@@ -114,7 +114,7 @@ def useful_reply(accepted: Sequence[str], refused: Sequence[tuple[str, str]], un
     for node_id in unorphaned:
         lines.append(f"'{node_id}' was orphaned; the credit returns it to the archive.")
     for node_id, why in refused:
-        lines.append(f"Skipped {ids.shown(node_id)}: {why}")
+        lines.append(f"Skipped {ids.shown(node_id) or repr(node_id)}: {why}")  # an empty id shows as ''
     if maintenance and credits:
         lines.append(f"{C.MAINTENANCE_CREDITS_PER_PASS - credits_spent} credit(s) left this pass.")
     else:

@@ -429,6 +429,7 @@ async def test_useful_guidance_cap_and_one_vote_per_node(srv, client):
     assert len([r for r in mine if "refused" not in r]) == 10
     assert {r["id"] for r in mine if "refused" in r} == {ids[0], ids[10], ids[11], "no-such-node-here"}
     assert all(r["via"] == "write" for r in mine if r["id"] in ids[1:10] and "refused" not in r)
+    assert "Skipped '': not found" in await a.ok("kg_useful", ids=[""])  # not a bare "Skipped :"
 
 
 async def test_credits_are_refused_in_a_working_session(srv, client):
