@@ -11,12 +11,12 @@ costs the change, not the level.
 from __future__ import annotations
 
 import os
-from collections.abc import Generator
+from collections.abc import Generator, Iterable
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from .core import debt, render, scoring, search, touches
+from .core import anchors, debt, render, scoring, search, touches
 from .core.charge import ChargeIndex
 from .core.debt import Debt
 from .core.model import GraphData, GraphReader
@@ -35,13 +35,21 @@ def build_derived(graph: GraphData, now: float, charges: ChargeIndex | None = No
     `charges`: the graph's charge index when the caller has one current (settling keeps one).
     """
     graph.snapshot()  # the first version, O(graph): made here, in the worker thread, not on the actor's loop
-    derived = Derived(None, touches.TouchIndex.build(graph, os.path.realpath(Path.home())), WrittenLog.build(graph),
+    home = os.path.realpath(Path.home())
+    derived = Derived(None, touches.TouchIndex.build(graph, home), WrittenLog.build(graph),
                       charges if charges is not None else ChargeIndex.build(graph))
+    # The first DEBT line counts the touches already gone (the tick checks them again; ~5 µs a stat).
+    derived.missing_touches = missing_files(anchors.touch_paths(graph, home))
     derived.debt(graph, now)  # the first call warms its per-graph term counts
     derived.scores(graph, now)  # so the first reply does not pay for the recent values
     derived.debt(graph, now)
     derived.live_edges(graph)
     return derived
+
+
+def missing_files(paths: Iterable[tuple[str, str, str]]) -> frozenset[str]:
+    """The touches whose file is not there (anchors.touch_paths' rows; a stat each, so a worker thread's)."""
+    return frozenset(touch for _, touch, path in paths if not os.path.exists(path))
 
 
 class Derived:

@@ -31,6 +31,7 @@ from .config import Config
 from .core.constants import SHUTDOWN_GRACE_SECONDS
 from .core.charge import fast_charge
 from .delivery_actor import run_deliveries
+from .derived import missing_files
 from .directory import GraphDirectory
 from .editor import listener as editor_listener
 from .feed import ChangeFeed
@@ -77,10 +78,6 @@ class Runtime:
     antigravity: Any = None  # the Antigravity adapter (conduct/antigravity.py): its hooks, acks and queued replies
 
 
-def _missing(paths: list[tuple[str, str, str]]) -> frozenset[str]:
-    return frozenset(touch for _, touch, path in paths if not os.path.exists(path))
-
-
 async def _tick(rt: Runtime) -> bool:
     """One save tick; True when every loaded graph was folded into its file."""
     now = rt.clock()
@@ -97,7 +94,7 @@ async def _tick(rt: Runtime) -> bool:
                 rt.feed.publish({"type": "states_changed", "level": handle.level,
                                  "project_path": rt.directory.root_of(handle.key)})
             paths = await handle.touch_paths(home=home)
-            missing = await trio.to_thread.run_sync(_missing, paths)
+            missing = await trio.to_thread.run_sync(missing_files, paths)
             await handle.set_missing_touches(missing=missing)
             if handle.level == "project":
                 days = await rt.sessions.activity_days(path=str(rt.layout.tool_events(handle.key)))

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+from ..core import constants as C
 from ..core import debt, reads, render, scoring
 from ..core.model import Node
 from ..core.search import SearchIndex
 from ..core.snapshot import GraphSnapshot
 from ..graph_handle import GraphHandle
-from ..graph_view import GraphView
+from ..graph_view import GraphView, Recent
 
 LevelView = tuple[str, GraphHandle, GraphView]
 
@@ -26,7 +27,7 @@ class ReadViews:
     def __init__(self) -> None:
         # Per graph key: the snapshot a value was computed from, and the value.
         self._scores: dict[str, tuple[GraphSnapshot, Mapping[str, float]]] = {}
-        self._parts: dict[tuple[str, str, bool], tuple[GraphSnapshot, reads.LevelPart]] = {}
+        self._parts: dict[tuple[str, str, bool], tuple[GraphSnapshot, reads.LevelPart, Recent | None]] = {}
 
     def of(self, levels: list[tuple[str, GraphHandle]]) -> list[LevelView]:
         """The latest views of the given (level, handle) pairs, in their order."""
@@ -50,17 +51,18 @@ class ReadViews:
         held = self._parts.get((key, level, True))
         if held is None or held[0] is not view.graph:
             part = reads.level_part(view.graph, level, frozenset(), self.scores(key, view, now))
-            held = self._parts[(key, level, True)] = (view.graph, part)
+            held = self._parts[(key, level, True)] = (view.graph, part, None)
         return reads.with_preloaded(held[1], preloaded)
 
     def gists_part(self, key: str, view: GraphView, level: str, now: float) -> reads.LevelPart:
         """The level's body without its archived anchors, valued by recent scores: the preload's,
         when its gists alone overflow it (planning 10,000 anchors per write is what it spares)."""
         held = self._parts.get((key, level, False))
-        if held is None or held[0] is not view.graph:
+        # Planned again for a new version, and when the tick brings recent values of a newer one.
+        if held is None or held[0] is not view.graph or held[2] is not view.recent:
             part = reads.level_part(view.graph, level, frozenset(), recent_scores(view, now), anchors=False,
                                     live_edges=recent_live_edges(view))
-            held = self._parts[(key, level, False)] = (view.graph, part)
+            held = self._parts[(key, level, False)] = (view.graph, part, view.recent)
         return held[1]
 
 
@@ -78,8 +80,11 @@ def recent_debt(view: GraphView, now: float) -> debt.Debt:
 
 
 def recent_live_edges(view: GraphView) -> int:
+    """The live edges of a recent version; this version's where counting them costs little."""
     held = view.recent.live_edges
-    return held[1] if held is not None else render.live_edge_count(view.graph)
+    if held is not None and (held[0] == view.graph.gen or len(view.graph.edges) > C.EXACT_COUNT_EDGES):
+        return held[1]
+    return render.live_edge_count(view.graph)
 
 
 def written_from(levels: list[tuple[str, GraphHandle]]) -> Callable[[str, float], list[Node]]:
