@@ -167,9 +167,22 @@ class AppServer:
                              + "; ".join(f"{e.get('path')}: {e.get('message')}" for e in errors))
         return hooks
 
-    def write_state(self, state: dict[str, Any], strategy: str) -> None:
+    def write_state(self, state: dict[str, Any], strategy: str, path: Path) -> None:
+        """Codex's own writer edits `hooks.state` in `path` (config.toml). It can leave a file it no longer reads
+        itself (a comment line above an inline entry of the table): then the file is put back as it was."""
+        before = read_bytes(path)
         self.call("config/batchWrite", {"edits": [{"keyPath": "hooks.state", "value": state,
                                                    "mergeStrategy": strategy}]})
+        _, error = read_config(path)
+        if error is None:
+            return
+        if before is None:
+            path.unlink(missing_ok=True)
+        else:
+            atomic_write(path, before)
+        why = error.removeprefix(f"{path}: ").split("; left untouched", 1)[0]
+        raise SetupError(f"Codex's config writer left {path} {why}, so it was put back as it was: move the "
+                         "comments out of its [hooks.state] table, then run kg setup again")
 
 
 def trust_current(cli: str, env: dict[str, str], user_home: Path, plugin: Rendered) -> bool:
@@ -195,7 +208,7 @@ def trust(cli: str, env: dict[str, str], user_home: Path, plugin: Rendered) -> i
         for hook in hooks:
             trusted_hash, _, content_hash = hook["currentHash"].partition("/")
             state[hook["key"]] = {"trusted_hash": trusted_hash, "trusted_content_hash": content_hash}
-        server.write_state(state, "upsert")
+        server.write_state(state, "upsert", config_path(env, user_home))
         return len(state)
 
 
@@ -212,7 +225,7 @@ def untrust(cli: str, env: dict[str, str], user_home: Path, plugin: Rendered, ma
     if kept == state:
         return
     with AppServer(cli, env, user_home) as server:
-        server.write_state(kept, "replace")
+        server.write_state(kept, "replace", path)
     if made_table and not kept:
         # Codex's writer leaves the emptied table as a bare `[hooks.state]` header.
         raw = read_bytes(path)

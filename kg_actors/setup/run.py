@@ -195,14 +195,18 @@ def setup(ctx: Context, only: tuple[str, ...], plan_only: bool = False) -> int:
 
 
 def _run(ctx: Context, argv: tuple[str, ...]) -> None:
+    # A Rust CLI (Codex) ends an error with a backtrace where these are set: its message is what we quote.
+    env = {**ctx.env, "RUST_BACKTRACE": "0", "RUST_LIB_BACKTRACE": "0"}
     try:
-        out = subprocess.run(list(argv), env=ctx.env, capture_output=True, text=True, timeout=CLI_TIMEOUT,
+        out = subprocess.run(list(argv), env=env, capture_output=True, text=True, timeout=CLI_TIMEOUT,
                              stdin=subprocess.DEVNULL, cwd=ctx.home if ctx.home.is_dir() else None)
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise SetupError(f"`{' '.join(argv)}` did not run: {exc}") from None
     if out.returncode != 0:
         said = [line for line in (out.stderr + out.stdout).splitlines() if line.strip() and "WARNING" not in line]
-        raise SetupError(f"`{' '.join(argv)}` exited {out.returncode}: {said[-1] if said else 'no output'}")
+        errors = [line.strip() for line in said if line.strip().lower().startswith("error")]
+        raise SetupError(f"`{' '.join(argv)}` exited {out.returncode}: "
+                         f"{errors[0] if errors else said[-1] if said else 'no output'}")
 
 
 def _apply(ctx: Context, record: Record, step: Step, plugin: Rendered) -> None:
@@ -352,7 +356,8 @@ def _rewrite(path: Path, change: Callable[[bytes, Path], bytes | None]) -> None:
 def _already_gone(said: str) -> bool:
     """A CLI's refusal to remove what is no longer there ("Plugin ... not found in installed plugins")."""
     said = said.lower()
-    return any(words in said for words in ("not found", "not installed", "no such", "does not exist"))
+    return any(words in said for words in ("not found", "not installed", "no such", "does not exist",
+                                           "not configured"))
 
 
 def _undo_action(ctx: Context, record: Record, action: Action, plugin: Rendered) -> None:
