@@ -12,6 +12,7 @@ from typing import Any
 
 from . import SetupError
 from .claude import read_json_object
+from .files import json_like
 from .plan import DesktopFound
 
 SERVER = "kg"
@@ -53,7 +54,7 @@ def merged(raw: bytes | None, server: dict[str, Any], path: Path) -> bytes:
     if not isinstance(data, dict) or not isinstance(data.get("mcpServers", {}), dict):
         raise SetupError(f"{path}: not a JSON object with an mcpServers object; left untouched")
     data.setdefault("mcpServers", {})[SERVER] = server
-    return (json.dumps(data, indent=2) + "\n").encode()
+    return json_like(data, raw)
 
 
 def without(raw: bytes, path: Path) -> bytes | None:
@@ -68,4 +69,4 @@ def without(raw: bytes, path: Path) -> bytes | None:
     del servers[SERVER]
     if not servers:
         del data["mcpServers"]
-    return (json.dumps(data, indent=2) + "\n").encode()
+    return json_like(data, raw)

@@ -12,6 +12,7 @@ import fcntl
 import hashlib
 import json
 import os
+import re
 import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -53,6 +54,20 @@ def read_bytes(path: Path) -> bytes | None:
         return path.read_bytes()
     except FileNotFoundError:
         return None
+
+
+_INDENT = re.compile(rb"\n([ \t]+)\S")
+
+
+def json_like(data: Any, raw: bytes | None) -> bytes:
+    """`data` as JSON written the way the user's file `raw` was: with its indent, and its text as typed
+    (not as \\u escapes), so that only setup's own entry differs."""
+    found = _INDENT.search(raw or b"")
+    indent: int | str = 2
+    if found is not None:
+        lead = found.group(1).decode()
+        indent = lead if "\t" in lead else len(lead)
+    return (json.dumps(data, indent=indent, ensure_ascii=False) + "\n").encode()
 
 
 def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:

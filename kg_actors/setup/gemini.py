@@ -14,7 +14,7 @@ from typing import Any
 
 from ..harness import gemini as g
 from . import SetupError
-from .files import json_config
+from .files import json_config, json_like
 
 SERVER = "kg"
 SCRIPT = "hooks/gemini.sh"
@@ -69,7 +69,7 @@ def merged(raw: bytes | None, want: dict[str, Any], path: Path) -> bytes:
     for event, groups in want["hooks"].items():
         hooks.setdefault(event, []).extend(groups)
     data.setdefault("mcpServers", {})[SERVER] = want["mcpServers"][SERVER]
-    return (json.dumps(data, indent=2) + "\n").encode()
+    return json_like(data, raw)
 
 
 def without_ours(data: dict[str, Any]) -> dict[str, Any]:
@@ -93,4 +93,4 @@ def removed(raw: bytes, path: Path) -> bytes | None:
     """The settings without our hooks and server; None when there was nothing of ours."""
     data = current(raw, path)
     out = without_ours(data)
-    return None if out == data else (json.dumps(out, indent=2) + "\n").encode()
+    return None if out == data else json_like(out, raw)

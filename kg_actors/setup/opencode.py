@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from . import SetupError
-from .files import json_config
+from .files import json_config, json_like
 
 SERVER = "kg"
 PLUGIN = "harnesses/opencode/kg-memory.js"
@@ -56,7 +56,7 @@ def merged(raw: bytes | None, entry: dict[str, Any], path: Path) -> bytes:
     data = current(raw, path)
     data.setdefault("$schema", "https://opencode.ai/config.json")
     data.setdefault("mcp", {})[SERVER] = entry
-    return (json.dumps(data, indent=2) + "\n").encode()
+    return json_like(data, raw)
 
 
 def removed(raw: bytes, path: Path) -> bytes | None:
@@ -67,7 +67,7 @@ def removed(raw: bytes, path: Path) -> bytes | None:
     del servers[SERVER]
     if not servers:
         del data["mcp"]
-    return (json.dumps(data, indent=2) + "\n").encode()
+    return json_like(data, raw)
 
 
 def ours(raw: bytes | None) -> bool:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from . import SetupError
+from .files import json_like
 
 
 def current(settings: dict[str, Any] | None) -> str | None:
@@ -42,8 +43,9 @@ def merged(raw: bytes | None, command: str, path: Path) -> bytes:
         raise SetupError(f"{path}: not valid JSON ({exc}); left untouched") from None
     if not isinstance(data, dict):
         raise SetupError(f"{path}: expected a JSON object; left untouched")
-    data["statusLine"] = {"type": "command", "command": command}
-    return (json.dumps(data, indent=2) + "\n").encode()
+    theirs = data.get("statusLine")  # its other keys (padding, ...) stay
+    data["statusLine"] = {**(theirs if isinstance(theirs, dict) else {}), "type": "command", "command": command}
+    return json_like(data, raw)
 
 
 def without(raw: bytes, path: Path) -> bytes | None:
@@ -66,4 +68,4 @@ def without(raw: bytes, path: Path) -> bytes | None:
         data["statusLine"] = {**data["statusLine"], "command": theirs}
     else:
         del data["statusLine"]
-    return (json.dumps(data, indent=2) + "\n").encode()
+    return json_like(data, raw)

@@ -56,3 +56,14 @@ def test_uninstall_gives_the_user_their_own_status_line_back_when_the_file_was_e
     assert [a.kind for a in gauge.actions] == ["statusline_remove"] and gauge.actions[0].path == SETTINGS
     untouched = plan.Undo(undo.done, {SETTINGS: True}, Path("/m"), Path("/r.json"), "kg-memory@kg-local")
     assert not [s for s in plan.plan_uninstall(untouched) if s.name == "gauge"]  # restored whole instead
+
+
+def test_the_users_other_status_line_keys_and_their_file_s_layout_stay():
+    raw = b'{\n    "statusLine": {"type": "command", "command": "~/bin/status.sh", "padding": 0},\n    "note": "\xc3\xbcn\xc3\xafcode"\n}\n'
+    out = statusline.merged(raw, "/opt/kg/bin/kg gauge --wrap '~/bin/status.sh'", SETTINGS)
+    data = json.loads(out)
+    assert data["statusLine"] == {"type": "command", "command": "/opt/kg/bin/kg gauge --wrap '~/bin/status.sh'",
+                                  "padding": 0}
+    assert '\n    "note": "ünïcode"' in out.decode()  # four spaces and the text as typed, as the user wrote it
+    back = json.loads(statusline.without(out, SETTINGS))
+    assert back["statusLine"] == {"type": "command", "command": "~/bin/status.sh", "padding": 0}
