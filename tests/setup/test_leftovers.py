@@ -19,3 +19,11 @@ def test_only_other_stores_are_named_with_their_files(tmp_path):
     mine.write_text('{"env": {"KG_HOME": "/here"}}')
     theirs.write_text('{"env": {"KG_HOME": "/there"}}')
     assert elsewhere([mine, theirs, none], Path("/here")) == {"/there": [theirs]}
+
+
+def test_a_store_whose_path_has_spaces_or_escaped_letters_is_named_whole():
+    settings = '{"hooks": {"BeforeAgent": [{"command": "sh \'/h/home 14 \\u00fc/.knowledge-graph/setup/marketplace/kg-memory/hooks/gemini.sh\' BeforeAgent"}]}}'
+    assert stores_named(settings) == {"/h/home 14 ü/.knowledge-graph"}
+    toml = '[marketplaces.kg-local]\nsource = "/h/home 14 \\u00fc/.knowledge-graph/setup/marketplace"\n'
+    assert stores_named(toml) == {"/h/home 14 ü/.knowledge-graph"}
+    assert stores_named('{"mcpServers": {"kg": {"env": {"KG_HOME": "/h/my store"}}}}') == {"/h/my store"}
