@@ -8,6 +8,7 @@ into plugins/cache and enables it in settings.json (enabledPlugins).
 from __future__ import annotations
 
 import json
+import shlex
 import shutil
 from pathlib import Path
 from typing import Any
@@ -50,6 +51,24 @@ def cache_holds(installed: Path | None, plugin: Rendered) -> bool:
     return tree is not None and all(tree.get(rel) == data for rel, data in plugin.contents().items())
 
 
+USER_SCOPE_REMOVE = "claude mcp remove kg --scope user"
+
+
+def _own_server(state: dict[str, Any], path: Path) -> tuple[str | None, str]:
+    """Where the user added a `kg` MCP server of their own (user scope, or local scope in a project's entry),
+    and the command that removes it."""
+    servers = state.get("mcpServers")
+    if isinstance(servers, dict) and "kg" in servers:
+        return f"{path}: mcpServers.kg", USER_SCOPE_REMOVE
+    projects = state.get("projects")
+    for folder, entry in sorted(projects.items()) if isinstance(projects, dict) else ():
+        servers = entry.get("mcpServers") if isinstance(entry, dict) else None
+        if isinstance(servers, dict) and "kg" in servers:
+            return (f"{path}: projects[{json.dumps(folder, ensure_ascii=False)}].mcpServers.kg (local scope)",
+                    f"cd {shlex.quote(folder)} && claude mcp remove kg --scope local")
+    return None, USER_SCOPE_REMOVE
+
+
 def find(env: dict[str, str], home: Path, plugin: Rendered) -> ClaudeFound:
     cli = shutil.which("claude", path=env.get("PATH"))
     if cli is None:
@@ -63,8 +82,7 @@ def find(env: dict[str, str], home: Path, plugin: Rendered) -> ClaudeFound:
     if error or error2 or error3 or error4:
         return ClaudeFound(cli, error or error2 or error3 or error4)
     assert settings is not None and known is not None and installed is not None and state is not None
-    servers = state.get("mcpServers")
-    own = f"{state_path(env, home)}: mcpServers.kg" if isinstance(servers, dict) and "kg" in servers else None
+    own, remove = _own_server(state, state_path(env, home))
     market = known.get(MARKETPLACE)
     location = None
     if isinstance(market, dict):
@@ -80,4 +98,4 @@ def find(env: dict[str, str], home: Path, plugin: Rendered) -> ClaudeFound:
     enabled = (settings.get("enabledPlugins") or {}).get(plugin.key) is True \
         if isinstance(settings.get("enabledPlugins"), dict) else False
     return ClaudeFound(cli, None, location, install_path is not None, enabled, cache_holds(install_path, plugin),
-                       settings, own)
+                       settings, own, remove)

@@ -53,6 +53,7 @@ class ClaudeFound:
     cache_current: bool = False  # the installed copy holds the rendered plugin
     settings: dict[str, Any] | None = None  # its settings.json (for the quota gauge step)
     own_server: str | None = None  # where the user's own `kg` MCP server entry is: it would hide or double the plugin's
+    own_remove: str = "claude mcp remove kg --scope user"  # the command that takes it out
 
 
 @attrs.frozen
@@ -150,7 +151,7 @@ def _marketplace(name: str, c: ClaudeFound | CodexFound, found: Found) -> Step |
         return Step(name, note=c.error, problem=True)
     if c.own_server:
         # The plugin brings the `kg` server: beside the user's own it would be hidden (Codex) or doubled (Claude Code).
-        remove = "claude mcp remove kg --scope user" if name == "claude" else "codex mcp remove kg"
+        remove = c.own_remove if isinstance(c, ClaudeFound) else "codex mcp remove kg"
         return Step(name, note=f"{c.own_server} is already set to something else; left untouched (the plugin's kg "
                                f"server would be hidden or doubled by it: `{remove}`, then run kg setup again)",
                     problem=True)

@@ -248,6 +248,17 @@ def test_a_users_own_kg_server_or_a_torn_claude_json_is_named_and_left_untouched
     assert "Codex: done" not in out.stdout and config.read_bytes() == before
 
 
+def test_a_kg_server_the_user_added_in_one_project_is_named_too(machine):
+    added = machine.run(npm_bin("claude"), "mcp", "add", "kg", "--scope", "local", "--", "/bin/false")
+    assert added.returncode == 0, added.stdout + added.stderr
+    out = machine.kg("setup", "--yes", "--only", "claude")
+    assert out.returncode == 1 and "mcpServers.kg (local scope) is already set to something else" in out.stdout, \
+        out.stdout
+    assert f"cd {machine.project} && claude mcp remove kg --scope local" in out.stdout, out.stdout
+    doctor = machine.kg("doctor")
+    assert doctor.returncode == 1 and "mcpServers.kg (local scope)" in doctor.stdout, doctor.stdout
+
+
 def test_two_setups_racing_leave_one_consistent_install(machine):
     results = [None, None]
 
