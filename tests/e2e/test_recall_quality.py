@@ -1,7 +1,7 @@
 """Prompt recall's quality through the real endpoints, on the twelve memories written blind (issue #12).
 
-bench/recall_eval.py's run, as RESULTS-recall.md reports it: a `kg serve`, each memory written through MCP,
-every prompt of its four splits asked in a fresh session after the full read. The floors sit a few prompts
+bench/recall_eval.py's run, as RESULTS-recall.md reports it: a `kg serve` per memory, the memory written through
+MCP, every prompt of its four splits asked in a fresh session after the full read. The floors sit a few prompts
 under today's figures on each memory (hits 0.76-0.89, precision 0.67-0.80, silent on unrelated prompts
 0.83-0.92, on noise 0.98-1.00; the goals are higher), so a change that loses lessons recall finds, or makes it
 speak where it should not, fails here before a benchmark run would show it.
