@@ -168,7 +168,9 @@ def put_node(
         useful_ts=old.useful_ts + ((now,) if note_credit else ()),
     )
     graph.set_node(node)
-    bump_version(graph, node_version_key(node_id), now, writer)
+    if changed or promote or note_credit:
+        # A save that changes nothing is no new version: another editor tab's edit of this one still goes in.
+        bump_version(graph, node_version_key(node_id), now, writer)
     return PutNodeResult(node, False, changed, promote, note_credit, tuple(warnings))
 
 

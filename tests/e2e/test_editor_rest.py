@@ -145,6 +145,14 @@ def test_create_then_edit_with_the_loaded_version(srv, http):
     assert stored["_written"]["by"] is None
 
 
+def test_a_save_that_changes_nothing_leaves_another_tabs_edit_free_to_go_in(srv, http):
+    assert put(http, srv, "unchanged-save-node", "as loaded", create=True).status_code == 201
+    same = put(http, srv, "unchanged-save-node", "as loaded", expected_version=1)  # tab A: Save, no edit
+    assert same.status_code == 200 and same.json()["changed"] is False and same.json()["node"]["version"] == 1
+    edit = put(http, srv, "unchanged-save-node", "tab B's edit", expected_version=1)  # loaded at version 1
+    assert edit.status_code == 200 and edit.json()["node"]["version"] == 2, edit.text
+
+
 def test_a_stale_edit_is_refused_with_the_node_as_it_stands(srv, http):
     assert put(http, srv, "stale-edit-target", "v1", create=True).status_code == 201
     assert put(http, srv, "stale-edit-target", "v2 from another tab", expected_version=1).status_code == 200
