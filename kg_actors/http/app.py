@@ -117,6 +117,13 @@ async def _json(send: Send, status: int, payload: dict[str, Any],
     await send({"type": "http.response.body", "body": body})
 
 
+async def _deny_upgrade(send: Send, status: int, message: str) -> None:
+    body = json.dumps({"error": message}).encode()
+    await send({"type": "websocket.http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json")]})
+    await send({"type": "websocket.http.response.body", "body": body})
+
+
 async def _busy(send: Send, body: bytes, why: str) -> None:
     """A request that could not get its turn is told so at once, as a JSON-RPC error its client shows."""
     try:
@@ -163,7 +170,9 @@ class App:
         if refused is None and self.accounts.other(scope):
             refused = 403, "a request from another account of this machine refused: this memory is its owner's alone"
         if refused is not None:
-            if kind == "websocket":
+            if kind == "websocket" and "websocket.http.response" in scope.get("extensions", {}):
+                await _deny_upgrade(send, *refused)  # the same status an HTTP request gets (421, 403)
+            elif kind == "websocket":
                 await send({"type": "websocket.close", "code": 1008})
             else:
                 await _plain(send, *refused)

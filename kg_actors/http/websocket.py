@@ -9,6 +9,8 @@ Sends after the end are dropped, as the app cannot tell a closed socket from a c
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from http import HTTPStatus
 from typing import Any, Protocol
 
 import h11
@@ -64,7 +66,9 @@ async def serve(conn: Upgradable, request: h11.Request, scope: dict[str, Any]) -
         await conn.send(h11.EndOfMessage())
         return
     socket = _Socket(conn, key)
-    await conn.app({**scope, "subprotocols": protocols}, socket.receive, socket.send)
+    # ASGI's denial response: an app may answer the upgrade with an HTTP reply of its own status (421, 403).
+    extensions = {**scope.get("extensions", {}), "websocket.http.response": {}}
+    await conn.app({**scope, "subprotocols": protocols, "extensions": extensions}, socket.receive, socket.send)
     if socket.state == "accepted":
         await socket.close(1000)
     elif socket.state == "connecting":  # the app neither accepted nor refused: refused
@@ -84,6 +88,7 @@ class _Socket:
         self._writing = False
         self._parts: list[Any] = []
         self._size = 0
+        self._denial: tuple[int, list[tuple[bytes, bytes]], bytearray] | None = None
 
     async def receive(self) -> dict[str, Any]:
         if not self.told_connect:
@@ -154,6 +159,17 @@ class _Socket:
                 await self._write(TextMessage(data=message["text"]))
             else:
                 await self._write(BytesMessage(data=bytes(message.get("bytes") or b"")))
+        elif kind == "websocket.http.response.start":
+            if self.state != "connecting":
+                raise RuntimeError("websocket.http.response.start: the socket is not waiting to be accepted")
+            self._denial = (int(message["status"]), [(bytes(k), bytes(v)) for k, v in message.get("headers", ())],
+                            bytearray())
+        elif kind == "websocket.http.response.body":
+            if self._denial is None or self.state != "connecting":
+                raise RuntimeError("websocket.http.response.body: no denial response started")
+            self._denial[2].extend(message.get("body") or b"")
+            if not message.get("more_body"):
+                await self.refuse(*self._denial)
         elif kind == "websocket.close":
             if self.state == "connecting":
                 await self.refuse()
@@ -167,10 +183,18 @@ class _Socket:
             await self._write(CloseConnection(code=code, reason=reason))
         self.state = "closed"
 
-    async def refuse(self) -> None:
+    async def refuse(self, status: int = 403, headers: Sequence[tuple[bytes, bytes]] = (),
+                     body: bytes | bytearray = b"") -> None:
         self.state = "closed"
-        await self.conn.send(h11.Response(status_code=403, reason=b"Forbidden",
-                                          headers=[(b"content-length", b"0"), (b"connection", b"close")]))
+        kept = [(k, v) for k, v in headers if k.lower() not in (b"content-length", b"connection")]
+        try:
+            reason = HTTPStatus(status).phrase.encode()
+        except ValueError:
+            reason = b""
+        await self.conn.send(h11.Response(status_code=status, reason=reason, headers=[
+            *kept, (b"content-length", str(len(body)).encode()), (b"connection", b"close")]))
+        if body:
+            await self.conn.send(h11.Data(data=bytes(body)))
         await self.conn.send(h11.EndOfMessage())
 
     async def _write(self, event: Any) -> None:

@@ -453,10 +453,20 @@ def test_a_cross_site_link_to_the_page_opens_it_but_not_the_api(srv, http):
 
 async def test_a_foreign_websocket_is_refused(srv):
     with trio.fail_after(20):
-        with pytest.raises(ConnectionRejected):
+        with pytest.raises(ConnectionRejected) as refused:
             async with open_websocket_url(f"ws://127.0.0.1:{srv.editor_port}/ws",
                                           extra_headers=[(b"origin", b"http://evil.example")]):
                 pass
+        assert refused.value.status_code == 403
+        # A non-local Host gets the status an HTTP request gets (spec 003: 421), on both ports.
+        for port in (srv.editor_port, srv.port):
+            raw = await trio.open_tcp_stream("127.0.0.1", port)
+            await raw.send_all(b"GET /ws HTTP/1.1\r\nHost: evil.example\r\nUpgrade: websocket\r\n"
+                               b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                               b"Sec-WebSocket-Version: 13\r\n\r\n")
+            head = await raw.receive_some(4096)
+            assert head.startswith(b"HTTP/1.1 421 "), head
+            await raw.aclose()
 
 
 async def test_a_websocket_from_another_local_origin_is_refused_and_from_the_page_s_own_let_in(srv):

@@ -60,6 +60,11 @@ async def websocket_echo(scope, receive, send) -> None:
     if scope["path"] == "/refuse":
         await send({"type": "websocket.close", "code": 1008})
         return
+    if scope["path"] == "/deny":  # ASGI's denial response, which the server offers in the scope
+        assert "websocket.http.response" in scope["extensions"]
+        await send({"type": "websocket.http.response.start", "status": 421, "headers": [(b"x-why", b"host")]})
+        await send({"type": "websocket.http.response.body", "body": b'{"error": "non-local Host"}'})
+        return
     await send({"type": "websocket.accept"})
     await send({"type": "websocket.send", "text": json.dumps({"path": scope["path"], "query": scope["query_string"].decode()})})
     while True:
@@ -259,6 +264,12 @@ async def test_a_refused_or_malformed_upgrade_and_a_failing_socket_leave_the_ser
         await raw.send_all(b"GET /refuse HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                            b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
         assert (await read_to_end(raw)).startswith(b"HTTP/1.1 403 Forbidden\r\n")
+        raw = await trio.open_tcp_stream("127.0.0.1", port)
+        await raw.send_all(b"GET /deny HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                           b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+        denied = await read_to_end(raw)
+        assert denied.startswith(b"HTTP/1.1 421 Misdirected Request\r\n") and b"x-why: host\r\n" in denied
+        assert denied.endswith(b'\r\n\r\n{"error": "non-local Host"}')
         raw = await trio.open_tcp_stream("127.0.0.1", port)
         await raw.send_all(b"GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n")
         assert (await read_to_end(raw)).startswith(b"HTTP/1.1 400 Bad Request\r\n")  # no key, no version
