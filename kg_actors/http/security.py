@@ -10,6 +10,7 @@ the port it calls, is same-origin.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -17,11 +18,17 @@ from urllib.parse import parse_qs, urlsplit
 LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "::1", "[::1]"})
 
 
+# A Host header is a name or a bracketed IPv6 address, then at most a numeric port (RFC 9110 7.2); anything
+# else (`localhost:80@evil`) names no host of ours.
+_HOST = re.compile(r"(\[[0-9a-f:.]+\]|[^\s:@/\\\[\]]+)(?::[0-9]{1,5})?")
+
+
 def _hostname(host: str) -> str:
     host = host.strip().lower()
-    if host.startswith("["):
-        return host[: host.find("]") + 1] if "]" in host else host
-    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+    if host in LOCAL_HOSTS:  # a bare ::1 too, as some clients send it
+        return host
+    found = _HOST.fullmatch(host)
+    return found.group(1) if found else ""
 
 
 def refusal(headers: dict[str, str], extra_hosts: frozenset[str] = frozenset()) -> tuple[int, str] | None:

@@ -184,6 +184,7 @@ async def test_an_id_of_megabytes_is_named_by_its_start_and_length(srv, session,
 
 @pytest.mark.parametrize("headers, status", [
     ({"Host": "evil.example.com"}, 421),
+    ({"Host": "localhost:80@evil.example.com"}, 421),  # no host of ours, whatever comes before the last colon
     ({"Origin": "https://evil.example.com"}, 403),
     ({"Sec-Fetch-Site": "cross-site"}, 403),
     ({"Origin": "http://127.0.0.1:3000"}, 403),  # a page on another port of this machine: another origin
