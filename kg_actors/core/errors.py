@@ -21,7 +21,11 @@ class InvalidInput(KGError):
 
 
 class NotFound(KGError):
-    """No node, edge, graph or task by that name."""
+    """No node, edge, graph or task by that name; `field`, when a field of the request named it."""
+
+    def __init__(self, message: str, field: str | None = None):
+        self.field = field
+        super().__init__(message)
 
 
 class SessionUnknown(KGError):

@@ -183,7 +183,7 @@ def missing_endpoint(graph: GraphData, field: str, end: str, known_elsewhere: Se
     return NotFound(
         f"{field}: '{end}' names no node in {where}; an edge to it would be removed at the next load. "
         f"kg_search(query='{end}') finds the node you meant (or create it first with kg_put_node); "
-        f"a file endpoint is written as a path (with / or ~, e.g. ./{end})"
+        f"a file endpoint is written as a path (with / or ~, e.g. ./{end})", field
     )
 
 

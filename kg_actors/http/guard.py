@@ -76,6 +76,8 @@ def error_response(exc: KGError) -> JSONResponse:
     body: dict[str, Any] = {"error": str(exc)}
     if isinstance(exc, InvalidInput):
         body.update(field=exc.field, rule=exc.rule)
+    elif isinstance(exc, NotFound) and exc.field is not None:  # what the field named is not there
+        body.update(field=exc.field, rule=str(exc).removeprefix(f"{exc.field}: "))
     if isinstance(exc, WriteConflict):
         body.update(reason=exc.reason, node=exc.node)
     return JSONResponse(body, status_code=status_of(exc))

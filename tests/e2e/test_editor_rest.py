@@ -261,6 +261,7 @@ def test_edges_are_created_and_deleted_and_must_name_real_things(srv, http):
     assert http.post("/api/edges", json={**base, "to": "src/billing/api.py"}).status_code == 201  # a file
     r = http.post("/api/edges", json={**base, "to": "no-such-node-anywhere"})
     assert r.status_code == 404 and "names no node" in r.json()["error"]
+    assert r.json()["field"] == "to" and r.json()["rule"].startswith("'no-such-node-anywhere' names no node")
     r = http.request("DELETE", "/api/edges", json={**base, "to": "session-handler-init"})
     assert r.status_code == 200, r.text
     r = http.request("DELETE", "/api/edges", json={**base, "to": "session-handler-init"})
