@@ -169,20 +169,26 @@ def test_stop_never_signals_a_process_that_is_not_the_server(env, tmp_path):
             bystander.wait()
 
 
-def test_a_store_on_a_read_only_mount_is_named_as_such(env, tmp_path):
-    # It said "not readable and writable by this user; fix its permissions": no permission would help.
-    mnt = tmp_path / "ro"
-    mnt.mkdir()
-    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mnt)], capture_output=True).returncode:
+@contextlib.contextmanager
+def _tmpfs(path, size: str):
+    """A small file system mounted at `path` for the test (skipped where mounting is not allowed)."""
+    path.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(path)], capture_output=True).returncode:
         pytest.skip("no tmpfs mount here (needs root and a mount namespace that allows it)")
     try:
+        yield path
+    finally:
+        subprocess.run(["umount", "-l", str(path)], capture_output=True)
+
+
+def test_a_store_on_a_read_only_mount_is_named_as_such(env, tmp_path):
+    # It said "not readable and writable by this user; fix its permissions": no permission would help.
+    with _tmpfs(tmp_path / "ro", "1m") as mnt:
         (mnt / "store").mkdir()
         subprocess.run(["mount", "-o", "remount,ro", str(mnt)], check=True, capture_output=True)
         out = subprocess.run([KG, "serve"], env={**env, "KG_HOME": str(mnt / "store")}, capture_output=True,
                              text=True, timeout=60, stdin=subprocess.DEVNULL)
         assert out.returncode == 1 and "it is on a file system mounted read-only" in out.stderr, out.stderr
-    finally:
-        subprocess.run(["umount", str(mnt)], capture_output=True)
 
 
 def test_start_with_an_unusable_storage_directory_says_why(env, tmp_path):
@@ -472,11 +478,7 @@ def _full_disk(tmp_path, how: str, env: dict):
         flag.write_text("ENOSPC")
         yield dict(env, KG_TEST_STORAGE_FAULT=str(flag)), tmp_path / "store"
         return
-    disk = tmp_path / "disk"
-    disk.mkdir()
-    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(disk)], capture_output=True).returncode:
-        pytest.skip("no permission to mount a small file system here")
-    try:
+    with _tmpfs(tmp_path / "disk", "64k") as disk:
         (disk / "store").mkdir()
         fd = os.open(disk / "filler", os.O_WRONLY | os.O_CREAT)
         with contextlib.suppress(OSError):
@@ -484,8 +486,6 @@ def _full_disk(tmp_path, how: str, env: dict):
                 pass
         os.close(fd)
         yield dict(env, KG_HOME=str(disk / "store")), disk / "store"
-    finally:
-        subprocess.run(["umount", "-l", str(disk)], capture_output=True)
 
 
 @pytest.mark.parametrize("how", ["injected", "tmpfs"])
