@@ -42,8 +42,8 @@ def _number(env: Mapping[str, str], name: str, default: float, kind: Callable[[s
 
 def _host(env: Mapping[str, str]) -> str:
     # The API has no login: the memory (and a sync to any remote) is safe only while no other machine can reach it.
-    raw = env.get("KG_HTTP_HOST") or "127.0.0.1"
-    host = raw.strip()
+    raw = env.get("KG_HTTP_HOST") or ""
+    host = raw.strip() or "127.0.0.1"  # blank: the default, as a blank number is
     if host.lower() == "localhost":
         return host
     try:
