@@ -10,9 +10,11 @@ is published on the change feed.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import attrs
+import trio
 
 from ..core import constants as C
 from ..core import graph_ops, ids, json_values, plain_text, replies, secrecy
@@ -21,6 +23,8 @@ from ..graph_messages import PutEdgeResult
 from ..session_messages import PushWindow, SessionView, WriteView
 from .floor import Floor
 
+T = TypeVar("T")
+
 
 @attrs.frozen
 class NodeWritten:
@@ -28,6 +32,21 @@ class NodeWritten:
     level: str
     view: SessionView | None
     push_window: PushWindow | None = None  # claimed with the write when asked (`push`)
+
+
+# A write this long has its secrets looked for in a worker thread: a few hundred milliseconds of pattern
+# scans for a 4 MB node (200 notes of 20,000 characters) would otherwise hold every other session's hook.
+OFF_LOOP_CHARS = 50_000
+
+
+def _chars(*values: object) -> int:
+    return sum(len(v) if isinstance(v, str) else _chars(*v) if isinstance(v, list | tuple) else 0 for v in values)
+
+
+async def _checked(check: Callable[..., T], *args: Any, size: int) -> T:
+    if size < OFF_LOOP_CHARS:
+        return check(*args)
+    return await trio.to_thread.run_sync(lambda: check(*args))
 
 
 async def _open(floor: Floor, sid: str | None, level: str | None,
@@ -49,7 +68,8 @@ async def put_node(floor: Floor, sid: str | None, level: str, node_id: str, gist
     handle = await floor.level_handle(view, level, project_path)
     ids.check_node_id(node_id)
     secrecy.refuse_secret_names([("id", node_id)])  # an id is stored as it is, like a gist
-    gist, notes, touches = secrecy.clean_node(gist, notes, touches)
+    clean = await _checked(secrecy.clean_node, gist, notes, touches, size=_chars(gist, notes, touches))
+    gist, notes, touches = clean.gist, clean.notes, clean.touches
     now = floor.clock()
     writer = graph_ops.Writer(
         session=sid, maintenance=wv is not None and wv.maintenance, seen_at=wv.seen_at if wv else None,
@@ -68,6 +88,8 @@ async def put_node(floor: Floor, sid: str | None, level: str, node_id: str, gist
             at = max(now, conflict.written_ts or now)
             await floor.sessions.after_write(sid=view.sid, refs=[(level, node_id)], via="read", at=at)
         raise
+    if clean.cut:
+        result = attrs.evolve(result, warnings=(*result.warnings, replies.private_cut_note(clean.cut)))
     if result.created and wv is not None and wv.renamed_to is not None:
         result = attrs.evolve(result, warnings=(*result.warnings, replies.renamed_away_note(node_id, wv.renamed_to)))
     window = None
@@ -88,7 +110,7 @@ async def put_node(floor: Floor, sid: str | None, level: str, node_id: str, gist
 async def put_edge(floor: Floor, sid: str | None, level: str, src: str, dst: str, rel: str,
                    notes: list[str] | None, project_path: str | None = None) -> PutEdgeResult:
     secrecy.refuse_secret_names([("from", src), ("to", dst), ("rel", rel)])
-    notes = secrecy.clean_notes(notes)
+    notes = await _checked(secrecy.clean_notes, notes, size=_chars(notes))
     view, wv = await _open(floor, sid, level, src)
     handle = await floor.level_handle(view, level, project_path)
     writer = graph_ops.Writer(session=sid, maintenance=wv is not None and wv.maintenance)
@@ -172,7 +194,8 @@ async def progress(floor: Floor, sid: str | None, task_id: object, state: Any, l
     state = secrecy.without_private(state)
     json_values.check_size(state, "state")
     # A task id is free text the user's agent chose, not a slug: the whole rule, as for a note.
-    secrecy.refuse_secrets([("task_id", task_id), *secrecy.strings_in(state, "state")])
+    fields = [("task_id", task_id), *secrecy.strings_in(state, "state")]
+    await _checked(secrecy.refuse_secrets, fields, size=_chars([text for _, text in fields]))
     stored = await handle.progress_set(task_id=task_id, state=state, now=floor.clock())
     # Whoever wrote it (an agent's kg_progress, the editor), an open editor tab shows it.
     floor.publish({"type": "progress_updated", "level": level, "task_id": task_id,

@@ -22,7 +22,7 @@ from typing import Any, TypeGuard
 
 import attrs
 
-from . import constants as C, recall_gate
+from . import constants as C, recall_gate, secrecy
 from .model import Edge, GraphReader, Node
 from .paste_keys import pasted_words
 from .plain_text import one_line
@@ -95,7 +95,8 @@ def human_text(prompt: object) -> str | None:
     if not is_prompt(prompt):
         return None
     # Pasted output (logs, tables, traces, diffs, JSON) is cut out by its shape: what is left was typed.
-    whole = _IMAGE.sub(" ", prompt[: C.RECALL_PROMPT_MAX_CHARS])
+    # Text inside <private> is the user's to keep: never searched, so none of its words reach the log.
+    whole = _IMAGE.sub(" ", secrecy.strip_private(prompt[: C.RECALL_PROMPT_MAX_CHARS]))
     typed = typed_part(whole)
     if is_continuation(typed):
         return None  # "continue", "ok do it": a nudge to carry on asks nothing of memory

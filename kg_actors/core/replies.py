@@ -103,6 +103,12 @@ def renamed_away_note(old_id: str, new_id: str) -> str:
             f"'{old_id}'.")
 
 
+def private_cut_note(fields: Sequence[str]) -> str:
+    # Said because a lesson that names the tag (to teach it) loses the rest of its field without a word.
+    return (f"note: text inside <private>...</private> was not stored ({', '.join(fields)}); an unclosed "
+            "<private> hides the rest of its field. To write about the tag, name it without its angle brackets.")
+
+
 def useful_reply(accepted: Sequence[str], refused: Sequence[tuple[str, str]], unorphaned: Sequence[str],
                  credits: int | None, likes: int, credits_spent: int, maintenance: bool) -> str:
     lines = []

@@ -34,7 +34,7 @@ from .constants import RECALL_PROMPT_MAX_CHARS
 from .errors import InvalidInput, KGError
 from .secret_shapes import DISCORD, GATES, HEADERS, SHAPES
 
-_PRIVATE = re.compile(r"<private>.*?(?:</private>|\Z)", re.IGNORECASE | re.DOTALL)
+_PRIVATE_TAG = re.compile(r"<(/?)private>", re.IGNORECASE)
 
 
 # Where a command line, a header or a file format says what a value is, without a secret-named key before it:
@@ -45,8 +45,8 @@ _PRIVATE = re.compile(r"<private>.*?(?:</private>|\Z)", re.IGNORECASE | re.DOTAL
 _TOOL_FLAG = r"\b[^\n]{0,200}?\s"
 _FLAG_VALUE = r"[\"']?(?P<value>[^\s'\"]{4,})"
 _SAID_RULES: tuple[tuple[str, str, str, str], ...] = (
-    ("a password on a command line", "mysql", r"\bmysql\w*\b[^\n]*?\s-p(?P<value>[^\s'\"]{4,})", "credential"),
-    ("a password on a command line", "mariadb", r"\bmariadb\w*\b[^\n]*?\s-p(?P<value>[^\s'\"]{4,})", "credential"),
+    ("a password on a command line", "mysql", r"\bmysql\w*" + _TOOL_FLAG + r"-p(?P<value>[^\s'\"]{4,})", "credential"),
+    ("a password on a command line", "mariadb", r"\bmariadb\w*" + _TOOL_FLAG + r"-p(?P<value>[^\s'\"]{4,})", "credential"),
     # `--password X`, `--db-password=X`, `--http-password X`; not `--password-stdin` or `--password-file F`.
     ("a password on a command line", "--", r"--(?:[a-z0-9]+-)*pass(?:word|wd|phrase)?[ =]" + _FLAG_VALUE, "credential"),
     # `--token X`, `--api-key X`, `--aws-secret-access-key X`; not `--secret id=npmrc,src=...` (docker build's
@@ -73,14 +73,18 @@ _SAID_RULES: tuple[tuple[str, str, str, str], ...] = (
     ("a user's password on a command line", "-u", r"(?:^|\s)(?:-u|--user)\s+[\"']?[^:\s'\"]+:(?P<value>[^\s'\"@]{4,})",
      "credential"),
     ("a session cookie", "cookie",
-     r"(?i)\bcookie:[^\n]*?\b[\w-]*(?:sess|sid|token|auth)[\w-]*=(?P<value>[A-Za-z0-9%._~+/-]{16,})", "credential"),
+     r"(?i)\bcookie:[^\n]{0,400}?\b[\w-]*(?:sess|sid|token|auth)[\w-]*=(?P<value>[A-Za-z0-9%._~+/-]{16,})", "credential"),
     ("a .pgpass line", "::", r"(?m)^[\w.-]+:(?:\d+|\*):[\w*.-]+:[\w*.-]+:(?P<value>[^\s:]{6,})$", "credential"),
     # A .netrc entry: `machine HOST login USER password VALUE`, on one line or several. Its value is a password
     # whatever it looks like (words too), as after `password=`.
     ("a password in a .netrc entry", "machine",
      r"\bmachine\s+\S+(?:\s+(?:login|account|port)\s+\S+){0,3}\s+password\s+(?P<value>\S+)", "password"),
     ("a password said in words", "pass",
-     r"(?i)\bpass(?:word|wd|phrase)?\s+(?:is|was)\s+[\"'`]?(?P<value>[^\s\"'`]{8,})", "mixed"),
+     r"(?i)\bpass(?:word|wd|phrase|code)?\s+(?:is|was)\s+[\"'`]?(?P<value>[^\s\"'`]{8,})", "mixed"),
+    ("a password said in words", "pw", r"(?i)\bpwd?\s+(?:is|was)\s+[\"'`]?(?P<value>[^\s\"'`]{8,})", "mixed"),
+    # `login admin:Kx9mQ2vLp4Zt`, `creds: admin / Kx9mQ2vLp4Zt`: a user, then what logs them in.
+    ("a user's password", "login", r"(?i)\blog(?:-?in|on)\s+[\w.@-]{1,64}\s*(?::|\s/\s)\s*(?P<value>[^\s'\"`]{8,})",
+     "mixed"),
     # A registry's login as docker's config.json (`"auth": "..."`) and .npmrc (`_auth=...`) keep it: base64 of
     # `user:password`, whatever the password looks like.
     ("a registry login (base64 of user:password)", "auth",
@@ -98,13 +102,21 @@ _HEX_ABOUT = re.compile(r"(?i)sha|hash|fingerprint|digest|checksum|public|addres
 # may end a longer name (DB_PASSWORD): no prefix is matched, the search finds the word inside it.
 # Two-word names are written with a space too ("Sendgrid API key: ...", "wallet private key: ..."); `secret_key`
 # is one name, so `SECRET_KEY=...` is read as assigned, not as `secret` followed by `_KEY`.
-_WORDS = (r"p(?:ass(?:word|wd|phrase)?|wd|riv(?:ate)?[ _-]?key)|"
+_WORDS = (r"p(?:ass(?:word|wd|phrase|code)?|wd|w(?![a-z])|riv(?:ate)?[ _-]?key)|"
           r"s(?:ecret(?:[ _-]?key)?|ession[_-]?key|igning[ _-]?key)|token|"
-          r"a(?:pi[ _-]?key|ccess[ _-]?key|ccount[_-]?key|uth[_-]?key)|c(?:lient[ _-]?secret|redentials?)|"
+          r"a(?:pi[ _-]?key|ccess[ _-]?key|ccount[_-]?key|uth[_-]?key)|c(?:lient[ _-]?secret|redentials?|reds?(?![a-z]))|"
           r"(?:encryption|master)[ _-]?key|(?:hmac|jwt|app)[_-]?key")
 _KEYWORD = re.compile(_WORDS)  # factored by first letter (twice as fast); run over the lowercased text
-_ROOTS = ("pass", "pwd", "secret", "token", "key", "credential")
-_ASSIGNED = re.compile(r"[\"']?\s*(?::=|=>|[:=])\s*[\"'`]?([^\s\"'`,;)\]}]+)")
+_ROOTS = ("pass", "pw", "secret", "token", "key", "cred")
+# The words after which a shorter random string is a password: `password for staging: Kx9mQ2vLp4Za`,
+# `use password Kx9mQ2vLp4Zb for the admin user`, `creds: admin / Kx9mQ2vLp4Zt`. Not a token's or a key's
+# words: prose names ids beside those (`token for tenant Ab3dE9xZ`). Whole words only: `passed`, `credits`.
+_PASSWORD_WORDS = frozenset(("password", "passwd", "passphrase", "passcode", "pw", "pwd", "cred", "creds",
+                             "credential", "credentials"))
+_SHORT = re.compile(r"[^\s\"'`,;<>]{8,}")
+# A value is read to its first 256 characters: a longer run is no less a secret, and an unbounded one made a
+# text of `pass:` repeated cost the square of its length.
+_ASSIGNED = re.compile(r"[\"']?\s*(?::=|=>|[:=])\s*[\"'`]?([^\s\"'`,;)\]}]{1,256})")
 # A value cut at an apostrophe with letters after it is a word of prose: AWS's "InvalidIdentityToken: Couldn't
 # retrieve ..." gives `Couldn` (a lesson of a memory written blind was refused for it).
 _CONTRACTION = re.compile(r"'[A-Za-z]")
@@ -133,14 +145,26 @@ _TYPE = re.compile(r"(?:[A-Za-z_][\w.]*[<\[])*&?(?:str|String|string|SecretStr|S
                    r"|bytes|Password|PasswordStr|Text|CharSequence)[>\]]*\??")
 # Code that reads a secret from somewhere: a reference at the start (`$X`, `<key>`, `[x]`), a template's
 # (`${x}`, `$(x)`, `$NAME`, `%{x}`, `%(x)s`, `%NAME%`, `#{x}`, `{{x}}`, `((x))`), a call or a subscript
-# (`get_secret(`, `cfg[`), or a store's name. Not any `$` or `%`: a password holds those (`Tr0ub4dor$3x`),
-# as a URL's percent-encoded one does (`p%40ss`).
-_CODE_REF = re.compile(r"^[$<{\[]|\$[{(]|\$[A-Z_]{2,}|%[{(]|%[A-Za-z_]\w*%|#\{|\{\{|\(\(|\w[(\[]|"
-                       r"environ|getenv|process\.env|secrets\.|vault:|^!vault|keychain|\.\.\.|…")
+# (`get_secret(`, `cfg[`), or a store's name. Not any `$`, `%`, bracket or brace: a password holds those
+# (`Tr0ub4dor$3x`, `Xk3v9(QmZ2aC7`, `R8v{{kL2q}}9`), as a URL's percent-encoded one does (`p%40ss`). So a
+# template's or a call's name must be a name (letters, `_` and `.`, digits only at a part's end), and a
+# template opens the value or holds a lowercase name; a call's name starts the value (or follows `=`, `:` or
+# a bracket) and is three characters long at least.
+_REF_NAME = r"(?=[\w.]{3})[A-Za-z_]+[0-9]*(?:\.[A-Za-z_]+[0-9]*)*"
+_CODE_REF = re.compile(r"^[$<{\[]|\$[{(]|\$[A-Z_][A-Z0-9_]+(?![A-Za-z0-9])|%[{(]|%[A-Za-z_]{3,}[0-9]*%"
+                       r"|#\{[A-Za-z_@$]|^(?:\{\{|\(\()|(?:\{\{|\(\()\s*[a-z_][a-z0-9_.]*\s*(?:\}\}|\)\))"
+                       r"|(?:^|[=:(\[{])" + _REF_NAME + r"[(\[](?:[\"'$\w)\]]|$)"
+                       r"|(?i:environ|getenv|process\.env|secrets\.|vault:|^!vault|keychain)|\.\.\.|…")
+# A placeholder spelled in words: `your-api-key`, `my_secret_here`, `example-token` (no digits strewn in).
+_WORDS_ONLY = re.compile(r"[a-z]+(?:[-_.][a-z]+)*")
 _BASE64ISH = re.compile(r"[0-9=+/]|[a-z][A-Z]")  # base64 of `user:pass`: a digit, padding or a case change
 _PERCENT = re.compile(r"%([2-7][0-9A-Fa-f])")  # a URL's escapes of printable ASCII (what keys are made of)
 # What hides a key from the patterns without changing what it is: zero-width and invisible characters.
-_INVISIBLE = re.compile("[\u00ad\u180e\u200b-\u200f\u2060-\u2064\ufeff]")
+_INVISIBLE = re.compile("[\u00ad\u034f\u115f\u1160\u180e\u200b-\u200f\u2060-\u2064\u3164\ufe00-\ufe0f\ufeff\uffa0"
+                        "\U000e0000-\U000e007f]")
+# Cyrillic and Greek letters drawn as Latin ones (`АKIA…` with a Cyrillic А): read as the Latin letter.
+_LOOKALIKES = str.maketrans("АВЕКМНОРСТХаеорсухіІјЈѕЅԁΑΒΕΖΗΙΚΜΝΟΡΤΥΧοκνρτυχ",
+                            "ABEKMHOPCTXaeopcyxiIjJsSdABEZHIKMNOPTYXokvptux")
 _HEX = re.compile(r"[0-9a-fA-F]+")
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 
@@ -155,10 +179,20 @@ class Finding:
 
 
 def strip_private(text: str) -> str:
-    """The text without its `<private>` parts."""
+    """The text without its `<private>` parts. Tags nest: `<private>a <private>b</private> c</private>` hides
+    `c` too. An unclosed tag hides the rest; a stray closing tag is dropped."""
     if "<" not in text:
         return text
-    return _PRIVATE.sub("", text)
+    kept: list[str] = []
+    depth, at = 0, 0
+    for tag in _PRIVATE_TAG.finditer(text):
+        if depth == 0:
+            kept.append(text[at:tag.start()])
+        depth = max(0, depth + (-1 if tag.group(1) else 1))
+        at = tag.end()
+    if depth == 0:
+        kept.append(text[at:])
+    return "".join(kept)
 
 
 def find(text: str, shapes_only: bool = False) -> Finding | None:
@@ -167,12 +201,13 @@ def find(text: str, shapes_only: bool = False) -> Finding | None:
     formats alone, for names (an id, a rel, a path): `jwt-token-normalizer` says "token" beside an
     opaque-looking word by design, and is no credential.
 
-    A key hidden by invisible characters, written in fullwidth or percent-encoded is the same key:
+    A key hidden by invisible characters, written in fullwidth or look-alike letters or percent-encoded is
+    the same key:
     the text is also read with those undone (only when it has any: most text is plain ASCII)."""
     found = _find(text, shapes_only)
     if found is not None or (text.isascii() and "%" not in text):
         return found
-    plain = text if text.isascii() else unicodedata.normalize("NFKC", _INVISIBLE.sub("", text))
+    plain = text if text.isascii() else unicodedata.normalize("NFKC", _INVISIBLE.sub("", text)).translate(_LOOKALIKES)
     if plain != text:
         found = _find(plain, shapes_only)
     if found is None and "%" in plain:
@@ -231,6 +266,13 @@ def _find(text: str, shapes_only: bool) -> Finding | None:
             # 16 to 19 characters count only when scrambled: `--mount=type=secret` is a flag and its setting.
             if (len(opaque.group(0)) >= 20 or _scrambled(opaque.group(0))) and _credential(opaque.group(0), assigned=False):
                 return Finding("a credential-like string next to a secret-named word", _mask(opaque.group(0)))
+        if word.group(0) in _PASSWORD_WORDS and not (lower[word.start() - 1:word.start()].isalpha()
+                                                     or lower[word.end():word.end() + 1].isalpha()):
+            for short in _SHORT.finditer(window):
+                value = short.group(0).rstrip(".!?)")
+                if (_scrambled(value, 8) and not _placeholder(short.group(0)) and not _UUID.search(value)
+                        and not _is_path(value)):
+                    return Finding("a password next to a password word", _mask(value))
     return None
 
 
@@ -280,8 +322,9 @@ def _items_of(key: object, items: list[Any] | tuple[Any, ...], name: str) -> Ite
 
 def _placeholder(value: str) -> bool:
     v = value.strip("\"'`").lower()
-    return (v in _PLACEHOLDERS or len(set(v)) <= 2 or bool(_CODE_REF.search(v))
-            or v.startswith(("your", "my-", "example")) or v.endswith(("example", "here")))
+    return (v in _PLACEHOLDERS or len(set(v)) <= 2 or bool(_CODE_REF.search(value.strip("\"'`")))
+            or (v.startswith(("your", "my-", "my_", "example")) or v.endswith(("example", "here")))
+            and bool(_WORDS_ONLY.fullmatch(v)))
 
 
 # An environment variable's name: capital words joined by '_', a word perhaps ending in digits (KEYSTORE_B64,
@@ -299,6 +342,8 @@ _RULES = re.compile(r"[a-z_]+(?::[\w.,]*)?(?:\|[a-z_]+(?::[\w.,]*)?)+")
 def _credential(value: str, assigned: bool) -> bool:
     """Whether a value found after a secret-named word is itself a secret."""
     value = value.strip("\"'`.")
+    if assigned and (len(value) < ASSIGNED_MIN_CHARS or value[0] in ":="):
+        return False  # short: an example; a separator first: an empty field (`user:pass:::upload`), then the next
     if _placeholder(value) or _UUID.fullmatch(value) or _ENV_NAME.fullmatch(value) or _TYPE.fullmatch(value):
         return False
     if not assigned:
@@ -310,8 +355,6 @@ def _credential(value: str, assigned: bool) -> bool:
         return ((len(value) >= 20 or _scrambled(value)) and not _HEX.fullmatch(value) and not _is_path(value)
                 and not _CODE_NAME.fullmatch(value)
                 and _entropy(value) >= OPAQUE_MIN_ENTROPY and _classes(value) >= 3)
-    if len(value) < ASSIGNED_MIN_CHARS or value[0] in ":=":
-        return False  # short: an example; a separator first: an empty field (`user:pass:::upload`), then the next
     if re.fullmatch(r"[a-z_]+|[A-Z_]+|[a-z]+(?:[-_.][a-z]+)*", value):
         return False  # a name (an env var, a setting, a word), not a value
     if _RULES.fullmatch(value):
@@ -321,10 +364,10 @@ def _credential(value: str, assigned: bool) -> bool:
     return _classes(value) >= 2 or len(value) >= 16
 
 
-def _scrambled(value: str) -> bool:
+def _scrambled(value: str, min_chars: int = 16) -> bool:
     """A 16-19 character string that is random, not a name: both cases and digits, and not made of words
     (`Qw7rT5yU3iO1pA9s`; not `MyTokenProvider2` or `Base64Encoder32x`)."""
-    return (len(value) >= 16 and any(c.islower() for c in value) and any(c.isupper() for c in value)
+    return (len(value) >= min_chars and any(c.islower() for c in value) and any(c.isupper() for c in value)
             and any(c.isdigit() for c in value)
             and not all(_WORDY.fullmatch(part) for part in _SEPARATORS.split(value) if part))
 
@@ -436,25 +479,45 @@ def _mask(secret: str) -> str:
     return f"{shown}… ({len(secret)} characters)"
 
 
-def clean_node(gist: str, notes: list[str] | None, touches: list[str] | None
-               ) -> tuple[str, list[str] | None, list[str] | None]:
+@attrs.frozen
+class CleanNode:
+    gist: str
+    notes: list[str] | None
+    touches: list[str] | None
+    cut: tuple[str, ...]  # the fields `<private>` text was cut from: the reply says so
+
+
+def clean_node(gist: str, notes: list[str] | None, touches: list[str] | None) -> CleanNode:
     """A node's text as it may be stored: private parts cut out, refused if a secret remains."""
+    cut: list[str] = []
     if isinstance(gist, str):
         private = "<" in gist
-        gist = strip_private(gist).strip() if private else gist
+        if private:
+            gist, was = strip_private(gist).strip(), gist.strip()
+            if gist != was:
+                cut.append("gist")
         if not gist:
             raise InvalidInput("gist", "is empty once its <private> text is removed" if private
                                else "must be a non-empty string")
-    notes, touches = _without_private(notes), _without_private(touches)
+    notes, touches = _without_private(notes, "notes", cut), _without_private(touches, "touches", cut)
     refuse_secrets([("gist", gist), *_numbered("notes", notes), *_numbered("touches", touches)])
-    return gist, notes, touches
+    return CleanNode(gist, notes, touches, tuple(cut))
 
 
-def _without_private(items: list[Any] | None) -> list[Any] | None:
-    """Each string's `<private>` parts cut out; one left empty is dropped."""
+def _without_private(items: list[Any] | None, name: str = "", cut: list[str] | None = None) -> list[Any] | None:
+    """Each string's `<private>` parts cut out; one left empty is dropped. Each field cut is named in `cut`."""
     if not items:
         return items
-    return [n for n in (strip_private(n).strip() if isinstance(n, str) and "<" in n else n for n in items) if n]
+    kept = []
+    for i, item in enumerate(items):
+        if isinstance(item, str) and "<" in item:
+            plain = strip_private(item).strip()
+            if cut is not None and plain != item.strip():
+                cut.append(f"{name}[{i}]")
+            item = plain
+        if item:
+            kept.append(item)
+    return kept
 
 
 def without_private(value: Any) -> Any:
@@ -510,15 +573,17 @@ WITHHELD = "<withheld>"
 
 def loggable(word: str) -> str:
     """A name or word as a log may keep it: WITHHELD when it is a key's shape or as random as one."""
-    return WITHHELD if find(word, shapes_only=True) is not None or _credential(word, assigned=False) else word
+    return WITHHELD if (find(word, shapes_only=True) is not None or _credential(word, assigned=False)
+                        or _scrambled(word, 8)) else word
 
 
 # A prompt that talks of a password (in words a write's rules take for prose: "my password is hunter2") or
 # gives a token, secret, key or pin a value: its words may spell the secret out, so the log keeps none.
 _SECRET_TALK = re.compile(
-    r"(?i)\b(?:pass(?:word|wort|wd|phrase)s?|pwd|contrase[ñn]a|mot\s+de\s+passe|credentials?"
+    r"(?i)\b(?:pass(?:word|wort|wd|phrase|code)s?|pwd?|contrase[ñn]a|mot\s+de\s+passe|cred(?:ential)?s?"
     r"|(?:api|private|access|secret)[\s_-]?keys?|client[\s_-]?secrets?)\b"
-    r"|\b(?:token|secret|key|pin)s?\s*(?:is|was|=|:|to|ist|est)\s+\S")
+    r"|\b(?:token|secret|key|pin)s?\s*(?:is|was|=|:|to|ist|est)\s+\S"
+    r"|\blog(?:-?in|on)\s+(?:is\s+)?[\w.@-]+\s*(?::|\s/\s)\s*\S")
 
 
 def loggable_terms(text: str, terms: list[str], prompt: object = None) -> list[str]:

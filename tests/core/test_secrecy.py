@@ -413,3 +413,76 @@ def test_a_short_flag_and_its_setting_beside_a_secret_word_is_no_secret():
             "which persist in history")
     assert secrets.find(text) is None
     assert secrets.find("the token: Qw7rT5yU3iO1pA9s") is not None  # 16 scrambled characters still count
+
+
+@pytest.mark.parametrize("text", [
+    # A call's or a template's marks inside a password are no reference (an outside audit stored each of these).
+    "DATABASE_URL=postgres://app:Xk3v9(QmZ2aC7@db.internal:5432/app", 'DB_PASSWORD="N7#k(2Lq9!vZd"',
+    "API_TOKEN=a8Zk3[Lq92vXm0Pe", "password=R8v{{kL2q}}9", "password=Xk3v#{9QmZ2aB7", "password=%Tq9%xK2m",
+    "DB_PASSWORD=mY-9kQ2xLp7Z", "DB_PASSWORD=your9kQ2xLp7Z", "password=Xk3v9QmZ2aB7here", "password=N7#k$QZ2Lq9",
+    # A shorter random string after a password word, in prose.
+    "password for staging: Kx9mQ2vLp4Za", "use password Kx9mQ2vLp4Zb for the admin user",
+    'the .ovpn import asks for a passphrase "Kx9mQ2vLp4Zc"', "pw: Kx9mQ2vLp4Zd", "PASSWORD Kx9mQ2vLp4Zf",
+    "the password Kx9mQ2vLp4Zg works", "staging login admin:Kx9mQ2vLp4Zh", "creds: admin / Kx9mQ2vLp4Zi",
+    "pw is hunter2xyzabc", "DB_PW=Kx9mQ2vLp4Zt",
+])
+def test_a_password_with_code_marks_or_said_in_prose_is_found(text):
+    assert secrets.find(text) is not None
+
+
+@pytest.mark.parametrize("text", [
+    'password=get_secret("db")', "password=cfg['pw']", "password=os.environ.get('PW')", "password={{ vault_pw }}",
+    "password=%APPDATA%\\pw.txt", "password=#{ENV['PW']}", "token: ((concourse_token))", "password=your-password-here",
+    "api_key=my_api_key_here", "pw = self.settings[KEY]", "token = parts[0].strip(_WRAPPERS)", "password=os.Getenv(",
+    "user, _, password = m.group(2).partition(':')", "tests PASSED in CI3Runner7x", "paid credits could be spent (useG1Credits)",
+    "the password reset flow lives in AuthController2 and Argon2id hashes it", "vault read database/creds/migrate/Xy7tQ2...",
+])
+def test_code_that_reads_a_password_and_prose_near_the_word_pass(text):
+    assert secrets.find(text) is None
+
+
+@pytest.mark.parametrize("make", [
+    lambda: "curl with ya29." + body(60), lambda: "CI pushes with dckr_pat_" + body(27), lambda: "xoxe-1-" + body(40),
+    lambda: "registered with glrt-" + body(23), lambda: "refresh 1//0" + body(60), lambda: "ntn_" + body(46),
+    lambda: "pscale_tkn_" + body(43), lambda: "sq0atp-" + body(22), lambda: "sk.eyJ" + body(40) + "." + body(22),
+    lambda: "abcdefghijklmn.atlasv1." + body(70), lambda: "fo1_" + body(40), lambda: "ops_eyJ" + body(80),
+    lambda: "client-key-data: " + b64("-----BEGIN RSA PRIVATE KEY-----\nMIIEow"),
+    lambda: b64("-----BEGIN OPENSSH PRIVATE KEY-----\nb3Bl"),
+])
+def test_more_provider_formats_and_a_base64_private_key_are_found(make):
+    assert secrets.find(make()) is not None
+    assert secrets.find(b64("-----BEGIN CERTIFICATE-----\nMIIabc")) is None
+
+
+@pytest.mark.parametrize("mark", ["\ufe0f", "\u034f", "\u3164", "\U000e0041"])
+def test_a_key_hidden_by_a_variation_selector_or_a_filler_is_the_same_key(mark):
+    key = "ghp_" + body(36)
+    assert secrets.find(f"the mirror uses {key[:14]}{mark}{key[14:]} daily") is not None
+    assert secrets.find("key \u0410KIA" + body(16, UPPER_DIGITS) + " here") is not None  # a Cyrillic A
+
+
+def test_private_tags_nest_and_a_stray_closing_tag_is_dropped():
+    text = "plan <private>outer <private>inner</private> Globex merger</private> done"
+    assert secrets.strip_private(text) == "plan  done"
+    assert secrets.strip_private("a </private> b") == "a  b"
+    clean = secrets.clean_node("use <private> to hide text", ["fine", "x <private>y</private>"], None)
+    assert clean.gist == "use" and clean.notes == ["fine", "x"] and clean.cut == ("gist", "notes[1]")
+
+
+@pytest.mark.parametrize("repeated", ["mysql ", "mariadb ", "pass::", "cookie:"])
+def test_a_long_repetitive_text_is_scanned_in_linear_time(repeated):
+    """Each rule's scan is bounded: `mysql ` said 3,333 times took 0.6 s, and grew as the square."""
+    import timeit
+    short, long = (repeated * (n // len(repeated)) for n in (5_000, 40_000))
+    # Eight times the text: eight times the work when linear, sixty-four when it grows as the square.
+    took = [min(timeit.repeat(lambda: secrets.find(text), number=1, repeat=3)) for text in (short, long)]
+    assert took[1] < 24 * max(took[0], 0.002), took
+
+
+@pytest.mark.parametrize("prompt", [
+    "ssh in as deploy, pw is Kx9mQ2vLp4Zt", "the db login is admin / hunter2xyzabc and pgbouncer rejects it",
+    "try login admin:Kx9mQ2vLp4Zt on staging", "the passcode for the vault is 48213377",
+])
+def test_the_recall_log_keeps_no_word_of_a_prompt_giving_a_short_password(prompt):
+    assert secrets.loggable_terms(prompt, prompt.split()) == [secrets.WITHHELD]
+    assert secrets.loggable_terms("fix the login page redirect", ["fix", "login", "page"]) == ["fix", "login", "page"]

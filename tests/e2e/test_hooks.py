@@ -99,6 +99,16 @@ def test_a_prompt_holding_a_key_leaves_no_word_of_it_in_the_recall_log(srv):
     assert key not in text and "Tr0ub4dor" not in text
 
 
+def test_text_inside_private_in_a_prompt_is_neither_searched_nor_logged(srv):
+    h = Harness(srv, srv.project("recall-proj"))
+    h.start()
+    h.full_read()
+    h.prompt("how does the JWT refresh window work <private>our client Globex is acquired by Initech</private>")
+    record = records_for(srv, h.kg_sid)[-1]
+    assert "refresh" in record["terms"] and not {"globex", "initech", "acquired"} & set(map(str.lower, record["terms"]))
+    assert "Globex" not in (srv.store / "recall.jsonl").read_text()
+
+
 # -- SessionStart and the full-read reminder ------------------------------------------------
 
 
