@@ -13,7 +13,7 @@ kg_read_payload() {
   payload=$(tr -d '\000')
 }
 
-# Post stdin (the raw hook payload) to $1; print the reply only if it is hook output.
+# Post stdin (the raw hook payload) to $1; print the reply only if it is hook output (for event $3).
 # The server gets ${2:-0.6} second(s), so that with the hook's own start, and a loaded machine's delay
 # in waking curl to give up (CI saw a 0.8 s wait close at 1.15 s), it stays under a second; the server
 # answers in milliseconds (bench/RESULTS-hooks.md);
@@ -21,8 +21,8 @@ kg_read_payload() {
 # or anything but one line of hook JSON prints nothing: a proxy's error page, a 500's body or a
 # half reply would reach the conversation as context.
 kg_post() {
-  reply=$(kg_fetch "$@") || return 1
-  kg_print "$reply"
+  reply=$(kg_fetch "$1" "${2:-}") || return 1
+  kg_print "$reply" "${3:-}"
 }
 
 # Post stdin to $1 and print the server's whole reply; fail when it did not answer 200 in time.
@@ -31,11 +31,13 @@ kg_fetch() {
     --data-binary @- "$KG_URL$1" 2>/dev/null
 }
 
+# Print $1 if it is one line of hook output, and for the event $2 when one is named (an agent refuses
+# context whose hookEventName is another event's).
 kg_print() {
   case "$1" in
     *"
 "*) return 1 ;;
-    '{"hookSpecificOutput":{'*'}'|'{"systemMessage":"'*'}') printf '%s\n' "$1"; return 0 ;;
+    '{"hookSpecificOutput":{"hookEventName":"'"${2:-}"*'}'|'{"systemMessage":"'*'}') printf '%s\n' "$1"; return 0 ;;
   esac
   return 1
 }

@@ -5,7 +5,7 @@
 kg_read_payload
 [ -n "$payload" ] || exit 0  # no payload is no prompt
 reply=$(printf '%s' "$payload" | kg_fetch /api/prompt_context) || exit 0  # down, failed or slow: silence
-kg_print "$reply" && exit 0
+kg_print "$reply" UserPromptSubmit && exit 0
 # Only the server's own "nothing to say" earns the reminder: any other reply is a failure, and a hook
 # that fails says nothing (it would send the agent to a memory that is not answering).
 [ "$reply" = "{}" ] || exit 0

@@ -20,6 +20,6 @@ if [ "$rc" -eq 7 ]; then  # curl: could not connect, so nothing listens on the p
     --data-binary @- "$KG_URL/api/session_bootstrap?started=1" 2>/dev/null)
   rc=$?
 fi
-[ "$rc" -eq 0 ] && kg_print "$reply" && exit 0
+[ "$rc" -eq 0 ] && kg_print "$reply" SessionStart && exit 0
 [ -n "$started" ] && printf '{"systemMessage":"kg memory: server started (it was down); no preload this time."}\n'
 exit 0

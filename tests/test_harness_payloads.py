@@ -55,3 +55,18 @@ def test_gemini_and_opencode_payloads_translate_and_their_harnesses_are_recognis
     assert opencode.reply({"hookSpecificOutput": {"additionalContext": "t"}, "systemMessage": "m"}) == \
         {"context": "t", "message": "m"}
     assert profiles.GEMINI.measure("é😀") == 3 and profiles.OPENCODE.measure("é😀") == 6
+
+
+def test_a_codex_payload_without_a_transcript_is_codex_and_a_get_without_one_is_claude_codes():
+    assert profiles.of_payload({"session_id": "s", "transcript_path": None, "model": "gpt-5.1-codex"}) is profiles.CODEX
+    assert profiles.of_payload({"session_id": "s", "turn_id": "t", "transcript_path": None}) is profiles.CODEX
+    assert profiles.of_payload({"session_id": "s"}) is profiles.CLAUDE_CODE  # a bootstrap GET names none
+    assert profiles.of_payload({"transcript_path": "/h/.codex/sessions/rollout-1.jsonl"}) is profiles.CODEX
+
+
+def test_opencode_is_told_that_a_commands_lessons_come_after_it_ran():
+    from kg_actors.core import command_recall
+
+    out = {"hookSpecificOutput": {"additionalContext": command_recall.HEADER + "\n- make deploy needs the VPN"}}
+    assert opencode.reply(out, "tool.before")["context"].startswith(opencode.AFTER_THE_COMMAND)
+    assert opencode.reply(out, "tool.after")["context"].startswith(command_recall.HEADER)

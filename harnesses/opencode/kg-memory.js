@@ -19,7 +19,9 @@ async function ask(event, body, timeout = TIMEOUT_MS) {
     })
     return r.ok ? await r.json() : {}
   } catch (err) {
-    return { down: err?.cause?.code === "ECONNREFUSED" }
+    // Node puts the code in err.cause; Bun (OpenCode's runtime) on the error itself, "ConnectionRefused" in 1.3.
+    const code = err?.cause?.code ?? err?.code
+    return { down: code === "ECONNREFUSED" || code === "ConnectionRefused" }
   }
 }
 

@@ -77,8 +77,7 @@ def object_field(payload: dict[str, Any], name: str) -> dict[str, Any]:
 
 
 def harness_of(payload: dict[str, Any]) -> profiles.Harness:
-    path = payload.get("transcript_path")
-    return profiles.from_transcript(path if isinstance(path, str) else None)
+    return profiles.of_payload(payload)
 
 
 async def from_transcript(floor: Floor, transcript_path: object, root: str | None) -> SessionView | None:

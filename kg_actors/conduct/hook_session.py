@@ -24,8 +24,10 @@ from .read_views import recent_debt, recent_scores
 
 
 async def bootstrap(floor: Floor, cwd: object, claude_sid: object, source: object,
-                    transcript_path: object) -> dict[str, Any]:
-    harness = profiles.from_transcript(transcript_path if isinstance(transcript_path, str) else None)
+                    transcript_path: object, harness: profiles.Harness | None = None) -> dict[str, Any]:
+    """`harness`: the payload's (profiles.of_payload); else told by the transcript's path alone."""
+    if harness is None:
+        harness = profiles.from_transcript(transcript_path if isinstance(transcript_path, str) else None)
     outside = _outside_home(cwd)
     # A folder outside home holds no project memory (spec: project folders are inside it); its session is
     # user-only, as a home-folder session is, rather than no memory at all (a devcontainer's /workspaces).

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..core import command_recall
+
 # The plugin's event -> the Claude Code event whose decision it gets.
 EVENTS = {"session.start": "SessionStart", "chat.message": "UserPromptSubmit", "tool.before": "PreToolUse",
           "tool.after": "PostToolUse"}
@@ -40,11 +42,18 @@ def translated(payload: dict[str, Any]) -> dict[str, Any] | None:
     return out
 
 
-def reply(output: dict[str, Any]) -> dict[str, Any]:
+# OpenCode lets a plugin add to a tool's output only, once the tool has run: the lessons sent before a
+# shell command reach the model after it, and their header must not claim otherwise.
+AFTER_THE_COMMAND = "KG memory about this command (OpenCode shows it once the command has run):"
+
+
+def reply(output: dict[str, Any], event: str = "") -> dict[str, Any]:
     """{"context": text to add, "message": a line for the user}; {} when there is nothing."""
     text = (output.get("hookSpecificOutput") or {}).get("additionalContext")
     out = {}
     if text:
+        if event == "tool.before":
+            text = text.replace(command_recall.HEADER, AFTER_THE_COMMAND, 1)
         out["context"] = text
     if output.get("systemMessage"):
         out["message"] = output["systemMessage"]

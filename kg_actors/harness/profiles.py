@@ -8,6 +8,8 @@ parts, each in the client's own unit).
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
+from typing import Any
 
 import attrs
 
@@ -80,6 +82,17 @@ def antigravity_conversation(meta: object) -> str | None:
     from . import antigravity
 
     return antigravity.conversation_of_meta(meta)
+
+
+def of_payload(payload: Mapping[str, Any]) -> Harness:
+    """A hook payload's harness: by its transcript's path, and Codex by its own fields when it has no path
+    (Codex's schema allows `"transcript_path": null`, which Claude Code never sends; `turn_id` is Codex's)."""
+    path = payload.get("transcript_path")
+    if isinstance(path, str) and path:
+        return from_transcript(path)
+    if "turn_id" in payload or ("transcript_path" in payload and path is None and "model" in payload):
+        return CODEX
+    return CLAUDE_CODE
 
 
 def from_transcript(path: str | None) -> Harness:

@@ -43,7 +43,7 @@ def _gemini_payload(payload: dict[str, Any]) -> dict[str, Any] | None:
 
 ADAPTERS = (
     Adapter("/api/gemini", gemini.EVENTS, _gemini_payload, gemini.renamed),
-    Adapter("/api/opencode", opencode.EVENTS, opencode.translated, lambda out, _event: opencode.reply(out)),
+    Adapter("/api/opencode", opencode.EVENTS, opencode.translated, opencode.reply),
 )
 HOOK_PATHS = frozenset().union(*(a.paths for a in ADAPTERS))
 

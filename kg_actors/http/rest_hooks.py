@@ -44,7 +44,8 @@ def routes(runtime: RuntimeParts) -> list[Route]:
         """The SessionStart hook's raw payload; a session is registered only for a payload that names its folder."""
         body = await json_body(request)
         out = await hook_session.bootstrap(floor, _required(body.get("cwd"), "cwd"), body.get("session_id"),
-                                           body.get("source"), body.get("transcript_path"))
+                                           body.get("source"), body.get("transcript_path"),
+                                           hook_identity.harness_of(body))
         message = out.get("message")
         if flag(request.query_params.get("started")) and message:
             # The hook had to start the server: the user's one line says so.

@@ -26,6 +26,11 @@ REPLIES = {
                        + HOOK_JSON[:40].encode(),
     "no answer at all": None,
 }
+# Hook output for another event (Claude Code refuses a reply whose hookEventName is not its event's).
+OTHER_EVENT = json.dumps({"hookSpecificOutput": {"hookEventName": "Notification", "additionalContext": "INJECTED"}},
+                         separators=(",", ":"))
+REPLIES["a 200 for another event"] = (b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                                     + f"Content-Length: {len(OTHER_EVENT)}\r\n\r\n{OTHER_EVENT}".encode())
 
 
 @pytest.fixture(params=list(REPLIES))

@@ -344,6 +344,18 @@ def test_transient_paths_outside_home_never_count(srv, tmp_path):
 # -- Codex ---------------------------------------------------------------------------------
 
 
+def test_a_codex_session_without_a_transcript_is_still_codex(srv):
+    """Codex's schema allows `"transcript_path": null` (Claude Code always sends one): its preload is still
+    sized in Codex's bytes, and the session is Codex's."""
+    sid = str(uuid.uuid4())
+    run = run_hook("session_start", {"session_id": sid, "transcript_path": None, "cwd": srv.project("codex-proj"),
+                                     "hook_event_name": "SessionStart", "model": "gpt-5.1-codex",
+                                     "permission_mode": "default", "source": "startup"}, hook_env(srv))
+    assert run.context.startswith("KG MEMORY PRELOADED")
+    records = json.loads((srv.store / "sessions.json").read_text())
+    assert [r.get("harness") for r in records.values() if r.get("claude_sid") == sid] == ["codex"]
+
+
 def test_codex_sessions_count_shell_reads_and_measure_in_bytes(srv):
     cwd = srv.project("codex-proj")
     codex = Harness(srv, cwd, kind="codex")

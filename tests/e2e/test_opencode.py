@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 from hook_helpers import node, project_graph
-from npm_clients import NODE, client_env, npm_bin
+from npm_clients import NODE, client_env, npm_bin, npm_root
 
 from kg_actors.setup import opencode
-from kg_actors.testing import ServerProcess, write_store
+from kg_actors.testing import ServerProcess, free_port, write_store
 
 KG = str(Path(sys.executable).with_name("kg"))
 
@@ -108,6 +108,36 @@ def test_the_plugin_adds_nothing_when_the_server_is_down(machine, tmp_path):
     assert run.returncode == 0, run.stderr
     out = json.loads(run.stdout)
     assert out == {"first": [], "after": [], "tool": "# queue", "other": "plain"}
+
+
+def _bun() -> str:
+    """OpenCode's own runtime (Bun, in its platform package); the plugin runs there, not under Node."""
+    for name in ("opencode-linux-x64", "opencode-linux-x64-baseline", "opencode-linux-arm64"):
+        path = npm_root() / "node_modules" / name / "bin" / "opencode"
+        if path.exists() and subprocess.run([str(path), "--version"], env={"BUN_BE_BUN": "1"}, capture_output=True,
+                                            timeout=30).returncode == 0:
+            return str(path)
+    pytest.fail("OpenCode's platform binary is missing from " + str(npm_root() / "node_modules"))
+
+
+def test_under_opencodes_runtime_the_plugin_starts_a_stopped_server(machine, tmp_path):
+    """Bun's fetch names a refused connection on the error itself ("ConnectionRefused"), not in its cause as
+    Node does: the plugin took a stopped server for a failing one and never started it."""
+    srv, env, cli, root = machine
+    driver = tmp_path / "drive.mjs"
+    driver.write_text(DRIVER.replace("process.argv[1]", "process.argv.at(-3)").replace(
+        "[process.argv[2], process.argv[3]]", "process.argv.slice(-2)"))
+    port = free_port()
+    own = {**env, "BUN_BE_BUN": "1", "KG_HOME": str(tmp_path / "store"), "KG_HTTP_PORT": str(port),
+           "KG_EDITOR_PORT": str(free_port())}
+    try:
+        run = subprocess.run([_bun(), str(driver), str(opencode.plugin_path(env, srv.home)), str(root), "ses_bun"],
+                             env=own, capture_output=True, text=True, timeout=90)
+        assert run.returncode == 0, run.stderr
+        out = json.loads(run.stdout)
+        assert out["first"] and out["first"][0].startswith("KG MEMORY PRELOADED"), out
+    finally:
+        kg(["stop"], own)
 
 
 def test_uninstall_removes_the_plugin_and_the_mcp_entry(machine):
