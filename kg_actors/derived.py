@@ -64,6 +64,7 @@ class Derived:
         self.top_degrees: TopDegrees | None = None  # made at the first create's hub hint, then kept per change
         self.missing_touches: frozenset[str] = frozenset()
         self.activity_days: frozenset[str] = frozenset()  # a project's tool-event days (DEBT activity)
+        self.compactions = 0  # runs that moved a node's tier (GraphView.compactions)
         self._debt: tuple[tuple[int, int, int], Debt] | None = None
         self.debt_inputs = 0  # bumped when missing_touches or activity_days change
         self._scores: tuple[int, dict[str, float]] | None = None
@@ -75,7 +76,8 @@ class Derived:
         if self._recent is None:
             scores = None if self._scores is None else (self._scores[0], MappingProxyType(self._scores[1]))
             self._recent = Recent(scores, self._debt, self._live_edges)
-        return GraphView(graph, self._recent, self.index, self.touch_index, self.written, self.missing_touches)
+        return GraphView(graph, self._recent, self.index, self.touch_index, self.written, self.missing_touches,
+                         self.compactions)
 
     def changed(self, graph: GraphData, record: dict[str, Any], applied: float | None = None) -> None:
         """Up to date with a committed record (the actor's, after each change)."""

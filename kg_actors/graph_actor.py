@@ -279,6 +279,8 @@ class GraphState:
         result = (compaction.commit(self.graph, msg.plan) if msg.plan is not None
                   else compaction.compact(self.graph, msg.now, charges=self.derived.charges))
         pruned = compaction.prune_orphans(self.graph, msg.now, self.orphan_grace_days, msg.due)
+        if result.acted or pruned:
+            self.derived.compactions += 1
         return m.TickResult(result, pruned)
 
 
@@ -465,8 +467,12 @@ async def _commit_planned(state: GraphState, to_writer: ToWriter, plan: compacti
     if plan is not None and plan.moves:
         await pause()
         # Nobody waits on it, and a lost plan is planned again: no fsync of its own.
-        await _apply(state, to_writer, None, "compaction", lambda: compaction.commit(state.graph, plan),
-                     synced=False)
+        def change() -> compaction.CompactionResult:
+            result = compaction.commit(state.graph, plan)
+            state.derived.compactions += result.acted
+            return result
+
+        await _apply(state, to_writer, None, "compaction", change, synced=False)
 
 
 async def _apply(state: GraphState, to_writer: ToWriter, reply: actor.ReplySlot[Any] | None, op: str,

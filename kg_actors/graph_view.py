@@ -47,6 +47,9 @@ class GraphView:
     touch_index: TouchIndex
     written: WrittenLog
     missing_touches: frozenset[str]
+    # Compactions that moved a node's tier so far: a session's undelivered read parts made before one
+    # are stale (spec 003: a new read or a compaction drops them).
+    compactions: int = 0
 
 
 class Outlet:

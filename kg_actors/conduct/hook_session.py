@@ -13,7 +13,7 @@ import os
 from typing import Any
 
 from .. import session_messages as sm
-from ..core import preload, replies
+from ..core import constants as C, preload, replies
 from ..core.debt import debt_line
 from ..harness import profiles
 from ..storage import layout as L
@@ -90,7 +90,10 @@ async def _preload(floor: Floor, view: SessionView, harness: profiles.Harness, r
     for lvl, handle, gview in views:
         scores[lvl] = recent_scores(gview, now)
         parts.append(floor.views.gists_part(handle.key, gview, lvl, now))
-        debts[lvl] = debt_line(recent_debt(gview, now))
+        # A graph this small has its debt of this version from the actor (cached per version, ~25 ms at
+        # most): the tick's could lag 30 s behind the HEALTH line above it. A larger one's waits for the tick.
+        small = len(gview.graph.nodes) <= C.EXACT_DEBT_NODES
+        debts[lvl] = debt_line(await handle.debt(now=now) if small else recent_debt(gview, now))
     if any(p.archived for p in parts) and preload.has_room(parts, debts, view.sid, limit, harness.measure):
         # Room for anchors too: the full bodies, archived sections planned.
         for i, (lvl, handle, gview) in enumerate(views):

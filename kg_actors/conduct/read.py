@@ -52,6 +52,10 @@ async def more(floor: Floor, sid: str) -> str:
     if nxt is None:
         return NOTHING_PENDING
     text, effects, gen = nxt
+    if effects.get("compactions") and effects["compactions"] != await _compactions(floor, view):
+        # Spec 003: a compaction drops undelivered parts (they show tiers and gists as they were).
+        await floor.sessions.set_pages(sid=sid, parts=[], effects=[])
+        return COMPACTED_SINCE
     await _on_delivery(floor, view, text, effects, gen)
     return text
 
@@ -64,11 +68,23 @@ async def deliver(floor: Floor, view: SessionView, harness: profiles.Harness, li
         # the delivery must still find this session's view of the node stale.
         parts = [(text, {**effects, "at": [rendered_at]}) for text, effects in parts]
     first_text, first_effects = parts[0]
+    if len(parts) > 1:  # each later part notes the compactions it was made after
+        made_after = await _compactions(floor, view)
+        parts[1:] = [(text, {**effects, "compactions": made_after}) for text, effects in parts[1:]]
     # A new read replaces undelivered parts of an older one.
     gen = await floor.sessions.set_pages(sid=view.sid, parts=[p for p, _ in parts[1:]],
                                          effects=[e for _, e in parts[1:]])
     await _on_delivery(floor, view, first_text, first_effects, gen)
     return first_text
+
+
+COMPACTED_SINCE = ("Nothing more to read: the memory was compacted since that kg_read (its remaining parts showed "
+                   "it as it was). Call kg_read(session_id) again for the current view.")
+
+
+async def _compactions(floor: Floor, view: SessionView) -> list[list[Any]]:
+    """[level, compactions so far] for each of the session's graphs (a list: parts are kept as JSON)."""
+    return [[lvl, handle.view_now().compactions] for lvl, handle in await floor.levels_of(view)]
 
 
 async def _on_delivery(floor: Floor, view: SessionView, text: str, effects: dict[str, Any], gen: int | None) -> None:

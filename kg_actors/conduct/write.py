@@ -92,6 +92,9 @@ async def put_node(floor: Floor, sid: str | None, level: str, node_id: str, gist
         result = attrs.evolve(result, warnings=(*result.warnings, replies.private_cut_note(clean.cut)))
     if result.created and wv is not None and wv.renamed_to is not None:
         result = attrs.evolve(result, warnings=(*result.warnings, replies.renamed_away_note(node_id, wv.renamed_to)))
+    elif result.created and wv is not None and wv.seen_at is not None:
+        # The session saw a node under this id and built this write on it: it was deleted meanwhile.
+        result = attrs.evolve(result, warnings=(*result.warnings, replies.deleted_since_note(node_id)))
     window = None
     if view is not None:
         # What the session has seen is the node as its write left it, stamped when the actor applied it.

@@ -49,6 +49,7 @@ SESSION_TTL_SECONDS = 24 * 3600
 # kg_useful.
 LIKES_GUIDANCE_PER_SESSION = 5
 MAX_LIKES_PER_SESSION = 10
+EXACT_DEBT_NODES = 1_000  # up to this many nodes the preload's DEBT line is this version's, not the tick's
 EXACT_COUNT_EDGES = 2_000  # under this many edges a reply counts the live ones afresh (~1 ms), not a recent count
 RENAMED_AWAY_KEPT = 100  # per session: renames of nodes it saw, kept to tell a write under the old id
 MAINTENANCE_CREDIT_MAX_PER_NODE = 3

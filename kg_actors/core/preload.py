@@ -66,6 +66,7 @@ def build(parts: list[LevelPart], scores: Mapping[str, Mapping[str, float]], deb
     ladder += [(i, j) for _, i, j in sorted(_shares(bodies, parts, scores, gist_id))]
 
     total = measure(render())
+    shed: list[tuple[int, int]] = []  # the gists shed, in the order they went
     for i, j in ladder:
         if total <= limit:
             break
@@ -82,9 +83,20 @@ def build(parts: list[LevelPart], scores: Mapping[str, Mapping[str, float]], deb
                     total -= cost(bodies[i][k].text)
                 k += 1
         if gist_id(bodies[i][j]) is not None:
+            shed.append((i, j))
             before = cost(more_gists_line(dropped_gists[i])) if dropped_gists[i] else 0
             dropped_gists[i] += 1
             total += cost(more_gists_line(dropped_gists[i])) - before
+    # A gist shed before a longer one of higher rank comes back when it fits now, highest first: one
+    # oversized gist at the top took every gist ranked under it along, into a preload left a fifth full.
+    for i, j in reversed(shed[:-1]):
+        more = cost(more_gists_line(dropped_gists[i]))
+        fewer = cost(more_gists_line(dropped_gists[i] - 1)) if dropped_gists[i] > 1 else 0
+        grown = total + cost(bodies[i][j].text) - more + fewer
+        if grown <= limit:
+            removed.discard((i, j))
+            dropped_gists[i] -= 1
+            total = grown
     bodies = [[line for j, line in enumerate(body) if (i, j) not in removed] for i, body in enumerate(bodies)]
     removed.clear()
     _drop_empty_headers(bodies)

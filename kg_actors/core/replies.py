@@ -103,6 +103,12 @@ def renamed_away_note(old_id: str, new_id: str) -> str:
             f"'{old_id}'.")
 
 
+def deleted_since_note(node_id: str) -> str:
+    return (f"note: '{ids.shown(node_id)}' was deleted after this session saw it (by a session, or as an orphan "
+            "past its grace), so this write made it again. If the deletion was meant, delete it again "
+            "(kg_delete_node).")
+
+
 def private_cut_note(fields: Sequence[str]) -> str:
     # Said because a lesson that names the tag (to teach it) loses the rest of its field without a word.
     return (f"note: text inside <private>...</private> was not stored ({', '.join(fields)}); an unclosed "

@@ -70,3 +70,15 @@ def test_both_levels_keep_their_top_gists_when_one_is_unscored():
     assert len(users) >= 2 and abs(len(users) / 10 - len(projects) / 30) <= 0.15  # each level in proportion
     assert "proj-29" in projects and "proj-0" not in projects  # a level keeps its best-scored
     assert "user-9" in users and "user-0" not in users  # an unscored level's ties go in body order, as before
+
+
+def test_one_oversized_top_gist_goes_alone_and_the_gists_under_it_stay():
+    """A 12,000-character gist, the best scored, took every gist ranked under it along (an outside audit
+    saw 3 of 37 gists in a preload a fifth full)."""
+    nodes = [Node("huge-top-lesson", "x" * 12_000)] + [Node(f"small-{i}", f"small lesson number {i}") for i in range(30)]
+    scores = {"huge-top-lesson": 1.0, **{f"small-{i}": 0.5 - i / 100 for i in range(30)}}
+    part = reads.level_part(graph_of(nodes, []), "project", frozenset(), scores)
+    text, shown = preload.build([part], {"project": scores}, {}, "abcd1234", 9_500, len)
+    assert len(text) <= 9_500
+    assert "huge-top-lesson" not in dict(shown).values() and len(shown) == 30, shown
+    assert "1 more active gist" in text

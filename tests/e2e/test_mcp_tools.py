@@ -386,6 +386,20 @@ async def test_a_write_under_an_id_another_session_renamed_says_where_the_lesson
         _project_nodes(srv, a.sid))
 
 
+async def test_a_write_to_a_node_another_session_deleted_after_this_one_saw_it_says_so(srv, client):
+    a = await Session.open(client, srv.project("delete-stale-proj"))
+    b = await Session.open(client, srv.project("delete-stale-proj"))
+    await a.ok("kg_put_node", level="project", id="deploy-freeze-window-rule", gist="no deploys on Fridays")
+    await b.ok("kg_read", ids=["deploy-freeze-window-rule"])
+    await b.ok("kg_delete_node", id="deploy-freeze-window-rule")
+    text = await a.ok("kg_put_node", level="project", id="deploy-freeze-window-rule", gist="no deploys after 3 pm Fri")
+    assert "'deploy-freeze-window-rule' was deleted after this session saw it" in text, text
+    again = await a.ok("kg_put_node", level="project", id="deploy-freeze-window-rule", gist="no deploys after 2 pm Fri")
+    assert "deleted" not in again  # the node this session made is its own now
+    fresh = await a.ok("kg_put_node", level="project", id="deploy-freeze-brand-new", gist="a lesson never seen before")
+    assert "deleted" not in fresh
+
+
 async def test_rename_refused_when_an_edge_would_reach_a_different_node(srv, client):
     a = await Session.open(client, srv.project("capture-check-proj"))
     # User rename: capture-proj (on disk) links to capture-user-node and owns a node 'captured-new-name'.

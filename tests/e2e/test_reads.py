@@ -427,6 +427,24 @@ async def test_a_new_read_drops_undelivered_parts(srv, client):
     assert "has not read" in refused
 
 
+async def test_a_compaction_drops_undelivered_parts(srv, client):
+    """Spec 003: a new read or a compaction drops undelivered parts (they show tiers as they were)."""
+    cwd = srv.project("compact-pages-proj")
+    writer = await Session.open(client, cwd)
+    names = [f"long-notes-lesson-{i}" for i in range(8)]
+    for name in names:
+        await writer.ok("kg_put_node", level="project", id=name, gist=f"{name} gist",
+                        notes=[f"note {k} " + "n" * 1_500 for k in range(10)])
+    reader = await Session.open(client, cwd)
+    first = await reader.ok("kg_read", ids=names)
+    assert FOOTER.search(first), "a read long enough for parts"
+    for i in range(2):  # two gists of 20,000 characters: the level far over its budget, compacted at once
+        await writer.ok("kg_put_node", level="project", id=f"huge-gist-lesson-{i}", gist=f"huge {i} " + "g" * 19_990)
+    text = await reader.ok("kg_read", more=True)
+    assert text.startswith("Nothing more to read: the memory was compacted since that kg_read"), text[:300]
+    assert await reader.ok("kg_read", more=True) == NOTHING_PENDING
+
+
 async def test_a_part_delivered_late_shows_the_node_as_it_was_rendered(srv, client):
     # Session A holds part 2 of a batch while session B rewrites a node in it. Part 2 still shows the
     # node as it was when the batch was rendered, so A's view of it is stale: A's write must be refused.
