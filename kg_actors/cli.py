@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from . import __version__
-from .cli_server import cmd_restart, cmd_start, cmd_status, cmd_stop, env_config, not_a_folder
+from .cli_server import cmd_restart, cmd_start, cmd_status, cmd_stop, env_config, not_a_folder, storage_error
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at each `kg mcp` start
 if TYPE_CHECKING:
@@ -105,12 +105,8 @@ def _start_error(exc: OSError, config: Config) -> str:
     if exc.errno in (errno.EADDRINUSE, errno.EADDRNOTAVAIL) or (exc.errno == errno.EACCES and not exc.filename):
         return (f"cannot serve on {config.host}:{config.port}: {exc.strerror or exc}; another program holds the port "
                 f"(`kg doctor` tells whether it is kg): stop it, or move kg with --port PORT or KG_HTTP_PORT")
-    if exc.errno == errno.EROFS:
-        return (f"cannot use the storage directory {config.root}: it is on a file system mounted read-only; "
-                f"mount it writable, or set KG_HOME to a directory you can write")
-    if exc.filename:
-        return (f"cannot use the storage directory {config.root}: {exc.filename}: {exc.strerror or exc}; "
-                f"fix its permissions, or set KG_HOME to a directory you can write")
+    if exc.errno in (errno.EROFS, errno.ENOSPC) or exc.filename:
+        return storage_error(config.root, exc)
     return f"cannot start on {config.host}:{config.port} with storage {config.root}: {exc}"
 
 

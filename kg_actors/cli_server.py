@@ -26,6 +26,21 @@ START_TIMEOUT = 15.0
 STOP_TIMEOUT = 15.0
 
 
+
+def storage_error(root: Path, exc: OSError) -> str:
+    """Why the storage directory cannot be used, with the fix for that cause (a read-only mount or a full
+    disk is not a matter of permissions)."""
+    import errno
+
+    where = f"cannot use the storage directory {root}"
+    if exc.errno == errno.EROFS:
+        return f"{where}: it is on a file system mounted read-only; mount it writable, or set KG_HOME to another"
+    if exc.errno == errno.ENOSPC:
+        return f"{where}: the disk is full; free space on it (df {root}), or set KG_HOME to another disk"
+    named = f"{exc.filename}: " if exc.filename else ""
+    return (f"{where}: {named}{exc.strerror or exc}; fix its permissions, or set KG_HOME to a directory you "
+            f"can write")
+
 def env_config(args: argparse.Namespace) -> Config:
     from .config import Config, ConfigError
 
@@ -86,8 +101,7 @@ def cmd_start(args: argparse.Namespace) -> int:
         config.root.mkdir(parents=True, exist_ok=True)
         turn = _start_turn(config.root, deadline)
     except OSError as exc:
-        print(f"kg: the server did not start: cannot use the storage directory {config.root}: {exc}; "
-              "fix its permissions, or set KG_HOME to a directory you can write", file=sys.stderr)
+        print(f"kg: the server did not start: {storage_error(config.root, exc)}", file=sys.stderr)
         return 1
     try:
         if turn is None:
@@ -132,8 +146,7 @@ def _start(args: argparse.Namespace, config: Config, deadline: float) -> int:
                 stdout=log, stderr=log, start_new_session=True,
             )
     except OSError as exc:
-        print(f"kg: the server did not start: cannot use the storage directory {config.root}: {exc}; "
-              "fix its permissions, or set KG_HOME to a directory you can write", file=sys.stderr)
+        print(f"kg: the server did not start: {storage_error(config.root, exc)}", file=sys.stderr)
         return 1
     while time.monotonic() < deadline:
         health = get_health(config.url, 0.5)

@@ -95,7 +95,8 @@ def _conflict(level: str, node: Node, notes: Sequence[str] | None, touches: Sequ
     wts = cast(float, wts)  # read only when foreign
     if foreign and (w.seen_at is None or w.seen_at < wts):
         who = "in the visual editor" if by is None else "by another session"  # the editor's writes are unowned
-        return WriteConflict(level, node.id, node.content(), f"changed {who} after this session last saw it")
+        when = "after this session last saw it" if w.seen_at is not None else "and this session has not seen it yet"
+        return WriteConflict(level, node.id, node.content(), f"changed {who} {when}")
     read_current = w.read_at is not None and not (foreign and w.read_at < wts)
     for name, sent, stored in (("notes", notes, node.notes), ("touches", touches, node.touches)):
         if sent is not None and stored and sent != stored and not read_current:

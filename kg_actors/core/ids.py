@@ -33,7 +33,7 @@ def check_node_id(value: object, field: str = "id") -> str:
     if isinstance(value, str) and ("/" in value or "\\" in value):
         raise InvalidInput(field, "must not contain a path separator (node ids are names, not paths)")
     return _check(value, field, C.NODE_ID_MAX_LEN, NODE_ID_RE,
-                  "may hold only letters, digits, '.', '_' and '-', and must start with a letter or digit")
+                  "may hold only ASCII letters, digits, '.', '_' and '-', and must start with a letter or digit")
 
 
 def check_existing_id(value: object, field: str = "id") -> str:
@@ -62,7 +62,7 @@ def check_rel(value: object, field: str = "rel") -> str:
 
 def check_endpoint(value: object, field: str) -> str:
     return _check(value, field, C.ENDPOINT_MAX_LEN, ENDPOINT_RE,
-                  "may hold only letters, digits, '.', '_', '-', '/' and '~' (a node id or a file path)")
+                  "may hold only ASCII letters, digits, '.', '_', '-', '/' and '~' (a node id or a file path)")
 
 
 def is_artifact(endpoint: str) -> bool:

@@ -100,9 +100,9 @@ def doctor(ctx: Context) -> int:
         return 1
     health = _health(config)
     serving = _server(r, config, health)
-    _storage(r, config, serving)
+    writable = _storage(r, config, serving)
     if serving and health is not None:
-        _graphs(r, health)
+        _graphs(r, health, writable)
     gauge_wired = _harnesses(r, ctx)
     r.note("quota gauge", gauge_cli.doctor_line(config.root, time.time(), gauge_wired))
     ctx.out("kg doctor: " + (f"{r.problems} problem(s)" if r.problems else "all good"))
@@ -185,14 +185,14 @@ def trouble_lines(health: dict[str, Any]) -> list[str]:
             for key, trouble in sorted((health.get("graphs_in_trouble") or {}).items())]
 
 
-def _graphs(r: Report, health: dict[str, Any]) -> None:
+def _graphs(r: Report, health: dict[str, Any], writable: bool = True) -> None:
     troubles = health.get("graphs_in_trouble") or {}
     for key, trouble in sorted(troubles.items()):
         r.bad(f"graph {key}", str(trouble.get("why")), trouble_fix(trouble))
     if "user" not in (health.get("loaded_graphs") or []) and "user" not in troubles:
         r.note("graph user", "still loading: whether it reads is not known yet (run kg doctor again)")
     elif not troubles:
-        r.ok("graphs", "every loaded graph reads and takes changes")
+        r.ok("graphs", "every loaded graph reads and takes changes" if writable else "every loaded graph reads")
     git = health.get("git") or {}
     if git.get("problem"):  # the last autocommit, sync or save for one failed (it says how to fix it)
         r.bad("git", str(git["problem"]), "see `kg logs`; `kg commit` tells when it works again")
@@ -221,20 +221,25 @@ def _write_problem(folder: Path) -> OSError | None:
     return None
 
 
-def _storage(r: Report, config: Config, serving: bool) -> None:
+def _storage(r: Report, config: Config, serving: bool) -> bool:
+    """Whether the store takes writes (said either way)."""
     root = config.root
     if root.exists() and not root.is_dir():
         r.bad("storage", f"{root} is a file, not a folder", "point KG_HOME at a folder")
-        return
+        return False
     where = root if root.exists() else root.parent
     problem = _write_problem(where) if where.is_dir() else None
     if problem is not None and problem.errno == errno.ENOSPC:
         r.bad("storage", f"the disk holding {where} is full: nothing can be saved (memory is still read)",
               f"free space on that disk (df {where})")
-        return
+        return False
+    if problem is not None and problem.errno == errno.EROFS:
+        r.bad("storage", f"{where} is on a file system mounted read-only: nothing can be saved (memory is still "
+              "read)", f"mount it writable (findmnt -T {where} names the mount), or set KG_HOME")
+        return False
     if problem is not None or not (where.is_dir() or os.access(where, os.W_OK | os.X_OK)):
         r.bad("storage", f"{where} is not writable by this user", f"fix the permissions of {where}, or set KG_HOME")
-        return
+        return False
     held = _storage_held(root) if root.exists() else False
     if held and not serving:
         r.bad("storage", f"{root} is held by a server that does not answer on port {config.port}",
@@ -243,6 +248,7 @@ def _storage(r: Report, config: Config, serving: bool) -> None:
         r.bad("storage", f"the server at {config.url} does not hold {root}", "kg stop && kg start")
     else:
         r.ok("storage", f"{root} writable" + (", held by the running server" if held else ""))
+    return True
 
 
 def _harnesses(r: Report, ctx: Context) -> bool:

@@ -46,6 +46,14 @@ def test_stale_write_refused_with_the_node_then_merged_retry_passes():
     assert g.nodes["shared-lesson-node"].gist == "v3 merged"
 
 
+def test_a_refusal_to_a_session_that_never_saw_the_node_does_not_say_it_last_saw_it():
+    g = GraphData("project")
+    put(g, "never-seen-lesson", gist="v1", writer=B)
+    with pytest.raises(WriteConflict) as exc:
+        put(g, "never-seen-lesson", gist="mine", now=120.0, writer=ops.Writer(session="aaaa1111", guard=True))
+    assert exc.value.reason == "changed by another session and this session has not seen it yet"
+
+
 def test_partial_view_refused_when_replacing_unread_notes():
     g = GraphData("project")
     put(g, "noted-lesson-node", notes=["case one"], writer=B)

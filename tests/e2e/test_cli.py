@@ -189,6 +189,12 @@ def test_a_store_on_a_read_only_mount_is_named_as_such(env, tmp_path):
         out = subprocess.run([KG, "serve"], env={**env, "KG_HOME": str(mnt / "store")}, capture_output=True,
                              text=True, timeout=60, stdin=subprocess.DEVNULL)
         assert out.returncode == 1 and "it is on a file system mounted read-only" in out.stderr, out.stderr
+        ro = {**env, "KG_HOME": str(mnt / "store")}
+        start = kg(["start", "--no-editor"], ro)
+        assert start.returncode == 1 and "mounted read-only" in start.stderr and "permissions" not in start.stderr
+        doctor = kg(["doctor"], ro)
+        assert "is on a file system mounted read-only" in doctor.stdout and "not writable by this user" not in \
+            doctor.stdout, doctor.stdout
 
 
 def test_start_with_an_unusable_storage_directory_says_why(env, tmp_path):

@@ -150,8 +150,8 @@ async def test_notes_and_touches_sent_replace_the_stored_lists(srv, client):
 
 
 @pytest.mark.parametrize("bad_id, said", [
-    ("has space-in-id", "Error: id: may hold only letters"),
-    ("-leading-dash-id", "Error: id: may hold only letters, digits, '.', '_' and '-', and must start with a letter"),
+    ("has space-in-id", "Error: id: may hold only ASCII letters"),
+    ("-leading-dash-id", "Error: id: may hold only ASCII letters, digits, '.', '_' and '-', and must start with a letter"),
     ("x" * 129, "Input validation error: id: has 129 characters; at most 128"),  # the schema advertises it
     ("path/like-node-id", "Error: id: must not contain a path separator"),
     ("back\\slash-node-id", "Error: id: must not contain a path separator"),
