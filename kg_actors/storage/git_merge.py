@@ -142,7 +142,8 @@ def _carry_renames(merged: dict[str, dict[str, Any]], sides: list[tuple[Any, Any
     if not parts.keys() <= merged.keys():
         return []
     for part in merged:
-        merged[part] = parts.get(part) or {"nodes": {}, "edges": {}, "_meta": {"versions": {}}}
+        if part != shards.META:  # meta.json holds no node: its merge (progress, renamed ids) stands
+            merged[part] = parts.get(part) or {"nodes": {}, "edges": {}, "_meta": {"versions": {}}}
     return conflicts
 
 

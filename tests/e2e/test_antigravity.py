@@ -39,8 +39,9 @@ def srv(tmp_path_factory):
     # Up to three bytes a character: the full read is larger than one 40,000-byte packet.
     nodes = [node(f"lesson-{n:03d}-about-topic", f"lesson {n}: " + "un résumé détaillé, écrit à la main " * 6)
              for n in range(160)]
-    nodes.append(node("auth-refresh-window", "JWT refresh uses a sliding window", _archived=True,
-                      touches=["src/auth.py"]))
+    # Longer than any gap the preload leaves: file recall, not the preload, is what shows it.
+    nodes.append(node("auth-refresh-window", "JWT refresh uses a sliding window " + "of fifteen minutes " * 30,
+                      _archived=True, touches=["src/auth.py"]))
     user = user_graph([node(f"habit-{n:03d}-of-the-user", "利用者の一般的な好みと作業の進め方について " * 5)
                        for n in range(120)])
     write_store(server.store, user, {"agy-proj": project_graph(str(root), nodes)})

@@ -170,6 +170,37 @@ async def test_a_rename_on_one_machine_and_an_edit_under_the_old_id_on_the_other
         b.stop()
 
 
+async def test_a_rename_merged_across_buckets_keeps_both_machines_progress_and_renamed_ids(tmp_path):
+    # The rename's carry rebuilt every merged part from nodes and edges, meta.json too: every task's progress
+    # and the user graph's renamed ids (which rewire project edges to the old id) were wiped on both machines.
+    remote, a, b = _two_machines(tmp_path)
+    try:
+        await _write(a, "node-to-rename-later")
+        for srv in (a, b):
+            assert _sync(srv, remote).returncode == 0
+        async with Client(a.url + "/") as c:
+            s = await Session.open(c)
+            await s.ok("kg_progress", level="user", task_id="a-task", state={"done": ["step1"]})
+        async with Client(b.url + "/") as c:
+            s = await Session.open(c)
+            await s.ok("kg_progress", level="user", task_id="b-task", state={"done": ["stepB"]})
+            await s.ok("kg_rename_node", old_id="node-to-rename-later", new_id="node-renamed-on-b")
+        for srv in (a, b, a):
+            out = _sync(srv, remote)
+            assert out.returncode == 0, out.stderr
+        for srv in (a, b):
+            async with Client(srv.url + "/") as c:
+                s = await Session.open(c)
+                for task, step in (("a-task", "step1"), ("b-task", "stepB")):
+                    text = await s.ok("kg_progress", level="user", task_id=task)
+                    assert step in text, (srv.env["KG_MACHINE"], task, text)
+            user = graph(srv)["user"]
+            assert "node-renamed-on-b" in nodes_by_id(user) and "node-to-rename-later" not in nodes_by_id(user)
+    finally:
+        a.stop()
+        b.stop()
+
+
 async def test_a_machine_that_syncs_before_opening_its_project_gets_that_projects_memory(tmp_path):
     # The README's way onto a new machine: `kg sync REMOTE`, then work. The project sits elsewhere there
     # (another home): its synced graph named the other machine's folder, so this one got a new empty
