@@ -56,6 +56,8 @@ agy-runner/
 chore_state.json
 claude-limits.json
 chores.json
+# A project removed in the editor, kept whole to move back: this machine's, never another's.
+trash/
 """ + "\n"
 
 # Git keeps each graph as the many small files of its mirror folder (shards/), written from the

@@ -46,6 +46,9 @@ async def test_autocommit_folds_journals_first_and_ignores_machine_local_files(t
     srv = _repo_store(tmp_path, env, KG_AUTOCOMMIT_INTERVAL="0.3").start()
     try:
         first = git(srv.store, "rev-parse", "HEAD", env=env).strip()
+        # A project removed in the editor waits in trash/ to be moved back: this machine's alone.
+        (srv.store / "trash" / "old-proj-20261204").mkdir(parents=True)
+        (srv.store / "trash" / "old-proj-20261204" / "graph.json").write_text('{"nodes": {}, "edges": {}}')
         async with Client(srv.url + "/") as c:
             s = await Session.open(c)
             await s.ok("kg_put_node", level="user", id="autocommitted-node", gist="a write the autocommit holds")
@@ -58,6 +61,7 @@ async def test_autocommit_folds_journals_first_and_ignores_machine_local_files(t
         assert {"shards/user/meta.json", f"shards/user/{shards.bucket('autocommitted-node')}", ".gitignore",
                 ".gitattributes"} <= tracked
         assert not {"user.json", "sessions.json", "user.json.journal", "user.prev", "server.pid"} & tracked
+        assert not [path for path in tracked if path.startswith("trash/")], tracked
         message = git(srv.store, "log", "-1", "--format=%B", env=env)
         assert message.startswith("kg: auto-save ") and "Machine: machine-a" in message
         driver = git(srv.store, "config", "merge.kg-graph.driver", env=env)
