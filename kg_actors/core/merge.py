@@ -32,6 +32,7 @@ from .plain_text import one_line
 Json = dict[str, Any]  # one entry of the stored JSON shape (a node, an edge, a version, a whole file)
 
 CONFLICTS_FIELD = "_conflicts"
+RENAMED_TO = "renamed_to"  # in a version set aside: the id the other machine renamed the node to
 CONFLICTS_MAX = 5  # per node; the oldest unresolved versions go first
 
 _MAX_FIELDS = ("_last_read_ts",)
@@ -271,8 +272,11 @@ def merge_graphs(base: Json | None, ours: Json, theirs: Json, now: float) -> Mer
 
     same, todo = _changed_keys(nodes_b, nodes_o, nodes_t)
     renames = renames_between(todo, nodes_b, nodes_o, nodes_t)
+    doubles = double_renames(todo, nodes_b, nodes_o, nodes_t)
     nodes = {k: nodes_o[k] for k in same}
-    for node_id in todo - renames.keys() - {new for new, _ in renames.values()}:
+    folded = renames.keys() | {new for new, _ in renames.values()} | doubles.keys() | {
+        new for pair in doubles.values() for new in pair}
+    for node_id in todo - folded:
         merged, conflict = merge_node(node_id, nodes_b.get(node_id), nodes_o.get(node_id), nodes_t.get(node_id), now)
         if merged is not None:
             nodes[node_id] = merged
@@ -282,21 +286,22 @@ def merge_graphs(base: Json | None, ours: Json, theirs: Json, now: float) -> Mer
         nodes[new_id], conflict = fold_rename(old_id, new_id, side, nodes_b, nodes_o, nodes_t, now)
         if conflict is not None:
             conflicts.append(conflict)
-    nodes = _in_order(nodes, nodes_o, nodes_t)
-
     vers_b, vers_o, vers_t = (_mapping(m.get("versions")) for m in (meta_b, meta_o, meta_t))
-
-    def vts(versions: Json, key: str) -> float:
-        entry = versions.get(key)
-        value = entry.get("ts") if isinstance(entry, dict) else None
-        return float(value) if isinstance(value, int | float) else 0.0
+    renamed = {old: new for old, (new, _) in renames.items()}
+    for old_id, pair in doubles.items():
+        at = (version_ts(vers_o, "node:" + pair[0]), version_ts(vers_t, "node:" + pair[1]))
+        keep, drop, nodes[keep], conflict = fold_double_rename(old_id, pair, nodes_b, nodes_o, nodes_t, now, at)
+        conflicts.append(conflict)
+        renamed.update({old_id: keep, drop: keep})
+    nodes = _in_order(nodes, nodes_o, nodes_t)
+    vts = version_ts
 
     edges_b, edges_o, edges_t = _edges(base), _edges(ours), _edges(theirs)
     same, todo = _changed_keys(edges_b, edges_o, edges_t)
     edges = {k: edges_o[k] for k in same}
     edges.update(_merge_map(todo, edges_b, edges_o, edges_t, lambda k, b, o, t: _merge_edge(
         b, o, t, vts(vers_o, "edge:" + k), vts(vers_t, "edge:" + k))))
-    moved_edges = follow_renames(edges, {old: new for old, (new, _) in renames.items()})
+    moved_edges = follow_renames(edges, renamed)
     # A delete against an edit keeps the edit: a node one side deleted stays when the other side wrote an
     # edge to it (its notes are a lesson too).
     deleted = (nodes_o.keys() | nodes_t.keys()) - nodes.keys()
@@ -313,7 +318,7 @@ def merge_graphs(base: Json | None, ours: Json, theirs: Json, now: float) -> Mer
     same, todo = _changed_keys(vers_b, vers_o, vers_t)
     versions = {k: vers_o[k] for k in same}
     versions.update(_merge_map(todo, vers_b, vers_o, vers_t, lambda k, b, o, t: _merge_version(b, o, t)))
-    for gone in [*("node:" + old for old in renames), *("edge:" + k for k in moved_edges)]:
+    for gone in [*("node:" + old for old in renamed), *("edge:" + k for k in moved_edges)]:
         versions.pop(gone, None)  # the entry is under the new id now
     for node_id, node in nodes.items():
         # A node kept against a delete keeps its version entry.
@@ -376,6 +381,47 @@ def renames_between(todo: set[str], base: Json, ours: Json, theirs: Json) -> dic
             if len(olds) == 1 and len(news) == 1:
                 out[olds[0]] = (news[0], side)
     return out
+
+
+def version_ts(versions: Json, key: str) -> float:
+    """When the version entry `key` was written (0 when there is none)."""
+    entry = versions.get(key)
+    value = entry.get("ts") if isinstance(entry, dict) else None
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else 0.0
+
+
+def double_renames(todo: set[str], base: Json, ours: Json, theirs: Json) -> dict[str, tuple[str, str]]:
+    """Old id -> (ours' new id, theirs' new id), for a node both sides renamed, each to an id of its own
+    (found as `renames_between` finds one side's: by the creation stamp a rename keeps)."""
+    gone: dict[float, list[str]] = {}
+    born: tuple[dict[float, list[str]], dict[float, list[str]]] = ({}, {})
+    for key in todo:
+        if key in base and key not in ours and key not in theirs:
+            _by_birth(gone, base[key], key)
+        elif key not in base and (key in ours) != (key in theirs):
+            _by_birth(born[0] if key in ours else born[1], (ours if key in ours else theirs)[key], key)
+    out = {}
+    for stamp, olds in gone.items():
+        mine, other = born[0].get(stamp, []), born[1].get(stamp, [])
+        if len(olds) == 1 and len(mine) == 1 and len(other) == 1:
+            out[olds[0]] = (mine[0], other[0])
+    return out
+
+
+def fold_double_rename(old_id: str, ids: tuple[str, str], base: Json, ours: Json, theirs: Json,
+                       now: float, renamed_at: tuple[float, float]) -> tuple[str, str, Json, Conflict]:
+    """(the id kept, the id set aside, the node, the conflict) for a node both sides renamed: one node under
+    the later rename's id (`renamed_at`: each side's version stamp of its new id; a rename need not write
+    the node), its content merged as one node's; the other id is a version set aside, so a reader learns
+    what the other machine called it."""
+    o, t = ours[ids[0]], theirs[ids[1]]
+    ours_later = _later({"id": ids[0]}, {"id": ids[1]}, *renamed_at)
+    keep, drop, dropped = (ids[0], ids[1], t) if ours_later else (ids[1], ids[0], o)
+    merged, _ = merge_node(keep, {**base[old_id], "id": keep}, {**o, "id": keep}, {**t, "id": keep}, now)
+    node = dict(merged or (o if ours_later else t))
+    other = {**content(dropped), "_written": dropped.get("_written"), "_set_aside_ts": now, RENAMED_TO: drop}
+    node[CONFLICTS_FIELD] = [*(node.get(CONFLICTS_FIELD) or []), other]
+    return keep, drop, node, Conflict(keep, "ours" if ours_later else "theirs", content(node), other)
 
 
 def fold_rename(old_id: str, new_id: str, side: str, base: Json, ours: Json, theirs: Json,
@@ -457,7 +503,8 @@ def conflict_notice(level: str, node_id: str, node_written: Json | None, others:
             continue
         stamp = other.get("_written")
         written: Json = stamp if isinstance(stamp, dict) else {}
-        lines.append(f"  • written {_when(written.get('origin_ts', written.get('ts')))}: gist: "
+        renamed = f", renamed to '{one_line(str(other[RENAMED_TO]))}' there" if other.get(RENAMED_TO) else ""
+        lines.append(f"  • written {_when(written.get('origin_ts', written.get('ts')))}{renamed}: gist: "
                      + one_line(str(other.get('gist', ''))))
         for name in ("notes", "touches"):
             values = other.get(name)

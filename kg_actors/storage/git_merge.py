@@ -24,7 +24,10 @@ from typing import Any
 
 import attrs
 
-from ..core.merge import Conflict, MergeResult, fold_rename, follow_renames, merge_graphs, renames_between
+from ..core.merge import (
+    Conflict, MergeResult, double_renames, fold_double_rename, fold_rename, follow_renames, merge_graphs,
+    renames_between, version_ts,
+)
 from . import git as G
 from . import git_read as R
 from . import shards
@@ -117,9 +120,12 @@ def _carry_renames(merged: dict[str, dict[str, Any]], sides: list[tuple[Any, Any
     here; were one not, nothing is moved rather than a bucket written from part of its content."""
     b_nodes, o_nodes, t_nodes = ({k: v for trio in sides for k, v in shards._mapping((trio[i] or {}).get("nodes")).items()}
                                  for i in range(3))
-    found = renames_between(set(b_nodes) | set(o_nodes) | set(t_nodes), b_nodes, o_nodes, t_nodes)
+    every = set(b_nodes) | set(o_nodes) | set(t_nodes)
+    found = renames_between(every, b_nodes, o_nodes, t_nodes)
     found = {old: to for old, to in found.items() if shards.bucket(old) != shards.bucket(to[0])}
-    if not found:
+    doubles = {old: ids for old, ids in double_renames(every, b_nodes, o_nodes, t_nodes).items()
+               if len({shards.bucket(i) for i in (old, *ids)}) > 1}
+    if not found and not doubles:
         return []
     nodes: dict[str, Any] = {}
     edges: dict[str, Any] = {}
@@ -135,7 +141,20 @@ def _carry_renames(merged: dict[str, dict[str, Any]], sides: list[tuple[Any, Any
         nodes[new_id], conflict = fold_rename(old_id, new_id, side, b_nodes, o_nodes, t_nodes, now)
         if conflict is not None:
             conflicts.append(conflict)
-    for key in follow_renames(edges, {old: to[0] for old, to in found.items()}):
+    renamed = {old: to[0] for old, to in found.items()}
+    o_versions, t_versions = ({k: v for trio in sides
+                               for k, v in shards._mapping(shards._mapping((trio[i] or {}).get("_meta")).get("versions")).items()}
+                              for i in (1, 2))
+    for old_id, pair in doubles.items():
+        at = (version_ts(o_versions, "node:" + pair[0]), version_ts(t_versions, "node:" + pair[1]))
+        keep, drop, node, conflict = fold_double_rename(old_id, pair, b_nodes, o_nodes, t_nodes, now, at)
+        for gone in (old_id, drop):
+            nodes.pop(gone, None)
+            versions.pop("node:" + gone, None)
+        nodes[keep] = node
+        conflicts.append(conflict)
+        renamed.update({old_id: keep, drop: keep})
+    for key in follow_renames(edges, renamed):
         versions.pop("edge:" + key, None)
     parts = shards.split({"nodes": nodes, "edges": edges, "_meta": {"versions": versions}})
     parts.pop(shards.META)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 
-from kg_actors.core.merge import CONFLICTS_FIELD, merge_graphs, merge_node
+from kg_actors.core.merge import CONFLICTS_FIELD, conflict_notice, merge_graphs, merge_node
 
 NOW = 1_800_000_000.0
 
@@ -232,6 +232,28 @@ def test_a_rename_against_an_edit_on_both_sides_sets_one_version_aside_under_the
     (conflict,) = out.conflicts
     assert conflict.node_id == "new-name" and conflict.kept_side == "ours"
     assert out.merged["nodes"]["new-name"][CONFLICTS_FIELD][0]["gist"] == "A lesson, edited under the old id"
+
+
+def test_a_node_renamed_on_both_sides_to_two_ids_is_one_node_under_the_later_rename():
+    # Both ids lived on, alike, and the sync called them "added": nobody was told of the other name.
+    base = graph(node("old-name", "A lesson", 1), node("b", "B", 1), edges=dict([edge("b", "old-name", "uses")]))
+    # A rename need not write the node: the later rename is told by its version stamp (ours, at 9).
+    ours = graph(node("ours-name", "A lesson", 1), node("b", "B", 1), edges=dict([edge("b", "ours-name", "uses")]),
+                 versions={"node:ours-name": {"v": 2, "ts": 9}})
+    theirs = graph(node("theirs-name", "A lesson", 1), node("b", "B", 1),
+                   edges=dict([edge("b", "theirs-name", "uses"), edge("theirs-name", "c-file", "touches")]),
+                   versions={"node:theirs-name": {"v": 2, "ts": 7}})
+    for a, b in ((ours, theirs), (theirs, ours)):  # both machines come to the same node
+        out = merge_graphs(base, a, b, NOW)
+        nodes, edges = out.merged["nodes"], out.merged["edges"]
+        assert set(nodes) == {"ours-name", "b"}, set(nodes)
+        assert set(edges) == {"b->ours-name:uses", "ours-name->c-file:touches"}
+        assert "node:theirs-name" not in out.merged["_meta"]["versions"]
+        (conflict,) = out.conflicts
+        (aside,) = nodes["ours-name"][CONFLICTS_FIELD]
+        assert conflict.node_id == "ours-name" and aside["renamed_to"] == "theirs-name"
+    notice = conflict_notice("user", "ours-name", None, [aside])
+    assert "renamed to 'theirs-name' there" in notice
 
 
 def test_nodes_born_in_one_batch_are_not_taken_for_a_rename():

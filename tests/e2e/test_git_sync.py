@@ -201,6 +201,32 @@ async def test_a_rename_merged_across_buckets_keeps_both_machines_progress_and_r
         b.stop()
 
 
+async def test_a_node_renamed_on_both_machines_to_two_ids_is_one_node_and_the_other_id_is_told(tmp_path):
+    # Both ids lived on with the same content, and the sync said "added"; the three ids fall in three buckets.
+    remote, a, b = _two_machines(tmp_path)
+    try:
+        await _write(a, "double-rename-node")
+        for srv in (a, b):
+            assert _sync(srv, remote).returncode == 0
+        for srv, new_id in ((b, "double-renamed-by-b"), (a, "double-renamed-by-a")):  # a's rename is the later
+            async with Client(srv.url + "/") as c:
+                s = await Session.open(c)
+                await s.ok("kg_rename_node", old_id="double-rename-node", new_id=new_id)
+        for srv in (a, b, a):
+            out = _sync(srv, remote)
+            assert out.returncode == 0, out.stderr
+        for srv in (a, b):
+            user = nodes_by_id(graph(srv)["user"])
+            assert {"double-rename-node", "double-renamed-by-b"} & set(user) == set(), srv.env["KG_MACHINE"]
+            async with Client(srv.url + "/") as c:
+                s = await Session.open(c)
+                text = await s.ok("kg_read", id="double-renamed-by-a")
+                assert "renamed to 'double-renamed-by-b' there" in text, text
+    finally:
+        a.stop()
+        b.stop()
+
+
 async def test_a_machine_that_syncs_before_opening_its_project_gets_that_projects_memory(tmp_path):
     # The README's way onto a new machine: `kg sync REMOTE`, then work. The project sits elsewhere there
     # (another home): its synced graph named the other machine's folder, so this one got a new empty
