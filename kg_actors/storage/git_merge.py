@@ -18,6 +18,7 @@ base: the per-node rules never lose a version, they may set aside one more.
 
 from __future__ import annotations
 
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -273,11 +274,19 @@ def fetch(root: Path, remote: str) -> Fetched:
 
 
 def probe(root: Path, remote: str) -> None:
-    """GitError unless `remote` answers: asked before a store that is no repository yet becomes one, so
-    that a typo makes no repository, ignore file or commit. `root` need not be a repository (a URL or a
-    path only: a remote's name belongs to a repository's config)."""
+    """GitError unless `remote` answers and holds kg memory (or nothing): asked before a store that is no
+    repository yet becomes one, so that a typo, or a repository of something else, makes no repository,
+    ignore file or commit. `root` need not be a repository (a URL or a path only: a remote's name belongs to
+    a repository's config). The branch's top is fetched alone (depth 1) into a throwaway repository."""
     check_remote(remote)
-    _heads(root, remote, remote)
+    branches, head = _heads(root, remote, remote)
+    name = branch_to_sync(remote, "main", branches, head)  # a new repository's branch is main (G.init)
+    if name is None:
+        return
+    with tempfile.TemporaryDirectory(prefix="kg-probe-") as scratch:
+        G.run(Path(scratch), "init", "-q", "--bare")
+        G.run(Path(scratch), "fetch", "-q", "--depth", "1", remote, f"refs/heads/{name}", network=True)
+        _check_holds_memory(Path(scratch), remote, name)
 
 
 def _heads(root: Path, remote: str, url: str) -> tuple[dict[str, str], str | None]:

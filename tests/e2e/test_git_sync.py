@@ -295,6 +295,15 @@ def test_a_remote_that_holds_something_else_is_refused_and_a_new_repositorys_rea
     out = _sync(srv, dotfiles)
     assert out.returncode != 0 and "holds no kg memory (.bashrc, README.md)" in out.stderr, out.stderr
     assert "a-seed-node" not in git(dotfiles, "log", "--all", "--stat", env=srv.env)  # nothing pushed there
+    # Refused before the store became a repository: no .git, ignore file or mirror was left behind.
+    assert not {".git", ".gitignore", ".gitattributes", "shards"} & {p.name for p in srv.store.iterdir()}
+    srv.start()
+    try:
+        out = _sync(srv, dotfiles)  # through the server: the same
+        assert out.returncode != 0 and "holds no kg memory" in out.stderr, out.stderr
+        assert not {".git", ".gitignore", ".gitattributes", "shards"} & {p.name for p in srv.store.iterdir()}
+    finally:
+        srv.stop()
     fresh = _repo_holding(tmp_path, "fresh", {"README.md": "# my memory\n", "LICENSE": "MIT\n"})
     out = _sync(srv, fresh)
     assert out.returncode == 0, out.stderr
