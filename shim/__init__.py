@@ -15,6 +15,7 @@ import os
 import subprocess
 import sys
 import threading
+import urllib.parse  # http.client's import already: no cost at start
 from concurrent.futures import ThreadPoolExecutor
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at each client's start
@@ -27,6 +28,8 @@ START_TIMEOUT = 15.0
 # The server's limit on a request body (kg_actors/http/app.py MAX_BODY): a larger one is refused here, by
 # name; sent, the server closes the connection before reading it, which reads as "unreachable".
 MAX_BODY = 8 * 1024 * 1024
+# What a header value keeps as it is: printable ASCII but the escape itself.
+_HEADER_SAFE = "".join(chr(c) for c in range(0x20, 0x7F) if chr(c) != "%")
 
 
 class Shim:
@@ -45,11 +48,12 @@ class Shim:
             self.out.flush()
 
     def headers(self) -> dict[str, str]:
+        name = _header_value(self.client_name or "unknown")
         h = {
             "Content-Type": "application/json",
             "Accept": "application/json, text/event-stream",
-            "User-Agent": f"kg-shim/{VERSION} ({self.client_name or 'unknown'})",
-            "X-KG-Client": self.client_name or "unknown",
+            "User-Agent": f"kg-shim/{VERSION} ({name})",
+            "X-KG-Client": name,
         }
         if self.protocol_version:
             h["MCP-Protocol-Version"] = self.protocol_version
@@ -164,6 +168,13 @@ class Shim:
         print(f"kg mcp: {message}", file=sys.stderr, flush=True)
         if msg_id is not None:
             self.write({"jsonrpc": "2.0", "id": msg_id, "error": {"code": -32603, "message": message}})
+
+
+def _header_value(text: str) -> str:
+    """`text` percent-encoded past printable ASCII: http.client sends headers as Latin-1 and refuses a line
+    break, so a client named "エディタ" had every request refused. A known client's ASCII name, which the
+    server reads for its limits (harness/profiles.py), stays as it was."""
+    return urllib.parse.quote(text, safe=_HEADER_SAFE, errors="replace")
 
 
 def _replies(ctype: str, payload: bytes) -> list[dict[str, Any]] | None:

@@ -285,6 +285,22 @@ async def test_malformed_initialize_params_get_an_answer(srv):
     assert len(by_id[4]["result"]["tools"]) == 10
 
 
+@pytest.mark.parametrize("name", ["エディタ", "codex — ✨", "two\nlines"], ids=["japanese", "codex-em-dash", "newline"])
+async def test_a_client_named_outside_latin1_or_with_a_newline_is_served_and_known_clients_still_known(srv, name):
+    # Its name went into the User-Agent and X-KG-Client headers as it was: http.client refused it
+    # (Latin-1 only, no line breaks), and every request got an error for the shim's whole life.
+    shim = RawShim(_shim_env(srv))
+    shim.send(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": name, "version": "1"}}}))
+    shim.send(_request(2, "tools/call", {"name": "kg_read", "arguments": {"cwd": srv.project("named-proj")}}))
+    by_id = _jsonrpc_lines(shim.finish())
+    assert by_id[1]["result"]["serverInfo"]["name"] == "kg-memory", by_id[1]
+    text = by_id[2]["result"]["content"][0]["text"]
+    assert "Session: " in text
+    # The server still tells Codex by its name (its part limits and its hint follow).
+    assert ("No Codex memory hook has reached this server" in text) == name.startswith("codex"), text
+
+
 def _write_results() -> None:
     """Append this run's numbers to bench/RESULTS-shim.md (the header is written once)."""
     path = REPO / "bench" / "RESULTS-shim.md"
