@@ -12,6 +12,7 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import re  # json's import already
 import subprocess
 import sys
 import threading
@@ -97,21 +98,21 @@ class Shim:
     def handle(self, line: str) -> None:
         """One line from the client; a request always gets an answer, whatever goes wrong here."""
         try:
-            self._handle(line)
-        except Exception as exc:  # a bug here would leave the client waiting out its own timeout
-            try:
-                message = json.loads(line)
-            except ValueError:
-                message = None
-            self.fail(message.get("id") if isinstance(message, dict) else None,
-                      f"kg mcp could not handle this request: {type(exc).__name__}: {exc}")
-
-    def _handle(self, line: str) -> None:
-        try:
             message = json.loads(line)
         except ValueError:
             self.write({"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "Parse error"}})
             return
+        except RecursionError:  # valid JSON, nested past what Python reads: answered by the id it has
+            self.write({"jsonrpc": "2.0", "id": _top_level_id(line), "error": {
+                "code": -32600, "message": "Invalid Request: the message nests too deep to read"}})
+            return
+        try:
+            self._handle(message, line)
+        except Exception as exc:  # a bug here would leave the client waiting out its own timeout
+            self.fail(message.get("id") if isinstance(message, dict) else None,
+                      f"kg mcp could not handle this request: {type(exc).__name__}: {exc}")
+
+    def _handle(self, message: Any, line: str) -> None:
         msg_id = message.get("id") if isinstance(message, dict) else None
         if isinstance(message, dict) and message.get("method") == "initialize":
             # Malformed params are the server's to refuse (it names the field); only a name is read here.
@@ -168,6 +169,34 @@ class Shim:
         print(f"kg mcp: {message}", file=sys.stderr, flush=True)
         if msg_id is not None:
             self.write({"jsonrpc": "2.0", "id": msg_id, "error": {"code": -32603, "message": message}})
+
+
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_ID_VALUE = re.compile(r'\s*:\s*(-?[0-9][0-9.eE+-]*|"(?:[^"\\]|\\.)*"|null)')
+
+
+def _top_level_id(line: str) -> Any:
+    """The `"id"` of a JSON object too deep for json.loads, read by a scan of its outermost level;
+    None when it has none there (or none that reads)."""
+    depth, i = 0, 0
+    while i < len(line):
+        c = line[i]
+        if c == '"':
+            string = _STRING.match(line, i)
+            if string is None:
+                return None
+            i = string.end()
+            value = _ID_VALUE.match(line, i) if depth == 1 and string.group() == '"id"' else None
+            if value is not None:  # a key (a ':' follows), not a value that reads "id"
+                try:
+                    return json.loads(value.group(1))
+                except ValueError:
+                    return None
+            continue
+        depth += c in "{["
+        depth -= c in "}]"
+        i += 1
+    return None
 
 
 def _header_value(text: str) -> str:

@@ -301,6 +301,24 @@ async def test_a_client_named_outside_latin1_or_with_a_newline_is_served_and_kno
     assert ("No Codex memory hook has reached this server" in text) == name.startswith("codex"), text
 
 
+async def test_a_request_nested_too_deep_to_read_gets_an_error_for_its_id(srv):
+    # json.loads raised RecursionError, not ValueError, and again where the error reply looked for the id:
+    # the request got no reply at all.
+    deep = "[" * 5000 + "]" * 5000
+    shim = RawShim(_shim_env(srv))
+    shim.send('{"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "kg_search", '
+              '"arguments": {"query": ' + deep + '}}}')
+    shim.send('{"jsonrpc": "2.0", "method": "tools/call", "params": ' + deep + ', "id": "after-it"}')
+    shim.send('{"jsonrpc": "2.0", "method": "notifications/x", "params": {"id": 7, "x": ' + deep + '}}')
+    shim.send(_request(6, "tools/list"))
+    lines = shim.finish()
+    by_id = _jsonrpc_lines(lines)
+    assert set(by_id) == {5, "after-it", None, 6}, lines  # the notification's nested "id" is not its id
+    for msg_id in (5, "after-it", None):
+        assert by_id[msg_id]["error"]["code"] == -32600 and "nests" in by_id[msg_id]["error"]["message"]
+    assert len(by_id[6]["result"]["tools"]) == 10
+
+
 def _write_results() -> None:
     """Append this run's numbers to bench/RESULTS-shim.md (the header is written once)."""
     path = REPO / "bench" / "RESULTS-shim.md"
