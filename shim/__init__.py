@@ -21,7 +21,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at each client's start
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any, TextIO
+
+    Emit = Callable[[dict[str, Any]], None]  # where a message's replies go: stdout, or its batch's array
 
 VERSION = "0.1.0"
 REQUEST_TIMEOUT = 120.0
@@ -42,7 +45,7 @@ class Shim:
         self.client_name = ""
         self.protocol_version: str | None = None
 
-    def write(self, message: dict[str, Any]) -> None:
+    def write(self, message: dict[str, Any] | list[dict[str, Any]]) -> None:
         line = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
         with self._out_lock:
             self.out.write(line + "\n")
@@ -106,13 +109,34 @@ class Shim:
             self.write({"jsonrpc": "2.0", "id": _top_level_id(line), "error": {
                 "code": -32600, "message": "Invalid Request: the message nests too deep to read"}})
             return
+        if isinstance(message, list):
+            self._batch(message)
+        else:
+            self._one(message, line, self.write)
+
+    def _batch(self, items: list[Any]) -> None:
+        """A batch, which the server refuses whole with one id-less error: each message in it is sent on
+        its own, and their replies go back as one array (JSON-RPC 2.0; none for only notifications)."""
+        if not items:
+            self.write(_invalid_request("an empty batch"))
+            return
+        replies: list[dict[str, Any]] = []
+        for item in items:
+            if isinstance(item, dict):
+                self._one(item, json.dumps(item, ensure_ascii=False), replies.append)
+            else:
+                replies.append(_invalid_request("a batch holds request objects"))
+        if replies:
+            self.write(replies)
+
+    def _one(self, message: Any, line: str, emit: Emit) -> None:
         try:
-            self._handle(message, line)
+            self._handle(message, line, emit)
         except Exception as exc:  # a bug here would leave the client waiting out its own timeout
             self.fail(message.get("id") if isinstance(message, dict) else None,
-                      f"kg mcp could not handle this request: {type(exc).__name__}: {exc}")
+                      f"kg mcp could not handle this request: {type(exc).__name__}: {exc}", emit)
 
-    def _handle(self, message: Any, line: str) -> None:
+    def _handle(self, message: Any, line: str, emit: Emit) -> None:
         msg_id = message.get("id") if isinstance(message, dict) else None
         if isinstance(message, dict) and message.get("method") == "initialize":
             # Malformed params are the server's to refuse (it names the field); only a name is read here.
@@ -122,7 +146,7 @@ class Shim:
         body = line.encode("utf-8")
         if len(body) > MAX_BODY:
             self.fail(msg_id, f"the request is {len(body):,} bytes; the kg memory server takes at most {MAX_BODY:,} "
-                              "(each field has its own limit, far below: see the tool's description)")
+                              "(each field has its own limit, far below: see the tool's description)", emit)
             return
         try:
             try:
@@ -132,16 +156,16 @@ class Shim:
                 why = self.ensure_server()
                 if why is not None:
                     self.fail(msg_id, f"kg memory server unreachable at {self.host}:{self.port} ({exc}), "
-                                      f"and starting it failed: {why}")
+                                      f"and starting it failed: {why}", emit)
                     return
                 status, ctype, payload = self.post(body)
         except OSError as exc:
-            self.fail(msg_id, f"kg memory server unreachable at {self.host}:{self.port}: {exc}")
+            self.fail(msg_id, f"kg memory server unreachable at {self.host}:{self.port}: {exc}", emit)
             return
         except http.client.HTTPException as exc:  # no HTTP status line (another protocol), or a reply cut short
             self.fail(msg_id, f"the program on {self.host}:{self.port} gave no whole HTTP reply "
                               f"({type(exc).__name__}: {str(exc)[:200]!r}); is another program using that port? "
-                              "Set KG_HTTP_PORT to move kg, or see `kg doctor`")
+                              "Set KG_HTTP_PORT to move kg, or see `kg doctor`", emit)
             return
         replies = _replies(ctype, payload)
         if replies is None:
@@ -150,25 +174,29 @@ class Shim:
             snippet = payload[:200].decode("utf-8", "replace").strip()
             self.fail(msg_id, f"the server on {self.host}:{self.port} answered HTTP {status} with no JSON-RPC "
                               f"reply ({snippet!r}); is another program using that port? "
-                              "Set KG_HTTP_PORT to move kg, or see `kg doctor`")
+                              "Set KG_HTTP_PORT to move kg, or see `kg doctor`", emit)
             return
         for reply in replies:
             if isinstance(reply.get("result"), dict):
                 pv = reply["result"].get("protocolVersion")
                 if pv and isinstance(message, dict) and message.get("method") == "initialize":
                     self.protocol_version = pv
-            self.write(reply)
+            emit(reply)
         # A client's own response to the server (id, result) wants no answer; a request does.
         asked = isinstance(message, dict) and "method" in message
         if asked and msg_id is not None and not any(r.get("id") == msg_id for r in replies):
-            self.fail(msg_id, f"the server answered HTTP {status} without a reply to this request")
+            self.fail(msg_id, f"the server answered HTTP {status} without a reply to this request", emit)
 
-    def fail(self, msg_id: object, message: str) -> None:
+    def fail(self, msg_id: object, message: str, emit: Emit | None = None) -> None:
         """A request that cannot be answered gets a JSON-RPC error (notifications get none); the cause
         goes to stderr too, where clients keep a server's log."""
         print(f"kg mcp: {message}", file=sys.stderr, flush=True)
         if msg_id is not None:
-            self.write({"jsonrpc": "2.0", "id": msg_id, "error": {"code": -32603, "message": message}})
+            (emit or self.write)({"jsonrpc": "2.0", "id": msg_id, "error": {"code": -32603, "message": message}})
+
+
+def _invalid_request(why: str) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": f"Invalid Request: {why}"}}
 
 
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"')

@@ -319,6 +319,26 @@ async def test_a_request_nested_too_deep_to_read_gets_an_error_for_its_id(srv):
     assert len(by_id[6]["result"]["tools"]) == 10
 
 
+async def test_a_batch_gets_each_request_answered_in_one_array_and_a_batch_of_notifications_none(srv):
+    # The server answers a batch with one id-less error: the ids inside were never answered.
+    shim = RawShim(_shim_env(srv))
+    shim.send(json.dumps([json.loads(_request(1, "tools/list")), json.loads(INITIALIZED),
+                          json.loads(_request("two", "tools/call", {"name": "kg_nope", "arguments": {}})), 5]))
+    shim.send(json.dumps([json.loads(INITIALIZED), json.loads(INITIALIZED)]))
+    shim.send("[]")
+    shim.send(_request(3, "tools/list"))
+    lines = shim.finish()
+    batches = [json.loads(line) for line in lines if line.startswith(b"[")]
+    assert len(batches) == 1, lines  # one reply for the batch with requests, none for the notifications
+    by_id = _jsonrpc_lines([json.dumps(m).encode() for m in batches[0]])
+    assert set(by_id) == {1, "two", None} and len(batches[0]) == 3, batches
+    assert len(by_id[1]["result"]["tools"]) == 10 and by_id["two"]["result"]["isError"] is True
+    assert by_id[None]["error"]["code"] == -32600  # 5 is no request
+    singles = _jsonrpc_lines([line for line in lines if not line.startswith(b"[")])
+    assert set(singles) == {None, 3} and singles[None]["error"]["code"] == -32600  # the empty batch
+    assert len(singles[3]["result"]["tools"]) == 10
+
+
 def _write_results() -> None:
     """Append this run's numbers to bench/RESULTS-shim.md (the header is written once)."""
     path = REPO / "bench" / "RESULTS-shim.md"
