@@ -13,6 +13,7 @@ import http.client
 import json
 import os
 import re  # json's import already
+import socket  # http.client's import already
 import subprocess
 import sys
 import threading
@@ -36,6 +37,37 @@ MAX_BODY = 8 * 1024 * 1024
 _HEADER_SAFE = "".join(chr(c) for c in range(0x20, 0x7F) if chr(c) != "%")
 
 
+class _Cancelled(Exception):
+    """The client cancelled the request (`notifications/cancelled`): it gets no reply."""
+
+
+class _Call:
+    """A request in flight: its connection to the server, once open, and whether the client cancelled it."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.conn: http.client.HTTPConnection | None = None
+        self.cancelled = False
+
+    def attach(self, conn: http.client.HTTPConnection) -> None:
+        with self._lock:
+            if self.cancelled:
+                raise _Cancelled
+            self.conn = conn
+
+    def cancel(self) -> None:
+        """The connection is shut (the blocked read in its thread ends): the server, finding its client
+        gone, counts the reply as not delivered (reply_effects.client_gone: a kg_read part is offered again)."""
+        with self._lock:
+            self.cancelled = True
+            sock = self.conn.sock if self.conn is not None else None
+        if sock is not None:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:  # already closed
+                pass
+
+
 class Shim:
     def __init__(self, host: str, port: int, out: TextIO | None = None) -> None:
         self.host, self.port = host, port
@@ -44,6 +76,8 @@ class Shim:
         self._start_lock = threading.Lock()
         self.client_name = ""
         self.protocol_version: str | None = None
+        self._calls: dict[str, _Call] = {}  # by the JSON of their ids
+        self._calls_lock = threading.Lock()
 
     def write(self, message: dict[str, Any] | list[dict[str, Any]]) -> None:
         line = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
@@ -63,14 +97,35 @@ class Shim:
             h["MCP-Protocol-Version"] = self.protocol_version
         return h
 
-    def post(self, body: bytes) -> tuple[int, str, bytes]:
+    def post(self, body: bytes, call: _Call | None = None) -> tuple[int, str, bytes]:
         conn = http.client.HTTPConnection(self.host, self.port, timeout=REQUEST_TIMEOUT)
         try:
+            conn.connect()
+            if call is not None:
+                call.attach(conn)  # connected first: a cancel from now on can shut its socket
             conn.request("POST", "/", body=body, headers=self.headers())
             resp = conn.getresponse()
             return resp.status, resp.getheader("Content-Type") or "", resp.read()
+        except (OSError, http.client.HTTPException):
+            if call is not None and call.cancelled:  # the cancel shut it
+                raise _Cancelled from None
+            raise
         finally:
             conn.close()
+
+    def cancel_from(self, line: str) -> None:
+        """A client's `notifications/cancelled` for a request in flight: it is cut off here and now (in the
+        reading thread: the workers may all be busy), and gets no reply; the line is still forwarded."""
+        try:
+            message = json.loads(line)
+        except (ValueError, RecursionError):
+            return
+        params = message.get("params") if isinstance(message, dict) else None
+        if isinstance(params, dict) and message.get("method") == "notifications/cancelled":
+            with self._calls_lock:
+                call = self._calls.get(_key(params.get("requestId")))
+            if call is not None:
+                call.cancel()
 
     def ensure_server(self) -> str | None:
         """Start the server if none answers; None when one does, else why it could not start."""
@@ -130,13 +185,27 @@ class Shim:
             self.write(replies)
 
     def _one(self, message: Any, line: str, emit: Emit) -> None:
-        try:
-            self._handle(message, line, emit)
-        except Exception as exc:  # a bug here would leave the client waiting out its own timeout
-            self.fail(message.get("id") if isinstance(message, dict) else None,
-                      f"kg mcp could not handle this request: {type(exc).__name__}: {exc}", emit)
+        msg_id = message.get("id") if isinstance(message, dict) else None
+        call = _Call()
+        key = _key(msg_id) if msg_id is not None and "method" in message else None
+        if key is not None:
+            with self._calls_lock:
+                self._calls[key] = call
 
-    def _handle(self, message: Any, line: str, emit: Emit) -> None:
+        def unless_cancelled(reply: dict[str, Any]) -> None:
+            if not call.cancelled:  # a cancelled request gets no response (MCP: cancellation)
+                emit(reply)
+        try:
+            self._handle(message, line, unless_cancelled, call)
+        except Exception as exc:  # a bug here would leave the client waiting out its own timeout
+            self.fail(msg_id, f"kg mcp could not handle this request: {type(exc).__name__}: {exc}", unless_cancelled)
+        finally:
+            if key is not None:
+                with self._calls_lock:
+                    if self._calls.get(key) is call:
+                        del self._calls[key]
+
+    def _handle(self, message: Any, line: str, emit: Emit, call: _Call) -> None:
         msg_id = message.get("id") if isinstance(message, dict) else None
         if isinstance(message, dict) and message.get("method") == "initialize":
             # Malformed params are the server's to refuse (it names the field); only a name is read here.
@@ -150,7 +219,7 @@ class Shim:
             return
         try:
             try:
-                status, ctype, payload = self.post(body)
+                status, ctype, payload = self.post(body, call)
             except ConnectionRefusedError as exc:
                 # Refused means the request never arrived: safe to start the server and send it again.
                 why = self.ensure_server()
@@ -158,7 +227,9 @@ class Shim:
                     self.fail(msg_id, f"kg memory server unreachable at {self.host}:{self.port} ({exc}), "
                                       f"and starting it failed: {why}", emit)
                     return
-                status, ctype, payload = self.post(body)
+                status, ctype, payload = self.post(body, call)
+        except _Cancelled:
+            return
         except OSError as exc:
             self.fail(msg_id, f"kg memory server unreachable at {self.host}:{self.port}: {exc}", emit)
             return
@@ -193,6 +264,10 @@ class Shim:
         print(f"kg mcp: {message}", file=sys.stderr, flush=True)
         if msg_id is not None:
             (emit or self.write)({"jsonrpc": "2.0", "id": msg_id, "error": {"code": -32603, "message": message}})
+
+
+def _key(msg_id: object) -> str:
+    return json.dumps(msg_id, sort_keys=True)
 
 
 def _invalid_request(why: str) -> dict[str, Any]:
@@ -270,6 +345,8 @@ def main() -> int:
                 shim.write({"jsonrpc": "2.0", "id": None,
                             "error": {"code": -32700, "message": "Parse error: the line is not UTF-8"}})
                 continue
+            if "notifications/cancelled" in line:
+                shim.cancel_from(line)
             if line:
                 pool.submit(shim.handle, line)
     return 0

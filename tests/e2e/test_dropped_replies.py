@@ -9,11 +9,15 @@ reply's part must come back with the next `more`, and the hang-up check must see
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 import sys
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import trio
 import trio.testing
+from e2e_helpers import KG
 from inprocess import serve_inprocess, sessions_of
 
 from kg_actors import peers
@@ -39,33 +43,95 @@ async def test_a_more_whose_client_hung_up_while_it_waited_gives_its_part_again(
         second = (await rt.sessions.next_page(sid=sid, peek=True))[0]
         body = json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
                            "params": {"name": "kg_read", "arguments": {"session_id": sid, "more": True}}}).encode()
-        priority = rt.asgi.priority
         assert not peers._open
-        release = trio.Event()
-
-        async def hold_a_turn(task_status=trio.TASK_STATUS_IGNORED):
-            await priority.take_bulk_turn()
-            task_status.started()
-            await release.wait()
-            priority.give_back_bulk_turn()
-
-        async with trio.open_nursery() as holders:
-            for _ in range(C.MCP_CONCURRENT_REQUESTS):  # every turn taken: the call will wait for one
-                await holders.start(hold_a_turn)
-            try:
-                sock = trio.socket.socket()
-                await sock.connect(("127.0.0.1", rt.http_port))
-                await sock.send(_post(rt.http_port, body))
-                sock.close()  # the client gives up
-                await trio.testing.wait_all_tasks_blocked(0.05)  # the server read the call and the hang-up
-                assert rt.asgi._mcp_waiting == 1, "the call is not waiting for its turn"
-            finally:
-                release.set()
+        async with _every_turn_taken(rt):  # the call will wait for one
+            sock = trio.socket.socket()
+            await sock.connect(("127.0.0.1", rt.http_port))
+            await sock.send(_post(rt.http_port, body))
+            sock.close()  # the client gives up
+            await trio.testing.wait_all_tasks_blocked(0.05)  # the server read the call and the hang-up
+            assert rt.asgi._mcp_waiting == 1, "the call is not waiting for its turn"
         with trio.fail_after(30):  # the call answered, and the server closed the connection
             while peers._open:
                 await trio.testing.wait_all_tasks_blocked(0.01)
         again = await _mcp_tool(rt, "kg_read", {"session_id": sid, "more": True})
         assert again == second and _part_no(again) == 2, "the part whose client hung up was lost"
+
+
+@asynccontextmanager
+async def _every_turn_taken(rt):
+    """Every MCP turn held by the test until the block ends: a call that comes meanwhile waits for one."""
+    priority = rt.asgi.priority
+    release = trio.Event()
+
+    async def hold_a_turn(task_status=trio.TASK_STATUS_IGNORED):
+        await priority.take_bulk_turn()
+        task_status.started()
+        await release.wait()
+        priority.give_back_bulk_turn()
+
+    async with trio.open_nursery() as holders:
+        for _ in range(C.MCP_CONCURRENT_REQUESTS):
+            await holders.start(hold_a_turn)
+        try:
+            yield
+        finally:
+            release.set()
+
+
+async def _until(condition, what: str, timeout: float = 30) -> None:
+    with trio.move_on_after(timeout):
+        while not condition():
+            await trio.sleep(0.01)  # another process acts: polled, within the bound
+        return
+    raise AssertionError(f"not within {timeout:.0f} s: {what}")
+
+
+def _a_client_hung_up() -> bool:
+    return any(peers.hung_up({"server": server, "client": client}) for server, client in list(peers._open))
+
+
+async def test_a_more_the_client_cancelled_through_kg_mcp_gives_its_part_again(tmp_path, home):
+    """`notifications/cancelled` for a `more` the server still holds: `kg mcp` shuts that call's connection
+    and writes no reply for it, so the server offers its part again. It used to pass the cancel on and
+    keep the connection: the part counted as delivered, and the next `more` gave the one after it."""
+    cwd = home / "cancel-proj"
+    cwd.mkdir()
+    async with serve_inprocess(tmp_path / "store") as rt:
+        (sid,) = await sessions_of(rt, cwd, "claude-cancels")
+        ids = await _long_nodes(rt, sid, "cancel")
+        assert _part_no(await _mcp_tool(rt, "kg_read", {"session_id": sid, "ids": ids})) == 1
+        second = (await rt.sessions.next_page(sid=sid, peek=True))[0]
+        shim = await trio.lowlevel.open_process([KG, "mcp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                                env=dict(os.environ, KG_HTTP_PORT=str(rt.http_port),
+                                                         KG_HOME=str(tmp_path / "store")))
+        more = {"session_id": sid, "more": True}
+        try:
+            async with _every_turn_taken(rt):
+                await shim.stdin.send_all(_tool_line(2, "kg_read", more))
+                await _until(lambda: rt.asgi._mcp_waiting == 1, "the call waits for its turn")
+                await shim.stdin.send_all(json.dumps({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                                                      "params": {"requestId": 2, "reason": "user"}}).encode() + b"\n")
+                await _until(_a_client_hung_up, "kg mcp closes the cancelled call's connection")
+            await _until(lambda: not peers._open, "the call (and the cancel passed on) answered")
+            await shim.stdin.send_all(_tool_line(3, "kg_read", more))
+            await shim.stdin.aclose()
+            out = b""
+            with trio.fail_after(60):
+                while chunk := await shim.stdout.receive_some():
+                    out += chunk
+                assert await shim.wait() == 0
+        finally:
+            shim.kill()
+    replies = [json.loads(line) for line in out.splitlines()]
+    assert [r["id"] for r in replies] == [3], f"a cancelled request gets no reply: {out[:500]!r}"
+    again = replies[0]["result"]["content"][0]["text"]
+    assert again == second and _part_no(again) == 2, "the part whose call the client cancelled was lost"
+
+
+def _tool_line(msg_id: int, name: str, arguments: dict) -> bytes:
+    return json.dumps({"jsonrpc": "2.0", "id": msg_id, "method": "tools/call",
+                       "params": {"name": name, "arguments": arguments}}).encode() + b"\n"
 
 
 async def test_the_hang_up_check_sees_a_client_gone_while_its_request_is_answered():
