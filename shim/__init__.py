@@ -18,7 +18,7 @@ import subprocess
 import sys
 import threading
 import urllib.parse  # http.client's import already: no cost at start
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at each client's start
 if TYPE_CHECKING:
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 VERSION = "0.1.0"
 REQUEST_TIMEOUT = 120.0
 START_TIMEOUT = 15.0
+EOF_GRACE = 5.0  # once stdin closes, how long the calls in flight may still take
 # The server's limit on a request body (kg_actors/http/app.py MAX_BODY): a larger one is refused here, by
 # name; sent, the server closes the connection before reading it, which reads as "unreachable".
 MAX_BODY = 8 * 1024 * 1024
@@ -112,6 +113,16 @@ class Shim:
             raise
         finally:
             conn.close()
+
+    def abandon(self) -> None:
+        """Every call still in flight is cut off, unanswered (the client is gone)."""
+        with self._calls_lock:
+            calls = list(self._calls.values())
+        for call in calls:
+            call.cancel()
+        if calls:
+            print(f"kg mcp: stdin closed; dropped {len(calls)} call{'s' if len(calls) > 1 else ''} still "
+                  f"unanswered after {EOF_GRACE:.0f} s", file=sys.stderr, flush=True)
 
     def cancel_from(self, line: str) -> None:
         """A client's `notifications/cancelled` for a request in flight: it is cut off here and now (in the
@@ -335,20 +346,31 @@ def main() -> int:
         print("kg mcp: KG_HTTP_PORT is not a number", file=sys.stderr)
         return 2
     shim = Shim(host, port)
-    with ThreadPoolExecutor(max_workers=8) as pool:
-        # Bytes, decoded per line: a line that is not UTF-8 gets a parse error, and the next line is read
-        # (text mode raised at it under a strict locale, and ended the shim).
-        for raw in sys.stdin.buffer:
-            try:
-                line = raw.decode("utf-8").strip()
-            except UnicodeDecodeError:
-                shim.write({"jsonrpc": "2.0", "id": None,
-                            "error": {"code": -32700, "message": "Parse error: the line is not UTF-8"}})
-                continue
-            if "notifications/cancelled" in line:
-                shim.cancel_from(line)
-            if line:
-                pool.submit(shim.handle, line)
+    pool = ThreadPoolExecutor(max_workers=8)
+    pending = _serve(shim, pool)
+    # The client closed stdin: the calls in flight get a few seconds more, not the request timeout's 120.
+    wait(pending, timeout=EOF_GRACE)
+    shim.abandon()
+    pool.shutdown(cancel_futures=True)
     return 0
 
 
+def _serve(shim: Shim, pool: ThreadPoolExecutor) -> set[Future[None]]:
+    """Each line from stdin to a worker, until stdin closes; the calls still in flight then."""
+    pending: set[Future[None]] = set()
+    # Bytes, decoded per line: a line that is not UTF-8 gets a parse error, and the next line is read
+    # (text mode raised at it under a strict locale, and ended the shim).
+    for raw in sys.stdin.buffer:
+        try:
+            line = raw.decode("utf-8").strip()
+        except UnicodeDecodeError:
+            shim.write({"jsonrpc": "2.0", "id": None,
+                        "error": {"code": -32700, "message": "Parse error: the line is not UTF-8"}})
+            continue
+        if "notifications/cancelled" in line:
+            shim.cancel_from(line)
+        if line:
+            future = pool.submit(shim.handle, line)
+            pending.add(future)
+            future.add_done_callback(pending.discard)
+    return pending

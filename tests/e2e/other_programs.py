@@ -43,6 +43,45 @@ def answering(reply: bytes, read_request: bool = True) -> Iterator[int]:
         thread.join(5)
 
 
+@contextmanager
+def silent() -> Iterator[tuple[int, threading.Event]]:
+    """A program that takes every connection and never answers (a server hung mid-request); yields its port
+    and an event set once a request has arrived."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(16)
+    asked = threading.Event()
+    held: list[socket.socket] = []
+
+    def serve() -> None:
+        while True:
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                return
+            held.append(conn)
+            try:
+                conn.settimeout(2)
+                if conn.recv(65536):
+                    asked.set()
+            except OSError:
+                pass
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield listener.getsockname()[1], asked
+    finally:
+        try:
+            listener.shutdown(socket.SHUT_RDWR)  # wakes the accept (a close alone does not, on Linux)
+        except OSError:
+            pass
+        listener.close()
+        thread.join(5)
+        for conn in held:
+            conn.close()
+
+
 SSH_BANNER = b"SSH-2.0-OpenSSH_9.2\r\n"
 # A reply cut after its headers: the body it announces never comes.
 CUT_SHORT = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{\"jsonrpc\""

@@ -12,6 +12,7 @@ import json
 import os
 import platform
 import select
+import signal
 import statistics
 import subprocess
 import time
@@ -20,7 +21,7 @@ from pathlib import Path
 import pytest
 from e2e_helpers import KG, another_program, graph, kg, nodes_by_id, start_server, wait_until
 from mcp import Client, StdioServerParameters
-from other_programs import CUT_SHORT, SSH_BANNER, answering
+from other_programs import CUT_SHORT, SSH_BANNER, answering, silent
 
 from kg_actors.testing import ServerProcess, free_port, mcp_text, session_of
 
@@ -337,6 +338,23 @@ async def test_a_batch_gets_each_request_answered_in_one_array_and_a_batch_of_no
     singles = _jsonrpc_lines([line for line in lines if not line.startswith(b"[")])
     assert set(singles) == {None, 3} and singles[None]["error"]["code"] == -32600  # the empty batch
     assert len(singles[3]["result"]["tools"]) == 10
+
+
+async def test_after_stdin_closes_a_call_still_in_flight_gets_a_few_seconds_then_the_shim_exits(tmp_path):
+    # The shim waited for it up to its 120 s request timeout, the client's whole shutdown long.
+    from shim import EOF_GRACE
+    with silent() as (port, asked):
+        shim = RawShim({"HOME": str(tmp_path), "KG_HOME": str(tmp_path / "store"), "KG_HTTP_PORT": str(port)})
+        shim.send(_request(2, "tools/list"))
+        assert asked.wait(REPLY_TIMEOUT), "the request never arrived"
+        try:
+            out, err = shim.proc.communicate(timeout=EOF_GRACE + 15)  # closes stdin first
+        except subprocess.TimeoutExpired:
+            raise AssertionError("kg mcp did not exit after stdin closed") from None
+        finally:
+            shim.proc.kill()
+    assert shim.proc.returncode == 0 and out == b"", out  # the client is gone: nothing is written to it
+    assert b"dropped 1 call still unanswered after 5 s" in err, err
 
 
 def _write_results() -> None:
