@@ -13,6 +13,7 @@ import http.client
 import json
 import os
 import re  # json's import already
+import signal  # subprocess's import already
 import socket  # http.client's import already
 import subprocess
 import sys
@@ -114,15 +115,16 @@ class Shim:
         finally:
             conn.close()
 
-    def abandon(self) -> None:
-        """Every call still in flight is cut off, unanswered (the client is gone)."""
+    def abandon(self, why: str) -> None:
+        """Every call still in flight is cut off, unanswered (the client is gone); `why` says so on stderr,
+        its {} the number of calls."""
         with self._calls_lock:
             calls = list(self._calls.values())
         for call in calls:
             call.cancel()
         if calls:
-            print(f"kg mcp: stdin closed; dropped {len(calls)} call{'s' if len(calls) > 1 else ''} still "
-                  f"unanswered after {EOF_GRACE:.0f} s", file=sys.stderr, flush=True)
+            count = f"{len(calls)} call{'s' if len(calls) > 1 else ''}"
+            print(f"kg mcp: {why.format(count)}", file=sys.stderr, flush=True)
 
     def cancel_from(self, line: str) -> None:
         """A client's `notifications/cancelled` for a request in flight: it is cut off here and now (in the
@@ -347,12 +349,17 @@ def main() -> int:
         return 2
     shim = Shim(host, port)
     pool = ThreadPoolExecutor(max_workers=8)
-    pending = _serve(shim, pool)
-    # The client closed stdin: the calls in flight get a few seconds more, not the request timeout's 120.
-    wait(pending, timeout=EOF_GRACE)
-    shim.abandon()
+    try:
+        pending = _serve(shim, pool)
+        # The client closed stdin: the calls in flight get a few seconds more, not the request timeout's 120.
+        wait(pending, timeout=EOF_GRACE)
+        code, why = 0, f"stdin closed; dropped {{}} still unanswered after {EOF_GRACE:.0f} s"
+    except KeyboardInterrupt:  # Ctrl-C: no traceback, the shell's code for it
+        signal.signal(signal.SIGINT, signal.SIG_DFL)  # a second one ends the shim at once
+        code, why = 130, "interrupted; dropped {} in flight"
+    shim.abandon(why)
     pool.shutdown(cancel_futures=True)
-    return 0
+    return code
 
 
 def _serve(shim: Shim, pool: ThreadPoolExecutor) -> set[Future[None]]:

@@ -357,6 +357,20 @@ async def test_after_stdin_closes_a_call_still_in_flight_gets_a_few_seconds_then
     assert b"dropped 1 call still unanswered after 5 s" in err, err
 
 
+async def test_ctrl_c_ends_the_shim_quietly_with_130_even_with_a_call_in_flight(tmp_path):
+    # It printed a KeyboardInterrupt traceback (and waited for the call).
+    with silent() as (port, asked):
+        shim = RawShim({"HOME": str(tmp_path), "KG_HOME": str(tmp_path / "store"), "KG_HTTP_PORT": str(port)})
+        shim.send(_request(2, "tools/list"))
+        assert asked.wait(REPLY_TIMEOUT), "the request never arrived"
+        shim.proc.send_signal(signal.SIGINT)
+        try:
+            out, err = shim.proc.communicate(timeout=20)
+        finally:
+            shim.proc.kill()
+    assert shim.proc.returncode == 130 and out == b"" and b"Traceback" not in err, err
+
+
 def _write_results() -> None:
     """Append this run's numbers to bench/RESULTS-shim.md (the header is written once)."""
     path = REPO / "bench" / "RESULTS-shim.md"
