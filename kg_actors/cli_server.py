@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 
 START_TIMEOUT = 15.0
 STOP_TIMEOUT = 15.0
+# How long a start waits for a server that still holds the store but answers no more (it is stopping).
+STOPPING_WAIT = 10.0
 
 
 
@@ -137,6 +139,8 @@ def _start(args: argparse.Namespace, config: Config, deadline: float) -> int:
     if health:
         print(f"kg: already running at {config.url}{_pid_of(health)}")
         return 0
+    if _wait_for_stopping(config):
+        deadline = time.monotonic() + START_TIMEOUT  # the wait was the old server's: the new one gets its own
     log_path = config.root / "server.log"
     try:
         with open(log_path, "ab") as log:
@@ -181,6 +185,23 @@ def _still_starting(config: Config) -> bool:
         return not _is_server(int((config.root / "server.pid").read_text().strip()))
     except (OSError, ValueError):
         return True
+
+
+def _wait_for_stopping(config: Config) -> bool:
+    """Wait (bounded) for a server that holds the store but answers no more: a `kg stop` or `kg restart`
+    drains it, then it saves and exits, and a new one started meanwhile is refused the store (spec 000: a
+    restart does not disconnect the tools; `kg mcp` starts one on its next call). Whether it waited."""
+    try:
+        pid = int((config.root / "server.pid").read_text().strip())
+    except (OSError, ValueError):
+        return False  # none, or one still starting (it writes the file once it serves): waited for after
+    if not _is_server(pid):
+        return False
+    print(f"kg: the server holding {config.root} (pid {pid}) is stopping; waiting for it to exit", flush=True)
+    deadline = time.monotonic() + STOPPING_WAIT
+    while _is_server(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return True
 
 
 def _why_not(lines: list[str], proc: subprocess.Popen[bytes], config: Config) -> str:

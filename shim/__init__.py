@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 VERSION = "0.1.0"
 REQUEST_TIMEOUT = 120.0
 START_TIMEOUT = 15.0
+STOPPING_WAIT = 10.0  # cli_server's: `kg start` first waits that long for a server still stopping
 EOF_GRACE = 5.0  # once stdin closes, how long the calls in flight may still take
 # The server's limit on a request body (kg_actors/http/app.py MAX_BODY): a larger one is refused here, by
 # name; sent, the server closes the connection before reading it, which reads as "unreachable".
@@ -148,7 +149,7 @@ class Shim:
             try:
                 done = subprocess.run(
                     [sys.executable, "-m", "kg_actors", "start", "--port", str(self.port)], stdin=subprocess.DEVNULL,
-                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=START_TIMEOUT + 5,
+                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=STOPPING_WAIT + START_TIMEOUT + 5,
                     env=dict(os.environ, KG_HTTP_PORT=str(self.port)),
                 )
             except (OSError, subprocess.TimeoutExpired) as exc:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import http.server
 import json
+import socket
 import subprocess
 import sys
 import threading
@@ -124,6 +125,25 @@ def wait_until(predicate, timeout: float = 20.0, what: str = "condition"):
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
         time.sleep(0.02)
+
+
+def unread_by_server(conn: socket.socket, port: int) -> int | None:
+    """Bytes the server on `port` has not read yet from the client socket `conn` (its side in /proc/net/tcp)."""
+    here = conn.getsockname()[1]
+    for line in open("/proc/net/tcp").read().splitlines()[1:]:
+        fields = line.split()
+        if int(fields[1].split(":")[1], 16) == port and int(fields[2].split(":")[1], 16) == here:
+            return int(fields[4].split(":")[1], 16)
+    return None
+
+
+def refuses(port: int) -> bool:
+    """Nothing takes a connection on `port` (a server stopped, or draining: its listener is closed)."""
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+        return False
+    except OSError:
+        return True
 
 
 def kg(args: list[str], env: dict, timeout: float = 60.0) -> subprocess.CompletedProcess:

@@ -18,7 +18,8 @@ import time
 
 import pytest
 import trio
-from e2e_helpers import KG, get_json, graph, nodes_by_id, start_server, store_files, wait_until
+from e2e_helpers import (KG, get_json, graph, nodes_by_id, refuses, start_server, store_files, unread_by_server,
+                         wait_until)
 from mcp import Client
 
 from kg_actors.core.errors import StorageRefused
@@ -415,25 +416,10 @@ def test_a_stop_answers_the_request_in_progress_and_takes_no_new_one(tmp_path):
         idle = socket.create_connection(("127.0.0.1", srv.port), timeout=20)  # connected, nothing asked
         busy = socket.create_connection(("127.0.0.1", srv.port), timeout=20)
         busy.sendall(head + body[:10])  # the request has begun: the server reads its body
-
-        def unread(conn: socket.socket) -> int | None:
-            """Bytes the server has not read yet from `conn` (its side of it in /proc/net/tcp)."""
-            here = conn.getsockname()[1]
-            for line in open("/proc/net/tcp").read().splitlines()[1:]:
-                fields = line.split()
-                if int(fields[1].split(":")[1], 16) == srv.port and int(fields[2].split(":")[1], 16) == here:
-                    return int(fields[4].split(":")[1], 16)
-            return None
-        wait_until(lambda: unread(busy) == 0 and unread(idle) == 0, 20, "the server to read the request's head")
-
-        def refused() -> bool:
-            try:
-                socket.create_connection(("127.0.0.1", srv.port), timeout=1).close()
-                return False
-            except OSError:
-                return True
+        wait_until(lambda: unread_by_server(busy, srv.port) == 0 and unread_by_server(idle, srv.port) == 0, 20,
+                   "the server to read the request's head")
         srv.proc.send_signal(signal.SIGTERM)
-        wait_until(refused, 20, "the listener closed")
+        wait_until(lambda: refuses(srv.port), 20, "the listener closed")
         assert idle.recv(100) == b""  # the idle connection is closed, not left to hang
         busy.sendall(body[10:])
         reply = b""

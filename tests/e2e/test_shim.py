@@ -13,13 +13,15 @@ import os
 import platform
 import select
 import signal
+import socket
 import statistics
 import subprocess
 import time
 from pathlib import Path
 
 import pytest
-from e2e_helpers import KG, another_program, graph, kg, nodes_by_id, start_server, wait_until
+from e2e_helpers import (KG, another_program, graph, kg, nodes_by_id, refuses, start_server, unread_by_server,
+                         wait_until)
 from mcp import Client, StdioServerParameters
 from other_programs import CUT_SHORT, SSH_BANNER, answering, silent
 
@@ -369,6 +371,41 @@ async def test_ctrl_c_ends_the_shim_quietly_with_130_even_with_a_call_in_flight(
         finally:
             shim.proc.kill()
     assert shim.proc.returncode == 130 and out == b"" and b"Traceback" not in err, err
+
+
+async def test_a_call_while_the_server_drains_to_stop_waits_for_it_and_is_answered_by_the_next(tmp_path):
+    # Spec 000: a server restart does not disconnect the tools. While a stop drained the old server (what
+    # it serves answered, new connections refused), the `kg start` the shim ran was refused the store it
+    # still held ("another memory server already uses"), and the call failed.
+    from kg_actors.cli_server import STOPPING_WAIT
+    from shim import STOPPING_WAIT as SHIM_STOPPING_WAIT
+    assert SHIM_STOPPING_WAIT == STOPPING_WAIT
+    old = start_server(tmp_path)
+    env = _shim_env(old)
+    old_pid = old.health()["pid"]
+    body = _request(7, "tools/list").encode()
+    busy = socket.create_connection(("127.0.0.1", old.port), timeout=20)
+    shim = None
+    try:
+        busy.sendall((f"POST / HTTP/1.1\r\nHost: 127.0.0.1:{old.port}\r\nContent-Type: application/json\r\n"
+                      f"Content-Length: {len(body)}\r\n\r\n").encode() + body[:10])  # half sent: it drains
+        wait_until(lambda: unread_by_server(busy, old.port) == 0, 20, "the server to read the request's head")
+        old.proc.send_signal(signal.SIGTERM)  # what `kg stop` sends
+        wait_until(lambda: refuses(old.port), 20, "the draining server to close its listener")
+        assert old.proc.poll() is None, "the old server is draining, still holding the store"
+        shim = RawShim(env)
+        shim.send(INITIALIZE)
+        reply = json.loads(shim.read_line())
+        assert reply.get("result", {}).get("serverInfo", {}).get("name") == "kg-memory", reply
+        assert old.proc.poll() is not None and old.health()["pid"] != old_pid  # the next server answered
+    finally:
+        busy.close()
+        if shim is not None:
+            shim.proc.kill()
+            shim.proc.wait()
+        old.kill()
+        kg(["stop"], dict(os.environ, **env))  # the server the shim started
+    wait_until(lambda: old.health() is None, what="the shim-started server to stop")
 
 
 def _write_results() -> None:
