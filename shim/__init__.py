@@ -4,7 +4,11 @@ Each JSON-RPC line on stdin is forwarded as one POST to the memory server and
 its reply written to stdout as one line; stdout carries nothing but protocol
 (diagnostics go to stderr). When the connection is refused the shim starts
 the server and retries; a request that may have reached the server is never
-sent twice. It imports only the standard library so it starts fast.
+sent twice. A batch is sent a message at a time and answered as one array. A
+request the client cancels is cut off (its connection shut, so the server
+counts its reply undelivered) and gets no reply; so are the calls still in
+flight a few seconds after stdin closes. It imports only the standard library
+so it starts fast.
 """
 
 from __future__ import annotations
