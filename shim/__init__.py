@@ -355,9 +355,11 @@ def main() -> int:
     shim = Shim(host, port)
     pool = ThreadPoolExecutor(max_workers=8)
     try:
-        pending = _serve(shim, pool)
+        pending, lock = _serve(shim, pool)
+        with lock:  # the workers' callbacks take finished calls out of it meanwhile
+            in_flight = list(pending)
         # The client closed stdin: the calls in flight get a few seconds more, not the request timeout's 120.
-        wait(pending, timeout=EOF_GRACE)
+        wait(in_flight, timeout=EOF_GRACE)
         code, why = 0, f"stdin closed; dropped {{}} still unanswered after {EOF_GRACE:.0f} s"
     except KeyboardInterrupt:  # Ctrl-C: no traceback, the shell's code for it
         signal.signal(signal.SIGINT, signal.SIG_DFL)  # a second one ends the shim at once
@@ -367,9 +369,16 @@ def main() -> int:
     return code
 
 
-def _serve(shim: Shim, pool: ThreadPoolExecutor) -> set[Future[None]]:
-    """Each line from stdin to a worker, until stdin closes; the calls still in flight then."""
+def _serve(shim: Shim, pool: ThreadPoolExecutor) -> tuple[set[Future[None]], threading.Lock]:
+    """Each line from stdin to a worker, until stdin closes; the calls still in flight then, and the lock
+    that guards that set."""
     pending: set[Future[None]] = set()
+    lock = threading.Lock()
+
+    def done(future: Future[None]) -> None:
+        with lock:
+            pending.discard(future)
+
     # Bytes, decoded per line: a line that is not UTF-8 gets a parse error, and the next line is read
     # (text mode raised at it under a strict locale, and ended the shim).
     for raw in sys.stdin.buffer:
@@ -383,6 +392,7 @@ def _serve(shim: Shim, pool: ThreadPoolExecutor) -> set[Future[None]]:
             shim.cancel_from(line)
         if line:
             future = pool.submit(shim.handle, line)
-            pending.add(future)
-            future.add_done_callback(pending.discard)
-    return pending
+            with lock:
+                pending.add(future)
+            future.add_done_callback(done)
+    return pending, lock
