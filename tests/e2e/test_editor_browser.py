@@ -186,7 +186,7 @@ def test_unsaved_edits_stay_when_the_node_is_deleted_elsewhere(srv, page):
         assert r.status_code == 200, r.text
     page.wait_for_function("() => !window.kgEditor.canvas.cy.getElementById('session-handler-init').nonempty()")
     page.wait_for_selector(".stale")
-    assert "Deleted or renamed elsewhere" in page.inner_text(".stale")
+    assert "Deleted elsewhere" in page.inner_text(".stale")
     assert page.input_value("#gist") == "A person's unsaved words"
     assert page.problems == []
 

@@ -419,8 +419,7 @@ class App {
         break;
       case "node_renamed":
         if (this.ownRenames.delete(`${event.from}\u0000${event.to}`)) break; // the panel reloads for its own
-        if (selected === event.from && this.panel.isDirty()) this.panel.goneElsewhere();
-        this.reloadGraph().catch(() => {});
+        this.followRename(event, selected);
         break;
       case "progress_updated":
         if (this.tab === "progress") showProgress(this);
@@ -445,6 +444,14 @@ class App {
     this.stats.lastEvent = { type: event.type, at: performance.now() };
     if (event.type === "node_updated") this.noteArrival(event.node.id);
     document.body.dataset.events = String(this.stats.events);
+  }
+
+  // Renamed by another writer: a clean panel follows the node to its new id; unsaved edits stay, told the new id.
+  followRename(event, selected) {
+    const follow = selected === event.from && !this.panel.isDirty();
+    if (follow) this.panel.open(event.to);
+    else if (selected === event.from) this.panel.renamedElsewhere(event.to);
+    this.reloadGraph().then(() => { if (follow) this.canvas.select(event.to, false); }).catch(() => {});
   }
 
   noteArrival(id) {

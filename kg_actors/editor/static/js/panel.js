@@ -21,7 +21,8 @@ export class NodePanel {
     return this.app.view;
   }
 
-  async open(id) {
+  // `draft`: text the person typed and has not saved, kept in the fields over the node as it stands now.
+  async open(id, draft = null) {
     // Only the latest open counts: an older answer arriving late must not replace it.
     const ticket = (this.ticket = (this.ticket || 0) + 1);
     let data;
@@ -29,14 +30,24 @@ export class NodePanel {
       data = await api("GET", `/api/nodes/${encodeURIComponent(this.view.level)}/${encodeURIComponent(id)}?${query({ project_path: where(this.view).project_path })}`);
     } catch (err) {
       if (ticket !== this.ticket) return;
+      if (draft) {
+        this.warn(`Cannot open ${id}: ${err.message}. Your text is still here.`);
+        return;
+      }
       this.node = null;
       clear(this.root, h("p", { className: "msg err" }, err.message));
       return;
     }
     if (ticket !== this.ticket) return;
     this.node = data.node;
-    this.render();
+    this.renamedTo = null;
+    this.render(draft);
     this.loadScore();
+  }
+
+  // The node on screen as it stands now, with what the person typed still in the fields.
+  openKeeping(id) {
+    return this.open(id, this.values());
   }
 
   close() {
@@ -57,14 +68,27 @@ export class NodePanel {
     return { gist: this.fields.gist.value, notes: list(this.fields.notes), touches: list(this.fields.touches) };
   }
 
-  // Another writer changed the node on screen: reload it unless the person has unsaved edits.
-  // The node was deleted or renamed elsewhere while the panel holds unsaved edits: they stay, with a word.
-  goneElsewhere() {
-    if (!this.node || this.root.querySelector(".stale")) return;
-    this.root.prepend(h("div", { className: "stale" },
-      "Deleted or renamed elsewhere since you opened it; saving your edits will be refused. Copy what you need."));
+  // One note at a time above the panel: the newest news replaces an older one (they used to stack).
+  warn(...children) {
+    for (const old of this.root.querySelectorAll(".stale")) old.remove();
+    this.root.prepend(h("div", { className: "stale" }, ...children));
   }
 
+  // The node was deleted elsewhere while the panel holds unsaved edits: they stay, with a word.
+  goneElsewhere() {
+    if (!this.node) return;
+    this.warn("Deleted elsewhere since you opened it; saving your edits will be refused. Copy what you need.");
+  }
+
+  // Renamed elsewhere while the panel holds unsaved edits: they stay, and one click takes them to the new id.
+  renamedElsewhere(newId) {
+    if (!this.node) return;
+    this.renamedTo = newId;
+    this.warn(`Renamed to ${newId} elsewhere since you opened it; saving here will be refused. `,
+      h("button", { type: "button", onclick: () => this.openKeeping(newId) }, `Open ${newId} with your text`));
+  }
+
+  // Another writer changed the node on screen: reload it unless the person has unsaved edits.
   async changedElsewhere() {
     if (!this.node) return;
     if (!this.isDirty()) {
@@ -77,10 +101,11 @@ export class NodePanel {
       h("button", { type: "button", onclick: () => this.open(this.node.id) }, "Load current")));
   }
 
-  render() {
+  render(draft = null) {
     const n = this.node;
-    const gist = h("textarea", { id: "gist", rows: 4, value: n.gist, oninput: () => this.count() });
-    this.fields = { gist, notes: rowsEditor("notes", n.notes, true), touches: rowsEditor("touches", n.touches, false) };
+    const shown = draft || n;
+    const gist = h("textarea", { id: "gist", rows: 4, value: shown.gist, oninput: () => this.count() });
+    this.fields = { gist, notes: rowsEditor("notes", shown.notes, true), touches: rowsEditor("touches", shown.touches, false) };
     this.counter = h("span", { className: "counter" });
     this.msg = h("span", { className: "msg", id: "save-msg" });
     clear(this.root,
@@ -88,6 +113,7 @@ export class NodePanel {
         h("h2", { id: "node-title" }, n.id),
         h("span", { className: `badge ${n.state}`, id: "node-state" }, n.state),
         h("span", { className: "badge" }, `${this.view.level} · v${n.version}`)),
+      draft && this.isDirty() ? storedBeside(n) : null,
       conflictBox(this),
       this.renameBox(),
       h("label", { className: "field", for: "gist" }, "Gist", this.counter), gist,
@@ -134,7 +160,8 @@ export class NodePanel {
         this.root.prepend(h("div", { className: "stale" }, "Someone else changed this node. ",
           h("button", { type: "button", onclick: () => this.open(this.node.id) }, "Load current")));
       } else {
-        this.msg.textContent = `Not saved: ${err.message}`;
+        const moved = this.renamedTo ? `; it is now ${this.renamedTo}: the note above opens it with your text` : "";
+        this.msg.textContent = `Not saved: ${err.message}${moved}`;
       }
     }
   }
@@ -268,6 +295,14 @@ export class NodePanel {
       h("div", { className: "actions" }, h("button", { type: "button", className: "primary", id: "create-node", onclick: create }, "Create"), msg));
     id.focus();
   }
+}
+
+// Typed text kept over a newer version: the stored words beside the fields, to merge by hand.
+function storedBeside(n) {
+  const lines = [`gist: ${n.gist}`, ...n.notes.map((note, i) => `note ${i + 1}: ${note}`), ...n.touches.map((t) => `touch: ${t}`)];
+  return h("div", { className: "card", id: "stored-now" },
+    `Your unsaved text is in the fields, now over v${n.version}: Save writes it over that version, Revert takes the stored one. Stored now:`,
+    h("pre", { className: "line" }, lines.join("\n")));
 }
 
 // An editable list: one field per item, so a note with line breaks stays one note.

@@ -1,0 +1,85 @@
+"""The editor in a real headless Chromium while others write: what a person typed and has not saved
+survives an agent's rename, another tab's save, another task's progress, a server restart and a project
+removed elsewhere; and the panel's links and words lead where they say.
+
+The browser, the page and the server (a real `kg serve` on the seeded store) are test_editor_browser's.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import trio
+from e2e_helpers import Session
+from editor_store import client
+from mcp import Client
+from test_editor_browser import WAIT_MS, browser, node_via_rest, on_canvas, open_project, page, playwright, srv  # noqa: F401
+
+TITLE_IS = "id => document.querySelector('#node-title')?.textContent === id"
+
+
+def select(page, node_id: str) -> None:
+    page.evaluate("id => window.kgEditor.selectNode(id)", node_id)
+    page.wait_for_function(TITLE_IS, arg=node_id)
+    page.wait_for_selector("#score-card table")
+
+
+def errors(page) -> list[str]:
+    """The page's own errors (a refused save's 409 is an answer, not one)."""
+    return [p for p in page.problems if p.startswith("pageerror")]
+
+
+def agent(srv, cwd: str, *calls: tuple[str, dict]) -> None:
+    """An agent session's MCP calls, in order, made from its own thread (the page's runs Playwright)."""
+    async def run() -> None:
+        async with Client(srv.url + "/") as c:
+            s = await Session.open(c, cwd=cwd)
+            for tool, args in calls:
+                await s.ok(tool, **args)
+
+    done: list[BaseException | None] = []
+
+    def thread() -> None:
+        try:
+            trio.run(run)
+            done.append(None)
+        except BaseException as exc:  # noqa: BLE001 - handed to the test's thread
+            done.append(exc)
+
+    t = threading.Thread(target=thread)
+    t.start()
+    t.join(WAIT_MS / 1000)
+    assert done, "the agent's calls did not finish"
+    if done[0] is not None:
+        raise done[0]
+
+
+def test_an_agent_renaming_the_open_node_is_followed_or_named(srv, page):
+    alpha = srv.paths["alpha"]
+    open_project(page, srv, alpha)
+    # No edits on screen: the panel follows the node to its new id.
+    select(page, "session-handler-init")
+    agent(srv, alpha, ("kg_rename_node", {"old_id": "session-handler-init", "new_id": "session-handler-setup",
+                                          "level": "project"}))
+    page.wait_for_function(TITLE_IS, arg="session-handler-setup")
+    page.wait_for_function("() => window.kgEditor.canvas.cy.getElementById('session-handler-setup').selected()")
+
+    # Unsaved edits: they stay, the new id is named, and one click opens it with the typed text.
+    select(page, "billing-service-hub")
+    page.fill("#gist", "Typed here, not saved yet")
+    agent(srv, alpha, ("kg_rename_node", {"old_id": "billing-service-hub", "new_id": "billing-service-owner",
+                                          "level": "project"}))
+    page.wait_for_selector(".stale")
+    assert "billing-service-owner" in page.inner_text(".stale")
+    assert page.input_value("#gist") == "Typed here, not saved yet"
+    page.click("#save-node")
+    page.wait_for_selector("#save-msg.err")
+    assert "billing-service-owner" in page.inner_text("#save-msg")
+    assert page.locator(".stale").count() == 1
+    page.click(".stale button")
+    page.wait_for_function(TITLE_IS, arg="billing-service-owner")
+    assert page.input_value("#gist") == "Typed here, not saved yet"
+    page.click("#save-node")
+    page.wait_for_selector("#save-msg.ok")
+    assert node_via_rest(srv, "billing-service-owner")["gist"] == "Typed here, not saved yet"
+    assert errors(page) == []
