@@ -83,3 +83,33 @@ def test_an_agent_renaming_the_open_node_is_followed_or_named(srv, page):
     page.wait_for_selector("#save-msg.ok")
     assert node_via_rest(srv, "billing-service-owner")["gist"] == "Typed here, not saved yet"
     assert errors(page) == []
+
+
+def test_a_save_refused_for_another_tabs_write_keeps_one_note_and_the_typed_text(srv, browser, page):
+    alpha = srv.paths["alpha"]
+    open_project(page, srv, alpha)
+    other = browser.new_page()
+    other.set_default_timeout(WAIT_MS)
+    try:
+        open_project(other, srv, alpha)
+        select(page, "auth-token-refresh")
+        select(other, "auth-token-refresh")
+        other.fill("#gist", "Tab two's unsaved words")
+        page.fill("#gist", "Tab one's saved words")
+        page.click("#save-node")
+        page.wait_for_selector("#save-msg.ok")
+        other.wait_for_selector(".stale")
+        other.click("#save-node")  # refused: tab one wrote a newer version
+        other.wait_for_selector("#save-msg.err")
+        assert other.locator(".stale").count() == 1
+        other.click(".stale button")  # Load current
+        other.wait_for_selector("#stored-now")
+        # The newer version is there to compare, the typed words stay in the field, and no note is left.
+        assert "Tab one's saved words" in other.inner_text("#stored-now")
+        assert other.input_value("#gist") == "Tab two's unsaved words"
+        assert other.locator(".stale").count() == 0
+        other.click("#save-node")  # now against the version it has seen
+        other.wait_for_selector("#save-msg.ok")
+        assert node_via_rest(srv, "auth-token-refresh")["gist"] == "Tab two's unsaved words"
+    finally:
+        other.close()

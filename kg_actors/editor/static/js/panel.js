@@ -95,10 +95,12 @@ export class NodePanel {
       await this.open(this.node.id);
       return;
     }
-    if (this.root.querySelector(".stale")) return;
-    this.root.prepend(h("div", { className: "stale" },
-      "Changed elsewhere since you opened it; saving your edits will be refused. ",
-      h("button", { type: "button", onclick: () => this.open(this.node.id) }, "Load current")));
+    this.warn("Changed elsewhere since you opened it; saving your edits will be refused. ", this.loadCurrent());
+  }
+
+  // The stored version under the person's typed text: kept in the fields, the stored words shown beside them.
+  loadCurrent() {
+    return h("button", { type: "button", onclick: () => this.openKeeping(this.node.id) }, "Load current, keep my text");
   }
 
   render(draft = null) {
@@ -157,8 +159,7 @@ export class NodePanel {
       this.msg.className = "msg err";
       if (err instanceof ApiError && err.status === 409 && err.body.node) {
         this.msg.textContent = `Not saved: ${err.body.reason}. The node as it stands:\n${err.body.node.gist}`;
-        this.root.prepend(h("div", { className: "stale" }, "Someone else changed this node. ",
-          h("button", { type: "button", onclick: () => this.open(this.node.id) }, "Load current")));
+        this.warn("Someone else changed this node. ", this.loadCurrent());
       } else {
         const moved = this.renamedTo ? `; it is now ${this.renamedTo}: the note above opens it with your text` : "";
         this.msg.textContent = `Not saved: ${err.message}${moved}`;
