@@ -113,3 +113,15 @@ def test_a_save_refused_for_another_tabs_write_keeps_one_note_and_the_typed_text
         assert node_via_rest(srv, "auth-token-refresh")["gist"] == "Tab two's unsaved words"
     finally:
         other.close()
+
+
+def test_an_orphan_picked_in_the_search_results_is_drawn_and_selected(srv, page):
+    open_project(page, srv, srv.paths["alpha"])
+    assert not on_canvas(page, "old-cache-layout")  # the default filters leave orphans out
+    page.fill("#search-input", "cache keys per-user")
+    page.press("#search-input", "Enter")
+    page.click('#search-results li[data-id="old-cache-layout"]')
+    page.wait_for_function(TITLE_IS, arg="old-cache-layout")
+    page.wait_for_function("() => window.kgEditor.canvas.cy.getElementById('old-cache-layout').selected()")
+    assert node_via_rest(srv, "old-cache-layout")["state"] == "orphaned"  # looked at, not recalled
+    assert errors(page) == []

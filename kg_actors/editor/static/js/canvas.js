@@ -84,6 +84,7 @@ export class Canvas {
     this.debtIds = new Set();
     this.omitted = new Map(); // id -> state of the nodes left out of the picture (orphans; a huge graph's archive)
     this.omitStates = new Set(["orphaned"]);
+    this.revealed = new Set(); // ids drawn though their tier is left out: a node a person opened (reveal())
     this.drawArchive = false; // a huge graph's archive, drawn on request
     this.big = false;
     this.worker = null;
@@ -178,6 +179,7 @@ export class Canvas {
     this.omitStates = new Set([...(this.hidden.orphaned ? ["orphaned"] : []), ...(this.huge && !this.drawArchive ? ["archived"] : [])]);
     const omit = new Map(full.nodes.filter((n) => this.omitStates.has(n.state)).map((n) => [n.id, n.state]));
     this.omitted = omit;
+    this.revealed = new Set();
     const picture = omit.size ? {
       nodes: full.nodes.filter((n) => !omit.has(n.id)),
       edges: full.edges.filter((e) => !omit.has(e.from) && !omit.has(e.to)),
@@ -332,7 +334,7 @@ export class Canvas {
       return "ok";
     }
     const el = this.cy.getElementById(n.id);
-    if (this.omitStates.has(n.state)) {
+    if (this.omitStates.has(n.state) && !this.revealed.has(n.id)) {
       if (el.nonempty()) this.removeNode(n.id);
       this.omitted.set(n.id, n.state);
       return "skip";
@@ -372,11 +374,13 @@ export class Canvas {
   // Show one node the picture leaves out (a search hit among the orphans), with the edges its panel lists.
   reveal(node) {
     if (!this.omitted.delete(node.id)) return;
+    this.revealed.add(node.id); // else upsertNode() leaves it out again for its tier
     this.upsertNode({ id: node.id, gist: node.gist, state: node.state, v: node.version });
     for (const e of node.edges) if (!this.omitted.has(e.other)) this.addEdge(e);
   }
 
   removeNode(id) {
+    this.revealed.delete(id);
     if (this.stream) this.stream.pending.delete(id);
     const el = this.cy.getElementById(id);
     if (el.empty()) return;
