@@ -125,3 +125,32 @@ def test_an_orphan_picked_in_the_search_results_is_drawn_and_selected(srv, page)
     page.wait_for_function("() => window.kgEditor.canvas.cy.getElementById('old-cache-layout').selected()")
     assert node_via_rest(srv, "old-cache-layout")["state"] == "orphaned"  # looked at, not recalled
     assert errors(page) == []
+
+
+def test_typed_progress_survives_other_tasks_updates(srv, page):
+    alpha = srv.paths["alpha"]
+    open_project(page, srv, alpha)
+    page.click('#tabs button[data-tab="progress"]')
+    scout = page.wait_for_selector('textarea[data-task="scout"]')
+    scout.fill('{"reviewed": ["s1", "s2"]}')
+    page.fill("#new-task-id", "builder")
+    page.click("#tab-progress button:has-text('New task')")
+    page.fill('textarea[data-task="builder"]', '{"step": 1}')
+    # An agent writes progress for another task: it appears, and the typed boxes keep their text.
+    agent(srv, alpha, ("kg_progress", {"task_id": "deployer", "state": {"stage": "canary"}, "level": "project"}))
+    page.wait_for_selector('textarea[data-task="deployer"]')
+    assert page.input_value('textarea[data-task="scout"]') == '{"reviewed": ["s1", "s2"]}'
+    assert page.input_value('textarea[data-task="builder"]') == '{"step": 1}'
+    # Its own task written meanwhile: the typed text stays, and the box says so.
+    agent(srv, alpha, ("kg_progress", {"task_id": "scout", "state": {"reviewed": ["s9"]}, "level": "project"}))
+    page.wait_for_selector('.task:has(textarea[data-task="scout"]) .stale')
+    assert "s9" in page.inner_text('.task:has(textarea[data-task="scout"]) .stale')
+    assert page.input_value('textarea[data-task="scout"]') == '{"reviewed": ["s1", "s2"]}'
+    # Saving the typed text replaces it, as the box said; the box then shows what is stored.
+    page.click('.task:has(textarea[data-task="scout"]) button:has-text("Save state")')
+    page.wait_for_selector('.task:has(textarea[data-task="scout"]) .stale', state="detached")
+    with client(srv) as http:
+        stored = http.get("/api/progress", params={"level": "project", "project_path": alpha}).json()["tasks"]
+    assert stored["scout"]["reviewed"] == ["s1", "s2"] and stored["deployer"]["stage"] == "canary"
+    assert page.input_value('textarea[data-task="builder"]') == '{"step": 1}'
+    assert errors(page) == []

@@ -13,7 +13,8 @@ import { Live } from "./live.js";
 import { NodePanel } from "./panel.js";
 import { ProjectsDialog } from "./projects.js";
 import { showBudget } from "./budget.js";
-import { clearSearch, runSearch, showProgress } from "./tabs.js";
+import { showProgress } from "./progress.js";
+import { clearSearch, runSearch } from "./tabs.js";
 
 const STATES_AFTER_WRITE_MS = 400;
 const STATES_IDLE_MS = 30_000; // the server's default tick

@@ -1,7 +1,7 @@
-// The Search and Progress tabs: each renders one endpoint's answer for the graph on screen (Budget: budget.js).
+// The Search tab: the search endpoint's answer for the graph on screen (Progress: progress.js, Budget: budget.js).
 
 import { api, query, where } from "./api.js";
-import { clear, h, toast, when } from "./dom.js";
+import { clear, h } from "./dom.js";
 
 export async function runSearch(app, text) {
   const root = document.getElementById("tab-search");
@@ -33,55 +33,4 @@ export function clearSearch(app) {
   app.lastSearch = null;
   clear(document.getElementById("tab-search"), h("p", { className: "hint" }, "Search ranks like kg_search: ids and gists weigh more, rare terms lead."));
   app.canvas.clearHighlight();
-}
-
-export async function showProgress(app) {
-  const root = document.getElementById("tab-progress");
-  let out;
-  try {
-    out = await api("GET", `/api/progress?${query(where(app.view))}`);
-  } catch (err) {
-    clear(root, h("p", { className: "msg err" }, err.message));
-    return;
-  }
-  const tasks = Object.entries(out.tasks).sort(([a], [b]) => a.localeCompare(b)).map(([id, state]) => taskBox(app, id, state));
-  const newId = h("input", { type: "text", id: "new-task-id", placeholder: "task id, e.g. scout" });
-  clear(root,
-    h("p", { className: "hint" }, `kg_progress tasks stored in the ${out.level} graph.`),
-    tasks.length ? tasks : h("p", { className: "hint" }, "No tasks yet."),
-    h("div", { className: "actions" }, newId, h("button", { type: "button", onclick: () => {
-      if (!newId.value.trim()) return;
-      root.append(taskBox(app, newId.value.trim(), {}));
-      newId.value = "";
-    } }, "New task")));
-}
-
-function taskBox(app, id, state) {
-  const { _trail: trail, last_ts: lastTs, ...shown } = state;
-  const text = h("textarea", { rows: 6, value: JSON.stringify(shown, null, 2), dataset: { task: id } });
-  const msg = h("span", { className: "msg" });
-  const save = async () => {
-    let parsed;
-    try {
-      parsed = JSON.parse(text.value);
-    } catch (err) {
-      msg.className = "msg err";
-      msg.textContent = `Not JSON: ${err.message}`;
-      return;
-    }
-    try {
-      await api("POST", "/api/progress", { ...where(app.view), task_id: id, state: parsed });
-      toast(`Progress saved for ${id}`);
-      showProgress(app);
-    } catch (err) {
-      msg.className = "msg err";
-      msg.textContent = err.message;
-    }
-  };
-  return h("div", { className: "task" },
-    h("div", {}, h("b", {}, id), h("span", { className: "hint" }, ` · last written ${when(lastTs)}`)),
-    text,
-    h("div", { className: "actions" }, h("button", { type: "button", onclick: save }, "Save state"), msg),
-    trail && trail.length ? h("details", {}, h("summary", {}, `Trail (${trail.length} writes)`),
-      h("pre", { className: "line" }, trail.map((t) => JSON.stringify(t)).join("\n"))) : null);
 }
