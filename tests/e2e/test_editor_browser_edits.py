@@ -7,6 +7,7 @@ The browser, the page and the server (a real `kg serve` on the seeded store) are
 
 from __future__ import annotations
 
+import json
 import threading
 
 import trio
@@ -153,4 +154,33 @@ def test_typed_progress_survives_other_tasks_updates(srv, page):
         stored = http.get("/api/progress", params={"level": "project", "project_path": alpha}).json()["tasks"]
     assert stored["scout"]["reviewed"] == ["s1", "s2"] and stored["deployer"]["stage"] == "canary"
     assert page.input_value('textarea[data-task="builder"]') == '{"step": 1}'
+    assert errors(page) == []
+
+
+def test_a_reconnect_warns_unsaved_edits_only_when_the_node_changed(srv, page):
+    open_project(page, srv, srv.paths["alpha"])
+    select(page, "auth-token-refresh")
+    page.fill("#gist", "Typed before the server restarted")
+    srv.stop()
+    page.wait_for_selector("#status[data-state=offline]")
+    srv.start()
+    page.wait_for_selector("body[data-reread='1']")  # the page re-read what it shows after the outage
+    assert page.locator(".stale").count() == 0
+    assert page.input_value("#gist") == "Typed before the server restarted"
+    page.click("#save-node")
+    page.wait_for_selector("#save-msg.ok")
+
+    # Changed while the page was cut off (a git pull under a stopped server): now it is warned.
+    page.fill("#gist", "Typed before the second restart")
+    srv.stop()
+    page.wait_for_selector("#status[data-state=offline]")
+    stored = srv.store / "projects" / "alpha" / "graph.json"
+    graph = json.loads(stored.read_text())
+    graph["nodes"]["auth-token-refresh"]["gist"] = "Pulled in while the server was down"
+    graph["_meta"]["versions"]["node:auth-token-refresh"]["v"] += 1
+    stored.write_text(json.dumps(graph))
+    srv.start()
+    page.wait_for_selector("body[data-reread='2']")
+    assert "Changed elsewhere" in page.inner_text(".stale")
+    assert page.input_value("#gist") == "Typed before the second restart"
     assert errors(page) == []

@@ -368,10 +368,11 @@ class App {
     try {
       await this.loadProjects();
       await this.reloadGraph();
-      if (this.panel.node) await this.panel.changedElsewhere();
+      await this.panel.recheck();
     } catch {
       // reloadGraph said why; the next reconnect tries again
     }
+    document.body.dataset.reread = String(Number(document.body.dataset.reread || 0) + 1); // for tests
   }
 
   // The drop-down's counts, re-read a while after writes to the graphs this tab hears.

@@ -27,7 +27,7 @@ export class NodePanel {
     const ticket = (this.ticket = (this.ticket || 0) + 1);
     let data;
     try {
-      data = await api("GET", `/api/nodes/${encodeURIComponent(this.view.level)}/${encodeURIComponent(id)}?${query({ project_path: where(this.view).project_path })}`);
+      data = await this.fetchNode(id);
     } catch (err) {
       if (ticket !== this.ticket) return;
       if (draft) {
@@ -43,6 +43,28 @@ export class NodePanel {
     this.renamedTo = null;
     this.render(draft);
     this.loadScore();
+  }
+
+  fetchNode(id) {
+    return api("GET", `/api/nodes/${encodeURIComponent(this.view.level)}/${encodeURIComponent(id)}?${query({ project_path: where(this.view).project_path })}`);
+  }
+
+  // After an outage (the feed's events meanwhile are lost): unsaved edits are warned only if the node's
+  // version moved; the warning came after every restart, though a save then went through.
+  async recheck() {
+    if (!this.node || !this.isDirty()) {
+      if (this.node) await this.open(this.node.id);
+      return;
+    }
+    const { id, version } = this.node;
+    let data;
+    try {
+      data = await this.fetchNode(id);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404 && this.node && this.node.id === id) this.goneElsewhere();
+      return;
+    }
+    if (this.node && this.node.id === id && data.node.version !== version) this.changedElsewhere();
   }
 
   // The node on screen as it stands now, with what the person typed still in the fields.
