@@ -107,6 +107,9 @@ def routes(runtime: RuntimeParts) -> list[Route]:
 
         check(nodes)
         dest = await directory.remove_project(slug, runtime.clock(), check)
+        if row["project_path"]:  # a tab showing it is told (its saves would be refused) and falls back
+            floor.publish({"type": "project_removed", "level": "project", "project_path": row["project_path"],
+                           "slug": slug})
         return JSONResponse({"removed": slug, "nodes": nodes, "project_path": row["project_path"],
                              "trash": str(dest.relative_to(directory.layout.root))})
 

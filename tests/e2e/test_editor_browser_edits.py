@@ -184,3 +184,17 @@ def test_a_reconnect_warns_unsaved_edits_only_when_the_node_changed(srv, page):
     assert "Changed elsewhere" in page.inner_text(".stale")
     assert page.input_value("#gist") == "Typed before the second restart"
     assert errors(page) == []
+
+
+def test_a_project_removed_elsewhere_leaves_the_tab_showing_it(srv, page):
+    beta = srv.paths["beta"]
+    open_project(page, srv, beta)
+    with client(srv) as http:  # emptied, then removed: what another tab's Projects… → Remove does
+        assert http.delete("/api/nodes/project/beta-deploy-notes", params={"project_path": beta}).status_code == 200
+        r = http.request("DELETE", "/api/projects/beta", json={"confirm": "beta"})
+        assert r.status_code == 200, r.text
+    page.wait_for_function("() => window.kgEditor.view.level === 'user' && document.body.dataset.graph === 'ready'")
+    assert "removed" in page.inner_text("#toast")
+    assert page.eval_on_selector("#graph-select", "s => s.value") == "user"
+    assert page.locator('#graph-select option[value="%s"]' % beta).count() == 0
+    assert errors(page) == []

@@ -426,6 +426,9 @@ class App {
       case "progress_updated":
         if (this.tab === "progress") showProgress(this);
         return;
+      case "project_removed":
+        this.projectRemoved(event).catch(() => {});
+        return;
       case "graph_replaced":
         // A restore or a sync put content back from git under this tab: re-read the graph and the open node.
         this.reloadGraph().catch(() => {});
@@ -446,6 +449,14 @@ class App {
     this.stats.lastEvent = { type: event.type, at: performance.now() };
     if (event.type === "node_updated") this.noteArrival(event.node.id);
     document.body.dataset.events = String(this.stats.events);
+  }
+
+  // The project on screen was removed (Projects… → Remove, perhaps in another tab): the drop-down
+  // loses it and the tab falls back to the user graph, saying why; it stayed, refusing every save.
+  async projectRemoved(event) {
+    toast(`The project ${event.slug} was removed (its folder is in the store's trash); showing the user graph`);
+    await this.loadProjects();
+    await this.pick({ level: "user", projectPath: null });
   }
 
   // Renamed by another writer: a clean panel follows the node to its new id; unsaved edits stay, told the new id.
