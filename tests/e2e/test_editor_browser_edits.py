@@ -198,3 +198,20 @@ def test_a_project_removed_elsewhere_leaves_the_tab_showing_it(srv, page):
     assert page.eval_on_selector("#graph-select", "s => s.value") == "user"
     assert page.locator('#graph-select option[value="%s"]' % beta).count() == 0
     assert errors(page) == []
+
+
+def test_a_refused_secret_is_named_by_the_note_row_the_panel_shows(srv, page):
+    open_project(page, srv, srv.paths["alpha"])
+    select(page, "auth-token-refresh")  # one note
+    for _ in range(3):
+        page.click("#notes-rows .add-row")
+    rows = page.locator("#notes-rows [data-item]")
+    rows.nth(2).fill("A second note, after an empty row")
+    rows.nth(3).fill("deploy with token ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5b")
+    page.click("#save-node")
+    page.wait_for_selector("#save-msg.err")
+    said = page.inner_text("#save-msg")
+    # The server names notes[2] (empty rows are not sent); the person sees the fourth row.
+    assert "note 4" in said and "notes[" not in said, said
+    assert rows.nth(3).get_attribute("aria-invalid") == "true"
+    assert errors(page) == []

@@ -169,6 +169,7 @@ export class NodePanel {
     const body = { ...where(this.view), id: this.node.id, ...this.values(), expected_version: this.node.version };
     this.msg.className = "msg";
     this.msg.textContent = "Saving…";
+    for (const el of this.root.querySelectorAll("[aria-invalid]")) el.removeAttribute("aria-invalid");
     try {
       const out = await api("POST", "/api/nodes", body);
       this.node = out.node;
@@ -184,7 +185,7 @@ export class NodePanel {
         this.warn("Someone else changed this node. ", this.loadCurrent());
       } else {
         const moved = this.renamedTo ? `; it is now ${this.renamedTo}: the note above opens it with your text` : "";
-        this.msg.textContent = `Not saved: ${err.message}${moved}`;
+        this.msg.textContent = `Not saved: ${rowWords(err.message, this.fields)}${moved}`;
       }
     }
   }
@@ -309,7 +310,7 @@ export class NodePanel {
         this.app.selectNode(out.node.id);
       } catch (err) {
         msg.className = "msg err";
-        msg.textContent = err.message;
+        msg.textContent = rowWords(err.message, { notes, touches });
       }
     };
     clear(this.root, h("h2", {}, `New node in the ${this.view.level} graph`),
@@ -318,6 +319,18 @@ export class NodePanel {
       h("div", { className: "actions" }, h("button", { type: "button", className: "primary", id: "create-node", onclick: create }, "Create"), msg));
     id.focus();
   }
+}
+
+// The server names a list item by its place among the items sent (`notes[2]`, zero-based, empty rows
+// left out); the person sees rows. Name the row as the panel shows it ("note 4") and mark its field.
+function rowWords(message, boxes) {
+  return message.replace(/\b(notes|touches)\[(\d+)\]/g, (whole, name, i) => {
+    const rows = [...boxes[name].querySelectorAll("[data-item]")];
+    const field = rows.filter((el) => el.value.trim() !== "")[Number(i)];
+    if (!field) return whole;
+    field.setAttribute("aria-invalid", "true");
+    return `${name === "notes" ? "note" : "touch"} ${rows.indexOf(field) + 1}`;
+  });
 }
 
 // Typed text kept over a newer version: the stored words beside the fields, to merge by hand.
