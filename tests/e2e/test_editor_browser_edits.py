@@ -215,3 +215,13 @@ def test_a_refused_secret_is_named_by_the_note_row_the_panel_shows(srv, page):
     assert "note 4" in said and "notes[" not in said, said
     assert rows.nth(3).get_attribute("aria-invalid") == "true"
     assert errors(page) == []
+
+
+def test_a_user_node_at_the_end_of_a_project_edge_opens_from_the_panel(srv, page):
+    open_project(page, srv, srv.paths["alpha"])
+    select(page, "billing-service-hub")  # applies -> prefer-small-modules, a node of the user graph
+    page.click("#edge-list a:has-text('prefer-small-modules')")
+    page.wait_for_function("() => window.kgEditor.view.level === 'user' && document.body.dataset.graph === 'ready'")
+    page.wait_for_function(TITLE_IS, arg="prefer-small-modules")
+    page.wait_for_function("() => window.kgEditor.canvas.cy.getElementById('prefer-small-modules').selected()")
+    assert errors(page) == []

@@ -268,6 +268,12 @@ class App {
     }
   }
 
+  // A project node's edge names a user-graph node: open that graph, then the node.
+  async openInUserGraph(id) {
+    await this.pick({ level: "user", projectPath: null });
+    await this.selectNode(id);
+  }
+
   clearSearch() {
     document.getElementById("search-input").value = "";
     clearSearch(this);

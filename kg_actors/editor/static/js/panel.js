@@ -238,12 +238,19 @@ export class NodePanel {
     const items = edges.map((e) => h("li", {},
       h("span", {}, e.direction === "out" ? "→" : "←"),
       h("span", { className: "rel" }, e.rel),
-      e.other_kind === "node"
-        ? h("a", { onclick: () => this.app.selectNode(e.other) }, e.other)
-        : h("span", { title: e.other_kind === "file" ? "a file" : "a node of another graph" }, e.other),
+      this.edgeEnd(e),
       h("button", { type: "button", title: "Delete this edge", className: "del-edge", dataset: { edge: `${e.from}->${e.to}:${e.rel}` },
         onclick: () => this.deleteEdge(e) }, "×")));
     return h("ul", { className: "edges", id: "edge-list" }, items.length ? items : h("li", { className: "hint" }, "No edges"));
+  }
+
+  // A node of this graph opens here; a project's edge to a node of the user graph opens it there.
+  edgeEnd(e) {
+    if (e.other_kind === "node") return h("a", { onclick: () => this.app.selectNode(e.other) }, e.other);
+    if (e.other_kind === "outside" && this.view.level === "project") {
+      return h("a", { title: "a node of the user graph: opens it there", onclick: () => this.app.openInUserGraph(e.other).catch(() => {}) }, e.other);
+    }
+    return h("span", { title: e.other_kind === "file" ? "a file" : "a node of another graph" }, e.other);
   }
 
   edgeForm() {
