@@ -355,6 +355,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"kg {args.command}: {exc.strerror or exc}{where}: check that it exists and that you may use it",
               file=sys.stderr)
         return 1
+    except KeyboardInterrupt:  # Ctrl-C while a command starts or waits: the shell's code for it, no traceback
+        return 128 + signal.SIGINT
 
 
 if __name__ == "__main__":

@@ -39,6 +39,8 @@ def storage_error(root: Path, exc: OSError) -> str:
         return f"{where}: it is on a file system mounted read-only; mount it writable, or set KG_HOME to another"
     if exc.errno == errno.ENOSPC:
         return f"{where}: the disk is full; free space on it (df {root}), or set KG_HOME to another disk"
+    if exc.errno == errno.ENOTDIR:
+        return f"{where}: a part of its path is a file, not a folder; set KG_HOME to a folder"
     named = f"{exc.filename}: " if exc.filename else ""
     return (f"{where}: {named}{exc.strerror or exc}; fix its permissions, or set KG_HOME to a directory you "
             f"can write")
@@ -89,8 +91,8 @@ def cmd_start(args: argparse.Namespace) -> int:
     health = get_health(config.url)
     if health:
         print(f"kg: already running at {config.url}{_pid_of(health)}")
-        _warn_other_store(health, config)
-        return 0
+        # Another store's server holds the port: this store has none, and a script going on would use that one.
+        return 1 if _warn_other_store(health, config) else 0
     if not_a_folder(config.root):
         print(f"kg: the server did not start: {not_a_folder(config.root)}", file=sys.stderr)
         return 1
@@ -146,7 +148,7 @@ def _start(args: argparse.Namespace, config: Config, deadline: float) -> int:
         with open(log_path, "ab") as log:
             start_offset = log.tell()
             proc = subprocess.Popen(
-                [sys.executable, "-m", "kg_actors", "serve", *_serve_args(args)], stdin=subprocess.DEVNULL,
+                [sys.executable, "-P", "-m", "kg_actors", "serve", *_serve_args(args)], stdin=subprocess.DEVNULL,
                 stdout=log, stderr=log, start_new_session=True,
             )
     except OSError as exc:
@@ -236,9 +238,13 @@ def cmd_stop(args: argparse.Namespace) -> int:
     pid, why_not = _pid_from_file(config.root / "server.pid")
     # No pid file (removed, or a full disk had no room for it), or --port naming the server meant: the one
     # answering on the port says its pid.
-    if pid is None or getattr(args, "port", None) is not None:
+    named_port = getattr(args, "port", None) is not None
+    if pid is None or named_port:
         health = get_health(config.url)
         found = health.get("pid") if health else None
+        if health and not named_port and _warn_other_store(health, config):
+            print(f"kg: not stopping it: {config.root} has no server running", file=sys.stderr)
+            return 1
         if isinstance(found, int) and _is_server(found):
             pid = found
         elif pid is None and health is None:
@@ -269,11 +275,16 @@ def _pid_from_file(pid_file: Path) -> tuple[int | None, str]:
         pid = int(pid_file.read_text().strip())
     except FileNotFoundError:
         return None, "no pid file"
+    except IsADirectoryError:
+        return None, f"{pid_file} is a folder, not a pid file"
     except (OSError, ValueError):
         pid_file.unlink(missing_ok=True)
         return None, f"{pid_file} holds no pid; removed"
-    # A stale file may name a pid the system has since given to another program: never signal that one.
-    if not _is_server(pid):
+    from .storage import lock  # here: `kg mcp` imports this module and needs none of it
+
+    # A stale file may name a pid the system has since given to another program: never signal that one. A
+    # store copied while its server ran names that server too, which holds the original, not this copy.
+    if not _is_server(pid) or lock.holder_present(pid_file.parent) is False:
         pid_file.unlink(missing_ok=True)
         return None, "stale pid file"
     return pid, ""

@@ -6,6 +6,7 @@ A malformed value is an error that names the variable, not a silent default.
 from __future__ import annotations
 
 import ipaddress
+import math
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -30,9 +31,12 @@ def _number(env: Mapping[str, str], name: str, default: float, kind: Callable[[s
     if raw is None or raw.strip() == "":
         return default
     try:
-        value = kind(raw)
+        # ASCII digits only: Python reads "１８８６０" as a number, and the hooks' URLs and curl do not.
+        value = kind(raw) if raw.isascii() else kind("not a number")
     except ValueError:
         raise ConfigError(f"{name}={raw!r} is not a {'whole ' if kind is int else ''}number") from None
+    if not math.isfinite(value):  # nan passed every bound (each comparison with it is false), then failed deep
+        raise ConfigError(f"{name}={raw!r} is not a finite number")
     if value < minimum:
         raise ConfigError(f"{name}={raw!r} must be at least {minimum}")
     if value > maximum:

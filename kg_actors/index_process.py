@@ -95,7 +95,7 @@ def _children() -> trio.CapacityLimiter:
 
 async def _built_by_child(graph: GraphSnapshot) -> SearchIndex:
     payload = await trio.to_thread.run_sync(texts_of, graph.nodes.values(), abandon_on_cancel=True)
-    proc = await trio.lowlevel.open_process([sys.executable, "-m", __name__], stdin=subprocess.PIPE,
+    proc = await trio.lowlevel.open_process([sys.executable, "-P", "-m", __name__], stdin=subprocess.PIPE,
                                             stdout=subprocess.PIPE)
     try:
         assert proc.stdin is not None and proc.stdout is not None

@@ -7,6 +7,7 @@ is dirty and the session registry saves, within a bounded grace period.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import importlib
 import logging
@@ -360,7 +361,8 @@ def _write_pid(pid_file: Path) -> None:
         faults.check(pid_file)
         pid_file.write_text(str(os.getpid()))
     except OSError as exc:
-        pid_file.unlink(missing_ok=True)  # a torn one (made, then no room for the pid) names no server
+        with contextlib.suppress(OSError):  # a folder of that name stays: no pid file, as when the disk is full
+            pid_file.unlink(missing_ok=True)  # a torn one (made, then no room for the pid) names no server
         full = " (the disk holding the store is full)" if exc.errno == errno.ENOSPC else ""
         log.warning("could not write %s: %s%s; serving all the same, `kg stop` finds the server through its port",
                     pid_file, exc.strerror or exc, full)

@@ -54,7 +54,7 @@ class TermChild:
             least = MIN_BYTES if min_bytes is None else min_bytes
             if term_cache.cache_path(path).exists() or not path.exists() or path.stat().st_size < least:
                 return None  # a new graph has no file yet: nothing to say
-            return cls(subprocess.Popen([sys.executable, "-m", __name__, str(path)], stdin=subprocess.DEVNULL,
+            return cls(subprocess.Popen([sys.executable, "-P", "-m", __name__, str(path)], stdin=subprocess.DEVNULL,
                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL))
         except OSError as exc:
             log.info("terms process not started (%r): the terms are made in the server", exc)

@@ -152,7 +152,7 @@ class Shim:
                 return None
             try:
                 done = subprocess.run(
-                    [sys.executable, "-m", "kg_actors", "start", "--port", str(self.port)], stdin=subprocess.DEVNULL,
+                    [sys.executable, "-P", "-m", "kg_actors", "start", "--port", str(self.port)], stdin=subprocess.DEVNULL,
                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=STOPPING_WAIT + START_TIMEOUT + 5,
                     env=dict(os.environ, KG_HTTP_PORT=str(self.port)),
                 )
@@ -225,7 +225,13 @@ class Shim:
 
     def _handle(self, message: Any, line: str, emit: Emit, call: _Call) -> None:
         msg_id = message.get("id") if isinstance(message, dict) else None
-        if isinstance(message, dict) and message.get("method") == "initialize":
+        if not isinstance(message, dict) or not ({"method", "result", "error"} & message.keys()):
+            # No request, notification or response (`{"jsonrpc": "2.0"}`, a bare string): the server's answer
+            # was a validation dump, or nothing at all. JSON-RPC: Invalid Request.
+            emit({**_invalid_request("a message is an object with a method (or a response's result or error)"),
+                  "id": msg_id if isinstance(msg_id, str | int) else None})
+            return
+        if message.get("method") == "initialize":
             # Malformed params are the server's to refuse (it names the field); only a name is read here.
             params = message.get("params")
             info = params.get("clientInfo") if isinstance(params, dict) else None
@@ -347,8 +353,9 @@ def _replies(ctype: str, payload: bytes) -> list[dict[str, Any]] | None:
 
 def main() -> int:
     host = os.environ.get("KG_HTTP_HOST") or "127.0.0.1"
+    raw = (os.environ.get("KG_HTTP_PORT") or "").strip() or "8765"
     try:
-        port = int(os.environ.get("KG_HTTP_PORT") or 8765)
+        port = int(raw) if raw.isascii() else int("not a number")  # ASCII digits: int() reads "１８８６０" too
     except ValueError:
         print("kg mcp: KG_HTTP_PORT is not a number", file=sys.stderr)
         return 2

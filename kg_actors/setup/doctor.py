@@ -7,7 +7,6 @@ would have nothing to do for it.
 from __future__ import annotations
 
 import errno
-import fcntl
 import http.client
 import json
 import os
@@ -20,7 +19,7 @@ import urllib.request
 from typing import TYPE_CHECKING, Any
 
 from .. import __version__
-from ..storage import faults
+from ..storage import faults, lock
 from ..storage.files import probe_write
 from . import SetupError
 from .files import Record
@@ -71,21 +70,6 @@ def listening(host: str, port: int) -> bool:
             return True
     except OSError:
         return False
-
-
-def _storage_held(root: Path) -> bool | None:
-    """Whether some process holds the store's lock (what one server per store takes); None if it cannot be told."""
-    try:
-        fd = os.open(root, os.O_RDONLY)
-    except OSError:
-        return None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return True
-    finally:
-        os.close(fd)  # closing drops a lock taken for the test
-    return False
 
 
 def doctor(ctx: Context) -> int:
@@ -228,6 +212,9 @@ def _storage(r: Report, config: Config, serving: bool) -> bool:
         r.bad("storage", f"{root} is a file, not a folder", "point KG_HOME at a folder")
         return False
     where = root if root.exists() else root.parent
+    if where.exists() and not where.is_dir():
+        r.bad("storage", f"{where} is a file, not a folder: {root} cannot be made in it", "point KG_HOME at a folder")
+        return False
     problem = _write_problem(where) if where.is_dir() else None
     if problem is not None and problem.errno == errno.ENOSPC:
         r.bad("storage", f"the disk holding {where} is full: nothing can be saved (memory is still read)",
@@ -240,7 +227,7 @@ def _storage(r: Report, config: Config, serving: bool) -> bool:
     if problem is not None or not (where.is_dir() or os.access(where, os.W_OK | os.X_OK)):
         r.bad("storage", f"{where} is not writable by this user", f"fix the permissions of {where}, or set KG_HOME")
         return False
-    held = _storage_held(root) if root.exists() else False
+    held = lock.holder_present(root) if root.exists() else False
     if held and not serving:
         r.bad("storage", f"{root} is held by a server that does not answer on port {config.port}",
               f"kg stop (with the same KG_HTTP_PORT it was started with), or look at {root / 'server.pid'}")

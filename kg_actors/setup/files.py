@@ -50,10 +50,14 @@ def _runs_kg_mcp(entry: object) -> bool:
 
 
 def read_bytes(path: Path) -> bytes | None:
+    """A file's bytes, None when there is none; one that cannot be read (a folder of that name, no
+    permission) is a SetupError naming it, so its own step says so and the others go on."""
     try:
         return path.read_bytes()
     except FileNotFoundError:
         return None
+    except OSError as exc:
+        raise SetupError(f"{path}: {exc.strerror or exc}; left untouched") from None
 
 
 _INDENT = re.compile(rb"\n([ \t]+)\S")

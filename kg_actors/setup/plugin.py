@@ -48,7 +48,7 @@ def kg_command() -> list[str]:
     script = Path(sys.executable).with_name("kg")
     if script.is_file() and os.access(script, os.X_OK):
         return [str(script)]
-    return [sys.executable, "-m", "kg_actors"]
+    return [sys.executable, "-P", "-m", "kg_actors"]
 
 
 @attrs.frozen

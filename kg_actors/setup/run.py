@@ -50,6 +50,11 @@ class Context:
             store = Config.from_env(env).root
         except ConfigError as exc:
             raise SetupError(str(exc)) from None
+        try:
+            str(store).encode("utf-8")
+        except UnicodeEncodeError:  # a traceback at the first file written that names it (kg_env, settings)
+            raise SetupError(f"the store's path {str(store)!r} (KG_HOME) is not valid UTF-8: the agents' settings "
+                             "(JSON, TOML, shell) cannot name it; use a path in UTF-8") from None
         return cls(env, Path(os.path.expanduser("~")) if "HOME" not in env else Path(env["HOME"]), store, **kw)
 
     @property

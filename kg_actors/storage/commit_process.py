@@ -26,7 +26,7 @@ WATCH_SECONDS = 0.2  # how soon a commit notices that the server that started it
 
 
 def command(root: Path, now: float, what: str) -> list[str]:
-    return [sys.executable, "-m", __name__, str(root), repr(now), what, str(os.getpid())]
+    return [sys.executable, "-P", "-m", __name__, str(root), repr(now), what, str(os.getpid())]
 
 
 def parse(stdout: bytes, stderr: bytes, returncode: int) -> str | None:

@@ -227,7 +227,7 @@ def clear_stale_locks(root: Path) -> list[str]:
 
 def driver_command() -> str:
     """The merge driver git runs: this interpreter, by absolute path (no PATH, no venv activation)."""
-    return f"'{sys.executable}' -m kg_actors merge-driver %O %A %B %P"
+    return f"'{sys.executable}' -P -m kg_actors merge-driver %O %A %B %P"
 
 
 def set_up(root: Path, config: bool = True) -> None:

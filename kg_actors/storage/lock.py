@@ -44,6 +44,22 @@ def keep_private(root: Path) -> None:
         log.warning("could not close the store %s to other accounts: %s", root, exc)
 
 
+def holder_present(root: Path) -> bool | None:
+    """Whether some process holds the store's lock (what one server per store takes); None if it cannot be
+    told (no such folder). A copy of a store (`cp -a`) is another directory: nobody holds it."""
+    try:
+        fd = os.open(root, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)  # closing drops a lock taken for the test
+    return False
+
+
 def release(fd: int) -> None:
     try:
         fcntl.flock(fd, fcntl.LOCK_UN)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -205,6 +206,11 @@ def test_start_with_an_unusable_storage_directory_says_why(env, tmp_path):
     # It said "File exists; fix its permissions": no permission would help a file.
     assert f"{not_a_dir} is a file, not a folder: point KG_HOME at a folder" in out.stderr, out.stderr
     assert "Traceback" not in out.stderr
+    under = dict(env, KG_HOME=str(not_a_dir / "sub"))  # a store path under a file: no permission helps either
+    out = kg(["start"], under)
+    assert out.returncode == 1 and "a part of its path is a file, not a folder" in out.stderr, out.stderr
+    doctor = kg(["doctor"], under)
+    assert f"{not_a_dir} is a file, not a folder" in doctor.stdout and "not writable" not in doctor.stdout, doctor.stdout
 
 
 def test_start_takes_the_serve_port_options_and_restart_keeps_serving(env, tmp_path):
@@ -574,3 +580,68 @@ def test_commit_and_restore_of_a_store_never_made_make_no_folders(env, tmp_path)
         out = kg(argv, dict(env, KG_HOME=str(missing)))
         assert out.returncode == 1 and f"there is no store at {missing} (KG_HOME)" in out.stderr, out.stderr
         assert not (tmp_path / "nowhere").exists()
+
+
+def test_a_server_started_from_a_folder_holding_mcp_py_serves_mcp(env, tmp_path):
+    """`python -m` put the folder it ran in first on sys.path: a project's own `mcp.py` was imported for the
+    MCP SDK, and the first request the server's fast path does not answer ended it."""
+    folder = tmp_path / "a-project"
+    folder.mkdir()
+    (folder / "mcp.py").write_text("raise SystemExit('the project mcp.py was imported')\n")
+    (folder / "trio.py").write_text("raise SystemExit('the project trio.py was imported')\n")
+    start = subprocess.run([KG, "start", "--no-editor"], env=env, cwd=folder, capture_output=True, text=True,
+                           timeout=60, stdin=subprocess.DEVNULL)
+    try:
+        assert start.returncode == 0, start.stderr
+        body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "ping"}).encode()
+        request = urllib.request.Request(f"http://127.0.0.1:{env['KG_HTTP_PORT']}/mcp", data=body, headers={
+            "Content-Type": "application/json", "Accept": "application/json, text/event-stream"})
+        with urllib.request.urlopen(request, timeout=30) as r:
+            assert json.loads(r.read())["result"] == {}
+        assert _health(env) is not None
+    finally:
+        kg(["stop"], env)
+
+
+def test_stop_and_start_never_take_another_stores_server_for_this_ones(env, tmp_path):
+    """`KG_HOME=/tmp/other kg stop` stopped the default store's server (found on the port), a copy of a store
+    made while its server ran stopped that server (its pid file named it), and `kg start` said "already
+    running" with exit 0 while the port's server held another store."""
+    other = dict(env, KG_HOME=str(tmp_path / "other-store"))
+    try:
+        assert kg(["start", "--no-editor"], env).returncode == 0
+        pid = _health(env)["pid"]
+        stop = kg(["stop"], other)
+        assert stop.returncode == 1 and "not stopping it" in stop.stderr, stop.stdout + stop.stderr
+        start = kg(["start", "--no-editor"], other)
+        assert start.returncode == 1 and f"serves {env['KG_HOME']}" in start.stderr, start.stderr
+        copy = tmp_path / "copied-store"
+        shutil.copytree(env["KG_HOME"], copy)
+        copied = dict(env, KG_HOME=str(copy), KG_HTTP_PORT=str(free_port()))
+        stop = kg(["stop"], copied)
+        assert stop.returncode == 0 and "not running" in stop.stdout, stop.stdout + stop.stderr
+        assert _health(env)["pid"] == pid, "the original store's server still runs"
+    finally:
+        kg(["stop"], env)
+
+
+def test_a_folder_where_the_pid_file_goes_leaves_the_server_serving_and_stoppable(env, tmp_path):
+    # `kg start` said "serving", then the server exited: unlinking the folder failed inside the except.
+    (tmp_path / "store").mkdir()
+    (tmp_path / "store" / "server.pid").mkdir()
+    try:
+        assert kg(["start", "--no-editor"], env).returncode == 0
+        assert _health(env) is not None
+        assert kg(["status"], env).returncode == 0
+    finally:
+        stop = kg(["stop"], env)
+    assert stop.returncode == 0 and "stopped" in stop.stdout, stop.stdout + stop.stderr
+    assert _health(env) is None
+
+
+def test_setup_and_doctor_with_a_store_path_that_is_not_utf8_say_so_in_one_line(env, tmp_path):
+    odd = os.fsdecode(os.fsencode(str(tmp_path)) + b"/bad\xff\xfedir")
+    for command in (["setup", "--plan"], ["doctor"]):
+        out = kg(command, dict(env, KG_HOME=odd))
+        assert out.returncode == 2 and "(KG_HOME) is not valid UTF-8" in out.stderr, out.stderr
+        assert "Traceback" not in out.stderr

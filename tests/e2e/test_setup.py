@@ -231,6 +231,17 @@ def test_an_unreadable_config_is_named_and_left_untouched(machine):
     assert doctor.returncode == 1 and f"{broken}: not valid TOML" in doctor.stdout
 
 
+def test_a_config_path_that_is_a_folder_is_named_and_the_other_steps_still_run(machine):
+    # A folder named settings.json stopped all of setup ("Is a directory ... check that it exists"), and doctor.
+    folder = machine.home / ".gemini" / "settings.json"
+    folder.mkdir(parents=True)
+    out = machine.kg("setup", "--yes", "--only", "gemini,desktop")
+    assert out.returncode == 1 and f"{folder}: Is a directory; left untouched" in out.stdout, out.stdout + out.stderr
+    assert "Claude Desktop: done" in out.stdout
+    doctor = machine.kg("doctor")
+    assert f"{folder}: Is a directory" in doctor.stdout and "kg doctor:" in doctor.stdout, doctor.stdout
+
+
 def test_a_users_own_kg_server_or_a_torn_claude_json_is_named_and_left_untouched(machine):
     torn = machine.home / ".claude.json"
     torn.write_bytes(b'{"mcpServers": {"github": {"command": "gh-mcp"}}')

@@ -342,6 +342,20 @@ async def test_a_batch_gets_each_request_answered_in_one_array_and_a_batch_of_no
     assert len(singles[3]["result"]["tools"]) == 10
 
 
+async def test_a_message_that_is_no_request_notification_or_response_gets_invalid_request(srv):
+    # `{"jsonrpc": "2.0"}` got no reply at all; a bare string got the SDK's multi-line validation dump.
+    shim = RawShim(_shim_env(srv))
+    shim.send(json.dumps({"jsonrpc": "2.0"}))
+    shim.send(json.dumps("just a string"))
+    shim.send(json.dumps({"jsonrpc": "2.0", "id": 9}))
+    shim.send(_request(3, "tools/list"))
+    lines = shim.finish()
+    replies = [json.loads(line) for line in lines]
+    invalid = [r for r in replies if r.get("error", {}).get("code") == -32600]
+    assert sorted(str(r["id"]) for r in invalid) == ["9", "None", "None"], lines  # answered in any order
+    assert any(r.get("id") == 3 and len(r["result"]["tools"]) == 10 for r in replies)
+
+
 async def test_after_stdin_closes_a_call_still_in_flight_gets_a_few_seconds_then_the_shim_exits(tmp_path):
     # The shim waited for it up to its 120 s request timeout, the client's whole shutdown long.
     from shim import EOF_GRACE
