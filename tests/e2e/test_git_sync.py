@@ -62,6 +62,13 @@ def _sync(srv: ServerProcess, remote: Path | str) -> subprocess.CompletedProcess
     return kg(["sync", str(remote)], srv.env)
 
 
+def _sync_in_turn(remote: Path, *machines: ServerProcess) -> None:
+    """`kg sync` on each machine in the order given, each one succeeding."""
+    for srv in machines:
+        out = _sync(srv, remote)
+        assert out.returncode == 0, out.stderr
+
+
 async def _write(srv: ServerProcess, *ids: str, gist: str | None = None) -> None:
     async with Client(srv.url + "/") as c:
         s = await Session.open(c)
@@ -120,13 +127,10 @@ async def test_a_rename_on_one_machine_is_a_rename_on_the_other(tmp_path):
             s = await Session.open(c, cwd=folders[a])
             for i, node_id in enumerate(old):
                 await s.ok("kg_put_node", level="project", id=node_id, gist=f"short lesson {i}")
-            for srv in (a, b, a):
-                assert _sync(srv, remote).returncode == 0
+            _sync_in_turn(remote, a, b, a)
             for node_id in old:
                 await s.ok("kg_rename_node", old_id=node_id, new_id=node_id.replace("number", "numbez"))
-                for srv in (a, b):
-                    out = _sync(srv, remote)
-                    assert out.returncode == 0, out.stderr
+                _sync_in_turn(remote, a, b)
         for srv in (a, b):
             ids = set(nodes_by_id(graph(srv, project_path=folders[srv])["project"]))
             assert ids == {i.replace("number", "numbez") for i in old}, (srv.env["KG_MACHINE"], ids)
@@ -147,8 +151,7 @@ async def test_a_rename_on_one_machine_and_an_edit_under_the_old_id_on_the_other
             await s.ok("kg_put_node", level="project", id="cache-warmup-order", gist="warm the cache before the pool")
             await s.ok("kg_put_node", level="project", id="pool-sizing", gist="the pool holds 20 connections")
             await s.ok("kg_put_edge", level="project", frm="pool-sizing", to="cache-warmup-order", rel="depends-on")
-        for srv in (a, b):
-            assert _sync(srv, remote).returncode == 0
+        _sync_in_turn(remote, a, b)
         async with Client(a.url + "/") as c:
             s = await Session.open(c, cwd=folders[a])
             await s.ok("kg_rename_node", old_id="cache-warmup-order", new_id="warm-cache-before-pool")
@@ -156,9 +159,7 @@ async def test_a_rename_on_one_machine_and_an_edit_under_the_old_id_on_the_other
             s = await Session.open(c, cwd=folders[b])
             await s.ok("kg_put_node", level="project", id="cache-warmup-order",
                        gist="warm the cache before the pool opens, or the first requests time out")
-        for srv in (a, b, a):
-            out = _sync(srv, remote)
-            assert out.returncode == 0, out.stderr
+        _sync_in_turn(remote, a, b, a)
         for srv in (a, b):
             project = graph(srv, project_path=folders[srv])["project"]
             nodes = nodes_by_id(project)
@@ -176,8 +177,7 @@ async def test_a_rename_merged_across_buckets_keeps_both_machines_progress_and_r
     remote, a, b = _two_machines(tmp_path)
     try:
         await _write(a, "node-to-rename-later")
-        for srv in (a, b):
-            assert _sync(srv, remote).returncode == 0
+        _sync_in_turn(remote, a, b)
         async with Client(a.url + "/") as c:
             s = await Session.open(c)
             await s.ok("kg_progress", level="user", task_id="a-task", state={"done": ["step1"]})
@@ -185,9 +185,7 @@ async def test_a_rename_merged_across_buckets_keeps_both_machines_progress_and_r
             s = await Session.open(c)
             await s.ok("kg_progress", level="user", task_id="b-task", state={"done": ["stepB"]})
             await s.ok("kg_rename_node", old_id="node-to-rename-later", new_id="node-renamed-on-b")
-        for srv in (a, b, a):
-            out = _sync(srv, remote)
-            assert out.returncode == 0, out.stderr
+        _sync_in_turn(remote, a, b, a)
         for srv in (a, b):
             async with Client(srv.url + "/") as c:
                 s = await Session.open(c)
@@ -206,15 +204,12 @@ async def test_a_node_renamed_on_both_machines_to_two_ids_is_one_node_and_the_ot
     remote, a, b = _two_machines(tmp_path)
     try:
         await _write(a, "double-rename-node")
-        for srv in (a, b):
-            assert _sync(srv, remote).returncode == 0
+        _sync_in_turn(remote, a, b)
         for srv, new_id in ((b, "double-renamed-by-b"), (a, "double-renamed-by-a")):  # a's rename is the later
             async with Client(srv.url + "/") as c:
                 s = await Session.open(c)
                 await s.ok("kg_rename_node", old_id="double-rename-node", new_id=new_id)
-        for srv in (a, b, a):
-            out = _sync(srv, remote)
-            assert out.returncode == 0, out.stderr
+        _sync_in_turn(remote, a, b, a)
         for srv in (a, b):
             user = nodes_by_id(graph(srv)["user"])
             assert {"double-rename-node", "double-renamed-by-b"} & set(user) == set(), srv.env["KG_MACHINE"]
@@ -596,9 +591,7 @@ def test_two_upgraded_017_machines_sync_both_ways_and_keep_their_machine_local_f
         (srv.store / "user.json").write_text(json.dumps(user))
         for rel in local:
             (srv.store / rel).write_text(f"{rel} of machine {name}\n")
-    for srv in (a, b, a):
-        out = _sync(srv, remote)
-        assert out.returncode == 0, out.stderr
+    _sync_in_turn(remote, a, b, a)
     for srv, name in ((a, "a"), (b, "b")):
         user = json.loads((srv.store / "user.json").read_text())
         assert {"learned-on-the-old-machine", "learned-on-a", "learned-on-b"} <= set(user["nodes"])
