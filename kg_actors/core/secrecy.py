@@ -365,8 +365,8 @@ def _credential(value: str, assigned: bool) -> bool:
 
 
 def _scrambled(value: str, min_chars: int = 16) -> bool:
-    """A 16-19 character string that is random, not a name: both cases and digits, and not made of words
-    (`Qw7rT5yU3iO1pA9s`; not `MyTokenProvider2` or `Base64Encoder32x`)."""
+    """A string of `min_chars` or more that is random, not a name: both cases and digits, and not made of
+    words (`Qw7rT5yU3iO1pA9s`; not `MyTokenProvider2` or `Base64Encoder32x`)."""
     return (len(value) >= min_chars and any(c.islower() for c in value) and any(c.isupper() for c in value)
             and any(c.isdigit() for c in value)
             and not all(_WORDY.fullmatch(part) for part in _SEPARATORS.split(value) if part))
