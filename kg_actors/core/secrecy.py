@@ -32,6 +32,8 @@ import attrs
 
 from .constants import RECALL_PROMPT_MAX_CHARS
 from .errors import InvalidInput, KGError
+from .secret_names import CODE_NAME as _CODE_NAME, ENV_NAME as _ENV_NAME, code_path as _code_path, is_path as _is_path
+from .secret_names import scrambled as _scrambled
 from .secret_shapes import DISCORD, GATES, HEADERS, SHAPES
 
 _PRIVATE_TAG = re.compile(r"<(/?)private>", re.IGNORECASE)
@@ -114,6 +116,8 @@ _ROOTS = ("pass", "pw", "secret", "token", "key", "cred")
 _PASSWORD_WORDS = frozenset(("password", "passwd", "passphrase", "passcode", "pw", "pwd", "cred", "creds",
                              "credential", "credentials"))
 _SHORT = re.compile(r"[^\s\"'`,;<>]{8,}")
+# A word after `name: ` that a sentence goes on from (two more words): prose, as an error message is.
+_PROSE_AFTER = re.compile(r"\s*:\s+[A-Za-z][a-z]+ [a-z]+ [a-z]+")
 # A value is read to its first 256 characters: a longer run is no less a secret, and an unbounded one made a
 # text of `pass:` repeated cost the square of its length.
 _ASSIGNED = re.compile(r"[\"']?\s*(?::=|=>|[:=])\s*[\"'`]?([^\s\"'`,;)\]}]{1,256})")
@@ -258,6 +262,8 @@ def _find(text: str, shapes_only: bool) -> Finding | None:
         lower = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
     for word in _KEYWORD.finditer(lower):
         m = _ASSIGNED.match(text, word.end())
+        if m is not None and _PROSE_AFTER.match(m.group(0) + text[m.end():m.end() + 80]):
+            m = None  # "passwd: Authentication token manipulation error": a word and a sentence, no value
         if m is not None and not _CONTRACTION.match(text, m.end()) and (
                 _credential(m.group(1), assigned=True) or _spelled(text, word, m)):
             return Finding("a credential assigned to a secret-named key", _mask(m.group(1)))
@@ -327,14 +333,6 @@ def _placeholder(value: str) -> bool:
             and bool(_WORDS_ONLY.fullmatch(v)))
 
 
-# An environment variable's name: capital words joined by '_', a word perhaps ending in digits (KEYSTORE_B64,
-# AWS_S3_BUCKET). It names where a secret lives, as the refusal itself advises writing.
-_ENV_NAME = re.compile(r"[A-Z]+[0-9]*(?:_[A-Z]+[0-9]*)+")
-# A name in code, dotted or snake_case: words, camelCase humps, digits only at a part's end
-# (`stripe.Webhook.construct_event`, `prepared_statement_cache_size`, `getServerSideProps`). A random key's
-# parts are not (`4eC39HqLyjWDarjtT1zdp7dc`: digits strewn through, capitals side by side).
-_CODE_NAME = re.compile(r"_*[A-Za-z][a-z]*(?:[A-Z][a-z]+)*[0-9]*(?:[._-]+[A-Za-z][a-z]*(?:[A-Z][a-z]+)*[0-9]*)+_*")
-
 # Validation rules given to a password field (Laravel's `'password' => 'required|string|min:8'`).
 _RULES = re.compile(r"[a-z_]+(?::[\w.,]*)?(?:\|[a-z_]+(?::[\w.,]*)?)+")
 
@@ -346,12 +344,14 @@ def _credential(value: str, assigned: bool) -> bool:
         return False  # short: an example; a separator first: an empty field (`user:pass:::upload`), then the next
     if _placeholder(value) or _UUID.fullmatch(value) or _ENV_NAME.fullmatch(value) or _TYPE.fullmatch(value):
         return False
+    if _code_path(value, dotted=assigned):
+        return False
     if not assigned:
         # Prose: only a long opaque run counts; hex alone may be a hash or a commit id. A setting given its
         # value there (`statement_cache_size=0`) is judged by the value; a name in code is none.
         _, equals, rest = value.rstrip("=").partition("=")
         if equals:
-            return _credential(rest, assigned=True)
+            return not _code_path(rest, dotted=False) and _credential(rest, assigned=True)
         return ((len(value) >= 20 or _scrambled(value)) and not _HEX.fullmatch(value) and not _is_path(value)
                 and not _CODE_NAME.fullmatch(value)
                 and _entropy(value) >= OPAQUE_MIN_ENTROPY and _classes(value) >= 3)
@@ -364,19 +364,6 @@ def _credential(value: str, assigned: bool) -> bool:
     return _classes(value) >= 2 or len(value) >= 16
 
 
-def _scrambled(value: str, min_chars: int = 16) -> bool:
-    """A string of `min_chars` or more that is random, not a name: both cases and digits, and not made of
-    words (`Qw7rT5yU3iO1pA9s`; not `MyTokenProvider2` or `Base64Encoder32x`)."""
-    return (len(value) >= min_chars and any(c.islower() for c in value) and any(c.isupper() for c in value)
-            and any(c.isdigit() for c in value)
-            and not all(_WORDY.fullmatch(part) for part in _SEPARATORS.split(value) if part))
-
-
-# Words (`Token`, `token`, `HTTP`) and numbers in a row, a last letter alone (`Encoder32x`). Possessive: each
-# piece is taken whole, so a failing match never tries other splits. Random text has a capital or a lowercase
-# letter alone inside (`Qw7rT5`).
-_WORDY = re.compile(r"(?:[A-Z][a-z]++|[a-z]{2,}+|[A-Z]{2,}+|[0-9]++)++[a-z]?")
-_SEPARATORS = re.compile(r"[^A-Za-z0-9]+")
 # Words given to a password-named key: one (`sunflowerlagoon`) or a passphrase (`correct-horse-battery-staple`).
 # Not `_` or `.`: those join a name in code (`args.password`, `db_password`), which is a reference.
 _PASSPHRASE = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)*")
@@ -441,20 +428,6 @@ def _user_password(value: str) -> bool:
         return False
     user, colon, password = plain.partition(":")
     return bool(colon and user and password) and plain.isprintable()
-
-
-# A path's parts are names: lowercase words, words with digits only at their end (DbPassword, app2), short
-# CAPITALS, file names (`config/Prod/keys.env`, `/run/secrets/grafana_admin`). A base64 secret's parts are
-# not (`Zx9/Qm3kLp.../Nw8...`: an AWS secret access key holds a '/' half the time, digits strewn through).
-_NAME_PART = re.compile(r"[a-z0-9._~-]*|[A-Za-z][A-Za-z._-]*[0-9]*|[A-Z0-9_]{1,12}|[\w.-]+\.[A-Za-z0-9]{1,5}")
-
-
-def _is_path(value: str) -> bool:
-    """Whether a value with a '/' names a file or a vault path rather than being an opaque string (its
-    first part may be what led up to it: `__FILE=/run/...`, `https:`)."""
-    parts = value.strip("/").split("/")
-    named = parts[1:] if len(parts) >= 3 else parts  # one '/' alone: both sides must be names
-    return len(parts) >= 2 and all(_NAME_PART.fullmatch(part) for part in named)
 
 
 def _mixed(value: str) -> bool:

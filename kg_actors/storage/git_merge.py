@@ -18,6 +18,7 @@ base: the per-node rules never lose a version, they may set aside one more.
 
 from __future__ import annotations
 
+import fnmatch
 import tempfile
 import time
 from pathlib import Path
@@ -333,9 +334,9 @@ def branch_to_sync(remote: str, ours: str, branches: dict[str, str], head: str |
 
 
 # What the top of a kg store's repository holds (the mirror, and the graph files an older kg committed);
-# what a new hosted repository starts with besides.
+# what a new hosted repository starts with besides (README.md, LICENSE, LICENSE.txt, COPYING, ...).
 _STORE_MARKERS = frozenset({"shards", "user.json", "maintain.json", "projects"})
-_STARTER_FILES = ("readme", "license", "licence", ".gitignore", ".gitattributes", "copying")
+_STARTER_NAMES = frozenset({"readme", "license", "licence", "copying"})
 
 
 def _check_holds_memory(root: Path, remote: str, name: str) -> None:
@@ -343,11 +344,21 @@ def _check_holds_memory(root: Path, remote: str, name: str) -> None:
     by mistake): its files would land in the store, and the store in it at the push. A new repository's
     README or LICENSE is no objection."""
     top = [n for n in G.run(root, "ls-tree", "--name-only", "-z", "FETCH_HEAD").stdout.split("\0") if n]
-    if _STORE_MARKERS & set(top) or all(n.lower().startswith(_STARTER_FILES) for n in top):
+    if all(_a_store_holds(name) for name in top):
         return
     shown = ", ".join(top[:5]) + (", ..." if len(top) > 5 else "")
     raise G.GitError(G.shown(f"{remote!r} branch {name} holds no kg memory ({shown}): not merging the store into "
                              "it. Give an empty repository, or one that kg sync filled"))
+
+
+def _a_store_holds(name: str) -> bool:
+    """Whether a name at a repository's top is one a kg store's repository holds: the mirror or an older
+    store's graph files, its ignore files, what an older kg committed of its machine-local files (a kg-memory
+    0.17 store's sessions.json, server.log), or a new hosted repository's README or LICENSE. One name of
+    anything else (a `src/` beside a `projects/`) is another project's repository."""
+    return (name in _STORE_MARKERS or name in (".gitignore", ".gitattributes")
+            or name.lower().split(".", 1)[0] in _STARTER_NAMES
+            or any(fnmatch.fnmatch(name, pattern.strip("/")) for pattern in G.UNTRACKED_PATTERNS))
 
 
 def merge_fetched(root: Path, remote: str, fetched: Fetched) -> MergeOutcome:

@@ -484,3 +484,30 @@ def test_no_rule_scans_an_unbounded_run_of_a_line():
 def test_the_recall_log_keeps_no_word_of_a_prompt_giving_a_short_password(prompt):
     assert secrets.loggable_terms(prompt, prompt.split()) == [secrets.WITHHELD]
     assert secrets.loggable_terms("fix the login page redirect", ["fix", "login", "page"]) == ["fix", "login", "page"]
+
+
+@pytest.mark.parametrize("text", [
+    # An outside audit had each of these refused: names in code beside a secret word, and two error messages.
+    'Load it with tokenizer=AutoTokenizer.from_pretrained("bert-base-uncased") once per worker.',
+    "Spring Security: declare passwordEncoder=BCryptPasswordEncoder() as a bean.",
+    "Azure SDK auth: credentials=DefaultAzureCredential() picks up the managed identity.",
+    "token refresh is done by AuthTokenRefreshInterceptor2 in the http module",
+    "token validation happens in OAuth2TokenValidator.validateAccessToken",
+    'ERROR: password authentication failed for user "app" (psycopg2.OperationalError)',
+    "secret=SecretsManagerClient.builder().build()", "tokenEndpoint=OAuth2Endpoints.TokenEndpointV2",
+    'creds=InstalledAppFlow.from_client_secrets_file("credentials.json", SCOPES)',
+    "passphrase=KeyStore.getDefaultPassphrase()", "Password rules come from PasswordPolicyValidatorV2",
+    "password=settings.DATABASE_PASSWORD", "DB_PASSWORD=settings.DatabasePassword", "password=opts.Password",
+    "apiKey: import.meta.env.VITE_API_KEY", "secret=HmacUtils.hmacSha256Hex(key, body)",
+    "passwd: Authentication token manipulation error", "password=Config.DatabaseSettings.Password",
+    "token=AuthService.Instance.CurrentToken", "token = OAuth2AccessTokenResponse.withToken(value)",
+    "password=Settings.DB.PASSWORD", "apiKey = BuildConfig.MAPS_API_KEY",
+])
+def test_a_name_in_code_beside_a_secret_word_is_no_credential(text):
+    assert secrets.find(text) is None
+
+
+@pytest.mark.parametrize("text", ["password=BlueElephant42", "password: Sunflower99 for prod", "DB_PW=Kx9mQ2vLp4Zt",
+                                  "token=a8Zk3.Lq92vXm0Pe", "password=Summer.2024"])
+def test_one_name_or_a_path_of_no_words_given_to_a_secret_key_is_still_its_secret(text):
+    assert secrets.find(text) is not None

@@ -299,6 +299,11 @@ def test_a_remote_that_holds_something_else_is_refused_and_a_new_repositorys_rea
         assert not {".git", ".gitignore", ".gitattributes", "shards"} & {p.name for p in srv.store.iterdir()}
     finally:
         srv.stop()
+    # A web project with a projects/ folder: the folder's name is a kg store's, what stands beside it is not.
+    site = _repo_holding(tmp_path, "site", {"projects/website/index.html": "x\n", "src/a.py": "y\n", "Makefile": "m\n"})
+    out = _sync(srv, site)
+    assert out.returncode != 0 and "holds no kg memory (Makefile, projects, src)" in out.stderr, out.stderr
+    assert "a-seed-node" not in git(site, "log", "--all", "--stat", env=srv.env)
     fresh = _repo_holding(tmp_path, "fresh", {"README.md": "# my memory\n", "LICENSE": "MIT\n"})
     out = _sync(srv, fresh)
     assert out.returncode == 0, out.stderr

@@ -1,0 +1,61 @@
+"""What looks like a name rather than a secret (core/secrecy.py asks): names in code, environment variables,
+paths. A random key is made of no words: a capital or a lowercase letter stands alone inside it."""
+
+from __future__ import annotations
+
+import re
+
+# An environment variable's name: capital words joined by '_', a word perhaps ending in digits (KEYSTORE_B64,
+# AWS_S3_BUCKET). It names where a secret lives, as the refusal itself advises writing.
+ENV_NAME = re.compile(r"[A-Z]+[0-9]*(?:_[A-Z]+[0-9]*)+")
+# A name in code, dotted or snake_case: words, camelCase humps, digits only at a part's end
+# (`stripe.Webhook.construct_event`, `prepared_statement_cache_size`, `getServerSideProps`). A random key's
+# parts are not (`4eC39HqLyjWDarjtT1zdp7dc`: digits strewn through, capitals side by side).
+CODE_NAME = re.compile(r"_*[A-Za-z][a-z]*(?:[A-Z][a-z]+)*[0-9]*(?:[._-]+[A-Za-z][a-z]*(?:[A-Z][a-z]+)*[0-9]*)+_*")
+# Words (`Token`, `token`, `HTTP`, `V2`) and numbers in a row, a last letter alone (`Encoder32x`, or a name the
+# near-word window cut: `OperationalE`): a name, not a random string, which has a capital or a lowercase letter
+# alone inside (`Qw7rT5`). Possessive: each piece is taken whole, so a failing match never tries other splits.
+HUMPS = re.compile(r"(?:[A-Z][a-z]++|[a-z]{2,}+|[A-Z]{2,}+|[A-Z]?[0-9]++)++[A-Za-z]?")
+_IDENT = re.compile(r"[A-Za-z_$][\w$]*")  # an identifier in code (`$` in JavaScript's)
+_HUMP = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
+
+
+def code_path(value: str, dotted: bool) -> bool:
+    """A name in code rather than a value: identifiers made of words joined by dots (`settings.DB_PASSWORD`,
+    `AutoTokenizer.from_pretrained`, `import.meta.env.VITE_API_KEY`, `Config.DatabaseSettings.Password`), or,
+    unless `dotted`, one name of two words or more (`DefaultAzureCredential`, `PasswordPolicyValidatorV2`). A
+    random key's parts are not words (`Kx9mQ2vLp4Zt`: a lowercase letter alone), and a password given to a
+    key is one name at most (`BlueElephant42`): only a dotted path counts there."""
+    parts = re.split(r"[(\[]", value, maxsplit=1)[0].split(".")  # a call's or a subscript's name
+    if dotted and len(parts) < 2:
+        return False
+    for part in parts:
+        words = [w for w in re.split(r"[_$]+", part) if w]
+        if not _IDENT.fullmatch(part) or not words or not all(HUMPS.fullmatch(w) for w in words):
+            return False
+    return len(parts) > 1 or sum(len(_HUMP.findall(w)) for w in words) >= 2
+
+
+_SEPARATORS = re.compile(r"[^A-Za-z0-9]+")
+
+
+def scrambled(value: str, min_chars: int = 16) -> bool:
+    """A string of `min_chars` or more that is random, not a name: both cases and digits, and not made of
+    words (`Qw7rT5yU3iO1pA9s`; not `MyTokenProvider2` or `Base64Encoder32x`)."""
+    return (len(value) >= min_chars and any(c.islower() for c in value) and any(c.isupper() for c in value)
+            and any(c.isdigit() for c in value)
+            and not all(HUMPS.fullmatch(part) for part in _SEPARATORS.split(value) if part))
+
+
+# A path's parts are names: lowercase words, words with digits only at their end (DbPassword, app2), short
+# CAPITALS, file names (`config/Prod/keys.env`, `/run/secrets/grafana_admin`). A base64 secret's parts are
+# not (`Zx9/Qm3kLp.../Nw8...`: an AWS secret access key holds a '/' half the time, digits strewn through).
+_NAME_PART = re.compile(r"[a-z0-9._~-]*|[A-Za-z][A-Za-z._-]*[0-9]*|[A-Z0-9_]{1,12}|[\w.-]+\.[A-Za-z0-9]{1,5}")
+
+
+def is_path(value: str) -> bool:
+    """Whether a value with a '/' names a file or a vault path rather than being an opaque string (its
+    first part may be what led up to it: `__FILE=/run/...`, `https:`)."""
+    parts = value.strip("/").split("/")
+    named = parts[1:] if len(parts) >= 3 else parts  # one '/' alone: both sides must be names
+    return len(parts) >= 2 and all(_NAME_PART.fullmatch(part) for part in named)
