@@ -31,8 +31,8 @@ def _number(env: Mapping[str, str], name: str, default: float, kind: Callable[[s
     if raw is None or raw.strip() == "":
         return default
     try:
-        # ASCII digits only: Python reads "１８８６０" as a number, and the hooks' URLs and curl do not.
-        value = kind(raw) if raw.isascii() else kind("not a number")
+        # ASCII digits only, no "_": Python reads "１８８６０" and "1_0" as numbers; the hooks' URLs and curl do not.
+        value = kind(raw) if raw.isascii() and "_" not in raw else kind("not a number")
     except ValueError:
         raise ConfigError(f"{name}={raw!r} is not a {'whole ' if kind is int else ''}number") from None
     if not math.isfinite(value):  # nan passed every bound (each comparison with it is false), then failed deep

@@ -27,6 +27,7 @@ def test_a_host_other_machines_could_reach_is_refused(host, rule):
     ("KG_SAVE_INTERVAL", "nan", "is not a finite number"), ("KG_AUTOCOMMIT_INTERVAL", "nan", "is not a finite number"),
     ("KG_SAVE_INTERVAL", "inf", "is not a finite number"),
     ("KG_HTTP_PORT", "\uff11\uff18\uff18\uff16\uff10", "is not a whole number"),  # fullwidth digits: curl reads none
+    ("KG_ORPHAN_GRACE_DAYS", "1_0", "is not a number"),
 ])
 def test_a_number_that_is_no_plain_finite_number_is_refused_naming_the_variable(name, raw, rule):
     """nan passed every bound and failed as a traceback at the first deadline; fullwidth digits were a port
