@@ -236,6 +236,13 @@ def cmd_stop(args: argparse.Namespace) -> int:
         print(f"kg: {not_a_folder(config.root)}", file=sys.stderr)
         return 1
     pid, why_not = _pid_from_file(config.root / "server.pid")
+    if pid is None and (config.root / "start.lock").exists():
+        # A `kg start` may be bringing one up this moment (it said "not running", then the server came up):
+        # once its turn is over, the server it started has written its pid file.
+        turn = _start_turn(config.root, time.monotonic() + START_TIMEOUT)
+        if turn is not None:
+            os.close(turn)
+            pid, why_not = _pid_from_file(config.root / "server.pid")
     # No pid file (removed, or a full disk had no room for it), or --port naming the server meant: the one
     # answering on the port says its pid.
     named_port = getattr(args, "port", None) is not None
@@ -321,6 +328,11 @@ def cmd_status(args: argparse.Namespace) -> int:
     # Once the user graph is in (the server waits for a start's load, bounded): whether it reads is then known.
     health = get_health(config.url, 15.0, "?user=loaded")
     if health is None:
+        pid, _ = _pid_from_file(config.root / "server.pid")
+        if pid is not None:  # a kg server holds this store but does not answer (stopped, hung, still stopping)
+            print(f"kg: the server holding {config.root} (pid {pid}) does not answer at {config.url}; "
+                  f"`kg stop` stops it (or kill {pid}), then `kg start`")
+            return 3
         taken = ": the port is taken by a program that is not the kg server; stop that program, or move kg with " \
             "--port PORT or KG_HTTP_PORT" if listening(config.host, config.port) else f" (storage {config.root})"
         print(f"kg: not running at {config.url}{taken}")

@@ -79,9 +79,13 @@ async def warm(directory: GraphDirectory, used: list[tuple[float, str]]) -> None
     try:
         roots = await trio.to_thread.run_sync(recent_roots, directory.layout, used)
         for root in roots:
+            if directory.closing:  # the server stops before it served (its port was taken): nothing to warm
+                return
             await directory.get(directory.project_key(root))
             log.info("loaded %s at start (the project last used)", root)
     except Exception:  # a guess that fails costs nothing: the call that names the project loads it
+        if directory.closing:
+            return
         log.exception("loading the project last used at start failed; the first call that names it will")
     finally:
         heap.resume_collector()  # paused since `kg serve` began: the imports and this load are in

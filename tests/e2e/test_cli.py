@@ -10,11 +10,13 @@ import contextlib
 import json
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
 import time
 import urllib.request
+from pathlib import Path
 
 import pytest
 from e2e_helpers import KG, another_program, kg, wait_until
@@ -300,6 +302,17 @@ def test_logs_follow_prints_what_is_appended(env, tmp_path):
 
 
 def test_serve_on_a_busy_port_names_it_and_the_fix(env):
+    # A project used before is warmed at start: its load, cut short by the refusal, logged a traceback first.
+    project = Path(env["HOME"]) / "warm-proj"
+    project.mkdir()
+    assert kg(["start", "--no-editor"], env).returncode == 0
+    try:
+        body = json.dumps({"cwd": str(project), "session_id": "warm-check", "source": "startup"}).encode()
+        request = urllib.request.Request(f"http://127.0.0.1:{env['KG_HTTP_PORT']}/api/session_bootstrap", data=body,
+                                         headers={"Content-Type": "application/json"})
+        urllib.request.urlopen(request, timeout=30).read()
+    finally:
+        kg(["stop"], env)
     with socket.socket() as squatter:
         squatter.bind(("127.0.0.1", 0))
         squatter.listen(1)
@@ -307,6 +320,7 @@ def test_serve_on_a_busy_port_names_it_and_the_fix(env):
         out = kg(["serve", "--no-editor"], dict(env, KG_HTTP_PORT=str(port)))
     assert out.returncode == 1
     assert f"cannot serve on 127.0.0.1:{port}" in out.stderr and "--port PORT or KG_HTTP_PORT" in out.stderr
+    assert "Traceback" not in out.stderr, out.stderr
 
 
 def test_serve_with_a_storage_path_that_is_a_file_names_the_store_not_the_port(env, tmp_path):
@@ -645,3 +659,48 @@ def test_setup_and_doctor_with_a_store_path_that_is_not_utf8_say_so_in_one_line(
         out = kg(command, dict(env, KG_HOME=odd))
         assert out.returncode == 2 and "(KG_HOME) is not valid UTF-8" in out.stderr, out.stderr
         assert "Traceback" not in out.stderr
+
+
+def test_status_names_a_server_that_holds_the_store_but_does_not_answer(env):
+    # A stopped (SIGSTOP) server was called "a program that is not the kg server".
+    assert kg(["start", "--no-editor"], env).returncode == 0
+    pid = _health(env)["pid"]
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        out = kg(["status"], env)
+        assert out.returncode == 3 and f"(pid {pid}) does not answer" in out.stdout, out.stdout
+        assert "not the kg server" not in out.stdout
+    finally:
+        os.kill(pid, signal.SIGCONT)
+        kg(["stop"], env)
+
+
+def test_stop_while_a_start_brings_the_server_up_waits_for_it_and_stops_it(env, tmp_path):
+    # `kg stop` said "not running" while a `kg start` was bringing one up, and the server came up after it.
+    import fcntl
+
+    assert kg(["start", "--no-editor"], env).returncode == 0
+    assert kg(["stop"], env).returncode == 0
+    lock = tmp_path / "store" / "start.lock"
+
+    def start_holds_the_lock() -> bool:
+        fd = os.open(lock, os.O_RDWR)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return False
+        except BlockingIOError:
+            return True
+        finally:
+            os.close(fd)
+
+    starting = subprocess.Popen([KG, "start", "--no-editor"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        wait_until(start_holds_the_lock, 30, "the start to take its turn")
+        stop = kg(["stop"], env)
+        assert stop.returncode == 0 and "stopped" in stop.stdout, stop.stdout + stop.stderr
+        starting.communicate(timeout=60)
+        assert _health(env) is None
+    finally:
+        if starting.poll() is None:
+            starting.kill()
+        kg(["stop"], env)
