@@ -34,70 +34,12 @@ from .constants import RECALL_PROMPT_MAX_CHARS
 from .errors import InvalidInput, KGError
 from .secret_names import CODE_NAME as _CODE_NAME, ENV_NAME as _ENV_NAME, code_path as _code_path, is_path as _is_path
 from .secret_names import scrambled as _scrambled
-from .secret_shapes import DISCORD, GATES, HEADERS, SHAPES
+from .secret_shapes import DISCORD, GATES, HEADERS, SAID_RULES, SHAPES
 
 _PRIVATE_TAG = re.compile(r"<(/?)private>", re.IGNORECASE)
 
 
-# Where a command line, a header or a file format says what a value is, without a secret-named key before it:
-# (kind, what the lowercased text must hold for the pattern to be tried, the pattern, how its value is judged).
-# Most values must still look like a credential (`_credential`, as after `password=`): `-u 1000:1000`,
-# `--password $PGPASS` pass. A flag's `-p` is a password only for the tools that say so: `ssh -p 2222` and
-# `psql -p 5432` give a port. Scans to a tool's flag are bounded (`{0,200}`): a long line costs no more.
-_TOOL_FLAG = r"\b[^\n]{0,200}?\s"
-_FLAG_VALUE = r"[\"']?(?P<value>[^\s'\"]{4,})"
-_SAID_RULES: tuple[tuple[str, str, str, str], ...] = (
-    ("a password on a command line", "mysql", r"\bmysql\w*" + _TOOL_FLAG + r"-p(?P<value>[^\s'\"]{4,})", "credential"),
-    ("a password on a command line", "mariadb", r"\bmariadb\w*" + _TOOL_FLAG + r"-p(?P<value>[^\s'\"]{4,})", "credential"),
-    # `--password X`, `--db-password=X`, `--http-password X`; not `--password-stdin` or `--password-file F`.
-    ("a password on a command line", "--", r"--(?:[a-z0-9]+-)*pass(?:word|wd|phrase)?[ =]" + _FLAG_VALUE, "credential"),
-    # `--token X`, `--api-key X`, `--aws-secret-access-key X`; not `--secret id=npmrc,src=...` (docker build's
-    # names a file) nor `--token-file F`, `--max-tokens 4096`.
-    ("a token on a command line", "--",
-     r"--(?:[a-z0-9]+-)*(?:token|api-?key|access-key|secret-key|secret-access-key|client-secret|auth-key)[ =]"
-     + _FLAG_VALUE, "credential"),
-    ("a password on a command line", "sshpass", r"\bsshpass\s+(?:-[a-zA-Z]\S*\s+){0,4}?-p\s*" + _FLAG_VALUE,
-     "credential"),
-    ("a password on a command line", "redis-cli", r"\bredis-cli" + _TOOL_FLAG + r"-a\s+" + _FLAG_VALUE, "credential"),
-    ("a password on a command line", "login",
-     r"\b(?:docker|podman|nerdctl|buildah|skopeo|oras|helm\s+registry)\s+login" + _TOOL_FLAG + r"-p[ =]?" + _FLAG_VALUE,
-     "credential"),
-    ("a password on a command line", "mongo", r"\bmongo(?:sh|dump|restore|import|export)?" + _TOOL_FLAG + r"-p\s*"
-     + _FLAG_VALUE, "credential"),
-    ("a password on a command line", "ldap", r"\bldap(?:search|add|modify|delete|passwd|whoami|compare)"
-     + _TOOL_FLAG + r"-w\s*" + _FLAG_VALUE, "credential"),
-    ("a password on a command line", "zip", r"\b(?:un)?zip" + _TOOL_FLAG + r"-P\s*" + _FLAG_VALUE, "credential"),
-    # keytool's and jarsigner's `-storepass X` (not `-storepass:env NAME`), openssl's `-passin pass:X`.
-    ("a password on a command line", "pass", r"(?<!\S)-(?:src|dest|new)?(?:store|key)pass\s+" + _FLAG_VALUE,
-     "credential"),
-    ("a password on a command line", "pass:", r"(?<!\S)-pass(?:in|out)?\s+[\"']?pass:(?P<value>[^\s'\"]{4,})",
-     "credential"),
-    ("a user's password on a command line", "-u", r"(?:^|\s)(?:-u|--user)\s+[\"']?[^:\s'\"]+:(?P<value>[^\s'\"@]{4,})",
-     "credential"),
-    ("a session cookie", "cookie",
-     r"(?i)\bcookie:[^\n]{0,400}?\b[\w-]*(?:sess|sid|token|auth)[\w-]*=(?P<value>[A-Za-z0-9%._~+/-]{16,})", "credential"),
-    ("a .pgpass line", "::", r"(?m)^[\w.-]+:(?:\d+|\*):[\w*.-]+:[\w*.-]+:(?P<value>[^\s:]{6,})$", "credential"),
-    # A .netrc entry: `machine HOST login USER password VALUE`, on one line or several. Its value is a password
-    # whatever it looks like (words too), as after `password=`.
-    ("a password in a .netrc entry", "machine",
-     r"\bmachine\s+\S+(?:\s+(?:login|account|port)\s+\S+){0,3}\s+password\s+(?P<value>\S+)", "password"),
-    ("a password said in words", "pass",
-     r"(?i)\bpass(?:word|wd|phrase|code)?\s+(?:is|was)\s+[\"'`]?(?P<value>[^\s\"'`]{8,})", "mixed"),
-    ("a password said in words", "pw", r"(?i)\bpwd?\s+(?:is|was)\s+[\"'`]?(?P<value>[^\s\"'`]{8,})", "mixed"),
-    # `login admin:Kx9mQ2vLp4Zt`, `creds: admin / Kx9mQ2vLp4Zt`: a user, then what logs them in.
-    ("a user's password", "login", r"(?i)\blog(?:-?in|on)\s+[\w.@-]{1,64}\s*(?::|\s/\s)\s*(?P<value>[^\s'\"`]{8,})",
-     "mixed"),
-    # A registry's login as docker's config.json (`"auth": "..."`) and .npmrc (`_auth=...`) keep it: base64 of
-    # `user:password`, whatever the password looks like.
-    ("a registry login (base64 of user:password)", "auth",
-     r"(?:\"auth\"\s*:\s*\"|(?<![\w-])_auth\s*=\s*[\"']?)(?P<value>[A-Za-z0-9+/]{8,}={0,2})", "basic"),
-    # A wallet's or a signer's private key is 64 hex digits (0x or not), beside the words that name it; not a
-    # key's hash or fingerprint, nor a public key.
-    ("a private key (hex)", "priv",
-     r"(?i)\bpriv(?:ate)?[ _-]?keys?\b[^\n]{0,40}?(?<![0-9A-Za-z])(?:0x)?(?P<value>[0-9a-f]{64})(?![0-9A-Za-z])",
-     "hex"),
-)
-_SAID = tuple((kind, trigger, re.compile(rx), judge) for kind, trigger, rx, judge in _SAID_RULES)
+_SAID = tuple((kind, trigger, re.compile(rx), judge) for kind, trigger, rx, judge in SAID_RULES)
 _HEX_ABOUT = re.compile(r"(?i)sha|hash|fingerprint|digest|checksum|public|address")
 
 # `password=...`, `"api_key": "..."`, `token: ...`: the word, a separator, then the value. The word
@@ -130,7 +72,7 @@ _OPAQUE = re.compile(r"(?<![A-Za-z0-9_/.-])[A-Za-z0-9+/_=.-]{16,}")  # 16 to 19:
 _PLACEHOLDERS = frozenset("""
 password passwd secret token changeme change_me example redacted hidden none null nil undefined
 your_token your_password your_api_key yourpassword mypassword mysecret dummy placeholder todo tbd xxx
-changeit
+changeit abc123 123456 12345678 password123 secret123 letmein
 """.split())
 # What a password-named key is given in schemas, docs and code when it is no password: a type, a rule, a state,
 # or a local database's documented default (`POSTGRES_PASSWORD: postgres`, `mysecretpassword`). Only for words
@@ -158,9 +100,12 @@ _REF_NAME = r"(?=[\w.]{3})[A-Za-z_]+[0-9]*(?:\.[A-Za-z_]+[0-9]*)*"
 _CODE_REF = re.compile(r"^[$<{\[]|\$[{(]|\$[A-Z_][A-Z0-9_]+(?![A-Za-z0-9])|%[{(]|%[A-Za-z_]{3,}[0-9]*%"
                        r"|#\{[A-Za-z_@$]|^(?:\{\{|\(\()|(?:\{\{|\(\()\s*[a-z_][a-z0-9_.]*\s*(?:\}\}|\)\))"
                        r"|(?:^|[=:(\[{])" + _REF_NAME + r"[(\[](?:[\"'$\w)\]]|$)"
-                       r"|(?i:environ|getenv|process\.env|secrets\.|vault:|^!vault|keychain)|\.\.\.|…")
-# A placeholder spelled in words: `your-api-key`, `my_secret_here`, `example-token` (no digits strewn in).
-_WORDS_ONLY = re.compile(r"[a-z]+(?:[-_.][a-z]+)*")
+                       r"|(?i:environ|getenv|process\.env|secrets\.|vault:|^!vault|keychain)|\.\.\.|…"
+                       r"|<[A-Za-z_ -]+>")  # `ya29.<redacted>`: what stood there is gone
+# A placeholder or a test's fake, spelled in words: `your-api-key`, `my_secret_here`, `test-password`,
+# `fake_token`, `not-a-real-secret`, `test_api_key_123` (no random run in it).
+_FAKE_STARTS = ("test", "fake", "dummy", "mock", "sample", "not-a", "not_a", "notreal", "invalid")
+_FAKE = re.compile(r"[a-z]+(?:[-_.][a-z0-9]+)*")
 _BASE64ISH = re.compile(r"[0-9=+/]|[a-z][A-Z]")  # base64 of `user:pass`: a digit, padding or a case change
 _PERCENT = re.compile(r"%([2-7][0-9A-Fa-f])")  # a URL's escapes of printable ASCII (what keys are made of)
 # What hides a key from the patterns without changing what it is: zero-width and invisible characters.
@@ -247,6 +192,8 @@ def _find(text: str, shapes_only: bool) -> Finding | None:
             value = m.groupdict().get("value") or m.group(0)
             if kind in HEADERS and not _BASE64ISH.search(value):
                 continue  # "Authorization: Basic credentials are sent...": a word, not base64
+            if kind == "a password in a URL" and _default_login(m.group(0), value):
+                continue
             if not _placeholder(value):
                 return Finding(kind, _mask(value))
     if shapes_only:
@@ -262,6 +209,8 @@ def _find(text: str, shapes_only: bool) -> Finding | None:
         lower = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
     for word in _KEYWORD.finditer(lower):
         m = _ASSIGNED.match(text, word.end())
+        if m is not None and _in_expansion(text, word.start()):
+            m = None  # `${DB_PASSWORD:-changeme}`: the name of a variable and its default, no value given
         if m is not None and _PROSE_AFTER.match(m.group(0) + text[m.end():m.end() + 80]):
             m = None  # "passwd: Authentication token manipulation error": a word and a sentence, no value
         if m is not None and not _CONTRACTION.match(text, m.end()) and (
@@ -280,6 +229,20 @@ def _find(text: str, shapes_only: bool) -> Finding | None:
                         and not _is_path(value)):
                     return Finding("a password next to a password word", _mask(value))
     return None
+
+
+def _in_expansion(text: str, at: int) -> bool:
+    """Whether `at` is inside a shell's `${...}`."""
+    opened = text.rfind("${", max(0, at - 80), at)
+    return opened != -1 and "}" not in text[opened:at]
+
+
+def _default_login(url: str, password: str) -> bool:
+    """A local service's documented login (`postgres:postgres@localhost`, RabbitMQ's `guest:guest`,
+    `root:root`), or a password that repeats the user's name: an example, as `POSTGRES_PASSWORD: postgres` is."""
+    user = url.split("://", 1)[1].split(":", 1)[0].lower()
+    plain = password.strip("\"'`").lower()
+    return plain == user or plain in _DESCRIPTIONS or plain in ("pass", "pw", "devpassword", "secret")
 
 
 def check_fields(fields: Iterable[tuple[str, str]], shapes_only: bool = False) -> tuple[str, Finding] | None:
@@ -329,8 +292,11 @@ def _items_of(key: object, items: list[Any] | tuple[Any, ...], name: str) -> Ite
 def _placeholder(value: str) -> bool:
     v = value.strip("\"'`").lower()
     return (v in _PLACEHOLDERS or len(set(v)) <= 2 or bool(_CODE_REF.search(value.strip("\"'`")))
-            or (v.startswith(("your", "my-", "my_", "example")) or v.endswith(("example", "here")))
-            and bool(_WORDS_ONLY.fullmatch(v)))
+            or v.endswith(("example", "examplekey"))  # AWS's documented keys: AKIAIOSFODNN7EXAMPLE
+            or len(set(v[-12:])) <= 2 and len(v) >= 16  # a shape filled in with x's: sk_test_xxxxxxxxxxxx
+            or v.startswith(_FAKE_STARTS) and bool(_FAKE.fullmatch(v))
+            or (v.startswith(("your", "my-", "my_", "example")) or v.endswith("here")) and bool(_FAKE.fullmatch(v))
+            and not _scrambled(value.strip("\"'`"), 8))  # `my-k8s-secret-name`, not `mY-9kQ2xLp7Z`
 
 
 # Validation rules given to a password field (Laravel's `'password' => 'required|string|min:8'`).
@@ -369,7 +335,7 @@ def _credential(value: str, assigned: bool) -> bool:
 _PASSPHRASE = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)*")
 # The keys whose value is a password whatever it looks like; `pass` alone ends `bypass` and `compass`, `pwd`
 # alone is the working directory, so those need a longer name (`DB_PWD`).
-_PASSWORD_KEYS = frozenset(("password", "passwd", "passphrase"))
+_PASSWORD_KEYS = frozenset(("password", "passwd", "passphrase", "client_secret"))
 _NAME_BEFORE = re.compile(r"[\w.-]*$")
 
 
@@ -379,6 +345,9 @@ def _spelled(text: str, word: re.Match[str], m: re.Match[str]) -> bool:
     or code about it ("password: hashed with bcrypt", `f(password=secret)`, `password: str`)."""
     key, start, end = word.group(0), m.start(1), m.end(1)
     named = key in _PASSWORD_KEYS or key == "pwd" and word.start() > 0 and text[word.start() - 1] in "_-"
+    # An environment's JWT_SECRET=..., DB_PASS=...: the tail of a capital name after '_'.
+    named = named or (key in ("secret", "pass") and word.start() > 0 and text[word.start() - 1] == "_"
+                      and text[word.start():word.end()].isupper())
     secret = key == "secret" and (word.start() == 0 or not (text[word.start() - 1].isalnum()
                                                             or text[word.start() - 1] in "_-"))
     value = m.group(1)
@@ -417,6 +386,11 @@ def _said(judge: str, m: re.Match[str]) -> bool:
         return _user_password(value)
     if judge == "hex":
         return not _HEX_ABOUT.search(m.group(0)) and _credential(value, assigned=True)
+    if judge == "random":  # random as a key is: scrambled, long hex, or long and of high entropy
+        v = value.strip("\"'`.")
+        return _credential(v, assigned=True) and (
+            _scrambled(v, 12) or bool(_HEX.fullmatch(v)) and len(v) >= 24
+            or len(v) >= 20 and _entropy(v) >= OPAQUE_MIN_ENTROPY and not _is_path(v) and not _code_path(v, dotted=False))
     return _credential(value, assigned=True)
 
 

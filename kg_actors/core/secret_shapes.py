@@ -1,5 +1,6 @@
-"""Provider key formats: secrets that are secrets wherever they stand, by their shape alone (core/secrecy.py
-decides with them; they are kept apart because they are data, long and growing, not rules)."""
+"""Provider key formats: secrets that are secrets wherever they stand, by their shape alone; and what a command
+line or a file format says is a secret (core/secrecy.py decides with them; they are kept apart because they are
+data, long and growing, not rules)."""
 
 from __future__ import annotations
 
@@ -39,7 +40,7 @@ SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(rx)) f
     ("a Supabase token", _L + r"sbp_[a-f0-9]{40}" + _R),
     ("a Postman API key", _L + r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}" + _R),
     ("a New Relic key", _L + r"NRAK-[A-Z0-9]{27}" + _R),
-    ("a Sentry token", _L + r"sntr[ysu]s?_[A-Za-z0-9+/=_-]{40,}"),
+    ("a Sentry token", _L + r"sntr(?:ys|yu|[ysu])_[A-Za-z0-9+/=_-]{40,}"),
     ("a Mailgun key", _L + r"key-[a-f0-9]{32}" + _R),
     ("an age secret key", _L + r"AGE-SECRET-KEY-1[A-Z0-9]{58}" + _R),
     ("a Figma token", _L + r"figd_[A-Za-z0-9_-]{40,}"),
@@ -150,3 +151,73 @@ GATES: dict[str, tuple[str, ...]] = {
 }
 # A Discord bot token has no prefix: tried on its own where the text has two dots.
 DISCORD = re.compile(_L + r"[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}" + _R)
+
+
+# Where a command line, a header or a file format says what a value is, without a secret-named key before it:
+# (kind, what the lowercased text must hold for the pattern to be tried, the pattern, how its value is judged).
+# Most values must still look like a credential (`_credential`, as after `password=`): `-u 1000:1000`,
+# `--password $PGPASS` pass. A flag's `-p` is a password only for the tools that say so: `ssh -p 2222` and
+# `psql -p 5432` give a port. Scans to a tool's flag are bounded (`{0,200}`): a long line costs no more.
+_TOOL_FLAG = r"\b[^\n]{0,200}?\s"
+_FLAG_VALUE = r"[\"']?(?P<value>[^\s'\"]{4,})"
+SAID_RULES: tuple[tuple[str, str, str, str], ...] = (
+    ("a password on a command line", "mysql", r"\bmysql\w*" + _TOOL_FLAG + r"-p(?P<value>[^\s'\"]{4,})", "credential"),
+    ("a password on a command line", "mariadb", r"\bmariadb\w*" + _TOOL_FLAG + r"-p(?P<value>[^\s'\"]{4,})", "credential"),
+    # `--password X`, `--db-password=X`, `--http-password X`; not `--password-stdin` or `--password-file F`.
+    ("a password on a command line", "--", r"--(?:[a-z0-9]+-)*pass(?:word|wd|phrase)?[ =]" + _FLAG_VALUE, "credential"),
+    # `--token X`, `--api-key X`, `--aws-secret-access-key X`; not `--secret id=npmrc,src=...` (docker build's
+    # names a file) nor `--token-file F`, `--max-tokens 4096`.
+    ("a token on a command line", "--",
+     r"--(?:[a-z0-9]+-)*(?:token|api-?key|access-key|secret-key|secret-access-key|client-secret|auth-key)[ =]"
+     + _FLAG_VALUE, "credential"),
+    ("a password on a command line", "sshpass", r"\bsshpass\s+(?:-[a-zA-Z]\S*\s+){0,4}?-p\s*" + _FLAG_VALUE,
+     "credential"),
+    ("a password on a command line", "redis-cli", r"\bredis-cli" + _TOOL_FLAG + r"-a\s+" + _FLAG_VALUE, "credential"),
+    ("a password on a command line", "login",
+     r"\b(?:docker|podman|nerdctl|buildah|skopeo|oras|helm\s+registry)\s+login" + _TOOL_FLAG + r"-p[ =]?" + _FLAG_VALUE,
+     "credential"),
+    ("a password on a command line", "mongo", r"\bmongo(?:sh|dump|restore|import|export)?" + _TOOL_FLAG + r"-p\s*"
+     + _FLAG_VALUE, "credential"),
+    ("a password on a command line", "ldap", r"\bldap(?:search|add|modify|delete|passwd|whoami|compare)"
+     + _TOOL_FLAG + r"-w\s*" + _FLAG_VALUE, "credential"),
+    ("a password on a command line", "zip", r"\b(?:un)?zip" + _TOOL_FLAG + r"-P\s*" + _FLAG_VALUE, "credential"),
+    # keytool's and jarsigner's `-storepass X` (not `-storepass:env NAME`), openssl's `-passin pass:X`.
+    ("a password on a command line", "pass", r"(?<!\S)-(?:src|dest|new)?(?:store|key)pass\s+" + _FLAG_VALUE,
+     "credential"),
+    ("a password on a command line", "pass:", r"(?<!\S)-pass(?:in|out)?\s+[\"']?pass:(?P<value>[^\s'\"]{4,})",
+     "credential"),
+    ("a user's password on a command line", "-u", r"(?:^|\s)(?:-u|--user)\s+[\"']?[^:\s'\"]+:(?P<value>[^\s'\"@]{4,})",
+     "credential"),
+    ("a session cookie", "cookie",
+     r"(?i)\bcookie:[^\n]{0,400}?\b[\w-]*(?:sess|sid|token|auth)[\w-]*=(?P<value>[A-Za-z0-9%._~+/-]{16,})", "credential"),
+    ("a .pgpass line", "::", r"(?m)^[\w.-]+:(?:\d+|\*):[\w*.-]+:[\w*.-]+:(?P<value>[^\s:]{6,})$", "credential"),
+    # A .netrc entry: `machine HOST login USER password VALUE`, on one line or several. Its value is a password
+    # whatever it looks like (words too), as after `password=`.
+    ("a password in a .netrc entry", "machine",
+     r"\bmachine\s+\S+(?:\s+(?:login|account|port)\s+\S+){0,3}\s+password\s+(?P<value>\S+)", "password"),
+    ("a password said in words", "pass",
+     r"(?i)\bpass(?:word|wd|phrase|code)?\s+(?:is|was)\s+[\"'`]?(?P<value>[^\s\"'`]{8,})", "mixed"),
+    ("a password said in words", "pw", r"(?i)\bpwd?\s+(?:is|was)\s+[\"'`]?(?P<value>[^\s\"'`]{8,})", "mixed"),
+    # An environment's `STRIPE_KEY=...`, `ALGOLIA_ADMIN_KEY=...`: a random value there is the key (not a
+    # publishable one, nor a name or a path). The names the secret words below know (API_KEY, SECRET_KEY, ...)
+    # are theirs.
+    ("a key assigned to an environment variable", "_key",
+     r"(?<![A-Za-z0-9_])(?![A-Z0-9_]*PUBLI[CS])(?![A-Z0-9_]*(?:API|ACCESS|ACCOUNT|AUTH|SECRET|SESSION|SIGNING|PRIVATE"
+     r"|ENCRYPTION|MASTER|HMAC|JWT|APP)_KEY\b)[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_KEY\s*[=:]\s*[\"']?"
+     r"(?P<value>[^\s\"'`,;]{12,})", "random"),
+    # Gmail's and Apple's app passwords: four groups of four letters, quoted or not.
+    ("an app password", "pass", r"(?i)pass\w*\s*[=:]\s*[\"']?(?P<value>[a-z]{4}(?: [a-z]{4}){3})(?![a-z])",
+     "password"),
+    # `login admin:Kx9mQ2vLp4Zt`, `creds: admin / Kx9mQ2vLp4Zt`: a user, then what logs them in.
+    ("a user's password", "login", r"(?i)\blog(?:-?in|on)\s+[\w.@-]{1,64}\s*(?::|\s/\s)\s*(?P<value>[^\s'\"`]{8,})",
+     "mixed"),
+    # A registry's login as docker's config.json (`"auth": "..."`) and .npmrc (`_auth=...`) keep it: base64 of
+    # `user:password`, whatever the password looks like.
+    ("a registry login (base64 of user:password)", "auth",
+     r"(?:\"auth\"\s*:\s*\"|(?<![\w-])_auth\s*=\s*[\"']?)(?P<value>[A-Za-z0-9+/]{8,}={0,2})", "basic"),
+    # A wallet's or a signer's private key is 64 hex digits (0x or not), beside the words that name it; not a
+    # key's hash or fingerprint, nor a public key.
+    ("a private key (hex)", "priv",
+     r"(?i)\bpriv(?:ate)?[ _-]?keys?\b[^\n]{0,40}?(?<![0-9A-Za-z])(?:0x)?(?P<value>[0-9a-f]{64})(?![0-9A-Za-z])",
+     "hex"),
+)

@@ -511,3 +511,27 @@ def test_a_name_in_code_beside_a_secret_word_is_no_credential(text):
                                   "token=a8Zk3.Lq92vXm0Pe", "password=Summer.2024"])
 def test_one_name_or_a_path_of_no_words_given_to_a_secret_key_is_still_its_secret(text):
     assert secrets.find(text) is not None
+
+
+@pytest.mark.parametrize("text", [
+    # A second outside audit stored each of these.
+    "Deploy needs STRIPE_KEY=q8Xz3LmP0vR7tNw2Ks9YbD4h set in the env", "ALGOLIA_ADMIN_KEY=5f2b8c1e9a7d4036b1e2f3a4c5d6e7f8",
+    "JWT_SECRET=correct-horse-battery-staple", 'EMAIL_HOST_PASSWORD="abcd efgh ijkl mnop"', "DB_PASS=sunflowerlagoon",
+    "SESSION_SECRET=sunflowerlagoon", "client_secret=sunflowerlagoon", "SENTRY_AUTH=sntryu_" + "ab12" * 16,
+])
+def test_an_environments_key_or_secret_and_an_app_password_are_found(text):
+    assert secrets.find(text) is not None
+
+
+@pytest.mark.parametrize("text", [
+    # ... and refused each of these: local defaults, shell defaults, test fakes, documented examples.
+    "DATABASE_URL=postgres://postgres:postgres@localhost:5432/dev", "amqp://guest:guest@localhost:5672/",
+    "mysql://root:root@127.0.0.1:3306/test", "redis://:devpassword@localhost:6379",
+    "compose: password: ${DB_PASSWORD:-changeme}", "POSTGRES_PASSWORD: ${POSTGRES_PASSWORD:-postgres}",
+    'assert login(user="alice", password="test-password") is True', 'secret = "not-a-real-secret"',
+    'apiKey: "test_api_key_123"', "token: 'abc123'", "Stripe test keys look like sk_test_xxxxxxxxxxxxxxxxxxxxxxxx",
+    "AKIAIOSFODNN7EXAMPLE", "access_token: ya29.<redacted>", "secret: my-k8s-secret-name",
+    "STRIPE_PUBLISHABLE_KEY=pk_live_51Habcdefghij", "SSH_KEY=~/.ssh/id_ed25519", "I18N_KEY=menu.title.home",
+])
+def test_a_local_default_a_shell_default_a_test_fake_or_a_documented_example_is_no_secret(text):
+    assert secrets.find(text) is None
