@@ -206,7 +206,7 @@ SAID_RULES: tuple[tuple[str, str, str, str], ...] = (
      r"|ENCRYPTION|MASTER|HMAC|JWT|APP)_KEY\b)[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_KEY\s*[=:]\s*[\"']?"
      r"(?P<value>[^\s\"'`,;]{12,})", "random"),
     # Gmail's and Apple's app passwords: four groups of four letters, quoted or not.
-    ("an app password", "pass", r"(?i)pass\w*\s*[=:]\s*[\"']?(?P<value>[a-z]{4}(?: [a-z]{4}){3})(?![a-z])",
+    ("an app password", "pass", r"(?i)pass\w{0,40}\s*[=:]\s*[\"']?(?P<value>[a-z]{4}(?: [a-z]{4}){3})(?![a-z])",
      "password"),
     # `login admin:Kx9mQ2vLp4Zt`, `creds: admin / Kx9mQ2vLp4Zt`: a user, then what logs them in.
     ("a user's password", "login", r"(?i)\blog(?:-?in|on)\s+[\w.@-]{1,64}\s*(?::|\s/\s)\s*(?P<value>[^\s'\"`]{8,})",

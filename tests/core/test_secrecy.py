@@ -474,6 +474,7 @@ def test_no_rule_scans_an_unbounded_run_of_a_line():
     that repeats the word: `mysql ` said 3,333 times held a write for seconds. Every scan is bounded."""
     for kind, trigger, pattern, _ in secrets._SAID:
         assert "[^\\n]*" not in pattern.pattern and "[^\\n]+" not in pattern.pattern, (kind, trigger)
+        assert "\\w*\\s*" not in pattern.pattern, (kind, trigger)  # `pass` repeated: each one read to the end
     assert secrets._ASSIGNED.pattern.endswith("{1,256})")
 
 
