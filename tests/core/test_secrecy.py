@@ -536,3 +536,22 @@ def test_an_environments_key_or_secret_and_an_app_password_are_found(text):
 ])
 def test_a_local_default_a_shell_default_a_test_fake_or_a_documented_example_is_no_secret(text):
     assert secrets.find(text) is None
+
+
+def test_each_provider_format_has_its_own_kind_and_a_gate():
+    # Two formats of one kind shared one gate: the second's text never tried the first's pattern.
+    from kg_actors.core.secret_shapes import GATES, SHAPES
+
+    kinds = [kind for kind, _ in SHAPES]
+    assert len(kinds) == len(set(kinds))
+    assert all(kind in GATES for kind in kinds[1:])
+
+
+@pytest.mark.parametrize("text", [
+    "CREATE USER 'app'@'%' IDENTIFIED BY 'q8Xz3LmP0vR7';", "htpasswd -b .htpasswd admin Xk3v9QmZ2aB7",
+    "openssl enc -aes-256-cbc -k Xk3v9QmZ2aB7 -in f", "az login --service-principal -u http://app -p Xk3v9QmZ2aB7",
+    "curl --user=admin:Xk3v9QmZ2aB7 https://x", "use gsk_" + "aB3d" * 13 + " for it", "pplx-" + "aB3d" * 12,
+    "tvly-dev-" + "aB3d" * 8, "bkua_" + "a1b2" * 10, "oauth:" + "a1b2c3" * 5, "vcp_" + "aB3d" * 6,
+])
+def test_sql_and_tool_passwords_and_more_platform_keys_are_found(text):
+    assert secrets.find(text) is not None
