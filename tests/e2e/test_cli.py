@@ -701,6 +701,6 @@ def test_stop_while_a_start_brings_the_server_up_waits_for_it_and_stops_it(env, 
         starting.communicate(timeout=60)
         assert _health(env) is None
     finally:
-        if starting.poll() is None:
-            starting.kill()
+        if starting.poll() is None:  # its server is up once it returns: the stop below then finds it
+            starting.communicate(timeout=60)
         kg(["stop"], env)
