@@ -21,7 +21,7 @@ cleanly. Rules where both sides changed the same entry:
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import attrs
@@ -294,13 +294,12 @@ def merge_graphs(base: Json | None, ours: Json, theirs: Json, now: float) -> Mer
         conflicts.append(conflict)
         renamed.update({old_id: keep, drop: keep})
     nodes = _in_order(nodes, nodes_o, nodes_t)
-    vts = version_ts
 
     edges_b, edges_o, edges_t = _edges(base), _edges(ours), _edges(theirs)
     same, todo = _changed_keys(edges_b, edges_o, edges_t)
     edges = {k: edges_o[k] for k in same}
     edges.update(_merge_map(todo, edges_b, edges_o, edges_t, lambda k, b, o, t: _merge_edge(
-        b, o, t, vts(vers_o, "edge:" + k), vts(vers_t, "edge:" + k))))
+        b, o, t, version_ts(vers_o, "edge:" + k), version_ts(vers_t, "edge:" + k))))
     moved_edges = follow_renames(edges, renamed)
     # A delete against an edit keeps the edit: a node one side deleted stays when the other side wrote an
     # edge to it (its notes are a lesson too).
@@ -369,17 +368,24 @@ def renames_between(todo: set[str], base: Json, ours: Json, theirs: Json) -> dic
     nothing, and those merge id by id."""
     out: dict[str, tuple[str, str]] = {}
     for side, here, there in (("ours", ours, theirs), ("theirs", theirs, ours)):
-        gone: dict[float, list[str]] = {}
-        born: dict[float, list[str]] = {}
-        for key in todo:
-            if key in base and key not in here and key in there:
-                _by_birth(gone, base[key], key)
-            elif key in here and key not in base and key not in there:
-                _by_birth(born, here[key], key)
+        gone = _births(base, (k for k in todo if k in base and k not in here and k in there))
+        born = _births(here, _new_on_one_side(todo, base, here, there))
         for stamp, olds in gone.items():
             news = born.get(stamp, [])
             if len(olds) == 1 and len(news) == 1:
                 out[olds[0]] = (news[0], side)
+    return out
+
+
+def _new_on_one_side(todo: set[str], base: Json, here: Json, there: Json) -> Iterator[str]:
+    return (key for key in todo if key in here and key not in base and key not in there)
+
+
+def _births(nodes: Json, keys: Iterable[str]) -> dict[float, list[str]]:
+    """The ids among `keys` by their nodes' creation stamp (what a rename keeps)."""
+    out: dict[float, list[str]] = {}
+    for key in keys:
+        _by_birth(out, nodes[key], key)
     return out
 
 
@@ -393,16 +399,12 @@ def version_ts(versions: Json, key: str) -> float:
 def double_renames(todo: set[str], base: Json, ours: Json, theirs: Json) -> dict[str, tuple[str, str]]:
     """Old id -> (ours' new id, theirs' new id), for a node both sides renamed, each to an id of its own
     (found as `renames_between` finds one side's: by the creation stamp a rename keeps)."""
-    gone: dict[float, list[str]] = {}
-    born: tuple[dict[float, list[str]], dict[float, list[str]]] = ({}, {})
-    for key in todo:
-        if key in base and key not in ours and key not in theirs:
-            _by_birth(gone, base[key], key)
-        elif key not in base and (key in ours) != (key in theirs):
-            _by_birth(born[0] if key in ours else born[1], (ours if key in ours else theirs)[key], key)
+    gone = _births(base, (k for k in todo if k in base and k not in ours and k not in theirs))
+    born_ours = _births(ours, _new_on_one_side(todo, base, ours, theirs))
+    born_theirs = _births(theirs, _new_on_one_side(todo, base, theirs, ours))
     out = {}
     for stamp, olds in gone.items():
-        mine, other = born[0].get(stamp, []), born[1].get(stamp, [])
+        mine, other = born_ours.get(stamp, []), born_theirs.get(stamp, [])
         if len(olds) == 1 and len(mine) == 1 and len(other) == 1:
             out[olds[0]] = (mine[0], other[0])
     return out
@@ -420,7 +422,7 @@ def fold_double_rename(old_id: str, ids: tuple[str, str], base: Json, ours: Json
     merged, _ = merge_node(keep, {**base[old_id], "id": keep}, {**o, "id": keep}, {**t, "id": keep}, now)
     node = dict(merged or (o if ours_later else t))
     other = {**content(dropped), "_written": dropped.get("_written"), "_set_aside_ts": now, RENAMED_TO: drop}
-    node[CONFLICTS_FIELD] = [*(node.get(CONFLICTS_FIELD) or []), other]
+    node[CONFLICTS_FIELD] = _merge_conflicts(node.get(CONFLICTS_FIELD), [other])  # kept to CONFLICTS_MAX
     return keep, drop, node, Conflict(keep, "ours" if ours_later else "theirs", content(node), other)
 
 

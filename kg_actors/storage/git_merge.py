@@ -114,14 +114,24 @@ def _merge_parts(root: Path, key: str, parts: list[str], base: str | None, ours:
     return merged, conflicts
 
 
+def _every_part(sides: list[tuple[Any, Any, Any]], i: int, *path: str) -> dict[str, Any]:
+    """One side's (0 base, 1 ours, 2 theirs) map at `path` ("nodes"; "_meta", "versions"), over every part."""
+    out: dict[str, Any] = {}
+    for trio in sides:
+        value: Any = trio[i] or {}
+        for name in path:
+            value = shards._mapping(value).get(name)
+        out.update(shards._mapping(value))
+    return out
+
+
 def _carry_renames(merged: dict[str, dict[str, Any]], sides: list[tuple[Any, Any, Any]], now: float) -> list[Conflict]:
     """A rename on one side against the old id kept on the other, across buckets (the old id's and the
     new one's differ, so neither bucket's own merge could see it): the node and the edges naming the old
     id move to the new one, as `merge_graphs` does inside one file. Every bucket they land in changed on
     one side (the new node's, the old id's, the rewired edges' other ends'), so it is among those merged
     here; were one not, nothing is moved rather than a bucket written from part of its content."""
-    b_nodes, o_nodes, t_nodes = ({k: v for trio in sides for k, v in shards._mapping((trio[i] or {}).get("nodes")).items()}
-                                 for i in range(3))
+    b_nodes, o_nodes, t_nodes = (_every_part(sides, i, "nodes") for i in range(3))
     every = set(b_nodes) | set(o_nodes) | set(t_nodes)
     found = renames_between(every, b_nodes, o_nodes, t_nodes)
     found = {old: to for old, to in found.items() if shards.bucket(old) != shards.bucket(to[0])}
@@ -144,9 +154,7 @@ def _carry_renames(merged: dict[str, dict[str, Any]], sides: list[tuple[Any, Any
         if conflict is not None:
             conflicts.append(conflict)
     renamed = {old: to[0] for old, to in found.items()}
-    o_versions, t_versions = ({k: v for trio in sides
-                               for k, v in shards._mapping(shards._mapping((trio[i] or {}).get("_meta")).get("versions")).items()}
-                              for i in (1, 2))
+    o_versions, t_versions = (_every_part(sides, i, "_meta", "versions") for i in (1, 2))
     for old_id, pair in doubles.items():
         at = (version_ts(o_versions, "node:" + pair[0]), version_ts(t_versions, "node:" + pair[1]))
         keep, drop, node, conflict = fold_double_rename(old_id, pair, b_nodes, o_nodes, t_nodes, now, at)
