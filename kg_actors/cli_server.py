@@ -28,7 +28,6 @@ STOP_TIMEOUT = 15.0
 STOPPING_WAIT = 10.0
 
 
-
 def storage_error(root: Path, exc: OSError) -> str:
     """Why the storage directory cannot be used, with the fix for that cause (a read-only mount or a full
     disk is not a matter of permissions)."""
@@ -44,6 +43,7 @@ def storage_error(root: Path, exc: OSError) -> str:
     named = f"{exc.filename}: " if exc.filename else ""
     return (f"{where}: {named}{exc.strerror or exc}; fix its permissions, or set KG_HOME to a directory you "
             f"can write")
+
 
 def env_config(args: argparse.Namespace) -> Config:
     from .config import Config, ConfigError
@@ -193,12 +193,9 @@ def _wait_for_stopping(config: Config) -> bool:
     """Wait (bounded) for a server that holds the store but answers no more: a `kg stop` or `kg restart`
     drains it, then it saves and exits, and a new one started meanwhile is refused the store (spec 000: a
     restart does not disconnect the tools; `kg mcp` starts one on its next call). Whether it waited."""
-    try:
-        pid = int((config.root / "server.pid").read_text().strip())
-    except (OSError, ValueError):
+    pid, _ = _pid_from_file(config.root / "server.pid")
+    if pid is None:
         return False  # none, or one still starting (it writes the file once it serves): waited for after
-    if not _is_server(pid):
-        return False
     print(f"kg: the server holding {config.root} (pid {pid}) is stopping; waiting for it to exit", flush=True)
     deadline = time.monotonic() + STOPPING_WAIT
     while _is_server(pid) and time.monotonic() < deadline:
