@@ -46,7 +46,7 @@ def _chars(*values: object) -> int:
 async def _checked(check: Callable[..., T], *args: Any, size: int) -> T:
     if size < OFF_LOOP_CHARS:
         return check(*args)
-    return await trio.to_thread.run_sync(lambda: check(*args))
+    return await trio.to_thread.run_sync(check, *args)
 
 
 async def _open(floor: Floor, sid: str | None, level: str | None,

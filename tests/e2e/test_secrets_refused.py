@@ -51,6 +51,18 @@ async def test_a_node_with_a_token_in_a_note_is_refused_naming_the_field(srv, se
     _nothing_leaked(srv, text)
 
 
+async def test_a_long_write_is_checked_as_a_short_one(srv, session):
+    # Over 50,000 characters the check runs in a worker thread (conduct/write.py): the same rule, the same words.
+    notes = ["a long note " + "x" * 19_980, "another " + "y" * 19_990, f"clone with {TOKEN}"]
+    text, err = await session("kg_put_node", level="project", id="long-write-with-token", gist="a long lesson",
+                              notes=notes)
+    assert err and "NOT WRITTEN: notes[2] holds what looks like a GitHub token" in text, text
+    saved = await session.ok("kg_put_node", level="project", id="long-write-without-token", gist="a long lesson",
+                             notes=notes[:2] + ["clone with the bot's token from the vault"])
+    assert "saved" in saved
+    _nothing_leaked(srv, text)
+
+
 async def test_edges_and_progress_are_held_to_the_same_rule(srv, session):
     await session.ok("kg_put_node", level="project", id="secret-rule-target", gist="a node to link to")
     text, err = await session("kg_put_edge", level="project", frm="secret-rule-target", to="src/deploy.sh",
