@@ -18,6 +18,7 @@ import trio
 from e2e_helpers import Session, another_program
 from editor_store import big_project, client, editor_url, seed
 from mcp import Client
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from kg_actors.testing import write_store
 
@@ -273,23 +274,31 @@ def test_a_big_graph_draws_in_turns_and_keeps_changes_made_meanwhile(server_fact
         assert http.post("/api/nodes", json={**where, "id": "bulk-node-895", "gist": "rewritten", "expected_version": 0}).status_code == 200
         edge = {**where, "from": "arrived-mid-stream", "to": "bulk-node-892", "rel": "follows"}
         assert http.post("/api/edges", json=edge).status_code == 201
-        picture = http.get("/api/graph", params=where).json()
     page.wait_for_selector("body[data-complete=yes]")
-    # Writes here also re-tier nodes (compaction); the page re-reads the tiers shortly after each change.
-    orphaned = {n["id"] for n in picture["nodes"] if n["state"] == "orphaned"}
-    nodes = sorted({n["id"] for n in picture["nodes"]} - orphaned)
-    edges = sorted(f"{e['from']}->{e['to']}:{e['rel']}" for e in picture["edges"]
-                   if e["from"] not in orphaned and e["to"] not in orphaned)
-    page.wait_for_function("""([nodes, edges]) => { const cy = window.kgEditor.canvas.cy;
+    # Writes here also re-tier nodes (compaction), and the server's tick may re-tier them again later; the page
+    # follows both (it re-reads the tiers shortly after each change). So compare with the picture the server
+    # holds when the page has caught up, not with one taken before.
+    same_picture = """([nodes, edges, states]) => { const cy = window.kgEditor.canvas.cy;
         const drawn = cy.nodes().filter((n) => n.data('kind') === 'node').map((n) => n.id()).sort();
         const lines = cy.edges().map((e) => e.id()).sort();
-        return JSON.stringify(drawn) === JSON.stringify(nodes) && JSON.stringify(lines) === JSON.stringify(edges); }""",
-                           arg=[nodes, edges])
+        return JSON.stringify(drawn) === JSON.stringify(nodes) && JSON.stringify(lines) === JSON.stringify(edges)
+            && cy.nodes().every((n) => !(n.id() in states) || states[n.id()] === n.data('state')); }"""
+    with client(srv) as http:
+        for _ in range(30):
+            picture = http.get("/api/graph", params=where).json()
+            orphaned = {n["id"] for n in picture["nodes"] if n["state"] == "orphaned"}
+            nodes = sorted({n["id"] for n in picture["nodes"]} - orphaned)
+            edges = sorted(f"{e['from']}->{e['to']}:{e['rel']}" for e in picture["edges"]
+                           if e["from"] not in orphaned and e["to"] not in orphaned)
+            states = {n["id"]: n["state"] for n in picture["nodes"]}
+            try:
+                page.wait_for_function(same_picture, arg=[nodes, edges, states], timeout=2_000)
+                break
+            except PlaywrightTimeoutError:
+                continue
+        else:
+            pytest.fail("the page never drew the server's picture")
     assert "bulk-node-898" not in nodes and "arrived-mid-stream" in nodes
-    expected = {n["id"]: n["state"] for n in picture["nodes"]}
-    # The page re-reads the tiers shortly after the last change: wait for that, then compare.
-    page.wait_for_function("""(expected) => window.kgEditor.canvas.cy.nodes()
-        .every((n) => !(n.id() in expected) || expected[n.id()] === n.data('state'))""", arg=expected)
     assert page.problems == []
 
 
