@@ -23,6 +23,7 @@ from ..core import debt, graph_ops, ids, scoring, search
 from ..core import graph_views as V
 from ..core.errors import Conflict, InvalidInput, NotFound
 from .guard import RuntimeParts, guarded, json_body
+from .heavy_replies import json_off_loop
 
 if TYPE_CHECKING:
     from ..graph_handle import GraphHandle
@@ -122,8 +123,7 @@ def routes(runtime: RuntimeParts) -> list[Route]:
     async def picture(request: Request) -> JSONResponse:
         level, project_path = where(request)
         handle, root = await graph_of(level, project_path)
-        out = V.picture((await handle.current()).graph)
-        return JSONResponse({"level": level, "project_path": root, **out})
+        return await json_off_loop({"level": level, "project_path": root}, V.picture, (await handle.current()).graph)
 
     async def states(request: Request) -> JSONResponse:
         """Every node's tier: compaction moves tiers on writes and on the tick without a feed event of its own."""

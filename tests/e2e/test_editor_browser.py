@@ -208,6 +208,27 @@ def test_a_rename_from_the_page_reloads_the_picture_once(srv, page):
     assert on_canvas(page, "session-handler-setup") and not on_canvas(page, "session-handler-init")
 
 
+def test_an_agent_recalling_an_archived_node_turns_it_active_without_a_new_picture(srv, page):
+    alpha = srv.paths["alpha"]
+    open_project(page, srv, alpha)
+    assert page.evaluate("() => window.kgEditor.canvas.cy.getElementById('rate-limit-window').data('state')") == "archived"
+    fetched = len([u for u in page.requested if "/api/graph?" in u])
+    before = page.evaluate("() => window.kgEditor.stats.events")
+
+    async def agent() -> None:
+        async with Client(srv.url + "/") as c:
+            s = await Session.open(c, cwd=alpha)
+            await s.ok("kg_read", id="rate-limit-window")
+
+    trio.run(agent)
+    page.wait_for_function("n => window.kgEditor.stats.events > n", arg=before)  # the recall's event came
+    page.wait_for_function(
+        "() => window.kgEditor.canvas.cy.getElementById('rate-limit-window').data('state') === 'active'")
+    # A whole picture per recall kept a big graph's server building megabytes while agents waited.
+    assert len([u for u in page.requested if "/api/graph?" in u]) == fetched
+    assert page.problems == []
+
+
 def test_an_address_with_a_bare_percent_still_opens_the_page(srv, page):
     page.goto(editor_url(srv) + "/#/no/such 100% project")
     page.wait_for_function("() => document.body.dataset.graph === 'ready'")  # on the user graph: no such project

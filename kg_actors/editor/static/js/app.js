@@ -212,6 +212,24 @@ class App {
     await this.reloadGraph();
   }
 
+  // Re-read the whole picture, at most one read at a time: asks made meanwhile make one more read after it.
+  reloadSoon() {
+    if (this.reloading) {
+      this.reloadAgain = true;
+      return;
+    }
+    this.reloading = (async () => {
+      try {
+        do {
+          this.reloadAgain = false;
+          await this.reloadGraph().catch(() => {});
+        } while (this.reloadAgain);
+      } finally {
+        this.reloading = null;
+      }
+    })();
+  }
+
   async reloadGraph() {
     const view = this.view;
     let picture;
@@ -324,7 +342,7 @@ class App {
         for (const n of this.picture.nodes) if (out.states[n.id]) n.state = out.states[n.id];
         this.listSoon();
       }
-      if (this.canvas.applyStates(out.states) === "reload") await this.reloadGraph();
+      if (this.canvas.applyStates(out.states) === "reload") this.reloadSoon();
       this.updateCounts();
       document.body.dataset.statesAt = String(Date.now());
     } catch {
@@ -414,8 +432,11 @@ class App {
         if (selected === event.id) this.panel.isDirty() ? this.panel.goneElsewhere() : this.panel.close();
         break;
       case "node_recalled":
-        // A recall can bring orphaned neighbours back to the archive too: re-read the picture.
-        this.reloadGraph().catch(() => {});
+        // A recall promotes one node: set its tier in place (re-reading a big graph's whole picture at each
+        // recall kept the server building megabytes while agents waited). Neighbours it brought back from
+        // the orphans come with the tier re-read below; a node the picture does not hold yet reloads it.
+        if (this.picture) for (const n of this.picture.nodes) if (n.id === event.id) n.state = "active";
+        if (this.canvas.applyStates({ [event.id]: "active" }) === "reload") this.reloadSoon();
         break;
       case "edge_updated":
         this.canvas.addEdge(event.edge);
