@@ -34,12 +34,13 @@ from .constants import RECALL_PROMPT_MAX_CHARS
 from .errors import InvalidInput, KGError
 from .secret_names import CODE_NAME as _CODE_NAME, ENV_NAME as _ENV_NAME, code_path as _code_path, is_path as _is_path
 from .secret_names import scrambled as _scrambled
+from .secret_prose import PROSE_RULES, is_password
 from .secret_shapes import DISCORD, GATES, HEADERS, SAID_RULES, SHAPES
 
 _PRIVATE_TAG = re.compile(r"<(/?)private>", re.IGNORECASE)
 
 
-_SAID = tuple((kind, trigger, re.compile(rx), judge) for kind, trigger, rx, judge in SAID_RULES)
+_SAID = tuple((kind, trigger, re.compile(rx), judge) for kind, trigger, rx, judge in (*SAID_RULES, *PROSE_RULES))
 _HEX_ABOUT = re.compile(r"(?i)sha|hash|fingerprint|digest|checksum|public|address")
 
 # `password=...`, `"api_key": "..."`, `token: ...`: the word, a separator, then the value. The word
@@ -214,7 +215,8 @@ def _find(text: str, shapes_only: bool) -> Finding | None:
         if m is not None and _PROSE_AFTER.match(m.group(0) + text[m.end():m.end() + 80]):
             m = None  # "passwd: Authentication token manipulation error": a word and a sentence, no value
         if m is not None and not _CONTRACTION.match(text, m.end()) and (
-                _credential(m.group(1), assigned=True) or _spelled(text, word, m)):
+                _credential(m.group(1), assigned=True) or _spelled(text, word, m)
+                or _UUID.fullmatch(m.group(1).strip("\"'`."))):  # a UUID given to a key (Heroku's, npm's) is the key
             return Finding("a credential assigned to a secret-named key", _mask(m.group(1)))
         window = text[word.end():word.end() + _NEAR_WINDOW].split("\n", 1)[0]
         for opaque in _OPAQUE.finditer(window):
@@ -315,7 +317,8 @@ def _credential(value: str, assigned: bool) -> bool:
     if not assigned:
         # Prose: only a long opaque run counts; hex alone may be a hash or a commit id. A setting given its
         # value there (`statement_cache_size=0`) is judged by the value; a name in code is none.
-        _, equals, rest = value.rstrip("=").partition("=")
+        # The last setting's value: `--from-literal=log_level=debug` gives `debug`, not `log_level=debug`.
+        _, equals, rest = value.rstrip("=").rpartition("=")
         if equals:
             return not _code_path(rest, dotted=False) and _credential(rest, assigned=True)
         return ((len(value) >= 20 or _scrambled(value)) and not _HEX.fullmatch(value) and not _is_path(value)
@@ -330,9 +333,9 @@ def _credential(value: str, assigned: bool) -> bool:
     return _classes(value) >= 2 or len(value) >= 16
 
 
-# Words given to a password-named key: one (`sunflowerlagoon`) or a passphrase (`correct-horse-battery-staple`).
-# Not `_` or `.`: those join a name in code (`args.password`, `db_password`), which is a reference.
-_PASSPHRASE = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)*")
+# Words given to a password-named key: one (`sunflowerlagoon`), a passphrase (`correct-horse-battery-staple`), or
+# digits (a wifi's `84920174`). Not `_` or `.`: those join a name in code (`args.password`), which is a reference.
+_PASSPHRASE = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)*|\d+")
 # The keys whose value is a password whatever it looks like; `pass` alone ends `bypass` and `compass`, `pwd`
 # alone is the working directory, so those need a longer name (`DB_PWD`).
 _PASSWORD_KEYS = frozenset(("password", "passwd", "passphrase", "client_secret"))
@@ -376,8 +379,14 @@ def _spelled(text: str, word: re.Match[str], m: re.Match[str]) -> bool:
 def _said(judge: str, m: re.Match[str]) -> bool:
     """Whether a value a command line or a file format names (`_SAID`) is a secret, by its rule's judge."""
     value = m.group("value")
-    if judge == "mixed":  # "the password is incorrect" names no password; "is Xk3v9QmZ" does
-        return _credential(value, assigned=True) and _mixed(value)
+    if judge in ("prose", "shaped", "bare", "digits", "login"):  # "the password is incorrect" names none; "is hunter2" does
+        v = value.strip("\"'`").rstrip(".,;:)?")
+        if (_placeholder(v) or v.lower() in _DESCRIPTIONS or _ENV_NAME.fullmatch(v) or _is_path(v)
+                or _CODE_REF.search(v) or judge == "login" and v.lower() == m.group("user").lower()):
+            return False
+        return is_password(v, "shaped" if judge == "login" else judge, m.string[m.end():m.end() + 80])
+    if judge == "key in words":
+        return not _HEX_ABOUT.search(m.group(0))
     if judge == "password":
         v = value.strip("\"'`")
         return _credential(v, assigned=True) or (
@@ -402,11 +411,6 @@ def _user_password(value: str) -> bool:
         return False
     user, colon, password = plain.partition(":")
     return bool(colon and user and password) and plain.isprintable()
-
-
-def _mixed(value: str) -> bool:
-    """Letters and digits both: "the password is incorrect" names no password; "is Xk3v9QmZ" does."""
-    return any(c.isalpha() for c in value) and any(c.isdigit() for c in value)
 
 
 def _classes(value: str) -> int:

@@ -236,9 +236,6 @@ SAID_RULES: tuple[tuple[str, str, str, str], ...] = (
     # whatever it looks like (words too), as after `password=`.
     ("a password in a .netrc entry", "machine",
      r"\bmachine\s+\S+(?:\s+(?:login|account|port)\s+\S+){0,3}\s+password\s+(?P<value>\S+)", "password"),
-    ("a password said in words", "pass",
-     r"(?i)\bpass(?:word|wd|phrase|code)?\s+(?:is|was)\s+[\"'`]?(?P<value>[^\s\"'`]{8,})", "mixed"),
-    ("a password said in words", "pw", r"(?i)\bpwd?\s+(?:is|was)\s+[\"'`]?(?P<value>[^\s\"'`]{8,})", "mixed"),
     # An environment's `STRIPE_KEY=...`, `ALGOLIA_ADMIN_KEY=...`: a random value there is the key (not a
     # publishable one, nor a name or a path). The names the secret words below know (API_KEY, SECRET_KEY, ...)
     # are theirs.
@@ -249,9 +246,6 @@ SAID_RULES: tuple[tuple[str, str, str, str], ...] = (
     # Gmail's and Apple's app passwords: four groups of four letters, quoted or not.
     ("an app password", "pass", r"(?i)pass\w{0,40}\s*[=:]\s*[\"']?(?P<value>[a-z]{4}(?: [a-z]{4}){3})(?![a-z])",
      "password"),
-    # `login admin:Kx9mQ2vLp4Zt`, `creds: admin / Kx9mQ2vLp4Zt`: a user, then what logs them in.
-    ("a user's password", "login", r"(?i)\blog(?:-?in|on)\s+[\w.@-]{1,64}\s*(?::|\s/\s)\s*(?P<value>[^\s'\"`]{8,})",
-     "mixed"),
     # SQL's `CREATE USER ... IDENTIFIED BY '...'`, `ALTER USER ... IDENTIFIED BY ...`: the quoted value is the password.
     ("a password in SQL", "identified", r"(?i)\bidentified\s+(?:with\s+\w+\s+)?by\s+(?:password\s+)?['\"](?P<value>[^'\"]{4,})['\"]",
      "password"),

@@ -156,3 +156,18 @@ async def test_the_editor_applies_the_same_rule(srv, session):
     assert r.status_code == 400, r.text
     assert "gist holds what looks like a GitHub token" in r.text
     _nothing_leaked(srv, r.text)
+
+
+async def test_a_password_said_in_prose_is_refused_and_prose_about_one_is_stored(srv, session):
+    text, err = await session("kg_put_node", level="project", id="router-admin", gist="The router's admin login",
+                              notes=["the root password is now " + "tangerine-walrus-pickle"])
+    assert err and "NOT WRITTEN: notes[0] holds what looks like a password said in words (tang… (23 characters))" in text, text
+    assert "walrus" not in text
+    saved = await session.ok("kg_put_node", level="project", id="django-password-hashes", gist="Password hashing",
+                             notes=["Django stores password pbkdf2_sha256 hashes", "the password is misread by the driver",
+                                    "set the password to expire after 90 days"])
+    assert "saved" in saved
+    node = nodes_by_id(graph(srv, session_id=session.sid)["project"])["django-password-hashes"]
+    assert node["notes"][2] == "set the password to expire after 90 days"
+    raw = b"".join(store_files(srv.store).values())
+    assert b"walrus" not in raw

@@ -1,0 +1,106 @@
+"""Passwords, logins and keys said in prose (core/secrecy.py asks): the sentences, and whether the word they
+give is a secret.
+
+Engineering notes talk of passwords all day ("the password is hashed with argon2id", "password utf8mb4
+collation", "the password is misread by the driver"), and people write one down the same way ("the password is
+hunter2"). So a value after the linking words is a password by its shape: letters and digits in one word, a
+passphrase of three words or more, six digits or more. Names of schemes, charsets and versions (`sha256`,
+`utf8mb4`, `v2.1`) and compounds (`pbkdf2_sha256`, `2fa-protected`) have that shape and are none. A plain word
+is a password only where the sentence goes on to the place it opens ("the password is swordfish for prod");
+ending the sentence or going on otherwise it is prose ("the password is gone", "... cleartext"): without a
+dictionary a plain word cannot be told from an adjective there, and refusing every such note would refuse
+ordinary lessons. Every scan is bounded: a text repeating "password " costs no more than its length.
+"""
+
+from __future__ import annotations
+
+import re
+
+# "the password for the vault is ...": what it is the password for, a few words at most.
+_FOR = r"(?:\s+(?:for|of|on|to|in)(?:\s+[\w.@-]{1,40}){1,3}?)?"
+_IS = r"\s+(?:is|was|has\s+been|will\s+be|became|remains|stays)(?:\s+(?:now|still|currently|again))?\s+"
+_TO = r"\s+(?:(?:is|was|has\s+been|got)\s+)?(?:now\s+)?(?:changed|set|reset|updated|rotated)\s+to\s+"
+_VALUE = r"[\"'`]?(?P<value>[^\s\"'`]{4,64})"
+_UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+_KEY_VALUE = r"[\"'`]?(?P<value>" + _UUID + r"|[0-9a-fA-F]{32,64})(?![\w-])"
+
+# (kind, what the lowercased text must hold, the pattern, how its value is judged), as secret_shapes.SAID_RULES.
+# "prose": a password's shape, or a plain word before its place; "shaped": a password's shape only (after
+# "set ... to", "changed to": "set the password to expire after 90 days" is a rule, not a password); "bare":
+# letters and digits or symbols in one word, right after the word ("password hunter2"); "digits": six or more.
+_LINKED = tuple(rule for trigger, word in (("pass", r"\bpass(?:word|wd|phrase|code)\b"), ("pw", r"\bpwd?\b"))
+                for rule in (
+                    ("a password said in words", trigger, r"(?i)" + word + _FOR + _IS + _VALUE, "prose"),
+                    ("a password said in words", trigger, r"(?i)" + word + _FOR + _TO + _VALUE, "shaped"),
+                    ("a password said in words", trigger, r"(?i)\bset\s+(?:[\w.@-]{1,40}\s+){0,4}?" + word
+                     + r"(?:\s+for\s+[\w.@-]{1,40})?\s+to\s+" + _VALUE, "shaped"),
+                    ("a password said in words", trigger, r"(?i)" + word + r"\s+" + _VALUE, "bare"),
+                    # "the wifi password: 84920174": digits only (a word after a colon is judged as assigned).
+                    ("a password said in words", trigger, r"(?i)" + word + r"\s*[:=]\s*" + _VALUE, "digits")))
+PROSE_RULES: tuple[tuple[str, str, str, str], ...] = (
+    *_LINKED,
+    # "login for grafana: admin / hunter2", "grafana login: admin / hunter2", "the db login is admin / x".
+    ("a user's password", "log", r"(?i)\blog(?:-?in|on)s?\b(?:\s+(?:for|to|on|at|of)\s+(?:the\s+)?[\w.@/-]{1,64})?"
+     r"(?:\s*:|\s+is)?\s*(?P<user>[\w.@+-]{1,64})(?:\s*:\s*|\s+/\s+|/)" + _VALUE, "login"),
+    # `Basic <base64 of user:password>` without its Authorization header; "basic auth: ...", "... with ...".
+    ("basic auth credentials (base64 of user:password)", "basic",
+     r"(?i)\bbasic(?:[ _-]?auth(?:entication|orization)?)?(?:\s*[:=]\s*|\s+(?:with|is|header|creds|credentials)"
+     r"\s*:?\s+|\s+)[\"']?(?P<value>[A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])", "basic"),
+    # An API key of a UUID's or 32 hex digits' shape, said in words ("the api key is now <uuid>").
+    ("an API key said in words", "key", r"(?i)\b(?:api|access|secret|license|licence|auth|account|client|master"
+     r"|encryption|signing)[ _-]?key(?:" + _IS + "|" + _TO + ")" + _KEY_VALUE, "key in words"),
+    ("an API key said in words", "token", r"(?i)\b(?:api|access|auth|bearer|bot)[ _-]?token(?:" + _IS + "|" + _TO
+     + ")" + _KEY_VALUE, "key in words"),
+)
+
+# Names with a password's shape: schemes, hashes, ciphers, charsets, protocols, versions (`sha256-hashed`,
+# `utf8mb4`, `argon2id`, `pbkdf2_sha256`, `x25519`, `2fa`, `v2`, `1.2.3`).
+_NAMED = re.compile(r"(?i)(?:sha|md|aes|des|rc|argon|pbkdf|bcrypt|scrypt|utf|ucs|latin|iso|cp|win|base|rot|crc"
+                    r"|blake|ntlm|tls|ssl|rsa|ecdsa|ec|ed|x|hs|rs|es|ps|ipv|oauth|http|saml|krb|hmac|chacha|poly"
+                    r"|curve|secp|p|pg|py|python|node|java|php|mysql|postgres|ubuntu|debian|windows)\d+[\w.-]*"
+                    r"|\d+fa\b[\w-]*|v?\d+(?:\.\d+)+[\w.-]*|v\d+")
+_MIXED = re.compile(r"(?=[^\W_]*[A-Za-z])(?=[^\W_]*\d)[^\W_]{6,64}[!?#$%&*@^~+=]*")
+_DIGITS = re.compile(r"\d{6,64}")
+_PHRASE = re.compile(r"[A-Za-z]{3,}(?:-[A-Za-z]{3,}){2,}")
+_JOINERS = frozenset("and the for non one two per pre use self time only read write never always each all any "
+                     "end out off way side".split())
+_SEPARATOR = re.compile(r"[-_./\\:]")
+_WORD = re.compile(r"[A-Za-z]{6,64}")
+# What a plain word ends with as an adjective or a participle ("stored", "hidden", "visible", "different"), and
+# such words of no telling ending: these describe the password, they are not it.
+_DESCRIBES = ("ed", "en", "ing", "ive", "ble", "al", "ous", "ful", "less", "ic", "ent", "ant", "ary", "ory", "ly",
+              "ise", "ize", "own")
+_PROSE_WORDS = frozenset("""
+lowercase uppercase strong secret public private unique common always broken cached reused shared correct
+weird simple complex random static single double exactly simply nowhere somewhere elsewhere because before
+behind inside outside within without either neither rather really usually already another whatever
+""".split())
+# Where a plain word is the password for: "for prod", "in staging", "on the router". Not a count or a time.
+_PLACE = re.compile(r",?\s+(?:for|in|on|at)\s+(?:the\s+|our\s+|my\s+|its\s+|this\s+|that\s+)?(?P<place>[A-Za-z][\w.-]*)")
+_NOT_PLACES = frozenset("""
+a an all any each every some case order general particular short plain clear text memory transit use now ever
+good time days hours minutes weeks months years seconds sync line lines place places front advance full most
+""".split())
+
+
+def is_password(value: str, how: str, after: str) -> bool:
+    """Whether `value`, said after a password's linking words (`how`: a rule's judge above), is the password.
+    `after`: the text that follows it. The caller has ruled out placeholders, descriptions and paths."""
+    if how == "digits" or _NAMED.fullmatch(value):
+        return how == "digits" and bool(_DIGITS.fullmatch(value))
+    if _SEPARATOR.search(value):  # compounds and names; a passphrase's hyphens are words
+        return how != "bare" and bool(_PHRASE.fullmatch(value)) and not any(
+            w.lower() in _JOINERS for w in value.split("-"))
+    if _MIXED.fullmatch(value):
+        return True
+    if _DIGITS.fullmatch(value):
+        return how != "bare"
+    return how == "prose" and _plain_before_place(value, after)
+
+
+def _plain_before_place(value: str, after: str) -> bool:
+    word = value.lower()
+    if not _WORD.fullmatch(word) or word in _PROSE_WORDS or word.endswith(_DESCRIBES):
+        return False
+    place = _PLACE.match(after)
+    return place is not None and place.group("place").lower() not in _NOT_PLACES
