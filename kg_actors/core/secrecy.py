@@ -37,7 +37,12 @@ from .secret_names import scrambled as _scrambled
 from .secret_prose import PROSE_RULES, is_password
 from .secret_shapes import DISCORD, GATES, HEADERS, SAID_RULES, SHAPES
 
-_PRIVATE_TAG = re.compile(r"<(/?)private>", re.IGNORECASE)
+# A `<private>` tag as markup writes one: `<private>` or `<private name=value ...>`, with spaces or line breaks
+# inside and in fullwidth brackets too (＜private＞). Not `<private key file>`, `<private hidden>` (bare words),
+# `< private>`, nor `public < protected < private > internal`: text, whose rest such a "tag" used to hide.
+# Possessive, and no value holds a bracket: a text of `<private a=1 ` repeated is read once.
+_ATTRIBUTE = r"""\s+[A-Za-z_:][\w:.-]*\s*=\s*(?:"[^"<>＜＞]*"|'[^'<>＜＞]*'|[^\s"'=<>`＜＞]+)"""
+_PRIVATE_TAG = re.compile(r"[<＜](?:([/／])private\s*|private(?:" + _ATTRIBUTE + r")*+\s*)[>＞]", re.IGNORECASE)
 
 
 _SAID = tuple((kind, trigger, re.compile(rx), judge) for kind, trigger, rx, judge in (*SAID_RULES, *PROSE_RULES))
@@ -131,7 +136,7 @@ class Finding:
 def strip_private(text: str) -> str:
     """The text without its `<private>` parts. Tags nest: `<private>a <private>b</private> c</private>` hides
     `c` too. An unclosed tag hides the rest; a stray closing tag is dropped."""
-    if "<" not in text:
+    if "<" not in text and "＜" not in text:
         return text
     kept: list[str] = []
     depth, at = 0, 0
@@ -442,14 +447,14 @@ def clean_node(gist: str, notes: list[str] | None, touches: list[str] | None) ->
     """A node's text as it may be stored: private parts cut out, refused if a secret remains."""
     cut: list[str] = []
     if isinstance(gist, str):
-        private = "<" in gist
-        if private:
-            gist, was = strip_private(gist).strip(), gist.strip()
-            if gist != was:
-                cut.append("gist")
-        if not gist:
-            raise InvalidInput("gist", "is empty once its <private> text is removed" if private
-                               else "must be a non-empty string")
+        plain = strip_private(gist)
+        if plain != gist:  # only a field that held a tag is touched: an untagged one is stored as written
+            gist = plain.strip()
+            cut.append("gist")
+            if not gist:
+                raise InvalidInput("gist", "is empty once its <private> text is removed")
+        elif not gist:
+            raise InvalidInput("gist", "must be a non-empty string")
     notes, touches = _without_private(notes, "notes", cut), _without_private(touches, "touches", cut)
     refuse_secrets([("gist", gist), *_numbered("notes", notes), *_numbered("touches", touches)])
     return CleanNode(gist, notes, touches, tuple(cut))
@@ -461,24 +466,34 @@ def _without_private(items: list[Any] | None, name: str = "", cut: list[str] | N
         return items
     kept = []
     for i, item in enumerate(items):
-        if isinstance(item, str) and "<" in item:
-            plain = strip_private(item).strip()
-            if cut is not None and plain != item.strip():
+        plain = strip_private(item) if isinstance(item, str) else item
+        if plain != item:
+            if cut is not None:
                 cut.append(f"{name}[{i}]")
-            item = plain
+            item = plain.strip()
         if item:
             kept.append(item)
     return kept
 
 
-def without_private(value: Any) -> Any:
-    """A JSON value with the `<private>` parts of every string inside it cut out (keys too)."""
+def without_private(value: Any, name: str = "state", cut: list[str] | None = None) -> Any:
+    """A JSON value with the `<private>` parts of every string inside it cut out (keys too); each string cut
+    is named in `cut` by its path (`state.env[2]`, a key by the path it leads to)."""
     if isinstance(value, str):
-        return strip_private(value) if "<" in value else value
+        plain = strip_private(value)
+        if plain != value and cut is not None:
+            cut.append(name)
+        return plain
     if isinstance(value, dict):
-        return {without_private(k): without_private(v) for k, v in value.items()}
+        out = {}
+        for key, inner in value.items():
+            plain = strip_private(key) if isinstance(key, str) else key
+            if plain != key and cut is not None:
+                cut.append(f"{name}.{plain}")
+            out[plain] = without_private(inner, f"{name}.{plain}", cut)
+        return out
     if isinstance(value, list | tuple):
-        return [without_private(v) for v in value]
+        return [without_private(v, f"{name}[{i}]", cut) for i, v in enumerate(value)]
     return value
 
 

@@ -81,3 +81,30 @@ def test_a_pathological_text_is_read_in_bounded_time(text):
     secrecy.find(text)
     secrecy.strip_private(text)
     assert time.perf_counter() - start < 3.0
+@pytest.mark.parametrize("text", [
+    "<private key file> rest", "use a <private set> here", "public < protected < private > internal",
+    "a <private hidden> b </private> c", "a < private> b", "the <privateKey> element", "a <private-key> b",
+])
+def test_what_is_not_a_private_tag_opens_none(text):
+    # A closing tag alone is dropped (as before); nothing else of the text is cut.
+    assert secrecy.strip_private(text) == text.replace("</private>", "")
+
+
+@pytest.mark.parametrize("text", [
+    "keep <private name=x>hidden</private> this", "keep <private a=1 b=\"two words\" c='3'>hidden</private> this",
+    "keep <private >hidden</private > this", "keep <private\n>hidden</private\n> this",
+    "keep <private\nreason=pin>hidden</private> this", "keep \uff1cprivate\uff1ehidden\uff1c/private\uff1e this",
+    "keep <PRIVATE Reason=x>hidden</Private> this",
+])
+def test_a_private_tag_with_attributes_spaces_a_line_break_or_fullwidth_brackets_is_cut(text):
+    assert secrecy.strip_private(text) == "keep  this"
+
+
+def test_a_field_without_a_private_tag_is_stored_as_written():
+    notes = ["  indented <b>markup</b>  ", "a < private> b", "x <private>y</private>"]
+    clean = secrecy.clean_node(" gist with <i>tags</i> ", notes, ["src/<name>.py"])
+    assert clean.gist == " gist with <i>tags</i> " and clean.touches == ["src/<name>.py"]
+    assert clean.notes == ["  indented <b>markup</b>  ", "a < private> b", "x"] and clean.cut == ("notes[2]",)
+    cut: list[str] = []
+    state = secrecy.without_private({"a": " <b> ", "b": ["x\uff1cprivate\uff1ey"], "c": 1}, "state", cut)
+    assert state == {"a": " <b> ", "b": ["x"], "c": 1} and cut == ["state.b[0]"]
