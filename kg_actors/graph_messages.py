@@ -33,6 +33,7 @@ class PutEdgeResult:
     edge: Edge
     credited: str | None
     credit_elsewhere: tuple[str, float] | None
+    warnings: tuple[str, ...] = ()  # what the reply says beside it (the <private> text the write cut)
 
 
 PREPARED = "prepared"  # a field's metadata: the actor fills it in steps before the change; no caller sets it

@@ -113,7 +113,7 @@ async def put_node(floor: Floor, sid: str | None, level: str, node_id: str, gist
 async def put_edge(floor: Floor, sid: str | None, level: str, src: str, dst: str, rel: str,
                    notes: list[str] | None, project_path: str | None = None) -> PutEdgeResult:
     secrecy.refuse_secret_names([("from", src), ("to", dst), ("rel", rel)])
-    notes = await _checked(secrecy.clean_notes, notes, size=_chars(notes))
+    notes, cut = await _checked(secrecy.clean_notes, notes, size=_chars(notes))
     view, wv = await _open(floor, sid, level, src)
     handle = await floor.level_handle(view, level, project_path)
     writer = graph_ops.Writer(session=sid, maintenance=wv is not None and wv.maintenance)
@@ -131,6 +131,8 @@ async def put_edge(floor: Floor, sid: str | None, level: str, src: str, dst: str
         target, case_ts = out.credit_elsewhere
         if await (await floor.graph("user")).repeat_credit(target_id=target, case_ts=case_ts):
             out = attrs.evolve(out, credited=target)
+    if cut:
+        out = attrs.evolve(out, warnings=(*out.warnings, replies.private_cut_note(cut)))
     floor.publish({"type": "edge_updated", "level": level, "edge": out.edge.to_json(), "source_session": sid,
                    "project_path": _project_of(view, project_path)})
     return out
@@ -179,8 +181,14 @@ async def delete_edge(floor: Floor, sid: str | None, src: object, dst: object, r
     return None
 
 
+@attrs.frozen
+class Progress:
+    state: dict[str, Any] | None  # as stored; None: no progress for the task
+    warnings: tuple[str, ...] = ()  # what the reply says beside it (the <private> text the write cut)
+
+
 async def progress(floor: Floor, sid: str | None, task_id: object, state: Any, level: str,
-                   project_path: str | None = None) -> dict[str, Any] | None:
+                   project_path: str | None = None) -> Progress:
     """A task's progress: read it (`state` None) or replace it."""
     if not isinstance(task_id, str) or not task_id.strip() or len(task_id) > C.REL_MAX_LEN * 2:
         raise InvalidInput("task_id", "must be a non-empty string of at most 128 characters")
@@ -189,12 +197,13 @@ async def progress(floor: Floor, sid: str | None, task_id: object, state: Any, l
         await floor.sessions.set_maintenance(sid=view.sid)
     handle = await floor.level_handle(view, level, project_path)
     if state is None:
-        return await handle.progress_get(task_id=task_id)
+        return Progress(await handle.progress_get(task_id=task_id))
     if not isinstance(state, dict):
         raise InvalidInput("state", "must be an object (omit it to read)")
     plain_text.check_line(task_id, "task_id", "a task id is one line")
     json_values.check_plain(state, "state")
-    state = secrecy.without_private(state)
+    cut: list[str] = []
+    state = secrecy.without_private(state, "state", cut)
     json_values.check_size(state, "state")
     # A task id is free text the user's agent chose, not a slug: the whole rule, as for a note.
     fields = [("task_id", task_id), *secrecy.strings_in(state, "state")]
@@ -204,4 +213,4 @@ async def progress(floor: Floor, sid: str | None, task_id: object, state: Any, l
     floor.publish({"type": "progress_updated", "level": level, "task_id": task_id,
                    "source_session": view.sid if view is not None else None,
                    "project_path": _project_of(view, project_path)})
-    return stored
+    return Progress(stored, (replies.private_cut_note(cut),) if cut else ())

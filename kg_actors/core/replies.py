@@ -74,10 +74,12 @@ def node_saved(node_id: str, level: str, promoted: bool, warnings: Iterable[str]
     return text
 
 
-def edge_saved(src: str, dst: str, rel: str, level: str, credited: str | None) -> str:
+def edge_saved(src: str, dst: str, rel: str, level: str, credited: str | None, warnings: Iterable[str] = ()) -> str:
     text = f"Edge {src}->{dst}:{rel} saved to {level} graph"
     if credited:
         text += f" — '{credited}' credited: a newer case repeats that lesson."
+    for warning in warnings:
+        text += f" — {warning}"
     return text
 
 
@@ -134,9 +136,9 @@ def useful_reply(accepted: Sequence[str], refused: Sequence[tuple[str, str]], un
     return "\n".join(lines)
 
 
-def progress_reply(task_id: str, written: bool, stored: Mapping[str, Any] | None) -> str:
+def progress_reply(task_id: str, written: bool, stored: Mapping[str, Any] | None, warnings: Iterable[str] = ()) -> str:
     if written:
-        return f"Progress saved for task '{task_id}'"
+        return f"Progress saved for task '{task_id}'" + "".join(f" — {warning}" for warning in warnings)
     if stored is None:
         return f"No progress found for task '{task_id}'"
     return f"Progress for '{task_id}':\n{json.dumps(stored, indent=2, ensure_ascii=False)}"

@@ -384,7 +384,7 @@ def _spelled(text: str, word: re.Match[str], m: re.Match[str]) -> bool:
 def _said(judge: str, m: re.Match[str]) -> bool:
     """Whether a value a command line or a file format names (`_SAID`) is a secret, by its rule's judge."""
     value = m.group("value")
-    if judge in ("prose", "shaped", "bare", "digits", "login"):  # "the password is incorrect" names none; "is hunter2" does
+    if judge in ("prose", "shaped", "bare", "digits", "login"):  # "the password is incorrect" names none, "hunter2" one
         v = value.strip("\"'`").rstrip(".,;:)?")
         if (_placeholder(v) or v.lower() in _DESCRIPTIONS or _ENV_NAME.fullmatch(v) or _is_path(v)
                 or _CODE_REF.search(v) or judge == "login" and v.lower() == m.group("user").lower()):
@@ -497,11 +497,12 @@ def without_private(value: Any, name: str = "state", cut: list[str] | None = Non
     return value
 
 
-def clean_notes(notes: list[str] | None, name: str = "notes") -> list[str] | None:
-    """Edge notes: the same rules as a node's."""
-    notes = _without_private(notes)
+def clean_notes(notes: list[str] | None, name: str = "notes") -> tuple[list[str] | None, tuple[str, ...]]:
+    """Edge notes: the same rules as a node's. With the fields `<private>` text was cut from."""
+    cut: list[str] = []
+    notes = _without_private(notes, name, cut)
     refuse_secrets(_numbered(name, notes))
-    return notes
+    return notes, tuple(cut)
 
 
 def refuse_secrets(fields: Iterable[tuple[str, object]]) -> None:

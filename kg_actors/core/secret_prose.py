@@ -76,7 +76,8 @@ weird simple complex random static single double exactly simply nowhere somewher
 behind inside outside within without either neither rather really usually already another whatever
 """.split())
 # Where a plain word is the password for: "for prod", "in staging", "on the router". Not a count or a time.
-_PLACE = re.compile(r",?\s+(?:for|in|on|at)\s+(?:the\s+|our\s+|my\s+|its\s+|this\s+|that\s+)?(?P<place>[A-Za-z][\w.-]*)")
+_PLACE = re.compile(r",?\s+(?:for|in|on|at)\s+(?:the\s+|our\s+|my\s+|its\s+|this\s+|that\s+)?"
+                    r"(?P<place>[A-Za-z][\w.-]*)")
 _NOT_PLACES = frozenset("""
 a an all any each every some case order general particular short plain clear text memory transit use now ever
 good time days hours minutes weeks months years seconds sync line lines place places front advance full most

@@ -198,7 +198,7 @@ def routes(runtime: RuntimeParts) -> list[Route]:
         # A bare id that names no node is refused by the write itself (it would be dropped at the next load).
         out = await write.put_edge(floor, None, level, src, dst, rel, _strings(body, "notes"), root)
         return JSONResponse({"level": level, "project_path": root, "edge": out.edge.to_json(),
-                             "credited": out.credited}, status_code=201)
+                             "credited": out.credited, "warnings": list(out.warnings)}, status_code=201)
 
     async def delete_edge(request: Request) -> JSONResponse:
         body = await json_body(request)
@@ -216,7 +216,7 @@ def routes(runtime: RuntimeParts) -> list[Route]:
         handle, root = await graph_of(level, project_path)
         task_id = request.query_params.get("task_id")
         if task_id is not None:
-            state = await write.progress(floor, None, task_id, None, level, root)
+            state = (await write.progress(floor, None, task_id, None, level, root)).state
             if state is None:
                 raise NotFound(f"no progress for task '{task_id}' in the {level} graph")
             return JSONResponse({"level": level, "project_path": root, "task_id": task_id, "state": state})
@@ -230,8 +230,9 @@ def routes(runtime: RuntimeParts) -> list[Route]:
         if "state" not in body or not isinstance(body["state"], dict):
             raise InvalidInput("state", "must be an object (the task's whole state)")
         task_id = body.get("task_id")
-        stored = await write.progress(floor, None, task_id, body["state"], level, root)
-        return JSONResponse({"level": level, "project_path": root, "task_id": task_id, "state": stored})
+        out = await write.progress(floor, None, task_id, body["state"], level, root)
+        return JSONResponse({"level": level, "project_path": root, "task_id": task_id, "state": out.state,
+                             "warnings": list(out.warnings)})
 
     # -- search and budget -----------------------------------------------------
     async def search_nodes(request: Request) -> JSONResponse:

@@ -93,7 +93,7 @@ class Tools:
     async def tool_kg_put_edge(self, harness: profiles.Harness, session_id: str, level: str, rel: str,
                                notes: list[str] | None = None, **ends: str) -> str:
         out = await write.put_edge(self.floor, session_id, level, ends["src"], ends["dst"], rel, notes)
-        return replies.edge_saved(ends["src"], ends["dst"], rel, level, out.credited)
+        return replies.edge_saved(ends["src"], ends["dst"], rel, level, out.credited, out.warnings)
 
     async def tool_kg_delete_node(self, harness: profiles.Harness, session_id: str, id: str) -> str:
         level, removed = await write.delete_node(self.floor, session_id, id)
@@ -119,8 +119,8 @@ class Tools:
 
     async def tool_kg_progress(self, harness: profiles.Harness, session_id: str, task_id: str,
                                state: dict[str, Any] | None = None, level: str = "user") -> str:
-        stored = await write.progress(self.floor, session_id, task_id, state, level)
-        return replies.progress_reply(task_id, state is not None, stored)
+        out = await write.progress(self.floor, session_id, task_id, state, level)
+        return replies.progress_reply(task_id, state is not None, out.state, out.warnings)
 
 
 def _rename_keys(arguments: dict[str, Any]) -> dict[str, Any]:

@@ -161,13 +161,45 @@ async def test_the_editor_applies_the_same_rule(srv, session):
 async def test_a_password_said_in_prose_is_refused_and_prose_about_one_is_stored(srv, session):
     text, err = await session("kg_put_node", level="project", id="router-admin", gist="The router's admin login",
                               notes=["the root password is now " + "tangerine-walrus-pickle"])
-    assert err and "NOT WRITTEN: notes[0] holds what looks like a password said in words (tang… (23 characters))" in text, text
+    said = "NOT WRITTEN: notes[0] holds what looks like a password said in words (tang… (23 characters))"
+    assert err and said in text, text
     assert "walrus" not in text
     saved = await session.ok("kg_put_node", level="project", id="django-password-hashes", gist="Password hashing",
-                             notes=["Django stores password pbkdf2_sha256 hashes", "the password is misread by the driver",
+                             notes=["Django stores password pbkdf2_sha256 hashes",
+                                    "the password is misread by the driver",
                                     "set the password to expire after 90 days"])
     assert "saved" in saved
     node = nodes_by_id(graph(srv, session_id=session.sid)["project"])["django-password-hashes"]
     assert node["notes"][2] == "set the password to expire after 90 days"
     raw = b"".join(store_files(srv.store).values())
     assert b"walrus" not in raw
+
+
+async def test_edges_and_progress_say_what_private_text_they_cut(srv, session):
+    await session.ok("kg_put_node", level="project", id="secret-rule-target", gist="a node to link to")
+    text = await session.ok("kg_put_edge", level="project", frm="secret-rule-target", to="src/deploy.sh",
+                            rel="configured-by",
+                            notes=["reads the key from <private reason=ops>the blue binder</private>",
+                                   "  an untagged note <b>kept</b> as written  "])
+    assert "text inside <private>...</private> was not stored (notes[0])" in text, text
+    text = await session.ok("kg_progress", task_id="private-said", level="project",
+                            state={"step": 1, "why": "waiting on \uff1cprivate\uff1ethe memo\uff1c/private\uff1e",
+                                   "steps": ["a", "b <private\n>the cfo</private >"]})
+    assert "text inside <private>...</private> was not stored (state.why, state.steps[1])" in text, text
+    assert "not stored" not in await session.ok("kg_progress", task_id="private-plain", level="project",
+                                                state={"step": 2, "note": "a <private hidden> word is no tag"})
+    with httpx.Client(base_url=srv.url, timeout=30) as http:
+        r = http.post("/api/progress", json={"level": "project", "project_path": srv.project("secrecy-proj"),
+                                             "task_id": "private-rest", "state": {"x": "<private>y</private>z"}})
+        assert r.status_code == 200 and "state.x" in " ".join(r.json()["warnings"]), r.text
+        r = http.post("/api/edges", json={"level": "project", "project_path": srv.project("secrecy-proj"),
+                                          "from": "secret-rule-target", "to": "src/x.py", "rel": "reads",
+                                          "notes": ["<private>y</private>z"]})
+        assert r.status_code == 201 and "notes[0]" in " ".join(r.json()["warnings"]), r.text
+    edges = graph(srv, session_id=session.sid)["project"]["edges"]
+    edge = next(e for e in edges if e["to"] == "src/deploy.sh")
+    assert edge["notes"] == ["reads the key from", "  an untagged note <b>kept</b> as written  "]
+    text, _ = await session("kg_progress", task_id="private-said", level="project")
+    assert "waiting on" in text and "memo" not in text and "cfo" not in text, text
+    text, _ = await session("kg_progress", task_id="private-plain", level="project")
+    assert "a <private hidden> word is no tag" in text, text
