@@ -4,14 +4,17 @@ Every session of every project reads the memory, and its files are plain JSON
 that people commit and sync, so a key written once leaks everywhere. Two rules:
 
 - Text inside `<private>...</private>` is cut out before anything is stored
-  (an unclosed `<private>` hides the rest of the field).
+  (an unclosed `<private>` hides the rest of the field). The tag is read as
+  markup: `<private name=value>` and fullwidth brackets are tags, while
+  `<private key file>` is text.
 - A value shaped like a credential is refused whole, naming the field and the
   kind of secret and showing only a masked preview: provider key formats,
   private key blocks, webhook URLs, credentials inside URLs, authorization
   headers, passwords on command lines (`sshpass -p`, `--token X`), in .netrc
   entries and registry logins, and `password=`/`token=`-style assignments or
   high-entropy strings right after such a word. Words given to a password-named
-  key are its password (`password=correct-horse-battery-staple`). Look-alikes
+  key are its password (`password=correct-horse-battery-staple`); passwords,
+  logins and keys said in prose are judged in core/secret_prose.py. Look-alikes
   pass: hashes, commit ids and UUIDs on their own, placeholders (`${TOKEN}`,
   `<password>`, `****`), code that reads a secret from somewhere
   (`os.environ["API_KEY"]`, `password=args.password`), type annotations

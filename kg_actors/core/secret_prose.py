@@ -59,7 +59,7 @@ _NAMED = re.compile(r"(?i)(?:sha|md|aes|des|rc|argon|pbkdf|bcrypt|scrypt|utf|ucs
                     r"|blake|ntlm|tls|ssl|rsa|ecdsa|ec|ed|x|hs|rs|es|ps|ipv|oauth|http|saml|krb|hmac|chacha|poly"
                     r"|curve|secp|p|pg|py|python|node|java|php|mysql|postgres|ubuntu|debian|windows)\d+[\w.-]*"
                     r"|\d+fa\b[\w-]*|v?\d+(?:\.\d+)+[\w.-]*|v\d+")
-_MIXED = re.compile(r"(?=[^\W_]*[A-Za-z])(?=[^\W_]*\d)[^\W_]{6,64}[!?#$%&*@^~+=]*")
+_MIXED = re.compile(r"(?=\S{6})(?=[^\s\d]*\d)(?=[^\sA-Za-z]*[A-Za-z])[^\W_]*(?:[!?#$%&*@^~+=][^\W_]*)*", re.ASCII)
 _DIGITS = re.compile(r"\d{6,64}")
 _PHRASE = re.compile(r"[A-Za-z]{3,}(?:-[A-Za-z]{3,}){2,}")
 _JOINERS = frozenset("and the for non one two per pre use self time only read write never always each all any "
