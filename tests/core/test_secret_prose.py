@@ -23,7 +23,8 @@ def b64(text: str) -> str:
 
 @pytest.mark.parametrize("text", [
     # Passwords said in prose.
-    "the password is " + "hunter2", "the password is " + "Tr0ub4dor&3", "the root password is now " + "tangerine-walrus-pickle",
+    "the password is " + "hunter2", "the password is " + "Tr0ub4dor&3",
+    "the root password is now " + "tangerine-walrus-pickle",
     "password " + "hunter2", "pw is " + "hunter2", "the wifi password is " + "84920174",
     "the password = " + "hunter2", "the password: " + "84920174",
     "set the staging db password to " + "hunter2", "the password was changed to " + "hunter2",
