@@ -36,6 +36,9 @@ from .typed import is_continuation, typed_part
 
 NOT_PROMPT_MARKERS = ("<task-notification>", "[SYSTEM NOTIFICATION", "<command-name>", "<command-message>",
                       "<local-command-stdout>", "<local-command-caveat>")
+# A `!` shell command and what it printed reach the prompt hook as user messages opening with these tags:
+# output, not a request. Only at the start: a person may name a tag in a question.
+SHELL_RECORD_TAGS = ("<bash-input>", "<bash-stdout>", "<bash-stderr>")
 _IMAGE = re.compile(r"\[Image[^\]\n]{0,200}\]")
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9_\-.]*")
 _CONTRACTION = re.compile(r"(?i)n't\b|'(?:s|re|ll|ve|d|m)\b")  # "don't" is "do", not the term "don"
@@ -78,7 +81,8 @@ def _quoted_paths(text: str) -> str:
 
 def is_prompt(prompt: object) -> TypeGuard[str]:
     """Sent by a person: text that is not a task notification or a command record."""
-    return isinstance(prompt, str) and not any(marker in prompt for marker in NOT_PROMPT_MARKERS)
+    return (isinstance(prompt, str) and not any(marker in prompt for marker in NOT_PROMPT_MARKERS)
+            and not prompt.lstrip().startswith(SHELL_RECORD_TAGS))
 
 
 def human_text(prompt: object) -> str | None:

@@ -55,6 +55,25 @@ def test_harness_records_placeholders_and_bare_paths_are_not_prompts(prompt):
     assert recall.human_text(prompt) is None
 
 
+@pytest.mark.parametrize("prompt", [
+    "<bash-stdout>why does the JWT refresh token fail with clock skew between servers</bash-stdout>"
+    "<bash-stderr></bash-stderr>",
+    "<bash-stdout></bash-stdout><bash-stderr>the JWT refresh token fails with clock skew between servers"
+    "</bash-stderr>",
+    "  <bash-stderr>error: the token refresh window is broken on every server</bash-stderr>",
+    "<bash-input>grep -rn 'token refresh window' src/auth</bash-input>",
+    "<local-command-stdout>the token refresh window compacted and clock skew summarised</local-command-stdout>",
+])
+def test_claude_codes_shell_and_local_command_records_are_not_prompts(prompt):
+    # Claude Code sends what a `!` command printed (and the command) as a user message: output, not a request.
+    assert not recall.is_prompt(prompt)
+    assert recall.human_text(prompt) is None
+
+
+def test_a_prompt_that_names_a_record_tag_in_its_words_is_still_a_prompt():
+    assert recall.human_text("why does <bash-stdout> show up in the token refresh logs?") is not None
+
+
 def test_image_placeholders_are_removed_and_the_typed_words_stay():
     assert recall.human_text("[Image #1] why is the token refresh failing here") == \
         "why is the token refresh failing here"

@@ -215,6 +215,22 @@ def test_a_pastes_identifiers_bring_the_lesson_they_name_once_a_line_was_typed(s
     assert records_for(srv, bare.kg_sid)[-1]["reason"] == "not_a_prompt"  # nothing typed: not a person's prompt
 
 
+def test_claude_codes_shell_output_records_earn_no_recall(srv):
+    h = Harness(srv, srv.project("recall-proj"))
+    h.start()
+    h.full_read()
+    for record in ["<bash-input>grep -rn backoff src/billing.py</bash-input>",
+                   "<bash-stdout>billing retries back off exponentially, capped at 1 h</bash-stdout><bash-stderr>"
+                   "</bash-stderr>",
+                   "<bash-stdout></bash-stdout><bash-stderr>billing retries back off exponentially: why capped at"
+                   " 1 h?</bash-stderr>",
+                   "<local-command-stdout>billing retries back off exponentially, capped at 1 h</local-command-stdout>"]:
+        assert "KG recall" not in h.prompt(record).context
+    assert {r["reason"] for r in records_for(srv, h.kg_sid)} == {"not_a_prompt"}
+    # What the person types next about the same thing is recalled.
+    assert "billing-retry-backoff" in h.prompt("why do billing retries back off exponentially?").context
+
+
 def test_unknown_sessions_get_nothing_and_leave_no_record(srv):
     before = len(recall_log(srv))
     stranger = Harness(srv, srv.project("recall-proj"))  # never started: no KG session is bound to it
