@@ -13,7 +13,7 @@ from typing import Any
 
 from .. import session_messages as sm
 from ..core import asks, command_recall, recall, secrecy
-from ..core.replies import hook_output
+from ..core.replies import hook_output, nothing_to_print
 from ..core.seen import Ref
 from ..harness import shell
 from ..harness.tool_calls import SHELL_TOOLS, shell_command
@@ -24,7 +24,15 @@ from .hook_identity import (from_subagent, held_for_this_reply, object_field, pu
 from .read_views import indexed
 
 
+def is_prompt_payload(payload: dict[str, Any]) -> bool:
+    """What a harness sends for a prompt: its session's id and the prompt as text. A payload without them
+    asks nothing of memory, and gets nothing: neither the reminder nor a line of the hook's pool."""
+    return bool(text_field(payload, "session_id")) and isinstance(payload.get("prompt"), str)
+
+
 async def prompt_context(floor: Floor, payload: dict[str, Any]) -> dict[str, Any]:
+    if not is_prompt_payload(payload):
+        return nothing_to_print()
     call = await resolve(floor, payload, push_before_full_read=False)  # the reminder comes alone
     view = call.view
     if view is None:

@@ -201,6 +201,12 @@ def file_recall_text(names: str, rows: Sequence[tuple[str, str, str]]) -> tuple[
     return "\n".join(lines), shown
 
 
+def nothing_to_print() -> dict[str, Any]:
+    """A hook reply that prints nothing: not `{}`, which tells the prompt hook to print a line of its pool
+    (spec 003). Were a hook ever to print it, Claude Code reads it as output to keep quiet."""
+    return {"suppressOutput": True}
+
+
 def hook_output(event: str, text: str | None, system_message: str | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {}
     if text:

@@ -21,7 +21,7 @@ from ..chores.budget_notices import BudgetNotices
 from ..chores.trigger import after_prompt
 from ..conduct import graphs, hook_identity, hook_recall, hook_session, hook_tool
 from ..core.errors import InvalidInput
-from ..core.replies import hook_output
+from ..core.replies import hook_output, nothing_to_print
 from .guard import RuntimeParts, flag, guarded, json_body
 
 
@@ -56,6 +56,8 @@ def routes(runtime: RuntimeParts) -> list[Route]:
         body = await json_body(request)
 
         async def reply() -> dict[str, Any]:
+            if not hook_recall.is_prompt_payload(body):
+                return nothing_to_print()  # no budget notice either: nothing is printed for it
             return await budget.attach("UserPromptSubmit", body, await hook_recall.prompt_context(floor, body),
                                        runtime.clock())
         return await _delivered(request, reply, background=after_prompt(runtime, body))
