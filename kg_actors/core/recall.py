@@ -280,10 +280,11 @@ def _hit_record(level: str, hit: Hit, seen: AbstractSet[Ref], p: float | None) -
 
 def render(chosen: list[Ref], nodes: dict[Ref, Node], connectors: list[Ref],
            path_edges: list[tuple[str, Edge]], seen: AbstractSet[Ref]) -> tuple[str, list[Ref]]:
-    """The injection, trimmed to the budget: edges go first, then connectors, seen hits, low hits.
+    """The injection, trimmed to the budget: connectors go first, then seen hits, then low hits.
 
     Unseen nodes come with their gists, nodes already in context as bare
-    `id (in context)` anchors; an edge line shows only while both its ends do.
+    `id (in context)` anchors; an edge line shows while both its ends do, and goes only with
+    one of them: what ties the hits that are left together is worth its few characters.
     """
     def line(ref: Ref, indent: str) -> tuple[Ref, str, bool]:
         unseen = ref not in seen
@@ -310,9 +311,7 @@ def render(chosen: list[Ref], nodes: dict[Ref, Node], connectors: list[Ref],
 
     text = assemble()
     while len(text) > C.RECALL_CHAR_BUDGET:
-        if edge_lines:
-            edge_lines.pop()
-        elif conn_lines:
+        if conn_lines:
             conn_lines.pop()
         elif any(not unseen for _, _, unseen in hit_lines):
             idx = max(i for i, (_, _, unseen) in enumerate(hit_lines) if not unseen)

@@ -345,6 +345,21 @@ def test_the_injection_fits_2500_characters_keeping_at_least_one_gist():
     assert decision.shown == (("project", "cache-eviction-huge"),)
 
 
+def test_trimming_to_the_budget_keeps_the_edges_between_the_hits_left():
+    long = "x" * 700
+    nodes = [Node(f"cache-eviction-{i}", f"cache eviction rule {i} {long}") for i in range(4)] + filler(20)
+    edges = [Edge("cache-eviction-0", "cache-eviction-1", "refines"), Edge("cache-eviction-1", "cache-eviction-2", "refines"),
+             Edge("cache-eviction-2", "cache-eviction-3", "refines")]
+    decision = recall.run(["cache", "eviction", "rule"], {"project": build(nodes, edges)}, frozenset())
+    assert decision.reason == "injected" and len(decision.text) <= C.RECALL_CHAR_BUDGET
+    shown = [node_id for _, node_id in decision.shown]
+    assert 2 <= len(shown) < 4  # trimmed: a hit went, yet two or more are left
+    between = [e for e in edges if e.src in shown and e.dst in shown]
+    assert between
+    for edge in between:
+        assert f"{edge.src} --refines--> {edge.dst}" in decision.text
+
+
 def test_edges_between_hits_and_their_connectors_come_along():
     nodes = [Node("auth-token-refresh", "JWT refresh uses a sliding window"),
              Node("session-store-redis", "sessions live in redis with a TTL"),
