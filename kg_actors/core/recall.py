@@ -26,7 +26,7 @@ from . import constants as C, recall_gate, secrecy
 from .model import Edge, GraphReader, Node
 from .paste_keys import pasted_words
 from .plain_text import one_line
-from .recall_bars import chance_scale, evidence, multi_bar, rank, strong
+from .recall_bars import chance_scale, evidence, multi_bar, names_its_id, rank, strong
 from .search import Hit, SearchIndex, merge_hits
 from .search_paths import connection_paths
 from .search_concepts import concept_hits
@@ -208,6 +208,7 @@ def decide(terms: list[str], hits: list[tuple[str, Hit]], graphs: Mapping[str, G
     prompt is about (a hit in context stays, as its anchor); and weak new hits (each matching
     one prompt term, or only in its notes, for no more than one term's worth of score) do not
     open the channel, whether one or several: words scattered over unrelated nodes are chance.
+    A prompt of one word recalls only a node whose id it names (recall_bars.names_its_id).
     `rated` holds recall_gate's probability for each new candidate: a new hit it is nearly sure is
     not wanted goes (recall_gate.standing). Connectors between the hits come along only
     when they match the prompt themselves (they carry something the hits need); the edges
@@ -256,7 +257,7 @@ def _gated(terms: list[str], hits: list[tuple[str, Hit]], graphs: Mapping[str, G
         node = graphs[lvl].nodes.get(h.node_id) if lvl in graphs else None
         if node is None or not node.gist:
             continue  # every tier takes part (the same search core as kg_search); recall never promotes
-        if h.score >= threshold and evidence(h):
+        if h.score >= threshold and evidence(h) and (len(terms) > 1 or names_its_id(h)):
             candidates.append((lvl, h))
     if not candidates:
         return [], "no_hits"

@@ -13,6 +13,13 @@ def evidence(hit: Hit) -> bool:
     return hit.matched_terms >= 2 or hit.max_term_idf >= C.RECALL_MIN_SOLO_IDF or hit.title_match
 
 
+def names_its_id(hit: Hit) -> bool:
+    """The prompt names every word of the hit's id (by IDF; a word's stem family counts). What a prompt
+    of one word needs: one everyday word ("database", "pool") meets some lesson's gist by chance, and
+    says too little of what is asked; one that is a lesson's id asks for that lesson."""
+    return hit.id_share >= 1.0 - 1e-9
+
+
 def rank(hit: Hit) -> float:
     """What orders the hits that passed the gates: the score, raised for each further prompt term
     matched. Fused ranks give a node first for one word as much as one matching three words lower

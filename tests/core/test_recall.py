@@ -111,7 +111,7 @@ def test_the_score_threshold_is_stricter_with_more_terms():
     # One term naming one node of 30: score 1/60 ≈ 0.0167 — above the single-term bar; said beside a second
     # term it is one term's worth of a prompt of two, which no bar of several terms lets open the channel.
     views = {"project": build([Node("token-refresh-window", "sliding window for JWT refresh"), *filler(29)])}
-    one = recall.run(["sliding"], views, frozenset())  # a one-word prompt naming a gist: strong enough alone
+    one = recall.run(["token-refresh-window"], views, frozenset())  # a one-word prompt naming an id: enough alone
     assert one.reason == "injected" and one.threshold == C.RECALL_SCORE_SINGLE
     two = recall.run(["sliding", "zebra"], views, frozenset())
     assert two.text is None and two.reason in ("no_hits", "weak_hit")
@@ -134,12 +134,12 @@ def test_evidence_one_common_word_in_notes_stays_silent():
 
 def test_evidence_a_near_unique_term_or_a_title_term_or_two_terms_pass():
     notes_only = [Node("db-layout-choice", "tables split by tenant", notes=("sharding by region",)), *filler(19)]
-    decision = recall.run(["sharding"], {"project": build(notes_only)}, frozenset())
+    decision = recall.run(["sharding", "zebra"], {"project": build(notes_only)}, frozenset())
     # Near-unique: it passes the evidence gate, but alone, in notes only, it is a weak hit (below).
     assert decision.reason == "weak_hit" and decision.hits[0]["max_term_idf"] >= C.RECALL_MIN_SOLO_IDF
     in_gist = [Node("db-layout-choice", "sharding tables by tenant"),
                Node("queue-retry-policy", "retries back off", notes=("sharding came up",)), *filler(18)]
-    decision = recall.run(["sharding"], {"project": build(in_gist)}, frozenset())
+    decision = recall.run(["sharding", "tables"], {"project": build(in_gist)}, frozenset())
     assert decision.reason == "injected" and decision.shown == (("project", "db-layout-choice"),)
     two_terms = [Node("db-layout-choice", "tables split by tenant", notes=("sharding and replicas",)),
                  Node("queue-retry-policy", "retries back off", notes=("sharding came up",)),
@@ -148,6 +148,23 @@ def test_evidence_a_near_unique_term_or_a_title_term_or_two_terms_pass():
     # Two terms, even in notes: more than one term's worth of score, so it opens the channel alone.
     assert decision.reason == "injected" and decision.shown == (("project", "db-layout-choice"),)
     assert decision.hits[0]["score"] > 1 / C.SEARCH_RRF_K
+
+
+@pytest.mark.parametrize("word", ["database", "Database?", "databases", "connections", "pool"])
+def test_a_one_word_prompt_of_an_everyday_word_recalls_nothing(word):
+    # However well it matches a lesson's gist and notes: one everyday word says too little of what is asked.
+    nodes = [Node("db-pool-size", "the database pool holds 20 connections", notes=("database pool sizing",)),
+             *filler(30)]
+    assert run(word, {"project": build(nodes)}).text is None
+
+
+@pytest.mark.parametrize("word", ["`db-pool-size`", "db-pool-size?", "`database-pool`"])
+def test_a_one_word_prompt_recalls_the_lesson_whose_id_it_names(word):
+    nodes = [Node("db-pool-size", "the database pool holds 20 connections"),
+             Node("database-pool", "pools are per worker"), *filler(30)]
+    decision = run(word, {"project": build(nodes)})
+    assert decision.reason == "injected"
+    assert decision.shown[0] == ("project", word.strip("`?"))
 
 
 def test_weak_hits_scattered_over_unrelated_nodes_do_not_open_the_channel():
