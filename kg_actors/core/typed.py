@@ -37,6 +37,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from . import cjk
+
 _TIMESTAMP = re.compile(
     r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}"  # ISO and SQL timestamps
     r"|\b\d{1,2}:\d{2}:\d{2}\b"  # a clock time
@@ -141,7 +143,7 @@ def machine_score(line: str) -> float:
     digits = sum(1 for t in tokens for c in t if c.isdigit()) / max(1, nonspace)
     score += 2 if symbols > 0.25 else 1 if symbols > 0.12 else 0
     score += 2 if digits > 0.3 else 1 if digits > 0.15 else 0
-    plain = sum(1 for t in tokens if _PLAIN_WORD.match(t)) / len(tokens)
+    plain = sum(1 for t in tokens if _is_plain(t)) / len(tokens)
     score += 2 if plain < 0.3 else 1 if plain < 0.6 else 0
     code = sum(1 for t in tokens if _CODE_TOKEN.search(t)) / len(tokens)
     score += 2 if code >= 0.5 else 1 if code >= 0.3 else 0.5 if code >= 0.15 else 0
@@ -156,6 +158,12 @@ def machine_score(line: str) -> float:
     if plain >= 0.6 and _talks(text):
         score -= 0.5  # a person asking or saying "I" ("i'm on pnpm 9.1.0 and node 20.12, any ideas?") may name versions
     return score
+
+
+def _is_plain(token: str) -> bool:
+    """A word of prose: Latin letters, or Chinese, Japanese or Korean ones (a sentence in those scripts
+    puts the Latin names it is about between its words: "Redis の TTL を 30 秒に設定したのに")."""
+    return _PLAIN_WORD.match(token) is not None or cjk.has_any(token)
 
 
 def is_machine(line: str) -> bool:
@@ -176,8 +184,8 @@ def _reads_typed(line: str, lenient: bool, score: float) -> bool:
     item = _LIST_MARKER.sub("", text)
     if item != text and not _KEYED.match(item):
         text = item  # an item of a typed list: its words say (a tool's "- exit code: 1" is a key's value)
-    if "?" in text or text[0].islower() or _POINTS_AT_PASTE.search(text):
-        return True
+    if "?" in text or text[0].islower() or _POINTS_AT_PASTE.search(text) or cjk.has_any(text):
+        return True  # (the scripts of cjk.py have no case, and a plain line in them is seldom a tool's)
     # The words of quoted code are not the line's voice ("try `rustc --explain E0502`" does not explain).
     words = _WORDS.findall(_INLINE_CODE.sub("code", text).lower())
     if not lenient and not _ADDRESSES_READER.isdisjoint(words) and _FIRST_PERSON.isdisjoint(words):
@@ -358,6 +366,9 @@ _CONTINUATION_MAX_WORDS = 12  # "ok looks good, keep going with the next one": e
 
 
 def is_continuation(text: str) -> bool:
-    """A short nudge to carry on ("continue", "go on", "ok do it"): it asks nothing of memory."""
+    """A short nudge to carry on ("continue", "go on", "ok do it"): it asks nothing of memory. Text in
+    Chinese, Japanese or Korean is none: its words are not the nudge words' letters."""
+    if cjk.has_any(text):
+        return False
     words = _WORDS.findall(text.lower())
     return len(words) <= _CONTINUATION_MAX_WORDS and all(w in _CONTINUATION_WORDS for w in words)

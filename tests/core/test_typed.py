@@ -326,3 +326,36 @@ def test_a_question_ending_in_a_full_width_mark_is_typed(prompt):
     """Chinese and Japanese typing ends a question with "？": it asks as "?" does, and is no paste."""
     text = recall.human_text(prompt)
     assert text is not None and {"stripe", "webhook"} <= set(recall.prompt_terms(text))
+
+
+@pytest.mark.parametrize("prompt", [
+    "kubectl で Pod が CrashLoopBackOff になる原因を調べて",
+    "Redis の TTL を 30 秒に設定したのに key が消えない",
+    "React の useEffect が二回呼ばれるので直してください",
+    "PostgreSQL 데이터베이스를 마이그레이션할 때 Alembic 오류가 나요",
+    "GitHub Actions 에서 Docker 빌드가 실패합니다",
+    "Stripe webhook 一直报 SignatureVerificationError 错误",
+])
+def test_japanese_korean_and_chinese_prose_around_latin_names_is_typed(prompt):
+    """Words in these scripts are no Latin "plain words", yet a sentence of them is a person's: the Latin
+    names in it are what it is about, not a sign of pasted output."""
+    assert typed_part(prompt) == prompt
+    assert not is_continuation(prompt)
+    assert recall.human_text(prompt) == prompt
+
+
+@pytest.mark.parametrize("prompt", ["数据库迁移失败了怎么办", "マイグレーションの確認をお願いします", "데이터베이스를 백업해 주세요"])
+def test_a_prompt_wholly_in_these_scripts_is_no_continuation(prompt):
+    assert not is_continuation(prompt)
+    assert recall.human_text(prompt) == prompt
+
+
+def test_a_log_line_with_japanese_in_it_is_still_pasted():
+    log = "\n".join(f"2026-12-0{i} 10:00:0{i} ERROR 接続に失敗しました host=db{i} port=5432" for i in range(1, 8))
+    assert typed_part(log) == ""
+
+
+def test_a_japanese_line_above_a_paste_is_its_framing():
+    log = "\n".join(f"2026-12-0{i} 10:00:0{i} ERROR connection refused host=db{i} port=5432" for i in range(1, 8))
+    prompt = f"デプロイのたびに Postgres への接続が失敗します\n\n{log}"
+    assert typed_part(prompt) == "デプロイのたびに Postgres への接続が失敗します"

@@ -1,0 +1,87 @@
+"""Words in the scripts that are not split by spaces: Chinese and Japanese (none between words) and Korean
+(a particle glued to its word: 데이터베이스를 is 데이터베이스 + 를).
+
+No dictionary is at hand, so a word is whatever a run of one script holds, and a lesson is matched by
+containment: it is indexed under every stretch of each of its runs (up to a length per script), and a
+query's run is looked up whole. So 数据库 finds "我们的数据库迁移" and データ finds データベース, while a run of
+three characters or more must appear whole: コミュニケーション never finds マイグレーション for the ーション
+they share. A query's runs are split where the script changes (マイグレーションの確認: マイグレーション,
+確認), hiragana is dropped as the grammar between words (の, を, する), and a Korean word loses the particle
+it ends with.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from functools import lru_cache
+
+HAN, KANA, HANGUL, HIRAGANA = "han", "kana", "hangul", "hiragana"
+_SCRIPTS = (
+    (HAN, "\u3005\u3006\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"),  # 々 〆 and the ideographs
+    (HIRAGANA, "\u3041-\u309f"),
+    (KANA, "\u30a0-\u30ff\u31f0-\u31ff\uff66-\uff9f"),  # katakana with ー, and its half-width forms
+    (HANGUL, "\uac00-\ud7a3"),
+)
+LETTERS = "".join(chars for _, chars in _SCRIPTS)
+ANY = re.compile(f"[{LETTERS}]")
+_RUNS = re.compile("|".join(f"(?P<{name}>[{chars}]+)" for name, chars in _SCRIPTS))
+# Where a piece of text changes between these scripts and the rest (PostgreSQLの設定: PostgreSQL, の設定).
+SPLIT = re.compile(f"([{LETTERS}]+)")
+
+# The longest stretch of a run indexed, per script: a Chinese word is seldom over six characters, while a
+# Chinese clause runs on to its comma (every stretch of it is a term); a katakana loanword may run to twelve
+# (インフラストラクチャー), a Korean word with its endings to eight.
+LONGEST = {HAN: 6, KANA: 12, HANGUL: 8}
+SHORTEST = 2  # one character is too many words' part to find anything by
+
+# Korean particles a noun ends with, longest first: a query's word is looked up without it.
+_PARTICLES = tuple(sorted("""
+은 는 이 가 을 를 의 에 와 과 도 만 로 으로 에서 에게 께서 한테 부터 까지 처럼 보다 이나 나 라도 이라도
+에서는 에는 으로는 로는 에도 과의 와의 이란 란 이며 며 마다 조차 밖에 뿐 께 이랑 랑 하고
+""".split(), key=len, reverse=True))
+
+
+def has_any(text: str) -> bool:
+    return ANY.search(text) is not None
+
+
+def runs(text: str) -> Iterator[tuple[str, str]]:
+    """(script, run) for each run of one of these scripts in `text`."""
+    for m in _RUNS.finditer(text):
+        yield m.lastgroup or "", m.group()
+
+
+@lru_cache(maxsize=1 << 14)
+def indexed(text: str) -> tuple[str, ...]:
+    """The terms a lesson's text in these scripts is found by: every stretch of each run, from two
+    characters to its script's LONGEST, and the whole run (hiragana: none, it is the grammar)."""
+    out: dict[str, None] = {}
+    for script, run in runs(text):
+        if script == HIRAGANA or len(run) < SHORTEST:
+            continue
+        out[run] = None
+        for size in range(SHORTEST, min(len(run), LONGEST[script]) + 1):
+            for start in range(len(run) - size + 1):
+                out[run[start:start + size]] = None
+    return tuple(out)
+
+
+@lru_cache(maxsize=1 << 14)
+def asked(text: str) -> tuple[str, ...]:
+    """The words a query's text in these scripts asks for: each run as it is (a Korean one without its
+    particle), none of hiragana, none of a single character."""
+    out: dict[str, None] = {}
+    for script, run in runs(text):
+        word = without_particle(run) if script == HANGUL else run
+        if script != HIRAGANA and len(word) >= SHORTEST:
+            out[word] = None
+    return tuple(out)
+
+
+def without_particle(word: str) -> str:
+    """A Korean word less the particle it ends with, when two syllables or more are left."""
+    for particle in _PARTICLES:
+        if word.endswith(particle) and len(word) - len(particle) >= SHORTEST:
+            return word[: -len(particle)]
+    return word
