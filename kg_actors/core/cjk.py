@@ -52,10 +52,10 @@ def runs(text: str) -> Iterator[tuple[str, str]]:
         yield m.lastgroup or "", m.group()
 
 
-@lru_cache(maxsize=1 << 14)
 def indexed(text: str) -> tuple[str, ...]:
     """The terms a lesson's text in these scripts is found by: every stretch of each run, from two
-    characters to its script's LONGEST, and the whole run (hiragana: none, it is the grammar)."""
+    characters to its script's LONGEST, and the whole run (hiragana: none, it is the grammar).
+    Uncached: an unspaced note is one token of thousands of characters, and tens of thousands of terms."""
     out: dict[str, None] = {}
     for script, run in runs(text):
         if script == HIRAGANA or len(run) < SHORTEST:

@@ -22,7 +22,7 @@ from typing import Any, TypeGuard
 
 import attrs
 
-from . import constants as C, recall_gate, secrecy
+from . import cjk, constants as C, recall_gate, secrecy
 from .model import Edge, GraphReader, Node
 from .paste_keys import pasted_words
 from .plain_text import one_line
@@ -40,7 +40,7 @@ NOT_PROMPT_MARKERS = ("<task-notification>", "[SYSTEM NOTIFICATION", "<command-n
 # output, not a request. Only at the start: a person may name a tag in a question.
 SHELL_RECORD_TAGS = ("<bash-input>", "<bash-stdout>", "<bash-stderr>")
 _IMAGE = re.compile(r"\[Image[^\]\n]{0,200}\]")
-_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9_\-.]*")
+_WORD = re.compile(rf"[A-Za-z0-9][A-Za-z0-9_\-.]*|[{cjk.LETTERS}]+")
 _CONTRACTION = re.compile(r"(?i)n't\b|'(?:s|re|ll|ve|d|m)\b")  # "don't" is "do", not the term "don"
 FULL_READ_REMINDER = (
     "KG preload is a PARTIAL view — the full graph is NOT in context yet. Call kg_read(session_id) once "
@@ -129,6 +129,12 @@ def prompt_terms(text: str) -> list[str]:
     RECALL_MAX_TERMS (a long prompt's later words count too: chance_scale asks more of its hits)."""
     seen: dict[str, str] = {}  # lowercase -> as first written (a camelCase word counts by its parts)
     for word in _WORD.findall(_CONTRACTION.sub("", text.replace("\u2019", "'"))):
+        if cjk.has_any(word):  # a run of Chinese, Japanese or Korean: the words a query asks (cjk.py)
+            for asked in cjk.asked(word):
+                seen.setdefault(asked, asked)
+            if len(seen) >= C.RECALL_MAX_TERMS:
+                break
+            continue
         word = word.strip("./-_")
         lowered = word.lower()
         if len(word) >= C.RECALL_MIN_TERM_CHARS and not is_stopword(lowered):

@@ -18,7 +18,7 @@ from functools import lru_cache
 import attrs
 import snowballstemmer
 
-from . import constants as C
+from . import cjk, constants as C
 
 # The spec splits on ./_- only; token matching must also see past prose
 # punctuation ("window;", "(scheduler)"), which substring matching never had
@@ -88,14 +88,32 @@ def _token(raw: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
 HUMP = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 
 
-def _word(raw: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+def _word(raw: str, index: bool = False) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """A token as written: a camelCase identifier also counts by its parts (like snake_case does),
     with the whole identifier kept as its composite, so "autoscaler" finds HorizontalPodAutoscaler.
-    Most tokens have no capital: they go straight to the one shared cache."""
+    Most tokens have no capital: they go straight to the one shared cache. Chinese, Japanese and
+    Korean in it count by cjk.py's words: every stretch of them in a node (`index`), the words of a query."""
+    if cjk.has_any(raw):
+        return _mixed(raw, index)
     lowered = raw.lower()
     if raw == lowered or "/" in raw:
         return _token(lowered)
     return _camel(raw, lowered)
+
+
+def _mixed(raw: str, index: bool) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A token holding Chinese, Japanese or Korean: its Latin parts as any token's, its runs in those
+    scripts as cjk.py's terms (whole terms, never paired: they are no stems). Uncached, as cjk.indexed is."""
+    stems: list[str] = []
+    composites: list[str] = []
+    for i, part in enumerate(cjk.SPLIT.split(raw)):
+        if i % 2:  # the split's captured group: a run of those scripts
+            composites += cjk.indexed(part) if index else cjk.asked(part)
+        elif part:
+            part_stems, part_composites = _word(part)
+            stems += part_stems
+            composites += part_composites
+    return tuple(stems), tuple(composites)
 
 
 @lru_cache(maxsize=1 << 14)
@@ -107,12 +125,12 @@ def _camel(raw: str, lowered: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return stems, (whole, *(c for c in composites[1:] if c != whole))
 
 
-def analyse(text: str) -> tuple[list[str], list[str]]:
-    """The stems of `text` in order, and its composite tokens."""
+def analyse(text: str, index: bool = False) -> tuple[list[str], list[str]]:
+    """The stems of `text` in order, and its composite tokens (`index`: as a node's field is indexed)."""
     stems: list[str] = []
     composites: list[str] = []
     for raw in text.split():
-        token_stems, token_composites = _word(raw)
+        token_stems, token_composites = _word(raw, index)
         stems += token_stems
         composites += token_composites
     return stems, composites
@@ -202,7 +220,7 @@ def field_counts(fields: Iterable[tuple[int, bool, Iterable[str]]]) -> tuple[dic
     title: set[str] = set()
     for weight, is_title, texts in fields:
         for text in texts:
-            stems, composites = analyse(text)
+            stems, composites = analyse(text, index=True)
             for term in (*stems, *composites, *bigrams(stems)):
                 counts[term] = counts.get(term, 0) + weight
                 if is_title:
