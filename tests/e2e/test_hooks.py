@@ -39,7 +39,7 @@ def srv(tmp_path_factory):
     home = server.home
     projects = {}
     for name in ("recall-proj", "throttle-proj", "capture-proj", "codex-proj", "push-proj-a", "push-proj-b",
-                 "silence-proj", "bad-proj"):
+                 "silence-proj", "bad-proj", "cjk-proj"):
         root = Path(server.project(name))
         for rel in FILES:
             (root / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -70,6 +70,11 @@ def srv(tmp_path_factory):
     projects["codex-proj"] = project_graph(str(home / "codex-proj"), [
         node("codex-queue-lesson", "the job queue drops jobs past 3 retries", touches=["src/queue.py"],
              _archived=True)])
+    projects["cjk-proj"] = project_graph(str(home / "cjk-proj"), [
+        node("ja-redis-key-ttl", "Redis のセッションキーは TTL を 30 秒にして、期限切れはワーカーが掃除する",
+             _archived=True),
+        node("ko-alembic-migration", "Alembic 마이그레이션은 데이터베이스를 백업한 뒤에 실행한다", _archived=True),
+        node("zh-deploy-freeze", "周五下午禁止发布生产环境", _archived=True)])
     user = user_graph([node("prefer-small-commits", "commit one logical change at a time")])
     write_store(server.store, user, projects)
     server.start()
@@ -230,6 +235,18 @@ def test_claude_codes_shell_output_records_earn_no_recall(srv):
     assert {r["reason"] for r in records_for(srv, h.kg_sid)} == {"not_a_prompt"}
     # What the person types next about the same thing is recalled.
     assert "billing-retry-backoff" in h.prompt("why do billing retries back off exponentially?").context
+
+
+@pytest.mark.parametrize("prompt, node_id", [
+    ("Redis の TTL を 30 秒にしたのにセッションキーが消えない", "ja-redis-key-ttl"),
+    ("Alembic 마이그레이션 전에 데이터베이스를 어떻게 해야 하나요?", "ko-alembic-migration"),
+    ("周五下午，发布生产环境？", "zh-deploy-freeze"),  # clauses: a run over six characters must appear whole
+])
+def test_a_prompt_in_japanese_korean_or_chinese_recalls_its_lesson(srv, prompt, node_id):
+    h = Harness(srv, srv.project("cjk-proj"))
+    h.start()
+    h.full_read()
+    assert f"- [project] {node_id}: " in h.prompt(prompt).context
 
 
 def test_unknown_sessions_get_nothing_and_leave_no_record(srv):

@@ -55,3 +55,21 @@ async def test_a_common_word_ranks_below_a_rarer_one_but_still_counts(srv, clien
     # "migrations" is one node's; "redis" everyone's: the rare term leads, the common one still finds the rest.
     hits = found_ids(await s.ok("kg_search", query="redis migrations"))
     assert hits[0] == "cache-warmup-order" and set(hits) == {n[0] for n in NODES}
+
+
+CJK_NODES = [
+    ("zh-db-migration", "我们的数据库迁移需要先备份生产环境", ["迁移脚本放在运维仓库里"]),
+    ("ja-migration-check", "本番のマイグレーションは事前にステージングで確認すること", []),
+    ("ko-db-backup", "데이터베이스를 백업한 뒤에 스키마를 변경한다", []),
+]
+
+
+async def test_words_inside_unspaced_text_and_korean_words_with_a_particle_are_found(srv, client):
+    s = await Session.open(client, cwd=srv.project("small-cjk"))
+    for node_id, gist, notes in CJK_NODES:
+        await s.ok("kg_put_node", level="project", id=node_id, gist=gist, notes=notes)
+    for query, node_id in [("数据库", "zh-db-migration"), ("マイグレーションの確認", "ja-migration-check"),
+                           ("데이터베이스", "ko-db-backup"), ("운영 데이터베이스가", "ko-db-backup")]:
+        assert found_ids(await s.ok("kg_search", query=query))[:1] == [node_id], query
+    # A run of three characters or more is found only where it appears whole.
+    assert "ja-migration-check" not in found_ids(await s.ok("kg_search", query="コミュニケーション"))
