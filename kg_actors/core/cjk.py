@@ -34,6 +34,7 @@ SPLIT = re.compile(f"([{LETTERS}]+)")
 # (インフラストラクチャー), a Korean word with its endings to eight.
 LONGEST = {HAN: 6, KANA: 12, HANGUL: 8}
 SHORTEST = 2  # one character is too many words' part to find anything by
+ASKED_LONGEST = 24  # a query's run longer than this is pasted text, no word: it is not looked up
 
 # Korean particles a noun ends with, longest first: a query's word is looked up without it.
 _PARTICLES = tuple(sorted("""
@@ -70,11 +71,11 @@ def indexed(text: str) -> tuple[str, ...]:
 @lru_cache(maxsize=1 << 14)
 def asked(text: str) -> tuple[str, ...]:
     """The words a query's text in these scripts asks for: each run as it is (a Korean one without its
-    particle), none of hiragana, none of a single character."""
+    particle), none of hiragana, none of a single character or over ASKED_LONGEST."""
     out: dict[str, None] = {}
     for script, run in runs(text):
         word = without_particle(run) if script == HANGUL else run
-        if script != HIRAGANA and len(word) >= SHORTEST:
+        if script != HIRAGANA and SHORTEST <= len(word) <= ASKED_LONGEST:
             out[word] = None
     return tuple(out)
 

@@ -130,7 +130,7 @@ def prompt_terms(text: str) -> list[str]:
     seen: dict[str, str] = {}  # lowercase -> as first written (a camelCase word counts by its parts)
     for word in _WORD.findall(_CONTRACTION.sub("", text.replace("\u2019", "'"))):
         if cjk.has_any(word):  # a run of Chinese, Japanese or Korean: the words a query asks (cjk.py)
-            for asked in cjk.asked(word):
+            for asked in cjk.asked(word)[: C.RECALL_MAX_TERMS - len(seen)]:
                 seen.setdefault(asked, asked)
             if len(seen) >= C.RECALL_MAX_TERMS:
                 break

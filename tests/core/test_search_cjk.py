@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from kg_actors.core import recall
+from kg_actors.core import constants as C, recall
 from kg_actors.core.model import GraphData, Node
 from kg_actors.core.search import SearchIndex, parse_query, rank
 
@@ -94,3 +94,11 @@ def test_prompt_recall_finds_lessons_in_these_scripts(prompt, node_id):
 def test_prompt_terms_of_cjk_text_are_its_words():
     assert recall.prompt_terms("マイグレーションの確認をお願いします") == ["マイグレーション", "確認"]
     assert recall.prompt_terms("PostgreSQL 데이터베이스를 백업") == ["PostgreSQL", "데이터베이스", "백업"]
+
+
+def test_a_huge_paste_in_these_scripts_brings_few_short_terms():
+    source = "我们的数据库迁移マイグレーション데이터베이스를"
+    mixed = "".join(source[i * 7 % len(source)] for i in range(20_000))
+    for paste in (mixed, "数据" * 10_000):
+        terms = recall.prompt_terms(recall.human_text(paste) or "")
+        assert len(terms) <= C.RECALL_MAX_TERMS and all(len(t) <= 24 for t in terms)

@@ -647,6 +647,7 @@ _LOG_LINE = "2026-11-30T14:0{m}:1{s}.482Z ERROR auth.jwt [req 7f3a9c2e] JWT expi
     bytes(range(256)).decode("latin-1") * 20,  # binary junk
     "🔥🔥🔥 😅🙏🚀 🎉🎉",  # only emoji
     "~/recall-proj/src/clock.py",  # only a path
+    "数据库迁移" * 4_000,  # a 20,000-character paste in a script without spaces
 ])
 def test_pastes_junk_emoji_and_bare_paths_are_answered_quickly_and_silently(srv, prompt):
     h = Harness(srv, srv.project("recall-proj"))
