@@ -11,6 +11,7 @@ import os
 from pathlib import Path
 
 from ..core.chores import ChoreConfig, env_flag, parse_config
+from ..storage import user_files
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +53,7 @@ class ConfigWatcher:
         if stamp is None:
             return self._set(None, parse_config(None, self._chores_env, self._notices_env))
         try:
-            raw = self.path.read_bytes()
+            raw = user_files.read_bytes(self.path)  # a FIFO is an OSError here, never a hang
         except OSError as exc:
             return self._set(stamp, ChoreConfig(warning=f"chores.json: cannot read ({exc}): chores stay off"))
         return self._set(stamp, parse_config(raw, self._chores_env, self._notices_env))

@@ -10,14 +10,14 @@ print and never fail: a bad frame is simply not recorded.
 from __future__ import annotations
 
 import argparse
-import json
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 from ..config import Config, ConfigError
-from ..core import gauges
+from ..core import gauges, strict_json
+from ..storage import user_files
 from . import gauge_files
 
 WRAP_TIMEOUT = 5.0
@@ -26,20 +26,21 @@ WRAP_TIMEOUT = 5.0
 def run(args: argparse.Namespace) -> int:
     raw = sys.stdin.buffer.read()
     record = None
-    # A status line always prints: odd frames (a 400-digit number, arrays nested 100,000 deep) included.
-    odd = (ValueError, OSError, OverflowError, RecursionError)
+    # A status line always prints: odd frames (a 400-digit number, arrays nested 100,000 deep) are
+    # refused by the strict reader as a torn one is.
+    odd = (ValueError, OSError)
     try:
         root = Config.from_env().root
     except ConfigError:
         root = None
     if root is not None:
         try:
-            record = gauge_files.record_claude(root, json.loads(raw), time.time())
+            record = gauge_files.record_claude(root, strict_json.loads(raw), time.time())
         except odd:
             pass
         if record is None:  # a frame without limits, or one not read: show the reading kept
             try:
-                record = json.loads(gauge_files.claude_path(root).read_bytes())
+                record = user_files.load_json(gauge_files.claude_path(root))
             except odd:
                 pass
     if args.wrap:
@@ -51,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     try:
         shown = line(record)
-    except (ValueError, OverflowError):
+    except ValueError:
         shown = line(None)
     print(shown)
     return 0

@@ -9,15 +9,14 @@ spending. Antigravity: `agy -p /usage --output-format json`.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ..core import gauges
+from ..core import gauges, strict_json
 from ..core.chores import Reading
-from ..storage import files
+from ..storage import files, user_files
 
 CLAUDE_FILE = "claude-limits.json"
 NO_READING = "no Claude Code status-line reading (install `kg gauge` as the status line)"
@@ -32,13 +31,11 @@ def claude_path(root: Path) -> Path:
 def read_claude(root: Path, now: float) -> Reading | str:
     path = claude_path(root)
     try:
-        raw = path.read_bytes()
+        record = user_files.load_json(path)
     except FileNotFoundError:
         return NO_READING
     except OSError as exc:
         return f"{path.name}: {exc}"
-    try:
-        record = json.loads(raw)
     except ValueError:
         return f"{path.name} is not valid JSON"
     return gauges.claude_reading(record, now)
@@ -48,7 +45,7 @@ def record_claude(root: Path, frame: object, now: float) -> dict[str, Any] | Non
     """`kg gauge`: fold one status-line frame into the gauge file (atomic); the record written, or None."""
     path = claude_path(root)
     try:
-        previous = json.loads(path.read_bytes())
+        previous = user_files.load_json(path)
     except (OSError, ValueError):
         previous = None
     record = gauges.claude_record(frame, previous, now)
@@ -63,12 +60,8 @@ def codex_home(env: Mapping[str, str]) -> Path:
 
 
 def _tail(path: Path) -> tuple[str, bool]:
-    with open(path, "rb") as f:
-        size = f.seek(0, os.SEEK_END)
-        start = max(0, size - TAIL_BYTES)
-        f.seek(start)
-        data = f.read(TAIL_BYTES)
-    return data.decode("utf-8", errors="replace"), start > 0
+    data, cut = user_files.read_tail(path, TAIL_BYTES)  # a FIFO named like a rollout is an OSError, not a hang
+    return data.decode("utf-8", errors="replace"), cut
 
 
 def read_codex(home: Path, now: float, max_age: float) -> Reading | str:
@@ -124,7 +117,7 @@ async def read_agy(binary: str, cwd: Path, env: Mapping[str, str], now: float, m
     if done.returncode != 0:
         return f"agy /usage exited {done.returncode}"
     try:
-        data = json.loads(done.stdout)
+        data = strict_json.loads(done.stdout)
     except ValueError:
         return "agy /usage did not print JSON"
     return gauges.agy_reading(data, now, model)

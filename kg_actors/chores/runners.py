@@ -27,6 +27,7 @@ import attrs
 import trio
 
 from ..core.chores import ChoreConfig
+from ..storage import user_files
 
 CHORE_TOOLS = ("kg_read", "kg_search", "kg_put_node", "kg_put_edge", "kg_rename_node", "kg_progress")
 PASS_TOOLS = CHORE_TOOLS + ("kg_delete_node", "kg_delete_edge", "kg_useful")
@@ -124,7 +125,7 @@ def agy_refusal(cfg_allow_credits: bool, home: Path) -> str | None:
     """Refused while paid credits could be spent, or when the kg tools are not granted."""
     settings = home / ".gemini" / "antigravity-cli" / "settings.json"
     try:
-        data = json.loads(settings.read_bytes())
+        data = user_files.load_json(settings)
     except (OSError, ValueError):
         return f"antigravity settings unreadable: {settings}"
     if not isinstance(data, dict):

@@ -8,12 +8,13 @@ every answer carries the reason that goes to chores.jsonl.
 from __future__ import annotations
 
 import datetime as dt
-import json
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import attrs
+
+from . import strict_json
 
 DAY = 86_400.0
 WEEK = 7 * DAY
@@ -98,8 +99,8 @@ def parse_config(raw: bytes | None, chores_env: str | None = None, notices_env: 
     warning = None
     if raw is not None:
         try:
-            parsed = json.loads(raw)
-        except (ValueError, UnicodeDecodeError) as exc:
+            parsed = strict_json.loads(raw)
+        except ValueError as exc:
             parsed, warning = None, f"chores.json is not valid JSON ({exc}): chores stay off"
         if parsed is not None and not isinstance(parsed, dict):
             warning = f"chores.json must hold a JSON object, not {type(parsed).__name__}: chores stay off"

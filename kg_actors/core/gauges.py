@@ -15,11 +15,11 @@ answer is a string saying why, and a run is refused on it. A use over 100%
 from __future__ import annotations
 
 import datetime as dt
-import json
 import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from . import strict_json
 from .chores import Reading
 
 WINDOWS = ("five_hour", "seven_day")
@@ -134,9 +134,10 @@ def codex_event(line: str, now: float) -> Reading | str | None:
     if '"rate_limits"' not in line:
         return None
     try:
-        record = json.loads(line)
+        record = strict_json.loads(line)
     except ValueError:
-        return None  # a line cut mid-write, or not ours: not evidence either way
+        # A whole line (codex_tail drops one still being written): an event no reader can take refuses.
+        return "rate_limits event is not readable JSON"
     payload = record.get("payload") if isinstance(record, dict) else None
     limits = payload.get("rate_limits") if isinstance(payload, dict) else None
     if not isinstance(limits, dict):
@@ -164,7 +165,7 @@ def codex_event(line: str, now: float) -> Reading | str | None:
 
 def codex_tail(text: str, now: float, cut: bool) -> Reading | str | None:
     """The newest rate_limits event in one rollout's tail; `cut`: the tail starts mid-file (drop its first line)."""
-    lines = text.split("\n")
+    lines = text.split("\n")[:-1]  # after the last newline: a line still being written (or nothing)
     if cut:
         lines = lines[1:]
     for line in reversed(lines):

@@ -10,10 +10,12 @@ recalls waits in the conversation's queue for the next PreInvocation.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from typing import Any
+
+from ..core import strict_json
+from ..storage import user_files
 
 # Events the adapter acts on; any other name is answered with nothing.
 SESSION_START = "SessionStart"
@@ -117,7 +119,7 @@ def scan(data: bytes) -> tuple[bool, str | None]:
     checkpoint, request = False, None
     for raw in data.splitlines():
         try:
-            row = json.loads(raw)
+            row = strict_json.loads(raw)
         except ValueError:
             continue  # a partial first line of a tail, or not JSON
         if not isinstance(row, dict):
@@ -137,7 +139,7 @@ def scan(data: bytes) -> tuple[bool, str | None]:
 
 def read_new(path: str, offset: int) -> tuple[int, bytes]:
     """The transcript's bytes after `offset` (at most its last TRANSCRIPT_TAIL), and the new offset."""
-    with open(path, "rb") as f:
+    with user_files.open_regular(path) as f:  # a FIFO there would block the read for ever
         end = f.seek(0, os.SEEK_END)
         if end < offset:  # rewritten from scratch: read it anew
             offset = 0

@@ -13,6 +13,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+from ..core import strict_json
 from .files import read_bytes, read_tree
 from .plan import ClaudeFound
 from .plugin import MARKETPLACE, Rendered
@@ -37,7 +38,7 @@ def read_json_object(path: Path) -> tuple[dict[str, Any] | None, str | None]:
     if raw is None:
         return {}, None
     try:
-        data = json.loads(raw)
+        data = strict_json.loads(raw)
     except ValueError as exc:
         return None, f"{path}: not valid JSON ({exc}); left untouched: fix or move it, then run kg setup again"
     if not isinstance(data, dict):

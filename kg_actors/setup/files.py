@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from ..core import strict_json
 from ..storage.files import fsync_dir
 
 from . import SetupError
@@ -246,7 +247,7 @@ def json_config(raw: bytes | None, path: Path, objects: tuple[str, ...], hint: s
     if not raw:
         return {}
     try:
-        data = json.loads(raw)
+        data = strict_json.loads(raw)
     except ValueError:
         raise SetupError(f"{path}: not valid JSON{hint}; left untouched") from None
     if not isinstance(data, dict) or not all(isinstance(data.get(k, {}), dict) for k in objects):

@@ -8,12 +8,12 @@ which setup already tracks, so `kg uninstall` restores that file.
 
 from __future__ import annotations
 
-import json
 import shlex
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from ..core import strict_json
 from . import SetupError
 from .files import json_like
 
@@ -38,7 +38,7 @@ def gauge_command(kg_argv: Sequence[str], theirs: str | None) -> str:
 
 def merged(raw: bytes | None, command: str, path: Path) -> bytes:
     try:
-        data = json.loads(raw) if raw else {}
+        data = strict_json.loads(raw) if raw else {}
     except ValueError as exc:
         raise SetupError(f"{path}: not valid JSON ({exc}); left untouched") from None
     if not isinstance(data, dict):
@@ -52,7 +52,7 @@ def without(raw: bytes, path: Path) -> bytes | None:
     """The settings with the user's own status line back (the one `--wrap` ran), or none when setup added the
     first; None when the status line is not kg's gauge (nothing to undo)."""
     try:
-        data = json.loads(raw)
+        data = strict_json.loads(raw)
     except ValueError:
         return None
     command = current(data) if isinstance(data, dict) else None

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.model import node_version_key, version_number
-from ..storage import files
+from ..storage import files, user_files
 from ..storage.layout import Layout
 
 log = logging.getLogger(__name__)
@@ -27,7 +27,7 @@ def sync_remote(root: Path) -> str | None:
     if not path.exists():
         return None
     try:
-        value = json.loads(path.read_text()).get("sync_remote")
+        value = user_files.load_json(path).get("sync_remote")
     except (OSError, ValueError, AttributeError) as exc:
         log.warning("%s is unreadable (%s); no sync on the tick", path, exc)
         return None
@@ -37,7 +37,7 @@ def sync_remote(root: Path) -> str | None:
 def set_sync_remote(root: Path, remote: str) -> None:
     path = root / CONFIG_FILE
     try:
-        config = json.loads(path.read_text()) if path.exists() else {}
+        config = user_files.load_json(path) if path.exists() else {}
     except ValueError:
         config = {}
     if not isinstance(config, dict):

@@ -170,7 +170,7 @@ async def test_off_config_and_bad_input_log_nothing_or_say_why(tmp_path, autojum
         (store / "chores.json").write_text(json.dumps({"enabled": True, "claude_bin": str(tmp_path / "claude")}))
         chores.prompted("cc-1", wall())  # a changed chores.json is decided afresh
         await _settle(chores)
-        assert _reasons(logbook)[-1][1].startswith("gauge unreadable: five_hour_pct: nan")
+        assert _reasons(logbook)[-1][1] == "gauge unreadable: claude-limits.json is not valid JSON"  # NaN: no number
         assert runs == []
         nursery.cancel_scope.cancel()
 
