@@ -73,20 +73,22 @@ def read_codex(home: Path, now: float, max_age: float) -> Reading | str:
     def fail(exc: OSError) -> None:
         problems.append(exc)
 
-    found: list[Reading | str | None] = []
+    found: list[tuple[Reading | str | None, float]] = []
     for folder, _, names in os.walk(base, onerror=fail):
         for name in names:
             if not (name.startswith("rollout-") and name.endswith(".jsonl")):
                 continue
             path = Path(folder) / name
             try:
-                if now - path.stat().st_mtime > max_age:
+                written = path.stat().st_mtime
+                if now - written > max_age:
                     continue
                 text, cut = _tail(path)
             except OSError as exc:
                 problems.append(exc)
                 continue
-            found.append(gauges.codex_tail(text, now, cut))
+            event, at = gauges.codex_tail_at(text, now, cut)
+            found.append((event, written if at is None else at))  # an event without a time: its file's
     if problems:
         return f"Codex session logs not fully readable: {problems[0]}"
     return gauges.newest(found)

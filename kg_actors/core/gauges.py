@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -163,29 +164,40 @@ def codex_event(line: str, now: float) -> Reading | str | None:
     return _windows(values, "codex", now)
 
 
-def codex_tail(text: str, now: float, cut: bool) -> Reading | str | None:
-    """The newest rate_limits event in one rollout's tail; `cut`: the tail starts mid-file (drop its first line)."""
+_TIMESTAMP = re.compile(r'"timestamp"\s*:\s*"([^"]{1,64})"')
+
+
+def codex_tail_at(text: str, now: float, cut: bool) -> tuple[Reading | str | None, float | None]:
+    """The newest rate_limits event in one rollout's tail, and when it was written (None: it does not say).
+    `cut`: the tail starts mid-file (its first line is dropped)."""
     lines = text.split("\n")[:-1]  # after the last newline: a line still being written (or nothing)
     if cut:
         lines = lines[1:]
     for line in reversed(lines):
         found = codex_event(line, now)
         if found is not None:
-            return found
-    return None
+            if isinstance(found, Reading):
+                return found, found.seen_at
+            stamp = _TIMESTAMP.search(line)  # a broken event's time, read without parsing it
+            return found, _iso_ts(stamp.group(1)) if stamp else None
+    return None, None
 
 
-def newest(readings: Iterable[Reading | str | None]) -> Reading | str:
-    """The newest reading across rollout files; any broken newest event, or a tie that disagrees, refuses."""
-    found = [r for r in readings if r is not None]
+def codex_tail(text: str, now: float, cut: bool) -> Reading | str | None:
+    return codex_tail_at(text, now, cut)[0]
+
+
+def newest(events: Iterable[tuple[Reading | str | None, float]]) -> Reading | str:
+    """Across rollout files, (each file's newest event, when it was written): the newest event decides. A broken
+    one refuses even when an older file holds a good one (a stale reading must not permit spending), and so
+    do events of one moment that disagree."""
+    found = [(r, at) for r, at in events if r is not None]
     if not found:
         return "no recent Codex rollout with a rate_limits event"
-    broken = [r for r in found if isinstance(r, str)]
-    good = [r for r in found if isinstance(r, Reading)]
-    if not good:
-        return broken[0]
-    best = max(good, key=lambda r: r.seen_at)
-    if any(r.seen_at == best.seen_at and r != best for r in good):
+    latest = max(at for _, at in found)
+    top = {r for r, at in found if at == latest}
+    best = next(r for r, at in found if at == latest)
+    if len(top) > 1:
         return "two rollouts disagree at the same moment"
     return best
 

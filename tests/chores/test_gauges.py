@@ -162,3 +162,23 @@ def test_doctor_says_how_old_the_last_reading_is(tmp_path):
     gauge_files.record_claude(tmp_path, FRAME, NOW - 600)
     assert doctor_line(tmp_path, NOW) == "last status-line reading 10 min old"
     assert doctor_line(tmp_path, NOW + 6000).endswith("(stale: chores refuse readings over 90 min old)")
+
+
+def test_codex_a_newer_broken_event_refuses_over_an_older_good_one(tmp_path):
+    now = G._iso_ts("2027-01-15T09:00:00Z")
+    day = tmp_path / "sessions" / "2027" / "01" / "15"
+    day.mkdir(parents=True)
+    (day / "rollout-2027-01-15T07-00-00-a.jsonl").write_text(codex_line(ts="2027-01-15T08:00:00Z", primary=3) + "\n")
+    broken = day / "rollout-2027-01-15T08-00-00-b.jsonl"
+    broken.write_text(codex_line(ts="2027-01-15T08:30:00Z", primary=-5) + "\n")
+    for f in day.iterdir():
+        os.utime(f, (now - 60, now - 60))
+    assert "not a percentage" in gauge_files.read_codex(tmp_path, now, 5400)
+    # The same broken event, older than the good one: the newest (good) event decides.
+    broken.write_text(codex_line(ts="2027-01-15T07:30:00Z", primary=-5) + "\n")
+    os.utime(broken, (now - 60, now - 60))
+    assert gauge_files.read_codex(tmp_path, now, 5400).five_hour_pct == 3
+    # A newer event that does not parse at all is dated by its timestamp text, and refuses.
+    broken.write_text(codex_line(ts="2027-01-15T08:40:00Z").replace("77.0", "NaN") + "\n")
+    os.utime(broken, (now - 60, now - 60))
+    assert gauge_files.read_codex(tmp_path, now, 5400) == "rate_limits event is not readable JSON"
