@@ -24,6 +24,7 @@ import attrs
 import trio
 
 from . import __version__, debug_heap, debug_stalls, heap, warm_start
+from .chores.budget_notices import BudgetNotices
 from .chores.supervisor import deps_for as chore_deps
 from .chores.supervisor import run_chore_supervisor
 from .conduct.antigravity import Antigravity
@@ -77,6 +78,7 @@ class Runtime:
     readings: Readings = attrs.field(factory=Readings)  # the tick's debt and render size per graph, for the chart
     chores: Any = None  # the chore supervisor's handle (kg_actors/chores/)
     antigravity: Any = None  # the Antigravity adapter (conduct/antigravity.py): its hooks, acks and queued replies
+    budget: Any = None  # the budget notices the hooks attach (chores/budget_notices.py)
 
 
 async def _tick(rt: Runtime) -> bool:
@@ -216,7 +218,8 @@ async def run_server(config: Config, clock: Callable[[], float] = time.time, han
             floor = Floor.build(directory, sessions, clock, feed.publish, logbook)
             floor.touch_check = TouchCheck()
             rt = Runtime(config, lay, directory, sessions, floor, feed, clock)
-            rt.antigravity = Antigravity(floor, await actors.start(run_deliveries))
+            rt.budget = BudgetNotices(config.root)  # one told-state (and budget_told.json) for every harness
+            rt.antigravity = Antigravity(floor, await actors.start(run_deliveries), rt.budget)
             rt.keeper = StoreKeeper(lay, directory, sessions, clock, feed.publish)
             await actors.start(rt.keeper.serve)
             rt.chores = await actors.start(run_chore_supervisor, chore_deps(rt))

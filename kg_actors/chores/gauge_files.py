@@ -59,6 +59,18 @@ def codex_home(env: Mapping[str, str]) -> Path:
     return Path(env.get("CODEX_HOME") or os.path.expanduser("~/.codex"))
 
 
+def codex_rollout(path: object, env: Mapping[str, str]) -> Path | None:
+    """A hook payload's `transcript_path` as a Codex rollout to read: a regular `rollout-*.jsonl` file whose
+    real path is under CODEX_HOME or ~/.codex; None for anything else (a path from a payload is not trusted)."""
+    if not isinstance(path, str) or not path or "\x00" in path or not os.path.isabs(path):
+        return None
+    real = Path(os.path.realpath(path))
+    if not (real.name.startswith("rollout-") and real.suffix == ".jsonl") or not user_files.is_regular(real):
+        return None
+    roots = {Path(os.path.realpath(codex_home(env))), Path(os.path.realpath(os.path.expanduser("~/.codex")))}
+    return real if any(r in real.parents for r in roots) else None
+
+
 def _tail(path: Path) -> tuple[str, bool]:
     data, cut = user_files.read_tail(path, TAIL_BYTES)  # a FIFO named like a rollout is an OSError, not a hang
     return data.decode("utf-8", errors="replace"), cut

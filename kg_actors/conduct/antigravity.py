@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import logging
 import os
-from typing import Any
+from typing import Any, Protocol
 
+import attrs
 import trio
 
 from .. import deferral
@@ -38,19 +39,32 @@ RECEIPT = ("{tool}: the reply ({size:,} bytes) is larger than Antigravity passes
            "Follow its continuation line if it says more follows.{dropped}")
 
 
+@attrs.frozen
+class HookAnswer:
+    output: dict[str, Any]  # what the hook prints ({}: nothing)
+    packet: int | None  # the delivery packet it carries, to acknowledge
+    prompt: dict[str, Any] | None = None  # a human prompt arrived: its Claude-shaped payload (chores, budget)
+
+
+class Notices(Protocol):
+    async def due(self, payload: dict[str, Any], now: float) -> str | None: ...
+
+
 class Antigravity:
-    def __init__(self, floor: Floor, deliveries: DeliveryHandle):
+    def __init__(self, floor: Floor, deliveries: DeliveryHandle, notices: Notices | None = None):
         self.floor = floor
         self.deliveries = deliveries
+        self.notices = notices  # the budget notices a prompt may be due (chores/budget_notices.py)
 
     # Hooks -------------------------------------------------------------------------
-    async def hook(self, event: str, payload: dict[str, Any]) -> tuple[dict[str, Any], int | None]:
+    async def hook(self, event: str, payload: dict[str, Any]) -> HookAnswer:
         """The hook's output and the packet it carries (to acknowledge), for any payload; {} when not ours."""
         if event not in agy.ACTED_ON or not agy.is_cli_payload(payload):
-            return {}, None
+            return HookAnswer({}, None)
         translated = agy.tool_payload(payload) if event == agy.POST_TOOL_USE else None
         if event == agy.POST_TOOL_USE and translated is None:
-            return {}, None  # a tool the adapter does not recall for, or not a tool call at all
+            return HookAnswer({}, None)  # a tool the adapter does not recall for, or not a tool call at all
+        asked = None
         conv = payload["conversationId"]
         known = await self.deliveries.note_hook(conv, self.floor.clock())
         if event == agy.SESSION_START or not known.hooked:
@@ -62,16 +76,19 @@ class Antigravity:
         elif event == agy.PRE_INVOCATION:
             prompt = await self._transcript(conv, payload, known.transcript_offset)
             if prompt is not None and agy.first_invocation(payload):
-                await self._queue(conv, "prompt recall", hook_recall.prompt_context,
-                                  {**agy.base_payload(payload), "prompt": prompt})
+                asked = {**agy.base_payload(payload), "prompt": prompt}
+                await self._queue(conv, "prompt recall", hook_recall.prompt_context, asked)
+                notice = await self.notices.due(asked, self.floor.clock()) if self.notices else None
+                if notice:
+                    await self.deliveries.enqueue(conv, "budget", notice, [])
         if translated is not None:
             await self._queue(conv, "file recall", hook_tool.tool_event, translated)
         if event != agy.PRE_INVOCATION:
-            return {}, None  # only PreInvocation can inject; the rest waits for it
+            return HookAnswer({}, None)  # only PreInvocation can inject; the rest waits for it
         packet = await self.deliveries.next_packet(conv)
         if packet is None:
-            return {}, None
-        return agy.inject(packet.text), packet.id
+            return HookAnswer({}, None, asked)
+        return HookAnswer(agy.inject(packet.text), packet.id, asked)
 
     async def _preload(self, payload: dict[str, Any]) -> None:
         base = agy.base_payload(payload)

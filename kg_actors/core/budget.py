@@ -44,3 +44,25 @@ def notice(reading: Reading, told: Told, now: float) -> tuple[str | None, Told]:
                          + (WRAP if level == 2 else PLAN))
             after[window] = (level, resets)
     return (" ".join(lines) or None), after
+
+
+def told_to_json(told: dict[str, Told]) -> dict[str, dict[str, list[float | int | None]]]:
+    return {sid: {w: [level, resets] for w, (level, resets) in windows.items()} for sid, windows in told.items()}
+
+
+def told_from_json(data: object) -> dict[str, Told]:
+    """What budget_told.json holds, every malformed entry left out (that session may be told once more)."""
+    out: dict[str, Told] = {}
+    for sid, windows in (data.items() if isinstance(data, dict) else ()):
+        if not isinstance(sid, str) or not isinstance(windows, dict):
+            continue
+        entry: Told = {}
+        for w, pair in windows.items():
+            if w not in THRESHOLDS or not isinstance(pair, list) or len(pair) != 2:
+                continue
+            level, resets = pair
+            if isinstance(level, int) and not isinstance(level, bool) and 0 <= level <= 2 and (
+                    resets is None or (isinstance(resets, int | float) and not isinstance(resets, bool))):
+                entry[w] = (level, None if resets is None else float(resets))
+        out[sid] = entry
+    return out

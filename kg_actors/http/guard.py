@@ -22,6 +22,7 @@ from ..core.errors import (ActorStopped, Conflict, InvalidInput, KGError, NotFou
 from . import body_json
 
 if TYPE_CHECKING:
+    from ..chores.budget_notices import BudgetNotices
     from ..chores.messages import ChoreHandle
     from ..conduct.antigravity import Antigravity
     from ..conduct.floor import Floor
@@ -45,6 +46,7 @@ class RuntimeParts(Protocol):
     keeper: StoreKeeper
     chores: ChoreHandle
     antigravity: Antigravity
+    budget: BudgetNotices
     # storage's Layout and the GraphDirectory: http/ may not name them (tests/test_layering.py)
     layout: Any
     directory: Any

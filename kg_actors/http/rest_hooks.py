@@ -17,7 +17,6 @@ from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
 from .. import reply_effects
-from ..chores.budget_notices import BudgetNotices
 from ..chores.trigger import after_prompt
 from ..conduct import graphs, hook_identity, hook_recall, hook_session, hook_tool
 from ..core.errors import InvalidInput
@@ -27,7 +26,7 @@ from .guard import RuntimeParts, flag, guarded, json_body
 
 def routes(runtime: RuntimeParts) -> list[Route]:
     floor = runtime.floor
-    budget = BudgetNotices(runtime.config.root)
+    budget = runtime.budget
 
     async def bootstrap_get(request: Request) -> JSONResponse:
         q = request.query_params

@@ -15,7 +15,7 @@ from kg_actors.chores import gauge_files
 from kg_actors.testing import ServerProcess, session_of
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))
-from hook_helpers import Harness  # noqa: E402
+from hook_helpers import Harness, post  # noqa: E402
 
 FAKE_CLAUDE = """#!{python}
 import json, os, re, sys
@@ -229,5 +229,53 @@ def test_a_gemini_prompt_dispatches_a_chore_too(tmp_path):
         records = _wait_for(srv.store / "chores.jsonl", "dispatch")
         dispatch = next(r for r in records if r["event"] == "dispatch")
         assert dispatch["targets"] == ["deploy-pipeline-steps"] and dispatch["runner"] == "claude"
+    finally:
+        srv.kill()
+
+
+def test_an_antigravity_prompt_reaches_the_chore_supervisor_and_is_told_its_budget(tmp_path):
+    srv, rec = _server(tmp_path, "agy", json.dumps({"enabled": True, "runner": "antigravity", "timeout_s": 60}))
+    usage = {"command": {"name": "usage", "data": {"groups": [{"name": "Gemini models", "buckets": [
+        {"window": "five_hour", "remaining_fraction": 0.1, "reset_time": 4e9}]}]}}}
+    fake = tmp_path / "bin" / "agy"
+    fake.write_text(FAKE_CLAUDE.format(python=sys.executable, rec=str(rec), usage=usage))
+    conv = "agy-conv-1"
+    transcript = srv.home / ".gemini" / "antigravity-cli" / "conversations" / conv / "transcript.jsonl"
+    transcript.parent.mkdir(parents=True)
+    transcript.touch()
+
+    def hook(event: str, **extra) -> dict:
+        body = {"conversationId": conv, "workspacePaths": [project], "transcriptPath": str(transcript),
+                "modelName": "gemini-3-pro", **extra}
+        r = post(srv, f"/api/antigravity/hook/{event}", body)
+        assert r.status_code == 200, r.text
+        return r.json()
+
+    def ask(text: str) -> str:
+        """The user's request, then the turn's first model call: what every packet delivered said."""
+        with open(transcript, "a") as f:
+            f.write(json.dumps({"type": "USER_INPUT", "content": f"<USER_REQUEST>\n{text}\n</USER_REQUEST>"}) + "\n")
+        said, invocation = [], 0
+        while (out := hook("PreInvocation", invocationNum=invocation))["delivery_id"] is not None:
+            said.append(out["output"]["injectSteps"][0]["systemMessage"]["systemMessage"])
+            post(srv, "/api/antigravity/ack", {"conversationId": conv, "delivery_id": out["delivery_id"]})
+            invocation = 1
+        return "\n".join(said)
+
+    try:
+        srv.start("--no-editor")
+        project = srv.project("app")
+        hook("SessionStart")
+        first = ask("how do deploys reach production?")
+        # The prompt reached the supervisor, which read Antigravity's own gauge (and refused: 90% used).
+        records = _wait_for(srv.store / "chores.jsonl", "skip")
+        assert records[-1]["gauge"]["source"] == "antigravity" and records[-1]["gauge"]["five_hour_pct"] == 90.0
+        assert "Budget:" not in first  # agy /usage is read after the reply, never by the hook
+        deadline = time.monotonic() + 30
+        told = ""
+        while "Budget:" not in told and time.monotonic() < deadline:
+            told = ask("and the rollback?")
+        assert "Budget: 5-hour quota at 90%" in told and "Wrap up now" in told
+        assert "Budget:" not in ask("and after that?")  # told once
     finally:
         srv.kill()
