@@ -16,6 +16,7 @@ from typing import Any
 
 from ..core import gauges, strict_json
 from ..core.chores import Reading
+from ..harness import transcripts
 from ..storage import files, user_files
 
 CLAUDE_FILE = "claude-limits.json"
@@ -60,15 +61,11 @@ def codex_home(env: Mapping[str, str]) -> Path:
 
 
 def codex_rollout(path: object, env: Mapping[str, str]) -> Path | None:
-    """A hook payload's `transcript_path` as a Codex rollout to read: a regular `rollout-*.jsonl` file whose
-    real path is under CODEX_HOME or ~/.codex; None for anything else (a path from a payload is not trusted)."""
-    if not isinstance(path, str) or not path or "\x00" in path or not os.path.isabs(path):
-        return None
-    real = Path(os.path.realpath(path))
-    if not (real.name.startswith("rollout-") and real.suffix == ".jsonl") or not user_files.is_regular(real):
-        return None
-    roots = {Path(os.path.realpath(codex_home(env))), Path(os.path.realpath(os.path.expanduser("~/.codex")))}
-    return real if any(r in real.parents for r in roots) else None
+    """A hook payload's `transcript_path` as a Codex rollout to read: a `rollout-*.jsonl` regular file under
+    CODEX_HOME or ~/.codex (transcripts.safe_transcript); None for anything else."""
+    home = Path(env.get("HOME") or os.path.expanduser("~"))
+    safe = transcripts.safe_transcript(path if isinstance(path, str) else None, home, env.get("CODEX_HOME") or "")
+    return safe if safe is not None and safe.name.startswith("rollout-") else None
 
 
 def _tail(path: Path) -> tuple[str, bool]:
