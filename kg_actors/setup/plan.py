@@ -117,6 +117,8 @@ class Found:
     opencode: OpenCodeFound | None = None
     claude_settings: Path = Path("settings.json")  # Claude Code's settings.json (the gauge step's file)
     kg_argv: tuple[str, ...] = ("kg",)
+    store: Path | None = None  # the store setup wires (the gauge's command names it)
+    default_store: Path = Path("~/.knowledge-graph")  # where a command naming no store records
 
 
 def parse_only(raw: str | None) -> tuple[str, ...]:
@@ -201,22 +203,31 @@ def _codex(found: Found) -> Step:
 
 def _gauge(found: Found) -> Step:
     c = found.claude
-    return gauge_step(c.cli, c.settings, c.error, found.claude_settings, found.kg_argv)
+    return gauge_step(c.cli, c.settings, c.error, found.claude_settings, found.kg_argv, found.store,
+                      found.default_store)
 
 
 def gauge_step(cli: str | None, settings: dict[str, Any] | None, error: str | None, settings_path: Path,
-               kg_argv: list[str] | tuple[str, ...]) -> Step:
+               kg_argv: list[str] | tuple[str, ...], store: Path | None = None,
+               default_store: Path = Path("~/.knowledge-graph")) -> Step:
     if cli is None:
         return Step("gauge", note="Claude Code not found: skipped")
     if error:  # the Claude Code step reports the unreadable file; this one waits for it
         return Step("gauge", note="skipped until Claude Code's settings are readable")
     theirs = statusline.current(settings)
     if statusline.is_gauge(theirs):
-        return Step("gauge", note="up to date")
+        why = statusline.stale(theirs, kg_argv, store, default_store) if store is not None else None
+        gauge = statusline.parsed(theirs)
+        if why is None or gauge is None:
+            return Step("gauge", note="up to date")
+        text = f"rewrite Claude Code's status line in {settings_path}: {why}"
+        return Step("gauge", (Action("claude_statusline", text,
+                                     (statusline.gauge_command(kg_argv, gauge.theirs, store),), settings_path,
+                                     fact="statusline"),))
     text = (f"run `kg gauge` as Claude Code's status line (records the quota reading chores need; "
             + (f"your status line `{theirs}` still shows" if theirs else "shows `5h N% · week M%`")
             + f") in {settings_path}")
-    return Step("gauge", (Action("claude_statusline", text, (statusline.gauge_command(kg_argv, theirs),),
+    return Step("gauge", (Action("claude_statusline", text, (statusline.gauge_command(kg_argv, theirs, store),),
                                  settings_path, fact="statusline"),))
 
 

@@ -102,7 +102,8 @@ def gather(ctx: Context, record: Record, plugin: Rendered) -> Found:
         antigravity=AntigravityFound(shutil.which("agy", path=ctx.env.get("PATH")),
                                      ctx.marketplace_dir / plugin.name / AGY_DIR,
                                      bool(record.done("antigravity").get("installed"))),
-        claude_settings=claude.settings_path(ctx.env, ctx.home), kg_argv=tuple(kg_command()),
+        claude_settings=claude.settings_path(ctx.env, ctx.home), kg_argv=tuple(kg_command()), store=ctx.store,
+        default_store=ctx.home / ".knowledge-graph",
     )
 
 

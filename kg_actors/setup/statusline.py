@@ -8,10 +8,13 @@ which setup already tracks, so `kg uninstall` restores that file.
 
 from __future__ import annotations
 
+import os
 import shlex
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+
+import attrs
 
 from ..core import strict_json
 from . import SetupError
@@ -31,9 +34,58 @@ def is_gauge(command: str | None) -> bool:
     return command is not None and " gauge" in command and "kg" in command
 
 
-def gauge_command(kg_argv: Sequence[str], theirs: str | None) -> str:
+def gauge_command(kg_argv: Sequence[str], theirs: str | None, store: Path | None = None) -> str:
+    """The status-line command; with `store`, it names the store (`KG_HOME=...`): Claude Code runs it in its
+    own environment, where the KG_HOME setup was run with may not be set."""
     cmd = shlex.join([*kg_argv, "gauge"])
+    if store is not None:
+        cmd = f"KG_HOME={shlex.quote(str(store))} {cmd}"
     return f"{cmd} --wrap {shlex.quote(theirs)}" if theirs else cmd
+
+
+@attrs.frozen
+class Gauge:
+    """A gauge status-line command, read back: the store it names, the kg it runs, the line it wraps."""
+
+    store: str | None
+    kg_argv: tuple[str, ...]
+    theirs: str | None
+
+
+def parsed(command: str | None) -> Gauge | None:
+    if not is_gauge(command):
+        return None
+    assert command is not None
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return None
+    store = words.pop(0).removeprefix("KG_HOME=") if words and words[0].startswith("KG_HOME=") else None
+    if "gauge" not in words:
+        return None
+    at = words.index("gauge")
+    theirs = words[words.index("--wrap") + 1] if "--wrap" in words[at:-1] else None
+    return Gauge(store, tuple(words[:at]), theirs)
+
+
+def _same_place(a: str | Path, b: str | Path) -> bool:
+    # One store may be named two ways (KG_HOME unset or set to the default, a symlink): compare what they are.
+    return os.path.realpath(os.path.expanduser(a)) == os.path.realpath(os.path.expanduser(b))
+
+
+def stale(command: str | None, kg_argv: Sequence[str], store: Path, default_store: Path) -> str | None:
+    """Why setup's gauge command no longer fits this kg (None: it fits): it runs a kg that is not this
+    installation's (kg moved), or records into another store than this one. A command naming no store
+    records into the default one."""
+    gauge = parsed(command)
+    if gauge is None:
+        return None
+    if list(gauge.kg_argv) != list(kg_argv):
+        return f"it runs {shlex.join(gauge.kg_argv)}, and this kg is {shlex.join(kg_argv)} (kg moved)"
+    theirs = gauge.store or default_store
+    if not _same_place(theirs, store):
+        return f"it records into {theirs}, and this kg's store is {store}"
+    return None
 
 
 def merged(raw: bytes | None, command: str, path: Path) -> bytes:

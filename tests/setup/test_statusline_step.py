@@ -67,3 +67,53 @@ def test_the_users_other_status_line_keys_and_their_file_s_layout_stay():
     assert '\n    "note": "ünïcode"' in out.decode()  # four spaces and the text as typed, as the user wrote it
     back = json.loads(statusline.without(out, SETTINGS))
     assert back["statusLine"] == {"type": "command", "command": "~/bin/status.sh", "padding": 0}
+
+
+def test_the_command_setup_writes_records_into_setups_store_whatever_claude_codes_environment(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    store = tmp_path / "my store"  # a KG_HOME with a space: the command quotes it
+    kg = [sys.executable, "-P", "-m", "kg_actors"]
+    (action,) = plan.gauge_step("/bin/claude", {}, None, SETTINGS, kg, store, tmp_path / ".knowledge-graph").actions
+    frame = json.dumps({"rate_limits": {"five_hour": {"used_percentage": 30, "resets_at": 4e9}}})
+    env = {k: v for k, v in os.environ.items() if not k.startswith("KG_")} | {"HOME": str(tmp_path)}
+    done = subprocess.run(["sh", "-c", action.argv[0]], input=frame, capture_output=True, text=True, env=env,
+                          timeout=60)
+    assert done.stdout.strip() == "5h 30%", done.stderr
+    assert json.loads((store / "claude-limits.json").read_text())["five_hour_pct"] == 30
+    assert not (tmp_path / ".knowledge-graph").exists()
+
+
+def _ours(command: str) -> dict:
+    return {"statusLine": {"type": "command", "command": command}}
+
+
+def test_a_status_line_running_a_kg_that_moved_is_rewritten_keeping_the_users_line():
+    store, default = Path("/s"), Path("/h/.knowledge-graph")
+    old = statusline.gauge_command(["/old/venv/bin/kg"], "~/bin/mine.sh", store)
+    (action,) = plan.gauge_step("/bin/claude", _ours(old), None, SETTINGS, KG, store, default).actions
+    assert action.argv == (statusline.gauge_command(KG, "~/bin/mine.sh", store),)
+    assert action.argv[0] == "KG_HOME=/s /opt/kg/bin/kg gauge --wrap '~/bin/mine.sh'"
+    assert "/old/venv/bin/kg" in action.text and "kg moved" in action.text
+    back = json.loads(statusline.without(json.dumps(_ours(old)).encode(), SETTINGS))  # uninstall: theirs again
+    assert back["statusLine"]["command"] == "~/bin/mine.sh"
+    current = statusline.gauge_command(KG, "~/bin/mine.sh", store)
+    assert plan.gauge_step("/bin/claude", _ours(current), None, SETTINGS, KG, store, default).note == "up to date"
+
+
+def test_one_store_named_two_ways_is_one_store_and_another_store_is_named(tmp_path):
+    default = tmp_path / ".knowledge-graph"
+    default.mkdir()
+    link = tmp_path / "kg-link"
+    link.symlink_to(default)
+    unnamed = statusline.gauge_command(KG, None)  # written before commands named the store: the default one
+    for store in (default, link, Path(str(default) + "/")):
+        assert plan.gauge_step("/bin/claude", _ours(unnamed), None, SETTINGS, KG, store, default).note == "up to date"
+        named = statusline.gauge_command(KG, None, link)
+        assert plan.gauge_step("/bin/claude", _ours(named), None, SETTINGS, KG, store, default).note == "up to date"
+    other = tmp_path / "other"
+    (action,) = plan.gauge_step("/bin/claude", _ours(unnamed), None, SETTINGS, KG, other, default).actions
+    assert f"records into {default}, and this kg's store is {other}" in action.text
+    assert action.argv == (f"KG_HOME={other} /opt/kg/bin/kg gauge",)
