@@ -10,9 +10,11 @@ import json
 import logging
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 log = logging.getLogger(__name__)
+
+TAIL_CHUNK = 64 * 1024
 
 
 def append_jsonl(path: Path, records: list[dict[str, Any]], max_bytes: int) -> None:
@@ -25,10 +27,33 @@ def append_jsonl(path: Path, records: list[dict[str, Any]], max_bytes: int) -> N
             size = 0
         if size and size + len(raw) > max_bytes:
             os.replace(path, path.with_name(path.name + ".prev"))
-        with open(path, "ab") as f:
+        with open(path, "a+b") as f:
+            _cut_torn_tail(f, path)
             f.write(raw)
     except OSError as exc:
         log.warning("could not append to %s: %s", path, exc)
+
+
+def _cut_torn_tail(f: BinaryIO, path: Path) -> None:
+    """A last line without its newline (a crash mid-append) is cut, so the next record is not glued to it."""
+    end = f.seek(0, os.SEEK_END)
+    if end == 0:
+        return
+    f.seek(end - 1)
+    if f.read(1) == b"\n":
+        return
+    pos = end
+    while pos > 0:
+        start = max(0, pos - TAIL_CHUNK)
+        f.seek(start)
+        newline = f.read(pos - start).rfind(b"\n")
+        if newline >= 0:
+            f.truncate(start + newline + 1)
+            break
+        pos = start
+    else:
+        f.truncate(0)
+    log.warning("%s: a torn last line (%d bytes) was cut before appending", path, end - f.seek(0, os.SEEK_END))
 
 
 def read_jsonl(path: Path) -> list[dict[str, Any]]:
@@ -39,13 +64,13 @@ def read_jsonl(path: Path) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for part in (path.with_name(path.name + ".prev"), path):
         try:
-            lines = part.read_text(encoding="utf-8").splitlines()
-        except (OSError, UnicodeDecodeError):
+            lines = part.read_bytes().split(b"\n")
+        except OSError:
             continue
         for line in lines:
-            try:
-                record = json.loads(line)
-            except ValueError:
+            try:  # each line decoded alone: one cut inside a multi-byte character costs that line only
+                record = json.loads(line.decode("utf-8"))
+            except (ValueError, RecursionError):
                 continue
             if isinstance(record, dict):
                 out.append(record)
