@@ -24,7 +24,7 @@ from .. import actor
 from ..core import chore_pick, debt
 from ..core import chores as rules
 from ..core.constants import CHORES_LOG_MAX_BYTES
-from ..storage import files
+from ..storage import files, user_files
 from ..storage.logs import read_jsonl
 from ..touch_check import where_gone
 from . import gauge_files, prompts, runners
@@ -78,7 +78,10 @@ class Supervisor:
 
     async def load_state(self) -> rules.ChoreState:
         if self.state is None:
-            data = await trio.to_thread.run_sync(files.load_json, self.d.root / STATE_FILE)
+            try:
+                data = await trio.to_thread.run_sync(user_files.load_json, self.d.root / STATE_FILE)
+            except (OSError, ValueError):  # missing, torn, or odd numbers (strict_json): a fresh state
+                data = None
             self.state = rules.parse_state(data)
         return self.state
 

@@ -254,3 +254,15 @@ async def test_a_decision_that_straddles_midnight_is_refused(tmp_path, autojump_
         await trio.sleep(MIN)  # the job has started
         assert logbook.records[-1]["event"] == "dispatch" and len(runs) == 1
         nursery.cancel_scope.cancel()
+
+
+async def test_an_odd_chore_state_reads_as_a_fresh_one(tmp_path, autojump_clock):
+    """A hand-edited chore_state.json with a 400-digit stamp: the caps count from zero, no internal error."""
+    runs = []
+    async with trio.open_nursery() as nursery:
+        chores, logbook, store = await _fixture(nursery, tmp_path, runs)
+        (store / "chore_state.json").write_text('{"last_ts": ' + "9" * 400 + ', "count": 1}')
+        chores.prompted("cc-1", wall())
+        await _settle(chores)
+        assert [r["event"] for r in logbook.records] == ["dispatch"], logbook.records
+        nursery.cancel_scope.cancel()
