@@ -146,10 +146,10 @@ class GraphDirectory:
         return list(self._handles)
 
     def troubles(self) -> dict[str, dict[str, str | None]]:
-        """The loaded graphs that refuse changes or were read from their previous save, with why and the
-        files concerned: /health gives them, so `kg doctor` and `kg status` can name them."""
+        """The loaded graphs that refuse changes (an unreadable file, a store that refused their last change)
+        or were read from their previous save, with why and the files concerned: /health gives them, so `kg doctor` and `kg status` can name them."""
         out: dict[str, dict[str, str | None]] = {}
-        for key in self._handles:
+        for key, handle in self._handles.items():
             file, graph = str(self.layout.graph_file(key)), self.root_of(key) or key
             if why := self.unreadable(key):
                 out[key] = {"kind": "unreadable", "why": why, "file": file, "graph": graph, "kept": None}
@@ -159,6 +159,9 @@ class GraphDirectory:
             elif why := self.journal_damaged(key):
                 out[key] = {"kind": "journal_damaged", "why": why, "file": file, "graph": graph,
                             "kept": str(self._damaged[key])}
+            elif why := handle.store_refusal:
+                out[key] = {"kind": "not_saved", "why": f"{why}. Reads answer; every change is refused (NOT "
+                            "WRITTEN) until the store takes one.", "file": file, "graph": graph, "kept": None}
         return out
 
     async def get(self, key: str) -> GraphHandle:

@@ -414,7 +414,9 @@ async def run_graph_actor(
                         await pause()
                 handler, change = HANDLERS[type(msg)], msg
                 changed = await _apply(state, to_writer, msg.reply, msg.op, lambda: handler(state, change),
-                                       msg.fsync_before_reply, msg.reads_only)
+                                       msg.fsync_before_reply, msg.reads_only or msg.derived_only)
+                if msg.derived_only:
+                    state.publish()
                 now = getattr(msg, "now", None)
                 if isinstance(msg, m.Tick):
                     owed = None  # the tick compacted

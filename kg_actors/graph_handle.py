@@ -43,6 +43,13 @@ class GraphHandle:
     def index_ready(self) -> bool:
         return self._index_ready.is_set()
 
+    @property
+    def store_refusal(self) -> str | None:
+        """Why the store refused this graph's last change (its journal could not be written), until an
+        append or a save succeeds; None when it takes changes."""
+        why = self._outlet.status.get("unsaved")
+        return str(why) if why else None
+
     async def close(self) -> None:
         """Stop taking messages; the actor saves what is dirty and exits."""
         self._mailbox.send.close()

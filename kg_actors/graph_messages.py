@@ -7,7 +7,9 @@ it unless `compacts_after` is false (read stamps: see RecordReads).
 but read stamps: see RecordReads). `reads_only` says it changes nothing: it is
 answered from the graph as it stands and never journaled, so a change still
 pending (a new project's folder after a refused write) waits for a write, and a
-full disk never fails a read.
+full disk never fails a read. `derived_only` says it changes what the actor keeps beside the graph
+(its search index, debt's inputs), never the graph: answered the same way, then the view is published,
+so a pending change a disk refused never fails it (a refused index install left searches waiting forever).
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ class GraphMessage(actor.Message[actor.R]):
     compacts_after: ClassVar[bool] = True
     fsync_before_reply: ClassVar[bool] = True
     reads_only: ClassVar[bool] = False
+    derived_only: ClassVar[bool] = False
 
 
 # The actor loop's own: saving, background refreshes, shutting down without a save.
@@ -86,6 +89,7 @@ class Discard(GraphMessage[bool]):
 
 @attrs.frozen
 class InstallIndex(GraphMessage[None]):
+    derived_only = True
     op = "install_index"
     index: SearchIndex
 
@@ -125,12 +129,14 @@ class TouchPaths(GraphMessage["list[tuple[str, str, str]]"]):
 
 @attrs.frozen
 class SetMissingTouches(GraphMessage[None]):
+    derived_only = True
     op = "set_missing_touches"
     missing: frozenset[str]
 
 
 @attrs.frozen
 class SetActivityDays(GraphMessage[None]):
+    derived_only = True
     op = "set_activity_days"
     days: frozenset[str]
 

@@ -179,7 +179,10 @@ async def _flush(jpath: Path, pending: list[Written], status: dict[str, Any]) ->
                                             "the change was not kept: retry when the disk has room again "
                                             "or is writable")
             status["journal_failed"] = True
+            status["unsaved"] = refused  # named by /health until an append or a save succeeds
             log.error("could not append to %s: %s (refused; the graph goes back to what is on disk)", jpath, exc)
+        else:
+            status.pop("unsaved", None)
     for w in pending:
         if refused:
             w.reply.fail(StorageRefused(refused))
@@ -247,6 +250,7 @@ async def _fold_in(path: Path, jpath: Path, fold: _Fold, status: dict[str, Any])
         try:
             await trio.to_thread.run_sync(journal.fold_in, jpath, fold.file, path, fold.since)
             status["save_failed"] = False
+            status.pop("unsaved", None)
             fold.item.reply.set(True)
             return
         except journal.FoldCutShort as exc:

@@ -156,6 +156,9 @@ def trouble_fix(trouble: dict[str, Any]) -> str:
     if trouble.get("kind") == "fell_back":
         return (f"look at {trouble.get('kept')} (what was written after the previous save is in it), then remove it; "
                 f"`kg restore --at DATE {trouble.get('graph')}` brings back a committed version")
+    if trouble.get("kind") == "not_saved":
+        return (f"make the folder of {trouble.get('file')} writable (or free space on its disk; `kg logs` says what "
+                "failed); the next change is kept once the store takes it")
     if trouble.get("kind") == "journal_damaged":
         return (f"look at {trouble.get('kept')} (the lines that could not be read are in it; write again what they "
                 "held), then remove it")

@@ -1,0 +1,61 @@
+"""A store the server cannot write or open a file of: reads answer, writes say NOT WRITTEN, and /health,
+`kg status` and `kg doctor` name the graph and why until the trouble is over.
+
+A real `kg serve`; tests run as root, so a folder's permissions stop nothing: the trouble is a file
+where a folder must be (no project folder can be made) or a folder where a graph file must be.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+from e2e_helpers import graph, kg, nodes_by_id
+from rpc_helpers import Conn, session_id
+
+T = time.time() - 86_400
+
+
+def _graph_json(project_path: str | None, *ids: str) -> bytes:
+    return json.dumps({"nodes": {i: {"id": i, "gist": f"gist of {i}", "_created_ts": T} for i in ids},
+                       "edges": {}, "_meta": {"versions": {}, "project_path": project_path}}).encode()
+
+
+def test_a_project_graph_the_store_cannot_create_is_read_and_searched_and_its_refusal_named(server_factory):
+    srv = server_factory(start=False)
+    cwd = srv.project("unmade")
+    srv.store.mkdir(parents=True)
+    (srv.store / "user.json").write_bytes(_graph_json(None, "user-lesson-node"))
+    (srv.store / "projects").write_text("a file where the projects folder must be")
+    srv.start("--no-editor")
+    conn = Conn(srv.port, timeout=10)  # a search that never answers fails here, not after the suite's timeout
+    text, err = conn.tool("kg_read", cwd=cwd)
+    assert not err and "user-lesson-node" in text, text
+    sid = session_id(text)
+    text, err = conn.tool("kg_search", session_id=sid, query="lesson")
+    assert not err and "user-lesson-node" in text, text
+    text, err = conn.tool("kg_put_node", session_id=sid, level="project", id="project-lesson", gist="not kept")
+    assert err and text.startswith("Error: NOT WRITTEN") and "Not a directory" in text, text
+    text, err = conn.tool("kg_put_node", session_id=sid, level="user", id="user-write-works", gist="kept")
+    assert not err, text
+    text, err = conn.tool("kg_search", session_id=sid, query="kept")
+    assert not err and "user-write-works" in text, text
+
+    trouble = srv.health()["graphs_in_trouble"]["project:unmade"]
+    assert trouble["kind"] == "not_saved" and "Not a directory" in trouble["why"], trouble
+    doctor = kg(["doctor"], srv.env)
+    assert doctor.returncode == 1 and "FAIL  graph project:unmade: the store could not write" in doctor.stdout, \
+        doctor.stdout
+    status = kg(["status"], srv.env)
+    assert "kg: graph project:unmade: the store could not write" in status.stdout, status.stdout
+
+    # Once the store takes the graph, its next write is kept and the trouble is over.
+    (srv.store / "projects").unlink()
+    (srv.store / "projects").mkdir()
+    text, err = conn.tool("kg_put_node", session_id=sid, level="project", id="project-lesson", gist="kept now")
+    assert not err, text
+    assert "project:unmade" not in srv.health()["graphs_in_trouble"]
+    assert "project-lesson" in nodes_by_id(graph(srv, project_path=cwd)["project"])
+    assert srv.stop() == 0
+    saved = json.loads((srv.store / "projects" / "unmade" / "graph.json").read_text())
+    assert "project-lesson" in saved["nodes"] and saved["_meta"]["project_path"] == cwd
