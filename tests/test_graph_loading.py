@@ -183,3 +183,24 @@ def test_a_read_only_load_leaves_a_journal_that_does_not_belong_and_a_cut_fold_w
     before = _files_of(tmp_path)
     graph, applied = load_graph(path, "project", None, read_only=True)
     assert set(graph.nodes) == {"saved-a", "after-fold"} and _files_of(tmp_path) == before
+
+
+def test_a_file_that_cannot_be_opened_is_unreadable_not_a_failed_load(tmp_path, monkeypatch):
+    """No permission (root reads everything, so the refusal is made here): the graph's `.prev` stands in,
+    and without one the load says Unreadable (served empty, refusing changes), not the raw OSError."""
+    path = tmp_path / "user.json"
+    path.write_text(json.dumps({"nodes": {"now": {"id": "now", "gist": "the current save"}}}))
+    real_open = open
+
+    def no_permission(file, *args, **kwargs):
+        if str(file) == str(path):
+            raise PermissionError(13, "Permission denied", str(file))
+        return real_open(file, *args, **kwargs)
+
+    monkeypatch.setattr(files, "open", no_permission, raising=False)
+    with pytest.raises(Unreadable, match="cannot be opened: Permission denied"):
+        load_graph(path, "user", None)
+    path.with_name("user.prev").write_text(json.dumps({"nodes": {"before": {"id": "before", "gist": "the last"}}}))
+    aside: list = []
+    graph, _ = load_graph(path, "user", None, aside)
+    assert list(graph.nodes) == ["before"] and aside == [path.with_name("user.json.unreadable")]

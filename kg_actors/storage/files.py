@@ -408,9 +408,14 @@ def _parse_prev(path: Path, prev: Path, why: str, build: Callable[[Any], Any] | 
 
 
 def _parse(path: Path, build: Callable[[Any], Any] | None = None) -> Any:
-    with open(path, "rb") as f:
-        st = os.fstat(f.fileno())
-        raw = f.read()
+    try:
+        with open(path, "rb") as f:
+            st = os.fstat(f.fileno())
+            raw = f.read()
+    except OSError as exc:
+        # A folder in its place, no permission, an I/O error: as unreadable as a torn file (its `.prev` is
+        # read instead, or the graph is served empty and refuses changes), never a failed load.
+        raise Unreadable(f"{path}: cannot be opened: {exc.strerror or exc}") from exc
     _note_digest(path, st, hashlib.sha256(raw).hexdigest())  # a journal begun on this version names it
     try:
         value = _loads_what_reads(path, raw)

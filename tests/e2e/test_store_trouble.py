@@ -59,3 +59,45 @@ def test_a_project_graph_the_store_cannot_create_is_read_and_searched_and_its_re
     assert srv.stop() == 0
     saved = json.loads((srv.store / "projects" / "unmade" / "graph.json").read_text())
     assert "project-lesson" in saved["nodes"] and saved["_meta"]["project_path"] == cwd
+
+
+def test_a_graph_file_that_cannot_be_opened_is_served_empty_refusing_changes_and_named(server_factory):
+    srv = server_factory(start=False)
+    cwd_prev, cwd_none = srv.project("has-prev"), srv.project("no-prev")
+    srv.store.mkdir(parents=True)
+    (srv.store / "user.json").mkdir()  # a folder where the user graph's file must be
+    (srv.store / "user.json" / "stray.txt").write_text("kept as it is")
+    prev_dir = srv.store / "projects" / "has-prev"
+    (prev_dir / "graph.json").mkdir(parents=True)
+    (prev_dir / "graph.prev").write_bytes(_graph_json(cwd_prev, "saved-before-node"))
+    (srv.store / "projects" / "no-prev").mkdir()
+    (srv.store / "projects" / "no-prev" / "graph.json").write_bytes(_graph_json(cwd_none, "project-node"))
+    srv.start("--no-editor")
+    conn = Conn(srv.port, timeout=10)
+    # Every session still gets its project memory; the user graph is served empty and refuses changes.
+    text, err = conn.tool("kg_read", cwd=cwd_none)
+    assert not err and "project-node" in text and "The user memory could not be loaded" in text, text
+    assert "Is a directory" in text, text
+    sid = session_id(text)
+    text, err = conn.tool("kg_put_node", session_id=sid, level="user", id="over-the-folder", gist="refused")
+    assert err and text.startswith("Error: NOT WRITTEN"), text
+    text, err = conn.tool("kg_put_node", session_id=sid, level="project", id="project-write", gist="kept")
+    assert not err, text
+    # A project whose file cannot be opened but whose previous save reads: served from that save.
+    text, err = conn.tool("kg_read", cwd=cwd_prev)
+    assert not err and "saved-before-node" in text, text
+    kept = prev_dir / "graph.json.unreadable"
+    assert kept.is_dir() and not (prev_dir / "graph.json").is_dir()
+
+    troubles = srv.health()["graphs_in_trouble"]
+    assert troubles["user"]["kind"] == "unreadable" and "Is a directory" in troubles["user"]["why"], troubles
+    assert troubles["project:has-prev"]["kind"] == "fell_back" and troubles["project:has-prev"]["kept"] == str(kept)
+    doctor = kg(["doctor"], srv.env)
+    assert doctor.returncode == 1, doctor.stdout
+    assert f"FAIL  graph user: {srv.store / 'user.json'} is unreadable (cannot be opened: Is a directory)" \
+        in doctor.stdout, doctor.stdout
+    assert "FAIL  graph project:has-prev: its file could not be read" in doctor.stdout, doctor.stdout
+    assert srv.stop() == 0
+    assert (srv.store / "user.json" / "stray.txt").read_text() == "kept as it is", "nothing written over it"
+    srv.start("--no-editor")  # the previous save is still what the project is served from
+    assert "saved-before-node" in nodes_by_id(graph(srv, project_path=cwd_prev)["project"])
