@@ -81,10 +81,15 @@ class GraphDirectory:
             return f"project:{slug}" in self._handles or self._stored(slug)
         if self._stored(L.hashed_slug(root)):
             return True
-        plain = L.base_slug(root)
-        if plain in self._root_of:  # loaded or claimed: its folder is known without reading the file
-            return self._root_of[plain] == root
-        return self._stored(plain) and self._recorded(plain) == root
+        for name in (L.base_slug(root), L.reference_slug(root)):  # ours, then kg-memory 0.17's
+            if name is None:
+                continue
+            if name in self._root_of:  # loaded or claimed: its folder is known without reading the file
+                if self._root_of[name] == root:
+                    return True
+            elif self._stored(name) and self._recorded(name) == root:
+                return True
+        return False
 
     def _recorded(self, slug: str) -> str | None:
         """The folder a stored graph records, read once per version of its file: a hook may ask

@@ -85,7 +85,7 @@ def newest_project_root(layout: Layout) -> str | None:
 def move_to_trash(layout: Layout, slug: str, now: float) -> Path:
     """Move a project's graph folder into the store's `trash/` (restorable by moving it back); never
     anything else. The name gets the time of removal, so removing a project twice keeps both."""
-    if not slug or slug in (".", "..") or _SLUG_RE.search(slug):
+    if not folder_name_ok(slug):
         raise InvalidInput("slug", f"'{slug}' is not a project folder name")
     source = layout.projects / slug
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(now))
@@ -225,16 +225,36 @@ def hashed_slug(root: str) -> str:
     return f"{base_slug(root)}-{hashlib.sha256(root.encode()).hexdigest()[:8]}"
 
 
+def folder_name_ok(name: str) -> bool:
+    """A name that is one folder inside `projects/` and nothing else (no way out of it)."""
+    return bool(name) and name not in (".", "..") and not any(c in name for c in "/\\\0")
+
+
+def reference_slug(root: str) -> str | None:
+    """The folder kg-memory 0.17 keeps `root`'s graph in when it is not ours (`base_slug`): the folder's
+    name as it is (spaces, accents, any length). None when 0.17 would not have named one so."""
+    name = os.path.basename(os.path.normpath(root))
+    return name if folder_name_ok(name) and not name.startswith("-") and name != base_slug(root) else None
+
+
 def choose_slug(layout: Layout, root: str) -> str:
-    """The graph folder for `root`: adopt a folder recorded for it, else claim one."""
+    """The graph folder for `root`: adopt a folder recorded for it (ours, or kg-memory 0.17's named by the
+    folder's name as it is), else claim one by our own rule."""
     plain, hashed = base_slug(root), hashed_slug(root)
     if layout.project_graph(hashed).exists():
         return hashed
     plain_file = layout.project_graph(plain)
+    plain_recorded = recorded_project_path(plain_file) if plain_file.exists() else None
+    if plain_recorded == root:
+        return plain
+    reference = reference_slug(root)
+    if reference is not None and layout.project_graph(reference).exists():
+        recorded = recorded_project_path(layout.project_graph(reference))
+        if recorded is None or recorded == root or folder_gone(recorded):
+            return reference  # 0.17's graph of this project (or of one of this name no longer on this machine)
     if not plain_file.exists():
         return plain
-    recorded = recorded_project_path(plain_file)
-    if recorded is None or recorded == root or folder_gone(recorded):
+    if plain_recorded is None or folder_gone(plain_recorded):
         return plain  # a graph whose folder is not on this machine (synced from another, or moved) is adopted
     return hashed
 

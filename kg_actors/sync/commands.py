@@ -139,10 +139,12 @@ def project_of_folder(layout: L.Layout, folder: str) -> str:
     top = L.work_tree_root(folder) if os.path.isdir(folder) else None
     if top is None or top == folder:
         return folder
-    plain = layout.project_graph(L.base_slug(folder))
-    if layout.project_graph(L.hashed_slug(folder)).exists() or (
-            plain.exists() and L.recorded_project_path(plain) == folder):
+    if layout.project_graph(L.hashed_slug(folder)).exists():
         return folder
+    for name in (L.base_slug(folder), L.reference_slug(folder)):  # ours, then kg-memory 0.17's
+        graph = layout.project_graph(name) if name is not None else None
+        if graph is not None and graph.exists() and L.recorded_project_path(graph) == folder:
+            return folder
     return top
 
 

@@ -232,3 +232,30 @@ async def test_an_id_no_write_would_take_from_a_hand_edited_file_can_be_renamed_
         assert set(nodes_by_id(graph(srv)["user"])) == {"a-shorter-id"}
     finally:
         srv.stop()
+
+
+async def test_kg_memory_folders_named_by_the_project_s_own_name_are_that_project_s_graph(tmp_path):
+    """0.17 names a project's folder by its folder's name as it is: a space, an accent, over 64 characters."""
+    names = {"my project": "spaced", "Café": "accented", "a-project-name-" + "x" * 60: "long"}
+    user = _ref_user()
+    projects = {}
+    for name, prefix in names.items():
+        (tmp_path / "home" / "code" / name).mkdir(parents=True)
+        projects[name] = _ref_project(str(tmp_path / "home" / "code" / name), prefix=prefix)
+    srv = start_server(tmp_path, user, projects)
+    try:
+        async with Client(srv.url + "/") as c:
+            for name, prefix in names.items():
+                s = await Session.open(c, str(srv.home / "code" / name))
+                assert f"{prefix}-auth-flow: sessions refresh on 401" in s.first_text, (name, s.first_text)
+                await s.ok("kg_put_node", level="project", id=f"{prefix}-new-lesson", gist="written by us")
+            # A project new to the store keeps our own rule for its folder's name.
+            s = await Session.open(c, srv.project("code/new project"))
+            await s.ok("kg_put_node", level="project", id="brand-new-lesson", gist="a new project's first lesson")
+        assert srv.stop() == 0
+    finally:
+        srv.kill()
+    assert sorted(p.name for p in (srv.store / "projects").iterdir()) == sorted([*names, "new-project"])
+    for name, prefix in names.items():
+        saved = json.loads((srv.store / "projects" / name / "graph.json").read_text())
+        assert {f"{prefix}-auth-flow", f"{prefix}-new-lesson"} <= saved["nodes"].keys()

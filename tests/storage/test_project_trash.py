@@ -39,12 +39,18 @@ def test_a_project_folder_moves_to_the_trash_whole_and_twice_keeps_both(tmp_path
     assert second != first and second.exists() and first.exists()
 
 
-@pytest.mark.parametrize("slug", ["", ".", "..", "../user.json", "a/b", "user json"])
+@pytest.mark.parametrize("slug", ["", ".", "..", "../user.json", "a/b", "a\\b", "a\0b"])
 def test_only_a_project_folder_name_is_accepted(tmp_path, slug):
     lay = store_with(tmp_path)
     with pytest.raises(InvalidInput):
         L.move_to_trash(lay, slug, NOW)
     assert (lay.root / "user.json").exists()
+
+
+def test_a_folder_kg_memory_named_by_the_project_s_own_name_moves_to_the_trash(tmp_path):
+    lay = store_with(tmp_path, ("my project", None, NOW))
+    dest = L.move_to_trash(lay, "my project", NOW)
+    assert (dest / "graph.json").exists() and not (lay.projects / "my project").exists()
 
 
 def test_the_newest_project_is_the_last_written_whose_folder_exists(tmp_path):

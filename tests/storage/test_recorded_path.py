@@ -42,3 +42,26 @@ def test_the_answer_is_kept_until_the_file_changes(tmp_path, monkeypatch):
     new.replace(path)  # replaced as saves replace it (a new file in its place)
     assert L.recorded_project_path(path) == str((tmp_path / "b").resolve())
     assert len(parses) == 1
+
+
+def _stored(lay: L.Layout, name: str, root) -> None:
+    path = lay.project_graph(name)
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps({"nodes": {}, "_meta": {"project_path": str(root)}}))
+
+
+def test_kg_memorys_folder_named_by_the_project_s_own_name_is_adopted_ours_first(tmp_path):
+    lay = L.Layout(tmp_path / "store")
+    root, other = tmp_path / "my project", tmp_path / "elsewhere" / "my project"
+    root.mkdir()
+    other.mkdir(parents=True)
+    assert L.reference_slug(str(root)) == "my project" and L.reference_slug(str(tmp_path / "webapp")) is None
+    assert L.reference_slug(str(tmp_path / "-flag")) is None
+    assert L.choose_slug(lay, str(root)) == "my-project"  # nothing stored: our own rule
+    _stored(lay, "my project", other)
+    assert L.choose_slug(lay, str(root)) == "my-project"  # 0.17's folder of another project of that name
+    (lay.projects / "my project").rename(lay.projects / "kept")
+    _stored(lay, "my project", root)
+    assert L.choose_slug(lay, str(root)) == "my project"
+    _stored(lay, "my-project", root)  # ours, made beside it by an earlier kg: served (the other is merged in)
+    assert L.choose_slug(lay, str(root)) == "my-project"
