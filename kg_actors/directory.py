@@ -26,6 +26,7 @@ from .storage import files, term_cache
 from .storage import layout as L
 from .storage.journal import journal_path
 from .term_process import TermChild
+from .twin_folders import merge_other_folder
 
 log = logging.getLogger(__name__)
 
@@ -240,6 +241,8 @@ class GraphDirectory:
                                             self.yield_to_hooks, self.clock, refusal)
         if refusal is not None:
             return handle
+        if level == "project" and graph.project_path:
+            await merge_other_folder(self.layout, handle, key.removeprefix("project:"), graph.project_path, self.clock())
         # Edges whose bare-id endpoint names no node go on load; a project may name user nodes.
         outside: frozenset[str] = frozenset()
         renamed: dict[str, str] = {}

@@ -33,6 +33,7 @@ Json = dict[str, Any]  # one entry of the stored JSON shape (a node, an edge, a 
 
 CONFLICTS_FIELD = "_conflicts"
 RENAMED_TO = "renamed_to"  # in a version set aside: the id the other machine renamed the node to
+FROM_FOLDER = "from_folder"  # in a version set aside: the other graph folder of the project it was held in
 CONFLICTS_MAX = 5  # per node; the oldest unresolved versions go first
 
 _MAX_FIELDS = ("_last_read_ts",)
@@ -495,17 +496,23 @@ def conflict_notice(level: str, node_id: str, node_written: Json | None, others:
     """What a session reading a node with versions set aside by a sync is told (NOT WRITTEN style)."""
     if not isinstance(others, list) or not others:
         return None
-    lines = [
-        f"CHANGED ON ANOTHER MACHINE: '{node_id}' ({level}) was changed on two machines before they synced; "
-        f"both versions are kept. In use (shown above): the one written last, {_when((node_written or {}).get('ts'))}. "
-        f"Set aside ({len(others)}):"
-    ]
+    in_use = f"In use (shown above): the one written last, {_when((node_written or {}).get('ts'))}."
+    if all(isinstance(o, dict) and o.get(FROM_FOLDER) for o in others):
+        # Merged at a load from a second folder of the same project's graph (twin_folders.py), not by a sync.
+        head = (f"IN TWO GRAPH FOLDERS: '{node_id}' ({level}) was held differently in two graph folders of this "
+                "project (kg-memory's and this server's); both versions are kept.")
+    else:
+        head = (f"CHANGED ON ANOTHER MACHINE: '{node_id}' ({level}) was changed on two machines before they "
+                "synced; both versions are kept.")
+    lines = [f"{head} {in_use} Set aside ({len(others)}):"]
     for other in others[-CONFLICTS_MAX:]:
         if not isinstance(other, dict):
             continue
         stamp = other.get("_written")
         written: Json = stamp if isinstance(stamp, dict) else {}
         renamed = f", renamed to '{one_line(str(other[RENAMED_TO]))}' there" if other.get(RENAMED_TO) else ""
+        if other.get(FROM_FOLDER):
+            renamed += f", in {one_line(str(other[FROM_FOLDER]))}"
         lines.append(f"  • written {_when(written.get('origin_ts', written.get('ts')))}{renamed}: gist: "
                      + one_line(str(other.get('gist', ''))))
         for name in ("notes", "touches"):

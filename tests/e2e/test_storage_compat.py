@@ -259,3 +259,33 @@ async def test_kg_memory_folders_named_by_the_project_s_own_name_are_that_projec
     for name, prefix in names.items():
         saved = json.loads((srv.store / "projects" / name / "graph.json").read_text())
         assert {f"{prefix}-auth-flow", f"{prefix}-new-lesson"} <= saved["nodes"].keys()
+
+
+async def test_a_kg_memory_folder_hidden_behind_ours_for_the_same_project_is_merged_in_then_trashed(tmp_path):
+    root = tmp_path / "home" / "code" / "my project"
+    root.mkdir(parents=True)
+    theirs, ours = _ref_project(str(root), prefix="shared"), _ref_project(str(root), prefix="shared")
+    auth = "shared-auth-flow"
+    theirs["nodes"][auth].update(gist="0.17's older lesson", _written={"ts": T, "by": "abcd1234"})
+    theirs["nodes"]["only-in-theirs"] = {"id": "only-in-theirs", "gist": "learnt under kg-memory", "_created_ts": T}
+    ours["nodes"][auth].update(gist="our newer lesson", _written={"ts": T + 3600, "by": "ef567890"})
+    ours["nodes"]["only-in-ours"] = {"id": "only-in-ours", "gist": "learnt under an earlier kg", "_created_ts": T}
+    srv = start_server(tmp_path, _ref_user(), {"my project": theirs, "my-project": ours})
+    try:
+        async with Client(srv.url + "/") as c:
+            s = await Session.open(c, str(root))
+            assert "only-in-theirs" in s.first_text and "only-in-ours" in s.first_text, s.first_text
+            read = await s.ok("kg_read", id=auth)
+            assert "our newer lesson" in read and "IN TWO GRAPH FOLDERS" in read, read
+            assert "0.17's older lesson" in read and "in projects/my project" in read, read
+        assert not (srv.store / "projects" / "my project").exists()
+        trashed = [p for p in (srv.store / "trash").iterdir() if p.name.startswith("my project-")]
+        assert len(trashed) == 1 and (trashed[0] / "graph.json").exists()
+        # Journaled before that folder moved: a kill now loses none of it.
+        srv.kill()
+        srv.start()
+        nodes = nodes_by_id(graph(srv, project_path=str(root))["project"])
+        assert {"only-in-theirs", "only-in-ours"} <= nodes.keys() and nodes[auth]["gist"] == "our newer lesson"
+        assert [o["gist"] for o in nodes[auth]["_conflicts"]] == ["0.17's older lesson"]
+    finally:
+        srv.kill()
