@@ -7,9 +7,10 @@ waits for it (`graph_actor._resync`, after a refused append).
 from __future__ import annotations
 
 import logging
+import time
 from pathlib import Path
 
-from .core import charge, compaction, debt, search
+from .core import charge, compaction, debt, hand_edits, search
 from .core import constants as C
 from .core.model import GraphData
 from .core.steps import run_steps
@@ -37,14 +38,22 @@ def load_graph(path: Path, kind: str, project_path: str | None,
     The derived indexes are built here too, before any other task can see the
     graph, so the actor never stalls the event loop building them.
     """
-    def build(raw: object) -> GraphData:
+    repaired: dict[Path, list[str]] = {}  # per file parsed (a `.prev` is parsed to see that it reads)
+
+    def build(raw: object, reading: files.Reading) -> GraphData:
         if not isinstance(raw, dict):
             raise files.Unreadable(f"{path}: holds a JSON {type(raw).__name__}, not a graph object")
+        nodes = raw.get("nodes")
+        said = hand_edits.malformed(nodes) + hand_edits.set_aside_twice(nodes, reading.twice, time.time())
+        repaired[reading.path] = reading.repairs + said
         return GraphData.from_json(raw, kind)
 
     fell_back: list[Path] = []
     loaded = files.load_json(path, build, fell_back, set_aside, read_only)
     graph = loaded if loaded is not None else GraphData(kind)
+    read_from = fell_back[0] if fell_back else files.real_file(path)
+    if repaired.get(read_from) and not read_only:
+        _keep_repaired(read_from, repaired[read_from])
     if graph.dropped_on_load:  # said, not silent: the next save leaves them out
         log.warning("%s: %d edge(s) name no from, to and rel and are left out: %s", path.name,
                     len(graph.dropped_on_load), ", ".join(graph.dropped_on_load[:5]))
@@ -101,6 +110,19 @@ def load_graph(path: Path, kind: str, project_path: str | None,
         graph.project_path = project_path
         graph.meta_changed = True
     return graph, applied
+
+
+def _keep_repaired(source: Path, said: list[str]) -> None:
+    """A file read other than as written (by hand, most often): said per node, and kept as it was, since the
+    next save writes what was read."""
+    for line in said:
+        log.warning("%s: %s", source.name, line)
+    try:
+        log.error("%s was read with %d repair(s) (above); the file as it was is kept as %s", source.name,
+                  len(said), files.keep_repaired(source).name)
+    except OSError as exc:
+        log.error("%s was read with %d repair(s) (above), and no copy of it as it was could be kept: %s",
+                  source.name, len(said), exc)
 
 
 def settle(graph: GraphData, now: float, runs: int = 10, charges: charge.ChargeIndex | None = None) -> int:

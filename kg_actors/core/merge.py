@@ -34,6 +34,7 @@ Json = dict[str, Any]  # one entry of the stored JSON shape (a node, an edge, a 
 CONFLICTS_FIELD = "_conflicts"
 RENAMED_TO = "renamed_to"  # in a version set aside: the id the other machine renamed the node to
 FROM_FOLDER = "from_folder"  # in a version set aside: the other graph folder of the project it was held in
+HELD_TWICE = "held_twice"  # in a version set aside: an earlier entry of the node's key in its own file
 CONFLICTS_MAX = 5  # per node; the oldest unresolved versions go first
 
 _MAX_FIELDS = ("_last_read_ts",)
@@ -501,6 +502,10 @@ def conflict_notice(level: str, node_id: str, node_written: Json | None, others:
         # Merged at a load from a second folder of the same project's graph (twin_folders.py), not by a sync.
         head = (f"IN TWO GRAPH FOLDERS: '{node_id}' ({level}) was held differently in two graph folders of this "
                 "project (kg-memory's and this server's); both versions are kept.")
+    elif all(isinstance(o, dict) and o.get(HELD_TWICE) for o in others):  # core/hand_edits.py
+        head = (f"HELD TWICE IN ITS FILE: '{node_id}' ({level}) was held twice in its graph file (a hand edit); "
+                "the last entry is used and the earlier one kept.")
+        in_use = "In use (shown above): the last entry."
     else:
         head = (f"CHANGED ON ANOTHER MACHINE: '{node_id}' ({level}) was changed on two machines before they "
                 "synced; both versions are kept.")

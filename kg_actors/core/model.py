@@ -57,6 +57,8 @@ class GraphData:
         self.versions: dict[str, dict[str, Any]] = {}
         self.progress: dict[str, dict[str, Any]] = {}
         self.extra_meta: dict[str, Any] = {}
+        # Top-level keys of the file beside nodes, edges and _meta (a hand edit's, another writer's): kept as read.
+        self.extra_top: dict[str, Any] = {}
         self._incident: dict[str, set[EdgeKey]] = {}
         # Ids by node state, kept by set_node/del_node, so compaction never scans
         # a 10,000-node graph to find the few hundred nodes a level renders.
@@ -329,6 +331,7 @@ class GraphData:
         graph.versions = dict(v) if isinstance(v := meta.get("versions"), dict) else {}
         graph.progress = dict(p) if isinstance(p := meta.get("progress"), dict) else {}
         graph.extra_meta = {k: v for k, v in meta.items() if k not in {"versions", "progress", "project_path"}}
+        graph.extra_top = {k: v for k, v in raw.items() if k not in ("nodes", "edges", "_meta")}
         graph.forget_changes()
         return graph
 
@@ -369,7 +372,8 @@ class GraphData:
         if self.project_path:
             meta["project_path"] = self.project_path
         meta.setdefault("namespace", {"kind": "project" if self.project_path else "user", "owner": None})
-        return {"nodes": dict(self.nodes), "edges": dict(self.edges), "_meta": meta}
+        # _meta last, as both servers write it (storage/layout.py reads it alone from the file's end).
+        return {"nodes": dict(self.nodes), "edges": dict(self.edges), **self.extra_top, "_meta": meta}
 
 
 def _with_key_parts(raw: dict[str, Any], key: object) -> dict[str, Any] | None:
@@ -391,6 +395,7 @@ def snapshot_to_json(snapshot: dict[str, Any]) -> dict[str, Any]:
     return {
         "nodes": {i: n.to_json() for i, n in snapshot["nodes"].items()},
         "edges": {edge_storage_key(k): e.to_json() for k, e in snapshot["edges"].items()},
+        **{k: v for k, v in snapshot.items() if k not in ("nodes", "edges", "_meta")},
         "_meta": snapshot["_meta"],
     }
 

@@ -32,6 +32,28 @@ class Unreadable(Exception):
     pass
 
 
+class Reading:
+    """What a parse of a file noticed beside its JSON, for the builder of what it holds (a hand-written store):
+    `twice` each object key the text held more than once, as (the object parsed, the key, its earlier values:
+    JSON readers keep the last one), and `repairs` what was read other than as written (bytes that are not
+    UTF-8), which the next save writes as read."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.twice: list[tuple[dict[str, Any], str, list[Any]]] = []
+        self.repairs: list[str] = []
+
+    def pairs(self, items: list[tuple[str, Any]]) -> dict[str, Any]:
+        """json's object_pairs_hook (costs next to nothing beside the C parser's own dicts)."""
+        obj = dict(items)
+        if len(obj) != len(items):
+            held: dict[str, list[Any]] = {}
+            for key, value in items:
+                held.setdefault(key, []).append(value)
+            self.twice.extend((obj, key, values[:-1]) for key, values in held.items() if len(values) > 1)
+        return obj
+
+
 # A file's content digest, noted where its bytes are at hand (a save writes them, a load reads them) with the
 # identity of the version they are (inode, size, mtime: a rename into place keeps it), so a journal begun on the
 # event loop can name its graph file's content without reading the file there (storage/journal.py).
@@ -152,6 +174,21 @@ def put_in_place(tmp: Path, path: Path, keep_prev: bool = True) -> None:
         discard(tmp)
         raise
     fsync_dir(path.parent)
+
+
+def keep_repaired(source: Path) -> Path:
+    """A copy of a file as it was before a load read it other than as written, kept as `<name>.repaired`
+    for a look by hand (the next save writes what was read); an identical copy already kept is reused."""
+    data = source.read_bytes()
+    dest = source.with_name(source.name + ".repaired")
+    n = 1
+    while dest.exists():
+        if dest.read_bytes() == data:
+            return dest
+        n += 1
+        dest = source.with_name(f"{source.name}.repaired.{n}")
+    write_atomic(dest, data, keep_prev=False)
+    return dest
 
 
 def unused_name(path: Path) -> Path:
@@ -326,7 +363,7 @@ def dumps_indent2(obj: Any, ind: str = "") -> str:
     return "".join(out)
 
 
-def load_json(path: Path, build: Callable[[Any], Any] | None = None, fell_back: list[Path] | None = None,
+def load_json(path: Path, build: Callable[[Any, Reading], Any] | None = None, fell_back: list[Path] | None = None,
               set_aside: list[Path] | None = None, read_only: bool = False) -> Any | None:
     """The file's JSON, `.prev` when the file is corrupt, None when neither exists.
 
@@ -371,7 +408,7 @@ def load_json(path: Path, build: Callable[[Any], Any] | None = None, fell_back: 
         return value
 
 
-def _newest_prev(path: Path, build: Callable[[Any], Any] | None) -> Path:
+def _newest_prev(path: Path, build: Callable[[Any, Reading], Any] | None) -> Path:
     """Of the previous saves beside `path` (kg-memory's name and our older one), the newest that reads
     (a store both servers wrote keeps both, and either may be the stale one); the newest when none does."""
     found = sorted((p for p in _prevs(path) if p.exists()), key=lambda p: p.stat().st_mtime, reverse=True)
@@ -384,22 +421,23 @@ def _newest_prev(path: Path, build: Callable[[Any], Any] | None) -> Path:
     return found[0] if found else prev_of(path)
 
 
-def _loads_what_reads(path: Path, raw: bytes) -> Any:
+def _loads_what_reads(path: Path, raw: bytes, reading: Reading) -> Any:
     """The JSON of a file, over two kinds of damage that cost a character, not the file (every node
     around them still reads): NUL bytes after its end (a crash's zero-filled tail on some file systems)
-    and bytes that are not UTF-8 (read as U+FFFD)."""
+    and bytes that are not UTF-8 (read as U+FFFD, noted in `reading`: the next save writes U+FFFD)."""
     if raw.endswith(b"\0"):
         raw = raw.rstrip(b"\0")
         log.warning("%s: NUL bytes after its end were left out", path)
     try:
-        return json.loads(raw)
+        return json.loads(raw, object_pairs_hook=reading.pairs)
     except UnicodeDecodeError:
-        value = json.loads(raw.decode("utf-8", "replace"))
+        value = json.loads(raw.decode("utf-8", "replace"), object_pairs_hook=reading.pairs)
+        reading.repairs.append("bytes that are not UTF-8 were read as U+FFFD")
         log.warning("%s: bytes that are not UTF-8 were read as U+FFFD; the rest as it is", path)
         return value
 
 
-def _parse_prev(path: Path, prev: Path, why: str, build: Callable[[Any], Any] | None) -> Any:
+def _parse_prev(path: Path, prev: Path, why: str, build: Callable[[Any, Reading], Any] | None) -> Any:
     try:
         return _parse(prev, build)
     except Unreadable as exc:
@@ -407,7 +445,7 @@ def _parse_prev(path: Path, prev: Path, why: str, build: Callable[[Any], Any] | 
                          "store's git history (`kg restore`) or move both aside to start this graph empty.") from exc
 
 
-def _parse(path: Path, build: Callable[[Any], Any] | None = None) -> Any:
+def _parse(path: Path, build: Callable[[Any, Reading], Any] | None = None) -> Any:
     try:
         with open(path, "rb") as f:
             st = os.fstat(f.fileno())
@@ -417,8 +455,9 @@ def _parse(path: Path, build: Callable[[Any], Any] | None = None) -> Any:
         # read instead, or the graph is served empty and refuses changes), never a failed load.
         raise Unreadable(f"{path}: cannot be opened: {exc.strerror or exc}") from exc
     _note_digest(path, st, hashlib.sha256(raw).hexdigest())  # a journal begun on this version names it
+    reading = Reading(path)
     try:
-        value = _loads_what_reads(path, raw)
+        value = _loads_what_reads(path, raw, reading)
     except ValueError as exc:
         raise Unreadable(f"{path}: {exc}") from exc
     except RecursionError:
@@ -426,7 +465,7 @@ def _parse(path: Path, build: Callable[[Any], Any] | None = None) -> Any:
     if build is None or value is None:
         return value
     try:
-        return build(value)
+        return build(value, reading)
     except Unreadable:
         raise
     except Exception as exc:  # noqa: BLE001 - any shape the builder cannot take is a corrupt file

@@ -23,6 +23,9 @@ def snapshot_chunks(snapshot: dict[str, Any]) -> Iterator[str]:
     yield ',\n  "edges": '
     yield from files.iter_indent2_object(
         ((edge_storage_key(k), e.to_json()) for k, e in snapshot["edges"].items()), "  ")
+    for key, value in snapshot.items():  # top-level keys of another writer's, kept as read
+        if key not in ("nodes", "edges", "_meta"):
+            yield ",\n  " + files.dumps_indent2(key) + ": " + files.dumps_indent2(value, "  ")
     yield ',\n  "_meta": '
     yield from files.iter_indent2_object(snapshot["_meta"].items(), "  ")  # its versions: one per node
     yield "\n}"

@@ -1,0 +1,89 @@
+"""What a graph file written by hand holds that no server writes, found before its graph is made.
+
+A node key held twice in `nodes` keeps every version: the last entry is the node (what every JSON
+reader takes), the earlier ones versions set aside on it as a sync's merge sets aside the version it
+did not use (merge.py), read with the node. A value of the wrong type (`"notes": 5`, `"_created_ts":
+"soon"`) is read as the field's nearest value or left out, as records.py says, and named here per node,
+so the load can say so and keep the file as it was. Pure: the caller reads and says.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .merge import CONFLICTS_FIELD, HELD_TWICE, _merge_conflicts, content
+from .records import Node
+
+_NUMBER = (int, float)
+_TIMES = ("_created_ts", "_orphaned_ts", "_last_read_ts")
+_TIME_LISTS = ("_useful_ts", "_credited_ts", "_gist_ts", "_recurrence_ts")
+
+
+def _as_node(value: Any) -> dict[str, Any] | None:
+    if isinstance(value, dict):
+        return value
+    return {"gist": value} if isinstance(value, str) and value.strip() else None
+
+
+def set_aside_twice(nodes: Any, twice: list[tuple[dict[str, Any], str, list[Any]]], now: float) -> list[str]:
+    """Each key `nodes` held more than once: its earlier versions set aside on the node (in place); what
+    was done, one line per node."""
+    said: list[str] = []
+    for obj, key, earlier in twice:
+        node = _as_node(nodes.get(key)) if obj is nodes else None
+        if node is None:
+            continue
+        nodes[key] = node
+        kept = content(node)
+        aside = [{**content(e), "_written": e.get("_written"), "_set_aside_ts": now, HELD_TWICE: True}
+                 for e in map(_as_node, earlier) if e is not None and content(e) != kept]
+        if aside:
+            node[CONFLICTS_FIELD] = _merge_conflicts(node.get(CONFLICTS_FIELD), aside)
+        said.append(f"node '{key}' is held {len(earlier) + 1} times: the last is the node"
+                    + (f", {len(aside)} other version(s) set aside on it" if aside else " (the others hold the same)"))
+    return said
+
+
+def _wrong(field: str, value: Any) -> bool:
+    if field == "gist":
+        return not isinstance(value, str)
+    if field in ("notes", "touches"):
+        return not (isinstance(value, list) and all(isinstance(v, str) for v in value))
+    if field in _TIMES:
+        return value is not None and (not isinstance(value, _NUMBER) or isinstance(value, bool))
+    if field in _TIME_LISTS:
+        return not (isinstance(value, list) and all(isinstance(v, _NUMBER) and not isinstance(v, bool)
+                                                    for v in value))
+    if field == "_archived":
+        return not isinstance(value, bool)
+    if field == "_written":
+        return value is not None and not isinstance(value, dict)
+    return False
+
+
+def malformed(nodes: Any) -> list[str]:
+    """Per node, the fields whose value is not of its kind and what they are read as; a node that is
+    not one (a number, a list) and is left out. One line per node."""
+    said: list[str] = []
+    if not isinstance(nodes, dict):
+        return [f"'nodes' holds a JSON {type(nodes).__name__}, not an object of nodes: no node is read"] if nodes \
+            else []
+    for node_id, raw in nodes.items():
+        if _as_node(raw) is None:
+            if node_id != "_meta":
+                said.append(f"node '{node_id}' holds {_show(raw)}, not a node: left out")
+            continue
+        if not isinstance(raw, dict):
+            continue  # a gist alone: a node of that gist
+        wrong = [f for f, v in raw.items() if _wrong(f, v)]
+        if wrong:
+            read = Node.from_json(str(node_id), raw).to_json()
+            said.append(f"node '{node_id}': " + "; ".join(
+                f"{f} held {_show(raw[f])}, read as {_show(read[f]) if f in read else 'nothing (left out)'}"
+                for f in wrong))
+    return said
+
+
+def _show(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
