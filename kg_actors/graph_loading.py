@@ -112,6 +112,47 @@ def load_graph(path: Path, kind: str, project_path: str | None,
     return graph, applied
 
 
+def look_on_disk(path: Path, kind: str) -> list[tuple[str, str]]:
+    """What the next load of this graph would find wrong, changing nothing (`kg doctor`, for a graph the
+    server has not loaded, or any with the server down): (what, why) each, `what` "file", "journal_damaged" or
+    "journal_dropped"."""
+    def build(raw: object, reading: files.Reading) -> GraphData:
+        if not isinstance(raw, dict):
+            raise files.Unreadable(f"{path}: holds a JSON {type(raw).__name__}, not a graph object")
+        return GraphData.from_json(raw, kind)
+
+    said: list[tuple[str, str]] = []
+    fell_back: list[Path] = []
+    reads = False
+    try:
+        if not files.real_file(path).exists():  # a new graph's journal alone, or a file lost beside its `.prev`
+            raise files.Unreadable(f"{path} is missing")
+        files.parse(path, build)
+        reads = True
+    except files.Unreadable as exc:
+        try:
+            files.load_json(path, build, fell_back, read_only=True)
+            if fell_back:
+                said.append(("file", f"{exc}: the next start serves {fell_back[0].name}, its previous save (what "
+                                      "was written after it is missing there)"))
+        except files.Unreadable as none:
+            said.append(("file", f"{none} Until then it is served empty and refuses changes."))
+    jpath = journal.journal_path(path)
+    if not jpath.exists():
+        return said
+    damaged: list[int] = []
+    records = journal.read(jpath, damaged)
+    if damaged:
+        said.append(("journal_damaged", f"{jpath}: line(s) {', '.join(map(str, damaged[:10]))} could not be read: the "
+                                "answered change(s) they held are lost at the next start"))
+    if records and (reads or not fell_back) and journal.recovered(jpath) is None and not journal.belongs(jpath):
+        on = (f"a version of {path.name} that is not the one there now" if files.real_file(path).exists()
+              else f"{path.name}, which is not there")
+        said.append(("journal_dropped", f"{jpath}: {len(records)} answered change(s) were made on top of {on}: the next "
+                                f"start sets them aside (in {jpath.name}.dropped) instead of replaying them"))
+    return said
+
+
 def _keep_repaired(source: Path, said: list[str]) -> None:
     """A file read other than as written (by hand, most often): said per node, and kept as it was, since the
     next save writes what was read."""

@@ -22,6 +22,7 @@ from .. import __version__
 from ..storage import faults, lock
 from ..storage.files import probe_write
 from . import SetupError
+from .doctor_store import check_store
 from .files import Record
 from .plan import plan_setup
 from .run import Context, gather
@@ -47,6 +48,11 @@ class Report:
 
     def note(self, what: str, said: str) -> None:
         self.ctx.out(f"--    {what}: {said}")
+
+    def warn(self, what: str, said: str, fix: str) -> None:
+        """Worth a look, not a problem: the exit status stays 0."""
+        self.ctx.out(f"WARN  {what}: {said}")
+        self.ctx.out(f"      fix: {fix}")
 
     def bad(self, what: str, said: str, fix: str) -> None:
         self.problems += 1
@@ -87,6 +93,7 @@ def doctor(ctx: Context) -> int:
     writable = _storage(r, config, serving)
     if serving and health is not None:
         _graphs(r, health, writable)
+    check_store(r, config.root, (health.get("loaded_graphs") or []) if serving and health is not None else ())
     gauge_wired = _harnesses(r, ctx)
     r.note("quota gauge", gauge_cli.doctor_line(config.root, time.time(), gauge_wired))
     ctx.out("kg doctor: " + (f"{r.problems} problem(s)" if r.problems else "all good"))

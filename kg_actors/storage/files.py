@@ -445,6 +445,11 @@ def _parse_prev(path: Path, prev: Path, why: str, build: Callable[[Any, Reading]
                          "store's git history (`kg restore`) or move both aside to start this graph empty.") from exc
 
 
+def parse(path: Path, build: Callable[[Any, Reading], Any] | None = None) -> Any:
+    """The file's value, or Unreadable saying why not: no fall-back, nothing on disk changed (a look)."""
+    return _parse(real_file(path), build)
+
+
 def _parse(path: Path, build: Callable[[Any, Reading], Any] | None = None) -> Any:
     try:
         with open(path, "rb") as f:

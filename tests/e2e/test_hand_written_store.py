@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from e2e_helpers import Session, graph, nodes_by_id
+from e2e_helpers import Session, graph, kg, nodes_by_id
 from mcp import Client
 
 HAND_WRITTEN = """{
@@ -40,6 +40,8 @@ async def test_a_hand_written_user_graph_loses_nothing_without_a_word(server_fac
     log = srv.log.read_text()
     assert "node 'bad-node': notes held 5, read as nothing (left out); _created_ts held 'soon'" in log, log
     assert "node 'dup-node' is held 2 times" in log and "bytes that are not UTF-8" in log, log
+    doctor = kg(["doctor"], srv.env)
+    assert f"WARN  store: {kept}" in doctor.stdout, doctor.stdout
     assert srv.stop() == 0
     saved = json.loads((srv.store / "user.json").read_text())
     assert saved["my_notes"] == {"todo": ["sort the graph out"]} and list(saved)[-1] == "_meta"

@@ -101,3 +101,42 @@ def test_a_graph_file_that_cannot_be_opened_is_served_empty_refusing_changes_and
     assert (srv.store / "user.json" / "stray.txt").read_text() == "kept as it is", "nothing written over it"
     srv.start("--no-editor")  # the previous save is still what the project is served from
     assert "saved-before-node" in nodes_by_id(graph(srv, project_path=cwd_prev)["project"])
+
+
+def _journal(header: dict, *records: dict, tail: bytes = b"") -> bytes:
+    return b"".join(json.dumps(x).encode() + b"\n" for x in (header, *records)) + tail
+
+
+def test_doctor_reads_the_graphs_and_journals_the_server_has_not_loaded(server_factory):
+    srv = server_factory(start=False)
+    cwd = srv.project("fine")
+    projects = srv.store / "projects"
+    for name in ("fine", "torn", "lost"):
+        (projects / name).mkdir(parents=True)
+    (srv.store / "user.json").write_bytes(_graph_json(None, "user-node"))
+    record = {"n": {"answered": {"id": "answered", "gist": "an answered write"}}}
+    (srv.store / "user.json.journal").write_bytes(
+        _journal({"base": None}, record, tail=b'{"n": {"dam\n' + json.dumps(record).encode() + b"\n"))
+    (projects / "fine" / "graph.json").write_bytes(_graph_json(cwd, "fine-node"))
+    torn = projects / "torn" / "graph.json"
+    torn.write_bytes(b'{"nodes": {"cut-off')
+    lost = projects / "lost" / "graph.json.journal"
+    lost.write_bytes(_journal({"base": [10, 10, 10], "sha256": "0" * 64}, record))
+
+    doctor = kg(["doctor"], srv.env)  # the server is down: every graph is read here
+    out = doctor.stdout
+    assert doctor.returncode == 1 and "FAIL  server" in out, out
+    assert f"FAIL  graph user: {srv.store / 'user.json.journal'}: line(s) 3 could not be read" in out, out
+    assert f"FAIL  graph project:torn: {torn} is unreadable" in out and "no graph.prev is beside it" in out, out
+    assert f"FAIL  graph project:lost: {lost}: 1 answered change(s) were made on top of graph.json, which is " \
+           "not there: the next start sets them aside" in out, out
+    assert "project:fine" not in out and "Traceback" not in doctor.stderr and not doctor.stderr.strip(), doctor.stderr
+
+    srv.start("--no-editor")  # up: what it has loaded it names itself; the others are read here
+    conn = Conn(srv.port, timeout=10)
+    text, err = conn.tool("kg_read", cwd=cwd)
+    assert not err, text
+    doctor = kg(["doctor"], srv.env)
+    out = doctor.stdout
+    assert f"FAIL  graph project:torn: {torn} is unreadable" in out and "project:fine" not in out, out
+    assert out.count("FAIL  graph user:") == 1 and "its journal could not be read" in out, out

@@ -1,0 +1,88 @@
+"""`kg doctor`'s read of the store's graph files and journals, with the server up or down.
+
+The server names the graphs it has loaded that are in trouble (/health); the others (every one, with
+the server down) are read here as the next load would read them, changing nothing: a graph file that
+does not read, a journal line that does not, a journal the next start would set aside. Copies of files
+a load read other than as written (`.repaired`) are named too, as a warning.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Collection, Iterator
+from pathlib import Path
+from typing import Protocol
+
+from ..storage import layout as L
+
+
+class Says(Protocol):
+    def ok(self, what: str, said: str) -> None: ...
+
+    def warn(self, what: str, said: str, fix: str) -> None: ...
+
+    def bad(self, what: str, said: str, fix: str) -> None: ...
+
+
+@contextlib.contextmanager
+def _quiet() -> Iterator[None]:
+    """The readers log what they find for the server's log; here it is said as doctor lines instead."""
+    logging.disable(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        logging.disable(logging.NOTSET)
+
+
+def _fix(what: str, key: str, path: Path) -> str:
+    graph = key.removeprefix("project:")
+    if what == "file":
+        return (f"put a good copy back at {path} (`kg restore --at DATE {graph}` when the store is in git), or move "
+                "it aside to start the graph empty")
+    if what == "journal_damaged":
+        return (f"look at {path.name}.journal and write again what the lines named held (the server keeps a copy "
+                "of the journal as .damaged when it starts)")
+    return (f"before the server starts, put back the {path.name} those changes were made on (`kg restore --at DATE "
+            f"{graph}`); else they are kept in the .dropped file for a look by hand")
+
+
+def check_store(r: Says, root: Path, loaded: Collection[str]) -> None:
+    """Read every stored graph the server has not loaded (`loaded`: its keys; none with the server down)."""
+    from ..graph_loading import look_on_disk  # the graph model: only when there is a store to read
+
+    if not root.is_dir():
+        return
+    layout = L.Layout(root)
+    keys = [k for k in ("user", "maintain") if _stored(layout.graph_file(k))]
+    keys += [f"project:{slug}" for slug in layout.project_slugs()]
+    read = troubled = 0
+    with _quiet():
+        for key in keys:
+            if key in loaded:
+                continue  # loaded: the server said how its load went (graphs_in_trouble)
+            path = layout.graph_file(key)
+            try:
+                found = look_on_disk(path, "project" if key.startswith("project:") else key)
+            except Exception as exc:  # noqa: BLE001 - a bug in reading one graph: said, and the others read
+                found = [("file", f"{path} could not be read: {exc!r}")]
+            for what, why in found:
+                r.bad(f"graph {key}", why, _fix(what, key, path))
+            read += 1
+            troubled += bool(found)
+    if read and not troubled:
+        r.ok("stored graphs", f"{read} graph(s) not loaded by the server read, with their journals")
+    for copy in _repaired(root):
+        r.warn("store", f"{copy} is the file as it was before a load read it other than as written (a hand edit: "
+               "a key held twice, a value of the wrong type, bytes that are not UTF-8; the server's log names each)",
+               "compare it with the graph file, write again what is missing, then remove the copy")
+
+
+def _stored(path: Path) -> bool:
+    return any(p.exists() for p in (path, path.with_name(path.name + ".journal"), path.with_suffix(".prev")))
+
+
+def _repaired(root: Path) -> list[Path]:
+    found = [*root.glob("*.repaired"), *root.glob("*.repaired.*"), *root.glob("projects/*/*.repaired"),
+             *root.glob("projects/*/*.repaired.*")]
+    return sorted(p for p in found if p.is_file())
