@@ -153,7 +153,8 @@ class GraphDirectory:
 
     def troubles(self) -> dict[str, dict[str, str | None]]:
         """The loaded graphs that refuse changes (an unreadable file, a store that refused their last change)
-        or were read from their previous save, with why and the files concerned: /health gives them, so `kg doctor` and `kg status` can name them."""
+        or were read from their previous save, with why and the files concerned: /health gives them, so
+        `kg doctor` and `kg status` can name them."""
         out: dict[str, dict[str, str | None]] = {}
         for key, handle in self._handles.items():
             file, graph = str(self.layout.graph_file(key)), self.root_of(key) or key
@@ -242,7 +243,9 @@ class GraphDirectory:
         if refusal is not None:
             return handle
         if level == "project" and graph.project_path:
-            await merge_other_folder(self.layout, handle, key.removeprefix("project:"), graph.project_path, self.clock())
+            # A second folder of this project's graph (kg-memory's, beside ours): merged in before anyone reads it.
+            await merge_other_folder(self.layout, handle, key.removeprefix("project:"), graph.project_path,
+                                     self.clock())
         # Edges whose bare-id endpoint names no node go on load; a project may name user nodes.
         outside: frozenset[str] = frozenset()
         renamed: dict[str, str] = {}

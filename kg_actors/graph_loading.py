@@ -148,8 +148,9 @@ def look_on_disk(path: Path, kind: str) -> list[tuple[str, str]]:
     if records and (reads or not fell_back) and journal.recovered(jpath) is None and not journal.belongs(jpath):
         on = (f"a version of {path.name} that is not the one there now" if files.real_file(path).exists()
               else f"{path.name}, which is not there")
-        said.append(("journal_dropped", f"{jpath}: {len(records)} answered change(s) were made on top of {on}: the next "
-                                f"start sets them aside (in {jpath.name}.dropped) instead of replaying them"))
+        said.append(("journal_dropped", f"{jpath}: {len(records)} answered change(s) were made on top of {on}: "
+                                        f"the next start sets them aside (in {jpath.name}.dropped) instead of "
+                                        "replaying them"))
     return said
 
 
