@@ -44,6 +44,15 @@ def _number(env: Mapping[str, str], name: str, default: float, kind: Callable[[s
     return value
 
 
+def _port(env: Mapping[str, str], name: str, default: int) -> int:
+    """A port as the hooks put it in their URL: ASCII digits only ("+8765" and " 8765" are numbers to Python,
+    and curl, given the hooks' URL, reaches nothing)."""
+    raw = env.get(name)
+    if raw is not None and raw != "" and not (raw.isascii() and raw.isdigit()):
+        raise ConfigError(f"{name}={raw!r} is not a port: digits 0-9 only, no sign or spaces (default {default})")
+    return int(_number(env, name, default, int, 0, PORT_MAX))
+
+
 def _host(env: Mapping[str, str]) -> str:
     # The API has no login: the memory (and a sync to any remote) is safe only while no other machine can reach it.
     raw = env.get("KG_HTTP_HOST") or ""
@@ -57,7 +66,10 @@ def _host(env: Mapping[str, str]) -> str:
                           "the server listens on this machine only (127.0.0.1)") from None
     if not loopback:
         raise ConfigError(f"KG_HTTP_HOST={raw!r} is not a loopback address: the server has no login, so it listens "
-                          "on this machine only (127.0.0.1 or another 127.x.x.x)")
+                          "on this machine only (127.0.0.1)")
+    if host != "127.0.0.1":  # the hooks and the agents' plugins reach the server at 127.0.0.1 only
+        raise ConfigError(f"KG_HTTP_HOST={raw!r} is not 127.0.0.1: the hooks reach the server there only; "
+                          "unset it, or set it to 127.0.0.1 (or localhost)")
     return host
 
 
@@ -90,8 +102,8 @@ class Config:
         values: dict[str, Any] = dict(  # Config's fields, of their several types
             root=root.resolve(),
             host=_host(env),
-            port=int(_number(env, "KG_HTTP_PORT", DEFAULT_PORT, int, 0, PORT_MAX)),
-            editor_port=int(_number(env, "KG_EDITOR_PORT", DEFAULT_EDITOR_PORT, int, 0, PORT_MAX)),
+            port=_port(env, "KG_HTTP_PORT", DEFAULT_PORT),
+            editor_port=_port(env, "KG_EDITOR_PORT", DEFAULT_EDITOR_PORT),
             save_interval=_number(env, "KG_SAVE_INTERVAL", DEFAULT_SAVE_INTERVAL, float, 0.01),
             autocommit_interval=_number(env, "KG_AUTOCOMMIT_INTERVAL", DEFAULT_AUTOCOMMIT_INTERVAL, float, 0),
             orphan_grace_days=_number(env, "KG_ORPHAN_GRACE_DAYS", 365, float, 0),

@@ -120,6 +120,12 @@ def test_a_malformed_environment_value_is_named(env):
     out = kg(["serve"], dict(env, KG_LOG_LEVEL="bogus"))
     assert out.returncode == 2 and out.stderr.strip() == (
         "kg: KG_LOG_LEVEL='bogus' is not a log level: one of DEBUG, INFO, WARNING, ERROR, CRITICAL"), out.stderr
+    for name, raw in (("KG_HTTP_PORT", "+8765"), ("KG_HTTP_PORT", " 8765"), ("KG_EDITOR_PORT", "\uff18\uff17\uff16\uff16")):
+        out = kg(["start"], dict(env, **{name: raw}))  # a server the hooks' URL would never reach
+        assert out.returncode == 2 and f"kg: {name}={raw!r} is not a port: digits 0-9 only" in out.stderr, out.stderr
+    out = kg(["start"], dict(env, KG_HTTP_HOST="127.0.0.2"))
+    assert out.returncode == 2 and "KG_HTTP_HOST='127.0.0.2' is not 127.0.0.1" in out.stderr, out.stderr
+    assert _health(env) is None
     out = kg(["serve"], dict(env, KG_HTTP_HOST="0.0.0.0"))
     assert out.returncode == 2 and "KG_HTTP_HOST='0.0.0.0' is not a loopback address" in out.stderr, out.stderr
     for argv, said in ((["status", "--port", "70000"], "70000 is not a port"),
