@@ -55,16 +55,59 @@ def env_config(args: argparse.Namespace) -> Config:
         raise SystemExit(2) from None
 
 
+HUNG_AFTER = 3.0  # a server up answers /health in milliseconds: one silent this long is hung
+
+
 def get_health(url: str, timeout: float = 1.0, query: str = "") -> dict[str, Any] | None:
+    health = probe_health(url, timeout, query)
+    return health if isinstance(health, dict) else None
+
+
+def probe_health(url: str, timeout: float = HUNG_AFTER, query: str = "") -> dict[str, Any] | str | None:
+    """The /health answer; "hung" when something took the connection and said nothing within `timeout`;
+    None when nothing listens or what answered is no kg server."""
     import http.client
+    import socket
+    import urllib.error
     import urllib.request
 
     try:
         with urllib.request.urlopen(f"{url}/health{query}", timeout=timeout) as r:
             health = json.loads(r.read())
+    except (TimeoutError, socket.timeout):
+        return "hung"
+    except urllib.error.URLError as exc:
+        return "hung" if isinstance(exc.reason, (TimeoutError, socket.timeout)) else None
     except (OSError, ValueError, http.client.HTTPException):  # HTTPException: a program speaking no HTTP
         return None
     return health if isinstance(health, dict) else None  # a JSON answer of another program is no kg health
+
+
+def url_of(config: Config, port: int) -> str:
+    return f"http://{config.host}:{port}"
+
+
+def running_elsewhere(config: Config) -> tuple[int, int, dict[str, Any]] | None:
+    """This store's server when it serves on another port than the environment's: its pid, port and
+    /health. The pid file names the port; one of an older kg (pid only) is looked up in /proc."""
+    from . import server_process
+
+    pid, port, _ = _pid_from_file(config.root / "server.pid")
+    if pid is None:
+        return None
+    ports = [port] if port is not None else sorted(server_process.listening_ports(pid))
+    for candidate in ports:
+        if candidate == config.port:
+            continue
+        health = get_health(url_of(config, candidate))
+        if health and health.get("pid") == pid and _serves(health, config):
+            return pid, candidate, health
+    return None
+
+
+def _serves(health: dict[str, Any], config: Config) -> bool:
+    storage = health.get("storage")
+    return not storage or Path(storage) == config.root
 
 
 def not_a_folder(root: Path) -> str | None:
@@ -89,10 +132,17 @@ def _serve_args(args: argparse.Namespace) -> list[str]:
 def cmd_start(args: argparse.Namespace) -> int:
     config = env_config(args)
     health = get_health(config.url)
+    if health and not _serves(health, config):
+        # This store has no server there, and a script going on would use that one.
+        print(f"kg: not started: {_other_store(health, config)}", file=sys.stderr)
+        return 1
     if health:
         print(f"kg: already running at {config.url}{_pid_of(health)}")
-        # Another store's server holds the port: this store has none, and a script going on would use that one.
-        return 1 if _warn_other_store(health, config) else 0
+        return 0
+    elsewhere = running_elsewhere(config)
+    if elsewhere:
+        print(f"kg: {_elsewhere_said(config, *elsewhere)}", file=sys.stderr)
+        return 1
     if not_a_folder(config.root):
         print(f"kg: the server did not start: {not_a_folder(config.root)}", file=sys.stderr)
         return 1
@@ -183,8 +233,10 @@ def _refused_the_store(log_path: Path, offset: int) -> bool:
 
 def _still_starting(config: Config) -> bool:
     """The store's holder has not announced itself yet (a server writes its pid file once it serves)."""
+    from .server_process import parse
+
     try:
-        return not _is_server(int((config.root / "server.pid").read_text().strip()))
+        return not _is_server(parse((config.root / "server.pid").read_text())[0])
     except (OSError, ValueError):
         return True
 
@@ -193,7 +245,7 @@ def _wait_for_stopping(config: Config) -> bool:
     """Wait (bounded) for a server that holds the store but answers no more: a `kg stop` or `kg restart`
     drains it, then it saves and exits, and a new one started meanwhile is refused the store (spec 000: a
     restart does not disconnect the tools; `kg mcp` starts one on its next call). Whether it waited."""
-    pid, _ = _pid_from_file(config.root / "server.pid")
+    pid, _, _ = _pid_from_file(config.root / "server.pid")
     if pid is None:
         return False  # none, or one still starting (it writes the file once it serves): waited for after
     print(f"kg: the server holding {config.root} (pid {pid}) is stopping; waiting for it to exit", flush=True)
@@ -217,14 +269,17 @@ def _why_not(lines: list[str], proc: subprocess.Popen[bytes], config: Config) ->
     return said or f"it exited with code {proc.returncode} without saying why"
 
 
-def _warn_other_store(health: dict[str, Any], config: Config) -> bool:
-    """A server on this port that serves another store is not the one this environment means."""
-    storage = health.get("storage")
-    if storage and Path(storage) != config.root:
-        print(f"kg: warning: the server at {config.url} serves {storage}, not {config.root} (KG_HOME); "
-              f"stop it there, or give this store another port (--port or KG_HTTP_PORT)", file=sys.stderr)
-        return True
-    return False
+def _other_store(health: dict[str, Any], config: Config) -> str:
+    """What a server on this port that serves another store is, and the fix."""
+    return (f"the server at {config.url}{_pid_of(health)} serves {health.get('storage')}, not {config.root} "
+            f"(KG_HOME); stop it there (KG_HOME={health.get('storage')} kg stop), or give this store another port "
+            f"(--port or KG_HTTP_PORT)")
+
+
+def _elsewhere_said(config: Config, pid: int, port: int, health: dict[str, Any]) -> str:
+    return (f"the server of {config.root} runs at {url_of(config, port)} (pid {pid}), not at {config.url} "
+            f"(KG_HTTP_PORT or --port): the clients and hooks set up for port {config.port} do not reach it; "
+            f"kg stop && kg start moves it to port {config.port}, or set KG_HTTP_PORT={port}")
 
 
 def cmd_stop(args: argparse.Namespace) -> int:
@@ -232,22 +287,22 @@ def cmd_stop(args: argparse.Namespace) -> int:
     if not_a_folder(config.root):
         print(f"kg: {not_a_folder(config.root)}", file=sys.stderr)
         return 1
-    pid, why_not = _pid_from_file(config.root / "server.pid")
+    pid, _, why_not = _pid_from_file(config.root / "server.pid")
     if pid is None and (config.root / "start.lock").exists():
         # A `kg start` may be bringing one up this moment (it said "not running", then the server came up):
         # once its turn is over, the server it started has written its pid file.
         turn = _start_turn(config.root, time.monotonic() + START_TIMEOUT)
         if turn is not None:
             os.close(turn)
-            pid, why_not = _pid_from_file(config.root / "server.pid")
+            pid, _, why_not = _pid_from_file(config.root / "server.pid")
     # No pid file (removed, or a full disk had no room for it), or --port naming the server meant: the one
     # answering on the port says its pid.
     named_port = getattr(args, "port", None) is not None
     if pid is None or named_port:
         health = get_health(config.url)
         found = health.get("pid") if health else None
-        if health and not named_port and _warn_other_store(health, config):
-            print(f"kg: not stopping it: {config.root} has no server running", file=sys.stderr)
+        if health and not _serves(health, config):  # --port names this store's server, never another's
+            print(f"kg: not stopping it: {_other_store(health, config)}", file=sys.stderr)
             return 1
         if isinstance(found, int) and _is_server(found):
             pid = found
@@ -273,25 +328,28 @@ def cmd_stop(args: argparse.Namespace) -> int:
     return 1
 
 
-def _pid_from_file(pid_file: Path) -> tuple[int | None, str]:
-    """The running server the pid file names, or None and why not (a file naming none is removed)."""
+def _pid_from_file(pid_file: Path) -> tuple[int | None, int | None, str]:
+    """The running server the pid file names and the port it names (None: a file of an older kg), or None
+    and why not (a file naming none is removed)."""
+    from .server_process import parse  # here: `kg mcp` imports this module and needs none of it
+
     try:
-        pid = int(pid_file.read_text().strip())
+        pid, port = parse(pid_file.read_text())
     except FileNotFoundError:
-        return None, "no pid file"
+        return None, None, "no pid file"
     except IsADirectoryError:
-        return None, f"{pid_file} is a folder, not a pid file"
+        return None, None, f"{pid_file} is a folder, not a pid file"
     except (OSError, ValueError):
         pid_file.unlink(missing_ok=True)
-        return None, f"{pid_file} holds no pid; removed"
-    from .storage import lock  # here: `kg mcp` imports this module and needs none of it
+        return None, None, f"{pid_file} holds no pid; removed"
+    from .storage import lock
 
     # A stale file may name a pid the system has since given to another program: never signal that one. A
     # store copied while its server ran names that server too, which holds the original, not this copy.
     if not _is_server(pid) or lock.holder_present(pid_file.parent) is False:
         pid_file.unlink(missing_ok=True)
-        return None, "stale pid file"
-    return pid, ""
+        return None, None, "stale pid file"
+    return pid, port, ""
 
 
 def _is_server(pid: int) -> bool:
@@ -318,30 +376,55 @@ def _alive(pid: int) -> bool:
     return True
 
 
+def port_taken(config: Config, answer: object) -> tuple[str, str]:
+    """What holds the port where no kg server of any store answered (`answer`: probe_health's), and the fix."""
+    from .server_process import port_holder
+
+    holder = port_holder(config.port)
+    if answer == "hung" and holder is not None and _is_server(holder):
+        return (f"the port is held by a kg server (pid {holder}) that does not answer /health within "
+                f"{HUNG_AFTER:.0f} s: it is hung", f"kill {holder} (or kg stop with its KG_HOME), then kg start")
+    if answer == "hung":
+        return (f"the port is held by a program that takes connections but does not answer /health within "
+                f"{HUNG_AFTER:.0f} s", "stop that program, or move kg with --port PORT or KG_HTTP_PORT")
+    return ("the port is taken by a program that is not the kg server",
+            "stop that program, or move kg with --port PORT or KG_HTTP_PORT")
+
+
 def cmd_status(args: argparse.Namespace) -> int:
     from .setup.doctor import listening, trouble_lines
 
     config = env_config(args)
-    # Once the user graph is in (the server waits for a start's load, bounded): whether it reads is then known.
-    health = get_health(config.url, 15.0, "?user=loaded")
-    if health is None:
-        pid, _ = _pid_from_file(config.root / "server.pid")
+    url = config.url
+    answer = probe_health(url)  # 3 s: a hung server is told at once, not after the loaded-graph wait below
+    if isinstance(answer, dict):
+        # Once the user graph is in (the server waits for a start's load, bounded): whether it reads is then known.
+        health = get_health(url, 15.0, "?user=loaded") or answer
+    elif (elsewhere := running_elsewhere(config)) is not None:
+        url, health = url_of(config, elsewhere[1]), elsewhere[2]
+    else:
+        pid, _, _ = _pid_from_file(config.root / "server.pid")
         if pid is not None:  # a kg server holds this store but does not answer (stopped, hung, still stopping)
-            print(f"kg: the server holding {config.root} (pid {pid}) does not answer at {config.url}; "
+            print(f"kg: the server holding {config.root} (pid {pid}) does not answer at {url}; "
                   f"`kg stop` stops it (or kill {pid}), then `kg start`")
             return 3
-        taken = ": the port is taken by a program that is not the kg server; stop that program, or move kg with " \
-            "--port PORT or KG_HTTP_PORT" if listening(config.host, config.port) else f" (storage {config.root})"
-        print(f"kg: not running at {config.url}{taken}")
+        if answer == "hung" or listening(config.host, config.port):
+            taken, fix = port_taken(config, answer)
+            print(f"kg: not running at {url}: {taken}; {fix}")
+        else:
+            print(f"kg: not running at {url} (storage {config.root})")
         return 3
-    print(f"kg: running at {config.url}, version {health.get('version')}, storage {health.get('storage')}, "
+    print(f"kg: running at {url}, version {health.get('version')}, storage {health.get('storage')}, "
           f"graphs loaded: {', '.join(health.get('loaded_graphs') or []) or 'none'}", *trouble_lines(health), sep="\n")
     editor = health.get("editor") or {}
     if editor.get("state", "").startswith("off:"):
         print(f"kg: the visual editor is {editor['state']}; move it with --editor-port PORT or KG_EDITOR_PORT")
     elif editor.get("state") == "up":
         print(f"kg: visual editor at http://127.0.0.1:{editor.get('port')}/")
-    _warn_other_store(health, config)
+    if url != config.url:
+        print(f"kg: warning: {_elsewhere_said(config, *elsewhere)}", file=sys.stderr)
+    elif not _serves(health, config):
+        print(f"kg: warning: {_other_store(health, config)}", file=sys.stderr)
     return 0
 
 

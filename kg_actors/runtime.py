@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 import trio
 
-from . import __version__, debug_heap, debug_stalls, heap, warm_start
+from . import __version__, debug_heap, debug_stalls, heap, server_process, warm_start
 from .chores.budget_notices import BudgetNotices
 from .chores.supervisor import deps_for as chore_deps
 from .chores.supervisor import run_chore_supervisor
@@ -348,21 +348,21 @@ async def serve_forever(config: Config) -> None:
     """`kg serve`: run until a signal, with a pid file for `kg stop` while serving."""
     pid_file = config.root / "server.pid"
     async with trio.open_nursery() as nursery:
-        await nursery.start(run_server, config)
-        _write_pid(pid_file)
+        rt = await nursery.start(run_server, config)
+        _write_pid(pid_file, rt.http_port)
     try:
-        if pid_file.read_text().strip() == str(os.getpid()):
+        if server_process.parse(pid_file.read_text())[0] == os.getpid():
             pid_file.unlink()
-    except OSError:
+    except (OSError, ValueError):
         pass
 
 
-def _write_pid(pid_file: Path) -> None:
+def _write_pid(pid_file: Path, port: int) -> None:
     """The pid file for `kg stop`. A full (or read-only) disk does not stop the server: memory is still read,
     and `kg stop` finds the server through /health on its port."""
     try:
         faults.check(pid_file)
-        pid_file.write_text(str(os.getpid()))
+        pid_file.write_text(server_process.pid_text(os.getpid(), port))
     except OSError as exc:
         with contextlib.suppress(OSError):  # a folder of that name stays: no pid file, as when the disk is full
             pid_file.unlink(missing_ok=True)  # a torn one (made, then no room for the pid) names no server

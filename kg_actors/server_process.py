@@ -1,0 +1,76 @@
+"""The store's server as a process: its pid file (pid, then the port it serves on), and, from /proc, the
+ports a process listens on and the process listening on a port.
+
+Standard library only and cheap to import: `kg mcp` reaches the commands that read it.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+LISTEN = "0A"  # a TCP socket's state in /proc/net/tcp: listening
+
+
+def pid_text(pid: int, port: int) -> str:
+    """What the server writes to server.pid: its pid, then its port (a server on another port than the
+    environment's is found by it; a file of an older kg holds the pid alone)."""
+    return f"{pid}\n{port}\n"
+
+
+def parse(text: str) -> tuple[int, int | None]:
+    """The pid and port a pid file holds (port None: a file of an older kg); ValueError when it holds no pid."""
+    words = text.split()
+    if not words or not words[0].isascii() or not words[0].isdigit():
+        raise ValueError(f"no pid in {text[:40]!r}")
+    port = words[1] if len(words) > 1 else ""
+    return int(words[0]), int(port) if port.isascii() and port.isdigit() and int(port) < 65_536 else None
+
+
+def _sockets(pid: int | str) -> set[str]:
+    """The inodes of the sockets a process holds (only a process of this user's can be read)."""
+    out = set()
+    try:
+        for fd in os.scandir(f"/proc/{pid}/fd"):
+            try:
+                target = os.readlink(fd.path)
+            except OSError:
+                continue
+            if target.startswith("socket:["):
+                out.add(target[8:-1])
+    except OSError:
+        pass
+    return out
+
+
+def _listening(table_owner: str) -> dict[str, int]:
+    """Listening TCP sockets, inode -> port, of the network namespace `/proc/<table_owner>/net` shows."""
+    out = {}
+    for name in ("tcp", "tcp6"):
+        try:
+            lines = Path(f"/proc/{table_owner}/net/{name}").read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            fields = line.split()
+            if len(fields) > 9 and fields[3] == LISTEN:
+                out[fields[9]] = int(fields[1].rsplit(":", 1)[1], 16)
+    return out
+
+
+def listening_ports(pid: int) -> set[int]:
+    """The TCP ports `pid` listens on (empty where /proc cannot tell)."""
+    mine = _sockets(pid)
+    return {port for inode, port in _listening(str(pid)).items() if inode in mine} if mine else set()
+
+
+def port_holder(port: int) -> int | None:
+    """The process (of this user's) listening on `port`, or None where none is found."""
+    inodes = {inode for inode, held in _listening("self").items() if held == port}
+    if not inodes:
+        return None
+    try:
+        pids = [entry.name for entry in os.scandir("/proc") if entry.name.isdigit()]
+    except OSError:
+        return None
+    return next((int(pid) for pid in pids if _sockets(pid) & inodes), None)
