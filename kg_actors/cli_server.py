@@ -16,6 +16,9 @@ import sys
 import time
 from pathlib import Path
 
+from .server_probe import get_health, listening, port_taken, probe_health
+from .server_process import is_server
+
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at each `kg mcp` start
 if TYPE_CHECKING:
     from typing import Any
@@ -53,34 +56,6 @@ def env_config(args: argparse.Namespace) -> Config:
     except ConfigError as exc:
         print(f"kg: {exc}", file=sys.stderr)
         raise SystemExit(2) from None
-
-
-HUNG_AFTER = 3.0  # a server up answers /health in milliseconds: one silent this long is hung
-
-
-def get_health(url: str, timeout: float = 1.0, query: str = "") -> dict[str, Any] | None:
-    health = probe_health(url, timeout, query)
-    return health if isinstance(health, dict) else None
-
-
-def probe_health(url: str, timeout: float = HUNG_AFTER, query: str = "") -> dict[str, Any] | str | None:
-    """The /health answer; "hung" when something took the connection and said nothing within `timeout`;
-    None when nothing listens or what answered is no kg server."""
-    import http.client
-    import socket
-    import urllib.error
-    import urllib.request
-
-    try:
-        with urllib.request.urlopen(f"{url}/health{query}", timeout=timeout) as r:
-            health = json.loads(r.read())
-    except (TimeoutError, socket.timeout):
-        return "hung"
-    except urllib.error.URLError as exc:
-        return "hung" if isinstance(exc.reason, (TimeoutError, socket.timeout)) else None
-    except (OSError, ValueError, http.client.HTTPException):  # HTTPException: a program speaking no HTTP
-        return None
-    return health if isinstance(health, dict) else None  # a JSON answer of another program is no kg health
 
 
 def url_of(config: Config, port: int) -> str:
@@ -236,7 +211,7 @@ def _still_starting(config: Config) -> bool:
     from .server_process import parse
 
     try:
-        return not _is_server(parse((config.root / "server.pid").read_text())[0])
+        return not is_server(parse((config.root / "server.pid").read_text())[0])
     except (OSError, ValueError):
         return True
 
@@ -250,7 +225,7 @@ def _wait_for_stopping(config: Config) -> bool:
         return False  # none, or one still starting (it writes the file once it serves): waited for after
     print(f"kg: the server holding {config.root} (pid {pid}) is stopping; waiting for it to exit", flush=True)
     deadline = time.monotonic() + STOPPING_WAIT
-    while _is_server(pid) and time.monotonic() < deadline:
+    while is_server(pid) and time.monotonic() < deadline:
         time.sleep(0.05)
     return True
 
@@ -304,7 +279,7 @@ def cmd_stop(args: argparse.Namespace) -> int:
         if health and not _serves(health, config):  # --port names this store's server, never another's
             print(f"kg: not stopping it: {_other_store(health, config)}", file=sys.stderr)
             return 1
-        if isinstance(found, int) and _is_server(found):
+        if isinstance(found, int) and is_server(found):
             pid = found
         elif pid is None and health is None:
             why_not += f", and no kg server answers at {config.url}"
@@ -346,61 +321,23 @@ def _pid_from_file(pid_file: Path) -> tuple[int | None, int | None, str]:
 
     # A stale file may name a pid the system has since given to another program: never signal that one. A
     # store copied while its server ran names that server too, which holds the original, not this copy.
-    if not _is_server(pid) or lock.holder_present(pid_file.parent) is False:
+    if not is_server(pid) or lock.holder_present(pid_file.parent) is False:
         pid_file.unlink(missing_ok=True)
         return None, None, "stale pid file"
     return pid, port, ""
 
 
-def _is_server(pid: int) -> bool:
-    """Whether `pid` is a running `kg serve` (where /proc cannot tell, any running process counts)."""
-    if not 0 < pid < 2 ** 31:
-        return False
-    if not Path("/proc/self").exists():  # no procfs (macOS): trust the pid file
-        return _alive(pid)
-    try:
-        argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
-    except OSError:
-        return False
-    # `kg serve` or `python -m kg_actors serve`: a bare "serve" is also `jekyll serve` or `npx serve`.
-    return b"serve" in argv and any(arg == b"kg_actors" or os.path.basename(arg) == b"kg" for arg in argv)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-def port_taken(config: Config, answer: object) -> tuple[str, str]:
-    """What holds the port where no kg server of any store answered (`answer`: probe_health's), and the fix."""
-    from .server_process import port_holder
-
-    holder = port_holder(config.port)
-    if answer == "hung" and holder is not None and _is_server(holder):
-        return (f"the port is held by a kg server (pid {holder}) that does not answer /health within "
-                f"{HUNG_AFTER:.0f} s: it is hung", f"kill {holder} (or kg stop with its KG_HOME), then kg start")
-    if answer == "hung":
-        return (f"the port is held by a program that takes connections but does not answer /health within "
-                f"{HUNG_AFTER:.0f} s", "stop that program, or move kg with --port PORT or KG_HTTP_PORT")
-    return ("the port is taken by a program that is not the kg server",
-            "stop that program, or move kg with --port PORT or KG_HTTP_PORT")
-
-
 def cmd_status(args: argparse.Namespace) -> int:
-    from .setup.doctor import listening, trouble_lines
+    from .setup.doctor import trouble_lines
 
     config = env_config(args)
     url = config.url
     answer = probe_health(url)  # 3 s: a hung server is told at once, not after the loaded-graph wait below
+    elsewhere = None if isinstance(answer, dict) else running_elsewhere(config)
     if isinstance(answer, dict):
         # Once the user graph is in (the server waits for a start's load, bounded): whether it reads is then known.
         health = get_health(url, 15.0, "?user=loaded") or answer
-    elif (elsewhere := running_elsewhere(config)) is not None:
+    elif elsewhere is not None:
         url, health = url_of(config, elsewhere[1]), elsewhere[2]
     else:
         pid, _, _ = _pid_from_file(config.root / "server.pid")
@@ -409,7 +346,7 @@ def cmd_status(args: argparse.Namespace) -> int:
                   f"`kg stop` stops it (or kill {pid}), then `kg start`")
             return 3
         if answer == "hung" or listening(config.host, config.port):
-            taken, fix = port_taken(config, answer)
+            taken, fix = port_taken(config.port, answer)
             print(f"kg: not running at {url}: {taken}; {fix}")
         else:
             print(f"kg: not running at {url} (storage {config.root})")
@@ -421,7 +358,7 @@ def cmd_status(args: argparse.Namespace) -> int:
         print(f"kg: the visual editor is {editor['state']}; move it with --editor-port PORT or KG_EDITOR_PORT")
     elif editor.get("state") == "up":
         print(f"kg: visual editor at http://127.0.0.1:{editor.get('port')}/")
-    if url != config.url:
+    if elsewhere is not None:
         print(f"kg: warning: {_elsewhere_said(config, *elsewhere)}", file=sys.stderr)
     elif not _serves(health, config):
         print(f"kg: warning: {_other_store(health, config)}", file=sys.stderr)

@@ -74,3 +74,27 @@ def port_holder(port: int) -> int | None:
     except OSError:
         return None
     return next((int(pid) for pid in pids if _sockets(pid) & inodes), None)
+
+
+def is_server(pid: int) -> bool:
+    """Whether `pid` is a running `kg serve` (where /proc cannot tell, any running process counts)."""
+    if not 0 < pid < 2 ** 31:
+        return False
+    if not Path("/proc/self").exists():  # no procfs (macOS): trust the pid file
+        return _alive(pid)
+    try:
+        argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return False
+    # `kg serve` or `python -m kg_actors serve`: a bare "serve" is also `jekyll serve` or `npx serve`.
+    return b"serve" in argv and any(arg == b"kg_actors" or os.path.basename(arg) == b"kg" for arg in argv)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

@@ -7,18 +7,15 @@ would have nothing to do for it.
 from __future__ import annotations
 
 import errno
-import http.client
 import json
 import os
 import shutil
-import socket
 import tempfile
 import time
-import urllib.error
-import urllib.request
 from typing import TYPE_CHECKING, Any
 
 from .. import __version__
+from ..server_probe import get_health, listening, port_taken, probe_health
 from ..storage import faults, lock
 from ..storage.files import probe_write
 from . import SetupError
@@ -60,24 +57,6 @@ class Report:
         self.ctx.out(f"      fix: {fix}")
 
 
-def _get(url: str, timeout: float = 1.0) -> tuple[int, bytes] | None:
-    try:
-        with urllib.request.urlopen(url, timeout=timeout) as r:
-            return r.status, r.read()
-    except urllib.error.HTTPError as exc:
-        return exc.code, b""
-    except (OSError, ValueError, http.client.HTTPException):  # HTTPException: a program speaking no HTTP
-        return None
-
-
-def listening(host: str, port: int) -> bool:
-    try:
-        with socket.create_connection((host, port), timeout=1):
-            return True
-    except OSError:
-        return False
-
-
 def doctor(ctx: Context) -> int:
     from ..chores import gauge_cli
     from ..config import Config, ConfigError
@@ -88,8 +67,9 @@ def doctor(ctx: Context) -> int:
     except ConfigError as exc:
         r.bad("settings", str(exc), "fix or unset that variable")
         return 1
-    health = _health(config)
-    serving = _server(r, config, health)
+    answer = probe_health(config.url)  # 3 s: a hung server is named as such
+    health = _health(config) if isinstance(answer, dict) else None
+    serving = _server(r, config, health, answer)
     writable = _storage(r, config, serving)
     if serving and health is not None:
         _graphs(r, health, writable)
@@ -103,22 +83,16 @@ def doctor(ctx: Context) -> int:
 def _health(config: Config) -> dict[str, Any] | None:
     """The server's /health once its user graph is in (a start's load may still run: the server waits
     for it, bounded), or None when no kg server answers."""
-    got = _get(f"{config.url}/health?user=loaded", timeout=HEALTH_TIMEOUT)
-    if not got or got[0] != 200:
-        return None
-    try:
-        health = json.loads(got[1])
-    except ValueError:
-        return None
-    return health if isinstance(health, dict) else None
+    return get_health(config.url, HEALTH_TIMEOUT, "?user=loaded")
 
 
-def _server(r: Report, config: Config, health: dict[str, Any] | None) -> bool:
+def _server(r: Report, config: Config, health: dict[str, Any] | None, answer: object) -> bool:
     """Check the server; whether it runs on this store."""
     if health is None:
-        if listening(config.host, config.port):
-            r.bad("port", f"{config.host}:{config.port} is taken by a program that is not the kg server",
-                  "stop that program, or pick a free port with KG_HTTP_PORT (then run kg setup again)")
+        if answer == "hung" or listening(config.host, config.port):
+            taken, fix = port_taken(config.port, answer)
+            r.bad("port", f"{config.host}:{config.port}: {taken}",
+                  fix if answer == "hung" else f"{fix} (then run kg setup again)")
         else:
             r.bad("server", f"not running at {config.url}", "kg start")
         return False

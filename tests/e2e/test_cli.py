@@ -696,6 +696,11 @@ def test_status_names_a_server_that_holds_the_store_but_does_not_answer(env):
         assert out.returncode == 3 and f"(pid {pid}) does not answer" in out.stdout, out.stdout
         assert "not the kg server" not in out.stdout
         assert took < 10, f"status waited {took:.1f} s on a hung server (it took 15 s before a 3 s /health check)"
+        doctor = kg(["doctor"], env)
+        assert doctor.returncode == 1 and "not the kg server" not in doctor.stdout, doctor.stdout
+        assert f"FAIL  port: 127.0.0.1:{env['KG_HTTP_PORT']}: the port is held by a kg server (pid {pid}) that does " \
+            "not answer /health within 3 s: it is hung" in doctor.stdout, doctor.stdout
+        assert f"fix: kill {pid} (or kg stop with its KG_HOME), then kg start" in doctor.stdout
         # Without the pid file (another store's hung server, say): the process holding the port is named.
         (Path(env["KG_HOME"]) / "server.pid").rename(Path(env["KG_HOME"]) / "server.pid.aside")
         out = kg(["status"], env)
