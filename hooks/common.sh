@@ -4,6 +4,8 @@
 # `kg setup` writes kg_env beside the hooks: the installed kg (need not be on PATH), the store and port.
 # (${0%/*}, not dirname: a hook pays for every process it starts)
 [ -r "${0%/*}/kg_env" ] && . "${0%/*}/kg_env"
+# A port of anything but digits ("+8765", " 8765", fullwidth digits) is in no URL curl reaches; kg refuses it.
+case ${KG_HTTP_PORT:-8765} in *[!0123456789]*) exit 0 ;; esac
 KG_URL="http://127.0.0.1:${KG_HTTP_PORT:-8765}"
 command -v curl >/dev/null 2>&1 || exit 0
 
@@ -40,4 +42,28 @@ kg_print() {
     '{"hookSpecificOutput":{"hookEventName":"'"${2:-}"*'}'|'{"systemMessage":"'*'}') printf '%s\n' "$1"; return 0 ;;
   esac
   return 1
+}
+
+# SessionStart, one routine for Claude Code's and Gemini's hooks: post $payload to $1 and print the preload
+# for event $2. The server gets up to 5 s (one that is up answers in milliseconds; a first load of a
+# 10,000-node project takes 2-3 s); a hung one holds the session no longer, and is not started again. When
+# nothing listens, `kg start` starts it and the payload goes again (?started=1: the server's line says so);
+# when `kg start` cannot (the store's server runs on another port, say), the user's line is what it said.
+kg_session_start() {
+  reply=$(printf '%s' "$payload" | kg_fetch "$1?started=0" 5)
+  rc=$?
+  [ "$rc" -eq 0 ] && { kg_print "$reply" "$2"; return 0; }
+  [ "$rc" -eq 7 ] || return 0  # curl's 7: could not connect, so nothing listens on the port
+  KG=${KG_BIN:-$(command -v kg 2>/dev/null)}
+  [ -n "$KG" ] || return 0
+  said=$("$KG" start 2>&1) || { kg_say "$said"; return 0; }
+  reply=$(printf '%s' "$payload" | kg_fetch "$1?started=1" 5) && kg_print "$reply" "$2" && return 0
+  printf '{"systemMessage":"kg memory: server started (it was down); no preload this time."}\n'
+}
+
+# Print the last line of $1 (what a `kg` command said), less its "kg: ", as the user's one line: JSON-escaped,
+# control characters dropped.
+kg_say() {
+  line=$(printf '%s\n' "$1" | sed -n '$s/^kg: //;$s/[[:cntrl:]]//g;$s/[\\"]/\\&/g;$p')
+  [ -n "$line" ] && printf '{"systemMessage":"kg memory: %s"}\n' "$line"
 }

@@ -9,6 +9,7 @@ const SETTINGS = {}
 const env = { ...(SETTINGS.env || {}), ...process.env }
 const BASE = `http://127.0.0.1:${env.KG_HTTP_PORT || 8765}`
 const TIMEOUT_MS = 1000
+const SESSION_START_MS = 5000
 
 async function ask(event, body, timeout = TIMEOUT_MS) {
   if (env.KG_CHORE || env.KG_MAINTENANCE) return {}
@@ -51,12 +52,13 @@ export const KgMemory = async ({ directory }) => {
   const opening = new Map() // sessionID -> the pending session.start
 
   async function open(sessionID, source = "startup") {
-    // 2 s, as the Claude Code hook: a server that is up answers in milliseconds (about a second when it
-    // loads a large graph first); 5 s once this plugin started it.
-    let out = await ask("session.start", { sessionID, directory, source }, 2000)
+    // As Claude Code's and Gemini's SessionStart hooks (hooks/common.sh): up to 5 s, before and after a
+    // start (a server that is up answers in milliseconds; a first load of a 10,000-node project takes
+    // 2-3 s); a hung server is not started again. Per-prompt and per-tool asks keep their short timeout.
+    let out = await ask("session.start", { sessionID, directory, source }, SESSION_START_MS)
     if (out.down) {
       await startServer()
-      out = await ask("session.start", { sessionID, directory, source }, 5000)
+      out = await ask("session.start", { sessionID, directory, source }, SESSION_START_MS)
     }
     preload.set(sessionID, out.context || "")
   }

@@ -21,7 +21,8 @@ from ..chores.trigger import after_prompt
 from ..conduct import hook_recall, hook_session, hook_tool
 from ..core.replies import hook_output
 from ..harness import gemini, opencode
-from .guard import Handler, RuntimeParts, guarded, json_body
+from .guard import Handler, RuntimeParts, flag, guarded, json_body
+from .rest_hooks import started_said
 
 
 @attrs.frozen
@@ -51,13 +52,13 @@ HOOK_PATHS = frozenset().union(*(a.paths for a in ADAPTERS))
 def routes(runtime: RuntimeParts) -> list[Route]:
     floor = runtime.floor
 
-    async def decide(claude_event: str, payload: dict[str, Any]) -> dict[str, Any]:
+    async def decide(claude_event: str, payload: dict[str, Any], started: bool) -> dict[str, Any]:
         if claude_event == "SessionStart":
             if not isinstance(payload.get("cwd"), str):
                 return {}
             out = await hook_session.bootstrap(floor, payload["cwd"], payload["session_id"], payload.get("source"),
                                                payload.get("transcript_path"))
-            return hook_output("SessionStart", out["context"], out.get("message"))
+            return hook_output("SessionStart", out["context"], started_said(out.get("message"), started))
         if claude_event == "UserPromptSubmit":
             return await hook_recall.prompt_context(floor, payload)
         if claude_event == "PreToolUse":
@@ -73,7 +74,8 @@ def routes(runtime: RuntimeParts) -> list[Route]:
                 return JSONResponse({})
             # A human prompt from any harness may start a chore, after the reply is out (chores/trigger.py).
             later = after_prompt(runtime, payload) if claude_event == "UserPromptSubmit" else None
-            return JSONResponse(adapter.answer(await decide(claude_event, payload), event), background=later)
+            started = flag(request.query_params.get("started"))  # the SessionStart hook started the server
+            return JSONResponse(adapter.answer(await decide(claude_event, payload, started), event), background=later)
         return hook
 
     return [Route(f"{a.prefix}/{{event}}", guarded(endpoint(a)), methods=["POST"]) for a in ADAPTERS]

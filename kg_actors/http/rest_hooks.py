@@ -24,6 +24,13 @@ from ..core.replies import hook_output, nothing_to_print
 from .guard import RuntimeParts, flag, guarded, json_body
 
 
+def started_said(message: str | None, started: bool) -> str | None:
+    """The SessionStart hook had to start the server (?started=1): the user's one line says so."""
+    if started and message:
+        return "kg memory server started (it was down); " + message.removeprefix("kg memory: ")
+    return message
+
+
 def routes(runtime: RuntimeParts) -> list[Route]:
     floor = runtime.floor
     budget = runtime.budget
@@ -45,10 +52,7 @@ def routes(runtime: RuntimeParts) -> list[Route]:
         out = await hook_session.bootstrap(floor, _required(body.get("cwd"), "cwd"), body.get("session_id"),
                                            body.get("source"), body.get("transcript_path"),
                                            hook_identity.harness_of(body))
-        message = out.get("message")
-        if flag(request.query_params.get("started")) and message:
-            # The hook had to start the server: the user's one line says so.
-            message = "kg memory server started (it was down); " + message.removeprefix("kg memory: ")
+        message = started_said(out.get("message"), flag(request.query_params.get("started")))
         return JSONResponse(hook_output("SessionStart", out["context"], message))
 
     async def prompt_context(request: Request) -> JSONResponse:
