@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..harness import gemini as g
-from . import SetupError
+from . import SetupError, jsonc
 from .files import json_config, json_like
 
 SERVER = "kg"
@@ -48,9 +48,17 @@ def _ours(group: object) -> bool:
                                            for h in group.get("hooks", []) or [])
 
 
+def _text(raw: bytes | None, path: Path) -> str:
+    try:
+        return (raw or b"").decode("utf-8")
+    except UnicodeDecodeError:
+        raise SetupError(f"{path}: not UTF-8 text; left untouched") from None
+
+
 def current(raw: bytes | None, path: Path) -> dict[str, Any]:
-    data = json_config(raw, path, ("hooks", "mcpServers"),
-                       " (comments? Gemini reads them, setup does not): take them out, or add the kg entries by hand")
+    """The settings as Gemini reads them: JSON, with comments allowed."""
+    blanked = jsonc.blank_comments(_text(raw, path)).encode()
+    data = json_config(blanked if raw else raw, path, ("hooks", "mcpServers"))
     for event, groups in data.get("hooks", {}).items():
         if not isinstance(groups, list):
             raise SetupError(f"{path}: hooks.{event} is not a list of hook groups; left untouched")
@@ -65,6 +73,9 @@ def installed(data: dict[str, Any], want: dict[str, Any]) -> bool:
 
 def merged(raw: bytes | None, want: dict[str, Any], path: Path) -> bytes:
     data = without_ours(current(raw, path))
+    if raw and jsonc.blank_comments(_text(raw, path)) != _text(raw, path):
+        raise SetupError(f"{path}: it holds comments, which Gemini reads and setup's rewrite would lose; left "
+                         "untouched: add the kg entries by hand (kg setup --plan shows them), or take the comments out")
     hooks = data.setdefault("hooks", {})
     for event, groups in want["hooks"].items():
         hooks.setdefault(event, []).extend(groups)
@@ -90,7 +101,43 @@ def without_ours(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def removed(raw: bytes, path: Path) -> bytes | None:
-    """The settings without our hooks and server; None when there was nothing of ours."""
+    """The settings without our hooks and server; None when there was nothing of ours. A file with comments
+    has only our entries cut out of its text: the rest, comments and all, stays as the user wrote it."""
     data = current(raw, path)
     out = without_ours(data)
-    return None if out == data else json_like(out, raw)
+    if out == data:
+        return None
+    text = _text(raw, path)
+    if jsonc.blank_comments(text) == text:
+        return json_like(out, raw)
+    for where in _ours_where(data):
+        text = jsonc.remove(text, where)
+    try:
+        cut_right = jsonc.loads(text) == out
+    except ValueError:
+        cut_right = False
+    if not cut_right:
+        raise SetupError(f"{path}: kg's hooks and MCP server could not be cut out of it without touching the rest; "
+                         f"left untouched: take them out by hand (hooks running {SCRIPT}, mcpServers.{SERVER})")
+    return text.encode()
+
+
+def _ours_where(data: dict[str, Any]) -> list[jsonc.Path_]:
+    """Where our entries are, in an order each cut leaves the next one's place as it was (the last first);
+    a list or object of ours alone goes whole."""
+    out: list[jsonc.Path_] = []
+    hooks = data.get("hooks", {})
+    kept = {event: [n for n, group in enumerate(groups) if not _ours(group)] for event, groups in hooks.items()
+            if isinstance(groups, list)}
+    if hooks and all(not kept.get(event, True) for event in hooks):
+        out.append(("hooks",))
+    else:
+        for event, groups in hooks.items():
+            if isinstance(groups, list) and not kept[event]:
+                out.append(("hooks", event))
+            elif isinstance(groups, list):
+                out += [("hooks", event, n) for n in reversed(range(len(groups))) if _ours(groups[n])]
+    servers = data.get("mcpServers", {})
+    if SERVER in servers:
+        out.append(("mcpServers",) if len(servers) == 1 else ("mcpServers", SERVER))
+    return out

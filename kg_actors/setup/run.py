@@ -318,8 +318,10 @@ def uninstall(ctx: Context, plan_only: bool = False) -> int:
         failed = False
         for step in steps:
             for action in step.actions:
-                if failed and action.kind == "remove_dir" and action.path == ctx.record_path:
-                    continue  # what could not be undone stays on record, to try again
+                if failed and action.kind == "remove_dir":
+                    # What could not be undone stays on record, to try again; and the plugin's files stay
+                    # while an agent's settings that were not cleaned may still run its hooks.
+                    continue
                 try:
                     _undo_action(ctx, record, action, plugin)
                 except SetupError as exc:

@@ -758,3 +758,39 @@ def test_a_pid_file_of_an_older_kg_finds_the_server_on_another_port_through_proc
         assert _health(env)["pid"] == pid
     finally:
         kg(["stop"], env)
+
+
+def test_uninstall_with_a_comment_in_geminis_settings_cuts_only_kgs_entries(env, tmp_path):
+    """Gemini reads its settings.json with comments: uninstall refused to read it, yet removed the plugin
+    files its hooks still pointed at."""
+    settings = tmp_path / "home" / ".gemini" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text('{\n  "theme": "dark"\n}\n')
+    setup = kg(["setup", "--only", "gemini", "--yes"], env)
+    assert setup.returncode == 0, setup.stdout
+    wired = settings.read_text()
+    plugin = Path(json.loads(wired)["hooks"]["SessionStart"][0]["hooks"][0]["command"].split()[1])
+    assert plugin.is_file()
+    settings.write_text(wired.replace('"theme": "dark"', '"theme": "dark" /* my theme */', 1)
+                        .replace("{", "{\n  // my settings", 1))
+    out = kg(["uninstall", "--yes"], env)
+    assert out.returncode == 0, out.stdout
+    text = settings.read_text()
+    assert "// my settings" in text and "/* my theme */" in text, text
+    assert "kg-memory" not in text and '"mcpServers"' not in text and '"theme": "dark"' in text
+    assert not plugin.exists()
+
+
+def test_an_uninstall_that_could_not_clean_an_agents_settings_keeps_the_plugin_its_hooks_run(env, tmp_path):
+    settings = tmp_path / "home" / ".gemini" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text("{}\n")
+    assert kg(["setup", "--only", "gemini", "--yes"], env).returncode == 0
+    plugin = Path(json.loads(settings.read_text())["hooks"]["SessionStart"][0]["hooks"][0]["command"].split()[1])
+    settings.write_text(settings.read_text() + "\n}")  # torn: no Gemini reads it either
+    out = kg(["uninstall", "--yes"], env)
+    assert out.returncode == 1 and f"FAILED: {settings}: not valid JSON" in out.stdout, out.stdout
+    assert plugin.is_file() and (tmp_path / "store" / "setup" / "record.json").is_file()
+    settings.write_text(settings.read_text()[:-2])
+    assert kg(["uninstall", "--yes"], env).returncode == 0
+    assert not plugin.exists() and "kg-memory" not in settings.read_text()

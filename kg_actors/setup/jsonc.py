@@ -1,0 +1,107 @@
+"""JSON with comments, as Gemini CLI reads its settings: comments are blanked to read it, and an entry is cut
+out by its place in the text, so the user's comments and layout stay as they were."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+Path_ = tuple[str | int, ...]  # keys and indices from the top object to one entry
+
+
+def blank_comments(text: str) -> str:
+    """`text` with each // and /* */ comment outside strings turned to spaces (newlines kept): same offsets."""
+    out = list(text)
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == '"':
+            i += 1
+            while i < n and text[i] != '"':
+                i += 2 if text[i] == "\\" else 1
+        elif text.startswith("//", i):
+            while i < n and text[i] != "\n":
+                out[i] = " "
+                i += 1
+            continue
+        elif text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            end = n if end < 0 else end + 2
+            for j in range(i, end):
+                out[j] = out[j] if text[j] == "\n" else " "
+            i = end
+            continue
+        i += 1
+    return "".join(out)
+
+
+def loads(text: str) -> Any:
+    """The value, read as Gemini reads it (comments allowed); ValueError when it is not JSON even so."""
+    return json.loads(blank_comments(text))
+
+
+def _skip(text: str, i: int) -> int:
+    while i < len(text) and text[i] in " \t\r\n":
+        i += 1
+    return i
+
+
+def _value_end(text: str, i: int) -> int:
+    """Where the JSON value starting at `i` ends (in comment-blanked text)."""
+    _, end = json.JSONDecoder().raw_decode(text, i)
+    return int(end)
+
+
+def _entries(text: str, start: int) -> list[tuple[str | int, int, int, int]]:
+    """The container at `start`: each entry's key (or index), where the entry starts (its key, for a
+    member), where its value starts and where it ends."""
+    out: list[tuple[str | int, int, int, int]] = []
+    i = _skip(text, start + 1)
+    index = 0
+    while i < len(text) and text[i] not in "]}":
+        begin = i
+        key: str | int = index
+        if text[start] == "{":
+            key_end = _value_end(text, i)
+            key = json.loads(text[i:key_end])
+            i = _skip(text, _skip(text, key_end) + 1)  # past the colon
+        end = _value_end(text, i)
+        out.append((key, begin, i, end))
+        i = _skip(text, end)
+        if i < len(text) and text[i] == ",":
+            i = _skip(text, i + 1)
+        index += 1
+    return out
+
+
+def _line_cut(text: str, begin: int, end: int) -> tuple[int, int]:
+    """Widen a cut to its whole line(s) when nothing else stands on them."""
+    line = text.rfind("\n", 0, begin) + 1
+    after = end
+    while after < len(text) and text[after] in " \t":
+        after += 1
+    if text[line:begin].strip() == "" and (after == len(text) or text[after] in "\r\n"):
+        return line, after + (1 if text[after:after + 1] == "\n" else 0)
+    # A comment left on the line takes the entry's place, not a space more.
+    return begin, after if text[line:begin].strip() == "" else end
+
+
+def remove(text: str, where: Path_) -> str:
+    """`text` without the entry at `where` (a member or an array element), its comma with it."""
+    blank = blank_comments(text)
+    start = _skip(blank, 0)
+    for step in where[:-1]:
+        start = next(v for k, _, v, _ in _entries(blank, start) if k == step)
+    entries = _entries(blank, start)
+    at = next(n for n, (k, _, _, _) in enumerate(entries) if k == where[-1])
+    _, begin, _, end = entries[at]
+    after = _skip(blank, end)
+    if after < len(blank) and blank[after] == ",":  # not the last: its comma goes with it
+        begin, cut_end = _line_cut(text, begin, after + 1)
+        return text[:begin] + text[cut_end:]
+    begin, cut_end = _line_cut(text, begin, end)
+    text = text[:begin] + text[cut_end:]
+    if at:  # the last of several: the comma before it goes
+        comma = blank.rfind(",", 0, entries[at][1])
+        text = text[:comma] + text[comma + 1:]
+    return text
