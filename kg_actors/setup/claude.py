@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core import strict_json
+from . import SetupError
 from .files import read_bytes, read_tree
 from .plan import ClaudeFound
 from .plugin import MARKETPLACE, Rendered
@@ -44,6 +45,15 @@ def read_json_object(path: Path) -> tuple[dict[str, Any] | None, str | None]:
     if not isinstance(data, dict):
         return None, f"{path}: expected a JSON object, found {type(data).__name__}; left untouched"
     return data, None
+
+
+def unreadable(path: Path) -> str | None:
+    """Why Claude Code's settings at `path` cannot be read as a JSON object (None: they can, or there are none)."""
+    try:
+        _, error = read_json_object(path)
+    except SetupError as exc:  # no permission, a folder of that name
+        return str(exc).removesuffix("; left untouched")
+    return error.split("; left untouched")[0] if error else None
 
 
 def cache_holds(installed: Path | None, plugin: Rendered) -> bool:

@@ -303,6 +303,7 @@ class Undo:
     codex_cli: str | None = None
     agy_cli: str | None = None
     claude_settings: Path | None = None  # where the gauge step wrote, for records that did not keep it
+    claude_unreadable: str | None = None  # why Claude Code's settings.json cannot be read, when it cannot
 
 
 def plan_uninstall(undo: Undo) -> list[Step]:
@@ -317,6 +318,12 @@ def plan_uninstall(undo: Undo) -> list[Step]:
         if cli is None:
             steps.append(Step(name, note=f"setup changed it, but `{name}` is no longer on PATH: its plugin "
                                          f"{key} stays registered", problem=True))
+            continue
+        if name == "claude" and undo.claude_unreadable:
+            # Its CLI would undo nothing there (or say "not found"): the record must stay to try again.
+            steps.append(Step(name, note=f"{undo.claude_unreadable}: kg's entries in it (the plugin {key}, the "
+                                         f"marketplace {market}) stay; fix or move that file, then run kg uninstall "
+                                         "again (the setup record is kept)", problem=True))
             continue
         if facts.get("installed"):
             verb = "uninstall" if name == "claude" else "remove"

@@ -339,6 +339,8 @@ def uninstall(ctx: Context, plan_only: bool = False) -> int:
                 ctx.out(f"{path}: changed since kg setup, so only kg's entries were taken out (not restored whole)")
         if failed:
             record.save()  # what could not be undone stays on record, to try again
+            ctx.out(f"kg uninstall: not finished: the setup record ({ctx.record_path}) and the plugin folder are "
+                    "kept; run kg uninstall again once what failed above is fixed")
             return 1
         ctx.out("kg uninstall: done (the memory in "
                 f"{ctx.store} is untouched)")
@@ -350,7 +352,8 @@ def _undo(ctx: Context, record: Record) -> Undo:
     return Undo(record.data["done"], files, ctx.marketplace_dir, ctx.record_path,
                 record.data.get("plugin") or f"kg-memory@{MARKETPLACE}",
                 shutil.which("claude", path=ctx.env.get("PATH")), shutil.which("codex", path=ctx.env.get("PATH")),
-                shutil.which("agy", path=ctx.env.get("PATH")), claude.settings_path(ctx.env, ctx.home))
+                shutil.which("agy", path=ctx.env.get("PATH")), claude.settings_path(ctx.env, ctx.home),
+                claude.unreadable(claude.settings_path(ctx.env, ctx.home)) if record.done("claude") else None)
 
 
 def _rewrite(path: Path, change: Callable[[bytes, Path], bytes | None]) -> None:

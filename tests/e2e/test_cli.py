@@ -794,3 +794,34 @@ def test_an_uninstall_that_could_not_clean_an_agents_settings_keeps_the_plugin_i
     settings.write_text(settings.read_text()[:-2])
     assert kg(["uninstall", "--yes"], env).returncode == 0
     assert not plugin.exists() and "kg-memory" not in settings.read_text()
+
+
+def test_uninstall_with_claudes_settings_unreadable_keeps_the_record_and_says_what_to_fix(env, tmp_path):
+    """Claude Code's CLI, given a torn settings.json, answers "not found": uninstall took that as undone by
+    hand, dropped its record, and kg's entries stayed in the file for good."""
+    from kg_actors.setup.files import Record
+
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    calls = tmp_path / "claude-calls"
+    claude = bin_dir / "claude"  # stands in for Claude Code's CLI: what it was asked, and "not found"
+    claude.write_text(f'#!/bin/sh\necho "$*" >> {calls}\necho "Plugin kg-memory not found" >&2\nexit 1\n')
+    claude.chmod(0o755)
+    settings = tmp_path / "home" / ".claude" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text('{"enabledPlugins": {"kg-memory@kg-local": true}, "extraKnownMarketplaces": {"kg-local":')
+    record_path = tmp_path / "store" / "setup" / "record.json"
+    record_path.parent.mkdir(parents=True)
+    record = Record.load(record_path)
+    record.mark("claude", installed=True, marketplace=True)
+    record.save()
+    env = dict(env, PATH=f"{bin_dir}:{env['PATH']}")
+    out = kg(["uninstall", "--yes"], env)
+    assert out.returncode == 1, out.stdout
+    assert f"Claude Code: PROBLEM: {settings}: not valid JSON" in out.stdout, out.stdout
+    assert "fix or move that file, then run kg uninstall again (the setup record is kept)" in out.stdout
+    assert Record.load(record_path).done("claude") == {"installed": True, "marketplace": True}
+    assert not calls.exists(), "Claude Code's CLI is not asked to undo what its settings cannot show"
+    assert "kg uninstall: done" not in out.stdout
+    assert out.stdout.endswith(f"kg uninstall: not finished: the setup record ({record_path}) and the plugin folder "
+                               "are kept; run kg uninstall again once what failed above is fixed\n"), out.stdout

@@ -168,6 +168,15 @@ def test_uninstall_names_a_harness_whose_cli_is_gone():
     assert claude.problem and "no longer on PATH" in claude.note
 
 
+def test_uninstall_with_claudes_settings_unreadable_runs_nothing_for_claude_and_keeps_the_record():
+    undo = Undo({"claude": {"installed": True, "marketplace": True}}, {}, MDIR, Path("/r"), KEY, claude_cli="/bin/claude",
+                claude_unreadable="/h/.claude/settings.json: not valid JSON (Expecting value)")
+    claude = plan_uninstall(undo)[0]
+    assert claude.problem and not claude.actions
+    assert claude.note.startswith("/h/.claude/settings.json: not valid JSON (Expecting value): kg's entries in it "
+                                  f"(the plugin {KEY}, the marketplace kg-local) stay")
+
+
 def test_gemini_opencode_and_antigravity_are_wired_once_and_then_up_to_date():
     fresh = found(marketplace_current=False,
                   gemini=GeminiFound("/bin/gemini", Path("/h/.gemini/settings.json")),
