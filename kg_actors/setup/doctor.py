@@ -19,6 +19,7 @@ from ..server_probe import get_health, listening, port_taken, probe_health
 from ..storage import faults, lock
 from ..storage.files import probe_write
 from . import SetupError
+from .changes import what_changed
 from .doctor_store import check_store
 from .files import Record
 from .plan import plan_setup
@@ -249,9 +250,15 @@ def _harnesses(r: Report, ctx: Context) -> bool:
     # not a fault: said, not failed. One setup wired that is no longer, or none wired at all, fails.
     some_wired = any(record.done(s.name) for s in steps if s.name != "gauge")
     for step in steps:
+        failure = record.failure(step.name)
         if step.problem:
             r.bad(step.title, step.note, f"fix that file, then kg setup --only {step.name}")
-        elif step.actions and some_wired and not record.done(step.name):
+        elif step.actions and failure:
+            r.bad(step.title, f"kg setup failed here: {failure}", f"fix what it names, then kg setup --only {step.name}")
+        elif step.actions and record.done(step.name):
+            r.bad(step.title, f"wired by kg setup, changed since: {what_changed(step.name, found)}",
+                  f"kg setup --only {step.name}")
+        elif step.actions and some_wired:
             r.note(step.title, f"not wired (kg setup left it out; `kg setup --only {step.name}` wires it)")
         elif step.actions:
             r.bad(step.title, "not wired: " + "; ".join(a.text for a in step.actions),

@@ -212,6 +212,19 @@ class Record:
     def forget(self, step: str) -> None:
         self.data["done"].pop(step, None)
 
+    def failed(self, step: str, why: str | None) -> None:
+        """Keep why the step's last run failed (None: it did not), for `kg doctor` to quote: a failed step
+        is not one the user left out."""
+        failures = self.data.setdefault("failed", {})
+        if why is None:
+            failures.pop(step, None)
+        else:
+            failures[step] = why
+
+    def failure(self, step: str) -> str | None:
+        why = self.data.get("failed", {}).get(step)
+        return why if isinstance(why, str) else None
+
     def before_change(self, path: Path) -> None:
         """Keep the bytes a user file had before setup first touched it (a later run keeps the first)."""
         key = str(path)
@@ -235,7 +248,7 @@ class Record:
                 for k, v in self.data["files"].items()}
 
     def save(self) -> None:
-        if self.empty:
+        if self.empty and not self.data.get("failed"):
             self.path.unlink(missing_ok=True)
             return
         atomic_write(self.path, (json.dumps(self.data, indent=2, sort_keys=True) + "\n").encode(), 0o600)

@@ -183,20 +183,22 @@ def setup(ctx: Context, only: tuple[str, ...], plan_only: bool = False) -> int:
             _show(ctx, [step])
             if ctx.ask is not None and not ctx.ask(f"Apply these changes to {step.title}?"):
                 ctx.out(f"{step.title}: skipped, nothing changed")
+                record.failed(step.name, None)  # left out now, by the user's choice
+                record.save()
                 continue
+            why = None
             try:
                 _apply(ctx, record, step, plugin)
             except SetupError as exc:
-                ctx.out(f"{step.title}: FAILED: {exc}")
-                failed = True
+                why = str(exc)
             except OSError as exc:  # a folder of the user's that cannot be written: this step fails, the next goes on
-                ctx.out(f"{step.title}: FAILED: {exc.filename or ''}: {exc.strerror or exc}: check that folder's "
-                        "permissions and run kg setup again")
-                failed = True
-            else:
-                ctx.out(f"{step.title}: done")
+                why = (f"{exc.filename or ''}: {exc.strerror or exc}: check that folder's permissions and run kg "
+                       "setup again")
             finally:
+                record.failed(step.name, why)  # kept for `kg doctor`: a failed step is no step left out
                 record.save()
+            ctx.out(f"{step.title}: FAILED: {why}" if why else f"{step.title}: done")
+            failed |= why is not None
         return 1 if failed else 0
 
 

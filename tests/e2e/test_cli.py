@@ -825,3 +825,42 @@ def test_uninstall_with_claudes_settings_unreadable_keeps_the_record_and_says_wh
     assert "kg uninstall: done" not in out.stdout
     assert out.stdout.endswith(f"kg uninstall: not finished: the setup record ({record_path}) and the plugin folder "
                                "are kept; run kg uninstall again once what failed above is fixed\n"), out.stdout
+
+
+def _agent_files(tmp_path) -> tuple[Path, Path]:
+    desktop = tmp_path / "home" / ".config" / "Claude" / "claude_desktop_config.json"
+    desktop.parent.mkdir(parents=True)
+    desktop.write_text('{"mcpServers": {}}\n')
+    gemini = tmp_path / "home" / ".gemini" / "settings.json"
+    gemini.parent.mkdir(parents=True)
+    gemini.write_text('{\n  // mine\n  "theme": "dark"\n}\n')
+    return desktop, gemini
+
+
+def test_doctor_quotes_why_a_setup_step_failed_instead_of_calling_it_left_out(env, tmp_path):
+    desktop, gemini = _agent_files(tmp_path)
+    setup = kg(["setup", "--only", "desktop,gemini", "--yes"], env)
+    assert setup.returncode == 1 and f"Gemini CLI: FAILED: {gemini}: it holds comments" in setup.stdout, setup.stdout
+    doctor = kg(["doctor"], env)
+    assert f"FAIL  Gemini CLI: kg setup failed here: {gemini}: it holds comments" in doctor.stdout, doctor.stdout
+    assert "fix: fix what it names, then kg setup --only gemini" in doctor.stdout
+    assert "left it out" not in doctor.stdout and "ok    Claude Desktop" in doctor.stdout
+    gemini.write_text('{\n  "theme": "dark"\n}\n')  # fixed, and set up again: the failure is over
+    assert kg(["setup", "--only", "gemini", "--yes"], env).returncode == 0
+    assert "ok    Gemini CLI" in kg(["doctor"], env).stdout
+
+
+def test_doctor_says_what_changed_in_an_agent_setup_wired(env, tmp_path):
+    desktop, gemini = _agent_files(tmp_path)
+    gemini.write_text('{"theme": "dark"}\n')
+    assert kg(["setup", "--only", "desktop,gemini", "--yes"], env).returncode == 0
+    desktop.write_text('{"mcpServers": {}}\n')
+    settings = json.loads(gemini.read_text())
+    del settings["hooks"]["BeforeAgent"]
+    gemini.write_text(json.dumps(settings))
+    doctor = kg(["doctor"], env)
+    assert f"FAIL  Claude Desktop: wired by kg setup, changed since: mcpServers.kg is gone from {desktop}" \
+        in doctor.stdout, doctor.stdout
+    assert f"FAIL  Gemini CLI: wired by kg setup, changed since: kg's hooks or MCP server in {gemini} were " \
+        "removed or changed" in doctor.stdout
+    assert "not wired" not in doctor.stdout and "fix: kg setup --only desktop" in doctor.stdout
