@@ -67,6 +67,8 @@ def running_elsewhere(config: Config) -> tuple[int, int, dict[str, Any]] | None:
     /health. The pid file names the port; one of an older kg (pid only) is looked up in /proc."""
     from . import server_process
 
+    if not config.root.is_dir():  # no store yet, or a file (said by the caller): no server of it anywhere
+        return None
     pid, port, _ = _pid_from_file(config.root / "server.pid")
     if pid is None:
         return None
@@ -114,12 +116,12 @@ def cmd_start(args: argparse.Namespace) -> int:
     if health:
         print(f"kg: already running at {config.url}{_pid_of(health)}")
         return 0
+    if not_a_folder(config.root):
+        print(f"kg: the server did not start: {not_a_folder(config.root)}", file=sys.stderr)
+        return 1
     elsewhere = running_elsewhere(config)
     if elsewhere:
         print(f"kg: {_elsewhere_said(config, *elsewhere)}", file=sys.stderr)
-        return 1
-    if not_a_folder(config.root):
-        print(f"kg: the server did not start: {not_a_folder(config.root)}", file=sys.stderr)
         return 1
     if config.port == 0:  # a background server on a port nobody learns: no client, hook or `kg stop` finds it
         print("kg: the background server needs a fixed port its clients can find, not 0: give --port PORT or "
