@@ -146,7 +146,7 @@ def cmd_logs(args: argparse.Namespace) -> int:
 def cmd_editor(args: argparse.Namespace) -> int:
     import webbrowser
 
-    from .cli_server import get_health
+    from .server_probe import get_health
 
     config = env_config(args)
     health = get_health(config.url)
