@@ -14,7 +14,7 @@ import tempfile
 import time
 from typing import TYPE_CHECKING, Any
 
-from .. import __version__
+from .. import __version__, server_process
 from ..server_probe import get_health, listening, port_taken, probe_health
 from ..storage import faults, lock
 from ..storage.files import probe_write
@@ -213,7 +213,13 @@ def _storage(r: Report, config: Config, serving: bool) -> bool:
         r.bad("storage", f"{where} is not writable by this user", f"fix the permissions of {where}, or set KG_HOME")
         return False
     held = lock.holder_present(root) if root.exists() else False
-    if held and not serving:
+    elsewhere = _served_on(root) if held and not serving else None
+    if elsewhere is not None and elsewhere[1] != config.port:
+        pid, port = elsewhere
+        r.bad("storage", f"{root} is served by the kg server (pid {pid}) on port {port}, not on port {config.port} "
+              "(KG_HTTP_PORT): the clients and hooks set up for this port do not reach it",
+              f"kg stop && kg start (it moves to port {config.port}), or set KG_HTTP_PORT={port}")
+    elif held and not serving:
         r.bad("storage", f"{root} is held by a server that does not answer on port {config.port}",
               f"kg stop (with the same KG_HTTP_PORT it was started with), or look at {root / 'server.pid'}")
     elif serving and held is False:
@@ -221,6 +227,15 @@ def _storage(r: Report, config: Config, serving: bool) -> bool:
     else:
         r.ok("storage", f"{root} writable" + (", held by the running server" if held else ""))
     return True
+
+
+def _served_on(root: Path) -> tuple[int, int] | None:
+    """The pid and port the store's pid file names (None: none, or a file of an older kg without the port)."""
+    try:
+        pid, port = server_process.parse((root / "server.pid").read_text())
+    except (OSError, ValueError):
+        return None
+    return (pid, port) if port is not None and server_process.is_server(pid) else None
 
 
 def _harnesses(r: Report, ctx: Context) -> bool:

@@ -83,6 +83,9 @@ def test_start_status_logs_stop(env, tmp_path):
         assert status.returncode == 0 and f"running at http://127.0.0.1:{env['KG_HTTP_PORT']}, version" in status.stdout
         assert f"runs at http://127.0.0.1:{env['KG_HTTP_PORT']} (pid {pid}), not at" in status.stderr, status.stderr
         assert (store / "server.pid").read_text() == f"{pid}\n{env['KG_HTTP_PORT']}\n"
+        doctor = kg(["doctor"], dict(env, KG_HTTP_PORT=str(elsewhere)))
+        assert f"FAIL  storage: {store} is served by the kg server (pid {pid}) on port {env['KG_HTTP_PORT']}, not on " \
+            f"port {elsewhere} (KG_HTTP_PORT)" in doctor.stdout, doctor.stdout
 
         logs = kg(["logs", "-n", "20"], env)
         assert logs.returncode == 0 and f"serving {store}" in logs.stdout
