@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..conduct import graphs, rename as renaming, write
@@ -120,7 +120,7 @@ def routes(runtime: RuntimeParts) -> list[Route]:
         root, because = await graphs.recent_project(floor)
         return JSONResponse({"project_path": root, "because": because})
 
-    async def picture(request: Request) -> JSONResponse:
+    async def picture(request: Request) -> Response:
         level, project_path = where(request)
         handle, root = await graph_of(level, project_path)
         return await json_off_loop({"level": level, "project_path": root}, V.picture, (await handle.current()).graph)
