@@ -240,7 +240,7 @@ class Registry(AmbientChannels):
 
     def after_write(self, msg: m.AfterWrite) -> m.PushWindow | None:
         if not msg.peek:
-            self.mark_seen(m.MarkSeen(msg.sid, msg.refs, msg.via, msg.at, full=True))
+            self.mark_seen(m.MarkSeen(msg.sid, msg.refs, msg.via, msg.at, full=msg.full))
         return None if msg.push_at is None else self._claim_push(msg.sid, msg.push_at, msg.peek)
 
     def forget_views(self, msg: m.ForgetViews) -> None:

@@ -89,8 +89,8 @@ class SessionHandle:
         return await self._mailbox.ask(m.OpenWrite(sid, now, level, node_id))
 
     async def after_write(self, sid: str, refs: list[Ref], via: str, at: float,
-                          push_at: float | None = None, peek: bool = False) -> PushWindow | None:
-        return await self._mailbox.ask(m.AfterWrite(sid, refs, via, at, push_at, peek))
+                          push_at: float | None = None, peek: bool = False, full: bool = True) -> PushWindow | None:
+        return await self._mailbox.ask(m.AfterWrite(sid, refs, via, at, push_at, peek, full))
 
     async def forget_views(self, level: str, ids: list[str]) -> None:
         await self._mailbox.ask(m.ForgetViews(level, ids))

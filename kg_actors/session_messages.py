@@ -184,7 +184,8 @@ class OpenWrite(SessionMessage["tuple[SessionView, WriteView]"]):
 
 @attrs.frozen
 class AfterWrite(SessionMessage["PushWindow | None"]):
-    """A write's one ask after it: the nodes marked seen (fully), and the push window claimed at `push_at`."""
+    """A write's one ask after it: the nodes marked seen (in full when `full`), and the push window claimed
+    at `push_at`."""
 
     op = "after_write"
     deferral = "peek"  # a reply held for later delivery (Antigravity) claims its push only when acknowledged
@@ -194,6 +195,7 @@ class AfterWrite(SessionMessage["PushWindow | None"]):
     at: float
     push_at: float | None = None
     peek: bool = False  # answer the push window without marking or moving anything
+    full: bool = True  # the write showed the node whole (made it, or gave its notes and touches)
 
 
 @attrs.frozen

@@ -98,10 +98,13 @@ async def put_node(floor: Floor, sid: str | None, level: str, node_id: str, gist
     window = None
     if view is not None:
         # What the session has seen is the node as its write left it, stamped when the actor applied it.
+        # Whole only when the write made it or gave both lists: a gist alone says nothing of the notes
+        # and touches kept, which the session's next write must not replace unread.
         stamped = (result.node.written or {}).get("ts") if result.changed else None
         seen = max(now, stamped) if isinstance(stamped, int | float) else now
         window = await floor.sessions.after_write(sid=view.sid, refs=[(level, node_id)], via="write", at=seen,
-                                                  push_at=floor.clock() if push else None)
+                                                  push_at=floor.clock() if push else None,
+                                                  full=result.created or (notes is not None and touches is not None))
         if result.note_credit:
             await floor.sessions.like(sid=view.sid, level=level, node_id=node_id, credits=None)
             floor.log_useful(view, node_id, level, "note", {})
