@@ -28,10 +28,11 @@ from . import session_messages as m
 from .core import constants as C
 from .core.errors import KGError
 from .core.pmap import PMap
-from .core.seen import LEVELS, Ref, Refs, key, ref
+from .core.seen import Ref, Refs, key, ref
 from .session_handle import SessionHandle
 from .session_messages import SessionView, Touches
 from .session_ambient import AmbientChannels
+from .session_votes import Votes
 from .session_index import HarnessIds
 from .session_records import Session, load_sessions, new_sid
 from .tool_events import ToolEvents
@@ -41,7 +42,7 @@ __all__ = ["Registry", "Session", "SessionHandle", "SessionView", "load_sessions
 
 log = logging.getLogger(__name__)
 
-class Registry(AmbientChannels):
+class Registry(AmbientChannels, Votes):
     def __init__(self, sessions: dict[str, Session]):
         self.sessions = sessions
         self.dirty = False
@@ -207,6 +208,8 @@ class Registry(AmbientChannels):
             if k not in s.seen_via:
                 s.seen_via[k] = via
                 new[k] = None
+            if (level, node_id) in msg.cut:
+                continue  # in the context, but not seen whole: no view to build a write on
             s.seen_at[k] = max(at, s.seen_at.get(k, 0.0))
             if full:
                 s.read_at[k] = max(at, s.read_at.get(k, 0.0))
@@ -259,39 +262,6 @@ class Registry(AmbientChannels):
             if msg.level == "project" and s.project_path != msg.project_path:
                 continue  # another project's node of that id
             s.follow_rename(old, new, msg.new_id, by_another=s.sid != msg.by)
-
-    # Votes -------------------------------------------------------------------
-    def like(self, msg: m.Like) -> str | None:
-        """Record a vote or credit; the refusal reason, or None when it counts."""
-        sid, k, credits = msg.sid, key(msg.level, msg.node_id), msg.credits  # a vote is for one level's node
-        s = self._get(sid)
-        if credits is not None:
-            left = C.MAINTENANCE_CREDITS_PER_PASS - s.maintenance_credits
-            if credits > left:
-                return f"pass total reached — {C.MAINTENANCE_CREDITS_PER_PASS} credits per pass, {left} left"
-            s.maintenance_credits += credits
-            return None
-        if k in s.liked_ids or msg.node_id in s.liked_ids:  # a bare id: a vote stored before levels
-            return "already liked this session"
-        if len(s.liked_ids) >= C.MAX_LIKES_PER_SESSION:
-            return f"hard cap reached — {C.MAX_LIKES_PER_SESSION} nodes already endorsed this session"
-        s.liked_ids.append(k)
-        return None
-
-    def unlike(self, msg: m.Unlike) -> None:
-        """Undo a vote whose node turned out missing."""
-        sid, k, credits = msg.sid, key(msg.level, msg.node_id), msg.credits
-        s = self._get(sid)
-        if credits is not None:
-            s.maintenance_credits -= credits
-        elif k in s.liked_ids:
-            s.liked_ids.remove(k)
-
-    def vote_state(self, msg: m.GetVoteState) -> m.VoteState:
-        s = self._get(msg.sid)
-        seen = s.seen_via
-        return m.VoteState(len(s.liked_ids), s.maintenance_credits, s.maintenance,
-                           {(lvl, i): seen[k] for i in msg.ids for lvl in LEVELS if (k := key(lvl, i)) in seen})
 
     # Other sessions' writes -------------------------------------------------------
     def sync_window(self, msg: m.SyncWindow) -> float:

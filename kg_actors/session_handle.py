@@ -72,8 +72,9 @@ class SessionHandle:
         await self._mailbox.ask(m.Save(now))
 
     # What a session has seen
-    async def mark_seen(self, sid: str, refs: list[Ref], via: str, at: float, full: bool = False) -> None:
-        await self._mailbox.ask(m.MarkSeen(sid, refs, via, at, full))
+    async def mark_seen(self, sid: str, refs: list[Ref], via: str, at: float, full: bool = False,
+                        cut: frozenset[Ref] = frozenset()) -> None:
+        await self._mailbox.ask(m.MarkSeen(sid, refs, via, at, full, cut))
 
     async def mark_full_read(self, sid: str, now: float) -> bool:
         return await self._mailbox.ask(m.MarkFullRead(sid, now))

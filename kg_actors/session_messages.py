@@ -144,6 +144,9 @@ class MarkSeen(SessionMessage[None]):
     via: str
     at: float
     full: bool = False
+    # Of `refs`, those whose gist was shown cut short: in the context (never injected again), not seen
+    # whole (a write over it is refused, with the node shown, as for a node never seen).
+    cut: frozenset[Ref] = frozenset()
 
 
 @attrs.frozen

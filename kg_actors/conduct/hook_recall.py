@@ -61,7 +61,7 @@ async def prompt_context(floor: Floor, payload: dict[str, Any]) -> dict[str, Any
             shown = decision.shown
             record["chars"] = len(decision.text)
             await seen_once_sent(floor, sm.MarkSeen(sid=view.sid, refs=list(decision.shown), via="ambient",
-                                                    at=shown_at))
+                                                    at=shown_at, cut=decision.cut))
         floor.logs.recall([record])
     push = await push_for(floor, call, shown)
     if push:
@@ -118,7 +118,8 @@ async def pre_tool(floor: Floor, payload: dict[str, Any]) -> dict[str, Any]:
               "nodes": [i for _, i in decision.shown] or list(decision.found)}
     if decision.text:
         record["chars"] = len(decision.text)
-        await seen_once_sent(floor, sm.MarkSeen(sid=view.sid, refs=list(decision.shown), via="ambient", at=now))
+        await seen_once_sent(floor, sm.MarkSeen(sid=view.sid, refs=list(decision.shown), via="ambient", at=now,
+                                                cut=decision.cut))
     floor.logs.recall([record])
     return hook_output("PreToolUse", decision.text)
 

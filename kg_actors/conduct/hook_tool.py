@@ -109,16 +109,17 @@ async def _file_recall(floor: Floor, view: SessionView, tool: str,
         if not rows:
             return _FileRecall()
         rows = rows[: C.FILE_RECALL_MAX_NODES]
-        text, shown = replies.file_recall_text(names, rows)
+        text, shown, cut = replies.file_recall_text(names, rows)
         levels = {node_id: lvl for lvl, node_id, _ in rows}
-        return _FileRecall(text, tuple((levels[i], i) for i in shown))
+        return _FileRecall(text, tuple((levels[i], i) for i in shown), frozenset((levels[i], i) for i in cut))
 
     picked = await held_for_this_reply(floor, view.sid, view.seen, now, decide, lambda _: _FileRecall())
     shown = [i for _, i in picked.shown]
     if picked.text is None or not shown:  # another reply of this turn is showing them
         floor.logs.recall([{**base, "outcome": "all_seen", "nodes": [r[0][1] for r in unseen]}])
         return None, True, ()
-    await seen_once_sent(floor, sm.MarkSeen(sid=view.sid, refs=list(picked.shown), via="file", at=now))
+    await seen_once_sent(floor, sm.MarkSeen(sid=view.sid, refs=list(picked.shown), via="file", at=now,
+                                            cut=picked.cut))
     floor.logs.recall([{**base, "outcome": "injected", "nodes": shown, "chars": len(picked.text),
                         "withheld": len(unseen) - len(shown)}])
     return picked.text, True, picked.shown
@@ -128,6 +129,7 @@ async def _file_recall(floor: Floor, view: SessionView, tool: str,
 class _FileRecall:
     text: str | None = None
     shown: tuple[tuple[str, str], ...] = ()
+    cut: frozenset[tuple[str, str]] = frozenset()  # of `shown`, those whose gist was cut short
 
 
 async def _nudge(floor: Floor, view: SessionView, harness: profiles.Harness, tool: str,

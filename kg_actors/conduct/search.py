@@ -39,8 +39,8 @@ async def search_text(floor: Floor, sid: str | None, query: str) -> str:
     connectors, path_edges = search_paths.connection_paths({lvl: v.graph for lvl, v in views.items()}, top)
     for ref in connectors:
         nodes[ref] = views[ref[0]].graph.nodes[ref[1]]
-    text, shown = search_format.format_search(query, ranked, nodes, connectors, path_edges,
-                                              best_effort=best_effort, total=total)
+    text, shown, cut = search_format.format_search(query, ranked, nodes, connectors, path_edges,
+                                                   best_effort=best_effort, total=total)
     if view is not None and shown:
-        await floor.sessions.mark_seen(sid=view.sid, refs=list(shown), via="search", at=shown_at)
+        await floor.sessions.mark_seen(sid=view.sid, refs=list(shown), via="search", at=shown_at, cut=cut)
     return text

@@ -75,7 +75,8 @@ async def push_notice(floor: Floor, sid: str | None, view: SessionView | None = 
     news.sort(key=lambda t: -t[0])
     shown = news[: C.MAX_PUSHED]
     text = replies.push_text([(node.id, node.gist, updated) for _, _, node, updated in shown], len(news))
-    seen = sm.MarkSeen(sid=sid, refs=[(lvl, n.id) for _, lvl, n, _ in shown], via="push", at=shown_at)
+    seen = sm.MarkSeen(sid=sid, refs=[(lvl, n.id) for _, lvl, n, _ in shown], via="push", at=shown_at,
+                       cut=frozenset((lvl, n.id) for _, lvl, n, _ in shown if replies.push_gist(n.gist)[1]))
     items = {n.id: ts for ts, _, n, _ in shown}
 
     async def delivered() -> None:

@@ -26,7 +26,7 @@ import attrs
 
 from . import constants as C
 from .model import GraphReader, Node
-from .plain_text import one_line
+from .plain_text import clipped, one_line
 from .secrecy import WITHHELD, loggable
 from .search import SearchIndex
 from .terms import analyse, stem
@@ -290,6 +290,7 @@ class Decision:
     shown: tuple[tuple[str, str], ...] = ()
     keys: tuple[str, ...] = ()  # as the log keeps them (Key.logged)
     found: tuple[str, ...] = ()
+    cut: frozenset[tuple[str, str]] = frozenset()  # of `shown`, those whose gist was cut short (not seen whole)
 
 
 def decide(invocations: Iterable[list[str]], views: Mapping[str, tuple[GraphReader, SearchIndex]],
@@ -320,12 +321,15 @@ def decide(invocations: Iterable[list[str]], views: Mapping[str, tuple[GraphRead
     # script) first; then project lessons before user ones (later views are the project), then by id.
     order = {level: i for i, level in enumerate(views)}
     unseen.sort(key=lambda t: (-t[0], -order[t[1][0]], t[1][1]))
-    lines, shown = [HEADER], list[tuple[str, str]]()
+    lines, shown, cut = [HEADER], list[tuple[str, str]](), set[tuple[str, str]]()
     for _, ref in unseen[: C.COMMAND_RECALL_MAX_NODES]:
         line = f"- [{ref[0]}] {one_line(ref[1])}: {one_line(views[ref[0]][0].nodes[ref[1]].gist)}"
         size = sum(len(x) + 1 for x in lines) + len(line)
         if shown and size > C.COMMAND_RECALL_CHAR_BUDGET:
             break
-        lines.append(line[: C.COMMAND_RECALL_CHAR_BUDGET - len(HEADER) - 1])
+        line, was_cut = clipped(line, C.COMMAND_RECALL_CHAR_BUDGET - len(HEADER) - 1)
+        lines.append(line)
         shown.append(ref)
-    return Decision("injected", "\n".join(lines), tuple(shown), labels, names)
+        if was_cut:
+            cut.add(ref)
+    return Decision("injected", "\n".join(lines), tuple(shown), labels, names, frozenset(cut))

@@ -39,6 +39,17 @@ def one_line(text: str) -> str:
     return _NOT_ONE_LINE.sub(" ", text)
 
 
+CUT_MARK = "…"
+
+
+def clipped(text: str, limit: int) -> tuple[str, bool]:
+    """`text` in at most `limit` characters, and whether it was cut. A cut ends with "…": the reader (and
+    the seen-tracking) must know there is more, or a rewrite built on the cut drops the end unseen."""
+    if len(text) <= limit:
+        return text, False
+    return text[: max(limit - len(CUT_MARK), 0)] + CUT_MARK, True
+
+
 def within_reminder(text: str) -> str:
     """`text` with each `<` that would open or close a system-reminder tag shown as `‹` (the length kept)."""
     if "<" not in text:

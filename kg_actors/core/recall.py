@@ -25,7 +25,7 @@ import attrs
 from . import cjk, constants as C, recall_gate, secrecy
 from .model import Edge, GraphReader, Node
 from .paste_keys import pasted_words
-from .plain_text import one_line
+from .plain_text import clipped, one_line
 from .recall_bars import chance_scale, evidence, multi_bar, names_its_id, rank, strong
 from .search import Hit, SearchIndex, merge_hits
 from .search_paths import connection_paths
@@ -151,6 +151,7 @@ class Decision:
     shown: tuple[Ref, ...] = ()  # refs whose gists were injected (now seen)
     hits: tuple[dict[str, Any], ...] = ()
     threshold: float = 0.0
+    cut: frozenset[Ref] = frozenset()  # of `shown`, those whose gist was cut short (in context, not seen whole)
 
 
 def run(terms: list[str], views: Mapping[str, tuple[GraphReader, SearchIndex]], seen: AbstractSet[Ref],
@@ -251,8 +252,8 @@ def decide(terms: list[str], hits: list[tuple[str, Hit]], graphs: Mapping[str, G
         nodes[ref] = graphs[ref[0]].nodes[ref[1]]
     if all(r in seen for r in chosen_refs) and all(r in seen for r in connectors):
         return Decision("all_seen", hits=logged, threshold=threshold)
-    text, shown = render(chosen_refs, nodes, connectors, path_edges, seen)
-    return Decision("injected", text, tuple(shown), logged, threshold)
+    text, shown, cut = render(chosen_refs, nodes, connectors, path_edges, seen)
+    return Decision("injected", text, tuple(shown), logged, threshold, cut)
 
 
 def _gated(terms: list[str], hits: list[tuple[str, Hit]], graphs: Mapping[str, GraphReader],
@@ -286,8 +287,9 @@ def _hit_record(level: str, hit: Hit, seen: AbstractSet[Ref], p: float | None) -
 
 
 def render(chosen: list[Ref], nodes: dict[Ref, Node], connectors: list[Ref],
-           path_edges: list[tuple[str, Edge]], seen: AbstractSet[Ref]) -> tuple[str, list[Ref]]:
-    """The injection, trimmed to the budget: connectors go first, then seen hits, then low hits.
+           path_edges: list[tuple[str, Edge]], seen: AbstractSet[Ref]) -> tuple[str, list[Ref], frozenset[Ref]]:
+    """The injection, trimmed to the budget: connectors go first, then seen hits, then low hits; and
+    the refs it shows, and those of them whose gist it cut.
 
     Unseen nodes come with their gists, nodes already in context as bare
     `id (in context)` anchors; an edge line shows while both its ends do, and goes only with
@@ -317,6 +319,7 @@ def render(chosen: list[Ref], nodes: dict[Ref, Node], connectors: list[Ref],
         return "\n".join(lines)
 
     text = assemble()
+    cut: frozenset[Ref] = frozenset()
     while len(text) > C.RECALL_CHAR_BUDGET:
         if conn_lines:
             conn_lines.pop()
@@ -327,9 +330,11 @@ def render(chosen: list[Ref], nodes: dict[Ref, Node], connectors: list[Ref],
             hit_lines.pop()
         else:
             ref, first, unseen = hit_lines[0]
-            hit_lines[0] = (ref, first[: C.RECALL_CHAR_BUDGET - len(HEADER) - 2], unseen)
+            line, was_cut = clipped(first, C.RECALL_CHAR_BUDGET - len(HEADER) - 2)
+            hit_lines[0] = (ref, line, unseen)
+            cut = frozenset([ref]) if was_cut and unseen else frozenset()
             text = assemble()
             break
         text = assemble()
     shown = [ref for ref, _, unseen in hit_lines + conn_lines if unseen]
-    return text, shown
+    return text, shown, cut

@@ -12,7 +12,7 @@ from typing import Any
 
 from . import constants as C
 from . import ids
-from .plain_text import note_item, one_line, within_reminder
+from .plain_text import clipped, note_item, one_line, within_reminder
 
 
 def outside_home_note(cwd: str) -> str:
@@ -149,7 +149,7 @@ def sync_section(level: str, nodes: Sequence[Any], edges: Sequence[Any]) -> str:
     lines = [f"{level.capitalize()}: {len(nodes)} node changes, {len(edges)} edge changes"]
     for node in sorted(nodes, key=lambda n: n.id):
         flag = " [archived]" if not node.active else ""
-        lines.append(f"  node {one_line(node.id)}{flag}: {one_line(node.gist[:C.SYNC_GIST_CLIP])}")
+        lines.append(f"  node {one_line(node.id)}{flag}: {one_line(clipped(node.gist, C.SYNC_GIST_CLIP)[0])}")
     for edge in sorted(edges, key=lambda e: e.key):
         lines.append(one_line(f"  edge {edge.src} --{edge.rel}--> {edge.dst}"))
     return "\n".join(lines)
@@ -165,11 +165,16 @@ def push_text(shown: Sequence[tuple[str, str, bool]], total: int) -> str:
     """Other sessions' writes pushed to this one: (id, gist, updated) for each shown, of `total` fresh."""
     lines = ["While you worked, other sessions wrote to this memory:"]
     for node_id, gist, updated in shown:
-        lines.append(f"- {one_line(node_id)} ({'updated' if updated else 'new'}): {one_line(gist[:C.PUSH_GIST_CLIP])}")
+        lines.append(f"- {one_line(node_id)} ({'updated' if updated else 'new'}): {one_line(push_gist(gist)[0])}")
     if total > len(shown):
         lines.append(f"+{total - len(shown)} more — kg_sync(session_id) lists them.")
     lines.append("If one already holds a lesson you are about to write, update that node instead of adding another.")
     return "\n".join(lines)
+
+
+def push_gist(gist: str) -> tuple[str, bool]:
+    """A gist as a push notice shows it, and whether it was cut (a cut one is not seen whole)."""
+    return clipped(gist, C.PUSH_GIST_CLIP)
 
 
 def with_notice(text: str, notice: str | None) -> str:
@@ -187,18 +192,23 @@ def preloaded_message(shown: int, user: int, project: int, sid: str) -> str:
     return f"kg memory: preloaded {shown} gist(s) (user {user}, project {project}) — session {sid}"
 
 
-def file_recall_text(names: str, rows: Sequence[tuple[str, str, str]]) -> tuple[str, list[str]]:
-    """`KG memory on <files>:` and as many (level, id, gist) lines as the budget holds; the ids shown."""
+def file_recall_text(names: str, rows: Sequence[tuple[str, str, str]]) -> tuple[str, list[str], set[str]]:
+    """`KG memory on <files>:` and as many (level, id, gist) lines as the budget holds; the ids shown, and
+    those whose gist was cut short."""
     header = f"KG memory on {names}:"
     lines: list[str] = [header]
     shown: list[str] = []
+    cut: set[str] = set()
     for level, node_id, gist in rows:
         line = f"- [{level}] {one_line(node_id)}: {one_line(gist)}"
         if shown and sum(len(x) + 1 for x in lines) + len(line) > C.FILE_RECALL_CHAR_BUDGET:
             break
-        lines.append(line[: C.FILE_RECALL_CHAR_BUDGET - len(header) - 1])
+        line, was_cut = clipped(line, C.FILE_RECALL_CHAR_BUDGET - len(header) - 1)
+        lines.append(line)
         shown.append(node_id)
-    return "\n".join(lines), shown
+        if was_cut:
+            cut.add(node_id)
+    return "\n".join(lines), shown, cut
 
 
 def nothing_to_print() -> dict[str, Any]:

@@ -60,6 +60,7 @@ class _HitBlock:
         self.notes = [] if hit.seen else [note_item(note) for note in node.notes]
         self._prefix = [0, *accumulate(len(n) + 1 for n in self.notes)]
         self.kept = len(self.notes)
+        self.cut = False  # the gist shown is cut short: the node is in context, not seen whole
 
     def _tail(self) -> list[str]:
         dropped = len(self.notes) - self.kept
@@ -80,6 +81,7 @@ class _HitBlock:
         if keep >= len(gist) - len(GIST_CUT):
             return False
         self.head[1] = gist[:keep] + GIST_CUT
+        self.cut = True
         return True
 
     def lines(self) -> list[str]:
@@ -99,8 +101,9 @@ def format_search(
     best_effort: bool = False,
     total: int | None = None,
     budget: int = C.SEARCH_CHAR_BUDGET,
-) -> tuple[str, list[Ref]]:
-    """The reply text and the (level, id) of every node it shows (to mark seen).
+) -> tuple[str, list[Ref], frozenset[Ref]]:
+    """The reply text, the (level, id) of every node it shows (to mark seen), and those of them whose
+    gist it cut short (in context, not seen whole: spec 000 refuses a write built on a part).
 
     `ranked` is `merge_hits` output (it may stop after the top+more hits when
     `total` says how many matched); `nodes` must hold the nodes of those hits
@@ -109,7 +112,7 @@ def format_search(
     suffix = f" {BEST_EFFORT}" if best_effort else ""
     shown_hits = [(lvl, h) for lvl, h in ranked if (lvl, h.node_id) in nodes]
     if not shown_hits:
-        return f"No nodes found matching '{_echo(query)}'{suffix}", []
+        return f"No nodes found matching '{_echo(query)}'{suffix}", [], frozenset()
     top = shown_hits[: C.SEARCH_TOP_K]
     more = shown_hits[C.SEARCH_TOP_K: C.SEARCH_TOP_K + C.SEARCH_MORE_K]
     total = len(ranked) if total is None else total
@@ -140,13 +143,20 @@ def format_search(
 
     sections = [[header], *(b.lines() for b in blocks)]
     shown = [(lvl, h.node_id) for lvl, h in top]
+    gist_lines = {ref: b.head[1] for ref, b in zip(shown, blocks)}
+    cut = {ref for ref, b in zip(shown, blocks) if b.cut}
     if connections:
         sections.append([CONNECTIONS_HEADER, *connections])
+        gist_lines.update((ref, node_line(ref[1], nodes[ref].gist)) for ref in linked if ref not in gist_lines)
         shown += [ref for ref in linked if ref not in shown]
     if more_lines:
         sections.append([MORE_HEADER, *more_lines])
-        shown += [(lvl, h.node_id) for lvl, h in more[: len(more_lines)]]
+        more_refs = [(lvl, h.node_id) for lvl, h in more[: len(more_lines)]]
+        gist_lines.update((ref, line) for ref, line in zip(more_refs, more_lines) if ref not in gist_lines)
+        shown += more_refs
     text = "\n\n".join("\n".join(lines) for lines in sections)
     if len(text) > budget:
-        text = text[: budget - len(CUT_AT_CAP)] + CUT_AT_CAP
-    return text, shown
+        text = text[: budget - len(CUT_AT_CAP)]
+        cut |= {ref for ref, line in gist_lines.items() if line not in text}  # its gist ran past the cap
+        text += CUT_AT_CAP
+    return text, shown, frozenset(cut)

@@ -78,6 +78,10 @@ def test_at_most_two_nodes_within_800_characters_and_never_a_gist_twice():
     nodes = [Node(f"helm-upgrade-rule-{i}", f"helm upgrade rule {i}: " + "x" * 500) for i in range(4)]
     decision = decide("helm upgrade api ./chart", nodes=nodes)
     assert len(decision.shown) <= C.COMMAND_RECALL_MAX_NODES and len(decision.text) <= C.COMMAND_RECALL_CHAR_BUDGET
+    assert not decision.cut  # each line shown whole
+    # One gist longer than the budget: cut, ending with "…", and flagged as not seen whole.
+    decision = decide("helm upgrade api ./chart", nodes=[Node("helm-upgrade-rule-0", "helm upgrade rule: " + "x" * 900)])
+    assert decision.text.endswith("…") and decision.cut == set(decision.shown) and len(decision.shown) == 1
     seen = frozenset(decision.shown)
     again = decide("helm upgrade api ./chart", seen=seen, nodes=nodes)
     assert not seen & set(again.shown)

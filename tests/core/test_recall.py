@@ -360,6 +360,8 @@ def test_the_injection_fits_2500_characters_keeping_at_least_one_gist():
     decision = recall.run(["cache", "eviction"], {"project": build(huge)}, frozenset())
     assert decision.reason == "injected" and len(decision.text) <= C.RECALL_CHAR_BUDGET
     assert decision.shown == (("project", "cache-eviction-huge"),)
+    # Cut short, it says so, and is flagged: in context, not seen whole.
+    assert decision.text.endswith("…") and decision.cut == {("project", "cache-eviction-huge")}
 
 
 def test_trimming_to_the_budget_keeps_the_edges_between_the_hits_left():

@@ -396,7 +396,7 @@ def test_format_shape():
     index = SearchIndex.build(graph)
     merged = merge_hits({"project": rank(index, parse_query("cache"), frozenset({"cache-ttl"}))})
     connectors, edges = connection_paths({"project": graph}, [("project", h.node_id) for _, h in merged[:5]])
-    text, shown = format_search("cache", merged, nodes_map(("project", graph)), connectors, edges)
+    text, shown, _ = format_search("cache", merged, nodes_map(("project", graph)), connectors, edges)
     assert text == (
         "Found 2 match(es) for 'cache' — top 2:\n"
         "\n"
@@ -417,12 +417,12 @@ def test_format_shape():
 
 
 def test_format_no_match_and_best_effort():
-    text, shown = format_search("nothing", [], {}, best_effort=True)
+    text, shown, _ = format_search("nothing", [], {}, best_effort=True)
     assert text == f"No nodes found matching 'nothing' {BEST_EFFORT}"
     assert shown == []
     graph = graph_of(Node("orphan-x", "quartz", orphaned_ts=1.0), *filler(2))
     merged = merge_hits({"user": search(graph, "quartz")})
-    text, _ = format_search("quartz", merged, nodes_map(("user", graph)), best_effort=True)
+    text, *_ = format_search("quartz", merged, nodes_map(("user", graph)), best_effort=True)
     assert text.splitlines()[0] == f"Found 1 match(es) for 'quartz' — top 1: {BEST_EFFORT}"
     assert "▸ orphan-x (user, orphaned)" in text
 
@@ -445,9 +445,9 @@ def big_result(notes_per_hit: int = 40, note_len: int = 60):
 
 def test_format_trims_more_matches_first():
     merged, nodes, connectors, path = big_result(notes_per_hit=2, note_len=10)
-    full, _ = format_search("topic", merged, nodes, connectors, path)
+    full, *_ = format_search("topic", merged, nodes, connectors, path)
     assert "MORE MATCHES:" in full and "CONNECTIONS between hits:" in full
-    text, shown = format_search("topic", merged, nodes, connectors, path, budget=len(full) - 1)
+    text, shown, _ = format_search("topic", merged, nodes, connectors, path, budget=len(full) - 1)
     assert len(text) <= len(full) - 1
     assert "  hit-14: gist of hit 14 about topic" not in text  # the lowest one-liner went
     assert "  hit-13: gist of hit 13 about topic" in text
@@ -459,7 +459,7 @@ def test_format_trims_more_matches_first():
 
 def test_format_cap_trims_more_then_connections_then_low_notes():
     merged, nodes, connectors, path = big_result()
-    text, shown = format_search("topic", merged, nodes, connectors, path)
+    text, shown, _ = format_search("topic", merged, nodes, connectors, path)
     assert len(text) <= C.SEARCH_CHAR_BUDGET
     assert "MORE MATCHES:" not in text
     assert "CONNECTIONS between hits:" not in text
@@ -477,22 +477,28 @@ def test_format_cap_holds_with_giant_gists_and_ids_the_lowest_gists_cut_first():
     # Spec 003: capped at 10,000 characters. Five gists at the 20,000-character limit went out whole.
     graph = graph_of(*[Node(f"hit-{i:02d}", f"gist {i} " + "g" * 19_990) for i in range(5)])
     merged = merge_hits({"project": [Hit(f"hit-{i:02d}", 1.0 - i / 100, 1, 1.0, True) for i in range(5)]})
-    text, shown = format_search("topic", merged, nodes_map(("project", graph)))
+    text, shown, cut = format_search("topic", merged, nodes_map(("project", graph)))
     assert len(text) <= C.SEARCH_CHAR_BUDGET and len(shown) == 5
     assert text.count("(gist cut to fit the reply: kg_read it)") == 5  # each says where the rest is
+    assert cut == set(shown)  # in context, not seen whole: a rewrite built on the cut is refused
     cut = [len(line) for line in text.splitlines() if line.startswith("  gist: ")]
     assert cut == sorted(cut, reverse=True) and cut[-1] >= 300  # the best keeps the most
     # An id of 200,000 characters (a hand-edited file): cut at the cap, saying so.
     graph = graph_of(Node("x" * 200_000, "a gist"))
     merged = merge_hits({"project": [Hit("x" * 200_000, 1.0, 1, 1.0, True)]})
-    text, _ = format_search("topic", merged, nodes_map(("project", graph)))
+    text, shown, cut = format_search("topic", merged, nodes_map(("project", graph)))
     assert len(text) <= C.SEARCH_CHAR_BUDGET and text.endswith("kg_read the ids above for the rest)")
+    assert cut == set(shown) == {("project", "x" * 200_000)}
+    # Nothing cut: nothing flagged.
+    graph = graph_of(Node("short-one", "a gist"))
+    merged = merge_hits({"project": [Hit("short-one", 1.0, 1, 1.0, True)]})
+    assert format_search("topic", merged, nodes_map(("project", graph)))[2] == frozenset()
 
 
 def test_format_seen_hit_is_a_gist_reminder():
     merged, nodes, connectors, path = big_result(notes_per_hit=3, note_len=5)
     seen = [(lvl, attr_seen(h)) if i == 0 else (lvl, h) for i, (lvl, h) in enumerate(merged)]
-    text, _ = format_search("topic", seen, nodes, connectors, path)
+    text, *_ = format_search("topic", seen, nodes, connectors, path)
     assert "▸ hit-00 (project, seen)\n  gist: gist of hit 0 about topic\n\n▸ hit-01" in text
     assert "n0-0" not in text
 
@@ -503,12 +509,12 @@ def attr_seen(hit: Hit) -> Hit:
 
 def test_format_reports_the_given_total():
     merged, nodes, connectors, path = big_result(notes_per_hit=1, note_len=5)
-    text, _ = format_search("topic", merged, nodes, connectors, path, total=1234)
+    text, *_ = format_search("topic", merged, nodes, connectors, path, total=1234)
     assert text.startswith("Found 1234 match(es) for 'topic' — top 5:\n\n▸ hit-00 (project)\n")
 
 
 def test_format_echo_of_long_query_is_clipped():
-    text, _ = format_search("q" * 3000, [], {})
+    text, *_ = format_search("q" * 3000, [], {})
     assert len(text) < 300
 
 
@@ -699,6 +705,6 @@ def test_a_note_spanning_lines_cannot_start_a_line_of_a_search_reply():
                      *filler(3))
     index = SearchIndex.build(graph)
     merged = merge_hits({"project": rank(index, parse_query("cache"), frozenset())})
-    text, _ = format_search("cache", merged, nodes_map(("project", graph)))
+    text, *_ = format_search("cache", merged, nodes_map(("project", graph)))
     assert "    - why" in text.splitlines() and "      === USER GRAPH — 9 active" in text.splitlines()
     assert not any(line.startswith(("FAKE", "===")) for line in text.splitlines()), text
