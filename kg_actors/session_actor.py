@@ -23,7 +23,7 @@ from typing import Any
 
 import trio
 
-from . import actor, session_saves
+from . import actor, session_follow, session_saves
 from . import session_messages as m
 from .core import constants as C
 from .core.errors import KGError
@@ -80,7 +80,7 @@ class Registry(AmbientChannels, Votes):
             frozen = self._frozen[s.sid] = (frozenset(s.preloaded_ids), seen, Refs(seen.keys()))
         return SessionView(
             s.sid, s.project_path, s.scope, s.harness, s.maintenance, s.full_read_ts, s.start_ts,
-            frozen[0], frozen[2], len(s.liked_ids), s.claude_sid,
+            frozen[0], frozen[2], len(s.liked_ids), s.claude_sid, s.preload_given,
         )
 
     # Lifecycle -------------------------------------------------------------
@@ -128,9 +128,25 @@ class Registry(AmbientChannels, Votes):
         """
         claude_sid, now, push_before_full_read = msg.claude_sid, msg.now, msg.push_before_full_read
         view = self._find_by_claude(claude_sid)
+        if view is not None and not view.given:
+            view = self._follow(claude_sid, view.sid) or view
         if view is None or (view.full_read_ts is None and not push_before_full_read):
             return view, None
         return view, self._claim_push(view.sid, now, msg.peek)
+
+    def _follow(self, claude_sid: str, sid: str) -> SessionView | None:
+        """The harness session moves to the session its agent opened itself (session_follow.py), if any."""
+        bound = self.sessions[sid]
+        other = session_follow.to_follow(bound, self.sessions.values())
+        if other is None:
+            return None
+        self._harness_ids.discard(bound)
+        bound.claude_sid = None
+        other.claude_sid, other.harness = claude_sid, bound.harness
+        self._harness_ids.add(other)
+        if self._changed is not None:
+            self._changed.add(bound.sid)  # the one answered with is noted by note_changed
+        return self.view(other)
 
     def find_by_project(self, msg: m.FindByProject) -> SessionView | None:
         """The newest session of a project (GET /api/session_state from hooks older than the payload contract)."""
@@ -225,8 +241,11 @@ class Registry(AmbientChannels, Votes):
         return first
 
     def set_preloaded(self, msg: m.SetPreloaded) -> None:
+        """Told once the preload's reply is delivered (never for one its hook gave up on)."""
         sid, refs = msg.sid, msg.refs
-        self._get(sid).preloaded_ids = [key(lvl, i) for lvl, i in refs]
+        s = self._get(sid)
+        s.preloaded_ids = [key(lvl, i) for lvl, i in refs]
+        s.preload_given = True
         self._frozen.pop(sid, None)
 
     def write_view(self, msg: m.GetWriteView) -> m.WriteView:

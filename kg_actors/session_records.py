@@ -38,6 +38,8 @@ class Session:
     seen_at: dict[str, float] = attrs.field(factory=dict)
     read_at: dict[str, float] = attrs.field(factory=dict)
     preloaded_ids: list[str] = attrs.field(factory=list)
+    # A preload reply reached the agent (its hook did not give up): the agent knows this session's id.
+    preload_given: bool = False
     full_read_ts: float | None = None
     liked_ids: list[str] = attrs.field(factory=list)
     maintenance: bool = False
@@ -89,6 +91,7 @@ class Session:
         extra = {k: v for k, v in raw.items() if k not in names and k not in _NOT_CARRIED}
         known.setdefault("start_ts", 0.0)
         known.setdefault("last_activity", known["start_ts"])
+        known.setdefault("preload_given", bool(known.get("preloaded_ids")))  # stored before it was kept
         if not (isinstance(known.get("renamed_away", {}), dict)
                 and all(isinstance(v, str) for v in known.get("renamed_away", {}).values())):
             del known["renamed_away"]  # a hand edit's: a hint only, not worth a session

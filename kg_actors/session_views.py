@@ -37,6 +37,12 @@ class SessionView:
     seen: AbstractSet[Ref]  # what is in the session's context: (level, id)
     likes: int
     claude_sid: str | None
+    preload_given: bool = False  # a preload reply was delivered: the agent was given this session's id
+
+    @property
+    def given(self) -> bool:
+        """The agent was given this session: a preload delivered, or a full read."""
+        return self.preload_given or self.full_read_ts is not None
 
     @property
     def bound(self) -> bool:

@@ -41,7 +41,9 @@ async def prompt_context(floor: Floor, payload: dict[str, Any]) -> dict[str, Any
             "kg_session": view.sid}
     if view.full_read_ts is None:
         floor.logs.recall([{**base, "reason": "full_read_nudge"}])
-        return hook_output("UserPromptSubmit", recall.FULL_READ_REMINDER)
+        # A session whose preload never arrived was never named to the agent: the reminder names it.
+        reminder = recall.FULL_READ_REMINDER if view.preload_given else recall.no_preload_reminder(view.sid)
+        return hook_output("UserPromptSubmit", reminder)
     parts: list[str] = []
     shown: tuple[Ref, ...] = ()
     text = recall.human_text(payload.get("prompt"))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from .. import reply_effects
 from .. import session_messages as sm
 from ..core import constants as C, preload, replies
 from ..core.debt import debt_line
@@ -100,8 +101,14 @@ async def _preload(floor: Floor, view: SessionView, harness: profiles.Harness, r
             scores[lvl] = floor.views.scores(handle.key, gview, now)
             parts[i] = floor.views.level_part(handle.key, gview, lvl, frozenset(), now)
     text, shown = preload.build(parts, scores, debts, view.sid, limit, harness.measure)
-    await floor.sessions.tell(sm.SetPreloaded(sid=view.sid, refs=list(shown)))
-    await floor.sessions.tell(sm.MarkSeen(sid=view.sid, refs=list(shown), via="preload", at=now))
+
+    async def given() -> None:
+        await floor.sessions.tell(sm.SetPreloaded(sid=view.sid, refs=list(shown)))
+        await floor.sessions.tell(sm.MarkSeen(sid=view.sid, refs=list(shown), via="preload", at=now))
+
+    # Only once the reply is written: a hook that gave up waiting never put these gists (or the id) in
+    # the agent's context.
+    await reply_effects.once_delivered(given)
     stats = {lvl: sum(1 for level, _ in shown if level == lvl) for lvl in ("user", "project")}
     return {"session_id": view.sid, "reused": reused, "context": lead + text, "text": text.split("\n\n", 1)[-1],
             "stats": {"user_active": parts[0].active, "project_active": parts[1].active if len(parts) > 1 else 0,

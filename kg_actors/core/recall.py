@@ -48,6 +48,13 @@ FULL_READ_REMINDER = (
 )
 HEADER = "KG recall — memory matching this prompt:"
 
+
+def no_preload_reminder(sid: str) -> str:
+    """For a session whose preload never reached the agent (its SessionStart hook gave up waiting)."""
+    return (f"KG memory: no preload reached this conversation (the session start hook gave up waiting), so no "
+            f"memory is in context. Your session is {sid}: call kg_read(session_id='{sid}') once before "
+            "substantive work; it renders the graph.")
+
 Ref = tuple[str, str]
 
 

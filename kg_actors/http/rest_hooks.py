@@ -39,21 +39,27 @@ def routes(runtime: RuntimeParts) -> list[Route]:
         q = request.query_params
         named = "project_path" if q.get("project_path") else "cwd"
         folder = _required(q.get(named), "project_path")
-        try:
-            out = await hook_session.bootstrap(floor, folder, q.get("claude_session_id"), q.get("source"),
-                                               q.get("transcript_path"))
-        except InvalidInput as exc:  # the folder is checked as a hook's cwd: the error names the field sent
-            raise InvalidInput(named, exc.rule) if exc.field == "cwd" else exc from None
-        return JSONResponse(out)
+
+        async def reply() -> dict[str, Any]:
+            try:
+                return await hook_session.bootstrap(floor, folder, q.get("claude_session_id"), q.get("source"),
+                                                    q.get("transcript_path"))
+            except InvalidInput as exc:  # the folder is checked as a hook's cwd: the error names the field sent
+                raise InvalidInput(named, exc.rule) if exc.field == "cwd" else exc from None
+        return await _delivered(request, reply)
 
     async def bootstrap_post(request: Request) -> JSONResponse:
         """The SessionStart hook's raw payload; a session is registered only for a payload that names its folder."""
         body = await json_body(request)
-        out = await hook_session.bootstrap(floor, _required(body.get("cwd"), "cwd"), body.get("session_id"),
-                                           body.get("source"), body.get("transcript_path"),
-                                           hook_identity.harness_of(body))
-        message = started_said(out.get("message"), flag(request.query_params.get("started")))
-        return JSONResponse(hook_output("SessionStart", out["context"], message))
+
+        async def reply() -> dict[str, Any]:
+            out = await hook_session.bootstrap(floor, _required(body.get("cwd"), "cwd"), body.get("session_id"),
+                                               body.get("source"), body.get("transcript_path"),
+                                               hook_identity.harness_of(body))
+            message = started_said(out.get("message"), flag(request.query_params.get("started")))
+            return hook_output("SessionStart", out["context"], message)
+        # The preload counts (its gists seen, the session given to the agent) only once this is written.
+        return await _delivered(request, reply)
 
     async def prompt_context(request: Request) -> JSONResponse:
         body = await json_body(request)

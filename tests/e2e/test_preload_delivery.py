@@ -1,0 +1,70 @@
+"""A SessionStart hook gives up after a while (on a big project the preload may take longer): its reply is
+then never read. What the preload shows counts only once the reply is delivered; a session no preload
+reached is told its id; and when the agent opens a session itself (kg_read(cwd)), the hooks follow that one.
+The whole server runs in this process (inprocess.py)."""
+
+from __future__ import annotations
+
+from inprocess import context_of, hook, serve_inprocess, sessions_of
+
+from kg_actors.conduct import read as read_uc, session as session_uc, write as write_uc
+from kg_actors.harness import profiles
+
+NODE = "deploy-needs-the-vpn"
+GIST = "deploys to staging need the office VPN up: the registry is private"
+CLAUDE = profiles.from_user_agent("claude-code")
+
+
+def _project(home):
+    cwd = home / "preload-proj"
+    cwd.mkdir(exist_ok=True)
+    return cwd
+
+
+async def _start(rt, cwd, claude: str, hang_up: bool) -> str:
+    status, _ = await hook(rt, "/api/session_bootstrap", {"cwd": str(cwd), "session_id": claude,
+                                                          "source": "startup"}, hang_up=hang_up)
+    assert status == 200
+    return (await rt.sessions.find_by_claude(claude_sid=claude)).sid
+
+
+async def _prompt(rt, cwd, claude: str, prompt: str) -> str:
+    _, got = await hook(rt, "/api/prompt_context", {"session_id": claude, "cwd": str(cwd), "prompt": prompt})
+    return context_of(got)
+
+
+async def test_a_preload_its_hook_gave_up_on_counts_for_nothing_and_the_hooks_follow_the_agents_session(
+        tmp_path, home):
+    cwd = _project(home)
+    async with serve_inprocess(tmp_path / "store") as rt:
+        (b,) = await sessions_of(rt, cwd, "claude-b")
+        await write_uc.put_node(rt.floor, b, "project", NODE, GIST, None, None)
+        a = await _start(rt, cwd, "claude-a", hang_up=True)
+        view = await rt.sessions.get(sid=a)
+        assert ("project", NODE) not in view.seen and not view.preloaded  # never shown
+        # Every prompt tells the agent the id it never got.
+        reminder = await _prompt(rt, cwd, "claude-a", "how do I deploy to staging")
+        assert a in reminder and "kg_read" in reminder
+        # The agent opens a session of its own, with a full read: the hooks follow it from here on.
+        opened = await session_uc.open_session(rt.floor, str(cwd), None, CLAUDE)
+        assert opened.view.sid != a
+        await read_uc.read(rt.floor, opened, CLAUDE, None, None, False)
+        recalled = await _prompt(rt, cwd, "claude-a", "how do I deploy staging through the private registry vpn")
+        assert a not in recalled and "PARTIAL view" not in recalled
+        assert (await rt.sessions.find_by_claude(claude_sid="claude-a")).sid == opened.view.sid
+
+
+async def test_a_delivered_preload_counts_and_its_session_is_never_swapped(tmp_path, home):
+    cwd = _project(home)
+    async with serve_inprocess(tmp_path / "store") as rt:
+        (b,) = await sessions_of(rt, cwd, "claude-b")
+        await write_uc.put_node(rt.floor, b, "project", NODE, GIST, None, None)
+        a = await _start(rt, cwd, "claude-a", hang_up=False)
+        view = await rt.sessions.get(sid=a)
+        assert ("project", NODE) in view.seen and view.preloaded
+        # Another session opened since, by a tool call of some other conversation: never taken over.
+        opened = await session_uc.open_session(rt.floor, str(cwd), None, CLAUDE)
+        await read_uc.read(rt.floor, opened, CLAUDE, None, None, False)
+        reminder = await _prompt(rt, cwd, "claude-a", "how do I deploy to staging")
+        assert "PARTIAL view" in reminder
+        assert (await rt.sessions.find_by_claude(claude_sid="claude-a")).sid == a
