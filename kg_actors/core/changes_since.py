@@ -8,7 +8,10 @@ from .model import Edge, GraphReader
 
 
 def changes_since(graph: GraphReader, since: float, session: str | None) -> list[tuple[str, Any]]:
-    """("node", Node) and ("edge", Edge) for the version entries other sessions made after `since`."""
+    """("node", Node) and ("edge", Edge) for the version entries other sessions made after `since`.
+
+    An orphaned node is left out, and every edge of one, however late it was orphaned: spec 001 makes
+    orphans invisible in kg_read and kg_sync."""
     out: list[tuple[str, Any]] = []
     for vkey, entry in graph.versions.items():
         ts = entry.get("ts") if isinstance(entry, dict) else None
@@ -21,7 +24,7 @@ def changes_since(graph: GraphReader, since: float, session: str | None) -> list
             others = by not in (None, session) and isinstance(wts, int | float) and wts > since
             # The session's own last change (a rename, a vote) must not hide content another
             # session wrote since (F36); its own content change alone is not news to it.
-            if node is not None and (others if entry.get("session") == session else by != session or others):
+            if node is not None and not node.orphaned and (others if entry.get("session") == session else by != session or others):
                 out.append(("node", node))
         elif entry.get("session") == session:
             continue
@@ -34,4 +37,6 @@ def _edge_by_storage_key(graph: GraphReader, skey: str) -> list[Edge]:
     head, _, rel = skey.rpartition(":")
     src, _, dst = head.partition("->")
     edge = graph.edges.get((src, dst, rel))
-    return [edge] if edge else []
+    if edge is None or any((n := graph.nodes.get(end)) is not None and n.orphaned for end in (src, dst)):
+        return []
+    return [edge]

@@ -26,3 +26,16 @@ def test_another_session_gets_the_nodes_and_edges_written_after_its_time():
 def test_a_session_s_own_writes_are_not_news_to_it():
     assert changes_since(_graph(), 150.0, A.session) == []
     assert changes_since(_graph(), 300.0, B.session) == []
+
+
+def test_orphaned_nodes_and_their_edges_are_not_news_even_orphaned_after_the_time():
+    """Spec 001: orphans are invisible in kg_read and kg_sync."""
+    import attrs
+    graph = _graph()
+    node = graph.nodes["new-lesson-node"]
+    graph.set_node(attrs.evolve(node, archived=True, orphaned_ts=250.0))  # orphaned after the cursor
+    graph.commit()
+    assert changes_since(graph, 150.0, B.session) == []
+    graph.set_node(attrs.evolve(node, archived=True, orphaned_ts=None))  # archived only: still news
+    graph.commit()
+    assert sorted(kind for kind, _ in changes_since(graph, 150.0, B.session)) == ["edge", "node"]
