@@ -130,6 +130,11 @@ async def raw_read(floor: Floor, sid: str | None, project_path: str | None, relo
         root = (await floor.session(sid)).project_path
     if project_path:
         root = L.project_root(project_path, "project_path")
+        key = floor.directory.project_key(root)
+        # Loading a graph never stored would store an empty one for any folder named, for good. A graph
+        # folder holding only a damaged file set aside (its previous save is loaded instead) is stored.
+        if not (floor.directory.is_stored(key) or floor.layout.graph_file(key).parent.is_dir()):
+            raise NotFound(f"no project graph is stored for {root}", "project_path")
     if root:
         keys.append(floor.directory.project_key(root))
     out = {}
