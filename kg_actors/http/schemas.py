@@ -29,8 +29,9 @@ SCHEMAS: dict[str, dict[str, Any]] = {
         "cwd": {"type": "string", "description": "Project folder: an existing directory inside your home, absolute; "
                                           "inside a git work tree the session binds to the work tree's root"},
         "session_id": _SID,
-        "id": {"type": "string", "description": "Node id to read in full"},
-        "ids": {**_STRINGS, "description": "Several node ids to read in one call"},
+        # Not empty: an empty id or list names no node, and was taken for a full read.
+        "id": {"type": "string", "minLength": 1, "description": "Node id to read in full"},
+        "ids": {**_STRINGS, "minItems": 1, "description": "Several node ids to read in one call"},
         "level": {**_LEVEL, "description": "Graph for node reads; maintain without id renders the maintenance memory"},
         "more": {"type": "boolean", "description": "true: the next part of a reply that said it continues"},
         "maintenance": {"type": "boolean", "description": "Only for a maintenance pass or chore"},

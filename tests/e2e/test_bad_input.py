@@ -121,6 +121,9 @@ TOOL_CASES = [
     ("kg_put_node", {"session_id": SID, "level": "project", "id": "many-touches-node", "gist": "g",
                      "touches": [f"src/f{i}.py" for i in range(201)]}, "touches: has 201 items; at most 200"),
     ("kg_read", {"session_id": SID, "ids": [f"node-{i}" for i in range(201)]}, "ids: has 201 items; at most 200"),
+    # An empty id or list names no node: refused, never taken for a full read.
+    ("kg_read", {"session_id": SID, "id": ""}, "id: is empty; at least 1 character"),
+    ("kg_read", {"session_id": SID, "ids": []}, "ids: is empty; at least 1 item"),
     ("kg_useful", {"session_id": SID, "ids": [f"node-{i}" for i in range(51)]}, "ids: has 51 items; at most 50"),
     ("kg_search", {"session_id": SID, "query": "q" * 4_001}, "query: has 4,001 characters; at most 4,000"),
     ("kg_put_node", {"session_id": SID, "level": "project", "id": "existing-good-node", "gist": ""},
