@@ -277,9 +277,11 @@ class Shim:
                 if pv and isinstance(message, dict) and message.get("method") == "initialize":
                     self.protocol_version = pv
             emit(reply)
-        # A client's own response to the server (id, result) wants no answer; a request does.
+        # A client's own response to the server (id, result) wants no answer; a request does. The server's
+        # id-less Invalid Request (an id it does not take, 1.5) is this request's answer: not a second one.
         asked = isinstance(message, dict) and "method" in message
-        if asked and msg_id is not None and not any(r.get("id") == msg_id for r in replies):
+        answered = any(r.get("id") == msg_id or (r.get("id") is None and "error" in r) for r in replies)
+        if asked and msg_id is not None and not answered:
             self.fail(msg_id, f"the server answered HTTP {status} without a reply to this request", emit)
 
     def fail(self, msg_id: object, message: str, emit: Emit | None = None) -> None:

@@ -20,6 +20,7 @@ from .. import hook_priority, reply_effects
 from ..hook_priority import HookPriority
 from . import accounts, body_json, mcp_calls, mcp_handshake, rest_antigravity, rest_harness_hooks, security
 from .mcp_calls import Message
+from .rpc_checks import rpc_error as _rpc_error, rpc_problem
 
 if TYPE_CHECKING:
     from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
@@ -70,42 +71,6 @@ def _replay(body: bytes) -> Receive:
         return {"type": "http.disconnect"}
 
     return receive
-
-
-def rpc_problem(body: bytes) -> dict[str, Any] | None:
-    """A JSON-RPC error naming what is wrong with a request the SDK would answer vaguely."""
-    try:
-        message = json.loads(body)
-    except ValueError as exc:
-        return _rpc_error(None, -32700, f"Parse error: the body is not JSON ({exc})")
-    except RecursionError:
-        return _rpc_error(None, -32700, "Parse error: the body is nested too deeply to read")
-    if isinstance(message, list):  # the SDK answers a batch with its validation dump
-        return _rpc_error(None, -32600, "Invalid Request: a batch (a JSON array) is not taken here: "
-                                        "send one JSON-RPC message per request")
-    if isinstance(message, dict) and "method" in message and "id" in message and (
-            message["id"] is None or isinstance(message["id"], bool | dict | list)):
-        # The SDK took such a request for a notification and answered nothing (HTTP 202).
-        return _rpc_error(None, -32600,
-                          "Invalid Request: id: must be a string or a number (omit it for a notification)")
-    if isinstance(message, dict) and message.get("method") == "initialize":
-        params = message.get("params")
-        if not isinstance(params, dict) or not isinstance(params.get("protocolVersion"), str):
-            return _rpc_error(message.get("id"), -32602, "Invalid params: params.protocolVersion: must be a string "
-                                                         "naming an MCP protocol version (e.g. 2025-11-25)")
-    if isinstance(message, dict) and message.get("method") == "tools/call":
-        params = message.get("params")
-        if not isinstance(params, dict):
-            return _rpc_error(message.get("id"), -32602, "Invalid params: params: must be an object with name and arguments")
-        if not isinstance(params.get("name"), str):
-            return _rpc_error(message.get("id"), -32602, "Invalid params: params.name: is required (the tool's name)")
-        if "arguments" in params and not isinstance(params["arguments"], dict | type(None)):
-            return _rpc_error(message.get("id"), -32602, "Invalid params: params.arguments: must be an object")
-    return None
-
-
-def _rpc_error(msg_id: object, code: int, message: str) -> dict[str, Any]:
-    return {"jsonrpc": "2.0", "id": msg_id, "error": {"code": code, "message": message}}
 
 
 async def _json(send: Send, status: int, payload: dict[str, Any],

@@ -68,13 +68,36 @@ RAW = [
     (b'{"jsonrpc": "2.0", "id": 7, "method": "tools/nope"}', "tools/nope"),
     (b'{"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {"arguments": {}}}', "params.name"),
     (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
-    (b'{"jsonrpc": "2.0", "id": null, "method": "tools/list"}', "id: must be a string or a number"),
-    (b'{"jsonrpc": "2.0", "id": {"a": 1}, "method": "tools/list"}', "id: must be a string or a number"),
+    (b'{"jsonrpc": "2.0", "id": null, "method": "tools/list"}', "id: must be a string or an integer"),
+    (b'{"jsonrpc": "2.0", "id": {"a": 1}, "method": "tools/list"}', "id: must be a string or an integer"),
     (b'{"jsonrpc": "2.0", "id": 12, "method": "initialize", "params": {"protocolVersion": null}}',
      "params.protocolVersion"),
     (b'{"jsonrpc": "2.0", "id": 10, "method": "tools/list", "params": {"pad": "' + b" " * (8 * 2**20) + b'"}}',
      "the body is over"),
 ]
+
+
+# What the SDK answered with pydantic's dump of every message kind (or, for id 1.5, HTTP 202 and nothing).
+UNION_DUMPS = [
+    (b'{"id": 1, "method": "tools/list"}', 'jsonrpc: must be "2.0"'),
+    (b'{"jsonrpc": "1.0", "id": 1, "method": "tools/list"}', 'jsonrpc: must be "2.0"'),
+    (b'{"jsonrpc": "2.0", "id": 1}', "method: is required"),
+    (b'{"jsonrpc": "2.0", "id": 1.5, "method": "tools/list"}', "id: must be a string or an integer"),
+    (b'{"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": []}', "params: must be an object"),
+    (b'{"jsonrpc": "2.0", "id": 3, "error": "boom"}', "error: must be an object"),
+    (b'{"jsonrpc": "2.0", "id": 4, "result": null}', "result: must be an object"),
+]
+
+
+@pytest.mark.parametrize("body, named", UNION_DUMPS, ids=[f"union{i}" for i in range(len(UNION_DUMPS))])
+async def test_a_message_of_no_kind_gets_one_error_naming_its_fault(srv, session, body, named):
+    async with httpx.AsyncClient(timeout=10) as http:
+        r = await http.post(srv.url + "/", content=body, headers=MCP_HEADERS)
+    assert r.status_code == 400, (r.status_code, r.text)
+    error = r.json()["error"]
+    assert error["code"] in (-32600, -32602) and error["message"].count(":") <= 2, error
+    assert named in error["message"] and "validation error" not in error["message"].lower(), error
+    await _still_serves(srv, session)
 
 
 @pytest.mark.parametrize("body, named", RAW, ids=[f"raw{i}" for i in range(len(RAW))])

@@ -356,6 +356,22 @@ async def test_a_message_that_is_no_request_notification_or_response_gets_invali
     assert any(r.get("id") == 3 and len(r["result"]["tools"]) == 10 for r in replies)
 
 
+async def test_a_request_the_server_refuses_by_name_gets_that_one_error_and_no_second(srv):
+    # The server answers id 1.5 with an id-less -32600 (it cannot echo an id it does not take): the shim
+    # added its own "answered without a reply" for the same request.
+    shim = RawShim(_shim_env(srv))
+    shim.send(json.dumps({"jsonrpc": "2.0", "id": 1.5, "method": "tools/list"}))
+    shim.send(json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": []}))
+    shim.send(json.dumps({"id": 4, "method": "tools/list"}))
+    shim.send(_request(3, "tools/list"))
+    replies = [json.loads(line) for line in shim.finish()]
+    errors = [r for r in replies if "error" in r]
+    assert sorted((str(r["id"]), r["error"]["code"]) for r in errors) == [
+        ("2", -32602), ("4", -32600), ("None", -32600)], replies
+    assert "id: must be" in next(r for r in errors if r["id"] is None)["error"]["message"]
+    assert any(r.get("id") == 3 and len(r["result"]["tools"]) == 10 for r in replies)
+
+
 async def test_after_stdin_closes_a_call_still_in_flight_gets_a_few_seconds_then_the_shim_exits(tmp_path):
     # The shim waited for it up to its 120 s request timeout, the client's whole shutdown long.
     from shim import EOF_GRACE
