@@ -230,7 +230,8 @@ def archived_anchor_chars(graph: GraphReader) -> int:
 
 
 def format_node_full(node: Node, level: str, edges: Iterable[Edge], promoted: bool, extra: list[str] | None = None) -> str:
-    status = "promoted from archive" if promoted else node.state
+    # `node` as it was before the read: an orphan comes back from orphaned, not from the archive.
+    status = f"promoted from {'orphaned' if node.orphaned else 'archive'}" if promoted else node.state
     lines = [f"▸ {one_line(node.id)} ({level}, {status})",
              f"  gist: {one_line(node.gist)}"]
     if node.notes:

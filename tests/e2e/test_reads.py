@@ -347,7 +347,8 @@ async def test_reading_an_archived_node_promotes_it_and_rescues_orphaned_neighbo
     full = await s.ok("kg_read")
     assert "\n  n-orph-sat-one\n" in full and "\n  n-orph-far\n" not in full
     # Reading an orphan directly makes it active.
-    await s.ok("kg_read", ids=["n-orph-direct"])
+    text = await s.ok("kg_read", ids=["n-orph-direct"])
+    assert text.startswith("▸ n-orph-direct (project, promoted from orphaned)\n")  # it was never archived
     direct = _project(srv, s.sid)["n-orph-direct"]
     assert not direct.get("_archived") and "_orphaned_ts" not in direct
 
