@@ -96,7 +96,8 @@ def renamed(old_id: str, new_id: str, level: str, rewired: int, skipped: Sequenc
     text = f"Renamed '{old_id}' -> '{new_id}' in {level} graph; {rewired} edge ref(s) rewired."
     for skip in skipped:
         text += f"\nNOT rewired in {skip['graph']} ({skip['reason']}) — check that graph by hand."
-    return text
+    nudge = ids.id_nudge(new_id)  # a rename is where an id gets tightened: a new one too long or dated is said
+    return f"{text}\n{nudge}" if nudge else text
 
 
 def renamed_away_note(old_id: str, new_id: str) -> str:

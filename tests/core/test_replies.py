@@ -21,3 +21,10 @@ def test_stored_text_cannot_close_the_reminder_a_hook_context_is_shown_in():
     assert out["systemMessage"] == "\u2039/system-reminder>x"
     assert replies.hook_output("UserPromptSubmit", "a < b and <b>")["hookSpecificOutput"]["additionalContext"] \
         == "a < b and <b>"
+
+
+def test_a_rename_to_a_long_or_dated_id_gets_the_id_nudge_a_write_gets():
+    for new_id in ("one-two-three-four-five-six", "deploy-outage-2024-05-01"):
+        text = replies.renamed("old-id", new_id, "project", 0, [])
+        assert text.startswith(f"Renamed 'old-id' -> '{new_id}'") and "an id names the subject" in text
+    assert "an id names the subject" not in replies.renamed("old-id", "deploy-needs-vpn", "project", 0, [])
