@@ -44,6 +44,7 @@ class Session:
     liked_ids: list[str] = attrs.field(factory=list)
     maintenance: bool = False
     maintenance_credits: int = 0
+    credited_ids: list[str] = attrs.field(factory=list)  # refs a maintenance pass credited (once each)
     last_synced_ts: float | None = None
     pushed_ts: float | None = None
     push_again: dict[str, float] = attrs.field(factory=dict)  # pushed in a reply never delivered: id -> stamp

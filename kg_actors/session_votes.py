@@ -23,10 +23,13 @@ class Votes:
         sid, k, credits = msg.sid, key(msg.level, msg.node_id), msg.credits  # a vote is for one level's node
         s = self._get(sid)
         if credits is not None:
+            if k in s.credited_ids:  # a pass credits a node once, however many calls name it
+                return "already credited this pass"
             left = C.MAINTENANCE_CREDITS_PER_PASS - s.maintenance_credits
             if credits > left:
                 return f"pass total reached — {C.MAINTENANCE_CREDITS_PER_PASS} credits per pass, {left} left"
             s.maintenance_credits += credits
+            s.credited_ids.append(k)
             return None
         if k in s.liked_ids or msg.node_id in s.liked_ids:  # a bare id: a vote stored before levels
             return "already liked this session"
@@ -41,6 +44,8 @@ class Votes:
         s = self._get(sid)
         if credits is not None:
             s.maintenance_credits -= credits
+            if k in s.credited_ids:
+                s.credited_ids.remove(k)
         elif k in s.liked_ids:
             s.liked_ids.remove(k)
 

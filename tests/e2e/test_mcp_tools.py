@@ -469,6 +469,10 @@ async def test_maintenance_session_credits_after_progress_maintain(srv, client):
     assert len(node["_useful_ts"]) == 2 and len(node["_credited_ts"]) == 1
     read = await m.ok("kg_read", id=ids[0])
     assert "maintenance credits: 1" in read
+    # A node is credited once in a pass: a second call naming it again is refused, and costs nothing.
+    again = await m.ok("kg_useful", ids=[ids[0]], credits=1)
+    assert f"Skipped {ids[0]}: already credited this pass" in again and "13 credit(s) left this pass." in again
+    assert len(_project_nodes(srv, m.sid)[ids[0]]["_credited_ts"]) == 1
     text = await m.ok("kg_useful", ids=ids[1:5], credits=3)
     assert "1 credit(s) left this pass." in text
     text = await m.ok("kg_useful", ids=[ids[5]], credits=3)
