@@ -69,6 +69,11 @@ class GraphHandle:
         write refused by the store may show until the actor's next message puts the graph back)."""
         return self._outlet.view
 
+    def save_refusal(self) -> str | None:
+        """Why the store refuses this graph's saves now (a full disk, a read-only store), or None."""
+        refusing = self._outlet.status.get("refusing")
+        return refusing if isinstance(refusing, str) else None
+
     def view_kept(self) -> GraphView | None:
         """The latest view, when nothing in it can be a change the store refused (else None: ask the
         actor, which puts the graph back first). No message: never waits behind the mailbox."""

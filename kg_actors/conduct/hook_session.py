@@ -20,6 +20,7 @@ from ..harness import profiles
 from ..storage import layout as L
 from ..session_messages import SessionView
 from .floor import Floor
+from .graph_troubles import troubles
 from .hook_identity import from_transcript, hook_root, views_of
 from .read_views import recent_debt, recent_scores
 
@@ -84,10 +85,12 @@ async def _name_project(floor: Floor, root: str) -> None:
 async def _preload(floor: Floor, view: SessionView, harness: profiles.Harness, reused: bool,
                    lead: str = "") -> dict[str, Any]:
     now = floor.clock()
+    views = await views_of(floor, view)
+    # A graph in trouble is said first (the preload may be all of the memory a session sees), sized in.
+    lead = "\n".join([lead] * bool(lead) + [t for lvl, handle, _ in views for t in troubles(floor, lvl, handle)])
     lead = f"{lead}\n" if lead else ""
     limit = harness.preload_limit - harness.measure(lead)
     parts, scores, debts = [], {}, {}
-    views = await views_of(floor, view)
     for lvl, handle, gview in views:
         scores[lvl] = recent_scores(gview, now)
         parts.append(floor.views.gists_part(handle.key, gview, lvl, now))

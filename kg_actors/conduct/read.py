@@ -23,6 +23,7 @@ from ..core.paging import NOTHING_PENDING, Line, split
 from ..core.seen import at_level
 from ..harness import profiles
 from ..session_messages import SessionView
+from . import graph_troubles
 from .floor import Floor
 from .session import Opened
 
@@ -185,11 +186,7 @@ async def _full_read(floor: Floor, view: SessionView, notices: list[str]) -> lis
     for lvl, handle in await floor.levels_of(view):
         parts.append(floor.views.level_part(handle.key, await handle.settled(now), lvl, at_level(preloaded, lvl), now))
         debt_lines[lvl] = debt.debt_line(await handle.debt(now=now))
-        unreadable = floor.directory.unreadable(handle.key)
-        if unreadable:  # the level is served empty: say why, and how to get it back
-            notices.append(f"The {lvl} memory could not be loaded: {unreadable}")
-        elif fell_back := floor.directory.fell_back(handle.key):
-            notices.append(f"The {lvl} memory: {fell_back}")
+        notices.extend(graph_troubles.troubles(floor, lvl, handle))
     first = view.full_read_ts is None
     if view.project_path is None and replies.user_only_notice(view.sid) not in notices:
         notices.append(replies.user_only_notice(view.sid))

@@ -68,3 +68,18 @@ async def test_a_delivered_preload_counts_and_its_session_is_never_swapped(tmp_p
         reminder = await _prompt(rt, cwd, "claude-a", "how do I deploy to staging")
         assert "PARTIAL view" in reminder
         assert (await rt.sessions.find_by_claude(claude_sid="claude-a")).sid == a
+
+
+async def test_the_preload_says_when_a_graph_is_in_trouble(tmp_path, home):
+    """A graph whose file could not be read is served empty and refuses changes: the preload, the only
+    memory a session may see, said nothing of it (a full read did)."""
+    cwd = _project(home)
+    store = tmp_path / "store"
+    store.mkdir()
+    (store / "user.json").write_bytes(b"\x00 not a graph {{{")
+    async with serve_inprocess(store) as rt:
+        status, got = await hook(rt, "/api/session_bootstrap", {"cwd": str(cwd), "session_id": "claude-a",
+                                                                "source": "startup"})
+        assert status == 200
+        preload = context_of(got)
+        assert "The user memory could not be loaded" in preload, preload
