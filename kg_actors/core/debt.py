@@ -43,7 +43,7 @@ __all__ = [
     "touch_paths", "untended_days",
 ]
 
-_WORD = re.compile(r"(?<![a-z0-9])[a-z][a-z0-9]{%d,}(?![a-z0-9])" % (C.HUB_MIN_STEM_CHARS - 1))
+_WORD = re.compile(r"(?<![a-z0-9])[a-z][a-z0-9]{%d,}(?![a-z0-9])" % (C.SMEAR_MIN_WORD_CHARS - 1))
 _ALNUM = re.compile(r"[a-z0-9]+")
 _ID_PARTS = re.compile(r"[-_.]+")
 

@@ -614,6 +614,17 @@ def test_hub_mention_found():
     )
 
 
+@pytest.mark.parametrize("product", ["redis", "helm", "kafka"])
+def test_hub_mention_names_a_short_product_name(product):
+    nodes = [Node(f"{product}-setup", f"How {product} is deployed here")]
+    nodes += [Node(f"uses-it-{i}", f"service {i} goes through {product} for its work") for i in range(7)]
+    nodes += [Node(f"misc-{i}", f"unrelated subject {i}") for i in range(32)]
+    graph = graph_of(*nodes)
+    graph.set_edge(Edge("uses-it-0", f"{product}-setup", "depends-on"))
+    found = hub_mention(SearchIndex.build(graph), graph, "billing-ledger", f"Ledger events pass through {product} first")
+    assert found == (product, f"{product}-setup")
+
+
 def test_hub_mention_picks_best_connected_namer():
     graph = hub_graph()
     graph.set_node(Node("postgres-tuning", "postgres vacuum settings"))
