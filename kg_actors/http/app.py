@@ -130,6 +130,7 @@ class App:
                 elif message["type"] == "lifespan.shutdown":
                     await send({"type": "lifespan.shutdown.complete"})
                     return
+        send = security.with_reply_headers(send)
         headers = security.scope_headers(scope)
         refused = security.refusal(headers, self.extra_hosts) or security.state_get_refusal(scope, headers)
         if refused is None and self.accounts.other(scope):

@@ -11,7 +11,7 @@ the port it calls, is same-origin.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -84,3 +84,22 @@ def _origin(url: str) -> tuple[str, str, int] | None:
 
 def scope_headers(scope: Mapping[str, Any]) -> dict[str, str]:
     return {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers") or []}
+
+
+# Every reply of the memory server, on either port (the editor's hands its API paths to the same app): never
+# sniffed as another type, never framed (JSON shown in a frame of a hostile page is a clickjacking aid).
+REPLY_HEADERS = ((b"x-content-type-options", b"nosniff"), (b"x-frame-options", b"DENY"),
+                 (b"content-security-policy", b"frame-ancestors 'none'"))
+_STARTS = frozenset({"http.response.start", "websocket.http.response.start"})
+SendFn = Callable[[MutableMapping[str, Any]], Awaitable[None]]
+
+
+def with_reply_headers(send: SendFn) -> SendFn:
+    """`send`, adding REPLY_HEADERS to a reply's start (those it sets itself stay as they are)."""
+    async def hardened(message: MutableMapping[str, Any]) -> None:
+        if message.get("type") in _STARTS:
+            headers = list(message.get("headers") or [])
+            have = {bytes(k).lower() for k, _ in headers}
+            message = {**message, "headers": [*headers, *(h for h in REPLY_HEADERS if h[0] not in have)]}
+        await send(message)
+    return hardened
