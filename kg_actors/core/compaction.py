@@ -2,7 +2,7 @@
 
 A run does at most one of archive (over the budget; refill may follow it),
 refill (below the fill ceiling) and rebalance (between the two), then the
-orphan pass. Moves are tried on a ChargeTracker and only the net ones are
+orphan pass, and refill again when that pass made room. Moves are tried on a ChargeTracker and only the net ones are
 committed through `set_node`, so a run that changes nothing writes nothing.
 Once a level is within its budget no pass takes it back over, which is half of
 why repeated runs settle; `_Run.rebalance` holds the other half.
@@ -102,7 +102,11 @@ def plan_steps(graph: GraphReader, now: float, budget: int = C.MAX_CHARS_PER_LEV
         yield
         swapped = run.rebalance()
     yield
-    orphaned += yield from run.orphan()
+    last = yield from run.orphan()
+    if last:
+        # The anchors it cut made room below the ceiling: filled now, not a tick later.
+        refilled += run.refill()
+    orphaned += last
     moves = tracker.moves()
     result = CompactionResult(
         archived=tuple(i for i in archived if i in moves),

@@ -367,6 +367,20 @@ def test_the_orphan_pass_leaves_anchors_alone_within_their_share():
     assert compact(g, NOW, budget).orphaned == ()
 
 
+def test_room_the_last_orphan_pass_makes_is_refilled_in_the_same_run():
+    # Anchors over their share on a level below the ceiling, where no promotion fits until they go: the
+    # run that orphaned them left the level far below the ceiling until the next tick.
+    budget = 400
+    olds = [Node(f"old-{i:02d}", "x" * 60, archived=True, useful_ts=stamps(i % 7)) for i in range(20)]
+    g = build([Node("a", "x" * 40, created_ts=NOW - 400 * DAY), *olds])
+    ceiling = int(budget * C.COMPACTION_TARGET_RATIO)
+    assert charge(g) < ceiling and archived_anchor_chars(g) > int(budget * C.ARCHIVED_BUDGET_RATIO)
+    result = compact(g, NOW, budget)
+    assert result.orphaned and result.refilled and all(g.nodes[i].active for i in result.refilled)
+    assert charge(g) <= ceiling and archived_anchor_chars(g) <= int(budget * C.ARCHIVED_BUDGET_RATIO)
+    assert compact(g, NOW, budget).refilled == ()  # nothing left for the next run to fill
+
+
 def test_prune_deletes_orphans_past_their_grace_with_their_edges():
     g = build([Node("keep", "g"), Node("old", "g", archived=True, orphaned_ts=NOW - 400 * DAY),
                Node("recent", "g", archived=True, orphaned_ts=NOW - 10 * DAY)],
