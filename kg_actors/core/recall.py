@@ -337,8 +337,8 @@ def render(chosen: list[Ref], nodes: dict[Ref, Node], connectors: list[Ref],
             hit_lines.pop()
         else:
             ref, first, unseen = hit_lines[0]
-            line, was_cut = clipped(first, C.RECALL_CHAR_BUDGET - len(HEADER) - 2)
-            hit_lines[0] = (ref, line, unseen)
+            kept, was_cut = clipped(first, C.RECALL_CHAR_BUDGET - len(HEADER) - 2)
+            hit_lines[0] = (ref, kept, unseen)
             cut = frozenset([ref]) if was_cut and unseen else frozenset()
             text = assemble()
             break
