@@ -329,7 +329,7 @@ def test_a_trust_codex_no_longer_honours_is_found_and_given_again(machine):
     # What a Codex that hashes anew after an upgrade, or a hand edit, leaves: an entry, but not a trust.
     config.write_text(config.read_text().replace('trusted_hash = "sha256:', 'trusted_hash = "sha256:00', 1))
     doctor = machine.kg("doctor").stdout
-    assert "FAIL  Codex: not wired: trust the hooks" in doctor
+    assert "FAIL  Codex: wired by kg setup, changed since: Codex no longer trusts the hooks" in doctor
     # Left out with --only: the user's choice, said but not failed (doctor exited 1 for it forever).
     assert "--    Claude Code: not wired (kg setup left it out" in doctor and "FAIL  Claude Code" not in doctor
     out = machine.kg("setup", "--yes", "--only", "codex")
