@@ -77,9 +77,15 @@ def running_elsewhere(config: Config) -> tuple[int, int, dict[str, Any]] | None:
         if candidate == config.port:
             continue
         health = get_health(url_of(config, candidate))
-        if health and health.get("pid") == pid and _serves(health, config):
+        if health and health.get("pid") == pid and _serves(health, config) and not _editor_port(health, candidate):
             return pid, candidate, health
     return None
+
+
+def _editor_port(health: dict[str, Any], port: int) -> bool:
+    """The editor's port answers /health too (it serves the API for the page): not where clients connect."""
+    editor = health.get("editor")
+    return isinstance(editor, dict) and editor.get("port") == port
 
 
 def _serves(health: dict[str, Any], config: Config) -> bool:
