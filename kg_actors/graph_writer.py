@@ -31,6 +31,7 @@ from . import actor
 from .core import constants as C
 from .core.errors import StorageRefused
 from .storage import files, graph_file, journal
+from .storage.refusals import retry_advice
 
 log = logging.getLogger(__name__)
 
@@ -176,8 +177,7 @@ async def _flush(jpath: Path, pending: list[Written], status: dict[str, Any]) ->
             # Nothing of this batch is acknowledged; the actor goes back to what is on disk.
             why = getattr(exc, "strerror", None) or exc
             refused = status["refusing"] = (f"the store could not write {jpath.name} ({why}); "
-                                            "the change was not kept: retry when the disk has room again "
-                                            "or is writable")
+                                            f"the change was not kept: {retry_advice(exc, jpath)}")
             status["journal_failed"] = True
             status["unsaved"] = refused  # named by /health until an append or a save succeeds
             log.error("could not append to %s: %s (refused; the graph goes back to what is on disk)", jpath, exc)

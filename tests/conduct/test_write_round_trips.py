@@ -17,10 +17,11 @@ import trio
 from kg_actors import actor
 from kg_actors.conduct import sync, write
 from kg_actors.conduct.floor import Floor
-from kg_actors.core.errors import SessionUnknown
+from kg_actors.core.errors import SessionUnknown, StorageRefused
 from kg_actors.core.model import GraphData
 from kg_actors.graph_actor import run_graph_actor
 from kg_actors.session_actor import run_session_registry
+from kg_actors.storage import faults
 from kg_actors.storage.layout import Layout
 
 NOW = 1_000_000.0
@@ -95,8 +96,6 @@ async def test_a_read_of_several_ids_reads_the_views_and_asks_only_while_a_refus
     """Node reads never queue behind a graph's mailbox; a change the store refused is never shown, so
     while one is pending the read asks the actor (which puts the graph back first), once per graph."""
     from kg_actors.conduct import read
-    from kg_actors.core.errors import StorageRefused
-    from kg_actors.storage import faults
 
     async with trio.open_nursery() as nursery:
         floor, sessions, user = await _floor(nursery, tmp_path)
@@ -136,4 +135,25 @@ async def test_a_search_reads_the_views_and_asks_no_graph(tmp_path, asks):
         text = await search.search_text(floor, view.sid, "redis eviction")
         assert "redis-eviction-policy" in text
         assert asks["graph"] == 0
+        nursery.cancel_scope.cancel()
+
+
+@pytest.mark.parametrize("code, told", [
+    ("ENOSPC", "retry when the disk has room again"),
+    ("EROFS", "is read-only: retry once it is writable again"),
+    ("EACCES", "give it write permission there, then retry"),
+    ("ENOTDIR", "move it away (kg doctor names it), then retry"),
+])
+async def test_a_refused_write_says_what_must_change_before_a_retry(tmp_path, monkeypatch, code, told):
+    """A store that refuses a write for a file in the way, or a read-only disk, is not told to wait for room."""
+    async with trio.open_nursery() as nursery:
+        floor, sessions, user = await _floor(nursery, tmp_path)
+        view = await sessions.register(project_path=None, harness="claude-code", now=NOW)
+        flag = tmp_path / "fault"
+        flag.write_text(code)
+        monkeypatch.setenv(faults.ENV, str(flag))
+        with pytest.raises(StorageRefused) as refused:
+            await write.put_node(floor, view.sid, "user", "refused-lesson-node", "the store refused it", None, None)
+        assert told in str(refused.value)
+        assert ("disk has room" in str(refused.value)) == (code == "ENOSPC")
         nursery.cancel_scope.cancel()

@@ -1,0 +1,29 @@
+"""What a refused write tells the agent to do before it retries, by why the store refused it.
+
+One sentence for every cause told a user "retry when the disk has room again" even when the graph's
+folder was a file, or the store read-only, where waiting changes nothing.
+"""
+
+from __future__ import annotations
+
+import errno
+from pathlib import Path
+
+_ROOM = (errno.ENOSPC, errno.EDQUOT)
+_OCCUPIED = (errno.ENOTDIR, errno.EISDIR, errno.EEXIST)
+_FORBIDDEN = (errno.EACCES, errno.EPERM)
+
+
+def retry_advice(exc: BaseException, where: Path) -> str:
+    """What must change before a retry of a write to `where` (a file of the store) can succeed."""
+    code = exc.errno if isinstance(exc, OSError) else None
+    if code in _ROOM:
+        return "retry when the disk has room again"
+    if code == errno.EROFS:
+        return f"the file system holding {where.parent} is read-only: retry once it is writable again"
+    if code in _FORBIDDEN:
+        return f"the server may not write in {where.parent}: give it write permission there, then retry"
+    if code in _OCCUPIED:
+        return (f"something that is not the store's stands in the way of {where}: "
+                "move it away (kg doctor names it), then retry")
+    return "retry; if it is refused again, run kg doctor"
