@@ -294,6 +294,7 @@ def cmd_stop(args: argparse.Namespace) -> int:
     if pid is None:
         print(f"kg: not running ({why_not})")
         return 0
+    asked = time.time()
     try:
         os.kill(pid, signal.SIGTERM)
     except ProcessLookupError:
@@ -304,10 +305,23 @@ def cmd_stop(args: argparse.Namespace) -> int:
         try:
             os.kill(pid, 0)
         except ProcessLookupError:
-            print(f"kg: stopped (pid {pid})")
-            return 0
+            return _stopped(pid, config.root, asked)
         time.sleep(0.05)
     print(f"kg: pid {pid} did not stop within {STOP_TIMEOUT:.0f} s", file=sys.stderr)
+    return 1
+
+
+def _stopped(pid: int, root: Path, asked: float) -> int:
+    """Say the server stopped, or that its last save failed and where it rescued the graphs (exit 1)."""
+    try:
+        rescued = sorted(str(p) for p in (root / "rescued").iterdir() if p.stat().st_mtime >= asked - 1)
+    except OSError:
+        rescued = []
+    if not rescued:
+        print(f"kg: stopped (pid {pid})")
+        return 0
+    print(f"kg: stopped (pid {pid}), but its last save failed: the graph was written to {', '.join(rescued)}; "
+          "copy it back over the graph's file once the store writes again (`kg logs` says why)", file=sys.stderr)
     return 1
 
 

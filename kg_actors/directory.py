@@ -169,6 +169,10 @@ class GraphDirectory:
             elif why := handle.store_refusal:
                 out[key] = {"kind": "not_saved", "why": f"{why}. Reads answer; every change is refused (NOT "
                             "WRITTEN) until the store takes one.", "file": file, "graph": graph, "kept": None}
+            elif edited := self._handles[key].hand_edited():
+                out[key] = {"kind": "hand_edited", "file": file, "graph": graph, "kept": None,
+                            "why": f"{edited} was changed by hand under the server: it is not saved over, and the "
+                                   "writes since are kept in its journal"}
         return out
 
     async def get(self, key: str) -> GraphHandle:

@@ -60,8 +60,10 @@ from .derived import Derived as Derived, build_derived as build_derived
 from .graph_handle import GraphHandle as GraphHandle, build_index
 from .compaction_schedule import Owed, Planning, Turn, next_message, owed_before_read, too_far_over, when_idle
 from .graph_view import GraphView, Outlet
+from .graph_file_watch import HAND_EDITED, Before, before_save, note
 from .graph_recovery import index_committed, resync
-from .graph_writer import Resync, Snapshot, ToWriter, Written, fold_waits, run_writer
+from .graph_rescue import rescue
+from .graph_writer import Resync, Snapshot, ToWriter, Written, answer_without_save, run_writer
 from .storage import journal
 
 log = logging.getLogger(__name__)
@@ -321,6 +323,7 @@ async def run_graph_actor(
     handle = GraphHandle(key, level, mailbox, trio.Event(), state.outlet)
     to_writer, writer_items = trio.open_memory_channel[Written | Snapshot | Resync](2 ** 16)
     status: dict[str, Any] = state.outlet.status  # readers of the view see a refusal at once
+    note(status, path)  # what the load read: a save compares the file with it (graph_file_watch.py)
     try:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(run_writer, path, writer_items, status, nursery)
@@ -376,7 +379,7 @@ async def run_graph_actor(
                     await resync(state, path, to_writer, status)
                 if isinstance(msg, m.Fold):
                     state.dirty = state.dirty or msg.whole
-                    await _request_fold(state, to_writer, msg.reply, status, path if msg.routine else None)
+                    await _request_fold(state, to_writer, msg.reply, status, path, msg.routine)
                     continue
                 if isinstance(msg, m.Refresh):  # recent values older than the graph, off the loop
                     try:
@@ -417,6 +420,8 @@ async def run_graph_actor(
                                        msg.fsync_before_reply, msg.reads_only or msg.derived_only)
                 if msg.derived_only:
                     state.publish()
+                if isinstance(msg, m.Absorb):
+                    note(status, path)  # the merge's file, now in the graph: not a hand edit
                 now = getattr(msg, "now", None)
                 if isinstance(msg, m.Tick):
                     owed = None  # the tick compacted
@@ -438,8 +443,9 @@ async def run_graph_actor(
             if discard is None:
                 # Mailbox closed: fold what is dirty, then let the writer finish.
                 slot: actor.ReplySlot[bool] = actor.ReplySlot()
-                await _request_fold(state, to_writer, slot, status)
-                await slot.wait()
+                await _request_fold(state, to_writer, slot, status, path)
+                if not await slot.wait() and not status.get(HAND_EDITED) and not status.get("refusing"):
+                    await rescue(key, path, state.graph.snapshot_json())  # the journal may be lost with the disk
             # The writer drains what is queued (acknowledged writes reach the journal) and ends.
             await to_writer.aclose()
     finally:
@@ -516,12 +522,15 @@ async def _apply(state: GraphState, to_writer: ToWriter, reply: actor.ReplySlot[
 
 
 async def _request_fold(state: GraphState, to_writer: ToWriter, reply: actor.ReplySlot[bool],
-                        status: dict[str, bool], routine_for: Path | None = None) -> None:
-    """Hand a consistent snapshot to the writer; the writer answers `reply` when it is saved. `routine_for`:
-    the graph's file when the save tick asks, whose fold may wait (graph_writer.fold_waits)."""
+                        status: dict[str, Any], path: Path, routine: bool = False) -> None:
+    """Hand a consistent snapshot to the writer; the writer answers `reply` when it is saved. `routine`:
+    the save tick asks, and a large file's fold may wait (graph_writer.fold_waits). A file changed under
+    the server is written back when damaged, and not saved over when edited by hand (graph_file_watch.py)."""
     now = (state.clock or time.time)()
-    if not status.get("save_failed") and (not state.dirty or routine_for and fold_waits(routine_for, now)):
-        reply.set(True)
+    before = Before.SAVE if state.refusal is not None else await before_save(
+        state.key, path, state.graph.kind, len(state.graph.nodes), status)
+    if (answer := answer_without_save(before, status, state.dirty, path if routine else None, now)) is not None:
+        reply.set(answer)
         return
     state.dirty = False  # a failed save sets status["save_failed"], so the next tick tries again
     await to_writer.send(Snapshot(state.graph.snapshot_json(), reply))

@@ -79,6 +79,11 @@ class GraphHandle:
         actor, which puts the graph back first). No message: never waits behind the mailbox."""
         return self._outlet.kept()
 
+    def hand_edited(self) -> str | None:
+        """The graph's file when it was changed by hand under the server (not saved over since), else None."""
+        edited = self._outlet.status.get("hand_edited")
+        return edited if isinstance(edited, str) else None
+
     async def current(self) -> GraphView:
         """The view as of every message sent before (a message: it queues behind them)."""
         return await self._mailbox.ask(m.Current())

@@ -15,7 +15,7 @@ from .core import constants as C
 from .core.model import GraphData
 from .core.steps import run_steps
 from .derived import Derived, build_derived
-from .storage import files, journal, term_cache
+from .storage import file_seen, files, journal, term_cache
 from .term_process import TermChild
 
 log = logging.getLogger(__name__)
@@ -213,3 +213,14 @@ def load_fresh(path: Path, kind: str, project_path: str | None, now: float) -> t
     derived = build_derived(graph, now)
     derived.index = search.SearchIndex.build(graph)
     return graph, derived
+
+
+def reads_as_graph(path: Path, kind: str) -> bool:
+    """Whether the file reads as a graph as a load takes it (no `.prev` fall-back): a save's look at a file
+    changed under the server (storage/file_seen.py). Worker thread."""
+    def build(raw: object, reading: files.Reading) -> GraphData:
+        if not isinstance(raw, dict):
+            raise files.Unreadable(f"{path}: holds a JSON {type(raw).__name__}, not a graph object")
+        return GraphData.from_json(raw, kind)
+
+    return file_seen.reads_as(path, build)

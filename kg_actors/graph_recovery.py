@@ -19,6 +19,7 @@ import trio
 from .core import search
 from .core.model import GraphData
 from .derived import Derived, build_derived
+from .graph_file_watch import note
 from .graph_loading import load_fresh
 from .graph_writer import Resync, ToWriter
 from .storage import files, journal
@@ -61,6 +62,7 @@ async def resync(state: Owned, path: Path, to_writer: ToWriter, status: dict[str
     if status.pop("resync_failed", None):
         state.refusal = None
     state.graph, state.derived = graph, derived
+    note(status, path)  # what was just read is the graph's own
     state.publish()
     state.dirty = journal.journal_path(path).exists()
     await to_writer.send(Resync())

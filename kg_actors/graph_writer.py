@@ -30,7 +30,8 @@ import trio
 from . import actor
 from .core import constants as C
 from .core.errors import StorageRefused
-from .storage import files, graph_file, journal
+from .graph_file_watch import SEEN, Before
+from .storage import file_seen, files, graph_file, journal
 from .storage.refusals import retry_advice
 
 log = logging.getLogger(__name__)
@@ -223,6 +224,19 @@ def fold_due(journal_bytes: int, file_bytes: int, file_age: float) -> bool:
             or file_age >= C.FOLD_MAX_WAIT_SECONDS)
 
 
+def answer_without_save(before: Before, status: dict[str, Any], dirty: bool, routine_for: Path | None,
+                        now: float) -> bool | None:
+    """A save's answer when no snapshot goes to the writer (None: one does). A hand edit is not saved over
+    (False); damage is written back, dirty or not; `routine_for`, the file of a save the tick asked for,
+    may wait (`fold_waits`)."""
+    if before is Before.HOLD:
+        return False
+    if before is Before.SAVE and not status.get("save_failed") and (
+            not dirty or routine_for is not None and fold_waits(routine_for, now)):
+        return True
+    return None
+
+
 def fold_waits(path: Path, now: float) -> bool:
     """`not fold_due` for the graph file at `path` and its journal as they are on disk (two stats)."""
     try:
@@ -248,7 +262,9 @@ async def _fold_in(path: Path, jpath: Path, fold: _Fold, status: dict[str, Any])
         files.discard(fold.file)
     elif fold.file is not None:
         try:
+            staged = file_seen.seen(fold.file)  # the file this save leaves (a rename keeps its identity)
             await trio.to_thread.run_sync(journal.fold_in, jpath, fold.file, path, fold.since)
+            status[SEEN] = staged  # the next save compares the file with it (graph_file_watch.py)
             status["save_failed"] = False
             status.pop("unsaved", None)
             fold.item.reply.set(True)

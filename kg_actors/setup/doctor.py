@@ -141,6 +141,9 @@ def trouble_fix(trouble: dict[str, Any]) -> str:
     if trouble.get("kind") == "not_saved":
         return (f"make the folder of {trouble.get('file')} writable (or free space on its disk; `kg logs` says what "
                 "failed); the next change is kept once the store takes it")
+    if trouble.get("kind") == "hand_edited":
+        return ("reload it to take the edit in, with the writes since replayed over it (kg stop && kg start, or "
+                "GET /api/graph/read?reload=true); `kg restore` puts a committed version back instead")
     if trouble.get("kind") == "journal_damaged":
         return (f"look at {trouble.get('kept')} (the lines that could not be read are in it; write again what they "
                 "held), then remove it")

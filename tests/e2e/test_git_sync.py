@@ -674,6 +674,8 @@ def test_the_merge_driver_on_reference_format_files(tmp_path):
 
 
 async def test_conflict_markers_in_the_store_are_not_committed_and_the_server_keeps_serving(tmp_path):
+    # A running server's save finds the marked file no graph: it writes the graph back from memory (the marked
+    # file kept aside for a look) before the commit, which then holds the graph, not the markers.
     a = _machine(tmp_path, "machine-a", _user("a-lesson-node"))
     assert kg(["init-git"], a.env).returncode == 0
     a.start()
@@ -681,16 +683,14 @@ async def test_conflict_markers_in_the_store_are_not_committed_and_the_server_ke
         await _write(a, "written-before-hand-merge")
         assert kg(["commit"], a.env).returncode == 0
         good = (a.store / "user.json").read_text()
-        (a.store / "user.json").write_text("<<<<<<< HEAD\n" + good + "=======\n{}\n>>>>>>> theirs\n")
+        marked = "<<<<<<< HEAD\n" + good + "=======\n{}\n>>>>>>> theirs\n"
+        (a.store / "user.json").write_text(marked)
         out = kg(["commit"], a.env)
-        assert out.returncode == 1 and "user.json is not a readable graph" in out.stderr, out.stderr
-        assert "conflict markers" in out.stderr and "kg restore" in out.stderr
-        assert "written-before-hand-merge" in committed_graph(a.store, env=a.env)["nodes"]  # the last commit stands
-        assert {"a-lesson-node", "written-before-hand-merge"} <= set(nodes_by_id(graph(a)["user"]))
-        out = kg(["restore", "--at", "HEAD", "user"], a.env)  # the fix: no commit of the marked file first
         assert out.returncode == 0, out.stderr
-        assert "not committed first: " in out.stdout and "user.json is not a readable graph" in out.stdout
-        assert kg(["commit"], a.env).returncode == 0
+        assert (a.store / "user.json.replaced").read_text() == marked
+        assert "<<<<<<<" not in (a.store / "user.json").read_text()
+        assert {"a-lesson-node", "written-before-hand-merge"} <= set(committed_graph(a.store, env=a.env)["nodes"])
+        assert {"a-lesson-node", "written-before-hand-merge"} <= set(nodes_by_id(graph(a)["user"]))
     finally:
         a.stop()
 

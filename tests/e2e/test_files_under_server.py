@@ -1,0 +1,139 @@
+"""A graph file changed under a running server: damage is written back, a hand edit is kept and read.
+
+Each test runs a real `kg serve` with a short save interval, changes the user graph's file (or
+its folder) from outside, and checks what a later save, read, reload or restart sees.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+
+import pytest
+from e2e_helpers import graph, kg, nodes_by_id, wait_until
+from mcp import Client
+
+from kg_actors.testing import ServerProcess, mcp_text, session_of
+
+FAST = {"KG_SAVE_INTERVAL": "0.3"}
+
+
+def _start(tmp_path, extra=None) -> ServerProcess:
+    return ServerProcess(tmp_path, {**FAST, **(extra or {})}).start("--no-editor")
+
+
+async def _put(srv: ServerProcess, node_id: str, gist: str, level: str = "user", cwd: str | None = None) -> None:
+    async with Client(srv.url + "/") as c:
+        sid = session_of(mcp_text(await c.call_tool("kg_read", {"cwd": cwd or srv.project("files-proj")})))
+        reply = await c.call_tool("kg_put_node", {"session_id": sid, "level": level, "id": node_id, "gist": gist})
+        assert not reply.is_error, mcp_text(reply)
+
+
+def _saved(path, node_id: str) -> bool:
+    try:
+        return node_id in json.loads(path.read_text())["nodes"]
+    except (OSError, ValueError, KeyError):
+        return False
+
+
+def _folded(path, node_id: str) -> bool:
+    """The node is in the file and no journal holds anything more."""
+    return _saved(path, node_id) and not path.with_name(path.name + ".journal").exists()
+
+
+@pytest.mark.parametrize("damage", ["removed", "emptied", "folder", "garbage"])
+async def test_a_graph_file_damaged_under_the_server_is_written_back_at_the_next_save(tmp_path, damage):
+    srv = _start(tmp_path)
+    user = srv.store / "user.json"
+    try:
+        await _put(srv, "first-lesson", "saved before the damage")
+        wait_until(lambda: _folded(user, "first-lesson"), 20, "the first save")
+        await _put(srv, "second-lesson", "saved by the last save before the damage")
+        wait_until(lambda: _folded(user, "second-lesson"), 20, "the second save")
+        if damage == "removed":
+            user.unlink()
+        elif damage == "emptied":
+            user.write_bytes(b"")
+        elif damage == "folder":
+            user.unlink()
+            user.mkdir()
+        else:
+            user.write_text("{ not json")
+        # Nothing changed in memory: the next save tick writes it back all the same.
+        wait_until(lambda: user.is_file() and _saved(user, "second-lesson"), 20, "the graph written back")
+        log = srv.log.read_text()
+        assert log.count("under the server: the graph is written back from memory") == 1, log[-3000:]
+        if damage == "folder":
+            assert (srv.store / "user.json.replaced").is_dir()
+        if damage == "garbage":
+            assert (srv.store / "user.json.replaced").read_text() == "{ not json"
+    finally:
+        assert srv.stop() == 0
+    # A `.prev` never becomes the damage (an empty one hid the good previous save).
+    assert json.loads((srv.store / "user.prev").read_text())["nodes"]
+    restarted = ServerProcess(tmp_path, FAST).start("--no-editor")
+    try:
+        assert {"first-lesson", "second-lesson"} <= set(nodes_by_id(graph(restarted)["user"]))
+    finally:
+        restarted.stop()
+
+
+async def test_a_hand_edit_is_not_saved_over_and_a_reload_keeps_it_and_the_writes_since(tmp_path):
+    srv = _start(tmp_path)
+    user = srv.store / "user.json"
+    try:
+        await _put(srv, "edited-lesson", "as the agent wrote it")
+        wait_until(lambda: _folded(user, "edited-lesson"), 20, "the save")
+        data = json.loads(user.read_text())
+        data["nodes"]["edited-lesson"]["gist"] = "as the user corrected it by hand"
+        data["nodes"]["hand-added"] = {"id": "hand-added", "gist": "added by hand in the file"}
+        user.write_text(json.dumps(data, indent=2))
+        edited = user.read_bytes()
+        await _put(srv, "written-after", "acknowledged after the hand edit")
+        trouble = wait_until(lambda: (srv.health() or {}).get("graphs_in_trouble", {}).get("user"), 20,
+                             "the hand edit named in /health")
+        assert trouble["kind"] == "hand_edited" and str(user) in trouble["why"]
+        assert user.read_bytes() == edited  # ticks went by: not saved over
+        doctor = kg(["doctor"], srv.env)
+        assert "changed by hand under the server" in doctor.stdout, doctor.stdout
+        nodes = nodes_by_id(graph(srv, reload=True)["user"])
+        assert nodes["edited-lesson"]["gist"] == "as the user corrected it by hand"
+        assert "hand-added" in nodes and "written-after" in nodes
+        assert "user" not in (srv.health() or {}).get("graphs_in_trouble", {})
+    finally:
+        assert srv.stop() == 0
+    assert {"hand-added", "written-after"} <= set(json.loads(user.read_text())["nodes"])
+
+
+def _kg_start(tmp_path, extra=None) -> ServerProcess:
+    """A server started by `kg start` (detached: `kg stop` waits for it to exit, not for a test to reap it)."""
+    srv = ServerProcess(tmp_path, {**FAST, **(extra or {})})
+    out = kg(["start", "--no-editor"], srv.env)
+    assert out.returncode == 0, (out.stdout, out.stderr)
+    return srv
+
+
+async def test_a_final_save_that_fails_rescues_the_graph_and_kg_stop_says_where(tmp_path):
+    srv = _kg_start(tmp_path, {"KG_SAVE_INTERVAL": "3600"})
+    cwd = srv.project("rescued-proj")
+    await _put(srv, "project-lesson", "only in memory and the journal", level="project", cwd=cwd)
+    folder = srv.store / "projects" / "rescued-proj"
+    shutil.rmtree(folder)
+    folder.write_text("not a folder")  # the graph's folder replaced by a file: no save can go there
+    out = kg(["stop"], srv.env)
+    assert out.returncode == 1, (out.stdout, out.stderr)
+    rescued = list((srv.store / "rescued").glob("project-rescued-proj-*.json"))
+    assert len(rescued) == 1
+    assert str(rescued[0]) in out.stdout + out.stderr
+    assert "project-lesson" in json.loads(rescued[0].read_text())["nodes"]
+
+
+def test_kg_stop_of_a_server_whose_saves_all_succeed_says_stopped(tmp_path):
+    srv = _kg_start(tmp_path)
+    (srv.store / "rescued").mkdir()
+    older = srv.store / "rescued" / "user-20200101-000000.json"
+    older.write_text("{}")
+    os.utime(older, (946_684_800, 946_684_800))  # an older stop's
+    out = kg(["stop"], srv.env)
+    assert out.returncode == 0 and "kg: stopped" in out.stdout, (out.stdout, out.stderr)
