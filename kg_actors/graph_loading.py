@@ -13,6 +13,7 @@ from pathlib import Path
 from .core import charge, compaction, debt, hand_edits, search
 from .core import constants as C
 from .core.model import GraphData
+from .core.journal_replay import reconcile
 from .core.steps import run_steps
 from .derived import Derived, build_derived
 from .storage import file_seen, files, journal, term_cache
@@ -72,14 +73,20 @@ def load_graph(path: Path, kind: str, project_path: str | None,
         replayed = journal.read(jpath, damaged)
     elif journal.belongs(jpath):
         replayed = journal.read(jpath, damaged)
+    elif not file_seen.is_previous_save(path):
+        # The file was changed after these writes (a hand edit): they were answered "saved", and are replayed
+        # over it as it now is; a node both changed keeps the version written last (core/journal_replay.py).
+        if not read_only:
+            log.warning("%s was changed since its journal began (a hand edit): the journal's records are replayed "
+                        "over it as it now is", path.name)
+        replayed = journal.read(jpath, damaged)
     elif read_only:
         replayed = []  # the load sets it aside: disk wins
     else:
-        # The file was replaced after these writes (a restore): disk wins, the writes are kept aside.
+        # The file is its previous save again (put back by hand: a roll-back): disk wins, the writes are kept aside.
         dropped, aside = journal.set_aside(jpath)
-        log.warning("%s was written after its journal began (a restore, or a save cut short before it removed "
-                    "the journal): disk wins; %d change(s) of the journal were set aside "
-                    "in %s", path.name, dropped, aside.name)
+        log.warning("%s is its previous save again (a roll-back): disk wins; %d change(s) of the journal were set "
+                    "aside in %s", path.name, dropped, aside.name)
         replayed = []
     if damaged and not read_only:
         # Answered changes are lost with those lines: the journal is kept as it is for a look by hand (the
@@ -95,8 +102,12 @@ def load_graph(path: Path, kind: str, project_path: str | None,
         if kept_damaged is not None:
             kept_damaged.append(copy)
     applied = 0
+    file_ts, now = (st.st_mtime if (st := file_seen.stat_of(path)) else 0.0), time.time()
     for n, record in enumerate(replayed):
         try:
+            if not fell_back:  # over `.prev`, the records are newer than every node they touch
+                record = reconcile(record, lambda i: node.to_json() if (node := graph.nodes.get(i)) else None,
+                                   file_ts, now)
             graph.apply_record(record)
             graph.commit()
             applied += 1
@@ -145,9 +156,9 @@ def look_on_disk(path: Path, kind: str) -> list[tuple[str, str]]:
     if damaged:
         said.append(("journal_damaged", f"{jpath}: line(s) {', '.join(map(str, damaged[:10]))} could not be read: the "
                                 "answered change(s) they held are lost at the next start"))
-    if records and (reads or not fell_back) and journal.recovered(jpath) is None and not journal.belongs(jpath):
-        on = (f"a version of {path.name} that is not the one there now" if files.real_file(path).exists()
-              else f"{path.name}, which is not there")
+    if records and (reads or not fell_back) and journal.recovered(jpath) is None and not journal.belongs(jpath) \
+            and file_seen.is_previous_save(path):  # a file changed otherwise gets them replayed over it
+        on = f"a later version of {path.name} than its previous save, put back there (a roll-back)"
         said.append(("journal_dropped", f"{jpath}: {len(records)} answered change(s) were made on top of {on}: "
                                         f"the next start sets them aside (in {jpath.name}.dropped) instead of "
                                         "replaying them"))

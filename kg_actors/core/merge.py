@@ -36,6 +36,7 @@ RENAMED_TO = "renamed_to"  # in a version set aside: the id the other machine re
 FROM_FOLDER = "from_folder"  # in a version set aside: the other graph folder of the project it was held in
 HELD_TWICE = "held_twice"  # in a version set aside: an earlier entry of the node's key in its own file
 CONFLICTS_MAX = 5  # per node; the oldest unresolved versions go first
+FILE_AND_JOURNAL = "file_and_journal"  # in a version set aside: a hand edit of its file and its journal both changed it
 
 _MAX_FIELDS = ("_last_read_ts",)
 _UNION_FIELDS = ("_useful_ts", "_credited_ts", "_gist_ts", "_recurrence_ts")
@@ -129,6 +130,11 @@ def _merge_stamps(base: Json, ours: Json, theirs: Json, into: Json) -> None:
     for name in _STATE_FIELDS:
         into.pop(name, None)
     into.update(value)
+
+
+def kept_conflicts(*lists: Any) -> list[Json]:
+    """The versions set aside of several lists, once each, the newest CONFLICTS_MAX."""
+    return _merge_conflicts(*lists)
 
 
 def _merge_conflicts(*lists: Any) -> list[Json]:
@@ -506,6 +512,9 @@ def conflict_notice(level: str, node_id: str, node_written: Json | None, others:
         head = (f"HELD TWICE IN ITS FILE: '{node_id}' ({level}) was held twice in its graph file (a hand edit); "
                 "the last entry is used and the earlier one kept.")
         in_use = "In use (shown above): the last entry."
+    elif any(isinstance(o, dict) and o.get(FILE_AND_JOURNAL) for o in others):  # core/journal_replay.py
+        head = (f"CHANGED IN ITS FILE AND ITS JOURNAL: '{node_id}' ({level}) was changed by hand in its graph file "
+                "while the server wrote it; both versions are kept.")
     else:
         head = (f"CHANGED ON ANOTHER MACHINE: '{node_id}' ({level}) was changed on two machines before they "
                 "synced; both versions are kept.")

@@ -19,6 +19,7 @@ from itertools import repeat
 from typing import Any
 
 from .ids import is_artifact
+from .journal_replay import BEFORE, content_sum
 from .records import Edge as Edge, EdgeKey as EdgeKey, Node as Node, edge_storage_key as edge_storage_key
 from .snapshot import GraphReader as GraphReader, GraphSnapshot as GraphSnapshot, Lineage, Pending, full_snapshot
 
@@ -72,6 +73,8 @@ class GraphData:
         self.meta_changed = False
         # Prior values of what the current message touched, for `rollback`.
         self._undo: dict[tuple[str, Any], Any] = {}
+        # Each touched node as it was at the last record: its record names its content's checksum (journal_replay.py).
+        self._before: dict[str, Node | None] = {}
         self.lineage = Lineage()  # shared by every snapshot of this graph
         self._snap: GraphSnapshot | None = None
         self._pending = Pending()  # what changed since `_snap`
@@ -223,6 +226,8 @@ class GraphData:
 
     def _remember(self, kind: str, key: Any, prior: Any) -> None:
         self._undo.setdefault((kind, key), prior)
+        if kind == "n":
+            self._before.setdefault(key, prior)
 
     def commit(self) -> None:
         """The current message's changes stand."""
@@ -255,6 +260,7 @@ class GraphData:
         """What was loaded is on disk already: no record of it, nothing to roll back (a whole graph's
         record would cost its every node's JSON, at start)."""
         self._changed = {"n": set(), "e": set(), "v": set(), "p": set()}
+        self._before = {}
         self.meta_changed = False
         self._undo.clear()
 
@@ -272,9 +278,13 @@ class GraphData:
             "v": {k: self.versions.get(k) for k in ch["v"]},
             "p": {k: self.progress.get(k) for k in ch["p"]},
         }
+        if ch["n"]:
+            record[BEFORE] = {i: content_sum(n.to_json() if (n := self._before.get(i)) is not None else None)
+                              for i in ch["n"]}
         if self.meta_changed:
             record["m"] = {"project_path": self.project_path, "extra": self.extra_meta}
         self._changed = {"n": set(), "e": set(), "v": set(), "p": set()}
+        self._before = {}
         self.meta_changed = False
         return record
 
@@ -286,6 +296,7 @@ class GraphData:
             return None
         record = {"m": {"project_path": self.project_path, "extra": self.extra_meta}} if self.meta_changed else {}
         self._changed = {"n": set(), "e": set(), "v": set(), "p": set()}
+        self._before = {}
         self.meta_changed = False
         return record
 

@@ -65,6 +65,15 @@ def compare(before: Seen | None, now: os.stat_result | None) -> Found:
     return Found.CHANGED
 
 
+def is_previous_save(path: Path) -> bool:
+    """Whether the file is byte for byte its previous save (`.prev`): put back by hand, a roll-back."""
+    try:
+        prev = files.prev_of(path)
+        return prev.stat().st_size == path.stat().st_size and prev.read_bytes() == path.read_bytes()
+    except OSError:
+        return False
+
+
 def reads_as(path: Path, build: Callable[[Any, files.Reading], Any]) -> bool:
     """Whether the file reads as what `build` makes (a graph): what a load would take. Worker thread."""
     try:

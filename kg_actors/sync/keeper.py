@@ -27,7 +27,7 @@ import trio
 from .. import actor
 from ..core.model import snapshot_to_json
 from ..graph_loading import load_graph
-from ..storage import files
+from ..storage import files, journal
 from ..storage import git as G
 from ..storage import commit_process, git_merge, git_read
 from ..storage.layout import Layout
@@ -282,6 +282,10 @@ class StoreKeeper:
             current = found["current"] = await trio.to_thread.run_sync(_as_stored, path, key, root)
             found["restored"] = common.carry_versions(current, wanted, self.clock())
             await trio.to_thread.run_sync(lambda: files.write_atomic(path, files.dump_json(found["restored"])))
+            # A restore is a roll-back: the journal's writes (in `current` above) are not replayed over it.
+            dropped, aside = await trio.to_thread.run_sync(journal.set_aside, journal.journal_path(path))
+            if dropped:
+                log.warning("%s restored: %d change(s) of its journal were set aside in %s", key, dropped, aside.name)
 
         await self.directory.reload(key, put_back)
         current, restored = found["current"], found["restored"]

@@ -11,10 +11,10 @@ import os
 import shutil
 
 import pytest
-from e2e_helpers import graph, kg, nodes_by_id, wait_until
+from e2e_helpers import Session, graph, kg, nodes_by_id, reference_graph, wait_until
 from mcp import Client
 
-from kg_actors.testing import ServerProcess, mcp_text, session_of
+from kg_actors.testing import ServerProcess, mcp_text, session_of, write_store
 
 FAST = {"KG_SAVE_INTERVAL": "0.3"}
 
@@ -137,3 +137,62 @@ def test_kg_stop_of_a_server_whose_saves_all_succeed_says_stopped(tmp_path):
     os.utime(older, (946_684_800, 946_684_800))  # an older stop's
     out = kg(["stop"], srv.env)
     assert out.returncode == 0 and "kg: stopped" in out.stdout, (out.stdout, out.stderr)
+
+
+def _seeded(tmp_path) -> ServerProcess:
+    """A server whose user graph holds `both-edited`, and whose saves wait (writes stay in the journal)."""
+    srv = ServerProcess(tmp_path, {"KG_SAVE_INTERVAL": "3600"})
+    write_store(srv.store, user=reference_graph([{"id": "both-edited", "gist": "the original wording"},
+                                                 {"id": "left-alone", "gist": "changed by nobody"}]))
+    return srv.start("--no-editor")
+
+
+def _hand_edit(user, gist: str) -> None:
+    data = json.loads(user.read_text())
+    data["nodes"]["both-edited"]["gist"] = gist
+    data["nodes"]["hand-only"] = {"id": "hand-only", "gist": "added by hand in the file"}
+    user.write_text(json.dumps(data, indent=2))
+
+
+@pytest.mark.parametrize("last", ["file", "journal"])
+async def test_a_reload_after_a_hand_edit_replays_the_journal_and_sets_aside_a_double_edit(tmp_path, last):
+    srv = _seeded(tmp_path)
+    user = srv.store / "user.json"
+    try:
+        async with Client(srv.url + "/") as c:
+            s = await Session.open(c, srv.project("files-proj"))
+            await s.ok("kg_put_node", level="user", id="journal-only", gist="answered saved, in the journal alone")
+            await s.ok("kg_read", id="both-edited")
+            if last == "journal":
+                _hand_edit(user, "the hand wording")
+            await s.ok("kg_put_node", level="user", id="both-edited", gist="the agent wording")
+            if last == "file":
+                _hand_edit(user, "the hand wording")
+            assert user.with_name("user.json.journal").exists()
+            nodes = nodes_by_id(graph(srv, reload=True)["user"])
+            assert {"journal-only", "hand-only", "left-alone"} <= set(nodes)  # nothing answered is lost
+            kept, aside = ("the hand wording", "the agent wording") if last == "file" else (
+                "the agent wording", "the hand wording")
+            assert nodes["both-edited"]["gist"] == kept
+            assert not list(srv.store.glob("user.json.journal.dropped*"))
+            text = await s.ok("kg_read", id="both-edited")
+            assert "CHANGED IN ITS FILE AND ITS JOURNAL" in text and f"gist: {aside}" in text, text
+            assert "left-alone" not in text
+    finally:
+        assert srv.stop() == 0
+
+
+async def test_a_file_put_back_to_its_previous_save_is_a_roll_back_that_sets_the_journal_aside(tmp_path):
+    srv = _seeded(tmp_path)
+    user = srv.store / "user.json"
+    await _put(srv, "before-the-save", "saved by the stop")
+    assert srv.stop() == 0
+    srv.start("--no-editor")
+    try:
+        await _put(srv, "after-the-save", "in the journal when the file is rolled back")
+        shutil.copyfile(srv.store / "user.prev", user)
+        nodes = nodes_by_id(graph(srv, reload=True)["user"])
+        assert "before-the-save" not in nodes and "after-the-save" not in nodes
+        assert "after-the-save" in (srv.store / "user.json.journal.dropped").read_text()
+    finally:
+        assert srv.stop() == 0

@@ -53,7 +53,7 @@ async def test_reload_after_restoring_prev_drops_the_write_being_undone(tmp_path
         srv.start()
         after = nodes_by_id(graph(srv)["user"])
         assert "after-reload-node" in after and "bad-write-node" not in after
-        assert "user.json was written after its journal began" in srv.log.read_text()
+        assert "user.json is its previous save again (a roll-back)" in srv.log.read_text()
         assert "1 change(s) of the journal were set aside" in srv.log.read_text()
     finally:
         srv.stop()

@@ -128,8 +128,7 @@ def test_doctor_reads_the_graphs_and_journals_the_server_has_not_loaded(server_f
     assert doctor.returncode == 1 and "FAIL  server" in out, out
     assert f"FAIL  graph user: {srv.store / 'user.json.journal'}: line(s) 3 could not be read" in out, out
     assert f"FAIL  graph project:torn: {torn} is unreadable" in out and "no graph.prev is beside it" in out, out
-    assert f"FAIL  graph project:lost: {lost}: 1 answered change(s) were made on top of graph.json, which is " \
-           "not there: the next start sets them aside" in out, out
+    assert "project:lost" not in out, out  # a journal begun on a file that is gone: replayed at the next start
     assert "project:fine" not in out and "Traceback" not in doctor.stderr and not doctor.stderr.strip(), doctor.stderr
 
     srv.start("--no-editor")  # up: what it has loaded it names itself; the others are read here

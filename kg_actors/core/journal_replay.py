@@ -1,0 +1,74 @@
+"""Journal records replayed over a graph file that was changed since they were written (a hand edit).
+
+A reload after a hand edit set the journal aside whole, and writes answered "saved" were gone. Now
+its records are replayed over the file as it now is. Each record names, per node it touches, a short
+checksum of that node's content before the change (`BEFORE`): where the node there still has it, the
+record applies as written. Where it does not, the file changed the node too: when the record changed
+its content as well, the version written last is the node (the file's is dated by its mtime) and the
+other a version set aside, marked `merge.FILE_AND_JOURNAL`; when the record changed no content (a read
+stamp, a compaction's move), the file's content stays with the record's stamps. A delete against an
+edit keeps the edit, as a merge does.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from typing import Any
+
+from . import merge
+
+Json = dict[str, Any]
+
+BEFORE = "b"  # a record's {node id: content_sum of the node before the change (None: there was none)}
+
+
+def content_sum(node: Json | None) -> str | None:
+    """A short checksum of what a write sets of a node (merge.content); None for no node."""
+    if node is None:
+        return None
+    text = json.dumps(merge.content(node), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()[:12]
+
+
+def reconcile(record: Any, current: Callable[[str], Json | None], file_ts: float, now: float) -> Any:
+    """The record to apply over the graph as it now is (`current`: a node's JSON there, or None).
+    `file_ts`: when the file was last changed. The record itself when nothing it touches changed there."""
+    if not isinstance(record, dict):
+        return record
+    before, nodes = record.get(BEFORE), record.get("n")
+    if not isinstance(before, dict) or not isinstance(nodes, dict):
+        return record  # a record from before the checksums: applied as written
+    out: Json | None = None
+    for node_id, written in nodes.items():
+        if node_id not in before or not (written is None or isinstance(written, dict)):
+            continue
+        live = current(node_id)
+        if content_sum(live) == before[node_id]:
+            continue  # what the record's writer saw is what is there
+        kept = _one(live, written, before[node_id], file_ts, now)
+        if kept is not written:
+            out = out if out is not None else dict(nodes)
+            out[node_id] = kept
+    return record if out is None else {**record, "n": out}
+
+
+def _one(live: Json | None, written: Json | None, before: Any, file_ts: float, now: float) -> Json | None:
+    """One node changed in the file since the record's writer saw it: what the record sets it to."""
+    if written is None or live is None:
+        return live if written is None else written  # a delete against an edit keeps the edit
+    if content_sum(written) == before:  # the record changed no content: the file's stays, with its stamps
+        return {**{k: v for k, v in written.items() if k not in merge.content(written)}, **merge.content(live)}
+    if merge.content(live) == merge.content(written):
+        return written
+    journal_later = merge.written_ts(written) > file_ts
+    winner, loser = (written, live) if journal_later else (live, written)
+    stamp = loser.get("_written") if loser is written else {"ts": file_ts, "by": None}
+    other = {**merge.content(loser), "_written": stamp, "_set_aside_ts": now, merge.FILE_AND_JOURNAL: True}
+    node = dict(winner)
+    if winner is live:  # dated by the file: the notice says when the edit that won was made
+        node["_written"] = stamp = {"ts": file_ts, "by": None}
+    node[merge.CONFLICTS_FIELD] = merge.kept_conflicts(live.get(merge.CONFLICTS_FIELD),
+                                                       written.get(merge.CONFLICTS_FIELD), [other])
+    return node
