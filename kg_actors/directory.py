@@ -22,7 +22,7 @@ from .graph_actor import run_graph_actor
 from .graph_handle import GraphHandle
 from .graph_loading import load_graph, settle_and_derive
 from .hook_priority import YieldToHooks
-from .storage import files, term_cache
+from .storage import file_seen, files, term_cache
 from .storage import layout as L
 from .storage.journal import journal_path
 from .term_process import TermChild
@@ -59,6 +59,7 @@ class GraphDirectory:
         self._refusals: dict[str, str | None] = {}  # key -> why its graph refuses changes (file unreadable)
         self._fell_back: dict[str, Path] = {}  # key -> where its unreadable file went (its previous save loaded)
         self._damaged: dict[str, Path] = {}  # key -> the copy of its journal whose damaged lines were skipped
+        self._missing: dict[str, str] = {}  # key -> what says its file, missing at its load, existed
         self.closing = False
 
     # Project identity ------------------------------------------------------
@@ -148,6 +149,15 @@ class GraphDirectory:
         return (f"lines of its journal could not be read at the last start: the changes they held are missing. The "
                 f"journal is kept as {copy} (remove it once looked at).")
 
+    def file_missing(self, key: str) -> str | None:
+        """Said for the rest of the server's run when the graph's file was missing at its load (file_seen.py)."""
+        said = self._missing.get(key)
+        if said is None:
+            return None
+        return (f"its file {self.layout.graph_file(key)} was missing at this server's start, though {said}: "
+                "the graph was loaded without it, so lessons of its last save may be missing; `kg restore` brings "
+                "back a committed version")
+
     def loaded_keys(self) -> list[str]:
         return list(self._handles)
 
@@ -169,6 +179,8 @@ class GraphDirectory:
             elif why := handle.store_refusal:
                 out[key] = {"kind": "not_saved", "why": f"{why}. Reads answer; every change is refused (NOT "
                             "WRITTEN) until the store takes one.", "file": file, "graph": graph, "kept": None}
+            elif why := self.file_missing(key):
+                out[key] = {"kind": "file_missing", "why": why, "file": file, "graph": graph, "kept": None}
             elif edited := self._handles[key].hand_edited():
                 out[key] = {"kind": "hand_edited", "file": file, "graph": graph, "kept": None,
                             "why": f"{edited} was changed by hand under the server: it is not saved over, and the "
@@ -217,6 +229,9 @@ class GraphDirectory:
         terms = await trio.to_thread.run_sync(TermChild.start, path)
         aside: list[Path] = []
         damaged: list[Path] = []
+        if said := await trio.to_thread.run_sync(file_seen.missing_at_start, path):
+            self._missing[key] = said
+            log.error("graph %s: %s is missing though %s: loaded without it", key, path, said)
         try:
             try:
                 graph, replayed = await trio.to_thread.run_sync(

@@ -148,6 +148,9 @@ def look_on_disk(path: Path, kind: str) -> list[tuple[str, str]]:
                                       "was written after it is missing there)"))
         except files.Unreadable as none:
             said.append(("file", f"{none} Until then it is served empty and refuses changes."))
+    if not fell_back and (evidence := file_seen.missing_at_start(path)):
+        said.append(("file", f"{path} is missing though {evidence}: the next start serves the graph without it "
+                             "(its journal's answered changes replayed), so lessons of its last save are missing"))
     jpath = journal.journal_path(path)
     if not jpath.exists():
         return said

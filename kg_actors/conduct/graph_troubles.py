@@ -1,6 +1,6 @@
 """What a session is told of a graph in trouble: its file could not be read (served empty, refusing
-changes), its previous save was loaded instead, lines of its journal were lost, or the store refuses its
-saves now. Said by a full read and by the preload (for many sessions the only memory they see)."""
+changes), its previous save was loaded instead, its file was missing at the start, lines of its journal
+were lost, or the store refuses its saves now. Said by a full read and by the preload (for many sessions the only memory they see)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,8 @@ def troubles(floor: Floor, level: str, handle: GraphHandle) -> list[str]:
         out.append(f"The {level} memory could not be loaded: {unreadable}")
     elif fell_back := floor.directory.fell_back(handle.key):
         out.append(f"The {level} memory: {fell_back}")
+    elif missing := floor.directory.file_missing(handle.key):  # loaded without its file: its last save is lost
+        out.append(f"The {level} memory: {missing}")
     if damaged := floor.directory.journal_damaged(handle.key):
         out.append(f"The {level} memory: {damaged}")
     if refusing := handle.save_refusal():

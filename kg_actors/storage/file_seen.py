@@ -18,7 +18,7 @@ from typing import Any
 
 import attrs
 
-from . import files
+from . import files, journal
 
 
 @attrs.frozen
@@ -63,6 +63,19 @@ def compare(before: Seen | None, now: os.stat_result | None) -> Found:
     if before == Seen(now.st_size, now.st_mtime_ns, now.st_ino):
         return Found.SAME
     return Found.CHANGED
+
+
+def missing_at_start(path: Path) -> str | None:
+    """What says a graph file that is not there existed (its previous save, a journal naming it), or None:
+    a start that loads it anyway says so, since the lessons of its last save are lost with it."""
+    if os.path.lexists(path):
+        return None
+    prev = files.prev_of(path)
+    if prev.exists():
+        return f"its previous save {prev.name} is beside it"
+    if journal.names_a_file(journal.journal_path(path)):
+        return f"its journal {journal.journal_path(path).name} was begun on it"
+    return None
 
 
 def is_previous_save(path: Path) -> bool:

@@ -219,6 +219,12 @@ def belongs(path: Path) -> bool:
     return header is None or header.get(BASE) is None or _names(header, _graph_file(path))
 
 
+def names_a_file(path: Path) -> bool:
+    """Whether the journal was begun on a graph file (its header names one): the file existed then."""
+    header = _header(path)
+    return header is not None and header.get(BASE) is not None
+
+
 def end(path: Path) -> int:
     """Where the journal ends now (0: none): the records appended after this are a fold's to keep."""
     try:

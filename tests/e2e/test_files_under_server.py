@@ -11,6 +11,7 @@ import os
 import shutil
 
 import pytest
+from hook_helpers import Harness
 from e2e_helpers import Session, graph, kg, nodes_by_id, reference_graph, wait_until
 from mcp import Client
 
@@ -194,5 +195,39 @@ async def test_a_file_put_back_to_its_previous_save_is_a_roll_back_that_sets_the
         nodes = nodes_by_id(graph(srv, reload=True)["user"])
         assert "before-the-save" not in nodes and "after-the-save" not in nodes
         assert "after-the-save" in (srv.store / "user.json.journal.dropped").read_text()
+    finally:
+        assert srv.stop() == 0
+
+
+@pytest.mark.parametrize("evidence", ["prev", "journal"])
+async def test_a_start_that_finds_the_graph_file_missing_says_so_in_the_preload_and_doctor(tmp_path, evidence):
+    srv = _seeded(tmp_path)
+    user = srv.store / "user.json"
+    await _put(srv, "saved-lesson", "in the last save")
+    if evidence == "journal":  # killed before any save: only the journal says the file existed
+        srv.kill()
+        (srv.store / "user.prev").unlink(missing_ok=True)
+        assert (srv.store / "user.json.journal").exists()
+    else:
+        assert srv.stop() == 0
+        assert (srv.store / "user.prev").exists()
+    user.unlink()
+    srv.start("--no-editor")
+    try:
+        preload = Harness(srv, srv.project("files-proj")).start()
+        assert f"{user} was missing at this server's start" in preload.context, preload.context
+        trouble = srv.health()["graphs_in_trouble"]["user"]
+        assert trouble["kind"] == "file_missing"
+        doctor = kg(["doctor"], srv.env)
+        assert "was missing at this server's start" in doctor.stdout, doctor.stdout
+    finally:
+        assert srv.stop() == 0
+
+
+async def test_a_start_of_a_new_store_says_nothing_of_missing_files(tmp_path):
+    srv = _start(tmp_path)
+    try:
+        preload = Harness(srv, srv.project("files-proj")).start()
+        assert "missing" not in preload.context and not srv.health()["graphs_in_trouble"]
     finally:
         assert srv.stop() == 0
