@@ -181,7 +181,7 @@ class GraphDirectory:
                             "WRITTEN) until the store takes one.", "file": file, "graph": graph, "kept": None}
             elif why := self.file_missing(key):
                 out[key] = {"kind": "file_missing", "why": why, "file": file, "graph": graph, "kept": None}
-            elif edited := self._handles[key].hand_edited():
+            elif edited := handle.hand_edited():
                 out[key] = {"kind": "hand_edited", "file": file, "graph": graph, "kept": None,
                             "why": f"{edited} was changed by hand under the server: it is not saved over, and the "
                                    "writes since are kept in its journal"}

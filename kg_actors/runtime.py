@@ -79,6 +79,8 @@ class Runtime:
     chores: Any = None  # the chore supervisor's handle (kg_actors/chores/)
     antigravity: Any = None  # the Antigravity adapter (conduct/antigravity.py): its hooks, acks and queued replies
     budget: Any = None  # the budget notices the hooks attach (chores/budget_notices.py)
+    pid_file: Path | None = None  # `kg serve`'s (serve_forever): made again with a store removed under it
+    log_file: Path | None = None  # the store's server.log, when `kg start` sent this process's output there
 
 
 async def _tick(rt: Runtime) -> bool:
@@ -161,9 +163,36 @@ async def _guard_store(rt: Runtime, fds: list[int]) -> None:
         lock.release(fds[0])
         fds[0] = fd
         log.warning("the store %s was removed or replaced under this server: writing what it holds into it", root)
+        _remake_server_files(rt)
         for handle in rt.directory.loaded():
             await handle.fold(whole=True)
         await rt.sessions.save(rt.clock())
+
+
+def _remake_server_files(rt: Runtime) -> None:
+    """The pid file and server.log of a store made again: `kg status`, `stop`, `logs` and `doctor` find the
+    server by them (the old ones went with the folder; the log was written to a file no path named)."""
+    if rt.log_file is not None:
+        try:
+            fd = os.open(rt.log_file, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        except OSError as exc:
+            log.warning("could not make %s again: %s", rt.log_file, exc)
+        else:
+            for out in (1, 2):  # the log handler writes to stderr: its lines go to the new file from here on
+                os.dup2(fd, out)
+            os.close(fd)
+            log.warning("%s made again (the store it was in was removed)", rt.log_file)
+    if rt.pid_file is not None:
+        _write_pid(rt.pid_file, rt.http_port)
+
+
+def _logs_to(path: Path) -> bool:
+    """Whether this process's output goes to `path` (`kg start` opens server.log for it)."""
+    try:
+        out, there = os.fstat(2), os.stat(path)
+    except OSError:
+        return False
+    return (out.st_dev, out.st_ino) == (there.st_dev, there.st_ino)
 
 
 async def _on_signals(cancel: trio.CancelScope, drain: Drain) -> None:
@@ -350,6 +379,8 @@ async def serve_forever(config: Config) -> None:
     async with trio.open_nursery() as nursery:
         rt = await nursery.start(run_server, config)
         _write_pid(pid_file, rt.http_port)
+        rt.pid_file = pid_file
+        rt.log_file = config.root / "server.log" if _logs_to(config.root / "server.log") else None
     try:
         if server_process.parse(pid_file.read_text())[0] == os.getpid():
             pid_file.unlink()

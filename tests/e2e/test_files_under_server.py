@@ -231,3 +231,19 @@ async def test_a_start_of_a_new_store_says_nothing_of_missing_files(tmp_path):
         assert "missing" not in preload.context and not srv.health()["graphs_in_trouble"]
     finally:
         assert srv.stop() == 0
+
+
+async def test_a_store_removed_under_the_server_gets_its_pid_file_and_log_again(tmp_path):
+    srv = _kg_start(tmp_path)
+    try:
+        await _put(srv, "held-in-memory", "written back into the store made again")
+        shutil.rmtree(srv.store)
+        wait_until(lambda: _saved(srv.store / "user.json", "held-in-memory"), 30, "the store claimed again")
+        wait_until(lambda: (srv.store / "server.pid").exists() and (srv.store / "server.log").exists(), 10,
+                   "the pid file and the log made again")
+        status = kg(["status"], srv.env)
+        assert status.returncode == 0 and "running" in status.stdout, status.stdout
+        assert "made again" in kg(["logs"], srv.env).stdout
+    finally:
+        out = kg(["stop"], srv.env)
+    assert out.returncode == 0 and "kg: stopped (pid" in out.stdout, (out.stdout, out.stderr)
