@@ -32,6 +32,7 @@ from .conduct.floor import Floor
 from .config import Config
 from .core.constants import SHUTDOWN_GRACE_SECONDS
 from .core.charge import fast_charge
+from .core.errors import ActorStopped
 from .delivery_actor import run_deliveries
 from .derived import missing_files
 from .directory import GraphDirectory
@@ -107,12 +108,17 @@ async def _tick(rt: Runtime) -> bool:
             # Routine unless a commit waits for this fold: a large file's may wait (graph_writer.fold_waits).
             folded = await handle.fold(routine=not rt.keeper.commit_due) and folded
             await _take_reading(rt, handle, now)
+        except ActorStopped:  # a stop closed it meanwhile: it folds on its own way out
+            folded = False
+            log.debug("tick skipped %s: its actor stopped", handle.key)
         except Exception:
             folded = False
             log.exception("tick failed for %s", handle.key)
     try:
         await rt.sessions.expire(now=now)
         await rt.sessions.save(now)
+    except ActorStopped:
+        log.debug("session tick skipped: the registry stopped")
     except Exception:
         log.exception("session tick failed")
     return folded

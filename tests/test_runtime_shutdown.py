@@ -53,3 +53,23 @@ async def test_a_cancel_from_outside_still_folds_the_graphs_into_their_files(tmp
     assert "kept-at-stop" in json.dumps(saved)
     assert not (root / "user.json.journal").exists()
     lock.release(lock.claim(root))
+
+
+async def test_a_tick_that_meets_a_stopped_graph_actor_logs_no_traceback(tmp_path, home, caplog):
+    # A `kg stop` during writes: the tick asked actors the stop had closed, and logged "tick failed" tracebacks.
+    from kg_actors import runtime
+
+    root = tmp_path / "store"
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            rt = await nursery.start(run_server, _config(root), time.time, False)
+            user = await rt.directory.get("user")
+            await user.close()  # as stop_all does, while the tick still holds the handle
+            caplog.clear()
+            caplog.set_level("DEBUG", logger="kg_actors.runtime")
+            assert not await runtime._tick(rt)
+            nursery.cancel_scope.cancel()
+    said = [r for r in caplog.records if r.name == "kg_actors.runtime" and "tick" in r.getMessage()]
+    assert said and all(r.levelname == "DEBUG" and r.exc_info is None for r in said), [
+        (r.levelname, r.getMessage()) for r in said]
+    lock.release(lock.claim(root))
