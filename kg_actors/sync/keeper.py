@@ -180,6 +180,9 @@ class StoreKeeper:
     async def _fold_all(self) -> None:
         for handle in self.directory.loaded():
             if not await handle.fold():
+                if edited := handle.hand_edited():  # not saved over: its journal holds the writes since
+                    raise G.GitError(f"{edited} was changed by hand under the server; reload it first (kg stop && "
+                                     "kg start, or GET /api/graph/read?reload=true) so the writes since are in it")
                 raise G.GitError(f"graph {handle.key} could not be saved to its file; not committing half a write")
 
     async def commit(self, what: str = "auto-save") -> Summary:
