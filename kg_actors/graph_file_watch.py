@@ -24,6 +24,7 @@ log = logging.getLogger(__name__)
 
 SEEN = "file_seen"
 HAND_EDITED = "hand_edited"
+EDIT_SEEN = "hand_edit_seen"  # the hand-edited file as it read as a graph
 
 
 class Before(enum.Enum):
@@ -39,16 +40,19 @@ def note(status: dict[str, Any], path: Path) -> None:
 
 async def before_save(key: str, path: Path, kind: str, nodes: int, status: dict[str, Any]) -> Before:
     """What this save does about the file as it is now (a stat; a read in a worker thread when it changed)."""
-    found = file_seen.compare(status.get(SEEN), file_seen.stat_of(path))
+    st = file_seen.stat_of(path)
+    found = file_seen.compare(status.get(SEEN), st)
     if found is Found.SAME:
         return Before.SAVE
     if found is Found.CHANGED:
+        if status.get(HAND_EDITED) and file_seen.compare(status.get(EDIT_SEEN), st) is Found.SAME:
+            return Before.HOLD  # the edit already read: not parsed again at every tick
         if await trio.to_thread.run_sync(reads_as_graph, path, kind):
             if status.get(HAND_EDITED) is None:
                 log.warning("%s: %s was changed by hand under the server: not saved over; writes go on in its "
                             "journal, and a reload (GET /api/graph/read?reload=true) or a restart reads the edit "
                             "with them replayed over it", key, path)
-            status[HAND_EDITED] = str(path)
+            status[HAND_EDITED], status[EDIT_SEEN] = str(path), file_seen.seen(path)
             return Before.HOLD
         what = "replaced by a file that does not read as a graph"
     else:
@@ -62,4 +66,5 @@ async def before_save(key: str, path: Path, kind: str, nodes: int, status: dict[
     log.warning("%s: %s was %s under the server: the graph is written back from memory (%d nodes)%s",
                 key, path, what, nodes, kept)
     status[SEEN] = None
+    status.pop(HAND_EDITED, None)  # an edit held before went with the damage: memory is what is written back
     return Before.WRITE_BACK
