@@ -18,10 +18,12 @@ from collections.abc import Callable
 from typing import Any
 
 from . import merge
+from .records import Node
 
 Json = dict[str, Any]
 
 BEFORE = "b"  # a record's {node id: content_sum of the node before the change (None: there was none)}
+UNCHANGED = "="  # in BEFORE: the record changed none of the node's content (a read stamp, a compaction's move)
 
 
 def content_sum(node: Json | None) -> str | None:
@@ -30,6 +32,17 @@ def content_sum(node: Json | None) -> str | None:
         return None
     text = json.dumps(merge.content(node), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()[:12]
+
+
+def before_mark(prior: Node | None, now: Node | None) -> str | None:
+    """A record's BEFORE entry for a node it touched: UNCHANGED when its content did not change (a compare
+    of a few fields: a compaction's record touches hundreds of nodes), else the prior content's checksum."""
+    if prior is None:
+        return None
+    if now is not None and (prior.gist, prior.notes, prior.touches, prior.extra) == (
+            now.gist, now.notes, now.touches, now.extra):
+        return UNCHANGED
+    return content_sum(prior.to_json())
 
 
 def reconcile(record: Any, current: Callable[[str], Json | None], file_ts: float, now: float) -> Any:
@@ -45,13 +58,24 @@ def reconcile(record: Any, current: Callable[[str], Json | None], file_ts: float
         if node_id not in before or not (written is None or isinstance(written, dict)):
             continue
         live = current(node_id)
-        if content_sum(live) == before[node_id]:
+        if before[node_id] == UNCHANGED:
+            kept = _stamps_over(live, written)
+        elif content_sum(live) == before[node_id]:
             continue  # what the record's writer saw is what is there
-        kept = _one(live, written, before[node_id], file_ts, now)
+        else:
+            kept = _one(live, written, before[node_id], file_ts, now)
         if kept is not written:
             out = out if out is not None else dict(nodes)
             out[node_id] = kept
     return record if out is None else {**record, "n": out}
+
+
+def _stamps_over(live: Json | None, written: Json | None) -> Json | None:
+    """A record that changed none of a node's content: the node as it is there, with the record's stamps and
+    state (the same as written where nothing changed it there; a node deleted there stays deleted)."""
+    if live is None or written is None or merge.content(live) == merge.content(written):
+        return written if live is not None else None
+    return {**{k: v for k, v in written.items() if k not in merge.content(written)}, **merge.content(live)}
 
 
 def _one(live: Json | None, written: Json | None, before: Any, file_ts: float, now: float) -> Json | None:
@@ -59,7 +83,7 @@ def _one(live: Json | None, written: Json | None, before: Any, file_ts: float, n
     if written is None or live is None:
         return live if written is None else written  # a delete against an edit keeps the edit
     if content_sum(written) == before:  # the record changed no content: the file's stays, with its stamps
-        return {**{k: v for k, v in written.items() if k not in merge.content(written)}, **merge.content(live)}
+        return _stamps_over(live, written)
     if merge.content(live) == merge.content(written):
         return written
     journal_later = merge.written_ts(written) > file_ts

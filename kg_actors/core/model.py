@@ -19,7 +19,7 @@ from itertools import repeat
 from typing import Any
 
 from .ids import is_artifact
-from .journal_replay import BEFORE, content_sum
+from .journal_replay import BEFORE, before_mark
 from .records import Edge as Edge, EdgeKey as EdgeKey, Node as Node, edge_storage_key as edge_storage_key
 from .snapshot import GraphReader as GraphReader, GraphSnapshot as GraphSnapshot, Lineage, Pending, full_snapshot
 
@@ -279,8 +279,7 @@ class GraphData:
             "p": {k: self.progress.get(k) for k in ch["p"]},
         }
         if ch["n"]:
-            record[BEFORE] = {i: content_sum(n.to_json() if (n := self._before.get(i)) is not None else None)
-                              for i in ch["n"]}
+            record[BEFORE] = {i: before_mark(self._before.get(i), self.nodes.get(i)) for i in ch["n"]}
         if self.meta_changed:
             record["m"] = {"project_path": self.project_path, "extra": self.extra_meta}
         self._changed = {"n": set(), "e": set(), "v": set(), "p": set()}

@@ -1,7 +1,7 @@
 """Journal records replayed over a file changed by hand: only a real double edit sets a version aside."""
 
 from kg_actors.core import merge
-from kg_actors.core.journal_replay import BEFORE, content_sum, reconcile
+from kg_actors.core.journal_replay import BEFORE, UNCHANGED, content_sum, reconcile
 from kg_actors.core.model import Edge, GraphData, Node
 
 ORIGINAL = {"id": "n", "gist": "original"}
@@ -59,3 +59,16 @@ def test_a_delete_against_an_edit_keeps_the_edit_either_way():
     assert reconcile(_record(None), lambda i: dict(hand), 160.0, 200.0)["n"]["n"] == hand
     agent = {"id": "n", "gist": "agent", "_written": {"ts": 150.0}}
     assert reconcile(_record(agent), lambda i: None, 160.0, 200.0)["n"]["n"] == agent
+
+
+def test_a_change_of_stamps_alone_is_marked_unchanged_and_keeps_a_hand_edit_under_its_stamps():
+    graph = GraphData("user")
+    graph.set_node(Node.from_json("n", ORIGINAL))
+    graph.take_changes()
+    graph.set_node(Node.from_json("n", {**ORIGINAL, "_last_read_ts": 170.0}))  # a read stamp
+    record = graph.take_changes()
+    assert record[BEFORE] == {"n": UNCHANGED}
+    kept = reconcile(record, lambda i: {"id": "n", "gist": "hand"}, 160.0, 200.0)["n"]["n"]
+    assert kept == {"id": "n", "gist": "hand", "_last_read_ts": 170.0}
+    assert reconcile(record, lambda i: None, 160.0, 200.0)["n"]["n"] is None  # deleted there: stays deleted
+    assert reconcile(record, lambda i: dict(ORIGINAL), 160.0, 200.0)["n"]["n"] == record["n"]["n"]
