@@ -108,20 +108,26 @@ class GraphDirectory:
 
     def _stored(self, slug: str) -> bool:
         graph_file = self.layout.project_graph(slug)
-        return graph_file.exists() or graph_file.with_name("graph.json.journal").exists()
+        return L.there(graph_file) or L.there(graph_file.with_name("graph.json.journal"))
 
     def is_stored(self, key: str) -> bool:
         """A graph loaded, or stored on disk (its file or a journal not yet folded into one)."""
         path = self.layout.graph_file(key)
-        return key in self._handles or path.exists() or journal_path(path).exists()
+        return key in self._handles or L.there(path) or L.there(journal_path(path))
 
     def last_written(self, key: str) -> float | None:
         """When the graph's file or its journal last changed (None: neither exists)."""
         path = self.layout.graph_file(key)
-        return max((p.stat().st_mtime for p in (path, journal_path(path)) if p.exists()), default=None)
+        times = []
+        for p in (path, journal_path(path)):
+            try:
+                times.append(p.stat().st_mtime)
+            except OSError:  # not there, or in a folder the server may not read
+                pass
+        return max(times, default=None)
 
     def has_project_graph(self, root: str) -> bool:
-        return self.layout.project_graph(self.project_key(root).removeprefix("project:")).exists()
+        return L.there(self.layout.project_graph(self.project_key(root).removeprefix("project:")))
 
     # Actors ----------------------------------------------------------------
     def loaded(self) -> list[GraphHandle]:
@@ -229,18 +235,18 @@ class GraphDirectory:
         terms = await trio.to_thread.run_sync(TermChild.start, path)
         aside: list[Path] = []
         damaged: list[Path] = []
-        if said := await trio.to_thread.run_sync(file_seen.missing_at_start, path):
-            self._missing[key] = said
-            log.error("graph %s: %s is missing though %s: loaded without it", key, path, said)
         try:
             try:
+                if said := await trio.to_thread.run_sync(file_seen.missing_at_start, path):
+                    self._missing[key] = said
+                    log.error("graph %s: %s is missing though %s: loaded without it", key, path, said)
                 graph, replayed = await trio.to_thread.run_sync(
                     lambda: load_graph(path, kind, root, aside, kept_damaged=damaged))
                 if aside:  # the file was torn or corrupt and its previous save was loaded: say so in reads
                     self._fell_back[key] = aside[0]
                 if damaged:
                     self._damaged[key] = damaged[0]
-            except files.Unreadable as exc:
+            except (files.Unreadable, OSError) as exc:  # OSError: a folder it may not look into
                 # One bad file costs only what it holds: the graph is served empty and refuses changes,
                 # so nothing is written over the file the user restores.
                 refusal = (f"{exc} Until then this graph is served empty and refuses changes; after restoring, "

@@ -38,7 +38,20 @@ def load_graph(path: Path, kind: str, project_path: str | None,
 
     The derived indexes are built here too, before any other task can see the
     graph, so the actor never stalls the event loop building them.
+
+    A file or folder that cannot be opened (a directory in a journal's place, no permission) raises
+    files.Unreadable naming it, as a torn file does: the graph is served empty refusing changes, not failed.
     """
+    try:
+        return _load_graph(path, kind, project_path, set_aside, read_only, kept_damaged)
+    except OSError as exc:
+        where = exc.filename or path
+        raise files.Unreadable(f"{where} cannot be read ({exc.strerror or exc}): make it readable by the server "
+                               "or move it aside.") from exc
+
+
+def _load_graph(path: Path, kind: str, project_path: str | None, set_aside: list[Path] | None,
+                read_only: bool, kept_damaged: list[Path] | None) -> tuple[GraphData, int]:
     repaired: dict[Path, list[str]] = {}  # per file parsed (a `.prev` is parsed to see that it reads)
 
     def build(raw: object, reading: files.Reading) -> GraphData:

@@ -205,3 +205,49 @@ def test_a_file_that_cannot_be_opened_is_unreadable_not_a_failed_load(tmp_path, 
     aside: list = []
     graph, _ = load_graph(path, "user", None, aside)
     assert list(graph.nodes) == ["before"] and aside == [path.with_name("user.json.unreadable")]
+
+
+def test_a_journal_or_folder_that_cannot_be_read_is_unreadable_naming_it(tmp_path, monkeypatch):
+    """A journal the server may not open (root opens everything: the refusal is made here) or a folder where
+    the journal must be: Unreadable naming the journal (the graph is served empty refusing changes), not an
+    OSError failing the load and the session that asked for it."""
+    path = tmp_path / "graph.json"
+    path.write_text(json.dumps({"nodes": {"n": {"id": "n", "gist": "saved"}}}))
+    jpath = journal.journal_path(path)
+    jpath.mkdir()
+    with pytest.raises(Unreadable, match=r"graph\.json\.journal cannot be read \(Is a directory\)"):
+        load_graph(path, "project", None)
+    jpath.rmdir()
+    jpath.write_text(json.dumps({"base": None}) + "\n")
+    from pathlib import Path
+    real_read = Path.read_bytes
+
+    def no_permission(self):
+        if self == jpath:
+            raise PermissionError(13, "Permission denied", str(self))
+        return real_read(self)
+
+    monkeypatch.setattr(Path, "read_bytes", no_permission)
+    with pytest.raises(Unreadable, match=r"graph\.json\.journal cannot be read \(Permission denied\)"):
+        load_graph(path, "project", None)
+
+
+def test_a_project_folder_that_cannot_be_looked_into_is_still_chosen_for_its_project(tmp_path, monkeypatch):
+    """`projects/<slug>` mode 000 under another user: its file cannot even be stat'ed. The folder is still the
+    project's (its load then says it is unreadable), and no look at it raises."""
+    from pathlib import Path
+    from kg_actors.storage import layout as L
+    lay = L.Layout(tmp_path / "store")
+    root = str(tmp_path / "pd")
+    slug = L.base_slug(root)
+    (lay.projects / slug).mkdir(parents=True)
+    real_exists = Path.exists
+
+    def denied(self, *args, **kwargs):
+        if str(self).startswith(str(lay.projects / slug) + "/"):
+            raise PermissionError(13, "Permission denied", str(self))
+        return real_exists(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "exists", denied)
+    assert L.choose_slug(lay, root) == slug
+    assert lay.project_slugs() == [slug]

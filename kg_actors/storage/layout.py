@@ -63,16 +63,30 @@ class Layout:
         try:
             # A project killed before its first save exists only as a journal.
             return sorted(p.name for p in self.projects.iterdir()
-                          if (p / "graph.json").exists() or (p / "graph.json.journal").exists())
-        except FileNotFoundError:
+                          if there(p / "graph.json") or there(p / "graph.json.journal"))
+        except (FileNotFoundError, NotADirectoryError):
             return []
+
+
+def there(path: Path) -> bool:
+    """Whether something is at `path`; one that cannot be looked at (a folder the server may not read) counts
+    as there: its load says what is wrong, where a look that raised failed the session asking for it."""
+    try:
+        return path.exists()
+    except OSError:
+        return True
 
 
 def newest_project_root(layout: Layout) -> str | None:
     """The recorded folder of the most recently written project graph whose folder still exists."""
     def mtime(slug: str) -> float:
         path = layout.project_graph(slug)
-        times = [p.stat().st_mtime for p in (path, path.with_name(path.name + ".journal")) if p.exists()]
+        times = []
+        for p in (path, path.with_name(path.name + ".journal")):
+            try:
+                times.append(p.stat().st_mtime)
+            except OSError:
+                pass
         return max(times, default=0.0)
 
     for slug in sorted(layout.project_slugs(), key=mtime, reverse=True):
@@ -241,18 +255,18 @@ def choose_slug(layout: Layout, root: str) -> str:
     """The graph folder for `root`: adopt a folder recorded for it (ours, or kg-memory 0.17's named by the
     folder's name as it is), else claim one by our own rule."""
     plain, hashed = base_slug(root), hashed_slug(root)
-    if layout.project_graph(hashed).exists():
+    if there(layout.project_graph(hashed)):
         return hashed
     plain_file = layout.project_graph(plain)
-    plain_recorded = recorded_project_path(plain_file) if plain_file.exists() else None
+    plain_recorded = recorded_project_path(plain_file) if there(plain_file) else None
     if plain_recorded == root:
         return plain
     reference = reference_slug(root)
-    if reference is not None and layout.project_graph(reference).exists():
+    if reference is not None and there(layout.project_graph(reference)):
         recorded = recorded_project_path(layout.project_graph(reference))
         if recorded is None or recorded == root or folder_gone(recorded):
             return reference  # 0.17's graph of this project (or of one of this name no longer on this machine)
-    if not plain_file.exists():
+    if not there(plain_file):
         return plain
     if plain_recorded is None or folder_gone(plain_recorded):
         return plain  # a graph whose folder is not on this machine (synced from another, or moved) is adopted

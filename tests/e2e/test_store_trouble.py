@@ -141,3 +141,36 @@ def test_doctor_reads_the_graphs_and_journals_the_server_has_not_loaded(server_f
     out = doctor.stdout
     assert f"FAIL  graph project:torn: {torn} is unreadable" in out and "project:fine" not in out, out
     assert out.count("FAIL  graph user:") == 1 and "its journal could not be read" in out, out
+
+
+def test_a_project_folder_that_cannot_be_read_costs_only_that_graph(server_factory):
+    """A folder where the project's journal must be (or a folder the server may not read): the project is served
+    empty refusing changes and named, as an unreadable graph file is; the session and the user graph work."""
+    srv = server_factory(start=False)
+    cwd = srv.project("pq")
+    srv.store.mkdir(parents=True)
+    (srv.store / "user.json").write_bytes(_graph_json(None, "user-lesson-node"))
+    folder = srv.store / "projects" / "pq"
+    folder.mkdir(parents=True)
+    (folder / "graph.json").write_bytes(_graph_json(cwd, "pq-lesson"))
+    (folder / "graph.json.journal").mkdir()
+    srv.start("--no-editor")
+    conn = Conn(srv.port, timeout=10)
+    text, err = conn.tool("kg_read", cwd=cwd)
+    assert not err and "user-lesson-node" in text, text
+    assert "The project memory could not be loaded" in text and "graph.json.journal" in text, text
+    sid = session_id(text)
+    text, err = conn.tool("kg_put_node", session_id=sid, level="project", id="pq-write", gist="refused")
+    assert err and text.startswith("Error: NOT WRITTEN"), text
+    text, err = conn.tool("kg_put_node", session_id=sid, level="user", id="user-write-works", gist="kept")
+    assert not err, text
+    trouble = srv.health()["graphs_in_trouble"]["project:pq"]
+    assert trouble["kind"] == "unreadable" and "graph.json.journal" in trouble["why"], trouble
+    assert "Is a directory" in trouble["why"], trouble
+    status = kg(["status"], srv.env)
+    assert "project:pq" in status.stdout, status.stdout
+    doctor = kg(["doctor"], srv.env)
+    assert doctor.returncode == 1 and "FAIL  graph project:pq" in doctor.stdout, doctor.stdout
+    assert srv.stop() == 0
+    assert "pq-lesson" in json.loads((folder / "graph.json").read_text())["nodes"], "nothing written over it"
+    assert (folder / "graph.json.journal").is_dir()
