@@ -57,8 +57,8 @@ def _load_graph(path: Path, kind: str, project_path: str | None, set_aside: list
     def build(raw: object, reading: files.Reading) -> GraphData:
         if not isinstance(raw, dict):
             raise files.Unreadable(f"{path}: holds a JSON {type(raw).__name__}, not a graph object")
-        nodes = raw.get("nodes")
-        said = hand_edits.malformed(nodes) + hand_edits.set_aside_twice(nodes, reading.twice, time.time())
+        twice = hand_edits.set_aside_twice(raw, reading.twice, time.time())
+        said = hand_edits.malformed(raw.get("nodes")) + twice
         repaired[reading.path] = reading.repairs + said
         return GraphData.from_json(raw, kind)
 

@@ -25,23 +25,74 @@ def _as_node(value: Any) -> dict[str, Any] | None:
     return {"gist": value} if isinstance(value, str) and value.strip() else None
 
 
-def set_aside_twice(nodes: Any, twice: list[tuple[dict[str, Any], str, list[Any]]], now: float) -> list[str]:
-    """Each key `nodes` held more than once: its earlier versions set aside on the node (in place); what
-    was done, one line per node."""
+def set_aside_twice(raw: dict[str, Any], twice: list[tuple[dict[str, Any], str, list[Any]]], now: float) -> list[str]:
+    """Each key the graph's JSON held more than once (JSON readers keep the last), so that nothing earlier is
+    lost without a word; `raw` is changed in place. Two `nodes` (or `edges`) blocks, a merge resolved by hand,
+    are one: a node in both is the later one, the earlier set aside on it. A node held twice: its earlier
+    versions set aside on it. A field twice inside a node: the node with the earlier value is a version set
+    aside on it. Any other key (an edge, a `_meta` entry): the last is read, and named. What was done, one
+    line each (the caller keeps the file as it was)."""
     said: list[str] = []
+    nodes = raw.get("nodes")
+    again: list[tuple[dict[str, Any], str, list[Any]]] = []  # node ids held twice across or inside blocks
     for obj, key, earlier in twice:
-        node = _as_node(nodes.get(key)) if obj is nodes else None
-        if node is None:
+        if obj is not raw or key not in ("nodes", "edges"):
             continue
-        nodes[key] = node
-        kept = content(node)
-        aside = [{**content(e), "_written": e.get("_written"), "_set_aside_ts": now, HELD_TWICE: True}
-                 for e in map(_as_node, earlier) if e is not None and content(e) != kept]
-        if aside:
-            node[CONFLICTS_FIELD] = _merge_conflicts(node.get(CONFLICTS_FIELD), aside)
-        said.append(f"node '{key}' is held {len(earlier) + 1} times: the last is the node"
-                    + (f", {len(aside)} other version(s) set aside on it" if aside else " (the others hold the same)"))
+        block = raw.get(key)
+        blocks = [e for e in earlier if isinstance(e, dict)]
+        if not isinstance(block, dict) or len(blocks) < len(earlier):
+            said.append(f"'{key}' is held {len(earlier) + 1} times, not each an object: only the last is read")
+            if not isinstance(block, dict):
+                continue
+        both = 0
+        for earlier_block in blocks:
+            for item, value in earlier_block.items():
+                if item not in block:
+                    block[item] = value
+                elif value != block[item]:
+                    both += 1
+                    if key == "nodes":
+                        again.append((block, item, [value]))
+        said.append(f"'{key}' is held {len(earlier) + 1} times: read as one"
+                    + (f"; {both} held in more than one, the last is read" if both else ""))
+    earlier_blocks = {id(e) for obj, key, earlier in twice if obj is raw and key == "nodes" for e in earlier}
+    node_of = {id(v): k for k, v in nodes.items() if isinstance(v, dict)} if isinstance(nodes, dict) else {}
+    edges = raw.get("edges")
+    for obj, key, earlier in [*twice, *again]:
+        if obj is raw and key in ("nodes", "edges"):
+            continue
+        if obj is nodes or (id(obj) in earlier_blocks and isinstance(nodes, dict)):
+            said.extend(_node_twice(nodes, key, earlier, now))
+        elif id(obj) in node_of:
+            node = obj
+            kept = content(node)
+            aside = [{**kept, key: e, "_written": node.get("_written"), "_set_aside_ts": now, HELD_TWICE: True}
+                     for e in earlier if e != node[key]]
+            if aside:
+                node[CONFLICTS_FIELD] = _merge_conflicts(node.get(CONFLICTS_FIELD), aside)
+            said.append(f"node '{node_of[id(obj)]}' holds '{key}' {len(earlier) + 1} times: the last is read"
+                        + (f", the node with each other value set aside on it" if aside else ""))
+        elif obj is edges:
+            said.append(f"edge '{key}' is held {len(earlier) + 1} times: the last is read")
+        elif obj is raw.get("_meta"):
+            said.append(f"'_meta.{key}' is held {len(earlier) + 1} times: the last is read")
+        else:
+            said.append(f"a key '{key}' is held {len(earlier) + 1} times in one object: the last is read")
     return said
+
+
+def _node_twice(nodes: dict[str, Any], key: str, earlier: list[Any], now: float) -> list[str]:
+    node = _as_node(nodes.get(key))
+    if node is None:
+        return []
+    nodes[key] = node
+    kept = content(node)
+    aside = [{**content(e), "_written": e.get("_written"), "_set_aside_ts": now, HELD_TWICE: True}
+             for e in map(_as_node, earlier) if e is not None and content(e) != kept]
+    if aside:
+        node[CONFLICTS_FIELD] = _merge_conflicts(node.get(CONFLICTS_FIELD), aside)
+    return [f"node '{key}' is held {len(earlier) + 1} times: the last is the node"
+            + (f", {len(aside)} other version(s) set aside on it" if aside else " (the others hold the same)")]
 
 
 def _wrong(field: str, value: Any) -> bool:

@@ -49,3 +49,49 @@ async def test_a_hand_written_user_graph_loses_nothing_without_a_word(server_fac
     srv.start("--no-editor")  # the saved file reads as written: no second copy
     assert "dup-node" in nodes_by_id(graph(srv)["user"])
     assert sorted(p.name for p in srv.store.glob("user.json.repaired*")) == ["user.json.repaired"]
+
+
+MERGED_BY_HAND = """{
+  "nodes": {
+    "first-block-node": {"id": "first-block-node", "gist": "in the first nodes block", "notes": ["keep me"]},
+    "in-both": {"id": "in-both", "gist": "the earlier block's version"},
+    "field-twice": {"id": "field-twice", "gist": "the earlier gist", "gist": "the later gist"}
+  },
+  "edges": {"first-block-node->in-both:relates-to": {"from": "first-block-node", "to": "in-both",
+                                                     "rel": "relates-to", "why": "earlier"},
+            "first-block-node->in-both:relates-to": {"from": "first-block-node", "to": "in-both",
+                                                     "rel": "relates-to", "why": "later"}},
+  "nodes": {
+    "second-block-node": {"id": "second-block-node", "gist": "in the second nodes block"},
+    "in-both": {"id": "in-both", "gist": "the later block's version"}
+  },
+  "_meta": {"versions": {}}
+}
+"""
+
+
+async def test_keys_held_twice_other_than_a_node_id_lose_nothing_without_a_word(server_factory):
+    """A merge resolved by hand leaves two `nodes` blocks, a field or an edge twice: each earlier copy is read
+    in or set aside and said, and the file as it was is kept as `.repaired` (a JSON reader keeps the last)."""
+    srv = server_factory(start=False)
+    srv.store.mkdir(parents=True)
+    (srv.store / "user.json").write_text(MERGED_BY_HAND)
+    srv.start("--no-editor")
+    async with Client(srv.url + "/") as c:
+        s = await Session.open(c)
+        read = await s.ok("kg_read", ids=["first-block-node", "second-block-node", "in-both", "field-twice"])
+        assert "in the first nodes block" in read and "in the second nodes block" in read, read
+        assert "the later block's version" in read and "the earlier block's version" in read, read
+        assert "the later gist" in read and "the earlier gist" in read, read
+        await s.ok("kg_put_node", level="user", id="new-node", gist="a write makes the server save the file")
+    assert (srv.store / "user.json.repaired").read_text() == MERGED_BY_HAND
+    log = srv.log.read_text()
+    assert "'nodes' is held 2 times: read as one" in log and "node 'field-twice' holds 'gist' 2 times" in log, log
+    assert "edge 'first-block-node->in-both:relates-to' is held 2 times" in log, log
+    assert srv.stop() == 0
+    saved = json.loads((srv.store / "user.json").read_text())["nodes"]
+    assert saved["first-block-node"]["notes"] == ["keep me"] and "second-block-node" in saved
+    assert saved["in-both"]["gist"] == "the later block's version"
+    assert saved["in-both"]["_conflicts"][0]["gist"] == "the earlier block's version"
+    assert saved["field-twice"]["gist"] == "the later gist"
+    assert saved["field-twice"]["_conflicts"][0]["gist"] == "the earlier gist"
