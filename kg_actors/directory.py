@@ -22,7 +22,7 @@ from .graph_actor import run_graph_actor
 from .graph_handle import GraphHandle
 from .graph_loading import load_graph, settle_and_derive
 from .hook_priority import YieldToHooks
-from .storage import file_seen, files, term_cache
+from .storage import file_seen, files, kept_aside, term_cache
 from .storage import layout as L
 from .storage.journal import journal_path
 from .term_process import TermChild
@@ -59,6 +59,7 @@ class GraphDirectory:
         self._refusals: dict[str, str | None] = {}  # key -> why its graph refuses changes (file unreadable)
         self._fell_back: dict[str, Path] = {}  # key -> where its unreadable file went (its previous save loaded)
         self._damaged: dict[str, Path] = {}  # key -> the copy of its journal whose damaged lines were skipped
+        self._dropped: dict[str, Path] = {}  # key -> a journal of its set aside at a roll-back
         self._missing: dict[str, str] = {}  # key -> what says its file, missing at its load, existed
         self.closing = False
 
@@ -143,7 +144,7 @@ class GraphDirectory:
         aside = self._fell_back.get(key)
         if aside is None or not aside.exists():
             return None
-        return (f"its file could not be read at the last start and its previous save was loaded: what was "
+        return (f"its file could not be read at a start and its previous save was loaded: what was "
                 f"written after that save is missing. The unreadable file is kept as {aside} (remove it once "
                 "looked at); `kg restore` brings back a committed version.")
 
@@ -152,8 +153,17 @@ class GraphDirectory:
         copy = self._damaged.get(key)
         if copy is None or not copy.exists():
             return None
-        return (f"lines of its journal could not be read at the last start: the changes they held are missing. The "
+        return (f"lines of its journal could not be read at a start: the changes they held are missing. The "
                 f"journal is kept as {copy} (remove it once looked at).")
+
+    def journal_dropped(self, key: str) -> str | None:
+        """Said while a journal set aside at a roll-back (its graph file put back to its previous save) is there."""
+        aside = self._dropped.get(key)
+        if aside is None or not aside.exists():
+            return None
+        return (f"answered changes made before its file was put back to its previous save (a roll-back) are not "
+                f"served: they are kept in {aside}, one change per line (nodes under \"n\"). Write again what is "
+                "wanted, then remove the file.")
 
     def file_missing(self, key: str) -> str | None:
         """Said for the rest of the server's run when the graph's file was missing at its load (file_seen.py)."""
@@ -182,6 +192,9 @@ class GraphDirectory:
             elif why := self.journal_damaged(key):
                 out[key] = {"kind": "journal_damaged", "why": why, "file": file, "graph": graph,
                             "kept": str(self._damaged[key])}
+            elif why := self.journal_dropped(key):
+                out[key] = {"kind": "journal_dropped", "why": why, "file": file, "graph": graph,
+                            "kept": str(self._dropped[key])}
             elif why := handle.store_refusal:
                 out[key] = {"kind": "not_saved", "why": f"{why}. Reads answer; every change is refused (NOT "
                             "WRITTEN) until the store takes one.", "file": file, "graph": graph, "kept": None}
@@ -242,10 +255,14 @@ class GraphDirectory:
                     log.error("graph %s: %s is missing though %s: loaded without it", key, path, said)
                 graph, replayed = await trio.to_thread.run_sync(
                     lambda: load_graph(path, kind, root, aside, kept_damaged=damaged))
-                if aside:  # the file was torn or corrupt and its previous save was loaded: say so in reads
-                    self._fell_back[key] = aside[0]
-                if damaged:
-                    self._damaged[key] = damaged[0]
+                # Files set aside, by this load or an earlier one, hold lessons not served: named while they exist.
+                kept = await trio.to_thread.run_sync(kept_aside.beside, path)
+                for held, kind, made in ((self._fell_back, "unreadable", aside), (self._damaged, "damaged", damaged),
+                                         (self._dropped, "dropped", [])):
+                    if found := (made[0] if made else kept.get(kind)):
+                        held[key] = found
+                    else:
+                        held.pop(key, None)
             except (files.Unreadable, OSError) as exc:  # OSError: a folder it may not look into
                 # One bad file costs only what it holds: the graph is served empty and refuses changes,
                 # so nothing is written over the file the user restores.

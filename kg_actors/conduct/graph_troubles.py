@@ -18,6 +18,8 @@ def troubles(floor: Floor, level: str, handle: GraphHandle) -> list[str]:
         out.append(f"The {level} memory: {missing}")
     if damaged := floor.directory.journal_damaged(handle.key):
         out.append(f"The {level} memory: {damaged}")
+    if dropped := floor.directory.journal_dropped(handle.key):
+        out.append(f"The {level} memory: {dropped}")
     if refusing := handle.save_refusal():
         out.append(f"The {level} memory takes no writes now: {refusing}")
     return out

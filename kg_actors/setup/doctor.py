@@ -147,6 +147,9 @@ def trouble_fix(trouble: dict[str, Any]) -> str:
     if trouble.get("kind") == "hand_edited":
         return ("reload it to take the edit in, with the writes since replayed over it (kg stop && kg start, or "
                 "GET /api/graph/read?reload=true); `kg restore` puts a committed version back instead")
+    if trouble.get("kind") == "journal_dropped":
+        return (f"look at {trouble.get('kept')} (each line a change; the nodes it set are under \"n\"), write again "
+                "with kg_put_node what is wanted, then remove it")
     if trouble.get("kind") == "journal_damaged":
         return (f"look at {trouble.get('kept')} (the lines that could not be read are in it; write again what they "
                 "held), then remove it")

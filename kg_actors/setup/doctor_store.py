@@ -14,6 +14,7 @@ from collections.abc import Collection, Iterator
 from pathlib import Path
 from typing import Protocol
 
+from ..storage import kept_aside
 from ..storage import layout as L
 
 
@@ -72,6 +73,12 @@ def check_store(r: Says, root: Path, loaded: Collection[str]) -> None:
             troubled += bool(found)
     if read and not troubled:
         r.ok("stored graphs", f"{read} graph(s) not loaded by the server read, with their journals")
+    for kept in kept_aside.in_store(root):
+        key = _key_of(root, kept)
+        if key in loaded:
+            continue  # the server names it (graphs_in_trouble)
+        r.warn(f"graph {key}", f"{kept} holds answered changes (or a file) set aside at a load, not served by the graph",
+               "look at it, write again what is wanted (kg_put_node), then remove it")
     for copy in _repaired(root):
         r.warn("store", f"{copy} is the file as it was before a load read it other than as written (a hand edit: "
                "a key held twice, a value of the wrong type, bytes that are not UTF-8; the server's log names each)",
@@ -86,3 +93,9 @@ def _repaired(root: Path) -> list[Path]:
     found = [*root.glob("*.repaired"), *root.glob("*.repaired.*"), *root.glob("projects/*/*.repaired"),
              *root.glob("projects/*/*.repaired.*")]
     return sorted(p for p in found if p.is_file())
+
+
+def _key_of(root: Path, kept: Path) -> str:
+    if kept.parent == root:
+        return "user" if kept.name.startswith("user.json") else "maintain"
+    return f"project:{kept.parent.name}"

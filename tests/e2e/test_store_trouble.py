@@ -174,3 +174,40 @@ def test_a_project_folder_that_cannot_be_read_costs_only_that_graph(server_facto
     assert srv.stop() == 0
     assert "pq-lesson" in json.loads((folder / "graph.json").read_text())["nodes"], "nothing written over it"
     assert (folder / "graph.json.journal").is_dir()
+
+
+def test_files_set_aside_at_an_earlier_start_are_named_while_they_exist(server_factory):
+    """A journal set aside at a roll-back (.dropped), one with damaged lines (.damaged), a file found unreadable
+    (.unreadable): lessons answered but not served. Left by an earlier run, they are still named at every start
+    (read notice, /health, kg status, kg doctor), and no more once removed."""
+    srv = server_factory(start=False)
+    cwd = srv.project("pd")
+    srv.store.mkdir(parents=True)
+    (srv.store / "user.json").write_bytes(_graph_json(None, "user-lesson-node"))
+    unreadable = srv.store / "user.json.unreadable"
+    unreadable.write_bytes(b'{"nodes": {"torn')
+    folder = srv.store / "projects" / "pd"
+    folder.mkdir(parents=True)
+    (folder / "graph.json").write_bytes(_graph_json(cwd, "pd-lesson"))
+    record = {"n": {"rolled-back": {"id": "rolled-back", "gist": "an answered write"}}}
+    dropped = folder / "graph.json.journal.dropped"
+    dropped.write_bytes(_journal({"base": None}, record))
+    srv.start("--no-editor")
+    conn = Conn(srv.port, timeout=10)
+    text, err = conn.tool("kg_read", cwd=cwd)
+    assert not err and str(dropped) in text and str(unreadable) in text, text
+    troubles = srv.health()["graphs_in_trouble"]
+    assert troubles["project:pd"]["kind"] == "journal_dropped" and troubles["project:pd"]["kept"] == str(dropped)
+    assert troubles["user"]["kind"] == "fell_back" and troubles["user"]["kept"] == str(unreadable), troubles
+    status = kg(["status"], srv.env)
+    assert f"kg: graph project:pd:" in status.stdout and str(dropped) in status.stdout, status.stdout
+    doctor = kg(["doctor"], srv.env)
+    assert "FAIL  graph project:pd" in doctor.stdout and str(dropped) in doctor.stdout, doctor.stdout
+    assert srv.stop() == 0
+    doctor = kg(["doctor"], srv.env)  # the server down: found on disk
+    assert f"WARN  graph project:pd: {dropped}" in doctor.stdout and str(unreadable) in doctor.stdout, doctor.stdout
+    dropped.unlink()
+    unreadable.unlink()
+    srv.start("--no-editor")
+    text, err = Conn(srv.port, timeout=10).tool("kg_read", cwd=cwd)
+    assert not err and "roll-back" not in text and not srv.health()["graphs_in_trouble"], text
