@@ -251,3 +251,17 @@ def test_a_project_folder_that_cannot_be_looked_into_is_still_chosen_for_its_pro
     monkeypatch.setattr(Path, "exists", denied)
     assert L.choose_slug(lay, root) == slug
     assert lay.project_slugs() == [slug]
+
+
+def test_a_journal_line_with_bytes_that_are_not_utf8_keeps_its_record(tmp_path):
+    """As in a graph file, a byte that is not UTF-8 costs a character (read as U+FFFD), not the record."""
+    path = tmp_path / "graph.json"
+    path.write_text(json.dumps({"nodes": {}}))
+    jpath = journal.journal_path(path)
+    jpath.write_bytes(json.dumps({"base": None}).encode() + b"\n"
+                      + b'{"n": {"caf-lesson": {"id": "caf-lesson", "gist": "caf\xe9 au lait"}}}\n')
+    damaged: list = []
+    assert journal.read(jpath, damaged)[0]["n"]["caf-lesson"]["gist"] == "caf\ufffd au lait" and damaged == []
+    graph, applied = load_graph(path, "project", None)
+    assert applied == 1 and graph.nodes["caf-lesson"].gist == "caf\ufffd au lait"
+    assert not jpath.with_name(jpath.name + ".damaged").exists()

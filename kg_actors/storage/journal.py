@@ -319,7 +319,11 @@ def _records_after(path: Path, since: int) -> list[bytes]:
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
+            try:
+                record = json.loads(line)
+            except UnicodeDecodeError:  # as in a graph file: the bytes read as U+FFFD, the record kept
+                record = json.loads(line.decode("utf-8", "replace"))
+                log.warning("%s: line %d: bytes that are not UTF-8 were read as U+FFFD", path, n + 1)
         except ValueError:
             continue
         if isinstance(record, dict) and BASE not in record:
@@ -375,7 +379,11 @@ def read(path: Path, damaged: list[int] | None = None) -> list[Any]:
                         path, n + 1)
             continue
         try:
-            record = json.loads(line)
+            try:
+                record = json.loads(line)
+            except UnicodeDecodeError:  # as in a graph file: the bytes read as U+FFFD, the record kept
+                record = json.loads(line.decode("utf-8", "replace"))
+                log.warning("%s: line %d: bytes that are not UTF-8 were read as U+FFFD", path, n + 1)
         except ValueError:
             log.warning("%s: ignoring an unreadable journal line %d (damaged: its change is lost)", path, n + 1)
             if damaged is not None:
