@@ -138,8 +138,8 @@ def _load_graph(path: Path, kind: str, project_path: str | None, set_aside: list
 
 def look_on_disk(path: Path, kind: str) -> list[tuple[str, str]]:
     """What the next load of this graph would find wrong, changing nothing (`kg doctor`, for a graph the
-    server has not loaded, or any with the server down): (what, why) each, `what` "file", "journal_damaged" or
-    "journal_dropped"."""
+    server has not loaded, or any with the server down): (what, why) each, `what` "file", "journal_damaged",
+    "journal_unreadable" or "journal_dropped"."""
     def build(raw: object, reading: files.Reading) -> GraphData:
         if not isinstance(raw, dict):
             raise files.Unreadable(f"{path}: holds a JSON {type(raw).__name__}, not a graph object")
@@ -168,7 +168,13 @@ def look_on_disk(path: Path, kind: str) -> list[tuple[str, str]]:
     if not jpath.exists():
         return said
     damaged: list[int] = []
-    records = journal.read(jpath, damaged)
+    try:
+        records = journal.read(jpath, damaged)
+    except OSError as exc:  # a folder in its place, no permission: the journal is what the next start trips on
+        said.append(("journal_unreadable", f"{jpath} cannot be read ({exc.strerror or exc}): make it readable by the "
+                                        "server or move it aside; until then the graph is served empty and "
+                                        "refuses changes"))
+        return said
     if damaged:
         said.append(("journal_damaged", f"{jpath}: line(s) {', '.join(map(str, damaged[:10]))} could not be read: the "
                                 "answered change(s) they held are lost at the next start"))

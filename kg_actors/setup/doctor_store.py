@@ -41,6 +41,8 @@ def _fix(what: str, key: str, path: Path) -> str:
     if what == "file":
         return (f"put a good copy back at {path} (`kg restore --at DATE {graph}` when the store is in git), or move "
                 "it aside to start the graph empty")
+    if what == "journal_unreadable":
+        return f"move {path.name}.journal aside (or give the server's user access to it), then start the server"
     if what == "journal_damaged":
         return (f"look at {path.name}.journal and write again what the lines named held (the server keeps a copy "
                 "of the journal as .damaged when it starts)")
@@ -55,6 +57,10 @@ def check_store(r: Says, root: Path, loaded: Collection[str]) -> None:
     if not root.is_dir():
         return
     layout = L.Layout(root)
+    projects = root / "projects"
+    if projects.exists() and not projects.is_dir():
+        r.bad("store", f"{projects} is a file, not a folder: no project graph can be stored or read",
+              "move it aside (the server makes the folder again)")
     keys = [k for k in ("user", "maintain") if _stored(layout.graph_file(k))]
     keys += [f"project:{slug}" for slug in layout.project_slugs()]
     read = troubled = 0

@@ -211,3 +211,22 @@ def test_files_set_aside_at_an_earlier_start_are_named_while_they_exist(server_f
     srv.start("--no-editor")
     text, err = Conn(srv.port, timeout=10).tool("kg_read", cwd=cwd)
     assert not err and "roll-back" not in text and not srv.health()["graphs_in_trouble"], text
+
+
+def test_doctor_names_a_journal_it_cannot_read_and_a_projects_file_and_goes_on(server_factory):
+    """A folder in the journal's place was blamed on the graph file; `projects` as a file was not named at all."""
+    srv = server_factory(start=False)
+    cwd = srv.project("pq")
+    folder = srv.store / "projects" / "pq"
+    folder.mkdir(parents=True)
+    (folder / "graph.json").write_bytes(_graph_json(cwd, "pq-node"))
+    (folder / "graph.json.journal").mkdir()
+    out = kg(["doctor"], srv.env).stdout
+    assert f"FAIL  graph project:pq: {folder / 'graph.json.journal'} cannot be read (Is a directory)" in out, out
+    assert "fix: move graph.json.journal aside" in out and "graph.json could not be read" not in out, out
+
+    (srv.store / "projects").rename(srv.store / "projects-aside")
+    (srv.store / "projects").write_text("")
+    doctor = kg(["doctor"], srv.env)
+    assert f"FAIL  store: {srv.store / 'projects'} is a file, not a folder" in doctor.stdout, doctor.stdout
+    assert "OpenCode" in doctor.stdout and not doctor.stderr.strip(), doctor.stderr  # the later checks ran
