@@ -54,6 +54,22 @@ async def test_a_preload_its_hook_gave_up_on_counts_for_nothing_and_the_hooks_fo
         assert (await rt.sessions.find_by_claude(claude_sid="claude-a")).sid == opened.view.sid
 
 
+async def test_when_two_preloads_failed_no_conversation_takes_the_session_one_agent_opened(tmp_path, home):
+    """Which conversation's agent opened it is not known: each keeps its own session and reminder."""
+    cwd = _project(home)
+    async with serve_inprocess(tmp_path / "store") as rt:
+        (w,) = await sessions_of(rt, cwd, "claude-w")
+        await write_uc.put_node(rt.floor, w, "project", NODE, GIST, None, None)
+        a = await _start(rt, cwd, "claude-a", hang_up=True)
+        b = await _start(rt, cwd, "claude-b", hang_up=True)
+        opened = await session_uc.open_session(rt.floor, str(cwd), None, CLAUDE)
+        await read_uc.read(rt.floor, opened, CLAUDE, None, None, False)
+        for claude, own in (("claude-b", b), ("claude-a", a)):
+            reminder = await _prompt(rt, cwd, claude, "how do I deploy to staging")
+            assert own in reminder and "kg_read" in reminder
+            assert (await rt.sessions.find_by_claude(claude_sid=claude)).sid == own
+
+
 async def test_a_delivered_preload_counts_and_its_session_is_never_swapped(tmp_path, home):
     cwd = _project(home)
     async with serve_inprocess(tmp_path / "store") as rt:
