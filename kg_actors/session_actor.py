@@ -253,7 +253,10 @@ class Registry(AmbientChannels, Votes):
         sid, node_id, k = msg.sid, msg.node_id, key(msg.level, msg.node_id)
         s = self._get(sid)
         may_credit = k not in s.liked_ids and node_id not in s.liked_ids and len(s.liked_ids) < C.MAX_LIKES_PER_SESSION
-        return m.WriteView(s.seen_at.get(k), s.read_at.get(k), may_credit, s.maintenance, s.renamed_away.get(k))
+        # A mark without a view stamp is a cut gist's (mark_seen), or a record's of before levels ("unknown").
+        shown_cut = k not in s.seen_at and s.seen_via.get(k, "unknown") != "unknown"
+        return m.WriteView(s.seen_at.get(k), s.read_at.get(k), may_credit, s.maintenance, s.renamed_away.get(k),
+                           shown_cut)
 
     def open_write(self, msg: m.OpenWrite) -> tuple[SessionView, m.WriteView]:
         view = self.touch(m.Touch(msg.sid, msg.now))

@@ -58,6 +58,7 @@ class WriteView:
     may_credit: bool
     maintenance: bool
     renamed_to: str | None = None  # another session renamed the node this session saw under this id
+    shown_cut: bool = False  # in the session's context with its gist cut short ("…"), never seen whole
 
 
 @attrs.frozen

@@ -22,13 +22,21 @@ from .read_views import written_from
 async def sync(floor: Floor, sid: str) -> str:
     view = await floor.session(sid)
     since = await floor.sessions.sync_window(sid=sid, now=floor.clock())
-    sections = []
+    sections: list[str] = []
+    shown: list[tuple[str, str]] = []
+    cut: set[tuple[str, str]] = set()
     for lvl, handle in await floor.levels_of(view):
         changes = await handle.changes_since(since=since, session=sid)
         nodes = [c for kind, c in changes if kind == "node"]
         edges = [c for kind, c in changes if kind == "edge"]
         if nodes or edges:
             sections.append(replies.sync_section(lvl, nodes, edges))
+        shown.extend((lvl, n.id) for n in nodes)
+        cut.update((lvl, n.id) for n in nodes if replies.sync_gist(n.gist)[1])
+    if shown:
+        # Its gists are in the context now; a cut one is no view a write can be built on. Every node
+        # listed was written before this stamp (the actors stamp writes with this clock).
+        await floor.sessions.mark_seen(sid=sid, refs=shown, via="sync", at=floor.clock(), cut=frozenset(cut))
     return replies.sync_reply(sections)
 
 

@@ -30,6 +30,7 @@ class Writer:
     read_at: float | None = None
     guard: bool = True
     may_credit: bool = False  # not yet voted for this node, under the cap
+    shown_cut: bool = False  # no view to build on: its gist was shown only cut short ("…")
 
 
 @attrs.frozen
@@ -95,8 +96,7 @@ def _conflict(level: str, node: Node, notes: Sequence[str] | None, touches: Sequ
     wts = cast(float, wts)  # read only when foreign
     if foreign and (w.seen_at is None or w.seen_at < wts):
         who = "in the visual editor" if by is None else "by another session"  # the editor's writes are unowned
-        when = "after this session last saw it" if w.seen_at is not None else "and this session has not seen it yet"
-        return WriteConflict(level, node.id, node.content(), f"changed {who} {when}")
+        return WriteConflict(level, node.id, node.content(), _unseen_reason(who, w))
     read_current = w.read_at is not None and not (foreign and w.read_at < wts)
     for name, sent, stored in (("notes", notes, node.notes), ("touches", touches, node.touches)):
         if sent is not None and stored and sent != stored and not read_current:
@@ -104,6 +104,16 @@ def _conflict(level: str, node: Node, notes: Sequence[str] | None, touches: Sequ
     # Spec 003 refuses only these two. A write that leaves out notes the session read in their
     # current form is a deliberate trim (merging and pruning are what maintenance does), not a loss.
     return None
+
+
+def _unseen_reason(who: str, w: Writer) -> str:
+    """Why a node last written elsewhere is not the session's to replace: what it saw of it (with no
+    whole view, a change since is not known, and may not have been made: the node may be as it was)."""
+    if w.seen_at is not None:
+        return f"changed {who} after this session last saw it"
+    if w.shown_cut:
+        return "this session has seen its gist only cut short (…), never whole"
+    return f"this session has not been shown it yet (it was last written {who})"
 
 
 def put_node(

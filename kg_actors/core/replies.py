@@ -150,10 +150,15 @@ def sync_section(level: str, nodes: Sequence[Any], edges: Sequence[Any]) -> str:
     lines = [f"{level.capitalize()}: {len(nodes)} node changes, {len(edges)} edge changes"]
     for node in sorted(nodes, key=lambda n: n.id):
         flag = " [archived]" if not node.active else ""
-        lines.append(f"  node {one_line(node.id)}{flag}: {one_line(clipped(node.gist, C.SYNC_GIST_CLIP)[0])}")
+        lines.append(f"  node {one_line(node.id)}{flag}: {one_line(sync_gist(node.gist)[0])}")
     for edge in sorted(edges, key=lambda e: e.key):
         lines.append(one_line(f"  edge {edge.src} --{edge.rel}--> {edge.dst}"))
     return "\n".join(lines)
+
+
+def sync_gist(gist: str) -> tuple[str, bool]:
+    """A gist as kg_sync lists it, and whether it was cut (a cut one is not seen whole)."""
+    return clipped(gist, C.SYNC_GIST_CLIP)
 
 
 def sync_reply(sections: Sequence[str]) -> str:

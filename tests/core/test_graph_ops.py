@@ -51,7 +51,12 @@ def test_a_refusal_to_a_session_that_never_saw_the_node_does_not_say_it_last_saw
     put(g, "never-seen-lesson", gist="v1", writer=B)
     with pytest.raises(WriteConflict) as exc:
         put(g, "never-seen-lesson", gist="mine", now=120.0, writer=ops.Writer(session="aaaa1111", guard=True))
-    assert exc.value.reason == "changed by another session and this session has not seen it yet"
+    assert exc.value.reason == "this session has not been shown it yet (it was last written by another session)"
+    # Shown only cut short: the refusal says so, not that someone changed it.
+    with pytest.raises(WriteConflict) as exc:
+        put(g, "never-seen-lesson", gist="mine", now=121.0, writer=ops.Writer(session="aaaa1111", shown_cut=True))
+    assert exc.value.reason == "this session has seen its gist only cut short (…), never whole"
+    assert exc.value.node["gist"] == "v1"
 
 
 def test_partial_view_refused_when_replacing_unread_notes():

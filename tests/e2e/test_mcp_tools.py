@@ -559,6 +559,24 @@ async def test_sync_lists_other_sessions_changes_once_and_not_our_own(srv, clien
     assert await b.ok("kg_sync") == "No updates from other sessions"
 
 
+async def test_a_gist_rewrite_over_a_gist_seen_only_cut_short_is_refused_for_that_reason(srv, client):
+    cwd = srv.project("sync-cut-proj")
+    a = await Session.open(client, cwd)
+    b = await Session.open(client, cwd)
+    long_gist = "Sync cut lesson: " + "alpha beta gamma delta " * 6 + "THE CAVEAT AT THE END"
+    await a.ok("kg_put_node", level="project", id="sync-cut-node", gist=long_gist)
+    assert "sync-cut-node" in await b.ok("kg_sync")  # the gist cut at 100 characters
+    text = await b.err("kg_put_node", level="project", id="sync-cut-node", gist="rewritten by b")
+    assert text.startswith("NOT WRITTEN — this session has seen its gist only cut short (…), never whole")
+    assert f"gist: {long_gist}" in text  # shown whole now: the retry goes through
+    assert (await b.ok("kg_put_node", level="project", id="sync-cut-node", gist="b's merged gist")).startswith(
+        "Node 'sync-cut-node' saved")
+    c = await Session.open(client, cwd)
+    await a.ok("kg_put_node", level="project", id="never-shown-node", gist="written after c read")
+    text = await c.err("kg_put_node", level="project", id="never-shown-node", gist="c's gist")
+    assert text.startswith("NOT WRITTEN — this session has not been shown it yet (it was last written by another")
+
+
 # Sessions ---------------------------------------------------------------------------------------
 
 async def test_read_without_cwd_opens_a_user_only_session_that_can_attach_later(srv, client):

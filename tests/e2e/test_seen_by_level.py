@@ -63,7 +63,7 @@ async def test_a_delete_is_arbitrated_on_the_view_of_the_node_it_deletes(tmp_pat
         target = "project" if named else "user"
         with pytest.raises(WriteConflict) as refused:
             await write_uc.delete_node(rt.floor, a, SHARED, "project" if named else None)
-        assert refused.value.level == target and refused.value.reason.startswith("changed by another session")
+        assert refused.value.level == target and refused.value.reason.startswith("this session has not been shown it yet")
         assert await _project_node(rt, cwd, SHARED) is not None
         assert await (await rt.directory.get("user")).get_node(node_id=SHARED) is not None
         # Shown by the refusal: the delete goes through now, and takes only that node.
