@@ -157,8 +157,8 @@ async def _found(floor: Floor, view: SessionView, node_ids: list[str], level: st
 
 async def _node_read(floor: Floor, view: SessionView, node_ids: list[str], level: str | None,
                      notices: list[str]) -> list[Line]:
-    if not all(isinstance(node_id, str) and node_id for node_id in node_ids):
-        raise InvalidInput("ids", "must be a list of node id strings")
+    if not all(isinstance(node_id, str) and node_id.strip() for node_id in node_ids):
+        raise InvalidInput("ids", "each must be a node id: a string with a character other than a space")
     found = await _found(floor, view, node_ids, level)
     blocks: list[list[Line]] = []
     for node_id in node_ids:

@@ -42,6 +42,10 @@ _SAID = {
 }
 
 
+NOT_BLANK = r"\S"  # the pattern of a string that must hold something other than spaces
+_PATTERNS_SAID = {NOT_BLANK: "{value} is blank; it needs a character other than a space"}
+
+
 def rule_words(keyword: str, limit: Any, value: Any) -> str | None:
     """The rule `value` broke, for the keywords the tools' schemas use; None for another keyword.
 
@@ -57,7 +61,8 @@ def rule_words(keyword: str, limit: Any, value: Any) -> str | None:
     if keyword == "type":
         kinds = " or ".join(f"'{k}'" for k in ([limit] if isinstance(limit, str) else limit))
         return f"{preview(value)} is not of type {kinds}"
-    said = _SAID.get(keyword)
+    said = _PATTERNS_SAID.get(limit) if keyword == "pattern" else None
+    said = said or _SAID.get(keyword)
     return said.format(value=preview(value), limit=limit) if said is not None else None
 
 

@@ -18,6 +18,8 @@ _STRINGS = {"type": "array", "items": {"type": "string"}, "maxItems": C.LIST_MAX
 _NOTES = {**_STRINGS, "items": {"type": "string", "maxLength": C.NOTE_HARD_LIMIT}}
 _NEW_ID = {"type": "string", "maxLength": C.NODE_ID_MAX_LEN}
 _END = {"type": "string", "maxLength": C.ENDPOINT_MAX_LEN}
+# A node id to look up: an empty or blank one names no node (a blank one was looked up and rendered blank).
+_LOOKUP_ID = {"type": "string", "minLength": 1, "pattern": schema_words.NOT_BLANK}
 
 
 def _obj(props: dict[str, Any], required: list[str]) -> dict[str, Any]:
@@ -30,8 +32,8 @@ SCHEMAS: dict[str, dict[str, Any]] = {
                                           "inside a git work tree the session binds to the work tree's root"},
         "session_id": _SID,
         # Not empty: an empty id or list names no node, and was taken for a full read.
-        "id": {"type": "string", "minLength": 1, "description": "Node id to read in full"},
-        "ids": {**_STRINGS, "minItems": 1, "description": "Several node ids to read in one call"},
+        "id": {**_LOOKUP_ID, "description": "Node id to read in full"},
+        "ids": {**_STRINGS, "items": _LOOKUP_ID, "minItems": 1, "description": "Several node ids to read in one call"},
         "level": {**_LEVEL, "description": "Graph for node reads; maintain without id renders the maintenance memory"},
         "more": {"type": "boolean", "description": "true: the next part of a reply that said it continues"},
         "maintenance": {"type": "boolean", "description": "Only for a maintenance pass or chore"},

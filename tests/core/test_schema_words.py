@@ -30,6 +30,9 @@ def test_each_keyword_the_schemas_use_is_worded():
     assert validation_error("kg_useful", {**vote, "credits": 0}) == "credits: 0 is less than the minimum of 1"
     assert validation_error("kg_useful", {**vote, "credits": "2"}) == "credits: '2' is not of type 'integer'"
     assert validation_error("kg_read", {"ids": ["a", 1]}) == "ids[1]: 1 is not of type 'string'"  # as the store names an item
+    assert validation_error("kg_read", {"ids": ["a", ""]}) == "ids[1]: is empty; at least 1 character"
+    assert validation_error("kg_read", {"ids": ["a", "  "]}) == "ids[1]: '  ' is blank; it needs a character other than a space"
+    assert validation_error("kg_read", {"ids": ["a", " b "]}) is None  # looked up as sent (not found, said so)
     long_level = validation_error("kg_put_node", {**PUT, "level": "x" * 5_000})
     assert long_level is not None and long_level.endswith("is not one of ['user', 'project', 'maintain']")
     assert len(long_level) < 150

@@ -147,6 +147,11 @@ TOOL_CASES = [
     # An empty id or list names no node: refused, never taken for a full read.
     ("kg_read", {"session_id": SID, "id": ""}, "id: is empty; at least 1 character"),
     ("kg_read", {"session_id": SID, "ids": []}, "ids: is empty; at least 1 item"),
+    ("kg_read", {"session_id": SID, "ids": [""]}, "Input validation error: ids[0]: is empty; at least 1 character"),
+    ("kg_read", {"session_id": SID, "ids": ["existing-good-node", ""]}, "ids[1]: is empty; at least 1 character"),
+    ("kg_read", {"session_id": SID, "ids": [" "]},
+     "Input validation error: ids[0]: ' ' is blank; it needs a character other than a space"),
+    ("kg_read", {"session_id": SID, "id": " \t"}, "id: ' \\t' is blank"),
     ("kg_useful", {"session_id": SID, "ids": [f"node-{i}" for i in range(51)]}, "ids: has 51 items; at most 50"),
     ("kg_search", {"session_id": SID, "query": "q" * 4_001}, "query: has 4,001 characters; at most 4,000"),
     ("kg_put_node", {"session_id": SID, "level": "project", "id": "existing-good-node", "gist": ""},
