@@ -78,8 +78,10 @@ def _method_problem(message: dict[str, Any], msg_id: object) -> dict[str, Any] |
     if message["method"] == "tools/call":
         if not isinstance(params, dict):
             return rpc_error(msg_id, -32602, "Invalid params: params: must be an object with name and arguments")
-        if not isinstance(params.get("name"), str):
+        if "name" not in params:
             return rpc_error(msg_id, -32602, "Invalid params: params.name: is required (the tool's name)")
+        if not isinstance(params["name"], str):
+            return rpc_error(msg_id, -32602, "Invalid params: params.name: must be a string (the tool's name)")
         if "arguments" in params and not isinstance(params["arguments"], dict | type(None)):
             return rpc_error(msg_id, -32602, "Invalid params: params.arguments: must be an object")
     return None

@@ -66,7 +66,9 @@ RAW = [
     (b"[]", "a batch"),
     (b'[{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}]', "one JSON-RPC message per request"),
     (b'{"jsonrpc": "2.0", "id": 7, "method": "tools/nope"}', "tools/nope"),
-    (b'{"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {"arguments": {}}}', "params.name"),
+    (b'{"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {"arguments": {}}}', "params.name: is required"),
+    # Present, of the wrong type: not "required".
+    (b'{"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {"name": 7}}', "params.name: must be a string"),
     (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
     (b'{"jsonrpc": "2.0", "id": null, "method": "tools/list"}', "id: must be a string or an integer"),
     (b'{"jsonrpc": "2.0", "id": {"a": 1}, "method": "tools/list"}', "id: must be a string or an integer"),

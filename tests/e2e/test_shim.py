@@ -19,9 +19,11 @@ import subprocess
 import time
 from pathlib import Path
 
+import httpx
 import pytest
 from e2e_helpers import (KG, another_program, graph, kg, nodes_by_id, refuses, start_server, unread_by_server,
                          wait_until)
+from hook_helpers import MCP_HEADERS
 from mcp import Client, StdioServerParameters
 from other_programs import CUT_SHORT, SSH_BANNER, answering, silent
 
@@ -354,6 +356,26 @@ async def test_a_message_that_is_no_request_notification_or_response_gets_invali
     invalid = [r for r in replies if r.get("error", {}).get("code") == -32600]
     assert sorted(str(r["id"]) for r in invalid) == ["9", "None", "None"], lines  # answered in any order
     assert any(r.get("id") == 3 and len(r["result"]["tools"]) == 10 for r in replies)
+
+
+async def test_the_shim_words_a_malformed_message_as_the_server_does(srv):
+    """Broken JSON got a bare "Parse error", and a message with an id and no method other words than HTTP's."""
+    malformed = [json.dumps({"jsonrpc": "2.0", "id": 3}), json.dumps({"jsonrpc": "2.0"}), json.dumps(42),
+                 json.dumps({"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {"name": 7}})]
+    shim = RawShim(_shim_env(srv))
+    shim.send('{"jsonrpc": "2.0", "id": 1,')
+    for line in malformed:
+        shim.send(line)
+    by_shim = {(r["id"], r["error"]["code"], r["error"]["message"]) for r in map(json.loads, shim.finish())}
+    parse = [m for _, code, m in by_shim if code == -32700]
+    assert len(parse) == 1 and parse[0].startswith("Parse error: the line is not JSON (Expecting"), by_shim
+    by_http = set()
+    async with httpx.AsyncClient(timeout=10) as http:
+        for line in malformed:
+            error = (await http.post(srv.url + "/", content=line.encode(), headers=MCP_HEADERS)).json()
+            by_http.add((error["id"], error["error"]["code"], error["error"]["message"]))
+    assert len(by_http) == len(malformed) and by_http <= by_shim, (by_http, by_shim)
+    assert (8, -32602, "Invalid params: params.name: must be a string (the tool's name)") in by_shim
 
 
 async def test_a_request_the_server_refuses_by_name_gets_that_one_error_and_no_second(srv):
