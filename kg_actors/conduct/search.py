@@ -7,7 +7,7 @@ reply shows is marked seen by the session (via "search").
 from __future__ import annotations
 
 from ..core import constants as C
-from ..core import search, search_format, search_paths
+from ..core import held_words, search, search_format, search_paths
 from ..core.seen import AtLevel
 from ..graph_handle import GraphHandle
 from .floor import Floor
@@ -25,6 +25,7 @@ async def search_text(floor: Floor, sid: str | None, query: str) -> str:
     shown_at = floor.clock()  # what the views show is as of after this: a write applied meanwhile is not "seen"
     views = {lvl: await handle.view() for lvl, handle in graphs.items()}
     seen = view.seen if view else frozenset()
+    terms = held_words.cut_terms(terms, (v.index for v in views.values() if v.index is not None))
     # From here to the reply text: no await, so the views stay consistent.
     limit = C.SEARCH_TOP_K + C.SEARCH_MORE_K
     per_level, total = {}, 0

@@ -7,13 +7,15 @@ query's run is looked up whole. So 数据库 finds "我们的数据库迁移" an
 three characters or more must appear whole: コミュニケーション never finds マイグレーション for the ーション
 they share. A query's runs are split where the script changes (マイグレーションの確認: マイグレーション,
 確認), hiragana is dropped as the grammar between words (の, を, する), and a Korean word loses the particle
-it ends with.
+it ends with. A Chinese clause is one run of many words ("线上发布出问题了"): a Han run the graphs do not hold
+whole is cut, at search time, into the longest stretches they do hold (`held_segments`), the memory's own
+vocabulary standing in for the dictionary.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 
 HAN, KANA, HANGUL, HIRAGANA = "han", "kana", "hangul", "hiragana"
@@ -23,6 +25,7 @@ _SCRIPTS = (
     (KANA, "\u30a0-\u30ff\u31f0-\u31ff\uff66-\uff9f"),  # katakana with ー, and its half-width forms
     (HANGUL, "\uac00-\ud7a3"),
 )
+_HAN_RUN = re.compile(f"[{_SCRIPTS[0][1]}]+")
 LETTERS = "".join(chars for _, chars in _SCRIPTS)
 ANY = re.compile(f"[{LETTERS}]")
 _RUNS = re.compile("|".join(f"(?P<{name}>[{chars}]+)" for name, chars in _SCRIPTS))
@@ -78,6 +81,39 @@ def asked(text: str) -> tuple[str, ...]:
         if script != HIRAGANA and SHORTEST <= len(word) <= ASKED_LONGEST:
             out[word] = None
     return tuple(out)
+
+
+# Words a Chinese question is built of, whatever it asks about ("是什么", "怎么", "为什么"): a stretch a
+# lesson happens to hold, never what the question is about (as English stopwords are).
+FILLER = frozenset("""
+什么 是什么 为什么 怎么 怎么办 怎么样 怎样 如何 哪里 哪个 哪些 这个 那个 这些 那些 这样 那样 这里 那里
+我们 你们 他们 我的 你的 一下 一个 可以 能否 是否 有没有 没有 不是 就是 还是 但是 因为 所以 如果 已经
+现在 时候 的时候 应该 为啥 请问 谢谢
+""".split())
+
+
+def is_han(term: str) -> bool:
+    """A term all of Chinese characters (kanji): a run a query may hold several words in."""
+    return len(term) >= SHORTEST and _HAN_RUN.fullmatch(term) is not None
+
+
+def held_segments(run: str, held: Callable[[str], bool]) -> list[str]:
+    """A Han run cut left to right into the longest stretches `held` says the graphs hold (two characters
+    or more; a character no held stretch starts with is skipped), the filler words left out. A run held
+    whole is its own one segment, so every segment is a term some lesson holds whole: the rule that a
+    run of three characters or more must appear whole holds of each."""
+    out: list[str] = []
+    start, n = 0, len(run)
+    while start < n - 1:
+        for end in range(min(n, start + ASKED_LONGEST), start + 1, -1):
+            if held(run[start:end]):
+                if run[start:end] not in FILLER:
+                    out.append(run[start:end])
+                start = end
+                break
+        else:
+            start += 1
+    return out
 
 
 def without_particle(word: str) -> str:

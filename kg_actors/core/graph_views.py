@@ -10,6 +10,7 @@ from typing import Any
 
 from . import constants as C
 from . import render, search, search_paths
+from .held_words import cut_terms
 from .ids import is_artifact
 from .model import Edge, GraphReader, Node, node_version
 from .reads import health_line
@@ -100,6 +101,7 @@ def _excerpt(node: Node) -> str:
 def search_graph(index: search.SearchIndex, graph: GraphReader, level: str, terms: Terms,
                  limit: int) -> dict[str, Any]:
     """kg_search's ranking over one graph (every tier), and the paths joining the top hits."""
+    terms = cut_terms(terms, (index,))  # a Chinese clause: the words of it the graph holds
     hits, total = search.top_hits(index, terms, limit=limit)
     top = [(level, h.node_id) for h in hits[: C.SEARCH_TOP_K]]
     connectors, path_edges = search_paths.connection_paths({level: graph}, top)

@@ -24,6 +24,7 @@ import attrs
 
 from . import cjk, constants as C, recall_gate, secrecy
 from .model import Edge, GraphReader, Node
+from .held_words import cut_words
 from .paste_keys import pasted_words
 from .plain_text import clipped, one_line
 from .recall_bars import chance_scale, evidence, multi_bar, names_its_id, rank, strong
@@ -167,6 +168,8 @@ def run(terms: list[str], views: Mapping[str, tuple[GraphReader, SearchIndex]], 
     `seen`: the (level, id) of what the session holds (the other level's node of an id is another node);
     `ask_scale`: how much more score what the prompt asks for needs (asks.ask_scale of its text);
     `question`: whether its text holds a question mark (recall_gate reads it)."""
+    # A Chinese clause is one run: its words are the stretches of it the graphs hold (held_words.py).
+    terms = cut_words(terms, (index for _, index in views.values()))
     if not terms:
         return Decision("no_terms")
     query, ranked = search(terms, views, seen)

@@ -74,7 +74,8 @@ def srv(tmp_path_factory):
         node("ja-redis-key-ttl", "Redis のセッションキーは TTL を 30 秒にして、期限切れはワーカーが掃除する",
              _archived=True),
         node("ko-alembic-migration", "Alembic 마이그레이션은 데이터베이스를 백업한 뒤에 실행한다", _archived=True),
-        node("zh-deploy-freeze", "周五下午禁止发布生产环境", _archived=True)])
+        node("zh-deploy-freeze", "周五下午禁止发布生产环境", _archived=True),
+        node("zh-deploy-rollback", "线上发布回滚流程：先用 helm rollback 回到上一个 revision", _archived=True)])
     user = user_graph([node("prefer-small-commits", "commit one logical change at a time")])
     write_store(server.store, user, projects)
     server.start()
@@ -240,7 +241,8 @@ def test_claude_codes_shell_output_records_earn_no_recall(srv):
 @pytest.mark.parametrize("prompt, node_id", [
     ("Redis の TTL を 30 秒にしたのにセッションキーが消えない", "ja-redis-key-ttl"),
     ("Alembic 마이그레이션 전에 데이터베이스를 어떻게 해야 하나요?", "ko-alembic-migration"),
-    ("周五下午，发布生产环境？", "zh-deploy-freeze"),  # clauses: a run over six characters must appear whole
+    ("周五下午，发布生产环境？", "zh-deploy-freeze"),
+    ("线上发布出问题了，回滚流程是什么？", "zh-deploy-rollback"),  # clauses no lesson holds whole: their words
 ])
 def test_a_prompt_in_japanese_korean_or_chinese_recalls_its_lesson(srv, prompt, node_id):
     h = Harness(srv, srv.project("cjk-proj"))

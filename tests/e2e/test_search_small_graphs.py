@@ -61,6 +61,8 @@ CJK_NODES = [
     ("zh-db-migration", "我们的数据库迁移需要先备份生产环境", ["迁移脚本放在运维仓库里"]),
     ("ja-migration-check", "本番のマイグレーションは事前にステージングで確認すること", []),
     ("ko-db-backup", "데이터베이스를 백업한 뒤에 스키마를 변경한다", []),
+    ("zh-deploy-rollback", "线上发布回滚流程：先用 helm rollback 回到上一个 revision", []),
+    ("zh-pay-callback", "微信支付回调必须验证签名并返回 SUCCESS", []),
 ]
 
 
@@ -73,3 +75,7 @@ async def test_words_inside_unspaced_text_and_korean_words_with_a_particle_are_f
         assert found_ids(await s.ok("kg_search", query=query))[:1] == [node_id], query
     # A run of three characters or more is found only where it appears whole.
     assert "ja-migration-check" not in found_ids(await s.ok("kg_search", query="コミュニケーション"))
+    # A Chinese clause no lesson holds whole is found by the words of it the graph holds.
+    for query, node_id in [("线上发布出问题了，回滚流程是什么？", "zh-deploy-rollback"), ("怎么回滚", "zh-deploy-rollback"),
+                           ("支付回调验签", "zh-pay-callback")]:
+        assert found_ids(await s.ok("kg_search", query=query))[:1] == [node_id], query
