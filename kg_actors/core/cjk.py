@@ -50,6 +50,22 @@ def has_any(text: str) -> bool:
     return ANY.search(text) is not None
 
 
+_WORD_LETTERS = re.compile(f"[{_SCRIPTS[0][1]}{_SCRIPTS[2][1]}{_SCRIPTS[3][1]}]")
+
+
+def word_letters(text: str) -> int:
+    """How many letters of `text` are Chinese characters, katakana or Hangul syllables: each says about
+    what two or three Latin letters do (回滚流程 is "rollback procedure"; hiragana, the grammar, is not
+    counted)."""
+    return len(_WORD_LETTERS.findall(text)) if has_any(text) else 0
+
+
+def as_words(run: str) -> list[str]:
+    """A run of these scripts as the words a shape rule counts: one per two letters (a Chinese or Korean
+    word is mostly two), where a space-split count sees one token however long the sentence."""
+    return [run[i:i + 2] for i in range(0, len(run), 2)]
+
+
 def runs(text: str) -> Iterator[tuple[str, str]]:
     """(script, run) for each run of one of these scripts in `text`."""
     for m in _RUNS.finditer(text):

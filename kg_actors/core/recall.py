@@ -124,7 +124,7 @@ def human_text(prompt: object) -> str | None:
             continue
         token = token.replace(_SPACE, " ")
         words.append(token)
-        plain += len(token)
+        plain += len(token) + cjk.word_letters(token)  # 回滚流程是什么 says as much as a Latin line twice as long
     if plain < C.RECALL_MIN_PROMPT_CHARS:
         return None
     # The typed words earned recall; a paste around them adds the error it reports and the identifiers it holds.
@@ -205,6 +205,13 @@ def _word_numbers(words: list[str]) -> dict[str, int]:
     return {term: number for term, number in numbers.items() if term not in said}
 
 
+def said(words: list[str]) -> int:
+    """How many words the prompt's search words say, for the rule of a one-word prompt (it recalls only a
+    lesson it names): a Chinese word of four characters or more (回滚流程, "rollback procedure") is two, as
+    a Chinese word is mostly two characters, and "回滚流程是什么" asks more than one word does."""
+    return sum(2 if len(word) >= 4 and cjk.is_han(word) else 1 for word in words)
+
+
 def _content_terms(query: Terms) -> Terms:
     """The query without the function words a compound brought in: "lunch-and-learn", "isVisible"
     and "deleted_at" split into parts, and a prompt's "and", "is", "at" are not what it is about
@@ -274,7 +281,7 @@ def _gated(terms: list[str], hits: list[tuple[str, Hit]], graphs: Mapping[str, G
         node = graphs[lvl].nodes.get(h.node_id) if lvl in graphs else None
         if node is None or not node.gist:
             continue  # every tier takes part (the same search core as kg_search); recall never promotes
-        if h.score >= threshold and evidence(h) and (len(terms) > 1 or names_its_id(h)):
+        if h.score >= threshold and evidence(h) and (said(terms) > 1 or names_its_id(h)):
             candidates.append((lvl, h))
     if not candidates:
         return [], "no_hits"

@@ -54,7 +54,8 @@ _LOG_LEVEL = re.compile(r"\b(?:INFO|WARN|WARNING|ERR|ERROR|DEBUG|TRACE|FATAL|CRI
 _KEY_VALUE = re.compile(r"[\w.\-]=[^\s=]")
 _JSONISH = re.compile(r'^\s*[{\[]|"[\w\-.]+"\s*:')
 _CAPS_HEADER = re.compile(r"\b[A-Z][A-Z_%]{2,}\b")
-_PLAIN_WORD = re.compile(r"^[(\"']?[A-Za-z][a-z']*[,.;:!?)\"']{0,2}$")
+# A word of prose, or an acronym a person writes among words (CSV, API, SQL, PRs).
+_PLAIN_WORD = re.compile(r"^[(\"']?(?:[A-Za-z][a-z']*|[A-Z]{2,5}s?)[,.;:!?)\"']{0,2}$")
 _STRUCTURAL = ("+", "-", "@@", ">", "<", "$ ", "#", "*", "at ", "File \"", "✓", "✕", "✖", "✔", "✗", "⠿", "[", "(",
                "~", "=", "Step ", "--- ", "+++ ", "E ", "error:", "warning:", "note:")
 # A token shaped like code: a dotted or underscored name, a call, a path with a line, a version, CamelCase.
@@ -107,7 +108,7 @@ def machine_score(line: str) -> float:
     text = _INLINE_CODE.sub("code", raw) if "`" in raw else raw
     item = _LIST_MARKER.sub("", text)
     listed = item != text  # an item of a list a person typed is scored by its words, not its marker
-    tokens = item.split() or text.split()
+    tokens = _tokens(item) or _tokens(text)
     score = 0.0
     if _TIMESTAMP.search(text):
         score += 2
@@ -158,6 +159,24 @@ def machine_score(line: str) -> float:
     if plain >= 0.6 and _talks(text):
         score -= 0.5  # a person asking or saying "I" ("i'm on pnpm 9.1.0 and node 20.12, any ideas?") may name versions
     return score
+
+
+def _tokens(text: str) -> list[str]:
+    """The words of a line for its shares: split at spaces, and a token holding Chinese, Japanese or
+    Korean split where the script changes, its runs counted as words of two letters (cjk.as_words). A
+    sentence in those scripts is one token, and the Latin name glued to it ("MySQL存表情符号报错了") would
+    make the whole line's share of code."""
+    tokens: list[str] = []
+    for token in text.split():
+        if not cjk.has_any(token):
+            tokens.append(token)
+            continue
+        for i, part in enumerate(cjk.SPLIT.split(token)):
+            if i % 2:
+                tokens += cjk.as_words(part)
+            elif part:
+                tokens.append(part)
+    return tokens
 
 
 def _is_plain(token: str) -> bool:

@@ -119,6 +119,7 @@ def test_an_incremental_index_of_cjk_text_equals_a_fresh_build():
     ("데이터베이스를 백업한 뒤 스키마를 바꿔도 되나요?", "ko-db-backup"),
     ("数据库迁移，生产环境，备份？", "zh-db-migration"),
     ("线上发布出问题了，回滚流程是什么？", "zh-deploy-rollback"),  # clauses of many words: the words held
+    ("回滚流程是什么", "zh-deploy-rollback"),  # 回滚流程 is one term but two words: no one-word prompt
 ])
 def test_prompt_recall_finds_lessons_in_these_scripts(prompt, node_id):
     text = recall.human_text(prompt)

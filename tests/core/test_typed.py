@@ -359,3 +359,31 @@ def test_a_japanese_line_above_a_paste_is_its_framing():
     log = "\n".join(f"2026-12-0{i} 10:00:0{i} ERROR connection refused host=db{i} port=5432" for i in range(1, 8))
     prompt = f"デプロイのたびに Postgres への接続が失敗します\n\n{log}"
     assert typed_part(prompt) == "デプロイのたびに Postgres への接続が失敗します"
+
+
+@pytest.mark.parametrize("prompt", [
+    "MySQL存表情符号报错了",  # a Latin name glued to a Chinese sentence: one token, not a line of code
+    "取引先のCSVを読み込むとUnicodeDecodeErrorが出て文字化けします",
+    "UnicodeDecodeError on partner CSV",  # an error's name and an acronym among a few words
+    "回滚流程是什么",  # seven characters: as much as a Latin line twice as long
+    "백업 복구 방법",
+])
+def test_a_short_prompt_a_person_types_without_punctuation_is_a_prompt(prompt):
+    assert typed_part(prompt) == prompt
+    text = recall.human_text(prompt)
+    assert text == prompt and recall.prompt_terms(text)
+
+
+@pytest.mark.parametrize("text", ["继续", "回滚", "백업", "OK", "CSV"])
+def test_a_word_or_two_in_these_scripts_or_an_acronym_alone_is_still_too_short(text):
+    assert recall.human_text(text) is None
+
+
+@pytest.mark.parametrize("log", [
+    "2026-03-01 10:00:00 ERROR 处理订单失败 order_id=1234 原因: 库存不足\n2026-03-01 10:00:01 INFO 重试任务 task_id=abcd 第 1 次",
+    "2026-03-01 10:00:00 [ERROR] 주문 처리 실패: 재고 부족 order_id=5678\n2026-03-01 10:00:02 [INFO] 재시도 1/3",
+    "NAME        READY   STATUS    RESTARTS   AGE\napi-7d9f8   1/1     Running   0          3d\nworker-5c   0/1     OOMKilled 4          3d",
+    "GET /api/v1/orders HTTP/1.1 200 OK\nPOST /api/v1/pay HTTP/1.1 502 BAD GATEWAY",
+])
+def test_logs_in_these_scripts_and_tool_lines_of_acronyms_are_still_pasted(log):
+    assert typed_part(log) == ""

@@ -75,7 +75,11 @@ def srv(tmp_path_factory):
              _archived=True),
         node("ko-alembic-migration", "Alembic 마이그레이션은 데이터베이스를 백업한 뒤에 실행한다", _archived=True),
         node("zh-deploy-freeze", "周五下午禁止发布生产环境", _archived=True),
-        node("zh-deploy-rollback", "线上发布回滚流程：先用 helm rollback 回到上一个 revision", _archived=True)])
+        node("zh-deploy-rollback", "线上发布回滚流程：先用 helm rollback 回到上一个 revision", _archived=True),
+        node("zh-mysql-emoji", "MySQL 的 utf8 只存三个字节，存表情符号要用 utf8mb4", _archived=True),
+        node("ja-partner-csv-cp932", "取引先の CSV は Shift_JIS：UnicodeDecodeError が出たら encoding='cp932' で読み込む",
+             _archived=True),
+        node("ko-backup-restore", "데이터베이스 백업 복구 방법: pg_dump 덤프를 pg_restore 로 복구한다", _archived=True)])
     user = user_graph([node("prefer-small-commits", "commit one logical change at a time")])
     write_store(server.store, user, projects)
     server.start()
@@ -243,6 +247,12 @@ def test_claude_codes_shell_output_records_earn_no_recall(srv):
     ("Alembic 마이그레이션 전에 데이터베이스를 어떻게 해야 하나요?", "ko-alembic-migration"),
     ("周五下午，发布生产环境？", "zh-deploy-freeze"),
     ("线上发布出问题了，回滚流程是什么？", "zh-deploy-rollback"),  # clauses no lesson holds whole: their words
+    # Short prompts typed without punctuation are prompts, not pasted output:
+    ("回滚流程是什么", "zh-deploy-rollback"),
+    ("MySQL存表情符号报错了", "zh-mysql-emoji"),
+    ("取引先のCSVを読み込むとUnicodeDecodeErrorが出て文字化けします", "ja-partner-csv-cp932"),
+    ("UnicodeDecodeError on partner CSV", "ja-partner-csv-cp932"),
+    ("백업 복구 방법", "ko-backup-restore"),
 ])
 def test_a_prompt_in_japanese_korean_or_chinese_recalls_its_lesson(srv, prompt, node_id):
     h = Harness(srv, srv.project("cjk-proj"))
