@@ -166,6 +166,8 @@ def _tokens(text: str) -> list[str]:
     Korean split where the script changes, its runs counted as words of two letters (cjk.as_words). A
     sentence in those scripts is one token, and the Latin name glued to it ("MySQL存表情符号报错了") would
     make the whole line's share of code."""
+    if not cjk.has_any(text):
+        return text.split()  # most lines: one search, no token looked at twice
     tokens: list[str] = []
     for token in text.split():
         if not cjk.has_any(token):
