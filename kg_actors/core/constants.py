@@ -175,6 +175,7 @@ TOUCH_EXT_MAX_CHARS = 10
 RECALL_PROMPT_MAX_CHARS = 20_000
 RECALL_MIN_PROMPT_CHARS = 8
 RECALL_MIN_TERM_CHARS = 3
+RECALL_VAGUE_WORDS = 2  # a typed question of at most these search words borrows its paste's error message
 RECALL_MAX_TERMS = 36
 RECALL_SCORE_SINGLE = 0.010
 RECALL_SCORE_MULTI = 0.020  # chosen by pre-registration 21 on an estimate of the held-out set (bench/RESULTS-recall.md)

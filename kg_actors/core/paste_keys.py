@@ -18,6 +18,12 @@ the longer prompt raises recall's chance bar as much as the names bring chance m
 
 They join the typed words only after those alone earned recall (recall.human_text), so a paste with
 nothing typed around it still injects nothing.
+
+One exception to leaving messages out: a question that names nothing ("why does this fail?" above an
+alembic log) asks about the paste's error and has no words of its own to find it by. Such a question
+borrows the message of the paste's first error line (`error_message`): "ERROR [alembic.util.messaging]
+Multiple head revisions are present for given argument 'head'; ..." gives "Multiple head revisions are
+present for given argument", the words its lesson was written in.
 """
 
 from __future__ import annotations
@@ -37,6 +43,37 @@ _TOKEN = re.compile(r"[A-Za-z0-9_.\-]+")
 # snake_case, dotted and kebab-case words of two parts or more; camelCase and PascalCase with an inner capital.
 _IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[_.\-][A-Za-z0-9]+)+"
                          r"|[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z]+[A-Z][A-Za-z0-9]*")
+
+
+# A line that reports an error: a log level or a label saying so, then (past a logger's [name]) its message.
+_ERROR_LINE = re.compile(r"\b(?:(?:ERROR|FATAL|CRITICAL|FAILED|FAILURE)\b\]?:?|(?:[A-Z]\w*)?(?:Error|Exception)\b:"
+                         r"|(?:error|fatal|panic):)\s*(?:\[[^\]\n]{0,80}\]\s*)*")  # not `raise KeyError(k)`
+_QUOTED = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"|`[^`\n]*`")  # a value the message quotes: this run's, not the error's
+# A word of prose: not a name, a path's part or a key of a value (pid:12).
+_MESSAGE_WORD = re.compile(r"(?<![\w.\-/])(?:[A-Za-z][a-z]+|[A-Z]{2,})(?![\w.\-/]|[:=]\S)")
+MAX_MESSAGE_WORDS = 8
+
+
+def error_message(prompt: str, typed: str) -> list[str]:
+    """The words of the message of the first error line among the lines of `prompt` not in `typed` (what
+    follows its level or label and its logger's name, up to a `;`, without the values it quotes), at
+    most MAX_MESSAGE_WORDS; none when no pasted line reports an error in words."""
+    typed_lines = set(typed.splitlines())
+    for line in prompt.splitlines()[:_MESSAGE_LINES]:
+        if line in typed_lines:
+            continue
+        found = _ERROR_LINE.search(line[:_MESSAGE_CHARS])
+        if found is None:
+            continue
+        message = _QUOTED.sub(" ", line[found.end():_MESSAGE_CHARS]).split(";", 1)[0]
+        words = _MESSAGE_WORD.findall(message)
+        if words:
+            return words[:MAX_MESSAGE_WORDS]
+    return []
+
+
+_MESSAGE_LINES = 1_000  # an error line is looked for in a paste's first lines, each by its first characters
+_MESSAGE_CHARS = 400
 
 
 def pasted_words(prompt: str, typed: str) -> tuple[list[str], list[str]]:

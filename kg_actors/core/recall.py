@@ -25,7 +25,7 @@ import attrs
 from . import cjk, constants as C, recall_gate, secrecy
 from .model import Edge, GraphReader, Node
 from .held_words import cut_words
-from .paste_keys import pasted_words
+from .paste_keys import error_message, pasted_words
 from .plain_text import clipped, one_line
 from .recall_bars import chance_scale, evidence, multi_bar, names_its_id, rank, strong
 from .search import Hit, SearchIndex, merge_hits
@@ -127,9 +127,12 @@ def human_text(prompt: object) -> str | None:
         plain += len(token) + cjk.word_letters(token)  # 回滚流程是什么 says as much as a Latin line twice as long
     if plain < C.RECALL_MIN_PROMPT_CHARS:
         return None
-    # The typed words earned recall; a paste around them adds the error it reports and the identifiers it holds.
+    # The typed words earned recall; a paste around them adds the error it reports and the identifiers it holds,
+    # and, to a question naming next to nothing ("why does this fail?"), the words of its error's message.
     names, identifiers = pasted_words(whole, typed)
-    return " ".join(words + names + identifiers)
+    vague = len(prompt_terms(" ".join(words))) <= C.RECALL_VAGUE_WORDS
+    message = error_message(whole, typed) if vague and typed != whole else []
+    return " ".join(words + names + message + identifiers)
 
 
 def prompt_terms(text: str) -> list[str]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from kg_actors.core import recall
-from kg_actors.core.paste_keys import pasted_words
+from kg_actors.core.paste_keys import error_message, pasted_words
 from kg_actors.core.typed import typed_part
 
 PY_TRACE = """Traceback (most recent call last):
@@ -106,3 +106,31 @@ def test_identifiers_are_found_in_linear_time_and_only_in_the_paste():
 @pytest.mark.parametrize("paste", [PY_TRACE, NODE_TRACE, DIFF])
 def test_a_paste_with_nothing_typed_still_earns_no_recall(paste):
     assert recall.human_text(paste) is None
+
+
+ALEMBIC_LOG = """INFO  [alembic.runtime.migration] Context impl PostgresqlImpl.
+ERROR [alembic.util.messaging] Multiple head revisions are present for given argument 'head'; please specify a specific target revision
+  FAILED: Multiple head revisions are present"""
+
+
+def test_an_error_lines_message_is_its_words_past_the_level_and_the_logger_without_quoted_values():
+    assert error_message(ALEMBIC_LOG, "") == ["Multiple", "head", "revisions", "are", "present", "for", "given",
+                                              "argument"]
+    assert error_message(PY_TRACE, "") == ["Unknown", "currency"]
+    assert error_message("2026-12-01 10:00:00 [CRITICAL] WORKER TIMEOUT (pid:12)", "") == ["WORKER", "TIMEOUT"]
+
+
+@pytest.mark.parametrize("paste", [K8S_FIELDS, DIFF, "INFO  [alembic.runtime.migration] Context impl PostgresqlImpl."])
+def test_a_paste_without_an_error_line_has_no_message(paste):
+    assert error_message(paste, "") == []
+
+
+def test_a_question_naming_next_to_nothing_borrows_its_pastes_error_message():
+    human = recall.human_text(f"why does this fail?\n\n{ALEMBIC_LOG}")
+    assert {"multiple", "head", "revisions", "present"} <= set(recall.prompt_terms(human))
+    # A question that says what it is about keeps to its words, the error's name and the identifiers.
+    human = recall.human_text(f"why does the invoice page crash?\n\n{PY_TRACE}")
+    assert "Unknown" not in human.split() and "currency" not in human.split()
+    # The message is in the paste, not in what was typed: a typed error line lends nothing twice.
+    typed = "why does this fail? ERROR: the invoice page is blank"
+    assert error_message(typed, typed_part(typed)) == []

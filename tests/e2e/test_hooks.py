@@ -39,7 +39,7 @@ def srv(tmp_path_factory):
     home = server.home
     projects = {}
     for name in ("recall-proj", "throttle-proj", "capture-proj", "codex-proj", "push-proj-a", "push-proj-b",
-                 "silence-proj", "bad-proj", "cjk-proj"):
+                 "silence-proj", "bad-proj", "cjk-proj", "paste-proj"):
         root = Path(server.project(name))
         for rel in FILES:
             (root / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -80,6 +80,13 @@ def srv(tmp_path_factory):
         node("ja-partner-csv-cp932", "取引先の CSV は Shift_JIS：UnicodeDecodeError が出たら encoding='cp932' で読み込む",
              _archived=True),
         node("ko-backup-restore", "데이터베이스 백업 복구 방법: pg_dump 덤프를 pg_restore 로 복구한다", _archived=True)])
+    projects["paste-proj"] = project_graph(str(home / "paste-proj"), [
+        node("alembic-multiple-heads-merge", "alembic upgrade stops at 'Multiple head revisions are present': run "
+             "alembic merge heads and commit the merge revision", _archived=True),
+        node("alembic-env-database-url", "alembic reads the database url from the environment, not alembic.ini",
+             _archived=True),
+        node("alembic-enum-autogenerate", "alembic autogenerate misses new Postgres enum values: add them by hand",
+             _archived=True)])
     user = user_graph([node("prefer-small-commits", "commit one logical change at a time")])
     write_store(server.store, user, projects)
     server.start()
@@ -259,6 +266,21 @@ def test_a_prompt_in_japanese_korean_or_chinese_recalls_its_lesson(srv, prompt, 
     h.start()
     h.full_read()
     assert f"- [project] {node_id}: " in h.prompt(prompt).context
+
+
+def test_a_question_naming_nothing_above_a_log_borrows_its_error_message(srv):
+    h = Harness(srv, srv.project("paste-proj"))
+    h.start()
+    h.full_read()
+    log = ("INFO  [alembic.runtime.migration] Context impl PostgresqlImpl.\n"
+           "ERROR [alembic.util.messaging] Multiple head revisions are present for given argument 'head'; please "
+           "specify a specific target revision\n  FAILED: Multiple head revisions are present")
+    assert "- [project] alembic-multiple-heads-merge: " in h.prompt(f"why does this fail?\n\n{log}").context
+    # The log alone, nothing typed: still no recall.
+    bare = Harness(srv, srv.project("paste-proj"))
+    bare.start()
+    bare.full_read()
+    assert "KG recall" not in bare.prompt(log).context
 
 
 def test_unknown_sessions_get_nothing_and_leave_no_record(srv):
