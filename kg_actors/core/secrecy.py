@@ -347,7 +347,10 @@ _PASSPHRASE = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)*|\d+")
 # The keys whose value is a password whatever it looks like; `pass` alone ends `bypass` and `compass`, `pwd`
 # alone is the working directory, so those need a longer name (`DB_PWD`).
 _PASSWORD_KEYS = frozenset(("password", "passwd", "passphrase", "client_secret"))
-_NAME_BEFORE = re.compile(r"[\w.-]*$")
+# The name a key word ends (`DB_` of `DB_PASSWORD`), read from the end: possessive, so a search from each
+# start of a long word fails at once instead of retrying every shorter run (`"a"*40000 + " password: x"`).
+_NAME_BEFORE = re.compile(r"(?<![\w.-])[\w.-]*+$")
+_KEY_MAX_INDENT = 200
 
 
 def _spelled(text: str, word: re.Match[str], m: re.Match[str]) -> bool:
@@ -380,7 +383,9 @@ def _spelled(text: str, word: re.Match[str], m: re.Match[str]) -> bool:
         return not (rest[:1] in ",)" and "(" in text[line_start:word.start()])
     # With a space: a config line only, the key first on it and the value last ("Password: see the vault"
     # is prose). A `secret: name` line names a Kubernetes or CI Secret, not its value.
-    head = _NAME_BEFORE.sub("", text[line_start:word.start()])
+    if word.start() - line_start > _KEY_MAX_INDENT:
+        return False  # far into a line: prose, not a config line's key (and not a scan of a long line per word)
+    head = _NAME_BEFORE.sub("", text[line_start:word.start()], count=1)
     return not secret and not head.strip(" \t-#\"'") and not rest.strip(" \t,;")
 
 

@@ -44,8 +44,9 @@ PROSE_RULES: tuple[tuple[str, str, str, str], ...] = (
      r"(?:\s*:|\s+is)?\s*(?P<user>[\w.@+-]{1,64})(?:\s*:\s*|\s+/\s+|/)" + _VALUE, "login"),
     # `Basic <base64 of user:password>` without its Authorization header; "basic auth: ...", "... with ...".
     ("basic auth credentials (base64 of user:password)", "basic",
-     r"(?i)\bbasic(?:[ _-]?auth(?:entication|orization)?)?(?:\s*[:=]\s*|\s+(?:with|is|header|creds|credentials)"
-     r"\s*:?\s+|\s+)[\"']?(?P<value>[A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])", "basic"),
+     # Spaces taken whole (`\s*+`): `\s*:?\s+` split a long run of spaces every way (quadratic).
+     r"(?i)\bbasic(?:[ _-]?auth(?:entication|orization)?)?(?:\s*+[:=]\s*+|\s+(?:with|is|header|creds|credentials)"
+     r"(?:\s*+:)?\s++|\s++)[\"']?(?P<value>[A-Za-z0-9+/]{8,256}={0,2})(?![A-Za-z0-9+/=])", "basic"),
     # An API key of a UUID's or 32 hex digits' shape, said in words ("the api key is now <uuid>").
     ("an API key said in words", "key", r"(?i)\b(?:api|access|secret|license|licence|auth|account|client|master"
      r"|encryption|signing)[ _-]?key(?:" + _IS + "|" + _TO + ")" + _KEY_VALUE, "key in words"),

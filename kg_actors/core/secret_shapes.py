@@ -102,11 +102,12 @@ SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(rx)) f
     # keys open otherwise (MIIDxTCCA..., MIIBIjANBg...).
     ("a private key (its body)", _L + r"(?:MII[A-Za-z0-9+/]{2}[AQgw]IBA(?:AK|DAN)|MIG[A-Za-z0-9+/]AgEAMB[A-Za-z0-9+/]G|MHcCAQEEI"
                                       r"|MIGkAgEBBD|MC4CAQAwBQYDK2Vw|b3BlbnNzaC1rZXktdjE)[A-Za-z0-9+/]{16,}"),
-    ("a JSON web token", _L + r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
+    # From a run's start only, each part taken whole: from every `eyJ` inside a run it re-read the run (quadratic).
+    ("a JSON web token", r"(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}+\.eyJ[A-Za-z0-9_-]{8,}+\.[A-Za-z0-9_-]{8,}"),
     ("a signed URL's signature", r"(?i)[?&](?:sig|signature|x-amz-signature|x-goog-signature)=(?P<value>[^&#\s]{16,})"),
     # The password may hold a '/' (written raw, as people do); a port and a path before an '@' are no password.
     ("a password in a URL",
-     r"(?i)\b[a-z][a-z0-9+.-]{1,20}://[^\s:/@'\"]*:(?P<value>(?!\d{1,5}(?:/|@))[^\s@'\"]{3,})@[^\s/]"),
+     r"(?i)\b[a-z][a-z0-9+.-]{1,20}://[^\s:/@'\"]{0,256}:(?P<value>(?!\d{1,5}(?:/|@))[^\s@'\"]{3,256})@[^\s/]"),
     ("a basic auth header", r"(?i)\bauthorization\s*[:=]\s*[\"']?basic\s+(?P<value>[A-Za-z0-9+/]{8,}={0,2})"),
     # GitHub's `Authorization: token <40 hex>`, Django REST's `Token`, Discord's `Bot`, Okta's `SSWS`.
     ("a token in an authorization header",
@@ -200,7 +201,7 @@ DISCORD = re.compile(_L + r"[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z
 # `--password $PGPASS` pass. A flag's `-p` is a password only for the tools that say so: `ssh -p 2222` and
 # `psql -p 5432` give a port. Scans to a tool's flag are bounded (`{0,200}`): a long line costs no more.
 _TOOL_FLAG = r"\b[^\n]{0,200}?\s"
-_FLAG_VALUE = r"[\"']?(?P<value>[^\s'\"]{4,})"
+_FLAG_VALUE = r"[\"']?(?P<value>[^\s'\"]{4,256})"  # bounded: a value's every test reads it whole
 SAID_RULES: tuple[tuple[str, str, str, str], ...] = (
     ("a password on a command line", "mysql", r"\bmysql\w*" + _TOOL_FLAG + r"-p(?P<value>[^\s'\"]{4,})", "credential"),
     ("a password on a command line", "mariadb", r"\bmariadb\w*" + _TOOL_FLAG + r"-p(?P<value>[^\s'\"]{4,})", "credential"),
@@ -230,7 +231,10 @@ SAID_RULES: tuple[tuple[str, str, str, str], ...] = (
     ("a user's password on a command line", "-u", r"(?:^|\s)(?:-u|--user)(?:\s+|=)[\"']?[^:\s'\"]+:(?P<value>[^\s'\"@]{4,})",
      "credential"),
     ("a session cookie", "cookie",
-     r"(?i)\bcookie:[^\n]{0,400}?\b[\w-]*(?:sess|sid|token|auth)[\w-]*=(?P<value>[A-Za-z0-9%._~+/-]{16,})", "credential"),
+     # A cookie's name is read once, from its start (not from inside another name), and taken whole: the name
+     # test looks ahead a bounded way. `[\w-]*sess[\w-]*=` retried every split of a long name (quadratic).
+     r"(?i)\bcookie:[^\n]{0,400}?(?<![\w-])(?=[\w-]{0,64}?(?:sess|sid|token|auth))[\w-]++="
+     r"(?P<value>[A-Za-z0-9%._~+/-]{16,256})", "credential"),
     ("a .pgpass line", "::", r"(?m)^[\w.-]+:(?:\d+|\*):[\w*.-]+:[\w*.-]+:(?P<value>[^\s:]{6,})$", "credential"),
     # A .netrc entry: `machine HOST login USER password VALUE`, on one line or several. Its value is a password
     # whatever it looks like (words too), as after `password=`.
