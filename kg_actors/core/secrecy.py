@@ -36,6 +36,7 @@ import attrs
 from .constants import RECALL_PROMPT_MAX_CHARS
 from .errors import InvalidInput, KGError
 from .secret_names import CODE_NAME as _CODE_NAME, ENV_NAME as _ENV_NAME, code_path as _code_path, is_path as _is_path
+from .secret_forms import FORM_RULES
 from .secret_names import scrambled as _scrambled
 from .secret_prose import PROSE_RULES, is_password
 from .secret_shapes import DISCORD, GATES, HEADERS, SAID_RULES, SHAPES
@@ -48,7 +49,8 @@ _ATTRIBUTE = r"""\s+[A-Za-z_:][\w:.-]*\s*=\s*(?:"[^"<>＜＞]*"|'[^'<>＜＞]*'|
 _PRIVATE_TAG = re.compile(r"[<＜](?:([/／])private\s*|private(?:" + _ATTRIBUTE + r")*+\s*)[>＞]", re.IGNORECASE)
 
 
-_SAID = tuple((kind, trigger, re.compile(rx), judge) for kind, trigger, rx, judge in (*SAID_RULES, *PROSE_RULES))
+_SAID = tuple((kind, trigger, re.compile(rx), judge) for kind, trigger, rx, judge in (*SAID_RULES, *FORM_RULES,
+                                                                                          *PROSE_RULES))
 _HEX_ABOUT = re.compile(r"(?i)sha|hash|fingerprint|digest|checksum|public|address")
 
 # `password=...`, `"api_key": "..."`, `token: ...`: the word, a separator, then the value. The word
