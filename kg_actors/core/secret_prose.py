@@ -37,8 +37,32 @@ _LINKED = tuple(rule for trigger, word in (("pass", r"\bpass(?:word|wd|phrase|co
                     ("a password said in words", trigger, r"(?i)" + word + r"\s+" + _VALUE, "bare"),
                     # "the wifi password: 84920174": digits only (a word after a colon is judged as assigned).
                     ("a password said in words", trigger, r"(?i)" + word + r"\s*[:=]\s*" + _VALUE, "digits")))
+# Other languages' password words, with their linking words or a colon: a password's shape only ("shaped").
+_ASCII_VALUE = r"[\"'`]?(?P<value>[A-Za-z0-9!#$%&*@^~+=._-]{4,64})"
+_FOREIGN = tuple(
+    ("a password said in words", trigger, r"(?i)" + word + r"(?:\s*[:：=]\s*|\s*(?:" + links + r")\s*)" + _ASCII_VALUE,
+     "shaped")
+    for trigger, word, links in (
+        ("passwort", r"\bpasswort\b", r"\s(?:ist|lautet)\s"), ("mot de passe", r"\bmot de passe\b", r"\s(?:est)\s"),
+        ("contrase", r"\bcontrase[ñn]a\b", r"\s(?:es)\s"), ("пароль", r"пароль", r"\s(?:это|—|-)\s"),
+        ("密码", r"密码", r"是|为"), ("パスワード", r"パスワード", r"は"), ("비밀번호", r"비밀번호", r"는|은"),
+        ("wachtwoord", r"\bwachtwoord\b", r"\s(?:is)\s"), ("has", r"\bhas[łl]o\b", r"\s(?:to|jest)\s"),
+        ("senha", r"\bsenha\b", r"\s(?:é|e)\s")))
 PROSE_RULES: tuple[tuple[str, str, str, str], ...] = (
-    *_LINKED,
+    *_LINKED, *_FOREIGN,
+    # "admin password for grafana: Tr0ub4dor&3", "use Kx9... as the password for ...", "user admin pass Kx9...".
+    ("a password said in words", "pass", r"(?i)\bpass(?:word|wd|phrase)?\b" + _FOR + r"\s*:\s*" + _VALUE, "shaped"),
+    ("a password said in words", "pass", r"(?i)\buse\s+" + _VALUE + r"[\"'`]?\s+as\s+(?:the\s+|a\s+|its\s+)?"
+     r"(?:[\w-]{1,40}\s+)?pass(?:word|phrase)\b", "shaped"),
+    ("a password said in words", "pass", r"(?i)\buser(?:name)?\s+[\w.@-]{1,64}\s+(?:pass(?:word|wd)?|pwd?)\s+" + _VALUE,
+     "shaped"),
+    ("a password said in words", "psk", r"(?i)\b(?:psk|pre-?shared\s+key)" + _IS + _VALUE, "shaped"),
+    ("an API key said in words", "secret", r"(?i)\bsecret" + _IS + _KEY_VALUE, "key in words"),
+    # "the deploy token is <40 hex>", "twilio auth token <32 hex>", "mailgun key is <32 hex>"; not a cache's key.
+    ("an API key said in words", "key", r"(?i)\b(?!(?:cache|idempotency|partition|primary|foreign|sort|lookup|object"
+     r"|row|dedup|public|hash)\b)[a-z]{2,20}\s+(?:key|token)(?:" + _IS + r"|\s+)" + _KEY_VALUE, "key in words"),
+    ("an API key said in words", "token", r"(?i)\b(?!(?:cache|idempotency|partition|primary|foreign|sort|lookup|object"
+     r"|row|dedup|public|hash)\b)[a-z]{2,20}\s+token(?:" + _IS + r"|\s+)" + _KEY_VALUE, "key in words"),
     # "login for grafana: admin / hunter2", "grafana login: admin / hunter2", "the db login is admin / x".
     ("a user's password", "log", r"(?i)\blog(?:-?in|on)s?\b(?:\s+(?:for|to|on|at|of)\s+(?:the\s+)?[\w.@/-]{1,64})?"
      r"(?:\s*:|\s+is)?\s*(?P<user>[\w.@+-]{1,64})(?:\s*:\s*|\s+/\s+|/)" + _VALUE, "login"),

@@ -47,3 +47,26 @@ def test_a_secret_in_a_format_is_found(text):
 @pytest.mark.parametrize("text", PASSED)
 def test_the_same_format_without_a_secret_passes(text):
     assert secrecy.find(text) is None, text
+
+
+HEX32 = "9f86d081884c7d65" + "9a2feaa0c55ad015"
+SAID = [
+    "admin password for grafana: Tr0ub4dor&3", f"use {PW} as the password for the staging admin",
+    "the secret is 3f2b8c1e-9a4d-4e6f-" + "b2c7-5d8e9f0a1b2c", f"the vpn psk is {PW}", f"user admin pass {PW}",
+    f"the deploy token is {HEX32}a3bf4f1b", f"twilio auth token {HEX32}", f"mailgun key is {HEX32}",
+    f"Passwort: {PW}", f"das Passwort ist {PW}", f"mot de passe : {PW}", f"le mot de passe est {PW}",
+    f"contraseña: {PW}", f"пароль: {PW}", f"密码: {PW}", f"パスワードは{PW}です", f"비밀번호: {PW}",
+    f"wachtwoord is {PW}", f"hasło: {PW}", f"senha: {PW}",
+]
+SAID_BENIGN = ["the password for grafana: hashed with bcrypt", "das Passwort ist falsch",
+               f"the cache key is {HEX32}", "use the vault as the password store", "Passwort: siehe Vault"]
+
+
+@pytest.mark.parametrize("text", SAID)
+def test_a_password_or_key_said_in_words_is_found(text):
+    assert secrecy.find(text) is not None, text
+
+
+@pytest.mark.parametrize("text", SAID_BENIGN)
+def test_talk_about_passwords_passes(text):
+    assert secrecy.find(text) is None, text
