@@ -46,7 +46,7 @@ from .secret_shapes import DISCORD, GATES, HEADERS, SAID_RULES, SHAPES
 # `< private>`, nor `public < protected < private > internal`: text, whose rest such a "tag" used to hide.
 # Possessive, and no value holds a bracket: a text of `<private a=1 ` repeated is read once.
 _ATTRIBUTE = r"""\s+[A-Za-z_:][\w:.-]*\s*=\s*(?:"[^"<>＜＞]*"|'[^'<>＜＞]*'|[^\s"'=<>`＜＞]+)"""
-_PRIVATE_TAG = re.compile(r"[<＜](?:([/／])private\s*|private(?:" + _ATTRIBUTE + r")*+\s*)[>＞]", re.IGNORECASE)
+_PRIVATE_TAG = re.compile(r"[<＜](?:([/／])\s*private\s*|private(?:" + _ATTRIBUTE + r")*+\s*)[>＞]", re.IGNORECASE)
 
 
 _SAID = tuple((kind, trigger, re.compile(rx), judge) for kind, trigger, rx, judge in (*SAID_RULES, *FORM_RULES,
@@ -140,15 +140,20 @@ class Finding:
 
 def strip_private(text: str) -> str:
     """The text without its `<private>` parts. Tags nest: `<private>a <private>b</private> c</private>` hides
-    `c` too. An unclosed tag hides the rest; a stray closing tag is dropped."""
+    `c` too. An unclosed tag hides the rest. A stray closing tag stays as written: it hid nothing, and the
+    text before it may be what an opening tag the rules do not read (`<private hidden>`) meant to hide, so
+    dropping it would claim a cut that was not made."""
     if "<" not in text and "＜" not in text:
         return text
     kept: list[str] = []
     depth, at = 0, 0
     for tag in _PRIVATE_TAG.finditer(text):
+        closing = bool(tag.group(1))
         if depth == 0:
+            if closing:
+                continue
             kept.append(text[at:tag.start()])
-        depth = max(0, depth + (-1 if tag.group(1) else 1))
+        depth += -1 if closing else 1
         at = tag.end()
     if depth == 0:
         kept.append(text[at:])

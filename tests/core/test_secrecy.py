@@ -461,10 +461,14 @@ def test_a_key_hidden_by_a_variation_selector_or_a_filler_is_the_same_key(mark):
     assert secrets.find("key \u0410KIA" + body(16, UPPER_DIGITS) + " here") is not None  # a Cyrillic A
 
 
-def test_private_tags_nest_and_a_stray_closing_tag_is_dropped():
+def test_private_tags_nest_and_a_stray_closing_tag_stays_as_written():
     text = "plan <private>outer <private>inner</private> Globex merger</private> done"
     assert secrets.strip_private(text) == "plan  done"
-    assert secrets.strip_private("a </private> b") == "a  b"
+    assert secrets.strip_private("a <private>b</ private> c") == "a  c"
+    # An opening tag the rules do not read hid nothing: its closing tag stays, and no cut is claimed.
+    for text in ("a </private> b", "keep A <private hidden>HIDE1</private> keep B"):
+        assert secrets.strip_private(text) == text
+        assert secrets.clean_node(text, None, None).cut == ()
     clean = secrets.clean_node("use <private> to hide text", ["fine", "x <private>y</private>"], None)
     assert clean.gist == "use" and clean.notes == ["fine", "x"] and clean.cut == ("gist", "notes[1]")
 

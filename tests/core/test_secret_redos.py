@@ -1,6 +1,7 @@
 """The secret filter runs in time linear in its text: a write, a note or a prompt of 50,000 characters made of
 the filter's own trigger words costs well under a second (a quadratic rule once held the server's loop, and
-with it /health, for minutes). The bound is generous: it tells linear from quadratic, not fast from slow.
+with it /health, for minutes). The bound tells linear from quadratic, not fast from slow: a text over it fails
+only when it also took far more than ten times its tenth.
 bench/secret_redos.py measures every pattern's growth on its own."""
 
 from __future__ import annotations
@@ -43,8 +44,19 @@ def _timed(call, *args) -> float:
     return time.perf_counter() - start
 
 
+def _too_slow(call, text: str) -> float | None:
+    """How long `call(text)` took when that is over BOUND_S and it grew faster than its text: a loaded
+    machine makes a linear rule slow at every length alike (ten times the text, about ten times the time),
+    a quadratic one a hundred times."""
+    took = _timed(call, text)
+    if took <= BOUND_S:
+        return None
+    tenth = max(_timed(call, text[:len(text) // 10]), 1e-4)
+    return took if took / tenth > 30 or took > 20 * BOUND_S else None
+
+
 def test_find_is_linear_on_each_trigger_word_repeated():
-    slow = [(round(took, 2), text[:40]) for text in _texts() if (took := _timed(secrecy.find, text)) > BOUND_S]
+    slow = [(round(took, 2), text[:40]) for text in _texts() if (took := _too_slow(secrecy.find, text))]
     assert not slow, f"find took over {BOUND_S}s on: {slow}"
 
 
@@ -63,7 +75,7 @@ def test_the_filter_s_doors_are_linear_on_trigger_words(check):
         "loggable_terms": lambda text: secrecy.loggable_terms(text, text.split()[:50], prompt=text),
         "strip_private": lambda text: secrecy.strip_private(text),
     }
-    slow = [(round(took, 2), text[:40]) for text in _mixed() if (took := _timed(runs[check], text)) > BOUND_S]
+    slow = [(round(took, 2), text[:40]) for text in _mixed() if (took := _too_slow(runs[check], text))]
     assert not slow, f"{check} took over {BOUND_S}s on: {slow}"
 
 
@@ -75,5 +87,5 @@ def test_the_cookie_rule_still_finds_a_session_cookie():
 
 
 def test_a_config_line_key_after_a_long_word_is_read_in_linear_time():
-    assert _timed(secrecy.find, "a" * LENGTH + " password: sunflowerlagoon") < BOUND_S
+    assert not _too_slow(secrecy.find, "a" * LENGTH + " password: sunflowerlagoon")
     assert secrecy.find("db_password: sunflowerlagoon") is not None
