@@ -173,7 +173,15 @@ def cmd_editor(args: argparse.Namespace) -> int:
 def cmd_mcp(args: argparse.Namespace) -> int:
     import kg_shim
 
-    code: int = kg_shim.main()  # kg_shim is shim/ by package-dir, which mypy does not resolve
+    from .env_rules import DEFAULT_PORT, ConfigError, env_host, env_port
+
+    # The rules every kg command keeps: the shim POSTs every tool call, lesson text and all, where these point.
+    try:
+        host, port = env_host(os.environ), env_port(os.environ, "KG_HTTP_PORT", DEFAULT_PORT)
+    except ConfigError as e:
+        refused: int = kg_shim.refuse(str(e))  # kg_shim is shim/ by package-dir, which mypy does not resolve
+        return refused
+    code: int = kg_shim.main(host, port)
     return code
 
 

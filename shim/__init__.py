@@ -350,14 +350,8 @@ def _replies(ctype: str, payload: bytes) -> list[dict[str, Any]] | None:
     return found
 
 
-def main() -> int:
-    host = os.environ.get("KG_HTTP_HOST") or "127.0.0.1"
-    raw = (os.environ.get("KG_HTTP_PORT") or "").strip() or "8765"
-    try:
-        port = int(raw) if raw.isascii() else int("not a number")  # ASCII digits: int() reads "１８８６０" too
-    except ValueError:
-        print("kg mcp: KG_HTTP_PORT is not a number", file=sys.stderr)
-        return 2
+def main(host: str, port: int) -> int:
+    """Serve the client against the server at host:port, which `kg mcp` checked by config's rules."""
     shim = Shim(host, port)
     pool = ThreadPoolExecutor(max_workers=8)
     try:
@@ -373,6 +367,23 @@ def main() -> int:
     shim.abandon(why)
     pool.shutdown(cancel_futures=True)
     return code
+
+
+def refuse(why: str) -> int:
+    """A setting `kg mcp` refused: said once on stderr, and as the error of every request until stdin closes
+    (a client shows a request's error; a shim that only exited left it saying "connection closed")."""
+    print(f"kg mcp: {why}", file=sys.stderr, flush=True)
+    error = {"code": -32603, "message": f"kg mcp: {why}"}
+    for raw in sys.stdin.buffer:
+        try:
+            message = json.loads(raw)
+        except ValueError:
+            message = None
+        for one in message if isinstance(message, list) else [message]:
+            if isinstance(one, dict) and "method" in one and one.get("id") is not None:
+                sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": one["id"], "error": error}) + "\n")
+                sys.stdout.flush()
+    return 2
 
 
 def _serve(shim: Shim, pool: ThreadPoolExecutor) -> tuple[set[Future[None]], threading.Lock]:

@@ -493,3 +493,39 @@ def _write_results() -> None:
     lines.append("")
     existing = path.read_text() if path.exists() else "\n".join(header)
     path.write_text(existing.rstrip("\n") + "\n\n" + "\n".join(lines))
+
+
+@pytest.mark.parametrize("env, named", [
+    ({"KG_HTTP_PORT": "+{port}"}, "KG_HTTP_PORT='+{port}' is not a port: digits 0-9 only"),
+    ({"KG_HTTP_PORT": " {port} "}, "KG_HTTP_PORT=' {port} ' is not a port: digits 0-9 only"),
+    ({"KG_HTTP_PORT": "70000"}, "KG_HTTP_PORT='70000' must be at most 65535"),
+    ({"KG_HTTP_HOST": "127.0.0.2"}, "KG_HTTP_HOST='127.0.0.2' is not 127.0.0.1"),
+    ({"KG_HTTP_HOST": "192.0.2.7"}, "KG_HTTP_HOST='192.0.2.7' is not a loopback address"),
+])
+async def test_a_port_or_host_every_kg_command_refuses_the_shim_refuses_too_and_sends_nothing(tmp_path, env, named):
+    # A listener where a lax shim would POST: it must get no connection at all (the tool calls carry lesson text).
+    listener = socket.socket()
+    listener.bind(("127.0.0.2", 0) if "KG_HTTP_HOST" in env else ("127.0.0.1", 0))
+    listener.listen()
+    listener.setblocking(False)
+    port = listener.getsockname()[1]
+    env = {k: v.format(port=port) for k, v in env.items()}
+    env.setdefault("KG_HTTP_PORT", str(port))
+    named = named.format(port=port)
+    home = tmp_path / "home"
+    home.mkdir()
+    shim = RawShim(dict(env, HOME=str(home), KG_HOME=str(tmp_path / "store")))
+    shim.send(INITIALIZE)
+    shim.send(INITIALIZED)
+    shim.send(_request(2, "tools/list"))
+    out, err = shim.proc.communicate(timeout=REPLY_TIMEOUT)
+    by_id = _jsonrpc_lines([x for x in (shim._buf + out).split(b"\n") if x])
+    assert set(by_id) == {1, 2}, "every request gets the refusal, a notification none"
+    for msg in by_id.values():
+        assert named in msg["error"]["message"], msg
+    assert named in err.decode(), err
+    assert shim.proc.returncode == 2
+    with pytest.raises(BlockingIOError):
+        listener.accept()
+    listener.close()
+    assert not (tmp_path / "store").exists(), "no server was started for a refused setting"
