@@ -67,3 +67,5 @@ kg_say() {
   line=$(printf '%s\n' "$1" | sed -n '$s/^kg: //;$s/[[:cntrl:]]//g;$s/[\\"]/\\&/g;$p')
   [ -n "$line" ] && printf '{"systemMessage":"kg memory: %s"}\n' "$line"
 }
+
+kg_loaded=1  # last: the hooks run only on a common.sh read to its end

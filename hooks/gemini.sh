@@ -3,7 +3,10 @@
 # silent: Gemini shows nothing a BeforeTool hook returns): the raw payload to the
 # server; what comes back is printed only when it is hook output (Gemini parses stdout as JSON, so
 # nothing else is ever printed). SessionStart starts the server when nothing listens.
-. "${0%/*}/common.sh"
+# A hook never blocks a session (Claude Code reads exit 2 as "block") nor talks on stderr: a damaged install
+# (common.sh missing, cut short, a folder) is silence and 0, as every other failure is.
+trap 'exit 0' EXIT; exec 2>/dev/null
+kg_loaded=; command . "${0%/*}/common.sh" && [ "$kg_loaded" = 1 ] || exit 0
 case "$1" in SessionStart|BeforeAgent|AfterTool) ;; *) exit 0 ;; esac
 kg_read_payload
 if [ "$1" = SessionStart ]; then

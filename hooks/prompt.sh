@@ -1,7 +1,10 @@
 #!/bin/sh
 # UserPromptSubmit: recall for this prompt, or, when the server has nothing to say, one reminder line
 # staged by session depth.
-. "$(dirname "$0")/common.sh"
+# A hook never blocks a session (Claude Code reads exit 2 as "block") nor talks on stderr: a damaged install
+# (common.sh missing, cut short, a folder) is silence and 0, as every other failure is.
+trap 'exit 0' EXIT; exec 2>/dev/null
+kg_loaded=; command . "$(dirname "$0")/common.sh" && [ "$kg_loaded" = 1 ] || exit 0
 kg_read_payload
 [ -n "$payload" ] || exit 0  # no payload is no prompt
 reply=$(printf '%s' "$payload" | kg_fetch /api/prompt_context) || exit 0  # down, failed or slow: silence
