@@ -56,7 +56,14 @@ kg_session_start() {
   [ "$rc" -eq 7 ] || return 0  # curl's 7: could not connect, so nothing listens on the port
   KG=${KG_BIN:-$(command -v kg 2>/dev/null)}
   [ -n "$KG" ] || return 0
-  said=$("$KG" start 2>&1) || { kg_say "$said"; return 0; }
+  # `kg start` says at once why it cannot start one (a start takes 1-2 s); bounded all the same, where
+  # coreutils' timeout is, so that a kg stuck for any reason holds the session 4 s, not its 20 s limit.
+  if command -v timeout >/dev/null 2>&1; then said=$(timeout 4 "$KG" start 2>&1); else said=$("$KG" start 2>&1); fi
+  case $? in
+    0) ;;
+    124) kg_say "kg start did not finish within 4 s (kg status says why); no preload this time"; return 0 ;;
+    *) kg_say "$said"; return 0 ;;
+  esac
   reply=$(printf '%s' "$payload" | kg_fetch "$1?started=1" 5) && kg_print "$reply" "$2" && return 0
   printf '{"systemMessage":"kg memory: server started (it was down); no preload this time."}\n'
 }

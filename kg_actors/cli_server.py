@@ -16,8 +16,8 @@ import sys
 import time
 from pathlib import Path
 
-from .server_probe import get_health, listening, port_taken, probe_health
-from .server_process import is_server
+from .server_probe import get_health, listening, port_taken, probe_health, stuck
+from .server_process import is_server, is_stopped, stopped_said
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at each `kg mcp` start
 if TYPE_CHECKING:
@@ -174,6 +174,11 @@ def _start(args: argparse.Namespace, config: Config, deadline: float) -> int:
     if health:
         print(f"kg: already running at {config.url}{_pid_of(health)}")
         return 0
+    pid, port, _ = _pid_from_file(config.root / "server.pid")
+    why = stuck(config.host, pid, port) if pid is not None else None
+    if why is not None:  # no exit to wait for: said at once (a SessionStart hook waited 10 s for one)
+        print(f"kg: the server did not start: the server holding {config.root} {why}", file=sys.stderr)
+        return 1
     if _wait_for_stopping(config):
         deadline = time.monotonic() + START_TIMEOUT  # the wait was the old server's: the new one gets its own
     log_path = config.root / "server.log"
@@ -294,6 +299,9 @@ def cmd_stop(args: argparse.Namespace) -> int:
     if pid is None:
         print(f"kg: not running ({why_not})")
         return 0
+    if is_stopped(pid):  # a SIGTERM would wait in it until it resumes, and this command 15 s for nothing
+        print(f"kg: not stopping it: the server holding {config.root} (pid {pid}) {stopped_said(pid)}", file=sys.stderr)
+        return 1
     asked = time.time()
     try:
         os.kill(pid, signal.SIGTERM)
@@ -364,8 +372,8 @@ def cmd_status(args: argparse.Namespace) -> int:
     else:
         pid, _, _ = _pid_from_file(config.root / "server.pid")
         if pid is not None:  # a kg server holds this store but does not answer (stopped, hung, still stopping)
-            print(f"kg: the server holding {config.root} (pid {pid}) does not answer at {url}; "
-                  f"`kg stop` stops it (or kill {pid}), then `kg start`")
+            print(f"kg: the server holding {config.root} (pid {pid}) " + (stopped_said(pid) if is_stopped(pid) else
+                  f"does not answer at {url}; `kg stop` stops it (or kill {pid}), then `kg start`"))
             return 3
         if answer == "hung" or listening(config.host, config.port):
             taken, fix = port_taken(config.port, answer)

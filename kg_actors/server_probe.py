@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import socket
 
-from .server_process import is_server, port_holder
+from .server_process import is_server, is_stopped, listening_ports, port_holder, stopped_said
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at each `kg mcp` start
 if TYPE_CHECKING:
@@ -62,3 +62,15 @@ def port_taken(port: int, answer: object) -> tuple[str, str]:
                 f"{HUNG_AFTER:.0f} s", "stop that program, or move kg with --port PORT or KG_HTTP_PORT")
     return ("the port is taken by a program that is not the kg server",
             "stop that program, or move kg with --port PORT or KG_HTTP_PORT")
+
+
+def stuck(host: str, pid: int, port: int | None) -> str | None:
+    """What the store's server `pid` is when it answers no more but is no server stopping (which a start
+    waits for): stopped by a signal, or still listening on `port` yet silent HUNG_AFTER s, hung. None: it
+    may be stopping (it closed its port, or still answers)."""
+    if is_stopped(pid):
+        return f"(pid {pid}) {stopped_said(pid)}"
+    if port is not None and port in listening_ports(pid) and probe_health(f"http://{host}:{port}") == "hung":
+        return (f"(pid {pid}) listens on port {port} but does not answer /health within {HUNG_AFTER:.0f} s: it is "
+                f"hung; `kill {pid}` asks it to stop, `kill -9 {pid}` ends it")
+    return None

@@ -98,3 +98,19 @@ def _alive(pid: int) -> bool:
     except PermissionError:
         return True
     return True
+
+
+def is_stopped(pid: int) -> bool:
+    """Whether `pid` is stopped by a signal (SIGSTOP, Ctrl-Z: state T or t in /proc): it answers nothing and
+    cannot exit until resumed, so no wait for it ends (False where /proc cannot tell)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat[stat.rfind(")") + 2:][:1] in ("T", "t")  # the name, in parentheses, may hold anything
+
+
+def stopped_said(pid: int) -> str:
+    """What a command says of a store's server stopped by a signal, with the two ways out."""
+    return (f"is stopped (SIGSTOP): it answers nothing and cannot exit until resumed; `kill -CONT {pid}` resumes "
+            f"it, `kill -9 {pid}` ends it (the writes since its last save are lost)")

@@ -223,7 +223,10 @@ def _storage(r: Report, config: Config, serving: bool) -> bool:
         return False
     held = lock.holder_present(root) if root.exists() else False
     elsewhere = _served_on(root) if held and not serving else None
-    if elsewhere is not None and elsewhere[1] != config.port:
+    if elsewhere is not None and server_process.is_stopped(elsewhere[0]):
+        r.bad("storage", f"{root} is held by the kg server (pid {elsewhere[0]}), which {server_process.stopped_said(elsewhere[0])}",
+              f"kill -CONT {elsewhere[0]} (resume it), or kill -9 {elsewhere[0]} (end it), then kg start")
+    elif elsewhere is not None and elsewhere[1] != config.port:
         pid, port = elsewhere
         r.bad("storage", f"{root} is served by the kg server (pid {pid}) on port {port}, not on port {config.port} "
               "(KG_HTTP_PORT): the clients and hooks set up for this port do not reach it",

@@ -696,7 +696,8 @@ def test_status_names_a_server_that_holds_the_store_but_does_not_answer(env):
         began = time.monotonic()
         out = kg(["status"], env)
         took = time.monotonic() - began
-        assert out.returncode == 3 and f"(pid {pid}) does not answer" in out.stdout, out.stdout
+        assert out.returncode == 3 and f"(pid {pid}) is stopped (SIGSTOP)" in out.stdout, out.stdout
+        assert f"`kill -CONT {pid}` resumes it, `kill -9 {pid}` ends it" in out.stdout, out.stdout
         assert "not the kg server" not in out.stdout
         assert took < 10, f"status waited {took:.1f} s on a hung server (it took 15 s before a 3 s /health check)"
         doctor = kg(["doctor"], env)

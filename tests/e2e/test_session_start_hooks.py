@@ -94,6 +94,34 @@ def test_a_hung_server_holds_session_start_5_s_at_most_and_is_not_started_again(
 
 
 @pytest.mark.parametrize("kind", ["claude", "gemini"])
+def test_a_store_whose_server_is_hung_on_another_port_holds_session_start_5_s_at_most(server_factory, kind):
+    # The hook ran `kg start`, which took the SIGSTOPped server for one stopping and waited 10 s for it: 12 s.
+    srv = server_factory()
+    pid = srv.health()["pid"]
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        out, took = session_start(kind, hook_env(srv, WITH_KG, KG_HTTP_PORT=str(free_port())), srv.project("proj"))
+    finally:
+        os.kill(pid, signal.SIGCONT)
+    assert took < 5.5, took
+    said = json.loads(out)["systemMessage"]
+    assert f"(pid {pid})" in said and "stopped (SIGSTOP)" in said and f"kill -CONT {pid}" in said, said
+    assert srv.health()["pid"] == pid
+
+
+@pytest.mark.parametrize("kind", ["claude", "gemini"])
+def test_a_kg_start_that_hangs_holds_session_start_5_s_at_most(server_factory, tmp_path, kind):
+    stuck = tmp_path / "kg"
+    stuck.write_text("#!/bin/sh\nexec sleep 60\n")  # a kg that never answers, whatever the cause
+    stuck.chmod(0o755)
+    srv = server_factory(start=False)
+    out, took = session_start(kind, hook_env(srv, SYSTEM_PATH, KG_BIN=str(stuck)), srv.project("proj"))
+    assert took < 5.5, took
+    assert json.loads(out)["systemMessage"] == \
+        "kg memory: kg start did not finish within 4 s (kg status says why); no preload this time"
+
+
+@pytest.mark.parametrize("kind", ["claude", "gemini"])
 def test_a_store_whose_server_runs_on_another_port_is_said_as_kg_start_says_it(server_factory, kind):
     # The hook said "server started (it was down)"; the hooks' port had no server of this store.
     srv = server_factory()
