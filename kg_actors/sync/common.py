@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -94,15 +95,17 @@ def carry_versions(current: dict[str, Any] | None, restored: dict[str, Any], now
     return {**restored, "_meta": meta}
 
 
-def describe_restore(summary: dict[str, Any], before: str | None, commit: str, uncommitted: str | None) -> str:
-    """What a restore changed, and the commit that puts back what was there (committed just before), or
-    why it was not committed first (`uncommitted`: a graph file that is not a graph)."""
+def describe_restore(summary: dict[str, Any], before: str | None, commit: str, uncommitted: str | None,
+                     key: str) -> str:
+    """What a restore of graph `key` changed, and the command that puts back what was there (committed just
+    before), or why it was not committed first (`uncommitted`: a graph file that is not a graph)."""
     text = describe(summary)
     changed = summary.get("added") or summary.get("removed") or summary.get("changed")
     if uncommitted is not None:
         text += f" (what was there was not committed first: {uncommitted.split('; not committing it')[0]})"
-    elif changed and before is not None and before != commit:
-        text += f"; as it was before is commit {before[:12]} (`kg restore --at {before[:12]}` puts it back)"
+    elif changed and before is not None and before != commit:  # the key names the graph from any folder
+        undo = f"kg restore --at {before[:12]} {shlex.quote(key)}"
+        text += f"; as it was before is commit {before[:12]} (`{undo}` puts it back)"
     return text
 
 

@@ -299,7 +299,7 @@ class StoreKeeper:
         if self.publish is not None:  # an open editor tab re-reads the graph (it kept showing the old one)
             self.publish({"type": "graph_replaced", "level": handle.level, "project_path": self.directory.root_of(key)})
         return {"graph": key, "commit": commit, "before": before, **summary,
-                "text": common.describe_restore(summary, before, commit, uncommitted)}
+                "text": common.describe_restore(summary, before, commit, uncommitted, key)}
 
     async def shutdown_commit(self) -> None:
         """At shutdown, after the actors folded: one commit, bounded, never raising."""

@@ -137,4 +137,4 @@ def restore(root: Path, key: str, at: str, now: float) -> dict[str, Any]:
         files.write_atomic(path, files.dump_json(restored))
     summary = common.changes(current, restored)
     return {"graph": key, "commit": sha, "before": before, **summary,
-            "text": common.describe_restore(summary, before, sha, uncommitted)}
+            "text": common.describe_restore(summary, before, sha, uncommitted, key)}

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shlex
 import signal
 import subprocess
 import sys
@@ -261,7 +263,13 @@ async def test_restore_names_a_project_by_any_folder_in_it_as_the_server_does(tm
         assert kg(["commit"], srv.env).returncode == 0
         good = git(srv.store, "rev-parse", "HEAD", env=srv.env).strip()
         await write("later-lesson-node")
-        assert "1 node(s) removed: later-lesson-node" in restore(good, "~/repo1/sub")  # through the server
+        said = restore(good, "~/repo1/sub")  # through the server
+        assert "1 node(s) removed: later-lesson-node" in said
+        # The undo hint names the graph: run as printed, from a folder of no project, it put back the user graph.
+        hint = re.search(r"\(`(kg restore --at [^`]+)` puts it back\)", said).group(1)
+        assert hint.endswith(" project:repo1"), hint
+        assert "1 node(s) added: later-lesson-node" in restore(shlex.split(hint)[3], shlex.split(hint)[4], cwd=tmp_path)
+        restore(good, "~/repo1/sub")
         assert "no node or edge changed" in restore(good, ".", cwd=sub)
     finally:
         srv.stop()
