@@ -296,8 +296,8 @@ class GraphDirectory:
             if self._refusals.get("user"):
                 return handle  # an unreadable user graph names no nodes: its edges to it must stay
             outside = await user.node_ids()
-            held = user.snapshot().extra_meta.get(graph_ops.RENAMED_KEY)
-            renamed = dict(held) if isinstance(held, dict) else {}
+            renames = user.snapshot().extra_meta.get(graph_ops.RENAMED_KEY)
+            renamed = dict(renames) if isinstance(renames, dict) else {}
         try:
             await handle.clean_dangling(outside_ids=outside, renamed=renamed, now=self.clock())
         except StorageRefused as exc:

@@ -315,7 +315,7 @@ def _records_after(path: Path, since: int) -> list[bytes]:
         return []
     lines = raw.split(b"\n")
     out = []
-    for line in lines[:-1]:  # the last piece has no newline: empty, or a torn line
+    for n, line in enumerate(lines[:-1]):  # the last piece has no newline: empty, or a torn line
         if not line.strip():
             continue
         try:

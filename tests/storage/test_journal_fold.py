@@ -161,3 +161,15 @@ def test_a_fold_s_journal_names_the_new_file_by_its_content(tmp_path):
     os.utime(other, ns=(st.st_atime_ns, st.st_mtime_ns))
     os.replace(other, path)
     assert not journal.belongs(jpath)
+
+
+def test_a_fold_keeps_a_record_after_its_snapshot_whose_bytes_are_not_utf8(tmp_path):
+    """A line of bytes that are not UTF-8 appended after the snapshot (a hand edit) is kept, read as U+FFFD
+    (the fold's scan of it once raised a NameError, failing every fold of that graph)."""
+    path, jpath, since, staged = _setup(tmp_path)
+    with open(jpath, "ab") as f:
+        f.write(b'{"n": {"latin1-node": {"id": "latin1-node", "gist": "caf\xe9 au lait"}}}\n')
+    journal.fold_in(jpath, staged, path, since)
+    graph, _ = load_graph(path, "project", None)
+    assert {"third-node-ccc", "latin1-node"} <= set(graph.nodes)
+    assert graph.nodes["latin1-node"].gist == "caf\ufffd au lait"
