@@ -196,6 +196,11 @@ async def progress(floor: Floor, sid: str | None, task_id: object, state: Any, l
     """A task's progress: read it (`state` None) or replace it."""
     if not isinstance(task_id, str) or not task_id.strip() or len(task_id) > C.REL_MAX_LEN * 2:
         raise InvalidInput("task_id", "must be a non-empty string of at most 128 characters")
+    # An identifier is stored and shown as written, so its `<private>` text is not cut as a state's is: the
+    # rest would name another task, and a read must find what the write stored. Refused, read or write.
+    if secrecy.holds_private(task_id):
+        raise InvalidInput("task_id", "holds a <private> tag; a task id is stored and shown as written: "
+                                      "name the task without the private text")
     view = await floor.session(sid) if sid is not None else None
     if view is not None and task_id in C.MAINTENANCE_TASKS:
         await floor.sessions.set_maintenance(sid=view.sid)

@@ -160,6 +160,11 @@ def strip_private(text: str) -> str:
     return "".join(kept)
 
 
+def holds_private(text: str) -> bool:
+    """Whether `text` holds a `<private>` tag the rules read as markup (a stray closing tag hides nothing)."""
+    return strip_private(text) != text
+
+
 def find(text: str, shapes_only: bool = False) -> Finding | None:
     """The first secret in `text`, or None. Cheap tests first: most text has no key prefix,
     no URL, and no secret-named word, and then no pattern runs at all. `shapes_only`: provider

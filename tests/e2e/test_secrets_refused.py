@@ -203,3 +203,24 @@ async def test_edges_and_progress_say_what_private_text_they_cut(srv, session):
     assert "waiting on" in text and "memo" not in text and "cfo" not in text, text
     text, _ = await session("kg_progress", task_id="private-plain", level="project")
     assert "a <private hidden> word is no tag" in text, text
+
+
+async def test_a_task_id_holding_private_text_is_refused_naming_it(srv, session):
+    # A task id is an identifier, stored and shown as written: cutting part of it would make another task's id.
+    for task_id in ("task <private>HIDETASK</private>", "task \uff1cprivate\uff1eHIDETASK", "<private>HIDETASK"):
+        text = await session.err("kg_progress", task_id=task_id, level="project", state={"step": 1})
+        assert "task_id: holds a <private> tag" in text and "HIDETASK" not in text, text
+        text = await session.err("kg_progress", task_id=task_id, level="project")
+        assert "task_id: holds a <private> tag" in text and "HIDETASK" not in text, text
+    with httpx.Client(base_url=srv.url, timeout=30) as http:
+        r = http.post("/api/progress", json={"level": "project", "project_path": srv.project("secrecy-proj"),
+                                             "task_id": "rest <private>HIDETASK</private>", "state": {"x": 1}})
+        assert r.status_code == 400 and "task_id" in r.text and "HIDETASK" not in r.text, r.text
+    srv.logs_written()
+    for path in srv.store.rglob("*"):
+        if path.is_file():
+            assert b"HIDETASK" not in path.read_bytes(), f"{path} holds the private text"
+    # Text that only looks like a tag is no tag: such an id is stored as written.
+    await session.ok("kg_progress", task_id="a <private hidden> task", level="project", state={"step": 1})
+    assert "a <private hidden> task" in await session.ok("kg_progress", task_id="a <private hidden> task",
+                                                         level="project")
