@@ -13,7 +13,7 @@ import re
 import sys
 import time
 
-from kg_actors.core import secrecy, secret_names, secret_prose, secret_shapes
+from kg_actors.core import secrecy, secret_forms, secret_names, secret_prose, secret_shapes
 
 _FILLERS = ("", " ", "a", "-", ":", "=", "a1", "/", "_", "x ", ". ", "\t", "0")
 
@@ -23,7 +23,7 @@ def patterns() -> list[tuple[str, re.Pattern[str], tuple[str, ...]]]:
     found: list[tuple[str, re.Pattern[str], tuple[str, ...]]] = []
     for kind, pattern in secret_shapes.SHAPES:
         found.append((kind, pattern, secret_shapes.GATES.get(kind, ())))
-    for kind, trigger, rx, _ in (*secret_shapes.SAID_RULES, *secret_prose.PROSE_RULES):
+    for kind, trigger, rx, _ in (*secret_shapes.SAID_RULES, *secret_forms.FORM_RULES, *secret_prose.PROSE_RULES):
         found.append((f"{kind} [{trigger}]", re.compile(rx), (trigger,)))
     for module in (secrecy, secret_names, secret_prose, secret_shapes):
         for name, value in vars(module).items():

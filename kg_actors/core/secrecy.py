@@ -36,6 +36,7 @@ import attrs
 from .constants import RECALL_PROMPT_MAX_CHARS
 from .errors import InvalidInput, KGError
 from .secret_names import CODE_NAME as _CODE_NAME, ENV_NAME as _ENV_NAME, code_path as _code_path, is_path as _is_path
+from .secret_names import HEADER_NAME as _HEADER_NAME, KEY_ID_SETTING as _KEY_ID_SETTING
 from .secret_forms import FORM_RULES
 from .secret_names import scrambled as _scrambled
 from .secret_prose import PROSE_RULES, is_password
@@ -330,7 +331,8 @@ def _credential(value: str, assigned: bool) -> bool:
     value = value.strip("\"'`.")
     if assigned and (len(value) < ASSIGNED_MIN_CHARS or value[0] in ":="):
         return False  # short: an example; a separator first: an empty field (`user:pass:::upload`), then the next
-    if _placeholder(value) or _UUID.fullmatch(value) or _ENV_NAME.fullmatch(value) or _TYPE.fullmatch(value):
+    if (_placeholder(value) or _UUID.fullmatch(value) or _ENV_NAME.fullmatch(value) or _TYPE.fullmatch(value)
+            or _HEADER_NAME.fullmatch(value)):  # `TOKEN_HEADER=X-Auth-Token`: where a token is sent
         return False
     if _code_path(value, dotted=assigned):
         return False
@@ -338,9 +340,10 @@ def _credential(value: str, assigned: bool) -> bool:
         # Prose: only a long opaque run counts; hex alone may be a hash or a commit id. A setting given its
         # value there (`statement_cache_size=0`) is judged by the value; a name in code is none.
         # The last setting's value: `--from-literal=log_level=debug` gives `debug`, not `log_level=debug`.
-        _, equals, rest = value.rstrip("=").rpartition("=")
-        if equals:
-            return not _code_path(rest, dotted=False) and _credential(rest, assigned=True)
+        setting, equals, rest = value.rstrip("=").rpartition("=")
+        if equals:  # a key's id (`kid=2024-06-rotation`) is published with what it signs
+            return (not _code_path(rest, dotted=False) and not _KEY_ID_SETTING.search(setting)
+                    and _credential(rest, assigned=True))
         return ((len(value) >= 20 or _scrambled(value)) and not _HEX.fullmatch(value) and not _is_path(value)
                 and not _CODE_NAME.fullmatch(value)
                 and _entropy(value) >= OPAQUE_MIN_ENTROPY and _classes(value) >= 3)

@@ -1,7 +1,8 @@
 """Secrets as file formats, shells and client libraries write them (core/secrecy.py decides with them): a
 Kubernetes env entry, an app.config `<add key= value=>`, an XML element, redis.conf, a CloudFormation
 parameter, a password piped to a tool's stdin, a tool's own user-and-password flag, a JDBC URL, a client's
-auth tuple. Rules as secret_shapes.SAID_RULES: (kind, what the lowercased text must hold, pattern, judge).
+auth tuple, a PowerShell script's plain-text SecureString. Rules as secret_shapes.SAID_RULES: (kind, what the
+lowercased text must hold, pattern, judge).
 Every scan is bounded: names are read from their start and taken whole (`++`), values to 256 characters."""
 
 from __future__ import annotations
@@ -48,6 +49,10 @@ FORM_RULES: tuple[tuple[str, str, str, str], ...] = (
     ("a password on a command line", "net use",
      r"(?i)\bnet[ \t]+use[ \t]+(?:[a-z]:[ \t]+)?\\\\[^\s]{1,256}[ \t]+[\"']?(?P<value>(?![/*])[^\s\"']{4,256})",
      "credential"),
+    # PowerShell's `ConvertTo-SecureString "..." -AsPlainText`: the password written out in the script.
+    ("a password in a PowerShell script", "convertto-securestring",
+     r"(?i)\bConvertTo-SecureString[ \t]+(?:-String[ \t]+)?[\"'](?P<value>[^\"'\n]{4,256})[\"'][ \t]+-AsPlainText",
+     "password"),
     ("a HashiCorp Vault token", "vault login",
      r"\bvault[ \t]+login[ \t]+(?:-\S+[ \t]+){0,4}?(?P<value>[sbr]\.[A-Za-z0-9_-]{24,256})", "credential"),
 )

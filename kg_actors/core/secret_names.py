@@ -16,6 +16,12 @@ CODE_NAME = re.compile(r"_*[A-Za-z][a-z]*(?:[A-Z][a-z]+)*[0-9]*(?:[._-]+[A-Za-z]
 # near-word window cut: `OperationalE`): a name, not a random string, which has a capital or a lowercase letter
 # alone inside (`Qw7rT5`). Possessive: each piece is taken whole, so a failing match never tries other splits.
 HUMPS = re.compile(r"(?:[A-Z][a-z]++|[a-z]{2,}+|[A-Z]{2,}+|[A-Z]?[0-9]++)++[A-Za-z]?")
+# A header's name (`X-Api-Key`, `X-Auth-Token`, `X-API-Key`): capitalised words and short acronyms joined by '-',
+# one word at least. `API_KEY_HEADER_NAME=X-Api-Key` names where a key is sent, not the key.
+HEADER_NAME = re.compile(r"(?=[A-Z-]*[A-Z][a-z])(?:[A-Z][a-z]++|[A-Z]{1,4}+)(?:-(?:[A-Z][a-z]++|[A-Z]{1,4}+))++")
+# A setting naming a key's id (a JWT's `kid=2024-06-rotation`, `key_id=...`): an id is published beside what it
+# signs, it is no secret. Not `secret_id` (Vault's AppRole login is one).
+KEY_ID_SETTING = re.compile(r"(?i)(?<![a-z])(?:kid|key[_-]?id)$")
 _IDENT = re.compile(r"[A-Za-z_$][\w$]*")  # an identifier in code (`$` in JavaScript's)
 _HUMP = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 

@@ -111,3 +111,33 @@ def test_a_field_without_a_private_tag_is_stored_as_written():
     cut: list[str] = []
     state = secrecy.without_private({"a": " <b> ", "b": ["x\uff1cprivate\uff1ey"], "c": 1}, "state", cut)
     assert state == {"a": " <b> ", "b": ["x"], "c": 1} and cut == ["state.b[0]"]
+
+
+@pytest.mark.parametrize("text", [
+    # A header's name and a key's id beside a secret-named word: where a key is sent, which key signed; no key.
+    "API_KEY_HEADER_NAME=X-Api-Key is configurable so the gateway can rename it",
+    "TOKEN_HEADER=X-Auth-Token lets the gateway read the token from a custom header",
+    "the signing key is selected by kid=2024-06-rotation in the JWT header",
+    "token=X-Auth-Token", "api_token_header: X-API-Key", "the token kid=2024-06-rotation",
+])
+def test_a_header_name_or_a_key_id_beside_a_secret_word_is_stored(text):
+    assert secrecy.find(text) is None
+
+
+@pytest.mark.parametrize("text", [
+    "TOKEN_HEADER=X-Auth-Token token=" + "Kx9mQ2vLp4ZtWq8R", "x-api-key: " + "Kx9mQ2vLp4ZtWq8Rz7",
+    "the signing key is kid=2024-06-rotation secret=" + "Xk3v9QmZ2aB7Lp",
+    "password=Correct-Horse-Battery-Staple", "token=ABCD-EFGH-IJKL",
+    "the token secret_id=2024-06-rotation",  # Vault's AppRole secret_id is a login, not a key's id
+    # `$cred = New-Object ...` was refused for `New-Object` (a header's shape): the password is found itself.
+    '$cred = New-Object PSCredential("sa", (ConvertTo-SecureString "' + "u8jzPde0IgxL" + '" -AsPlainText -Force))',
+])
+def test_a_key_sent_under_a_header_or_beside_a_key_id_is_still_found(text):
+    assert secrecy.find(text) is not None
+
+
+@pytest.mark.parametrize("text", ["$p = ConvertTo-SecureString $env:DB_PASS -AsPlainText -Force",
+                                  '$p = ConvertTo-SecureString "$env:DB_PASS" -AsPlainText -Force',
+                                  '$c = New-Object PSCredential("sa", $secure)'])
+def test_a_powershell_securestring_read_from_the_environment_is_stored(text):
+    assert secrecy.find(text) is None

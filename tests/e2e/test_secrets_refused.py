@@ -224,3 +224,12 @@ async def test_a_task_id_holding_private_text_is_refused_naming_it(srv, session)
     await session.ok("kg_progress", task_id="a <private hidden> task", level="project", state={"step": 1})
     assert "a <private hidden> task" in await session.ok("kg_progress", task_id="a <private hidden> task",
                                                          level="project")
+
+
+async def test_a_header_name_or_a_key_id_beside_a_secret_word_is_stored(srv, session):
+    notes = ["API_KEY_HEADER_NAME=X-Api-Key is configurable so the gateway can rename it",
+             "TOKEN_HEADER=X-Auth-Token lets the gateway read the token from a custom header",
+             "the signing key is selected by kid=2024-06-rotation in the JWT header"]
+    await session.ok("kg_put_node", level="project", id="gateway-key-header", gist="Gateway auth headers",
+                     notes=notes)
+    assert nodes_by_id(graph(srv, session_id=session.sid)["project"])["gateway-key-header"]["notes"] == notes
