@@ -39,7 +39,7 @@ from .secret_names import CODE_NAME as _CODE_NAME, ENV_NAME as _ENV_NAME, code_p
 from .secret_names import HEADER_NAME as _HEADER_NAME, KEY_ID_SETTING as _KEY_ID_SETTING
 from .secret_forms import FORM_RULES
 from .secret_names import scrambled as _scrambled
-from .secret_prose import PROSE_RULES, is_password
+from .secret_prose import PROSE_RULES, is_password, judged_as
 from .secret_shapes import DISCORD, GATES, HEADERS, SAID_RULES, SHAPES
 
 # A `<private>` tag as markup writes one: `<private>` or `<private name=value ...>`, with spaces or line breaks
@@ -409,10 +409,10 @@ def _said(judge: str, m: re.Match[str]) -> bool:
     value = m.group("value")
     if judge in ("prose", "shaped", "bare", "digits", "login"):  # "the password is incorrect" names none, "hunter2" one
         v = value.strip("\"'`").rstrip(".,;:)?")
-        if (_placeholder(v) or v.lower() in _DESCRIPTIONS or _ENV_NAME.fullmatch(v) or _is_path(v)
+        if (_placeholder(v) or v.lower().rstrip("!") in _DESCRIPTIONS or _ENV_NAME.fullmatch(v) or _is_path(v)
                 or _CODE_REF.search(v) or judge == "login" and v.lower() == m.group("user").lower()):
             return False
-        return is_password(v, "shaped" if judge == "login" else judge, m.string[m.end():m.end() + 80])
+        return is_password(v, judged_as(judge, m), m.string[m.end():m.end() + 80])
     if judge == "key in words":
         return not _HEX_ABOUT.search(m.group(0))
     if judge == "password":

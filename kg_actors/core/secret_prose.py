@@ -64,8 +64,9 @@ PROSE_RULES: tuple[tuple[str, str, str, str], ...] = (
     ("an API key said in words", "token", r"(?i)\b(?!(?:cache|idempotency|partition|primary|foreign|sort|lookup|object"
      r"|row|dedup|public|hash)\b)[a-z]{2,20}\s+token(?:" + _IS + r"|\s+)" + _KEY_VALUE, "key in words"),
     # "login for grafana: admin / hunter2", "grafana login: admin / hunter2", "the db login is admin / x".
-    ("a user's password", "log", r"(?i)\blog(?:-?in|on)s?\b(?:\s+(?:for|to|on|at|of)\s+(?:the\s+)?[\w.@/-]{1,64})?"
-     r"(?:\s*:|\s+is)?\s*(?P<user>[\w.@+-]{1,64})(?:\s*:\s*|\s+/\s+|/)" + _VALUE, "login"),
+    # Its groups tell "login for X: user / word" (`judged_as`), where a plain word is the password too.
+    ("a user's password", "log", r"(?i)\blog(?:-?in|on)s?\b(?:\s+(?P<prep>for|to|on|at|of)\s+(?:the\s+)?[\w.@/-]{1,64})?"
+     r"(?P<link>\s*:|\s+is)?\s*(?P<user>[\w.@+-]{1,64})(?P<sep>\s*:\s*|\s+/\s+|/)" + _VALUE, "login"),
     # `Basic <base64 of user:password>` without its Authorization header; "basic auth: ...", "... with ...".
     ("basic auth credentials (base64 of user:password)", "basic",
      # Spaces taken whole (`\s*+`): `\s*:?\s+` split a long run of spaces every way (quadratic).
@@ -91,6 +92,8 @@ _JOINERS = frozenset("and the for non one two per pre use self time only read wr
                      "end out off way side".split())
 _SEPARATOR = re.compile(r"[-_./\\:]")
 _WORD = re.compile(r"[A-Za-z]{6,64}")
+# A capitalised word and the symbols a password rule asks for: not `?` nor `.`, which end a sentence.
+_SYMBOLED = re.compile(r"([A-Z][a-z]{5,63})[!#$%&*@^~+=]{1,3}")
 # What a plain word ends with as an adjective or a participle ("stored", "hidden", "visible", "different"), and
 # such words of no telling ending: these describe the password, they are not it.
 _DESCRIBES = ("ed", "en", "ing", "ive", "ble", "al", "ous", "ful", "less", "ic", "ent", "ant", "ary", "ory", "ly",
@@ -109,6 +112,15 @@ good time days hours minutes weeks months years seconds sync line lines place pl
 """.split())
 
 
+def judged_as(judge: str, m: re.Match[str]) -> str:
+    """How a rule's value is judged (`is_password`'s `how`): a login's as a password's shape, except after
+    "login for X: user /", which introduces a login whole, so a plain word there is its password ("login")."""
+    if judge != "login":
+        return judge
+    introduced = (m.group("prep") or "").lower() == "for" and ":" in (m.group("link") or "") and "/" in m.group("sep")
+    return "login" if introduced else "shaped"
+
+
 def is_password(value: str, how: str, after: str) -> bool:
     """Whether `value`, said after a password's linking words (`how`: a rule's judge above), is the password.
     `after`: the text that follows it. The caller has ruled out placeholders, descriptions and paths."""
@@ -121,12 +133,19 @@ def is_password(value: str, how: str, after: str) -> bool:
         return True
     if _DIGITS.fullmatch(value):
         return how != "bare"
-    return how == "prose" and _plain_before_place(value, after)
+    symboled = _SYMBOLED.fullmatch(value)  # "Sunflowerlagoon!": a word made a password by a rule's symbol
+    if symboled is not None:
+        return how != "bare" and _plain(symboled.group(1))
+    return (how == "prose" and _plain(value) and _before_place(after)
+            or how == "login" and _plain(value))
 
 
-def _plain_before_place(value: str, after: str) -> bool:
+def _plain(value: str) -> bool:
+    """A plain word of six letters or more that is no adjective or word of prose ("stored", "gone")."""
     word = value.lower()
-    if not _WORD.fullmatch(word) or word in _PROSE_WORDS or word.endswith(_DESCRIBES):
-        return False
+    return bool(_WORD.fullmatch(word)) and word not in _PROSE_WORDS and not word.endswith(_DESCRIBES)
+
+
+def _before_place(after: str) -> bool:
     place = _PLACE.match(after)
     return place is not None and place.group("place").lower() not in _NOT_PLACES

@@ -141,3 +141,21 @@ def test_a_key_sent_under_a_header_or_beside_a_key_id_is_still_found(text):
                                   '$c = New-Object PSCredential("sa", $secure)'])
 def test_a_powershell_securestring_read_from_the_environment_is_stored(text):
     assert secrecy.find(text) is None
+
+
+@pytest.mark.parametrize("text", [
+    "the password is " + "Sunflowerlagoon!", "the password for prod is " + "Sunflowerlagoon#",
+    "login for grafana: admin / " + "sunflowerlagoon", "login for the wiki: deploy / " + "tulipwagon",
+])
+def test_a_capitalised_word_with_a_symbol_or_a_plain_word_after_login_for_x_is_found(text):
+    assert secrecy.find(text) is not None
+
+
+@pytest.mark.parametrize("text", [
+    "the password is Expired!", "the password is Incorrect!", "the password is Wrong!", "the password is Required?",
+    "password Manager!", "login for grafana: admin / password", "login for grafana: admin / changeme",
+    "login for jenkins: admin / whatever", "login for the app: email / password", "grafana login: admin / sunflowerlagoon",
+    "login to grafana: admin / dashboards", "log in as admin / operator",
+])
+def test_a_word_of_prose_after_the_password_is_or_a_login_not_introduced_so_is_stored(text):
+    assert secrecy.find(text) is None
