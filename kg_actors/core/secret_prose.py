@@ -56,6 +56,8 @@ PROSE_RULES: tuple[tuple[str, str, str, str], ...] = (
      r"(?:[\w-]{1,40}\s+)?pass(?:word|phrase)\b", "shaped"),
     ("a password said in words", "pass", r"(?i)\buser(?:name)?\s+[\w.@-]{1,64}\s+(?:pass(?:word|wd)?|pwd?)\s+" + _VALUE,
      "shaped"),
+    # "the PIN for the yubikey is 482913": six digits or more (four are too short to tell from prose).
+    ("a PIN said in words", "pin", r"(?i)\bpin" + _FOR + _IS + _VALUE, "digits"),
     ("a password said in words", "psk", r"(?i)\b(?:psk|pre-?shared\s+key)" + _IS + _VALUE, "shaped"),
     ("an API key said in words", "secret", r"(?i)\bsecret" + _IS + _KEY_VALUE, "key in words"),
     # "the deploy token is <40 hex>", "twilio auth token <32 hex>", "mailgun key is <32 hex>"; not a cache's key.

@@ -159,3 +159,17 @@ def test_a_capitalised_word_with_a_symbol_or_a_plain_word_after_login_for_x_is_f
 ])
 def test_a_word_of_prose_after_the_password_is_or_a_login_not_introduced_so_is_stored(text):
     assert secrecy.find(text) is None
+
+
+@pytest.mark.parametrize("text", ["the pin is " + "849201", "the PIN for the yubikey is " + "482913",
+                                  "my pin is now " + "90817263"])
+def test_a_pin_of_six_digits_or_more_is_found(text):
+    assert secrecy.find(text) is not None
+
+
+@pytest.mark.parametrize("text", [
+    "the password is 8492", "the pin is 1234", "the pin is 3.3V", "the pin for GPIO is 17", "pin 482913 of the board",
+    "the pinned version is 849201", "the pin is 123456", "the spinner count is 849201", "the pin is high",
+])
+def test_a_short_pin_a_board_pin_or_a_placeholder_is_stored(text):
+    assert secrecy.find(text) is None

@@ -233,3 +233,12 @@ async def test_a_header_name_or_a_key_id_beside_a_secret_word_is_stored(srv, ses
     await session.ok("kg_put_node", level="project", id="gateway-key-header", gist="Gateway auth headers",
                      notes=notes)
     assert nodes_by_id(graph(srv, session_id=session.sid)["project"])["gateway-key-header"]["notes"] == notes
+
+
+@pytest.mark.parametrize("note", ["the password is " + "Sunflowerlagoon!", "login for grafana: admin / " + "sunflowerlagoon",
+                                  "the PIN for the yubikey is " + "482913"])
+async def test_a_symbol_password_a_plain_login_password_and_a_pin_are_refused(srv, session, note):
+    text = await session.err("kg_put_node", level="project", id="said-in-words", gist="how to log in", notes=[note])
+    assert "NOT WRITTEN: notes[0] holds what looks like" in text and note.split()[-1] not in text, text
+    assert await session.ok("kg_put_node", level="project", id="said-in-words", gist="how to log in",
+                            notes=["the password is 8492 digits long? no: the pin is 1234 on the demo board"])
