@@ -15,7 +15,7 @@ from typing import Any
 
 from ..core import strict_json
 from . import SetupError
-from .files import read_bytes, read_tree
+from .files import json_like, read_bytes, read_tree
 from .plan import ClaudeFound
 from .plugin import MARKETPLACE, Rendered
 
@@ -110,3 +110,36 @@ def find(env: dict[str, str], home: Path, plugin: Rendered) -> ClaudeFound:
         if isinstance(settings.get("enabledPlugins"), dict) else False
     return ClaudeFound(cli, None, location, install_path is not None, enabled, cache_holds(install_path, plugin),
                        settings, own, remove)
+
+
+def enabled_as_object(raw: bytes | None, path: Path) -> bytes:
+    """settings.json with enabledPlugins as an object, keeping what it held: each name of a list, enabled."""
+    try:
+        data = strict_json.loads(raw) if raw else {}
+    except ValueError as exc:
+        raise SetupError(f"{path}: not valid JSON ({exc}); left untouched") from None
+    if not isinstance(data, dict):
+        raise SetupError(f"{path}: expected a JSON object; left untouched")
+    value = data.get("enabledPlugins")
+    if isinstance(value, dict):
+        return raw or b"{}\n"
+    held = value if isinstance(value, list) else [] if value is None else [value]
+    if not all(isinstance(name, str) for name in held):
+        raise SetupError(f"{path}: enabledPlugins is {json.dumps(value)[:80]}, which Claude Code does not read and "
+                         "setup cannot keep as an object of plugin names; left untouched: make it an object "
+                         "({\"name@marketplace\": true}), then run kg setup again")
+    data["enabledPlugins"] = {name: True for name in held}
+    return json_like(data, raw)
+
+
+def not_enabled(env: dict[str, str], home: Path, plugin: Rendered) -> str | None:
+    """Why the plugin is not enabled once installed, read back from Claude Code's files (None: it is)."""
+    found = find(env, home, plugin)
+    if found.error:
+        return found.error
+    if not found.installed:
+        return f"{plugin.key} is not in Claude Code's installed plugins after `claude plugin install`"
+    if not found.enabled:
+        return (f"{plugin.key} is installed but stays disabled in {settings_path(env, home)} (enabledPlugins); "
+                f"`claude plugin enable {plugin.key}` and a look at that key may fix it")
+    return None

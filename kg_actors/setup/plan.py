@@ -174,15 +174,31 @@ def _claude(found: Found) -> Step:
     if isinstance(acts, Step):
         return acts
     assert c.cli is not None  # _marketplace returned a Step otherwise
-    if c.installed and (not c.cache_current or acts):
+    fresh = bool(acts)  # a plugin or marketplace changed
+    why = _enabled_not_object(c.settings)
+    if why:  # before the install, which enables the plugin only in an object
+        acts.append(Action("claude_enabled_object", f"rewrite enabledPlugins in {found.claude_settings} as an "
+                                                    f"object, keeping what it held ({why})",
+                           path=found.claude_settings))
+    if c.installed and (not c.cache_current or fresh):
         # Claude Code copies a plugin at install: a changed plugin is installed afresh.
         acts.append(Action("run", f"remove the outdated copy of {key}", (c.cli, "plugin", "uninstall", key)))
-    if not c.installed or not c.cache_current or acts:
+    if not c.installed or not c.cache_current or fresh:
         acts.append(Action("run", f"install the plugin {key} for this user",
                            (c.cli, "plugin", "install", key, "--scope", "user"), fact="installed"))
     elif not c.enabled:
         acts.append(Action("run", f"enable the plugin {key}", (c.cli, "plugin", "enable", key)))
     return Step("claude", tuple(acts), note="" if acts else "up to date")
+
+
+def _enabled_not_object(settings: dict[str, Any] | None) -> str | None:
+    """Why settings.json's enabledPlugins needs rewriting before any plugin can be enabled (None: it need not).
+    Claude Code reads only an object there; a list it leaves as is, and every plugin stays disabled (its own
+    `claude plugin enable` says done and changes nothing)."""
+    value = (settings or {}).get("enabledPlugins")
+    if value is None or isinstance(value, dict):
+        return None
+    return f"it is a {type(value).__name__}, and Claude Code enables plugins only in an object"
 
 
 def _codex(found: Found) -> Step:

@@ -233,6 +233,9 @@ def _apply(ctx: Context, record: Record, step: Step, plugin: Rendered) -> None:
                     write_tree(ctx.marketplace_dir, files)
             elif action.kind == "run":
                 _run(ctx, action.argv)
+            elif action.kind == "claude_enabled_object":
+                assert action.path is not None
+                atomic_write(action.path, claude.enabled_as_object(read_bytes(action.path), action.path))
             elif action.kind == "codex_trust":
                 codex.trust(action.argv[0], ctx.env, ctx.home, plugin)
             elif action.kind == "claude_statusline":
@@ -264,6 +267,10 @@ def _apply(ctx: Context, record: Record, step: Step, plugin: Rendered) -> None:
                 raise SetupError(f"unknown action {action.kind}")
             if action.fact:
                 record.mark(step.name, **{action.fact: True})
+        # `claude plugin install` exits 0 though the plugin may stay disabled: done only once its files say enabled.
+        why = claude.not_enabled(ctx.env, ctx.home, plugin) if step.name == "claude" else None
+        if why:
+            raise SetupError(why)
     finally:
         if tracked is not None:
             record.after_change(tracked)

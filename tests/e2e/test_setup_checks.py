@@ -1,0 +1,41 @@
+"""`kg setup` and `kg doctor` where the user's files hold what setup did not expect: real Claude Code from npm."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from npm_clients import npm_bin
+from test_setup import Machine
+
+
+@pytest.fixture
+def machine(tmp_path):
+    m = Machine(tmp_path)
+    yield m
+    m.close()
+
+
+def test_an_enabled_plugins_list_is_made_an_object_so_the_plugin_is_enabled(machine):
+    settings = machine.home / ".claude" / "settings.json"
+    settings.write_text('{"theme": "dark", "enabledPlugins": ["other@market"]}')
+    out = machine.kg("setup", "--yes", "--only", "claude")
+    assert out.returncode == 0 and "Claude Code: done" in out.stdout, out.stdout + out.stderr
+    assert "rewrite enabledPlugins" in out.stdout
+    data = json.loads(settings.read_text())
+    assert data["enabledPlugins"] == {"other@market": True, "kg-memory@kg-local": True}
+    assert data["theme"] == "dark"
+    listed = machine.run(npm_bin("claude"), "plugin", "list").stdout
+    assert "kg-memory@kg-local" in listed and "enabled" in listed and "disabled" not in listed, listed
+    doctor = machine.kg("doctor")
+    assert "ok    Claude Code: plugin kg-memory@kg-local installed" in doctor.stdout, doctor.stdout
+
+
+def test_an_enabled_plugins_value_setup_cannot_keep_is_not_done_and_says_why(machine):
+    settings = machine.home / ".claude" / "settings.json"
+    settings.write_text('{"enabledPlugins": [1, 2]}')
+    out = machine.kg("setup", "--yes", "--only", "claude")
+    assert out.returncode == 1, out.stdout
+    assert "Claude Code: FAILED" in out.stdout and "enabledPlugins is [1, 2]" in out.stdout, out.stdout
+    assert "Claude Code: done" not in out.stdout
+    assert json.loads(settings.read_text())["enabledPlugins"] == [1, 2]
