@@ -14,6 +14,8 @@ import tempfile
 import time
 from typing import TYPE_CHECKING, Any
 
+import attrs
+
 from .. import __version__, server_process
 from ..server_probe import get_health, listening, port_taken, probe_health
 from ..storage import faults, lock
@@ -23,6 +25,7 @@ from .changes import what_changed
 from .doctor_store import check_store
 from .files import Record
 from .plan import plan_setup
+from .recorded_env import recorded_ports
 from .run import Context, gather
 
 if TYPE_CHECKING:
@@ -63,11 +66,17 @@ def doctor(ctx: Context) -> int:
     from ..config import Config, ConfigError
 
     r = Report(ctx)
+    # Unset here, the ports setup wired the agents to are the ones to judge (not the default).
+    recorded, source = recorded_ports(ctx.marketplace_dir, ctx.env)
+    if recorded:
+        ctx = attrs.evolve(ctx, env={**ctx.env, **recorded})
+        r = Report(ctx)
     try:
         config = Config.from_env(ctx.env)
     except ConfigError as exc:
         r.bad("settings", str(exc), "fix or unset that variable")
         return 1
+    r.note("port", _port_said(config.port, ctx.env, recorded, source))
     answer = probe_health(config.url)  # 3 s: a hung server is named as such
     health = _health(config) if isinstance(answer, dict) else None
     serving = _server(r, config, health, answer)
@@ -79,6 +88,16 @@ def doctor(ctx: Context) -> int:
     r.note("quota gauge", gauge_cli.doctor_line(config.root, time.time(), gauge_wired))
     ctx.out("kg doctor: " + (f"{r.problems} problem(s)" if r.problems else "all good"))
     return 1 if r.problems else 0
+
+
+def _port_said(port: int, env: dict[str, str], recorded: dict[str, str], source: Path | None) -> str:
+    """Which port doctor checks, and why that one."""
+    if "KG_HTTP_PORT" in recorded:
+        return (f"checking {port}, the port kg setup wired the agents to ({source}); KG_HTTP_PORT is not set "
+                "here (set it to check another)")
+    if env.get("KG_HTTP_PORT"):
+        return f"checking {port}, from KG_HTTP_PORT"
+    return f"checking {port}, the default (KG_HTTP_PORT is not set, and kg setup recorded no port)"
 
 
 def _health(config: Config) -> dict[str, Any] | None:

@@ -39,3 +39,16 @@ def test_an_enabled_plugins_value_setup_cannot_keep_is_not_done_and_says_why(mac
     assert "Claude Code: FAILED" in out.stdout and "enabledPlugins is [1, 2]" in out.stdout, out.stdout
     assert "Claude Code: done" not in out.stdout
     assert json.loads(settings.read_text())["enabledPlugins"] == [1, 2]
+
+
+def test_doctor_without_kg_http_port_judges_the_port_setup_wired_and_says_so(machine):
+    out = machine.kg("setup", "--yes", "--only", "claude,codex")
+    assert out.returncode == 0, out.stdout + out.stderr
+    machine.env.pop("KG_HTTP_PORT")
+    machine.env.pop("KG_EDITOR_PORT")
+    doctor = machine.kg("doctor")
+    port = machine.server.port
+    assert f"port: checking {port}, the port kg setup wired the agents to" in doctor.stdout, doctor.stdout
+    assert "ok    server: running version" in doctor.stdout and f":{port}" in doctor.stdout, doctor.stdout
+    assert "FAIL" not in doctor.stdout and "8765" not in doctor.stdout, doctor.stdout
+    assert doctor.returncode == 0
