@@ -267,7 +267,8 @@ def _other_store(health: dict[str, Any], config: Config) -> str:
 def _elsewhere_said(config: Config, pid: int, port: int, health: dict[str, Any]) -> str:
     return (f"the server of {config.root} runs at {url_of(config, port)} (pid {pid}), not at {config.url} "
             f"(KG_HTTP_PORT or --port): the clients and hooks set up for port {config.port} do not reach it; "
-            f"kg stop && kg start moves it to port {config.port}, or set KG_HTTP_PORT={port}")
+            + (f"kg stop && kg start moves it to port {config.port}, or " if config.port else "")  # start refuses 0
+            + f"set KG_HTTP_PORT={port}")
 
 
 def cmd_stop(args: argparse.Namespace) -> int:

@@ -347,7 +347,7 @@ async def _serve_editor(rt: Runtime) -> None:
         rt.editor = f"off: port {config.editor_port} is busy ({sock.strerror or sock})"
         return
     rt.editor = "up"
-    log.info("visual editor on http://%s", where)
+    log.info("visual editor on http://%s:%d", config.host, sock.getsockname()[1])  # port 0: the one bound
     try:
         await editor_listener.first_connection(sock)
         module = await trio.to_thread.run_sync(importlib.import_module, "kg_actors.editor.server")

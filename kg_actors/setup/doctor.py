@@ -249,7 +249,8 @@ def _storage(r: Report, config: Config, serving: bool) -> bool:
         pid, port = elsewhere
         r.bad("storage", f"{root} is served by the kg server (pid {pid}) on port {port}, not on port {config.port} "
               "(KG_HTTP_PORT): the clients and hooks set up for this port do not reach it",
-              f"kg stop && kg start (it moves to port {config.port}), or set KG_HTTP_PORT={port}")
+              (f"kg stop && kg start (it moves to port {config.port}), or " if config.port else "")  # start refuses 0
+              + f"set KG_HTTP_PORT={port}")
     elif held and not serving:
         r.bad("storage", f"{root} is held by a server that does not answer on port {config.port}",
               f"kg stop (with the same KG_HTTP_PORT it was started with), or look at {root / 'server.pid'}")

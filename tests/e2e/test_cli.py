@@ -83,6 +83,10 @@ def test_start_status_logs_stop(env, tmp_path):
         assert status.returncode == 0 and f"running at http://127.0.0.1:{env['KG_HTTP_PORT']}, version" in status.stdout
         assert f"runs at http://127.0.0.1:{env['KG_HTTP_PORT']} (pid {pid}), not at" in status.stderr, status.stderr
         assert (store / "server.pid").read_text() == f"{pid}\n{env['KG_HTTP_PORT']}\n"
+        # `kg start` refuses port 0: no advice to move the server there.
+        status0 = kg(["status"], dict(env, KG_HTTP_PORT="0"))
+        assert f"set KG_HTTP_PORT={env['KG_HTTP_PORT']}" in status0.stderr, status0.stderr
+        assert "moves it to port" not in status0.stderr, status0.stderr
         doctor = kg(["doctor"], dict(env, KG_HTTP_PORT=str(elsewhere)))
         assert f"FAIL  storage: {store} is served by the kg server (pid {pid}) on port {env['KG_HTTP_PORT']}, not on " \
             f"port {elsewhere} (KG_HTTP_PORT)" in doctor.stdout, doctor.stdout
@@ -868,3 +872,21 @@ def test_doctor_says_what_changed_in_an_agent_setup_wired(env, tmp_path):
     assert f"FAIL  Gemini CLI: wired by kg setup, changed since: kg's hooks or MCP server in {gemini} were " \
         "removed or changed" in doctor.stdout
     assert "not wired" not in doctor.stdout and "fix: kg setup --only desktop" in doctor.stdout
+
+
+def test_serve_on_port_0_logs_the_ports_it_bound(env):
+    proc = subprocess.Popen([KG, "serve", "--port", "0", "--editor-port", "0"], env=env, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stderr is not None
+        said = []
+        for line in proc.stderr:  # the serve log goes to stderr; read until both lines are in
+            said.append(line)
+            if sum(("serving" in s) + ("visual editor on" in s) for s in said) == 2:
+                break
+        log = "".join(said)
+        assert "visual editor on http://127.0.0.1:" in log and "serving" in log, log
+        assert "127.0.0.1:0\n" not in log and "127.0.0.1:0/" not in log, log
+    finally:
+        proc.terminate()
+        proc.wait(30)
