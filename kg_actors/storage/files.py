@@ -467,8 +467,10 @@ def _parse(path: Path, build: Callable[[Any, Reading], Any] | None = None) -> An
         raise Unreadable(f"{path}: {exc}") from exc
     except RecursionError:
         raise Unreadable(f"{path}: nested too deeply to be a graph") from None
-    if build is None or value is None:
+    if build is None:
         return value
+    # A file of `null` goes to `build` too: taken as "no graph" it was an empty graph, every lesson of the
+    # file lost without a word (a start served it empty, a save under the server took it for a hand edit).
     try:
         return build(value, reading)
     except Unreadable:

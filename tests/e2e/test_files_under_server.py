@@ -34,7 +34,7 @@ async def _put(srv: ServerProcess, node_id: str, gist: str, level: str = "user",
 def _saved(path, node_id: str) -> bool:
     try:
         return node_id in json.loads(path.read_text())["nodes"]
-    except (OSError, ValueError, KeyError):
+    except (OSError, ValueError, KeyError, TypeError):
         return False
 
 
@@ -43,7 +43,7 @@ def _folded(path, node_id: str) -> bool:
     return _saved(path, node_id) and not path.with_name(path.name + ".journal").exists()
 
 
-@pytest.mark.parametrize("damage", ["removed", "emptied", "folder", "garbage"])
+@pytest.mark.parametrize("damage", ["removed", "emptied", "folder", "garbage", "null"])
 async def test_a_graph_file_damaged_under_the_server_is_written_back_at_the_next_save(tmp_path, damage):
     srv = _start(tmp_path)
     user = srv.store / "user.json"
@@ -59,6 +59,8 @@ async def test_a_graph_file_damaged_under_the_server_is_written_back_at_the_next
         elif damage == "folder":
             user.unlink()
             user.mkdir()
+        elif damage == "null":  # JSON, but no graph: it was taken for a hand edit, and a reload emptied the graph
+            user.write_text("null")
         else:
             user.write_text("{ not json")
         # Nothing changed in memory: the next save tick writes it back all the same.
@@ -69,6 +71,8 @@ async def test_a_graph_file_damaged_under_the_server_is_written_back_at_the_next
             assert (srv.store / "user.json.replaced").is_dir()
         if damage == "garbage":
             assert (srv.store / "user.json.replaced").read_text() == "{ not json"
+        if damage == "null":
+            assert (srv.store / "user.json.replaced").read_text() == "null"
     finally:
         assert srv.stop() == 0
     # A `.prev` never becomes the damage (an empty one hid the good previous save).

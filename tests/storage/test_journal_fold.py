@@ -173,3 +173,14 @@ def test_a_fold_keeps_a_record_after_its_snapshot_whose_bytes_are_not_utf8(tmp_p
     graph, _ = load_graph(path, "project", None)
     assert {"third-node-ccc", "latin1-node"} <= set(graph.nodes)
     assert graph.nodes["latin1-node"].gist == "caf\ufffd au lait"
+
+
+def test_a_graph_file_of_null_is_unreadable_and_its_previous_save_is_read(tmp_path):
+    """`null` read as "no graph" served an empty graph, every lesson of the file lost without a word."""
+    path = tmp_path / "graph.json"
+    graph_file.write_snapshot(path, _graph("first-node-aaa").snapshot_json())
+    graph_file.write_snapshot(path, _graph("first-node-aaa", "second-node-bbb").snapshot_json())  # .prev: a
+    path.write_text("null")
+    set_aside: list = []
+    graph, _ = load_graph(path, "project", None, set_aside)
+    assert set(graph.nodes) == {"first-node-aaa"} and set_aside
