@@ -329,8 +329,13 @@ def _stopped(pid: int, root: Path, asked: float) -> int:
     if not rescued:
         print(f"kg: stopped (pid {pid})")
         return 0
-    print(f"kg: stopped (pid {pid}), but its last save failed: the graph was written to {', '.join(rescued)}; "
-          "copy it back over the graph's file once the store writes again (`kg logs` says why)", file=sys.stderr)
+    # The journal usually survives the failed save and the next start replays it: a rescued copy put back over
+    # a graph the server has saved since would lose the writes made after it.
+    print(f"kg: stopped (pid {pid}), but its last save failed (`kg logs` says why): the graph as it was in memory "
+          f"is kept in {', '.join(rescued)}. Its journal holds the answered changes too, and the next start "
+          "replays them: once the store writes again, start the server and look; only if lessons are missing, "
+          "stop it and copy the rescued file over the graph's file before anything writes to it",
+          file=sys.stderr)
     return 1
 
 

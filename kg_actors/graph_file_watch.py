@@ -25,6 +25,7 @@ log = logging.getLogger(__name__)
 SEEN = "file_seen"
 HAND_EDITED = "hand_edited"
 EDIT_SEEN = "hand_edit_seen"  # the hand-edited file as it read as a graph
+ROLLED_BACK = "hand_edit_rolls_back"  # that file is byte for byte its previous save: a reload sets writes aside
 
 
 class Before(enum.Enum):
@@ -53,6 +54,7 @@ async def before_save(key: str, path: Path, kind: str, nodes: int, status: dict[
                             "journal, and a reload (GET /api/graph/read?reload=true) or a restart reads the edit "
                             "with them replayed over it", key, path)
             status[HAND_EDITED], status[EDIT_SEEN] = str(path), file_seen.seen(path)
+            status[ROLLED_BACK] = await trio.to_thread.run_sync(file_seen.is_previous_save, path)
             return Before.HOLD
         what = "replaced by a file that does not read as a graph"
     else:
@@ -67,4 +69,5 @@ async def before_save(key: str, path: Path, kind: str, nodes: int, status: dict[
                 key, path, what, nodes, kept)
     status[SEEN] = None
     status.pop(HAND_EDITED, None)  # an edit held before went with the damage: memory is what is written back
+    status.pop(ROLLED_BACK, None)
     return Before.WRITE_BACK

@@ -84,6 +84,10 @@ class GraphHandle:
         edited = self._outlet.status.get("hand_edited")
         return edited if isinstance(edited, str) else None
 
+    def hand_edit_rolls_back(self) -> bool:
+        """Whether that hand-edited file is its previous save put back: a reload sets the writes since aside."""
+        return bool(self._outlet.status.get("hand_edit_rolls_back"))
+
     async def current(self) -> GraphView:
         """The view as of every message sent before (a message: it queues behind them)."""
         return await self._mailbox.ask(m.Current())

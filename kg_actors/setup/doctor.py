@@ -163,6 +163,9 @@ def trouble_fix(trouble: dict[str, Any]) -> str:
     if trouble.get("kind") == "file_missing":
         return (f"look in the store's git history (`kg restore --at DATE {trouble.get('graph')}`) or a backup for "
                 "what the last save held; the graph is saved again as it is served now")
+    if trouble.get("kind") == "hand_edited" and trouble.get("rolled_back"):
+        return ("reload it to roll back (kg stop && kg start, or GET /api/graph/read?reload=true): the writes since "
+                "go to the journal's .dropped file, each line a change to write again by hand if wanted")
     if trouble.get("kind") == "hand_edited":
         return ("reload it to take the edit in, with the writes since replayed over it (kg stop && kg start, or "
                 "GET /api/graph/read?reload=true); `kg restore` puts a committed version back instead")

@@ -111,6 +111,27 @@ async def test_a_hand_edit_is_not_saved_over_and_a_reload_keeps_it_and_the_write
     assert {"hand-added", "written-after"} <= set(json.loads(user.read_text())["nodes"])
 
 
+async def test_a_file_put_back_to_its_previous_save_is_named_as_a_roll_back_before_the_reload(tmp_path):
+    """/health and doctor said the writes since would be replayed over it; a reload sets them aside instead."""
+    srv = _start(tmp_path)
+    user = srv.store / "user.json"
+    try:
+        await _put(srv, "first-lesson", "saved first")
+        wait_until(lambda: _folded(user, "first-lesson"), 20, "the first save")
+        await _put(srv, "second-lesson", "saved second")
+        wait_until(lambda: _folded(user, "second-lesson"), 20, "the second save")
+        shutil.copyfile(srv.store / "user.prev", user)
+        await _put(srv, "written-after", "acknowledged after the roll-back")
+        trouble = wait_until(lambda: (srv.health() or {}).get("graphs_in_trouble", {}).get("user"), 20,
+                             "the roll-back named in /health")
+        assert trouble["kind"] == "hand_edited" and trouble.get("rolled_back") is True
+        assert "put back to its previous save" in trouble["why"] and "sets the writes since aside" in trouble["why"]
+        doctor = kg(["doctor"], srv.env).stdout
+        assert "reload it to roll back" in doctor and "replayed over it" not in doctor, doctor
+    finally:
+        assert srv.stop() == 0
+
+
 def _kg_start(tmp_path, extra=None) -> ServerProcess:
     """A server started by `kg start` (detached: `kg stop` waits for it to exit, not for a test to reap it)."""
     srv = ServerProcess(tmp_path, {**FAST, **(extra or {})})
