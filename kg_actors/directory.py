@@ -201,7 +201,7 @@ class GraphDirectory:
             elif why := self.file_missing(key):
                 out[key] = {"kind": "file_missing", "why": why, "file": file, "graph": graph, "kept": None}
             elif (edited := handle.hand_edited()) and handle.hand_edit_rolls_back():
-                out[key] = {"kind": "hand_edited", "file": file, "graph": graph, "kept": None, "rolled_back": True,
+                out[key] = {"kind": "hand_edited", "file": file, "graph": graph, "kept": None, "rolled_back": "yes",
                             "why": f"{edited} was put back to its previous save by hand under the server: it is "
                                    "not saved over; a reload or a restart takes it as a roll-back and sets the "
                                    "writes since aside (in its journal's .dropped file), not replayed"}
