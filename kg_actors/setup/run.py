@@ -344,6 +344,8 @@ def uninstall(ctx: Context, plan_only: bool = False) -> int:
                     failed = True
             failed |= step.problem
         for path, unchanged in undo.files.items():
+            if undo.claude_unreadable and path == undo.claude_settings:
+                continue  # left alone, unread (said above): nothing was taken out of it
             if not unchanged:
                 ctx.out(f"{path}: changed since kg setup, so only kg's entries were taken out (not restored whole)")
         if failed:

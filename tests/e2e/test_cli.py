@@ -822,10 +822,18 @@ def test_uninstall_with_claudes_settings_unreadable_keeps_the_record_and_says_wh
     record_path.parent.mkdir(parents=True)
     record = Record.load(record_path)
     record.mark("claude", installed=True, marketplace=True)
+    torn = settings.read_bytes()
+    settings.write_text("{}")
+    record.before_change(settings)  # setup wrote the file, then it was torn: "changed since", yet left alone
+    settings.write_text('{"enabledPlugins": {"kg-memory@kg-local": true}}')
+    record.after_change(settings)
+    settings.write_bytes(torn)
     record.save()
     env = dict(env, PATH=f"{bin_dir}:{env['PATH']}")
     out = kg(["uninstall", "--yes"], env)
     assert out.returncode == 1, out.stdout
+    assert settings.read_bytes() == torn
+    assert "only kg's entries were taken out" not in out.stdout, out.stdout  # nothing was: it is not read
     assert f"Claude Code: PROBLEM: {settings}: not valid JSON" in out.stdout, out.stdout
     assert "fix or move that file, then run kg uninstall again (the setup record is kept)" in out.stdout
     assert Record.load(record_path).done("claude") == {"installed": True, "marketplace": True}
