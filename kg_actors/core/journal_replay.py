@@ -6,8 +6,8 @@ checksum of that node's content before the change (`BEFORE`): where the node the
 record applies as written. Where it does not, the file changed the node too: when the record changed
 its content as well, the version written last is the node (the file's is dated by its mtime) and the
 other a version set aside, marked `merge.FILE_AND_JOURNAL`; when the record changed no content (a read
-stamp, a compaction's move), the file's content stays with the record's stamps. A delete against an
-edit keeps the edit, as a merge does.
+stamp, a compaction's move), the node there stays as it is (its content and any version set aside by an
+earlier record) with the record's stamps. A delete against an edit keeps the edit, as a merge does.
 """
 
 from __future__ import annotations
@@ -71,11 +71,14 @@ def reconcile(record: Any, current: Callable[[str], Json | None], file_ts: float
 
 
 def _stamps_over(live: Json | None, written: Json | None) -> Json | None:
-    """A record that changed none of a node's content: the node as it is there, with the record's stamps and
-    state (the same as written where nothing changed it there; a node deleted there stays deleted)."""
-    if live is None or written is None or merge.content(live) == merge.content(written):
+    """A record that changed none of a node's content (a read, a kg_useful, a compaction's move): the node as
+    it is there, its content, its date and its versions set aside (an earlier record's double edit) untouched,
+    with the record's stamps and state. A node deleted there stays deleted."""
+    if live is None or written is None:
         return written if live is not None else None
-    return {**{k: v for k, v in written.items() if k not in merge.content(written)}, **merge.content(live)}
+    node = {k: v for k, v in live.items() if k not in merge.STAMPS}
+    node.update((k, v) for k, v in written.items() if k in merge.STAMPS)
+    return written if node == written else node
 
 
 def _one(live: Json | None, written: Json | None, before: Any, file_ts: float, now: float) -> Json | None:

@@ -68,6 +68,9 @@ def content(node: Json) -> Json:
     return {k: v for k, v in node.items() if k not in _NOT_CONTENT}
 
 
+STAMPS = frozenset((*_MAX_FIELDS, *_UNION_FIELDS, *_STATE_FIELDS, *_MIN_FIELDS))  # neither content nor its date
+
+
 def written_ts(node: Json) -> float:
     """When this version was written where it was written (`origin_ts` survives a local re-stamp)."""
     written = node.get("_written")

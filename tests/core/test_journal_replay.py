@@ -72,3 +72,51 @@ def test_a_change_of_stamps_alone_is_marked_unchanged_and_keeps_a_hand_edit_unde
     assert kept == {"id": "n", "gist": "hand", "_last_read_ts": 170.0}
     assert reconcile(record, lambda i: None, 160.0, 200.0)["n"]["n"] is None  # deleted there: stays deleted
     assert reconcile(record, lambda i: dict(ORIGINAL), 160.0, 200.0)["n"]["n"] == record["n"]["n"]
+
+
+def _replayed(records, file_node, file_ts):
+    """The node after `records` replayed, one by one, over a file holding `file_node` (as the load does)."""
+    node = file_node
+    for record in records:
+        node = reconcile(record, lambda i: node, file_ts, 300.0)["n"]["n"]
+    return node
+
+
+def _write_then_stamp(gist, ts, stamp):
+    """A content write of `gist` over ORIGINAL, then a stamp-only record of it (a read or a kg_useful)."""
+    graph = GraphData("user")
+    graph.set_node(Node.from_json("n", ORIGINAL))
+    graph.take_changes()
+    written = {"id": "n", "gist": gist, "_written": {"ts": ts, "by": "s1"}}
+    graph.set_node(Node.from_json("n", written))
+    first = graph.take_changes()
+    graph.set_node(Node.from_json("n", {**written, **stamp}))
+    second = graph.take_changes()
+    assert second[BEFORE] == {"n": UNCHANGED}
+    return [first, second]
+
+
+def test_a_stamp_after_the_journal_write_that_won_keeps_the_hand_version_set_aside():
+    for stamp in ({"_last_read_ts": 170.0}, {"_useful_ts": [170.0]}):
+        node = _replayed(_write_then_stamp("agent", 150.0, stamp), {"id": "n", "gist": "hand"}, 140.0)
+        assert node["gist"] == "agent" and all(node[k] == v for k, v in stamp.items())
+        assert [(o["gist"], o[merge.FILE_AND_JOURNAL]) for o in node[merge.CONFLICTS_FIELD]] == [("hand", True)]
+
+
+def test_a_stamp_after_a_journal_write_the_hand_edit_beat_keeps_that_write_set_aside():
+    for stamp in ({"_last_read_ts": 155.0}, {"_useful_ts": [155.0]}):
+        node = _replayed(_write_then_stamp("agent", 150.0, stamp), {"id": "n", "gist": "hand"}, 160.0)
+        assert node["gist"] == "hand" and node["_written"]["ts"] == 160.0  # dated by the file, not the write
+        assert all(node[k] == v for k, v in stamp.items())
+        assert [o["gist"] for o in node[merge.CONFLICTS_FIELD]] == ["agent"]
+
+
+def test_a_stamp_only_record_never_changes_content_nor_set_aside_versions():
+    aside = [{"gist": "older", merge.FILE_AND_JOURNAL: True}]
+    live = {"id": "n", "gist": "hand", "_written": {"ts": 160.0}, "_orphaned_ts": 120.0, merge.CONFLICTS_FIELD: aside}
+    written = {"id": "n", "gist": "agent", "_written": {"ts": 150.0}, "_last_read_ts": 170.0}
+    record = {"n": {"n": written}, "e": [], "v": {}, "p": {}, BEFORE: {"n": UNCHANGED}}
+    kept = reconcile(record, lambda i: dict(live), 160.0, 200.0)["n"]["n"]
+    # The record's stamps and state (revived: no _orphaned_ts), the file's content, date and set-aside versions.
+    assert kept == {"id": "n", "gist": "hand", "_written": {"ts": 160.0}, "_last_read_ts": 170.0,
+                    merge.CONFLICTS_FIELD: aside}

@@ -272,3 +272,31 @@ async def test_a_store_removed_under_the_server_gets_its_pid_file_and_log_again(
     finally:
         out = kg(["stop"], srv.env)
     assert out.returncode == 0 and "kg: stopped (pid" in out.stdout, (out.stdout, out.stderr)
+
+
+@pytest.mark.parametrize("last", ["file", "journal"])
+@pytest.mark.parametrize("stamp", ["read", "useful"])
+async def test_a_read_or_useful_after_the_double_edit_keeps_the_version_set_aside(tmp_path, last, stamp):
+    srv = _seeded(tmp_path)
+    user = srv.store / "user.json"
+    try:
+        async with Client(srv.url + "/") as c:
+            s = await Session.open(c, srv.project("files-proj"))
+            other = await Session.open(c, srv.project("files-proj"))
+            if last == "journal":
+                _hand_edit(user, "the hand wording")
+            await s.ok("kg_put_node", level="user", id="both-edited", gist="the agent wording")
+            # A stamp-only record of the node (no content change) after the write that both changed.
+            if stamp == "read":
+                await s.ok("kg_read", id="both-edited")
+            else:
+                await other.ok("kg_useful", ids=["both-edited"])
+            if last == "file":
+                _hand_edit(user, "the hand wording")
+            kept, aside = ("the hand wording", "the agent wording") if last == "file" else (
+                "the agent wording", "the hand wording")
+            assert nodes_by_id(graph(srv, reload=True)["user"])["both-edited"]["gist"] == kept
+            text = await s.ok("kg_read", id="both-edited")
+            assert "CHANGED IN ITS FILE AND ITS JOURNAL" in text and f"gist: {aside}" in text, text
+    finally:
+        assert srv.stop() == 0
