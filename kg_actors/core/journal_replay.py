@@ -58,6 +58,12 @@ def reconcile(record: Any, current: Callable[[str], Json | None], file_ts: float
         if node_id not in before or not (written is None or isinstance(written, dict)):
             continue
         live = current(node_id)
+        new_id = _renamed_to(node_id, nodes, before)
+        if new_id is not None and live is not None and content_sum(live) != before[node_id]:
+            # Renamed here, changed by hand there: one node under the new id, as a merge folds a rename.
+            out = out if out is not None else dict(nodes)
+            out[new_id] = _fold_rename({**live, "id": new_id}, nodes[new_id], file_ts, now)
+            continue  # the old id stays deleted
         if before[node_id] == UNCHANGED:
             kept = _stamps_over(live, written)
         elif content_sum(live) == before[node_id]:
@@ -81,6 +87,27 @@ def _stamps_over(live: Json | None, written: Json | None) -> Json | None:
     return written if node == written else node
 
 
+def _renamed_to(node_id: str, nodes: Json, before: Json) -> str | None:
+    """The id this record renamed `node_id` to: it deleted it, and made a node new to the graph whose
+    content is the old one's but for its id (graph_ops.rename_local); None when it renamed nothing."""
+    if nodes.get(node_id) is not None or before.get(node_id) in (None, UNCHANGED):
+        return None
+    for new_id, node in nodes.items():
+        if new_id in before and before[new_id] is None and isinstance(node, dict) \
+                and content_sum({**node, "id": node_id}) == before[node_id]:
+            return new_id
+    return None
+
+
+def _fold_rename(live: Json, written: Json, file_ts: float, now: float) -> Json:
+    """The renamed node (`written`) over the old id's node as it is there, already under the new id: the
+    file's content when it is the same, else both versions, the one written last in use."""
+    if merge.content(live) == merge.content(written):
+        return {**written, merge.CONFLICTS_FIELD: live[merge.CONFLICTS_FIELD]} if live.get(
+            merge.CONFLICTS_FIELD) else written
+    return _both(live, written, file_ts, now)
+
+
 def _one(live: Json | None, written: Json | None, before: Any, file_ts: float, now: float) -> Json | None:
     """One node changed in the file since the record's writer saw it: what the record sets it to."""
     if written is None or live is None:
@@ -89,6 +116,12 @@ def _one(live: Json | None, written: Json | None, before: Any, file_ts: float, n
         return _stamps_over(live, written)
     if merge.content(live) == merge.content(written):
         return written
+    return _both(live, written, file_ts, now)
+
+
+def _both(live: Json, written: Json, file_ts: float, now: float) -> Json:
+    """A node whose content the file and the record changed differently: the version written last in use
+    (the file's dated by its mtime), the other set aside unless it is set aside already."""
     journal_later = merge.written_ts(written) > file_ts
     winner, loser = (written, live) if journal_later else (live, written)
     stamp = loser.get("_written") if loser is written else {"ts": file_ts, "by": None}
@@ -96,6 +129,13 @@ def _one(live: Json | None, written: Json | None, before: Any, file_ts: float, n
     node = dict(winner)
     if winner is live:  # dated by the file: the notice says when the edit that won was made
         node["_written"] = stamp = {"ts": file_ts, "by": None}
+    held = [*(live.get(merge.CONFLICTS_FIELD) or []), *(written.get(merge.CONFLICTS_FIELD) or [])]
+    new = [] if any(_version(o) == _version(other) for o in held if isinstance(o, dict)) else [other]
     node[merge.CONFLICTS_FIELD] = merge.kept_conflicts(live.get(merge.CONFLICTS_FIELD),
-                                                       written.get(merge.CONFLICTS_FIELD), [other])
+                                                       written.get(merge.CONFLICTS_FIELD), new)
     return node
+
+
+def _version(aside: Json) -> Json:
+    """What a version set aside holds, for a compare: its content, whatever id or date it was kept under."""
+    return {k: v for k, v in aside.items() if k not in ("id", "_written", "_set_aside_ts", merge.FILE_AND_JOURNAL)}

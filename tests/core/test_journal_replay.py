@@ -1,5 +1,7 @@
 """Journal records replayed over a file changed by hand: only a real double edit sets a version aside."""
 
+import attrs
+
 from kg_actors.core import merge
 from kg_actors.core.journal_replay import BEFORE, UNCHANGED, content_sum, reconcile
 from kg_actors.core.model import Edge, GraphData, Node
@@ -120,3 +122,38 @@ def test_a_stamp_only_record_never_changes_content_nor_set_aside_versions():
     # The record's stamps and state (revived: no _orphaned_ts), the file's content, date and set-aside versions.
     assert kept == {"id": "n", "gist": "hand", "_written": {"ts": 160.0}, "_last_read_ts": 170.0,
                     merge.CONFLICTS_FIELD: aside}
+
+
+def _renamed(old_node):
+    """The record of renaming `old_node` ("old") to "new" (graph_ops.rename_local's del and set)."""
+    graph = GraphData("project")
+    graph.set_node(Node.from_json("old", old_node))
+    graph.take_changes()
+    node = graph.nodes["old"]
+    graph.del_node("old")
+    graph.set_node(attrs.evolve(node, id="new"))
+    return graph.take_changes()
+
+
+def test_a_rename_of_a_node_changed_by_hand_is_one_node_under_the_new_id_with_the_other_version_aside():
+    original = {"id": "old", "gist": "original", "_created_ts": 100.0, "_written": {"ts": 100.0, "by": "s1"}}
+    record = _renamed(original)
+    hand = {**original, "gist": "fixed by hand"}
+    nodes = reconcile(record, lambda i: dict(hand) if i == "old" else None, 160.0, 300.0)["n"]
+    assert nodes["old"] is None  # the rename stands: no second node under the old id
+    new = nodes["new"]
+    assert new["id"] == "new" and new["gist"] == "fixed by hand" and new["_created_ts"] == 100.0
+    [other] = new[merge.CONFLICTS_FIELD]
+    assert other["gist"] == "original" and other[merge.FILE_AND_JOURNAL] is True
+    assert reconcile(record, lambda i: dict(original) if i == "old" else None, 160.0, 300.0) is record
+    # Deleted by hand: the renamed node stays (a delete against an edit keeps the edit).
+    assert reconcile(record, lambda i: None, 160.0, 300.0)["n"] == record["n"]
+
+
+def test_a_rename_carries_the_versions_set_aside_under_the_old_id_to_the_new_one():
+    aside = [{"gist": "agent", merge.FILE_AND_JOURNAL: True}]
+    record = _renamed({"id": "old", "gist": "agent", "_written": {"ts": 150.0}})
+    live = {"id": "old", "gist": "hand", "_written": {"ts": 160.0}, merge.CONFLICTS_FIELD: aside}
+    new = reconcile(record, lambda i: dict(live) if i == "old" else None, 160.0, 300.0)["n"]["new"]
+    assert new["gist"] == "hand" and new["id"] == "new"
+    assert [o["gist"] for o in new[merge.CONFLICTS_FIELD]] == ["agent"]

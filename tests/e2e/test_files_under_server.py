@@ -300,3 +300,22 @@ async def test_a_read_or_useful_after_the_double_edit_keeps_the_version_set_asid
             assert "CHANGED IN ITS FILE AND ITS JOURNAL" in text and f"gist: {aside}" in text, text
     finally:
         assert srv.stop() == 0
+
+
+async def test_a_rename_of_a_node_changed_by_hand_is_one_node_after_a_reload(tmp_path):
+    srv = _seeded(tmp_path)
+    user = srv.store / "user.json"
+    try:
+        async with Client(srv.url + "/") as c:
+            s = await Session.open(c, srv.project("files-proj"))
+            await s.ok("kg_put_edge", level="user", frm="left-alone", to="both-edited", rel="see-also")
+            _hand_edit(user, "the hand wording")
+            await s.ok("kg_rename_node", level="user", old_id="both-edited", new_id="renamed-node")
+            after = graph(srv, reload=True)["user"]
+            nodes = nodes_by_id(after)
+            assert "both-edited" not in nodes and nodes["renamed-node"]["gist"] == "the hand wording"
+            assert {(e["from"], e["to"]) for e in after["edges"]} == {("left-alone", "renamed-node")}
+            text = await s.ok("kg_read", id="renamed-node")
+            assert "CHANGED IN ITS FILE AND ITS JOURNAL" in text and "gist: the original wording" in text, text
+    finally:
+        assert srv.stop() == 0
