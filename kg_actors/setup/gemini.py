@@ -71,11 +71,21 @@ def installed(data: dict[str, Any], want: dict[str, Any]) -> bool:
         any(group == w for group in hooks.get(event, [])) for event, (w,) in want["hooks"].items())
 
 
+def holds_comments(raw: bytes | None, path: Path) -> bool:
+    return bool(raw) and jsonc.blank_comments(_text(raw, path)) != _text(raw, path)
+
+
+def by_hand(want: dict[str, Any]) -> str:
+    """The entries a user adds to a settings file setup will not rewrite (one holding comments)."""
+    return json.dumps(want, indent=2)
+
+
 def merged(raw: bytes | None, want: dict[str, Any], path: Path) -> bytes:
     data = without_ours(current(raw, path))
-    if raw and jsonc.blank_comments(_text(raw, path)) != _text(raw, path):
+    if holds_comments(raw, path):
         raise SetupError(f"{path}: it holds comments, which Gemini reads and setup's rewrite would lose; left "
-                         "untouched: add the kg entries by hand (kg setup --plan shows them), or take the comments out")
+                         "untouched: add the kg entries by hand (`kg setup --plan --only gemini` prints them), or "
+                         "take the comments out")
     hooks = data.setdefault("hooks", {})
     for event, groups in want["hooks"].items():
         hooks.setdefault(event, []).extend(groups)

@@ -168,6 +168,11 @@ def setup(ctx: Context, only: tuple[str, ...], plan_only: bool = False) -> int:
         _show(ctx, steps)
         if codex.unsupported_events(plugin) and any(s.name == "codex" and s.actions for s in steps):
             ctx.out(f"  (Codex has no {', '.join(codex.unsupported_events(plugin))} hook event: those stay Claude-only)")
+        settings = gemini.settings_path(ctx.env, ctx.home)
+        if any(s.name == "gemini" and s.actions for s in steps) and gemini.holds_comments(read_bytes(settings),
+                                                                                            settings):
+            ctx.out(f"  ({settings} holds comments, which setup's rewrite would lose: add these entries to it by hand)")
+            ctx.out(gemini.by_hand(_gemini_want(ctx)))
         ctx.out("(plan only: nothing was changed)")
         return 1 if any(s.problem for s in steps) else 0
     with locked(ctx.setup_dir / "lock", lambda: ctx.out("kg setup: waiting for another kg setup to finish")):

@@ -853,6 +853,21 @@ def _agent_files(tmp_path) -> tuple[Path, Path]:
     return desktop, gemini
 
 
+def test_the_plan_prints_the_gemini_entries_setup_tells_a_user_with_comments_to_add_by_hand(env, tmp_path):
+    _desktop, gemini = _agent_files(tmp_path)
+    setup = kg(["setup", "--only", "gemini", "--yes"], env)
+    assert "`kg setup --plan --only gemini` prints them" in setup.stdout, setup.stdout
+    plan = kg(["setup", "--plan", "--only", "gemini"], env).stdout
+    said = f"  ({gemini} holds comments, which setup's rewrite would lose: add these entries to it by hand)\n"
+    assert said in plan, plan
+    entries = json.loads(plan.split(said, 1)[1].split("(plan only", 1)[0])
+    gemini.write_text('{\n  "theme": "dark"\n}\n')  # without the comment, setup writes them itself
+    assert kg(["setup", "--only", "gemini", "--yes"], env).returncode == 0
+    written = json.loads(gemini.read_text())
+    assert written["mcpServers"]["kg"] == entries["mcpServers"]["kg"]
+    assert all(written["hooks"][event] == groups for event, groups in entries["hooks"].items())
+
+
 def test_doctor_quotes_why_a_setup_step_failed_instead_of_calling_it_left_out(env, tmp_path):
     desktop, gemini = _agent_files(tmp_path)
     setup = kg(["setup", "--only", "desktop,gemini", "--yes"], env)
