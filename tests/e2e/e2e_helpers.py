@@ -165,12 +165,16 @@ def reference_graph(nodes: list[dict], edges=(), project_path: str | None = None
 
 
 @contextmanager
-def another_program(body: bytes, status: int = 200, content_type: str = "application/json") -> Iterator[int]:
-    """Some other program on a port of this machine, answering every GET and POST with `body`; yields the port."""
+def another_program(body: bytes, status: int = 200, content_type: str = "application/json",
+                    delay: float = 0.0) -> Iterator[int]:
+    """Some other program on a port of this machine, answering every GET and POST with `body` (`delay` seconds
+    after it came: its own work, not the test's wait); yields the port."""
 
     class Answer(http.server.BaseHTTPRequestHandler):
         def do_POST(self):  # noqa: N802 (http.server's names)
             self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            if delay:
+                threading.Event().wait(delay)
             self.send_response(status)
             self.send_header("Content-Type", content_type)
             self.send_header("Content-Length", str(len(body)))

@@ -34,6 +34,14 @@ async def asgi(rt: Runtime, method: str, path: str, body: bytes = b"", hang_up: 
                query: str = "") -> tuple[int, bytes]:
     """One request through the app. `hang_up`: the client is gone once the body is read (what
     the HTTP server tells the app when the peer closes the connection before the reply)."""
+    sent = await exchange(rt, method, path, body, hang_up, query)
+    status = next(m["status"] for m in sent if m["type"] == "http.response.start")
+    return status, b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+
+
+async def exchange(rt: Runtime, method: str, path: str, body: bytes = b"", hang_up: bool = False, query: str = "",
+                   headers: list[tuple[bytes, bytes]] = ()) -> list[dict]:
+    """The ASGI messages the app sent for one request (`headers`: more request headers)."""
     sent: list[dict] = []
     given = False
 
@@ -56,10 +64,9 @@ async def asgi(rt: Runtime, method: str, path: str, body: bytes = b"", hang_up: 
              "root_path": "", "client": ("127.0.0.1", 50000), "server": ("127.0.0.1", rt.http_port),
              "headers": [(b"host", host.encode()), (b"content-type", b"application/json"),
                          (b"accept", b"application/json, text/event-stream"),
-                         (b"content-length", str(len(body)).encode())]}
+                         (b"content-length", str(len(body)).encode()), *headers]}
     await rt.asgi(scope, receive, send)
-    status = next(m["status"] for m in sent if m["type"] == "http.response.start")
-    return status, b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+    return sent
 
 
 async def hook(rt: Runtime, path: str, payload: dict, hang_up: bool = False) -> tuple[int, dict]:

@@ -6,35 +6,15 @@ from __future__ import annotations
 
 import json
 
-from inprocess import serve_inprocess
+from inprocess import exchange, serve_inprocess
 
 WANTED = {b"x-content-type-options": b"nosniff", b"x-frame-options": b"DENY",
           b"content-security-policy": b"frame-ancestors 'none'"}
 
 
 async def _headers(rt, method: str, path: str, body: bytes = b"", origin: bytes | None = None) -> dict[bytes, bytes]:
-    sent: list[dict] = []
-    given = False
-
-    async def receive() -> dict:
-        nonlocal given
-        if not given:
-            given = True
-            return {"type": "http.request", "body": body, "more_body": False}
-        return {"type": "http.disconnect"}
-
-    async def send(message: dict) -> None:
-        sent.append(message)
-
-    host = f"127.0.0.1:{rt.http_port}".encode()
-    headers = [(b"host", host), (b"content-type", b"application/json"),
-               (b"accept", b"application/json, text/event-stream"), (b"content-length", str(len(body)).encode())]
-    if origin is not None:
-        headers.append((b"origin", origin))
-    await rt.asgi({"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method,
-                   "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"",
-                   "root_path": "", "client": ("127.0.0.1", 50000), "server": ("127.0.0.1", rt.http_port),
-                   "headers": headers}, receive, send)
+    sent = await exchange(rt, method, path, body, hang_up=True,
+                          headers=[(b"origin", origin)] if origin is not None else [])
     start = next(m for m in sent if m["type"] == "http.response.start")
     return dict(start["headers"])
 

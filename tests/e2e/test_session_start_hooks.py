@@ -6,19 +6,16 @@ or hung one)."""
 
 from __future__ import annotations
 
-import http.server
 import json
 import os
 import signal
 import subprocess
-import threading
 import time
 import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from e2e_helpers import another_program
 from hook_helpers import HOOKS, SYSTEM_PATH, VENV_BIN, hook_env
 
 from kg_actors.testing import free_port
@@ -41,31 +38,10 @@ def session_start(kind: str, env: dict, cwd: str) -> tuple[str, float]:
     return proc.stdout.decode(), time.monotonic() - began
 
 
-@contextmanager
-def answering_after(seconds: float) -> Iterator[int]:
+def answering_after(seconds: float):
     """A server that answers every POST with a preload, `seconds` after it came (a first load of a large
     project graph takes 2-3 s); yields its port."""
-    class Slow(http.server.BaseHTTPRequestHandler):
-        def do_POST(self):  # noqa: N802 (http.server's names)
-            self.rfile.read(int(self.headers.get("Content-Length") or 0))
-            threading.Event().wait(seconds)  # the server's own work, not the test's wait
-            body = PRELOAD.encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args):
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Slow)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield server.server_address[1]
-    finally:
-        server.shutdown()
-        server.server_close()
+    return another_program(PRELOAD.encode(), delay=seconds)
 
 
 @pytest.mark.parametrize("kind", ["claude", "gemini"])
