@@ -15,7 +15,7 @@ from typing import Any
 
 from ..core import strict_json
 from . import SetupError
-from .files import json_like, read_bytes, read_tree
+from .files import json_config, json_like, read_bytes, read_tree
 from .plan import ClaudeFound
 from .plugin import MARKETPLACE, Rendered
 
@@ -114,12 +114,7 @@ def find(env: dict[str, str], home: Path, plugin: Rendered) -> ClaudeFound:
 
 def enabled_as_object(raw: bytes | None, path: Path) -> bytes:
     """settings.json with enabledPlugins as an object, keeping what it held: each name of a list, enabled."""
-    try:
-        data = strict_json.loads(raw) if raw else {}
-    except ValueError as exc:
-        raise SetupError(f"{path}: not valid JSON ({exc}); left untouched") from None
-    if not isinstance(data, dict):
-        raise SetupError(f"{path}: expected a JSON object; left untouched")
+    data = json_config(raw, path, ())
     value = data.get("enabledPlugins")
     if isinstance(value, dict):
         return raw or b"{}\n"

@@ -261,9 +261,9 @@ def json_config(raw: bytes | None, path: Path, objects: tuple[str, ...], hint: s
         return {}
     try:
         data = strict_json.loads(raw)
-    except ValueError:
-        raise SetupError(f"{path}: not valid JSON{hint}; left untouched") from None
+    except ValueError as exc:
+        raise SetupError(f"{path}: not valid JSON ({exc}){hint}; left untouched") from None
     if not isinstance(data, dict) or not all(isinstance(data.get(k, {}), dict) for k in objects):
         keys = " and ".join(f'"{k}"' for k in objects)
-        raise SetupError(f"{path}: not a JSON object with {keys} objects; left untouched")
+        raise SetupError(f"{path}: not a JSON object{f' with {keys} objects' if objects else ''}; left untouched")
     return data

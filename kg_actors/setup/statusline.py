@@ -17,8 +17,7 @@ from typing import Any
 import attrs
 
 from ..core import strict_json
-from . import SetupError
-from .files import json_like
+from .files import json_config, json_like
 
 
 def current(settings: dict[str, Any] | None) -> str | None:
@@ -89,12 +88,7 @@ def stale(command: str | None, kg_argv: Sequence[str], store: Path, default_stor
 
 
 def merged(raw: bytes | None, command: str, path: Path) -> bytes:
-    try:
-        data = strict_json.loads(raw) if raw else {}
-    except ValueError as exc:
-        raise SetupError(f"{path}: not valid JSON ({exc}); left untouched") from None
-    if not isinstance(data, dict):
-        raise SetupError(f"{path}: expected a JSON object; left untouched")
+    data = json_config(raw, path, ())
     theirs = data.get("statusLine")  # its other keys (padding, ...) stay
     data["statusLine"] = {**(theirs if isinstance(theirs, dict) else {}), "type": "command", "command": command}
     return json_like(data, raw)
