@@ -244,7 +244,7 @@ def test_bad_input_is_answered_quickly_silently_and_records_nothing(srv, path, b
     before = sessions(srv)
     start = time.monotonic()
     r = post(srv, path, body)
-    assert r.status_code == 200 and time.monotonic() - start < 1
+    assert r.status_code == 200 and time.monotonic() - start < 3  # a hang, not a speed (bench times it)
     assert r.json() in ({"output": {}, "delivery_id": None}, {"acknowledged": 0})
     assert sessions(srv) == before  # no session registered (a session is saved as soon as it is)
 

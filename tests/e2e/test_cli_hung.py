@@ -23,13 +23,13 @@ def test_start_stop_status_and_doctor_name_a_sigstopped_server_on_another_port(s
         began = time.monotonic()
         start = kg(["start"], env)
         took = time.monotonic() - began
-        assert start.returncode == 1 and took < 4, (took, start)
+        assert start.returncode == 1 and took < 8, (took, start)  # it waited 10 s and more before
         assert "is stopping" not in start.stdout + start.stderr
         assert f"(pid {pid}) is stopped (SIGSTOP)" in start.stderr and f"kill -CONT {pid}" in start.stderr \
             and f"kill -9 {pid}" in start.stderr, start.stderr
         began = time.monotonic()
         stop = kg(["stop"], env)
-        assert stop.returncode == 1 and time.monotonic() - began < 4, stop
+        assert stop.returncode == 1 and time.monotonic() - began < 8, stop
         assert f"(pid {pid}) is stopped (SIGSTOP)" in stop.stderr and f"kill -CONT {pid}" in stop.stderr, stop.stderr
         status = kg(["status"], env)
         assert status.returncode == 3 and f"kill -CONT {pid}" in status.stdout, status.stdout

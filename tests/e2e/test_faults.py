@@ -248,7 +248,7 @@ def test_broken_files_at_start_cost_only_what_they_hold_and_say_how_to_restore(t
         assert "ignoring an unreadable journal line 3" in log and "skipping journal record 2 of 2" in log
         started = time.monotonic()
         assert srv.stop() == 0
-        assert time.monotonic() - started < 5, "SIGTERM with a broken graph loaded must stop at once"
+        assert time.monotonic() - started < 10, "SIGTERM with a broken graph loaded must stop at once"
     finally:
         srv.kill()
     assert bad.read_bytes() == bad_bytes, "nothing was written over the unreadable file"
@@ -285,7 +285,7 @@ def test_a_corrupt_user_graph_leaves_project_reads_and_writes_working(tmp_path):
         assert status == 200
         started = time.monotonic()
         assert srv.stop() == 0
-        assert time.monotonic() - started < 5
+        assert time.monotonic() - started < 10
         assert (srv.store / "user.json").read_text() == "{garbage"
     finally:
         srv.kill()

@@ -180,7 +180,9 @@ async def test_a_slow_commit_never_delays_a_hook_reply(tmp_path):
                     times.append(time.monotonic() - t0)
                     assert r.status_code == 200
             assert committing.poll() is None, "the commit was still running while the hooks answered"
-            assert max(times) < 0.5, times
+            # A loop blocked by the commit would hold every reply until the commit is let go (past httpx's 5 s);
+            # a loaded machine may slow one reply, so the bound tells blocked from busy.
+            assert max(times) < 2.0, times
         finally:
             go.touch()
             out, err = committing.communicate(timeout=60)

@@ -140,13 +140,14 @@ def test_bad_input_is_quick_silent_and_never_5xx(srv, name):
     h.start()
     h.full_read()
     text = BAD_PROMPTS[name]
+    # The bounds tell a hang from an answer (bench/hooks_bad_input.py times them): a loaded CI machine is slow.
     start = time.monotonic()
     r = post(srv, "/api/prompt_context", {**h._base("UserPromptSubmit"), "prompt": text})
-    assert r.status_code < 500 and time.monotonic() - start < 1.0
+    assert r.status_code < 500 and time.monotonic() - start < 3.0
     assert r.json() == {}  # silence: the hook falls back to its own line
     start = time.monotonic()
     r = post(srv, "/api/pre_tool", {**h._base("PreToolUse"), "tool_name": "Bash", "tool_input": {"command": text}})
-    assert r.status_code < 500 and time.monotonic() - start < 1.0
+    assert r.status_code < 500 and time.monotonic() - start < 3.0
     run = h.prompt(text)
     assert run.rc == 0 and (run.out == "" or run.is_pool_line)
 
