@@ -224,13 +224,17 @@ class Registry(AmbientChannels, Votes):
             if k not in s.seen_via:
                 s.seen_via[k] = via
                 new[k] = None
+            else:
+                s.seen_via[k] = s.seen_via.pop(k)  # last shown last: the bound lets the longest unshown go
             if (level, node_id) in msg.cut:
                 continue  # in the context, but not seen whole: no view to build a write on
             s.seen_at[k] = max(at, s.seen_at.get(k, 0.0))
             if full:
                 s.read_at[k] = max(at, s.read_at.get(k, 0.0))
         frozen = self._frozen.get(sid)
-        if new and frozen is not None:
+        if s.trim_seen(C.SEEN_KEPT):
+            self._frozen.pop(sid, None)  # made again from what is kept, at the next view
+        elif new and frozen is not None:
             seen = frozen[1].evolve(new)
             self._frozen[sid] = (frozen[0], seen, Refs(seen.keys()))
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import heapq
 import logging
 import os
 import secrets
@@ -17,7 +18,8 @@ from .storage import files
 log = logging.getLogger(__name__)
 
 # Keys a stored session may hold that are not carried over: `drop_pending` served a refusal
-# (trimming notes the session had read) that spec 003 does not have.
+# (trimming notes the session had read) that spec 003 does not have; `seen_ids` is read (a file of
+# before seen_via, or kg-memory's) but no longer written: it was seen_via's keys a second time.
 _NOT_CARRIED = frozenset({"seen_ids", "drop_pending"})
 
 
@@ -73,6 +75,22 @@ class Session:
         self.liked_ids = [new if i == old else i for i in self.liked_ids]
         self.preloaded_ids = [new if i == old else i for i in self.preloaded_ids]
 
+    def trim_seen(self, kept: int) -> bool:
+        """Keep the `kept` nodes last shown (seen_via is in the order they were last shown) and the
+        `kept` newest view stamps; True when the context marks changed. Trimmed past a slack only: a
+        long session at the bound sorts its stamps once every `kept // 8` marks, not at every one."""
+        over = kept + kept // 8
+        trimmed = len(self.seen_via) > over
+        if trimmed:
+            for k in list(self.seen_via)[: len(self.seen_via) - kept]:
+                del self.seen_via[k]
+        for table in (self.seen_at, self.read_at):
+            if len(table) > over:
+                newest = dict(heapq.nlargest(kept, table.items(), key=lambda kv: kv[1]))
+                for k in [k for k in table if k not in newest]:
+                    del table[k]
+        return trimmed
+
     @property
     def bound(self) -> bool:
         return self.project_path is not None or self.scope == "user"
@@ -81,7 +99,6 @@ class Session:
         out = attrs.asdict(self, recurse=False)
         out.pop("sid")
         extra = out.pop("extra")
-        out["seen_ids"] = list(self.seen_via)
         out.update(extra)
         return out
 
@@ -100,6 +117,7 @@ class Session:
         for k in raw.get("seen_ids") or []:
             session.seen_via.setdefault(k, "unknown")
         _by_level(session)
+        session.trim_seen(C.SEEN_KEPT)  # a file written before the bound
         return session
 
 

@@ -1,5 +1,7 @@
 """Time-based rules under Trio's MockClock: days pass in milliseconds, exactly."""
 
+import json
+
 import pytest
 import trio
 
@@ -55,6 +57,8 @@ async def test_sessions_expire_after_a_day_idle(tmp_path, autojump_clock):
         assert await sessions.get(sid=old.sid) is None
         assert await sessions.get(sid=busy.sid) is not None
         await sessions.save()
+        stored = json.loads((tmp_path / "sessions.json").read_text())
+        assert old.sid not in stored and busy.sid in stored  # the file lets it go too
         nursery.cancel_scope.cancel()
 
 

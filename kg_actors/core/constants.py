@@ -45,6 +45,12 @@ QUERY_MAX_CHARS = 4_000
 # Sessions.
 SESSION_ID_HEX = 8
 SESSION_TTL_SECONDS = 24 * 3600
+# Per session: the nodes it was shown (and its view stamps) kept, the least recently shown let go first.
+# More gists than a harness's context holds (Claude Code's 200K tokens at ~40 a gist): the first of them
+# were compacted out of the agent's context meanwhile, so a repeat is no repeat to it; a view stamp let
+# go costs at most one refused write, which shows the node. Without it sessions.json grew with every
+# write any session made (each is pushed to every live session) for as long as a session lived.
+SEEN_KEPT = 5_000
 
 # kg_useful.
 LIKES_GUIDANCE_PER_SESSION = 5
