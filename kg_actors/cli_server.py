@@ -16,8 +16,8 @@ import sys
 import time
 from pathlib import Path
 
-from .server_probe import get_health, listening, port_taken, probe_health, stuck
-from .server_process import is_server, is_stopped, stopped_said
+from .server_probe import HUNG_AFTER, get_health, listening, port_taken, probe_health, stuck
+from .server_process import is_server, is_stopped, port_holder, stopped_said
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at each `kg mcp` start
 if TYPE_CHECKING:
@@ -276,32 +276,40 @@ def cmd_stop(args: argparse.Namespace) -> int:
     if not_a_folder(config.root):
         print(f"kg: {not_a_folder(config.root)}", file=sys.stderr)
         return 1
-    pid, _, why_not = _pid_from_file(config.root / "server.pid")
+    pid, port, why_not = _pid_from_file(config.root / "server.pid")
     if pid is None and (config.root / "start.lock").exists():
         # A `kg start` may be bringing one up this moment (it said "not running", then the server came up):
         # once its turn is over, the server it started has written its pid file.
         turn = _start_turn(config.root, time.monotonic() + START_TIMEOUT)
         if turn is not None:
             os.close(turn)
-            pid, _, why_not = _pid_from_file(config.root / "server.pid")
+            pid, port, why_not = _pid_from_file(config.root / "server.pid")
     # No pid file (removed, or a full disk had no room for it), or --port naming the server meant: the one
     # answering on the port says its pid.
     named_port = getattr(args, "port", None) is not None
+    health = None
     if pid is None or named_port:
-        health = get_health(config.url)
+        answer = probe_health(config.url)
+        health = answer if isinstance(answer, dict) else None
         found = health.get("pid") if health else None
         if health and not _serves(health, config):  # --port names this store's server, never another's
             print(f"kg: not stopping it: {_other_store(health, config)}", file=sys.stderr)
             return 1
         if isinstance(found, int) and is_server(found):
-            pid = found
+            pid, port = found, config.port
+        elif pid is None and answer == "hung":
+            return _hung_port(config, answer)
         elif pid is None and health is None:
             why_not += f", and no kg server answers at {config.url}"
     if pid is None:
         print(f"kg: not running ({why_not})")
         return 0
-    if is_stopped(pid):  # a SIGTERM would wait in it until it resumes, and this command 15 s for nothing
-        print(f"kg: not stopping it: the server holding {config.root} (pid {pid}) {stopped_said(pid)}", file=sys.stderr)
+    # Stopped by a signal, or hung (its loop blocked: a SIGTERM would wait in it unheard): this command would
+    # wait 15 s for an exit that cannot come, and a signal sent now may land whenever it resumes. Told at once
+    # instead, with the user's ways out; one answering (or that closed its port: stopping) is asked to stop.
+    said = None if health else stuck(config.host, pid, port or config.port)
+    if said is not None:
+        print(f"kg: not stopping it: the server holding {config.root} {said}", file=sys.stderr)
         return 1
     asked = time.time()
     try:
@@ -318,6 +326,20 @@ def cmd_stop(args: argparse.Namespace) -> int:
         time.sleep(0.05)
     print(f"kg: pid {pid} did not stop within {STOP_TIMEOUT:.0f} s", file=sys.stderr)
     return 1
+
+
+def _hung_port(config: Config, answer: object) -> int:
+    """No pid file, and what holds the port takes connections but answers nothing: a hung kg server is
+    named with the ways to end it (exit 1); another program is left alone, and said so."""
+    holder = port_holder(config.port)
+    if holder is not None and is_server(holder):
+        print(f"kg: not stopping it: the port {config.port} is held by a kg server (pid {holder}) that does not "
+              f"answer /health within {HUNG_AFTER:.0f} s: it is hung; `kill {holder}` asks it to stop, "
+              f"`kill -9 {holder}` ends it", file=sys.stderr)
+        return 1
+    taken, fix = port_taken(config.port, answer)
+    print(f"kg: not running (no pid file; at {config.url} {taken}: not the kg server; {fix})")
+    return 0
 
 
 def _stopped(pid: int, root: Path, asked: float) -> int:
