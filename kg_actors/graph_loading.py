@@ -20,6 +20,7 @@ from .storage import file_seen, files, journal, term_cache
 from .term_process import TermChild
 
 log = logging.getLogger(__name__)
+SERVED_EMPTY = " Until then it is served empty and refuses changes."  # a graph of its own; doctor words a twin's
 
 # Fewer nodes than this (or a twentieth of the graph) made anew at a start: not worth rewriting the terms file.
 TERMS_REWRITE_MIN = 100
@@ -160,7 +161,7 @@ def look_on_disk(path: Path, kind: str) -> list[tuple[str, str]]:
                 said.append(("file", f"{exc}: the next start serves {fell_back[0].name}, its previous save (what "
                                       "was written after it is missing there)"))
         except files.Unreadable as none:
-            said.append(("file", f"{none} Until then it is served empty and refuses changes."))
+            said.append(("file", f"{none}{SERVED_EMPTY}"))
     if not fell_back and (evidence := file_seen.missing_at_start(path)):
         said.append(("file", f"{path} is missing though {evidence}: the next start serves the graph without it "
                              "(its journal's answered changes replayed), so lessons of its last save are missing"))

@@ -46,11 +46,30 @@ def merged_in(ours: dict[str, Any], other_file: Path, folder: str, now: float) -
     return result.merged, len(result.conflicts)
 
 
+def damaged_folder(layout: L.Layout, slug: str, root: str) -> tuple[Path, str] | None:
+    """0.17's folder for `root` beside `slug` when its graph does not read (it cannot say which project it
+    is, and so is neither merged in nor served): its graph file and why. Read only, nothing moved."""
+    name = L.reference_slug(root)
+    if name is None or name == slug or L.served_instead(layout, name) != (root, slug):
+        return None
+    graph_file = layout.project_graph(name)
+    if not graph_file.exists() or L.recorded_project_path(graph_file) is not None:
+        return None  # none, or one other_folder weighed (it records a project)
+    fault = L.json_fault(graph_file)
+    return None if fault is None else (graph_file, fault)
+
+
 async def merge_other_folder(layout: L.Layout, handle: GraphHandle, slug: str, root: str, now: float) -> None:
     """Merge another folder of this project's graph into the loaded one; a failure leaves it in place (the
     next load tries again) and is logged: the served graph is fine either way."""
     name = await trio.to_thread.run_sync(other_folder, layout, slug, root)
     if name is None:
+        damaged = await trio.to_thread.run_sync(damaged_folder, layout, slug, root)
+        if damaged is not None:
+            log.error("project:%s: kg-memory 0.17's folder of %s, %s, is not loaded and not merged in: %s; what it "
+                      "holds is in no graph served. Put a good copy back at %s (the next load merges it in), or move "
+                      "the folder aside if it holds nothing wanted",
+                      slug, root, damaged[0].parent, damaged[1], damaged[0])
         return
     folder = f"projects/{name}"
     try:

@@ -52,7 +52,7 @@ def _fix(what: str, key: str, path: Path) -> str:
 
 def check_store(r: Says, root: Path, loaded: Collection[str]) -> None:
     """Read every stored graph the server has not loaded (`loaded`: its keys; none with the server down)."""
-    from ..graph_loading import look_on_disk  # the graph model: only when there is a store to read
+    from ..graph_loading import SERVED_EMPTY, look_on_disk  # the graph model: only when there is a store to read
 
     if not root.is_dir():
         return
@@ -73,7 +73,12 @@ def check_store(r: Says, root: Path, loaded: Collection[str]) -> None:
                 found = look_on_disk(path, "project" if key.startswith("project:") else key)
             except Exception as exc:  # noqa: BLE001 - a bug in reading one graph: said, and the others read
                 found = [("file", f"{path} could not be read: {exc!r}")]
+            twin = L.served_instead(layout, key.removeprefix("project:")) if found and key.startswith("project:") else None
             for what, why in found:
+                if twin is not None and what == "file":  # kg-memory 0.17's folder of a project served from ours
+                    why = L.json_fault(path) or why.removesuffix(SERVED_EMPTY)
+                    r.bad(f"graph {key}", _twin_said(why, path, *twin), _twin_fix(path, *twin))
+                    continue
                 r.bad(f"graph {key}", why, _fix(what, key, path))
             read += 1
             troubled += bool(found)
@@ -89,6 +94,16 @@ def check_store(r: Says, root: Path, loaded: Collection[str]) -> None:
         r.warn("store", f"{copy} is the file as it was before a load read it other than as written (a hand edit: "
                "a key held twice, a value of the wrong type, bytes that are not UTF-8; the server's log names each)",
                "compare it with the graph file, write again what is missing, then remove the copy")
+
+
+def _twin_said(why: str, path: Path, root: str, slug: str) -> str:
+    return (f"{why.rstrip('.')}. It is kg-memory 0.17's folder of {root}, whose graph is served from projects/{slug}: "
+            f"it is not loaded and not merged in (what it holds is in no graph served)")
+
+
+def _twin_fix(path: Path, root: str, slug: str) -> str:
+    return (f"put a good copy back at {path} (from a backup, or the store's git history): the next load of {root} "
+            f"merges it into projects/{slug}; or move {path.parent} aside if it holds nothing wanted")
 
 
 def _stored(path: Path) -> bool:

@@ -273,6 +273,27 @@ def choose_slug(layout: Layout, root: str) -> str:
     return hashed
 
 
+def served_instead(layout: Layout, name: str) -> tuple[str, str] | None:
+    """For a folder named as kg-memory 0.17 names a project's (the project folder's name as it is): the
+    project and the folder of this store's own naming its graph is served from instead (choose_slug takes
+    ours first), or None. Such a folder is no graph of its own: at a load of the project it is merged in."""
+    for slug in layout.project_slugs():
+        graph_file = layout.project_graph(slug)
+        root = recorded_project_path(graph_file) if slug != name and there(graph_file) else None
+        if root is not None and reference_slug(root) == name and slug in (base_slug(root), hashed_slug(root)):
+            return root, slug
+    return None
+
+
+def json_fault(path: Path) -> str | None:
+    """Why a file does not read as a JSON object (its own words, none of a load's advice), or None."""
+    try:
+        raw = json.loads(path.read_bytes())
+    except (OSError, ValueError) as exc:  # ValueError: not JSON, or not UTF-8
+        return f"{path} does not read ({exc})"
+    return None if isinstance(raw, dict) else f"{path} holds a JSON {type(raw).__name__}, not a graph"
+
+
 def folder_gone(path: str) -> bool:
     """The folder a graph was bound to is not on this machine: the project moved, or the graph came by
     `kg sync` from a machine that keeps it elsewhere. A folder of the same name then takes the graph:

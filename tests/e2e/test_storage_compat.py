@@ -13,7 +13,7 @@ import json
 import time
 
 import pytest
-from e2e_helpers import Session, edge_keys, graph, nodes_by_id, on_disk_graph, start_server
+from e2e_helpers import Session, edge_keys, graph, kg, nodes_by_id, on_disk_graph, start_server
 from mcp import Client
 
 T = time.time() - 10 * 86_400
@@ -289,3 +289,38 @@ async def test_a_kg_memory_folder_hidden_behind_ours_for_the_same_project_is_mer
         assert [o["gist"] for o in nodes[auth]["_conflicts"]] == ["0.17's older lesson"]
     finally:
         srv.kill()
+
+
+async def test_a_damaged_kg_memory_folder_behind_ours_is_named_not_loaded_by_the_log_and_doctor_and_kept(tmp_path):
+    """Its graph file cut short: it cannot be merged in, and it is not served either (ours is). It said
+    nothing in the log, and doctor called it "served empty"."""
+    root = tmp_path / "home" / "code" / "my project"
+    root.mkdir(parents=True)
+    ours = _ref_project(str(root), prefix="shared")
+    srv = start_server(tmp_path, _ref_user(), {"my-project": ours},
+                       before_start=lambda s: _cut_twin(s.store / "projects" / "my project", str(root)))
+    twin = srv.store / "projects" / "my project" / "graph.json"
+    cut = twin.read_bytes()
+    try:
+        async with Client(srv.url + "/") as c:
+            s = await Session.open(c, str(root))
+            assert "shared-auth-flow" in s.first_text  # ours is served
+        srv.logs_written()
+        log = srv.log.read_text()
+        assert str(twin) in log and "not loaded" in log and "my project" in log, log[-3000:]
+        env = dict(srv.env)
+        doctor = kg(["doctor"], env)
+        line = next((ln for ln in doctor.stdout.splitlines() if "graph project:my project" in ln), "")
+        assert "served empty" not in doctor.stdout, doctor.stdout
+        assert str(twin) in line and "not loaded" in line and "projects/my-project" in line, doctor.stdout
+        assert f"put a good copy back at {twin}" in doctor.stdout, doctor.stdout
+    finally:
+        srv.kill()
+    assert twin.read_bytes() == cut  # nothing on disk changed
+    assert not (srv.store / "trash").exists() or not any((srv.store / "trash").iterdir())
+
+
+def _cut_twin(folder, root: str) -> None:
+    folder.mkdir(parents=True)
+    whole = json.dumps(_ref_project(root, prefix="older")).encode()
+    (folder / "graph.json").write_bytes(whole[: len(whole) // 2])
