@@ -105,6 +105,10 @@ SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(rx)) f
     # From a run's start only, each part taken whole: from every `eyJ` inside a run it re-read the run (quadratic).
     ("a JSON web token", r"(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}+\.eyJ[A-Za-z0-9_-]{8,}+\.[A-Za-z0-9_-]{8,}"),
     ("a signed URL's signature", r"(?i)[?&](?:sig|signature|x-amz-signature|x-goog-signature)=(?P<value>[^&#\s]{16,})"),
+    # A Sentry DSN's key (32 hex) before its host's '@', with the older form's `:secret`; its project id or a
+    # sentry host after: a commit id before an '@' is none.
+    ("a Sentry DSN", r"(?i)\bhttps?://(?P<value>[0-9a-f]{32})(?::[0-9a-f]{32})?@(?:[\w.-]{0,128}sentry[\w.-]{0,128}"
+                     r"|[\w.-]{1,128}(?::\d{1,5})?/\d{1,20}(?!\w))"),
     # The password may hold a '/' (written raw, as people do); a port and a path before an '@' are no password.
     ("a password in a URL",
      r"(?i)\b[a-z][a-z0-9+.-]{1,20}://[^\s:/@'\"]{0,256}:(?P<value>(?!\d{1,5}(?:/|@))[^\s@'\"]{3,256})@[^\s/]"),
@@ -186,6 +190,7 @@ GATES: dict[str, tuple[str, ...]] = {
     "a private key (its body)": ("MII", "MIG", "MHcCAQEEI", "MC4CAQAw", "b3BlbnNzaC1rZXktdjE"),
     "a JSON web token": ("eyJ",),
     "a signed URL's signature": ("sig=", "signature="),
+    "a Sentry DSN": ("://",),
     "a password in a URL": ("://",),
     "a basic auth header": ("authorization",),
     "a token in an authorization header": ("authorization",),

