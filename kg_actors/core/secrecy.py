@@ -23,11 +23,8 @@ that people commit and sync, so a key written once leaks everywhere. Two rules:
 
 from __future__ import annotations
 
-import base64
-import math
 import re
 import unicodedata
-from collections import Counter
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -36,9 +33,10 @@ import attrs
 from .constants import RECALL_PROMPT_MAX_CHARS
 from .errors import InvalidInput, KGError
 from .secret_names import CODE_NAME as _CODE_NAME, ENV_NAME as _ENV_NAME, code_path as _code_path, is_path as _is_path
-from .secret_names import HEADER_NAME as _HEADER_NAME, KEY_ID_SETTING as _KEY_ID_SETTING
+from .secret_names import HEADER_NAME as _HEADER_NAME, KEY_ID_SETTING as _KEY_ID_SETTING, classes as _classes
 from .secret_forms import FORM_RULES
-from .secret_names import scrambled as _scrambled
+from .secret_manifests import kube_secret
+from .secret_names import entropy as _entropy, scrambled as _scrambled, user_password as _user_password
 from .secret_prose import PROSE_RULES, is_password, judged_as
 from .secret_shapes import DISCORD, GATES, HEADERS, SAID_RULES, SHAPES
 
@@ -220,6 +218,9 @@ def _find(text: str, shapes_only: bool) -> Finding | None:
                 return Finding(kind, _mask(value))
     if shapes_only:
         return None
+    manifest = kube_secret(text, lambda v: _credential(v, assigned=True)) if "kind:" in text else None
+    if manifest is not None:
+        return Finding("a value of a Kubernetes Secret", _mask(manifest))
     for kind, trigger, pattern, judge in _SAID:
         if trigger in lower or trigger == "::" and text.count(":") >= 4:
             for m in pattern.finditer(text):
@@ -429,26 +430,6 @@ def _said(judge: str, m: re.Match[str]) -> bool:
             _scrambled(v, 12) or bool(_HEX.fullmatch(v)) and len(v) >= 24
             or len(v) >= 20 and _entropy(v) >= OPAQUE_MIN_ENTROPY and not _is_path(v) and not _code_path(v, dotted=False))
     return _credential(value, assigned=True)
-
-
-def _user_password(value: str) -> bool:
-    """Whether base64 decodes to `user:password` (docker's and npm's stored logins)."""
-    try:
-        plain = base64.b64decode(value + "=" * (-len(value) % 4), validate=True).decode("utf-8")
-    except (ValueError, UnicodeDecodeError):
-        return False
-    user, colon, password = plain.partition(":")
-    return bool(colon and user and password) and plain.isprintable()
-
-
-def _classes(value: str) -> int:
-    return sum((any(c.islower() for c in value), any(c.isupper() for c in value),
-                any(c.isdigit() for c in value), any(not c.isalnum() for c in value)))
-
-
-def _entropy(value: str) -> float:
-    counts = Counter(value)
-    return -sum(n / len(value) * math.log2(n / len(value)) for n in counts.values())
 
 
 def _mask(secret: str) -> str:

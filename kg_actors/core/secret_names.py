@@ -3,7 +3,10 @@ paths. A random key is made of no words: a capital or a lowercase letter stands 
 
 from __future__ import annotations
 
+import base64
+import math
 import re
+from collections import Counter
 
 # An environment variable's name: capital words joined by '_', a word perhaps ending in digits (KEYSTORE_B64,
 # AWS_S3_BUCKET). It names where a secret lives, as the refusal itself advises writing.
@@ -65,3 +68,25 @@ def is_path(value: str) -> bool:
     parts = value.strip("/").split("/")
     named = parts[1:] if len(parts) >= 3 else parts  # one '/' alone: both sides must be names
     return len(parts) >= 2 and all(_NAME_PART.fullmatch(part) for part in named)
+
+
+def classes(value: str) -> int:
+    """How many of lowercase, capitals, digits and symbols a value holds."""
+    return sum((any(c.islower() for c in value), any(c.isupper() for c in value),
+                any(c.isdigit() for c in value), any(not c.isalnum() for c in value)))
+
+
+def entropy(value: str) -> float:
+    """Bits a character: random base64 scores about 5, words and paths under 3.5."""
+    counts = Counter(value)
+    return -sum(n / len(value) * math.log2(n / len(value)) for n in counts.values())
+
+
+def user_password(value: str) -> bool:
+    """Whether base64 decodes to `user:password` (docker's and npm's stored logins)."""
+    try:
+        plain = base64.b64decode(value + "=" * (-len(value) % 4), validate=True).decode("utf-8")
+    except (ValueError, UnicodeDecodeError):
+        return False
+    user, colon, password = plain.partition(":")
+    return bool(colon and user and password) and plain.isprintable()

@@ -21,7 +21,8 @@ BOUND_S = 1.0
 _TRIGGERS = sorted({t for _, t, _, _ in (*SAID_RULES, *PROSE_RULES)} | {g for gates in GATES.values() for g in gates}
                    | {"password", "password:", "password=", "token", "secret", "api key is", "login for", "cookie: ",
                       "sess-", "sid-", "eyJ_", "http://x:a", "a://a:", "<private a=1 ", "<private", "set ", "basic ",
-                      "basic credentials", "machine a ", "identified by '", "private key ", "пароль "})
+                      "basic credentials", "machine a ", "identified by '", "private key ", "пароль ",
+                      "kind: Secret\n", "data:\n  a: ", "stringData:\n  a: c3Vw", "\n---\nkind: Secret\ndata:\n"})
 _FILLERS = ("", " ", "-", ":", "=")
 
 

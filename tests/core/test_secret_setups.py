@@ -31,3 +31,33 @@ def test_a_sentry_dsn_is_found_by_its_key(text):
 ])
 def test_a_sentry_placeholder_or_a_url_without_a_key_is_stored(text):
     assert secrecy.find(text) is None, text
+
+
+B64 = "c3VwZXJzZWNy" + "ZXQxMjM="  # base64 of a password, assembled
+SECRET_HEAD = "apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ntype: Opaque\n"
+
+
+@pytest.mark.parametrize("text", [
+    SECRET_HEAD + f"data:\n  password: {B64}\n",
+    SECRET_HEAD + f"data:\n  username: YWRtaW4=\n  db-url: {B64}\n",
+    SECRET_HEAD + f'data:\n  # the app reads it at boot\n  "conn": "{B64}"\n',
+    f"kind: Secret\nmetadata:\n  name: registry\ndata:\n  .dockerconfigjson: eyJhdXRocyI6e30{B64}\n",
+    SECRET_HEAD + "stringData:\n  DB_URL_SUFFIX: Wx7pLm2q" + "Z9vK\n",
+    f"---\nkind: ConfigMap\ndata:\n  mode: fast\n---\napiVersion: v1\nkind: Secret\ndata:\n  api: {B64}\n",
+])
+def test_a_kubernetes_secrets_values_are_found(text):
+    found = secrecy.find(text)
+    assert found is not None and found.kind == "a value of a Kubernetes Secret", (text, found)
+
+
+@pytest.mark.parametrize("text", [
+    f"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app\ndata:\n  mode: {B64}\n  LOG_LEVEL: debug\n",
+    SECRET_HEAD + "data:\n  password: {{ .Values.dbPassword | b64enc }}\n  user: ${DB_USER_B64}\n",
+    SECRET_HEAD + "data:\n  username: YWRtaW4=\n",  # "admin": too short to be a secret
+    SECRET_HEAD + "stringData:\n  host: db.internal\n  mode: fast\n",
+    SECRET_HEAD + "data: {}\n",
+    f"kind: Secret\nmetadata:\n  name: db\n---\nkind: ConfigMap\ndata:\n  mode: {B64}\n",
+    "env:\n  - name: DB\n    valueFrom:\n      secretKeyRef: {name: db, key: password}\ndata:\n  mode: " + B64,
+])
+def test_a_config_map_a_template_or_a_secret_without_values_is_stored(text):
+    assert secrecy.find(text) is None, text
