@@ -1,7 +1,8 @@
 """Secrets as file formats, shells and client libraries write them (core/secrecy.py decides with them): a
 Kubernetes env entry, an app.config `<add key= value=>`, an XML element, redis.conf, a CloudFormation
 parameter, a password piped to a tool's stdin, a tool's own user-and-password flag, a JDBC URL, a client's
-auth tuple, a PowerShell script's plain-text SecureString. Rules as secret_shapes.SAID_RULES: (kind, what the
+auth tuple, a PowerShell script's plain-text SecureString, sqlplus's `user/password@`, JDBC's
+password argument, MinIO's `mc alias set`. Rules as secret_shapes.SAID_RULES: (kind, what the
 lowercased text must hold, pattern, judge).
 Every scan is bounded: names are read from their start and taken whole (`++`), values to 256 characters."""
 
@@ -12,6 +13,8 @@ from .secret_shapes import _FLAG_VALUE, _TOOL_FLAG
 # A secret's name: read ahead a bounded way for the word, then taken whole (no split of a long name is retried).
 _SECRET_NAME = r"(?=[\w.:-]{0,64}?(?i:pass|secret|token|api_?key|apikey|credential))[\w.:-]{1,64}+"
 _VALUE = r"(?P<value>[^\s\"'<>]{4,256})"
+# A call's argument: a string, a call's own parentheses or a name, each taken as a whole (no split retried).
+_ARGUMENT = r"(?:\"[^\"\n]{0,256}\"|\([^()\n]{0,256}\)|[^,()\"\s]++){1,16}+"
 
 FORM_RULES: tuple[tuple[str, str, str, str], ...] = (
     ("a password in a Kubernetes env entry", "value:",
@@ -53,6 +56,18 @@ FORM_RULES: tuple[tuple[str, str, str, str], ...] = (
     ("a password in a PowerShell script", "convertto-securestring",
      r"(?i)\bConvertTo-SecureString[ \t]+(?:-String[ \t]+)?[\"'](?P<value>[^\"'\n]{4,256})[\"'][ \t]+-AsPlainText",
      "password"),
+    # sqlplus's `user/password@db` (or `user/password` for a local one); not a password that repeats its user.
+    ("a password on a command line", "sqlplus",
+     r"(?i)\bsqlplus(?:[ \t]+-\w+){0,4}?[ \t]+[\"']?(?P<user>[\w$#.-]{1,64})/(?!(?P=user)(?:[@\s\"']|$))"
+     r"(?P<value>[^\s@/\"']{4,256})(?=[@\s\"']|$)", "password"),
+    # JDBC's `DriverManager.getConnection(url, user, "password")`: a literal third argument (a variable's name
+    # or a call reads it from somewhere). Each argument is read once: a string, a call's parentheses, a name.
+    ("a password in a JDBC call", "getconnection",
+     r"\bgetConnection\s*\(\s*(?:" + _ARGUMENT + r"\s*,\s*){2}\"(?P<value>[^\"\n]{1,256})\"\s*\)", "password"),
+    # MinIO's `mc alias set NAME URL ACCESS_KEY SECRET_KEY` (`mc config host add` before it).
+    ("a MinIO client's secret key", "mc ",
+     r"\bmc[ \t]+(?:alias[ \t]+set|config[ \t]+host[ \t]+add)[ \t]+\S{1,64}[ \t]+\S{1,256}[ \t]+[\"']?[^\s\"']{1,128}"
+     r"[\"']?[ \t]+[\"']?(?P<value>[^\s\"']{4,256})", "credential"),
     ("a HashiCorp Vault token", "vault login",
      r"\bvault[ \t]+login[ \t]+(?:-\S+[ \t]+){0,4}?(?P<value>[sbr]\.[A-Za-z0-9_-]{24,256})", "credential"),
 )

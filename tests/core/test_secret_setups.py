@@ -61,3 +61,62 @@ def test_a_kubernetes_secrets_values_are_found(text):
 ])
 def test_a_config_map_a_template_or_a_secret_without_values_is_stored(text):
     assert secrecy.find(text) is None, text
+
+
+PW = "Tiger2024" + "x"
+MINIO_SECRET = "wJalrXUtnFEMI/K7MDENG/" + "bPxRfiCY3vQ9sLk2"
+
+
+@pytest.mark.parametrize("text", [
+    f"sqlplus scott/{PW}@//db.example.com:1521/ORCL", "sqlplus system/" + "manager@XE",
+    f"run sqlplus -s app_user/{PW}@prod @migrate.sql", f"sqlplus scott/{PW}",
+])
+def test_a_sqlplus_login_with_its_password_is_found(text):
+    found = secrecy.find(text)
+    assert found is not None and found.kind == "a password on a command line", (text, found)
+
+
+@pytest.mark.parametrize("text", [
+    "sqlplus / as sysdba", "sqlplus /nolog", "sqlplus scott/$ORACLE_PW@XE", "sqlplus scott@XE (it asks for the password)",
+    "sqlplus system/system@XE", "sqlplus -L user/tiger@XE",
+])
+def test_sqlplus_without_a_password_written_is_stored(text):
+    assert secrecy.find(text) is None, text
+
+
+@pytest.mark.parametrize("text", [
+    'DriverManager.getConnection("jdbc:postgresql://h/db", "admin", "Xk9#mPq2vL")',
+    'conn = DriverManager.getConnection(url, System.getenv("DB_USER"), "sunflowerlagoon");',
+    "DriverManager.getConnection(\n    DB_URL,\n    \"app\",\n    \"" + PW + "\")",
+])
+def test_a_jdbc_password_given_as_a_literal_is_found(text):
+    found = secrecy.find(text)
+    assert found is not None and found.kind == "a password in a JDBC call", (text, found)
+
+
+@pytest.mark.parametrize("text", [
+    'DriverManager.getConnection("jdbc:postgresql://h/db", "admin", password)',
+    'DriverManager.getConnection(url, user, pw)', 'DriverManager.getConnection(url, "admin", System.getenv("DB_PW"))',
+    'DriverManager.getConnection("jdbc:h2:mem:test", "sa", "")', "DriverManager.getConnection(url, props)",
+    'DriverManager.getConnection(url, "admin", "password")',
+])
+def test_a_jdbc_password_read_from_somewhere_is_stored(text):
+    assert secrecy.find(text) is None, text
+
+
+@pytest.mark.parametrize("text", [
+    f"mc alias set myminio http://localhost:9000 AKIAEXAMPLEKEY12 {MINIO_SECRET}",
+    f"mc config host add prod https://s3.example.com ops-user '{PW}'",
+])
+def test_a_minio_alias_with_its_keys_is_found(text):
+    found = secrecy.find(text)
+    assert found is not None and found.kind == "a MinIO client's secret key", (text, found)
+
+
+@pytest.mark.parametrize("text", [
+    "mc alias set myminio http://localhost:9000 minioadmin minioadmin",
+    "mc alias set myminio http://localhost:9000 $MINIO_ACCESS_KEY $MINIO_SECRET_KEY",
+    "mc alias set myminio http://localhost:9000 (it prompts for the keys)", "mc alias list",
+])
+def test_a_minio_alias_without_a_key_written_is_stored(text):
+    assert secrecy.find(text) is None, text
