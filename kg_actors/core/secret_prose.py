@@ -24,6 +24,15 @@ _VALUE = r"[\"'`]?(?P<value>[^\s\"'`]{4,64})"
 _UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 _KEY_VALUE = r"[\"'`]?(?P<value>" + _UUID + r"|[0-9a-fA-F]{32,64})(?![\w-])"
 
+# The word before a key's, naming whose key it is ("the Mistral key", "our cohere API token"); not a key that is
+# a name in data (a cache's, a table's) or a public one (a GPG fingerprint, an ssh or a host key).
+_KEY_NAMED = (r"(?!(?:cache|idempotency|partition|primary|foreign|sort|lookup|object|row|dedup|public|hash|gpg|pgp|ssh"
+              r"|host|composite|unique|index|shard|routing)\b)[a-z0-9]{2,20}")
+# "the Mistral key is <a long random token>": 20 characters or more, judged random as a key is (both cases and
+# digits strewn through, or long and of high entropy; not a name in code, a path or a word).
+_RANDOM_SAID = tuple(
+    ("an API key said in words", word, r"(?i)\b" + _KEY_NAMED + r"[ _-](?:api[ _-])?" + word + _FOR + _IS
+     + r"[\"'`]?(?P<value>[A-Za-z0-9+/_=.-]{20,256})(?![^\s\"'`,;)\]])", "random") for word in ("key", "token", "secret"))
 # (kind, what the lowercased text must hold, the pattern, how its value is judged), as secret_shapes.SAID_RULES.
 # "prose": a password's shape, or a plain word before its place; "shaped": a password's shape only (after
 # "set ... to", "changed to": "set the password to expire after 90 days" is a rule, not a password); "bare":
@@ -61,10 +70,11 @@ PROSE_RULES: tuple[tuple[str, str, str, str], ...] = (
     ("a password said in words", "psk", r"(?i)\b(?:psk|pre-?shared\s+key)" + _IS + _VALUE, "shaped"),
     ("an API key said in words", "secret", r"(?i)\bsecret" + _IS + _KEY_VALUE, "key in words"),
     # "the deploy token is <40 hex>", "twilio auth token <32 hex>", "mailgun key is <32 hex>"; not a cache's key.
-    ("an API key said in words", "key", r"(?i)\b(?!(?:cache|idempotency|partition|primary|foreign|sort|lookup|object"
-     r"|row|dedup|public|hash)\b)[a-z]{2,20}\s+(?:key|token)(?:" + _IS + r"|\s+)" + _KEY_VALUE, "key in words"),
-    ("an API key said in words", "token", r"(?i)\b(?!(?:cache|idempotency|partition|primary|foreign|sort|lookup|object"
-     r"|row|dedup|public|hash)\b)[a-z]{2,20}\s+token(?:" + _IS + r"|\s+)" + _KEY_VALUE, "key in words"),
+    ("an API key said in words", "key", r"(?i)\b" + _KEY_NAMED + r"\s+(?:key|token)(?:" + _IS + r"|\s+)" + _KEY_VALUE,
+     "key in words"),
+    ("an API key said in words", "token", r"(?i)\b" + _KEY_NAMED + r"\s+token(?:" + _IS + r"|\s+)" + _KEY_VALUE,
+     "key in words"),
+    *_RANDOM_SAID,
     # "login for grafana: admin / hunter2", "grafana login: admin / hunter2", "the db login is admin / x".
     # Its groups tell "login for X: user / word" (`judged_as`), where a plain word is the password too.
     ("a user's password", "log", r"(?i)\blog(?:-?in|on)s?\b(?:\s+(?P<prep>for|to|on|at|of)\s+(?:the\s+)?[\w.@/-]{1,64})?"

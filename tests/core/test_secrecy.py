@@ -50,7 +50,7 @@ FAKES = [
     ("a credential assigned to a secret-named key", '{"client_secret": "' + body(30) + '"}'),
     ("a credential assigned to a secret-named key", "DB_PASSWORD: Tr0ub4dor&3"),
     ("a credential assigned to a secret-named key", "run DB_PASSWORD='Xk3v9QmZ2p' ./migrate.sh"),  # quoted: not a contraction
-    ("a credential-like string next to a secret-named word", "the deploy token is " + body(32) + " for now"),
+    ("an API key said in words", "the deploy token is " + body(32) + " for now"),
     # Found by a helper's attack run (2026-12-03): each passed before.
     ("a credential assigned to a secret-named key", "DB_PASSWORD=" + "Tr0ub4dor$3xQ"),  # a `$` inside a password
     ("a password in a URL", "POSTGRES://admin:" + "Zx9kLm2Qp7vB@db:5432/app"),  # an upper-case scheme
@@ -96,7 +96,7 @@ FAKES = [
     ("a password said in words", "the prod admin password is Xk3v9" + "QmZ2pLr8wT"),
     # Found by an outside audit (2026-12): each was accepted and stored before.
     ("a credential assigned to a secret-named key", "Sendgrid API key: " + "Hn3Jk5Lm7Pq9Rs2Tv4WxYz6Ab8Cd0Ef"),
-    ("a credential-like string next to a secret-named word", "Their API key is " + "7dKq2Lm9Xw4Rt8Yp3Zs6Vb1N"),
+    ("an API key said in words", "Their API key is " + "7dKq2Lm9Xw4Rt8Yp3Zs6Vb1N"),
     ("a password on a command line", "redis-cli -a " + "Tg6Yh8Uj0Ik2Ol4Pm7Nb FLUSHALL"),
     ("a password on a command line", "redis-cli -h cache -p 6379 -a " + "Tg6Yh8Uj0Ik2Ol4Pm7Nb ping"),  # -p: a port
     ("a password on a command line", "sshpass -p " + "Qw7rT5yU3iO1pA9s ssh deploy@host"),

@@ -11,6 +11,7 @@ import time
 import pytest
 
 from kg_actors.core import secrecy
+from kg_actors.core.secret_forms import FORM_RULES
 from kg_actors.core.secret_prose import PROSE_RULES
 from kg_actors.core.secret_shapes import GATES, SAID_RULES
 
@@ -18,11 +19,15 @@ LENGTH = 50_000
 BOUND_S = 1.0
 
 # Every rule's trigger, every provider format's gate, the key words, and the pieces audits found slow.
-_TRIGGERS = sorted({t for _, t, _, _ in (*SAID_RULES, *PROSE_RULES)} | {g for gates in GATES.values() for g in gates}
+_TRIGGERS = sorted({t for _, t, _, _ in (*SAID_RULES, *FORM_RULES, *PROSE_RULES)}
+                   | {g for gates in GATES.values() for g in gates}
                    | {"password", "password:", "password=", "token", "secret", "api key is", "login for", "cookie: ",
                       "sess-", "sid-", "eyJ_", "http://x:a", "a://a:", "<private a=1 ", "<private", "set ", "basic ",
                       "basic credentials", "machine a ", "identified by '", "private key ", "пароль ",
-                      "kind: Secret\n", "data:\n  a: ", "stringData:\n  a: c3Vw", "\n---\nkind: Secret\ndata:\n"})
+                      "kind: Secret\n", "data:\n  a: ", "stringData:\n  a: c3Vw", "\n---\nkind: Secret\ndata:\n",
+                      "getConnection(a, ", "getConnection(\"a\", (b), ", "sqlplus a/", "sqlplus -s ",
+                      "mc alias set a b c ", "https://3f9a1c2b4d5e6f708192a3b4c5d6e7f8@", "ab key is ", "ab api token is a1",
+                      "ab secret for a b c is "})
 _FILLERS = ("", " ", "-", ":", "=")
 
 

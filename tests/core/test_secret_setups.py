@@ -120,3 +120,26 @@ def test_a_minio_alias_with_its_keys_is_found(text):
 ])
 def test_a_minio_alias_without_a_key_written_is_stored(text):
     assert secrecy.find(text) is None, text
+
+
+TOKEN = "8fKq2LmZ9xPv4TnW" + "7sYb3HcR6dJe1AuG"
+
+
+@pytest.mark.parametrize("text", [
+    f"the Mistral key is {TOKEN}", f"the Mistral API key is {TOKEN}.", f"our cohere token is now '{TOKEN}'",
+    f"the key for the scraper is {TOKEN}", f"the webhook secret was {TOKEN} until Monday",
+])
+def test_a_long_random_token_said_to_be_a_key_is_found(text):
+    found = secrecy.find(text)
+    assert found is not None and found.kind == "an API key said in words", (text, found)
+
+
+@pytest.mark.parametrize("text", [
+    "the key is idempotency", "the key is the user id", "the cache key is tenant_42_region_eu_west_1",
+    "the key is AbstractSingletonProxyFactoryBean", "the key is org.springframework.boot.autoconfigure",
+    "the key is /etc/ssl/private/server.key", "the GPG key is 99E81F9A4F2E84C1B7D3" + "A0C8E7A6B5D4C3B2A1F0",
+    "the ssh key is AAAAC3NzaC1lZDI1NTE5AAAAIG" + "Qx9", "the sort key is created_at_then_id_desc_v2",
+    "the primary key is a uuid7 so ordering follows insertion", "the key is to retry 5 times with backoff",
+])
+def test_a_key_said_to_be_a_word_a_name_a_path_or_a_public_key_is_stored(text):
+    assert secrecy.find(text) is None, text
