@@ -408,7 +408,7 @@ def _spelled(text: str, word: re.Match[str], m: re.Match[str]) -> bool:
 def _said(judge: str, m: re.Match[str]) -> bool:
     """Whether a value a command line or a file format names (`_SAID`) is a secret, by its rule's judge."""
     value = m.group("value")
-    if judge in ("prose", "shaped", "bare", "digits", "login"):  # "the password is incorrect" names none, "hunter2" one
+    if judge in ("prose", "shaped", "bare", "digits", "login", "interleaved"):  # "the password is wrong" names none
         v = value.strip("\"'`").rstrip(".,;:)?")
         if (_placeholder(v) or v.lower().rstrip("!") in _DESCRIPTIONS or _ENV_NAME.fullmatch(v) or _is_path(v)
                 or _CODE_REF.search(v) or judge == "login" and v.lower() == m.group("user").lower()):

@@ -2,7 +2,7 @@
 Kubernetes env entry, an app.config `<add key= value=>`, an XML element, redis.conf, a CloudFormation
 parameter, a password piped to a tool's stdin, a tool's own user-and-password flag, a JDBC URL, a client's
 auth tuple, a PowerShell script's plain-text SecureString, sqlplus's `user/password@`, JDBC's
-password argument, MinIO's `mc alias set`. Rules as secret_shapes.SAID_RULES: (kind, what the
+password argument, MinIO's `mc alias set`, a Wi-Fi pre-shared key. Rules as secret_shapes.SAID_RULES: (kind, what the
 lowercased text must hold, pattern, judge).
 Every scan is bounded: names are read from their start and taken whole (`++`), values to 256 characters."""
 
@@ -68,6 +68,13 @@ FORM_RULES: tuple[tuple[str, str, str, str], ...] = (
     ("a MinIO client's secret key", "mc ",
      r"\bmc[ \t]+(?:alias[ \t]+set|config[ \t]+host[ \t]+add)[ \t]+\S{1,64}[ \t]+\S{1,256}[ \t]+[\"']?[^\s\"']{1,128}"
      r"[\"']?[ \t]+[\"']?(?P<value>[^\s\"']{4,256})", "credential"),
+    # A Wi-Fi pre-shared key (8 to 63 characters, or 64 hex): a config line's (hostapd, wpa_supplicant,
+    # NetworkManager) whatever it looks like, a quoted one, or one said in a sentence with a password's shape.
+    ("a Wi-Fi pre-shared key", "psk",
+     r"(?im)^[ \t]*(?:wpa_)?psk[ \t]*[:=][ \t]*[\"']?(?P<value>[^\s\"'#]{8,64})[\"']?[ \t]*\r?$", "password"),
+    ("a Wi-Fi pre-shared key", "psk", r"(?i)(?<![\w-])(?:wpa_)?psk[ \t]*[:=][ \t]*\"(?P<value>[^\"\n]{8,64})\"",
+     "password"),
+    ("a Wi-Fi pre-shared key", "psk", r"(?i)(?<![\w-])(?:wpa_)?psk\s*[:=]\s*(?P<value>[^\s\"'`]{8,64})", "shaped"),
     ("a HashiCorp Vault token", "vault login",
      r"\bvault[ \t]+login[ \t]+(?:-\S+[ \t]+){0,4}?(?P<value>[sbr]\.[A-Za-z0-9_-]{24,256})", "credential"),
 )

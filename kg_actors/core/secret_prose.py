@@ -65,6 +65,14 @@ PROSE_RULES: tuple[tuple[str, str, str, str], ...] = (
      r"(?:[\w-]{1,40}\s+)?pass(?:word|phrase)\b", "shaped"),
     ("a password said in words", "pass", r"(?i)\buser(?:name)?\s+[\w.@-]{1,64}\s+(?:pass(?:word|wd)?|pwd?)\s+" + _VALUE,
      "shaped"),
+    # "u: admin p: Wx7pLm2qZ": a short `p:` after a `u:` (alone, `p:` is a paragraph's or a tag's).
+    ("a password said in words", "p:", r"(?i)\bu(?:ser(?:name)?)?[ \t]*:[ \t]*[\w.@+-]{1,64}[ \t]*[,;/|]?[ \t]+p:[ \t]*"
+     + _VALUE, "shaped"),
+    # "log in as admin:Wx7pLm2qZ": a name, a colon, then letters and digits strewn together ("interleaved"). Not a
+    # hash's or an id's name before it (`sha256:...`, `tx:0x...`), a port, a time, a path, a tag, nor `a::b`.
+    ("a user's password", ":", r"(?<![\w.:@/\\[+*-])(?!(?i:sha|md|blake|crc|xxh|sri|hash|digest|checksum|etag|sig|tx|commit"
+     r"|rev|ref|ulid|uuid|id|nonce|salt|iv)\d*:)[A-Za-z][\w.-]{1,31}:(?P<value>[A-Za-z0-9][A-Za-z0-9!#$%&*+=^~]{7,63})"
+     r"(?=[\s,;)\]}'\"`]|[.!?](?:\s|$)|$)", "interleaved"),
     # "the PIN for the yubikey is 482913": six digits or more (four are too short to tell from prose).
     ("a PIN said in words", "pin", r"(?i)\bpin" + _FOR + _IS + _VALUE, "digits"),
     ("a password said in words", "psk", r"(?i)\b(?:psk|pre-?shared\s+key)" + _IS + _VALUE, "shaped"),
@@ -99,6 +107,9 @@ _NAMED = re.compile(r"(?i)(?:sha|md|aes|des|rc|argon|pbkdf|bcrypt|scrypt|utf|ucs
                     r"|\d+fa\b[\w-]*|v?\d+(?:\.\d+)+[\w.-]*|v\d+")
 _MIXED = re.compile(r"(?=\S{6})(?=[^\s\d]*\d)(?=[^\sA-Za-z]*[A-Za-z])[^\W_]*(?:[!?#$%&*@^~+=][^\W_]*)*", re.ASCII)
 _DIGITS = re.compile(r"\d{6,64}")
+_RUNS = re.compile(r"[A-Za-z]+|\d+")
+_HEX = re.compile(r"[0-9a-f]+")
+_SYMBOLS = re.compile(r"[^A-Za-z0-9]+")
 _PHRASE = re.compile(r"[A-Za-z]{3,}(?:-[A-Za-z]{3,}){2,}")
 _JOINERS = frozenset("and the for non one two per pre use self time only read write never always each all any "
                      "end out off way side".split())
@@ -136,6 +147,10 @@ def judged_as(judge: str, m: re.Match[str]) -> str:
 def is_password(value: str, how: str, after: str) -> bool:
     """Whether `value`, said after a password's linking words (`how`: a rule's judge above), is the password.
     `after`: the text that follows it. The caller has ruled out placeholders, descriptions and paths."""
+    if how == "interleaved":  # `Tiger2024x`: not a name and its number (`jammy20240125`), hex, nor a serial number
+        alnum = _SYMBOLS.sub("", value)  # `i+shift+1` is a slice's bounds, not three runs
+        return (len(_RUNS.findall(alnum)) >= 3 and any(c.islower() for c in alnum)
+                and not _HEX.fullmatch(alnum.lower().removeprefix("0x")))
     if how == "digits" or _NAMED.fullmatch(value):
         return how == "digits" and bool(_DIGITS.fullmatch(value))
     if _SEPARATOR.search(value):  # compounds and names; a passphrase's hyphens are words

@@ -143,3 +143,51 @@ def test_a_long_random_token_said_to_be_a_key_is_found(text):
 ])
 def test_a_key_said_to_be_a_word_a_name_a_path_or_a_public_key_is_stored(text):
     assert secrecy.find(text) is None, text
+
+
+WIFI = "Wx7pLm2q" + "Z9"
+
+
+@pytest.mark.parametrize("text", [
+    f"psk: {WIFI}", f"wpa_passphrase={WIFI}", f'network={{\n  ssid="home"\n  psk="sunflowerlagoon"\n}}',
+    "[wifi-security]\nkey-mgmt=wpa-psk\npsk=sunflowerlagoon\n", f"the office wifi psk = {WIFI}",
+    f"wpa_psk={WIFI}", "wpa_passphrase=sunflowerlagoon",
+])
+def test_a_wifi_pre_shared_key_is_found(text):
+    assert secrecy.find(text) is not None, text
+
+
+@pytest.mark.parametrize("text", [
+    "psk: true", "psk: required", "key-mgmt=wpa-psk", "psk: pre-shared key auth is what the AP uses",
+    "wpa_passphrase=$WIFI_PASS", "psk is derived from the passphrase with PBKDF2", "psk=<your key>",
+])
+def test_wifi_settings_without_a_key_are_stored(text):
+    assert secrecy.find(text) is None, text
+
+
+@pytest.mark.parametrize("text", [
+    "u: admin p: Wx7pLm2qZ", "grafana u: admin / p: Tr0ub4dor3", "user: admin  p: Wx7pLm2qZ",
+    "log in as admin:Wx7pLm2qZ on the box", "creds are deploy:Tiger2024x for staging", "admin:Wx7pLm2qZ",
+])
+def test_a_short_login_or_a_user_password_pair_in_prose_is_found(text):
+    assert secrecy.find(text) is not None, text
+
+
+@pytest.mark.parametrize("text", [
+    "curl localhost:8080/health", "the map is key:value words", "std::vector<int> and std::map", "at 12:30:00 UTC",
+    "see http://example.com and C:\\Users\\me", "FROM node:18", "image nginx:1.25.3-alpine", "docker pull ubuntu:jammy20240125",
+    "pinned by sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855", "listen on [fe80::1ff:fe23:4567:890a]:80",
+    "ipv6 2001:db8:85a3:0:0:8a2e:370:7334", "error:E0308 mismatched types", "ticket JIRA:PROJ1234",
+    "u: admin p: hunter", "u: the user, p: the password", "nix sha256:1b3mk2qnzzqdj4svbvxlrrf0dmyy8r5mqx0l4pm8j8fn7wc41w7v",
+    "tx:0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318", "style color:#ff00aa12",
+])
+def test_colons_of_ports_names_times_images_hashes_and_addresses_are_stored(text):
+    assert secrecy.find(text) is None, text
+
+
+@pytest.mark.parametrize("text", [
+    "comment = data[start+sizeEndCentDir:start+sizeEndCentDir+commentSize]", "new_bases[i+shift:i+shift+1] = new_base",
+    "printer id MFG:HP;SN:US05N1J00XLG;CLS:PRINTER",
+])
+def test_a_slice_or_a_serial_number_is_no_user_and_password(text):
+    assert secrecy.find(text) is None, text
