@@ -46,11 +46,15 @@ _LINKED = tuple(rule for trigger, word in (("pass", r"\bpass(?:word|wd|phrase|co
                     ("a password said in words", trigger, r"(?i)" + word + r"\s+" + _VALUE, "bare"),
                     # "the wifi password: 84920174": digits only (a word after a colon is judged as assigned).
                     ("a password said in words", trigger, r"(?i)" + word + r"\s*[:=]\s*" + _VALUE, "digits")))
-# Other languages' password words, with their linking words or a colon: a password's shape only ("shaped").
-_ASCII_VALUE = r"[\"'`]?(?P<value>[A-Za-z0-9!#$%&*@^~+=._-]{4,64})"
+# Other languages' password words, with what it is the password for, and their linking words or a colon. Judged
+# as in English ("prose"): a password's shape, or a plain word before its place ("ist sonnenblume für prod"). A
+# value is read whole: one cut before a letter it cannot hold (`sonnenbl` of `sonnenblümchen`) is none.
+_ASCII_VALUE = r"[\"'`]?(?P<value>[A-Za-z0-9!#$%&*@^~+=._-]{4,64})(?![\u00c0-\u024f])"
+_FOREIGN_FOR = (r"(?:\s+(?:für|von|auf|bei|pour|de|du|sur|para|del|en|для|от|на|voor|van|dla|do|da)"
+                r"(?:\s+[\w.@-]{1,40}){1,3}?)?")
 _FOREIGN = tuple(
-    ("a password said in words", trigger, r"(?i)" + word + r"(?:\s*[:：=]\s*|\s*(?:" + links + r")\s*)" + _ASCII_VALUE,
-     "shaped")
+    ("a password said in words", trigger, r"(?i)" + word + _FOREIGN_FOR + r"(?:\s*[:：=]\s*|\s*(?:" + links + r")\s*)"
+     + _ASCII_VALUE, "prose")
     for trigger, word, links in (
         ("passwort", r"\bpasswort\b", r"\s(?:ist|lautet)\s"), ("mot de passe", r"\bmot de passe\b", r"\s(?:est)\s"),
         ("contrase", r"\bcontrase[ñn]a\b", r"\s(?:es)\s"), ("пароль", r"пароль", r"\s(?:это|—|-)\s"),
@@ -126,12 +130,22 @@ lowercase uppercase strong secret public private unique common always broken cac
 weird simple complex random static single double exactly simply nowhere somewhere elsewhere because before
 behind inside outside within without either neither rather really usually already another whatever
 """.split())
+# The same in the other languages the rules read (their plain words before a place: "ist falsch für prod").
+_FOREIGN_PROSE_WORDS = frozenset("""
+falsch richtig korrekt ungueltig gesperrt geheim sicher unsicher schwach bekannt abgelaufen vergessen gleich
+correct incorrect valide invalide requis faible robuste identique oublie obligatoire
+correcta incorrecta correcto incorrecto valida invalida segura insegura debil fuerte caducada requerida obligatoria
+correta incorreta fraca forte obrigatoria juist onjuist geldig ongeldig zwak sterk veilig verlopen
+poprawne niepoprawne bledne silne slabe
+""".split())
 # Where a plain word is the password for: "for prod", "in staging", "on the router". Not a count or a time.
-_PLACE = re.compile(r",?\s+(?:for|in|on|at)\s+(?:the\s+|our\s+|my\s+|its\s+|this\s+|that\s+)?"
+_PLACE = re.compile(r",?\s+(?:for|in|on|at|für|auf|bei|pour|dans|sur|en|para|voor|op|dla|em)\s+"
+                    r"(?:the\s+|our\s+|my\s+|its\s+|this\s+|that\s+|la\s+|le\s+|les\s+|el\s+|die\s+|den\s+|het\s+)?"
                     r"(?P<place>[A-Za-z][\w.-]*)")
 _NOT_PLACES = frozenset("""
 a an all any each every some case order general particular short plain clear text memory transit use now ever
 good time days hours minutes weeks months years seconds sync line lines place places front advance full most
+alle jede jeden jedes tous toutes chaque ce cet cette todos todas cada este esta dieses diesen immer
 """.split())
 
 
@@ -170,7 +184,8 @@ def is_password(value: str, how: str, after: str) -> bool:
 def _plain(value: str) -> bool:
     """A plain word of six letters or more that is no adjective or word of prose ("stored", "gone")."""
     word = value.lower()
-    return bool(_WORD.fullmatch(word)) and word not in _PROSE_WORDS and not word.endswith(_DESCRIBES)
+    return (bool(_WORD.fullmatch(word)) and word not in _PROSE_WORDS and word not in _FOREIGN_PROSE_WORDS
+            and not word.endswith(_DESCRIBES))
 
 
 def _before_place(after: str) -> bool:

@@ -28,7 +28,7 @@ _TRIGGERS = sorted({t for _, t, _, _ in (*SAID_RULES, *FORM_RULES, *PROSE_RULES)
                       "getConnection(a, ", "getConnection(\"a\", (b), ", "sqlplus a/", "sqlplus -s ",
                       "mc alias set a b c ", "https://3f9a1c2b4d5e6f708192a3b4c5d6e7f8@", "ab key is ", "ab api token is a1",
                       "ab secret for a b c is ", "psk=", "wpa_psk: \"", "u: a p: ", "ab:Tiger2024x", "ab:a1b2c3d4e5",
-                      "a:" * 3})
+                      "a:" * 3, "passwort für a ist ", "mot de passe pour a est a", "passwort ist sonnenblume für "})
 _FILLERS = ("", " ", "-", ":", "=")
 
 

@@ -191,3 +191,24 @@ def test_colons_of_ports_names_times_images_hashes_and_addresses_are_stored(text
 ])
 def test_a_slice_or_a_serial_number_is_no_user_and_password(text):
     assert secrecy.find(text) is None, text
+
+
+@pytest.mark.parametrize("text", [
+    "das Passwort für staging ist hunter2", "le mot de passe pour staging est hunter2",
+    "la contraseña para staging es hunter2", "пароль для staging — hunter2", "het wachtwoord voor prod is hunter2",
+    "das Passwort ist sonnenblume für prod", "le mot de passe est tournesol pour la prod",
+    "la contraseña es girasoles en staging",
+])
+def test_a_password_said_in_another_language_is_found_as_in_english(text):
+    found = secrecy.find(text)
+    assert found is not None and found.kind == "a password said in words", (text, found)
+
+
+@pytest.mark.parametrize("text", [
+    "das Passwort ist falsch", "das Passwort für staging ist falsch", "das Passwort ist sonnenblume",
+    "das Passwort ist falsch für prod", "le mot de passe est incorrect pour ce compte",
+    "la contraseña es incorrecta para este usuario", "das Passwort ist geändert", "das Passwort ist sonnenblümchen",
+    "das Passwort ist sicher für alle Dienste", "le mot de passe est obligatoire pour tous",
+])
+def test_prose_about_a_password_in_another_language_is_stored(text):
+    assert secrecy.find(text) is None, text
