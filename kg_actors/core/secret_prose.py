@@ -4,7 +4,8 @@ give is a secret.
 Engineering notes talk of passwords all day ("the password is hashed with argon2id", "password utf8mb4
 collation", "the password is misread by the driver"), and people write one down the same way ("the password is
 hunter2"). So a value after the linking words is a password by its shape: letters and digits in one word, a
-passphrase of three words or more, six digits or more. Names of schemes, charsets and versions (`sha256`,
+passphrase of three words or more, six digits or more, or four or five where no word after says what they count
+("the password is 8492", not "... 2048 bits"). Names of schemes, charsets and versions (`sha256`,
 `utf8mb4`, `v2.1`) and compounds (`pbkdf2_sha256`, `2fa-protected`) have that shape and are none. A plain word
 is a password only where the sentence goes on to the place it opens ("the password is swordfish for prod");
 ending the sentence or going on otherwise it is prose ("the password is gone", "... cleartext"): without a
@@ -111,6 +112,11 @@ _NAMED = re.compile(r"(?i)(?:sha|md|aes|des|rc|argon|pbkdf|bcrypt|scrypt|utf|ucs
                     r"|\d+fa\b[\w-]*|v?\d+(?:\.\d+)+[\w.-]*|v\d+")
 _MIXED = re.compile(r"(?=\S{6})(?=[^\s\d]*\d)(?=[^\sA-Za-z]*[A-Za-z])[^\W_]*(?:[!?#$%&*@^~+=][^\W_]*)*", re.ASCII)
 _DIGITS = re.compile(r"\d{6,64}")
+# A password of four or five digits: only where the sentence ends or goes on to something else ("8492 for the
+# router", "8492 and the user is admin"), not where a word says what the number counts ("2048 bits", "12 digits").
+_PIN = re.compile(r"\d{4,5}!?")
+_GOES_ON = re.compile(r"\s*(?:$|\n|[-–—(]|(?:and|but|so|or|then|with|while|until|und|et|y)\b)", re.IGNORECASE)
+_EXAMPLE_PINS = frozenset(("1234", "12345", "4321", "54321"))
 _RUNS = re.compile(r"[A-Za-z]+|\d+")
 _HEX = re.compile(r"[0-9a-f]+")
 _SYMBOLS = re.compile(r"[^A-Za-z0-9]+")
@@ -165,6 +171,8 @@ def is_password(value: str, how: str, after: str) -> bool:
         alnum = _SYMBOLS.sub("", value)  # `i+shift+1` is a slice's bounds, not three runs
         return (len(_RUNS.findall(alnum)) >= 3 and any(c.islower() for c in alnum)
                 and not _HEX.fullmatch(alnum.lower().removeprefix("0x")))
+    if how == "prose" and _PIN.fullmatch(value):  # "the password is 8492": four or five digits, where no word says
+        return value.rstrip("!") not in _EXAMPLE_PINS and (_GOES_ON.match(after) is not None or _before_place(after))
     if how == "digits" or _NAMED.fullmatch(value):
         return how == "digits" and bool(_DIGITS.fullmatch(value))
     if _SEPARATOR.search(value):  # compounds and names; a passphrase's hyphens are words

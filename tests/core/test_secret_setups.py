@@ -212,3 +212,21 @@ def test_a_password_said_in_another_language_is_found_as_in_english(text):
 ])
 def test_prose_about_a_password_in_another_language_is_stored(text):
     assert secrecy.find(text) is None, text
+
+
+@pytest.mark.parametrize("text", [
+    "the password is 8492", "the password is 8492.", "the router password is 84920 for the guest network",
+    "the password is 8492 and the user is admin", "das Passwort ist 8492", "the password for the safe is 8492!",
+])
+def test_a_pin_like_password_of_four_or_five_digits_is_found(text):
+    found = secrecy.find(text)
+    assert found is not None and found.kind == "a password said in words", (text, found)
+
+
+@pytest.mark.parametrize("text", [
+    "the password is 8492 digits long? no: the pin is 1234 on the demo board", "the password is 2048 bits of entropy",
+    "the password is 1234", "the password is 0000", "the password is 12 characters", "the pin is 8492",
+    "the password is 4096 bytes at most",
+])
+def test_digits_that_count_something_or_an_example_pin_are_stored(text):
+    assert secrecy.find(text) is None, text
