@@ -13,7 +13,7 @@ import re
 import sys
 import time
 
-from kg_actors.core import secrecy, secret_forms, secret_names, secret_prose, secret_shapes
+from kg_actors.core import secrecy, secret_forms, secret_manifests, secret_names, secret_prose, secret_shapes
 
 _FILLERS = ("", " ", "a", "-", ":", "=", "a1", "/", "_", "x ", ". ", "\t", "0")
 
@@ -25,7 +25,7 @@ def patterns() -> list[tuple[str, re.Pattern[str], tuple[str, ...]]]:
         found.append((kind, pattern, secret_shapes.GATES.get(kind, ())))
     for kind, trigger, rx, _ in (*secret_shapes.SAID_RULES, *secret_forms.FORM_RULES, *secret_prose.PROSE_RULES):
         found.append((f"{kind} [{trigger}]", re.compile(rx), (trigger,)))
-    for module in (secrecy, secret_names, secret_prose, secret_shapes):
+    for module in (secrecy, secret_manifests, secret_names, secret_prose, secret_shapes):
         for name, value in vars(module).items():
             if isinstance(value, re.Pattern) and name in _SCANNED:
                 found.append((f"{module.__name__}.{name}", value, ()))
@@ -35,7 +35,8 @@ def patterns() -> list[tuple[str, re.Pattern[str], tuple[str, ...]]]:
 # The module-level patterns run over a whole text (search, finditer, sub); the others only fullmatch a value
 # the scanning patterns already bounded, and the whole filter's row times them in place.
 _SCANNED = {"DISCORD", "_ANY_BLIND_GATE", "_ANY_GATE", "_CODE_REF", "_HEX_ABOUT", "_INVISIBLE", "_KEYWORD",
-            "_NAME_BEFORE", "_OPAQUE", "_PERCENT", "_PRIVATE_TAG", "_SECRET_TALK", "_SHORT", "_UUID"}
+            "_NAME_BEFORE", "_OPAQUE", "_PERCENT", "_PRIVATE_TAG", "_SECRET_TALK", "_SHORT", "_UUID",
+            "_KIND", "_BLOCK", "_DOCUMENT_BREAK"}  # secret_manifests': a manifest's documents and blocks
 
 
 def pieces(pattern, triggers: tuple[str, ...]) -> set[str]:

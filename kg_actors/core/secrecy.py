@@ -14,7 +14,8 @@ that people commit and sync, so a key written once leaks everywhere. Two rules:
   entries and registry logins, and `password=`/`token=`-style assignments or
   high-entropy strings right after such a word. Words given to a password-named
   key are its password (`password=correct-horse-battery-staple`); passwords,
-  logins and keys said in prose are judged in core/secret_prose.py. Look-alikes
+  logins and keys said in prose are judged in core/secret_prose.py, a
+  Kubernetes Secret's values are read in core/secret_manifests.py. Look-alikes
   pass: hashes, commit ids and UUIDs on their own, placeholders (`${TOKEN}`,
   `<password>`, `****`), code that reads a secret from somewhere
   (`os.environ["API_KEY"]`, `password=args.password`), type annotations
