@@ -75,7 +75,7 @@ PROSE_RULES: tuple[tuple[str, str, str, str], ...] = (
      + _VALUE, "shaped"),
     # "log in as admin:Wx7pLm2qZ": a name, a colon, then letters and digits strewn together ("interleaved"). Not a
     # hash's or an id's name before it (`sha256:...`, `tx:0x...`), a port, a time, a path, a tag, nor `a::b`.
-    ("a user's password", ":", r"(?<![\w.:@/\\[+*-])(?!(?i:sha|md|blake|crc|xxh|sri|hash|digest|checksum|etag|sig|tx|commit"
+    ("a user's password", ":", r"(?<![\w.:@/\\[+*-])(?!(?i:sha|md|blake|crc|xxh|sri|h|hash|digest|checksum|etag|sig|tx|commit"
      r"|rev|ref|ulid|uuid|id|nonce|salt|iv)\d*:)[A-Za-z][\w.-]{1,31}:(?P<value>[A-Za-z0-9][A-Za-z0-9!#$%&*+=^~]{7,63})"
      r"(?=[\s,;)\]}'\"`]|[.!?](?:\s|$)|$)", "interleaved"),
     # "the PIN for the yubikey is 482913": six digits or more (four are too short to tell from prose).

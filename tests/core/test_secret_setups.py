@@ -187,9 +187,9 @@ def test_colons_of_ports_names_times_images_hashes_and_addresses_are_stored(text
 
 @pytest.mark.parametrize("text", [
     "comment = data[start+sizeEndCentDir:start+sizeEndCentDir+commentSize]", "new_bases[i+shift:i+shift+1] = new_base",
-    "printer id MFG:HP;SN:US05N1J00XLG;CLS:PRINTER",
+    "printer id MFG:HP;SN:US05N1J00XLG;CLS:PRINTER", "go.sum: h1:kXxtYzHN9UdvLhYgJ8NT07gq3XQJnHL6Q+0cb7Fk4ds=",
 ])
-def test_a_slice_or_a_serial_number_is_no_user_and_password(text):
+def test_a_slice_a_serial_number_or_a_go_sum_hash_is_no_user_and_password(text):
     assert secrecy.find(text) is None, text
 
 
