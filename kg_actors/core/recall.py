@@ -29,7 +29,7 @@ from .paste_keys import error_message, pasted_words
 from .plain_text import clipped, one_line
 from .recall_bars import chance_scale, evidence, multi_bar, names_its_id, rank, strong
 from .search import Hit, SearchIndex, merge_hits
-from .search_paths import connection_paths
+from .search_paths import connection_paths, joined
 from .search_concepts import concept_hits
 from .seen import AtLevel
 from .terms import HUMP as _HUMP, Terms, analyse, bigrams, is_stopword, query_terms
@@ -289,10 +289,13 @@ def _gated(terms: list[str], hits: list[tuple[str, Hit]], graphs: Mapping[str, G
     if not candidates:
         return [], "no_hits"
     best = max(rank(h) for _, h in candidates)
-    # A node already in context stays as its anchor (a short line, no gist): it ties the new ones in.
-    passing = [(lvl, h) for lvl, h in candidates
-               if rank(h) >= C.RECALL_RELATIVE_CUT * best or (lvl, h.node_id) in seen]
+    passing = [(lvl, h) for lvl, h in candidates if rank(h) >= C.RECALL_RELATIVE_CUT * best]
     new = [h for lvl, h in passing if (lvl, h.node_id) not in seen]
+    # A node already in context under the cut is a side match like any other, unless an edge joins it to a
+    # new hit: then its anchor (a short line, no gist) ties the new one in. Otherwise it rode along unasked.
+    fresh = [(lvl, h.node_id) for lvl, h in passing if (lvl, h.node_id) not in seen]
+    passing += [(lvl, h) for lvl, h in candidates if (lvl, h.node_id) in seen
+                and rank(h) < C.RECALL_RELATIVE_CUT * best and joined(graphs, (lvl, h.node_id), fresh)]
     if new and not any(strong(h, len(terms), scale) for h in new):
         return [], "weak_hit"
     passing.sort(key=lambda lh: (not lh[1].title_match, -rank(lh[1])))

@@ -98,6 +98,11 @@ def _direct_edge(graphs: Mapping[str, GraphReader], a: Ref, b: Ref) -> tuple[str
     return None
 
 
+def joined(graphs: Mapping[str, GraphReader], ref: Ref, others: list[Ref]) -> bool:
+    """Whether an edge joins `ref` to any of `others` (one of the few hits a prompt chose)."""
+    return bool(others) and any(target in others for target, _, _ in _neighbours(graphs, ref))
+
+
 def connection_paths(
     graphs: Mapping[str, GraphReader], hit_ids: list[Ref], max_hops: int = C.SEARCH_MAX_HOPS
 ) -> tuple[list[Ref], list[tuple[str, Edge]]]:

@@ -316,6 +316,32 @@ def test_novelty_nothing_new_is_silence_and_one_new_node_brings_the_others_as_an
     assert decision.shown == (("project", "token-refresh-errors"),)
 
 
+def test_an_anchor_far_below_the_best_hit_comes_along_only_when_an_edge_ties_it_to_a_new_hit():
+    # A node already in context that clears the bars on a side word is no more what the prompt is
+    # about than a new side match would be: its "(in context)" line rode along unasked.
+    from kg_actors.core.search import Hit
+    nodes = [Node("status-page-first-post", "post on the status page within 15 minutes of a SEV1"),
+             Node("gdpr-export-all-systems", "a data export request covers every system we run")]
+    terms = ["sev1", "declared", "quickly", "status", "page"]
+    best = Hit("status-page-first-post", 0.06, 3, 0.95, True, id_share=1.0)
+    side = Hit("gdpr-export-all-systems", 0.025, 2, 0.9, True, seen=True)
+    assert recall.rank(side) < C.RECALL_RELATIVE_CUT * recall.rank(best)
+    seen = frozenset({("project", "gdpr-export-all-systems")})
+    hits = [("project", best), ("project", side)]
+    alone = recall.decide(terms, hits, {"project": build(nodes)[0]}, seen, len(terms))
+    assert alone.reason == "injected"
+    assert "gdpr-export-all-systems" not in alone.text
+    assert alone.text.splitlines()[1:] == ["- [project] status-page-first-post: post on the status page within 15 "
+                                           "minutes of a SEV1"]
+    # Joined to the new hit by an edge, the same anchor ties it in, and the edge comes along.
+    tied = build(nodes, [Edge("status-page-first-post", "gdpr-export-all-systems", "relates-to")])[0]
+    decision = recall.decide(terms, hits, {"project": tied}, seen, len(terms))
+    lines = decision.text.splitlines()
+    assert "- [project] gdpr-export-all-systems (in context)" in lines
+    assert "  status-page-first-post --relates-to--> gdpr-export-all-systems" in lines
+    assert decision.shown == (("project", "status-page-first-post"),)
+
+
 def test_no_terms_and_no_matches_are_silence():
     views = {"project": build(filler(10))}
     assert recall.run([], views, frozenset()).reason == "no_terms"
