@@ -84,7 +84,8 @@ async def _file_recall(floor: Floor, view: SessionView, tool: str,
         for path in paths:
             for node_id in index.get(path):
                 node = graph.nodes.get(node_id)
-                if node is None or node.orphaned or not node.gist or (lvl, node_id) in found:
+                # Every tier, orphaned too (the one no read shows); shown here, never promoted.
+                if node is None or not node.gist or (lvl, node_id) in found:
                     continue
                 if scores is None:
                     scores = recent_scores(gview, now)

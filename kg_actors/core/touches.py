@@ -22,8 +22,10 @@ def touch_key(touch: str, root: str | None, home: str) -> str | None:
 
 
 class TouchIndex:
-    """Resolved file path -> ids of the (not orphaned) nodes whose touches name it.
+    """Resolved file path -> ids of the nodes whose touches name it, every tier.
 
+    Orphaned nodes are filed too: no preload or full read shows them, so a read of the
+    file they name is where file recall can bring them back (spec 000; issue #12).
     Kept current per changed node, so a file event never pays for a scan of the
     graph. Relative touches resolve only in a project graph, against its root;
     `~` against the real home folder (file events arrive as real paths).
@@ -48,8 +50,6 @@ class TouchIndex:
 
     def update_node(self, node: Node) -> None:
         self.remove_node(node.id)
-        if node.orphaned:
-            return
         keys = []
         for touch in node.touches:
             key = touch_key(touch, self.root, self.home)

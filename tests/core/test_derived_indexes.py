@@ -29,7 +29,8 @@ def test_touch_forms_meet_at_one_file():
         Node("d", "g", touches=("src/x.py",), orphaned_ts=5.0),
     )
     index = TouchIndex.build(graph, HOME)
-    assert sorted(index.get(ROOT + "/src/x.py")) == ["a", "b", "c"]
+    # The orphaned node too: file recall reaches every tier (spec 000 "Recall at the file").
+    assert sorted(index.get(ROOT + "/src/x.py")) == ["a", "b", "c", "d"]
     assert index.get(ROOT + "/src/y.py") == []
 
 

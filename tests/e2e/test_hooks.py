@@ -340,9 +340,25 @@ def test_file_recall_for_edits_relative_paths_shell_reads_and_patches(srv):
     assert "cache-warmup-order" in h2.tool("apply_patch", {"input": patch}).context
     assert h2.shell("sed -i 's/a/b/' src/clock.py").out == ""  # an edit through sed is no read
     assert h2.shell("cd src && cat clock.py").out == ""  # the directory moved: unknown
-    assert h2.tool("Write", {"file_path": f"{h2.cwd}/src/auth.py", "content": "x"}).out == ""  # preloaded: seen
-    # The orphaned node that touches src/auth.py never surfaces here.
-    assert all("forgotten-orphan-node" not in r.get("nodes", []) for r in records_for(srv, h2.kg_sid))
+    # The preloaded lesson on src/auth.py is seen; the orphaned one is not, and comes with the Write.
+    wrote = h2.tool("Write", {"file_path": f"{h2.cwd}/src/auth.py", "content": "x"}).context
+    assert "forgotten-orphan-node" in wrote and "auth-token-refresh" not in wrote
+
+
+def test_file_recall_reaches_an_orphaned_lesson_and_leaves_it_orphaned(srv):
+    # No preload or full read shows an orphaned lesson: a read of the file it names is where it can come back.
+    h = Harness(srv, srv.project("recall-proj"))
+    h.start()
+    h.full_read()
+    run = h.read(f"{h.cwd}/src/auth.py")
+    assert run.context.startswith("KG memory on src/auth.py:")
+    assert "- [project] forgotten-orphan-node: orphaned lesson about src/auth.py" in run.context
+    assert "auth-token-refresh" not in run.context  # preloaded: seen
+    assert h.read(f"{h.cwd}/src/auth.py").out == ""  # seen now
+    outcomes = [(r["outcome"], r.get("nodes")) for r in records_for(srv, h.kg_sid) if r["reason"] == "file_recall"]
+    assert outcomes[0] == ("injected", ["forgotten-orphan-node"])
+    # Shown, not promoted: search still finds it orphaned.
+    assert "▸ forgotten-orphan-node (project, orphaned, seen)" in h.mcp("kg_search", query="forgotten orphan node")
 
 
 def test_file_recall_allows_three_injections_per_ten_minutes(srv):
