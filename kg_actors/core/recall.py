@@ -16,13 +16,13 @@ near-synonym, the latter two weighing less (search_concepts.py, expand.py).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any, TypeGuard
 
 import attrs
 
-from . import cjk, constants as C, recall_gate, secrecy
+from . import cjk, constants as C, recall_compounds, recall_gate, secrecy
 from .model import Edge, GraphReader, Node
 from .held_words import cut_words
 from .paste_keys import error_message, pasted_words
@@ -179,7 +179,8 @@ def run(terms: list[str], views: Mapping[str, tuple[GraphReader, SearchIndex]], 
     graphs = {lvl: graph for lvl, (graph, _) in views.items()}
     rated = [(ref, recall_gate.probability(values)) for ref, values in
              recall_gate.candidates(ranked, views, len(terms), len(query.unigrams), ask_scale, question)]
-    return decide(terms, ranked, graphs, seen, len(query.unigrams), ask_scale, rated)
+    borrowed = recall_compounds.Borrowed(views, query, _word_numbers(terms))
+    return decide(terms, ranked, graphs, seen, len(query.unigrams), ask_scale, rated, borrowed)
 
 
 def search(terms: list[str], views: Mapping[str, tuple[GraphReader, SearchIndex]],
@@ -224,7 +225,7 @@ def _content_terms(query: Terms) -> Terms:
 
 def decide(terms: list[str], hits: list[tuple[str, Hit]], graphs: Mapping[str, GraphReader],
            seen: AbstractSet[Ref], n_words: int, ask_scale: float = 1.0,
-           rated: Sequence[tuple[Ref, float]] = ()) -> Decision:
+           rated: Sequence[tuple[Ref, float]] = (), borrowed: Callable[[str, Hit], bool] | None = None) -> Decision:
     """The three gates over ranked hits, the model's veto, then the injection (connections between
     the chosen hits).
 
@@ -237,9 +238,10 @@ def decide(terms: list[str], hits: list[tuple[str, Hit]], graphs: Mapping[str, G
     open the channel, whether one or several: words scattered over unrelated nodes are chance.
     A prompt of one word recalls only a node whose id it names (recall_bars.names_its_id).
     `rated` holds recall_gate's probability for each new candidate: a new hit it is nearly sure is
-    not wanted goes (recall_gate.standing). Connectors between the hits come along only
-    when they match the prompt themselves (they carry something the hits need); the edges
-    between hits always do.
+    not wanted goes (recall_gate.standing). A hit `borrowed` says (recall_compounds.py) holds every
+    prompt word it matched only inside compounds of other words ("mode" in StrictMode for "dark
+    mode"): no candidate. Connectors between the hits come along only when they match the prompt
+    themselves (they carry something the hits need); the edges between hits always do.
     """
     if not terms:
         return Decision("no_terms")
@@ -250,7 +252,7 @@ def decide(terms: list[str], hits: list[tuple[str, Hit]], graphs: Mapping[str, G
     threshold = bar * ask_scale
     probabilities = dict(rated)
     logged = tuple(_hit_record(lvl, h, seen, probabilities.get((lvl, h.node_id))) for lvl, h in hits[:5])
-    chosen_refs, silent = _gated(terms, hits, graphs, seen, threshold, chance * ask_scale)
+    chosen_refs, silent = _gated(terms, hits, graphs, seen, threshold, chance * ask_scale, borrowed)
     new = [r for r in chosen_refs if r not in seen]
     kept = recall_gate.standing(new, probabilities)
     vetoed = set(new) - set(kept)  # not brought back as a connector either
@@ -276,15 +278,17 @@ def decide(terms: list[str], hits: list[tuple[str, Hit]], graphs: Mapping[str, G
     return Decision("injected", text, tuple(shown), logged, threshold, cut)
 
 
-def _gated(terms: list[str], hits: list[tuple[str, Hit]], graphs: Mapping[str, GraphReader],
-           seen: AbstractSet[Ref], threshold: float, scale: float) -> tuple[list[Ref], str | None]:
+def _gated(terms: list[str], hits: list[tuple[str, Hit]], graphs: Mapping[str, GraphReader], seen: AbstractSet[Ref],
+           threshold: float, scale: float, borrowed: Callable[[str, Hit], bool] | None = None
+           ) -> tuple[list[Ref], str | None]:
     """What the gates choose (at most RECALL_MAX_HITS, in the order shown), or why they choose nothing."""
     candidates = []
     for lvl, h in hits:
         node = graphs[lvl].nodes.get(h.node_id) if lvl in graphs else None
         if node is None or not node.gist:
             continue  # every tier takes part (the same search core as kg_search); recall never promotes
-        if h.score >= threshold and evidence(h) and (said(terms) > 1 or names_its_id(h)):
+        if (h.score >= threshold and evidence(h) and (said(terms) > 1 or names_its_id(h))
+                and not (borrowed and borrowed(lvl, h))):
             candidates.append((lvl, h))
     if not candidates:
         return [], "no_hits"

@@ -256,6 +256,45 @@ def test_a_side_match_far_below_the_best_hit_stays_out():
     assert decision.shown == (("project", "token-refresh-window"),)
 
 
+def _webgl_lesson(gist: str) -> dict:
+    # "web" and "mode" are common here (three nodes each), so neither is near-unique evidence.
+    return {"project": build([
+        Node("mapbox-remove-on-unmount", gist),
+        *[Node(f"deploy-checklist-{i}", f"deploy checklist item {i}", notes=(f"the web server restarts in step {i}",))
+          for i in range(2)],
+        *[Node(f"config-loader-{i}", f"config loader rule {i}", notes=(f"maintenance mode is set in step {i}",))
+          for i in range(2)],
+        *filler(46)])}
+
+
+def test_common_words_a_lesson_holds_only_inside_other_compounds_do_not_recall_it():
+    # "dark mode ... web UI" met StrictMode and WebGL on "mode" and "web": words the lesson never says.
+    views = _webgl_lesson("Call map.remove() in the effect cleanup; React StrictMode's dev double-mount "
+                          "otherwise leaks WebGL contexts")
+    for prompt in ("can we get a dark mode theme for the web UI?", "dark mode for the web app"):
+        decision = run(prompt, views)
+        assert decision.hits[0]["id"] == "mapbox-remove-on-unmount" and decision.hits[0]["matched_terms"] == 2
+        assert decision.text is None, prompt
+    # The pair the compound is ("strict mode"), or a rare part of one ("webgl"), still recalls it.
+    for prompt in ("why does strict mode double mount the map in dev?", "the map leaks webgl contexts"):
+        assert run(prompt, views).shown == (("project", "mapbox-remove-on-unmount"),), prompt
+
+
+def test_a_common_word_the_lesson_also_says_by_itself_still_counts():
+    views = _webgl_lesson("Call map.remove() in the effect cleanup; in dev mode the web map otherwise leaks "
+                          "WebGL contexts")
+    assert run("dark mode for the web app", views).shown == (("project", "mapbox-remove-on-unmount"),)
+
+
+def test_word_forms_tell_words_said_alone_from_parts_of_compounds():
+    from kg_actors.core.recall_compounds import word_forms
+    alone, inside = word_forms(Node("strict-mode-effects", "React StrictMode runs effects twice, in dev mode",
+                                    notes=("see use_effect_twice",), touches=("src/web/app.tsx",)))
+    assert {"strict", "mode", "effect", "dev", "react"} <= alone
+    assert {"strict", "mode", "use", "web", "app"} <= inside
+    assert "web" not in alone
+
+
 def test_a_hit_matching_more_prompt_terms_outranks_one_first_for_a_single_word():
     # Fused ranks put a node first for one word (1/60) above one matching three words lower down;
     # the ranking after the gates prefers the latter, and the former is a side match.
