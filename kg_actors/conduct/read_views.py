@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+import trio
+
 from ..core import constants as C
 from ..core import debt, reads, render, scoring
 from ..core.model import Node
@@ -44,6 +46,17 @@ class ReadViews:
         if held is None or held[0] is not view.graph:
             held = self._scores[key] = (view.graph, scoring.unified_scores(view.graph, now))
         return held[1]
+
+    async def scores_off_loop(self, key: str, view: GraphView, now: float) -> Mapping[str, float]:
+        """`scores`, computed in a worker thread when this version has none yet (scoring 10,000 nodes
+        holds a thread for 10-100 ms; the loop answers hooks meanwhile). The snapshot is frozen and the
+        scores are only read once made."""
+        held = self._scores.get(key)
+        if held is not None and held[0] is view.graph:
+            return held[1]
+        scored = await trio.to_thread.run_sync(scoring.unified_scores, view.graph, now)
+        self._scores[key] = (view.graph, scored)  # over a newer version's scored meanwhile: a miss at worst
+        return scored
 
     def level_part(self, key: str, view: GraphView, level: str, preloaded: frozenset[str],
                    now: float) -> reads.LevelPart:

@@ -34,6 +34,11 @@ def picture(graph: GraphReader) -> dict[str, Any]:
     return {"nodes": nodes, "edges": edges, "counts": counts(graph)}
 
 
+def states(graph: GraphReader) -> dict[str, Any]:
+    """Every node's tier: compaction moves tiers on writes and on the tick without a feed event of its own."""
+    return {"states": {i: n.state for i, n in graph.nodes.items()}}
+
+
 def _edge_json(edge: Edge, node_id: str, graph: GraphReader) -> dict[str, Any]:
     other = edge.other(node_id)
     target = graph.nodes.get(other)

@@ -12,6 +12,7 @@ version it loaded (`expected_version`), and a create over an existing id
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
@@ -26,6 +27,8 @@ from .guard import RuntimeParts, guarded, json_body
 from .heavy_replies import json_off_loop
 
 if TYPE_CHECKING:
+    from ..core.debt import Debt
+    from ..core.snapshot import GraphSnapshot
     from ..graph_handle import GraphHandle
 
 SEARCH_LIMIT_MAX = 200
@@ -125,12 +128,10 @@ def routes(runtime: RuntimeParts) -> list[Route]:
         handle, root = await graph_of(level, project_path)
         return await json_off_loop({"level": level, "project_path": root}, V.picture, (await handle.current()).graph)
 
-    async def states(request: Request) -> JSONResponse:
-        """Every node's tier: compaction moves tiers on writes and on the tick without a feed event of its own."""
+    async def states(request: Request) -> Response:
         level, project_path = where(request)
         handle, root = await graph_of(level, project_path)
-        out = {i: n.state for i, n in (await handle.current()).graph.nodes.items()}
-        return JSONResponse({"level": level, "project_path": root, "states": out})
+        return await json_off_loop({"level": level, "project_path": root}, V.states, (await handle.current()).graph)
 
     # -- nodes -----------------------------------------------------------------
     async def get_node(request: Request) -> JSONResponse:
@@ -180,13 +181,14 @@ def routes(runtime: RuntimeParts) -> list[Route]:
         return JSONResponse({"level": out.level, "project_path": root, "old_id": old_id, "new_id": new_id,
                              "rewired": out.rewired, "skipped": out.skipped})
 
-    async def score(request: Request) -> JSONResponse:
+    async def score(request: Request) -> Response:
         level, project_path = where(request)
         node_id = node_id_of(request)
         handle, root = await graph_of(level, project_path)
         now = runtime.clock()
-        explained = scoring.explain((await handle.current()).graph, node_id, now)
-        return JSONResponse({"level": level, "project_path": root, "now": now, **explained})
+        # Ranks the node among the whole pool: as long as scoring every node.
+        return await json_off_loop({"level": level, "project_path": root, "now": now}, scoring.explain,
+                                   (await handle.current()).graph, node_id, now)
 
     # -- edges -----------------------------------------------------------------
     async def put_edge(request: Request) -> JSONResponse:
@@ -247,35 +249,33 @@ def routes(runtime: RuntimeParts) -> list[Route]:
         out = V.search_graph(view.index, view.graph, level, terms, limit)
         return JSONResponse({"level": level, "project_path": root, "query": q.get("q"), **out})
 
-    async def budget(request: Request) -> JSONResponse:
+    async def budget(request: Request) -> Response:
         project_path = request.query_params.get("project_path")
         handles = [("user", await directory.get("user"))]
         root = None
         if project_path:
             handle, root = await graph_of("project", project_path)
             handles.append(("project", handle))
-        levels = {}
+        levels = []
         for level, handle in handles:
-            levels[level] = V.budget((await handle.current()).graph)
-            d = await handle.debt(now=runtime.clock())
-            levels[level].update(debt=debt.debt_line(d), debt_factors=debt.debt_dict(d))
-        return JSONResponse({"project_path": root, "levels": levels})
+            graph = (await handle.current()).graph
+            levels.append((level, graph, await handle.debt(now=runtime.clock())))
+        return await json_off_loop({"project_path": root}, _budget_levels, tuple(levels))
 
-    async def debt_behind(request: Request) -> JSONResponse:
+    async def debt_behind(request: Request) -> Response:
         """The nodes behind each DEBT factor of one graph, so the Budget tab can list them."""
         level, project_path = where(request)
         handle, root = await graph_of(level, project_path)
         view = await handle.view()
-        behind = debt.debt_nodes(view.graph, view.missing_touches)
-        return JSONResponse({"level": level, "project_path": root, "behind": behind})
+        return await json_off_loop({"level": level, "project_path": root}, _debt_behind, view.graph,
+                                   view.missing_touches)
 
-    async def scores(request: Request) -> JSONResponse:
+    async def scores(request: Request) -> Response:
         """Every ranked node's score (the list view's column); the newest, protected ones have none."""
         level, project_path = where(request)
         handle, root = await graph_of(level, project_path)
-        scored = floor.views.scores(handle.key, await handle.view(), runtime.clock())
-        out = {i: round(v, 4) for i, v in scored.items()}
-        return JSONResponse({"level": level, "project_path": root, "scores": out})
+        scored = await floor.views.scores_off_loop(handle.key, await handle.view(), runtime.clock())
+        return await json_off_loop({"level": level, "project_path": root}, _rounded, scored)
 
     async def readings(request: Request) -> JSONResponse:
         """The tick's readings of one graph (debt score, active render size), oldest first."""
@@ -306,6 +306,23 @@ def routes(runtime: RuntimeParts) -> list[Route]:
         Route("/api/readings", guarded(readings), methods=["GET"]),
         Route("/api/scores", guarded(scores), methods=["GET"]),
     ]
+
+
+# Builders of replies json_off_loop makes in a worker thread: each reads only the frozen values it is given.
+def _budget_levels(levels: tuple[tuple[str, GraphSnapshot, Debt], ...]) -> dict[str, Any]:
+    """Each level's charge against its budget (rendering it all: tens of ms at 10,000 nodes), and its debt."""
+    out = {}
+    for level, graph, d in levels:
+        out[level] = {**V.budget(graph), "debt": debt.debt_line(d), "debt_factors": debt.debt_dict(d)}
+    return {"levels": out}
+
+
+def _debt_behind(graph: GraphSnapshot, missing_touches: frozenset[str]) -> dict[str, Any]:
+    return {"behind": debt.debt_nodes(graph, missing_touches)}
+
+
+def _rounded(scored: Mapping[str, float]) -> dict[str, Any]:
+    return {"scores": {i: round(v, 4) for i, v in scored.items()}}
 
 
 def _limit(raw: str | None) -> int:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -19,11 +20,11 @@ from kg_actors.runtime import Runtime, run_server
 
 
 @asynccontextmanager
-async def serve_inprocess(root: Path):
+async def serve_inprocess(root: Path, clock: Callable[[], float] = time.time):
     """A running server on a free loopback port (its HTTP side is also reachable, but unused here)."""
     config = Config(root=root, port=0, editor=False, save_interval=3600, autocommit_interval=0)
     async with trio.open_nursery() as nursery:
-        rt: Runtime = await nursery.start(run_server, config, time.time, False)
+        rt: Runtime = await nursery.start(run_server, config, clock, False)
         try:
             yield rt
         finally:
