@@ -23,6 +23,7 @@ from starlette.responses import JSONResponse
 from kg_actors.conduct import graphs
 from kg_actors.core import debt, scoring
 from kg_actors.core import graph_views as V
+from kg_actors.http import rest_store
 
 EDITOR = contextvars.ContextVar("editor_request", default=False)  # copied into worker threads by trio
 
@@ -51,7 +52,13 @@ class Gate:
 def store(tmp_path, home):
     root = tmp_path / "store"
     srv = types.SimpleNamespace(store=root, home=home, project=lambda name: str((home / name).mkdir() or home / name))
-    return root, seed(srv)
+    paths = seed(srv)
+    # A version a sync set aside, so the conflicts list has a row.
+    alpha = root / "projects" / "alpha" / "graph.json"
+    graph = json.loads(alpha.read_text())
+    graph["nodes"]["billing-service-hub"]["_conflicts"] = [{"gist": "Billing owns invoices", "machine": "laptop"}]
+    alpha.write_text(json.dumps(graph))
+    return root, paths
 
 
 def reads(alpha: str) -> list[tuple[str, str, object, str]]:
@@ -63,10 +70,11 @@ def reads(alpha: str) -> list[tuple[str, str, object, str]]:
         ("/api/debt_nodes", where, debt, "debt_nodes"),
         ("/api/nodes/project/auth-token-refresh/score", f"project_path={alpha}", scoring, "explain"),
         ("/api/scores", where, scoring, "unified_scores"),
+        ("/api/store/conflicts", "", rest_store, "conflict_rows"),
     ]
 
 
-@pytest.mark.parametrize("which", range(5), ids=["states", "budget", "debt_nodes", "score", "scores"])
+@pytest.mark.parametrize("which", range(6), ids=["states", "budget", "debt_nodes", "score", "scores", "conflicts"])
 async def test_a_hook_is_answered_while_an_editor_read_is_built(tmp_path, home, monkeypatch, which):
     root, paths = store(tmp_path, home)
     path, query, module, name = reads(paths["alpha"])[which]
@@ -125,3 +133,10 @@ async def test_each_read_is_the_json_the_loop_built_before(tmp_path, home):
         assert got["explain"] == on_loop_reply({**where, "now": NOW, **explained})
         scored = scoring.unified_scores(graph, NOW)
         assert got["unified_scores"] == on_loop_reply({**where, "scores": {i: round(v, 4) for i, v in scored.items()}})
+        rows = []
+        for h in rt.directory.loaded():
+            rows += [{"level": h.level, "project_path": rt.directory.root_of(h.key), "id": n.id, "gist": n.gist,
+                      "others": n.extra["_conflicts"]}
+                     for n in (await h.current()).graph.nodes.values() if n.extra.get("_conflicts")]
+        assert [r["id"] for r in rows] == ["billing-service-hub"]
+        assert got["conflict_rows"] == on_loop_reply({"conflicts": rows})
