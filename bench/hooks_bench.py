@@ -16,6 +16,8 @@ Measured, all over 127.0.0.1:
   and untouched files, Bash reads, Grep and WebFetch;
 * the same while `--writers` other sessions write (kg_put_node) from their
   own process: each once a second, then back to back (a saturating stress);
+* with --editor, the same while an editor client (its own process) reads its whole-graph views (tiers,
+  budget, debt lists, scores, a score card), back to back or --editor-rate rounds a second;
 * a hook script's whole run (`sh hooks/<script>.sh`, process start to exit)
   with the server up and with it down (a port nothing listens on).
 
@@ -61,6 +63,7 @@ SEED = 5
 # busiest: a real session writes a node a minute), then back to back (a stress, not a session).
 LOAD_PHASES = (("paced", 1.0), ("closed", 0.0))
 PHASE_LABEL = {"paced": "{n} sessions writing, 1/s each", "closed": "{n} sessions writing back to back"}
+EDITOR_LABEL = "an editor reading its views"
 MCP_HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
 
 
@@ -403,6 +406,42 @@ def writers(site: Site, count: int, interval: float) -> subprocess.Popen:
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
 
 
+# What an open editor asks again after feed events: the tiers, the Budget tab, the nodes behind the debt,
+# the list's scores, and the score card of the node it shows.
+EDITOR_READS = ("/api/states", "/api/budget", "/api/debt_nodes", "/api/scores", "/api/nodes/project/{node}/score")
+
+
+def editor_main(url: str, project: str, rate: float) -> int:
+    """The editor poller's own process: every EDITOR_READS in turn, `rate` rounds a second (0: back to back,
+    a stress: a real editor asks after events) until stdin closes; prints the counts as JSON."""
+    stop, counts, failures = threading.Event(), {"cycles": 0}, []
+
+    def loop() -> None:
+        where = {"level": "project", "project_path": project}
+        with httpx.Client(base_url=url, timeout=60) as client:
+            try:
+                node = next(iter(client.get("/api/states", params=where).raise_for_status().json()["states"]))
+                due = time.monotonic()
+                while not stop.is_set():
+                    if rate:  # at a fixed pace, so both servers of an A/B are asked the same work
+                        stop.wait(max(0.0, due - time.monotonic()))
+                        due += 1 / rate
+                    for path in EDITOR_READS:
+                        query = {"project_path": project} if path == "/api/budget" else where
+                        client.get(path.format(node=node), params=query).raise_for_status()
+                    counts["cycles"] += 1
+            except Exception as exc:  # reported, never hidden
+                failures.append(repr(exc))
+
+    thread = threading.Thread(target=loop, daemon=True)
+    thread.start()
+    sys.stdin.read()
+    stop.set()
+    thread.join(120)
+    print(json.dumps({**counts, "failures": failures[:3]}), flush=True)
+    return 0
+
+
 def hook_runs(script: str, payload: dict, env: dict, runs: int) -> dict:
     data = json.dumps(payload).encode()
     times, outputs = [], 0
@@ -459,12 +498,24 @@ def endpoints(site: Site, args, rng: random.Random) -> tuple[dict, list[dict]]:
         stdout, _ = proc.communicate("", timeout=120)
         result = json.loads(stdout.strip().splitlines()[-1])
         out[phase] = {**measured, "writes": {**result, "per_s": result["count"] / max(elapsed + 2, 1e-9)}}
+    if args.editor:  # an open editor reading its whole-graph views again and again
+        proc = subprocess.Popen(["nice", "-n", "10", sys.executable, __file__, "--as-editor", site.srv.url,
+                                 str(site.project), str(args.editor_rate)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        time.sleep(2)  # the poller is reading
+        t = time.monotonic()
+        measured = drive(site, sessions, args.requests, rng, seconds=args.loaded_seconds)
+        elapsed = time.monotonic() - t
+        stdout, _ = proc.communicate("", timeout=180)
+        result = json.loads(stdout.strip().splitlines()[-1])
+        out["editor"] = {**measured, "polls": {**result, "per_s": result["cycles"] / max(elapsed + 2, 1e-9)}}
     return out, sessions
 
 
 def main() -> int:
     if sys.argv[1:2] == ["--as-writers"]:
         return writers_main(sys.argv[2], sys.argv[3], int(sys.argv[4]), float(sys.argv[5]))
+    if sys.argv[1:2] == ["--as-editor"]:
+        return editor_main(sys.argv[2], sys.argv[3], float(sys.argv[4]))
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--nodes", type=int, default=10_000)
     ap.add_argument("--requests", type=int, default=2_000)
@@ -480,6 +531,10 @@ def main() -> int:
     ap.add_argument("--save-interval", type=float, default=0, metavar="SECONDS",
                     help="the server's save tick (folds the journals) every SECONDS (default: an hour, no tick in the run)")
     ap.add_argument("--env", action="append", default=[], metavar="NAME=VALUE", help="more of the server's environment")
+    ap.add_argument("--editor", action="store_true",
+                    help="one more phase: an editor client reads its whole-graph views (see --editor-rate)")
+    ap.add_argument("--editor-rate", type=float, default=0, metavar="ROUNDS",
+                    help="the editor's rounds of reads a second (default 0: back to back)")
     ap.add_argument("--out", type=Path, help="where the table goes (default: by the options, RESULTS-hooks*.md)")
     args = ap.parse_args()
     command = " ".join([".venv/bin/python bench/hooks_bench.py", *map(shlex.quote, sys.argv[1:])])
@@ -528,9 +583,15 @@ def main() -> int:
 
     text = render(report, args, command)
     print(text)
-    name = "RESULTS-hooks-chores.md" if args.chores else "RESULTS-hooks-autocommit.md" if args.autocommit else "RESULTS-hooks.md"
+    name = "RESULTS-hooks-chores.md" if args.chores else "RESULTS-hooks-autocommit.md" if args.autocommit else \
+        "RESULTS-hooks-editor.md" if args.editor else "RESULTS-hooks.md"
     (args.out or BENCH / name).write_text(text)
     return 0
+
+
+def editor_label(args) -> str:
+    pace = f"{args.editor_rate:g} rounds of its {len(EDITOR_READS)} reads a second" if args.editor_rate else "back to back"
+    return f"{EDITOR_LABEL}, {pace}"
 
 
 def row(name: str, m: dict) -> str:
@@ -582,6 +643,9 @@ def render(report: dict, args, command: str) -> str:
                          (f"/api/tool_event, {what}", m[phase]["tool"])]
                 if "pre" in m[phase]:
                     rows.append((f"/api/pre_tool, {what}", m[phase]["pre"]))
+        if "editor" in m:
+            rows += [(f"{path}, {editor_label(args)}", m["editor"][kind]) for path, kind in
+                     (("/api/prompt_context", "prompt"), ("/api/tool_event", "tool"), ("/api/pre_tool", "pre"))]
         for name, q in rows:
             lines.append(f"| {label} | {name} | {q['n']} | {q['p50']:.2f} | {q['p99']:.2f} | {q['max']:.2f} |")
     lines.append("")
@@ -597,6 +661,11 @@ def render(report: dict, args, command: str) -> str:
                      f"{q['tool_text']} with text, {q['errors']} errors, {q['over_1s']} over 1 s (the hook would "
                      f"have been silent), {q['timeouts']} over 30 s; the writers made {w['count']} kg_put_node "
                      f"calls ({w['per_s']:.0f}/s)" + (f"; failures: {w['failures']}" if w["failures"] else "") + ".")
+        if "editor" in m:
+            q, e = m["editor"], m["editor"]["polls"]
+            text += (f" {editor_label(args).capitalize()}: {q['errors']} errors, {q['over_1s']} over 1 s; the editor made "
+                     f"{e['cycles']} rounds of its {len(EDITOR_READS)} reads ({e['per_s']:.1f}/s)"
+                     + (f"; failures: {e['failures']}" if e["failures"] else "") + ".")
         lines += [text, ""]
     lines += [
         "## Hook script, whole run (ms, `sh hooks/<script>.sh` from process start to exit; ours)",
