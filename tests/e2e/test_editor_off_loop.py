@@ -88,13 +88,15 @@ async def test_a_hook_is_answered_while_an_editor_read_is_built(tmp_path, home, 
 
         async with trio.open_nursery() as nursery:
             nursery.start_soon(editor)
-            await trio.to_thread.run_sync(gate.entered.wait, 60)
-            status, _ = await hook(rt, "/api/prompt_context", {
-                "session_id": "claude-one", "cwd": paths["alpha"], "hook_event_name": "UserPromptSubmit",
-                "prompt": "how does the auth token refresh work?"})
-            assert status == 200
-            held = "editor" not in replies  # the read is still in its thread, held by the gate
-            gate.release.set()
+            try:
+                await trio.to_thread.run_sync(gate.entered.wait, 60)
+                status, _ = await hook(rt, "/api/prompt_context", {
+                    "session_id": "claude-one", "cwd": paths["alpha"], "hook_event_name": "UserPromptSubmit",
+                    "prompt": "how does the auth token refresh work?"})
+                assert status == 200
+                held = "editor" not in replies  # the read is still in its thread, held by the gate
+            finally:
+                gate.release.set()
         assert gate.on_loop == [] and held
         status, body = replies["editor"]
         assert status == 200, body
