@@ -184,7 +184,9 @@ RECALL_MIN_TERM_CHARS = 3
 RECALL_VAGUE_WORDS = 2  # a typed question of at most these search words borrows its paste's error message
 RECALL_MAX_TERMS = 36
 RECALL_SCORE_SINGLE = 0.010
-RECALL_SCORE_MULTI = 0.020  # chosen by pre-registration 21 on an estimate of the held-out set (bench/RESULTS-recall.md)
+# Chosen by pre-registration 21 on an estimate of the held-out set (0.020 then), times 0.92 since a word pair no longer
+# counts on top of its words (search_concepts.score_concepts): scores fell, the bar with them (bench/RESULTS-recall.md).
+RECALL_SCORE_MULTI = 0.0184
 RECALL_MIN_SOLO_IDF = 0.85
 RECALL_MAX_HITS = 4
 RECALL_RELATIVE_CUT = 0.85  # a new hit under this share of the best hit's score is a side match
@@ -193,7 +195,8 @@ RECALL_SCORE_STRONG = 0.02  # over what one term can give (1/60): the channel op
 RECALL_SEARCH_TOP = 10
 RECALL_CHANCE_FREE_WORDS = 6  # a prompt's hits need this much more score for each search word over these (chance_scale)
 RECALL_CHANCE_PER_WORD = 0.05
-RECALL_SCORE_FEW = 0.016  # the bar of few words: lower, rising faster; a prompt takes the lower bar (recall.multi_bar)
+# The bar of few words (0.016 x 0.92, as the bar above): lower, rising faster; a prompt takes the lower bar (multi_bar).
+RECALL_SCORE_FEW = 0.01472
 RECALL_CHANCE_FEW_PER_WORD = 0.095
 RECALL_GENERAL_ASK_SCALE = 2.5  # a request for general know-how needs this much more score (core/asks.py)
 RECALL_TASK_ASK_SCALE = 1.5  # ... a task to carry out ("Add a ...", "Rename ..."), this much (core/asks.py)

@@ -1,12 +1,13 @@
 """Prompt recall's ranking: each prompt word a concept, found by the word, its family, or a near-synonym.
 
 The same RRF core as search.py (per term, holders ranked by field-weighted count, sharpened
-IDF / (60 + rank)), with one change: a prompt word is a *concept* whose alternatives are its
+IDF / (60 + rank)), with two changes: a prompt word is a *concept* whose alternatives are its
 stem-family members held in the graph (weight C.RECALL_FAMILY_WEIGHT) and its related terms
 (core/expand.py, weight C.RECALL_RELATED_WEIGHT). Per concept a node earns its best
 alternative, never the sum: a lesson that says both "postgres" and "database" is not counted
 twice for the prompt's "db". A concept found only through an alternative still counts as a
-matched term for the gates; its score is what keeps it weaker than the word itself.
+matched term for the gates; its score is what keeps it weaker than the word itself. And a pair
+of prompt words adds only what it is worth over its two words (score_concepts): a phrase counts once.
 
 Everything looked up is precomputed: the family map lives in the SearchIndex (kept per write),
 the related table at import; a prompt costs the postings of its few alternatives.
@@ -89,31 +90,61 @@ def _kin(index: SearchIndex, term: str) -> list[str]:
 
 
 def score_concepts(index: SearchIndex, groups: list[Concept], depth: int | None) -> dict[str, float]:
-    """RRF scores, each concept adding a node's best alternative (see `search.score_terms` for depth)."""
+    """RRF scores, each concept adding a node's best alternative (see `search.score_terms` for depth).
+
+    A pair the prompt says ("run terraform") and its two words are one phrase: a node holding the pair
+    earns what the pair is worth over what it already earned for those words, not both. A pair is rare
+    because pairs are, so its weight is a rare word's; counted on top of its words it let a phrase a
+    node says in passing ("... a running Terraform job") outweigh the lesson the prompt is about
+    (issue #12: the largest group of misses is a sibling lesson shown instead of the one needed)."""
     n = index.size
     scores: dict[str, float] = {}
     get = scores.get
+    pairs = [g for g in groups if _is_pair(g)]
+    in_pairs = {w for g in pairs for w in g[0][0].split(" ")}
+    earned: dict[str, dict[str, float]] = {}  # a word of a pair -> what each node earned for its concept
     for group in groups:
-        # A word with no alternatives (most) adds straight in; otherwise each node's best alternative.
-        best: dict[str, float] = scores if len(group) == 1 else {}
+        if _is_pair(group):
+            continue
+        best = _best_alternatives(index, group, depth, n)  # each node's best alternative
+        for nid, value in best.items():
+            scores[nid] = get(nid, 0.0) + value
         for term, factor in group:
-            weight = term_weight(index.df(term), n) * factor  # every term here is held (concepts)
-            # An alternative's deep holders add little (factor / (60 + rank)): scan fewer of them.
-            scan = depth if factor == 1.0 or depth is None else min(depth, C.RECALL_ALT_DEPTH)
-            order = index.ordered(term, None if scan is None else scan + 1)
-            if best is scores:
-                for nid, share in zip(order, rrf.weights(len(order))):
-                    scores[nid] = get(nid, 0.0) + weight * share
-                continue
-            held = best.get
-            for nid, share in zip(order, rrf.weights(len(order))):
-                value = weight * share
-                if value > held(nid, 0.0):
-                    best[nid] = value
-        if best is not scores:
-            for nid, value in best.items():
-                scores[nid] = get(nid, 0.0) + value
+            if factor == 1.0 and term in in_pairs:
+                earned.setdefault(term, best)
+    for group in pairs:
+        first, second = group[0][0].split(" ", 1)
+        words = (earned.get(first, _NONE), earned.get(second, _NONE))
+        for nid, value in _best_alternatives(index, group, depth, n).items():
+            more = value - words[0].get(nid, 0.0) - words[1].get(nid, 0.0)
+            if more > 0:
+                scores[nid] = get(nid, 0.0) + more
     return scores
+
+
+_NONE: dict[str, float] = {}
+
+
+def _is_pair(group: Concept) -> bool:
+    return len(group) == 1 and is_bigram(group[0][0])
+
+
+def _best_alternatives(index: SearchIndex, group: Concept, depth: int | None, n: int) -> dict[str, float]:
+    """Per node, the best alternative's RRF share of a concept (its first `depth` holders of each)."""
+    best: dict[str, float] = {}
+    held = best.get
+    for term, factor in group:
+        weight = term_weight(index.df(term), n) * factor  # every term here is held (concepts)
+        # An alternative's deep holders add little (factor / (60 + rank)): scan fewer of them.
+        scan = depth if factor == 1.0 or depth is None else min(depth, C.RECALL_ALT_DEPTH)
+        order = index.ordered(term, None if scan is None else scan + 1)
+        if len(group) == 1:
+            return {nid: weight * share for nid, share in zip(order, rrf.weights(len(order)))}
+        for nid, share in zip(order, rrf.weights(len(order))):
+            value = weight * share
+            if value > held(nid, 0.0):
+                best[nid] = value
+    return best
 
 
 def concept_hits(index: SearchIndex, terms: Terms, seen: AbstractSet[str], limit: int,

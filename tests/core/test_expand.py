@@ -9,7 +9,7 @@ from kg_actors.core import constants as C
 from kg_actors.core import expand, recall
 from kg_actors.core.model import GraphData, Node
 from kg_actors.core.search import SearchIndex
-from kg_actors.core.search_concepts import concept_hits, concepts
+from kg_actors.core.search_concepts import concept_hits, concepts, score_concepts
 from kg_actors.core.terms import is_stopword, query_terms, stem
 
 
@@ -125,6 +125,26 @@ def test_a_concept_counts_a_node_once_however_many_alternatives_it_holds():
     _, index = index_of(nodes)
     hits = {h.node_id: h for h in concept_hits(index, query_terms("db pool"), frozenset(), limit=5)}
     assert hits["db-both-words"].matched_terms == hits["db-one-word"].matched_terms == 2
+
+
+def test_a_phrase_counts_once_not_on_top_of_its_words():
+    """A pair the prompt says ("run migrations") and its words are one phrase: a node saying it in passing
+    is not credited the pair over the words it already earned, so it does not outrank the lesson that holds
+    those words in its gist (issue #12: a sibling lesson shown instead of the one needed)."""
+    nodes = [Node("migrations-script", "Migrations run only through scripts/migrate.sh, which takes the advisory lock"),
+             Node("deploy-checklist", "The deploy checklist for the API service",
+                  notes=("Remember to run migrations before the traffic switch",)), *filler(30)]
+    _, index = index_of(nodes)
+    hits = concept_hits(index, query_terms("how should I run migrations"), frozenset(), limit=5)
+    assert [h.node_id for h in hits] == ["migrations-script", "deploy-checklist"]
+    # The phrase's holder earns the best of the pair and its words together, not their sum.
+    groups = concepts(index, query_terms("run migrations"))
+    words_only = score_concepts(index, [g for g in groups if " " not in g[0][0]], None)
+    pair_only = score_concepts(index, [g for g in groups if " " in g[0][0]], None)
+    both = score_concepts(index, groups, None)
+    assert set(pair_only) == {"deploy-checklist"}
+    assert both["deploy-checklist"] == pytest.approx(max(words_only["deploy-checklist"], pair_only["deploy-checklist"]))
+    assert both["migrations-script"] == pytest.approx(words_only["migrations-script"])
 
 
 def test_alternatives_per_word_are_capped():

@@ -399,7 +399,9 @@ def test_at_most_four_hits_named_ones_first():
         Node("cache-eviction-warmup", "warm up before cache eviction starts"),
         Node("cache-eviction-keys", "keys carry the tenant; cache eviction by prefix"),
         Node("cache-eviction-size", "512 MB before cache eviction"),
-        *filler(94),
+        # Enough nodes that "cache" and "eviction" (held by six) clear the bar by their words: the pair all
+        # six hold adds nothing over them (a phrase counts once, search_concepts.score_concepts).
+        *filler(194),
     ]
     decision = recall.run(["cache", "eviction"], {"project": build(nodes)}, frozenset())
     assert decision.reason == "injected"
@@ -474,7 +476,10 @@ def test_a_connector_that_says_nothing_about_the_prompt_stays_out_and_direct_edg
              Node("token-expiry-clock", "JWT expiry compares server clocks"),
              # "stale", not "expired": expired is in expiry's stem family, and a node naming all three
              # prompt words would rightly leave the other two as side matches.
-             Node("token-refresh-errors", "JWT refresh fails silently when stale"), *filler(20)]
+             Node("token-refresh-errors", "JWT refresh fails silently when stale"),
+             # "expiry" held twice, as "refresh" is: the three lessons meet two prompt words each, equally rare,
+             # so all three are hits (one rarer word would leave the other two as side matches).
+             Node("cookie-expiry-days", "session cookie expiry is 14 days"), *filler(20)]
     edges = [Edge("auth-token-refresh", "platform-overview", "part-of"),
              Edge("token-expiry-clock", "platform-overview", "part-of"),
              Edge("token-refresh-errors", "auth-token-refresh", "refines")]
