@@ -81,13 +81,7 @@ def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
     path = Path(os.path.realpath(path))
     path.parent.mkdir(parents=True, exist_ok=True)
     if mode is None:
-        try:
-            mode = path.stat().st_mode & 0o7777  # keep the user's permissions on their file
-        except FileNotFoundError:
-            mode = 0o644
-        if not mode & 0o222:  # a rename would replace it all the same: a read-only file is the user's to keep
-            raise SetupError(f"{path} is read-only (mode {mode:o}); left untouched: make it writable to let kg "
-                             "setup change it")
+        mode = writable_mode(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as f:
@@ -100,6 +94,20 @@ def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
         Path(tmp).unlink(missing_ok=True)
         raise
     fsync_dir(path.parent)
+
+
+def writable_mode(path: Path) -> int:
+    """The mode a write of `path` keeps (0o644 for a new file); a read-only file is a SetupError naming it,
+    so a step can ask before it writes anything of its own."""
+    path = Path(os.path.realpath(path))
+    try:
+        mode = path.stat().st_mode & 0o7777  # keep the user's permissions on their file
+    except FileNotFoundError:
+        return 0o644
+    if not mode & 0o222:  # a rename would replace it all the same: a read-only file is the user's to keep
+        raise SetupError(f"{path} is read-only (mode {mode:o}); left untouched: make it writable to let kg "
+                         "setup change it")
+    return mode
 
 
 def missing_folders(path: Path) -> list[str]:

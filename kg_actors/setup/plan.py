@@ -23,7 +23,7 @@ TITLES = {"claude": "Claude Code", "codex": "Codex", "desktop": "Claude Desktop"
 @attrs.frozen
 class Action:
     # run | write_plugin | codex_trust | codex_untrust | desktop_write | desktop_remove | statusline_remove |
-    # restore | remove_dir | remove_empty_dir
+    # opencode_write | opencode_remove | opencode_plugin_remove | restore | remove_dir | remove_empty_dir
     kind: str
     text: str
     argv: tuple[str, ...] = ()
@@ -354,10 +354,17 @@ def plan_uninstall(undo: Undo) -> list[Step]:
         path = Path(undo.done["gemini"]["path"])
         steps.append(Step("gemini", (Action("gemini_remove", f"remove the kg hooks and MCP server from {path}",
                                             path=path),)))
-    if undo.done.get("opencode", {}).get("settings"):
-        path = Path(undo.done["opencode"]["path"])
+    oc = undo.done.get("opencode", {})
+    # A step that failed half-way kept only the plugin it wrote (or, before 2026-12, the plugin folder it made).
+    half = oc.get("plugin") or next((f"{f}/kg-memory.js" for f in oc.get("made", []) if Path(f).name == "plugin"),
+                                    None)
+    if oc.get("settings"):
+        path = Path(oc["path"])
         steps.append(Step("opencode", (Action("opencode_remove", f"remove the kg-memory plugin and the kg MCP server "
                                                                  f"from {path.parent}", path=path),)))
+    elif half:
+        steps.append(Step("opencode", (Action("opencode_plugin_remove", f"remove the kg-memory plugin {half} (its "
+                                                                        "setup step failed)", path=Path(half)),)))
     if undo.done.get("antigravity", {}).get("installed"):
         if undo.agy_cli is None:
             steps.append(Step("antigravity", note="setup installed it, but `agy` is no longer on PATH: its plugin "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import shutil
@@ -15,7 +16,7 @@ import attrs
 
 from . import SetupError, claude, codex, desktop, gemini, opencode, statusline
 from .files import (Record, atomic_write, digest, foreign_entry, locked, missing_folders, read_bytes, read_tree,
-                    remove_tree, write_tree)
+                    remove_tree, writable_mode, write_tree)
 from .leftovers import elsewhere
 from .plan import STEPS, AntigravityFound, Found, GeminiFound, OpenCodeFound, Step, Undo, plan_setup, plan_uninstall
 from .plugin import AGY_DIR, MARKETPLACE, kg_command, marketplace_files, passed_env, plugin_source, render
@@ -255,14 +256,7 @@ def _apply(ctx: Context, record: Record, step: Step, plugin: Rendered) -> None:
                 record.mark("gemini", path=str(action.path), entry=want["mcpServers"][gemini.SERVER])
             elif action.kind == "opencode_write":
                 assert action.path is not None
-                code, entry = _opencode_want(ctx, plugin)
-                target = opencode.plugin_path(ctx.env, ctx.home)
-                if target.exists() and not opencode.ours(read_bytes(target)):
-                    raise SetupError(f"{target} exists and is not kg's; left untouched")
-                _note_made(record, "opencode", target, action.path)
-                atomic_write(target, code)
-                atomic_write(action.path, opencode.merged(read_bytes(action.path), entry, action.path))
-                record.mark("opencode", path=str(action.path), entry=entry)
+                _opencode_write(ctx, record, action.path, plugin)
             elif action.kind == "desktop_write":
                 assert action.path is not None
                 entry = desktop.entry(kg_command(), passed_env(ctx.env))
@@ -279,6 +273,35 @@ def _apply(ctx: Context, record: Record, step: Step, plugin: Rendered) -> None:
     finally:
         if tracked is not None:
             record.after_change(tracked)
+
+
+def _opencode_write(ctx: Context, record: Record, config: Path, plugin: Rendered) -> None:
+    """The plugin and mcp.kg, or neither: OpenCode loads every file in its plugin folder whatever
+    opencode.json says, so a config setup cannot change must not find the plugin written beside it."""
+    code, entry = _opencode_want(ctx, plugin)
+    target = opencode.plugin_path(ctx.env, ctx.home)
+    before = read_bytes(target)
+    if before is not None and not opencode.ours(before):
+        raise SetupError(f"{target} exists and is not kg's; left untouched")
+    merged = opencode.merged(read_bytes(config), entry, config)  # unreadable or not JSON: fails before any write
+    writable_mode(config)  # read-only: the same
+    made = missing_folders(target)
+    _note_made(record, "opencode", target, config)
+    record.mark("opencode", plugin=str(target))
+    record.save()  # on record before it is written: uninstall finds it whatever happens next
+    atomic_write(target, code)
+    try:
+        atomic_write(config, merged)
+    except BaseException:
+        if before is None:  # put the plugin folder back as it was: nothing of this step left to load
+            target.unlink(missing_ok=True)
+            for folder in made:
+                with contextlib.suppress(OSError):
+                    Path(folder).rmdir()
+        else:
+            atomic_write(target, before)
+        raise
+    record.mark("opencode", path=str(config), entry=entry)
 
 
 def _note_made(record: Record, step: str, *paths: Path) -> None:
@@ -397,16 +420,15 @@ def _undo_action(ctx: Context, record: Record, action: Action, plugin: Rendered)
     elif action.kind == "gemini_remove":
         assert action.path is not None  # plan.py gives every action but run and codex_untrust its path
         _rewrite(action.path, gemini.removed)
-    elif action.kind == "opencode_remove":
+    elif action.kind in ("opencode_remove", "opencode_plugin_remove"):
         assert action.path is not None
-        target = opencode.plugin_path(ctx.env, ctx.home)
-        if opencode.ours(read_bytes(target)):
+        target = action.path if action.kind == "opencode_plugin_remove" else opencode.plugin_path(ctx.env, ctx.home)
+        if opencode.ours(read_bytes(target)):  # a file of the user's own of that name stays
             target.unlink()
-            try:
+            with contextlib.suppress(OSError):
                 target.parent.rmdir()  # the plugin folder setup made, when nothing else is in it
-            except OSError:
-                pass
-        _rewrite(action.path, opencode.removed)
+        if action.kind == "opencode_remove":
+            _rewrite(action.path, opencode.removed)
     elif action.kind == "desktop_remove":
         assert action.path is not None
         _rewrite(action.path, desktop.without)

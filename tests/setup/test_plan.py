@@ -203,6 +203,21 @@ def test_uninstall_takes_out_what_setup_put_into_gemini_opencode_and_antigravity
     assert any(s.name == "antigravity" and s.problem for s in gone)
 
 
+def test_uninstall_removes_the_plugin_an_opencode_step_that_failed_half_way_wrote():
+    def opencode_actions(facts: dict) -> list[tuple[str, str]]:
+        steps = plan_uninstall(Undo({"opencode": facts}, {}, MDIR, Path("/s/setup/record.json"), KEY))
+        return [(a.kind, str(a.path)) for s in steps if s.name == "opencode" for a in s.actions]
+
+    plugin = "/h/.config/opencode/plugin/kg-memory.js"
+    assert opencode_actions({"plugin": plugin}) == [("opencode_plugin_remove", plugin)]
+    # A record from before the plugin's path was kept names only the plugin folder the step made.
+    assert opencode_actions({"made": ["/h/.config/opencode/plugin", "/h/.config/opencode"]}) == [
+        ("opencode_plugin_remove", plugin)]
+    assert opencode_actions({"made": ["/h/.config/opencode"]}) == []  # no plugin folder of setup's: nothing in it
+    done = {"settings": True, "path": "/h/.config/opencode/opencode.json", "plugin": plugin}
+    assert opencode_actions(done) == [("opencode_remove", "/h/.config/opencode/opencode.json")]
+
+
 def test_uninstall_removes_the_folders_setup_made_deepest_first_after_the_files():
     undo = Undo({"gemini": {"settings": True, "path": "/h/.gemini/settings.json", "made": ["/h/.gemini"]},
                  "opencode": {"settings": True, "path": "/h/.config/opencode/opencode.json",
