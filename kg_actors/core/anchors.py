@@ -21,30 +21,60 @@ _SUFFIX = re.compile(r":[^/]*$")
 _EXTENSION = re.compile(r"\.([A-Za-z0-9_]{1,%d})$" % C.TOUCH_EXT_MAX_CHARS)
 _GLOB_CHARS = frozenset("*?[]{}")
 _WRAPPERS = "`'\"<>()[],;"
+# A file's name as a touch may give it alone: a letter in it, no leading dash, no character a name rarely holds.
+_BARE_NAME = re.compile(r"^(?=.*[A-Za-z])[A-Za-z0-9_.][A-Za-z0-9._+-]*$")
 
 
-def parse_touch(touch: str) -> str | None:
-    """The path a touch names, as written (`src/a.py:10-20 (x)` → `src/a.py`), or None."""
+def _first_path(touch: str) -> tuple[str, bool] | None:
+    """A touch's first token less its `:lines`/`:symbol` suffix and `#anchor`, and whether it had either;
+    None for a URL, a glob or nothing."""
     parts = touch.split(None, 1)
     if not parts:
         return None
     token = parts[0].strip(_WRAPPERS)
     if not token or _URL.match(token):
         return None
+    located = "#" in token
     token = token.split("#", 1)[0]
     while _SUFFIX.search(token):
         stripped = _SUFFIX.sub("", token)
         if not stripped:
             return None
-        token = stripped
+        token, located = stripped, True
     if not token or any(c in _GLOB_CHARS for c in token):
         return None
+    return token, located
+
+
+def parse_touch(touch: str) -> str | None:
+    """The path a touch names, as written (`src/a.py:10-20 (x)` → `src/a.py`), or None."""
+    first = _first_path(touch)
+    if first is None:
+        return None
+    token = first[0]
     if token[0] in "~/" or "/" in token:
         return token
     ext = _EXTENSION.search(token)
     if ext and any(c.isalpha() for c in ext.group(1)):
         return token
     return None
+
+
+def bare_file_name(touch: str) -> str | None:
+    """A root-level file named with no folder and no extension (`Makefile`, `LICENSE:1-3 (header)`), or None.
+
+    Not path-shaped by the rule above, so the wear count never takes a concept word for a missing file;
+    file recall takes it, for it only ever meets a file the agent actually read. One word alone, or one
+    with a locator (`:lines`, `#anchor`, a `(anchor)` after it): prose ("redis cache") names no file."""
+    first = _first_path(touch)
+    if first is None:
+        return None
+    token, located = first
+    parts = touch.split(None, 1)
+    rest = parts[1].strip() if len(parts) > 1 else ""
+    if rest and not located and not (rest.startswith("(") and rest.endswith(")")):
+        return None
+    return token if _BARE_NAME.match(token) else None
 
 
 def resolve_touch(path: str, root: str | None, home: str | None) -> str | None:

@@ -1,8 +1,9 @@
 """The reverse index of touches: which nodes name a file.
 
-`path:lines (anchor)`, `path#anchor`, `~/path` and relative forms all reduce to
-one absolute, normalised key (relative touches only resolve inside a project
-graph, against its root). URLs and globs name no file.
+`path:lines (anchor)`, `path#anchor`, `~/path`, relative forms and a bare root-level
+name (`Makefile`, `LICENSE:1-3`) all reduce to one absolute, normalised key
+(relative touches only resolve inside a project graph, against its root). URLs
+and globs name no file.
 """
 
 from __future__ import annotations
@@ -10,14 +11,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 import re
 
-from .anchors import parse_touch, resolve_touch
+from .anchors import bare_file_name, parse_touch, resolve_touch
 from .model import GraphReader, Node
 from .search import SearchIndex
 from .terms import analyse
 
 
 def touch_key(touch: str, root: str | None, home: str) -> str | None:
-    path = parse_touch(touch)
+    """The absolute file a touch names; a bare `Makefile` or `LICENSE:1-3` is relative to the root too."""
+    path = parse_touch(touch) or bare_file_name(touch)
     return None if path is None else resolve_touch(path, root, home)
 
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kg_actors.core.model import GraphData, Node
-from kg_actors.core.touches import TouchIndex
+from kg_actors.core.touches import TouchIndex, touch_key
 from kg_actors.core.written import WrittenLog
 
 HOME = "/home/u"
@@ -40,6 +41,31 @@ def test_user_level_touches_resolve_only_absolute_and_home():
     index = TouchIndex.build(graph, HOME)
     assert index.get(HOME + "/notes.md") == ["a"]
     assert index.get(ROOT + "/src/x.py") == []
+
+
+@pytest.mark.parametrize("touch", ["Makefile", "Makefile:12-20 (deploy target)", "Makefile:deploy", "Makefile#deploy",
+                                   "`Makefile`", "Makefile (deploy target)", "./Makefile", "~/app/Makefile"])
+def test_a_root_level_file_without_folder_or_extension_is_named_in_every_form(touch):
+    assert touch_key(touch, ROOT, HOME) == ROOT + "/Makefile"
+
+
+@pytest.mark.parametrize("touch", ["Makefile", "LICENSE:1-3"])
+def test_a_bare_file_name_resolves_only_in_a_project_graph(touch):
+    assert touch_key(touch, None, HOME) is None  # the user graph has no root to place it under
+
+
+@pytest.mark.parametrize("touch", ["Makefile deploy target", "redis cache", "https://x.org/Makefile", "Make*",
+                                   "..", "-", "42", "", "-rf", "Make$FILE"])
+def test_prose_urls_globs_and_non_names_name_no_file(touch):
+    assert touch_key(touch, ROOT, HOME) is None
+
+
+def test_file_recall_finds_a_node_touching_a_root_level_dockerfile():
+    graph = project(Node("a", "g", touches=("Dockerfile",)), Node("b", "g", touches=("LICENSE:1-3 (header)",)),
+                    Node("c", "g", touches=("build/Dockerfile",)))
+    index = TouchIndex.build(graph, HOME)
+    assert index.get(ROOT + "/Dockerfile") == ["a"] and index.get(ROOT + "/LICENSE") == ["b"]
+    assert index.get(ROOT + "/build/Dockerfile") == ["c"]
 
 
 def test_written_since_is_strict_and_oldest_first():
