@@ -272,6 +272,11 @@ class Registry(AmbientChannels, Votes):
             self.mark_seen(m.MarkSeen(msg.sid, msg.refs, msg.via, msg.at, full=msg.full))
         return None if msg.push_at is None else self._claim_push(msg.sid, msg.push_at, msg.peek)
 
+    def forget_gone(self, msg: m.ForgetGone) -> None:
+        s = self.sessions.get(msg.sid)
+        if s is not None:
+            s.forget_gone(key(msg.level, msg.node_id))
+
     def forget_views(self, msg: m.ForgetViews) -> None:
         """Nodes replaced from outside (a sync, a restore): every session's view of them is stale,
         so arbitration refuses a write until the session has seen the new version."""
@@ -414,8 +419,8 @@ HANDLERS: dict[type[m.SessionMessage[Any]], Callable[[Registry, Any], object]] =
     m.Expire: Registry.expire, m.MarkSeen: Registry.mark_seen, m.MarkFullRead: Registry.mark_full_read,
     m.SetPreloaded: Registry.set_preloaded, m.GetWriteView: Registry.write_view,
     m.OpenWrite: Registry.open_write, m.AfterWrite: Registry.after_write,
-    m.RenameRef: Registry.rename_ref, m.ForgetViews: Registry.forget_views, m.Like: Registry.like,
-    m.Unlike: Registry.unlike,
+    m.RenameRef: Registry.rename_ref, m.ForgetViews: Registry.forget_views, m.ForgetGone: Registry.forget_gone,
+    m.Like: Registry.like, m.Unlike: Registry.unlike,
     m.GetVoteState: Registry.vote_state, m.SyncWindow: Registry.sync_window, m.ClaimPush: Registry.claim_push,
     m.GetPushFacts: Registry.push_facts,
     m.ReofferPush: Registry.reoffer_push,

@@ -93,6 +93,9 @@ class SessionHandle:
                           push_at: float | None = None, peek: bool = False, full: bool = True) -> PushWindow | None:
         return await self._mailbox.ask(m.AfterWrite(sid, refs, via, at, push_at, peek, full))
 
+    async def forget_gone(self, sid: str, level: str, node_id: str) -> None:
+        await self._mailbox.ask(m.ForgetGone(sid, level, node_id))
+
     async def forget_views(self, level: str, ids: list[str]) -> None:
         await self._mailbox.ask(m.ForgetViews(level, ids))
 

@@ -202,6 +202,16 @@ class AfterWrite(SessionMessage["PushWindow | None"]):
 
 
 @attrs.frozen
+class ForgetGone(SessionMessage[None]):
+    """The session knows the node it saw under this id is gone (it deleted it, or a write said so)."""
+
+    op = "forget_gone"
+    sid: str
+    level: str
+    node_id: str
+
+
+@attrs.frozen
 class ForgetViews(SessionMessage[None]):
     """Nodes replaced from outside (a sync, a restore): no session has seen their new version."""
 

@@ -63,6 +63,10 @@ class Session:
         """The views of a renamed node move from ref `old` to `new`. A session that saw the node and did not
         rename it remembers where it went (the newest RENAMED_AWAY_KEPT)."""
         self.renamed_away.pop(new, None)  # the id is a node again
+        level, _ = seen.ref(old)
+        for k, to in self.renamed_away.items():  # a lesson renamed away from this session has moved on again
+            if seen.key(level, to) == old and seen.ref(k)[0] == level:
+                self.renamed_away[k] = new_id
         if by_another and (old in self.seen_at or old in self.seen_via):
             self.renamed_away[old] = new_id
             for stale in list(self.renamed_away)[: max(0, len(self.renamed_away) - C.RENAMED_AWAY_KEPT)]:
@@ -74,6 +78,12 @@ class Session:
             self.seen_via.setdefault(new, self.seen_via.pop(old))
         self.liked_ids = [new if i == old else i for i in self.liked_ids]
         self.preloaded_ids = [new if i == old else i for i in self.preloaded_ids]
+
+    def forget_gone(self, k: str) -> None:
+        """The node once seen under ref `k` is known gone (this session deleted it, or was refused a write
+        that said it was renamed or deleted): what it saw there no longer stands in the way of a write."""
+        for table in (self.seen_at, self.read_at, self.renamed_away):
+            table.pop(k, None)
 
     def trim_seen(self, kept: int) -> bool:
         """Keep the `kept` nodes last shown (seen_via is in the order they were last shown) and the

@@ -78,3 +78,18 @@ def test_a_session_remembers_the_newest_renames_of_what_it_saw_and_not_its_own()
     s.seen_at["project:mine"] = NOW
     s.follow_rename("project:mine", "project:old-9", "old-9", by_another=False)
     assert "project:mine" not in s.renamed_away and "project:old-9" not in s.renamed_away  # a node again
+
+
+def test_a_rename_away_follows_the_lesson_on_and_a_known_gone_id_no_longer_stands_in_a_write():
+    s = Session(sid="aaaa1111", start_ts=NOW, last_activity=NOW)
+    s.seen_at["project:first-name"] = s.read_at["project:first-name"] = NOW
+    s.follow_rename("project:first-name", "project:second-name", "second-name", by_another=True)
+    # Renamed on (by anyone, this session too): the old id points where the lesson is now.
+    s.follow_rename("project:second-name", "project:third-name", "third-name", by_another=False)
+    s.follow_rename("user:third-name", "user:other-name", "other-name", by_another=True)  # another level's node
+    assert s.renamed_away == {"project:first-name": "third-name"}
+    s.seen_at["project:gone-name"] = NOW
+    s.forget_gone("project:first-name")
+    s.forget_gone("project:gone-name")
+    assert s.renamed_away == {} and "project:gone-name" not in s.seen_at
+    assert s.seen_at["project:third-name"] == NOW  # what it saw of the lesson itself stays

@@ -75,6 +75,7 @@ async def put_node(floor: Floor, sid: str | None, level: str, node_id: str, gist
         session=sid, maintenance=wv is not None and wv.maintenance, seen_at=wv.seen_at if wv else None,
         read_at=wv.read_at if wv else None, guard=guard and view is not None,
         may_credit=wv is not None and wv.may_credit, shown_cut=wv is not None and wv.shown_cut,
+        renamed_to=wv.renamed_to if wv is not None else None,
     )
     try:
         # expected_version / create_only: the editor's stale-edit check, made inside the actor with the write.
@@ -83,18 +84,16 @@ async def put_node(floor: Floor, sid: str | None, level: str, node_id: str, gist
                                        create_only=create_only)
     except WriteConflict as conflict:
         if view is not None:
-            # The refusal shows the node as it stands: it counts as a full read of that version,
-            # even when another write overtook this request after `now` was taken.
-            at = max(now, conflict.written_ts or now)
-            await floor.sessions.after_write(sid=view.sid, refs=[(level, node_id)], via="read", at=at)
+            if conflict.gone is not None:  # told it is gone: the same write again makes the node anew
+                await floor.sessions.forget_gone(sid=view.sid, level=level, node_id=conflict.gone)
+            if conflict.node is not None:
+                # The refusal shows the node as it stands (a renamed one under its new id): it counts as a
+                # full read of that version, even when another write overtook this request after `now`.
+                at = max(now, conflict.written_ts or now)
+                await floor.sessions.after_write(sid=view.sid, refs=[(level, conflict.node_id)], via="read", at=at)
         raise
     if clean.cut:
         result = attrs.evolve(result, warnings=(*result.warnings, replies.private_cut_note(clean.cut)))
-    if result.created and wv is not None and wv.renamed_to is not None:
-        result = attrs.evolve(result, warnings=(*result.warnings, replies.renamed_away_note(node_id, wv.renamed_to)))
-    elif result.created and wv is not None and wv.seen_at is not None:
-        # The session saw a node under this id and built this write on it: it was deleted meanwhile.
-        result = attrs.evolve(result, warnings=(*result.warnings, replies.deleted_since_note(node_id)))
     window = None
     if view is not None:
         # What the session has seen is the node as its write left it, stamped when the actor applied it.
@@ -162,6 +161,8 @@ async def delete_node(floor: Floor, sid: str | None, node_id: str, level: str | 
             await floor.sessions.after_write(sid=view.sid, refs=[(lvl, node_id)], via="read",
                                              at=max(floor.clock(), conflict.written_ts or 0.0))
         raise
+    if view is not None:  # its own delete is no news to the session: writing the id again makes a new node
+        await floor.sessions.forget_gone(sid=view.sid, level=lvl, node_id=node_id)
     floor.publish({"type": "node_deleted", "level": lvl, "id": node_id, "source_session": sid,
                    "project_path": _project_of(view, project_path)})
     return lvl, removed

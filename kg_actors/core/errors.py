@@ -33,14 +33,18 @@ class SessionUnknown(KGError):
 
 
 class WriteConflict(KGError):
-    """An optimistic write was refused (stale or partial view)."""
+    """An optimistic write was refused (stale or partial view, or a node gone since it was seen)."""
 
-    def __init__(self, level: str, node_id: str, node: dict[str, Any], reason: str, written_ts: float | None = None):
+    def __init__(self, level: str, node_id: str, node: dict[str, Any] | None, reason: str,
+                 written_ts: float | None = None, gone: str | None = None):
         self.written_ts = written_ts  # when the node as shown was last written: the refusal's view time
         self.level = level
-        self.node_id = node_id
-        self.node = node
+        self.node_id = node_id  # the node shown (a renamed one: its new id)
+        self.node = node  # None: no node to show (deleted)
         self.reason = reason
+        # The id the write named, when the node the session saw under it is gone (renamed or deleted):
+        # the refusal tells the session so, and its view of that id is settled.
+        self.gone = gone
         super().__init__(f"NOT WRITTEN: {reason}")
 
 

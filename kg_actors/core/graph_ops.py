@@ -31,6 +31,7 @@ class Writer:
     guard: bool = True
     may_credit: bool = False  # not yet voted for this node, under the cap
     shown_cut: bool = False  # no view to build on: its gist was shown only cut short ("…")
+    renamed_to: str | None = None  # another session renamed the node this session saw under this id
 
 
 @attrs.frozen
@@ -106,6 +107,30 @@ def _conflict(level: str, node: Node, notes: Sequence[str] | None, touches: Sequ
     return None
 
 
+def gone_refusal(graph: GraphData, level: str, node_id: str, w: Writer) -> WriteConflict | None:
+    """A write to an id that names no node, but named one this session saw: it is built on that node,
+    renamed or deleted since (by another session, a chore or the visual editor), and would make a second
+    copy of a lesson or bring a deleted one back unknowingly. Refused once, with the renamed node as it
+    stands; the refusal is the session's view of the change, so the same write again makes the node."""
+    shown = ids.shown(node_id)
+    if w.renamed_to is not None:
+        target = graph.nodes.get(w.renamed_to)
+        if target is not None:
+            reason = (f"another session renamed '{shown}' to '{target.id}' after this session saw it; to change "
+                      f"that lesson, write '{target.id}' (shown below). Sending this write again makes a second "
+                      f"node '{shown}' beside it")
+            return WriteConflict(level, target.id, target.content(), reason, (target.written or {}).get("ts"),
+                                 gone=node_id)
+        return WriteConflict(level, node_id, None, (
+            f"'{shown}' was renamed to '{ids.shown(w.renamed_to)}' after this session last saw it, and that node "
+            f"has since been deleted; sending this write again makes '{shown}' anew"), gone=node_id)
+    if w.seen_at is not None:  # it stood when the session saw it whole, and is not here now
+        return WriteConflict(level, node_id, None, (
+            f"'{shown}' was deleted after this session last saw it (by another session, the visual editor or "
+            f"a chore); if it should come back, sending this write again makes it anew"), gone=node_id)
+    return None
+
+
 def _unseen_reason(who: str, w: Writer) -> str:
     """Why a node last written elsewhere is not the session's to replace: what it saw of it (with no
     whole view, a change since is not known, and may not have been made: the node may be as it was)."""
@@ -129,6 +154,9 @@ def put_node(
     warnings: list[str] = [plain_text.GIST_FOLDED_NOTE] if folded else []
     if old is None:
         ids.check_new_id_words(node_id)
+        gone = gone_refusal(graph, level, node_id, writer) if writer.guard and writer.session is not None else None
+        if gone is not None:
+            raise gone
     elif writer.guard and writer.session is not None:
         refusal = _refusal(graph, level, old, notes_t, touches_t, writer)
         if refusal is not None:

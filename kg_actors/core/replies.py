@@ -36,7 +36,9 @@ def bound_note(root: str | None, folder: str | None) -> str | None:
     return f"Project folder: {root}, the root of the git work tree holding cwd {folder}."
 
 
-def conflict_text(reason: str, level: str, node: Mapping[str, Any], deleting: bool = False) -> str:
+def conflict_text(reason: str, level: str, node: Mapping[str, Any] | None, deleting: bool = False) -> str:
+    if node is None:  # the node the session saw is gone: nothing stands to show
+        return f"NOT WRITTEN — {reason}."
     lines = [f"NOT {'DELETED' if deleting else 'WRITTEN'} — {reason}. The node as it stands ({level} graph):",
              f"▸ {one_line(node['id'])}", f"  gist: {one_line(node['gist'])}"]
     if node["notes"]:
@@ -98,18 +100,6 @@ def renamed(old_id: str, new_id: str, level: str, rewired: int, skipped: Sequenc
         text += f"\nNOT rewired in {skip['graph']} ({skip['reason']}) — check that graph by hand."
     nudge = ids.id_nudge(new_id)  # a rename is where an id gets tightened: a new one too long or dated is said
     return f"{text}\n{nudge}" if nudge else text
-
-
-def renamed_away_note(old_id: str, new_id: str) -> str:
-    return (f"note: another session renamed '{old_id}' to '{new_id}' after this session saw it, so this write made "
-            f"a second node under the old id. If it was meant for that lesson, write it to '{new_id}' and delete "
-            f"'{old_id}'.")
-
-
-def deleted_since_note(node_id: str) -> str:
-    return (f"note: '{ids.shown(node_id)}' was deleted after this session saw it (by a session, or as an orphan "
-            "past its grace), so this write made it again. If the deletion was meant, delete it again "
-            "(kg_delete_node).")
 
 
 def private_cut_note(fields: Sequence[str]) -> str:

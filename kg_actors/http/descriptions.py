@@ -28,9 +28,9 @@ TOOLS = {
     "kg_put_node": (
         "Create or update a node. id: the subject in 3-5 kebab-case words, no date. gist: the one claim. "
         "notes and touches REPLACE the stored lists: to add a note, read the node and send the full list. "
-        "A write built on a stale or partial view is refused with NOT WRITTEN and the node as it stands; "
-        "merge and write again. Secrets (keys, tokens, passwords) are refused: write where they live "
-        "instead; text inside <private>...</private> is never stored. " + MAINTAIN_RULE
+        "A write built on a stale or partial view, or on a node renamed or deleted since, is refused with "
+        "NOT WRITTEN and the node as it stands; merge and write again. Secrets (keys, tokens, passwords) are "
+        "refused: write where they live instead; text inside <private>...</private> is never stored. " + MAINTAIN_RULE
     ),
     "kg_put_edge": (
         "Create or update an edge between node ids or file paths. rel is a kebab-case verb (depends-on, "

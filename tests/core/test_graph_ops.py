@@ -59,6 +59,46 @@ def test_a_refusal_to_a_session_that_never_saw_the_node_does_not_say_it_last_saw
     assert exc.value.node["gist"] == "v1"
 
 
+def test_a_write_to_an_id_renamed_since_the_session_saw_it_is_refused_with_the_renamed_node():
+    g = GraphData("project")
+    put(g, "refresh-window-lesson", gist="sliding window", notes=["n1"], writer=B)
+    ops.rename_local(g, "refresh-window-lesson", "jwt-refresh-window", 110.0, B)
+    # A saw the node (its view followed the rename) and writes under the old id: no second node.
+    with pytest.raises(WriteConflict) as exc:
+        put(g, "refresh-window-lesson", gist="10 min window", now=120.0,
+            writer=ops.Writer(session="aaaa1111", renamed_to="jwt-refresh-window"))
+    c = exc.value
+    assert c.gone == "refresh-window-lesson" and c.node_id == "jwt-refresh-window"
+    assert c.node is not None and c.node["gist"] == "sliding window" and c.node["notes"] == ["n1"]
+    assert "renamed 'refresh-window-lesson' to 'jwt-refresh-window'" in c.reason and c.written_ts == 100.0
+    assert set(g.nodes) == {"jwt-refresh-window"}
+    # Renamed on, then deleted: nothing to show, and the refusal says writing again makes it anew.
+    del g.nodes["jwt-refresh-window"]
+    with pytest.raises(WriteConflict) as exc:
+        put(g, "refresh-window-lesson", now=121.0,
+            writer=ops.Writer(session="aaaa1111", renamed_to="jwt-refresh-window"))
+    assert exc.value.node is None and "has since been deleted" in exc.value.reason
+    # The refusal settled the session's view (the caller forgets it): the same write then makes the node.
+    assert put(g, "refresh-window-lesson", now=122.0, writer=A).created
+
+
+def test_a_write_to_an_id_deleted_since_the_session_saw_it_is_refused_once():
+    g = GraphData("user")
+    put(g, "deploy-freeze-rule", writer=B)
+    ops.delete_node(g, "deploy-freeze-rule", "user", B)
+    seen = ops.Writer(session="aaaa1111", seen_at=100.0, read_at=100.0)
+    with pytest.raises(WriteConflict) as exc:
+        ops.put_node(g, "user", "deploy-freeze-rule", "back again", None, None, 120.0, seen)
+    assert exc.value.node is None and exc.value.gone == "deploy-freeze-rule" and exc.value.level == "user"
+    assert "'deploy-freeze-rule' was deleted after this session last saw it" in exc.value.reason
+    assert "deploy-freeze-rule" not in g.nodes
+    # Unchecked writers (the editor, an unguarded write) and a session that never saw it create it freely.
+    for writer in (ops.Writer(session=None, seen_at=100.0), ops.Writer(session="aaaa1111", seen_at=100.0, guard=False),
+                   ops.Writer(session="cccc3333")):
+        assert ops.put_node(g, "user", "deploy-freeze-rule", "back", None, None, 121.0, writer).created
+        ops.delete_node(g, "deploy-freeze-rule")
+
+
 def test_partial_view_refused_when_replacing_unread_notes():
     g = GraphData("project")
     put(g, "noted-lesson-node", notes=["case one"], writer=B)

@@ -12,6 +12,7 @@ import json
 import re
 import time
 import urllib.error
+import urllib.request
 
 import pytest
 from e2e_helpers import Session, call, edge_keys, graph, nodes_by_id, on_disk_graph, start_server
@@ -106,6 +107,14 @@ def _user_node(srv, node_id: str, sid: str | None = None) -> dict | None:
 
 def _project_nodes(srv, sid: str) -> dict[str, dict]:
     return nodes_by_id(graph(srv, session_id=sid)["project"])
+
+
+def _editor(srv, method: str, path: str, body: dict | None) -> dict:
+    """A visual editor's request (unowned: no session), as its page sends it."""
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(srv.url + path, data=data, method=method, headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return json.loads(r.read())
 
 
 # kg_put_node ------------------------------------------------------------------------------
@@ -368,37 +377,76 @@ async def test_rename_refusals(srv, client):
     assert {"rename-source-node", "rename-taken-node"} <= set(_project_nodes(srv, a.sid))
 
 
-async def test_a_write_under_an_id_another_session_renamed_says_where_the_lesson_went(srv, client):
+async def test_a_write_under_an_id_another_session_renamed_is_refused_with_the_renamed_node(srv, client):
     a = await Session.open(client, srv.project("rename-stale-proj"))
     b = await Session.open(client, srv.project("rename-stale-proj"))
+    c = await Session.open(client, srv.project("rename-stale-proj"))
     await a.ok("kg_put_node", level="project", id="stale-refresh-window", gist="JWT refresh uses a sliding window")
     await b.ok("kg_read", ids=["stale-refresh-window"])
     await a.ok("kg_rename_node", old_id="stale-refresh-window", new_id="jwt-refresh-window")
-    text = await b.ok("kg_put_node", level="project", id="stale-refresh-window", gist="JWT refresh: a 10 min window")
-    assert ("another session renamed 'stale-refresh-window' to 'jwt-refresh-window' after this session saw it"
-            in text), text
-    again = await b.ok("kg_put_node", level="project", id="stale-refresh-window", gist="JWT refresh: 10 min")
-    assert "renamed" not in again  # said once; the node is the session's own now
+    text = await b.err("kg_put_node", level="project", id="stale-refresh-window", gist="JWT refresh: a 10 min window")
+    assert text.startswith("NOT WRITTEN"), text
+    assert "renamed 'stale-refresh-window' to 'jwt-refresh-window'" in text, text
+    assert "▸ jwt-refresh-window" in text and "JWT refresh uses a sliding window" in text  # the lesson as it stands
+    assert "stale-refresh-window" not in _project_nodes(srv, a.sid)  # no second node
+    # The refusal showed the renamed node: a merge into it goes through, notes and all.
+    await b.ok("kg_put_node", level="project", id="jwt-refresh-window", gist="JWT refresh: a 10 min sliding window",
+               notes=["seen in the auth service"], touches=[])
+    # ... and so does the same write again: a node under the old id, beside the renamed one, is meant now.
+    await b.ok("kg_put_node", level="project", id="stale-refresh-window", gist="JWT refresh: a 10 min window")
+    nodes = _project_nodes(srv, a.sid)
+    assert nodes["jwt-refresh-window"]["notes"] == ["seen in the auth service"]
+    assert nodes["stale-refresh-window"]["gist"] == "JWT refresh: a 10 min window"
     # The renaming session knows where its lesson went: a node under the old id is its own choice.
     await a.ok("kg_rename_node", old_id="jwt-refresh-window", new_id="jwt-refresh-sliding-window")
-    mine = await a.ok("kg_put_node", level="project", id="jwt-refresh-window", gist="a new lesson")
-    assert "renamed" not in mine, mine
-    assert {"stale-refresh-window", "jwt-refresh-window", "jwt-refresh-sliding-window"} <= set(
-        _project_nodes(srv, a.sid))
+    await a.ok("kg_put_node", level="project", id="jwt-refresh-window", gist="a new lesson")
+    # A session that never saw the node (opened before it was made) creates one under its old id freely.
+    await a.ok("kg_rename_node", old_id="jwt-refresh-window", new_id="jwt-refresh-new-lesson")
+    await c.ok("kg_put_node", level="project", id="jwt-refresh-window", gist="a third lesson")
 
 
-async def test_a_write_to_a_node_another_session_deleted_after_this_one_saw_it_says_so(srv, client):
+async def test_a_write_under_a_user_id_the_editor_renamed_is_refused_with_the_renamed_node(srv, client):
+    a = await Session.open(client, srv.project("rename-editor-proj"))
+    await a.ok("kg_put_node", level="user", id="editor-renamed-principle", gist="prefer small commits")
+    _editor(srv, "POST", "/api/nodes/rename",
+            {"level": "user", "old_id": "editor-renamed-principle", "new_id": "small-commits-principle"})
+    text = await a.err("kg_put_node", level="user", id="editor-renamed-principle", gist="prefer small, focused commits")
+    assert text.startswith("NOT WRITTEN") and "to 'small-commits-principle'" in text, text
+    assert _user_node(srv, "editor-renamed-principle") is None
+    await a.ok("kg_put_node", level="user", id="editor-renamed-principle", gist="prefer small, focused commits")
+    assert _user_node(srv, "small-commits-principle")["gist"] == "prefer small commits"
+
+
+async def test_a_write_to_a_node_another_session_deleted_after_this_one_saw_it_is_refused(srv, client):
     a = await Session.open(client, srv.project("delete-stale-proj"))
     b = await Session.open(client, srv.project("delete-stale-proj"))
     await a.ok("kg_put_node", level="project", id="deploy-freeze-window-rule", gist="no deploys on Fridays")
     await b.ok("kg_read", ids=["deploy-freeze-window-rule"])
     await b.ok("kg_delete_node", id="deploy-freeze-window-rule")
-    text = await a.ok("kg_put_node", level="project", id="deploy-freeze-window-rule", gist="no deploys after 3 pm Fri")
-    assert "'deploy-freeze-window-rule' was deleted after this session saw it" in text, text
-    again = await a.ok("kg_put_node", level="project", id="deploy-freeze-window-rule", gist="no deploys after 2 pm Fri")
-    assert "deleted" not in again  # the node this session made is its own now
+    text = await a.err("kg_put_node", level="project", id="deploy-freeze-window-rule", gist="no deploys after 3 pm Fri")
+    assert text.startswith("NOT WRITTEN"), text
+    assert "'deploy-freeze-window-rule' was deleted after this session last saw it" in text, text
+    assert "deploy-freeze-window-rule" not in _project_nodes(srv, a.sid)
+    # The refusal is the session's view of the deletion: the same write again makes the node anew.
+    await a.ok("kg_put_node", level="project", id="deploy-freeze-window-rule", gist="no deploys after 3 pm Fri")
+    assert _project_nodes(srv, a.sid)["deploy-freeze-window-rule"]["gist"] == "no deploys after 3 pm Fri"
     fresh = await a.ok("kg_put_node", level="project", id="deploy-freeze-brand-new", gist="a lesson never seen before")
     assert "deleted" not in fresh
+    # A session's own delete is no news to it: writing the id again makes the node at once.
+    await b.ok("kg_put_node", level="project", id="deploy-freeze-own-rule", gist="freeze on release day")
+    await b.ok("kg_delete_node", id="deploy-freeze-own-rule")
+    await b.ok("kg_put_node", level="project", id="deploy-freeze-own-rule", gist="freeze on release day, 2 pm")
+
+
+async def test_a_write_to_a_user_node_the_editor_deleted_after_this_session_saw_it_is_refused(srv, client):
+    a = await Session.open(client, srv.project("delete-editor-proj"))
+    await a.ok("kg_put_node", level="user", id="editor-deleted-principle", gist="name tests for behaviour")
+    _editor(srv, "DELETE", "/api/nodes/user/editor-deleted-principle", None)
+    text = await a.err("kg_put_node", level="user", id="editor-deleted-principle", gist="name tests for what they show")
+    assert text.startswith("NOT WRITTEN") and "was deleted after this session last saw it" in text, text
+    assert _user_node(srv, "editor-deleted-principle") is None
+    await a.ok("kg_put_node", level="user", id="editor-deleted-principle", gist="name tests for what they show")
+    assert _user_node(srv, "editor-deleted-principle")["gist"] == "name tests for what they show"
 
 
 async def test_rename_refused_when_an_edge_would_reach_a_different_node(srv, client):
