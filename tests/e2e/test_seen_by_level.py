@@ -119,3 +119,28 @@ async def test_a_full_read_shows_the_project_node_when_only_the_user_node_of_its
         full = await _read(rt, cwd, a, [], None)
         assert full.count(f"{SHARED} (preloaded)") == 1  # the user node's anchor
         assert PROJECT_GIST in full and USER_GIST not in full
+
+
+async def test_a_rename_and_a_delete_since_a_session_saw_the_nodes_still_refuse_its_writes_after_a_restart(
+        tmp_path, home):
+    """What a session saw and where it went are kept in sessions.json: known after a restart too."""
+    cwd = _project(home)
+    async with serve_inprocess(tmp_path / "store") as rt:
+        a, b = await sessions_of(rt, cwd, "claude-a", "claude-b")
+        await write_uc.put_node(rt.floor, a, "user", "zookeeper-expiry-old", USER_GIST, None, None)
+        await write_uc.put_node(rt.floor, a, "project", SHARED, PROJECT_GIST, None, None)
+        await _read(rt, cwd, b, ["zookeeper-expiry-old"], "user")
+        await _read(rt, cwd, b, [SHARED], "project")
+        await rename_uc.rename(rt.floor, b, "zookeeper-expiry-old", "zookeeper-expiry-renewal", "user")
+        await write_uc.delete_node(rt.floor, b, SHARED, "project")
+    async with serve_inprocess(tmp_path / "store") as rt:
+        with pytest.raises(WriteConflict) as renamed:
+            await write_uc.put_node(rt.floor, a, "user", "zookeeper-expiry-old", "a's rewrite", None, None)
+        assert renamed.value.node_id == "zookeeper-expiry-renewal" and renamed.value.node["gist"] == USER_GIST
+        with pytest.raises(WriteConflict) as deleted:
+            await write_uc.put_node(rt.floor, a, "project", SHARED, "a's rewrite", None, None)
+        assert deleted.value.node is None and "was deleted after this session last saw it" in deleted.value.reason
+        # b renamed and deleted them itself: nothing stands in its way (and a's retries go through).
+        await write_uc.put_node(rt.floor, b, "project", SHARED, "b's new lesson", None, None)
+        await write_uc.put_node(rt.floor, a, "user", "zookeeper-expiry-old", "a's lesson beside it", None, None)
+        assert (await _project_node(rt, cwd, SHARED)).gist == "b's new lesson"
