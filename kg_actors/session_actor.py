@@ -189,6 +189,7 @@ class Registry(AmbientChannels, Votes):
         """After a compaction the summary kept only part of what was shown: start the context state over."""
         s = self._get(msg.sid)
         s.seen_via.clear()
+        s.context_from = msg.now
         s.preloaded_ids = []
         self._frozen.pop(s.sid, None)
         s.full_read_ts = None
@@ -243,6 +244,9 @@ class Registry(AmbientChannels, Votes):
         s = self._get(sid)
         first, s.full_read_ts = s.full_read_ts is None, s.full_read_ts or now
         return first
+
+    def held_whole(self, msg: m.HeldWhole) -> frozenset[Ref]:
+        return self._get(msg.sid).held_whole()
 
     def set_preloaded(self, msg: m.SetPreloaded) -> None:
         """Told once the preload's reply is delivered (never for one its hook gave up on)."""
@@ -417,7 +421,7 @@ HANDLERS: dict[type[m.SessionMessage[Any]], Callable[[Registry, Any], object]] =
     m.FindByProject: Registry.find_by_project, m.Bind: Registry.bind, m.Fork: Registry.fork,
     m.ResetContext: Registry.reset_context, m.SetMaintenance: Registry.set_maintenance,
     m.Expire: Registry.expire, m.MarkSeen: Registry.mark_seen, m.MarkFullRead: Registry.mark_full_read,
-    m.SetPreloaded: Registry.set_preloaded, m.GetWriteView: Registry.write_view,
+    m.SetPreloaded: Registry.set_preloaded, m.HeldWhole: Registry.held_whole, m.GetWriteView: Registry.write_view,
     m.OpenWrite: Registry.open_write, m.AfterWrite: Registry.after_write,
     m.RenameRef: Registry.rename_ref, m.ForgetViews: Registry.forget_views, m.ForgetGone: Registry.forget_gone,
     m.Like: Registry.like, m.Unlike: Registry.unlike,

@@ -59,8 +59,8 @@ class SessionHandle:
     async def fork(self, sid: str, claude_sid: str | None, harness: str, now: float) -> SessionView:
         return await self._mailbox.ask(m.Fork(sid, claude_sid, harness, now))
 
-    async def reset_context(self, sid: str) -> SessionView:
-        return await self._mailbox.ask(m.ResetContext(sid))
+    async def reset_context(self, sid: str, now: float) -> SessionView:
+        return await self._mailbox.ask(m.ResetContext(sid, now))
 
     async def set_maintenance(self, sid: str) -> bool:
         return await self._mailbox.ask(m.SetMaintenance(sid))
@@ -78,6 +78,9 @@ class SessionHandle:
 
     async def mark_full_read(self, sid: str, now: float) -> bool:
         return await self._mailbox.ask(m.MarkFullRead(sid, now))
+
+    async def held_whole(self, sid: str) -> frozenset[Ref]:
+        return await self._mailbox.ask(m.HeldWhole(sid))
 
     async def set_preloaded(self, sid: str, refs: list[Ref]) -> None:
         await self._mailbox.ask(m.SetPreloaded(sid, refs))

@@ -116,6 +116,7 @@ class ResetContext(SessionMessage[SessionView]):
     op = "reset_context"
     saves_now = True
     sid: str
+    now: float
 
 
 @attrs.frozen
@@ -155,6 +156,15 @@ class MarkFullRead(SessionMessage[bool]):
     deferral = "hold"
     sid: str
     now: float
+
+
+@attrs.frozen
+class HeldWhole(SessionMessage[frozenset[Ref]]):
+    """What the session's context holds whole now: the full read shows those as anchors."""
+
+    op = "held_whole"
+    sessions = Touches.NONE
+    sid: str
 
 
 @attrs.frozen

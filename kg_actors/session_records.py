@@ -40,6 +40,7 @@ class Session:
     seen_at: dict[str, float] = attrs.field(factory=dict)
     read_at: dict[str, float] = attrs.field(factory=dict)
     preloaded_ids: list[str] = attrs.field(factory=list)
+    context_from: float | None = None  # the last compaction's reset: a view stamped before it is not in context
     # A preload reply reached the agent (its hook did not give up): the agent knows this session's id.
     preload_given: bool = False
     full_read_ts: float | None = None
@@ -84,6 +85,13 @@ class Session:
         that said it was renamed or deleted): what it saw there no longer stands in the way of a write."""
         for table in (self.seen_at, self.read_at, self.renamed_away):
             table.pop(k, None)
+
+    def held_whole(self) -> frozenset[seen.Ref]:
+        """What the context holds whole now: shown since it began, not only cut short, and by something
+        other than a full read (a full read asked again shows its own gists again)."""
+        since = self.context_from if self.context_from is not None else float("-inf")
+        return frozenset(seen.ref(k) for k, via in self.seen_via.items()
+                         if via != "full_read" and self.seen_at.get(k, since) > since)
 
     def trim_seen(self, kept: int) -> bool:
         """Keep the `kept` nodes last shown (seen_via is in the order they were last shown) and the

@@ -38,7 +38,7 @@ def test_views_show_the_seen_and_preloaded_sets_as_they_stand(ops):
         elif kind == "preload":
             apply(registry, m.SetPreloaded(sid, ids))
         elif kind == "reset":
-            apply(registry, m.ResetContext(sid))
+            apply(registry, m.ResetContext(sid, float(t)))
         elif kind == "rename":
             level, (old, new) = ids
             apply(registry, m.RenameRef(level, old, new, "/home/u/app" if level == "project" else None))

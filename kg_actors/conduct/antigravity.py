@@ -131,7 +131,7 @@ class Antigravity:
             view = await self.floor.sessions.find_by_claude(claude_sid=conv)
             await self.deliveries.reset(conv)
             if view is not None:
-                await self.floor.sessions.reset_context(sid=view.sid)
+                await self.floor.sessions.reset_context(sid=view.sid, now=self.floor.clock())
             await self._preload(payload)
         return request
 

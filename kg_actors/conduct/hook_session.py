@@ -60,7 +60,7 @@ async def bootstrap(floor: Floor, cwd: object, claude_sid: object, source: objec
         return {"session_id": view.sid, "reused": True, "context": replies.resumed_note(view.sid, parent),
                 "text": "", "stats": {}, "message": f"kg memory: session {view.sid} resumed"}
     if origin == "compact":
-        view = await sessions.reset_context(sid=view.sid)
+        view = await sessions.reset_context(sid=view.sid, now=now)
     # The note on a folder outside home comes first, and the preload is sized with it: the harness's limit
     # is for the whole text (a long path pushed a full preload past Claude Code's 9,500 units).
     return await _preload(floor, view, harness, reused, lead=replies.outside_home_note(str(cwd)) if outside else "")

@@ -182,9 +182,12 @@ async def _node_read(floor: Floor, view: SessionView, node_ids: list[str], level
 async def _full_read(floor: Floor, view: SessionView, notices: list[str]) -> list[Line]:
     preloaded = view.preloaded
     now = floor.clock()
+    held = await floor.sessions.held_whole(sid=view.sid)  # shown whole since the context began: not again
     parts, debt_lines = [], {}
     for lvl, handle in await floor.levels_of(view):
-        parts.append(floor.views.level_part(handle.key, await handle.settled(now), lvl, at_level(preloaded, lvl), now))
+        held_here = frozenset(i for level, i in held if level == lvl)
+        parts.append(floor.views.level_part(handle.key, await handle.settled(now), lvl, at_level(preloaded, lvl),
+                                            now, held_here))
         debt_lines[lvl] = debt.debt_line(await handle.debt(now=now))
         notices.extend(graph_troubles.troubles(floor, lvl, handle))
     first = view.full_read_ts is None

@@ -59,13 +59,14 @@ class ReadViews:
         return scored
 
     def level_part(self, key: str, view: GraphView, level: str, preloaded: frozenset[str],
-                   now: float) -> reads.LevelPart:
-        """The full read's body for this level: planned again only for a new version."""
-        held = self._parts.get((key, level, True))
-        if held is None or held[0] is not view.graph:
+                   now: float, held: frozenset[str] = frozenset()) -> reads.LevelPart:
+        """The full read's body for this level: planned again only for a new version (`preloaded` and
+        `held`: the gists the session holds, shown as anchors)."""
+        kept = self._parts.get((key, level, True))
+        if kept is None or kept[0] is not view.graph:
             part = reads.level_part(view.graph, level, frozenset(), self.scores(key, view, now))
-            held = self._parts[(key, level, True)] = (view.graph, part, None)
-        return reads.with_preloaded(held[1], preloaded)
+            kept = self._parts[(key, level, True)] = (view.graph, part, None)
+        return reads.with_preloaded(kept[1], preloaded, held)
 
     def gists_part(self, key: str, view: GraphView, level: str, now: float) -> reads.LevelPart:
         """The level's body without its archived anchors, valued by recent scores: the preload's,

@@ -39,6 +39,7 @@ class LevelPart:
     health: str
     active: int
     archived: int
+    held: int = 0  # active gists shown as '(in context)' anchors: the session holds them whole already
 
 
 def health_line(graph: GraphReader, plan: render.LevelPlan, edges: int | None = None) -> str:
@@ -97,16 +98,20 @@ def level_part(graph: GraphReader, level: str, preloaded: frozenset[str] = froze
     return LevelPart(level, TITLES[level], tuple(body), health, len(plan.active), archived)
 
 
-def with_preloaded(part: LevelPart, preloaded: frozenset[str]) -> LevelPart:
-    """The same part with the preload's gists shown as id-only anchors."""
-    if not preloaded:
+def with_preloaded(part: LevelPart, preloaded: frozenset[str], held: frozenset[str] = frozenset()) -> LevelPart:
+    """The same part with the gists the session already holds shown as id-only anchors: the preload's,
+    and those `held` whole in its context since (shown by a recall, a push, a read)."""
+    if not preloaded and not held:
         return part
-    body = tuple(
-        BodyLine(render.preloaded_line(b.effects["seen"][0][1]))
-        if b.effects and b.effects.get("seen") and b.effects["seen"][0][1] in preloaded else b
-        for b in part.body
-    )
-    return attrs.evolve(part, body=body)
+    body, count = [], 0
+    for b in part.body:
+        node_id = b.effects["seen"][0][1] if b.effects and b.effects.get("seen") else None
+        if node_id is not None and node_id in preloaded:
+            b = BodyLine(render.preloaded_line(node_id))
+        elif node_id is not None and node_id in held:
+            b, count = BodyLine(render.held_line(node_id)), count + 1
+        body.append(b)
+    return attrs.evolve(part, body=tuple(body), held=count)
 
 
 # A node with no score (the fresh tier is unscored) counts as middling when the ladder ranks edges.
@@ -159,6 +164,11 @@ def full_read_lines(parts: list[LevelPart], debt: dict[str, str], preloaded_coun
     if preloaded_count:
         head += [f"{preloaded_count} gist(s) already shown by the session-start preload render as id-only "
                  "'(preloaded)' anchors below — kg_read(session_id, ids=[...]) re-reads any in full.", ""]
+    held = sum(p.held for p in parts)
+    if held:
+        head += [f"{held} gist(s) this session was already shown whole (by a recall, a push or a read) render "
+                 "as id-only '(in context)' anchors below — kg_read(session_id, ids=[...]) re-reads any in full.",
+                 ""]
     tail = ["", f"Session: {sid}"] + ([ANNOUNCE] if first else []) + list(notices)
     fixed = sum(len(t) + 1 for t in head + tail)
     fixed += sum(len(level_header(p)) + len(p.health) + 2 + len(debt.get(p.level, "")) + 1 for p in parts)

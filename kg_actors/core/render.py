@@ -32,6 +32,10 @@ def preloaded_line(node_id: str) -> str:
     return f"  {one_line(node_id)} (preloaded)"
 
 
+def held_line(node_id: str) -> str:
+    return f"  {one_line(node_id)} (in context)"
+
+
 def anchor_line(node_id: str) -> str:
     return f"  {one_line(node_id)}"
 

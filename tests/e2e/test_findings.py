@@ -293,7 +293,7 @@ async def test_F14_a_recall_in_a_prompt_reply_the_client_gave_up_on_stays_unseen
                                  None, None)
         opened = await session_uc.open_session(rt.floor, str(cwd), sid, profiles.from_user_agent("claude-code"))
         await read_uc.read(rt.floor, opened, profiles.from_user_agent("claude-code"), None, None, False)  # the full read
-        await rt.sessions.reset_context(sid=sid)  # what the full read showed is gone from the context
+        await rt.sessions.reset_context(sid=sid, now=rt.clock())  # what the full read showed is gone from the context
         await read_uc.read(rt.floor, opened, profiles.from_user_agent("claude-code"), ["other-id"], None, False)
         await rt.sessions.mark_full_read(sid=sid, now=rt.clock())
         prompt = {"session_id": "claude-recall", "cwd": str(cwd),

@@ -201,7 +201,7 @@ async def test_dropped_reply_at_return_counterexample_a_dropped_part_comes_back(
     async with serve_inprocess(tmp_path / "store") as rt:
         (sid,) = await sessions_of(rt, cwd, "claude-dropper")
         ids = await _long_nodes(rt, sid, "dropped")
-        await rt.sessions.reset_context(sid=sid)  # the writes showed the nodes: start unseen
+        await rt.sessions.reset_context(sid=sid, now=rt.clock())  # the writes showed the nodes: start unseen
 
         async def seen() -> set[str]:
             return {i for _, i in (await rt.sessions.get(sid=sid)).seen} & set(ids)
