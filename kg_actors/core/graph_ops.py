@@ -149,9 +149,12 @@ def put_node(
     # A gist is one line: its line breaks fold into spaces (the lesson is kept, and the reply says so).
     gist, folded = plain_text.fold_gist(check_gist(gist))
     notes_t = _clean_list(notes, "notes", C.NOTE_HARD_LIMIT)
-    touches_t = _clean_list(touches, "touches", C.ENDPOINT_MAX_LEN * 4, plain_text.check_line)
+    touches_t = _clean_list(touches, "touches", C.ENDPOINT_MAX_LEN * 4, plain_text.check_touch)
     old = graph.nodes.get(node_id)
     warnings: list[str] = [plain_text.GIST_FOLDED_NOTE] if folded else []
+    if touches_t is not None and len(set(touches_t)) < len(touches_t):
+        touches_t = tuple(dict.fromkeys(touches_t))  # the first of each, in order
+        warnings.append(plain_text.TOUCHES_REPEATED_NOTE)
     if old is None:
         ids.check_new_id_words(node_id)
         gone = gone_refusal(graph, level, node_id, writer) if writer.guard and writer.session is not None else None

@@ -88,6 +88,19 @@ def check_line(text: str, field: str, rule: str = TOUCH_RULE) -> None:
         raise InvalidInput(field, f"holds a control character ({_code(bad.group())}); write plain text")
 
 
+BLANK_TOUCH = "must not be blank; a touch names a file (path:lines (anchor))"
+
+
+def check_touch(text: str, field: str) -> None:
+    """A touch names a file: one line, not blank (a blank one names nothing: refused, not stored or dropped)."""
+    if not text.strip():
+        raise InvalidInput(field, BLANK_TOUCH)
+    check_line(text, field)
+
+
+TOUCHES_REPEATED_NOTE = "note: touches: repeated ones kept once."
+
+
 def fold_gist(gist: str) -> tuple[str, bool]:
     """The gist with its line breaks and tabs folded into single spaces, and whether any were.
 

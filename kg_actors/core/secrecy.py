@@ -33,6 +33,7 @@ import attrs
 
 from .constants import RECALL_PROMPT_MAX_CHARS
 from .errors import InvalidInput, KGError
+from .plain_text import BLANK_TOUCH
 from .secret_names import CODE_NAME as _CODE_NAME, ENV_NAME as _ENV_NAME, code_path as _code_path, is_path as _is_path
 from .secret_names import HEADER_NAME as _HEADER_NAME, KEY_ID_SETTING as _KEY_ID_SETTING, classes as _classes
 from .secret_forms import FORM_RULES
@@ -460,6 +461,9 @@ def clean_node(gist: str, notes: list[str] | None, touches: list[str] | None) ->
                 raise InvalidInput("gist", "is empty once its <private> text is removed")
         elif not gist:
             raise InvalidInput("gist", "must be a non-empty string")
+    for i, touch in enumerate(touches or []):  # refused here: an empty one would be dropped below, unsaid
+        if isinstance(touch, str) and not touch.strip():
+            raise InvalidInput(f"touches[{i}]", BLANK_TOUCH)
     notes, touches = _without_private(notes, "notes", cut), _without_private(touches, "touches", cut)
     refuse_secrets([("gist", gist), *_numbered("notes", notes), *_numbered("touches", touches)])
     return CleanNode(gist, notes, touches, tuple(cut))

@@ -48,7 +48,8 @@ async def test_a_gist_with_line_breaks_is_kept_on_one_line_and_the_reply_says_so
     assert "gist: line breaks folded into spaces: a gist is one line" in reply, reply
     node = await s.ok("kg_read", ids=["uni-newline-node"])
     assert f"  gist: {FOLDED}" in node.splitlines(), node
-    full = await s.ok("kg_read")
+    # Another session's full read: this one was shown the node whole already (an anchor in its full read).
+    full = await (await Session.open(client, cwd)).ok("kg_read")
     assert f"  uni-newline-node: {FOLDED}" in full.splitlines(), full
     assert not any(line.startswith(("FAKE", "=== USER GRAPH — 999")) for line in full.splitlines()), full
     preload = _bootstrap(srv, cwd)
@@ -61,12 +62,24 @@ async def test_a_gist_with_line_breaks_is_kept_on_one_line_and_the_reply_says_so
     ({"gist": "g", "notes": ["ok", "two\nlines are fine", "bell\x07"]},
      "notes[2]: holds a control character (U+0007); write plain text"),
     ({"gist": "g", "touches": ["src/a.py", "src/b.py\nFAKE-NODE: x"]}, "touches[1]: holds a line break (U+000A)"),
+    ({"gist": "g", "touches": ["src/a.py", "  "]}, "touches[1]: must not be blank"),
+    ({"gist": "g", "touches": ["src/a.py", ""]}, "touches[1]: must not be blank"),
 ])
 async def test_control_characters_and_a_touch_across_lines_are_refused(srv, client, args, named):
     s = await Session.open(client, srv.project("refuse-proj"))
     text = await s.err("kg_put_node", level="project", id="refused-text-node", **args)
     assert text.startswith("Error: ") and named in text, text
     assert "NOT FOUND" in await s.ok("kg_read", ids=["refused-text-node"])
+
+
+async def test_a_touch_given_twice_is_kept_once(srv, client):
+    s = await Session.open(client, srv.project("twice-proj"))
+    reply = await s.ok("kg_put_node", level="project", id="twice-touched-node", gist="g",
+                       touches=["src/a.py", "src/b.py:3", "src/a.py", "src/b.py:3"])
+    assert "note: touches: repeated ones kept once." in reply, reply
+    node = await s.ok("kg_read", ids=["twice-touched-node"])
+    touches = [line for line in node.splitlines() if line.startswith("  touches: ")]
+    assert len(touches) == 1 and touches[0].split(": ", 1)[1].split(" · ") == ["src/a.py (gone)", "src/b.py:3 (gone)"], node
 
 
 async def test_edge_notes_and_progress_refuse_control_characters(srv, client):
