@@ -245,7 +245,7 @@ class Registry(AmbientChannels, Votes):
         first, s.full_read_ts = s.full_read_ts is None, s.full_read_ts or now
         return first
 
-    def held_whole(self, msg: m.HeldWhole) -> frozenset[Ref]:
+    def held_whole(self, msg: m.HeldWhole) -> dict[Ref, float]:
         return self._get(msg.sid).held_whole()
 
     def set_preloaded(self, msg: m.SetPreloaded) -> None:

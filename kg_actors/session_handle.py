@@ -79,7 +79,7 @@ class SessionHandle:
     async def mark_full_read(self, sid: str, now: float) -> bool:
         return await self._mailbox.ask(m.MarkFullRead(sid, now))
 
-    async def held_whole(self, sid: str) -> frozenset[Ref]:
+    async def held_whole(self, sid: str) -> dict[Ref, float]:
         return await self._mailbox.ask(m.HeldWhole(sid))
 
     async def set_preloaded(self, sid: str, refs: list[Ref]) -> None:

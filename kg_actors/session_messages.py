@@ -159,8 +159,8 @@ class MarkFullRead(SessionMessage[bool]):
 
 
 @attrs.frozen
-class HeldWhole(SessionMessage[frozenset[Ref]]):
-    """What the session's context holds whole now: the full read shows those as anchors."""
+class HeldWhole(SessionMessage["dict[Ref, float]"]):
+    """What the session's context holds whole now, and when it saw each so: the full read's anchors."""
 
     op = "held_whole"
     sessions = Touches.NONE

@@ -86,12 +86,12 @@ class Session:
         for table in (self.seen_at, self.read_at, self.renamed_away):
             table.pop(k, None)
 
-    def held_whole(self) -> frozenset[seen.Ref]:
-        """What the context holds whole now: shown since it began, not only cut short, and by something
-        other than a full read (a full read asked again shows its own gists again)."""
+    def held_whole(self) -> dict[seen.Ref, float]:
+        """What the context holds whole now, and when it was last seen so: shown since the context began, not
+        only cut short, and by something other than a full read (one asked again shows its own gists again)."""
         since = self.context_from if self.context_from is not None else float("-inf")
-        return frozenset(seen.ref(k) for k, via in self.seen_via.items()
-                         if via != "full_read" and self.seen_at.get(k, since) > since)
+        return {seen.ref(k): self.seen_at[k] for k, via in self.seen_via.items()
+                if via != "full_read" and self.seen_at.get(k, since) > since}
 
     def trim_seen(self, kept: int) -> bool:
         """Keep the `kept` nodes last shown (seen_via is in the order they were last shown) and the

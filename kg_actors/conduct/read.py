@@ -185,15 +185,22 @@ async def _full_read(floor: Floor, view: SessionView, notices: list[str]) -> lis
     held = await floor.sessions.held_whole(sid=view.sid)  # shown whole since the context began: not again
     parts, debt_lines = [], {}
     for lvl, handle in await floor.levels_of(view):
-        held_here = frozenset(i for level, i in held if level == lvl)
-        parts.append(floor.views.level_part(handle.key, await handle.settled(now), lvl, at_level(preloaded, lvl),
-                                            now, held_here))
+        gview = await handle.settled(now)
+        held_here = frozenset(i for (level, i), at in held.items() if level == lvl and _unchanged(gview.graph, i, at))
+        parts.append(floor.views.level_part(handle.key, gview, lvl, at_level(preloaded, lvl), now, held_here))
         debt_lines[lvl] = debt.debt_line(await handle.debt(now=now))
         notices.extend(graph_troubles.troubles(floor, lvl, handle))
     first = view.full_read_ts is None
     if view.project_path is None and replies.user_only_notice(view.sid) not in notices:
         notices.append(replies.user_only_notice(view.sid))
     return reads.full_read_lines(parts, debt_lines, len(preloaded), view.sid, first, notices)
+
+
+def _unchanged(graph: GraphReader, node_id: str, seen_at: float) -> bool:
+    """Whether the node is as the session saw it then: not written since (what it holds is stale if so)."""
+    node = graph.nodes.get(node_id)
+    stamp = (node.written or {}).get("ts") if node is not None else None
+    return node is not None and (not isinstance(stamp, int | float) or stamp <= seen_at)
 
 
 async def _maintain_read(floor: Floor, view: SessionView, notices: list[str]) -> list[Line]:

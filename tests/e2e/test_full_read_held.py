@@ -81,3 +81,17 @@ def test_a_gist_shown_cut_short_and_a_compaction_leave_the_full_read_whole(srv):
         assert _line(full, short) == [f"  {short}: {_gist(int(short[-3:]))}"]
     else:
         assert _line(full, short) == [f"  {short} (preloaded)"]
+
+
+def test_a_gist_rewritten_since_the_session_saw_it_is_shown_whole_again(srv):
+    h, other = Harness(srv, srv.project("held-proj")), Harness(srv, srv.project("held-proj"))
+    preload = h.start().context
+    other.start()
+    seen, changed = [f"filler-{i:03d}" for i in range(FILLERS) if f"filler-{i:03d}:" not in preload][-2:]
+    for node_id in (seen, changed):
+        assert node_id in h.read(f"{h.cwd}/src/f{node_id[-3:]}.py").context
+    gist = "filler lesson rewritten: the settings file is reloaded on SIGHUP only, not on any signal"
+    assert "saved" in other.mcp("kg_put_node", level="project", id=changed, gist=gist)
+    full = h.full_read()
+    assert _line(full, seen) == [f"  {seen} (in context)"]
+    assert _line(full, changed) == [f"  {changed}: {gist}"]  # what the session holds of it is stale
