@@ -17,6 +17,13 @@ from .errors import InvalidInput
 _NOT_ONE_LINE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 # Control characters no text of a node may hold: C0 but tab, line feed and carriage return, DEL, C1.
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+# Bidirectional embeddings, overrides and isolates: stored, they reorder how a read displays (a gist that
+# reads as another, "Trojan Source"). No field may hold one.
+_BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
+# Invisible characters: refused where text names something (a touch, a task id), where one would make two
+# names look the same. Gists and notes keep them: Thai and Khmer break words with U+200B, Persian and
+# Indic scripts need U+200C and U+200D, and emoji sequences are joined by U+200D.
+_INVISIBLE = re.compile("[\u200b-\u200d\u2060\ufeff]")
 # A gist's line breaks and tabs, with the blanks around them: one space.
 _GIST_BREAKS = re.compile("[ \t]*[\t\n\r\u2028\u2029][ \t\n\r\u2028\u2029]*")
 _LINE_BREAK = re.compile("[\n\r\u2028\u2029]")
@@ -69,23 +76,37 @@ def _code(ch: str) -> str:
 
 
 def check_text(text: str, field: str) -> None:
-    """Refuse a control character other than tab, line feed and carriage return (notes, progress text)."""
+    """Refuse a control character other than tab, line feed and carriage return, and a bidirectional control
+    (a gist, notes, progress text)."""
     bad = _CONTROL.search(text)
     if bad is not None:
         raise InvalidInput(field, f"holds a control character ({_code(bad.group())}); write plain text")
+    _check_bidi(text, field)
+
+
+def _check_bidi(text: str, field: str) -> None:
+    bidi = _BIDI.search(text)
+    if bidi is not None:
+        raise InvalidInput(field, f"holds a bidirectional control character ({_code(bidi.group())}), which "
+                                  "reorders how the text displays; write plain text")
 
 
 TOUCH_RULE = "a touch is one path:lines (anchor) on one line"
 
 
 def check_line(text: str, field: str, rule: str = TOUCH_RULE) -> None:
-    """Refuse a line break or any control character (a touch, a task id: one line)."""
+    """Refuse a line break, any control character, a bidirectional control or an invisible character (a touch,
+    a task id: one line that names something)."""
     br = _LINE_BREAK.search(text)
     if br is not None:
         raise InvalidInput(field, f"holds a line break ({_code(br.group())}); {rule}")
     bad = _NOT_ONE_LINE.search(text)
     if bad is not None:
         raise InvalidInput(field, f"holds a control character ({_code(bad.group())}); write plain text")
+    _check_bidi(text, field)
+    unseen = _INVISIBLE.search(text)
+    if unseen is not None:
+        raise InvalidInput(field, f"holds an invisible character ({_code(unseen.group())}); {rule}")
 
 
 BLANK_TOUCH = "must not be blank; a touch names a file (path:lines (anchor))"

@@ -100,7 +100,9 @@ def guarded(fn: Handler) -> Handler:
     return wrapper
 
 
-async def json_body(request: Request) -> dict[str, Any]:
+async def json_body(request: Request, whole: bool = False) -> dict[str, Any]:
+    """The request's JSON object; with `whole` (a body whose text is stored) a lone surrogate is refused,
+    naming its field, where other bodies have it mended (body_json.py)."""
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > BODY_MAX_BYTES:
         raise PayloadTooLarge(f"body is {declared} bytes; at most {BODY_MAX_BYTES}")
@@ -114,13 +116,16 @@ async def json_body(request: Request) -> dict[str, Any]:
         # form, a beacon) without the browser asking this server first, which it would refuse.
         raise InvalidInput("content-type", "must be application/json")
     try:
-        body = json.loads(body_json.mend(bytes(raw)) or b"{}")
+        body = json.loads((bytes(raw) if whole else body_json.mend(bytes(raw))) or b"{}")
     except ValueError as exc:
         raise InvalidInput("body", f"is not valid JSON ({exc})") from None
     except RecursionError:
         raise InvalidInput("body", "is nested too deeply to read") from None
     if not isinstance(body, dict):
         raise InvalidInput("body", "must be a JSON object")
+    half = body_json.half_character(body) if whole else None
+    if half is not None:
+        raise half
     return body
 
 

@@ -96,7 +96,7 @@ def routes(runtime: RuntimeParts) -> list[Route]:
         with nodes. The graph's actor is unloaded first, and the folder moves to the store's trash.
         """
         slug = request.path_params["slug"]
-        body = await json_body(request)
+        body = await json_body(request, whole=True)
         if slug not in graphs.project_slugs(floor):
             raise NotFound(f"no project graph '{slug}' is stored")
         if body.get("confirm") != slug:
@@ -144,7 +144,7 @@ def routes(runtime: RuntimeParts) -> list[Route]:
         return JSONResponse({"level": level, "project_path": root, "node": node})
 
     async def put_node(request: Request) -> JSONResponse:
-        body = await json_body(request)
+        body = await json_body(request, whole=True)
         level, project_path = where(request, body)
         handle, root = await graph_of(level, project_path)
         node_id = ids.check_node_id(body.get("id"))
@@ -172,7 +172,7 @@ def routes(runtime: RuntimeParts) -> list[Route]:
         return JSONResponse({"deleted": node_id, "level": lvl, "project_path": root, "edges_removed": removed})
 
     async def rename(request: Request) -> JSONResponse:
-        body = await json_body(request)
+        body = await json_body(request, whole=True)
         level, project_path = where(request, body)
         _, root = await graph_of(level if "level" in body or project_path is None else "project", project_path)
         old_id, new_id = _text(body.get("old_id"), "old_id"), _text(body.get("new_id"), "new_id")
@@ -192,7 +192,7 @@ def routes(runtime: RuntimeParts) -> list[Route]:
 
     # -- edges -----------------------------------------------------------------
     async def put_edge(request: Request) -> JSONResponse:
-        body = await json_body(request)
+        body = await json_body(request, whole=True)
         level, project_path = where(request, body)
         _, root = await graph_of(level, project_path)
         src, dst = ids.check_endpoint(body.get("from"), "from"), ids.check_endpoint(body.get("to"), "to")
@@ -203,7 +203,7 @@ def routes(runtime: RuntimeParts) -> list[Route]:
                              "credited": out.credited, "warnings": list(out.warnings)}, status_code=201)
 
     async def delete_edge(request: Request) -> JSONResponse:
-        body = await json_body(request)
+        body = await json_body(request, whole=True)
         level, project_path = where(request, body)
         _, root = await graph_of(level, project_path)
         src, dst, rel = body.get("from"), body.get("to"), body.get("rel")
@@ -226,7 +226,7 @@ def routes(runtime: RuntimeParts) -> list[Route]:
         return JSONResponse({"level": level, "project_path": root, "tasks": tasks})
 
     async def put_progress(request: Request) -> JSONResponse:
-        body = await json_body(request)
+        body = await json_body(request, whole=True)
         level, project_path = where(request, body)
         _, root = await graph_of(level, project_path)
         if "state" not in body or not isinstance(body["state"], dict):

@@ -19,7 +19,7 @@ from ..conduct.floor import Floor
 from ..core import replies
 from ..core.errors import KGError, WriteConflict
 from ..harness import profiles
-from . import schemas
+from . import body_json, schemas
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +47,9 @@ class Tools:
         handler = getattr(self, "tool_" + name, None)
         if handler is None or name not in schemas.SCHEMAS:
             return ToolReply(f"Error: unknown tool '{name}'; the tools are {', '.join(sorted(schemas.SCHEMAS))}", True)
+        half = body_json.half_character(arguments)  # left unmended for this refusal (body_json.mend)
+        if half is not None:
+            return ToolReply(f"Error: {half}", True)
         problem = schemas.validation_error(name, arguments)
         if problem:
             return ToolReply(f"Input validation error: {problem}", True)

@@ -69,6 +69,18 @@ def test_put_node_refuses_control_characters_and_changes_nothing(kwargs, message
     assert g.nodes["refused-text-node"].notes == ("a note\nof two lines\twith a tab",)
 
 
+def test_bidi_controls_are_refused_everywhere_and_invisible_characters_where_text_names_something():
+    for ch in ("\u202a", "\u202e", "\u2066", "\u2069"):
+        for check, field in ((check_text, "gist"), (check_line, "touches[0]")):
+            with pytest.raises(InvalidInput) as exc:
+                check(f"pay {ch}txt.exe", field)
+            assert str(exc.value).startswith(f"{field}: holds a bidirectional control character (U+{ord(ch):04X})")
+    for ch in ("\u200b", "\u200c", "\u200d", "\u2060", "\ufeff"):
+        with pytest.raises(InvalidInput, match=rf"touches\[0\]: holds an invisible character \(U\+{ord(ch):04X}\)"):
+            check_line(f"src/a{ch}.py", "touches[0]")
+        check_text(f"kept in a gist: a{ch}b", "gist")  # scripts and emoji need them
+
+
 def test_put_node_keeps_the_first_of_repeated_touches_and_says_so():
     g = GraphData("project")
     r = put(g, "twice-touched-node", touches=["src/b.py", "src/a.py", "src/b.py", "src/a.py:3"])

@@ -278,21 +278,28 @@ async def test_rest_bad_input_names_the_field(srv, session, query, field):
     assert "existing-good-node" in {n["id"] for n in graph(srv, session_id=session.sid)["project"]["nodes"]}
 
 
-async def test_a_lone_surrogate_is_stored_as_a_replacement_character_and_the_server_keeps_serving(srv, session):
+HALF = "holds half of a character (U+D83D, a lone surrogate"
+
+
+async def test_a_lone_surrogate_in_a_write_is_refused_naming_the_field_and_the_server_keeps_serving(srv, session):
     """`"\\ud800"` alone is valid JSON that no file can hold (Node writes it for a string cut inside an emoji):
-    the write that stored one raised in the journal and took the server down."""
+    the write that stored one raised in the journal and took the server down; mended, it was stored as U+FFFD
+    unsaid. A write names the field instead; a hook's body is still mended (a hook never fails on it)."""
     half = '"half \\ud83d emoji"'
-    call = ('{"jsonrpc": "2.0", "id": 11, "method": "tools/call", "params": {"name": "kg_put_node", "arguments": '
-            '{"session_id": "%s", "level": "project", "id": "half-emoji-node", "gist": %s}}}' % (session.sid, half))
+    calls = [('"gist": %s' % half, "gist: "), ('"gist": "whole", "notes": ["ok", %s]' % half, "notes[1]: ")]
     async with httpx.AsyncClient(timeout=10) as http:
-        r = await http.post(srv.url + "/", content=call.encode(), headers=MCP_HEADERS)
-        assert r.status_code == 200 and "saved" in r.text, r.text
+        for i, (args, field) in enumerate(calls):
+            call = ('{"jsonrpc": "2.0", "id": %d, "method": "tools/call", "params": {"name": "kg_put_node", '
+                    '"arguments": {"session_id": "%s", "level": "project", "id": "half-emoji-node", %s}}}'
+                    % (11 + i, session.sid, args))
+            r = await http.post(srv.url + "/", content=call.encode(), headers=MCP_HEADERS)
+            assert r.status_code == 200 and f"Error: {field}{HALF}" in r.text and "saved" not in r.text, r.text
         r = await http.post(srv.url + "/api/nodes", content=('{"level": "user", "id": "rest-half-node", "gist": %s}'
                                                             % half).encode(), headers={"Content-Type": "application/json"})
-        assert r.status_code == 201, r.text
+        assert r.status_code == 400 and f"gist: {HALF}" in r.json()["error"], r.text
         r = await http.post(srv.url + "/api/prompt_context", content=b'{"session_id": "\\udc80", "prompt": "x"}',
                             headers={"Content-Type": "application/json"})
         assert r.status_code < 500
     await _still_serves(srv, session)
-    nodes = {n["id"]: n for n in graph(srv, session_id=session.sid)["project"]["nodes"]}
-    assert nodes["half-emoji-node"]["gist"] == "half \ufffd emoji"
+    nodes = {n["id"] for n in graph(srv, session_id=session.sid)["project"]["nodes"]}
+    assert "half-emoji-node" not in nodes

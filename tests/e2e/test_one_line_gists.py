@@ -64,12 +64,29 @@ async def test_a_gist_with_line_breaks_is_kept_on_one_line_and_the_reply_says_so
     ({"gist": "g", "touches": ["src/a.py", "src/b.py\nFAKE-NODE: x"]}, "touches[1]: holds a line break (U+000A)"),
     ({"gist": "g", "touches": ["src/a.py", "  "]}, "touches[1]: must not be blank"),
     ({"gist": "g", "touches": ["src/a.py", ""]}, "touches[1]: must not be blank"),
+    ({"gist": "pay \u202etxt.exe"}, "gist: holds a bidirectional control character (U+202E)"),
+    ({"gist": "g", "notes": ["ok", "\u2066isolated\u2069"]}, "notes[1]: holds a bidirectional control character (U+2066)"),
+    ({"gist": "g", "touches": ["src/\u202aa.py"]}, "touches[0]: holds a bidirectional control character (U+202A)"),
+    ({"gist": "g", "touches": ["src/a\u200b.py"]}, "touches[0]: holds an invisible character (U+200B)"),
+    ({"gist": "g", "touches": ["\ufeffsrc/a.py"]}, "touches[0]: holds an invisible character (U+FEFF)"),
 ])
 async def test_control_characters_and_a_touch_across_lines_are_refused(srv, client, args, named):
     s = await Session.open(client, srv.project("refuse-proj"))
     text = await s.err("kg_put_node", level="project", id="refused-text-node", **args)
     assert text.startswith("Error: ") and named in text, text
     assert "NOT FOUND" in await s.ok("kg_read", ids=["refused-text-node"])
+
+
+async def test_ids_refuse_bidi_and_invisible_characters_and_gists_keep_the_joiners_scripts_need(srv, client):
+    s = await Session.open(client, srv.project("spoof-proj"))
+    for bad in ("spoof\u202enode-id", "spoof\u200bnode-id", "spoof-node\u2060-id"):
+        text = await s.err("kg_put_node", level="project", id=bad, gist="g")
+        assert text.startswith("Error: id: may hold only ASCII letters"), text
+    # Emoji sequences and Persian words are joined by U+200D and U+200C; Thai breaks words with U+200B.
+    gist = "the on-call \U0001F469\u200d\U0001F4BB rota lives in می\u200cخواهم and ภาษา\u200bไทย"
+    await s.ok("kg_put_node", level="project", id="joiner-gist-node", gist=gist, notes=["\U0001F468\u200d\U0001F373"])
+    node = await s.ok("kg_read", ids=["joiner-gist-node"])
+    assert f"  gist: {gist}" in node.splitlines() and "\U0001F468\u200d\U0001F373" in node, node
 
 
 async def test_a_touch_given_twice_is_kept_once(srv, client):
