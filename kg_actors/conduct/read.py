@@ -159,6 +159,7 @@ async def _node_read(floor: Floor, view: SessionView, node_ids: list[str], level
                      notices: list[str]) -> list[Line]:
     if not all(isinstance(node_id, str) and node_id.strip() for node_id in node_ids):
         raise InvalidInput("ids", "each must be a node id: a string with a character other than a space")
+    node_ids = list(dict.fromkeys(node_ids))  # an id asked again is shown once, where it was first asked
     found = await _found(floor, view, node_ids, level)
     blocks: list[list[Line]] = []
     for node_id in node_ids:

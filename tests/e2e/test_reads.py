@@ -325,6 +325,12 @@ async def test_node_read_shows_everything_and_all_edges(srv, client):
     assert blocks[3] == f"Session: {s.sid}"
     missing = await s.ok("kg_read", id="no-such-node-here")
     assert missing.startswith("▸ no-such-node-here: NOT FOUND (try kg_search")
+    # An id asked twice (or as `id` and in `ids`) is shown once, where it was first asked.
+    again = await s.ok("kg_read", id="n-beta", ids=["no-such-node-here", "n-beta", "no-such-node-here", "u-leaf-one",
+                                                     "no-such-node-here"])
+    blocks = again.split("\n\n")
+    assert [b.split("\n")[0].split(" ")[1] for b in blocks[:-1]] == ["n-beta", "no-such-node-here:", "u-leaf-one"]
+    assert blocks[-1] == f"Session: {s.sid}"
     # A level that names no graph is a clear refusal.
     assert "level" in await s.err("kg_read", id="n-alpha", level="nowhere")
 
