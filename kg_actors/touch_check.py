@@ -109,14 +109,18 @@ class TouchCheck:
         node read was a third of a read of five ids."""
         if not node.touches:
             return node
-        checked = self._check(node.touches, project_root, cached_only=True)
+        touches = await self.marked_touches(node.touches, project_root)
+        return node if touches is node.touches else attrs.evolve(node, touches=touches)
+
+    async def marked_touches(self, touches: tuple[str, ...], project_root: str | None) -> tuple[str, ...]:
+        """`touches` with each gone one marked (the same tuple when none is gone)."""
+        checked = self._check(touches, project_root, cached_only=True)
         if checked is None:
-            checked = await trio.to_thread.run_sync(self._check, node.touches, project_root)
+            checked = await trio.to_thread.run_sync(self._check, touches, project_root)
         assert checked is not None
         if not any(gone for gone, _ in checked):
-            return node
-        return attrs.evolve(node, touches=tuple(T.mark(t, gone, where)
-                                                for t, (gone, where) in zip(node.touches, checked, strict=True)))
+            return touches
+        return tuple(T.mark(t, gone, where) for t, (gone, where) in zip(touches, checked, strict=True))
 
 
 def where_gone(touches: list[str], root: str) -> dict[str, str]:

@@ -60,6 +60,14 @@ def _project_of(view: SessionView | None, project_path: str | None) -> str | Non
     return view.project_path if view else project_path
 
 
+async def _as_read(floor: Floor, conflict: WriteConflict, project_root: str | None) -> None:
+    """The refused node's touches as a node read shows them: a gone one marked, with where it went."""
+    touches = conflict.node.get("touches") if conflict.node is not None else None  # None: deleted, none shown
+    if floor.touch_check is not None and touches:
+        marked = await floor.touch_check.marked_touches(tuple(touches), project_root)
+        conflict.node = {**conflict.node, "touches": list(marked)}
+
+
 async def put_node(floor: Floor, sid: str | None, level: str, node_id: str, gist: str,
                    notes: list[str] | None, touches: list[str] | None, guard: bool = True,
                    project_path: str | None = None, expected_version: int | None = None,
@@ -91,6 +99,7 @@ async def put_node(floor: Floor, sid: str | None, level: str, node_id: str, gist
                 # full read of that version, even when another write overtook this request after `now`.
                 at = max(now, conflict.written_ts or now)
                 await floor.sessions.after_write(sid=view.sid, refs=[(level, conflict.node_id)], via="read", at=at)
+        await _as_read(floor, conflict, _project_of(view, project_path) if level == "project" else None)
         raise
     if clean.cut:
         result = attrs.evolve(result, warnings=(*result.warnings, replies.private_cut_note(clean.cut)))
@@ -160,6 +169,7 @@ async def delete_node(floor: Floor, sid: str | None, node_id: str, level: str | 
         if view is not None:  # the refusal shows the node as it stands: a retry deletes that version
             await floor.sessions.after_write(sid=view.sid, refs=[(lvl, node_id)], via="read",
                                              at=max(floor.clock(), conflict.written_ts or 0.0))
+        await _as_read(floor, conflict, _project_of(view, project_path) if lvl == "project" else None)
         raise
     if view is not None:  # its own delete is no news to the session: writing the id again makes a new node
         await floor.sessions.forget_gone(sid=view.sid, level=lvl, node_id=node_id)

@@ -242,7 +242,7 @@ def format_node_full(node: Node, level: str, edges: Iterable[Edge], promoted: bo
         lines.append("  notes:")
         lines.extend(note_item(n) for n in node.notes)
     if node.touches:
-        lines.append("  touches: " + " · ".join(map(one_line, node.touches)))
+        lines.append(touches_line(node.touches))
     if node.credited_ts:
         lines.append(f"  maintenance credits: {len(node.credited_ts)}")
     edge_list = sorted(edges, key=lambda e: (e.src, e.rel, e.dst))
@@ -253,6 +253,11 @@ def format_node_full(node: Node, level: str, edges: Iterable[Edge], promoted: bo
             lines.extend(note_item(n, "      ") for n in e.notes)
     lines.extend(extra or [])
     return "\n".join(lines)
+
+
+def touches_line(touches: Iterable[str]) -> str:
+    """A node's touches as every node view shows them (a gone one marked so by TouchCheck first)."""
+    return "  touches: " + " · ".join(map(one_line, touches))
 
 
 def not_found_line(node_id: str) -> str:

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from . import constants as C
-from . import ids
+from . import ids, render
 from .plain_text import clipped, note_item, one_line, within_reminder
 
 
@@ -45,7 +45,7 @@ def conflict_text(reason: str, level: str, node: Mapping[str, Any] | None, delet
         lines.append("  notes:")
         lines.extend(note_item(n) for n in node["notes"])
     if node["touches"]:
-        lines.append("  touches: " + " · ".join(map(one_line, node["touches"])))
+        lines.append(render.touches_line(node["touches"]))
     lines.append("Shown now: call kg_delete_node again if it should still go." if deleting
                  else "Merge your change into this content and call kg_put_node again.")
     return "\n".join(lines)

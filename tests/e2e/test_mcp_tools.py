@@ -14,6 +14,8 @@ import time
 import urllib.error
 import urllib.request
 
+from pathlib import Path
+
 import pytest
 from e2e_helpers import Session, call, edge_keys, graph, nodes_by_id, on_disk_graph, start_server
 from mcp import Client
@@ -133,6 +135,19 @@ async def test_put_node_creates_a_node_read_back_in_full(srv, client):
     assert stored["notes"] == ["window size from RATE_LIMIT_WINDOW"]
     assert stored["_created_ts"] >= NOW - 5
     assert stored["_written"]["by"] == a.sid
+
+
+async def test_a_not_written_reply_marks_gone_touches_as_a_node_read_does(srv, client):
+    cwd = srv.project("gone-touch-proj")
+    (Path(cwd) / "here.py").write_text("x = 1\n")
+    a, b = await Session.open(client, cwd), await Session.open(client, cwd)
+    await b.ok("kg_put_node", level="project", id="gone-touch-node", gist="g", touches=["here.py", "gone.py:3 (x)"])
+    refused = await a.err("kg_put_node", level="project", id="gone-touch-node", gist="a's gist")
+    assert refused.startswith("NOT WRITTEN"), refused
+    read = await b.ok("kg_read", id="gone-touch-node")
+    touches = [line for line in read.splitlines() if line.startswith("  touches: ")]
+    assert touches == ["  touches: here.py · gone.py:3 (x) (gone)"], read
+    assert touches[0] in refused.splitlines(), refused
 
 
 async def test_partial_update_keeps_omitted_fields(srv, client):
