@@ -240,9 +240,8 @@ class Registry(AmbientChannels, Votes):
             self._frozen[sid] = (frozen[0], seen, Refs(seen.keys()))
 
     def mark_full_read(self, msg: m.MarkFullRead) -> bool:
-        sid, now = msg.sid, msg.now
-        s = self._get(sid)
-        first, s.full_read_ts = s.full_read_ts is None, s.full_read_ts or now
+        s = self._get(msg.sid)
+        first, s.full_read_ts = s.full_read_ts is None, s.full_read_ts or msg.now
         return first
 
     def held_whole(self, msg: m.HeldWhole) -> dict[Ref, float]:
@@ -250,11 +249,10 @@ class Registry(AmbientChannels, Votes):
 
     def set_preloaded(self, msg: m.SetPreloaded) -> None:
         """Told once the preload's reply is delivered (never for one its hook gave up on)."""
-        sid, refs = msg.sid, msg.refs
-        s = self._get(sid)
-        s.preloaded_ids = [key(lvl, i) for lvl, i in refs]
+        s = self._get(msg.sid)
+        s.preloaded_ids = [key(lvl, i) for lvl, i in msg.refs]
         s.preload_given = True
-        self._frozen.pop(sid, None)
+        self._frozen.pop(msg.sid, None)
 
     def write_view(self, msg: m.GetWriteView) -> m.WriteView:
         """What the session saw of the node at `level` (never of the other level's node of that id)."""

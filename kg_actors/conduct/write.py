@@ -62,10 +62,11 @@ def _project_of(view: SessionView | None, project_path: str | None) -> str | Non
 
 async def _as_read(floor: Floor, conflict: WriteConflict, project_root: str | None) -> None:
     """The refused node's touches as a node read shows them: a gone one marked, with where it went."""
-    touches = conflict.node.get("touches") if conflict.node is not None else None  # None: deleted, none shown
-    if floor.touch_check is not None and touches:
+    node = conflict.node  # None: deleted, nothing shown
+    touches = node.get("touches") if node is not None else None
+    if floor.touch_check is not None and node is not None and touches:
         marked = await floor.touch_check.marked_touches(tuple(touches), project_root)
-        conflict.node = {**conflict.node, "touches": list(marked)}
+        conflict.node = {**node, "touches": list(marked)}
 
 
 async def put_node(floor: Floor, sid: str | None, level: str, node_id: str, gist: str,
