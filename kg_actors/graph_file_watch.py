@@ -23,6 +23,10 @@ from .storage.file_seen import Found
 log = logging.getLogger(__name__)
 
 SEEN = "file_seen"
+# The file a fold is putting in place, from just before its rename until SEEN names it: a save checked
+# meanwhile (the actor asks while the writer's thread renames) must not take the server's own file for
+# a hand edit (it did: the save then held, and /health named a hand edit no one made).
+FOLDING = "file_folding"
 HAND_EDITED = "hand_edited"
 EDIT_SEEN = "hand_edit_seen"  # the hand-edited file as it read as a graph
 ROLLED_BACK = "hand_edit_rolls_back"  # that file is byte for byte its previous save: a reload sets writes aside
@@ -43,6 +47,8 @@ async def before_save(key: str, path: Path, kind: str, nodes: int, status: dict[
     """What this save does about the file as it is now (a stat; a read in a worker thread when it changed)."""
     st = file_seen.stat_of(path)
     found = file_seen.compare(status.get(SEEN), st)
+    if found is Found.CHANGED and file_seen.compare(status.get(FOLDING), st) is Found.SAME:
+        found = Found.SAME
     if found is Found.SAME:
         return Before.SAVE
     if found is Found.CHANGED:

@@ -30,8 +30,9 @@ import trio
 from . import actor
 from .core import constants as C
 from .core.errors import StorageRefused
-from .graph_file_watch import SEEN, Before
+from .graph_file_watch import FOLDING, SEEN, Before
 from .storage import file_seen, files, graph_file, journal
+from .storage.file_seen import Found
 from .storage.refusals import retry_advice
 
 log = logging.getLogger(__name__)
@@ -260,10 +261,19 @@ async def _fold_in(path: Path, jpath: Path, fold: _Fold, status: dict[str, Any])
         # An append failed meanwhile: the actor is putting its graph back to what is on disk (the
         # old file and the journal), which must not change under it. The tick folds again.
         files.discard(fold.file)
+    elif fold.file is not None and file_seen.compare(status.get(SEEN), file_seen.stat_of(path)) is not Found.SAME:
+        # Changed under the server while this file was written (the save looked before): a hand edit is not
+        # saved over. The journal keeps every record; the next save's look reads the file (graph_file_watch).
+        files.discard(fold.file)
+        log.info("%s changed while a save of it was written: not put in place; the next save looks at it", path)
     elif fold.file is not None:
         try:
             staged = file_seen.seen(fold.file)  # the file this save leaves (a rename keeps its identity)
-            await trio.to_thread.run_sync(journal.fold_in, jpath, fold.file, path, fold.since)
+            status[FOLDING] = staged
+            try:
+                await trio.to_thread.run_sync(journal.fold_in, jpath, fold.file, path, fold.since)
+            finally:
+                status.pop(FOLDING, None)
             status[SEEN] = staged  # the next save compares the file with it (graph_file_watch.py)
             status["save_failed"] = False
             status.pop("unsaved", None)

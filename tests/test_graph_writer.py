@@ -136,3 +136,77 @@ async def test_a_new_journal_s_folder_is_fsynced_with_its_first_synced_append(tm
             await slot.wait()
         await to_writer.aclose()
     assert folders == [tmp_path]  # once: the journal's name is durable from the first synced append on
+
+
+# A save asked while the previous fold puts its file in place --------------------------------------------------
+
+async def test_a_save_checked_while_a_fold_renames_its_file_into_place_is_no_hand_edit(tmp_path, monkeypatch):
+    """The actor checks the file before each save while the writer's thread may be renaming the last
+    fold's file into place: that file is the server's own. It was taken for a hand edit (the file had
+    changed and SEEN still named the one before), so the saves held and /health named an edit no one made."""
+    from kg_actors import graph_file_watch as watch
+
+    path = tmp_path / "graph.json"
+    status: dict = {}
+    first = GraphData("project")
+    first.set_node(Node("first-lesson", "the gist of first-lesson"))
+    first.commit()
+    seen_mid_fold: list[watch.Before] = []
+    real = journal.fold_in
+
+    def fold_in_then_check(jpath, staged, graph_path, since):
+        real(jpath, staged, graph_path, since)  # the new file is in place; SEEN is set once this returns
+        if path.with_suffix(".prev").exists():  # the second fold: the first one left a file to compare with
+            seen_mid_fold.append(trio.from_thread.run(watch.before_save, "p", path, "project", 1, status))
+
+    monkeypatch.setattr(journal, "fold_in", fold_in_then_check)
+    to_writer, items = trio.open_memory_channel(64)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(graph_writer.run_writer, path, items, status, nursery)
+        for k in range(2):
+            saved = actor.ReplySlot()
+            await to_writer.send(graph_writer.Written(_record(f"lesson-{k}"), k, actor.ReplySlot()))
+            await to_writer.send(graph_writer.Snapshot(first.snapshot_json(), saved))
+            assert await saved.wait() is True
+        await to_writer.aclose()
+    assert seen_mid_fold == [watch.Before.SAVE]
+    assert watch.HAND_EDITED not in status and watch.FOLDING not in status
+
+
+async def test_a_file_changed_by_hand_while_a_save_of_it_is_written_is_not_saved_over(tmp_path, monkeypatch):
+    """The save looks at the file, then writes its own in a thread: a hand edit made meanwhile (a roll-back
+    copied in) was renamed over without a word. It stays; the journal keeps the records for the next look."""
+    from kg_actors import graph_file_watch as watch
+
+    path = tmp_path / "graph.json"
+    gate, writing = threading.Event(), threading.Event()
+    real = graph_file.stage_snapshot
+
+    def slow_stage(p, snapshot):
+        writing.set()
+        assert gate.wait(10)
+        return real(p, snapshot)
+
+    graph = GraphData("project")
+    graph.set_node(Node("first-lesson", "the gist of first-lesson"))
+    graph.commit()
+    status: dict = {}
+    to_writer, items = trio.open_memory_channel(64)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(graph_writer.run_writer, path, items, status, nursery)
+        saved = actor.ReplySlot()
+        await to_writer.send(graph_writer.Snapshot(graph.snapshot_json(), saved))
+        assert await saved.wait() is True
+        monkeypatch.setattr(graph_file, "stage_snapshot", slow_stage)
+        await to_writer.send(graph_writer.Written(_record("second-lesson"), 0, actor.ReplySlot()))
+        saved = actor.ReplySlot()
+        await to_writer.send(graph_writer.Snapshot(graph.snapshot_json(), saved))
+        await trio.to_thread.run_sync(writing.wait)
+        path.write_text('{"nodes": {"by-hand": {"id": "by-hand", "gist": "put in by hand"}}, "edges": {}}')
+        gate.set()
+        assert await saved.wait() is False  # not put in place: the tick looks again
+        await to_writer.aclose()
+    assert "by-hand" in path.read_text()
+    assert "second-lesson" in journal.journal_path(path).read_text()
+    assert await watch.before_save("p", path, "project", 1, status) is watch.Before.HOLD
+    assert not list(tmp_path.glob("*.tmp*"))
