@@ -16,8 +16,8 @@ def _record(node_id: str) -> dict:
     return {"n": {node_id: Node(node_id, f"the gist of {node_id}").to_json()}}
 
 
-async def test_writes_are_answered_while_a_fold_s_file_is_written_and_the_fold_keeps_them(tmp_path, monkeypatch):
-    path = tmp_path / "graph.json"
+def _held_stage(monkeypatch) -> tuple[threading.Event, threading.Event]:
+    """A fold's file is staged only once `gate` is set; `writing` is set when its thread starts on it."""
     gate, writing = threading.Event(), threading.Event()
     real = graph_file.stage_snapshot
 
@@ -27,6 +27,12 @@ async def test_writes_are_answered_while_a_fold_s_file_is_written_and_the_fold_k
         return real(p, snapshot)
 
     monkeypatch.setattr(graph_file, "stage_snapshot", slow_stage)
+    return gate, writing
+
+
+async def test_writes_are_answered_while_a_fold_s_file_is_written_and_the_fold_keeps_them(tmp_path, monkeypatch):
+    path = tmp_path / "graph.json"
+    gate, writing = _held_stage(monkeypatch)
     to_writer, items = trio.open_memory_channel(64)
     status: dict = {}
     before = GraphData("project")
@@ -179,14 +185,6 @@ async def test_a_file_changed_by_hand_while_a_save_of_it_is_written_is_not_saved
     from kg_actors import graph_file_watch as watch
 
     path = tmp_path / "graph.json"
-    gate, writing = threading.Event(), threading.Event()
-    real = graph_file.stage_snapshot
-
-    def slow_stage(p, snapshot):
-        writing.set()
-        assert gate.wait(10)
-        return real(p, snapshot)
-
     graph = GraphData("project")
     graph.set_node(Node("first-lesson", "the gist of first-lesson"))
     graph.commit()
@@ -197,7 +195,7 @@ async def test_a_file_changed_by_hand_while_a_save_of_it_is_written_is_not_saved
         saved = actor.ReplySlot()
         await to_writer.send(graph_writer.Snapshot(graph.snapshot_json(), saved))
         assert await saved.wait() is True
-        monkeypatch.setattr(graph_file, "stage_snapshot", slow_stage)
+        gate, writing = _held_stage(monkeypatch)  # from the second save on
         await to_writer.send(graph_writer.Written(_record("second-lesson"), 0, actor.ReplySlot()))
         saved = actor.ReplySlot()
         await to_writer.send(graph_writer.Snapshot(graph.snapshot_json(), saved))
