@@ -175,19 +175,21 @@ def run(terms: list[str], views: Mapping[str, tuple[GraphReader, SearchIndex]], 
     terms = cut_words(terms, (index for _, index in views.values()))
     if not terms:
         return Decision("no_terms")
-    query, ranked = search(terms, views, seen)
+    words = _word_numbers(terms)
+    query, ranked = search(terms, views, seen, words)
     graphs = {lvl: graph for lvl, (graph, _) in views.items()}
     rated = [(ref, recall_gate.probability(values)) for ref, values in
              recall_gate.candidates(ranked, views, len(terms), len(query.unigrams), ask_scale, question)]
-    borrowed = recall_compounds.Borrowed(views, query, _word_numbers(terms))
+    borrowed = recall_compounds.Borrowed(views, query, words)
     return decide(terms, ranked, graphs, seen, len(query.unigrams), ask_scale, rated, borrowed)
 
 
-def search(terms: list[str], views: Mapping[str, tuple[GraphReader, SearchIndex]],
-           seen: AbstractSet[Ref]) -> tuple[Terms, list[tuple[str, Hit]]]:
-    """The prompt's query and its best RECALL_SEARCH_TOP hits over all levels."""
+def search(terms: list[str], views: Mapping[str, tuple[GraphReader, SearchIndex]], seen: AbstractSet[Ref],
+           words: Mapping[str, int] | None = None) -> tuple[Terms, list[tuple[str, Hit]]]:
+    """The prompt's query and its best RECALL_SEARCH_TOP hits over all levels (`words`: _word_numbers
+    of `terms`, when the caller has them already)."""
     query = _content_terms(query_terms(" ".join(terms)))
-    words = _word_numbers(terms)
+    words = _word_numbers(terms) if words is None else words
     per_level = {lvl: concept_hits(index, query, AtLevel(seen, lvl), C.RECALL_SEARCH_TOP, depth=C.RANK_SCAN_DEPTH,
                                    words=words) for lvl, (_, index) in views.items()}
     return query, merge_hits(per_level)[: C.RECALL_SEARCH_TOP]
