@@ -129,6 +129,7 @@ def routes(runtime: RuntimeParts) -> list[Route]:
         return await json_off_loop({"level": level, "project_path": root}, V.picture, (await handle.current()).graph)
 
     async def states(request: Request) -> Response:
+        """Every node's tier: compaction moves tiers on writes and on the tick without a feed event of its own."""
         level, project_path = where(request)
         handle, root = await graph_of(level, project_path)
         return await json_off_loop({"level": level, "project_path": root}, V.states, (await handle.current()).graph)
