@@ -20,9 +20,14 @@ _ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")  # where a surrogate can come from: 
 _LONE = re.compile("[\ud800-\udfff]")  # json.loads joins every proper pair: what is left is alone
 
 
+def may_hold_half(body: bytes) -> bool:
+    """Whether the raw body has a surrogate escape: without one no string of it holds a lone surrogate."""
+    return _ESCAPE.search(body) is not None
+
+
 def mend(body: bytes) -> bytes:
     """The body with each lone surrogate read as U+FFFD (re-encoded only when it has a surrogate escape)."""
-    if _ESCAPE.search(body) is None:
+    if not may_hold_half(body):
         return body
     try:
         value = json.loads(body)

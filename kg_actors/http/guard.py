@@ -123,7 +123,7 @@ async def json_body(request: Request, whole: bool = False) -> dict[str, Any]:
         raise InvalidInput("body", "is nested too deeply to read") from None
     if not isinstance(body, dict):
         raise InvalidInput("body", "must be a JSON object")
-    half = body_json.half_character(body) if whole else None
+    half = body_json.half_character(body) if whole and body_json.may_hold_half(bytes(raw)) else None
     if half is not None:
         raise half
     return body
