@@ -173,19 +173,24 @@ def find(text: str, shapes_only: bool = False) -> Finding | None:
     opaque-looking word by design, and is no credential.
 
     A key hidden by invisible characters, written in fullwidth or look-alike letters or percent-encoded is
-    the same key:
-    the text is also read with those undone (only when it has any: most text is plain ASCII)."""
-    found = _find(text, shapes_only)
-    if found is not None or (text.isascii() and "%" not in text):
-        return found
-    plain = text if text.isascii() else unicodedata.normalize("NFKC", _INVISIBLE.sub("", text)).translate(_LOOKALIKES)
-    if plain != text:
-        found = _find(plain, shapes_only)
+    the same key, and the finding is the one of the text with those undone (its preview neither counts an
+    invisible character nor shows more of the secret for it); the text as written is read too, for what the
+    undoing would hide. Most text is plain ASCII, and is read once."""
+    plain = _plain(text)
+    found = _find(plain, shapes_only)
+    if found is None and plain != text:
+        found = _find(text, shapes_only)
     if found is None and "%" in plain:
         decoded = _PERCENT.sub(lambda m: chr(int(m.group(1), 16)), plain)
         if decoded != plain:
             found = _find(decoded, shapes_only)
     return found
+
+
+def _plain(text: str) -> str:
+    """The text as the rules read it: invisible characters out, fullwidth and look-alike letters as Latin ones.
+    Only read, never stored: Thai and Persian hold zero-width characters by right."""
+    return text if text.isascii() else unicodedata.normalize("NFKC", _INVISIBLE.sub("", text)).translate(_LOOKALIKES)
 
 
 # Each provider format with what its matches hold (read once here: an enum's `&` per format and call cost more
@@ -549,8 +554,9 @@ WITHHELD = "<withheld>"
 
 def loggable(word: str) -> str:
     """A name or word as a log may keep it: WITHHELD when it is a key's shape or as random as one."""
-    return WITHHELD if (find(word, shapes_only=True) is not None or _credential(word, assigned=False)
-                        or _scrambled(word, 8)) else word
+    plain = _plain(word)
+    return WITHHELD if (find(word, shapes_only=True) is not None or _credential(plain, assigned=False)
+                        or _scrambled(plain, 8)) else word
 
 
 # A prompt that talks of a password (in words a write's rules take for prose: "my password is hunter2") or
@@ -568,7 +574,7 @@ def loggable_terms(text: str, terms: list[str], prompt: object = None) -> list[s
     one (its words may spell it out: `password=Tr0ub4dor$3x` is two harmless-looking words, "my password
     is hunter2" a third), or when a word of them looks like a key."""
     whole = prompt[:RECALL_PROMPT_MAX_CHARS] if isinstance(prompt, str) else text  # what recall read of it
-    if find(text) is not None or _SECRET_TALK.search(whole) or (whole is not text and find(whole) is not None):
+    if find(text) is not None or _SECRET_TALK.search(_plain(whole)) or (whole is not text and find(whole) is not None):
         return [WITHHELD]
     kept = [loggable(t) for t in terms]
     return [WITHHELD] if WITHHELD in kept else kept

@@ -559,3 +559,32 @@ def test_each_provider_format_has_its_own_kind_and_a_gate():
 ])
 def test_sql_and_tool_passwords_and_more_platform_keys_are_found(text):
     assert secrets.find(text) is not None
+
+
+_INVISIBLES = ["\u200b", "\u200c", "\u200d", "\u2060", "\u00ad", "\ufeff"]
+
+
+@pytest.mark.parametrize("mark", _INVISIBLES, ids=[f"U+{ord(c):04X}" for c in _INVISIBLES])
+@pytest.mark.parametrize("kind,text", FAKES, ids=[k + str(i) for i, (k, _) in enumerate(FAKES)])
+def test_an_invisible_character_anywhere_in_a_secret_gives_the_finding_of_the_text_without_it(kind, text, mark):
+    """Found on the text as read without it: the same kind, and a preview that neither shows more of the
+    secret (`hun\u200b…` showed three letters of `hunter2xyz!` where one is shown) nor counts the mark."""
+    for at in range(1, len(text)):
+        assert secrets.find(text[:at] + mark + text[at:]) == secrets.find(text), at
+
+
+@pytest.mark.parametrize("mark", _INVISIBLES, ids=[f"U+{ord(c):04X}" for c in _INVISIBLES])
+def test_the_recall_log_reads_a_prompt_and_its_words_without_invisible_characters(mark):
+    for prompt in ("the token is " + "abc123", "my contraseña is sol", "my mot de passe is sol"):
+        for at in range(1, len(prompt)):
+            hidden = prompt[:at] + mark + prompt[at:]
+            assert secrets.loggable_terms(hidden, hidden.split()) == [secrets.WITHHELD], hidden
+    # A word is judged as read without the mark (kept as written when no secret): withheld as the plain one is.
+    assert secrets.loggable("Tr0u" + mark + "b4dor") == "Tr0u" + mark + "b4dor"
+    assert secrets.loggable("Xk3v9Qm" + mark + "Z2aB7Lp") == secrets.WITHHELD
+
+
+def test_text_that_holds_zero_width_characters_by_right_is_stored_as_written():
+    thai, persian = "ตั้งค่า\u200bเซิร์ฟเวอร์\u200bก่อน deploy", "برای استقرار اول سرور را تنظیم می\u200cکنیم"
+    clean = secrets.clean_node(thai, [persian], None)
+    assert (clean.gist, clean.notes) == (thai, [persian])

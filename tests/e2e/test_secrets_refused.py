@@ -270,3 +270,30 @@ async def test_what_an_audit_found_stored_is_refused_and_its_look_alikes_are_sto
     assert "saved" in await session.ok("kg_put_node", level="project", id="audited-look-alikes", gist="look-alikes",
                                        notes=alike)
     assert nodes_by_id(graph(srv, session_id=session.sid)["project"])["audited-look-alikes"]["notes"] == alike
+
+
+_INVISIBLES = ["\u200b", "\u200c", "\u200d", "\u2060", "\u00ad", "\ufeff"]
+
+
+@pytest.mark.parametrize("mark", _INVISIBLES, ids=[f"U+{ord(c):04X}" for c in _INVISIBLES])
+async def test_an_invisible_character_inside_a_secret_is_refused_as_the_secret_without_it(srv, session, mark):
+    """A zero-width space, a joiner or a soft hyphen inside a key or a password hides nothing: the refusal is
+    the one the same text without it gets (field, kind and masked preview), and nothing of it is stored."""
+    for plain in ("the stripe key is " + "sk_" + "live_" + "Rk8sW2nQ7xLp4ZaB3cD9eF0g", "password=" + "hunter2xyz!"):
+        cut = plain.index("_", plain.index("sk_") + 3) + 1 if "sk_" in plain else plain.index("=") + 4
+        hidden = plain[:cut] + mark + plain[cut:]
+        said, err = await session("kg_put_node", level="project", id="invisible-secret", gist="how to pay",
+                                  notes=[plain])
+        assert err and "NOT WRITTEN: notes[0] holds what looks like" in said, said
+        text, err = await session("kg_put_node", level="project", id="invisible-secret", gist="how to pay",
+                                  notes=[hidden])
+        assert err and text == said, (text, said)
+    assert "invisible-secret" not in nodes_by_id(graph(srv, session_id=session.sid)["project"])
+
+
+async def test_a_gist_that_holds_zero_width_characters_by_right_is_stored_as_written(srv, session):
+    # Thai writes U+200B between words where a line may break; Persian writes U+200C inside a word (می‌خواهم).
+    thai, persian = "ตั้งค่า\u200bเซิร์ฟเวอร์\u200bก่อน deploy", "برای استقرار اول سرور را تنظیم می\u200cکنیم"
+    await session.ok("kg_put_node", level="project", id="thai-deploy-order", gist=thai, notes=[persian])
+    node = nodes_by_id(graph(srv, session_id=session.sid)["project"])["thai-deploy-order"]
+    assert (node["gist"], node["notes"]) == (thai, [persian])
