@@ -17,7 +17,7 @@ import attrs
 import trio
 
 from ..core import constants as C
-from ..core import graph_ops, ids, json_values, plain_text, replies, secrecy
+from ..core import graph_ops, ids, json_values, plain_text, replies, secrecy, touch_marks
 from ..core.errors import InvalidInput, NotFound, WriteConflict
 from ..graph_messages import PutEdgeResult
 from ..session_messages import PushWindow, SessionView, WriteView
@@ -77,6 +77,7 @@ async def put_node(floor: Floor, sid: str | None, level: str, node_id: str, gist
     handle = await floor.level_handle(view, level, project_path)
     ids.check_node_id(node_id)
     secrecy.refuse_secret_names([("id", node_id)])  # an id is stored as it is, like a gist
+    touches, unmarked = touch_marks.cut_marks(touches)  # a touches line copied back from a read
     clean = await _checked(secrecy.clean_node, gist, notes, touches, size=_chars(gist, notes, touches))
     gist, notes, touches = clean.gist, clean.notes, clean.touches
     now = floor.clock()
@@ -104,6 +105,8 @@ async def put_node(floor: Floor, sid: str | None, level: str, node_id: str, gist
         raise
     if clean.cut:
         result = attrs.evolve(result, warnings=(*result.warnings, replies.private_cut_note(clean.cut)))
+    if unmarked:
+        result = attrs.evolve(result, warnings=(*result.warnings, replies.gone_mark_note(unmarked)))
     window = None
     if view is not None:
         # What the session has seen is the node as its write left it, stamped when the actor applied it.

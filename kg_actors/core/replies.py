@@ -108,6 +108,12 @@ def private_cut_note(fields: Sequence[str]) -> str:
             "<private> hides the rest of its field. To write about the tag, name it without its angle brackets.")
 
 
+def gone_mark_note(fields: Sequence[str]) -> str:
+    # Said because the write keeps the old path: an agent that meant to follow the file writes the new one.
+    return (f"note: the (gone) marks a read adds were cut from {', '.join(fields)}, which are stored as they "
+            "were; to follow a file that moved, write its new path.")
+
+
 def useful_reply(accepted: Sequence[str], refused: Sequence[tuple[str, str]], unorphaned: Sequence[str],
                  credits: int | None, likes: int, credits_spent: int, maintenance: bool) -> str:
     lines = []

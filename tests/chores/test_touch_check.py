@@ -5,6 +5,7 @@ import subprocess
 from pathlib import Path
 
 import anyio
+import pytest
 from mcp import Client
 
 from kg_actors.core import touch_marks as T
@@ -118,3 +119,18 @@ async def test_a_touch_checked_this_tick_is_answered_without_a_worker_thread(tmp
     check.new_tick()
     assert (await check.marked(node, str(root))).touches[0] == "src/here.py (gone)"
     assert len(threads) == 2
+
+
+@pytest.mark.parametrize("shown,written", [
+    ("src/a.py (gone)", "src/a.py"),
+    ("src/a.py:10-20 (entry) (gone)", "src/a.py:10-20 (entry)"),
+    ("lib/util.py (gone; now at src/util.py)", "lib/util.py"),
+    ("docs/a (draft).md (gone; now at docs/b (final).md)", "docs/a (draft).md"),
+    ("src/a.py (gone) (gone)", "src/a.py"),  # copied back twice
+    ("src/a.py (gone-ish)", "src/a.py (gone-ish)"),  # an anchor of its own
+    ("(gone)", "(gone)"),  # no touch before it: nothing to cut down to
+])
+def test_a_touch_copied_back_from_a_read_loses_the_marks_the_read_added(shown, written):
+    assert T.unmarked(shown) == written
+    assert T.unmarked(T.mark(written, True, None)) == written
+    assert T.cut_marks([shown, 3]) == ([written, 3], ("touches[0]",) if shown != written else ())

@@ -150,6 +150,27 @@ async def test_a_not_written_reply_marks_gone_touches_as_a_node_read_does(srv, c
     assert touches[0] in refused.splitlines(), refused
 
 
+async def test_gone_touches_copied_back_from_a_read_are_stored_as_they_were(srv, client):
+    """A read marks a touch whose file is gone; an agent that copies the touches line back into its write
+    keeps the touches as they were: the marks are the server's, cut before storing, and said to be cut."""
+    cwd = srv.project("gone-copy-proj")
+    (Path(cwd) / "here.py").write_text("x = 1\n")
+    (Path(cwd) / "src").mkdir()
+    (Path(cwd) / "src" / "util.py").write_text("y = 2\n")  # the one file of that name: where lib/util.py went
+    a = await Session.open(client, cwd)
+    written = ["here.py", "gone.py:3 (x)", "lib/util.py"]
+    await a.ok("kg_put_node", level="project", id="gone-copy-node", gist="g", touches=written)
+    read = await a.ok("kg_read", id="gone-copy-node")
+    line = next(t for t in read.splitlines() if t.startswith("  touches: "))
+    shown = line.split(": ", 1)[1].split(" · ")
+    assert shown == ["here.py", "gone.py:3 (x) (gone)", "lib/util.py (gone; now at src/util.py)"], read
+    saved = await a.ok("kg_put_node", level="project", id="gone-copy-node", gist="g2", touches=shown)
+    assert "touches[1], touches[2]" in saved and "(gone)" in saved, saved
+    assert _project_nodes(srv, a.sid)["gone-copy-node"]["touches"] == written
+    again = await a.ok("kg_read", id="gone-copy-node")
+    assert line in again.splitlines(), again
+
+
 async def test_partial_update_keeps_omitted_fields(srv, client):
     a = await Session.open(client, srv.project("partial-proj"))
     await a.ok("kg_put_node", level="project", id="cache-invalidation-rule", gist="first gist",
