@@ -33,6 +33,7 @@ from .session_handle import SessionHandle
 from .session_messages import SessionView, Touches
 from .session_ambient import AmbientChannels
 from .session_votes import Votes
+from .session_moves import NodeMoves
 from .session_index import HarnessIds
 from .session_records import Session, load_sessions, new_sid
 from .tool_events import ToolEvents
@@ -42,7 +43,7 @@ __all__ = ["Registry", "Session", "SessionHandle", "SessionView", "load_sessions
 
 log = logging.getLogger(__name__)
 
-class Registry(AmbientChannels, Votes):
+class Registry(AmbientChannels, Votes, NodeMoves):
     def __init__(self, sessions: dict[str, Session]):
         self.sessions = sessions
         self.dirty = False
@@ -274,28 +275,6 @@ class Registry(AmbientChannels, Votes):
             self.mark_seen(m.MarkSeen(msg.sid, msg.refs, msg.via, msg.at, full=msg.full))
         return None if msg.push_at is None else self._claim_push(msg.sid, msg.push_at, msg.peek)
 
-    def forget_gone(self, msg: m.ForgetGone) -> None:
-        s = self.sessions.get(msg.sid)
-        if s is not None:
-            s.forget_gone(key(msg.level, msg.node_id))
-
-    def forget_views(self, msg: m.ForgetViews) -> None:
-        """Nodes replaced from outside (a sync, a restore): every session's view of them is stale,
-        so arbitration refuses a write until the session has seen the new version."""
-        for s in self.sessions.values():
-            for node_id in msg.ids:
-                s.seen_at.pop(key(msg.level, node_id), None)
-                s.read_at.pop(key(msg.level, node_id), None)
-
-    def rename_ref(self, msg: m.RenameRef) -> None:
-        """The views of the renamed node move; the other level's node of either id is another node."""
-        old, new = key(msg.level, msg.old_id), key(msg.level, msg.new_id)
-        self._frozen.clear()
-        for s in self.sessions.values():
-            if msg.level == "project" and s.project_path != msg.project_path:
-                continue  # another project's node of that id
-            s.follow_rename(old, new, msg.new_id, by_another=s.sid != msg.by)
-
     # Other sessions' writes -------------------------------------------------------
     def sync_window(self, msg: m.SyncWindow) -> float:
         """kg_sync: the watermark to report from; it moves to now."""
@@ -422,6 +401,7 @@ HANDLERS: dict[type[m.SessionMessage[Any]], Callable[[Registry, Any], object]] =
     m.SetPreloaded: Registry.set_preloaded, m.HeldWhole: Registry.held_whole, m.GetWriteView: Registry.write_view,
     m.OpenWrite: Registry.open_write, m.AfterWrite: Registry.after_write,
     m.RenameRef: Registry.rename_ref, m.ForgetViews: Registry.forget_views, m.ForgetGone: Registry.forget_gone,
+    m.WhereRenamed: Registry.where_renamed,
     m.Like: Registry.like, m.Unlike: Registry.unlike,
     m.GetVoteState: Registry.vote_state, m.SyncWindow: Registry.sync_window, m.ClaimPush: Registry.claim_push,
     m.GetPushFacts: Registry.push_facts,

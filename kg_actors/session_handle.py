@@ -99,6 +99,9 @@ class SessionHandle:
     async def forget_gone(self, sid: str, level: str, node_id: str) -> None:
         await self._mailbox.ask(m.ForgetGone(sid, level, node_id))
 
+    async def where_renamed(self, sid: str, level: str | None, node_id: str) -> tuple[str, str] | None:
+        return await self._mailbox.ask(m.WhereRenamed(sid, level, node_id))
+
     async def forget_views(self, level: str, ids: list[str]) -> None:
         await self._mailbox.ask(m.ForgetViews(level, ids))
 

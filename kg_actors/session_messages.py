@@ -222,6 +222,18 @@ class ForgetGone(SessionMessage[None]):
 
 
 @attrs.frozen
+class WhereRenamed(SessionMessage["tuple[str, str] | None"]):
+    """Where an id the session knew went (level, new id): renamed by it, or by another after it saw the node.
+    `level` None: either level, user first (as a delete looks)."""
+
+    op = "where_renamed"
+    sessions = Touches.NONE
+    sid: str
+    level: str | None
+    node_id: str
+
+
+@attrs.frozen
 class ForgetViews(SessionMessage[None]):
     """Nodes replaced from outside (a sync, a restore): no session has seen their new version."""
 

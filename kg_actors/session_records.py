@@ -58,20 +58,28 @@ class Session:
     # Nodes this session saw that another session renamed since (ref -> new id): a write under the old id
     # makes a second node, and its reply says where the lesson went.
     renamed_away: dict[str, str] = attrs.field(factory=dict)
+    # Nodes this session renamed itself (ref -> new id): only a delete under the old id is told where it went
+    # (a write there makes a new node, as the session that renamed it means).
+    renamed_here: dict[str, str] = attrs.field(factory=dict)
     extra: dict[str, Any] = attrs.field(factory=dict)
 
     def follow_rename(self, old: str, new: str, new_id: str, by_another: bool) -> None:
         """The views of a renamed node move from ref `old` to `new`. A session that saw the node and did not
-        rename it remembers where it went (the newest RENAMED_AWAY_KEPT)."""
-        self.renamed_away.pop(new, None)  # the id is a node again
+        rename it remembers where it went, the session that renamed it too (the newest RENAMED_AWAY_KEPT of
+        each); the newest rename of an id is the one kept."""
         level, _ = seen.ref(old)
-        for k, to in self.renamed_away.items():  # a lesson renamed away from this session has moved on again
-            if seen.key(level, to) == old and seen.ref(k)[0] == level:
-                self.renamed_away[k] = new_id
-        if by_another and (old in self.seen_at or old in self.seen_via):
-            self.renamed_away[old] = new_id
-            for stale in list(self.renamed_away)[: max(0, len(self.renamed_away) - C.RENAMED_AWAY_KEPT)]:
-                del self.renamed_away[stale]  # oldest first
+        for went in (self.renamed_away, self.renamed_here):
+            went.pop(new, None)  # the id is a node again
+            for k, to in went.items():  # a lesson renamed away from this session has moved on again
+                if seen.key(level, to) == old and seen.ref(k)[0] == level:
+                    went[k] = new_id
+        kept, other = (self.renamed_away, self.renamed_here) if by_another else (self.renamed_here, self.renamed_away)
+        other.pop(old, None)
+        if not by_another or old in self.seen_at or old in self.seen_via:
+            kept.pop(old, None)
+            kept[old] = new_id  # newest last
+            for stale in list(kept)[: max(0, len(kept) - C.RENAMED_AWAY_KEPT)]:
+                del kept[stale]  # oldest first
         for table in (self.seen_at, self.read_at):
             if old in table:
                 table[new] = max(table.pop(old), table.get(new, 0.0))
@@ -83,7 +91,7 @@ class Session:
     def forget_gone(self, k: str) -> None:
         """The node once seen under ref `k` is known gone (this session deleted it, or was refused a write
         that said it was renamed or deleted): what it saw there no longer stands in the way of a write."""
-        for table in (self.seen_at, self.read_at, self.renamed_away):
+        for table in (self.seen_at, self.read_at, self.renamed_away, self.renamed_here):
             table.pop(k, None)
 
     def held_whole(self) -> dict[seen.Ref, float]:
@@ -128,9 +136,9 @@ class Session:
         known.setdefault("start_ts", 0.0)
         known.setdefault("last_activity", known["start_ts"])
         known.setdefault("preload_given", bool(known.get("preloaded_ids")))  # stored before it was kept
-        if not (isinstance(known.get("renamed_away", {}), dict)
-                and all(isinstance(v, str) for v in known.get("renamed_away", {}).values())):
-            del known["renamed_away"]  # a hand edit's: a hint only, not worth a session
+        for name in ("renamed_away", "renamed_here"):
+            if not (isinstance(known.get(name, {}), dict) and all(isinstance(v, str) for v in known.get(name, {}).values())):
+                del known[name]  # a hand edit's: a hint only, not worth a session
         session = cls(sid=sid, extra=extra, **known)
         for k in raw.get("seen_ids") or []:
             session.seen_via.setdefault(k, "unknown")

@@ -93,3 +93,25 @@ def test_a_rename_away_follows_the_lesson_on_and_a_known_gone_id_no_longer_stand
     s.forget_gone("project:gone-name")
     assert s.renamed_away == {} and "project:gone-name" not in s.seen_at
     assert s.seen_at["project:third-name"] == NOW  # what it saw of the lesson itself stays
+
+
+def test_a_session_remembers_where_it_renamed_a_node_for_a_delete_under_the_old_id_not_for_a_write():
+    registry = Registry({"aaaa1111": Session(sid="aaaa1111", start_ts=NOW, last_activity=NOW)})
+    s = registry.sessions["aaaa1111"]
+    s.follow_rename("project:first-name", "project:second-name", "second-name", by_another=False)
+    s.follow_rename("project:second-name", "project:third-name", "third-name", by_another=False)  # renamed on
+    assert s.renamed_here == {"project:first-name": "third-name", "project:second-name": "third-name"}
+    assert registry.write_view(m.GetWriteView("aaaa1111", "project", "first-name")).renamed_to is None
+    assert registry.where_renamed(m.WhereRenamed("aaaa1111", None, "first-name")) == ("project", "third-name")
+    assert registry.where_renamed(m.WhereRenamed("aaaa1111", "user", "first-name")) is None  # another level's
+    assert registry.where_renamed(m.WhereRenamed("zzzz9999", None, "first-name")) is None  # an unknown session
+    s.follow_rename("project:other-name", "project:first-name", "first-name", by_another=False)  # a node again
+    assert "project:first-name" not in s.renamed_here
+    s.forget_gone("project:second-name")
+    assert s.renamed_here == {"project:other-name": "first-name"}
+    again = load_sessions_from(s)
+    assert again.renamed_here == s.renamed_here
+
+
+def load_sessions_from(s: Session) -> Session:
+    return Session.from_json(s.sid, json.loads(json.dumps(s.to_json())))

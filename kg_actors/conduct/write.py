@@ -161,6 +161,7 @@ async def delete_node(floor: Floor, sid: str | None, node_id: str, level: str | 
     if node is None or handle is None or lvl is None:
         where = f"the {level} graph" if level is not None else "the user or project graph"
         raise NotFound(f"node '{ids.shown(node_id)}' not found in {where}"
+                       + await _renamed_hint(floor, view, node_id, level, project_path)
                        + await floor.maintain_hint(node_id, level, "maintain nodes cannot be deleted with this tool"))
     if view is not None and level is None:  # what it saw of the node found, not of another level's
         wv = await floor.sessions.write_view(sid=view.sid, level=lvl, node_id=node_id)
@@ -180,6 +181,25 @@ async def delete_node(floor: Floor, sid: str | None, node_id: str, level: str | 
     floor.publish({"type": "node_deleted", "level": lvl, "id": node_id, "source_session": sid,
                    "project_path": _project_of(view, project_path)})
     return lvl, removed
+
+
+async def _renamed_hint(floor: Floor, view: SessionView | None, node_id: str, level: str | None,
+                        project_path: str | None) -> str:
+    """Where a deleted-under-its-old-id node went, when the server knows: the session's record of the
+    rename (its own, or another's of a node it saw), else the user graph's record of its renames."""
+    went = await floor.sessions.where_renamed(sid=view.sid, level=level, node_id=node_id) if view else None
+    if went is None and level in (None, "user"):
+        renames = (await floor.graph("user")).snapshot().extra_meta.get(graph_ops.RENAMED_KEY)
+        to = renames.get(node_id) if isinstance(renames, dict) else None
+        went = ("user", to) if isinstance(to, str) else None
+    if went is None:
+        return ""
+    lvl, to = went
+    shown = ids.shown(to)
+    if (await floor.locate(view, to, lvl, project_path))[2] is None:
+        return f"; it was renamed to '{shown}' ({lvl} graph), which has since been deleted too; nothing was deleted"
+    return (f"; it was renamed to '{shown}' ({lvl} graph); nothing was deleted: to delete that node, "
+            f"kg_delete_node id='{shown}'")
 
 
 async def delete_edge(floor: Floor, sid: str | None, src: object, dst: object, rel: object,
