@@ -236,6 +236,7 @@ def put_edge(
     """`known_elsewhere`: bare ids this graph's edges may also name (a project's: its user nodes)."""
     ids.check_endpoint(src, "from")
     ids.check_endpoint(dst, "to")
+    ids.check_two_ends(src, dst)  # a write's rule only: a loop a graph file holds is loaded as it is
     ids.check_rel(rel)
     notes_t = _clean_list(notes, "notes", C.NOTE_HARD_LIMIT)
     for field, end in (("from", src), ("to", dst)):

@@ -6,6 +6,7 @@ and on rename targets only.
 """
 
 import functools
+import posixpath
 import re
 
 from . import constants as C
@@ -73,6 +74,16 @@ def is_artifact(endpoint: str) -> bool:
     reading it as a bare id would drop its edge at the next load.
     """
     return "/" in endpoint or "~" in endpoint or not NODE_ID_RE.match(endpoint)
+
+
+def check_two_ends(src: str, dst: str) -> None:
+    """An edge joins two things: one from a node or a file to itself says nothing of how two relate (what it
+    would say of the one belongs in a note on it). A file is the same written two ways (`./a.py`, `a.py`)."""
+    file = is_artifact(src) and is_artifact(dst)
+    if src == dst or file and posixpath.normpath(src) == posixpath.normpath(dst):
+        raise InvalidInput("to", f"'{dst}' is the same {'file' if file else 'node'} as from ('{src}'); an edge "
+                                 "joins two different things, so one to itself is not written: say what it would "
+                                 "say of this one in a note on it")
 
 
 def id_words(node_id: str) -> int:

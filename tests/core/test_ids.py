@@ -1,3 +1,5 @@
+import re
+
 import pytest
 
 from kg_actors.core import ids
@@ -40,3 +42,22 @@ def test_endpoints_and_rels():
     assert exc.value.field == "rel"
     with pytest.raises(InvalidInput):
         ids.check_endpoint("x" * 257, "from")
+
+
+@pytest.mark.parametrize("src,dst,what", [
+    ("cache-warmup-order", "cache-warmup-order", "node"),
+    ("src/app.py", "src/app.py", "file"),
+    ("src/app.py", "./src/app.py", "file"),
+    ("~/notes/a.md", "~/notes/../notes/a.md", "file"),
+    (".env", "./.env", "file"),
+])
+def test_an_edge_to_itself_is_refused_naming_to_and_from(src, dst, what):
+    with pytest.raises(InvalidInput, match=f"^to: '{re.escape(dst)}' is the same {what} as from") as refused:
+        ids.check_two_ends(src, dst)
+    assert refused.value.field == "to"
+
+
+@pytest.mark.parametrize("src,dst", [("cache-warmup-order", "cache-warmup"), ("src/app.py", "src/app.pyc"),
+                                     ("src/app.py", "lib/app.py"), ("app-py", "./app-py")])
+def test_two_different_ends_pass(src, dst):
+    ids.check_two_ends(src, dst)
