@@ -169,11 +169,11 @@ class GraphHandle:
         return await self._mailbox.ask(m.RepeatCredit(target_id, case_ts))
 
     async def delete_node(self, node_id: str, expected_version: int | None = None,
-                          writer: graph_ops.Writer | None = None) -> int:
-        return await self._mailbox.ask(m.DeleteNode(node_id, expected_version, writer))
+                          writer: graph_ops.Writer | None = None, now: float | None = None) -> int:
+        return await self._mailbox.ask(m.DeleteNode(node_id, expected_version, writer, now))
 
-    async def delete_edge(self, key: EdgeKey) -> bool:
-        return await self._mailbox.ask(m.DeleteEdge(key))
+    async def delete_edge(self, key: EdgeKey, now: float | None = None) -> bool:
+        return await self._mailbox.ask(m.DeleteEdge(key, now))
 
     async def record_reads(self, ids: list[str], now: float) -> dict[str, tuple[bool, list[str]]]:
         return await self._mailbox.ask(m.RecordReads(ids, now))

@@ -259,6 +259,7 @@ class DeleteNode(GraphMessage[int]):
     node_id: str
     expected_version: int | None = None  # the editor's: the node as it loaded it, or the delete is refused
     writer: graph_ops.Writer | None = None  # a session's: what it has seen of the node, or the delete is refused
+    now: float | None = None  # when: a delete that frees room is a node write, compacted after (a refill)
 
 
 @attrs.frozen
@@ -266,6 +267,7 @@ class DeleteEdge(GraphMessage[bool]):
     op = "delete_edge"
     changes_render = True
     key: EdgeKey
+    now: float | None = None  # as DeleteNode's
 
 
 @attrs.frozen

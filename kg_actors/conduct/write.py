@@ -169,7 +169,8 @@ async def delete_node(floor: Floor, sid: str | None, node_id: str, level: str | 
         session=sid, maintenance=wv.maintenance, seen_at=wv.seen_at, read_at=wv.read_at, guard=True,
         shown_cut=wv.shown_cut)
     try:
-        removed = await handle.delete_node(node_id=node_id, expected_version=expected_version, writer=writer)
+        removed = await handle.delete_node(node_id=node_id, expected_version=expected_version, writer=writer,
+                                           now=floor.clock())
     except WriteConflict as conflict:
         if view is not None:  # the refusal shows the node as it stands: a retry deletes that version
             await floor.sessions.after_write(sid=view.sid, refs=[(lvl, node_id)], via="read",
@@ -213,7 +214,7 @@ async def delete_edge(floor: Floor, sid: str | None, src: object, dst: object, r
     else:
         candidates = [(level, await floor.level_handle(view, level, project_path))]
     for lvl, handle in candidates:
-        if await handle.delete_edge(key=(src, dst, rel)):
+        if await handle.delete_edge(key=(src, dst, rel), now=floor.clock()):
             floor.publish({"type": "edge_deleted", "level": lvl, "edge": {"from": src, "to": dst, "rel": rel},
                            "source_session": sid, "project_path": _project_of(view, project_path)})
             return lvl
