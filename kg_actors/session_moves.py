@@ -37,7 +37,8 @@ class NodeMoves:
         so arbitration refuses a write until the session has seen the new version."""
         for s in self.sessions.values():
             for node_id in msg.ids:
-                s.seen_at.pop(key(msg.level, node_id), None)
+                if node_id not in msg.gone:  # a view of a node gone is what refuses a write bringing it back
+                    s.seen_at.pop(key(msg.level, node_id), None)
                 s.read_at.pop(key(msg.level, node_id), None)
 
     def rename_ref(self, msg: m.RenameRef) -> None:

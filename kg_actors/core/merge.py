@@ -11,7 +11,8 @@ cleanly. Rules where both sides changed the same entry:
 - read stamps take the max, score stamps (useful, credited, gist, recurrence)
   the union, the archive state the more alive of the two: these never conflict;
 - a delete against an edit keeps the edit (for nodes, edges and progress; a node deleted on one side
-  stays when the other wrote an edge to it);
+  stays when the other wrote an edge to it); against a node only read, scored or moved between tiers
+  there (its content as the base had it), the delete stands: using a lesson is no vote to keep it;
 - edges keep the later version's fields and the union of both sides' notes;
 - progress keeps the later record (`last_ts`) and the union of both trails;
 - a node renamed on one side and kept under its old id on the other (edited, read,
@@ -153,7 +154,11 @@ def merge_node(node_id: str, base: Json | None, ours: Json | None, theirs: Json 
                now: float) -> tuple[Json | None, Conflict | None]:
     """One node's merge: (merged node or None for deleted, the conflict if both changed its content)."""
     settled, value = _settled(base, ours, theirs)
-    if settled or ours is None or theirs is None:
+    if settled:
+        return value, None
+    if ours is None or theirs is None:
+        if base is not None and value is not None and content(value) == content(base):
+            return None, None  # deleted on one side, only read or scored on the other: the delete stands
         return value, None  # a delete against an edit keeps the edit
     base_d = base or {}
     c_base, c_ours, c_theirs = content(base_d) if base else None, content(ours), content(theirs)

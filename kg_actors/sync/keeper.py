@@ -241,7 +241,9 @@ class StoreKeeper:
             else:  # the actor takes the change in (and saves it by its own path)
                 ids = await handle.absorb(base=change.base or {}, merged=change.merged, now=self.clock())
                 if ids:
-                    await self.sessions.forget_views(level=handle.level, ids=list(ids))
+                    held = (await handle.current()).graph.nodes  # as the absorb left it
+                    await self.sessions.forget_views(level=handle.level, ids=list(ids),
+                                                     gone=frozenset(i for i in ids if i not in held))
                 if self.publish is not None:  # content from another machine: open tabs re-read the graph
                     self.publish({"type": "graph_replaced", "level": handle.level,
                                   "project_path": self.directory.root_of(key)})
@@ -295,7 +297,7 @@ class StoreKeeper:
         summary = common.changes(current, restored)
         ids = summary["added"] + summary["removed"] + summary["changed"]
         if ids:
-            await self.sessions.forget_views(level=handle.level, ids=ids)
+            await self.sessions.forget_views(level=handle.level, ids=ids, gone=frozenset(summary["removed"]))
         if self.publish is not None:  # an open editor tab re-reads the graph (it kept showing the old one)
             self.publish({"type": "graph_replaced", "level": handle.level, "project_path": self.directory.root_of(key)})
         return {"graph": key, "commit": commit, "before": before, **summary,

@@ -263,3 +263,17 @@ def test_nodes_born_in_one_batch_are_not_taken_for_a_rename():
     theirs = graph(node("a", "A edited", 6), node("b", "B", 1))
     out = merge_graphs(base, ours, theirs, NOW)
     assert set(out.merged["nodes"]) == {"a", "a2", "b2"}  # as before: the edit kept, nothing folded
+
+
+def test_a_delete_against_a_node_only_read_or_scored_on_the_other_side_stands():
+    # A session's read, an endorsement or compaction moving the node is use, not an edit: the lesson one
+    # machine deleted must not come back because the other machine's session looked at it.
+    base = graph(node("a", "A", 1, _last_read_ts=100.0), node("b", "B", 1), node("c", "C", 1))
+    ours = graph(node("a", "A", 1, _last_read_ts=300.0), node("c", "C", 1, _useful_ts=[400.0], _archived=True))
+    theirs = graph(node("b", "B", 1))  # a and c deleted there; b deleted here
+    for one, two in ((ours, theirs), (theirs, ours)):
+        out = merge_graphs(base, one, two, NOW)
+        assert set(out.merged["nodes"]) == set() and out.conflicts == ()
+    # An edit of its content still keeps it.
+    edited = graph(node("a", "A edited", 5, _last_read_ts=300.0))
+    assert merge_graphs(base, edited, graph(), NOW).merged["nodes"]["a"]["gist"] == "A edited"

@@ -442,6 +442,32 @@ async def test_a_node_changed_on_both_machines_keeps_the_later_and_tells_the_nex
         b.stop()
 
 
+async def test_a_node_deleted_on_another_machine_is_not_brought_back_unknowingly_by_a_write_here(tmp_path):
+    remote = bare_repo(tmp_path / "remote.git", git_env(tmp_path, "x"))
+    a = _machine(tmp_path, "machine-a", _user("deleted-elsewhere-node", "kept-beside-node")).start()
+    b = _machine(tmp_path, "machine-b").start()
+    try:
+        _sync_in_turn(remote, a, b)
+        async with Client(a.url + "/") as ca, Client(b.url + "/") as cb:
+            sa, sb = await Session.open(ca), await Session.open(cb)
+            await sa.ok("kg_read", id="deleted-elsewhere-node")
+            await sb.ok("kg_read", id="deleted-elsewhere-node")
+            await sb.ok("kg_delete_node", id="deleted-elsewhere-node")
+            _sync_in_turn(remote, b, a)  # a's read of it is no edit: the delete stands on a too
+            assert "deleted-elsewhere-node" not in nodes_by_id(graph(a)["user"])
+            # a's session built its write on the node it saw: refused once, saying the node went.
+            refused = await sa.err("kg_put_node", level="user", id="deleted-elsewhere-node", gist="a rewrite")
+            assert "NOT WRITTEN" in refused and "was deleted after this session last saw it" in refused
+            assert "a sync from another machine" in refused
+            assert "deleted-elsewhere-node" not in nodes_by_id(graph(a)["user"])
+            # Sent again, the write is a choice made knowing: the lesson comes back.
+            await sa.ok("kg_put_node", level="user", id="deleted-elsewhere-node", gist="a rewrite")
+            assert nodes_by_id(graph(a)["user"])["deleted-elsewhere-node"]["gist"] == "a rewrite"
+    finally:
+        a.stop()
+        b.stop()
+
+
 async def test_bad_remotes_and_repositories_are_said_clearly_and_lose_nothing(tmp_path):
     a = _machine(tmp_path, "machine-a", _user("a-lesson-node")).start()
     try:
