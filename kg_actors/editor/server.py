@@ -14,6 +14,7 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import trio
 from hypercorn.config import Config as HyperConfig
 from hypercorn.trio import serve as hyper_serve
 from quart import Response, request, send_from_directory
@@ -23,6 +24,8 @@ from ..http import security
 from .static_files import StaticFiles
 
 if TYPE_CHECKING:
+    from starlette.types import Message
+
     from ..http.app import ASGIApp, Receive, Scope, Send
     from ..runtime import Runtime
 
@@ -88,7 +91,7 @@ def build_app(api: ASGIApp, extra_hosts: frozenset[str] = frozenset()) -> QuartT
         elif static.handles(scope) and page_refusal(scope["method"], _headers(scope), extra_hosts) is None:
             await static(scope, send, hardening)
         else:  # refusals, and what is not a file of the page
-            await quart_asgi(scope, receive, send)  # type: ignore[arg-type]  # quart types ASGI as TypedDicts
+            await quart_asgi(scope, receive, _ends_shielded(send))  # type: ignore[arg-type]  # quart types ASGI as TypedDicts
 
     app.asgi_app = dispatch  # type: ignore[method-assign,assignment]  # ours: http/app.py's ASGI types
     return app
@@ -105,6 +108,26 @@ async def serve_editor(rt: Runtime, fd: int) -> None:
     hc.errorlog = logging.getLogger("hypercorn.error")
     hc.graceful_timeout = 1
     await hyper_serve(app, hc)
+
+
+def _ends_shielded(send: Send) -> Send:
+    """`send`, with a response's last (empty) message shielded from cancellation for a moment.
+
+    quart-trio cancels its request task as soon as the server says the client is gone, and hypercorn says
+    so from inside that very send, on its way to closing a `Connection: close` exchange: the close was
+    cancelled and the socket stayed open for good (a client reading to the end waited for ever). The
+    message holds no body, so the shield waits on nothing a slow reader controls; the deadline bounds it."""
+    async def ending(message: Message) -> None:
+        if message.get("type") != "http.response.body" or message.get("more_body") or message.get("body"):
+            await send(message)
+            return
+        with trio.CancelScope(shield=True, deadline=trio.current_time() + _END_SECONDS):
+            await send(message)
+
+    return ending
+
+
+_END_SECONDS = 5.0
 
 
 def _headers(scope: Scope) -> dict[str, str]:

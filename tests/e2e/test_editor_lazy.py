@@ -3,6 +3,7 @@ loaded only when a browser first connects; that first page is then served as any
 
 from __future__ import annotations
 
+import socket
 import urllib.request
 from pathlib import Path
 
@@ -36,5 +37,22 @@ def test_the_editor_stack_loads_at_the_first_connection_and_serves_the_page(tmp_
         assert JINJA in _mapped(srv.proc.pid)
         with urllib.request.urlopen(f"http://127.0.0.1:{srv.editor_port}/health", timeout=5) as r:
             assert r.status == 200
+    finally:
+        srv.kill()
+
+
+def test_a_connection_close_exchange_answered_by_the_page_ends_with_the_connection(tmp_path):
+    # quart-trio cancelled its own request task while hypercorn was closing the connection from inside its last
+    # send: a 404 or a refusal on the editor's port never closed (a client reading to the end hung).
+    srv = start_server(tmp_path)
+    try:
+        for path, host in (("/no-such-page", "127.0.0.1"), ("/", "evil.example")):
+            with socket.create_connection(("127.0.0.1", srv.editor_port), timeout=30) as sock:
+                sock.sendall(f"GET {path} HTTP/1.1\r\nHost: {host}:{srv.editor_port}\r\n"
+                             "Connection: close\r\n\r\n".encode())
+                got = b""
+                while chunk := sock.recv(65536):  # a hang is the socket's timeout (30 s), not an answer
+                    got += chunk
+            assert got.split(b" ", 2)[1] in (b"404", b"421"), got[:200]
     finally:
         srv.kill()
