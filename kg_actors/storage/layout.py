@@ -266,11 +266,45 @@ def choose_slug(layout: Layout, root: str) -> str:
         recorded = recorded_project_path(layout.project_graph(reference))
         if recorded is None or recorded == root or folder_gone(recorded):
             return reference  # 0.17's graph of this project (or of one of this name no longer on this machine)
+    moved = _moved_here(layout, root, plain, plain_recorded if there(plain_file) else None)
+    if moved is not None:
+        return moved
     if not there(plain_file):
         return plain
     if plain_recorded is None or folder_gone(plain_recorded):
         return plain  # a graph whose folder is not on this machine (synced from another, or moved) is adopted
     return hashed
+
+
+def _moved_here(layout: Layout, root: str, plain: str, plain_recorded: str | None) -> str | None:
+    """Of this folder name's graphs bound to folders not on this machine (`plain` and its hashed twins, made
+    where two projects share a name), the one whose recorded folder ends as `root` does by more folders than
+    the plain one's: on another machine `~/t1/svc` and `~/t2/svc` were two projects, and here `~/t2/svc`
+    is the second. None: no such graph, or the name alone tells (the plain graph, adopted as before)."""
+    twins = [s for s in layout.project_slugs() if s.startswith(plain + "-") and _HASH_TAIL.fullmatch(s[len(plain):])]
+    if not twins:
+        return None
+    best, best_depth = None, _common_tail(root, plain_recorded) if plain_recorded else 0
+    for slug in twins:
+        recorded = recorded_project_path(layout.project_graph(slug))
+        if recorded is None or not folder_gone(recorded):
+            continue  # its folder is here: another project of this name
+        depth = _common_tail(root, recorded)
+        if depth > best_depth:
+            best, best_depth = slug, depth
+    return best
+
+
+_HASH_TAIL = re.compile(r"-[0-9a-f]{8}")
+
+
+def _common_tail(a: str, b: str) -> int:
+    """How many folders two paths end with alike (`/x/t2/svc`, `/y/t2/svc`: 2)."""
+    pa, pb = a.rstrip("/").split("/"), b.rstrip("/").split("/")
+    n = 0
+    while n < min(len(pa), len(pb)) and pa[-1 - n] == pb[-1 - n] and pa[-1 - n]:
+        n += 1
+    return n
 
 
 def served_instead(layout: Layout, name: str) -> tuple[str, str] | None:

@@ -65,3 +65,24 @@ def test_kg_memorys_folder_named_by_the_project_s_own_name_is_adopted_ours_first
     assert L.choose_slug(lay, str(root)) == "my project"
     _stored(lay, "my-project", root)  # ours, made beside it by an earlier kg: served (the other is merged in)
     assert L.choose_slug(lay, str(root)) == "my-project"
+
+
+def test_of_two_projects_of_one_name_synced_from_another_machine_each_folder_here_takes_its_own(tmp_path):
+    # On the other machine ~/t1/svc and ~/t2/svc were two projects: graphs `svc` and `svc-<hash>`. Here neither
+    # path exists; the folder that opens takes the graph whose recorded folder ends as it does, not `svc` by name.
+    lay = L.Layout(tmp_path / "store")
+    there_t1, there_t2 = "/home/other/t1/svc", "/home/other/t2/svc"
+    _stored(lay, "svc", there_t1)
+    _stored(lay, L.hashed_slug(there_t2), there_t2)
+    here_t1, here_t2, here_x = tmp_path / "t1" / "svc", tmp_path / "t2" / "svc", tmp_path / "x" / "svc"
+    for folder in (here_t1, here_t2, here_x):
+        folder.mkdir(parents=True)
+    assert L.choose_slug(lay, str(here_t2)) == L.hashed_slug(there_t2)
+    assert L.choose_slug(lay, str(here_t1)) == "svc"
+    assert L.choose_slug(lay, str(here_x)) == "svc"  # the name alone tells nothing more: the plain graph, as before
+    # A twin whose folder is on this machine is another project of this name: never taken.
+    local_twin = tmp_path / "t3" / "svc"
+    local_twin.mkdir(parents=True)
+    (lay.projects / L.hashed_slug(there_t2)).rename(lay.projects / "kept-aside")
+    _stored(lay, L.hashed_slug(str(local_twin)), local_twin)
+    assert L.choose_slug(lay, str(tmp_path / "elsewhere" / "t3" / "svc")) == "svc"
