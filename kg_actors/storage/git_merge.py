@@ -105,6 +105,7 @@ def _merge_parts(root: Path, key: str, parts: list[str], base: str | None, ours:
     deleted: set[str] = set()
     for part, (_, o, t) in zip(parts, sides, strict=True):
         deleted |= (_ids(o) | _ids(t)) - _ids(merged[part])
+    deleted -= _kept_for_new_edges(merged, parts, sides, deleted)
     if deleted:  # an edge into a node the merge deleted goes too (its bucket is its other end's)
         for value in merged.values():
             edges = shards._edges_of(value)
@@ -112,6 +113,30 @@ def _merge_parts(root: Path, key: str, parts: list[str], base: str | None, ours:
             if gone:
                 value["edges"] = {k: e for k, e in edges.items() if k not in gone}
     return merged, conflicts
+
+
+def _kept_for_new_edges(merged: dict[str, dict[str, Any]], parts: list[str],
+                        sides: list[tuple[Any, Any, Any]], deleted: set[str]) -> set[str]:
+    """Nodes one side deleted that the other side wrote an edge to, put back in their buckets: a delete
+    against an edit keeps the edit, as `merge_graphs` does inside one file (the edge and its notes are a
+    lesson too). The edge's bucket is its other end's, so no bucket's own merge could see it."""
+    if not deleted:
+        return set()
+    before = _every_part(sides, 0, "edges")
+    written_to = {end for value in merged.values() for k, e in shards._edges_of(value).items()
+                  if before.get(k) != e for end in (e.get("from"), e.get("to"))}
+    kept = deleted & written_to
+    for part, (_, o, t) in zip(parts, sides, strict=True):
+        for node_id in kept:
+            for side in (o, t):
+                node = shards._mapping((side or {}).get("nodes")).get(node_id)
+                if node is None or node_id in _ids(merged[part]):
+                    continue
+                merged[part].setdefault("nodes", {})[node_id] = node
+                version = shards._mapping(shards._mapping(side.get("_meta")).get("versions")).get("node:" + node_id)
+                if version is not None:  # a node kept against a delete keeps its version entry
+                    merged[part].setdefault("_meta", {}).setdefault("versions", {})["node:" + node_id] = version
+    return kept
 
 
 def _every_part(sides: list[tuple[Any, Any, Any]], i: int, *path: str) -> dict[str, Any]:

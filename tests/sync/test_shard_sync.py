@@ -183,7 +183,8 @@ def test_changed_buckets_merge_per_node_and_the_graph_file_is_rebuilt(tmp_path):
     assert nodes["lesson-001"]["gist"] == "a's edit" and nodes["lesson-002"]["gist"] == "b's edit"
     assert nodes["lesson-005"]["gist"] == "a's later rewrite"
     assert nodes["lesson-005"]["_conflicts"][0]["gist"] == "b's earlier rewrite"  # set aside, not lost
-    assert "lesson-030" not in nodes and "lesson-b-new->lesson-030:related-to" not in merged["edges"]
+    # a's delete against b's new edge to it keeps the node and the edge (merge.py's rule, across buckets too).
+    assert "lesson-030" in nodes and "lesson-b-new->lesson-030:related-to" in merged["edges"]
     assert merged["_meta"]["progress"]["task-a"]["last_ts"] == T + 5
     # The graph file is the server's format still, equal to the merged mirror, and the next commit has nothing to do.
     assert (b / "user.json").read_text().startswith('{\n  "nodes": {\n    "lesson-000": {')
