@@ -32,6 +32,9 @@ GRAPH_PATTERNS = ("/user.json", "/maintain.json", "/projects/*/graph.json", "/sh
 # The ignore and attribute files merge line by line, both sides' lines kept: two stores that each wrote their own
 # (a new store's and a kg-memory 0.17 store's, or a hosted repository's starter .gitignore) stopped every sync.
 UNION_FILES = ("/.gitignore", "/.gitattributes")
+# What a commit stages: the graphs' mirror folders and the two files that say how the store merges. Nothing
+# else kg writes belongs in git (the graph files, logs and machine-local state are ignored).
+OWN_FILES = ("shards", ".gitignore", ".gitattributes")
 
 # What a commit must never hold: half-states, machine-local state and logs.
 IGNORE = """\
@@ -56,6 +59,7 @@ agy-runner/
 chore_state.json
 claude-limits.json
 chores.json
+budget_told.json
 # A project removed in the editor, kept whole to move back: this machine's, never another's.
 trash/
 """ + "\n"
@@ -316,7 +320,12 @@ def commit(root: Path, now: float, what: str = "auto-save",
     tracked = sorted(kg_ignored(root, tracked=True))
     if tracked:
         run(root, "rm", "-q", "--cached", "--", *tracked)
-    run(root, "add", "-A")
+    # kg's own files only: a user's backup copy (user.json.bak) or note dropped in the store went into the commit
+    # and to every machine. What the index already tracks (an older build's or the user's own) is kept in step.
+    own = [name for name in OWN_FILES if (root / name).exists()]
+    if own:
+        run(root, "add", "-A", "--", *own)
+    run(root, "add", "-u")  # a tracked file gone is staged gone (a mirror folder removed by hand among them)
     staged = run(root, "diff", "--cached", "--quiet", check=False)
     if staged.returncode == 0 and head(root) is not None:
         return None

@@ -377,11 +377,27 @@ def _check_holds_memory(root: Path, remote: str, name: str) -> None:
     by mistake): its files would land in the store, and the store in it at the push. A new repository's
     README or LICENSE is no objection."""
     top = [n for n in G.run(root, "ls-tree", "--name-only", "-z", "FETCH_HEAD").stdout.split("\0") if n]
-    if all(_a_store_holds(name) for name in top):
+    if all(_a_store_holds(name) for name in top) or _holds_graphs(root, top):
         return
     shown = ", ".join(top[:5]) + (", ..." if len(top) > 5 else "")
     raise G.GitError(G.shown(f"{remote!r} branch {name} holds no kg memory ({shown}): not merging the store into "
                              "it. Give an empty repository, or one that kg sync filled"))
+
+
+def _holds_graphs(root: Path, top: list[str]) -> bool:
+    """Whether FETCH_HEAD holds a kg graph (a mirror folder, or a graph file an older kg committed): then it is
+    kg memory, whatever stands beside it (a backup copy an older build pushed, a note added by hand), and is
+    merged; those files stay as they are."""
+    if "user.json" in top or "maintain.json" in top:
+        return True
+    wanted = [d for d in ("shards", "projects") if d in top]
+    if not wanted:
+        return False
+    names = R.names(root, "FETCH_HEAD", *(f"{d}/" for d in wanted), "shards/projects/", recursive=False)
+    if {"shards/user", "shards/maintain"} & set(names) or any(n.startswith("shards/projects/") for n in names):
+        return True
+    graphs = [f"FETCH_HEAD:{n}/graph.json" for n in names if n.startswith("projects/")]
+    return any(data is not None for data in R.blobs(root, graphs).values())
 
 
 def _a_store_holds(name: str) -> bool:
