@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from ..core import when
+from . import git_head
 
 if TYPE_CHECKING:
     from .graph_text import Indexed
@@ -89,6 +90,11 @@ UNTRACKED_PATTERNS = LOCAL_PATTERNS + _patterns(GRAPH_IGNORE)
 
 class GitError(Exception):
     pass
+
+
+class MovedOutside(GitError):
+    """HEAD is not the commit kg last made or took in (a `git pull`, commit, reset or switch run by hand):
+    the graph files do not hold what HEAD holds, and a commit mirrored from them would revert it."""
 
 
 class UnreadableGraph(GitError):
@@ -310,6 +316,10 @@ def commit(root: Path, now: float, what: str = "auto-save",
     reason = busy(root)
     if reason:
         raise GitError(reason)
+    if moved_forward(root) is not None:
+        raise MovedOutside(f"the store's repository ({root}) has commits made outside kg (a git pull by hand?) that "
+                           "its graphs do not hold yet; not committing over them: run `kg commit` or `kg sync`, which "
+                           "take them in first, merged per node with the writes here")
     set_up(root, config=False)
     try:
         mirror.update(root, keep)
@@ -327,10 +337,30 @@ def commit(root: Path, now: float, what: str = "auto-save",
         run(root, "add", "-A", "--", *own)
     run(root, "add", "-u")  # a tracked file gone is staged gone (a mirror folder removed by hand among them)
     staged = run(root, "diff", "--cached", "--quiet", check=False)
-    if staged.returncode == 0 and head(root) is not None:
+    if staged.returncode == 0 and (top := head(root)) is not None:
+        git_head.remember(root, top)
         return None
     run(root, "commit", "-q", "--no-verify", "--allow-empty", "-m", commit_message(now, what), ident=True)
-    return head(root)
+    top = head(root)
+    git_head.remember(root, top)
+    return top
+
+
+def moved_forward(root: Path) -> tuple[str, str] | None:
+    """(the commit kg last made or took in, HEAD) when HEAD moved on from it outside kg (a `git pull`, a commit
+    by hand): content to take in before the next commit. None when HEAD is where kg left it (or nothing is
+    recorded). MovedOutside when HEAD no longer holds that commit (a reset or switch by hand): taking that in
+    would revert this machine's own history, so nothing is done until the user says which they mean."""
+    before, now = git_head.recorded(root), head(root)
+    if before is None or now is None or before == now:
+        return None
+    if run(root, "merge-base", "--is-ancestor", before, now, check=False).returncode == 0:
+        return before, now
+    raise MovedOutside(
+        f"the store's repository ({root}) was moved outside kg to {now[:12]}, which does not hold {before[:12]}, the "
+        "commit kg last made (a git reset, checkout or switch by hand?); kg will not commit or sync over it. To go "
+        f"back: git -C {root} reset --hard {before[:12]} (graph files are not touched; switch back to the branch "
+        "first if it changed). To bring back an older state of a graph, use `kg restore --at COMMIT GRAPH`")
 
 
 def kg_ignored(root: Path, tracked: bool) -> set[str]:

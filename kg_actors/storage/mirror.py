@@ -73,6 +73,14 @@ def remember(root: Path, key: str, rel: str) -> None:
     stamp.write_text(json.dumps(_stamp(root / rel)))
 
 
+def forget(root: Path, key: str) -> None:
+    """The next commit mirrors graph `key` whole (only the buckets whose bytes differ are written): its folder
+    holds content its last mirrored copy does not (commits pulled by hand), so a patch from that copy would not
+    make the folder the graph file."""
+    link = _link(root, key)
+    link.with_name(link.name + ".stat").unlink(missing_ok=True)
+
+
 def _recorded(link: Path) -> list[int] | None:
     try:
         value = json.loads(link.with_name(link.name + ".stat").read_text())

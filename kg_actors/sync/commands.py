@@ -81,8 +81,18 @@ def cmd_commit(config: Config) -> int:
     if out.get("reason"):
         print(f"kg: {out['reason']}")
         return 1
+    _say_taken_in(out)
     print(f"kg: committed {out['commit'][:12]}" if out.get("committed") else "kg: nothing to commit")
     return 0
+
+
+def _say_taken_in(out: dict[str, Any]) -> None:
+    """Commits that reached the store's branch outside kg (a `git pull` by hand), taken in before the commit."""
+    for key, summary in sorted((out.get("taken_in") or {}).items()):
+        print(f"kg: taken in from commits made outside kg (a git pull by hand?): {key}: {common.describe(summary)}")
+        if summary.get("conflicts"):
+            print(f"  {key}: changed there and here, both versions kept (later one in use; the other is shown on "
+                  f"the next read and in the editor): {', '.join(summary['conflicts'])}")
 
 
 def cmd_sync(config: Config, remote: str | None, remember: bool) -> int:
@@ -96,6 +106,7 @@ def cmd_sync(config: Config, remote: str | None, remember: bool) -> int:
         out = _via_server(config, "/api/store/sync", {"remote": remote})
     if remember:  # only a remote that answered: a typo kept would fail every autocommit's sync
         common.set_sync_remote(config.root, remote)
+    _say_taken_in(out)
     done = "fetched and merged from" if out.get("push_error") else "synced with"
     print(f"kg: {done} {G.shown(remote)}" + (" (the store is now a git repository)" if out.get("initialised") else ""))
     for key, summary in sorted((out.get("graphs") or {}).items()):

@@ -29,7 +29,7 @@ from ..core.model import snapshot_to_json
 from ..graph_loading import load_graph
 from ..storage import files, journal
 from ..storage import git as G
-from ..storage import commit_process, git_merge, git_read
+from ..storage import commit_process, git_head, git_merge, git_read, mirror
 from ..storage.layout import Layout
 from . import common, rebuild
 
@@ -155,6 +155,8 @@ class StoreKeeper:
             return
         self._due = False
         try:
+            if await self._take_in_moved():
+                await self._fold_all()
             sha = await self._commit_in_child("auto-save")
         except G.GitError as exc:
             self.problem(str(exc))
@@ -191,10 +193,30 @@ class StoreKeeper:
     async def _commit(self, what: str) -> Summary:
         if not await trio.to_thread.run_sync(G.is_repo, self.root):
             return {"committed": False, "reason": G.init_hint(self.root)}
+        taken_in = await self._take_in_moved()
         await self._fold_all()
         sha = await self._commit_in_child(what)
         self.last = {"commit": sha, "ts": self.clock()}
-        return {"committed": sha is not None, "commit": sha}
+        return {"committed": sha is not None, "commit": sha, "taken_in": taken_in}
+
+    async def _take_in_moved(self) -> Summary:
+        """Commits that reached HEAD outside kg (a `git pull` by hand), taken in as a merge is: each graph they
+        changed absorbs them through its actor, per node, with the writes here since kept (a commit from the
+        stale graph files reverted them). Then the mirror is rewritten whole from the graph files at the commit.
+        {} when HEAD is where kg left it; MovedOutside (nothing done) when HEAD no longer holds kg's commit."""
+        moved = await trio.to_thread.run_sync(G.moved_forward, self.root)
+        if moved is None:
+            return {}
+        before, after = moved
+        changed = await trio.to_thread.run_sync(git_read.changed, self.root, before, after)
+        outcome = git_merge.MergeOutcome(before, after, tuple(changed), False, None, False)
+        taken_in = await self._absorb(outcome, load=True)
+        await self._fold_all()  # what was taken in is in the graph files before kg records it as held
+        for key in taken_in:
+            await trio.to_thread.run_sync(mirror.forget, self.root, key)
+        await trio.to_thread.run_sync(git_head.remember, self.root, after)
+        log.info("git: took in commits made outside kg (%s..%s): %s", before[:12], after[:12], sorted(taken_in))
+        return taken_in
 
     async def _commit_in_child(self, what: str) -> str | None:
         """G.commit in a child process (storage/commit_process.py): its CPU leaves the loop's lock alone."""
@@ -211,6 +233,7 @@ class StoreKeeper:
         if not await trio.to_thread.run_sync(G.is_repo, self.root):  # a remote that does not answer: no repository
             await _network(git_merge.probe, self.root, remote)
         created = await trio.to_thread.run_sync(G.init, self.root)
+        taken_in = await self._take_in_moved()
         await self._fold_all()
         await self._commit_in_child("save before sync")
         # Fetch and push are network only, and a remote that never answers must not hold a shutdown (git's
@@ -221,21 +244,26 @@ class StoreKeeper:
             scope.deadline = trio.current_time() + MERGE_DEADLINE
             outcome = await trio.to_thread.run_sync(git_merge.merge_fetched, self.root, remote, fetched)
             absorbed = await self._absorb(outcome)
+            await trio.to_thread.run_sync(git_head.remember, self.root, outcome.after)  # its graphs hold it now
         outcome = await _network(git_merge.push, self.root, fetched, outcome)
         summary = {
             "remote": G.shown(remote), "initialised": created, "fetched": outcome.fetched, "before": outcome.before,
             "after": outcome.after, "pushed": outcome.pushed, "push_error": outcome.push_error,
-            "graphs": absorbed,
+            "graphs": absorbed, "taken_in": taken_in,
         }
         self.last = {"sync": summary, "ts": self.clock()}
         return summary
 
-    async def _absorb(self, outcome: git_merge.MergeOutcome) -> Summary:
+    async def _absorb(self, outcome: git_merge.MergeOutcome, load: bool = False) -> Summary:
+        """`load`: a graph no actor holds is loaded to absorb the change, not rebuilt from it (its file may hold
+        writes the merge's commits lack: commits pulled by hand were made without them)."""
         out: dict[str, Any] = {}
         loaded = {h.key: h for h in self.directory.loaded()}
         found = await trio.to_thread.run_sync(rebuild.changes, self.root, outcome.before, outcome.changed)
         for key, change in found.items():
             handle = loaded.get(key)
+            if handle is None and load and self.layout.graph_file(key).exists():
+                handle = await self.directory.get(key)
             if handle is None:  # no actor holds it: its file is rebuilt from the merge
                 await trio.to_thread.run_sync(rebuild.rebuild, self.root, change)
             else:  # the actor takes the change in (and saves it by its own path)
@@ -262,6 +290,7 @@ class StoreKeeper:
         # (the `.prev` alone kept one save, and the next restore or save wrote over it), and `now` is the
         # present. A commit that fails stops the restore (nothing unsaved is written over), unless a graph
         # file is not a graph at all.
+        await self._take_in_moved()
         await self._fold_all()
         uncommitted = None
         try:

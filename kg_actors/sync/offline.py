@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..storage import files, graph_file, journal, lock
 from ..storage import git as G
-from ..storage import git_merge, git_read
+from ..storage import git_head, git_merge, git_read, mirror, shards
 from ..storage.layout import Layout
 from . import common, rebuild
 
@@ -57,6 +57,43 @@ def fold_journals(layout: Layout) -> list[str]:
     return folded
 
 
+def take_in_moved(layout: Layout, now: float) -> dict[str, Any]:
+    """Commits that reached HEAD outside kg (a `git pull` by hand), taken into the graph files per node, with
+    the writes here since kept (the sync's merge rules: base, the commit kg last made; ours, the graph file;
+    theirs, HEAD), as a server's actors take them in (sync/keeper.py); what each graph got."""
+    root = layout.root
+    moved = G.moved_forward(root)
+    if moved is None:
+        return {}
+    from ..core.merge import merge_graphs  # only when there is something to take in
+
+    before, after = moved
+    changed = git_read.changed(root, before, after)
+    keys = {found[0] for rel in changed if (found := shards.split_path(rel))}
+    keys |= {key for rel in changed if (key := git_read.legacy_key(rel))}
+    out = {}
+    for key in sorted(keys):
+        theirs = git_read.graph_at(root, after, key)
+        if theirs is None:
+            continue
+        path = layout.graph_file(key)
+        ours = files.load_json(path) if path.exists() else None
+        merged = theirs if ours is None else merge_graphs(git_read.graph_at(root, before, key), ours, theirs, now).merged
+        path.parent.mkdir(parents=True, exist_ok=True)
+        files.write_atomic(path, files.dump_json(merged))
+        mirror.forget(root, key)
+        out[key] = {**common.changes(ours, merged), "conflicts": _new_conflicts(ours, merged)}
+    git_head.remember(root, after)
+    return out
+
+
+def _new_conflicts(before: dict[str, Any] | None, after: dict[str, Any]) -> list[str]:
+    nodes_b = shards._mapping((before or {}).get("nodes"))
+    return sorted(i for i, n in shards._mapping(after.get("nodes")).items()
+                  if isinstance(n, dict) and n.get("_conflicts")
+                  and n.get("_conflicts") != (nodes_b.get(i) or {}).get("_conflicts"))
+
+
 def repository_state(root: Path) -> tuple[bool, str]:
     """For `kg setup`/`kg doctor`: (is the store a git repository, a line saying so and what to do)."""
     if G.is_repo(root):
@@ -75,6 +112,7 @@ def ensure_repository(root: Path, now: float | None = None) -> str:
         with owned(root) as layout:
             created = G.init(root)
             fold_journals(layout)
+            take_in_moved(layout, now)
             sha = G.commit(root, now, "first commit" if created else "commit")
     except lock.StorageBusy:
         created = G.init(root)
@@ -89,8 +127,9 @@ def commit(root: Path, now: float) -> dict[str, Any]:
         if not G.is_repo(root):
             return {"committed": False, "reason": G.init_hint(root)}
         fold_journals(layout)
+        taken_in = take_in_moved(layout, now)
         sha = G.commit(root, now, "commit")
-    return {"committed": sha is not None, "commit": sha}
+    return {"committed": sha is not None, "commit": sha, "taken_in": taken_in}
 
 
 def sync(root: Path, remote: str, now: float) -> dict[str, Any]:
@@ -100,6 +139,7 @@ def sync(root: Path, remote: str, now: float) -> dict[str, Any]:
             git_merge.probe(root, remote)
         created = G.init(root)
         fold_journals(layout)
+        taken_in = take_in_moved(layout, now)
         # What the commit read of each graph file: the rebuild starts from it.
         parsed: dict[str, dict[str, Any] | Indexed] = {}
         G.commit(root, now, "save before sync", keep=parsed)
@@ -108,8 +148,10 @@ def sync(root: Path, remote: str, now: float) -> dict[str, Any]:
         for key, change in rebuild.changes(root, outcome.before, outcome.changed).items():
             rebuild.rebuild(root, change, parsed.get(key))
             graphs[key] = change.summary()
+        git_head.remember(root, outcome.after)  # the graph files hold the merge now
     return {"remote": G.shown(remote), "initialised": created, "fetched": outcome.fetched, "before": outcome.before,
-            "after": outcome.after, "pushed": outcome.pushed, "push_error": outcome.push_error, "graphs": graphs}
+            "after": outcome.after, "pushed": outcome.pushed, "push_error": outcome.push_error, "graphs": graphs,
+            "taken_in": taken_in}
 
 
 def restore(root: Path, key: str, at: str, now: float) -> dict[str, Any]:
@@ -121,6 +163,7 @@ def restore(root: Path, key: str, at: str, now: float) -> dict[str, Any]:
         # first, so the restore is undone by another; a commit that fails stops it (unless a graph file is
         # no graph: putting one back is its fix).
         fold_journals(layout)
+        take_in_moved(layout, now)
         uncommitted = None
         try:
             G.commit(root, now, "save before restore")
