@@ -159,7 +159,8 @@ def run(root: Path, *args: str, check: bool = True, timeout: float = GIT_TIMEOUT
     except FileNotFoundError:
         raise GitError(f"git is not installed (looked for {git_bin()!r}); install git to keep history") from None
     if check and proc.returncode != 0:
-        lines = (proc.stderr or proc.stdout).strip().splitlines()
+        # git's hints go (they suggest raw git commands, a `git pull` among them, that leave the graphs behind).
+        lines = [ln for ln in (proc.stderr or proc.stdout).strip().splitlines() if not ln.startswith("hint:")]
         # git's own verdict first (`fatal: Unable to create '.../index.lock': File exists.`), then its last words.
         said = [ln for ln in lines if ln.startswith(("fatal:", "error:"))][:2]
         tail = said + [ln for ln in lines[-2:] if ln not in said] if said else lines[-3:]

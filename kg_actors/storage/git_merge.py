@@ -231,7 +231,8 @@ def merge(root: Path, theirs_ref: str, message: str, remote: str) -> None:
                      "-X", "no-renames", "--allow-unrelated-histories", theirs, check=False, ident=True)
         _put_back(root, kept)
         if not (root / ".git" / "MERGE_HEAD").exists():
-            detail = " / ".join((proc.stderr + proc.stdout).strip().splitlines()[-4:])
+            said = [ln for ln in (proc.stderr + proc.stdout).strip().splitlines() if not ln.startswith("hint:")]
+            detail = " / ".join(said[-4:])
             raise G.GitError(f"{undone}: {detail or f'git merge exit {proc.returncode}'}")
         # Machine-local files the merge brought (theirs tracks them): ours stay, one this machine lacked goes (another
         # machine's server.pid or sessions are not this one's); none stays in the index.
@@ -432,9 +433,15 @@ def push(root: Path, fetched: Fetched, outcome: MergeOutcome) -> MergeOutcome:
     done = G.run(root, "push", "-q", fetched.url, f"HEAD:refs/heads/{fetched.name}", check=False, network=True)
     push_error = None
     if done.returncode != 0:
-        lines = (done.stderr or "").strip().splitlines()
-        said = [ln.strip() for ln in lines if ln.startswith("remote:")][:3]  # the remote's own reason
-        push_error = G.shown(" / ".join(said + lines[-2:]) or f"exit {done.returncode}")
+        # git's hints go: they suggest `git pull`, which leaves the graphs behind HEAD (git_head.py).
+        lines = [ln for ln in (done.stderr or "").strip().splitlines() if not ln.startswith("hint:")]
+        if any("[rejected]" in ln and ("fetch first" in ln or "non-fast-forward" in ln) for ln in lines):
+            push_error = (f"{G.shown(fetched.url)} branch {fetched.name} moved on while this sync merged (another "
+                          "machine pushed first); run `kg sync` again: it merges that too and pushes")
+        else:
+            said = [ln.strip() for ln in lines if ln.startswith("remote:")][:3]  # the remote's own reason
+            push_error = G.shown(" / ".join(said + [ln for ln in lines[-2:] if ln.strip() not in said])
+                                 or f"exit {done.returncode}")
     return attrs.evolve(outcome, pushed=done.returncode == 0, push_error=push_error)
 
 
