@@ -231,6 +231,7 @@ class Registry(AmbientChannels, Votes, NodeMoves):
             if (level, node_id) in msg.cut:
                 continue  # in the context, but not seen whole: no view to build a write on
             s.seen_at[k] = max(at, s.seen_at.get(k, 0.0))
+            s.replaced_from.pop(k, None)  # seen again: what replaced its old view is known
             if full:
                 s.read_at[k] = max(at, s.read_at.get(k, 0.0))
         frozen = self._frozen.get(sid)
@@ -263,7 +264,7 @@ class Registry(AmbientChannels, Votes, NodeMoves):
         # A mark without a view stamp is a cut gist's (mark_seen), or a record's of before levels ("unknown").
         shown_cut = k not in s.seen_at and s.seen_via.get(k, "unknown") != "unknown"
         return m.WriteView(s.seen_at.get(k), s.read_at.get(k), may_credit, s.maintenance, s.renamed_away.get(k),
-                           shown_cut)
+                           shown_cut, None if k in s.seen_at else s.replaced_from.get(k))
 
     def open_write(self, msg: m.OpenWrite) -> tuple[SessionView, m.WriteView]:
         view = self.touch(m.Touch(msg.sid, msg.now))

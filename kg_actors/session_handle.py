@@ -102,8 +102,9 @@ class SessionHandle:
     async def where_renamed(self, sid: str, level: str | None, node_id: str) -> tuple[str, str] | None:
         return await self._mailbox.ask(m.WhereRenamed(sid, level, node_id))
 
-    async def forget_views(self, level: str, ids: list[str], gone: frozenset[str] = frozenset()) -> None:
-        await self._mailbox.ask(m.ForgetViews(level, ids, gone))
+    async def forget_views(self, level: str, ids: list[str], gone: frozenset[str] = frozenset(),
+                           why: str = "sync") -> None:
+        await self._mailbox.ask(m.ForgetViews(level, ids, gone, why))
 
     async def rename_ref(self, level: str, old_id: str, new_id: str, project_path: str | None = None,
                          by: str | None = None) -> None:

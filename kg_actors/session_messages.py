@@ -237,13 +237,15 @@ class WhereRenamed(SessionMessage["tuple[str, str] | None"]):
 class ForgetViews(SessionMessage[None]):
     """Nodes replaced from outside (a sync, a restore): no session has seen their new version. Of them, `gone`
     are no longer there: a session that saw one keeps that it did, so its write under the id is refused once
-    as built on a deleted node (core/graph_ops.gone_refusal), as after another session's delete."""
+    as built on a deleted node (core/graph_ops.gone_refusal), as after another session's delete. The others'
+    sessions remember `why` their view went, so that refusal names the sync or the restore, not a cut gist."""
 
     op = "forget_views"
     sessions = Touches.ALL
     level: str
     ids: list[str]
     gone: frozenset[str] = frozenset()
+    why: str = "sync"  # what replaced them: "sync" (another machine's change) or "restore"
 
 
 @attrs.frozen

@@ -34,12 +34,14 @@ class NodeMoves:
 
     def forget_views(self, msg: m.ForgetViews) -> None:
         """Nodes replaced from outside (a sync, a restore): every session's view of them is stale,
-        so arbitration refuses a write until the session has seen the new version."""
+        so arbitration refuses a write until the session has seen the new version, and says what replaced it."""
         for s in self.sessions.values():
             for node_id in msg.ids:
+                k = key(msg.level, node_id)
                 if node_id not in msg.gone:  # a view of a node gone is what refuses a write bringing it back
-                    s.seen_at.pop(key(msg.level, node_id), None)
-                s.read_at.pop(key(msg.level, node_id), None)
+                    if s.seen_at.pop(k, None) is not None:
+                        s.replaced_from[k] = msg.why
+                s.read_at.pop(k, None)
 
     def rename_ref(self, msg: m.RenameRef) -> None:
         """The views of the renamed node move; the other level's node of either id is another node."""

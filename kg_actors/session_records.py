@@ -61,6 +61,9 @@ class Session:
     # Nodes this session renamed itself (ref -> new id): only a delete under the old id is told where it went
     # (a write there makes a new node, as the session that renamed it means).
     renamed_here: dict[str, str] = attrs.field(factory=dict)
+    # Nodes whose view this session lost to a change from outside (ref -> "sync" | "restore"): a write
+    # refused until it sees them again is told what replaced them.
+    replaced_from: dict[str, str] = attrs.field(factory=dict)
     extra: dict[str, Any] = attrs.field(factory=dict)
 
     def follow_rename(self, old: str, new: str, new_id: str, by_another: bool) -> None:
@@ -83,6 +86,8 @@ class Session:
         for table in (self.seen_at, self.read_at):
             if old in table:
                 table[new] = max(table.pop(old), table.get(new, 0.0))
+        if old in self.replaced_from:
+            self.replaced_from[new] = self.replaced_from.pop(old)
         if old in self.seen_via:
             self.seen_via.setdefault(new, self.seen_via.pop(old))
         self.liked_ids = [new if i == old else i for i in self.liked_ids]
@@ -91,7 +96,7 @@ class Session:
     def forget_gone(self, k: str) -> None:
         """The node once seen under ref `k` is known gone (this session deleted it, or was refused a write
         that said it was renamed or deleted): what it saw there no longer stands in the way of a write."""
-        for table in (self.seen_at, self.read_at, self.renamed_away, self.renamed_here):
+        for table in (self.seen_at, self.read_at, self.renamed_away, self.renamed_here, self.replaced_from):
             table.pop(k, None)
 
     def held_whole(self) -> dict[seen.Ref, float]:
@@ -115,6 +120,8 @@ class Session:
                 newest = dict(heapq.nlargest(kept, table.items(), key=lambda kv: kv[1]))
                 for k in [k for k in table if k not in newest]:
                     del table[k]
+        for k in list(self.replaced_from)[: max(0, len(self.replaced_from) - over)]:
+            del self.replaced_from[k]  # oldest first: a lost view's cause is a hint, not worth the room
         return trimmed
 
     @property
@@ -136,7 +143,7 @@ class Session:
         known.setdefault("start_ts", 0.0)
         known.setdefault("last_activity", known["start_ts"])
         known.setdefault("preload_given", bool(known.get("preloaded_ids")))  # stored before it was kept
-        for name in ("renamed_away", "renamed_here"):
+        for name in ("renamed_away", "renamed_here", "replaced_from"):
             if not (isinstance(known.get(name, {}), dict) and all(isinstance(v, str) for v in known.get(name, {}).values())):
                 del known[name]  # a hand edit's: a hint only, not worth a session
         session = cls(sid=sid, extra=extra, **known)

@@ -59,6 +59,7 @@ class WriteView:
     maintenance: bool
     renamed_to: str | None = None  # another session renamed the node this session saw under this id
     shown_cut: bool = False  # in the session's context with its gist cut short ("…"), never seen whole
+    replaced_from: str | None = None  # its view was lost to a change from outside: "sync" | "restore"
 
 
 @attrs.frozen

@@ -3,6 +3,7 @@ the other level's node of that id as it was, and a project node's rename moves o
 
 from kg_actors import session_messages as m
 from kg_actors.session_actor import HANDLERS, Registry
+from kg_actors.session_records import Session
 
 
 def apply(registry: Registry, msg: m.SessionMessage):
@@ -52,3 +53,21 @@ def test_a_vote_is_for_one_levels_node_and_a_vote_stored_before_levels_still_cou
     registry.sessions[sid].liked_ids.append("old-vote")  # a sessions.json written before levels
     assert apply(registry, m.Like(sid, "project", "old-vote", None)) == "already liked this session"
     assert apply(registry, m.GetWriteView(sid, "user", "old-vote")).may_credit is False
+
+
+def test_a_view_a_sync_replaced_is_remembered_as_such_until_the_node_is_seen_again_and_across_a_restart():
+    registry = Registry({})
+    sid, other = (apply(registry, m.Register("/home/u/app", "claude", 1.0)).sid for _ in range(2))
+    apply(registry, m.MarkSeen(sid, [("user", "synced-lesson"), ("user", "restored-lesson")], "read", 2.0))
+    apply(registry, m.ForgetViews("user", ["synced-lesson", "never-seen-lesson"]))
+    apply(registry, m.ForgetViews("user", ["restored-lesson"], why="restore"))
+    view = apply(registry, m.GetWriteView(sid, "user", "synced-lesson"))
+    assert (view.seen_at, view.replaced_from) == (None, "sync")
+    assert apply(registry, m.GetWriteView(sid, "user", "restored-lesson")).replaced_from == "restore"
+    assert apply(registry, m.GetWriteView(sid, "user", "never-seen-lesson")).replaced_from is None
+    assert apply(registry, m.GetWriteView(other, "user", "synced-lesson")).replaced_from is None  # had no view
+    stored = Session.from_json(sid, registry.sessions[sid].to_json())  # as sessions.json keeps it
+    assert stored.replaced_from == {"user:synced-lesson": "sync", "user:restored-lesson": "restore"}
+    apply(registry, m.MarkSeen(sid, [("user", "synced-lesson")], "read", 3.0))
+    view = apply(registry, m.GetWriteView(sid, "user", "synced-lesson"))
+    assert (view.seen_at, view.replaced_from) == (3.0, None)

@@ -85,7 +85,7 @@ async def put_node(floor: Floor, sid: str | None, level: str, node_id: str, gist
         session=sid, maintenance=wv is not None and wv.maintenance, seen_at=wv.seen_at if wv else None,
         read_at=wv.read_at if wv else None, guard=guard and view is not None,
         may_credit=wv is not None and wv.may_credit, shown_cut=wv is not None and wv.shown_cut,
-        renamed_to=wv.renamed_to if wv is not None else None,
+        renamed_to=wv.renamed_to if wv is not None else None, replaced_from=wv.replaced_from if wv else None,
     )
     try:
         # expected_version / create_only: the editor's stale-edit check, made inside the actor with the write.
@@ -167,7 +167,7 @@ async def delete_node(floor: Floor, sid: str | None, node_id: str, level: str | 
         wv = await floor.sessions.write_view(sid=view.sid, level=lvl, node_id=node_id)
     writer = None if view is None or wv is None else graph_ops.Writer(
         session=sid, maintenance=wv.maintenance, seen_at=wv.seen_at, read_at=wv.read_at, guard=True,
-        shown_cut=wv.shown_cut)
+        shown_cut=wv.shown_cut, replaced_from=wv.replaced_from)
     try:
         removed = await handle.delete_node(node_id=node_id, expected_version=expected_version, writer=writer,
                                            now=floor.clock())

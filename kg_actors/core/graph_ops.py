@@ -32,6 +32,7 @@ class Writer:
     may_credit: bool = False  # not yet voted for this node, under the cap
     shown_cut: bool = False  # no view to build on: its gist was shown only cut short ("…")
     renamed_to: str | None = None  # another session renamed the node this session saw under this id
+    replaced_from: str | None = None  # the session's view of it was lost to a "sync" or a "restore"
 
 
 @attrs.frozen
@@ -136,6 +137,10 @@ def _unseen_reason(who: str, w: Writer) -> str:
     whole view, a change since is not known, and may not have been made: the node may be as it was)."""
     if w.seen_at is not None:
         return f"changed {who} after this session last saw it"
+    if w.replaced_from == "sync":
+        return "changed on another machine (it came in through `kg sync`) after this session last saw it"
+    if w.replaced_from == "restore":
+        return "put back as it was at an earlier commit (`kg restore`) after this session last saw it"
     if w.shown_cut:
         return "this session has seen its gist only cut short (…), never whole"
     return f"this session has not been shown it yet (it was last written {who})"

@@ -326,7 +326,8 @@ class StoreKeeper:
         summary = common.changes(current, restored)
         ids = summary["added"] + summary["removed"] + summary["changed"]
         if ids:
-            await self.sessions.forget_views(level=handle.level, ids=ids, gone=frozenset(summary["removed"]))
+            await self.sessions.forget_views(level=handle.level, ids=ids, gone=frozenset(summary["removed"]),
+                                             why="restore")
         if self.publish is not None:  # an open editor tab re-reads the graph (it kept showing the old one)
             self.publish({"type": "graph_replaced", "level": handle.level, "project_path": self.directory.root_of(key)})
         return {"graph": key, "commit": commit, "before": before, **summary,

@@ -57,6 +57,12 @@ def test_a_refusal_to_a_session_that_never_saw_the_node_does_not_say_it_last_saw
         put(g, "never-seen-lesson", gist="mine", now=121.0, writer=ops.Writer(session="aaaa1111", shown_cut=True))
     assert exc.value.reason == "this session has seen its gist only cut short (…), never whole"
     assert exc.value.node["gist"] == "v1"
+    # A whole view a sync or a restore replaced (the gist is in the context still): said as what it is.
+    for why, said in (("sync", "changed on another machine"), ("restore", "put back as it was at an earlier commit")):
+        with pytest.raises(WriteConflict) as exc:
+            put(g, "never-seen-lesson", gist="mine", now=122.0,
+                writer=ops.Writer(session="aaaa1111", shown_cut=True, replaced_from=why))
+        assert exc.value.reason.startswith(said) and exc.value.node["gist"] == "v1"
 
 
 def test_a_write_to_an_id_renamed_since_the_session_saw_it_is_refused_with_the_renamed_node():

@@ -62,7 +62,7 @@ async def test_restore_through_the_server_says_what_changed_and_sessions_see_it(
             assert set(nodes) == {"good-lesson-node"} and nodes["good-lesson-node"]["gist"] == "the good version"
             # The other session's view of the rewritten node is stale: it must read before it writes.
             refused = await other.err("kg_put_node", level="user", id="good-lesson-node", gist="blind")
-            assert "NOT WRITTEN" in refused
+            assert "NOT WRITTEN" in refused and "put back as it was at an earlier commit (`kg restore`)" in refused
             assert "bad-lesson-node: NOT FOUND" in await s.ok("kg_read", id="bad-lesson-node")
             # What was there before the restore, uncommitted writes too, is a commit the reply names.
             before = out.stdout.split("as it was before is commit ")[1][:12]

@@ -421,6 +421,7 @@ async def test_a_node_changed_on_both_machines_keeps_the_later_and_tells_the_nex
             # a's session saw only its own version: arbitration refuses its write until it has read b's.
             refused = await sa.err("kg_put_node", level="user", id="shared-lesson-node", gist="a blind rewrite")
             assert "NOT WRITTEN" in refused and "machine b's later rewrite" in refused
+            assert "changed on another machine" in refused and "cut short" not in refused, refused
             text = await sa.ok("kg_read", id="shared-lesson-node")
             assert "CHANGED ON ANOTHER MACHINE" in text and "machine a's earlier rewrite" in text
             # The editor sees the conflict until it is resolved; a write resolves it.
@@ -437,6 +438,45 @@ async def test_a_node_changed_on_both_machines_keeps_the_later_and_tells_the_nex
         assert _sync(b, remote).returncode == 0
         node = nodes_by_id(graph(b)["user"])["shared-lesson-node"]
         assert node["gist"] == "machine b's later rewrite, with what a's version added" and "_conflicts" not in node
+        b.stop()
+        b.start()
+        async with Client(b.url + "/") as cb:
+            sb.client = cb  # b's session read its own version, before a resolved the conflict
+            refused = await sb.err("kg_put_node", level="user", id="shared-lesson-node", gist="b's blind rewrite")
+            assert "changed on another machine" in refused and "with what a's version added" in refused, refused
+            await sb.ok("kg_put_node", level="user", id="shared-lesson-node", gist="b's rewrite, having seen a's")
+    finally:
+        a.stop()
+        b.stop()
+
+
+async def test_a_write_built_on_a_view_a_sync_replaced_is_refused_saying_so_and_the_retry_goes_through(tmp_path):
+    # The refusal said the session had seen the node's gist only cut short, never whole: it had read it whole.
+    remote = bare_repo(tmp_path / "remote.git", git_env(tmp_path, "x"))
+    a = _machine(tmp_path, "machine-a", _user("stale-view-node", "stale-after-restart-node")).start()
+    b = _machine(tmp_path, "machine-b").start()
+    try:
+        _sync_in_turn(remote, a, b)
+        async with Client(b.url + "/") as cb:
+            sb = await Session.open(cb)
+            for node_id in ("stale-view-node", "stale-after-restart-node"):
+                await sb.ok("kg_read", id=node_id)
+        await _write(a, "stale-view-node", "stale-after-restart-node", gist="rewritten on machine a")
+        _sync_in_turn(remote, a, b)
+        async with Client(b.url + "/") as cb:
+            sb.client = cb
+            refused = await sb.err("kg_put_node", level="user", id="stale-view-node", gist="b's blind rewrite")
+            assert "NOT WRITTEN" in refused and "changed on another machine" in refused and "kg sync" in refused
+            assert "cut short" not in refused and "rewritten on machine a" in refused  # the node as it stands
+            await sb.ok("kg_put_node", level="user", id="stale-view-node", gist="b's rewrite, having seen a's")
+        b.stop()
+        b.start()  # what the session saw is kept across a restart, and so is why its view went stale
+        async with Client(b.url + "/") as cb:
+            sb.client = cb
+            refused = await sb.err("kg_put_node", level="user", id="stale-after-restart-node", gist="b's blind one")
+            assert "changed on another machine" in refused and "rewritten on machine a" in refused, refused
+            await sb.ok("kg_put_node", level="user", id="stale-after-restart-node", gist="b's rewrite, seen a's")
+        assert nodes_by_id(graph(b)["user"])["stale-after-restart-node"]["gist"] == "b's rewrite, seen a's"
     finally:
         a.stop()
         b.stop()
