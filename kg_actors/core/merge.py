@@ -13,7 +13,9 @@ cleanly. Rules where both sides changed the same entry:
 - a delete against an edit keeps the edit (for nodes, edges and progress; a node deleted on one side
   stays when the other wrote an edge to it); against a node only read, scored or moved between tiers
   there (its content as the base had it), the delete stands: using a lesson is no vote to keep it;
-- edges keep the later version's fields and the union of both sides' notes;
+- edges keep the later version's fields; their notes merge three-way (core/merge_notes.py), as a write
+  replaces them: a note removed on either side goes, one added on either side stays, the later
+  side's order first (an edge both sides created with no common history keeps both sides' notes);
 - progress keeps the later record (`last_ts`) and the union of both trails;
 - a node renamed on one side and kept under its old id on the other (edited, read,
   wired) is one node under the new id, merged as if the rename came first.
@@ -28,6 +30,7 @@ from typing import Any
 import attrs
 
 from . import constants as C
+from .merge_notes import merge_notes
 from .plain_text import one_line
 
 Json = dict[str, Any]  # one entry of the stored JSON shape (a node, an edge, a version, a whole file)
@@ -212,9 +215,8 @@ def _merge_edge(base: Json | None, ours: Json | None, theirs: Json | None,
         return value
     later, earlier = (ours, theirs) if _later(ours, theirs, ts_ours, ts_theirs) else (theirs, ours)
     merged = dict(later)
-    notes = list(later.get("notes") or [])
-    notes += [n for n in (earlier.get("notes") or []) if n not in notes]
-    if notes:
+    merged.pop("notes", None)
+    if notes := merge_notes((base or {}).get("notes"), later.get("notes"), earlier.get("notes")):
         merged["notes"] = notes
     return merged
 

@@ -150,6 +150,29 @@ def test_edges_merge_by_key_with_notes_kept_from_both():
     assert k2 not in merged and k3 in merged
 
 
+def test_edge_notes_merge_three_way_so_a_note_removed_on_either_side_stays_gone():
+    # Notes replace the stored list: a note both sides replaced came back as a third, and nothing said so.
+    k1, e1 = edge("a", "b", "uses", "WRONG: needs v1 api", "kept everywhere")
+    base = graph(node("a", "A", 1), node("b", "B", 1), edges={k1: e1}, versions={"edge:" + k1: {"v": 1, "ts": 1.0}})
+    ours, theirs = copy.deepcopy(base), copy.deepcopy(base)
+    ours["edges"][k1] = edge("a", "b", "uses", "needs v2 api (ours)", "kept everywhere")[1]
+    theirs["edges"][k1] = edge("a", "b", "uses", "kept everywhere", "needs v2 api (theirs)")[1]
+    ours["_meta"]["versions"]["edge:" + k1] = {"v": 2, "ts": 5.0}
+    theirs["_meta"]["versions"]["edge:" + k1] = {"v": 2, "ts": 6.0}  # theirs wrote last: its order leads
+    for one, other in ((ours, theirs), (theirs, ours)):  # both machines come to the same list
+        merged = merge_graphs(base, one, other, NOW)
+        assert merged.merged["edges"][k1]["notes"] == ["kept everywhere", "needs v2 api (theirs)", "needs v2 api (ours)"]
+        assert merged.conflicts == ()
+    # Removed on one side, unchanged on the other: gone. Every note removed on one side, one added on the
+    # other: only the addition. Every note removed on both: no notes field left.
+    ours["edges"][k1] = edge("a", "b", "uses", "needs v2 api (ours)")[1]
+    theirs["edges"][k1] = edge("a", "b", "uses", "WRONG: needs v1 api", "kept everywhere", "an addition")[1]
+    assert merge_graphs(base, ours, theirs, NOW).merged["edges"][k1]["notes"] == ["an addition", "needs v2 api (ours)"]
+    ours["edges"][k1] = edge("a", "b", "uses")[1]
+    theirs["edges"][k1] = {**edge("a", "b", "uses", "kept everywhere")[1], "extra": 1}
+    assert "notes" not in merge_graphs(base, ours, theirs, NOW).merged["edges"][k1]
+
+
 def test_edges_of_a_node_deleted_by_the_merge_go():
     k1, e1 = edge("a", "b", "uses")
     base = graph(node("a", "A", 1), node("b", "B", 1), edges={k1: e1})

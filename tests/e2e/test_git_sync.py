@@ -482,6 +482,35 @@ async def test_a_write_built_on_a_view_a_sync_replaced_is_refused_saying_so_and_
         b.stop()
 
 
+async def test_edge_notes_replaced_on_both_machines_merge_three_way_and_a_note_removed_there_stays_gone(tmp_path):
+    # Both machines' lists were joined whole: a note one machine had removed came back, and no conflict was listed.
+    remote, a, b = _two_machines(tmp_path)
+    edge = {"level": "user", "frm": "edge-source-node", "to": "edge-target-node", "rel": "depends-on"}
+    try:
+        async with Client(a.url + "/") as c:
+            sa = await Session.open(c)
+            for node_id in ("edge-source-node", "edge-target-node"):
+                await sa.ok("kg_put_node", level="user", id=node_id, gist=f"{node_id} gist")
+            await sa.ok("kg_put_edge", **edge, notes=["WRONG: needs v1 api", "kept on both"])
+            _sync_in_turn(remote, a, b)
+            # a's session wrote the notes: its list replaces them. b's session never saw them: its note joins.
+            await sa.ok("kg_put_edge", **edge, notes=["kept on both", "needs v2 api (machine-a)"])
+        async with Client(b.url + "/") as c:
+            sb = await Session.open(c)
+            await sb.ok("kg_put_edge", **edge, notes=["needs v2 api (machine-b)"])
+        _sync_in_turn(remote, a, b, a)
+        held = {}
+        for srv in (a, b):
+            [found] = [e for e in graph(srv)["user"]["edges"] if e["from"] == "edge-source-node"]
+            held[srv.env["KG_MACHINE"]] = found["notes"]
+            assert get_json(srv, "/api/store/conflicts")["conflicts"] == []
+        assert held["machine-a"] == held["machine-b"], held
+        assert sorted(held["machine-a"]) == ["kept on both", "needs v2 api (machine-a)", "needs v2 api (machine-b)"]
+    finally:
+        a.stop()
+        b.stop()
+
+
 async def test_a_node_deleted_on_another_machine_is_not_brought_back_unknowingly_by_a_write_here(tmp_path):
     remote = bare_repo(tmp_path / "remote.git", git_env(tmp_path, "x"))
     a = _machine(tmp_path, "machine-a", _user("deleted-elsewhere-node", "kept-beside-node")).start()
