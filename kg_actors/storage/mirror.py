@@ -19,7 +19,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from . import graph_text, shards
+from . import files, graph_text, shards
 
 STATE = Path(".git") / "kg-mirror"
 
@@ -77,8 +77,30 @@ def forget(root: Path, key: str) -> None:
     """The next commit mirrors graph `key` whole (only the buckets whose bytes differ are written): its folder
     holds content its last mirrored copy does not (commits pulled by hand), so a patch from that copy would not
     make the folder the graph file."""
+    remember_folder(root, key, None)
+
+
+def recorded_text(root: Path, key: str) -> str | None:
+    """The graph file of `key` as last mirrored (None: no record, or one that does not read)."""
+    try:
+        return _link(root, key).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def remember_folder(root: Path, key: str, data: bytes | None) -> None:
+    """Record `data` as what graph `key`'s folder holds while its file may differ (a merge changed the folder
+    under a running graph, whose actor saves the file in its own time): the next update mirrors the file's
+    difference from it. The stamp goes first and matches no file, so the file is never skipped unread.
+    None: the record goes, and the next update compares every bucket."""
     link = _link(root, key)
-    link.with_name(link.name + ".stat").unlink(missing_ok=True)
+    stamp = link.with_name(link.name + ".stat")
+    if data is None:
+        stamp.unlink(missing_ok=True)
+        return
+    link.parent.mkdir(parents=True, exist_ok=True)
+    stamp.write_text(json.dumps([-1, -1, -1]))
+    files.write_atomic(link, data, keep_prev=False)
 
 
 def _recorded(link: Path) -> list[int] | None:

@@ -267,6 +267,8 @@ class StoreKeeper:
             if handle is None:  # no actor holds it: its file is rebuilt from the merge
                 await trio.to_thread.run_sync(rebuild.rebuild, self.root, change)
             else:  # the actor takes the change in (and saves it by its own path)
+                # The mirror's record first: the next commit compares the file with the merged folder.
+                await trio.to_thread.run_sync(rebuild.record_merge, self.root, change)
                 ids = await handle.absorb(base=change.base or {}, merged=change.merged, now=self.clock())
                 if ids:
                     held = (await handle.current()).graph.nodes  # as the absorb left it

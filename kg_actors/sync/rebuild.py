@@ -95,6 +95,30 @@ def rebuild(root: Path, change: GraphChange, graph: dict[str, Any] | graph_text.
     mirror.remember(root, change.key, rel)
 
 
+def record_merge(root: Path, change: GraphChange) -> None:
+    """For a graph a running actor holds (it absorbs the merge and saves its file itself): the mirror's
+    record of the file becomes what the merged folder holds, spliced as `rebuild` splices the file. Left
+    as the file before the merge, a node the merge brought and then deleted or renamed here stayed in its
+    bucket at the next commit (the change was none against the record). No record to splice into: it
+    goes, and the next commit compares every bucket."""
+    data = None
+    text = None if change.whole else mirror.recorded_text(root, change.key)  # whole: rare, and compared whole
+    if text is not None:
+        spliced = _splice(graph_text.index(text), change)
+        try:
+            old = json.loads(text) if spliced is None else None
+        except ValueError:
+            old = None
+        if spliced is not None:
+            data = spliced.encode("utf-8")
+        elif isinstance(old, dict):
+            data = files.dump_json(shards.patch(old, change.old_parts, change.new_parts))
+    try:
+        mirror.remember_folder(root, change.key, data)
+    except OSError:  # a record not written: none is safer than the old one (compared whole next time)
+        mirror.remember_folder(root, change.key, None)
+
+
 def _updates(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
     return {k: new.get(k, graph_text.MISSING) for k in old.keys() | new.keys()
             if old.get(k, graph_text.MISSING) != new.get(k, graph_text.MISSING)}

@@ -201,8 +201,12 @@ async def test_a_rename_merged_across_buckets_keeps_both_machines_progress_and_r
 
 async def test_a_node_renamed_on_both_machines_to_two_ids_is_one_node_and_the_other_id_is_told(tmp_path):
     # Both ids lived on with the same content, and the sync said "added"; the three ids fall in three buckets.
+    # Both machines synced once before the node came: b's running graph took it in from the merge, and its
+    # rename left the node in the old id's bucket too (the mirror's record was the file before the merge).
     remote, a, b = _two_machines(tmp_path)
     try:
+        await _write(a, "node-of-an-earlier-sync")
+        _sync_in_turn(remote, a, b)
         await _write(a, "double-rename-node")
         _sync_in_turn(remote, a, b)
         for srv, new_id in ((b, "double-renamed-by-b"), (a, "double-renamed-by-a")):  # a's rename is the later
@@ -221,6 +225,26 @@ async def test_a_node_renamed_on_both_machines_to_two_ids_is_one_node_and_the_ot
         a.stop()
         b.stop()
 
+
+async def test_a_node_that_came_by_sync_and_was_deleted_here_is_deleted_on_the_other_machine_too(tmp_path):
+    # The commit after the delete left the node in its bucket: the other machine kept it, and it came back here.
+    remote, a, b = _two_machines(tmp_path)
+    try:
+        await _write(a, "node-of-an-earlier-sync")
+        _sync_in_turn(remote, a, b)
+        await _write(a, "synced-then-deleted-node")
+        _sync_in_turn(remote, a, b)
+        async with Client(b.url + "/") as c:
+            s = await Session.open(c)
+            await s.ok("kg_read", id="synced-then-deleted-node")
+            await s.ok("kg_delete_node", id="synced-then-deleted-node")
+        _sync_in_turn(remote, b, a, b)
+        for srv in (a, b):
+            assert "synced-then-deleted-node" not in nodes_by_id(graph(srv)["user"]), srv.env["KG_MACHINE"]
+        assert "synced-then-deleted-node" not in committed_graph(remote, env=a.env)["nodes"]
+    finally:
+        a.stop()
+        b.stop()
 
 async def test_a_machine_that_syncs_before_opening_its_project_gets_that_projects_memory(tmp_path):
     # The README's way onto a new machine: `kg sync REMOTE`, then work. The project sits elsewhere there
