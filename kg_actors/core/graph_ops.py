@@ -117,9 +117,9 @@ def gone_refusal(graph: GraphData, level: str, node_id: str, w: Writer) -> Write
     if w.renamed_to is not None:
         target = graph.nodes.get(w.renamed_to)
         if target is not None:
-            reason = (f"another session renamed '{shown}' to '{target.id}' after this session saw it; to change "
-                      f"that lesson, write '{target.id}' (shown below). Sending this write again makes a second "
-                      f"node '{shown}' beside it")
+            reason = (f"'{shown}' was renamed to '{target.id}' after this session saw it (by another session, or "
+                      f"on another machine and brought by `kg sync`); to change that lesson, write '{target.id}' "
+                      f"(shown below). Sending this write again makes a second node '{shown}' beside it")
             return WriteConflict(level, target.id, target.content(), reason, (target.written or {}).get("ts"),
                                  gone=node_id)
         return WriteConflict(level, node_id, None, (

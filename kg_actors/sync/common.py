@@ -120,3 +120,19 @@ def describe(summary: dict[str, Any]) -> str:
         if summary.get(name):
             parts.append(f"{summary[name]} {label}")
     return "; ".join(parts) or "no node or edge changed"
+
+
+def renamed_by_merge(before: dict[str, Any], after: dict[str, Any], gone: set[str]) -> dict[str, str]:
+    """Old id -> new id of the nodes a merge renamed (`before` and `after`: nodes by id; `gone`: the ids it
+    took away): a rename keeps the creation stamp, so a gone id whose stamp is on exactly one node new
+    after it went there. A stamp shared by two (nodes written in one batch) proves nothing."""
+    def stamps(nodes: dict[str, Any], ids: set[str]) -> dict[float, list[str]]:
+        out: dict[float, list[str]] = {}
+        for node_id in sorted(ids):
+            stamp = nodes[node_id].get("_created_ts") if isinstance(nodes[node_id], dict) else None
+            if isinstance(stamp, int | float) and not isinstance(stamp, bool):
+                out.setdefault(float(stamp), []).append(node_id)
+        return out
+    olds = stamps(before, gone & before.keys())
+    news = stamps(after, after.keys() - before.keys())
+    return {ids[0]: news[t][0] for t, ids in olds.items() if len(ids) == 1 and len(news.get(t, [])) == 1}

@@ -272,8 +272,15 @@ class StoreKeeper:
                 ids = await handle.absorb(base=change.base or {}, merged=change.merged, now=self.clock())
                 if ids:
                     held = (await handle.current()).graph.nodes  # as the absorb left it
-                    await self.sessions.forget_views(level=handle.level, ids=list(ids),
-                                                     gone=frozenset(i for i in ids if i not in held))
+                    gone = {i for i in ids if i not in held}
+                    # A node the merge renamed (on the other machine, or on both): sessions that saw it under
+                    # the old id are told where it went, as after a rename here; then its views go stale.
+                    nodes = [(c or {}).get("nodes") or {} for c in (change.base, change.merged)]
+                    moved = common.renamed_by_merge(nodes[0], {k: v for k, v in nodes[1].items() if k in held}, gone)
+                    for old_id, new_id in moved.items():
+                        await self.sessions.rename_ref(level=handle.level, old_id=old_id, new_id=new_id,
+                                                       project_path=self.directory.root_of(key))
+                    await self.sessions.forget_views(level=handle.level, ids=list(ids), gone=frozenset(gone))
                 if self.publish is not None:  # content from another machine: open tabs re-read the graph
                     self.publish({"type": "graph_replaced", "level": handle.level,
                                   "project_path": self.directory.root_of(key)})

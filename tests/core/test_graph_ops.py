@@ -76,7 +76,7 @@ def test_a_write_to_an_id_renamed_since_the_session_saw_it_is_refused_with_the_r
     c = exc.value
     assert c.gone == "refresh-window-lesson" and c.node_id == "jwt-refresh-window"
     assert c.node is not None and c.node["gist"] == "sliding window" and c.node["notes"] == ["n1"]
-    assert "renamed 'refresh-window-lesson' to 'jwt-refresh-window'" in c.reason and c.written_ts == 100.0
+    assert "'refresh-window-lesson' was renamed to 'jwt-refresh-window'" in c.reason and c.written_ts == 100.0
     assert set(g.nodes) == {"jwt-refresh-window"}
     # Renamed on, then deleted: nothing to show, and the refusal says writing again makes it anew.
     del g.nodes["jwt-refresh-window"]

@@ -209,11 +209,17 @@ async def test_a_node_renamed_on_both_machines_to_two_ids_is_one_node_and_the_ot
         _sync_in_turn(remote, a, b)
         await _write(a, "double-rename-node")
         _sync_in_turn(remote, a, b)
+        renamers = {}
         for srv, new_id in ((b, "double-renamed-by-b"), (a, "double-renamed-by-a")):  # a's rename is the later
             async with Client(srv.url + "/") as c:
-                s = await Session.open(c)
+                renamers[srv] = s = await Session.open(c)
                 await s.ok("kg_rename_node", old_id="double-rename-node", new_id=new_id)
         _sync_in_turn(remote, a, b, a)
+        async with Client(b.url + "/") as c:
+            s = renamers[b]
+            s.client = c  # b's session knew its node as b's id: a write there is told where the lesson went
+            refused = await s.err("kg_put_node", level="user", id="double-renamed-by-b", gist="b's edit")
+            assert "renamed to 'double-renamed-by-a'" in refused and "was deleted" not in refused, refused
         for srv in (a, b):
             user = nodes_by_id(graph(srv)["user"])
             assert {"double-rename-node", "double-renamed-by-b"} & set(user) == set(), srv.env["KG_MACHINE"]

@@ -422,7 +422,7 @@ async def test_a_write_under_an_id_another_session_renamed_is_refused_with_the_r
     await a.ok("kg_rename_node", old_id="stale-refresh-window", new_id="jwt-refresh-window")
     text = await b.err("kg_put_node", level="project", id="stale-refresh-window", gist="JWT refresh: a 10 min window")
     assert text.startswith("NOT WRITTEN"), text
-    assert "renamed 'stale-refresh-window' to 'jwt-refresh-window'" in text, text
+    assert "'stale-refresh-window' was renamed to 'jwt-refresh-window'" in text, text
     assert "▸ jwt-refresh-window" in text and "JWT refresh uses a sliding window" in text  # the lesson as it stands
     assert "stale-refresh-window" not in _project_nodes(srv, a.sid)  # no second node
     # The refusal showed the renamed node: a merge into it goes through, notes and all.

@@ -1,6 +1,6 @@
 """sync/common.py: what a restore writes, beside what it says changed."""
 
-from kg_actors.sync.common import carry_versions
+from kg_actors.sync.common import carry_versions, renamed_by_merge
 
 NOW = 1.8e9
 
@@ -17,3 +17,14 @@ def test_a_restored_node_gets_a_version_past_both_sides_and_an_untouched_one_kee
     assert out["node:changed"] == {"v": 6, "ts": NOW, "session": None}
     assert out["node:gone-since"]["v"] == 8 and out["node:same"] == {"v": 2}
     assert carry_versions(restored, restored, NOW) is restored  # nothing changed: nothing rewritten
+
+
+def test_a_node_a_merge_renamed_is_found_by_its_creation_stamp_and_a_shared_stamp_proves_nothing():
+    def nodes(**stamps: float) -> dict:
+        return {i.replace("_", "-"): {"id": i.replace("_", "-"), "gist": "g", "_created_ts": t} for i, t in stamps.items()}
+
+    before = nodes(old_name=1.0, batch_one=2.0, batch_two=2.0, plain_delete=3.0, kept=4.0)
+    after = nodes(new_name=1.0, batch_renamed=2.0, kept=4.0, fresh=5.0)
+    gone = {"old-name", "batch-one", "batch-two", "plain-delete"}
+    assert renamed_by_merge(before, after, gone) == {"old-name": "new-name"}
+    assert renamed_by_merge(before, after, set()) == {}
