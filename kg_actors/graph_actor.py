@@ -49,10 +49,10 @@ import trio
 
 from . import actor
 from . import graph_messages as m
-from .core import absorb, anchors, compaction, graph_ops, hints, search
+from .core import absorb, anchors, compaction, graph_ops, hints, search, stale_edit
 from .core.debt import Debt
-from .core.errors import Conflict, KGError, NotFound, StorageRefused, WriteConflict
-from .core.model import Edge, GraphData, GraphSnapshot, Node, node_version, snapshot_to_json
+from .core.errors import KGError, NotFound, StorageRefused
+from .core.model import Edge, GraphData, GraphSnapshot, Node, snapshot_to_json
 from .core.changes_since import changes_since
 from .core.steps import run_steps
 from .hook_priority import YieldToHooks
@@ -162,8 +162,9 @@ class GraphState:
         return attrs.evolve(msg, hints=(yield from self._hint_steps(node_id, gist)))
 
     def put_node(self, msg: m.PutNode) -> graph_ops.PutNodeResult:
-        if msg.expected_version is not None or msg.create_only:
-            self._expect_version(msg.node_id, msg.expected_version, msg.create_only)
+        # The editor's stale-edit check, in the same message as the write so nothing slips between.
+        stale_edit.check(self.graph, self.level, msg.node_id, msg.expected_version, msg.expected_fingerprint,
+                         msg.create_only)
         # Stamped when applied, not when asked: a read that began after the asking but was served the graph
         # before this write saw `ts` as already seen, and its session's next write dropped this one.
         now = max(msg.now, self.clock()) if self.clock is not None else msg.now
@@ -189,23 +190,6 @@ class GraphState:
             return (hints.hub_mention_hint(hub[0], self.graph.nodes[hub[1]]),)
         return ()
 
-    def _expect_version(self, node_id: str, expected: int | None, create_only: bool) -> None:
-        """The editor's stale-edit check, in the same message as the write so nothing slips between.
-
-        `expected` is the node's version the editor loaded; `create_only` says it must not exist yet.
-        """
-        node = self.graph.nodes.get(node_id)
-        if node is None:
-            if expected is not None:
-                raise Conflict(f"node '{node_id}' was deleted or renamed after the editor loaded it")
-            return
-        if create_only:
-            raise WriteConflict(self.level, node_id, node.content(), f"a node '{node_id}' already exists")
-        current = node_version(self.graph, node_id)
-        if expected is not None and current != expected:
-            raise WriteConflict(self.level, node_id, node.content(),
-                                f"changed since the editor loaded it (version {expected}, now {current})")
-
     def put_edge(self, msg: m.PutEdge) -> m.PutEdgeResult:
         src, dst, rel = msg.src, msg.dst, msg.rel
         edge = graph_ops.put_edge(self.graph, src, dst, rel, msg.notes, msg.now, msg.writer, msg.known_elsewhere)
@@ -225,7 +209,7 @@ class GraphState:
         return graph_ops.repeat_credit(self.graph, target_id, case_ts)
 
     def delete_node(self, msg: m.DeleteNode) -> int:
-        self._expect_version(msg.node_id, msg.expected_version, False)  # the editor's; None checks nothing
+        stale_edit.check(self.graph, self.level, msg.node_id, msg.expected_version)  # the editor's; None: nothing
         return graph_ops.delete_node(self.graph, msg.node_id, self.level, msg.writer)
 
     def delete_edge(self, msg: m.DeleteEdge) -> bool:

@@ -157,9 +157,9 @@ class GraphHandle:
 
     async def put_node(self, node_id: str, gist: str, notes: list[str] | None, touches: list[str] | None,
                        now: float, writer: graph_ops.Writer, expected_version: int | None = None,
-                       create_only: bool = False) -> graph_ops.PutNodeResult:
+                       create_only: bool = False, expected_fingerprint: str | None = None) -> graph_ops.PutNodeResult:
         return await self._mailbox.ask(m.PutNode(node_id, gist, notes, touches, now, writer, expected_version,
-                                               create_only))
+                                               create_only, expected_fingerprint))
 
     async def put_edge(self, src: str, dst: str, rel: str, notes: list[str] | None, now: float,
                        writer: graph_ops.Writer, known_elsewhere: frozenset[str] = frozenset()) -> PutEdgeResult:

@@ -228,6 +228,7 @@ class PutNode(GraphMessage[graph_ops.PutNodeResult]):
     writer: graph_ops.Writer
     expected_version: int | None = None
     create_only: bool = False
+    expected_fingerprint: str | None = None  # the editor's: the content it loaded (core/stale_edit.py)
     hints: tuple[str, ...] | None = attrs.field(default=None, metadata={PREPARED: True})
 
 

@@ -72,7 +72,8 @@ async def _as_read(floor: Floor, conflict: WriteConflict, project_root: str | No
 async def put_node(floor: Floor, sid: str | None, level: str, node_id: str, gist: str,
                    notes: list[str] | None, touches: list[str] | None, guard: bool = True,
                    project_path: str | None = None, expected_version: int | None = None,
-                   create_only: bool = False, push: bool = False) -> NodeWritten:
+                   create_only: bool = False, push: bool = False,
+                   expected_fingerprint: str | None = None) -> NodeWritten:
     view, wv = await _open(floor, sid, level, node_id)
     handle = await floor.level_handle(view, level, project_path)
     ids.check_node_id(node_id)
@@ -88,10 +89,11 @@ async def put_node(floor: Floor, sid: str | None, level: str, node_id: str, gist
         renamed_to=wv.renamed_to if wv is not None else None, replaced_from=wv.replaced_from if wv else None,
     )
     try:
-        # expected_version / create_only: the editor's stale-edit check, made inside the actor with the write.
+        # expected_version / _fingerprint, create_only: the editor's stale-edit check, made inside the actor
+        # with the write.
         result = await handle.put_node(node_id=node_id, gist=gist, notes=notes, touches=touches,
                                        now=now, writer=writer, expected_version=expected_version,
-                                       create_only=create_only)
+                                       create_only=create_only, expected_fingerprint=expected_fingerprint)
     except WriteConflict as conflict:
         if view is not None:
             if conflict.gone is not None:  # told it is gone: the same write again makes the node anew

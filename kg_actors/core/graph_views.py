@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import constants as C
-from . import render, search, search_paths
+from . import render, search, search_paths, stale_edit
 from .held_words import cut_terms
 from .ids import is_artifact
 from .model import Edge, GraphReader, Node, node_version
@@ -57,6 +57,7 @@ def node_detail(graph: GraphReader, node_id: str) -> dict[str, Any] | None:
     return {
         "id": node.id, "gist": node.gist, "notes": list(node.notes), "touches": list(node.touches),
         "state": node.state, "version": node_version(graph, node_id),
+        "fingerprint": stale_edit.node_fingerprint(node),  # a save sends it back: see stale_edit.py
         "edges": [_edge_json(e, node_id, graph) for e in edges],
         "history": history(graph, node),
         # Versions a sync set aside (changed on two machines), shown until a write resolves them.

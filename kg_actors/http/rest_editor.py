@@ -6,7 +6,9 @@ by looking at a path. Reads run pure views inside the graph's actor and
 never promote or stamp. Writes are conduct/'s, with no session: unchecked by
 the agents' arbitration but stamped (`_written.by = None`), so an agent with
 an older view is refused; the editor's own stale edits are refused by the
-version it loaded (`expected_version`), and a create over an existing id
+version it loaded (`expected_version`) and the fingerprint of the content it
+loaded (`expected_fingerprint`: a change made to the file while the server was
+down moves no version), and a create over an existing id
 (`create: true`) with 409.
 """
 
@@ -49,6 +51,14 @@ def _version(value: Any) -> int | None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise InvalidInput("expected_version", "must be the node's version the editor loaded (a whole number ≥ 0)")
+    return value
+
+
+def _fingerprint(value: Any) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str) or not 0 < len(value) <= 64:
+        raise InvalidInput("expected_fingerprint", "must be the node's fingerprint the editor loaded (a string)")
     return value
 
 
@@ -153,7 +163,7 @@ def routes(runtime: RuntimeParts) -> list[Route]:
             floor, None, level, node_id, graph_ops.check_gist(body.get("gist")),
             _strings(body, "notes"), _strings(body, "touches"),
             guard=False, project_path=root, expected_version=_version(body.get("expected_version")),
-            create_only=_flag(body, "create"),
+            create_only=_flag(body, "create"), expected_fingerprint=_fingerprint(body.get("expected_fingerprint")),
         )
         result = out.result
         node = V.node_detail((await handle.current()).graph, node_id)

@@ -186,6 +186,28 @@ def test_a_reconnect_warns_unsaved_edits_only_when_the_node_changed(srv, page):
     assert errors(page) == []
 
 
+def test_a_hand_edit_made_while_the_server_was_down_is_warned_and_not_overwritten(srv, page):
+    """A hand edit (a backup copied back, a git checkout) moves no version: the words count too."""
+    open_project(page, srv, srv.paths["alpha"])
+    select(page, "billing-service-hub")
+    page.fill("#gist", "Typed while the file was edited by hand")
+    srv.stop()
+    page.wait_for_selector("#status[data-state=offline]")
+    stored = srv.store / "projects" / "alpha" / "graph.json"
+    graph = json.loads(stored.read_text())
+    graph["nodes"]["billing-service-hub"]["gist"] = "Edited by hand while the server was down"
+    stored.write_text(json.dumps(graph))
+    srv.start()
+    page.wait_for_selector("body[data-reread='1']")
+    assert "Changed elsewhere" in page.inner_text(".stale")
+    page.click("#save-node")
+    page.wait_for_selector("#save-msg.err")
+    assert "Edited by hand while the server was down" in page.inner_text("#save-msg")
+    assert node_via_rest(srv, "billing-service-hub")["gist"] == "Edited by hand while the server was down"
+    assert page.input_value("#gist") == "Typed while the file was edited by hand"
+    assert errors(page) == []
+
+
 def test_a_project_removed_elsewhere_leaves_the_tab_showing_it(srv, page):
     beta = srv.paths["beta"]
     open_project(page, srv, beta)

@@ -189,6 +189,47 @@ def test_editing_a_node_deleted_meanwhile_is_refused(srv, http):
     assert r.status_code == 409 and "deleted or renamed" in r.json()["error"]
 
 
+def test_a_save_over_a_node_changed_in_the_file_while_the_server_was_down_is_refused(tmp_path):
+    """A hand edit (or a backup copied back, a git checkout) moves no version: the content the editor
+    loaded is checked too, so its save does not silently overwrite the file's change."""
+    paths = {}
+    srv = start_server(tmp_path, before_start=lambda s: paths.update(seed(s)))
+    where = {"project_path": paths["alpha"]}
+    try:
+        with client(srv) as http:
+            loaded = http.get("/api/nodes/project/billing-service-hub", params=where).json()["node"]
+            assert isinstance(loaded["fingerprint"], str) and loaded["fingerprint"]
+            assert srv.stop() == 0
+            graph_file = srv.store / "projects" / "alpha" / "graph.json"
+            stored = json.loads(graph_file.read_text())
+            stored["nodes"]["billing-service-hub"]["gist"] = "Changed by hand while the server was down"
+            graph_file.write_text(json.dumps(stored))
+            srv.start()
+            now = http.get("/api/nodes/project/billing-service-hub", params=where).json()["node"]
+            assert now["version"] == loaded["version"] and now["fingerprint"] != loaded["fingerprint"]
+            body = {"level": "project", **where, "id": "billing-service-hub", "gist": "typed in the open tab",
+                    "expected_version": loaded["version"], "expected_fingerprint": loaded["fingerprint"]}
+            r = http.post("/api/nodes", json=body)
+            assert r.status_code == 409, r.text
+            assert "changed since the editor loaded it" in r.json()["reason"]
+            assert r.json()["node"]["gist"] == "Changed by hand while the server was down"
+            assert http.get("/api/nodes/project/billing-service-hub", params=where).json()["node"]["gist"] == \
+                "Changed by hand while the server was down"
+            # With the node as it stands now, the same save goes in; a page that sends no fingerprint is
+            # checked by the version alone, as before.
+            r = http.post("/api/nodes", json={**body, "expected_fingerprint": now["fingerprint"]})
+            assert r.status_code == 200 and r.json()["node"]["gist"] == "typed in the open tab", r.text
+            assert r.json()["node"]["fingerprint"] != now["fingerprint"]
+            old_page = {k: v for k, v in body.items() if k != "expected_fingerprint"}
+            r = http.post("/api/nodes", json={**old_page, "gist": "an old page's save",
+                                              "expected_version": r.json()["node"]["version"]})
+            assert r.status_code == 200, r.text
+            r = http.post("/api/nodes", json={**body, "expected_fingerprint": 7})
+            assert r.status_code == 400 and r.json()["field"] == "expected_fingerprint", r.text
+    finally:
+        srv.kill()
+
+
 async def test_an_editor_write_refuses_an_agent_holding_the_older_view(srv):
     async with Client(srv.url + "/") as c:
         agent = await Session.open(c, cwd=alpha(srv))

@@ -62,7 +62,7 @@ export function conflictBox(panel) {
     msg.className = "msg";
     msg.textContent = "Saving…";
     try {
-      await api("POST", "/api/nodes", { ...where(panel.view), id: n.id, ...content, expected_version: n.version });
+      await api("POST", "/api/nodes", { ...where(panel.view), id: n.id, ...content, expected_version: n.version, expected_fingerprint: n.fingerprint });
       toast(`${n.id}: ${label} kept; the versions set aside are let go`);
       await panel.open(n.id);
       panel.app.conflicts.refresh();

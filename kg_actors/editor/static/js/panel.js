@@ -49,22 +49,23 @@ export class NodePanel {
     return api("GET", `/api/nodes/${encodeURIComponent(this.view.level)}/${encodeURIComponent(id)}?${query({ project_path: where(this.view).project_path })}`);
   }
 
-  // After an outage (the feed's events meanwhile are lost): unsaved edits are warned only if the node's
-  // version moved; the warning came after every restart, though a save then went through.
+  // After an outage (the feed's events meanwhile are lost): unsaved edits are warned only if the node
+  // moved; the warning came after every restart, though a save then went through. A change made to the
+  // file while the server was down moves no version: the content counts too.
   async recheck() {
     if (!this.node || !this.isDirty()) {
       if (this.node) await this.open(this.node.id);
       return;
     }
-    const { id, version } = this.node;
+    const loaded = this.node;
     let data;
     try {
-      data = await this.fetchNode(id);
+      data = await this.fetchNode(loaded.id);
     } catch (err) {
-      if (err instanceof ApiError && err.status === 404 && this.node && this.node.id === id) this.goneElsewhere();
+      if (err instanceof ApiError && err.status === 404 && this.node === loaded) this.goneElsewhere();
       return;
     }
-    if (this.node && this.node.id === id && data.node.version !== version) this.changedElsewhere();
+    if (this.node === loaded && !sameContent(data.node, loaded)) this.changedElsewhere();
   }
 
   // The node on screen as it stands now, with what the person typed still in the fields.
@@ -166,7 +167,9 @@ export class NodePanel {
   }
 
   async save() {
-    const body = { ...where(this.view), id: this.node.id, ...this.values(), expected_version: this.node.version };
+    // The fingerprint of what was loaded: a change made to the file while the server was down moves no version.
+    const body = { ...where(this.view), id: this.node.id, ...this.values(), expected_version: this.node.version,
+      expected_fingerprint: this.node.fingerprint };
     this.msg.className = "msg";
     this.msg.textContent = "Saving…";
     for (const el of this.root.querySelectorAll("[aria-invalid]")) el.removeAttribute("aria-invalid");
@@ -338,6 +341,15 @@ function rowWords(message, boxes) {
     field.setAttribute("aria-invalid", "true");
     return `${name === "notes" ? "note" : "touch"} ${rows.indexOf(field) + 1}`;
   });
+}
+
+// The node as it stands against the one loaded: its version and its words (the server's fingerprint of
+// them; compared field by field from a server that gives none).
+function sameContent(now, loaded) {
+  if (now.version !== loaded.version) return false;
+  if (now.fingerprint !== undefined && loaded.fingerprint !== undefined) return now.fingerprint === loaded.fingerprint;
+  return now.gist === loaded.gist && JSON.stringify(now.notes) === JSON.stringify(loaded.notes)
+    && JSON.stringify(now.touches) === JSON.stringify(loaded.touches);
 }
 
 // Typed text kept over a newer version: the stored words beside the fields, to merge by hand.
