@@ -247,3 +247,19 @@ def test_a_user_node_at_the_end_of_a_project_edge_opens_from_the_panel(srv, page
     page.wait_for_function(TITLE_IS, arg="prefer-small-modules")
     page.wait_for_function("() => window.kgEditor.canvas.cy.getElementById('prefer-small-modules').selected()")
     assert errors(page) == []
+
+
+def test_creating_a_node_shows_the_server_s_warnings_and_counts_the_gist(srv, page):
+    open_project(page, srv, srv.paths["alpha"])
+    page.click("#new-node")
+    page.fill("#new-id", "long-gist-created-here")
+    page.fill("#new-gist", "x" * 20_000)
+    assert page.inner_text("#new-gist-count") == "20000/300"
+    assert "over" in page.get_attribute("#new-gist-count", "class")
+    page.click("#create-node")
+    page.wait_for_function(TITLE_IS, arg="long-gist-created-here")
+    page.wait_for_selector("#save-msg.ok")
+    said = page.inner_text("#save-msg")
+    assert said.startswith("Created") and "gist is 20000 chars" in said, said
+    assert node_via_rest(srv, "long-gist-created-here")["gist"] == "x" * 20_000
+    assert errors(page) == []

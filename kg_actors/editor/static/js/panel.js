@@ -161,9 +161,7 @@ export class NodePanel {
   }
 
   count() {
-    const c = charCount(this.fields.gist.value);
-    this.counter.textContent = `${c}/${GIST_TARGET}`;
-    this.counter.classList.toggle("over", c > GIST_TARGET);
+    showCount(this.counter, this.fields.gist.value);
   }
 
   async save() {
@@ -178,8 +176,7 @@ export class NodePanel {
       this.node = out.node;
       this.render();
       this.loadScore();
-      this.msg.className = "msg ok";
-      this.msg.textContent = out.warnings.length ? `Saved — ${out.warnings.join(" ")}` : "Saved";
+      this.said("Saved", out.warnings);
       this.app.canvas.upsertNode({ id: out.node.id, gist: out.node.gist, state: out.node.state, v: out.node.version });
     } catch (err) {
       this.msg.className = "msg err";
@@ -191,6 +188,12 @@ export class NodePanel {
         this.msg.textContent = `Not saved: ${rowWords(err.message, this.fields)}${moved}`;
       }
     }
+  }
+
+  // A write that went in, with what the server said beside it (a long gist, private text cut).
+  said(done, warnings) {
+    this.msg.className = "msg ok";
+    this.msg.textContent = warnings.length ? `${done} — ${warnings.join(" ")}` : done;
   }
 
   confirmDelete(button) {
@@ -306,7 +309,8 @@ export class NodePanel {
     this.ticket = (this.ticket || 0) + 1;
     this.node = null;
     const id = h("input", { type: "text", id: "new-id", placeholder: "id: the subject in 3-5 kebab-case words" });
-    const gist = h("textarea", { id: "new-gist", rows: 4, placeholder: "gist: the one claim" });
+    const counter = h("span", { className: "counter", id: "new-gist-count" });
+    const gist = h("textarea", { id: "new-gist", rows: 4, placeholder: "gist: the one claim", oninput: () => showCount(counter, gist.value) });
     const notes = rowsEditor("notes", [], true);
     const touches = rowsEditor("touches", [], false);
     const msg = h("span", { className: "msg" });
@@ -317,18 +321,29 @@ export class NodePanel {
           notes: list(notes), touches: list(touches), create: true });
         this.app.canvas.upsertNode({ id: out.node.id, gist: out.node.gist, state: out.node.state, v: out.node.version });
         this.app.updateCounts();
-        this.app.selectNode(out.node.id);
+        await this.app.selectNode(out.node.id);
+        // The node opens in the panel: what the server said of the create is shown there, as a save's is.
+        if (this.node && this.node.id === out.node.id) this.said("Created", out.warnings);
+        else if (out.warnings.length) toast(`Created ${out.node.id} — ${out.warnings.join(" ")}`);
       } catch (err) {
         msg.className = "msg err";
         msg.textContent = rowWords(err.message, { notes, touches });
       }
     };
     clear(this.root, h("h2", {}, `New node in the ${this.view.level} graph`),
-      h("label", { className: "field" }, "Id"), id, h("label", { className: "field" }, "Gist"), gist,
+      h("label", { className: "field" }, "Id"), id, h("label", { className: "field", for: "new-gist" }, "Gist", counter), gist,
       h("label", { className: "field" }, "Notes"), notes, h("label", { className: "field" }, "Touches"), touches,
       h("div", { className: "actions" }, h("button", { type: "button", className: "primary", id: "create-node", onclick: create }, "Create"), msg));
+    showCount(counter, "");
     id.focus();
   }
+}
+
+// A gist's length against what scans best: past it, the counter turns to a warning (the save still goes in).
+function showCount(counter, text) {
+  const c = charCount(text);
+  counter.textContent = `${c}/${GIST_TARGET}`;
+  counter.classList.toggle("over", c > GIST_TARGET);
 }
 
 // The server names a list item by its place among the items sent (`notes[2]`, zero-based, empty rows
