@@ -263,3 +263,20 @@ def test_creating_a_node_shows_the_server_s_warnings_and_counts_the_gist(srv, pa
     assert said.startswith("Created") and "gist is 20000 chars" in said, said
     assert node_via_rest(srv, "long-gist-created-here")["gist"] == "x" * 20_000
     assert errors(page) == []
+
+
+def test_another_graph_typed_into_the_address_opens_it(srv, page):
+    alpha, beta = srv.paths["alpha"], srv.paths["beta"]
+    open_project(page, srv, alpha)
+    page.evaluate("p => { location.hash = '#' + encodeURIComponent(p); }", beta)  # as typed in the address bar
+    page.wait_for_function("p => window.kgEditor.view.projectPath === p && document.body.dataset.graph === 'ready'",
+                           arg=beta)
+    assert on_canvas(page, "beta-deploy-notes") and not on_canvas(page, "auth-token-refresh")
+    assert page.eval_on_selector("#graph-select", "s => s.value") == beta
+    page.evaluate("() => { location.hash = '#user'; }")
+    page.wait_for_function("() => window.kgEditor.view.level === 'user' && document.body.dataset.graph === 'ready'")
+    assert on_canvas(page, "prefer-small-modules")
+    page.go_back()  # the address bar's history, too
+    page.wait_for_function("p => window.kgEditor.view.projectPath === p && document.body.dataset.graph === 'ready'",
+                           arg=beta)
+    assert errors(page) == []

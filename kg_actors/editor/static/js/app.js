@@ -22,6 +22,16 @@ const STATES_MAX_WAIT_MS = 2_000; // a steady stream of writes re-reads the tier
 const PROJECTS_AFTER_WRITE_MS = 3_000; // the drop-down's counts follow writes to any graph, re-read at most this often
 const ARRIVALS_KEPT = 10_000; // the benchmark's arrival times: the newest this many
 
+// The graph the address names (after "#"), decoded.
+function addressed() {
+  const wanted = location.hash.slice(1);
+  try {
+    return decodeURIComponent(wanted);
+  } catch {
+    return wanted; // a hand-typed address with a bare "%": the name as typed (the page's own links are encoded)
+  }
+}
+
 class App {
   constructor() {
     this.view = { level: "user", projectPath: null };
@@ -52,12 +62,7 @@ class App {
     // The graph named in the address opens first (listing reads every graph file; it can wait a moment);
     // a name the server does not know falls back to the user graph. Without one, the project of the
     // most recently active session: that is what a person almost always came for.
-    let wanted = location.hash.slice(1);
-    try {
-      wanted = decodeURIComponent(wanted);
-    } catch {
-      // A hand-typed address with a bare "%": the name as typed (the page's own links are encoded).
-    }
+    let wanted = addressed();
     if (!location.hash) {
       try {
         wanted = (await api("GET", "/api/recent_project")).project_path || "";
@@ -65,15 +70,28 @@ class App {
         wanted = "";
       }
     }
+    await this.openNamed(wanted);
+    // Another graph typed into the address (or reached by Back): followed. The page's own writes of the
+    // address (replaceState) fire no event.
+    window.addEventListener("hashchange", () => {
+      const name = addressed();
+      const shown = this.view.level === "user" ? "user" : this.view.projectPath;
+      if ((name || "user") !== shown) this.openNamed(name).catch(() => {});
+    });
+    await this.loadProjects();
+    document.body.dataset.projects = "listed";
+    this.scheduleStates(STATES_IDLE_MS);
+  }
+
+  // A graph by its name in the address: "user" (or none) or a project's path; one that cannot be
+  // shown falls back to the user graph, with a word.
+  async openNamed(wanted) {
     try {
       await this.pick(wanted && wanted !== "user" ? { level: "project", projectPath: wanted } : { level: "user", projectPath: null });
     } catch (err) {
       toast(`Cannot open ${wanted}: ${err.message}`);
       await this.pick({ level: "user", projectPath: null });
     }
-    await this.loadProjects();
-    document.body.dataset.projects = "listed";
-    this.scheduleStates(STATES_IDLE_MS);
   }
 
   hover(data, at) {
