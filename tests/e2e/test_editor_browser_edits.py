@@ -280,3 +280,23 @@ def test_another_graph_typed_into_the_address_opens_it(srv, page):
     page.wait_for_function("p => window.kgEditor.view.projectPath === p && document.body.dataset.graph === 'ready'",
                            arg=beta)
     assert errors(page) == []
+
+
+def test_an_empty_graph_says_so_and_how_to_add_a_node(srv, page):
+    beta = srv.paths["beta"]
+    open_project(page, srv, beta)
+    assert page.is_hidden("#empty-hint")
+    with client(srv) as http:
+        r = http.delete("/api/nodes/project/beta-deploy-notes", params={"project_path": beta})
+        assert r.status_code == 200, r.text
+    page.wait_for_selector("#empty-hint", state="visible")  # the feed's delete emptied it
+    open_project(page, srv, beta)  # and opened empty
+    page.wait_for_selector("#empty-hint", state="visible")
+    assert "No nodes" in page.inner_text("#empty-hint") and "+ Node" in page.inner_text("#empty-hint")
+    page.click("#new-node")
+    page.fill("#new-id", "first-node-of-beta")
+    page.fill("#new-gist", "The first lesson of an empty graph")
+    page.click("#create-node")
+    page.wait_for_function(TITLE_IS, arg="first-node-of-beta")
+    page.wait_for_selector("#empty-hint", state="hidden")
+    assert errors(page) == []

@@ -332,6 +332,8 @@ class App {
     document.getElementById("counts").textContent =
       `${where}: ${c.active} active · ${c.archived} archived · ${c.orphaned} orphaned${hidden} · ${c.edges} edges drawn · ${c.outside} files or other-graph ends`;
     document.getElementById("draw-archive").hidden = !(this.canvas.huge && !this.canvas.drawArchive);
+    // Only a graph with no nodes at all: one whose nodes are all filtered out is not empty.
+    document.getElementById("empty-hint").hidden = !(this.picture && c.active + c.archived + c.orphaned === 0);
   }
 
   // Compaction re-tiers nodes after writes and on the server's tick, with no event of its own:
