@@ -300,3 +300,22 @@ def test_an_empty_graph_says_so_and_how_to_add_a_node(srv, page):
     page.wait_for_function(TITLE_IS, arg="first-node-of-beta")
     page.wait_for_selector("#empty-hint", state="hidden")
     assert errors(page) == []
+
+
+def test_the_hover_tip_follows_a_change_to_the_node_under_the_pointer(srv, page):
+    alpha = srv.paths["alpha"]
+    open_project(page, srv, alpha)
+    page.wait_for_selector("body[data-layout=done]")  # the node stays where the pointer goes
+    at = page.evaluate("""() => { const cy = window.kgEditor.canvas.cy; const n = cy.getElementById('billing-service-hub');
+                                  cy.center(n); return n.renderedPosition(); }""")
+    box = page.locator("#cy").bounding_box()
+    page.mouse.move(box["x"] + at["x"], box["y"] + at["y"])
+    page.wait_for_selector("#tip", state="visible")
+    assert "Billing owns invoices" in page.inner_text("#tip")
+    with client(srv) as http:
+        body = {"level": "project", "project_path": alpha, "id": "billing-service-hub",
+                "gist": "Billing owns invoices and refunds; tax moved out"}
+        assert http.post("/api/nodes", json=body).status_code == 200
+    page.wait_for_function("() => document.querySelector('#tip').textContent.includes('tax moved out')")
+    assert page.is_visible("#tip")
+    assert errors(page) == []

@@ -100,8 +100,15 @@ export class Canvas {
     });
     cy.on("tap", "node", (evt) => this.onSelect(evt.target.data("kind") === "node" ? evt.target.id() : null));
     cy.on("tap", (evt) => { if (evt.target === cy) this.onSelect(null); });
-    cy.on("mouseover", "node", (evt) => this.onHover(evt.target.data(), evt.renderedPosition));
-    cy.on("mouseout", "node", () => this.onHover(null));
+    // The node under the pointer is remembered: a change to it while the tip shows redraws the tip.
+    cy.on("mouseover", "node", (evt) => {
+      this.hovered = { id: evt.target.id(), at: evt.renderedPosition };
+      this.onHover(evt.target.data(), evt.renderedPosition);
+    });
+    cy.on("mouseout", "node", () => {
+      this.hovered = null;
+      this.onHover(null);
+    });
     cy.on("select", "node", (evt) => { evt.target.connectedEdges().addClass("near"); this.relabel(); });
     cy.on("unselect", "node", (evt) => { evt.target.connectedEdges().removeClass("near"); this.relabel(); });
     cy.on("viewport", () => this.relabel());
@@ -344,6 +351,7 @@ export class Canvas {
       el.data({ kind: "node", state: n.state, gist: n.gist, label: n.id, ...(n.v !== null && n.v !== undefined ? { v: n.v } : {}) });
       el.classes(this.classesFor(n.state, degree) + (el.hasClass("hit") ? " hit" : ""));
       el.data("size", sizeOf(degree));
+      if (this.hovered && this.hovered.id === n.id) this.onHover(el.data(), this.hovered.at);
     } else {
       this.cy.add({ group: "nodes", data: this.nodeData(n, 0), classes: this.classesFor(n.state, 0), position: this.freeSpot() });
       this.relabel();
@@ -384,6 +392,10 @@ export class Canvas {
     if (this.stream) this.stream.pending.delete(id);
     const el = this.cy.getElementById(id);
     if (el.empty()) return;
+    if (this.hovered && this.hovered.id === id) {
+      this.hovered = null; // a removed node fires no mouseout: its tip goes with it
+      this.onHover(null);
+    }
     const neighbours = el.neighborhood("node");
     el.remove();
     // An end that was drawn only because this node pointed at it goes too.
