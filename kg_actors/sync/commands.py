@@ -109,12 +109,16 @@ def cmd_sync(config: Config, remote: str | None, remember: bool) -> int:
     _say_taken_in(out)
     done = "fetched and merged from" if out.get("push_error") else "synced with"
     print(f"kg: {done} {G.shown(remote)}" + (" (the store is now a git repository)" if out.get("initialised") else ""))
+    said = False
     for key, summary in sorted((out.get("graphs") or {}).items()):
+        if not (common.changed_anything(summary) or summary.get("conflicts")):
+            continue  # a graph whose files the merge touched with no node or edge changed (its own, sent back)
+        said = True
         print(f"  {key}: {common.describe(summary)}")
         if summary.get("conflicts"):
             print(f"  {key}: changed on both machines, both versions kept (later one in use; the other is "
                   f"shown on the next read and in the editor): {', '.join(summary['conflicts'])}")
-    if not out.get("graphs"):
+    if not said:
         print("  nothing new from the remote")
     if out.get("push_error"):
         print(f"kg: the merge is kept here, but the push was refused: {out['push_error']}", file=sys.stderr)

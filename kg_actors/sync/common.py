@@ -109,6 +109,10 @@ def describe_restore(summary: dict[str, Any], before: str | None, commit: str, u
     return text
 
 
+def changed_anything(summary: dict[str, Any]) -> bool:
+    return any(summary.get(name) for name in ("added", "removed", "changed", "edges_added", "edges_removed"))
+
+
 def describe(summary: dict[str, Any]) -> str:
     parts = []
     for name in ("added", "removed", "changed"):

@@ -589,6 +589,23 @@ async def test_a_node_deleted_on_one_machine_stays_when_the_other_wrote_an_edge_
         a.stop()
         b.stop()
 
+async def test_a_sync_names_only_the_graphs_whose_nodes_or_edges_it_changed(tmp_path):
+    remote, a, b = _two_machines(tmp_path)
+    try:
+        async with Client(a.url + "/") as c:
+            s = await Session.open(c, cwd=a.project("quiet-proj"))
+            await s.ok("kg_put_node", level="project", id="quiet-project-lesson", gist="written on a")
+        _sync_in_turn(remote, a, b)
+        await _write(b, "b-user-lesson")
+        _sync_in_turn(remote, b)
+        out = _sync(a, remote)
+        assert out.returncode == 0, out.stderr
+        assert "user: 1 node(s) added: b-user-lesson" in out.stdout
+        assert "no node or edge changed" not in out.stdout
+    finally:
+        a.stop()
+        b.stop()
+
 async def test_bad_remotes_and_repositories_are_said_clearly_and_lose_nothing(tmp_path):
     a = _machine(tmp_path, "machine-a", _user("a-lesson-node")).start()
     try:
