@@ -209,7 +209,8 @@ class GraphState:
         return graph_ops.repeat_credit(self.graph, target_id, case_ts)
 
     def delete_node(self, msg: m.DeleteNode) -> int:
-        stale_edit.check(self.graph, self.level, msg.node_id, msg.expected_version)  # the editor's; None: nothing
+        stale_edit.check(self.graph, self.level, msg.node_id, msg.expected_version,  # the editor's; None: nothing
+                         msg.expected_fingerprint)
         return graph_ops.delete_node(self.graph, msg.node_id, self.level, msg.writer)
 
     def delete_edge(self, msg: m.DeleteEdge) -> bool:

@@ -169,8 +169,9 @@ class GraphHandle:
         return await self._mailbox.ask(m.RepeatCredit(target_id, case_ts))
 
     async def delete_node(self, node_id: str, expected_version: int | None = None,
-                          writer: graph_ops.Writer | None = None, now: float | None = None) -> int:
-        return await self._mailbox.ask(m.DeleteNode(node_id, expected_version, writer, now))
+                          writer: graph_ops.Writer | None = None, now: float | None = None,
+                          expected_fingerprint: str | None = None) -> int:
+        return await self._mailbox.ask(m.DeleteNode(node_id, expected_version, writer, now, expected_fingerprint))
 
     async def delete_edge(self, key: EdgeKey, now: float | None = None) -> bool:
         return await self._mailbox.ask(m.DeleteEdge(key, now))

@@ -261,6 +261,7 @@ class DeleteNode(GraphMessage[int]):
     expected_version: int | None = None  # the editor's: the node as it loaded it, or the delete is refused
     writer: graph_ops.Writer | None = None  # a session's: what it has seen of the node, or the delete is refused
     now: float | None = None  # when: a delete that frees room is a node write, compacted after (a refill)
+    expected_fingerprint: str | None = None  # the editor's: the words it loaded (core/stale_edit.py)
 
 
 @attrs.frozen

@@ -156,7 +156,8 @@ async def put_edge(floor: Floor, sid: str | None, level: str, src: str, dst: str
 
 
 async def delete_node(floor: Floor, sid: str | None, node_id: str, level: str | None = None,
-                      project_path: str | None = None, expected_version: int | None = None) -> tuple[str, int]:
+                      project_path: str | None = None, expected_version: int | None = None,
+                      expected_fingerprint: str | None = None) -> tuple[str, int]:
     view, wv = await _open(floor, sid, level, node_id)
     ids.check_existing_id(node_id)
     lvl, handle, node = await floor.locate(view, node_id, level, project_path)
@@ -172,7 +173,7 @@ async def delete_node(floor: Floor, sid: str | None, node_id: str, level: str | 
         shown_cut=wv.shown_cut, replaced_from=wv.replaced_from)
     try:
         removed = await handle.delete_node(node_id=node_id, expected_version=expected_version, writer=writer,
-                                           now=floor.clock())
+                                           now=floor.clock(), expected_fingerprint=expected_fingerprint)
     except WriteConflict as conflict:
         if view is not None:  # the refusal shows the node as it stands: a retry deletes that version
             await floor.sessions.after_write(sid=view.sid, refs=[(lvl, node_id)], via="read",

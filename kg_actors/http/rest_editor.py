@@ -178,8 +178,10 @@ def routes(runtime: RuntimeParts) -> list[Route]:
         raw = request.query_params.get("expected_version")
         if raw is not None and not raw.isdigit():
             raise InvalidInput("expected_version", "must be a whole number (the version the editor loaded)")
-        # With the version the tab loaded, a delete of a node edited since is refused (409), as an edit is.
-        lvl, removed = await write.delete_node(floor, None, node_id, level, root, int(raw) if raw is not None else None)
+        # With the version (and the words) the tab loaded, a delete of a node edited since is refused (409), as an
+        # edit is.
+        lvl, removed = await write.delete_node(floor, None, node_id, level, root, int(raw) if raw is not None else None,
+                                               _fingerprint(request.query_params.get("expected_fingerprint")))
         return JSONResponse({"deleted": node_id, "level": lvl, "project_path": root, "edges_removed": removed})
 
     async def rename(request: Request) -> JSONResponse:

@@ -226,6 +226,16 @@ def test_a_save_over_a_node_changed_in_the_file_while_the_server_was_down_is_ref
             assert r.status_code == 200, r.text
             r = http.post("/api/nodes", json={**body, "expected_fingerprint": 7})
             assert r.status_code == 400 and r.json()["field"] == "expected_fingerprint", r.text
+            # A delete from a tab that loaded other words is refused the same way; with the words as they stand
+            # it goes through.
+            current = http.get("/api/nodes/project/billing-service-hub", params=where).json()["node"]
+            gone = {**where, "expected_version": current["version"]}
+            r = http.delete("/api/nodes/project/billing-service-hub",
+                            params={**gone, "expected_fingerprint": loaded["fingerprint"]})
+            assert r.status_code == 409 and r.json()["node"]["gist"] == "an old page's save", r.text
+            r = http.delete("/api/nodes/project/billing-service-hub",
+                            params={**gone, "expected_fingerprint": current["fingerprint"]})
+            assert r.status_code == 200 and r.json()["deleted"] == "billing-service-hub", r.text
     finally:
         srv.kill()
 

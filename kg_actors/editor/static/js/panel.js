@@ -206,7 +206,8 @@ export class NodePanel {
   async remove() {
     const id = this.node.id;
     try {
-      const loaded = { project_path: where(this.view).project_path, expected_version: this.node.version };
+      const loaded = { project_path: where(this.view).project_path, expected_version: this.node.version,
+        expected_fingerprint: this.node.fingerprint };
       await api("DELETE", `/api/nodes/${encodeURIComponent(this.view.level)}/${encodeURIComponent(id)}?${query(loaded)}`);
       this.app.canvas.removeNode(id);
       this.app.updateCounts();
