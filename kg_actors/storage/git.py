@@ -348,20 +348,53 @@ def commit(root: Path, now: float, what: str = "auto-save",
 
 
 def moved_forward(root: Path) -> tuple[str, str] | None:
-    """(the commit kg last made or took in, HEAD) when HEAD moved on from it outside kg (a `git pull`, a commit
-    by hand): content to take in before the next commit. None when HEAD is where kg left it (or nothing is
-    recorded). MovedOutside when HEAD no longer holds that commit (a reset or switch by hand): taking that in
-    would revert this machine's own history, so nothing is done until the user says which they mean."""
-    before, now = git_head.recorded(root), head(root)
+    """(the commit to take in from, HEAD) when HEAD moved on outside kg (a `git pull`, a commit by hand): content to
+    take in before the next commit. None when HEAD is where kg left it (or kg never committed here). The commit
+    taken in from is the one kg last made or took in; with none recorded (a store an older kg committed), this
+    machine's newest kg commit in HEAD's history. A `git pull --rebase` replays kg's commits onto the pulled ones:
+    taken in from where the two lines met. MovedOutside when HEAD no longer holds kg's commit or its replay (a
+    reset or switch by hand): taking that in would revert this machine's own history, so nothing is done until
+    the user says which they mean."""
+    now = head(root)
+    before = (git_head.recorded(root) or _last_own_commit(root)) if now is not None else None
     if before is None or now is None or before == now:
         return None
     if run(root, "merge-base", "--is-ancestor", before, now, check=False).returncode == 0:
         return before, now
+    met = _replayed_onto(root, before, now)
+    if met is not None:
+        return met, now
     raise MovedOutside(
         f"the store's repository ({root}) was moved outside kg to {now[:12]}, which does not hold {before[:12]}, the "
-        "commit kg last made (a git reset, checkout or switch by hand?); kg will not commit or sync over it. To go "
-        f"back: git -C {root} reset --hard {before[:12]} (graph files are not touched; switch back to the branch "
-        "first if it changed). To bring back an older state of a graph, use `kg restore --at COMMIT GRAPH`")
+        "commit kg last made (a git reset, checkout or switch by hand?); kg will not commit, sync or restore over it. "
+        f"To go back: git -C {root} reset --hard {before[:12]} (graph files are not touched; switch back to the "
+        "branch first if it changed); then, to bring back an older state of a graph, `kg restore --at COMMIT GRAPH`")
+
+
+_OWN_SEARCHED = 200  # commits of HEAD's history looked through for this machine's last kg commit
+
+
+def _last_own_commit(root: Path) -> str | None:
+    """This machine's newest kg commit in HEAD's history (its message names the machine), or None."""
+    out = run(root, "log", f"-n{_OWN_SEARCHED}", "--format=%H%x1f%B%x1e", "HEAD", check=False).stdout
+    mark = f"Machine: {hostname()}"
+    for entry in out.split("\x1e"):
+        sha, _, message = entry.strip().partition("\x1f")
+        if message.startswith("kg: ") and mark in message.splitlines():
+            return sha
+    return None
+
+
+def _replayed_onto(root: Path, before: str, now: str) -> str | None:
+    """Where kg's line and HEAD's met, when every commit of kg's line since then is in HEAD's as a commit of the
+    same change (`git pull --rebase` replayed them onto the pulled ones); else None (a reset back, an amend, a
+    switch to another branch)."""
+    met = run(root, "merge-base", before, now, check=False).stdout.strip()
+    if not met or met == now:
+        return None
+    lines = run(root, "cherry", now, before, met, check=False).stdout.split()
+    marks = lines[0::2]
+    return met if marks and all(m == "-" for m in marks) else None
 
 
 def kg_ignored(root: Path, tracked: bool) -> set[str]:

@@ -89,6 +89,8 @@ def cmd_commit(config: Config) -> int:
 def _say_taken_in(out: dict[str, Any]) -> None:
     """Commits that reached the store's branch outside kg (a `git pull` by hand), taken in before the commit."""
     for key, summary in sorted((out.get("taken_in") or {}).items()):
+        if not (common.changed_anything(summary) or summary.get("conflicts")):
+            continue  # a graph the commits touched with no node or edge changed
         print(f"kg: taken in from commits made outside kg (a git pull by hand?): {key}: {common.describe(summary)}")
         if summary.get("conflicts"):
             print(f"  {key}: changed there and here, both versions kept (later one in use; the other is shown on "

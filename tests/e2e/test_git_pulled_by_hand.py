@@ -106,3 +106,44 @@ async def test_a_reset_by_hand_is_neither_committed_over_nor_taken_in(tmp_path):
         assert {"a-later-lesson", "a-lesson-after-the-reset"} <= set(committed_graph(a.store, env=a.env)["nodes"])
     finally:
         a.stop()
+
+
+async def _pulled_by_hand_then_synced(tmp_path, pull_args: tuple[str, ...], forget_head: bool) -> None:
+    """a rewrites a lesson and adds one, syncs; b pulls by hand (`pull_args`), writes, syncs: nothing of a's is
+    reverted, on b or on the remote."""
+    remote = bare_repo(tmp_path / "remote.git", git_env(tmp_path, "x"))
+    a = _machine(tmp_path, "machine-a", _user("shared-lesson")).start()
+    b = _machine(tmp_path, "machine-b").start()
+    try:
+        assert _sync(a, remote).returncode == 0
+        assert _sync(b, remote).returncode == 0
+        await _write(a, "shared-lesson", gist="rewritten on a")
+        await _write(a, "a-new-lesson")
+        assert _sync(a, remote).returncode == 0
+        await _write(b, "b-new-lesson")
+        assert kg(["commit"], b.env).returncode == 0  # b's own commit, which a rebase replays
+        if forget_head:  # a store an older kg committed: no record of the commit kg last made
+            (b.store / ".git" / "kg-mirror" / "head").unlink()
+        git(b.store, "pull", "-q", *pull_args, str(remote), "main", env=b.env)
+        await _write(b, "b-later-lesson")
+        out = _sync(b, remote)
+        assert out.returncode == 0, out.stdout + out.stderr
+        held = nodes_by_id(graph(b)["user"])
+        assert held["shared-lesson"]["gist"] == "rewritten on a"
+        assert {"a-new-lesson", "b-new-lesson", "b-later-lesson"} <= set(held)
+        pushed = committed_graph(remote, env=a.env)["nodes"]
+        assert pushed["shared-lesson"]["gist"] == "rewritten on a"
+        assert {"a-new-lesson", "b-new-lesson", "b-later-lesson"} <= set(pushed)
+    finally:
+        a.stop()
+        b.stop()
+
+
+async def test_a_pull_by_hand_into_a_store_with_no_record_of_kgs_last_commit_is_taken_in(tmp_path):
+    # A store upgraded from a kg that kept no record: this machine's newest kg commit in the history stands for it.
+    await _pulled_by_hand_then_synced(tmp_path, ("--no-rebase", "--no-edit"), forget_head=True)
+
+
+async def test_a_pull_by_hand_with_rebase_is_taken_in_not_refused_as_a_reset(tmp_path):
+    # `git pull --rebase` replays kg's commit onto the pulled ones: HEAD holds its change, not its sha.
+    await _pulled_by_hand_then_synced(tmp_path, ("--rebase",), forget_head=False)
