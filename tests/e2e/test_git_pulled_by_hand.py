@@ -9,15 +9,13 @@ reverted on the remote, no conflict listed.
 from __future__ import annotations
 
 from e2e_helpers import Session, graph, kg, nodes_by_id
-from git_helpers import bare_repo, committed_graph, git, git_env
+from git_helpers import committed_graph, git
 from mcp import Client
-from test_git_sync import _machine, _sync, _user, _write
+from test_git_sync import _machine, _sync, _two_machines, _user, _write
 
 
 async def test_a_pull_by_hand_is_taken_in_and_nothing_acknowledged_is_reverted(tmp_path):
-    remote = bare_repo(tmp_path / "remote.git", git_env(tmp_path, "x"))
-    a = _machine(tmp_path, "machine-a", _user("shared-lesson", "both-lesson")).start()
-    b = _machine(tmp_path, "machine-b").start()
+    remote, a, b = _two_machines(tmp_path, _user("shared-lesson", "both-lesson"))
     try:
         assert _sync(a, remote).returncode == 0
         assert _sync(b, remote).returncode == 0
@@ -51,9 +49,7 @@ async def test_a_pull_by_hand_is_taken_in_and_nothing_acknowledged_is_reverted(t
 
 
 async def test_a_pull_by_hand_is_taken_in_with_no_server_running(tmp_path):
-    remote = bare_repo(tmp_path / "remote.git", git_env(tmp_path, "x"))
-    a = _machine(tmp_path, "machine-a", _user("shared-lesson")).start()
-    b = _machine(tmp_path, "machine-b").start()
+    remote, a, b = _two_machines(tmp_path, _user("shared-lesson"))
     try:
         assert _sync(a, remote).returncode == 0
         assert _sync(b, remote).returncode == 0
@@ -111,9 +107,7 @@ async def test_a_reset_by_hand_is_neither_committed_over_nor_taken_in(tmp_path):
 async def _pulled_by_hand_then_synced(tmp_path, pull_args: tuple[str, ...], forget_head: bool) -> None:
     """a rewrites a lesson and adds one, syncs; b pulls by hand (`pull_args`), writes, syncs: nothing of a's is
     reverted, on b or on the remote."""
-    remote = bare_repo(tmp_path / "remote.git", git_env(tmp_path, "x"))
-    a = _machine(tmp_path, "machine-a", _user("shared-lesson")).start()
-    b = _machine(tmp_path, "machine-b").start()
+    remote, a, b = _two_machines(tmp_path, _user("shared-lesson"))
     try:
         assert _sync(a, remote).returncode == 0
         assert _sync(b, remote).returncode == 0

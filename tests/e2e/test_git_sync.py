@@ -42,10 +42,10 @@ def _machine(tmp_path: Path, name: str, user: dict | None = None) -> ServerProce
     return srv
 
 
-def _two_machines(tmp_path: Path) -> tuple[Path, ServerProcess, ServerProcess]:
-    """A bare remote and two fresh machines' servers, started."""
+def _two_machines(tmp_path: Path, a_user: dict | None = None) -> tuple[Path, ServerProcess, ServerProcess]:
+    """A bare remote and two fresh machines' servers, started (`a_user`: machine a's user graph to begin with)."""
     remote = bare_repo(tmp_path / "remote.git", git_env(tmp_path, "x"))
-    return remote, _machine(tmp_path, "machine-a").start(), _machine(tmp_path, "machine-b").start()
+    return remote, _machine(tmp_path, "machine-a", a_user).start(), _machine(tmp_path, "machine-b").start()
 
 
 async def _lesson_synced_from(srv: ServerProcess, remote: Path, node_id: str, gist: str) -> None:
@@ -426,9 +426,7 @@ def test_a_remote_that_never_answers_holds_no_shutdown_and_leaves_no_git_behind(
 
 
 async def test_a_node_changed_on_both_machines_keeps_the_later_and_tells_the_next_reader(tmp_path):
-    remote = bare_repo(tmp_path / "remote.git", git_env(tmp_path, "x"))
-    a = _machine(tmp_path, "machine-a", _user("shared-lesson-node")).start()
-    b = _machine(tmp_path, "machine-b").start()
+    remote, a, b = _two_machines(tmp_path, _user("shared-lesson-node"))
     try:
         assert _sync(a, remote).returncode == 0
         assert _sync(b, remote).returncode == 0
@@ -482,9 +480,7 @@ async def test_a_node_changed_on_both_machines_keeps_the_later_and_tells_the_nex
 
 async def test_a_write_built_on_a_view_a_sync_replaced_is_refused_saying_so_and_the_retry_goes_through(tmp_path):
     # The refusal said the session had seen the node's gist only cut short, never whole: it had read it whole.
-    remote = bare_repo(tmp_path / "remote.git", git_env(tmp_path, "x"))
-    a = _machine(tmp_path, "machine-a", _user("stale-view-node", "stale-after-restart-node")).start()
-    b = _machine(tmp_path, "machine-b").start()
+    remote, a, b = _two_machines(tmp_path, _user("stale-view-node", "stale-after-restart-node"))
     try:
         _sync_in_turn(remote, a, b)
         async with Client(b.url + "/") as cb:
@@ -542,9 +538,7 @@ async def test_edge_notes_replaced_on_both_machines_merge_three_way_and_a_note_r
 
 
 async def test_a_node_deleted_on_another_machine_is_not_brought_back_unknowingly_by_a_write_here(tmp_path):
-    remote = bare_repo(tmp_path / "remote.git", git_env(tmp_path, "x"))
-    a = _machine(tmp_path, "machine-a", _user("deleted-elsewhere-node", "kept-beside-node")).start()
-    b = _machine(tmp_path, "machine-b").start()
+    remote, a, b = _two_machines(tmp_path, _user("deleted-elsewhere-node", "kept-beside-node"))
     try:
         _sync_in_turn(remote, a, b)
         async with Client(a.url + "/") as ca, Client(b.url + "/") as cb:
@@ -569,9 +563,7 @@ async def test_a_node_deleted_on_another_machine_is_not_brought_back_unknowingly
 
 async def test_a_node_deleted_on_one_machine_stays_when_the_other_wrote_an_edge_to_it(tmp_path):
     # The edge lives in its other end's bucket: the per-bucket merge dropped it with the node (a lesson lost).
-    remote = bare_repo(tmp_path / "remote.git", git_env(tmp_path, "x"))
-    a = _machine(tmp_path, "machine-a", _user("linked-later-node", "linking-side-node")).start()
-    b = _machine(tmp_path, "machine-b").start()
+    remote, a, b = _two_machines(tmp_path, _user("linked-later-node", "linking-side-node"))
     try:
         _sync_in_turn(remote, a, b)
         async with Client(a.url + "/") as ca, Client(b.url + "/") as cb:

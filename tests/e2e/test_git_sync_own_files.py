@@ -10,14 +10,12 @@ from __future__ import annotations
 import shutil
 
 from e2e_helpers import graph, nodes_by_id
-from git_helpers import bare_repo, git, git_env
-from test_git_sync import _machine, _sync, _user, _write
+from git_helpers import git
+from test_git_sync import _sync, _two_machines, _user, _write
 
 
 async def test_a_stray_file_in_the_store_is_never_committed_and_every_machine_keeps_syncing(tmp_path):
-    remote = bare_repo(tmp_path / "remote.git", git_env(tmp_path, "x"))
-    a = _machine(tmp_path, "machine-a", _user("a-seed-node")).start()
-    b = _machine(tmp_path, "machine-b").start()
+    remote, a, b = _two_machines(tmp_path, _user("a-seed-node"))
     try:
         await _write(a, "a-first-lesson")
         assert _sync(a, remote).returncode == 0
@@ -48,9 +46,7 @@ async def test_a_stray_file_in_the_store_is_never_committed_and_every_machine_ke
 async def test_a_remote_holding_kg_memory_and_other_files_is_merged(tmp_path):
     """What an older build pushed (a backup copy beside the shards), or a file added there by hand: the remote
     is still kg memory, merged and pushed to; its other files stay as they are."""
-    remote = bare_repo(tmp_path / "remote.git", git_env(tmp_path, "x"))
-    a = _machine(tmp_path, "machine-a", _user("a-seed-node")).start()
-    b = _machine(tmp_path, "machine-b").start()
+    remote, a, b = _two_machines(tmp_path, _user("a-seed-node"))
     try:
         await _write(a, "a-first-lesson")
         assert _sync(a, remote).returncode == 0
