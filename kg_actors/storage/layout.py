@@ -235,8 +235,11 @@ def base_slug(root: str) -> str:
     return name[:64]
 
 
+_HASH_CHARS = 8  # of a hashed slug's tail
+
+
 def hashed_slug(root: str) -> str:
-    return f"{base_slug(root)}-{hashlib.sha256(root.encode()).hexdigest()[:8]}"
+    return f"{base_slug(root)}-{hashlib.sha256(root.encode()).hexdigest()[:_HASH_CHARS]}"
 
 
 def folder_name_ok(name: str) -> bool:
@@ -295,7 +298,7 @@ def _moved_here(layout: Layout, root: str, plain: str, plain_recorded: str | Non
     return best
 
 
-_HASH_TAIL = re.compile(r"-[0-9a-f]{8}")
+_HASH_TAIL = re.compile(rf"-[0-9a-f]{{{_HASH_CHARS}}}")
 
 
 def _common_tail(a: str, b: str) -> int:
