@@ -128,7 +128,8 @@ def gone_refusal(graph: GraphData, level: str, node_id: str, w: Writer) -> Write
     if w.seen_at is not None:  # it stood when the session saw it whole, and is not here now
         return WriteConflict(level, node_id, None, (
             f"'{shown}' was deleted after this session last saw it (by another session, the visual editor, "
-            f"a chore or a sync from another machine); if it should come back, sending this write again makes it anew"), gone=node_id)
+            f"a chore or a sync from another machine); if it should come back, sending this write again makes it "
+            f"anew"), gone=node_id)
     return None
 
 
