@@ -26,6 +26,7 @@ from typing import Any
 
 import attrs
 
+from ..core.held_secrets import Held, keep_out
 from ..core.merge import (
     Conflict, MergeResult, double_renames, fold_double_rename, fold_rename, follow_renames, merge_graphs,
     renames_between, version_ts,
@@ -42,6 +43,7 @@ class Plan:
     parts: dict[str, dict[str, dict[str, Any]]]  # graph key -> part -> merged value
     whole: frozenset[str]  # graph keys merged whole: their folder is rewritten entirely
     conflicts: tuple[Conflict, ...]
+    withheld: dict[str, list[Held]] = attrs.Factory(dict)  # graph key -> their versions left out for a secret
 
 
 def _ids(value: dict[str, Any] | None) -> set[str]:
@@ -54,6 +56,7 @@ def plan(root: Path, base: str | None, ours: str, theirs: str, now: float) -> Pl
     out: dict[str, dict[str, dict[str, Any]]] = {}
     whole: set[str] = set()
     conflicts: list[Conflict] = []
+    withheld: dict[str, list[Held]] = {}
     changed_o = R.changed(root, base, ours, shards.ROOT)
     changed_t = R.changed(root, base, theirs, shards.ROOT)
     touched: dict[str, set[str]] = {}
@@ -64,26 +67,31 @@ def plan(root: Path, base: str | None, ours: str, theirs: str, now: float) -> Pl
     for key in sorted(set(lay_o) | set(lay_t)):
         kinds = {lay_b.get(key), lay_o.get(key), lay_t.get(key)}
         if "legacy" in kinds:
-            merged = _merge_whole(root, key, (base, lay_b), (ours, lay_o), (theirs, lay_t), now=now)
+            merged = _merge_whole(root, key, (base, lay_b), (ours, lay_o), (theirs, lay_t), now=now,
+                                  withheld=withheld.setdefault(key, []))
             out[key] = shards.split(merged.merged)
             whole.add(key)
             conflicts += merged.conflicts
         elif key in touched:
-            out[key], set_aside = _merge_parts(root, key, sorted(touched[key]), base, ours, theirs, now)
+            out[key], set_aside = _merge_parts(root, key, sorted(touched[key]), base, ours, theirs, now,
+                                               withheld.setdefault(key, []))
             conflicts += set_aside
-    return Plan(out, frozenset(whole), tuple(conflicts))
+    return Plan(out, frozenset(whole), tuple(conflicts), {k: v for k, v in withheld.items() if v})
 
 
-def _merge_whole(root: Path, key: str, *sides: tuple[str | None, dict[str, str]], now: float) -> MergeResult:
+def _merge_whole(root: Path, key: str, *sides: tuple[str | None, dict[str, str]], now: float,
+                 withheld: list[Held]) -> MergeResult:
     graphs = []
     for rev, lay in sides:
         graphs.append(R.graph_at(root, rev, key) if rev and key in lay else None)
     base, ours, theirs = graphs
+    theirs, held = keep_out(base, ours, theirs)  # another machine's version holding a secret: ours stands
+    withheld += held
     return merge_graphs(base, ours or {}, theirs or {}, now)
 
 
 def _merge_parts(root: Path, key: str, parts: list[str], base: str | None, ours: str, theirs: str,
-                 now: float) -> tuple[dict[str, dict[str, Any]], list[Conflict]]:
+                 now: float, withheld: list[Held]) -> tuple[dict[str, dict[str, Any]], list[Conflict]]:
     folder = shards.folder(key)
     revs = [r for r in (base, ours, theirs) if r]
     raw = R.blobs(root, [f"{r}:{folder}/{p}" for r in revs for p in parts])
@@ -97,6 +105,8 @@ def _merge_parts(root: Path, key: str, parts: list[str], base: str | None, ours:
     sides: list[tuple[dict[str, Any] | None, dict[str, Any] | None, dict[str, Any] | None]] = []
     for part in parts:
         b, o, t = side(base, part), side(ours, part), side(theirs, part)
+        t, held = keep_out(b, o, t)  # another machine's version holding a secret: ours stands
+        withheld += held
         result = merge_graphs(b, o or {}, t or {}, now)
         merged[part] = result.merged
         conflicts += result.conflicts
@@ -201,24 +211,30 @@ def _carry_renames(merged: dict[str, dict[str, Any]], sides: list[tuple[Any, Any
     return conflicts
 
 
-def merge(root: Path, theirs_ref: str, message: str, remote: str) -> None:
-    """Merge `theirs_ref` (fetched) into HEAD and commit; GitError (nothing changed) when it cannot."""
+def merge(root: Path, theirs_ref: str, message: str, remote: str) -> dict[str, list[Held]]:
+    """Merge `theirs_ref` (fetched) into HEAD and commit; GitError (nothing changed) when it cannot. What of
+    theirs was left out for holding a secret, by graph key."""
     ours = G.head(root)
     theirs = G.run(root, "rev-parse", "--verify", theirs_ref + "^{commit}").stdout.strip()
     if ours is None:
         G.run(root, "merge", "-q", "--ff-only", theirs)
-        return
+        return {}
     if G.run(root, "merge-base", "--is-ancestor", theirs, ours, check=False).returncode == 0:
-        return  # nothing of theirs we lack
-    if G.run(root, "merge-base", "--is-ancestor", ours, theirs, check=False).returncode == 0:
-        G.run(root, "merge", "-q", "--ff-only", theirs)
-        return
-    bases = G.run(root, "merge-base", "--all", ours, theirs, check=False).stdout.split()
+        return {}  # nothing of theirs we lack
     undone = f"merging {G.shown(remote)!r} failed and was undone (nothing changed here)"
+    if G.run(root, "merge-base", "--is-ancestor", ours, theirs, check=False).returncode == 0:
+        # Theirs is ours and more: taken as it is, unless it brings a version holding a secret. Then a merge
+        # commit holds ours of those entries instead (a fast-forward would have taken them whole).
+        bases = [ours]
+    else:
+        bases = G.run(root, "merge-base", "--all", ours, theirs, check=False).stdout.split()
     try:
         result = plan(root, bases[0] if bases else None, ours, theirs, time.time())
     except ValueError as exc:
         raise G.GitError(f"{undone}: {exc}") from None
+    if bases == [ours] and not result.withheld:
+        G.run(root, "merge", "-q", "--ff-only", theirs)
+        return {}
     legacy = {R.legacy_rel(k) for k in result.parts} | {R.legacy_rel(k) for k in result.whole}
     # A graph file of record git may touch on the way (one side still tracks it): ours again after. So too this
     # machine's own files theirs still tracks (a kg-memory 0.17 store's sessions.json, server.log, recall.jsonl):
@@ -251,6 +267,7 @@ def merge(root: Path, theirs_ref: str, message: str, remote: str) -> None:
         G.run(root, "rm", "-q", "--cached", "-f", "--ignore-unmatch", "--", *sorted(legacy | local))
         G.run(root, "add", "-A", "--", shards.ROOT)
         G.run(root, "commit", "-q", "--no-verify", "-m", message, ident=True)
+        return result.withheld
     except BaseException:
         if (root / ".git" / "MERGE_HEAD").exists():
             aborted = G.run(root, "merge", "--abort", check=False)
@@ -276,6 +293,7 @@ class MergeOutcome:
     pushed: bool
     push_error: str | None
     fetched: bool
+    withheld: dict[str, list[Held]] = attrs.Factory(dict)  # their versions left out for a secret, by graph key
 
 
 @attrs.frozen
@@ -413,9 +431,10 @@ def _a_store_holds(name: str) -> bool:
 
 def merge_fetched(root: Path, remote: str, fetched: Fetched) -> MergeOutcome:
     """Merge what `fetch` brought into our branch (per node); what it changed. Not pushed yet."""
+    withheld: dict[str, list[Held]] = {}
     if fetched.has_branch:
-        merge(root, "FETCH_HEAD", f"kg: sync with {G.shown(remote)} on {G.hostname()}\n\nMachine: {G.hostname()}\n",
-              remote)
+        withheld = merge(root, "FETCH_HEAD",
+                         f"kg: sync with {G.shown(remote)} on {G.hostname()}\n\nMachine: {G.hostname()}\n", remote)
     before, after = fetched.before, G.head(root)
     changed: tuple[str, ...] = ()
     if before and after and before != after:
@@ -425,7 +444,7 @@ def merge_fetched(root: Path, remote: str, fetched: Fetched) -> MergeOutcome:
         changed = tuple(n for n in names.split("\0") if n)
     elif before is None and after:
         changed = tuple(n for n in G.run(root, "ls-tree", "-r", "-z", "--name-only", after).stdout.split("\0") if n)
-    return MergeOutcome(before, after, changed, False, None, fetched.has_branch)
+    return MergeOutcome(before, after, changed, False, None, fetched.has_branch, withheld)
 
 
 def push(root: Path, fetched: Fetched, outcome: MergeOutcome) -> MergeOutcome:

@@ -120,6 +120,9 @@ def cmd_sync(config: Config, remote: str | None, remember: bool) -> int:
         if summary.get("conflicts"):
             print(f"  {key}: changed on both machines, both versions kept (later one in use; the other is "
                   f"shown on the next read and in the editor): {', '.join(summary['conflicts'])}")
+    for key, held in sorted((out.get("withheld") or {}).items()):
+        said = True
+        print(f"  {common.describe_withheld(key, held)}")
     if not said:
         print("  nothing new from the remote")
     if out.get("push_error"):

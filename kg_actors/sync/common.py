@@ -140,3 +140,18 @@ def renamed_by_merge(before: dict[str, Any], after: dict[str, Any], gone: set[st
     olds = stamps(before, gone & before.keys())
     news = stamps(after, after.keys() - before.keys())
     return {ids[0]: news[t][0] for t, ids in olds.items() if len(ids) == 1 and len(news.get(t, [])) == 1}
+
+
+def withheld_json(withheld: dict[str, Any]) -> dict[str, list[dict[str, str]]]:
+    """A merge's versions left out for holding a secret (core/held_secrets.Held by graph key), JSON-ready."""
+    return {key: [h.to_json() for h in held] for key, held in sorted(withheld.items()) if held}
+
+
+def describe_withheld(key: str, held: list[dict[str, str]]) -> str:
+    """What a sync says of the versions it left out: each entry, field and kind of secret, never the secret."""
+    named = "; ".join(f"{h['what']} '{h['key']}' {h['field']} holds {h['kind']}" for h in held[:8])
+    more = f"; and {len(held) - 8} more" if len(held) > 8 else ""
+    return (f"{key}: NOT TAKEN from the remote, it holds what looks like a secret (secrets are never stored in "
+            f"memory): {named}{more}. This machine's version stands (one new there is left out). Fix it on the "
+            "machine it came from (edit the node in the editor or with kg_put_node, without the secret), then "
+            "sync there and here again")

@@ -249,7 +249,7 @@ class StoreKeeper:
         summary = {
             "remote": G.shown(remote), "initialised": created, "fetched": outcome.fetched, "before": outcome.before,
             "after": outcome.after, "pushed": outcome.pushed, "push_error": outcome.push_error,
-            "graphs": absorbed, "taken_in": taken_in,
+            "graphs": absorbed, "taken_in": taken_in, "withheld": common.withheld_json(outcome.withheld),
         }
         self.last = {"sync": summary, "ts": self.clock()}
         return summary

@@ -1,0 +1,131 @@
+"""Secrets in stored entries that no checked write put there: a hand-edited graph file, another machine's
+version arriving by sync, an older kg's store.
+
+Every write refuses a secret (core/secrecy.py), but a graph file is plain JSON that a person, a script or
+another machine's kg may change. Pure: each finding names the entry, the field and the kind of secret,
+never the secret itself; the callers decide (a sync leaves the version out, a load and `kg doctor` say so,
+a sync's commit is refused).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import attrs
+
+from .secrecy import Finding, check_fields
+
+Json = dict[str, Any]
+
+
+@attrs.frozen
+class Held:
+    """One stored entry holding a secret: a node (`key` its id) or an edge (`key` as `from->to:rel`)."""
+
+    what: str  # "node" | "edge"
+    key: str
+    field: str  # "gist", "notes[2]", "touches[0]"
+    kind: str  # the kind of secret, as the write refusal names it ("a GitHub token")
+
+    def said(self) -> str:
+        return f"{self.what} '{self.key}' {self.field} (holds {self.kind})"
+
+    def to_json(self) -> Json:
+        return {"what": self.what, "key": self.key, "field": self.field, "kind": self.kind}
+
+
+def _listed(name: str, values: Any) -> list[tuple[str, str]]:
+    if not isinstance(values, list | tuple):
+        return []
+    return [(f"{name}[{i}]", v) for i, v in enumerate(values) if isinstance(v, str)]
+
+
+def node_fields(node: Any) -> list[tuple[str, str]]:
+    """A stored node's text fields a write checks: gist, notes, touches."""
+    if not isinstance(node, dict):
+        return [("gist", node)] if isinstance(node, str) else []
+    gist = node.get("gist")
+    return ([("gist", gist)] if isinstance(gist, str) else []) + _listed("notes", node.get("notes")) + _listed(
+        "touches", node.get("touches"))
+
+
+def first_in(fields: list[tuple[str, str]]) -> tuple[str, Finding] | None:
+    return check_fields(fields)
+
+
+def in_node(node_id: str, node: Any) -> Held | None:
+    found = first_in(node_fields(node))
+    return None if found is None else Held("node", node_id, found[0], found[1].kind)
+
+
+def in_edge(key: str, edge: Any) -> Held | None:
+    found = first_in(_listed("notes", edge.get("notes") if isinstance(edge, dict) else None))
+    return None if found is None else Held("edge", key, found[0], found[1].kind)
+
+
+def _mapping(value: Any) -> Json:
+    return value if isinstance(value, dict) else {}
+
+
+def _edges(graph: Json) -> Json:
+    edges = graph.get("edges")
+    if isinstance(edges, list):  # an old file's edge list
+        return {f"{e.get('from')}->{e.get('to')}:{e.get('rel')}": e for e in edges if isinstance(e, dict)}
+    return _mapping(edges)
+
+
+def held_in(graph: Any) -> Iterator[Held]:
+    """Every node and edge of a graph's stored JSON that holds a secret (one finding each)."""
+    if not isinstance(graph, dict):
+        return
+    for node_id, node in _mapping(graph.get("nodes")).items():
+        if (found := in_node(str(node_id), node)) is not None:
+            yield found
+    for key, edge in _edges(graph).items():
+        if (found := in_edge(str(key), edge)) is not None:
+            yield found
+
+
+def keep_out(base: Json | None, ours: Json | None, theirs: Json | None) -> tuple[Json | None, list[Held]]:
+    """`theirs` (another machine's version of a graph or one of its parts) with each node and edge it changed
+    into one holding a secret put back as `ours` holds it (absent when ours has none: a node new from there
+    is left out), with its version entry; and what was left out. A merge of the result then keeps the local
+    version of those entries, and nothing of the incoming one is stored, shown or pushed again."""
+    if not isinstance(theirs, dict):
+        return theirs, []
+    base, ours = _mapping(base), _mapping(ours)
+    held: list[Held] = []
+    left_out: set[str] = set()  # nodes new from there, left out: their own edges go with them
+    out = dict(theirs)
+    versions_t = dict(_mapping(_mapping(theirs.get("_meta")).get("versions")))
+    versions_o = _mapping(_mapping(ours.get("_meta")).get("versions"))
+    for section, prefix, check in (("nodes", "node:", in_node), ("edges", "edge:", in_edge)):
+        mine, there = (_mapping(ours.get(section)), _mapping(theirs.get(section))) if section == "nodes" else (
+            _edges(ours), _edges(theirs))
+        before = _mapping(base.get(section)) if section == "nodes" else _edges(base)
+        kept = dict(there)
+        for key, value in there.items():
+            if value == before.get(key) or value == mine.get(key):
+                continue  # not changed there: what is held here already stands
+            found = check(str(key), value)
+            ends = {value.get("from"), value.get("to")} if section == "edges" and isinstance(value, dict) else set()
+            if found is None and not (ends & left_out and key not in mine):
+                continue
+            if found is not None:
+                held.append(found)
+            if key in mine:
+                kept[key] = mine[key]
+            else:
+                kept.pop(key)
+                if section == "nodes":
+                    left_out.add(key)
+            if prefix + key in versions_o:
+                versions_t[prefix + key] = versions_o[prefix + key]
+            else:
+                versions_t.pop(prefix + key, None)
+        if kept != there:
+            out[section] = kept
+    if held or left_out:
+        out["_meta"] = {**_mapping(theirs.get("_meta")), "versions": versions_t}
+    return out, held

@@ -1,0 +1,40 @@
+"""Stored entries holding a secret: found by entry, field and kind; another machine's such version left out."""
+
+from kg_actors.core.held_secrets import held_in, keep_out
+from kg_actors.core.merge import merge_graphs
+
+GHP = "ghp_R7kQ2mX9vL4pZ8nW3tY6bC1dF5gH0jK2aS4e"
+
+
+def _graph(nodes: dict, edges: dict | None = None, versions: dict | None = None) -> dict:
+    return {"nodes": nodes, "edges": edges or {}, "_meta": {"versions": versions or {}}}
+
+
+def test_each_entry_holding_a_secret_is_named_by_field_and_kind_never_shown():
+    found = list(held_in(_graph(
+        {"a": {"id": "a", "gist": "plain", "notes": ["fine", f"token {GHP}"]}, "b": {"id": "b", "gist": "ok"}},
+        {"a->b:uses": {"from": "a", "to": "b", "rel": "uses", "notes": ["password=Kx9mQ2vLp4Za7"]}})))
+    assert [(h.what, h.key, h.field) for h in found] == [("node", "a", "notes[1]"), ("edge", "a->b:uses", "notes[0]")]
+    assert "GitHub" in found[0].kind and all(GHP not in h.said() for h in found)
+
+
+def test_a_secret_holding_version_from_there_loses_to_ours_even_when_both_changed_it():
+    base = _graph({"n": {"id": "n", "gist": "v1", "_written": {"ts": 1}}}, versions={"node:n": {"v": 1, "ts": 1}})
+    ours = _graph({"n": {"id": "n", "gist": "v2 here", "_written": {"ts": 2}}}, versions={"node:n": {"v": 2, "ts": 2}})
+    theirs = _graph({"n": {"id": "n", "gist": f"v2 there {GHP}", "_written": {"ts": 3}},
+                     "new": {"id": "new", "gist": "new there", "notes": [GHP]}},
+                    {"new->n:uses": {"from": "new", "to": "n", "rel": "uses"}},
+                    versions={"node:n": {"v": 2, "ts": 3}, "node:new": {"v": 1, "ts": 3}})
+    cleaned, held = keep_out(base, ours, theirs)
+    assert sorted((h.key, h.field) for h in held) == [("n", "gist"), ("new", "notes[0]")]
+    merged = merge_graphs(base, ours, cleaned, 10).merged
+    assert merged["nodes"] == {"n": ours["nodes"]["n"]} and merged["edges"] == {}  # the new one's edge goes too
+    assert merged["_meta"]["versions"] == {"node:n": {"v": 2, "ts": 2}}
+    assert GHP not in repr(merged)
+
+
+def test_a_version_from_there_without_a_secret_is_left_as_it_came():
+    base = _graph({"n": {"id": "n", "gist": f"held here {GHP}"}})  # held here already: not theirs to answer for
+    theirs = _graph({"n": {"id": "n", "gist": "fixed there"}})
+    assert keep_out(base, base, theirs) == (theirs, [])
+    assert keep_out(base, base, base) == (base, [])

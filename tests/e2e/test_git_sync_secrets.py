@@ -1,0 +1,113 @@
+"""`kg sync` and secrets: a version from another machine holding one is never taken in, and a store holding one
+(a hand edit) is never committed and pushed by a sync.
+
+The other machine is played by a clone of the remote edited by hand (as a person, a script or an older kg
+would write it); this machine is a real server, synced with `kg sync`.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+from e2e_helpers import Session, kg, nodes_by_id, graph
+from git_helpers import bare_repo, git, git_env
+from mcp import Client
+from test_git_sync import T, _machine, _sync, _user
+
+from kg_actors.storage import shards
+
+STRIPE = "sk_live_51H8xKqLmN3pQ7rS9tU2vW4xY6zA8bC0dE"
+PEM = ("-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAu3Kq8ZvR2mX7pL4nW9tY3bC6dFq1x8Zk2Lm3Np4Qr5St6Uv7\n"
+       "-----END RSA PRIVATE KEY-----")
+DB_URL = "postgres://admin:Tr0ub4dorSYNC@db/app"
+AWS = "AKIAZ3Q7R2MX5KD8WPLV"
+SECRETS = ("51H8xKqLmN3pQ7rS9tU2vW4xY6zA8bC0dE", "u3Kq8ZvR2mX7pL4nW9tY3bC6dFq1x8Zk2", "Tr0ub4dorSYNC", AWS)
+
+
+def _other_machine_writes(remote: Path, work: Path, env: dict, edit) -> None:
+    """Clone the remote, let `edit(folder)` change the user graph's mirror folder by hand, push."""
+    if not work.exists():
+        subprocess.run(["git", "clone", "-q", str(remote), str(work)], check=True, env=env, timeout=60)
+    else:
+        git(work, "pull", "-q", env=env)
+    edit(work / shards.folder("user"))
+    git(work, "add", "-A", env=env)
+    git(work, "commit", "-qm", "edited on the other machine", env=env)
+    git(work, "push", "-q", "origin", "HEAD:main", env=env)
+
+
+def _bucket(folder: Path, node_id: str) -> tuple[Path, dict]:
+    path = folder / shards.bucket(node_id)
+    return path, (json.loads(path.read_text()) if path.exists() else {"nodes": {}, "edges": {}, "_meta": {}})
+
+
+def _put(folder: Path, node: dict, edge: dict | None = None) -> None:
+    path, part = _bucket(folder, node["id"])
+    part.setdefault("nodes", {})[node["id"]] = node
+    versions = part.setdefault("_meta", {}).setdefault("versions", {})
+    versions["node:" + node["id"]] = {"v": 7, "ts": T + 500, "session": "other-machine"}
+    if edge is not None:
+        part.setdefault("edges", {})[f"{edge['from']}->{edge['to']}:{edge['rel']}"] = edge
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(part, indent=1))
+
+
+def _holding(root: Path) -> list[str]:
+    """Files of the store (not its git objects) holding any of the secrets."""
+    out = []
+    for path in root.rglob("*"):
+        if ".git" in path.relative_to(root).parts or not path.is_file():
+            continue
+        data = path.read_bytes()
+        out += [str(path.relative_to(root)) for s in SECRETS if s.encode() in data]
+    return out
+
+
+async def test_a_version_from_the_remote_holding_a_secret_is_left_out_and_named_and_not_pushed_back(tmp_path):
+    env = git_env(tmp_path, "x")
+    remote = bare_repo(tmp_path / "remote.git", env)
+    a = _machine(tmp_path, "machine-a", _user("sp-fp-rotate", "kept-lesson")).start()
+    try:
+        assert _sync(a, remote).returncode == 0
+
+        def edit(folder: Path) -> None:
+            _, part = _bucket(folder, "sp-fp-rotate")
+            node = dict(part["nodes"]["sp-fp-rotate"])
+            node.update(gist=f"other machine: deploy with {STRIPE}", notes=[PEM], touches=[DB_URL],
+                        _written={"ts": T + 500, "by": "other-machine"})
+            _put(folder, node)
+            _put(folder, {"id": "synced-secret-node", "gist": "a new node from there", "touches": [DB_URL],
+                          "_created_ts": T + 400},
+                 {"from": "synced-secret-node", "to": "kept-lesson", "rel": "uses"})
+            _, part = _bucket(folder, "kept-lesson")
+            _put(folder, {**part["nodes"]["kept-lesson"], "gist": "an ordinary edit from there"},
+                 {"from": "kept-lesson", "to": "sp-fp-rotate", "rel": "uses", "notes": [f"key {AWS}"]})
+
+        _other_machine_writes(remote, tmp_path / "other", env, edit)
+        out = _sync(a, remote)
+        assert out.returncode == 0, out.stderr
+        said = out.stdout + out.stderr
+        # Named by entry, field and kind, never shown; the fix is said.
+        assert "node 'sp-fp-rotate' gist holds" in said and "node 'synced-secret-node' touches[0] holds" in said
+        assert "edge 'kept-lesson->sp-fp-rotate:uses' notes[0] holds" in said, said
+        assert "machine it came from" in said
+        assert not any(s in said for s in SECRETS), said
+        # The rest of the sync is taken in; nothing of the secret-holding versions is stored or shown.
+        nodes = nodes_by_id(graph(a)["user"])
+        assert nodes["kept-lesson"]["gist"] == "an ordinary edit from there"
+        assert nodes["sp-fp-rotate"]["gist"] == "gist of sp-fp-rotate" and "synced-secret-node" not in nodes
+        assert _holding(a.store) == []
+        async with Client(a.url + "/") as c:
+            s = await Session.open(c)
+            text = await s.ok("kg_read", id="sp-fp-rotate")
+            assert "gist of sp-fp-rotate" in text and not any(x in text for x in SECRETS)
+        # What the push sent holds none of it either (the remote's tip, as the next machine fetches it).
+        tip = git(remote, "grep", "-l", "-e", SECRETS[0], "-e", SECRETS[2], "-e", AWS, "main", "--", ".",
+                  env=env, check=False)
+        assert tip == ""
+        again = _sync(a, remote)
+        assert again.returncode == 0 and "NOT TAKEN" not in again.stdout, again.stdout
+    finally:
+        a.stop()
