@@ -14,7 +14,7 @@ from typing import Any, cast
 import attrs
 
 from . import constants as C
-from . import ids, plain_text
+from . import held_secrets, ids, plain_text
 from .merge import CONFLICTS_FIELD
 from .errors import Conflict, InvalidInput, NotFound, WriteConflict
 from .model import Edge, EdgeKey, GraphData, Node, dangling_edges, edge_version_key, node_version_key, version_number
@@ -179,6 +179,11 @@ def put_node(
     if nudge:
         warnings.append(nudge)
 
+    kept = {n: v for n, v, sent in (("notes", old.notes, notes_t), ("touches", old.touches, touches_t))
+            if sent is None} if old is not None else {}
+    if kept and (held := held_secrets.kept_refusal("node", kept)) is not None:
+        raise held  # a stored field a hand edit gave a secret is not kept by a write that left it unsent
+
     # -- commit
     new_notes = notes_t if notes_t is not None else (old.notes if old else ())
     new_touches = touches_t if touches_t is not None else (old.touches if old else ())
@@ -255,7 +260,10 @@ def put_edge(
             and not writer.maintenance and _last_writer(graph, old.key) != writer.session:
         # Another's notes on this edge were never shown to this session (edges have no seen-tracking):
         # they stay, and the new ones join them. Maintenance may replace them.
-        kept = (*old.notes, *(n for n in notes_t if n not in old.notes))
+        # One holding a secret (a hand edit) does not stay: this write is how it goes.
+        kept = (*held_secrets.without_secrets(old.notes), *(n for n in notes_t if n not in old.notes))
+    elif notes_t is None and old is not None and (held := held_secrets.kept_refusal("edge", {"notes": old.notes})):
+        raise held
     edge = Edge(src, dst, rel, kept, old.extra if old else {})
     graph.set_edge(edge)
     bump_version(graph, edge_version_key(edge.key), now, writer)

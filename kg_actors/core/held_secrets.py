@@ -14,6 +14,7 @@ from typing import Any
 
 import attrs
 
+from .errors import InvalidInput
 from .secrecy import Finding, check_fields
 
 Json = dict[str, Any]
@@ -129,3 +130,20 @@ def keep_out(base: Json | None, ours: Json | None, theirs: Json | None) -> tuple
     if held or left_out:
         out["_meta"] = {**_mapping(theirs.get("_meta")), "versions": versions_t}
     return out, held
+
+
+def kept_refusal(what: str, kept: dict[str, Any]) -> InvalidInput | None:
+    """A write that keeps a stored field it did not send (`kept`: name -> the stored list) must not keep a
+    secret in it (a hand edit put it there): refused naming the stored item, so the writer sends the field
+    without it. The node or edge a write leaves is what must be free of secrets."""
+    for name, values in kept.items():
+        found = first_in(_listed(name, values))
+        if found is not None:
+            return InvalidInput(name, f"{found[0]} of the stored {what} holds what looks like {found[1].kind} "
+                                      f"(secrets are never kept in memory); send the {name} without it")
+    return None
+
+
+def without_secrets(values: tuple[str, ...]) -> tuple[str, ...]:
+    """Stored items a write carries over unsent, less those holding a secret (a write that sent its own list)."""
+    return tuple(v for v in values if first_in([("", v)]) is None)

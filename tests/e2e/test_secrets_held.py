@@ -1,0 +1,61 @@
+"""A store file edited by hand to hold a secret: the server serves it but says so, keeps the file as written,
+and a write leaves no secret behind (one that would keep the stored secret is refused, naming it)."""
+
+from __future__ import annotations
+
+import json
+
+from e2e_helpers import Session, graph, kg, nodes_by_id, start_server
+from mcp import Client
+
+from kg_actors.testing import ServerProcess
+
+GHP = "ghp_" + "R7kQ" * 9  # a GitHub token's shape, assembled here so no file holds one whole
+PASSWORD = "password=" + "Kx9mQ2vLp4Za7"
+T = 1_700_000_000.0
+
+
+def _store() -> dict:
+    return {"nodes": {
+        "hand-planted-node": {"id": "hand-planted-node", "gist": "deploys go through the release script",
+                              "notes": ["run it from the repo root", "it tags the release", f"token {GHP}"],
+                              "touches": ["scripts/release.sh"], "_created_ts": T},
+        "touch-planted-node": {"id": "touch-planted-node", "gist": "the db is reached through a tunnel",
+                               "touches": [f"postgres://admin:{PASSWORD[9:]}@db/app"], "_created_ts": T},
+        "plain-lesson": {"id": "plain-lesson", "gist": "an ordinary lesson", "_created_ts": T}},
+        "edges": {"hand-planted-node->plain-lesson:uses": {
+            "from": "hand-planted-node", "to": "plain-lesson", "rel": "uses", "notes": [PASSWORD]}},
+        "_meta": {"versions": {}, "namespace": {"kind": "user", "owner": None}}}
+
+
+async def test_a_write_that_would_keep_a_stored_secret_is_refused_naming_it_and_one_removing_it_goes_through(
+        tmp_path):
+    srv: ServerProcess = start_server(tmp_path, user=_store())
+    try:
+        async with Client(srv.url + "/") as c:
+            s = await Session.open(c)
+            await s.ok("kg_read", id="hand-planted-node")
+            await s.ok("kg_read", id="touch-planted-node")
+            refused = await s.err("kg_put_node", level="user", id="hand-planted-node", gist="a new gist only")
+            assert "notes[2] of the stored node holds what looks like a GitHub" in refused, refused
+            assert "send the notes without it" in refused and GHP not in refused and GHP[:8] not in refused
+            refused = await s.err("kg_put_node", level="user", id="touch-planted-node", gist="tunnel first",
+                                  notes=["open it with the make target"])
+            assert "touches[0] of the stored node holds" in refused and "send the touches without it" in refused
+            refused = await s.err("kg_put_edge", level="user", frm="hand-planted-node", to="plain-lesson", rel="uses")
+            assert "notes[0] of the stored edge holds" in refused and PASSWORD not in refused, refused
+            # Nothing changed by the refusals.
+            stored = nodes_by_id(graph(srv)["user"])["hand-planted-node"]
+            assert stored["gist"] == "deploys go through the release script"
+            # Writes that leave the secret out go through, and nothing of it remains.
+            await s.ok("kg_put_node", level="user", id="hand-planted-node", gist="a new gist",
+                       notes=["run it from the repo root", "it tags the release"])
+            await s.ok("kg_put_node", level="user", id="touch-planted-node", gist="tunnel first",
+                       touches=["scripts/tunnel.sh"])
+            await s.ok("kg_put_edge", level="user", frm="hand-planted-node", to="plain-lesson", rel="uses",
+                       notes=["the password is in the vault"])
+            user = graph(srv)["user"]
+            assert nodes_by_id(user)["hand-planted-node"]["notes"] == ["run it from the repo root", "it tags the release"]
+            assert GHP not in json.dumps(user) and PASSWORD not in json.dumps(user) and "Kx9mQ2" not in json.dumps(user)
+    finally:
+        srv.stop()
