@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..storage import files, graph_file, journal, lock
 from ..storage import git as G
-from ..storage import git_head, git_merge, git_read, mirror, shards
+from ..storage import git_head, git_merge, git_read, held_on_disk, mirror, shards
 from ..storage.layout import Layout
 from . import common, rebuild
 
@@ -135,10 +135,11 @@ def commit(root: Path, now: float) -> dict[str, Any]:
 def sync(root: Path, remote: str, now: float) -> dict[str, Any]:
     git_merge.check_remote(remote)
     with owned(root) as layout:
+        fold_journals(layout)
+        held_on_disk.refuse_sync(root)  # a secret here (a hand edit) is never committed and pushed
         if not G.is_repo(root):  # a remote that does not answer makes no repository of the store
             git_merge.probe(root, remote)
         created = G.init(root)
-        fold_journals(layout)
         taken_in = take_in_moved(layout, now)
         # What the commit read of each graph file: the rebuild starts from it.
         parsed: dict[str, dict[str, Any] | Indexed] = {}

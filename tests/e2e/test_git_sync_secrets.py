@@ -111,3 +111,46 @@ async def test_a_version_from_the_remote_holding_a_secret_is_left_out_and_named_
         assert again.returncode == 0 and "NOT TAKEN" not in again.stdout, again.stdout
     finally:
         a.stop()
+
+
+def _hand_edited(*, gist: str = "a lesson written by hand", notes: list[str] | None = None) -> dict:
+    user = _user("plain-lesson")
+    user["nodes"]["hand-planted-node"] = {"id": "hand-planted-node", "gist": gist, "_created_ts": T,
+                                          "notes": notes or ["first note", "second note", f"db at {DB_URL}"]}
+    user["edges"]["hand-planted-node->plain-lesson:uses"] = {"from": "hand-planted-node", "to": "plain-lesson",
+                                                             "rel": "uses", "notes": [f"key {AWS}"]}
+    return user
+
+
+async def test_a_sync_refuses_to_commit_and_push_a_store_holding_a_secret_until_it_is_fixed(tmp_path):
+    env = git_env(tmp_path, "x")
+    remote = bare_repo(tmp_path / "remote.git", env)
+    a = _machine(tmp_path, "machine-a", _hand_edited()).start()
+    try:
+        for attempt in ("through the server", "with no server"):
+            out = _sync(a, remote)
+            said = out.stdout + out.stderr
+            assert out.returncode == 1, (attempt, said)
+            assert "NOT SYNCED" in said and "user: node 'hand-planted-node' notes[2]" in said, said
+            assert "user: edge 'hand-planted-node->plain-lesson:uses' notes[0]" in said and "kg_put_node" in said
+            assert not any(s in said for s in SECRETS), said
+            # Git untouched: no repository made of the store, nothing pushed.
+            assert not (a.store / ".git").exists() and git(remote, "for-each-ref", env=env) == ""
+            if attempt == "through the server":
+                a.stop()
+        # The user's file is as written: the lesson is not lost.
+        stored = json.loads((a.store / "user.json").read_text())["nodes"]["hand-planted-node"]
+        assert stored["notes"][2] == f"db at {DB_URL}"
+        a.start()
+        async with Client(a.url + "/") as c:
+            s = await Session.open(c)
+            await s.ok("kg_read", id="hand-planted-node")
+            await s.ok("kg_put_node", level="user", id="hand-planted-node", gist="a lesson written by hand",
+                       notes=["first note", "second note", "db url in the vault at secret/app/db"])
+            await s.ok("kg_put_edge", level="user", frm="hand-planted-node", to="plain-lesson", rel="uses",
+                       notes=["key in the vault"])
+        out = _sync(a, remote)
+        assert out.returncode == 0, out.stdout + out.stderr
+        assert git(remote, "grep", "-l", "-e", SECRETS[2], "-e", AWS, "main", "--", ".", env=env, check=False) == ""
+    finally:
+        a.stop()

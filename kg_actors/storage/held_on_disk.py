@@ -1,0 +1,61 @@
+"""Secrets the store's graph files hold (a hand edit, an older kg's write), read from disk: for the server's
+log at a load, `kg doctor`, and a sync, which refuses to commit and push them to every machine.
+
+A graph file read once per version (its stat): a sync every autocommit interval reads again only the graphs
+written since. Blocking: the server runs it in a worker thread.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ..core.held_secrets import Held, held_in
+from . import git as G
+from . import mirror
+
+# Per file, what its version (stat) held. Threads may race on an entry: the loser reads the file again.
+_SEEN: dict[Path, tuple[list[int] | None, list[Held]]] = {}
+SHOWN_MAX = 8
+
+
+def held(root: Path) -> dict[str, list[Held]]:
+    """Graph key -> what each graph file of the store holds that looks like a secret (unreadable ones skipped:
+    the load and the commit say what is wrong with them)."""
+    out: dict[str, list[Held]] = {}
+    for key, rel in mirror.graph_files(root).items():
+        path = root / rel
+        stamp = mirror._stamp(path)
+        seen = _SEEN.get(path)
+        if seen is not None and seen[0] == stamp and stamp is not None:
+            found = seen[1]
+        else:
+            try:
+                found = list(held_in(json.loads(path.read_bytes())))
+            except (OSError, ValueError):
+                continue
+            _SEEN[path] = (stamp, found)
+        if found:
+            out[key] = found
+    return out
+
+
+def listed(found: dict[str, list[Held]]) -> str:
+    """Each entry holding one, by graph: `user: node 'x' notes[2] (holds a GitHub token)`; never the secret."""
+    items = [f"{key}: {h.said()}" for key, hs in sorted(found.items()) for h in hs]
+    more = f"; and {len(items) - SHOWN_MAX} more" if len(items) > SHOWN_MAX else ""
+    return "; ".join(items[:SHOWN_MAX]) + more
+
+
+class SecretHeld(G.GitError):
+    """A sync refused: a graph it would commit and push holds a secret."""
+
+
+def refuse_sync(root: Path) -> None:
+    """SecretHeld naming each entry, field and kind when a graph file holds a secret; git is not touched."""
+    found = held(root)
+    if found:
+        raise SecretHeld(
+            f"NOT SYNCED: the store holds what looks like a secret, which a sync would commit and push to every "
+            f"machine: {listed(found)}. Edit each in the editor or with kg_put_node (send the field without the "
+            "secret), then sync again; nothing was committed, fetched or pushed")
