@@ -14,7 +14,7 @@ from collections.abc import Collection, Iterator
 from pathlib import Path
 from typing import Protocol
 
-from ..storage import kept_aside
+from ..storage import held_on_disk, kept_aside
 from ..storage import layout as L
 
 
@@ -90,6 +90,11 @@ def check_store(r: Says, root: Path, loaded: Collection[str]) -> None:
             continue  # the server names it (graphs_in_trouble)
         r.warn(f"graph {key}", f"{kept} holds answered changes (or a file) set aside at a load, not served by the graph",
                "look at it, write again what is wanted (kg_put_node), then remove it")
+    for key, held in sorted(held_on_disk.held(root).items()):  # a hand edit's, or an older kg's: the file stays
+        for h in held:
+            r.warn(f"graph {key}", f"{h.said()}: what looks like a secret, stored by hand or by an older kg; it is "
+                   "kept in the file as written, and kg sync refuses to commit and push it",
+                   "edit it in the editor or with kg_put_node, sending the field without the secret")
     for copy in _repaired(root):
         r.warn("store", f"{copy} is the file as it was before a load read it other than as written (a hand edit: "
                "a key held twice, a value of the wrong type, bytes that are not UTF-8; the server's log names each)",

@@ -59,3 +59,24 @@ async def test_a_write_that_would_keep_a_stored_secret_is_refused_naming_it_and_
             assert GHP not in json.dumps(user) and PASSWORD not in json.dumps(user) and "Kx9mQ2" not in json.dumps(user)
     finally:
         srv.stop()
+
+
+async def test_a_hand_edited_secret_is_named_at_load_and_by_doctor_and_the_file_is_kept_as_written(tmp_path):
+    srv: ServerProcess = start_server(tmp_path, user=_store())
+    try:
+        before = (srv.store / "user.json").read_bytes()
+        async with Client(srv.url + "/") as c:
+            await Session.open(c)  # the user graph is loaded
+        srv.logs_written()
+        log = srv.log.read_text()
+        assert "user.json holds what looks like a secret in 3 entries" in log, log[-2000:]
+        assert "node 'hand-planted-node' notes[2] (holds" in log and "edge 'hand-planted-node->plain-lesson:uses'" in log
+        doctor = kg(["doctor"], srv.env)
+        for name in ("node 'hand-planted-node' notes[2]", "node 'touch-planted-node' touches[0]",
+                     "edge 'hand-planted-node->plain-lesson:uses' notes[0]"):
+            assert f"graph user: {name}" in doctor.stdout, doctor.stdout
+        for text in (log, doctor.stdout + doctor.stderr):
+            assert GHP not in text and PASSWORD[9:] not in text
+        assert (srv.store / "user.json").read_bytes() == before  # nothing of the user's file altered or dropped
+    finally:
+        srv.stop()
