@@ -47,7 +47,7 @@ from typing import Any
 import attrs
 import trio
 
-from . import actor
+from . import actor, held_scan
 from . import graph_messages as m
 from .core import absorb, anchors, compaction, graph_ops, hints, search, stale_edit
 from .core.debt import Debt
@@ -326,6 +326,8 @@ async def run_graph_actor(
             building = trio.CancelScope()
             if state.derived.index is None:
                 nursery.start_soon(build_index, handle, state.graph.snapshot(), building)
+                if refusal is None:  # a first load: name what a hand edit left (held_scan.py), off the hooks' way
+                    nursery.start_soon(held_scan.say_held, path, len(state.graph.nodes))
             else:
                 handle._index_ready.set()
             task_status.started(handle)

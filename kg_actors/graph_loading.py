@@ -10,7 +10,7 @@ import logging
 import time
 from pathlib import Path
 
-from .core import charge, compaction, debt, hand_edits, held_secrets, search
+from .core import charge, compaction, debt, hand_edits, search
 from .core import constants as C
 from .core.model import GraphData
 from .core.journal_replay import reconcile
@@ -61,8 +61,6 @@ def _load_graph(path: Path, kind: str, project_path: str | None, set_aside: list
         twice = hand_edits.set_aside_twice(raw, reading.twice, time.time())
         said = hand_edits.malformed(raw.get("nodes")) + twice
         repaired[reading.path] = reading.repairs + said
-        if not read_only:
-            _say_secrets(reading.path, raw)
         return GraphData.from_json(raw, kind)
 
     fell_back: list[Path] = []
@@ -137,17 +135,6 @@ def _load_graph(path: Path, kind: str, project_path: str | None, set_aside: list
         graph.project_path = project_path
         graph.meta_changed = True
     return graph, applied
-
-
-def _say_secrets(path: Path, raw: dict[str, object]) -> None:
-    """Entries a hand edit (or an older kg) gave a secret: named in the log, never shown; the file is kept as
-    it is (a lesson is never dropped), a write must leave them out, and kg sync refuses to push them."""
-    found = list(held_secrets.held_in(raw))
-    if found:
-        log.warning("%s holds what looks like a secret in %d entr%s, kept as written: %s. Edit each in the editor "
-                    "or with kg_put_node, sending the field without the secret (kg sync refuses to push them)",
-                    path.name, len(found), "y" if len(found) == 1 else "ies", "; ".join(h.said() for h in found[:8])
-                    + (f"; and {len(found) - 8} more" if len(found) > 8 else ""))
 
 
 def look_on_disk(path: Path, kind: str) -> list[tuple[str, str]]:

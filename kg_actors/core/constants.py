@@ -85,6 +85,9 @@ HINT_TERMS_PER_STEP = 8  # probe terms a write's near-duplicate check scores bet
 # From this many nodes a graph's first search index is built in a child process (index_process.py):
 # ~0.4 s of CPU at 1,000 nodes, less than the child's start and the pickles' round trip below that.
 INDEX_PROCESS_MIN_NODES = 2_000
+# From this many nodes a scan of the store for secrets a hand edit left runs in a child process (held_scan.py):
+# ~0.3 ms of CPU a node.
+SECRET_SCAN_PROCESS_MIN_NODES = 500
 SEARCH_ORDER_AHEAD_MIN = 64  # holders from which the index keeps a term's rank order per write (term_order.py)
 
 # Decision logs: rotated once to <name>.prev past these sizes.

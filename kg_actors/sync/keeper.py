@@ -24,12 +24,12 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import attrs
 import trio
 
-from .. import actor
+from .. import actor, held_scan
 from ..core.model import snapshot_to_json
 from ..graph_loading import load_graph
 from ..storage import files, journal
 from ..storage import git as G
-from ..storage import commit_process, git_head, git_merge, git_read, held_on_disk, mirror
+from ..storage import commit_process, git_head, git_merge, git_read, mirror
 from ..storage.layout import Layout
 from . import common, rebuild
 
@@ -231,7 +231,7 @@ class StoreKeeper:
     async def _sync(self, remote: str) -> Summary:
         git_merge.check_remote(remote)
         await self._fold_all()
-        await trio.to_thread.run_sync(held_on_disk.refuse_sync, self.root)  # a secret here is never pushed
+        await held_scan.refuse_sync(self.root)  # a secret here is never pushed
         if not await trio.to_thread.run_sync(G.is_repo, self.root):  # a remote that does not answer: no repository
             await _network(git_merge.probe, self.root, remote)
         created = await trio.to_thread.run_sync(G.init, self.root)

@@ -1,0 +1,54 @@
+"""The scan for secrets a hand edit left: a large graph's in a child process (the hooks keep the
+interpreter's lock), a small one's in a thread, and the same findings either way."""
+
+from __future__ import annotations
+
+import json
+import logging
+
+import pytest
+
+from kg_actors import held_scan
+from kg_actors.storage import held_on_disk
+
+GHP = "ghp_" + "R7kQ" * 9  # a GitHub token's shape, assembled so no file holds one whole
+
+
+def _graph_file(tmp_path, n: int = 3):
+    nodes = {f"lesson-{i}": {"gist": f"plain lesson number {i}", "notes": [], "touches": []} for i in range(n)}
+    nodes["lesson-1"]["notes"] = ["fine", f"token {GHP}"]
+    path = tmp_path / "user.json"
+    path.write_text(json.dumps({"nodes": nodes, "edges": {}}))
+    return path
+
+
+@pytest.mark.parametrize("nodes", [3, 100_000])  # the thread, then the child (the count picks the way)
+async def test_a_loaded_graph_holding_a_secret_is_named_in_the_log_never_the_secret(tmp_path, caplog, nodes):
+    path = _graph_file(tmp_path)
+    with caplog.at_level(logging.WARNING, logger=held_scan.__name__):
+        await held_scan.say_held(path, nodes)
+    said = " ".join(r.getMessage() for r in caplog.records)
+    assert "user.json holds what looks like a secret in 1 entry" in said and "node 'lesson-1' notes[1]" in said
+    assert GHP not in said
+    assert "child process failed" not in said
+
+
+async def test_the_child_answers_what_a_scan_in_this_process_finds(tmp_path):
+    path = _graph_file(tmp_path)
+    by_child = await held_scan._in_child([str(tmp_path), str(path)])
+    assert by_child == {"file": held_on_disk.held_in_file(path)} and by_child["file"]
+
+
+async def test_a_sync_is_refused_when_the_child_finds_a_secret_and_allowed_when_it_finds_none(tmp_path):
+    (tmp_path / "user.json").write_text(json.dumps({"nodes": {"a": {"gist": "plain"}}, "edges": {}}))
+    await held_scan.refuse_sync(tmp_path)  # nothing held: no refusal
+    _graph_file(tmp_path)
+    with pytest.raises(held_on_disk.SecretHeld, match=r"NOT SYNCED: .*node 'lesson-1' notes\[1\]") as caught:
+        await held_scan.refuse_sync(tmp_path)
+    assert GHP not in str(caught.value)
+
+
+def test_what_the_child_prints_that_is_not_its_answer_is_refused():
+    for said in ([], {"user": [{"what": "node"}]}, {"user": 3}):
+        with pytest.raises(ValueError):
+            held_on_disk.from_json(said)
