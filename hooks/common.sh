@@ -45,12 +45,14 @@ kg_print() {
 }
 
 # SessionStart, one routine for Claude Code's and Gemini's hooks: post $payload to $1 and print the preload
-# for event $2. The server gets up to 5 s (one that is up answers in milliseconds; a first load of a
-# 10,000-node project takes 2-3 s); a hung one holds the session no longer, and is not started again. When
-# nothing listens, `kg start` starts it and the payload goes again (?started=1: the server's line says so);
-# when `kg start` cannot (the store's server runs on another port, say), the user's line is what it said.
+# for event $2. A server that was already running gets the 0.6 s of every hook (the promise is about one
+# second; one that answers nothing holds the session no longer, and is not started again). When nothing
+# listens, `kg start` starts it and the payload goes again (?started=1: the server's line says so) with up
+# to 5 s: the server just started may still be loading the project (10,000 nodes take 2-3 s), and the
+# user waits for a start anyway. When `kg start` cannot (the store's server runs on another port, say),
+# the user's line is what it said.
 kg_session_start() {
-  reply=$(printf '%s' "$payload" | kg_fetch "$1?started=0" 5)
+  reply=$(printf '%s' "$payload" | kg_fetch "$1?started=0")
   rc=$?
   [ "$rc" -eq 0 ] && { kg_print "$reply" "$2"; return 0; }
   [ "$rc" -eq 7 ] || return 0  # curl's 7: could not connect, so nothing listens on the port

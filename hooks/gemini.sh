@@ -10,7 +10,7 @@ kg_loaded=; command . "${0%/*}/common.sh" && [ "$kg_loaded" = 1 ] || exit 0
 case "$1" in SessionStart|BeforeAgent|AfterTool) ;; *) exit 0 ;; esac
 kg_read_payload
 if [ "$1" = SessionStart ]; then
-  kg_session_start "/api/gemini/$1" "$1"  # shared with Claude Code's (common.sh): up to 5 s, starts a server down
+  kg_session_start "/api/gemini/$1" "$1"  # shared with Claude Code's (common.sh): starts a server down
 else
   printf '%s' "$payload" | kg_post "/api/gemini/$1" "" "$1"
 fi

@@ -52,10 +52,10 @@ export const KgMemory = async ({ directory }) => {
   const opening = new Map() // sessionID -> the pending session.start
 
   async function open(sessionID, source = "startup") {
-    // As Claude Code's and Gemini's SessionStart hooks (hooks/common.sh): up to 5 s, before and after a
-    // start (a server that is up answers in milliseconds; a first load of a 10,000-node project takes
-    // 2-3 s); a hung server is not started again. Per-prompt and per-tool asks keep their short timeout.
-    let out = await ask("session.start", { sessionID, directory, source }, SESSION_START_MS)
+    // As Claude Code's and Gemini's SessionStart hooks (hooks/common.sh): a running server gets the short
+    // timeout of every ask (one that answers nothing holds the session no longer, and is not started
+    // again); one just started gets up to 5 s, as it may still be loading the project (2-3 s at 10,000 nodes).
+    let out = await ask("session.start", { sessionID, directory, source })
     if (out.down) {
       await startServer()
       out = await ask("session.start", { sessionID, directory, source }, SESSION_START_MS)

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import json
 import re
+import socket
 import subprocess
 import sys
+import time
 import uuid
 from pathlib import Path
 
@@ -108,6 +110,26 @@ def test_the_plugin_adds_nothing_when_the_server_is_down(machine, tmp_path):
     assert run.returncode == 0, run.stderr
     out = json.loads(run.stdout)
     assert out == {"first": [], "after": [], "tool": "# queue", "other": "plain"}
+
+
+def test_a_running_server_that_answers_nothing_holds_the_session_open_about_a_second(machine):
+    # The plugin gave a running server 5 s to open a session, when every other ask gives up at 1 s.
+    srv, env, cli, root = machine
+    opening = ('const { KgMemory } = await import(process.argv[1]);'
+               'const hooks = await KgMemory({ directory: process.argv[2] });'
+               'const system = { system: [] };'
+               'await hooks["experimental.chat.system.transform"]({ sessionID: "ses_hung" }, system);'
+               'console.log(JSON.stringify(system.system));')
+    with socket.socket() as hung:
+        hung.bind(("127.0.0.1", 0))
+        hung.listen(16)  # the kernel completes the handshakes; nothing ever reads or writes
+        began = time.monotonic()
+        run = subprocess.run([NODE, "--input-type=module", "-e", opening, str(opencode.plugin_path(env, srv.home)),
+                              str(root)], env={**env, "KG_HTTP_PORT": str(hung.getsockname()[1])},
+                             capture_output=True, text=True, timeout=60)
+        took = time.monotonic() - began
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout) == [] and took < 3.0, (run.stdout, took)  # 1 s, and Node's own start
 
 
 def _bun() -> str:
