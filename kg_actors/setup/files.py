@@ -40,6 +40,11 @@ def foreign_entry(entry: object, want: object, recorded: object, wrote_unrecorde
     return not (wrote_unrecorded and _runs_kg_mcp(entry))
 
 
+def unrecorded(done: dict[str, Any]) -> bool:
+    """Setup wrote the step's file before it kept the entry it wrote (records before 2026-12-03)."""
+    return bool(done.get("path")) and "entry" not in done
+
+
 def _runs_kg_mcp(entry: object) -> bool:
     """`.../kg mcp` or `python -m kg_actors mcp`, as `command` + `args` or as one `command` list."""
     if not isinstance(entry, dict):
@@ -216,6 +221,17 @@ class Record:
 
     def mark(self, step: str, **facts: object) -> None:
         self.data["done"].setdefault(step, {}).update(facts)
+
+    def note_made(self, step: str, *paths: Path) -> None:
+        """Keep the folders writing `paths` is about to make (~/.gemini, ~/.config/opencode): uninstall removes
+        them when empty, and an agent's folder left behind would make a later setup find that agent."""
+        made = list(self.done(step).get("made", []))
+        for path in paths:
+            for folder in missing_folders(path):
+                if folder not in made:
+                    made.append(folder)
+        if made:
+            self.mark(step, made=made)
 
     def forget(self, step: str) -> None:
         self.data["done"].pop(step, None)

@@ -40,6 +40,23 @@ def loads(text: str) -> Any:
     return json.loads(blank_comments(text))
 
 
+def without_trailing_commas(text: str) -> str:
+    """Comment-blanked `text` with each comma that closes nothing (before a `]` or `}`) turned to a space."""
+    out = list(text)
+    i, n = 0, len(text)
+    while i < n:
+        if text[i] == '"':
+            i += 1
+            while i < n and text[i] != '"':
+                i += 2 if text[i] == "\\" else 1
+        elif text[i] == ",":
+            after = _skip(text, i + 1)
+            if text[after:after + 1] in ("]", "}"):
+                out[i] = " "
+        i += 1
+    return "".join(out)
+
+
 def _skip(text: str, i: int) -> int:
     while i < len(text) and text[i] in " \t\r\n":
         i += 1

@@ -3,6 +3,9 @@
 OpenCode loads every file in ~/.config/opencode/plugin/ by itself; setup writes
 the plugin there with this installation's `kg` and environment filled in, and
 adds `mcp.kg` (type local, `kg mcp`) to opencode.json, every other key kept.
+An opencode.json with comments or trailing commas (OpenCode reads both) is left as
+the user wrote it: the plugin goes in all the same (it does not depend on that
+file), and setup prints the entry to add by hand.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from . import SetupError
+from . import SetupError, jsonc
 from .files import json_config, json_like
 
 SERVER = "kg"
@@ -50,6 +53,35 @@ def server(command: list[str], env: dict[str, str]) -> dict[str, Any]:
 
 def current(raw: bytes | None, path: Path) -> dict[str, Any]:
     return json_config(raw, path, ("mcp",), " (comments?): add mcp.kg by hand")
+
+
+def as_opencode_reads(raw: bytes | None, path: Path) -> tuple[dict[str, Any], bool]:
+    """The config as OpenCode reads it, and whether it holds what setup's rewrite would lose (comments,
+    trailing commas): such a file is read here, never written. Not JSON even so: the SetupError of `current`."""
+    try:
+        return current(raw, path), False
+    except SetupError as exc:
+        try:
+            text = (raw or b"").decode("utf-8")
+            lenient = jsonc.without_trailing_commas(jsonc.blank_comments(text)).encode()
+        except UnicodeDecodeError:
+            raise exc from None
+        try:
+            return json_config(lenient, path, ("mcp",)), True
+        except SetupError:
+            raise exc from None
+
+
+def by_hand(entry: dict[str, Any], data: dict[str, Any]) -> str:
+    """The text a user pastes into an opencode.json setup will not rewrite: `"kg": ...` into its "mcp"
+    object when it has one, else `"mcp": ...` into the top object."""
+    member = {SERVER: entry} if "mcp" in data else {"mcp": {SERVER: entry}}
+    return json.dumps(member, indent=2)[1:-1].strip("\n")
+
+
+def by_hand_why(path: Path) -> str:
+    return (f"{path} holds comments or trailing commas, which setup's rewrite would lose; left untouched: add "
+            f"mcp.{SERVER} to it by hand (`kg setup --plan --only opencode` prints it)")
 
 
 def merged(raw: bytes | None, entry: dict[str, Any], path: Path) -> bytes:

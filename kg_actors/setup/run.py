@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from . import SetupError, claude, codex, desktop, gemini, opencode, statusline
-from .files import (Record, atomic_write, digest, foreign_entry, locked, missing_folders, read_bytes, read_tree,
-                    remove_tree, writable_mode, write_tree)
+from . import SetupError, claude, codex, desktop, gemini, opencode, opencode_step, statusline
+from .files import (Record, atomic_write, digest, foreign_entry, locked, read_bytes, read_tree, remove_tree,
+                    unrecorded, write_tree)
 from .leftovers import elsewhere
-from .plan import STEPS, AntigravityFound, Found, GeminiFound, OpenCodeFound, Step, Undo, plan_setup, plan_uninstall
+from .plan import STEPS, AntigravityFound, Found, GeminiFound, Step, Undo, plan_setup, plan_uninstall
 from .plugin import AGY_DIR, MARKETPLACE, kg_command, marketplace_files, passed_env, plugin_source, render
 
 if TYPE_CHECKING:
@@ -99,7 +99,7 @@ def gather(ctx: Context, record: Record, plugin: Rendered) -> Found:
         codex=codex.find(ctx.env, ctx.home, plugin),
         desktop=desktop.find(ctx.env, ctx.home, record.done("desktop").get("entry")),
         gemini=_gemini_found(ctx, record.done("gemini")),
-        opencode=_opencode_found(ctx, plugin, record.done("opencode")),
+        opencode=opencode_step.found(ctx.env, ctx.home, plugin, record.done("opencode")),
         antigravity=AntigravityFound(shutil.which("agy", path=ctx.env.get("PATH")),
                                      ctx.marketplace_dir / plugin.name / AGY_DIR,
                                      bool(record.done("antigravity").get("installed"))),
@@ -112,28 +112,6 @@ def _gemini_want(ctx: Context) -> dict[str, Any]:
     return gemini.wanted(ctx.marketplace_dir / ctx.plugin().name, kg_command(), passed_env(ctx.env))
 
 
-def _opencode_want(ctx: Context, plugin: Rendered) -> tuple[bytes, dict[str, Any]]:
-    template = plugin.files.get(opencode.PLUGIN)
-    if template is None:
-        raise SetupError(f"the plugin lacks {opencode.PLUGIN}: reinstall kg-actors")
-    env = passed_env(ctx.env)
-    return opencode.plugin(template[0], kg_command(), env), opencode.server(kg_command(), env)
-
-
-def _opencode_found(ctx: Context, plugin: Rendered, done: dict[str, Any]) -> OpenCodeFound:
-    path = opencode.config_path(ctx.env, ctx.home)
-    cli = shutil.which("opencode", path=ctx.env.get("PATH"))
-    try:
-        data = opencode.current(read_bytes(path), path)
-        code, entry = _opencode_want(ctx, plugin)
-    except SetupError as exc:
-        return OpenCodeFound(cli, path, True, str(exc))
-    theirs = data.get("mcp", {}).get(opencode.SERVER)
-    installed = theirs == entry and read_bytes(opencode.plugin_path(ctx.env, ctx.home)) == code
-    return OpenCodeFound(cli, path, cli is not None or path.parent.is_dir(), None, installed,
-                         foreign_entry(theirs, entry, done.get("entry"), _unrecorded(done)))
-
-
 def _gemini_found(ctx: Context, done: dict[str, Any]) -> GeminiFound:
     path = gemini.settings_path(ctx.env, ctx.home)
     cli = shutil.which("gemini", path=ctx.env.get("PATH"))
@@ -144,12 +122,7 @@ def _gemini_found(ctx: Context, done: dict[str, Any]) -> GeminiFound:
     want = _gemini_want(ctx)
     return GeminiFound(cli, path, cli is not None or path.parent.is_dir(), None, gemini.installed(data, want),
                        foreign_entry(data.get("mcpServers", {}).get(gemini.SERVER), want["mcpServers"][gemini.SERVER],
-                                     done.get("entry"), _unrecorded(done)))
-
-
-def _unrecorded(done: dict[str, Any]) -> bool:
-    """Setup wrote the step's file before it kept the entry it wrote (records before 2026-12-03)."""
-    return bool(done.get("path")) and "entry" not in done
+                                     done.get("entry"), unrecorded(done)))
 
 
 def _show(ctx: Context, steps: list[Step]) -> None:
@@ -174,6 +147,8 @@ def setup(ctx: Context, only: tuple[str, ...], plan_only: bool = False) -> int:
                                                                                             settings):
             ctx.out(f"  ({settings} holds comments, which setup's rewrite would lose: add these entries to it by hand)")
             ctx.out(gemini.by_hand(_gemini_want(ctx)))
+        if any(s.name == "opencode" and (s.actions or s.problem) for s in steps):
+            _say_by_hand(ctx, plugin)
         ctx.out("(plan only: nothing was changed)")
         return 1 if any(s.problem for s in steps) else 0
     with locked(ctx.setup_dir / "lock", lambda: ctx.out("kg setup: waiting for another kg setup to finish")):
@@ -204,8 +179,15 @@ def setup(ctx: Context, only: tuple[str, ...], plan_only: bool = False) -> int:
                 record.failed(step.name, why)  # kept for `kg doctor`: a failed step is no step left out
                 record.save()
             ctx.out(f"{step.title}: FAILED: {why}" if why else f"{step.title}: done")
+            if why and step.name == "opencode":
+                _say_by_hand(ctx, plugin)
             failed |= why is not None
         return 1 if failed else 0
+
+
+def _say_by_hand(ctx: Context, plugin: Rendered) -> None:
+    if text := opencode_step.by_hand(ctx.env, ctx.home, plugin):
+        ctx.out(text)
 
 
 def _run(ctx: Context, argv: tuple[str, ...]) -> None:
@@ -227,7 +209,8 @@ def _apply(ctx: Context, record: Record, step: Step, plugin: Rendered) -> None:
     ignore = ctx.setup_dir / ".gitignore"
     if not ignore.exists():  # a store kept in git never takes in this machine's paths and backups
         atomic_write(ignore, b"*\n")
-    tracked = ctx.tracked(step.name)
+    # An opencode.json setup will not rewrite (comments) is not tracked: nothing of setup's is in it.
+    tracked = None if step.actions[-1].kind == "opencode_plugin_write" else ctx.tracked(step.name)
     if tracked is not None:
         record.before_change(tracked)
     try:
@@ -250,13 +233,16 @@ def _apply(ctx: Context, record: Record, step: Step, plugin: Rendered) -> None:
                 record.mark("gauge", path=str(action.path))
             elif action.kind == "gemini_write":
                 assert action.path is not None
-                _note_made(record, "gemini", action.path)
+                record.note_made("gemini", action.path)
                 want = _gemini_want(ctx)
                 atomic_write(action.path, gemini.merged(read_bytes(action.path), want, action.path))
                 record.mark("gemini", path=str(action.path), entry=want["mcpServers"][gemini.SERVER])
             elif action.kind == "opencode_write":
                 assert action.path is not None
-                _opencode_write(ctx, record, action.path, plugin)
+                opencode_step.write(ctx.env, ctx.home, record, action.path, plugin)
+            elif action.kind == "opencode_plugin_write":
+                assert action.path is not None
+                opencode_step.write_plugin_only(ctx.env, ctx.home, record, action.path, plugin)
             elif action.kind == "desktop_write":
                 assert action.path is not None
                 entry = desktop.entry(kg_command(), passed_env(ctx.env))
@@ -273,47 +259,6 @@ def _apply(ctx: Context, record: Record, step: Step, plugin: Rendered) -> None:
     finally:
         if tracked is not None:
             record.after_change(tracked)
-
-
-def _opencode_write(ctx: Context, record: Record, config: Path, plugin: Rendered) -> None:
-    """The plugin and mcp.kg, or neither: OpenCode loads every file in its plugin folder whatever
-    opencode.json says, so a config setup cannot change must not find the plugin written beside it."""
-    code, entry = _opencode_want(ctx, plugin)
-    target = opencode.plugin_path(ctx.env, ctx.home)
-    before = read_bytes(target)
-    if before is not None and not opencode.ours(before):
-        raise SetupError(f"{target} exists and is not kg's; left untouched")
-    merged = opencode.merged(read_bytes(config), entry, config)  # unreadable or not JSON: fails before any write
-    writable_mode(config)  # read-only: the same
-    made = missing_folders(target)
-    _note_made(record, "opencode", target, config)
-    record.mark("opencode", plugin=str(target))
-    record.save()  # on record before it is written: uninstall finds it whatever happens next
-    atomic_write(target, code)
-    try:
-        atomic_write(config, merged)
-    except BaseException:
-        if before is None:  # put the plugin folder back as it was: nothing of this step left to load
-            target.unlink(missing_ok=True)
-            for folder in made:
-                with contextlib.suppress(OSError):
-                    Path(folder).rmdir()
-        else:
-            atomic_write(target, before)
-        raise
-    record.mark("opencode", path=str(config), entry=entry)
-
-
-def _note_made(record: Record, step: str, *paths: Path) -> None:
-    """Keep the folders writing `paths` is about to make (~/.gemini, ~/.config/opencode): uninstall removes
-    them when empty, and an agent's folder left behind would make a later setup find that agent."""
-    made = list(record.done(step).get("made", []))
-    for path in paths:
-        for folder in missing_folders(path):
-            if folder not in made:
-                made.append(folder)
-    if made:
-        record.mark(step, made=made)
 
 
 def _no_record(ctx: Context) -> int:

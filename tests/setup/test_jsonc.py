@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,13 @@ def test_comments_are_blanked_outside_strings_only_and_offsets_stay():
     blank = jsonc.blank_comments(text)
     assert len(blank) == len(text) and blank.count("\n") == 1
     assert jsonc.loads(text) == {"url": "http://x//y", "n": 1}
+
+
+def test_trailing_commas_are_read_as_opencode_reads_them_and_commas_in_strings_stay():
+    text = '{"a": [1, 2, /* c */ ], "s": ",}", "t": "\\\\", // end\n}'
+    assert json.loads(jsonc.without_trailing_commas(jsonc.blank_comments(text))) == {"a": [1, 2], "s": ",}", "t": "\\"}
+    with pytest.raises(ValueError):  # a missing value is no trailing comma
+        json.loads(jsonc.without_trailing_commas('{"a": [1, , ]}'))
 
 
 def test_uninstall_cuts_only_kgs_entries_and_keeps_every_comment():

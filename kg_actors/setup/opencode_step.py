@@ -1,0 +1,102 @@
+"""OpenCode's setup step against this machine: what is there (the plugin file, mcp.kg in opencode.json) and
+the writes. What the entries hold is opencode.py's; when to write them, plan.py's."""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from . import SetupError, opencode
+from .files import Record, atomic_write, foreign_entry, missing_folders, read_bytes, unrecorded, writable_mode
+from .plan import OpenCodeFound
+from .plugin import kg_command, passed_env
+
+if TYPE_CHECKING:
+    from .plugin import Rendered
+
+
+def want(plugin: Rendered, env: dict[str, str]) -> tuple[bytes, dict[str, Any]]:
+    """The plugin file's bytes and the mcp.kg entry, for this installation."""
+    template = plugin.files.get(opencode.PLUGIN)
+    if template is None:
+        raise SetupError(f"the plugin lacks {opencode.PLUGIN}: reinstall kg-actors")
+    passed = passed_env(env)
+    return opencode.plugin(template[0], kg_command(), passed), opencode.server(kg_command(), passed)
+
+
+def found(env: dict[str, str], home: Path, plugin: Rendered, done: dict[str, Any]) -> OpenCodeFound:
+    path = opencode.config_path(env, home)
+    cli = shutil.which("opencode", path=env.get("PATH"))
+    try:
+        data, by_hand = opencode.as_opencode_reads(read_bytes(path), path)
+        code, entry = want(plugin, env)
+    except SetupError as exc:
+        return OpenCodeFound(cli, path, True, str(exc))
+    theirs = data.get("mcp", {}).get(opencode.SERVER)
+    current = read_bytes(opencode.plugin_path(env, home)) == code
+    return OpenCodeFound(cli, path, cli is not None or path.parent.is_dir(), None, theirs == entry and current,
+                         foreign_entry(theirs, entry, done.get("entry"), unrecorded(done)), by_hand, current)
+
+
+def by_hand(env: dict[str, str], home: Path, plugin: Rendered) -> str | None:
+    """What to add by hand to an opencode.json setup will not rewrite, with where; None for any other."""
+    path = opencode.config_path(env, home)
+    try:
+        data, lenient = opencode.as_opencode_reads(read_bytes(path), path)
+        _code, entry = want(plugin, env)
+    except SetupError:
+        return None
+    if not lenient or data.get("mcp", {}).get(opencode.SERVER) == entry:
+        return None
+    where = 'its "mcp" object' if "mcp" in data else "its top object"
+    return (f"  ({path} holds comments or trailing commas, which setup's rewrite would lose: add this to {where} "
+            f"by hand)\n{opencode.by_hand(entry, data)}")
+
+
+def _refuse_foreign(target: Path) -> bytes | None:
+    before = read_bytes(target)
+    if before is not None and not opencode.ours(before):
+        raise SetupError(f"{target} exists and is not kg's; left untouched")
+    return before
+
+
+def write(env: dict[str, str], home: Path, record: Record, config: Path, plugin: Rendered) -> None:
+    """The plugin and mcp.kg, or neither: OpenCode loads every file in its plugin folder whatever
+    opencode.json says, so a config setup cannot change must not find the plugin written beside it."""
+    code, entry = want(plugin, env)
+    target = opencode.plugin_path(env, home)
+    before = _refuse_foreign(target)
+    merged = opencode.merged(read_bytes(config), entry, config)  # unreadable or not JSON: fails before any write
+    writable_mode(config)  # read-only: the same
+    made = missing_folders(target)
+    record.note_made("opencode", target, config)
+    record.mark("opencode", plugin=str(target))
+    record.save()  # on record before it is written: uninstall finds it whatever happens next
+    atomic_write(target, code)
+    try:
+        atomic_write(config, merged)
+    except BaseException:
+        if before is None:  # put the plugin folder back as it was: nothing of this step left to load
+            target.unlink(missing_ok=True)
+            for folder in made:
+                with contextlib.suppress(OSError):
+                    Path(folder).rmdir()
+        else:
+            atomic_write(target, before)
+        raise
+    record.mark("opencode", path=str(config), entry=entry)
+
+
+def write_plugin_only(env: dict[str, str], home: Path, record: Record, config: Path, plugin: Rendered) -> None:
+    """The plugin alone, beside an opencode.json that holds comments (OpenCode reads it; setup's rewrite would
+    lose them): the plugin does not depend on that file. The step then fails, saying what to add by hand."""
+    code, _entry = want(plugin, env)
+    target = opencode.plugin_path(env, home)
+    _refuse_foreign(target)
+    record.note_made("opencode", target)
+    record.mark("opencode", plugin=str(target))
+    record.save()  # on record before it is written: uninstall finds it whatever happens next
+    atomic_write(target, code)
+    raise SetupError(f"the kg-memory plugin is in {target.parent}, but {opencode.by_hand_why(config)}")
