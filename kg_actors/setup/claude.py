@@ -34,9 +34,9 @@ def state_path(env: dict[str, str], home: Path) -> Path:
 
 
 def read_json_object(path: Path) -> tuple[dict[str, Any] | None, str | None]:
-    """(the object, None), ({}, None) when absent, or (None, why it is not what setup expects)."""
+    """(the object, None), ({}, None) when absent or empty, or (None, why it is not what setup expects)."""
     raw = read_bytes(path)
-    if raw is None:
+    if raw is None or not raw.strip():  # Claude Code reads an empty settings.json as no settings
         return {}, None
     try:
         data = strict_json.loads(raw)

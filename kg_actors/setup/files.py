@@ -280,8 +280,9 @@ class Record:
 
 def json_config(raw: bytes | None, path: Path, objects: tuple[str, ...], hint: str = "") -> dict[str, Any]:
     """A harness's JSON config ({} when absent), whose `objects` keys, when present, hold objects;
-    anything else is a SetupError naming the file (setup leaves it untouched)."""
-    if not raw:
+    anything else is a SetupError naming the file (setup leaves it untouched). An empty file (whitespace
+    at most) is {}: no setting is lost by writing over it."""
+    if not raw or not raw.strip():
         return {}
     try:
         data = strict_json.loads(raw)

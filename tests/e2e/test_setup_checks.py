@@ -52,3 +52,19 @@ def test_doctor_without_kg_http_port_judges_the_port_setup_wired_and_says_so(mac
     assert "ok    server: running version" in doctor.stdout and f":{port}" in doctor.stdout, doctor.stdout
     assert "FAIL" not in doctor.stdout and "8765" not in doctor.stdout, doctor.stdout
     assert doctor.returncode == 0
+
+
+@pytest.mark.parametrize("empty", ["", " \n\t\n"])
+def test_an_empty_claude_settings_file_is_read_as_no_settings_as_claude_code_reads_it(machine, empty):
+    # It was refused ("not valid JSON ... char 0") and the quota gauge step skipped.
+    settings = machine.home / ".claude" / "settings.json"
+    settings.write_text(empty)
+    out = machine.kg("setup", "--yes", "--only", "claude,gauge")
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "Claude Code: done" in out.stdout and "Claude Code quota gauge: done" in out.stdout, out.stdout
+    data = json.loads(settings.read_text())
+    assert data["enabledPlugins"] == {"kg-memory@kg-local": True} and "kg" in data["statusLine"]["command"]
+    listed = machine.run(npm_bin("claude"), "plugin", "list").stdout
+    assert "kg-memory@kg-local" in listed and "enabled" in listed and "disabled" not in listed, listed
+    doctor = machine.kg("doctor")
+    assert "ok    Claude Code: plugin kg-memory@kg-local installed" in doctor.stdout, doctor.stdout
