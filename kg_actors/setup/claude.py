@@ -138,3 +138,23 @@ def not_enabled(env: dict[str, str], home: Path, plugin: Rendered) -> str | None
         return (f"{plugin.key} is installed but stays disabled in {settings_path(env, home)} (enabledPlugins); "
                 f"`claude plugin enable {plugin.key}` and a look at that key may fix it")
     return None
+
+
+# Where Claude Code's CLI puts what setup installs: emptied by its uninstall, yet left in the file.
+PLUGIN_KEYS = ("enabledPlugins", "extraKnownMarketplaces")
+
+
+def without_emptied(raw: bytes, before: bytes | None, path: Path) -> bytes | None:
+    """settings.json without the objects setup's install added (absent from `before`, the file's bytes before
+    setup) that the uninstall left empty; None when there are none. One the user had, empty or not, stays."""
+    data = json_config(raw, path, ())
+    try:
+        had = json_config(before, path, ())
+    except SetupError:
+        return None  # what the user had cannot be told: all is theirs
+    gone = [key for key in PLUGIN_KEYS if data.get(key) == {} and key not in had]
+    if not gone:
+        return None
+    for key in gone:
+        del data[key]
+    return json_like(data, raw)

@@ -212,9 +212,11 @@ def trust(cli: str, env: dict[str, str], user_home: Path, plugin: Rendered) -> i
         return len(state)
 
 
-def untrust(cli: str, env: dict[str, str], user_home: Path, plugin: Rendered, made_table: bool = False) -> None:
-    """Drop the trust entries of the plugin's hooks, keeping every other. `made_table`: the config had no
-    `hooks.state` before setup, so the table is taken out too when nothing else is left in it."""
+def untrust(cli: str, env: dict[str, str], user_home: Path, plugin: Rendered, before: bytes | None = None,
+            recorded: bool = False) -> None:
+    """Drop the trust entries of the plugin's hooks, keeping every other. `before`: the config's bytes before
+    setup, when `recorded`; a `[hooks.state]` header it did not hold, which Codex's writer added, goes once
+    nothing is under it (with the table too when setup made it and it is empty)."""
     path = config_path(env, user_home)
     config, error = read_config(path)
     if error:
@@ -226,12 +228,17 @@ def untrust(cli: str, env: dict[str, str], user_home: Path, plugin: Rendered, ma
         return
     with AppServer(cli, env, user_home) as server:
         server.write_state(kept, "replace", path)
-    if made_table and not kept:
-        # Codex's writer leaves the emptied table as a bare `[hooks.state]` header.
-        raw = read_bytes(path)
-        text = without_empty_table(raw.decode(), "hooks.state") if raw is not None else None
-        if text is not None:
-            atomic_write(path, text.encode())
+    if not recorded or _has_header(before, "hooks.state"):
+        return  # a header the user wrote stays
+    raw = read_bytes(path)
+    text = without_empty_table(raw.decode(), "hooks.state", drop=not had_trust_table(before)) \
+        if raw is not None else None
+    if text is not None:
+        atomic_write(path, text.encode())
+
+
+def _has_header(raw: bytes | None, table: str) -> bool:
+    return raw is not None and any(line.strip() == f"[{table}]" for line in raw.decode(errors="replace").splitlines())
 
 
 def had_trust_table(raw: bytes | None) -> bool:
@@ -246,9 +253,10 @@ def had_trust_table(raw: bytes | None) -> bool:
     return isinstance(hooks, dict) and "state" in hooks
 
 
-def without_empty_table(text: str, table: str) -> str | None:
-    """`text` without the header of `table` when that table is empty (only blank lines under it), or None.
-    Checked by parsing: the result must hold exactly the same as before but that table."""
+def without_empty_table(text: str, table: str, drop: bool = True) -> str | None:
+    """`text` without the header of `table` when nothing is under it (only blank lines), or None. Checked by
+    parsing: the result must hold exactly the same as before (the table's sub-tables still make it), or,
+    when `drop`, the same but that table, when it was empty."""
     lines = text.splitlines(keepends=True)
     at = next((i for i, line in enumerate(lines) if line.strip() == f"[{table}]"), None)
     if at is None:
@@ -265,11 +273,13 @@ def without_empty_table(text: str, table: str) -> str | None:
         before, after = tomllib.loads(text), tomllib.loads(out)
     except tomllib.TOMLDecodeError:
         return None
+    if after == before:
+        return out
     *parents, name = table.split(".")
     inner: Any = before
     for part in parents:
         inner = inner.get(part) if isinstance(inner, dict) else None
-    if not isinstance(inner, dict) or inner.get(name) != {}:
+    if not drop or not isinstance(inner, dict) or inner.get(name) != {}:
         return None
     del inner[name]
     if parents and before.get(parents[0]) == {}:

@@ -23,7 +23,8 @@ TITLES = {"claude": "Claude Code", "codex": "Codex", "desktop": "Claude Desktop"
 @attrs.frozen
 class Action:
     # run | write_plugin | codex_trust | codex_untrust | desktop_write | desktop_remove | statusline_remove |
-    # opencode_write | opencode_remove | opencode_plugin_remove | restore | remove_dir | remove_empty_dir
+    # opencode_write | opencode_remove | opencode_plugin_remove | claude_tidy | restore | remove_dir |
+    # remove_empty_dir
     kind: str
     text: str
     argv: tuple[str, ...] = ()
@@ -358,6 +359,11 @@ def plan_uninstall(undo: Undo) -> list[Step]:
         if facts.get("marketplace"):
             acts.append(Action("run", f"remove the local marketplace {market}",
                                (cli, "plugin", "marketplace", "remove", market)))
+        settings = undo.claude_settings
+        if name == "claude" and acts and settings is not None and undo.files.get(settings) is False:
+            # Edited since, so not restored whole: what Claude Code's CLI emptied but left goes here.
+            acts.append(Action("claude_tidy", f"take out of {settings} the enabledPlugins and extraKnownMarketplaces "
+                                              "setup added, once empty", path=settings))
         steps.append(Step(name, tuple(acts)))
     if undo.done.get("gemini", {}).get("settings"):
         path = Path(undo.done["gemini"]["path"])

@@ -360,8 +360,12 @@ def _undo_action(ctx: Context, record: Record, action: Action, plugin: Rendered)
         _run(ctx, action.argv)
     elif action.kind == "codex_untrust":
         recorded = record.files().get(codex.config_path(ctx.env, ctx.home))  # (bytes before setup, digest after)
-        made = recorded is not None and not codex.had_trust_table(recorded[0])
-        codex.untrust(action.argv[0], ctx.env, ctx.home, plugin, made_table=made)
+        codex.untrust(action.argv[0], ctx.env, ctx.home, plugin, recorded[0] if recorded else None,
+                      recorded is not None)
+    elif action.kind == "claude_tidy":
+        assert action.path is not None
+        before = record.files().get(action.path, (None, None))[0]
+        _rewrite(action.path, lambda raw, path: claude.without_emptied(raw, before, path))
     elif action.kind == "gemini_remove":
         assert action.path is not None  # plan.py gives every action but run and codex_untrust its path
         _rewrite(action.path, gemini.removed)

@@ -6,7 +6,7 @@ import json
 
 import pytest
 from npm_clients import npm_bin
-from test_setup import Machine
+from test_setup import CONFIG_TOML, Machine
 
 
 @pytest.fixture
@@ -68,3 +68,25 @@ def test_an_empty_claude_settings_file_is_read_as_no_settings_as_claude_code_rea
     assert "kg-memory@kg-local" in listed and "enabled" in listed and "disabled" not in listed, listed
     doctor = machine.kg("doctor")
     assert "ok    Claude Code: plugin kg-memory@kg-local installed" in doctor.stdout, doctor.stdout
+
+
+def test_uninstall_after_the_user_edited_their_files_leaves_no_empty_container_setup_added(machine):
+    # Claude Code's CLI leaves `"enabledPlugins": {}` and `"extraKnownMarketplaces": {}` behind, Codex's writer a
+    # bare `[hooks.state]` header above the user's own trust entries: setup's leftovers in the user's files.
+    import tomllib
+
+    settings = machine.home / ".claude" / "settings.json"
+    config = machine.home / ".codex" / "config.toml"
+    theirs = '\n[hooks.state."someone@else:hooks/hooks.json:session_start:0:0"]\ntrusted_hash = "sha256:abc"\n'
+    config.write_text(config.read_text() + theirs)
+    out = machine.kg("setup", "--yes", "--only", "claude,codex")
+    assert out.returncode == 0, out.stdout + out.stderr
+    settings.write_text(settings.read_text().replace('"theme": "dark"', '"theme": "light"'))
+    config.write_text(config.read_text() + '\n[profiles.fast]\nmodel = "o4-mini"\n')
+    out = machine.kg("uninstall", "--yes")
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert f"{settings}: changed since kg setup" in out.stdout and f"{config}: changed since kg setup" in out.stdout
+    assert json.loads(settings.read_text()) == {"theme": "light", "permissions": {"allow": ["Bash(ls:*)"]}}
+    text = config.read_text()
+    assert "[hooks.state]\n" not in text and "kg-memory" not in text and "kg-local" not in text, text
+    assert tomllib.loads(text) == tomllib.loads(CONFIG_TOML.decode() + theirs + '\n[profiles.fast]\nmodel = "o4-mini"\n')

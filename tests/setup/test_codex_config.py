@@ -24,3 +24,11 @@ def test_a_table_holding_anything_or_absent_is_left():
 def test_whether_the_config_had_the_table_before_setup():
     assert not had_trust_table(None) and not had_trust_table(b'model = "o3"\n')
     assert had_trust_table(b"[hooks.state]\n") and had_trust_table(b"not = [toml")
+
+
+def test_a_bare_header_above_the_tables_own_sub_tables_goes_and_the_sub_tables_stay():
+    theirs = '[hooks.state."someone@else:hooks/hooks.json:session_start:0:0"]\ntrusted_hash = "sha256:abc"\n'
+    text = 'model = "o3"\n\n[hooks.state]\n\n' + theirs
+    assert without_empty_table(text, "hooks.state", drop=False) == 'model = "o3"\n\n' + theirs
+    # The user's table, empty: kept unless setup made it.
+    assert without_empty_table('model = "o3"\n\n[hooks.state]\n', "hooks.state", drop=False) is None
