@@ -93,34 +93,43 @@ def merged(raw: bytes | None, want: dict[str, Any], path: Path) -> bytes:
     return json_like(data, raw)
 
 
-def without_ours(data: dict[str, Any]) -> dict[str, Any]:
+def without_ours(data: dict[str, Any], had: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The settings without our hooks and server; a container left empty goes unless `had` (the settings
+    before setup) held it."""
+    had = had or {}
+    had_hooks: dict[str, Any] = had["hooks"] if isinstance(had.get("hooks"), dict) else {}
     data = json.loads(json.dumps(data))
     hooks = data.get("hooks", {})
     for event in list(hooks):
         if isinstance(hooks[event], list):
             hooks[event] = [grp for grp in hooks[event] if not _ours(grp)]
-            if not hooks[event]:
+            if not hooks[event] and event not in had_hooks:
                 del hooks[event]
-    if "hooks" in data and not hooks:
+    if "hooks" in data and not hooks and "hooks" not in had:
         del data["hooks"]
     servers = data.get("mcpServers", {})
     servers.pop(SERVER, None)
-    if "mcpServers" in data and not servers:
+    if "mcpServers" in data and not servers and "mcpServers" not in had:
         del data["mcpServers"]
     return data
 
 
-def removed(raw: bytes, path: Path) -> bytes | None:
+def removed(raw: bytes, path: Path, before: bytes | None = None) -> bytes | None:
     """The settings without our hooks and server; None when there was nothing of ours. A file with comments
-    has only our entries cut out of its text: the rest, comments and all, stays as the user wrote it."""
+    has only our entries cut out of its text: the rest, comments and all, stays as the user wrote it.
+    `before`: the file's bytes before setup; a container it held stays, even emptied."""
     data = current(raw, path)
-    out = without_ours(data)
+    try:
+        had = current(before, path)
+    except SetupError:
+        had = {}
+    out = without_ours(data, had)
     if out == data:
         return None
     text = _text(raw, path)
     if jsonc.blank_comments(text) == text:
         return json_like(out, raw)
-    for where in _ours_where(data):
+    for where in _ours_where(data, had):
         text = jsonc.remove(text, where)
     try:
         cut_right = jsonc.loads(text) == out
@@ -132,22 +141,23 @@ def removed(raw: bytes, path: Path) -> bytes | None:
     return text.encode()
 
 
-def _ours_where(data: dict[str, Any]) -> list[jsonc.Path_]:
+def _ours_where(data: dict[str, Any], had: dict[str, Any]) -> list[jsonc.Path_]:
     """Where our entries are, in an order each cut leaves the next one's place as it was (the last first);
-    a list or object of ours alone goes whole."""
+    a list or object of ours alone goes whole, unless the settings before setup (`had`) held it."""
     out: list[jsonc.Path_] = []
     hooks = data.get("hooks", {})
+    had_hooks: dict[str, Any] = had["hooks"] if isinstance(had.get("hooks"), dict) else {}
     kept = {event: [n for n, group in enumerate(groups) if not _ours(group)] for event, groups in hooks.items()
             if isinstance(groups, list)}
-    if hooks and all(not kept.get(event, True) for event in hooks):
+    if hooks and "hooks" not in had and all(not kept.get(event, True) for event in hooks):
         out.append(("hooks",))
     else:
         for event, groups in hooks.items():
-            if isinstance(groups, list) and not kept[event]:
+            if isinstance(groups, list) and not kept[event] and event not in had_hooks:
                 out.append(("hooks", event))
             elif isinstance(groups, list):
                 out += [("hooks", event, n) for n in reversed(range(len(groups))) if _ours(groups[n])]
     servers = data.get("mcpServers", {})
     if SERVER in servers:
-        out.append(("mcpServers",) if len(servers) == 1 else ("mcpServers", SERVER))
+        out.append(("mcpServers",) if len(servers) == 1 and "mcpServers" not in had else ("mcpServers", SERVER))
     return out

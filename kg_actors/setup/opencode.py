@@ -21,6 +21,7 @@ SERVER = "kg"
 PLUGIN = "harnesses/opencode/kg-memory.js"
 PLACEHOLDER = "const SETTINGS = {}"
 HEADER = "// kg memory for OpenCode"
+SCHEMA = "https://opencode.ai/config.json"  # what setup adds to a config that names none
 
 
 def config_dir(env: dict[str, str], home: Path) -> Path:
@@ -86,20 +87,34 @@ def by_hand_why(path: Path) -> str:
 
 def merged(raw: bytes | None, entry: dict[str, Any], path: Path) -> bytes:
     data = current(raw, path)
-    data.setdefault("$schema", "https://opencode.ai/config.json")
+    data.setdefault("$schema", SCHEMA)
     data.setdefault("mcp", {})[SERVER] = entry
     return json_like(data, raw)
 
 
-def removed(raw: bytes, path: Path) -> bytes | None:
+def removed(raw: bytes, path: Path, before: bytes | None = None, known: bool = False) -> bytes | None:
+    """opencode.json without mcp.kg; None when it holds none. `before`: its bytes before setup, when `known`
+    (the record has them): an `mcp` left empty, or the `$schema` setup added, goes only when setup added it."""
     data = current(raw, path)
     servers = data.get("mcp", {})
     if SERVER not in servers:
         return None
+    had = _had(before) if known else None
     del servers[SERVER]
-    if not servers:
+    if not servers and (had is None or "mcp" not in had):
         del data["mcp"]
+    if had is not None and "$schema" not in had and data.get("$schema") == SCHEMA:
+        del data["$schema"]
     return json_like(data, raw)
+
+
+def _had(before: bytes | None) -> dict[str, Any]:
+    """The keys the file had before setup ({} for no file); one that did not read is taken as holding all."""
+    try:
+        data, _ = as_opencode_reads(before, Path("opencode.json"))
+    except SetupError:
+        return {"mcp": {}, "$schema": SCHEMA}
+    return data
 
 
 def ours(raw: bytes | None) -> bool:

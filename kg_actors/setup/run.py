@@ -368,7 +368,8 @@ def _undo_action(ctx: Context, record: Record, action: Action, plugin: Rendered)
         _rewrite(action.path, lambda raw, path: claude.without_emptied(raw, before, path))
     elif action.kind == "gemini_remove":
         assert action.path is not None  # plan.py gives every action but run and codex_untrust its path
-        _rewrite(action.path, gemini.removed)
+        before = record.files().get(action.path, (None, None))[0]
+        _rewrite(action.path, lambda raw, path: gemini.removed(raw, path, before))
     elif action.kind in ("opencode_remove", "opencode_plugin_remove"):
         assert action.path is not None
         target = action.path if action.kind == "opencode_plugin_remove" else opencode.plugin_path(ctx.env, ctx.home)
@@ -377,7 +378,9 @@ def _undo_action(ctx: Context, record: Record, action: Action, plugin: Rendered)
             with contextlib.suppress(OSError):
                 target.parent.rmdir()  # the plugin folder setup made, when nothing else is in it
         if action.kind == "opencode_remove":
-            _rewrite(action.path, opencode.removed)
+            recorded = record.files().get(action.path)
+            _rewrite(action.path, lambda raw, path: opencode.removed(raw, path, recorded[0] if recorded else None,
+                                                                      recorded is not None))
     elif action.kind == "desktop_remove":
         assert action.path is not None
         _rewrite(action.path, desktop.without)

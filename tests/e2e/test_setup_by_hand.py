@@ -73,3 +73,38 @@ def test_an_opencode_config_that_is_no_json_even_with_comments_allowed_is_left_w
     setup = kg(["setup", "--only", "opencode", "--yes"], env)
     assert setup.returncode == 1 and f"OpenCode: PROBLEM: {config}: not valid JSON" in setup.stdout, setup.stdout
     assert not (config.parent / "plugin").exists() and "by hand)\n" not in setup.stdout
+
+
+@pytest.mark.parametrize("had", ["none", "empty"])
+def test_uninstall_after_an_edit_takes_out_the_containers_setup_added_and_keeps_the_users_own(env, tmp_path, had):
+    # The user's own empty "mcp", "mcpServers" and "hooks" were taken out with kg's entries; the "$schema"
+    # setup added to opencode.json stayed.
+    opencode = tmp_path / "home" / ".config" / "opencode" / "opencode.json"
+    gemini = tmp_path / "home" / ".gemini" / "settings.json"
+    opencode.parent.mkdir(parents=True)
+    gemini.parent.mkdir(parents=True)
+    mine_oc = {"theme": "x"} | ({"mcp": {}} if had == "empty" else {})
+    mine_gem = {"theme": "x"} | ({"mcpServers": {}, "hooks": {"SessionStart": []}} if had == "empty" else {})
+    opencode.write_text(json.dumps(mine_oc))
+    gemini.write_text(json.dumps(mine_gem))
+    assert kg(["setup", "--only", "opencode,gemini", "--yes"], env).returncode == 0
+    for path in (opencode, gemini):  # edited since: not restored whole, kg's entries taken out
+        path.write_text(path.read_text().replace('"theme": "x"', '"theme": "y"'))
+    out = kg(["uninstall", "--yes"], env)
+    assert out.returncode == 0 and f"{opencode}: changed since kg setup" in out.stdout, out.stdout
+    assert json.loads(opencode.read_text()) == mine_oc | {"theme": "y"}
+    assert json.loads(gemini.read_text()) == mine_gem | {"theme": "y"}
+
+
+def test_uninstall_cuts_kgs_entries_out_of_gemini_settings_with_comments_keeping_the_users_empty_lists(env, tmp_path):
+    gemini = tmp_path / "home" / ".gemini" / "settings.json"
+    gemini.parent.mkdir(parents=True)
+    gemini.write_text('{"theme": "x", "mcpServers": {}, "hooks": {"BeforeAgent": []}}')
+    assert kg(["setup", "--only", "gemini", "--yes"], env).returncode == 0
+    gemini.write_text(gemini.read_text().replace("{", "{\n  // mine", 1))
+    out = kg(["uninstall", "--yes"], env)
+    assert out.returncode == 0, out.stdout
+    text = gemini.read_text()
+    assert "// mine" in text and "kg-memory" not in text, text
+    from kg_actors.setup import jsonc
+    assert jsonc.loads(text) == {"theme": "x", "mcpServers": {}, "hooks": {"BeforeAgent": []}}
