@@ -34,6 +34,7 @@ import attrs
 from .constants import RECALL_PROMPT_MAX_CHARS
 from .errors import InvalidInput, KGError
 from .plain_text import BLANK_TOUCH
+from .private_text import holds_private, items_without_private, strip_private, without_private  # noqa: F401 (callers)
 from .secret_names import CODE_NAME as _CODE_NAME, ENV_NAME as _ENV_NAME, code_path as _code_path, is_path as _is_path
 from .secret_names import HEADER_NAME as _HEADER_NAME, KEY_ID_SETTING as _KEY_ID_SETTING, classes as _classes
 from .secret_forms import FORM_RULES
@@ -41,13 +42,6 @@ from .secret_manifests import kube_secret
 from .secret_names import entropy as _entropy, scrambled as _scrambled, user_password as _user_password
 from .secret_prose import PROSE_RULES, is_password, judged_as
 from .secret_shapes import DISCORD, GATES, HEADERS, SAID_RULES, SHAPES
-
-# A `<private>` tag as markup writes one: `<private>` or `<private name=value ...>`, with spaces or line breaks
-# inside and in fullwidth brackets too (＜private＞). Not `<private key file>`, `<private hidden>` (bare words),
-# `< private>`, nor `public < protected < private > internal`: text, whose rest such a "tag" used to hide.
-# Possessive, and no value holds a bracket: a text of `<private a=1 ` repeated is read once.
-_ATTRIBUTE = r"""\s+[A-Za-z_:][\w:.-]*\s*=\s*(?:"[^"<>＜＞]*"|'[^'<>＜＞]*'|[^\s"'=<>`＜＞]+)"""
-_PRIVATE_TAG = re.compile(r"[<＜](?:([/／])\s*private\s*|private(?:" + _ATTRIBUTE + r")*+\s*)[>＞]", re.IGNORECASE)
 
 
 _SAID = tuple((kind, trigger, re.compile(rx), judge) for kind, trigger, rx, judge in (*SAID_RULES, *FORM_RULES,
@@ -137,33 +131,6 @@ OPAQUE_MIN_ENTROPY = 3.5  # bits a character: random base64 scores ~5, words and
 class Finding:
     kind: str
     preview: str  # masked: enough to recognise it, never the secret
-
-
-def strip_private(text: str) -> str:
-    """The text without its `<private>` parts. Tags nest: `<private>a <private>b</private> c</private>` hides
-    `c` too. An unclosed tag hides the rest. A stray closing tag stays as written: it hid nothing, and the
-    text before it may be what an opening tag the rules do not read (`<private hidden>`) meant to hide, so
-    dropping it would claim a cut that was not made."""
-    if "<" not in text and "＜" not in text:
-        return text
-    kept: list[str] = []
-    depth, at = 0, 0
-    for tag in _PRIVATE_TAG.finditer(text):
-        closing = bool(tag.group(1))
-        if depth == 0:
-            if closing:
-                continue
-            kept.append(text[at:tag.start()])
-        depth += -1 if closing else 1
-        at = tag.end()
-    if depth == 0:
-        kept.append(text[at:])
-    return "".join(kept)
-
-
-def holds_private(text: str) -> bool:
-    """Whether `text` holds a `<private>` tag the rules read as markup (a stray closing tag hides nothing)."""
-    return strip_private(text) != text
 
 
 def find(text: str, shapes_only: bool = False) -> Finding | None:
@@ -469,52 +436,15 @@ def clean_node(gist: str, notes: list[str] | None, touches: list[str] | None) ->
     for i, touch in enumerate(touches or []):  # refused here: an empty one would be dropped below, unsaid
         if isinstance(touch, str) and not touch.strip():
             raise InvalidInput(f"touches[{i}]", BLANK_TOUCH)
-    notes, touches = _without_private(notes, "notes", cut), _without_private(touches, "touches", cut)
+    notes, touches = items_without_private(notes, "notes", cut), items_without_private(touches, "touches", cut)
     refuse_secrets([("gist", gist), *_numbered("notes", notes), *_numbered("touches", touches)])
     return CleanNode(gist, notes, touches, tuple(cut))
-
-
-def _without_private(items: list[Any] | None, name: str = "", cut: list[str] | None = None) -> list[Any] | None:
-    """Each string's `<private>` parts cut out; one left empty is dropped. Each field cut is named in `cut`."""
-    if not items:
-        return items
-    kept = []
-    for i, item in enumerate(items):
-        plain = strip_private(item) if isinstance(item, str) else item
-        if plain != item:
-            if cut is not None:
-                cut.append(f"{name}[{i}]")
-            item = plain.strip()
-        if item:
-            kept.append(item)
-    return kept
-
-
-def without_private(value: Any, name: str = "state", cut: list[str] | None = None) -> Any:
-    """A JSON value with the `<private>` parts of every string inside it cut out (keys too); each string cut
-    is named in `cut` by its path (`state.env[2]`, a key by the path it leads to)."""
-    if isinstance(value, str):
-        plain = strip_private(value)
-        if plain != value and cut is not None:
-            cut.append(name)
-        return plain
-    if isinstance(value, dict):
-        out = {}
-        for key, inner in value.items():
-            plain = strip_private(key) if isinstance(key, str) else key
-            if plain != key and cut is not None:
-                cut.append(f"{name}.{plain}")
-            out[plain] = without_private(inner, f"{name}.{plain}", cut)
-        return out
-    if isinstance(value, list | tuple):
-        return [without_private(v, f"{name}[{i}]", cut) for i, v in enumerate(value)]
-    return value
 
 
 def clean_notes(notes: list[str] | None, name: str = "notes") -> tuple[list[str] | None, tuple[str, ...]]:
     """Edge notes: the same rules as a node's. With the fields `<private>` text was cut from."""
     cut: list[str] = []
-    notes = _without_private(notes, name, cut)
+    notes = items_without_private(notes, name, cut)
     refuse_secrets(_numbered(name, notes))
     return notes, tuple(cut)
 
