@@ -37,6 +37,7 @@ from .plain_text import BLANK_TOUCH
 from .private_text import holds_private, items_without_private, strip_private, without_private  # noqa: F401 (callers)
 from .secret_names import CODE_NAME as _CODE_NAME, ENV_NAME as _ENV_NAME, code_path as _code_path, is_path as _is_path
 from .secret_names import HEADER_NAME as _HEADER_NAME, KEY_ID_SETTING as _KEY_ID_SETTING, classes as _classes
+from .secret_base64 import decoded_runs
 from .secret_forms import FORM_RULES
 from .secret_manifests import kube_secret
 from .secret_names import entropy as _entropy, scrambled as _scrambled, user_password as _user_password
@@ -133,7 +134,7 @@ class Finding:
     preview: str  # masked: enough to recognise it, never the secret
 
 
-def find(text: str, shapes_only: bool = False) -> Finding | None:
+def find(text: str, shapes_only: bool = False, decode: bool = True) -> Finding | None:
     """The first secret in `text`, or None. Cheap tests first: most text has no key prefix,
     no URL, and no secret-named word, and then no pattern runs at all. `shapes_only`: provider
     formats alone, for names (an id, a rel, a path): `jwt-token-normalizer` says "token" beside an
@@ -142,7 +143,8 @@ def find(text: str, shapes_only: bool = False) -> Finding | None:
     A key hidden by invisible characters, written in fullwidth or look-alike letters or percent-encoded is
     the same key, and the finding is the one of the text with those undone (its preview neither counts an
     invisible character nor shows more of the secret for it); the text as written is read too, for what the
-    undoing would hide. Most text is plain ASCII, and is read once."""
+    undoing would hide. Most text is plain ASCII, and is read once. Base64 runs are decoded and read too
+    (`decode`; one layer), their finding said as base64 of its kind."""
     plain = _plain(text)
     found = _find(plain, shapes_only)
     if found is None and plain != text:
@@ -151,7 +153,16 @@ def find(text: str, shapes_only: bool = False) -> Finding | None:
         decoded = _PERCENT.sub(lambda m: chr(int(m.group(1), 16)), plain)
         if decoded != plain:
             found = _find(decoded, shapes_only)
-    return found
+    return found if found is not None or not decode else _in_base64(plain, shapes_only)
+
+
+def _in_base64(text: str, shapes_only: bool) -> Finding | None:
+    """A secret inside a base64 run of `text` (one layer): its kind said as base64 of it, the run masked."""
+    for run, decoded in decoded_runs(text):
+        inner = find(decoded, shapes_only, decode=False)
+        if inner is not None:
+            return Finding(f"base64 of {inner.kind}", _mask(run))
+    return None
 
 
 def _plain(text: str) -> str:

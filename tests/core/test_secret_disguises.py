@@ -1,0 +1,86 @@
+"""Secrets in disguise: base64 of a key, a key split across lines or notes, a bare AWS secret beside its key
+id. Each fake is assembled from parts at run time, so no file of this repository holds a whole key; the
+look-alikes an outside audit checked stay storable.
+"""
+
+from __future__ import annotations
+
+import base64
+import random
+import string
+
+import pytest
+
+from kg_actors.core import secrecy
+from kg_actors.core.secret_base64 import BASE64_MAX_CHARS, BASE64_MAX_RUNS, decoded_runs
+
+RNG = random.Random(20261205)
+
+
+def body(n: int, alphabet: str = string.ascii_letters + string.digits) -> str:
+    return "".join(RNG.choice(alphabet) for _ in range(n))
+
+
+def b64(text: str, urlsafe: bool = False) -> str:
+    return (base64.urlsafe_b64encode if urlsafe else base64.b64encode)(text.encode()).decode()
+
+
+GHP = "ghp_" + body(36)
+AKID = "AKIA" + body(16, string.ascii_uppercase + string.digits)
+AWS_SECRET = body(13) + "/" + body(7) + "/" + body(18)
+JWT = "eyJhbGciOiJIUzI1NiJ9" + ".eyJzdWIiOiIxMjM0NTY3ODkwIn0." + body(43)
+TOKENS = {  # what the audit's base64 run stored
+    "aws key id": AKID,
+    "aws secret": "aws_secret_access_key = " + AWS_SECRET,
+    "ghp": GHP,
+    "slack": "xoxb-" + body(12, string.digits) + "-" + body(13, string.digits) + "-" + body(24),
+    "stripe": "sk_" + "live_" + body(24),
+    "openai": "sk-" + "proj-" + body(48),
+    "anthropic": "sk-" + "ant-api03-" + body(80),
+    "jwt": JWT,
+    "postgres url": "postgres://admin:" + body(12) + "@db.internal.example.com:5432/app",
+    "bearer": "Authorization: Bearer " + body(32),
+}
+
+
+@pytest.mark.parametrize("name", TOKENS)
+def test_base64_of_a_key_is_refused_as_base64_of_its_kind(name):
+    secret = TOKENS[name]
+    kind = secrecy.find(secret).kind  # the plain text's kind, named again under base64
+    for encoded in (b64(secret), b64(secret).rstrip("="), b64(secret, urlsafe=True)):
+        found = secrecy.find("Deploy note for staging: " + encoded)
+        assert found is not None and found.kind == f"base64 of {kind}", (encoded, found)
+        assert encoded[4:] not in found.preview
+    assert secrecy.find(b64("GitHub token: " + GHP + "\nrotate monthly")).kind == "base64 of a GitHub token"
+
+
+@pytest.mark.parametrize("plain", ["password=" + body(13), "API_KEY=" + body(24),
+                                   "github_pat_" + body(22) + "_" + body(59), "sk-" + body(48)],
+                         ids=["password", "api key", "github pat", "openai"])
+def test_base64_of_an_assignment_or_an_older_key_shape_is_refused(plain):
+    found = secrecy.find(f"value: {b64(plain)} (from the vault)")
+    assert found is not None and found.kind.startswith("base64 of "), found
+
+
+@pytest.mark.parametrize("text", [
+    "base64 of the 1px gif is R0lGODlhAQAB" + "AIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7",
+    "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+    "the header is " + b64("The quick brown fox jumps over the lazy dog, and the token expires hourly."),
+    "encoded " + b64("password reset emails fail when the token expires after one hour"),
+    "encoded " + b64("rotate the AWS key every 90 days; never commit API_KEY values"),
+    "fixed in commit 3f7a9c2e1b8d4f6a0c5e9b2d7f1a3c8e4b6d9f01 and kg_actors_core_secrecy_disguises_module",
+    "image digest sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+    "AWS docs use " + b64("AKIAIOSFODNN7EXAMPLE") + " as an example",
+])
+def test_base64_of_data_or_prose_and_long_names_are_stored(text):
+    assert secrecy.find(text) is None
+
+
+def test_a_long_field_of_base64_runs_is_read_in_bounded_runs():
+    """A 20,000-character field of base64 runs is decoded a bounded number of runs and characters: the
+    budget is counted, not timed."""
+    runs = [b64(body(300, string.ascii_lowercase + " ")) for _ in range(50)]
+    text = " ".join(runs)[:20_000]
+    decoded = list(decoded_runs(text))
+    assert 0 < len(decoded) <= BASE64_MAX_RUNS
+    assert sum(len(d) for _, d in decoded) <= BASE64_MAX_CHARS

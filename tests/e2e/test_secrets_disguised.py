@@ -1,0 +1,62 @@
+"""Secrets in disguise never reach the memory either, through the doors that write (MCP tools, the editor's
+REST): base64 of a key, a key split across lines or notes, a bare AWS secret beside its key id, Mailgun's
+old-style key. Each refusal names the field and the kind and changes nothing on disk; the look-alikes an
+outside audit checked are stored as written.
+"""
+
+from __future__ import annotations
+
+import base64
+
+import httpx
+import pytest
+from e2e_helpers import Session, graph, nodes_by_id, start_server, store_files
+from mcp import Client
+
+GHP = "ghp_" + "R7kQ2mX9vL4pZ8nW" + "3tY6bC1dF5gH0jK2aS4e"  # a GitHub token's shape, assembled here
+AKID = "AKIA" + "Z3Q7R2MX5KD8WPLV"
+
+
+def b64(text: str) -> str:
+    return base64.b64encode(text.encode()).decode()
+
+
+@pytest.fixture(scope="module")
+def srv(tmp_path_factory):
+    server = start_server(tmp_path_factory.mktemp("disguised"))
+    yield server
+    server.kill()
+
+
+@pytest.fixture
+async def session(srv):
+    async with Client(srv.url + "/") as client:
+        yield await Session.open(client, cwd=srv.project("disguised-proj"))
+
+
+def _stored(srv) -> bytes:
+    srv.logs_written()
+    return b"".join(store_files(srv.store).values())
+
+
+async def test_base64_of_a_token_is_refused_in_a_gist_a_note_an_edge_note_and_the_editor(srv, session):
+    await session.ok("kg_put_node", level="project", id="b64-anchor", gist="a node to link to")
+    encoded = b64(GHP)
+    text = await session.err("kg_put_node", level="project", id="b64-gist", gist="Deploy note for staging: " + encoded)
+    assert "NOT WRITTEN: gist holds what looks like base64 of a GitHub token" in text and encoded not in text, text
+    text = await session.err("kg_put_node", level="project", id="b64-note", gist="deploy", notes=["ok", encoded])
+    assert "NOT WRITTEN: notes[1] holds what looks like base64 of a GitHub token" in text, text
+    text = await session.err("kg_put_edge", level="project", frm="b64-anchor", to="src/deploy.sh", rel="reads",
+                             notes=["key: " + b64("password=" + "Kx9mQ2vLp4Za7")])
+    assert "NOT WRITTEN: notes[0] holds what looks like base64 of a credential assigned" in text, text
+    with httpx.Client(base_url=srv.url, timeout=30) as http:
+        r = http.post("/api/nodes", json={"level": "project", "project_path": srv.project("disguised-proj"),
+                                          "id": "b64-editor", "gist": "the bot uses " + b64(AKID)})
+    assert r.status_code == 400 and "gist holds what looks like base64 of an AWS access key id" in r.text, r.text
+    stored = _stored(srv)
+    assert encoded.encode() not in stored and b64(AKID).encode() not in stored
+    # Base64 of data or prose is no secret: stored as written.
+    gif = "R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7"
+    notes = ["base64 of the 1px gif is " + gif, "encoded " + b64("rotate the AWS key every 90 days")]
+    await session.ok("kg_put_node", level="project", id="b64-data", gist="base64 in a lesson", notes=notes)
+    assert nodes_by_id(graph(srv, session_id=session.sid)["project"])["b64-data"]["notes"] == notes
