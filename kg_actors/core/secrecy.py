@@ -39,6 +39,7 @@ from .secret_names import CODE_NAME as _CODE_NAME, ENV_NAME as _ENV_NAME, code_p
 from .secret_names import HEADER_NAME as _HEADER_NAME, KEY_ID_SETTING as _KEY_ID_SETTING, classes as _classes
 from .secret_base64 import decoded_runs
 from .secret_forms import FORM_RULES
+from .secret_joins import joined_texts
 from .secret_manifests import kube_secret
 from .secret_names import entropy as _entropy, scrambled as _scrambled, user_password as _user_password
 from .secret_prose import PROSE_RULES, is_password, judged_as
@@ -449,6 +450,7 @@ def clean_node(gist: str, notes: list[str] | None, touches: list[str] | None) ->
             raise InvalidInput(f"touches[{i}]", BLANK_TOUCH)
     notes, touches = items_without_private(notes, "notes", cut), items_without_private(touches, "touches", cut)
     refuse_secrets([("gist", gist), *_numbered("notes", notes), *_numbered("touches", touches)])
+    refuse_joined(gist, notes)
     return CleanNode(gist, notes, touches, tuple(cut))
 
 
@@ -457,7 +459,28 @@ def clean_notes(notes: list[str] | None, name: str = "notes") -> tuple[list[str]
     cut: list[str] = []
     notes = items_without_private(notes, name, cut)
     refuse_secrets(_numbered(name, notes))
+    refuse_joined(None, notes, name)
     return notes, tuple(cut)
+
+
+def refuse_joined(gist: object, notes: list[Any] | None, name: str = "notes") -> None:
+    """A key split across lines or notes, refused as whole (core/secret_joins.py): the gist as stored by every
+    rule, the texts joined by the fixed shapes of keys alone."""
+    for joined in joined_texts(gist, notes, name):
+        found = find(joined.text) if joined.as_stored else _fixed_shape(joined.text)
+        if found is not None:
+            raise SecretRefused(joined.field, found)
+
+
+def _fixed_shape(text: str) -> Finding | None:
+    """A provider's key, a JWT, a URL's password, or a random value after a secret-named key (`password=`)."""
+    found = find(text, shapes_only=True)
+    for word in _KEYWORD.finditer(text.lower()) if found is None else ():
+        m = _ASSIGNED.match(text, word.end())
+        value = m.group(1).strip("\"'`.") if m is not None else ""
+        if _scrambled(value, 8) and _credential(value, assigned=True):
+            return Finding("a credential assigned to a secret-named key", _mask(value))
+    return found
 
 
 def refuse_secrets(fields: Iterable[tuple[str, object]]) -> None:

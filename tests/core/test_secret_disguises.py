@@ -84,3 +84,50 @@ def test_a_long_field_of_base64_runs_is_read_in_bounded_runs():
     decoded = list(decoded_runs(text))
     assert 0 < len(decoded) <= BASE64_MAX_RUNS
     assert sum(len(d) for _, d in decoded) <= BASE64_MAX_CHARS
+
+
+def _refusal(gist: str, notes: list[str] | None = None) -> str | None:
+    try:
+        secrecy.clean_node(gist, notes, None)
+    except secrecy.SecretRefused as refused:
+        return f"{refused.field}: {refused.finding.kind}"
+    return None
+
+
+def _split(text: str) -> str:
+    return text[:len(text) // 2] + "\n" + text[len(text) // 2:]
+
+
+@pytest.mark.parametrize("secret", [AKID, GHP, "github_pat_" + body(22) + "_" + body(59), "sk_" + "live_" + body(24),
+                                    JWT, "postgres://admin:" + body(12) + "@db/app", "password=" + "Kx9mQ2v" + "Lp4Za7",
+                                    "Authorization: Bearer " + body(32)],
+                         ids=["aws", "ghp", "github pat", "stripe", "jwt", "postgres url", "password", "bearer"])
+def test_a_key_split_across_a_gists_lines_is_refused_as_the_key(secret):
+    """A gist's line break is folded into a space when stored: the key is read as it would be without it."""
+    assert _refusal("Deploy note for staging: " + _split(secret)) is not None
+    assert _refusal("Deploy note for staging", ["see:\n" + _split(secret)]) is not None
+
+
+def test_a_key_split_across_notes_or_a_notes_lines_is_refused_naming_both():
+    assert _refusal("split", [GHP[:20] + "\n" + GHP[20:]]) == "notes[0]: a GitHub token"
+    assert _refusal("split", ["ok", GHP[:20], GHP[20:]]) == "notes[1] joined to notes[2]: a GitHub token"
+    assert _refusal("token starts " + GHP[:12], [GHP[12:]]) == "gist joined to notes[0]: a GitHub token"
+    assert _refusal("url", ["postgres://admin:\n" + "Tr0ub4dorQx7@db/app"]) == "notes[0]: a password in a URL"
+    with pytest.raises(secrecy.SecretRefused) as refused:
+        secrecy.clean_notes(["via " + GHP[:20], GHP[20:] + " for ci"])
+    assert refused.value.field == "notes[0] joined to notes[1]"
+
+
+@pytest.mark.parametrize("notes", [
+    ["rotate the AWS key every 90 days", "AKIAXXXXXXXXXXXXXXXX is the placeholder", "AKIAIOSFODNN7EXAMPLE too"],
+    ["Stripe test keys look like sk_test_...", "fixed in commit 3f7a9c2e1b8d4f6a0c5e9b2d7f1a3c8e4b6d9f01"],
+    ["tenant 123e4567-e89b-12d3-a456-426614174000", "sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"],
+    ["set password=${DB_PASSWORD} and token: <your-token>", "send Authorization: Bearer <token>"],
+    ["use postgres://user:password@localhost/db", "max_tokens=4096 and a token limit of 8000"],
+    ["SECRET_KEY=os.getenv('SECRET_KEY')\nin settings.py", "JWT secret and token TTL"],
+    ["DB_USER=admin\nDB_HOST=db", "token=dev", "Build2Run is the next step"],
+    ["cat > .env <<EOF\nSTRIPE_SECRET=\nEOF", "base64 of the gif: R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7"],
+])
+def test_the_audits_look_alikes_stay_storable_across_lines_and_notes(notes):
+    assert _refusal("a lesson\nabout keys", notes) is None
+    assert _refusal("\n".join(notes)) is None

@@ -60,3 +60,44 @@ async def test_base64_of_a_token_is_refused_in_a_gist_a_note_an_edge_note_and_th
     notes = ["base64 of the 1px gif is " + gif, "encoded " + b64("rotate the AWS key every 90 days")]
     await session.ok("kg_put_node", level="project", id="b64-data", gist="base64 in a lesson", notes=notes)
     assert nodes_by_id(graph(srv, session_id=session.sid)["project"])["b64-data"]["notes"] == notes
+
+
+async def test_a_token_split_across_lines_or_notes_is_refused_and_nothing_is_stored(srv, session):
+    await session.ok("kg_put_node", level="project", id="split-anchor", gist="a node to link to")
+    half = len(GHP) // 2
+    text = await session.err("kg_put_node", level="project", id="split-gist",
+                             gist="Deploy note for staging: " + GHP[:half] + "\n" + GHP[half:])
+    assert "NOT WRITTEN: gist holds what looks like a GitHub token (ghp_…" in text, text
+    text = await session.err("kg_put_node", level="project", id="split-note", gist="split token in notes",
+                             notes=[GHP[:20] + "\n" + GHP[20:]])
+    assert "NOT WRITTEN: notes[0] holds what looks like a GitHub token" in text, text
+    text = await session.err("kg_put_node", level="project", id="split-two-notes", gist="split token across notes",
+                             notes=[GHP[:20], GHP[20:]])
+    assert "NOT WRITTEN: notes[0] joined to notes[1] holds what looks like a GitHub token" in text, text
+    text = await session.err("kg_put_edge", level="project", frm="split-anchor", to="src/db.py", rel="connects-to",
+                             notes=["postgres://admin:\n" + "Tr0ub4dorQx7@db/app"])
+    assert "NOT WRITTEN: notes[0] holds what looks like a password in a URL" in text, text
+    with httpx.Client(base_url=srv.url, timeout=30) as http:
+        r = http.post("/api/nodes", json={"level": "project", "project_path": srv.project("disguised-proj"),
+                                          "id": "split-editor", "gist": "key " + AKID[:10] + "\n" + AKID[10:]})
+    assert r.status_code == 400 and "gist holds what looks like an AWS access key id" in r.text, r.text
+    stored = _stored(srv)
+    assert GHP[20:].encode() not in stored and b"Tr0ub4dorQx7" not in stored and AKID[10:].encode() not in stored
+    assert "split-gist" not in nodes_by_id(graph(srv, session_id=session.sid)["project"])
+
+
+async def test_the_audits_look_alikes_are_stored_across_lines_and_notes(srv, session):
+    notes = ["rotate the AWS key every 90 days;\nIAM docs show AKIAXXXXXXXXXXXXXXXX", "AKIAIOSFODNN7EXAMPLE",
+             "Stripe test keys look like sk_test_...", "fixed in commit 3f7a9c2e1b8d4f6a0c5e9b2d7f1a3c8e4b6d9f01",
+             "tenant 123e4567-e89b-12d3-a456-426614174000",
+             "digest sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+             "set password=${DB_PASSWORD}\nand token: <token>", "send Authorization: Bearer <token>",
+             "use postgres://user:password@localhost/db", "max_tokens=4096",
+             "SECRET_KEY=os.getenv('SECRET_KEY')", "JWT secret and token TTL"]
+    gist = "Lessons that talk about keys\nand give none"
+    await session.ok("kg_put_node", level="project", id="look-alikes-joined", gist=gist, notes=notes)
+    node = nodes_by_id(graph(srv, session_id=session.sid)["project"])["look-alikes-joined"]
+    assert node["notes"] == notes and node["gist"] == "Lessons that talk about keys and give none"
+    await session.ok("kg_put_node", level="project", id="split-anchor", gist="a node to link to")
+    await session.ok("kg_put_edge", level="project", frm="split-anchor", to="src/auth.py", rel="reads-config",
+                     notes=["JWT secret and token TTL", "AKIAIOSFODNN7EXAMPLE"])
