@@ -43,7 +43,7 @@ from .secret_joins import joined_texts
 from .secret_manifests import kube_secret
 from .secret_names import entropy as _entropy, scrambled as _scrambled, user_password as _user_password
 from .secret_prose import PROSE_RULES, is_password, judged_as
-from .secret_shapes import DISCORD, GATES, HEADERS, SAID_RULES, SHAPES
+from .secret_shapes import AWS_KEY_ID_SAID, AWS_SECRET_BARE, DISCORD, GATES, HEADERS, SAID_RULES, SHAPES
 
 
 _SAID = tuple((kind, trigger, re.compile(rx), judge) for kind, trigger, rx, judge in (*SAID_RULES, *FORM_RULES,
@@ -204,6 +204,10 @@ def _find(text: str, shapes_only: bool) -> Finding | None:
                 return Finding(kind, _mask(value))
     if shapes_only:
         return None
+    if ("AKIA" in text or "ASIA" in text) and AWS_KEY_ID_SAID.search(text):
+        found = _aws_secret(text)
+        if found is not None:
+            return found
     manifest = kube_secret(text, lambda v: _credential(v, assigned=True)) if "kind:" in text else None
     if manifest is not None:
         return Finding("a value of a Kubernetes Secret", _mask(manifest))
@@ -238,6 +242,17 @@ def _find(text: str, shapes_only: bool) -> Finding | None:
                 if (_scrambled(value, 8) and not _placeholder(short.group(0)) and not _UUID.search(value)
                         and not _is_path(value)):
                     return Finding("a password next to a password word", _mask(value))
+    return None
+
+
+def _aws_secret(text: str) -> Finding | None:
+    """A bare AWS secret access key (random, not hex, not a path, not AWS's documented example): only asked
+    where an access key id stands in the same field or node."""
+    for m in AWS_SECRET_BARE.finditer(text):
+        v = m.group(0)
+        if (not _HEX.fullmatch(v) and not _placeholder(v) and _classes(v) >= 3 and not _is_path(v)
+                and _entropy(v) >= OPAQUE_MIN_ENTROPY):
+            return Finding("an AWS secret access key (beside its key id)", _mask(v))
     return None
 
 
@@ -484,9 +499,15 @@ def _fixed_shape(text: str) -> Finding | None:
 
 
 def refuse_secrets(fields: Iterable[tuple[str, object]]) -> None:
-    found = check_fields((name, text) for name, text in fields if isinstance(text, str))
+    texts = [(name, text) for name, text in fields if isinstance(text, str)]
+    found = check_fields(texts)
     if found is not None:
         raise SecretRefused(*found)
+    if any(AWS_KEY_ID_SAID.search(_plain(text)) for _, text in texts):  # a key id here: its secret elsewhere
+        for name, text in texts:
+            bare = _aws_secret(_plain(text))
+            if bare is not None:
+                raise SecretRefused(name, bare)
 
 
 def refuse_secret_names(fields: Iterable[tuple[str, object]]) -> None:

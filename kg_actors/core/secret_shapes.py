@@ -196,6 +196,10 @@ GATES: dict[str, tuple[str, ...]] = {
     "a token in an authorization header": ("authorization",),
     "a bearer token": ("bearer",),
 }
+# An AWS secret access key is 40 characters of base64 with no prefix: a secret only beside what names it, an
+# access key id (`AKIA...`, elided or whole) in the same field or node. Alone, 40 such characters may be anything.
+AWS_KEY_ID_SAID = re.compile(_L + r"A[KS]IA(?![a-z])")
+AWS_SECRET_BARE = re.compile(r"(?<![A-Za-z0-9+/=])[A-Za-z0-9/+]{40}(?![A-Za-z0-9+/=])")
 # A Discord bot token has no prefix: tried on its own where the text has two dots.
 DISCORD = re.compile(_L + r"[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}" + _R)
 

@@ -131,3 +131,23 @@ def test_a_key_split_across_notes_or_a_notes_lines_is_refused_naming_both():
 def test_the_audits_look_alikes_stay_storable_across_lines_and_notes(notes):
     assert _refusal("a lesson\nabout keys", notes) is None
     assert _refusal("\n".join(notes)) is None
+
+
+def test_a_bare_aws_secret_beside_its_key_id_in_the_field_or_the_node_is_refused():
+    assert _refusal(f"the key pair is AKIA... and {AWS_SECRET}") == (
+        "gist: an AWS secret access key (beside its key id)")
+    assert _refusal("AWS key pair for ci: ASIA… (a session key)", ["ok", AWS_SECRET]) == (
+        "notes[1]: an AWS secret access key (beside its key id)")
+    with pytest.raises(secrecy.SecretRefused) as refused:
+        secrecy.clean_notes([f"id AKIA..., secret {AWS_SECRET}"])
+    assert AWS_SECRET[4:] not in str(refused.value)
+
+
+@pytest.mark.parametrize(("gist", "notes"), [
+    (f"a 40-character value alone: {AWS_SECRET}", None),  # no key id: 40 such characters may be anything
+    ("AWS docs: AKIAIOSFODNN7EXAMPLE with wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", None),
+    ("IAM docs show AKIAXXXXXXXXXXXXXXXX", ["fixed in commit 3f7a9c2e1b8d4f6a0c5e9b2d7f1a3c8e4b6d9f01",
+                                           "the path src/components/Header/index/ButtonGroupItem", "AKIA rotation"]),
+])
+def test_forty_characters_alone_a_documented_example_or_a_commit_id_beside_a_key_id_are_stored(gist, notes):
+    assert _refusal(gist, notes) is None

@@ -101,3 +101,16 @@ async def test_the_audits_look_alikes_are_stored_across_lines_and_notes(srv, ses
     await session.ok("kg_put_node", level="project", id="split-anchor", gist="a node to link to")
     await session.ok("kg_put_edge", level="project", frm="split-anchor", to="src/auth.py", rel="reads-config",
                      notes=["JWT secret and token TTL", "AKIAIOSFODNN7EXAMPLE"])
+
+
+async def test_a_bare_aws_secret_beside_a_key_id_is_refused_and_alone_is_stored(srv, session):
+    secret = "wJalrXUtnFEMI/K7MDENG/" + "bPxRfiCYzq8Hq3Lm9T"
+    text = await session.err("kg_put_node", level="project", id="aws-pair", gist="the key pair is AKIA... and " + secret)
+    assert "NOT WRITTEN: gist holds what looks like an AWS secret access key (beside its key id)" in text, text
+    text = await session.err("kg_put_node", level="project", id="aws-pair", gist="CI's AWS pair: AKIA...",
+                             notes=["secret: see below", secret])
+    assert "NOT WRITTEN: notes[1] holds what looks like an AWS secret access key" in text and secret not in text, text
+    assert secret.encode() not in _stored(srv)
+    alone = "a build id of 40 characters: " + secret.replace("/", "Q")
+    await session.ok("kg_put_node", level="project", id="forty-alone", gist=alone)
+    assert nodes_by_id(graph(srv, session_id=session.sid)["project"])["forty-alone"]["gist"] == alone
