@@ -41,7 +41,9 @@ SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(rx)) f
     ("a Postman API key", _L + r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}" + _R),
     ("a New Relic key", _L + r"NRAK-[A-Z0-9]{27}" + _R),
     ("a Sentry token", _L + r"sntr(?:ys|yu|[ysu])_[A-Za-z0-9+/=_-]{40,}"),
-    ("a Mailgun key", _L + r"key-[a-f0-9]{32}" + _R),
+    # Mailgun's keys are 32 lowercase letters and digits (older ones hex): one of each at least, so that a
+    # slug (`key-` and a word) is none.
+    ("a Mailgun key", _L + r"key-(?=[a-z0-9]{0,31}[0-9])(?=[a-z0-9]{0,31}[a-z])[a-z0-9]{32}" + _R),
     ("an age secret key", _L + r"AGE-SECRET-KEY-1[A-Z0-9]{58}" + _R),
     ("a Figma token", _L + r"figd_[A-Za-z0-9_-]{40,}"),
     ("a Doppler token", _L + r"dp\.(?:st|ct|sa|scim|audit)\.[A-Za-z0-9_.-]{40,}"),

@@ -151,3 +151,18 @@ def test_a_bare_aws_secret_beside_its_key_id_in_the_field_or_the_node_is_refused
 ])
 def test_forty_characters_alone_a_documented_example_or_a_commit_id_beside_a_key_id_are_stored(gist, notes):
     assert _refusal(gist, notes) is None
+
+
+@pytest.mark.parametrize("text", ["key-" + body(32, string.ascii_lowercase + string.digits),
+                                  "mailgun private key is key-" + "3ax6xnjp29jd6fds" + "4gc373sgvjxteol0",
+                                  "key-" + body(32, "0123456789abcdef")])
+def test_a_mailgun_key_of_letters_and_digits_is_refused_in_text_and_as_a_name(text):
+    assert secrecy.find(text).kind == "a Mailgun key"
+    with pytest.raises(secrecy.SecretRefused):
+        secrecy.refuse_secret_names([("id", text.split()[-1])])
+
+
+@pytest.mark.parametrize("name", ["key-rotation-runbook", "key-" + "a" * 32, "key-value-store-for-sessions-and-tokens",
+                                  "key-internationalizationprocessing", "monkey-" + body(32, "abcdef0123456789")[:20]])
+def test_a_slug_after_key_is_no_mailgun_key(name):
+    assert secrecy.find(name, shapes_only=True) is None

@@ -114,3 +114,23 @@ async def test_a_bare_aws_secret_beside_a_key_id_is_refused_and_alone_is_stored(
     alone = "a build id of 40 characters: " + secret.replace("/", "Q")
     await session.ok("kg_put_node", level="project", id="forty-alone", gist=alone)
     assert nodes_by_id(graph(srv, session_id=session.sid)["project"])["forty-alone"]["gist"] == alone
+
+
+async def test_mailgun_old_style_key_is_refused_as_a_gist_a_note_an_id_a_rel_and_a_task_id(srv, session):
+    key = "key-" + "3ax6xnjp29jd6fds" + "4gc373sgvjxteol0"
+    await session.ok("kg_put_node", level="project", id="mailgun-anchor", gist="a node to link to")
+    for tool, args, field in [
+        ("kg_put_node", {"id": "mailgun-gist", "gist": "staging deploy uses " + key}, "gist"),
+        ("kg_put_node", {"id": "mailgun-note", "gist": "staging deploy", "notes": ["ok", key]}, "notes[1]"),
+        ("kg_put_node", {"id": key, "gist": "id holds it"}, "id"),
+        ("kg_put_edge", {"frm": "mailgun-anchor", "to": "src/mail.py", "rel": key}, "rel"),
+        ("kg_put_edge", {"frm": "mailgun-anchor", "to": key, "rel": "reads"}, "to"),
+        ("kg_progress", {"task_id": key, "state": {"step": 1}}, "task_id"),
+        ("kg_progress", {"task_id": "mailgun-task", "state": {key: "x"}}, "state.<key 1>"),
+    ]:
+        text = await session.err(tool, level="project", **args)
+        assert f"NOT WRITTEN: {field} holds what looks like a Mailgun key (key-…" in text and key not in text, text
+    srv.logs_written()
+    for path in srv.store.rglob("*"):
+        if path.is_file():
+            assert key[4:].encode() not in path.read_bytes(), f"{path} holds the key"
