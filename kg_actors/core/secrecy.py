@@ -125,6 +125,7 @@ _LOOKALIKES = str.maketrans("АВЕКМНОРСТХаеорсухіІјЈѕЅԁ�
 _HEX = re.compile(r"[0-9a-fA-F]+")
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 
+MASK_SHOWN_MIN_CHARS = 24  # a secret shorter shows none of its characters in a refusal
 ASSIGNED_MIN_CHARS = 6  # a shorter value after `password=` is an example, not a credential
 OPAQUE_MIN_ENTROPY = 3.5  # bits a character: random base64 scores ~5, words and paths under 3.5
 
@@ -201,7 +202,7 @@ def _find(text: str, shapes_only: bool) -> Finding | None:
             if kind == "a password in a URL" and _default_login(m.group(0), value):
                 continue
             if not _placeholder(value):
-                return Finding(kind, _mask(value))
+                return Finding(kind, _mask(value, gates))
     if shapes_only:
         return None
     if ("AKIA" in text or "ASIA" in text) and AWS_KEY_ID_SAID.search(text):
@@ -433,10 +434,16 @@ def _said(judge: str, m: re.Match[str]) -> bool:
     return _credential(value, assigned=True)
 
 
-def _mask(secret: str) -> str:
+def _mask(secret: str, prefixes: tuple[str, ...] = ()) -> str:
+    """What a refusal shows of a secret: a long one's first four characters and its length; a short one's
+    length alone (four characters of a 13-character password are a third of it), after the fixed prefix that
+    names its kind (`AKIA`), if it has one."""
     if secret.startswith("-----BEGIN"):
         return secret
-    shown = secret[:4] if len(secret) >= 12 else secret[:1]
+    if len(secret) >= MASK_SHOWN_MIN_CHARS:
+        shown = secret[:4]
+    else:
+        shown = next((prefix for prefix in prefixes if secret.startswith(prefix)), "")
     return f"{shown}… ({len(secret)} characters)"
 
 

@@ -166,3 +166,22 @@ def test_a_mailgun_key_of_letters_and_digits_is_refused_in_text_and_as_a_name(te
                                   "key-internationalizationprocessing", "monkey-" + body(32, "abcdef0123456789")[:20]])
 def test_a_slug_after_key_is_no_mailgun_key(name):
     assert secrecy.find(name, shapes_only=True) is None
+
+
+@pytest.mark.parametrize(("text", "secret", "preview"), [
+    ("password=" + "Kx9mQ2vLp4Za7", "Kx9mQ2vLp4Za7", "… (13 characters)"),
+    ("the staging db password is " + "Tr0ub4dorQx7" + " for admin", "Tr0ub4dorQx7", "… (12 characters)"),
+    ("aws key " + AKID + " in ~/.aws", AKID, "AKIA… (20 characters)"),  # the prefix names the kind
+    ("curl -u admin:" + "Tr0ub4dorQx7xyzW" + " https://api.example.com", "Tr0ub4dorQx7xyzW", "… (16 characters)"),
+])
+def test_a_short_secrets_refusal_shows_none_of_its_characters_but_a_kinds_prefix(text, secret, preview):
+    with pytest.raises(secrecy.SecretRefused) as refused:
+        secrecy.clean_node("how to connect", [text], None)
+    message = str(refused.value)
+    assert refused.value.finding.preview == preview
+    assert "notes[0] holds what looks like" in message and secret[:2] not in message.replace("AKIA", "")
+
+
+def test_a_long_secrets_refusal_shows_its_first_four_characters():
+    assert secrecy.find("clone with " + GHP).preview == "ghp_… (40 characters)"
+    assert secrecy.find("DB_PASSWORD=" + "Hn3Jk5Lm7Pq9Rs2Tv4WxYz6Ab").preview == "Hn3J… (25 characters)"

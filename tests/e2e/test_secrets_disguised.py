@@ -134,3 +134,16 @@ async def test_mailgun_old_style_key_is_refused_as_a_gist_a_note_an_id_a_rel_and
     for path in srv.store.rglob("*"):
         if path.is_file():
             assert key[4:].encode() not in path.read_bytes(), f"{path} holds the key"
+
+
+async def test_a_short_secrets_refusal_names_the_field_and_kind_and_shows_none_of_it(srv, session):
+    text = await session.err("kg_put_node", level="project", id="short-secret", gist="how to log in",
+                             notes=["ok", "password=" + "Kx9mQ2vLp4Za7"])
+    assert "NOT WRITTEN: notes[1] holds what looks like a credential assigned to a secret-named key " \
+           "(… (13 characters))" in text, text
+    assert "Kx9m" not in text and "Kx" not in text, text
+    with httpx.Client(base_url=srv.url, timeout=30) as http:
+        r = http.post("/api/nodes", json={"level": "project", "project_path": srv.project("disguised-proj"),
+                                          "id": "short-secret-editor", "gist": "aws key " + AKID})
+    assert r.status_code == 400 and "gist holds what looks like an AWS access key id (AKIA… (20 characters))" in r.text
+    assert AKID[4:] not in r.text

@@ -161,7 +161,7 @@ async def test_the_editor_applies_the_same_rule(srv, session):
 async def test_a_password_said_in_prose_is_refused_and_prose_about_one_is_stored(srv, session):
     text, err = await session("kg_put_node", level="project", id="router-admin", gist="The router's admin login",
                               notes=["the root password is now " + "tangerine-walrus-pickle"])
-    said = "NOT WRITTEN: notes[0] holds what looks like a password said in words (tang… (23 characters))"
+    said = "NOT WRITTEN: notes[0] holds what looks like a password said in words (… (23 characters))"
     assert err and said in text, text
     assert "walrus" not in text
     saved = await session.ok("kg_put_node", level="project", id="django-password-hashes", gist="Password hashing",
