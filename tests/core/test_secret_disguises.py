@@ -185,3 +185,21 @@ def test_a_short_secrets_refusal_shows_none_of_its_characters_but_a_kinds_prefix
 def test_a_long_secrets_refusal_shows_its_first_four_characters():
     assert secrecy.find("clone with " + GHP).preview == "ghp_… (40 characters)"
     assert secrecy.find("DB_PASSWORD=" + "Hn3Jk5Lm7Pq9Rs2Tv4WxYz6Ab").preview == "Hn3J… (25 characters)"
+
+
+@pytest.mark.parametrize("prompt", ["how do I rotate the staging database credentials", "rotate the staging database keys",
+                                    "how do I reset the api key and the password of the staging db",
+                                    "why does the jwt token expiry break refresh", "the client secret rotation job fails"])
+def test_a_prompt_that_names_a_secret_without_giving_one_keeps_its_words(prompt):
+    words = prompt.split()
+    assert secrecy.loggable_terms(prompt, words) == words
+
+
+@pytest.mark.parametrize("prompt", ["the db credentials are admin / Kx9mQ2vLp4Zt", "my password is hunter2",
+                                    "das Passwort für staging ist hunter2", "the api key: 9f8e7d6c5b4a",
+                                    "the pin for the yubikey is 482913"])
+def test_a_prompt_that_gives_a_secret_keeps_none_of_its_words(prompt):
+    assert secrecy.loggable_terms(prompt, prompt.split()) == [secrecy.WITHHELD]
+    typed = "why does the deploy fail"  # a secret in the <private> block of the prompt withholds the typed words
+    prompt = f"{typed} <private>{prompt}</private>"
+    assert secrecy.loggable_terms(typed, typed.split(), prompt) == [secrecy.WITHHELD]

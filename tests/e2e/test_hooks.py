@@ -117,6 +117,29 @@ def test_a_prompt_holding_a_key_leaves_no_word_of_it_in_the_recall_log(srv):
     assert key not in text and "Tr0ub4dor" not in text
 
 
+def test_a_prompt_that_talks_of_credentials_without_giving_one_keeps_its_words_in_the_recall_log(srv):
+    """Its search words are logged as any prompt's: only a secret given withholds them (a <private> block's
+    words are cut before the search, the rest logged)."""
+    h = Harness(srv, srv.project("recall-proj"))
+    h.start()
+    h.full_read()
+    h.prompt("how do I rotate the staging database credentials")
+    h.prompt("rotate the staging database keys")
+    h.prompt("how do I reset the api key and password of the staging database")
+    h.prompt("the staging database password is Kx9mQ2vLp4Zt, why does rotation fail")
+    h.prompt("rotate the staging database <private>before the Initech audit</private> credentials")
+    records = records_for(srv, h.kg_sid)[-5:]
+    assert all("terms" in r for r in records), records
+    talk, keys, reset, given, private = [r["terms"] for r in records]
+    assert "credentials" in talk and "rotate" in talk, talk
+    assert "keys" in keys and "rotate" in keys, keys
+    assert "password" in reset and "staging" in reset, reset
+    assert given == ["<withheld>"]
+    assert "credentials" in private and not {"initech", "audit"} & set(map(str.lower, private)), private
+    text = (srv.store / "recall.jsonl").read_text()
+    assert "Kx9mQ2vLp4Zt" not in text and "Initech" not in text
+
+
 def test_text_inside_private_in_a_prompt_is_neither_searched_nor_logged(srv):
     h = Harness(srv, srv.project("recall-proj"))
     h.start()
