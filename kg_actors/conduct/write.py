@@ -17,7 +17,7 @@ import attrs
 import trio
 
 from ..core import constants as C
-from ..core import graph_ops, ids, json_values, plain_text, replies, secrecy, touch_marks
+from ..core import graph_ops, ids, json_values, plain_text, private_text, replies, secrecy, touch_marks
 from ..core.errors import InvalidInput, NotFound, WriteConflict
 from ..graph_messages import PutEdgeResult
 from ..session_messages import PushWindow, SessionView, WriteView
@@ -237,7 +237,7 @@ async def progress(floor: Floor, sid: str | None, task_id: object, state: Any, l
         raise InvalidInput("task_id", "must be a non-empty string of at most 128 characters")
     # An identifier is stored and shown as written, so its `<private>` text is not cut as a state's is: the
     # rest would name another task, and a read must find what the write stored. Refused, read or write.
-    if secrecy.holds_private(task_id):
+    if private_text.holds_private(task_id):
         raise InvalidInput("task_id", "holds a <private> tag; a task id is stored and shown as written: "
                                       "name the task without the private text")
     view = await floor.session(sid) if sid is not None else None
@@ -251,7 +251,7 @@ async def progress(floor: Floor, sid: str | None, task_id: object, state: Any, l
     plain_text.check_line(task_id, "task_id", "a task id is one line")
     json_values.check_plain(state, "state")
     cut: list[str] = []
-    state = secrecy.without_private(state, "state", cut)
+    state = private_text.without_private(state, "state", cut)
     json_values.check_size(state, "state")
     # A task id is free text the user's agent chose, not a slug: the whole rule, as for a note.
     fields = [("task_id", task_id), *secrecy.strings_in(state, "state")]

@@ -22,7 +22,7 @@ from typing import Any, TypeGuard
 
 import attrs
 
-from . import cjk, constants as C, recall_compounds, recall_gate, secrecy
+from . import cjk, constants as C, private_text, recall_compounds, recall_gate
 from .model import Edge, GraphReader, Node
 from .held_words import cut_words
 from .paste_keys import error_message, pasted_words
@@ -108,7 +108,7 @@ def human_text(prompt: object) -> str | None:
         return None
     # Pasted output (logs, tables, traces, diffs, JSON) is cut out by its shape: what is left was typed.
     # Text inside <private> is the user's to keep: never searched, so none of its words reach the log.
-    whole = _IMAGE.sub(" ", secrecy.strip_private(prompt[: C.RECALL_PROMPT_MAX_CHARS]))
+    whole = _IMAGE.sub(" ", private_text.strip_private(prompt[: C.RECALL_PROMPT_MAX_CHARS]))
     typed = typed_part(whole)
     if is_continuation(typed):
         return None  # "continue", "ok do it": a nudge to carry on asks nothing of memory

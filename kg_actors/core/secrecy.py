@@ -34,7 +34,7 @@ import attrs
 from .constants import RECALL_PROMPT_MAX_CHARS
 from .errors import InvalidInput, KGError
 from .plain_text import BLANK_TOUCH
-from .private_text import holds_private, items_without_private, strip_private, without_private  # noqa: F401 (callers)
+from .private_text import items_without_private, strip_private
 from .secret_names import CODE_NAME as _CODE_NAME, ENV_NAME as _ENV_NAME, code_path as _code_path, is_path as _is_path
 from .secret_names import HEADER_NAME as _HEADER_NAME, KEY_ID_SETTING as _KEY_ID_SETTING, classes as _classes
 from .secret_base64 import decoded_runs

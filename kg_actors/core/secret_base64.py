@@ -8,7 +8,6 @@ image's data URI, a gzip) decodes to no text and is not read further.
 from __future__ import annotations
 
 import base64
-import binascii
 import re
 from collections.abc import Iterator
 
@@ -52,6 +51,6 @@ def _decoded(run: str) -> str | None:
     try:
         raw = (base64.urlsafe_b64decode if urlsafe else base64.b64decode)(core + "=" * (-len(core) % 4))
         decoded = raw.decode("utf-8")
-    except (binascii.Error, ValueError):
+    except ValueError:  # binascii.Error is one; a UnicodeDecodeError too
         return None
     return decoded if decoded.isprintable() or _BLANKS.sub("", decoded).isprintable() else None

@@ -13,7 +13,7 @@ import string
 
 import pytest
 
-from kg_actors.core import secrecy as secrets
+from kg_actors.core import private_text, secrecy as secrets
 
 RNG = random.Random(20261201)
 
@@ -283,10 +283,10 @@ def test_a_lookalike_passes(text):
 
 
 def test_private_parts_are_cut_out():
-    assert secrets.strip_private("keep <private>the pin is 1234</private> this") == "keep  this"
-    assert secrets.strip_private("a <PRIVATE>one</PRIVATE> b <private>two</private> c") == "a  b  c"
-    assert secrets.strip_private("before <private>an unclosed tag hides the rest") == "before "
-    assert secrets.strip_private("no tags <here>") == "no tags <here>"
+    assert private_text.strip_private("keep <private>the pin is 1234</private> this") == "keep  this"
+    assert private_text.strip_private("a <PRIVATE>one</PRIVATE> b <private>two</private> c") == "a  b  c"
+    assert private_text.strip_private("before <private>an unclosed tag hides the rest") == "before "
+    assert private_text.strip_private("no tags <here>") == "no tags <here>"
 
 
 def test_fields_are_named_by_their_path():
@@ -463,11 +463,11 @@ def test_a_key_hidden_by_a_variation_selector_or_a_filler_is_the_same_key(mark):
 
 def test_private_tags_nest_and_a_stray_closing_tag_stays_as_written():
     text = "plan <private>outer <private>inner</private> Globex merger</private> done"
-    assert secrets.strip_private(text) == "plan  done"
-    assert secrets.strip_private("a <private>b</ private> c") == "a  c"
+    assert private_text.strip_private(text) == "plan  done"
+    assert private_text.strip_private("a <private>b</ private> c") == "a  c"
     # An opening tag the rules do not read hid nothing: its closing tag stays, and no cut is claimed.
     for text in ("a </private> b", "keep A <private hidden>HIDE1</private> keep B"):
-        assert secrets.strip_private(text) == text
+        assert private_text.strip_private(text) == text
         assert secrets.clean_node(text, None, None).cut == ()
     clean = secrets.clean_node("use <private> to hide text", ["fine", "x <private>y</private>"], None)
     assert clean.gist == "use" and clean.notes == ["fine", "x"] and clean.cut == ("gist", "notes[1]")

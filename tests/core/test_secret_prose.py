@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from kg_actors.core import secrecy
+from kg_actors.core import private_text, secrecy
 
 UUID = "3f2b8c1e-9a7d-4036-" + "b1e2-f3a4c5d6e7f8"
 HEX32 = "5f2b8c1e9a7d4036" + "b1e2f3a4c5d6e7f8"
@@ -81,7 +81,7 @@ def test_a_secret_value_in_a_setting_flag_is_still_found():
 def test_a_pathological_text_is_read_in_bounded_time(text):
     start = time.perf_counter()  # a bound on work, not a wait: no sleep, no clock to mock
     secrecy.find(text)
-    secrecy.strip_private(text)
+    private_text.strip_private(text)
     assert time.perf_counter() - start < 3.0
 
 
@@ -91,7 +91,7 @@ def test_a_pathological_text_is_read_in_bounded_time(text):
 ])
 def test_what_is_not_a_private_tag_opens_none(text):
     # Nothing of the text is cut, a closing tag with no opening one the rules read included.
-    assert secrecy.strip_private(text) == text
+    assert private_text.strip_private(text) == text
 
 
 @pytest.mark.parametrize("text", [
@@ -101,7 +101,7 @@ def test_what_is_not_a_private_tag_opens_none(text):
     "keep <PRIVATE Reason=x>hidden</Private> this",
 ])
 def test_a_private_tag_with_attributes_spaces_a_line_break_or_fullwidth_brackets_is_cut(text):
-    assert secrecy.strip_private(text) == "keep  this"
+    assert private_text.strip_private(text) == "keep  this"
 
 
 def test_a_field_without_a_private_tag_is_stored_as_written():
@@ -110,7 +110,7 @@ def test_a_field_without_a_private_tag_is_stored_as_written():
     assert clean.gist == " gist with <i>tags</i> " and clean.touches == ["src/<name>.py"]
     assert clean.notes == ["  indented <b>markup</b>  ", "a < private> b", "x"] and clean.cut == ("notes[2]",)
     cut: list[str] = []
-    state = secrecy.without_private({"a": " <b> ", "b": ["x\uff1cprivate\uff1ey"], "c": 1}, "state", cut)
+    state = private_text.without_private({"a": " <b> ", "b": ["x\uff1cprivate\uff1ey"], "c": 1}, "state", cut)
     assert state == {"a": " <b> ", "b": ["x"], "c": 1} and cut == ["state.b[0]"]
 
 
