@@ -154,7 +154,7 @@ def put_node(
     ids.check_node_id(node_id)
     # A gist is one line: its line breaks fold into spaces (the lesson is kept, and the reply says so).
     gist, folded = plain_text.fold_gist(check_gist(gist))
-    notes_t = _clean_list(notes, "notes", C.NOTE_HARD_LIMIT)
+    notes_t = _clean_list(notes, "notes", C.NOTE_HARD_LIMIT, plain_text.check_note)
     touches_t = _clean_list(touches, "touches", C.ENDPOINT_MAX_LEN * 4, plain_text.check_touch)
     old = graph.nodes.get(node_id)
     warnings: list[str] = [plain_text.GIST_FOLDED_NOTE] if folded else []
@@ -249,7 +249,7 @@ def put_edge(
     ids.check_endpoint(dst, "to")
     ids.check_two_ends(src, dst)  # a write's rule only: a loop a graph file holds is loaded as it is
     ids.check_rel(rel)
-    notes_t = _clean_list(notes, "notes", C.NOTE_HARD_LIMIT)
+    notes_t = _clean_list(notes, "notes", C.NOTE_HARD_LIMIT, plain_text.check_note)
     for field, end in (("from", src), ("to", dst)):
         missing = missing_endpoint(graph, field, end, known_elsewhere)
         if missing is not None:

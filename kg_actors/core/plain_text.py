@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from .errors import InvalidInput
+from .schema_words import preview
 
 # Line breaks and control characters: C0, DEL, C1, and the Unicode line and paragraph separators.
 _NOT_ONE_LINE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
@@ -117,6 +118,16 @@ def check_touch(text: str, field: str) -> None:
     if not text.strip():
         raise InvalidInput(field, BLANK_TOUCH)
     check_line(text, field)
+
+
+def check_note(text: str, field: str) -> None:
+    """A note says something: an empty or blank one is refused (it was stored, and read back as a bare bullet),
+    worded as the tools' schema words an empty or blank id."""
+    if not text:
+        raise InvalidInput(field, "is empty; at least 1 character")
+    if not text.strip():
+        raise InvalidInput(field, f"{preview(text)} is blank; it needs a character other than a space")
+    check_text(text, field)
 
 
 TOUCHES_REPEATED_NOTE = "note: touches: repeated ones kept once."

@@ -33,7 +33,7 @@ import attrs
 
 from .constants import RECALL_PROMPT_MAX_CHARS
 from .errors import InvalidInput, KGError
-from .plain_text import BLANK_TOUCH
+from .plain_text import BLANK_TOUCH, check_note
 from .private_text import items_without_private, strip_private
 from .secret_names import CODE_NAME as _CODE_NAME, ENV_NAME as _ENV_NAME, code_path as _code_path, is_path as _is_path
 from .secret_names import HEADER_NAME as _HEADER_NAME, KEY_ID_SETTING as _KEY_ID_SETTING, classes as _classes
@@ -470,15 +470,24 @@ def clean_node(gist: str, notes: list[str] | None, touches: list[str] | None) ->
     for i, touch in enumerate(touches or []):  # refused here: an empty one would be dropped below, unsaid
         if isinstance(touch, str) and not touch.strip():
             raise InvalidInput(f"touches[{i}]", BLANK_TOUCH)
+    _refuse_blank_notes(notes)
     notes, touches = items_without_private(notes, "notes", cut), items_without_private(touches, "touches", cut)
     refuse_secrets([("gist", gist), *_numbered("notes", notes), *_numbered("touches", touches)])
     refuse_joined(gist, notes)
     return CleanNode(gist, notes, touches, tuple(cut))
 
 
+def _refuse_blank_notes(notes: list[Any] | None, name: str = "notes") -> None:
+    """Before the private cut, which drops a note it leaves empty: an empty note sent is refused, not dropped."""
+    for i, note in enumerate(notes or []):
+        if isinstance(note, str) and not note.strip():
+            check_note(note, f"{name}[{i}]")
+
+
 def clean_notes(notes: list[str] | None, name: str = "notes") -> tuple[list[str] | None, tuple[str, ...]]:
     """Edge notes: the same rules as a node's. With the fields `<private>` text was cut from."""
     cut: list[str] = []
+    _refuse_blank_notes(notes, name)
     notes = items_without_private(notes, name, cut)
     refuse_secrets(_numbered(name, notes))
     refuse_joined(None, notes, name)

@@ -15,7 +15,9 @@ _WRITE_LEVEL = {**_LEVEL, "description": "Storage level; maintain only from a ma
 _SID = {"type": "string", "minLength": 1, "maxLength": 64, "description": "From kg_read or the preload"}
 _STRINGS = {"type": "array", "items": {"type": "string"}, "maxItems": C.LIST_MAX_ITEMS}
 # The limits the store holds a write to, advertised so a client can check before it sends.
-_NOTES = {**_STRINGS, "items": {"type": "string", "maxLength": C.NOTE_HARD_LIMIT}}
+# A note says something: an empty or blank one is refused (it was stored and read back as a bare bullet).
+_NOTES = {**_STRINGS, "items": {"type": "string", "minLength": 1, "maxLength": C.NOTE_HARD_LIMIT,
+                                "pattern": schema_words.NOT_BLANK}}
 _NEW_ID = {"type": "string", "maxLength": C.NODE_ID_MAX_LEN}
 _END = {"type": "string", "maxLength": C.ENDPOINT_MAX_LEN}
 # A node id to look up: an empty or blank one names no node (a blank one was looked up and rendered blank).

@@ -140,6 +140,13 @@ TOOL_CASES = [
                      "notes": ["n" * 20_001]}, "Input validation error: notes[0]: has 20,001 characters; at most 20,000"),
     ("kg_put_node", {"session_id": SID, "level": "project", "id": "many-notes-node", "gist": "g",
                      "notes": ["n"] * 201}, "notes: has 201 items; at most 200"),
+    # An empty or blank note says nothing: refused by its place, as an empty gist is (a blank one was stored).
+    ("kg_put_node", {"session_id": SID, "level": "project", "id": "blank-notes-node", "gist": "g",
+                     "notes": ["", "  "]}, "Input validation error: notes[0]: is empty; at least 1 character"),
+    ("kg_put_node", {"session_id": SID, "level": "project", "id": "blank-notes-node", "gist": "g",
+                     "notes": ["kept", " \t\n"]}, "notes[1]: ' \\t\\n' is blank; it needs a character other than a space"),
+    ("kg_put_edge", {"session_id": SID, "level": "project", "from": "existing-good-node", "to": "src/app.py",
+                     "rel": "relates-to", "notes": ["  "]}, "notes[0]: '  ' is blank"),
     # A long value is previewed; the rule is still said (jsonschema's message, cut to fit, lost it).
     ("kg_put_node", {"session_id": SID, "level": "project", "id": "many-notes-node2", "gist": "g",
                      "notes": [f"n{i}" for i in range(201)]}, "notes: has 201 items; at most 200"),
@@ -276,6 +283,22 @@ async def test_rest_bad_input_names_the_field(srv, session, query, field):
     assert store_files(srv.store) == before
     await _still_serves(srv, session)
     assert "existing-good-node" in {n["id"] for n in graph(srv, session_id=session.sid)["project"]["nodes"]}
+
+
+@pytest.mark.parametrize("path, body", [
+    ("/api/nodes", {"level": "user", "id": "rest-blank-note", "gist": "g", "notes": ["kept", " "]}),
+    ("/api/nodes", {"level": "user", "id": "rest-empty-note", "gist": "g", "notes": [""]}),
+    ("/api/edges", {"level": "user", "from": "src/app.py", "to": "src/lib.py", "rel": "r", "notes": ["\t"]}),
+])
+async def test_the_editor_refuses_an_empty_or_blank_note_naming_it(srv, session, path, body):
+    before = store_files(srv.store)
+    async with httpx.AsyncClient(timeout=10) as http:
+        r = await http.post(srv.url + path, json=body)
+    assert r.status_code == 400, r.text
+    at = len(body["notes"]) - 1
+    assert r.json()["error"].startswith(f"notes[{at}]: ") and ("blank" in r.json()["error"] or "empty" in r.json()["error"]), r.text
+    assert store_files(srv.store) == before
+    await _still_serves(srv, session)
 
 
 HALF = "holds half of a character (U+D83D, a lone surrogate"
