@@ -11,11 +11,12 @@ So a True here is a True of jsonschema's, and every problem is still found by js
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 _TYPES: dict[str, tuple[type, ...]] = {"string": (str,), "boolean": (bool,), "array": (list,), "object": (dict,)}
 _KNOWN = frozenset({"type", "description", "enum", "minLength", "maxLength", "items", "minItems", "maxItems",
-                    "minimum", "maximum", "properties", "required", "additionalProperties"})
+                    "minimum", "maximum", "properties", "required", "additionalProperties", "pattern"})
 
 
 def surely_fits(schema: dict[str, Any], value: Any) -> bool | None:
@@ -43,6 +44,9 @@ def _fits(schema: dict[str, Any], value: Any) -> bool:
         limit = schema.get("maxLength" if isinstance(value, str) else "maxItems")
         if limit is not None and len(value) > limit:
             return False
+    # jsonschema tests a pattern with re.search, as here: a note or an id that is not blank fits at once.
+    if isinstance(value, str) and "pattern" in schema and re.search(schema["pattern"], value) is None:
+        return False
     if type(value) is int and not (schema.get("minimum", value) <= value <= schema.get("maximum", value)):
         return False
     if isinstance(value, list) and "items" in schema:
