@@ -14,6 +14,7 @@ import math
 
 from .errors import InvalidInput
 from .plain_text import check_text
+from .schema_words import preview
 
 DEPTH_MAX = 32
 CHARS_MAX = 65_536  # a state is a task's notes to itself: 1 MB states made user.json 3 MB
@@ -30,7 +31,7 @@ def check_plain(value: object, field: str, depth: int = 0) -> None:
         check_text(value, field)
     if isinstance(value, dict):
         for key, inner in value.items():
-            check_text(str(key), f"{field} key {str(key)[:40]!r}")
+            check_text(str(key), f"{field} key {preview(str(key))}")
             check_plain(inner, f"{field}.{key}", depth + 1)
     elif isinstance(value, list):
         for i, inner in enumerate(value):

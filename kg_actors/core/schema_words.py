@@ -7,15 +7,47 @@ from the problem's parts instead: the keyword, its limit and the value, which is
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-PREVIEW_MAX = 40  # characters of a value's repr a message shows
+PREVIEW_MAX = 40  # characters of a value's JSON a message shows
+
+
+def as_json(value: Any) -> str:
+    """The value as JSON writes it: the call's own language (null, true, "text"), not Python's (None, True,
+    'text'), which clients in other languages (the TypeScript SDK's) showed their users."""
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):  # not from a JSON body (a test's own value): as Python writes it
+        return repr(value)
 
 
 def preview(value: Any) -> str:
-    """The value as Python writes it (as jsonschema's messages did), cut to PREVIEW_MAX characters."""
-    shown = repr(value)
+    """The value as JSON writes it, cut to PREVIEW_MAX characters."""
+    shown = as_json(value)
     return shown if len(shown) <= PREVIEW_MAX else shown[:PREVIEW_MAX] + "…"
+
+
+# A JSON type's name in a sentence: "is not a string", "is not a boolean (true or false)".
+_KINDS = {"string": "a string", "integer": "an integer", "number": "a number", "boolean": "a boolean",
+          "object": "an object", "array": "an array", "null": "null"}
+
+
+def kind_of(value: Any) -> str:
+    """What a JSON value is, in a sentence ("a number", "null"): never Python's type name (NoneType, dict)."""
+    if value is None:
+        return "null"
+    for kind, name in ((bool, "boolean"), (int | float, "number"), (str, "string"), (list | tuple, "array"),
+                       (dict, "object")):
+        if isinstance(value, kind):
+            return _KINDS[name]
+    return type(value).__name__
+
+
+def _kinds(limit: Any) -> str:
+    names = [limit] if isinstance(limit, str) else list(limit)
+    said = " or ".join(_KINDS.get(k, as_json(k)) for k in names)
+    return said + (" (true or false)" if names == ["boolean"] else "")
 
 
 _UNITS = ((str, "character", "characters"), (list, "item", "items"), (tuple, "item", "items"),
@@ -32,13 +64,13 @@ def _counted(value: Any, n: int) -> str | None:
 
 # The keywords whose rule is the value beside the schema's limit.
 _SAID = {
-    "enum": "{value} is not one of {limit!r}",
-    "const": "{value} must be {limit!r}",
+    "enum": "{value} is not one of {limit}",
+    "const": "{value} must be {limit}",
     "minimum": "{value} is less than the minimum of {limit}",
     "maximum": "{value} is more than the maximum of {limit}",
     "exclusiveMinimum": "{value} must be more than {limit}",
     "exclusiveMaximum": "{value} must be less than {limit}",
-    "pattern": "{value} does not match the pattern {limit!r}",
+    "pattern": "{value} does not match the pattern {limit}",
 }
 
 
@@ -59,11 +91,13 @@ def rule_words(keyword: str, limit: Any, value: Any) -> str | None:
             return f"is empty; at least {_counted(value, limit)}"
         return f"has {size}; at least {limit:,} (value {preview(value)})"
     if keyword == "type":
-        kinds = " or ".join(f"'{k}'" for k in ([limit] if isinstance(limit, str) else limit))
-        return f"{preview(value)} is not of type {kinds}"
+        return f"{preview(value)} is not {_kinds(limit)}"
     said = _PATTERNS_SAID.get(limit) if keyword == "pattern" else None
     said = said or _SAID.get(keyword)
-    return said.format(value=preview(value), limit=limit) if said is not None else None
+    if said is None:
+        return None
+    shown_limit = limit if keyword in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum") else as_json(limit)
+    return said.format(value=preview(value), limit=shown_limit)
 
 
 def cut_message(message: str, keep: int = 200) -> str:

@@ -22,7 +22,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..conduct import graphs, rename as renaming, write
-from ..core import debt, graph_ops, ids, scoring, search
+from ..core import debt, graph_ops, ids, schema_words, scoring, search
 from ..core import graph_views as V
 from ..core.errors import Conflict, InvalidInput, NotFound
 from .guard import RuntimeParts, guarded, json_body
@@ -73,7 +73,7 @@ def _text(value: Any, field: str) -> str:
     if value is None or value == "":
         raise InvalidInput(field, "is required")
     if not isinstance(value, str):
-        raise InvalidInput(field, f"must be a string, not {type(value).__name__}")
+        raise InvalidInput(field, f"must be a string, not {schema_words.kind_of(value)}")
     return value
 
 

@@ -65,8 +65,8 @@ def test_what_does_not_surely_fit_is_worded_by_jsonschema():
         assert validation_error(tool, arguments) is not None
     assert surely_fits(SCHEMAS["kg_useful"], {"session_id": "s", "ids": ["a"], "credits": 1.0}) is None
     assert validation_error("kg_useful", {"session_id": "s", "ids": ["a"], "credits": 1.0}) is None  # 1.0 is an integer
-    assert validation_error("kg_read", {"more": "yes"}) == "more: 'yes' is not of type 'boolean'"
+    assert validation_error("kg_read", {"more": "yes"}) == 'more: "yes" is not a boolean (true or false)'
     assert validation_error("kg_search", {}) == "query: is required"
     assert validation_error("kg_read", {"cwd": "/p", "bogus": 1}) == "bogus: is not a parameter of kg_read"
     assert validation_error("kg_put_node", {"session_id": "s", "level": "team", "id": "a", "gist": "g"}) == (
-        "level: 'team' is not one of ['user', 'project', 'maintain']")
+        'level: "team" is not one of ["user", "project", "maintain"]')

@@ -420,7 +420,7 @@ BAD = [
     ("POST", "/api/edges", {"level": "project", "project_path": "@alpha", "from": "auth-token-refresh", "to": "billing-service-hub", "rel": "Not A Rel!"}, {}, 400, "rel"),
     ("DELETE", "/api/edges", {"level": "project", "project_path": "@alpha", "from": "auth-token-refresh", "to": "nowhere-node", "rel": "calls"}, {}, 404, "not found"),
     ("POST", "/api/nodes/rename", {"level": "project", "project_path": "@alpha", "old_id": "missing-old-node", "new_id": "new-name-here"}, {}, 404, "not found"),
-    ("POST", "/api/nodes/rename", {"level": "project", "project_path": "@alpha", "old_id": 123, "new_id": "new-name-here"}, {}, 400, "old_id: must be a string, not int"),
+    ("POST", "/api/nodes/rename", {"level": "project", "project_path": "@alpha", "old_id": 123, "new_id": "new-name-here"}, {}, 400, "old_id: must be a string, not a number"),
     ("POST", "/api/progress", {"level": "project", "project_path": "@alpha", "task_id": "", "state": {}}, {}, 400, "task_id"),
     ("GET", "/api/search", None, {"q": "", "level": "user"}, 400, "query"),
     ("GET", "/api/search", None, {"q": "x" * (C.QUERY_MAX_CHARS + 1), "level": "user"}, 400, "query"),
