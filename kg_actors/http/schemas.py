@@ -63,21 +63,32 @@ SCHEMAS: dict[str, dict[str, Any]] = {
         "notes": {**_NOTES, "description": "Context about this relationship"},
     }, ["session_id", "level", "from", "to", "rel"]),
     "kg_rename_node": _obj({
-        "session_id": _SID, "old_id": {"type": "string"}, "new_id": _NEW_ID, "level": _WRITE_LEVEL,
+        "session_id": _SID, "old_id": {"type": "string", "description": "The node's current id"},
+        "new_id": {**_NEW_ID, "description": "The new id: the subject in 3-5 kebab-case words, no date"},
+        "level": {**_WRITE_LEVEL, "description": "Found when omitted (the user graph first, then the project's); "
+                                                 "maintain only from a maintenance pass or chore"},
     }, ["session_id", "old_id", "new_id"]),
-    "kg_delete_node": _obj({"session_id": _SID, "id": {"type": "string"}}, ["session_id", "id"]),
+    "kg_delete_node": _obj({
+        "session_id": _SID,
+        "id": {"type": "string", "description": "Node id to delete with its edges (the user graph is looked in first)"},
+    }, ["session_id", "id"]),
     "kg_delete_edge": _obj({
-        "session_id": _SID, "from": {"type": "string"}, "to": {"type": "string"}, "rel": {"type": "string"},
+        "session_id": _SID,
+        "from": {"type": "string", "description": "Source node id or file path, exactly as the edge has it"},
+        "to": {"type": "string", "description": "Target node id or file path, exactly as the edge has it"},
+        "rel": {"type": "string", "description": "The edge's relationship, exactly as stored"},
     }, ["session_id", "from", "to", "rel"]),
     "kg_useful": _obj({
         "session_id": _SID,
-        "ids": {**_STRINGS, "minItems": 1, "maxItems": 50},
+        "ids": {**_STRINGS, "minItems": 1, "maxItems": 50,
+                "description": "Node ids that helped, or that were needed and nothing surfaced"},
         "credits": {"type": "integer", "minimum": 1, "maximum": C.MAINTENANCE_CREDIT_MAX_PER_NODE,
                     "description": "Maintenance pass only: credits per node"},
     }, ["session_id", "ids"]),
     "kg_sync": _obj({"session_id": _SID}, ["session_id"]),
     "kg_progress": _obj({
-        "session_id": _SID, "task_id": {"type": "string", "minLength": 1, "maxLength": 128},
+        "session_id": _SID,
+        "task_id": {"type": "string", "minLength": 1, "maxLength": 128, "description": "The task's name (scout, extract, ...)"},
         "state": {"type": "object", "description": "Progress state to store. Omit to read"},
         "level": {**_WRITE_LEVEL, "description": "Default user; maintain only from a maintenance pass or chore"},
     }, ["session_id", "task_id"]),

@@ -111,6 +111,15 @@ async def test_every_tool_that_writes_a_level_says_maintain_is_for_maintenance_r
     assert "maintenance memory" in tools["kg_read"].description
 
 
+async def test_every_parameter_of_every_tool_says_what_it_takes(client):
+    """A client shows a parameter's description beside it: none may be missing (a rename's ids, a delete's ends)."""
+    tools = (await client.list_tools()).tools
+    assert len(tools) == 10
+    missing = [f"{t.name}.{name}" for t in tools for name, prop in t.input_schema["properties"].items()
+               if not str(prop.get("description", "")).strip()]
+    assert missing == []
+
+
 # kg_put_edge: an end that names no node -------------------------------------------------------
 
 async def test_an_edge_to_a_node_that_does_not_exist_is_refused_naming_the_end(srv, client):
