@@ -48,6 +48,26 @@ def _count(raw: str) -> int:
     return value
 
 
+HIDDEN = frozenset({"merge-driver"})  # git runs it (the store's .gitattributes), not the user
+
+
+class _CommandLine(argparse.ArgumentParser):
+    """kg's parser: an unknown command is named with the commands a user runs (argparse listed git's
+    merge-driver among them)."""
+
+    def _check_value(self, action: argparse.Action, value: object) -> None:
+        if isinstance(action, argparse._SubParsersAction) and action.choices and value not in action.choices:
+            shown = ", ".join(name for name in action.choices if name not in HIDDEN)
+            raise argparse.ArgumentError(None, f"unknown command {value!r}: the commands are {shown} (kg --help "
+                                               "says what each does)")
+        super()._check_value(action, value)
+
+
+def _add(sub: argparse._SubParsersAction[argparse.ArgumentParser], name: str, summary: str) -> argparse.ArgumentParser:
+    """A command, its summary in the list of commands and, as a sentence, atop its own --help."""
+    return sub.add_parser(name, help=summary, description=summary[:1].upper() + summary[1:] + ".")
+
+
 def _read_only_mount(path: Path) -> bool:
     try:
         return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
@@ -231,21 +251,21 @@ def cmd_merge_driver(args: argparse.Namespace) -> int:
 
 
 def _store_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("commit", help="commit the store to its git repository now")
+    p = _add(sub, "commit", "commit the store to its git repository now")
     p.set_defaults(fn=cmd_commit)
-    p = sub.add_parser("sync", help="commit, fetch, merge (per node) and push the store with a git remote")
+    p = _add(sub, "sync", "commit, fetch, merge (per node) and push the store with a git remote")
     p.add_argument("remote", nargs="?", help="a remote name, URL or path (default: sync_remote in config.json)")
     p.add_argument("--remember", action="store_true", help="save REMOTE as sync_remote (synced on every autocommit)")
     p.set_defaults(fn=cmd_sync)
-    p = sub.add_parser("restore", help="put a graph back as it was at a commit or date, and say what changed")
+    p = _add(sub, "restore", "put a graph back as it was at a commit or date, and say what changed")
     p.add_argument("--at", required=True, help="a commit id, or a moment: a date (2026-11-30: the end of that day), "
                    "a date and time ('2026-11-30 14:00'), now, yesterday or 'N days ago'")
     p.add_argument("graph", nargs="?", default="user", help="user (default), maintain, a project path or folder")
     p.set_defaults(fn=cmd_restore)
-    p = sub.add_parser("init-git", help="make the store a git repository (history, sync)")
+    p = _add(sub, "init-git", "make the store a git repository (history, sync)")
     p.set_defaults(fn=cmd_init_git)
-    # Git runs it (the store's .gitattributes), not the user: no help line, and left out of the list below.
-    p = sub.add_parser("merge-driver")
+    # Git runs it (HIDDEN), not the user: no help line, and left out of the lists of commands.
+    p = sub.add_parser("merge-driver", description="Merge two versions of a graph file node by node (git runs it).")
     p.add_argument("files", nargs="*")
     p.set_defaults(fn=cmd_merge_driver)
 
@@ -308,51 +328,58 @@ def cmd_gauge(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="kg", description="Shared knowledge-graph memory for coding agents")
-    sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("serve", help="run the memory server in the foreground")
+    parser = _CommandLine(prog="kg", description="Shared knowledge-graph memory for coding agents")
+    # Not required here: a missing command is said below, after an unknown option (argparse said only that a
+    # command was required, never naming `kg --bogus`'s --bogus).
+    sub = parser.add_subparsers(dest="command")
+    p = _add(sub, "serve", "run the memory server in the foreground")
     _serve_options(p)
     p.set_defaults(fn=cmd_serve)
-    p = sub.add_parser("start", help="start the server in the background; returns once it answers")
+    p = _add(sub, "start", "start the server in the background; returns once it answers")
     _serve_options(p)
     p.set_defaults(fn=cmd_start)
-    p = sub.add_parser("restart", help="stop the background server and start it again")
+    p = _add(sub, "restart", "stop the background server and start it again")
     _serve_options(p)
     p.set_defaults(fn=cmd_restart)
-    p = sub.add_parser("stop", help="stop the background server")
+    p = _add(sub, "stop", "stop the background server")
     p.add_argument("--port", type=_port, help="HTTP port (default 8765, or KG_HTTP_PORT)")
     p.set_defaults(fn=cmd_stop)
-    p = sub.add_parser("status", help="is the server up, and what does it hold")
+    p = _add(sub, "status", "is the server up, and what does it hold")
     p.add_argument("--port", type=_port, help="HTTP port (default 8765, or KG_HTTP_PORT)")
     p.set_defaults(fn=cmd_status)
-    p = sub.add_parser("logs", help="the end of the server log")
+    p = _add(sub, "logs", "the end of the server log")
     p.add_argument("-n", "--lines", type=_count, default=50, help="how many of the last lines (default 50)")
     p.add_argument("-f", "--follow", action="store_true", help="keep printing what is appended")
     p.set_defaults(fn=cmd_logs)
-    sub.add_parser("version", help="print the version").set_defaults(fn=lambda a: print(__version__) or 0)
-    sub.add_parser("mcp", help="the stdio MCP shim that clients launch").set_defaults(fn=cmd_mcp)
-    p = sub.add_parser("editor", help="open the visual editor")
-    p.add_argument("--no-browser", action="store_true")
+    _add(sub, "version", "print the version").set_defaults(fn=lambda a: print(__version__) or 0)
+    _add(sub, "mcp", "the stdio MCP shim that clients launch").set_defaults(fn=cmd_mcp)
+    p = _add(sub, "editor", "open the visual editor")
+    p.add_argument("--no-browser", action="store_true", help="print the editor's address without opening a browser")
     p.set_defaults(fn=cmd_editor)
-    p = sub.add_parser("setup", help="connect the installed agents (Claude Code, Codex, Claude Desktop, Gemini CLI, "
-                                     "Antigravity, OpenCode), asking first")
+    p = _add(sub, "setup", "connect the installed agents (Claude Code, Codex, Claude Desktop, Gemini CLI, "
+                           "Antigravity, OpenCode), asking first")
     p.add_argument("--yes", action="store_true", help="apply every step without asking")
     p.add_argument("--plan", action="store_true", help="print the steps and change nothing")
     p.add_argument("--only", metavar="STEPS", help="comma-separated steps: claude, codex, desktop, gemini, "
                                                    "antigravity, opencode, gauge")
     p.set_defaults(fn=cmd_setup)
-    p = sub.add_parser("uninstall", help="undo what kg setup did (the memory stays)")
+    p = _add(sub, "uninstall", "undo what kg setup did (the memory stays)")
     p.add_argument("--yes", action="store_true", help="undo without asking")
     p.add_argument("--plan", action="store_true", help="print what would be undone and change nothing")
     p.set_defaults(fn=cmd_uninstall)
-    sub.add_parser("doctor", help="check every piece, name what is wrong and the fix").set_defaults(fn=cmd_doctor)
+    _add(sub, "doctor", "check every piece, name what is wrong and the fix").set_defaults(fn=cmd_doctor)
     _store_commands(sub)
-    p = sub.add_parser("gauge", help="Claude Code status-line command: record the quota frame (for chores)")
+    p = _add(sub, "gauge", "Claude Code status-line command: record the quota frame (for chores)")
     p.add_argument("--wrap", metavar="CMD", help="run your own status-line command on the same input and show it")
     p.set_defaults(fn=cmd_gauge)
     # The commands a user runs; help=SUPPRESS on a subparser printed "merge-driver  ==SUPPRESS==" instead.
-    sub.metavar = "{" + ",".join(name for name in sub.choices if name != "merge-driver") + "}"
-    args = parser.parse_args(argv)
+    shown = [name for name in sub.choices if name not in HIDDEN]
+    sub.metavar = "{" + ",".join(shown) + "}"
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        parser.error(f"unrecognized argument{'s' if len(extra) > 1 else ''}: {' '.join(extra)}")
+    if args.command is None:
+        parser.error(f"a command is required: one of {', '.join(shown)} (kg --help says what each does)")
     try:
         return int(args.fn(args) or 0)
     except BrokenPipeError:  # `kg doctor | head -1`: the reader left; go quietly, as any filter does

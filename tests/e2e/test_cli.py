@@ -428,6 +428,34 @@ def test_help_lists_the_commands_a_user_runs_and_merge_driver_still_runs(env):
     assert driver.returncode == 2 and "usage: python -m kg_actors merge-driver BASE OURS THEIRS" in driver.stderr
 
 
+def test_a_wrong_command_line_names_what_is_wrong_and_lists_only_the_users_commands(env):
+    out = kg(["--bogus"], env)  # said "the following arguments are required", never naming --bogus
+    assert out.returncode == 2 and "unrecognized argument: --bogus" in out.stderr, out.stderr
+    assert "required" not in out.stderr and out.stdout == "", out.stderr
+    out = kg(["status", "--bogus", "-x"], env)
+    assert out.returncode == 2 and "unrecognized arguments: --bogus -x" in out.stderr, out.stderr
+    out = kg([], env)
+    assert out.returncode == 2 and "a command is required" in out.stderr and "doctor" in out.stderr, out.stderr
+    out = kg(["nosuchcmd"], env)
+    assert out.returncode == 2 and "nosuchcmd" in out.stderr and "doctor" in out.stderr, out.stderr
+    assert "merge-driver" not in out.stderr, out.stderr
+
+
+def test_each_commands_help_says_what_it_does(env):
+    listed = kg(["--help"], env).stdout
+    for command in ("serve", "start", "restart", "stop", "status", "logs", "version", "mcp", "editor", "setup",
+                    "uninstall", "doctor", "commit", "sync", "restore", "init-git", "gauge"):
+        out = kg([command, "--help"], env)
+        assert out.returncode == 0, (command, out.stderr)
+        usage, summary = out.stdout.split("\n\n")[:2]
+        assert usage.startswith(f"usage: kg {command}") and not summary.startswith(("options:", "positional")), \
+            (command, out.stdout)
+        # The summary is the line the command list shows, as a sentence.
+        assert " ".join(summary.rstrip(".").lower().split()) in " ".join(listed.lower().split()), (command, summary)
+    out = kg(["editor", "--help"], env)
+    assert "--no-browser  " in out.stdout and out.stdout.split("--no-browser", 1)[1].strip(), out.stdout
+
+
 def test_uninstall_without_the_setups_kg_home_names_it_and_leaves_the_entries(env, tmp_path):
     home = tmp_path / "home"
     desktop = home / ".config" / "Claude" / "claude_desktop_config.json"
