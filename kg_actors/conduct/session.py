@@ -10,7 +10,7 @@ from __future__ import annotations
 import attrs
 
 from ..core import replies
-from ..core.errors import InvalidInput, SessionUnknown, StorageRefused
+from ..core.errors import InvalidInput, NotAProjectFolder, SessionUnknown, StorageRefused
 from ..harness import profiles
 from ..session_messages import SessionView
 from .floor import Floor
@@ -33,24 +33,36 @@ async def open_session(floor: Floor, cwd: str | None, session_id: str | None,
     notices: list[str] = []
     if session_id is not None and not isinstance(session_id, str):
         raise InvalidInput("session_id", "must be a string")
-    root, folder = floor.bindings.binding(cwd) if cwd is not None else (None, None)
+    refused: NotAProjectFolder | None = None
+    try:
+        root, folder = floor.bindings.binding(cwd) if cwd is not None else (None, None)
+    except NotAProjectFolder as exc:  # refused below unless a session bound to a project ignores it
+        if not session_id:
+            raise
+        root, folder, refused = None, None, exc
     bound_note = replies.bound_note(root, folder)
     sessions = floor.sessions
     if session_id:
         view = await sessions.get(sid=session_id)
         if view is not None and view.bound:
+            if refused is not None and not view.project_path:
+                raise refused  # it would have attached a project: the folder must be one
             view = await sessions.touch(sid=session_id, now=now, harness=None)
             if cwd is not None and view.project_path is None and root is not None:
                 view = await sessions.attach(sid=session_id, project_path=root)
                 await floor.graph(floor.directory.project_key(root))
                 notices.append(f"Project memory attached: {root}.")
                 notices.extend([bound_note] if bound_note else [])
-            elif cwd is not None and view.project_path and root and not _inside(root, view.project_path):
+            elif cwd is not None and view.project_path and not (root and _inside(root, view.project_path)):
+                # Spec 003: any cwd outside the bound project, home and folders that cannot be projects included.
+                shown, why = (root, "") if root else (cwd, f" (it {refused.why.split(';')[0]})" if refused else "")
                 notices.append(
-                    f"This session stays bound to {view.project_path}; cwd {root} is ignored — "
+                    f"This session stays bound to {view.project_path}; cwd {shown} is ignored{why} — "
                     "start a separate session for another project."
                 )
             return Opened(view, tuple(notices), False)
+        if refused is not None:
+            raise refused
         if cwd is None:
             raise SessionUnknown(
                 f"session_id '{session_id}' is unknown or lost its project — pass cwd=<project root> with it."

@@ -20,6 +20,15 @@ class InvalidInput(KGError):
         super().__init__(f"{field}: {rule}")
 
 
+class NotAProjectFolder(InvalidInput):
+    """A well-formed folder path that cannot be a project (outside home, missing, a file): refused when it would
+    open or attach a project, ignored (with `why` said) by a session bound to one already."""
+
+    def __init__(self, field: str, cwd: str, why: str):
+        self.why = why
+        super().__init__(field, f"'{cwd}' {why}")
+
+
 class NotFound(KGError):
     """No node, edge, graph or task by that name; `field`, when a field of the request named it."""
 

@@ -16,7 +16,7 @@ import re
 import time
 from pathlib import Path
 
-from ..core.errors import InvalidInput
+from ..core.errors import InvalidInput, NotAProjectFolder
 
 _SLUG_RE = re.compile(r"[^A-Za-z0-9._-]+")
 
@@ -137,7 +137,7 @@ def project_root(cwd: object, field: str = "cwd") -> str:
     real = os.path.realpath(expanded)
     h = str(home())
     if real != h and not real.startswith(h.rstrip("/") + "/"):
-        raise InvalidInput(field, f"'{cwd}' is outside the user's home ({h}); project folders must be inside it")
+        raise NotAProjectFolder(field, cwd, f"is outside the user's home ({h}); project folders must be inside it")
     return real
 
 
@@ -150,7 +150,7 @@ def project_folder(cwd: object, field: str = "cwd") -> str:
     real = project_root(cwd, field)
     if not os.path.isdir(real):
         what = "is a file, not a folder" if os.path.exists(real) else "does not exist"
-        raise InvalidInput(field, f"'{cwd}' {what}; pass the project's folder (an existing directory inside home)")
+        raise NotAProjectFolder(field, cwd, f"{what}; pass the project's folder (an existing directory inside home)")
     return real
 
 

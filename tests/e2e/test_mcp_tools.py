@@ -815,6 +815,23 @@ async def test_read_with_maintenance_true_flags_a_maintenance_pass(srv, client):
     assert (await c.ok("kg_useful", ids=["maint-flag-node"], credits=1)).startswith("Credited")
 
 
+@pytest.mark.parametrize("where", ["home", "outside-home", "missing"])
+async def test_a_bound_session_ignores_any_cwd_outside_its_project_with_a_note(srv, client, tmp_path, where):
+    """Spec 003: a cwd outside the bound project is ignored, with a note. Home said nothing, and a folder outside
+    home (or one that is gone) refused the read: the session's own project is what a read serves."""
+    proj = srv.project(f"bound-{where}-proj")
+    a = await Session.open(client, proj)
+    await a.ok("kg_put_node", level="project", id="bound-keeps-node", gist="the bound project's node")
+    cwd = {"home": str(srv.home), "outside-home": str(tmp_path), "missing": str(srv.home / "gone-folder")}[where]
+    text = await a.ok("kg_read", cwd=cwd)
+    assert f"This session stays bound to {proj}; cwd {cwd} is ignored" in text, text
+    assert "bound-keeps-node" in text  # the read served the bound project
+    await a.ok("kg_put_node", level="project", id="bound-still-node", gist="g")
+    assert {"bound-keeps-node", "bound-still-node"} <= set(nodes_by_id(graph(srv, project_path=proj)["project"]))
+    if where != "home":  # why it could not have been a project: said once, in the note
+        assert ("outside the user's home" if where == "outside-home" else "does not exist") in text, text
+
+
 async def test_a_cwd_inside_the_bound_project_draws_no_note(srv, client):
     cwd = srv.project("bound-sub-proj")
     a = await Session.open(client, cwd)
