@@ -184,8 +184,11 @@ async def _full_read(floor: Floor, view: SessionView, notices: list[str]) -> lis
     preloaded = view.preloaded
     now = floor.clock()
     held = await floor.sessions.held_whole(sid=view.sid)  # shown whole since the context began: not again
-    parts, debt_lines = [], {}
+    parts, debt_lines, missing = [], {}, {}
     for lvl, handle in await floor.levels_of(view):
+        if floor.directory.unreadable(handle.key):  # served empty: said first, and not shown as a graph
+            missing[lvl] = graph_troubles.troubles(floor, lvl, handle)
+            continue
         gview = await handle.settled(now)
         held_here = frozenset(i for (level, i), at in held.items() if level == lvl and _unchanged(gview.graph, i, at))
         parts.append(floor.views.level_part(handle.key, gview, lvl, at_level(preloaded, lvl), now, held_here))
@@ -194,7 +197,7 @@ async def _full_read(floor: Floor, view: SessionView, notices: list[str]) -> lis
     first = view.full_read_ts is None
     if view.project_path is None and replies.user_only_notice(view.sid) not in notices:
         notices.append(replies.user_only_notice(view.sid))
-    return reads.full_read_lines(parts, debt_lines, len(preloaded), view.sid, first, notices)
+    return reads.full_read_lines(parts, debt_lines, len(preloaded), view.sid, first, notices, missing=missing)
 
 
 def _unchanged(graph: GraphReader, node_id: str, seen_at: float) -> bool:

@@ -21,6 +21,14 @@ ANNOUNCE = 'Full graph now in context — announce "I have recalled KG Memories"
 TITLES = {"user": "USER GRAPH", "project": "PROJECT GRAPH", "maintain": "MAINTAIN GRAPH"}
 
 
+def partial_line(shown: list[str], missing: list[str]) -> str:
+    """Said instead of ANNOUNCE while a graph could not be loaded: what is in context, what is not, and that
+    the user is to hear of it (the why and the fix open the read)."""
+    have = f"Only the {' and '.join(shown)} memory is in context" if shown else "No memory is in context"
+    return (f"{have}: the {' and '.join(missing)} memory is missing (the top of this read says why "
+            'and how to bring it back) — tell the user so when you announce "I have recalled KG Memories".')
+
+
 @attrs.frozen
 class BodyLine:
     """One line of a level's body; anchors and citations carry the value the read ladder drops by."""
@@ -159,8 +167,12 @@ def degraded_note(anchors_hidden: int, edges_hidden: int) -> str:
 
 
 def full_read_lines(parts: list[LevelPart], debt: dict[str, str], preloaded_count: int,
-                    sid: str, first: bool, notices: list[str], budget: int = C.READ_CHAR_BUDGET) -> list[Line]:
-    head: list[str] = []
+                    sid: str, first: bool, notices: list[str], budget: int = C.READ_CHAR_BUDGET,
+                    missing: Mapping[str, list[str]] | None = None) -> list[Line]:
+    """`missing`: the levels that could not be loaded, each with what is said of it; said first, and no full
+    graph is claimed while one is missing."""
+    missing = missing or {}
+    head: list[str] = [t for said in missing.values() for t in said] + [""] * bool(missing)
     if preloaded_count:
         head += [f"{preloaded_count} gist(s) already shown by the session-start preload render as id-only "
                  "'(preloaded)' anchors below — kg_read(session_id, ids=[...]) re-reads any in full.", ""]
@@ -169,7 +181,8 @@ def full_read_lines(parts: list[LevelPart], debt: dict[str, str], preloaded_coun
         head += [f"{held} gist(s) this session was already shown whole (by a recall, a push or a read) render "
                  "as id-only '(in context)' anchors below — kg_read(session_id, ids=[...]) re-reads any in full.",
                  ""]
-    tail = ["", f"Session: {sid}"] + ([ANNOUNCE] if first else []) + list(notices)
+    closing = [partial_line([p.level for p in parts], list(missing))] if missing else [ANNOUNCE] * first
+    tail = ["", f"Session: {sid}"] + closing + list(notices)
     fixed = sum(len(t) + 1 for t in head + tail)
     fixed += sum(len(level_header(p)) + len(p.health) + 2 + len(debt.get(p.level, "")) + 1 for p in parts)
     bodies, anchors_hidden, edges_hidden = _fit(parts, budget, fixed)

@@ -230,3 +230,31 @@ def test_doctor_names_a_journal_it_cannot_read_and_a_projects_file_and_goes_on(s
     doctor = kg(["doctor"], srv.env)
     assert f"FAIL  store: {srv.store / 'projects'} is a file, not a folder" in doctor.stdout, doctor.stdout
     assert "OpenCode" in doctor.stdout and not doctor.stderr.strip(), doctor.stderr  # the later checks ran
+
+
+def test_a_full_read_with_a_graph_that_could_not_be_loaded_says_so_first_and_claims_no_full_graph(server_factory):
+    srv = server_factory(start=False)
+    cwd = srv.project("broken-proj")
+    srv.store.mkdir(parents=True)
+    (srv.store / "user.json").write_bytes(_graph_json(None, "user-lesson-node"))
+    (srv.store / "projects" / "broken-proj").mkdir(parents=True)
+    (srv.store / "projects" / "broken-proj" / "graph.json").write_text('{"nodes": {"cut-off')  # and no graph.prev
+    srv.start("--no-editor")
+    conn = Conn(srv.port, timeout=10)
+    text, err = conn.tool("kg_read", cwd=cwd)
+    assert not err and "user-lesson-node" in text, text
+    warning = text.index("The project memory could not be loaded")
+    assert warning < text.index("GRAPH —"), text  # before any graph: the first thing the agent reads
+    assert "Full graph now in context" not in text, text
+    # What is missing, and the way back (the file restored, then a reload), said once.
+    assert "Only the user memory is in context: the project memory is missing" in text, text
+    assert "kg restore" in text and text.count("could not be loaded") == 1, text
+    # A second full read says the same; once the file is back and reloaded, the full graph is claimed again.
+    text, _ = conn.tool("kg_read", session_id=session_id(text))
+    assert "Only the user memory is in context" in text and "Full graph now" not in text, text
+    (srv.store / "projects" / "broken-proj" / "graph.json").write_bytes(_graph_json(cwd, "restored-node"))
+    assert "restored-node" in nodes_by_id(graph(srv, project_path=cwd, reload=True)["project"])
+    sid = session_id(conn.tool("kg_read", cwd=cwd)[0])
+    text, _ = conn.tool("kg_read", session_id=sid)
+    assert "could not be loaded" not in text and "Only the user memory" not in text, text
+    assert "restored-node" in text
