@@ -138,6 +138,11 @@ class GraphDirectory:
         """Why a loaded graph refuses changes (its file could not be read), or None."""
         return self._refusals.get(key)
 
+    def set_aside(self, key: str) -> Path | None:
+        """The unreadable file set aside when this graph was loaded from its previous save, while it is there."""
+        aside = self._fell_back.get(key)
+        return aside if aside is not None and aside.exists() else None
+
     def fell_back(self, key: str) -> str | None:
         """Said while the unreadable file set aside at this graph's load is still there: its previous
         save was served, so what was written after that save is not in it."""

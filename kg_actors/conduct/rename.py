@@ -84,6 +84,11 @@ async def rename(floor: Floor, sid: str | None, old_id: str, new_id: str, level:
             skipped.append({"graph": key, "reason": f"its file could not be read: {why}; once it loads, its "
                                                     "edges to the old id follow the rename"})
             continue
+        if aside := floor.directory.set_aside(key):  # its previous save is rewired below; the file set aside is not
+            skipped.append({"graph": key, "reason": f"its file could not be read when it was loaded, so its previous "
+                                                    f"save is served and was rewired; the unreadable file, kept as "
+                                                    f"{aside}, was not, and edges to '{old_id}' written after that "
+                                                    "save are only in it", "rewired": "partly"})
         owns_old, owns_new, refs = _rename_probe((await ph.current()).graph, old_id, new_id)
         if not refs:
             continue

@@ -97,7 +97,8 @@ def edge_deleted(src: str, dst: str, rel: str, level: str | None) -> str:
 def renamed(old_id: str, new_id: str, level: str, rewired: int, skipped: Sequence[Mapping[str, str]]) -> str:
     text = f"Renamed '{old_id}' -> '{new_id}' in {level} graph; {rewired} edge ref(s) rewired."
     for skip in skipped:
-        text += f"\nNOT rewired in {skip['graph']} ({skip['reason']}) — check that graph by hand."
+        done = "Partly rewired" if skip.get("rewired") == "partly" else "NOT rewired"
+        text += f"\n{done} in {skip['graph']} ({skip['reason']}) — check that graph by hand."
     nudge = ids.id_nudge(new_id)  # a rename is where an id gets tightened: a new one too long or dated is said
     return f"{text}\n{nudge}" if nudge else text
 

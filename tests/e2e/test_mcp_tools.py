@@ -876,3 +876,37 @@ async def test_a_user_rename_names_a_project_graph_it_could_not_read(tmp_path):
         assert "project:torn-proj" in srv.health()["graphs_in_trouble"]
     finally:
         srv.kill()
+
+
+async def test_a_user_rename_names_a_project_graph_served_from_its_previous_save(tmp_path):
+    """Spec 003: a project graph on disk the rename cannot rewrite is named. One whose file did not read is
+    loaded from graph.prev (rewired), the unreadable file set aside; what that file holds is not rewired."""
+    home = tmp_path / "home"
+    root = home / "prev-proj"
+    root.mkdir(parents=True)
+    user = {"nodes": {"log-format-rule": _node("log-format-rule", "JSON lines with a request id")},
+            "edges": {}, "_meta": {"versions": {}}}
+    saved = {"nodes": {"release-steps-node": _node("release-steps-node", "d")},
+             "edges": {"release-steps-node->log-format-rule:applies": {
+                 "from": "release-steps-node", "to": "log-format-rule", "rel": "applies"}},
+             "_meta": {"versions": {}, "project_path": str(root), "namespace": {"kind": "project", "owner": None}}}
+
+    def tear(srv):
+        folder = srv.store / "projects" / "prev-proj"
+        (folder / "graph.prev").write_bytes((folder / "graph.json").read_bytes())
+        (folder / "graph.json").write_text('{"nodes": {"release-steps-node": {"id": "release-')
+
+    srv = start_server(tmp_path, user, {"prev-proj": saved}, before_start=tear)
+    try:
+        async with Client(srv.url + "/") as c:
+            a = await Session.open(c, srv.project("rename-elsewhere-proj"))
+            text = await a.ok("kg_rename_node", old_id="log-format-rule", new_id="structured-log-rule")
+        assert "1 edge ref(s) rewired" in text, text  # the previous save's edge
+        aside = srv.store / "projects" / "prev-proj" / "graph.json.unreadable"
+        assert aside.exists()
+        assert "Partly rewired in project:prev-proj (its file could not be read" in text, text
+        assert str(aside) in text and "check that graph by hand" in text, text
+        edges = edge_keys(graph(srv, project_path=str(root))["project"])
+        assert edges == {("release-steps-node", "structured-log-rule", "applies")}
+    finally:
+        srv.kill()
