@@ -37,7 +37,10 @@ MAX_HEAD_BYTES = 64 * 1024  # a request line and headers beyond this: 400
 READ_BYTES = 64 * 1024
 BACKLOG = 128
 # An unread request body up to this is read and dropped to keep the connection; a larger one closes it.
-DRAIN_MAX_BYTES = 1024 * 1024
+# Eight times the largest body taken (app.MAX_BODY): a client that sends its whole body before it reads the reply
+# (the Python MCP SDK) saw a refused one's 413 only as a reset connection when the rest was left unread (1 MiB
+# was drained); read in 64 KiB parts and dropped, so what it costs is bounded.
+DRAIN_MAX_BYTES = 64 * 1024 * 1024
 
 _ASGI = {"version": "3.0", "spec_version": "2.3"}
 _REASONS = {s.value: s.phrase.encode() for s in HTTPStatus}

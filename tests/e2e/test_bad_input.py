@@ -12,6 +12,8 @@ import json
 
 import httpx
 import pytest
+from mcp import Client, MCPError
+
 from e2e_helpers import Session, call, graph, store_files, start_server, wait_until
 
 MCP_HEADERS = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
@@ -306,6 +308,26 @@ async def test_the_editor_refuses_an_empty_or_blank_note_naming_it(srv, session,
     assert r.json()["error"].startswith(f"notes[{at}]: ") and ("blank" in r.json()["error"] or "empty" in r.json()["error"]), r.text
     assert store_files(srv.store) == before
     await _still_serves(srv, session)
+
+
+def test_a_tool_call_far_over_the_body_limit_reaches_the_sdk_client_as_an_error_naming_the_limit(srv):
+    """The Python SDK (on asyncio, as its users run it) sends the whole body before it reads a reply: the server
+    answered 413 early and closed with the rest unread, and the client saw only a reset connection (httpcore
+    ReadError, out of the client's context). The rest is read and dropped (bounded), so the refusal reaches it."""
+    import asyncio
+
+    async def huge_write() -> str:
+        async with Client(srv.url + "/") as sdk:
+            sid = (await Session.open(sdk)).sid
+            with pytest.raises(MCPError, match="the body is over 8388608 bytes"):
+                await sdk.call_tool("kg_put_node", {"session_id": sid, "level": "user", "id": "huge-body-node",
+                                                    "gist": "g" * 20_000_000})
+            text, _ = await call(sdk, "kg_search", {"session_id": sid, "query": "huge body node"})
+            return text
+
+    text = asyncio.run(huge_write())  # the same client goes on
+    assert "huge-body-node" not in text, text  # not stored
+    assert srv.health() is not None
 
 
 HALF = "holds half of a character (U+D83D, a lone surrogate"
