@@ -331,7 +331,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = _CommandLine(prog="kg", description="Shared knowledge-graph memory for coding agents")
     # Not required here: a missing command is said below, after an unknown option (argparse said only that a
     # command was required, never naming `kg --bogus`'s --bogus).
-    sub = parser.add_subparsers(dest="command")
+    sub = parser.add_subparsers(dest="command", parser_class=argparse.ArgumentParser)
     p = _add(sub, "serve", "run the memory server in the foreground")
     _serve_options(p)
     p.set_defaults(fn=cmd_serve)

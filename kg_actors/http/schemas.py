@@ -88,7 +88,8 @@ SCHEMAS: dict[str, dict[str, Any]] = {
     "kg_sync": _obj({"session_id": _SID}, ["session_id"]),
     "kg_progress": _obj({
         "session_id": _SID,
-        "task_id": {"type": "string", "minLength": 1, "maxLength": 128, "description": "The task's name (scout, extract, ...)"},
+        "task_id": {"type": "string", "minLength": 1, "maxLength": 128,
+                    "description": "The task's name (scout, extract, ...)"},
         "state": {"type": "object", "description": "Progress state to store. Omit to read"},
         "level": {**_WRITE_LEVEL, "description": "Default user; maintain only from a maintenance pass or chore"},
     }, ["session_id", "task_id"]),

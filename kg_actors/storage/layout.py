@@ -150,7 +150,8 @@ def project_folder(cwd: object, field: str = "cwd") -> str:
     real = project_root(cwd, field)
     if not os.path.isdir(real):
         what = "is a file, not a folder" if os.path.exists(real) else "does not exist"
-        raise NotAProjectFolder(field, cwd, f"{what}; pass the project's folder (an existing directory inside home)")
+        raise NotAProjectFolder(field, str(cwd),
+                                f"{what}; pass the project's folder (an existing directory inside home)")
     return real
 
 
