@@ -45,17 +45,19 @@ kg_print() {
 }
 
 # SessionStart, one routine for Claude Code's and Gemini's hooks: post $payload to $1 and print the preload
-# for event $2. A server that was already running gets the 0.6 s of every hook (the promise is about one
-# second; one that answers nothing holds the session no longer, and is not started again). When nothing
-# listens, `kg start` starts it and the payload goes again (?started=1: the server's line says so) with up
-# to 5 s: the server just started may still be loading the project (10,000 nodes take 2-3 s), and the
-# user waits for a start anyway. When `kg start` cannot (the store's server runs on another port, say),
-# the user's line is what it said.
+# for event $2. A server is asked for its /health first, with 0.5 s: one that answers is alive and gets up
+# to 5 s for the preload (it may be loading the project: 10,000 nodes take 2-3 s, and a preload missed is
+# a session without its memory); one that answers nothing is hung and holds the session no longer (the
+# promise is about one second), and is not started again. When nothing listens, `kg start` starts it and
+# the payload goes again (?started=1: the server's line says so) with up to 5 s. When `kg start` cannot
+# (the store's server runs on another port, say), the user's line is what it said.
 kg_session_start() {
-  reply=$(printf '%s' "$payload" | kg_fetch "$1?started=0")
-  rc=$?
-  [ "$rc" -eq 0 ] && { kg_print "$reply" "$2"; return 0; }
-  [ "$rc" -eq 7 ] || return 0  # curl's 7: could not connect, so nothing listens on the port
+  curl -s -o /dev/null --noproxy '*' --max-time 0.5 "$KG_URL/health" 2>/dev/null
+  case $? in
+    0) reply=$(printf '%s' "$payload" | kg_fetch "$1?started=0" 5) && kg_print "$reply" "$2"; return 0 ;;
+    7) ;;  # curl's 7: could not connect, so nothing listens on the port
+    *) return 0 ;;
+  esac
   KG=${KG_BIN:-$(command -v kg 2>/dev/null)}
   [ -n "$KG" ] || return 0
   # `kg start` says at once why it cannot start one (a start takes 1-2 s); bounded all the same, where

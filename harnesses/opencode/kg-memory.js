@@ -26,6 +26,18 @@ async function ask(event, body, timeout = TIMEOUT_MS) {
   }
 }
 
+// "up" when the server's /health answers within half a second, "down" when nothing listens, else "hung".
+async function alive() {
+  if (env.KG_CHORE || env.KG_MAINTENANCE) return "hung" // a chore's own agent: no preload, nothing started
+  try {
+    await fetch(`${BASE}/health`, { signal: AbortSignal.timeout(500) })
+    return "up"
+  } catch (err) {
+    const code = err?.cause?.code ?? err?.code
+    return code === "ECONNREFUSED" || code === "ConnectionRefused" ? "down" : "hung"
+  }
+}
+
 // `kg start`, awaited without holding OpenCode's event loop (a spawnSync froze every session meanwhile).
 function startServer() {
   const kg = SETTINGS.bin || "kg"
@@ -52,14 +64,14 @@ export const KgMemory = async ({ directory }) => {
   const opening = new Map() // sessionID -> the pending session.start
 
   async function open(sessionID, source = "startup") {
-    // As Claude Code's and Gemini's SessionStart hooks (hooks/common.sh): a running server gets the short
-    // timeout of every ask (one that answers nothing holds the session no longer, and is not started
-    // again); one just started gets up to 5 s, as it may still be loading the project (2-3 s at 10,000 nodes).
-    let out = await ask("session.start", { sessionID, directory, source })
-    if (out.down) {
-      await startServer()
-      out = await ask("session.start", { sessionID, directory, source }, SESSION_START_MS)
-    }
+    // As Claude Code's and Gemini's SessionStart hooks (hooks/common.sh): a server whose /health answers is
+    // alive and gets up to 5 s (it may be loading the project: 2-3 s at 10,000 nodes); one that answers
+    // nothing is hung and holds the session no longer, and is not started again; one that is down is
+    // started, then gets the same 5 s.
+    const state = await alive()
+    if (state === "hung") return preload.set(sessionID, "")
+    if (state === "down") await startServer()
+    const out = await ask("session.start", { sessionID, directory, source }, SESSION_START_MS)
     preload.set(sessionID, out.context || "")
   }
 

@@ -166,14 +166,14 @@ def reference_graph(nodes: list[dict], edges=(), project_path: str | None = None
 
 @contextmanager
 def another_program(body: bytes, status: int = 200, content_type: str = "application/json",
-                    delay: float = 0.0) -> Iterator[int]:
+                    delay: float = 0.0, get_at_once: bool = False) -> Iterator[int]:
     """Some other program on a port of this machine, answering every GET and POST with `body` (`delay` seconds
-    after it came: its own work, not the test's wait); yields the port."""
+    after it came: its own work, not the test's wait; a GET at once with `get_at_once`); yields the port."""
 
     class Answer(http.server.BaseHTTPRequestHandler):
         def do_POST(self):  # noqa: N802 (http.server's names)
             self.rfile.read(int(self.headers.get("Content-Length") or 0))
-            if delay:
+            if delay and not (get_at_once and self.command == "GET"):
                 threading.Event().wait(delay)
             self.send_response(status)
             self.send_header("Content-Type", content_type)

@@ -19,6 +19,7 @@ import uuid
 from pathlib import Path
 
 import pytest
+from e2e_helpers import another_program
 from hook_helpers import node, project_graph
 from npm_clients import NODE, client_env, npm_bin, npm_root
 
@@ -130,6 +131,22 @@ def test_a_running_server_that_answers_nothing_holds_the_session_open_about_a_se
         took = time.monotonic() - began
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout) == [] and took < 3.0, (run.stdout, took)  # 1 s, and Node's own start
+
+
+def test_a_running_server_loading_a_large_project_gets_up_to_5_s_to_open_the_session(machine):
+    # Its /health answers at once; the preload comes when the project is loaded (2-3 s at 10,000 nodes).
+    srv, env, cli, root = machine
+    opening = ('const { KgMemory } = await import(process.argv[1]);'
+               'const hooks = await KgMemory({ directory: process.argv[2] });'
+               'const system = { system: [] };'
+               'await hooks["experimental.chat.system.transform"]({ sessionID: "ses_slow" }, system);'
+               'console.log(JSON.stringify(system.system));')
+    with another_program(json.dumps({"context": "slow preload"}).encode(), delay=2.0, get_at_once=True) as port:
+        run = subprocess.run([NODE, "--input-type=module", "-e", opening, str(opencode.plugin_path(env, srv.home)),
+                              str(root)], env={**env, "KG_HTTP_PORT": str(port)},
+                             capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert "slow preload" in " ".join(json.loads(run.stdout)), run.stdout
 
 
 def _bun() -> str:

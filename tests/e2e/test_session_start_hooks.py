@@ -1,6 +1,7 @@
-"""Claude Code's and Gemini's SessionStart hooks share one routine (hooks/common.sh): a running server gets
-about a second, a server that is down is started with `kg start` and then gets up to 5 s, and what `kg start`
-said when it could not.
+"""Claude Code's and Gemini's SessionStart hooks share one routine (hooks/common.sh): a running server whose
+/health answers gets up to 5 s (it may be loading the project), one that answers nothing about a second, a
+server that is down is started with `kg start` and then gets up to 5 s, and what `kg start` said when it
+could not.
 
 The real hook scripts, fed real payloads, against a real `kg serve` (or a program standing in for a slow
 or hung one)."""
@@ -19,6 +20,7 @@ import uuid
 from pathlib import Path
 
 import pytest
+from e2e_helpers import another_program
 from hook_helpers import HOOKS, SYSTEM_PATH, VENV_BIN, hook_env
 
 from kg_actors.testing import free_port
@@ -100,6 +102,17 @@ def test_session_start_waits_up_to_5_s_for_the_server_it_has_just_started(server
         if pid_file.exists():
             os.kill(int(pid_file.read_text()), signal.SIGKILL)
     assert out == PRELOAD + "\n" and took >= 2.0, (out, took)
+
+
+@pytest.mark.parametrize("kind", ["claude", "gemini"])
+def test_a_running_server_loading_a_large_project_gets_up_to_5_s_for_the_preload(server_factory, kind):
+    # Its /health answers at once; the preload comes when the project is loaded (2-3 s at 10,000 nodes).
+    # Given the 0.6 s of every hook, the session started without its memory.
+    srv = server_factory(start=False)
+    with another_program(PRELOAD.encode(), delay=2.0, get_at_once=True) as port:
+        out, took = session_start(kind, hook_env(srv, WITH_KG, KG_HTTP_PORT=str(port)), srv.project("big"))
+    assert out == PRELOAD + "\n" and took >= 2.0, (out, took)
+    assert not (srv.store / "server.log").exists(), "no `kg start` ran (it writes its server's log there)"
 
 
 @pytest.mark.parametrize("kind", ["claude", "gemini"])
