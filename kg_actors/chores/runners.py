@@ -9,7 +9,8 @@ AGENTS.md or .mcp.json is read); the environment drops the launching
 session's identity and sets KG_CHORE=1 so the plugin's hooks stand down
 inside the run. stdout and stderr are one pipe, drained to its last few
 kilobytes; on timeout the whole process group gets SIGTERM, then SIGKILL
-after a grace period, and the process is always reaped.
+after a grace period, and the process is always reaped. The agent runs under
+leash.py, which ends its group if the server dies (a kill -9 included).
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ import json
 import os
 import shutil
 import signal
+import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from subprocess import PIPE, STDOUT
 
@@ -28,12 +30,14 @@ import trio
 
 from ..core.chores import ChoreConfig
 from ..storage import user_files
+from . import leash
 
 CHORE_TOOLS = ("kg_read", "kg_search", "kg_put_node", "kg_put_edge", "kg_rename_node", "kg_progress")
 PASS_TOOLS = CHORE_TOOLS + ("kg_delete_node", "kg_delete_edge", "kg_useful")
 MCP_NAME = "kg"
 GRACE_SECONDS = 5.0
 OUTPUT_TAIL = 4000
+LEASH = str(Path(__file__).with_name("leash.py"))
 # The launching session's identity: a run must not pass for it (nor for its harness's child).
 _DROP_PREFIXES = ("CLAUDE_CODE_", "ANTIGRAVITY_")
 _DROP = frozenset({"CLAUDECODE", "CLAUDE_PID", "CLAUDE_EFFORT", "AI_AGENT", "CODEX_THREAD_ID", "CODEX_SESSION_ID",
@@ -168,14 +172,30 @@ def _signal_group(pid: int, sig: int) -> None:
 
 
 async def run(argv: list[str], stdin: bytes, cwd: Path, env: Mapping[str, str], timeout: float,
-              grace: float = GRACE_SECONDS) -> RunResult:
-    """Run one maintenance agent to its end, or to its timeout: SIGTERM its group, `grace`, SIGKILL."""
+              grace: float = GRACE_SECONDS, on_start: Callable[[int], Awaitable[None]] | None = None) -> RunResult:
+    """Run one maintenance agent to its end, or to its timeout: SIGTERM its group, `grace`, SIGKILL.
+
+    The agent runs under leash.py (its group's leader, whose pid `on_start` is told), which ends the
+    group if this process dies: a run never outlives its server."""
     started = time.monotonic()
+    held, kept = os.pipe()  # the leash holds the read end; this process alone the write end, until the run ends
     try:
-        proc = await trio.lowlevel.open_process(argv, stdin=PIPE, stdout=PIPE, stderr=STDOUT, cwd=str(cwd),
-                                                env=dict(env), start_new_session=True)
+        proc = await trio.lowlevel.open_process([sys.executable, "-I", LEASH, str(held), "--", *argv], stdin=PIPE,
+                                                stdout=PIPE, stderr=STDOUT, cwd=str(cwd), env=dict(env),
+                                                start_new_session=True, pass_fds=(held,))
     except OSError as exc:
+        os.close(kept)
         return RunResult(None, 0.0, "", error=f"could not start {argv[0]}: {exc}")
+    finally:
+        os.close(held)
+    try:
+        return await _supervise(proc, stdin, timeout, grace, started, on_start)
+    finally:
+        os.close(kept)
+
+
+async def _supervise(proc: trio.Process, stdin: bytes, timeout: float, grace: float, started: float,
+                     on_start: Callable[[int], Awaitable[None]] | None) -> RunResult:
     tail = bytearray()
     timed_out = False
     drained = trio.Event()
@@ -197,6 +217,8 @@ async def run(argv: list[str], stdin: bytes, cwd: Path, env: Mapping[str, str], 
         drained.set()
 
     try:
+        if on_start is not None:
+            await on_start(proc.pid)
         async with trio.open_nursery() as pipes:
             pipes.start_soon(feed)
             pipes.start_soon(drain)
@@ -221,4 +243,7 @@ async def run(argv: list[str], stdin: bytes, cwd: Path, env: Mapping[str, str], 
                 _signal_group(proc.pid, signal.SIGKILL)
                 await proc.wait()
     text = tail.decode("utf-8", errors="replace")[-OUTPUT_TAIL:]
-    return RunResult(proc.returncode, round(time.monotonic() - started, 1), text, timed_out)
+    elapsed = round(time.monotonic() - started, 1)
+    if proc.returncode == leash.EXEC_FAILED and text.startswith(leash.MARK):
+        return RunResult(None, elapsed, "", error="could not start" + text.removeprefix(leash.MARK).rstrip())
+    return RunResult(proc.returncode, elapsed, text, timed_out)

@@ -27,7 +27,7 @@ from ..core.constants import CHORES_LOG_MAX_BYTES
 from ..storage import files, user_files
 from ..storage.logs import read_jsonl
 from ..touch_check import where_gone
-from . import gauge_files, prompts, runners
+from . import gauge_files, left_runs, prompts, runners
 from . import messages as m
 from .config import ConfigWatcher
 
@@ -191,7 +191,8 @@ class Supervisor:
         if runner == "antigravity":
             await trio.to_thread.run_sync(runners.write_agy_agent, self.d.root)
             cwd = runners.agy_workspace(self.d.root)
-        jobs.start_soon(self.job, argv, runners.stdin_for(runner, prompt), cwd, timeout, record, handle)
+        jobs.start_soon(self.job, argv, runners.stdin_for(runner, prompt), cwd, timeout,
+                        {**record, "ts": round(now2, 3)}, handle)
 
     async def compose(self, decision: rules.Decision, handle: Any, g: rules.GraphFacts,
                       now: float) -> tuple[str, dict[str, Any]] | None:
@@ -221,10 +222,17 @@ class Supervisor:
     # The job ---------------------------------------------------------------------------------
     async def job(self, argv: list[str], stdin: bytes, cwd: Path, timeout: float, record: dict[str, Any],
                   handle: Any) -> None:
-        out: dict[str, Any] = {"tier": record["tier"], "graph": record["graph"], "runner": record["runner"]}
+        out: dict[str, Any] = {"tier": record["tier"], "graph": record["graph"], "runner": record["runner"],
+                               "started": record["ts"]}
+
+        async def started(pid: int) -> None:  # a later server ends this group should this one die first
+            entry = {"pid": pid, "proc_start": left_runs.process_start(pid), **out}
+            if self.state is not None:
+                await self.save_state(attrs.evolve(self.state, running=entry))
+
         try:
             result = await self.d.run(argv, stdin, cwd, runners.chore_env(self.d.env), timeout,
-                                       self.d.grace_s)
+                                       self.d.grace_s, on_start=started)
             if result.error:
                 out.update(event="spawn_failed", reason=result.error)
             else:
@@ -239,11 +247,30 @@ class Supervisor:
             out.update(event="spawn_failed", reason=repr(exc))
         await self.handle.job_done(out)
 
-    def on_job_done(self, msg: m.JobDone) -> None:
+    async def on_job_done(self, msg: m.JobDone) -> None:
         record = dict(msg.record)
         event = record.pop("event", "done")
         self.note(event, self.d.clock(), **record)
         self.running = None
+        if self.state is not None and self.state.running is not None:
+            await self.save_state(attrs.evolve(self.state, running=None))
+
+    async def recover(self) -> None:
+        """At startup: end what the last server's run left running, and close every run it left open."""
+        state = await self.load_state()
+        left, fate = state.running, None
+        if left is not None:
+            fate = await left_runs.end_left_run(left, self.d.grace_s)
+            await self.save_state(attrs.evolve(state, running=None))
+        records = await trio.to_thread.run_sync(load_log, self.d.root, 10**9)
+        runs = left_runs.open_runs(records)
+        if left is not None and not any(r.get("ts") == left.get("started") for r in records
+                                        if r.get("event") == "dispatch"):
+            runs.append(left)  # killed before its dispatch line was written
+        now = self.d.clock()
+        for run in runs:
+            mine = left is not None and run.get("ts", run.get("started")) == left.get("started")
+            self.note("interrupted", now, **left_runs.closing(run, fate if mine else None))
 
     def status(self) -> m.ChoreStatus:
         cfg = self.watcher.current()
@@ -277,6 +304,10 @@ async def run_chore_supervisor(deps: Deps, *, task_status: trio.TaskStatus[m.Cho
     sup = Supervisor(deps, handle)
     task_status.started(handle)
     try:
+        try:
+            await sup.recover()  # before any dispatch: one run at a time holds across a crash
+        except Exception:
+            log.exception("closing the last server's chore run failed")
         async with trio.open_nursery() as jobs:  # at most one job: `running` guards the slot
             async for first in mailbox.receive:
                 prompt: m.Prompted | None = None
@@ -289,7 +320,7 @@ async def run_chore_supervisor(deps: Deps, *, task_status: trio.TaskStatus[m.Cho
                         await decide(sup, prompt, jobs)
                         prompt = None
                     if isinstance(msg, m.JobDone):
-                        sup.on_job_done(msg)
+                        await sup.on_job_done(msg)
                         msg.reply.set(None)
                     elif isinstance(msg, m.GetStatus):
                         msg.reply.set(sup.status())

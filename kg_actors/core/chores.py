@@ -133,6 +133,7 @@ class ChoreState:
     pass_count: int = 0
     graphs: dict[str, float] = attrs.field(factory=dict)
     passes: dict[str, float] = attrs.field(factory=dict)
+    running: dict[str, Any] | None = None  # the run in flight: its leash's pid and start time, its dispatch
 
     def to_json(self) -> dict[str, Any]:
         return attrs.asdict(self)
@@ -159,7 +160,8 @@ def parse_state(data: object) -> ChoreState:
         day=data["day"] if isinstance(data.get("day"), str) else "",
         count=data["count"] if isinstance(data.get("count"), int) else 0,
         pass_count=data["pass_count"] if isinstance(data.get("pass_count"), int) else 0,
-        graphs=stamps(data.get("graphs")), passes=stamps(data.get("passes")))
+        graphs=stamps(data.get("graphs")), passes=stamps(data.get("passes")),
+        running=data["running"] if isinstance(data.get("running"), dict) else None)
 
 
 def rolled(state: ChoreState, now: float) -> ChoreState:

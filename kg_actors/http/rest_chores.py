@@ -14,6 +14,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
+from ..chores.left_runs import OUTCOMES
 from ..chores.supervisor import load_log
 from ..conduct import graphs
 from ..readings import read_readings
@@ -33,10 +34,14 @@ def runs_of(records: list[dict[str, Any]], key: str) -> tuple[list[dict[str, Any
             runs.append({"started": rec.get("ts"), "tier": rec.get("tier"), "runner": rec.get("runner"),
                          "kind": rec.get("kind"), "targets": rec.get("targets", []), "debt_before": rec.get("debt"),
                          "outcome": "running"})
-        elif event in ("done", "spawn_failed") and rec.get("graph") == key and runs and runs[-1]["outcome"] == "running":
-            run = runs[-1]  # one run at a time: an outcome closes the run before it
+        elif event in OUTCOMES and rec.get("graph") == key:
+            run = _closed(runs, rec.get("started"))
+            if run is None:
+                continue
             if event == "spawn_failed":
                 run.update(outcome="failed to start", detail=rec.get("reason"))
+            elif event == "interrupted":
+                run.update(outcome="interrupted", detail=rec.get("reason"), noticed=rec.get("ts"))
             else:
                 rc = rec.get("rc")
                 run.update(outcome="timed out" if rec.get("timed_out") else "ok" if rc == 0 else f"exit {rc}",
@@ -45,6 +50,14 @@ def runs_of(records: list[dict[str, Any]], key: str) -> tuple[list[dict[str, Any
         elif event == "skip":
             skips.append({"ts": rec.get("ts"), "reason": rec.get("reason")})
     return runs[::-1][:RUNS_SHOWN], skips[::-1][:SKIPS_SHOWN]
+
+
+def _closed(runs: list[dict[str, Any]], started: object) -> dict[str, Any] | None:
+    """The run an outcome closes: the one it names by its start; an older line that names none closes the
+    run before it (one run at a time)."""
+    if started is not None:
+        return next((r for r in reversed(runs) if r["started"] == started and r["outcome"] == "running"), None)
+    return runs[-1] if runs and runs[-1]["outcome"] == "running" else None
 
 
 def routes(runtime: RuntimeParts) -> list[Route]:

@@ -74,7 +74,7 @@ async def _fixture(nursery, tmp_path, runs, outcome=None, chores=None, on_get=No
     sessions = await nursery.start(run_session_registry, tmp_path / "sessions.json", {})
     await sessions.register(project_path=project, harness="claude-code", now=wall(), claude_sid="cc-1")
 
-    async def fake_run(argv, stdin, cwd, env, timeout, grace):
+    async def fake_run(argv, stdin, cwd, env, timeout, grace, on_start=None):
         runs.append({"argv": argv, "stdin": stdin.decode(), "env": env, "timeout": timeout})
         await trio.sleep(2 * MIN)  # a run takes a while: prompts meanwhile find the slot taken
         return outcome or runners.RunResult(0, 120.0, "ok")
