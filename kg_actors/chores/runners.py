@@ -60,16 +60,18 @@ def find_binary(runner: str, cfg: ChoreConfig, env: Mapping[str, str]) -> str | 
 
 
 def pick_runner(cfg: ChoreConfig, harness: str | None, env: Mapping[str, str]) -> str:
-    """`auto`: a configured binary first, then the prompting session's own harness, then the first installed."""
+    """`auto`: the prompting session's own harness when its binary is found (its `*_bin`, else PATH's);
+    otherwise a configured binary, then the first installed. A `*_bin` says where that harness's binary
+    is: it never makes another harness's session run it (nor spend that harness's quota)."""
     if cfg.runner != "auto":
         return cfg.runner
     order = ["claude", "codex", "antigravity"]
+    own = harness if harness in order else None
+    if own and find_binary(own, cfg, env):
+        return own
     for runner in order:
         if {"claude": cfg.claude_bin, "codex": cfg.codex_bin, "antigravity": cfg.antigravity_bin}[runner]:
             return runner
-    own = {"claude": "claude", "codex": "codex", "antigravity": "antigravity"}.get(harness or "")
-    if own and find_binary(own, cfg, env):
-        return own
     return next((r for r in order if find_binary(r, cfg, env)), "claude")
 
 

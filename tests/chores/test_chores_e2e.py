@@ -279,3 +279,24 @@ def test_an_antigravity_prompt_reaches_the_chore_supervisor_and_is_told_its_budg
         assert "Budget:" not in ask("and after that?")  # told once
     finally:
         srv.kill()
+
+
+def test_a_configured_codex_bin_does_not_make_a_claude_sessions_chore_run_codex(tmp_path):
+    """`codex_bin` names where Codex is, for Codex sessions: a Claude Code session's chore still runs Claude."""
+    codex = tmp_path / "elsewhere" / "codex"
+    codex.parent.mkdir()
+    codex.write_text("#!/bin/sh\necho codex ran > " + str(tmp_path / "codex-ran") + "\n")
+    codex.chmod(0o755)
+    srv, rec = _server(tmp_path, "claude", json.dumps({"enabled": True, "timeout_s": 60, "codex_bin": str(codex)}))
+    frame = {"rate_limits": {"five_hour": {"used_percentage": 12, "resets_at": time.time() + 3600},
+                             "seven_day": {"used_percentage": 20, "resets_at": time.time() + 86400}}}
+    gauge_files.record_claude(srv.store, frame, time.time())
+    try:
+        project, h = _session(srv)
+        h.prompt("how do deploys reach production?")
+        records = _wait_for(srv.store / "chores.jsonl", "done")
+        dispatch = next(r for r in records if r["event"] == "dispatch")
+        assert dispatch["runner"] == "claude" and dispatch["gauge"]["source"] == "claude"
+        assert json.loads(rec.read_text())["argv"][0] == "-p" and not (tmp_path / "codex-ran").exists()
+    finally:
+        srv.kill()

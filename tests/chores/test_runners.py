@@ -115,5 +115,10 @@ def test_auto_runner_prefers_the_sessions_own_harness(tmp_path):
     cfg = parse_config(None)
     assert runners.pick_runner(cfg, "codex", env) == "codex"
     assert runners.pick_runner(cfg, None, env) == "claude"
-    assert runners.pick_runner(parse_config(b'{"codex_bin": "/x/codex"}'), "claude", env) == "codex"
+    # A `*_bin` says where that harness's binary is: it does not make another harness's session run it.
+    assert runners.pick_runner(parse_config(b'{"codex_bin": "/x/codex"}'), "claude", env) == "claude"
+    both = parse_config(b'{"codex_bin": "/x/codex", "claude_bin": "/x/claude"}')
+    assert runners.pick_runner(both, "codex", env) == "codex" and runners.pick_runner(both, "claude", env) == "claude"
+    assert runners.pick_runner(parse_config(b'{"codex_bin": "/x/codex"}'), None, env) == "codex"  # no own runner
+    assert runners.pick_runner(parse_config(b'{"runner": "codex"}'), "claude", env) == "codex"  # pinned
     assert shutil.which("claude", path=env["PATH"]) == runners.find_binary("claude", cfg, env)
