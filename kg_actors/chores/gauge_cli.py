@@ -10,10 +10,15 @@ print and never fail: a bad frame is simply not recorded.
 from __future__ import annotations
 
 import argparse
+import os
+import select
+import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
+from typing import IO
 
 from ..config import Config, ConfigError
 from ..core import gauges, strict_json
@@ -44,11 +49,7 @@ def run(args: argparse.Namespace) -> int:
             except odd:
                 pass
     if args.wrap:
-        try:
-            done = subprocess.run(args.wrap, shell=True, input=raw, capture_output=True, timeout=WRAP_TIMEOUT)
-            sys.stdout.buffer.write(done.stdout)
-        except (OSError, subprocess.TimeoutExpired):
-            pass
+        sys.stdout.buffer.write(wrapped(args.wrap, raw, WRAP_TIMEOUT))
         return 0
     try:
         shown = line(record)
@@ -56,6 +57,46 @@ def run(args: argparse.Namespace) -> int:
         shown = line(None)
     print(shown)
     return 0
+
+
+def wrapped(command: str, frame: bytes, bound: float) -> bytes:
+    """What the user's own status line printed: read until it exits and its output is drained, or the
+    bound passes. A background child it left holding the pipe is not waited for (it may run on); a
+    command still running at the bound is ended with its group, and what it printed so far shows."""
+    try:
+        proc = subprocess.Popen(command, shell=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, start_new_session=True)
+    except OSError:
+        return b""
+    assert proc.stdin is not None and proc.stdout is not None
+    threading.Thread(target=_feed, args=(proc.stdin, frame), daemon=True).start()
+    out = bytearray()
+    fd = proc.stdout.fileno()
+    deadline = time.monotonic() + bound
+    while (left := deadline - time.monotonic()) > 0:
+        exited = proc.poll() is not None  # before the look: what it wrote before exiting is in the pipe
+        ready, _, _ = select.select([fd], [], [], min(left, 0.05))
+        if ready:
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                break
+            out += chunk
+        elif exited:
+            break  # it exited and nothing more came: a child left holding the pipe is not waited for
+    if proc.poll() is None:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except OSError:
+            pass
+    return bytes(out)
+
+
+def _feed(pipe: IO[bytes], frame: bytes) -> None:
+    try:
+        pipe.write(frame)
+        pipe.close()
+    except OSError:  # it does not read its stdin
+        pass
 
 
 def line(record: object) -> str:

@@ -3,6 +3,8 @@
 
 import json
 import os
+import time
+from pathlib import Path
 
 from kg_actors.chores import gauge_files
 from kg_actors.core import gauges as G
@@ -182,3 +184,32 @@ def test_codex_a_newer_broken_event_refuses_over_an_older_good_one(tmp_path):
     broken.write_text(codex_line(ts="2027-01-15T08:40:00Z").replace("77.0", "NaN") + "\n")
     os.utime(broken, (now - 60, now - 60))
     assert gauge_files.read_codex(tmp_path, now, 5400) == "rate_limits event is not readable JSON"
+
+
+def test_kg_gauge_wrap_shows_what_the_users_line_printed_even_with_a_child_left_or_when_slow(tmp_path):
+    """A status line that leaves a background child holding its stdout, or one still working at the bound,
+    still shows what it printed (the child is not waited for; an overrun command is ended with its group)."""
+    import subprocess
+    import sys
+    env = dict(os.environ, KG_HOME=str(tmp_path), HOME=str(tmp_path))
+    pid_file = tmp_path / "pid"
+
+    def wrapped(command):
+        return subprocess.run([sys.executable, "-m", "kg_actors", "gauge", "--wrap", command], input="{}",
+                              capture_output=True, text=True, env=env, timeout=60)
+
+    done = wrapped(f"echo hi; (sleep 30 & echo $! > {pid_file}); exit 0")
+    assert (done.returncode, done.stdout) == (0, "hi\n")
+    os.kill(int(pid_file.read_text()), 15)  # the user's own background child: left alone by kg gauge
+    done = wrapped(f"echo partial; sleep 30 & echo $! > {pid_file}; wait")
+    assert (done.returncode, done.stdout) == (0, "partial\n")
+    pid = int(pid_file.read_text())
+    for _ in range(1000):  # ended with the overrun command's group (its reaping is init's)
+        try:
+            if Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z":
+                break
+        except FileNotFoundError:
+            break
+        time.sleep(0.01)
+    else:
+        raise AssertionError("the overrun status line's child still runs")
