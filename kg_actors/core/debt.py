@@ -425,7 +425,9 @@ def _behind(graph: GraphReader, missing_touches: set[str] | frozenset[str], orde
     entries, holders = dangling_touches(graph, missing_touches)
     return DebtNodes(
         oversized=order(i for i in active if len(nodes[i].gist) > C.GIST_SOFT_LIMIT),
-        unconnected=order(i for i in active if not graph.degree(i)), long_ids=order(long_ids), dangling=holders,
+        # A graph's only active node has nothing to be linked to: not a debt, nor a chore to dispatch.
+        unconnected=order(i for i in active if not graph.degree(i)) if len(active) > 1 else [],
+        long_ids=order(long_ids), dangling=holders,
         dangling_entries=entries, lift_clusters=[list(c) for c in clusters],
     )
 

@@ -351,8 +351,8 @@ def test_line_med_has_no_call_to_action():
     d = compute_debt(g, NOW)
     assert d.level == "MED"
     assert debt_line(d) == (
-        "DEBT: MED (0.40) — 1 oversized gist(s), 0 long id(s), 1 unconnected, 0 dangling touch(es), "
-        "0 lift cluster(s), untended 14d, active 0/7d"
+        "DEBT: MED (0.40) — 1 oversized gist(s), 0 long id(s), 0 unconnected, 0 dangling touch(es), "
+        "0 lift cluster(s), untended 14d, active 0/7d"  # a graph's only node is never unconnected
     )
 
 
@@ -433,3 +433,16 @@ def test_debt_nodes_name_the_nodes_behind_every_factor_the_score_counts():
     assert behind["dangling"] == ["billing-service-hub"] and d.dangling_nodes == 1
     assert behind["dangling_touches"] == {"billing-service-hub": ["src/gone.py"]}
     assert behind["lift_clusters"] == [list(c) for c in d.lift_clusters]
+
+
+def test_a_lone_node_in_a_graph_of_one_is_no_debt_and_no_chore():
+    """Nothing to link a graph's only active node to: not unconnected, and no chore asks to link it."""
+    from kg_actors.core.chore_pick import pick_chore
+
+    g = graph(n("only-lesson"), n("gone-lesson", archived=True))
+    d = compute_debt(g, NOW)
+    assert (d.unconnected, d.deficit) == (0, 0.0)
+    assert pick_chore(g, frozenset(), NOW) is None
+    g.set_node(n("second-lesson"))
+    assert compute_debt(g, NOW).unconnected == 2  # two can be linked to each other
+    assert pick_chore(g, frozenset(), NOW).kind == "edge"
