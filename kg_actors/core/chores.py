@@ -20,6 +20,7 @@ DAY = 86_400.0
 WEEK = 7 * DAY
 RUNNERS = ("auto", "claude", "codex", "antigravity")
 PACE_MIN_ELAPSED = 0.02  # the first ~3 hours of a week say nothing about its pace
+CLOCK_SLACK_S = 300.0  # a stored run stamp further ahead than this is from a clock since moved back
 
 
 @attrs.frozen
@@ -257,9 +258,26 @@ def pass_due(cfg: ChoreConfig, g: GraphFacts, now: float) -> bool:
     return g.last_maintain_ts is None or now - g.last_maintain_ts >= cfg.pass_interval_days * DAY
 
 
+def _since(now: float, stamp: float | None) -> float:
+    """Seconds since a stored run's stamp. One further ahead than CLOCK_SLACK_S is from a clock that moved
+    back: it is no recent run (else it would block runs for as long as the clock was off)."""
+    if stamp is None or stamp - now > CLOCK_SLACK_S:
+        return math.inf
+    return now - stamp
+
+
+def _minutes(seconds: float) -> str:
+    """90 min, or 90 min 1 s: never a rounding that makes a refused age read like its limit."""
+    whole, rest = divmod(int(seconds), 60)
+    return f"{whole} min" + (f" {rest} s" if rest else "")
+
+
 def spacing(cfg: ChoreConfig, state: ChoreState, now: float) -> str | None:
-    if state.last_ts is not None and now - state.last_ts < cfg.min_interval_s:
-        return (f"spacing: {(now - state.last_ts) / 60:.0f} min since the last run "
+    since = _since(now, state.last_ts)
+    if since < 0:
+        return f"spacing: the last run's time is {-since:.0f} s in the future (the clock moved back?)"
+    if since < cfg.min_interval_s:
+        return (f"spacing: {since / 60:.0f} min since the last run "
                 f"(at least {cfg.min_interval_s / 60:g})")
     return None
 
@@ -279,7 +297,7 @@ def decide(cfg: ChoreConfig, state: ChoreState, now: float, running: bool, readi
         return skip(f"gauge unreadable: {reading or 'no reading'}")
     age = reading.age(now)
     if age > cfg.gauge_max_age_s:
-        return skip(f"gauge stale: {age / 60:.0f} min old (at most {cfg.gauge_max_age_s / 60:g})")
+        return skip(f"gauge stale: {_minutes(age)} old (at most {_minutes(cfg.gauge_max_age_s)})")
     notes: list[str] = []
     due = sorted((g for g in graphs if pass_due(cfg, g, now)), key=lambda g: g.last_maintain_ts or 0.0)
     if due:
@@ -297,7 +315,7 @@ def decide(cfg: ChoreConfig, state: ChoreState, now: float, running: bool, readi
     if over:
         return skip(over, notes)
     ready = [g for g in graphs if g.debt >= cfg.debt_floor
-             and now - state.graphs.get(g.key, -math.inf) >= cfg.graph_cooldown_s]
+             and _since(now, state.graphs.get(g.key)) >= cfg.graph_cooldown_s]
     if not ready:
         return skip(f"no graph at the debt floor ({cfg.debt_floor:g}) off its cooldown", notes)
     g = max(ready, key=lambda g: g.debt)

@@ -166,3 +166,22 @@ def test_stored_state_is_read_leniently():
     assert R.parse_state("junk") == R.ChoreState()
     st = R.parse_state({"last_ts": 5, "count": 2, "graphs": {"user": 3, "bad": "x"}, "day": "2027-01-01"})
     assert st.last_ts == 5.0 and st.count == 2 and st.graphs == {"user": 3.0}
+
+
+def test_a_stale_gauge_says_its_age_to_the_second_past_whole_minutes():
+    cfg, st = on(), R.ChoreState()
+    assert R.decide(cfg, st, NOW, False, reading(age=5401), [graph()]).reason == \
+        "gauge stale: 90 min 1 s old (at most 90 min)"
+    assert R.decide(cfg, st, NOW, False, reading(age=120 * 60), [graph()]).reason == \
+        "gauge stale: 120 min old (at most 90 min)"
+
+
+def test_a_last_run_stamped_in_the_future_the_clock_moved_back():
+    cfg = on()
+    # Two hours ahead (a clock moved back): it blocks nothing, neither the spacing nor the graph's cooldown.
+    st = R.ChoreState(last_ts=NOW + 7200, day=R.utc_day(NOW), count=1, graphs={"project:app": NOW + 7200})
+    decided = R.decide(cfg, st, NOW, False, reading(), [graph()])
+    assert decided.dispatch and decided.state.last_ts == NOW
+    # A minute ahead (clocks that disagree a little): said as such, never as a negative time since.
+    st = attrs.evolve(st, last_ts=NOW + 60)
+    assert R.spacing(cfg, st, NOW) == "spacing: the last run's time is 60 s in the future (the clock moved back?)"
