@@ -69,6 +69,7 @@ class Supervisor:
         self.recent: list[str] = []
         self.decided_at = -math.inf
         self.decided_with: rules.ChoreConfig | None = None
+        self.decided_why = ""  # the refusal of that decision, which stands for DECIDE_EVERY_S
 
     # Logging and state --------------------------------------------------------------------
     def note(self, event: str, now: float, **fields: Any) -> None:
@@ -145,13 +146,18 @@ class Supervisor:
             self.note("skip", now, reason=too_soon)
             return
         if now - self.decided_at < DECIDE_EVERY_S and cfg is self.decided_with:
-            return  # a refusal a moment ago still stands (chores.json unchanged): no gauge read or survey per prompt
-        self.decided_at, self.decided_with = now, cfg
+            # A refusal a moment ago still stands (chores.json unchanged): no gauge read or survey per prompt,
+            # but a line like every decision's.
+            self.note("skip", now, reason=f"{self.decided_why} (decided {now - self.decided_at:.0f} s ago: "
+                                          f"it stands for {DECIDE_EVERY_S:.0f} s)")
+            return
+        self.decided_at, self.decided_with, self.decided_why = now, cfg, "the decision failed"
         reading = await self.gauge(runner, cfg, binary, now)
         graphs = await self.facts(view.project_path, now)
         decision = rules.decide(cfg, state, now, False, reading, [g for g, _ in graphs])
         base = {"runner": runner, "session": view.sid, "gauge": _gauge_dict(reading, now)}
         if not decision.dispatch:
+            self.decided_why = decision.reason
             self.note("skip", now, reason=decision.reason, notes=list(decision.notes), **base)
             return
         assert decision.graph is not None and decision.state is not None and decision.tier is not None
@@ -167,6 +173,7 @@ class Supervisor:
         if problem is None and job is None:
             problem = f"no eligible target in {g.key} (debt {g.debt:g})"
         if problem is not None:
+            self.decided_why = problem
             self.note("skip", now, reason=problem, tier=decision.tier, graph=g.key, **base)
             return
         assert job is not None
@@ -177,6 +184,7 @@ class Supervisor:
         if refusal is None:
             refusal = await self.save_state(rules.at_spawn(decision, now2))
         if refusal is not None:
+            self.decided_why = refusal
             self.note("skip", now2, reason=refusal, tier=decision.tier, graph=g.key, **base)
             return
         if decision.tier == "chore":
@@ -186,6 +194,7 @@ class Supervisor:
         record = {"tier": decision.tier, "graph": g.key, "debt": g.debt, "reason": decision.reason,
                   "notes": list(decision.notes), **extra, **base}
         self.note("dispatch", now2, **record)
+        self.decided_at = -math.inf  # a dispatch is no refusal to stand: the next prompt after it is decided
         self.running = {**record, "started": now2}
         cwd = self.d.root
         if runner == "antigravity":

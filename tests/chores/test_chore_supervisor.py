@@ -57,7 +57,7 @@ def _graph(kind, project_path=None, oversized=("deploy-pipeline-steps",)):
     return g
 
 
-async def _fixture(nursery, tmp_path, runs, outcome=None, chores=None, on_get=None):
+async def _fixture(nursery, tmp_path, runs, outcome=None, chores=None, on_get=None, run_s=2 * MIN):
     store = tmp_path / "store"
     store.mkdir()
     binary = tmp_path / "claude"
@@ -76,7 +76,7 @@ async def _fixture(nursery, tmp_path, runs, outcome=None, chores=None, on_get=No
 
     async def fake_run(argv, stdin, cwd, env, timeout, grace, on_start=None):
         runs.append({"argv": argv, "stdin": stdin.decode(), "env": env, "timeout": timeout})
-        await trio.sleep(2 * MIN)  # a run takes a while: prompts meanwhile find the slot taken
+        await trio.sleep(run_s)  # a run takes a while: prompts meanwhile find the slot taken
         return outcome or runners.RunResult(0, 120.0, "ok")
 
     logbook = Logbook()
@@ -164,9 +164,10 @@ async def test_off_config_and_bad_input_log_nothing_or_say_why(tmp_path, autojum
         assert _reasons(logbook)[-1] == ("skip", "prompt from an unknown session")
         (store / gauge_files.CLAUDE_FILE).write_text(json.dumps({"five_hour_pct": float("nan"),
                                                                  "five_hour_seen_at": wall()}))
-        chores.prompted("cc-1", wall())  # a minute after a full decision, chores.json unchanged: it still stands
+        chores.prompted("cc-1", wall())  # within a minute of a full decision, chores.json unchanged: it stands
         await _settle(chores)
-        assert _reasons(logbook)[-1] == ("skip", "prompt from an unknown session")
+        assert _reasons(logbook)[-1] == ("skip", f"claude binary missing: {tmp_path / 'gone'} (decided 0 s ago: "
+                                                 "it stands for 60 s)")  # logged like every decision
         (store / "chores.json").write_text(json.dumps({"enabled": True, "claude_bin": str(tmp_path / "claude")}))
         chores.prompted("cc-1", wall())  # a changed chores.json is decided afresh
         await _settle(chores)
@@ -253,6 +254,32 @@ async def test_a_decision_that_straddles_midnight_is_refused(tmp_path, autojump_
         await _settle(chores)
         await trio.sleep(MIN)  # the job has started
         assert logbook.records[-1]["event"] == "dispatch" and len(runs) == 1
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_prompt_right_after_a_short_run_is_decided_and_logged(tmp_path, autojump_clock):
+    """Spacing under a minute: a prompt 30 s after a run's dispatch is decided afresh (a dispatch is no
+    refusal that stands), and one 10 s after a refusal is logged with the refusal that stands."""
+    runs = []
+    async with trio.open_nursery() as nursery:
+        chores, logbook, store = await _fixture(nursery, tmp_path, runs, chores={
+            "min_interval_s": 20, "graph_cooldown_s": 0}, run_s=5)
+        chores.prompted("cc-1", wall())
+        await _settle(chores)
+        await trio.sleep(30)  # the run (five seconds) is over
+        chores.prompted("cc-1", wall())
+        await _settle(chores)
+        assert [r["event"] for r in logbook.records] == ["dispatch", "done", "dispatch"]
+        await trio.sleep(2 * MIN + 30)
+        (store / gauge_files.CLAUDE_FILE).write_text("{torn")
+        chores.prompted("cc-1", wall())
+        await _settle(chores)
+        await trio.sleep(10)
+        chores.prompted("cc-1", wall())
+        await _settle(chores)
+        assert _reasons(logbook)[-2:] == [
+            ("skip", "gauge unreadable: claude-limits.json is not valid JSON"),
+            ("skip", "gauge unreadable: claude-limits.json is not valid JSON (decided 10 s ago: it stands for 60 s)")]
         nursery.cancel_scope.cancel()
 
 
