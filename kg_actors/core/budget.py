@@ -28,7 +28,8 @@ def _when(resets: float | None, window: str) -> str:
 
 def notice(reading: Reading, told: Told, now: float) -> tuple[str | None, Told]:
     """The notice due now (None: nothing new), and what the session has been told once it is given."""
-    lines: list[str] = []
+    parts: list[str] = []
+    advice = 0
     after = dict(told)
     for window, (plan_at, wrap_at) in THRESHOLDS.items():
         pct = reading.five_hour_pct if window == "five_hour" else reading.seven_day_pct
@@ -40,10 +41,13 @@ def notice(reading: Reading, told: Told, now: float) -> tuple[str | None, Told]:
         if done_resets != resets:
             done = 0  # a new window
         if level > done:
-            lines.append(f"Budget: {NAMES[window]} quota at {pct:.0f}%{_when(resets, window)}. "
-                         + (WRAP if level == 2 else PLAN))
+            parts.append(f"{NAMES[window]} quota at {pct:.0f}%{_when(resets, window)}")
+            advice = max(advice, level)
             after[window] = (level, resets)
-    return (" ".join(lines) or None), after
+    if not parts:
+        return None, after
+    # Both windows in one notice: the advice once, the stronger of the two.
+    return f"Budget: {'; '.join(parts)}. {WRAP if advice == 2 else PLAN}", after
 
 
 def told_to_json(told: dict[str, Told]) -> dict[str, dict[str, list[float | int | None]]]:

@@ -22,6 +22,15 @@ def reading(five=None, week=None, five_reset=NOW + 3600, week_reset=NOW + 86400)
     return Reading("claude", five, week, five_reset, week_reset, NOW)
 
 
+def test_both_windows_past_wrap_up_say_it_once():
+    text, told = notice(reading(five=92, week=96), {}, NOW)
+    assert text.count("Wrap up now") == 1 and text.count("Budget:") == 1
+    assert text.startswith("Budget: 5-hour quota at 92%, resets 09:00 UTC; weekly quota at 96%, resets ")
+    assert told == {"five_hour": (2, NOW + 3600), "seven_day": (2, NOW + 86400)}
+    mixed, _ = notice(reading(five=85, week=96), {}, NOW)  # one to plan, one to wrap up: the stronger advice
+    assert mixed.count("Wrap up now") == 1 and "Plan the wrap-up" not in mixed
+
+
 def test_each_level_once_per_window():
     text, told = notice(reading(five=79), {}, NOW)
     assert text is None and told == {}
