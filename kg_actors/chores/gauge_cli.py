@@ -26,6 +26,7 @@ from ..storage import user_files
 from . import gauge_files
 
 WRAP_TIMEOUT = 5.0
+STALE_AFTER_S = 5400.0  # as chores (and `kg doctor`) judge a reading: over 90 min old is stale
 
 
 def run(args: argparse.Namespace) -> int:
@@ -110,7 +111,11 @@ def line(record: object) -> str:
         parts.append(f"5h {reading.five_hour_pct:.0f}%")
     if reading.seven_day_pct is not None:
         parts.append(f"week {reading.seven_day_pct:.0f}%")
-    return " · ".join(parts)
+    shown = " · ".join(parts)
+    age = reading.age(time.time())
+    if age > STALE_AFTER_S:  # a stored reading Claude Code has not refreshed: not the quota now
+        shown += f" (stale: {age / 3600:.0f} h old)" if age >= 3600 * 1.5 else f" (stale: {age / 60:.0f} min old)"
+    return shown
 
 
 def doctor_line(root: Path, now: float, wired: bool = False) -> str:
@@ -122,5 +127,5 @@ def doctor_line(root: Path, now: float, wired: bool = False) -> str:
     if isinstance(reading, str):
         return reading
     minutes = reading.age(now) / 60
-    stale = " (stale: chores refuse readings over 90 min old)" if minutes > 90 else ""
+    stale = " (stale: chores refuse readings over 90 min old)" if reading.age(now) > STALE_AFTER_S else ""
     return f"last status-line reading {minutes:.0f} min old{stale}"

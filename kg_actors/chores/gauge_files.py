@@ -51,7 +51,7 @@ def record_claude(root: Path, frame: object, now: float) -> dict[str, Any] | Non
         previous = None
     record = gauges.claude_record(frame, previous, now)
     if record is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)  # the store, private as the server makes it
         files.write_atomic(path, files.dump_json(record), False)
     return record
 

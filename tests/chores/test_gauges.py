@@ -213,3 +213,28 @@ def test_kg_gauge_wrap_shows_what_the_users_line_printed_even_with_a_child_left_
         time.sleep(0.01)
     else:
         raise AssertionError("the overrun status line's child still runs")
+
+
+def test_kg_gauge_marks_an_old_reading_stale_and_makes_the_store_private(tmp_path):
+    import subprocess
+    import sys
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {k: v for k, v in os.environ.items() if k != "KG_HOME"}
+    env["HOME"] = str(home)
+    now = time.time()
+    frame = json.dumps({"rate_limits": {"five_hour": {"used_percentage": 23.5, "resets_at": now + 9 * 3600},
+                                        "seven_day": {"used_percentage": 41.2, "resets_at": now + 86400}}})
+
+    def gauge(stdin):
+        return subprocess.run([sys.executable, "-m", "kg_actors", "gauge"], input=stdin, capture_output=True,
+                              text=True, env=env, timeout=60).stdout.strip()
+
+    assert gauge(frame) == "5h 24% · week 41%"
+    store = home / ".knowledge-graph"
+    assert store.stat().st_mode & 0o777 == 0o700  # as the server makes it: other accounts read nothing
+    record = json.loads((store / gauge_files.CLAUDE_FILE).read_text())
+    for w in ("five_hour", "seven_day"):
+        record[f"{w}_seen_at"] -= 5 * 3600  # five hours without a frame that carries the limits
+    (store / gauge_files.CLAUDE_FILE).write_text(json.dumps(record))
+    assert gauge("{}") == "5h 24% · week 41% (stale: 5 h old)"
