@@ -35,13 +35,14 @@ def _watch(fd: int, agent: subprocess.Popen[bytes]) -> None:
     """Until the agent exits, or the server's end of the pipe closes (then the group is ended)."""
     poller = select.poll()
     poller.register(fd, select.POLLIN | select.POLLHUP)
+    waits: int | None = 1000  # ms between looks at the agent where its exit cannot wake the poll
     try:
-        pidfd: int | None = os.pidfd_open(agent.pid)  # Linux 5.3+: the agent's exit wakes the poll
-        poller.register(pidfd, select.POLLIN)
+        poller.register(os.pidfd_open(agent.pid), select.POLLIN)  # Linux 5.3+: the agent's exit wakes it
+        waits = None
     except (AttributeError, OSError):
-        pidfd = None
+        pass
     while agent.poll() is None:
-        events = poller.poll(None if pidfd is not None else 1000)
+        events = poller.poll(waits)
         if any(f == fd for f, _ in events):
             _end_group(agent)
             return

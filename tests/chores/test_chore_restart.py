@@ -7,19 +7,17 @@ import sys
 import time
 from pathlib import Path
 
+import anyio
 import httpx
 
 from kg_actors.chores import gauge_files
+from kg_actors.testing import ServerProcess
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_chores_e2e import _seed, _wait_for  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))
 from hook_helpers import Harness  # noqa: E402
-
-import anyio  # noqa: E402
-
-from kg_actors.testing import ServerProcess  # noqa: E402
 
 # A hung agent: records its pid and its child's, then waits forever (it never writes to its stdout again).
 HANGING = "#!/bin/sh\ncat > /dev/null\nsleep 100000 &\necho $$ $! > {pids}\nwait\n"
@@ -146,7 +144,8 @@ def test_a_recorded_pid_now_anothers_is_left_alone(tmp_path):
         entry = {"pid": other.pid, "proc_start": process_start(other.pid) - 1, "started": DISPATCH["ts"]}
         records = _recover(tmp_path, {"running": entry}, [DISPATCH])
         assert other.poll() is None  # a reused pid: not ours to kill
-        assert records[0]["reason"].endswith(f"its agent (pid {other.pid}) had ended; that pid is another process's now")
+        assert records[0]["reason"].endswith(
+            f"its agent (pid {other.pid}) had ended; that pid is another process's now")
     finally:
         other.kill()
         other.wait()
@@ -161,5 +160,4 @@ def test_every_run_left_open_is_closed_once_and_closed_runs_are_not(tmp_path):
     assert [(r["event"], r["started"], r["graph"]) for r in records] == [
         ("interrupted", old["ts"], "user"), ("interrupted", later["ts"], "project:app")]
     assert records[0]["reason"] == "interrupted: the server stopped during the run"
-    (tmp_path / "chores.jsonl").write_text("".join(json.dumps(r) + "\n" for r in [old, DISPATCH, done, later, *records]))
     assert _recover(tmp_path, {}, [old, DISPATCH, done, later, *records]) == []  # closed once only
