@@ -37,13 +37,16 @@ from .plain_text import BLANK_TOUCH, check_note
 from .private_text import items_without_private, strip_private
 from .secret_names import CODE_NAME as _CODE_NAME, ENV_NAME as _ENV_NAME, code_path as _code_path, is_path as _is_path
 from .secret_names import HEADER_NAME as _HEADER_NAME, KEY_ID_SETTING as _KEY_ID_SETTING, classes as _classes
-from .secret_base64 import decoded_runs
+from .secret_base64 import decoded_runs, in_place, text_at
 from .secret_forms import FORM_RULES
 from .secret_joins import joined_texts
 from .secret_manifests import kube_secret
 from .secret_names import entropy as _entropy, scrambled as _scrambled, user_password as _user_password
+from .secret_names import HOST_NAME as _HOST_NAME, plain_url as _plain_url
 from .secret_prose import PROSE_RULES, is_password, judged_as
 from .secret_shapes import AWS_KEY_ID_SAID, AWS_SECRET_BARE, DISCORD, GATES, HEADERS, SAID_RULES, SHAPES
+from .secret_shapes import DOCUMENTED_EXAMPLES
+from .secret_lookalikes import CODE_REF as _CODE_REF, DESCRIPTIONS as _DESCRIPTIONS, TYPE as _TYPE, placeholder as _placeholder
 
 
 _SAID = tuple((kind, trigger, re.compile(rx), judge) for kind, trigger, rx, judge in (*SAID_RULES, *FORM_RULES,
@@ -77,43 +80,6 @@ _CONTRACTION = re.compile(r"'[A-Za-z]")
 _NEAR_WINDOW = 60  # characters after a secret-named word where an opaque string counts
 _OPAQUE = re.compile(r"(?<![A-Za-z0-9_/.-])[A-Za-z0-9+/_=.-]{16,}")  # 16 to 19: only scrambled (`_credential`)
 
-_PLACEHOLDERS = frozenset("""
-password passwd secret token changeme change_me example redacted hidden none null nil undefined
-your_token your_password your_api_key yourpassword mypassword mysecret dummy placeholder todo tbd xxx
-changeit abc123 123456 12345678 password123 secret123 letmein
-""".split())
-# What a password-named key is given in schemas, docs and code when it is no password: a type, a rule, a state,
-# or a local database's documented default (`POSTGRES_PASSWORD: postgres`, `mysecretpassword`). Only for words
-# given as a value (`_spelled`); a value with digits or symbols is judged by its shape.
-_DESCRIPTIONS = frozenset("""
-required optional hashed encrypted encoded masked hidden sensitive protected redacted omitted ignored empty blank
-missing invalid incorrect wrong expired unchanged changed updated rotated reset unset default random generated
-prompt prompted stdin string strings text bytes secretstr secretstring securestring secretbytes object boolean
-integer plaintext cleartext bcrypt scrypt argon pbkdf hash salted inherit inherited enabled disabled false true
-supported allowed forbidden needed unknown anything nothing whatever something another
-postgres mysql mariadb redis mongo root admin administrator guest tester testing sample local development
-mysecretpassword rootpassword adminpassword secretpassword supersecret
-""".split())
-# Type annotations: `password: SecretStr`, `password: Option<String>`, `password: &str` (types, not values).
-_TYPE = re.compile(r"(?:[A-Za-z_][\w.]*[<\[])*&?(?:str|String|string|SecretStr|SecretString|SecureString|SecretBytes"
-                   r"|bytes|Password|PasswordStr|Text|CharSequence)[>\]]*\??")
-# Code that reads a secret from somewhere: a reference at the start (`$X`, `<key>`, `[x]`), a template's
-# (`${x}`, `$(x)`, `$NAME`, `%{x}`, `%(x)s`, `%NAME%`, `#{x}`, `{{x}}`, `((x))`), a call or a subscript
-# (`get_secret(`, `cfg[`), or a store's name. Not any `$`, `%`, bracket or brace: a password holds those
-# (`Tr0ub4dor$3x`, `Xk3v9(QmZ2aC7`, `R8v{{kL2q}}9`), as a URL's percent-encoded one does (`p%40ss`). So a
-# template's or a call's name must be a name (letters, `_` and `.`, digits only at a part's end), and a
-# template opens the value or holds a lowercase name; a call's name starts the value (or follows `=`, `:` or
-# a bracket) and is three characters long at least.
-_REF_NAME = r"(?=[\w.]{3})[A-Za-z_]+[0-9]*(?:\.[A-Za-z_]+[0-9]*)*"
-_CODE_REF = re.compile(r"^[$<{\[]|\$[{(]|\$[A-Z_][A-Z0-9_]+(?![A-Za-z0-9])|%[{(]|%[A-Za-z_]{3,}[0-9]*%"
-                       r"|#\{[A-Za-z_@$]|^(?:\{\{|\(\()|(?:\{\{|\(\()\s*[a-z_][a-z0-9_.]*\s*(?:\}\}|\)\))"
-                       r"|(?:^|[=:(\[{])" + _REF_NAME + r"[(\[](?:[\"'$\w)\]]|$)"
-                       r"|(?i:environ|getenv|process\.env|secrets\.|vault:|^!vault|keychain)|\.\.\.|…"
-                       r"|<[A-Za-z_ -]+>")  # `ya29.<redacted>`: what stood there is gone
-# A placeholder or a test's fake, spelled in words: `your-api-key`, `my_secret_here`, `test-password`,
-# `fake_token`, `not-a-real-secret`, `test_api_key_123` (no random run in it).
-_FAKE_STARTS = ("test", "fake", "dummy", "mock", "sample", "not-a", "not_a", "notreal", "invalid")
-_FAKE = re.compile(r"[a-z]+(?:[-_.][a-z0-9]+)*")
 _BASE64ISH = re.compile(r"[0-9=+/]|[a-z][A-Z]")  # base64 of `user:pass`: a digit, padding or a case change
 _PERCENT = re.compile(r"%([2-7][0-9A-Fa-f])")  # a URL's escapes of printable ASCII (what keys are made of)
 # What hides a key from the patterns without changing what it is: zero-width and invisible characters.
@@ -123,6 +89,9 @@ _INVISIBLE = re.compile("[\u00ad\u034f\u115f\u1160\u180e\u200b-\u200f\u2060-\u20
 _LOOKALIKES = str.maketrans("АВЕКМНОРСТХаеорсухіІјЈѕЅԁΑΒΕΖΗΙΚΜΝΟΡΤΥΧοκνρτυχ",
                             "ABEKMHOPCTXaeopcyxiIjJsSdABEZHIKMNOPTYXokvptux")
 _HEX = re.compile(r"[0-9a-fA-F]+")
+# What follows a PEM header that holds a key: its base64 body (not a word: a digit, a sign or a case change in
+# it), or an encrypted key's `Proc-Type:`, past blanks and a JSON string's `\n`. A header alone names the format.
+_PEM_BODY = re.compile(r"(?:\s|\\[nr])*(?:Proc-Type:|(?=[A-Za-z0-9+/]{0,63}(?:[0-9+/]|[a-z][A-Z]))[A-Za-z0-9+/]{8})")
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 
 MASK_SHOWN_MIN_CHARS = 24  # a secret shorter shows none of its characters in a refusal
@@ -159,12 +128,16 @@ def find(text: str, shapes_only: bool = False, decode: bool = True) -> Finding |
 
 
 def _in_base64(text: str, shapes_only: bool) -> Finding | None:
-    """A secret inside a base64 run of `text` (one layer): its kind said as base64 of it, the run masked."""
-    for run, decoded in decoded_runs(text):
+    """A secret inside a base64 run of `text` (one layer): its kind said as base64 of it, the run masked. Each
+    run's text is read alone, then in its place (`the token is <base64 of a random string>`): a run of text is
+    not judged as a random string itself (base64 of an id beside "token")."""
+    runs = [(run, decoded) for run, decoded in decoded_runs(text) if run.rstrip("=") not in DOCUMENTED_EXAMPLES]
+    for run, decoded in runs:
         inner = find(decoded, shapes_only, decode=False)
         if inner is not None:
             return Finding(f"base64 of {inner.kind}", _mask(run))
-    return None
+    inner = find(in_place(text, runs), shapes_only, decode=False) if runs else None
+    return None if inner is None else Finding(f"base64 of {inner.kind}", _mask(runs[0][0]))
 
 
 def _plain(text: str) -> str:
@@ -183,9 +156,9 @@ _ANY_BLIND_GATE = re.compile("|".join(re.escape(g) for _, _, blind, gates in _TR
 def _find(text: str, shapes_only: bool) -> Finding | None:
     lower = text.lower()
     if "private" in lower and "key" in lower or "PuTTY-User-Key-File" in text:
-        m = SHAPES[0][1].search(text)
-        if m is not None:
-            return Finding(SHAPES[0][0], m.group(0))
+        for header in SHAPES[0][1].finditer(text):
+            if header.group(0).startswith("PuTTY") or _PEM_BODY.match(text, header.end()):
+                return Finding(SHAPES[0][0], header.group(0))
     if text.count(".") >= 2:
         m = DISCORD.search(text)
         if m is not None:
@@ -232,9 +205,13 @@ def _find(text: str, shapes_only: bool) -> Finding | None:
                 or _UUID.fullmatch(m.group(1).strip("\"'`."))):  # a UUID given to a key (Heroku's, npm's) is the key
             return Finding("a credential assigned to a secret-named key", _mask(m.group(1)))
         window = text[word.end():word.end() + _NEAR_WINDOW].split("\n", 1)[0]
-        for opaque in _OPAQUE.finditer(window):
+        for near in _OPAQUE.finditer(window):
+            # Read whole, past the window (to 256 characters): a UUID the window cut is no UUID.
+            start = word.end() + near.start()
+            opaque = _OPAQUE.match(text, start, start + 256) or near
             # 16 to 19 characters count only when scrambled: `--mount=type=secret` is a flag and its setting.
-            if (len(opaque.group(0)) >= 20 or _scrambled(opaque.group(0))) and _credential(opaque.group(0), assigned=False):
+            if ((len(opaque.group(0)) >= 20 or _scrambled(opaque.group(0))) and _credential(opaque.group(0), assigned=False)
+                    and not _base64_text(text, start, start + len(opaque.group(0)))):
                 return Finding("a credential-like string next to a secret-named word", _mask(opaque.group(0)))
         if word.group(0) in _PASSWORD_WORDS and not (lower[word.start() - 1:word.start()].isalpha()
                                                      or lower[word.end():word.end() + 1].isalpha()):
@@ -244,6 +221,12 @@ def _find(text: str, shapes_only: bool) -> Finding | None:
                         and not _is_path(value)):
                     return Finding("a password next to a password word", _mask(value))
     return None
+
+
+def _base64_text(text: str, start: int, end: int) -> bool:
+    """Whether text[start:end] lies in a base64 run of printable text: `find` reads that text in its place."""
+    run = text_at(text, start)
+    return run is not None and run[0] >= end
 
 
 def _aws_secret(text: str) -> Finding | None:
@@ -315,16 +298,6 @@ def _items_of(key: object, items: list[Any] | tuple[Any, ...], name: str) -> Ite
             yield from strings_in(inner, path)
 
 
-def _placeholder(value: str) -> bool:
-    v = value.strip("\"'`").lower()
-    return (v in _PLACEHOLDERS or len(set(v)) <= 2 or bool(_CODE_REF.search(value.strip("\"'`")))
-            or v.endswith(("example", "examplekey"))  # AWS's documented keys: AKIAIOSFODNN7EXAMPLE
-            or len(set(v[-12:])) <= 2 and len(v) >= 16  # a shape filled in with x's: sk_test_xxxxxxxxxxxx
-            or v.startswith(_FAKE_STARTS) and bool(_FAKE.fullmatch(v))
-            or (v.startswith(("your", "my-", "my_", "example")) or v.endswith("here")) and bool(_FAKE.fullmatch(v))
-            and not _scrambled(value.strip("\"'`"), 8))  # `my-k8s-secret-name`, not `mY-9kQ2xLp7Z`
-
-
 # Validation rules given to a password field (Laravel's `'password' => 'required|string|min:8'`).
 _RULES = re.compile(r"[a-z_]+(?::[\w.,]*)?(?:\|[a-z_]+(?::[\w.,]*)?)+")
 
@@ -335,7 +308,8 @@ def _credential(value: str, assigned: bool) -> bool:
     if assigned and (len(value) < ASSIGNED_MIN_CHARS or value[0] in ":="):
         return False  # short: an example; a separator first: an empty field (`user:pass:::upload`), then the next
     if (_placeholder(value) or _UUID.fullmatch(value) or _ENV_NAME.fullmatch(value) or _TYPE.fullmatch(value)
-            or _HEADER_NAME.fullmatch(value)):  # `TOKEN_HEADER=X-Auth-Token`: where a token is sent
+            or _HEADER_NAME.fullmatch(value)  # `TOKEN_HEADER=X-Auth-Token`: where a token is sent
+            or _plain_url(value)):  # "the DSN's public key is not a secret: https://abc123@o1.ingest.sentry.io/5"
         return False
     if _code_path(value, dotted=assigned):
         return False
@@ -348,7 +322,7 @@ def _credential(value: str, assigned: bool) -> bool:
             return (not _code_path(rest, dotted=False) and not _KEY_ID_SETTING.search(setting)
                     and _credential(rest, assigned=True))
         return ((len(value) >= 20 or _scrambled(value)) and not _HEX.fullmatch(value) and not _is_path(value)
-                and not _CODE_NAME.fullmatch(value)
+                and not _CODE_NAME.fullmatch(value) and not _HOST_NAME.fullmatch(value)
                 and _entropy(value) >= OPAQUE_MIN_ENTROPY and _classes(value) >= 3)
     if re.fullmatch(r"[a-z_]+|[A-Z_]+|[a-z]+(?:[-_.][a-z]+)*", value):
         return False  # a name (an env var, a setting, a word), not a value
@@ -410,6 +384,8 @@ def _spelled(text: str, word: re.Match[str], m: re.Match[str]) -> bool:
 def _said(judge: str, m: re.Match[str]) -> bool:
     """Whether a value a command line or a file format names (`_SAID`) is a secret, by its rule's judge."""
     value = m.group("value")
+    if value.strip("\"'`").rstrip("=") in DOCUMENTED_EXAMPLES:
+        return False  # a standard's own example, quoted
     if judge in ("prose", "shaped", "bare", "digits", "login", "interleaved"):  # "the password is wrong" names none
         v = value.strip("\"'`").rstrip(".,;:)?")
         if (_placeholder(v) or v.lower().rstrip("!") in _DESCRIPTIONS or _ENV_NAME.fullmatch(v) or _is_path(v)

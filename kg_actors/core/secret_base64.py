@@ -40,6 +40,22 @@ def decoded_runs(text: str) -> Iterator[tuple[str, str]]:
             yield run, decoded
 
 
+def text_at(text: str, at: int) -> tuple[int, str] | None:
+    """The base64 run starting at `at`, if it decodes to printable text: where it ends, and that text."""
+    m = _RUN.match(text, at)
+    if m is None or _HEX.fullmatch(m.group(0)) or len(m.group(0)) > BASE64_RUN_MAX_CHARS:
+        return None
+    decoded = _decoded(m.group(0))
+    return None if decoded is None else (m.end(), decoded)
+
+
+def in_place(text: str, runs: list[tuple[str, str]]) -> str:
+    """`text` with each decoded run read as the text it encodes, where it stands (`token: <base64 of a key>`)."""
+    for run, decoded in runs:
+        text = text.replace(run, decoded, 1)
+    return text
+
+
 def _decoded(run: str) -> str | None:
     """The text `run` encodes (either alphabet, padded or not), or None: not base64, or not text."""
     urlsafe = "-" in run or "_" in run

@@ -90,3 +90,23 @@ def user_password(value: str) -> bool:
         return False
     user, colon, password = plain.partition(":")
     return bool(colon and user and password) and plain.isprintable()
+
+
+# A host's DNS name (`123456789012.dkr.ecr.ap-southeast-1.amazonaws.com`): lowercase labels and a top-level name
+# of letters. It says where a login goes (`docker login ... --password-stdin HOST`), it is none.
+HOST_NAME = re.compile(r"(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,24}")
+# A URL that carries no password and no query: a user's name at most before its host (a Sentry DSN's public key).
+_URL = re.compile(r"[a-z][a-z0-9+.-]{1,20}://(?:(?P<user>[^\s:/@?#]{1,256})@)?[a-z0-9.-]{1,253}(?::\d{1,5})?"
+                  r"(?P<path>/[^\s?#@]{0,512})?/?", re.IGNORECASE)
+_HEX_RUN = re.compile(r"[0-9a-fA-F]{32,}")
+
+
+def plain_url(value: str) -> bool:
+    """Whether `value` is a URL holding no credential: no password, no query, and no part (the user, a path's
+    part) as random as a token (`https://<40 hex>@github.com/...` is a GitHub token given as the user)."""
+    m = _URL.fullmatch(value)
+    if m is None:
+        return False
+    parts = [m.group("user") or "", *(m.group("path") or "").split("/")]
+    return not any(scrambled(p, 8) or _HEX_RUN.fullmatch(p) or len(p) >= 20 and entropy(p) >= 3.5
+                   and classes(p) >= 3 for p in parts if p)

@@ -121,6 +121,12 @@ SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(rx)) f
     ("a bearer token", r"(?i)\bbearer\s+(?P<value>[A-Za-z0-9._~+/-]{20,}=*)"),
 ))
 
+# Credentials the standards print as their examples, known to every reader (as AWS's AKIAIOSFODNN7EXAMPLE): a
+# lesson quoting one quotes the document. RFC 7617's and RFC 2617's Basic `Aladdin:open sesame`, RFC 6749's
+# client `s6BhdRkqt3:gX1fBat3bV`, its access and refresh tokens. Without base64's padding.
+DOCUMENTED_EXAMPLES = frozenset(("QWxhZGRpbjpvcGVuIHNlc2FtZQ", "czZCaGRSa3F0MzpnWDFmQmF0M2JW", "2YotnFZFEjr1zCsicMWpAA",
+                                 "tGzv3JOkF0XG5Qx2TlKWIA"))
+
 # Header forms whose value must look like base64 or a token, not a word ("Authorization: Basic credentials are...").
 HEADERS = ("a basic auth header", "a token in an authorization header")
 

@@ -1,0 +1,60 @@
+"""What stands where a secret would and is none (core/secrecy.py asks): placeholders and test fakes, the words
+schemas and docs give a password field, type annotations, code that reads a secret from somewhere, and the
+examples standards print."""
+
+from __future__ import annotations
+
+import re
+
+from .secret_names import scrambled
+from .secret_shapes import DOCUMENTED_EXAMPLES
+
+_PLACEHOLDERS = frozenset("""
+password passwd secret token changeme change_me example redacted hidden none null nil undefined
+your_token your_password your_api_key yourpassword mypassword mysecret dummy placeholder todo tbd xxx
+changeit abc123 123456 12345678 password123 secret123 letmein
+""".split())
+# What a password-named key is given in schemas, docs and code when it is no password: a type, a rule, a state,
+# or a local database's documented default (`POSTGRES_PASSWORD: postgres`, `mysecretpassword`). Only for words
+# given as a value (`_spelled`); a value with digits or symbols is judged by its shape.
+DESCRIPTIONS = frozenset("""
+required optional hashed encrypted encoded masked hidden sensitive protected redacted omitted ignored empty blank
+missing invalid incorrect wrong expired unchanged changed updated rotated reset unset default random generated
+prompt prompted stdin string strings text bytes secretstr secretstring securestring secretbytes object boolean
+integer plaintext cleartext bcrypt scrypt argon pbkdf hash salted inherit inherited enabled disabled false true
+supported allowed forbidden needed unknown anything nothing whatever something another
+postgres mysql mariadb redis mongo root admin administrator guest tester testing sample local development
+mysecretpassword rootpassword adminpassword secretpassword supersecret
+""".split())
+# Type annotations: `password: SecretStr`, `password: Option<String>`, `password: &str` (types, not values).
+TYPE = re.compile(r"(?:[A-Za-z_][\w.]*[<\[])*&?(?:str|String|string|SecretStr|SecretString|SecureString|SecretBytes"
+                   r"|bytes|Password|PasswordStr|Text|CharSequence)[>\]]*\??")
+# Code that reads a secret from somewhere: a reference at the start (`$X`, `<key>`, `[x]`), a template's
+# (`${x}`, `$(x)`, `$NAME`, `%{x}`, `%(x)s`, `%NAME%`, `#{x}`, `{{x}}`, `((x))`), a call or a subscript
+# (`get_secret(`, `cfg[`), or a store's name. Not any `$`, `%`, bracket or brace: a password holds those
+# (`Tr0ub4dor$3x`, `Xk3v9(QmZ2aC7`, `R8v{{kL2q}}9`), as a URL's percent-encoded one does (`p%40ss`). So a
+# template's or a call's name must be a name (letters, `_` and `.`, digits only at a part's end), and a
+# template opens the value or holds a lowercase name; a call's name starts the value (or follows `=`, `:` or
+# a bracket) and is three characters long at least.
+_REF_NAME = r"(?=[\w.]{3})[A-Za-z_]+[0-9]*(?:\.[A-Za-z_]+[0-9]*)*"
+CODE_REF = re.compile(r"^[$<{\[]|\$[{(]|\$[A-Z_][A-Z0-9_]+(?![A-Za-z0-9])|%[{(]|%[A-Za-z_]{3,}[0-9]*%"
+                       r"|#\{[A-Za-z_@$]|^(?:\{\{|\(\()|(?:\{\{|\(\()\s*[a-z_][a-z0-9_.]*\s*(?:\}\}|\)\))"
+                       r"|(?:^|[=:(\[{])" + _REF_NAME + r"[(\[](?:[\"'$\w)\]]|$)"
+                       r"|(?i:environ|getenv|process\.env|secrets\.|vault:|^!vault|keychain)|\.\.\.|…"
+                       r"|<[A-Za-z_ -]+>")  # `ya29.<redacted>`: what stood there is gone
+# A placeholder or a test's fake, spelled in words: `your-api-key`, `my_secret_here`, `test-password`,
+# `fake_token`, `not-a-real-secret`, `test_api_key_123` (no random run in it).
+_FAKE_STARTS = ("test", "fake", "dummy", "mock", "sample", "not-a", "not_a", "notreal", "invalid")
+_FAKE = re.compile(r"[a-z]+(?:[-_.][a-z0-9]+)*")
+
+
+def placeholder(value: str) -> bool:
+    """Whether a value is a placeholder, a test's fake, a reference in code or a standard's example."""
+    v = value.strip("\"'`").lower()
+    return (v in _PLACEHOLDERS or len(set(v)) <= 2 or bool(CODE_REF.search(value.strip("\"'`")))
+            or value.strip("\"'`").rstrip("=") in DOCUMENTED_EXAMPLES  # RFC 7617's Basic `Aladdin:open sesame`
+            or v.endswith(("example", "examplekey"))  # AWS's documented keys: AKIAIOSFODNN7EXAMPLE
+            or len(set(v[-12:])) <= 2 and len(v) >= 16  # a shape filled in with x's: sk_test_xxxxxxxxxxxx
+            or v.startswith(_FAKE_STARTS) and bool(_FAKE.fullmatch(v))
+            or (v.startswith(("your", "my-", "my_", "example")) or v.endswith("here")) and bool(_FAKE.fullmatch(v))
+            and not scrambled(value.strip("\"'`"), 8))  # `my-k8s-secret-name`, not `mY-9kQ2xLp7Z`

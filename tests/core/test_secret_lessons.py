@@ -1,0 +1,53 @@
+"""Lessons about secrets that hold none pass the detector, and their neighbours that hold one do not: a host name
+after a password word, a URL with a user and no password, base64 of text beside "token", a PEM header without its
+body, a standard's documented example credential. Fakes are assembled at run time.
+"""
+
+from __future__ import annotations
+
+import base64
+
+import pytest
+
+from kg_actors.core import secrecy
+
+RANDOM = "Kx9mQ2vLp4Za7" + "Rt5Wq8Ny3Bc6"
+HEX40 = "3f7a9c2e1b8d4f6a" + "0c5e9b2d7f1a3c8e4b6d9f01"
+
+
+def b64(text: str) -> str:
+    return base64.b64encode(text.encode()).decode()
+
+
+@pytest.mark.parametrize("text", [
+    "docker login --username AWS --password-stdin 123456789012.dkr.ecr.ap-southeast-1.amazonaws.com",
+    "the password lives on vault-01.prod.internal.example.com for now",
+    "The DSN's public key is not a secret: https://abc123@o123456.ingest.sentry.io/4505 is safe.",
+    "token: https://auth.example.com/oauth2/v1/token",
+    "Cursor tokens are base64 of the last id: " + b64("304fd18e-4b6c-4b91-a52f-f0e04dbfa8c7"),
+    "the token holds base64 of its scope: " + b64("read:repo write:issues"),
+    "Only the private key file (-----BEGIN OPENSSH PRIVATE KEY-----) must stay out of git.",
+    "-----BEGIN PRIVATE KEY----- followed by the body, then -----END PRIVATE KEY-----",
+    "RFC 7617's example: Authorization: Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ== (Aladdin:open sesame).",
+    "RFC 6749: Authorization: Basic czZCaGRSa3F0MzpnWDFmQmF0M2JW, then Bearer 2YotnFZFEjr1zCsicMWpAA",
+])
+def test_a_lesson_that_names_a_secret_without_one_passes(text):
+    assert secrecy.find(text) is None
+
+
+@pytest.mark.parametrize("text, kind", [
+    ("the password is on 1.2.3.4: " + RANDOM, "a credential-like string next to a secret-named word"),
+    ("token: https://" + HEX40 + "@github.com/org/repo.git", "a credential assigned to a secret-named key"),
+    ("token: https://" + RANDOM + "@github.com/org/repo.git", "a credential assigned to a secret-named key"),
+    ("secret: https://api.example.com/hook/" + RANDOM, "a credential assigned to a secret-named key"),
+    ("secret: https://abc123:" + RANDOM + "@o1.ingest.sentry.io/4505", "a password in a URL"),
+    ("the token (base64): " + b64(RANDOM), "base64 of a credential-like string next to a secret-named word"),
+    ("DB_PASSWORD=" + b64(RANDOM), "a credential assigned to a secret-named key"),
+    ("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5v", "a private key"),
+    ("-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED", "a private key"),
+    ('"key": "-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBgkqhkiG9w0B"', "a private key"),
+    ("Authorization: Basic " + b64("deploy:" + RANDOM), "a basic auth header"),
+])
+def test_its_neighbour_that_holds_a_secret_is_refused(text, kind):
+    found = secrecy.find(text)
+    assert found is not None and found.kind == kind, found
