@@ -12,8 +12,9 @@ import re
 from collections.abc import Iterator
 
 # A run of base64 (`+/`) or base64url (`-_`) of 12 bytes or more, with its padding, taken whole (possessive:
-# a long run is read once) and standing alone: not the tail of a longer word.
-_RUN = re.compile(r"(?<![A-Za-z0-9+/_=-])[A-Za-z0-9+/_-]{16,}+={0,2}(?![A-Za-z0-9+/_=-])")
+# a long run is read once) and standing alone: not the tail of a longer word. A value given with `=` is a run
+# (`x=Z2hw...`: a progress state's entries are read as `key=value`), after a padding's `==` none.
+_RUN = re.compile(r"(?<![A-Za-z0-9+/_-])(?<!==)[A-Za-z0-9+/_-]{16,}+={0,2}(?![A-Za-z0-9+/_=-])")
 _HEX = re.compile(r"[0-9a-fA-F]+")
 _BLANKS = re.compile(r"[\t\n\r]")  # printable text spans lines
 BASE64_MAX_RUNS = 32  # runs decoded in one text

@@ -203,3 +203,18 @@ def test_a_prompt_that_gives_a_secret_keeps_none_of_its_words(prompt):
     typed = "why does the deploy fail"  # a secret in the <private> block of the prompt withholds the typed words
     prompt = f"{typed} <private>{prompt}</private>"
     assert secrecy.loggable_terms(typed, typed.split(), prompt) == [secrecy.WITHHELD]
+
+
+@pytest.mark.parametrize("state", [{"x": b64(GHP)}, {"x": b64("token=" + GHP)}, {"a": {"b": [b64(JWT)]}},
+                                   {"x": b64("postgres://admin:" + body(12) + "@db.internal/app")}])
+def test_base64_given_to_a_key_in_a_state_or_a_text_is_decoded(state):
+    field, found = secrecy.check_fields(secrecy.strings_in(state, "state"))
+    assert field.startswith("state.") and found.kind.startswith("base64 of "), found
+    value = json_leaf(state)
+    assert secrecy.find("the value was x=" + value) is not None
+
+
+def json_leaf(value):
+    while not isinstance(value, str):
+        value = next(iter(value.values())) if isinstance(value, dict) else value[0]
+    return value

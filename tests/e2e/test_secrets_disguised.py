@@ -147,3 +147,22 @@ async def test_a_short_secrets_refusal_names_the_field_and_kind_and_shows_none_o
                                           "id": "short-secret-editor", "gist": "aws key " + AKID})
     assert r.status_code == 400 and "gist holds what looks like an AWS access key id (AKIA… (20 characters))" in r.text
     assert AKID[4:] not in r.text
+
+
+async def test_base64_in_a_progress_state_is_refused_through_mcp_and_the_editor(srv, session):
+    pg = "postgres://admin:" + "Zq7vN3pLx9Rt" + "@db.prod.internal:5432/app"
+    for task, value, kind in [("t-b64", b64(GHP), "base64 of a GitHub token"),
+                              ("t-b64-assigned", b64("token=" + GHP), "base64 of a GitHub token"),
+                              ("t-b64-url", b64(pg), "base64 of a password in a URL")]:
+        text = await session.err("kg_progress", level="project", task_id=task, state={"x": value, "step": 2})
+        assert f"NOT WRITTEN: state.x holds what looks like {kind}" in text and value not in text, text
+    with httpx.Client(base_url=srv.url, timeout=30) as http:
+        r = http.post("/api/progress", json={"level": "user", "task_id": "rest-t", "state": {"x": b64("token=" + GHP)}})
+    assert r.status_code == 400 and "state.x holds what looks like base64 of a GitHub token" in r.text, r.text
+    stored = _stored(srv)
+    assert b64(GHP).encode() not in stored and b64(pg).encode() not in stored and b64("token=" + GHP).encode() not in stored
+    # Base64 of plain words in a state is stored as written.
+    state = {"cursor": b64("304fd18e-4b6c-4b91-a52f-f0e04dbfa8c7"), "step": 3}
+    await session.ok("kg_progress", level="project", task_id="t-b64-plain", state=state)
+    text = await session.ok("kg_progress", level="project", task_id="t-b64-plain")
+    assert state["cursor"] in text, text
