@@ -37,7 +37,7 @@ from .plain_text import BLANK_TOUCH, check_note
 from .private_text import items_without_private, strip_private
 from .secret_names import CODE_NAME as _CODE_NAME, ENV_NAME as _ENV_NAME, code_path as _code_path, is_path as _is_path
 from .secret_names import HEADER_NAME as _HEADER_NAME, KEY_ID_SETTING as _KEY_ID_SETTING, classes as _classes
-from .secret_base64 import decoded_runs, in_place, text_at
+from .secret_base64 import BASE64_LAYERS, Budget, decoded_runs, in_place, text_at
 from .secret_forms import FORM_RULES
 from .secret_joins import joined_texts
 from .secret_manifests import kube_secret
@@ -115,7 +115,7 @@ def find(text: str, shapes_only: bool = False, decode: bool = True) -> Finding |
     the same key, and the finding is the one of the text with those undone (its preview neither counts an
     invisible character nor shows more of the secret for it); the text as written is read too, for what the
     undoing would hide. Most text is plain ASCII, and is read once. Base64 runs are decoded and read too
-    (`decode`; one layer), their finding said as base64 of its kind."""
+    (`decode`; two layers), their finding said as base64 of its kind."""
     plain = _plain(text)
     found = _find(plain, shapes_only)
     if found is None and plain != text:
@@ -127,15 +127,21 @@ def find(text: str, shapes_only: bool = False, decode: bool = True) -> Finding |
     return found if found is not None or not decode else _in_base64(plain, shapes_only)
 
 
-def _in_base64(text: str, shapes_only: bool) -> Finding | None:
-    """A secret inside a base64 run of `text` (one layer): its kind said as base64 of it, the run masked. Each
-    run's text is read alone, then in its place (`the token is <base64 of a random string>`): a run of text is
-    not judged as a random string itself (base64 of an id beside "token")."""
-    runs = [(run, decoded) for run, decoded in decoded_runs(text) if run.rstrip("=") not in DOCUMENTED_EXAMPLES]
-    for run, decoded in runs:
+def _in_base64(text: str, shapes_only: bool, budget: Budget | None = None, layers: int = BASE64_LAYERS) -> Finding | None:
+    """A secret inside a base64 run of `text` (up to `layers` deep, one budget for all): its kind said as base64
+    of it, the run masked. Each run's text is read alone, then in its place (`the token is <base64 of a random
+    string>`): a run of text is not judged as a random string itself (base64 of an id beside "token")."""
+    budget = budget if budget is not None else Budget()
+    runs: list[tuple[str, str]] = []
+    for run, decoded in decoded_runs(text, budget):
+        if run.rstrip("=") in DOCUMENTED_EXAMPLES:
+            continue
         inner = find(decoded, shapes_only, decode=False)
+        if inner is None and layers > 1:
+            inner = _in_base64(decoded, shapes_only, budget, layers - 1)
         if inner is not None:
             return Finding(f"base64 of {inner.kind}", _mask(run))
+        runs.append((run, decoded))
     inner = find(in_place(text, runs), shapes_only, decode=False) if runs else None
     return None if inner is None else Finding(f"base64 of {inner.kind}", _mask(runs[0][0]))
 

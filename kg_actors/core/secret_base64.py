@@ -11,6 +11,8 @@ import base64
 import re
 from collections.abc import Iterator
 
+import attrs
+
 # A run of base64 (`+/`) or base64url (`-_`) of 12 bytes or more, with its padding, taken whole (possessive:
 # a long run is read once) and standing alone: not the tail of a longer word. A value given with `=` is a run
 # (`x=Z2hw...`: a progress state's entries are read as `key=value`), after a padding's `==` none.
@@ -22,22 +24,33 @@ BASE64_MAX_CHARS = 16_384  # characters decoded in one text, all runs together
 BASE64_RUN_MAX_CHARS = 4_096  # of one run, its first ones: a long blob's start says what it holds
 
 
-def decoded_runs(text: str) -> Iterator[tuple[str, str]]:
-    """Each base64 run of `text` (up to the bounds above) that decodes to printable text, with that text."""
+BASE64_LAYERS = 2  # base64 of base64 of a key is read too; a third layer is no one's encoding by accident
+
+
+@attrs.define
+class Budget:
+    """What is left to decode of one text, shared by its layers: base64 of base64 costs no more than base64."""
+    runs: int = BASE64_MAX_RUNS
+    chars: int = BASE64_MAX_CHARS
+
+
+def decoded_runs(text: str, budget: Budget | None = None) -> Iterator[tuple[str, str]]:
+    """Each base64 run of `text` (up to the bounds above, or what is left of `budget`) that decodes to
+    printable text, with that text."""
     if len(text) < 16:
         return
-    runs, budget = 0, BASE64_MAX_CHARS
+    budget = budget if budget is not None else Budget()
     for m in _RUN.finditer(text):
         run = m.group(0)
         if _HEX.fullmatch(run) or run.isalpha() and (run.islower() or run.isupper()):
             continue  # a digest, a commit id, a word: no base64 of anything
-        runs += 1
-        if runs > BASE64_MAX_RUNS or budget <= 0:
+        budget.runs -= 1
+        if budget.runs < 0 or budget.chars <= 0:
             return
-        limit = min(BASE64_RUN_MAX_CHARS, budget)
+        limit = min(BASE64_RUN_MAX_CHARS, budget.chars)
         decoded = _decoded(run if len(run) <= limit else run[:limit - limit % 4])  # a cut: whole groups
         if decoded is not None:
-            budget -= len(decoded)
+            budget.chars -= len(decoded)
             yield run, decoded
 
 

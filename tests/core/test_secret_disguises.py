@@ -12,7 +12,7 @@ import string
 import pytest
 
 from kg_actors.core import secrecy
-from kg_actors.core.secret_base64 import BASE64_MAX_CHARS, BASE64_MAX_RUNS, decoded_runs
+from kg_actors.core.secret_base64 import BASE64_MAX_CHARS, BASE64_MAX_RUNS, Budget, decoded_runs
 
 RNG = random.Random(20261205)
 
@@ -218,3 +218,20 @@ def json_leaf(value):
     while not isinstance(value, str):
         value = next(iter(value.values())) if isinstance(value, dict) else value[0]
     return value
+
+
+@pytest.mark.parametrize("name", ["ghp", "aws key id", "jwt", "stripe"])
+def test_base64_of_base64_of_a_key_is_refused_as_such(name):
+    found = secrecy.find("blob " + b64(b64(TOKENS[name]), urlsafe=name == "jwt"))
+    assert found is not None and found.kind.startswith("base64 of base64 of "), found
+
+
+def test_a_second_layer_is_read_within_the_first_layers_budget():
+    """The layers share one budget of runs and characters: counted, not timed."""
+    text = " ".join(b64(b64(body(200, string.ascii_lowercase + " "))) for _ in range(40))
+    budget = Budget()
+    first = list(decoded_runs(text, budget))
+    second = [d for _, outer in first for d in decoded_runs(outer, budget)]
+    assert first and len(first) + len(second) <= BASE64_MAX_RUNS
+    assert sum(len(d) for _, d in first) + sum(len(d) for _, d in second) <= BASE64_MAX_CHARS
+    assert secrecy.find(b64(b64(b64(GHP)))) is None  # a third layer is not read

@@ -166,3 +166,26 @@ async def test_base64_in_a_progress_state_is_refused_through_mcp_and_the_editor(
     await session.ok("kg_progress", level="project", task_id="t-b64-plain", state=state)
     text = await session.ok("kg_progress", level="project", task_id="t-b64-plain")
     assert state["cursor"] in text, text
+
+
+async def test_base64_of_base64_of_a_token_is_refused_in_a_gist_an_edge_note_and_the_editor(srv, session):
+    twice = b64(b64(GHP))
+    pair = b64(b64("aws_access_key_id=" + AKID + "\naws_secret_access_key=" + "wJalrXUtnFEMI/K7MDENG/" + "bPxRfiCYzq8Hq3Lm9T"))
+    await session.ok("kg_put_node", level="project", id="b64b64-anchor", gist="a node to link to")
+    text = await session.err("kg_put_node", level="project", id="b64b64-gist", gist="blob " + twice)
+    assert "NOT WRITTEN: gist holds what looks like base64 of base64 of a GitHub token" in text and twice not in text
+    text = await session.err("kg_put_node", level="project", id="b64b64-aws", gist="blob " + pair)
+    assert "NOT WRITTEN: gist holds what looks like base64 of base64 of an AWS access key id" in text, text
+    text = await session.err("kg_put_edge", level="project", frm="b64b64-anchor", to="src/ci.sh", rel="reads",
+                             notes=["ok", twice])
+    assert "NOT WRITTEN: notes[1] holds what looks like base64 of base64 of a GitHub token" in text, text
+    with httpx.Client(base_url=srv.url, timeout=30) as http:
+        r = http.post("/api/nodes", json={"level": "project", "project_path": srv.project("disguised-proj"),
+                                          "id": "b64b64-editor", "gist": "x " + twice})
+    assert r.status_code == 400 and "gist holds what looks like base64 of base64 of a GitHub token" in r.text, r.text
+    stored = _stored(srv)
+    assert twice.encode() not in stored and pair.encode() not in stored
+    # Base64 of base64 of words is stored as written.
+    plain = "encoded twice: " + b64(b64("rotate the AWS key every 90 days"))
+    await session.ok("kg_put_node", level="project", id="b64b64-words", gist=plain)
+    assert nodes_by_id(graph(srv, session_id=session.sid)["project"])["b64b64-words"]["gist"] == plain
