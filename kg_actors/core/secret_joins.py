@@ -3,7 +3,8 @@
 A gist's line breaks are folded into spaces when it is stored (plain_text.fold_gist), so a key written across
 two lines is stored as two words: the folded gist is read as stored, and each field with its line breaks
 (and the blanks around them) taken out. Two consecutive notes are read joined without a separator, at their
-seam only: the end of the one and the start of the other. Joined texts are read for the fixed shapes of keys
+seam only: the end of the one and the start of the other; so are runs of up to four, the notes between read
+whole when each is a short piece (no blank in it), and two notes around one that interrupts them. Joined texts are read for the fixed shapes of keys
 alone (a provider's prefix, a JWT, a URL's password, a random value after `password=`), so that ordinary
 text does not start matching where two lines meet.
 """
@@ -20,6 +21,8 @@ from .plain_text import fold_gist
 _BREAK = re.compile(r"[ \t]*[\r\n\u2028\u2029]+[ \t]*")  # a line break with the blanks around it
 _BLANK = re.compile(r"\s")
 SEAM_CHARS = 512  # of each side of two notes' seam: a key is shorter, and a long note costs no more
+JOINED_MAX_PARTS = 4  # consecutive fields read as one key: a key in more pieces is no accident of writing
+PIECE_MAX_CHARS = 64  # a note read whole between two seams: a piece of a key, not a sentence
 
 
 @attrs.frozen
@@ -45,8 +48,23 @@ def joined_texts(gist: object, notes: list[object] | None, name: str = "notes") 
             if unbroken != note:
                 yield Joined(f"{name}[{i}]", unbroken, False)
             parts.append((f"{name}[{i}]", note))
-    for (first, a), (second, b) in zip(parts, parts[1:]):
-        yield Joined(f"{first} joined to {second}", _tail(_BREAK.sub("", a)) + _head(_BREAK.sub("", b)), False)
+    parts = [(field, _BREAK.sub("", text)) for field, text in parts]
+    for i, (first, a) in enumerate(parts):
+        for j in range(i + 1, min(i + JOINED_MAX_PARTS, len(parts))):
+            for between in _betweens(parts[i + 1:j]):
+                fields = " joined to ".join((first, *(f for f, _ in between), parts[j][0]))
+                yield Joined(fields, _tail(a) + "".join(t for _, t in between) + _head(parts[j][1]), False)
+
+
+def _betweens(middle: list[tuple[str, str]]) -> Iterator[list[tuple[str, str]]]:
+    """What may stand between two notes' seam in a key: the notes between, each a piece of it (short, no
+    blank), or all of them but one, which interrupts the key (`[half, "middle", half]`)."""
+    pieces = [bool(text) and len(text) <= PIECE_MAX_CHARS and not _BLANK.search(text) for _, text in middle]
+    if all(pieces):
+        yield middle
+    for skipped in range(len(middle)):
+        if all(piece for k, piece in enumerate(pieces) if k != skipped):
+            yield [part for k, part in enumerate(middle) if k != skipped]
 
 
 def _tail(text: str) -> str:

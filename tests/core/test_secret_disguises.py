@@ -118,6 +118,28 @@ def test_a_key_split_across_notes_or_a_notes_lines_is_refused_naming_both():
     assert refused.value.field == "notes[0] joined to notes[1]"
 
 
+def test_a_key_in_three_or_four_pieces_or_around_a_note_is_refused_naming_them():
+    assert _refusal("split", [GHP[:12], GHP[12:26], GHP[26:]]) == \
+        "notes[0] joined to notes[1] joined to notes[2]: a GitHub token"
+    assert _refusal("split", ["ok", GHP[:10], GHP[10:20], GHP[20:30], GHP[30:]]) == \
+        "notes[1] joined to notes[2] joined to notes[3] joined to notes[4]: a GitHub token"
+    assert _refusal("split", [GHP[:20], "a note between", GHP[20:]]) == "notes[0] joined to notes[2]: a GitHub token"
+    assert _refusal("token starts " + AKID[:6], [AKID[6:12], AKID[12:]]) == \
+        "gist joined to notes[0] joined to notes[1]: an AWS access key id"
+    # Five pieces, or pieces around two notes, are not read as one: a run is four fields at most.
+    assert _refusal("split", [GHP[:8], GHP[8:16], GHP[16:24], GHP[24:32], GHP[32:]]) is None
+    assert _refusal("split", [GHP[:20], "one note", "and another", GHP[20:]]) is None
+
+
+@pytest.mark.parametrize("notes", [
+    ["step 1", "run make", "then deploy", "sk-", "ip: 10.0.0.1", "AKIA", "docs"],
+    ["ghp_", "is GitHub's prefix", "AKIA", "is AWS's", "sk-ant-", "is Anthropic's"],
+    ["{", "\"token\":", "\"<redacted>\"", "}"],
+])
+def test_short_notes_that_make_no_key_together_are_stored(notes):
+    assert _refusal("a checklist", notes) is None
+
+
 @pytest.mark.parametrize("notes", [
     ["rotate the AWS key every 90 days", "AKIAXXXXXXXXXXXXXXXX is the placeholder", "AKIAIOSFODNN7EXAMPLE too"],
     ["Stripe test keys look like sk_test_...", "fixed in commit 3f7a9c2e1b8d4f6a0c5e9b2d7f1a3c8e4b6d9f01"],

@@ -189,3 +189,24 @@ async def test_base64_of_base64_of_a_token_is_refused_in_a_gist_an_edge_note_and
     plain = "encoded twice: " + b64(b64("rotate the AWS key every 90 days"))
     await session.ok("kg_put_node", level="project", id="b64b64-words", gist=plain)
     assert nodes_by_id(graph(srv, session_id=session.sid)["project"])["b64b64-words"]["gist"] == plain
+
+
+async def test_a_token_split_over_three_notes_or_around_a_note_is_refused(srv, session):
+    await session.ok("kg_put_node", level="project", id="three-anchor", gist="a node to link to")
+    text = await session.err("kg_put_node", level="project", id="three-notes", gist="three parts",
+                             notes=[GHP[:12], GHP[12:26], GHP[26:]])
+    assert "NOT WRITTEN: notes[0] joined to notes[1] joined to notes[2] holds what looks like a GitHub token" in text
+    text = await session.err("kg_put_node", level="project", id="four-notes", gist="four parts",
+                             notes=["see below", GHP[:10], GHP[10:20], GHP[20:30], GHP[30:]])
+    assert "holds what looks like a GitHub token" in text and "notes[4]" in text, text
+    text = await session.err("kg_put_node", level="project", id="skip-note", gist="skip a note",
+                             notes=[GHP[:20], "a note between", GHP[20:]])
+    assert "NOT WRITTEN: notes[0] joined to notes[2] holds what looks like a GitHub token" in text, text
+    text = await session.err("kg_put_edge", level="project", frm="three-anchor", to="src/ci.sh", rel="reads",
+                             notes=[GHP[:12], GHP[12:26], GHP[26:]])
+    assert "joined to notes[2] holds what looks like a GitHub token" in text, text
+    assert GHP[12:26].encode() not in _stored(srv)
+    # Short notes that make no key together are stored as written.
+    notes = ["step 1", "run make", "then deploy", "sk-", "ip: 10.0.0.1", "AKIA", "docs"]
+    await session.ok("kg_put_node", level="project", id="short-notes", gist="a checklist", notes=notes)
+    assert nodes_by_id(graph(srv, session_id=session.sid)["project"])["short-notes"]["notes"] == notes
