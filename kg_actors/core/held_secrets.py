@@ -9,7 +9,7 @@ a sync's commit is refused).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import attrs
@@ -34,6 +34,14 @@ class Held:
 
     def to_json(self) -> Json:
         return {"what": self.what, "key": self.key, "field": self.field, "kind": self.kind}
+
+
+def tools_for(held: Iterable[Held]) -> str:
+    """The tool that edits what holds a secret, worded by what that is: kg_put_edge for an edge."""
+    whats = {h.what for h in held}
+    if whats == {"edge"}:
+        return "kg_put_edge"
+    return "kg_put_node (a node) or kg_put_edge (an edge)" if "edge" in whats else "kg_put_node"
 
 
 def _listed(name: str, values: Any) -> list[tuple[str, str]]:

@@ -6,7 +6,8 @@ shares the interpreter lock with the event loop and showed as hook replies waiti
 (bench/RESULTS-hooks-autocommit.md). In a child process it runs on the other core and the
 loop keeps the lock. The server has folded its journals first and holds the store's lock;
 this process only reads the graph files and runs git, both at the lowest CPU priority. It prints one JSON line:
-{"commit": sha-or-null} or {"error": message, "unreadable": whether a graph file is not a graph}.
+{"commit": sha-or-null} or {"error": message, "unreadable": whether a graph file is not a graph, "secret":
+whether one holds a secret (the commit is skipped: held_on_disk.commit)}.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import time
 from pathlib import Path
 
 from . import git as G
+from . import held_on_disk
 
 
 WATCH_SECONDS = 0.2  # how soon a commit notices that the server that started it is gone
@@ -37,7 +39,8 @@ def parse(stdout: bytes, stderr: bytes, returncode: int) -> str | None:
         tail = " / ".join(stderr.decode(errors="replace").strip().splitlines()[-2:])
         raise G.GitError(f"the commit process failed (exit {returncode}): {tail or 'no output'}") from None
     if "error" in said:
-        raise (G.UnreadableGraph if said.get("unreadable") else G.GitError)(said["error"])
+        kind = G.UnreadableGraph if said.get("unreadable") else held_on_disk.SecretHeld if said.get("secret") else None
+        raise (kind or G.GitError)(said["error"])
     commit: str | None = said.get("commit")
     return commit
 
@@ -73,9 +76,10 @@ def main(argv: list[str]) -> int:
     if len(argv) > 3:
         die_with_the_server(int(argv[3]))
     try:
-        print(json.dumps({"commit": G.commit(root, now, what)}))
+        print(json.dumps({"commit": held_on_disk.commit(root, now, what)}))
     except G.GitError as exc:
-        print(json.dumps({"error": str(exc), "unreadable": isinstance(exc, G.UnreadableGraph)}))
+        print(json.dumps({"error": str(exc), "unreadable": isinstance(exc, G.UnreadableGraph),
+                          "secret": isinstance(exc, held_on_disk.SecretHeld)}))
         return 1
     return 0
 

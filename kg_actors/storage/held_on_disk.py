@@ -14,21 +14,28 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from ..core.held_secrets import Held, held_in
+from ..core.held_secrets import Held, held_in, tools_for
 from . import git as G
 from . import mirror
+
+if TYPE_CHECKING:
+    from .graph_text import Indexed
 
 # Per file, what its version (stat) held. Threads may race on an entry: the loser reads the file again.
 _SEEN: dict[Path, tuple[list[int] | None, list[Held]]] = {}
 SHOWN_MAX = 8
 
 
-def held(root: Path) -> dict[str, list[Held]]:
+def held(root: Path, changed: bool = False) -> dict[str, list[Held]]:
     """Graph key -> what each graph file of the store holds that looks like a secret (unreadable ones skipped:
-    the load and the commit say what is wrong with them)."""
+    the load and the commit say what is wrong with them). `changed`: only the files changed since their last
+    commit (what a commit would record anew; the cost follows the change, as the commit's own)."""
     out: dict[str, list[Held]] = {}
     for key, rel in mirror.graph_files(root).items():
+        if changed and mirror.mirrored(root, key, rel):
+            continue
         path = root / rel
         stamp = mirror._stamp(path)
         seen = _SEEN.get(path)
@@ -61,7 +68,26 @@ def listed(found: dict[str, list[Held]]) -> str:
 
 
 class SecretHeld(G.GitError):
-    """A sync refused: a graph it would commit and push holds a secret."""
+    """A sync or a commit refused: a graph it would commit (and push) holds a secret."""
+
+
+def commit(root: Path, now: float, what: str = "auto-save",
+           keep: dict[str, dict[str, Any] | Indexed] | None = None) -> str | None:
+    """G.commit, skipped (SecretHeld) while a graph file changed since its last commit holds a secret: a commit
+    stays in the history after the entry is fixed, and a sync pushes it to every machine. The graph files keep
+    it as written (a lesson is never lost); once it is edited out, the next commit goes through."""
+    found = held(root, changed=True)
+    if found:
+        raise SecretHeld(
+            f"NOT COMMITTED: the store holds what looks like a secret, which a commit would keep in its history "
+            f"and a sync would push to every machine: {listed(found)}. The graph files keep it as written; edit "
+            f"each in the editor or with {_tools(found)} (send the field without the secret), and the next commit "
+            "goes through")
+    return G.commit(root, now, what, keep)
+
+
+def _tools(found: dict[str, list[Held]]) -> str:
+    return tools_for(h for hs in found.values() for h in hs)
 
 
 def refuse_sync(root: Path) -> None:
@@ -76,8 +102,8 @@ def sync_refusal(found: dict[str, list[Held]]) -> SecretHeld | None:
         return None
     return SecretHeld(
         f"NOT SYNCED: the store holds what looks like a secret, which a sync would commit and push to every "
-        f"machine: {listed(found)}. Edit each in the editor or with kg_put_node (send the field without the "
-        "secret), then sync again; nothing was committed, fetched or pushed")
+        f"machine: {listed(found)}. Edit each in the editor or with {_tools(found)} (send the field "
+        "without the secret), then sync again; nothing was committed, fetched or pushed")
 
 
 def from_json(said: object) -> dict[str, list[Held]]:

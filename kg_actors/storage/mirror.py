@@ -126,13 +126,18 @@ def update(root: Path, keep: dict[str, dict[str, Any] | graph_text.Indexed] | No
     return changed
 
 
+def mirrored(root: Path, key: str, rel: str) -> bool:
+    """The graph file is still as last mirrored (its folder holds it): the next commit skips it unread."""
+    recorded = _recorded(_link(root, key)) if (root / shards.folder(key) / shards.META).exists() else None
+    return recorded is not None and _stamp(root / rel) == recorded
+
+
 def update_one(root: Path, key: str, rel: str,
                keep: dict[str, dict[str, Any] | graph_text.Indexed] | None = None) -> list[str]:
     path, link = root / rel, _link(root, key)
-    recorded = _recorded(link) if (root / shards.folder(key) / shards.META).exists() else None
-    now = _stamp(path)
-    if recorded is not None and now == recorded:
+    if mirrored(root, key, rel):
         return []
+    recorded = _recorded(link) if (root / shards.folder(key) / shards.META).exists() else None
     raw = path.read_bytes()
     _no_markers(raw, rel)
     old_raw = None

@@ -29,7 +29,7 @@ from ..core.model import snapshot_to_json
 from ..graph_loading import load_graph
 from ..storage import files, journal
 from ..storage import git as G
-from ..storage import commit_process, git_head, git_merge, git_read, mirror
+from ..storage import commit_process, git_head, git_merge, git_read, held_on_disk, mirror
 from ..storage.layout import Layout
 from . import common, rebuild
 
@@ -219,7 +219,8 @@ class StoreKeeper:
         return taken_in
 
     async def _commit_in_child(self, what: str) -> str | None:
-        """G.commit in a child process (storage/commit_process.py): its CPU leaves the loop's lock alone."""
+        """A commit (held_on_disk.commit) in a child process (storage/commit_process.py): its CPU leaves the
+        loop's lock alone."""
         proc = await trio.run_process(commit_process.command(self.root, self.clock(), what), check=False,
                                       capture_stdout=True, capture_stderr=True)
         return commit_process.parse(proc.stdout, proc.stderr, proc.returncode)
@@ -349,7 +350,7 @@ class StoreKeeper:
         try:
             if await trio.to_thread.run_sync(G.is_repo, self.root):
                 # Abandoned at the grace deadline: a hung git must not keep the server from exiting.
-                await trio.to_thread.run_sync(G.commit, self.root, self.clock(), "save at shutdown",
+                await trio.to_thread.run_sync(held_on_disk.commit, self.root, self.clock(), "save at shutdown",
                                               abandon_on_cancel=True)
         except G.GitError as exc:
             self.problem(f"commit at shutdown: {exc}" if str(exc) != self._last_problem else str(exc))

@@ -113,7 +113,11 @@ def ensure_repository(root: Path, now: float | None = None) -> str:
             created = G.init(root)
             fold_journals(layout)
             take_in_moved(layout, now)
-            sha = G.commit(root, now, "first commit" if created else "commit")
+            try:
+                sha = held_on_disk.commit(root, now, "first commit" if created else "commit")
+            except held_on_disk.SecretHeld as exc:  # the repository is there: only its commit waits
+                raise held_on_disk.SecretHeld(f"{root} {'is now' if created else 'is already'} a git repository; "
+                                              f"{exc}") from None
     except lock.StorageBusy:
         created = G.init(root)
         return (f"{root} is {'now' if created else 'already'} a git repository; the running server commits it "
@@ -128,7 +132,7 @@ def commit(root: Path, now: float) -> dict[str, Any]:
             return {"committed": False, "reason": G.init_hint(root)}
         fold_journals(layout)
         taken_in = take_in_moved(layout, now)
-        sha = G.commit(root, now, "commit")
+        sha = held_on_disk.commit(root, now, "commit")
     return {"committed": sha is not None, "commit": sha, "taken_in": taken_in}
 
 
@@ -143,7 +147,7 @@ def sync(root: Path, remote: str, now: float) -> dict[str, Any]:
         taken_in = take_in_moved(layout, now)
         # What the commit read of each graph file: the rebuild starts from it.
         parsed: dict[str, dict[str, Any] | Indexed] = {}
-        G.commit(root, now, "save before sync", keep=parsed)
+        held_on_disk.commit(root, now, "save before sync", keep=parsed)
         outcome = git_merge.fetch_merge_push(root, remote)
         graphs = {}
         for key, change in rebuild.changes(root, outcome.before, outcome.changed).items():
@@ -167,7 +171,7 @@ def restore(root: Path, key: str, at: str, now: float) -> dict[str, Any]:
         take_in_moved(layout, now)
         uncommitted = None
         try:
-            G.commit(root, now, "save before restore")
+            held_on_disk.commit(root, now, "save before restore")
         except G.UnreadableGraph as exc:
             uncommitted = str(exc)
         before = G.head(root)

@@ -12,7 +12,7 @@ import subprocess
 from pathlib import Path
 
 from e2e_helpers import Session, kg, nodes_by_id, graph
-from git_helpers import bare_repo, git, git_env
+from git_helpers import bare_repo, committed_graph, git, git_env
 from mcp import Client
 from test_git_sync import T, _machine, _sync, _user
 
@@ -154,3 +154,76 @@ async def test_a_sync_refuses_to_commit_and_push_a_store_holding_a_secret_until_
         assert git(remote, "grep", "-l", "-e", SECRETS[2], "-e", AWS, "main", "--", ".", env=env, check=False) == ""
     finally:
         a.stop()
+
+
+def _head(srv) -> str:
+    return git(srv.store, "rev-parse", "HEAD", env=srv.env).strip()
+
+
+def _in_history(repo: Path, env: dict) -> list[str]:
+    """Which of the secrets any commit of `repo` holds (every branch, every version of every file)."""
+    text = git(repo, "log", "--all", "-p", "--format=%H", env=env, check=False)
+    return [s for s in SECRETS if s in text]
+
+
+async def test_no_commit_records_a_hand_edited_secret_and_once_fixed_the_store_commits_and_syncs_clean(tmp_path):
+    env = git_env(tmp_path, "x")
+    remote = bare_repo(tmp_path / "remote.git", env)
+    a = _machine(tmp_path, "machine-a", _user("plain-lesson"))
+    assert kg(["init-git"], a.env).returncode == 0
+    committed = _head(a)
+    user = json.loads((a.store / "user.json").read_text())
+    hand = _hand_edited()
+    user["nodes"]["hand-planted-node"] = hand["nodes"]["hand-planted-node"]
+    user["edges"].update(hand["edges"])
+    (a.store / "user.json").write_text(json.dumps(user, indent=1))  # a hand edit, with no server running
+    a.start()
+    try:
+        # The server's commit (the autocommit's path, in its child process) and the shutdown commit skip it.
+        out = kg(["commit"], a.env)
+        said = out.stdout + out.stderr
+        assert out.returncode == 1 and "NOT COMMITTED" in said, said
+        assert "user: node 'hand-planted-node' notes[2]" in said and "user: edge 'hand-planted-node->plain-lesson:uses'" in said
+        assert not any(s in said for s in SECRETS), said
+        assert _head(a) == committed
+        a.stop()
+        assert _head(a) == committed
+        log = a.log.read_text()
+        assert "commit at shutdown: NOT COMMITTED" in log and not any(s in log for s in SECRETS), log[-3000:]
+        # No server: the same.
+        out = kg(["commit"], a.env)
+        assert out.returncode == 1 and "NOT COMMITTED" in out.stdout + out.stderr, out.stdout + out.stderr
+        assert _head(a) == committed and _in_history(a.store, a.env) == []
+        # The graph file keeps every lesson as written.
+        assert json.loads((a.store / "user.json").read_text())["nodes"]["hand-planted-node"]["notes"][2] == f"db at {DB_URL}"
+        a.start()
+        async with Client(a.url + "/") as c:
+            s = await Session.open(c)
+            await s.ok("kg_read", id="hand-planted-node")
+            await s.ok("kg_put_node", level="user", id="hand-planted-node", gist="a lesson written by hand",
+                       notes=["first note", "second note", "db url in the vault at secret/app/db"])
+            await s.ok("kg_put_edge", level="user", frm="hand-planted-node", to="plain-lesson", rel="uses",
+                       notes=["key in the vault"])
+        out = kg(["commit"], a.env)
+        assert out.returncode == 0 and _head(a) != committed, out.stdout + out.stderr
+        out = _sync(a, remote)
+        assert out.returncode == 0, out.stdout + out.stderr
+        assert _in_history(a.store, a.env) == [] and _in_history(remote, env) == []
+        assert "hand-planted-node" in committed_graph(a.store, env=a.env)["nodes"]
+    finally:
+        a.stop()
+
+
+def test_init_git_on_a_store_holding_a_secret_makes_the_repository_and_commits_nothing_until_it_is_fixed(tmp_path):
+    user = _user("plain-lesson", "other-lesson")
+    user["edges"]["plain-lesson->other-lesson:uses"] = {"from": "plain-lesson", "to": "other-lesson", "rel": "uses",
+                                                        "notes": [f"key {AWS}"]}
+    a = _machine(tmp_path, "machine-a", user)
+    out = kg(["init-git"], a.env)
+    said = out.stdout + out.stderr
+    assert out.returncode == 1 and "is now a git repository; NOT COMMITTED" in said, said
+    # Worded by what holds it: an edge is edited with kg_put_edge.
+    assert "user: edge 'plain-lesson->other-lesson:uses' notes[0]" in said and "with kg_put_edge (" in said, said
+    assert "kg_put_node" not in said and AWS not in said, said
+    assert git(a.store, "rev-parse", "-q", "--verify", "HEAD", env=a.env, check=False).strip() == ""
+    assert AWS in (a.store / "user.json").read_text()  # the file as written
