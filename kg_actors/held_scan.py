@@ -18,7 +18,7 @@ import trio
 
 from .core import constants as C
 from .storage import held_on_disk
-from .core.held_secrets import Held
+from .core.held_secrets import Held, tools_for
 
 log = logging.getLogger(__name__)
 
@@ -47,9 +47,10 @@ async def say_held(path: Path, nodes: int) -> None:
                             lambda: {"file": held_on_disk.held_in_file(path)})).get("file", [])
     if found:
         log.warning("%s holds what looks like a secret in %d entr%s, kept as written: %s. Edit each in the editor "
-                    "or with kg_put_node, sending the field without the secret (kg sync refuses to push them)",
+                    "or with %s, sending the field without the secret (until then no commit records them, and "
+                    "kg sync refuses to push them)",
                     path.name, len(found), "y" if len(found) == 1 else "ies", "; ".join(h.said() for h in found[:8])
-                    + (f"; and {len(found) - 8} more" if len(found) > 8 else ""))
+                    + (f"; and {len(found) - 8} more" if len(found) > 8 else ""), tools_for(found))
 
 
 async def refuse_sync(root: Path) -> None:

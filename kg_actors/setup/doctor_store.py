@@ -14,6 +14,7 @@ from collections.abc import Collection, Iterator
 from pathlib import Path
 from typing import Protocol
 
+from ..core.held_secrets import tools_for
 from ..storage import held_on_disk, kept_aside
 from ..storage import layout as L
 
@@ -93,8 +94,8 @@ def check_store(r: Says, root: Path, loaded: Collection[str]) -> None:
     for key, held in sorted(held_on_disk.held(root).items()):  # a hand edit's, or an older kg's: the file stays
         for h in held:
             r.warn(f"graph {key}", f"{h.said()}: what looks like a secret, stored by hand or by an older kg; it is "
-                   "kept in the file as written, and kg sync refuses to commit and push it",
-                   "edit it in the editor or with kg_put_node, sending the field without the secret")
+                   "kept in the file as written, and no commit records it nor kg sync pushes it",
+                   f"edit it in the editor or with {tools_for([h])}, sending the field without the secret")
     for copy in _repaired(root):
         r.warn("store", f"{copy} is the file as it was before a load read it other than as written (a hand edit: "
                "a key held twice, a value of the wrong type, bytes that are not UTF-8; the server's log names each)",

@@ -9,6 +9,7 @@ import shlex
 from pathlib import Path
 from typing import Any
 
+from ..core.held_secrets import Held, tools_for
 from ..core.model import node_version_key, version_number
 from ..storage import files, user_files
 from ..storage.layout import Layout
@@ -153,5 +154,6 @@ def describe_withheld(key: str, held: list[dict[str, str]]) -> str:
     more = f"; and {len(held) - 8} more" if len(held) > 8 else ""
     return (f"{key}: NOT TAKEN from the remote, it holds what looks like a secret (secrets are never stored in "
             f"memory): {named}{more}. This machine's version stands (one new there is left out). Fix it on the "
-            "machine it came from (edit the node in the editor or with kg_put_node, without the secret), then "
+            f"machine it came from (edit it there in the editor or with {tools_for(Held(**h) for h in held)}, "
+            "without the secret), then "
             "sync there and here again")

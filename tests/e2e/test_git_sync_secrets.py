@@ -92,7 +92,7 @@ async def test_a_version_from_the_remote_holding_a_secret_is_left_out_and_named_
         # Named by entry, field and kind, never shown; the fix is said.
         assert "node 'sp-fp-rotate' gist holds" in said and "node 'synced-secret-node' touches[0] holds" in said
         assert "edge 'kept-lesson->sp-fp-rotate:uses' notes[0] holds" in said, said
-        assert "machine it came from" in said
+        assert "machine it came from" in said and "kg_put_node (a node) or kg_put_edge (an edge)" in said, said
         assert not any(s in said for s in SECRETS), said
         # The rest of the sync is taken in; nothing of the secret-holding versions is stored or shown.
         nodes = nodes_by_id(graph(a)["user"])
@@ -132,7 +132,8 @@ async def test_a_sync_refuses_to_commit_and_push_a_store_holding_a_secret_until_
             said = out.stdout + out.stderr
             assert out.returncode == 1, (attempt, said)
             assert "NOT SYNCED" in said and "user: node 'hand-planted-node' notes[2]" in said, said
-            assert "user: edge 'hand-planted-node->plain-lesson:uses' notes[0]" in said and "kg_put_node" in said
+            assert "user: edge 'hand-planted-node->plain-lesson:uses' notes[0]" in said
+            assert "kg_put_node (a node) or kg_put_edge (an edge)" in said, said
             assert not any(s in said for s in SECRETS), said
             # Git untouched: no repository made of the store, nothing pushed.
             assert not (a.store / ".git").exists() and git(remote, "for-each-ref", env=env) == ""

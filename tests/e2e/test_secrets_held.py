@@ -80,6 +80,13 @@ async def test_a_hand_edited_secret_is_named_at_load_and_by_doctor_and_the_file_
         for name in ("node 'hand-planted-node' notes[2]", "node 'touch-planted-node' touches[0]",
                      "edge 'hand-planted-node->plain-lesson:uses' notes[0]"):
             assert f"graph user: {name}" in doctor.stdout, doctor.stdout
+        # The fix is worded by what holds the secret: an edge is edited with kg_put_edge.
+        assert "or with kg_put_node (a node) or kg_put_edge (an edge)" in log, log[-2000:]
+        said = doctor.stdout.split("graph user: ")
+        edge = next(p for p in said if p.startswith("edge 'hand-planted-node"))
+        node = next(p for p in said if p.startswith("node 'hand-planted-node"))
+        assert "kg_put_edge" in edge and "kg_put_node" not in edge, edge
+        assert "kg_put_node" in node and "kg_put_edge" not in node, node
         for text in (log, doctor.stdout + doctor.stderr):
             assert GHP not in text and PASSWORD[9:] not in text
         assert (srv.store / "user.json").read_bytes() == before  # nothing of the user's file altered or dropped
