@@ -33,7 +33,7 @@ from ..core.merge import (
 )
 from . import git as G
 from . import git_read as R
-from . import shards
+from . import shards, unpushed
 
 
 @attrs.frozen
@@ -294,6 +294,7 @@ class MergeOutcome:
     push_error: str | None
     fetched: bool
     withheld: dict[str, list[Held]] = attrs.Factory(dict)  # their versions left out for a secret, by graph key
+    squashed: str | None = None  # unpushed commits holding a secret, made one (unpushed.py): what was done
 
 
 @attrs.frozen
@@ -431,6 +432,8 @@ def _a_store_holds(name: str) -> bool:
 
 def merge_fetched(root: Path, remote: str, fetched: Fetched) -> MergeOutcome:
     """Merge what `fetch` brought into our branch (per node); what it changed. Not pushed yet."""
+    # Before the merge: what the push would send must not hold a secret an older kg committed.
+    squashed = unpushed.squash_held(root, "FETCH_HEAD" if fetched.has_branch else None, time.time())
     withheld: dict[str, list[Held]] = {}
     if fetched.has_branch:
         withheld = merge(root, "FETCH_HEAD",
@@ -444,7 +447,7 @@ def merge_fetched(root: Path, remote: str, fetched: Fetched) -> MergeOutcome:
         changed = tuple(n for n in names.split("\0") if n)
     elif before is None and after:
         changed = tuple(n for n in G.run(root, "ls-tree", "-r", "-z", "--name-only", after).stdout.split("\0") if n)
-    return MergeOutcome(before, after, changed, False, None, fetched.has_branch, withheld)
+    return MergeOutcome(before, after, changed, False, None, fetched.has_branch, withheld, squashed)
 
 
 def push(root: Path, fetched: Fetched, outcome: MergeOutcome) -> MergeOutcome:

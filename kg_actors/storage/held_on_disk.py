@@ -1,5 +1,6 @@
 """Secrets the store's graph files hold (a hand edit, an older kg's write), read from disk: for the server's
-log at a load, `kg doctor`, and a sync, which refuses to commit and push them to every machine.
+log at a load, `kg doctor`, a sync, which refuses to commit and push them to every machine, and every commit,
+which is skipped while a graph file it would record anew holds one (`commit`).
 
 Blocking, and ~0.3 ms of CPU a node (the detector over every field): the server runs a large scan in a
 child process (held_scan.py), as it builds a large index, so the interpreter lock stays with the hooks.

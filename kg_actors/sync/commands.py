@@ -109,6 +109,8 @@ def cmd_sync(config: Config, remote: str | None, remember: bool) -> int:
     if remember:  # only a remote that answered: a typo kept would fail every autocommit's sync
         common.set_sync_remote(config.root, remote)
     _say_taken_in(out)
+    if out.get("squashed"):
+        print(f"kg: {out['squashed']}")
     done = "fetched and merged from" if out.get("push_error") else "synced with"
     print(f"kg: {done} {G.shown(remote)}" + (" (the store is now a git repository)" if out.get("initialised") else ""))
     said = False

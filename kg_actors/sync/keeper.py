@@ -253,6 +253,7 @@ class StoreKeeper:
             "remote": G.shown(remote), "initialised": created, "fetched": outcome.fetched, "before": outcome.before,
             "after": outcome.after, "pushed": outcome.pushed, "push_error": outcome.push_error,
             "graphs": absorbed, "taken_in": taken_in, "withheld": common.withheld_json(outcome.withheld),
+            "squashed": outcome.squashed,
         }
         self.last = {"sync": summary, "ts": self.clock()}
         return summary

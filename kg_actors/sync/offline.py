@@ -156,7 +156,8 @@ def sync(root: Path, remote: str, now: float) -> dict[str, Any]:
         git_head.remember(root, outcome.after)  # the graph files hold the merge now
     return {"remote": G.shown(remote), "initialised": created, "fetched": outcome.fetched, "before": outcome.before,
             "after": outcome.after, "pushed": outcome.pushed, "push_error": outcome.push_error, "graphs": graphs,
-            "taken_in": taken_in, "withheld": common.withheld_json(outcome.withheld)}
+            "taken_in": taken_in, "withheld": common.withheld_json(outcome.withheld),
+            "squashed": outcome.squashed}
 
 
 def restore(root: Path, key: str, at: str, now: float) -> dict[str, Any]:

@@ -228,3 +228,81 @@ def test_init_git_on_a_store_holding_a_secret_makes_the_repository_and_commits_n
     assert "kg_put_node" not in said and AWS not in said, said
     assert git(a.store, "rev-parse", "-q", "--verify", "HEAD", env=a.env, check=False).strip() == ""
     assert AWS in (a.store / "user.json").read_text()  # the file as written
+
+
+async def test_unpushed_commits_an_older_kg_made_holding_a_secret_are_squashed_into_one_from_the_fixed_files(tmp_path):
+    from kg_actors.storage import git as G
+
+    env = git_env(tmp_path, "x")
+    remote = bare_repo(tmp_path / "remote.git", env)
+    a = _machine(tmp_path, "machine-a", _user("plain-lesson")).start()
+    try:
+        assert _sync(a, remote).returncode == 0  # the remote holds this machine's first commits
+        pushed = _head(a)
+        a.stop()
+        user = json.loads((a.store / "user.json").read_text())
+        hand = _hand_edited()
+        user["nodes"]["hand-planted-node"] = hand["nodes"]["hand-planted-node"]
+        user["edges"].update(hand["edges"])
+        (a.store / "user.json").write_text(json.dumps(user, indent=1))
+        G.commit(a.store, T + 1000, "save at shutdown")  # what an older kg's shutdown commit recorded
+        held = _head(a)
+        assert held != pushed and _in_history(a.store, a.env) != []
+        a.start()
+        async with Client(a.url + "/") as c:
+            s = await Session.open(c)
+            await s.ok("kg_read", id="hand-planted-node")
+            await s.ok("kg_put_node", level="user", id="hand-planted-node", gist="a lesson written by hand",
+                       notes=["first note", "second note", "db url in the vault at secret/app/db"])
+            await s.ok("kg_put_edge", level="user", frm="hand-planted-node", to="plain-lesson", rel="uses",
+                       notes=["key in the vault"])
+        out = _sync(a, remote)
+        said = out.stdout + out.stderr
+        assert out.returncode == 0, said
+        # Said: which commit held what, and what was done instead; never the secret.
+        assert f"commit {held[:12]}" in said and "user: node 'hand-planted-node' notes[2]" in said, said
+        assert "squashed" in said and not any(x in said for x in SECRETS), said
+        # The remote never got it; this machine's branch is the pushed one, the fixed lesson in it.
+        assert _in_history(remote, env) == []
+        tip = git(remote, "rev-parse", "main", env=env).strip()
+        assert tip == _head(a)
+        git(a.store, "merge-base", "--is-ancestor", pushed, tip, env=a.env)  # on what the remote had: no force
+        assert git(a.store, "rev-list", "main", env=a.env).count(held) == 0
+        assert committed_graph(a.store, env=a.env)["nodes"]["hand-planted-node"]["notes"][2].startswith("db url in")
+        # The server goes on committing on the new line (kg's record of HEAD follows the squash).
+        async with Client(a.url + "/") as c:
+            s = await Session.open(c)
+            await s.ok("kg_put_node", level="user", id="after-the-squash", gist="a lesson written after it")
+        out = kg(["commit"], a.env)
+        assert out.returncode == 0, out.stdout + out.stderr
+        assert _sync(a, remote).returncode == 0 and _in_history(remote, env) == []
+    finally:
+        a.stop()
+
+
+def test_a_first_sync_with_no_server_squashes_a_history_holding_a_secret_and_refuses_while_the_last_commit_does(
+        tmp_path):
+    from kg_actors.storage import git as G
+
+    env = git_env(tmp_path, "x")
+    remote = bare_repo(tmp_path / "remote.git", env)
+    a = _machine(tmp_path, "machine-a", _hand_edited())
+    G.init(a.store)
+    G.commit(a.store, T, "commit")  # an older kg's commit of the hand edit
+    held = _head(a)
+    user = json.loads((a.store / "user.json").read_text())
+    user["nodes"]["hand-planted-node"]["notes"][2] = "db url in the vault"
+    (a.store / "user.json").write_text(json.dumps(user, indent=1))  # fixed by hand in the file
+    # The edge note still holds its key: refused, nothing pushed or rewritten.
+    out = _sync(a, remote)
+    said = out.stdout + out.stderr
+    assert out.returncode == 1 and "NOT SYNCED" in said and AWS not in said, said
+    assert git(remote, "for-each-ref", env=env) == "" and _head(a) == held
+    del user["edges"]["hand-planted-node->plain-lesson:uses"]["notes"]
+    (a.store / "user.json").write_text(json.dumps(user, indent=1))
+    out = _sync(a, remote)
+    said = out.stdout + out.stderr
+    assert out.returncode == 0 and f"commit {held[:12]}" in said and "squashed" in said, said
+    assert _in_history(remote, env) == [] and git(remote, "rev-parse", "main", env=env).strip() == _head(a)
+    assert git(a.store, "rev-list", "--count", "HEAD", env=a.env).strip() == "1"
+    assert "hand-planted-node" in committed_graph(a.store, env=a.env)["nodes"]
