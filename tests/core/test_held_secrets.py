@@ -38,3 +38,12 @@ def test_a_version_from_there_without_a_secret_is_left_as_it_came():
     theirs = _graph({"n": {"id": "n", "gist": "fixed there"}})
     assert keep_out(base, base, theirs) == (theirs, [])
     assert keep_out(base, base, base) == (base, [])
+
+
+def test_the_tool_named_for_a_fix_is_the_one_for_what_holds_the_secret():
+    from kg_actors.core.held_secrets import Held, tools_for
+
+    node, edge = Held("node", "n", "gist", "a GitHub token"), Held("edge", "a->b:uses", "notes[0]", "a password")
+    assert tools_for([node, node]) == "kg_put_node"
+    assert tools_for([edge]) == "kg_put_edge"
+    assert tools_for([edge, node]) == "kg_put_node (a node) or kg_put_edge (an edge)"
