@@ -33,7 +33,11 @@ if TYPE_CHECKING:
     Emit = Callable[[dict[str, Any]], None]  # where a message's replies go: stdout, or its batch's array
 
 VERSION = "0.1.0"
-REQUEST_TIMEOUT = 120.0
+# How long the server gets to answer. A client gives its start-up (initialize, tools/list) a bound of its own
+# (Claude Code's is 30 s), and a hung server must fail it well inside that, with the reason, not time it out
+# silently; a tool call answers in milliseconds, a first load of a large project in seconds.
+HANDSHAKE_TIMEOUT = 8.0
+REQUEST_TIMEOUT = 60.0
 START_TIMEOUT = 15.0
 STOPPING_WAIT = 10.0  # cli_server's: `kg start` first waits that long for a server still stopping
 EOF_GRACE = 5.0  # once stdin closes, how long the calls in flight may still take
@@ -104,8 +108,8 @@ class Shim:
             h["MCP-Protocol-Version"] = self.protocol_version
         return h
 
-    def post(self, body: bytes, call: _Call | None = None) -> tuple[int, str, bytes]:
-        conn = http.client.HTTPConnection(self.host, self.port, timeout=REQUEST_TIMEOUT)
+    def post(self, body: bytes, call: _Call | None = None, timeout: float = REQUEST_TIMEOUT) -> tuple[int, str, bytes]:
+        conn = http.client.HTTPConnection(self.host, self.port, timeout=timeout)
         try:
             conn.connect()
             if call is not None:
@@ -238,9 +242,11 @@ class Shim:
             self.fail(msg_id, f"the request is {len(body):,} bytes; the kg memory server takes at most {MAX_BODY:,} "
                               "(each field has its own limit, far below: see the tool's description)", emit)
             return
+        method = message.get("method") if isinstance(message, dict) else None
+        timeout = REQUEST_TIMEOUT if method == "tools/call" else HANDSHAKE_TIMEOUT
         try:
             try:
-                status, ctype, payload = self.post(body, call)
+                status, ctype, payload = self.post(body, call, timeout)
             except ConnectionRefusedError as exc:
                 # Refused means the request never arrived: safe to start the server and send it again.
                 why = self.ensure_server()
@@ -248,8 +254,12 @@ class Shim:
                     self.fail(msg_id, f"kg memory server unreachable at {self.host}:{self.port} ({exc}), "
                                       f"and starting it failed: {why}", emit)
                     return
-                status, ctype, payload = self.post(body, call)
+                status, ctype, payload = self.post(body, call, timeout)
         except _Cancelled:
+            return
+        except TimeoutError:
+            self.fail(msg_id, f"the kg memory server at {self.host}:{self.port} did not answer within {timeout:g} s: "
+                              "it may be hung (`kg status` and `kg doctor` say more; `kg restart` restarts it)", emit)
             return
         except OSError as exc:
             self.fail(msg_id, f"kg memory server unreachable at {self.host}:{self.port}: {exc}", emit)
@@ -358,7 +368,7 @@ def main(host: str, port: int) -> int:
         pending, lock = _serve(shim, pool)
         with lock:  # the workers' callbacks take finished calls out of it meanwhile
             in_flight = list(pending)
-        # The client closed stdin: the calls in flight get a few seconds more, not the request timeout's 120.
+        # The client closed stdin: the calls in flight get a few seconds more, not the request timeout's 60.
         wait(in_flight, timeout=EOF_GRACE)
         code, why = 0, f"stdin closed; dropped {{}} still unanswered after {EOF_GRACE:.0f} s"
     except KeyboardInterrupt:  # Ctrl-C: no traceback, the shell's code for it

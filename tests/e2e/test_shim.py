@@ -411,6 +411,25 @@ async def test_after_stdin_closes_a_call_still_in_flight_gets_a_few_seconds_then
     assert b"dropped 1 call still unanswered after 5 s" in err, err
 
 
+async def test_a_hung_server_fails_the_clients_start_up_within_seconds_naming_why(tmp_path):
+    # Every request waited the shim's 120 s request timeout: Claude Code gave up on its 30 s start-up bound
+    # first, showing "Failed to connect" without a reason, and the session started without the kg tools.
+    from shim import HANDSHAKE_TIMEOUT
+    with silent() as (port, asked):
+        shim = RawShim({"HOME": str(tmp_path), "KG_HOME": str(tmp_path / "store"), "KG_HTTP_PORT": str(port)})
+        began = time.monotonic()
+        shim.send(INITIALIZE)
+        shim.send(_request(2, "tools/list"))
+        lines = [shim.read_line(timeout=30), shim.read_line(timeout=30)]  # before stdin closes (its grace is 5 s)
+        took = time.monotonic() - began
+        by_id = _jsonrpc_lines(lines + shim.finish())
+    assert set(by_id) == {1, 2}, by_id
+    for msg in by_id.values():
+        text = msg["error"]["message"]
+        assert f"did not answer within {HANDSHAKE_TIMEOUT:g} s" in text and "kg restart" in text, text
+    assert took < 25, took  # 8 s each, in parallel; well inside a client's 30 s
+
+
 async def test_ctrl_c_ends_the_shim_quietly_with_130_even_with_a_call_in_flight(tmp_path):
     # It printed a KeyboardInterrupt traceback (and waited for the call).
     with silent() as (port, asked):
