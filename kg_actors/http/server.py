@@ -212,6 +212,7 @@ class _Exchange:
         self.status: int | None = None
         self.headers: list[tuple[bytes, bytes]] = []
         self.finished = trio.Event()  # the reply is whole (or the app is done)
+        self.stalled = False  # the body stopped arriving for the keep-alive's seconds
 
     async def run(self) -> None:
         try:
@@ -219,12 +220,17 @@ class _Exchange:
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             raise
         except Exception:
+            if self.stalled:  # the app only met the disconnect its body's stall made: no fault of its own
+                await self._stalled()
+                return
             log.exception("the app failed on %s %s", self.scope["method"], self.scope["path"])
             await self._reply_whole(500, b'{"error": "internal server error"}')  # unless its head went out
             return
         finally:
             self.finished.set()
-        if self.conn.h11.our_state is h11.SEND_RESPONSE:  # the app answered nothing
+        if self.stalled:
+            await self._stalled()
+        elif self.conn.h11.our_state is h11.SEND_RESPONSE:  # the app answered nothing
             await self._reply_whole(500, b'{"error": "the server gave no reply"}')
         elif self.conn.h11.our_state is h11.SEND_BODY:
             log.error("the app left its reply to %s unfinished", self.scope["path"])
@@ -244,6 +250,8 @@ class _Exchange:
                 event = h.next_event() if parts else await self.conn.next_event()
             except h11.RemoteProtocolError:
                 event = None
+            except trio.TooSlowError:  # a client that stopped mid-body: gone, as far as this request goes
+                self.stalled, event = True, None
             if isinstance(event, h11.Data):
                 parts.append(bytes(event.data))
             elif event is h11.NEED_DATA:
@@ -256,6 +264,11 @@ class _Exchange:
                 return {"type": "http.disconnect"}
 
     async def send(self, message: dict[str, Any]) -> None:
+        if self.stalled:
+            return  # the request was never whole: what the app answers to its disconnect goes nowhere (a 408 does)
+        await self._send(message)
+
+    async def _send(self, message: dict[str, Any]) -> None:
         kind = message["type"]
         if kind == "http.response.start":
             if self.status is not None:
@@ -279,6 +292,17 @@ class _Exchange:
             await self.conn.stream.send_all(out)
         else:
             raise RuntimeError(f"unexpected ASGI message {kind!r} on an HTTP request")
+
+    async def _stalled(self) -> None:
+        """A 408 and the connection closed (h11 cannot carry another request after a cut body): one line in
+        the log, not the app's traceback of the disconnect it was handed."""
+        log.info("a %s %s stopped sending its body for %.0f s: answered 408", self.scope["method"],
+                 self.scope["path"], self.conn.keep_alive)
+        body = b'{"error": "the request body stopped arriving"}'
+        if self.conn.h11.our_state is h11.SEND_RESPONSE:
+            self.status, self.headers = 408, [(b"content-type", b"application/json"), (b"connection", b"close"),
+                                              (b"content-length", str(len(body)).encode())]
+            await self._send({"type": "http.response.body", "body": body})
 
     async def _reply_whole(self, status: int, body: bytes) -> None:
         if self.conn.h11.our_state is not h11.SEND_RESPONSE:

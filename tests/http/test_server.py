@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 from contextlib import asynccontextmanager
 
 import h11
@@ -227,6 +228,27 @@ async def test_a_connection_idle_past_the_keep_alive_is_closed(autojump_clock):
         assert trio.current_time() - start >= 75.0
         silent = await trio.open_tcp_stream("127.0.0.1", port)  # never says a word
         assert await silent.receive_some(10) == b""
+
+
+async def test_a_body_that_stops_arriving_gets_a_408_and_the_connection_closed_with_one_log_line(
+        autojump_clock, caplog):
+    # The app was handed a TooSlowError from its body read: a 500 and a traceback in the log, and the
+    # connection then waited another keep-alive to drain a body that never came.
+    caplog.set_level(logging.INFO)
+    async with served(keep_alive=75.0) as port:
+        stream = await trio.open_tcp_stream("127.0.0.1", port)
+        await stream.send_all(b"POST /x HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-length: 100\r\n\r\n0123456789")
+        start = trio.current_time()
+        reply = b""
+        while chunk := await stream.receive_some(65536):
+            reply += chunk
+        took = trio.current_time() - start
+        assert (await (await Client.open(port)).request("GET", "/fine"))[0] == 201  # the server serves on
+    assert reply.startswith(b"HTTP/1.1 408 ") and b"connection: close" in reply.lower(), reply
+    assert reply.endswith(b'{"error": "the request body stopped arriving"}'), reply
+    assert 75.0 <= took < 80.0, took  # closed with the reply, not after a second keep-alive
+    assert "stopped sending its body" in caplog.text and "Traceback" not in caplog.text
+    assert not [r for r in caplog.records if r.levelname == "ERROR"]
 
 
 async def test_a_websocket_hears_and_answers_text_bytes_and_pings_and_its_close_is_told_to_the_app():
