@@ -27,6 +27,7 @@ from typing import Any
 import attrs
 
 from .. import __version__
+from .rpc_checks import rpc_error
 from .security import scope_headers
 
 SERVER_NAME = "kg-memory"
@@ -67,6 +68,22 @@ def headers_fit(headers: dict[str, str]) -> bool:
         return False
     version = headers.get("mcp-protocol-version")
     return version is None or version in PROTOCOL_VERSIONS or version == MODERN_VERSION
+
+
+def version_problem(scope: dict[str, Any], body: bytes) -> dict[str, Any] | None:
+    """A 400's error for an MCP-Protocol-Version header this server does not speak (the MCP spec's rule),
+    naming it and the ones it speaks: the SDK said only that a `_meta` envelope was missing."""
+    version = scope_headers(scope).get("mcp-protocol-version")
+    if version is None or version in PROTOCOL_VERSIONS or version == MODERN_VERSION:
+        return None
+    try:
+        message = json.loads(body)
+    except (ValueError, RecursionError):
+        message = None
+    msg_id = message.get("id") if isinstance(message, dict) else None
+    spoken = ", ".join(sorted(PROTOCOL_VERSIONS | {MODERN_VERSION}))
+    return rpc_error(msg_id if isinstance(msg_id, int | str) else None, -32600,
+                     f"Bad Request: MCP-Protocol-Version {version[:64]!r} is not one this server speaks ({spoken})")
 
 
 def plain_message(scope: dict[str, Any], body: bytes) -> dict[str, Any] | None:

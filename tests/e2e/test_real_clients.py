@@ -106,6 +106,19 @@ def test_methods_other_than_post_get_405_naming_the_allowed_one(srv, method):
     assert "takes POST only" in reply
 
 
+@pytest.mark.parametrize("version", ["bogus", "2026-01-01"])
+def test_a_protocol_version_header_not_spoken_gets_400_naming_it_and_the_ones_spoken(srv, version):
+    # The SDK said "params._meta must be an object carrying the required ... envelope keys".
+    body = b'{"jsonrpc":"2.0","id":7,"method":"tools/list"}'
+    reply = _raw(srv.port, b"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json, text/event-stream\r\n"
+                           b"Content-Type: application/json\r\nMCP-Protocol-Version: " + version.encode() +
+                           b"\r\nContent-Length: " + str(len(body)).encode() + b"\r\nConnection: close\r\n\r\n" + body)
+    assert reply.startswith("HTTP/1.1 400"), reply
+    error = json.loads(reply.split("\r\n\r\n", 1)[1])
+    assert error["id"] == 7 and f"MCP-Protocol-Version '{version}' is not one this server speaks" in \
+        error["error"]["message"] and "2025-06-18" in error["error"]["message"], error
+
+
 async def test_a_client_that_stops_reading_holds_no_one_hostage(srv):
     """A POST whose client never reads its (large) reply: the next request is still answered."""
     stalled = socket.create_connection(("127.0.0.1", srv.port), timeout=10)
