@@ -42,7 +42,15 @@ def _cut(line: str, room: int, measure: Callable[[str], int]) -> int:
     return max(lo, 1)
 
 
+def _starts_block(line: str) -> bool:
+    """A line that opens a block (a node's `▸ id`, a header), not one of a block's indented lines."""
+    return bool(line) and not line[0].isspace()
+
+
 def split(lines: list[Line], limit: int | None, measure: Callable[[str], int], sid: str) -> list[tuple[str, Effects]]:
+    """The parts, each within `limit`. A block (a line and the indented lines under it: a node's gist, notes,
+    edges) goes whole into the next part rather than be cut, when it fits in one: a part that began in the
+    middle of a lesson showed notes with no id above them."""
     text = "\n".join(line for line, _ in lines)
     if limit is None or measure(text) <= limit:
         effects: Effects = {}
@@ -50,28 +58,38 @@ def split(lines: list[Line], limit: int | None, measure: Callable[[str], int], s
             merge(effects, eff)
         return [(text, effects)]
     room = limit - FOOTER_RESERVE
-    parts: list[tuple[list[str], Effects]] = [([], {})]
+    parts: list[list[tuple[str, Effects | None, int]]] = [[]]  # each line with its effects and its cost
     used = 0
+    block = 0  # where the current part's last block starts
     for line, eff in lines:
         cost = measure(line) + 1
         while cost > room:  # one line longer than a part: cut it at the longest prefix that fits
-            if parts[-1][0]:
-                parts.append(([], {}))
+            if parts[-1]:
+                parts.append([])
             head_len = _cut(line, room - 1, measure)
-            parts[-1][0].append(line[:head_len])
-            parts.append(([], {}))
+            parts[-1].append((line[:head_len], None, 0))
+            parts.append([])
             line = line[head_len:]
             cost = measure(line) + 1
-            used = 0
-        if used + cost > room and parts[-1][0]:
-            parts.append(([], {}))
-            used = 0
-        parts[-1][0].append(line)
-        merge(parts[-1][1], eff)
+            used, block = 0, 0
+        if _starts_block(line):
+            block = len(parts[-1])
+        if used + cost > room and parts[-1]:
+            moved: list[tuple[str, Effects | None, int]] = []
+            if line.strip() and not _starts_block(line) and 0 < block \
+                    and sum(c for _, _, c in parts[-1][block:]) + cost <= room:
+                moved = parts[-1][block:]
+                del parts[-1][block:]
+            parts.append(moved)
+            used, block = sum(c for _, _, c in moved), 0
+        parts[-1].append((line, eff, cost))
         used += cost
-    parts = [p for p in parts if p[0]]
-    n = len(parts)
-    return [
-        ("\n".join(body) + (footer(i + 1, n, sid) if i + 1 < n else ""), eff)
-        for i, (body, eff) in enumerate(parts)
-    ]
+    kept = [p for p in parts if p]
+    n = len(kept)
+    out = []
+    for i, part in enumerate(kept):
+        effects = {}
+        for _, eff, _ in part:
+            merge(effects, eff)
+        out.append(("\n".join(line for line, _, _ in part) + (footer(i + 1, n, sid) if i + 1 < n else ""), effects))
+    return out
