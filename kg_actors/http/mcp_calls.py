@@ -70,6 +70,16 @@ def headers_fit(headers: dict[str, str]) -> bool:
     return version is None or version in PROTOCOL_VERSIONS or version == MODERN_VERSION
 
 
+def content_type_problem(scope: dict[str, Any]) -> dict[str, Any] | None:
+    """A 400's JSON-RPC error for a body not sent as JSON (the SDK answered in plain text, unlike every other error)."""
+    content_type = [p.strip().lower() for p in scope_headers(scope).get("content-type", "").split(";")[0].split(",")]
+    if "application/json" in content_type:
+        return None
+    got = scope_headers(scope).get("content-type")
+    return rpc_error(None, -32600, f"Bad Request: Content-Type must be application/json"
+                                   f"{f', not {got[:64]!r}' if got else ' (none was given)'}")
+
+
 def version_problem(scope: dict[str, Any], body: bytes) -> dict[str, Any] | None:
     """A 400's error for an MCP-Protocol-Version header this server does not speak (the MCP spec's rule),
     naming it and the ones it speaks: the SDK said only that a `_meta` envelope was missing."""

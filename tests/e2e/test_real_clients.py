@@ -119,6 +119,17 @@ def test_a_protocol_version_header_not_spoken_gets_400_naming_it_and_the_ones_sp
         error["error"]["message"] and "2025-06-18" in error["error"]["message"], error
 
 
+def test_a_body_not_sent_as_json_gets_a_json_rpc_error_naming_the_content_type(srv):
+    # The SDK answered "Invalid Content-Type header" in plain text, the one error that was not JSON-RPC.
+    body = b'{"jsonrpc":"2.0","id":8,"method":"tools/list"}'
+    reply = _raw(srv.port, b"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json, text/event-stream\r\n"
+                           b"Content-Type: text/plain\r\nContent-Length: " + str(len(body)).encode() +
+                           b"\r\nConnection: close\r\n\r\n" + body)
+    assert reply.startswith("HTTP/1.1 400") and "application/json" in reply.split("\r\n\r\n")[0].lower(), reply
+    error = json.loads(reply.split("\r\n\r\n", 1)[1])
+    assert "Content-Type must be application/json, not 'text/plain'" in error["error"]["message"], error
+
+
 async def test_a_client_that_stops_reading_holds_no_one_hostage(srv):
     """A POST whose client never reads its (large) reply: the next request is still answered."""
     stalled = socket.create_connection(("127.0.0.1", srv.port), timeout=10)
