@@ -174,6 +174,7 @@ class App:
             await _json(send, 413, _rpc_error(None, -32600, f"Invalid Request: the body is over {MAX_BODY} bytes"))
             return
         body = body_json.mend(body)
+        scope = mcp_calls.json_content_type(scope)
         problem = mcp_calls.content_type_problem(scope) or rpc_problem(body) or mcp_calls.version_problem(scope, body)
         if problem is not None:
             await _json(send, 400, problem)

@@ -80,6 +80,15 @@ def content_type_problem(scope: dict[str, Any]) -> dict[str, Any] | None:
                                    f"{f', not {got[:64]!r}' if got else ' (none was given)'}")
 
 
+def json_content_type(scope: dict[str, Any]) -> dict[str, Any]:
+    """The scope with its Content-Type lower-cased: media types are case-insensitive (RFC 9110), and the SDK
+    refuses `Application/JSON` with a 415."""
+    headers = scope.get("headers") or []
+    if not any(name == b"content-type" and value != value.lower() for name, value in headers):
+        return scope
+    return {**scope, "headers": [(n, v.lower() if n == b"content-type" else v) for n, v in headers]}
+
+
 def version_problem(scope: dict[str, Any], body: bytes) -> dict[str, Any] | None:
     """A 400's error for an MCP-Protocol-Version header this server does not speak (the MCP spec's rule),
     naming it and the ones it speaks: the SDK said only that a `_meta` envelope was missing."""

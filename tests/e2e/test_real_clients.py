@@ -130,6 +130,16 @@ def test_a_body_not_sent_as_json_gets_a_json_rpc_error_naming_the_content_type(s
     assert "Content-Type must be application/json, not 'text/plain'" in error["error"]["message"], error
 
 
+@pytest.mark.parametrize("media", ["Application/JSON", "application/json; charset=UTF-8"])
+def test_a_json_content_type_in_any_case_is_served(srv, media):
+    # Media types are case-insensitive: the SDK refused Application/JSON with a 415.
+    body = b'{"jsonrpc":"2.0","id":9,"method":"tools/list"}'
+    reply = _raw(srv.port, b"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json, text/event-stream\r\n"
+                           b"Content-Type: " + media.encode() + b"\r\nContent-Length: " + str(len(body)).encode() +
+                           b"\r\nConnection: close\r\n\r\n" + body)
+    assert reply.startswith("HTTP/1.1 200"), reply[:300]
+
+
 async def test_a_client_that_stops_reading_holds_no_one_hostage(srv):
     """A POST whose client never reads its (large) reply: the next request is still answered."""
     stalled = socket.create_connection(("127.0.0.1", srv.port), timeout=10)
