@@ -216,7 +216,11 @@ def _find(text: str, shapes_only: bool) -> Finding | None:
             start = word.end() + near.start()
             opaque = _OPAQUE.match(text, start, start + 256) or near
             # 16 to 19 characters count only when scrambled: `--mount=type=secret` is a flag and its setting.
+            # A run glued to the word by '/' is a path's next part (`config/credentials/ProdSettingsV2`): read
+            # with the folder, it is judged as a path, as a random part (`credentials/<key>`) is not.
+            glued = near.start() == 0 and opaque.group(0).startswith("/")
             if ((len(opaque.group(0)) >= 20 or _scrambled(opaque.group(0))) and _credential(opaque.group(0), assigned=False)
+                    and not (glued and _is_path(text[word.start():start] + opaque.group(0)))
                     and not _base64_text(text, start, start + len(opaque.group(0)))):
                 return Finding("a credential-like string next to a secret-named word", _mask(opaque.group(0)))
         if word.group(0) in _PASSWORD_WORDS and not (lower[word.start() - 1:word.start()].isalpha()

@@ -51,3 +51,27 @@ def test_a_lesson_that_names_a_secret_without_one_passes(text):
 def test_its_neighbour_that_holds_a_secret_is_refused(text, kind):
     found = secrecy.find(text)
     assert found is not None and found.kind == kind, found
+
+
+# A file under a folder named for secrets: the path's next part is a name, not a credential (an audit found these
+# refused as "a credential-like string next to a secret-named word").
+@pytest.mark.parametrize("text", [
+    "AKIAIOSFODNN7EXAMPLE appears in docs/aws/credentials/ExampleConfigurationFile.md",
+    "docs/aws/credentials/ExampleConfigurationFile.md",
+    "The credentials file lives at config/credentials/ProductionDatabaseSettingsV2",
+    "credentials/ProductionDatabaseSettingsV2 holds no secret itself",
+    "the loader reads secrets/ApiKeyLoaderImplementationV3.ts at start",
+])
+def test_a_path_under_a_secret_named_folder_passes(text):
+    assert secrecy.find(text) is None
+
+
+@pytest.mark.parametrize("text, kind", [
+    ("credentials: " + RANDOM, "a credential assigned to a secret-named key"),
+    ("credentials=" + RANDOM, "a credential assigned to a secret-named key"),
+    ("the value is config/credentials/" + RANDOM, "a credential-like string next to a secret-named word"),
+    ("credentials/" + RANDOM, "a credential-like string next to a secret-named word"),
+])
+def test_a_random_string_after_a_secret_named_word_or_folder_stays_refused(text, kind):
+    found = secrecy.find(text)
+    assert found is not None and found.kind == kind, found

@@ -65,3 +65,24 @@ async def test_a_lesson_about_secrets_that_holds_none_is_stored_as_written(srv, 
 async def test_their_neighbours_that_hold_a_secret_stay_refused(session, gist, kind):
     text = await session.err("kg_put_node", level="project", id="neighbour", gist=gist)
     assert f"NOT WRITTEN: gist holds what looks like {kind}" in text and RANDOM not in text, text
+
+
+AWS_DOCS = "AKIAIOSFODNN7EXAMPLE appears in docs/aws/credentials/ExampleConfigurationFile.md"
+CREDS_FILE = "The credentials file lives at config/credentials/ProductionDatabaseSettingsV2"
+
+
+@pytest.mark.parametrize("node_id, gist", [
+    ("aws-docs-credentials-folder", AWS_DOCS),
+    ("aws-docs-credentials-folder-bare", "docs/aws/credentials/ExampleConfigurationFile.md"),
+    ("credentials-folder-file", CREDS_FILE),
+])
+async def test_a_path_under_a_credentials_folder_is_stored_as_written(srv, session, node_id, gist):
+    await session.ok("kg_put_node", level="project", id=node_id, gist=gist)
+    assert nodes_by_id(graph(srv, session_id=session.sid)["project"])[node_id]["gist"] == gist
+
+
+@pytest.mark.parametrize("gist", ["credentials: " + RANDOM, "credentials=" + RANDOM,
+                                  "the value is config/credentials/" + RANDOM])
+async def test_a_random_string_after_credentials_stays_refused(session, gist):
+    text = await session.err("kg_put_node", level="project", id="creds-neighbour", gist=gist)
+    assert "NOT WRITTEN: gist holds what looks like a credential" in text and RANDOM not in text, text
