@@ -47,6 +47,7 @@ from .secret_prose import PROSE_RULES, is_password, judged_as
 from .secret_shapes import AWS_KEY_ID_SAID, AWS_SECRET_BARE, DISCORD, GATES, HEADERS, SAID_RULES, SHAPES
 from .secret_shapes import DOCUMENTED_EXAMPLES
 from .secret_lookalikes import CODE_REF as _CODE_REF, DESCRIPTIONS as _DESCRIPTIONS, TYPE as _TYPE, placeholder as _placeholder
+from .secret_lookalikes import annotated as _annotated
 
 
 _SAID = tuple((kind, trigger, re.compile(rx), judge) for kind, trigger, rx, judge in (*SAID_RULES, *FORM_RULES,
@@ -206,6 +207,9 @@ def _find(text: str, shapes_only: bool) -> Finding | None:
             m = None  # `${DB_PASSWORD:-changeme}`: the name of a variable and its default, no value given
         if m is not None and _PROSE_AFTER.match(m.group(0) + text[m.end():m.end() + 80]):
             m = None  # "passwd: Authentication token manipulation error": a word and a sentence, no value
+        typed = _annotated(text, m.start(1)) if m is not None else None
+        if typed is not None:  # `private_key: RSAPrivateKey = load(...)`: code; the value, if any, is after `=`
+            m = _ASSIGNED.match(text, typed) if text.startswith("=", typed) else None
         if m is not None and not _CONTRACTION.match(text, m.end()) and (
                 _credential(m.group(1), assigned=True) or _spelled(text, word, m)
                 or _UUID.fullmatch(m.group(1).strip("\"'`."))):  # a UUID given to a key (Heroku's, npm's) is the key

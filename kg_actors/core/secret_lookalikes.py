@@ -1,12 +1,12 @@
 """What stands where a secret would and is none (core/secrecy.py asks): placeholders and test fakes, the words
-schemas and docs give a password field, type annotations, code that reads a secret from somewhere, and the
-examples standards print."""
+schemas and docs give a password field, type annotations (and where an annotated variable's value starts), code
+that reads a secret from somewhere, and the examples standards print."""
 
 from __future__ import annotations
 
 import re
 
-from .secret_names import scrambled
+from .secret_names import HUMPS, scrambled
 from .secret_shapes import DOCUMENTED_EXAMPLES
 
 _PLACEHOLDERS = frozenset("""
@@ -29,6 +29,25 @@ mysecretpassword rootpassword adminpassword secretpassword supersecret
 # Type annotations: `password: SecretStr`, `password: Option<String>`, `password: &str` (types, not values).
 TYPE = re.compile(r"(?:[A-Za-z_][\w.]*[<\[])*&?(?:str|String|string|SecretStr|SecretString|SecureString|SecretBytes"
                    r"|bytes|Password|PasswordStr|Text|CharSequence)[>\]]*\??")
+# A type annotation in code: a type named in words (a key is made of none), dotted perhaps, and after it a union
+# (`Ed25519PrivateKey | Ed448PrivateKey`) or an assignment (`PrivateKeyTypes = load_pem_private_key(...)`). A type
+# alone is not read as one: a config line's `password: Summer2024` is a value. Digits in a type's name end a word
+# (`Ed448PrivateKey`, `TokenV2`); a password's are strewn through one (`Tr0ub4dor`).
+_TYPE_NAME = r"(?:[A-Za-z_]\w*\.)*(?=[A-Z])(?!\w*[0-9][a-z])(?:" + HUMPS.pattern + r")(?![\w.(\[])"
+# A union ends its line, a parameter or an assignment's type: `token: <key> | Stripe |` is a table's row.
+_ANNOTATION = re.compile(r"(?<![\"'`])" + _TYPE_NAME + r"(?P<union>(?:[ \t]*\|[ \t]*" + _TYPE_NAME
+                         + r")+(?=[ \t]*(?:[\n=),\]]|\Z)))?[ \t]*(?P<eq>=(?![=>]))?")
+
+
+def annotated(text: str, at: int) -> int | None:
+    """Whether the value at `at` is a type annotation rather than a value: None if not; else where its value
+    starts (its `=`), or the annotation's end when it gives none (`private_key: RSAPrivateKey | None`)."""
+    m = _ANNOTATION.match(text, at)
+    if m is None or not (m.group("union") or m.group("eq")):
+        return None
+    return m.start("eq") if m.group("eq") else m.end()
+
+
 # Code that reads a secret from somewhere: a reference at the start (`$X`, `<key>`, `[x]`), a template's
 # (`${x}`, `$(x)`, `$NAME`, `%{x}`, `%(x)s`, `%NAME%`, `#{x}`, `{{x}}`, `((x))`), a call or a subscript
 # (`get_secret(`, `cfg[`), or a store's name. Not any `$`, `%`, bracket or brace: a password holds those

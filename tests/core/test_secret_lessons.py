@@ -75,3 +75,54 @@ def test_a_path_under_a_secret_named_folder_passes(text):
 def test_a_random_string_after_a_secret_named_word_or_folder_stays_refused(text, kind):
     found = secrecy.find(text)
     assert found is not None and found.kind == kind, found
+
+
+# Python with type annotations: a key-named variable given a type, then perhaps a value (an audit found a corpus's
+# code refused as "a credential assigned to a secret-named key" for the type's name).
+LOADER = ("if key_bytes.startswith(b\"ssh-rsa\"):\n    public_key: PublicKeyTypes = load_ssh_public_key(key_bytes)\n"
+          "else:\n    private_key: PrivateKeyTypes = load_pem_private_key(\n        key_bytes, password=None\n    )\n"
+          "    return cast(RSAPrivateKey, private_key)")
+EDWARDS = ("private_key: Ed25519PrivateKey | Ed448PrivateKey\nif curve == \"Ed25519\":\n"
+           "    private_key = Ed25519PrivateKey.from_private_bytes(d)\nelse:\n"
+           "    private_key = Ed448PrivateKey.from_private_bytes(d)")
+
+
+@pytest.mark.parametrize("text", [
+    "public_key: PublicKeyTypes = load_ssh_public_key(key_bytes)",
+    "private_key: PrivateKeyTypes = load_pem_private_key(key_bytes, password=None)",
+    "private_key: Ed25519PrivateKey | Ed448PrivateKey",
+    "private_key: RSAPrivateKey | None = None",
+    "private_key: rsa.RSAPrivateKey = serialization.load_pem_private_key(data, password=None)",
+    "api_key: ApiKey = get_api_key()",
+    "token: AccessToken = credential.get_token(scope)",
+    "self.secret_key: SecretKey | None = None",
+    "access_key: AccessKey = AccessKey(id=key_id)",
+    "def sign(private_key: RSAPrivateKey = DEFAULT_KEY) -> bytes:",
+    LOADER,
+    EDWARDS,
+])
+def test_python_with_a_typed_key_variable_passes(text):
+    assert secrecy.find(text) is None
+
+
+@pytest.mark.parametrize("text, kind", [
+    ('private_key: "' + RANDOM + '"', "a credential assigned to a secret-named key"),
+    ('api_key = "' + RANDOM + '"', "a credential assigned to a secret-named key"),
+    ('api_key: ApiKey = "' + RANDOM + '"', "a credential assigned to a secret-named key"),
+    ("token: TokenV2 = " + RANDOM, "a credential assigned to a secret-named key"),
+    ("private_key: RSAPrivateKey | None = '" + RANDOM + "'", "a credential assigned to a secret-named key"),
+    ("api_key: " + RANDOM[:10] + " = x", "a credential assigned to a secret-named key"),  # no type: a random value
+])
+def test_a_typed_key_variable_given_a_secret_stays_refused(text, kind):
+    found = secrecy.find(text)
+    assert found is not None and found.kind == kind, found
+
+
+def test_a_password_with_digits_strewn_through_is_no_type_name():
+    found = secrecy.find("api_key: Tr0ub4dor = x")
+    assert found is not None and found.kind == "a credential assigned to a secret-named key", found
+
+
+def test_a_key_in_a_table_row_is_no_union_of_types():
+    found = secrecy.find("| Stripe | token: " + "KxQmVpZaRtWqNyBc" + " | Prod |")
+    assert found is not None and found.kind == "a credential assigned to a secret-named key", found

@@ -86,3 +86,24 @@ async def test_a_path_under_a_credentials_folder_is_stored_as_written(srv, sessi
 async def test_a_random_string_after_credentials_stays_refused(session, gist):
     text = await session.err("kg_put_node", level="project", id="creds-neighbour", gist=gist)
     assert "NOT WRITTEN: gist holds what looks like a credential" in text and RANDOM not in text, text
+
+
+LOADER = ("Loading an SSH or PEM key in pyjwt's style:",
+          ["if key_bytes.startswith(b\"ssh-rsa\"):\n    public_key: PublicKeyTypes = load_ssh_public_key(key_bytes)\n"
+           "else:\n    private_key: PrivateKeyTypes = load_pem_private_key(\n        key_bytes, password=None\n    )",
+           "private_key: Ed25519PrivateKey | Ed448PrivateKey\n"
+           "private_key = Ed25519PrivateKey.from_private_bytes(d)"])
+
+
+async def test_python_with_a_typed_key_variable_is_stored_as_written(srv, session):
+    gist, notes = LOADER
+    await session.ok("kg_put_node", level="project", id="typed-key-loader", gist=gist, notes=notes)
+    node = nodes_by_id(graph(srv, session_id=session.sid)["project"])["typed-key-loader"]
+    assert node["gist"] == gist and node["notes"] == notes, node
+
+
+@pytest.mark.parametrize("note", ['private_key: "' + RANDOM + '"', 'api_key = "' + RANDOM + '"',
+                                  'api_key: ApiKey = "' + RANDOM + '"'])
+async def test_a_typed_key_variable_given_a_secret_stays_refused(session, note):
+    text = await session.err("kg_put_node", level="project", id="typed-neighbour", gist="a key in code", notes=[note])
+    assert "NOT WRITTEN: notes[0] holds what looks like a credential" in text and RANDOM not in text, text
