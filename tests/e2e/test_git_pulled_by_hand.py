@@ -48,15 +48,20 @@ async def test_a_pull_by_hand_is_taken_in_and_nothing_acknowledged_is_reverted(t
         b.stop()
 
 
+async def _a_rewrote_then_b_wrote(a, b, remote) -> None:
+    """Both synced once; a rewrites shared-lesson, adds a-new-lesson and syncs; b adds b-new-lesson, unsynced."""
+    assert _sync(a, remote).returncode == 0
+    assert _sync(b, remote).returncode == 0
+    await _write(a, "shared-lesson", gist="rewritten on a")
+    await _write(a, "a-new-lesson")
+    assert _sync(a, remote).returncode == 0
+    await _write(b, "b-new-lesson")
+
+
 async def test_a_pull_by_hand_is_taken_in_with_no_server_running(tmp_path):
     remote, a, b = _two_machines(tmp_path, _user("shared-lesson"))
     try:
-        assert _sync(a, remote).returncode == 0
-        assert _sync(b, remote).returncode == 0
-        await _write(a, "shared-lesson", gist="rewritten on a")
-        await _write(a, "a-new-lesson")
-        assert _sync(a, remote).returncode == 0
-        await _write(b, "b-new-lesson")
+        await _a_rewrote_then_b_wrote(a, b, remote)
     finally:
         a.stop()
         b.stop()
@@ -109,12 +114,7 @@ async def _pulled_by_hand_then_synced(tmp_path, pull_args: tuple[str, ...], forg
     reverted, on b or on the remote."""
     remote, a, b = _two_machines(tmp_path, _user("shared-lesson"))
     try:
-        assert _sync(a, remote).returncode == 0
-        assert _sync(b, remote).returncode == 0
-        await _write(a, "shared-lesson", gist="rewritten on a")
-        await _write(a, "a-new-lesson")
-        assert _sync(a, remote).returncode == 0
-        await _write(b, "b-new-lesson")
+        await _a_rewrote_then_b_wrote(a, b, remote)
         assert kg(["commit"], b.env).returncode == 0  # b's own commit, which a rebase replays
         if forget_head:  # a store an older kg committed: no record of the commit kg last made
             (b.store / ".git" / "kg-mirror" / "head").unlink()
