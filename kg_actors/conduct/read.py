@@ -17,6 +17,7 @@ from typing import Any
 
 from .. import reply_effects
 from ..core import debt, merge, reads, render, replies
+from ..core.conflict_notice import conflict_notice
 from ..core.errors import InvalidInput
 from ..core.model import Edge, GraphReader, Node
 from ..core.paging import NOTHING_PENDING, Line, split
@@ -174,7 +175,7 @@ async def _node_read(floor: Floor, view: SessionView, node_ids: list[str], level
         if floor.touch_check is not None:  # a touch whose file is gone is shown so, with where it went
             node = await floor.touch_check.marked(node, view.project_path if lvl == "project" else None)
         blocks.append(reads.node_block(lvl, node, edges, promoted=not node.active and not view.maintenance))
-        notice = merge.conflict_notice(lvl, node_id, node.written, node.extra.get(merge.CONFLICTS_FIELD))
+        notice = conflict_notice(lvl, node_id, node.written, node.extra.get(merge.CONFLICTS_FIELD))
         if notice:  # versions a sync set aside, until a write of the node resolves them
             notices.append(notice)
     return reads.node_read_lines(blocks, view.sid, notices)

@@ -10,9 +10,10 @@ cleanly. Rules where both sides changed the same entry:
   other is kept in the node's `_conflicts` list until someone resolves it;
 - read stamps take the max, score stamps (useful, credited, gist, recurrence)
   the union, the archive state the more alive of the two: these never conflict;
-- a delete against an edit keeps the edit (for nodes, edges and progress; a node deleted on one side
-  stays when the other wrote an edge to it); against a node only read, scored or moved between tiers
-  there (its content as the base had it), the delete stands: using a lesson is no vote to keep it;
+- a delete against an edit keeps the edit (for nodes, edges and progress); a node kept so (its content
+  changed, or renamed, there) holds a version set aside saying so (core/merge_deletes.py). Against a node
+  only read, scored, moved between tiers or wired to there (its content as the base had it), the delete
+  stands and takes its edges: using or linking a lesson is no vote to keep it;
 - edges keep the later version's fields; their notes merge three-way (core/merge_notes.py), as a write
   replaces them: a note removed on either side goes, one added on either side stays, the later
   side's order first (an edge both sides created with no common history keeps both sides' notes);
@@ -24,14 +25,15 @@ cleanly. Rules where both sides changed the same entry:
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import attrs
 
 from . import constants as C
+from .merge_deletes import UNNAMED, Machines, delete_entry
 from .merge_notes import merge_notes
-from .plain_text import one_line
+from .merge_renames import double_renames, renames_against_deletes, renames_between
 
 Json = dict[str, Any]  # one entry of the stored JSON shape (a node, an edge, a version, a whole file)
 
@@ -154,15 +156,18 @@ def _merge_conflicts(*lists: Any) -> list[Json]:
 
 
 def merge_node(node_id: str, base: Json | None, ours: Json | None, theirs: Json | None,
-               now: float) -> tuple[Json | None, Conflict | None]:
-    """One node's merge: (merged node or None for deleted, the conflict if both changed its content)."""
+               now: float, machines: Machines = UNNAMED) -> tuple[Json | None, Conflict | None]:
+    """One node's merge: (merged node or None for deleted, the conflict if both changed it, or one side
+    deleted it and the other changed its content). `machines`: (ours' machine, theirs'), for what is told."""
     settled, value = _settled(base, ours, theirs)
     if settled:
         return value, None
     if ours is None or theirs is None:
-        if base is not None and value is not None and content(value) == content(base):
+        if value is None or base is None:
+            return value, None  # not reached: the three-way rule settles an entry the base lacks
+        if content(value) == content(base):
             return None, None  # deleted on one side, only read or scored on the other: the delete stands
-        return value, None  # a delete against an edit keeps the edit
+        return kept_against_delete(node_id, value, "ours" if ours is None else "theirs", machines, now)
     base_d = base or {}
     c_base, c_ours, c_theirs = content(base_d) if base else None, content(ours), content(theirs)
     conflict = None
@@ -191,6 +196,14 @@ def merge_node(node_id: str, base: Json | None, ours: Json | None, theirs: Json 
     if conflicts:
         merged[CONFLICTS_FIELD] = conflicts
     return merged, conflict
+
+
+def kept_against_delete(node_id: str, node: Json, deleted_by: str, machines: Machines, now: float,
+                        deleted_as: str | None = None) -> tuple[Json, Conflict]:
+    """A node side `deleted_by` deleted and the other changed: kept, with the delete set aside beside it."""
+    entry = delete_entry(deleted_by, machines, now, deleted_as)
+    kept = {**node, CONFLICTS_FIELD: _merge_conflicts(node.get(CONFLICTS_FIELD), [entry])}
+    return kept, Conflict(node_id, "theirs" if deleted_by == "ours" else "ours", content(kept), entry)
 
 
 def _settled(base: Json | None, ours: Json | None, theirs: Json | None) -> tuple[bool, Json | None]:
@@ -281,8 +294,9 @@ def _changed_keys(base: Json, ours: Json, theirs: Json) -> tuple[set[str], set[s
     return set(ours) - both, both
 
 
-def merge_graphs(base: Json | None, ours: Json, theirs: Json, now: float) -> MergeResult:
-    """Merge two versions of one graph file against their common ancestor (None: no common history)."""
+def merge_graphs(base: Json | None, ours: Json, theirs: Json, now: float, machines: Machines = UNNAMED) -> MergeResult:
+    """Merge two versions of one graph file against their common ancestor (None: no common history).
+    `machines`: the names of the machines that wrote ours and theirs, for what a delete set aside says."""
     base = base if isinstance(base, dict) else {}
     meta_b, meta_o, meta_t = (_mapping(g.get("_meta")) for g in (base, ours, theirs))
     nodes_b, nodes_o, nodes_t = (_mapping(g.get("nodes")) for g in (base, ours, theirs))
@@ -295,11 +309,16 @@ def merge_graphs(base: Json | None, ours: Json, theirs: Json, now: float) -> Mer
     folded = renames.keys() | {new for new, _ in renames.values()} | doubles.keys() | {
         new for pair in doubles.values() for new in pair}
     for node_id in todo - folded:
-        merged, conflict = merge_node(node_id, nodes_b.get(node_id), nodes_o.get(node_id), nodes_t.get(node_id), now)
+        merged, conflict = merge_node(node_id, nodes_b.get(node_id), nodes_o.get(node_id), nodes_t.get(node_id),
+                                      now, machines)
         if merged is not None:
             nodes[node_id] = merged
         if conflict is not None:
             conflicts.append(conflict)
+    for new_id, (old_id, side) in renames_against_deletes(todo, nodes_b, nodes_o, nodes_t).items():
+        deleted_by = "theirs" if side == "ours" else "ours"
+        nodes[new_id], conflict = kept_against_delete(new_id, nodes[new_id], deleted_by, machines, now, old_id)
+        conflicts.append(conflict)
     for old_id, (new_id, side) in renames.items():
         nodes[new_id], conflict = fold_rename(old_id, new_id, side, nodes_b, nodes_o, nodes_t, now)
         if conflict is not None:
@@ -319,15 +338,9 @@ def merge_graphs(base: Json | None, ours: Json, theirs: Json, now: float) -> Mer
     edges.update(_merge_map(todo, edges_b, edges_o, edges_t, lambda k, b, o, t: _merge_edge(
         b, o, t, version_ts(vers_o, "edge:" + k), version_ts(vers_t, "edge:" + k))))
     moved_edges = follow_renames(edges, renamed)
-    # A delete against an edit keeps the edit: a node one side deleted stays when the other side wrote an
-    # edge to it (its notes are a lesson too).
+    # An edge whose end node the merge deleted goes too, one written on the other side as well: wiring a
+    # lesson is no vote to keep it (a bare id must name a node; files stay).
     deleted = (nodes_o.keys() | nodes_t.keys()) - nodes.keys()
-    written_to = {end for k in todo if k in edges for end in (edges[k].get("from"), edges[k].get("to"))}
-    for node_id in deleted & written_to:
-        nodes[node_id] = nodes_o.get(node_id) or nodes_t[node_id]
-    nodes = _in_order(nodes, nodes_o, nodes_t)
-    # An edge whose end node the merge deleted goes too (a bare id must name a node; files stay).
-    deleted -= written_to
     edges = _in_order(edges, edges_o, edges_t)
     if deleted:
         edges = {k: e for k, e in edges.items() if not ({e.get("from"), e.get("to")} & deleted)}
@@ -379,53 +392,11 @@ def merge_graphs(base: Json | None, ours: Json, theirs: Json, now: float) -> Mer
     return MergeResult(graph, tuple(sorted(conflicts, key=lambda c: c.node_id)))
 
 
-def renames_between(todo: set[str], base: Json, ours: Json, theirs: Json) -> dict[str, tuple[str, str]]:
-    """Old id -> (new id, the side that renamed it), for a node one side renamed while the other kept the
-    old id (among `todo`, the ids either side changed; the maps are nodes by id). A rename keeps the node's creation stamp: an id gone from one side and one new there with the
-    same stamp are the same node. A stamp shared by two such ids (nodes written in one batch) proves
-    nothing, and those merge id by id."""
-    out: dict[str, tuple[str, str]] = {}
-    for side, here, there in (("ours", ours, theirs), ("theirs", theirs, ours)):
-        gone = _births(base, (k for k in todo if k in base and k not in here and k in there))
-        born = _births(here, _new_on_one_side(todo, base, here, there))
-        for stamp, olds in gone.items():
-            news = born.get(stamp, [])
-            if len(olds) == 1 and len(news) == 1:
-                out[olds[0]] = (news[0], side)
-    return out
-
-
-def _new_on_one_side(todo: set[str], base: Json, here: Json, there: Json) -> Iterator[str]:
-    return (key for key in todo if key in here and key not in base and key not in there)
-
-
-def _births(nodes: Json, keys: Iterable[str]) -> dict[float, list[str]]:
-    """The ids among `keys` by their nodes' creation stamp (what a rename keeps)."""
-    out: dict[float, list[str]] = {}
-    for key in keys:
-        _by_birth(out, nodes[key], key)
-    return out
-
-
 def version_ts(versions: Json, key: str) -> float:
     """When the version entry `key` was written (0 when there is none)."""
     entry = versions.get(key)
     value = entry.get("ts") if isinstance(entry, dict) else None
     return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else 0.0
-
-
-def double_renames(todo: set[str], base: Json, ours: Json, theirs: Json) -> dict[str, tuple[str, str]]:
-    """Old id -> (ours' new id, theirs' new id), for a node both sides renamed, each to an id of its own
-    (found as `renames_between` finds one side's: by the creation stamp a rename keeps)."""
-    gone = _births(base, (k for k in todo if k in base and k not in ours and k not in theirs))
-    born_ours = _births(ours, _new_on_one_side(todo, base, ours, theirs))
-    born_theirs = _births(theirs, _new_on_one_side(todo, base, theirs, ours))
-    out = {}
-    for stamp, olds in gone.items():
-        mine, other = born_ours.get(stamp, []), born_theirs.get(stamp, [])
-        if len(olds) == 1 and len(mine) == 1 and len(other) == 1:
-            out[olds[0]] = (mine[0], other[0])
-    return out
 
 
 def fold_double_rename(old_id: str, ids: tuple[str, str], base: Json, ours: Json, theirs: Json,
@@ -454,12 +425,6 @@ def fold_rename(old_id: str, new_id: str, side: str, base: Json, ours: Json, the
     ours_node, theirs_node = (renamed[new_id], other) if side == "ours" else (other, renamed[new_id])
     merged, conflict = merge_node(new_id, base_node, ours_node, theirs_node, now)
     return merged or renamed[new_id], conflict
-
-
-def _by_birth(into: dict[float, list[str]], node: Any, key: str) -> None:
-    stamp = node.get("_created_ts") if isinstance(node, dict) else None
-    if isinstance(stamp, int | float) and not isinstance(stamp, bool):
-        into.setdefault(float(stamp), []).append(key)
 
 
 def follow_renames(edges: Json, renamed: dict[str, str]) -> list[str]:
@@ -499,50 +464,3 @@ def _ordered_union(*dicts: Json) -> list[str]:
         for k in d:
             out.setdefault(k, None)
     return list(out)
-
-
-def _when(ts: Any) -> str:
-    import datetime as dt
-
-    if not isinstance(ts, int | float) or isinstance(ts, bool):
-        return "at an unknown time"
-    return dt.datetime.fromtimestamp(ts, dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-
-
-def conflict_notice(level: str, node_id: str, node_written: Json | None, others: Any) -> str | None:
-    """What a session reading a node with versions set aside by a sync is told (NOT WRITTEN style)."""
-    if not isinstance(others, list) or not others:
-        return None
-    in_use = f"In use (shown above): the one written last, {_when((node_written or {}).get('ts'))}."
-    if all(isinstance(o, dict) and o.get(FROM_FOLDER) for o in others):
-        # Merged at a load from a second folder of the same project's graph (twin_folders.py), not by a sync.
-        head = (f"IN TWO GRAPH FOLDERS: '{node_id}' ({level}) was held differently in two graph folders of this "
-                "project (kg-memory's and this server's); both versions are kept.")
-    elif all(isinstance(o, dict) and o.get(HELD_TWICE) for o in others):  # core/hand_edits.py
-        head = (f"HELD TWICE IN ITS FILE: '{node_id}' ({level}) was held twice in its graph file (a hand edit); "
-                "the last entry is used and the earlier one kept.")
-        in_use = "In use (shown above): the last entry."
-    elif any(isinstance(o, dict) and o.get(FILE_AND_JOURNAL) for o in others):  # core/journal_replay.py
-        head = (f"CHANGED IN ITS FILE AND ITS JOURNAL: '{node_id}' ({level}) was changed by hand in its graph file "
-                "while the server wrote it; both versions are kept.")
-    else:
-        head = (f"CHANGED ON ANOTHER MACHINE: '{node_id}' ({level}) was changed on two machines before they "
-                "synced; both versions are kept.")
-    lines = [f"{head} {in_use} Set aside ({len(others)}):"]
-    for other in others[-CONFLICTS_MAX:]:
-        if not isinstance(other, dict):
-            continue
-        stamp = other.get("_written")
-        written: Json = stamp if isinstance(stamp, dict) else {}
-        renamed = f", renamed to '{one_line(str(other[RENAMED_TO]))}' there" if other.get(RENAMED_TO) else ""
-        if other.get(FROM_FOLDER):
-            renamed += f", in {one_line(str(other[FROM_FOLDER]))}"
-        lines.append(f"  • written {_when(written.get('origin_ts', written.get('ts')))}{renamed}: gist: "
-                     + one_line(str(other.get('gist', ''))))
-        for name in ("notes", "touches"):
-            values = other.get(name)
-            if values:
-                lines.append(f"    {name}: " + one_line(" | ".join(str(v) for v in values)))
-    lines.append("  To resolve: kg_put_node this node with what the set-aside version adds merged in "
-                 "(or re-send it as it is to keep it); any write of the node clears this notice.")
-    return "\n".join(lines)

@@ -28,9 +28,11 @@ import attrs
 
 from ..core.held_secrets import Held, keep_out
 from ..core.merge import (
-    Conflict, MergeResult, double_renames, fold_double_rename, fold_rename, follow_renames, merge_graphs,
-    renames_between, version_ts,
+    Conflict, MergeResult, fold_double_rename, fold_rename, follow_renames, kept_against_delete,
+    merge_graphs, version_ts,
 )
+from ..core.merge_deletes import UNNAMED, Machines
+from ..core.merge_renames import double_renames, renames_against_deletes, renames_between
 from . import git as G
 from . import git_read as R
 from . import shards, unpushed
@@ -50,8 +52,9 @@ def _ids(value: dict[str, Any] | None) -> set[str]:
     return set(shards._mapping((value or {}).get("nodes")))
 
 
-def plan(root: Path, base: str | None, ours: str, theirs: str, now: float) -> Plan:
-    """The merge of every graph (ValueError naming a part that is not a graph)."""
+def plan(root: Path, base: str | None, ours: str, theirs: str, now: float, machines: Machines = UNNAMED) -> Plan:
+    """The merge of every graph (ValueError naming a part that is not a graph). `machines`: who wrote ours
+    and theirs, for what a node kept against a delete says."""
     lay_b, lay_o, lay_t = R.layouts(root, base), R.layouts(root, ours), R.layouts(root, theirs)
     out: dict[str, dict[str, dict[str, Any]]] = {}
     whole: set[str] = set()
@@ -68,30 +71,30 @@ def plan(root: Path, base: str | None, ours: str, theirs: str, now: float) -> Pl
         kinds = {lay_b.get(key), lay_o.get(key), lay_t.get(key)}
         if "legacy" in kinds:
             merged = _merge_whole(root, key, (base, lay_b), (ours, lay_o), (theirs, lay_t), now=now,
-                                  withheld=withheld.setdefault(key, []))
+                                  withheld=withheld.setdefault(key, []), machines=machines)
             out[key] = shards.split(merged.merged)
             whole.add(key)
             conflicts += merged.conflicts
         elif key in touched:
             out[key], set_aside = _merge_parts(root, key, sorted(touched[key]), base, ours, theirs, now,
-                                               withheld.setdefault(key, []))
+                                               withheld.setdefault(key, []), machines)
             conflicts += set_aside
     return Plan(out, frozenset(whole), tuple(conflicts), {k: v for k, v in withheld.items() if v})
 
 
 def _merge_whole(root: Path, key: str, *sides: tuple[str | None, dict[str, str]], now: float,
-                 withheld: list[Held]) -> MergeResult:
+                 withheld: list[Held], machines: Machines) -> MergeResult:
     graphs = []
     for rev, lay in sides:
         graphs.append(R.graph_at(root, rev, key) if rev and key in lay else None)
     base, ours, theirs = graphs
     theirs, held = keep_out(base, ours, theirs)  # another machine's version holding a secret: ours stands
     withheld += held
-    return merge_graphs(base, ours or {}, theirs or {}, now)
+    return merge_graphs(base, ours or {}, theirs or {}, now, machines)
 
 
 def _merge_parts(root: Path, key: str, parts: list[str], base: str | None, ours: str, theirs: str,
-                 now: float, withheld: list[Held]) -> tuple[dict[str, dict[str, Any]], list[Conflict]]:
+                 now: float, withheld: list[Held], machines: Machines) -> tuple[dict[str, dict[str, Any]], list[Conflict]]:
     folder = shards.folder(key)
     revs = [r for r in (base, ours, theirs) if r]
     raw = R.blobs(root, [f"{r}:{folder}/{p}" for r in revs for p in parts])
@@ -107,15 +110,15 @@ def _merge_parts(root: Path, key: str, parts: list[str], base: str | None, ours:
         b, o, t = side(base, part), side(ours, part), side(theirs, part)
         t, held = keep_out(b, o, t)  # another machine's version holding a secret: ours stands
         withheld += held
-        result = merge_graphs(b, o or {}, t or {}, now)
+        result = merge_graphs(b, o or {}, t or {}, now, machines)
         merged[part] = result.merged
         conflicts += result.conflicts
         sides.append((b, o, t))
     conflicts += _carry_renames(merged, sides, now)
+    conflicts += _renamed_against_deletes(merged, sides, machines, now)
     deleted: set[str] = set()
     for part, (_, o, t) in zip(parts, sides, strict=True):
         deleted |= (_ids(o) | _ids(t)) - _ids(merged[part])
-    deleted -= _kept_for_new_edges(merged, parts, sides, deleted)
     if deleted:  # an edge into a node the merge deleted goes too (its bucket is its other end's)
         for value in merged.values():
             edges = shards._edges_of(value)
@@ -125,28 +128,23 @@ def _merge_parts(root: Path, key: str, parts: list[str], base: str | None, ours:
     return merged, conflicts
 
 
-def _kept_for_new_edges(merged: dict[str, dict[str, Any]], parts: list[str],
-                        sides: list[tuple[Any, Any, Any]], deleted: set[str]) -> set[str]:
-    """Nodes one side deleted that the other side wrote an edge to, put back in their buckets: a delete
-    against an edit keeps the edit, as `merge_graphs` does inside one file (the edge and its notes are a
-    lesson too). The edge's bucket is its other end's, so no bucket's own merge could see it."""
-    if not deleted:
-        return set()
-    before = _every_part(sides, 0, "edges")
-    written_to = {end for value in merged.values() for k, e in shards._edges_of(value).items()
-                  if before.get(k) != e for end in (e.get("from"), e.get("to"))}
-    kept = deleted & written_to
-    for part, (_, o, t) in zip(parts, sides, strict=True):
-        for node_id in kept:
-            for side in (o, t):
-                node = shards._mapping((side or {}).get("nodes")).get(node_id)
-                if node is None or node_id in _ids(merged[part]):
-                    continue
-                merged[part].setdefault("nodes", {})[node_id] = node
-                version = shards._mapping(shards._mapping(side.get("_meta")).get("versions")).get("node:" + node_id)
-                if version is not None:  # a node kept against a delete keeps its version entry
-                    merged[part].setdefault("_meta", {}).setdefault("versions", {})["node:" + node_id] = version
-    return kept
+def _renamed_against_deletes(merged: dict[str, dict[str, Any]], sides: list[tuple[Any, Any, Any]], machines: Machines,
+                             now: float) -> list[Conflict]:
+    """A node one side renamed and the other deleted, across buckets (no bucket's own merge sees both ids): the
+    renamed node, which each bucket's merge kept as new, is told it was deleted there (core/merge_deletes.py)."""
+    b_nodes, o_nodes, t_nodes = (_every_part(sides, i, "nodes") for i in range(3))
+    found = renames_against_deletes(set(b_nodes) | set(o_nodes) | set(t_nodes), b_nodes, o_nodes, t_nodes)
+    conflicts = []
+    for new_id, (old_id, side) in found.items():
+        if shards.bucket(old_id) == shards.bucket(new_id):
+            continue  # merged in one bucket, where merge_graphs saw both
+        for value in merged.values():
+            nodes = shards._mapping(value.get("nodes"))
+            if new_id in nodes:
+                deleted_by = "theirs" if side == "ours" else "ours"
+                nodes[new_id], conflict = kept_against_delete(new_id, nodes[new_id], deleted_by, machines, now, old_id)
+                conflicts.append(conflict)
+    return conflicts
 
 
 def _every_part(sides: list[tuple[Any, Any, Any]], i: int, *path: str) -> dict[str, Any]:
@@ -229,7 +227,8 @@ def merge(root: Path, theirs_ref: str, message: str, remote: str) -> dict[str, l
     else:
         bases = G.run(root, "merge-base", "--all", ours, theirs, check=False).stdout.split()
     try:
-        result = plan(root, bases[0] if bases else None, ours, theirs, time.time())
+        machines = (G.hostname(), R.machine_of(root, ours, theirs))
+        result = plan(root, bases[0] if bases else None, ours, theirs, time.time(), machines)
     except ValueError as exc:
         raise G.GitError(f"{undone}: {exc}") from None
     if bases == [ours] and not result.withheld:

@@ -89,12 +89,19 @@ def cmd_commit(config: Config) -> int:
 def _say_taken_in(out: dict[str, Any]) -> None:
     """Commits that reached the store's branch outside kg (a `git pull` by hand), taken in before the commit."""
     for key, summary in sorted((out.get("taken_in") or {}).items()):
-        if not (common.changed_anything(summary) or summary.get("conflicts")):
+        if not (common.changed_anything(summary) or summary.get("conflicts") or summary.get("kept")):
             continue  # a graph the commits touched with no node or edge changed
         print(f"kg: taken in from commits made outside kg (a git pull by hand?): {key}: {common.describe(summary)}")
         if summary.get("conflicts"):
             print(f"  {key}: changed there and here, both versions kept (later one in use; the other is shown on "
                   f"the next read and in the editor): {', '.join(summary['conflicts'])}")
+        _say_kept(key, summary)
+
+
+def _say_kept(key: str, summary: dict[str, Any]) -> None:
+    if summary.get("kept"):
+        print(f"  {key}: deleted on one machine but changed on the other, so kept (said on the next read and in "
+              f"the editor; kg_delete_node deletes it after all): {', '.join(summary['kept'])}")
 
 
 def cmd_sync(config: Config, remote: str | None, remember: bool) -> int:
@@ -115,13 +122,14 @@ def cmd_sync(config: Config, remote: str | None, remember: bool) -> int:
     print(f"kg: {done} {G.shown(remote)}" + (" (the store is now a git repository)" if out.get("initialised") else ""))
     said = False
     for key, summary in sorted((out.get("graphs") or {}).items()):
-        if not (common.changed_anything(summary) or summary.get("conflicts")):
+        if not (common.changed_anything(summary) or summary.get("conflicts") or summary.get("kept")):
             continue  # a graph whose files the merge touched with no node or edge changed (its own, sent back)
         said = True
         print(f"  {key}: {common.describe(summary)}")
         if summary.get("conflicts"):
             print(f"  {key}: changed on both machines, both versions kept (later one in use; the other is "
                   f"shown on the next read and in the editor): {', '.join(summary['conflicts'])}")
+        _say_kept(key, summary)
     for key, held in sorted((out.get("withheld") or {}).items()):
         said = True
         print(f"  {common.describe_withheld(key, held)}")

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.held_secrets import Held, tools_for
+from ..core.merge_deletes import only_deletes_new
 from ..core.model import node_version_key, version_number
 from ..storage import files, user_files
 from ..storage.layout import Layout
@@ -77,6 +78,21 @@ def changes(before: dict[str, Any] | None, after: dict[str, Any] | None) -> dict
         "edges_added": len(set(ea) - set(eb)),
         "edges_removed": len(set(eb) - set(ea)),
     }
+
+
+def new_conflicts(before: dict[str, Any] | None, after: dict[str, Any]) -> dict[str, list[str]]:
+    """The nodes a merge set versions aside for (an unresolved one from an earlier merge was told then, and
+    is shown to every reader of its node until resolved): "conflicts", changed on both machines, and
+    "kept", deleted on one machine and kept for a change on the other (core/merge_deletes.py)."""
+    nodes_b = (before or {}).get("nodes") or {}
+    out: dict[str, list[str]] = {"conflicts": [], "kept": []}
+    for node_id, node in sorted(((after or {}).get("nodes") or {}).items()):
+        aside = node.get("_conflicts") if isinstance(node, dict) else None
+        old = nodes_b.get(node_id)
+        held = old.get("_conflicts") if isinstance(old, dict) else None
+        if aside and aside != held:
+            out["kept" if only_deletes_new(held, aside) else "conflicts"].append(node_id)
+    return out
 
 
 def carry_versions(current: dict[str, Any] | None, restored: dict[str, Any], now: float) -> dict[str, Any]:

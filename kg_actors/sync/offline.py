@@ -82,16 +82,9 @@ def take_in_moved(layout: Layout, now: float) -> dict[str, Any]:
         path.parent.mkdir(parents=True, exist_ok=True)
         files.write_atomic(path, files.dump_json(merged))
         mirror.forget(root, key)
-        out[key] = {**common.changes(ours, merged), "conflicts": _new_conflicts(ours, merged)}
+        out[key] = {**common.changes(ours, merged), **common.new_conflicts(ours, merged)}
     git_head.remember(root, after)
     return out
-
-
-def _new_conflicts(before: dict[str, Any] | None, after: dict[str, Any]) -> list[str]:
-    nodes_b = shards._mapping((before or {}).get("nodes"))
-    return sorted(i for i, n in shards._mapping(after.get("nodes")).items()
-                  if isinstance(n, dict) and n.get("_conflicts")
-                  and n.get("_conflicts") != (nodes_b.get(i) or {}).get("_conflicts"))
 
 
 def repository_state(root: Path) -> tuple[bool, str]:

@@ -34,13 +34,7 @@ class GraphChange:
     def summary(self) -> dict[str, Any]:
         """What the merge changed; its conflicts are the ones this merge made (a conflict still unresolved
         from an earlier sync was reported then, and is shown to every reader of its node until resolved)."""
-        before = (self.base or {}).get("nodes") or {}
-
-        def conflicts_of(node: Any) -> Any:
-            return node.get("_conflicts") if isinstance(node, dict) else None
-        conflicts = sorted(i for i, n in (self.merged.get("nodes") or {}).items()
-                           if conflicts_of(n) and conflicts_of(n) != conflicts_of(before.get(i)))
-        return {**common.changes(self.base, self.merged), "conflicts": conflicts}
+        return {**common.changes(self.base, self.merged), **common.new_conflicts(self.base, self.merged)}
 
 
 def changes(root: Path, before: str | None, changed: tuple[str, ...]) -> dict[str, GraphChange]:

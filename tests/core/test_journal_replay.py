@@ -3,6 +3,7 @@
 import attrs
 
 from kg_actors.core import merge
+from kg_actors.core.conflict_notice import conflict_notice
 from kg_actors.core.journal_replay import BEFORE, UNCHANGED, content_sum, reconcile
 from kg_actors.core.model import Edge, GraphData, Node
 
@@ -46,7 +47,7 @@ def test_the_version_written_last_wins_and_the_other_is_set_aside():
     later_journal = reconcile(_record(agent), lambda i: dict(hand), 140.0, 200.0)["n"]["n"]
     assert later_journal["gist"] == "agent"
     assert [o["gist"] for o in later_journal[merge.CONFLICTS_FIELD]] == ["hand"]
-    notice = merge.conflict_notice("user", "n", later_journal.get("_written"), later_journal[merge.CONFLICTS_FIELD])
+    notice = conflict_notice("user", "n", later_journal.get("_written"), later_journal[merge.CONFLICTS_FIELD])
     assert notice.startswith("CHANGED IN ITS FILE AND ITS JOURNAL")
 
 

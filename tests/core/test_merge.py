@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import copy
 
-from kg_actors.core.merge import CONFLICTS_FIELD, conflict_notice, merge_graphs, merge_node
+from kg_actors.core.conflict_notice import conflict_notice
+from kg_actors.core.merge import CONFLICTS_FIELD, merge_graphs, merge_node
 
 NOW = 1_800_000_000.0
 
@@ -76,7 +77,9 @@ def test_delete_against_edit_keeps_the_edit():
     out = merge_graphs(base, ours, theirs, NOW)
     assert out.merged["nodes"]["a"]["gist"] == "A edited"
     assert out.merged["nodes"]["b"]["gist"] == "B edited"
-    assert out.conflicts == ()
+    # Each kept with the delete set aside beside it, so its readers are told (deleted on an unnamed machine).
+    assert [(c.node_id, c.kept_side) for c in out.conflicts] == [("a", "ours"), ("b", "theirs")]
+    assert out.merged["nodes"]["a"][CONFLICTS_FIELD][0]["deleted_on"] == ""
 
 
 def test_read_stamps_and_scores_merge_by_max_and_union_not_by_conflict():
@@ -182,15 +185,59 @@ def test_edges_of_a_node_deleted_by_the_merge_go():
     assert "b" not in merged["nodes"] and k1 not in merged["edges"]
 
 
-def test_a_node_deleted_on_one_side_stays_when_the_other_wrote_an_edge_to_it():
-    # The edge's notes were a lesson answered as written on that machine: the delete silently took it.
+def test_a_delete_wins_against_an_edge_written_to_or_from_the_node_on_the_other_side():
+    # The edge brought the deleted node back, told as nothing but an added node: wiring is no vote to keep it.
     base = graph(node("a", "A", 1), node("b", "B", 1))
     ours = graph(node("a", "A", 1))  # b deleted here
-    k1, e1 = edge("a", "b", "uses", "LESSON: a needs b's retry")
-    theirs = graph(node("a", "A", 1), node("b", "B", 1), edges={k1: e1})  # an edge to b written there
+    k1, e1 = edge("a", "b", "uses", "written there")
+    k2, e2 = edge("b", "a", "depends-on")
+    theirs = graph(node("a", "A", 1), node("b", "B", 1), edges={k1: e1, k2: e2})  # edges to and from b there
     for one, other in ((ours, theirs), (theirs, ours)):
-        merged = merge_graphs(base, one, other, NOW).merged
-        assert "b" in merged["nodes"] and merged["edges"][k1]["notes"] == ["LESSON: a needs b's retry"]
+        out = merge_graphs(base, one, other, NOW, ("machine-a", "machine-b"))
+        assert set(out.merged["nodes"]) == {"a"} and out.merged["edges"] == {} and out.conflicts == ()
+
+
+def test_a_node_deleted_on_one_side_and_rewritten_on_the_other_is_kept_saying_where_it_was_deleted():
+    base = graph(node("a", "A", 1), node("b", "B", 1))
+    ours = graph(node("b", "B", 1))  # a deleted here, on machine-a
+    theirs = graph(node("a", "A rewritten there", 5), node("b", "B", 1))
+    out = merge_graphs(base, ours, theirs, NOW, ("machine-a", "machine-b"))
+    kept = out.merged["nodes"]["a"]
+    assert kept["gist"] == "A rewritten there"
+    assert kept[CONFLICTS_FIELD] == [{"deleted_on": "machine-a", "changed_on": "machine-b", "_set_aside_ts": NOW}]
+    assert [(c.node_id, c.kept_side) for c in out.conflicts] == [("a", "theirs")]
+    # The other way round (the merge made on the machine that rewrote it), the same is said.
+    out = merge_graphs(base, theirs, ours, NOW, ("machine-b", "machine-a"))
+    assert out.merged["nodes"]["a"][CONFLICTS_FIELD][0]["deleted_on"] == "machine-a"
+    assert out.conflicts[0].kept_side == "ours"
+
+
+def test_a_node_deleted_on_one_side_and_renamed_on_the_other_is_kept_under_the_new_id_saying_so():
+    base = graph(node("a", "A", 1), node("b", "B", 1))
+    ours = graph(node("b", "B", 1))  # a deleted here
+    theirs = graph(node("a-renamed", "A", 1), node("b", "B", 1))  # renamed there: its creation stamp kept
+    theirs["nodes"]["b"]["_created_ts"] = 2000.0
+    ours["nodes"]["b"]["_created_ts"] = base["nodes"]["b"]["_created_ts"] = 2000.0
+    for one, other, machines in ((ours, theirs, ("machine-a", "machine-b")), (theirs, ours, ("machine-b", "machine-a"))):
+        out = merge_graphs(base, one, other, NOW, machines)
+        assert set(out.merged["nodes"]) == {"a-renamed", "b"}
+        (aside,) = out.merged["nodes"]["a-renamed"][CONFLICTS_FIELD]
+        assert aside == {"deleted_on": "machine-a", "changed_on": "machine-b", "_set_aside_ts": NOW, "deleted_as": "a"}
+        assert [c.node_id for c in out.conflicts] == ["a-renamed"]
+
+
+def test_the_notice_of_a_node_kept_against_a_delete_names_both_machines_and_how_to_delete_it():
+    aside = {"deleted_on": "machine-a", "changed_on": "machine-b", "_set_aside_ts": NOW, "deleted_as": "old-id"}
+    notice = conflict_notice("user", "new-id", {"ts": NOW}, [aside])
+    assert notice is not None and notice.startswith("DELETED ON ONE MACHINE, CHANGED ON ANOTHER: 'new-id' (user)")
+    assert "deleted on machine-a (deleted there as 'old-id') and kept because machine-b changed it" in notice
+    assert "kg_delete_node 'new-id'" in notice and "CHANGED ON ANOTHER MACHINE" not in notice
+    unnamed = conflict_notice("user", "n", None, [{"deleted_on": "", "changed_on": "", "_set_aside_ts": NOW}])
+    assert "deleted on another machine and kept because the other machine changed it" in (unnamed or "")
+    # Beside a version a write/write conflict set aside, each is listed.
+    mixed = conflict_notice("user", "n", None, [{"gist": "theirs", "_written": {"ts": 5.0}}, aside])
+    assert "CHANGED ON ANOTHER MACHINE" in (mixed or "") and "gist: theirs" in (mixed or "")
+    assert "deleted on machine-a" in (mixed or "") and "kg_delete_node" in (mixed or "")
 
 
 def test_progress_keeps_the_later_record_and_both_trails():

@@ -561,26 +561,6 @@ async def test_a_node_deleted_on_another_machine_is_not_brought_back_unknowingly
         b.stop()
 
 
-async def test_a_node_deleted_on_one_machine_stays_when_the_other_wrote_an_edge_to_it(tmp_path):
-    # The edge lives in its other end's bucket: the per-bucket merge dropped it with the node (a lesson lost).
-    remote, a, b = _two_machines(tmp_path, _user("linked-later-node", "linking-side-node"))
-    try:
-        _sync_in_turn(remote, a, b)
-        async with Client(a.url + "/") as ca, Client(b.url + "/") as cb:
-            sa, sb = await Session.open(ca), await Session.open(cb)
-            await sa.ok("kg_read", id="linked-later-node")
-            await sa.ok("kg_delete_node", id="linked-later-node")
-            await sb.ok("kg_put_edge", level="user", frm="linking-side-node", to="linked-later-node",
-                        rel="depends-on", notes=["written on b after a deleted its end"])
-        _sync_in_turn(remote, a, b, a)
-        for srv in (a, b):
-            g = graph(srv)["user"]
-            assert "linked-later-node" in nodes_by_id(g), srv.env["KG_MACHINE"]
-            assert any(e["from"] == "linking-side-node" and e["to"] == "linked-later-node" for e in g["edges"])
-    finally:
-        a.stop()
-        b.stop()
-
 async def test_a_sync_names_only_the_graphs_whose_nodes_or_edges_it_changed(tmp_path):
     remote, a, b = _two_machines(tmp_path)
     try:

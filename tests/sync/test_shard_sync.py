@@ -183,8 +183,9 @@ def test_changed_buckets_merge_per_node_and_the_graph_file_is_rebuilt(tmp_path):
     assert nodes["lesson-001"]["gist"] == "a's edit" and nodes["lesson-002"]["gist"] == "b's edit"
     assert nodes["lesson-005"]["gist"] == "a's later rewrite"
     assert nodes["lesson-005"]["_conflicts"][0]["gist"] == "b's earlier rewrite"  # set aside, not lost
-    # a's delete against b's new edge to it keeps the node and the edge (merge.py's rule, across buckets too).
-    assert "lesson-030" in nodes and "lesson-b-new->lesson-030:related-to" in merged["edges"]
+    # a's delete against b's new edge to it stands and takes the edge (merge.py's rule, across buckets too).
+    assert "lesson-030" not in nodes and not any("lesson-030" in k for k in merged["edges"])
+    assert "lesson-b-new" in nodes
     assert merged["_meta"]["progress"]["task-a"]["last_ts"] == T + 5
     # The graph file is the server's format still, equal to the merged mirror, and the next commit has nothing to do.
     assert (b / "user.json").read_text().startswith('{\n  "nodes": {\n    "lesson-000": {')
@@ -195,6 +196,43 @@ def test_changed_buckets_merge_per_node_and_the_graph_file_is_rebuilt(tmp_path):
     assert 0 < len(touched) <= 8 and all(t.startswith("shards/user/") for t in touched)
     offline.sync(a, str(remote), T + 300)
     assert _load(a / "user.json")["nodes"] == nodes
+
+
+def test_a_node_deleted_on_one_machine_and_changed_on_the_other_is_kept_across_buckets_saying_so(tmp_path, monkeypatch):
+    # The other machine's rename or rewrite brought the deleted node back, said as "1 node(s) added" only.
+    user = _graph()
+    for i in (10, 11):  # stamps of their own: a rename keeps it, and is found by it
+        user["nodes"][f"lesson-{i:03d}"]["_created_ts"] = T + i
+    monkeypatch.setenv("KG_MACHINE", "machine-a")
+    remote, a, b = _two_machines(tmp_path, user)
+    theirs, ours = _load(a / "user.json"), _load(b / "user.json")
+    for i in (10, 11):  # deleted on a
+        del theirs["nodes"][f"lesson-{i:03d}"]
+        theirs["edges"] = {k: e for k, e in theirs["edges"].items() if f"lesson-{i:03d}" not in k}
+    ours["nodes"]["lesson-010"]["gist"] = "rewritten on b"  # and on b, rewritten, and renamed
+    ours["nodes"]["renamed-on-b"] = {**ours["nodes"].pop("lesson-011"), "id": "renamed-on-b"}
+    ours["edges"] = {k.replace("lesson-011", "renamed-on-b"): {**e, **{end: "renamed-on-b" for end in ("from", "to")
+                                                                       if e[end] == "lesson-011"}}
+                     for k, e in ours["edges"].items()}
+    assert shards.bucket("lesson-011") != shards.bucket("renamed-on-b")
+    _save(a / "user.json", theirs)
+    _save(b / "user.json", ours)
+    offline.sync(a, str(remote), T + 10)
+    monkeypatch.setenv("KG_MACHINE", "machine-b")
+    summary = offline.sync(b, str(remote), T + 100)["graphs"]["user"]
+    assert summary["kept"] == ["lesson-010", "renamed-on-b"] and summary["conflicts"] == []
+    for machine in (b, a):
+        nodes = _load(machine / "user.json")["nodes"]
+        assert nodes["lesson-010"]["gist"] == "rewritten on b" and "lesson-011" not in nodes
+        told = {i: [{k: v for k, v in e.items() if k != "_set_aside_ts"} for e in nodes[i]["_conflicts"]]
+                for i in ("lesson-010", "renamed-on-b")}  # set aside at the merge's own clock
+        assert told == {"lesson-010": [{"deleted_on": "machine-a", "changed_on": "machine-b"}],
+                        "renamed-on-b": [{"deleted_on": "machine-a", "changed_on": "machine-b",
+                                          "deleted_as": "lesson-011"}]}
+        monkeypatch.setenv("KG_MACHINE", "machine-a")
+        if machine == b:
+            summary = offline.sync(a, str(remote), T + 200)["graphs"]["user"]
+            assert summary["kept"] == ["lesson-010", "renamed-on-b"] and summary["added"] == ["lesson-010", "renamed-on-b"]
 
 
 def test_a_machine_still_on_graph_files_and_one_on_the_mirror_merge(tmp_path):

@@ -1,0 +1,76 @@
+"""What a session reading a node with versions set aside is told (NOT WRITTEN style), until a write resolves them.
+
+Pure. The versions are set aside by a sync's merge (core/merge.py: changed on two machines; core/merge_deletes.py:
+deleted on one, changed on the other), by a load from a project's second graph folder (twin_folders.py), a hand
+edit holding a node twice (core/hand_edits.py), or a hand edit racing the journal (core/journal_replay.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .merge import CONFLICTS_MAX, FILE_AND_JOURNAL, FROM_FOLDER, HELD_TWICE, RENAMED_TO, Json
+from .merge_deletes import CHANGED_ON, DELETED_AS, DELETED_ON, is_delete, machine
+from .plain_text import one_line
+
+
+def _when(ts: Any) -> str:
+    import datetime as dt
+
+    if not isinstance(ts, int | float) or isinstance(ts, bool):
+        return "at an unknown time"
+    return dt.datetime.fromtimestamp(ts, dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def _deleted(other: Json) -> str:
+    """'deleted on A and kept because B changed it' for one delete set aside."""
+    was = f" (deleted there as '{one_line(str(other[DELETED_AS]))}')" if other.get(DELETED_AS) else ""
+    return (f"deleted on {one_line(machine(other.get(DELETED_ON), 'another machine'))}{was} and kept because "
+            f"{one_line(machine(other.get(CHANGED_ON), 'the other machine'))} changed it")
+
+
+def conflict_notice(level: str, node_id: str, node_written: Json | None, others: Any) -> str | None:
+    """What a session reading a node with versions set aside is told; None when there are none."""
+    if not isinstance(others, list) or not others:
+        return None
+    in_use = f"In use (shown above): the one written last, {_when((node_written or {}).get('ts'))}."
+    if all(is_delete(o) for o in others):
+        return (f"DELETED ON ONE MACHINE, CHANGED ON ANOTHER: '{node_id}' ({level}) was {_deleted(others[-1])} "
+                "before they synced (a sync never drops a lesson someone wrote). In use (shown above): the "
+                f"changed version.\n  To resolve: kg_delete_node '{node_id}' deletes it after all; any write "
+                "of the node keeps it and clears this notice.")
+    if all(isinstance(o, dict) and o.get(FROM_FOLDER) for o in others):
+        # Merged at a load from a second folder of the same project's graph (twin_folders.py), not by a sync.
+        head = (f"IN TWO GRAPH FOLDERS: '{node_id}' ({level}) was held differently in two graph folders of this "
+                "project (kg-memory's and this server's); both versions are kept.")
+    elif all(isinstance(o, dict) and o.get(HELD_TWICE) for o in others):  # core/hand_edits.py
+        head = (f"HELD TWICE IN ITS FILE: '{node_id}' ({level}) was held twice in its graph file (a hand edit); "
+                "the last entry is used and the earlier one kept.")
+        in_use = "In use (shown above): the last entry."
+    elif any(isinstance(o, dict) and o.get(FILE_AND_JOURNAL) for o in others):  # core/journal_replay.py
+        head = (f"CHANGED IN ITS FILE AND ITS JOURNAL: '{node_id}' ({level}) was changed by hand in its graph file "
+                "while the server wrote it; both versions are kept.")
+    else:
+        head = (f"CHANGED ON ANOTHER MACHINE: '{node_id}' ({level}) was changed on two machines before they "
+                "synced; both versions are kept.")
+    lines = [f"{head} {in_use} Set aside ({len(others)}):"]
+    for other in others[-CONFLICTS_MAX:]:
+        if not isinstance(other, dict):
+            continue
+        if is_delete(other):
+            lines.append(f"  • {_deleted(other)} (kg_delete_node deletes it after all)")
+            continue
+        stamp = other.get("_written")
+        written: Json = stamp if isinstance(stamp, dict) else {}
+        renamed = f", renamed to '{one_line(str(other[RENAMED_TO]))}' there" if other.get(RENAMED_TO) else ""
+        if other.get(FROM_FOLDER):
+            renamed += f", in {one_line(str(other[FROM_FOLDER]))}"
+        lines.append(f"  • written {_when(written.get('origin_ts', written.get('ts')))}{renamed}: gist: "
+                     + one_line(str(other.get('gist', ''))))
+        for name in ("notes", "touches"):
+            values = other.get(name)
+            if values:
+                lines.append(f"    {name}: " + one_line(" | ".join(str(v) for v in values)))
+    lines.append("  To resolve: kg_put_node this node with what the set-aside version adds merged in "
+                 "(or re-send it as it is to keep it); any write of the node clears this notice.")
+    return "\n".join(lines)

@@ -1,0 +1,92 @@
+"""`kg sync` with a node deleted on one machine: what the other machine did to it decides.
+
+Two machines (two stores, two real servers) and a bare remote, as in test_git_sync.py. A delete wins
+against what leaves the node's content as it was (an edge to or from it: the edge goes with the node);
+against a rewrite or a rename the changed node is kept, and the user is told on both machines: the
+sync's output, the next read's notice, the editor's list of conflicts.
+"""
+
+from __future__ import annotations
+
+from e2e_helpers import Session, get_json, graph, nodes_by_id
+from mcp import Client
+from test_git_sync import _sync, _sync_in_turn, _two_machines, _user
+
+
+async def test_a_delete_wins_against_an_edge_written_to_or_from_the_node_on_the_other_machine(tmp_path):
+    # The edge brought the deleted node back on the deleting machine, said only as "1 node(s) added".
+    remote, a, b = _two_machines(tmp_path, _user("deleted-linked-to", "deleted-linked-from", "linking-node"))
+    try:
+        _sync_in_turn(remote, a, b)
+        async with Client(a.url + "/") as ca, Client(b.url + "/") as cb:
+            sa, sb = await Session.open(ca), await Session.open(cb)
+            for node_id in ("deleted-linked-to", "deleted-linked-from"):
+                await sa.ok("kg_read", id=node_id)
+                await sa.ok("kg_delete_node", id=node_id)
+            await sb.ok("kg_put_edge", level="user", frm="linking-node", to="deleted-linked-to", rel="relates-to")
+            await sb.ok("kg_put_edge", level="user", frm="deleted-linked-from", to="linking-node", rel="depends-on",
+                        notes=["written on b"])
+        assert _sync(a, remote).returncode == 0
+        out_b = _sync(b, remote)
+        out_a = _sync(a, remote)
+        assert out_b.returncode == 0 and out_a.returncode == 0, out_b.stderr + out_a.stderr
+        assert "added" not in out_a.stdout and "deleted on one machine" not in out_b.stdout + out_a.stdout
+        for srv in (a, b):
+            g = graph(srv)["user"]
+            assert {"deleted-linked-to", "deleted-linked-from"}.isdisjoint(nodes_by_id(g)), srv.env["KG_MACHINE"]
+            assert "linking-node" in nodes_by_id(g)
+            assert not any("deleted-linked" in e["from"] + e["to"] for e in g["edges"]), g["edges"]
+            assert get_json(srv, "/api/store/conflicts")["conflicts"] == []
+    finally:
+        a.stop()
+        b.stop()
+
+
+async def test_a_node_deleted_on_one_machine_and_rewritten_on_the_other_is_kept_and_both_are_told(tmp_path):
+    remote, a, b = _two_machines(tmp_path, _user("deleted-then-rewritten", "deleted-then-renamed"))
+    try:
+        _sync_in_turn(remote, a, b)
+        async with Client(a.url + "/") as ca, Client(b.url + "/") as cb:
+            sa, sb = await Session.open(ca), await Session.open(cb)
+            for node_id in ("deleted-then-rewritten", "deleted-then-renamed"):
+                await sa.ok("kg_read", id=node_id)
+                await sa.ok("kg_delete_node", id=node_id)
+                await sb.ok("kg_read", id=node_id)
+            await sb.ok("kg_put_node", level="user", id="deleted-then-rewritten", gist="rewritten on machine b")
+            await sb.ok("kg_rename_node", old_id="deleted-then-renamed", new_id="renamed-on-machine-b")
+            assert _sync(a, remote).returncode == 0
+            out_b = _sync(b, remote)
+            out_a = _sync(a, remote)
+            assert out_b.returncode == 0 and out_a.returncode == 0, out_b.stderr + out_a.stderr
+            for out in (out_a, out_b):
+                [line] = [ln for ln in out.stdout.splitlines() if "deleted on one machine" in ln]
+                assert "deleted-then-rewritten" in line and "renamed-on-machine-b" in line, out.stdout
+                assert "changed on both machines" not in out.stdout, out.stdout
+            for srv in (a, b):
+                nodes = nodes_by_id(graph(srv)["user"])
+                assert nodes["deleted-then-rewritten"]["gist"] == "rewritten on machine b", srv.env["KG_MACHINE"]
+                assert "renamed-on-machine-b" in nodes and "deleted-then-renamed" not in nodes
+                listed = get_json(srv, "/api/store/conflicts")["conflicts"]
+                assert sorted(c["id"] for c in listed) == ["deleted-then-rewritten", "renamed-on-machine-b"]
+                assert all(c["others"][0]["deleted_on"] == "machine-a" for c in listed), listed
+            for s in (sa, sb):
+                text = await s.ok("kg_read", ids=["deleted-then-rewritten", "renamed-on-machine-b"])
+                assert "rewritten on machine b" in text
+                assert "DELETED ON ONE MACHINE, CHANGED ON ANOTHER: 'deleted-then-rewritten'" in text, text
+                assert "deleted on machine-a" in text and "kept because machine-b changed it" in text, text
+                assert "deleted there as 'deleted-then-renamed'" in text, text
+                assert "kg_delete_node" in text and "CHANGED ON ANOTHER MACHINE" not in text, text
+            # Deleted again, knowing: it stays deleted on both machines.
+            await sa.ok("kg_delete_node", id="deleted-then-rewritten")
+            # Kept by a write: the notice goes.
+            await sb.ok("kg_put_node", level="user", id="renamed-on-machine-b", gist="kept on purpose")
+            _sync_in_turn(remote, a, b, a)
+            text = await sb.ok("kg_read", id="renamed-on-machine-b")
+            assert "DELETED ON ONE MACHINE" not in text
+        for srv in (a, b):
+            nodes = nodes_by_id(graph(srv)["user"])
+            assert "deleted-then-rewritten" not in nodes and nodes["renamed-on-machine-b"]["gist"] == "kept on purpose"
+            assert get_json(srv, "/api/store/conflicts")["conflicts"] == []
+    finally:
+        a.stop()
+        b.stop()
