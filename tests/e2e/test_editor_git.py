@@ -146,3 +146,36 @@ def test_history_on_a_store_that_is_not_a_repository_says_how(server_factory, pa
     assert "is not a git repository" in text and "kg init-git" in text, text
     assert page.is_hidden("#conflicts")
     assert page.problems == []
+
+
+async def test_a_node_deleted_on_one_machine_and_rewritten_on_the_other_can_be_deleted_after_all_in_the_editor(
+        machines, page):
+    a, b, remote = machines
+    _sync(a, remote)
+    _sync(b, remote)
+    async with Client(a.url + "/") as c:
+        s = await Session.open(c)
+        for node_id in IDS:
+            await s.ok("kg_read", id=node_id)
+            await s.ok("kg_delete_node", id=node_id)
+    await _rewrite(b, "machine b's rewrite")
+    _sync(a, remote)
+    _sync(b, remote)  # kept on b, the delete set aside beside each
+    _sync(a, remote)
+
+    page.goto(f"http://127.0.0.1:{a.editor_port}/#user")
+    page.wait_for_selector("body[data-graph=ready]")
+    page.wait_for_selector("body[data-conflicts='2']")
+    page.click("#conflicts")
+    page.click("#conflicts-menu a[data-id='shared-lesson-node']")
+    page.wait_for_selector("#conflict-box")
+    box = page.inner_text("#conflict-box")
+    assert "Deleted on one machine, changed on another" in box, box
+    assert "Deleted on machine-a, kept because machine-b changed it" in box and "Keep this one instead" not in box
+    page.click("#conflict-box button.delete-anyway")
+    page.click("#delete-confirm")
+    page.wait_for_selector("body[data-conflicts='1']")
+    assert [c["id"] for c in get_json(a, "/api/store/conflicts")["conflicts"]] == ["second-shared-node"]
+    held = {n["id"] for n in get_json(a, "/api/graph/read")["user"]["nodes"]}
+    assert "shared-lesson-node" not in held and "second-shared-node" in held
+    assert page.problems == []

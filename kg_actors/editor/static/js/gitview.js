@@ -76,15 +76,27 @@ export function conflictBox(panel) {
     h("div", {}, v.gist),
     (v.notes || []).length ? h("ul", {}, v.notes.map((x) => h("li", {}, x))) : null,
     (v.touches || []).length ? h("div", { className: "hint" }, `touches: ${v.touches.join(", ")}`) : null);
-  const others = n.conflicts.map((other, i) => h("div", { className: "conflict-other" },
+  // A delete set aside (core/merge_deletes.py): the node was deleted on one machine and changed on the
+  // other, and kept; the way out besides keeping it is deleting it after all.
+  const deleted = (other) => h("div", { className: "conflict-other conflict-deleted" },
+    h("b", {}, "Deleted"), ` on ${other.deleted_on || "another machine"}`,
+    other.deleted_as ? ` (as ${other.deleted_as})` : "",
+    `, kept because ${other.changed_on || "the other machine"} changed it. `,
+    h("button", { type: "button", className: "delete-anyway danger", onclick: (e) => panel.confirmDelete(e.currentTarget) },
+      "Delete it after all"));
+  const others = n.conflicts.map((other, i) => other.deleted_on !== undefined ? deleted(other) : h("div", { className: "conflict-other" },
     version(n.conflicts.length > 1 ? `Set aside (${i + 1} of ${n.conflicts.length})` : "Set aside", other, other._written),
     h("button", { type: "button", className: "keep-other", dataset: { index: String(i) },
       onclick: () => keep({ gist: other.gist ?? "", notes: other.notes || [], touches: other.touches || [] }, "the set-aside version") },
     "Keep this one instead")));
+  const onlyDeletes = n.conflicts.every((other) => other.deleted_on !== undefined);
   return h("div", { className: "conflict", id: "conflict-box", role: "alert" },
-    h("p", {}, h("b", {}, "Changed on two machines. "),
-      "Both edited this node before they synced. The version written last is in use (the fields below); ",
-      "the other is kept here until you choose."),
+    onlyDeletes
+      ? h("p", {}, h("b", {}, "Deleted on one machine, changed on another. "),
+        "The sync kept the changed version (in use, the fields below) rather than lose it; keep it, or delete it after all.")
+      : h("p", {}, h("b", {}, "Changed on two machines. "),
+        "Both edited this node before they synced. The version written last is in use (the fields below); ",
+        "the other is kept here until you choose."),
     version("In use", n, n.history.written),
     h("button", { type: "button", id: "keep-current", onclick: () => keep({ gist: n.gist, notes: n.notes, touches: n.touches }, "the version in use") },
       "Keep the version in use"),

@@ -205,6 +205,7 @@ export class NodePanel {
 
   async remove() {
     const id = this.node.id;
+    const listed = (this.node.conflicts || []).length > 0;  // deleted after all: the header's count follows
     try {
       const loaded = { project_path: where(this.view).project_path, expected_version: this.node.version,
         expected_fingerprint: this.node.fingerprint };
@@ -212,6 +213,7 @@ export class NodePanel {
       this.app.canvas.removeNode(id);
       this.app.updateCounts();
       this.close();
+      if (listed) this.app.conflicts.refresh();
       toast(`Deleted ${id}`);
     } catch (err) {
       this.msg.className = "msg err";
