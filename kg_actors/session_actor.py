@@ -311,9 +311,11 @@ class Registry(AmbientChannels, Votes, NodeMoves):
     def push_facts(self, msg: m.GetPushFacts) -> m.PushFacts:
         s = self.sessions.get(msg.sid)
         seen = s.seen_at if s is not None else {}
+        lost = s.replaced_from if s is not None else {}
         writers = {sid: m.WriterInfo(w.project_path, w.maintenance)
                    for sid in msg.writers if (w := self.sessions.get(sid)) is not None}
-        return m.PushFacts({r: seen[k] for r in msg.refs if (k := key(*r)) in seen}, writers)
+        return m.PushFacts({r: seen[k] for r in msg.refs if (k := key(*r)) in seen}, writers,
+                           frozenset(r for r in msg.refs if key(*r) in lost))
 
     # Reply parts ---------------------------------------------------------------
     def set_pages(self, msg: m.SetPages) -> int:

@@ -96,3 +96,6 @@ class PushFacts:
 
     seen_at: dict[Ref, float]  # of the nodes asked, those the session has viewed: when it last did
     writers: dict[str, WriterInfo]  # of the writer sessions asked, those still known
+    # Of the nodes asked, those whose view the session lost to a change from outside (a sync, a restore):
+    # seen before, so a change of one is pushed as an update, not as a new node.
+    replaced: frozenset[Ref] = frozenset()

@@ -71,3 +71,14 @@ def test_a_view_a_sync_replaced_is_remembered_as_such_until_the_node_is_seen_aga
     apply(registry, m.MarkSeen(sid, [("user", "synced-lesson")], "read", 3.0))
     view = apply(registry, m.GetWriteView(sid, "user", "synced-lesson"))
     assert (view.seen_at, view.replaced_from) == (3.0, None)
+
+
+def test_a_push_knows_a_node_whose_view_a_sync_took_was_seen_before():
+    # A rewrite synced in was pushed as "(new)" to the session that had read the node: the sync dropped its view.
+    registry = Registry({})
+    sid = apply(registry, m.Register("/home/u/app", "claude", 1.0)).sid
+    apply(registry, m.MarkSeen(sid, [("project", "synced-lesson")], "read", 2.0))
+    apply(registry, m.ForgetViews("project", ["synced-lesson"]))
+    refs = [("project", "synced-lesson"), ("project", "never-seen-lesson"), ("user", "synced-lesson")]
+    facts = apply(registry, m.GetPushFacts(sid, refs, []))
+    assert facts.seen_at == {} and facts.replaced == {("project", "synced-lesson")}

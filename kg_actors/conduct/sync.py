@@ -75,8 +75,9 @@ async def push_notice(floor: Floor, sid: str | None, view: SessionView | None = 
         return None
     facts = await floor.sessions.push_facts(sid=sid, refs=list({(lvl, n.id) for lvl, n in fresh}),
                                             writers=list({_writer(n) for _, n in fresh}))
-    # Seen since it was written: not news. Seen before it: news, said as an update.
-    news = [(ts, lvl, n, (lvl, n.id) in facts.seen_at) for lvl, n in fresh
+    # Seen since it was written: not news. Seen before it (its view since lost to a sync or a restore too):
+    # news, said as an update.
+    news = [(ts, lvl, n, (lvl, n.id) in facts.seen_at or (lvl, n.id) in facts.replaced) for lvl, n in fresh
             if (ts := _pushable(lvl, n, window, facts)) is not None and facts.seen_at.get((lvl, n.id), 0) < ts]
     if not news:
         return None

@@ -94,7 +94,8 @@ def _merge_whole(root: Path, key: str, *sides: tuple[str | None, dict[str, str]]
 
 
 def _merge_parts(root: Path, key: str, parts: list[str], base: str | None, ours: str, theirs: str,
-                 now: float, withheld: list[Held], machines: Machines) -> tuple[dict[str, dict[str, Any]], list[Conflict]]:
+                 now: float, withheld: list[Held],
+                 machines: Machines) -> tuple[dict[str, dict[str, Any]], list[Conflict]]:
     folder = shards.folder(key)
     revs = [r for r in (base, ours, theirs) if r]
     raw = R.blobs(root, [f"{r}:{folder}/{p}" for r in revs for p in parts])

@@ -8,6 +8,8 @@ sync's output, the next read's notice, the editor's list of conflicts.
 
 from __future__ import annotations
 
+import shutil
+
 from e2e_helpers import Session, get_json, graph, nodes_by_id
 from mcp import Client
 from test_git_sync import _sync, _sync_in_turn, _two_machines, _user
@@ -87,6 +89,33 @@ async def test_a_node_deleted_on_one_machine_and_rewritten_on_the_other_is_kept_
             nodes = nodes_by_id(graph(srv)["user"])
             assert "deleted-then-rewritten" not in nodes and nodes["renamed-on-machine-b"]["gist"] == "kept on purpose"
             assert get_json(srv, "/api/store/conflicts")["conflicts"] == []
+    finally:
+        a.stop()
+        b.stop()
+
+
+async def test_a_rewrite_that_arrives_by_sync_is_pushed_as_updated_to_a_session_that_had_read_the_node(tmp_path):
+    # It was pushed as "(new)": the sync took the session's view of the node away, and with it that it had one.
+    remote, a, b = _two_machines(tmp_path)
+    try:
+        async with Client(b.url + "/") as cb:
+            writer = await Session.open(cb, cwd=b.project("proj"))
+            await writer.ok("kg_put_node", level="project", id="synced-build-steps", gist="written on b")
+            reader = await Session.open(cb, cwd=b.project("proj"))
+            assert "written on b" in await reader.ok("kg_read", id="synced-build-steps")
+            assert _sync(b, remote).returncode == 0
+            shutil.rmtree(b.project("proj"))  # both machines are this one here: b's folder is not on "a"
+            assert _sync(a, remote).returncode == 0
+            async with Client(a.url + "/") as ca:
+                sa = await Session.open(ca, cwd=a.project("proj"))
+                await sa.ok("kg_read", id="synced-build-steps")
+                await sa.ok("kg_put_node", level="project", id="synced-build-steps", gist="rewritten on machine a")
+            assert _sync(a, remote).returncode == 0
+            shutil.rmtree(a.project("proj"))
+            b.project("proj")
+            assert _sync(b, remote).returncode == 0
+            reply = await reader.ok("kg_put_node", level="project", id="reader-own-lesson", gist="written by the reader")
+        assert "- synced-build-steps (updated): rewritten on machine a" in reply, reply
     finally:
         a.stop()
         b.stop()
