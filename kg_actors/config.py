@@ -12,6 +12,7 @@ from typing import Any
 
 import attrs
 
+from .core.constants import ORPHAN_GRACE_DAYS
 from .env_rules import DEFAULT_PORT, ConfigError, env_host, env_number, env_port
 
 __all__ = ["Config", "ConfigError", "DEFAULT_PORT"]
@@ -19,9 +20,24 @@ __all__ = ["Config", "ConfigError", "DEFAULT_PORT"]
 DEFAULT_EDITOR_PORT = 8766
 DEFAULT_SAVE_INTERVAL = 30.0
 DEFAULT_AUTOCOMMIT_INTERVAL = 900.0  # seconds between git commits of a store that is a repository; 0: off
+DEFAULT_ORPHAN_GRACE_DAYS = ORPHAN_GRACE_DAYS
 
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+def _orphan_grace_days(env: Mapping[str, str]) -> int:
+    """Whole days, at least 1: 0, read by many as "keep forever", deleted every orphan of every graph within a
+    tick; a part of a day is no grace a user would mean."""
+    raw = env.get("KG_ORPHAN_GRACE_DAYS")
+    if raw is None or raw.strip() == "":
+        return DEFAULT_ORPHAN_GRACE_DAYS
+    days = raw.strip()
+    if not (days.isascii() and days.isdigit()) or int(days) < 1:
+        raise ConfigError(f"KG_ORPHAN_GRACE_DAYS={raw!r} is not a grace period: a whole number of days, at least 1 "
+                          f"(default {DEFAULT_ORPHAN_GRACE_DAYS}; an orphaned node is deleted once it has been "
+                          "orphaned that long)")
+    return int(days)
 
 
 def _log_level(env: Mapping[str, str]) -> str:
@@ -40,7 +56,7 @@ class Config:
     editor: bool = True
     save_interval: float = DEFAULT_SAVE_INTERVAL
     autocommit_interval: float = DEFAULT_AUTOCOMMIT_INTERVAL
-    orphan_grace_days: float = 365
+    orphan_grace_days: int = DEFAULT_ORPHAN_GRACE_DAYS
     log_level: str = "INFO"
 
     @classmethod
@@ -54,7 +70,7 @@ class Config:
             editor_port=env_port(env, "KG_EDITOR_PORT", DEFAULT_EDITOR_PORT),
             save_interval=env_number(env, "KG_SAVE_INTERVAL", DEFAULT_SAVE_INTERVAL, float, 0.01),
             autocommit_interval=env_number(env, "KG_AUTOCOMMIT_INTERVAL", DEFAULT_AUTOCOMMIT_INTERVAL, float, 0),
-            orphan_grace_days=env_number(env, "KG_ORPHAN_GRACE_DAYS", 365, float, 0),
+            orphan_grace_days=_orphan_grace_days(env),
             log_level=_log_level(env),
         )
         values.update({k: v for k, v in overrides.items() if v is not None})

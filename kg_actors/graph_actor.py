@@ -266,6 +266,8 @@ class GraphState:
         result = (compaction.commit(self.graph, msg.plan) if msg.plan is not None
                   else compaction.compact(self.graph, msg.now, charges=self.derived.charges))
         pruned = compaction.prune_orphans(self.graph, msg.now, self.orphan_grace_days, msg.due)
+        if pruned:
+            log.info("%s: %s", self.key, compaction.pruned_words(pruned, self.orphan_grace_days))
         if result.acted or pruned:
             self.derived.compactions += 1
         return m.TickResult(result, pruned)

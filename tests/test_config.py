@@ -35,7 +35,6 @@ def test_another_loopback_address_is_refused_the_hooks_reach_127_0_0_1_only():
     ("KG_SAVE_INTERVAL", "nan", "is not a finite number"), ("KG_AUTOCOMMIT_INTERVAL", "nan", "is not a finite number"),
     ("KG_SAVE_INTERVAL", "inf", "is not a finite number"),
     ("KG_HTTP_PORT", "\uff11\uff18\uff18\uff16\uff10", "is not a port"),  # fullwidth digits: curl reads none
-    ("KG_ORPHAN_GRACE_DAYS", "1_0", "is not a number"),
 ])
 def test_a_number_that_is_no_plain_finite_number_is_refused_naming_the_variable(name, raw, rule):
     """nan passed every bound and failed as a traceback at the first deadline; fullwidth digits were a port
@@ -58,3 +57,19 @@ def test_a_port_the_hooks_url_could_not_carry_is_refused_naming_the_variable_and
 def test_a_port_of_plain_digits_or_unset_is_taken():
     assert Config.from_env({"KG_HOME": "/tmp/kg-config-test", "KG_HTTP_PORT": "18765"}).port == 18765
     assert Config.from_env({"KG_HOME": "/tmp/kg-config-test", "KG_HTTP_PORT": ""}).port == 8765
+
+
+@pytest.mark.parametrize("raw", ["0", "-1", "abc", "0.5", "30.5", "1e3", "1_0", "+30", "\uff13\uff10"])
+def test_an_orphan_grace_that_is_no_whole_number_of_days_of_at_least_one_is_refused_naming_the_rule(raw):
+    """0 was taken, and read by many as "keep forever": within one tick every orphan of every graph was deleted."""
+    with pytest.raises(ConfigError) as caught:
+        Config.from_env({"KG_HOME": "/tmp/kg-config-test", "KG_ORPHAN_GRACE_DAYS": raw})
+    assert str(caught.value) == (f"KG_ORPHAN_GRACE_DAYS={raw!r} is not a grace period: a whole number of days, "
+                                 "at least 1 (default 365; an orphaned node is deleted once it has been "
+                                 "orphaned that long)")
+
+
+@pytest.mark.parametrize("raw, days", [("1", 1), ("30", 30), (" 730 ", 730), ("", 365), (None, 365)])
+def test_an_orphan_grace_of_whole_days_is_taken(raw, days):
+    env = {"KG_HOME": "/tmp/kg-config-test"} | ({} if raw is None else {"KG_ORPHAN_GRACE_DAYS": raw})
+    assert Config.from_env(env).orphan_grace_days == days

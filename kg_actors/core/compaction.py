@@ -179,6 +179,13 @@ def prune_orphans(graph: GraphData, now: float, grace_days: float = C.ORPHAN_GRA
     return doomed
 
 
+def pruned_words(pruned: list[str], grace_days: float, shown: int = 5) -> str:
+    """What the log says of a deletion for good: nothing else tells a user it happened (the ids, up to `shown`)."""
+    ids = ", ".join(pruned[:shown]) + (f" and {len(pruned) - shown} more" if len(pruned) > shown else "")
+    return (f"deleted {len(pruned)} orphaned node{'s' if len(pruned) != 1 else ''} for good (not read back within "
+            f"KG_ORPHAN_GRACE_DAYS={grace_days:g} days): {ids}")
+
+
 def _ranked(ids: Iterable[str], fresh: AbstractSet[str], fresh_key: Callable[[str], tuple[Any, ...]],
             score: Callable[[str], float], fresh_first: bool) -> Generator[None, None, list[str]]:
     """`ids` in two runs, the fresh ones by (`fresh_key`, id) and the others by (`score`, id), the fresh run

@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kg_actors.core import constants as C
-from kg_actors.core.compaction import commit, compact, parts, plan_steps, prune_orphans, rebase
+from kg_actors.core.compaction import commit, compact, parts, plan_steps, prune_orphans, pruned_words, rebase
 from kg_actors.core.model import Edge, GraphData, Node
 from kg_actors.core.charge import ChargeTracker, fast_charge
 from kg_actors.core.render import archived_anchor_chars, charge, line_cost, node_line
@@ -389,6 +389,13 @@ def test_prune_deletes_orphans_past_their_grace_with_their_edges():
     assert set(g.nodes) == {"keep", "recent"}
     assert set(g.edges) == {("keep", "recent", "r")}
     assert prune_orphans(g, NOW, grace_days=5) == ["recent"]
+
+
+def test_a_deletion_for_good_is_worded_with_its_count_its_first_ids_and_the_grace():
+    assert pruned_words(["old"], 365) == ("deleted 1 orphaned node for good (not read back within "
+                                          "KG_ORPHAN_GRACE_DAYS=365 days): old")
+    many = pruned_words([f"n{k}" for k in range(8)], 30, shown=3)
+    assert many.startswith("deleted 8 orphaned nodes for good") and many.endswith(": n0, n1, n2 and 5 more")
 
 
 # -- settling
