@@ -202,17 +202,25 @@ def _keep_repaired(source: Path, said: list[str]) -> None:
 
 
 def settle(graph: GraphData, now: float, runs: int = 10, charges: charge.ChargeIndex | None = None) -> int:
-    """Compact a freshly loaded graph that is over its budget until nothing acts.
+    """Compact a freshly loaded graph that is over its budget, or that shows no gist with archived nodes
+    to bring back, until nothing acts.
 
     A store written elsewhere may be far over (thousands of anchors); settling it
     here, in a worker thread before the actor starts, spares the first write.
-    A graph within its budget is left as it is until a write or the tick.
+    One with no node active (every node archived by hand, then a start) is refilled
+    here too: its first reads, a session's start among them, showed no gist at all
+    until the tick. Any other graph within its budget is left as it is until a write or
+    the tick, which refill it below the ceiling: a level with gists in view reads as
+    one the compactor has not caught up with yet (and tests model a large level's
+    archive with a small level's, which a refill on every load would empty).
     `charges`, when given, is the graph's charge index, kept current through the runs.
     """
     budget = C.MAX_CHARS_PER_LEVEL
     if charges is None:
         charges = charge.ChargeIndex.build(graph)  # kept across the runs: each starts where the last left off
-    if charge.fast_charge(graph, charges) <= budget and charges.anchor_chars <= budget * C.ARCHIVED_BUDGET_RATIO:
+    level = charge.fast_charge(graph, charges)
+    blank = not charges.active and bool(charges.archived) and level < int(budget * C.COMPACTION_TARGET_RATIO)
+    if level <= budget and charges.anchor_chars <= budget * C.ARCHIVED_BUDGET_RATIO and not blank:
         return 0
     for run in range(runs):
         plan = run_steps(compaction.plan_steps(graph, now, charges=charges))

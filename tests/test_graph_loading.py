@@ -51,6 +51,29 @@ def test_a_graph_within_budget_is_left_as_it_is():
     assert derived.charges.active == {"one-small-lesson"}
 
 
+def test_a_graph_loaded_with_no_node_active_is_refilled_from_its_archive():
+    """Every node archived by hand, then a start: the first reads showed no gist until the tick."""
+    graph = GraphData("project")
+    for i in range(10):
+        graph.set_node(Node(f"archived-lesson-{i}", f"gist {i}", created_ts=NOW - 400 * C.DAY_SECONDS,
+                            archived=True))
+    graph.set_node(Node("orphaned-lesson", "stays out of view", archived=True, orphaned_ts=NOW))
+    graph.take_changes()
+    derived, _ = settle_and_derive(graph, NOW)
+    assert {i for i, n in graph.nodes.items() if n.active} == {f"archived-lesson-{i}" for i in range(10)}
+    assert graph.nodes["orphaned-lesson"].orphaned  # only a read or a credit brings an orphan back
+    assert _index_fields(derived.charges) == _index_fields(ChargeIndex.build(graph))
+
+
+def test_a_graph_loaded_with_gists_in_view_and_room_below_its_ceiling_waits_for_a_write_or_the_tick():
+    graph = GraphData("project")
+    graph.set_node(Node("active-lesson", "in view", created_ts=NOW))
+    graph.set_node(Node("archived-lesson", "an archived gist", created_ts=NOW, archived=True))
+    graph.take_changes()
+    settle_and_derive(graph, NOW)
+    assert graph.nodes["archived-lesson"].archived and graph.take_changes() is None
+
+
 def test_a_graph_file_of_the_wrong_shape_is_as_corrupt_as_a_torn_one(tmp_path):
     """Valid JSON a graph cannot be made of (`"nodes": [...]`) falls back to `.prev`, like a torn file;
     with no `.prev` it is Unreadable (the graph is then served empty, refusing changes), never a crash."""

@@ -32,6 +32,11 @@ FILES = ["src/auth.py", "src/clock.py", "src/billing.py", "src/limits.py", "src/
          "src/mailer.py", "src/uncovered.py", "src/covered.py", "node_modules/lib/index.js", "README.md"]
 
 
+# A level with no gist in view is refilled as it loads: a project whose lessons are archived for its recall to
+# bring keeps one in view, as a level the compactor archived does.
+IN_VIEW = node("changelog-kept-tidy", "a lesson in view: the changelog is kept tidy")
+
+
 @pytest.fixture(scope="module")
 def srv(tmp_path_factory):
     base = tmp_path_factory.mktemp("hooks")
@@ -64,12 +69,12 @@ def srv(tmp_path_factory):
     throttle_root = str(home / "throttle-proj")
     projects["throttle-proj"] = project_graph(throttle_root, [
         node(f"file-lesson-{i}", f"lesson number {i} about its file", touches=[rel], _archived=True)
-        for i, rel in enumerate(FILES[:6])])
+        for i, rel in enumerate(FILES[:6])] + [IN_VIEW])
     projects["capture-proj"] = project_graph(str(home / "capture-proj"), [
         node("covered-module-notes", "what covered.py is for", notes=["see src/covered.py for the details"])])
     projects["codex-proj"] = project_graph(str(home / "codex-proj"), [
         node("codex-queue-lesson", "the job queue drops jobs past 3 retries", touches=["src/queue.py"],
-             _archived=True)])
+             _archived=True), IN_VIEW])
     projects["cjk-proj"] = project_graph(str(home / "cjk-proj"), [
         node("ja-redis-key-ttl", "Redis のセッションキーは TTL を 30 秒にして、期限切れはワーカーが掃除する",
              _archived=True),
@@ -79,14 +84,14 @@ def srv(tmp_path_factory):
         node("zh-mysql-emoji", "MySQL 的 utf8 只存三个字节，存表情符号要用 utf8mb4", _archived=True),
         node("ja-partner-csv-cp932", "取引先の CSV は Shift_JIS：UnicodeDecodeError が出たら encoding='cp932' で読み込む",
              _archived=True),
-        node("ko-backup-restore", "데이터베이스 백업 복구 방법: pg_dump 덤프를 pg_restore 로 복구한다", _archived=True)])
+        node("ko-backup-restore", "데이터베이스 백업 복구 방법: pg_dump 덤프를 pg_restore 로 복구한다", _archived=True), IN_VIEW])
     projects["paste-proj"] = project_graph(str(home / "paste-proj"), [
         node("alembic-multiple-heads-merge", "alembic upgrade stops at 'Multiple head revisions are present': run "
              "alembic merge heads and commit the merge revision", _archived=True),
         node("alembic-env-database-url", "alembic reads the database url from the environment, not alembic.ini",
              _archived=True),
         node("alembic-enum-autogenerate", "alembic autogenerate misses new Postgres enum values: add them by hand",
-             _archived=True)])
+             _archived=True), IN_VIEW])
     user = user_graph([node("prefer-small-commits", "commit one logical change at a time")])
     write_store(server.store, user, projects)
     server.start()

@@ -25,7 +25,7 @@ def srv(tmp_path_factory):
     root = Path(server.project("bare-proj"))
     for name in ROOT_FILES:
         (root / name).write_text(f"# {name}\n")
-    # Archived: not preloaded, so a recall has them to bring.
+    # Archived: not preloaded, so a recall has them to bring (beside one in view, or the load refills them).
     write_store(server.store, user_graph([node("prefer-small-commits", "commit one logical change at a time")]), {
         "bare-proj": project_graph(str(root), [
             node("docker-cache-bust-order", "copy requirements before the sources, or every build busts the cache",
@@ -36,6 +36,7 @@ def srv(tmp_path_factory):
                  touches=["Makefile:12-20 (deploy target)"], _archived=True),
             node("setup-cfg-lint-rules", "flake8 settings live here, not in tox.ini", touches=["setup.cfg"],
                  _archived=True),
+            node("changelog-kept-tidy", "a lesson in view: the changelog is kept tidy"),  # else the load refills
         ])})
     server.start()
     yield server
