@@ -3,7 +3,8 @@
 Spec 000 compacts after every node write. Run before the actor's next
 message, a write's plan and commit (3-7 ms at 10,000 nodes, every ~14
 creates) were the tail of every write behind it, and the next write of a
-burst undoes what that plan priced. So a write leaves its compaction owed,
+burst undoes what that plan priced. So a write (or a read that promotes: it
+grows the level as a write does) leaves its compaction owed,
 and the run is due once the actor's mailbox has been quiet for
 COMPACTION_QUIET_SECONDS (a burst pays one run, after its last reply), or
 at once when it has been owed COMPACTION_DEFER_MAX_SECONDS or the level's
@@ -85,7 +86,7 @@ def owed_before_read(owed: Owed | None, planning_now: float | None, charges: Cha
                      budget: int = C.MAX_CHARS_PER_LEVEL) -> float | None:
     """The `now` a full read's graph is compacted at before it is rendered, or None when it need not wait:
     a run owed (its latest write's `now`), else one being planned (the plan's), else a level over its
-    budget by its charge's upper bound (a promotion, which the tick would compact; `now`)."""
+    budget by its charge's upper bound (what no run owes, as a level loaded so; `now`)."""
     if owed is not None:
         return owed.now
     if planning_now is not None:

@@ -17,8 +17,8 @@ store does not. A graph whose file could not be read at
 all is served empty and refuses every change (`refusal`), so nothing is ever
 written over the file the user has to restore.
 
-A write that can move the render leaves a compaction owed (a read's stamp
-and promotion are not node writes: the tick compacts after them), planned
+A write that can move the render leaves a compaction owed (so does a read
+that promotes: its stamp alone owes nothing), planned
 when compaction_schedule.py says on a snapshot, in a task of its own, while
 the actor goes on taking messages (starting from the charge index the actor
 keeps per record, not from a pricing of the whole level); the actor carries
@@ -404,7 +404,7 @@ async def run_graph_actor(
                     if prepared is not msg:
                         msg = prepared
                         await pause()
-                handler, change = HANDLERS[type(msg)], msg
+                handler, change, before = HANDLERS[type(msg)], msg, state.derived.charges.high()
                 changed = await _apply(state, to_writer, msg.reply, msg.op, lambda: handler(state, change),
                                        msg.fsync_before_reply, msg.reads_only or msg.derived_only)
                 if msg.derived_only:
@@ -417,7 +417,8 @@ async def run_graph_actor(
                     if planning is not None:
                         planning.cancel()
                         planning = None
-                elif changed and msg.changes_render and msg.compacts_after and now is not None:
+                elif changed and msg.changes_render and now is not None and (msg.compacts_after or (
+                        msg.compacts_after_growth and state.derived.charges.high() > before)):
                     over = too_far_over(state.derived.charges)
                     owed = Owed(now, trio.current_time(), over) if owed is None else owed.again(now, over)
                     if over:  # too far over to wait for a run, or for one being planned: paid before the next message

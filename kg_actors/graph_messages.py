@@ -51,6 +51,7 @@ class TickResult:
 class GraphMessage(actor.Message[actor.R]):
     changes_render: ClassVar[bool] = False
     compacts_after: ClassVar[bool] = True
+    compacts_after_growth: ClassVar[bool] = False  # not compacts_after: compacted after only when it grew the level
     fsync_before_reply: ClassVar[bool] = True
     reads_only: ClassVar[bool] = False
     derived_only: ClassVar[bool] = False
@@ -278,10 +279,12 @@ class RecordReads(GraphMessage["dict[str, tuple[bool, list[str]]]"]):
     deferral = "hold"
     held_answer: ClassVar[Any] = {}
     changes_render = True
-    # Spec 000: compaction runs after every node write and on the tick; a promotion by read is not a
-    # node write (nor is it in kg-memory). Its plan was half a read's CPU; until the tick the full
-    # read hides what is over, as for any level the compactor has not caught up with.
+    # Spec 000 compacts after every node write and on the tick. A read's stamp alone moves no render,
+    # and planning after each was half a read's CPU: it owes nothing. A promotion (or a rescue) grows the
+    # level, and left it over its budget until the tick (~30 s): it owes its run as a write does, paid
+    # once the mailbox is quiet, after the read's reply (compaction_schedule.py).
     compacts_after = False
+    compacts_after_growth = True
     # Answered once the kernel holds the stamp (a kill -9 keeps it), not after the fsync: the
     # disk's fsync (3 ms typical, 14 ms at p99 when loaded) was most of a read's tail, for a stamp.
     fsync_before_reply = False

@@ -322,3 +322,36 @@ async def test_a_bug_in_carrying_out_a_plan_drops_that_run_and_the_graph_goes_on
         await put(handle, "new-lesson-1", 1001.0)  # the actor is alive and takes writes
         assert "new-lesson-1" in await handle.node_ids()
         await handle.close()
+
+
+def _level_with_an_archive(ratio: float, archived: int) -> GraphData:
+    """Active lessons up to `ratio` of the budget, and `archived` old archived ones with long gists."""
+    graph, _ = _over_budget_graph(ratio)
+    for k in range(archived):
+        graph.set_node(Node(f"archived-lesson-{k:02d}", f"archived {k}: " + "a gist a read brings back in full " * 6,
+                            archived=True, created_ts=1.0))
+    graph.commit()
+    graph.take_changes()
+    return graph
+
+
+async def test_reads_that_promote_past_the_budget_are_answered_first_and_compacted_as_a_write_is(tmp_path, mock_clock):
+    """Ten sessions each reading archived nodes left the level over its budget until the tick (~30 s): a
+    promotion by read now owes its compaction as a node write does (paid once the mailbox is quiet)."""
+    async with trio.open_nursery() as nursery:
+        graph = _level_with_an_archive(0.95, 12)
+        assert ChargeIndex.build(graph).high() <= C.MAX_CHARS_PER_LEVEL
+        handle = await nursery.start(run_graph_actor, "p", "project", tmp_path / "g.json", graph)
+        for k in range(0, 12, 3):  # four sessions' reads
+            ids = [f"archived-lesson-{j:02d}" for j in range(k, k + 3)]
+            promoted = await handle.record_reads(ids=ids, now=1000.0 + k)
+            assert all(p for p, _ in promoted.values())
+        # Answered before any compaction: the level is over its budget now, and a run is owed.
+        assert ChargeIndex.build((await handle.current()).graph).high() > C.MAX_CHARS_PER_LEVEL
+        mock_clock.jump(C.COMPACTION_QUIET_SECONDS)
+        for _ in range(200):
+            await _idle()
+            if ChargeIndex.build((await handle.current()).graph).high() <= C.MAX_CHARS_PER_LEVEL:
+                break
+        assert ChargeIndex.build((await handle.current()).graph).high() <= C.MAX_CHARS_PER_LEVEL
+        await handle.close()

@@ -225,8 +225,9 @@ async def test_a_changed_graphs_debt_is_computed_in_steps_that_yield_to_hooks(tm
 
 
 async def test_a_read_stamp_leaves_compaction_to_the_tick(tmp_path):
-    """Spec 000: compaction follows every node write and the tick; a read (its stamp, its promotion) is no
-    node write. Here the level starts far over its budget: a read leaves it so, the tick archives."""
+    """Spec 000: compaction follows every node write and the tick; a read's stamp is no node write (a read
+    that promotes grows the level, and is compacted after as a write is). Here the level starts far over its
+    budget: a read of an active node leaves it so, the tick archives."""
     graph = GraphData("project")
     for k in range(300):
         graph.set_node(Node(f"lesson-number-{k:03d}", f"lesson {k}: " + "a long gist that costs characters " * 6))

@@ -36,11 +36,12 @@ def test_every_graph_message_has_its_dispatch_entry_and_class_attributes():
     for cls in GRAPH:
         assert isinstance(cls.changes_render, bool) and isinstance(cls.compacts_after, bool), cls
     # what can move the render: hooks go first, and compaction follows all but a read's stamp (spec 000:
-    # after node writes and on the tick)
+    # after node writes and on the tick), and a read only when it promoted (grew the level)
     assert {c.op for c in GRAPH if c.changes_render} == {
         "put_node", "put_edge", "delete_node", "delete_edge", "record_reads", "endorse",
         "rename_local", "rewire", "clean_dangling", "repeat_credit", "absorb"}
     assert {c.op for c in GRAPH if c.changes_render and not c.compacts_after} == {"record_reads"}
+    assert {c.op for c in GRAPH if c.compacts_after_growth} == {"record_reads"}
 
 
 def test_every_session_message_has_its_dispatch_entry_and_class_attributes():
