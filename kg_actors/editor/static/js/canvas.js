@@ -30,6 +30,15 @@ const FIT_ZOOM_MAX = 2;
 const RESHAPE_AT = 1.2; // the canvas's shape and the picture's differ by this factor: reshape the picture
 const MAX_RESHAPE = 2.5;
 const LABEL_DELAY_MS = 100;
+// Far out (Fit on thousands of nodes zooms to a few percent) sizes in the model draw as specks: a node keeps
+// at least MIN_NODE_PX on screen, and the open node its size, ring and halo. They are set for the zoom rounded
+// down to a ZOOM_STEP, so they never fall short and are rewritten only when the view stopped past a step
+// (each node's drawn size is data, `w`: a new stylesheet would cost every element its style at once).
+const MIN_NODE_PX = 6;
+const OPEN_NODE_PX = 14;
+const RING_PX = 3;
+const HALO_PX = 6;
+const ZOOM_STEP = 1.25;
 const isArtifact = (endpoint) => endpoint.includes("/") || endpoint.includes("~");
 const edgeId = (e) => `${e.from}->${e.to}:${e.rel}`;
 const sizeOf = (degree) => 14 + 7 * Math.sqrt(degree);
@@ -37,7 +46,7 @@ const sizeOf = (degree) => 14 + 7 * Math.sqrt(degree);
 function style(big) {
   return [
     { selector: "node", style: {
-      width: "data(size)", height: "data(size)", "background-color": "#2e9d5b", "font-family": FONT_FAMILY,
+      width: "data(w)", height: "data(w)", "background-color": "#2e9d5b", "font-family": FONT_FAMILY,
       "text-valign": "bottom", color: "#1d2329", "text-outline-color": "#fff",
     } },
     // Labels keep one size on screen: labels.js sets their font size per zoom, and which ones show.
@@ -49,11 +58,12 @@ function style(big) {
     { selector: "node.archived", style: {
       "background-color": "#8a8f98", opacity: 0.55, "border-width": 1.5, "border-style": "dashed", "border-color": "#444",
     } },
+    // A faint fill, not a ring alone: far out a ring is thinner than a pixel, and the node would not show at all.
     { selector: "node.orphaned", style: {
-      "background-opacity": 0, "border-width": 2, "border-style": "dotted", "border-color": "#8a8f98", opacity: 0.6,
+      "background-color": "#8a8f98", "background-opacity": 0.4, "border-width": 2, "border-style": "dotted", "border-color": "#8a8f98", opacity: 0.6,
     } },
-    { selector: "node.file", style: { shape: "round-rectangle", "background-color": "#6b8fc9", width: 10, height: 10 } },
-    { selector: "node.outside", style: { shape: "diamond", "background-color": "#c98f4b", width: 14, height: 14 } },
+    { selector: "node.file", style: { shape: "round-rectangle", "background-color": "#6b8fc9" } },
+    { selector: "node.outside", style: { shape: "diamond", "background-color": "#c98f4b" } },
     { selector: "edge", style: big
       ? { width: 1, "line-color": "#c3c8ce", "curve-style": "haystack", "haystack-radius": 0 }
       : { width: 1, "line-color": "#b8bec6", "curve-style": "straight", "target-arrow-shape": "triangle", "target-arrow-color": "#b8bec6", "arrow-scale": 0.6 } },
@@ -67,7 +77,11 @@ function style(big) {
     { selector: ".dim", style: { opacity: 0.12 } },
     { selector: ".gone", style: { display: "none" } },
     { selector: "node.conflict", style: { "border-width": 3, "border-color": "#c0392b", "border-style": "dashed" } },
-    { selector: "node:selected", style: { "border-width": 5, "border-color": "#f5b700", "border-style": "double", opacity: 1 } },
+    // Its ring's width, its halo's reach and its least size follow the zoom (Canvas.scaleToView).
+    { selector: "node:selected", style: {
+      "border-width": 5, "border-color": "#f5b700", "border-style": "double", opacity: 1,
+      "underlay-color": "#f5b700", "underlay-opacity": 0.45, "underlay-shape": "ellipse",
+    } },
   ];
 }
 
@@ -89,6 +103,7 @@ export class Canvas {
     this.big = false;
     this.worker = null;
     this.autoFit = true; // the view shows the whole picture; a resize fits it again
+    this.floor = 0; // the least size of a node drawn, in the model: MIN_NODE_PX at the zoom's step
     this.cy = this.make([], false);
     new ResizeObserver(() => this.resized()).observe(container);
   }
@@ -110,7 +125,7 @@ export class Canvas {
       this.onHover(null);
     });
     cy.on("select", "node", (evt) => { evt.target.connectedEdges().addClass("near"); this.relabel(); });
-    cy.on("unselect", "node", (evt) => { evt.target.connectedEdges().removeClass("near"); this.relabel(); });
+    cy.on("unselect", "node", (evt) => { evt.target.connectedEdges().removeClass("near"); evt.target.removeStyle(); this.relabel(); });
     cy.on("viewport", () => this.relabel());
     // A person moved the view: a change of window size keeps their centre instead of fitting again.
     cy.on("dragpan pinchzoom scrollzoom", () => { this.autoFit = false; });
@@ -127,6 +142,7 @@ export class Canvas {
   labelNow() {
     clearTimeout(this.labelTimer);
     const cy = this.cy;
+    this.scaleToView(); // first: the labels are placed by the sizes on screen
     const selected = cy.$("node:selected");
     const near = new Set(selected.neighborhood("node").map((n) => n.id()));
     const priority = (n) => {
@@ -138,6 +154,34 @@ export class Canvas {
     };
     this.labelCount = placeLabels(cy, priority);
     document.body.dataset.labels = "placed";
+  }
+
+  // Sizes on screen that hold at any zoom (MIN_NODE_PX and the open node's mark).
+  scaleToView() {
+    const cy = this.cy;
+    const step = zoomStep(cy.zoom());
+    if (step !== this.floorStep) {
+      this.setFloor(step);
+      cy.batch(() => cy.nodes().forEach((n) => {
+        const w = this.drawnSize(n.data("size"));
+        if (n.data("w") !== w) n.data("w", w);
+      }));
+    }
+    const px = (n) => n / step;
+    cy.$("node:selected").forEach((n) => {
+      const w = Math.max(n.data("w"), px(OPEN_NODE_PX));
+      n.style({ width: w, height: w, "border-width": Math.max(5, px(RING_PX)), "border-style": px(RING_PX) > 5 ? "solid" : "double",
+        "underlay-padding": px(HALO_PX) });
+    });
+  }
+
+  setFloor(step) {
+    this.floorStep = step;
+    this.floor = MIN_NODE_PX / step;
+  }
+
+  drawnSize(size) {
+    return Math.max(size, this.floor);
   }
 
   // The container changed size (window, side panel): fit again, or keep the person's centre.
@@ -202,6 +246,8 @@ export class Canvas {
     const ids = [...picture.nodes.map((n) => n.id), ...outside];
     const positions = radialLayout(ids, picture.edges);
     spread(positions.values(), this.container.clientWidth, this.container.clientHeight, ids.length);
+    const viewport = viewportFor(positions, this.container);
+    this.setFloor(zoomStep(viewport ? viewport.zoom : 1)); // the sizes drawn first are those of the first view
     this.big = ids.length > BIG;
     this.autoFit = true;
     const nodeEls = [];
@@ -210,7 +256,7 @@ export class Canvas {
       nodeEls.push({ group: "nodes", data: this.nodeData(n, d), classes: this.classesFor(n.state, d), position: positions.get(n.id) });
     }
     for (const end of outside) {
-      nodeEls.push({ group: "nodes", data: outsideData(end), classes: this.outsideClasses(end), position: positions.get(end) });
+      nodeEls.push({ group: "nodes", data: this.outsideData(end), classes: this.outsideClasses(end), position: positions.get(end) });
     }
     const edgeEls = picture.edges.map((e) => ({ group: "edges", data: { id: edgeId(e), source: e.from, target: e.to, rel: e.rel } }));
     if (this.worker) this.worker.terminate();
@@ -228,7 +274,7 @@ export class Canvas {
     const rank = (el) => (el.data.kind === "node" && el.data.state === "active" ? 0 : 1);
     nodeEls.sort((a, b) => rank(a) - rank(b) || b.data.degree - a.data.degree);
     const firstCount = Math.max(FIRST_CHUNK, nodeEls.findIndex((el) => rank(el) === 1));
-    this.cy = this.make([], true, viewportFor(positions, this.container));
+    this.cy = this.make([], true, viewport);
     this.capZoom();
     return this.streamIn(nodeEls, edgeEls, firstCount);
   }
@@ -247,6 +293,7 @@ export class Canvas {
         if (batch.length >= count) break;
         stream.pending.delete(id);
         if (cy.getElementById(id).empty()) batch.push(el);
+        el.data.w = this.drawnSize(el.data.size); // the view may have moved since it was made
       }
       const ready = [];
       const waiting = [];
@@ -314,7 +361,14 @@ export class Canvas {
   }
 
   nodeData(n, degree) {
-    return { id: n.id, label: n.id, kind: "node", state: n.state, gist: n.gist, v: n.v, degree, size: sizeOf(degree) };
+    const size = sizeOf(degree);
+    return { id: n.id, label: n.id, kind: "node", state: n.state, gist: n.gist, v: n.v, degree, size, w: this.drawnSize(size) };
+  }
+
+  outsideData(end) {
+    const kind = isArtifact(end) ? "file" : "outside";
+    const size = kind === "file" ? 10 : 14;
+    return { id: end, label: end, kind, degree: 1, size, w: this.drawnSize(size) };
   }
 
   classesFor(state, degree) {
@@ -350,7 +404,7 @@ export class Canvas {
       const degree = el.degree(false);
       el.data({ kind: "node", state: n.state, gist: n.gist, label: n.id, ...(n.v !== null && n.v !== undefined ? { v: n.v } : {}) });
       el.classes(this.classesFor(n.state, degree) + (el.hasClass("hit") ? " hit" : ""));
-      el.data("size", sizeOf(degree));
+      el.data({ size: sizeOf(degree), w: this.drawnSize(sizeOf(degree)) });
       if (this.hovered && this.hovered.id === n.id) this.onHover(el.data(), this.hovered.at);
     } else {
       this.cy.add({ group: "nodes", data: this.nodeData(n, 0), classes: this.classesFor(n.state, 0), position: this.freeSpot() });
@@ -411,7 +465,7 @@ export class Canvas {
     }
     for (const end of [e.from, e.to]) {
       if (cy.getElementById(end).empty()) {
-        cy.add({ group: "nodes", data: outsideData(end), classes: this.outsideClasses(end), position: this.freeSpot() });
+        cy.add({ group: "nodes", data: this.outsideData(end), classes: this.outsideClasses(end), position: this.freeSpot() });
       }
     }
     cy.add({ group: "edges", data: { id: edgeId(e), source: e.from, target: e.to, rel: e.rel } });
@@ -432,7 +486,7 @@ export class Canvas {
     const el = this.cy.getElementById(id);
     if (el.empty() || el.data("kind") !== "node") return;
     const degree = el.degree(false);
-    el.data({ degree, size: sizeOf(degree) });
+    el.data({ degree, size: sizeOf(degree), w: this.drawnSize(sizeOf(degree)) });
   }
 
   // A node that arrives live appears inside the current view.
@@ -609,8 +663,9 @@ function viewportFor(positions, container) {
   return { zoom, pan: { x: w / 2 - (zoom * (x1 + x2)) / 2, y: h / 2 - (zoom * (y1 + y2)) / 2 } };
 }
 
-function outsideData(end) {
-  return { id: end, label: end, kind: isArtifact(end) ? "file" : "outside", degree: 1, size: 12 };
+// The zoom the least sizes are set for: `zoom` rounded down to a step (so they never fall short).
+function zoomStep(zoom) {
+  return ZOOM_STEP ** Math.floor(Math.log(zoom) / Math.log(ZOOM_STEP));
 }
 
 // Hubs: the top few percent by degree, and at least 3 edges.
