@@ -264,6 +264,42 @@ def test_the_graph_drop_down_counts_follow_writes(srv, page):
     assert page.eval_on_selector("#graph-select", "s => s.value") == alpha  # the choice stays
 
 
+# The nodes (every tier) and edges the footer and the drop-down's option for the graph on screen say, read in one
+# go: they must never be seen apart.
+BOTH_COUNTS = """() => {
+  const total = (text) => [...text.matchAll(/(\\d+) (active|archived|orphaned)/g)].reduce((s, m) => s + Number(m[1]), 0);
+  const select = document.querySelector('#graph-select');
+  const option = select.options[select.selectedIndex].textContent;
+  return {footer: total(document.querySelector('#counts').textContent), option: total(option),
+          optionEdges: Number(option.match(/(\\d+) edges/)[1])};
+}"""
+
+
+def test_the_drop_down_counts_the_graph_on_screen_as_the_footer_does_when_an_agent_writes(srv, page):
+    alpha = srv.paths["alpha"]
+    open_project(page, srv, alpha)
+    page.wait_for_selector("body[data-projects=listed]")
+    before = page.evaluate(BOTH_COUNTS)
+    assert before["footer"] == before["option"] > 0
+
+    async def agent() -> None:
+        async with Client(srv.url + "/") as c:
+            s = await Session.open(c, cwd=alpha)
+            await s.ok("kg_put_node", level="project", id="counted-as-it-lands", gist="Written by an agent session")
+            await s.ok("kg_put_edge", level="project", frm="counted-as-it-lands", to="auth-token-refresh", rel="refines")
+
+    trio.run(agent)
+    # The moment the footer shows the new node and its edge, the drop-down says the same (it lagged by seconds).
+    landed = "() => window.kgEditor.canvas.cy.getElementById('counted-as-it-lands->auth-token-refresh:refines').nonempty()"
+    now = page.wait_for_function(f"() => ({landed})() && ({BOTH_COUNTS})()").json_value()
+    assert now["footer"] == before["footer"] + 1, now
+    assert now["option"] == now["footer"] and now["optionEdges"] == before["optionEdges"] + 1, (before, now)
+    # And the re-read of every graph's counts that follows agrees with it.
+    with client(srv) as http:
+        row = next(p for p in http.get("/api/projects").json()["projects"] if p["project_path"] == alpha)
+    assert row["counts"]["nodes"] == now["option"] and row["counts"]["edges"] == now["optionEdges"], (row, now)
+
+
 def test_the_page_shows_a_lost_server_and_reconnects_when_it_returns(srv, page):
     open_project(page, srv, srv.paths["alpha"])
     srv.stop()

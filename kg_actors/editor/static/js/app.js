@@ -22,6 +22,25 @@ const STATES_MAX_WAIT_MS = 2_000; // a steady stream of writes re-reads the tier
 const PROJECTS_AFTER_WRITE_MS = 3_000; // the drop-down's counts follow writes to any graph, re-read at most this often
 const ARRIVALS_KEPT = 10_000; // the benchmark's arrival times: the newest this many
 
+// A graph's option in the drop-down: a project `p` (a row of /api/projects), or the user graph (null).
+function optionValue(p) {
+  return p.project_path || `slug:${p.slug}`;
+}
+
+function optionText(p, c) {
+  const counts = `${c.active} active · ${c.archived} archived · ${c.orphaned} orphaned · ${c.edges} edges`;
+  if (!p) return `User graph — ${counts}`;
+  const why = !p.project_path ? " (no recorded path)" : !p.path_exists ? " (folder missing)" : "";
+  return `${p.slug}${why} — ${counts} — ${p.project_path || "?"}`;
+}
+
+// Every node (by tier) and edge of a picture as read and kept current by the feed.
+function pictureCounts(picture) {
+  const c = { active: 0, archived: 0, orphaned: 0, edges: picture.edges.length };
+  for (const n of picture.nodes) c[n.state] += 1;
+  return c;
+}
+
 // The graph the address names (after "#"), decoded.
 function addressed() {
   const wanted = location.hash.slice(1);
@@ -196,12 +215,13 @@ class App {
     const out = await api("GET", "/api/projects");
     this.projects = out.projects;
     const select = document.getElementById("graph-select");
-    const label = (c) => `${c.active} active · ${c.archived} archived · ${c.orphaned} orphaned · ${c.edges} edges`;
-    const options = [h("option", { value: "user" }, `User graph — ${label(out.user)}`)];
+    // The graph on screen is counted as the footer counts it, from the picture the feed keeps current.
+    const shown = this.view.level === "user" ? "user" : this.view.projectPath;
+    const counts = (value, c) => (value === shown && this.picture ? pictureCounts(this.picture) : c);
+    const options = [h("option", { value: "user" }, optionText(null, counts("user", out.user)))];
     for (const p of out.projects) {
-      const why = !p.project_path ? " (no recorded path)" : !p.path_exists ? " (folder missing)" : "";
-      options.push(h("option", { value: p.project_path || `slug:${p.slug}`, disabled: !p.openable, title: p.project_path || "" },
-        `${p.slug}${why} — ${label(p.counts)} — ${p.project_path || "?"}`));
+      const value = optionValue(p);
+      options.push(h("option", { value, disabled: !p.openable, title: p.project_path || "" }, optionText(p, counts(value, p.counts))));
     }
     const same = select.options.length === options.length
       && options.every((o, i) => select.options[i].value === o.value && select.options[i].disabled === o.disabled);
@@ -334,6 +354,18 @@ class App {
     document.getElementById("draw-archive").hidden = !(this.canvas.huge && !this.canvas.drawArchive);
     // Only a graph with no nodes at all: one whose nodes are all filtered out is not empty.
     document.getElementById("empty-hint").hidden = !(this.picture && c.active + c.archived + c.orphaned === 0);
+    this.showPickedCounts();
+  }
+
+  // The drop-down's words for the graph on screen follow the feed with the footer; re-reading every graph's
+  // counts (projectsSoon) waits a few seconds, and the two disagreed for that long.
+  showPickedCounts() {
+    const option = document.getElementById("graph-select").selectedOptions[0];
+    if (!this.picture || !option) return;
+    const row = option.value === "user" ? null : this.projects.find((p) => optionValue(p) === option.value);
+    if (option.value !== "user" && !row) return;
+    const text = optionText(row, pictureCounts(this.picture));
+    if (option.textContent !== text) option.textContent = text;
   }
 
   // Compaction re-tiers nodes after writes and on the server's tick, with no event of its own:
