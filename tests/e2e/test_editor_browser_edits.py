@@ -319,3 +319,24 @@ def test_the_hover_tip_follows_a_change_to_the_node_under_the_pointer(srv, page)
     page.wait_for_function("() => document.querySelector('#tip').textContent.includes('tax moved out')")
     assert page.is_visible("#tip")
     assert errors(page) == []
+
+
+def test_a_save_while_the_server_is_down_says_so_keeps_the_text_and_says_how_to_start_it(srv, page):
+    open_project(page, srv, srv.paths["alpha"])
+    select(page, "session-handler-init")
+    page.fill("#gist", "Typed while the server was stopped")
+    srv.stop()
+    page.wait_for_selector("#status[data-state=offline]")
+    page.click("#save-node")
+    page.wait_for_selector("#save-msg.err")
+    said = page.inner_text("#save-msg")
+    # The person's words, not the browser's ("Failed to fetch"): what happened, that the text is kept, what to do.
+    assert "cannot be reached" in said and "kept" in said and "kg start" in said, said
+    assert "fetch" not in said.lower(), said
+    assert page.input_value("#gist") == "Typed while the server was stopped"
+    srv.start()
+    page.wait_for_selector("body[data-reread='1']")
+    page.click("#save-node")
+    page.wait_for_selector("#save-msg.ok")
+    assert node_via_rest(srv, "session-handler-init")["gist"] == "Typed while the server was stopped"
+    assert errors(page) == []

@@ -8,6 +8,14 @@ export class ApiError extends Error {
   }
 }
 
+// No answer at all (the server stopped or restarting): the browser's own words ("Failed to fetch") say
+// neither what happened nor what to do.
+export class Unreachable extends Error {
+  constructor() {
+    super("the memory server cannot be reached (stopped, or restarting); start it with `kg start`");
+  }
+}
+
 export function query(params) {
   const kept = Object.entries(params).filter(([, v]) => v !== null && v !== undefined && v !== "");
   return new URLSearchParams(kept).toString();
@@ -19,7 +27,12 @@ export async function api(method, path, body) {
     options.headers["content-type"] = "application/json";
     options.body = JSON.stringify(body);
   }
-  const response = await fetch(path, options);
+  let response;
+  try {
+    response = await fetch(path, options);
+  } catch {
+    throw new Unreachable();
+  }
   let data = null;
   try {
     data = await response.json();

@@ -4,11 +4,13 @@
 // the node changed meanwhile, and the panel shows the node as it stands instead
 // of overwriting someone else's work.
 
-import { api, ApiError, query, where } from "./api.js";
+import { api, ApiError, query, Unreachable, where } from "./api.js";
 import { charCount, clear, h, toast, when } from "./dom.js";
 import { conflictBox, historySection } from "./gitview.js";
 
 const GIST_TARGET = 300;
+const UNREACHABLE_KEPT = "the memory server cannot be reached (stopped, or restarting). Your text is kept here: "
+  + "start the server with `kg start` (the page reconnects by itself), then try again.";
 
 export class NodePanel {
   constructor(root, app) {
@@ -183,6 +185,8 @@ export class NodePanel {
       if (err instanceof ApiError && err.status === 409 && err.body.node) {
         this.msg.textContent = `Not saved: ${err.body.reason}. The node as it stands:\n${err.body.node.gist}`;
         this.warn("Someone else changed this node. ", this.loadCurrent());
+      } else if (err instanceof Unreachable) {
+        this.msg.textContent = `Not saved: ${UNREACHABLE_KEPT}`;
       } else {
         const moved = this.renamedTo ? `; it is now ${this.renamedTo}: the note above opens it with your text` : "";
         this.msg.textContent = `Not saved: ${rowWords(err.message, this.fields)}${moved}`;
@@ -330,7 +334,7 @@ export class NodePanel {
         else if (out.warnings.length) toast(`Created ${out.node.id} — ${out.warnings.join(" ")}`);
       } catch (err) {
         msg.className = "msg err";
-        msg.textContent = rowWords(err.message, { notes, touches });
+        msg.textContent = err instanceof Unreachable ? `Not created: ${UNREACHABLE_KEPT}` : rowWords(err.message, { notes, touches });
       }
     };
     clear(this.root, h("h2", {}, `New node in the ${this.view.level} graph`),
