@@ -44,7 +44,7 @@ from .secret_manifests import kube_secret
 from .secret_names import entropy as _entropy, scrambled as _scrambled, user_password as _user_password
 from .secret_names import HOST_NAME as _HOST_NAME, plain_url as _plain_url
 from .secret_prose import PROSE_RULES, is_password, judged_as
-from .secret_shapes import AWS_KEY_ID_SAID, AWS_SECRET_BARE, DISCORD, GATES, HEADERS, SAID_RULES, SHAPES
+from .secret_shapes import AWS_KEY_ID_SAID, AWS_SECRET_BARE, DISCORD, GATES, HEADERS, NAMED_BY_PREFIX, SAID_RULES, SHAPES
 from .secret_shapes import DOCUMENTED_EXAMPLES
 from .secret_lookalikes import CODE_REF as _CODE_REF, DESCRIPTIONS as _DESCRIPTIONS, TYPE as _TYPE, placeholder as _placeholder
 from .secret_lookalikes import annotated as _annotated
@@ -182,7 +182,7 @@ def _find(text: str, shapes_only: bool) -> Finding | None:
             if kind == "a password in a URL" and _default_login(m.group(0), value):
                 continue
             if not _placeholder(value):
-                return Finding(kind, _mask(value, gates))
+                return _named(kind, value, gates)
     if shapes_only:
         return None
     if ("AKIA" in text or "ASIA" in text) and AWS_KEY_ID_SAID.search(text):
@@ -191,12 +191,12 @@ def _find(text: str, shapes_only: bool) -> Finding | None:
             return found
     manifest = kube_secret(text, lambda v: _credential(v, assigned=True)) if "kind:" in text else None
     if manifest is not None:
-        return Finding("a value of a Kubernetes Secret", _mask(manifest))
+        return _named("a value of a Kubernetes Secret", manifest)
     for kind, trigger, pattern, judge in _SAID:
         if trigger in lower or trigger == "::" and text.count(":") >= 4:
             for m in pattern.finditer(text):
                 if _said(judge, m):
-                    return Finding(kind, _mask(m.group("value").strip("\"'`.")))
+                    return _named(kind, m.group("value").strip("\"'`."))
     if not any(root in lower for root in _ROOTS):
         return None
     if len(lower) != len(text):  # a few non-ASCII letters lowercase to two: keep offsets aligned
@@ -213,7 +213,7 @@ def _find(text: str, shapes_only: bool) -> Finding | None:
         if m is not None and not _CONTRACTION.match(text, m.end()) and (
                 _credential(m.group(1), assigned=True) or _spelled(text, word, m)
                 or _UUID.fullmatch(m.group(1).strip("\"'`."))):  # a UUID given to a key (Heroku's, npm's) is the key
-            return Finding("a credential assigned to a secret-named key", _mask(m.group(1)))
+            return _named("a credential assigned to a secret-named key", m.group(1))
         window = text[word.end():word.end() + _NEAR_WINDOW].split("\n", 1)[0]
         for near in _OPAQUE.finditer(window):
             # Read whole, past the window (to 256 characters): a UUID the window cut is no UUID.
@@ -226,14 +226,14 @@ def _find(text: str, shapes_only: bool) -> Finding | None:
             if ((len(opaque.group(0)) >= 20 or _scrambled(opaque.group(0))) and _credential(opaque.group(0), assigned=False)
                     and not (glued and _is_path(text[word.start():start] + opaque.group(0)))
                     and not _base64_text(text, start, start + len(opaque.group(0)))):
-                return Finding("a credential-like string next to a secret-named word", _mask(opaque.group(0)))
+                return _named("a credential-like string next to a secret-named word", opaque.group(0))
         if word.group(0) in _PASSWORD_WORDS and not (lower[word.start() - 1:word.start()].isalpha()
                                                      or lower[word.end():word.end() + 1].isalpha()):
             for short in _SHORT.finditer(window):
                 value = short.group(0).rstrip(".!?)")
                 if (_scrambled(value, 8) and not _placeholder(short.group(0)) and not _UUID.search(value)
                         and not _is_path(value)):
-                    return Finding("a password next to a password word", _mask(value))
+                    return _named("a password next to a password word", value)
     return None
 
 
@@ -424,6 +424,15 @@ def _said(judge: str, m: re.Match[str]) -> bool:
     return _credential(value, assigned=True)
 
 
+def _named(kind: str, value: str, prefixes: tuple[str, ...] = ()) -> Finding:
+    """The finding of `value` by a rule of `kind`; a value that opens with a provider's prefix is named for it."""
+    bare = value.strip("\"'`")
+    for prefix, provider in NAMED_BY_PREFIX:
+        if bare.startswith(prefix):
+            return Finding(provider, _mask(bare, (prefix,)))
+    return Finding(kind, _mask(value, prefixes))
+
+
 def _mask(secret: str, prefixes: tuple[str, ...] = ()) -> str:
     """What a refusal shows of a secret: a long one's first four characters and its length; a short one's
     length alone (four characters of a 13-character password are a third of it), after the fixed prefix that
@@ -500,7 +509,7 @@ def _fixed_shape(text: str) -> Finding | None:
         m = _ASSIGNED.match(text, word.end())
         value = m.group(1).strip("\"'`.") if m is not None else ""
         if _scrambled(value, 8) and _credential(value, assigned=True):
-            return Finding("a credential assigned to a secret-named key", _mask(value))
+            return _named("a credential assigned to a secret-named key", value)
     return found
 
 

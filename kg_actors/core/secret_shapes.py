@@ -24,8 +24,9 @@ SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(rx)) f
     ("a Stripe key", _L + r"(?:(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9+/=]{24,})"),
     ("a DigitalOcean token", _L + r"do[pro]_v1_[a-f0-9]{64}" + _R),
     ("a Telegram bot token", _L + r"[0-9]{8,10}:AA[A-Za-z0-9_-]{33}" + _R),
-    ("an Anthropic API key", _L + r"sk-ant-[A-Za-z0-9_-]{20,}"),
-    ("an OpenAI API key", _L + r"sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}"),
+    # Anthropic's keys open with OpenAI's `sk-` too: one too short for the first was refused as the second's.
+    ("an Anthropic API key", _L + r"sk-ant-[A-Za-z0-9_-]{16,}"),
+    ("an OpenAI API key", _L + r"sk-(?!ant-)(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}"),
     ("a Google API key", _L + r"AIza[0-9A-Za-z_-]{35}" + _R),
     ("a SendGrid key", _L + r"SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}"),
     ("an npm token", _L + r"npm_[A-Za-z0-9]{36}" + _R),
@@ -120,6 +121,10 @@ SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(rx)) f
      r"(?i)\bauthorization\s*[:=]\s*[\"']?(?:token|bot|ssws|api-?key|sso-key)\s+(?P<value>[A-Za-z0-9._~+/-]{16,}=*)"),
     ("a bearer token", r"(?i)\bbearer\s+(?P<value>[A-Za-z0-9._~+/-]{20,}=*)"),
 ))
+
+# A value found by any rule (given to a secret-named key, on a command line, in a URL) that opens with a provider's own
+# prefix is named for the provider: the person learns which key to rotate, not only where it stood.
+NAMED_BY_PREFIX: tuple[tuple[str, str], ...] = (("sk-ant-", "an Anthropic API key"),)
 
 # Credentials the standards print as their examples, known to every reader (as AWS's AKIAIOSFODNN7EXAMPLE): a
 # lesson quoting one quotes the document. RFC 7617's and RFC 2617's Basic `Aladdin:open sesame`, RFC 6749's

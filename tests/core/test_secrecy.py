@@ -588,3 +588,34 @@ def test_text_that_holds_zero_width_characters_by_right_is_stored_as_written():
     thai, persian = "ตั้งค่า\u200bเซิร์ฟเวอร์\u200bก่อน deploy", "برای استقرار اول سرور را تنظیم می\u200cکنیم"
     clean = secrets.clean_node(thai, [persian], None)
     assert (clean.gist, clean.notes) == (thai, [persian])
+
+
+# An Anthropic key (`sk-ant-`) opens with OpenAI's `sk-` too: a short or cut one was refused as an OpenAI key, and one
+# given to a secret-named key, a flag or a URL under those rules' own words. The person must know which key to rotate.
+ANTHROPIC = "sk-ant-" + "api03-"
+
+
+@pytest.mark.parametrize("text", [
+    ANTHROPIC + "AbCdEfGhIjKl",  # the first part of a key, as an audit pasted it
+    "export ANTHROPIC_API_KEY='" + ANTHROPIC + "Zr4Tq8Wm2X'",
+    "curl -H 'x-api-key: " + ANTHROPIC + "Zr4Tq8Wm2Xn6'",
+    "ANTHROPIC_API_KEY=" + ANTHROPIC + "Ab12Cd",
+    "api_key: " + "sk-ant-" + "Xk3v9QmZ2pLr",
+    "the token is " + "sk-ant-" + "Xk3v9QmZ2pLr8wT",
+    "--api-key " + "sk-ant-" + "Zr4Tq8Wm",
+    "Authorization: Bearer " + ANTHROPIC + "AbCdEfGh",
+    "https://user:" + ANTHROPIC + "AbCd@host/x",
+    ANTHROPIC + body(80),
+])
+def test_a_key_opening_with_sk_ant_is_named_an_anthropic_key_by_every_rule_that_refuses_it(text):
+    found = secrets.find(text)
+    assert found is not None and found.kind == "an Anthropic API key", found
+    assert "Zr4T" not in found.preview and "AbCd" not in found.preview and "Xk3v" not in found.preview
+
+
+def test_an_anthropic_key_in_base64_or_across_notes_is_named_so_and_an_openai_key_stays_openai():
+    assert secrets.find(b64("key " + ANTHROPIC + "AbCdEfGhIjKl")).kind == "base64 of an Anthropic API key"
+    with pytest.raises(secrets.SecretRefused, match="an Anthropic API key"):
+        secrets.clean_node("a gist", [ANTHROPIC + "AbCdEf", "GhIjKlMnOpQr"], None)
+    assert secrets.find("sk-proj-" + body(48)).kind == "an OpenAI API key"
+    assert secrets.find("sk-" + body(40)).kind == "an OpenAI API key"

@@ -297,3 +297,17 @@ async def test_a_gist_that_holds_zero_width_characters_by_right_is_stored_as_wri
     await session.ok("kg_put_node", level="project", id="thai-deploy-order", gist=thai, notes=[persian])
     node = nodes_by_id(graph(srv, session_id=session.sid)["project"])["thai-deploy-order"]
     assert (node["gist"], node["notes"]) == (thai, [persian])
+
+
+async def test_the_first_part_of_an_anthropic_key_is_named_an_anthropic_key_by_mcp_and_the_editor(srv, session):
+    key = "sk-ant-" + "api03-" + "AbCdEfGhIjKl"  # what an audit pasted: refused before, but as "an OpenAI API key"
+    text, err = await session("kg_put_node", level="project", id="anthropic-key-note", gist="Calls the model API",
+                              notes=[f"uses {key}"])
+    assert err and "notes[0] holds what looks like an Anthropic API key" in text and "OpenAI" not in text, text
+    with httpx.Client(base_url=srv.url, timeout=30) as http:
+        r = http.post("/api/nodes", json={"level": "project", "project_path": srv.project("secrecy-proj"),
+                                          "id": "anthropic-key-editor", "gist": "Calls the model API",
+                                          "notes": [f"export ANTHROPIC_API_KEY='{key}'"]})
+    assert r.status_code == 400, r.text
+    assert "notes[0] holds what looks like an Anthropic API key" in r.json()["error"] and "OpenAI" not in r.text, r.text
+    assert key not in text and key not in r.text
