@@ -62,10 +62,12 @@ def health_line(graph: GraphReader, plan: render.LevelPlan, edges: int | None = 
                     touching[end] += 1
     if edges is None:
         edges = plan.live_edges
-    unconnected = sum(1 for c in touching.values() if c == 0)
-    pct = round(100 * unconnected / n) if n else 0
+    # Not DEBT's "unconnected" (spec 000: active nodes with no edge at all): a read hides an edge to an orphaned
+    # node, so a node whose edges all lead there counts here only. One word for both read as one count, twice.
+    unshown = sum(1 for c in touching.values() if c == 0)
+    pct = round(100 * unshown / n) if n else 0
     avg = round(sum(touching.values()) / n, 1) if n else 0.0
-    return f"HEALTH: {n} nodes, {edges} edges, {unconnected} unconnected ({pct}%), avg {avg} edges/node"
+    return f"HEALTH: {n} nodes, {edges} edges, {unshown} with no edge shown ({pct}%), avg {avg} edges/node"
 
 
 def level_part(graph: GraphReader, level: str, preloaded: frozenset[str] = frozenset(),

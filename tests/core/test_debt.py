@@ -446,3 +446,16 @@ def test_a_lone_node_in_a_graph_of_one_is_no_debt_and_no_chore():
     g.set_node(n("second-lesson"))
     assert compute_debt(g, NOW).unconnected == 2  # two can be linked to each other
     assert pick_chore(g, frozenset(), NOW).kind == "edge"
+
+
+def test_health_and_debt_count_apart_the_nodes_they_call_unlinked_and_say_which():
+    """HEALTH counts over what the read shows (an edge to an orphaned node is hidden); DEBT over every edge (spec 000's
+    factor: active nodes with no edge). One word for both read as one count that disagreed with itself (89 vs 27)."""
+    from kg_actors.core import reads, render
+
+    g = graph(n("alone-node"), n("tied-to-orphan"), n("linked-a"), n("linked-b"), n("old-orphan", archived=True, orphaned_ts=NOW - DAY),
+              edges=[("tied-to-orphan", "old-orphan"), ("linked-a", "linked-b")])
+    health = reads.health_line(g, render.plan_level(g))
+    debt = debt_line(compute_debt(g, NOW))
+    assert "2 with no edge shown (50%)" in health, health  # alone-node, and tied-to-orphan: its one edge is hidden
+    assert "1 unconnected" in debt and "unconnected" not in health, (health, debt)  # alone-node alone

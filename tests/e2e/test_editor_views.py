@@ -183,6 +183,10 @@ def test_the_budget_tab_lists_the_nodes_behind_the_debt_and_charts_it(srv, page,
                                           "deploy-notes-2026-03-01"}
     assert set(listed["long_ids"]) == {"a-very-long-node-id-made-of-many-words", "deploy-notes-2026-03-01"}
     assert listed["dangling"] == [] and listed["lift_clusters"] == []
+    # The HEALTH and DEBT lines count unlinked nodes over different sets: each in its own words, and both explained.
+    card = page.eval_on_selector('.card[data-level="project"] details', "d => d.textContent")
+    assert "3 with no edge shown (" in card and "3 unconnected" in card, card
+    assert "an edge to an orphaned node is not shown" in card and "no edge at all" in card, card
     # Every factor is explained in plain words on hover.
     assert all(page.eval_on_selector_all(".debt-factor summary", "els => els.map((e) => e.title.length > 20)"))
     # The chart: one line for debt, one for the render against its budget, over the kept readings.

@@ -36,14 +36,14 @@ def test_the_first_preload_counts_touches_already_gone_and_edges_just_written(tm
                                                       "rel": "depends-on"})
         again = Harness(srv, str(root)).start().context
         health = _line(again, "HEALTH:")
-        assert health.startswith("HEALTH: 2 nodes, 1 edges, 0 unconnected"), again
+        assert health.startswith("HEALTH: 2 nodes, 1 edges, 0 with no edge shown"), again
         # Four lessons written just now, linked to nothing: the next preload's DEBT line counts them as its
         # HEALTH line does, and as a full read at the same moment does (it was the tick's, 30 s behind).
         for i in range(4):
             first.mcp("kg_put_node", level="project", id=f"unlinked-lesson-{i}", gist=f"lesson {i} " + "y" * 400)
         third = Harness(srv, str(root))
         preload = third.start().context
-        assert "6 nodes, 1 edges, 4 unconnected" in _line(preload, "HEALTH:"), preload
+        assert "6 nodes, 1 edges, 4 with no edge shown" in _line(preload, "HEALTH:"), preload
         debt = _line(preload, "DEBT:")
         assert "4 unconnected" in debt and debt == _line(third.full_read(), "DEBT:"), preload
     finally:

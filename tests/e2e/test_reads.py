@@ -113,7 +113,7 @@ ACTIVE:
 ARCHIVED (use kg_read with id to view full content):
   p-arch-a
   p-arch-b
-HEALTH: 7 nodes, 6 edges, 1 unconnected (14%), avg 1.4 edges/node
+HEALTH: 7 nodes, 6 edges, 1 with no edge shown (14%), avg 1.4 edges/node
 DEBT: """
 
 
@@ -245,7 +245,7 @@ async def test_full_read_renders_user_then_project_in_cluster_order(srv, client)
     user = text[user_at:project_at]
     assert user.splitlines()[1:5] == ["ACTIVE:", "  u-hub-principle: user hub principle",
                                       "    → supports → u-leaf-two", "    ← refines ← u-leaf-one"]
-    assert "HEALTH: 4 nodes, 2 edges, 1 unconnected (25%), avg 1.0 edges/node" in user
+    assert "HEALTH: 4 nodes, 2 edges, 1 with no edge shown (25%), avg 1.0 edges/node" in user
     assert re.search(r"^DEBT: (LOW|MED|HIGH) \(\d\.\d\d\) — ", user, re.M)
     # The project level exactly: hub first, its neighbours by degree, each edge cited once under the
     # endpoint rendered first, the archived-archived edge hidden, an archived node's edge to a file hidden

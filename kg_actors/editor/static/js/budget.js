@@ -13,7 +13,7 @@ const LIST_MAX = 200; // per factor; the rest are counted
 // What each factor means, for a person: the summary line and its hover explanation.
 const FACTORS = [
   ["oversized", "Oversized gists", "Gists over 300 characters: a gist should be one claim; move the detail into notes."],
-  ["unconnected", "Unconnected", "Active nodes with no edge: link each to what it depends on or explains, so recall finds it."],
+  ["unconnected", "Unconnected", "Active nodes with no edge at all: link each to what it depends on or explains, so recall finds it."],
   ["long_ids", "Long or dated ids", "Ids of more than five words or with a date: an id names a subject in 3-5 words; rename it."],
   ["dangling", "Dangling touches", "Touches naming files that no longer exist: point them at the file's new place or drop them."],
 ];
@@ -61,7 +61,9 @@ function levelCard(app, level, b) {
       ` (${f.score.toFixed(2)}) — `, plainDebt(f)) : null,
     h("details", {}, h("summary", {}, "The raw HEALTH and DEBT lines (as agents see them)"),
       h("pre", { className: "line" }, b.health),
-      h("pre", { className: "line" }, b.debt || "DEBT: not computed by this server version")),
+      h("pre", { className: "line" }, b.debt || "DEBT: not computed by this server version"),
+      h("p", { className: "hint" }, "HEALTH counts the active nodes with no edge in the read (an edge to an orphaned node is not shown); "
+        + "DEBT's unconnected, those with no edge at all.")),
     onScreen ? null : h("p", { className: "hint" }, `Open the ${level} graph to see the nodes behind its debt.`));
 }
 
