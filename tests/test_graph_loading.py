@@ -10,7 +10,7 @@ from kg_actors.core import constants as C
 from kg_actors.core.charge import ChargeIndex, fast_charge
 from kg_actors.core.model import Edge, GraphData, Node
 from kg_actors.graph_loading import load_graph, settle_and_derive
-from kg_actors.storage import files, journal
+from kg_actors.storage import files, journal, user_files
 from kg_actors.storage.files import Unreadable
 
 NOW = 1_800_000_000.0
@@ -214,14 +214,14 @@ def test_a_file_that_cannot_be_opened_is_unreadable_not_a_failed_load(tmp_path, 
     and without one the load says Unreadable (served empty, refusing changes), not the raw OSError."""
     path = tmp_path / "user.json"
     path.write_text(json.dumps({"nodes": {"now": {"id": "now", "gist": "the current save"}}}))
-    real_open = open
+    real_open = user_files.open_regular
 
-    def no_permission(file, *args, **kwargs):
+    def no_permission(file):
         if str(file) == str(path):
             raise PermissionError(13, "Permission denied", str(file))
-        return real_open(file, *args, **kwargs)
+        return real_open(file)
 
-    monkeypatch.setattr(files, "open", no_permission, raising=False)
+    monkeypatch.setattr(user_files, "open_regular", no_permission)
     with pytest.raises(Unreadable, match="cannot be opened: Permission denied"):
         load_graph(path, "user", None)
     path.with_name("user.prev").write_text(json.dumps({"nodes": {"before": {"id": "before", "gist": "the last"}}}))
@@ -242,15 +242,14 @@ def test_a_journal_or_folder_that_cannot_be_read_is_unreadable_naming_it(tmp_pat
         load_graph(path, "project", None)
     jpath.rmdir()
     jpath.write_text(json.dumps({"base": None}) + "\n")
-    from pathlib import Path
-    real_read = Path.read_bytes
+    real_open = user_files.open_regular
 
-    def no_permission(self):
-        if self == jpath:
-            raise PermissionError(13, "Permission denied", str(self))
-        return real_read(self)
+    def no_permission(file):
+        if str(file) == str(jpath):
+            raise PermissionError(13, "Permission denied", str(file))
+        return real_open(file)
 
-    monkeypatch.setattr(Path, "read_bytes", no_permission)
+    monkeypatch.setattr(user_files, "open_regular", no_permission)
     with pytest.raises(Unreadable, match=r"graph\.json\.journal cannot be read \(Permission denied\)"):
         load_graph(path, "project", None)
 

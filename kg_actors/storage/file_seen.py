@@ -18,7 +18,7 @@ from typing import Any
 
 import attrs
 
-from . import files, journal
+from . import files, journal, user_files
 
 
 @attrs.frozen
@@ -82,7 +82,8 @@ def is_previous_save(path: Path) -> bool:
     """Whether the file is byte for byte its previous save (`.prev`): put back by hand, a roll-back."""
     try:
         prev = files.prev_of(path)
-        return prev.stat().st_size == path.stat().st_size and prev.read_bytes() == path.read_bytes()
+        return prev.stat().st_size == path.stat().st_size and \
+            user_files.read_bytes(prev) == user_files.read_bytes(path)
     except OSError:
         return False
 

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from . import faults
+from . import faults, user_files
 
 log = logging.getLogger(__name__)
 
@@ -82,7 +82,7 @@ def content_digest(path: Path) -> str | None:
     """The file's content digest (sha256, hex), None when there is no file. Reads it unless noted: not on the loop."""
     path = real_file(path)
     try:
-        with open(path, "rb") as f:
+        with user_files.open_regular(path) as f:  # a FIFO is an OSError, never a wait for a writer
             st = os.fstat(f.fileno())
             noted = known_digest(path, st)
             if noted is not None:
@@ -179,7 +179,7 @@ def put_in_place(tmp: Path, path: Path, keep_prev: bool = True) -> None:
 def keep_repaired(source: Path) -> Path:
     """A copy of a file as it was before a load read it other than as written, kept as `<name>.repaired`
     for a look by hand (the next save writes what was read); an identical copy already kept is reused."""
-    data = source.read_bytes()
+    data = user_files.read_bytes(source)
     dest = source.with_name(source.name + ".repaired")
     n = 1
     while dest.exists():
@@ -452,7 +452,7 @@ def parse(path: Path, build: Callable[[Any, Reading], Any] | None = None) -> Any
 
 def _parse(path: Path, build: Callable[[Any, Reading], Any] | None = None) -> Any:
     try:
-        with open(path, "rb") as f:
+        with user_files.open_regular(path) as f:  # a FIFO, a socket, a device: unreadable, never waited on
             st = os.fstat(f.fileno())
             raw = f.read()
     except OSError as exc:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.held_secrets import Held, held_in, tools_for
 from . import git as G
-from . import mirror
+from . import mirror, user_files
 
 if TYPE_CHECKING:
     from .graph_text import Indexed
@@ -44,7 +44,7 @@ def held(root: Path, changed: bool = False) -> dict[str, list[Held]]:
             found = seen[1]
         else:
             try:
-                found = list(held_in(json.loads(path.read_bytes())))
+                found = list(held_in(json.loads(user_files.read_bytes(path))))
             except (OSError, ValueError):
                 continue
             _SEEN[path] = (stamp, found)
@@ -56,7 +56,7 @@ def held(root: Path, changed: bool = False) -> dict[str, list[Held]]:
 def held_in_file(path: Path) -> list[Held]:
     """What one graph file holds (an unreadable file: nothing; its load says what is wrong)."""
     try:
-        return list(held_in(json.loads(path.read_bytes())))
+        return list(held_in(json.loads(user_files.read_bytes(path))))
     except (OSError, ValueError):
         return []
 

@@ -28,7 +28,7 @@ import os
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from . import faults, files
+from . import faults, files, user_files
 
 log = logging.getLogger(__name__)
 
@@ -298,7 +298,7 @@ def _tmp(path: Path) -> Path:
 def _header(path: Path) -> dict[str, Any] | None:
     """A journal's first line when it is a header (it names the graph file); None when not (or unreadable)."""
     try:
-        with open(path, "rb") as f:
+        with user_files.open_regular(path) as f:
             header = json.loads(f.readline())
     except (OSError, ValueError):
         return None
@@ -308,7 +308,7 @@ def _header(path: Path) -> dict[str, Any] | None:
 def _records_after(path: Path, since: int) -> list[bytes]:
     """The whole record lines after offset `since` (a torn last line and header lines left out)."""
     try:
-        with open(path, "rb") as f:
+        with user_files.open_regular(path) as f:
             f.seek(since)
             raw = f.read()
     except (FileNotFoundError, NotADirectoryError):
@@ -345,7 +345,7 @@ def keep_damaged(path: Path) -> Path:
     """A copy of a journal with damaged lines, beside it (`<journal>.damaged`, `.damaged.2`...): its other
     records are replayed and the next fold removes it, and the damaged bytes were then kept nowhere. A
     journal that still begins with a copy's bytes (appended to since: a reload, a resync) is kept already."""
-    raw = path.read_bytes()
+    raw = user_files.read_bytes(path)
     first = path.with_name(path.name + ".damaged")
     kept = [first, *(p for p in path.parent.glob(first.name + ".*") if p.name.rsplit(".", 1)[1].isdigit())]
     for copy in kept:
@@ -364,7 +364,7 @@ def read(path: Path, damaged: list[int] | None = None) -> list[Any]:
     line, a write never answered, is not one). JSON values: a line that is no object is kept too (the
     replay skips it)."""
     try:
-        raw = path.read_bytes()
+        raw = user_files.read_bytes(path)  # a FIFO in its place is an OSError, never a wait for a writer
     except (FileNotFoundError, NotADirectoryError):
         return []
     records = []

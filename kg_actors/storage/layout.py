@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 from ..core.errors import InvalidInput, NotAProjectFolder
+from . import user_files
 
 _SLUG_RE = re.compile(r"[^A-Za-z0-9._-]+")
 
@@ -184,7 +185,7 @@ _RECORDED_MAX = 256
 def recorded_project_path(graph_file: Path) -> str | None:
     """The `_meta.project_path` a graph file records (None if absent or unreadable)."""
     try:
-        with open(graph_file, "rb") as f:
+        with user_files.open_regular(graph_file) as f:  # a FIFO in its place: None, never a wait
             st = os.fstat(f.fileno())
             held = _RECORDED.get(str(graph_file))
             if held is not None and held[:3] == (st.st_ino, st.st_mtime_ns, st.st_size):
@@ -326,7 +327,7 @@ def served_instead(layout: Layout, name: str) -> tuple[str, str] | None:
 def json_fault(path: Path) -> str | None:
     """Why a file does not read as a JSON object (its own words, none of a load's advice), or None."""
     try:
-        raw = json.loads(path.read_bytes())
+        raw = json.loads(user_files.read_bytes(path))
     except (OSError, ValueError) as exc:  # ValueError: not JSON, or not UTF-8
         return f"{path} does not read ({exc})"
     return None if isinstance(raw, dict) else f"{path} holds a JSON {type(raw).__name__}, not a graph"

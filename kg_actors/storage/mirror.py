@@ -19,7 +19,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from . import files, graph_text, shards
+from . import files, graph_text, shards, user_files
 
 STATE = Path(".git") / "kg-mirror"
 
@@ -138,7 +138,7 @@ def update_one(root: Path, key: str, rel: str,
     if mirrored(root, key, rel):
         return []
     recorded = _recorded(link) if (root / shards.folder(key) / shards.META).exists() else None
-    raw = path.read_bytes()
+    raw = user_files.read_bytes(path)  # a FIFO in a graph's place is an OSError, never a wait
     _no_markers(raw, rel)
     old_raw = None
     if recorded is not None:

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from ..core.debt import TermRow, terms_fingerprint
+from . import user_files
 
 log = logging.getLogger(__name__)
 
@@ -32,7 +33,7 @@ def read(graph_file: Path) -> dict[str, TermRow]:
     """The rows kept for this graph, or none when there are none to trust (never raises)."""
     path = cache_path(graph_file)
     try:
-        doc = json.loads(path.read_bytes())
+        doc = json.loads(user_files.read_bytes(path))
         if doc.get("format") != _FORMAT or doc.get("terms") != terms_fingerprint():
             return {}
         return {node_id: (gist, tuple(map(str, stems)), tuple(map(str, names)))

@@ -8,6 +8,7 @@ regular file is an OSError, as a missing file is. What is not usable JSON
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from pathlib import Path
@@ -16,12 +17,29 @@ from typing import Any, BinaryIO
 from ..core import strict_json
 
 
+_KINDS = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISDIR, "a directory"))
+
+
+def not_regular(mode: int) -> str | None:
+    """What a file of this mode is when it is not a regular file ("not a regular file (a FIFO)"), else None."""
+    if stat.S_ISREG(mode):
+        return None
+    kind = next((name for test, name in _KINDS if test(mode)), "not a file")
+    return f"not a regular file ({kind})"
+
+
 def open_regular(path: Path | str) -> BinaryIO:
-    """The file opened for reading; OSError when it is missing, unreadable or not a regular file."""
+    """The file opened for reading; OSError when it is missing, unreadable or not a regular file (its
+    strerror then says what it is: "not a regular file (a FIFO)")."""
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise OSError(f"{os.fspath(path)}: not a regular file")
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):  # as open() says it
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), os.fspath(path))
+        why = not_regular(mode)
+        if why is not None:
+            raise OSError(errno.EINVAL, why, os.fspath(path))
         os.set_blocking(fd, True)
     except BaseException:
         os.close(fd)

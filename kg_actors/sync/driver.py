@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Literal, overload
 
 from ..core.merge import merge_graphs
-from ..storage import files, shards
+from ..storage import files, shards, user_files
 
 
 @overload
@@ -28,7 +28,7 @@ def _load(path: Path, what: str, name: str, empty_ok: bool) -> dict[str, Any] | 
 
 
 def _load(path: Path, what: str, name: str, empty_ok: bool) -> dict[str, Any] | None:
-    raw = path.read_bytes()
+    raw = user_files.read_bytes(path)
     if not raw.strip() and empty_ok:
         return None  # no common ancestor (two stores that grew apart)
     return shards.parse(raw, f"{what} version of {name}")

@@ -17,7 +17,7 @@ from typing import Any
 
 import attrs
 
-from ..storage import files, graph_text, mirror, shards
+from ..storage import files, graph_text, mirror, shards, user_files
 from ..storage import git_read as R
 from . import common
 
@@ -78,7 +78,7 @@ def rebuild(root: Path, change: GraphChange, graph: dict[str, Any] | graph_text.
         full = change.merged if change.whole else shards.join(shards.read_folder(root, change.key))
     else:
         ix = graph if isinstance(graph, graph_text.Indexed) else None
-        text = ix.text if ix is not None else path.read_text(encoding="utf-8")
+        text = ix.text if ix is not None else user_files.read_bytes(path).decode("utf-8")
         spliced = _splice(ix or graph_text.index(text), change)
         if spliced is not None:
             data = spliced.encode("utf-8")

@@ -1,0 +1,79 @@
+"""A graph path that is no regular file (a FIFO) or that cannot be opened (a symlink loop): named, left as it is,
+served empty refusing changes; the user graph, the other projects, `kg status`, `kg doctor` and the
+SessionStart preload go on and say which graph and why.
+
+A real `kg serve`. A FIFO must never be opened for reading (the open blocks until a writer comes); a
+loop's open fails with ELOOP.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+
+from e2e_helpers import kg
+from rpc_helpers import Conn, session_id
+
+T = time.time() - 86_400
+
+
+def _graph_json(project_path: str | None, *ids: str) -> bytes:
+    return json.dumps({"nodes": {i: {"id": i, "gist": f"gist of {i}", "_created_ts": T} for i in ids},
+                       "edges": {}, "_meta": {"versions": {}, "project_path": project_path}}).encode()
+
+
+def _store(srv, *projects: str) -> dict[str, str]:
+    """user.json and one graph per project, each holding a node named for it; the projects' folders."""
+    srv.store.mkdir(parents=True)
+    (srv.store / "user.json").write_bytes(_graph_json(None, "user-lesson-node"))
+    cwds = {}
+    for name in projects:
+        cwds[name] = srv.project(name)
+        (srv.store / "projects" / name).mkdir(parents=True)
+        (srv.store / "projects" / name / "graph.json").write_bytes(_graph_json(cwds[name], f"{name}-lesson"))
+    return cwds
+
+
+def _works(conn: Conn, cwd: str, level: str, node: str) -> str:
+    """A session on `cwd` reads and writes `level`; its id."""
+    text, err = conn.tool("kg_read", cwd=cwd)
+    assert not err and node in text, text
+    sid = session_id(text)
+    text, err = conn.tool("kg_put_node", session_id=sid, level=level, id=f"{level}-write-works", gist="kept")
+    assert not err, text
+    return sid
+
+
+def test_a_project_graph_that_is_a_fifo_is_named_and_served_empty_while_the_rest_serves(server_factory):
+    srv = server_factory(start=False)
+    cwds = _store(srv, "pc", "other")
+    srv.start("--no-editor")
+    conn = Conn(srv.port, timeout=10)
+    _works(conn, cwds["pc"], "project", "pc-lesson")  # the project last used: the next start loads it first
+    assert srv.stop() == 0
+    fifo = srv.store / "projects" / "pc" / "graph.json"
+    fifo.unlink()
+    os.mkfifo(fifo)
+    fifo.with_suffix(".prev").unlink()  # with one, the project is served from it (as for a folder in its place)
+
+    srv.start("--no-editor")  # answers: nothing waits on the FIFO
+    conn = Conn(srv.port, timeout=10)
+    _works(conn, cwds["other"], "user", "user-lesson-node")
+    text, err = conn.tool("kg_read", cwd=cwds["pc"])
+    assert not err and "user-lesson-node" in text, text
+    assert "The project memory could not be loaded" in text and "not a regular file (a FIFO)" in text, text
+    sid = session_id(text)
+    text, err = conn.tool("kg_put_node", session_id=sid, level="project", id="over-the-fifo", gist="refused")
+    assert err and text.startswith("Error: NOT WRITTEN"), text
+    trouble = srv.health()["graphs_in_trouble"]["project:pc"]
+    assert trouble["kind"] == "unreadable" and "not a regular file (a FIFO)" in trouble["why"], trouble
+    status = kg(["status"], srv.env)
+    assert "project:pc" in status.stdout and "not a regular file" in status.stdout, status.stdout
+    doctor = kg(["doctor"], srv.env)
+    assert doctor.returncode == 1 and "FAIL  graph project:pc" in doctor.stdout, doctor.stdout
+    assert "not a regular file (a FIFO)" in doctor.stdout, doctor.stdout
+    assert srv.stop() == 0
+    doctor = kg(["doctor"], srv.env)  # the server down: doctor looks at the FIFO itself, without opening it
+    assert doctor.returncode == 1 and "not a regular file (a FIFO)" in doctor.stdout, doctor.stdout
+    assert fifo.is_fifo(), "left as it is"
