@@ -150,7 +150,7 @@ def look_on_disk(path: Path, kind: str) -> list[tuple[str, str]]:
     fell_back: list[Path] = []
     reads = False
     try:
-        if not files.real_file(path).exists():  # a new graph's journal alone, or a file lost beside its `.prev`
+        if not files.is_there(files.real_file(path)):  # a new graph's journal alone, or a file lost beside its `.prev`
             raise files.Unreadable(f"{path} is missing")
         files.parse(path, build)
         reads = True

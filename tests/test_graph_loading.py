@@ -287,3 +287,18 @@ def test_a_journal_line_with_bytes_that_are_not_utf8_keeps_its_record(tmp_path):
     graph, applied = load_graph(path, "project", None)
     assert applied == 1 and graph.nodes["caf-lesson"].gist == "caf\ufffd au lait"
     assert not jpath.with_name(jpath.name + ".damaged").exists()
+
+
+def test_a_graph_file_that_is_a_symlink_loop_is_unreadable_not_a_new_graph(tmp_path):
+    """`Path.exists()` says no to a loop: it was taken for a graph not made yet, and a stat of it failed the
+    actor's start. It is there and unreadable, as a torn file is: `.prev` stands in, else Unreadable."""
+    from kg_actors.storage import file_seen
+    path = tmp_path / "user.json"
+    path.symlink_to(path.name)
+    with pytest.raises(Unreadable, match="Too many levels of symbolic links"):
+        load_graph(path, "user", None)
+    assert file_seen.seen(path) is None
+    assert file_seen.compare(None, file_seen.stat_of(path)) is file_seen.Found.NOT_A_FILE
+    path.with_name("user.prev").write_text(json.dumps({"nodes": {"before": {"id": "before", "gist": "the last"}}}))
+    graph, _ = load_graph(path, "user", None, read_only=True)
+    assert list(graph.nodes) == ["before"] and path.is_symlink()

@@ -39,16 +39,26 @@ class Found(enum.Enum):
 
 
 def stat_of(path: Path) -> os.stat_result | None:
-    """The file's stat (through a symlink), None when nothing is there."""
+    """The file's stat (through a symlink), None when nothing is there. A link that leads nowhere it can
+    follow (a loop) is the link's own stat: something that is not a file, as a FIFO is."""
     try:
         return os.stat(path)
     except (FileNotFoundError, NotADirectoryError):
         return None
+    except OSError:
+        try:
+            return os.lstat(path)
+        except OSError:
+            pass
+        raise
 
 
 def seen(path: Path) -> Seen | None:
-    """What is at `path` now, as a save or load leaves it (None: no file)."""
-    st = stat_of(path)
+    """What is at `path` now, as a save or load leaves it (None: no file, or none that can be looked at)."""
+    try:
+        st = stat_of(path)
+    except OSError:
+        return None
     return Seen(st.st_size, st.st_mtime_ns, st.st_ino) if st is not None and stat.S_ISREG(st.st_mode) else None
 
 

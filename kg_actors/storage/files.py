@@ -208,6 +208,19 @@ def real_file(path: Path) -> Path:
     return Path(os.path.realpath(path)) if path.is_symlink() else path
 
 
+def is_there(path: Path) -> bool:
+    """Whether something is at `path`, readable or not: a symlink loop or a folder that may not be looked
+    into is there (a load says why it cannot be read), where `Path.exists()` says no and it was taken
+    for a new, empty graph."""
+    try:
+        os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):  # a link to a file not made yet too: the save makes it
+        return False
+    except OSError:
+        return True
+    return True
+
+
 def discard(path: Path) -> None:
     try:
         path.unlink()
@@ -374,7 +387,7 @@ def load_json(path: Path, build: Callable[[Any, Reading], Any] | None = None, fe
     `.prev`'s path when that was read instead, `set_aside` where the unreadable file was moved.
     `read_only`: a look that changes nothing on disk (the unreadable file stays where it is)."""
     path = real_file(path)
-    if not path.exists():
+    if not is_there(path):
         prev = _newest_prev(path, build)
         if prev.exists():
             log.error("%s is missing; loading %s (the previous save)", path, prev.name)

@@ -12,7 +12,9 @@ import json
 import os
 import time
 
+import pytest
 from e2e_helpers import kg
+from hook_helpers import Harness
 from rpc_helpers import Conn, session_id
 
 T = time.time() - 86_400
@@ -77,3 +79,49 @@ def test_a_project_graph_that_is_a_fifo_is_named_and_served_empty_while_the_rest
     doctor = kg(["doctor"], srv.env)  # the server down: doctor looks at the FIFO itself, without opening it
     assert doctor.returncode == 1 and "not a regular file (a FIFO)" in doctor.stdout, doctor.stdout
     assert fifo.is_fifo(), "left as it is"
+
+
+LOOP = "Too many levels of symbolic links"
+
+
+@pytest.mark.parametrize("level", ["user", "project"])
+def test_a_graph_file_that_is_a_symlink_loop_is_named_and_served_empty_while_the_other_graph_serves(
+        server_factory, level):
+    srv = server_factory(start=False)
+    cwds = _store(srv, "pc")
+    loop = srv.store / "user.json" if level == "user" else srv.store / "projects" / "pc" / "graph.json"
+    loop.unlink()
+    loop.symlink_to(loop.name)
+    other, other_node = ("project", "pc-lesson") if level == "user" else ("user", "user-lesson-node")
+    key = "user" if level == "user" else "project:pc"
+    srv.start("--no-editor")
+    conn = Conn(srv.port, timeout=10)
+    text, err = conn.tool("kg_read", cwd=cwds["pc"])
+    assert not err and other_node in text, text
+    assert f"The {level} memory could not be loaded" in text and LOOP in text, text
+    sid = session_id(text)
+    text, err = conn.tool("kg_search", session_id=sid, query="lesson")
+    assert not err and other_node in text, text
+    text, err = conn.tool("kg_put_node", session_id=sid, level=level, id="over-the-loop", gist="refused")
+    assert err and text.startswith("Error: NOT WRITTEN"), text
+    text, err = conn.tool("kg_put_node", session_id=sid, level=other, id="other-write-works", gist="kept")
+    assert not err, text
+
+    harness = Harness(srv, cwds["pc"])
+    run = harness.start()
+    assert other_node in run.context and f"The {level} memory could not be loaded" in run.context, run
+    assert LOOP in run.context, run.context
+    again = harness.start()  # the same session again: what it got was a preload, and it gets one again
+    assert other_node in again.context or "remains in context" in again.context, again
+
+    trouble = srv.health()["graphs_in_trouble"][key]
+    assert trouble["kind"] == "unreadable" and LOOP in trouble["why"], trouble
+    status = kg(["status"], srv.env)
+    assert key in status.stdout and LOOP in status.stdout, status.stdout
+    doctor = kg(["doctor"], srv.env)
+    assert doctor.returncode == 1 and f"FAIL  graph {key}" in doctor.stdout and LOOP in doctor.stdout, doctor.stdout
+    assert "still loading" not in doctor.stdout, doctor.stdout
+    assert srv.stop() == 0
+    assert loop.is_symlink() and os.readlink(loop) == loop.name, "left as it is"
+    log = srv.log.read_text()
+    assert "Traceback" not in log, log[-3000:]
