@@ -3,6 +3,7 @@ be read falls back to `.prev` with its journal replayed, and what is set aside i
 
 import json
 import os
+from pathlib import Path
 
 import pytest
 
@@ -167,7 +168,8 @@ def test_a_byte_that_is_not_utf8_or_a_nul_tail_costs_a_character_not_the_file(tm
                       ensure_ascii=False)
     path.write_bytes(body.encode().replace("\u00e9".encode(), b"\xe9") + b"\0" * 512)
     graph, _ = load_graph(path, "user", None)
-    assert list(graph.nodes) == ["newest-node"] and graph.nodes["newest-node"].gist == "caf\ufffd au lait"
+    # No other UTF-8 in the file: the byte is read as Windows-1252 (an editor's one-byte encoding).
+    assert list(graph.nodes) == ["newest-node"] and graph.nodes["newest-node"].gist == "caf\u00e9 au lait"
     assert not path.with_name("user.json.unreadable").exists()
 
 
@@ -302,3 +304,34 @@ def test_a_graph_file_that_is_a_symlink_loop_is_unreadable_not_a_new_graph(tmp_p
     path.with_name("user.prev").write_text(json.dumps({"nodes": {"before": {"id": "before", "gist": "the last"}}}))
     graph, _ = load_graph(path, "user", None, read_only=True)
     assert list(graph.nodes) == ["before"] and path.is_symlink()
+
+
+def _user_file(tmp_path, text: str, encoding: str) -> Path:
+    path = tmp_path / "user.json"
+    path.write_bytes(json.dumps({"nodes": {"n": {"id": "n", "gist": text}}}, ensure_ascii=False).encode(encoding))
+    return path
+
+
+def test_a_file_saved_as_windows_1252_keeps_its_accents_and_a_damaged_utf8_file_its_own(tmp_path, caplog):
+    """No UTF-8 in it at all: a one-byte encoding, read as one (U+FFFD lost every accent), the file as it was
+    kept beside it. A UTF-8 file with one bad byte keeps its other letters (the bad byte alone is U+FFFD)."""
+    path = _user_file(tmp_path, "café déjà vu — naïve", "cp1252")
+    original = path.read_bytes()
+    graph, _ = load_graph(path, "user", None)
+    assert graph.nodes["n"].gist == "café déjà vu — naïve"
+    assert "not UTF-8, read as Windows-1252" in caplog.text, caplog.text
+    assert path.with_name("user.json.repaired").read_bytes() == original
+    damaged = tmp_path / "d"
+    damaged.mkdir()
+    path = _user_file(damaged, "café olé", "utf-8")
+    path.write_bytes(path.read_bytes().replace("olé".encode(), "olé".encode("latin-1")))
+    graph, _ = load_graph(path, "user", None)
+    assert graph.nodes["n"].gist == "café ol\ufffd"
+
+
+def test_a_utf16_file_is_said_to_be_utf16_and_left_as_it_is(tmp_path):
+    path = _user_file(tmp_path, "café", "utf-16")
+    original = path.read_bytes()
+    with pytest.raises(Unreadable, match=r"is UTF-16 text \(it begins with a UTF-16 byte order mark\), not UTF-8"):
+        load_graph(path, "user", None)
+    assert path.read_bytes() == original

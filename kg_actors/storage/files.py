@@ -12,6 +12,7 @@ import json
 from json.encoder import encode_basestring as _enc  # the C function when available
 import logging
 import os
+import re
 import shutil
 import tempfile
 import time
@@ -434,20 +435,44 @@ def _newest_prev(path: Path, build: Callable[[Any, Reading], Any] | None) -> Pat
     return found[0] if found else prev_of(path)
 
 
+_UTF8_BEYOND_ASCII = re.compile("[^\x00-\x7f\ufffd]")
+_WIDE_BOMS = ((b"\xff\xfe\0\0", "UTF-32"), (b"\0\0\xfe\xff", "UTF-32"), (b"\xff\xfe", "UTF-16"),
+              (b"\xfe\xff", "UTF-16"))
+
+
 def _loads_what_reads(path: Path, raw: bytes, reading: Reading) -> Any:
     """The JSON of a file, over two kinds of damage that cost a character, not the file (every node
     around them still reads): NUL bytes after its end (a crash's zero-filled tail on some file systems)
-    and bytes that are not UTF-8 (read as U+FFFD, noted in `reading`: the next save writes U+FFFD)."""
+    and bytes that are not UTF-8 (read as U+FFFD, noted in `reading`: the next save writes U+FFFD).
+    A file with no UTF-8 in it at all (an editor saved it as Windows-1252 or Latin-1) is read as that.
+    A UTF-16 or UTF-32 file is said to be one (its NULs are not a crash's tail): Unreadable, kept as it is."""
+    wide = next((name for bom, name in _WIDE_BOMS if raw.startswith(bom)), None)
+    if wide is not None:
+        raise Unreadable(f"{path}: is {wide} text (it begins with a {wide} byte order mark), not UTF-8: save it "
+                         "as UTF-8")
     if raw.endswith(b"\0"):
         raw = raw.rstrip(b"\0")
         log.warning("%s: NUL bytes after its end were left out", path)
     try:
         return json.loads(raw, object_pairs_hook=reading.pairs)
     except UnicodeDecodeError:
-        value = json.loads(raw.decode("utf-8", "replace"), object_pairs_hook=reading.pairs)
-        reading.repairs.append("bytes that are not UTF-8 were read as U+FFFD")
-        log.warning("%s: bytes that are not UTF-8 were read as U+FFFD; the rest as it is", path)
-        return value
+        text = raw.decode("utf-8", "replace")
+    if not _UTF8_BEYOND_ASCII.search(text):
+        # No character of the file is UTF-8 beyond ASCII: a one-byte encoding, not a UTF-8 file damaged
+        # (read as Windows-1252 that one lost each accented letter of the file).
+        try:
+            value = json.loads(raw.decode("cp1252"), object_pairs_hook=reading.pairs)
+        except ValueError:
+            pass
+        else:
+            reading.repairs.append("the file is not UTF-8: it was read as Windows-1252 (Latin-1), and the next "
+                                   "save writes it as UTF-8")
+            log.warning("%s: not UTF-8, read as Windows-1252 (Latin-1); the next save writes UTF-8", path)
+            return value
+    value = json.loads(text, object_pairs_hook=reading.pairs)
+    reading.repairs.append("bytes that are not UTF-8 were read as U+FFFD")
+    log.warning("%s: bytes that are not UTF-8 were read as U+FFFD; the rest as it is", path)
+    return value
 
 
 def _parse_prev(path: Path, prev: Path, why: str, build: Callable[[Any, Reading], Any] | None) -> Any:

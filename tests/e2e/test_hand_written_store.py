@@ -26,7 +26,7 @@ HAND_WRITTEN = """{
 async def test_a_hand_written_user_graph_loses_nothing_without_a_word(server_factory):
     srv = server_factory(start=False)
     srv.store.mkdir(parents=True)
-    original = HAND_WRITTEN.encode("latin-1")  # one byte that is not UTF-8: the é
+    original = HAND_WRITTEN.encode("latin-1")  # saved as Latin-1: its é is one byte, not UTF-8
     (srv.store / "user.json").write_bytes(original)
     srv.start("--no-editor")
     async with Client(srv.url + "/") as c:
@@ -39,7 +39,7 @@ async def test_a_hand_written_user_graph_loses_nothing_without_a_word(server_fac
     assert kept.read_bytes() == original
     log = srv.log.read_text()
     assert "node 'bad-node': notes held 5, read as nothing (left out); _created_ts held 'soon'" in log, log
-    assert "node 'dup-node' is held 2 times" in log and "bytes that are not UTF-8" in log, log
+    assert "node 'dup-node' is held 2 times" in log and "not UTF-8, read as Windows-1252" in log, log
     doctor = kg(["doctor"], srv.env)
     assert f"WARN  store: {kept}" in doctor.stdout, doctor.stdout
     assert srv.stop() == 0
@@ -48,6 +48,7 @@ async def test_a_hand_written_user_graph_loses_nothing_without_a_word(server_fac
     assert saved["nodes"]["dup-node"]["_conflicts"][0]["gist"] == "the first thing written down"
     srv.start("--no-editor")  # the saved file reads as written: no second copy
     assert "dup-node" in nodes_by_id(graph(srv)["user"])
+    assert nodes_by_id(graph(srv)["user"])["latin-node"]["gist"] == "caf\xe9 au lait", "its accent kept"
     assert sorted(p.name for p in srv.store.glob("user.json.repaired*")) == ["user.json.repaired"]
 
 
