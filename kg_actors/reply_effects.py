@@ -20,6 +20,7 @@ from typing import Any
 import trio
 
 from . import deferral, peers
+from .core.errors import StorageRefused
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +50,8 @@ class Effects:
             for effect in todo:
                 try:
                     await effect()
+                except StorageRefused as exc:  # a full or read-only disk: expected, and said where it is refused
+                    log.warning("an effect on delivery (a read stamp) was not kept: %s", exc)
                 except Exception:
                     log.exception("an effect on delivery failed")
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import time
 
-from e2e_helpers import graph, kg, nodes_by_id
+from e2e_helpers import graph, kg, nodes_by_id, wait_until
 from rpc_helpers import Conn, session_id
 
 T = time.time() - 86_400
@@ -258,3 +258,32 @@ def test_a_full_read_with_a_graph_that_could_not_be_loaded_says_so_first_and_cla
     text, _ = conn.tool("kg_read", session_id=sid)
     assert "could not be loaded" not in text and "Only the user memory" not in text, text
     assert "restored-node" in text
+
+
+def test_a_write_the_store_refuses_is_logged_in_one_line_not_a_traceback(server_factory, tmp_path):
+    """A read-only disk refuses every write alike: each refusal is expected, and a traceback per write
+    buried the log's other lines."""
+    flag = tmp_path / "storage-fault"
+    srv = server_factory(extra_env={"KG_TEST_STORAGE_FAULT": str(flag), "KG_AUTOCOMMIT_INTERVAL": "0"},
+                         args=("--no-editor",))
+    conn = Conn(srv.port, timeout=10)
+    text, err = conn.tool("kg_read", cwd=srv.project("ro"))
+    assert not err, text
+    sid = session_id(text)
+    text, err = conn.tool("kg_put_node", session_id=sid, level="user", id="kept-before", gist="kept")
+    assert not err, text
+    flag.write_text("EROFS")
+    for level in ("user", "project", "user"):
+        text, err = conn.tool("kg_put_node", session_id=sid, level=level, id=f"refused-{level}", gist="refused")
+        assert err and text.startswith("Error: NOT WRITTEN") and "Read-only file system" in text, text
+    # A read answers; the read stamp it records on delivery is a write the disk refuses too.
+    text, err = conn.tool("kg_read", session_id=sid, id="kept-before")
+    assert not err and "kept-before" in text, text
+    wait_until(lambda: "an effect on delivery" in srv.log.read_text(), what="the refused read stamp logged")
+    flag.unlink()
+    text, err = conn.tool("kg_put_node", session_id=sid, level="user", id="kept-after", gist="kept")
+    assert not err, text
+    assert srv.stop() == 0
+    log = srv.log.read_text()
+    assert "Traceback" not in log and "StorageRefused" not in log, log[-4000:]
+    assert "Read-only file system" in log, log[-4000:]
