@@ -203,6 +203,10 @@ class GraphDirectory:
             elif why := handle.store_refusal:
                 out[key] = {"kind": "not_saved", "why": f"{why}. Reads answer; every change is refused (NOT "
                             "WRITTEN) until the store takes one.", "file": file, "graph": graph, "kept": None}
+            elif failed := handle.fold_failure():
+                out[key] = {"kind": "not_folded", "file": file, "graph": graph, "kept": None,
+                            "why": f"{file} could not be saved ({failed}): every change is kept in its journal "
+                                   f"{file}.journal, which grows until a save succeeds (retried on the tick)"}
             elif why := self.file_missing(key):
                 out[key] = {"kind": "file_missing", "why": why, "file": file, "graph": graph, "kept": None}
             elif (edited := handle.hand_edited()) and handle.hand_edit_rolls_back():

@@ -74,6 +74,12 @@ class GraphHandle:
         refusing = self._outlet.status.get("refusing")
         return refusing if isinstance(refusing, str) else None
 
+    def fold_failure(self) -> str | None:
+        """Why the last save of the graph's file failed while its journal still takes changes, until one
+        succeeds; None when it did."""
+        failed = self._outlet.status.get("fold_failed")
+        return failed if isinstance(failed, str) else None
+
     def view_kept(self) -> GraphView | None:
         """The latest view, when nothing in it can be a change the store refused (else None: ask the
         actor, which puts the graph back first). No message: never waits behind the mailbox."""

@@ -277,6 +277,7 @@ async def _fold_in(path: Path, jpath: Path, fold: _Fold, status: dict[str, Any])
             status[SEEN] = staged  # the next save compares the file with it (graph_file_watch.py)
             status["save_failed"] = False
             status.pop("unsaved", None)
+            status.pop("fold_failed", None)
             fold.item.reply.set(True)
             return
         except journal.FoldCutShort as exc:
@@ -291,5 +292,6 @@ async def _fold_in(path: Path, jpath: Path, fold: _Fold, status: dict[str, Any])
             error = exc
     if error is not None:
         log.error("could not save %s: %s (stays dirty; retried on the tick and at shutdown)", path, error)
+        status["fold_failed"] = str(error)  # named by /health (kg status, doctor) until a save succeeds
     status["save_failed"] = True
     fold.item.reply.set(False)

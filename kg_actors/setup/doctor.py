@@ -160,6 +160,9 @@ def trouble_fix(trouble: dict[str, Any]) -> str:
     if trouble.get("kind") == "not_saved":
         return (f"make the folder of {trouble.get('file')} writable (or free space on its disk; `kg logs` says what "
                 "failed); the next change is kept once the store takes it")
+    if trouble.get("kind") == "not_folded":
+        return (f"make the folder of {trouble.get('file')} writable (or free space on its disk; `kg logs` says what "
+                "failed); the next save folds the journal into it")
     if trouble.get("kind") == "file_missing":
         return (f"look in the store's git history (`kg restore --at DATE {trouble.get('graph')}`) or a backup for "
                 "what the last save held; the graph is saved again as it is served now")

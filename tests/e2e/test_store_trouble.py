@@ -287,3 +287,28 @@ def test_a_write_the_store_refuses_is_logged_in_one_line_not_a_traceback(server_
     log = srv.log.read_text()
     assert "Traceback" not in log and "StorageRefused" not in log, log[-4000:]
     assert "Read-only file system" in log, log[-4000:]
+
+
+def test_a_graph_whose_saves_fail_while_its_journal_takes_changes_is_named_until_a_save_succeeds(server_factory):
+    """Only server.log said so, while the journal grew: a folder where the save's temp file must be makes every
+    save fail and leaves appends working."""
+    srv = server_factory(extra_env={"KG_SAVE_INTERVAL": "0.2", "KG_AUTOCOMMIT_INTERVAL": "0"}, args=("--no-editor",))
+    conn = Conn(srv.port, timeout=10)
+    text, err = conn.tool("kg_read", cwd=srv.project("folds"))
+    assert not err, text
+    sid = session_id(text)
+    in_the_way = srv.store / "user.json.tmp"
+    in_the_way.mkdir()
+    text, err = conn.tool("kg_put_node", session_id=sid, level="user", id="kept-in-the-journal", gist="kept")
+    assert not err, text
+    trouble = wait_until(lambda: srv.health()["graphs_in_trouble"].get("user"), what="the failed save named")
+    assert trouble["kind"] == "not_folded" and "Is a directory" in trouble["why"], trouble
+    assert "user.json.journal" in trouble["why"], trouble
+    status = kg(["status"], srv.env)
+    assert "kg: graph user:" in status.stdout and "could not be saved" in status.stdout, status.stdout
+    doctor = kg(["doctor"], srv.env)
+    assert doctor.returncode == 1 and "FAIL  graph user:" in doctor.stdout, doctor.stdout
+    in_the_way.rmdir()
+    wait_until(lambda: "user" not in srv.health()["graphs_in_trouble"], what="a save that succeeds")
+    assert "kept-in-the-journal" in json.loads((srv.store / "user.json").read_text())["nodes"]
+    assert srv.stop() == 0
