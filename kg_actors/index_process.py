@@ -118,6 +118,7 @@ async def _built_by_child(graph: GraphSnapshot) -> SearchIndex:
                 await proc.wait()
     if index.ids_by_number() != list(graph.nodes):
         raise ValueError("an index of other nodes")
+    index.adopt_ids(list(graph.nodes))
     index.nodes = dict(graph.nodes)  # the parent's own: identity tells `update_node` and `sync` they are in
     index.gen = graph.gen
     return index

@@ -124,3 +124,15 @@ async def test_one_child_at_a_time(in_a_process, monkeypatch, autojump_clock):
         for snapshot in snapshots:
             nursery.start_soon(one, snapshot)
     assert most[0] == 1 and len(built) == 3
+
+
+async def test_the_child_s_index_holds_one_string_per_term_and_the_graph_s_own_ids(in_a_process):
+    """Each table's key for a term is the postings' own string, and the index numbers the graph's id
+    strings: a copy per table and per id was ~4 MiB of a 10,000-node index (bench/RESULTS-soak.md)."""
+    snapshot = _graph().snapshot()
+    index = await index_process.build(snapshot)
+    terms = {t: t for t in index.postings}
+    others = [*vars(index.orders)["_held"], *index.hub_namers, *index.title_counts]
+    assert others and all(t is terms[t] for t in others)
+    assert all(a is b for a, b in zip(index._names, snapshot.nodes, strict=True))
+    assert all(index._names[n] is i for i, n in index._numbers.items())

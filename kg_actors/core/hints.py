@@ -83,7 +83,7 @@ def hub_mention(index: SearchIndex, graph: GraphReader, new_id: str, new_gist: s
             continue
         # The count is kept by the index, so a term out of range costs one look-up.
         title = index.postings.get(term, {})
-        holders = index.title_counts.get(term, 0) - (new_id in index.nodes and in_title(title.get(new_id, 0)))
+        holders = index.title_holders(term) - (new_id in index.nodes and in_title(title.get(new_id, 0)))
         if low <= holders <= high:
             candidates.append((-holders, term))
     for _, term in sorted(candidates):

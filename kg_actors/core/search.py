@@ -113,7 +113,9 @@ class SearchIndex:
         # What each entry was built from: frozen, so removal re-derives its terms
         # and `sync` spots a changed node by identity.
         self.nodes: dict[str, Node] = {}
-        self.title_counts: dict[str, int] = {}  # per term: holders with it in their id or gist
+        # Per term held by two nodes or more: its holders with it in their id or gist (`title_holders`). A
+        # lone holder's term (most of them: word pairs) reads its posting instead: ~3 MiB less at 10,000 nodes.
+        self.title_counts: dict[str, int] = {}
         # Per term, the undated ids that name it and hold it in their id or gist (hub_terms): the hub
         # candidates, kept per write so a hint reads them straight (a Postings of zero counts: compact too).
         self.hub_namers = Postings(self._names, self._numbers)
@@ -147,24 +149,49 @@ class SearchIndex:
 
     def pieces(self, size: int) -> Iterator[Any]:
         """The index as pieces that each pickle and unpickle quickly: first itself with its big tables
-        emptied (and without its nodes), then those tables `size` entries at a time, as (table, entries).
-        Handing a large index over a pipe in one pickle would hold the interpreter lock for the whole
-        unpickling (~80 ms at 10,000 nodes); the receiver loads the first and `take_piece`s the rest, one at
-        a time. Empties this index."""
+        emptied (and without its nodes), then its terms `size` at a time, each with what every table holds
+        for it (one string per term on the other side, not one per table: ~3 MiB at 10,000 nodes), then
+        any rest as (table, entries). Handing a large index over a pipe in one pickle would hold the
+        interpreter lock for the whole unpickling (~80 ms at 10,000 nodes); the receiver loads the first and
+        `take_piece`s the rest, one at a time. Empties this index."""
         tables = {name: dict(table) for name, table in self._tables().items()}
         for table in self._tables().values():
             table.clear()
         self.nodes = {}
         yield self
+        terms = list(tables["postings"])
+        per_term = [tables[name] for name in _PER_TERM]  # emptied term by term: what is left follows
+        for start in range(0, len(terms), size):
+            yield "terms", [(t, *(table.pop(t, None) for table in per_term)) for t in terms[start:start + size]]
         for name, table in tables.items():
             items = list(table.items())
             for start in range(0, len(items), size):
                 yield name, dict(items[start:start + size])
 
-    def take_piece(self, piece: tuple[str, dict[str, Any]]) -> None:
-        """Put back one of the table pieces `pieces` gave after the index itself (in any order)."""
+    def take_piece(self, piece: tuple[str, Any]) -> None:
+        """Put back one of the pieces `pieces` gave after the index itself (in any order)."""
         name, entries = piece
-        self._tables()[name].update(entries)
+        if name != "terms":
+            self._tables()[name].update(entries)
+            return
+        tables = [self._tables()[name] for name in _PER_TERM]
+        for term, *values in entries:
+            for table, value in zip(tables, values):
+                if value is not None:
+                    table[term] = value
+
+    def adopt_ids(self, ids: list[str]) -> None:
+        """Number the nodes with these strings, equal to the index's own ids in number order (a graph's
+        own, so that the index holds no second copy of each)."""
+        self._names[:] = ids
+        self._numbers.clear()
+        self._numbers.update((node_id, n) for n, node_id in enumerate(ids))
+
+    def title_holders(self, term: str) -> int:
+        """How many nodes hold `term` in their id or gist."""
+        if self.postings.df(term) == 1:
+            return self.postings.numbered(term)[0][1] & 1
+        return self.title_counts.get(term, 0)
 
     @property
     def size(self) -> int:
@@ -188,10 +215,7 @@ class SearchIndex:
             key = _family(term)
             if key != term:  # the stems that are their own key are found in postings
                 self.families.setdefault(key, set()).add(term)
-        titles = self.title_counts
-        for term, packed in terms.items():
-            if packed & 1:  # in_title
-                titles[term] = titles.get(term, 0) + 1
+        self._count_titles(terms, 1)
         if not self._bulk:
             self._orders_add(number, terms)
         self.hub_namers.add(number, dict.fromkeys(hub_terms(node.id, terms), 0))
@@ -206,13 +230,7 @@ class SearchIndex:
         orders = self.orders
         for term in filter(orders.__contains__, terms):
             orders.remove(term, number, _count(terms[term]))
-        for term, packed in terms.items():
-            if in_title(packed):
-                left = self.title_counts[term] - 1
-                if left:
-                    self.title_counts[term] = left
-                else:
-                    del self.title_counts[term]
+        self._count_titles(terms, -1)
         for term in self.postings.remove(number, terms):
             key = _family(term)
             kin = self.families.get(key)
@@ -303,6 +321,23 @@ class SearchIndex:
             self._names.append(node_id)
         return number
 
+    def _count_titles(self, terms: Mapping[str, int], step: int) -> None:
+        """A node's terms just added to the postings (step 1), or about to leave them (-1): the title counts
+        of the terms held by two nodes or more (title_counts)."""
+        titles, df = self.title_counts, self.postings.df
+        for term, packed in terms.items():
+            held = df(term)
+            if held == 2 and step > 0:  # shared from now on: counted from both holders
+                if count := sum(p & 1 for _, p in self.postings.numbered(term)):
+                    titles[term] = count
+            elif held == 2:  # left to one holder: its posting says
+                titles.pop(term, None)
+            elif held > 2 and packed & 1:
+                if left := titles.get(term, 0) + step:
+                    titles[term] = left
+                else:
+                    del titles[term]
+
     def _put_order(self, term: str) -> None:
         self.orders.put(term, ((n, _count(p)) for n, p in self.postings.numbered(term)))
 
@@ -315,6 +350,10 @@ class SearchIndex:
                 orders.insert(term, number, _count(packed))
             elif df(term) >= orders.least:
                 self._put_order(term)
+
+
+# The tables sent with each term by `pieces` (each holds only terms the postings hold).
+_PER_TERM = ("postings", "orders", "hubs", "titles")
 
 
 def _count(packed: int) -> int:

@@ -271,6 +271,9 @@ def test_incremental_index_equals_fresh_build(initial, edits):
         assert index.postings == fresh.postings
         assert set(index.nodes) == set(fresh.nodes)
         assert index.title_counts == fresh.title_counts
+        # Counted for shared terms only (a lone holder's term reads its posting), and right for every term.
+        assert all(index.postings.df(t) >= 2 for t in index.title_counts)
+        assert all(index.title_holders(t) == sum(p & 1 for p in index.postings[t].values()) for t in index.postings)
         assert index.hub_namers == fresh.hub_namers
         for q in queries:
             assert rank(index, q) == rank(fresh, q)

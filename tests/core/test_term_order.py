@@ -109,3 +109,16 @@ def test_the_index_keeps_each_common_terms_order_through_writes(initial, edits, 
         if bits is not None:
             held = {n for n in range(len(bits) * 8) if bits[n >> 3] >> (n & 7) & 1}
             assert held == set(index.orders.numbers(term))
+
+
+def test_an_order_past_two_byte_numbers_widens_and_stays_in_rank_order():
+    """Numbers are two bytes while they fit (half the memory); a holder numbered past 65,535 widens them."""
+    names = [f"n{i:06d}" for i in range(70_000)]
+    orders = TermOrders(names, least=2)
+    orders.put("redis", [(5, 3), (9, 1), (7, 3)])
+    assert vars(orders)["_held"]["redis"].numbers.typecode == "H"
+    orders.insert("redis", 69_999, 2)
+    orders.insert("redis", 65_536, 3)
+    assert orders.ids("redis") == ["n000005", "n000007", "n065536", "n069999", "n000009"]
+    orders.remove("redis", 65_536, 3)
+    assert orders.ids("redis") == ["n000005", "n000007", "n069999", "n000009"]
