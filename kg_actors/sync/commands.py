@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, TypeVarTuple
 from ..storage import git as G
 from ..storage import layout as L
 from ..storage.lock import StorageBusy
-from . import common, offline
+from . import common, offline, waiting
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -50,9 +50,17 @@ def _answer(raw: bytes, status: str) -> dict[str, Any]:
 
 
 def _via_server(config: Config, path: str, body: dict[str, Any]) -> dict[str, Any]:
-    """The server's answer; SystemExit with the message when it refused or does not answer here."""
+    """The server's answer; SystemExit with the message when it refused, does not answer here, or is
+    stopped or hung (looked at before and while waiting: a sync may rightly take minutes)."""
     try:
-        status, out = _post(config, path, body)
+        status, out = waiting.ask(lambda: _post(config, path, body), lambda: waiting.server_stuck(config))
+    except waiting.ServerStuck as exc:
+        if exc.sent:
+            print(f"kg: no answer yet, and none will come: {exc.why}. What was asked is done only if it "
+                  "resumes; kg status then shows the store", file=sys.stderr)
+        else:
+            print(f"kg: not done: {exc.why}", file=sys.stderr)
+        raise SystemExit(1) from None
     except OSError as exc:
         print(f"kg: a server owns {config.root} but does not answer at {config.url} ({exc}); "
               "set KG_HTTP_PORT to its port, or stop it (kg stop) and retry", file=sys.stderr)
