@@ -23,7 +23,7 @@ from ..storage.files import probe_write
 from . import SetupError
 from .changes import what_changed
 from .doctor_store import check_store
-from .files import Record
+from .files import CUT_SHORT, Record
 from .plan import plan_setup
 from .recorded_env import recorded_ports
 from .run import Context, gather
@@ -306,6 +306,8 @@ def _harnesses(r: Report, ctx: Context) -> bool:
         failure = record.failure(step.name)
         if step.problem:
             r.bad(step.title, step.note, f"fix that file, then kg setup --only {step.name}")
+        elif step.actions and failure == CUT_SHORT:  # asked for, never finished: no choice of the user's
+            r.bad(step.title, f"not wired: {CUT_SHORT}", f"kg setup --only {step.name}")
         elif step.actions and failure:
             r.bad(step.title, f"kg setup failed here: {failure}", f"fix what it names, then kg setup --only {step.name}")
         elif step.actions and record.done(step.name):

@@ -189,6 +189,9 @@ def locked(path: Path, on_wait: Callable[[], object] | None = None) -> Iterator[
         os.close(fd)  # closing drops the lock
 
 
+CUT_SHORT = "kg setup was cut short (interrupted or killed) before it finished here"  # a step's failure until it ends
+
+
 class Record:
     """What setup changed: `done` per step, and per user file its first `before` bytes and last `after` digest."""
 

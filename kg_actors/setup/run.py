@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from . import SetupError, claude, codex, desktop, gemini, opencode, opencode_step, statusline
-from .files import (Record, atomic_write, digest, foreign_entry, locked, read_bytes, read_tree, remove_tree,
+from .files import (CUT_SHORT, Record, atomic_write, digest, foreign_entry, locked, read_bytes, read_tree, remove_tree,
                     unrecorded, write_tree)
 from .leftovers import elsewhere
 from .plan import STEPS, AntigravityFound, Found, GeminiFound, Step, Undo, plan_setup, plan_uninstall
@@ -155,34 +155,51 @@ def setup(ctx: Context, only: tuple[str, ...], plan_only: bool = False) -> int:
         record = Record.load(ctx.record_path)
         record.data["plugin"] = plugin.key
         steps = plan_setup(gather(ctx, record, plugin), only)
-        failed = False
+        # Each step to do is on record as not finished until it ends: one cut short (Ctrl-C, a kill) stays so,
+        # and `kg doctor` fails it instead of taking it for an agent the user left out.
         for step in steps:
-            if not step.actions:
-                ctx.out(f"{step.title}: {'PROBLEM: ' if step.problem else ''}{step.note}")
-                failed |= step.problem
-                continue
-            _show(ctx, [step])
-            if ctx.ask is not None and not ctx.ask(f"Apply these changes to {step.title}?"):
-                ctx.out(f"{step.title}: skipped, nothing changed")
-                record.failed(step.name, None)  # left out now, by the user's choice
-                record.save()
-                continue
+            if step.actions:
+                record.failed(step.name, CUT_SHORT)
+        record.save()
+        try:
+            return _steps(ctx, record, steps, plugin)
+        except KeyboardInterrupt:
+            left = [s.title for s in steps if s.actions and record.failure(s.name) == CUT_SHORT]
+            ctx.out(f"\nkg setup: interrupted, not finished: {', '.join(left) or 'nothing'} (what is done is kept; "
+                    "kg setup finishes the rest, kg doctor says what is wired)")
+            raise
+
+
+def _steps(ctx: Context, record: Record, steps: list[Step], plugin: Rendered) -> int:
+    failed = False
+    for step in steps:
+        if not step.actions:
+            ctx.out(f"{step.title}: {'PROBLEM: ' if step.problem else ''}{step.note}")
+            failed |= step.problem
+            continue
+        _show(ctx, [step])
+        if ctx.ask is not None and not ctx.ask(f"Apply these changes to {step.title}?"):
+            ctx.out(f"{step.title}: skipped, nothing changed")
+            record.failed(step.name, None)  # left out now, by the user's choice
+            record.save()
+            continue
+        why: str | None = CUT_SHORT  # until _apply returns or fails: a Ctrl-C inside it keeps this
+        try:
+            _apply(ctx, record, step, plugin)
             why = None
-            try:
-                _apply(ctx, record, step, plugin)
-            except SetupError as exc:
-                why = str(exc)
-            except OSError as exc:  # a folder of the user's that cannot be written: this step fails, the next goes on
-                why = (f"{exc.filename or ''}: {exc.strerror or exc}: check that folder's permissions and run kg "
-                       "setup again")
-            finally:
-                record.failed(step.name, why)  # kept for `kg doctor`: a failed step is no step left out
-                record.save()
-            ctx.out(f"{step.title}: FAILED: {why}" if why else f"{step.title}: done")
-            if why and step.name == "opencode":
-                _say_by_hand(ctx, plugin)
-            failed |= why is not None
-        return 1 if failed else 0
+        except SetupError as exc:
+            why = str(exc)
+        except OSError as exc:  # a folder of the user's that cannot be written: this step fails, the next goes on
+            why = (f"{exc.filename or ''}: {exc.strerror or exc}: check that folder's permissions and run kg "
+                   "setup again")
+        finally:
+            record.failed(step.name, why)  # kept for `kg doctor`: a failed step is no step left out
+            record.save()
+        ctx.out(f"{step.title}: FAILED: {why}" if why else f"{step.title}: done")
+        if why and step.name == "opencode":
+            _say_by_hand(ctx, plugin)
+        failed |= why is not None
+    return 1 if failed else 0
 
 
 def _say_by_hand(ctx: Context, plugin: Rendered) -> None:
