@@ -16,6 +16,7 @@ from ..storage import user_files
 log = logging.getLogger(__name__)
 
 FILE_NAME = "chores.json"
+_LOGGED: dict[Path, str | None] = {}  # per file, the fault last logged by any watcher
 
 
 class ConfigWatcher:
@@ -60,7 +61,8 @@ class ConfigWatcher:
 
     def _set(self, stamp: tuple[int, int, int] | None, config: ChoreConfig) -> ChoreConfig:
         self._stamp, self._config = stamp, config
-        if config.warning and config.warning != self._warned:
+        # The supervisor and the budget notices each watch the file: its fault is logged by the first to see it.
+        if config.warning and config.warning != self._warned and config.warning != _LOGGED.get(self.path):
             log.warning("%s", config.warning)
-        self._warned = config.warning
+        self._warned = _LOGGED[self.path] = config.warning
         return config

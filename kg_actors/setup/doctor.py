@@ -22,6 +22,7 @@ from ..storage import faults, lock
 from ..storage.files import probe_write
 from . import SetupError
 from .changes import what_changed
+from .doctor_settings import check_settings
 from .doctor_store import check_store
 from .files import CUT_SHORT, Record
 from .plan import plan_setup
@@ -84,6 +85,7 @@ def doctor(ctx: Context) -> int:
     if serving and health is not None:
         _graphs(r, health, writable)
     check_store(r, config.root, (health.get("loaded_graphs") or []) if serving and health is not None else ())
+    check_settings(r, config.root)
     gauge_wired = _harnesses(r, ctx)
     r.note("quota gauge", gauge_cli.doctor_line(config.root, time.time(), gauge_wired))
     ctx.out("kg doctor: " + (f"{r.problems} problem(s)" if r.problems else "all good"))

@@ -101,3 +101,15 @@ def test_odd_chores_and_gauge_files_leave_every_hook_and_the_budget_tab_answerin
         assert srv.health() is not None
     finally:
         srv.kill()
+
+
+def test_a_chores_json_fault_seen_by_both_watchers_is_logged_once(tmp_path, caplog):
+    """The supervisor and the budget notices each watch chores.json: the server logged its fault twice."""
+    from kg_actors.chores.config import ConfigWatcher
+
+    (tmp_path / "chores.json").write_text('{"enabled": tru')
+    with caplog.at_level("WARNING", logger="kg_actors.chores.config"):
+        first, second = ConfigWatcher(tmp_path, {}), ConfigWatcher(tmp_path, {})
+        assert first.current().warning and second.current().warning == first.current().warning
+    said = [r for r in caplog.records if "chores.json" in r.getMessage()]
+    assert len(said) == 1, said
