@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -260,7 +261,7 @@ def _why_not(lines: list[str], proc: subprocess.Popen[bytes], config: Config) ->
 def _other_store(health: dict[str, Any], config: Config) -> str:
     """What a server on this port that serves another store is, and the fix."""
     return (f"the server at {config.url}{_pid_of(health)} serves {health.get('storage')}, not {config.root} "
-            f"(KG_HOME); stop it there (KG_HOME={health.get('storage')} kg stop), or give this store another port "
+            f"(KG_HOME); stop it there (KG_HOME={shlex.quote(str(health.get('storage')))} kg stop), or give this store another port "
             f"(--port or KG_HTTP_PORT)")
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import shlex
 import shutil
 import tempfile
 import time
@@ -158,7 +159,7 @@ def trouble_fix(trouble: dict[str, Any]) -> str:
     """The fix for a graph /health names in graphs_in_trouble."""
     if trouble.get("kind") == "fell_back":
         return (f"look at {trouble.get('kept')} (what was written after the previous save is in it), then remove it; "
-                f"`kg restore --at DATE {trouble.get('graph')}` brings back a committed version")
+                f"`kg restore --at DATE {_arg(trouble.get('graph'))}` brings back a committed version")
     if trouble.get("kind") == "not_saved":
         return (f"make the folder of {trouble.get('file')} writable (or free space on its disk; `kg logs` says what "
                 "failed); the next change is kept once the store takes it")
@@ -166,7 +167,7 @@ def trouble_fix(trouble: dict[str, Any]) -> str:
         return (f"make the folder of {trouble.get('file')} writable (or free space on its disk; `kg logs` says what "
                 "failed); the next save folds the journal into it")
     if trouble.get("kind") == "file_missing":
-        return (f"look in the store's git history (`kg restore --at DATE {trouble.get('graph')}`) or a backup for "
+        return (f"look in the store's git history (`kg restore --at DATE {_arg(trouble.get('graph'))}`) or a backup for "
                 "what the last save held; the graph is saved again as it is served now")
     if trouble.get("kind") == "hand_edited" and trouble.get("rolled_back"):
         return ("reload it to roll back (kg stop && kg start, or GET /api/graph/read?reload=true): the writes since "
@@ -180,8 +181,13 @@ def trouble_fix(trouble: dict[str, Any]) -> str:
     if trouble.get("kind") == "journal_damaged":
         return (f"look at {trouble.get('kept')} (the lines that could not be read are in it; write again what they "
                 "held), then remove it")
-    return (f"put a good copy back at {trouble.get('file')} (`kg restore --at DATE {trouble.get('graph')}` when the "
+    return (f"put a good copy back at {trouble.get('file')} (`kg restore --at DATE {_arg(trouble.get('graph'))}` when the "
             "store is in git, or move the file aside to start the graph empty), then kg stop && kg start")
+
+
+def _arg(value: object) -> str:
+    """A value as one word of a command the user pastes (a project path may hold spaces)."""
+    return shlex.quote(str(value))
 
 
 def trouble_lines(health: dict[str, Any]) -> list[str]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import shlex
 from collections.abc import Collection, Iterator
 from pathlib import Path
 from typing import Protocol
@@ -40,7 +41,7 @@ def _quiet() -> Iterator[None]:
 def _fix(what: str, key: str, path: Path) -> str:
     graph = key.removeprefix("project:")
     if what == "file":
-        return (f"put a good copy back at {path} (`kg restore --at DATE {graph}` when the store is in git), or move "
+        return (f"put a good copy back at {path} (`kg restore --at DATE {shlex.quote(graph)}` when the store is in git), or move "
                 "it aside to start the graph empty")
     if what == "journal_unreadable":
         return f"move {path.name}.journal aside (or give the server's user access to it), then start the server"
@@ -48,7 +49,7 @@ def _fix(what: str, key: str, path: Path) -> str:
         return (f"look at {path.name}.journal and write again what the lines named held (the server keeps a copy "
                 "of the journal as .damaged when it starts)")
     return (f"before the server starts, put back the {path.name} those changes were made on (`kg restore --at DATE "
-            f"{graph}`); else they are kept in the .dropped file for a look by hand")
+            f"{shlex.quote(graph)}`); else they are kept in the .dropped file for a look by hand")
 
 
 def check_store(r: Says, root: Path, loaded: Collection[str]) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -214,11 +215,11 @@ def _run(ctx: Context, argv: tuple[str, ...]) -> None:
         out = subprocess.run(list(argv), env=env, capture_output=True, text=True, timeout=CLI_TIMEOUT,
                              stdin=subprocess.DEVNULL, cwd=ctx.home if ctx.home.is_dir() else None)
     except (OSError, subprocess.TimeoutExpired) as exc:
-        raise SetupError(f"`{' '.join(argv)}` did not run: {exc}") from None
+        raise SetupError(f"`{shlex.join(argv)}` did not run: {exc}") from None
     if out.returncode != 0:
         said = [line for line in (out.stderr + out.stdout).splitlines() if line.strip() and "WARNING" not in line]
         errors = [line.strip() for line in said if line.strip().lower().startswith("error")]
-        raise SetupError(f"`{' '.join(argv)}` exited {out.returncode}: "
+        raise SetupError(f"`{shlex.join(argv)}` exited {out.returncode}: "
                          f"{errors[0] if errors else said[-1] if said else 'no output'}")
 
 
@@ -289,7 +290,7 @@ def _no_record(ctx: Context) -> int:
         return 0
     for store, paths in others.items():
         ctx.out(f"kg uninstall: no record at {ctx.record_path}, but kg entries written by a setup with "
-                f"KG_HOME={store} remain in {', '.join(map(str, paths))}: run `KG_HOME={store} kg uninstall`")
+                f"KG_HOME={store} remain in {', '.join(map(str, paths))}: run `KG_HOME={shlex.quote(str(store))} kg uninstall`")
     return 1
 
 
