@@ -410,8 +410,9 @@ def cmd_status(args: argparse.Namespace) -> int:
         else:
             print(f"kg: not running at {url} (storage {config.root})")
         return 3
+    troubles = trouble_lines(health)
     print(f"kg: running at {url}, version {health.get('version')}, storage {health.get('storage')}, "
-          f"graphs loaded: {', '.join(health.get('loaded_graphs') or []) or 'none'}", *trouble_lines(health), sep="\n")
+          f"graphs loaded: {', '.join(health.get('loaded_graphs') or []) or 'none'}", *troubles, sep="\n")
     editor = health.get("editor") or {}
     if editor.get("state", "").startswith("off:"):
         print(f"kg: the visual editor is {editor['state']}; move it with --editor-port PORT or KG_EDITOR_PORT")
@@ -421,7 +422,8 @@ def cmd_status(args: argparse.Namespace) -> int:
         print(f"kg: warning: {_elsewhere_said(config, *elsewhere)}", file=sys.stderr)
     elif not _serves(health, config):
         print(f"kg: warning: {_other_store(health, config)}", file=sys.stderr)
-    return 0
+        return 3  # this store has no server: the one here is another store's
+    return 1 if troubles else 0  # a graph in trouble fails here as in kg doctor
 
 
 def cmd_restart(args: argparse.Namespace) -> int:
