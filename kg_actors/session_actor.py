@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import logging
-import math
 import sys
 import time
 from collections.abc import Callable, Set as AbstractSet
@@ -36,8 +35,8 @@ from .session_votes import Votes
 from .session_moves import NodeMoves
 from .session_index import HarnessIds
 from .session_records import Session, load_sessions, new_sid
+from .session_saver import Saver
 from .tool_events import ToolEvents
-from .storage import files
 
 __all__ = ["Registry", "Session", "SessionHandle", "SessionView", "load_sessions", "run_session_registry"]
 
@@ -49,17 +48,14 @@ class Registry(AmbientChannels, Votes, NodeMoves):
         self.dirty = False
         self.tool_events = ToolEvents()  # per project: tool-event counters and nudge throttles
         self.hooks_seen: dict[str, set[str]] = {}  # harness name -> project roots its hooks reached
-        # sessions.json is re-serialized per session that changed since the last save: all of
-        # it was ~40 ms at 60 sessions (their seen maps), a stall of every reply in flight.
-        self._saved_json: dict[str, str] = {}  # sid -> its JSON as last saved
+        # A save appends the sessions that changed since the last one to sessions.json's journal
+        # (session_saves.py): all of them was a SessionStart's cost growing with the sessions kept.
         self._changed: set[str] | None = None  # sids changed since; None: every one
-        self._hot: set[str] = set()  # sids that had changed at the last save
         # Per session, what its views share until it changes: the preloaded ids, and what it has seen as
         # a persistent map each mark_seen evolves (a long session has seen thousands of nodes, every call
         # asks for a view: O(ids marked) a change, where a frozenset was O(all it saw)).
         self._frozen: dict[str, tuple[frozenset[str], PMap[str, None], AbstractSet[Ref]]] = {}
         self._offered: dict[str, dict[str, float]] = {}  # sid -> gists its undelivered hook replies show
-        self._to_hold: set[str] = set()  # sids whose text the save in flight makes, to keep
         self._harness_ids = HarnessIds(sessions)
 
     def note_changed(self, msg: m.SessionMessage[Any], result: object) -> None:
@@ -357,41 +353,24 @@ class Registry(AmbientChannels, Votes, NodeMoves):
         return len(old)
 
     def snapshot(self) -> bytes:
-        """sessions.json's bytes (as files.dump_json(..., indent=None) would write them)."""
-        text, made = session_saves.encode(self.snapshot_parts())
-        self.hold(made)
-        return text.encode("utf-8")
+        """sessions.json's bytes as a fold would write them (as files.dump_json(..., indent=None) would)."""
+        return session_saves.encode(self.all_parts()).encode("utf-8")
 
-    def snapshot_parts(self) -> list[session_saves.Part]:
-        """sessions.json's pieces as of now, for a thread to encode and write (session_saves.py): each
-        session's text as last saved, or its record detached, for those that changed since.
+    def all_parts(self) -> list[session_saves.Part]:
+        """Every session's record, detached (a fold's, encoded in a thread while the registry goes on)."""
+        return [(sid, session_saves.detached(s.to_json())) for sid, s in self.sessions.items()]
 
-        A session that changed on this save and the last is busy: its text would only be made anew
-        next time, so it is not held (at 32 busy sessions ~5 MB, each block replaced every tick)."""
+    def changed_parts(self) -> list[session_saves.Part]:
+        """The records of the sessions changed since the last call, detached, for the journal."""
         changed, self._changed = self._changed, set()
-        hot, self._hot = self._hot, (changed or set())
-        held_now: dict[str, str] = {}
-        self._to_hold = set()
-        parts: list[session_saves.Part] = []
-        for sid, s in self.sessions.items():
-            text = self._saved_json.get(sid)
-            keep = changed is None or sid not in changed or sid not in hot
-            if text is None or changed is None or sid in changed:
-                parts.append((sid, session_saves.detached(s.to_json())))
-                if keep:
-                    self._to_hold.add(sid)
-                continue
-            if keep:
-                held_now[sid] = text
-            parts.append((sid, text))
-        self._saved_json = held_now  # expired sessions drop out here
-        return parts
+        return [(sid, session_saves.detached(s.to_json())) for sid, s in self.sessions.items()
+                if changed is None or sid in changed]
 
-    def hold(self, made: dict[str, str]) -> None:
-        """The texts a save encoded, of the sessions the snapshot chose to hold (a session changed
-        since is in `_changed`, so its held text is not used again)."""
-        self._saved_json.update((sid, text) for sid, text in made.items() if sid in self._to_hold)
-        self._to_hold = set()
+    def unsaved(self, parts: list[session_saves.Part]) -> None:
+        """An append that failed: its sessions are changed still (saved by the next one)."""
+        if self._changed is not None:
+            self._changed.update(sid for sid, _ in parts)
+        self.dirty = True
 
 
 # How the registry answers each message (Save is the loop's own).
@@ -427,37 +406,8 @@ async def run_session_registry(
     mailbox = actor.Mailbox[m.SessionMessage[Any]]("session registry")
     task_status.started(SessionHandle(mailbox))
 
-    # One writer of the file: saves are asked of it in order (the tick's without waiting for it).
-    to_saver, saver_inbox = trio.open_memory_channel[tuple[float | None, Callable[[], None]]](math.inf)
-
-    async def write_snapshot() -> None:
-        parts = registry.snapshot_parts()  # on the loop, between two messages: consistent
-        registry.dirty = False  # what changes while the thread writes makes it dirty again
-        try:
-            registry.hold(await trio.to_thread.run_sync(session_saves.write, path, parts))
-        except OSError as exc:
-            registry.dirty = True
-            log.error("could not save %s: %s (retried on the tick)", path, exc)
-
-    async def saver() -> None:
-        async for first in saver_inbox:
-            # What was asked while the last file was written is answered by one more write, not one each.
-            asks = [first]
-            while True:
-                try:
-                    asks.append(saver_inbox.receive_nowait())
-                except trio.WouldBlock:
-                    break
-            if registry.dirty:
-                await write_snapshot()
-            for now in {now for now, _ in asks if now is not None}:
-                for event_path, data in registry.tool_events.dirty(now):
-                    try:
-                        await trio.to_thread.run_sync(files.write_atomic, event_path, data, False)
-                    except OSError as exc:
-                        log.error("could not save %s: %s", event_path, exc)
-            for _, done in asks:
-                done()
+    saver = Saver(path, registry)  # one writer of the file: saves are asked of it in order
+    to_saver = saver.inbox
 
     async def save() -> None:
         saved = trio.Event()
@@ -492,12 +442,13 @@ async def run_session_registry(
 
     try:
         async with trio.open_nursery() as saving:  # the saves asked for: finished before the registry ends
-            saving.start_soon(saver)
+            saving.start_soon(saver.run, saving)
             # Every message is quick, so what is queued is handled in one round.
             async for first in mailbox.receive:
                 for msg in mailbox.burst(first):
                     await handle(msg)
             await save()  # what is dirty at the end (nothing: no write)
+            await saver.last_fold(saving)
             to_saver.close()
     finally:
         mailbox.drain_stopped()

@@ -11,6 +11,7 @@ from typing import Any
 
 import attrs
 
+from . import session_saves
 from .core import constants as C
 from .core import seen
 from .storage import files
@@ -194,6 +195,7 @@ def load_sessions(path: Path, now: float) -> dict[str, Session]:
             aside = path
         log.error("sessions file unreadable (%s); starting with no sessions; the file is kept as %s", exc, aside.name)
         raw = {}
+    raw = session_saves.replayed(path, raw)
     out = {}
     for sid, rec in raw.items():
         if not isinstance(rec, dict):

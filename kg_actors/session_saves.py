@@ -1,25 +1,31 @@
-"""sessions.json written off the registry's loop: records detached on the loop, encoded and written in a thread.
+"""sessions.json and its journal, written off the registry's loop: records detached on the loop, encoded in a thread.
 
-At 32 sessions that have seen 1,000 nodes each busy session's JSON is ~170 KB (its seen and read
-maps), and every one changes between two save ticks: encoding them on the loop was a ~150 ms step
-every 30 s, and the registry then waited for the file, so every hook and tool call in flight
-waited out both (bench/RESULTS-soak.md). Now the registry only detaches each changed record (a
-shallow copy of its maps, microseconds a session) and goes on; a worker thread encodes the
-records one by one (the loop gets the interpreter between two) and writes the file.
-
-A part is (sid, text) for a session held as last saved, or (sid, record) for one to encode.
+A save appends the records of the sessions that changed to `sessions.json.journal` (storage/journal.py, one
+line each, fsynced before the registry answers a change that must survive a crash): a SessionStart costs
+its own record, not every session's. When rewritten whole on each, the file of 2,800 sessions (20 MB) made a
+SessionStart 120-208 ms (bench/RESULTS-soak.md). The tick folds the journal into sessions.json once it
+outgrows the file (each session written once per fold, so a fold costs no more than the appends before
+it), and the server's stop folds it whatever its size; a fold stages the file while appends go on
+(journal.fold_in keeps the records appended meanwhile). On load the journal is replayed over the file.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from .storage import files
+from .storage import files, journal
 
-Part = tuple[str, "str | dict[str, Any]"]
+log = logging.getLogger(__name__)
+Part = tuple[str, dict[str, Any]]
+FOLD_MIN_BYTES = 1 << 20  # a journal smaller than this is never folded by the tick: appends are cheaper
+
+
+def journal_of(path: Path) -> Path:
+    return journal.journal_path(path)
 
 
 def detached(record: dict[str, Any]) -> dict[str, Any]:
@@ -29,26 +35,60 @@ def detached(record: dict[str, Any]) -> dict[str, Any]:
     return {k: dict(v) if isinstance(v, dict) else list(v) if isinstance(v, list) else v for k, v in record.items()}
 
 
-def _pieces(parts: list[Part], made: dict[str, str]) -> Iterator[str]:
+def _pieces(parts: list[Part]) -> Iterator[str]:
     yield "{"
-    for i, (sid, part) in enumerate(parts):
-        text = part if isinstance(part, str) else json.dumps(part, ensure_ascii=False)
-        if not isinstance(part, str):
-            made[sid] = text
+    for i, (sid, record) in enumerate(parts):
         yield f"{', ' if i else ''}{json.dumps(sid, ensure_ascii=False)}: "
-        yield text
+        yield json.dumps(record, ensure_ascii=False)
     yield "}"
 
 
-def encode(parts: list[Part]) -> tuple[str, dict[str, str]]:
-    """The file's text (as files.dump_json(..., indent=None) would write it) and each encoded record's text."""
-    made: dict[str, str] = {}
-    return "".join(_pieces(parts, made)), made
+def encode(parts: list[Part]) -> str:
+    """The file's text (as files.dump_json(..., indent=None) would write it)."""
+    return "".join(_pieces(parts))
 
 
-def write(path: Path, parts: list[Part]) -> dict[str, str]:
-    """Encode and write atomically, piece by piece (the ~6 MB file is never held whole); each encoded
-    record's text, for the registry to keep. A worker thread's work: raises OSError on failure."""
-    made: dict[str, str] = {}
-    files.write_atomic_chunks(path, _pieces(parts, made), False)
-    return made
+def append(path: Path, parts: list[Part]) -> int:
+    """The records to the journal's end, fsynced; the journal's size after. A worker thread's work: raises
+    OSError with nothing of them kept."""
+    jpath = journal_of(path)
+    journal.append(jpath, [{"sid": sid, "session": record} for sid, record in parts])
+    return journal.end(jpath)
+
+
+def fold_due(path: Path, journal_size: int) -> bool:
+    """Whether the tick folds: no sessions.json yet, or a journal past both the floor and the file's size."""
+    try:
+        return journal_size > max(FOLD_MIN_BYTES, path.stat().st_size)
+    except FileNotFoundError:
+        return True
+
+
+def stage(path: Path, parts: list[Part]) -> Path:
+    """Every session's record written and fsynced to sessions.json's temp file (a thread's work)."""
+    return files.stage_chunks(path, _pieces(parts))
+
+
+def fold_in(path: Path, staged: Path, since: int) -> int:
+    """The staged file in place of sessions.json, the journal left with what was appended after `since`
+    (journal.end when the records were taken); the journal's size after. Raises OSError."""
+    jpath = journal_of(path)
+    journal.fold_in(jpath, staged, path, since, keep_prev=False)
+    return journal.end(jpath)
+
+
+def replayed(path: Path, raw: dict[str, Any]) -> dict[str, Any]:
+    """sessions.json's records (`raw`) with its journal's replayed over them. A journal begun on another
+    file (sessions.json restored by hand since) is set aside, not replayed over it."""
+    jpath = journal_of(path)
+    journal.recover(jpath)
+    if not jpath.exists():
+        return raw
+    if not journal.belongs(jpath):
+        count, aside = journal.set_aside(jpath)
+        log.error("%s was begun on another sessions.json: its %d records are kept as %s", jpath.name, count, aside.name)
+        return raw
+    for record in journal.read(jpath):
+        if isinstance(record, dict) and isinstance(record.get("sid"), str) and isinstance(record.get("session"), dict):
+            raw[record["sid"]] = record["session"]
+    return raw

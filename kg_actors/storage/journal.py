@@ -233,7 +233,7 @@ def end(path: Path) -> int:
         return 0
 
 
-def fold_in(path: Path, staged: Path, graph_file: Path, since: int) -> None:
+def fold_in(path: Path, staged: Path, graph_file: Path, since: int, keep_prev: bool = True) -> None:
     """Put a fold's staged JSON in place of `graph_file` and keep in the journal only the records
     appended after `since` (`end`'s mark when the snapshot was taken), durably at each step.
     Raises OSError; before the JSON is replaced nothing changed, after it `recover` completes it."""
@@ -251,7 +251,7 @@ def fold_in(path: Path, staged: Path, graph_file: Path, since: int) -> None:
             files.discard(staged)
             raise
     try:
-        files.put_in_place(staged, graph_file)
+        files.put_in_place(staged, graph_file, keep_prev)
     except BaseException:
         files.discard(tmp)
         raise

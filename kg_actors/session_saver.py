@@ -1,0 +1,128 @@
+"""The session registry's saver: the one writer of sessions.json and its journal (session_saves.py).
+
+Saves are asked of it in order through its inbox (the tick's without waiting for it). Each round appends
+the sessions changed since the last one to the journal, in one write however many asks came meanwhile.
+A fold (the tick's, once the journal outgrew the file; the stop's) stages the whole file in a task of its
+own while the appends go on, and the saver then switches files between two appends (journal.fold_in keeps
+what was appended since the records were taken).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Protocol
+
+import trio
+
+from . import session_saves
+from .storage import files, journal
+from .tool_events import ToolEvents
+
+log = logging.getLogger(__name__)
+Ask = tuple["float | None", Callable[[], None]]  # (the tick's now, or None; what to call once done)
+
+
+class Saved(Protocol):
+    """What the saver asks of the registry."""
+
+    dirty: bool
+    tool_events: ToolEvents
+
+    def changed_parts(self) -> list[session_saves.Part]: ...
+    def all_parts(self) -> list[session_saves.Part]: ...
+    def unsaved(self, parts: list[session_saves.Part]) -> None: ...
+
+
+class Saver:
+    def __init__(self, path: Path, registry: Saved) -> None:
+        self.path, self.registry = path, registry
+        self.inbox, self._asks = trio.open_memory_channel[Ask](math.inf)
+        self._journal = session_saves.journal_of(path)
+        self._size = self._journal.stat().st_size if self._journal.exists() else 0
+        self._staging = False
+        self._ready: tuple[Path, int] | None = None
+        self._done = trio.Event()
+        self._after_fold: list[Callable[[], None]] = []  # the ticks that began the fold under way: answered after it
+
+    async def run(self, nursery: trio.Nursery) -> None:
+        """Answer the asks until the inbox closes; `nursery` runs the folds' staging."""
+        async for first in self._asks:
+            # What was asked while the last append was written is answered by one more, not one each.
+            asks = [first]
+            while True:
+                try:
+                    asks.append(self._asks.receive_nowait())
+                except trio.WouldBlock:
+                    break
+            if self.registry.dirty:
+                await self._append()
+            if self._ready is not None:
+                await self._fold_in()
+            ticks = {now for now, _ in asks if now is not None}
+            if ticks and self._size and not self._staging and session_saves.fold_due(self.path, self._size):
+                self._start_fold(nursery)
+                self._after_fold = [done for now, done in asks if now is not None]
+                asks = [(now, done) for now, done in asks if now is None]
+            for now in ticks:
+                for event_path, data in self.registry.tool_events.dirty(now):
+                    try:
+                        await trio.to_thread.run_sync(files.write_atomic, event_path, data, False)
+                    except OSError as exc:
+                        log.error("could not save %s: %s", event_path, exc)
+            for _, done in asks:
+                done()
+
+    async def last_fold(self, nursery: trio.Nursery) -> None:
+        """At the stop (nothing is changed any more): sessions.json whole again, its journal gone."""
+        if self._staging:
+            await self._done.wait()
+        if self._size:
+            self._start_fold(nursery)
+            await self._done.wait()
+
+    async def _append(self) -> None:
+        parts = self.registry.changed_parts()  # on the loop, between two messages: consistent
+        self.registry.dirty = False  # what changes while the thread writes makes it dirty again
+        if not parts:
+            return
+        try:
+            self._size = await trio.to_thread.run_sync(session_saves.append, self.path, parts)
+        except OSError as exc:
+            self.registry.unsaved(parts)
+            log.error("could not save %s: %s (retried on the tick)", self.path, exc)
+
+    def _start_fold(self, nursery: trio.Nursery) -> None:
+        self._staging, self._done = True, trio.Event()
+        nursery.start_soon(self._stage, self.registry.all_parts(), journal.end(self._journal))
+
+    async def _stage(self, parts: list[session_saves.Part], since: int) -> None:
+        try:
+            self._ready = (await trio.to_thread.run_sync(session_saves.stage, self.path, parts), since)
+        except OSError as exc:
+            self._failed(exc)
+            return
+        self.inbox.send_nowait((None, lambda: None))  # the saver switches files, between two appends
+
+    async def _fold_in(self) -> None:
+        assert self._ready is not None
+        (staged, since), self._ready = self._ready, None
+        try:
+            self._size = await trio.to_thread.run_sync(session_saves.fold_in, self.path, staged, since)
+        except OSError as exc:
+            self._failed(exc)
+            return
+        self._ended()
+
+    def _ended(self) -> None:
+        self._staging = False
+        self._done.set()
+        for done in self._after_fold:
+            done()
+        self._after_fold = []
+
+    def _failed(self, exc: OSError) -> None:
+        log.error("could not save %s: %s (its journal keeps the sessions; folded again later)", self.path, exc)
+        self._ended()
