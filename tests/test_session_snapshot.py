@@ -133,3 +133,26 @@ async def test_the_registry_answers_while_the_ticks_save_is_written_and_saves_wh
         await sessions.save(now=5.0)  # the change made meanwhile kept the registry dirty
         assert saved_seen() == {"user:before", "user:during"}
         sessions.close()
+
+
+async def test_the_tick_folds_a_journal_grown_past_the_file_into_it(tmp_path, monkeypatch):
+    """Appends until the journal outgrows sessions.json; then the tick writes the file whole and empties it."""
+    import json
+
+    import trio
+
+    from kg_actors import session_saves
+    from kg_actors.session_actor import load_sessions, run_session_registry
+
+    path = tmp_path / "sessions.json"
+    path.write_text("{}")
+    journal = session_saves.journal_of(path)
+    monkeypatch.setattr(session_saves, "FOLD_MIN_BYTES", 0)
+    async with trio.open_nursery() as nursery:
+        sessions = await nursery.start(run_session_registry, path, {})
+        view = await sessions.register(project_path=None, harness="claude-code", now=1.0)
+        assert journal.exists() and json.loads(path.read_text()) == {}  # appended, the file untouched
+        await sessions.save(now=2.0)  # the tick: the journal is past the file's two bytes
+        assert not journal.exists() and set(json.loads(path.read_text())) == {view.sid}
+        assert set(load_sessions(path, 3.0)) == {view.sid}
+        nursery.cancel_scope.cancel()
