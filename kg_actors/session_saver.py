@@ -4,7 +4,9 @@ Saves are asked of it in order through its inbox (the tick's without waiting for
 the sessions changed since the last one to the journal, in one write however many asks came meanwhile.
 A fold (the tick's, once the journal outgrew the file; the stop's) stages the whole file in a task of its
 own while the appends go on, and the saver then switches files between two appends (journal.fold_in keeps
-what was appended since the records were taken).
+what was appended since the records were taken). A switch that fails once the file is replaced (journal.
+FoldCutShort) leaves on disk a journal that names the file before: what is appended to it would be set
+aside at the next start. Each save then writes sessions.json whole until the journal is removed.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ class Saver:
         self._journal = session_saves.journal_of(path)
         self._size = self._journal.stat().st_size if self._journal.exists() else 0
         self._staging = False
+        self._whole = False  # a fold's switch failed: the journal on disk is not one to append to
         self._ready: tuple[Path, int] | None = None
         self._done = trio.Event()
         self._after_fold: list[Callable[[], None]] = []  # the ticks that began the fold under way: answered after it
@@ -84,6 +87,9 @@ class Saver:
             await self._done.wait()
 
     async def _append(self) -> None:
+        if self._whole:
+            await self._write_whole()
+            return
         parts = self.registry.changed_parts()  # on the loop, between two messages: consistent
         self.registry.dirty = False  # what changes while the thread writes makes it dirty again
         if not parts:
@@ -93,6 +99,20 @@ class Saver:
         except OSError as exc:
             self.registry.unsaved(parts)
             log.error("could not save %s: %s (retried on the tick)", self.path, exc)
+
+    async def _write_whole(self) -> None:
+        self.registry.changed_parts()  # what the journal would get when appends resume: in the file instead
+        parts = self.registry.all_parts()
+        self.registry.dirty = False
+        try:
+            gone = await trio.to_thread.run_sync(session_saves.write_whole, self.path, parts)
+        except OSError as exc:
+            self.registry.unsaved([])
+            log.error("could not save %s: %s (retried on the tick)", self.path, exc)
+            return
+        if gone:
+            self._whole, self._size = False, 0
+            log.info("%s saved whole and its journal removed: saves append to a new journal again", self.path)
 
     def _start_fold(self, nursery: trio.Nursery) -> None:
         self._staging, self._done = True, trio.Event()
@@ -111,6 +131,16 @@ class Saver:
         (staged, since), self._ready = self._ready, None
         try:
             self._size = await trio.to_thread.run_sync(session_saves.fold_in, self.path, staged, since)
+        except journal.FoldCutShort as exc:
+            # Not retried as an ordinary failure: appends would go on to the journal left behind, which
+            # names the file before, and the next start would set them aside. Written whole instead (the
+            # next round: the registry is marked dirty), which no journal can undo.
+            self._whole, self._size = True, 0
+            self.registry.dirty = True
+            log.error("%s was saved but its journal could not be switched (%s): each save writes it whole "
+                      "until the journal is removed", self.path, exc)
+            self._ended()
+            return
         except OSError as exc:
             self._failed(exc)
             return

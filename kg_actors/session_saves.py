@@ -77,6 +77,18 @@ def fold_in(path: Path, staged: Path, since: int) -> int:
     return journal.end(jpath)
 
 
+def write_whole(path: Path, parts: list[Part]) -> bool:
+    """sessions.json written whole with every session (the way before its journal), then the journal it
+    supersedes removed: a save's way after a fold's switch failed. Whether the journal is gone (the appends
+    may resume on a new one); raises OSError when the file was not written."""
+    files.write_atomic_chunks(path, _pieces(parts), keep_prev=False)
+    try:
+        journal.remove_superseded(journal_of(path))
+    except OSError:
+        return False
+    return True
+
+
 def replayed(path: Path, raw: dict[str, Any]) -> dict[str, Any]:
     """sessions.json's records (`raw`) with its journal's replayed over them. A journal begun on another
     file (sessions.json restored by hand since) is set aside, not replayed over it."""

@@ -399,3 +399,12 @@ def remove(path: Path) -> None:
         path.unlink()
     except FileNotFoundError:
         pass
+
+
+def remove_superseded(path: Path) -> None:
+    """The journal and a fold's `.tmp` removed, once its graph file was written whole (everything they held is
+    in it). The `.tmp` first: one naming a file with the same content would be put in place by `recover`.
+    Raises OSError (what is left is superseded still; the next whole write tries again)."""
+    remove(_tmp(path))
+    remove(path)
+    files.fsync_dir(path.parent)
