@@ -166,21 +166,20 @@ def cmd_logs(args: argparse.Namespace) -> int:
 def cmd_editor(args: argparse.Namespace) -> int:
     import webbrowser
 
-    from .server_probe import get_health
+    from .cli_server import stores_server
 
     config = env_config(args)
-    health = get_health(config.url)
-    if health is None:
-        print(f"kg: no server answers at {config.url}: start it first (kg start), the editor is part of it",
-              file=sys.stderr)
+    found = stores_server(config)
+    if found is None:
         return 1
+    server_url, health = found
     # The editor the running server reports (its port may not be this environment's; it may be off).
     editor = health.get("editor")
     said: dict[str, object] = editor if isinstance(editor, dict) else {}
     state, port = str(said.get("state", "up")), said.get("port", config.editor_port)
     if state == "off" or state.startswith("off:"):
         why = "it runs with --no-editor" if state == "off" else state.removeprefix("off:").strip()
-        print(f"kg: the server at {config.url} serves no editor ({why}); kg stop && kg start serves it",
+        print(f"kg: the server at {server_url} serves no editor ({why}); kg stop && kg start serves it",
               file=sys.stderr)
         return 1
     url = f"http://127.0.0.1:{port}/"

@@ -399,16 +399,7 @@ def cmd_status(args: argparse.Namespace) -> int:
     elif elsewhere is not None:
         url, health = url_of(config, elsewhere[1]), elsewhere[2]
     else:
-        pid, _, _ = _pid_from_file(config.root / "server.pid")
-        if pid is not None:  # a kg server holds this store but does not answer (stopped, hung, still stopping)
-            print(f"kg: the server holding {config.root} (pid {pid}) " + (stopped_said(pid) if is_stopped(pid) else
-                  f"does not answer at {url}; `kg stop` stops it (or kill {pid}), then `kg start`"))
-            return 3
-        if answer == "hung" or listening(config.host, config.port):
-            taken, fix = port_taken(config.port, answer)
-            print(f"kg: not running at {url}: {taken}; {fix}")
-        else:
-            print(f"kg: not running at {url} (storage {config.root})")
+        print(f"kg: {no_answer_said(config, answer) or f'not running at {url} (storage {config.root})'}")
         return 3
     troubles = trouble_lines(health)
     print(f"kg: running at {url}, version {health.get('version')}, storage {health.get('storage')}, "
@@ -424,6 +415,38 @@ def cmd_status(args: argparse.Namespace) -> int:
         print(f"kg: warning: {_other_store(health, config)}", file=sys.stderr)
         return 3  # this store has no server: the one here is another store's
     return 1 if troubles else 0  # a graph in trouble fails here as in kg doctor
+
+
+def no_answer_said(config: Config, answer: object) -> str | None:
+    """Why no server answers for this store at its port when something is there (`answer`: probe_health's):
+    the store's server stopped, hung or still stopping, or another program holding the port. None: none runs."""
+    pid, _, _ = _pid_from_file(config.root / "server.pid")
+    if pid is not None:  # a kg server holds this store but does not answer (stopped, hung, still stopping)
+        return f"the server holding {config.root} (pid {pid}) " + (stopped_said(pid) if is_stopped(pid) else
+               f"does not answer at {config.url}; `kg stop` stops it (or kill {pid}), then `kg start`")
+    if answer == "hung" or listening(config.host, config.port):
+        taken, fix = port_taken(config.port, answer)
+        return f"not running at {config.url}: {taken}; {fix}"
+    return None
+
+
+def stores_server(config: Config) -> tuple[str, dict[str, Any]] | None:
+    """This store's server, where it answers (the environment's port, or warned: another), and its /health;
+    None, said on stderr with what is really wrong, when none serves this store (the editor's lookup)."""
+    answer = probe_health(config.url)
+    if isinstance(answer, dict):
+        if _serves(answer, config):
+            return config.url, answer
+        said = _other_store(answer, config)  # its editor would show and change another store's memory
+    else:
+        elsewhere = None if not_a_folder(config.root) else running_elsewhere(config)
+        if elsewhere is not None:
+            print(f"kg: warning: {_elsewhere_said(config, *elsewhere)}", file=sys.stderr)
+            return url_of(config, elsewhere[1]), elsewhere[2]
+        said = not_a_folder(config.root) or no_answer_said(config, answer) or \
+            f"no server answers at {config.url}: start it first (kg start), the editor is part of it"
+    print(f"kg: {said}", file=sys.stderr)
+    return None
 
 
 def cmd_restart(args: argparse.Namespace) -> int:
