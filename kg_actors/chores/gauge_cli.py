@@ -41,7 +41,10 @@ def run(args: argparse.Namespace) -> int:
         root = None
     if root is not None:
         try:
-            record = gauge_files.record_claude(root, strict_json.loads(raw), time.time())
+            frame = strict_json.loads(raw)
+            record = gauge_files.record_claude(root, frame, time.time())
+            for said in gauges.over_limit(frame):  # on stderr: the status line shows stdout only
+                print(f"kg gauge: {said} is over 100%: read as 100% (the quota used up)", file=sys.stderr)
         except odd:
             pass
         if record is None:  # a frame without limits, or one not read: show the reading kept

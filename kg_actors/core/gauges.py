@@ -9,7 +9,9 @@ rollout files (`codex_reading`). Antigravity answers `agy -p /usage
 A reading's age is that of its oldest window. A number that is not finite or
 is negative, or a time in the future, makes the reading inconsistent: the
 answer is a string saying why, and a run is refused on it. A use over 100%
-(past the plan's limit) is a reading like any other, and refuses every run.
+(past the plan's limit, or a harness's odd number) reads as 100%: the quota
+used up, which refuses every run and replaces a lower reading, without a
+"quota at 150%" in every prompt's notice.
 """
 
 from __future__ import annotations
@@ -35,11 +37,24 @@ def _number(v: object) -> float | None:
 
 
 def _pct(v: object, where: str) -> float | str:
-    # Over 100 is a plan used past its limit (a status line shows 105): a reading, and the most refusing one.
+    # Over 100 is the quota used up: dropped, it would leave an older, lower reading standing.
     n = _number(v)
     if n is None or not math.isfinite(n) or n < 0:
         return f"{where}: {v!r} is not a percentage (a number from 0)"
-    return n
+    return min(n, 100.0)
+
+
+def over_limit(frame: object) -> list[str]:
+    """The windows of a status-line frame whose use is over 100 (read as 100), named with their value."""
+    limits = frame.get("rate_limits") if isinstance(frame, dict) else None
+    out = []
+    for w in WINDOWS:
+        window = limits.get(w) if isinstance(limits, dict) else None
+        used = _number(window.get("used_percentage")) if isinstance(window, dict) else None
+        recorded = isinstance(window, dict) and not isinstance(_reset(window.get("resets_at"), w), str)
+        if recorded and used is not None and math.isfinite(used) and used > 100:
+            out.append(f"{w} used_percentage {window['used_percentage']!r}")
+    return out
 
 
 def _reset(v: object, where: str) -> float | None | str:

@@ -60,9 +60,24 @@ def test_a_window_used_past_its_limit_is_a_reading_and_replaces_the_older_one():
     over = {**FRAME, "rate_limits": {"five_hour": {"used_percentage": 105, "resets_at": NOW + 3600},
                                      "seven_day": {"used_percentage": 30, "resets_at": NOW + 3 * 86400}}}
     r = G.claude_reading(G.claude_record(over, first, NOW), NOW)
-    assert (r.five_hour_pct, r.seven_day_pct, r.age(NOW)) == (105, 30, 0)
+    # Past the limit is the quota used up: 100%, never "quota at 105%" in every prompt's notice.
+    assert (r.five_hour_pct, r.seven_day_pct, r.age(NOW)) == (100, 30, 0)
     line = codex_line(primary=100.4)
-    assert G.codex_event(line, NOW + 10).five_hour_pct == 100.4
+    assert G.codex_event(line, NOW + 10).five_hour_pct == 100
+    assert G.claude_reading({**G.claude_record(FRAME, None, NOW), "five_hour_pct": 150}, NOW).five_hour_pct == 100
+    assert G.over_limit(over) == ["five_hour used_percentage 105"] and G.over_limit(FRAME) == []
+
+
+def test_kg_gauge_reads_a_use_over_100_as_the_quota_used_up_and_says_so(tmp_path):
+    import subprocess
+    import sys
+    env = dict(os.environ, KG_HOME=str(tmp_path), HOME=str(tmp_path))
+    frame = json.dumps({"rate_limits": {"five_hour": {"used_percentage": 150}}})
+    done = subprocess.run([sys.executable, "-m", "kg_actors", "gauge"], input=frame, capture_output=True, text=True,
+                          env=env, timeout=60)
+    assert done.returncode == 0 and done.stdout.strip() == "5h 100%", done.stdout
+    assert "five_hour used_percentage 150 is over 100%: read as 100%" in done.stderr, done.stderr
+    assert json.loads((tmp_path / gauge_files.CLAUDE_FILE).read_text())["five_hour_pct"] == 100
 
 
 def test_a_passed_reset_reads_zero():
