@@ -275,15 +275,20 @@ def _serve_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-editor", action="store_true", help="do not serve the visual editor")
 
 
-def _setup_context(args: argparse.Namespace) -> Context:
+def _setup_context(args: argparse.Namespace, store_folder: bool = True) -> Context:
+    """`store_folder`: refuse a store that is a file (its setup record cannot be there); doctor says it as a check."""
     from .setup import SetupError
     from .setup.run import Context, ask_tty
 
     try:
-        return Context.from_env(ask=None if getattr(args, "yes", False) else ask_tty)
+        ctx = Context.from_env(ask=None if getattr(args, "yes", False) else ask_tty)
     except SetupError as exc:
         print(f"kg: {exc}", file=sys.stderr)
         raise SystemExit(2) from None
+    if store_folder and not_a_folder(ctx.store):
+        print(f"kg {args.command}: {not_a_folder(ctx.store)}", file=sys.stderr)
+        raise SystemExit(1)
+    return ctx
 
 
 def cmd_setup(args: argparse.Namespace) -> int:
@@ -317,7 +322,7 @@ def cmd_uninstall(args: argparse.Namespace) -> int:
 def cmd_doctor(args: argparse.Namespace) -> int:
     from .setup.doctor import doctor
 
-    return doctor(_setup_context(args))
+    return doctor(_setup_context(args, store_folder=False))
 
 
 def cmd_gauge(args: argparse.Namespace) -> int:

@@ -390,6 +390,9 @@ def cmd_status(args: argparse.Namespace) -> int:
     from .setup.doctor import trouble_lines
 
     config = env_config(args)
+    if not_a_folder(config.root):  # no store, nor a server of it, can be there
+        print(f"kg: {not_a_folder(config.root)}", file=sys.stderr)
+        return 1
     url = config.url
     answer = probe_health(url)  # 3 s: a hung server is told at once, not after the loaded-graph wait below
     elsewhere = None if isinstance(answer, dict) else running_elsewhere(config)

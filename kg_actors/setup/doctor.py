@@ -57,6 +57,10 @@ class Report:
         self.ctx.out(f"WARN  {what}: {said}")
         self.ctx.out(f"      fix: {fix}")
 
+    def end(self) -> int:
+        self.ctx.out("kg doctor: " + (f"{self.problems} problem(s)" if self.problems else "all good"))
+        return 1 if self.problems else 0
+
     def bad(self, what: str, said: str, fix: str) -> None:
         self.problems += 1
         self.ctx.out(f"FAIL  {what}: {said}")
@@ -87,10 +91,11 @@ def doctor(ctx: Context) -> int:
         _graphs(r, health, writable)
     check_store(r, config.root, (health.get("loaded_graphs") or []) if serving and health is not None else ())
     check_settings(r, config.root)
+    if config.root.exists() and not config.root.is_dir():  # said once, by storage: no record or gauge file there
+        return r.end()
     gauge_wired = _harnesses(r, ctx)
     r.note("quota gauge", gauge_cli.doctor_line(config.root, time.time(), gauge_wired))
-    ctx.out("kg doctor: " + (f"{r.problems} problem(s)" if r.problems else "all good"))
-    return 1 if r.problems else 0
+    return r.end()
 
 
 def _port_said(port: int, env: dict[str, str], recorded: dict[str, str], source: Path | None) -> str:
