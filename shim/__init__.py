@@ -93,8 +93,13 @@ class Shim:
     def write(self, message: dict[str, Any] | list[dict[str, Any]]) -> None:
         line = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
         with self._out_lock:
-            self.out.write(line + "\n")
-            self.out.flush()
+            try:
+                self.out.write(line + "\n")
+                self.out.flush()
+            except (OSError, ValueError, AttributeError):  # the reader left, or no stdout at all (None)
+                # No client can read a reply any more: gone quietly, as a filter whose reader left (the calls in
+                # flight are the server's to finish; nothing of the shim's is left to save).
+                os._exit(128 + signal.SIGPIPE)
 
     def headers(self) -> dict[str, str]:
         name = _header_value(self.client_name or "unknown")
@@ -221,7 +226,7 @@ class Shim:
         try:
             self._handle(message, line, unless_cancelled, call)
         except Exception as exc:  # a bug here would leave the client waiting out its own timeout
-            self.fail(msg_id, f"kg mcp could not handle this request: {type(exc).__name__}: {exc}", unless_cancelled)
+            self.fail(msg_id, f"could not handle this request ({type(exc).__name__}: {exc})", unless_cancelled)
         finally:
             if key is not None:
                 with self._calls_lock:

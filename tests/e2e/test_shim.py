@@ -548,3 +548,22 @@ async def test_a_port_or_host_every_kg_command_refuses_the_shim_refuses_too_and_
         listener.accept()
     listener.close()
     assert not (tmp_path / "store").exists(), "no server was started for a refused setting"
+
+
+@pytest.mark.parametrize("closed", ["reader-gone", "no-stdout"])
+def test_a_closed_stdout_ends_the_shim_quietly(srv, closed):
+    # It said "kg mcp: kg mcp could not handle this request: BrokenPipeError ..." for every request.
+    lines = b"".join(json.dumps(m).encode() + b"\n" for m in (
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}))
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the client's end of stdout, gone
+    try:
+        # No stdout at all (`kg mcp >&-`): the child starts with fd 1 closed.
+        out = {"stdout": write_end} if closed == "reader-gone" else {"preexec_fn": lambda: os.close(1)}
+        done = subprocess.run([KG, "mcp"], input=lines, stderr=subprocess.PIPE, env=srv.env, timeout=60, **out)
+    finally:
+        os.close(write_end)
+    assert done.stderr == b"", done.stderr
+    assert done.returncode == 128 + signal.SIGPIPE, done.returncode
