@@ -395,8 +395,13 @@ def load_json(path: Path, build: Callable[[Any, Reading], Any] | None = None, fe
     named, path = path, real_file(path)
     if not is_there(path):
         prev = _newest_prev(named, build)
-        if prev.exists():
+        aside = path.with_name(path.name + ".unreadable")
+        if prev.exists() and aside.exists():  # set aside by an earlier load, which said so as an error already
+            log.warning("%s was set aside as unreadable (kept as %s); loading %s (the previous save)", path,
+                        aside.name, prev.name)
+        elif prev.exists():
             log.error("%s is missing; loading %s (the previous save)", path, prev.name)
+        if prev.exists():
             value = _parse_prev(path, prev, "is missing", build)
             if fell_back is not None:
                 fell_back.append(prev)
