@@ -50,9 +50,10 @@ def over_limit(frame: object) -> list[str]:
     out = []
     for w in WINDOWS:
         window = limits.get(w) if isinstance(limits, dict) else None
-        used = _number(window.get("used_percentage")) if isinstance(window, dict) else None
-        recorded = isinstance(window, dict) and not isinstance(_reset(window.get("resets_at"), w), str)
-        if recorded and used is not None and math.isfinite(used) and used > 100:
+        if not isinstance(window, dict) or isinstance(_reset(window.get("resets_at"), w), str):
+            continue  # not a window the reading records
+        used = _number(window.get("used_percentage"))
+        if used is not None and math.isfinite(used) and used > 100:
             out.append(f"{w} used_percentage {window['used_percentage']!r}")
     return out
 
