@@ -100,7 +100,12 @@ def replayed(path: Path, raw: dict[str, Any]) -> dict[str, Any]:
         count, aside = journal.set_aside(jpath)
         log.error("%s was begun on another sessions.json: its %d records are kept as %s", jpath.name, count, aside.name)
         return raw
-    for record in journal.read(jpath):
+    return over(raw, journal.read(jpath))
+
+
+def over(raw: dict[str, Any], records: list[Any]) -> dict[str, Any]:
+    """`raw` with each journal record's session put over its own (later records win)."""
+    for record in records:
         if isinstance(record, dict) and isinstance(record.get("sid"), str) and isinstance(record.get("session"), dict):
             raw[record["sid"]] = record["session"]
     return raw

@@ -123,6 +123,17 @@ class ServerProcess:
             self.proc.wait()
 
 
+def stored_sessions(store: Path) -> dict[str, Any]:
+    """The sessions a restart would load: sessions.json with its journal's records over it. Only reads
+    (a running server may be appending; a line it has not finished is left out)."""
+    from . import session_saves
+    from .storage import journal
+
+    path = store / "sessions.json"
+    raw = json.loads(path.read_text()) if path.exists() else {}
+    return session_saves.over(raw, journal.read(journal.journal_path(path)))
+
+
 def mcp_text(result: CallToolResult) -> str:
     return "\n".join(c.text for c in result.content if c.type == "text")
 

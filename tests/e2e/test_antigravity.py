@@ -23,7 +23,7 @@ from hook_helpers import MCP_HEADERS, hook_env, node, post, project_graph, user_
 
 from kg_actors.core import delivery as D
 from kg_actors.core.recall import FULL_READ_REMINDER
-from kg_actors.testing import ServerProcess, write_store
+from kg_actors.testing import ServerProcess, stored_sessions, write_store
 
 REPO = Path(__file__).resolve().parents[2]
 SCRIPT = REPO / "harnesses" / "antigravity" / "hooks" / "kg-agy.sh"
@@ -123,8 +123,7 @@ class Conversation:
 
 
 def sessions(srv: ServerProcess) -> set[str]:
-    path = srv.store / "sessions.json"
-    return set(json.loads(path.read_text())) if path.exists() else set()
+    return set(stored_sessions(srv.store))
 
 
 def injected(proc: subprocess.CompletedProcess) -> str:

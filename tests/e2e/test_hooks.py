@@ -26,7 +26,7 @@ from kg_actors.core import constants as C, recall
 from kg_actors.core.recall import FULL_READ_REMINDER
 from kg_actors.core.replies import nothing_to_print
 from kg_actors.harness.profiles import CODEX_NO_HOOKS_HINT
-from kg_actors.testing import ServerProcess, write_store
+from kg_actors.testing import ServerProcess, stored_sessions, write_store
 
 FILES = ["src/auth.py", "src/clock.py", "src/billing.py", "src/limits.py", "src/cache.py", "src/queue.py",
          "src/mailer.py", "src/uncovered.py", "src/covered.py", "node_modules/lib/index.js", "README.md"]
@@ -100,8 +100,7 @@ def srv(tmp_path_factory):
 
 
 def sessions_on_disk(srv) -> set[str]:
-    path = srv.store / "sessions.json"
-    return set(json.loads(path.read_text())) if path.exists() else set()
+    return set(stored_sessions(srv.store))
 
 
 def records_for(srv, kg_sid: str) -> list[dict]:
@@ -478,7 +477,7 @@ def test_a_codex_session_without_a_transcript_is_still_codex(srv):
                                      "hook_event_name": "SessionStart", "model": "gpt-5.1-codex",
                                      "permission_mode": "default", "source": "startup"}, hook_env(srv))
     assert run.context.startswith("KG MEMORY PRELOADED")
-    records = json.loads((srv.store / "sessions.json").read_text())
+    records = stored_sessions(srv.store)
     assert [r.get("harness") for r in records.values() if r.get("claude_sid") == sid] == ["codex"]
 
 

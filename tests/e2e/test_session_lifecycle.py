@@ -18,7 +18,7 @@ import pytest
 from e2e_helpers import wait_until
 from hook_helpers import Harness, codex_rollout, node, project_graph, recall_log, user_graph
 
-from kg_actors.testing import ServerProcess, write_store
+from kg_actors.testing import ServerProcess, stored_sessions, write_store
 
 QUESTION = "why does the JWT refresh fail when expiry checks see clock skew between servers"
 SKEW = "jwt-clock-skew: JWT expiry checks allow 30 s of clock skew"
@@ -89,10 +89,10 @@ def test_the_same_harness_session_id_in_another_project_starts_a_session_of_its_
     assert run.context.startswith("KG MEMORY PRELOADED") and "resumed" not in run.context
     assert other.kg_sid != first.kg_sid
     def saved() -> dict:  # a new session is saved right after its start is answered
-        on_disk = json.loads((srv.store / "sessions.json").read_text())
+        on_disk = stored_sessions(srv.store)
         return on_disk if other.kg_sid in on_disk else {}
 
-    saved = wait_until(saved, what="the new session in sessions.json")
+    saved = wait_until(saved, what="the new session stored")
     assert saved[other.kg_sid]["project_path"] == srv.project("other-proj")
     assert saved[first.kg_sid]["project_path"] == srv.project("life-proj")
 
