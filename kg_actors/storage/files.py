@@ -166,10 +166,10 @@ def stage_chunks(path: Path, chunks: Iterable[bytes | str]) -> Path:
 
 def put_in_place(tmp: Path, path: Path, keep_prev: bool = True) -> None:
     """A staged temp file replaces `path` (which becomes `.prev` first when `keep_prev`), durably."""
-    named, path = path, real_file(path)
+    path = real_file(path)
     try:
         if keep_prev and path.exists():
-            _keep_prev(path, named)
+            _keep_prev(path)
         os.replace(tmp, path)
     except BaseException:
         discard(tmp)
@@ -232,27 +232,22 @@ def discard(path: Path) -> None:
 def prev_of(path: Path) -> Path:
     """Where a file's previous save is kept: its extension replaced (`graph.json` -> `graph.prev`), as
     kg-memory names it, so either server falls back to the other's last save and a downgraded one
-    does not find a stale backup of its own. A symlinked file's is beside the file it leads to, named
-    for the link (`user.json` -> `elsewhere/user.json.real`: `elsewhere/user.prev`), the name a restore
-    by hand looks for; it was named for the file led to (`user.json.prev`)."""
-    return real_file(path).with_name(path.with_suffix(".prev").name)
+    does not find a stale backup of its own."""
+    return path.with_suffix(".prev")
 
 
 def _prevs(path: Path) -> list[Path]:
     """Previous saves to fall back on, the newest naming first: our stores before 2026-12-03 kept
-    `graph.json.prev`, and a symlinked file's was named for the file it leads to."""
-    real = real_file(path)
-    found = [prev_of(path), real.with_name(path.name + ".prev"), real.with_suffix(".prev")]
-    return [p for n, p in enumerate(found) if p not in found[:n]]
+    `graph.json.prev`."""
+    return [prev_of(path), path.with_name(path.name + ".prev")]
 
 
-def _keep_prev(path: Path, named: Path) -> None:
+def _keep_prev(path: Path) -> None:
     """The current file becomes `.prev` by a rename, never by rewriting `.prev` in place: a crash
     mid-copy left a torn `.prev` (found by formal/models/durability.py). A hard link costs nothing;
     where the filesystem has none, a copy to a temp name is renamed into place. A backup under the
-    old name goes once the new one is in place (it would only grow stale). `named`: `path` as the store
-    names it (a symlink to it), which names the backup."""
-    prev = prev_of(named)
+    old name goes once the new one is in place (it would only grow stale)."""
+    prev = prev_of(path)
     staged = prev.with_name(prev.name + ".tmp")
     try:
         staged.unlink()
@@ -265,7 +260,7 @@ def _keep_prev(path: Path, named: Path) -> None:
         with open(staged, "rb") as f:
             os.fsync(f.fileno())
     os.replace(staged, prev)
-    for older in _prevs(named)[1:]:
+    for older in _prevs(path)[1:]:
         discard(older)
 
 
@@ -392,9 +387,9 @@ def load_json(path: Path, build: Callable[[Any, Reading], Any] | None = None, fe
     make (a graph); JSON it raises on (`"nodes": []`) is as corrupt as a torn file. `fell_back` gets
     `.prev`'s path when that was read instead, `set_aside` where the unreadable file was moved.
     `read_only`: a look that changes nothing on disk (the unreadable file stays where it is)."""
-    named, path = path, real_file(path)
+    path = real_file(path)
     if not is_there(path):
-        prev = _newest_prev(named, build)
+        prev = _newest_prev(path, build)
         aside = path.with_name(path.name + ".unreadable")
         if prev.exists() and aside.exists():  # set aside by an earlier load, which said so as an error already
             log.warning("%s was set aside as unreadable (kept as %s); loading %s (the previous save)", path,
@@ -410,7 +405,7 @@ def load_json(path: Path, build: Callable[[Any, Reading], Any] | None = None, fe
     try:
         return _parse(path, build)
     except Unreadable as exc:
-        prev = _newest_prev(named, build)  # only now: each candidate is parsed to see that it reads
+        prev = _newest_prev(path, build)  # only now: each candidate is parsed to see that it reads
         if not prev.exists():
             raise Unreadable(f"{path} is unreadable ({exc.args[0].removeprefix(str(path) + ': ')}) and no "
                              f"{prev.name} is beside it: restore it from the store's git history (`kg restore`) "

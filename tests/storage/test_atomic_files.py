@@ -123,27 +123,22 @@ def test_a_symlinked_file_is_saved_where_it_points_and_stays_a_link(linked_file)
     assert files.load_json(link) == {"nodes": {}}  # and found there
 
 
-def test_a_symlinked_file_s_previous_save_is_named_for_the_link(tmp_path):
-    """`user.json` -> `user.json.real`: its backup was `user.json.prev` (named for the file led to), where the
-    restore by hand (`cp user.prev user.json`) and kg-memory look for `user.prev`."""
-    real = tmp_path / "synced" / "user.json.real"
-    real.parent.mkdir()
-    real.write_bytes(b'{"nodes": {"first": 1}}')
-    link = tmp_path / "user.json"
-    link.symlink_to(real)
-    legacy = real.with_name("user.json.prev")
-    legacy.write_bytes(b'{"nodes": {}}')  # what a save made before
-    assert files.prev_of(link) == real.with_name("user.prev")
-    files.write_atomic(link, b'{"nodes": {"second": 2}}')
-    assert link.is_symlink() and real.read_bytes() == b'{"nodes": {"second": 2}}'
-    assert real.with_name("user.prev").read_bytes() == b'{"nodes": {"first": 1}}' and not legacy.exists()
-    real.write_text("{torn")
-    assert files.load_json(link, read_only=True) == {"nodes": {"first": 1}}  # the load's fall-back finds it
-    real.with_name("user.prev").unlink()
-    legacy.write_bytes(b'{"nodes": {"named-as-before": 1}}')
-    assert files.load_json(link, read_only=True) == {"nodes": {"named-as-before": 1}}  # and one named as before
-
-
+def test_two_graph_files_linked_into_one_folder_keep_a_previous_save_each(tmp_path):
+    """Backups named for the link (graph.json -> graph.prev beside its target) were one file for two
+    projects whose graph.json led into one folder: a fall-back then loaded the other project's lessons."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    links = {}
+    for name in ("a", "b"):
+        (shared / f"{name}.json").write_text(json.dumps({"nodes": {f"{name}-old": 1}}))
+        (tmp_path / name).mkdir()
+        links[name] = tmp_path / name / "graph.json"
+        links[name].symlink_to(shared / f"{name}.json")
+    for name in ("a", "b"):
+        files.write_atomic(links[name], json.dumps({"nodes": {f"{name}-new": 1}}).encode())
+    for name in ("a", "b"):
+        (shared / f"{name}.json").write_text("{torn")
+        assert files.load_json(links[name]) == {"nodes": {f"{name}-old": 1}}  # its own previous save
 
 
 @contextlib.contextmanager
