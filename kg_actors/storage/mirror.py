@@ -25,12 +25,15 @@ STATE = Path(".git") / "kg-mirror"
 
 
 def graph_files(root: Path) -> dict[str, str]:
-    """{graph key: path relative to the store} of every graph file there is."""
-    out = {k: rel for k, rel in (("user", "user.json"), ("maintain", "maintain.json")) if (root / rel).exists()}
+    """{graph key: path relative to the store} of every graph file there is. Only regular files (a symlink to
+    one counts): a FIFO, folder, loop or dangling link in a graph's place is left out as a missing file is, so
+    its graph keeps its mirror as committed and the commit records the rest (its load names what is wrong)."""
+    out = {k: rel for k, rel in (("user", "user.json"), ("maintain", "maintain.json"))
+           if user_files.is_regular(root / rel)}
     projects = root / "projects"
     if projects.is_dir():
         for slug in sorted(os.listdir(projects)):
-            if (projects / slug / "graph.json").exists():
+            if user_files.is_regular(projects / slug / "graph.json"):
                 out[f"project:{slug}"] = f"projects/{slug}/graph.json"
     return out
 

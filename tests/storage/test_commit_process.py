@@ -32,3 +32,28 @@ def test_the_child_runs_at_the_lowest_cpu_priority_and_git_inherits_it():
              " capture_output=True, text=True).stdout.strip())")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.split()
     assert out == ["19", "19"]  # its own niceness, and a child's (git) as the kernel reports it
+
+
+@pytest.mark.parametrize("odd", ["fifo", "dangling symlink", "directory"])
+def test_a_graph_file_that_is_not_a_regular_file_is_skipped_and_the_rest_committed(tmp_path, odd):
+    import json
+    import os
+
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    graph = {"nodes": {"n": {"id": "n", "gist": "a project lesson"}}, "edges": {}, "_meta": {}}
+    (tmp_path / "projects" / "p").mkdir(parents=True)
+    (tmp_path / "projects" / "p" / "graph.json").write_text(json.dumps(graph))
+    user = tmp_path / "user.json"
+    if odd == "fifo":
+        os.mkfifo(user)
+    elif odd == "directory":
+        user.mkdir()
+    else:
+        user.symlink_to(tmp_path / "nowhere" / "user.json")
+    proc = subprocess.run(commit_process.command(tmp_path, 1_700_000_000.0, "auto-save"), capture_output=True,
+                          timeout=60)
+    sha = commit_process.parse(proc.stdout, proc.stderr, proc.returncode)
+    assert sha is not None and sha == G.head(tmp_path), proc
+    committed = G.run(tmp_path, "ls-tree", "-r", "--name-only", "HEAD").stdout
+    assert "project_p" in committed or "projects" in committed, committed
+    assert "user" not in committed.replace("projects", ""), committed
