@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from .storage import files, journal
+from .storage import files, journal, user_files
 
 log = logging.getLogger(__name__)
 Part = tuple[str, dict[str, Any]]
@@ -96,11 +97,24 @@ def replayed(path: Path, raw: dict[str, Any]) -> dict[str, Any]:
     journal.recover(jpath)
     if not jpath.exists():
         return raw
+    odd = _not_regular(jpath)
+    if odd is not None:  # a FIFO would block a read; set aside as sessions.json itself is, appends go to a new one
+        aside = files.unused_name(jpath.with_name(jpath.name + ".unreadable"))
+        os.replace(jpath, aside)
+        log.error("%s is %s: starting from sessions.json alone; it is kept as %s", jpath.name, odd, aside.name)
+        return raw
     if not journal.belongs(jpath):
         count, aside = journal.set_aside(jpath)
         log.error("%s was begun on another sessions.json: its %d records are kept as %s", jpath.name, count, aside.name)
         return raw
     return over(raw, journal.read(jpath))
+
+
+def _not_regular(path: Path) -> str | None:
+    try:
+        return user_files.not_regular(os.stat(path).st_mode)
+    except OSError:  # gone, or not to be looked at: the read says why
+        return None
 
 
 def over(raw: dict[str, Any], records: list[Any]) -> dict[str, Any]:

@@ -115,3 +115,18 @@ def test_a_session_remembers_where_it_renamed_a_node_for_a_delete_under_the_old_
 
 def load_sessions_from(s: Session) -> Session:
     return Session.from_json(s.sid, json.loads(json.dumps(s.to_json())))
+
+
+def test_a_sessions_journal_that_is_not_a_regular_file_is_set_aside_and_the_file_loads(tmp_path, caplog):
+    import os
+
+    path = tmp_path / "sessions.json"
+    path.write_text(json.dumps({"aaaa1111": {"start_ts": NOW - 60, "last_activity": NOW - 30}}))
+    fifo = tmp_path / "sessions.json.journal"
+    os.mkfifo(fifo)  # opened for reading, it would block; read through user_files it is an OSError
+    assert list(load_sessions(path, NOW)) == ["aaaa1111"]
+    aside = tmp_path / "sessions.json.journal.unreadable"
+    assert aside.is_fifo() and not os.path.lexists(fifo)
+    said = " ".join(r.getMessage() for r in caplog.records)
+    assert "sessions.json.journal" in said and "not a regular file (a FIFO)" in said, said
+    assert "sessions.json.journal.unreadable" in said, said

@@ -125,3 +125,18 @@ def test_a_graph_file_that_is_a_symlink_loop_is_named_and_served_empty_while_the
     assert loop.is_symlink() and os.readlink(loop) == loop.name, "left as it is"
     log = srv.log.read_text()
     assert "Traceback" not in log, log[-3000:]
+
+
+def test_a_sessions_journal_that_is_a_fifo_is_set_aside_and_named_and_the_server_serves(server_factory):
+    srv = server_factory(start=False)
+    cwds = _store(srv, "pc")
+    fifo = srv.store / "sessions.json.journal"
+    os.mkfifo(fifo)
+    srv.start("--no-editor")  # answers: the FIFO is neither opened nor taken for a permission problem
+    conn = Conn(srv.port, timeout=10)
+    _works(conn, cwds["pc"], "project", "pc-lesson")
+    assert not fifo.is_fifo(), "set aside, a new journal in its place"
+    assert (srv.store / "sessions.json.journal.unreadable").is_fifo()
+    log = srv.log.read_text()
+    assert "sessions.json.journal is not a regular file (a FIFO)" in log, log[-3000:]
+    assert srv.stop() == 0
