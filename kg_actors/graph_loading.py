@@ -134,6 +134,10 @@ def _load_graph(path: Path, kind: str, project_path: str | None, set_aside: list
     if kind == "project" and project_path and graph.project_path != project_path:
         graph.project_path = project_path
         graph.meta_changed = True
+    if repaired.get(read_from) and not read_only:
+        # Saved whole at the next save as it was read (UTF-8, the repairs made): until then the file on disk
+        # is one a commit refuses and the next load repairs again. The original is kept (.repaired).
+        graph.meta_changed = True
     return graph, applied
 
 

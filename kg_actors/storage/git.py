@@ -325,8 +325,10 @@ def commit(root: Path, now: float, what: str = "auto-save",
     try:
         mirror.update(root, keep)
     except ValueError as exc:
-        raise UnreadableGraph(f"{exc}; not committing it. The server keeps serving its last good state: fix the file "
-                       "by hand, or put it back with `kg restore --at HEAD GRAPH`") from None
+        fix = exc.fix if isinstance(exc, mirror.NotUtf8) else (
+            "The server keeps serving its last good state: fix the file by hand, or put it back with "
+            "`kg restore --at HEAD GRAPH`")
+        raise UnreadableGraph(f"{exc}; not committing it. {fix}") from None
     # Tracked files an ignore pattern of ours names (a store an older kg committed): out of the index, kept on disk.
     tracked = sorted(kg_ignored(root, tracked=True))
     if tracked:

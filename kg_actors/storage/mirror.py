@@ -42,11 +42,25 @@ def _link(root: Path, key: str) -> Path:
     return root / STATE / (key.replace(":", "_").replace("/", "_") + ".json")
 
 
+class NotUtf8(ValueError):
+    """A graph file that is not UTF-8 (an editor saved it as Windows-1252): a server's load reads it, and its
+    next save writes it as UTF-8; no restore needed (it would throw the hand edit away)."""
+
+    def __init__(self, rel: str):
+        super().__init__(f"{rel} is not a readable graph (not UTF-8: saved as Windows-1252 or Latin-1?)")
+        self.fix = ("A server that loads this graph reads it (as Windows-1252, or bad bytes as U+FFFD; the file as "
+                    "it was is kept as .repaired) and saves it as UTF-8: with the server running (kg start), use "
+                    "the graph once (a project's: a session in its folder) and commit again; or save the file as "
+                    "UTF-8 in your editor")
+
+
 def load_graph(raw: bytes, rel: str) -> dict[str, Any]:
     _no_markers(raw, rel)
     try:
         value = json.loads(raw)
-    except (ValueError, UnicodeDecodeError) as exc:
+    except UnicodeDecodeError:
+        raise NotUtf8(rel) from None
+    except ValueError as exc:
         raise ValueError(f"{rel} is not a readable graph ({exc})") from None
     if not isinstance(value, dict):
         raise ValueError(f"{rel} is not a readable graph (not a JSON object)")
@@ -195,7 +209,7 @@ def _changes_text(old_raw: bytes, raw: bytes, rel: str,
     try:
         old, new = graph_text.index(old_raw.decode("utf-8")), graph_text.index(raw.decode("utf-8"))
     except UnicodeDecodeError:
-        raise ValueError(f"{rel} is not a readable graph (not UTF-8)") from None
+        raise NotUtf8(rel) from None
     if old is None or new is None:
         return None
     if keep is not None:

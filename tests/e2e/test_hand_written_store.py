@@ -96,3 +96,27 @@ async def test_keys_held_twice_other_than_a_node_id_lose_nothing_without_a_word(
     assert saved["in-both"]["_conflicts"][0]["gist"] == "the earlier block's version"
     assert saved["field-twice"]["gist"] == "the later gist"
     assert saved["field-twice"]["_conflicts"][0]["gist"] == "the earlier gist"
+
+
+def test_a_graph_read_as_windows_1252_is_written_back_as_utf8_by_the_next_save_and_then_committed(server_factory):
+    """Nothing written: the repair alone makes the next save (here `kg commit`'s, which saves first) write the
+    graph as UTF-8, so the commit takes it instead of refusing a file that is not UTF-8."""
+    import subprocess
+
+    srv = server_factory(start=False)
+    srv.store.mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(srv.store)], check=True)
+    original = json.dumps({"nodes": {"latin-node": {"id": "latin-node", "gist": "caf\xe9 no\xe9l \u201cquoted\u201d"}},
+                           "edges": {}, "_meta": {"versions": {}}}, ensure_ascii=False).encode("cp1252")
+    (srv.store / "user.json").write_bytes(original)
+    srv.start("--no-editor")
+    assert nodes_by_id(graph(srv)["user"])["latin-node"]["gist"] == "caf\xe9 no\xe9l \u201cquoted\u201d"
+    done = kg(["commit"], srv.env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    saved = (srv.store / "user.json").read_bytes()
+    assert json.loads(saved.decode("utf-8"))["nodes"]["latin-node"]["gist"] == "caf\xe9 no\xe9l \u201cquoted\u201d"
+    assert (srv.store / "user.json.repaired").read_bytes() == original
+    committed = subprocess.run(["git", "-C", str(srv.store), "ls-tree", "-r", "--name-only", "HEAD"],
+                               capture_output=True, text=True, check=True).stdout
+    assert "user" in committed, committed
+    assert srv.stop() == 0

@@ -57,3 +57,18 @@ def test_a_graph_file_that_is_not_a_regular_file_is_skipped_and_the_rest_committ
     committed = G.run(tmp_path, "ls-tree", "-r", "--name-only", "HEAD").stdout
     assert "project_p" in committed or "projects" in committed, committed
     assert "user" not in committed.replace("projects", ""), committed
+
+
+def test_a_graph_file_that_is_not_utf8_is_refused_with_the_fix_that_keeps_the_hand_edit(tmp_path):
+    import json
+
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    graph = {"nodes": {"n": {"id": "n", "gist": "caf\xe9 au lait"}}, "edges": {}, "_meta": {}}
+    (tmp_path / "user.json").write_bytes(json.dumps(graph, ensure_ascii=False).encode("cp1252"))
+    proc = subprocess.run(commit_process.command(tmp_path, 1_700_000_000.0, "auto-save"), capture_output=True,
+                          timeout=60)
+    with pytest.raises(G.UnreadableGraph) as refused:
+        commit_process.parse(proc.stdout, proc.stderr, proc.returncode)
+    said = str(refused.value)
+    assert "user.json" in said and "not UTF-8" in said and "saves it as UTF-8" in said, said
+    assert "kg restore" not in said, said  # a restore would throw the hand edit away
