@@ -154,6 +154,8 @@ def look_on_disk(path: Path, kind: str) -> list[tuple[str, str]]:
     fell_back: list[Path] = []
     reads = False
     try:
+        if (why := files.dangling(path, files.real_file(path))) is not None:
+            raise files.Unreadable(why)
         if not files.is_there(files.real_file(path)):  # a new graph's journal alone, or a file lost beside its `.prev`
             raise files.Unreadable(f"{path} is missing")
         files.parse(path, build)

@@ -114,7 +114,8 @@ def _twin_fix(path: Path, root: str, slug: str) -> str:
 
 
 def _stored(path: Path) -> bool:
-    return any(p.exists() for p in (path, path.with_name(path.name + ".journal"), path.with_suffix(".prev")))
+    return path.is_symlink() or any(p.exists() for p in (path, path.with_name(path.name + ".journal"),
+                                                          path.with_suffix(".prev")))
 
 
 def _repaired(root: Path) -> list[Path]:

@@ -209,6 +209,16 @@ def real_file(path: Path) -> Path:
     return Path(os.path.realpath(path)) if path.is_symlink() else path
 
 
+def dangling(named: Path, real: Path) -> str | None:
+    """Why a symlinked file cannot be used: it leads into a folder that does not exist (a drive not mounted,
+    a synced folder gone). A save there would make that folder and fork the graph silently. A link to a file
+    not made yet in a folder that is there is fine: the save makes it."""
+    if named == real or real.parent.is_dir():
+        return None
+    return (f"{named} is a symlink to {real}, whose folder {real.parent} does not exist (a drive not mounted?): "
+            "mount it or fix the link, or remove the link to start this graph empty.")
+
+
 def is_there(path: Path) -> bool:
     """Whether something is at `path`, readable or not: a symlink loop or a folder that may not be looked
     into is there (a load says why it cannot be read), where `Path.exists()` says no and it was taken
@@ -387,7 +397,9 @@ def load_json(path: Path, build: Callable[[Any, Reading], Any] | None = None, fe
     make (a graph); JSON it raises on (`"nodes": []`) is as corrupt as a torn file. `fell_back` gets
     `.prev`'s path when that was read instead, `set_aside` where the unreadable file was moved.
     `read_only`: a look that changes nothing on disk (the unreadable file stays where it is)."""
-    path = real_file(path)
+    named, path = path, real_file(path)
+    if (why := dangling(named, path)) is not None:
+        raise Unreadable(why)
     if not is_there(path):
         prev = _newest_prev(path, build)
         aside = path.with_name(path.name + ".unreadable")

@@ -73,7 +73,7 @@ def there(path: Path) -> bool:
     """Whether something is at `path`; one that cannot be looked at (a folder the server may not read) counts
     as there: its load says what is wrong, where a look that raised failed the session asking for it."""
     try:
-        return path.exists()
+        return path.exists() or path.is_symlink()  # a link to nowhere, or a loop: its load names it
     except OSError:
         return True
 

@@ -140,3 +140,31 @@ def test_a_sessions_journal_that_is_a_fifo_is_set_aside_and_named_and_the_server
     log = srv.log.read_text()
     assert "sessions.json.journal is not a regular file (a FIFO)" in log, log[-3000:]
     assert srv.stop() == 0
+
+
+def test_a_graph_file_that_is_a_symlink_into_a_missing_folder_is_named_and_refuses_writes(server_factory, tmp_path):
+    """A link into a drive not mounted: a write there would fork the graph into a new folder, silently."""
+    srv = server_factory(start=False)
+    cwds = _store(srv, "pc")
+    link = srv.store / "projects" / "pc" / "graph.json"
+    link.unlink()
+    nowhere = tmp_path / "unmounted" / "graph.json"
+    link.symlink_to(nowhere)
+    srv.start("--no-editor")
+    conn = Conn(srv.port, timeout=10)
+    text, err = conn.tool("kg_read", cwd=cwds["pc"])
+    assert not err and "user-lesson-node" in text, text
+    assert "The project memory could not be loaded" in text and str(nowhere.parent) in text, text
+    sid = session_id(text)
+    text, err = conn.tool("kg_put_node", session_id=sid, level="project", id="into-nowhere", gist="refused")
+    assert err and text.startswith("Error: NOT WRITTEN"), text
+    text, err = conn.tool("kg_put_node", session_id=sid, level="user", id="user-write-works", gist="kept")
+    assert not err, text
+    trouble = srv.health()["graphs_in_trouble"]["project:pc"]
+    assert trouble["kind"] == "unreadable" and "does not exist" in trouble["why"], trouble
+    doctor = kg(["doctor"], srv.env)
+    assert doctor.returncode == 1 and "FAIL  graph project:pc" in doctor.stdout, doctor.stdout
+    assert srv.stop() == 0
+    doctor = kg(["doctor"], srv.env)  # the server down: doctor looks at the link itself
+    assert doctor.returncode == 1 and "does not exist" in doctor.stdout, doctor.stdout
+    assert not nowhere.parent.exists() and link.is_symlink(), "nothing made where the link leads"
