@@ -187,7 +187,8 @@ def trouble_fix(trouble: dict[str, Any]) -> str:
         return (f"look at {trouble.get('kept')} (the lines that could not be read are in it; write again what they "
                 "held), then remove it")
     return (f"put a good copy back at {trouble.get('file')} (`kg restore --at DATE {_arg(trouble.get('graph'))}` when the "
-            "store is in git, or move the file aside to start the graph empty), then kg stop && kg start")
+            f"store's git history holds it), or move the file aside to start the graph empty (`mv {_arg(trouble.get('file'))} "
+            f"{_arg(str(trouble.get('file')) + '.aside')}`), then kg stop && kg start")
 
 
 def _arg(value: object) -> str:

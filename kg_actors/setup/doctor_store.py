@@ -41,8 +41,9 @@ def _quiet() -> Iterator[None]:
 def _fix(what: str, key: str, path: Path) -> str:
     graph = key.removeprefix("project:")
     if what == "file":
-        return (f"put a good copy back at {path} (`kg restore --at DATE {shlex.quote(graph)}` when the store is in git), or move "
-                "it aside to start the graph empty")
+        return (f"put a good copy back at {path} (`kg restore --at DATE {shlex.quote(graph)}` when the store's git history "
+                f"holds it), or move it aside to start the graph empty (`mv {shlex.quote(str(path))} "
+                f"{shlex.quote(str(path) + '.aside')}`)")
     if what == "journal_unreadable":
         return f"move {path.name}.journal aside (or give the server's user access to it), then start the server"
     if what == "journal_damaged":
