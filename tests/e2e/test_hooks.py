@@ -292,7 +292,9 @@ def test_a_prompt_in_japanese_korean_or_chinese_recalls_its_lesson(srv, prompt, 
     h = Harness(srv, srv.project("cjk-proj"))
     h.start()
     h.full_read()
-    assert f"- [project] {node_id}: " in h.prompt(prompt).context
+    context = h.prompt(prompt).context
+    # Failed once in CI (the reminder instead of the lesson), not reproduced: the recall log's record says why.
+    assert f"- [project] {node_id}: " in context, (context, records_for(srv, h.kg_sid)[-1:])
 
 
 def test_a_question_naming_nothing_above_a_log_borrows_its_error_message(srv):
