@@ -45,6 +45,8 @@ def run(args: argparse.Namespace) -> int:
             record = gauge_files.record_claude(root, frame, time.time())
             for said in gauges.over_limit(frame):  # on stderr: the status line shows stdout only
                 print(f"kg gauge: {said} is over 100%: read as 100% (the quota used up)", file=sys.stderr)
+            for said in gauges.not_read(frame):
+                print(f"kg gauge: {said}: not read (the earlier reading stands)", file=sys.stderr)
         except odd:
             pass
         if record is None:  # a frame without limits, or one not read: show the reading kept

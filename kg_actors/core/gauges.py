@@ -58,6 +58,18 @@ def over_limit(frame: object) -> list[str]:
     return out
 
 
+def not_read(frame: object) -> list[str]:
+    """Why each window a status-line frame holds is not taken as a reading (the earlier one stands)."""
+    limits = frame.get("rate_limits") if isinstance(frame, dict) else None
+    out = []
+    for w in WINDOWS:
+        window = limits.get(w) if isinstance(limits, dict) else None
+        if isinstance(window, dict):
+            out += [why for why in (_pct(window.get("used_percentage"), w), _reset(window.get("resets_at"), w))
+                    if isinstance(why, str)]
+    return out
+
+
 def _reset(v: object, where: str) -> float | None | str:
     if v is None:
         return None

@@ -80,6 +80,22 @@ def test_kg_gauge_reads_a_use_over_100_as_the_quota_used_up_and_says_so(tmp_path
     assert json.loads((tmp_path / gauge_files.CLAUDE_FILE).read_text())["five_hour_pct"] == 100
 
 
+def test_kg_gauge_says_which_window_it_did_not_read_and_keeps_the_earlier_reading(tmp_path):
+    import subprocess
+    import sys
+    env = dict(os.environ, KG_HOME=str(tmp_path), HOME=str(tmp_path))
+
+    def gauge(limits: dict) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "kg_actors", "gauge"], input=json.dumps({"rate_limits": limits}),
+                              capture_output=True, text=True, env=env, timeout=60)
+
+    assert gauge({"five_hour": {"used_percentage": 40}}).stdout.strip() == "5h 40%"
+    done = gauge({"five_hour": {"used_percentage": -20}, "seven_day": {"used_percentage": "abc"}})
+    # Each window dropped was dropped without a word: the status line kept an older figure, unexplained.
+    assert "five_hour: -20 is not a percentage" in done.stderr and "seven_day: 'abc' is not a percentage" in done.stderr
+    assert "not read (the earlier reading stands)" in done.stderr and done.stdout.strip() == "5h 40%"
+
+
 def test_a_passed_reset_reads_zero():
     rec = G.claude_record(FRAME, None, NOW)
     assert G.claude_reading(rec, NOW + 3601).five_hour_pct == 0.0
