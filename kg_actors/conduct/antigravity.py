@@ -90,10 +90,17 @@ class Antigravity:
             return HookAnswer({}, None, asked)
         return HookAnswer(agy.inject(packet.text), packet.id, asked)
 
-    async def _preload(self, payload: dict[str, Any]) -> None:
+    async def _preload(self, payload: dict[str, Any], source: str = "startup") -> None:
+        """`source="compact"`: a checkpoint's summary kept no gists; the core comes again, as after Claude
+        Code's compaction."""
         base = agy.base_payload(payload)
+        if source == "startup":
+            view = await self.floor.sessions.find_by_claude(claude_sid=payload["conversationId"])
+            if view is not None and not view.given:
+                # Known (a restart since), but its preload never reached it: nothing of it is in context.
+                source = "compact"
         with deferral.holding() as held:
-            out = await hook_session.bootstrap(self.floor, base["cwd"], base["session_id"], "startup", base["transcript_path"])
+            out = await hook_session.bootstrap(self.floor, base["cwd"], base["session_id"], source, base["transcript_path"])
         if out.get("context"):
             await self.deliveries.enqueue(payload["conversationId"], "preload", out["context"], held, first=True)
 
@@ -126,13 +133,10 @@ class Antigravity:
         await self.deliveries.set_transcript_offset(conv, end)
         checkpoint, request = agy.scan(data)
         if checkpoint:
-            # The summary kept part of what was shown: what was queued is dropped, the session's context
-            # state is reset, and the core is preloaded again ahead of everything.
-            view = await self.floor.sessions.find_by_claude(claude_sid=conv)
+            # The summary kept part of what was shown: what was queued is dropped, and the session's context
+            # state is reset with a fresh core preload ahead of everything (bootstrap's compaction).
             await self.deliveries.reset(conv)
-            if view is not None:
-                await self.floor.sessions.reset_context(sid=view.sid, now=self.floor.clock())
-            await self._preload(payload)
+            await self._preload(payload, "compact")
         return request
 
     async def ack(self, payload: dict[str, Any]) -> int:

@@ -309,3 +309,36 @@ def test_archived_nodes_read_in_a_queued_reply_are_promoted_only_when_it_is_ackn
     c.drain()
     after = nodes_by_id(graph(srv, project_path=c.root)["project"])
     assert not any(after[i].get("_archived") for i in archived)
+
+
+def test_a_checkpoint_after_the_full_read_gives_a_fresh_core_preload_not_a_resumed_note(srv):
+    c = Conversation(srv)
+    first, _ = c.drain()  # the preload, delivered and acknowledged
+    c.mcp("kg_read", cwd=c.root)
+    c.drain()  # the full read, delivered
+    assert c.state()["full_read_done"] is True
+    c.checkpoint()
+    out = c.hook("PreInvocation", c.payload(invocationNum=3))
+    text = out["output"]["injectSteps"][0]["systemMessage"]["systemMessage"]
+    # A checkpoint's summary keeps no gists: the core comes again, as after Claude Code's compaction.
+    assert "remains in context" not in text and "resumed" not in text
+    assert "KG MEMORY PRELOADED" in text and "lesson-" in text
+    assert D.size(text) <= 10_000 + len("KG context — preload:\n") + 200  # the preload within Antigravity's limit
+    c.ack(out["delivery_id"])
+    assert c.state()["preloaded_count"] > 0
+
+
+def test_after_a_restart_a_conversation_never_given_its_preload_gets_one_not_a_resumed_note(srv):
+    c = Conversation(srv)
+    assert c.hook("PreInvocation", c.payload(invocationNum=0))["delivery_id"] is not None  # never acknowledged
+    srv.stop()
+    srv.start()
+    out = c.hook("PreInvocation", c.payload(invocationNum=1))
+    text = out["output"]["injectSteps"][0]["systemMessage"]["systemMessage"]
+    assert "remains in context" not in text and "KG MEMORY PRELOADED" in text
+    # One that was given its preload is told it stands.
+    c.ack(out["delivery_id"])
+    srv.stop()
+    srv.start()
+    again = c.hook("PreInvocation", c.payload(invocationNum=1))
+    assert "remains in context" in again["output"]["injectSteps"][0]["systemMessage"]["systemMessage"]
