@@ -30,7 +30,9 @@ def is_prompt_payload(payload: dict[str, Any]) -> bool:
     return bool(text_field(payload, "session_id")) and isinstance(payload.get("prompt"), str)
 
 
-async def prompt_context(floor: Floor, payload: dict[str, Any]) -> dict[str, Any]:
+async def prompt_context(floor: Floor, payload: dict[str, Any], nudge: bool = True) -> dict[str, Any]:
+    """`nudge=False`: the kg tools are off where the agent runs (an untrusted Gemini folder): no reminder of a
+    full read that cannot be made."""
     if not is_prompt_payload(payload):
         return nothing_to_print()
     call = await resolve(floor, payload, push_before_full_read=False)  # the reminder comes alone
@@ -40,7 +42,9 @@ async def prompt_context(floor: Floor, payload: dict[str, Any]) -> dict[str, Any
     base = {"ts": floor.clock(), "project": view.project_path, "claude_session": view.claude_sid,
             "kg_session": view.sid}
     if view.full_read_ts is None:
-        floor.logs.recall([{**base, "reason": "full_read_nudge"}])
+        floor.logs.recall([{**base, "reason": "full_read_nudge" if nudge else "tools_off"}])
+        if not nudge:
+            return {}
         # A session whose preload never arrived was never named to the agent: the reminder names it.
         reminder = recall.FULL_READ_REMINDER if view.preload_given else recall.no_preload_reminder(view.sid)
         return hook_output("UserPromptSubmit", reminder)

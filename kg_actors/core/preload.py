@@ -13,12 +13,16 @@ from collections.abc import Callable, Mapping
 from .reads import DEFAULT_SCORE, BodyLine, LevelPart, level_header
 
 
+# The header's instruction to make the full read (a harness where the tools are off replaces it).
+REQUIRED = ("REQUIRED before substantive work: call kg_read(session_id) once; it renders the rest of the graph "
+            "without repeating these gists. Announce \"I have recalled KG Memories\" only after that read.")
+
+
 def header(sid: str) -> str:
     return (
         "KG MEMORY PRELOADED — compact core ONLY: a PARTIAL view holding the top-scored nodes of both graphs.\n"
         f"session_id: {sid} (pass it to every kg_* call)\n"
-        "REQUIRED before substantive work: call kg_read(session_id) once; it renders the rest of the graph "
-        "without repeating these gists. Announce \"I have recalled KG Memories\" only after that read. "
+        f"{REQUIRED} "
         "Subagents never receive this preload: put the relevant gists or kg_* instructions in their prompts."
     )
 

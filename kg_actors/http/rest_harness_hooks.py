@@ -9,10 +9,12 @@ harness's, gets `{}`.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import Any
 
 import attrs
+import trio
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
@@ -20,7 +22,8 @@ from starlette.routing import Route
 from ..chores.trigger import after_prompt
 from ..conduct import hook_recall, hook_session, hook_tool
 from ..core.replies import hook_output
-from ..harness import gemini, opencode
+from ..core import preload
+from ..harness import gemini, gemini_trust, opencode
 from .guard import Handler, RuntimeParts, flag, guarded, json_body
 from .rest_hooks import started_said
 
@@ -52,15 +55,19 @@ HOOK_PATHS = frozenset().union(*(a.paths for a in ADAPTERS))
 def routes(runtime: RuntimeParts) -> list[Route]:
     floor = runtime.floor
 
-    async def decide(claude_event: str, payload: dict[str, Any], started: bool) -> dict[str, Any]:
+    async def decide(claude_event: str, payload: dict[str, Any], started: bool, tools_off: bool) -> dict[str, Any]:
         if claude_event == "SessionStart":
             if not isinstance(payload.get("cwd"), str):
                 return {}
             out = await hook_session.bootstrap(floor, payload["cwd"], payload["session_id"], payload.get("source"),
                                                payload.get("transcript_path"))
-            return hook_output("SessionStart", out["context"], started_said(out.get("message"), started))
+            context = out["context"]
+            if tools_off:  # the preload's full-read instruction cannot be followed: say why, and how to fix it
+                said = context.replace(preload.REQUIRED, gemini_trust.UNTRUSTED)
+                context = said if said != context else f"{gemini_trust.UNTRUSTED}\n{context}"
+            return hook_output("SessionStart", context, started_said(out.get("message"), started))
         if claude_event == "UserPromptSubmit":
-            return await hook_recall.prompt_context(floor, payload)
+            return await hook_recall.prompt_context(floor, payload, nudge=not tools_off)
         if claude_event == "PreToolUse":
             return await hook_recall.pre_tool(floor, payload)
         return await hook_tool.tool_event(floor, payload)
@@ -75,7 +82,12 @@ def routes(runtime: RuntimeParts) -> list[Route]:
             # A human prompt from any harness may start a chore, after the reply is out (chores/trigger.py).
             later = after_prompt(runtime, payload) if claude_event == "UserPromptSubmit" else None
             started = flag(request.query_params.get("started"))  # the SessionStart hook started the server
-            return JSONResponse(adapter.answer(await decide(claude_event, payload, started), event), background=later)
+            # Gemini runs no MCP server in a folder it does not trust (two small files read, as it reads them).
+            tools_off = adapter.prefix == "/api/gemini" and claude_event != "PostToolUse" and not (
+                await trio.to_thread.run_sync(gemini_trust.folder_trusted, payload.get("cwd"),
+                                              gemini_trust.forwarded(payload), os.path.expanduser("~")))
+            answer = await decide(claude_event, payload, started, tools_off)
+            return JSONResponse(adapter.answer(answer, event), background=later)
         return hook
 
     return [Route(f"{a.prefix}/{{event}}", guarded(endpoint(a)), methods=["POST"]) for a in ADAPTERS]

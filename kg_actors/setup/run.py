@@ -18,6 +18,7 @@ import attrs
 from . import SetupError, claude, codex, desktop, gemini, opencode, opencode_step, statusline
 from .files import (CUT_SHORT, Record, atomic_write, digest, foreign_entry, locked, read_bytes, read_tree, remove_tree,
                     unrecorded, write_tree)
+from ..harness import gemini_trust
 from .leftovers import elsewhere
 from .plan import STEPS, AntigravityFound, Found, GeminiFound, Step, Undo, plan_setup, plan_uninstall
 from .plugin import AGY_DIR, MARKETPLACE, kg_command, marketplace_files, passed_env, plugin_source, render
@@ -255,6 +256,7 @@ def _apply(ctx: Context, record: Record, step: Step, plugin: Rendered) -> None:
                 want = _gemini_want(ctx)
                 atomic_write(action.path, gemini.merged(read_bytes(action.path), want, action.path))
                 record.mark("gemini", path=str(action.path), entry=want["mcpServers"][gemini.SERVER])
+                ctx.out(f"  {gemini_trust.HOW}")  # else its kg tools are silently off in a new folder
             elif action.kind == "opencode_write":
                 assert action.path is not None
                 opencode_step.write(ctx.env, ctx.home, record, action.path, plugin)

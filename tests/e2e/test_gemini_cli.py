@@ -36,6 +36,10 @@ def srv(tmp_path_factory):
         node("cache-warmup-order", "warm the cache after migrations, never before", touches=["src/cache.py"],
              _archived=True),
         node("deploy-checklist", "run the smoke suite before every deploy")])})
+    # The project is trusted, as Gemini needs it to be to run kg's tools; gem-proj/vendor is not.
+    (server.home / ".gemini").mkdir(parents=True, exist_ok=True)
+    (server.home / ".gemini" / "trustedFolders.json").write_text(json.dumps(
+        {str(root): "TRUST_FOLDER", str(root / "vendor"): "DO_NOT_TRUST"}))
     server.start()
     yield server
     server.stop()
@@ -79,9 +83,9 @@ def test_setup_writes_settings_the_real_gemini_cli_accepts_and_uninstall_removes
     assert "FAIL  Gemini CLI: not wired" in kg(["doctor"], env).stdout
 
 
-def run_hook(srv: ServerProcess, event: str, payload: dict) -> subprocess.CompletedProcess:
+def run_hook(srv: ServerProcess, event: str, payload: dict, **env: str) -> subprocess.CompletedProcess:
     return subprocess.run(["sh", str(REPO / "hooks" / "gemini.sh"), event], input=json.dumps(payload).encode(),
-                          env=hook_env(srv), capture_output=True, timeout=30)
+                          env=hook_env(srv, **env), capture_output=True, timeout=30)
 
 
 def one_object(proc: subprocess.CompletedProcess, event: str) -> str:
@@ -121,3 +125,30 @@ def test_the_hook_script_answers_gemini_events_in_gemini_s_schema(srv):
 def test_the_hook_script_prints_nothing_for_what_is_not_gemini_s_or_not_known(srv, event, payload):
     proc = run_hook(srv, event, payload)
     assert proc.returncode == 0 and proc.stdout == b"" and proc.stderr == b""
+
+
+def test_in_a_folder_gemini_does_not_trust_the_preload_says_the_tools_are_off_and_prompts_do_not_nag(srv):
+    folder = srv.home / "gem-proj" / "vendor"  # DO_NOT_TRUST, inside the trusted project (the longer rule wins)
+    folder.mkdir(parents=True, exist_ok=True)
+    sid = str(uuid.uuid4())
+    chats = srv.home / ".gemini" / "tmp" / "vendor" / "chats"
+    chats.mkdir(parents=True, exist_ok=True)
+    base = {"session_id": sid, "transcript_path": str(chats / f"session-{sid}.json"), "cwd": str(folder),
+            "timestamp": "2026-12-01T10:00:00.000Z"}
+    context = one_object(run_hook(srv, "SessionStart", {**base, "hook_event_name": "SessionStart",
+                                                        "source": "startup"}), "SessionStart")
+    assert "KG MEMORY PRELOADED" in context  # the memory is still shown
+    assert "REQUIRED before substantive work" not in context and "OFF in this folder" in context
+    assert "trustedFolders.json" in context and "TRUST_FOLDER" in context
+    prompt = run_hook(srv, "BeforeAgent", {**base, "hook_event_name": "BeforeAgent", "prompt": "warm the cache?"})
+    assert prompt.returncode == 0 and prompt.stdout == b"" and prompt.stderr == b""  # no full-read nag
+    # Gemini's own override, as the hook saw it, trusts the folder: the instruction and the reminder are back.
+    sid2 = str(uuid.uuid4())
+    again = {**base, "session_id": sid2, "transcript_path": str(chats / f"session-{sid2}.json")}
+    context = one_object(run_hook(srv, "SessionStart", {**again, "hook_event_name": "SessionStart",
+                                                        "source": "startup"}, GEMINI_CLI_TRUST_WORKSPACE="true"),
+                         "SessionStart")
+    assert "REQUIRED before substantive work" in context and "OFF in this folder" not in context
+    reminder = one_object(run_hook(srv, "BeforeAgent", {**again, "hook_event_name": "BeforeAgent", "prompt": "hi?"},
+                                   GEMINI_CLI_TRUST_WORKSPACE="true"), "BeforeAgent")
+    assert "kg_read" in reminder

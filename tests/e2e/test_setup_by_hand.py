@@ -108,3 +108,12 @@ def test_uninstall_cuts_kgs_entries_out_of_gemini_settings_with_comments_keeping
     assert "// mine" in text and "kg-memory" not in text, text
     from kg_actors.setup import jsonc
     assert jsonc.loads(text) == {"theme": "x", "mcpServers": {}, "hooks": {"BeforeAgent": []}}
+
+
+def test_setup_wiring_gemini_says_how_to_trust_a_folder_and_writes_no_trust_for_the_user(env, tmp_path):
+    gemini = tmp_path / "home" / ".gemini"
+    gemini.mkdir(parents=True)
+    out = kg(["setup", "--only", "gemini", "--yes"], env)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "only in a folder you trust" in out.stdout and "~/.gemini/trustedFolders.json" in out.stdout
+    assert "TRUST_FOLDER" in out.stdout and not (gemini / "trustedFolders.json").exists()
