@@ -29,20 +29,22 @@ size=0
 case "$transcript" in
   /*.jsonl) [ -f "$transcript" ] && size=$(wc -c <"$transcript" 2>/dev/null || echo 0) ;;
 esac
-n=$(( $$ % 3 ))
-if [ "$size" -lt 200000 ]; then
-  set -- "KG: search memory (kg_search) before re-deriving something that feels familiar." \
-         "KG: when a lesson costs you effort, write it down (kg_put_node) while it is fresh." \
-         "KG: check kg_search before asserting how this codebase works."
-elif [ "$size" -lt 2500000 ]; then
-  set -- "KG: anything you had to figure out twice belongs in memory (kg_put_node)." \
-         "KG: a node that changed how the work went earns a kg_useful vote." \
-         "KG: link new lessons to what they build on (kg_put_edge)."
-else
-  set -- "KG: before wrapping up, capture what this session learned (kg_put_node) and mark what helped (kg_useful)." \
-         "KG: long session: record progress with kg_progress so it survives compaction." \
-         "KG: wrap-up: endorse the nodes that earned their place (kg_useful)."
-fi
-shift "$n"
+# The pools are reminders.txt beside this script (the one source: the server gives the other harnesses'
+# hooks the same lines): the run of lines whose bound the transcript is under, read by the shell itself.
+pool=; set --
+while IFS= read -r line || [ -n "$line" ]; do
+  case $line in '#'*|*' '*) ;; *) continue ;; esac  # a reminder is a bound, a space and its line
+  bound=${line%% *}; text=${line#* }
+  case $bound in
+    -) ;;
+    ''|*[!0123456789]*) continue ;;  # a comment, or not a bound
+    *) [ "$size" -lt "$bound" ] || continue ;;
+  esac
+  [ -n "$pool" ] && [ "$bound" != "$pool" ] && break
+  pool=$bound
+  set -- "$@" "$text"
+done <"${0%/*}/reminders.txt"
+[ $# -gt 0 ] || exit 0
+shift $(( $$ % $# ))
 printf '{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"%s"}}\n' "$1"
 exit 0

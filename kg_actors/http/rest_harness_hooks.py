@@ -20,7 +20,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from ..chores.trigger import after_prompt
-from ..conduct import hook_recall, hook_session, hook_tool
+from ..conduct import hook_recall, hook_session, hook_tool, prompt_reminder
 from ..core.replies import hook_output
 from ..core import preload
 from ..harness import gemini, gemini_trust, opencode
@@ -67,7 +67,7 @@ def routes(runtime: RuntimeParts) -> list[Route]:
                 context = said if said != context else f"{gemini_trust.UNTRUSTED}\n{context}"
             return hook_output("SessionStart", context, started_said(out.get("message"), started))
         if claude_event == "UserPromptSubmit":
-            return await hook_recall.prompt_context(floor, payload, nudge=not tools_off)
+            return await prompt_reminder.prompt_context(floor, payload, nudge=not tools_off)
         if claude_event == "PreToolUse":
             return await hook_recall.pre_tool(floor, payload)
         return await hook_tool.tool_event(floor, payload)

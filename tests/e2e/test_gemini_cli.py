@@ -17,7 +17,7 @@ import uuid
 from pathlib import Path
 
 import pytest
-from hook_helpers import hook_env, node, project_graph
+from hook_helpers import hook_env, mcp_call, node, project_graph
 from npm_clients import client_env, npm_bin
 
 from kg_actors.testing import ServerProcess, write_store
@@ -152,3 +152,38 @@ def test_in_a_folder_gemini_does_not_trust_the_preload_says_the_tools_are_off_an
     reminder = one_object(run_hook(srv, "BeforeAgent", {**again, "hook_event_name": "BeforeAgent", "prompt": "hi?"},
                                    GEMINI_CLI_TRUST_WORKSPACE="true"), "BeforeAgent")
     assert "kg_read" in reminder
+
+
+POOL_LINES = {line.partition(" ")[2] for line in (REPO / "hooks" / "reminders.txt").read_text().splitlines()
+              if line and not line.startswith("#")}
+
+
+def gemini_session(srv: ServerProcess, folder: Path, **env: str) -> tuple[dict, str]:
+    """A started Gemini session in `folder` and its kg session id (from the preload)."""
+    sid = str(uuid.uuid4())
+    chats = srv.home / ".gemini" / "tmp" / folder.name / "chats"
+    chats.mkdir(parents=True, exist_ok=True)
+    base = {"session_id": sid, "transcript_path": str(chats / f"session-{sid}.json"), "cwd": str(folder),
+            "timestamp": "2026-12-01T10:00:00.000Z"}
+    context = one_object(run_hook(srv, "SessionStart", {**base, "hook_event_name": "SessionStart",
+                                                        "source": "startup"}, **env), "SessionStart")
+    return base, re.search(r"session_id: (\S+)", context).group(1)
+
+
+def test_after_the_full_read_a_prompt_the_server_has_nothing_for_gets_a_line_of_the_shared_pools(srv):
+    base, kg_sid = gemini_session(srv, srv.home / "gem-proj")
+    mcp_call(srv, "kg_read", {"session_id": kg_sid})
+    said = set()
+    for _ in range(3):
+        said.add(one_object(run_hook(srv, "BeforeAgent", {**base, "hook_event_name": "BeforeAgent",
+                                                          "prompt": "hello there"}), "BeforeAgent"))
+    assert said <= POOL_LINES and said  # the same lines prompt.sh gives Claude Code
+
+
+def test_in_a_folder_gemini_does_not_trust_there_is_no_pool_line_either(srv):
+    folder = srv.home / "gem-proj" / "vendor"
+    folder.mkdir(parents=True, exist_ok=True)
+    base, kg_sid = gemini_session(srv, folder)
+    mcp_call(srv, "kg_read", {"session_id": kg_sid})  # made some other way: Gemini runs no kg tool here
+    prompt = run_hook(srv, "BeforeAgent", {**base, "hook_event_name": "BeforeAgent", "prompt": "hello there"})
+    assert prompt.returncode == 0 and prompt.stdout == b"" and prompt.stderr == b""
