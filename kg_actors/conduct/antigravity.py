@@ -25,7 +25,7 @@ from ..core import delivery
 from ..delivery_messages import DeliveryHandle
 from ..harness import antigravity as agy
 from ..harness import profiles
-from . import hook_recall, hook_session, hook_tool
+from . import hook_recall, hook_session, hook_tool, prompt_reminder
 from .floor import Floor
 
 log = logging.getLogger(__name__)
@@ -77,7 +77,7 @@ class Antigravity:
             prompt = await self._transcript(conv, payload, known.transcript_offset)
             if prompt is not None and agy.first_invocation(payload):
                 asked = {**agy.base_payload(payload), "prompt": prompt}
-                await self._queue(conv, "prompt recall", hook_recall.prompt_context, asked)
+                await self._queue(conv, "prompt recall", prompt_reminder.prompt_context, asked)
                 notice = await self.notices.due(asked, self.floor.clock()) if self.notices else None
                 if notice:
                     await self.deliveries.enqueue(conv, "budget", notice, [])

@@ -342,3 +342,17 @@ def test_after_a_restart_a_conversation_never_given_its_preload_gets_one_not_a_r
     srv.start()
     again = c.hook("PreInvocation", c.payload(invocationNum=1))
     assert "remains in context" in again["output"]["injectSteps"][0]["systemMessage"]["systemMessage"]
+
+
+def test_after_the_full_read_a_request_the_server_has_nothing_for_gets_a_line_of_the_shared_pools(srv):
+    pool_lines = {line.partition(" ")[2] for line in (REPO / "hooks" / "reminders.txt").read_text().splitlines()
+                  if line and not line.startswith("#")}
+    c = Conversation(srv)
+    c.drain()
+    c.mcp("kg_read", cwd=c.root)
+    c.drain()
+    assert c.state()["full_read_done"] is True
+    c.user("hello there")
+    text = injected(c.script("PreInvocation", c.payload(invocationNum=0)))
+    assert text.splitlines()[-1] in pool_lines and len(text.splitlines()) == 2, text  # its header, then the line
+    assert c.hook("PreInvocation", c.payload(invocationNum=1))["delivery_id"] is None  # the script acknowledged it
