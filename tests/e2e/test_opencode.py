@@ -20,13 +20,14 @@ from pathlib import Path
 
 import pytest
 from e2e_helpers import another_program
-from hook_helpers import node, project_graph
+from hook_helpers import mcp_call, node, project_graph
 from npm_clients import NODE, client_env, npm_bin, npm_root
 
 from kg_actors.setup import opencode
 from kg_actors.testing import ServerProcess, free_port, write_store
 
 KG = str(Path(sys.executable).with_name("kg"))
+REPO = Path(__file__).resolve().parents[2]
 
 
 def kg(args: list[str], env: dict) -> subprocess.CompletedProcess:
@@ -179,6 +180,47 @@ def test_under_opencodes_runtime_the_plugin_starts_a_stopped_server(machine, tmp
         kg(["stop"], own)
 
 
+TURNS = """
+const { KgMemory } = await import(process.argv[1]);
+const [directory, session] = [process.argv[2], process.argv[3]];
+const hooks = await KgMemory({ directory });
+const lines = (await import("node:readline")).createInterface({ input: process.stdin });
+const turns = lines[Symbol.asyncIterator]();
+const system = { system: [] };
+await hooks["experimental.chat.system.transform"]({ sessionID: session }, system);
+console.log(JSON.stringify(system.system));
+for (;;) {  // a prompt a line: what the next model call's system prompt holds after it
+  const { value, done } = await turns.next();
+  if (done) break;
+  await hooks["chat.message"]({ sessionID: session }, { message: {}, parts: [{ type: "text", text: value }] });
+  const after = { system: [] };
+  await hooks["experimental.chat.system.transform"]({ sessionID: session }, after);
+  console.log(JSON.stringify(after.system));
+}
+"""
+
+
+def test_after_the_full_read_a_prompt_the_server_has_nothing_for_gets_a_line_of_the_shared_pools(machine):
+    srv, env, cli, root = machine
+    pool_lines = {line.partition(" ")[2] for line in (REPO / "hooks" / "reminders.txt").read_text().splitlines()
+                  if line and not line.startswith("#")}
+    sid = "ses_" + uuid.uuid4().hex[:20]
+    with subprocess.Popen([NODE, "--input-type=module", "-e", TURNS, str(opencode.plugin_path(env, srv.home)),
+                           str(root), sid], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) as run:
+        preload = json.loads(run.stdout.readline())
+        kg_sid = re.search(r"session_id: (\S+)", preload[0]).group(1)
+        mcp_call(srv, "kg_read", {"session_id": kg_sid})
+        said = []
+        for _ in range(3):
+            run.stdin.write("hello there\n")
+            run.stdin.flush()
+            said.append(json.loads(run.stdout.readline()))
+        run.stdin.close()
+        assert run.wait(timeout=60) == 0
+    for system in said:
+        assert system[0] == preload[0] and len(system) == 2 and system[1] in pool_lines, system
+
+
 def test_uninstall_removes_the_plugin_and_the_mcp_entry(machine):
     srv, env, cli, root = machine
     config = opencode.config_path(env, srv.home)
@@ -189,3 +231,4 @@ def test_uninstall_removes_the_plugin_and_the_mcp_entry(machine):
     assert out.returncode == 0, out.stdout + out.stderr
     assert not opencode.plugin_path(env, srv.home).exists()
     assert json.loads(config.read_text()) == {"theme": "mine"}  # and the "$schema" setup added, gone with mcp.kg
+
