@@ -22,7 +22,7 @@ HOW = ("Gemini CLI runs kg's tools (its MCP server) only in a folder you trust: 
        '{"/path/to/folder": "TRUST_FOLDER"}.')
 # The preload's lead in an untrusted folder, in place of its kg_read instruction.
 UNTRUSTED = ("KG tools are OFF in this folder: Gemini CLI does not trust it, so it runs no MCP server here and "
-             "kg_read/kg_write cannot be called. Tell the user: " + HOW)
+             "kg_read, kg_put_node and the other kg tools cannot be called. Tell the user: " + HOW)
 # The environment a hook forwards (its payload's field): Gemini's overrides, as Gemini saw them.
 ENV_FIELD = "kg_gemini_env"
 ENV_NAMES = ("GEMINI_RESTRICTED_MODE", "GEMINI_CLI_TRUST_WORKSPACE", "GEMINI_CLI_HOME",

@@ -40,3 +40,14 @@ def test_the_files_are_read_as_gemini_reads_them(tmp_path):
     other = tmp_path / "rules.json"
     other.write_text(json.dumps({str(work): "DO_NOT_TRUST"}))
     assert not folder_trusted(str(work), {"GEMINI_CLI_TRUSTED_FOLDERS_PATH": str(other)}, str(home))
+
+
+def test_the_untrusted_preload_names_only_tools_that_exist():
+    # It named a kg_write, which no client can call.
+    import re
+
+    from kg_actors.harness.gemini_trust import UNTRUSTED
+    from kg_actors.http.schemas import SCHEMAS
+
+    named = set(re.findall(r"\bkg_[a-z_]+", UNTRUSTED))
+    assert named and named <= set(SCHEMAS), named - set(SCHEMAS)
