@@ -6,18 +6,14 @@ node keep a mark that stands out, at any zoom.
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
+from browser_helpers import launched, needs_chromium, watched_page
 from editor_store import big_project, editor_url
 
 from kg_actors.testing import ServerProcess, write_store
 
-CHROMIUM = shutil.which("chromium")
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
+pytestmark = needs_chromium
 
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 WAIT_MS = 120_000
 NODES = 3000
 MIN_DOT_PX = 6  # canvas.js MIN_NODE_PX: the smallest a node is drawn on screen
@@ -50,23 +46,14 @@ def srv(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with launched() as b:
         yield b
-        b.close()
 
 
 @pytest.fixture
 def page(browser):
-    context = browser.new_context(viewport={"width": 1400, "height": 900})
-    p = context.new_page()
-    p.set_default_timeout(WAIT_MS)
-    p.problems = []
-    p.on("pageerror", lambda e: p.problems.append(f"pageerror: {e}"))
-    yield p
-    context.close()
+    with watched_page(browser, 1400, WAIT_MS) as p:
+        yield p
 
 
 def settled(page) -> None:

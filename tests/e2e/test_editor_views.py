@@ -8,20 +8,17 @@ its own page. Screenshots land in the module's tmp dir as artifacts, never in th
 from __future__ import annotations
 
 import json
-import shutil
 
 import pytest
 from editor_graphs import (USER_NODE, loose_project, mixed_project, readings_lines, sized_project, small_project,
                            worn_project)
+from browser_helpers import launched, needs_chromium, watched_page
 from editor_store import big_project, client, editor_url
 
 from kg_actors.testing import ServerProcess, write_store
 
-CHROMIUM = shutil.which("chromium")
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
+pytestmark = needs_chromium
 
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 WAIT_MS = 60_000
 MAX_OVERLAP = 0.02  # issue #19: label boxes overlap in fewer than 2% of pairs
 
@@ -74,23 +71,14 @@ def artifacts(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with launched() as b:
         yield b
-        b.close()
 
 
 @pytest.fixture
 def page(browser):
-    context = browser.new_context(viewport={"width": 1440, "height": 900})
-    p = context.new_page()
-    p.set_default_timeout(WAIT_MS)
-    p.problems = []
-    p.on("pageerror", lambda e: p.problems.append(f"pageerror: {e}"))
-    yield p
-    context.close()
+    with watched_page(browser, 1440, WAIT_MS) as p:
+        yield p
 
 
 def open_graph(page, srv, name: str) -> None:
