@@ -50,6 +50,9 @@ ADAPTERS = (
     Adapter("/api/opencode", opencode.EVENTS, opencode.translated, opencode.reply),
 )
 HOOK_PATHS = frozenset().union(*(a.paths for a in ADAPTERS))
+# The events whose reply depends on Gemini's folder trust (the preload, and the prompt's reminders): only they
+# read its files.
+TRUST_EVENTS = frozenset({"SessionStart", "UserPromptSubmit"})
 
 
 def routes(runtime: RuntimeParts) -> list[Route]:
@@ -83,7 +86,7 @@ def routes(runtime: RuntimeParts) -> list[Route]:
             later = after_prompt(runtime, payload) if claude_event == "UserPromptSubmit" else None
             started = flag(request.query_params.get("started"))  # the SessionStart hook started the server
             # Gemini runs no MCP server in a folder it does not trust (two small files read, as it reads them).
-            tools_off = adapter.prefix == "/api/gemini" and claude_event != "PostToolUse" and not (
+            tools_off = adapter.prefix == "/api/gemini" and claude_event in TRUST_EVENTS and not (
                 await trio.to_thread.run_sync(gemini_trust.folder_trusted, payload.get("cwd"),
                                               gemini_trust.forwarded(payload), os.path.expanduser("~")))
             answer = await decide(claude_event, payload, started, tools_off)
