@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from .. import __version__, server_process
+from ..harness import gemini_trust
 from ..server_probe import get_health, listening, port_taken, probe_health
 from ..storage import faults, lock
 from ..storage.files import probe_write
@@ -290,6 +291,18 @@ def _served_on(root: Path) -> tuple[int, int] | None:
     return (pid, port) if port is not None and server_process.is_server(pid) else None
 
 
+def _gemini_trust(r: Report, title: str, ctx: Context) -> None:
+    """Gemini runs no MCP server in a folder it does not trust: there kg's hooks run and its tools are absent,
+    which the agent cannot tell apart from a broken setup."""
+    try:
+        here = os.getcwd()
+    except OSError:  # the folder doctor runs in was deleted
+        return
+    if not gemini_trust.folder_trusted(here, ctx.env, str(ctx.home)):
+        r.warn(title, f"it does not trust this folder ({here}): kg's tools are off here, its hooks still run",
+               gemini_trust.HOW)
+
+
 def _harnesses(r: Report, ctx: Context) -> bool:
     """Check each agent as setup's plan sees it; whether Claude Code's status line runs `kg gauge`."""
     try:
@@ -334,6 +347,8 @@ def _harnesses(r: Report, ctx: Context) -> bool:
                   f"kg setup --only {step.name}")
         elif step.note == "up to date":
             r.ok(step.title, OK_SAID.get(step.name, f"plugin {plugin.key} installed"))
+            if step.name == "gemini":
+                _gemini_trust(r, step.title, ctx)
         else:
             r.note(step.title, step.note)
     if found.marketplace_current:

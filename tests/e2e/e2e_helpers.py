@@ -146,10 +146,10 @@ def refuses(port: int) -> bool:
         return True
 
 
-def kg(args: list[str], env: dict, timeout: float = 60.0) -> subprocess.CompletedProcess:
-    """Run the installed `kg` command with `env`; bounded in time."""
+def kg(args: list[str], env: dict, timeout: float = 60.0, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    """Run the installed `kg` command with `env` (in `cwd`); bounded in time."""
     return subprocess.run([KG, *args], env=env, capture_output=True, text=True, timeout=timeout,
-                          stdin=subprocess.DEVNULL)
+                          stdin=subprocess.DEVNULL, cwd=cwd)
 
 
 def reference_graph(nodes: list[dict], edges=(), project_path: str | None = None) -> dict:

@@ -117,3 +117,17 @@ def test_setup_wiring_gemini_says_how_to_trust_a_folder_and_writes_no_trust_for_
     assert out.returncode == 0, out.stdout + out.stderr
     assert "only in a folder you trust" in out.stdout and "~/.gemini/trustedFolders.json" in out.stdout
     assert "TRUST_FOLDER" in out.stdout and not (gemini / "trustedFolders.json").exists()
+
+
+def test_doctor_says_when_gemini_does_not_trust_the_folder_it_runs_in(env, tmp_path):
+    """Gemini runs no MCP server in a folder it does not trust: kg's hooks still run there, its tools do not."""
+    (tmp_path / "home" / ".gemini").mkdir(parents=True)
+    assert kg(["setup", "--only", "gemini", "--yes"], env).returncode == 0
+    work, trusted = tmp_path / "work", tmp_path / "trusted"
+    work.mkdir(), trusted.mkdir()
+    rules = tmp_path / "home" / ".gemini" / "trustedFolders.json"
+    rules.write_text(json.dumps({str(trusted): "TRUST_FOLDER"}))
+    said = kg(["doctor"], env, cwd=work).stdout
+    assert f"WARN  Gemini CLI: it does not trust this folder ({work})" in said, said
+    assert "kg's tools are off here" in said and '"TRUST_FOLDER"' in said
+    assert "does not trust" not in kg(["doctor"], env, cwd=trusted).stdout
