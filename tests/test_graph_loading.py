@@ -319,7 +319,7 @@ def test_a_file_saved_as_windows_1252_keeps_its_accents_and_a_damaged_utf8_file_
     original = path.read_bytes()
     graph, _ = load_graph(path, "user", None)
     assert graph.nodes["n"].gist == "café déjà vu — naïve"
-    assert "not UTF-8, read as Windows-1252" in caplog.text, caplog.text
+    assert caplog.text.count("read as Windows-1252") == 1, caplog.text
     assert path.with_name("user.json.repaired").read_bytes() == original
     damaged = tmp_path / "d"
     damaged.mkdir()

@@ -460,7 +460,8 @@ _WIDE_BOMS = ((b"\xff\xfe\0\0", "UTF-32"), (b"\0\0\xfe\xff", "UTF-32"), (b"\xff\
 def _loads_what_reads(path: Path, raw: bytes, reading: Reading) -> Any:
     """The JSON of a file, over two kinds of damage that cost a character, not the file (every node
     around them still reads): NUL bytes after its end (a crash's zero-filled tail on some file systems)
-    and bytes that are not UTF-8 (read as U+FFFD, noted in `reading`: the next save writes U+FFFD).
+    and bytes that are not UTF-8 (read as U+FFFD, noted in `reading`: the next save writes U+FFFD). The
+    caller says what `reading` notes, once: a look from outside the actor (the editor's list) says nothing.
     A file with no UTF-8 in it at all (an editor saved it as Windows-1252 or Latin-1) is read as that.
     A UTF-16 or UTF-32 file is said to be one (its NULs are not a crash's tail): Unreadable, kept as it is."""
     wide = next((name for bom, name in _WIDE_BOMS if raw.startswith(bom)), None)
@@ -484,11 +485,9 @@ def _loads_what_reads(path: Path, raw: bytes, reading: Reading) -> Any:
         else:
             reading.repairs.append("the file is not UTF-8: it was read as Windows-1252 (Latin-1), and the next "
                                    "save writes it as UTF-8")
-            log.warning("%s: not UTF-8, read as Windows-1252 (Latin-1); the next save writes UTF-8", path)
             return value
     value = json.loads(text, object_pairs_hook=reading.pairs)
     reading.repairs.append("bytes that are not UTF-8 were read as U+FFFD")
-    log.warning("%s: bytes that are not UTF-8 were read as U+FFFD; the rest as it is", path)
     return value
 
 

@@ -39,7 +39,7 @@ async def test_a_hand_written_user_graph_loses_nothing_without_a_word(server_fac
     assert kept.read_bytes() == original
     log = srv.log.read_text()
     assert "node 'bad-node': notes held 5, read as nothing (left out); _created_ts held 'soon'" in log, log
-    assert "node 'dup-node' is held 2 times" in log and "not UTF-8, read as Windows-1252" in log, log
+    assert "node 'dup-node' is held 2 times" in log and log.count("read as Windows-1252") == 1, log
     doctor = kg(["doctor"], srv.env)
     assert f"WARN  store: {kept}" in doctor.stdout, doctor.stdout
     assert srv.stop() == 0
