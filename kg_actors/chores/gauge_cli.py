@@ -41,7 +41,13 @@ def run(args: argparse.Namespace) -> int:
         root = None
     if root is not None:
         try:
-            frame = strict_json.loads(raw)
+            try:
+                frame = strict_json.loads(raw)
+            except ValueError as exc:
+                if raw.strip():  # an empty stdin is no frame at all
+                    print(f"kg gauge: the status line's frame is not JSON kg reads ({exc}): not read (the earlier "
+                          "reading stands)", file=sys.stderr)
+                raise
             record = gauge_files.record_claude(root, frame, time.time())
             for said in gauges.over_limit(frame):  # on stderr: the status line shows stdout only
                 print(f"kg gauge: {said} is over 100%: read as 100% (the quota used up)", file=sys.stderr)

@@ -94,6 +94,14 @@ def test_kg_gauge_says_which_window_it_did_not_read_and_keeps_the_earlier_readin
     # Each window dropped was dropped without a word: the status line kept an older figure, unexplained.
     assert "five_hour: -20 is not a percentage" in done.stderr and "seven_day: 'abc' is not a percentage" in done.stderr
     assert "not read (the earlier reading stands)" in done.stderr and done.stdout.strip() == "5h 40%"
+    nan = subprocess.run([sys.executable, "-m", "kg_actors", "gauge"], capture_output=True, text=True, env=env,
+                         timeout=60, input='{"rate_limits": {"five_hour": {"used_percentage": NaN}}}')
+    # A frame that is no JSON kg reads (NaN, a torn one) was dropped without a word, the older figure shown.
+    assert "the status line's frame is not JSON kg reads" in nan.stderr, nan.stderr
+    assert "not read (the earlier reading stands)" in nan.stderr and nan.stdout.strip() == "5h 40%"
+    quiet = subprocess.run([sys.executable, "-m", "kg_actors", "gauge"], capture_output=True, text=True, env=env,
+                           timeout=60, input='{"model": {"id": "x"}}')
+    assert quiet.stderr == "" and quiet.stdout.strip() == "5h 40%", "a frame with no limits is no fault"
 
 
 def test_a_passed_reset_reads_zero():
@@ -183,7 +191,9 @@ def test_kg_gauge_records_the_frame_and_wraps_the_users_status_line(tmp_path):
     for odd in (huge, "[" * 100_000 + "]" * 100_000):
         done = subprocess.run([sys.executable, "-m", "kg_actors", "gauge"], input=odd, capture_output=True, text=True,
                               env=env, timeout=60)
-        assert (done.returncode, done.stderr) == (0, "") and done.stdout.strip() == "5h 24% · week 41%"
+        assert done.returncode == 0 and done.stdout.strip() == "5h 24% · week 41%"
+        assert done.stderr.startswith("kg gauge: the status line's frame is not JSON kg reads (") and \
+            done.stderr.count("\n") == 1 and len(done.stderr) < 300, done.stderr[:500]
 
 
 def test_doctor_says_how_old_the_last_reading_is(tmp_path):
