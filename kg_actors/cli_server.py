@@ -17,6 +17,7 @@ import sys
 import time
 from pathlib import Path
 
+from .build import build_id, stale_said
 from .server_probe import HUNG_AFTER, get_health, listening, port_taken, probe_health, stuck
 from .server_process import is_server, is_stopped, port_holder, stopped_said
 
@@ -417,6 +418,9 @@ def cmd_status(args: argparse.Namespace) -> int:
     elif not _serves(health, config):
         print(f"kg: warning: {_other_store(health, config)}", file=sys.stderr)
         return 3  # this store has no server: the one here is another store's
+    if (stale := stale_said(health, build_id())) is not None:
+        print(f"kg: {stale}\n    fix: kg stop && kg start (the installed kg then serves)")
+        return 1
     return 1 if troubles else 0  # a graph in trouble fails here as in kg doctor
 
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 
+from ..build import python_gone
 from ..core.errors import (ActorStopped, Conflict, InvalidInput, KGError, NotFound, SessionUnknown, StorageRefused,
                            WriteConflict)
 from . import body_json
@@ -95,6 +96,9 @@ def guarded(fn: Handler) -> Handler:
             log.info("%s %s: the client left before its body was sent", request.method, request.url.path)
             return JSONResponse({"error": "the client disconnected before its request was whole"}, status_code=400)
         except Exception as exc:  # the boundary: one bad request answers 500, the server goes on
+            if (gone := python_gone(exc)) is not None:
+                log.error("%s %s failed: %s", request.method, request.url.path, gone)
+                return JSONResponse({"error": gone}, status_code=500)
             log.exception("%s %s failed", request.method, request.url.path)
             return JSONResponse({"error": f"internal error: {exc!r}"}, status_code=500)
     return wrapper

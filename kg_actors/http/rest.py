@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from typing import Any
 
 import trio
@@ -17,6 +18,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route, WebSocketRoute
 
 from .. import __version__
+from ..build import build_id
 from ..core.errors import KGError
 from . import rest_antigravity, rest_chores, rest_editor, rest_graph, rest_harness_hooks, rest_hooks, rest_store, ws
 from .guard import RuntimeParts, guarded
@@ -34,6 +36,7 @@ class AsciiJSONResponse(JSONResponse):
 
 def build_rest(runtime: RuntimeParts) -> Starlette:
     """`runtime` gives the floor, directory, sessions, feed and stats; routes stay thin."""
+    build_id()  # read the sources now, at the start, not in the first /health's reply
 
     async def health(request: Request) -> JSONResponse:
         if request.query_params.get("user") == "loaded":
@@ -46,7 +49,8 @@ def build_rest(runtime: RuntimeParts) -> Starlette:
                     pass
         return AsciiJSONResponse({
             # "ok" while serving; a graph that cannot be read is named in graphs_in_trouble (key -> why).
-            "status": "ok", "version": __version__, "transport": "streamable-http",
+            "status": "ok", "version": __version__, "build": build_id(), "python": sys.executable,
+            "transport": "streamable-http",
             "loaded_graphs": runtime.directory.loaded_keys(), "storage": str(runtime.layout.root),
             "graphs_in_trouble": runtime.directory.troubles(),
             "logs_pending": runtime.floor.logs.pending,

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from .. import __version__, server_process
+from ..build import build_id, stale_said
 from ..harness import gemini_trust
 from ..server_probe import get_health, listening, port_taken, probe_health
 from ..storage import faults, lock
@@ -130,6 +131,8 @@ def _server(r: Report, config: Config, health: dict[str, Any] | None, answer: ob
     if version != __version__:
         r.bad("server", f"running version {version} at {config.url}, but the installed kg is {__version__}",
               "kg stop && kg start")
+    elif (stale := stale_said(health, build_id())) is not None:
+        r.bad("server", stale, "kg stop && kg start (the installed kg then serves)")
     else:
         r.ok("server", f"running version {version} at {config.url}")
     ours = not storage or os.path.realpath(storage) == str(config.root)

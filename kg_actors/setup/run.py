@@ -164,12 +164,27 @@ def setup(ctx: Context, only: tuple[str, ...], plan_only: bool = False) -> int:
                 record.failed(step.name, CUT_SHORT)
         record.save()
         try:
-            return _steps(ctx, record, steps, plugin)
+            done = _steps(ctx, record, steps, plugin)
+            _say_restart(ctx)
+            return done
         except KeyboardInterrupt:
             left = [s.title for s in steps if s.actions and record.failure(s.name) == CUT_SHORT]
             ctx.out(f"\nkg setup: interrupted, not finished: {', '.join(left) or 'nothing'} (what is done is kept; "
                     "kg setup finishes the rest, kg doctor says what is wired)")
             raise
+
+
+def _say_restart(ctx: Context) -> None:
+    """The agents now run the installed kg's hooks and shim; a server of this store started before an upgrade
+    still runs the old code (its children load the new)."""
+    from ..build import build_id, stale_said
+    from ..config import Config
+    from ..server_probe import probe_health
+
+    answer = probe_health(Config.from_env(ctx.env).url)
+    if isinstance(answer, dict) and os.path.realpath(str(answer.get("storage"))) == str(ctx.store):
+        if (stale := stale_said(answer, build_id())) is not None:
+            ctx.out(f"kg setup: {stale}; restart it to serve the installed kg: kg stop && kg start")
 
 
 def _steps(ctx: Context, record: Record, steps: list[Step], plugin: Rendered) -> int:

@@ -1,0 +1,56 @@
+"""Which code a kg process runs. The version says too little: a pull and a reinstall keep 0.1.0, and a server
+started before them runs the old code while its children (the index, a commit, a scan: `python -m kg_actors...`)
+load the new one. /health gives the server's build and Python; `kg doctor` and `kg status` compare them with
+the installed kg's.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+PACKAGE = Path(__file__).resolve().parent
+
+
+@functools.cache
+def build_id() -> str:
+    """A digest of the package's Python sources (names and contents): ~5 ms, once per process."""
+    digest = hashlib.sha256()
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if "__pycache__" in path.parts:
+            continue
+        digest.update(str(path.relative_to(PACKAGE)).encode() + b"\0")
+        try:
+            digest.update(path.read_bytes())
+        except OSError:  # a file going during an upgrade: the digest differs, as the code does
+            digest.update(b"\0unreadable")
+    return digest.hexdigest()[:16]
+
+
+def stale_said(health: dict[str, Any], installed: str) -> str | None:
+    """Why the server answering with `health` does not run the installed kg (`installed`: its build), or None.
+    A server that names no build (an older kg) is not judged: its version was compared already. Its Python
+    gone (the install it runs from removed) is said whatever its build."""
+    build, python = health.get("build"), health.get("python")
+    if isinstance(python, str) and not os.path.exists(python):
+        return (f"the server (pid {health.get('pid')}) runs from an install that is gone ({python} no longer "
+                "exists): its commits, syncs and index builds fail")
+    if not isinstance(build, str) or build == installed:
+        return None
+    where = f" ({python})" if isinstance(python, str) else ""
+    return (f"the server (pid {health.get('pid')}) runs other code than the installed kg{where}: it was started "
+            "before kg was upgraded or reinstalled, or from another install")
+
+
+def python_gone(exc: BaseException) -> str | None:
+    """What to tell for a failure to start a child because this process's own Python is gone (its install
+    removed or moved while it ran), or None for any other failure."""
+    if not isinstance(exc, FileNotFoundError) or exc.filename != sys.executable or os.path.exists(sys.executable):
+        return None
+    return (f"this server's Python ({sys.executable}) is gone: its install was removed or moved while it ran, "
+            "and it cannot start the process this needs; restart it (kg stop && kg start) to serve from the "
+            "installed kg")

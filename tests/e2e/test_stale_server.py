@@ -1,0 +1,63 @@
+"""A server started before kg was upgraded (a pull and a reinstall keep the version) or from another install:
+`kg doctor` and `kg status` name it, with the restart that fixes it."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+from e2e_helpers import kg
+from git_helpers import git_env
+
+import kg_actors
+from kg_actors.build import build_id, stale_said
+
+
+def test_doctor_and_status_name_a_server_running_other_code_than_the_installed_kg(server_factory):
+    srv = server_factory(start=False)
+    # The server runs `python -m kg_actors` in its HOME: a copy there, one file changed, is the code before an upgrade.
+    copy = srv.home / "kg_actors"
+    shutil.copytree(Path(kg_actors.__file__).parent, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    (copy / "build.py").write_text((copy / "build.py").read_text() + "\n# the code before an upgrade\n")
+    srv.start("--no-editor")
+    health = srv.health()
+    assert health is not None and health["version"] == kg_actors.__version__ and health["build"] != build_id()
+    status = kg(["status"], srv.env)
+    assert status.returncode == 1, status.stdout + status.stderr
+    assert "runs other code than the installed kg" in status.stdout and "fix: kg stop && kg start" in status.stdout
+    doctor = kg(["doctor"], srv.env)
+    assert doctor.returncode == 1 and f"FAIL  server: the server (pid {health['pid']}) runs other code" in doctor.stdout
+    setup = kg(["setup", "--yes"], srv.env)  # the upgrade's own step: the agents now run the installed kg
+    assert "restart it to serve the installed kg: kg stop && kg start" in setup.stdout, setup.stdout
+
+
+def test_a_server_whose_install_is_gone_is_named_so_and_one_of_this_build_or_an_older_kg_is_not_judged():
+    mine = build_id()
+    gone = {"build": "0" * 16, "python": "/nowhere/.venv/bin/python3", "pid": 7}
+    assert "runs from an install that is gone (/nowhere/.venv/bin/python3 no longer exists)" in str(stale_said(gone, mine))
+    assert stale_said({"build": mine, "python": sys.executable}, mine) is None
+    assert stale_said({"version": "0.1.0"}, mine) is None  # a kg from before /health named its build
+
+
+def test_a_commit_on_a_server_whose_python_was_removed_says_so_and_how_to_restart(server_factory, tmp_path):
+    import site
+    import sysconfig
+
+    # The server's Python through a link that then goes, as an old venv deleted after an upgrade goes.
+    python = tmp_path / "old-venv" / "python3"
+    python.parent.mkdir()
+    python.symlink_to(sys.executable)
+    paths = [sysconfig.get_paths()["purelib"], *site.getsitepackages(), str(Path(kg_actors.__file__).parent.parent)]
+    srv = server_factory(start=False, extra_env={"PYTHONPATH": ":".join(paths), **git_env(tmp_path)})
+    srv.python = str(python)
+    assert kg(["init-git"], srv.env).returncode == 0
+    srv.start("--no-editor")
+    assert srv.health()["python"] == str(python)
+    python.unlink()
+    done = kg(["commit"], srv.env)
+    assert done.returncode != 0 and "internal error" not in done.stdout + done.stderr
+    assert f"this server's Python ({python}) is gone" in done.stdout + done.stderr, done.stdout + done.stderr
+    assert "kg stop && kg start" in done.stdout + done.stderr
+    doctor = kg(["doctor"], srv.env)
+    assert f"runs from an install that is gone ({python} no longer exists)" in doctor.stdout, doctor.stdout
