@@ -15,6 +15,7 @@ from typing import Any
 import attrs
 
 from .errors import InvalidInput
+from .records import notes_read, texts_read
 from .secrecy import Finding, check_fields
 
 Json = dict[str, Any]
@@ -45,18 +46,15 @@ def tools_for(held: Iterable[Held]) -> str:
 
 
 def _listed(name: str, values: Any) -> list[tuple[str, str]]:
-    if not isinstance(values, list | tuple):
-        return []
-    return [(f"{name}[{i}]", v) for i, v in enumerate(values) if isinstance(v, str)]
+    return [(f"{name}[{i}]", v) for i, v in enumerate(notes_read(values))]  # as a load reads them
 
 
 def node_fields(node: Any) -> list[tuple[str, str]]:
-    """A stored node's text fields a write checks: gist, notes, touches."""
-    if not isinstance(node, dict):
-        return [("gist", node)] if isinstance(node, str) else []
-    gist = node.get("gist")
-    return ([("gist", gist)] if isinstance(gist, str) else []) + _listed("notes", node.get("notes")) + _listed(
-        "touches", node.get("touches"))
+    """A stored node's text fields a write checks (gist, notes, touches), as a load reads them: what is found
+    clean here is shown to agents unchecked (core/withheld.py)."""
+    gist, notes, touches = texts_read(node)
+    return [("gist", gist), *((f"notes[{i}]", n) for i, n in enumerate(notes)),
+            *((f"touches[{i}]", t) for i, t in enumerate(touches))]
 
 
 def first_in(fields: list[tuple[str, str]]) -> tuple[str, Finding] | None:

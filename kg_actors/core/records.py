@@ -38,6 +38,20 @@ def _strings(values: Any) -> tuple[str, ...]:
     return tuple(v if isinstance(v, str) else json.dumps(v, ensure_ascii=False) for v in values)
 
 
+def texts_read(raw: Any) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
+    """A stored node's (gist, notes, touches) as a load reads them: what a scan of the file must check, so
+    that what it finds nothing in is what the loaded node holds (a list gist joined, a lone note a note)."""
+    if not isinstance(raw, dict):
+        return (raw if isinstance(raw, str) else "", (), ())
+    gist = raw.get("gist", "")
+    return (gist if isinstance(gist, str) else _text(gist), _strings(raw.get("notes")), _strings(raw.get("touches")))
+
+
+def notes_read(values: Any) -> tuple[str, ...]:
+    """An edge's stored notes as a load reads them."""
+    return _strings(values)
+
+
 def _opt_float(value: Any) -> float | None:
     if value is None:
         return None

@@ -47,3 +47,15 @@ def test_the_tool_named_for_a_fix_is_the_one_for_what_holds_the_secret():
     assert tools_for([node, node]) == "kg_put_node"
     assert tools_for([edge]) == "kg_put_edge"
     assert tools_for([edge, node]) == "kg_put_node (a node) or kg_put_edge (an edge)"
+
+
+def test_a_field_is_checked_as_a_load_reads_it_a_list_gist_a_lone_note_and_a_note_that_is_no_text():
+    """What the scan finds nothing in is shown to agents unchecked (core/withheld.py): it must read the file
+    as the load does, or a list gist the load joins into text would hide a secret from it."""
+    from kg_actors.core.records import Node
+
+    raw = {"a": {"id": "a", "gist": ["deploys use", GHP]}, "b": {"id": "b", "gist": "ok", "notes": f"token {GHP}"},
+           "c": {"id": "c", "gist": "ok", "notes": [{"token": GHP}]}}
+    found = list(held_in(_graph(raw)))
+    assert [(h.key, h.field) for h in found] == [("a", "gist"), ("b", "notes[0]"), ("c", "notes[0]")]
+    assert GHP in Node.from_json("a", raw["a"]).gist  # what the load serves: the reason it is checked so
