@@ -99,6 +99,10 @@ class GraphState:
         msg.index.sync(self.graph)  # catch up with what changed while it was built
         self.derived.index = msg.index
 
+    def scanned(self, msg: m.Scanned) -> None:
+        if msg.graph.lineage is self.graph.lineage:  # else a resync loaded another graph since: shown as checked
+            self.graph.lineage.mask.scanned(msg.graph.nodes, msg.graph.edges, msg.held)
+
     def current(self, msg: m.Current | m.Settled) -> GraphView:
         return self.derived.view(self.graph.snapshot())
 
@@ -170,6 +174,7 @@ class GraphState:
         now = max(msg.now, self.clock()) if self.clock is not None else msg.now
         result = graph_ops.put_node(self.graph, self.level, msg.node_id, msg.gist, msg.notes, msg.touches,
                                     now, msg.writer)
+        self.graph.lineage.mask.clean(result.node)  # the write refused any secret (conduct/write.py)
         if result.created:
             hints = msg.hints
             found = hints if hints is not None else run_steps(self._hint_steps(result.node.id, result.node.gist))
@@ -183,11 +188,11 @@ class GraphState:
             return ()
         dup = yield from hints.near_duplicate_steps(index, self.graph, node_id, gist)
         if dup is not None:
-            return (hints.near_duplicate_hint(self.graph.nodes[dup[0]]),)
+            return (hints.near_duplicate_hint(self.graph.lineage.mask.node(self.graph.nodes[dup[0]])),)
         yield
         hub = hints.hub_mention(index, self.graph, node_id, gist, self.derived.most_connected(self.graph))
         if hub is not None:
-            return (hints.hub_mention_hint(hub[0], self.graph.nodes[hub[1]]),)
+            return (hints.hub_mention_hint(hub[0], self.graph.lineage.mask.node(self.graph.nodes[hub[1]])),)
         return ()
 
     def put_edge(self, msg: m.PutEdge) -> m.PutEdgeResult:
@@ -276,7 +281,7 @@ class GraphState:
 # How the actor answers each message (Fold, Refresh and Discard are the loop's own), and
 # the read-only preparation a message has, run in steps before it.
 HANDLERS: dict[type[m.GraphMessage[Any]], Callable[[GraphState, Any], object]] = {
-    m.InstallIndex: GraphState.install_index, m.Current: GraphState.current, m.GetDebt: GraphState.debt,
+    m.InstallIndex: GraphState.install_index, m.Scanned: GraphState.scanned, m.Current: GraphState.current, m.GetDebt: GraphState.debt,
     m.Settled: GraphState.current, m.TouchPaths: GraphState.touch_paths,
     m.SetMissingTouches: GraphState.set_missing_touches,
     m.SetActivityDays: GraphState.set_activity_days, m.NodeIds: GraphState.node_ids,
@@ -329,7 +334,7 @@ async def run_graph_actor(
             if state.derived.index is None:
                 nursery.start_soon(build_index, handle, state.graph.snapshot(), building)
                 if refusal is None:  # a first load: name what a hand edit left (held_scan.py), off the hooks' way
-                    nursery.start_soon(held_scan.say_held, path, len(state.graph.nodes))
+                    nursery.start_soon(held_scan.mask_held, handle, path, state.graph.snapshot())
             else:
                 handle._index_ready.set()
             task_status.started(handle)

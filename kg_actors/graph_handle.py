@@ -119,6 +119,14 @@ class GraphHandle:
     async def install_index(self, index: SearchIndex) -> None:
         await self._mailbox.ask(m.InstallIndex(index))
 
+    def scanned(self, graph: GraphSnapshot, held: tuple[tuple[str, str], ...]) -> None:
+        """Told, never waited on (an actor discarded meanwhile answers nobody): dropped when it cannot be
+        queued at once, as replies then go on checking what they render (core/withheld.py), only slower."""
+        try:
+            self._mailbox.send.send_nowait(m.Scanned(graph, held))
+        except (trio.WouldBlock, trio.ClosedResourceError, trio.BrokenResourceError):
+            pass
+
     async def debt(self, now: float) -> Debt:
         return await self._mailbox.ask(m.GetDebt(now))
 

@@ -25,6 +25,7 @@ from .core.compaction import CompactionResult, Plan
 from .core.debt import Debt
 from .core.model import Edge, EdgeKey, Node
 from .core.search import SearchIndex
+from .core.snapshot import GraphSnapshot
 from .graph_view import GraphView
 
 
@@ -93,6 +94,17 @@ class InstallIndex(GraphMessage[None]):
     derived_only = True
     op = "install_index"
     index: SearchIndex
+
+
+@attrs.frozen
+class Scanned(GraphMessage[None]):
+    """The load's scan for secrets a hand edit left (held_scan.py) is done: every node and edge of `graph`
+    but those `held` names ((what, key) as core/held_secrets.Held has them) holds none (core/withheld.py)."""
+
+    derived_only = True
+    op = "scanned"
+    graph: GraphSnapshot
+    held: tuple[tuple[str, str], ...]
 
 
 @attrs.frozen

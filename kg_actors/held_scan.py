@@ -17,6 +17,8 @@ from pathlib import Path
 import trio
 
 from .core import constants as C
+from .core.snapshot import GraphSnapshot
+from .graph_handle import GraphHandle
 from .storage import held_on_disk
 from .core.held_secrets import Held, tools_for
 
@@ -40,17 +42,30 @@ async def _scanned(args: list[str], large: bool, in_thread: object) -> dict[str,
     return await trio.to_thread.run_sync(in_thread)  # type: ignore[arg-type]
 
 
-async def say_held(path: Path, nodes: int) -> None:
+async def say_held(path: Path, nodes: int) -> list[Held]:
     """Name in the log each entry of a loaded graph file that holds a secret (never the secret): the file is
     kept as written (a lesson is never dropped); a write must leave it out, and kg sync refuses to push it."""
     found = (await _scanned([str(path.parent), str(path)], nodes >= C.SECRET_SCAN_PROCESS_MIN_NODES,
                             lambda: {"file": held_on_disk.held_in_file(path)})).get("file", [])
     if found:
-        log.warning("%s holds what looks like a secret in %d entr%s, kept as written: %s. Edit each in the editor "
-                    "or with %s, sending the field without the secret (until then no commit records them, and "
-                    "kg sync refuses to push them)",
+        log.warning("%s holds what looks like a secret in %d entr%s, kept as written (agents are shown a marker "
+                    "in its place): %s. Edit each in the editor or with %s, sending the field without the secret "
+                    "(until then no commit records them, and kg sync refuses to push them)",
                     path.name, len(found), "y" if len(found) == 1 else "ies", "; ".join(h.said() for h in found[:8])
                     + (f"; and {len(found) - 8} more" if len(found) > 8 else ""), tools_for(found))
+    return found
+
+
+async def mask_held(handle: GraphHandle, path: Path, graph: GraphSnapshot) -> None:
+    """The load's scan (`say_held`), its answer then handed to the actor: what it found nothing in is shown to
+    agents without another check; until then a reply checks what it renders (core/withheld.py). The scan reads
+    the file the load read; a journal replayed over it holds writes kg checked."""
+    try:
+        found = await say_held(path, len(graph.nodes))
+    except Exception:  # noqa: BLE001 - replies go on checking what they render: safe, only slower
+        log.exception("%s: the scan for secrets a hand edit left failed", handle.key)
+        return
+    handle.scanned(graph, tuple((h.what, h.key) for h in found))
 
 
 async def refuse_sync(root: Path) -> None:

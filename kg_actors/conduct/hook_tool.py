@@ -89,7 +89,7 @@ async def _file_recall(floor: Floor, view: SessionView, tool: str,
                     continue
                 if scores is None:
                     scores = recent_scores(gview, now)
-                found[(lvl, node_id)] = (scores.get(node_id, 0.0), node)
+                found[(lvl, node_id)] = (scores.get(node_id, 0.0), graph.lineage.mask.node(node))  # as agents see it
     base = {"ts": now, "project": view.project_path, "claude_session": view.claude_sid,
             "kg_session": view.sid, "reason": "file_recall", "tool": tool, "files": paths}
     if not found:

@@ -150,9 +150,10 @@ async def _found(floor: Floor, view: SessionView, node_ids: list[str], level: st
         else:
             nodes = kept.graph.nodes
             got = [None if (n := nodes.get(i)) is None else (n, list(kept.graph.incident(i))) for i in wanted]
+        mask = handle.snapshot().lineage.mask  # each as agents are shown it (core/withheld.py)
         for node_id, one in zip(wanted, got, strict=True):
             if one is not None:
-                found[node_id] = (lvl, one[0], one[1])
+                found[node_id] = (lvl, mask.node(one[0]), [mask.edge(e) for e in one[1]])
     return found
 
 
@@ -171,7 +172,8 @@ async def _node_read(floor: Floor, view: SessionView, node_ids: list[str], level
         if lvl == "user" and view.project_path is not None:
             project = await floor.graph_for(view, "project")
             project_view = project.view_kept() or await project.current()
-            edges = edges + _cross_level_edges(project_view.graph, node_id)
+            edges = edges + [project_view.graph.lineage.mask.edge(e)
+                             for e in _cross_level_edges(project_view.graph, node_id)]
         if floor.touch_check is not None:  # a touch whose file is gone is shown so, with where it went
             node = await floor.touch_check.marked(node, view.project_path if lvl == "project" else None)
         blocks.append(reads.node_block(lvl, node, edges, promoted=not node.active and not view.maintenance))

@@ -108,8 +108,8 @@ def written_from(levels: list[tuple[str, GraphHandle]]) -> Callable[[str, float]
 
     def written(level: str, since: float) -> list[Node]:
         view = handles[level].view_now()
-        nodes = view.graph.nodes
-        return [nodes[i] for i in view.written.since(since)]
+        nodes, mask = view.graph.nodes, view.graph.lineage.mask  # as agents are shown them (core/withheld.py)
+        return [mask.node(nodes[i]) for i in view.written.since(since)]
 
     return written
 

@@ -35,11 +35,13 @@ async def search_text(floor: Floor, sid: str | None, query: str) -> str:
         per_level[lvl] = hits
         total += matched
     ranked = search.merge_hits(per_level)
-    nodes = {(lvl, h.node_id): views[lvl].graph.nodes[h.node_id] for lvl, h in ranked[:limit]}
+    # Each as agents are shown it: a field holding a secret a hand edit left is a marker (core/withheld.py).
+    nodes = {(lvl, h.node_id): views[lvl].graph.lineage.mask.node(views[lvl].graph.nodes[h.node_id])
+             for lvl, h in ranked[:limit]}
     top = [(lvl, h.node_id) for lvl, h in ranked[: C.SEARCH_TOP_K]]
     connectors, path_edges = search_paths.connection_paths({lvl: v.graph for lvl, v in views.items()}, top)
     for ref in connectors:
-        nodes[ref] = views[ref[0]].graph.nodes[ref[1]]
+        nodes[ref] = views[ref[0]].graph.lineage.mask.node(views[ref[0]].graph.nodes[ref[1]])
     text, shown, cut = search_format.format_search(query, ranked, nodes, connectors, path_edges,
                                                    best_effort=best_effort, total=total)
     if view is not None and shown:

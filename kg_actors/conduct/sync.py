@@ -27,7 +27,8 @@ async def sync(floor: Floor, sid: str) -> str:
     cut: set[tuple[str, str]] = set()
     for lvl, handle in await floor.levels_of(view):
         changes = await handle.changes_since(since=since, session=sid)
-        nodes = [c for kind, c in changes if kind == "node"]
+        mask = handle.snapshot().lineage.mask  # each as agents are shown it (core/withheld.py)
+        nodes = [mask.node(c) for kind, c in changes if kind == "node"]
         edges = [c for kind, c in changes if kind == "edge"]
         if nodes or edges:
             sections.append(replies.sync_section(lvl, nodes, edges))

@@ -323,7 +323,8 @@ def decide(invocations: Iterable[list[str]], views: Mapping[str, tuple[GraphRead
     unseen.sort(key=lambda t: (-t[0], -order[t[1][0]], t[1][1]))
     lines, shown, cut = [HEADER], list[tuple[str, str]](), set[tuple[str, str]]()
     for _, ref in unseen[: C.COMMAND_RECALL_MAX_NODES]:
-        line = f"- [{ref[0]}] {one_line(ref[1])}: {one_line(views[ref[0]][0].nodes[ref[1]].gist)}"
+        mask = views[ref[0]][0].lineage.mask  # a gist holding a secret a hand edit left: a marker
+        line = f"- [{ref[0]}] {one_line(ref[1])}: {one_line(mask.gist(views[ref[0]][0].nodes[ref[1]]))}"
         size = sum(len(x) + 1 for x in lines) + len(line)
         if shown and size > C.COMMAND_RECALL_CHAR_BUDGET:
             break

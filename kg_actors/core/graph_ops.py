@@ -87,6 +87,7 @@ def _refusal(graph: GraphData, level: str, node: Node, notes: Sequence[str] | No
     conflict = _conflict(level, node, notes, touches, w)
     if conflict is not None:
         conflict.written_ts = (node.written or {}).get("ts")
+        conflict.node = graph.lineage.mask.node(node).content()  # as an agent is shown it (core/withheld.py)
     return conflict
 
 
@@ -120,7 +121,7 @@ def gone_refusal(graph: GraphData, level: str, node_id: str, w: Writer) -> Write
             reason = (f"'{shown}' was renamed to '{target.id}' after this session saw it (by another session, or "
                       f"on another machine and brought by `kg sync`); to change that lesson, write '{target.id}' "
                       f"(shown below). Sending this write again makes a second node '{shown}' beside it")
-            return WriteConflict(level, target.id, target.content(), reason, (target.written or {}).get("ts"),
+            return WriteConflict(level, target.id, graph.lineage.mask.node(target).content(), reason, (target.written or {}).get("ts"),
                                  gone=node_id)
         return WriteConflict(level, node_id, None, (
             f"'{shown}' was renamed to '{ids.shown(w.renamed_to)}' after this session last saw it, and that node "

@@ -93,7 +93,7 @@ def level_part(graph: GraphReader, level: str, preloaded: frozenset[str] = froze
         if entry.node_id in preloaded:
             body.append(BodyLine(render.preloaded_line(entry.node_id)))
         else:
-            line = render.node_line(entry.node_id, graph.nodes[entry.node_id].gist)
+            line = render.node_line(entry.node_id, graph.lineage.mask.gist(graph.nodes[entry.node_id]))
             body.append(BodyLine(line, {"seen": [[level, entry.node_id]]}))
         body.extend(BodyLine(render.citation_line(c, entry.node_id), None, "edge", value(c)) for c in entry.citations)
     archived = len(plan.archived) if anchors else len(graph.ids_in_state("archived"))

@@ -267,13 +267,13 @@ def decide(terms: list[str], hits: list[tuple[str, Hit]], graphs: Mapping[str, G
     if all((lvl, h.node_id) in seen for lvl, h in hits):
         # Connectors come only from these hits: nothing new whatever the paths, so none are drawn.
         return Decision("all_seen", hits=logged, threshold=threshold)
-    nodes = {ref: graphs[ref[0]].nodes[ref[1]] for ref in chosen_refs}
+    nodes = {ref: graphs[ref[0]].lineage.mask.node(graphs[ref[0]].nodes[ref[1]]) for ref in chosen_refs}
     matching = {(lvl, h.node_id) for lvl, h in hits}
     connectors, path_edges = connection_paths(graphs, chosen_refs)
     connectors = [r for r in connectors if r not in chosen_refs and r in matching and r not in vetoed
                   and graphs[r[0]].nodes.get(r[1]) is not None and graphs[r[0]].nodes[r[1]].gist]
     for ref in connectors:
-        nodes[ref] = graphs[ref[0]].nodes[ref[1]]
+        nodes[ref] = graphs[ref[0]].lineage.mask.node(graphs[ref[0]].nodes[ref[1]])
     if all(r in seen for r in chosen_refs) and all(r in seen for r in connectors):
         return Decision("all_seen", hits=logged, threshold=threshold)
     text, shown, cut = render(chosen_refs, nodes, connectors, path_edges, seen)

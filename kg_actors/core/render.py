@@ -193,7 +193,7 @@ def plan_lines(graph: GraphReader, plan: LevelPlan, preloaded: frozenset[str] = 
         if e.node_id in preloaded:
             lines.append(preloaded_line(e.node_id))
         else:
-            lines.append(node_line(e.node_id, graph.nodes[e.node_id].gist))
+            lines.append(node_line(e.node_id, graph.lineage.mask.gist(graph.nodes[e.node_id])))
         lines.extend(citation_line(c, e.node_id) for c in e.citations)
     if plan.archived:
         lines.append(ARCHIVED_HEADER)

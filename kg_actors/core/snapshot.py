@@ -25,6 +25,7 @@ import attrs
 
 from .pmap import PMap
 from .records import Edge, EdgeKey, Node
+from .withheld import Mask
 
 STATES = ("active", "archived", "orphaned")
 
@@ -67,9 +68,13 @@ class _Live(GraphReader, Protocol):
 
 
 class Lineage:
-    """Names one graph across its versions (what memo caches key on, weakly)."""
+    """Names one graph across its versions (what memo caches key on, weakly), and holds what agents are
+    shown of its fields that hold a secret (core/withheld.py), for every version of it."""
 
-    __slots__ = ("__weakref__",)
+    __slots__ = ("__weakref__", "mask")
+
+    def __init__(self) -> None:
+        self.mask = Mask()
 
 
 @attrs.frozen(slots=True, weakref_slot=True)

@@ -1,0 +1,125 @@
+"""What an agent is shown of a stored field that holds a secret: a marker in its place, never the secret.
+
+Every write refuses a secret (secrecy.py), but a graph file is plain JSON a person, a script or an older kg
+may edit (held_secrets.py names what it finds at load). The file keeps such a field as written until the
+user edits it; every reply to an agent (reads, searches, the preload, recalls) shows the marker instead,
+and the node's other fields as usual. The editor, the user's own view, shows the field as written so it
+can be fixed there.
+
+Checking a node costs ~0.3 ms, more than a hook reply may pay for every node it renders, so a Mask keeps
+each node's answer while its text is the text checked: the memo of a pure function (`withheld_fields`),
+so whoever fills an entry fills it with the same answer. It lives on the graph's Lineage (one per graph,
+shared by every snapshot of it): the graph's actor marks a node written through kg clean (the write
+refused any secret) and fills the whole graph from the load's background scan (held_scan.py); a reply
+fills the few nodes it renders before that scan is done.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import attrs
+
+from .records import Edge, EdgeKey, Node, edge_storage_key
+from .secrecy import find
+
+
+def marker(kind: str) -> str:
+    """What an agent sees in place of a field holding a secret: what it looks like, and where it is fixed."""
+    return f"[withheld: holds what looks like {kind}; edit it in kg's editor]"
+
+
+def withheld_fields(fields: Iterable[tuple[str, str]]) -> dict[str, str]:
+    """Each named text field that holds what looks like a secret, with the secret's kind (never the secret)."""
+    out: dict[str, str] = {}
+    for name, text in fields:
+        if text and (found := find(text)) is not None:
+            out[name] = found.kind
+    return out
+
+
+def _items(values: tuple[str, ...], kinds: list[str | None]) -> tuple[str, ...]:
+    return tuple(v if kind is None else marker(kind) for v, kind in zip(values, kinds))
+
+
+def node_shown(node: Node) -> dict[str, Any] | None:
+    """The fields of `node` an agent is shown otherwise (marker in place of each one holding a secret), or
+    None when it holds none."""
+    fields = [("gist", node.gist), *((f"n{i}", n) for i, n in enumerate(node.notes)),
+              *((f"t{i}", t) for i, t in enumerate(node.touches))]
+    held = withheld_fields(fields)
+    if not held:
+        return None
+    out: dict[str, Any] = {}
+    if "gist" in held:
+        out["gist"] = marker(held["gist"])
+    for name, values in (("notes", node.notes), ("touches", node.touches)):
+        kinds = [held.get(f"{name[0]}{i}") for i in range(len(values))]
+        if any(kinds):
+            out[name] = _items(values, kinds)
+    return out
+
+
+def notes_shown(notes: tuple[str, ...]) -> tuple[str, ...] | None:
+    """An edge's notes as an agent is shown them, or None when none holds a secret."""
+    held = withheld_fields((str(i), n) for i, n in enumerate(notes))
+    return None if not held else _items(notes, [held.get(str(i)) for i in range(len(notes))])
+
+
+def _same_text(a: Node, b: Node) -> bool:
+    return a.gist == b.gist and a.notes == b.notes and a.touches == b.touches
+
+
+class Mask:
+    """Per node (and edge): the version last checked and what an agent is shown of it (None: as stored)."""
+
+    __slots__ = ("_nodes", "_edges")
+
+    def __init__(self) -> None:
+        self._nodes: dict[str, tuple[Node, dict[str, Any] | None]] = {}
+        self._edges: dict[EdgeKey, tuple[tuple[str, ...], tuple[str, ...] | None]] = {}
+
+    def _entry(self, node: Node) -> dict[str, Any] | None:
+        hit = self._nodes.get(node.id)
+        if hit is not None and hit[0] is node:
+            return hit[1]
+        if hit is None or not _same_text(hit[0], node):
+            hit = (node, node_shown(node))
+        self._nodes[node.id] = (node, hit[1])  # the newest version: the next look is an identity check
+        return hit[1]
+
+    def node(self, node: Node) -> Node:
+        """`node` as an agent is shown it."""
+        shown = self._entry(node)
+        return node if shown is None else attrs.evolve(node, **shown)
+
+    def gist(self, node: Node) -> str:
+        shown = self._entry(node)
+        return node.gist if shown is None else shown.get("gist", node.gist)
+
+    def edge(self, edge: Edge) -> Edge:
+        if not edge.notes:
+            return edge
+        hit = self._edges.get(edge.key)
+        if hit is None or hit[0] != edge.notes:
+            hit = (edge.notes, notes_shown(edge.notes))
+            self._edges[edge.key] = hit
+        return edge if hit[1] is None else attrs.evolve(edge, notes=hit[1])
+
+    def clean(self, node: Node) -> None:
+        """`node` holds no secret: a write through kg refused any."""
+        self._nodes[node.id] = (node, None)
+
+    def scanned(self, nodes: Mapping[str, Node], edges: Mapping[EdgeKey, Edge], held: Iterable[tuple[str, str]]
+                ) -> None:
+        """A scan's answer over these versions: all clean but `held` ((what, key) pairs: "node", its id;
+        "edge", `from->to:rel`), which are checked field by field when first shown. An entry already made
+        is kept (it may be of a newer version)."""
+        named = set(held)
+        for node_id, node in nodes.items():
+            if ("node", node_id) not in named and node_id not in self._nodes:
+                self._nodes[node_id] = (node, None)
+        for key, edge in edges.items():
+            if edge.notes and ("edge", edge_storage_key(key)) not in named and key not in self._edges:
+                self._edges[key] = (edge.notes, None)

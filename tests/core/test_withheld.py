@@ -1,0 +1,64 @@
+"""What an agent is shown of a field holding a secret a hand edit left (core/withheld.py): the marker."""
+
+from __future__ import annotations
+
+import attrs
+
+from kg_actors.core.records import Edge, Node
+from kg_actors.core.withheld import Mask, marker, node_shown, withheld_fields
+
+GHP = "ghp_" + "R7kQ" * 9
+ANT = "sk-ant-" + "api03-" + "Xk3v9QmZ2aB7qLp0Wn4T" * 4
+
+
+def test_each_field_holding_a_secret_is_a_marker_naming_its_kind_and_the_rest_shows_as_stored():
+    node = Node("deploy-lesson", f"deploys use {GHP}", notes=("run from the root", f"key {ANT}"),
+                touches=("scripts/deploy.sh",))
+    shown = Mask().node(node)
+    assert shown.gist == marker("a GitHub token") == ("[withheld: holds what looks like a GitHub token; "
+                                                      "edit it in kg's editor]")
+    assert shown.notes == ("run from the root", marker("an Anthropic API key"))
+    assert shown.touches == ("scripts/deploy.sh",) and shown.id == node.id
+    assert GHP not in repr(shown) and ANT not in repr(shown)
+
+
+def test_a_node_without_a_secret_is_shown_as_it_is_and_the_decision_names_no_field():
+    node = Node("plain", "an ordinary lesson", notes=("a note",), touches=("src/a.py",))
+    assert Mask().node(node) is node and Mask().gist(node) == "an ordinary lesson"
+    assert node_shown(node) is None and withheld_fields([("gist", "token rotation happens monthly")]) == {}
+
+
+def test_an_edge_note_holding_a_secret_is_a_marker():
+    edge = Edge("a", "b", "uses", (f"the key {ANT}", "plain context"))
+    assert Mask().edge(edge).notes == (marker("an Anthropic API key"), "plain context")
+    plain = Edge("a", "b", "uses", ("plain",))
+    assert Mask().edge(plain) is plain
+
+
+def test_before_a_scan_the_node_is_checked_when_shown_and_a_scan_marks_only_what_it_found_clean():
+    held = Node("held", f"uses {GHP}")
+    clean = Node("clean", "an ordinary lesson")
+    mask = Mask()
+    assert mask.gist(held) == marker("a GitHub token")  # no scan yet: checked as it is shown
+    mask = Mask()
+    mask.scanned({"held": held, "clean": clean}, {}, [("node", "held")])
+    assert mask.gist(held) == marker("a GitHub token") and mask.node(clean) is clean
+
+
+def test_an_entry_holds_only_for_the_text_checked_a_changed_text_is_checked_again():
+    mask = Mask()
+    before = Node("lesson", "an ordinary lesson")
+    mask.scanned({"lesson": before}, {}, [])
+    after = attrs.evolve(before, notes=(f"token {GHP}",))  # a text no scan saw (a reload, a merge)
+    assert mask.node(after).notes == (marker("a GitHub token"),)
+    stamped = attrs.evolve(after, last_read_ts=5.0)  # a new version, the same text: the answer holds
+    assert mask.node(stamped).notes == (marker("a GitHub token"),) and mask.node(stamped).last_read_ts == 5.0
+
+
+def test_a_node_written_through_kg_is_marked_clean_and_shown_as_written():
+    mask = Mask()
+    old = Node("lesson", f"uses {GHP}")
+    assert mask.gist(old) != old.gist
+    new = Node("lesson", "uses the vault")
+    mask.clean(new)
+    assert mask.node(new) is new
