@@ -62,3 +62,14 @@ def test_a_node_written_through_kg_is_marked_clean_and_shown_as_written():
     new = Node("lesson", "uses the vault")
     mask.clean(new)
     assert mask.node(new) is new
+
+
+def test_a_scan_answers_for_the_text_it_saw_an_edge_too_and_what_changed_since_is_checked():
+    edge = Edge("a", "b", "uses", (f"the key {ANT}",))
+    lesson = Node("lesson", "an ordinary lesson")
+    mask = Mask()
+    mask.scanned({"lesson": lesson}, {edge.key: edge}, [("edge", "a->b:uses")])
+    assert mask.edge(edge).notes == (marker("an Anthropic API key"),)  # the scan named it: shown as a marker
+    assert mask.node(lesson) is lesson
+    changed = attrs.evolve(lesson, gist=f"an ordinary lesson {GHP}")  # not the text the scan saw
+    assert mask.gist(changed) == marker("a GitHub token")
