@@ -96,7 +96,8 @@ def check_store(r: Says, root: Path, loaded: Collection[str]) -> None:
     for key, held in sorted(held_on_disk.held(root).items()):  # a hand edit's, or an older kg's: the file stays
         for h in held:
             r.warn(f"graph {key}", f"{h.said()}: what looks like a secret, stored by hand or by an older kg; it is "
-                   "kept in the file as written, and no commit records it nor kg sync pushes it",
+                   "kept in the file as written, agents are shown a marker in its place, and no commit records it nor "
+                   "kg sync pushes it",
                    f"edit it in the editor or with {tools_for([h])}, sending the field without the secret")
     for copy in _repaired(root):
         r.warn("store", f"{copy} is the file as it was before a load read it other than as written (a hand edit: "

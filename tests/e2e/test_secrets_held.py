@@ -80,6 +80,7 @@ async def test_a_hand_edited_secret_is_named_at_load_and_by_doctor_and_the_file_
         for name in ("node 'hand-planted-node' notes[2]", "node 'touch-planted-node' touches[0]",
                      "edge 'hand-planted-node->plain-lesson:uses' notes[0]"):
             assert f"graph user: {name}" in doctor.stdout, doctor.stdout
+        assert "agents are shown a marker in its place" in doctor.stdout and "agents are shown a marker" in log
         # The fix is worded by what holds the secret: an edge is edited with kg_put_edge.
         assert "or with kg_put_node (a node) or kg_put_edge (an edge)" in log, log[-2000:]
         said = doctor.stdout.split("graph user: ")
