@@ -171,3 +171,31 @@ def test_a_save_without_the_secret_brings_the_node_back_and_a_hand_edit_while_se
         _clean(later.start().context, "a preload after a hand edit")
     finally:
         srv.stop()
+
+
+def test_a_large_graph_shows_no_secret_before_its_scan_in_a_child_is_done_nor_after(tmp_path):
+    """From 500 nodes the load's scan runs in a child process for a while: a read meanwhile checks what it shows."""
+    from kg_actors.core import constants as C
+
+    nodes = {f"bulk-lesson-{i}": node(f"bulk-lesson-{i}", f"bulk lesson number {i} about retries", _archived=True)
+             for i in range(C.SECRET_SCAN_PROCESS_MIN_NODES + 100)}
+    nodes["planted-deploy-key"] = node("planted-deploy-key", f"deploys push with {GHP}", notes=["via the ci runner"])
+    srv = start_server(tmp_path, user={"nodes": nodes, "edges": {},
+                                       "_meta": {"versions": {}, "namespace": {"kind": "user", "owner": None}}})
+    try:
+        h = Harness(srv, str(srv.home))
+        first = [_clean(h.start().context, "the preload"),
+                 _clean(h.mcp("kg_read", id="planted-deploy-key", level="user"), "a read during the scan")]
+        assert all("planted-deploy-key" in t and MARK in t for t in first), first
+        said = "user.json holds what looks like a secret in 1 entry"
+        for _ in range(3000):  # bounded: each turn is a read, the scan's line ends it
+            text = _clean(h.mcp("kg_read", id="planted-deploy-key", level="user"), "a read during the scan")
+            assert f"gist: {MARK} a GitHub token" in text and "via the ci runner" in text, text
+            if said in srv.log.read_text():
+                break
+        assert said in srv.log.read_text()
+        after = _clean(h.mcp("kg_search", query="deploys push ci runner"), "a search after the scan")
+        assert "planted-deploy-key" in after and MARK in after, after
+        assert "bulk lesson number 7 about retries" in h.mcp("kg_read", id="bulk-lesson-7", level="user")
+    finally:
+        srv.stop()
