@@ -11,7 +11,7 @@ import uuid
 
 from e2e_helpers import graph, start_server
 from editor_store import client
-from hook_helpers import Harness, mcp_call, node, project_graph, run_hook
+from hook_helpers import Harness, node, post, project_graph, run_hook
 
 from kg_actors.testing import ServerProcess
 
@@ -118,6 +118,11 @@ def test_a_hand_planted_secret_reaches_no_agent_reply_and_a_marker_takes_its_pla
         _clean(codex.start().context, "Codex's preload")
         _clean(codex.prompt("how is the llm client wiring set up here?").context, "Codex's prompt recall")
         _clean(codex.mcp("kg_read", id="upload-bucket-keys", level="user"), "Codex's kg_read")
+        # Gemini CLI's hook endpoint: the same decisions, in its own reply shape.
+        gemini = {"session_id": str(uuid.uuid4()), "cwd": root, "transcript_path": str(tmp_path / "gemini.json")}
+        start = post(srv, "/api/gemini/SessionStart", {**gemini, "hook_event_name": "SessionStart", "source": "startup"})
+        shown = _clean(start.text, "Gemini's preload")  # a small graph's preload holds its archived gists too
+        assert "upload-bucket-keys: " + MARK in shown and "llm-client-wiring: " + MARK in shown, shown
         # The editor, the user's own view, shows each field as written, so it can be fixed there.
         with client(srv) as editor:
             shown = editor.get("/api/nodes/user/release-tagging-steps").json()["node"]
