@@ -281,7 +281,8 @@ class GraphState:
 # How the actor answers each message (Fold, Refresh and Discard are the loop's own), and
 # the read-only preparation a message has, run in steps before it.
 HANDLERS: dict[type[m.GraphMessage[Any]], Callable[[GraphState, Any], object]] = {
-    m.InstallIndex: GraphState.install_index, m.Scanned: GraphState.scanned, m.Current: GraphState.current, m.GetDebt: GraphState.debt,
+    m.InstallIndex: GraphState.install_index, m.Scanned: GraphState.scanned, m.Current: GraphState.current,
+    m.GetDebt: GraphState.debt,
     m.Settled: GraphState.current, m.TouchPaths: GraphState.touch_paths,
     m.SetMissingTouches: GraphState.set_missing_touches,
     m.SetActivityDays: GraphState.set_activity_days, m.NodeIds: GraphState.node_ids,

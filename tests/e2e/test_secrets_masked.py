@@ -120,7 +120,8 @@ def test_a_hand_planted_secret_reaches_no_agent_reply_and_a_marker_takes_its_pla
         _clean(codex.mcp("kg_read", id="upload-bucket-keys", level="user"), "Codex's kg_read")
         # Gemini CLI's hook endpoint: the same decisions, in its own reply shape.
         gemini = {"session_id": str(uuid.uuid4()), "cwd": root, "transcript_path": str(tmp_path / "gemini.json")}
-        start = post(srv, "/api/gemini/SessionStart", {**gemini, "hook_event_name": "SessionStart", "source": "startup"})
+        start = post(srv, "/api/gemini/SessionStart",
+                     {**gemini, "hook_event_name": "SessionStart", "source": "startup"})
         shown = _clean(start.text, "Gemini's preload")  # a small graph's preload holds its archived gists too
         assert "upload-bucket-keys: " + MARK in shown and "llm-client-wiring: " + MARK in shown, shown
         # The editor, the user's own view, shows each field as written, so it can be fixed there.
