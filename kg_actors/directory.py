@@ -68,9 +68,9 @@ class GraphDirectory:
         slug = self._slug_of.get(root)
         if slug is None:
             slug = L.choose_slug(self.layout, root)
-            bound = self._root_of.get(slug, root)
-            if bound != root and not L.folder_gone(bound):
-                slug = L.hashed_slug(root)
+            bound = self._root_of.get(slug)
+            if bound is not None and not L.takes_over(slug, bound, root):
+                slug = L.hashed_slug(root)  # another project's, here or gone, whose folder bore another name
             self._slug_of[root], self._root_of[slug] = slug, root
         return f"project:{slug}"
 

@@ -269,16 +269,27 @@ def choose_slug(layout: Layout, root: str) -> str:
     reference = reference_slug(root)
     if reference is not None and there(layout.project_graph(reference)):
         recorded = recorded_project_path(layout.project_graph(reference))
-        if recorded is None or recorded == root or folder_gone(recorded):
+        if takes_over(reference, recorded, root):
             return reference  # 0.17's graph of this project (or of one of this name no longer on this machine)
     moved = _moved_here(layout, root, plain, plain_recorded if there(plain_file) else None)
     if moved is not None:
         return moved
     if not there(plain_file):
         return plain
-    if plain_recorded is None or folder_gone(plain_recorded):
+    if takes_over(plain, plain_recorded, root):
         return plain  # a graph whose folder is not on this machine (synced from another, or moved) is adopted
     return hashed
+
+
+def takes_over(slug: str, recorded: str | None, root: str) -> bool:
+    """Whether `root` may take the graph in folder `slug` that records `recorded`: its own, or one whose
+    folder is not on this machine and bore the very same name. Never by the slug alone: `My App` and
+    `My-App`, or every name of no ASCII letter (`project`), share one, and a stranger's lessons would
+    land in the session. A graph recording no folder is taken by the folder its name spells."""
+    name = os.path.basename(root.rstrip("/"))
+    if recorded is None:
+        return slug == name
+    return recorded == root or (folder_gone(recorded) and os.path.basename(recorded.rstrip("/")) == name)
 
 
 def _moved_here(layout: Layout, root: str, plain: str, plain_recorded: str | None) -> str | None:

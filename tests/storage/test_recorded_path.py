@@ -86,3 +86,30 @@ def test_of_two_projects_of_one_name_synced_from_another_machine_each_folder_her
     (lay.projects / L.hashed_slug(there_t2)).rename(lay.projects / "kept-aside")
     _stored(lay, L.hashed_slug(str(local_twin)), local_twin)
     assert L.choose_slug(lay, str(tmp_path / "elsewhere" / "t3" / "svc")) == "svc"
+
+
+def test_a_gone_projects_graph_is_taken_only_by_a_folder_of_its_very_name_never_of_its_slug(tmp_path):
+    # `日本語プロジェクト` and `My App` keep their graphs in `project` and `My-App` (our slug rule); once their
+    # folders are gone, `~/work/project` and `~/oss/My-App` share a slug with them but not a name.
+    lay = L.Layout(tmp_path / "store")
+    _stored(lay, "project", tmp_path / "ünï" / "日本語プロジェクト")
+    _stored(lay, "My-App", tmp_path / "clients" / "My App")
+    for name in ("work/project", "oss/My-App", "elsewhere/My App", "moved/日本語プロジェクト"):
+        (tmp_path / name).mkdir(parents=True)
+    assert L.choose_slug(lay, str(tmp_path / "work" / "project")) == L.hashed_slug(str(tmp_path / "work" / "project"))
+    assert L.choose_slug(lay, str(tmp_path / "oss" / "My-App")) == L.hashed_slug(str(tmp_path / "oss" / "My-App"))
+    # The same project moved to another parent folder keeps its memory.
+    assert L.choose_slug(lay, str(tmp_path / "elsewhere" / "My App")) == "My-App"
+    assert L.choose_slug(lay, str(tmp_path / "moved" / "日本語プロジェクト")) == "project"
+
+
+def test_a_graph_that_records_no_folder_is_taken_only_by_the_folder_its_name_spells(tmp_path):
+    lay = L.Layout(tmp_path / "store")
+    for name in ("My-App", "svc"):
+        path = lay.project_graph(name)
+        path.parent.mkdir(parents=True)
+        path.write_text(json.dumps({"nodes": {}}))
+    (tmp_path / "a" / "My App").mkdir(parents=True)
+    (tmp_path / "a" / "svc").mkdir(parents=True)
+    assert L.choose_slug(lay, str(tmp_path / "a" / "svc")) == "svc"
+    assert L.choose_slug(lay, str(tmp_path / "a" / "My App")) == L.hashed_slug(str(tmp_path / "a" / "My App"))

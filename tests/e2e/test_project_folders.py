@@ -1,0 +1,49 @@
+"""Which project a session's folder is, through the real hooks against a real `kg serve`: a gone project's
+graph taken over only by a folder of its very name, git worktrees sharing their repository's memory, and
+folders that cannot be a project (gone, relative, a symlink out of home) still getting the user's memory."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import pytest
+from hook_helpers import Harness
+
+from kg_actors.testing import ServerProcess
+
+
+@pytest.fixture(scope="module")
+def srv(tmp_path_factory):
+    server = ServerProcess(tmp_path_factory.mktemp("folders"))
+    server.start("--no-editor")
+    yield server
+    server.kill()
+
+
+def git(*args: str, cwd: str | None = None) -> None:
+    subprocess.run(["git", "-c", "user.email=a@b", "-c", "user.name=a", *args], cwd=cwd, check=True,
+                   capture_output=True)
+
+
+def learn(srv: ServerProcess, cwd: str, node_id: str, gist: str) -> Harness:
+    h = Harness(srv, cwd)
+    assert h.start().context and h.kg_sid
+    h.mcp("kg_put_node", level="project", id=node_id, gist=gist)
+    return h
+
+
+@pytest.mark.parametrize("gone, stranger, node_id", [
+    ("ünï/日本語プロジェクト", "work/project", "japanese-build-lesson"),
+    ("clients/My App", "oss/My-App", "client-a-blue-cluster"),
+])
+def test_a_gone_projects_lessons_never_reach_a_folder_that_only_shares_its_slug(srv, gone, stranger, node_id):
+    learn(srv, srv.project(gone), node_id, "Deploys of this client go to the blue cluster only.")
+    shutil.rmtree(srv.home / gone.split("/")[0])
+    other = srv.project(stranger)
+    git("init", "-q", other)
+    run = Harness(srv, other).start()
+    assert "session_id:" in run.context and node_id not in run.context
+    # The project itself, moved to another parent folder, keeps its memory.
+    moved = srv.project("moved/" + gone.split("/")[-1])
+    assert node_id in Harness(srv, moved).start().context
