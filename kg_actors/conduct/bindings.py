@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from ..core import constants as C
-from ..storage import layout as L
+from ..storage import layout as L, work_trees
 
 
 class GraphsOnDisk(Protocol):
@@ -34,9 +34,8 @@ class CwdBindings:
     def binding(self, cwd: object) -> tuple[str | None, str]:
         """(project root or None, the cwd's own folder) for a session's cwd.
 
-        The cwd must be an existing folder inside home. Inside a git work tree it binds
-        to the work tree's root, so `<repo>/src/deep` shares `<repo>`'s memory, unless
-        a graph is already stored for that exact folder (its memory stays where it is).
+        The cwd must be an existing folder inside home; the project is work_trees.project_of's
+        (its git repository's, a linked worktree's included).
         """
         now = self._clock()
         if isinstance(cwd, str):
@@ -44,10 +43,7 @@ class CwdBindings:
             if cached is not None and now < cached[0]:
                 return cached[1], cached[2]
         folder = L.project_folder(cwd, "cwd")
-        bound = folder
-        top = L.work_tree_root(folder)
-        if top is not None and top != folder and not self._graphs.has_graph_for(folder):
-            bound = top
+        bound = work_trees.project_of(folder, str(L.home()), lambda f: self._graphs.has_graph_for(f))
         root = None if L.is_home(bound) and not self._graphs.has_project_graph(bound) else bound
         if len(self._cached) >= C.ROOT_CACHE_SIZE:
             self._cached.clear()

@@ -156,22 +156,6 @@ def project_folder(cwd: object, field: str = "cwd") -> str:
     return real
 
 
-def work_tree_root(folder: str) -> str | None:
-    """The root of the git work tree holding `folder` (a real path inside home), or None.
-
-    Walks up looking for a `.git` entry (a folder, or the file of a linked work tree
-    or a submodule): one stat per level, no git process. A `.git` in home itself (a
-    dotfiles repository) makes no project: home is the user level's place.
-    """
-    h = str(home())
-    path = folder
-    while path != h and path.startswith(h.rstrip("/") + "/"):
-        if os.path.lexists(os.path.join(path, ".git")):
-            return path
-        path = os.path.dirname(path)
-    return None
-
-
 def is_home(root: str) -> bool:
     return root == str(home())
 

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar, TypeVarTuple
 
 from ..storage import git as G
-from ..storage import layout as L
+from ..storage import layout as L, work_trees
 from ..storage.lock import StorageBusy
 from . import common, offline, waiting
 
@@ -172,18 +172,18 @@ def _graph_key(root: Path, graph: str) -> tuple[str, str]:
 
 
 def project_of_folder(layout: L.Layout, folder: str) -> str:
-    """The project root a folder binds to, as the server binds a session's cwd (conduct/bindings.py): the root
-    of the git work tree holding it, unless a graph is stored for that exact folder."""
-    top = L.work_tree_root(folder) if os.path.isdir(folder) else None
-    if top is None or top == folder:
+    """The project root a folder binds to, by the server's own lookup (work_trees.project_of)."""
+    if not os.path.isdir(folder):
         return folder
-    if layout.project_graph(L.hashed_slug(folder)).exists():
-        return folder
-    for name in (L.base_slug(folder), L.reference_slug(folder)):  # ours, then kg-memory 0.17's
-        graph = layout.project_graph(name) if name is not None else None
-        if graph is not None and graph.exists() and L.recorded_project_path(graph) == folder:
-            return folder
-    return top
+
+    def has_own_graph(sub: str) -> bool:  # a graph stored for that exact folder
+        if layout.project_graph(L.hashed_slug(sub)).exists():
+            return True
+        names = (L.base_slug(sub), L.reference_slug(sub))  # ours, then kg-memory 0.17's
+        return any(name is not None and layout.project_graph(name).exists()
+                   and L.recorded_project_path(layout.project_graph(name)) == sub for name in names)
+
+    return work_trees.project_of(folder, str(L.home()), has_own_graph)
 
 
 def cmd_restore(config: Config, at: str, graph: str) -> int:

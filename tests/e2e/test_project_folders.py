@@ -47,3 +47,26 @@ def test_a_gone_projects_lessons_never_reach_a_folder_that_only_shares_its_slug(
     # The project itself, moved to another parent folder, keeps its memory.
     moved = srv.project("moved/" + gone.split("/")[-1])
     assert node_id in Harness(srv, moved).start().context
+
+
+def test_a_git_worktree_shares_its_repositorys_memory_and_leaves_none_behind(srv):
+    main = srv.project("repos/r01")
+    git("init", "-q", main)
+    git("commit", "-q", "--allow-empty", "-m", "first", cwd=main)
+    learn(srv, main, "r01-release-steps", "Releases of r01 are tagged before the changelog is cut.")
+    claude_wt = f"{main}/.claude/worktrees/fix-bug"
+    plain_wt = str(srv.home / "wt" / "r01-feature")
+    for wt in (claude_wt, plain_wt):
+        git("worktree", "add", "-q", wt, cwd=main)
+    h = Harness(srv, claude_wt)
+    assert "r01-release-steps" in h.start().context
+    h.mcp("kg_put_node", level="project", id="r01-flaky-port", gist="The r01 test server needs a free port 8080.")
+    assert "r01-flaky-port" in Harness(srv, main).start().context  # learned in a worktree, known in the repo
+    assert "r01-flaky-port" in Harness(srv, plain_wt).start().context
+    assert not [d.name for d in (srv.store / "projects").iterdir() if d.name.startswith(("fix-bug", "r01-feature"))]
+    # Once the worktree is gone, an unrelated repository of its name has nothing of r01's.
+    git("worktree", "remove", "--force", claude_wt, cwd=main)
+    stranger = srv.project("other-client/fix-bug")
+    git("init", "-q", stranger)
+    text = Harness(srv, stranger).start().context
+    assert "session_id:" in text and "r01-" not in text

@@ -1,0 +1,81 @@
+"""Which git checkout a folder belongs to, read from `.git` entries alone (a few stats and small reads, no git).
+
+A linked worktree (`git worktree add`, Claude Code's `<repo>/.claude/worktrees/<name>`) is the same project
+as its repository: what a session learns there is the repository's, and it outlives the worktree. Its `.git`
+is a file `gitdir: <common>/worktrees/<name>`, and that folder's `commondir` names the common git dir. A
+submodule's `.git` file points into `<super>/.git/modules/...` with no `commondir`: a project of its own.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+
+from . import user_files
+
+_SMALL = 4096  # a `.git` file or a `commondir` holds one path
+
+
+def work_tree_root(folder: str, home: str) -> str | None:
+    """The root of the git work tree holding `folder` (a real path inside `home`), or None.
+
+    Walks up looking for a `.git` entry (a folder, or the file of a linked work tree or a submodule).
+    A `.git` in home itself (a dotfiles repository) makes no project: home is the user level's place.
+    """
+    path = folder
+    while path != home and path.startswith(home.rstrip("/") + "/"):
+        if os.path.lexists(os.path.join(path, ".git")):
+            return path
+        path = os.path.dirname(path)
+    return None
+
+
+def repository_folder(top: str) -> str:
+    """The folder that names work tree `top`'s project: for a linked worktree, its main checkout (the folder
+    holding the common `.git`) or, for a bare repository, that repository's own folder; else `top` itself.
+    A `.git` file that does not read, or names a folder that is not there: `top`, as before worktrees
+    were followed."""
+    gitdir = _points_to(os.path.join(top, ".git"), top)
+    if gitdir is None:
+        return top
+    common = _points_to(os.path.join(gitdir, "commondir"), gitdir, prefix="")
+    if common is None or os.path.realpath(common) == os.path.realpath(gitdir):
+        return top  # a submodule, or a checkout whose git dir is kept elsewhere (--separate-git-dir)
+    common = os.path.realpath(common)
+    if os.path.basename(common) == ".git":
+        checkout = os.path.dirname(common)
+        return checkout if os.path.lexists(os.path.join(checkout, ".git")) else top
+    return common  # a bare repository: one project for all its worktrees, named by its folder
+
+
+def _points_to(path: str, base: str, prefix: str = "gitdir:") -> str | None:
+    """The existing folder a one-line pointer file names (relative to `base`), or None."""
+    try:
+        with user_files.open_regular(path) as f:
+            raw = f.read(_SMALL + 1)
+    except OSError:
+        return None  # a folder (an ordinary checkout), missing, unreadable, a FIFO
+    try:
+        text = raw.decode().strip()
+    except UnicodeDecodeError:
+        return None
+    if len(raw) > _SMALL or "\n" in text or not text.startswith(prefix):
+        return None
+    target = text[len(prefix):].strip()
+    if not target or "\0" in target:
+        return None
+    target = os.path.normpath(os.path.join(base, target))
+    return target if os.path.isdir(target) else None
+
+
+def project_of(folder: str, home: str, has_own_graph: Callable[[str], bool]) -> str:
+    """The project folder an existing folder inside `home` binds to: the one lookup of hooks, the MCP tools'
+    `cwd` and the CLI. Inside a git work tree, the repository's (see `repository_folder`), so `<repo>/src`
+    and `<repo>/.claude/worktrees/fix-bug` share `<repo>`'s memory; a subfolder that already has a graph of
+    its own keeps it (its memory stays where it is). Outside any work tree: the folder itself."""
+    top = work_tree_root(folder, home)
+    if top is None or (top != folder and has_own_graph(folder)):
+        return folder
+    repo = repository_folder(top)
+    # A repository outside home (or home itself) cannot hold project memory: the worktree stays its own.
+    return repo if repo != home and repo.startswith(home.rstrip("/") + "/") else top
