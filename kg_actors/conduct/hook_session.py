@@ -30,10 +30,11 @@ async def bootstrap(floor: Floor, cwd: object, claude_sid: object, source: objec
     """`harness`: the payload's (profiles.of_payload); else told by the transcript's path alone."""
     if harness is None:
         harness = profiles.from_transcript(transcript_path if isinstance(transcript_path, str) else None)
-    outside = _outside_home(cwd)
-    # A folder outside home holds no project memory (spec: project folders are inside it); its session is
-    # user-only, as a home-folder session is, rather than no memory at all (a devcontainer's /workspaces).
-    root = None if outside else hook_root(floor, cwd)
+    lead = _no_project_note(cwd)
+    # A folder that cannot be a project (outside home, gone, named relatively) holds no project memory; its
+    # session is user-only, as a home-folder session is, rather than no memory at all (a devcontainer's
+    # /workspaces, a folder deleted under a resumed session, a harness that sent `..`).
+    root = None if lead else hook_root(floor, cwd)
     claude = claude_sid if isinstance(claude_sid, str) and claude_sid else None
     origin = source if isinstance(source, str) else "startup"
     now = floor.clock()
@@ -61,17 +62,23 @@ async def bootstrap(floor: Floor, cwd: object, claude_sid: object, source: objec
                 "text": "", "stats": {}, "message": f"kg memory: session {view.sid} resumed"}
     if origin == "compact":
         view = await sessions.reset_context(sid=view.sid, now=now)
-    # The note on a folder outside home comes first, and the preload is sized with it: the harness's limit
+    # The note on a folder of no project comes first, and the preload is sized with it: the harness's limit
     # is for the whole text (a long path pushed a full preload past Claude Code's 9,500 units).
-    return await _preload(floor, view, harness, reused, lead=replies.outside_home_note(str(cwd)) if outside else "")
+    return await _preload(floor, view, harness, reused, lead=lead or "")
 
 
-def _outside_home(cwd: object) -> bool:
-    """An existing folder, named absolutely, outside the user's home."""
-    if not isinstance(cwd, str) or not os.path.isabs(cwd) or "\0" in cwd:
-        return False
-    real = os.path.realpath(cwd)
-    return os.path.isdir(real) and not L.project_root_ok(real)
+def _no_project_note(cwd: object) -> str | None:
+    """Why a hook's cwd, a path, names no project folder (the session is then user-only), or None: a
+    project folder, or no path at all (not a string, a NUL byte: refused as bad input)."""
+    if not isinstance(cwd, str) or not cwd.strip() or "\0" in cwd:
+        return None
+    path = os.path.expanduser(cwd.strip())
+    if not os.path.isabs(path):
+        return replies.no_project_note(cwd, "is a relative path, not a folder the session can be in")
+    real = os.path.realpath(path)
+    if not os.path.isdir(real):
+        return replies.no_project_note(cwd, "is a file, not a folder" if os.path.exists(real) else "does not exist")
+    return None if L.project_root_ok(real) else replies.outside_home_note(cwd)
 
 
 async def _name_project(floor: Floor, root: str) -> None:

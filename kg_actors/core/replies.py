@@ -17,9 +17,17 @@ from .plain_text import clipped, note_item, one_line, within_reminder
 
 def outside_home_note(cwd: str) -> str:
     # A path is as long as a file system allows; the note is read beside the preload, within one limit.
-    cwd = one_line(cwd if len(cwd) <= 200 else f"{cwd[:100]}…{cwd[-99:]}")
+    cwd = _shown_path(cwd)
     return (f"kg memory: {cwd} is outside your home, where project memory lives: this session holds the "
             "user graph only. Work on a project inside your home to keep its own lessons.")
+
+
+def no_project_note(cwd: str, why: str) -> str:
+    return f"kg memory: {_shown_path(cwd)} {why}: user memory only."
+
+
+def _shown_path(cwd: str) -> str:
+    return one_line(cwd if len(cwd) <= 200 else f"{cwd[:100]}…{cwd[-99:]}")
 
 
 def user_only_notice(sid: str) -> str:

@@ -270,7 +270,7 @@ async def test_a_browser_get_that_would_change_state_is_refused(srv, session, tm
         assert r.status_code == 403
         assert store_files(srv.store) == before
         if path.endswith("bootstrap"):  # a bad folder is named by the parameter it came in
-            r = await http.get(srv.url + path, params={"project_path": "relative/path"},
+            r = await http.get(srv.url + path, params={"project_path": "/no\0path"},
                                headers={"User-Agent": "curl/8.14.1"})
             assert r.status_code == 400 and r.json()["field"] == "project_path", r.text
         # A hook's curl is served as before.

@@ -837,9 +837,10 @@ def test_a_cwd_that_is_no_usable_path_is_refused_or_ignored(srv):
     h.start()
     for cwd in ("/home/\u0000x", "relative/dir", "/etc", 7):
         r = post(srv, "/api/session_bootstrap", {"session_id": f"odd-{uuid.uuid4()}", "cwd": cwd, "source": "startup"})
-        if cwd == "/etc":  # a real folder outside home: the user's memory, no project's (it had none at all)
+        if cwd in ("/etc", "relative/dir"):  # a folder of no project: the user's memory, none of a project's
             context = r.json()["hookSpecificOutput"]["additionalContext"]
-            assert r.status_code == 200 and "/etc is outside your home" in context, r.text
+            said = "/etc is outside your home" if cwd == "/etc" else "relative/dir is a relative path"
+            assert r.status_code == 200 and said in context, r.text
             assert "USER GRAPH" in context and "PROJECT GRAPH" not in context, context
             continue
         assert r.status_code == 400, (cwd, r.text)

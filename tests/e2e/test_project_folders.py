@@ -8,7 +8,7 @@ import shutil
 import subprocess
 
 import pytest
-from hook_helpers import Harness
+from hook_helpers import Harness, mcp_call
 
 from kg_actors.testing import ServerProcess
 
@@ -26,10 +26,10 @@ def git(*args: str, cwd: str | None = None) -> None:
                    capture_output=True)
 
 
-def learn(srv: ServerProcess, cwd: str, node_id: str, gist: str) -> Harness:
+def learn(srv: ServerProcess, cwd: str, node_id: str, gist: str, level: str = "project") -> Harness:
     h = Harness(srv, cwd)
     assert h.start().context and h.kg_sid
-    h.mcp("kg_put_node", level="project", id=node_id, gist=gist)
+    h.mcp("kg_put_node", level=level, id=node_id, gist=gist)
     return h
 
 
@@ -70,3 +70,21 @@ def test_a_git_worktree_shares_its_repositorys_memory_and_leaves_none_behind(srv
     git("init", "-q", stranger)
     text = Harness(srv, stranger).start().context
     assert "session_id:" in text and "r01-" not in text
+
+
+@pytest.mark.parametrize("cwd, why", [("gone/proj-del", "does not exist"), ("..", "is a relative path"),
+                                      ("repos/r05", "is a relative path")])
+def test_a_session_in_a_folder_gone_or_named_relatively_keeps_the_users_memory(srv, cwd, why):
+    learn(srv, str(srv.home), "user-prefers-small-commits", "The user wants one fix per commit.", "user")
+    if cwd.startswith("gone/"):
+        folder = srv.project(cwd)
+        shutil.rmtree(folder)
+        cwd = folder
+    h = Harness(srv, cwd)
+    run = h.start()
+    assert run.context.startswith(f"kg memory: {cwd} {why}") and "user memory only" in run.context.splitlines()[0]
+    assert "user-prefers-small-commits" in run.context and "PROJECT GRAPH" not in run.context and h.kg_sid
+    assert h.prompt("how should I commit this fix").context  # the session is known: its prompt hook answers
+    # An agent's own tool argument stays bad input, named.
+    with pytest.raises(AssertionError, match="cwd"):
+        mcp_call(srv, "kg_read", {"cwd": cwd})

@@ -235,12 +235,17 @@ async def test_the_hooks_bind_a_cwd_the_same_way_and_fail_silently(srv):
         r = await http.post("/api/tool_event", json={"cwd": gone, "session_id": "no-such-claude-sid",
                                                       "tool_name": "Read", "tool_input": {"file_path": "x.py"}})
         assert r.status_code == 200
+        # A session starting there holds the user's memory alone, and says why.
         r = await http.post("/api/session_bootstrap", json={"cwd": gone, "session_id": "c-1", "source": "startup"})
-        assert r.status_code == 400 and "cwd" in r.json()["error"]
+        context = r.json()["hookSpecificOutput"]["additionalContext"]
+        assert r.status_code == 200 and context.startswith(f"kg memory: {gone} does not exist: user memory only")
     assert not os.path.exists(srv.store / "projects" / "gone")
-    # The real hook scripts print nothing for it; the git-bound folder gets its preload.
-    for name, payload in [("session_start", {"cwd": gone, "session_id": "c-2", "source": "startup"}),
-                          ("prompt", {"cwd": gone, "session_id": "c-2", "prompt": "hello there"}),
+    run = run_hook("session_start", {"cwd": gone, "session_id": "c-2", "source": "startup",
+                                     "hook_event_name": "SessionStart"}, hook_env(srv))
+    assert run.rc == 0 and run.err == "" and "does not exist: user memory only" in run.json["hookSpecificOutput"][
+        "additionalContext"]
+    # The other hooks print nothing for it; the git-bound folder gets its preload.
+    for name, payload in [("prompt", {"cwd": gone, "session_id": "c-2", "prompt": "hello there"}),
                           ("tool_event", {"cwd": gone, "session_id": "c-2", "tool_name": "Read",
                                           "tool_input": {"file_path": "x.py"}})]:
         run = run_hook(name, {**payload, "hook_event_name": name}, hook_env(srv))
