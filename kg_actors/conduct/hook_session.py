@@ -15,6 +15,7 @@ from typing import Any
 from .. import reply_effects
 from .. import session_messages as sm
 from ..core import constants as C, preload, replies
+from ..core.errors import NotAProjectFolder
 from ..core.debt import debt_line
 from ..harness import profiles
 from ..storage import layout as L
@@ -75,10 +76,13 @@ def _no_project_note(cwd: object) -> str | None:
     path = os.path.expanduser(cwd.strip())
     if not os.path.isabs(path):
         return replies.no_project_note(cwd, "is a relative path, not a folder the session can be in")
-    real = os.path.realpath(path)
-    if not os.path.isdir(real):
-        return replies.no_project_note(cwd, "is a file, not a folder" if os.path.exists(real) else "does not exist")
-    return None if L.project_root_ok(real) else replies.outside_home_note(cwd)
+    if not os.path.isdir(path):
+        return replies.no_project_note(cwd, "is a file, not a folder" if os.path.exists(path) else "does not exist")
+    try:
+        L.project_root(path)
+    except NotAProjectFolder:
+        return replies.outside_home_note(cwd, os.path.realpath(path))
+    return None
 
 
 async def _name_project(floor: Floor, root: str) -> None:

@@ -15,9 +15,10 @@ from . import ids, render
 from .plain_text import clipped, note_item, one_line, within_reminder
 
 
-def outside_home_note(cwd: str) -> str:
+def outside_home_note(cwd: str, real: str | None = None) -> str:
     # A path is as long as a file system allows; the note is read beside the preload, within one limit.
-    cwd = _shown_path(cwd)
+    resolved = f" (resolved: {_shown_path(real)})" if real and real != cwd.rstrip("/") else ""
+    cwd = _shown_path(cwd) + resolved
     return (f"kg memory: {cwd} is outside your home, where project memory lives: this session holds the "
             "user graph only. Work on a project inside your home to keep its own lessons.")
 

@@ -16,6 +16,7 @@ from typing import Any
 
 import attrs
 
+from ..storage import home_paths
 from . import profiles, rollout, shell, transcripts
 
 FILE_TOOLS = {"Read": "file_path", "Edit": "file_path", "Write": "file_path", "MultiEdit": "file_path",
@@ -82,7 +83,7 @@ def operands(tool: str, tool_input: Mapping[str, Any], cwd: str | None) -> Opera
 
 def files_of(ops: Operands, cwd: str | None, harness: profiles.Harness, payload: Mapping[str, Any],
              home: Path) -> list[str]:
-    """The existing files (real paths) the call read or edited; at most shell.MAX_FILES."""
+    """The existing files (real paths, home_paths.home_side) the call read or edited; at most shell.MAX_FILES."""
     candidates = list(ops.raw)
     if ops.command is not None:
         shell_cwd = ops.workdir or (cwd if harness.trusts_shell_cwd else None)
@@ -101,7 +102,7 @@ def files_of(ops: Operands, cwd: str | None, harness: profiles.Harness, payload:
         if not os.path.isabs(p) or "\x00" in p or len(p) > PATH_MAX_CHARS:
             continue  # a relative path with no known directory names no file
         try:
-            real = os.path.realpath(p)
+            real = home_paths.home_side(p, str(home))  # named as the project is: `~/code` -> `/data/code` stays
             if os.path.isfile(real) and real not in out:
                 out.append(real)
         except (OSError, ValueError):

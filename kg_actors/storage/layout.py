@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 from ..core.errors import InvalidInput, NotAProjectFolder
-from . import user_files
+from . import home_paths, user_files
 
 _SLUG_RE = re.compile(r"[^A-Za-z0-9._-]+")
 
@@ -135,10 +135,12 @@ def project_root(cwd: object, field: str = "cwd") -> str:
     expanded = os.path.expanduser(cwd.strip())
     if not os.path.isabs(expanded):
         raise InvalidInput(field, f"'{cwd}' must be an absolute path")
-    real = os.path.realpath(expanded)
     h = str(home())
-    if real != h and not real.startswith(h.rstrip("/") + "/"):
-        raise NotAProjectFolder(field, cwd, f"is outside the user's home ({h}); project folders must be inside it")
+    real = home_paths.home_side(expanded, h)
+    if not home_paths.inside(real, h):
+        shown = "" if real == os.path.normpath(expanded) else f" (it resolves to {real})"
+        raise NotAProjectFolder(field, cwd, f"is outside the user's home ({h}){shown}; project folders must be "
+                                "inside it, or be reached through it (a symlink in home)")
     return real
 
 
@@ -190,7 +192,8 @@ def recorded_project_path(graph_file: Path) -> str | None:
 
 
 def _real(path: str | None) -> str | None:
-    return None if path is None else os.path.realpath(path)  # each time: a symlink on the way may move
+    # Each time: a symlink on the way may move. Named as a session's folder is (project_root).
+    return None if path is None else home_paths.home_side(path, str(home()))
 
 
 def _last_meta(data: bytes) -> object:
@@ -337,5 +340,4 @@ def folder_gone(path: str) -> bool:
 
 def project_root_ok(path: str) -> bool:
     """Inside the user's home (events outside it are not counted)."""
-    h = str(home())
-    return path == h or path.startswith(h.rstrip("/") + "/")
+    return home_paths.inside(path, str(home()))

@@ -88,3 +88,20 @@ def test_a_session_in_a_folder_gone_or_named_relatively_keeps_the_users_memory(s
     # An agent's own tool argument stays bad input, named.
     with pytest.raises(AssertionError, match="cwd"):
         mcp_call(srv, "kg_read", {"cwd": cwd})
+
+
+def test_a_repository_behind_a_symlink_in_home_gets_project_memory(srv, tmp_path):
+    data = tmp_path / "data" / "code"
+    (data / "app").mkdir(parents=True)
+    git("init", "-q", str(data / "app"))
+    (srv.home / "code").symlink_to(data)
+    cwd = str(srv.home / "code" / "app")
+    h = learn(srv, cwd, "app-build-needs-make", "The app builds with make, never with the IDE.")
+    run = Harness(srv, cwd + "/").start()
+    assert "is outside your home" not in run.context and "app-build-needs-make" in run.context
+    assert mcp_call(srv, "kg_read", {"session_id": h.kg_sid}).count("app-build-needs-make") >= 1
+    # Named from outside home, the same folder is refused, and the reason names where it resolves to.
+    run = Harness(srv, str(data / "app")).start()
+    assert run.context.startswith(f"kg memory: {data / 'app'} is outside your home") and "app-build" not in run.context
+    with pytest.raises(AssertionError, match="outside the user's home"):
+        mcp_call(srv, "kg_read", {"cwd": str(data / "app")})

@@ -1,0 +1,37 @@
+"""A folder reached through a symlink in home counts as inside it, named by its path in home."""
+
+import os
+
+from kg_actors.storage import home_paths as P
+
+
+def test_a_folder_behind_a_symlink_in_home_is_named_by_its_path_in_home(tmp_path):
+    home, data = tmp_path / "home", tmp_path / "data"
+    (data / "code" / "app" / "src").mkdir(parents=True)
+    (home / "notes").mkdir(parents=True)
+    (home / "code").symlink_to(data / "code")
+    (home / "alias").symlink_to(home / "code")
+    (data / "code" / "app" / "docs").symlink_to(home / "notes")  # and back into home
+    h = os.path.realpath(home)
+    assert P.home_side(f"{h}/code/app", h) == f"{h}/code/app"
+    assert P.home_side(f"{h}/code/app/src/", h) == f"{h}/code/app/src"
+    assert P.home_side(f"{h}/alias/app", h) == f"{h}/code/app"  # one folder, one name
+    assert P.home_side(f"{h}/code/app/docs", h) == f"{h}/notes"
+    assert P.home_side(f"{h}/code/app/../../notes", h) == f"{h}/notes"
+    # Named from outside home, it is outside: its real path, as before.
+    assert P.home_side(str(data / "code" / "app"), h) == os.path.realpath(data / "code" / "app")
+    assert not P.inside(P.home_side(f"{h}/../data/code", h), h)
+    assert P.inside(f"{h}/x", h) and P.inside(h, h) and not P.inside(f"{h}x/y", h)
+
+
+def test_links_to_home_itself_and_loops_end(tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "self").symlink_to(home)
+    (home / "out").symlink_to(tmp_path / "nowhere")
+    (home / "loop-a").symlink_to(home / "loop-b")
+    (home / "loop-b").symlink_to(home / "loop-a")
+    h = os.path.realpath(home)
+    assert P.home_side(f"{h}/self/x", h) == f"{h}/x"
+    assert P.home_side(f"{h}/out/y", h) == f"{h}/out/y"
+    assert P.inside(P.home_side(f"{h}/loop-a/z", h), h)
