@@ -25,6 +25,7 @@ from ..storage import faults, lock
 from ..storage.files import probe_write
 from . import SetupError
 from .changes import what_changed
+from .doctor_projects import check_project_folders
 from .doctor_settings import check_settings
 from .doctor_store import check_store
 from .files import CUT_SHORT, Record
@@ -93,6 +94,7 @@ def doctor(ctx: Context) -> int:
         _graphs(r, health, writable)
     check_store(r, config.root, (health.get("loaded_graphs") or []) if serving and health is not None else ())
     check_settings(r, config.root)
+    check_project_folders(r, config.root)
     if config.root.exists() and not config.root.is_dir():  # said once, by storage: no record or gauge file there
         return r.end()
     gauge_wired = _harnesses(r, ctx)

@@ -272,11 +272,21 @@ def takes_over(slug: str, recorded: str | None, root: str) -> bool:
     """Whether `root` may take the graph in folder `slug` that records `recorded`: its own, or one whose
     folder is not on this machine and bore the very same name. Never by the slug alone: `My App` and
     `My-App`, or every name of no ASCII letter (`project`), share one, and a stranger's lessons would
-    land in the session. A graph recording no folder is taken by the folder its name spells."""
+    land in the session. A graph recording no folder is taken by the folder its name spells.
+
+    A graph folder the user renamed for a renamed project (`projects/r07` moved to `projects/r07-renamed`,
+    what `kg doctor` advises) no longer bears the name its recorded folder gives it: that folder is the
+    one its name now spells."""
     name = os.path.basename(root.rstrip("/"))
     if recorded is None:
         return slug == name
-    return recorded == root or (folder_gone(recorded) and os.path.basename(recorded.rstrip("/")) == name)
+    if recorded == root:
+        return True
+    if not folder_gone(recorded):
+        return False
+    was = os.path.basename(recorded.rstrip("/"))
+    moved_by_hand = slug not in (base_slug(recorded), hashed_slug(recorded), was)
+    return was == name or (moved_by_hand and slug in (base_slug(root), name))
 
 
 def _moved_here(layout: Layout, root: str, plain: str, plain_recorded: str | None) -> str | None:

@@ -4,10 +4,12 @@ folders that cannot be a project (gone, relative, a symlink out of home) still g
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 
 import pytest
+from e2e_helpers import kg
 from hook_helpers import Harness, mcp_call
 
 from kg_actors.testing import ServerProcess
@@ -105,3 +107,26 @@ def test_a_repository_behind_a_symlink_in_home_gets_project_memory(srv, tmp_path
     assert run.context.startswith(f"kg memory: {data / 'app'} is outside your home") and "app-build" not in run.context
     with pytest.raises(AssertionError, match="outside the user's home"):
         mcp_call(srv, "kg_read", {"cwd": str(data / "app")})
+
+
+def test_doctor_names_a_renamed_repositorys_graph_and_its_way_back_works(server_factory):
+    srv = server_factory(args=("--no-editor",))
+    repo = srv.project("repos/r07")
+    git("init", "-q", repo)
+    learn(srv, repo, "r07-zebra-lesson", "The r07 zebra job runs nightly at two.")
+    renamed = str(srv.home / "repos" / "r07-renamed")
+    os.rename(repo, renamed)
+    assert "r07-zebra-lesson" not in Harness(srv, renamed).start().context  # it starts empty, as before
+    srv.stop()
+    doctor = kg(["doctor"], srv.env).stdout
+    graphs = srv.store / "projects"
+    assert f"--    project r07: its folder {repo} is not on this machine" in doctor, doctor
+    assert f"its memory is in {graphs / 'r07'}" in doctor and f"mv {graphs}/OLD {graphs}/NEW" in doctor
+    assert "project r07-renamed" not in doctor and "FAIL  project" not in doctor
+    # As it says: the empty graph the renamed folder made goes aside, the old one takes its name.
+    os.rename(graphs / "r07-renamed", srv.store / "r07-renamed-aside")
+    os.rename(graphs / "r07", graphs / "r07-renamed")
+    srv.start("--no-editor")
+    assert "r07-zebra-lesson" in Harness(srv, renamed).start().context
+    srv.stop()  # saved: the graph now records its new folder
+    assert "project r07" not in kg(["doctor"], srv.env).stdout

@@ -113,3 +113,22 @@ def test_a_graph_that_records_no_folder_is_taken_only_by_the_folder_its_name_spe
     (tmp_path / "a" / "svc").mkdir(parents=True)
     assert L.choose_slug(lay, str(tmp_path / "a" / "svc")) == "svc"
     assert L.choose_slug(lay, str(tmp_path / "a" / "My App")) == L.hashed_slug(str(tmp_path / "a" / "My App"))
+
+
+def test_a_graph_folder_renamed_by_hand_for_a_renamed_project_is_taken_by_that_project(tmp_path):
+    lay = L.Layout(tmp_path / "store")
+    old, new = tmp_path / "repos" / "r07", tmp_path / "repos" / "r07-renamed"
+    _stored(lay, "r07", old)
+    new.mkdir(parents=True)
+    assert L.choose_slug(lay, str(new)) == "r07-renamed"  # nothing there by that name yet: a new graph
+    (lay.projects / "r07").rename(lay.projects / "r07-renamed")
+    assert L.choose_slug(lay, str(new)) == "r07-renamed"
+    (lay.projects / "r07-renamed").rename(lay.projects / "r07")
+    # A name given as the folder's own (kg-memory 0.17's way): the same.
+    spaced = tmp_path / "repos" / "r07 new"
+    spaced.mkdir()
+    (lay.projects / "r07").rename(lay.projects / "r07 new")
+    assert L.choose_slug(lay, str(spaced)) == "r07 new"
+    # Its recorded folder back on this machine: it is that folder's again, never the other's.
+    old.mkdir()
+    assert L.choose_slug(lay, str(spaced)) == "r07-new"  # a graph of its own
