@@ -387,6 +387,13 @@ def _pid_from_file(pid_file: Path) -> tuple[int | None, int | None, str]:
     return pid, port, ""
 
 
+def loaded_said(health: dict[str, Any]) -> str:
+    """The loaded graphs, each project's with its folder (an older server's health names none)."""
+    folders = health.get("project_folders") if isinstance(health.get("project_folders"), dict) else {}
+    return ", ".join(f"{k} ({folders[k]})" if isinstance(folders.get(k), str) else str(k)
+                     for k in health.get("loaded_graphs") or [])
+
+
 def cmd_status(args: argparse.Namespace) -> int:
     from .setup.doctor import trouble_lines
 
@@ -407,7 +414,7 @@ def cmd_status(args: argparse.Namespace) -> int:
         return 3
     troubles = trouble_lines(health)
     print(f"kg: running at {url}, version {health.get('version')}, storage {health.get('storage')}, "
-          f"graphs loaded: {', '.join(health.get('loaded_graphs') or []) or 'none'}", *troubles, sep="\n")
+          f"graphs loaded: {loaded_said(health) or 'none'}", *troubles, sep="\n")
     editor = health.get("editor") or {}
     if editor.get("state", "").startswith("off:"):
         print(f"kg: the visual editor is {editor['state']}; move it with --editor-port PORT or KG_EDITOR_PORT")

@@ -127,4 +127,5 @@ async def _preload(floor: Floor, view: SessionView, harness: profiles.Harness, r
     return {"session_id": view.sid, "reused": reused, "context": lead + text, "text": text.split("\n\n", 1)[-1],
             "stats": {"user_active": parts[0].active, "project_active": parts[1].active if len(parts) > 1 else 0,
                       "shown_gists": len(shown)},
-            "message": replies.preloaded_message(len(shown), stats["user"], stats["project"], view.sid)}
+            "message": replies.preloaded_message(len(shown), stats["user"], stats["project"] if len(parts) > 1 else None,
+                                                 view.sid)}

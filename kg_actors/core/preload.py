@@ -18,9 +18,11 @@ REQUIRED = ("REQUIRED before substantive work: call kg_read(session_id) once; it
             "without repeating these gists. Announce \"I have recalled KG Memories\" only after that read.")
 
 
-def header(sid: str) -> str:
+def header(sid: str, levels: int = 2) -> str:
+    """`levels`: 1 for a user-only session (no project graph to speak of)."""
+    held = "both graphs" if levels > 1 else "the user graph (no project: user memory only)"
     return (
-        "KG MEMORY PRELOADED — compact core ONLY: a PARTIAL view holding the top-scored nodes of both graphs.\n"
+        f"KG MEMORY PRELOADED — compact core ONLY: a PARTIAL view holding the top-scored nodes of {held}.\n"
         f"session_id: {sid} (pass it to every kg_* call)\n"
         f"{REQUIRED} "
         "Subagents never receive this preload: put the relevant gists or kg_* instructions in their prompts."
@@ -46,7 +48,7 @@ def build(parts: list[LevelPart], scores: Mapping[str, Mapping[str, float]], deb
     removed: set[tuple[int, int]] = set()
 
     def render() -> str:
-        out = [header(sid), ""]
+        out = [header(sid, len(parts)), ""]
         for i, part in enumerate(parts):
             out.append(level_header(part))
             out.extend(b.text for j, b in enumerate(bodies[i]) if (i, j) not in removed)
@@ -134,7 +136,7 @@ def has_room(parts: list[LevelPart], debt: dict[str, str], sid: str, limit: int,
     any other line, so the preload built from anchor-free parts is the one
     built from the full parts: the archived section need not be planned.
     """
-    out = [header(sid), ""]
+    out = [header(sid, len(parts)), ""]
     for part in parts:
         out += [level_header(part), *(b.text for b in part.body), part.health]
         if debt.get(part.level):

@@ -200,7 +200,10 @@ def resumed_note(sid: str, parent: str | None) -> str:
             "kg_sync(session_id) fetches the changes other sessions made since.")
 
 
-def preloaded_message(shown: int, user: int, project: int, sid: str) -> str:
+def preloaded_message(shown: int, user: int, project: int | None, sid: str) -> str:
+    """`project` None: a user-only session, whose gists are all the user graph's."""
+    if project is None:
+        return f"kg memory: preloaded {shown} gist(s) of your user memory (no project here) — session {sid}"
     return f"kg memory: preloaded {shown} gist(s) (user {user}, project {project}) — session {sid}"
 
 

@@ -52,6 +52,9 @@ def build_rest(runtime: RuntimeParts) -> Starlette:
             "status": "ok", "version": __version__, "build": build_id(), "python": sys.executable,
             "transport": "streamable-http",
             "loaded_graphs": runtime.directory.loaded_keys(), "storage": str(runtime.layout.root),
+            # Two projects of one name are `project:svc` and `project:svc-<hash>`: their folders tell them apart.
+            "project_folders": {k: root for k in runtime.directory.loaded_keys()
+                                if k.startswith("project:") and (root := runtime.directory.root_of(k))},
             "graphs_in_trouble": runtime.directory.troubles(),
             "logs_pending": runtime.floor.logs.pending,
             "pid": os.getpid(), "editor": {"port": runtime.config.editor_port, "state": runtime.editor},

@@ -130,3 +130,18 @@ def test_doctor_names_a_renamed_repositorys_graph_and_its_way_back_works(server_
     assert "r07-zebra-lesson" in Harness(srv, renamed).start().context
     srv.stop()  # saved: the graph now records its new folder
     assert "project r07" not in kg(["doctor"], srv.env).stdout
+
+
+def test_a_user_only_preload_speaks_of_the_user_graph_alone_and_status_names_project_folders(srv):
+    for cwd in (str(srv.home), "/"):
+        run = Harness(srv, cwd).start()
+        first = run.context.split("KG MEMORY PRELOADED", 1)[1].split("\n", 1)[0]
+        assert "of the user graph" in first and "both graphs" not in first, first
+        assert "of your user memory" in run.message and "project 0" not in run.message, run.message
+    run = Harness(srv, srv.project("t1/svc")).start()
+    assert "both graphs" in run.context and "(user " in run.message  # a project session: both, as before
+    Harness(srv, srv.project("t2/svc")).start()
+    status = kg(["status"], srv.env).stdout
+    real = os.path.realpath
+    assert f"project:svc ({real(srv.home / 't1' / 'svc')})" in status, status
+    assert f"({real(srv.home / 't2' / 'svc')})" in status, status
