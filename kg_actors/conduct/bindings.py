@@ -25,11 +25,19 @@ class CwdBindings:
     def __init__(self, graphs: GraphsOnDisk, clock: Callable[[], float]):
         self._graphs = graphs
         self._clock = clock
-        self._cached: dict[str, tuple[float, str | None, str]] = {}  # cwd -> (until, its root, its folder)
+        # cwd -> (until, its root, its folder, the linked worktree it is in when its root is the repository's)
+        self._cached: dict[str, tuple[float, str | None, str, str | None]] = {}
 
     def root_for(self, cwd: object) -> str | None:
         """A project root, or None for a user-only session (the home folder itself)."""
         return self.binding(cwd)[0]
+
+    def worktree(self, cwd: object) -> tuple[str, str] | None:
+        """(the linked worktree's root, its repository's folder: the project) for a cwd in one, else None."""
+        root, _ = self.binding(cwd)
+        assert isinstance(cwd, str)  # binding refused anything else
+        top = self._cached[cwd][3] if cwd in self._cached else None
+        return (top, root) if top is not None and root is not None else None
 
     def binding(self, cwd: object) -> tuple[str | None, str]:
         """(project root or None, the cwd's own folder) for a session's cwd.
@@ -43,10 +51,10 @@ class CwdBindings:
             if cached is not None and now < cached[0]:
                 return cached[1], cached[2]
         folder = L.project_folder(cwd, "cwd")
-        bound = work_trees.project_of(folder, str(L.home()), lambda f: self._graphs.has_graph_for(f))
+        bound, worktree = work_trees.binding_of(folder, str(L.home()), lambda f: self._graphs.has_graph_for(f))
         root = None if L.is_home(bound) and not self._graphs.has_project_graph(bound) else bound
         if len(self._cached) >= C.ROOT_CACHE_SIZE:
             self._cached.clear()
         assert isinstance(cwd, str)  # project_folder refused anything else
-        self._cached[cwd] = (now + C.ROOT_CACHE_SECONDS, root, folder)
+        self._cached[cwd] = (now + C.ROOT_CACHE_SECONDS, root, folder, worktree)
         return root, folder

@@ -23,7 +23,8 @@ from ..core.replies import hook_output
 from ..core.seen import Ref
 from ..harness import profiles, tool_calls
 from ..session_messages import SessionView
-from ..storage import layout as L
+from ..core.errors import InvalidInput
+from ..storage import layout as L, work_trees
 from .floor import Floor
 from .hook_identity import (from_subagent, held_for_this_reply, object_field, push_for, resolve, seen_once_sent,
                             text_field, views_of)
@@ -42,7 +43,7 @@ async def tool_event(floor: Floor, payload: dict[str, Any]) -> dict[str, Any]:
     # Relative paths are the agent's cwd's, which may be below the project root (a git work tree's).
     given = payload.get("cwd")
     cwd = given if isinstance(given, str) and os.path.isabs(given) else root
-    paths = await _files(tool, tool_input, cwd, harness, payload)
+    paths = _as_the_repositorys(floor, given, view.project_path, await _files(tool, tool_input, cwd, harness, payload))
     parts: list[str] = []
     covered = False
     shown: tuple[Ref, ...] = ()
@@ -58,6 +59,16 @@ async def tool_event(floor: Floor, payload: dict[str, Any]) -> dict[str, Any]:
     if push:
         parts.append(push)
     return hook_output("PostToolUse", "\n\n".join(parts)) if parts else {}
+
+
+def _as_the_repositorys(floor: Floor, cwd: object, project: str | None, paths: list[str]) -> list[str]:
+    """In a linked worktree of the session's repository, its files named as the main checkout's: its
+    lessons' touches name those (and a file read in both counts as one)."""
+    try:
+        found = floor.bindings.worktree(cwd) if paths and project else None
+    except (InvalidInput, ValueError, OSError):
+        return paths  # a cwd that names no folder: paths as they are
+    return work_trees.as_in_checkout(paths, *found) if found is not None and found[1] == project else paths
 
 
 async def _files(tool: str, tool_input: dict[str, Any], cwd: str | None, harness: profiles.Harness,

@@ -73,9 +73,29 @@ def project_of(folder: str, home: str, has_own_graph: Callable[[str], bool]) -> 
     `cwd` and the CLI. Inside a git work tree, the repository's (see `repository_folder`), so `<repo>/src`
     and `<repo>/.claude/worktrees/fix-bug` share `<repo>`'s memory; a subfolder that already has a graph of
     its own keeps it (its memory stays where it is). Outside any work tree: the folder itself."""
+    return binding_of(folder, home, has_own_graph)[0]
+
+
+def binding_of(folder: str, home: str, has_own_graph: Callable[[str], bool]) -> tuple[str, str | None]:
+    """(project_of's answer, the root of the linked worktree `folder` is in when that project is its
+    repository's, else None): a worktree's files are its repository's files, at the same place."""
     top = work_tree_root(folder, home)
     if top is None or (top != folder and has_own_graph(folder)):
-        return folder
+        return folder, None
     repo = repository_folder(top)
     # A repository outside home (or home itself) cannot hold project memory: the worktree stays its own.
-    return repo if repo != home and repo.startswith(home.rstrip("/") + "/") else top
+    if repo == top or repo == home or not repo.startswith(home.rstrip("/") + "/"):
+        return top, None
+    return repo, top
+
+
+def as_in_checkout(paths: list[str], worktree: str, repo: str) -> list[str]:
+    """Files of a linked worktree named as the main checkout's (a lesson touching `src/auth.py` is the
+    worktree's `src/auth.py` too); other paths as they are."""
+    out: list[str] = []
+    for p in paths:
+        if p == worktree or p.startswith(worktree.rstrip("/") + "/"):
+            p = repo + p[len(worktree):]
+        if p not in out:
+            out.append(p)
+    return out

@@ -10,7 +10,7 @@ import subprocess
 
 import pytest
 from e2e_helpers import kg
-from hook_helpers import Harness, mcp_call
+from hook_helpers import Harness, mcp_call, recall_log
 
 from kg_actors.testing import ServerProcess
 
@@ -54,8 +54,14 @@ def test_a_gone_projects_lessons_never_reach_a_folder_that_only_shares_its_slug(
 def test_a_git_worktree_shares_its_repositorys_memory_and_leaves_none_behind(srv):
     main = srv.project("repos/r01")
     git("init", "-q", main)
-    git("commit", "-q", "--allow-empty", "-m", "first", cwd=main)
-    learn(srv, main, "r01-release-steps", "Releases of r01 are tagged before the changelog is cut.")
+    os.makedirs(f"{main}/src")
+    with open(f"{main}/src/auth.py", "w") as f:
+        f.write("# auth\n")
+    git("add", "src/auth.py", cwd=main)
+    git("commit", "-q", "-m", "first", cwd=main)
+    writer = learn(srv, main, "r01-release-steps", "Releases of r01 are tagged before the changelog is cut.")
+    writer.mcp("kg_put_node", level="project", id="r01-auth-refresh", gist="r01 refreshes tokens on a 401.",
+          touches=["src/auth.py"])
     claude_wt = f"{main}/.claude/worktrees/fix-bug"
     plain_wt = str(srv.home / "wt" / "r01-feature")
     for wt in (claude_wt, plain_wt):
@@ -65,6 +71,11 @@ def test_a_git_worktree_shares_its_repositorys_memory_and_leaves_none_behind(srv
     h.mcp("kg_put_node", level="project", id="r01-flaky-port", gist="The r01 test server needs a free port 8080.")
     assert "r01-flaky-port" in Harness(srv, main).start().context  # learned in a worktree, known in the repo
     assert "r01-flaky-port" in Harness(srv, plain_wt).start().context
+    # A worktree's file is its repository's: the lesson touching it is found when the worktree's copy is read.
+    h.read(f"{claude_wt}/src/auth.py")
+    found = [e for e in recall_log(srv) if e.get("reason") == "file_recall" and e.get("kg_session") == h.kg_sid]
+    assert found and found[-1]["files"] == [os.path.realpath(f"{main}/src/auth.py")], found
+    assert found[-1]["outcome"] != "no_nodes" and "r01-auth-refresh" in found[-1].get("nodes", []), found
     assert not [d.name for d in (srv.store / "projects").iterdir() if d.name.startswith(("fix-bug", "r01-feature"))]
     # Once the worktree is gone, an unrelated repository of its name has nothing of r01's.
     git("worktree", "remove", "--force", claude_wt, cwd=main)

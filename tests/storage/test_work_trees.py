@@ -84,3 +84,14 @@ def test_a_subfolder_with_a_graph_of_its_own_keeps_it(tmp_path):
     (main / "kept").mkdir()
     kept = os.path.realpath(main / "kept")
     assert project(main / "kept", tmp_path, own={kept}) == kept
+
+
+def test_a_worktrees_files_are_named_as_the_main_checkouts(tmp_path):
+    main = repo(tmp_path / "r05")
+    wt = tmp_path / "wt" / "r05-x"
+    git("worktree", "add", "-q", str(wt), cwd=str(main))
+    h, real = os.path.realpath(tmp_path), os.path.realpath
+    assert W.binding_of(real(wt), h, lambda f: False) == (real(main), real(wt))
+    assert W.binding_of(real(main), h, lambda f: False) == (real(main), None)
+    files = [f"{real(wt)}/src/a.py", f"{real(main)}/src/a.py", "/elsewhere/b.py"]
+    assert W.as_in_checkout(files, real(wt), real(main)) == [f"{real(main)}/src/a.py", "/elsewhere/b.py"]
