@@ -42,6 +42,8 @@ def bound_note(root: str | None, folder: str | None) -> str | None:
     """Said when a session binds below a work tree's root, so the agent knows which folder's memory it holds."""
     if root is None or root == folder:
         return None
+    if folder is not None and not folder.startswith(root.rstrip("/") + "/"):
+        return f"Project folder: {root}, the git repository whose linked worktree holds cwd {folder}."
     return f"Project folder: {root}, the root of the git work tree holding cwd {folder}."
 
 

@@ -15,7 +15,8 @@ TOOLS = {
     "kg_read": (
         "Read memory. Without id/ids: the full read of the user graph and this session's project graph "
         "(call once before substantive work; the first call opens the session: pass cwd=<project folder>, "
-        "an existing directory; inside a git work tree the session binds to the work tree's root). "
+        "an existing directory; inside a git work tree the session binds to the work tree's root, a linked "
+        "worktree's to its repository's). "
         "With id or ids=[...]: each node in full (gist, notes, touches, edges); reading an archived or "
         "orphaned node brings it back. more=true returns the next part of a long reply. level=maintain "
         "without id/ids renders the maintenance memory (for maintenance passes and chores)."

@@ -31,7 +31,8 @@ def _obj(props: dict[str, Any], required: list[str]) -> dict[str, Any]:
 SCHEMAS: dict[str, dict[str, Any]] = {
     "kg_read": _obj({
         "cwd": {"type": "string", "description": "Project folder: an existing directory inside your home, absolute; "
-                                          "inside a git work tree the session binds to the work tree's root"},
+                                          "inside a git work tree the session binds to the work tree's root "
+                                          "(a linked worktree's: its repository's)"},
         "session_id": _SID,
         # Not empty: an empty id or list names no node, and was taken for a full read.
         "id": {**_LOOKUP_ID, "description": "Node id to read in full"},

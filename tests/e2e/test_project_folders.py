@@ -71,6 +71,11 @@ def test_a_git_worktree_shares_its_repositorys_memory_and_leaves_none_behind(srv
     h.mcp("kg_put_node", level="project", id="r01-flaky-port", gist="The r01 test server needs a free port 8080.")
     assert "r01-flaky-port" in Harness(srv, main).start().context  # learned in a worktree, known in the repo
     assert "r01-flaky-port" in Harness(srv, plain_wt).start().context
+    # An agent's own kg_read(cwd=<worktree>) opens the same project, and says which folder that is.
+    text = mcp_call(srv, "kg_read", {"cwd": plain_wt})
+    assert "r01-flaky-port" in text
+    assert f"Project folder: {os.path.realpath(main)}, the git repository whose linked worktree holds cwd " \
+           f"{os.path.realpath(plain_wt)}." in text
     # A worktree's file is its repository's: the lesson touching it is found when the worktree's copy is read.
     h.read(f"{claude_wt}/src/auth.py")
     found = [e for e in recall_log(srv) if e.get("reason") == "file_recall" and e.get("kg_session") == h.kg_sid]
