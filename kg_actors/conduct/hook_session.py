@@ -23,6 +23,7 @@ from ..session_messages import SessionView
 from .floor import Floor
 from .graph_troubles import troubles
 from .hook_identity import from_transcript, hook_root, views_of
+from .worktree_fold import fold_worktree_graph
 from .read_views import recent_debt, recent_scores
 
 
@@ -36,6 +37,8 @@ async def bootstrap(floor: Floor, cwd: object, claude_sid: object, source: objec
     # session is user-only, as a home-folder session is, rather than no memory at all (a devcontainer's
     # /workspaces, a folder deleted under a resumed session, a harness that sent `..`).
     root = None if lead else hook_root(floor, cwd)
+    if root is not None:
+        await fold_worktree_graph(floor, cwd, root)
     claude = claude_sid if isinstance(claude_sid, str) and claude_sid else None
     origin = source if isinstance(source, str) else "startup"
     now = floor.clock()

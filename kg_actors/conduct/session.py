@@ -14,6 +14,7 @@ from ..core.errors import InvalidInput, NotAProjectFolder, SessionUnknown, Stora
 from ..harness import profiles
 from ..session_messages import SessionView
 from .floor import Floor
+from .worktree_fold import fold_worktree_graph
 
 
 @attrs.frozen
@@ -40,6 +41,8 @@ async def open_session(floor: Floor, cwd: str | None, session_id: str | None,
         if not session_id:
             raise
         root, folder, refused = None, None, exc
+    if root is not None:
+        await fold_worktree_graph(floor, cwd, root)
     bound_note = replies.bound_note(root, folder)
     sessions = floor.sessions
     if session_id:

@@ -4,13 +4,14 @@ folders that cannot be a project (gone, relative, a symlink out of home) still g
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
 
 import pytest
 from e2e_helpers import kg
-from hook_helpers import Harness, mcp_call, recall_log
+from hook_helpers import Harness, mcp_call, node, project_graph, recall_log
 
 from kg_actors.testing import ServerProcess
 
@@ -161,3 +162,32 @@ def test_a_user_only_preload_speaks_of_the_user_graph_alone_and_status_names_pro
     real = os.path.realpath
     assert f"project:svc ({real(srv.home / 't1' / 'svc')})" in status, status
     assert f"({real(srv.home / 't2' / 'svc')})" in status, status
+
+
+def test_a_worktrees_own_graph_from_an_earlier_kg_is_merged_into_its_repositorys(srv):
+    main = srv.project("repos/r02")
+    git("init", "-q", main)
+    git("commit", "-q", "--allow-empty", "-m", "first", cwd=main)
+    learn(srv, main, "r02-deploy-order", "r02 deploys the schema before the code.")
+    wt = f"{main}/.claude/worktrees/old-fix"
+    git("worktree", "add", "-q", wt, cwd=main)
+    legacy = srv.store / "projects" / "old-fix"
+    legacy.mkdir(parents=True)
+    (legacy / "graph.json").write_text(json.dumps(project_graph(os.path.realpath(wt), [
+        node("r02-cache-warmup", "r02's cache must be warmed before the load test.")])))
+    text = Harness(srv, wt).start().context
+    assert "r02-cache-warmup" in text and "r02-deploy-order" in text
+    assert not legacy.exists() and list((srv.store / "trash").glob("old-fix-*"))
+    assert "r02-cache-warmup" in Harness(srv, main).start().context
+    # The same when an agent's kg_read(cwd=<worktree>) opens the first session there.
+    wt2 = str(srv.home / "wt" / "r02-two")
+    git("worktree", "add", "-q", wt2, cwd=main)
+    (srv.store / "projects" / "r02-two").mkdir()
+    (srv.store / "projects" / "r02-two" / "graph.json").write_text(json.dumps(project_graph(os.path.realpath(wt2), [
+        node("r02-flag-cleanup", "r02 drops a feature flag one release after it is on for all.")])))
+    assert "r02-flag-cleanup" in mcp_call(srv, "kg_read", {"cwd": wt2})
+    assert not (srv.store / "projects" / "r02-two").exists()
+    git("worktree", "remove", "--force", wt, cwd=main)
+    stranger = srv.project("elsewhere/old-fix")
+    git("init", "-q", stranger)
+    assert "r02-" not in Harness(srv, stranger).start().context

@@ -1,0 +1,52 @@
+"""A linked worktree's graph of its own, from before worktrees were their repository's project, merged in.
+
+An earlier kg gave each linked worktree a graph (`projects/fix-bug` for `<repo>/.claude/worktrees/fix-bug`):
+what its sessions learnt never reached the repository, and once the worktree was removed a stranger of
+its name took it over. The first session in that worktree now folds it into the repository's graph, as
+kg sync merges two machines' copies (a node both hold differently keeps the version written last, the
+other set aside and marked as coming from that folder), and the worktree's folder moves to the store's
+trash (restorable by moving it back).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from ..core.errors import InvalidInput, KGError
+from ..core.merge import FROM_FOLDER, merge_graphs
+from .floor import Floor
+
+log = logging.getLogger(__name__)
+
+
+async def fold_worktree_graph(floor: Floor, cwd: object, root: str) -> None:
+    """When `cwd` is in a linked worktree of `root`'s repository and that worktree has a graph of its own,
+    merge it into `root`'s. A failure leaves it where it is (logged; the next session tries again)."""
+    try:
+        found = floor.bindings.worktree(cwd)
+    except (InvalidInput, ValueError, OSError):
+        return
+    if found is None or found[1] != root or not floor.directory.has_graph_for(found[0]):
+        return
+    worktree = found[0]
+    key, ours_key = floor.directory.project_key(worktree), floor.directory.project_key(root)
+    if key == ours_key:
+        return
+    now = floor.clock()
+    slug = key.removeprefix("project:")
+    try:
+        theirs = await (await floor.graph(key)).dump()
+        handle = await floor.graph(ours_key)
+        ours = await handle.dump()
+        result = merge_graphs(None, ours, theirs, now)
+        for conflict in result.conflicts:
+            conflict.other[FROM_FOLDER] = f"projects/{slug}"
+        await handle.absorb(base=ours, merged=result.merged, now=now)  # answered once journaled
+        dest = await floor.directory.remove_project(slug, now)
+    except (KGError, OSError) as exc:
+        log.error("%s: the graph of linked worktree %s could not be merged into its repository's %s (%s); it "
+                  "stays where it is and is tried again at the next session there", key, worktree, root, exc)
+        return
+    log.warning("%s: the graph kept for linked worktree %s (%d node(s)) is merged into its repository's, %s (%d "
+                "node(s) held differently: the version written last is used, the other set aside); its folder is "
+                "now %s", key, worktree, len(theirs.get("nodes") or {}), ours_key, len(result.conflicts), dest)
