@@ -389,7 +389,8 @@ def _pid_from_file(pid_file: Path) -> tuple[int | None, int | None, str]:
 
 def loaded_said(health: dict[str, Any]) -> str:
     """The loaded graphs, each project's with its folder (an older server's health names none)."""
-    folders = health.get("project_folders") if isinstance(health.get("project_folders"), dict) else {}
+    given = health.get("project_folders")
+    folders: dict[str, Any] = given if isinstance(given, dict) else {}
     return ", ".join(f"{k} ({folders[k]})" if isinstance(folders.get(k), str) else str(k)
                      for k in health.get("loaded_graphs") or [])
 

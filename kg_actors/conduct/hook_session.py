@@ -15,16 +15,16 @@ from typing import Any
 from .. import reply_effects
 from .. import session_messages as sm
 from ..core import constants as C, preload, replies
-from ..core.errors import NotAProjectFolder
 from ..core.debt import debt_line
+from ..core.errors import NotAProjectFolder
 from ..harness import profiles
 from ..storage import layout as L
 from ..session_messages import SessionView
 from .floor import Floor
 from .graph_troubles import troubles
 from .hook_identity import from_transcript, hook_root, views_of
-from .worktree_fold import fold_worktree_graph
 from .read_views import recent_debt, recent_scores
+from .worktree_fold import fold_worktree_graph
 
 
 async def bootstrap(floor: Floor, cwd: object, claude_sid: object, source: object,
