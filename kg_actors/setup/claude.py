@@ -16,6 +16,7 @@ from typing import Any
 from ..core import strict_json
 from . import SetupError
 from .files import json_config, json_like, read_bytes, read_tree
+from .other_plugins import claude_others
 from .plan import ClaudeFound
 from .plugin import MARKETPLACE, Rendered
 
@@ -109,7 +110,7 @@ def find(env: dict[str, str], home: Path, plugin: Rendered) -> ClaudeFound:
     enabled = (settings.get("enabledPlugins") or {}).get(plugin.key) is True \
         if isinstance(settings.get("enabledPlugins"), dict) else False
     return ClaudeFound(cli, None, location, install_path is not None, enabled, cache_holds(install_path, plugin),
-                       settings, own, remove)
+                       settings, own, remove, claude_others(settings, installed, plugin.key))
 
 
 def enabled_as_object(raw: bytes | None, path: Path) -> bytes:

@@ -25,6 +25,7 @@ from typing import Any
 from . import SetupError
 from .claude import cache_holds
 from .files import atomic_write, read_bytes
+from .other_plugins import codex_others
 from .plan import CodexFound
 from .plugin import HOOKS_JSON, MARKETPLACE, Rendered
 
@@ -94,7 +95,8 @@ def find(env: dict[str, str], user_home: Path, plugin: Rendered) -> CodexFound:
         trusted = trust_current(cli, env, user_home, plugin)
     servers = config.get("mcp_servers")
     own = f"{codex_home / 'config.toml'}: [mcp_servers.kg]" if isinstance(servers, dict) and "kg" in servers else None
-    return CodexFound(cli, None, location, installed, enabled, cache_holds(cache, plugin), trusted, own)
+    return CodexFound(cli, None, location, installed, enabled, cache_holds(cache, plugin), trusted, own,
+                      codex_others(config, codex_home, plugin.key))
 
 
 class AppServer:
@@ -183,6 +185,29 @@ class AppServer:
         why = error.removeprefix(f"{path}: ").split("; left untouched", 1)[0]
         raise SetupError(f"Codex's config writer left {path} {why}, so it was put back as it was: move the "
                          "comments out of its [hooks.state] table, then run kg setup again")
+
+
+def set_enabled(cli: str, env: dict[str, str], user_home: Path, key: str, enabled: bool) -> None:
+    """`[plugins."KEY"] enabled = ...` in config.toml, as Codex records a disabled plugin (its CLI has no
+    disable command), written by Codex's own config writer; a plugin no longer listed there is left out."""
+    path = config_path(env, user_home)
+    config, error = read_config(path)
+    if error:
+        raise SetupError(error)
+    assert config is not None  # read_config gives a table or an error
+    if not isinstance((config.get("plugins") or {}).get(key), dict):
+        return
+    before = read_bytes(path)
+    with AppServer(cli, env, user_home) as server:
+        server.call("config/batchWrite", {"edits": [{"keyPath": f"plugins.{json.dumps(key)}.enabled", "value": enabled,
+                                                     "mergeStrategy": "replace"}]})
+    config, error = read_config(path)
+    if error is None and config is not None and config["plugins"].get(key, {}).get("enabled") is enabled:
+        return
+    if before is not None:
+        atomic_write(path, before)
+    raise SetupError(f"Codex's config writer did not set plugins.\"{key}\".enabled = {str(enabled).lower()} in "
+                     f"{path} (put back as it was): set it there by hand")
 
 
 def trust_current(cli: str, env: dict[str, str], user_home: Path, plugin: Rendered) -> bool:

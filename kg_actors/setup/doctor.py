@@ -23,13 +23,14 @@ from ..harness import gemini_trust
 from ..server_probe import get_health, listening, port_taken, probe_health
 from ..storage import faults, lock
 from ..storage.files import probe_write
-from . import SetupError
+from . import SetupError, codex
 from .changes import what_changed
 from .doctor_projects import check_project_folders
 from .doctor_settings import check_settings
 from .doctor_store import check_store
 from .files import CUT_SHORT, Record
-from .plan import plan_setup
+from .other_plugins import doubled
+from .plan import Found, Step, plan_setup
 from .recorded_env import recorded_ports
 from .run import Context, gather
 
@@ -308,6 +309,20 @@ def _gemini_trust(r: Report, title: str, ctx: Context) -> None:
                gemini_trust.HOW)
 
 
+def _without_others(r: Report, step: Step, found: Found) -> Step:
+    """Fails each other kg memory plugin the agent enables (kg-memory's); the step as if there were none."""
+    others = [a for a in step.actions if a.kind == "disable_other"]
+    for action in others:
+        agent, _cli, key = action.argv
+        c = found.claude if agent == "claude" else found.codex
+        by_hand = (f"`claude plugin disable {shlex.quote(key)}`" if agent == "claude" else
+                   f"`enabled = false` under [plugins.\"{key}\"] in {codex.config_path(r.ctx.env, r.ctx.home)}")
+        for other in (o for o in c.others if o.key == key):
+            r.bad(step.title, doubled(step.title, other), f"kg setup --only {agent} (it disables it), or {by_hand}")
+    rest = tuple(a for a in step.actions if a.kind != "disable_other")
+    return attrs.evolve(step, actions=rest, note=step.note or ("" if rest else "up to date")) if others else step
+
+
 def _harnesses(r: Report, ctx: Context) -> bool:
     """Check each agent as setup's plan sees it; whether Claude Code's status line runs `kg gauge`."""
     try:
@@ -330,7 +345,7 @@ def _harnesses(r: Report, ctx: Context) -> bool:
         return False
     if shutil.which("curl", path=ctx.env.get("PATH")) is None:
         r.bad("hooks", "curl is not on PATH: every hook quietly does nothing without it", "install curl")
-    steps = plan_setup(found)
+    steps = [_without_others(r, step, found) for step in plan_setup(found)]
     # An agent setup never wired while others are (skipped with --only, or declined) is the user's choice,
     # not a fault: said, not failed. One setup wired that is no longer, or none wired at all, fails.
     some_wired = any(record.done(s.name) for s in steps if s.name != "gauge")

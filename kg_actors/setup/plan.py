@@ -14,6 +14,7 @@ import attrs
 
 from . import opencode, statusline
 from .files import foreign_entry
+from .other_plugins import OtherPlugin
 
 STEPS = ("claude", "codex", "desktop", "gemini", "antigravity", "opencode", "gauge")
 TITLES = {"claude": "Claude Code", "codex": "Codex", "desktop": "Claude Desktop", "gemini": "Gemini CLI",
@@ -24,7 +25,7 @@ TITLES = {"claude": "Claude Code", "codex": "Codex", "desktop": "Claude Desktop"
 class Action:
     # run | write_plugin | codex_trust | codex_untrust | desktop_write | desktop_remove | statusline_remove |
     # opencode_write | opencode_remove | opencode_plugin_remove | claude_tidy | restore | remove_dir |
-    # remove_empty_dir
+    # remove_empty_dir | disable_other | enable_other
     kind: str
     text: str
     argv: tuple[str, ...] = ()
@@ -55,6 +56,7 @@ class ClaudeFound:
     settings: dict[str, Any] | None = None  # its settings.json (for the quota gauge step)
     own_server: str | None = None  # where the user's own `kg` MCP server entry is: it would hide or double the plugin's
     own_remove: str = "claude mcp remove kg --scope user"  # the command that takes it out
+    others: tuple[OtherPlugin, ...] = ()  # other kg memory plugins it enables (kg-memory's): each hook would run twice
 
 
 @attrs.frozen
@@ -67,6 +69,7 @@ class CodexFound:
     cache_current: bool = False
     trusted: bool = False  # every hook of the plugin has a trust entry
     own_server: str | None = None  # where the user's own `kg` MCP server entry is: it would hide or double the plugin's
+    others: tuple[OtherPlugin, ...] = ()
 
 
 @attrs.frozen
@@ -191,7 +194,17 @@ def _claude(found: Found) -> Step:
                            (c.cli, "plugin", "install", key, "--scope", "user"), fact="installed"))
     elif not c.enabled:
         acts.append(Action("run", f"enable the plugin {key}", (c.cli, "plugin", "enable", key)))
+    acts += _disable_others("claude", c)
     return Step("claude", tuple(acts), note="" if acts else "up to date")
+
+
+def _disable_others(agent: str, c: ClaudeFound | CodexFound) -> list[Action]:
+    """Another kg memory plugin enabled beside ours is disabled, as its agent's own CLI or config would (its
+    marketplace and installed copy stay: `kg uninstall` enables it again)."""
+    assert c.cli is not None
+    return [Action("disable_other", f"disable {o.key} ({o.why}): another kg memory plugin, whose hooks and kg "
+                                    "tools would run beside kg's (its marketplace and files stay)", (agent, c.cli, o.key))
+            for o in c.others]
 
 
 def _enabled_not_object(settings: dict[str, Any] | None) -> str | None:
@@ -217,6 +230,7 @@ def _codex(found: Found) -> Step:
         # Codex runs a plugin's hooks only once trusted (what /hooks does by hand): setup asks to trust its own.
         acts.append(Action("codex_trust", f"trust the hooks of {key} (Codex runs no untrusted hook)",
                            (c.cli,), fact="trusted"))
+    acts += _disable_others("codex", c)
     return Step("codex", tuple(acts), note="" if acts else "up to date")
 
 
@@ -359,6 +373,8 @@ def plan_uninstall(undo: Undo) -> list[Step]:
         if facts.get("marketplace"):
             acts.append(Action("run", f"remove the local marketplace {market}",
                                (cli, "plugin", "marketplace", "remove", market)))
+        for other in facts.get("disabled") or ():
+            acts.append(Action("enable_other", f"enable {other} again (kg setup disabled it)", (name, cli, str(other))))
         settings = undo.claude_settings
         if name == "claude" and acts and settings is not None and undo.files.get(settings) is False:
             # Edited since, so not restored whole: what Claude Code's CLI emptied but left goes here.

@@ -261,6 +261,10 @@ def _apply(ctx: Context, record: Record, step: Step, plugin: Rendered) -> None:
                 atomic_write(action.path, claude.enabled_as_object(read_bytes(action.path), action.path))
             elif action.kind == "codex_trust":
                 codex.trust(action.argv[0], ctx.env, ctx.home, plugin)
+            elif action.kind == "disable_other":
+                _set_other(ctx, action.argv, enabled=False)
+                disabled = record.done(step.name).get("disabled") or []
+                record.mark(step.name, disabled=sorted({*disabled, action.argv[2]}))  # uninstall enables it again
             elif action.kind == "claude_statusline":
                 assert action.path is not None  # plan.py gives every writing action its path
                 atomic_write(action.path, statusline.merged(read_bytes(action.path), action.argv[0], action.path))
@@ -390,9 +394,20 @@ def _already_gone(said: str) -> bool:
                                            "not configured"))
 
 
+def _set_other(ctx: Context, argv: tuple[str, ...], enabled: bool) -> None:
+    """Another kg memory plugin on or off, where its agent keeps that: Claude Code's CLI, Codex's config."""
+    agent, cli, key = argv
+    if agent == "claude":
+        _run(ctx, (cli, "plugin", "enable" if enabled else "disable", key, "--scope", "user"))
+    else:
+        codex.set_enabled(cli, ctx.env, ctx.home, key, enabled)
+
+
 def _undo_action(ctx: Context, record: Record, action: Action, plugin: Rendered) -> None:
     if action.kind == "run":
         _run(ctx, action.argv)
+    elif action.kind == "enable_other":
+        _set_other(ctx, action.argv, enabled=True)
     elif action.kind == "codex_untrust":
         recorded = record.files().get(codex.config_path(ctx.env, ctx.home))  # (bytes before setup, digest after)
         codex.untrust(action.argv[0], ctx.env, ctx.home, plugin, recorded[0] if recorded else None,

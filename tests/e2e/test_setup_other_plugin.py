@@ -1,0 +1,86 @@
+"""A user of kg-memory (the reference) runs `kg setup`: its plugin, enabled in Claude Code and Codex, is
+disabled as a step of setup (never left running beside ours), named by doctor while enabled, and enabled
+again by `kg uninstall`. Real Claude Code and Codex CLIs (from npm), as in test_setup.py.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+
+import pytest
+from npm_clients import npm_bin
+from test_setup import Machine
+
+OLD_KEY = "knowledge-graph@old-market"  # not kg-memory's own marketplace name: found by what the plugin is
+
+
+def _old_marketplace(root):
+    """A local marketplace holding a plugin shaped as kg-memory 0.17 ships it: manifest name `knowledge-graph`,
+    an MCP server `kg` that a shell line runs as `kg mcp`."""
+    (root / ".claude-plugin").mkdir(parents=True)
+    (root / ".claude-plugin" / "marketplace.json").write_text(json.dumps({
+        "name": "old-market", "owner": {"name": "someone"},
+        "plugins": [{"name": "knowledge-graph", "source": "./knowledge-graph", "version": "0.17.0"}]}))
+    plugin = root / "knowledge-graph"
+    (plugin / ".claude-plugin").mkdir(parents=True)
+    (plugin / ".claude-plugin" / "plugin.json").write_text(json.dumps({"name": "knowledge-graph", "version": "0.17.0"}))
+    (plugin / ".mcp.json").write_text(json.dumps({"mcpServers": {"kg": {"command": "sh", "args": ["-c", "exec kg mcp"]}}}))
+    return root
+
+
+@pytest.fixture
+def migrated(tmp_path):
+    m = Machine(tmp_path)
+    market = _old_marketplace(tmp_path / "old-market")
+    for argv in (("claude", "plugin", "marketplace", "add", str(market)),
+                 ("claude", "plugin", "install", OLD_KEY, "--scope", "user"),
+                 ("codex", "plugin", "marketplace", "add", str(market)),
+                 ("codex", "plugin", "add", OLD_KEY)):
+        out = m.run(npm_bin(argv[0]), *argv[1:])
+        assert out.returncode == 0, out.stdout + out.stderr
+    yield m
+    m.close()
+
+
+def _claude_status(m, key: str) -> str:
+    """`claude plugin list`'s status line for `key` (enabled / disabled), or "" when not listed."""
+    lines = m.run(npm_bin("claude"), "plugin", "list").stdout.splitlines()
+    at = next((i for i, line in enumerate(lines) if line.strip().endswith(key)), None)
+    status = next((line for line in lines[at:at + 5] if "Status:" in line), "") if at is not None else ""
+    return "disabled" if "disabled" in status else "enabled" if "enabled" in status else ""
+
+
+def _codex_enabled(m, key: str) -> object:
+    config = tomllib.loads((m.home / ".codex" / "config.toml").read_text())
+    return config.get("plugins", {}).get(key, {}).get("enabled", True)
+
+
+def test_kg_memorys_plugin_is_disabled_by_setup_named_by_doctor_and_enabled_again_by_uninstall(migrated):
+    m = migrated
+    assert _claude_status(m, OLD_KEY) == "enabled" and _codex_enabled(m, OLD_KEY) is True
+    plan = m.kg("setup", "--plan")
+    assert plan.stdout.count(f"disable {OLD_KEY} (kg-memory 0.17.0's plugin)") == 2, plan.stdout  # Claude Code, Codex
+    assert _claude_status(m, OLD_KEY) == "enabled"  # the plan changes nothing
+    out = m.kg("setup", "--yes")
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert _claude_status(m, OLD_KEY) == "disabled" and _claude_status(m, "kg-memory@kg-local") == "enabled"
+    assert _codex_enabled(m, OLD_KEY) is False
+    # Its files and marketplace stay: only switched off.
+    assert "old-market" in m.run(npm_bin("claude"), "plugin", "marketplace", "list").stdout
+    listed = m.run(npm_bin("claude"), "mcp", "list").stdout
+    assert "plugin:kg-memory:kg:" in listed and "plugin:knowledge-graph:kg" not in listed, listed
+    doctor = m.kg("doctor")
+    assert "another kg memory plugin" not in doctor.stdout, doctor.stdout
+    # Enabled again by hand: doctor fails it, with the fix; setup disables it again.
+    assert m.run(npm_bin("claude"), "plugin", "enable", OLD_KEY, "--scope", "user").returncode == 0
+    doctor = m.kg("doctor")
+    assert doctor.returncode == 1
+    assert f"FAIL  Claude Code: another kg memory plugin is enabled in Claude Code: {OLD_KEY}" in doctor.stdout
+    assert f"fix: kg setup --only claude (it disables it), or `claude plugin disable {OLD_KEY}`" in doctor.stdout
+    again = m.kg("setup", "--yes", "--only", "claude")
+    assert again.returncode == 0 and _claude_status(m, OLD_KEY) == "disabled", again.stdout
+    out = m.kg("uninstall", "--yes")
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert _claude_status(m, OLD_KEY) == "enabled" and _claude_status(m, "kg-memory@kg-local") == ""
+    assert _codex_enabled(m, OLD_KEY) is True

@@ -1,0 +1,69 @@
+"""Another kg memory plugin found by what it is (pure reads of the installed copies), and what setup plans for it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import attrs
+
+from kg_actors.setup.other_plugins import OtherPlugin, claude_others, codex_others, runs_kg_mcp
+from kg_actors.setup.plan import Undo, plan_setup, plan_uninstall
+
+from test_plan import KEY, MDIR, found
+
+
+def _plugin(folder: Path, name: str, mcp: dict | None = None) -> Path:
+    (folder / ".claude-plugin").mkdir(parents=True)
+    (folder / ".claude-plugin" / "plugin.json").write_text(json.dumps({"name": name, "version": "0.17.0"}))
+    if mcp is not None:
+        (folder / ".mcp.json").write_text(json.dumps({"mcpServers": mcp}))
+    return folder
+
+
+def test_an_mcp_server_runs_kg_mcp_as_argv_or_in_a_shell_line_and_nothing_else_counts():
+    assert runs_kg_mcp({"command": "/venv/bin/kg", "args": ["mcp"]})
+    assert runs_kg_mcp({"command": "sh", "args": ["-c", 'command -v kg >/dev/null && exec kg mcp; exec "$HOME/bin/kg" mcp']})
+    assert not runs_kg_mcp({"command": "npx", "args": ["some-kg-mcp-server"]})
+    assert not runs_kg_mcp({"command": "/bin/pkg", "args": ["mcp"]})
+    assert not runs_kg_mcp("kg mcp")
+
+
+def test_claude_code_plugins_enabled_that_are_kg_memory_or_run_kg_mcp_are_found_ours_and_others_are_not(tmp_path):
+    old = _plugin(tmp_path / "old", "knowledge-graph")
+    fork = _plugin(tmp_path / "fork", "my-memory", {"mem": {"command": "sh", "args": ["-c", "exec kg mcp"]}})
+    ours = _plugin(tmp_path / "ours", "kg-memory", {"kg": {"command": "/venv/bin/kg", "args": ["mcp"]}})
+    other = _plugin(tmp_path / "other", "linter", {"lint": {"command": "lint-server"}})
+    off = _plugin(tmp_path / "off", "knowledge-graph")
+    installed = {"plugins": {key: [{"scope": "user", "installPath": str(path)}] for key, path in (
+        ("knowledge-graph@maxim-plugins", old), ("my-memory@m", fork), (KEY, ours), ("linter@m", other),
+        ("knowledge-graph@off", off))}}
+    settings = {"enabledPlugins": {"knowledge-graph@maxim-plugins": True, "my-memory@m": True, KEY: True,
+                                   "linter@m": True, "knowledge-graph@off": False, "gone@m": True}}
+    assert claude_others(settings, installed, KEY) == (
+        OtherPlugin("knowledge-graph@maxim-plugins", "kg-memory 0.17.0's plugin"),
+        OtherPlugin("my-memory@m", "its MCP server mem runs `sh -c 'exec kg mcp'`"))
+    assert claude_others({"enabledPlugins": ["knowledge-graph@maxim-plugins"]}, installed, KEY) == ()
+
+
+def test_codex_plugins_are_on_unless_enabled_is_false_and_read_from_its_cache(tmp_path):
+    _plugin(tmp_path / "plugins" / "cache" / "maxim-plugins" / "knowledge-graph" / "0.17.0", "knowledge-graph")
+    config = {"plugins": {"knowledge-graph@maxim-plugins": {}, KEY: {"enabled": True}}}
+    assert codex_others(config, tmp_path, KEY) == (OtherPlugin("knowledge-graph@maxim-plugins",
+                                                               "kg-memory 0.17.0's plugin"),)
+    config["plugins"]["knowledge-graph@maxim-plugins"] = {"enabled": False}
+    assert codex_others(config, tmp_path, KEY) == ()
+    assert codex_others({"plugins": {"x@y": {}}}, tmp_path, KEY) == ()  # no copy in the cache: nothing to judge
+
+
+def test_setup_plans_to_disable_each_and_uninstall_enables_again_what_setup_disabled():
+    old = OtherPlugin("knowledge-graph@maxim-plugins", "kg-memory 0.17.0's plugin")
+    f = found()
+    f = attrs.evolve(f, claude=attrs.evolve(f.claude, others=(old,)), codex=attrs.evolve(f.codex, others=(old,)))
+    steps = {s.name: s for s in plan_setup(f, ("claude", "codex"))}
+    for name in ("claude", "codex"):
+        assert [(a.kind, a.argv[0], a.argv[2]) for a in steps[name].actions] == [("disable_other", name, old.key)]
+    undo = Undo({"claude": {"installed": True, "disabled": [old.key]}, "codex": {"installed": True}}, {}, MDIR,
+                Path("/s/setup/record.json"), KEY, "/bin/claude", "/bin/codex")
+    acts = {s.name: [a.kind for a in s.actions] for s in plan_uninstall(undo)}
+    assert acts["claude"] == ["run", "enable_other"] and acts["codex"] == ["run"]
