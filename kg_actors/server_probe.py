@@ -19,16 +19,51 @@ if TYPE_CHECKING:
 HUNG_AFTER = 3.0  # a server that is up answers /health in milliseconds: one silent this long is hung
 
 
+class OtherServer:
+    """What answered /health on kg's port but is not this kg's server: kg-memory (the reference, whose /health
+    counts its graphs where ours lists them), or another program. Every field it gave is untrusted."""
+
+    def __init__(self, health: dict[str, Any], port: int | None):
+        version = health.get("version")
+        kg_memory = isinstance(health.get("loaded_graphs"), int) and health.get("transport") == "streamable-http"
+        self.name = (f"kg-memory {version if isinstance(version, str) and len(version) < 40 else '(version unknown)'}"
+                     if kg_memory else "another program")
+        pid = health.get("pid")
+        self.pid = pid if isinstance(pid, int) and not isinstance(pid, bool) and pid > 0 else \
+            port_holder(port) if port is not None else None
+
+    def taken(self, port: int) -> str:
+        pid = f" (pid {self.pid})" if self.pid else ""
+        kind = "another memory server" if self.name.startswith("kg-memory") else "not a kg server"
+        return f"the port {port} is held by {self.name}{pid}, {kind}, not this kg's"
+
+    def fix(self) -> str:
+        own = "its own `kg stop` (kg-memory's kg, not this one)" if self.name.startswith("kg-memory") else "its own way"
+        kill = f", or `kill {self.pid}`" if self.pid else ""
+        return f"stop it with {own}{kill}; or move kg with --port PORT or KG_HTTP_PORT"
+
+
+def _is_ours(health: dict[str, Any]) -> bool:
+    """Whether a /health answer has this kg's shape, each field the commands read of the type they read."""
+    kinds = {"version": str, "storage": str, "loaded_graphs": list, "pid": int, "graphs_in_trouble": dict,
+             "editor": dict, "git": (dict, type(None))}
+    return isinstance(health.get("loaded_graphs"), list) and isinstance(health.get("storage"), str) \
+        and all(isinstance(health[k], t) for k, t in kinds.items() if k in health) \
+        and all(isinstance(g, str) for g in health["loaded_graphs"])
+
+
 def get_health(url: str, timeout: float = 1.0, query: str = "") -> dict[str, Any] | None:
     health = probe_health(url, timeout, query)
     return health if isinstance(health, dict) else None
 
 
-def probe_health(url: str, timeout: float = HUNG_AFTER, query: str = "") -> dict[str, Any] | str | None:
-    """The /health answer; "hung" when something took the connection and said nothing within `timeout`;
-    None when nothing listens or what answered is no kg server."""
+def probe_health(url: str, timeout: float = HUNG_AFTER, query: str = "") -> dict[str, Any] | str | OtherServer | None:
+    """The /health answer of this kg's server; "hung" when something took the connection and said nothing
+    within `timeout`; an OtherServer when a JSON /health of another shape answered (kg-memory's); None when
+    nothing listens or what answered gives no JSON object."""
     import http.client
     import urllib.error
+    import urllib.parse
     import urllib.request
 
     try:
@@ -40,7 +75,9 @@ def probe_health(url: str, timeout: float = HUNG_AFTER, query: str = "") -> dict
         return "hung" if isinstance(exc.reason, TimeoutError) else None
     except (OSError, ValueError, http.client.HTTPException):  # HTTPException: a program speaking no HTTP
         return None
-    return health if isinstance(health, dict) else None  # a JSON answer of another program is no kg health
+    if not isinstance(health, dict):  # a JSON answer of another program is no kg health
+        return None
+    return health if _is_ours(health) else OtherServer(health, urllib.parse.urlsplit(url).port)
 
 
 def listening(host: str, port: int) -> bool:
@@ -53,6 +90,8 @@ def listening(host: str, port: int) -> bool:
 
 def port_taken(port: int, answer: object) -> tuple[str, str]:
     """What holds `port` where no kg server answered (`answer`: probe_health's), and the fix."""
+    if isinstance(answer, OtherServer):
+        return answer.taken(port), answer.fix()
     holder = port_holder(port)
     if answer == "hung" and holder is not None and is_server(holder):
         return (f"the port is held by a kg server (pid {holder}) that does not answer /health within "

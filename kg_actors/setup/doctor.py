@@ -20,7 +20,7 @@ import attrs
 from .. import __version__, server_process
 from ..build import build_id, stale_said
 from ..harness import gemini_trust
-from ..server_probe import get_health, listening, port_taken, probe_health
+from ..server_probe import OtherServer, get_health, listening, port_taken, probe_health
 from ..storage import faults, lock
 from ..storage.files import probe_write
 from . import SetupError, codex
@@ -124,8 +124,9 @@ def _server(r: Report, config: Config, health: dict[str, Any] | None, answer: ob
     if health is None:
         if answer == "hung" or listening(config.host, config.port):
             taken, fix = port_taken(config.port, answer)
-            r.bad("port", f"{config.host}:{config.port}: {taken}",
-                  fix if answer == "hung" else f"{fix} (then run kg setup again)")
+            then = ", then kg start (or, moved, kg setup again)" if isinstance(answer, OtherServer) else \
+                "" if answer == "hung" else " (then run kg setup again)"
+            r.bad("port", f"{config.host}:{config.port}: {taken}", fix + then)
         else:
             r.bad("server", f"not running at {config.url}", "kg start")
         return False

@@ -85,3 +85,46 @@ def silent() -> Iterator[tuple[int, threading.Event]]:
 SSH_BANNER = b"SSH-2.0-OpenSSH_9.2\r\n"
 # A reply cut after its headers: the body it announces never comes.
 CUT_SHORT = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{\"jsonrpc\""
+
+
+KG_MEMORY_HEALTH = {"status": "ok", "version": "0.17.0", "transport": "streamable-http", "active_sessions": 0,
+                    "loaded_graphs": 2}  # kg-memory 0.17 (the reference) counts its graphs where kg lists them
+
+
+@contextmanager
+def kg_memory_like() -> Iterator[int]:
+    """A server shaped as kg-memory 0.17 on the port: its /health, and an MCP endpoint at / that answers every
+    request (as it would the shim's); yields its port."""
+    import json
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    class Handler(BaseHTTPRequestHandler):
+        def _reply(self, body: dict) -> None:
+            data = json.dumps(body).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+            self._reply(KG_MEMORY_HEALTH)
+
+        def do_POST(self) -> None:  # noqa: N802
+            message = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")
+            self._reply({"jsonrpc": "2.0", "id": message.get("id"), "result": {
+                "protocolVersion": "2025-03-26", "capabilities": {"tools": {}}, "serverInfo": {"name": "other"},
+                "tools": []}})
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield server.server_address[1]
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(5)
