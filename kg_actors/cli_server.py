@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from .build import build_id, stale_said
-from .server_probe import HUNG_AFTER, get_health, listening, port_taken, probe_health, stuck
+from .server_probe import HUNG_AFTER, OtherServer, get_health, listening, port_taken, probe_health, stuck
 from .server_process import is_server, is_stopped, port_holder, stopped_said
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at each `kg mcp` start
@@ -116,7 +116,11 @@ def _serve_args(args: argparse.Namespace) -> list[str]:
 
 def cmd_start(args: argparse.Namespace) -> int:
     config = env_config(args)
-    health = get_health(config.url)
+    answer = probe_health(config.url, 1.0)
+    if isinstance(answer, OtherServer):  # ours could not bind the port; and its clients would reach that one
+        print(f"kg: not started: {answer.taken(config.port)}: {answer.fix()}", file=sys.stderr)
+        return 1
+    health = answer if isinstance(answer, dict) else None
     if health and not _serves(health, config):
         # This store has no server there, and a script going on would use that one.
         print(f"kg: not started: {_other_store(health, config)}", file=sys.stderr)
@@ -294,6 +298,9 @@ def cmd_stop(args: argparse.Namespace) -> int:
         answer = probe_health(config.url)
         health = answer if isinstance(answer, dict) else None
         found = health.get("pid") if health else None
+        if isinstance(answer, OtherServer) and pid is None:  # not this kg's to stop: who, and how
+            print(f"kg: not stopping it: {answer.taken(config.port)}: {answer.fix()}", file=sys.stderr)
+            return 1
         if health and not _serves(health, config):  # --port names this store's server, never another's
             print(f"kg: not stopping it: {_other_store(health, config)}", file=sys.stderr)
             return 1

@@ -85,6 +85,8 @@ class Shim:
         self.out = out or sys.stdout
         self._out_lock = threading.Lock()  # guards stdout only: one JSON line at a time
         self._start_lock = threading.Lock()
+        self._other: str | None = None  # why the server on the port is not kg's, once its /health was read
+        self._health_read = False
         self.client_name = ""
         self.protocol_version: str | None = None
         self._calls: dict[str, _Call] = {}  # by the JSON of their ids
@@ -170,6 +172,39 @@ class Shim:
             if self.healthy():
                 return None
             return done.stderr.strip() or f"`kg start` exited {done.returncode} and nothing answers on port {self.port}"
+    def other_server(self) -> str | None:
+        """Why the server on kg's port is not kg's (kg-memory 0.17 left running, answering MCP at / as ours
+        does), from its /health, read once; None: it is kg's, or it cannot be told yet (nothing answers, or
+        not in time: the request then says so itself). The agent must not be served from another memory."""
+        if self._health_read:
+            return self._other
+        try:
+            conn = http.client.HTTPConnection(self.host, self.port, timeout=3.0)
+            conn.request("GET", "/health")
+            body = conn.getresponse().read()
+            conn.close()
+        except (OSError, http.client.HTTPException):
+            return None
+        self._health_read = True
+        try:
+            health = json.loads(body)
+        except (ValueError, RecursionError):
+            return None  # no JSON: the request's own reply names that program
+        if not isinstance(health, dict) or (isinstance(health.get("loaded_graphs"), list)
+                                            and isinstance(health.get("storage"), str)):
+            return None
+        version = health.get("version")
+        if isinstance(health.get("loaded_graphs"), int) and health.get("transport") == "streamable-http":
+            name = f"kg-memory {version if isinstance(version, str) else '(version unknown)'}"[:60]
+            stop = "stop it with its own `kg stop` (kg-memory's kg, not this one)"
+        else:
+            name, stop = "another program, not a kg server", "stop it"
+        pid = health.get("pid")
+        kill = f", or `kill {pid}`" if isinstance(pid, int) and not isinstance(pid, bool) else ""
+        self._other = (f"the memory server at {self.host}:{self.port} is {name}, not this kg's: {stop}{kill}, then "
+                       "restart this agent (or move kg with KG_HTTP_PORT); `kg doctor` says more")
+        return self._other
+
     def healthy(self) -> bool:
         try:
             conn = http.client.HTTPConnection(self.host, self.port, timeout=1.0)
@@ -249,6 +284,10 @@ class Shim:
             return
         method = message.get("method") if isinstance(message, dict) else None
         timeout = REQUEST_TIMEOUT if method == "tools/call" else HANDSHAKE_TIMEOUT
+        other = self.other_server()
+        if other is not None:
+            self.fail(msg_id, other, emit)
+            return
         try:
             try:
                 status, ctype, payload = self.post(body, call, timeout)
