@@ -21,7 +21,11 @@ log = logging.getLogger(__name__)
 # Keys a stored session may hold that are not carried over: `drop_pending` served a refusal
 # (trimming notes the session had read) that spec 003 does not have; `seen_ids` is read (a file of
 # before seen_via, or kg-memory's) but no longer written: it was seen_via's keys a second time.
-_NOT_CARRIED = frozenset({"seen_ids", "drop_pending"})
+_NOT_CARRIED = frozenset({"seen_ids", "drop_pending", "bare_kept"})
+# kg-memory's (the reference's) own seen tables, keyed by bare node id: read into ours once (_by_level), and
+# kept as read, to be written back beside ours, so kg-memory run again on this store finds its sessions as it
+# left them (they were written back empty). "bare_kept" marks a record whose bare tables were read so before.
+BARE_TABLES = ("seen_ids", "seen_via", "seen_at", "read_at")
 
 
 @attrs.define
@@ -66,6 +70,7 @@ class Session:
     # refused until it sees them again is told what replaced them.
     replaced_from: dict[str, str] = attrs.field(factory=dict)
     extra: dict[str, Any] = attrs.field(factory=dict)
+    bare: dict[str, Any] = attrs.field(factory=dict)  # BARE_TABLES as kg-memory left them, never changed here
 
     def follow_rename(self, old: str, new: str, new_id: str, by_another: bool) -> None:
         """The views of a renamed node move from ref `old` to `new`. A session that saw the node and did not
@@ -133,7 +138,12 @@ class Session:
         out = attrs.asdict(self, recurse=False)
         out.pop("sid")
         extra = out.pop("extra")
+        bare = out.pop("bare")
         out.update(extra)
+        for name, table in bare.items():
+            out[name] = list(table) if name == "seen_ids" else {**table, **out[name]}
+        if bare:
+            out["bare_kept"] = True
         return out
 
     @classmethod
@@ -148,11 +158,31 @@ class Session:
             if not (isinstance(known.get(name, {}), dict) and all(isinstance(v, str) for v in known.get(name, {}).values())):
                 del known[name]  # a hand edit's: a hint only, not worth a session
         session = cls(sid=sid, extra=extra, **known)
-        for k in raw.get("seen_ids") or []:
-            session.seen_via.setdefault(k, "unknown")
+        session.bare = _bare_tables(raw)
+        if raw.get("bare_kept") is not True:  # kg-memory's, or an older kg's: its bare context marks, read once
+            for k in raw.get("seen_ids") or []:
+                session.seen_via.setdefault(k, "unknown")
+        else:
+            session.seen_via = {k: v for k, v in session.seen_via.items() if seen.keyed(k)}
         _by_level(session)
         session.trim_seen(C.SEEN_KEPT)  # a file written before the bound
         return session
+
+
+def _bare_tables(raw: dict[str, Any]) -> dict[str, Any]:
+    """The entries of a record's seen tables keyed by bare node id (kg-memory's), each of the type it reads."""
+    out: dict[str, Any] = {}
+    ids = raw.get("seen_ids")
+    if isinstance(ids, list) and (kept := [k for k in ids if isinstance(k, str) and not seen.keyed(k)]):
+        out["seen_ids"] = kept
+    for name in BARE_TABLES[1:]:
+        table = raw.get(name)
+        kind = str if name == "seen_via" else (int, float)
+        kept = {k: v for k, v in table.items() if not seen.keyed(k) and isinstance(v, kind)
+                and not isinstance(v, bool)} if isinstance(table, dict) else {}
+        if kept:
+            out[name] = kept
+    return out
 
 
 def _by_level(s: Session) -> None:

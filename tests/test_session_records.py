@@ -130,3 +130,26 @@ def test_a_sessions_journal_that_is_not_a_regular_file_is_set_aside_and_the_file
     said = " ".join(r.getMessage() for r in caplog.records)
     assert "sessions.json.journal" in said and "not a regular file (a FIFO)" in said, said
     assert "sessions.json.journal.unreadable" in said, said
+
+
+def test_kg_memorys_own_seen_tables_are_written_back_as_it_left_them_and_read_into_ours_only_once(tmp_path):
+    """A user going back to kg-memory after kg found its sessions' seen state empty (kg wrote only its own,
+    level-keyed tables); carried beside ours, they are never read into ours again (a context mark kg let go,
+    at a compaction, is not brought back by them)."""
+    path = tmp_path / "sessions.json"
+    theirs = {"start_ts": NOW - 60, "last_activity": NOW - 30, "project_path": "/home/u/app", "op_count": 3,
+              "seen_ids": ["lesson-a", "lesson-b"], "seen_via": {"lesson-a": "full_read", "lesson-b": "search"},
+              "seen_at": {"lesson-a": NOW - 50, "lesson-b": NOW - 45}, "read_at": {"lesson-a": NOW - 40}}
+    path.write_text(json.dumps({"aaaa1111": theirs}))
+    s = load_sessions(path, NOW)["aaaa1111"]
+    assert s.seen_via["project:lesson-a"] == "full_read" and s.seen_at == {} and s.read_at == {}
+    s.seen_at["project:lesson-a"] = NOW - 10
+    written = json.loads(json.dumps(s.to_json()))
+    for name in ("seen_ids", "seen_via", "seen_at", "read_at"):
+        bare = written[name] if name == "seen_ids" else {k: v for k, v in written[name].items() if ":" not in k}
+        assert bare == theirs[name], name
+    assert written["seen_at"]["project:lesson-a"] == NOW - 10
+    del s.seen_via["project:lesson-b"], s.seen_via["user:lesson-b"]  # let go (a compaction)
+    again = Session.from_json("aaaa1111", json.loads(json.dumps(s.to_json())))
+    assert (again.seen_via, again.seen_at, again.read_at) == (s.seen_via, s.seen_at, s.read_at)
+    assert again.to_json() == s.to_json()
