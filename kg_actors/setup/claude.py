@@ -16,7 +16,7 @@ from typing import Any
 from ..core import strict_json
 from . import SetupError
 from .files import json_config, json_like, read_bytes, read_tree
-from .other_plugins import claude_others
+from .other_plugins import claude_others, with_rules, without_rules
 from .plan import ClaudeFound
 from .plugin import MARKETPLACE, Rendered
 
@@ -159,3 +159,20 @@ def without_emptied(raw: bytes, before: bytes | None, path: Path) -> bytes | Non
     for key in gone:
         del data[key]
     return json_like(data, raw)
+
+
+def without_permissions(raw: bytes | None, path: Path, rules: list[str]) -> tuple[bytes | None, list[str]]:
+    """settings.json without those of `rules` its permissions.allow holds (another kg memory plugin's tool
+    rules), and which they were; (None, []) when it holds none."""
+    data = json_config(raw, path, ("permissions",))
+    allow = data.get("permissions", {}).get("allow")
+    held = [rule for rule in rules if isinstance(allow, list) and rule in allow]
+    return (json_like(without_rules(data, held), raw), held) if held else (None, [])
+
+
+def with_permissions(raw: bytes, path: Path, rules: list[str]) -> bytes | None:
+    """settings.json with `rules` back in permissions.allow (None: all are there, or it holds no list)."""
+    data = json_config(raw, path, ("permissions",))
+    before = json.dumps(data)
+    with_rules(data, rules)
+    return None if json.dumps(data) == before else json_like(data, raw)

@@ -24,6 +24,7 @@ _KG_MCP = re.compile(r"(?:^|[\s/;&|(])kg\s+mcp\b")
 class OtherPlugin:
     key: str  # "knowledge-graph@maxim-plugins", as the agent's settings name it
     why: str  # what makes it a kg memory plugin
+    servers: tuple[str, ...] = ()  # its MCP servers' names (its tools' permission rules name them)
 
 
 def _read_json(path: Path) -> Any:
@@ -49,17 +50,20 @@ def runs_kg_mcp(server: object) -> bool:
     return any(_KG_MCP.search(word) for word in words)
 
 
-def kg_memory_why(folder: Path) -> str | None:
-    """Why the installed plugin in `folder` is a kg memory plugin (None: it is not, or cannot be read)."""
+def _other(key: str, folder: Path) -> OtherPlugin | None:
+    """The installed plugin in `folder` when it is a kg memory plugin (None: it is not, or cannot be read)."""
     manifest = _read_json(folder / ".claude-plugin" / "plugin.json")
-    if isinstance(manifest, dict) and manifest.get("name") == KG_MEMORY_NAME:
-        version = manifest.get("version")
-        return f"kg-memory {version}'s plugin" if isinstance(version, str) else "kg-memory's plugin"
     mcp = _read_json(folder / ".mcp.json")
     servers = mcp.get("mcpServers") if isinstance(mcp, dict) else None
-    for name, server in sorted(servers.items()) if isinstance(servers, dict) else ():
+    servers = servers if isinstance(servers, dict) else {}
+    names = tuple(sorted(str(n) for n in servers))
+    if isinstance(manifest, dict) and manifest.get("name") == KG_MEMORY_NAME:
+        version = manifest.get("version")
+        return OtherPlugin(key, f"kg-memory {version}'s plugin" if isinstance(version, str) else "kg-memory's plugin",
+                           names)
+    for name, server in sorted(servers.items()):
         if runs_kg_mcp(server):
-            return f"its MCP server {name} runs `{shlex.join(_argv_words(server))[:80]}`"
+            return OtherPlugin(key, f"its MCP server {name} runs `{shlex.join(_argv_words(server))[:80]}`", names)
     return None
 
 
@@ -76,9 +80,9 @@ def claude_others(settings: dict[str, Any], installed: dict[str, Any], own_key: 
             continue
         folders = [Path(e["installPath"]) for e in entries
                    if isinstance(e, dict) and isinstance(e.get("installPath"), str) and e["installPath"]]
-        why = next((w for f in folders if (w := kg_memory_why(f))), None)
-        if why:
-            out.append(OtherPlugin(key, why))
+        found = next((o for f in folders if (o := _other(key, f))), None)
+        if found:
+            out.append(found)
     return tuple(out)
 
 
@@ -96,10 +100,42 @@ def codex_others(config: dict[str, Any], codex_home: Path, own_key: str) -> tupl
             folders = sorted(p for p in base.iterdir() if p.is_dir())
         except OSError:
             continue
-        why = next((w for f in folders if (w := kg_memory_why(f))), None)
-        if why:
-            out.append(OtherPlugin(key, why))
+        found = next((o for f in folders if (o := _other(key, f))), None)
+        if found:
+            out.append(found)
     return tuple(out)
+
+
+def permissions_of(settings: dict[str, Any] | None, other: OtherPlugin, own_key: str) -> list[str]:
+    """Claude Code's permission rules (permissions.allow) for the tools of `other`'s MCP servers, which name
+    the plugin and server (`mcp__plugin_knowledge-graph_kg__kg_read`); none when its name is ours (they
+    could be kg's own)."""
+    name = other.key.partition("@")[0]
+    perms = (settings or {}).get("permissions")
+    allow = perms.get("allow") if isinstance(perms, dict) else None
+    if name == own_key.partition("@")[0] or not isinstance(allow, list):
+        return []
+    prefixes = [f"mcp__plugin_{name}_{server}" for server in other.servers]
+    return [rule for rule in allow if isinstance(rule, str)
+            and any(rule == p or rule.startswith(p + "__") for p in prefixes)]
+
+
+def without_rules(data: dict[str, Any], rules: list[str]) -> dict[str, Any]:
+    """Claude Code's settings without `rules` in permissions.allow (the rest as it was)."""
+    allow = data["permissions"]["allow"]
+    data["permissions"]["allow"] = [rule for rule in allow if rule not in rules]
+    return data
+
+
+def with_rules(data: dict[str, Any], rules: list[str]) -> dict[str, Any]:
+    """Claude Code's settings with `rules` in permissions.allow again (each once)."""
+    perms = data.setdefault("permissions", {})
+    if not isinstance(perms, dict):
+        return data
+    allow = perms.setdefault("allow", [])
+    if isinstance(allow, list):
+        allow += [rule for rule in rules if rule not in allow]
+    return data
 
 
 def doubled(agent: str, other: OtherPlugin) -> str:

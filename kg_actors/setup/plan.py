@@ -14,7 +14,7 @@ import attrs
 
 from . import opencode, statusline
 from .files import foreign_entry
-from .other_plugins import OtherPlugin
+from .other_plugins import OtherPlugin, permissions_of
 
 STEPS = ("claude", "codex", "desktop", "gemini", "antigravity", "opencode", "gauge")
 TITLES = {"claude": "Claude Code", "codex": "Codex", "desktop": "Claude Desktop", "gemini": "Gemini CLI",
@@ -25,7 +25,7 @@ TITLES = {"claude": "Claude Code", "codex": "Codex", "desktop": "Claude Desktop"
 class Action:
     # run | write_plugin | codex_trust | codex_untrust | desktop_write | desktop_remove | statusline_remove |
     # opencode_write | opencode_remove | opencode_plugin_remove | claude_tidy | restore | remove_dir |
-    # remove_empty_dir | disable_other | enable_other
+    # remove_empty_dir | disable_other | enable_other | claude_drop_rules | claude_rules_back
     kind: str
     text: str
     argv: tuple[str, ...] = ()
@@ -195,6 +195,12 @@ def _claude(found: Found) -> Step:
     elif not c.enabled:
         acts.append(Action("run", f"enable the plugin {key}", (c.cli, "plugin", "enable", key)))
     acts += _disable_others("claude", c)
+    for other in c.others:  # its tools' permissions, of no use once it is off (uninstall puts them back)
+        rules = permissions_of(c.settings, other, key)
+        if rules:
+            acts.append(Action("claude_drop_rules", f"take the {len(rules)} permission rules of {other.key}'s tools "
+                                                    f"({rules[0]}, ...) out of {found.claude_settings}",
+                               tuple(rules), found.claude_settings))
     return Step("claude", tuple(acts), note="" if acts else "up to date")
 
 
@@ -375,6 +381,10 @@ def plan_uninstall(undo: Undo) -> list[Step]:
                                (cli, "plugin", "marketplace", "remove", market)))
         for other in facts.get("disabled") or ():
             acts.append(Action("enable_other", f"enable {other} again (kg setup disabled it)", (name, cli, str(other))))
+        if facts.get("dropped_rules") and undo.claude_settings is not None:
+            acts.append(Action("claude_rules_back", f"put back in {undo.claude_settings} the permission rules of its "
+                                                    "tools setup took out", tuple(facts["dropped_rules"]),
+                               undo.claude_settings))
         settings = undo.claude_settings
         if name == "claude" and acts and settings is not None and undo.files.get(settings) is False:
             # Edited since, so not restored whole: what Claude Code's CLI emptied but left goes here.

@@ -265,6 +265,12 @@ def _apply(ctx: Context, record: Record, step: Step, plugin: Rendered) -> None:
                 _set_other(ctx, action.argv, enabled=False)
                 disabled = record.done(step.name).get("disabled") or []
                 record.mark(step.name, disabled=sorted({*disabled, action.argv[2]}))  # uninstall enables it again
+            elif action.kind == "claude_drop_rules":
+                assert action.path is not None
+                data, held = claude.without_permissions(read_bytes(action.path), action.path, list(action.argv))
+                if data is not None:
+                    atomic_write(action.path, data)
+                    record.mark(step.name, dropped_rules=sorted({*record.done(step.name).get("dropped_rules", []), *held}))
             elif action.kind == "claude_statusline":
                 assert action.path is not None  # plan.py gives every writing action its path
                 atomic_write(action.path, statusline.merged(read_bytes(action.path), action.argv[0], action.path))
@@ -408,6 +414,9 @@ def _undo_action(ctx: Context, record: Record, action: Action, plugin: Rendered)
         _run(ctx, action.argv)
     elif action.kind == "enable_other":
         _set_other(ctx, action.argv, enabled=True)
+    elif action.kind == "claude_rules_back":
+        assert action.path is not None
+        _rewrite(action.path, lambda raw, path: claude.with_permissions(raw, path, list(action.argv)))
     elif action.kind == "codex_untrust":
         recorded = record.files().get(codex.config_path(ctx.env, ctx.home))  # (bytes before setup, digest after)
         codex.untrust(action.argv[0], ctx.env, ctx.home, plugin, recorded[0] if recorded else None,

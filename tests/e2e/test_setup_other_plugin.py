@@ -13,6 +13,9 @@ from npm_clients import npm_bin
 from test_setup import Machine
 
 OLD_KEY = "knowledge-graph@old-market"  # not kg-memory's own marketplace name: found by what the plugin is
+# kg-memory pre-approves its tools in Claude Code's settings; the last rule is another server's, not its.
+OLD_RULES = ["mcp__plugin_knowledge-graph_kg__kg_read", "mcp__plugin_knowledge-graph_kg__kg_put_node"]
+OTHER_RULE = "mcp__plugin_knowledge-graph_kg2__x"
 
 
 def _old_marketplace(root):
@@ -32,6 +35,10 @@ def _old_marketplace(root):
 @pytest.fixture
 def migrated(tmp_path):
     m = Machine(tmp_path)
+    settings = m.home / ".claude" / "settings.json"
+    data = json.loads(settings.read_text())
+    data["permissions"]["allow"] += [*OLD_RULES, OTHER_RULE]
+    settings.write_text(json.dumps(data, indent=2))
     market = _old_marketplace(tmp_path / "old-market")
     for argv in (("claude", "plugin", "marketplace", "add", str(market)),
                  ("claude", "plugin", "install", OLD_KEY, "--scope", "user"),
@@ -51,6 +58,10 @@ def _claude_status(m, key: str) -> str:
     return "disabled" if "disabled" in status else "enabled" if "enabled" in status else ""
 
 
+def _allowed(m) -> list[str]:
+    return json.loads((m.home / ".claude" / "settings.json").read_text())["permissions"]["allow"]
+
+
 def _codex_enabled(m, key: str) -> object:
     config = tomllib.loads((m.home / ".codex" / "config.toml").read_text())
     return config.get("plugins", {}).get(key, {}).get("enabled", True)
@@ -61,11 +72,13 @@ def test_kg_memorys_plugin_is_disabled_by_setup_named_by_doctor_and_enabled_agai
     assert _claude_status(m, OLD_KEY) == "enabled" and _codex_enabled(m, OLD_KEY) is True
     plan = m.kg("setup", "--plan")
     assert plan.stdout.count(f"disable {OLD_KEY} (kg-memory 0.17.0's plugin)") == 2, plan.stdout  # Claude Code, Codex
+    assert f"take the 2 permission rules of {OLD_KEY}'s tools ({OLD_RULES[0]}, ...)" in plan.stdout, plan.stdout
     assert _claude_status(m, OLD_KEY) == "enabled"  # the plan changes nothing
     out = m.kg("setup", "--yes")
     assert out.returncode == 0, out.stdout + out.stderr
     assert _claude_status(m, OLD_KEY) == "disabled" and _claude_status(m, "kg-memory@kg-local") == "enabled"
     assert _codex_enabled(m, OLD_KEY) is False
+    assert _allowed(m) == ["Bash(ls:*)", OTHER_RULE]  # its tools' rules out, the user's and another server's kept
     # Its files and marketplace stay: only switched off.
     assert "old-market" in m.run(npm_bin("claude"), "plugin", "marketplace", "list").stdout
     listed = m.run(npm_bin("claude"), "mcp", "list").stdout
@@ -80,7 +93,12 @@ def test_kg_memorys_plugin_is_disabled_by_setup_named_by_doctor_and_enabled_agai
     assert f"fix: kg setup --only claude (it disables it), or `claude plugin disable {OLD_KEY}`" in doctor.stdout
     again = m.kg("setup", "--yes", "--only", "claude")
     assert again.returncode == 0 and _claude_status(m, OLD_KEY) == "disabled", again.stdout
+    # Edited since: not restored whole, so what setup changed in it is undone piece by piece.
+    settings = m.home / ".claude" / "settings.json"
+    settings.write_text(json.dumps({**json.loads(settings.read_text()), "theme": "light"}, indent=2))
     out = m.kg("uninstall", "--yes")
     assert out.returncode == 0, out.stdout + out.stderr
     assert _claude_status(m, OLD_KEY) == "enabled" and _claude_status(m, "kg-memory@kg-local") == ""
     assert _codex_enabled(m, OLD_KEY) is True
+    assert sorted(_allowed(m)) == sorted(["Bash(ls:*)", *OLD_RULES, OTHER_RULE])
+    assert json.loads(settings.read_text())["theme"] == "light"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import attrs
 
-from kg_actors.setup.other_plugins import OtherPlugin, claude_others, codex_others, runs_kg_mcp
+from kg_actors.setup.other_plugins import OtherPlugin, claude_others, codex_others, permissions_of, runs_kg_mcp
 from kg_actors.setup.plan import Undo, plan_setup, plan_uninstall
 
 from test_plan import KEY, MDIR, found
@@ -42,7 +42,7 @@ def test_claude_code_plugins_enabled_that_are_kg_memory_or_run_kg_mcp_are_found_
                                    "linter@m": True, "knowledge-graph@off": False, "gone@m": True}}
     assert claude_others(settings, installed, KEY) == (
         OtherPlugin("knowledge-graph@maxim-plugins", "kg-memory 0.17.0's plugin"),
-        OtherPlugin("my-memory@m", "its MCP server mem runs `sh -c 'exec kg mcp'`"))
+        OtherPlugin("my-memory@m", "its MCP server mem runs `sh -c 'exec kg mcp'`", ("mem",)))
     assert claude_others({"enabledPlugins": ["knowledge-graph@maxim-plugins"]}, installed, KEY) == ()
 
 
@@ -67,3 +67,14 @@ def test_setup_plans_to_disable_each_and_uninstall_enables_again_what_setup_disa
                 Path("/s/setup/record.json"), KEY, "/bin/claude", "/bin/codex")
     acts = {s.name: [a.kind for a in s.actions] for s in plan_uninstall(undo)}
     assert acts["claude"] == ["run", "enable_other"] and acts["codex"] == ["run"]
+
+
+def test_only_the_permission_rules_of_the_other_plugins_own_servers_are_its_and_none_under_our_name():
+    old = OtherPlugin("knowledge-graph@maxim-plugins", "kg-memory 0.17.0's plugin", ("kg",))
+    allow = ["mcp__plugin_knowledge-graph_kg__kg_read", "mcp__plugin_knowledge-graph_kg", "Bash(ls:*)",
+             "mcp__plugin_knowledge-graph_kg2__x", "mcp__plugin_knowledge-graph_kg_extra__y", 7,
+             "mcp__plugin_kg-memory_kg__kg_read"]
+    settings = {"permissions": {"allow": allow}}
+    assert permissions_of(settings, old, KEY) == allow[:2]
+    assert permissions_of(settings, OtherPlugin("kg-memory@fork", "x", ("kg",)), KEY) == []  # could be ours
+    assert permissions_of({"permissions": {"allow": "x"}}, old, KEY) == [] and permissions_of(None, old, KEY) == []
