@@ -13,6 +13,7 @@ from typing import Any
 from . import SetupError
 from .claude import read_json_object
 from .files import json_like
+from .other_plugins import runs_kg_mcp
 from .plan import DesktopFound
 
 SERVER = "kg"
@@ -45,7 +46,8 @@ def find(env: dict[str, str], home: Path, ours: dict[str, Any] | None, platform:
     servers = data.get("mcpServers", {})
     if not isinstance(servers, dict):
         return DesktopFound(path, f"{path}: mcpServers is not an object; left untouched")
-    return DesktopFound(path, None, servers.get(SERVER), ours)
+    others = tuple(sorted(name for name, server in servers.items() if name != SERVER and runs_kg_mcp(server)))
+    return DesktopFound(path, None, servers.get(SERVER), ours, others)
 
 
 def merged(raw: bytes | None, server: dict[str, Any], path: Path) -> bytes:
@@ -69,4 +71,27 @@ def without(raw: bytes, path: Path) -> bytes | None:
     del servers[SERVER]
     if not servers:
         del data["mcpServers"]
+    return json_like(data, raw)
+
+
+def without_other(raw: bytes | None, path: Path, name: str) -> tuple[bytes | None, Any]:
+    """The config without `mcpServers.<name>` (another kg memory server), and its entry; (None, None) when absent."""
+    data = json.loads(raw) if raw else {}
+    servers = data.get("mcpServers") if isinstance(data, dict) else None
+    if not isinstance(servers, dict) or name not in servers:
+        return None, None
+    entry = servers.pop(name)
+    return json_like(data, raw), entry
+
+
+def with_other(raw: bytes, path: Path, name: str, server: Any) -> bytes | None:
+    """The config with `mcpServers.<name>` put back as it was (None: one of that name is there, or it is no object)."""
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        return None
+    if not isinstance(data, dict) or not isinstance(data.get("mcpServers", {}), dict) \
+            or name in data.get("mcpServers", {}):
+        return None
+    data.setdefault("mcpServers", {})[name] = server
     return json_like(data, raw)

@@ -41,6 +41,7 @@ if TYPE_CHECKING:
 
 
 HEALTH_TIMEOUT = 15.0  # the server waits up to 10 s for its user graph's load (http/rest.py)
+OTHERS_KINDS = ("disable_other", "claude_drop_rules", "desktop_drop_other")  # undoing another kg memory's wiring
 OK_SAID = {"desktop": "kg MCP entry present", "gemini": "kg hooks and MCP entry in its settings",
            "opencode": "kg-memory plugin and MCP entry present", "gauge": "the status line runs kg gauge"}
 
@@ -311,17 +312,23 @@ def _gemini_trust(r: Report, title: str, ctx: Context) -> None:
 
 
 def _without_others(r: Report, step: Step, found: Found) -> Step:
-    """Fails each other kg memory plugin the agent enables (kg-memory's); the step as if there were none."""
-    others = [a for a in step.actions if a.kind == "disable_other"]
-    for action in others:
-        agent, _cli, key = action.argv
-        c = found.claude if agent == "claude" else found.codex
-        by_hand = (f"`claude plugin disable {shlex.quote(key)}`" if agent == "claude" else
-                   f"`enabled = false` under [plugins.\"{key}\"] in {codex.config_path(r.ctx.env, r.ctx.home)}")
-        for other in (o for o in c.others if o.key == key):
-            r.bad(step.title, doubled(step.title, other), f"kg setup --only {agent} (it disables it), or {by_hand}")
-    rest = tuple(a for a in step.actions if a.kind != "disable_other")
-    return attrs.evolve(step, actions=rest, note=step.note or ("" if rest else "up to date")) if others else step
+    """Fails each other kg memory plugin or server the agent runs (kg-memory's); the step as if there were none."""
+    for action in step.actions:
+        if action.kind == "disable_other":
+            agent, _cli, key = action.argv
+            c = found.claude if agent == "claude" else found.codex
+            by_hand = (f"`claude plugin disable {shlex.quote(key)}`" if agent == "claude" else
+                       f"`enabled = false` under [plugins.\"{key}\"] in {codex.config_path(r.ctx.env, r.ctx.home)}")
+            for other in (o for o in c.others if o.key == key):
+                r.bad(step.title, doubled(step.title, other), f"kg setup --only {agent} (it disables it), or {by_hand}")
+        elif action.kind == "desktop_drop_other":
+            r.bad(step.title, f"another kg memory server is in {action.path}: mcpServers.{action.argv[0]} runs `kg "
+                              "mcp` beside kg's (every kg tool twice)",
+                  f"kg setup --only desktop (it removes it; kg uninstall puts it back), or take it out of that file")
+    rest = tuple(a for a in step.actions if a.kind not in OTHERS_KINDS)
+    if len(rest) == len(step.actions):
+        return step
+    return attrs.evolve(step, actions=rest, note=step.note or ("" if rest else "up to date"))
 
 
 def _harnesses(r: Report, ctx: Context) -> bool:

@@ -25,7 +25,8 @@ TITLES = {"claude": "Claude Code", "codex": "Codex", "desktop": "Claude Desktop"
 class Action:
     # run | write_plugin | codex_trust | codex_untrust | desktop_write | desktop_remove | statusline_remove |
     # opencode_write | opencode_remove | opencode_plugin_remove | claude_tidy | restore | remove_dir |
-    # remove_empty_dir | disable_other | enable_other | claude_drop_rules | claude_rules_back
+    # remove_empty_dir | disable_other | enable_other | claude_drop_rules | claude_rules_back |
+    # desktop_drop_other | desktop_other_back
     kind: str
     text: str
     argv: tuple[str, ...] = ()
@@ -78,6 +79,7 @@ class DesktopFound:
     error: str | None = None
     entry: dict[str, Any] | None = None  # its mcpServers.kg now
     ours: dict[str, Any] | None = None  # what setup wrote last time, per the record
+    others: tuple[str, ...] = ()  # its other mcpServers that run `kg mcp` (kg-memory's knowledge-graph)
 
 
 @attrs.frozen
@@ -281,12 +283,15 @@ def _desktop(found: Found) -> Step:
         return Step("desktop", note="not found (no Claude Desktop configuration folder): skipped")
     if d.error:
         return Step("desktop", note=d.error, problem=True)
+    others = tuple(Action("desktop_drop_other", f"remove mcpServers.{name} from {d.config}: another kg memory server "
+                                                "(it runs `kg mcp`), which beside kg's doubles every kg tool (kg "
+                                                "uninstall puts it back)", (name,), d.config) for name in d.others)
     if d.entry == found.desktop_entry:
-        return Step("desktop", note="up to date")
+        return Step("desktop", others, note="" if others else "up to date")
     if foreign_entry(d.entry, found.desktop_entry, d.ours):
         return _foreign("desktop", f"{d.config}: mcpServers.kg")
     return Step("desktop", (Action("desktop_write", f"add the kg MCP server (through `kg mcp`) to {d.config}",
-                                   path=d.config),))
+                                   path=d.config), *others))
 
 
 def _gemini(found: Found) -> Step:
@@ -415,7 +420,10 @@ def plan_uninstall(undo: Undo) -> list[Step]:
                                                      (undo.agy_cli, "plugin", "uninstall", "kg-memory")),)))
     if undo.done.get("desktop"):
         path = Path(undo.done["desktop"]["config"])
-        steps.append(Step("desktop", (Action("desktop_remove", f"remove the kg MCP server from {path}", path=path),)))
+        back = tuple(Action("desktop_other_back", f"put mcpServers.{name} back in {path} (setup removed it)", (name,),
+                            path) for name in sorted(undo.done["desktop"].get("dropped") or {}))
+        steps.append(Step("desktop", (Action("desktop_remove", f"remove the kg MCP server from {path}", path=path),
+                                      *back)))
     gauge = undo.done.get("gauge", {})
     settings = gauge.get("path") or undo.claude_settings
     if gauge.get("statusline") and settings is not None and not undo.files.get(Path(settings), False):

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from . import SetupError, claude, codex, desktop, gemini, opencode, opencode_step, statusline
+from . import SetupError, claude, codex, desktop, gemini, opencode, opencode_step, other_kg, statusline
 from .files import (CUT_SHORT, Record, atomic_write, digest, foreign_entry, locked, read_bytes, read_tree, remove_tree,
                     unrecorded, write_tree)
 from ..harness import gemini_trust
@@ -261,16 +261,8 @@ def _apply(ctx: Context, record: Record, step: Step, plugin: Rendered) -> None:
                 atomic_write(action.path, claude.enabled_as_object(read_bytes(action.path), action.path))
             elif action.kind == "codex_trust":
                 codex.trust(action.argv[0], ctx.env, ctx.home, plugin)
-            elif action.kind == "disable_other":
-                _set_other(ctx, action.argv, enabled=False)
-                disabled = record.done(step.name).get("disabled") or []
-                record.mark(step.name, disabled=sorted({*disabled, action.argv[2]}))  # uninstall enables it again
-            elif action.kind == "claude_drop_rules":
-                assert action.path is not None
-                data, held = claude.without_permissions(read_bytes(action.path), action.path, list(action.argv))
-                if data is not None:
-                    atomic_write(action.path, data)
-                    record.mark(step.name, dropped_rules=sorted({*record.done(step.name).get("dropped_rules", []), *held}))
+            elif action.kind in other_kg.SETUP_KINDS:
+                other_kg.apply(action, record, step.name, ctx.env, ctx.home, lambda argv: _run(ctx, argv))
             elif action.kind == "claude_statusline":
                 assert action.path is not None  # plan.py gives every writing action its path
                 atomic_write(action.path, statusline.merged(read_bytes(action.path), action.argv[0], action.path))
@@ -400,23 +392,11 @@ def _already_gone(said: str) -> bool:
                                            "not configured"))
 
 
-def _set_other(ctx: Context, argv: tuple[str, ...], enabled: bool) -> None:
-    """Another kg memory plugin on or off, where its agent keeps that: Claude Code's CLI, Codex's config."""
-    agent, cli, key = argv
-    if agent == "claude":
-        _run(ctx, (cli, "plugin", "enable" if enabled else "disable", key, "--scope", "user"))
-    else:
-        codex.set_enabled(cli, ctx.env, ctx.home, key, enabled)
-
-
 def _undo_action(ctx: Context, record: Record, action: Action, plugin: Rendered) -> None:
     if action.kind == "run":
         _run(ctx, action.argv)
-    elif action.kind == "enable_other":
-        _set_other(ctx, action.argv, enabled=True)
-    elif action.kind == "claude_rules_back":
-        assert action.path is not None
-        _rewrite(action.path, lambda raw, path: claude.with_permissions(raw, path, list(action.argv)))
+    elif action.kind in other_kg.UNDO_KINDS:
+        other_kg.undo(action, record, ctx.env, ctx.home, lambda argv: _run(ctx, argv))
     elif action.kind == "codex_untrust":
         recorded = record.files().get(codex.config_path(ctx.env, ctx.home))  # (bytes before setup, digest after)
         codex.untrust(action.argv[0], ctx.env, ctx.home, plugin, recorded[0] if recorded else None,

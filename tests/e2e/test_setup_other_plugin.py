@@ -16,6 +16,7 @@ OLD_KEY = "knowledge-graph@old-market"  # not kg-memory's own marketplace name: 
 # kg-memory pre-approves its tools in Claude Code's settings; the last rule is another server's, not its.
 OLD_RULES = ["mcp__plugin_knowledge-graph_kg__kg_read", "mcp__plugin_knowledge-graph_kg__kg_put_node"]
 OTHER_RULE = "mcp__plugin_knowledge-graph_kg2__x"
+OLD_DESKTOP = {"command": "/home/someone/.local/bin/kg", "args": ["mcp"]}  # kg-memory's Claude Desktop server
 
 
 def _old_marketplace(root):
@@ -39,6 +40,10 @@ def migrated(tmp_path):
     data = json.loads(settings.read_text())
     data["permissions"]["allow"] += [*OLD_RULES, OTHER_RULE]
     settings.write_text(json.dumps(data, indent=2))
+    desktop = m.home / ".config" / "Claude" / "claude_desktop_config.json"
+    data = json.loads(desktop.read_text())
+    data["mcpServers"]["knowledge-graph"] = OLD_DESKTOP
+    desktop.write_text(json.dumps(data))
     market = _old_marketplace(tmp_path / "old-market")
     for argv in (("claude", "plugin", "marketplace", "add", str(market)),
                  ("claude", "plugin", "install", OLD_KEY, "--scope", "user"),
@@ -62,6 +67,10 @@ def _allowed(m) -> list[str]:
     return json.loads((m.home / ".claude" / "settings.json").read_text())["permissions"]["allow"]
 
 
+def _desktop_servers(m) -> dict:
+    return json.loads((m.home / ".config" / "Claude" / "claude_desktop_config.json").read_text())["mcpServers"]
+
+
 def _codex_enabled(m, key: str) -> object:
     config = tomllib.loads((m.home / ".codex" / "config.toml").read_text())
     return config.get("plugins", {}).get(key, {}).get("enabled", True)
@@ -79,26 +88,38 @@ def test_kg_memorys_plugin_is_disabled_by_setup_named_by_doctor_and_enabled_agai
     assert _claude_status(m, OLD_KEY) == "disabled" and _claude_status(m, "kg-memory@kg-local") == "enabled"
     assert _codex_enabled(m, OLD_KEY) is False
     assert _allowed(m) == ["Bash(ls:*)", OTHER_RULE]  # its tools' rules out, the user's and another server's kept
+    assert sorted(_desktop_servers(m)) == ["kg", "other"]
     # Its files and marketplace stay: only switched off.
     assert "old-market" in m.run(npm_bin("claude"), "plugin", "marketplace", "list").stdout
     listed = m.run(npm_bin("claude"), "mcp", "list").stdout
     assert "plugin:kg-memory:kg:" in listed and "plugin:knowledge-graph:kg" not in listed, listed
     doctor = m.kg("doctor")
-    assert "another kg memory plugin" not in doctor.stdout, doctor.stdout
+    assert "another kg memory" not in doctor.stdout, doctor.stdout
     # Enabled again by hand: doctor fails it, with the fix; setup disables it again.
     assert m.run(npm_bin("claude"), "plugin", "enable", OLD_KEY, "--scope", "user").returncode == 0
     doctor = m.kg("doctor")
     assert doctor.returncode == 1
     assert f"FAIL  Claude Code: another kg memory plugin is enabled in Claude Code: {OLD_KEY}" in doctor.stdout
     assert f"fix: kg setup --only claude (it disables it), or `claude plugin disable {OLD_KEY}`" in doctor.stdout
+    # So is kg-memory's Claude Desktop server put back by hand.
+    desktop = m.home / ".config" / "Claude" / "claude_desktop_config.json"
+    data = json.loads(desktop.read_text())
+    data["mcpServers"]["knowledge-graph"] = OLD_DESKTOP
+    desktop.write_text(json.dumps(data))
+    doctor = m.kg("doctor")
+    assert f"FAIL  Claude Desktop: another kg memory server is in {desktop}: mcpServers.knowledge-graph" in doctor.stdout
+    assert m.kg("setup", "--yes", "--only", "desktop").returncode == 0 and "knowledge-graph" not in _desktop_servers(m)
     again = m.kg("setup", "--yes", "--only", "claude")
     assert again.returncode == 0 and _claude_status(m, OLD_KEY) == "disabled", again.stdout
     # Edited since: not restored whole, so what setup changed in it is undone piece by piece.
     settings = m.home / ".claude" / "settings.json"
     settings.write_text(json.dumps({**json.loads(settings.read_text()), "theme": "light"}, indent=2))
+    desktop = m.home / ".config" / "Claude" / "claude_desktop_config.json"
+    desktop.write_text(json.dumps({**json.loads(desktop.read_text()), "globalShortcut": "Ctrl+K"}))
     out = m.kg("uninstall", "--yes")
     assert out.returncode == 0, out.stdout + out.stderr
     assert _claude_status(m, OLD_KEY) == "enabled" and _claude_status(m, "kg-memory@kg-local") == ""
     assert _codex_enabled(m, OLD_KEY) is True
     assert sorted(_allowed(m)) == sorted(["Bash(ls:*)", *OLD_RULES, OTHER_RULE])
     assert json.loads(settings.read_text())["theme"] == "light"
+    assert _desktop_servers(m) == {"other": {"command": "x"}, "knowledge-graph": OLD_DESKTOP}

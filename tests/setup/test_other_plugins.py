@@ -78,3 +78,23 @@ def test_only_the_permission_rules_of_the_other_plugins_own_servers_are_its_and_
     assert permissions_of(settings, old, KEY) == allow[:2]
     assert permissions_of(settings, OtherPlugin("kg-memory@fork", "x", ("kg",)), KEY) == []  # could be ours
     assert permissions_of({"permissions": {"allow": "x"}}, old, KEY) == [] and permissions_of(None, old, KEY) == []
+
+
+def test_a_claude_desktop_server_running_kg_mcp_beside_kgs_is_taken_out_and_put_back_by_uninstall(tmp_path):
+    from kg_actors.setup import desktop
+    config = tmp_path / "Claude" / "claude_desktop_config.json"
+    config.parent.mkdir()
+    old = {"command": "/home/u/.local/bin/kg", "args": ["mcp"]}
+    config.write_text(json.dumps({"mcpServers": {"knowledge-graph": old, "other": {"command": "x"}}}))
+    d = desktop.find({"XDG_CONFIG_HOME": str(tmp_path)}, tmp_path, None, platform="linux")
+    assert d.others == ("knowledge-graph",)
+    f = found(desktop=attrs.evolve(found().desktop, others=d.others))
+    (step,) = plan_setup(f, ("desktop",))
+    assert [(a.kind, a.argv) for a in step.actions] == [("desktop_drop_other", ("knowledge-graph",))]
+    raw, entry = desktop.without_other(config.read_bytes(), config, "knowledge-graph")
+    assert entry == old and json.loads(raw) == {"mcpServers": {"other": {"command": "x"}}}
+    assert json.loads(desktop.with_other(raw, config, "knowledge-graph", entry))["mcpServers"]["knowledge-graph"] == old
+    undo = Undo({"desktop": {"config": str(config), "dropped": {"knowledge-graph": old}}}, {}, MDIR,
+                Path("/s/setup/record.json"), KEY)
+    (back,) = [s for s in plan_uninstall(undo) if s.name == "desktop"]
+    assert [a.kind for a in back.actions] == ["desktop_remove", "desktop_other_back"]
