@@ -45,7 +45,7 @@ class OtherServer:
 
 def _is_ours(health: dict[str, Any]) -> bool:
     """Whether a /health answer has this kg's shape, each field the commands read of the type they read."""
-    kinds = {"version": str, "storage": str, "loaded_graphs": list, "pid": int, "graphs_in_trouble": dict,
+    kinds: dict[str, type | tuple[type, ...]] = {"version": str, "storage": str, "loaded_graphs": list, "pid": int, "graphs_in_trouble": dict,
              "editor": dict, "git": (dict, type(None))}
     return isinstance(health.get("loaded_graphs"), list) and isinstance(health.get("storage"), str) \
         and all(isinstance(health[k], t) for k, t in kinds.items() if k in health) \

@@ -173,8 +173,8 @@ def _bare_tables(raw: dict[str, Any]) -> dict[str, Any]:
     """The entries of a record's seen tables keyed by bare node id (kg-memory's), each of the type it reads."""
     out: dict[str, Any] = {}
     ids = raw.get("seen_ids")
-    if isinstance(ids, list) and (kept := [k for k in ids if isinstance(k, str) and not seen.keyed(k)]):
-        out["seen_ids"] = kept
+    if isinstance(ids, list) and (bare := [k for k in ids if isinstance(k, str) and not seen.keyed(k)]):
+        out["seen_ids"] = bare
     for name in BARE_TABLES[1:]:
         table = raw.get(name)
         kind = str if name == "seen_via" else (int, float)
