@@ -6,6 +6,8 @@ Read from the same places, cheaply and never over the network: the environment o
 `security.folderTrust.enabled` (on unless set false) in ~/.gemini/settings.json, and the rules of
 ~/.gemini/trustedFolders.json (TRUST_FOLDER, TRUST_PARENT, DO_NOT_TRUST; the longest matching rule wins;
 no rule: not trusted). Anything that cannot be read counts as trusted: a hook says nothing it is not sure of.
+That includes a file that is not a regular file (a FIFO would hold a server thread in open() for ever) and
+one over READ_LIMIT (its rules are not all known: a part read would drop the ones after the cut).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..setup import jsonc
+from ..storage import user_files
 
 HOW = ("Gemini CLI runs kg's tools (its MCP server) only in a folder you trust: answer its trust prompt, "
        "run /permissions in Gemini, or add the folder to ~/.gemini/trustedFolders.json as "
@@ -25,6 +28,7 @@ UNTRUSTED = ("KG tools are OFF in this folder: Gemini CLI does not trust it, so 
              "kg_read, kg_put_node and the other kg tools cannot be called. Tell the user: " + HOW)
 # The environment a hook forwards (its payload's field): Gemini's overrides, as Gemini saw them.
 ENV_FIELD = "kg_gemini_env"
+READ_LIMIT = 1_000_000  # bytes; Gemini's own files are a few KB
 ENV_NAMES = ("GEMINI_RESTRICTED_MODE", "GEMINI_CLI_TRUST_WORKSPACE", "GEMINI_CLI_HOME",
              "GEMINI_CLI_TRUSTED_FOLDERS_PATH")
 
@@ -76,11 +80,15 @@ def forwarded(payload: Mapping[str, Any]) -> dict[str, str]:
 
 
 def _read(path: str, missing: Any) -> Any:
+    """The file's JSON; OSError when it is no regular file or is unreadable, ValueError when over the limit."""
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read(1_000_000)
+        with user_files.open_regular(path) as f:
+            raw = f.read(READ_LIMIT + 1)
     except FileNotFoundError:
         return missing
+    if len(raw) > READ_LIMIT:
+        raise ValueError(f"{path}: over {READ_LIMIT} bytes")
+    text = raw.decode("utf-8")  # a UnicodeDecodeError is a ValueError: unsure
     try:
         return json.loads(text)
     except ValueError:

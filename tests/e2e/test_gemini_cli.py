@@ -187,3 +187,28 @@ def test_in_a_folder_gemini_does_not_trust_there_is_no_pool_line_either(srv):
     mcp_call(srv, "kg_read", {"session_id": kg_sid})  # made some other way: Gemini runs no kg tool here
     prompt = run_hook(srv, "BeforeAgent", {**base, "hook_event_name": "BeforeAgent", "prompt": "hello there"})
     assert prompt.returncode == 0 and prompt.stdout == b"" and prompt.stderr == b""
+
+
+@pytest.mark.parametrize("fifo", ["GEMINI_CLI_TRUSTED_FOLDERS_PATH", "GEMINI_CLI_HOME"])
+def test_a_fifo_for_a_trust_file_is_unsure_and_trusted_and_strands_no_server_thread(srv, tmp_path, fifo):
+    # open() of a FIFO waits for a writer for ever: each hook held a server worker thread until none was left.
+    import os
+
+    folder = srv.home / "gem-proj" / "vendor"  # DO_NOT_TRUST in the real rules
+    folder.mkdir(parents=True, exist_ok=True)
+    if fifo == "GEMINI_CLI_HOME":
+        (tmp_path / ".gemini").mkdir()
+        os.mkfifo(tmp_path / ".gemini" / "settings.json")
+        os.mkfifo(tmp_path / ".gemini" / "trustedFolders.json")
+        env = {"GEMINI_CLI_HOME": str(tmp_path)}
+    else:
+        os.mkfifo(tmp_path / "rules.json")
+        env = {"GEMINI_CLI_TRUSTED_FOLDERS_PATH": str(tmp_path / "rules.json")}
+    for _ in range(3):
+        base, _kg_sid = gemini_session(srv, folder, **env)  # a preload in time: the read did not wait
+    context = one_object(run_hook(srv, "SessionStart", {**base, "session_id": str(uuid.uuid4()),
+                                                        "hook_event_name": "SessionStart", "source": "startup"},
+                                  **env), "SessionStart")
+    assert "REQUIRED before substantive work" in context and "OFF in this folder" not in context  # unsure: trusted
+    assert "USER GRAPH" in mcp_call(srv, "kg_read", {"session_id": _kg_sid})  # the tools still answer
+

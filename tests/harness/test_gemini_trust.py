@@ -51,3 +51,15 @@ def test_the_untrusted_preload_names_only_tools_that_exist():
 
     named = set(re.findall(r"\bkg_[a-z_]+", UNTRUSTED))
     assert named and named <= set(SCHEMAS), named - set(SCHEMAS)
+
+
+def test_a_trust_file_over_the_read_limit_is_unsure_not_read_in_part(tmp_path):
+    from kg_actors.harness.gemini_trust import READ_LIMIT
+
+    work = tmp_path / "work"
+    work.mkdir()
+    (tmp_path / ".gemini").mkdir()
+    rules = {f"/nowhere/{i:07d}": "TRUST_FOLDER" for i in range(READ_LIMIT // 20)} | {str(work): "DO_NOT_TRUST"}
+    (tmp_path / ".gemini" / "trustedFolders.json").write_text(json.dumps(rules))
+    assert (tmp_path / ".gemini" / "trustedFolders.json").stat().st_size > READ_LIMIT
+    assert folder_trusted(str(work), {}, str(tmp_path))  # unsure (too big to read): trusted, as Gemini's docs allow
