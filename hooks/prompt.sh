@@ -31,6 +31,9 @@ case "$transcript" in
 esac
 # The pools are reminders.txt beside this script (the one source: the server gives the other harnesses'
 # hooks the same lines): the run of lines whose bound the transcript is under, read by the shell itself.
+# Only a regular file: a FIFO there would hold the session for ever.
+reminders=${0%/*}/reminders.txt
+[ -f "$reminders" ] || exit 0
 pool=; set --
 while IFS= read -r line || [ -n "$line" ]; do
   case $line in '#'*|*' '*) ;; *) continue ;; esac  # a reminder is a bound, a space and its line
@@ -43,7 +46,7 @@ while IFS= read -r line || [ -n "$line" ]; do
   [ -n "$pool" ] && [ "$bound" != "$pool" ] && break
   pool=$bound
   set -- "$@" "$text"
-done <"${0%/*}/reminders.txt"
+done <"$reminders"
 [ $# -gt 0 ] || exit 0
 shift $(( $$ % $# ))
 printf '{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"%s"}}\n' "$1"

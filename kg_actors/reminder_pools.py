@@ -6,6 +6,7 @@ import functools
 from pathlib import Path
 
 from .core import reminders
+from .storage import user_files
 
 FILE = Path("hooks") / "reminders.txt"
 
@@ -17,7 +18,7 @@ def pools() -> tuple[reminders.Pool, ...]:
     package = Path(__file__).resolve().parent
     for root in (package / "plugin", package.parent):
         try:
-            return reminders.parse((root / FILE).read_text(encoding="utf-8"))
+            return reminders.parse(user_files.read_bytes(root / FILE).decode("utf-8"))  # a FIFO: OSError
         except (OSError, UnicodeDecodeError):
             continue
     return ()

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core import strict_json
+from ..storage import user_files
 from ..storage.files import fsync_dir
 
 from . import SetupError
@@ -57,9 +58,10 @@ def _runs_kg_mcp(entry: object) -> bool:
 
 def read_bytes(path: Path) -> bytes | None:
     """A file's bytes, None when there is none; one that cannot be read (a folder of that name, no
-    permission) is a SetupError naming it, so its own step says so and the others go on."""
+    permission, a FIFO that would hold setup for ever) is a SetupError naming it, so its own step says so and
+    the others go on."""
     try:
-        return path.read_bytes()
+        return user_files.read_bytes(path)
     except FileNotFoundError:
         return None
     except OSError as exc:

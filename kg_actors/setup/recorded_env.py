@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from ..storage import user_files
+
 PORTS = ("KG_HTTP_PORT", "KG_EDITOR_PORT")
 
 
@@ -23,7 +25,7 @@ def recorded_ports(marketplace_dir: Path, env: dict[str, str]) -> tuple[dict[str
         return {}, None
     for path in files:
         try:
-            servers = json.loads(path.read_bytes()).get("mcpServers")
+            servers = json.loads(user_files.read_bytes(path)).get("mcpServers")
         except (OSError, ValueError, AttributeError):
             continue
         server = servers.get("kg") if isinstance(servers, dict) else None

@@ -148,3 +148,13 @@ def test_gemini_hooks_that_are_not_lists_are_named_not_extended():
     from kg_actors.setup.gemini import current
     with pytest.raises(SetupError, match="hooks.BeforeTool is not a list"):
         current(b'{"hooks": {"BeforeTool": "not-a-list"}}', Path("/h/.gemini/settings.json"))
+
+
+def test_a_settings_file_that_is_a_fifo_is_named_not_waited_on(tmp_path):
+    # `kg setup` and `kg doctor` read the agents' settings: a FIFO there held them for ever.
+    from kg_actors.setup.files import read_bytes
+
+    os.mkfifo(tmp_path / "settings.json")
+    with pytest.raises(SetupError, match="FIFO"):
+        read_bytes(tmp_path / "settings.json")
+    assert read_bytes(tmp_path / "missing.json") is None

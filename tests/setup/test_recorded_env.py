@@ -22,3 +22,11 @@ def test_no_plugin_or_a_torn_one_records_nothing(tmp_path):
     (tmp_path / "kg-memory").mkdir()
     (tmp_path / "kg-memory" / ".mcp.json").write_text("{torn")
     assert recorded_ports(tmp_path, {}) == ({}, None)
+
+
+def test_a_plugin_file_that_is_a_fifo_records_nothing_and_is_not_waited_on(tmp_path):
+    import os
+
+    (tmp_path / "kg-memory").mkdir()
+    os.mkfifo(tmp_path / "kg-memory" / ".mcp.json")
+    assert recorded_ports(tmp_path, {}) == ({}, None)
