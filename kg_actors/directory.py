@@ -16,11 +16,11 @@ from pathlib import Path
 import trio
 
 from .core import debt, graph_ops
-from .core.errors import KGError, StorageRefused
+from .core.errors import Conflict, KGError, StorageRefused
 from .core.model import GraphData
 from .graph_actor import run_graph_actor
 from .graph_handle import GraphHandle
-from .graph_loading import load_graph, settle_and_derive
+from .graph_loading import load_graph, reads_as_graph, settle_and_derive
 from .hook_priority import YieldToHooks
 from .storage import file_seen, files, kept_aside, term_cache
 from .storage import layout as L
@@ -331,6 +331,8 @@ class GraphDirectory:
         between the two, while no change to the graph is taken (a restore writes its file then).
         """
         handle = await self.get(key)
+        if self._refusals.get(key) is None:
+            await self._keep_memory_over_damage(key, handle)
         del self._handles[key]
 
         async def discard() -> None:
@@ -339,6 +341,19 @@ class GraphDirectory:
                 await stopped()
 
         return await self._load(key, discard)
+
+    async def _keep_memory_over_damage(self, key: str, handle: GraphHandle) -> None:
+        """Before a reload: a file no load reads (a FIFO, a symlink loop, removed, not a graph) is damage, and
+        memory is written back over it by a save, as the save tick does (graph_file_watch.py); a hand edit is
+        not saved over. Without it the load fell back on `.prev` and the journal, which lack the last save's
+        lessons, and the next save made that loss for good. Refused when the file still does not read.
+        `whole`: a save queued behind any the tick began, so the file is in place when this returns."""
+        await handle.fold(whole=True)
+        path = self.layout.graph_file(key)
+        if not await trio.to_thread.run_sync(reads_as_graph, path, handle.snapshot().kind):
+            raise Conflict(f"graph {key} was not reloaded: {path} does not read as a graph and what memory holds "
+                           "could not be written over it (the server's log says why); the graph is served as "
+                           "memory holds it")
 
     async def remove_project(self, slug: str, now: float, check: Callable[[int], None] | None = None) -> Path:
         """Unload a project's actor (its last changes saved first) and move its folder to the store's

@@ -10,8 +10,11 @@ on top of, so the load tells the two apart.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import time
+
+import pytest
 
 from e2e_helpers import Session, graph, nodes_by_id, start_server
 from mcp import Client
@@ -70,5 +73,38 @@ async def test_reload_without_a_restore_keeps_every_acknowledged_write(tmp_path)
             reloaded = nodes_by_id(graph(srv, reload=True)["user"])
             assert "journaled-write-node" in reloaded and "good-seed-node" in reloaded
         assert not (srv.store / "user.json.journal.dropped").exists()
+    finally:
+        srv.stop()
+
+
+@pytest.mark.parametrize("odd", ["a FIFO", "a symlink loop", "UTF-16"])
+async def test_a_reload_over_a_file_no_load_reads_keeps_what_memory_holds(tmp_path, odd):
+    # It served `.prev` and the journal instead: the last save's lessons were gone, and the next save
+    # made that for good.
+    srv = start_server(tmp_path, user=_user("good-seed-node"), extra_env={"KG_AUTOCOMMIT_INTERVAL": "0"})
+    user_file = srv.store / "user.json"
+    try:
+        for lesson in ("first-saved-lesson", "second-saved-lesson"):
+            async with Client(srv.url + "/") as c:
+                await (await Session.open(c)).ok("kg_put_node", level="user", id=lesson, gist="a saved lesson")
+            srv.stop()  # folded: user.prev holds the save before
+            srv.start()
+        assert "second-saved-lesson" not in json.loads((srv.store / "user.prev").read_text())["nodes"]
+        assert "second-saved-lesson" in nodes_by_id(graph(srv)["user"])  # loaded: in memory before the damage
+        text = user_file.read_text()
+        user_file.unlink()
+        if odd == "a FIFO":
+            os.mkfifo(user_file)
+        elif odd == "a symlink loop":
+            os.symlink(user_file.name, user_file)
+        else:
+            user_file.write_bytes(text.encode("utf-16"))
+        want = {"good-seed-node", "first-saved-lesson", "second-saved-lesson"}
+        assert want <= set(nodes_by_id(graph(srv, reload=True)["user"]))
+        assert "user" not in srv.health().get("graphs_in_trouble", {})
+        async with Client(srv.url + "/") as c:
+            await (await Session.open(c)).ok("kg_put_node", level="user", id="after-reload", gist="a later lesson")
+        srv.stop()
+        assert want | {"after-reload"} <= set(json.loads(user_file.read_text())["nodes"])  # on disk, for good
     finally:
         srv.stop()
