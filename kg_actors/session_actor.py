@@ -50,7 +50,9 @@ class Registry(AmbientChannels, Votes, NodeMoves):
         self.hooks_seen: dict[str, set[str]] = {}  # harness name -> project roots its hooks reached
         # A save appends the sessions that changed since the last one to sessions.json's journal
         # (session_saves.py): all of them was a SessionStart's cost growing with the sessions kept.
-        self._changed: set[str] | None = None  # sids changed since; None: every one
+        # Loaded, the sessions are what the file and its journal hold: none is changed yet (every one was
+        # appended again by the first save after each start).
+        self._changed: set[str] | None = set()  # sids changed since; None: every one
         # Per session, what its views share until it changes: the preloaded ids, and what it has seen as
         # a persistent map each mark_seen evolves (a long session has seen thousands of nodes, every call
         # asks for a view: O(ids marked) a change, where a frozenset was O(all it saw)).

@@ -45,13 +45,18 @@ def test_the_snapshot_matches_a_full_dump_through_every_kind_of_change(monkeypat
     assert forked.sid in registry.snapshot().decode() and views[3].sid not in registry.snapshot().decode()
 
 
-def test_a_session_registered_from_the_file_is_appended_once_then_not_again(monkeypatch):
+def test_sessions_loaded_from_the_file_are_not_appended_again_until_they_change(monkeypatch):
+    # The first save after each start appended every session kept: on a disk that would not take that
+    # much, no session was saved at all.
     first = Registry({})
     view = apply(first, m.Register(None, "codex", now=1.0))
-    loaded = Registry({view.sid: Session.from_json(view.sid, first.sessions[view.sid].to_json())})
+    other = apply(first, m.Register(None, "codex", now=1.0))
+    loaded = Registry({v.sid: Session.from_json(v.sid, first.sessions[v.sid].to_json()) for v in (view, other)})
+    with monkeypatch.context() as patched:
+        patched.setattr(Session, "to_json", lambda s: pytest.fail("nothing changed: nothing re-serialized"))
+        assert loaded.changed_parts() == []
+    apply(loaded, m.Touch(view.sid, 2.0))
     assert [sid for sid, _ in loaded.changed_parts()] == [view.sid]
-    monkeypatch.setattr(Session, "to_json", lambda s: pytest.fail("nothing changed: nothing re-serialized"))
-    assert loaded.changed_parts() == []
 
 
 def test_a_stored_sessions_retired_drop_pending_is_not_carried_over():

@@ -51,3 +51,20 @@ def test_a_session_start_leaves_sessions_json_alone_and_a_kill_9_keeps_every_ses
         srv.kill()
     assert not file.with_name("sessions.json.journal").exists()  # folded at the stop
     assert {*sids, *_stored("", 0)} <= set(json.loads(file.read_text()))
+
+
+def _journal_sids(srv) -> list[str]:
+    journal = srv.store / "sessions.json.journal"
+    lines = journal.read_text().splitlines() if journal.exists() else []
+    return [json.loads(line)["sid"] for line in lines if line.startswith("{") and '"sid"' in line]
+
+
+def test_the_first_session_start_after_a_start_appends_only_its_own_session(tmp_path):
+    # It appended every session kept (200 here: 200 lines), and on a disk that would not take that much no
+    # session was ever saved.
+    srv = start_server(tmp_path, before_start=_seed)
+    try:
+        sid = _start(srv, "claude-first")
+        assert _journal_sids(srv) == [sid]
+    finally:
+        srv.kill()
