@@ -19,7 +19,7 @@ from pathlib import Path
 
 from .build import build_id, stale_said
 from .server_probe import HUNG_AFTER, OtherServer, get_health, listening, port_taken, probe_health, stuck
-from .server_process import is_server, is_stopped, port_holder, stopped_said
+from .server_process import SESSIONS_NOT_SAVED, is_server, is_stopped, port_holder, stopped_said
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at each `kg mcp` start
 if TYPE_CHECKING:
@@ -321,6 +321,7 @@ def cmd_stop(args: argparse.Namespace) -> int:
         print(f"kg: not stopping it: the server holding {config.root} {said}", file=sys.stderr)
         return 1
     asked = time.time()
+    log_from = _log_size(config.root)
     try:
         os.kill(pid, signal.SIGTERM)
     except ProcessLookupError:
@@ -331,7 +332,7 @@ def cmd_stop(args: argparse.Namespace) -> int:
         try:
             os.kill(pid, 0)
         except ProcessLookupError:
-            return _stopped(pid, config.root, asked)
+            return _stopped(pid, config.root, asked, log_from)
         time.sleep(0.05)
     print(f"kg: pid {pid} did not stop within {STOP_TIMEOUT:.0f} s", file=sys.stderr)
     return 1
@@ -351,12 +352,36 @@ def _hung_port(config: Config, answer: object) -> int:
     return 0
 
 
-def _stopped(pid: int, root: Path, asked: float) -> int:
+def _log_size(root: Path) -> int:
+    try:
+        return (root / "server.log").stat().st_size
+    except OSError:
+        return 0
+
+
+def _sessions_not_saved(root: Path, offset: int) -> str | None:
+    """What the stopped server logged after `offset` of its last save of the sessions failing, or None."""
+    try:
+        with open(root / "server.log", "rb") as log:
+            log.seek(offset if offset <= os.fstat(log.fileno()).st_size else 0)  # rotated: from its start
+            lines = log.read(1 << 20).decode("utf-8", "replace").splitlines()
+    except OSError:
+        return None
+    said = next((line for line in lines if SESSIONS_NOT_SAVED in line), None)
+    return said.split(SESSIONS_NOT_SAVED + ": ", 1)[-1] if said else None
+
+
+def _stopped(pid: int, root: Path, asked: float, log_from: int = 0) -> int:
     """Say the server stopped, or that its last save failed and where it rescued the graphs (exit 1)."""
     try:
         rescued = sorted(str(p) for p in (root / "rescued").iterdir() if p.stat().st_mtime >= asked - 1)
     except OSError:
         rescued = []
+    if (sessions := _sessions_not_saved(root, log_from)) is not None:
+        print(f"kg: stopped (pid {pid}), but {sessions}; free space on the store's disk (`kg logs` says what "
+              "failed)", file=sys.stderr)
+        if not rescued:
+            return 1
     if not rescued:
         print(f"kg: stopped (pid {pid})")
         return 0

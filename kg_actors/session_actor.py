@@ -406,9 +406,10 @@ async def run_session_registry(
 ) -> None:
     registry = Registry(sessions)
     mailbox = actor.Mailbox[m.SessionMessage[Any]]("session registry")
-    task_status.started(SessionHandle(mailbox))
+    handle = SessionHandle(mailbox)
+    task_status.started(handle)
 
-    saver = Saver(path, registry)  # one writer of the file: saves are asked of it in order
+    saver = Saver(path, registry, handle.save_status)  # one writer of the file: saves are asked of it in order
     to_saver = saver.inbox
 
     async def save() -> None:

@@ -20,6 +20,21 @@ class SessionHandle:
     """What callers hold: one typed method per message; the mailbox stays private."""
 
     _mailbox: actor.Mailbox[m.SessionMessage[Any]]
+    # What the saver (session_saver.py) says failed, until a save succeeds: "file", "save_failed", "fold_failed".
+    save_status: dict[str, str] = attrs.field(factory=dict)
+
+    def save_trouble(self) -> dict[str, str] | None:
+        """sessions.json's failing save as /health names it (kg status, doctor), or None."""
+        file, status = self.save_status.get("file", "sessions.json"), self.save_status
+        if failed := status.get("save_failed"):
+            return {"kind": "not_saved", "file": file,
+                    "why": f"{file} and its journal could not be saved ({failed}): the sessions changed since are "
+                           "kept in memory alone (retried on the tick; a stop now loses them)"}
+        if failed := status.get("fold_failed"):
+            return {"kind": "not_folded", "file": file,
+                    "why": f"{file} could not be saved whole ({failed}): every session is kept in its journal "
+                           f"{file}.journal, which grows until a save succeeds"}
+        return None
 
     async def tell(self, message: m.SessionMessage[Any]) -> None:
         """For updates whose answer a hook reply need not wait for (a mark of what was shown)."""

@@ -20,11 +20,13 @@ from typing import Any, Protocol
 import trio
 
 from . import session_saves
+from .server_process import SESSIONS_NOT_SAVED
 from .storage import files, journal
 from .tool_events import ToolEvents
 
 log = logging.getLogger(__name__)
 Ask = tuple["float | None", Callable[[], None]]  # (the tick's now, or None; what to call once done)
+SAVE_FAILED, FOLD_FAILED = "save_failed", "fold_failed"  # in `status`, until a save (a fold) succeeds
 
 
 class Saved(Protocol):
@@ -39,8 +41,10 @@ class Saved(Protocol):
 
 
 class Saver:
-    def __init__(self, path: Path, registry: Saved) -> None:
+    def __init__(self, path: Path, registry: Saved, status: dict[str, str] | None = None) -> None:
         self.path, self.registry = path, registry
+        self.status = status if status is not None else {}  # what failed, named by /health (session_handle)
+        self.status["file"] = str(path)
         self.inbox, self._asks = trio.open_memory_channel[Ask](math.inf)
         self._journal = session_saves.journal_of(path)
         self._size = self._journal.stat().st_size if self._journal.exists() else 0
@@ -85,6 +89,11 @@ class Saver:
         if self._size:
             self._start_fold(nursery)
             await self._done.wait()
+        failed = self.status.get(SAVE_FAILED) or self.status.get(FOLD_FAILED)
+        if failed:
+            kept = (f"the sessions changed since are lost ({failed})" if self.status.get(SAVE_FAILED) else
+                    f"its journal {self._journal.name} keeps every session and the next start replays it ({failed})")
+            log.error("%s: %s could not be saved whole: %s", SESSIONS_NOT_SAVED, self.path, kept)
 
     async def _append(self) -> None:
         if self._whole:
@@ -98,7 +107,10 @@ class Saver:
             self._size = await trio.to_thread.run_sync(session_saves.append, self.path, parts)
         except OSError as exc:
             self.registry.unsaved(parts)
+            self.status[SAVE_FAILED] = str(exc)
             log.error("could not save %s: %s (retried on the tick)", self.path, exc)
+            return
+        self.status.pop(SAVE_FAILED, None)
 
     async def _write_whole(self) -> None:
         self.registry.changed_parts()  # what the journal would get when appends resume: in the file instead
@@ -108,8 +120,10 @@ class Saver:
             gone = await trio.to_thread.run_sync(session_saves.write_whole, self.path, parts)
         except OSError as exc:
             self.registry.unsaved([])
+            self.status[SAVE_FAILED] = str(exc)
             log.error("could not save %s: %s (retried on the tick)", self.path, exc)
             return
+        self.status.pop(SAVE_FAILED, None)
         if gone:
             self._whole, self._size = False, 0
             log.info("%s saved whole and its journal removed: saves append to a new journal again", self.path)
@@ -144,6 +158,7 @@ class Saver:
         except OSError as exc:
             self._failed(exc)
             return
+        self.status.pop(FOLD_FAILED, None)
         self._ended()
 
     def _ended(self) -> None:
@@ -154,5 +169,6 @@ class Saver:
         self._after_fold = []
 
     def _failed(self, exc: OSError) -> None:
+        self.status[FOLD_FAILED] = str(exc)
         log.error("could not save %s: %s (its journal keeps the sessions; folded again later)", self.path, exc)
         self._ended()

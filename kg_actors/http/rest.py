@@ -56,6 +56,7 @@ def build_rest(runtime: RuntimeParts) -> Starlette:
             "project_folders": {k: root for k in runtime.directory.loaded_keys()
                                 if k.startswith("project:") and (root := runtime.directory.root_of(k))},
             "graphs_in_trouble": runtime.directory.troubles(),
+            "sessions_in_trouble": runtime.floor.sessions.save_trouble(),  # sessions.json's saves failing
             "logs_pending": runtime.floor.logs.pending,
             "pid": os.getpid(), "editor": {"port": runtime.config.editor_port, "state": runtime.editor},
             "git": runtime.keeper.status() if runtime.keeper is not None else None,

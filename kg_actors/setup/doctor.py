@@ -207,14 +207,18 @@ def _arg(value: object) -> str:
 
 def trouble_lines(health: dict[str, Any]) -> list[str]:
     """`kg status`'s lines for the graphs /health names in graphs_in_trouble."""
+    sessions = health.get("sessions_in_trouble")
     return [f"kg: graph {key}: {trouble.get('why')}\n    fix: {trouble_fix(trouble)}"
-            for key, trouble in sorted((health.get("graphs_in_trouble") or {}).items())]
+            for key, trouble in sorted((health.get("graphs_in_trouble") or {}).items())] + \
+        ([f"kg: sessions: {sessions.get('why')}\n    fix: {trouble_fix(sessions)}"] if isinstance(sessions, dict) else [])
 
 
 def _graphs(r: Report, health: dict[str, Any], writable: bool = True) -> None:
     troubles = health.get("graphs_in_trouble") or {}
     for key, trouble in sorted(troubles.items()):
         r.bad(f"graph {key}", str(trouble.get("why")), trouble_fix(trouble))
+    if isinstance(sessions := health.get("sessions_in_trouble"), dict):
+        r.bad("sessions", str(sessions.get("why")), trouble_fix(sessions))
     if "user" not in (health.get("loaded_graphs") or []) and "user" not in troubles:
         r.note("graph user", "still loading: whether it reads is not known yet (run kg doctor again)")
     elif not troubles:

@@ -1,0 +1,63 @@
+"""sessions.json and its journal on a disk that refuses them: /health, `kg status` and `kg doctor` name the
+failing save while the server runs, and `kg stop` says what its last save could not keep (it said "stopped",
+exit 0, and every session then resumed as new).
+
+A real server started by `kg start` (its server.log is what `kg stop` reads once it exited); the disk's
+refusal is storage/faults.py's (tests run as root: permissions refuse nothing).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import urllib.request
+
+from e2e_helpers import kg, wait_until
+
+from kg_actors.testing import free_port
+
+
+def _health(env: dict) -> dict | None:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{env['KG_HTTP_PORT']}/health", timeout=5) as r:
+            return json.loads(r.read())
+    except OSError:
+        return None
+
+
+def _session_start(env: dict, cwd: str, claude: str) -> str:
+    body = json.dumps({"cwd": cwd, "session_id": claude, "hook_event_name": "SessionStart", "source": "startup"})
+    req = urllib.request.Request(f"http://127.0.0.1:{env['KG_HTTP_PORT']}/api/session_bootstrap", body.encode(),
+                                 {"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=30) as r:
+        return json.loads(r.read())["hookSpecificOutput"]["additionalContext"].split("session_id: ", 1)[1][:8]
+
+
+def test_a_sessions_save_the_disk_refuses_is_named_by_health_status_and_stop(tmp_path):
+    home, flag = tmp_path / "home", tmp_path / "disk-refuses"
+    (home / "app").mkdir(parents=True)
+    env = dict(os.environ, HOME=str(home), KG_HOME=str(tmp_path / "store"), KG_HTTP_PORT=str(free_port()),
+               KG_EDITOR_PORT=str(free_port()), KG_SAVE_INTERVAL="3600", KG_AUTOCOMMIT_INTERVAL="0",
+               KG_TEST_STORAGE_FAULT=str(flag))
+    assert kg(["start", "--no-editor"], env).returncode == 0
+    try:
+        kept = _session_start(env, str(home / "app"), "claude-kept")
+        flag.write_text("EFBIG")
+        _session_start(env, str(home / "app"), "claude-refused")  # answered all the same
+        trouble = wait_until(lambda: (_health(env) or {}).get("sessions_in_trouble"), what="the failed save named")
+        assert trouble["kind"] == "not_saved" and "File too large" in trouble["why"], trouble
+        status = kg(["status"], env)
+        assert "kg: sessions: " in status.stdout and "could not be saved" in status.stdout, status.stdout
+        doctor = kg(["doctor"], env)
+        assert doctor.returncode == 1 and "FAIL  sessions" in doctor.stdout, doctor.stdout
+        stop = kg(["stop"], env)
+        assert stop.returncode == 1 and "could not be saved" in stop.stderr, (stop.stdout, stop.stderr)
+        assert "sessions changed since are lost" in stop.stderr and "File too large" in stop.stderr, stop.stderr
+        flag.unlink()
+        assert kg(["start", "--no-editor"], env).returncode == 0
+        assert (_health(env) or {}).get("sessions_in_trouble") is None
+        assert _session_start(env, str(home / "app"), "claude-kept") == kept  # saved before the refusal
+        stop = kg(["stop"], env)
+        assert (stop.returncode, stop.stderr) == (0, ""), stop.stderr
+    finally:
+        kg(["stop"], env)
