@@ -31,13 +31,16 @@ case "$transcript" in
 esac
 # The pools are reminders.txt beside this script (the one source: the server gives the other harnesses'
 # hooks the same lines): the run of lines whose bound the transcript is under, read by the shell itself.
+# A line's CR (a file saved with CRLF) is dropped, and so is a line over 300 characters, as the server does.
 # Only a regular file: a FIFO there would hold the session for ever.
 reminders=${0%/*}/reminders.txt
 [ -f "$reminders" ] || exit 0
-pool=; set --
+pool=; set --; cr=$(printf '\r')
 while IFS= read -r line || [ -n "$line" ]; do
+  line=${line%"$cr"}
   case $line in '#'*|*' '*) ;; *) continue ;; esac  # a reminder is a bound, a space and its line
   bound=${line%% *}; text=${line#* }
+  [ ${#text} -le 300 ] || continue  # a reminder is a line, not a page (core/reminders.py's LINE_MAX)
   case $bound in
     -) ;;
     ''|*[!0123456789]*) continue ;;  # a comment, or not a bound
@@ -49,5 +52,10 @@ while IFS= read -r line || [ -n "$line" ]; do
 done <"$reminders"
 [ $# -gt 0 ] || exit 0
 shift $(( $$ % $# ))
-printf '{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"%s"}}\n' "$1"
+text=$1
+# Printed inside JSON: a quote or backslash escaped, a control character (a tab) a space; a process only then.
+case $text in *'"'*|*\\*|*[[:cntrl:]]*)
+  text=$(printf '%s\n' "$text" | sed 's/[[:cntrl:]]/ /g; s/[\\"]/\\&/g') || exit 0 ;;
+esac
+printf '{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"%s"}}\n' "$text"
 exit 0

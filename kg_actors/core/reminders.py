@@ -7,14 +7,15 @@ reminder_pools.py); this module parses that text and picks from it, with no I/O.
 from __future__ import annotations
 
 Pool = tuple[int | None, tuple[str, ...]]  # (transcript bytes it serves below, None: any; its lines)
+LINE_MAX = 300  # characters: a longer line is dropped (hooks/prompt.sh drops it too), a reminder is no page
 
 
 def parse(text: str) -> tuple[Pool, ...]:
-    """The pools in file order; a comment, a blank or a malformed line is skipped."""
+    """The pools in file order; a comment, a blank, a malformed or an overlong line is skipped."""
     pools: list[tuple[int | None, list[str]]] = []
     for raw in text.splitlines():
         bound, _, line = raw.strip().partition(" ")
-        if not line or bound.startswith("#") or not (bound == "-" or bound.isdigit()):
+        if not line or bound.startswith("#") or not (bound == "-" or bound.isdigit()) or len(line) > LINE_MAX:
             continue
         limit = None if bound == "-" else int(bound)
         if pools and pools[-1][0] == limit:
