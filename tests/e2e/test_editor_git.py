@@ -166,7 +166,11 @@ async def test_a_node_deleted_on_one_machine_and_rewritten_on_the_other_can_be_d
     page.goto(f"http://127.0.0.1:{a.editor_port}/#user")
     page.wait_for_selector("body[data-graph=ready]")
     page.wait_for_selector("body[data-conflicts='2']")
+    # Worded for what happened: it said "2 changed on two machines", "Each was edited on two machines".
+    assert page.inner_text("#conflicts") == "2 deleted on one machine, changed on the other"
     page.click("#conflicts")
+    menu = page.inner_text("#conflicts-menu")
+    assert "deleted on one machine and changed on the other" in menu and "edited on two" not in menu, menu
     page.click("#conflicts-menu a[data-id='shared-lesson-node']")
     page.wait_for_selector("#conflict-box")
     box = page.inner_text("#conflict-box")
@@ -175,6 +179,7 @@ async def test_a_node_deleted_on_one_machine_and_rewritten_on_the_other_can_be_d
     page.click("#conflict-box button.delete-anyway")
     page.click("#delete-confirm")
     page.wait_for_selector("body[data-conflicts='1']")
+    assert page.inner_text("#conflicts") == "1 deleted on one machine, changed on the other"
     assert [c["id"] for c in get_json(a, "/api/store/conflicts")["conflicts"]] == ["second-shared-node"]
     held = {n["id"] for n in get_json(a, "/api/graph/read")["user"]["nodes"]}
     assert "shared-lesson-node" not in held and "second-shared-node" in held

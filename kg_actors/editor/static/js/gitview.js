@@ -103,7 +103,25 @@ export function conflictBox(panel) {
     others, msg);
 }
 
-// The header's count of nodes changed on two machines, with a list a click away.
+// A row of /api/store/conflicts whose every version set aside is a delete (core/merge_deletes.py).
+const isDelete = (row) => (row.others || []).length > 0 && row.others.every((o) => o.deleted_on !== undefined);
+
+// The header's count and the list's lead, worded for what the sync found: edits on two machines, deletes
+// on one of a node changed on the other, or both kinds.
+function wording(rows) {
+  const deletes = rows.filter(isDelete).length;
+  if (deletes === 0) {
+    return ["changed on two machines", "Each was edited on two machines before they synced; open one to keep a version."];
+  }
+  if (deletes === rows.length) {
+    return ["deleted on one machine, changed on the other",
+      "Each was deleted on one machine and changed on the other before they synced, and kept; open one to keep it or delete it after all."];
+  }
+  return ["changed or deleted on two machines",
+    "Each was edited on two machines, or deleted on one and changed on the other, before they synced; open one to settle it."];
+}
+
+// The header's count of nodes changed on two machines (or deleted on one), with a list a click away.
 export class Conflicts {
   constructor(app) {
     this.app = app;
@@ -143,13 +161,14 @@ export class Conflicts {
   render() {
     const n = this.rows.length;
     this.button.hidden = n === 0;
-    this.button.textContent = `${n} changed on two machines`;
+    const [count, lead] = wording(this.rows);
+    this.button.textContent = `${n} ${count}`;
     if (!n) this.show(false);
     this.app.canvas.markConflicts(this.rows.filter((r) => this.onScreen(r)).map((r) => r.id));
-    clear(this.menu, h("p", { className: "hint" }, "Each was edited on two machines before they synced; open one to keep a version."),
+    clear(this.menu, h("p", { className: "hint" }, lead),
       h("ul", {}, this.rows.map((r) => h("li", {},
         h("a", { href: "#", dataset: { id: r.id }, onclick: (e) => { e.preventDefault(); this.open(r); } }, r.id),
-        h("span", { className: "hint" }, ` ${r.level === "project" ? r.project_path : `${r.level} graph`}: ${shortText(r.gist, 80)}`)))));
+        h("span", { className: "hint" }, ` ${r.level === "project" ? r.project_path : `${r.level} graph`}${isDelete(r) ? " (deleted on one machine)" : ""}: ${shortText(r.gist, 80)}`)))));
     document.body.dataset.conflicts = String(n);
   }
 
