@@ -406,10 +406,10 @@ async def run_session_registry(
 ) -> None:
     registry = Registry(sessions)
     mailbox = actor.Mailbox[m.SessionMessage[Any]]("session registry")
-    handle = SessionHandle(mailbox)
-    task_status.started(handle)
+    door = SessionHandle(mailbox)
+    task_status.started(door)
 
-    saver = Saver(path, registry, handle.save_status)  # one writer of the file: saves are asked of it in order
+    saver = Saver(path, registry, door.save_status)  # one writer of the file: saves are asked of it in order
     to_saver = saver.inbox
 
     async def save() -> None:
