@@ -7,7 +7,8 @@ its maintenance flag, its sync and push watermarks and undelivered reply
 parts. Write arbitration asks it what a session saw; pushes ask it what a
 session has not been told. Every handler is synchronous; the record store is
 saved to `sessions.json` (atomically) after changes that must survive a
-restart, and on the tick. Sessions idle for 24 h expire on the tick.
+restart, and on the tick. Sessions idle for 24 h expire on the tick and at load, and past
+SESSIONS_KEPT the least recently active go (a hook counts as activity).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import trio
 from . import actor, session_follow, session_saves
 from . import session_messages as m
 from .core import constants as C
+from .core import session_cap
 from .core.errors import KGError
 from .core.pmap import PMap
 from .core.seen import Ref, Refs, key, ref
@@ -129,6 +131,11 @@ class Registry(AmbientChannels, Votes, NodeMoves):
         view = self._find_by_claude(claude_sid)
         if view is not None and not view.given:
             view = self._follow(claude_sid, view.sid) or view
+        if view is not None and not msg.peek:
+            # A hook is the session at work (its agent may call no tool for a while): it counts as activity
+            # for the expiry and for which sessions past SESSIONS_KEPT go first.
+            s = self.sessions[view.sid]
+            s.last_activity = max(s.last_activity, now)
         if view is None or (view.full_read_ts is None and not push_before_full_read):
             return view, None
         return view, self._claim_push(view.sid, now, msg.peek)
@@ -347,7 +354,9 @@ class Registry(AmbientChannels, Votes, NodeMoves):
 
     # Tick ------------------------------------------------------------------------
     def expire(self, msg: m.Expire) -> int:
-        old = [sid for sid, s in self.sessions.items() if msg.now - s.last_activity > C.SESSION_TTL_SECONDS]
+        """Sessions a day idle go, and the least recently active past SESSIONS_KEPT (core/session_cap.py)."""
+        old = session_cap.to_let_go({sid: s.last_activity for sid, s in self.sessions.items()}, msg.now,
+                                    C.SESSION_TTL_SECONDS, C.SESSIONS_KEPT, C.SESSION_SPARED_SECONDS)
         for sid in old:
             self._harness_ids.discard(self.sessions.pop(sid))
             self._frozen.pop(sid, None)

@@ -13,7 +13,7 @@ import attrs
 
 from . import session_saves
 from .core import constants as C
-from .core import seen
+from .core import seen, session_cap
 from .storage import files
 
 log = logging.getLogger(__name__)
@@ -212,6 +212,13 @@ def new_sid(taken: dict[str, Any]) -> str:
 
 
 def load_sessions(path: Path, now: float) -> dict[str, Session]:
+    return loaded_sessions(path, now)[0]
+
+
+def loaded_sessions(path: Path, now: float) -> tuple[dict[str, Session], int]:
+    """The sessions to keep of sessions.json and its journal, and how many records of them were let go:
+    unreadable ones, a day idle, and past SESSIONS_KEPT the least recently active (core/session_cap.py),
+    as the tick would let them go (the reference drops the expired at load too)."""
     try:
         raw = files.load_json(path) or {}
         if not isinstance(raw, dict):
@@ -226,16 +233,23 @@ def load_sessions(path: Path, now: float) -> dict[str, Session]:
         log.error("sessions file unreadable (%s); starting with no sessions; the file is kept as %s", exc, aside.name)
         raw = {}
     raw = session_saves.replayed(path, raw)
-    out = {}
+    stamps: dict[str, float] = {}
     for sid, rec in raw.items():
-        if not isinstance(rec, dict):
+        stamp = rec.get("last_activity", rec.get("start_ts", 0.0)) if isinstance(rec, dict) else None
+        if isinstance(stamp, (int, float)) and not isinstance(stamp, bool):
+            stamps[sid] = stamp
+        elif isinstance(rec, dict):
+            log.warning("dropping unreadable session %s: its last_activity %r is not a time", sid, stamp)
+    # Decided on the stamps alone: a record let go is not made into a session first.
+    gone = set(session_cap.to_let_go(stamps, now, C.SESSION_TTL_SECONDS, C.SESSIONS_KEPT, C.SESSION_SPARED_SECONDS))
+    out = {}
+    for sid in stamps:
+        if sid in gone:
             continue
         try:
-            s = Session.from_json(sid, rec)
-            live = now - s.last_activity <= C.SESSION_TTL_SECONDS  # a null or text stamp raises here
+            out[sid] = Session.from_json(sid, raw[sid])
         except (TypeError, ValueError, AttributeError) as exc:  # AttributeError: a table not an object
             log.warning("dropping unreadable session %s: %s", sid, exc)
-            continue
-        if live:
-            out[sid] = s
-    return out
+    if gone:
+        log.info("%d sessions let go at load (a day idle, or past the %d kept)", len(gone), C.SESSIONS_KEPT)
+    return out, len(raw) - len(out)

@@ -153,3 +153,27 @@ def test_kg_memorys_own_seen_tables_are_written_back_as_it_left_them_and_read_in
     again = Session.from_json("aaaa1111", json.loads(json.dumps(s.to_json())))
     assert (again.seen_via, again.seen_at, again.read_at) == (s.seen_via, s.seen_at, s.read_at)
     assert again.to_json() == s.to_json()
+
+
+def test_past_the_sessions_kept_a_load_keeps_the_most_recently_active_and_the_ones_active_lately(tmp_path, monkeypatch):
+    from kg_actors.core import constants as C
+    monkeypatch.setattr(C, "SESSIONS_KEPT", 3, raising=False)
+    monkeypatch.setattr(C, "SESSION_SPARED_SECONDS", 600, raising=False)
+    path = tmp_path / "sessions.json"
+    idle = {f"{i:08x}": {"start_ts": NOW - 9000, "last_activity": NOW - 1000 * (i + 1)} for i in range(5)}
+    busy = {"bbbb0001": {"start_ts": NOW - 9000, "last_activity": NOW - 5},
+            "bbbb0002": {"start_ts": NOW - 9000, "last_activity": NOW - 100}}
+    path.write_text(json.dumps({**idle, **busy, "eeee0001": {"start_ts": NOW - 2 * 86400, "last_activity": NOW - 86401}}))
+    assert sorted(load_sessions(path, NOW)) == ["00000000", "bbbb0001", "bbbb0002"]
+
+
+def test_on_the_tick_the_registry_lets_go_of_the_least_recently_active_past_the_sessions_kept(monkeypatch):
+    from kg_actors.core import constants as C
+    monkeypatch.setattr(C, "SESSIONS_KEPT", 2, raising=False)
+    reg = Registry({})
+    sids = [reg.register(m.Register(project_path="/p", harness="claude-code", now=NOW + i * 1000,
+                                    claude_sid=f"claude-{i}")).sid for i in range(4)]
+    gone = reg.expire(m.Expire(NOW + 4000))
+    assert gone == 2 and sorted(reg.sessions) == sorted(sids[2:])
+    assert reg.find_by_claude(m.FindByClaude("claude-0")) is None  # its harness id goes with it
+    assert reg.find_by_claude(m.FindByClaude("claude-3")).sid == sids[3]

@@ -45,6 +45,14 @@ QUERY_MAX_CHARS = 4_000
 # Sessions.
 SESSION_ID_HEX = 8
 SESSION_TTL_SECONDS = 24 * 3600
+# At most this many sessions are kept (the least recently active let go first, at load and on the tick):
+# each holds what it was shown, ~15-30 KB in memory and ~17 KB in sessions.json on a 220-node project, and
+# heavy automation (short `claude -p` runs, subagents) opened ~5,000 a day (a 52 MB file, 186 MB RSS).
+# A person's sessions of a day are far fewer; one let go costs its agent a refused write or a gist shown
+# again, and a new session opens for its next call.
+SESSIONS_KEPT = 1_000
+# A session active this recently is never let go for the count: its agent is likely mid-task.
+SESSION_SPARED_SECONDS = 600
 # Per session: the nodes it was shown (and its view stamps) kept, the least recently shown let go first.
 # More gists than a harness's context holds (Claude Code's 200K tokens at ~40 a gist): the first of them
 # were compacted out of the agent's context meanwhile, so a repeat is no repeat to it; a view stamp let

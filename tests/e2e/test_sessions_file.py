@@ -11,10 +11,11 @@ from __future__ import annotations
 import json
 import time
 
-from inprocess import asgi, serve_inprocess, sessions_of
+from inprocess import asgi, hook, serve_inprocess, sessions_of
 from rpc_helpers import Conn, rpc
 
 from kg_actors.core import constants as C
+from kg_actors.runtime import _tick
 from kg_actors.testing import stored_sessions
 
 WORDS = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet", "kilo", "lima"]
@@ -88,3 +89,29 @@ def test_a_sessions_file_of_an_unbounded_build_loads_trimmed_and_its_expired_ses
     assert keys[-1] in rec["seen_via"] and keys[0] not in rec["seen_via"]  # the last shown kept
     assert (srv.store / "sessions.json").stat().st_size < 1_500_000  # it was ~2.3 MB for this one session
 
+
+
+async def test_past_the_sessions_kept_the_tick_lets_the_least_recently_active_go_and_a_busy_one_stays(
+        tmp_path, home, monkeypatch):
+    """Heavy automation (many short `claude -p` runs) opened ~5,000 sessions a day, each kept for a day."""
+    monkeypatch.setattr(C, "SESSIONS_KEPT", 3, raising=False)
+    monkeypatch.setattr(C, "SESSION_SPARED_SECONDS", 600, raising=False)
+    now = [time.time()]
+    cwd = home / "busy-proj"
+    cwd.mkdir()
+    async with serve_inprocess(tmp_path / "store", clock=lambda: now[0]) as rt:
+        sids = []
+        for i in range(5):  # one every ~17 minutes: none of them a day old
+            sids += await sessions_of(rt, cwd, f"claude-{i}")
+            now[0] += 1000
+        # claude-0, the oldest, is at work again: active lately, it stays; the least recently active go.
+        status, _ = await hook(rt, "/api/prompt_context", {"cwd": str(cwd), "session_id": "claude-0",
+                                                            "prompt": "how is the deploy retried"})
+        assert status == 200
+        await _tick(rt)
+        kept = [sid for sid in sids if await rt.sessions.get(sid) is not None]
+        assert kept == [sids[0], sids[3], sids[4]]
+        # A hook of a session let go opens a new one, as after a day idle.
+        assert await rt.sessions.find_by_claude(claude_sid="claude-1") is None
+        again = await sessions_of(rt, cwd, "claude-1")
+        assert again[0] not in sids
