@@ -361,6 +361,11 @@ class Registry(AmbientChannels, Votes, NodeMoves):
             self._harness_ids.discard(self.sessions.pop(sid))
             self._frozen.pop(sid, None)
             self._offered.pop(sid, None)
+        for sid, s in self.sessions.items():
+            if msg.now - s.last_activity > C.SESSION_SPARED_SECONDS:
+                # A view's sets of a session idle a while: made again if it comes back (about half of
+                # what an idle session held in memory).
+                self._frozen.pop(sid, None)
         return len(old)
 
     def snapshot(self) -> bytes:

@@ -177,3 +177,33 @@ def test_on_the_tick_the_registry_lets_go_of_the_least_recently_active_past_the_
     assert gone == 2 and sorted(reg.sessions) == sorted(sids[2:])
     assert reg.find_by_claude(m.FindByClaude("claude-0")) is None  # its harness id goes with it
     assert reg.find_by_claude(m.FindByClaude("claude-3")).sid == sids[3]
+
+
+def test_loaded_sessions_share_one_string_per_ref_and_route(tmp_path):
+    """Read from the file each route was a string of its own (~11 KB a session of 220 nodes seen)."""
+    path = tmp_path / "sessions.json"
+    rec = {"start_ts": NOW - 60, "last_activity": NOW - 30,
+           "seen_via": {"project:a-lesson": "push", "project:b-lesson": "push"},
+           "seen_at": {"project:a-lesson": NOW - 40}, "read_at": {"project:a-lesson": NOW - 40}}
+    path.write_text(json.dumps({"aaaa1111": rec, "bbbb2222": rec}))
+    a, b = load_sessions(path, NOW).values()
+    assert a.seen_via == rec["seen_via"] and a.seen_at == rec["seen_at"] and a.read_at == rec["read_at"]
+    routes = [v for s in (a, b) for v in s.seen_via.values()]
+    assert all(v is routes[0] for v in routes)
+    ref_in = {id(k) for s in (a, b) for t in (s.seen_via, s.seen_at, s.read_at) for k in t if k == "project:a-lesson"}
+    assert len(ref_in) == 1
+
+
+def test_the_tick_lets_go_of_the_view_sets_of_a_session_idle_a_while_and_its_next_view_is_the_same():
+    from kg_actors.core import constants as C
+    reg = Registry({})
+    busy = reg.register(m.Register(project_path="/p", harness="claude-code", now=NOW, claude_sid="c-busy")).sid
+    idle = reg.register(m.Register(project_path="/p", harness="claude-code", now=NOW, claude_sid="c-idle")).sid
+    for sid in (busy, idle):
+        reg.mark_seen(m.MarkSeen(sid, [("project", "a-lesson"), ("user", "b-lesson")], "push", NOW))
+    before = reg.get(m.Get(idle)).seen
+    later = NOW + C.SESSION_SPARED_SECONDS + 1
+    reg.touch(m.Touch(busy, later))
+    reg.expire(m.Expire(later))
+    assert idle not in reg._frozen and busy in reg._frozen
+    assert reg.get(m.Get(idle)).seen == before == {("project", "a-lesson"), ("user", "b-lesson")}
