@@ -45,7 +45,8 @@ from .http.server import serve as http_serve
 from .http.rest import build_rest
 from .logbook import Logbook
 from .readings import Readings
-from .session_actor import SessionHandle, load_sessions, run_session_registry
+from .session_actor import SessionHandle, run_session_registry
+from .session_records import loaded_sessions
 from .storage import faults, lock
 from .storage import layout as L
 from .sync.keeper import StoreKeeper
@@ -242,9 +243,9 @@ async def run_server(config: Config, clock: Callable[[], float] = time.time, han
     try:
         git_problem = await trio.to_thread.run_sync(_git_start, config.root)
         async with _outer_cancel_stops(servers_scope), trio.open_nursery() as actors:
-            sessions_data = await trio.to_thread.run_sync(load_sessions, lay.sessions, clock())
+            sessions_data, let_go = await trio.to_thread.run_sync(loaded_sessions, lay.sessions, clock())
             used = warm_start.session_roots(sessions_data)  # before the registry owns them
-            sessions = await actors.start(run_session_registry, lay.sessions, sessions_data, clock)
+            sessions = await actors.start(run_session_registry, lay.sessions, sessions_data, clock, let_go)
             priority = HookPriority()
             directory = GraphDirectory(lay, actors, config.orphan_grace_days, clock, priority.yield_to_hooks)
             feed = ChangeFeed()

@@ -45,9 +45,12 @@ __all__ = ["Registry", "Session", "SessionHandle", "SessionView", "load_sessions
 log = logging.getLogger(__name__)
 
 class Registry(AmbientChannels, Votes, NodeMoves):
-    def __init__(self, sessions: dict[str, Session]):
+    def __init__(self, sessions: dict[str, Session], let_go: int = 0):
         self.sessions = sessions
         self.dirty = False
+        # Sessions let go (at load, on the tick) that sessions.json still holds: the saver's next fold
+        # leaves them out (the journal's appends never do).
+        self.let_go = let_go
         self.tool_events = ToolEvents()  # per project: tool-event counters and nudge throttles
         self.hooks_seen: dict[str, set[str]] = {}  # harness name -> project roots its hooks reached
         # A save appends the sessions that changed since the last one to sessions.json's journal
@@ -361,6 +364,7 @@ class Registry(AmbientChannels, Votes, NodeMoves):
             self._harness_ids.discard(self.sessions.pop(sid))
             self._frozen.pop(sid, None)
             self._offered.pop(sid, None)
+        self.let_go += len(old)
         for sid, s in self.sessions.items():
             if msg.now - s.last_activity > C.SESSION_SPARED_SECONDS:
                 # A view's sets of a session idle a while: made again if it comes back (about half of
@@ -415,10 +419,10 @@ HANDLERS: dict[type[m.SessionMessage[Any]], Callable[[Registry, Any], object]] =
 
 
 async def run_session_registry(
-    path: Path, sessions: dict[str, Session], clock: Callable[[], float] = time.time,
+    path: Path, sessions: dict[str, Session], clock: Callable[[], float] = time.time, let_go: int = 0,
     *, task_status: trio.TaskStatus[SessionHandle] = trio.TASK_STATUS_IGNORED,
 ) -> None:
-    registry = Registry(sessions)
+    registry = Registry(sessions, let_go)
     mailbox = actor.Mailbox[m.SessionMessage[Any]]("session registry")
     door = SessionHandle(mailbox)
     task_status.started(door)

@@ -2,7 +2,7 @@
 
 Saves are asked of it in order through its inbox (the tick's without waiting for it). Each round appends
 the sessions changed since the last one to the journal, in one write however many asks came meanwhile.
-A fold (the tick's, once the journal outgrew the file; the stop's) stages the whole file in a task of its
+A fold (the tick's, once the journal outgrew the file or sessions were let go; the stop's) stages the whole file in a task of its
 own while the appends go on, and the saver then switches files between two appends (journal.fold_in keeps
 what was appended since the records were taken). A switch that fails once the file is replaced (journal.
 FoldCutShort) leaves on disk a journal that names the file before: what is appended to it would be set
@@ -33,6 +33,7 @@ class Saved(Protocol):
     """What the saver asks of the registry."""
 
     dirty: bool
+    let_go: int  # sessions dropped that sessions.json still holds
     tool_events: ToolEvents
 
     def changed_parts(self) -> list[session_saves.Part]: ...
@@ -52,6 +53,7 @@ class Saver:
         self._whole = False  # a fold's switch failed: the journal on disk is not one to append to
         self._ready: tuple[Path, int] | None = None
         self._done = trio.Event()
+        self._letting = 0  # sessions let go that the fold under way leaves out of the file
         self._after_fold: list[Callable[[], None]] = []  # the ticks that began the fold under way: answered after it
 
     async def run(self, nursery: trio.Nursery) -> None:
@@ -69,7 +71,8 @@ class Saver:
             if self._ready is not None:
                 await self._fold_in()
             ticks = {now for now, _ in asks if now is not None}
-            if ticks and self._size and not self._staging and session_saves.fold_due(self.path, self._size):
+            if ticks and not self._staging and (self.registry.let_go or self._size and session_saves.fold_due(
+                    self.path, self._size)):
                 self._start_fold(nursery)
                 self._after_fold = [done for now, done in asks if now is not None]
                 asks = [(now, done) for now, done in asks if now is None]
@@ -86,7 +89,7 @@ class Saver:
         """At the stop (nothing is changed any more): sessions.json whole again, its journal gone."""
         if self._staging:
             await self._done.wait()
-        if self._size:
+        if self._size or self.registry.let_go:
             self._start_fold(nursery)
             await self._done.wait()
         failed = self.status.get(SAVE_FAILED) or self.status.get(FOLD_FAILED)
@@ -130,6 +133,7 @@ class Saver:
 
     def _start_fold(self, nursery: trio.Nursery) -> None:
         self._staging, self._done = True, trio.Event()
+        self._letting, self.registry.let_go = self.registry.let_go, 0  # the records taken now leave them out
         nursery.start_soon(self._stage, self.registry.all_parts(), journal.end(self._journal))
 
     async def _stage(self, parts: list[session_saves.Part], since: int) -> None:
@@ -170,5 +174,6 @@ class Saver:
 
     def _failed(self, exc: OSError) -> None:
         self.status[FOLD_FAILED] = str(exc)
+        self.registry.let_go += self._letting  # still in the file: the next fold leaves them out
         log.error("could not save %s: %s (its journal keeps the sessions; folded again later)", self.path, exc)
         self._ended()

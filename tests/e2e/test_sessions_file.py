@@ -115,3 +115,33 @@ async def test_past_the_sessions_kept_the_tick_lets_the_least_recently_active_go
         assert await rt.sessions.find_by_claude(claude_sid="claude-1") is None
         again = await sessions_of(rt, cwd, "claude-1")
         assert again[0] not in sids
+
+
+def _aged_store(srv, now: float) -> dict:
+    """sessions.json of a server stopped a day ago: 30 sessions idle past the expiry, one still live."""
+    srv.store.mkdir(parents=True)
+    old = {f"{i:08x}": {"start_ts": now - 26 * 3600, "last_activity": now - 25 * 3600,
+                        "seen_via": {"user:old-lesson": "push"}, "seen_at": {"user:old-lesson": now - 25 * 3600}}
+           for i in range(30)}
+    live = {"start_ts": now - 3600, "last_activity": now - 60, "seen_via": {"user:a-lesson": "read"}}
+    (srv.store / "sessions.json").write_text(json.dumps({**old, "live0001": live}))
+    return live
+
+
+def test_sessions_a_day_idle_leave_the_file_at_a_stop_with_nothing_else_saved(server_factory):
+    srv = server_factory(start=False)
+    live = _aged_store(srv, time.time())
+    srv.start("--no-editor")
+    assert srv.stop() == 0
+    stored = json.loads((srv.store / "sessions.json").read_text())
+    assert list(stored) == ["live0001"] and stored["live0001"]["seen_via"] == live["seen_via"]
+
+
+async def test_sessions_let_go_at_load_leave_the_file_at_the_first_tick(tmp_path, monkeypatch):
+    class Store:
+        store = tmp_path / "store"
+    _aged_store(Store, time.time())
+    async with serve_inprocess(Store.store) as rt:
+        assert await rt.sessions.get("00000000") is None and await rt.sessions.get("live0001") is not None
+        await _tick(rt)
+        assert list(stored_sessions(Store.store)) == ["live0001"]
