@@ -34,6 +34,7 @@ class Saved(Protocol):
 
     dirty: bool
     let_go: int  # sessions dropped that sessions.json still holds
+    sessions: dict[str, Any]
     tool_events: ToolEvents
 
     def changed_parts(self) -> list[session_saves.Part]: ...
@@ -71,8 +72,9 @@ class Saver:
             if self._ready is not None:
                 await self._fold_in()
             ticks = {now for now, _ in asks if now is not None}
-            if ticks and not self._staging and (self.registry.let_go or self._size and session_saves.fold_due(
-                    self.path, self._size)):
+            if ticks and not self._staging and (
+                    session_saves.let_go_due(self.registry.let_go, len(self.registry.sessions))
+                    or self._size and session_saves.fold_due(self.path, self._size)):
                 self._start_fold(nursery)
                 self._after_fold = [done for now, done in asks if now is not None]
                 asks = [(now, done) for now, done in asks if now is None]

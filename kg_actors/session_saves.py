@@ -65,6 +65,13 @@ def fold_due(path: Path, journal_size: int) -> bool:
         return True
 
 
+def let_go_due(let_go: int, kept: int) -> bool:
+    """Whether the tick folds to leave out the sessions let go that the file still holds: once they are an
+    eighth of those kept (all of them after a start on a day-old file). Past SESSIONS_KEPT a few go at every
+    tick: a fold for each would rewrite the whole file every tick."""
+    return let_go > 0 and let_go * 8 >= kept
+
+
 def stage(path: Path, parts: list[Part]) -> Path:
     """Every session's record written and fsynced to sessions.json's temp file (a thread's work)."""
     return files.stage_chunks(path, _pieces(parts))

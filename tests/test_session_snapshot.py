@@ -161,3 +161,10 @@ async def test_the_tick_folds_a_journal_grown_past_the_file_into_it(tmp_path, mo
         assert not journal.exists() and set(json.loads(path.read_text())) == {view.sid}
         assert set(load_sessions(path, 3.0)) == {view.sid}
         nursery.cancel_scope.cancel()
+
+
+def test_the_tick_folds_for_the_sessions_let_go_once_they_are_an_eighth_of_those_kept():
+    from kg_actors.session_saves import let_go_due
+    assert not let_go_due(0, 0) and not let_go_due(0, 1000)
+    assert let_go_due(1400, 100) and let_go_due(3, 0)  # a start on a day-old file
+    assert not let_go_due(124, 1000) and let_go_due(125, 1000)  # past the count, a few at every tick
