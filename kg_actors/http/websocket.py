@@ -2,8 +2,9 @@
 
 The app's messages map one to one: `websocket.connect` first, then `websocket.accept` (the 101
 reply) or `websocket.close` before it (403); text and binary messages both ways, whole (fragments
-are joined before the app sees them); pings answered here; a close from either side ends it, and
-the app hears `websocket.disconnect` with the peer's code (1006 when the connection just broke).
+are joined before the app sees them); pings answered here, and sent to a silent client (closed when
+it does not answer); a close from either side ends it, and the app hears `websocket.disconnect` with
+the peer's code (1006 when the connection just broke).
 Sends after the end are dropped, as the app cannot tell a closed socket from a closing one.
 """
 
@@ -21,6 +22,11 @@ from wsproto.utilities import LocalProtocolError, RemoteProtocolError, generate_
 
 ABNORMAL_CLOSURE = 1006
 MAX_MESSAGE_BYTES = 1024 * 1024  # a larger message from a client closes its socket (1009)
+# A client silent this long is pinged, and closed when nothing (its pong) comes back within ANSWER_SECONDS:
+# one that upgraded and went away without a word (a sleeping laptop's tab, a killed client behind a
+# proxy) held its socket and feed queue for ever. A browser answers pings by itself.
+PING_SECONDS = 30.0
+ANSWER_SECONDS = 30.0
 
 
 class Upgradable(Protocol):
@@ -101,10 +107,7 @@ class _Socket:
                 message = await self._take(event)
                 if message is not None:
                     return message
-            try:
-                data = await self.conn.stream.receive_some(64 * 1024)
-            except (trio.BrokenResourceError, trio.ClosedResourceError):
-                data = b""
+            data = await self._read()
             if not data:
                 self.state = "closed"
                 return {"type": "websocket.disconnect", "code": ABNORMAL_CLOSURE}
@@ -113,6 +116,20 @@ class _Socket:
             except RemoteProtocolError:
                 self.state = "closed"
                 return {"type": "websocket.disconnect", "code": 1002}
+
+    async def _read(self) -> bytes:
+        """The client's next bytes; b"" once it is gone: closed, broken, or silent through a ping's wait."""
+        pinged = False
+        while True:
+            with trio.move_on_after(ANSWER_SECONDS if pinged else PING_SECONDS):
+                try:
+                    return bytes(await self.conn.stream.receive_some(64 * 1024))
+                except (trio.BrokenResourceError, trio.ClosedResourceError):
+                    return b""
+            if pinged:
+                return b""  # no pong: its connection is closed (server.py) as if it broke
+            await self._write(Ping(b"kg"))
+            pinged = True
 
     async def _take(self, event: Any) -> dict[str, Any] | None:
         if isinstance(event, TextMessage | BytesMessage):

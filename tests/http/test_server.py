@@ -311,3 +311,35 @@ async def test_a_client_that_asks_to_close_or_speaks_http_1_0_gets_its_reply_the
             await raw.send_all(head)
             reply = await read_to_end(raw)  # the whole reply, then the server closes
             assert reply.startswith(b"HTTP/1.1 201 Created\r\n") and reply.endswith(b"}")
+
+
+UPGRADE = (b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+           b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+
+
+async def test_a_websocket_client_that_goes_silent_is_pinged_and_closed_when_it_does_not_answer(autojump_clock):
+    from kg_actors.http.websocket import ANSWER_SECONDS, PING_SECONDS
+    echo.disconnect_codes.clear()
+    echo.disconnected = trio.Event()
+    async with served() as port:
+        stream = await trio.open_tcp_stream("127.0.0.1", port)
+        await stream.send_all(UPGRADE)  # and then never a word, nor a pong
+        start = trio.current_time()
+        with trio.fail_after(10 * (PING_SECONDS + ANSWER_SECONDS)):  # virtual time: it stayed open for ever
+            heard = await read_to_end(stream)  # closed by the server, not by us
+        took = trio.current_time() - start
+        await echo.disconnected.wait()  # the app heard it go
+    assert heard.startswith(b"HTTP/1.1 101 ")
+    assert b"\x89\x02kg" in heard  # the server's ping (opcode 9, unmasked, 2 bytes)
+    assert took >= PING_SECONDS + ANSWER_SECONDS
+    assert echo.disconnect_codes == [1006]
+
+
+async def test_a_websocket_client_that_answers_the_pings_stays_open_while_silent(autojump_clock):
+    from kg_actors.http.websocket import ANSWER_SECONDS, PING_SECONDS
+    async with served() as port:
+        async with open_websocket("127.0.0.1", port, "/ws", use_ssl=False) as ws:  # answers pings itself
+            assert json.loads(await ws.get_message())["path"] == "/ws"
+            await trio.sleep(5 * (PING_SECONDS + ANSWER_SECONDS))  # virtual time: the mock clock's
+            await ws.send_message("still here")
+            assert await ws.get_message() == "still here"
