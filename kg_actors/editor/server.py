@@ -20,7 +20,8 @@ from hypercorn.trio import serve as hyper_serve
 from quart import Response, request, send_from_directory
 from quart_trio import QuartTrio
 
-from ..http import security
+from ..http import security, websocket
+from .stalled_body import bounded_bodies
 from .static_files import StaticFiles
 
 if TYPE_CHECKING:
@@ -84,6 +85,7 @@ def build_app(api: ASGIApp, extra_hosts: frozenset[str] = frozenset()) -> QuartT
     static = StaticFiles(STATIC)
     hardening = [(k.lower().encode(), v.encode()) for k, v in HARDENING.items()]
 
+    @bounded_bodies
     async def dispatch(scope: Scope, receive: Receive, send: Send) -> None:
         path = scope.get("path", "")
         if scope["type"] in ("http", "websocket") and path.startswith(API_PREFIXES):
@@ -100,14 +102,27 @@ def build_app(api: ASGIApp, extra_hosts: frozenset[str] = frozenset()) -> QuartT
 async def serve_editor(rt: Runtime, fd: int) -> None:
     """Serve on the listening socket `fd` (editor/listener.py bound it; hypercorn takes it over) until
     cancelled."""
-    config = rt.config
-    app = build_app(rt.asgi, frozenset({config.host.lower()}))
+    app = build_app(rt.asgi, frozenset({rt.config.host.lower()}))
+    await hyper_serve(app, hyper_config(fd))
+
+
+def hyper_config(fd: int) -> HyperConfig:
+    """Hypercorn's settings for the editor port. Its idle and unfinished-header bound (5 s) is its own;
+    a stalled body is bounded as on the main port (stalled_body.py). A WebSocket is pinged as on the
+    main port (a browser answers by itself); a client that answers nothing is closed after READ_SECONDS,
+    hypercorn's one bound on a silent peer, which also cuts a reply the app takes longer than that to
+    give: so it is longer than any (a sync's git commands take up to 120 s each)."""
     hc = HyperConfig()
     hc.bind = [f"fd://{fd}"]
     hc.accesslog = None
     hc.errorlog = logging.getLogger("hypercorn.error")
     hc.graceful_timeout = 1
-    await hyper_serve(app, hc)
+    hc.websocket_ping_interval = websocket.PING_SECONDS
+    hc.read_timeout = READ_SECONDS
+    return hc
+
+
+READ_SECONDS = 900
 
 
 def _ends_shielded(send: Send) -> Send:
