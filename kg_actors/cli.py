@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import __version__
+from . import __version__, server_log
 from .cli_server import cmd_restart, cmd_start, cmd_status, cmd_stop, env_config, not_a_folder, storage_error
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at each `kg mcp` start
@@ -145,10 +145,14 @@ def _find(exc: BaseException, kind: type[E]) -> E | None:
 def cmd_logs(args: argparse.Namespace) -> int:
     config = _store_config(args, existing=False)
     path = config.root / "server.log"
+    lines = server_log.last_lines(path, args.lines)  # across server.log.prev just after a rotation
+    if lines is None:
+        print(f"kg: no log yet at {path}")
+        return 0
+    print("\n".join(lines), flush=True)
     try:
         with open(path, "rb") as f:
-            lines = f.read().decode(errors="replace").splitlines()
-            print("\n".join(lines[-args.lines:]), flush=True)
+            f.seek(0, os.SEEK_END)
             while args.follow:  # like tail -f: poll for what is appended, until interrupted
                 chunk = f.read()
                 if chunk:

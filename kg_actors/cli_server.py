@@ -17,7 +17,9 @@ import sys
 import time
 from pathlib import Path
 
+from . import server_log
 from .build import build_id, stale_said
+from .core import constants as C
 from .server_probe import HUNG_AFTER, OtherServer, get_health, listening, port_taken, probe_health, stuck
 from .server_process import SESSIONS_NOT_SAVED, is_server, is_stopped, port_holder, stopped_said
 
@@ -188,6 +190,7 @@ def _start(args: argparse.Namespace, config: Config, deadline: float) -> int:
     if _wait_for_stopping(config):
         deadline = time.monotonic() + START_TIMEOUT  # the wait was the old server's: the new one gets its own
     log_path = config.root / "server.log"
+    server_log.rotate_if_past(log_path, C.SERVER_LOG_MAX_BYTES)
     try:
         with open(log_path, "ab") as log:
             start_offset = log.tell()

@@ -23,14 +23,14 @@ from typing import TYPE_CHECKING, Any
 import attrs
 import trio
 
-from . import __version__, debug_heap, debug_stalls, heap, server_process, warm_start
+from . import __version__, debug_heap, debug_stalls, heap, server_log, server_process, warm_start
 from .chores.budget_notices import BudgetNotices
 from .chores.supervisor import deps_for as chore_deps
 from .chores.supervisor import run_chore_supervisor
 from .conduct.antigravity import Antigravity
 from .conduct.floor import Floor
 from .config import Config
-from .core.constants import SHUTDOWN_GRACE_SECONDS
+from .core.constants import SERVER_LOG_MAX_BYTES, SHUTDOWN_GRACE_SECONDS
 from .core.charge import fast_charge
 from .core.errors import ActorStopped
 from .delivery_actor import run_deliveries
@@ -149,6 +149,8 @@ async def _ticker(rt: Runtime) -> None:
         await trio.sleep(rt.config.save_interval)
         await rt.keeper.exclusive(lambda: _tick_and_commit(rt))  # no fold rewrites a graph file while git works on it
         await trio.to_thread.run_sync(heap.trim)  # ctypes lets the GIL go: the loop runs meanwhile
+        if rt.log_file is not None:
+            await trio.to_thread.run_sync(server_log.rotate_live, rt.log_file, SERVER_LOG_MAX_BYTES)
 
 
 async def _guard_store(rt: Runtime, fds: list[int]) -> None:

@@ -100,6 +100,9 @@ SEARCH_ORDER_AHEAD_MIN = 64  # holders from which the index keeps a term's rank 
 
 # Decision logs: rotated once to <name>.prev past these sizes.
 RECALL_LOG_MAX_BYTES = 8 * 1024 * 1024
+# server.log past this is rotated to server.log.prev (at a start, on the tick): a server running for
+# weeks, or restarted often, appended to it for good.
+SERVER_LOG_MAX_BYTES = 8 * 1024 * 1024
 USEFUL_LOG_MAX_BYTES = 2 * 1024 * 1024
 CHORES_LOG_MAX_BYTES = 4 * 1024 * 1024
 

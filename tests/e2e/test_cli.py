@@ -947,3 +947,26 @@ def test_serve_on_port_0_logs_the_ports_it_bound(env):
     finally:
         proc.terminate()
         proc.wait(30)
+
+
+def test_a_start_rotates_a_server_log_past_its_size_and_kg_logs_shows_the_lines_across_both(env, tmp_path):
+    from kg_actors.core import constants as C
+    store = tmp_path / "store"
+    store.mkdir()
+    old = b"".join(b"2026-01-01 00:00:00,000 INFO kg_actors.runtime: line %d of a long run\n" % i
+                   for i in range(C.SERVER_LOG_MAX_BYTES // 50))
+    (store / "server.log").write_bytes(old)
+    try:
+        start = kg(["start"], env)
+        assert start.returncode == 0, start.stderr
+        assert (store / "server.log.prev").read_bytes() == old  # the long run's lines, kept once
+        assert (store / "server.log").stat().st_size < 1_000_000 and f"serving {store}" in (store / "server.log").read_text()
+        recent = kg(["logs", "-n", "20"], env)
+        assert recent.returncode == 0 and f"serving {store}" in recent.stdout
+        across = kg(["logs", "-n", "1000"], env).stdout.splitlines()  # more than this run wrote
+        first_new = (store / "server.log").read_text().splitlines()[0]  # appended to only: it stays first
+        at = across.index(first_new)
+        assert len(across) == 1000 and at >= 2
+        assert across[at - 2:at] == [line.decode() for line in old.splitlines()[-2:]]
+    finally:
+        kg(["stop"], env)

@@ -1,0 +1,73 @@
+"""server.log, where `kg start` sends the server's output: rotated once past SERVER_LOG_MAX_BYTES to one
+server.log.prev (at a start, and on the tick of a server writing to it), and its last lines read across
+the two. It was appended to across restarts and never rotated."""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+TAIL_CHUNK = 64 * 1024
+
+
+def prev_of(path: Path) -> Path:
+    return path.with_name(path.name + ".prev")
+
+
+def rotate_if_past(path: Path, max_bytes: int) -> bool:
+    """server.log moved to server.log.prev (the one before let go) once past `max_bytes`; whether it was."""
+    try:
+        if path.stat().st_size <= max_bytes:
+            return False
+        os.replace(path, prev_of(path))
+    except OSError:  # none yet, or not to be moved: appended to as before
+        return False
+    return True
+
+
+def rotate_live(path: Path, max_bytes: int) -> None:
+    """The tick's: rotated past `max_bytes`, and this process's output (fds 1 and 2) sent to a new
+    server.log from here on (the moved file's descriptor would go on filling server.log.prev)."""
+    if not rotate_if_past(path, max_bytes):
+        return
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    except OSError as exc:
+        log.warning("could not open %s again after rotating it: %s (lines go to %s)", path, exc, prev_of(path).name)
+        return
+    for out in (1, 2):
+        os.dup2(fd, out)
+    os.close(fd)
+    log.info("%s rotated past %d bytes: the lines before are in %s", path.name, max_bytes, prev_of(path).name)
+
+
+def last_lines(path: Path, count: int) -> list[str] | None:
+    """The last `count` lines of server.log, those of server.log.prev before them when it holds fewer (a
+    rotation just happened); None when neither exists."""
+    out: list[str] = []
+    found = False
+    for part in (path, prev_of(path)):
+        try:
+            lines = _tail(part, count - len(out))
+        except FileNotFoundError:
+            continue
+        found = True
+        out[:0] = lines
+        if len(out) >= count:
+            break
+    return out if found else None
+
+
+def _tail(path: Path, count: int) -> list[str]:
+    """The last `count` lines of a file, read from its end (a rotated log is megabytes)."""
+    with open(path, "rb") as f:
+        end = pos = f.seek(0, os.SEEK_END)
+        data = b""
+        while pos > 0 and data.count(b"\n") <= count:
+            pos = max(0, pos - TAIL_CHUNK)
+            f.seek(pos)
+            data = f.read(end - pos)
+    lines = data.decode(errors="replace").splitlines()
+    return lines[-count:] if count > 0 else []
