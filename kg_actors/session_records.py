@@ -221,6 +221,12 @@ def new_sid(taken: dict[str, Any]) -> str:
             return sid
 
 
+def _an_object(value: Any, _reading: Any) -> dict[str, Any]:
+    if value is not None and not isinstance(value, dict):
+        raise ValueError(f"holds a JSON {type(value).__name__}, not an object of sessions")
+    return value or {}
+
+
 def load_sessions(path: Path, now: float) -> dict[str, Session]:
     return loaded_sessions(path, now)[0]
 
@@ -230,9 +236,8 @@ def loaded_sessions(path: Path, now: float) -> tuple[dict[str, Session], int]:
     unreadable ones, a day idle, and past SESSIONS_KEPT the least recently active (core/session_cap.py),
     as the tick would let them go (the reference drops the expired at load too)."""
     try:
-        raw = files.load_json(path) or {}
-        if not isinstance(raw, dict):
-            raise files.Unreadable(f"{path}: holds a JSON {type(raw).__name__}, not an object of sessions")
+        # Torn, or not an object: sessions.prev (the save before) stands in, as for a graph file.
+        raw = files.load_json(path, _an_object) or {}
     except (files.Unreadable, OSError) as exc:
         # Kept aside before the first save writes over it: the sessions it held, for a look by hand.
         aside = files.unused_name(path.with_name(path.name + ".unreadable"))

@@ -81,7 +81,7 @@ def fold_in(path: Path, staged: Path, since: int) -> int:
     """The staged file in place of sessions.json, the journal left with what was appended after `since`
     (journal.end when the records were taken); the journal's size after. Raises OSError."""
     jpath = journal_of(path)
-    journal.fold_in(jpath, staged, path, since, keep_prev=False)
+    journal.fold_in(jpath, staged, path, since)  # the file before kept as sessions.prev, as graph files
     return journal.end(jpath)
 
 
@@ -89,7 +89,7 @@ def write_whole(path: Path, parts: list[Part]) -> bool:
     """sessions.json written whole with every session (the way before its journal), then the journal it
     supersedes removed: a save's way after a fold's switch failed. Whether the journal is gone (the appends
     may resume on a new one); raises OSError when the file was not written."""
-    files.write_atomic_chunks(path, _pieces(parts), keep_prev=False)
+    files.write_atomic_chunks(path, _pieces(parts))
     try:
         journal.remove_superseded(journal_of(path))
     except OSError:

@@ -207,3 +207,17 @@ def test_the_tick_lets_go_of_the_view_sets_of_a_session_idle_a_while_and_its_nex
     reg.expire(m.Expire(later))
     assert idle not in reg._frozen and busy in reg._frozen
     assert reg.get(m.Get(idle)).seen == before == {("project", "a-lesson"), ("user", "b-lesson")}
+
+
+def test_a_torn_sessions_file_falls_back_to_the_save_before_kept_as_sessions_prev(tmp_path):
+    from kg_actors import session_saves
+    path = tmp_path / "sessions.json"
+    rec = {"start_ts": NOW - 60, "last_activity": NOW - 30}
+    session_saves.write_whole(path, [("aaaa1111", rec)])
+    session_saves.write_whole(path, [("aaaa1111", rec), ("bbbb2222", rec)])
+    assert list(json.loads((tmp_path / "sessions.prev").read_text())) == ["aaaa1111"]  # the save before
+    for bad in (b'{"aaaa1111": {"start_ts": 1', b'["not", "sessions"]'):
+        path.write_bytes(bad)
+        assert list(load_sessions(path, NOW)) == ["aaaa1111"]
+        assert (tmp_path / "sessions.json.unreadable").read_bytes() == bad
+        (tmp_path / "sessions.json.unreadable").unlink()

@@ -135,6 +135,7 @@ def test_sessions_a_day_idle_leave_the_file_at_a_stop_with_nothing_else_saved(se
     assert srv.stop() == 0
     stored = json.loads((srv.store / "sessions.json").read_text())
     assert list(stored) == ["live0001"] and stored["live0001"]["seen_via"] == live["seen_via"]
+    assert len(json.loads((srv.store / "sessions.prev").read_text())) == 31  # the file before, as DESIGN.md says
 
 
 async def test_sessions_let_go_at_load_leave_the_file_at_the_first_tick(tmp_path, monkeypatch):
