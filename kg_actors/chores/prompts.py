@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from ..core.held_names import name_held
 from ..setup.plugin import plugin_source
 
 SKILL = "skills/kg-maintain/SKILL.md"
@@ -23,6 +24,7 @@ def pass_prompt(graph: str, project_path: str | None, debt_line: str, held: list
     level = "user" if graph == "user" else "project"
     where = (f"The project folder is {project_path}: pass cwd=\"{project_path}\" to your first kg_read."
              if project_path else "This pass is for the user graph: call kg_read without cwd.")
+    held = [i for i in held if not name_held(i)]  # an id holding a secret is shown to no agent (held_names.py)
     live = ", ".join(held[:HELD_SHOWN]) + (f" (and {len(held) - HELD_SHOWN} more)" if len(held) > HELD_SHOWN else "")
     return "\n\n".join([
         "You are a knowledge-graph maintenance pass, run in the background. Use only the kg tools.",

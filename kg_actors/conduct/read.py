@@ -19,6 +19,7 @@ from .. import reply_effects
 from ..core import debt, merge, reads, render, replies
 from ..core.conflict_notice import conflict_notice
 from ..core.errors import InvalidInput
+from ..core.held_names import edge_held, name_held, withheld_line
 from ..core.model import Edge, GraphReader, Node
 from ..core.paging import NOTHING_PENDING, Line, split
 from ..core.seen import at_level
@@ -152,8 +153,8 @@ async def _found(floor: Floor, view: SessionView, node_ids: list[str], level: st
             got = [None if (n := nodes.get(i)) is None else (n, list(kept.graph.incident(i))) for i in wanted]
         mask = handle.snapshot().lineage.mask  # each as agents are shown it (core/withheld.py)
         for node_id, one in zip(wanted, got, strict=True):
-            if one is not None:
-                found[node_id] = (lvl, mask.node(one[0]), [mask.edge(e) for e in one[1]])
+            if one is not None and not name_held(node_id):  # a name holding a secret: left out (held_names.py)
+                found[node_id] = (lvl, mask.node(one[0]), [mask.edge(e) for e in one[1] if not edge_held(e)])
     return found
 
 
@@ -165,15 +166,15 @@ async def _node_read(floor: Floor, view: SessionView, node_ids: list[str], level
     found = await _found(floor, view, node_ids, level)
     blocks: list[list[Line]] = []
     for node_id in node_ids:
-        if node_id not in found:
-            blocks.append([(render.not_found_line(node_id), None)])
+        if node_id not in found:  # one whose id holds a secret: never echoed (the id sent is the secret)
+            blocks.append([(withheld_line(1) if name_held(node_id) else render.not_found_line(node_id), None)])
             continue
         lvl, node, edges = found[node_id]
         if lvl == "user" and view.project_path is not None:
             project = await floor.graph_for(view, "project")
             project_view = project.view_kept() or await project.current()
             edges = edges + [project_view.graph.lineage.mask.edge(e)
-                             for e in _cross_level_edges(project_view.graph, node_id)]
+                             for e in _cross_level_edges(project_view.graph, node_id) if not edge_held(e)]
         if floor.touch_check is not None:  # a touch whose file is gone is shown so, with where it went
             node = await floor.touch_check.marked(node, view.project_path if lvl == "project" else None)
         blocks.append(reads.node_block(lvl, node, edges, promoted=not node.active and not view.maintenance))

@@ -16,7 +16,7 @@ import attrs
 
 from .errors import InvalidInput
 from .records import notes_read, texts_read
-from .secrecy import Finding, check_fields
+from .secrecy import Finding, check_fields, find
 
 Json = dict[str, Any]
 
@@ -27,14 +27,18 @@ class Held:
 
     what: str  # "node" | "edge"
     key: str
-    field: str  # "gist", "notes[2]", "touches[0]"
+    field: str  # "gist", "notes[2]", "touches[0]"; a name: "id", "rel", "from", "to"
     kind: str  # the kind of secret, as the write refusal names it ("a GitHub token")
+    shown: str = ""  # the key as said, when a name in it holds the secret: that name masked
 
     def said(self) -> str:
+        if self.shown:  # the key itself holds it: never said whole
+            return f"{self.what} {self.field} '{self.shown}' (holds {self.kind})"
         return f"{self.what} '{self.key}' {self.field} (holds {self.kind})"
 
     def to_json(self) -> Json:
-        return {"what": self.what, "key": self.key, "field": self.field, "kind": self.kind}
+        out = {"what": self.what, "key": self.key, "field": self.field, "kind": self.kind}
+        return {**out, "shown": self.shown} if self.shown else out
 
 
 def tools_for(held: Iterable[Held]) -> str:
@@ -61,13 +65,31 @@ def first_in(fields: list[tuple[str, str]]) -> tuple[str, Finding] | None:
     return check_fields(fields)
 
 
+def _name(text: object) -> Finding | None:
+    """A name (id, rel, edge end) holding a key's shape, by the rule a write refuses it (refuse_secret_names)."""
+    return find(text, shapes_only=True) if isinstance(text, str) and text else None
+
+
+def _masked(text: str) -> str:
+    found = _name(text)
+    return text if found is None else found.preview
+
+
 def in_node(node_id: str, node: Any) -> Held | None:
+    if (named := _name(node_id)) is not None:
+        return Held("node", node_id, "id", named.kind, _masked(node_id))
     found = first_in(node_fields(node))
     return None if found is None else Held("node", node_id, found[0], found[1].kind)
 
 
 def in_edge(key: str, edge: Any) -> Held | None:
-    found = first_in(_listed("notes", edge.get("notes") if isinstance(edge, dict) else None))
+    ends = (edge.get("from"), edge.get("to"), edge.get("rel")) if isinstance(edge, dict) else (None, None, None)
+    for field, name in (("rel", ends[2]), ("from", ends[0]), ("to", ends[1])):
+        if (named := _name(name)) is not None:
+            shown = f"{_masked(str(ends[0]))}->{_masked(str(ends[1]))}:{_masked(str(ends[2]))}"
+            return Held("edge", key, field, named.kind, shown)
+    notes = edge.get("notes") if isinstance(edge, dict) else None
+    found = first_in(_listed("notes", notes))
     return None if found is None else Held("edge", key, found[0], found[1].kind)
 
 

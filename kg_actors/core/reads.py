@@ -12,6 +12,7 @@ from typing import Any
 
 import attrs
 
+from .held_names import withheld_line
 from . import render
 from .model import Edge, GraphReader, Node
 from . import constants as C
@@ -67,7 +68,8 @@ def health_line(graph: GraphReader, plan: render.LevelPlan, edges: int | None = 
     unshown = sum(1 for c in touching.values() if c == 0)
     pct = round(100 * unshown / n) if n else 0
     avg = round(sum(touching.values()) / n, 1) if n else 0.0
-    return f"HEALTH: {n} nodes, {edges} edges, {unshown} with no edge shown ({pct}%), avg {avg} edges/node"
+    said = f"HEALTH: {n} nodes, {edges} edges, {unshown} with no edge shown ({pct}%), avg {avg} edges/node"
+    return said + (f" {withheld_line(plan.withheld)}" if plan.withheld else "")
 
 
 def level_part(graph: GraphReader, level: str, preloaded: frozenset[str] = frozenset(),

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Mapping
 
 import attrs
 
+from .held_names import edge_held, name_held
 from . import ids
 from .model import Edge, EdgeKey, GraphReader, Node
 from .plain_text import note_item, one_line
@@ -64,6 +65,8 @@ def edge_is_live(edge: Edge, nodes: Mapping[str, Node]) -> bool:
     counting those made a store kg-memory had settled under budget look over it here, and our first
     compaction re-tiered it (16 archived, 13 orphaned at once).
     """
+    if edge_held(edge):  # a name holds a secret: left out of every agent's view (held_names.py)
+        return False
     a, b = nodes.get(edge.src), nodes.get(edge.dst)
     if (a is not None and a.orphaned) or (b is not None and b.orphaned):
         return False
@@ -84,6 +87,7 @@ class LevelPlan:
     active: tuple[Entry, ...]  # cluster order
     archived: tuple[Entry, ...]  # alphabetical
     live_edges: int
+    withheld: int = 0  # nodes and edges left out: a name of theirs holds a secret (held_names.py)
 
     def entries(self) -> Iterable[Entry]:
         yield from self.active
@@ -158,11 +162,14 @@ def plan_level(graph: GraphReader, anchors: bool = True) -> LevelPlan:
     `anchors` the active entries are exactly the same (for a reader that will
     show no archived anchor: the preload, when its gists alone overflow it).
     """
-    active_ids = list(graph.ids_in_state("active"))  # cluster_order sorts: set order does not show
-    archived_ids = sorted(graph.ids_in_state("archived")) if anchors else []
+    active_ids = [i for i in graph.ids_in_state("active") if not name_held(i)]  # cluster_order sorts
+    archived_ids = sorted(i for i in graph.ids_in_state("archived") if not name_held(i)) if anchors else []
+    withheld = sum(1 for s in ("active", "archived") for i in graph.ids_in_state(s) if name_held(i))
     live: dict[str, list[Edge]] = {}
+    held_edges: set[EdgeKey] = set()
     for node_id in active_ids + archived_ids:
         live[node_id] = _live_incident(graph, node_id)
+        held_edges.update(e.key for e in graph.incident(node_id) if edge_held(e))
     degree = {i: len(v) for i, v in live.items()}
     cited: set[EdgeKey] = set()
 
@@ -176,7 +183,7 @@ def plan_level(graph: GraphReader, anchors: bool = True) -> LevelPlan:
 
     active = tuple(entry(i, True) for i in cluster_order(graph, active_ids, degree))
     archived = tuple(entry(i, False) for i in archived_ids)
-    return LevelPlan(active, archived, len(cited))
+    return LevelPlan(active, archived, len(cited), withheld + len(held_edges))
 
 
 def live_edge_count(graph: GraphReader) -> int:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from . import constants as C
+from .held_names import edge_held
 from .ids import is_artifact
 from .model import Edge, GraphReader
 
@@ -34,7 +35,7 @@ def _neighbours(graphs: Mapping[str, GraphReader], ref: Ref) -> list[tuple[Ref, 
             continue
         for edge in graph.incident(node_id):
             other = edge.other(node_id)
-            if edge.src == edge.dst or is_artifact(other):
+            if edge.src == edge.dst or is_artifact(other) or edge_held(edge):  # held: left out (held_names.py)
                 continue
             target = _resolve(graphs, edge_level, other)
             if target is not None and target != ref:

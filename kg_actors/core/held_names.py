@@ -1,0 +1,34 @@
+"""Entries whose name holds a secret a hand edit left: a node's id, an edge's rel or one of its ends (an end may
+be a file path, `scripts/ghp_….sh`). A write refuses these (secrecy.refuse_secret_names); a graph file edited by
+hand may still hold one.
+
+A field is shown to agents as a marker (withheld.py), but a name cannot be: the agent would read, link and
+write to the marker as if it were the id. So such an entry is left out of every agent-facing reply (a node
+with the edges that reach it; an edge whose rel or end holds one), and a line says how many are withheld
+until fixed in the editor, where the user sees them as written. Memoized: a name is checked once.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from .records import Edge
+from .secrecy import find
+
+NAMES_CHECKED_MAX = 1 << 16  # names remembered; a miss costs ~10 µs
+
+
+@lru_cache(maxsize=NAMES_CHECKED_MAX)
+def name_held(name: str) -> bool:
+    """Whether a node id, rel or edge end holds a provider key's shape (the rule a write refuses it by)."""
+    return find(name, shapes_only=True) is not None
+
+
+def edge_held(edge: Edge) -> bool:
+    return name_held(edge.rel) or name_held(edge.src) or name_held(edge.dst)
+
+
+def withheld_line(count: int) -> str:
+    """What an agent is told of the entries left out (never their names)."""
+    return (f"({count} entr{'y' if count == 1 else 'ies'} withheld: a name holds what looks like a secret; "
+            "the user fixes them in kg's editor)")

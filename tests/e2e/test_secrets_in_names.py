@@ -1,0 +1,82 @@
+"""A secret a hand edit left in a name (a node's id, an edge's rel, an edge's end, which may be a file path) or
+split across notes: named at load, by doctor and by a commit's refusal, and never shown to an agent.
+
+A name cannot be shown as a marker (the agent would then write to the marker as if it were the id), so an entry
+whose name holds a secret is left out of every agent-facing reply, with a line saying how many are withheld.
+"""
+
+from __future__ import annotations
+
+import json
+
+from e2e_helpers import kg, wait_until
+from hook_helpers import Harness, node, project_graph, recall_log
+from test_git_sync import _machine
+
+from kg_actors.testing import ServerProcess
+
+from e2e_helpers import start_server
+
+# Assembled here so no file holds a whole one.
+GHP = "ghp_" + "Zq8Xw2Lk9Vb4Nm7Rt1Yp" + "3Hs6Dj0Fg5Ca8Ue2"
+SLACK = "xoxb-" + "248163264128-1357911131517-" + "Zq8Xw2Lk9Vb4Nm7Rt1Yp3Hs6"
+PATH = f"scripts/{GHP}.sh"
+SECRETS = (GHP, GHP[4:24], SLACK, SLACK[:25])
+
+
+def _user() -> dict:
+    nodes = [node(GHP, "node whose id is a token mongoose", notes=["id holds it"]),
+             node("ci-release-flow", "the release flow walnut uploads artefacts"),
+             node("slack-deploy-notices", "the bot posts deploy notices heron")]
+    graph = project_graph("", nodes)
+    graph["_meta"] = {"versions": {}, "namespace": {"kind": "user", "owner": None}}
+    graph["edges"] = {
+        f"ci-release-flow->slack-deploy-notices:{SLACK}": {"from": "ci-release-flow", "to": "slack-deploy-notices",
+                                                         "rel": SLACK, "notes": ["rel holds the token"]},
+        f"{PATH}->ci-release-flow:documents": {"from": PATH, "to": "ci-release-flow", "rel": "documents"},
+        "ci-release-flow->slack-deploy-notices:relates-to": {"from": "ci-release-flow",
+                                                             "to": "slack-deploy-notices", "rel": "relates-to"}}
+    return graph
+
+
+def _clean(text: str, where: str) -> str:
+    for secret in SECRETS:
+        assert secret not in text, f"{where} shows a secret: {text[:3000]}"
+    return text
+
+
+def test_an_entry_whose_name_holds_a_secret_reaches_no_agent_and_is_named_by_the_scan_and_doctor(tmp_path):
+    srv: ServerProcess = start_server(tmp_path, user=_user())
+    try:
+        h = Harness(srv, str(srv.home))
+        preload = _clean(h.start().context, "the preload")
+        assert "ci-release-flow" in preload and "withheld" in preload, preload
+        full = _clean(h.full_read(), "the full read")
+        assert "3 entries withheld" in full and "ci-release-flow --relates-to--> slack-deploy-notices" not in full
+        assert "relates-to" in full, full
+        node_read = _clean(h.mcp("kg_read", id="ci-release-flow", level="user"), "a node read")
+        assert "relates-to" in node_read and "documents" not in node_read, node_read
+        _clean(h.mcp("kg_read", id=GHP, level="user"), "a read of the held id")
+        found = _clean(h.mcp("kg_search", query="mongoose token id"), "a search")
+        assert "No nodes found" in found, found
+        _clean(h.prompt("where does the node whose id is a token mongoose live?").context, "prompt recall")
+        _clean(json.dumps(recall_log(srv)), "recall.jsonl")
+        said = "user.json holds what looks like a secret in 3 entries"
+        wait_until(lambda: said in srv.log.read_text(), what="the load's scan")
+        log = srv.log.read_text()
+        doctor = kg(["doctor"], srv.env)
+        for text in (log, doctor.stdout):
+            _clean(text, "the log or doctor")
+            assert "node id 'ghp_… (40 characters)' (holds a GitHub token)" in text, text[-3000:]
+            assert "edge rel 'ci-release-flow->slack-deploy-notices:xoxb… (56 characters)'" in text
+            assert "edge from 'ghp_… (40 characters)->ci-release-flow:documents'" in text
+    finally:
+        srv.stop()
+    assert GHP in (srv.store / "user.json").read_text()  # kept as written, to be fixed in the editor
+
+
+def test_no_commit_records_a_secret_in_a_name(tmp_path):
+    a = _machine(tmp_path, "machine-a", _user())
+    out = kg(["init-git"], a.env)
+    said = _clean(out.stdout + out.stderr, "init-git")
+    assert out.returncode == 1 and "NOT COMMITTED" in said and "user: node id 'ghp_… (40 characters)'" in said, said
