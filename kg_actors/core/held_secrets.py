@@ -15,6 +15,7 @@ from typing import Any
 import attrs
 
 from .errors import InvalidInput
+from .joined_held import JOINT, joined_held
 from .records import notes_read, texts_read
 from .secrecy import Finding, check_fields, find
 
@@ -79,7 +80,10 @@ def in_node(node_id: str, node: Any) -> Held | None:
     if (named := _name(node_id)) is not None:
         return Held("node", node_id, "id", named.kind, _masked(node_id))
     found = first_in(node_fields(node))
-    return None if found is None else Held("node", node_id, found[0], found[1].kind)
+    if found is None:  # a key split across fields, as a write refuses it
+        gist, notes, _ = texts_read(node)
+        return _joint("node", node_id, joined_held(gist, notes))
+    return Held("node", node_id, found[0], found[1].kind)
 
 
 def in_edge(key: str, edge: Any) -> Held | None:
@@ -90,7 +94,13 @@ def in_edge(key: str, edge: Any) -> Held | None:
             return Held("edge", key, field, named.kind, shown)
     notes = edge.get("notes") if isinstance(edge, dict) else None
     found = first_in(_listed("notes", notes))
-    return None if found is None else Held("edge", key, found[0], found[1].kind)
+    if found is None:
+        return _joint("edge", key, joined_held(None, notes_read(notes)))
+    return Held("edge", key, found[0], found[1].kind)
+
+
+def _joint(what: str, key: str, held: dict[str, str]) -> Held | None:
+    return Held(what, key, JOINT.join(held), next(iter(held.values()))) if held else None
 
 
 def _mapping(value: Any) -> Json:

@@ -39,7 +39,7 @@ from .secret_names import CODE_NAME as _CODE_NAME, ENV_NAME as _ENV_NAME, code_p
 from .secret_names import HEADER_NAME as _HEADER_NAME, KEY_ID_SETTING as _KEY_ID_SETTING, classes as _classes
 from .secret_base64 import BASE64_LAYERS, Budget, decoded_runs, in_place, text_at
 from .secret_forms import FORM_RULES
-from .secret_joins import joined_texts
+from .secret_joins import Joined, joined_texts
 from .secret_manifests import kube_secret
 from .secret_names import entropy as _entropy, scrambled as _scrambled, user_password as _user_password
 from .secret_names import HOST_NAME as _HOST_NAME, plain_url as _plain_url
@@ -497,9 +497,14 @@ def refuse_joined(gist: object, notes: list[Any] | None, name: str = "notes") ->
     """A key split across lines or notes, refused as whole (core/secret_joins.py): the gist as stored by every
     rule, the texts joined by the fixed shapes of keys alone."""
     for joined in joined_texts(gist, notes, name):
-        found = find(joined.text) if joined.as_stored else _fixed_shape(joined.text)
+        found = joined_finding(joined)
         if found is not None:
             raise SecretRefused(joined.field, found)
+
+
+def joined_finding(joined: Joined) -> Finding | None:
+    """What a text made whole across fields holds, by the rules a write reads it with."""
+    return find(joined.text) if joined.as_stored else _fixed_shape(joined.text)
 
 
 def _fixed_shape(text: str) -> Finding | None:

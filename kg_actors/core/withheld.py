@@ -22,6 +22,7 @@ from typing import Any
 
 import attrs
 
+from .joined_held import joined_held
 from .records import Edge, EdgeKey, Node, edge_storage_key
 from .secrecy import find
 
@@ -50,6 +51,9 @@ def node_shown(node: Node) -> dict[str, Any] | None:
     fields = [("gist", node.gist), *((f"n{i}", n) for i, n in enumerate(node.notes)),
               *((f"t{i}", t) for i, t in enumerate(node.touches))]
     held = withheld_fields(fields)
+    alone = frozenset("gist" if f == "gist" else f"notes[{f[1:]}]" for f in held if f[0] != "t")
+    for field, kind in joined_held(node.gist, node.notes, alone=alone).items():  # a key split across fields: each part
+        held.setdefault("gist" if field == "gist" else f"n{field[6:-1]}", kind)
     if not held:
         return None
     out: dict[str, Any] = {}
@@ -65,6 +69,8 @@ def node_shown(node: Node) -> dict[str, Any] | None:
 def notes_shown(notes: tuple[str, ...]) -> tuple[str, ...] | None:
     """An edge's notes as an agent is shown them, or None when none holds a secret."""
     held = withheld_fields((str(i), n) for i, n in enumerate(notes))
+    for field, kind in joined_held(None, notes, alone=frozenset(f"notes[{f}]" for f in held)).items():  # a key split across notes: each part
+        held.setdefault(field[6:-1], kind)
     return None if not held else _items(notes, [held.get(str(i)) for i in range(len(notes))])
 
 

@@ -80,3 +80,52 @@ def test_no_commit_records_a_secret_in_a_name(tmp_path):
     out = kg(["init-git"], a.env)
     said = _clean(out.stdout + out.stderr, "init-git")
     assert out.returncode == 1 and "NOT COMMITTED" in said and "user: node id 'ghp_… (40 characters)'" in said, said
+
+
+SPLIT = ["ghp_" + "Zq8Xw2Lk9Vb4Nm7Rt1Yp", "3Hs6Dj0Fg5" + "Ca8Ue2"]  # a token in two notes, refused so by a write
+OSSH = ["-----BEGIN OPENSSH PRIVATE KEY-----", "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW",
+        "QyNTUxOQAAACDZq8Xw2Lk9Vb4Nm7Rt1Yp3Hs6Dj0Fg5Ca8Ue2Ij4Ok6Pl8AAAAJhZq8Xw", "-----END OPENSSH PRIVATE KEY-----"]
+PIECES = (SPLIT[0][4:], SPLIT[1], OSSH[1][:30], OSSH[2][:30])
+
+
+def _split_store() -> dict:
+    graph = project_graph("", [node("token-in-two-notes", "token split across two notes narwhal",
+                                    notes=["before the token", *SPLIT, "after it"]),
+                               node("signing-key-block", "the project signing key lemur", notes=OSSH),
+                               node("plain-lesson", "an ordinary lesson")])
+    graph["_meta"] = {"versions": {}, "namespace": {"kind": "user", "owner": None}}
+    graph["edges"] = {"plain-lesson->signing-key-block:uses": {"from": "plain-lesson", "to": "signing-key-block",
+                                                               "rel": "uses", "notes": SPLIT}}
+    return graph
+
+
+def _no_piece(text: str, where: str) -> str:
+    for piece in PIECES:
+        assert piece not in text, f"{where} shows a piece of a key: {text[:3000]}"
+    return text
+
+
+def test_a_key_split_across_notes_is_withheld_whole_and_named_by_the_scan(tmp_path):
+    srv: ServerProcess = start_server(tmp_path, user=_split_store())
+    try:
+        h = Harness(srv, str(srv.home))
+        _no_piece(h.start().context, "the preload")
+        _no_piece(h.full_read(), "the full read")
+        token = _no_piece(h.mcp("kg_read", id="token-in-two-notes", level="user"), "a node read")
+        assert "before the token" in token and "after it" in token and token.count("[withheld:") == 2, token
+        key = _no_piece(h.mcp("kg_read", id="signing-key-block", level="user"), "a node read")
+        assert key.count("[withheld: holds what looks like a private key") == 4, key
+        assert "BEGIN" not in key and key.count("[withheld: holds what looks like a GitHub token") == 2, key
+        _no_piece(h.mcp("kg_search", query="narwhal lemur signing key token"), "a search")
+        said = "user.json holds what looks like a secret in 3 entries"
+        wait_until(lambda: said in srv.log.read_text(), what="the load's scan")
+        log = srv.log.read_text()
+        assert "node 'token-in-two-notes' notes[1] joined to notes[2] (holds a GitHub token)" in log, log[-2000:]
+        assert "edge 'plain-lesson->signing-key-block:uses' notes[0] joined to notes[1]" in log, log[-2000:]
+    finally:
+        srv.stop()
+    a = _machine(tmp_path, "machine-a", _split_store())
+    out = kg(["init-git"], a.env)
+    said = _no_piece(out.stdout + out.stderr, "init-git")
+    assert out.returncode == 1 and "user: node 'token-in-two-notes' notes[1] joined to notes[2]" in said, said
+    assert "user: node 'signing-key-block' notes[1]" in said, said

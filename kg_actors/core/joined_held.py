@@ -1,0 +1,59 @@
+"""The stored fields that take part in a key split across them (a token in two notes, a private key's block
+note by note): what a write refuses whole (secrecy.refuse_joined), found in what a hand edit left, so the
+load's scan names it and every agent-facing reply withholds each part (withheld.py), not one piece of it."""
+
+from __future__ import annotations
+
+import re
+
+from .secret_joins import joined_texts
+from .secrecy import joined_finding
+
+JOINT = " joined to "
+_BLANK = re.compile(r"\s")  # how a refusal names the fields a joined text spans
+
+
+def joined_held(gist: object, notes: list[object] | tuple[object, ...] | None, name: str = "notes",
+                alone: frozenset[str] = frozenset()) -> dict[str, str]:
+    """Each field (`gist`, `notes[2]`) of a key made whole across fields, with the key's kind (never the key);
+    a private key's block whole, from its BEGIN line to its END line, when a note of it takes part.
+
+    `alone`: the fields holding one by themselves. A key's shape runs on into the next field's first word, so
+    beside such a field another is a part of the key only when it looks like a piece of one (no blank)."""
+    items = list(notes or ())
+    texts = {f"{name}[{i}]": t for i, t in enumerate(items)} | {"gist": gist}
+    out: dict[str, str] = {}
+    spans: list[set[str]] = []
+    for joined in joined_texts(gist, items, name):
+        fields = set(joined.field.split(JOINT))
+        if any(span <= fields for span in spans):
+            continue  # the key and a note after it: that note is no part of it (spans come shortest first)
+        found = joined_finding(joined)
+        if found is not None:
+            spans.append(fields)
+            for field in joined.field.split(JOINT):
+                if not fields & alone or field in alone or _piece(texts.get(field)):
+                    out.setdefault(field, found.kind)
+    for begin, end, kind in _blocks(items, name, out):
+        for i in range(begin, end + 1):
+            out.setdefault(f"{name}[{i}]", kind)
+    return out
+
+
+def _piece(text: object) -> bool:
+    return isinstance(text, str) and bool(text.strip()) and not _BLANK.search(text.strip())
+
+
+def _blocks(items: list[object], name: str, held: dict[str, str]) -> list[tuple[int, int, str]]:
+    """BEGIN..END runs of notes of which one is held (the lines around a key's body are part of it)."""
+    out, begin = [], None
+    for i, item in enumerate(items):
+        text = item.strip() if isinstance(item, str) else ""
+        if text.startswith("-----BEGIN"):
+            begin = i
+        elif text.startswith("-----END") and begin is not None:
+            kinds = [held[f"{name}[{k}]"] for k in range(begin, i + 1) if f"{name}[{k}]" in held]
+            if kinds:
+                out.append((begin, i, kinds[0]))
+            begin = None
+    return out
