@@ -174,7 +174,8 @@ class GraphState:
         now = max(msg.now, self.clock()) if self.clock is not None else msg.now
         result = graph_ops.put_node(self.graph, self.level, msg.node_id, msg.gist, msg.notes, msg.touches,
                                     now, msg.writer)
-        self.graph.lineage.mask.clean(result.node)  # the write refused any secret (conduct/write.py)
+        if not result.kept_held:  # the write refused any secret (conduct/write.py), unless it kept a stored one
+            self.graph.lineage.mask.clean(result.node)
         if result.created:
             hints = msg.hints
             found = hints if hints is not None else run_steps(self._hint_steps(result.node.id, result.node.gist))

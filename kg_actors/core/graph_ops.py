@@ -14,7 +14,7 @@ from typing import Any, cast
 import attrs
 
 from . import constants as C
-from . import held_secrets, ids, plain_text
+from . import held_secrets, ids, plain_text, withheld
 from .merge import CONFLICTS_FIELD
 from .errors import Conflict, InvalidInput, NotFound, WriteConflict
 from .model import Edge, EdgeKey, GraphData, Node, dangling_edges, edge_version_key, node_version_key, version_number
@@ -44,6 +44,7 @@ class PutNodeResult:
     note_credit: bool
     warnings: tuple[str, ...]
     hints: tuple[str, ...] = ()
+    kept_held: bool = False  # a stored field holding a secret kept as it is (a marker sent back)
 
 
 def _clean_list(values: Sequence[str] | None, field: str, limit: int,
@@ -159,6 +160,11 @@ def put_node(
     touches_t = _clean_list(touches, "touches", C.ENDPOINT_MAX_LEN * 4, plain_text.check_touch)
     old = graph.nodes.get(node_id)
     warnings: list[str] = [plain_text.GIST_FOLDED_NOTE] if folded else []
+    echo: tuple[str, ...] = ()
+    if old is not None:  # a marker sent back as shown keeps the stored field it stood for (core/withheld.py)
+        gist, notes_t, touches_t, echo = withheld.echoed(old, graph.lineage.mask.node(old), gist, notes_t, touches_t)
+        if echo:
+            warnings.append(withheld.echoed_note(echo))
     if touches_t is not None and len(set(touches_t)) < len(touches_t):
         touches_t = tuple(dict.fromkeys(touches_t))  # the first of each, in order
         warnings.append(plain_text.TOUCHES_REPEATED_NOTE)
@@ -225,7 +231,7 @@ def put_node(
     if changed or promote or note_credit:
         # A save that changes nothing is no new version: another editor tab's edit of this one still goes in.
         bump_version(graph, node_version_key(node_id), now, writer)
-    return PutNodeResult(node, False, changed, promote, note_credit, tuple(warnings))
+    return PutNodeResult(node, False, changed, promote, note_credit, tuple(warnings), kept_held=bool(echo))
 
 
 def missing_endpoint(graph: GraphData, field: str, end: str, known_elsewhere: Set[str]) -> NotFound | None:

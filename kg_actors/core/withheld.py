@@ -135,3 +135,41 @@ class Mask:
         ((what, key) pairs: "node", its id; "edge", `from->to:rel`). A node shown later with the text the scan
         saw needs no check of its own; one held, or changed since in a way kg did not check, is checked."""
         self._scan = (nodes, edges, frozenset(held))
+
+
+def echoed(stored: Node, shown: Node, gist: str, notes: tuple[str, ...] | None, touches: tuple[str, ...] | None
+           ) -> tuple[str, tuple[str, ...] | None, tuple[str, ...] | None, tuple[str, ...]]:
+    """A write's fields with each one sent back equal to the marker shown for a stored field put back as stored
+    (an agent resends the node as it was shown it: the marker is no text to store, and the field is the user's
+    to fix in the editor). Matched by the marker's text, in order, to the stored fields it stood for, wherever
+    it was sent. With the names of the sent fields so kept."""
+    kept: list[str] = []
+    if gist != stored.gist and gist == shown.gist:
+        gist = stored.gist
+        kept.append("gist")
+    out = []
+    for name, sent, was, as_shown in (("notes", notes, stored.notes, shown.notes),
+                                      ("touches", touches, stored.touches, shown.touches)):
+        if sent is None or was == as_shown:
+            out.append(sent)
+            continue
+        held: dict[str, list[str]] = {}
+        for value, mark in zip(was, as_shown):
+            if value != mark:
+                held.setdefault(mark, []).append(value)
+        items = []
+        for i, value in enumerate(sent):
+            if held.get(value):
+                items.append(held[value].pop(0))
+                kept.append(f"{name}[{i}]")
+            else:
+                items.append(value)
+        out.append(tuple(items))
+    return gist, out[0], out[1], tuple(kept)
+
+
+def echoed_note(kept: tuple[str, ...]) -> str:
+    """The reply's line for fields sent back as their marker: kept as stored, and still withheld."""
+    return (f"note: {', '.join(kept)} {'was' if len(kept) == 1 else 'were'} sent as the marker shown for a stored "
+            "note, gist or touch: the stored text is kept as it is (still withheld from agents; the user fixes it "
+            "in kg's editor)")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from e2e_helpers import kg, wait_until
+from e2e_helpers import graph, kg, nodes_by_id, wait_until
 from hook_helpers import Harness, node, project_graph, recall_log
 from test_git_sync import _machine
 
@@ -129,3 +129,33 @@ def test_a_key_split_across_notes_is_withheld_whole_and_named_by_the_scan(tmp_pa
     said = _no_piece(out.stdout + out.stderr, "init-git")
     assert out.returncode == 1 and "user: node 'token-in-two-notes' notes[1] joined to notes[2]" in said, said
     assert "user: node 'signing-key-block' notes[1]" in said, said
+
+
+def test_a_marker_sent_back_as_shown_keeps_the_stored_field_and_the_reply_says_so(tmp_path):
+    token = "ghp_" + "R7kQ" * 9
+    user = project_graph("", [node("release-steps", "release steps walnut",
+                                   notes=["run it from the root", f"the ci token is {token}", "tag after"],
+                                   touches=["scripts/release.sh"])])
+    user["_meta"] = {"versions": {}, "namespace": {"kind": "user", "owner": None}}
+    srv: ServerProcess = start_server(tmp_path, user=user)
+    try:
+        h = Harness(srv, str(srv.home))
+        h.start()
+        shown = h.mcp("kg_read", id="release-steps", level="user")
+        marker = next(line.strip()[2:] for line in shown.splitlines() if "[withheld:" in line)
+        # The node sent back as shown, the marker where it stood moved first, and a new note.
+        said = h.mcp("kg_put_node", level="user", id="release-steps", gist="release steps walnut",
+                     notes=[marker, "run it from the root", "tag after", "a new lesson"],
+                     touches=["scripts/release.sh"])
+        assert token not in said and "notes[0] was sent as the marker shown for a stored note" in said, said
+        stored = wait_until(lambda: (n := _stored(srv)) and "a new lesson" in n["notes"] and n, what="the write")
+        assert stored["notes"] == [f"the ci token is {token}", "run it from the root", "tag after", "a new lesson"]
+        again = h.mcp("kg_read", id="release-steps", level="user")
+        assert token not in again and marker in again and "a new lesson" in again, again
+    finally:
+        srv.stop()
+
+
+
+def _stored(srv: ServerProcess) -> dict | None:
+    return nodes_by_id(graph(srv)["user"]).get("release-steps")
