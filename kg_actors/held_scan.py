@@ -49,8 +49,9 @@ async def say_held(path: Path, nodes: int) -> list[Held]:
                             lambda: {"file": held_on_disk.held_in_file(path)})).get("file", [])
     if found:
         log.warning("%s holds what looks like a secret in %d entr%s, kept as written (agents are shown a marker "
-                    "in its place): %s. Edit each in the editor or with %s, sending the field without the secret "
-                    "(until then no commit records them, and kg sync refuses to push them)",
+                    "in its place, and no entry whose name holds one): %s. Edit each in the editor or with %s, "
+                    "sending the field without the secret (until then no commit records them, and kg sync refuses "
+                    "to push them)",
                     path.name, len(found), "y" if len(found) == 1 else "ies", "; ".join(h.said() for h in found[:8])
                     + (f"; and {len(found) - 8} more" if len(found) > 8 else ""), tools_for(found))
     return found

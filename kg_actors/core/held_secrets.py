@@ -37,6 +37,15 @@ class Held:
             return f"{self.what} {self.field} '{self.shown}' (holds {self.kind})"
         return f"{self.what} '{self.key}' {self.field} (holds {self.kind})"
 
+    def agents_see(self) -> str:
+        return ("agents are not shown the entry at all (its name holds it)" if self.shown
+                else "agents are shown a marker in its place")
+
+    def fix(self) -> str:
+        if self.shown:  # no tool reaches an entry agents are never shown: the user's editor does
+            return "rename or delete it in kg's editor"
+        return f"edit it in the editor or with {tools_for([self])}, sending the field without the secret"
+
     def to_json(self) -> Json:
         out = {"what": self.what, "key": self.key, "field": self.field, "kind": self.kind}
         return {**out, "shown": self.shown} if self.shown else out

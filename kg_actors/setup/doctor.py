@@ -50,6 +50,7 @@ class Report:
     def __init__(self, ctx: Context):
         self.ctx = ctx
         self.problems = 0
+        self.warnings = 0
 
     def ok(self, what: str, said: str) -> None:
         self.ctx.out(f"ok    {what}: {said}")
@@ -59,11 +60,17 @@ class Report:
 
     def warn(self, what: str, said: str, fix: str) -> None:
         """Worth a look, not a problem: the exit status stays 0."""
+        self.warnings += 1
         self.ctx.out(f"WARN  {what}: {said}")
         self.ctx.out(f"      fix: {fix}")
 
     def end(self) -> int:
-        self.ctx.out("kg doctor: " + (f"{self.problems} problem(s)" if self.problems else "all good"))
+        warned = f"{self.warnings} warning(s)" if self.warnings else ""
+        if self.problems:
+            said = f"{self.problems} problem(s)" + (f"; {warned}" if warned else "")
+        else:  # a warning is no problem, but not "all good" either: it named something worth a look
+            said = f"no problem; {warned}" if warned else "all good"
+        self.ctx.out("kg doctor: " + said)
         return 1 if self.problems else 0
 
     def bad(self, what: str, said: str, fix: str) -> None:

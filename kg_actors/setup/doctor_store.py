@@ -15,7 +15,6 @@ from collections.abc import Collection, Iterator
 from pathlib import Path
 from typing import Protocol
 
-from ..core.held_secrets import tools_for
 from ..storage import held_on_disk, kept_aside
 from ..storage import layout as L
 
@@ -96,9 +95,8 @@ def check_store(r: Says, root: Path, loaded: Collection[str]) -> None:
     for key, held in sorted(held_on_disk.held(root).items()):  # a hand edit's, or an older kg's: the file stays
         for h in held:
             r.warn(f"graph {key}", f"{h.said()}: what looks like a secret, stored by hand or by an older kg; it is "
-                   "kept in the file as written, agents are shown a marker in its place, and no commit records it nor "
-                   "kg sync pushes it",
-                   f"edit it in the editor or with {tools_for([h])}, sending the field without the secret")
+                   f"kept in the file as written, {h.agents_see()}, and no commit records it nor kg sync pushes it",
+                   h.fix())
     for copy in _repaired(root):
         r.warn("store", f"{copy} is the file as it was before a load read it other than as written (a hand edit: "
                "a key held twice, a value of the wrong type, bytes that are not UTF-8; the server's log names each)",

@@ -65,6 +65,10 @@ def test_an_entry_whose_name_holds_a_secret_reaches_no_agent_and_is_named_by_the
         wait_until(lambda: said in srv.log.read_text(), what="the load's scan")
         log = srv.log.read_text()
         doctor = kg(["doctor"], srv.env)
+        warned = sum(1 for line in doctor.stdout.splitlines() if line.startswith("WARN "))
+        # Warnings, no problem: the end says so, and the exit status stays what problems make it.
+        assert warned and "all good" not in doctor.stdout, doctor.stdout
+        assert f"kg doctor: no problem; {warned} warning(s)" in doctor.stdout, doctor.stdout[-1500:]
         for text in (log, doctor.stdout):
             _clean(text, "the log or doctor")
             assert "node id 'ghp_… (40 characters)' (holds a GitHub token)" in text, text[-3000:]
