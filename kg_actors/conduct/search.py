@@ -9,6 +9,7 @@ from __future__ import annotations
 from ..core import constants as C
 from ..core import held_words, search, search_format, search_paths
 from ..core.seen import AtLevel
+from ..core.withheld_terms import by_withheld_words
 from ..graph_handle import GraphHandle
 from .floor import Floor
 
@@ -35,6 +36,9 @@ async def search_text(floor: Floor, sid: str | None, query: str) -> str:
         per_level[lvl] = hits
         total += matched
     ranked = search.merge_hits(per_level)
+    if ranked:  # a hit found only by a withheld field's words is no hit (core/withheld_terms.py)
+        ranked = [(lvl, h) for lvl, h in ranked[:limit] if not by_withheld_words(views[lvl].graph, h.node_id,
+                                                                                 terms.all())]
     # Each as agents are shown it: a field holding a secret a hand edit left is a marker (core/withheld.py).
     nodes = {(lvl, h.node_id): views[lvl].graph.lineage.mask.node(views[lvl].graph.nodes[h.node_id])
              for lvl, h in ranked[:limit]}

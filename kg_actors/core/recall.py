@@ -22,6 +22,7 @@ from typing import Any, TypeGuard
 
 import attrs
 
+from .withheld_terms import by_withheld_words
 from . import cjk, constants as C, private_text, recall_compounds, recall_gate
 from .model import Edge, GraphReader, Node
 from .held_words import cut_words
@@ -247,6 +248,8 @@ def decide(terms: list[str], hits: list[tuple[str, Hit]], graphs: Mapping[str, G
     """
     if not terms:
         return Decision("no_terms")
+    # A hit found only by a withheld field's words is none: it would confirm a guessed secret (withheld_terms.py).
+    hits = [(lvl, h) for lvl, h in hits if lvl not in graphs or not by_withheld_words(graphs[lvl], h.node_id, terms)]
     if len(terms) >= 2:
         bar, chance = multi_bar(n_words)
     else:

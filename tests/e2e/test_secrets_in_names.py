@@ -163,3 +163,23 @@ def test_a_marker_sent_back_as_shown_keeps_the_stored_field_and_the_reply_says_s
 
 def _stored(srv: ServerProcess) -> dict | None:
     return nodes_by_id(graph(srv)["user"]).get("release-steps")
+
+
+def test_a_withheld_field_s_words_find_nothing_and_the_node_s_other_words_still_find_it(tmp_path):
+    token = "ghp_" + "R7kQ" * 9
+    user = project_graph("", [node("release-steps", "release steps walnut", notes=[f"the ci token is {token}"]),
+                              node("plain-lesson", "an ordinary lesson about tokens")])
+    user["_meta"] = {"versions": {}, "namespace": {"kind": "user", "owner": None}}
+    srv: ServerProcess = start_server(tmp_path, user=user)
+    try:
+        h = Harness(srv, str(srv.home))
+        h.start()
+        for query in (token, f"{token} ci", token.lower()):
+            found = h.mcp("kg_search", query=query)
+            assert "release-steps" not in found, found  # no guess of the token is confirmed
+        found = h.mcp("kg_search", query="release steps walnut")
+        assert "release-steps" in found and token not in found, found
+        recalled = h.prompt(f"is {token} the release steps walnut token?").context
+        assert token not in recalled
+    finally:
+        srv.stop()

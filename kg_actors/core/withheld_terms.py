@@ -1,0 +1,37 @@
+"""A search or recall hit found only by words a withheld field holds: dropped, so that a query cannot confirm a
+guessed secret (querying the token finds the node it is in).
+
+The index keeps every field's words: checking each node for secrets as it is indexed would cost ~10 times the
+indexing (~0.5 ms a node against ~0.05), and a large graph's index is built in a child before the load's scan
+(held_scan.py) has answered. So the check is made where the two meet, on the hits a reply would show: a hit
+on a node the Mask flags (withheld.py: checked once, or the scan's answer) stands only when a query word is in
+what an agent is shown of it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import attrs
+
+from .model import GraphReader, Node
+from .search import node_postings
+
+
+def _shown_words(node: Node, shown: Node) -> set[str]:
+    visible = attrs.evolve(node, gist=node.gist if shown.gist == node.gist else "",
+                           notes=tuple(n for n, s in zip(node.notes, shown.notes) if n == s),
+                           touches=tuple(t for t, s in zip(node.touches, shown.touches) if t == s))
+    return set(node_postings(visible))
+
+
+def by_withheld_words(graph: GraphReader, node_id: str, terms: Iterable[str]) -> bool:
+    """Whether a hit on `node_id` matches none of `terms` in what an agent is shown of the node."""
+    node = graph.nodes.get(node_id)
+    if node is None:
+        return False
+    shown = graph.lineage.mask.node(node)
+    if shown is node:
+        return False
+    words = _shown_words(node, shown)
+    return not any(term in words for term in terms)
