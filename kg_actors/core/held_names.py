@@ -25,7 +25,12 @@ def name_held(name: str) -> bool:
 
 
 def edge_held(edge: Edge) -> bool:
-    return name_held(edge.rel) or name_held(edge.src) or name_held(edge.dst)
+    return _key_held(edge.key)
+
+
+@lru_cache(maxsize=NAMES_CHECKED_MAX)
+def _key_held(key: tuple[str, str, str]) -> bool:  # one look-up an edge: a full read visits each edge twice
+    return name_held(key[2]) or name_held(key[0]) or name_held(key[1])
 
 
 def withheld_line(count: int) -> str:

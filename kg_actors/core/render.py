@@ -65,8 +65,10 @@ def edge_is_live(edge: Edge, nodes: Mapping[str, Node]) -> bool:
     counting those made a store kg-memory had settled under budget look over it here, and our first
     compaction re-tiered it (16 archived, 13 orphaned at once).
     """
-    if edge_held(edge):  # a name holds a secret: left out of every agent's view (held_names.py)
-        return False
+    return not edge_held(edge) and _shown_end(edge, nodes)  # held: left out of every agent's view (held_names.py)
+
+
+def _shown_end(edge: Edge, nodes: Mapping[str, Node]) -> bool:
     a, b = nodes.get(edge.src), nodes.get(edge.dst)
     if (a is not None and a.orphaned) or (b is not None and b.orphaned):
         return False
@@ -92,10 +94,6 @@ class LevelPlan:
     def entries(self) -> Iterable[Entry]:
         yield from self.active
         yield from self.archived
-
-
-def _live_incident(graph: GraphReader, node_id: str) -> list[Edge]:
-    return [e for e in graph.incident(node_id) if edge_is_live(e, graph.nodes)]
 
 
 def cluster_order(graph: GraphReader, active_ids: Iterable[str], degree: Mapping[str, int]) -> list[str]:
@@ -168,8 +166,13 @@ def plan_level(graph: GraphReader, anchors: bool = True) -> LevelPlan:
     live: dict[str, list[Edge]] = {}
     held_edges: set[EdgeKey] = set()
     for node_id in active_ids + archived_ids:
-        live[node_id] = _live_incident(graph, node_id)
-        held_edges.update(e.key for e in graph.incident(node_id) if edge_held(e))
+        mine: list[Edge] = []
+        live[node_id] = mine
+        for e in graph.incident(node_id):
+            if edge_held(e):
+                held_edges.add(e.key)
+            elif _shown_end(e, graph.nodes):
+                mine.append(e)
     degree = {i: len(v) for i, v in live.items()}
     cited: set[EdgeKey] = set()
 
