@@ -185,12 +185,16 @@ def kept_refusal(what: str, kept: dict[str, Any]) -> InvalidInput | None:
     without it. The node or edge a write leaves is what must be free of secrets."""
     for name, values in kept.items():
         found = first_in(_listed(name, values))
-        if found is not None:
-            return InvalidInput(name, f"{found[0]} of the stored {what} holds what looks like {found[1].kind} "
+        joined = joined_held(None, list(values), name) if found is None else {}
+        if found is not None or joined:  # a key split across stored notes is kept by none either
+            field, kind = (found[0], found[1].kind) if found is not None else (JOINT.join(joined), next(iter(
+                joined.values())))
+            return InvalidInput(name, f"{field} of the stored {what} holds what looks like {kind} "
                                       f"(secrets are never kept in memory); send the {name} without it")
     return None
 
 
 def without_secrets(values: tuple[str, ...]) -> tuple[str, ...]:
     """Stored items a write carries over unsent, less those holding a secret (a write that sent its own list)."""
-    return tuple(v for v in values if first_in([("", v)]) is None)
+    joined = joined_held(None, list(values))  # each piece of a key split across them too
+    return tuple(v for i, v in enumerate(values) if first_in([("", v)]) is None and f"notes[{i}]" not in joined)

@@ -183,3 +183,22 @@ def test_a_withheld_field_s_words_find_nothing_and_the_node_s_other_words_still_
         assert token not in recalled
     finally:
         srv.stop()
+
+
+def test_a_write_that_would_keep_a_key_split_across_stored_notes_is_refused_naming_them(tmp_path):
+    srv: ServerProcess = start_server(tmp_path, user=_split_store())
+    try:
+        h = Harness(srv, str(srv.home))
+        h.start()
+        h.mcp("kg_read", id="token-in-two-notes", level="user")
+        from hook_helpers import mcp_call
+        body = {"level": "user", "id": "token-in-two-notes", "gist": "a new gist only", "session_id": h.kg_sid}
+        try:
+            said = mcp_call(srv, "kg_put_node", body)
+        except AssertionError as refused:
+            said = str(refused)
+        assert "notes[1] joined to notes[2] of the stored node holds what looks like a GitHub token" in said, said
+        _no_piece(said, "the refusal")
+        _no_piece(h.mcp("kg_read", id="token-in-two-notes", level="user"), "a read after it")
+    finally:
+        srv.stop()
