@@ -24,6 +24,7 @@ from .. import actor
 from ..core import chore_pick, debt
 from ..core import chores as rules
 from ..core.constants import CHORES_LOG_MAX_BYTES
+from ..core.maintenance_guards import HELD_WINDOW_S
 from ..storage import files, user_files
 from ..storage.logs import read_jsonl
 from ..touch_check import where_gone
@@ -35,7 +36,6 @@ log = logging.getLogger(__name__)
 
 STATE_FILE = "chore_state.json"
 LOG_FILE = "chores.jsonl"
-HELD_WINDOW_S = 4 * 3600.0  # sessions active this recently hold what they have seen
 RECENT_TARGETS = 10  # targets of the last chores: never chewed again at once
 DECIDE_EVERY_S = 60.0  # at most one full decision (gauge read, debt survey) a minute
 ANCHOR_LOOKUPS = 12  # gone touches looked up for an anchor chore per decision (git log, a bounded walk)

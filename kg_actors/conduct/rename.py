@@ -18,6 +18,7 @@ from ..core.model import GraphReader
 from ..graph_handle import GraphHandle
 from ..storage import layout as L
 from .floor import Floor
+from .write import refuse_held
 
 
 @attrs.frozen
@@ -53,6 +54,7 @@ async def rename(floor: Floor, sid: str | None, old_id: str, new_id: str, level:
         raise NotFound(f"node '{ids.shown(old_id)}' not found" + ("" if level else " in the user or project graph")
                        + await floor.maintain_hint(old_id, level, "a maintain node must name its level: "
                                                                   "pass level='maintain'"))
+    await refuse_held(floor, wv, "rename", old_id)
     writer = graph_ops.Writer(session=sid, maintenance=wv is not None and wv.maintenance)
     now = floor.clock()
     projects: list[tuple[str, GraphHandle]] = []

@@ -17,7 +17,8 @@ import attrs
 import trio
 
 from ..core import constants as C
-from ..core import graph_ops, ids, json_values, plain_text, private_text, replies, secrecy, touch_marks
+from ..core import graph_ops, ids, json_values, maintenance_guards, plain_text, private_text, replies, secrecy
+from ..core import touch_marks
 from ..core.errors import InvalidInput, NotFound, WriteConflict
 from ..graph_messages import PutEdgeResult
 from ..session_messages import PushWindow, SessionView, WriteView
@@ -168,6 +169,7 @@ async def delete_node(floor: Floor, sid: str | None, node_id: str, level: str | 
                        + await floor.maintain_hint(node_id, level, "maintain nodes cannot be deleted with this tool"))
     if view is not None and level is None:  # what it saw of the node found, not of another level's
         wv = await floor.sessions.write_view(sid=view.sid, level=lvl, node_id=node_id)
+    await refuse_held(floor, wv, "delete", node_id)
     writer = None if view is None or wv is None else graph_ops.Writer(
         session=sid, maintenance=wv.maintenance, seen_at=wv.seen_at, read_at=wv.read_at, guard=True,
         shown_cut=wv.shown_cut, replaced_from=wv.replaced_from)
@@ -185,6 +187,17 @@ async def delete_node(floor: Floor, sid: str | None, node_id: str, level: str | 
     floor.publish({"type": "node_deleted", "level": lvl, "id": node_id, "source_session": sid,
                    "project_path": _project_of(view, project_path)})
     return lvl, removed
+
+
+async def refuse_held(floor: Floor, wv: WriteView | None, action: str, node_id: str) -> None:
+    """Spec 000 "Chores": a maintenance session does not rename or delete what a live working session
+    holds (the same sessions and window the chore picker avoids). Working sessions are not limited."""
+    if wv is None or not wv.maintenance:
+        return
+    held = await floor.sessions.held_ids(since=floor.clock() - maintenance_guards.HELD_WINDOW_S)
+    refusal = maintenance_guards.held_refusal(action, node_id, held)
+    if refusal is not None:
+        raise refusal
 
 
 async def _renamed_hint(floor: Floor, view: SessionView | None, node_id: str, level: str | None,

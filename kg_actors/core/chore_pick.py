@@ -18,13 +18,13 @@ import attrs
 
 from . import constants as C
 from .debt import DebtNodes, _behind
+from .maintenance_guards import CHURN_MAX, CHURN_WINDOW_S  # noqa: F401 (named here for the picker's readers)
+from .maintenance_guards import churning as gist_churning
 from .model import GraphReader
 from .plain_text import one_line
 
 TARGETS = {"gist": 2, "id": 2, "edge": 1, "notes": 1, "anchor": 1, "lift": 5}
 WEIGHT = {"gist": 1.0, "id": 0.5, "edge": 0.5, "anchor": 0.5, "lift": 0.25, "notes": 0.15}
-CHURN_WINDOW_S = 30 * 86_400.0
-CHURN_MAX = 2  # gist changes in the window; more and the node is not rewritten again
 REWRITING = frozenset({"gist", "notes", "anchor"})
 _CHANGELOG = re.compile(r"\b(actually|turns out|no longer|superseded|used to|previously|originally|correction|"
                         r"was wrong|update:|edit:|now fixed|since fixed|revised)", re.IGNORECASE)
@@ -40,7 +40,7 @@ class Chore:
 
 def churning(graph: GraphReader, node_id: str, now: float) -> bool:
     node = graph.nodes.get(node_id)
-    return node is not None and sum(1 for t in node.gist_ts if now - t <= CHURN_WINDOW_S) > CHURN_MAX
+    return node is not None and gist_churning(node.gist_ts, now)
 
 
 def declined_ids(progress: object) -> frozenset[str]:

@@ -14,7 +14,7 @@ from typing import Any, cast
 import attrs
 
 from . import constants as C
-from . import held_secrets, ids, plain_text, withheld
+from . import held_secrets, ids, maintenance_guards, plain_text, withheld
 from .merge import CONFLICTS_FIELD
 from .errors import Conflict, InvalidInput, NotFound, WriteConflict
 from .model import Edge, EdgeKey, GraphData, Node, dangling_edges, edge_version_key, node_version_key, version_number
@@ -177,6 +177,10 @@ def put_node(
         refusal = _refusal(graph, level, old, notes_t, touches_t, writer)
         if refusal is not None:
             raise refusal
+    if old is not None and writer.maintenance and writer.session is not None and gist != old.gist:
+        churn = maintenance_guards.churn_refusal(node_id, old.gist_ts, now)
+        if churn is not None:
+            raise churn
     if len(gist) > C.GIST_SOFT_LIMIT:
         warnings.append(
             f"note: gist is {len(gist)} chars; gists scan best ≤{C.GIST_SOFT_LIMIT}. "
