@@ -82,8 +82,9 @@ class Derived:
     def changed(self, graph: GraphData, record: dict[str, Any], applied: float | None = None) -> None:
         """Up to date with a committed record (the actor's, after each change)."""
         nodes = record.get("n", {})
+        renamed = self.written.renamed(graph, nodes)  # before the old ids leave the log
         for node_id in nodes:
-            self.node_changed(graph, node_id, applied)
+            self.node_changed(graph, node_id, applied, renamed.get(node_id))
         edge_keys = [tuple(key) for key, _ in record.get("e", [])]
         self.charges.update(graph, nodes, edge_keys)
         if self.top_degrees is not None:
@@ -95,7 +96,8 @@ class Derived:
             self.top_degrees = TopDegrees.build(graph)
         return self.top_degrees
 
-    def node_changed(self, graph: GraphData, node_id: str, applied: float | None = None) -> None:
+    def node_changed(self, graph: GraphData, node_id: str, applied: float | None = None,
+                     visible: float | None = None) -> None:
         node = graph.nodes.get(node_id)
         for index in (self.index, self.touch_index):
             if index is None:
@@ -107,7 +109,7 @@ class Derived:
         if node is None:
             self.written.remove_node(node_id)
         else:
-            self.written.update_node(node, applied)
+            self.written.update_node(node, applied, visible)
 
     def scores(self, graph: GraphReader, now: float) -> dict[str, float]:
         """Unified-pool scores. Percentile ranks do not move with `now`, so one per graph version."""

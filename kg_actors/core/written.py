@@ -7,6 +7,7 @@ every node of the graph.
 from __future__ import annotations
 
 import bisect
+from collections.abc import Iterable
 
 from .model import GraphReader, Node
 
@@ -35,15 +36,29 @@ class WrittenLog:
         log._keys = sorted((at, i) for i, (_, at) in log._at.items())
         return log
 
-    def update_node(self, node: Node, applied: float | None = None) -> None:
-        """`applied`: when the change was applied (None: as stamped)."""
+    def renamed(self, graph: GraphReader, ids: Iterable[str]) -> dict[str, float]:
+        """Of one change's node ids, each new id that a rename gave a node this log knows under its old
+        id (the same write stamp): when it was made visible there. A rename is no news (spec 000: only
+        content is pushed), so the node keeps its place instead of counting as written now."""
+        ids = list(ids)
+        gone = {self._at[i][0]: self._at[i][1] for i in ids if i not in graph.nodes and i in self._at}
+        out = {}
+        for i in ids:
+            node = graph.nodes.get(i)
+            if gone and node is not None and i not in self._at and (ts := written_ts(node)) in gone:
+                out[i] = gone[ts]
+        return out
+
+    def update_node(self, node: Node, applied: float | None = None, visible: float | None = None) -> None:
+        """`applied`: when the change was applied (None: as stamped). `visible`: when its unchanged write
+        was made visible under its previous id (a rename)."""
         ts = written_ts(node)
         known = self._at.get(node.id)
         if (known[0] if known else None) == ts:
             return  # not re-written (a state change, a vote): nothing new to report
         self.remove_node(node.id)
         if ts is not None:
-            at = ts if applied is None else max(ts, applied)
+            at = visible if visible is not None else ts if applied is None else max(ts, applied)
             self._at[node.id] = (ts, at)
             bisect.insort(self._keys, (at, node.id))
 

@@ -82,3 +82,16 @@ async def test_a_maintenance_session_may_not_rewrite_a_gist_that_changed_more_th
     await live.ok("kg_read", id="churned-lesson-node")
     await live.ok("kg_put_node", level="project", id="churned-lesson-node", gist="gist version 3")
     assert _nodes(srv, live.sid)["churned-lesson-node"]["gist"] == "gist version 3"
+
+
+async def test_a_maintenance_sessions_own_rename_is_not_pushed_back_to_it(srv, client):
+    """t_selfpush.sh: a maintenance session's own rename came back to it as another session's write "(new)".
+    (No working session is open on this project: each would hold what its first read showed.)"""
+    proj = str(srv.home / "seeded-proj")
+    m = await Session.open(client, proj, maintenance=True, ids=["push-write-node"])
+    await m.ok("kg_rename_node", level="project", old_id="unheld-rename-node", new_id="renamed-by-maint-node")
+    text = await m.ok("kg_put_node", level="project", id="push-write-node", gist="rewritten by maintenance")
+    assert "renamed-by-maint-node" not in text, text
+    text = await m.ok("kg_put_node", level="project", id="maint-second-node", gist="a second write")
+    assert "renamed-by-maint-node" not in text and "While you worked" not in text, text
+    assert "renamed-by-maint-node" in _nodes(srv, m.sid)
