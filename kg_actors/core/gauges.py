@@ -7,7 +7,8 @@ rollout files (`codex_reading`). Antigravity answers `agy -p /usage
 --output-format json` (`agy_reading`, from its documented shape only).
 
 A reading's age is that of its oldest window. A number that is not finite or
-is negative, or a time in the future, makes the reading inconsistent: the
+is negative, a time in the future, or a reset further ahead than its window's
+own length (5 hours, 7 days) makes the reading inconsistent: the
 answer is a string saying why, and a run is refused on it. A use over 100%
 (past the plan's limit, or a harness's odd number) reads as 100%: the quota
 used up, which refuses every run and replaces a lower reading, without a
@@ -28,6 +29,10 @@ from .chores import Reading
 WINDOWS = ("five_hour", "seven_day")
 CODEX_WINDOWS = {300: "five_hour", 10080: "seven_day"}  # window_minutes -> ours
 FUTURE_SLACK = 1.0  # seconds a harness clock may run ahead of ours
+WINDOW_SECONDS = {"five_hour": 5 * 3600.0, "seven_day": 7 * 86_400.0}
+# A window resets at most its own length after it was read; the slack covers a harness rounding its reset
+# time and clocks that disagree a little. Further ahead, the reading is inconsistent.
+RESET_SLACK = 900.0
 
 
 def _number(v: object) -> float | None:
@@ -79,6 +84,10 @@ def _reset(v: object, where: str) -> float | None | str:
     return n
 
 
+def _span(seconds: float) -> str:
+    return f"{seconds / 86_400:.1f} days" if seconds >= 2 * 86_400 else f"{seconds / 3600:.1f} hours"
+
+
 def _windows(values: Mapping[str, tuple[float, float | None, float]], source: str, now: float) -> Reading | str:
     """(pct, resets_at, seen_at) per window -> a Reading; a window whose reset has passed reads 0."""
     if not values:
@@ -89,6 +98,9 @@ def _windows(values: Mapping[str, tuple[float, float | None, float]], source: st
             pct, resets, seen = values[w]
             if seen > now + FUTURE_SLACK:
                 return f"{w} reading is from the future"
+            if resets is not None and resets > seen + WINDOW_SECONDS[w] + RESET_SLACK:
+                return (f"{w} resets {_span(resets - seen)} after it was read, further ahead than the window's "
+                        f"own {_span(WINDOW_SECONDS[w])}")
             out[f"{w}_pct"] = 0.0 if resets is not None and resets <= now else pct
             out[f"{w}_resets_at"] = resets
     seen_at = min(v[2] for v in values.values())

@@ -82,8 +82,8 @@ async def _fixture(nursery, tmp_path, runs, outcome=None, chores=None, on_get=No
     logbook = Logbook()
     deps = Deps(store, None, Directory(handles, project, on_get), sessions, logbook, wall,
                 lambda: "http://127.0.0.1:1/mcp", env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}, run=fake_run)
-    gauge_files.record_claude(store, {"rate_limits": {"five_hour": {"used_percentage": 10, "resets_at": 4e9},
-                                                      "seven_day": {"used_percentage": 20, "resets_at": 4e9}}}, wall())
+    gauge_files.record_claude(store, {"rate_limits": {"five_hour": {"used_percentage": 10, "resets_at": wall() + 3600},
+                                                      "seven_day": {"used_percentage": 20, "resets_at": wall() + 86400}}}, wall())
     chores = await nursery.start(run_chore_supervisor, deps)
     return chores, logbook, store
 
@@ -243,8 +243,8 @@ async def test_a_decision_that_straddles_midnight_is_refused(tmp_path, autojump_
     async with trio.open_nursery() as nursery:
         chores, logbook, store = await _fixture(nursery, tmp_path, runs, on_get=on_get)
         await trio.sleep(86_400 - wall() % 86_400 - MIN)  # a minute before UTC midnight
-        gauge_files.record_claude(store, {"rate_limits": {"five_hour": {"used_percentage": 10, "resets_at": 4e9},
-                                                          "seven_day": {"used_percentage": 20, "resets_at": 4e9}}},
+        gauge_files.record_claude(store, {"rate_limits": {"five_hour": {"used_percentage": 10, "resets_at": wall() + 3600},
+                                                          "seven_day": {"used_percentage": 20, "resets_at": wall() + 86400}}},
                                   wall())
         slow.append(2 * MIN)
         chores.prompted("cc-1", wall())

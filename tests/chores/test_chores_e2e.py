@@ -53,8 +53,8 @@ print("chore done")
 
 
 AGY_USAGE = {"command": {"name": "usage", "data": {"groups": [{"name": "Gemini models", "buckets": [
-    {"window": "five_hour", "remaining_fraction": 0.9, "reset_time": 4e9},
-    {"window": "weekly", "remaining_fraction": 0.7, "reset_time": 4e9}]}]}}}
+    {"window": "five_hour", "remaining_fraction": 0.9, "reset_time": time.time() + 3600},
+    {"window": "weekly", "remaining_fraction": 0.7, "reset_time": time.time() + 86400}]}]}}}
 
 
 def _wait_for(path: Path, event: str, count: int = 1, timeout: float = 60.0) -> list[dict]:
@@ -236,7 +236,7 @@ def test_a_gemini_prompt_dispatches_a_chore_too(tmp_path):
 def test_an_antigravity_prompt_reaches_the_chore_supervisor_and_is_told_its_budget(tmp_path):
     srv, rec = _server(tmp_path, "agy", json.dumps({"enabled": True, "runner": "antigravity", "timeout_s": 60}))
     usage = {"command": {"name": "usage", "data": {"groups": [{"name": "Gemini models", "buckets": [
-        {"window": "five_hour", "remaining_fraction": 0.1, "reset_time": 4e9}]}]}}}
+        {"window": "five_hour", "remaining_fraction": 0.1, "reset_time": time.time() + 3600}]}]}}}
     fake = tmp_path / "bin" / "agy"
     fake.write_text(FAKE_CLAUDE.format(python=sys.executable, rec=str(rec), usage=usage))
     conv = "agy-conv-1"

@@ -177,8 +177,8 @@ def test_kg_gauge_records_the_frame_and_wraps_the_users_status_line(tmp_path):
     import subprocess
     import sys
     env = dict(os.environ, KG_HOME=str(tmp_path), HOME=str(tmp_path))
-    frame = json.dumps({**FRAME, "rate_limits": {"five_hour": {"used_percentage": 23.5, "resets_at": 4e9},
-                                                 "seven_day": {"used_percentage": 41.2, "resets_at": 4e9}}})
+    frame = json.dumps({**FRAME, "rate_limits": {"five_hour": {"used_percentage": 23.5, "resets_at": time.time() + 3600},
+                                                 "seven_day": {"used_percentage": 41.2, "resets_at": time.time() + 86400}}})
     done = subprocess.run([sys.executable, "-m", "kg_actors", "gauge"], input=frame, capture_output=True, text=True,
                           env=env, timeout=60)
     assert done.returncode == 0 and done.stdout.strip() == "5h 24% · week 41%"
@@ -264,7 +264,7 @@ def test_kg_gauge_marks_an_old_reading_stale_and_makes_the_store_private(tmp_pat
     env = {k: v for k, v in os.environ.items() if k != "KG_HOME"}
     env["HOME"] = str(home)
     now = time.time()
-    frame = json.dumps({"rate_limits": {"five_hour": {"used_percentage": 23.5, "resets_at": now + 9 * 3600},
+    frame = json.dumps({"rate_limits": {"five_hour": {"used_percentage": 23.5, "resets_at": now + 3 * 3600},
                                         "seven_day": {"used_percentage": 41.2, "resets_at": now + 86400}}})
 
     def gauge(stdin):
@@ -275,7 +275,25 @@ def test_kg_gauge_marks_an_old_reading_stale_and_makes_the_store_private(tmp_pat
     store = home / ".knowledge-graph"
     assert store.stat().st_mode & 0o777 == 0o700  # as the server makes it: other accounts read nothing
     record = json.loads((store / gauge_files.CLAUDE_FILE).read_text())
-    for w in ("five_hour", "seven_day"):
-        record[f"{w}_seen_at"] -= 5 * 3600  # five hours without a frame that carries the limits
+    # Five hours without a frame that carries the week's window (a five-hour window read that long ago would
+    # have reset since: only the week's can be that old and still hold).
+    record["seven_day_seen_at"] -= 5 * 3600
     (store / gauge_files.CLAUDE_FILE).write_text(json.dumps(record))
     assert gauge("{}") == "5h 24% · week 41% (stale: 5 h old)"
+
+
+def test_a_reset_further_ahead_than_its_window_is_an_inconsistent_reading():
+    """t_gates.sh `g 10 20 9999999 0`: a week window resetting ~115 days ahead let a chore run."""
+    rec = G.claude_record(FRAME, None, NOW)
+    far = G.claude_reading({**rec, "seven_day_resets_at": NOW + 9_999_999}, NOW)
+    assert far == "seven_day resets 115.7 days after it was read, further ahead than the window's own 7.0 days"
+    assert "further ahead than the window's own 5.0 hours" in G.claude_reading(
+        {**rec, "five_hour_resets_at": NOW + 6 * 3600}, NOW)
+    # At the window's own length, and a little past it (a rounded reset, clocks that disagree): a reading.
+    assert isinstance(G.claude_reading({**rec, "seven_day_resets_at": NOW + 7 * 86_400 + 600}, NOW), Reading)
+    assert isinstance(G.claude_reading({**rec, "five_hour_resets_at": NOW + 5 * 3600}, NOW), Reading)
+    # Measured from when the window was read, not from now: an old reading's reset is not pushed past it.
+    old = {**rec, "five_hour_seen_at": NOW - 3000, "five_hour_resets_at": NOW + 5 * 3600 - 3000}
+    assert isinstance(G.claude_reading(old, NOW), Reading)
+    now = G._iso_ts("2027-01-15T09:00:00Z")
+    assert "further ahead" in G.codex_event(codex_line(s_reset=NOW + 30 * 86_400), now)

@@ -1,6 +1,7 @@
 """The `gauge` setup step: `kg gauge` offered as Claude Code's status line, wrapping the user's own."""
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -77,7 +78,7 @@ def test_the_command_setup_writes_records_into_setups_store_whatever_claude_code
     store = tmp_path / "my store"  # a KG_HOME with a space: the command quotes it
     kg = [sys.executable, "-P", "-m", "kg_actors"]
     (action,) = plan.gauge_step("/bin/claude", {}, None, SETTINGS, kg, store, tmp_path / ".knowledge-graph").actions
-    frame = json.dumps({"rate_limits": {"five_hour": {"used_percentage": 30, "resets_at": 4e9}}})
+    frame = json.dumps({"rate_limits": {"five_hour": {"used_percentage": 30, "resets_at": time.time() + 3600}}})
     env = {k: v for k, v in os.environ.items() if not k.startswith("KG_")} | {"HOME": str(tmp_path)}
     done = subprocess.run(["sh", "-c", action.argv[0]], input=frame, capture_output=True, text=True, env=env,
                           timeout=60)
