@@ -94,7 +94,8 @@ class BudgetNotices:
             self._keep("agy", now, "agy binary missing")
             return
         self._keep("agy", now, NOT_READ)  # one read at a time: a prompt meanwhile sees it taken
-        got = await gauge_files.read_agy(binary, self.root, runners.chore_env(self.env), now, cfg.antigravity_model)
+        got = await gauge_files.read_agy(binary, self.root, runners.chore_env(self.env, "antigravity"), now,
+                                         cfg.antigravity_model)
         self._keep("agy", now, got)
 
     async def due(self, payload: dict[str, Any], now: float) -> str | None:

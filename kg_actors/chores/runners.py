@@ -44,8 +44,27 @@ _DROP = frozenset({"CLAUDECODE", "CLAUDE_PID", "CLAUDE_EFFORT", "AI_AGENT", "COD
                    "CODEX_MANAGED_BY_NPM", "KG_SESSION_ID"})
 
 
-def chore_env(env: Mapping[str, str]) -> dict[str, str]:
-    out = {k: v for k, v in env.items() if k not in _DROP and not k.startswith(_DROP_PREFIXES)}
+# What else a run's environment keeps: an allow-list, so the server's other secrets (a GITHUB_TOKEN, cloud
+# keys, another provider's key) never reach the agent. The basics a CLI needs, proxies and CA settings, Node's
+# own settings (both CLIs run on Node; not NODE_AUTH_TOKEN, an npm secret), kg's own, and the provider keys
+# and settings of the runner's CLI only.
+_KEEP = frozenset({
+    "PATH", "HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "TERM", "COLORTERM", "TMPDIR", "SHELL", "TZ",
+    "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "no_proxy", "all_proxy",
+    "SSL_CERT_FILE", "SSL_CERT_DIR", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE",
+    "NODE_OPTIONS", "NODE_EXTRA_CA_CERTS", "NODE_TLS_REJECT_UNAUTHORIZED", "NODE_USE_ENV_PROXY", "NODE_PATH",
+})
+_KEEP_PREFIXES = ("LC_", "XDG_", "KG_")
+_RUNNER_PREFIXES = {"claude": ("ANTHROPIC_", "CLAUDE_"), "codex": ("OPENAI_", "CODEX_"),
+                    "antigravity": ("GEMINI_", "GOOGLE_")}
+
+
+def chore_env(env: Mapping[str, str], runner: str) -> dict[str, str]:
+    """The run's environment: the allow-list and its runner's provider settings, less the launching session's
+    identity, plus KG_CHORE=1."""
+    keep = _KEEP_PREFIXES + _RUNNER_PREFIXES[runner]
+    out = {k: v for k, v in env.items() if (k in _KEEP or k.startswith(keep))
+           and k not in _DROP and not k.startswith(_DROP_PREFIXES)}
     out["KG_CHORE"] = "1"
     return out
 

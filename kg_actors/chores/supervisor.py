@@ -104,7 +104,7 @@ class Supervisor:
             return await trio.to_thread.run_sync(gauge_files.read_codex, home, now, cfg.gauge_max_age_s)
         if not binary:
             return "agy binary missing"
-        return await gauge_files.read_agy(binary, self.d.root, runners.chore_env(self.d.env), now,
+        return await gauge_files.read_agy(binary, self.d.root, runners.chore_env(self.d.env, "antigravity"), now,
                                           cfg.antigravity_model)
 
     async def facts(self, project_path: str | None, now: float) -> list[tuple[rules.GraphFacts, Any]]:
@@ -240,8 +240,8 @@ class Supervisor:
                 await self.save_state(attrs.evolve(self.state, running=entry))
 
         try:
-            result = await self.d.run(argv, stdin, cwd, runners.chore_env(self.d.env), timeout,
-                                       self.d.grace_s, on_start=started)
+            env = runners.chore_env(self.d.env, record["runner"])
+            result = await self.d.run(argv, stdin, cwd, env, timeout, self.d.grace_s, on_start=started)
             if result.error:
                 out.update(event="spawn_failed", reason=result.error)
             else:

@@ -52,8 +52,27 @@ def test_codex_flags_exist_in_its_help():
 
 def test_env_drops_the_launching_identity():
     env = runners.chore_env({"PATH": "/bin", "CLAUDECODE": "1", "CLAUDE_CODE_ENTRYPOINT": "cli", "AI_AGENT": "x",
-                             "CODEX_THREAD_ID": "t", "CODEX_HOME": "/h", "HOME": "/home/u"})
+                             "CODEX_THREAD_ID": "t", "CODEX_HOME": "/h", "HOME": "/home/u"}, "codex")
     assert env == {"PATH": "/bin", "CODEX_HOME": "/h", "HOME": "/home/u", "KG_CHORE": "1"}
+
+
+SERVER_ENV = {
+    "PATH": "/bin", "HOME": "/home/u", "USER": "u", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm",
+    "XDG_CONFIG_HOME": "/home/u/.config", "HTTPS_PROXY": "http://proxy:3128", "SSL_CERT_FILE": "/etc/ca.pem",
+    "NODE_EXTRA_CA_CERTS": "/etc/ca.pem", "KG_HOME": "/store", "KG_SESSION_ID": "abc",
+    "GITHUB_TOKEN": "ghp_x", "AWS_SECRET_ACCESS_KEY": "aws-x", "NODE_AUTH_TOKEN": "npm-x", "DATABASE_URL": "pg://x",
+    "ANTHROPIC_API_KEY": "sk-ant-x", "CLAUDE_CONFIG_DIR": "/home/u/.claude", "OPENAI_API_KEY": "sk-x",
+    "CODEX_HOME": "/home/u/.codex", "GEMINI_API_KEY": "g-x",
+}
+
+
+def test_a_run_gets_an_allow_list_of_the_servers_environment_and_its_own_providers_settings_only():
+    """Audit: the chore agent got the server's whole environment (GITHUB_TOKEN, AWS and OpenAI keys...)."""
+    basics = {"PATH", "HOME", "USER", "LANG", "LC_ALL", "TERM", "XDG_CONFIG_HOME", "HTTPS_PROXY", "SSL_CERT_FILE",
+              "NODE_EXTRA_CA_CERTS", "KG_HOME", "KG_CHORE"}
+    assert set(runners.chore_env(SERVER_ENV, "claude")) == basics | {"ANTHROPIC_API_KEY", "CLAUDE_CONFIG_DIR"}
+    assert set(runners.chore_env(SERVER_ENV, "codex")) == basics | {"OPENAI_API_KEY", "CODEX_HOME"}
+    assert set(runners.chore_env(SERVER_ENV, "antigravity")) == basics | {"GEMINI_API_KEY"}
 
 
 def test_missing_or_not_executable_binary_is_a_refusal(tmp_path):
@@ -79,7 +98,7 @@ def test_a_run_gets_stdin_cwd_env_and_its_output_is_drained(tmp_path):
                      'exit 3\n')
     cwd = tmp_path / "store"
     cwd.mkdir()
-    result = trio.run(runners.run, [binary, "-p"], b"do one thing", cwd, runners.chore_env({"PATH": os.defpath}), 30.0)
+    result = trio.run(runners.run, [binary, "-p"], b"do one thing", cwd, runners.chore_env({"PATH": os.defpath}, "claude"), 30.0)
     assert result.rc == 3 and not result.timed_out and result.output.endswith("line 1999 of output that fills the pipe\n")
     assert len(result.output) == runners.OUTPUT_TAIL
     assert Path(f"{rec}.stdin").read_text() == "do one thing"
