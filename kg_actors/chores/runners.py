@@ -34,6 +34,7 @@ from . import leash
 
 CHORE_TOOLS = ("kg_read", "kg_search", "kg_put_node", "kg_put_edge", "kg_rename_node", "kg_progress")
 PASS_TOOLS = CHORE_TOOLS + ("kg_delete_node", "kg_delete_edge", "kg_useful")
+KG_TOOLS = PASS_TOOLS + ("kg_sync",)  # every tool the server serves (a test holds this to http/schemas.py)
 MCP_NAME = "kg"
 GRACE_SECONDS = 5.0
 OUTPUT_TAIL = 4000
@@ -111,6 +112,9 @@ def command(runner: str, binary: str, cfg: ChoreConfig, tier: str, url: str) -> 
         argv = [binary, "-p", "--setting-sources", "user", "--strict-mcp-config",
                 "--mcp-config", json.dumps(servers), "--tools", "",
                 "--allowedTools", ",".join(f"mcp__{MCP_NAME}__{t}" for t in tools),
+                # Allowed only pre-approves: the model would still be shown the other kg tools and spend
+                # turns on calls that are denied. A tool denied by name is not shown at all.
+                "--disallowedTools", ",".join(f"mcp__{MCP_NAME}__{t}" for t in KG_TOOLS if t not in tools),
                 "--permission-mode", "dontAsk", "--no-session-persistence"]
         return argv + (["--model", cfg.model] if cfg.model else [])
     if runner == "codex":

@@ -37,6 +37,86 @@ def test_claude_flags_exist_in_its_help():
     assert allowed == [f"mcp__kg__{t}" for t in runners.CHORE_TOOLS]
 
 
+def test_the_claude_runner_denies_by_name_every_kg_tool_its_tier_does_not_use():
+    from kg_actors.http.schemas import SCHEMAS
+
+    assert sorted(runners.KG_TOOLS) == sorted(SCHEMAS)  # every tool the server serves
+    for tier, tools in (("chore", runners.CHORE_TOOLS), ("pass", runners.PASS_TOOLS)):
+        argv = runners.command("claude", "claude", parse_config(b"{}"), tier, "http://127.0.0.1:1/mcp")
+        denied = set(argv[argv.index("--disallowedTools") + 1].split(","))
+        assert denied == {f"mcp__kg__{t}" for t in set(SCHEMAS) - set(tools)} and denied
+
+
+class _OneToolCallModel:
+    """An Anthropic Messages endpoint (SSE) that records the tools each request offers, asks once for kg_read,
+    then ends the turn. No model is called."""
+
+    def __init__(self):
+        import http.server
+        import threading
+
+        offered = self.offered = []
+
+        class Answer(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):  # noqa: N802 (http.server's names)
+                body = json.loads(self.rfile.read(int(self.headers.get("content-length") or 0)))
+                tools = [t.get("name") for t in body.get("tools", [])]
+                if not tools:  # a side request (a title...): refused, the run goes on
+                    self.send_response(400)
+                    self.end_headers()
+                    return
+                offered.append(tools)
+                answered = any(c.get("type") == "tool_result" for m in body.get("messages", [])
+                               if isinstance(m.get("content"), list) for c in m["content"])
+                self.send_response(200)
+                self.send_header("content-type", "text/event-stream")
+                self.end_headers()
+                block = {"type": "text", "text": ""} if answered else \
+                    {"type": "tool_use", "id": "toolu_1", "name": "mcp__kg__kg_read", "input": {}}
+                delta = {"type": "text_delta", "text": "done"} if answered else \
+                    {"type": "input_json_delta", "partial_json": "{}"}
+                events = [
+                    ("message_start", {"type": "message_start", "message": {
+                        "id": "msg_1", "type": "message", "role": "assistant", "model": body.get("model"),
+                        "content": [], "stop_reason": None, "usage": {"input_tokens": 1, "output_tokens": 1}}}),
+                    ("content_block_start", {"type": "content_block_start", "index": 0, "content_block": block}),
+                    ("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": delta}),
+                    ("content_block_stop", {"type": "content_block_stop", "index": 0}),
+                    ("message_delta", {"type": "message_delta", "usage": {"output_tokens": 1},
+                                       "delta": {"stop_reason": "end_turn" if answered else "tool_use"}}),
+                    ("message_stop", {"type": "message_stop"})]
+                for name, data in events:
+                    self.wfile.write(f"event: {name}\ndata: {json.dumps(data)}\n\n".encode())
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Answer)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+
+@pytest.mark.skipif(not (NPM / "claude").exists(), reason="Claude Code not installed (KG_TEST_NPM)")
+def test_the_real_claude_shows_the_model_only_the_chores_kg_tools(tmp_path):
+    """Audit: --allowedTools only pre-approved the chore's tools; the model was shown all ten and spent turns on
+    calls that were denied."""
+    from kg_actors.testing import ServerProcess
+
+    srv = ServerProcess(tmp_path / "kg").start("--no-editor")
+    model = _OneToolCallModel()
+    try:
+        argv = runners.command("claude", str(NPM / "claude"), parse_config(b"{}"), "chore", srv.url + "/mcp")
+        env = runners.chore_env({"PATH": os.environ["PATH"], "HOME": str(srv.home),
+                                 "ANTHROPIC_BASE_URL": model.url, "ANTHROPIC_API_KEY": "sk-ant-fake"}, "claude")
+        subprocess.run(argv, input="one chore", capture_output=True, text=True, env=env, cwd=srv.store,
+                       timeout=120)
+    finally:
+        model.server.shutdown()
+        srv.kill()
+    assert model.offered, "the model was never asked"
+    assert all(sorted(tools) == sorted(f"mcp__kg__{t}" for t in runners.CHORE_TOOLS) for tools in model.offered)
+
+
 @pytest.mark.skipif(not (NPM / "codex").exists(), reason="Codex not installed (KG_TEST_NPM)")
 def test_codex_flags_exist_in_its_help():
     text = _help(str(NPM / "codex"), "exec", "--help")
