@@ -36,6 +36,10 @@ log = logging.getLogger(__name__)
 
 STATE_FILE = "chore_state.json"
 LOG_FILE = "chores.jsonl"
+# The runs alone (each dispatch and its outcome), beside every decision in chores.jsonl: refusals, logged on
+# prompts all week, must not push the runs out of the Budget tab's view.
+RUNS_FILE = "chore_runs.jsonl"
+RUNS_LOG_MAX_BYTES = 1024 * 1024
 RECENT_TARGETS = 10  # targets of the last chores: never chewed again at once
 DECIDE_EVERY_S = 60.0  # at most one full decision (gauge read, debt survey) a minute
 ANCHOR_LOOKUPS = 12  # gone touches looked up for an anchor chore per decision (git log, a bounded walk)
@@ -76,6 +80,8 @@ class Supervisor:
         record = {"ts": round(now, 3), "event": event, **fields}
         self.last = record
         self.d.logbook.append(self.d.root / LOG_FILE, [record], CHORES_LOG_MAX_BYTES)
+        if event == "dispatch" or event in left_runs.OUTCOMES:
+            self.d.logbook.append(self.d.root / RUNS_FILE, [record], RUNS_LOG_MAX_BYTES)
 
     async def load_state(self) -> rules.ChoreState:
         if self.state is None:
@@ -343,6 +349,16 @@ async def run_chore_supervisor(deps: Deps, *, task_status: trio.TaskStatus[m.Cho
 def load_log(root: Path, limit: int = 2000) -> list[dict[str, Any]]:
     """chores.jsonl (with its .prev), oldest first (worker thread)."""
     return read_jsonl(root / LOG_FILE)[-limit:]
+
+
+def load_runs(root: Path, recent: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The runs' records, oldest first: chore_runs.jsonl, after those of `recent` (chores.jsonl's tail) older
+    than its first line (a store from before it was kept) (worker thread)."""
+    kept = read_jsonl(root / RUNS_FILE)
+    first = kept[0].get("ts") if kept else None
+    older = [r for r in recent if (r.get("event") == "dispatch" or r.get("event") in left_runs.OUTCOMES)
+             and (not isinstance(first, int | float) or not isinstance(r.get("ts"), int | float) or r["ts"] < first)]
+    return older + kept
 
 
 

@@ -1,7 +1,8 @@
 """GET /api/chores: one graph's debt factors over time and the chores that ran on it, for the Budget tab.
 
-From chores.jsonl (the supervisor's decisions: each run's dispatch and its
-outcome) and the tick's readings (the score and its factors). Read off the
+From chore_runs.jsonl (each run's dispatch and its outcome, kept apart so
+that refusals do not push them out of view), chores.jsonl's latest refusals,
+and the tick's readings (the score and its factors). Read off the
 event loop; a torn line is skipped.
 """
 
@@ -15,7 +16,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from ..chores.left_runs import OUTCOMES
-from ..chores.supervisor import load_log
+from ..chores.supervisor import load_log, load_runs
 from ..conduct import graphs
 from ..readings import read_readings
 from .guard import RuntimeParts, guarded
@@ -65,8 +66,9 @@ def routes(runtime: RuntimeParts) -> list[Route]:
         q = request.query_params
         key = graphs.graph_key(runtime.floor, q.get("level", "user"), q.get("project_path"))
         records = await trio.to_thread.run_sync(load_log, runtime.config.root)
+        kept = await trio.to_thread.run_sync(load_runs, runtime.config.root, records)
         readings = await trio.to_thread.run_sync(read_readings, runtime.layout.graph_file(key))
-        runs, skips = runs_of(records, key)
+        runs, skips = runs_of(kept, key)[0], runs_of(records, key)[1]
         status = await runtime.chores.status() if runtime.chores is not None else None
         return JSONResponse({
             "graph": key, "enabled": bool(status and status.enabled), "warning": status.warning if status else None,

@@ -93,7 +93,8 @@ class _Logbook:
         self.records = []
 
     def append(self, path, records, max_bytes):
-        self.records.extend(records)
+        if path.name == "chores.jsonl":  # every decision (chore_runs.jsonl holds the runs' again)
+            self.records.extend(records)
 
 
 def _recover(store: Path, state: dict, log: list[dict]) -> list[dict]:

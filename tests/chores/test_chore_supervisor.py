@@ -23,11 +23,12 @@ def wall() -> float:
 
 class Logbook:
     def __init__(self):
-        self.records = []
+        self.records = []  # chores.jsonl's: every decision
+        self.runs = []  # chore_runs.jsonl's: the runs alone
 
     def append(self, path, records, max_bytes):
-        assert path.name == "chores.jsonl"
-        self.records.extend(records)
+        assert path.name in ("chores.jsonl", "chore_runs.jsonl")
+        (self.records if path.name == "chores.jsonl" else self.runs).extend(records)
 
 
 class Directory:
@@ -143,6 +144,9 @@ async def test_daily_cap_and_a_crash_logged_then_dispatch_again(tmp_path, autoju
         assert [r["event"] for r in events] == ["dispatch", "done", "dispatch", "done", "skip"]
         assert events[1]["rc"] == 1 and "boom" in events[1]["output"]  # a crash is logged, then a run again
         assert events[-1]["reason"] == "daily chore cap (2)"
+        # The runs are kept apart too, refusals aside: a week of them cannot push a run out of view.
+        assert logbook.runs == [r for r in logbook.records if r["event"] in ("dispatch", "done")]
+        assert [r["event"] for r in logbook.runs] == ["dispatch", "done", "dispatch", "done"]
         nursery.cancel_scope.cancel()
 
 

@@ -92,3 +92,27 @@ def test_the_budget_tab_shows_factors_over_time_and_the_chores_that_ran(srv, tmp
             assert problems == []
         finally:
             browser.close()
+
+
+def test_a_week_of_refusals_does_not_push_the_runs_out_of_view(tmp_path):
+    """t_logbound.sh: the tab read the last 2000 lines of chores.jsonl; with chores on, every prompt logs a
+    refusal, and a heavy week's took the runs out of view. The runs are kept apart (chore_runs.jsonl)."""
+    s = ServerProcess(tmp_path)
+    path = s.project("busy")
+    write_store(s.store, projects={"busy": worn_project(path)})
+    run = [{"ts": NOW - 5 * 86_400, "event": "dispatch", "tier": "chore", "graph": "project:busy",
+            "runner": "claude", "kind": "gist", "targets": ["billing-service-hub"], "debt": 0.61},
+           {"ts": NOW - 5 * 86_400 + 200, "event": "done", "tier": "chore", "graph": "project:busy",
+            "runner": "claude", "rc": 0, "elapsed_s": 200.0, "timed_out": False, "output": "done",
+            "started": NOW - 5 * 86_400}]
+    skips = [{"ts": NOW - 4 * 86_400 + i, "event": "skip", "reason": "spacing: 1 min since the last run"}
+             for i in range(3000)]
+    (s.store / "chores.jsonl").write_text("".join(json.dumps(r) + "\n" for r in run + skips))
+    (s.store / "chore_runs.jsonl").write_text("".join(json.dumps(r) + "\n" for r in run))
+    s.start()
+    try:
+        out = httpx.get(s.url + "/api/chores", params={"level": "project", "project_path": path}).json()
+    finally:
+        s.kill()
+    assert [(r["kind"], r["outcome"], r["started"]) for r in out["runs"]] == [("gist", "ok", NOW - 5 * 86_400)]
+    assert len(out["skips"]) == 20 and out["skips"][0]["ts"] == NOW - 4 * 86_400 + 2999
