@@ -22,7 +22,12 @@ def check_settings(r: Says, root: Path) -> None:
             why = parse_config(user_files.read_bytes(chores), None, None).warning
         except OSError as exc:
             why = f"chores.json cannot be read ({exc.strerror or exc}): chores stay off"
-        if why:
+        # A field that breaks its rule is in valid JSON: the fix names the field (the warning says the rule).
+        field = why.removeprefix("chores.json: ").split(":", 1)[0] if why and why.startswith("chores.json: ") else None
+        if why and field:
+            r.bad("chores", f"{chores}: {why}", f"set {field} in it as the rule says, or remove {field} for its "
+                  "default")
+        elif why:
             r.bad("chores", f"{chores}: {why}", f"correct it (python3 -m json.tool {shlex.quote(str(chores))} "
                   "points at a JSON fault), or remove it for the defaults")
     config = root / "config.json"

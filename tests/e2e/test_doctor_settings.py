@@ -30,3 +30,18 @@ def test_doctor_names_an_unparseable_chores_json_and_config_json_with_the_fix(tm
     (store / "config.json").write_text(json.dumps({"sync_remote": "/somewhere"}))
     doctor = kg(["doctor"], env)
     assert "chores.json" not in doctor.stdout and "config.json" not in doctor.stdout, doctor.stdout
+
+
+def test_doctor_names_the_field_of_a_valid_chores_json_that_breaks_a_rule(tmp_path):
+    """Audit: for `"timeout_s": -1` the fix spoke of a JSON fault, though the JSON is valid."""
+    store = tmp_path / "store"
+    store.mkdir()
+    (tmp_path / "home").mkdir()
+    env = dict(os.environ, HOME=str(tmp_path / "home"), KG_HOME=str(store), KG_HTTP_PORT=str(free_port()),
+               KG_EDITOR_PORT=str(free_port()))
+    (store / "chores.json").write_text(json.dumps({"enabled": True, "timeout_s": -1}))
+    doctor = kg(["doctor"], env)
+    assert doctor.returncode == 1
+    assert "chores.json: timeout_s: must be a number of at least 0: chores stay off" in doctor.stdout, doctor.stdout
+    assert "set timeout_s in it as the rule says, or remove timeout_s for its default" in doctor.stdout
+    assert "JSON fault" not in doctor.stdout
