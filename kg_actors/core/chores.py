@@ -181,6 +181,8 @@ class Reading:
     five_hour_resets_at: float | None
     seven_day_resets_at: float | None
     seen_at: float  # the oldest window's reading time: the age of the reading
+    five_hour_raw: float | None = None  # a use read over 100 (held above as 100: the quota used up)
+    seven_day_raw: float | None = None
 
     def age(self, now: float) -> float:
         return now - self.seen_at
@@ -232,12 +234,16 @@ def _over(reading: Reading, max_5h: float, max_7d: float, who: str) -> str | Non
     if reading.five_hour_pct is None and reading.source not in FIVE_HOUR_OPTIONAL:
         return "5h reading missing"
     if reading.five_hour_pct is not None and reading.five_hour_pct >= max_5h:
-        return f"5h {reading.five_hour_pct:g}% ({who} need < {max_5h:g}%)"
+        return f"5h {_used(reading.five_hour_pct, reading.five_hour_raw)} ({who} need < {max_5h:g}%)"
     if reading.seven_day_pct is None:
         return "weekly reading missing"
     if reading.seven_day_pct >= max_7d:
-        return f"7d {reading.seven_day_pct:g}% ({who} need < {max_7d:g}%)"
+        return f"7d {_used(reading.seven_day_pct, reading.seven_day_raw)} ({who} need < {max_7d:g}%)"
     return None
+
+
+def _used(pct: float, raw: float | None) -> str:
+    return f"{pct:g}%" if raw is None else f"{raw:g}%, over the limit, read as {pct:g}%"
 
 
 def pass_gate(cfg: ChoreConfig, reading: Reading, now: float) -> str | None:
@@ -277,8 +283,7 @@ def spacing(cfg: ChoreConfig, state: ChoreState, now: float) -> str | None:
     if since < 0:
         return f"spacing: the last run's time is {-since:.0f} s in the future (the clock moved back?)"
     if since < cfg.min_interval_s:
-        return (f"spacing: {since / 60:.0f} min since the last run "
-                f"(at least {cfg.min_interval_s / 60:g})")
+        return f"spacing: {_minutes(since)} since the last run (at least {_minutes(cfg.min_interval_s)})"
     return None
 
 

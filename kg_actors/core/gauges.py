@@ -42,11 +42,12 @@ def _number(v: object) -> float | None:
 
 
 def _pct(v: object, where: str) -> float | str:
-    # Over 100 is the quota used up: dropped, it would leave an older, lower reading standing.
+    # Over 100 is the quota used up: dropped, it would leave an older, lower reading standing. It is kept as
+    # read (the log says it), and a Reading holds it as 100 (_windows).
     n = _number(v)
     if n is None or not math.isfinite(n) or n < 0:
         return f"{where}: {v!r} is not a percentage (a number from 0)"
-    return min(n, 100.0)
+    return n
 
 
 def over_limit(frame: object) -> list[str]:
@@ -101,11 +102,13 @@ def _windows(values: Mapping[str, tuple[float, float | None, float]], source: st
             if resets is not None and resets > seen + WINDOW_SECONDS[w] + RESET_SLACK:
                 return (f"{w} resets {_span(resets - seen)} after it was read, further ahead than the window's "
                         f"own {_span(WINDOW_SECONDS[w])}")
-            out[f"{w}_pct"] = 0.0 if resets is not None and resets <= now else pct
+            passed = resets is not None and resets <= now
+            out[f"{w}_pct"] = 0.0 if passed else min(pct, 100.0)
             out[f"{w}_resets_at"] = resets
+            out[f"{w}_raw"] = pct if pct > 100 and not passed else None
     seen_at = min(v[2] for v in values.values())
     return Reading(source, out.get("five_hour_pct"), out.get("seven_day_pct"), out.get("five_hour_resets_at"),
-                   out.get("seven_day_resets_at"), seen_at)
+                   out.get("seven_day_resets_at"), seen_at, out.get("five_hour_raw"), out.get("seven_day_raw"))
 
 
 # Claude Code ---------------------------------------------------------------------------

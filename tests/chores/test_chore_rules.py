@@ -185,3 +185,13 @@ def test_a_last_run_stamped_in_the_future_the_clock_moved_back():
     # A minute ahead (clocks that disagree a little): said as such, never as a negative time since.
     st = attrs.evolve(st, last_ts=NOW + 60)
     assert R.spacing(cfg, st, NOW) == "spacing: the last run's time is 60 s in the future (the clock moved back?)"
+
+
+def test_spacing_says_whole_minutes_and_seconds_never_a_fraction_of_a_minute():
+    """Audit: "min_interval_s": 99999 was said as "(at least 1666.65)"; 44 min 50 s as "45 min" beside 45."""
+    st = R.ChoreState(last_ts=NOW - 60, day=R.utc_day(NOW), count=1)
+    assert R.spacing(R.parse_config(b'{"enabled": true, "min_interval_s": 99999}'), st, NOW) == \
+        "spacing: 1 min since the last run (at least 1666 min 39 s)"
+    st = attrs.evolve(st, last_ts=NOW - (44 * 60 + 50))
+    assert R.spacing(R.parse_config(b'{"enabled": true, "min_interval_s": 2700}'), st, NOW) == \
+        "spacing: 44 min 50 s since the last run (at least 45 min)"

@@ -77,7 +77,8 @@ def test_kg_gauge_reads_a_use_over_100_as_the_quota_used_up_and_says_so(tmp_path
                           env=env, timeout=60)
     assert done.returncode == 0 and done.stdout.strip() == "5h 100%", done.stdout
     assert "five_hour used_percentage 150 is over 100%: read as 100%" in done.stderr, done.stderr
-    assert json.loads((tmp_path / gauge_files.CLAUDE_FILE).read_text())["five_hour_pct"] == 100
+    # Kept as read (the chores log says the real value), read as 100.
+    assert json.loads((tmp_path / gauge_files.CLAUDE_FILE).read_text())["five_hour_pct"] == 150
 
 
 def test_kg_gauge_says_which_window_it_did_not_read_and_keeps_the_earlier_reading(tmp_path):
@@ -297,3 +298,20 @@ def test_a_reset_further_ahead_than_its_window_is_an_inconsistent_reading():
     assert isinstance(G.claude_reading(old, NOW), Reading)
     now = G._iso_ts("2027-01-15T09:00:00Z")
     assert "further ahead" in G.codex_event(codex_line(s_reset=NOW + 30 * 86_400), now)
+
+
+def test_a_use_over_100_is_logged_with_its_real_value():
+    """Audit: a 101% reading was logged as "5h 100%"."""
+    from kg_actors.core import chores as R
+
+    over = {**FRAME, "rate_limits": {"five_hour": {"used_percentage": 101, "resets_at": NOW + 3600},
+                                     "seven_day": {"used_percentage": 30, "resets_at": NOW + 3 * 86400}}}
+    r = G.claude_reading(G.claude_record(over, None, NOW), NOW)
+    assert (r.five_hour_pct, r.five_hour_raw, r.seven_day_raw) == (100, 101, None)
+    assert R._over(r, 55, 80, "chores") == "5h 101%, over the limit, read as 100% (chores need < 55%)"
+    week = G.codex_event(codex_line(primary=10, secondary=120.5), NOW + 10)
+    assert R._over(week, 55, 80, "chores") == "7d 120.5%, over the limit, read as 100% (chores need < 80%)"
+    assert R._over(G.claude_reading(G.claude_record(FRAME, None, NOW), NOW), 20, 80, "chores") == \
+        "5h 23.5% (chores need < 20%)"
+    # A window whose reset has passed reads 0, whatever it was read at.
+    assert G.claude_reading(G.claude_record(over, None, NOW), NOW + 3601).five_hour_raw is None
