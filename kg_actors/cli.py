@@ -93,6 +93,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
         config = attrs.evolve(config, editor=False)
     logging.basicConfig(level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from . import log_names
+
+    log_names.install()
     if not_a_folder(config.root):
         print(f"KG PREFLIGHT: {not_a_folder(config.root)}", file=sys.stderr)
         return 1

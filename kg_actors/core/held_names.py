@@ -10,6 +10,7 @@ until fixed in the editor, where the user sees them as written. Memoized: a name
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from .records import Edge
@@ -37,3 +38,19 @@ def withheld_line(count: int) -> str:
     """What an agent is told of the entries left out (never their names)."""
     return (f"({count} entr{'y' if count == 1 else 'ies'} withheld: a name holds what looks like a secret; "
             "the user fixes them in kg's editor)")
+
+
+_NAME_PART = re.compile(r"[A-Za-z0-9_+=.\-]{16,}")  # a key's shape runs on, with no space or quote in it
+
+
+def masked_names(text: str) -> str:
+    """`text` (a log line naming ids, rels, paths) with each run of it shaped like a provider's key shown as a
+    write's refusal shows one (`ghp_… (40 characters)`): a log is read by `kg logs`, and by agents."""
+    return _NAME_PART.sub(lambda m: _masked(m.group()), text)
+
+
+@lru_cache(maxsize=NAMES_CHECKED_MAX)
+def _masked(part: str) -> str:
+    found = find(part, shapes_only=True)
+    return part if found is None else found.preview
+
