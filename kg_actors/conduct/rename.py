@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import attrs
 
-from ..core import graph_ops, ids, secrecy
+from ..core import graph_ops, held_names, ids, secrecy
 from ..core.errors import Conflict, InvalidInput, KGError, NotFound
 from ..core.model import GraphReader
 from ..graph_handle import GraphHandle
@@ -50,7 +50,9 @@ async def rename(floor: Floor, sid: str | None, old_id: str, new_id: str, level:
     if old_id == new_id:
         raise InvalidInput("new_id", f"'{new_id}' is unchanged — nothing to rename")
     lvl, handle, node = await floor.locate(view, old_id, level, project_path)
-    if node is None or handle is None or lvl is None:
+    # An id holding a key's shape (a hand edit's) is no agent's to name: found or not, the answer is the same,
+    # or a guess of the key would be confirmed (and act).
+    if node is None or handle is None or lvl is None or held_names.name_held(old_id):
         raise NotFound(f"node '{ids.shown(old_id)}' not found" + ("" if level else " in the user or project graph")
                        + await floor.maintain_hint(old_id, level, "a maintain node must name its level: "
                                                                   "pass level='maintain'"))

@@ -18,7 +18,7 @@ import trio
 
 from ..core import constants as C
 from ..core import graph_ops, ids, json_values, maintenance_guards, plain_text, private_text, replies, secrecy
-from ..core import touch_marks
+from ..core import held_names, touch_marks
 from ..core.errors import InvalidInput, NotFound, WriteConflict
 from ..graph_messages import PutEdgeResult
 from ..session_messages import PushWindow, SessionView, WriteView
@@ -162,7 +162,7 @@ async def delete_node(floor: Floor, sid: str | None, node_id: str, level: str | 
     view, wv = await _open(floor, sid, level, node_id)
     ids.check_existing_id(node_id)
     lvl, handle, node = await floor.locate(view, node_id, level, project_path)
-    if node is None or handle is None or lvl is None:
+    if node is None or handle is None or lvl is None or held_names.name_held(node_id):  # as rename: no oracle
         where = f"the {level} graph" if level is not None else "the user or project graph"
         raise NotFound(f"node '{ids.shown(node_id)}' not found in {where}"
                        + await _renamed_hint(floor, view, node_id, level, project_path)

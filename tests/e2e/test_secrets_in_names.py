@@ -202,3 +202,47 @@ def test_a_write_that_would_keep_a_key_split_across_stored_notes_is_refused_nami
         _no_piece(h.mcp("kg_read", id="token-in-two-notes", level="user"), "a read after it")
     finally:
         srv.stop()
+
+
+def test_the_server_log_masks_a_key_in_a_name_it_prints(tmp_path):
+    """The load drops an edge whose end names no node, and logs it: with the key whole, for `kg logs` to show."""
+    gone = "ghp_" + "9876543210abcdefghij" + "ABCDEFGHIJ987654"
+    graph = _user()
+    graph["edges"] = {f"ci-release-flow->{gone}:uses": {"from": "ci-release-flow", "to": gone, "rel": "uses"}}
+    srv: ServerProcess = start_server(tmp_path, user=graph)
+    try:
+        Harness(srv, str(srv.home)).full_read()
+        wait_until(lambda: "removing edge ci-release-flow->" in srv.log.read_text(), what="the dangling edge's line")
+        log = srv.log.read_text()
+        assert gone not in log and "removing edge ci-release-flow->ghp_… (40 characters):uses" in log, log[-2000:]
+        assert gone not in kg(["logs", "-n", "200"], srv.env).stdout
+    finally:
+        srv.stop()
+
+
+def test_renaming_or_deleting_an_id_that_holds_a_key_answers_as_for_a_wrong_guess(tmp_path):
+    """Either answer told the agent whether its guess of the key was right (and acted on it when it was)."""
+    import httpx
+    from hook_helpers import CLAUDE_UA, MCP_HEADERS
+
+    wrong = GHP[:-4] + "0000"
+    srv: ServerProcess = start_server(tmp_path, user=_user())
+    try:
+        h = Harness(srv, str(srv.home))
+        h.start()
+        h.full_read()
+
+        def said(tool: str, args: dict) -> str:
+            body = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                    "params": {"name": tool, "arguments": {"session_id": h.kg_sid, **args}}}
+            r = httpx.post(srv.url + "/", json=body, headers={**MCP_HEADERS, "User-Agent": CLAUDE_UA}, timeout=30)
+            return "\n".join(c["text"] for c in r.json()["result"]["content"])
+
+        for tool, key, args in (("kg_rename_node", "old_id", {"new_id": "renamed-from-guess", "level": "user"}),
+                                ("kg_delete_node", "id", {})):
+            right, guess = (said(tool, {key: k, **args}) for k in (GHP, wrong))
+            assert "not found" in right, right  # the id is the agent's own words, echoed as for any guess
+            assert right.replace(GHP, "ID") == guess.replace(wrong, "ID"), (right, guess)
+    finally:
+        srv.stop()
+    assert GHP in json.loads((srv.store / "user.json").read_text())["nodes"]  # neither renamed nor deleted
