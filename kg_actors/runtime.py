@@ -363,7 +363,11 @@ async def _serve_editor(rt: Runtime) -> None:
     except BaseException:
         sock.close()
         raise
-    await module.serve_editor(rt, sock.detach())
+    try:
+        await module.serve_editor(rt, sock.detach())
+    except Exception as exc:  # e.g. its code newer than the modules this server loaded (an upgrade in place)
+        log.exception("visual editor off: it failed; MCP and the hooks are unaffected")
+        rt.editor = f"off: the editor failed ({type(exc).__name__}: {exc})"[:300]
 
 
 async def _serve_mcp(app: App, floor: Floor, antigravity: Any) -> None:

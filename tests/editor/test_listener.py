@@ -55,3 +55,24 @@ def test_a_stack_that_does_not_load_turns_the_editor_off_and_returns(monkeypatch
     assert rt.editor.startswith("off: the editor did not load (ImportError")
     with socket.socket() as probe:  # the port was let go
         probe.bind(("127.0.0.1", rt.config.editor_port))
+
+
+def test_an_editor_that_fails_once_loaded_turns_off_with_why_and_the_server_goes_on(monkeypatch):
+    # Code upgraded under a running server: the new editor module reads what the old loaded modules lack.
+    rt = SimpleNamespace(config=SimpleNamespace(host="127.0.0.1", editor_port=_free_port()), editor="starting")
+
+    async def serve_editor(rt, fd):
+        raise AttributeError("module 'kg_actors.http.websocket' has no attribute 'PING_SECONDS'")
+
+    monkeypatch.setattr(runtime.importlib, "import_module", lambda name: SimpleNamespace(serve_editor=serve_editor))
+
+    async def main() -> None:
+        with trio.fail_after(10):
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(runtime._serve_editor, rt)
+                await trio.testing.wait_all_tasks_blocked()
+                client = await trio.open_tcp_stream("127.0.0.1", rt.config.editor_port)
+        await client.aclose()
+
+    trio.run(main)  # the nursery (the server's) ends without the editor's error
+    assert rt.editor.startswith("off: the editor failed (AttributeError: module 'kg_actors.http.websocket'"), rt.editor
