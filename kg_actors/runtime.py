@@ -363,11 +363,22 @@ async def _serve_editor(rt: Runtime) -> None:
     except BaseException:
         sock.close()
         raise
+    inode = os.fstat(sock.fileno()).st_ino
+    fd = sock.detach()
     try:
-        await module.serve_editor(rt, sock.detach())
+        await module.serve_editor(rt, fd)
     except Exception as exc:  # e.g. its code newer than the modules this server loaded (an upgrade in place)
+        _close_if_still(fd, inode)  # else a browser's connection waits in its backlog for ever
         log.exception("visual editor off: it failed; MCP and the hooks are unaffected")
         rt.editor = f"off: the editor failed ({type(exc).__name__}: {exc})"[:300]
+
+
+def _close_if_still(fd: int, inode: int) -> None:
+    """Close `fd` if it is still the editor's socket (hypercorn may have closed it, and the number gone to
+    another file since)."""
+    with contextlib.suppress(OSError):
+        if os.fstat(fd).st_ino == inode:
+            os.close(fd)
 
 
 async def _serve_mcp(app: App, floor: Floor, antigravity: Any) -> None:

@@ -76,3 +76,5 @@ def test_an_editor_that_fails_once_loaded_turns_off_with_why_and_the_server_goes
 
     trio.run(main)  # the nursery (the server's) ends without the editor's error
     assert rt.editor.startswith("off: the editor failed (AttributeError: module 'kg_actors.http.websocket'"), rt.editor
+    with socket.socket() as probe:  # the port was let go: a browser is refused, not left waiting
+        probe.bind(("127.0.0.1", rt.config.editor_port))
