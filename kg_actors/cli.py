@@ -83,10 +83,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     import trio
 
+    from .code_snapshot import hold_package
     from .runtime import serve_forever
     from .storage.files import probe_write
     from .storage.lock import StorageBusy
 
+    hold_package()  # what it imports later runs this code, not the files an upgrade puts under it
     config = env_config(args)
     if args.no_editor:
         import attrs

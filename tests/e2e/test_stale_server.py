@@ -61,3 +61,20 @@ def test_a_commit_on_a_server_whose_python_was_removed_says_so_and_how_to_restar
     assert "kg stop && kg start" in done.stdout + done.stderr
     doctor = kg(["doctor"], srv.env)
     assert f"runs from an install that is gone ({python} no longer exists)" in doctor.stdout, doctor.stdout
+
+
+def test_code_installed_under_a_running_server_is_not_mixed_into_what_it_loads_later(server_factory):
+    import httpx
+
+    srv = server_factory(start=False)
+    copy = srv.home / "kg_actors"  # `python -m kg_actors` in HOME runs this copy: the installed package
+    shutil.copytree(Path(kg_actors.__file__).parent, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    srv.start()
+    # An upgrade in place: the editor's new code reads what the modules the server loaded lack.
+    server_py = copy / "editor" / "server.py"
+    server_py.write_text(server_py.read_text().replace("websocket.PING_SECONDS", "websocket.PING_SECONDS_OF_A_NEWER_KG"))
+    shutil.rmtree(copy / "editor" / "__pycache__", ignore_errors=True)
+    # The editor's first connection loads its web side now, after the install.
+    got = httpx.get(f"http://127.0.0.1:{srv.editor_port}/health", timeout=60)
+    assert got.status_code == 200 and got.json()["editor"]["state"] == "up", got.text
+    assert srv.health()["editor"]["state"] == "up"
