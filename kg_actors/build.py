@@ -13,6 +13,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from .server_probe import is_ours
+
 PACKAGE = Path(__file__).resolve().parent
 
 
@@ -33,12 +35,15 @@ def build_id() -> str:
 
 def stale_said(health: dict[str, Any], installed: str) -> str | None:
     """Why the server answering with `health` does not run the installed kg (`installed`: its build), or None.
-    A server that names no build (an older kg) is not judged: its version was compared already. Its Python
+    A server answering in kg's shape but naming no build runs a kg older than any that names it. Its Python
     gone (the install it runs from removed) is said whatever its build."""
     build, python = health.get("build"), health.get("python")
     if isinstance(python, str) and not os.path.exists(python):
         return (f"the server (pid {health.get('pid')}) runs from an install that is gone ({python} no longer "
                 "exists): its commits, syncs and index builds fail")
+    if build is None and is_ours(health):  # the installed kg names its build: this one is older
+        return (f"the server (pid {health.get('pid')}) runs an older kg than the installed one (it names no "
+                "build): it was started before kg was upgraded; restart it")
     if not isinstance(build, str) or build == installed:
         return None
     where = f" ({python})" if isinstance(python, str) else ""

@@ -43,7 +43,7 @@ class OtherServer:
         return f"stop it with {own}{kill}; or move kg with --port PORT or KG_HTTP_PORT"
 
 
-def _is_ours(health: dict[str, Any]) -> bool:
+def is_ours(health: dict[str, Any]) -> bool:
     """Whether a /health answer has this kg's shape, each field the commands read of the type they read."""
     kinds: dict[str, type | tuple[type, ...]] = {"version": str, "storage": str, "loaded_graphs": list, "pid": int, "graphs_in_trouble": dict,
              "editor": dict, "git": (dict, type(None))}
@@ -77,7 +77,7 @@ def probe_health(url: str, timeout: float = HUNG_AFTER, query: str = "") -> dict
         return None
     if not isinstance(health, dict):  # a JSON answer of another program is no kg health
         return None
-    return health if _is_ours(health) else OtherServer(health, urllib.parse.urlsplit(url).port)
+    return health if is_ours(health) else OtherServer(health, urllib.parse.urlsplit(url).port)
 
 
 def listening(host: str, port: int) -> bool:

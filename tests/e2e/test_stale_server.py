@@ -32,12 +32,16 @@ def test_doctor_and_status_name_a_server_running_other_code_than_the_installed_k
     assert "restart it to serve the installed kg: kg stop && kg start" in setup.stdout, setup.stdout
 
 
-def test_a_server_whose_install_is_gone_is_named_so_and_one_of_this_build_or_an_older_kg_is_not_judged():
+def test_a_server_whose_install_is_gone_or_that_names_no_build_is_named_so_and_one_of_this_build_is_not_judged():
     mine = build_id()
     gone = {"build": "0" * 16, "python": "/nowhere/.venv/bin/python3", "pid": 7}
     assert "runs from an install that is gone (/nowhere/.venv/bin/python3 no longer exists)" in str(stale_said(gone, mine))
     assert stale_said({"build": mine, "python": sys.executable}, mine) is None
-    assert stale_said({"version": "0.1.0"}, mine) is None  # a kg from before /health named its build
+    # A kg from before /health named its build: the installed kg names its own, so that server runs older code.
+    older = {"version": "0.1.0", "storage": "/home/u/.knowledge-graph", "loaded_graphs": ["user"], "pid": 7}
+    said = str(stale_said(older, mine))
+    assert "the server (pid 7) runs an older kg than the installed one" in said and "restart" in said, said
+    assert stale_said({"version": "0.1.0"}, mine) is None  # not kg's answer: another program's, judged elsewhere
 
 
 def test_a_commit_on_a_server_whose_python_was_removed_says_so_and_how_to_restart(server_factory, tmp_path):
