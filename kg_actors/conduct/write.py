@@ -22,6 +22,7 @@ from ..core import held_names, touch_marks
 from ..core.errors import InvalidInput, NotFound, WriteConflict
 from ..graph_messages import PutEdgeResult
 from ..session_messages import PushWindow, SessionView, WriteView
+from . import worktree_touches
 from .floor import Floor
 
 T = TypeVar("T")
@@ -82,6 +83,8 @@ async def put_node(floor: Floor, sid: str | None, level: str, node_id: str, gist
     touches, unmarked = touch_marks.cut_marks(touches)  # a touches line copied back from a read
     clean = await _checked(secrecy.clean_node, gist, notes, touches, size=_chars(gist, notes, touches))
     gist, notes, touches = clean.gist, clean.notes, clean.touches
+    if touches and level == "project":
+        touches = worktree_touches.as_in_checkout(touches, _project_of(view, project_path))
     now = floor.clock()
     writer = graph_ops.Writer(
         session=sid, maintenance=wv is not None and wv.maintenance, seen_at=wv.seen_at if wv else None,

@@ -99,3 +99,12 @@ def as_in_checkout(paths: list[str], worktree: str, repo: str) -> list[str]:
         if p not in out:
             out.append(p)
     return out
+
+
+def in_checkout(path: str, repo: str, home: str) -> str | None:
+    """An absolute `path` inside a linked worktree of `repo` (a project folder), as the main checkout's
+    relative path (the same file there); None for a path in no worktree of `repo`."""
+    top = work_tree_root(os.path.dirname(path), home)
+    if top is None or top == repo or repository_folder(top) != repo:
+        return None
+    return os.path.relpath(path, top)

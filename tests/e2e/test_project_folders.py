@@ -91,6 +91,34 @@ def test_a_git_worktree_shares_its_repositorys_memory_and_leaves_none_behind(srv
     assert "session_id:" in text and "r01-" not in text
 
 
+def test_a_lesson_written_in_a_linked_worktree_touching_its_absolute_path_is_recalled_there(srv):
+    main = srv.project("apps/app")
+    os.makedirs(f"{main}/src")
+    with open(f"{main}/src/token.py", "w") as f:
+        f.write("# token\n")
+    git("init", "-q", main)
+    git("add", "src/token.py", cwd=main)
+    git("commit", "-q", "-m", "first", cwd=main)
+    wt = str(srv.home / "apps" / "app-wt2")
+    git("worktree", "add", "-q", wt, cwd=main)
+    h = Harness(srv, wt)
+    assert h.start().context and h.kg_sid
+    # As Claude Code's Read names it: the worktree's absolute path, with a line range.
+    h.mcp("kg_put_node", level="project", id="token-cache-ttl-rule", gist="The token cache keeps entries 5 min.",
+          touches=[f"{wt}/src/token.py:3-9", f"{srv.home}/elsewhere/notes.md"])
+    srv.stop()  # its graphs written whole
+    stored = [json.loads(f.read_text())["nodes"].get("token-cache-ttl-rule") for f in srv.store.glob("projects/*/graph.json")]
+    touches = [n for n in stored if n][0]["touches"]
+    srv.start("--no-editor")
+    # The repository's file; a path in no worktree of it kept as sent.
+    assert touches == ["src/token.py:3-9", f"{srv.home}/elsewhere/notes.md"], touches
+    h.read(f"{wt}/src/token.py")
+    found = [e for e in recall_log(srv) if e.get("reason") == "file_recall" and e.get("kg_session") == h.kg_sid]
+    assert found and "token-cache-ttl-rule" in found[-1].get("nodes", []), found
+    git("worktree", "remove", "--force", wt, cwd=main)  # the lesson names the repository's file: still there
+    assert "token-cache-ttl-rule" in Harness(srv, main).start().context
+
+
 @pytest.mark.parametrize("cwd, why", [("gone/proj-del", "does not exist"), ("..", "is a relative path"),
                                       ("repos/r05", "is a relative path")])
 def test_a_session_in_a_folder_gone_or_named_relatively_keeps_the_users_memory(srv, cwd, why):
