@@ -17,7 +17,7 @@ from typing import Any
 import trio
 
 from .core.errors import KGError
-from .core.merge import FROM_FOLDER, merge_graphs
+from .core.merge import label_set_aside, merge_graphs
 from .graph_handle import GraphHandle
 from .storage import files
 from .storage import layout as L
@@ -34,15 +34,16 @@ def other_folder(layout: L.Layout, slug: str, root: str) -> str | None:
     return name if graph_file.exists() and L.recorded_project_path(graph_file) == root else None
 
 
-def merged_in(ours: dict[str, Any], other_file: Path, folder: str, now: float) -> tuple[dict[str, Any], int]:
+def merged_in(ours: dict[str, Any], other_file: Path, folder: str, now: float,
+              own: str = "") -> tuple[dict[str, Any], int]:
     """`ours` with the other folder's graph merged in, and how many nodes got a version set aside.
     Raises files.Unreadable when that graph does not read (it is left where it is)."""
     theirs = files.load_json(other_file, read_only=True)
     if not isinstance(theirs, dict):
         raise files.Unreadable(f"{other_file}: not a graph")
     result = merge_graphs(None, ours, theirs, now)
-    for conflict in result.conflicts:
-        conflict.other[FROM_FOLDER] = folder  # the very entry the merged node holds in its set-aside list
+    # the very entries the merged nodes hold in their set-aside lists
+    label_set_aside(result.conflicts, ours=f"{own} (this server's folder)", theirs=f"{folder} (kg-memory's folder)")
     return result.merged, len(result.conflicts)
 
 
@@ -74,7 +75,8 @@ async def merge_other_folder(layout: L.Layout, handle: GraphHandle, slug: str, r
     folder = f"projects/{name}"
     try:
         ours = await handle.dump()
-        merged, set_aside = await trio.to_thread.run_sync(merged_in, ours, layout.project_graph(name), folder, now)
+        merged, set_aside = await trio.to_thread.run_sync(merged_in, ours, layout.project_graph(name), folder, now,
+                                                         f"projects/{slug}")
         await handle.absorb(base=ours, merged=merged, now=now)  # answered once journaled
         dest = await trio.to_thread.run_sync(L.move_to_trash, layout, name, now)
     except (KGError, files.Unreadable, OSError) as exc:

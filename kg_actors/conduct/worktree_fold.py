@@ -11,9 +11,11 @@ trash (restorable by moving it back).
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from ..core.errors import InvalidInput, KGError
-from ..core.merge import FROM_FOLDER, merge_graphs
+from ..core.merge import label_set_aside, merge_graphs
+from . import worktree_touches
 from .floor import Floor
 
 log = logging.getLogger(__name__)
@@ -38,9 +40,10 @@ async def fold_worktree_graph(floor: Floor, cwd: object, root: str) -> None:
         theirs = await (await floor.graph(key)).dump()
         handle = await floor.graph(ours_key)
         ours = await handle.dump()
-        result = merge_graphs(None, ours, theirs, now)
-        for conflict in result.conflicts:
-            conflict.other[FROM_FOLDER] = f"projects/{slug}"
+        # Its touches of the worktree's files by absolute path name the repository's, as a write's do.
+        result = merge_graphs(None, ours, _touches_in_checkout(theirs, root), now)
+        label_set_aside(result.conflicts, ours="this repository's own graph",
+                        theirs=f"projects/{slug} (the graph kept for linked worktree {worktree})")
         await handle.absorb(base=ours, merged=result.merged, now=now)  # answered once journaled
         dest = await floor.directory.remove_project(slug, now)
     except (KGError, OSError) as exc:
@@ -50,3 +53,12 @@ async def fold_worktree_graph(floor: Floor, cwd: object, root: str) -> None:
     log.warning("%s: the graph kept for linked worktree %s (%d node(s)) is merged into its repository's, %s (%d "
                 "node(s) held differently: the version written last is used, the other set aside); its folder is "
                 "now %s", key, worktree, len(theirs.get("nodes") or {}), ours_key, len(result.conflicts), dest)
+
+
+def _touches_in_checkout(graph: dict[str, Any], root: str) -> dict[str, Any]:
+    nodes = graph.get("nodes")
+    if not isinstance(nodes, dict):
+        return graph
+    mapped = {nid: {**n, "touches": worktree_touches.as_in_checkout(n["touches"], root)}
+              if isinstance(n, dict) and isinstance(n.get("touches"), list) else n for nid, n in nodes.items()}
+    return {**graph, "nodes": mapped}

@@ -19,6 +19,9 @@ def as_in_checkout(touches: Sequence[str], project: str | None) -> list[str]:
     home = str(L.home())
     out: list[str] = []
     for touch in touches:
+        if not isinstance(touch, str):  # a hand edit's odd value: kept as it is
+            out.append(touch)
+            continue
         path = parse_touch(touch)
         full = resolve_touch(path, None, home) if path and path.startswith(("/", "~/")) else None
         there = work_trees.in_checkout(full, project, home) if full else None

@@ -40,9 +40,10 @@ def conflict_notice(level: str, node_id: str, node_written: Json | None, others:
                 f"changed version.\n  To resolve: kg_delete_node '{node_id}' deletes it after all; any write "
                 "of the node keeps it and clears this notice.")
     if all(isinstance(o, dict) and o.get(FROM_FOLDER) for o in others):
-        # Merged at a load from a second folder of the same project's graph (twin_folders.py), not by a sync.
+        # Merged from a second folder of the same project's graph (twin_folders.py, conduct/worktree_fold.py), not by a
+        # sync; each version set aside names the folder it came from.
         head = (f"IN TWO GRAPH FOLDERS: '{node_id}' ({level}) was held differently in two graph folders of this "
-                "project (kg-memory's and this server's); both versions are kept.")
+                "project; both versions are kept.")
     elif all(isinstance(o, dict) and o.get(HELD_TWICE) for o in others):  # core/hand_edits.py
         head = (f"HELD TWICE IN ITS FILE: '{node_id}' ({level}) was held twice in its graph file (a hand edit); "
                 "the last entry is used and the earlier one kept.")

@@ -64,6 +64,12 @@ class Conflict:
     other: Json
 
 
+def label_set_aside(conflicts: tuple[Conflict, ...], ours: str, theirs: str) -> None:
+    """Mark each version set aside with the graph folder it came from: the losing side's label."""
+    for conflict in conflicts:
+        conflict.other[FROM_FOLDER] = theirs if conflict.kept_side == "ours" else ours
+
+
 @attrs.frozen
 class MergeResult:
     merged: Json

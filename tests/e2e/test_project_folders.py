@@ -219,3 +219,36 @@ def test_a_worktrees_own_graph_from_an_earlier_kg_is_merged_into_its_repositorys
     stranger = srv.project("elsewhere/old-fix")
     git("init", "-q", stranger)
     assert "r02-" not in Harness(srv, stranger).start().context
+
+
+def test_a_merged_worktree_graph_labels_each_set_aside_version_by_the_graph_it_came_from(srv):
+    import time
+
+    main = srv.project("repos/r03")
+    os.makedirs(f"{main}/src")
+    with open(f"{main}/src/a.py", "w") as f:
+        f.write("# a\n")
+    git("init", "-q", main)
+    git("add", "src/a.py", cwd=main)
+    git("commit", "-q", "-m", "first", cwd=main)
+    h = learn(srv, main, "r03-older-here", "The repository's older version.")
+    h.mcp("kg_put_node", level="project", id="r03-newer-here", gist="The repository's newer version.")
+    wt = f"{main}/.claude/worktrees/old-wt3"
+    git("worktree", "add", "-q", wt, cwd=main)
+    legacy = srv.store / "projects" / "old-wt3"
+    legacy.mkdir(parents=True)
+    now = time.time()
+    (legacy / "graph.json").write_text(json.dumps(project_graph(os.path.realpath(wt), [
+        node("r03-older-here", "The worktree's newer version.", _written={"ts": now + 60, "by": "abcd1234"}),
+        node("r03-newer-here", "The worktree's older version.", _written={"ts": now - 86_400, "by": "abcd1234"}),
+        node("r03-wt-touch", "A lesson of the worktree on a.py.", touches=[f"{os.path.realpath(wt)}/src/a.py:1"])])))
+    assert "r03-wt-touch" in Harness(srv, wt).start().context
+    theirs = f"projects/old-wt3 (the graph kept for linked worktree {os.path.realpath(wt)})"
+    ours = "this repository's own graph"
+    read = mcp_call(srv, "kg_read", {"cwd": main, "id": "r03-older-here"})
+    assert "The worktree's newer version." in read and "two graph folders" in read and "kg-memory" not in read, read
+    assert f"in {ours}" in read and theirs not in read, read  # the set-aside one is the repository's
+    read = mcp_call(srv, "kg_read", {"cwd": main, "id": "r03-newer-here"})
+    assert "The repository's newer version." in read and f"in {theirs}" in read and ours not in read, read
+    read = mcp_call(srv, "kg_read", {"cwd": main, "id": "r03-wt-touch"})
+    assert "src/a.py:1" in read and "old-wt3/src" not in read, read  # the repository's file, as a write's
