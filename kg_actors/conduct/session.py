@@ -43,7 +43,7 @@ async def open_session(floor: Floor, cwd: str | None, session_id: str | None,
         root, folder, refused = None, None, exc
     if root is not None:
         await fold_worktree_graph(floor, cwd, root)
-    bound_note = replies.bound_note(root, folder)
+    bound_note = replies.bound_note(root, folder, root is not None and floor.bindings.worktree(cwd) is not None)
     sessions = floor.sessions
     if session_id:
         view = await sessions.get(sid=session_id)

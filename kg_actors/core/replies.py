@@ -38,11 +38,13 @@ def user_only_notice(sid: str) -> str:
     )
 
 
-def bound_note(root: str | None, folder: str | None) -> str | None:
-    """Said when a session binds below a work tree's root, so the agent knows which folder's memory it holds."""
+def bound_note(root: str | None, folder: str | None, linked: bool = False) -> str | None:
+    """Said when a session binds below a work tree's root, so the agent knows which folder's memory it holds.
+    `linked`: the folder is in a linked worktree of the repository at `root` (it may lie inside it, as
+    Claude Code's `<repo>/.claude/worktrees/<name>` does)."""
     if root is None or root == folder:
         return None
-    if folder is not None and not folder.startswith(root.rstrip("/") + "/"):
+    if linked or (folder is not None and not folder.startswith(root.rstrip("/") + "/")):
         return f"Project folder: {root}, the git repository whose linked worktree holds cwd {folder}."
     return f"Project folder: {root}, the root of the git work tree holding cwd {folder}."
 

@@ -28,3 +28,12 @@ def test_a_rename_to_a_long_or_dated_id_gets_the_id_nudge_a_write_gets():
         text = replies.renamed("old-id", new_id, "project", 0, [])
         assert text.startswith(f"Renamed 'old-id' -> '{new_id}'") and "an id names the subject" in text
     assert "an id names the subject" not in replies.renamed("old-id", "deploy-needs-vpn", "project", 0, [])
+
+
+def test_a_linked_worktree_inside_its_repository_is_named_as_one():
+    from kg_actors.core.replies import bound_note
+
+    inside = bound_note("/h/app", "/h/app/.claude/worktrees/fix-bug", linked=True)
+    assert inside == "Project folder: /h/app, the git repository whose linked worktree holds cwd " \
+                     "/h/app/.claude/worktrees/fix-bug."
+    assert bound_note("/h/app", "/h/app/src") == "Project folder: /h/app, the root of the git work tree holding cwd /h/app/src."

@@ -73,6 +73,10 @@ def test_a_git_worktree_shares_its_repositorys_memory_and_leaves_none_behind(srv
     assert "r01-flaky-port" in Harness(srv, main).start().context  # learned in a worktree, known in the repo
     assert "r01-flaky-port" in Harness(srv, plain_wt).start().context
     # An agent's own kg_read(cwd=<worktree>) opens the same project, and says which folder that is.
+    for wt in (claude_wt, plain_wt):  # inside the repository's folder (Claude Code's) or beside it
+        text = mcp_call(srv, "kg_read", {"cwd": wt})
+        assert f"Project folder: {os.path.realpath(main)}, the git repository whose linked worktree holds cwd " \
+               f"{os.path.realpath(wt)}." in text, text
     text = mcp_call(srv, "kg_read", {"cwd": plain_wt})
     assert "r01-flaky-port" in text
     assert f"Project folder: {os.path.realpath(main)}, the git repository whose linked worktree holds cwd " \
