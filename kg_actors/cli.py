@@ -150,14 +150,21 @@ def _find(exc: BaseException, kind: type[E]) -> E | None:
 def cmd_logs(args: argparse.Namespace) -> int:
     config = _store_config(args, existing=False)
     path = config.root / "server.log"
-    lines = server_log.last_lines(path, args.lines)  # across server.log.prev just after a rotation
+    try:
+        f = open(path, "rb")
+    except FileNotFoundError:
+        f = None
+    # The end is taken before the last lines are read: a line appended between the two is followed, not lost.
+    end = f.seek(0, os.SEEK_END) if f is not None else None
+    lines = server_log.last_lines(path, args.lines, end)  # across server.log.prev just after a rotation
     if lines is None:
         print(f"kg: no log yet at {path}")
         return 0
     print("\n".join(lines), flush=True)
+    if f is None:  # only server.log.prev holds lines (a rotation is under way): nothing to follow yet
+        return 0
     try:
-        with open(path, "rb") as f:
-            f.seek(0, os.SEEK_END)
+        with f:
             while args.follow:  # like tail -f: poll for what is appended, until interrupted
                 chunk = f.read()
                 if chunk:
@@ -165,8 +172,6 @@ def cmd_logs(args: argparse.Namespace) -> int:
                     sys.stdout.flush()
                 else:
                     time.sleep(0.25)
-    except FileNotFoundError:
-        print(f"kg: no log yet at {path}")
     except KeyboardInterrupt:
         pass
     return 0

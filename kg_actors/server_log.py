@@ -43,14 +43,14 @@ def rotate_live(path: Path, max_bytes: int) -> None:
     log.info("%s rotated past %d bytes: the lines before are in %s", path.name, max_bytes, prev_of(path).name)
 
 
-def last_lines(path: Path, count: int) -> list[str] | None:
-    """The last `count` lines of server.log, those of server.log.prev before them when it holds fewer (a
-    rotation just happened); None when neither exists."""
+def last_lines(path: Path, count: int, upto: int | None = None) -> list[str] | None:
+    """The last `count` lines of server.log (of its first `upto` bytes), those of server.log.prev before them
+    when it holds fewer (a rotation just happened); None when neither exists."""
     out: list[str] = []
     found = False
-    for part in (path, prev_of(path)):
+    for part, end in ((path, upto), (prev_of(path), None)):
         try:
-            lines = _tail(part, count - len(out))
+            lines = _tail(part, count - len(out), end)
         except FileNotFoundError:
             continue
         found = True
@@ -60,10 +60,11 @@ def last_lines(path: Path, count: int) -> list[str] | None:
     return out if found else None
 
 
-def _tail(path: Path, count: int) -> list[str]:
-    """The last `count` lines of a file, read from its end (a rotated log is megabytes)."""
+def _tail(path: Path, count: int, upto: int | None = None) -> list[str]:
+    """The last `count` lines of a file (of its first `upto` bytes), read from its end (a rotated log is
+    megabytes)."""
     with open(path, "rb") as f:
-        end = pos = f.seek(0, os.SEEK_END)
+        end = pos = f.seek(0, os.SEEK_END) if upto is None else upto
         data = b""
         while pos > 0 and data.count(b"\n") <= count:
             pos = max(0, pos - TAIL_CHUNK)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import select
 import os
 import shutil
 import signal
@@ -313,11 +314,16 @@ def test_logs_follow_prints_what_is_appended(env, tmp_path):
     store.mkdir()
     (store / "server.log").write_text("first line\n")
     follow = subprocess.Popen([KG, "logs", "-f"], env=env, stdout=subprocess.PIPE, text=True)
+
+    def line() -> str:  # bounded: a line never printed fails the test instead of holding the run
+        assert select.select([follow.stdout], [], [], 60)[0], "kg logs -f printed nothing"
+        return follow.stdout.readline()
+
     try:
-        assert follow.stdout.readline() == "first line\n"
+        assert line() == "first line\n"
         with open(store / "server.log", "a") as f:
             f.write("appended later\n")
-        assert follow.stdout.readline() == "appended later\n"
+        assert line() == "appended later\n"
     finally:
         follow.kill()
         follow.wait()
