@@ -37,6 +37,7 @@ from .delivery_actor import run_deliveries
 from .derived import missing_files
 from .directory import GraphDirectory
 from .editor import listener as editor_listener
+from .editor import page_digest as editor_page_digest
 from .feed import ChangeFeed
 from .hook_priority import HookPriority
 from .http.app import HOOK_PATHS, App
@@ -76,6 +77,7 @@ class Runtime:
     http_port: int = 0
     asgi: Any = None  # the memory server's ASGI app; the editor hands /api and /ws to it in-process
     editor: str = "off"  # the editor's state for /health: off, starting, up, or why it is off
+    editor_page: str | None = None  # the digest of the editor's page at start (editor/page_digest.py)
     keeper: Any = None  # the store's git work (sync/keeper.py)
     readings: Readings = attrs.field(factory=Readings)  # the tick's debt and render size per graph, for the chart
     chores: Any = None  # the chore supervisor's handle (kg_actors/chores/)
@@ -343,6 +345,7 @@ async def _serve_editor(rt: Runtime) -> None:
     """The editor on its own port: bound now, its web stack imported (off the event loop) only when a
     browser first connects (editor/listener.py)."""
     config = rt.config
+    rt.editor_page = editor_page_digest.folder_digest()  # its web side, loaded later, serves only this page
     where = f"{config.host}:{config.editor_port}"
     sock = editor_listener.bind(config.host, config.editor_port)
     if isinstance(sock, OSError):

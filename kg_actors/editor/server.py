@@ -11,7 +11,6 @@ framed or talking to anything but this origin.
 from __future__ import annotations
 
 import logging
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import trio
@@ -21,6 +20,7 @@ from quart import Response, request, send_from_directory
 from quart_trio import QuartTrio
 
 from ..http import security, websocket
+from .page_digest import STALE_PAGE, STATIC
 from .stalled_body import bounded_bodies
 from .static_files import StaticFiles
 
@@ -30,7 +30,6 @@ if TYPE_CHECKING:
     from ..http.app import ASGIApp, Receive, Scope, Send
     from ..runtime import Runtime
 
-STATIC = Path(__file__).parent / "static"
 # The memory server's paths; everything else is the page's.
 API_PREFIXES = ("/api/", "/ws", "/health")
 
@@ -60,7 +59,9 @@ HARDENING = {
 }
 
 
-def build_app(api: ASGIApp, extra_hosts: frozenset[str] = frozenset()) -> QuartTrio:
+def build_app(api: ASGIApp, extra_hosts: frozenset[str] = frozenset(), page_at_start: str | None = None) -> QuartTrio:
+    """The editor's app; `page_at_start`: the digest of the page the server started with (page_digest.py),
+    None to serve whatever page is on disk."""
     app = QuartTrio(__name__, static_folder=str(STATIC), static_url_path="/static")
     app.config["SEND_FILE_MAX_AGE_DEFAULT"] = 0  # the page and its scripts change with the package
 
@@ -82,7 +83,7 @@ def build_app(api: ASGIApp, extra_hosts: frozenset[str] = frozenset()) -> QuartT
         return await send_from_directory(STATIC, "index.html")
 
     quart_asgi = app.asgi_app
-    static = StaticFiles(STATIC)
+    static = _page_files(page_at_start)
     hardening = [(k.lower().encode(), v.encode()) for k, v in HARDENING.items()]
 
     @bounded_bodies
@@ -90,7 +91,9 @@ def build_app(api: ASGIApp, extra_hosts: frozenset[str] = frozenset()) -> QuartT
         path = scope.get("path", "")
         if scope["type"] in ("http", "websocket") and path.startswith(API_PREFIXES):
             await api(scope, receive, send)
-        elif static.handles(scope) and page_refusal(scope["method"], _headers(scope), extra_hosts) is None:
+        elif static is None and scope["type"] == "http" and page_refusal(scope["method"], _headers(scope), extra_hosts) is None:
+            await _send_stale_page(scope, send, hardening)
+        elif static is not None and static.handles(scope) and page_refusal(scope["method"], _headers(scope), extra_hosts) is None:
             await static(scope, send, hardening)
         else:  # refusals, and what is not a file of the page
             await quart_asgi(scope, receive, _ends_shielded(send))  # type: ignore[arg-type]  # quart types ASGI as TypedDicts
@@ -99,10 +102,31 @@ def build_app(api: ASGIApp, extra_hosts: frozenset[str] = frozenset()) -> QuartT
     return app
 
 
+def _page_files(page_at_start: str | None) -> StaticFiles | None:
+    """The page's files, or None when they are not the page the server started with (an upgrade installed
+    another since: its scripts call an API this server may not have)."""
+    try:
+        static = StaticFiles(STATIC)
+    except OSError:  # a file going mid-upgrade
+        static = None
+    if static is None or (page_at_start is not None and static.digest != page_at_start):
+        log.warning("editor: its page on disk is not the one this server started with (kg was upgraded or "
+                    "reinstalled since); it says to restart the server: kg stop && kg start")
+        return None
+    return static
+
+
+async def _send_stale_page(scope: Scope, send: Send, hardening: list[tuple[bytes, bytes]]) -> None:
+    headers = [(b"content-type", b"text/html; charset=utf-8"), (b"cache-control", b"no-store"),
+               (b"content-length", str(len(STALE_PAGE)).encode()), *hardening]
+    await send({"type": "http.response.start", "status": 503, "headers": headers})
+    await send({"type": "http.response.body", "body": b"" if scope["method"] == "HEAD" else STALE_PAGE})
+
+
 async def serve_editor(rt: Runtime, fd: int) -> None:
     """Serve on the listening socket `fd` (editor/listener.py bound it; hypercorn takes it over) until
     cancelled."""
-    app = build_app(rt.asgi, frozenset({rt.config.host.lower()}))
+    app = build_app(rt.asgi, frozenset({rt.config.host.lower()}), rt.editor_page)
     await hyper_serve(app, hyper_config(fd))
 
 
@@ -123,6 +147,7 @@ def hyper_config(fd: int) -> HyperConfig:
 
 
 READ_SECONDS = 900
+log = logging.getLogger(__name__)
 
 
 def _ends_shielded(send: Send) -> Send:

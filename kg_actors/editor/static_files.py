@@ -16,6 +16,8 @@ from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from .page_digest import digest_of, page_files
+
 TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
          ".html": "text/html; charset=utf-8", ".svg": "image/svg+xml", ".json": "application/json"}
 
@@ -23,14 +25,17 @@ TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf
 class StaticFiles:
     def __init__(self, root: Path, prefix: str = "/static/", index: str = "index.html") -> None:
         self.files: dict[str, tuple[bytes, bytes, bytes]] = {}  # path -> (body, content type, etag)
-        for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        read: list[tuple[str, bytes]] = []
+        for path in page_files(root):
             body = path.read_bytes()
+            read.append((path.relative_to(root).as_posix(), body))
             kind = TYPES.get(path.suffix) or mimetypes.guess_type(path.name)[0] or "application/octet-stream"
             etag = f'"{hashlib.sha256(body).hexdigest()[:20]}"'.encode()
             entry = (body, kind.encode(), etag)
             self.files[prefix + path.relative_to(root).as_posix()] = entry
             if path.relative_to(root).as_posix() == index:
                 self.files["/"] = entry
+        self.digest = digest_of(read)  # compared with the page the server started with (page_digest.py)
 
     def handles(self, scope: dict[str, Any]) -> bool:
         return scope["type"] == "http" and scope.get("method") in ("GET", "HEAD") and scope.get("path") in self.files
