@@ -20,7 +20,8 @@ from pathlib import Path
 from . import server_log
 from .build import build_id, stale_said
 from .core import constants as C
-from .server_probe import HUNG_AFTER, OtherServer, get_health, listening, port_taken, probe_health, stuck
+from .server_probe import (HUNG_AFTER, OtherServer, editor_fix, get_health, listening, port_taken, probe_health,
+                           stuck)
 from .server_process import SESSIONS_NOT_SAVED, is_server, is_stopped, port_holder, stopped_said
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at each `kg mcp` start
@@ -453,7 +454,7 @@ def cmd_status(args: argparse.Namespace) -> int:
           f"graphs loaded: {loaded_said(health) or 'none'}", *troubles, sep="\n")
     editor = health.get("editor") or {}
     if editor.get("state", "").startswith("off:"):
-        print(f"kg: the visual editor is {editor['state']}; move it with --editor-port PORT or KG_EDITOR_PORT")
+        print(f"kg: the visual editor is {editor['state']}; {editor_fix(editor['state'])}")
     elif editor.get("state") == "up":
         print(f"kg: visual editor at http://127.0.0.1:{editor.get('port')}/")
     if elsewhere is not None:

@@ -113,3 +113,16 @@ def stuck(host: str, pid: int, port: int | None) -> str | None:
         return (f"(pid {pid}) listens on port {port} but does not answer /health within {HUNG_AFTER:.0f} s: it is "
                 f"hung; `kill {pid}` asks it to stop, `kill -9 {pid}` ends it")
     return None
+
+
+EDITOR_MOVE = "move it with --editor-port PORT or KG_EDITOR_PORT, then kg stop && kg start"
+
+
+def editor_fix(state: str) -> str:
+    """The fix for an editor the server reports off (`state`, runtime.py's words): another port only when its
+    port was busy; a restart when its code did not load or failed (an install changed or broken under the
+    running server: a new start loads the installed kg's)."""
+    if state.startswith("off: port "):
+        return EDITOR_MOVE
+    return ("kg stop && kg start: the server could not run the editor's code (changed or broken since it "
+            "started); a restart loads the installed kg's (kg logs says what failed; if it fails again, reinstall kg)")

@@ -20,7 +20,7 @@ import attrs
 from .. import __version__, server_process
 from ..build import build_id, stale_said
 from ..harness import gemini_trust
-from ..server_probe import OtherServer, get_health, listening, port_taken, probe_health
+from ..server_probe import EDITOR_MOVE, OtherServer, editor_fix, get_health, listening, port_taken, probe_health
 from ..storage import faults, lock
 from ..storage.files import probe_write
 from . import SetupError, codex
@@ -163,17 +163,16 @@ def _editor(r: Report, config: Config, editor: object) -> None:
     if not isinstance(port, int):  # a server that does not say: the environment's port, checked as before
         port, said = config.editor_port, {"state": "up"}
     state = str(said.get("state"))
-    move = "move it with --editor-port PORT or KG_EDITOR_PORT, then kg stop && kg start"
     if state == "off":
         r.note("editor", "off (the server runs without it: --no-editor); kg stop && kg start serves it")
     elif state.startswith("off:"):
-        r.bad("editor", state, move)
+        r.bad("editor", state, editor_fix(state))
     elif state == "starting":
         r.note("editor", f"starting on port {port} (run kg doctor again)")
     elif listening("127.0.0.1", port):
         r.ok("editor", f"reachable at http://127.0.0.1:{port}/")
     else:
-        r.bad("editor", f"nothing answers on port {port}, where the server serves it", move)
+        r.bad("editor", f"nothing answers on port {port}, where the server serves it", EDITOR_MOVE)
 
 
 def trouble_fix(trouble: dict[str, Any]) -> str:
