@@ -43,7 +43,7 @@ def stale_said(health: dict[str, Any], installed: str) -> str | None:
                 "exists): its commits, syncs and index builds fail")
     if build is None and is_ours(health):  # the installed kg names its build: this one is older
         return (f"the server (pid {health.get('pid')}) runs an older kg than the installed one (it names no "
-                "build): it was started before kg was upgraded; restart it")
+                "build): it was started before kg was upgraded")  # the caller says the restart, once
     if not isinstance(build, str) or build == installed:
         return None
     where = f" ({python})" if isinstance(python, str) else ""

@@ -151,6 +151,7 @@ def setup(ctx: Context, only: tuple[str, ...], plan_only: bool = False) -> int:
             ctx.out(gemini.by_hand(_gemini_want(ctx)))
         if any(s.name == "opencode" and (s.actions or s.problem) for s in steps):
             _say_by_hand(ctx, plugin)
+        _say_restart(ctx)  # a probe of /health: reads only
         ctx.out("(plan only: nothing was changed)")
         return 1 if any(s.problem for s in steps) else 0
     with locked(ctx.setup_dir / "lock", lambda: ctx.out("kg setup: waiting for another kg setup to finish")):
