@@ -46,9 +46,12 @@ def stale_said(health: dict[str, Any], installed: str) -> str | None:
                 "build): it was started before kg was upgraded")  # the caller says the restart, once
     if not isinstance(build, str) or build == installed:
         return None
-    where = f" ({python})" if isinstance(python, str) else ""
-    return (f"the server (pid {health.get('pid')}) runs other code than the installed kg{where}: it was started "
-            "before kg was upgraded or reinstalled, or from another install")
+    said = f"the server (pid {health.get('pid')}) runs other code than the installed kg"
+    if not isinstance(python, str):  # a server that does not name its Python: either may be why
+        return f"{said}: it was started before kg was upgraded or reinstalled, or from another install"
+    if python != sys.executable:  # each venv's Python is its own path (a link's realpath would merge them)
+        return f"{said}: it runs from another install ({python})"
+    return f"{said}: it was started before kg was upgraded or reinstalled"
 
 
 def python_gone(exc: BaseException) -> str | None:

@@ -129,7 +129,7 @@ def cmd_start(args: argparse.Namespace) -> int:
         print(f"kg: not started: {_other_store(health, config)}", file=sys.stderr)
         return 1
     if health:
-        print(f"kg: already running at {config.url}{_pid_of(health)}")
+        _say_running(config, health)
         return 0
     if not_a_folder(config.root):
         print(f"kg: the server did not start: {not_a_folder(config.root)}", file=sys.stderr)
@@ -160,6 +160,13 @@ def cmd_start(args: argparse.Namespace) -> int:
             os.close(turn)
 
 
+def _say_running(config: Config, health: dict[str, Any]) -> None:
+    """Running already (a start's success), and the restart it needs when it runs other code than this kg."""
+    print(f"kg: already running at {config.url}{_pid_of(health)}")
+    if (stale := stale_said(health, build_id())) is not None:
+        print(f"kg: {stale}\n    fix: kg stop && kg start (the installed kg then serves)")
+
+
 def _start_turn(root: Path, deadline: float) -> int | None:
     """The store's start.lock, held while this command starts the server and waits for it: starters
     (`kg start`, every `kg mcp` finding no server) go one at a time, so the next finds the server up
@@ -181,7 +188,7 @@ def _start_turn(root: Path, deadline: float) -> int | None:
 def _start(args: argparse.Namespace, config: Config, deadline: float) -> int:
     health = get_health(config.url)  # the starter before this one may have started it
     if health:
-        print(f"kg: already running at {config.url}{_pid_of(health)}")
+        _say_running(config, health)
         return 0
     pid, port, _ = _pid_from_file(config.root / "server.pid")
     why = stuck(config.host, pid, port) if pid is not None else None

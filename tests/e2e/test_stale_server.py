@@ -26,8 +26,12 @@ def test_doctor_and_status_name_a_server_running_other_code_than_the_installed_k
     status = kg(["status"], srv.env)
     assert status.returncode == 1, status.stdout + status.stderr
     assert "runs other code than the installed kg" in status.stdout and "fix: kg stop && kg start" in status.stdout
+    assert "started before kg was upgraded or reinstalled" in status.stdout and "another install" not in status.stdout
     doctor = kg(["doctor"], srv.env)
     assert doctor.returncode == 1 and f"FAIL  server: the server (pid {health['pid']}) runs other code" in doctor.stdout
+    start = kg(["start"], srv.env)  # it is running: exit 0, and the restart it needs is said
+    assert start.returncode == 0 and f"already running at {srv.url}" in start.stdout, start.stdout + start.stderr
+    assert "runs other code than the installed kg" in start.stdout and "kg stop && kg start" in start.stdout, start.stdout
     plan = kg(["setup", "--plan"], srv.env)  # reads only, and says the restart the setup would
     assert "restart it to serve the installed kg: kg stop && kg start" in plan.stdout, plan.stdout
     setup = kg(["setup", "--yes"], srv.env)  # the upgrade's own step: the agents now run the installed kg
@@ -46,6 +50,11 @@ def test_a_server_whose_install_is_gone_or_that_names_no_build_is_named_so_and_o
     assert "the server (pid 7) runs an older kg than the installed one" in said, said
     assert "restart" not in said, said  # each caller says the restart its own way, once
     assert stale_said({"version": "0.1.0"}, mine) is None  # not kg's answer: another program's, judged elsewhere
+    # Other code: from another install when its Python is another, else this install's, upgraded since.
+    other = str(stale_said({"build": "0" * 16, "python": str(Path(sys.executable).parent), "pid": 7}, mine))
+    assert f"from another install ({Path(sys.executable).parent})" in other and "upgraded" not in other, other
+    same = str(stale_said({"build": "0" * 16, "python": sys.executable, "pid": 7}, mine))
+    assert "started before kg was upgraded or reinstalled" in same and "another install" not in same, same
 
 
 def test_a_commit_on_a_server_whose_python_was_removed_says_so_and_how_to_restart(server_factory, tmp_path):
