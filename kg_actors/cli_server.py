@@ -454,7 +454,7 @@ def cmd_status(args: argparse.Namespace) -> int:
     elif elsewhere is not None:
         url, health = url_of(config, elsewhere[1]), elsewhere[2]
     else:
-        print(f"kg: {no_answer_said(config, answer) or f'not running at {url} (storage {config.root})'}")
+        print(f"kg: {no_answer_said(config, answer) or f'not running at {url} (storage {config.root}){_crashed(config)}'}")
         return 3
     troubles = trouble_lines(health)
     print(f"kg: running at {url}, version {health.get('version')}, storage {health.get('storage')}, "
@@ -473,6 +473,13 @@ def cmd_status(args: argparse.Namespace) -> int:
         print(f"kg: {stale}\n    fix: kg stop && kg start (the installed kg then serves)")
         return 1
     return 1 if troubles else 0  # a graph in trouble fails here as in kg doctor
+
+
+def _crashed(config: Config) -> str:
+    """What server.log's tail tells of a server that is not running: that it stopped without shutting down
+    (killed, or crashed), or nothing."""
+    lines = server_log.last_lines(config.root / "server.log", server_log.UNCLEAN_TAIL)
+    return "; it stopped without shutting down: see kg logs" if lines and server_log.stopped_uncleanly(lines) else ""
 
 
 def no_answer_said(config: Config, answer: object) -> str | None:

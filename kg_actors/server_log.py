@@ -6,10 +6,16 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from pathlib import Path
 
 log = logging.getLogger(__name__)
 TAIL_CHUNK = 64 * 1024
+# The lines a server writes as it starts serving and as a signal (kg stop, Ctrl-C) starts its shutdown (runtime.py).
+SERVING = re.compile(r"\bkg_actors \S+ serving .* on \S+$")
+SHUTTING_DOWN = re.compile(r": received SIG[A-Z]+: shutting down$")
+LOGGED = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d")  # a logging line's start: a traceback's are not
+UNCLEAN_TAIL = 400  # lines read by `kg status`: one or two chunks from the end
 
 
 def prev_of(path: Path) -> Path:
@@ -72,3 +78,16 @@ def _tail(path: Path, count: int, upto: int | None = None) -> list[str]:
             data = f.read(end - pos)
     lines = data.decode(errors="replace").splitlines()
     return lines[-count:] if count > 0 else []
+
+
+def stopped_uncleanly(lines: list[str]) -> bool:
+    """Whether the server that wrote these last lines of server.log stopped without shutting down (killed, or
+    crashed): its last start is not followed by a shutdown's line; or, neither in these lines, they end in a
+    traceback."""
+    starts = [i for i, line in enumerate(lines) if SERVING.search(line)]
+    stops = [i for i, line in enumerate(lines) if SHUTTING_DOWN.search(line)]
+    if starts or stops:
+        return max(starts, default=-1) > max(stops, default=-1)
+    tracebacks = [i for i, line in enumerate(lines) if line.startswith("Traceback (most recent call last):")]
+    after = lines[tracebacks[-1] + 1:] if tracebacks else []
+    return bool(after) and not any(LOGGED.match(line) for line in after)
