@@ -17,7 +17,8 @@ import attrs
 
 # kg-memory (the reference, 0.17 and before) names its plugin so in its manifest.
 KG_MEMORY_NAME = "knowledge-graph"
-_KG_MCP = re.compile(r"(?:^|[\s/;&|(])kg\s+mcp\b")
+# `kg` as a program (bare or a path's last part) and `mcp` as its whole argument: never `kg mcp-bridge`, `my-kg mcp`.
+_KG_MCP = re.compile(r"""(?:^|[\s/;&|('"])kg['"]?\s+['"]?mcp['"]?(?=$|[\s;&|)])""")
 
 
 @attrs.frozen
@@ -106,14 +107,25 @@ def codex_others(config: dict[str, Any], codex_home: Path, own_key: str) -> tupl
     return tuple(out)
 
 
-def permissions_of(settings: dict[str, Any] | None, other: OtherPlugin, own_key: str) -> list[str]:
+def name_shared(settings: dict[str, Any] | None, other: OtherPlugin, leaving: set[str]) -> list[str]:
+    """The plugins enabled in Claude Code's settings, other than those setup disables (`leaving`), named as
+    `other` is (another marketplace's): its tools' permission rules would be theirs too."""
+    enabled = (settings or {}).get("enabledPlugins")
+    name = other.key.partition("@")[0]
+    return sorted(key for key, on in (enabled.items() if isinstance(enabled, dict) else ())
+                  if on is True and key not in leaving and key != other.key and key.partition("@")[0] == name)
+
+
+def permissions_of(settings: dict[str, Any] | None, other: OtherPlugin, own_key: str,
+                   leaving: set[str] | None = None) -> list[str]:
     """Claude Code's permission rules (permissions.allow) for the tools of `other`'s MCP servers, which name
-    the plugin and server (`mcp__plugin_knowledge-graph_kg__kg_read`); none when its name is ours (they
-    could be kg's own)."""
+    the plugin and server (`mcp__plugin_knowledge-graph_kg__kg_read`); none when its name is ours or that of
+    a plugin staying enabled (`leaving`: the plugins setup disables), as they could be that one's."""
     name = other.key.partition("@")[0]
     perms = (settings or {}).get("permissions")
     allow = perms.get("allow") if isinstance(perms, dict) else None
-    if name == own_key.partition("@")[0] or not isinstance(allow, list):
+    if name == own_key.partition("@")[0] or not isinstance(allow, list) \
+            or name_shared(settings, other, leaving or {other.key}):
         return []
     prefixes = [f"mcp__plugin_{name}_{server}" for server in other.servers]
     return [rule for rule in allow if isinstance(rule, str)

@@ -14,7 +14,7 @@ import attrs
 
 from . import opencode, statusline
 from .files import foreign_entry
-from .other_plugins import OtherPlugin, permissions_of
+from .other_plugins import OtherPlugin, name_shared, permissions_of
 
 STEPS = ("claude", "codex", "desktop", "gemini", "antigravity", "opencode", "gauge")
 TITLES = {"claude": "Claude Code", "codex": "Codex", "desktop": "Claude Desktop", "gemini": "Gemini CLI",
@@ -197,8 +197,9 @@ def _claude(found: Found) -> Step:
     elif not c.enabled:
         acts.append(Action("run", f"enable the plugin {key}", (c.cli, "plugin", "enable", key)))
     acts += _disable_others("claude", c)
+    leaving = {o.key for o in c.others}
     for other in c.others:  # its tools' permissions, of no use once it is off (uninstall puts them back)
-        rules = permissions_of(c.settings, other, key)
+        rules = permissions_of(c.settings, other, key, leaving)
         if rules:
             acts.append(Action("claude_drop_rules", f"take the {len(rules)} permission rules of {other.key}'s tools "
                                                     f"({rules[0]}, ...) out of {found.claude_settings}",
@@ -210,9 +211,17 @@ def _disable_others(agent: str, c: ClaudeFound | CodexFound) -> list[Action]:
     """Another kg memory plugin enabled beside ours is disabled, as its agent's own CLI or config would (its
     marketplace and installed copy stay: `kg uninstall` enables it again)."""
     assert c.cli is not None
-    return [Action("disable_other", f"disable {o.key} ({o.why}): another kg memory plugin, whose hooks and kg "
-                                    "tools would run beside kg's (its marketplace and files stay)", (agent, c.cli, o.key))
-            for o in c.others]
+    leaving = {o.key for o in c.others}
+    acts = []
+    for o in c.others:
+        shared = name_shared(c.settings, o, leaving) if agent == "claude" else []
+        # Claude Code names a plugin's tools by its name alone: a namesake staying enabled owns those rules too.
+        kept = (f"; its permission rules stay ({', '.join(shared)}, also enabled, names its tools the same way)"
+                if shared else "")
+        acts.append(Action("disable_other", f"disable {o.key} ({o.why}): another kg memory plugin, whose hooks and kg "
+                                            f"tools would run beside kg's (its marketplace and files stay){kept}",
+                           (agent, c.cli, o.key)))
+    return acts
 
 
 def _enabled_not_object(settings: dict[str, Any] | None) -> str | None:

@@ -19,17 +19,19 @@ OTHER_RULE = "mcp__plugin_knowledge-graph_kg2__x"
 OLD_DESKTOP = {"command": "/home/someone/.local/bin/kg", "args": ["mcp"]}  # kg-memory's Claude Desktop server
 
 
-def _old_marketplace(root):
+def _old_marketplace(root, market: str = "old-market", name: str = "knowledge-graph",
+                    server: dict | None = None):
     """A local marketplace holding a plugin shaped as kg-memory 0.17 ships it: manifest name `knowledge-graph`,
-    an MCP server `kg` that a shell line runs as `kg mcp`."""
+    an MCP server `kg` that a shell line runs as `kg mcp` (or another plugin, with its own server)."""
     (root / ".claude-plugin").mkdir(parents=True)
     (root / ".claude-plugin" / "marketplace.json").write_text(json.dumps({
-        "name": "old-market", "owner": {"name": "someone"},
-        "plugins": [{"name": "knowledge-graph", "source": "./knowledge-graph", "version": "0.17.0"}]}))
-    plugin = root / "knowledge-graph"
+        "name": market, "owner": {"name": "someone"},
+        "plugins": [{"name": name, "source": f"./{name}", "version": "0.17.0"}]}))
+    plugin = root / name
     (plugin / ".claude-plugin").mkdir(parents=True)
-    (plugin / ".claude-plugin" / "plugin.json").write_text(json.dumps({"name": "knowledge-graph", "version": "0.17.0"}))
-    (plugin / ".mcp.json").write_text(json.dumps({"mcpServers": {"kg": {"command": "sh", "args": ["-c", "exec kg mcp"]}}}))
+    (plugin / ".claude-plugin" / "plugin.json").write_text(json.dumps({"name": name, "version": "0.17.0"}))
+    servers = {"kg": {"command": "sh", "args": ["-c", "exec kg mcp"]}} if server is None else server
+    (plugin / ".mcp.json").write_text(json.dumps({"mcpServers": servers}))
     return root
 
 
@@ -123,3 +125,38 @@ def test_kg_memorys_plugin_is_disabled_by_setup_named_by_doctor_and_enabled_agai
     assert sorted(_allowed(m)) == sorted(["Bash(ls:*)", *OLD_RULES, OTHER_RULE])
     assert json.loads(settings.read_text())["theme"] == "light"
     assert _desktop_servers(m) == {"other": {"command": "x"}, "knowledge-graph": OLD_DESKTOP}
+
+
+def test_the_users_own_kg_subcommands_and_a_namesakes_rules_are_never_taken_for_kg_memorys(migrated):
+    """`kg mcp-gateway` / `kg mcp-bridge` are the user's own programs, not `kg mcp`; and a rule naming a plugin
+    that another enabled plugin is named as is that one's too, so it stays."""
+    m = migrated
+    notes = {"notes": {"command": "node", "args": ["/opt/notes/server.js"]}}
+    plugins = (("user-tools", "mytool", notes),  # the user's, enabled; a kg plugin of the same name comes next
+               ("user-tools2", "mytool", {"notes": {"command": "sh", "args": ["-c", "exec kg mcp"]}}),
+               ("gw-tools", "gw", {"gw": {"command": "bash", "args": ["-lc", "exec $HOME/bin/kg mcp-gateway --x"]}}))
+    for market, name, server in plugins:
+        root = _old_marketplace(m.home.parent / market, market, name, server)
+        for argv in (("plugin", "marketplace", "add", str(root)), ("plugin", "install", f"{name}@{market}")):
+            out = m.run(npm_bin("claude"), *argv)
+            assert out.returncode == 0, out.stdout + out.stderr
+    settings = m.home / ".claude" / "settings.json"
+    data = json.loads(settings.read_text())
+    data["permissions"]["allow"].append("mcp__plugin_mytool_notes__search")
+    settings.write_text(json.dumps(data, indent=2))
+    desktop = m.home / ".config" / "Claude" / "claude_desktop_config.json"
+    bridge = {"command": "sh", "args": ["-c", "exec /opt/kgtools/kg mcp-bridge --port 5"]}
+    data = json.loads(desktop.read_text())
+    data["mcpServers"]["mykg"] = bridge
+    desktop.write_text(json.dumps(data))
+    plan = m.kg("setup", "--plan", "--only", "claude,desktop")
+    assert "gw@" not in plan.stdout and "mykg" not in plan.stdout, plan.stdout
+    assert ("disable mytool@user-tools2 (its MCP server notes runs `sh -c 'exec kg mcp'`)" in plan.stdout
+            and "its permission rules stay (mytool@user-tools, also enabled, names its tools the same way)"
+            in plan.stdout and "mytool_notes" not in plan.stdout), plan.stdout
+    out = m.kg("setup", "--yes", "--only", "claude,desktop")
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert _claude_status(m, OLD_KEY) == "disabled" and _claude_status(m, "mytool@user-tools2") == "disabled"
+    assert _claude_status(m, "mytool@user-tools") == "enabled" and _claude_status(m, "gw@gw-tools") == "enabled"
+    assert _allowed(m) == ["Bash(ls:*)", OTHER_RULE, "mcp__plugin_mytool_notes__search"]
+    assert _desktop_servers(m)["mykg"] == bridge and "knowledge-graph" not in _desktop_servers(m)

@@ -98,3 +98,32 @@ def test_a_claude_desktop_server_running_kg_mcp_beside_kgs_is_taken_out_and_put_
                 Path("/s/setup/record.json"), KEY)
     (back,) = [s for s in plan_uninstall(undo) if s.name == "desktop"]
     assert [a.kind for a in back.actions] == ["desktop_remove", "desktop_other_back"]
+
+
+def test_a_longer_subcommand_or_a_program_other_than_kg_is_not_kg_mcp():
+    # The user's own tools (`kg mcp-gateway`, `kg mcp-bridge`): `mcp` must be a whole argument of kg.
+    assert not runs_kg_mcp({"command": "bash", "args": ["-lc", "exec $HOME/bin/kg mcp-gateway --notes"]})
+    assert not runs_kg_mcp({"command": "sh", "args": ["-c", "exec /opt/kgtools/kg mcp-bridge --port 5"]})
+    assert not runs_kg_mcp({"command": "/opt/kg", "args": ["mcp-bridge"]})
+    assert not runs_kg_mcp({"command": "sh", "args": ["-c", "exec my-kg mcp"]})
+    assert not runs_kg_mcp({"command": "sh", "args": ["-c", "exec kg mcpx"]})
+    assert runs_kg_mcp({"command": "sh", "args": ["-c", "exec /opt/kgtools/kg mcp --port 5"]})
+    assert runs_kg_mcp({"command": "sh", "args": ["-c", "kg mcp"]})
+    assert runs_kg_mcp({"command": "sh", "args": ["-c", "kg mcp; echo done"]})
+
+
+def test_rules_named_by_a_plugin_name_another_enabled_plugin_shares_are_left_and_the_plan_says_why():
+    other = OtherPlugin("mytool@user-tools2", "its MCP server notes runs `kg mcp`", ("notes",))
+    rules = ["mcp__plugin_mytool_notes__*", "mcp__plugin_mytool_notes__search"]
+    settings = {"permissions": {"allow": [*rules, "Bash(ls:*)"]},
+                "enabledPlugins": {"mytool@user-tools": True, "mytool@user-tools2": True}}
+    assert permissions_of(settings, other, KEY) == []  # mytool@user-tools names its tools the same way
+    settings["enabledPlugins"]["mytool@user-tools"] = False
+    assert permissions_of(settings, other, KEY) == rules  # that one is off: the rules can only be the other's
+    settings["enabledPlugins"]["mytool@user-tools"] = True
+    f = found()
+    f = attrs.evolve(f, claude=attrs.evolve(f.claude, others=(other,), settings=settings))
+    (step,) = plan_setup(f, ("claude",))
+    assert [a.kind for a in step.actions] == ["disable_other"]
+    assert ("its permission rules stay (mytool@user-tools, also enabled, names its tools the same way)"
+            in step.actions[0].text), step.actions[0].text
