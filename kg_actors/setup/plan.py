@@ -201,9 +201,10 @@ def _claude(found: Found) -> Step:
     for other in c.others:  # its tools' permissions, of no use once it is off (uninstall puts them back)
         rules = permissions_of(c.settings, other, key, leaving)
         if rules:
-            acts.append(Action("claude_drop_rules", f"take the {len(rules)} permission rules of {other.key}'s tools "
-                                                    f"({rules[0]}, ...) out of {found.claude_settings}",
-                               tuple(rules), found.claude_settings))
+            which = f"{len(rules)} permission rules" if len(rules) > 1 else "permission rule"
+            acts.append(Action("claude_drop_rules", f"take the {which} of {other.key}'s tools ({rules[0]}"
+                                                    f"{', ...' if len(rules) > 1 else ''}) out of "
+                                                    f"{found.claude_settings}", tuple(rules), found.claude_settings))
     return Step("claude", tuple(acts), note="" if acts else "up to date")
 
 

@@ -127,3 +127,17 @@ def test_rules_named_by_a_plugin_name_another_enabled_plugin_shares_are_left_and
     assert [a.kind for a in step.actions] == ["disable_other"]
     assert ("its permission rules stay (mytool@user-tools, also enabled, names its tools the same way)"
             in step.actions[0].text), step.actions[0].text
+
+
+def test_one_permission_rule_is_said_as_one():
+    old = OtherPlugin("knowledge-graph@maxim-plugins", "kg-memory 0.17.0's plugin", ("kg",))
+    f = found()
+    settings = {"permissions": {"allow": ["mcp__plugin_knowledge-graph_kg__kg_read"]}}
+    f = attrs.evolve(f, claude=attrs.evolve(f.claude, others=(old,), settings=settings))
+    (step,) = plan_setup(f, ("claude",))
+    assert step.actions[-1].text.startswith(f"take the permission rule of {old.key}'s tools "
+                                            "(mcp__plugin_knowledge-graph_kg__kg_read) out of "), step.actions[-1].text
+    settings["permissions"]["allow"].append("mcp__plugin_knowledge-graph_kg__kg_put_node")
+    (step,) = plan_setup(f, ("claude",))
+    assert step.actions[-1].text.startswith(f"take the 2 permission rules of {old.key}'s tools "
+                                            "(mcp__plugin_knowledge-graph_kg__kg_read, ...) out of ")
