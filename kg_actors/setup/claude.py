@@ -16,7 +16,7 @@ from typing import Any
 from ..core import strict_json
 from . import SetupError
 from .files import json_config, json_like, read_bytes, read_tree
-from .other_plugins import claude_others, with_rules, without_rules
+from .other_plugins import claude_others, installed_keys, with_rules, without_rules
 from .plan import ClaudeFound
 from .plugin import MARKETPLACE, Rendered
 
@@ -111,6 +111,12 @@ def find(env: dict[str, str], home: Path, plugin: Rendered) -> ClaudeFound:
         if isinstance(settings.get("enabledPlugins"), dict) else False
     return ClaudeFound(cli, None, location, install_path is not None, enabled, cache_holds(install_path, plugin),
                        settings, own, remove, claude_others(settings, installed, plugin.key))
+
+
+def installed_now(env: dict[str, str], home: Path) -> frozenset[str] | None:
+    """The plugins Claude Code has installed now (None: it keeps no readable record of them)."""
+    installed, error = read_json_object(config_dir(env, home) / "plugins" / "installed_plugins.json")
+    return None if error or installed is None else installed_keys(installed)
 
 
 def enabled_as_object(raw: bytes | None, path: Path) -> bytes:

@@ -132,6 +132,23 @@ def permissions_of(settings: dict[str, Any] | None, other: OtherPlugin, own_key:
             and any(rule == p or rule.startswith(p + "__") for p in prefixes)]
 
 
+def rules_of_installed(rules: list[str], back: list[str], gone: list[str]) -> list[str]:
+    """Of the permission rules setup took out, those to put back: none naming a plugin uninstalled since
+    (`gone`) unless one enabled again (`back`) has its name."""
+    names = {k.partition("@")[0] for k in gone} - {k.partition("@")[0] for k in back}
+    return [rule for rule in rules if not any(rule.startswith(f"mcp__plugin_{name}_") for name in names)]
+
+
+def installed_keys(installed: dict[str, Any] | None) -> frozenset[str] | None:
+    """The plugins Claude Code's installed_plugins.json holds a copy of (None: it cannot be read)."""
+    plugins = (installed or {}).get("plugins", {})  # no file, or none yet: nothing installed
+    if installed is None or not isinstance(plugins, dict):
+        return None
+    return frozenset(key for key, entries in plugins.items() if isinstance(entries, list) and any(
+        isinstance(e, dict) and isinstance(e.get("installPath"), str) and e["installPath"]
+        and Path(e["installPath"]).is_dir() for e in entries))
+
+
 def without_rules(data: dict[str, Any], rules: list[str]) -> dict[str, Any]:
     """Claude Code's settings without `rules` in permissions.allow (the rest as it was)."""
     allow = data["permissions"]["allow"]

@@ -14,7 +14,7 @@ import attrs
 
 from . import opencode, statusline
 from .files import foreign_entry
-from .other_plugins import OtherPlugin, name_shared, permissions_of
+from .other_plugins import OtherPlugin, name_shared, permissions_of, rules_of_installed
 
 STEPS = ("claude", "codex", "desktop", "gemini", "antigravity", "opencode", "gauge")
 TITLES = {"claude": "Claude Code", "codex": "Codex", "desktop": "Claude Desktop", "gemini": "Gemini CLI",
@@ -365,6 +365,14 @@ class Undo:
     agy_cli: str | None = None
     claude_settings: Path | None = None  # where the gauge step wrote, for records that did not keep it
     claude_unreadable: str | None = None  # why Claude Code's settings.json cannot be read, when it cannot
+    claude_installed: frozenset[str] | None = None  # the plugins Claude Code has installed now (None: unknown)
+
+
+def _still_installed(disabled: list[str], installed: frozenset[str] | None) -> tuple[list[str], list[str]]:
+    """The plugins setup disabled that are still installed (enabled again by uninstall), and those gone since."""
+    if installed is None:
+        return disabled, []
+    return [k for k in disabled if k in installed], [k for k in disabled if k not in installed]
 
 
 def plan_uninstall(undo: Undo) -> list[Step]:
@@ -394,18 +402,23 @@ def plan_uninstall(undo: Undo) -> list[Step]:
         if facts.get("marketplace"):
             acts.append(Action("run", f"remove the local marketplace {market}",
                                (cli, "plugin", "marketplace", "remove", market)))
-        for other in facts.get("disabled") or ():
-            acts.append(Action("enable_other", f"enable {other} again (kg setup disabled it)", (name, cli, str(other))))
-        if facts.get("dropped_rules") and undo.claude_settings is not None:
+        back, gone = _still_installed([str(o) for o in facts.get("disabled") or ()],
+                                      undo.claude_installed if name == "claude" else None)
+        for other in back:
+            acts.append(Action("enable_other", f"enable {other} again (kg setup disabled it)", (name, cli, other)))
+        rules = rules_of_installed(facts.get("dropped_rules") or [], back, gone)
+        if rules and undo.claude_settings is not None:
             acts.append(Action("claude_rules_back", f"put back in {undo.claude_settings} the permission rules of its "
-                                                    "tools setup took out", tuple(facts["dropped_rules"]),
-                               undo.claude_settings))
+                                                    "tools setup took out", tuple(rules), undo.claude_settings))
         settings = undo.claude_settings
         if name == "claude" and acts and settings is not None and undo.files.get(settings) is False:
             # Edited since, so not restored whole: what Claude Code's CLI emptied but left goes here.
             acts.append(Action("claude_tidy", f"take out of {settings} the enabledPlugins and extraKnownMarketplaces "
                                               "setup added, once empty", path=settings))
-        steps.append(Step(name, tuple(acts)))
+        # Uninstalled since by the user: enabling it would bring its hooks back (Claude Code enables a plugin it
+        # does not have), so it stays as they left it.
+        left = f"left as you left it: {', '.join(gone)}, which kg setup disabled, is no longer installed" if gone else ""
+        steps.append(Step(name, tuple(acts), note=left))
     if undo.done.get("gemini", {}).get("settings"):
         path = Path(undo.done["gemini"]["path"])
         steps.append(Step("gemini", (Action("gemini_remove", f"remove the kg hooks and MCP server from {path}",

@@ -133,6 +133,8 @@ def _show(ctx: Context, steps: list[Step]) -> None:
             ctx.out(f"{step.title}:")
             for action in step.actions:
                 ctx.out(f"  - {action.text}")
+            if step.note:
+                ctx.out(f"  ({step.note})")
         else:
             ctx.out(f"{step.title}: {'PROBLEM: ' if step.problem else ''}{step.note}")
 
@@ -375,7 +377,8 @@ def _undo(ctx: Context, record: Record) -> Undo:
                 record.data.get("plugin") or f"kg-memory@{MARKETPLACE}",
                 shutil.which("claude", path=ctx.env.get("PATH")), shutil.which("codex", path=ctx.env.get("PATH")),
                 shutil.which("agy", path=ctx.env.get("PATH")), claude.settings_path(ctx.env, ctx.home),
-                claude.unreadable(claude.settings_path(ctx.env, ctx.home)) if record.done("claude") else None)
+                claude.unreadable(claude.settings_path(ctx.env, ctx.home)) if record.done("claude") else None,
+                claude.installed_now(ctx.env, ctx.home))
 
 
 def _rewrite(path: Path, change: Callable[[bytes, Path], bytes | None]) -> None:

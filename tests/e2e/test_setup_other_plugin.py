@@ -160,3 +160,19 @@ def test_the_users_own_kg_subcommands_and_a_namesakes_rules_are_never_taken_for_
     assert _claude_status(m, "mytool@user-tools") == "enabled" and _claude_status(m, "gw@gw-tools") == "enabled"
     assert _allowed(m) == ["Bash(ls:*)", OTHER_RULE, "mcp__plugin_mytool_notes__search"]
     assert _desktop_servers(m)["mykg"] == bridge and "knowledge-graph" not in _desktop_servers(m)
+
+
+def test_a_plugin_the_user_uninstalled_after_setup_is_not_enabled_again_by_uninstall(migrated):
+    m = migrated
+    assert m.kg("setup", "--yes", "--only", "claude,codex").returncode == 0
+    assert _claude_status(m, OLD_KEY) == "disabled"
+    for argv in (("claude", "plugin", "uninstall", OLD_KEY), ("codex", "plugin", "remove", OLD_KEY)):
+        out = m.run(npm_bin(argv[0]), *argv[1:])
+        assert out.returncode == 0, out.stdout + out.stderr
+    out = m.kg("uninstall", "--yes")
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert f"left as you left it: {OLD_KEY}, which kg setup disabled, is no longer installed" in out.stdout, out.stdout
+    enabled = json.loads((m.home / ".claude" / "settings.json").read_text()).get("enabledPlugins", {})
+    assert OLD_KEY not in enabled and _claude_status(m, OLD_KEY) == "", enabled
+    assert _allowed(m) == ["Bash(ls:*)", OTHER_RULE]  # its tools' rules stay out with it
+    assert OLD_KEY not in tomllib.loads((m.home / ".codex" / "config.toml").read_text()).get("plugins", {})

@@ -141,3 +141,24 @@ def test_one_permission_rule_is_said_as_one():
     (step,) = plan_setup(f, ("claude",))
     assert step.actions[-1].text.startswith(f"take the 2 permission rules of {old.key}'s tools "
                                             "(mcp__plugin_knowledge-graph_kg__kg_read, ...) out of ")
+
+
+def test_uninstall_enables_again_and_gives_rules_back_only_to_a_plugin_still_installed():
+    facts = {"installed": True, "disabled": ["knowledge-graph@maxim-plugins", "mem@m"],
+             "dropped_rules": ["mcp__plugin_knowledge-graph_kg__kg_read", "mcp__plugin_mem_s__x"]}
+    undo = Undo({"claude": facts}, {}, MDIR, Path("/s/setup/record.json"), KEY, "/bin/claude",
+                claude_settings=Path("/h/.claude/settings.json"), claude_installed=frozenset({"mem@m", KEY}))
+    (claude,) = [s for s in plan_uninstall(undo) if s.name == "claude"]
+    assert [(a.kind, a.argv) for a in claude.actions[1:]] == [
+        ("enable_other", ("claude", "/bin/claude", "mem@m")), ("claude_rules_back", ("mcp__plugin_mem_s__x",))]
+    assert claude.note == ("left as you left it: knowledge-graph@maxim-plugins, which kg setup disabled, is no longer "
+                           "installed")
+    (claude,) = [s for s in plan_uninstall(attrs.evolve(undo, claude_installed=None)) if s.name == "claude"]
+    assert [a.kind for a in claude.actions] == ["run", "enable_other", "enable_other", "claude_rules_back"]
+
+
+def test_the_plugins_claude_code_has_installed_are_those_with_a_copy(tmp_path):
+    from kg_actors.setup.other_plugins import installed_keys
+    entries = {"a@m": [{"installPath": str(tmp_path)}], "b@m": [{"installPath": str(tmp_path / "gone")}], "c@m": []}
+    assert installed_keys({"plugins": entries}) == frozenset({"a@m"})
+    assert installed_keys({}) == frozenset() and installed_keys({"plugins": []}) is None
