@@ -27,9 +27,9 @@ from . import SetupError, codex
 from .changes import what_changed
 from .doctor_projects import check_project_folders
 from .doctor_settings import check_settings
+from .doctor_others import without_others
 from .doctor_store import check_store
 from .files import CUT_SHORT, Record
-from .other_plugins import doubled
 from .plan import Found, Step, plan_setup
 from .recorded_env import recorded_ports
 from .run import Context, gather
@@ -41,7 +41,6 @@ if TYPE_CHECKING:
 
 
 HEALTH_TIMEOUT = 15.0  # the server waits up to 10 s for its user graph's load (http/rest.py)
-OTHERS_KINDS = ("disable_other", "claude_drop_rules", "desktop_drop_other")  # undoing another kg memory's wiring
 OK_SAID = {"desktop": "kg MCP entry present", "gemini": "kg hooks and MCP entry in its settings",
            "opencode": "kg-memory plugin and MCP entry present", "gauge": "the status line runs kg gauge"}
 
@@ -321,26 +320,6 @@ def _gemini_trust(r: Report, title: str, ctx: Context) -> None:
                gemini_trust.HOW)
 
 
-def _without_others(r: Report, step: Step, found: Found) -> Step:
-    """Fails each other kg memory plugin or server the agent runs (kg-memory's); the step as if there were none."""
-    for action in step.actions:
-        if action.kind == "disable_other":
-            agent, _cli, key = action.argv
-            c = found.claude if agent == "claude" else found.codex
-            by_hand = (f"`claude plugin disable {shlex.quote(key)}`" if agent == "claude" else
-                       f"`enabled = false` under [plugins.\"{key}\"] in {codex.config_path(r.ctx.env, r.ctx.home)}")
-            for other in (o for o in c.others if o.key == key):
-                r.bad(step.title, doubled(step.title, other), f"kg setup --only {agent} (it disables it), or {by_hand}")
-        elif action.kind == "desktop_drop_other":
-            r.bad(step.title, f"another kg memory server is in {action.path}: mcpServers.{action.argv[0]} runs `kg "
-                              "mcp` beside kg's (every kg tool twice)",
-                  f"kg setup --only desktop (it removes it; kg uninstall puts it back), or take it out of that file")
-    rest = tuple(a for a in step.actions if a.kind not in OTHERS_KINDS)
-    if len(rest) == len(step.actions):
-        return step
-    return attrs.evolve(step, actions=rest, note=step.note or ("" if rest else "up to date"))
-
-
 def _harnesses(r: Report, ctx: Context) -> bool:
     """Check each agent as setup's plan sees it; whether Claude Code's status line runs `kg gauge`."""
     try:
@@ -363,7 +342,7 @@ def _harnesses(r: Report, ctx: Context) -> bool:
         return False
     if shutil.which("curl", path=ctx.env.get("PATH")) is None:
         r.bad("hooks", "curl is not on PATH: every hook quietly does nothing without it", "install curl")
-    steps = [_without_others(r, step, found) for step in plan_setup(found)]
+    steps = [without_others(r, step, found, codex.config_path(ctx.env, ctx.home)) for step in plan_setup(found)]
     # An agent setup never wired while others are (skipped with --only, or declined) is the user's choice,
     # not a fault: said, not failed. One setup wired that is no longer, or none wired at all, fails.
     some_wired = any(record.done(s.name) for s in steps if s.name != "gauge")

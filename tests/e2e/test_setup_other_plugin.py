@@ -176,3 +176,25 @@ def test_a_plugin_the_user_uninstalled_after_setup_is_not_enabled_again_by_unins
     assert OLD_KEY not in enabled and _claude_status(m, OLD_KEY) == "", enabled
     assert _allowed(m) == ["Bash(ls:*)", OTHER_RULE]  # its tools' rules stay out with it
     assert OLD_KEY not in tomllib.loads((m.home / ".codex" / "config.toml").read_text()).get("plugins", {})
+
+
+def test_doctor_fails_another_kg_memory_only_beside_kgs_own_wiring(migrated):
+    """Codex and Claude Desktop left out of setup: kg-memory's plugin and server there double nothing of kg's."""
+    m = migrated
+    assert m.kg("setup", "--yes", "--only", "claude").returncode == 0
+    doctor = m.kg("doctor")
+    lines = doctor.stdout.splitlines()
+    assert not [line for line in lines if line.startswith("FAIL") and ("Codex" in line or "Desktop" in line)], \
+        doctor.stdout
+    assert (f"--    Codex: another kg memory plugin is enabled in Codex: {OLD_KEY} (kg-memory 0.17.0's plugin); kg "
+            "is not wired here, so nothing runs twice" in lines), doctor.stdout
+    assert ("--    Claude Desktop: another kg memory server is in "
+            f"{m.home / '.config' / 'Claude' / 'claude_desktop_config.json'}: mcpServers.knowledge-graph runs `kg "
+            "mcp`; kg's is not there, so no kg tool is doubled" in lines), doctor.stdout
+    # Wired now: beside kg's, so each fails again.
+    assert m.kg("setup", "--yes", "--only", "codex").returncode == 0
+    doctor = m.kg("doctor")
+    assert f"FAIL  Codex: another kg memory plugin is enabled in Codex: {OLD_KEY}" not in doctor.stdout  # disabled
+    assert m.run(npm_bin("codex"), "plugin", "add", OLD_KEY).returncode == 0  # on again, beside kg's
+    doctor = m.kg("doctor")
+    assert f"FAIL  Codex: another kg memory plugin is enabled in Codex: {OLD_KEY}" in doctor.stdout, doctor.stdout

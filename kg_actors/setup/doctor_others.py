@@ -1,0 +1,59 @@
+"""`kg doctor`'s read of another kg memory (kg-memory's plugin or Claude Desktop server) beside kg's: a
+failure only where kg's own wiring is there too, as only then does every hook or kg tool run twice."""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+from typing import Protocol
+
+import attrs
+
+from .files import foreign_entry
+from .other_plugins import doubled
+from .plan import Found, Step
+
+OTHERS_KINDS = ("disable_other", "claude_drop_rules", "desktop_drop_other")  # undoing another kg memory's wiring
+
+
+class Says(Protocol):
+    def bad(self, what: str, said: str, fix: str) -> None: ...
+
+    def note(self, what: str, said: str) -> None: ...
+
+
+def kg_wired(agent: str, found: Found) -> bool:
+    """Whether kg's own plugin or server is in that agent now (enabled, or kg's entry)."""
+    if agent == "desktop":
+        d = found.desktop
+        return d.entry is not None and not foreign_entry(d.entry, found.desktop_entry, d.ours)
+    c = found.claude if agent == "claude" else found.codex
+    return c.installed and c.enabled
+
+
+def without_others(r: Says, step: Step, found: Found, codex_config: Path) -> Step:
+    """Fails each other kg memory plugin or server the agent runs beside kg's (notes one where kg is not
+    wired); the step as if there were none."""
+    for action in step.actions:
+        if action.kind == "disable_other":
+            agent, _cli, key = action.argv
+            c = found.claude if agent == "claude" else found.codex
+            by_hand = (f"`claude plugin disable {shlex.quote(key)}`" if agent == "claude" else
+                       f"`enabled = false` under [plugins.\"{key}\"] in {codex_config}")
+            for other in (o for o in c.others if o.key == key):
+                said = doubled(step.title, other)
+                if kg_wired(agent, found):
+                    r.bad(step.title, said, f"kg setup --only {agent} (it disables it), or {by_hand}")
+                else:
+                    r.note(step.title, said.split("; ")[0] + "; kg is not wired here, so nothing runs twice")
+        elif action.kind == "desktop_drop_other":
+            said = f"another kg memory server is in {action.path}: mcpServers.{action.argv[0]} runs `kg mcp`"
+            if kg_wired("desktop", found):
+                r.bad(step.title, f"{said} beside kg's (every kg tool twice)",
+                      "kg setup --only desktop (it removes it; kg uninstall puts it back), or take it out of that file")
+            else:
+                r.note(step.title, f"{said}; kg's is not there, so no kg tool is doubled")
+    rest = tuple(a for a in step.actions if a.kind not in OTHERS_KINDS)
+    if len(rest) == len(step.actions):
+        return step
+    return attrs.evolve(step, actions=rest, note=step.note or ("" if rest else "up to date"))
