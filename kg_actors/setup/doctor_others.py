@@ -9,8 +9,9 @@ from typing import Protocol
 
 import attrs
 
+from . import claude
 from .files import foreign_entry
-from .other_plugins import doubled
+from .other_plugins import claude_others, doubled
 from .plan import Found, Step
 
 OTHERS_KINDS = ("disable_other", "claude_drop_rules", "desktop_drop_other")  # undoing another kg memory's wiring
@@ -57,3 +58,33 @@ def without_others(r: Says, step: Step, found: Found, codex_config: Path) -> Ste
     if len(rest) == len(step.actions):
         return step
     return attrs.evolve(step, actions=rest, note=step.note or ("" if rest else "up to date"))
+
+
+def project_folders(cwd: Path) -> list[Path]:
+    """The folder doctor runs in and, when inside a git work tree, its top (where Claude Code keeps a project's
+    .claude settings)."""
+    for folder in (cwd, *cwd.parents):
+        if (folder / ".git").exists():
+            return [cwd] if folder == cwd else [cwd, folder]
+    return [cwd]
+
+
+def check_project_plugins(r: Says, cwd: Path, env: dict[str, str], home: Path, own_key: str, wired: bool) -> None:
+    """Another kg memory plugin a project's own Claude Code settings enable (`claude plugin install --scope
+    project`): setup disables plugins for the user only, so it is named with the command that disables it there."""
+    installed, error = claude.read_json_object(claude.config_dir(env, home) / "plugins" / "installed_plugins.json")
+    if error or not installed:
+        return
+    for folder in project_folders(cwd):
+        for name, scope in (("settings.json", "project"), ("settings.local.json", "local")):
+            path = folder / ".claude" / name
+            settings, error = claude.read_json_object(path) if path.is_file() else ({}, None)
+            for other in claude_others(settings or {}, installed, own_key):
+                said = f"another kg memory plugin is enabled in this project by {path}: {other.key} ({other.why})"
+                fix = f"cd {shlex.quote(str(folder))} && claude plugin disable {shlex.quote(other.key)} --scope {scope}"
+                if wired:
+                    r.bad("Claude Code", f"{said}; its hooks and kg tools run beside kg's here (every hook twice)",
+                          f"{fix} (kg setup disables plugins for the user only)")
+                else:
+                    r.note("Claude Code", f"{said}; kg is not wired in Claude Code, so nothing runs twice ({fix} "
+                                          "turns it off)")

@@ -198,3 +198,26 @@ def test_doctor_fails_another_kg_memory_only_beside_kgs_own_wiring(migrated):
     assert m.run(npm_bin("codex"), "plugin", "add", OLD_KEY).returncode == 0  # on again, beside kg's
     doctor = m.kg("doctor")
     assert f"FAIL  Codex: another kg memory plugin is enabled in Codex: {OLD_KEY}" in doctor.stdout, doctor.stdout
+
+
+def test_doctor_in_a_project_names_kg_memorys_plugin_enabled_for_that_project_and_how_to_disable_it(migrated):
+    m = migrated
+    # Only at project scope: off for the user, on in the project (as `claude plugin install --scope project` does).
+    out = m.run(npm_bin("claude"), "plugin", "disable", OLD_KEY, "--scope", "user")
+    assert out.returncode == 0, out.stdout + out.stderr
+    (m.project / ".git").mkdir()
+    (m.project / ".claude").mkdir(exist_ok=True)
+    (m.project / ".claude" / "settings.json").write_text(json.dumps({"enabledPlugins": {OLD_KEY: True}}))
+    assert m.kg("setup", "--yes", "--only", "claude").returncode == 0
+    doctor = m.kg("doctor")
+    settings = m.project / ".claude" / "settings.json"
+    assert doctor.returncode == 1, doctor.stdout
+    assert (f"FAIL  Claude Code: another kg memory plugin is enabled in this project by {settings}: {OLD_KEY} "
+            "(kg-memory 0.17.0's plugin)" in doctor.stdout), doctor.stdout
+    fix = f"cd {m.project} && claude plugin disable {OLD_KEY} --scope project"
+    assert f"      fix: {fix} (kg setup disables plugins for the user only)" in doctor.stdout, doctor.stdout
+    out = m.run("sh", "-c", fix)  # the fix said works as said
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert json.loads(settings.read_text())["enabledPlugins"][OLD_KEY] is False
+    doctor = m.kg("doctor")
+    assert "enabled in this project" not in doctor.stdout and doctor.returncode == 0, doctor.stdout

@@ -162,3 +162,35 @@ def test_the_plugins_claude_code_has_installed_are_those_with_a_copy(tmp_path):
     entries = {"a@m": [{"installPath": str(tmp_path)}], "b@m": [{"installPath": str(tmp_path / "gone")}], "c@m": []}
     assert installed_keys({"plugins": entries}) == frozenset({"a@m"})
     assert installed_keys({}) == frozenset() and installed_keys({"plugins": []}) is None
+
+
+def test_doctor_reads_a_projects_own_and_local_claude_settings_from_the_folder_and_its_work_trees_top(tmp_path):
+    from kg_actors.setup.doctor_others import check_project_plugins, project_folders
+    old = _plugin(tmp_path / "cache" / "old", "knowledge-graph")
+    home, top = tmp_path / "home", tmp_path / "repo"
+    (home / ".claude" / "plugins").mkdir(parents=True)
+    (home / ".claude" / "plugins" / "installed_plugins.json").write_text(json.dumps({"plugins": {
+        "knowledge-graph@m": [{"scope": "local", "projectPath": str(top), "installPath": str(old)}]}}))
+    (top / ".git").mkdir(parents=True)
+    (top / "sub").mkdir()
+    (top / ".claude").mkdir()
+    (top / ".claude" / "settings.local.json").write_text(json.dumps({"enabledPlugins": {"knowledge-graph@m": True}}))
+    assert project_folders(top / "sub") == [top / "sub", top] and project_folders(top) == [top]
+    said: list[tuple[str, ...]] = []
+
+    class R:
+        def bad(self, what, text, fix):
+            said.append(("bad", text, fix))
+
+        def note(self, what, text):
+            said.append(("note", text))
+
+    check_project_plugins(R(), top / "sub", {}, home, KEY, wired=True)
+    assert said == [("bad", f"another kg memory plugin is enabled in this project by {top}/.claude/settings.local.json: "
+                            "knowledge-graph@m (kg-memory 0.17.0's plugin); its hooks and kg tools run beside kg's here "
+                            "(every hook twice)",
+                     f"cd {top} && claude plugin disable knowledge-graph@m --scope local (kg setup disables plugins "
+                     "for the user only)")]
+    said.clear()
+    check_project_plugins(R(), top / "sub", {}, home, KEY, wired=False)
+    assert [s[0] for s in said] == ["note"]
