@@ -215,7 +215,7 @@ def _disable_others(agent: str, c: ClaudeFound | CodexFound) -> list[Action]:
     leaving = {o.key for o in c.others}
     acts = []
     for o in c.others:
-        shared = name_shared(c.settings, o, leaving) if agent == "claude" else []
+        shared = name_shared(c.settings, o, leaving) if isinstance(c, ClaudeFound) else []
         # Claude Code names a plugin's tools by its name alone: a namesake staying enabled owns those rules too.
         kept = (f"; its permission rules stay ({', '.join(shared)}, also enabled, names its tools the same way)"
                 if shared else "")
@@ -402,11 +402,11 @@ def plan_uninstall(undo: Undo) -> list[Step]:
         if facts.get("marketplace"):
             acts.append(Action("run", f"remove the local marketplace {market}",
                                (cli, "plugin", "marketplace", "remove", market)))
-        back, gone = _still_installed([str(o) for o in facts.get("disabled") or ()],
+        again, gone = _still_installed([str(o) for o in facts.get("disabled") or ()],
                                       undo.claude_installed if name == "claude" else None)
-        for other in back:
+        for other in again:
             acts.append(Action("enable_other", f"enable {other} again (kg setup disabled it)", (name, cli, other)))
-        rules = rules_of_installed(facts.get("dropped_rules") or [], back, gone)
+        rules = rules_of_installed(facts.get("dropped_rules") or [], again, gone)
         if rules and undo.claude_settings is not None:
             acts.append(Action("claude_rules_back", f"put back in {undo.claude_settings} the permission rules of its "
                                                     "tools setup took out", tuple(rules), undo.claude_settings))
