@@ -28,7 +28,7 @@ from . import SetupError, codex
 from .changes import what_changed
 from .doctor_projects import check_project_folders
 from .doctor_settings import check_settings
-from .doctor_others import check_project_plugins, kg_wired, without_others
+from .doctor_others import check_project_plugins, here, kg_wired, without_others
 from .doctor_store import check_store
 from .files import CUT_SHORT, Record
 from .plan import Found, Step, plan_setup
@@ -307,13 +307,6 @@ def _served_on(root: Path) -> tuple[int, int] | None:
     return (pid, port) if port is not None and server_process.is_server(pid) else None
 
 
-def _cwd() -> Path | None:
-    try:
-        return Path(os.getcwd())
-    except OSError:  # the folder doctor runs in was deleted
-        return None
-
-
 def _gemini_trust(r: Report, title: str, ctx: Context) -> None:
     """Gemini runs no MCP server in a folder it does not trust: there kg's hooks run and its tools are absent,
     which the agent cannot tell apart from a broken setup."""
@@ -374,8 +367,8 @@ def _harnesses(r: Report, ctx: Context) -> bool:
                 _gemini_trust(r, step.title, ctx)
         else:
             r.note(step.title, step.note)
-    if found.claude.cli is not None and (here := _cwd()) is not None:
-        check_project_plugins(r, here, ctx.env, ctx.home, plugin.key, kg_wired("claude", found))
+    if found.claude.cli is not None and (cwd := here()) is not None:
+        check_project_plugins(r, cwd, ctx.env, ctx.home, plugin.key, kg_wired("claude", found))
     if found.marketplace_current:
         base = ctx.marketplace_dir / plugin.name
         for hook in plugin.hooks:

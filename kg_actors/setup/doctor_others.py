@@ -3,7 +3,9 @@ failure only where kg's own wiring is there too, as only then does every hook or
 
 from __future__ import annotations
 
+import os
 import shlex
+from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
@@ -69,22 +71,46 @@ def project_folders(cwd: Path) -> list[Path]:
     return [cwd]
 
 
-def check_project_plugins(r: Says, cwd: Path, env: dict[str, str], home: Path, own_key: str, wired: bool) -> None:
-    """Another kg memory plugin a project's own Claude Code settings enable (`claude plugin install --scope
-    project`): setup disables plugins for the user only, so it is named with the command that disables it there."""
+def project_others(cwd: Path, env: dict[str, str], home: Path, own_key: str) -> list[tuple[str, str]]:
+    """Each other kg memory plugin a project's own Claude Code settings enable (`claude plugin install --scope
+    project`), as (what enables it, the command that disables it there); setup disables plugins for the user only."""
     installed, error = claude.read_json_object(claude.config_dir(env, home) / "plugins" / "installed_plugins.json")
     if error or not installed:
-        return
+        return []
+    out = []
     for folder in project_folders(cwd):
         for name, scope in (("settings.json", "project"), ("settings.local.json", "local")):
             path = folder / ".claude" / name
             settings, error = claude.read_json_object(path) if path.is_file() else ({}, None)
             for other in claude_others(settings or {}, installed, own_key):
-                said = f"another kg memory plugin is enabled in this project by {path}: {other.key} ({other.why})"
-                fix = f"cd {shlex.quote(str(folder))} && claude plugin disable {shlex.quote(other.key)} --scope {scope}"
-                if wired:
-                    r.bad("Claude Code", f"{said}; its hooks and kg tools run beside kg's here (every hook twice)",
-                          f"{fix} (kg setup disables plugins for the user only)")
-                else:
-                    r.note("Claude Code", f"{said}; kg is not wired in Claude Code, so nothing runs twice ({fix} "
-                                          "turns it off)")
+                out.append((f"another kg memory plugin is enabled in this project by {path}: {other.key} ({other.why})",
+                            f"cd {shlex.quote(str(folder))} && claude plugin disable {shlex.quote(other.key)} "
+                            f"--scope {scope}"))
+    return out
+
+
+def check_project_plugins(r: Says, cwd: Path, env: dict[str, str], home: Path, own_key: str, wired: bool) -> None:
+    for said, fix in project_others(cwd, env, home, own_key):
+        if wired:
+            r.bad("Claude Code", f"{said}; its hooks and kg tools run beside kg's here (every hook twice)",
+                  f"{fix} (kg setup disables plugins for the user only)")
+        else:
+            r.note("Claude Code", f"{said}; kg is not wired in Claude Code, so nothing runs twice ({fix} turns it off)")
+
+
+def here() -> Path | None:
+    try:
+        return Path(os.getcwd())
+    except OSError:  # the folder kg runs in was deleted
+        return None
+
+
+def say_project_others(out: Callable[[str], None], env: dict[str, str], home: Path, own_key: str,
+                       steps: list[Step]) -> None:
+    """Setup (or its plan) for Claude Code says each other kg memory plugin a project enables: left on there."""
+    cwd = here()
+    if cwd is None or not any(s.name == "claude" for s in steps):
+        return
+    for said, fix in project_others(cwd, env, home, own_key):
+        out(f"Claude Code: {said}; kg setup disables plugins for the user only, so it stays on in this project: "
+            f"run `{fix}`")

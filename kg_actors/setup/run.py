@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from . import SetupError, claude, codex, desktop, gemini, opencode, opencode_step, other_kg, statusline
+from .doctor_others import say_project_others
 from .files import (CUT_SHORT, Record, atomic_write, digest, foreign_entry, locked, read_bytes, read_tree, remove_tree,
                     unrecorded, write_tree)
 from ..harness import gemini_trust
@@ -153,6 +154,7 @@ def setup(ctx: Context, only: tuple[str, ...], plan_only: bool = False) -> int:
             ctx.out(gemini.by_hand(_gemini_want(ctx)))
         if any(s.name == "opencode" and (s.actions or s.problem) for s in steps):
             _say_by_hand(ctx, plugin)
+        say_project_others(ctx.out, ctx.env, ctx.home, plugin.key, steps)
         _say_restart(ctx)  # a probe of /health: reads only
         ctx.out("(plan only: nothing was changed)")
         return 1 if any(s.problem for s in steps) else 0
@@ -168,6 +170,7 @@ def setup(ctx: Context, only: tuple[str, ...], plan_only: bool = False) -> int:
         record.save()
         try:
             done = _steps(ctx, record, steps, plugin)
+            say_project_others(ctx.out, ctx.env, ctx.home, plugin.key, steps)
             _say_restart(ctx)
             return done
         except KeyboardInterrupt:

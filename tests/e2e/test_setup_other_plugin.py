@@ -208,9 +208,13 @@ def test_doctor_in_a_project_names_kg_memorys_plugin_enabled_for_that_project_an
     (m.project / ".git").mkdir()
     (m.project / ".claude").mkdir(exist_ok=True)
     (m.project / ".claude" / "settings.json").write_text(json.dumps({"enabledPlugins": {OLD_KEY: True}}))
+    settings = m.project / ".claude" / "settings.json"
+    plan = m.kg("setup", "--plan", "--only", "claude")
+    assert (f"Claude Code: another kg memory plugin is enabled in this project by {settings}: {OLD_KEY} (kg-memory "
+            "0.17.0's plugin); kg setup disables plugins for the user only, so it stays on in this project: run "
+            f"`cd {m.project} && claude plugin disable {OLD_KEY} --scope project`" in plan.stdout), plan.stdout
     assert m.kg("setup", "--yes", "--only", "claude").returncode == 0
     doctor = m.kg("doctor")
-    settings = m.project / ".claude" / "settings.json"
     assert doctor.returncode == 1, doctor.stdout
     assert (f"FAIL  Claude Code: another kg memory plugin is enabled in this project by {settings}: {OLD_KEY} "
             "(kg-memory 0.17.0's plugin)" in doctor.stdout), doctor.stdout
