@@ -44,6 +44,7 @@ from .secret_manifests import kube_secret
 from .secret_names import entropy as _entropy, scrambled as _scrambled, user_password as _user_password
 from .secret_names import HOST_NAME as _HOST_NAME, plain_url as _plain_url
 from .secret_prose import PROSE_RULES, is_password, judged_as
+from .secret_fragments import fragment_in
 from .secret_shapes import AWS_KEY_ID_SAID, AWS_SECRET_BARE, DISCORD, GATES, HEADERS, NAMED_BY_PREFIX, SAID_RULES, SHAPES
 from .secret_shapes import DOCUMENTED_EXAMPLES
 from .secret_lookalikes import CODE_REF as _CODE_REF, DESCRIPTIONS as _DESCRIPTIONS, TYPE as _TYPE, placeholder as _placeholder
@@ -500,6 +501,8 @@ def refuse_joined(gist: object, notes: list[Any] | None, name: str = "notes") ->
         found = joined_finding(joined)
         if found is not None:
             raise SecretRefused(joined.field, found)
+    if (part := fragment_in([("gist", gist), *_numbered(name, notes)])) is not None:  # after the whole keys
+        raise SecretRefused(part[0], _named(part[1], part[2]))
 
 
 def joined_finding(joined: Joined) -> Finding | None:

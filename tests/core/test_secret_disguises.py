@@ -126,9 +126,10 @@ def test_a_key_in_three_or_four_pieces_or_around_a_note_is_refused_naming_them()
     assert _refusal("split", [GHP[:20], "a note between", GHP[20:]]) == "notes[0] joined to notes[2]: a GitHub token"
     assert _refusal("token starts " + AKID[:6], [AKID[6:12], AKID[12:]]) == \
         "gist joined to notes[0] joined to notes[1]: an AWS access key id"
-    # Five pieces, or pieces around two notes, are not read as one: a run is four fields at most.
+    # Five pieces, or pieces around two notes, are not read as one: a run is four fields at most. The piece
+    # holding the prefix is refused as part of a key once it is long enough to be no word (12 characters on).
     assert _refusal("split", [GHP[:8], GHP[8:16], GHP[16:24], GHP[24:32], GHP[32:]]) is None
-    assert _refusal("split", [GHP[:20], "one note", "and another", GHP[20:]]) is None
+    assert _refusal("split", [GHP[:20], "one note", "and another", GHP[20:]]) == "notes[0]: part of a GitHub token"
 
 
 @pytest.mark.parametrize("notes", [

@@ -210,3 +210,23 @@ async def test_a_token_split_over_three_notes_or_around_a_note_is_refused(srv, s
     notes = ["step 1", "run make", "then deploy", "sk-", "ip: 10.0.0.1", "AKIA", "docs"]
     await session.ok("kg_put_node", level="project", id="short-notes", gist="a checklist", notes=notes)
     assert nodes_by_id(graph(srv, session_id=session.sid)["project"])["short-notes"]["notes"] == notes
+
+
+async def test_a_token_cut_in_two_with_words_around_each_part_is_refused(srv, session):
+    """Joined, "first half ghp_..." and "second half ..." make no key; the part holding the prefix is no prose."""
+    half = 21
+    text = await session.err("kg_put_node", level="project", id="split-words-gist", gist="ci reads "
+                             + GHP[:half] + "\ncontinues: " + GHP[half:])
+    assert "NOT WRITTEN: gist holds what looks like part of a GitHub token (" in text, text
+    text = await session.err("kg_put_node", level="project", id="split-words-notes", gist="a token in two notes",
+                             notes=["first half " + GHP[:half], "second half " + GHP[half:]])
+    assert "NOT WRITTEN: notes[0] holds what looks like part of a GitHub token" in text, text
+    await session.ok("kg_put_node", level="project", id="split-words-anchor", gist="a node to link to")
+    text = await session.err("kg_put_edge", level="project", frm="split-words-anchor", to="src/ci.sh", rel="reads",
+                             notes=["first half " + GHP[:half], "second half " + GHP[half:]])
+    assert "NOT WRITTEN: notes[0] holds what looks like part of a GitHub token" in text, text
+    assert GHP[:half].encode() not in _stored(srv)
+    # Prose about the prefix, a short name after it: stored as written.
+    notes = ["GitHub tokens start with ghp_ and hold 36 characters", "the ghp_short1 fixture"]
+    await session.ok("kg_put_node", level="project", id="ghp-prose", gist="about GitHub tokens", notes=notes)
+    assert nodes_by_id(graph(srv, session_id=session.sid)["project"])["ghp-prose"]["notes"] == notes

@@ -1,0 +1,23 @@
+"""A key cut in two with words around each part ("first half ghp_...", "second half ..."): joined, the parts make
+no key, but the part holding the prefix is no word of prose either. Read after every other rule of a write
+(core/secrecy.py), so a key split bare is still named as the whole it makes."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+_L, _R = r"(?<![A-Za-z0-9])", r"(?![A-Za-z0-9])"
+FRAGMENTS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("part of a GitHub token", re.compile(_L + r"(?:gh[pousr]_[A-Za-z0-9]{12,35}|github_pat_[A-Za-z0-9_]{16,39})" + _R)),
+)
+
+
+def fragment_in(fields: Iterable[tuple[str, object]]) -> tuple[str, str, str] | None:
+    """The first (field, kind, part) among text fields holding a part of a key, or None."""
+    for name, text in fields:
+        if isinstance(text, str) and "g" in text:
+            for kind, pattern in FRAGMENTS:
+                if (m := pattern.search(text)) is not None:
+                    return name, kind, m.group()
+    return None
