@@ -17,8 +17,11 @@ import attrs
 
 # kg-memory (the reference, 0.17 and before) names its plugin so in its manifest.
 KG_MEMORY_NAME = "knowledge-graph"
-# `kg` as a program (bare or a path's last part) and `mcp` as its whole argument: never `kg mcp-bridge`, `my-kg mcp`.
-_KG_MCP = re.compile(r"""(?:^|[\s/;&|('"])kg['"]?\s+['"]?mcp['"]?(?=$|[\s;&|)])""")
+# `kg` run as a command (a line's start, after `;`, `&&`, `|`, `(`, `exec`, `env` or variables set; bare or a
+# path's last part) and `mcp` as its whole argument: never `kg mcp-bridge`, `my-kg mcp`, `echo starting kg mcp`.
+_KG_MCP = re.compile(r"""(?:^|[;&|(]|\bexec\s|\benv\s|\bcommand\s)\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*"""
+                     r"""(?:"(?:[^"]*/)?kg"|'(?:[^']*/)?kg'|(?:[^\s;&|'"]*/)?kg)\s+['"]?mcp['"]?(?=$|[\s;&|)>])""")
+_SHELLS = frozenset(("sh", "bash", "zsh", "dash", "ksh"))
 
 
 @attrs.frozen
@@ -46,9 +49,15 @@ def _argv_words(server: object) -> list[str]:
 def runs_kg_mcp(server: object) -> bool:
     """An MCP server entry that runs `kg mcp`: as its argv (`/x/kg mcp`) or inside a shell line (`sh -c "... kg mcp"`)."""
     words = _argv_words(server)
+    while words and (os.path.basename(words[0]) == "env" or "=" in words[0]):  # env KG_HOME=/x kg mcp
+        words = words[1:]
     if len(words) >= 2 and os.path.basename(words[0]) == "kg" and words[1] == "mcp":
         return True
-    return any(_KG_MCP.search(word) for word in words)
+    if words and _KG_MCP.search(words[0]):  # a whole command line given as the program
+        return True
+    # A shell's script only (`sh -c "exec kg mcp"`): a plain argument that says "kg mcp" runs nothing.
+    scripts = [words[i + 1] for i in range(1, len(words) - 1) if words[i].startswith("-") and "c" in words[i]]
+    return bool(words) and os.path.basename(words[0]) in _SHELLS and any(_KG_MCP.search(s) for s in scripts)
 
 
 def _other(key: str, folder: Path) -> OtherPlugin | None:

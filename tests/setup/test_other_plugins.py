@@ -112,6 +112,20 @@ def test_a_longer_subcommand_or_a_program_other_than_kg_is_not_kg_mcp():
     assert runs_kg_mcp({"command": "sh", "args": ["-c", "kg mcp; echo done"]})
 
 
+def test_kg_mcp_said_in_a_plain_argument_or_a_shell_line_that_does_not_run_it_is_not_kg_mcp():
+    # The user's own servers: "kg mcp" as a title, echoed, or in a comment runs no kg.
+    assert not runs_kg_mcp({"command": "/opt/labels/server", "args": ["--title", "kg mcp"]})
+    assert not runs_kg_mcp({"command": "sh", "args": ["-c", "echo starting kg mcp tools; exec /opt/mytool"]})
+    assert not runs_kg_mcp({"command": "sh", "args": ["-c", "# kg mcp is not run here; exec mytool"]})
+    # kg-memory 0.17's own line, and the other forms a kg mcp is run by.
+    assert runs_kg_mcp({"command": "sh", "args": ["-c", 'command -v kg >/dev/null && exec kg mcp; exec '
+                                                        '"$HOME/.local/bin/kg" mcp']})
+    assert runs_kg_mcp({"command": "env", "args": ["KG_HOME=/x", "kg", "mcp"]})
+    assert runs_kg_mcp({"command": "sh", "args": ["-c", "exec kg mcp>/dev/null"]})
+    assert runs_kg_mcp({"command": "sh", "args": ["-c", 'exec "/opt/x y/kg" mcp']})
+    assert runs_kg_mcp({"command": "kg mcp"})
+
+
 def test_rules_named_by_a_plugin_name_another_enabled_plugin_shares_are_left_and_the_plan_says_why():
     other = OtherPlugin("mytool@user-tools2", "its MCP server notes runs `kg mcp`", ("notes",))
     rules = ["mcp__plugin_mytool_notes__*", "mcp__plugin_mytool_notes__search"]
