@@ -79,13 +79,20 @@ def project_others(cwd: Path, env: dict[str, str], home: Path, own_key: str) -> 
         return []
     out = []
     for folder in project_folders(cwd):
-        for name, scope in (("settings.json", "project"), ("settings.local.json", "local")):
-            path = folder / ".claude" / name
-            settings, error = claude.read_json_object(path) if path.is_file() else ({}, None)
-            for other in claude_others(settings or {}, installed, own_key):
-                out.append((f"another kg memory plugin is enabled in this project by {path}: {other.key} ({other.why})",
-                            f"cd {shlex.quote(str(folder))} && claude plugin disable {shlex.quote(other.key)} "
-                            f"--scope {scope}"))
+        # Claude Code reads settings.local.json over settings.json: a plugin the one enables, the other may disable.
+        paths = {scope: folder / ".claude" / name for name, scope in (("settings.json", "project"),
+                                                                      ("settings.local.json", "local"))}
+        enabled: dict[str, dict[str, object]] = {}
+        for scope, path in paths.items():
+            settings, _ = claude.read_json_object(path) if path.is_file() else ({}, None)
+            plugins = (settings or {}).get("enabledPlugins")
+            enabled[scope] = plugins if isinstance(plugins, dict) else {}
+        merged = {"enabledPlugins": {**enabled["project"], **enabled["local"]}}
+        for other in claude_others(merged, installed, own_key):
+            scope = "local" if other.key in enabled["local"] else "project"
+            out.append((f"another kg memory plugin is enabled in this project by {paths[scope]}: {other.key} "
+                        f"({other.why})", f"cd {shlex.quote(str(folder))} && claude plugin disable "
+                        f"{shlex.quote(other.key)} --scope {scope}"))
     return out
 
 

@@ -208,3 +208,12 @@ def test_doctor_reads_a_projects_own_and_local_claude_settings_from_the_folder_a
     said.clear()
     check_project_plugins(R(), top / "sub", {}, home, KEY, wired=False)
     assert [s[0] for s in said] == ["note"]
+    # Enabled by the project's settings and disabled by the local ones: Claude Code reads the local over it.
+    said.clear()
+    (top / ".claude" / "settings.json").write_text(json.dumps({"enabledPlugins": {"knowledge-graph@m": True}}))
+    (top / ".claude" / "settings.local.json").write_text(json.dumps({"enabledPlugins": {"knowledge-graph@m": False}}))
+    check_project_plugins(R(), top, {}, home, KEY, wired=True)
+    assert said == []
+    (top / ".claude" / "settings.local.json").write_text("{}")
+    check_project_plugins(R(), top, {}, home, KEY, wired=True)
+    assert [s[0] for s in said] == ["bad"] and "--scope project" in said[0][2], said
