@@ -109,8 +109,11 @@ def find(env: dict[str, str], home: Path, plugin: Rendered) -> ClaudeFound:
                 install_path = Path(entry["installPath"])
     enabled = (settings.get("enabledPlugins") or {}).get(plugin.key) is True \
         if isinstance(settings.get("enabledPlugins"), dict) else False
+    in_projects = frozenset(k for k, es in (installed.get("plugins") or {}).items() if isinstance(es, list) and any(
+        isinstance(e, dict) and e.get("scope") in ("project", "local") for e in es)) \
+        if isinstance(installed.get("plugins"), dict) else frozenset()
     return ClaudeFound(cli, None, location, install_path is not None, enabled, cache_holds(install_path, plugin),
-                       settings, own, remove, claude_others(settings, installed, plugin.key))
+                       settings, own, remove, claude_others(settings, installed, plugin.key), in_projects)
 
 
 def installed_now(env: dict[str, str], home: Path) -> frozenset[str] | None:

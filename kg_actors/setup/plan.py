@@ -58,6 +58,7 @@ class ClaudeFound:
     own_server: str | None = None  # where the user's own `kg` MCP server entry is: it would hide or double the plugin's
     own_remove: str = "claude mcp remove kg --scope user"  # the command that takes it out
     others: tuple[OtherPlugin, ...] = ()  # other kg memory plugins it enables (kg-memory's): each hook would run twice
+    in_projects: frozenset[str] = frozenset()  # plugins installed for a project or its local settings only
 
 
 @attrs.frozen
@@ -176,6 +177,14 @@ def _marketplace(name: str, c: ClaudeFound | CodexFound, found: Found) -> Step |
     return acts
 
 
+def _names_on(c: ClaudeFound) -> dict[str, Any]:
+    """Claude Code's settings with each plugin installed for a project read as enabled: one sharing a disabled
+    plugin's name may own its permission rules."""
+    user_on = (c.settings or {}).get("enabledPlugins")
+    return {**(c.settings or {}), "enabledPlugins": {**(user_on if isinstance(user_on, dict) else {}),
+                                                     **{k: True for k in c.in_projects}}}
+
+
 def _claude(found: Found) -> Step:
     c, key = found.claude, found.plugin_key
     acts = _marketplace("claude", c, found)
@@ -198,8 +207,9 @@ def _claude(found: Found) -> Step:
         acts.append(Action("run", f"enable the plugin {key}", (c.cli, "plugin", "enable", key)))
     acts += _disable_others("claude", c)
     leaving = {o.key for o in c.others}
+    # A plugin of a project may share a disabled one's name, and so its rules: read as enabled for the names.
     for other in c.others:  # its tools' permissions, of no use once it is off (uninstall puts them back)
-        rules = permissions_of(c.settings, other, key, leaving)
+        rules = permissions_of(_names_on(c), other, key, leaving)
         if rules:
             which = f"{len(rules)} permission rules" if len(rules) > 1 else "permission rule"
             acts.append(Action("claude_drop_rules", f"take the {which} of {other.key}'s tools ({rules[0]}"
@@ -215,7 +225,7 @@ def _disable_others(agent: str, c: ClaudeFound | CodexFound) -> list[Action]:
     leaving = {o.key for o in c.others}
     acts = []
     for o in c.others:
-        shared = name_shared(c.settings, o, leaving) if isinstance(c, ClaudeFound) else []
+        shared = name_shared(_names_on(c), o, leaving) if isinstance(c, ClaudeFound) else []
         # Claude Code names a plugin's tools by its name alone: a namesake staying enabled owns those rules too.
         kept = (f"; its permission rules stay ({', '.join(shared)}, also enabled, names its tools the same way)"
                 if shared else "")

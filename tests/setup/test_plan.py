@@ -240,3 +240,18 @@ def test_uninstall_removes_the_folders_setup_made_deepest_first_after_the_files(
     assert folders[:2] == ["/h/.config/opencode/plugin", "/h/.config/opencode"] and folders[-1] == "/h/.config"
     assert set(folders) == {"/h/.gemini", "/h/.config/opencode/plugin", "/h/.config/opencode", "/h/.config"}
     assert kinds(plan_uninstall(undo)[-1])[0] == "restore"  # the file first: its folder is empty only after
+
+
+def test_a_disabled_kg_plugins_rules_stay_when_a_namesake_is_installed_for_a_project():
+    from kg_actors.setup.other_plugins import OtherPlugin
+
+    other = OtherPlugin("mytool@user-tools3", "its MCP server notes runs `kg mcp`", ("notes",))
+    settings = {"permissions": {"allow": ["mcp__plugin_mytool_notes__*", "Bash(git status)"]},
+                "enabledPlugins": {"mytool@user-tools3": True, "mytool@user-tools": False}}
+    claude = attrs.evolve(found().claude, settings=settings, others=(other,))
+    (step,) = [s for s in plan_setup(found(claude=claude)) if s.name == "claude"]
+    assert "claude_drop_rules" in kinds(step)  # no namesake anywhere: its rules go with it
+    # The user's own mytool@user-tools, disabled for the user, is installed and enabled in a project.
+    claude = attrs.evolve(claude, in_projects=frozenset({"mytool@user-tools"}))
+    (step,) = [s for s in plan_setup(found(claude=claude)) if s.name == "claude"]
+    assert "claude_drop_rules" not in kinds(step) and any("rules stay" in a.text for a in step.actions), step
