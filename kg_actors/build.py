@@ -49,7 +49,9 @@ def stale_said(health: dict[str, Any], installed: str) -> str | None:
     said = f"the server (pid {health.get('pid')}) runs other code than the installed kg"
     if not isinstance(python, str):  # a server that does not name its Python: either may be why
         return f"{said}: it was started before kg was upgraded or reinstalled, or from another install"
-    if python != sys.executable:  # each venv's Python is its own path (a link's realpath would merge them)
+    # Each venv's Python is its own path (a link's realpath would merge them); its folder names the install
+    # (`python` and `python3` beside each other are one).
+    if os.path.dirname(python) != os.path.dirname(sys.executable):
         return f"{said}: it runs from another install ({python})"
     return f"{said}: it was started before kg was upgraded or reinstalled"
 

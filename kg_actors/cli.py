@@ -18,7 +18,7 @@ from .cli_server import cmd_restart, cmd_start, cmd_status, cmd_stop, env_config
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at each `kg mcp` start
 if TYPE_CHECKING:
-    from typing import TypeVar
+    from typing import BinaryIO, TypeVar
 
     from .config import Config
     from .setup.run import Context
@@ -164,17 +164,28 @@ def cmd_logs(args: argparse.Namespace) -> int:
     if f is None:  # only server.log.prev holds lines (a rotation is under way): nothing to follow yet
         return 0
     try:
-        with f:
-            while args.follow:  # like tail -f: poll for what is appended, until interrupted
-                chunk = f.read()
-                if chunk:
-                    sys.stdout.write(chunk.decode(errors="replace"))
-                    sys.stdout.flush()
-                else:
-                    time.sleep(0.25)
+        while args.follow:  # like tail -f: poll for what is appended, until interrupted
+            chunk = f.read()
+            if chunk:
+                sys.stdout.write(chunk.decode(errors="replace"))
+                sys.stdout.flush()
+            elif _replaced(path, f):  # rotated (server.log.prev), or a new server's log: follow the new file
+                f.close()
+                f = open(path, "rb")
+            else:
+                time.sleep(0.25)
     except KeyboardInterrupt:
         pass
+    finally:
+        f.close()
     return 0
+
+
+def _replaced(path: Path, f: BinaryIO) -> bool:
+    try:
+        return os.stat(path).st_ino != os.fstat(f.fileno()).st_ino
+    except FileNotFoundError:  # between the rotation's move and the new file: the next poll looks again
+        return False
 
 
 def cmd_editor(args: argparse.Namespace) -> int:

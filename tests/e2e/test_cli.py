@@ -324,6 +324,10 @@ def test_logs_follow_prints_what_is_appended(env, tmp_path):
         with open(store / "server.log", "a") as f:
             f.write("appended later\n")
         assert line() == "appended later\n"
+        # Rotated (or a new server's log): the follower goes on with the new file.
+        (store / "server.log").rename(store / "server.log.prev")
+        (store / "server.log").write_text("in the new file\n")
+        assert line() == "in the new file\n"
     finally:
         follow.kill()
         follow.wait()

@@ -55,6 +55,9 @@ def test_a_server_whose_install_is_gone_or_that_names_no_build_is_named_so_and_o
     assert f"from another install ({Path(sys.executable).parent})" in other and "upgraded" not in other, other
     same = str(stale_said({"build": "0" * 16, "python": sys.executable, "pid": 7}, mine))
     assert "started before kg was upgraded or reinstalled" in same and "another install" not in same, same
+    sibling = str(Path(sys.executable).with_name("python"))  # the venv's `python` beside its `python3`: one install
+    same = str(stale_said({"build": "0" * 16, "python": sibling, "pid": 7}, mine))
+    assert "another install" not in same, same
 
 
 def test_a_commit_on_a_server_whose_python_was_removed_says_so_and_how_to_restart(server_factory, tmp_path):
