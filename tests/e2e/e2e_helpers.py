@@ -146,6 +146,15 @@ def refuses(port: int) -> bool:
         return True
 
 
+def health_at(env: dict) -> dict | None:
+    """/health of the server at `env`'s KG_HTTP_PORT; None when nothing answers."""
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{env['KG_HTTP_PORT']}/health", timeout=5) as r:
+            return json.loads(r.read())
+    except OSError:
+        return None
+
+
 def kg(args: list[str], env: dict, timeout: float = 60.0, cwd: Path | None = None) -> subprocess.CompletedProcess:
     """Run the installed `kg` command with `env` (in `cwd`); bounded in time."""
     return subprocess.run([KG, *args], env=env, capture_output=True, text=True, timeout=timeout,

@@ -12,17 +12,9 @@ import json
 import os
 import urllib.request
 
-from e2e_helpers import kg, wait_until
+from e2e_helpers import health_at, kg, wait_until
 
 from kg_actors.testing import free_port
-
-
-def _health(env: dict) -> dict | None:
-    try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{env['KG_HTTP_PORT']}/health", timeout=5) as r:
-            return json.loads(r.read())
-    except OSError:
-        return None
 
 
 def _session_start(env: dict, cwd: str, claude: str) -> str:
@@ -44,7 +36,7 @@ def test_a_sessions_save_the_disk_refuses_is_named_by_health_status_and_stop(tmp
         kept = _session_start(env, str(home / "app"), "claude-kept")
         flag.write_text("EFBIG")
         _session_start(env, str(home / "app"), "claude-refused")  # answered all the same
-        trouble = wait_until(lambda: (_health(env) or {}).get("sessions_in_trouble"), what="the failed save named")
+        trouble = wait_until(lambda: (health_at(env) or {}).get("sessions_in_trouble"), what="the failed save named")
         assert trouble["kind"] == "not_saved" and "File too large" in trouble["why"], trouble
         status = kg(["status"], env)
         assert "kg: sessions: " in status.stdout and "could not be saved" in status.stdout, status.stdout
@@ -55,7 +47,7 @@ def test_a_sessions_save_the_disk_refuses_is_named_by_health_status_and_stop(tmp
         assert "sessions changed since are lost" in stop.stderr and "File too large" in stop.stderr, stop.stderr
         flag.unlink()
         assert kg(["start", "--no-editor"], env).returncode == 0
-        assert (_health(env) or {}).get("sessions_in_trouble") is None
+        assert (health_at(env) or {}).get("sessions_in_trouble") is None
         assert _session_start(env, str(home / "app"), "claude-kept") == kept  # saved before the refusal
         stop = kg(["stop"], env)
         assert (stop.returncode, stop.stderr) == (0, ""), stop.stderr

@@ -2,23 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import os
 import signal
-import urllib.request
 
-from e2e_helpers import kg, wait_until
+from e2e_helpers import health_at, kg, wait_until
 
 from kg_actors.server_log import stopped_uncleanly
 from kg_actors.testing import free_port
-
-
-def _health(env: dict) -> dict | None:
-    try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{env['KG_HTTP_PORT']}/health", timeout=5) as r:
-            return json.loads(r.read())
-    except OSError:
-        return None
 
 
 def test_status_after_a_server_was_killed_says_it_stopped_without_shutting_down(tmp_path):
@@ -33,15 +23,15 @@ def test_status_after_a_server_was_killed_says_it_stopped_without_shutting_down(
     health = None
     try:
         assert kg(["start", "--no-editor"], env).returncode == 0
-        health = _health(env)
+        health = health_at(env)
         os.kill(health["pid"], signal.SIGKILL)
-        wait_until(lambda: _health(env) is None, 60, "the killed server to stop answering")
+        wait_until(lambda: health_at(env) is None, 60, "the killed server to stop answering")
         status = kg(["status"], env)
         assert status.returncode == 3 and "not running" in status.stdout, status.stdout
         assert "it stopped without shutting down: see kg logs" in status.stdout, status.stdout
     finally:
-        if _health(env) is not None:
-            os.kill(_health(env)["pid"], signal.SIGKILL)
+        if health_at(env) is not None:
+            os.kill(health_at(env)["pid"], signal.SIGKILL)
 
 
 def test_a_log_ending_in_a_traceback_or_without_a_stop_after_its_start_is_an_unclean_stop():
