@@ -22,6 +22,15 @@ KG_MEMORY_NAME = "knowledge-graph"
 _KG_MCP = re.compile(r"""(?:^|[;&|(]|\bexec\s|\benv\s|\bcommand\s)\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*"""
                      r"""(?:"(?:[^"]*/)?kg"|'(?:[^']*/)?kg'|(?:[^\s;&|'"]*/)?kg)\s+['"]?mcp['"]?(?=$|[\s;&|)>])""")
 _SHELLS = frozenset(("sh", "bash", "zsh", "dash", "ksh"))
+# Runners that fetch a package and run its command (`uvx kg-memory mcp`, `pipx run --spec kg-memory kg mcp`), the
+# options of theirs that take a value, and the packages whose `mcp` is a kg memory server.
+_RUNNERS = {("uvx",): 1, ("uv", "tool", "run"): 3, ("uv", "run"): 2, ("pipx", "run"): 2}
+_RUNNER_VALUED = frozenset(("--from", "--spec", "--with", "--with-editable", "--with-requirements", "--python", "-p",
+                            "--index", "--index-url", "--default-index", "--extra-index-url", "-i", "--directory",
+                            "--project", "--pip-args", "--cache-dir"))
+_KG_COMMANDS = frozenset(("kg", "kg-memory", "kg-actors", "kg_actors"))
+_KG_MODULES = frozenset(("kg_actors",))
+_SEGMENT = re.compile(r"\|\||&&|[;&|\n()]")
 
 
 @attrs.frozen
@@ -46,18 +55,61 @@ def _argv_words(server: object) -> list[str]:
     return [a for a in argv if isinstance(a, str)]
 
 
+def _without_env(words: list[str]) -> list[str]:
+    while words and (os.path.basename(words[0]) in ("env", "exec", "command") or "=" in words[0]):
+        words = words[1:]  # env KG_HOME=/x kg mcp
+    return words
+
+
+def _package(word: str) -> str:
+    """`kg-memory==0.17.0`, `kg-memory@0.17`, `kg-memory[x]` -> `kg-memory`."""
+    return re.split(r"[@=<>!~\[ ]", word, maxsplit=1)[0].lower()
+
+
+def _through_runner(words: list[str]) -> bool:
+    """`uvx [opts] kg-memory mcp`, `pipx run --spec kg-memory kg mcp`, `python3 -m kg_actors mcp`."""
+    program = os.path.basename(words[0]) if words else ""
+    if re.fullmatch(r"python[0-9.]*", program) and len(words) >= 4 and words[1] == "-m":
+        return words[2] in _KG_MODULES and words[3] == "mcp"
+    taken = next((n for run, n in _RUNNERS.items() if (program, *words[1:len(run)]) == run), 0)
+    if not taken:
+        return False
+    rest, positional = words[taken:], []
+    while rest:
+        word, rest = rest[0], rest[1:]
+        if word.startswith("-"):
+            rest = rest[1:] if word in _RUNNER_VALUED else rest
+        else:
+            positional.append(word)
+    return (len(positional) >= 2 and _package(os.path.basename(positional[0])) in _KG_COMMANDS
+            and positional[1] == "mcp")
+
+
+def _script_runs_through_runner(script: str) -> bool:
+    for segment in _SEGMENT.split(script):
+        try:
+            words = shlex.split(segment, comments=True)
+        except ValueError:
+            continue
+        if _through_runner(_without_env(words)):
+            return True
+    return False
+
+
 def runs_kg_mcp(server: object) -> bool:
-    """An MCP server entry that runs `kg mcp`: as its argv (`/x/kg mcp`) or inside a shell line (`sh -c "... kg mcp"`)."""
-    words = _argv_words(server)
-    while words and (os.path.basename(words[0]) == "env" or "=" in words[0]):  # env KG_HOME=/x kg mcp
-        words = words[1:]
+    """An MCP server entry that runs `kg mcp`: as its argv (`/x/kg mcp`, `uvx kg-memory mcp`) or inside a shell line
+    (`sh -c "... kg mcp"`)."""
+    words = _without_env(_argv_words(server))
     if len(words) >= 2 and os.path.basename(words[0]) == "kg" and words[1] == "mcp":
         return True
-    if words and _KG_MCP.search(words[0]):  # a whole command line given as the program
+    if words and (_KG_MCP.search(words[0]) or _script_runs_through_runner(words[0])):  # a whole command line
+        return True
+    if _through_runner(words):
         return True
     # A shell's script only (`sh -c "exec kg mcp"`): a plain argument that says "kg mcp" runs nothing.
     scripts = [words[i + 1] for i in range(1, len(words) - 1) if words[i].startswith("-") and "c" in words[i]]
-    return bool(words) and os.path.basename(words[0]) in _SHELLS and any(_KG_MCP.search(s) for s in scripts)
+    return bool(words) and os.path.basename(words[0]) in _SHELLS and any(
+        _KG_MCP.search(s) or _script_runs_through_runner(s) for s in scripts)
 
 
 def _other(key: str, folder: Path) -> OtherPlugin | None:

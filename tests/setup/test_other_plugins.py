@@ -217,3 +217,19 @@ def test_doctor_reads_a_projects_own_and_local_claude_settings_from_the_folder_a
     (top / ".claude" / "settings.local.json").write_text("{}")
     check_project_plugins(R(), top, {}, home, KEY, wired=True)
     assert [s[0] for s in said] == ["bad"] and "--scope project" in said[0][2], said
+
+
+def test_kg_mcp_run_through_a_package_runner_or_as_a_module_is_kg_mcp_and_other_packages_are_not():
+    assert runs_kg_mcp({"command": "uvx", "args": ["kg-memory", "mcp"]})
+    assert runs_kg_mcp({"command": "uvx", "args": ["--from", "kg-memory==0.17.0", "kg", "mcp"]})
+    assert runs_kg_mcp({"command": "uv", "args": ["tool", "run", "kg-memory@0.17", "mcp"]})
+    assert runs_kg_mcp({"command": "pipx", "args": ["run", "--spec", "kg-memory", "kg", "mcp"]})
+    assert runs_kg_mcp({"command": "/usr/bin/python3.11", "args": ["-m", "kg_actors", "mcp"]})
+    assert runs_kg_mcp({"command": "sh", "args": ["-c", "command -v uvx >/dev/null && exec uvx kg-memory mcp"]})
+    assert runs_kg_mcp({"command": "uvx kg-memory mcp"})
+    assert not runs_kg_mcp({"command": "uvx", "args": ["kg-memory", "mcp-bridge"]})
+    assert not runs_kg_mcp({"command": "uvx", "args": ["--from", "kg-memory", "some-tool", "mcp"]})
+    assert not runs_kg_mcp({"command": "pipx", "args": ["run", "my-kg", "mcp"]})
+    assert not runs_kg_mcp({"command": "python3", "args": ["-m", "http.server", "mcp"]})
+    assert not runs_kg_mcp({"command": "sh", "args": ["-c", "echo 'uvx kg-memory mcp'; exec mytool"]})
+    assert not runs_kg_mcp({"command": "sh", "args": ["-c", "# uvx kg-memory mcp\nexec mytool"]})
