@@ -98,3 +98,21 @@ def test_code_installed_under_a_running_server_is_not_mixed_into_what_it_loads_l
     got = httpx.get(f"http://127.0.0.1:{srv.editor_port}/health", timeout=60)
     assert got.status_code == 200 and got.json()["editor"]["state"] == "up", got.text
     assert srv.health()["editor"]["state"] == "up"
+
+
+def test_a_build_changes_with_the_code_and_the_editors_page_and_not_with_cached_bytecode(tmp_path):
+    from kg_actors.build import build_of
+
+    package = tmp_path / "kg_actors"
+    (package / "editor" / "static").mkdir(parents=True)
+    (package / "__pycache__").mkdir()
+    (package / "server.py").write_text("x = 1\n")
+    (package / "editor" / "static" / "app.js").write_text("let a = 1;\n")
+    first = build_of(package)
+    (package / "__pycache__" / "server.cpython-311.pyc").write_bytes(b"\0")
+    assert build_of(package) == first
+    (package / "editor" / "static" / "app.js").write_text("let a = 2;\n")  # an upgrade that changes only the page
+    assert build_of(package) != first
+    changed = build_of(package)
+    (package / "server.py").write_text("x = 2\n")
+    assert build_of(package) != changed
