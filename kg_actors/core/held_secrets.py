@@ -18,6 +18,7 @@ from .errors import InvalidInput
 from .joined_held import JOINT, joined_held
 from .records import notes_read, texts_read
 from .secrecy import Finding, check_fields, find
+from .secret_fragments import fragment_in
 
 Json = dict[str, Any]
 
@@ -89,9 +90,9 @@ def in_node(node_id: str, node: Any) -> Held | None:
     if (named := _name(node_id)) is not None:
         return Held("node", node_id, "id", named.kind, _masked(node_id))
     found = first_in(node_fields(node))
-    if found is None:  # a key split across fields, as a write refuses it
+    if found is None:  # a key split across fields, or a part of one with words around it, as a write refuses it
         gist, notes, _ = texts_read(node)
-        return _joint("node", node_id, joined_held(gist, notes))
+        return _joint("node", node_id, joined_held(gist, notes)) or _part("node", node_id, gist, notes)
     return Held("node", node_id, found[0], found[1].kind)
 
 
@@ -104,12 +105,18 @@ def in_edge(key: str, edge: Any) -> Held | None:
     notes = edge.get("notes") if isinstance(edge, dict) else None
     found = first_in(_listed("notes", notes))
     if found is None:
-        return _joint("edge", key, joined_held(None, notes_read(notes)))
+        listed = notes_read(notes)
+        return _joint("edge", key, joined_held(None, listed)) or _part("edge", key, None, listed)
     return Held("edge", key, found[0], found[1].kind)
 
 
 def _joint(what: str, key: str, held: dict[str, str]) -> Held | None:
     return Held(what, key, JOINT.join(held), next(iter(held.values()))) if held else None
+
+
+def _part(what: str, key: str, gist: object, notes: Iterable[str]) -> Held | None:
+    part = fragment_in([("gist", gist), *((f"notes[{i}]", n) for i, n in enumerate(notes))])
+    return Held(what, key, part[0], part[1]) if part is not None else None
 
 
 def _mapping(value: Any) -> Json:

@@ -59,3 +59,12 @@ def test_a_field_is_checked_as_a_load_reads_it_a_list_gist_a_lone_note_and_a_not
     found = list(held_in(_graph(raw)))
     assert [(h.key, h.field) for h in found] == [("a", "gist"), ("b", "notes[0]"), ("c", "notes[0]")]
     assert GHP in Node.from_json("a", raw["a"]).gist  # what the load serves: the reason it is checked so
+
+
+def test_a_part_of_a_key_left_by_hand_with_words_around_it_is_held_as_a_write_would_refuse_it():
+    found = list(held_in(_graph(
+        {"a": {"id": "a", "gist": "deploy", "notes": ["plain", f"first half {GHP[:20]} of the bot's token"]},
+         "b": {"id": "b", "gist": f"the rest: {GHP[4:30]}"}, "c": {"id": "c", "gist": "ghp_ is GitHub's prefix"}},
+        {"a->b:uses": {"from": "a", "to": "b", "rel": "uses", "notes": [f"half {GHP[:22]} here"]}})))
+    assert [(h.what, h.key, h.field, h.kind) for h in found] == [
+        ("node", "a", "notes[1]", "part of a GitHub token"), ("edge", "a->b:uses", "notes[0]", "part of a GitHub token")]
