@@ -198,7 +198,8 @@ class GraphState:
 
     def put_edge(self, msg: m.PutEdge) -> m.PutEdgeResult:
         src, dst, rel = msg.src, msg.dst, msg.rel
-        edge = graph_ops.put_edge(self.graph, src, dst, rel, msg.notes, msg.now, msg.writer, msg.known_elsewhere)
+        edge, said = graph_ops.put_edge(self.graph, src, dst, rel, msg.notes, msg.now, msg.writer, msg.known_elsewhere,
+                                        msg.refuse_unnamed)
         credited = None
         if rel == "instance-of":
             case = self.graph.nodes.get(src)
@@ -207,8 +208,8 @@ class GraphState:
                     if graph_ops.repeat_credit(self.graph, dst, case.created_ts):
                         credited = dst
                 else:
-                    return m.PutEdgeResult(edge, None, (dst, case.created_ts))
-        return m.PutEdgeResult(edge, credited, None)
+                    return m.PutEdgeResult(edge, None, (dst, case.created_ts), said)
+        return m.PutEdgeResult(edge, credited, None, said)
 
     def repeat_credit(self, msg: m.RepeatCredit) -> bool:
         target_id, case_ts = msg.target_id, msg.case_ts

@@ -176,8 +176,9 @@ class GraphHandle:
                                                create_only, expected_fingerprint))
 
     async def put_edge(self, src: str, dst: str, rel: str, notes: list[str] | None, now: float,
-                       writer: graph_ops.Writer, known_elsewhere: frozenset[str] = frozenset()) -> PutEdgeResult:
-        return await self._mailbox.ask(m.PutEdge(src, dst, rel, notes, now, writer, known_elsewhere))
+                       writer: graph_ops.Writer, known_elsewhere: frozenset[str] = frozenset(),
+                       refuse_unnamed: bool = False) -> PutEdgeResult:
+        return await self._mailbox.ask(m.PutEdge(src, dst, rel, notes, now, writer, known_elsewhere, refuse_unnamed))
 
     async def repeat_credit(self, target_id: str, case_ts: float) -> bool:
         return await self._mailbox.ask(m.RepeatCredit(target_id, case_ts))

@@ -256,6 +256,7 @@ class PutEdge(GraphMessage[PutEdgeResult]):
     now: float
     writer: graph_ops.Writer
     known_elsewhere: frozenset[str] = frozenset()
+    refuse_unnamed: bool = False  # the editor's form: an end that names no node is refused, not kept
 
 
 @attrs.frozen

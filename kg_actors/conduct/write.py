@@ -132,7 +132,9 @@ async def put_node(floor: Floor, sid: str | None, level: str, node_id: str, gist
 
 
 async def put_edge(floor: Floor, sid: str | None, level: str, src: str, dst: str, rel: str,
-                   notes: list[str] | None, project_path: str | None = None) -> PutEdgeResult:
+                   notes: list[str] | None, project_path: str | None = None,
+                   refuse_unnamed: bool = False) -> PutEdgeResult:
+    """`refuse_unnamed`: a bare-id end that names no node is refused (the editor's form), not kept with a word."""
     secrecy.refuse_secret_names([("from", src), ("to", dst), ("rel", rel)])
     notes, cut = await _checked(secrecy.clean_notes, notes, size=_chars(notes))
     view, wv = await _open(floor, sid, level, src)
@@ -147,7 +149,7 @@ async def put_edge(floor: Floor, sid: str | None, level: str, src: str, dst: str
             if isinstance(end, str) and not ids.is_artifact(end) and await user.get_node(node_id=end):
                 known.add(end)
     out = await handle.put_edge(src=src, dst=dst, rel=rel, notes=notes, now=floor.clock(), writer=writer,
-                                known_elsewhere=frozenset(known))
+                                known_elsewhere=frozenset(known), refuse_unnamed=refuse_unnamed)
     if out.credit_elsewhere and level == "project":
         target, case_ts = out.credit_elsewhere
         if await (await floor.graph("user")).repeat_credit(target_id=target, case_ts=case_ts):

@@ -238,12 +238,19 @@ def put_node(
     return PutNodeResult(node, False, changed, promote, note_credit, tuple(warnings), kept_held=bool(echo))
 
 
-def missing_endpoint(graph: GraphData, field: str, end: str, known_elsewhere: Set[str]) -> NotFound | None:
-    """Spec 000 removes, on load, an edge whose bare-id end names no node: refused when written
-    instead, so the write does not look done and vanish. A file endpoint is always kept."""
+def _unnamed_in(graph: GraphData, end: str, known_elsewhere: Set[str]) -> str | None:
+    """Where a bare-id end names no node (None: it names one, or is a file, always kept)."""
     if ids.is_artifact(end) or end in graph.nodes or end in known_elsewhere:
         return None
-    where = "this project's graph or the user graph" if graph.kind == "project" else f"the {graph.kind} graph"
+    return "this project's graph or the user graph" if graph.kind == "project" else f"the {graph.kind} graph"
+
+
+def missing_endpoint(graph: GraphData, field: str, end: str, known_elsewhere: Set[str]) -> NotFound | None:
+    """Spec 000 removes, on load, an edge whose bare-id end names no node. Spec 003 does not check ends when
+    written (an agent may write the edge before its node): `put_edge` keeps it and says so (`unnamed_end`), the
+    editor's form refuses it (a person picks an end that exists)."""
+    if (where := _unnamed_in(graph, end, known_elsewhere)) is None:
+        return None
     return NotFound(
         f"{field}: '{end}' names no node in {where}; an edge to it would be removed at the next load. "
         f"kg_search(query='{end}') finds the node you meant (or create it first with kg_put_node); "
@@ -251,20 +258,32 @@ def missing_endpoint(graph: GraphData, field: str, end: str, known_elsewhere: Se
     )
 
 
+def unnamed_end(graph: GraphData, field: str, end: str, known_elsewhere: Set[str]) -> str | None:
+    """What the reply says of an edge written with a bare-id end that names no node yet."""
+    if (where := _unnamed_in(graph, end, known_elsewhere)) is None:
+        return None
+    return (f"{field}: '{end}' names no node in {where} yet: write it with kg_put_node, or the edge is removed at "
+            f"the next load (kg_search(query='{end}') finds the node you meant; a file is written as a path, "
+            f"e.g. ./{end})")
+
+
 def put_edge(
     graph: GraphData, src: str, dst: str, rel: str, notes: Sequence[str] | None, now: float, writer: Writer,
-    known_elsewhere: Set[str] = frozenset(),
-) -> Edge:
-    """`known_elsewhere`: bare ids this graph's edges may also name (a project's: its user nodes)."""
+    known_elsewhere: Set[str] = frozenset(), refuse_unnamed: bool = False,
+) -> tuple[Edge, tuple[str, ...]]:
+    """`known_elsewhere`: bare ids this graph's edges may also name (a project's: its user nodes). With what the
+    reply says of an end that names no node yet (refused instead with `refuse_unnamed`)."""
     ids.check_endpoint(src, "from")
     ids.check_endpoint(dst, "to")
     ids.check_two_ends(src, dst)  # a write's rule only: a loop a graph file holds is loaded as it is
     ids.check_rel(rel)
     notes_t = _clean_list(notes, "notes", C.NOTE_HARD_LIMIT, plain_text.check_note)
+    said = []
     for field, end in (("from", src), ("to", dst)):
-        missing = missing_endpoint(graph, field, end, known_elsewhere)
-        if missing is not None:
+        if refuse_unnamed and (missing := missing_endpoint(graph, field, end, known_elsewhere)) is not None:
             raise missing
+        if (unnamed := unnamed_end(graph, field, end, known_elsewhere)) is not None:
+            said.append(unnamed)
     old = graph.edges.get((src, dst, rel))
     kept = notes_t if notes_t is not None else (old.notes if old else ())
     if old is not None and old.notes and notes_t is not None and writer.guard and writer.session is not None \
@@ -278,7 +297,7 @@ def put_edge(
     edge = Edge(src, dst, rel, kept, old.extra if old else {})
     graph.set_edge(edge)
     bump_version(graph, edge_version_key(edge.key), now, writer)
-    return edge
+    return edge, tuple(said)
 
 
 def _last_writer(graph: GraphData, key: EdgeKey) -> object:

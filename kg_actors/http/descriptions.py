@@ -35,9 +35,9 @@ TOOLS = {
     ),
     "kg_put_edge": (
         "Create or update an edge between node ids or file paths. rel is a kebab-case verb (depends-on, "
-        "implements, instance-of for a case under the lesson it repeats). A bare id must name an existing "
-        "node (one in the same graph or, from a project graph, a user node), else the edge is refused; an "
-        "endpoint with / or ~ is a file path. Cross-level edges (project node -> user node) belong in the "
+        "implements, instance-of for a case under the lesson it repeats). A bare id should name a node (one in "
+        "the same graph or, from a project graph, a user node): one that names none yet is kept, and removed at "
+        "the next load unless that node is written by then; an endpoint with / or ~ is a file path. Cross-level edges (project node -> user node) belong in the "
         "project graph. " + MAINTAIN_RULE
     ),
     "kg_rename_node": (

@@ -210,8 +210,9 @@ def routes(runtime: RuntimeParts) -> list[Route]:
         _, root = await graph_of(level, project_path)
         src, dst = ids.check_endpoint(body.get("from"), "from"), ids.check_endpoint(body.get("to"), "to")
         rel = ids.check_rel(body.get("rel"))
-        # A bare id that names no node is refused by the write itself (it would be dropped at the next load).
-        out = await write.put_edge(floor, None, level, src, dst, rel, _strings(body, "notes"), root)
+        # A bare id that names no node is refused: a person picks an end that exists (the next load drops others).
+        out = await write.put_edge(floor, None, level, src, dst, rel, _strings(body, "notes"), root,
+                                   refuse_unnamed=True)
         return JSONResponse({"level": level, "project_path": root, "edge": out.edge.to_json(),
                              "credited": out.credited, "warnings": list(out.warnings)}, status_code=201)
 

@@ -248,11 +248,11 @@ def test_an_edge_s_notes_by_another_session_are_kept_when_a_session_puts_its_own
         g.set_node(Node(node_id, f"the {node_id}"))
     a, b = A, B
     ops.put_edge(g, "auth-module", "session-store", "reads", ["A: token check assumes a session"], 1.0, a)
-    edge = ops.put_edge(g, "auth-module", "session-store", "reads", ["B: init order matters"], 2.0, b)
+    edge, _ = ops.put_edge(g, "auth-module", "session-store", "reads", ["B: init order matters"], 2.0, b)
     assert edge.notes == ("A: token check assumes a session", "B: init order matters")
-    edge = ops.put_edge(g, "auth-module", "session-store", "reads", ["B: init order matters, twice"], 3.0, b)
+    edge, _ = ops.put_edge(g, "auth-module", "session-store", "reads", ["B: init order matters, twice"], 3.0, b)
     assert edge.notes == ("B: init order matters, twice",)  # b wrote last: its own notes, replaced
     tidy = ops.Writer(session="cccc3333", maintenance=True)
     ops.put_edge(g, "auth-module", "session-store", "reads", ["merged"], 4.0, a)
-    edge = ops.put_edge(g, "auth-module", "session-store", "reads", ["merged and trimmed"], 5.0, tidy)
+    edge, _ = ops.put_edge(g, "auth-module", "session-store", "reads", ["merged and trimmed"], 5.0, tidy)
     assert edge.notes == ("merged and trimmed",)
