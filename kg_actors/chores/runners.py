@@ -58,14 +58,24 @@ _KEEP = frozenset({
 _KEEP_PREFIXES = ("LC_", "XDG_", "KG_")
 _RUNNER_PREFIXES = {"claude": ("ANTHROPIC_", "CLAUDE_"), "codex": ("OPENAI_", "CODEX_"),
                     "antigravity": ("GEMINI_", "GOOGLE_")}
+# Claude Code's own settings that say how it signs in (not who launched it): kept beside its provider's, and the
+# cloud's credentials when they route it through Bedrock or Vertex (else a run there fails to sign in).
+_CLAUDE_SIGN_IN = frozenset({"CLAUDE_CODE_OAUTH_TOKEN", "CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX",
+                             "CLAUDE_CODE_SKIP_BEDROCK_AUTH", "CLAUDE_CODE_SKIP_VERTEX_AUTH"})
+_CLOUDS = {"CLAUDE_CODE_USE_BEDROCK": ("AWS_",), "CLAUDE_CODE_USE_VERTEX": ("GOOGLE_", "CLOUDSDK_", "CLOUD_ML_",
+                                                                           "VERTEX_REGION_", "GCLOUD_")}
 
 
 def chore_env(env: Mapping[str, str], runner: str) -> dict[str, str]:
     """The run's environment: the allow-list and its runner's provider settings, less the launching session's
     identity, plus KG_CHORE=1."""
     keep = _KEEP_PREFIXES + _RUNNER_PREFIXES[runner]
-    out = {k: v for k, v in env.items() if (k in _KEEP or k.startswith(keep))
-           and k not in _DROP and not k.startswith(_DROP_PREFIXES)}
+    signs_in: frozenset[str] = frozenset()
+    if runner == "claude":
+        signs_in = _CLAUDE_SIGN_IN
+        keep += tuple(p for on, clouds in _CLOUDS.items() if env.get(on, "") not in ("", "0", "false") for p in clouds)
+    out = {k: v for k, v in env.items() if k in signs_in or ((k in _KEEP or k.startswith(keep))
+                                                           and k not in _DROP and not k.startswith(_DROP_PREFIXES))}
     out["KG_CHORE"] = "1"
     return out
 

@@ -232,3 +232,21 @@ def test_auto_runner_prefers_the_sessions_own_harness(tmp_path):
     assert runners.pick_runner(parse_config(b'{"codex_bin": "/x/codex"}'), None, env) == "codex"  # no own runner
     assert runners.pick_runner(parse_config(b'{"runner": "codex"}'), "claude", env) == "codex"  # pinned
     assert shutil.which("claude", path=env["PATH"]) == runners.find_binary("claude", cfg, env)
+
+
+def test_a_claude_run_keeps_how_claude_code_signs_in_and_the_clouds_credentials_only_when_it_routes_through_one():
+    """Audit: CLAUDE_CODE_* went as the launching session's identity, USE_BEDROCK and the OAuth token with it."""
+    bedrock = {**SERVER_ENV, "CLAUDE_CODE_USE_BEDROCK": "1", "AWS_REGION": "us-east-1", "AWS_PROFILE": "dev",
+               "CLAUDE_CODE_ENTRYPOINT": "cli", "CLAUDE_CODE_OAUTH_TOKEN": "oat-x", "CLOUD_ML_REGION": "us-east5"}
+    env = runners.chore_env(bedrock, "claude")
+    assert {"CLAUDE_CODE_USE_BEDROCK", "AWS_REGION", "AWS_PROFILE", "AWS_SECRET_ACCESS_KEY",
+            "CLAUDE_CODE_OAUTH_TOKEN"} <= set(env)
+    assert "CLAUDE_CODE_ENTRYPOINT" not in env and "CLOUD_ML_REGION" not in env and "GITHUB_TOKEN" not in env
+    vertex = runners.chore_env({**SERVER_ENV, "CLAUDE_CODE_USE_VERTEX": "1", "CLOUD_ML_REGION": "us-east5",
+                                "GOOGLE_APPLICATION_CREDENTIALS": "/k.json", "AWS_REGION": "us-east-1"}, "claude")
+    assert {"CLAUDE_CODE_USE_VERTEX", "CLOUD_ML_REGION", "GOOGLE_APPLICATION_CREDENTIALS"} <= set(vertex)
+    assert "AWS_REGION" not in vertex and "AWS_SECRET_ACCESS_KEY" not in vertex
+    off = runners.chore_env({**SERVER_ENV, "CLAUDE_CODE_USE_BEDROCK": "0"}, "claude")
+    assert "AWS_SECRET_ACCESS_KEY" not in off
+    codex = runners.chore_env(bedrock, "codex")  # another runner: none of Claude Code's, nor the cloud's
+    assert "CLAUDE_CODE_USE_BEDROCK" not in codex and "AWS_REGION" not in codex
