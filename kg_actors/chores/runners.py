@@ -69,7 +69,7 @@ _CLOUDS = {"CLAUDE_CODE_USE_BEDROCK": ("AWS_",), "CLAUDE_CODE_USE_VERTEX": ("GOO
 def chore_env(env: Mapping[str, str], runner: str) -> dict[str, str]:
     """The run's environment: the allow-list and its runner's provider settings, less the launching session's
     identity, plus KG_CHORE=1."""
-    keep = _KEEP_PREFIXES + _RUNNER_PREFIXES[runner]
+    keep: tuple[str, ...] = _KEEP_PREFIXES + _RUNNER_PREFIXES[runner]
     signs_in: frozenset[str] = frozenset()
     if runner == "claude":
         signs_in = _CLAUDE_SIGN_IN
