@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from ..core import when
-from . import git_head
+from . import files, git_head
 
 if TYPE_CHECKING:
     from .graph_text import Indexed
@@ -246,7 +246,7 @@ def set_up(root: Path, config: bool = True) -> None:
     and its registration (`config`: the git config is written; a commit only checks the files)."""
     ignore = root / ".gitignore"
     if not ignore.exists():
-        ignore.write_text(IGNORE + GRAPH_IGNORE)
+        files.write_atomic(ignore, (IGNORE + GRAPH_IGNORE).encode(), keep_prev=False)  # never a torn ignore list
     else:
         text = ignore.read_text()
         lines = text.splitlines()
@@ -256,13 +256,14 @@ def set_up(root: Path, config: bool = True) -> None:
             extra += ("# Temp files, logs and machine-local state (added by a later kg):\n"
                       + "".join(f"{name}\n" for name in local))
         if extra:
-            ignore.write_text(text + ("" if text.endswith("\n") or not text else "\n") + "\n" + extra)
+            files.write_atomic(ignore, (text + ("" if text.endswith("\n") or not text else "\n") + "\n" + extra).encode(),
+                               keep_prev=False)
     attributes = root / ".gitattributes"
     lines = attributes.read_text().splitlines() if attributes.exists() else []
     wanted = [f"{p} merge={DRIVER}" for p in GRAPH_PATTERNS] + [f"{p} merge=union" for p in UNION_FILES]
     missing = [w for w in wanted if w not in lines]
     if missing:
-        attributes.write_text("\n".join(lines + missing) + "\n")
+        files.write_atomic(attributes, ("\n".join(lines + missing) + "\n").encode(), keep_prev=False)
     if not config and not missing:
         return
     run(root, "config", f"merge.{DRIVER}.name", "kg per-node graph merge")
