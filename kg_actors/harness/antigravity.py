@@ -14,7 +14,7 @@ import os
 import re
 from typing import Any
 
-from ..core import strict_json
+from ..core import hook_fields, strict_json
 from ..storage import user_files
 
 # Events the adapter acts on; any other name is answered with nothing.
@@ -57,7 +57,7 @@ def is_cli_payload(payload: dict[str, Any]) -> bool:
     """An Antigravity CLI hook payload: a conversation id and a transcript of the CLI's (the IDE's are not ours)."""
     transcript = payload.get("transcriptPath")
     return (conversation(payload.get("conversationId")) is not None and isinstance(transcript, str)
-            and CLI_MARKER in transcript)
+            and CLI_MARKER in transcript and hook_fields.fits(base_payload(payload)))
 
 
 def workspace(payload: dict[str, Any]) -> str | None:

@@ -22,7 +22,7 @@ from starlette.routing import Route
 from ..chores.trigger import after_prompt
 from ..conduct import hook_recall, hook_session, hook_tool, prompt_reminder
 from ..core.replies import hook_output
-from ..core import preload
+from ..core import hook_fields, preload
 from ..harness import gemini, gemini_trust, opencode
 from .guard import Handler, RuntimeParts, flag, guarded, json_body
 from .rest_hooks import started_said
@@ -80,8 +80,8 @@ def routes(runtime: RuntimeParts) -> list[Route]:
             event = request.path_params["event"]
             claude_event = adapter.events.get(event)
             payload = adapter.translate(await json_body(request)) if claude_event else None
-            if claude_event is None or payload is None:
-                return JSONResponse({})
+            if claude_event is None or payload is None or not hook_fields.fits(payload):
+                return JSONResponse({})  # not the harness's: an id or path past any harness's too
             # A human prompt from any harness may start a chore, after the reply is out (chores/trigger.py).
             later = after_prompt(runtime, payload) if claude_event == "UserPromptSubmit" else None
             started = flag(request.query_params.get("started"))  # the SessionStart hook started the server

@@ -19,6 +19,7 @@ from starlette.types import Receive, Scope, Send
 from .. import reply_effects
 from ..chores.trigger import after_prompt
 from ..conduct import graphs, hook_identity, hook_recall, hook_session, hook_tool
+from ..core import hook_fields
 from ..core.errors import InvalidInput
 from ..core.replies import hook_output, nothing_to_print
 from .guard import RuntimeParts, flag, guarded, json_body
@@ -39,6 +40,8 @@ def routes(runtime: RuntimeParts) -> list[Route]:
         q = request.query_params
         named = "project_path" if q.get("project_path") else "cwd"
         folder = _required(q.get(named), "project_path")
+        hook_fields.checked({named: folder, "session_id": q.get("claude_session_id"),
+                             "transcript_path": q.get("transcript_path"), "source": q.get("source")})
 
         async def reply() -> dict[str, Any]:
             try:
@@ -50,7 +53,7 @@ def routes(runtime: RuntimeParts) -> list[Route]:
 
     async def bootstrap_post(request: Request) -> JSONResponse:
         """The SessionStart hook's raw payload; a session is registered only for a payload that names its folder."""
-        body = await json_body(request)
+        body = await hook_body(request)
 
         async def reply() -> dict[str, Any]:
             out = await hook_session.bootstrap(floor, _required(body.get("cwd"), "cwd"), body.get("session_id"),
@@ -62,7 +65,7 @@ def routes(runtime: RuntimeParts) -> list[Route]:
         return await _delivered(request, reply)
 
     async def prompt_context(request: Request) -> JSONResponse:
-        body = await json_body(request)
+        body = await hook_body(request)
 
         async def reply() -> dict[str, Any]:
             if not hook_recall.is_prompt_payload(body):
@@ -72,11 +75,11 @@ def routes(runtime: RuntimeParts) -> list[Route]:
         return await _delivered(request, reply, background=after_prompt(runtime, body))
 
     async def pre_tool(request: Request) -> JSONResponse:
-        body = await json_body(request)
+        body = await hook_body(request)
         return await _delivered(request, lambda: hook_recall.pre_tool(floor, body))
 
     async def tool_event(request: Request) -> JSONResponse:
-        body = await json_body(request)
+        body = await hook_body(request)
 
         async def reply() -> dict[str, Any]:
             return await budget.attach("PostToolUse", body, await hook_tool.tool_event(floor, body), runtime.clock())
@@ -135,6 +138,11 @@ class _EffectsResponse(JSONResponse):
             await self.effects.abandoned()
             raise
         await self.effects.delivered()
+
+
+async def hook_body(request: Request) -> dict[str, Any]:
+    """A hook's payload; one whose id, name or path is past any harness's is refused whole (core/hook_fields.py)."""
+    return hook_fields.checked(await json_body(request))
 
 
 def _required(value: object, field: str) -> str:
