@@ -108,7 +108,7 @@ async def json_body(request: Request, whole: bool = False) -> dict[str, Any]:
     """The request's JSON object; with `whole` (a body whose text is stored) a lone surrogate is refused,
     naming its field, where other bodies have it mended (body_json.py)."""
     declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > BODY_MAX_BYTES:
+    if declared is not None and ascii_digits(declared) and int(declared) > BODY_MAX_BYTES:
         raise PayloadTooLarge(f"body is {declared} bytes; at most {BODY_MAX_BYTES}")
     raw = bytearray()
     async for chunk in request.stream():
@@ -131,6 +131,19 @@ async def json_body(request: Request, whole: bool = False) -> dict[str, Any]:
     if half is not None:
         raise half
     return body
+
+
+def ascii_digits(raw: str) -> bool:
+    """0-9 only: str.isdigit() takes a superscript two, which int() refuses, and an Arabic-Indic three, which
+    int() reads as 3."""
+    return raw.isascii() and raw.isdigit()
+
+
+def whole_number(raw: str, field: str, rule: str) -> int:
+    """A query parameter written in 0-9, else InvalidInput(field, rule)."""
+    if not ascii_digits(raw):
+        raise InvalidInput(field, rule)
+    return int(raw)
 
 
 def flag(value: str | None) -> bool:

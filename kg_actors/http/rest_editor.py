@@ -25,7 +25,7 @@ from ..conduct import graphs, rename as renaming, write
 from ..core import debt, graph_ops, ids, schema_words, scoring, search
 from ..core import graph_views as V
 from ..core.errors import Conflict, InvalidInput, NotFound
-from .guard import RuntimeParts, guarded, json_body
+from .guard import RuntimeParts, guarded, json_body, whole_number
 from .heavy_replies import json_off_loop
 
 if TYPE_CHECKING:
@@ -176,11 +176,11 @@ def routes(runtime: RuntimeParts) -> list[Route]:
         node_id = node_id_of(request)
         _, root = await graph_of(level, project_path)
         raw = request.query_params.get("expected_version")
-        if raw is not None and not raw.isdigit():
-            raise InvalidInput("expected_version", "must be a whole number (the version the editor loaded)")
+        version = None if raw is None else whole_number(
+            raw, "expected_version", "must be a whole number in 0-9 (the version the editor loaded)")
         # With the version (and the words) the tab loaded, a delete of a node edited since is refused (409), as an
         # edit is.
-        lvl, removed = await write.delete_node(floor, None, node_id, level, root, int(raw) if raw is not None else None,
+        lvl, removed = await write.delete_node(floor, None, node_id, level, root, version,
                                                _fingerprint(request.query_params.get("expected_fingerprint")))
         return JSONResponse({"deleted": node_id, "level": lvl, "project_path": root, "edges_removed": removed})
 
@@ -342,6 +342,7 @@ def _rounded(scored: Mapping[str, float]) -> dict[str, Any]:
 def _limit(raw: str | None) -> int:
     if raw is None or raw == "":
         return SEARCH_LIMIT_DEFAULT
-    if not raw.isdigit() or not 1 <= int(raw) <= SEARCH_LIMIT_MAX:
-        raise InvalidInput("limit", f"must be a whole number from 1 to {SEARCH_LIMIT_MAX}")
-    return int(raw)
+    rule = f"must be a whole number from 1 to {SEARCH_LIMIT_MAX}, in 0-9"
+    if not 1 <= (limit := whole_number(raw, "limit", rule)) <= SEARCH_LIMIT_MAX:
+        raise InvalidInput("limit", rule)
+    return limit

@@ -19,7 +19,7 @@ from ..core.errors import Conflict, InvalidInput
 from ..core.merge import CONFLICTS_FIELD
 from ..sync import common
 from ..sync import history as H
-from .guard import RuntimeParts, guarded, json_body
+from .guard import RuntimeParts, guarded, json_body, whole_number
 from .heavy_replies import json_off_loop
 
 if TYPE_CHECKING:
@@ -91,10 +91,7 @@ def routes(runtime: RuntimeParts) -> list[Route]:
         if not node_id:
             raise InvalidInput("id", "is required")
         key = H.graph_key(runtime.directory, q.get("graph") or q.get("project_path") or "user")
-        try:
-            limit = min(int(q.get("limit", "20")), HISTORY_LIMIT_MAX)
-        except ValueError:
-            raise InvalidInput("limit", "must be a whole number") from None
+        limit = min(whole_number(q.get("limit", "20"), "limit", "must be a whole number in 0-9"), HISTORY_LIMIT_MAX)
         if limit < 1:
             raise InvalidInput("limit", "must be at least 1")
         try:

@@ -294,6 +294,23 @@ async def test_rest_bad_input_names_the_field(srv, session, query, field):
     assert "existing-good-node" in {n["id"] for n in graph(srv, session_id=session.sid)["project"]["nodes"]}
 
 
+@pytest.mark.parametrize("method, path, field", [
+    ("DELETE", "/api/nodes/project/existing-good-node?project_path={root}&expected_version=%C2%B2", "expected_version"),
+    ("DELETE", "/api/nodes/project/existing-good-node?project_path={root}&expected_version=%D9%A3", "expected_version"),
+    ("GET", "/api/search?q=node&limit=%C2%B2", "limit"),
+    ("GET", "/api/search?q=node&limit=%EF%BC%95", "limit"),  # a fullwidth 5
+])
+async def test_a_number_parameter_in_other_digits_is_refused_naming_it(srv, session, method, path, field):
+    """Digits of other scripts (a superscript two, an Arabic-Indic three) are digits to str.isdigit(), and
+    int() refuses some of them: each is refused as a bad number, never a 500, and nothing is deleted."""
+    before = store_files(srv.store)
+    async with httpx.AsyncClient(timeout=10) as http:
+        r = await http.request(method, srv.url + path.format(root=srv.project("bad-proj")))
+    assert r.status_code == 400 and r.json()["field"] == field and "whole number" in r.json()["rule"], r.text
+    assert store_files(srv.store) == before
+    await _still_serves(srv, session)
+
+
 @pytest.mark.parametrize("path, body", [
     ("/api/nodes", {"level": "user", "id": "rest-blank-note", "gist": "g", "notes": ["kept", " "]}),
     ("/api/nodes", {"level": "user", "id": "rest-empty-note", "gist": "g", "notes": [""]}),

@@ -117,7 +117,7 @@ async def test_a_nodes_history_from_git_log(tmp_path):
         gists = [v["node"]["gist"] for v in out["versions"]]
         assert gists == ["version 3", "version 2", "gist of good-lesson-node"]
         assert all(v["machine"] == "machine-a" and v["committed_ts"] > 0 for v in out["versions"])
-        for limit in ("0", "-1"):  # was an empty list, as if the node had no history
+        for limit in ("0", "-1", "\u0663"):  # an empty list, as if the node had no history; an Arabic-Indic 3
             r = httpx.get(f"{srv.url}/api/graph/node_history",
                           params={"id": "good-lesson-node", "graph": "user", "limit": limit}, timeout=10)
             assert r.status_code == 400 and "limit" in r.text, r.text
