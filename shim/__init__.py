@@ -224,8 +224,7 @@ class Shim:
                 "code": -32700, "message": f"Parse error: the line is not JSON ({exc})"}})
             return
         except RecursionError:  # valid JSON, nested past what Python reads: answered by the id it has
-            self.write({"jsonrpc": "2.0", "id": _top_level_id(line), "error": {
-                "code": -32600, "message": "Invalid Request: the message nests too deep to read"}})
+            self.write(_too_deep(line))
             return
         if isinstance(message, list):
             self._batch(message)
@@ -355,6 +354,11 @@ _STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 _ID_VALUE = re.compile(r'\s*:\s*(-?[0-9][0-9.eE+-]*|"(?:[^"\\]|\\.)*"|null)')
 
 
+def _too_deep(line: str) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": _top_level_id(line), "error": {
+        "code": -32600, "message": "Invalid Request: the message nests too deep to read"}}
+
+
 def _top_level_id(line: str) -> Any:
     """The `"id"` of a JSON object too deep for json.loads, read by a scan of its outermost level;
     None when it has none there (or none that reads)."""
@@ -433,6 +437,10 @@ def refuse(why: str) -> int:
             message = json.loads(raw)
         except ValueError:
             message = None
+        except RecursionError:  # answered as the serving shim answers it (handle), and the next line read
+            sys.stdout.write(json.dumps(_too_deep(raw.decode("utf-8", "replace"))) + "\n")
+            sys.stdout.flush()
+            continue
         for one in message if isinstance(message, list) else [message]:
             if isinstance(one, dict) and "method" in one and one.get("id") is not None:
                 sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": one["id"], "error": error}) + "\n")

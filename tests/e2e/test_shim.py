@@ -550,6 +550,25 @@ async def test_a_port_or_host_every_kg_command_refuses_the_shim_refuses_too_and_
     assert not (tmp_path / "store").exists(), "no server was started for a refused setting"
 
 
+def test_the_refusing_shim_answers_a_request_nested_too_deep_as_the_serving_one_and_serves_on(tmp_path):
+    # In its refusing mode (a bad KG_HTTP_PORT) the shim died of a RecursionError at such a line: the next
+    # request got no answer.
+    deep = "[" * 100_000 + "]" * 100_000
+    home = tmp_path / "home"
+    home.mkdir()
+    shim = RawShim({"KG_HTTP_PORT": "abc", "HOME": str(home), "KG_HOME": str(tmp_path / "store")})
+    shim.send(deep)
+    shim.send('{"jsonrpc": "2.0", "method": "tools/call", "params": ' + deep + ', "id": "after-it"}')
+    shim.send(_request(7, "tools/list"))
+    out, err = shim.proc.communicate(timeout=REPLY_TIMEOUT)
+    by_id = _jsonrpc_lines([x for x in (shim._buf + out).split(b"\n") if x])
+    assert set(by_id) == {None, "after-it", 7}, by_id
+    for msg_id in (None, "after-it"):
+        assert by_id[msg_id]["error"]["code"] == -32600 and "nests" in by_id[msg_id]["error"]["message"]
+    assert "KG_HTTP_PORT='abc'" in by_id[7]["error"]["message"], by_id[7]
+    assert b"Traceback" not in err and shim.proc.returncode == 2, err
+
+
 @pytest.mark.parametrize("closed", ["reader-gone", "no-stdout"])
 def test_a_closed_stdout_ends_the_shim_quietly(srv, closed):
     # It said "kg mcp: kg mcp could not handle this request: BrokenPipeError ..." for every request.
