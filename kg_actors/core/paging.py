@@ -47,6 +47,30 @@ def _starts_block(line: str) -> bool:
     return bool(line) and not line[0].isspace()
 
 
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+class _Blocks:
+    """Which lines open a block. Under a list heading (a line at the margin ending in `:`, as the full read's
+    `ACTIVE:`) each item is a block of its own, with the lines indented under it (its edges): the heading
+    with every item under it went whole into the next part, and left the part before it nearly empty."""
+
+    def __init__(self) -> None:
+        self.heading = False
+        self.item_indent: int | None = None
+
+    def opens(self, line: str) -> bool:
+        if _starts_block(line):
+            self.heading, self.item_indent = line.rstrip().endswith(":"), None
+            return True
+        if not self.heading or not line.strip():
+            return False
+        if self.item_indent is None:
+            self.item_indent = _indent(line)
+        return _indent(line) == self.item_indent
+
+
 def split(lines: list[Line], limit: int | None, measure: Callable[[str], int], sid: str) -> list[tuple[str, Effects]]:
     """The parts, each within `limit`. A block (a line and the indented lines under it: a node's gist, notes,
     edges) goes whole into the next part rather than be cut, when it fits in one: a part that began in the
@@ -61,6 +85,7 @@ def split(lines: list[Line], limit: int | None, measure: Callable[[str], int], s
     parts: list[list[tuple[str, Effects | None, int]]] = [[]]  # each line with its effects and its cost
     used = 0
     block = 0  # where the current part's last block starts
+    blocks = _Blocks()
     for line, eff in lines:
         cost = measure(line) + 1
         while cost > room:  # one line longer than a part: cut it at the longest prefix that fits
@@ -72,11 +97,12 @@ def split(lines: list[Line], limit: int | None, measure: Callable[[str], int], s
             line = line[head_len:]
             cost = measure(line) + 1
             used, block = 0, 0
-        if _starts_block(line):
+        opens = blocks.opens(line)
+        if opens:
             block = len(parts[-1])
         if used + cost > room and parts[-1]:
             moved: list[tuple[str, Effects | None, int]] = []
-            if line.strip() and not _starts_block(line) and 0 < block \
+            if line.strip() and not opens and 0 < block \
                     and sum(c for _, _, c in parts[-1][block:]) + cost <= room:
                 moved = parts[-1][block:]
                 del parts[-1][block:]

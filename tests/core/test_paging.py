@@ -65,3 +65,37 @@ def test_a_node_longer_than_a_part_is_still_cut_at_line_ends():
     parts = split(lines, 1500, len, "s")
     bodies = [text.split("\n\n[KG reply part")[0] for text, _ in parts]
     assert len(parts) > 2 and "\n".join(bodies) == "\n".join(line for line, _ in lines)
+
+
+def _full_read(items: int, edges: int) -> list:
+    """A full read's shape: a level's header, `ACTIVE:` and its nodes, each with the edges indented under it."""
+    lines = [("=== USER GRAPH — 0 active ===", None), ("HEALTH: 0 nodes, 0 edges " + "h" * 300, None),
+             ("DEBT: LOW (0.10) " + "d" * 400, None), ("=== PROJECT GRAPH — many active ===", None),
+             ("ACTIVE:", None)]
+    for i in range(items):
+        lines.append((f"  node-{i}: " + "漢字" * 100, {"seen": [f"node-{i}"]}))
+        lines.extend((f"    → relates → node-{i}-{j}", None) for j in range(edges))
+    return lines
+
+
+def test_a_full_reads_parts_are_filled_to_the_limit_not_cut_after_its_header():
+    # Under Codex, part 1 of an 80-node read held only the headers (607 bytes), and three parts held what two hold:
+    # the `ACTIVE:` heading and every node under it went whole into the next part.
+    lines = _full_read(80, 0)
+    parts = split(lines, 36_000, utf8_bytes, "s")
+    total = utf8_bytes("\n".join(line for line, _ in lines))
+    assert total < 2 * (36_000 - 300) and len(parts) == 2, [utf8_bytes(t) for t, _ in parts]
+    first = parts[0][0].split("\n\n[KG reply part")[0]
+    assert utf8_bytes(first) + utf8_bytes(parts[1][0].split("\n")[0]) + 1 > 36_000 - 300  # no next line fitted
+    assert [e for _, eff in parts for e in eff["seen"]] == [f"node-{i}" for i in range(80)]
+
+
+def test_a_full_reads_node_goes_into_the_next_part_with_its_edges():
+    lines = _full_read(40, 3)
+    parts = split(lines, 4000, utf8_bytes, "s")
+    assert len(parts) > 3
+    for text, _ in parts[1:]:
+        assert text.split("\n")[0].startswith("  node-"), text[:80]  # never an edge without its node above it
+        assert utf8_bytes(text) <= 4000
+    bodies = [text.split("\n\n[KG reply part")[0] for text, _ in parts]
+    assert "\n".join(bodies) == "\n".join(line for line, _ in lines)

@@ -179,12 +179,16 @@ SEARCH_EDGES = [("zephyr-relay-config", "middle-bridge-node", "feeds"),
                 ("middle-bridge-node", "quasar-cache-tuning", "feeds")]
 
 
+# 80 gists of ~600 bytes: ~50,000 bytes, two parts of 36,000 (three, with `ACTIVE:` moved whole, at this length)
+CJK_NODES = [_node(f"cjk-lesson-{i:02d}", f"教訓{i} " + "漢字" * 98) for i in range(80)]
+
+
 @pytest.fixture(scope="module")
 def srv(tmp_path_factory):
     base = tmp_path_factory.mktemp("reads")
     home = base / "home"
     paths = {name: str(home / name) for name in (
-        "order-proj", "node-proj", "page-proj", "search-proj")}
+        "order-proj", "node-proj", "page-proj", "search-proj", "cjk-proj")}
     for p in paths.values():
         (home / p.rsplit("/", 1)[1]).mkdir(parents=True, exist_ok=True)
     projects = {
@@ -192,6 +196,7 @@ def srv(tmp_path_factory):
         "node-proj": _node_project(paths["node-proj"]),
         "page-proj": _page_project(paths["page-proj"]),
         "search-proj": reference_graph(SEARCH_NODES, SEARCH_EDGES, paths["search-proj"]),
+        "cjk-proj": reference_graph(CJK_NODES, [], paths["cjk-proj"]),
     }
     server = start_server(base, reference_graph(USER_NODES, USER_EDGES), projects)
     server.paths = paths
@@ -500,6 +505,19 @@ async def test_a_codex_client_gets_parts_of_at_most_36000_bytes(srv):
     assert [b for p in parts for b in _blocks_in(p)] == PAGE_IDS
     whole = "\n".join(_body(p) for p in parts)
     assert whole.count(LONG_NOTE) == len(PAGE_IDS)
+
+
+async def test_a_codex_full_read_fills_each_part_up_to_its_limit_at_line_ends(srv):
+    # Part 1 held only the graphs' headers (607 bytes): `ACTIVE:` and every node under it went whole into
+    # part 2, and what two parts hold took three.
+    async with codex_client(srv) as codex:
+        s = await Session.open(codex, srv.paths["cjk-proj"])
+        parts = await _all_parts(s, s.first_text)
+    bodies = [_body(p) for p in parts]
+    assert len(parts) == 2 and utf8_bytes("\n".join(bodies)) < 2 * (CODEX_PART - 300), [utf8_bytes(p) for p in parts]
+    assert utf8_bytes(bodies[0]) + utf8_bytes(bodies[1].split("\n")[0]) > CODEX_PART - 300  # the next line did not fit
+    assert all(utf8_bytes(p) <= CODEX_PART for p in parts)
+    assert sorted(re.findall(r"cjk-lesson-\d\d", "\n".join(bodies))) == [f"cjk-lesson-{i:02d}" for i in range(80)]
 
 
 async def test_a_claude_code_client_counts_utf16_units(srv, client):
