@@ -64,13 +64,17 @@ async def rename(floor: Floor, sid: str | None, old_id: str, new_id: str, level:
         projects = await _all_projects(floor)
         captured = []
         for key, ph in projects:
-            owns_old, owns_new, refs = _rename_probe((await ph.current()).graph, old_id, new_id)
+            graph = (await ph.current()).graph
+            owns_old, owns_new, refs = _rename_probe(graph, old_id, new_id)
             if refs and not owns_old and owns_new:
-                captured.append(key.removeprefix("project:"))
+                # Named by its folder, as the project rename's refusal and kg_read name a project; the store's
+                # folder name only when its graph records none.
+                captured.append(graph.project_path or key.removeprefix("project:"))
         if captured:
+            many = len(captured) > 1
             raise Conflict(
-                f"renaming user node '{old_id}' to '{new_id}' would redirect edges in project(s) "
-                f"{', '.join(captured)}, which own a node '{new_id}'; choose another id"
+                f"renaming user node '{old_id}' to '{new_id}' would redirect edges of project{'s' * many} "
+                f"{', '.join(captured)}, which own{'' if many else 's'} a node '{new_id}'; choose another id"
             )
     elif lvl == "project":
         user = await floor.graph("user")

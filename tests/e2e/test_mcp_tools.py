@@ -489,7 +489,8 @@ async def test_rename_refused_when_an_edge_would_reach_a_different_node(srv, cli
     a = await Session.open(client, srv.project("capture-check-proj"))
     # User rename: capture-proj (on disk) links to capture-user-node and owns a node 'captured-new-name'.
     text = await a.err("kg_rename_node", old_id="capture-user-node", new_id="captured-new-name")
-    assert "capture-proj" in text and "choose another id" in text
+    # Named by its folder, as the project rename's refusal names the project (it named the store's folder name).
+    assert f"edges of project {srv.home / 'capture-proj'}, which owns" in text and "choose another id" in text, text
     assert _user_node(srv, "capture-user-node") is not None
     # Project rename: this project's edges reach the user node 'capture-user-node'.
     await a.ok("kg_put_node", level="project", id="local-capture-node", gist="l")
