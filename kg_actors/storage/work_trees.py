@@ -3,7 +3,9 @@
 A linked worktree (`git worktree add`, Claude Code's `<repo>/.claude/worktrees/<name>`) is the same project
 as its repository: what a session learns there is the repository's, and it outlives the worktree. Its `.git`
 is a file `gitdir: <common>/worktrees/<name>`, and that folder's `commondir` names the common git dir. A
-submodule's `.git` file points into `<super>/.git/modules/...` with no `commondir`: a project of its own.
+submodule's `.git` file points into `<super>/.git/modules/...` with no `commondir`: a project of its own. A
+linked worktree of a submodule is that submodule's project: its common git dir's `core.worktree` names the
+submodule's folder.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from collections.abc import Callable
 from . import user_files
 
 _SMALL = 4096  # a `.git` file or a `commondir` holds one path
+_CONFIG_MAX = 1 << 16  # a git dir's `config` larger than this is not read
 
 
 def work_tree_root(folder: str, home: str) -> str | None:
@@ -42,10 +45,59 @@ def repository_folder(top: str) -> str:
     if common is None or os.path.realpath(common) == os.path.realpath(gitdir):
         return top  # a submodule, or a checkout whose git dir is kept elsewhere (--separate-git-dir)
     common = os.path.realpath(common)
+    core = _core_settings(common)
     if os.path.basename(common) == ".git":
         checkout = os.path.dirname(common)
-        return checkout if os.path.lexists(os.path.join(checkout, ".git")) else top
-    return common  # a bare repository: one project for all its worktrees, named by its folder
+    elif "worktree" in core:  # a submodule's git dir (`<super>/.git/modules/<name>`) names its work tree
+        checkout = os.path.realpath(os.path.join(common, core["worktree"]))
+    elif core.get("bare", "true").lower() in ("false", "no", "off", "0"):
+        return top  # a work tree's git dir kept elsewhere, naming no checkout (a submodule deinit'ed)
+    else:
+        return common  # a bare repository: one project for all its worktrees, named by its folder
+    return checkout if os.path.lexists(os.path.join(checkout, ".git")) else top
+
+
+def _core_settings(gitdir: str) -> dict[str, str]:
+    """The `[core]` settings of `gitdir`'s `config` (lower-cased names; the last one wins, as in git): a
+    submodule's names its work tree (`worktree`, relative to `gitdir`). Empty when it does not read."""
+    try:
+        with user_files.open_regular(os.path.join(gitdir, "config")) as f:
+            raw = f.read(_CONFIG_MAX + 1)
+    except OSError:
+        return {}
+    if len(raw) > _CONFIG_MAX:
+        return {}
+    section, found = "", {}
+    for line in raw.decode(errors="replace").splitlines():
+        line = line.strip()
+        if line.startswith("["):
+            section = line[1:line.find("]")].strip().lower() if "]" in line else ""
+        elif section == "core" and "=" in line:
+            key, _, value = line.partition("=")
+            found[key.strip().lower()] = _config_value(value)
+    worktree = found.pop("worktree", "")
+    if worktree and "\0" not in worktree:
+        found["worktree"] = worktree
+    return found
+
+
+def _config_value(value: str) -> str:
+    """A git config value as git reads it, for a path: quotes dropped, `\\` and `\"` unescaped, a comment cut."""
+    out, quoted, i = [], False, 0
+    value = value.strip()
+    while i < len(value):
+        c = value[i]
+        if c == '"':
+            quoted = not quoted
+        elif c == "\\" and i + 1 < len(value):
+            i += 1
+            out.append({"t": "\t", "n": "\n", "b": "\b"}.get(value[i], value[i]))
+        elif c in "#;" and not quoted:
+            break
+        else:
+            out.append(c)
+        i += 1
+    return "".join(out).strip()
 
 
 def _points_to(path: str, base: str, prefix: str = "gitdir:") -> str | None:

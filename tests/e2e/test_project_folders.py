@@ -256,3 +256,26 @@ def test_a_merged_worktree_graph_labels_each_set_aside_version_by_the_graph_it_c
     assert "The repository's newer version." in read and f"in {theirs}" in read and ours not in read, read
     read = mcp_call(srv, "kg_read", {"cwd": main, "id": "r03-wt-touch"})
     assert "src/a.py:1" in read and "old-wt3/src" not in read, read  # the repository's file, as a write's
+
+
+def test_a_linked_worktree_of_a_submodule_shares_the_submodules_memory(srv):
+    lib = srv.project("subs/libsrc")
+    git("init", "-q", lib)
+    git("commit", "-q", "--allow-empty", "-m", "first", cwd=lib)
+    sup = srv.project("subs/super")
+    git("init", "-q", sup)
+    git("commit", "-q", "--allow-empty", "-m", "first", cwd=sup)
+    git("-c", "protocol.file.allow=always", "submodule", "add", "-q", lib, "sub", cwd=sup)
+    sub = f"{sup}/sub"
+    learn(srv, sub, "sub-build-flags", "The submodule builds with -O2 only.")
+    wt = str(srv.home / "subs" / "subwt")
+    git("-C", sub, "worktree", "add", "-q", wt, "-b", "sw")
+    text = mcp_call(srv, "kg_read", {"cwd": wt})
+    real = os.path.realpath
+    assert f"Project folder: {real(sub)}, the git repository whose linked worktree holds cwd {real(wt)}." in text, text
+    assert "sub-build-flags" in text and ".git/modules" not in text, text
+    h = Harness(srv, wt)
+    assert "sub-build-flags" in h.start().context
+    h.mcp("kg_put_node", level="project", id="sub-wt-lesson", gist="Learnt in the submodule's worktree.")
+    assert "sub-wt-lesson" in Harness(srv, sub).start().context
+    assert "modules" not in kg(["status"], srv.env).stdout

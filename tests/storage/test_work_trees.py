@@ -95,3 +95,19 @@ def test_a_worktrees_files_are_named_as_the_main_checkouts(tmp_path):
     assert W.binding_of(real(main), h, lambda f: False) == (real(main), None)
     files = [f"{real(wt)}/src/a.py", f"{real(main)}/src/a.py", "/elsewhere/b.py"]
     assert W.as_in_checkout(files, real(wt), real(main)) == [f"{real(main)}/src/a.py", "/elsewhere/b.py"]
+
+
+def test_a_linked_worktree_of_a_submodule_is_the_submodules_project(tmp_path):
+    lib = repo(tmp_path / "subsrc")
+    sup = repo(tmp_path / "super")
+    git("submodule", "add", "-q", str(lib), "sub", cwd=str(sup))
+    git("-C", str(sup / "sub"), "worktree", "add", "-q", str(tmp_path / "subwt"), "-b", "sw")
+    (tmp_path / "subwt" / "deep").mkdir()
+    h, real = os.path.realpath(tmp_path), os.path.realpath
+    # Where sessions in the submodule's folder work, never its git dir inside the superproject's .git.
+    assert W.binding_of(real(tmp_path / "subwt"), h, lambda f: False) == (real(sup / "sub"), real(tmp_path / "subwt"))
+    assert project(tmp_path / "subwt" / "deep", tmp_path) == real(sup / "sub")
+    assert project(sup / "sub", tmp_path) == real(sup / "sub")
+    # A submodule whose work tree is gone (deinit'ed): its worktree stays a project of its own.
+    git("submodule", "deinit", "-q", "-f", "sub", cwd=str(sup))
+    assert project(tmp_path / "subwt", tmp_path) == real(tmp_path / "subwt")
