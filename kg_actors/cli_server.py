@@ -431,10 +431,13 @@ def _pid_from_file(pid_file: Path) -> tuple[int | None, int | None, str]:
 
 
 def loaded_said(health: dict[str, Any]) -> str:
-    """The loaded graphs, each project's with its folder (an older server's health names none)."""
+    """The loaded graphs, each project's with its folder (an older server's health names none), a key in a
+    folder's name masked (an older server's health has it whole)."""
+    from .core.held_names import masked_names  # not at import: `kg mcp` starts without attrs
+
     given = health.get("project_folders")
     folders: dict[str, Any] = given if isinstance(given, dict) else {}
-    return ", ".join(f"{k} ({folders[k]})" if isinstance(folders.get(k), str) else str(k)
+    return ", ".join(f"{k} ({masked_names(folders[k])})" if isinstance(folders.get(k), str) else str(k)
                      for k in health.get("loaded_graphs") or [])
 
 

@@ -72,7 +72,7 @@ async def merge_other_folder(layout: L.Layout, handle: GraphHandle, slug: str, r
                       "the folder aside if it holds nothing wanted",
                       slug, root, damaged[0].parent, damaged[1], damaged[0])
         return
-    folder = f"projects/{name}"
+    folder = f"projects/{L.shown_slug(name)}"  # labels what merged nodes set aside: stored, so never a key
     try:
         ours = await handle.dump()
         merged, set_aside = await trio.to_thread.run_sync(merged_in, ours, layout.project_graph(name), folder, now,

@@ -15,6 +15,7 @@ import trio
 from ..core import debt
 from ..core.errors import InvalidInput, NotFound
 from ..core.graph_views import counts
+from ..core.held_names import masked_names
 from ..graph_loading import load_graph
 from ..graph_handle import GraphHandle
 from ..readings import read_readings
@@ -85,7 +86,10 @@ async def project_row(floor: Floor, slug: str) -> dict[str, Any]:
         except InvalidInput:
             openable = False
     path_exists = recorded is not None and os.path.isdir(recorded)
-    return {"slug": slug, "project_path": root, "recorded_path": recorded,
+    # The page shows `recorded_path` and `shown_path`, a key in a folder's name masked; `project_path` is its
+    # key for the graph (what change events name), not shown.
+    return {"slug": slug, "project_path": root, "recorded_path": masked_names(recorded) if recorded else recorded,
+            "shown_path": masked_names(root) if root else root,
             "path_exists": path_exists, "openable": openable,
             "removable": not path_exists or graph_counts["nodes"] == 0,
             "counts": graph_counts, "last_used": directory.last_written(key)}

@@ -15,6 +15,7 @@ from typing import Any
 import attrs
 
 from .errors import InvalidInput
+from .held_names import masked_names
 from .joined_held import JOINT, joined_held
 from .records import notes_read, texts_read
 from .secrecy import Finding, check_fields, find
@@ -27,7 +28,7 @@ Json = dict[str, Any]
 class Held:
     """One stored entry holding a secret: a node (`key` its id) or an edge (`key` as `from->to:rel`)."""
 
-    what: str  # "node" | "edge"
+    what: str  # "node" | "edge" | "project" (its folder's name: `key` and `shown` its path masked)
     key: str
     field: str  # "gist", "notes[2]", "touches[0]"; a name: "id", "rel", "from", "to"
     kind: str  # the kind of secret, as the write refusal names it ("a GitHub token")
@@ -39,10 +40,14 @@ class Held:
         return f"{self.what} '{self.key}' {self.field} (holds {self.kind})"
 
     def agents_see(self) -> str:
+        if self.what == "project":
+            return "its graph is served as any other"
         return ("agents are not shown the entry at all (its name holds it)" if self.shown
                 else "agents are shown a marker in its place")
 
     def fix(self) -> str:
+        if self.what == "project":
+            return FOLDER_FIX
         if self.shown:  # no tool reaches an entry agents are never shown: the user's editor does
             return "rename or delete it in kg's editor"
         return f"edit it in the editor or with {tools_for([self])}, sending the field without the secret"
@@ -52,9 +57,13 @@ class Held:
         return {**out, "shown": self.shown} if self.shown else out
 
 
+FOLDER_FIX = ("rename the project folder so its name holds no key, then give it its graph: `kg stop`, in the store's "
+              "projects/ folder move the graph's folder to the new folder's name, `kg start` (kg doctor names it)")
+
+
 def tools_for(held: Iterable[Held]) -> str:
     """The tool that edits what holds a secret, worded by what that is: kg_put_edge for an edge."""
-    whats = {h.what for h in held}
+    whats = {h.what for h in held} - {"project"}
     if whats == {"edge"}:
         return "kg_put_edge"
     return "kg_put_node (a node) or kg_put_edge (an edge)" if "edge" in whats else "kg_put_node"
@@ -128,6 +137,19 @@ def _edges(graph: Json) -> Json:
     if isinstance(edges, list):  # an old file's edge list
         return {f"{e.get('from')}->{e.get('to')}:{e.get('rel')}": e for e in edges if isinstance(e, dict)}
     return _mapping(edges)
+
+
+def in_folder(graph: Any) -> Held | None:
+    """A project graph whose recorded folder's path holds a key's shape (`~/ghp_…`, named so by the user): the
+    graph works, but the path is in its file, which a commit records and a sync pushes."""
+    meta = graph.get("_meta") if isinstance(graph, dict) else None
+    path = meta.get("project_path") if isinstance(meta, dict) else None
+    if (named := _name(path)) is None:
+        return None
+    assert isinstance(path, str)
+    shown = masked_names(path)
+    shown = named.preview if _name(shown) is not None else shown  # a key masked_names does not see whole
+    return Held("project", shown, "folder", named.kind, shown)
 
 
 def held_in(graph: Any) -> Iterator[Held]:

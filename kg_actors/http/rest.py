@@ -20,6 +20,7 @@ from starlette.routing import Route, WebSocketRoute
 from .. import __version__
 from ..build import build_id
 from ..core.errors import KGError
+from ..core.held_names import masked_names
 from . import rest_antigravity, rest_chores, rest_editor, rest_graph, rest_harness_hooks, rest_hooks, rest_store, ws
 from .guard import RuntimeParts, guarded
 
@@ -53,7 +54,8 @@ def build_rest(runtime: RuntimeParts) -> Starlette:
             "transport": "streamable-http",
             "loaded_graphs": runtime.directory.loaded_keys(), "storage": str(runtime.layout.root),
             # Two projects of one name are `project:svc` and `project:svc-<hash>`: their folders tell them apart.
-            "project_folders": {k: root for k in runtime.directory.loaded_keys()
+            # A folder named by a key is shown masked (kg status prints these; an agent may run it).
+            "project_folders": {k: masked_names(root) for k in runtime.directory.loaded_keys()
                                 if k.startswith("project:") and (root := runtime.directory.root_of(k))},
             "graphs_in_trouble": runtime.directory.troubles(),
             "sessions_in_trouble": runtime.floor.sessions.save_trouble(),  # sessions.json's saves failing

@@ -94,9 +94,10 @@ def check_store(r: Says, root: Path, loaded: Collection[str]) -> None:
                "look at it, write again what is wanted (kg_put_node), then remove it")
     for key, held in sorted(held_on_disk.held(root).items()):  # a hand edit's, or an older kg's: the file stays
         for h in held:
-            r.warn(f"graph {key}", f"{h.said()}: what looks like a secret, stored by hand or by an older kg; it is "
-                   f"kept in the file as written, {h.agents_see()}, and no commit records it nor kg sync pushes it",
-                   h.fix())
+            how = ("the folder's own name, recorded in its graph's file" if h.what == "project"
+                   else "stored by hand or by an older kg")
+            r.warn(f"graph {key}", f"{h.said()}: what looks like a secret, {how}; it is kept in the file as written, "
+                   f"{h.agents_see()}, and no commit records it nor kg sync pushes it", h.fix())
     for copy in _repaired(root):
         r.warn("store", f"{copy} is the file as it was before a load read it other than as written (a hand edit: "
                "a key held twice, a value of the wrong type, bytes that are not UTF-8; the server's log names each)",

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..core.held_secrets import Held, held_in, tools_for
+from ..core.held_secrets import FOLDER_FIX, Held, held_in, in_folder, tools_for
 from . import git as G
 from . import mirror, user_files
 
@@ -44,9 +44,11 @@ def held(root: Path, changed: bool = False) -> dict[str, list[Held]]:
             found = seen[1]
         else:
             try:
-                found = list(held_in(json.loads(user_files.read_bytes(path))))
+                graph = json.loads(user_files.read_bytes(path))
             except (OSError, ValueError):
                 continue
+            folder = in_folder(graph)  # a project folder named by a key: its path is in the file
+            found = [*([folder] if folder is not None else []), *held_in(graph)]
             _SEEN[path] = (stamp, found)
         if found:
             out[key] = found
@@ -81,14 +83,17 @@ def commit(root: Path, now: float, what: str = "auto-save",
     if found:
         raise SecretHeld(
             f"NOT COMMITTED: the store holds what looks like a secret, which a commit would keep in its history "
-            f"and a sync would push to every machine: {listed(found)}. The graph files keep it as written; edit "
-            f"each in the editor or with {_tools(found)} (send the field without the secret), and the next commit "
-            "goes through")
+            f"and a sync would push to every machine: {listed(found)}. The graph files keep it as written; "
+            f"{_fixes(found)}, and the next commit goes through")
     return G.commit(root, now, what, keep)
 
 
-def _tools(found: dict[str, list[Held]]) -> str:
-    return tools_for(h for hs in found.values() for h in hs)
+def _fixes(found: dict[str, list[Held]]) -> str:
+    """What the user does: edit each entry holding one; rename a project folder whose name holds one."""
+    held = [h for hs in found.values() for h in hs]
+    said = [] if all(h.what == "project" for h in held) else [
+        f"edit each entry in the editor or with {tools_for(held)} (send the field without the secret)"]
+    return "; ".join(said + ([FOLDER_FIX] if any(h.what == "project" for h in held) else []))
 
 
 def refuse_sync(root: Path) -> None:
@@ -103,8 +108,8 @@ def sync_refusal(found: dict[str, list[Held]]) -> SecretHeld | None:
         return None
     return SecretHeld(
         f"NOT SYNCED: the store holds what looks like a secret, which a sync would commit and push to every "
-        f"machine: {listed(found)}. Edit each in the editor or with {_tools(found)} (send the field "
-        "without the secret), then sync again; nothing was committed, fetched or pushed")
+        f"machine: {listed(found)}. To fix: {_fixes(found)}; then sync again. Nothing was committed, fetched "
+        "or pushed")
 
 
 def from_json(said: object) -> dict[str, list[Held]]:

@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 from ..core.errors import InvalidInput, NotAProjectFolder
+from ..core.held_names import masked_names, name_held
 from . import home_paths, user_files
 
 _SLUG_RE = re.compile(r"[^A-Za-z0-9._-]+")
@@ -106,11 +107,12 @@ def move_to_trash(layout: Layout, slug: str, now: float) -> Path:
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(now))
     trash = layout.root / "trash"
     trash.mkdir(exist_ok=True)
-    dest = trash / f"{slug}-{stamp}"
+    named = shown_slug(slug)
+    dest = trash / f"{named}-{stamp}"
     n = 1
     while dest.exists():
         n += 1
-        dest = trash / f"{slug}-{stamp}-{n}"
+        dest = trash / f"{named}-{stamp}-{n}"
     os.rename(source, dest)
     return dest
 
@@ -220,8 +222,9 @@ def _last_meta(data: bytes) -> object:
 
 
 def base_slug(root: str) -> str:
-    name = _SLUG_RE.sub("-", os.path.basename(root.rstrip("/"))).strip(".-") or "project"
-    return name[:64]
+    # A folder named by a key (`~/ghp_…`) gets it masked: the store's folder names are committed and pushed.
+    name = _SLUG_RE.sub("-", masked_names(os.path.basename(root.rstrip("/")))).strip(".-") or "project"
+    return "project" if name_held(name[:64]) else name[:64]
 
 
 _HASH_CHARS = 8  # of a hashed slug's tail
@@ -243,6 +246,17 @@ def reference_slug(root: str) -> str | None:
     return name if folder_name_ok(name) and not name.startswith("-") and name != base_slug(root) else None
 
 
+def holds_key(slug: str) -> bool:
+    """A graph folder named by a key (an older kg named one after its project folder as it was): never
+    served from, so its graph is merged into the masked one (twin_folders.py) and the name leaves the store."""
+    return name_held(slug)
+
+
+def shown_slug(slug: str) -> str:
+    """A graph folder's name as it may be written down (a label in a graph, the trash): a key in it masked."""
+    return (_SLUG_RE.sub("-", masked_names(slug)).strip(".-") or "project") if holds_key(slug) else slug
+
+
 def choose_slug(layout: Layout, root: str) -> str:
     """The graph folder for `root`: adopt a folder recorded for it (ours, or kg-memory 0.17's named by the
     folder's name as it is), else claim one by our own rule."""
@@ -254,7 +268,7 @@ def choose_slug(layout: Layout, root: str) -> str:
     if plain_recorded == root:
         return plain
     reference = reference_slug(root)
-    if reference is not None and there(layout.project_graph(reference)):
+    if reference is not None and not holds_key(reference) and there(layout.project_graph(reference)):
         recorded = recorded_project_path(layout.project_graph(reference))
         if takes_over(reference, recorded, root):
             return reference  # 0.17's graph of this project (or of one of this name no longer on this machine)

@@ -31,7 +31,7 @@ function optionText(p, c) {
   const counts = `${c.active} active · ${c.archived} archived · ${c.orphaned} orphaned · ${c.edges} edges`;
   if (!p) return `User graph — ${counts}`;
   const why = !p.project_path ? " (no recorded path)" : !p.path_exists ? " (folder missing)" : "";
-  return `${p.slug}${why} — ${counts} — ${p.project_path || "?"}`;
+  return `${p.slug}${why} — ${counts} — ${p.shown_path || p.project_path || "?"}`;
 }
 
 // Every node (by tier) and edge of a picture as read and kept current by the feed.
@@ -221,7 +221,7 @@ class App {
     const options = [h("option", { value: "user" }, optionText(null, counts("user", out.user)))];
     for (const p of out.projects) {
       const value = optionValue(p);
-      options.push(h("option", { value, disabled: !p.openable, title: p.project_path || "" }, optionText(p, counts(value, p.counts))));
+      options.push(h("option", { value, disabled: !p.openable, title: p.shown_path || p.project_path || "" }, optionText(p, counts(value, p.counts))));
     }
     const same = select.options.length === options.length
       && options.every((o, i) => select.options[i].value === o.value && select.options[i].disabled === o.disabled);

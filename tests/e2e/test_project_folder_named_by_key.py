@@ -1,0 +1,73 @@
+"""A project folder whose name holds what looks like a key (`~/ghp_…`): its graph works as any other, but the
+key never reaches the store's folder names, a commit or a sync, nor what kg status, kg doctor and the
+server's log print. A real `kg serve`, real hooks, a real git store."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+
+import httpx
+from e2e_helpers import kg
+from git_helpers import git, git_env
+from hook_helpers import Harness, node, project_graph
+
+from kg_actors.testing import ServerProcess
+
+GHP = "ghp_" + "Zq8Xw2Lk9Vb4Nm7Rt1Yp" + "3Hs6Dj0Fg5Ca8Ue2"  # assembled: no file holds a whole one
+
+
+def test_a_folder_named_by_a_key_keeps_its_memory_but_the_key_is_never_stored_committed_or_printed(tmp_path):
+    env = git_env(tmp_path)
+    srv = ServerProcess(tmp_path, env)
+    folder = srv.project(f"work/{GHP}")
+    subprocess.run(["git", "init", "-q", folder], check=True, env=srv.env)
+    # An older kg's graph of another such folder, in a store folder named by the key as it is.
+    older = srv.project(f"old/{GHP}")
+    legacy = srv.store / "projects" / GHP
+    legacy.mkdir(parents=True)
+    (legacy / "graph.json").write_text(json.dumps(project_graph(os.path.realpath(older), [
+        node("lesson-of-older-kg", "Learnt there before the key was masked.")])))
+    srv.start("--no-editor")
+    try:
+        h = Harness(srv, folder)
+        assert h.start().context and h.kg_sid
+        h.mcp("kg_put_node", level="project", id="lesson-in-key-folder", gist="A lesson learnt in that folder.")
+        # The older graph is the folder's still, moved out of the folder named by the key.
+        assert "lesson-of-older-kg" in Harness(srv, older).start().context
+        assert not legacy.exists()
+        # Its graph binds to the folder: a new session there is given the lesson.
+        assert "lesson-in-key-folder" in Harness(srv, folder).start().context
+        assert not [p for p in (srv.store / "projects").iterdir() if "Zq8Xw2Lk9Vb4Nm7" in p.name]
+        # The editor's project list shows the folders masked (its graph key stays the folder, for opening it).
+        rows = [r for r in httpx.get(f"{srv.url}/api/projects").json()["projects"] if r["slug"].startswith("ghp_")]
+        assert len(rows) == 2 and all(r["openable"] and "ghp_" in r["shown_path"] for r in rows), rows
+        assert not [r for r in rows if "Zq8Xw2Lk9Vb4Nm7" in r["shown_path"] + r["recorded_path"] + r["slug"]], rows
+        status = kg(["status"], srv.env)
+        assert "Zq8Xw2Lk9Vb4Nm7" not in status.stdout + status.stderr and "ghp_" in status.stdout, status.stdout
+        assert kg(["init-git"], srv.env).returncode == 0
+        out = kg(["commit"], srv.env)
+        said = out.stdout + out.stderr
+        assert out.returncode != 0 and "NOT COMMITTED" in said and "rename" in said, said
+        assert "Zq8Xw2Lk9Vb4Nm7" not in said and "ghp_" in said, said
+        remote = tmp_path / "remote.git"
+        subprocess.run(["git", "init", "-q", "--bare", str(remote)], check=True, env=srv.env)
+        out = kg(["sync", str(remote)], srv.env)
+        said = out.stdout + out.stderr
+        assert out.returncode != 0 and "NOT SYNCED" in said and "rename" in said, said
+        assert "Zq8Xw2Lk9Vb4Nm7" not in said, said
+        doctor = kg(["doctor"], srv.env)
+        said = doctor.stdout + doctor.stderr
+        assert "Zq8Xw2Lk9Vb4Nm7" not in said and "rename the project folder" in said, said
+        history = git(srv.store, "log", "--all", "-p", "--format=%H", env=srv.env, check=False)
+        history += git(remote, "log", "--all", "-p", env=srv.env, check=False)
+        assert "Zq8Xw2Lk9Vb4Nm7" not in history
+        listed = git(srv.store, "ls-files", env=srv.env)
+        assert "Zq8Xw2Lk9Vb4Nm7" not in listed
+        assert "lesson-in-key-folder" in Harness(srv, folder).start().context
+        assert "lesson-of-older-kg" in Harness(srv, older).start().context
+    finally:
+        srv.stop()
+    assert "Zq8Xw2Lk9Vb4Nm7" not in srv.log.read_text()
+    assert not [p for p in srv.store.rglob("*") if "Zq8Xw2Lk9Vb4Nm7" in p.name]
