@@ -3,7 +3,9 @@
 The one owner of the cwd -> root cache. Every hook asks, and an answer costs a
 stat per folder level (which stalls while another thread's fsync holds the
 disk), so an answer is kept ROOT_CACHE_SECONDS; a bad cwd is refused every
-time. Called from the event loop only, without awaiting: no lock needed.
+time. A session's start looks again (`fresh`): a folder made a linked worktree
+since (a worktree's name reused) binds to its repository from its next session.
+Called from the event loop only, without awaiting: no lock needed.
 """
 
 from __future__ import annotations
@@ -28,9 +30,9 @@ class CwdBindings:
         # cwd -> (until, its root, its folder, the linked worktree it is in when its root is the repository's)
         self._cached: dict[str, tuple[float, str | None, str, str | None]] = {}
 
-    def root_for(self, cwd: object) -> str | None:
+    def root_for(self, cwd: object, fresh: bool = False) -> str | None:
         """A project root, or None for a user-only session (the home folder itself)."""
-        return self.binding(cwd)[0]
+        return self.binding(cwd, fresh)[0]
 
     def worktree(self, cwd: object) -> tuple[str, str] | None:
         """(the linked worktree's root, its repository's folder: the project) for a cwd in one, else None."""
@@ -39,14 +41,14 @@ class CwdBindings:
         top = self._cached[cwd][3] if cwd in self._cached else None
         return (top, root) if top is not None and root is not None else None
 
-    def binding(self, cwd: object) -> tuple[str | None, str]:
+    def binding(self, cwd: object, fresh: bool = False) -> tuple[str | None, str]:
         """(project root or None, the cwd's own folder) for a session's cwd.
 
         The cwd must be an existing folder inside home; the project is work_trees.project_of's
-        (its git repository's, a linked worktree's included).
+        (its git repository's, a linked worktree's included). `fresh`: not from the cache (a session's start).
         """
         now = self._clock()
-        if isinstance(cwd, str):
+        if isinstance(cwd, str) and not fresh:
             cached = self._cached.get(cwd)
             if cached is not None and now < cached[0]:
                 return cached[1], cached[2]

@@ -39,17 +39,18 @@ class Resolved:
     push_claimed: bool = False
 
 
-def hook_root(floor: Floor, cwd: object, strict: bool = True) -> str | None:
+def hook_root(floor: Floor, cwd: object, strict: bool = True, fresh: bool = False) -> str | None:
     """The project folder of a hook's cwd (None: user-only).
 
     SessionStart is strict (a cwd outside home is refused, as kg_read refuses
-    it); the prompt and tool hooks are lenient, so a session that wandered
-    outside home is not answered with an error on every event.
+    it) and `fresh` (the folder may have become a linked worktree since); the
+    prompt and tool hooks are lenient and take a cached answer, so a session
+    that wandered outside home is not answered with an error on every event.
     """
     if not cwd:
         return None
     try:
-        return floor.bindings.root_for(cwd)
+        return floor.bindings.root_for(cwd, fresh)
     except (InvalidInput, ValueError, OSError) as exc:  # ValueError: a NUL byte in the path
         if not strict:
             return None

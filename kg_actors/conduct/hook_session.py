@@ -36,7 +36,7 @@ async def bootstrap(floor: Floor, cwd: object, claude_sid: object, source: objec
     # A folder that cannot be a project (outside home, gone, named relatively) holds no project memory; its
     # session is user-only, as a home-folder session is, rather than no memory at all (a devcontainer's
     # /workspaces, a folder deleted under a resumed session, a harness that sent `..`).
-    root = None if lead else hook_root(floor, cwd)
+    root = None if lead else hook_root(floor, cwd, fresh=True)
     if root is not None:
         await fold_worktree_graph(floor, cwd, root)
     claude = claude_sid if isinstance(claude_sid, str) and claude_sid else None

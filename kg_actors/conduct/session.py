@@ -36,7 +36,7 @@ async def open_session(floor: Floor, cwd: str | None, session_id: str | None,
         raise InvalidInput("session_id", "must be a string")
     refused: NotAProjectFolder | None = None
     try:
-        root, folder = floor.bindings.binding(cwd) if cwd is not None else (None, None)
+        root, folder = floor.bindings.binding(cwd, fresh=True) if cwd is not None else (None, None)
     except NotAProjectFolder as exc:  # refused below unless a session bound to a project ignores it
         if not session_id:
             raise

@@ -29,6 +29,20 @@ def test_a_cwd_root_is_kept_a_while_then_resolved_again(tmp_path, monkeypatch):
     assert bindings.root_for(str(link)) == os.path.realpath(second)  # resolved again
 
 
+def test_a_sessions_start_resolves_its_cwd_afresh_and_the_hooks_after_it_take_that(tmp_path, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    sub = tmp_path / "wt" / "sub"
+    sub.mkdir(parents=True)
+    directory = SimpleNamespace(has_project_graph=lambda root: False, has_graph_for=lambda folder: False)
+    bindings = CwdBindings(directory, lambda: 5.0)
+    real = os.path.realpath
+    assert bindings.root_for(str(sub)) == real(sub)  # a plain folder: its own project
+    (tmp_path / "wt" / ".git").mkdir()  # then a git work tree, within the answer's time
+    assert bindings.root_for(str(sub)) == real(sub)  # a hook's cached answer
+    assert bindings.root_for(str(sub), fresh=True) == real(tmp_path / "wt")  # a session's start
+    assert bindings.root_for(str(sub)) == real(tmp_path / "wt")  # the hooks after it
+
+
 def test_the_home_folder_is_user_only_and_a_bad_cwd_is_refused_every_time(tmp_path, monkeypatch):
     monkeypatch.setenv("HOME", str(tmp_path))
     bindings = CwdBindings(SimpleNamespace(has_project_graph=lambda root: False), lambda: 5.0)

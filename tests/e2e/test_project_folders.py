@@ -279,3 +279,32 @@ def test_a_linked_worktree_of_a_submodule_shares_the_submodules_memory(srv):
     h.mcp("kg_put_node", level="project", id="sub-wt-lesson", gist="Learnt in the submodule's worktree.")
     assert "sub-wt-lesson" in Harness(srv, sub).start().context
     assert "modules" not in kg(["status"], srv.env).stdout
+
+
+@pytest.mark.parametrize("opened_by", ["hook", "kg_read"])
+def test_a_folder_made_a_linked_worktree_while_the_server_runs_binds_to_its_repository_at_its_next_session(
+        srv, opened_by):
+    main = srv.project(f"repos/r06-{opened_by}")
+    git("init", "-q", main)
+    git("commit", "-q", "--allow-empty", "-m", "first", cwd=main)
+    learn(srv, main, "r06-deploy-rule", "r06 deploys on Tuesdays only.")
+    wt = str(srv.home / "wt" / f"r06-reused-{opened_by}")
+    git("worktree", "add", "-q", wt, "-b", "first-use", cwd=main)
+    git("worktree", "remove", wt, cwd=main)
+    os.makedirs(wt)  # a plain folder for a while: its session learns into a graph of its own
+    plain = learn(srv, wt, "r06-plain-folder-note", "Learnt while the folder was a plain one.")
+    assert "r06-deploy-rule" not in plain.start().context
+    shutil.rmtree(wt)
+    git("worktree", "prune", cwd=main)
+    git("worktree", "add", "-q", wt, "-b", "second-use", cwd=main)  # the name reused, as Claude Code does
+    # The next session there (a harness's SessionStart, or an agent's kg_read) is the repository's at once.
+    if opened_by == "hook":
+        text = Harness(srv, wt).start().context
+    else:
+        text = mcp_call(srv, "kg_read", {"cwd": wt})
+        real = os.path.realpath
+        assert f"Project folder: {real(main)}, the git repository whose linked worktree holds cwd {real(wt)}." \
+            in text, text
+    assert "r06-deploy-rule" in text and "r06-plain-folder-note" in text, text  # its own graph folded in
+    assert "r06-plain-folder-note" in Harness(srv, main).start().context
+    assert not (srv.store / "projects" / f"r06-reused-{opened_by}").exists()
