@@ -71,3 +71,18 @@ def test_a_folder_named_by_a_key_keeps_its_memory_but_the_key_is_never_stored_co
         srv.stop()
     assert "Zq8Xw2Lk9Vb4Nm7" not in srv.log.read_text()
     assert not [p for p in srv.store.rglob("*") if "Zq8Xw2Lk9Vb4Nm7" in p.name]
+    # The way out the refusal names: both folders renamed, their graphs' folders moved to the new names.
+    for old, new in ((folder, "work/renamed"), (older, "old/renamed-too")):
+        graph_dir = next(p for p in (srv.store / "projects").iterdir()
+                         if json.loads((p / "graph.json").read_text())["_meta"].get("project_path") == os.path.realpath(old))
+        os.rename(old, srv.home / new)
+        os.rename(graph_dir, srv.store / "projects" / os.path.basename(new))
+    srv.start("--no-editor")
+    try:
+        assert "lesson-in-key-folder" in Harness(srv, str(srv.home / "work/renamed")).start().context
+        assert "lesson-of-older-kg" in Harness(srv, str(srv.home / "old/renamed-too")).start().context
+        out = kg(["commit"], srv.env)
+        assert out.returncode == 0 and "committed" in out.stdout, out.stdout + out.stderr
+        assert "Zq8Xw2Lk9Vb4Nm7" not in git(srv.store, "log", "--all", "-p", env=srv.env)
+    finally:
+        srv.stop()
