@@ -52,9 +52,18 @@ kg_print() {
 # the payload goes again (?started=1: the server's line says so) with up to 5 s. When `kg start` cannot
 # (the store's server runs on another port, say), the user's line is what it said.
 kg_session_start() {
-  curl -s -o /dev/null --noproxy '*' --max-time 0.5 "$KG_URL/health" 2>/dev/null
+  health=$(curl -s --noproxy '*' --max-time 0.5 "$KG_URL/health" 2>/dev/null)
   case $? in
-    0) reply=$(printf '%s' "$payload" | kg_fetch "$1?started=0" 5) && kg_print "$reply" "$2"; return 0 ;;
+    0) case $health in
+         *'"loaded_graphs"'*) reply=$(printf '%s' "$payload" | kg_fetch "$1?started=0" 5) && kg_print "$reply" "$2"
+                              return 0 ;;
+       esac
+       # Another program answers on kg's port: a session without its memory is told why, in `kg status`'s words.
+       KG=${KG_BIN:-$(command -v kg 2>/dev/null)}
+       [ -n "$KG" ] || return 0
+       if command -v timeout >/dev/null 2>&1; then said=$(timeout 4 "$KG" status 2>&1); else said=$("$KG" status 2>&1); fi
+       [ $? -eq 3 ] && kg_say "$said"
+       return 0 ;;
     7) ;;  # curl's 7: could not connect, so nothing listens on the port
     *) return 0 ;;
   esac

@@ -175,20 +175,22 @@ def reference_graph(nodes: list[dict], edges=(), project_path: str | None = None
 
 @contextmanager
 def another_program(body: bytes, status: int = 200, content_type: str = "application/json",
-                    delay: float = 0.0, get_at_once: bool = False) -> Iterator[int]:
+                    delay: float = 0.0, get_at_once: bool = False, health: bytes | None = None) -> Iterator[int]:
     """Some other program on a port of this machine, answering every GET and POST with `body` (`delay` seconds
-    after it came: its own work, not the test's wait; a GET at once with `get_at_once`); yields the port."""
+    after it came: its own work, not the test's wait; a GET at once with `get_at_once`); `health`: its answer to
+    GET /health instead (a stand-in for a kg server); yields the port."""
 
     class Answer(http.server.BaseHTTPRequestHandler):
         def do_POST(self):  # noqa: N802 (http.server's names)
             self.rfile.read(int(self.headers.get("Content-Length") or 0))
             if delay and not (get_at_once and self.command == "GET"):
                 threading.Event().wait(delay)
+            said = health if health is not None and self.command == "GET" and self.path == "/health" else body
             self.send_response(status)
             self.send_header("Content-Type", content_type)
-            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Content-Length", str(len(said)))
             self.end_headers()
-            self.wfile.write(body)
+            self.wfile.write(said)
 
         do_GET = do_POST
 

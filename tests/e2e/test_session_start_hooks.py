@@ -27,6 +27,7 @@ from kg_actors.testing import free_port
 
 WITH_KG = f"{VENV_BIN}:{SYSTEM_PATH}"
 PRELOAD = '{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"slow preload"}}'
+KG_HEALTH = json.dumps({"status": "ok", "storage": "/x/.knowledge-graph", "loaded_graphs": ["user"], "pid": 1}).encode()
 
 
 def session_start(kind: str, env: dict, cwd: str) -> tuple[str, float]:
@@ -109,7 +110,7 @@ def test_a_running_server_loading_a_large_project_gets_up_to_5_s_for_the_preload
     # Its /health answers at once; the preload comes when the project is loaded (2-3 s at 10,000 nodes).
     # Given the 0.6 s of every hook, the session started without its memory.
     srv = server_factory(start=False)
-    with another_program(PRELOAD.encode(), delay=2.0, get_at_once=True) as port:
+    with another_program(PRELOAD.encode(), delay=2.0, get_at_once=True, health=KG_HEALTH) as port:
         out, took = session_start(kind, hook_env(srv, WITH_KG, KG_HTTP_PORT=str(port)), srv.project("big"))
     assert out == PRELOAD + "\n" and took >= 2.0, (out, took)
     assert not (srv.store / "server.log").exists(), "no `kg start` ran (it writes its server's log there)"
@@ -194,6 +195,19 @@ def test_a_port_no_url_carries_leaves_every_hook_silent_and_starts_nothing(serve
                           capture_output=True, timeout=60, cwd=env["HOME"])
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, b"", b"")
     assert not Path(srv.store / "server.log").exists()
+
+
+@pytest.mark.parametrize("kind", ["claude", "gemini"])
+def test_another_program_on_kgs_port_is_said_at_session_start_as_kg_status_says_it_and_starts_nothing(
+        server_factory, kind):
+    # Its /health answered, so the hook took it for a live kg; the preload's post failed and nothing was said.
+    srv = server_factory(start=False)
+    with another_program(b"<html>404 Not Found</html>", 404, "text/html") as port:
+        out, _ = session_start(kind, hook_env(srv, WITH_KG, KG_HTTP_PORT=str(port)), srv.project("proj"))
+    said = json.loads(out)["systemMessage"]
+    assert said == (f"kg memory: not running at http://127.0.0.1:{port}: the port is taken by a program that is not "
+                    "the kg server; stop that program, or move kg with --port PORT or KG_HTTP_PORT"), said
+    assert len(out.splitlines()) == 1 and not (srv.store / "server.log").exists()
 
 
 @pytest.mark.parametrize("kind", ["claude", "gemini"])
