@@ -47,6 +47,10 @@ def test_unreadable_file_is_off_with_a_warning_naming_the_field():
     assert not cfg.enabled and cfg.warning.startswith("chores.json: max_5h:")
     cfg = R.parse_config(b'{"enabled": true, "runner": "gpt"}')
     assert not cfg.enabled and "runner" in cfg.warning
+    for name in ("timeout_s", "pass_timeout_s"):  # audit: each run was killed as it started, a day's slot spent
+        cfg = R.parse_config(b'{"enabled": true, "%s": 0}' % name.encode())
+        assert not cfg.enabled and cfg.warning.startswith(f"chores.json: {name}: must be a number above 0"), cfg.warning
+    assert R.parse_config(b'{"enabled": true, "min_interval_s": 0, "timeout_s": 0.5}').enabled
 
 
 def test_defaults_are_the_spec_numbers():
