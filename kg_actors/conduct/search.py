@@ -9,7 +9,7 @@ from __future__ import annotations
 from ..core import constants as C
 from ..core import held_words, search, search_format, search_paths
 from ..core.seen import AtLevel
-from ..core.withheld_terms import by_withheld_words
+from ..core.withheld_terms import withheld_only
 from ..graph_handle import GraphHandle
 from .floor import Floor
 
@@ -32,13 +32,13 @@ async def search_text(floor: Floor, sid: str | None, query: str) -> str:
     per_level, total = {}, 0
     for lvl, gview in views.items():
         assert gview.index is not None  # view() waits for the first index build
-        hits, matched = search.top_hits(gview.index, terms, AtLevel(seen, lvl), limit)
-        per_level[lvl] = hits
-        total += matched
+        # A node found only by a withheld field's words is no match, in the count as in the list: either
+        # would tell a right guess of a secret from a wrong one (core/withheld_terms.py).
+        dropped = withheld_only(gview.graph, gview.index, terms.all())
+        hits, matched = search.top_hits(gview.index, terms, AtLevel(seen, lvl), limit + len(dropped))
+        per_level[lvl] = [h for h in hits if h.node_id not in dropped][:limit]
+        total += matched - len(dropped)
     ranked = search.merge_hits(per_level)
-    if ranked:  # a hit found only by a withheld field's words is no hit (core/withheld_terms.py)
-        ranked = [(lvl, h) for lvl, h in ranked[:limit] if not by_withheld_words(views[lvl].graph, h.node_id,
-                                                                                 terms.all())]
     # Each as agents are shown it: a field holding a secret a hand edit left is a marker (core/withheld.py).
     nodes = {(lvl, h.node_id): views[lvl].graph.lineage.mask.node(views[lvl].graph.nodes[h.node_id])
              for lvl, h in ranked[:limit]}

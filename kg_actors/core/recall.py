@@ -191,8 +191,18 @@ def search(terms: list[str], views: Mapping[str, tuple[GraphReader, SearchIndex]
     of `terms`, when the caller has them already)."""
     query = _content_terms(query_terms(" ".join(terms)))
     words = _word_numbers(terms) if words is None else words
-    per_level = {lvl: concept_hits(index, query, AtLevel(seen, lvl), C.RECALL_SEARCH_TOP, depth=C.RANK_SCAN_DEPTH,
-                                   words=words) for lvl, (_, index) in views.items()}
+    per_level = {}
+    for lvl, (graph, index) in views.items():
+        # A hit found only by a withheld field's words is none (decide): the next best takes its place, as it
+        # would for a wrong guess of the secret (withheld_terms.py).
+        limit, top = C.RECALL_SEARCH_TOP, C.RECALL_SEARCH_TOP
+        while True:
+            hits = concept_hits(index, query, AtLevel(seen, lvl), limit, depth=C.RANK_SCAN_DEPTH, words=words)
+            kept = [h for h in hits if not by_withheld_words(graph, h.node_id, terms)]
+            if len(kept) >= top or len(hits) < limit:
+                break
+            limit += top - len(kept)
+        per_level[lvl] = kept[:top]
     return query, merge_hits(per_level)[: C.RECALL_SEARCH_TOP]
 
 

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 import attrs
 
 from .model import GraphReader, Node
-from .search import node_postings
+from .search import SearchIndex, node_postings
 
 
 def _shown_words(node: Node, shown: Node) -> set[str]:
@@ -35,3 +35,22 @@ def by_withheld_words(graph: GraphReader, node_id: str, terms: Iterable[str]) ->
         return False
     words = _shown_words(node, shown)
     return not any(term in words for term in terms)
+
+
+def withheld_only(graph: GraphReader, index: SearchIndex, terms: Iterable[str]) -> frozenset[str]:
+    """Every node of `graph` that `terms` find only by a withheld field's words: left out of a reply's count
+    and its list alike, so that neither tells a right guess from a wrong one. Each holder of a term is looked
+    at once (a node the Mask knows clean costs a lookup)."""
+    terms = list(terms)
+    out: set[str] = set()
+    looked: set[str] = set()
+    for term in terms:
+        if index.df(term) == 0:
+            continue
+        for node_id in index.ordered(term):
+            if node_id not in looked:
+                looked.add(node_id)
+                if by_withheld_words(graph, node_id, terms):
+                    out.add(node_id)
+    return frozenset(out)
+

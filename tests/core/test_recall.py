@@ -529,3 +529,14 @@ def test_a_prompt_is_what_a_person_sent_even_when_it_asks_nothing_of_memory():
     assert recall.is_prompt("2026-12-03 10:00:01 ERROR worker 3 died\n" * 40)
     assert not recall.is_prompt("<task-notification>done</task-notification>")
     assert not recall.is_prompt(None) and not recall.is_prompt({"text": "hi"})
+
+
+def test_a_hit_found_only_by_a_withheld_gist_gives_its_place_to_the_next_best():
+    """Else a right guess of a key a hand edit left would show fewer hits than a wrong one (withheld_terms.py)."""
+    key = "ghp_" + "Zq8Xw2Lk9Vb4Nm7Rt1Yp" + "3Hs6Dj0Fg5Ca8Ue2"
+    held = [Node(f"held-{i}", f"walnut trees walnut trees {key}") for i in range(3)]  # the best matches but for it
+    plain = [Node(f"walnut-lesson-{i}", f"a lesson on walnut trees number {i}") for i in range(C.RECALL_SEARCH_TOP + 2)]
+    views = {"project": build(held + plain + filler(30))}
+    _, hits = recall.search(["walnut", "trees"], views, frozenset())
+    ids = [h.node_id for _, h in hits]
+    assert len(ids) == C.RECALL_SEARCH_TOP and not any(i.startswith("held-") for i in ids), ids
