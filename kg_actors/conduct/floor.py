@@ -19,7 +19,7 @@ from typing import Any
 import attrs
 
 from ..core import constants as C
-from ..core import ids, secrecy
+from ..core import ids, secret_logs
 from ..core.errors import InvalidInput, KGError, SessionUnknown
 from ..core.model import Node
 from ..directory import GraphDirectory
@@ -182,7 +182,7 @@ class Floor:
     def log_useful(self, view: SessionView, node_id: str, level: str | None, via: str,
                    extra: dict[str, Any]) -> None:
         record = {"ts": self.clock(), "kg_session": view.sid, "claude_session": view.claude_sid,
-                  "project": view.project_path, "id": secrecy.loggable(ids.shown(node_id)), "level": level, "via": via}
+                  "project": view.project_path, "id": secret_logs.loggable(ids.shown(node_id)), "level": level, "via": via}
         record.update(extra)
         self.logs.useful(record)
 

@@ -12,7 +12,7 @@ from collections.abc import Set as AbstractSet
 from typing import Any
 
 from .. import session_messages as sm
-from ..core import asks, command_recall, recall, secrecy
+from ..core import asks, command_recall, recall, secret_logs
 from ..core.replies import hook_output, nothing_to_print
 from ..core.seen import Ref
 from ..harness import shell
@@ -59,7 +59,7 @@ async def prompt_context(floor: Floor, payload: dict[str, Any], nudge: bool = Tr
     else:
         shown_at = floor.clock()  # before the graphs are read: a write applied meanwhile is not "seen"
         decision = await _recall(floor, view, terms, asks.ask_scale(text), "?" in text)
-        record = {**base, "reason": decision.reason, "terms": secrecy.loggable_terms(text, terms, payload.get("prompt")),
+        record = {**base, "reason": decision.reason, "terms": secret_logs.loggable_terms(text, terms, payload.get("prompt")),
                   "threshold": decision.threshold,
                   "hits": list(decision.hits)}
         if decision.text:

@@ -27,7 +27,7 @@ import attrs
 from . import constants as C
 from .model import GraphReader, Node
 from .plain_text import clipped, one_line
-from .secrecy import WITHHELD, loggable
+from .secret_logs import WITHHELD, loggable
 from .search import SearchIndex
 from .terms import analyse, stem
 

@@ -14,15 +14,16 @@ import re
 from functools import lru_cache
 
 from .records import Edge
-from .secrecy import find
+from .secrecy import name_finding
 
 NAMES_CHECKED_MAX = 1 << 16  # names remembered; a miss costs ~10 µs
 
 
 @lru_cache(maxsize=NAMES_CHECKED_MAX)
 def name_held(name: str) -> bool:
-    """Whether a node id, rel or edge end holds a provider key's shape (the rule a write refuses it by)."""
-    return find(name, shapes_only=True) is not None
+    """Whether a node id, rel or edge end holds a provider key's shape or a part of one (the rule a write
+    refuses it by)."""
+    return name_finding(name) is not None
 
 
 def edge_held(edge: Edge) -> bool:
@@ -51,6 +52,6 @@ def masked_names(text: str) -> str:
 
 @lru_cache(maxsize=NAMES_CHECKED_MAX)
 def _masked(part: str) -> str:
-    found = find(part, shapes_only=True)
+    found = name_finding(part)
     return part if found is None else found.preview
 

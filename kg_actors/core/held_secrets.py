@@ -18,7 +18,7 @@ from .errors import InvalidInput
 from .held_names import masked_names
 from .joined_held import JOINT, joined_held
 from .records import notes_read, texts_read
-from .secrecy import Finding, check_fields, find
+from .secrecy import Finding, check_fields, name_finding
 from .secret_fragments import fragment_in
 
 Json = dict[str, Any]
@@ -87,7 +87,7 @@ def first_in(fields: list[tuple[str, str]]) -> tuple[str, Finding] | None:
 
 def _name(text: object) -> Finding | None:
     """A name (id, rel, edge end) holding a key's shape, by the rule a write refuses it (refuse_secret_names)."""
-    return find(text, shapes_only=True) if isinstance(text, str) and text else None
+    return name_finding(text) if isinstance(text, str) and text else None
 
 
 def _masked(text: str) -> str:
@@ -100,8 +100,8 @@ def in_node(node_id: str, node: Any) -> Held | None:
         return Held("node", node_id, "id", named.kind, _masked(node_id))
     found = first_in(node_fields(node))
     if found is None:  # a key split across fields, or a part of one with words around it, as a write refuses it
-        gist, notes, _ = texts_read(node)
-        return _joint("node", node_id, joined_held(gist, notes)) or _part("node", node_id, gist, notes)
+        gist, notes, touches = texts_read(node)
+        return _joint("node", node_id, joined_held(gist, notes)) or _part("node", node_id, gist, notes, touches)
     return Held("node", node_id, found[0], found[1].kind)
 
 
@@ -123,8 +123,9 @@ def _joint(what: str, key: str, held: dict[str, str]) -> Held | None:
     return Held(what, key, JOINT.join(held), next(iter(held.values()))) if held else None
 
 
-def _part(what: str, key: str, gist: object, notes: Iterable[str]) -> Held | None:
-    part = fragment_in([("gist", gist), *((f"notes[{i}]", n) for i, n in enumerate(notes))])
+def _part(what: str, key: str, gist: object, notes: Iterable[str], touches: Iterable[str] = ()) -> Held | None:
+    part = fragment_in([("gist", gist), *((f"notes[{i}]", n) for i, n in enumerate(notes)),
+                        *((f"touches[{i}]", t) for i, t in enumerate(touches))])
     return Held(what, key, part[0], part[1]) if part is not None else None
 
 

@@ -31,7 +31,6 @@ from typing import Any
 
 import attrs
 
-from .constants import RECALL_PROMPT_MAX_CHARS
 from .errors import InvalidInput, KGError
 from .plain_text import BLANK_TOUCH, check_note
 from .private_text import items_without_private, strip_private
@@ -44,7 +43,7 @@ from .secret_manifests import kube_secret
 from .secret_names import entropy as _entropy, scrambled as _scrambled, user_password as _user_password
 from .secret_names import HOST_NAME as _HOST_NAME, plain_url as _plain_url
 from .secret_prose import PROSE_RULES, is_password, judged_as
-from .secret_fragments import fragment_in
+from .secret_fragments import fragment_in, fragments_in
 from .secret_shapes import AWS_KEY_ID_SAID, AWS_SECRET_BARE, DISCORD, GATES, HEADERS, NAMED_BY_PREFIX, SAID_RULES, SHAPES
 from .secret_shapes import DOCUMENTED_EXAMPLES
 from .secret_lookalikes import CODE_REF as _CODE_REF, DESCRIPTIONS as _DESCRIPTIONS, TYPE as _TYPE, placeholder as _placeholder
@@ -474,6 +473,7 @@ def clean_node(gist: str, notes: list[str] | None, touches: list[str] | None) ->
     notes, touches = items_without_private(notes, "notes", cut), items_without_private(touches, "touches", cut)
     refuse_secrets([("gist", gist), *_numbered("notes", notes), *_numbered("touches", touches)])
     refuse_joined(gist, notes)
+    refuse_parts(_numbered("touches", touches))  # a path cut at a key (`cfg/ghp_…`, `cfg/…`) as a note cut there
     return CleanNode(gist, notes, touches, tuple(cut))
 
 
@@ -501,7 +501,12 @@ def refuse_joined(gist: object, notes: list[Any] | None, name: str = "notes") ->
         found = joined_finding(joined)
         if found is not None:
             raise SecretRefused(joined.field, found)
-    if (part := fragment_in([("gist", gist), *_numbered(name, notes)])) is not None:  # after the whole keys
+    refuse_parts([("gist", gist), *_numbered(name, notes)])  # after the whole keys
+
+
+def refuse_parts(fields: Iterable[tuple[str, object]]) -> None:
+    """A part of a key with words around it (core/secret_fragments.py), after every rule of a whole key."""
+    if (part := fragment_in(fields)) is not None:
         raise SecretRefused(part[0], _named(part[1], part[2]))
 
 
@@ -536,9 +541,24 @@ def refuse_secrets(fields: Iterable[tuple[str, object]]) -> None:
 def refuse_secret_names(fields: Iterable[tuple[str, object]]) -> None:
     """Ids, rels, edge ends and task ids: refused for a provider key's shape (`AKIA…`, `ghp_…`), not for
     the secret-named words ids are made of (`api-token-rotation`)."""
-    found = check_fields(((name, text) for name, text in fields if isinstance(text, str)), shapes_only=True)
+    fields = [(name, text) for name, text in fields if isinstance(text, str)]
+    found = check_fields(fields, shapes_only=True)
     if found is not None:
         raise SecretRefused(*found)
+    refuse_parts(fields)  # an edge's two ends holding a key's two halves (`src/ghp_…`, `src/…`)
+
+
+def name_finding(text: str) -> Finding | None:
+    """A name (an id, a rel, an edge's end, a touch) holding a key's shape or a part of one, as a write refuses."""
+    found = find(text, shapes_only=True)
+    if found is None and (part := fragment_in([("", text)])) is not None:
+        found = _named(part[1], part[2])
+    return found
+
+
+def parts_held(fields: Iterable[tuple[str, object]]) -> dict[str, str]:
+    """Each field holding a part of a key (secret_fragments.py), with its kind."""
+    return {name: kind for name, kind, _ in fragments_in(fields)}
 
 
 def _numbered(name: str, items: list[Any] | None) -> list[tuple[str, object]]:
@@ -555,37 +575,3 @@ class SecretRefused(KGError):
             f"NOT WRITTEN: {field} holds what looks like {finding.kind} ({finding.preview}); secrets are never "
             "stored in memory. Write where the secret lives instead (an environment variable's name, a vault "
             "path), or wrap text that must stay out of memory in <private>...</private>")
-
-
-WITHHELD = "<withheld>"
-
-
-def loggable(word: str) -> str:
-    """A name or word as a log may keep it: WITHHELD when it is a key's shape or as random as one."""
-    plain = _plain(word)
-    return WITHHELD if (find(word, shapes_only=True) is not None or _credential(plain, assigned=False)
-                        or _scrambled(plain, 8)) else word
-
-
-# A prompt that gives a password, a token, a secret, a key or a pin a value, in words a write's rules take for
-# prose ("my password is hunter2", "the passcode for the vault is 48213377"), or a login: its words may spell
-# the secret out, so the log keeps none. Naming one without a value ("how do I rotate the staging database
-# credentials", "reset the api key") gives none: its words are logged as any prompt's.
-_SECRET_TALK = re.compile(
-    r"(?i)\b(?:pass(?:word|wort|wd|phrase|code)|pwd?|contrase[ñn]a|mot\s+de\s+passe|cred(?:ential)?"
-    r"|(?:api|private|access|secret)[\s_-]?key|client[\s_-]?secret|token|secret|key|pin)s?"
-    r"(?:\s+(?:for|für|pour|para)\s+(?:the\s+|my\s+|our\s+)?[\w.@-]+)?\s*(?:\b(?:is|was|to|ist|est|es)\s+|[=:]\s*)\S"
-    r"|\blog(?:-?in|on)\s+(?:is\s+)?[\w.@-]+\s*(?::|\s/\s)\s*\S")
-
-
-def loggable_terms(text: str, terms: list[str], prompt: object = None) -> list[str]:
-    """A prompt's search words as the recall log keeps them (the prompt itself is never logged): none
-    when the prompt (`prompt`, whole, pasted parts too; else its typed `text`) holds a secret, gives one a
-    value in words (they may spell it out: `password=Tr0ub4dor$3x` is two harmless-looking words, "my
-    password is hunter2" a third), or when a word of them looks like a key. A `<private>` block's words are
-    cut before the search (recall.human_text): none of them is a term; a secret in it withholds them all."""
-    whole = prompt[:RECALL_PROMPT_MAX_CHARS] if isinstance(prompt, str) else text  # what recall read of it
-    if find(text) is not None or _SECRET_TALK.search(_plain(whole)) or (whole is not text and find(whole) is not None):
-        return [WITHHELD]
-    kept = [loggable(t) for t in terms]
-    return [WITHHELD] if WITHHELD in kept else kept

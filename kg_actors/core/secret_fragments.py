@@ -1,6 +1,7 @@
 """A key cut in two with words around each part ("first half ghp_...", "second half ..."): joined, the parts make
 no key, but the part holding the prefix is no word of prose either. Read after every other rule of a write
-(core/secrecy.py), so a key split bare is still named as the whole it makes."""
+(core/secrecy.py), so a key split bare is still named as the whole it makes. Names too (a touch, an edge's end,
+an id: `cfg/ghp_…` beside `cfg/…`): a path cut at the key reads the same as a note cut there."""
 
 from __future__ import annotations
 
@@ -15,9 +16,14 @@ FRAGMENTS: tuple[tuple[str, re.Pattern[str]], ...] = (
 
 def fragment_in(fields: Iterable[tuple[str, object]]) -> tuple[str, str, str] | None:
     """The first (field, kind, part) among text fields holding a part of a key, or None."""
+    return next(fragments_in(fields), None)
+
+
+def fragments_in(fields: Iterable[tuple[str, object]]) -> Iterable[tuple[str, str, str]]:
+    """Each (field, kind, part) of the text fields holding a part of a key (the first part of each)."""
     for name, text in fields:
         if isinstance(text, str) and "g" in text:
             for kind, pattern in FRAGMENTS:
                 if (m := pattern.search(text)) is not None:
-                    return name, kind, m.group()
-    return None
+                    yield name, kind, m.group()
+                    break

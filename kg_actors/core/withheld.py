@@ -24,7 +24,7 @@ import attrs
 
 from .joined_held import joined_held
 from .records import Edge, EdgeKey, Node, edge_storage_key
-from .secrecy import find
+from .secrecy import find, parts_held
 
 
 def marker(kind: str) -> str:
@@ -54,6 +54,8 @@ def node_shown(node: Node) -> dict[str, Any] | None:
     alone = frozenset("gist" if f == "gist" else f"notes[{f[1:]}]" for f in held if f[0] != "t")
     for field, kind in joined_held(node.gist, node.notes, alone=alone).items():  # a key split across fields: each part
         held.setdefault("gist" if field == "gist" else f"n{field[6:-1]}", kind)
+    for field, kind in parts_held(f for f in fields if f[0] not in held).items():  # a part with words around it
+        held[field] = kind
     if not held:
         return None
     out: dict[str, Any] = {}
@@ -71,6 +73,7 @@ def notes_shown(notes: tuple[str, ...]) -> tuple[str, ...] | None:
     held = withheld_fields((str(i), n) for i, n in enumerate(notes))
     for field, kind in joined_held(None, notes, alone=frozenset(f"notes[{f}]" for f in held)).items():  # a key split across notes: each part
         held.setdefault(field[6:-1], kind)
+    held |= parts_held((str(i), n) for i, n in enumerate(notes) if str(i) not in held)
     return None if not held else _items(notes, [held.get(str(i)) for i in range(len(notes))])
 
 

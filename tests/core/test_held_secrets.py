@@ -68,3 +68,14 @@ def test_a_part_of_a_key_left_by_hand_with_words_around_it_is_held_as_a_write_wo
         {"a->b:uses": {"from": "a", "to": "b", "rel": "uses", "notes": [f"half {GHP[:22]} here"]}})))
     assert [(h.what, h.key, h.field, h.kind) for h in found] == [
         ("node", "a", "notes[1]", "part of a GitHub token"), ("edge", "a->b:uses", "notes[0]", "part of a GitHub token")]
+
+
+def test_a_part_of_a_key_left_by_hand_in_a_touch_or_a_name_is_held_as_a_write_would_refuse_it():
+    first, rest = GHP[:20], GHP[20:]
+    found = list(held_in(_graph(
+        {"a": {"id": "a", "gist": "deploy", "touches": ["src/app.py", f"cfg/{first}", f"cfg/{rest}"]},
+         "b": {"id": "b", "gist": "plain", "touches": ["docs/ghp_tokens.md"]}},
+        {f"src/{first}->src/{rest}:pairs-with": {"from": f"src/{first}", "to": f"src/{rest}", "rel": "pairs-with"},
+         f"a->{first.lower()}-notes:uses": {"from": "a", "to": f"{first.lower()}-notes", "rel": "uses"}})))
+    assert [(h.what, h.field) for h in found] == [("node", "touches[1]"), ("edge", "from"), ("edge", "to")]
+    assert all(first not in h.said() and first.lower() not in h.said() for h in found), [h.said() for h in found]

@@ -13,7 +13,7 @@ import string
 
 import pytest
 
-from kg_actors.core import private_text, secrecy as secrets
+from kg_actors.core import private_text, secret_logs, secrecy as secrets
 
 RNG = random.Random(20261201)
 
@@ -352,11 +352,11 @@ def test_the_recall_log_keeps_no_word_of_a_prompt_that_holds_a_secret():
     """Prompts are never logged, their search words are: `password=Tr0ub4dor$3x` is two harmless-looking
     words, so a prompt with a secret keeps none; a word shaped like a key is withheld on its own."""
     words = ["password", "Tr0ub4dor", "3xQ"]
-    assert secrets.loggable_terms("the password=Tr0ub4dor$3xQ fails", words) == [secrets.WITHHELD]
-    assert secrets.loggable_terms("deploy fails on staging", ["deploy", "fails", "staging"]) == [
+    assert secret_logs.loggable_terms("the password=Tr0ub4dor$3xQ fails", words) == [secret_logs.WITHHELD]
+    assert secret_logs.loggable_terms("deploy fails on staging", ["deploy", "fails", "staging"]) == [
         "deploy", "fails", "staging"]
-    assert secrets.loggable("AKIA" + "Q3EGRTY7ZK4PLM2X") == secrets.WITHHELD
-    assert secrets.loggable("rate-limit-token-bucket") == "rate-limit-token-bucket"
+    assert secret_logs.loggable("AKIA" + "Q3EGRTY7ZK4PLM2X") == secret_logs.WITHHELD
+    assert secret_logs.loggable("rate-limit-token-bucket") == "rate-limit-token-bucket"
 
 
 def _slashed(n: int = 40) -> str:
@@ -394,17 +394,17 @@ def test_a_path_to_a_secret_or_a_url_with_a_port_is_no_secret(text):
 ])
 def test_the_recall_log_keeps_no_word_of_a_prompt_that_talks_of_a_password_or_gives_a_token(prompt):
     """Prose a write takes for prose ("my password is hunter2") still spells the secret out in the log."""
-    assert secrets.loggable_terms(prompt, prompt.split()) == [secrets.WITHHELD]
+    assert secret_logs.loggable_terms(prompt, prompt.split()) == [secret_logs.WITHHELD]
 
 
 def test_a_secret_in_the_pasted_part_or_in_a_url_withholds_every_word():
     typed = "why does app fail through pgbouncer"
     prompt = "why does postgres://app:S3cretPassw0rd@db.internal:5432/app fail through pgbouncer"
-    assert secrets.loggable_terms(typed, typed.split(), prompt) == [secrets.WITHHELD]
-    assert secrets.loggable_terms("ok " + "AKIA" + "Q3EGRTY7ZK4PLM2X", ["AKIA" + "Q3EGRTY7ZK4PLM2X"]) == [
-        secrets.WITHHELD]
+    assert secret_logs.loggable_terms(typed, typed.split(), prompt) == [secret_logs.WITHHELD]
+    assert secret_logs.loggable_terms("ok " + "AKIA" + "Q3EGRTY7ZK4PLM2X", ["AKIA" + "Q3EGRTY7ZK4PLM2X"]) == [
+        secret_logs.WITHHELD]
     words = ["jwt", "token", "expiry", "refresh"]  # talk of tokens that gives none keeps its words
-    assert secrets.loggable_terms("why does the jwt token expiry break refresh", words) == words
+    assert secret_logs.loggable_terms("why does the jwt token expiry break refresh", words) == words
 
 
 def test_a_short_flag_and_its_setting_beside_a_secret_word_is_no_secret():
@@ -487,8 +487,8 @@ def test_no_rule_scans_an_unbounded_run_of_a_line():
     "try login admin:Kx9mQ2vLp4Zt on staging", "the passcode for the vault is 48213377",
 ])
 def test_the_recall_log_keeps_no_word_of_a_prompt_giving_a_short_password(prompt):
-    assert secrets.loggable_terms(prompt, prompt.split()) == [secrets.WITHHELD]
-    assert secrets.loggable_terms("fix the login page redirect", ["fix", "login", "page"]) == ["fix", "login", "page"]
+    assert secret_logs.loggable_terms(prompt, prompt.split()) == [secret_logs.WITHHELD]
+    assert secret_logs.loggable_terms("fix the login page redirect", ["fix", "login", "page"]) == ["fix", "login", "page"]
 
 
 @pytest.mark.parametrize("text", [
@@ -578,10 +578,10 @@ def test_the_recall_log_reads_a_prompt_and_its_words_without_invisible_character
     for prompt in ("the token is " + "abc123", "my contraseña is sol", "my mot de passe is sol"):
         for at in range(1, len(prompt)):
             hidden = prompt[:at] + mark + prompt[at:]
-            assert secrets.loggable_terms(hidden, hidden.split()) == [secrets.WITHHELD], hidden
+            assert secret_logs.loggable_terms(hidden, hidden.split()) == [secret_logs.WITHHELD], hidden
     # A word is judged as read without the mark (kept as written when no secret): withheld as the plain one is.
-    assert secrets.loggable("Tr0u" + mark + "b4dor") == "Tr0u" + mark + "b4dor"
-    assert secrets.loggable("Xk3v9Qm" + mark + "Z2aB7Lp") == secrets.WITHHELD
+    assert secret_logs.loggable("Tr0u" + mark + "b4dor") == "Tr0u" + mark + "b4dor"
+    assert secret_logs.loggable("Xk3v9Qm" + mark + "Z2aB7Lp") == secret_logs.WITHHELD
 
 
 def test_text_that_holds_zero_width_characters_by_right_is_stored_as_written():

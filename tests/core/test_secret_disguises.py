@@ -11,7 +11,7 @@ import string
 
 import pytest
 
-from kg_actors.core import secrecy
+from kg_actors.core import secret_logs, secrecy
 from kg_actors.core.secret_base64 import BASE64_MAX_CHARS, BASE64_MAX_RUNS, Budget, decoded_runs
 
 RNG = random.Random(20261205)
@@ -215,17 +215,17 @@ def test_a_long_secrets_refusal_shows_its_first_four_characters():
                                     "why does the jwt token expiry break refresh", "the client secret rotation job fails"])
 def test_a_prompt_that_names_a_secret_without_giving_one_keeps_its_words(prompt):
     words = prompt.split()
-    assert secrecy.loggable_terms(prompt, words) == words
+    assert secret_logs.loggable_terms(prompt, words) == words
 
 
 @pytest.mark.parametrize("prompt", ["the db credentials are admin / Kx9mQ2vLp4Zt", "my password is hunter2",
                                     "das Passwort für staging ist hunter2", "the api key: 9f8e7d6c5b4a",
                                     "the pin for the yubikey is 482913"])
 def test_a_prompt_that_gives_a_secret_keeps_none_of_its_words(prompt):
-    assert secrecy.loggable_terms(prompt, prompt.split()) == [secrecy.WITHHELD]
+    assert secret_logs.loggable_terms(prompt, prompt.split()) == [secret_logs.WITHHELD]
     typed = "why does the deploy fail"  # a secret in the <private> block of the prompt withholds the typed words
     prompt = f"{typed} <private>{prompt}</private>"
-    assert secrecy.loggable_terms(typed, typed.split(), prompt) == [secrecy.WITHHELD]
+    assert secret_logs.loggable_terms(typed, typed.split(), prompt) == [secret_logs.WITHHELD]
 
 
 @pytest.mark.parametrize("state", [{"x": b64(GHP)}, {"x": b64("token=" + GHP)}, {"a": {"b": [b64(JWT)]}},

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from kg_actors.core import private_text, secrecy
+from kg_actors.core import private_text, secret_logs, secrecy
 from kg_actors.core.secret_forms import FORM_RULES
 from kg_actors.core.secret_prose import PROSE_RULES
 from kg_actors.core.secret_shapes import GATES, SAID_RULES
@@ -84,7 +84,7 @@ def _mixed():
 def test_the_filter_s_doors_are_linear_on_trigger_words(check):
     runs = {
         "check_fields": lambda text: secrecy.check_fields([("gist", text[:200]), ("notes[0]", text)]),
-        "loggable_terms": lambda text: secrecy.loggable_terms(text, text.split()[:50], prompt=text),
+        "loggable_terms": lambda text: secret_logs.loggable_terms(text, text.split()[:50], prompt=text),
         "strip_private": lambda text: private_text.strip_private(text),
     }
     slow = [(round(took, 2), text[:40]) for text in _mixed() if (took := _too_slow(runs[check], text))]

@@ -73,3 +73,14 @@ def test_a_scan_answers_for_the_text_it_saw_an_edge_too_and_what_changed_since_i
     assert mask.node(lesson) is lesson
     changed = attrs.evolve(lesson, gist=f"an ordinary lesson {GHP}")  # not the text the scan saw
     assert mask.gist(changed) == marker("a GitHub token")
+
+
+def test_a_part_of_a_key_with_words_around_it_in_a_note_or_a_touch_is_a_marker():
+    token = "ghp_" + "R7dLq2Vx9NwBz4Kc" + "Yt1HmPa8SgEu6Jf0XiOo"
+    node = Node("n", "deploy", notes=("plain", f"first half {token[:20]} of it"),
+                touches=("src/app.py", f"cfg/{token[:20]}", f"cfg/{token[20:]}"))
+    shown = node_shown(node)
+    assert shown is not None and token[:20] not in repr(shown), shown
+    assert shown["notes"][0] == "plain" and shown["touches"][0] == "src/app.py"
+    assert node_shown(Node("m", "GitHub prefixes", notes=("ghp_ is the classic prefix",),
+                           touches=("docs/ghp_tokens.md",))) is None

@@ -230,3 +230,22 @@ async def test_a_token_cut_in_two_with_words_around_each_part_is_refused(srv, se
     notes = ["GitHub tokens start with ghp_ and hold 36 characters", "the ghp_short1 fixture"]
     await session.ok("kg_put_node", level="project", id="ghp-prose", gist="about GitHub tokens", notes=notes)
     assert nodes_by_id(graph(srv, session_id=session.sid)["project"])["ghp-prose"]["notes"] == notes
+
+
+async def test_a_token_split_across_two_touches_or_an_edge_s_two_ends_is_refused_and_nothing_is_stored(srv, session):
+    await session.ok("kg_put_node", level="project", id="split-anchor", gist="a node to link to")
+    first, rest = GHP[:20], GHP[20:]
+    text = await session.err("kg_put_node", level="project", id="split-touches", gist="CI token first half",
+                             notes=["x"], touches=[f"cfg/{first}", f"cfg/{rest}"])
+    assert "NOT WRITTEN: touches[0] holds what looks like part of a GitHub token" in text and first not in text, text
+    for frm, to, field in (("split-anchor", f"src/{first}", "to"), (f"src/{first}", f"src/{rest}", "from"),
+                           (f"{first.lower()}-notes", "split-anchor", "from")):
+        text = await session.err("kg_put_edge", level="project", frm=frm, to=to, rel="pairs-with")
+        assert f"NOT WRITTEN: {field} holds what looks like part of a GitHub token" in text and first not in text, text
+    stored = _stored(srv)
+    assert first.encode() not in stored and first.lower().encode() not in stored and rest.encode() not in stored
+    # A path or an id that names GitHub's prefixes with words is no token: stored as written.
+    await session.ok("kg_put_node", level="project", id="gh-prefixes", gist="GitHub token prefixes",
+                     touches=["docs/ghp_tokens.md", "src/gh_cli/auth.py"])
+    await session.ok("kg_put_edge", level="project", frm="gh-prefixes", to="docs/ghp_and_gho_prefixes.md",
+                     rel="documents")
