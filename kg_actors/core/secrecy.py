@@ -44,6 +44,7 @@ from .secret_names import entropy as _entropy, scrambled as _scrambled, user_pas
 from .secret_names import HOST_NAME as _HOST_NAME, plain_url as _plain_url
 from .secret_prose import PROSE_RULES, is_password, judged_as
 from .secret_fragments import fragment_in, fragments_in
+from .secret_cuts import cut_runs
 from .secret_shapes import AWS_KEY_ID_SAID, AWS_SECRET_BARE, DISCORD, GATES, HEADERS, NAMED_BY_PREFIX, SAID_RULES, SHAPES
 from .secret_shapes import DOCUMENTED_EXAMPLES
 from .secret_lookalikes import CODE_REF as _CODE_REF, DESCRIPTIONS as _DESCRIPTIONS, TYPE as _TYPE, placeholder as _placeholder
@@ -125,6 +126,10 @@ def find(text: str, shapes_only: bool = False, decode: bool = True) -> Finding |
         decoded = _PERCENT.sub(lambda m: chr(int(m.group(1), 16)), plain)
         if decoded != plain:
             found = _find(decoded, shapes_only)
+    for run in cut_runs(plain) if found is None else ():  # a key spaced or hyphenated apart (secret_cuts.py)
+        found = _find(run, True)
+        if found is not None:
+            return found
     return found if found is not None or not decode else _in_base64(plain, shapes_only)
 
 

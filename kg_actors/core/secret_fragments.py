@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from .secret_cuts import cut_runs
+
 _L, _R = r"(?<![A-Za-z0-9])", r"(?![A-Za-z0-9])"
 FRAGMENTS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("part of a GitHub token", re.compile(_L + r"(?:gh[pousr]_[A-Za-z0-9]{12,35}|github_pat_[A-Za-z0-9_]{16,39})" + _R)),
@@ -23,7 +25,16 @@ def fragments_in(fields: Iterable[tuple[str, object]]) -> Iterable[tuple[str, st
     """Each (field, kind, part) of the text fields holding a part of a key (the first part of each)."""
     for name, text in fields:
         if isinstance(text, str) and "g" in text:
-            for kind, pattern in FRAGMENTS:
-                if (m := pattern.search(text)) is not None:
-                    yield name, kind, m.group()
+            found = next(_parts(text), None)
+            for run in cut_runs(text) if found is None else ():  # spaced or hyphenated apart (secret_cuts.py)
+                found = next(_parts(run), None)
+                if found is not None:
                     break
+            if found is not None:
+                yield name, *found
+
+
+def _parts(text: str) -> Iterable[tuple[str, str]]:
+    for kind, pattern in FRAGMENTS:
+        if (m := pattern.search(text)) is not None:
+            yield kind, m.group()

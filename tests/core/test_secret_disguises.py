@@ -258,3 +258,18 @@ def test_a_second_layer_is_read_within_the_first_layers_budget():
     assert first and len(first) + len(second) <= BASE64_MAX_RUNS
     assert sum(len(d) for _, d in first) + sum(len(d) for _, d in second) <= BASE64_MAX_CHARS
     assert secrecy.find(b64(b64(b64(GHP)))) is None  # a third layer is not read
+
+
+def test_a_key_spaced_one_character_apart_or_cut_by_hyphens_is_found_and_prose_so_cut_is_not():
+    token = "ghp_" + "R7dLq2Vx9NwBz4Kc" + "Yt1HmPa8SgEu6Jf0XiOo"
+    hyphens = "-".join(token[i:i + 10] for i in range(0, len(token), 10))
+    for text in (" ".join(token), f"the token: {' '.join(token)} (spaced)", hyphens, f"see {hyphens}."):
+        found = secrecy.find(text)
+        assert found is not None and found.kind == "a GitHub token" and token[4:14] not in found.preview, text
+    half = secrecy.check_fields([("touches[0]", "cfg/" + "-".join((token[:10], token[10:20])))])
+    assert half is None  # a part alone is no key: the write's rule for parts names it
+    from kg_actors.core.secret_fragments import fragment_in
+    assert fragment_in([("touches[0]", "cfg/" + "-".join((token[:10], token[10:20])))])[0] == "touches[0]"
+    for prose in ("a b c d e f g h i j k l m n o p q r s", "state-of-the-art write-ahead-log", "src/my-app-v2/x",
+                  "123e4567-e89b-12d3-a456-426614174000", "gh-pages-deploy-step", "g h p _ is GitHub's prefix"):
+        assert secrecy.find(prose) is None and fragment_in([("x", prose)]) is None, prose

@@ -249,3 +249,17 @@ async def test_a_token_split_across_two_touches_or_an_edge_s_two_ends_is_refused
                      touches=["docs/ghp_tokens.md", "src/gh_cli/auth.py"])
     await session.ok("kg_put_edge", level="project", frm="gh-prefixes", to="docs/ghp_and_gho_prefixes.md",
                      rel="documents")
+
+
+async def test_a_token_spaced_apart_or_cut_by_hyphens_is_refused_and_prose_so_cut_is_stored(srv, session):
+    hyphens = "-".join(GHP[i:i + 10] for i in range(0, len(GHP), 10))
+    for field, value in (("notes", [" ".join(GHP)]), ("notes", [hyphens]),
+                         ("touches", ["cfg/" + hyphens[:21], "cfg/" + hyphens[22:]])):
+        text = await session.err("kg_put_node", level="project", id="cut-apart", gist="CI token", **{field: value})
+        assert f"NOT WRITTEN: {field}[0] holds what looks like" in text and "GitHub token" in text, text
+    stored = _stored(srv)
+    assert GHP[4:14].encode() not in stored and b"cut-apart" not in stored
+    notes = ["a b c d e f g h i j k l m n o p q r s t u", "state-of-the-art write-ahead-log"]
+    await session.ok("kg_put_node", level="project", id="cut-prose", gist="prose cut apart", notes=notes,
+                     touches=["src/my-app-v2/main.py"])
+    assert nodes_by_id(graph(srv, session_id=session.sid)["project"])["cut-prose"]["notes"] == notes
