@@ -165,6 +165,9 @@ def put_node(
         gist, notes_t, touches_t, echo = withheld.echoed(old, graph.lineage.mask.node(old), gist, notes_t, touches_t)
         if echo:
             warnings.append(withheld.echoed_note(echo))
+    for name, sent, was in (("gist", (gist,), (old.gist,) if old else ()), ("notes", notes_t, old.notes if old else ()),
+                            ("touches", touches_t, old.touches if old else ())):
+        withheld.refuse_markers(name, sent or (), was)  # one left standing for no stored field
     if touches_t is not None and len(set(touches_t)) < len(touches_t):
         touches_t = tuple(dict.fromkeys(touches_t))  # the first of each, in order
         warnings.append(plain_text.TOUCHES_REPEATED_NOTE)
@@ -285,6 +288,7 @@ def put_edge(
         if (unnamed := unnamed_end(graph, field, end, known_elsewhere)) is not None:
             said.append(unnamed)
     old = graph.edges.get((src, dst, rel))
+    withheld.refuse_markers("notes", notes_t or (), old.notes if old else ())
     kept = notes_t if notes_t is not None else (old.notes if old else ())
     if old is not None and old.notes and notes_t is not None and writer.guard and writer.session is not None \
             and not writer.maintenance and _last_writer(graph, old.key) != writer.session:

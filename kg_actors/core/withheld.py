@@ -17,10 +17,14 @@ Before that answer, a reply checks what it renders (~0.1 ms a node, once): no un
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 import attrs
+
+from .errors import InvalidInput
 
 from .joined_held import joined_held
 from .records import Edge, EdgeKey, Node, edge_storage_key
@@ -30,6 +34,20 @@ from .secrecy import find, parts_held
 def marker(kind: str) -> str:
     """What an agent sees in place of a field holding a secret: what it looks like, and where it is fixed."""
     return f"[withheld: holds what looks like {kind}; edit it in kg's editor]"
+
+
+_MARKER = re.compile(r"\[withheld: holds what looks like [^\]\n]{1,200}; edit it in kg's editor\]")
+MARKER_SENT = "is the marker kg shows in place of a withheld secret; send the field's text"
+
+
+def refuse_markers(name: str, values: Iterable[str], stored: Iterable[str] = ()) -> None:
+    """A field sent as a marker where it stands for no stored field (another field, a new node, a second copy):
+    refused, as storing it would keep a text that looks exactly like a withheld secret. `stored`: the texts
+    the same field holds as stored (one a hand edit left as a marker's text stays as it is)."""
+    kept = set(stored)
+    for i, value in enumerate(values):
+        if value not in kept and _MARKER.fullmatch(value.strip()):
+            raise InvalidInput(name if name == "gist" else f"{name}[{i}]", MARKER_SENT)
 
 
 def withheld_fields(fields: Iterable[tuple[str, str]]) -> dict[str, str]:

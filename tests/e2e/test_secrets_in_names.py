@@ -155,6 +155,41 @@ def test_a_marker_sent_back_as_shown_keeps_the_stored_field_and_the_reply_says_s
 
 
 
+def test_a_marker_sent_where_it_stands_for_no_stored_field_is_refused_naming_the_field(tmp_path):
+    token = "ghp_" + "R7kQ" * 9
+    user = project_graph("", [node("release-steps", "release steps walnut",
+                                   notes=[f"the ci token is {token}", "tag after"], touches=["scripts/release.sh"])])
+    user["_meta"] = {"versions": {}, "namespace": {"kind": "user", "owner": None}}
+    srv: ServerProcess = start_server(tmp_path, user=user)
+    try:
+        h = Harness(srv, str(srv.home))
+        h.start()
+        shown = h.mcp("kg_read", id="release-steps", level="user")
+        marker = next(line.strip()[2:] for line in shown.splitlines() if "[withheld:" in line)
+        before = _stored(srv)
+        rule = "is the marker kg shows in place of a withheld secret; send the field's text"
+        for field, args in (("gist", {"gist": marker, "notes": [marker, "tag after"]}),
+                            ("notes[1]", {"gist": "release steps walnut", "notes": [marker, marker]}),
+                            ("touches[0]", {"gist": "release steps walnut", "touches": [marker]})):
+            said = _refused(h, "kg_put_node", level="user", id="release-steps", **args)
+            assert f"{field}: {rule}" in said and token not in said, said
+        said = _refused(h, "kg_put_node", level="user", id="a-new-node", gist=marker)
+        assert f"gist: {rule}" in said, said
+        said = _refused(h, "kg_put_edge", level="user", **{"from": "release-steps", "to": "scripts/release.sh"},
+                        rel="runs", notes=[marker])
+        assert f"notes[0]: {rule}" in said, said
+        assert _stored(srv) == before and "a-new-node" not in nodes_by_id(graph(srv)["user"])
+    finally:
+        srv.stop()
+
+
+def _refused(h: Harness, tool: str, **args) -> str:
+    try:
+        return h.mcp(tool, **args)
+    except AssertionError as refused:  # an error reply
+        return str(refused)
+
+
 def _stored(srv: ServerProcess) -> dict | None:
     return nodes_by_id(graph(srv)["user"]).get("release-steps")
 
