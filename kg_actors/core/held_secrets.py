@@ -18,8 +18,8 @@ from .errors import InvalidInput
 from .held_names import masked_names
 from .joined_held import JOINT, joined_held
 from .records import notes_read, texts_read
-from .secrecy import Finding, check_fields, name_finding
-from .secret_fragments import fragment_in
+from .secrecy import Finding, check_fields, find, name_finding
+from .secret_fragments import fragments_in
 
 Json = dict[str, Any]
 
@@ -33,11 +33,21 @@ class Held:
     field: str  # "gist", "notes[2]", "touches[0]"; a name: "id", "rel", "from", "to"
     kind: str  # the kind of secret, as the write refusal names it ("a GitHub token")
     shown: str = ""  # the key as said, when a name in it holds the secret: that name masked
+    # The entry's other fields holding one, (field, kind) each: a user who fixed only the first would be
+    # refused again. A tuple of pairs however it came (a child's JSON gives lists).
+    more: tuple[tuple[str, str], ...] = attrs.field(default=(), converter=lambda v: tuple(map(tuple, v)))
+
+    def fields(self) -> tuple[tuple[str, str], ...]:
+        """Each (field, kind) of the entry holding one."""
+        return ((self.field, self.kind), *self.more)
+
+    def fields_said(self) -> str:
+        return ", ".join(f"{field} (holds {kind})" for field, kind in self.fields())
 
     def said(self) -> str:
         if self.shown:  # the key itself holds it: never said whole
             return f"{self.what} {self.field} '{self.shown}' (holds {self.kind})"
-        return f"{self.what} '{self.key}' {self.field} (holds {self.kind})"
+        return f"{self.what} '{self.key}' {self.fields_said()}"
 
     def agents_see(self) -> str:
         if self.what == "project":
@@ -54,6 +64,8 @@ class Held:
 
     def to_json(self) -> Json:
         out = {"what": self.what, "key": self.key, "field": self.field, "kind": self.kind}
+        if self.more:
+            out["more"] = [list(pair) for pair in self.more]
         return {**out, "shown": self.shown} if self.shown else out
 
 
@@ -98,11 +110,8 @@ def _masked(text: str) -> str:
 def in_node(node_id: str, node: Any) -> Held | None:
     if (named := _name(node_id)) is not None:
         return Held("node", node_id, "id", named.kind, _masked(node_id))
-    found = first_in(node_fields(node))
-    if found is None:  # a key split across fields, or a part of one with words around it, as a write refuses it
-        gist, notes, touches = texts_read(node)
-        return _joint("node", node_id, joined_held(gist, notes)) or _part("node", node_id, gist, notes, touches)
-    return Held("node", node_id, found[0], found[1].kind)
+    gist, notes, touches = texts_read(node)
+    return _every("node", node_id, node_fields(node), gist, notes)
 
 
 def in_edge(key: str, edge: Any) -> Held | None:
@@ -111,22 +120,28 @@ def in_edge(key: str, edge: Any) -> Held | None:
         if (named := _name(name)) is not None:
             shown = f"{_masked(str(ends[0]))}->{_masked(str(ends[1]))}:{_masked(str(ends[2]))}"
             return Held("edge", key, field, named.kind, shown)
-    notes = edge.get("notes") if isinstance(edge, dict) else None
-    found = first_in(_listed("notes", notes))
-    if found is None:
-        listed = notes_read(notes)
-        return _joint("edge", key, joined_held(None, listed)) or _part("edge", key, None, listed)
-    return Held("edge", key, found[0], found[1].kind)
+    listed = notes_read(edge.get("notes") if isinstance(edge, dict) else None)
+    return _every("edge", key, _listed("notes", listed), None, listed)
 
 
-def _joint(what: str, key: str, held: dict[str, str]) -> Held | None:
-    return Held(what, key, JOINT.join(held), next(iter(held.values()))) if held else None
-
-
-def _part(what: str, key: str, gist: object, notes: Iterable[str], touches: Iterable[str] = ()) -> Held | None:
-    part = fragment_in([("gist", gist), *((f"notes[{i}]", n) for i, n in enumerate(notes)),
-                        *((f"touches[{i}]", t) for i, t in enumerate(touches))])
-    return Held(what, key, part[0], part[1]) if part is not None else None
+def _every(what: str, key: str, fields: list[tuple[str, str]], gist: object, notes: list[str]) -> Held | None:
+    """Every field holding a secret, in the order of the fields: alone, a key split across several (named as
+    one, `notes[1] joined to notes[2]`), or a part of one with words around it, each by the rule a write
+    refuses it by."""
+    found: dict[str, str] = {name: hit.kind for name, text in fields if text and (hit := find(text)) is not None}
+    alone = frozenset(found)
+    # A key split across fields, when none holds one alone (beside one, the next field's first word runs on
+    # into its shape: withheld.py keeps such a word from agents, but it is named here as the key's field).
+    joint = {} if alone else joined_held(gist, notes)
+    if joint:
+        found[JOINT.join(joint)] = next(iter(joint.values()))
+    for field, kind, _ in fragments_in((n, t) for n, t in fields if n not in alone and n not in joint):
+        found[field] = kind
+    if not found:
+        return None
+    order = {name: i for i, (name, _) in enumerate(fields)}
+    pairs = sorted(found.items(), key=lambda fk: order.get(fk[0].split(JOINT)[0], 0))
+    return Held(what, key, pairs[0][0], pairs[0][1], more=tuple(pairs[1:]))
 
 
 def _mapping(value: Any) -> Json:

@@ -166,7 +166,8 @@ def withheld_json(withheld: dict[str, Any]) -> dict[str, list[dict[str, str]]]:
 
 def describe_withheld(key: str, held: list[dict[str, str]]) -> str:
     """What a sync says of the versions it left out: each entry, field and kind of secret, never the secret."""
-    named = "; ".join(f"{h['what']} '{h['key']}' {h['field']} holds {h['kind']}" for h in held[:8])
+    named = "; ".join(f"{h['what']} '{h['key']}' " + ", ".join(f"{f} holds {k}" for f, k in Held(**h).fields())
+                      for h in held[:8])
     more = f"; and {len(held) - 8} more" if len(held) > 8 else ""
     return (f"{key}: NOT TAKEN from the remote, it holds what looks like a secret (secrets are never stored in "
             f"memory): {named}{more}. This machine's version stands (one new there is left out). Fix it on the "

@@ -79,3 +79,19 @@ def test_a_part_of_a_key_left_by_hand_in_a_touch_or_a_name_is_held_as_a_write_wo
          f"a->{first.lower()}-notes:uses": {"from": "a", "to": f"{first.lower()}-notes", "rel": "uses"}})))
     assert [(h.what, h.field) for h in found] == [("node", "touches[1]"), ("edge", "from"), ("edge", "to")]
     assert all(first not in h.said() and first.lower() not in h.said() for h in found), [h.said() for h in found]
+
+
+def test_every_field_of_an_entry_holding_a_secret_is_named_not_only_the_first():
+    aws, oai = "AKIA" + "Z2DXDXDWQ7PL4M3N", "sk-proj-" + "Qm3vL9xZ2pK7rT4wY8bN1cF6hJ0dS5gA"
+    found = list(held_in(_graph(
+        {"two": {"id": "two", "gist": "vault", "notes": [f"aws id {aws} for uploads", f"openai {oai}", "plain"],
+                 "touches": [f"cfg/{GHP[:20]}"]}},
+        {"a->b:uses": {"from": "a", "to": "b", "rel": "uses", "notes": ["fine", f"token {GHP}", f"id {aws}"]}})))
+    assert [h.fields() for h in found] == [
+        (("notes[0]", "an AWS access key id"), ("notes[1]", "an OpenAI API key"), ("touches[0]", "part of a GitHub token")),
+        (("notes[1]", "a GitHub token"), ("notes[2]", "an AWS access key id"))]
+    said = found[0].said()
+    assert "notes[0] (holds an AWS access key id), notes[1] (holds an OpenAI API key)" in said, said
+    assert aws not in said and oai not in said
+    from kg_actors.core.held_secrets import Held
+    assert Held(**found[0].to_json()) == found[0]  # as a child's scan hands it back

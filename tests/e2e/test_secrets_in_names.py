@@ -183,6 +183,26 @@ def test_a_marker_sent_where_it_stands_for_no_stored_field_is_refused_naming_the
         srv.stop()
 
 
+def test_every_field_of_a_node_holding_a_secret_is_named_by_the_scan_and_a_commit_s_refusal(tmp_path):
+    aws, oai = "AKIA" + "Z2DXDXDWQ7PL4M3N", "sk-proj-" + "Qm3vL9xZ2pK7rT4wY8bN1cF6hJ0dS5gA"
+    user = project_graph("", [node("two-keys-in-notes", "Cloud credentials live in the vault",
+                                   notes=[f"aws id {aws} for uploads", f"openai {oai} for evals", "plain"])])
+    user["_meta"] = {"versions": {}, "namespace": {"kind": "user", "owner": None}}
+    both = ("node 'two-keys-in-notes' notes[0] (holds an AWS access key id), notes[1] (holds an OpenAI API key)")
+    srv: ServerProcess = start_server(tmp_path, user=user)
+    try:
+        Harness(srv, str(srv.home)).full_read()
+        wait_until(lambda: "holds what looks like a secret" in srv.log.read_text(), what="the load's scan")
+        log = srv.log.read_text()
+        assert both in log and aws not in log and oai not in log, log[-2000:]
+    finally:
+        srv.stop()
+    a = _machine(tmp_path, "machine-a", user)
+    out = kg(["init-git"], a.env)
+    said = _clean(out.stdout + out.stderr, "init-git", (aws, oai))
+    assert out.returncode == 1 and both in said, said
+
+
 def _refused(h: Harness, tool: str, **args) -> str:
     try:
         return h.mcp(tool, **args)
