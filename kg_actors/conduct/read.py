@@ -19,7 +19,7 @@ from .. import reply_effects
 from ..core import debt, merge, reads, render, replies
 from ..core.conflict_notice import conflict_notice
 from ..core.errors import InvalidInput
-from ..core.held_names import edge_held, name_held, withheld_line
+from ..core.held_names import edge_held, name_held
 from ..core.model import Edge, GraphReader, Node
 from ..core.paging import NOTHING_PENDING, Line, split
 from ..core.seen import at_level
@@ -166,8 +166,8 @@ async def _node_read(floor: Floor, view: SessionView, node_ids: list[str], level
     found = await _found(floor, view, node_ids, level)
     blocks: list[list[Line]] = []
     for node_id in node_ids:
-        if node_id not in found:  # one whose id holds a secret: never echoed (the id sent is the secret)
-            blocks.append([(withheld_line(1) if name_held(node_id) else render.not_found_line(node_id), None)])
+        if node_id not in found:  # one whose id holds a secret too: as rename and delete, no oracle for a guess
+            blocks.append([(render.not_found_line(node_id), None)])
             continue
         lvl, node, edges = found[node_id]
         if lvl == "user" and view.project_path is not None:

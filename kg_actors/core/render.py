@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Mapping
 
 import attrs
 
-from .held_names import edge_held, name_held
+from .held_names import edge_held, masked_names, name_held
 from . import ids
 from .model import Edge, EdgeKey, GraphReader, Node
 from .plain_text import note_item, one_line
@@ -271,4 +271,5 @@ def touches_line(touches: Iterable[str]) -> str:
 
 
 def not_found_line(node_id: str) -> str:
-    return f"▸ {ids.shown(node_id)}: NOT FOUND (try kg_search — it reaches all tiers)"
+    # An id holding a key's shape is masked whether a node has it or not: the same answer either way.
+    return f"▸ {masked_names(ids.shown(node_id))}: NOT FOUND (try kg_search — it reaches all tiers)"

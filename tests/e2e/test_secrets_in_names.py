@@ -203,6 +203,28 @@ def test_every_field_of_a_node_holding_a_secret_is_named_by_the_scan_and_a_commi
     assert out.returncode == 1 and both in said, said
 
 
+def test_reading_an_id_that_holds_a_key_answers_as_for_any_id_not_there(tmp_path):
+    """Held or absent: one answer, so a read confirms no guess (as rename and delete); a key-shaped id is
+    masked either way, and any other one echoed as sent."""
+    absent = GHP[:-4] + "Qx7Z"  # a wrong guess of the same shape
+    srv: ServerProcess = start_server(tmp_path, user=_user())
+    try:
+        h = Harness(srv, str(srv.home))
+        h.start()
+        h.full_read()
+        for args in ({"id": "{}"}, {"ids": ["{}"]}, {"ids": ["ci-release-flow", "{}"]}):
+            said = []
+            for asked in (GHP, absent, "no-such-lesson-here"):
+                sent = {k: v.format(asked) if isinstance(v, str) else [i.format(asked) for i in v]
+                        for k, v in args.items()}
+                said.append(_clean(h.mcp("kg_read", level="user", **sent), "a read of an id", (GHP, absent)))
+            assert said[0] == said[1], said
+            assert said[0].replace("ghp_… (40 characters)", "ID") == said[2].replace("no-such-lesson-here", "ID")
+            assert "NOT FOUND" in said[0] and "withheld" not in said[0], said[0]
+    finally:
+        srv.stop()
+
+
 def _refused(h: Harness, tool: str, **args) -> str:
     try:
         return h.mcp(tool, **args)
