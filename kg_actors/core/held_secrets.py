@@ -9,7 +9,7 @@ a sync's commit is refused).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import attrs
@@ -24,6 +24,11 @@ from .secret_fragments import fragments_in
 Json = dict[str, Any]
 
 
+def _pairs(value: Iterable[Iterable[str]]) -> tuple[tuple[str, str], ...]:
+    """(field, kind) pairs however they came (a child's JSON gives lists)."""
+    return tuple((str(a), str(b)) for a, b in value)
+
+
 @attrs.frozen
 class Held:
     """One stored entry holding a secret: a node (`key` its id) or an edge (`key` as `from->to:rel`)."""
@@ -35,7 +40,7 @@ class Held:
     shown: str = ""  # the key as said, when a name in it holds the secret: that name masked
     # The entry's other fields holding one, (field, kind) each: a user who fixed only the first would be
     # refused again. A tuple of pairs however it came (a child's JSON gives lists).
-    more: tuple[tuple[str, str], ...] = attrs.field(default=(), converter=lambda v: tuple(map(tuple, v)))
+    more: tuple[tuple[str, str], ...] = attrs.field(default=(), converter=_pairs)
 
     def fields(self) -> tuple[tuple[str, str], ...]:
         """Each (field, kind) of the entry holding one."""
@@ -63,7 +68,7 @@ class Held:
         return f"edit it in the editor or with {tools_for([self])}, sending the field without the secret"
 
     def to_json(self) -> Json:
-        out = {"what": self.what, "key": self.key, "field": self.field, "kind": self.kind}
+        out: Json = {"what": self.what, "key": self.key, "field": self.field, "kind": self.kind}
         if self.more:
             out["more"] = [list(pair) for pair in self.more]
         return {**out, "shown": self.shown} if self.shown else out
@@ -124,7 +129,7 @@ def in_edge(key: str, edge: Any) -> Held | None:
     return _every("edge", key, _listed("notes", listed), None, listed)
 
 
-def _every(what: str, key: str, fields: list[tuple[str, str]], gist: object, notes: list[str]) -> Held | None:
+def _every(what: str, key: str, fields: list[tuple[str, str]], gist: object, notes: Sequence[str]) -> Held | None:
     """Every field holding a secret, in the order of the fields: alone, a key split across several (named as
     one, `notes[1] joined to notes[2]`), or a part of one with words around it, each by the rule a write
     refuses it by."""
@@ -132,7 +137,7 @@ def _every(what: str, key: str, fields: list[tuple[str, str]], gist: object, not
     alone = frozenset(found)
     # A key split across fields, when none holds one alone (beside one, the next field's first word runs on
     # into its shape: withheld.py keeps such a word from agents, but it is named here as the key's field).
-    joint = {} if alone else joined_held(gist, notes)
+    joint = {} if alone else joined_held(gist, tuple(notes))
     if joint:
         found[JOINT.join(joint)] = next(iter(joint.values()))
     for field, kind, _ in fragments_in((n, t) for n, t in fields if n not in alone and n not in joint):

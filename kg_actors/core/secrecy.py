@@ -546,11 +546,11 @@ def refuse_secrets(fields: Iterable[tuple[str, object]]) -> None:
 def refuse_secret_names(fields: Iterable[tuple[str, object]]) -> None:
     """Ids, rels, edge ends and task ids: refused for a provider key's shape (`AKIA…`, `ghp_…`), not for
     the secret-named words ids are made of (`api-token-rotation`)."""
-    fields = [(name, text) for name, text in fields if isinstance(text, str)]
-    found = check_fields(fields, shapes_only=True)
+    texts = [(name, text) for name, text in fields if isinstance(text, str)]
+    found = check_fields(texts, shapes_only=True)
     if found is not None:
         raise SecretRefused(*found)
-    refuse_parts(fields)  # an edge's two ends holding a key's two halves (`src/ghp_…`, `src/…`)
+    refuse_parts(texts)  # an edge's two ends holding a key's two halves (`src/ghp_…`, `src/…`)
 
 
 def name_finding(text: str) -> Finding | None:

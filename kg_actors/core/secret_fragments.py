@@ -6,7 +6,7 @@ an id: `cfg/ghp_…` beside `cfg/…`): a path cut at the key reads the same as 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from .secret_cuts import cut_runs
 
@@ -21,7 +21,7 @@ def fragment_in(fields: Iterable[tuple[str, object]]) -> tuple[str, str, str] | 
     return next(fragments_in(fields), None)
 
 
-def fragments_in(fields: Iterable[tuple[str, object]]) -> Iterable[tuple[str, str, str]]:
+def fragments_in(fields: Iterable[tuple[str, object]]) -> Iterator[tuple[str, str, str]]:
     """Each (field, kind, part) of the text fields holding a part of a key (the first part of each)."""
     for name, text in fields:
         if isinstance(text, str) and "g" in text:
@@ -34,7 +34,7 @@ def fragments_in(fields: Iterable[tuple[str, object]]) -> Iterable[tuple[str, st
                 yield name, *found
 
 
-def _parts(text: str) -> Iterable[tuple[str, str]]:
+def _parts(text: str) -> Iterator[tuple[str, str]]:
     for kind, pattern in FRAGMENTS:
         if (m := pattern.search(text)) is not None:
             yield kind, m.group()
