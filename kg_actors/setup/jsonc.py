@@ -1,5 +1,6 @@
-"""JSON with comments, as Gemini CLI reads its settings: comments are blanked to read it, and an entry is cut
-out by its place in the text, so the user's comments and layout stay as they were."""
+"""JSON with comments, as Gemini CLI reads its settings (and OpenCode its config, trailing commas too): comments
+are blanked to read it, and an entry is cut out or added by its place in the text, so the user's comments and
+layout stay as they were."""
 
 from __future__ import annotations
 
@@ -98,7 +99,7 @@ def _line_cut(text: str, begin: int, end: int) -> tuple[int, int]:
     while after < len(text) and text[after] in " \t":
         after += 1
     if text[line:begin].strip() == "" and (after == len(text) or text[after] in "\r\n"):
-        return line, after + (1 if text[after:after + 1] == "\n" else 0)
+        return line, after + (2 if text[after:after + 2] == "\r\n" else 1 if text[after:after + 1] == "\n" else 0)
     # A comment left on the line takes the entry's place, not a space more.
     return begin, after if text[line:begin].strip() == "" else end
 
@@ -106,12 +107,18 @@ def _line_cut(text: str, begin: int, end: int) -> tuple[int, int]:
 def remove(text: str, where: Path_) -> str:
     """`text` without the entry at `where` (a member or an array element), its comma with it."""
     blank = blank_comments(text)
-    start = _skip(blank, 0)
+    clean = without_trailing_commas(blank)  # OpenCode's trailing commas: read past them, cut with them
+    start = _skip(clean, 0)
     for step in where[:-1]:
-        start = next(v for k, _, v, _ in _entries(blank, start) if k == step)
-    entries = _entries(blank, start)
+        start = next(v for k, _, v, _ in _entries(clean, start) if k == step)
+    entries = _entries(clean, start)
     at = next(n for n, (k, _, _, _) in enumerate(entries) if k == where[-1])
     _, begin, _, end = entries[at]
+    if text[text.rfind("\n", 0, begin) + 1:begin].strip():  # an entry inline with others: its separator goes
+        if at and text[entries[at - 1][3]:begin] == blank[entries[at - 1][3]:begin]:  # no comment between
+            return text[:entries[at - 1][3]] + text[end:]
+        if not at and len(entries) > 1 and text[end:entries[1][1]] == blank[end:entries[1][1]]:
+            return text[:begin] + text[entries[1][1]:]
     after = _skip(blank, end)
     if after < len(blank) and blank[after] == ",":  # not the last: its comma goes with it
         begin, cut_end = _line_cut(text, begin, after + 1)
@@ -122,3 +129,61 @@ def remove(text: str, where: Path_) -> str:
         comma = blank.rfind(",", 0, entries[at][1])
         text = text[:comma] + text[comma + 1:]
     return text
+
+
+def _unit(text: str) -> str:
+    """The file's indent unit: its first indented line's lead (two spaces when none is)."""
+    for line in text.splitlines():
+        lead = line[:len(line) - len(line.lstrip(" \t"))]
+        if lead and line.strip():
+            return lead
+    return "  "
+
+
+def _lead(text: str, at: int) -> str:
+    """The whitespace that starts the line holding `at`."""
+    line = text[text.rfind("\n", 0, at) + 1:]
+    return line[:len(line) - len(line.lstrip(" \t"))]
+
+
+def insert(text: str, where: Path_, key: str, value: Any) -> str:
+    """`text` with the member `key: value` added last to the object at `where`, laid out as its neighbours
+    (one per line, or inline), in the file's indent and line endings; every other byte stays."""
+    blank = blank_comments(text)
+    clean = without_trailing_commas(blank)  # same offsets: read with them, look for commas in `blank`
+    start = _skip(clean, 0)
+    for step in where:
+        start = next(v for k, _, v, _ in _entries(clean, start) if k == step)
+    newline = "\r\n" if "\r\n" in text else "\n"
+    entries = _entries(clean, start)
+    if not entries:
+        close = _value_end(clean, start) - 1
+        if "\n" not in clean[start:close]:  # `{}` or `{ }`: inline
+            return text[:start + 1] + f"{json.dumps(key)}: {json.dumps(value)}" + text[start + 1:]
+        indent = _lead(text, start) + _unit(text)
+        member = _member(key, value, indent, _unit(text), newline)
+        return text[:start + 1] + newline + indent + member + text[start + 1:]
+    _, begin, _, end = entries[-1]
+    after = _skip_line(blank, end)
+    comma = after < len(blank) and blank[after] == ","  # theirs closes each member, the last too: ours as well
+    anchor = after + 1 if comma else end
+    rest = _skip_line(blank, anchor)  # ours goes after the line's own comment, before its line end
+    own_line = not text[text.rfind("\n", 0, begin) + 1:begin].strip() and blank[rest:rest + 1] in ("\r", "\n")
+    if not own_line:
+        member = f"{json.dumps(key)}: {json.dumps(value)}"
+        return text[:anchor] + ("" if comma else ",") + f" {member}" + ("," if comma else "") + text[anchor:]
+    indent = _lead(text, begin)
+    member = newline + indent + _member(key, value, indent, _unit(text), newline) + ("," if comma else "")
+    return text[:anchor] + ("" if comma else ",") + text[anchor:rest] + member + text[rest:]
+
+
+def _skip_line(text: str, i: int) -> int:
+    """Past spaces and tabs (and blanked comments) on the same line."""
+    while i < len(text) and text[i] in " \t":
+        i += 1
+    return i
+
+
+def _member(key: str, value: Any, indent: str, unit: str, newline: str) -> str:
+    body = json.dumps(value, indent=unit, ensure_ascii=False).replace("\n", newline + indent)
+    return f"{json.dumps(key)}: {body}"

@@ -3,9 +3,10 @@
 OpenCode loads every file in ~/.config/opencode/plugin/ by itself; setup writes
 the plugin there with this installation's `kg` and environment filled in, and
 adds `mcp.kg` (type local, `kg mcp`) to opencode.json, every other key kept.
-An opencode.json with comments or trailing commas (OpenCode reads both) is left as
-the user wrote it: the plugin goes in all the same (it does not depend on that
-file), and setup prints the entry to add by hand.
+An opencode.json with comments or trailing commas (OpenCode reads both) gets
+mcp.kg as a few lines of text, the rest kept byte for byte. The plugin goes in
+only with the entry: without the kg tools its preload would send the agent to
+tools it does not have.
 """
 
 from __future__ import annotations
@@ -74,37 +75,62 @@ def as_opencode_reads(raw: bytes | None, path: Path) -> tuple[dict[str, Any], bo
 
 
 def by_hand(entry: dict[str, Any], data: dict[str, Any]) -> str:
-    """The text a user pastes into an opencode.json setup will not rewrite: `"kg": ...` into its "mcp"
+    """The text a user pastes into an opencode.json setup cannot add to: `"kg": ...` into its "mcp"
     object when it has one, else `"mcp": ...` into the top object."""
     member = {SERVER: entry} if "mcp" in data else {"mcp": {SERVER: entry}}
     return json.dumps(member, indent=2)[1:-1].strip("\n")
 
 
-def by_hand_why(path: Path) -> str:
-    return (f"{path} holds comments or trailing commas, which setup's rewrite would lose; left untouched: add "
-            f"mcp.{SERVER} to it by hand (`kg setup --plan --only opencode` prints it)")
-
-
 def merged(raw: bytes | None, entry: dict[str, Any], path: Path) -> bytes:
-    data = current(raw, path)
+    try:
+        data = current(raw, path)
+    except SetupError:
+        return _inserted(raw or b"", entry, path)  # comments or trailing commas: added into the text as it is
     data.setdefault("$schema", SCHEMA)
     data.setdefault("mcp", {})[SERVER] = entry
     return json_like(data, raw)
 
 
+def _inserted(raw: bytes, entry: dict[str, Any], path: Path) -> bytes:
+    """The JSONC file with mcp.kg added as a few lines of text, every other byte kept; checked by reading it back.
+    Not JSON even with comments allowed: the SetupError of `current`."""
+    data, _ = as_opencode_reads(raw, path)
+    text = raw.decode("utf-8")
+    try:
+        if SERVER in data.get("mcp", {}):  # an older setup's entry: replaced
+            text = jsonc.remove(text, ("mcp", SERVER))
+        text = (jsonc.insert(text, ("mcp",), SERVER, entry) if "mcp" in data else
+                jsonc.insert(text, (), "mcp", {SERVER: entry}))
+        out, _ = as_opencode_reads(text.encode(), path)
+    except (SetupError, ValueError, StopIteration):
+        out = {}
+    if out != {**data, "mcp": {**data.get("mcp", {}), SERVER: entry}}:
+        raise SetupError(f"{path}: kg setup could not add mcp.{SERVER} to it keeping its comments; left "
+                         f"untouched: add it by hand (`kg setup --plan --only opencode` prints it)")
+    return text.encode()
+
+
 def removed(raw: bytes, path: Path, before: bytes | None = None, known: bool = False) -> bytes | None:
     """opencode.json without mcp.kg; None when it holds none. `before`: its bytes before setup, when `known`
-    (the record has them): an `mcp` left empty, or the `$schema` setup added, goes only when setup added it."""
-    data = current(raw, path)
+    (the record has them): an `mcp` left empty, or the `$schema` setup added, goes only when setup added it.
+    A file with comments or trailing commas loses those entries' text alone."""
+    data, commented = as_opencode_reads(raw, path)
     servers = data.get("mcp", {})
     if SERVER not in servers:
         return None
     had = _had(before) if known else None
-    del servers[SERVER]
-    if not servers and (had is None or "mcp" not in had):
-        del data["mcp"]
+    gone: list[tuple[str, ...]] = [("mcp", SERVER)]
+    if len(servers) == 1 and (had is None or "mcp" not in had):
+        gone = [("mcp",)]
     if had is not None and "$schema" not in had and data.get("$schema") == SCHEMA:
-        del data["$schema"]
+        gone.append(("$schema",))
+    if commented:
+        text = raw.decode("utf-8")
+        for where in gone:
+            text = jsonc.remove(text, where)
+        return text.encode()
+    for where in gone:
+        del (data if len(where) == 1 else data[where[0]])[where[-1]]
     return json_like(data, raw)
 
 

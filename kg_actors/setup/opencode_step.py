@@ -30,29 +30,38 @@ def found(env: dict[str, str], home: Path, plugin: Rendered, done: dict[str, Any
     path = opencode.config_path(env, home)
     cli = shutil.which("opencode", path=env.get("PATH"))
     try:
-        data, by_hand = opencode.as_opencode_reads(read_bytes(path), path)
+        raw = read_bytes(path)
+        data, _commented = opencode.as_opencode_reads(raw, path)
         code, entry = want(plugin, env)
+        theirs = data.get("mcp", {}).get(opencode.SERVER)
+        current = read_bytes(opencode.plugin_path(env, home)) == code
+        foreign = foreign_entry(theirs, entry, done.get("entry"), unrecorded(done))
+        if not foreign and not (theirs == entry and current):
+            opencode.merged(raw, entry, path)  # one setup cannot add mcp.kg to is a problem before any write
     except SetupError as exc:
         return OpenCodeFound(cli, path, True, str(exc))
-    theirs = data.get("mcp", {}).get(opencode.SERVER)
-    current = read_bytes(opencode.plugin_path(env, home)) == code
     return OpenCodeFound(cli, path, cli is not None or path.parent.is_dir(), None, theirs == entry and current,
-                         foreign_entry(theirs, entry, done.get("entry"), unrecorded(done)), by_hand, current)
+                         foreign, current)
 
 
 def by_hand(env: dict[str, str], home: Path, plugin: Rendered) -> str | None:
-    """What to add by hand to an opencode.json setup will not rewrite, with where; None for any other."""
+    """What to add by hand to an opencode.json OpenCode reads but setup cannot add mcp.kg to, with where;
+    None for any other."""
     path = opencode.config_path(env, home)
     try:
-        data, lenient = opencode.as_opencode_reads(read_bytes(path), path)
+        raw = read_bytes(path)
+        data, _commented = opencode.as_opencode_reads(raw, path)
         _code, entry = want(plugin, env)
     except SetupError:
         return None
-    if not lenient or data.get("mcp", {}).get(opencode.SERVER) == entry:
+    if data.get("mcp", {}).get(opencode.SERVER) == entry:
         return None
-    where = 'its "mcp" object' if "mcp" in data else "its top object"
-    return (f"  ({path} holds comments or trailing commas, which setup's rewrite would lose: add this to {where} "
-            f"by hand)\n{opencode.by_hand(entry, data)}")
+    try:
+        opencode.merged(raw, entry, path)
+        return None
+    except SetupError:
+        where = 'its "mcp" object' if "mcp" in data else "its top object"
+        return f"  (add this to {where} of {path} by hand)\n{opencode.by_hand(entry, data)}"
 
 
 def _refuse_foreign(target: Path) -> bytes | None:
@@ -87,16 +96,3 @@ def write(env: dict[str, str], home: Path, record: Record, config: Path, plugin:
             atomic_write(target, before)
         raise
     record.mark("opencode", path=str(config), entry=entry)
-
-
-def write_plugin_only(env: dict[str, str], home: Path, record: Record, config: Path, plugin: Rendered) -> None:
-    """The plugin alone, beside an opencode.json that holds comments (OpenCode reads it; setup's rewrite would
-    lose them): the plugin does not depend on that file. The step then fails, saying what to add by hand."""
-    code, _entry = want(plugin, env)
-    target = opencode.plugin_path(env, home)
-    _refuse_foreign(target)
-    record.note_made("opencode", target)
-    record.mark("opencode", plugin=str(target))
-    record.save()  # on record before it is written: uninstall finds it whatever happens next
-    atomic_write(target, code)
-    raise SetupError(f"the kg-memory plugin is in {target.parent}, but {opencode.by_hand_why(config)}")

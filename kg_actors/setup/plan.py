@@ -12,7 +12,7 @@ from typing import Any
 
 import attrs
 
-from . import opencode, statusline
+from . import statusline
 from .files import foreign_entry
 from .other_plugins import OtherPlugin, name_shared, permissions_of, rules_of_installed
 
@@ -101,7 +101,6 @@ class OpenCodeFound:
     error: str | None = None
     installed: bool = False  # the plugin file and mcp.kg are as setup would write them
     foreign: bool = False  # its mcp.kg is someone else's (files.foreign_entry)
-    by_hand: bool = False  # opencode.json holds comments or trailing commas: read, never rewritten
     plugin_current: bool = False  # the plugin file is as setup would write it
 
 
@@ -339,13 +338,6 @@ def _opencode(found: Found) -> Step:
         return Step("opencode", note="up to date")
     if o.foreign:
         return _foreign("opencode", f"{o.config}: mcp.kg")
-    if o.by_hand:  # the plugin does not depend on that file: it goes in all the same
-        if o.plugin_current:
-            return Step("opencode", note=opencode.by_hand_why(o.config), problem=True)
-        return Step("opencode", (Action("opencode_plugin_write", f"add the kg-memory plugin to "
-                                                                 f"{o.config.parent / 'plugin'} (not mcp.kg: {o.config} "
-                                                                 "holds comments or trailing commas, which setup's "
-                                                                 "rewrite would lose)", path=o.config),))
     return Step("opencode", (Action("opencode_write", f"add the kg-memory plugin to {o.config.parent / 'plugin'} "
                                                       f"and the kg MCP server to {o.config}", path=o.config,
                                     fact="settings"),))

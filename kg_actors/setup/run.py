@@ -249,8 +249,7 @@ def _apply(ctx: Context, record: Record, step: Step, plugin: Rendered) -> None:
     ignore = ctx.setup_dir / ".gitignore"
     if not ignore.exists():  # a store kept in git never takes in this machine's paths and backups
         atomic_write(ignore, b"*\n")
-    # An opencode.json setup will not rewrite (comments) is not tracked: nothing of setup's is in it.
-    tracked = None if step.actions[-1].kind == "opencode_plugin_write" else ctx.tracked(step.name)
+    tracked = ctx.tracked(step.name)
     if tracked is not None:
         record.before_change(tracked)
     try:
@@ -283,9 +282,6 @@ def _apply(ctx: Context, record: Record, step: Step, plugin: Rendered) -> None:
             elif action.kind == "opencode_write":
                 assert action.path is not None
                 opencode_step.write(ctx.env, ctx.home, record, action.path, plugin)
-            elif action.kind == "opencode_plugin_write":
-                assert action.path is not None
-                opencode_step.write_plugin_only(ctx.env, ctx.home, record, action.path, plugin)
             elif action.kind == "desktop_write":
                 assert action.path is not None
                 entry = desktop.entry(kg_command(), passed_env(ctx.env))

@@ -3,13 +3,16 @@ all the same, and the entries it prints for the user to add by hand."""
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from e2e_helpers import kg
 
+from kg_actors.setup import jsonc
 from kg_actors.testing import free_port
 
 OPENCODE_JSONC = """{
@@ -28,42 +31,41 @@ def env(tmp_path) -> dict:
                 KG_EDITOR_PORT=str(free_port()), KG_SAVE_INTERVAL="3600")
 
 
-def _printed_entry(out: str, config: Path) -> dict:
-    """The `"kg": {...}` setup printed for the user to paste into the "mcp" object of `config`."""
-    said = (f"  ({config} holds comments or trailing commas, which setup's rewrite would lose: add this to its "
-            '"mcp" object by hand)\n')
-    assert said in out, out
-    fragment = out.split(said, 1)[1]
-    end = fragment.index("\n  }\n") + len("\n  }")  # the member ends where its object closes at its own indent
-    return json.loads("{" + fragment[:end] + "}")["kg"]
-
-
-def test_an_opencode_config_with_comments_gets_the_plugin_and_the_entry_to_paste(env, tmp_path):
-    # Setup skipped OpenCode whole: no plugin (which does not depend on that file), and no word of what to add.
+def test_an_opencode_config_with_comments_gets_mcp_kg_as_text_and_keeps_every_other_byte(env, tmp_path):
+    # Setup installed the plugin alone and failed: OpenCode offered no kg tool, yet the plugin's preload told the
+    # agent to call kg_read.
     config = tmp_path / "home" / ".config" / "opencode" / "opencode.json"
     config.parent.mkdir(parents=True)
     config.write_text(OPENCODE_JSONC)
     setup = kg(["setup", "--only", "opencode", "--yes"], env)
     plugin = config.parent / "plugin" / "kg-memory.js"
-    assert setup.returncode == 1, setup.stdout
-    assert f"OpenCode: FAILED: the kg-memory plugin is in {plugin.parent}, but {config} holds comments" \
-        in setup.stdout, setup.stdout
-    assert plugin.read_text().startswith("// kg memory for OpenCode") and config.read_text() == OPENCODE_JSONC
-    entry = _printed_entry(setup.stdout, config)
-    assert entry["type"] == "local" and entry["command"][-1] == "mcp"
-    plan = kg(["setup", "--plan", "--only", "opencode"], env)
-    assert _printed_entry(plan.stdout, config) == entry and "(plan only: nothing was changed)" in plan.stdout
-    doctor = kg(["doctor"], env)
-    assert f"FAIL  OpenCode: {config} holds comments or trailing commas" in doctor.stdout, doctor.stdout
-
-    pasted = OPENCODE_JSONC.replace('"mcp": {', '"mcp": {\n    // added by hand\n    "kg": ' + json.dumps(entry) + ",")
-    config.write_text(pasted)
-    again = kg(["setup", "--only", "opencode", "--yes"], env)
-    assert again.returncode == 0 and "OpenCode: up to date" in again.stdout, again.stdout
+    assert setup.returncode == 0 and "OpenCode: done" in setup.stdout, setup.stdout
+    assert plugin.read_text().startswith("// kg memory for OpenCode")
+    text = config.read_text()
+    data = json.loads(jsonc.without_trailing_commas(jsonc.blank_comments(text)))
+    assert data["mcp"]["kg"]["command"][-1] == "mcp" and data["mcp"]["other"]["command"] == ["/usr/bin/true"]
+    ops = difflib.SequenceMatcher(None, OPENCODE_JSONC, text, autojunk=False).get_opcodes()
+    assert {op for op, *_ in ops} <= {"equal", "insert"}, text  # text added only: not a byte of theirs changed
+    assert kg(["setup", "--only", "opencode", "--yes"], env).stdout.count("OpenCode: up to date") == 1
     assert "ok    OpenCode" in kg(["doctor"], env).stdout
+
+    edited = text.replace("// opencode allows", "// edited since; opencode allows")
+    config.write_text(edited)
     out = kg(["uninstall", "--yes"], env)
     assert out.returncode == 0, out.stdout
-    assert not plugin.exists() and config.read_text() == pasted  # their file, as they wrote it
+    assert not plugin.exists() and config.read_text() == OPENCODE_JSONC.replace("// opencode", "// edited since; opencode")
+
+
+def test_uninstall_gives_back_an_unchanged_opencode_config_with_comments_byte_for_byte(env, tmp_path):
+    config = tmp_path / "home" / ".config" / "opencode" / "opencode.json"
+    config.parent.mkdir(parents=True)
+    theirs = '{\r\n\t// mine\r\n\t"theme": "x",\r\n}\r\n'
+    config.write_bytes(theirs.encode())
+    assert kg(["setup", "--only", "opencode", "--yes"], env).returncode == 0
+    added = config.read_bytes().decode()
+    assert added.startswith('{\r\n\t// mine\r\n\t"theme": "x",\r\n\t"mcp": {\r\n\t\t"kg": {') and "\n\n" not in added
+    assert kg(["uninstall", "--yes"], env).returncode == 0
+    assert config.read_bytes() == theirs.encode()
 
 
 def test_an_opencode_config_that_is_no_json_even_with_comments_allowed_is_left_whole(env, tmp_path):
@@ -131,3 +133,25 @@ def test_doctor_says_when_gemini_does_not_trust_the_folder_it_runs_in(env, tmp_p
     assert f"WARN  Gemini CLI: it does not trust this folder ({work})" in said, said
     assert "kg's tools are off here" in said and '"TRUST_FOLDER"' in said
     assert "does not trust" not in kg(["doctor"], env, cwd=trusted).stdout
+
+
+def test_an_opencode_config_setup_cannot_add_mcp_kg_to_gets_no_plugin_either(env, tmp_path, monkeypatch):
+    # The plugin alone would preload "call kg_read" into a session that has no kg tool.
+    from kg_actors.setup import opencode, opencode_step
+    from kg_actors.setup import plan
+    from kg_actors.setup.plugin import kg_command, passed_env, plugin_source, render
+
+    home = tmp_path / "home"
+    config = home / ".config" / "opencode" / "opencode.json"
+    config.parent.mkdir(parents=True)
+    config.write_text(OPENCODE_JSONC)
+    monkeypatch.setattr(jsonc, "insert", lambda text, *a: text)  # an insertion that did not take
+    with pytest.raises(opencode.SetupError, match="could not add mcp.kg to it keeping its comments"):
+        opencode.merged(config.read_bytes(), {"type": "local"}, config)
+    plugin = render(plugin_source(), kg_command(), passed_env(env))
+    found = opencode_step.found(env, home, plugin, {})
+    assert found.error and "add it by hand" in found.error and not found.installed
+    step = plan._opencode(SimpleNamespace(opencode=found))
+    assert step.problem and not step.actions  # nothing of the step is written: no plugin
+    said = opencode_step.by_hand(env, home, plugin)
+    assert said and said.startswith(f'  (add this to its "mcp" object of {config} by hand)\n  "kg": {{')

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 from pathlib import Path
 
 import pytest
 
-from kg_actors.setup import SetupError, gemini, jsonc
+from kg_actors.setup import SetupError, gemini, jsonc, opencode
 
 PATH = Path("/home/u/.gemini/settings.json")
 OURS = gemini.wanted(Path("/s/setup/marketplace/kg-memory"), ["/usr/bin/kg"], {"KG_HOME": "/s"})
@@ -78,3 +79,34 @@ def test_setup_refuses_to_rewrite_a_file_with_comments_and_reads_it_as_gemini_do
     assert gemini.current(settings, PATH) == {"theme": "dark"}
     with pytest.raises(SetupError, match="it holds comments"):
         gemini.merged(settings, OURS, PATH)
+
+
+OC_PATH = Path("/home/u/.config/opencode/opencode.json")
+OC_ENTRY = {"type": "local", "command": ["/usr/bin/kg", "mcp"], "enabled": True}
+OPENCODE_LAYOUTS = [
+    '{\n  // mine\n  "theme": "x",\n  "mcp": {\n    "other": {"type": "remote"}, // theirs\n  },\n}\n',
+    '{\n  // mine\n  "theme": "x" // the last, no comma\n}\n',
+    '{\r\n\t/* crlf, tabs */\r\n\t"mcp": {\r\n\t}\r\n}\r\n',
+    '{"mcp": {}, /* one line */ "theme": "x",}',
+    '// top\n{"mcp": {"a": {"type": "remote"}, "b": {"type": "remote"}}} // after\n',
+    '{\n    "mcp": {"a": {"type": "remote"},},\n    // four spaces\n    "theme": "x",\n}',
+]
+
+
+@pytest.mark.parametrize("text", OPENCODE_LAYOUTS)
+def test_mcp_kg_goes_into_an_opencode_jsonc_file_as_added_text_and_comes_out_the_same(text):
+    before, _ = opencode.as_opencode_reads(text.encode(), OC_PATH)
+    out = opencode.merged(text.encode(), OC_ENTRY, OC_PATH).decode()
+    after, commented = opencode.as_opencode_reads(out.encode(), OC_PATH)
+    assert commented and after == {**before, "mcp": {**before.get("mcp", {}), "kg": OC_ENTRY}}
+    assert out.count("\r\n") == out.count("\n") if "\r\n" in text else "\r" not in out  # their line ends
+    ops = difflib.SequenceMatcher(None, text, out, autojunk=False).get_opcodes()
+    assert {op for op, *_ in ops} <= {"equal", "insert"}, out  # text added only: not a byte of theirs changed
+    assert opencode.removed(out.encode(), OC_PATH, text.encode(), True) == text.encode(), out
+
+
+def test_an_older_setups_mcp_kg_in_an_opencode_jsonc_file_is_replaced_not_doubled():
+    text = '{\n  // mine\n  "mcp": {\n    "kg": {"type": "local", "command": ["/old/kg", "mcp"]},\n  },\n}\n'
+    out = opencode.merged(text.encode(), OC_ENTRY, OC_PATH).decode()
+    assert out.count('"kg"') == 1 and "// mine" in out
+    assert opencode.as_opencode_reads(out.encode(), OC_PATH)[0] == {"mcp": {"kg": OC_ENTRY}}

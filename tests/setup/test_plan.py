@@ -192,18 +192,6 @@ def test_gemini_opencode_and_antigravity_are_wired_once_and_then_up_to_date():
     assert g.problem and not g.actions
 
 
-def test_an_opencode_config_with_comments_gets_the_plugin_alone_then_a_problem_until_kg_is_added_by_hand():
-    config = Path("/h/.config/opencode/opencode.json")
-    (first,) = plan_setup(found(opencode=OpenCodeFound(None, config, by_hand=True)), ("opencode",))
-    assert kinds(first) == ["opencode_plugin_write"] and not first.problem
-    assert "not mcp.kg: /h/.config/opencode/opencode.json holds comments" in first.actions[0].text
-    (then,) = plan_setup(found(opencode=OpenCodeFound(None, config, by_hand=True, plugin_current=True)), ("opencode",))
-    assert then.problem and not then.actions and "add mcp.kg to it by hand" in then.note
-    (pasted,) = plan_setup(found(opencode=OpenCodeFound(None, config, installed=True, by_hand=True,
-                                                        plugin_current=True)), ("opencode",))
-    assert pasted.note == "up to date" and not pasted.problem
-
-
 def test_uninstall_takes_out_what_setup_put_into_gemini_opencode_and_antigravity():
     undo = Undo({"gemini": {"settings": True, "path": "/h/.gemini/settings.json"},
                  "opencode": {"settings": True, "path": "/h/.config/opencode/opencode.json"},
