@@ -53,6 +53,17 @@ function startServer() {
   })
 }
 
+// OpenCode's own hidden agents (title, summary, compaction) run on the user's session id, through the same
+// system transform; their system prompt is their own prompt alone. Their calls are no work of the agent the
+// user talks to: no preload, no recall (the preload was ~1.8 KB on every title call).
+const OWN_AGENTS = ["You are a title generator.", "You are a context summarization agent.",
+  "Summarize what was done in this conversation."]
+
+function ownAgentCall(system) {
+  const first = typeof system?.[0] === "string" ? system[0] : ""
+  return OWN_AGENTS.some((opening) => first.startsWith(opening))
+}
+
 function promptText(parts) {
   return (parts || []).filter((p) => p && p.type === "text" && !p.synthetic).map((p) => p.text).join("\n")
 }
@@ -92,7 +103,7 @@ export const KgMemory = async ({ directory }) => {
       recall.set(input.sessionID, out.context || "")
     },
     "experimental.chat.system.transform": async (input, output) => {
-      if (!input.sessionID) return
+      if (!input.sessionID || ownAgentCall(output.system)) return
       await opened(input.sessionID)
       for (const text of [preload.get(input.sessionID), recall.get(input.sessionID)]) {
         if (text) output.system.push(text)

@@ -221,6 +221,40 @@ def test_after_the_full_read_a_prompt_the_server_has_nothing_for_gets_a_line_of_
         assert system[0] == preload[0] and len(system) == 2 and system[1] in pool_lines, system
 
 
+OWN_AGENTS = """
+const { KgMemory } = await import(process.argv[1]);
+const [directory, session] = [process.argv[2], process.argv[3]];
+const hooks = await KgMemory({ directory });
+const msg = { message: {}, parts: [{ type: "text", text: "how do queue consumers retry?" }] };
+await hooks["chat.message"]({ sessionID: session }, msg);
+const out = {};
+// OpenCode 1.18 puts the agent's own prompt first (LLMRequestPrep.prepare), the same session id for all.
+for (const [name, prompt] of Object.entries(JSON.parse(process.argv[4]))) {
+  const call = { system: [prompt] };
+  await hooks["experimental.chat.system.transform"]({ sessionID: session, model: {} }, call);
+  out[name] = call.system;
+}
+console.log(JSON.stringify(out));
+"""
+
+
+def test_opencodes_title_summary_and_compaction_calls_get_no_preload_and_the_users_agent_does(machine):
+    # The title generator's call carried the whole preload as a second system message.
+    srv, env, cli, root = machine
+    prompts = {"title": "You are a title generator. You output ONLY a thread title. Nothing else.\n\n<task>",
+               "compaction": "You are a context summarization agent. You are given a conversation between a user",
+               "summary": "Summarize what was done in this conversation. Write like a pull request description.",
+               "build": "You are opencode, an interactive CLI tool that helps users with software engineering tasks."}
+    sid = "ses_" + uuid.uuid4().hex[:20]
+    run = subprocess.run([NODE, "--input-type=module", "-e", OWN_AGENTS, str(opencode.plugin_path(env, srv.home)),
+                          str(root), sid, json.dumps(prompts)], env=env, capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    out = json.loads(run.stdout)
+    for name in ("title", "compaction", "summary"):
+        assert out[name] == [prompts[name]], out
+    assert out["build"][0] == prompts["build"] and "release-train" in out["build"][1], out
+
+
 def test_uninstall_removes_the_plugin_and_the_mcp_entry(machine):
     srv, env, cli, root = machine
     config = opencode.config_path(env, srv.home)
@@ -231,4 +265,5 @@ def test_uninstall_removes_the_plugin_and_the_mcp_entry(machine):
     assert out.returncode == 0, out.stdout + out.stderr
     assert not opencode.plugin_path(env, srv.home).exists()
     assert json.loads(config.read_text()) == {"theme": "mine"}  # and the "$schema" setup added, gone with mcp.kg
+
 
