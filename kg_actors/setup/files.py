@@ -68,18 +68,24 @@ def read_bytes(path: Path) -> bytes | None:
         raise SetupError(f"{path}: {exc.strerror or exc}; left untouched") from None
 
 
-_INDENT = re.compile(rb"\n([ \t]+)\S")
+_LEAD = re.compile(rb"\n([ \t]+)\S")
+_BOM = b"\xef\xbb\xbf"
 
 
 def json_like(data: Any, raw: bytes | None) -> bytes:
-    """`data` as JSON written the way the user's file `raw` was: with its indent, and its text as typed
-    (not as \\u escapes), so that only setup's own entry differs."""
-    found = _INDENT.search(raw or b"")
+    """`data` as JSON written the way the user's file `raw` was: with its indent unit, line endings and BOM,
+    and its text as typed (not as \\u escapes), so that only setup's own entry differs."""
+    raw = raw or b""
+    leads = [lead.decode() for lead in _LEAD.findall(raw)]
     indent: int | str = 2
-    if found is not None:
-        lead = found.group(1).decode()
-        indent = lead if "\t" in lead else len(lead)
-    return (json.dumps(data, indent=indent, ensure_ascii=False) + "\n").encode()
+    if any("\t" in lead for lead in leads):
+        indent = "\t"
+    elif leads:
+        indent = min(len(lead) for lead in leads)  # the unit: the shallowest level, wherever it first shows
+    text = json.dumps(data, indent=indent, ensure_ascii=False) + "\n"  # newlines in strings are escaped
+    if raw.count(b"\r\n") * 2 > raw.count(b"\n"):
+        text = text.replace("\n", "\r\n")
+    return (_BOM if raw.startswith(_BOM) else b"") + text.encode()
 
 
 def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:

@@ -155,3 +155,39 @@ def test_an_opencode_config_setup_cannot_add_mcp_kg_to_gets_no_plugin_either(env
     assert step.problem and not step.actions  # nothing of the step is written: no plugin
     said = opencode_step.by_hand(env, home, plugin)
     assert said and said.startswith(f'  (add this to its "mcp" object of {config} by hand)\n  "kg": {{')
+
+
+def test_setup_keeps_each_files_line_endings_bom_and_indent_unit(env, tmp_path):
+    # Claude Desktop's config and Gemini's settings went from CRLF to LF; a BOM before Claude's settings.json
+    # was dropped; a tab-indented file came back with two spaces.
+    home = tmp_path / "home"
+    desktop = home / ".config" / "Claude" / "claude_desktop_config.json"
+    gemini = home / ".gemini" / "settings.json"
+    claude = home / ".claude" / "settings.json"
+    for path in (desktop, gemini, claude):
+        path.parent.mkdir(parents=True)
+    theirs = {desktop: b'{\r\n  "mcpServers": {\r\n    "other": {\r\n      "command": "other-mcp"\r\n    }\r\n  }\r\n}\r\n',
+              gemini: b'{\r\n\t"ui": {\r\n\t\t"theme": "GitHub"\r\n\t}\r\n}\r\n',
+              claude: b'\xef\xbb\xbf{\n    "model": "opus"\n}\n'}
+    for path, data in theirs.items():
+        path.write_bytes(data)
+    fake = tmp_path / "bin"  # the gauge step writes Claude's settings.json where a `claude` is on PATH
+    fake.mkdir()
+    (fake / "claude").write_text("#!/bin/sh\nexit 0\n")
+    (fake / "claude").chmod(0o755)
+    env = {**env, "PATH": f"{fake}:{env['PATH']}"}
+    out = kg(["setup", "--only", "desktop,gemini,gauge", "--yes"], env)
+    assert out.returncode == 0, out.stdout
+    for path, data in theirs.items():
+        now = path.read_bytes()
+        assert now != data and json.loads(now.decode("utf-8-sig")), path  # setup's entries are in
+        assert now.startswith(b"\xef\xbb\xbf") == data.startswith(b"\xef\xbb\xbf"), (path, now)
+        if b"\r\n" in data:
+            assert now.count(b"\r\n") == now.count(b"\n"), (path, now)
+        else:
+            assert b"\r" not in now, (path, now)
+        lead = {desktop: b"  ", gemini: b"\t", claude: b"    "}[path]  # their indent unit, one level deep
+        second = now.split(b"\n")[1]
+        assert second.startswith(lead) and second[len(lead):len(lead) + 1] == b'"', (path, now)
+    assert kg(["uninstall", "--yes"], env).returncode == 0
+    assert {path: path.read_bytes() for path in theirs} == theirs

@@ -12,7 +12,7 @@ import pytest
 
 from kg_actors.setup import SetupError
 from kg_actors.setup.desktop import merged, without
-from kg_actors.setup.files import Record, atomic_write, locked, read_tree, write_tree
+from kg_actors.setup.files import Record, atomic_write, json_like, locked, read_tree, write_tree
 
 
 def test_atomic_write_keeps_the_mode_and_leaves_no_temp_file(tmp_path):
@@ -158,3 +158,12 @@ def test_a_settings_file_that_is_a_fifo_is_named_not_waited_on(tmp_path):
     with pytest.raises(SetupError, match="FIFO"):
         read_bytes(tmp_path / "settings.json")
     assert read_bytes(tmp_path / "missing.json") is None
+
+
+def test_json_like_writes_in_the_files_indent_unit_line_endings_and_bom():
+    data = {"a": {"b": 1}}
+    assert json_like(data, None) == b'{\n  "a": {\n    "b": 1\n  }\n}\n'
+    assert json_like(data, b'{\r\n\t"x": 1\r\n}\r\n') == b'{\r\n\t"a": {\r\n\t\t"b": 1\r\n\t}\r\n}\r\n'
+    assert json_like(data, b'\xef\xbb\xbf{"x": {\n        "y": 1},\n    "z": 2\n}') == \
+        b'\xef\xbb\xbf{\n    "a": {\n        "b": 1\n    }\n}\n'  # the unit is the shallowest level, not the first
+    assert json_like({"s": "two\nlines"}, b'{\r\n "x": 1\r\n}') == b'{\r\n "s": "two\\nlines"\r\n}\r\n'
