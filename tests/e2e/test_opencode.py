@@ -278,6 +278,27 @@ def test_every_text_an_opencode_session_gets_names_the_kg_tools_as_opencode_show
     assert "kg_kg_" not in claude and BARE_TOOL.search(claude), claude
 
 
+def test_opencode_reads_the_mcp_kg_setup_added_to_a_config_with_comments(tmp_path):
+    # Setup refused such a config (plugin alone): OpenCode offered no kg tool, yet the preload said to call one.
+    cli = npm_bin("opencode")
+    home = tmp_path / "home"
+    config = home / ".config" / "opencode" / "opencode.json"
+    config.parent.mkdir(parents=True)
+    config.write_text('{\n  // mine\n  "theme": "tokyonight",\n  "mcp": {\n    "other": {"type": "local", '
+                      '"command": ["/bin/true"], "enabled": false},\n  },\n}\n')
+    env = {**client_env(home), "KG_HOME": str(tmp_path / "store"), "KG_HTTP_PORT": str(free_port()),
+           "PATH": f"{Path(cli).parent}:/usr/bin:/bin"}
+    out = kg(["setup", "--only", "opencode", "--yes"], env)
+    assert out.returncode == 0 and "OpenCode: done" in out.stdout, out.stdout + out.stderr
+    assert "// mine" in config.read_text()
+    run = subprocess.run([cli, "debug", "config"], env=env, capture_output=True, text=True, cwd=home,
+                         stdin=subprocess.DEVNULL, timeout=120)
+    assert run.returncode == 0, run.stderr
+    loaded = json.loads(run.stdout[run.stdout.index("{"):])
+    assert loaded["mcp"]["kg"]["command"][-1] == "mcp" and loaded["mcp"]["other"]["enabled"] is False
+    assert opencode.plugin_path(env, home).as_uri() in loaded["plugin"]
+
+
 def test_uninstall_removes_the_plugin_and_the_mcp_entry(machine):
     srv, env, cli, root = machine
     config = opencode.config_path(env, srv.home)
