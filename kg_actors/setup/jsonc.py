@@ -132,12 +132,12 @@ def remove(text: str, where: Path_) -> str:
 
 
 def _unit(text: str) -> str:
-    """The file's indent unit: its first indented line's lead (two spaces when none is)."""
-    for line in text.splitlines():
-        lead = line[:len(line) - len(line.lstrip(" \t"))]
-        if lead and line.strip():
-            return lead
-    return "  "
+    """The file's indent unit: a tab, or its shallowest indented line's spaces (two when none is)."""
+    leads = [line[:len(line) - len(line.lstrip(" \t"))] for line in text.splitlines() if line.strip()]
+    leads = [lead for lead in leads if lead]
+    if any("\t" in lead for lead in leads):
+        return "\t"
+    return min(leads, key=len) if leads else "  "
 
 
 def _lead(text: str, at: int) -> str:
@@ -159,7 +159,7 @@ def insert(text: str, where: Path_, key: str, value: Any) -> str:
     if not entries:
         close = _value_end(clean, start) - 1
         if "\n" not in clean[start:close]:  # `{}` or `{ }`: inline
-            return text[:start + 1] + f"{json.dumps(key)}: {json.dumps(value)}" + text[start + 1:]
+            return text[:start + 1] + _inline(key, value) + text[start + 1:]
         indent = _lead(text, start) + _unit(text)
         member = _member(key, value, indent, _unit(text), newline)
         return text[:start + 1] + newline + indent + member + text[start + 1:]
@@ -170,7 +170,7 @@ def insert(text: str, where: Path_, key: str, value: Any) -> str:
     rest = _skip_line(blank, anchor)  # ours goes after the line's own comment, before its line end
     own_line = not text[text.rfind("\n", 0, begin) + 1:begin].strip() and blank[rest:rest + 1] in ("\r", "\n")
     if not own_line:
-        member = f"{json.dumps(key)}: {json.dumps(value)}"
+        member = _inline(key, value)
         return text[:anchor] + ("" if comma else ",") + f" {member}" + ("," if comma else "") + text[anchor:]
     indent = _lead(text, begin)
     member = newline + indent + _member(key, value, indent, _unit(text), newline) + ("," if comma else "")
@@ -184,6 +184,10 @@ def _skip_line(text: str, i: int) -> int:
     return i
 
 
+def _inline(key: str, value: Any) -> str:
+    return f"{json.dumps(key, ensure_ascii=False)}: {json.dumps(value, ensure_ascii=False)}"
+
+
 def _member(key: str, value: Any, indent: str, unit: str, newline: str) -> str:
     body = json.dumps(value, indent=unit, ensure_ascii=False).replace("\n", newline + indent)
-    return f"{json.dumps(key)}: {body}"
+    return f"{json.dumps(key, ensure_ascii=False)}: {body}"

@@ -110,3 +110,11 @@ def test_an_older_setups_mcp_kg_in_an_opencode_jsonc_file_is_replaced_not_double
     out = opencode.merged(text.encode(), OC_ENTRY, OC_PATH).decode()
     assert out.count('"kg"') == 1 and "// mine" in out
     assert opencode.as_opencode_reads(out.encode(), OC_PATH)[0] == {"mcp": {"kg": OC_ENTRY}}
+
+
+def test_text_added_to_a_jsonc_file_is_written_as_typed_in_the_files_shallowest_indent():
+    entry = {**OC_ENTRY, "environment": {"KG_HOME": "/home/zoé/kg"}}
+    text = '{"a": {\n      "b": 1}, // nested first, deeper\n  "c": [] // mine\n}\n'
+    out = opencode.merged(text.encode(), entry, OC_PATH).decode()
+    assert "/home/zoé/kg" in out and "\\u00e9" not in out
+    assert '"c": [], // mine\n  "mcp": {\n    "kg": {\n      "type": "local",' in out, out
