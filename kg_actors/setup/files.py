@@ -23,7 +23,7 @@ from ..core import strict_json
 from ..storage import user_files
 from ..storage.files import fsync_dir
 
-from . import SetupError
+from . import SetupError, jsonc
 
 RECORD_VERSION = 1
 
@@ -82,10 +82,28 @@ def json_like(data: Any, raw: bytes | None) -> bytes:
         indent = "\t"
     elif leads:
         indent = min(len(lead) for lead in leads)  # the unit: the shallowest level, wherever it first shows
+    edited = _edited(data, raw[len(_BOM):] if raw.startswith(_BOM) else raw)
+    if edited is not None:
+        return (_BOM if raw.startswith(_BOM) else b"") + edited
     text = json.dumps(data, indent=indent, ensure_ascii=False) + "\n"  # newlines in strings are escaped
     if raw.count(b"\r\n") * 2 > raw.count(b"\n"):
         text = text.replace("\n", "\r\n")
     return (_BOM if raw.startswith(_BOM) else b"") + text.encode()
+
+
+def _edited(data: Any, raw: bytes) -> bytes | None:
+    """The user's object file changed only where `data` differs (their layout, inline objects and all),
+    checked by reading it back; None when that does not hold (written whole instead)."""
+    try:
+        text = raw.decode("utf-8")
+        old = json.loads(jsonc.without_trailing_commas(jsonc.blank_comments(text)))
+        if not isinstance(data, dict) or not isinstance(old, dict):
+            return None
+        out = jsonc.edited(text, old, data)
+        same = json.loads(jsonc.without_trailing_commas(jsonc.blank_comments(out))) == data
+    except (ValueError, StopIteration, RecursionError):
+        return None
+    return out.encode() if same else None
 
 
 def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:

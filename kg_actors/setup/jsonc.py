@@ -158,9 +158,12 @@ def insert(text: str, where: Path_, key: str, value: Any) -> str:
     entries = _entries(clean, start)
     if not entries:
         close = _value_end(clean, start) - 1
-        if "\n" not in clean[start:close]:  # `{}` or `{ }`: inline
+        if "\n" not in text.strip():  # a file on one line stays on one line
             return text[:start + 1] + _inline(key, value) + text[start + 1:]
         indent = _lead(text, start) + _unit(text)
+        if not text[start + 1:close].strip():  # `{}`: opened onto lines of their own, as the file's others
+            member = _member(key, value, indent, _unit(text), newline)
+            return text[:start + 1] + newline + indent + member + newline + _lead(text, start) + text[close:]
         member = _member(key, value, indent, _unit(text), newline)
         return text[:start + 1] + newline + indent + member + text[start + 1:]
     _, begin, _, end = entries[-1]
@@ -191,3 +194,35 @@ def _inline(key: str, value: Any) -> str:
 def _member(key: str, value: Any, indent: str, unit: str, newline: str) -> str:
     body = json.dumps(value, indent=unit, ensure_ascii=False).replace("\n", newline + indent)
     return f"{json.dumps(key, ensure_ascii=False)}: {body}"
+
+
+def replace(text: str, where: Path_, value: Any) -> str:
+    """`text` with the value at `where` (a member or an array element) written anew: on one line where it was
+    on one line (a scalar becoming an object or array: laid out as the file's other lines), the rest kept."""
+    clean = without_trailing_commas(blank_comments(text))
+    start = _skip(clean, 0)
+    for step in where[:-1]:
+        start = next(v for k, _, v, _ in _entries(clean, start) if k == step)
+    _, begin, value_start, end = next(e for e in _entries(clean, start) if e[0] == where[-1])
+    was = text[value_start:end]
+    if "\n" in was or (was[:1] not in "{[" and "\n" in text.strip() and isinstance(value, dict | list) and value):
+        newline = "\r\n" if "\r\n" in text else "\n"
+        body = json.dumps(value, indent=_unit(text), ensure_ascii=False).replace("\n", newline + _lead(text, begin))
+    else:
+        body = json.dumps(value, ensure_ascii=False)
+    return text[:value_start] + body + text[end:]
+
+
+def edited(text: str, old: dict[str, Any], new: dict[str, Any], where: Path_ = ()) -> str:
+    """`text`, which holds the object `old` at `where`, changed to hold `new` by the fewest edits: members
+    gone cut out, new ones added last, changed ones rewritten (an object changed within, member by member)."""
+    for key, value in new.items():
+        if key not in old:
+            text = insert(text, where, key, value)
+        elif isinstance(value, dict) and isinstance(old[key], dict):
+            text = edited(text, old[key], value, (*where, key))
+        elif value != old[key] or type(value) is not type(old[key]):
+            text = replace(text, (*where, key), value)
+    for key in [k for k in old if k not in new]:  # last: the neighbours they leave show the layout
+        text = remove(text, (*where, key))
+    return text

@@ -103,11 +103,11 @@ def test_uninstall_cuts_kgs_entries_out_of_gemini_settings_with_comments_keeping
     gemini.parent.mkdir(parents=True)
     gemini.write_text('{"theme": "x", "mcpServers": {}, "hooks": {"BeforeAgent": []}}')
     assert kg(["setup", "--only", "gemini", "--yes"], env).returncode == 0
-    gemini.write_text(gemini.read_text().replace("{", "{\n  // mine", 1))
+    gemini.write_text(gemini.read_text().replace("{", "{ /* mine */", 1))
     out = kg(["uninstall", "--yes"], env)
     assert out.returncode == 0, out.stdout
     text = gemini.read_text()
-    assert "// mine" in text and "kg-memory" not in text, text
+    assert "/* mine */" in text and "kg-memory" not in text, text
     from kg_actors.setup import jsonc
     assert jsonc.loads(text) == {"theme": "x", "mcpServers": {}, "hooks": {"BeforeAgent": []}}
 

@@ -164,6 +164,21 @@ def test_json_like_writes_in_the_files_indent_unit_line_endings_and_bom():
     data = {"a": {"b": 1}}
     assert json_like(data, None) == b'{\n  "a": {\n    "b": 1\n  }\n}\n'
     assert json_like(data, b'{\r\n\t"x": 1\r\n}\r\n') == b'{\r\n\t"a": {\r\n\t\t"b": 1\r\n\t}\r\n}\r\n'
-    assert json_like(data, b'\xef\xbb\xbf{"x": {\n        "y": 1},\n    "z": 2\n}') == \
-        b'\xef\xbb\xbf{\n    "a": {\n        "b": 1\n    }\n}\n'  # the unit is the shallowest level, not the first
-    assert json_like({"s": "two\nlines"}, b'{\r\n "x": 1\r\n}') == b'{\r\n "s": "two\\nlines"\r\n}\r\n'
+    raw = b'\xef\xbb\xbf{"x": {\n        "y": 1},\n    "z": 2\n}'
+    assert json_like({"x": {"y": 1}, "z": 2, **data}, raw) == raw[:-2] + \
+        b',\n    "a": {\n        "b": 1\n    }\n}'  # the unit is the shallowest level, not the first
+    assert json_like({"s": "two\nlines"}, b'{\r\n "x": 1\r\n}') == b'{\r\n "s": "two\\nlines"\r\n}'
+
+
+def test_json_like_changes_only_what_differs_and_keeps_the_users_layout():
+    theirs = b'{\r\n  "mcpServers": {\r\n    "other": {"command": "other-mcp"}\r\n  },\r\n  "globalShortcut": ""\r\n}\r\n'
+    data = json.loads(theirs)
+    data["mcpServers"]["kg"] = {"command": "/usr/bin/kg", "args": ["mcp"]}
+    data["globalShortcut"] = "Ctrl+K"
+    assert json_like(data, theirs) == (b'{\r\n  "mcpServers": {\r\n    "other": {"command": "other-mcp"},\r\n'
+                                       b'    "kg": {\r\n      "command": "/usr/bin/kg",\r\n      "args": [\r\n'
+                                       b'        "mcp"\r\n      ]\r\n    }\r\n  },\r\n  "globalShortcut": "Ctrl+K"\r\n}\r\n')
+    del data["mcpServers"]["kg"]
+    data["globalShortcut"] = ""
+    assert json_like(data, json_like({**data, "mcpServers": {**data["mcpServers"], "kg": {}}}, theirs)) == theirs
+    assert json_like({"a": 1, "b": [2]}, b'{"a": 1}') == b'{"a": 1, "b": [2]}'  # one line stays one line
