@@ -73,22 +73,24 @@ _BOM = b"\xef\xbb\xbf"
 
 
 def json_like(data: Any, raw: bytes | None) -> bytes:
-    """`data` as JSON written the way the user's file `raw` was: with its indent unit, line endings and BOM,
-    and its text as typed (not as \\u escapes), so that only setup's own entry differs."""
+    """`data` as JSON written the way the user's file `raw` was: only where they differ when that reads back
+    (their layout kept), else whole in their indent unit and line endings; their BOM kept, their text as typed
+    (not as \\u escapes)."""
     raw = raw or b""
+    bom = _BOM if raw.startswith(_BOM) else b""
+    edited = _edited(data, raw[len(bom):])
+    if edited is not None:
+        return bom + edited
     leads = [lead.decode() for lead in _LEAD.findall(raw)]
     indent: int | str = 2
     if any("\t" in lead for lead in leads):
         indent = "\t"
     elif leads:
         indent = min(len(lead) for lead in leads)  # the unit: the shallowest level, wherever it first shows
-    edited = _edited(data, raw[len(_BOM):] if raw.startswith(_BOM) else raw)
-    if edited is not None:
-        return (_BOM if raw.startswith(_BOM) else b"") + edited
     text = json.dumps(data, indent=indent, ensure_ascii=False) + "\n"  # newlines in strings are escaped
     if raw.count(b"\r\n") * 2 > raw.count(b"\n"):
         text = text.replace("\n", "\r\n")
-    return (_BOM if raw.startswith(_BOM) else b"") + text.encode()
+    return bom + text.encode()
 
 
 def _edited(data: Any, raw: bytes) -> bytes | None:
