@@ -61,6 +61,7 @@ class GraphDirectory:
         self._damaged: dict[str, Path] = {}  # key -> the copy of its journal whose damaged lines were skipped
         self._dropped: dict[str, Path] = {}  # key -> a journal of its set aside at a roll-back
         self._missing: dict[str, str] = {}  # key -> what says its file, missing at its load, existed
+        self._waiting: dict[str, files.Unavailable] = {}  # key -> why its file did not read at its load (not damage)
         self.closing = False
 
     # Project identity ------------------------------------------------------
@@ -189,7 +190,10 @@ class GraphDirectory:
         out: dict[str, dict[str, str | None]] = {}
         for key, handle in self._handles.items():
             file, graph = str(self.layout.graph_file(key)), self.root_of(key) or key
-            if why := self.unreadable(key):
+            if waited := self._waiting.get(key):
+                out[key] = {"kind": "unavailable", "file": file, "graph": graph, "kept": None, "fix": waited.fix,
+                            "why": f"{waited.why}. Until then none of it is shown and every change to it is refused"}
+            elif why := self.unreadable(key):
                 out[key] = {"kind": "unreadable", "why": why, "file": file, "graph": graph, "kept": None}
             elif why := self.fell_back(key):
                 out[key] = {"kind": "fell_back", "why": why, "file": file, "graph": graph,
@@ -223,6 +227,19 @@ class GraphDirectory:
     async def get(self, key: str) -> GraphHandle:
         while True:
             handle = self._handles.get(key)
+            if handle is not None and key in self._waiting and not self.closing:
+                if not await trio.to_thread.run_sync(files.opens, self._waiting[key].path):
+                    return handle
+                if self._handles.get(key) is not handle:
+                    continue  # another ask got here first: its load is the one to wait for
+                # The file reads now (a permission fixed, a share back): loaded whole, as at a start.
+                log.warning("graph %s: %s reads now; loading it", key, self._waiting.pop(key).path)
+                del self._handles[key]
+
+                async def stop(old: GraphHandle = handle) -> None:
+                    await old.discard()  # it took no change: nothing to save
+
+                return await self._load(key, stop)
             if handle is not None:
                 return handle
             if self.closing:
@@ -282,6 +299,10 @@ class GraphDirectory:
                 # so nothing is written over the file the user restores.
                 refusal = (f"{exc} Until then this graph is served empty and refuses changes; after restoring, "
                            "reload it (GET /api/graph/read?reload=true) or restart the server.")
+                if isinstance(exc, files.Unavailable):  # not damage: its next use once it reads loads it
+                    refusal = (f"{exc} Until then none of this graph is shown and every change to it is refused "
+                               "(nothing is written over the file).")
+                    self._waiting[key] = exc
                 log.error("graph %s: %s", key, refusal)
                 graph, replayed = GraphData(kind, root), 0
             self._refusals[key] = refusal
@@ -331,6 +352,7 @@ class GraphDirectory:
         between the two, while no change to the graph is taken (a restore writes its file then).
         """
         handle = await self.get(key)
+        self._waiting.pop(key, None)  # loaded again now: a file still refused is waited for again
         if self._refusals.get(key) is None:
             await self._keep_memory_over_damage(key, handle)
         del self._handles[key]

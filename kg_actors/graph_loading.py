@@ -16,7 +16,7 @@ from .core.model import GraphData
 from .core.journal_replay import reconcile
 from .core.steps import run_steps
 from .derived import Derived, build_derived
-from .storage import file_seen, files, journal, term_cache
+from .storage import file_seen, files, journal, read_refusals, term_cache
 from .term_process import TermChild
 
 log = logging.getLogger(__name__)
@@ -47,6 +47,8 @@ def load_graph(path: Path, kind: str, project_path: str | None,
         return _load_graph(path, kind, project_path, set_aside, read_only, kept_damaged)
     except OSError as exc:
         where = exc.filename or path
+        if (refused := read_refusals.said(Path(where), exc)) is not None:  # a journal it may not read: waited for
+            raise files.Unavailable(Path(where), *refused) from exc
         raise files.Unreadable(f"{where} cannot be read ({exc.strerror or exc}): make it readable by the server "
                                "or move it aside.") from exc
 
@@ -144,7 +146,8 @@ def _load_graph(path: Path, kind: str, project_path: str | None, set_aside: list
 def look_on_disk(path: Path, kind: str) -> list[tuple[str, str]]:
     """What the next load of this graph would find wrong, changing nothing (`kg doctor`, for a graph the
     server has not loaded, or any with the server down): (what, why) each, `what` "file", "journal_damaged",
-    "journal_unreadable" or "journal_dropped"."""
+    "journal_unreadable" or "journal_dropped"; "file_unavailable" for a permission or a disk error (its why,
+    a NUL, then its fix)."""
     def build(raw: object, reading: files.Reading) -> GraphData:
         if not isinstance(raw, dict):
             raise files.Unreadable(f"{path}: holds a JSON {type(raw).__name__}, not a graph object")
@@ -160,6 +163,9 @@ def look_on_disk(path: Path, kind: str) -> list[tuple[str, str]]:
             raise files.Unreadable(f"{path} is missing")
         files.parse(path, build)
         reads = True
+    except files.Unavailable as exc:  # not damage: the fix is a permission or the disk, said as such
+        said.append(("file_unavailable", f"{exc.why}; until it reads the graph is not served\0{exc.fix}"))
+        return said
     except files.Unreadable as exc:
         try:
             files.load_json(path, build, fell_back, read_only=True)

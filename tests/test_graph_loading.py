@@ -211,21 +211,57 @@ def test_a_read_only_load_leaves_a_journal_that_does_not_belong_and_a_cut_fold_w
     assert set(graph.nodes) == {"saved-a", "after-fold"} and _files_of(tmp_path) == before
 
 
-def test_a_file_that_cannot_be_opened_is_unreadable_not_a_failed_load(tmp_path, monkeypatch):
-    """No permission (root reads everything, so the refusal is made here): the graph's `.prev` stands in,
-    and without one the load says Unreadable (served empty, refusing changes), not the raw OSError."""
-    path = tmp_path / "user.json"
-    path.write_text(json.dumps({"nodes": {"now": {"id": "now", "gist": "the current save"}}}))
+def _refused(monkeypatch, path, code: int, strerror: str) -> None:
+    """Opening `path` fails with `code` (root reads everything, so the refusal is made here)."""
     real_open = user_files.open_regular
 
-    def no_permission(file):
+    def refuse(file):
         if str(file) == str(path):
-            raise PermissionError(13, "Permission denied", str(file))
+            raise OSError(code, strerror, str(file))
         return real_open(file)
 
-    monkeypatch.setattr(user_files, "open_regular", no_permission)
-    with pytest.raises(Unreadable, match="cannot be opened: Permission denied"):
+    monkeypatch.setattr(user_files, "open_regular", refuse)
+
+
+def test_a_file_the_server_may_not_read_is_unavailable_never_stood_in_for_by_its_prev(tmp_path, monkeypatch):
+    """No permission is not damage: the file holds its last save's lessons, which `.prev` lacks. It stays where
+    it is, `.prev` is not served in its place, and what is said names the permission and the fix."""
+    path = tmp_path / "user.json"
+    path.write_text(json.dumps({"nodes": {"now": {"id": "now", "gist": "the current save"}}}))
+    path.with_name("user.prev").write_text(json.dumps({"nodes": {"before": {"id": "before", "gist": "the last"}}}))
+    _refused(monkeypatch, path, 13, "Permission denied")
+    aside: list = []
+    with pytest.raises(files.Unavailable) as refused:
+        load_graph(path, "user", None, aside)
+    said = str(refused.value)
+    assert "Permission denied (EACCES)" in said and "a permission" in said and f"chmod u+rw {path}" in said, said
+    assert aside == [] and sorted(p.name for p in tmp_path.iterdir()) == ["user.json", "user.prev"]
+    with pytest.raises(files.Unavailable):
+        load_graph(path, "user", None, read_only=True)
+    monkeypatch.undo()
+    graph, _ = load_graph(path, "user", None)  # the permission fixed: the file itself, whole
+    assert list(graph.nodes) == ["now"]
+
+
+@pytest.mark.parametrize("code, name", [(5, "EIO"), (12, "ENOMEM"), (116, "ESTALE"), (107, "ENOTCONN")])
+def test_a_disk_or_share_error_reading_the_file_is_unavailable_not_corrupt(tmp_path, monkeypatch, code, name):
+    path = tmp_path / "graph.json"
+    path.write_text(json.dumps({"nodes": {"now": {"id": "now", "gist": "the current save"}}}))
+    path.with_name("graph.prev").write_text(json.dumps({"nodes": {}}))
+    _refused(monkeypatch, path, code, os.strerror(code))
+    with pytest.raises(files.Unavailable, match=f"\\({name}\\), an error of the disk or share") as refused:
+        load_graph(path, "project", None)
+    assert "chmod" not in str(refused.value) and path.exists()
+    assert not path.with_name("graph.json.unreadable").exists()
+
+
+def test_a_folder_in_the_files_place_is_still_stood_in_for_by_its_prev(tmp_path):
+    """Not a permission nor a passing error: the file itself is wrong, `.prev` is served and the folder set aside."""
+    path = tmp_path / "user.json"
+    path.mkdir()
+    with pytest.raises(Unreadable, match="cannot be opened: Is a directory") as refused:
         load_graph(path, "user", None)
+    assert not isinstance(refused.value, files.Unavailable)
     path.with_name("user.prev").write_text(json.dumps({"nodes": {"before": {"id": "before", "gist": "the last"}}}))
     aside: list = []
     graph, _ = load_graph(path, "user", None, aside)
@@ -252,7 +288,7 @@ def test_a_journal_or_folder_that_cannot_be_read_is_unreadable_naming_it(tmp_pat
         return real_open(file)
 
     monkeypatch.setattr(user_files, "open_regular", no_permission)
-    with pytest.raises(Unreadable, match=r"graph\.json\.journal cannot be read \(Permission denied\)"):
+    with pytest.raises(files.Unavailable, match=r"graph\.json\.journal may not be read .*Permission denied"):
         load_graph(path, "project", None)
 
 

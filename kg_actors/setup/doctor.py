@@ -175,8 +175,11 @@ def _editor(r: Report, config: Config, editor: object) -> None:
 
 def trouble_fix(trouble: dict[str, Any]) -> str:
     """The fix for a graph /health names in graphs_in_trouble."""
+    if trouble.get("kind") == "unavailable":  # a permission or a disk error: what fixes it depends on which
+        return str(trouble.get("fix"))
     if trouble.get("kind") == "fell_back":
-        return (f"look at {trouble.get('kept')} (what was written after the previous save is in it), then remove it; "
+        return (f"look at {trouble.get('kept')} (what was written after the previous save is in it), then remove it "
+                "(when it reads as a graph, kg doctor says how to merge it back); "
                 f"`kg restore --at DATE {_arg(trouble.get('graph'))}` brings back a committed version")
     if trouble.get("kind") == "not_saved":
         return (f"make the folder of {trouble.get('file')} writable (or free space on its disk; `kg logs` says what "

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import shlex
 from collections.abc import Collection, Iterator
 from pathlib import Path
 from typing import Protocol
 
-from ..storage import held_on_disk, kept_aside
+from ..storage import files, held_on_disk, kept_aside
 from ..storage import layout as L
 
 
@@ -81,6 +82,10 @@ def check_store(r: Says, root: Path, loaded: Collection[str]) -> None:
                     why = L.json_fault(path) or why.removesuffix(SERVED_EMPTY)
                     r.bad(f"graph {key}", _twin_said(why, path, *twin), _twin_fix(path, *twin))
                     continue
+                if what == "file_unavailable":
+                    why, fix = why.split("\0", 1)
+                    r.bad(f"graph {key}", why, fix)
+                    continue
                 r.bad(f"graph {key}", why, _fix(what, key, path))
             read += 1
             troubled += bool(found)
@@ -88,6 +93,15 @@ def check_store(r: Says, root: Path, loaded: Collection[str]) -> None:
         r.ok("stored graphs", f"{read} graph(s) not loaded by the server read, with their journals")
     for kept in kept_aside.in_store(root):
         key = _key_of(root, kept)
+        if (lacking := _reads_as_graph(kept)) is not None:
+            # Set aside as corrupt by an older kg while it was only refused (a permission): it holds a whole save.
+            graph = layout.graph_file(key)
+            r.warn(f"graph {key}", f"{kept} reads as a graph: it was set aside at a load that could not read it "
+                   f"(refused, not damaged?), and {len(lacking - _node_ids(graph))} of its node(s) are not in "
+                   f"{graph}", f"`kg stop`, then `kg merge-driver {os.devnull} {shlex.quote(str(graph))} "
+                   f"{shlex.quote(str(kept))}` (merges it in node by node, the later write of each kept), then "
+                   f"remove {shlex.quote(str(kept))} and `kg start`")
+            continue
         if key in loaded:
             continue  # the server names it (graphs_in_trouble)
         r.warn(f"graph {key}", f"{kept} holds answered changes (or a file) set aside at a load, not served by the graph",
@@ -112,6 +126,28 @@ def _twin_said(why: str, path: Path, root: str, slug: str) -> str:
 def _twin_fix(path: Path, root: str, slug: str) -> str:
     return (f"put a good copy back at {path} (from a backup, or the store's git history): the next load of {root} "
             f"merges it into projects/{slug}; or move {path.parent} aside if it holds nothing wanted")
+
+
+def _node_ids(path: Path) -> set[str]:
+    """The ids of a graph file's nodes (none when it does not read)."""
+    try:
+        raw = files.parse(path)
+    except files.Unreadable:
+        return set()
+    nodes = raw.get("nodes") if isinstance(raw, dict) else None
+    return set(nodes) if isinstance(nodes, dict) else set()
+
+
+def _reads_as_graph(kept: Path) -> set[str] | None:
+    """The node ids of a file set aside as unreadable, when it reads as a graph now; else None."""
+    if ".json.unreadable" not in kept.name:  # a journal's copy, not a graph file
+        return None
+    try:
+        raw = files.parse(kept)
+    except files.Unreadable:
+        return None
+    nodes = raw.get("nodes") if isinstance(raw, dict) else None
+    return set(nodes) if isinstance(nodes, dict) else None
 
 
 def _stored(path: Path) -> bool:

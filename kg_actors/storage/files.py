@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from . import faults, user_files
+from . import faults, read_refusals, user_files
 
 log = logging.getLogger(__name__)
 
@@ -31,6 +31,27 @@ TEXT_ERRORS = "replace"
 
 class Unreadable(Exception):
     pass
+
+
+class Unavailable(Unreadable):
+    """A file that could not be read for a cause outside what it holds (a permission, an I/O error): not
+    corrupt, so never moved aside nor stood in for by its `.prev`. `fix` says what makes it read."""
+
+    def __init__(self, path: Path, why: str, fix: str) -> None:
+        super().__init__(f"{why}. Fix: {fix}.")
+        self.path, self.why, self.fix = path, why, fix
+
+
+def opens(path: Path) -> bool:
+    """Whether a file that could not be read opens now (a permission fixed, a share back), or is gone (its
+    load then says so): one open, nothing read."""
+    try:
+        with user_files.open_regular(real_file(path)):
+            return True
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
 
 
 class Reading:
@@ -389,7 +410,8 @@ def dumps_indent2(obj: Any, ind: str = "") -> str:
 
 def load_json(path: Path, build: Callable[[Any, Reading], Any] | None = None, fell_back: list[Path] | None = None,
               set_aside: list[Path] | None = None, read_only: bool = False) -> Any | None:
-    """The file's JSON, `.prev` when the file is corrupt, None when neither exists.
+    """The file's JSON, `.prev` when the file is corrupt, None when neither exists; `Unavailable` when it
+    may not be read or the disk failed (not corrupt: nothing moved, no `.prev` in its place).
 
     A corrupt file that `.prev` stands in for is moved to `.unreadable` (kept for a look by hand),
     so the next save's `.prev` is the good one, not the corrupt one. When nothing readable is
@@ -416,6 +438,8 @@ def load_json(path: Path, build: Callable[[Any, Reading], Any] | None = None, fe
         return None
     try:
         return _parse(path, build)
+    except Unavailable:
+        raise  # its last save is in it: a `.prev` served instead would lose that save's lessons for good
     except Unreadable as exc:
         prev = _newest_prev(path, build)  # only now: each candidate is parsed to see that it reads
         if not prev.exists():
@@ -510,8 +534,10 @@ def _parse(path: Path, build: Callable[[Any, Reading], Any] | None = None) -> An
             st = os.fstat(f.fileno())
             raw = f.read()
     except OSError as exc:
-        # A folder in its place, no permission, an I/O error: as unreadable as a torn file (its `.prev` is
-        # read instead, or the graph is served empty and refuses changes), never a failed load.
+        if (refused := read_refusals.said(path, exc)) is not None:
+            raise Unavailable(path, *refused) from exc  # no permission, an I/O error: the file is not damaged
+        # A folder or a FIFO in its place, a symlink loop: as unreadable as a torn file (its `.prev` is read
+        # instead, or the graph is served empty and refuses changes), never a failed load.
         raise Unreadable(f"{path}: cannot be opened: {exc.strerror or exc}") from exc
     _note_digest(path, st, hashlib.sha256(raw).hexdigest())  # a journal begun on this version names it
     reading = Reading(path)

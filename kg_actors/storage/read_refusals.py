@@ -1,0 +1,54 @@
+"""Why a file could not be read when the cause is not what it holds: the server may not read it (a
+permission), or the disk or share under it failed for now (an I/O error, a network share gone, no memory).
+
+Such a file is not corrupt: its previous save must not be served in its place nor the file moved aside
+(the lessons of its last save would be lost when the cause is fixed). Its graph waits until it reads.
+A folder, a FIFO or a symlink loop in its place is the file itself being wrong: not here.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import pwd
+import shlex
+from pathlib import Path
+
+PERMISSION = frozenset({errno.EACCES, errno.EPERM})
+# The disk, the share or the machine failing for now; the same read may succeed later.
+PASSING = frozenset(getattr(errno, name) for name in (
+    "EIO", "ENOMEM", "ENOBUFS", "ENFILE", "EMFILE", "EAGAIN", "EINTR", "EBUSY", "ETIMEDOUT", "ESTALE", "ENOTCONN",
+    "ECONNRESET", "ECONNABORTED", "ECONNREFUSED", "EHOSTDOWN", "EHOSTUNREACH", "ENETDOWN", "ENETUNREACH",
+    "ENOLINK", "ECOMM", "EREMOTEIO", "ENODEV", "ENOMEDIUM", "EDEADLK", "ENOLCK") if hasattr(errno, name))
+
+
+def _user_of(uid: int) -> str:
+    try:
+        return pwd.getpwuid(uid).pw_name
+    except (KeyError, OSError):
+        return str(uid)
+
+
+def said(path: Path, exc: OSError) -> tuple[str, str] | None:
+    """(why, fix) when reading `path` failed for a cause outside the file's content, else None."""
+    code = exc.errno
+    name = errno.errorcode.get(code or 0, str(code))
+    if code in PERMISSION:
+        me = _user_of(os.geteuid())
+        fix = f"`chmod u+rw {shlex.quote(str(path))}`"
+        try:
+            owner = os.stat(path).st_uid
+        except OSError:  # a folder above it may not be looked into
+            folder = path.parent
+            fix = f"`chmod u+rwx {shlex.quote(str(folder))}` (a folder above it the server may not look into)"
+        else:
+            if owner != os.geteuid():
+                fix += f" and `chown {me} {shlex.quote(str(path))}` (it belongs to {_user_of(owner)})"
+        why = (f"{path} may not be read by the server's user {me}: {exc.strerror or exc} ({name}), a permission, "
+               "not damage: it was left where it is and its previous save is not served in its place")
+        return why, f"{fix}; the graph then loads whole at its next use"
+    if code in PASSING:
+        why = (f"{path} could not be read: {exc.strerror or exc} ({name}), an error of the disk or share it is on, "
+               "not of what it holds: it was left where it is and its previous save is not served in its place")
+        return why, "check the disk or the share it is on (mounted? reachable?); the graph loads whole at its next use"
+    return None
