@@ -9,6 +9,7 @@ graph cannot race). It also remembers which folder each project root maps to.
 from __future__ import annotations
 
 import logging
+import os
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -142,13 +143,13 @@ class GraphDirectory:
     def set_aside(self, key: str) -> Path | None:
         """The unreadable file set aside when this graph was loaded from its previous save, while it is there."""
         aside = self._fell_back.get(key)
-        return aside if aside is not None and aside.exists() else None
+        return aside if aside is not None and os.path.lexists(aside) else None
 
     def fell_back(self, key: str) -> str | None:
         """Said while the unreadable file set aside at this graph's load is still there: its previous
         save was served, so what was written after that save is not in it."""
         aside = self._fell_back.get(key)
-        if aside is None or not aside.exists():
+        if aside is None or not os.path.lexists(aside):  # a symlink loop set aside is there, though exists() says no
             return None
         return (f"its file could not be read at a start and its previous save was loaded: what was "
                 f"written after that save is missing. The unreadable file is kept as {aside} (remove it once "
@@ -157,7 +158,7 @@ class GraphDirectory:
     def journal_damaged(self, key: str) -> str | None:
         """Said while the copy of a journal kept at this graph's load (lines of it could not be read) is there."""
         copy = self._damaged.get(key)
-        if copy is None or not copy.exists():
+        if copy is None or not os.path.lexists(copy):
             return None
         return (f"lines of its journal could not be read at a start: the changes they held are missing. The "
                 f"journal is kept as {copy} (remove it once looked at).")
@@ -165,7 +166,7 @@ class GraphDirectory:
     def journal_dropped(self, key: str) -> str | None:
         """Said while a journal set aside at a roll-back (its graph file put back to its previous save) is there."""
         aside = self._dropped.get(key)
-        if aside is None or not aside.exists():
+        if aside is None or not os.path.lexists(aside):
             return None
         return (f"answered changes made before its file was put back to its previous save (a roll-back) are not "
                 f"served: they are kept in {aside}, one change per line (nodes under \"n\"). Write again what is "

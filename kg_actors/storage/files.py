@@ -218,7 +218,7 @@ def unused_name(path: Path) -> Path:
     for a recovery by hand)."""
     n = 1
     candidate = path
-    while candidate.exists():
+    while os.path.lexists(candidate):  # a symlink loop set aside before is there too: not replaced
         n += 1
         candidate = path.with_name(f"{path.name}.{n}")
     return candidate
@@ -425,7 +425,7 @@ def load_json(path: Path, build: Callable[[Any, Reading], Any] | None = None, fe
     if not is_there(path):
         prev = _newest_prev(path, build)
         aside = path.with_name(path.name + ".unreadable")
-        if prev.exists() and aside.exists():  # set aside by an earlier load, which said so as an error already
+        if prev.exists() and os.path.lexists(aside):  # set aside by an earlier load, which said so as an error already
             log.warning("%s was set aside as unreadable (kept as %s); loading %s (the previous save)", path,
                         aside.name, prev.name)
         elif prev.exists():

@@ -168,3 +168,34 @@ def test_a_graph_file_that_is_a_symlink_into_a_missing_folder_is_named_and_refus
     doctor = kg(["doctor"], srv.env)  # the server down: doctor looks at the link itself
     assert doctor.returncode == 1 and "does not exist" in doctor.stdout, doctor.stdout
     assert not nowhere.parent.exists() and link.is_symlink(), "nothing made where the link leads"
+
+
+@pytest.mark.parametrize("level", ["user", "project"])
+def test_a_symlink_loop_with_a_previous_save_beside_it_is_said_as_a_folder_in_its_place_is(server_factory, level):
+    """`rm graph.json; ln -s graph.json graph.json`: `.prev` is served (the loop holds nothing to wait for) and the
+    loop is set aside; status, doctor and the preload say so, as for a folder in its place, not silently."""
+    srv = server_factory(start=False)
+    cwds = _store(srv, "pc")
+    loop = srv.store / "user.json" if level == "user" else srv.store / "projects" / "pc" / "graph.json"
+    loop.with_suffix(".prev").write_bytes(loop.read_bytes())
+    loop.unlink()
+    loop.symlink_to(loop.name)
+    key = "user" if level == "user" else "project:pc"
+    srv.start("--no-editor")
+    conn = Conn(srv.port, timeout=10)
+    text, err = conn.tool("kg_read", cwd=cwds["pc"])
+    kept = loop.with_name(loop.name + ".unreadable")
+    assert not err and "its previous save was loaded" in text and str(kept) in text, text
+    assert kept.is_symlink() and not os.path.lexists(loop), "the loop set aside: the next save writes a file"
+    harness = Harness(srv, cwds["pc"])
+    run = harness.start()
+    assert "its previous save was loaded" in run.context, run.context
+    trouble = srv.health()["graphs_in_trouble"][key]
+    assert trouble["kind"] == "fell_back" and trouble["kept"] == str(kept), trouble
+    status = kg(["status"], srv.env)
+    assert status.returncode == 1 and f"kg: graph {key}:" in status.stdout and str(kept) in status.stdout, status
+    doctor = kg(["doctor"], srv.env)
+    assert doctor.returncode == 1 and f"FAIL  graph {key}" in doctor.stdout, doctor.stdout
+    assert srv.stop() == 0
+    doctor = kg(["doctor"], srv.env)  # the server down: found on disk
+    assert f"WARN  graph {key}: {kept}" in doctor.stdout, doctor.stdout
