@@ -17,7 +17,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import server_log
+from . import pid_file, server_log
 from .build import build_id, stale_said
 from .core import constants as C
 from .server_probe import (HUNG_AFTER, OtherServer, editor_fix, get_health, listening, port_taken, probe_health,
@@ -74,7 +74,7 @@ def running_elsewhere(config: Config) -> tuple[int, int, dict[str, Any]] | None:
 
     if not config.root.is_dir():  # no store yet, or a file (said by the caller): no server of it anywhere
         return None
-    pid, port, _ = _pid_from_file(config.root / "server.pid")
+    pid, port, _ = pid_file.named(config.root / "server.pid")
     if pid is None:
         return None
     ports = [port] if port is not None else sorted(server_process.listening_ports(pid))
@@ -190,7 +190,7 @@ def _start(args: argparse.Namespace, config: Config, deadline: float) -> int:
     if health:
         _say_running(config, health)
         return 0
-    pid, port, _ = _pid_from_file(config.root / "server.pid")
+    pid, port, _ = pid_file.named(config.root / "server.pid")
     why = stuck(config.host, pid, port) if pid is not None else None
     if why is not None:  # no exit to wait for: said at once (a SessionStart hook waited 10 s for one)
         print(f"kg: the server did not start: the server holding {config.root} {why}", file=sys.stderr)
@@ -250,7 +250,7 @@ def _wait_for_stopping(config: Config) -> bool:
     """Wait (bounded) for a server that holds the store but answers no more: a `kg stop` or `kg restart`
     drains it, then it saves and exits, and a new one started meanwhile is refused the store (spec 000: a
     restart does not disconnect the tools; `kg mcp` starts one on its next call). Whether it waited."""
-    pid, _, _ = _pid_from_file(config.root / "server.pid")
+    pid, _, _ = pid_file.named(config.root / "server.pid")
     if pid is None:
         return False  # none, or one still starting (it writes the file once it serves): waited for after
     print(f"kg: the server holding {config.root} (pid {pid}) is stopping; waiting for it to exit", flush=True)
@@ -293,14 +293,14 @@ def cmd_stop(args: argparse.Namespace) -> int:
     if not_a_folder(config.root):
         print(f"kg: {not_a_folder(config.root)}", file=sys.stderr)
         return 1
-    pid, port, why_not = _pid_from_file(config.root / "server.pid")
+    pid, port, why_not = pid_file.named(config.root / "server.pid")
     if pid is None and (config.root / "start.lock").exists():
         # A `kg start` may be bringing one up this moment (it said "not running", then the server came up):
         # once its turn is over, the server it started has written its pid file.
         turn = _start_turn(config.root, time.monotonic() + START_TIMEOUT)
         if turn is not None:
             os.close(turn)
-            pid, port, why_not = _pid_from_file(config.root / "server.pid")
+            pid, port, why_not = pid_file.named(config.root / "server.pid")
     # No pid file (removed, or a full disk had no room for it), or --port naming the server meant: the one
     # answering on the port says its pid.
     named_port = getattr(args, "port", None) is not None
@@ -406,30 +406,6 @@ def _stopped(pid: int, root: Path, asked: float, log_from: int = 0) -> int:
     return 1
 
 
-def _pid_from_file(pid_file: Path) -> tuple[int | None, int | None, str]:
-    """The running server the pid file names and the port it names (None: a file of an older kg), or None
-    and why not (a file naming none is removed)."""
-    from .server_process import parse  # here: `kg mcp` imports this module and needs none of it
-
-    try:
-        pid, port = parse(pid_file.read_text())
-    except FileNotFoundError:
-        return None, None, "no pid file"
-    except IsADirectoryError:
-        return None, None, f"{pid_file} is a folder, not a pid file"
-    except (OSError, ValueError):
-        pid_file.unlink(missing_ok=True)
-        return None, None, f"{pid_file} holds no pid; removed"
-    from .storage import lock
-
-    # A stale file may name a pid the system has since given to another program: never signal that one. A
-    # store copied while its server ran names that server too, which holds the original, not this copy.
-    if not is_server(pid) or lock.holder_present(pid_file.parent) is False:
-        pid_file.unlink(missing_ok=True)
-        return None, None, "stale pid file"
-    return pid, port, ""
-
-
 def loaded_said(health: dict[str, Any]) -> str:
     """The loaded graphs, each project's with its folder (an older server's health names none), a key in a
     folder's name masked (an older server's health has it whole)."""
@@ -450,6 +426,9 @@ def cmd_status(args: argparse.Namespace) -> int:
         return 1
     url = config.url
     answer = probe_health(url)  # 3 s: a hung server is told at once, not after the loaded-graph wait below
+    # A pid file naming no server is removed by the first look at it: what it named is said here, once.
+    stale = None if isinstance(answer, dict) else pid_file.named(config.root / "server.pid")[2]
+    stale = stale if stale and stale.startswith(("stale", str(config.root / "server.pid"))) else None
     elsewhere = None if isinstance(answer, dict) else running_elsewhere(config)
     if isinstance(answer, dict):
         # Once the user graph is in (the server waits for a start's load, bounded): whether it reads is then known.
@@ -457,7 +436,8 @@ def cmd_status(args: argparse.Namespace) -> int:
     elif elsewhere is not None:
         url, health = url_of(config, elsewhere[1]), elsewhere[2]
     else:
-        print(f"kg: {no_answer_said(config, answer) or f'not running at {url} (storage {config.root}){_crashed(config)}'}")
+        said = f"not running at {url} (storage {config.root}){_crashed(config)}"
+        print(f"kg: {no_answer_said(config, answer) or said}" + (f"; {stale}" if stale else ""))
         return 3
     troubles = trouble_lines(health)
     print(f"kg: running at {url}, version {health.get('version')}, storage {health.get('storage')}, "
@@ -488,7 +468,7 @@ def _crashed(config: Config) -> str:
 def no_answer_said(config: Config, answer: object) -> str | None:
     """Why no server answers for this store at its port when something is there (`answer`: probe_health's):
     the store's server stopped, hung or still stopping, or another program holding the port. None: none runs."""
-    pid, _, _ = _pid_from_file(config.root / "server.pid")
+    pid, _, _ = pid_file.named(config.root / "server.pid")
     if pid is not None:  # a kg server holds this store but does not answer (stopped, hung, still stopping)
         return f"the server holding {config.root} (pid {pid}) " + (stopped_said(pid) if is_stopped(pid) else
                f"does not answer at {config.url}; `kg stop` stops it (or kill {pid}), then `kg start`")

@@ -84,7 +84,7 @@ def is_server(pid: int) -> bool:
     if not 0 < pid < 2 ** 31:
         return False
     if not Path("/proc/self").exists():  # no procfs (macOS): trust the pid file
-        return _alive(pid)
+        return alive(pid)
     try:
         argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
     except OSError:
@@ -93,7 +93,7 @@ def is_server(pid: int) -> bool:
     return b"serve" in argv and any(arg == b"kg_actors" or os.path.basename(arg) == b"kg" for arg in argv)
 
 
-def _alive(pid: int) -> bool:
+def alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
     except ProcessLookupError:

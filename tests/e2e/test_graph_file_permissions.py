@@ -11,23 +11,13 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import subprocess
-import sys
-import tempfile
 import time
-from pathlib import Path
 
-import pytest
 from e2e_helpers import kg
+from other_user import Client, needs_other_user, other_user_server, own
 from rpc_helpers import session_id
 
-from kg_actors.testing import ServerProcess
-
-NOBODY = 65534
 T = time.time() - 86_400
-ROOT = os.geteuid() == 0
-pytestmark = pytest.mark.skipif(ROOT and not shutil.which("setpriv"), reason="root reads every file; no setpriv")
 
 
 def _graph_json(project_path: str | None, *ids: str) -> str:
@@ -35,68 +25,13 @@ def _graph_json(project_path: str | None, *ids: str) -> str:
                        "edges": {}, "_meta": {"versions": {}, "project_path": project_path}})
 
 
-@pytest.fixture
-def other_user_server():
-    """A ServerProcess whose `kg serve` runs as a user a mode-000 file refuses, in a folder it owns."""
-    base = Path(tempfile.mkdtemp(prefix="kg-perm-", dir="/tmp"))
-    base.chmod(0o755)
-    python = None
-    if ROOT:
-        python = base / "python-as-nobody"
-        python.write_text(f'#!/bin/sh\nexec setpriv --reuid={NOBODY} --regid={NOBODY} --clear-groups '
-                          f'"{sys.executable}" "$@"\n')
-        python.chmod(0o755)
-    srv = _OtherUserServer(base / "srv", python=str(python) if python else None)
-    try:
-        yield srv
-    finally:
-        srv.kill()
-        shutil.rmtree(base, ignore_errors=True)
+@needs_other_user
+def test_a_graph_file_the_server_may_not_read_is_named_waited_for_and_loaded_whole_once_it_reads():
+    with other_user_server() as srv:
+        _a_graph_file_the_server_may_not_read(srv)
 
 
-class _Client:
-    """The server's clients, run as its user: MCP tool calls, /health and `kg status`."""
-
-    def __init__(self, srv: ServerProcess) -> None:
-        self.srv = srv
-
-    def _run(self, *args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([self.srv.python, *args], env=self.srv.env, capture_output=True, text=True,
-                              timeout=60, stdin=subprocess.DEVNULL, cwd="/")
-
-    def _py(self, code: str):
-        run = self._run("-c", f"import json, sys; sys.path.insert(0, {str(Path(__file__).parent)!r}); {code}")
-        assert run.returncode == 0, run.stderr
-        return json.loads(run.stdout)
-
-    def tool(self, tool: str, **arguments) -> tuple[str, bool]:
-        text, err = self._py(f"from rpc_helpers import Conn; print(json.dumps(Conn({self.srv.port}, timeout=10)"
-                             f".tool({tool!r}, **{arguments!r})))")
-        return text, err
-
-    def health(self) -> dict | None:
-        return self._py(f"import urllib.request\ntry: print(urllib.request.urlopen('{self.srv.url}/health', "
-                        "timeout=5).read().decode())\nexcept OSError: print('null')")
-
-    def run(self, *command: str) -> subprocess.CompletedProcess:
-        """A `kg` command."""
-        return self._run("-m", "kg_actors", *command)
-
-
-class _OtherUserServer(ServerProcess):
-    def health(self) -> dict | None:  # asked as the server's user: it refuses another account's requests
-        return _Client(self).health()
-
-
-def _own(srv: ServerProcess) -> None:
-    if ROOT:
-        for path in [srv.home.parent, *srv.home.parent.rglob("*")]:
-            os.chown(path, NOBODY, NOBODY)
-
-
-def test_a_graph_file_the_server_may_not_read_is_named_waited_for_and_loaded_whole_once_it_reads(
-        other_user_server):
-    srv = other_user_server
+def _a_graph_file_the_server_may_not_read(srv) -> None:
     cwd = srv.project("pp")
     folder = srv.store / "projects" / "pp"
     folder.mkdir(parents=True)
@@ -104,11 +39,11 @@ def test_a_graph_file_the_server_may_not_read_is_named_waited_for_and_loaded_who
     graph = folder / "graph.json"
     graph.write_text(_graph_json(cwd, "pp-first-lesson", "pp-second-lesson"))
     (folder / "graph.prev").write_text(_graph_json(cwd, "pp-first-lesson"))  # the save before: lacks the second
-    _own(srv)
+    own(srv)
     graph.chmod(0)
 
     srv.start("--no-editor")
-    conn = _Client(srv)
+    conn = Client(srv)
     text, err = conn.tool("kg_read", cwd=cwd)
     assert not err and "user-lesson-node" in text, text
     assert "The project memory could not be loaded" in text and "Permission denied (EACCES)" in text, text
