@@ -23,6 +23,7 @@ from .core import constants as C
 from .server_probe import (HUNG_AFTER, OtherServer, editor_fix, get_health, listening, port_taken, probe_health,
                            stuck)
 from .server_process import SESSIONS_NOT_SAVED, is_server, is_stopped, port_holder, stopped_said
+from .storage.refusals import user_fix
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at each `kg mcp` start
 if TYPE_CHECKING:
@@ -389,7 +390,7 @@ def _stopped(pid: int, root: Path, asked: float, log_from: int = 0) -> int:
     except OSError:
         rescued = []
     if (sessions := _sessions_not_saved(root, log_from)) is not None:
-        print(f"kg: stopped (pid {pid}), but {sessions}; free space on the store's disk (`kg logs` says what "
+        print(f"kg: stopped (pid {pid}), but {sessions}; {user_fix(sessions, root)} (`kg logs` says what "
               "failed)", file=sys.stderr)
         if not rescued:
             return 1

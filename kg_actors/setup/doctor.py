@@ -24,6 +24,7 @@ from ..harness import gemini_trust
 from ..server_probe import EDITOR_MOVE, OtherServer, editor_fix, get_health, listening, port_taken, probe_health
 from ..storage import faults, lock
 from ..storage.files import probe_write
+from ..storage.refusals import user_fix
 from . import SetupError, codex
 from .changes import what_changed
 from .doctor_projects import check_project_folders
@@ -182,10 +183,10 @@ def trouble_fix(trouble: dict[str, Any]) -> str:
                 "(when it reads as a graph, kg doctor says how to merge it back); "
                 f"`kg restore --at DATE {_arg(trouble.get('graph'))}` brings back a committed version")
     if trouble.get("kind") == "not_saved":
-        return (f"make the folder of {trouble.get('file')} writable (or free space on its disk; `kg logs` says what "
+        return (f"{user_fix(str(trouble.get('why')), Path(str(trouble.get('file'))).parent)} (`kg logs` says what "
                 "failed); the next change is kept once the store takes it")
     if trouble.get("kind") == "not_folded":
-        return (f"make the folder of {trouble.get('file')} writable (or free space on its disk; `kg logs` says what "
+        return (f"{user_fix(str(trouble.get('why')), Path(str(trouble.get('file'))).parent)} (`kg logs` says what "
                 "failed); the next save folds the journal into it")
     if trouble.get("kind") == "file_missing":
         return (f"look in the store's git history (`kg restore --at DATE {_arg(trouble.get('graph'))}`) or a backup for "

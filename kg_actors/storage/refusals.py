@@ -7,6 +7,9 @@ folder was a file, or the store read-only, where waiting changes nothing.
 from __future__ import annotations
 
 import errno
+import os
+import re
+import shlex
 from pathlib import Path
 
 _ROOM = (errno.ENOSPC, errno.EDQUOT)
@@ -27,3 +30,27 @@ def retry_advice(exc: BaseException, where: Path) -> str:
         return (f"something that is not the store's stands in the way of {where}: "
                 "move it away (kg doctor names it), then retry")
     return "retry; if it is refused again, run kg doctor"
+
+
+_ERRNO_SAID = re.compile(r"\[Errno (\d+)\]")
+
+
+def said_errno(said: str) -> int | None:
+    """The errno a failure's text names (`[Errno 13] ...`, or its words: "Permission denied"), else None."""
+    if (found := _ERRNO_SAID.search(said)) is not None:
+        return int(found.group(1))
+    return next((code for code in (*_ROOM, errno.EROFS, *_FORBIDDEN) if os.strerror(code) in said), None)
+
+
+def user_fix(said: str, folder: Path) -> str:
+    """What the user does about a save of the store refused with `said` in `folder`: the fix of its cause
+    (a permission is not fixed by freeing space)."""
+    code = said_errno(said)
+    where = shlex.quote(str(folder))
+    if code in _ROOM:
+        return f"free space on the disk holding {folder} (df {where})"
+    if code == errno.EROFS:
+        return f"the file system holding {folder} is mounted read-only: mount it writable"
+    if code in _FORBIDDEN:
+        return f"give the server's user write permission in {folder} (`chmod u+w {where}`, as its owner)"
+    return f"make {folder} writable, or free space on its disk"

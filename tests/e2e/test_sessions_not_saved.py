@@ -12,6 +12,8 @@ import json
 import os
 import urllib.request
 
+import pytest
+
 from e2e_helpers import health_at, kg, wait_until
 
 from kg_actors.testing import free_port
@@ -52,4 +54,34 @@ def test_a_sessions_save_the_disk_refuses_is_named_by_health_status_and_stop(tmp
         stop = kg(["stop"], env)
         assert (stop.returncode, stop.stderr) == (0, ""), stop.stderr
     finally:
+        kg(["stop"], env)
+
+
+@pytest.mark.parametrize("code, fix, not_fix", [
+    ("EACCES", "give the server's user write permission in {store} (`chmod u+w {store}`", "free space"),
+    ("ENOSPC", "free space on the disk holding {store} (df {store})", "chmod"),
+])
+def test_the_fix_said_for_a_refused_save_is_the_one_for_its_cause(tmp_path, code, fix, not_fix):
+    """`kg stop` said "free space on the store's disk" for a store it may not write in, and status's fix line
+    named both causes; each says the fix of the cause the disk gave."""
+    home, flag = tmp_path / "home", tmp_path / "disk-refuses"
+    (home / "app").mkdir(parents=True)
+    store = tmp_path / "store"
+    env = dict(os.environ, HOME=str(home), KG_HOME=str(store), KG_HTTP_PORT=str(free_port()),
+               KG_EDITOR_PORT=str(free_port()), KG_SAVE_INTERVAL="3600", KG_AUTOCOMMIT_INTERVAL="0",
+               KG_TEST_STORAGE_FAULT=str(flag))
+    assert kg(["start", "--no-editor"], env).returncode == 0
+    fix = fix.format(store=store)
+    try:
+        _session_start(env, str(home / "app"), "claude-kept")
+        flag.write_text(code)
+        _session_start(env, str(home / "app"), "claude-refused")
+        wait_until(lambda: (health_at(env) or {}).get("sessions_in_trouble"), what="the failed save named")
+        status = kg(["status"], env)
+        line = status.stdout.split("kg: sessions: ", 1)[1].split("\n")[1]
+        assert line.startswith(f"    fix: {fix}") and not_fix not in line, status.stdout
+        stop = kg(["stop"], env)
+        assert stop.returncode == 1 and f"; {fix}" in stop.stderr and not_fix not in stop.stderr, stop.stderr
+    finally:
+        flag.unlink(missing_ok=True)
         kg(["stop"], env)
