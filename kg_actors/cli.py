@@ -79,7 +79,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from . import heap
 
     heap.pause_collector()  # until the first load is in (warm_start.py): see there
-    import logging
 
     import trio
 
@@ -94,7 +93,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         import attrs
 
         config = attrs.evolve(config, editor=False)
-    logging.basicConfig(level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    server_log.configure(config.log_level)
     from . import log_names
 
     log_names.install()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 import os
 import re
+import time
 from pathlib import Path
 
 log = logging.getLogger(__name__)
@@ -16,6 +17,21 @@ SERVING = re.compile(r"\bkg_actors \S+ serving .* on \S+$")
 SHUTTING_DOWN = re.compile(r": received SIG[A-Z]+: shutting down$")
 LOGGED = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d")  # a logging line's start: a traceback's are not
 UNCLEAN_TAIL = 400  # lines read by `kg status`: one or two chunks from the end
+
+
+class UtcStamps(logging.Formatter):
+    """Each line stamped in UTC, marked Z: local time with no zone (a server started under another TZ than the
+    last) read hours off and sorted out of order beside the lines of the start before."""
+
+    def formatTime(self, record: logging.LogRecord, datefmt: str | None = None) -> str:  # noqa: N802 - logging's name
+        return time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(record.created)) + f".{int(record.msecs):03d}Z"
+
+
+def configure(level: int | str) -> None:
+    """The server's logging: `<UTC stamp> LEVEL logger: message`, one line each, to stderr (server.log)."""
+    handler = logging.StreamHandler()
+    handler.setFormatter(UtcStamps("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    logging.basicConfig(level=level, handlers=[handler])
 
 
 def prev_of(path: Path) -> Path:

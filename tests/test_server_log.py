@@ -45,3 +45,27 @@ def test_a_live_rotation_sends_this_process_output_to_a_new_log(tmp_path):
     assert (tmp_path / "server.log.prev").read_text() == "before\n"
     assert path.read_text().splitlines()[-2:] == ["after", "err"]
     assert oct(os.stat(path).st_mode & 0o777) == "0o600"
+
+
+def test_the_servers_log_lines_are_stamped_in_utc_whatever_tz_it_was_started_under(server_factory):
+    """A server started under TZ=America/Adak logged 10:36 while UTC was 20:36, with no zone: logs of starts
+    under different zones interleaved out of order. Stamps are UTC, marked Z, and `kg logs` shows them so."""
+    import calendar
+    import re
+    import time
+
+    from kg_actors.testing import ServerProcess
+
+    before = int(time.time())  # the stamps' seconds, read back, lie between these two
+    srv = server_factory(start=False, extra_env={"TZ": "America/Adak"})
+    assert isinstance(srv, ServerProcess)
+    srv.start("--no-editor")
+    assert srv.stop() == 0
+    after = time.time()
+    lines = [x for x in srv.log.read_text().splitlines() if server_log.LOGGED.match(x)]
+    assert lines, srv.log.read_text()
+    for line in lines:
+        stamp = re.match(r"^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)\.\d{3}Z ", line)
+        assert stamp is not None, line
+        at = calendar.timegm(time.strptime(stamp.group(1), "%Y-%m-%d %H:%M:%S"))
+        assert before <= at <= after, (line, before, after)
