@@ -13,8 +13,9 @@ import json
 import os
 import time
 
+import pytest
 from e2e_helpers import kg
-from other_user import Client, needs_other_user, other_user_server, own
+from other_user import NOBODY, Client, needs_other_user, other_user_server, own
 from rpc_helpers import session_id
 
 T = time.time() - 86_400
@@ -79,6 +80,39 @@ def _a_graph_file_the_server_may_not_read(srv) -> None:
     graph.chmod(0o644)
     assert {"pp-first-lesson", "pp-second-lesson", "after-the-fix"} <= set(saved), sorted(saved)
     assert "Traceback" not in srv.log.read_text()
+
+
+@needs_other_user
+def test_a_user_graph_left_to_another_owner_names_the_chown_too_and_loads_whole_once_given_back():
+    """user.json left mode 600 by a tool run as root: the fix names its owner; the project graph serves meanwhile."""
+    with other_user_server() as srv:
+        cwd = srv.project("pp")
+        (srv.store / "projects" / "pp").mkdir(parents=True)
+        (srv.store / "projects" / "pp" / "graph.json").write_text(_graph_json(cwd, "pp-lesson"))
+        user = srv.store / "user.json"
+        user.write_text(_graph_json(None, "user-first-lesson", "user-second-lesson"))
+        (srv.store / "user.prev").write_text(_graph_json(None, "user-first-lesson"))
+        own(srv)
+        if os.geteuid() != 0:
+            pytest.skip("only root can give the file to another owner")
+        os.chown(user, 0, 0)
+        user.chmod(0o600)
+        srv.start("--no-editor")
+        conn = Client(srv)
+        text, err = conn.tool("kg_read", cwd=cwd)
+        assert not err and "pp-lesson" in text and "The user memory could not be loaded" in text, text
+        assert f"`chmod u+rw {user}` and `chown nobody {user}` (it belongs to root)" in text, text
+        assert "user-first-lesson" not in text, text
+        sid = session_id(text)
+        text, err = conn.tool("kg_put_node", session_id=sid, level="user", id="while-refused", gist="refused")
+        assert err and text.startswith("Error: NOT WRITTEN"), text
+        text, err = conn.tool("kg_put_node", session_id=sid, level="project", id="project-write-works", gist="kept")
+        assert not err, text
+        os.chown(user, NOBODY, NOBODY)  # given back: the next use loads it whole
+        text, err = conn.tool("kg_read", cwd=cwd)
+        assert not err and "user-second-lesson" in text and "could not be loaded" not in text, text
+        assert srv.stop() == 0
+        assert sorted(p.name for p in srv.store.glob("user.*")) == ["user.json", "user.prev"]
 
 
 def test_doctor_names_a_file_an_older_kg_set_aside_that_reads_and_its_fix_merges_it_back(server_factory):
