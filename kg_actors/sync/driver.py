@@ -29,7 +29,7 @@ def _load(path: Path, what: str, name: str, empty_ok: bool) -> dict[str, Any] | 
 
 
 def _load(path: Path, what: str, name: str, empty_ok: bool) -> dict[str, Any] | None:
-    if empty_ok and str(path) == os.devnull:  # no common ancestor, said by hand (`kg doctor`'s merge of a file set aside)
+    if empty_ok and str(path) == os.devnull:  # no common ancestor, by hand (kg doctor's merge of a file set aside)
         return None
     raw = user_files.read_bytes(path)
     if not raw.strip() and empty_ok:
