@@ -119,6 +119,9 @@ MAILBOX_BURST = 64  # messages an actor of quick messages handles per scheduling
 # six paired rounds against 1: median 111.5 -> 120.6 ops/s, bench/RESULTS.md); each round stays short for hooks
 MCP_CONCURRENT_REQUESTS = 4
 MCP_QUEUE_MAX_WAIT = 30.0  # s an MCP request waits for its turn before it is answered "busy" (clients give up at 60)
+# A request body past this is refused (413): a node at the hard limits (20,000-char gist, 200 notes of 20,000) is
+# ~4 MB of JSON; past twice that, refuse.
+BODY_MAX_BYTES = 8 * 1024 * 1024
 MCP_QUEUE_MAX_WAITING = 256  # MCP requests waiting for their turn; one more is answered "busy" at once
 # A write's compaction is owed (compaction_schedule.py): paid once a graph's mailbox was quiet this long,
 COMPACTION_QUIET_SECONDS = 0.05

@@ -38,7 +38,7 @@ async def _plain(send: Send, status: int, message: str) -> None:
     await _json(send, status, {"error": message})
 
 
-MAX_BODY = 8 * 1024 * 1024  # as the REST routes take: a node at every field's hard limit fits
+MAX_BODY = C.BODY_MAX_BYTES  # as the REST routes take: a node at every field's hard limit fits
 # Every harness's hook requests: answered first (hook_priority.py).
 HOOK_PATHS = hook_priority.HOOK_PATHS | rest_antigravity.HOOK_PATHS | rest_harness_hooks.HOOK_PATHS
 

@@ -18,6 +18,7 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 
 from ..build import python_gone
+from ..core import constants as C
 from ..core.errors import (ActorStopped, Conflict, InvalidInput, KGError, NotFound, SessionUnknown, StorageRefused,
                            WriteConflict)
 from . import body_json
@@ -53,8 +54,7 @@ class RuntimeParts(Protocol):
     directory: Any
 
 
-# A node at the hard limits (20,000-char gist, 200 notes of 20,000) is ~4 MB of JSON; past twice that, refuse.
-BODY_MAX_BYTES = 8 * 1024 * 1024
+BODY_MAX_BYTES = C.BODY_MAX_BYTES
 
 
 class PayloadTooLarge(KGError):

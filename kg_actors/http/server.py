@@ -25,6 +25,7 @@ from urllib.parse import unquote
 import h11
 import trio
 
+from ..core.constants import BODY_MAX_BYTES
 from ..hook_priority import HookAwareListener, HookAwareStream, HookPriority, hook_request_starts
 from . import websocket
 from .drain import Drain
@@ -140,6 +141,9 @@ class _Connection:
                 if websocket.is_upgrade(event):
                     await websocket.serve(self, event, {**scope, "type": "websocket", "scheme": "ws"})
                     return
+                if _declared_too_big(event):
+                    await self._refuse_early(413, f"body is over {BODY_MAX_BYTES} bytes".encode())
+                    return
                 with self.drain.serving():  # ... and waits for one in progress to be answered
                     await _Exchange(self, scope).run()
             elif event is h11.PAUSED or isinstance(event, h11.ConnectionClosed):
@@ -194,12 +198,23 @@ class _Connection:
     async def _refuse(self, exc: h11.RemoteProtocolError) -> None:
         if self.h11.our_state not in (h11.IDLE, h11.SEND_RESPONSE):
             return
-        body = f"bad request: {exc}".encode()
         # h11 is in its error state: the reply is framed by hand (Connection: close).
-        status = exc.error_status_hint
+        await self._refuse_early(exc.error_status_hint, f"bad request: {exc}".encode())
+
+    async def _refuse_early(self, status: int, body: bytes) -> None:
+        """A reply before the app, closing the connection (what the peer sends next is not read)."""
         head = (f"HTTP/1.1 {status} {_REASONS.get(status, b'').decode()}\r\ncontent-type: text/plain\r\n"
                 f"content-length: {len(body)}\r\nconnection: close\r\n\r\n").encode()
         await self.stream.send_all(head + body)
+
+
+def _declared_too_big(request: h11.Request) -> bool:
+    """A request that waits for 100 Continue before sending a body it declares over the limit: refused before
+    the body comes (the app would refuse it after, once the client had sent it all)."""
+    headers = dict(request.headers)
+    declared = headers.get(b"content-length", b"")
+    return (headers.get(b"expect", b"").lower() == b"100-continue" and declared.isdigit()
+            and int(declared) > BODY_MAX_BYTES)
 
 
 class _Exchange:

@@ -177,6 +177,19 @@ async def test_a_body_in_pieces_or_in_chunks_or_behind_100_continue_arrives_whol
         assert reply.startswith(b"HTTP/1.1 201 Created\r\n") and b'"body": "hello"' in reply
 
 
+async def test_a_body_declared_over_the_limit_behind_100_continue_is_refused_before_it_is_sent():
+    # Audit: 100 Continue went out, and the 413 only once the client had uploaded all of it.
+    async with served() as port:
+        raw = await trio.open_tcp_stream("127.0.0.1", port)
+        await raw.send_all(b"POST /expect HTTP/1.1\r\nHost: x\r\nContent-Length: 20000000\r\n"
+                           b"Expect: 100-continue\r\n\r\n")
+        reply = await raw.receive_some(65536)
+        assert reply.startswith(b"HTTP/1.1 413 ") and b"connection: close" in reply, reply
+        assert b"body is over 8388608 bytes" in reply
+        client = await Client.open(port)  # the server goes on
+        assert (await client.request("GET", "/after"))[0] == 201
+
+
 async def test_a_reply_without_a_length_is_sent_in_chunks():
     async with served() as port:
         client = await Client.open(port)
