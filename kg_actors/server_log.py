@@ -16,6 +16,7 @@ TAIL_CHUNK = 64 * 1024
 SERVING = re.compile(r"\bkg_actors \S+ serving .* on \S+$")
 SHUTTING_DOWN = re.compile(r": received SIG[A-Z]+: shutting down$")
 LOGGED = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d")  # a logging line's start: a traceback's are not
+QUIET_AT_INFO = "mcp.server.streamable_http"
 UNCLEAN_TAIL = 400  # lines read by `kg status`: one or two chunks from the end
 
 
@@ -32,6 +33,10 @@ def configure(level: int | str) -> None:
     handler = logging.StreamHandler()
     handler.setFormatter(UtcStamps("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     logging.basicConfig(level=level, handlers=[handler])
+    if logging.getLogger().getEffectiveLevel() > logging.DEBUG:
+        # The MCP SDK says "Terminating session: None" at INFO for every request it serves stateless: most of
+        # the log, pushing what matters out at its rotation. Its warnings and errors still come.
+        logging.getLogger(QUIET_AT_INFO).setLevel(logging.WARNING)
 
 
 def prev_of(path: Path) -> Path:

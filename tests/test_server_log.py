@@ -69,3 +69,20 @@ def test_the_servers_log_lines_are_stamped_in_utc_whatever_tz_it_was_started_und
         assert stamp is not None, line
         at = calendar.timegm(time.strptime(stamp.group(1), "%Y-%m-%d %H:%M:%S"))
         assert before <= at <= after, (line, before, after)
+
+
+def test_the_mcp_sdks_line_for_every_request_it_serves_is_not_logged_at_info(server_factory):
+    """Audit: `INFO mcp.server.streamable_http: Terminating session: None` was 265 of a log's 269 lines."""
+    import json
+    import urllib.request
+
+    srv = server_factory()
+    for method in ("ping", "resources/list", "prompts/list"):  # served by the SDK, each logged so
+        request = urllib.request.Request(f"{srv.url}/mcp", data=json.dumps(
+            {"jsonrpc": "2.0", "id": 1, "method": method, "params": {}}).encode(), headers={
+            "Content-Type": "application/json", "Accept": "application/json, text/event-stream"})
+        with urllib.request.urlopen(request, timeout=10) as reply:
+            assert reply.status == 200
+    assert srv.stop() == 0
+    log = srv.log.read_text()
+    assert "Terminating session" not in log and "mcp.server.streamable_http_manager" in log, log[-2000:]
