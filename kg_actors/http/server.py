@@ -163,13 +163,16 @@ class _Connection:
             return False
 
     def _scope(self, request: h11.Request) -> dict[str, Any]:
-        target = bytes(request.target)
+        target, headers = bytes(request.target), list(request.headers)
+        if target[:7].lower() == b"http://":  # the absolute form (RFC 9112 3.2.2), which servers must take:
+            authority, _, rest = target[7:].partition(b"/")  # its host stands for the Host header (checked so)
+            target, headers = b"/" + rest, [(n, v) for n, v in headers if n != b"host"] + [(b"host", authority)]
         raw_path, _, query = target.partition(b"?")
         return {
             "type": "http", "asgi": _ASGI, "http_version": request.http_version.decode(),
             "method": request.method.decode(), "scheme": "http",
             "path": unquote(raw_path.decode("latin-1")), "raw_path": raw_path, "query_string": query,
-            "root_path": "", "headers": list(request.headers),  # names lowercased by h11
+            "root_path": "", "headers": headers,  # names lowercased by h11
             "client": self.client, "server": self.server, "extensions": {},
         }
 

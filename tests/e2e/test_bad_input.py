@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 
 import httpx
+import trio
 import pytest
 from mcp import Client, MCPError
 
@@ -247,6 +248,20 @@ async def test_non_local_or_cross_site_requests_are_refused(srv, session, header
         r = await http.post(srv.url + "/", content=body, headers={**MCP_HEADERS, **headers})
     assert r.status_code == status and "error" in r.json()
     assert store_files(srv.store) == before
+    await _still_serves(srv, session)
+
+
+async def test_a_request_in_the_absolute_form_is_checked_by_its_authority(srv, session):
+    """The absolute form (`POST http://host/path`) is served, its host standing for the Host header (RFC 9112)."""
+    body = b'{"jsonrpc":"2.0","id":1,"method":"ping","params":{}}'
+    for authority, status in ((b"evil.example.com", b"421"), (b"127.0.0.1:%d" % srv.port, b"200")):
+        stream = await trio.open_tcp_stream("127.0.0.1", srv.port)
+        await stream.send_all(b"POST http://" + authority + b"/mcp HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n" % srv.port
+                              + b"Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
+                              + b"Connection: close\r\nContent-Length: %d\r\n\r\n" % len(body) + body)
+        reply = await stream.receive_some(65536)
+        assert reply.startswith(b"HTTP/1.1 " + status), reply
+        await stream.aclose()
     await _still_serves(srv, session)
 
 

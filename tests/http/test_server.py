@@ -177,6 +177,15 @@ async def test_a_body_in_pieces_or_in_chunks_or_behind_100_continue_arrives_whol
         assert reply.startswith(b"HTTP/1.1 201 Created\r\n") and b'"body": "hello"' in reply
 
 
+async def test_a_request_in_the_absolute_form_is_served_as_its_path():
+    async with served() as port:
+        raw = await trio.open_tcp_stream("127.0.0.1", port)
+        await raw.send_all(f"GET http://127.0.0.1:{port}/api/x?a=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+        reply = await raw.receive_some(65536)
+        assert reply.startswith(b"HTTP/1.1 201 ") and b'"path": "/api/x"' in reply and b'"query": "a=1"' in reply, reply
+        assert b'"host": "127.0.0.1:%d"' % port in reply, reply  # its authority is the Host the app checks
+
+
 async def test_a_body_declared_over_the_limit_behind_100_continue_is_refused_before_it_is_sent():
     # Audit: 100 Continue went out, and the 413 only once the client had uploaded all of it.
     async with served() as port:
