@@ -41,8 +41,8 @@ def test_a_folder_named_by_a_key_keeps_its_memory_but_the_key_is_never_stored_co
         assert "lesson-in-key-folder" in Harness(srv, folder).start().context
         assert not [p for p in (srv.store / "projects").iterdir() if "Zq8Xw2Lk9Vb4Nm7" in p.name]
         # The editor's project list shows the folders masked (its graph key stays the folder, for opening it).
-        rows = [r for r in httpx.get(f"{srv.url}/api/projects").json()["projects"] if r["slug"].startswith("ghp_")]
-        assert len(rows) == 2 and all(r["openable"] and "ghp_" in r["shown_path"] for r in rows), rows
+        rows = [r for r in httpx.get(f"{srv.url}/api/projects").json()["projects"] if "/ghp_" in r["project_path"]]
+        assert len(rows) == 2 and all(r["openable"] and "ghp_… (40 characters)" in r["shown_path"] for r in rows), rows
         assert not [r for r in rows if "Zq8Xw2Lk9Vb4Nm7" in r["shown_path"] + r["recorded_path"] + r["slug"]], rows
         status = kg(["status"], srv.env)
         assert "Zq8Xw2Lk9Vb4Nm7" not in status.stdout + status.stderr and "ghp_" in status.stdout, status.stdout
