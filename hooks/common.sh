@@ -46,8 +46,9 @@ kg_print() {
 
 # SessionStart, one routine for Claude Code's and Gemini's hooks: post $payload to $1 and print the preload
 # for event $2. A server is asked for its /health first, with 0.5 s: one that answers is alive and gets up
-# to 5 s for the preload (it may be loading the project: 10,000 nodes take 2-3 s, and a preload missed is
-# a session without its memory); one that answers nothing is hung and holds the session no longer (the
+# to 5 s for the preload (a large graph's first load takes longer on a busy machine: the server waits 2.5 s
+# for it, then preloads what is loaded and says the rest is loading); one that answers nothing is hung and
+# holds the session no longer (the
 # promise is about one second), and is not started again. When nothing listens, `kg start` starts it and
 # the payload goes again (?started=1: the server's line says so) with up to 5 s. When `kg start` cannot
 # (the store's server runs on another port, say), the user's line is what it said.

@@ -253,9 +253,29 @@ class GraphDirectory:
                 raise KGError(f"graph {key} could not be loaded: {started.error}")
         return await self._load(key)
 
-    async def _load(self, key: str, before: Callable[[], Awaitable[None]] | None = None) -> GraphHandle:
+    async def get_within(self, key: str, seconds: float) -> GraphHandle | None:
+        """The graph if it is loaded within `seconds`, else None while its load goes on in the actors'
+        nursery: a hook may not wait out a large graph's first load (seconds), and a load run in the
+        hook's own task would be thrown away when it gave up."""
+        if key not in self._handles and key not in self._starting and not self.closing:
+            await self._nursery.start(self._load_unwaited, key)
+        with trio.move_on_after(seconds):
+            return await self.get(key)
+        return None
+
+    async def _load_unwaited(self, key: str, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+        load = self._starting[key] = _Load()  # claimed before `started`: the caller's `get` waits for this one
+        task_status.started()
+        try:
+            await self._load(key, load=load)
+        except KGError:
+            pass  # logged by `_load`; those who wait for it are told, and the next ask loads it again
+
+    async def _load(self, key: str, before: Callable[[], Awaitable[None]] | None = None,
+                    load: _Load | None = None) -> GraphHandle:
         # The claim is taken before the first await: concurrent asks wait for this load.
-        load = self._starting[key] = _Load()
+        if load is None:
+            load = self._starting[key] = _Load()
         try:
             if before is not None:
                 await before()

@@ -12,17 +12,20 @@ from __future__ import annotations
 import os
 from typing import Any
 
+import trio
+
 from .. import reply_effects
 from .. import session_messages as sm
 from ..core import constants as C, preload, replies
 from ..core.debt import debt_line
 from ..core.errors import NotAProjectFolder
+from ..graph_handle import GraphHandle
 from ..harness import profiles
 from ..storage import layout as L
 from ..session_messages import SessionView
 from .floor import Floor
 from .graph_troubles import troubles
-from .hook_identity import from_transcript, hook_root, views_of
+from .hook_identity import from_transcript, hook_root
 from .read_views import recent_debt, recent_scores
 from .worktree_fold import fold_worktree_graph
 
@@ -30,6 +33,9 @@ from .worktree_fold import fold_worktree_graph
 async def bootstrap(floor: Floor, cwd: object, claude_sid: object, source: object,
                     transcript_path: object, harness: profiles.Harness | None = None) -> dict[str, Any]:
     """`harness`: the payload's (profiles.of_payload); else told by the transcript's path alone."""
+    # The reply waits this long at most for its graphs' first load; what is not loaded by then is said to be
+    # loading (the hook gives up at 5 s, and a session without its preload was a session without memory).
+    deadline = trio.current_time() + C.PRELOAD_LOAD_WAIT
     if harness is None:
         harness = profiles.from_transcript(transcript_path if isinstance(transcript_path, str) else None)
     lead = _no_project_note(cwd)
@@ -59,7 +65,7 @@ async def bootstrap(floor: Floor, cwd: object, claude_sid: object, source: objec
     if view is None:
         view = await sessions.register(project_path=root, harness=harness.name, now=now, claude_sid=claude)
         if root is not None:
-            await _name_project(floor, root)
+            await _name_project(floor, root, deadline)
     await sessions.tell(sm.NoteHook(harness=harness.name, project_path=root))
     if reused and origin != "compact":
         return {"session_id": view.sid, "reused": True, "context": replies.resumed_note(view.sid, parent),
@@ -68,7 +74,7 @@ async def bootstrap(floor: Floor, cwd: object, claude_sid: object, source: objec
         view = await sessions.reset_context(sid=view.sid, now=now)
     # The note on a folder of no project comes first, and the preload is sized with it: the harness's limit
     # is for the whole text (a long path pushed a full preload past Claude Code's 9,500 units).
-    return await _preload(floor, view, harness, reused, lead=lead or "")
+    return await _preload(floor, view, harness, reused, deadline, lead=lead or "")
 
 
 def _no_project_note(cwd: object) -> str | None:
@@ -88,18 +94,46 @@ def _no_project_note(cwd: object) -> str | None:
     return None
 
 
-async def _name_project(floor: Floor, root: str) -> None:
+async def _name_project(floor: Floor, root: str, deadline: float) -> None:
     """The project graph learns its folder; asked only when the view says it does not know it
-    (the actor may be busy with a write that waits for this very hook reply)."""
-    handle = await floor.graph(floor.directory.project_key(root))
-    if not floor.views.knows_project_path(handle, root):
+    (the actor may be busy with a write that waits for this very hook reply). A graph still loading
+    at the deadline is named by the session's kg_read (a stored one records its folder already)."""
+    handle = await floor.directory.get_within(floor.directory.project_key(root), _left(deadline))
+    if handle is not None and not floor.views.knows_project_path(handle, root):
         await handle.set_project_path(path=root)
 
 
-async def _preload(floor: Floor, view: SessionView, harness: profiles.Harness, reused: bool,
+def _left(deadline: float) -> float:
+    return max(0.0, deadline - trio.current_time())
+
+
+async def _loaded_levels(floor: Floor, view: SessionView,
+                         deadline: float) -> tuple[list[tuple[str, GraphHandle]], tuple[str, ...]]:
+    """The session's graphs loaded by `deadline` (user, then project), and the levels still loading then.
+    Both loads are set going before either is waited for."""
+    keys = [("user", "user")]
+    if view.project_path is not None:
+        keys.append(("project", floor.directory.project_key(view.project_path)))
+    for _, key in keys:
+        await floor.directory.get_within(key, 0)
+    ready: list[tuple[str, GraphHandle]] = []
+    loading: list[str] = []
+    for lvl, key in keys:
+        handle = None if loading else await floor.directory.get_within(key, _left(deadline))
+        if handle is None:
+            loading.append(lvl)
+        else:
+            ready.append((lvl, handle))
+    return ready, tuple(loading)
+
+
+async def _preload(floor: Floor, view: SessionView, harness: profiles.Harness, reused: bool, deadline: float,
                    lead: str = "") -> dict[str, Any]:
     now = floor.clock()
-    views = await views_of(floor, view)
+    ready, loading = await _loaded_levels(floor, view, deadline)
+    views = floor.views.of(ready)
+    if loading:
+        lead = "\n".join([lead] * bool(lead) + [replies.loading_note(view.sid, loading)])
     # A graph in trouble is said first (the preload may be all of the memory a session sees), sized in.
     lead = "\n".join([lead] * bool(lead) + [t for lvl, handle, _ in views for t in troubles(floor, lvl, handle)])
     lead = f"{lead}\n" if lead else ""
@@ -112,12 +146,12 @@ async def _preload(floor: Floor, view: SessionView, harness: profiles.Harness, r
         # most): the tick's could lag 30 s behind the HEALTH line above it. A larger one's waits for the tick.
         small = len(gview.graph.nodes) <= C.EXACT_DEBT_NODES
         debts[lvl] = debt_line(await handle.debt(now=now) if small else recent_debt(gview, now))
-    if any(p.archived for p in parts) and preload.has_room(parts, debts, view.sid, limit, harness.measure):
+    if any(p.archived for p in parts) and preload.has_room(parts, debts, view.sid, limit, harness.measure, bool(loading)):
         # Room for anchors too: the full bodies, archived sections planned.
         for i, (lvl, handle, gview) in enumerate(views):
             scores[lvl] = floor.views.scores(handle.key, gview, now)
             parts[i] = floor.views.level_part(handle.key, gview, lvl, frozenset(), now)
-    text, shown = preload.build(parts, scores, debts, view.sid, limit, harness.measure)
+    text, shown = preload.build(parts, scores, debts, view.sid, limit, harness.measure, bool(loading))
 
     async def given() -> None:
         await floor.sessions.tell(sm.SetPreloaded(sid=view.sid, refs=list(shown)))
@@ -128,7 +162,7 @@ async def _preload(floor: Floor, view: SessionView, harness: profiles.Harness, r
     await reply_effects.once_delivered(given)
     stats = {lvl: sum(1 for level, _ in shown if level == lvl) for lvl in ("user", "project")}
     return {"session_id": view.sid, "reused": reused, "context": lead + text, "text": text.split("\n\n", 1)[-1],
-            "stats": {"user_active": parts[0].active, "project_active": parts[1].active if len(parts) > 1 else 0,
-                      "shown_gists": len(shown)},
+            "stats": {"user_active": parts[0].active if parts else 0,
+                      "project_active": parts[1].active if len(parts) > 1 else 0, "shown_gists": len(shown)},
             "message": replies.preloaded_message(len(shown), stats["user"], stats["project"] if len(parts) > 1 else None,
-                                                 view.sid)}
+                                                 view.sid, loading)}

@@ -140,6 +140,9 @@ COMPACTION_STEP_IDLE = 0.0005
 COMPACTION_COMMIT_PART = 8
 HOOK_PRIORITY_MAX_WAIT = 0.05  # s a bulk step waits for the hook replies in flight
 HOOK_HOLD_MAX_SECONDS = 1.0  # a hook request's first bytes hold bulk work at most this long (curl --max-time 1)
+# s a SessionStart reply waits for its graphs' first load: the hook gives the server 5 s, and a 20,000-node store
+# moved over took 4-9 s to load and settle on a busy 2-core machine; a graph not loaded by then is said to be loading.
+PRELOAD_LOAD_WAIT = 2.5
 ROOT_CACHE_SECONDS = 30.0  # a cwd's project root is resolved again after this
 ROOT_CACHE_SIZE = 1024
 SHUTDOWN_GRACE_SECONDS = 10.0

@@ -18,9 +18,13 @@ REQUIRED = ("REQUIRED before substantive work: call kg_read(session_id) once; it
             "without repeating these gists. Announce \"I have recalled KG Memories\" only after that read.")
 
 
-def header(sid: str, levels: int = 2) -> str:
-    """`levels`: 1 for a user-only session (no project graph to speak of)."""
-    held = "both graphs" if levels > 1 else "the user graph (no project: user memory only)"
+def header(sid: str, levels: int = 2, loading: bool = False) -> str:
+    """`levels`: the graphs shown, 1 for a user-only session (no project graph to speak of); `loading`: the
+    session's project graph (and the user graph when `levels` is 0) is still loading, so it is not shown."""
+    if loading:
+        held = "the user graph (the project graph is still loading)" if levels else "no graph (they are still loading)"
+    else:
+        held = "both graphs" if levels > 1 else "the user graph (no project: user memory only)"
     return (
         f"KG MEMORY PRELOADED — compact core ONLY: a PARTIAL view holding the top-scored nodes of {held}.\n"
         f"session_id: {sid} (pass it to every kg_* call)\n"
@@ -34,7 +38,7 @@ def more_gists_line(n: int) -> str:
 
 
 def build(parts: list[LevelPart], scores: Mapping[str, Mapping[str, float]], debt: dict[str, str], sid: str,
-          limit: int, measure: Callable[[str], int]) -> tuple[str, list[tuple[str, str]]]:
+          limit: int, measure: Callable[[str], int], loading: bool = False) -> tuple[str, list[tuple[str, str]]]:
     """The preload text and the (level, id) whose gists it shows.
 
     Lines are shed in the ladder's order (archived anchors, then edge
@@ -48,7 +52,7 @@ def build(parts: list[LevelPart], scores: Mapping[str, Mapping[str, float]], deb
     removed: set[tuple[int, int]] = set()
 
     def render() -> str:
-        out = [header(sid, len(parts)), ""]
+        out = [header(sid, len(parts), loading), ""]
         for i, part in enumerate(parts):
             out.append(level_header(part))
             out.extend(b.text for j, b in enumerate(bodies[i]) if (i, j) not in removed)
@@ -129,14 +133,14 @@ def _shares(bodies: list[list[BodyLine]], parts: list[LevelPart], scores: Mappin
 
 
 def has_room(parts: list[LevelPart], debt: dict[str, str], sid: str, limit: int,
-             measure: Callable[[str], int]) -> bool:
+             measure: Callable[[str], int], loading: bool = False) -> bool:
     """Whether parts without their anchors leave room under the limit for some.
 
     When they do not, the ladder sheds every anchor (with its citations) before
     any other line, so the preload built from anchor-free parts is the one
     built from the full parts: the archived section need not be planned.
     """
-    out = [header(sid, len(parts)), ""]
+    out = [header(sid, len(parts), loading), ""]
     for part in parts:
         out += [level_header(part), *(b.text for b in part.body), part.health]
         if debt.get(part.level):

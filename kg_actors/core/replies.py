@@ -204,8 +204,22 @@ def resumed_note(sid: str, parent: str | None) -> str:
             "kg_sync(session_id) fetches the changes other sessions made since.")
 
 
-def preloaded_message(shown: int, user: int, project: int | None, sid: str) -> str:
-    """`project` None: a user-only session, whose gists are all the user graph's."""
+def loading_note(sid: str, loading: tuple[str, ...]) -> str:
+    """Said first in a preload that could not wait for the first load of the session's graphs at `loading`
+    (levels; seconds for a large graph)."""
+    which = "Its memory is" if "user" in loading else "This project's memory is"
+    return (f"kg memory: {which} still loading (the first load of a large graph since the server started), so this "
+            f"preload holds none of it: call kg_read(session_id='{sid}') in a moment, which renders it.")
+
+
+def preloaded_message(shown: int, user: int, project: int | None, sid: str, loading: tuple[str, ...] = ()) -> str:
+    """`project` None: a user-only session, whose gists are all the user graph's; `loading`: the levels whose
+    graph was still loading (not shown)."""
+    if "user" in loading:
+        return f"kg memory: memory still loading, call kg_read shortly — session {sid}"
+    if loading:
+        return (f"kg memory: preloaded {shown} gist(s) of your user memory; the project's is still loading, call "
+                f"kg_read shortly — session {sid}")
     if project is None:
         return f"kg memory: preloaded {shown} gist(s) of your user memory (no project here) — session {sid}"
     return f"kg memory: preloaded {shown} gist(s) (user {user}, project {project}) — session {sid}"
