@@ -2,8 +2,8 @@
 
 A resumed conversation (same harness session, or a transcript naming a KG
 session of the same project) keeps its session: the preload already in its
-context stands, and the reply says so; after a compaction the session's
-context state starts over and the preload comes again. `source=clear` always
+context stands, and the reply says so (one that never arrived comes now); after
+a compaction the session's context state starts over and the preload comes again. `source=clear` always
 starts a new session.
 """
 
@@ -67,7 +67,9 @@ async def bootstrap(floor: Floor, cwd: object, claude_sid: object, source: objec
         if root is not None:
             await _name_project(floor, root, deadline)
     await sessions.tell(sm.NoteHook(harness=harness.name, project_path=root))
-    if reused and origin != "compact":
+    # A conversation no preload reached (its hook gave up) holds neither the core nor the session's id: it gets
+    # them now, as after a compaction, rather than a note about a preload it never had.
+    if reused and origin != "compact" and view.given:
         return {"session_id": view.sid, "reused": True, "context": replies.resumed_note(view.sid, parent),
                 "text": "", "stats": {}, "message": f"kg memory: session {view.sid} resumed"}
     if origin == "compact":

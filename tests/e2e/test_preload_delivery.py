@@ -99,3 +99,25 @@ async def test_the_preload_says_when_a_graph_is_in_trouble(tmp_path, home):
         assert status == 200
         preload = context_of(got)
         assert "The user memory could not be loaded" in preload, preload
+
+
+async def test_a_resume_of_a_session_no_preload_reached_gets_the_preload(tmp_path, home):
+    """The continuity note ("the preload earlier in this conversation remains") was said of a preload
+    whose hook gave up: the conversation never held it, nor the session's id."""
+    cwd = _project(home)
+    async with serve_inprocess(tmp_path / "store") as rt:
+        (b,) = await sessions_of(rt, cwd, "claude-b")
+        await write_uc.put_node(rt.floor, b, "project", NODE, GIST, None, None)
+        a = await _start(rt, cwd, "claude-a", hang_up=True)
+        status, got = await hook(rt, "/api/session_bootstrap", {"cwd": str(cwd), "session_id": "claude-a",
+                                                                "source": "resume"})
+        assert status == 200
+        context = context_of(got)
+        assert context.startswith("KG MEMORY PRELOADED") and f"session_id: {a} (pass" in context
+        assert GIST in context and "remains in context" not in context
+        view = await rt.sessions.get(sid=a)
+        assert view.preload_given and ("project", NODE) in view.seen
+        # Once one arrived, a resume keeps it.
+        _, again = await hook(rt, "/api/session_bootstrap", {"cwd": str(cwd), "session_id": "claude-a",
+                                                             "source": "resume"})
+        assert "preload earlier in this conversation remains in context" in context_of(again)
