@@ -38,6 +38,7 @@ class _Load:
     def __init__(self) -> None:
         self.done = trio.Event()
         self.error: BaseException | None = None
+        self.scope = trio.CancelScope()  # a stop cuts the load short: its graph would be thrown away
 
 
 def level_of(key: str) -> str:
@@ -64,6 +65,7 @@ class GraphDirectory:
         self._missing: dict[str, str] = {}  # key -> what says its file, missing at its load, existed
         self._waiting: dict[str, files.Unavailable] = {}  # key -> why its file did not read at its load (not damage)
         self.closing = False
+        self._after_loads: set[trio.CancelScope] = set()  # work a load left running beside its actor
 
     # Project identity ------------------------------------------------------
     def project_key(self, root: str) -> str:
@@ -277,13 +279,18 @@ class GraphDirectory:
         if load is None:
             load = self._starting[key] = _Load()
         try:
-            if before is not None:
-                await before()
-            handle = await self._start(key)
-            self._handles[key] = handle
-            return handle
+            with load.scope:
+                if before is not None:
+                    await before()
+                handle = await self._start(key)
+                self._handles[key] = handle
+                return handle
+            raise KGError("the server is shutting down")  # only a stop cancels `scope`
         except Exception as exc:
             load.error = exc
+            if self.closing:  # what cut it short is the stop, not the graph: no traceback at ERROR
+                log.info("the load of graph %s was cut short: the server is stopping", key)
+                raise KGError("the server is shutting down") from None
             log.exception("could not load graph %s", key)
             raise KGError(f"graph {key} could not be loaded: {exc}") from exc
         finally:
@@ -327,8 +334,11 @@ class GraphDirectory:
                 log.error("graph %s: %s", key, refusal)
                 graph, replayed = GraphData(kind, root), 0
             self._refusals[key] = refusal
+            # Abandoned when a stop cuts the load short: settling a store moved over takes seconds, and its
+            # result would be thrown away (the thread works on this load's own objects only, and writes nothing).
             derived, terms_stale = await trio.to_thread.run_sync(
-                settle_and_derive, graph, self.clock(), path, terms if refusal is None else None)
+                settle_and_derive, graph, self.clock(), path, terms if refusal is None else None,
+                abandon_on_cancel=True)
         finally:
             if terms is not None:
                 terms.close()  # collected by settle_and_derive, or not needed after all
@@ -340,6 +350,16 @@ class GraphDirectory:
                                             self.yield_to_hooks, self.clock, refusal)
         if refusal is not None:
             return handle
+        try:
+            await self._settle_in(key, level, graph, handle, path, terms_stale)
+        except BaseException:
+            await handle.close()  # a load that fails (or a stop cuts short) here leaves no actor running unowned
+            raise
+        return handle
+
+    async def _settle_in(self, key: str, level: str, graph: GraphData, handle: GraphHandle, path: Path,
+                         terms_stale: bool) -> None:
+        """What a load does once its actor runs: a second folder merged in, dangling edges cleaned."""
         if level == "project" and graph.project_path:
             # A second folder of this project's graph (kg-memory's, beside ours): merged in before anyone reads it.
             await merge_other_folder(self.layout, handle, key.removeprefix("project:"), graph.project_path,
@@ -350,7 +370,7 @@ class GraphDirectory:
         if level == "project":
             user = await self.get("user")
             if self._refusals.get("user"):
-                return handle  # an unreadable user graph names no nodes: its edges to it must stay
+                return  # an unreadable user graph names no nodes: its edges to it must stay
             outside = await user.node_ids()
             renames = user.snapshot().extra_meta.get(graph_ops.RENAMED_KEY)
             renamed = dict(renames) if isinstance(renames, dict) else {}
@@ -361,8 +381,7 @@ class GraphDirectory:
             # its memory); its first write is refused the same way until the disk takes it.
             log.warning("graph %s: its load's clean-up was not saved: %s", key, exc)
         if terms_stale:
-            self._nursery.start_soon(_keep_terms, handle, path)
-        return handle
+            self._nursery.start_soon(_keep_terms, handle, path, self._after_loads)
 
     async def reload(self, key: str, stopped: Callable[[], Awaitable[None]] | None = None) -> GraphHandle:
         """Disk wins: stop the actor without a final save and load the graph from disk again.
@@ -429,13 +448,24 @@ class GraphDirectory:
     async def stop_all(self) -> None:
         """Close every mailbox; each actor folds what is dirty and exits."""
         self.closing = True
+        for scope in [*(load.scope for load in self._starting.values()), *self._after_loads]:
+            scope.cancel()
         for handle in list(self._handles.values()):
             await handle.close()
         self._handles.clear()
 
 
-async def _keep_terms(handle: GraphHandle, path: Path) -> None:
-    """Once the start's burst is over (the search index is in), write debt's terms down for the next start."""
-    await handle.view()
-    snapshot = handle.snapshot()
-    await trio.to_thread.run_sync(lambda: term_cache.write(path, debt.term_rows(snapshot)))
+async def _keep_terms(handle: GraphHandle, path: Path, scopes: set[trio.CancelScope]) -> None:
+    """Once the start's burst is over (the search index is in), write debt's terms down for the next start.
+    A stop before then drops it (`scopes`: stop_all cancels them): the index it waits for never comes, and
+    the wait held the stop to its grace period (10 s); the next start works them out again."""
+    with trio.CancelScope() as scope:
+        scopes.add(scope)
+        try:
+            await handle.view()
+            snapshot = handle.snapshot()
+            await trio.to_thread.run_sync(lambda: term_cache.write(path, debt.term_rows(snapshot)))
+        except KGError:
+            return  # the actor stopped first
+        finally:
+            scopes.discard(scope)

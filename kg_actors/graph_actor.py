@@ -55,7 +55,7 @@ from .core.errors import KGError, NotFound, StorageRefused
 from .core.model import Edge, GraphData, GraphSnapshot, Node, snapshot_to_json
 from .core.changes_since import changes_since
 from .core.steps import run_steps
-from .hook_priority import YieldToHooks
+from .hook_priority import YieldToHooks, pause_for
 from .derived import Derived as Derived, build_derived as build_derived
 from .graph_handle import GraphHandle as GraphHandle, build_index
 from .compaction_schedule import Owed, Planning, Turn, next_message, owed_before_read, too_far_over, when_idle
@@ -333,18 +333,18 @@ async def run_graph_actor(
                     await to_writer.send(Written({"m": loaded["m"]}, None, actor.ReplySlot()))
             # The index build asks the actor to install it: once the loop ends nobody answers, so it
             # is cancelled then (a reload's discard right after a load waited on it forever).
-            building = trio.CancelScope()
+            building, scanning = trio.CancelScope(), trio.CancelScope()
             if state.derived.index is None:
                 nursery.start_soon(build_index, handle, state.graph.snapshot(), building)
                 if refusal is None:  # a first load: name what a hand edit left (held_scan.py), off the hooks' way
-                    nursery.start_soon(held_scan.mask_held, handle, path, state.graph.snapshot())
+                    nursery.start_soon(held_scan.mask_held, handle, path, state.graph.snapshot(), scanning)
             else:
                 handle._index_ready.set()
             task_status.started(handle)
             discard = None
             owed: Owed | None = None
             planning: Planning | None = None  # a compaction being planned on a snapshot meanwhile
-            idle = when_idle(_pause(yield_to_hooks))  # a plan's steps and parts: what is in flight goes first
+            idle = when_idle(pause_for(yield_to_hooks))  # a plan's steps and parts: what is in flight goes first
             while True:
                 try:
                     msg = await next_message(mailbox.receive, owed, planning)
@@ -401,7 +401,7 @@ async def run_graph_actor(
                     await yield_to_hooks()  # before the message, so it stays atomic
                 # Up to two steps (read-only preparation, the change); no message is taken between
                 # them, and the graph changes only in the last.
-                pause = _pause(yield_to_hooks)
+                pause = pause_for(yield_to_hooks)
                 if isinstance(msg, m.Settled) and (at := owed_before_read(
                         owed, planning.now if planning else None, state.derived.charges, msg.now)) is not None:
                     await _compact(state, to_writer, at, pause, planning)  # a full read: the run pending, first
@@ -432,7 +432,8 @@ async def run_graph_actor(
                     if over:  # too far over to wait for a run, or for one being planned: paid before the next message
                         await _compact(state, to_writer, owed.now, pause, planning)
                         owed = planning = None
-            building.cancel()
+            for scope in (building, scanning):  # the scan of a large file held a stop for seconds: the next load scans
+                scope.cancel()
             if planning is not None:
                 planning.cancel()
                 owed = owed or Owed(planning.now, 0.0)  # unfinished: paid below
@@ -450,10 +451,6 @@ async def run_graph_actor(
         mailbox.drain_stopped()
     if discard is not None:
         discard.set(bool(status.get("save_failed")))
-
-
-def _pause(yield_to_hooks: YieldToHooks | None) -> Callable[[], Awaitable[None]]:
-    return yield_to_hooks if yield_to_hooks is not None else trio.lowlevel.checkpoint
 
 
 async def _compact(state: GraphState, to_writer: ToWriter, now: float, pause: Callable[[], Awaitable[None]],

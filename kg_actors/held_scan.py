@@ -57,16 +57,18 @@ async def say_held(path: Path, nodes: int) -> list[Held]:
     return found
 
 
-async def mask_held(handle: GraphHandle, path: Path, graph: GraphSnapshot) -> None:
+async def mask_held(handle: GraphHandle, path: Path, graph: GraphSnapshot, scope: trio.CancelScope) -> None:
     """The load's scan (`say_held`), its answer then handed to the actor: what it found nothing in is shown to
     agents without another check; until then a reply checks what it renders (core/withheld.py). The scan reads
-    the file the load read; a journal replayed over it holds writes kg checked."""
-    try:
-        found = await say_held(path, len(graph.nodes))
-    except Exception:  # noqa: BLE001 - replies go on checking what they render: safe, only slower
-        log.exception("%s: the scan for secrets a hand edit left failed", handle.key)
-        return
-    handle.scanned(graph, tuple((h.what, h.key) for h in found))
+    the file the load read; a journal replayed over it holds writes kg checked. The actor cancels `scope` when
+    its loop ends: nobody takes the answer then, and the scan's child is stopped."""
+    with scope:
+        try:
+            found = await say_held(path, len(graph.nodes))
+        except Exception:  # noqa: BLE001 - replies go on checking what they render: safe, only slower
+            log.exception("%s: the scan for secrets a hand edit left failed", handle.key)
+            return
+        handle.scanned(graph, tuple((h.what, h.key) for h in found))
 
 
 async def refuse_sync(root: Path) -> None:

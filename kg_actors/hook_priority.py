@@ -40,6 +40,12 @@ from .core import constants as C
 
 YieldToHooks = Callable[[], Awaitable[None]]
 
+
+def pause_for(yield_to_hooks: YieldToHooks | None) -> Callable[[], Awaitable[None]]:
+    """What a bulk step awaits between its steps: the hooks' turn when there is a seam, else a checkpoint."""
+    return yield_to_hooks if yield_to_hooks is not None else trio.lowlevel.checkpoint
+
+
 # The requests that are hooks: answered first.
 HOOK_PATHS = frozenset({"/api/prompt_context", "/api/pre_tool", "/api/tool_event", "/api/session_bootstrap"})
 PEEK_BYTES = 64

@@ -139,6 +139,8 @@ async def _preload_user(directory: GraphDirectory) -> None:
     try:
         await directory.get("user")
     except Exception:
+        if directory.closing:
+            return  # a stop came first (the load said so)
         log.exception("the user graph could not be loaded; requests will retry it")
 
 
