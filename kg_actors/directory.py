@@ -255,6 +255,10 @@ class GraphDirectory:
                 raise KGError(f"graph {key} could not be loaded: {started.error}")
         return await self._load(key)
 
+    def is_loading(self, key: str) -> bool:
+        """A load of this graph is in progress (a hook answers without it rather than wait seconds)."""
+        return key in self._starting
+
     async def get_within(self, key: str, seconds: float) -> GraphHandle | None:
         """The graph if it is loaded within `seconds`, else None while its load goes on in the actors'
         nursery: a hook may not wait out a large graph's first load (seconds), and a load run in the

@@ -37,6 +37,7 @@ class Resolved:
     root: str | None
     push_window: sm.PushWindow | None = None
     push_claimed: bool = False
+    loading: bool = False  # its graphs were loading: the push window was peeked at, not claimed
 
 
 def hook_root(floor: Floor, cwd: object, strict: bool = True, fresh: bool = False) -> str | None:
@@ -100,15 +101,25 @@ async def from_transcript(floor: Floor, transcript_path: object, root: str | Non
     return candidate
 
 
-async def resolve(floor: Floor, payload: dict[str, Any], push_before_full_read: bool = True) -> Resolved:
-    """The hook's session, harness and project root, and the claimed push window when there is one."""
+def graphs_loading(floor: Floor, root: str | None) -> bool:
+    """Whether the user graph or the project graph of `root` is loading (seconds for a big one at a start)."""
+    loading = floor.directory.is_loading
+    return loading("user") or (root is not None and loading(floor.directory.project_key(root)))
+
+
+async def resolve(floor: Floor, payload: dict[str, Any], push_before_full_read: bool = True,
+                  loading_peeks: bool = False) -> Resolved:
+    """The hook's session, harness and project root, and the claimed push window when there is one.
+    `loading_peeks`: while its graphs load (`Resolved.loading`), the window is only looked at, not claimed:
+    the caller answers without recall or pushes then, and what was written comes with a later reply."""
     harness = harness_of(payload)
     root = hook_root(floor, payload.get("cwd"), strict=False)
     claude_sid = payload.get("session_id") if isinstance(payload.get("session_id"), str) else None
     if not claude_sid:
         return Resolved(None, harness, root)
+    loading = loading_peeks and graphs_loading(floor, root)
     view, window = await floor.sessions.open_hook(claude_sid=claude_sid, now=floor.clock(),
-                                                  push_before_full_read=push_before_full_read)
+                                                  push_before_full_read=push_before_full_read, peek=loading)
     claimed = view is not None
     if view is None:
         candidate = await from_transcript(floor, payload.get("transcript_path"), root)
@@ -118,7 +129,7 @@ async def resolve(floor: Floor, payload: dict[str, Any], push_before_full_read: 
     if view is not None and floor.hook_notes.first(harness.name, view.project_path):
         # Told, not asked: nothing waits for it.
         await floor.sessions.tell(sm.NoteHook(harness=harness.name, project_path=view.project_path))
-    return Resolved(view, harness, root, window, claimed)
+    return Resolved(view, harness, root, window, claimed, loading)
 
 
 async def views_of(floor: Floor, view: SessionView | None) -> list[LevelView]:

@@ -1,8 +1,8 @@
 """UserPromptSubmit and PreToolUse: recall for the prompt, and lessons that name a shell command.
 
 Until a session has made its full read, the prompt reply is the reminder to
-make it, alone. A hook never waits for a first index build: it answers
-without recall meanwhile. Every decision for a known session is logged to
+make it, alone. A hook never waits for a first index build, nor for a graph's
+first load: it answers without recall meanwhile. Every decision for a known session is logged to
 recall.jsonl.
 """
 
@@ -35,7 +35,7 @@ async def prompt_context(floor: Floor, payload: dict[str, Any], nudge: bool = Tr
     full read that cannot be made."""
     if not is_prompt_payload(payload):
         return nothing_to_print()
-    call = await resolve(floor, payload, push_before_full_read=False)  # the reminder comes alone
+    call = await resolve(floor, payload, push_before_full_read=False, loading_peeks=True)  # the reminder comes alone
     view = call.view
     if view is None:
         return {}
@@ -48,6 +48,11 @@ async def prompt_context(floor: Floor, payload: dict[str, Any], nudge: bool = Tr
         # A session whose preload never arrived was never named to the agent: the reminder names it.
         reminder = recall.FULL_READ_REMINDER if view.preload_given else recall.no_preload_reminder(view.sid)
         return hook_output("UserPromptSubmit", reminder)
+    if call.loading:
+        # Its graphs are loading (a start on a big store: seconds): this prompt is answered at once, without
+        # recall, rather than after the hook gave up; pushes come with a later reply (the window was not claimed).
+        floor.logs.recall([{**base, "reason": "index_building"}])
+        return {}
     parts: list[str] = []
     shown: tuple[Ref, ...] = ()
     text = recall.human_text(payload.get("prompt"))
