@@ -12,6 +12,7 @@ from kg_actors.core.model import GraphData, Node, snapshot_to_json
 from kg_actors import graph_actor
 from kg_actors import graph_messages as gm
 from kg_actors.graph_actor import run_graph_actor
+from kg_actors.derived import build_derived
 from kg_actors.graph_loading import load_graph
 from kg_actors.storage import journal
 
@@ -472,3 +473,26 @@ async def test_a_bug_in_building_the_search_index_leaves_the_graph_serving(tmp_p
             await put(handle, "first-lesson-node")
             assert "first-lesson-node" in await handle.node_ids()
             await handle.close()
+
+
+async def test_a_closed_actor_ends_while_its_first_index_and_secrets_scan_are_still_running(tmp_path, monkeypatch):
+    """A stop just after a big graph's load: the scan for secrets a hand edit left (a child reading the whole
+    file) kept the actor, and so the stop, waiting until its grace period ran out (10 s)."""
+    from kg_actors import held_scan, index_process
+
+    released = trio.Event()  # never set while the actor runs: both stay in progress until cancelled
+
+    async def held(*args, **kwargs):
+        await released.wait()
+        return []
+
+    monkeypatch.setattr(held_scan, "say_held", held)
+    monkeypatch.setattr(index_process, "build", held)
+    with trio.fail_after(60):  # a hang guard only
+        async with trio.open_nursery() as nursery:
+            graph = GraphData("user")
+            handle = await nursery.start(run_graph_actor, "user", "user", tmp_path / "g.json", graph,
+                                         build_derived(graph, time.time()))  # as a load hands it: no index yet
+            assert not handle.index_ready
+            await handle.close()
+    assert not released.is_set() and not handle.index_ready
