@@ -385,7 +385,9 @@ class GraphDirectory:
             # its memory); its first write is refused the same way until the disk takes it.
             log.warning("graph %s: its load's clean-up was not saved: %s", key, exc)
         if terms_stale:
-            self._nursery.start_soon(_keep_terms, handle, path, self._after_loads)
+            scope = trio.CancelScope()  # held from now: a stop before the task first runs cancels it all the same
+            self._after_loads.add(scope)
+            self._nursery.start_soon(_keep_terms, handle, path, scope, self._after_loads)
 
     async def reload(self, key: str, stopped: Callable[[], Awaitable[None]] | None = None) -> GraphHandle:
         """Disk wins: stop the actor without a final save and load the graph from disk again.
@@ -459,12 +461,11 @@ class GraphDirectory:
         self._handles.clear()
 
 
-async def _keep_terms(handle: GraphHandle, path: Path, scopes: set[trio.CancelScope]) -> None:
+async def _keep_terms(handle: GraphHandle, path: Path, scope: trio.CancelScope, scopes: set[trio.CancelScope]) -> None:
     """Once the start's burst is over (the search index is in), write debt's terms down for the next start.
-    A stop before then drops it (`scopes`: stop_all cancels them): the index it waits for never comes, and
-    the wait held the stop to its grace period (10 s); the next start works them out again."""
-    with trio.CancelScope() as scope:
-        scopes.add(scope)
+    A stop before then drops it (stop_all cancels `scope`, one of `scopes`): the index it waits for never
+    comes, and the wait held the stop to its grace period (10 s); the next start works them out again."""
+    with scope:
         try:
             await handle.view()
             snapshot = handle.snapshot()

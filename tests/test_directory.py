@@ -42,3 +42,29 @@ async def test_a_failed_load_nobody_waited_for_is_not_handed_to_the_waiters_of_a
                 gate.set()
         assert got[0] is got[1] and len(starts) == 2
         await directory.stop_all()
+
+
+async def test_a_stop_before_a_graphs_first_index_drops_the_terms_write_that_waits_for_it(tmp_path, monkeypatch, home):
+    """The terms of a graph loaded without them are written once its first index is in; a stop cancels that
+    index, and the write's wait kept the actors (and the stop) until the grace period ran out (10 s)."""
+    import json
+
+    from kg_actors import index_process
+
+    store = tmp_path / "store"
+    store.mkdir()
+    nodes = {f"lesson-{i}": {"id": f"lesson-{i}", "gist": f"lesson {i} about retry queue {i}"} for i in range(150)}
+    (store / "user.json").write_text(json.dumps({"nodes": nodes, "edges": {}}))
+    released = trio.Event()  # never set: the index stays in progress until cancelled
+
+    async def held(graph):
+        await released.wait()
+
+    monkeypatch.setattr(index_process, "build", held)
+    with trio.fail_after(60):  # a hang guard only
+        async with trio.open_nursery() as nursery:
+            directory = GraphDirectory(L.Layout(store), nursery)
+            user = await directory.get("user")
+            assert not user.index_ready
+            await directory.stop_all()
+    assert not released.is_set()
