@@ -70,13 +70,3 @@ def test_opencode_is_told_that_a_commands_lessons_come_after_it_ran():
     out = {"hookSpecificOutput": {"additionalContext": command_recall.HEADER + "\n- make deploy needs the VPN"}}
     assert opencode.reply(out, "tool.before")["context"].startswith(opencode.AFTER_THE_COMMAND)
     assert opencode.reply(out, "tool.after")["context"].startswith(command_recall.HEADER)
-
-
-def test_opencode_texts_name_the_kg_tools_as_opencode_lists_them_and_leave_ids_alone():
-    from kg_actors.http import schemas
-    assert set(opencode.TOOLS_SHOWN) == set(schemas.SCHEMAS)  # a new tool is renamed too
-    text = "Call kg_read(session_id) once; `kg_put_node` saves. Node kg_read-notes, mcp__kg__kg_read, kg_kg_sync."
-    assert opencode.as_shown(text) == ("Call kg_kg_read(session_id) once; `kg_kg_put_node` saves. Node kg_read-notes, "
-                                       "mcp__kg__kg_read, kg_kg_sync.")
-    out = opencode.reply({"hookSpecificOutput": {"additionalContext": "call kg_search"}, "systemMessage": "kg_sync"})
-    assert out == {"context": "call kg_kg_search", "message": "kg_sync"}  # the user's line is no model's text

@@ -8,7 +8,6 @@ the server answers the text to add. OpenCode cuts a tool's output above
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from ..core import command_recall
@@ -43,21 +42,16 @@ def translated(payload: dict[str, Any]) -> dict[str, Any] | None:
     return out
 
 
-# OpenCode shows an MCP server's tools as `<server>_<tool>` (setup names the server kg): kg_read is kg_kg_read
-# there, and every text an OpenCode session gets names them as it shows them. An id such as `kg_read-notes` stays.
-TOOLS_SHOWN = ("kg_read", "kg_search", "kg_put_node", "kg_put_edge", "kg_rename_node", "kg_delete_node",
-               "kg_delete_edge", "kg_useful", "kg_sync", "kg_progress")
-_TOOL_NAME = re.compile(r"(?<![\w-])(" + "|".join(TOOLS_SHOWN) + r")(?![\w-])")
-
-
-def as_shown(text: str) -> str:
-    """`text` with each kg tool named as OpenCode shows it (kg_read -> kg_kg_read)."""
-    return _TOOL_NAME.sub(lambda m: "kg_" + m.group(1), text)
-
-
 # OpenCode lets a plugin add to a tool's output only, once the tool has run: the lessons sent before a
 # shell command reach the model after it, and their header must not claim otherwise.
 AFTER_THE_COMMAND = "KG memory about this command (OpenCode shows it once the command has run):"
+
+
+# OpenCode lists an MCP server's tools as `<server>_<tool>` (setup names the server kg): kg_read is kg_kg_read
+# there. The preload says so once, before the texts that name the tools; the texts themselves, lessons among
+# them, are left as they are (rewriting every name rewrote ids and paths too, and a write sent back stored that).
+TOOLS_NOTE = "(In OpenCode the kg tools are named kg_kg_read, kg_kg_search, kg_kg_put_node and so on: kg_<tool> below " \
+             "is kg_kg_<tool>.)\n"
 
 
 def reply(output: dict[str, Any], event: str = "") -> dict[str, Any]:
@@ -67,7 +61,10 @@ def reply(output: dict[str, Any], event: str = "") -> dict[str, Any]:
     if text:
         if event == "tool.before":
             text = text.replace(command_recall.HEADER, AFTER_THE_COMMAND, 1)
-        out["context"] = as_shown(text)
+        if event == "session.start":  # under the preload's first line, its header
+            head, _, rest = text.partition("\n")
+            text = f"{head}\n{TOOLS_NOTE}{rest}"
+        out["context"] = text
     if output.get("systemMessage"):
         out["message"] = output["systemMessage"]
     return out

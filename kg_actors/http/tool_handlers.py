@@ -18,7 +18,7 @@ from ..conduct import read, rename, search, session, sync, useful, write
 from ..conduct.floor import Floor
 from ..core import replies
 from ..core.errors import KGError, WriteConflict
-from ..harness import opencode, profiles
+from ..harness import profiles
 from . import body_json, schemas
 
 log = logging.getLogger(__name__)
@@ -44,12 +44,6 @@ class Tools:
         self.floor = floor
 
     async def call(self, name: str, arguments: dict[str, Any], harness: profiles.Harness) -> ToolReply:
-        reply = await self._call(name, arguments, harness)
-        if harness == profiles.OPENCODE:  # its tools are kg_kg_read...: the reply names them so
-            return ToolReply(opencode.as_shown(reply.text), reply.is_error)
-        return reply
-
-    async def _call(self, name: str, arguments: dict[str, Any], harness: profiles.Harness) -> ToolReply:
         handler = getattr(self, "tool_" + name, None)
         if handler is None or name not in schemas.SCHEMAS:
             return ToolReply(f"Error: unknown tool '{name}'; the tools are {', '.join(sorted(schemas.SCHEMAS))}", True)
