@@ -3,7 +3,8 @@
 INSTRUCTIONS = (
     "Shared, persistent memory for coding agents: a graph of short lessons (id + gist + notes + touches) "
     "at two levels, user (cross-project) and project. Read it once with kg_read(session_id) before "
-    "substantive work; search before creating; write down what you had to re-derive."
+    "substantive work; search before creating; write down what you had to re-derive. (Tools are named here "
+    "as this server names them; a client may prefix them, as OpenCode lists kg_read as kg_kg_read.)"
 )
 
 # Spec 003: maintain writes are for maintenance runs only, and the tool descriptions say so.

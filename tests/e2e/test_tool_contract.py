@@ -303,3 +303,15 @@ async def test_a_user_node_read_shows_the_project_edges_that_reach_it(srv, clien
     # Another project's session does not see this project's edge.
     b = await Session.open(client, srv.project("cross-read-other-proj"))
     assert "project-webhook-handler" not in await b.ok("kg_read", id="user-principle-idempotency")
+
+
+def test_the_servers_instructions_say_a_client_may_prefix_the_tool_names(srv):
+    # OpenCode lists kg_kg_read; its system prompt carried "Read it once with kg_read(session_id)" alone.
+    import httpx
+
+    body = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "opencode", "version": "1"}}}
+    r = httpx.post(srv.url + "/mcp", json=body, timeout=10,
+                   headers={"Accept": "application/json, text/event-stream", "Content-Type": "application/json"})
+    said = r.json()["result"]["instructions"]
+    assert "kg_read(session_id)" in said and "OpenCode lists kg_read as kg_kg_read" in said, said
