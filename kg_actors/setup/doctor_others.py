@@ -50,7 +50,7 @@ def without_others(r: Says, step: Step, found: Found, codex_config: Path) -> Ste
                 else:
                     r.note(step.title, said.split("; ")[0] + "; kg is not wired here, so nothing runs twice")
         elif action.kind == "desktop_drop_other":
-            said = f"another kg memory server is in {action.path}: mcpServers.{action.argv[0]} runs `kg mcp`"
+            said = f"another kg memory server is in {action.path}: mcpServers.{action.argv[0]} runs a kg MCP server"
             if kg_wired("desktop", found):
                 r.bad(step.title, f"{said} beside kg's (every kg tool twice)",
                       "kg setup --only desktop (it removes it; kg uninstall puts it back), or take it out of that file")

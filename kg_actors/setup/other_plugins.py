@@ -25,11 +25,18 @@ _SHELLS = frozenset(("sh", "bash", "zsh", "dash", "ksh"))
 # Runners that fetch a package and run its command (`uvx kg-memory mcp`, `pipx run --spec kg-memory kg mcp`), the
 # options of theirs that take a value, and the packages whose `mcp` is a kg memory server.
 _RUNNERS = {("uvx",): 1, ("uv", "tool", "run"): 3, ("uv", "run"): 2, ("pipx", "run"): 2}
-_RUNNER_VALUED = frozenset(("--from", "--spec", "--with", "--with-editable", "--with-requirements", "--python", "-p",
-                            "--index", "--index-url", "--default-index", "--extra-index-url", "-i", "--directory",
-                            "--project", "--pip-args", "--cache-dir"))
-_KG_COMMANDS = frozenset(("kg", "kg-memory", "kg-actors", "kg_actors"))
-_KG_MODULES = frozenset(("kg_actors",))
+_RUNNER_VALUED = frozenset((
+    "--from", "--spec", "--with", "--with-editable", "--with-requirements", "--python", "-p", "--index", "--index-url",
+    "--default-index", "--extra-index-url", "-i", "--directory", "--project", "--pip-args", "--cache-dir",
+    "--refresh-package", "--reinstall-package", "--upgrade-package", "-P", "--exclude-newer", "--index-strategy",
+    "--keyring-provider", "--resolution", "--prerelease", "--config-setting", "-C", "--no-build-package",
+    "--no-binary-package", "--link-mode", "--python-platform", "--env-file", "--constraints", "--overrides",
+    "--build-constraints", "--find-links", "-f", "--allow-insecure-host", "--with-executables-from", "--package",
+    "--extra", "--group", "--only-group", "--no-group"))
+_KG_COMMANDS = frozenset(("kg", "kg-memory", "kg-actors"))  # as package names compare (PEP 503)
+_KG_MODULES = frozenset(("kg_actors", "kg_actors.cli", "kg_actors.__main__"))
+# Python's options before `-m` that take a value (`-X utf8`, `-W ignore`); the others stand alone (`-u`, `-I`).
+_PYTHON_VALUED = frozenset(("-X", "-W", "--check-hash-based-pycs"))
 _SEGMENT = re.compile(r"\|\||&&|[;&|\n()]")
 
 
@@ -62,27 +69,33 @@ def _without_env(words: list[str]) -> list[str]:
 
 
 def _package(word: str) -> str:
-    """`kg-memory==0.17.0`, `kg-memory@0.17`, `kg-memory[x]` -> `kg-memory`."""
-    return re.split(r"[@=<>!~\[ ]", word, maxsplit=1)[0].lower()
+    """`kg-memory==0.17.0`, `kg-memory@0.17`, `kg-memory[x]`, `KG.Memory`, `kg_memory` -> `kg-memory` (PEP 503)."""
+    return re.sub(r"[-_.]+", "-", re.split(r"[@=<>!~\[ ]", word, maxsplit=1)[0].lower())
+
+
+def _python_module(words: list[str]) -> bool:
+    """`python3 [options] -m kg_actors mcp`."""
+    rest = words[1:]
+    while rest and rest[0].startswith("-") and rest[0] != "-m":
+        rest = rest[2:] if rest[0] in _PYTHON_VALUED else rest[1:]
+    return len(rest) >= 3 and rest[0] == "-m" and rest[1] in _KG_MODULES and rest[2] == "mcp"
 
 
 def _through_runner(words: list[str]) -> bool:
-    """`uvx [opts] kg-memory mcp`, `pipx run --spec kg-memory kg mcp`, `python3 -m kg_actors mcp`."""
+    """`uvx [opts] kg-memory mcp`, `pipx run --spec kg-memory kg mcp`, `uv run python -m kg_actors mcp`,
+    `python3 -u -m kg_actors mcp`."""
     program = os.path.basename(words[0]) if words else ""
-    if re.fullmatch(r"python[0-9.]*", program) and len(words) >= 4 and words[1] == "-m":
-        return words[2] in _KG_MODULES and words[3] == "mcp"
+    if re.fullmatch(r"python[0-9.]*", program):
+        return _python_module(words)
     taken = next((n for run, n in _RUNNERS.items() if (program, *words[1:len(run)]) == run), 0)
     if not taken:
         return False
-    rest, positional = words[taken:], []
-    while rest:
-        word, rest = rest[0], rest[1:]
-        if word.startswith("-"):
-            rest = rest[1:] if word in _RUNNER_VALUED else rest
-        else:
-            positional.append(word)
-    return (len(positional) >= 2 and _package(os.path.basename(positional[0])) in _KG_COMMANDS
-            and positional[1] == "mcp")
+    rest = words[taken:]
+    while rest and rest[0].startswith("-"):  # the runner's own options, up to the command it runs
+        rest = rest[2:] if rest[0] in _RUNNER_VALUED else rest[1:]
+    if rest and re.fullmatch(r"python[0-9.]*", os.path.basename(rest[0])):
+        return _python_module(rest)
+    return len(rest) >= 2 and _package(os.path.basename(rest[0])) in _KG_COMMANDS and rest[1] == "mcp"
 
 
 def _script_runs_through_runner(script: str) -> bool:

@@ -303,7 +303,7 @@ def _desktop(found: Found) -> Step:
     if d.error:
         return Step("desktop", note=d.error, problem=True)
     others = tuple(Action("desktop_drop_other", f"remove mcpServers.{name} from {d.config}: another kg memory server "
-                                                "(it runs `kg mcp`), which beside kg's doubles every kg tool (kg "
+                                                "(it runs a kg MCP server), which beside kg's doubles every kg tool (kg "
                                                 "uninstall puts it back)", (name,), d.config) for name in d.others)
     if d.entry == found.desktop_entry:
         return Step("desktop", others, note="" if others else "up to date")

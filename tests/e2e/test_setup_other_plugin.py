@@ -189,8 +189,8 @@ def test_doctor_fails_another_kg_memory_only_beside_kgs_own_wiring(migrated):
     assert (f"--    Codex: another kg memory plugin is enabled in Codex: {OLD_KEY} (kg-memory 0.17.0's plugin); kg "
             "is not wired here, so nothing runs twice" in lines), doctor.stdout
     assert ("--    Claude Desktop: another kg memory server is in "
-            f"{m.home / '.config' / 'Claude' / 'claude_desktop_config.json'}: mcpServers.knowledge-graph runs `kg "
-            "mcp`; kg's is not there, so no kg tool is doubled" in lines), doctor.stdout
+            f"{m.home / '.config' / 'Claude' / 'claude_desktop_config.json'}: mcpServers.knowledge-graph runs a kg "
+            "MCP server; kg's is not there, so no kg tool is doubled" in lines), doctor.stdout
     # Wired now: beside kg's, so each fails again.
     assert m.kg("setup", "--yes", "--only", "codex").returncode == 0
     doctor = m.kg("doctor")

@@ -233,3 +233,20 @@ def test_kg_mcp_run_through_a_package_runner_or_as_a_module_is_kg_mcp_and_other_
     assert not runs_kg_mcp({"command": "python3", "args": ["-m", "http.server", "mcp"]})
     assert not runs_kg_mcp({"command": "sh", "args": ["-c", "echo 'uvx kg-memory mcp'; exec mytool"]})
     assert not runs_kg_mcp({"command": "sh", "args": ["-c", "# uvx kg-memory mcp\nexec mytool"]})
+
+
+def test_kg_mcp_run_by_python_with_options_by_uv_run_or_by_a_package_name_spelt_otherwise_is_kg_mcp():
+    """Audit: these ran another kg memory server beside kg's and setup left them (every kg tool twice)."""
+    for argv in (["python", "-u", "-m", "kg_actors", "mcp"], ["python", "-X", "utf8", "-m", "kg_actors", "mcp"],
+                 ["python3", "-I", "-m", "kg_actors", "mcp"], ["python", "-m", "kg_actors.cli", "mcp"],
+                 ["uv", "run", "python", "-m", "kg_actors", "mcp"],
+                 ["uv", "run", "--directory", "/src/kg", "python", "-m", "kg_actors", "mcp"],
+                 ["uvx", "kg_memory", "mcp"], ["uvx", "KG.Memory", "mcp"],
+                 ["uvx", "--refresh-package", "kg-memory", "kg-memory", "mcp"],
+                 ["uvx", "--exclude-newer", "2026-01-01", "kg-memory", "mcp"]):
+        assert runs_kg_mcp({"command": argv[0], "args": argv[1:]}), argv
+    for argv in (["uvx", "kg-memory-viewer", "mcp"], ["python", "-m", "kg_actors_fork", "mcp"],
+                 ["uvx", "--with", "kg-memory", "other-server", "mcp"], ["pipx", "run", "other", "--spec", "kg-memory",
+                                                                          "kg", "mcp"],
+                 ["python", "-u", "-m", "http.server", "mcp"], ["uv", "run", "python", "-m", "kg_actors", "serve"]):
+        assert not runs_kg_mcp({"command": argv[0], "args": argv[1:]}), argv
