@@ -60,10 +60,14 @@ _RUNNER_PREFIXES = {"claude": ("ANTHROPIC_", "CLAUDE_"), "codex": ("OPENAI_", "C
                     "antigravity": ("GEMINI_", "GOOGLE_")}
 # Claude Code's own settings that say how it signs in (not who launched it): kept beside its provider's, and the
 # cloud's credentials when they route it through Bedrock or Vertex (else a run there fails to sign in).
-_CLAUDE_SIGN_IN = frozenset({"CLAUDE_CODE_OAUTH_TOKEN", "CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX",
-                             "CLAUDE_CODE_SKIP_BEDROCK_AUTH", "CLAUDE_CODE_SKIP_VERTEX_AUTH"})
+_CLAUDE_SIGN_IN = frozenset({
+    "CLAUDE_CODE_OAUTH_TOKEN", "CLAUDE_CODE_OAUTH_REFRESH_TOKEN", "CLAUDE_CODE_CLIENT_CERT", "CLAUDE_CODE_CLIENT_KEY",
+    "CLAUDE_CODE_CLIENT_KEY_PASSPHRASE", "CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX", "CLAUDE_CODE_USE_FOUNDRY",
+    "CLAUDE_CODE_SKIP_BEDROCK_AUTH", "CLAUDE_CODE_SKIP_VERTEX_AUTH", "CLAUDE_CODE_SKIP_FOUNDRY_AUTH"})
 _CLOUDS = {"CLAUDE_CODE_USE_BEDROCK": ("AWS_",), "CLAUDE_CODE_USE_VERTEX": ("GOOGLE_", "CLOUDSDK_", "CLOUD_ML_",
-                                                                           "VERTEX_REGION_", "GCLOUD_")}
+                                                                           "VERTEX_REGION_", "GCLOUD_"),
+           "CLAUDE_CODE_USE_FOUNDRY": ("AZURE_",)}
+_ON = frozenset(("1", "true", "yes", "on"))  # as Claude Code reads these switches
 
 
 def chore_env(env: Mapping[str, str], runner: str) -> dict[str, str]:
@@ -73,7 +77,7 @@ def chore_env(env: Mapping[str, str], runner: str) -> dict[str, str]:
     signs_in: frozenset[str] = frozenset()
     if runner == "claude":
         signs_in = _CLAUDE_SIGN_IN
-        keep += tuple(p for on, clouds in _CLOUDS.items() if env.get(on, "") not in ("", "0", "false") for p in clouds)
+        keep += tuple(p for on, clouds in _CLOUDS.items() if env.get(on, "").strip().lower() in _ON for p in clouds)
     out = {k: v for k, v in env.items() if k in signs_in or ((k in _KEEP or k.startswith(keep))
                                                            and k not in _DROP and not k.startswith(_DROP_PREFIXES))}
     out["KG_CHORE"] = "1"

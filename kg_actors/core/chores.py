@@ -57,7 +57,7 @@ class ChoreConfig:
 
 _NUMBERS = ("min_interval_s", "graph_cooldown_s", "debt_floor", "max_5h", "max_7d", "gauge_max_age_s", "timeout_s",
             "pass_interval_days", "pass_max_5h", "pass_max_7d", "pass_pace_max", "pass_timeout_s")
-_ABOVE_ZERO = frozenset(("timeout_s", "pass_timeout_s"))  # a run given no time is killed as it starts
+_RUN_TIMES = frozenset(("timeout_s", "pass_timeout_s"))  # a run given no time is killed as it starts
 _COUNTS = ("max_per_day", "pass_max_per_day", "pass_min_nodes")
 _STRINGS = ("model", "codex_model", "antigravity_model", "claude_bin", "codex_bin", "antigravity_bin")
 _BOOLS = ("enabled", "budget_notices", "antigravity_allow_credits")
@@ -77,8 +77,8 @@ def _field_error(data: Mapping[str, Any]) -> str | None:
         v = data.get(name)
         if name in data and (isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v) or v < 0):
             return f"{name}: must be a number of at least 0"
-        if name in data and name in _ABOVE_ZERO and v == 0:
-            return f"{name}: must be a number above 0 (a run given 0 s is killed as it starts)"
+        if name in data and name in _RUN_TIMES and v < 1:
+            return f"{name}: must be a number of seconds of at least 1 (a run given less is killed as it starts)"
     for name in _COUNTS:
         v = data.get(name)
         if name in data and (isinstance(v, bool) or not isinstance(v, int) or v < 0):

@@ -25,7 +25,7 @@ def check_settings(r: Says, root: Path) -> None:
         # A field that breaks its rule is in valid JSON: the fix names the field (the warning says the rule).
         field = why.removeprefix("chores.json: ").split(":", 1)[0] if why and why.startswith("chores.json: ") else None
         if why and field:
-            r.bad("chores", f"{chores}: {why}", f"set {field} in it as the rule says, or remove {field} for its "
+            r.bad("chores", f"{chores}: {why.removeprefix('chores.json: ')}", f"set {field} in it as the rule says, or remove {field} for its "
                   "default")
         elif why:
             r.bad("chores", f"{chores}: {why}", f"correct it (python3 -m json.tool {shlex.quote(str(chores))} "

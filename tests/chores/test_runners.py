@@ -246,7 +246,14 @@ def test_a_claude_run_keeps_how_claude_code_signs_in_and_the_clouds_credentials_
                                 "GOOGLE_APPLICATION_CREDENTIALS": "/k.json", "AWS_REGION": "us-east-1"}, "claude")
     assert {"CLAUDE_CODE_USE_VERTEX", "CLOUD_ML_REGION", "GOOGLE_APPLICATION_CREDENTIALS"} <= set(vertex)
     assert "AWS_REGION" not in vertex and "AWS_SECRET_ACCESS_KEY" not in vertex
-    off = runners.chore_env({**SERVER_ENV, "CLAUDE_CODE_USE_BEDROCK": "0"}, "claude")
-    assert "AWS_SECRET_ACCESS_KEY" not in off
+    for said in ("0", "no", "OFF", "False", ""):  # Claude Code takes 1, true, yes, on only
+        off = runners.chore_env({**SERVER_ENV, "CLAUDE_CODE_USE_BEDROCK": said}, "claude")
+        assert "AWS_SECRET_ACCESS_KEY" not in off, said
+    foundry = runners.chore_env({**SERVER_ENV, "CLAUDE_CODE_USE_FOUNDRY": "1", "AZURE_CLIENT_ID": "c",
+                                 "AZURE_TENANT_ID": "t", "AZURE_CLIENT_SECRET": "s", "CLAUDE_CODE_CLIENT_CERT": "/c.pem",
+                                 "CLAUDE_CODE_CLIENT_KEY": "/k.pem", "CLAUDE_CODE_OAUTH_REFRESH_TOKEN": "r"}, "claude")
+    assert {"CLAUDE_CODE_USE_FOUNDRY", "AZURE_CLIENT_ID", "AZURE_TENANT_ID", "AZURE_CLIENT_SECRET",
+            "CLAUDE_CODE_CLIENT_CERT", "CLAUDE_CODE_CLIENT_KEY", "CLAUDE_CODE_OAUTH_REFRESH_TOKEN"} <= set(foundry)
+    assert "AZURE_CLIENT_SECRET" not in runners.chore_env({**SERVER_ENV, "AZURE_CLIENT_SECRET": "s"}, "claude")
     codex = runners.chore_env(bedrock, "codex")  # another runner: none of Claude Code's, nor the cloud's
     assert "CLAUDE_CODE_USE_BEDROCK" not in codex and "AWS_REGION" not in codex
