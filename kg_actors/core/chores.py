@@ -77,7 +77,7 @@ def _field_error(data: Mapping[str, Any]) -> str | None:
         v = data.get(name)
         if name in data and (isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v) or v < 0):
             return f"{name}: must be a number of at least 0"
-        if name in data and name in _RUN_TIMES and v < 1:
+        if name in _RUN_TIMES and isinstance(v, int | float) and v < 1:
             return f"{name}: must be a number of seconds of at least 1 (a run given less is killed as it starts)"
     for name in _COUNTS:
         v = data.get(name)
