@@ -116,7 +116,7 @@ def in_node(node_id: str, node: Any) -> Held | None:
     if (named := _name(node_id)) is not None:
         return Held("node", node_id, "id", named.kind, _masked(node_id))
     gist, notes, touches = texts_read(node)
-    return _every("node", node_id, node_fields(node), gist, notes)
+    return _every("node", node_id, node_fields(node), gist, notes, touches)
 
 
 def in_edge(key: str, edge: Any) -> Held | None:
@@ -129,7 +129,8 @@ def in_edge(key: str, edge: Any) -> Held | None:
     return _every("edge", key, _listed("notes", listed), None, listed)
 
 
-def _every(what: str, key: str, fields: list[tuple[str, str]], gist: object, notes: Sequence[str]) -> Held | None:
+def _every(what: str, key: str, fields: list[tuple[str, str]], gist: object, notes: Sequence[str],
+           touches: Sequence[str] = ()) -> Held | None:
     """Every field holding a secret, in the order of the fields: alone, a key split across several (named as
     one, `notes[1] joined to notes[2]`), or a part of one with words around it, each by the rule a write
     refuses it by."""
@@ -137,9 +138,13 @@ def _every(what: str, key: str, fields: list[tuple[str, str]], gist: object, not
     alone = frozenset(found)
     # A key split across fields, when none holds one alone (beside one, the next field's first word runs on
     # into its shape: withheld.py keeps such a word from agents, but it is named here as the key's field).
-    joint = {} if alone else joined_held(gist, tuple(notes))
+    joint = {} if alone - _touches(alone) else joined_held(gist, tuple(notes))
     if joint:
         found[JOINT.join(joint)] = next(iter(joint.values()))
+    touched = {} if _touches(alone) else joined_held(None, tuple(touches), "touches")  # as across notes
+    if touched:
+        found[JOINT.join(touched)] = next(iter(touched.values()))
+    joint |= touched
     for field, kind, _ in fragments_in((n, t) for n, t in fields if n not in alone and n not in joint):
         found[field] = kind
     if not found:
@@ -147,6 +152,10 @@ def _every(what: str, key: str, fields: list[tuple[str, str]], gist: object, not
     order = {name: i for i, (name, _) in enumerate(fields)}
     pairs = sorted(found.items(), key=lambda fk: order.get(fk[0].split(JOINT)[0], 0))
     return Held(what, key, pairs[0][0], pairs[0][1], more=tuple(pairs[1:]))
+
+
+def _touches(fields: Iterable[str]) -> set[str]:
+    return {f for f in fields if f.startswith("touches[")}
 
 
 def _mapping(value: Any) -> Json:

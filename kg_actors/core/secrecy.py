@@ -478,7 +478,8 @@ def clean_node(gist: str, notes: list[str] | None, touches: list[str] | None) ->
     notes, touches = items_without_private(notes, "notes", cut), items_without_private(touches, "touches", cut)
     refuse_secrets([("gist", gist), *_numbered("notes", notes), *_numbered("touches", touches)])
     refuse_joined(gist, notes)
-    refuse_parts(_numbered("touches", touches))  # a path cut at a key (`cfg/ghp_…`, `cfg/…`) as a note cut there
+    # A key split across touches (`AKIAIOSFOD`, `NN7…`) as across notes, and a path cut at a key (`cfg/ghp_…`).
+    refuse_joined(None, touches, "touches")
     return CleanNode(gist, notes, touches, tuple(cut))
 
 

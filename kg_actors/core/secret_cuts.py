@@ -10,7 +10,9 @@ from collections.abc import Iterator
 
 SPACED_MIN_CHARS = 16  # characters spaced one apart: a key's prefix and a part of its body at least
 _SPACED = re.compile(r"(?<!\S)(?:\S ){%d,}\S(?!\S)" % (SPACED_MIN_CHARS - 1))
-_HYPHENATED = re.compile(r"(?<![\w-])\w+(?:-\w+)+(?![\w-])")
+# Hyphens before, after or doubled are cuts too (`ghp_-R7dL-…-XiOo-`): each class is disjoint from the next, so
+# no run is read twice.
+_HYPHENATED = re.compile(r"(?<![\w-])-*\w+(?:-+\w+)+-*(?![\w-])")
 
 
 def cut_runs(text: str) -> Iterator[str]:

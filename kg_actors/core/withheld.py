@@ -72,6 +72,9 @@ def node_shown(node: Node) -> dict[str, Any] | None:
     alone = frozenset("gist" if f == "gist" else f"notes[{f[1:]}]" for f in held if f[0] != "t")
     for field, kind in joined_held(node.gist, node.notes, alone=alone).items():  # a key split across fields: each part
         held.setdefault("gist" if field == "gist" else f"n{field[6:-1]}", kind)
+    alone = frozenset(f"touches[{f[1:]}]" for f in held if f[0] == "t")
+    for field, kind in joined_held(None, node.touches, "touches", alone=alone).items():  # as across notes
+        held.setdefault(f"t{field[8:-1]}", kind)
     for field, kind in parts_held(f for f in fields if f[0] not in held).items():  # a part with words around it
         held[field] = kind
     if not held:

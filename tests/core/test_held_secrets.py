@@ -95,3 +95,15 @@ def test_every_field_of_an_entry_holding_a_secret_is_named_not_only_the_first():
     assert aws not in said and oai not in said
     from kg_actors.core.held_secrets import Held
     assert Held(**found[0].to_json()) == found[0]  # as a child's scan hands it back
+
+
+def test_a_key_cut_by_hyphens_with_one_after_the_prefix_or_an_aws_id_split_across_touches_is_held():
+    cut = "-".join(GHP[i:i + 4] for i in range(4, len(GHP), 4))
+    aws = "AKIA" + "Z2DXDXDWQ7PL4M3N"
+    found = list(held_in(_graph(
+        {"hyph": {"id": "hyph", "gist": f"ghp_-{cut}-"},
+         "split": {"id": "split", "gist": "x", "touches": ["src/a.py", aws[:10], aws[10:]]},
+         "fine": {"id": "fine", "gist": "-state-of-the-art-", "touches": ["src/AKIA_notes.md", "docs/x.md"]}})))
+    assert [(h.key, h.fields()) for h in found] == [
+        ("hyph", (("gist", "a GitHub token"),)),
+        ("split", (("touches[1] joined to touches[2]", "an AWS access key id"),))]

@@ -273,3 +273,26 @@ def test_a_key_spaced_one_character_apart_or_cut_by_hyphens_is_found_and_prose_s
     for prose in ("a b c d e f g h i j k l m n o p q r s", "state-of-the-art write-ahead-log", "src/my-app-v2/x",
                   "123e4567-e89b-12d3-a456-426614174000", "gh-pages-deploy-step", "g h p _ is GitHub's prefix"):
         assert secrecy.find(prose) is None and fragment_in([("x", prose)]) is None, prose
+
+
+def test_a_key_cut_by_hyphens_with_one_before_after_or_doubled_is_found_and_look_alikes_are_not():
+    token = "ghp_" + "R7dLq2Vx9NwBz4Kc" + "Yt1HmPa8SgEu6Jf0XiOo"
+    cut = "-".join(token[i:i + 4] for i in range(4, len(token), 4))
+    for text in (f"ghp_-{cut}-", f"ghp_-{cut}", f"ghp_{cut}-", f"-ghp_{cut}", f"see ghp_--{cut.replace('-', '--')}.",
+                 f"(ghp_-{cut}-)"):
+        found = secrecy.find(text)
+        assert found is not None and found.kind == "a GitHub token", text
+    with pytest.raises(secrecy.SecretRefused, match="gist holds what looks like a GitHub token"):
+        secrecy.clean_node(f"ghp_-{cut}-", None, None)
+    for prose in ("-state-of-the-art-", "--dry-run-mode--", "-x-y-z-", "a-b-c-d-e-f-g-h.txt", "--ghp_-helpers-"):
+        assert secrecy.find(prose) is None, prose
+
+
+def test_an_aws_key_id_split_across_touches_is_refused_as_across_notes_and_paths_beside_each_other_are_not():
+    first, rest = AKID[:10], AKID[10:]
+    with pytest.raises(secrecy.SecretRefused, match="touches.0. joined to touches.1. holds what looks like an AWS"):
+        secrecy.clean_node("x", None, [first, rest])
+    with pytest.raises(secrecy.SecretRefused, match="an AWS"):
+        secrecy.clean_node("x", None, [f"cfg/{first}", f"{rest}/x.py"])
+    clean = secrecy.clean_node("x", None, ["src/AKIA_notes.md", "docs/README.md", "src/ghp_helpers/a.py", "b.py"])
+    assert clean.touches == ["src/AKIA_notes.md", "docs/README.md", "src/ghp_helpers/a.py", "b.py"]

@@ -84,3 +84,12 @@ def test_a_part_of_a_key_with_words_around_it_in_a_note_or_a_touch_is_a_marker()
     assert shown["notes"][0] == "plain" and shown["touches"][0] == "src/app.py"
     assert node_shown(Node("m", "GitHub prefixes", notes=("ghp_ is the classic prefix",),
                            touches=("docs/ghp_tokens.md",))) is None
+
+
+def test_a_key_cut_by_hyphens_with_one_after_the_prefix_or_an_aws_id_split_across_touches_is_a_marker():
+    token = "ghp_" + "R7dLq2Vx9NwBz4Kc" + "Yt1HmPa8SgEu6Jf0XiOo"
+    cut = "-".join(token[i:i + 4] for i in range(4, len(token), 4))
+    assert node_shown(Node("h", f"ghp_-{cut}-")) == {"gist": marker("a GitHub token")}
+    aws = "AKIA" + "Z2DXDXDWQ7PL4M3N"
+    shown = node_shown(Node("s", "x", touches=("src/a.py", aws[:10], aws[10:])))
+    assert shown == {"touches": ("src/a.py", marker("an AWS access key id"), marker("an AWS access key id"))}
