@@ -104,12 +104,31 @@ class Derived:
                 continue  # the background build catches up with `sync` when it is installed
             if node is None:
                 index.remove_node(node_id)
+            elif index is self.index:  # a node holding a secret is filed by what agents are shown of it
+                index.update_node(node, graph.lineage.mask.visible(node))
             else:
                 index.update_node(node)
         if node is None:
             self.written.remove_node(node_id)
         else:
             self.written.update_node(node, applied, visible)
+
+    def install(self, graph: GraphData, index: search.SearchIndex) -> None:
+        """An index built off the loop: caught up with what changed while it was built, held nodes filed."""
+        index.sync(graph)
+        self.index = index
+        self.hold(graph)
+
+    def hold(self, graph: GraphData) -> None:
+        """File each node known to hold a secret (the load's scan answered, an index built off the loop came
+        in) by what agents are shown of it: held nodes are rare, and only they are checked."""
+        if self.index is None:
+            return
+        mask = graph.lineage.mask
+        for node_id in mask.held_ids():
+            node = graph.nodes.get(node_id)
+            if node is not None:
+                self.index.update_node(node, mask.visible(node))
 
     def scores(self, graph: GraphReader, now: float) -> dict[str, float]:
         """Unified-pool scores. Percentile ranks do not move with `now`, so one per graph version."""

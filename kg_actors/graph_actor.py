@@ -96,12 +96,12 @@ class GraphState:
         self.derived.changed(self.graph, record, self.clock() if self.clock is not None else None)
 
     def install_index(self, msg: m.InstallIndex) -> None:
-        msg.index.sync(self.graph)  # catch up with what changed while it was built
-        self.derived.index = msg.index
+        self.derived.install(self.graph, msg.index)
 
     def scanned(self, msg: m.Scanned) -> None:
         if msg.graph.lineage is self.graph.lineage:  # else a resync loaded another graph since: shown as checked
             self.graph.lineage.mask.scanned(msg.graph.nodes, msg.graph.edges, msg.held)
+            self.derived.hold(self.graph)
 
     def current(self, msg: m.Current | m.Settled) -> GraphView:
         return self.derived.view(self.graph.snapshot())

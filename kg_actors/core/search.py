@@ -125,6 +125,9 @@ class SearchIndex:
         # Per common term: its holders in rank order, kept by the writes (term_order.py).
         self.orders = TermOrders(self._names, order_min, bits_min)
         self._bulk = False  # building: orders are sorted once at the end, not kept per node
+        # Per node holding a secret a hand edit left: what an agent is shown of it, whose words alone are filed
+        # (withheld.visible), so a right guess of a withheld word ranks it as a wrong one does.
+        self.shown: dict[str, Node] = {}
 
     @classmethod
     def build(cls, graph: GraphReader, order_min: int = ORDER_MIN, bits_min: int = BITS_MIN) -> SearchIndex:
@@ -202,18 +205,23 @@ class SearchIndex:
     def df(self, term: str) -> int:
         return self.postings.df(term)
 
-    def update_node(self, node: Node) -> None:
+    def update_node(self, node: Node, visible: Node | None = None) -> None:
+        """File `node` by its words; by those of `visible` (what an agent is shown of it) when it holds a
+        secret. Without `visible`, a node of the same text stays filed as it was."""
         held = self.nodes.get(node.id)
-        if held is node:
+        if held is node and (visible is None or _text(self.shown.get(node.id, held)) == _text(visible)):
             return
         if name_held(node.id):  # never found: its id holds a secret a hand edit left (held_names.py)
             return
-        if held is not None and (held.gist, held.notes, held.touches) == (node.gist, node.notes, node.touches):
+        if held is not None and _text(held) == _text(node) and (
+                visible is None or _text(self.shown.get(node.id, held)) == _text(visible)):
             self.nodes[node.id] = node  # a read stamp or a tier move: the same terms
             return
         self.remove_node(node.id)
         number = self._number(node.id)
-        terms = node_postings(node)
+        terms = node_postings(node if visible is None else visible)
+        if visible is not None:
+            self.shown[node.id] = visible
         for term in self.postings.add(number, terms):
             key = _family(term)
             if key != term:  # the stems that are their own key are found in postings
@@ -229,7 +237,7 @@ class SearchIndex:
         if node is None:
             return
         number = self._numbers[node_id]
-        terms = node_postings(node)
+        terms = node_postings(self.shown.pop(node_id, node))  # as it was filed
         orders = self.orders
         for term in filter(orders.__contains__, terms):
             orders.remove(term, number, _count(terms[term]))
@@ -357,6 +365,10 @@ class SearchIndex:
 
 # The tables sent with each term by `pieces` (each holds only terms the postings hold).
 _PER_TERM = ("postings", "orders", "hubs", "titles")
+
+
+def _text(node: Node) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
+    return node.gist, node.notes, node.touches
 
 
 def _count(packed: int) -> int:

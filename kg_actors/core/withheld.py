@@ -98,6 +98,14 @@ def notes_shown(notes: tuple[str, ...]) -> tuple[str, ...] | None:
     return None if not held else _items(notes, [held.get(str(i)) for i in range(len(notes))])
 
 
+def visible(node: Node, shown: Node) -> Node:
+    """`node` with only the fields an agent is shown as stored (`shown`: Mask.node's): what search and recall
+    may find it by, so that no withheld word counts towards its rank."""
+    return attrs.evolve(node, gist=node.gist if shown.gist == node.gist else "",
+                        notes=tuple(n for n, s in zip(node.notes, shown.notes) if n == s),
+                        touches=tuple(t for t, s in zip(node.touches, shown.touches) if t == s))
+
+
 def _same_text(a: Node, b: Node) -> bool:
     return a.gist == b.gist and a.notes == b.notes and a.touches == b.touches
 
@@ -148,6 +156,21 @@ class Mask:
             hit = (edge.notes, None if clean else notes_shown(edge.notes))
             self._edges[edge.key] = hit
         return edge if hit[1] is None else attrs.evolve(edge, notes=hit[1])
+
+    def held_ids(self) -> set[str]:
+        """The nodes known to hold a secret: the scan's answer and what a reply's check found since."""
+        found = {key for what, key in self._scan[2] if what == "node"} if self._scan is not None else set()
+        return found | {node_id for node_id, (_, shown) in self._nodes.items() if shown is not None}
+
+    def visible(self, node: Node) -> Node | None:
+        """`node` without its fields holding a secret when it is known to hold one, else None. A lookup for any
+        other node (a search index asks at each write): only a node known held is checked."""
+        hit = self._nodes.get(node.id)
+        scan = self._scan[2] if self._scan is not None else frozenset()
+        if (hit is None or hit[1] is None) and ("node", node.id) not in scan:
+            return None
+        shown = self.node(node)
+        return None if shown is node else visible(node, shown)
 
     def clean(self, node: Node) -> None:
         """`node` holds no secret: a write through kg refused any."""

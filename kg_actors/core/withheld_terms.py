@@ -12,17 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-import attrs
-
 from .model import GraphReader, Node
 from .search import SearchIndex, node_postings
+from .withheld import visible
 
 
 def _shown_words(node: Node, shown: Node) -> set[str]:
-    visible = attrs.evolve(node, gist=node.gist if shown.gist == node.gist else "",
-                           notes=tuple(n for n, s in zip(node.notes, shown.notes) if n == s),
-                           touches=tuple(t for t, s in zip(node.touches, shown.touches) if t == s))
-    return set(node_postings(visible))
+    return set(node_postings(visible(node, shown)))
 
 
 def by_withheld_words(graph: GraphReader, node_id: str, terms: Iterable[str]) -> bool:

@@ -93,3 +93,28 @@ def test_a_key_cut_by_hyphens_with_one_after_the_prefix_or_an_aws_id_split_acros
     aws = "AKIA" + "Z2DXDXDWQ7PL4M3N"
     shown = node_shown(Node("s", "x", touches=("src/a.py", aws[:10], aws[10:])))
     assert shown == {"touches": ("src/a.py", marker("an AWS access key id"), marker("an AWS access key id"))}
+
+
+def test_a_node_known_to_hold_a_secret_is_filed_by_what_agents_are_shown_and_refiled_when_it_changes():
+    from kg_actors.core.search import SearchIndex, node_postings
+
+    held = Node("held", "zebra deployment checklist", notes=(f"key {GHP} wombatword", "plain rollback"))
+    plain = Node("plain", "zebra deployment uses blue green")
+    mask, index = Mask(), SearchIndex()
+    assert mask.visible(held) is None and mask.visible(plain) is None  # known to none yet: nothing checked
+    index.update_node(held)
+    index.update_node(plain)
+    assert index.df("wombatword") == 1
+    mask.scanned({"held": held, "plain": plain}, {}, [("node", "held")])
+    assert mask.held_ids() == {"held"} and mask.visible(plain) is None
+    index.update_node(held, mask.visible(held))
+    assert index.df("wombatword") == 0 and index.df("rollback") == 1 and index.df("zebra") == 2
+    index.update_node(attrs.evolve(held, last_read_ts=5.0))  # a read stamp: filed as it was
+    assert index.df("wombatword") == 0
+    fixed = attrs.evolve(held, notes=("plain rollback",))
+    mask.clean(fixed)  # the user's fix, written through kg
+    index.update_node(fixed, mask.visible(fixed))
+    assert mask.visible(fixed) is None and dict(index.postings.numbered("rollback"))
+    index.remove_node("held")
+    assert index.df("rollback") == 0 and index.df("zebra") == 1
+    assert set(node_postings(plain)) <= set(index.postings)

@@ -1,0 +1,58 @@
+"""A node holding a secret a hand edit left is ranked by what agents are shown of it: a right guess of a word in
+its withheld fields moves it no more than a wrong guess does, in kg_search and in prompt recall."""
+
+from __future__ import annotations
+
+from e2e_helpers import start_server
+from hook_helpers import Harness, node, recall_log, user_graph
+
+from kg_actors.testing import ServerProcess
+
+# Assembled here so no file holds a whole one.
+AWS = "AKIA" + "Z7Q3XK9PLM2RT4VB"
+OAI = "sk-proj-" + "Ab3De5Fg7Hj9Kl1Mn2Pq" + "4Rs6Tu8Vw0Xy2Za4Bc6De8Fg0Hi"
+# (right, wrong): words only the withheld notes hold, and a word of the same length none holds.
+GUESSES = (("wombatword", "wombatwerd"), ("quokkaword", "quokkawerd"), ("key", "kez"), ("aws", "awz"))
+SAID = "user.json holds what looks like a secret in 1 entry"
+
+
+def _user() -> dict:
+    return user_graph([
+        node("held-multi-field", "zebra deployment checklist for staging",
+             notes=[f"AWS key {AWS} quokkaword", f"openai {OAI} wombatword"]),
+        node("plain-deploy-one", "zebra deployment uses blue green"),
+        node("plain-deploy-two", "zebra deployment rollbacks need the flag")])
+
+
+def _scanned(srv: ServerProcess, h: Harness) -> None:
+    """Until the load's scan has answered: its line is logged as its answer goes to the graph's actor, and a
+    write after it is handled after that answer."""
+    for _ in range(3000):  # bounded: each turn is a search
+        if SAID in srv.log.read_text():
+            break
+        h.mcp("kg_search", query="zebra")
+    assert SAID in srv.log.read_text()
+    h.mcp("kg_put_node", level="user", id="otter-lesson", gist="otters hold hands while they sleep")
+
+
+def test_a_right_guess_of_a_withheld_word_ranks_a_node_as_a_wrong_guess_does(tmp_path):
+    srv: ServerProcess = start_server(tmp_path, user=_user())
+    try:
+        h = Harness(srv, str(srv.home))
+        h.start()
+        h.full_read()
+        _scanned(srv, h)
+        alone = h.mcp("kg_search", query="deployment")
+        for right, wrong in GUESSES:
+            said = [h.mcp("kg_search", query=f"deployment {p}").replace(p, "GUESS") for p in (right, wrong)]
+            assert said[0] == said[1], said
+            assert said[0].replace("deployment GUESS", "deployment") == alone, (said[0], alone)
+        for right, wrong in GUESSES:
+            logged = []
+            for guess in (right, wrong):
+                before = len(recall_log(srv))
+                h.prompt(f"zebra deployment checklist staging {guess}")
+                logged.append([r.get("hits") for r in recall_log(srv)[before:]])
+            assert logged[0] == logged[1] and logged[0], logged
+    finally:
+        srv.stop()
