@@ -136,20 +136,21 @@ def _every(what: str, key: str, fields: list[tuple[str, str]], gist: object, not
     refuses it by."""
     found: dict[str, str] = {name: hit.kind for name, text in fields if text and (hit := find(text)) is not None}
     alone = frozenset(found)
-    # A key split across fields, when none holds one alone (beside one, the next field's first word runs on
-    # into its shape: withheld.py keeps such a word from agents, but it is named here as the key's field).
-    joint = {} if alone - _touches(alone) else joined_held(gist, tuple(notes))
-    if joint:
-        found[JOINT.join(joint)] = next(iter(joint.values()))
-    touched = {} if _touches(alone) else joined_held(None, tuple(touches), "touches")  # as across notes
-    if touched:
-        found[JOINT.join(touched)] = next(iter(touched.values()))
+    order = {name: i for i, (name, _) in enumerate(fields)}
+    # A key split across fields (the fields it spans named as one), as withheld.py shows them: beside a field
+    # holding one alone, no other unless a key's block (BEGIN..END lines) holds both, named whole.
+    joint = joined_held(gist, tuple(notes), alone=alone - _touches(alone))
+    touched = joined_held(None, tuple(touches), "touches", alone=frozenset(_touches(alone)))  # as across notes
+    for part in (joint, touched):
+        if part:
+            for field in part:
+                found.pop(field, None)
+            found[JOINT.join(sorted(part, key=lambda f: order.get(f, 0)))] = next(iter(part.values()))
     joint |= touched
     for field, kind, _ in fragments_in((n, t) for n, t in fields if n not in alone and n not in joint):
         found[field] = kind
     if not found:
         return None
-    order = {name: i for i, (name, _) in enumerate(fields)}
     pairs = sorted(found.items(), key=lambda fk: order.get(fk[0].split(JOINT)[0], 0))
     return Held(what, key, pairs[0][0], pairs[0][1], more=tuple(pairs[1:]))
 

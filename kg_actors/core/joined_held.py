@@ -4,13 +4,10 @@ load's scan names it and every agent-facing reply withholds each part (withheld.
 
 from __future__ import annotations
 
-import re
-
 from .secret_joins import joined_texts
 from .secrecy import joined_finding
 
-JOINT = " joined to "
-_BLANK = re.compile(r"\s")  # how a refusal names the fields a joined text spans
+JOINT = " joined to "  # how a refusal names the fields a joined text spans
 
 
 def joined_held(gist: object, notes: list[object] | tuple[object, ...] | None, name: str = "notes",
@@ -18,11 +15,12 @@ def joined_held(gist: object, notes: list[object] | tuple[object, ...] | None, n
     """Each field (`gist`, `notes[2]`) of a key made whole across fields, with the key's kind (never the key);
     a private key's block whole, from its BEGIN line to its END line, when a note of it takes part.
 
-    `alone`: the fields holding one by themselves. A key's shape runs on into the next field's first word, so
-    beside such a field another is a part of the key only when it looks like a piece of one (no blank)."""
+    `alone`: the fields holding one by themselves. A key's shape runs on into the next field's first word
+    (`ghp_…` and a gist "capybara" read as one longer token), so a text joined with such a field names no
+    other field: a part is one of a key the other fields make without it."""
     items = list(notes or ())
-    texts = {f"{name}[{i}]": t for i, t in enumerate(items)} | {"gist": gist}
     out: dict[str, str] = {}
+    whole: dict[str, str] = {}  # fields holding one alone found in a joined text: a block's lines go with them
     spans: list[set[str]] = []
     for joined in joined_texts(gist, items, name):
         fields = set(joined.field.split(JOINT))
@@ -32,16 +30,14 @@ def joined_held(gist: object, notes: list[object] | tuple[object, ...] | None, n
         if found is not None:
             spans.append(fields)
             for field in joined.field.split(JOINT):
-                if not fields & alone or field in alone or _piece(texts.get(field)):
+                if not fields & alone:
                     out.setdefault(field, found.kind)
-    for begin, end, kind in _blocks(items, name, out):
+                elif field in alone:
+                    whole.setdefault(field, found.kind)
+    for begin, end, kind in _blocks(items, name, {**whole, **out}):
         for i in range(begin, end + 1):
             out.setdefault(f"{name}[{i}]", kind)
     return out
-
-
-def _piece(text: object) -> bool:
-    return isinstance(text, str) and bool(text.strip()) and not _BLANK.search(text.strip())
 
 
 def _blocks(items: list[object], name: str, held: dict[str, str]) -> list[tuple[int, int, str]]:

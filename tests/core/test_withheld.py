@@ -118,3 +118,26 @@ def test_a_node_known_to_hold_a_secret_is_filed_by_what_agents_are_shown_and_ref
     index.remove_node("held")
     assert index.df("rollback") == 0 and index.df("zebra") == 1
     assert set(node_postings(plain)) <= set(index.postings)
+
+
+def test_a_short_word_beside_a_note_holding_a_whole_key_is_shown_and_matches_what_the_scan_names():
+    from kg_actors.core.held_secrets import in_node
+
+    whole = "ghp_" + "R7dLq2Vx9NwBz4Kc" + "Yt1HmPa8SgEu6Jf0XiOo"
+    nodes = [Node("a", "capybara", notes=(f"the key {whole} narwhalword",)),
+             Node("b", "capybara", notes=(f"old token was {whole} (revoked)",)),
+             Node("c", "capybara lesson here", notes=("plain", f"the key {whole} narwhalword")),
+             Node("d", "capybara", notes=(f"the key {whole}", "plain", "ok"))]
+    for node in nodes:
+        shown = node_shown(node)
+        assert shown is not None and "gist" not in shown, (node.id, shown)
+        assert [n == marker("a GitHub token") for n in shown["notes"]] == [whole in n for n in node.notes], shown
+        scan = in_node(node.id, {"gist": node.gist, "notes": list(node.notes)})
+        assert scan is not None and [f for f, _ in scan.fields()] == [
+            f"notes[{i}]" for i, n in enumerate(node.notes) if whole in n], scan
+    # A key split across two notes beside one holding a key whole: each part still withheld and named.
+    split = Node("e", "capybara", notes=(f"the key {whole}", whole[:20], whole[20:]))
+    shown = node_shown(split)
+    assert shown is not None and "gist" not in shown and all(n == marker("a GitHub token") for n in shown["notes"])
+    scan = in_node("e", {"gist": split.gist, "notes": list(split.notes)})
+    assert scan is not None and [f for f, _ in scan.fields()] == ["notes[0]", "notes[1] joined to notes[2]"], scan

@@ -56,3 +56,30 @@ def test_a_right_guess_of_a_withheld_word_ranks_a_node_as_a_wrong_guess_does(tmp
             assert logged[0] == logged[1] and logged[0], logged
     finally:
         srv.stop()
+
+
+def test_a_short_gist_or_note_beside_a_note_holding_a_key_is_shown_found_and_not_named_by_the_scan(tmp_path):
+    whole = "ghp_" + "R7dLq2Vx9NwBz4Kc" + "Yt1HmPa8SgEu6Jf0XiOo"
+    srv: ServerProcess = start_server(tmp_path, user=user_graph([
+        node("one-note-b", "capybara", notes=[f"old token was {whole} (revoked)"]),
+        node("one-note-c", "capybara lesson here", notes=["plain", f"the key {whole} narwhalword"])]))
+    try:
+        h = Harness(srv, str(srv.home))
+        h.start()
+        h.full_read()
+        marker = "[withheld: holds what looks like a GitHub token; edit it in kg's editor]"
+        b, c = (h.mcp("kg_read", id=i, level="user") for i in ("one-note-b", "one-note-c"))
+        assert "gist: capybara" in b and b.count(marker) == 1 and whole not in b, b
+        assert "plain" in c and c.count(marker) == 1 and whole not in c, c
+        found = h.mcp("kg_search", query="capybara")
+        assert "one-note-b" in found and "one-note-c" in found and whole not in found, found
+        said = "user.json holds what looks like a secret in 2 entries"
+        for _ in range(3000):  # bounded: each turn is a search
+            if said in srv.log.read_text():
+                break
+            h.mcp("kg_search", query="capybara")
+        log = srv.log.read_text()
+        assert "node 'one-note-b' notes[0] (holds a GitHub token);" in log, log[-2000:]
+        assert "node 'one-note-c' notes[1] (holds a GitHub token)." in log, log[-2000:]
+    finally:
+        srv.stop()
