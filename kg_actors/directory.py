@@ -88,7 +88,7 @@ class GraphDirectory:
             return f"project:{slug}" in self._handles or self._stored(slug)
         if self._stored(L.hashed_slug(root)):
             return True
-        for name in (L.base_slug(root), L.reference_slug(root)):  # ours, then kg-memory 0.17's
+        for name in (L.base_slug(root), L.reference_slug(root), *L.earlier_slugs(root)):  # ours, 0.17's, older
             if name is None:
                 continue
             if name in self._root_of:  # loaded or claimed: its folder is known without reading the file

@@ -222,16 +222,38 @@ def _last_meta(data: bytes) -> object:
 
 
 def base_slug(root: str) -> str:
-    # A folder named by a key (`~/ghp_…`) gets it masked: the store's folder names are committed and pushed.
-    name = _SLUG_RE.sub("-", masked_names(os.path.basename(root.rstrip("/")))).strip(".-") or "project"
-    return "project" if name_held(name[:64]) else name[:64]
+    # A folder named by a key (`~/ghp_…`) never gives its name: the store's folder names are committed and
+    # pushed. Nor a plain name another folder would want (`project`): `masked-` and the hash of its path.
+    if named_by_key(root):
+        return f"masked-{_hash(root)}"
+    return (_SLUG_RE.sub("-", os.path.basename(root.rstrip("/"))).strip(".-") or "project")[:64]
 
 
 _HASH_CHARS = 8  # of a hashed slug's tail
 
 
+def _hash(root: str) -> str:
+    return hashlib.sha256(root.encode()).hexdigest()[:_HASH_CHARS]
+
+
 def hashed_slug(root: str) -> str:
-    return f"{base_slug(root)}-{hashlib.sha256(root.encode()).hexdigest()[:_HASH_CHARS]}"
+    return base_slug(root) if named_by_key(root) else f"{base_slug(root)}-{_hash(root)}"
+
+
+def named_by_key(root: str) -> bool:
+    """Whether a project folder's name holds what looks like a key (or a part of one)."""
+    name = os.path.basename(root.rstrip("/"))
+    return masked_names(name) != name or name_held(name)
+
+
+def earlier_slugs(root: str) -> tuple[str, ...]:
+    """The store folders an older kg gave a folder named by a key (its masked name, `project` when that read
+    as a key too; with the hash beside another's): still that folder's when they record it."""
+    if not named_by_key(root):
+        return ()
+    name = _SLUG_RE.sub("-", masked_names(os.path.basename(root.rstrip("/")))).strip(".-") or "project"
+    name = "project" if name_held(name[:64]) else name[:64]
+    return f"{name}-{_hash(root)}", name
 
 
 def folder_name_ok(name: str) -> bool:
@@ -263,6 +285,9 @@ def choose_slug(layout: Layout, root: str) -> str:
     plain, hashed = base_slug(root), hashed_slug(root)
     if there(layout.project_graph(hashed)):
         return hashed
+    for slug in earlier_slugs(root):
+        if there(layout.project_graph(slug)) and recorded_project_path(layout.project_graph(slug)) == root:
+            return slug
     plain_file = layout.project_graph(plain)
     plain_recorded = recorded_project_path(plain_file) if there(plain_file) else None
     if plain_recorded == root:

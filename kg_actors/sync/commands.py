@@ -179,7 +179,7 @@ def project_of_folder(layout: L.Layout, folder: str) -> str:
     def has_own_graph(sub: str) -> bool:  # a graph stored for that exact folder
         if layout.project_graph(L.hashed_slug(sub)).exists():
             return True
-        names = (L.base_slug(sub), L.reference_slug(sub))  # ours, then kg-memory 0.17's
+        names = (L.base_slug(sub), L.reference_slug(sub), *L.earlier_slugs(sub))  # ours, 0.17's, an older kg's
         return any(name is not None and layout.project_graph(name).exists()
                    and L.recorded_project_path(layout.project_graph(name)) == sub for name in names)
 

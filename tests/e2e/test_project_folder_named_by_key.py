@@ -86,3 +86,34 @@ def test_a_folder_named_by_a_key_keeps_its_memory_but_the_key_is_never_stored_co
         assert "Zq8Xw2Lk9Vb4Nm7" not in git(srv.store, "log", "--all", "-p", env=srv.env)
     finally:
         srv.stop()
+
+
+def test_a_folder_named_by_a_key_takes_a_masked_store_folder_and_an_older_kgs_project_folder_still_binds(tmp_path):
+    env = git_env(tmp_path)
+    srv = ServerProcess(tmp_path, env)
+    keyed, plain, older = srv.project(f"work/{GHP}"), srv.project("project"), srv.project(f"old/{GHP}")
+    # An older kg's store folder for the second key-named folder, named `project` then (its masked name read as
+    # a part of a key too): it stays that folder's.
+    legacy = srv.store / "projects" / "project"
+    legacy.mkdir(parents=True)
+    (legacy / "graph.json").write_text(json.dumps(project_graph(os.path.realpath(older), [
+        node("lesson-of-older-kg", "Learnt there when its graph folder was named project.")])))
+    srv.start("--no-editor")
+    try:
+        h = Harness(srv, keyed)
+        assert h.start().context and h.kg_sid
+        h.mcp("kg_put_node", level="project", id="lesson-in-key-folder", gist="A lesson learnt in that folder.")
+        p = Harness(srv, plain)
+        assert p.start().context and p.kg_sid
+        p.mcp("kg_put_node", level="project", id="lesson-in-plain-folder", gist="A lesson of the project folder.")
+        assert "lesson-of-older-kg" in Harness(srv, older).start().context
+        names = sorted(q.name for q in (srv.store / "projects").iterdir())
+        masked = [n for n in names if n.startswith("masked-")]
+        assert len(masked) == 1 and "project" in names, names
+        assert json.loads((legacy / "graph.json").read_text())["_meta"]["project_path"] == os.path.realpath(older)
+        status = kg(["status"], srv.env).stdout
+        assert f"project:{masked[0]} (" in status and "Zq8Xw2Lk9Vb4Nm7" not in status, status
+        assert "lesson-in-plain-folder" in Harness(srv, plain).start().context
+        assert "lesson-in-key-folder" in Harness(srv, keyed).start().context
+    finally:
+        srv.stop()

@@ -132,3 +132,28 @@ def test_a_graph_folder_renamed_by_hand_for_a_renamed_project_is_taken_by_that_p
     # Its recorded folder back on this machine: it is that folder's again, never the other's.
     old.mkdir()
     assert L.choose_slug(lay, str(spaced)) == "r07-new"  # a graph of its own
+
+
+def test_a_folder_named_by_a_key_takes_a_hashed_masked_folder_never_a_plain_name_and_an_older_one_still_binds(tmp_path):
+    lay = L.Layout(tmp_path / "store")
+    token = "ghp_" + "Zq8Xw2Lk9Vb4Nm7Rt1Yp" + "3Hs6Dj0Fg5Ca8Ue2"  # assembled: no file holds a whole one
+    keyed, other_keyed, plain = (tmp_path / "work" / token), (tmp_path / "old" / token), tmp_path / "x" / "project"
+    for folder in (keyed, other_keyed, plain):
+        folder.mkdir(parents=True)
+    slug = L.choose_slug(lay, str(keyed))
+    assert slug.startswith("masked-") and slug == L.base_slug(str(keyed)) == L.hashed_slug(str(keyed)), slug
+    assert "Zq8Xw2" not in slug and L.choose_slug(lay, str(other_keyed)) not in (slug, "project")
+    _stored(lay, slug, keyed)
+    assert L.choose_slug(lay, str(keyed)) == slug
+    assert L.choose_slug(lay, str(plain)) == "project"  # a folder named `project` keeps its own plain name
+    spaced = tmp_path / "s" / " ".join(token)
+    spaced.mkdir(parents=True)
+    assert L.base_slug(str(spaced)).startswith("masked-")
+    # An older kg's store folder for it, named `project` then (or `project-<hash>` beside another): still its own.
+    _stored(lay, "project", other_keyed)
+    assert L.choose_slug(lay, str(other_keyed)) == "project"
+    assert L.choose_slug(lay, str(plain)) == L.hashed_slug(str(plain))  # taken: as for any name taken
+    older = tmp_path / "older" / token
+    older.mkdir(parents=True)
+    _stored(lay, "project-" + L.hashed_slug(str(older))[len("masked-"):], older)
+    assert L.choose_slug(lay, str(older)) == "project-" + L.hashed_slug(str(older))[len("masked-"):]
