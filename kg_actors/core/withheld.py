@@ -38,16 +38,18 @@ def marker(kind: str) -> str:
 
 _MARKER = re.compile(r"\[withheld: holds what looks like [^\]\n]{1,200}; edit it in kg's editor\]")
 MARKER_SENT = "is the marker kg shows in place of a withheld secret; send the field's text"
+MARKER_WITHIN = "holds the marker kg shows in place of a withheld secret; send the field's own text without it"
 
 
 def refuse_markers(name: str, values: Iterable[str], stored: Iterable[str] = ()) -> None:
-    """A field sent as a marker where it stands for no stored field (another field, a new node, a second copy):
-    refused, as storing it would keep a text that looks exactly like a withheld secret. `stored`: the texts
-    the same field holds as stored (one a hand edit left as a marker's text stays as it is)."""
+    """A field sent as a marker where it stands for no stored field (another field, a new node, a second copy),
+    or holding one among words of its own: refused, as storing it would keep a text that looks like a withheld
+    secret. `stored`: the texts the same field holds as stored (one a hand edit left so stays as it is)."""
     kept = set(stored)
     for i, value in enumerate(values):
-        if value not in kept and _MARKER.fullmatch(value.strip()):
-            raise InvalidInput(name if name == "gist" else f"{name}[{i}]", MARKER_SENT)
+        if value not in kept and "[withheld: " in value and (found := _MARKER.search(value)) is not None:
+            whole = found.group() == value.strip()
+            raise InvalidInput(name if name == "gist" else f"{name}[{i}]", MARKER_SENT if whole else MARKER_WITHIN)
 
 
 def withheld_fields(fields: Iterable[tuple[str, str]]) -> dict[str, str]:

@@ -141,3 +141,20 @@ def test_a_short_word_beside_a_note_holding_a_whole_key_is_shown_and_matches_wha
     assert shown is not None and "gist" not in shown and all(n == marker("a GitHub token") for n in shown["notes"])
     scan = in_node("e", {"gist": split.gist, "notes": list(split.notes)})
     assert scan is not None and [f for f, _ in scan.fields()] == ["notes[0]", "notes[1] joined to notes[2]"], scan
+
+
+def test_a_field_holding_a_markers_text_with_words_around_it_is_refused_naming_the_field():
+    import pytest
+
+    from kg_actors.core.errors import InvalidInput
+    from kg_actors.core.withheld import refuse_markers
+
+    mark = marker("a GitHub token")
+    for values, field in (([f"{mark} see docs"], "gist"), ([f"ok", f"{mark} plus my words"], "notes[1]"),
+                          ([f"see {mark}"], "gist")):
+        name = "gist" if field == "gist" else "notes"
+        with pytest.raises(InvalidInput) as refused:
+            refuse_markers(name, values)
+        assert refused.value.field == field and "holds the marker" in str(refused.value), str(refused.value)
+    refuse_markers("notes", [f"{mark} as stored"], stored=[f"{mark} as stored"])  # a hand edit's text, as it is
+    refuse_markers("gist", ["[withheld: my own brackets] are fine"])

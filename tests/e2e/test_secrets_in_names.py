@@ -176,6 +176,16 @@ def test_a_marker_sent_where_it_stands_for_no_stored_field_is_refused_naming_the
             assert f"{field}: {rule}" in said and token not in said, said
         said = _refused(h, "kg_put_node", level="user", id="a-new-node", gist=marker)
         assert f"gist: {rule}" in said, said
+        # With words of its own after it (or before): refused as the marker alone, naming the field.
+        within = "holds the marker kg shows in place of a withheld secret; send the field's own text without it"
+        said = _refused(h, "kg_put_node", level="user", id="a-new-node", gist=f"{marker} see docs")
+        assert f"gist: {within}" in said, said
+        said = _refused(h, "kg_put_node", level="user", id="release-steps", gist="release steps walnut",
+                        notes=[f"{marker} plus my words", "tag after"])
+        assert f"notes[0]: {within}" in said and token not in said, said
+        said = _refused(h, "kg_put_edge", level="user", **{"from": "release-steps", "to": "scripts/release.sh"},
+                        rel="runs", notes=[f"see {marker}"])
+        assert f"notes[0]: {within}" in said, said
         said = _refused(h, "kg_put_edge", level="user", **{"from": "release-steps", "to": "scripts/release.sh"},
                         rel="runs", notes=[marker])
         assert f"notes[0]: {rule}" in said, said
