@@ -50,6 +50,9 @@ class Held:
         return ", ".join(f"{field} (holds {kind})" for field, kind in self.fields())
 
     def said(self) -> str:
+        if self.shown and self.what == "edge":  # the edge's key, then which part of it holds the key
+            part = "its rel" if self.field == "rel" else f"its {self.field} end"
+            return f"edge '{self.shown}' ({part} holds {self.kind})"
         if self.shown:  # the key itself holds it: never said whole
             return f"{self.what} {self.field} '{self.shown}' (holds {self.kind})"
         return f"{self.what} '{self.key}' {self.fields_said()}"

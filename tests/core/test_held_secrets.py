@@ -107,3 +107,16 @@ def test_a_key_cut_by_hyphens_with_one_after_the_prefix_or_an_aws_id_split_acros
     assert [(h.key, h.fields()) for h in found] == [
         ("hyph", (("gist", "a GitHub token"),)),
         ("split", (("touches[1] joined to touches[2]", "an AWS access key id"),))]
+
+
+def test_an_edge_whose_end_or_rel_holds_a_key_is_said_as_the_edge_then_which_part_holds_it():
+    found = list(held_in(_graph({}, {
+        f"plain-deploy-one->{GHP[:26]}:depends-on": {"from": "plain-deploy-one", "to": GHP[:26], "rel": "depends-on"},
+        f"{GHP}->b:uses": {"from": GHP, "to": "b", "rel": "uses"},
+        f"a->b:{GHP}": {"from": "a", "to": "b", "rel": GHP}})))
+    assert [h.said() for h in found] == [
+        "edge 'plain-deploy-one->ghp_… (26 characters):depends-on' (its to end holds part of a GitHub token)",
+        "edge 'ghp_… (40 characters)->b:uses' (its from end holds a GitHub token)",
+        "edge 'a->b:ghp_… (40 characters)' (its rel holds a GitHub token)"]
+    node = next(held_in(_graph({GHP: {"id": GHP, "gist": "x"}})))
+    assert node.said() == "node id 'ghp_… (40 characters)' (holds a GitHub token)"
