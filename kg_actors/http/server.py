@@ -15,6 +15,7 @@ first bytes. A connection idle (or stalled mid-request) for KEEP_ALIVE_SECONDS i
 from __future__ import annotations
 
 import logging
+import re
 import select
 import socket
 from functools import partial
@@ -164,9 +165,11 @@ class _Connection:
 
     def _scope(self, request: h11.Request) -> dict[str, Any]:
         target, headers = bytes(request.target), list(request.headers)
-        if target[:7].lower() == b"http://":  # the absolute form (RFC 9112 3.2.2), which servers must take:
-            authority, _, rest = target[7:].partition(b"/")  # its host stands for the Host header (checked so)
-            target, headers = b"/" + rest, [(n, v) for n, v in headers if n != b"host"] + [(b"host", authority)]
+        if (scheme := _ABSOLUTE.match(target)) is not None:  # the absolute form (RFC 9112 3.2.2), which servers
+            # must take: its host stands for the Host header (checked so)
+            authority, path = scheme.group(1), target[scheme.end():]
+            target = path if path.startswith(b"/") else b"/" + path
+            headers = [(n, v) for n, v in headers if n != b"host"] + [(b"host", authority)]
         raw_path, _, query = target.partition(b"?")
         return {
             "type": "http", "asgi": _ASGI, "http_version": request.http_version.decode(),
@@ -209,6 +212,9 @@ class _Connection:
         head = (f"HTTP/1.1 {status} {_REASONS.get(status, b'').decode()}\r\ncontent-type: text/plain\r\n"
                 f"content-length: {len(body)}\r\nconnection: close\r\n\r\n").encode()
         await self.stream.send_all(head + body)
+
+
+_ABSOLUTE = re.compile(rb"(?i)https?://([^/?#]*)")
 
 
 def _declared_too_big(request: h11.Request) -> bool:

@@ -184,6 +184,11 @@ async def test_a_request_in_the_absolute_form_is_served_as_its_path():
         reply = await raw.receive_some(65536)
         assert reply.startswith(b"HTTP/1.1 201 ") and b'"path": "/api/x"' in reply and b'"query": "a=1"' in reply, reply
         assert b'"host": "127.0.0.1:%d"' % port in reply, reply  # its authority is the Host the app checks
+        for target in (b"http://127.0.0.1:%d?a=1" % port, b"HTTPS://127.0.0.1:%d/api/x?a=1" % port):
+            raw = await trio.open_tcp_stream("127.0.0.1", port)
+            await raw.send_all(b"GET " + target + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            reply = await raw.receive_some(65536)
+            assert b'"query": "a=1"' in reply and b'"host": "127.0.0.1:%d"' % port in reply, reply
 
 
 async def test_a_body_declared_over_the_limit_behind_100_continue_is_refused_before_it_is_sent():
