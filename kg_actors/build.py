@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from .editor.page_digest import page_files
 from .server_probe import is_ours
 
 PACKAGE = Path(__file__).resolve().parent
@@ -28,8 +29,7 @@ def build_of(package: Path) -> str:
     """A digest of a package's Python sources and the editor's page (names and contents): the page the server
     serves is its code too (an upgrade that changes only it is a restart to do, as `kg status` says)."""
     digest = hashlib.sha256()
-    page = package / "editor" / "static"
-    files = [*package.rglob("*.py"), *(p for p in page.rglob("*") if p.is_file())]
+    files = [*package.rglob("*.py"), *page_files(package / "editor" / "static")]
     for path in sorted(files):
         if "__pycache__" in path.parts:
             continue

@@ -31,7 +31,9 @@ def digest_of(files: Iterable[tuple[str, bytes]]) -> str:
 
 
 def page_files(root: Path = STATIC) -> list[Path]:
-    return sorted(p for p in root.rglob("*") if p.is_file())
+    """The page's files, less an editor's leftovers beside them (`.app.js.swp`, `app.js~`): never served, and
+    no change of the page."""
+    return sorted(p for p in root.rglob("*") if p.is_file() and not p.name.startswith(".") and not p.name.endswith("~"))
 
 
 def folder_digest(root: Path = STATIC) -> str:

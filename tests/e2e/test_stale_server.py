@@ -110,6 +110,8 @@ def test_a_build_changes_with_the_code_and_the_editors_page_and_not_with_cached_
     (package / "editor" / "static" / "app.js").write_text("let a = 1;\n")
     first = build_of(package)
     (package / "__pycache__" / "server.cpython-311.pyc").write_bytes(b"\0")
+    (package / "editor" / "static" / ".app.js.swp").write_bytes(b"\0")  # an editor's leftovers: no change
+    (package / "editor" / "static" / "app.js~").write_text("let a = 0;\n")
     assert build_of(package) == first
     (package / "editor" / "static" / "app.js").write_text("let a = 2;\n")  # an upgrade that changes only the page
     assert build_of(package) != first
