@@ -95,12 +95,14 @@ def _inserted(raw: bytes, entry: dict[str, Any], path: Path) -> bytes:
     """The JSONC file with mcp.kg added as a few lines of text, every other byte kept; checked by reading it back.
     Not JSON even with comments allowed: the SetupError of `current`."""
     data, _ = as_opencode_reads(raw, path)
-    text = raw.decode("utf-8")
+    bom = "\ufeff" if raw.startswith(b"\xef\xbb\xbf") else ""  # kept, and out of the JSONC editor's way
+    text = raw.decode("utf-8").removeprefix(bom)
     try:
         if SERVER in data.get("mcp", {}):  # an older setup's entry: replaced
             text = jsonc.remove(text, ("mcp", SERVER))
         text = (jsonc.insert(text, ("mcp",), SERVER, entry) if "mcp" in data else
                 jsonc.insert(text, (), "mcp", {SERVER: entry}))
+        text = bom + text
         out, _ = as_opencode_reads(text.encode(), path)
     except (SetupError, ValueError, StopIteration):
         out = {}
@@ -125,10 +127,11 @@ def removed(raw: bytes, path: Path, before: bytes | None = None, known: bool = F
     if had is not None and "$schema" not in had and data.get("$schema") == SCHEMA:
         gone.append(("$schema",))
     if commented:
-        text = raw.decode("utf-8")
+        bom = "\ufeff" if raw.startswith(b"\xef\xbb\xbf") else ""
+        text = raw.decode("utf-8").removeprefix(bom)
         for where in gone:
             text = jsonc.remove(text, where)
-        return text.encode()
+        return (bom + text).encode()
     for where in gone:
         del (data if len(where) == 1 else data[where[0]])[where[-1]]
     return json_like(data, raw)

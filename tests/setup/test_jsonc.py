@@ -90,6 +90,7 @@ OPENCODE_LAYOUTS = [
     '{"mcp": {}, /* one line */ "theme": "x",}',
     '// top\n{"mcp": {"a": {"type": "remote"}, "b": {"type": "remote"}}} // after\n',
     '{\n    "mcp": {"a": {"type": "remote"},},\n    // four spaces\n    "theme": "x",\n}',
+    '\ufeff{\n  // a BOM before the comments (OpenCode reads it)\n  "theme": "x",\n}\n',
 ]
 
 
