@@ -78,7 +78,13 @@ def compare(before: Seen | None, now: os.stat_result | None) -> Found:
 def missing_at_start(path: Path) -> str | None:
     """What says a graph file that is not there existed (its previous save, a journal naming it), or None:
     a start that loads it anyway says so, since the lessons of its last save are lost with it."""
-    if os.path.lexists(path):
+    try:
+        os.lstat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        pass
+    except OSError:  # a folder it may not look into: there or not, the load says why it cannot be read
+        return None
+    else:
         return None
     prev = files.prev_of(path)
     if prev.exists():

@@ -227,7 +227,7 @@ def unused_name(path: Path) -> Path:
 def real_file(path: Path) -> Path:
     """Where a symlinked file really is (a graph file linked into a synced folder): it is saved there, with
     its `.prev` beside it, and the link stays a link. One lstat for a plain file."""
-    return Path(os.path.realpath(path)) if path.is_symlink() else path
+    return Path(os.path.realpath(path)) if os.path.islink(path) else path  # False in a folder it may not enter
 
 
 def dangling(named: Path, real: Path) -> str | None:

@@ -29,6 +29,15 @@ def _user_of(uid: int) -> str:
         return str(uid)
 
 
+def closed_folder(path: Path) -> Path:
+    """The first folder above `path`, from the top, the server may not enter (its parent when none is found)."""
+    effective = os.access in os.supports_effective_ids
+    for folder in reversed(path.parents):
+        if not os.access(folder, os.X_OK, effective_ids=effective):
+            return folder
+    return path.parent
+
+
 def said(path: Path, exc: OSError) -> tuple[str, str] | None:
     """(why, fix) when reading `path` failed for a cause outside the file's content, else None."""
     code = exc.errno
@@ -36,15 +45,22 @@ def said(path: Path, exc: OSError) -> tuple[str, str] | None:
     if code in PERMISSION:
         me = _user_of(os.geteuid())
         fix = f"`chmod u+rw {shlex.quote(str(path))}`"
+        what = f"{path} may not be read"
         try:
             owner = os.stat(path).st_uid
-        except OSError:  # a folder above it may not be looked into
-            folder = path.parent
+        except OSError:  # a folder above it may not be looked into: the file itself is not what is refused
+            folder = closed_folder(path)
+            what = f"the folder {folder} may not be entered"
             fix = f"`chmod u+rwx {shlex.quote(str(folder))}` (a folder above it the server may not look into)"
+            try:
+                if (owner := os.stat(folder).st_uid) != os.geteuid():
+                    fix += f" and `chown {me} {shlex.quote(str(folder))}` (it belongs to {_user_of(owner)})"
+            except OSError:
+                pass
         else:
             if owner != os.geteuid():
                 fix += f" and `chown {me} {shlex.quote(str(path))}` (it belongs to {_user_of(owner)})"
-        why = (f"{path} may not be read by the server's user {me}: {exc.strerror or exc} ({name}), a permission, "
+        why = (f"{what} by the server's user {me}: {exc.strerror or exc} ({name}), a permission, "
                "not damage: it was left where it is and its previous save is not served in its place")
         return why, f"{fix}; the graph then loads whole at its next use"
     if code in PASSING:

@@ -137,3 +137,45 @@ def test_doctor_names_a_file_an_older_kg_set_aside_that_reads_and_its_fix_merges
     assert run.returncode == 0, run.stderr
     nodes = json.loads(graph.read_text())["nodes"]
     assert {"pp-first-lesson", "pp-written-since", "pp-lost-lesson"} <= set(nodes), sorted(nodes)
+
+
+@needs_other_user
+def test_a_project_folder_the_server_may_not_enter_is_named_as_a_folder_and_loaded_whole_once_it_may():
+    """chmod 000 on projects/pp: the fix is the folder's permission (never a move aside of a file it cannot
+    even see), and once the folder opens its next use loads the graph whole, with no reload nor restart."""
+    with other_user_server() as srv:
+        cwd = srv.project("pp")
+        folder = srv.store / "projects" / "pp"
+        folder.mkdir(parents=True)
+        (srv.store / "user.json").write_text(_graph_json(None, "user-lesson-node"))
+        graph = folder / "graph.json"
+        graph.write_text(_graph_json(cwd, "pp-first-lesson", "pp-second-lesson"))
+        (folder / "graph.prev").write_text(_graph_json(cwd, "pp-first-lesson"))
+        own(srv)
+        folder.chmod(0)
+
+        srv.start("--no-editor")
+        conn = Client(srv)
+        text, err = conn.tool("kg_read", cwd=cwd)
+        assert not err and "user-lesson-node" in text and "pp-first-lesson" not in text, text
+        assert f"`chmod u+rwx {folder}`" in text and "graph.prev" not in text, text
+        assert ".aside" not in text and "put a good copy back" not in text, text
+        sid = session_id(text)
+        text, err = conn.tool("kg_put_node", session_id=sid, level="project", id="while-refused", gist="refused")
+        assert err and text.startswith("Error: NOT WRITTEN") and f"chmod u+rwx {folder}" in text, text
+        status = conn.run("status")
+        assert f"`chmod u+rwx {folder}`" in status.stdout and ".aside" not in status.stdout, status.stdout
+        assert "graph.prev" not in status.stdout and "put a good copy back" not in status.stdout, status.stdout
+
+        folder.chmod(0o755)  # the permission fixed: the next use loads it whole
+        text, err = conn.tool("kg_read", cwd=cwd)
+        assert not err and "pp-second-lesson" in text and "could not be loaded" not in text, text
+        text, err = conn.tool("kg_put_node", session_id=sid, level="project", id="after-the-fix", gist="kept")
+        assert not err, text
+        assert srv.stop() == 0
+        assert {"pp-first-lesson", "pp-second-lesson", "after-the-fix"} <= set(json.loads(graph.read_text())["nodes"])
+        folder.chmod(0)  # with the server down, doctor says it as the next start would
+        doctor = conn.run("doctor")
+        folder.chmod(0o755)
+        assert doctor.returncode == 1 and f"`chmod u+rwx {folder}`" in doctor.stdout, doctor.stdout
+        assert ".aside" not in doctor.stdout and "graph.prev" not in doctor.stdout, doctor.stdout
