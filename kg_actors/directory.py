@@ -153,6 +153,10 @@ class GraphDirectory:
         aside = self._fell_back.get(key)
         if aside is None or not os.path.lexists(aside):  # a symlink loop set aside is there, though exists() says no
             return None
+        if loop := kept_aside.loop_said(aside):
+            return (f"its file was a symlink loop at a start and its previous save was loaded: what was written "
+                    f"after that save is missing. The loop is kept as {aside}: {loop.split(': ', 1)[1]} (remove "
+                    "it); `kg restore` brings back a committed version.")
         return (f"its file could not be read at a start and its previous save was loaded: what was "
                 f"written after that save is missing. The unreadable file is kept as {aside} (remove it once "
                 "looked at); `kg restore` brings back a committed version.")

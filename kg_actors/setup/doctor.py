@@ -22,7 +22,7 @@ from .. import __version__, server_process
 from ..build import build_id, stale_said
 from ..harness import gemini_trust
 from ..server_probe import EDITOR_MOVE, OtherServer, editor_fix, get_health, listening, port_taken, probe_health
-from ..storage import faults, lock
+from ..storage import faults, kept_aside, lock
 from ..storage.files import probe_write
 from ..storage.refusals import user_fix
 from . import SetupError, codex
@@ -178,6 +178,9 @@ def trouble_fix(trouble: dict[str, Any]) -> str:
     """The fix for a graph /health names in graphs_in_trouble."""
     if trouble.get("kind") == "unavailable":  # a permission or a disk error: what fixes it depends on which
         return str(trouble.get("fix"))
+    if trouble.get("kind") == "fell_back" and kept_aside.loop_said(Path(str(trouble.get("kept")))):
+        return (f"remove {_arg(trouble.get('kept'))} (a symlink loop holds nothing); "
+                f"`kg restore --at DATE {_arg(trouble.get('graph'))}` brings back a committed version")
     if trouble.get("kind") == "fell_back":
         return (f"look at {trouble.get('kept')} (what was written after the previous save is in it), then remove it "
                 "(when it reads as a graph, kg doctor says how to merge it back); "

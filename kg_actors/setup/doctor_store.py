@@ -93,6 +93,9 @@ def check_store(r: Says, root: Path, loaded: Collection[str]) -> None:
         r.ok("stored graphs", f"{read} graph(s) not loaded by the server read, with their journals")
     for kept in kept_aside.in_store(root):
         key = _key_of(root, kept)
+        if loop := kept_aside.loop_said(kept):  # it leads nowhere: nothing to merge nor look at
+            r.warn(f"graph {key}", f"{loop}, set aside at a load", f"remove {shlex.quote(str(kept))}")
+            continue
         if (lacking := _reads_as_graph(kept)) is not None:
             # Set aside as corrupt by an older kg while it was only refused (a permission): it holds a whole save.
             graph = layout.graph_file(key)

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from . import faults, read_refusals, user_files
+from . import faults, kept_aside, read_refusals, user_files
 
 log = logging.getLogger(__name__)
 
@@ -456,6 +456,8 @@ def load_json(path: Path, build: Callable[[Any, Reading], Any] | None = None, fe
             os.replace(path, aside)
         except OSError:
             aside = path
+        else:
+            kept_aside.off_the_live_file(aside, path)
         log.error("%s is unreadable (%s); falling back to %s (the previous save); the bad file is kept as %s",
                   path, exc, prev.name, aside.name)
         if set_aside is not None:

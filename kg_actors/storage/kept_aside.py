@@ -5,6 +5,8 @@ are named for as long as they exist, not only by the run that made them."""
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
 from pathlib import Path
 
@@ -46,3 +48,29 @@ def in_store(root: Path) -> list[Path]:
         for graph in ("user.json", "maintain.json", "graph.json"):
             found += beside(folder / graph).values()
     return sorted(set(found))
+
+
+def loop_said(kept: Path) -> str | None:
+    """What a file set aside is when it is a symlink that leads back to itself (it holds no lesson), else None."""
+    if not os.path.islink(kept):
+        return None
+    try:
+        os.stat(kept)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return f"{kept} is a symlink loop (a link that leads back to itself): it holds no lesson"
+    return None
+
+
+def off_the_live_file(aside: Path, live: Path) -> None:
+    """A link set aside keeps its relative target, which may now lead back to the live file it was named for
+    (`graph.json -> graph.json` set aside leads to the graph saved next): made a loop of its own instead."""
+    if not os.path.islink(aside) or os.path.realpath(aside) != os.path.realpath(live):
+        return
+    spare = aside.with_name(aside.name + ".link")
+    try:
+        os.symlink(aside.name, spare)
+        os.replace(spare, aside)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(spare)

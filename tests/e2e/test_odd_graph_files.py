@@ -194,8 +194,13 @@ def test_a_symlink_loop_with_a_previous_save_beside_it_is_said_as_a_folder_in_it
     assert trouble["kind"] == "fell_back" and trouble["kept"] == str(kept), trouble
     status = kg(["status"], srv.env)
     assert status.returncode == 1 and f"kg: graph {key}:" in status.stdout and str(kept) in status.stdout, status
+    assert "symlink loop" in status.stdout and "previous save is in it" not in status.stdout, status.stdout
     doctor = kg(["doctor"], srv.env)
     assert doctor.returncode == 1 and f"FAIL  graph {key}" in doctor.stdout, doctor.stdout
+    assert "symlink loop" in doctor.stdout, doctor.stdout
     assert srv.stop() == 0
+    # Set aside, the loop still leads nowhere: never a link to the live file it was named for
+    assert kept.is_symlink() and not kept.exists() and os.path.realpath(kept) != str(loop), os.readlink(kept)
     doctor = kg(["doctor"], srv.env)  # the server down: found on disk
-    assert f"WARN  graph {key}: {kept}" in doctor.stdout, doctor.stdout
+    assert f"WARN  graph {key}: {kept}" in doctor.stdout and "symlink loop" in doctor.stdout, doctor.stdout
+    assert "reads as a graph" not in doctor.stdout and "merge-driver" not in doctor.stdout, doctor.stdout
