@@ -16,7 +16,7 @@ from pathlib import Path
 
 import trio
 
-from .core import debt, graph_ops
+from .core import constants as C, debt, graph_ops
 from .core.errors import Conflict, KGError, StorageRefused
 from .core.model import GraphData
 from .graph_actor import run_graph_actor
@@ -372,7 +372,35 @@ class GraphDirectory:
             # A second folder of this project's graph (kg-memory's, beside ours): merged in before anyone reads it.
             await merge_other_folder(self.layout, handle, key.removeprefix("project:"), graph.project_path,
                                      self.clock())
-        # Edges whose bare-id endpoint names no node go on load; a project may name user nodes.
+        user_in = level != "project" or "user" in self._handles
+        if not user_in:
+            with trio.move_on_after(C.PROJECT_WAITS_FOR_USER):
+                await self.get("user")
+                user_in = True
+        if not user_in:
+            # The user graph still loading (a big one): this graph serves now, and its edges to user nodes
+            # are cleaned once the user's are known, so a session's preload is not held for the user's load.
+            later = trio.CancelScope()
+            self._after_loads.add(later)
+            self._nursery.start_soon(self._clean_later, key, level, handle, later)
+        else:
+            await self._clean_dangling(key, level, handle)
+        if terms_stale:
+            scope = trio.CancelScope()  # held from now: a stop before the task first runs cancels it all the same
+            self._after_loads.add(scope)
+            self._nursery.start_soon(_keep_terms, handle, path, scope, self._after_loads)
+
+    async def _clean_later(self, key: str, level: str, handle: GraphHandle, scope: trio.CancelScope) -> None:
+        with scope:
+            try:
+                await self._clean_dangling(key, level, handle)
+            except KGError:
+                pass  # the actor or the user graph's load stopped first: the next load cleans
+            finally:
+                self._after_loads.discard(scope)
+
+    async def _clean_dangling(self, key: str, level: str, handle: GraphHandle) -> None:
+        """Edges whose bare-id endpoint names no node go on load; a project may name user nodes."""
         outside: frozenset[str] = frozenset()
         renamed: dict[str, str] = {}
         if level == "project":
@@ -388,10 +416,6 @@ class GraphDirectory:
             # A full or read-only disk: the graph is still served (a session opening a new project keeps
             # its memory); its first write is refused the same way until the disk takes it.
             log.warning("graph %s: its load's clean-up was not saved: %s", key, exc)
-        if terms_stale:
-            scope = trio.CancelScope()  # held from now: a stop before the task first runs cancels it all the same
-            self._after_loads.add(scope)
-            self._nursery.start_soon(_keep_terms, handle, path, scope, self._after_loads)
 
     async def reload(self, key: str, stopped: Callable[[], Awaitable[None]] | None = None) -> GraphHandle:
         """Disk wins: stop the actor without a final save and load the graph from disk again.

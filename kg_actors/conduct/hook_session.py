@@ -121,7 +121,8 @@ async def _loaded_levels(floor: Floor, view: SessionView,
     ready: list[tuple[str, GraphHandle]] = []
     loading: list[str] = []
     for lvl, key in keys:
-        handle = None if loading else await floor.directory.get_within(key, _left(deadline))
+        # Both load at once: a level past the deadline leaves the other its chance (at once when it is in).
+        handle = await floor.directory.get_within(key, _left(deadline))
         if handle is None:
             loading.append(lvl)
         else:
@@ -148,12 +149,12 @@ async def _preload(floor: Floor, view: SessionView, harness: profiles.Harness, r
         # most): the tick's could lag 30 s behind the HEALTH line above it. A larger one's waits for the tick.
         small = len(gview.graph.nodes) <= C.EXACT_DEBT_NODES
         debts[lvl] = debt_line(await handle.debt(now=now) if small else recent_debt(gview, now))
-    if any(p.archived for p in parts) and preload.has_room(parts, debts, view.sid, limit, harness.measure, bool(loading)):
+    if any(p.archived for p in parts) and preload.has_room(parts, debts, view.sid, limit, harness.measure, loading):
         # Room for anchors too: the full bodies, archived sections planned.
         for i, (lvl, handle, gview) in enumerate(views):
             scores[lvl] = floor.views.scores(handle.key, gview, now)
             parts[i] = floor.views.level_part(handle.key, gview, lvl, frozenset(), now)
-    text, shown = preload.build(parts, scores, debts, view.sid, limit, harness.measure, bool(loading))
+    text, shown = preload.build(parts, scores, debts, view.sid, limit, harness.measure, loading)
 
     async def given() -> None:
         await floor.sessions.tell(sm.SetPreloaded(sid=view.sid, refs=list(shown)))
@@ -163,8 +164,9 @@ async def _preload(floor: Floor, view: SessionView, harness: profiles.Harness, r
     # the agent's context.
     await reply_effects.once_delivered(given)
     stats = {lvl: sum(1 for level, _ in shown if level == lvl) for lvl in ("user", "project")}
+    active = {part.level: part.active for part in parts}
+    project = stats["project"] if view.project_path is not None else None
     return {"session_id": view.sid, "reused": reused, "context": lead + text, "text": text.split("\n\n", 1)[-1],
-            "stats": {"user_active": parts[0].active if parts else 0,
-                      "project_active": parts[1].active if len(parts) > 1 else 0, "shown_gists": len(shown)},
-            "message": replies.preloaded_message(len(shown), stats["user"], stats["project"] if len(parts) > 1 else None,
-                                                 view.sid, loading)}
+            "stats": {"user_active": active.get("user", 0), "project_active": active.get("project", 0),
+                      "shown_gists": len(shown)},
+            "message": replies.preloaded_message(len(shown), stats["user"], project, view.sid, loading)}

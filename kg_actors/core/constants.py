@@ -143,6 +143,9 @@ HOOK_HOLD_MAX_SECONDS = 1.0  # a hook request's first bytes hold bulk work at mo
 # s a SessionStart reply waits for its graphs' first load: the hook gives the server 5 s, and a 20,000-node store
 # moved over took 4-9 s to load and settle on a busy 2-core machine; a graph not loaded by then is said to be loading.
 PRELOAD_LOAD_WAIT = 2.5
+# How long a project's load waits for the user graph's (its edges to user nodes are cleaned against it) before
+# it serves and cleans them later: under PRELOAD_LOAD_WAIT, so a preload held by a big user graph gets the project.
+PROJECT_WAITS_FOR_USER = 1.0
 ROOT_CACHE_SECONDS = 30.0  # a cwd's project root is resolved again after this
 ROOT_CACHE_SIZE = 1024
 SHUTDOWN_GRACE_SECONDS = 10.0

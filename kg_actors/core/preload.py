@@ -18,11 +18,13 @@ REQUIRED = ("REQUIRED before substantive work: call kg_read(session_id) once; it
             "without repeating these gists. Announce \"I have recalled KG Memories\" only after that read.")
 
 
-def header(sid: str, levels: int = 2, loading: bool = False) -> str:
+def header(sid: str, levels: int = 2, loading: tuple[str, ...] = ()) -> str:
     """`levels`: the graphs shown, 1 for a user-only session (no project graph to speak of); `loading`: the
-    session's project graph (and the user graph when `levels` is 0) is still loading, so it is not shown."""
+    levels of the session whose graph is still loading, so it is not shown."""
     if loading:
-        held = "the user graph (the project graph is still loading)" if levels else "no graph (they are still loading)"
+        still = " and ".join(f"the {lvl} graph" for lvl in loading) + (" are" if len(loading) > 1 else " is")
+        shown = "the project graph" if "user" in loading else "the user graph"
+        held = f"{shown if levels else 'no graph'} ({still} still loading)"
     else:
         held = "both graphs" if levels > 1 else "the user graph (no project: user memory only)"
     return (
@@ -38,7 +40,7 @@ def more_gists_line(n: int) -> str:
 
 
 def build(parts: list[LevelPart], scores: Mapping[str, Mapping[str, float]], debt: dict[str, str], sid: str,
-          limit: int, measure: Callable[[str], int], loading: bool = False) -> tuple[str, list[tuple[str, str]]]:
+          limit: int, measure: Callable[[str], int], loading: tuple[str, ...] = ()) -> tuple[str, list[tuple[str, str]]]:
     """The preload text and the (level, id) whose gists it shows.
 
     Lines are shed in the ladder's order (archived anchors, then edge
@@ -133,7 +135,7 @@ def _shares(bodies: list[list[BodyLine]], parts: list[LevelPart], scores: Mappin
 
 
 def has_room(parts: list[LevelPart], debt: dict[str, str], sid: str, limit: int,
-             measure: Callable[[str], int], loading: bool = False) -> bool:
+             measure: Callable[[str], int], loading: tuple[str, ...] = ()) -> bool:
     """Whether parts without their anchors leave room under the limit for some.
 
     When they do not, the ladder sheds every anchor (with its citations) before

@@ -207,7 +207,9 @@ def resumed_note(sid: str, parent: str | None) -> str:
 def loading_note(sid: str, loading: tuple[str, ...]) -> str:
     """Said first in a preload that could not wait for the first load of the session's graphs at `loading`
     (levels; seconds for a large graph)."""
-    which = "Its memory is" if "user" in loading else "This project's memory is"
+    names = {"user": "the user memory", "project": "this project's memory"}
+    which = " and ".join(names[lvl] for lvl in loading) + (" are" if len(loading) > 1 else " is")
+    which = which[0].upper() + which[1:]
     return (f"kg memory: {which} still loading (the first load of a large graph since the server started), so this "
             f"preload holds none of it: call kg_read(session_id='{sid}') in a moment, which renders it.")
 
@@ -215,6 +217,9 @@ def loading_note(sid: str, loading: tuple[str, ...]) -> str:
 def preloaded_message(shown: int, user: int, project: int | None, sid: str, loading: tuple[str, ...] = ()) -> str:
     """`project` None: a user-only session, whose gists are all the user graph's; `loading`: the levels whose
     graph was still loading (not shown)."""
+    if "user" in loading and "project" not in loading and project is not None:
+        return (f"kg memory: preloaded {shown} gist(s) of this project's memory; the user memory is still loading, "
+                f"call kg_read shortly — session {sid}")
     if "user" in loading:
         return f"kg memory: memory still loading, call kg_read shortly — session {sid}"
     if loading:

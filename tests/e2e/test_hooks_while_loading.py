@@ -23,16 +23,17 @@ USER_GIST = "commit one logical change at a time"
 PROJECT_GIST = "JWT refresh uses a sliding window; silent failure if the session expired"
 
 
-def _held_project_loads(monkeypatch, holding: bool = True) -> tuple[threading.Event, threading.Event]:
-    """Every project graph's load waits (in its worker thread) until `release` is set, and says it got there
-    with `entered`; with `holding` False, only once `release` is cleared (and until it is set again)."""
+def _held_project_loads(monkeypatch, holding: bool = True, level: str = "project") -> tuple[threading.Event, threading.Event]:
+    """Every project graph's load (or the user graph's: `level`) waits (in its worker thread) until `release`
+    is set, and says it got there with `entered`; with `holding` False, only once `release` is cleared (and
+    until it is set again)."""
     release, entered = threading.Event(), threading.Event()
     if not holding:
         release.set()
     load = directory.load_graph
 
     def held(path, kind, *args, **kwargs):
-        if kind == "project" and not release.is_set():
+        if kind == level and not release.is_set():
             entered.set()
             release.wait(120)  # a bound that only a broken test meets: the test sets it
         return load(path, kind, *args, **kwargs)
@@ -74,6 +75,39 @@ async def test_a_project_still_loading_gets_the_user_preload_and_is_said_to_be_l
         with trio.fail_after(60):  # a hang guard only: the load was let go above
             await rt.directory.get(key)
         # Loaded now: the next session's preload holds the project, with no word of loading.
+        context = context_of(await _start(rt, cwd, "claude-second"))
+        assert PROJECT_GIST in context and USER_GIST in context and "still loading" not in context
+
+
+async def test_a_user_graph_still_loading_leaves_the_project_preloaded_and_is_named_as_the_user_memory(
+        tmp_path, home, monkeypatch):
+    """A big user graph and a small project: the project's load does not wait for the user's, so the first
+    preload holds the project and says it is the user memory that is still loading."""
+    cwd = home / "big-proj"
+    cwd.mkdir()
+    store = tmp_path / "store"
+    write_store(store, user_graph([node("prefer-small-commits", USER_GIST)]),
+                {"big-proj": project_graph(str(cwd), [node("auth-token-refresh", PROJECT_GIST)])})
+    monkeypatch.setattr(C, "PRELOAD_LOAD_WAIT", 0.2, raising=False)  # the wait itself is not what is tested
+    release, _ = _held_project_loads(monkeypatch, level="user")
+    async with serve_inprocess(store) as rt:
+        try:
+            key = rt.directory.project_key(str(cwd))
+            await rt.directory.get_within("user", 0)  # the user's load set going (held) before the project's
+            with trio.fail_after(60):  # a hang guard only: the project's load waits for nothing held
+                await rt.directory.get(key)
+            got = await _start(rt, cwd, "claude-first")
+            context = context_of(got)
+            sid = (await rt.sessions.find_by_claude(claude_sid="claude-first")).sid
+            assert PROJECT_GIST in context and USER_GIST not in context, context
+            assert "The user memory is still loading" in context and f"kg_read(session_id='{sid}')" in context
+            assert "the project graph (the user graph is still loading)" in context, context
+            assert "Its memory" not in context and "of no graph" not in context, context
+            assert "this project's memory; the user memory is still loading" in got["systemMessage"], got
+        finally:
+            release.set()
+        with trio.fail_after(60):  # a hang guard only: the load was let go above
+            await rt.directory.get("user")
         context = context_of(await _start(rt, cwd, "claude-second"))
         assert PROJECT_GIST in context and USER_GIST in context and "still loading" not in context
 
