@@ -84,7 +84,7 @@ class Registry(AmbientChannels, Votes, NodeMoves):
             frozen = self._frozen[s.sid] = (frozenset(s.preloaded_ids), seen, Refs(seen.keys()))
         return SessionView(
             s.sid, s.project_path, s.scope, s.harness, s.maintenance, s.full_read_ts, s.start_ts,
-            frozen[0], frozen[2], len(s.liked_ids), s.claude_sid, s.preload_given,
+            frozen[0], frozen[2], len(s.liked_ids), s.claude_sid, s.preload_given, tuple(s.preload_missing),
         )
 
     # Lifecycle -------------------------------------------------------------
@@ -262,6 +262,7 @@ class Registry(AmbientChannels, Votes, NodeMoves):
         s = self._get(msg.sid)
         s.preloaded_ids = [key(lvl, i) for lvl, i in msg.refs]
         s.preload_given = True
+        s.preload_missing = list(msg.missing)
         self._frozen.pop(msg.sid, None)
 
     def write_view(self, msg: m.GetWriteView) -> m.WriteView:

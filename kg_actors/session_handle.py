@@ -97,8 +97,8 @@ class SessionHandle:
     async def held_whole(self, sid: str) -> dict[Ref, float]:
         return await self._mailbox.ask(m.HeldWhole(sid))
 
-    async def set_preloaded(self, sid: str, refs: list[Ref]) -> None:
-        await self._mailbox.ask(m.SetPreloaded(sid, refs))
+    async def set_preloaded(self, sid: str, refs: list[Ref], missing: tuple[str, ...] = ()) -> None:
+        await self._mailbox.ask(m.SetPreloaded(sid, refs, missing))
 
     async def write_view(self, sid: str, level: str, node_id: str) -> WriteView:
         return await self._mailbox.ask(m.GetWriteView(sid, level, node_id))

@@ -173,6 +173,7 @@ class SetPreloaded(SessionMessage[None]):
     deferral = "hold"
     sid: str
     refs: list[Ref]
+    missing: tuple[str, ...] = ()  # the levels whose graph was still loading: not in that preload
 
 
 @attrs.frozen

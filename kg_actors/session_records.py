@@ -49,6 +49,7 @@ class Session:
     context_from: float | None = None  # the last compaction's reset: a view stamped before it is not in context
     # A preload reply reached the agent (its hook did not give up): the agent knows this session's id.
     preload_given: bool = False
+    preload_missing: list[str] = attrs.field(factory=list)  # levels still loading at that preload: not in it
     full_read_ts: float | None = None
     liked_ids: list[str] = attrs.field(factory=list)
     maintenance: bool = False

@@ -38,6 +38,7 @@ class SessionView:
     likes: int
     claude_sid: str | None
     preload_given: bool = False  # a preload reply was delivered: the agent was given this session's id
+    preload_missing: tuple[str, ...] = ()  # levels still loading at that preload, so not in it
 
     @property
     def given(self) -> bool:

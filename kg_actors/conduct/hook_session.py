@@ -70,7 +70,9 @@ async def bootstrap(floor: Floor, cwd: object, claude_sid: object, source: objec
     # A conversation no preload reached (its hook gave up) holds neither the core nor the session's id: it gets
     # them now, as after a compaction, rather than a note about a preload it never had.
     if reused and origin != "compact" and view.given:
-        return {"session_id": view.sid, "reused": True, "context": replies.resumed_note(view.sid, parent),
+        # A preload that lacked a graph still loading then, with no full read since: the agent is told.
+        missing = view.preload_missing if view.full_read_ts is None else ()
+        return {"session_id": view.sid, "reused": True, "context": replies.resumed_note(view.sid, parent, missing),
                 "text": "", "stats": {}, "message": f"kg memory: session {view.sid} resumed"}
     if origin == "compact":
         view = await sessions.reset_context(sid=view.sid, now=now)
@@ -157,7 +159,7 @@ async def _preload(floor: Floor, view: SessionView, harness: profiles.Harness, r
     text, shown = preload.build(parts, scores, debts, view.sid, limit, harness.measure, loading)
 
     async def given() -> None:
-        await floor.sessions.tell(sm.SetPreloaded(sid=view.sid, refs=list(shown)))
+        await floor.sessions.tell(sm.SetPreloaded(sid=view.sid, refs=list(shown), missing=loading))
         await floor.sessions.tell(sm.MarkSeen(sid=view.sid, refs=list(shown), via="preload", at=now))
 
     # Only once the reply is written: a hook that gave up waiting never put these gists (or the id) in

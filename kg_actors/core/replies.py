@@ -197,11 +197,17 @@ def with_notice(text: str, notice: str | None) -> str:
     return f"{text}\n\n{notice}" if notice else text
 
 
-def resumed_note(sid: str, parent: str | None) -> str:
+def resumed_note(sid: str, parent: str | None, missing: tuple[str, ...] = ()) -> str:
+    """`missing`: the levels whose graph was still loading at the conversation's preload (not in it)."""
+    names = {"user": "the user memory", "project": "this project's memory"}
+    lacking = " and ".join(names[lvl] for lvl in missing)
     return (f"KG memory session resumed — session_id: {sid} (pass it to every kg_* call"
             + (f"; it replaces {parent}, which stays with the session this one was forked from" if parent else "")
             + "). The memory preload earlier in this conversation remains in context; "
-            "kg_sync(session_id) fetches the changes other sessions made since.")
+            + (f"{lacking} {'were' if len(missing) > 1 else 'was'} still loading and "
+               f"{'are' if len(missing) > 1 else 'is'} not in it: call "
+               f"kg_read(session_id='{sid}') now, which renders it; " if missing else "")
+            + "kg_sync(session_id) fetches the changes other sessions made since.")
 
 
 def loading_note(sid: str, loading: tuple[str, ...]) -> str:

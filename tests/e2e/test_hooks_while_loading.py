@@ -77,6 +77,13 @@ async def test_a_project_still_loading_gets_the_user_preload_and_is_said_to_be_l
         # Loaded now: the next session's preload holds the project, with no word of loading.
         context = context_of(await _start(rt, cwd, "claude-second"))
         assert PROJECT_GIST in context and USER_GIST in context and "still loading" not in context
+        # The first conversation resumed: its preload lacked the project's memory, which it is told of now.
+        status, got = await hook(rt, "/api/session_bootstrap", {"cwd": str(cwd), "session_id": "claude-first",
+                                                                "source": "resume"})
+        context = context_of(got)
+        assert status == 200 and f"session_id: {sid}" in context, context
+        assert "this project's memory was still loading and is not in it" in context, context
+        assert f"call kg_read(session_id='{sid}')" in context, context
 
 
 async def test_a_user_graph_still_loading_leaves_the_project_preloaded_and_is_named_as_the_user_memory(
