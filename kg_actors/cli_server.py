@@ -18,11 +18,12 @@ import time
 from pathlib import Path
 
 from . import pid_file, server_log
+from .stop_log import graphs_not_saved, logged_at_stop, sessions_not_saved
 from .build import build_id, stale_said
 from .core import constants as C
 from .server_probe import (HUNG_AFTER, OtherServer, editor_fix, get_health, listening, port_taken, probe_health,
                            stuck)
-from .server_process import SESSIONS_NOT_SAVED, is_server, is_stopped, port_holder, stopped_said
+from .server_process import is_server, is_stopped, port_holder, stopped_said
 from .storage.refusals import user_fix
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at each `kg mcp` start
@@ -371,29 +372,20 @@ def _log_size(root: Path) -> int:
         return 0
 
 
-def _sessions_not_saved(root: Path, offset: int) -> str | None:
-    """What the stopped server logged after `offset` of its last save of the sessions failing, or None."""
-    try:
-        with open(root / "server.log", "rb") as log:
-            log.seek(offset if offset <= os.fstat(log.fileno()).st_size else 0)  # rotated: from its start
-            lines = log.read(1 << 20).decode("utf-8", "replace").splitlines()
-    except OSError:
-        return None
-    said = next((line for line in lines if SESSIONS_NOT_SAVED in line), None)
-    return said.split(SESSIONS_NOT_SAVED + ": ", 1)[-1] if said else None
-
-
 def _stopped(pid: int, root: Path, asked: float, log_from: int = 0) -> int:
     """Say the server stopped, or that its last save failed and where it rescued the graphs (exit 1)."""
     try:
         rescued = sorted(str(p) for p in (root / "rescued").iterdir() if p.stat().st_mtime >= asked - 1)
     except OSError:
         rescued = []
-    if (sessions := _sessions_not_saved(root, log_from)) is not None:
+    lines = logged_at_stop(root, log_from)
+    for graph in (graphs := graphs_not_saved(root, lines)):
+        print(f"kg: stopped (pid {pid}), but the last save of {graph} (`kg logs` says what failed)", file=sys.stderr)
+    if (sessions := sessions_not_saved(lines)) is not None:
         print(f"kg: stopped (pid {pid}), but {sessions}; {user_fix(sessions, root)} (`kg logs` says what "
               "failed)", file=sys.stderr)
-        if not rescued:
-            return 1
+    if (graphs or sessions is not None) and not rescued:
+        return 1
     if not rescued:
         print(f"kg: stopped (pid {pid})")
         return 0

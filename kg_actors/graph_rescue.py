@@ -14,6 +14,7 @@ from typing import Any
 
 import trio
 
+from .server_process import GRAPH_NOT_SAVED
 from .storage import graph_file
 
 log = logging.getLogger(__name__)
@@ -38,7 +39,8 @@ async def rescue(key: str, path: Path, snapshot: dict[str, Any]) -> Path | None:
     try:
         await trio.to_thread.run_sync(graph_file.write_snapshot, dest, snapshot)
     except Exception as exc:  # the last resort failing: said, and the journal is all there is
-        log.critical("%s: its last save failed and it could not be rescued to %s either: %s", key, dest, exc)
+        log.critical("%s: %s: its last save failed and it could not be rescued to %s either: %s", GRAPH_NOT_SAVED,
+                     key, dest, exc)
         return None
     log.critical("%s: its last save failed; the graph was written to %s (copy it over %s once the store "
                  "writes again)", key, dest, path)

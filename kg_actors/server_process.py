@@ -13,6 +13,8 @@ LISTEN = "0A"  # a TCP socket's state in /proc/net/tcp: listening
 # What a stopping server logs when its last save of the sessions failed: `kg stop` says so (the log is all
 # that is left of it once it exited).
 SESSIONS_NOT_SAVED = "KG SESSIONS NOT SAVED AT STOP"
+# ...and of a graph whose last save failed and could not be rescued either (its journal is all there is).
+GRAPH_NOT_SAVED = "KG GRAPH NOT SAVED AT STOP"
 
 
 def pid_text(pid: int, port: int) -> str:

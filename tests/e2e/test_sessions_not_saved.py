@@ -85,3 +85,36 @@ def test_the_fix_said_for_a_refused_save_is_the_one_for_its_cause(tmp_path, code
     finally:
         flag.unlink(missing_ok=True)
         kg(["stop"], env)
+
+
+def test_a_graph_whose_last_save_and_rescue_fail_is_named_by_stop_with_its_journal_and_status_exits_1(tmp_path):
+    """The store refusing writes under a running server: `kg status` fails while a save fails, and `kg stop`
+    names the graph whose save and rescue both failed (only the log's CRITICAL line said it) and its journal."""
+    from rpc_helpers import Conn, session_id
+
+    home, flag, store = tmp_path / "home", tmp_path / "disk-refuses", tmp_path / "store"
+    (home / "app").mkdir(parents=True)
+    env = dict(os.environ, HOME=str(home), KG_HOME=str(store), KG_HTTP_PORT=str(free_port()),
+               KG_EDITOR_PORT=str(free_port()), KG_SAVE_INTERVAL="3600", KG_AUTOCOMMIT_INTERVAL="0",
+               KG_TEST_STORAGE_FAULT=str(flag))
+    assert kg(["start", "--no-editor"], env).returncode == 0
+    try:
+        conn = Conn(int(env["KG_HTTP_PORT"]), timeout=10)
+        text, err = conn.tool("kg_read", cwd=str(home / "app"))
+        assert not err, text
+        text, err = conn.tool("kg_put_node", session_id=session_id(text), level="project", id="kept-in-journal",
+                              gist="an answered change not yet folded into graph.json")
+        assert not err, text
+        flag.write_text("EACCES")
+        _session_start(env, str(home / "app"), "claude-refused")
+        wait_until(lambda: (health_at(env) or {}).get("sessions_in_trouble"), what="the failed save named")
+        status = kg(["status"], env)
+        assert status.returncode == 1 and "kg: sessions: " in status.stdout, (status.returncode, status.stdout)
+        stop = kg(["stop"], env)
+        journal = next(store.glob("projects/*/graph.json.journal"))
+        assert stop.returncode == 1 and "graph project:app" in stop.stderr, stop.stderr
+        assert str(journal) in stop.stderr and "sessions.json" in stop.stderr, stop.stderr
+        assert "kept-in-journal" in journal.read_text()
+    finally:
+        flag.unlink(missing_ok=True)
+        kg(["stop"], env)
