@@ -7,6 +7,7 @@ shim every client launches) and the management commands start in milliseconds.
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import signal
 import sys
@@ -98,7 +99,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     log_names.install()
     if not_a_folder(config.root):
-        print(f"KG PREFLIGHT: {not_a_folder(config.root)}", file=sys.stderr)
+        _preflight(str(not_a_folder(config.root)))
         return 1
     try:
         config.root.mkdir(parents=True, exist_ok=True)
@@ -112,14 +113,20 @@ def cmd_serve(args: argparse.Namespace) -> int:
         # Trio's nurseries wrap what they raise in exception groups: look inside for the cause.
         busy, oserror = _find(exc, StorageBusy), _find(exc, OSError)
         if busy is not None:
-            print(f"KG PREFLIGHT: {busy}; stop it first (kg stop) or set KG_HOME to another directory", file=sys.stderr)
+            _preflight(f"{busy}; stop it first (kg stop) or set KG_HOME to another directory")
             return 1
         if oserror is not None:
-            print(f"KG PREFLIGHT: {_start_error(oserror, config)}", file=sys.stderr)
+            _preflight(_start_error(oserror, config))
             return 1
         if _find(exc, KeyboardInterrupt) is None:
             raise
     return 0
+
+
+def _preflight(said: str) -> None:
+    """Why the server cannot start, as a line of its log (stderr: server.log), stamped as every other is;
+    `kg start` finds it by its KG PREFLIGHT mark."""
+    logging.getLogger("kg_actors.cli").error("KG PREFLIGHT: %s", said)
 
 
 def _start_error(exc: OSError, config: Config) -> str:

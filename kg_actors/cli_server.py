@@ -267,7 +267,7 @@ def _why_not(lines: list[str], proc: subprocess.Popen[bytes], config: Config) ->
     routine (DEBUG or INFO) log line; or that it is still starting, or exited without a word."""
     import re
 
-    said = next((line for line in lines if "KG PREFLIGHT" in line), None)
+    said = next((line[line.index("KG PREFLIGHT"):] for line in lines if "KG PREFLIGHT" in line), None)
     if said is None:
         said = next((line for line in reversed(lines) if not re.match(r"\S+ \S+ (DEBUG|INFO) ", line)), None)
     if proc.poll() is None:
@@ -321,8 +321,9 @@ def cmd_stop(args: argparse.Namespace) -> int:
             pid, port = found, config.port
         elif pid is None and answer == "hung":
             return _hung_port(config, answer)
-        elif pid is None and health is None:
-            why_not += f", and no kg server answers at {config.url}"
+        elif pid is None and health is None:  # the answer first: what is said of the pid file may be long
+            why_not = (f"{why_not}, and no kg server answers at {config.url}" if why_not == "no pid file" else
+                       f"no kg server answers at {config.url}; {why_not}")
     if pid is None:
         print(f"kg: not running ({why_not})")
         return 0

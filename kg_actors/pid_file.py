@@ -39,5 +39,5 @@ def _removed(pid_file: Path) -> str:
         pid_file.unlink(missing_ok=True)
     except OSError as exc:
         return (f"it could not be removed ({exc.strerror or exc}): the store's folder {pid_file.parent} is not "
-                "writable, and a `kg start` needs it writable")
+                "writable, which a `kg start` needs")
     return "removed"

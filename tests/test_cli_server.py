@@ -21,6 +21,8 @@ class Exited:
 
 def test_a_routine_log_line_is_never_given_as_why_the_server_did_not_start():
     assert "KG PREFLIGHT: port busy" == _why_not([INFO, "KG PREFLIGHT: port busy", INFO], Exited(1), CONFIG)
+    stamped = "2026-01-02 03:04:05.678Z ERROR kg_actors.cli: KG PREFLIGHT: port busy"  # as the log has it
+    assert "KG PREFLIGHT: port busy" == _why_not([INFO, stamped, INFO], Exited(1), CONFIG)
     assert _why_not(["Traceback (most recent call last):", "ValueError: bad", INFO], Exited(1), CONFIG) \
         == "ValueError: bad"
     assert _why_not([INFO], Exited(1), CONFIG) == "it exited with code 1 without saying why"

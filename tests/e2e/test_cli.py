@@ -10,6 +10,7 @@ import contextlib
 import json
 import select
 import os
+import re
 import shutil
 import signal
 import socket
@@ -385,6 +386,9 @@ def test_a_store_no_file_can_be_made_in_fails_doctor_and_serve_before_it_announc
     out = kg(["serve", "--no-editor"], sys_env)
     assert out.returncode == 1 and "KG PREFLIGHT: cannot use the storage directory /sys/kernel" in out.stderr, out.stderr
     assert "serving" not in out.stderr
+    # A line of the server's log (its stderr) stamped in UTC as every other line of it is
+    assert re.search(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}Z ERROR \S+: KG PREFLIGHT: cannot use", out.stderr,
+                     re.MULTILINE), out.stderr
 
 
 def test_status_and_serve_point_at_what_tells_another_program_on_the_port(env):

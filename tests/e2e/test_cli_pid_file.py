@@ -64,4 +64,7 @@ def test_a_store_made_read_only_leaves_a_pid_file_status_says_so_and_exits_3():
                 f"store's folder {srv.store} is not writable") in status.stdout, status.stdout
         stop = client.run("stop")
         assert stop.returncode == 0 and "could not be removed (Permission denied)" in stop.stdout, stop
+        # Said in order: no server first, then the pid file left behind (not "..., and no kg server answers").
+        assert stop.stdout.startswith(f"kg: not running (no kg server answers at {srv.url}; stale pid file"), stop
+        assert "needs it writable, and" not in stop.stdout, stop.stdout
         srv.store.chmod(0o755)
