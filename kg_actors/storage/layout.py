@@ -251,9 +251,9 @@ def earlier_slugs(root: str) -> tuple[str, ...]:
     as a key too; with the hash beside another's): still that folder's when they record it."""
     if not named_by_key(root):
         return ()
-    name = _SLUG_RE.sub("-", masked_names(os.path.basename(root.rstrip("/")))).strip(".-") or "project"
-    name = "project" if name_held(name[:64]) else name[:64]
-    return f"{name}-{_hash(root)}", name
+    masked = (_SLUG_RE.sub("-", masked_names(os.path.basename(root.rstrip("/")))).strip(".-") or "project")[:64]
+    names = [masked, "project"]  # its masked name (`ghp_-40-characters`), or `project` where that read as a key
+    return tuple(dict.fromkeys(n for name in names for n in (f"{name}-{_hash(root)}", name)))
 
 
 def folder_name_ok(name: str) -> bool:

@@ -117,3 +117,20 @@ def test_a_folder_named_by_a_key_takes_a_masked_store_folder_and_an_older_kgs_pr
         assert "lesson-in-key-folder" in Harness(srv, keyed).start().context
     finally:
         srv.stop()
+
+
+def test_the_store_folder_named_by_a_key_folders_masked_name_still_binds_to_it(tmp_path):
+    """A kg of this session named such a folder's graph folder by its masked name (`ghp_-40-characters`); the next
+    read that name as a part of a key and gave the folder an empty graph of its own."""
+    env = git_env(tmp_path)
+    srv = ServerProcess(tmp_path, env)
+    older = srv.project(f"old/{GHP}")
+    legacy = srv.store / "projects" / "ghp_-40-characters"
+    legacy.mkdir(parents=True)
+    (legacy / "graph.json").write_text(json.dumps(project_graph(os.path.realpath(older), [
+        node("lesson-under-its-masked-name", "Learnt there when its graph folder had its masked name.")])))
+    srv.start("--no-editor")
+    try:
+        assert "lesson-under-its-masked-name" in Harness(srv, older).start().context
+    finally:
+        srv.stop()
