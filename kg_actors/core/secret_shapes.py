@@ -26,7 +26,9 @@ SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(rx)) f
     ("a Telegram bot token", _L + r"[0-9]{8,10}:AA[A-Za-z0-9_-]{33}" + _R),
     # Anthropic's keys open with OpenAI's `sk-` too: one too short for the first was refused as the second's.
     ("an Anthropic API key", _L + r"sk-ant-[A-Za-z0-9_-]{16,}"),
-    ("an OpenAI API key", _L + r"sk-(?!ant-)(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}"),
+    # A random key holds a digit or a capital (a run of lowercase words joined by hyphens, `sk-learn-style-...`, is
+    # prose about scikit-learn, not a key).
+    ("an OpenAI API key", _L + r"sk-(?!ant-)(?:proj-|svcacct-|admin-)?(?=[a-z_-]{0,64}[A-Z0-9])[A-Za-z0-9_-]{20,}"),
     ("a Google API key", _L + r"AIza[0-9A-Za-z_-]{35}" + _R),
     ("a SendGrid key", _L + r"SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}"),
     ("an npm token", _L + r"npm_[A-Za-z0-9]{36}" + _R),

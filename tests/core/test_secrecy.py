@@ -619,3 +619,19 @@ def test_an_anthropic_key_in_base64_or_across_notes_is_named_so_and_an_openai_ke
         secrets.clean_node("a gist", [ANTHROPIC + "AbCdEf", "GhIjKlMnOpQr"], None)
     assert secrets.find("sk-proj-" + body(48)).kind == "an OpenAI API key"
     assert secrets.find("sk-" + body(40)).kind == "an OpenAI API key"
+
+
+@pytest.mark.parametrize("text", [
+    "we use sk-learn-style-pipelines-for-tabular-preprocessing here",
+    "docs/sk-learn-pipelines-and-preprocessing-of-tabular-data.md",
+    "the sk-proj-setup-guide-for-new-team-members page",
+])
+def test_lowercase_words_joined_by_hyphens_after_sk_are_prose_not_an_openai_key(text):
+    assert secrets.find(text) is None
+
+
+def test_an_openai_key_holds_a_digit_or_a_capital_and_is_refused_whatever_its_letters():
+    for key in ("sk-proj-AbC123dEf456gHi789jKl012mNo345pQr", "sk-abcdefghijklmnopqrstuvwxyz0123456789abcdefghijkl",
+                "sk-ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuv"):
+        found = secrets.find(f"key {key}")
+        assert found is not None and found.kind == "an OpenAI API key", key
