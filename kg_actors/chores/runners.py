@@ -68,6 +68,13 @@ _CLOUDS = {"CLAUDE_CODE_USE_BEDROCK": ("AWS_",), "CLAUDE_CODE_USE_VERTEX": ("GOO
                                                                            "VERTEX_REGION_", "GCLOUD_"),
            "CLAUDE_CODE_USE_FOUNDRY": ("AZURE_",)}
 _ON = frozenset(("1", "true", "yes", "on"))  # as Claude Code reads these switches
+# The user's own opt-outs and limits for Claude Code (telemetry, error reports, non-essential traffic, timeouts):
+# a run made for them keeps them.
+_CLAUDE_SETTINGS = frozenset({
+    "DISABLE_TELEMETRY", "DISABLE_ERROR_REPORTING", "DISABLE_AUTOUPDATER", "DISABLE_BUG_COMMAND",
+    "DISABLE_COST_WARNINGS", "DISABLE_NON_ESSENTIAL_MODEL_CALLS", "DISABLE_PROMPT_CACHING", "API_TIMEOUT_MS",
+    "MAX_THINKING_TOKENS", "MCP_TIMEOUT", "MCP_TOOL_TIMEOUT", "BASH_DEFAULT_TIMEOUT_MS", "BASH_MAX_TIMEOUT_MS",
+    "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "CLAUDE_CODE_MAX_OUTPUT_TOKENS"})
 
 
 def chore_env(env: Mapping[str, str], runner: str) -> dict[str, str]:
@@ -76,7 +83,7 @@ def chore_env(env: Mapping[str, str], runner: str) -> dict[str, str]:
     keep: tuple[str, ...] = _KEEP_PREFIXES + _RUNNER_PREFIXES[runner]
     signs_in: frozenset[str] = frozenset()
     if runner == "claude":
-        signs_in = _CLAUDE_SIGN_IN
+        signs_in = _CLAUDE_SIGN_IN | _CLAUDE_SETTINGS
         keep += tuple(p for on, clouds in _CLOUDS.items() if env.get(on, "").strip().lower() in _ON for p in clouds)
     out = {k: v for k, v in env.items() if k in signs_in or ((k in _KEEP or k.startswith(keep))
                                                            and k not in _DROP and not k.startswith(_DROP_PREFIXES))}

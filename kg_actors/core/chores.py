@@ -75,10 +75,10 @@ def _field_error(data: Mapping[str, Any]) -> str | None:
             return f"{name}: must be true or false"
     for name in _NUMBERS:
         v = data.get(name)
-        if name in data and (isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v) or v < 0):
-            return f"{name}: must be a number of at least 0"
-        if name in _RUN_TIMES and isinstance(v, int | float) and v < 1:
-            return f"{name}: must be a number of seconds of at least 1 (a run given less is killed as it starts)"
+        least = 1 if name in _RUN_TIMES else 0  # a run given under a second is killed as it starts
+        if name in data and (isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v)
+                             or v < least):
+            return f"{name}: must be a number of at least {least}" + (" (seconds)" if least else "")
     for name in _COUNTS:
         v = data.get(name)
         if name in data and (isinstance(v, bool) or not isinstance(v, int) or v < 0):

@@ -32,7 +32,7 @@ _RUNNER_VALUED = frozenset((
     "--keyring-provider", "--resolution", "--prerelease", "--config-setting", "-C", "--no-build-package",
     "--no-binary-package", "--link-mode", "--python-platform", "--env-file", "--constraints", "--overrides",
     "--build-constraints", "--find-links", "-f", "--allow-insecure-host", "--with-executables-from", "--package",
-    "--extra", "--group", "--only-group", "--no-group"))
+    "--extra", "--group", "--only-group", "--no-group", "--config-file", "--color"))
 _KG_COMMANDS = frozenset(("kg", "kg-memory", "kg-actors"))  # as package names compare (PEP 503)
 _KG_MODULES = frozenset(("kg_actors", "kg_actors.cli", "kg_actors.__main__"))
 # Python's options before `-m` that take a value (`-X utf8`, `-W ignore`); the others stand alone (`-u`, `-I`).
@@ -74,10 +74,12 @@ def _package(word: str) -> str:
 
 
 def _python_module(words: list[str]) -> bool:
-    """`python3 [options] -m kg_actors mcp`."""
+    """`python3 [options] -m kg_actors mcp` (`-mkg_actors` too)."""
     rest = words[1:]
-    while rest and rest[0].startswith("-") and rest[0] != "-m":
+    while rest and rest[0].startswith("-") and not rest[0].startswith("-m"):
         rest = rest[2:] if rest[0] in _PYTHON_VALUED else rest[1:]
+    if rest and rest[0].startswith("-m") and rest[0] != "-m":
+        rest = ["-m", rest[0][2:], *rest[1:]]
     return len(rest) >= 3 and rest[0] == "-m" and rest[1] in _KG_MODULES and rest[2] == "mcp"
 
 
@@ -87,6 +89,11 @@ def _through_runner(words: list[str]) -> bool:
     program = os.path.basename(words[0]) if words else ""
     if re.fullmatch(r"python[0-9.]*", program):
         return _python_module(words)
+    if program == "uv":  # uv's own options before its command (`uv --directory /src/kg run kg mcp`)
+        head = words[1:]
+        while head and head[0].startswith("-"):
+            head = head[2:] if head[0] in _RUNNER_VALUED else head[1:]
+        words = [words[0], *head]
     taken = next((n for run, n in _RUNNERS.items() if (program, *words[1:len(run)]) == run), 0)
     if not taken:
         return False

@@ -48,10 +48,10 @@ def test_unreadable_file_is_off_with_a_warning_naming_the_field():
     cfg = R.parse_config(b'{"enabled": true, "runner": "gpt"}')
     assert not cfg.enabled and "runner" in cfg.warning
     for name in ("timeout_s", "pass_timeout_s"):  # audit: each run was killed as it started, a day's slot spent
-        for value in (b"0", b"1e-9", b"0.5"):
+        for value in (b"0", b"1e-9", b"0.5", b"-1", b'"5"', b"true"):  # one rule, said alike
             cfg = R.parse_config(b'{"enabled": true, "%s": %s}' % (name.encode(), value))
-            assert not cfg.enabled and cfg.warning.startswith(f"chores.json: {name}: must be a number of seconds of "
-                                                              "at least 1"), cfg.warning
+            assert not cfg.enabled and cfg.warning.startswith(f"chores.json: {name}: must be a number of at least 1 "
+                                                              "(seconds)"), cfg.warning
     assert R.parse_config(b'{"enabled": true, "min_interval_s": 0, "timeout_s": 1}').enabled
 
 

@@ -255,5 +255,8 @@ def test_a_claude_run_keeps_how_claude_code_signs_in_and_the_clouds_credentials_
     assert {"CLAUDE_CODE_USE_FOUNDRY", "AZURE_CLIENT_ID", "AZURE_TENANT_ID", "AZURE_CLIENT_SECRET",
             "CLAUDE_CODE_CLIENT_CERT", "CLAUDE_CODE_CLIENT_KEY", "CLAUDE_CODE_OAUTH_REFRESH_TOKEN"} <= set(foundry)
     assert "AZURE_CLIENT_SECRET" not in runners.chore_env({**SERVER_ENV, "AZURE_CLIENT_SECRET": "s"}, "claude")
+    opted_out = {"DISABLE_TELEMETRY": "1", "DISABLE_ERROR_REPORTING": "1", "API_TIMEOUT_MS": "600000",
+                 "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "MAX_THINKING_TOKENS": "1024"}
+    assert set(opted_out) <= set(runners.chore_env({**SERVER_ENV, **opted_out}, "claude"))  # the user's opt-outs go too
     codex = runners.chore_env(bedrock, "codex")  # another runner: none of Claude Code's, nor the cloud's
     assert "CLAUDE_CODE_USE_BEDROCK" not in codex and "AWS_REGION" not in codex

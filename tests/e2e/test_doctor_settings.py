@@ -42,7 +42,7 @@ def test_doctor_names_the_field_of_a_valid_chores_json_that_breaks_a_rule(tmp_pa
     (store / "chores.json").write_text(json.dumps({"enabled": True, "timeout_s": -1}))
     doctor = kg(["doctor"], env)
     assert doctor.returncode == 1
-    said = f"FAIL  chores: {store / 'chores.json'}: timeout_s: must be a number of at least 0: chores stay off"
+    said = f"FAIL  chores: {store / 'chores.json'}: timeout_s: must be a number of at least 1 (seconds): chores stay off"
     assert said in doctor.stdout and "chores.json: chores.json" not in doctor.stdout, doctor.stdout
     assert "set timeout_s in it as the rule says, or remove timeout_s for its default" in doctor.stdout
     assert "JSON fault" not in doctor.stdout

@@ -243,10 +243,13 @@ def test_kg_mcp_run_by_python_with_options_by_uv_run_or_by_a_package_name_spelt_
                  ["uv", "run", "--directory", "/src/kg", "python", "-m", "kg_actors", "mcp"],
                  ["uvx", "kg_memory", "mcp"], ["uvx", "KG.Memory", "mcp"],
                  ["uvx", "--refresh-package", "kg-memory", "kg-memory", "mcp"],
-                 ["uvx", "--exclude-newer", "2026-01-01", "kg-memory", "mcp"]):
+                 ["uvx", "--exclude-newer", "2026-01-01", "kg-memory", "mcp"],
+                 ["uv", "--directory", "/src/kg", "run", "kg", "mcp"], ["uv", "--project", "/src/kg", "run", "kg", "mcp"],
+                 ["uv", "-q", "run", "kg", "mcp"], ["python3", "-mkg_actors", "mcp"]):
         assert runs_kg_mcp({"command": argv[0], "args": argv[1:]}), argv
     for argv in (["uvx", "kg-memory-viewer", "mcp"], ["python", "-m", "kg_actors_fork", "mcp"],
                  ["uvx", "--with", "kg-memory", "other-server", "mcp"], ["pipx", "run", "other", "--spec", "kg-memory",
                                                                           "kg", "mcp"],
-                 ["python", "-u", "-m", "http.server", "mcp"], ["uv", "run", "python", "-m", "kg_actors", "serve"]):
+                 ["python", "-u", "-m", "http.server", "mcp"], ["uv", "run", "python", "-m", "kg_actors", "serve"],
+                 ["uv", "--directory", "/src/kg", "run", "other", "mcp"], ["python3", "-mhttp.server", "mcp"]):
         assert not runs_kg_mcp({"command": argv[0], "args": argv[1:]}), argv
