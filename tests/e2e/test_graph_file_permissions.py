@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import time
+from pathlib import Path
 
 import pytest
 from e2e_helpers import kg
@@ -32,15 +33,22 @@ def test_a_graph_file_the_server_may_not_read_is_named_waited_for_and_loaded_who
         _a_graph_file_the_server_may_not_read(srv)
 
 
-def _a_graph_file_the_server_may_not_read(srv) -> None:
+def _project_pp(srv) -> tuple[str, Path, Path]:
+    """A store with a user lesson and project pp's graph of two lessons, whose .prev (the save before) lacks the
+    second; owned by the server's user. (pp's folder, its graph folder, its graph file.)"""
     cwd = srv.project("pp")
     folder = srv.store / "projects" / "pp"
     folder.mkdir(parents=True)
     (srv.store / "user.json").write_text(_graph_json(None, "user-lesson-node"))
     graph = folder / "graph.json"
     graph.write_text(_graph_json(cwd, "pp-first-lesson", "pp-second-lesson"))
-    (folder / "graph.prev").write_text(_graph_json(cwd, "pp-first-lesson"))  # the save before: lacks the second
+    (folder / "graph.prev").write_text(_graph_json(cwd, "pp-first-lesson"))
     own(srv)
+    return cwd, folder, graph
+
+
+def _a_graph_file_the_server_may_not_read(srv) -> None:
+    cwd, folder, graph = _project_pp(srv)
     graph.chmod(0)
 
     srv.start("--no-editor")
@@ -144,14 +152,7 @@ def test_a_project_folder_the_server_may_not_enter_is_named_as_a_folder_and_load
     """chmod 000 on projects/pp: the fix is the folder's permission (never a move aside of a file it cannot
     even see), and once the folder opens its next use loads the graph whole, with no reload nor restart."""
     with other_user_server() as srv:
-        cwd = srv.project("pp")
-        folder = srv.store / "projects" / "pp"
-        folder.mkdir(parents=True)
-        (srv.store / "user.json").write_text(_graph_json(None, "user-lesson-node"))
-        graph = folder / "graph.json"
-        graph.write_text(_graph_json(cwd, "pp-first-lesson", "pp-second-lesson"))
-        (folder / "graph.prev").write_text(_graph_json(cwd, "pp-first-lesson"))
-        own(srv)
+        cwd, folder, graph = _project_pp(srv)
         folder.chmod(0)
 
         srv.start("--no-editor")

@@ -130,18 +130,23 @@ def test_a_key_split_across_notes_is_withheld_whole_and_named_by_the_scan(tmp_pa
     assert f"user: node 'signing-key-block' {block} (holds a private key)" in said, said
 
 
-def test_a_marker_sent_back_as_shown_keeps_the_stored_field_and_the_reply_says_so(tmp_path):
-    token = "ghp_" + "R7kQ" * 9
-    user = project_graph("", [node("release-steps", "release steps walnut",
-                                   notes=["run it from the root", f"the ci token is {token}", "tag after"],
+def _release_steps(tmp_path, notes: list[str]) -> tuple[ServerProcess, Harness, str]:
+    """A server whose user graph holds `release-steps` with a token left in a note by hand; a session that read it;
+    the marker it was shown in the token's place."""
+    user = project_graph("", [node("release-steps", "release steps walnut", notes=notes,
                                    touches=["scripts/release.sh"])])
     user["_meta"] = {"versions": {}, "namespace": {"kind": "user", "owner": None}}
     srv: ServerProcess = start_server(tmp_path, user=user)
+    h = Harness(srv, str(srv.home))
+    h.start()
+    shown = h.mcp("kg_read", id="release-steps", level="user")
+    return srv, h, next(line.strip()[2:] for line in shown.splitlines() if "[withheld:" in line)
+
+
+def test_a_marker_sent_back_as_shown_keeps_the_stored_field_and_the_reply_says_so(tmp_path):
+    token = "ghp_" + "R7kQ" * 9
+    srv, h, marker = _release_steps(tmp_path, ["run it from the root", f"the ci token is {token}", "tag after"])
     try:
-        h = Harness(srv, str(srv.home))
-        h.start()
-        shown = h.mcp("kg_read", id="release-steps", level="user")
-        marker = next(line.strip()[2:] for line in shown.splitlines() if "[withheld:" in line)
         # The node sent back as shown, the marker where it stood moved first, and a new note.
         said = h.mcp("kg_put_node", level="user", id="release-steps", gist="release steps walnut",
                      notes=[marker, "run it from the root", "tag after", "a new lesson"],
@@ -158,15 +163,8 @@ def test_a_marker_sent_back_as_shown_keeps_the_stored_field_and_the_reply_says_s
 
 def test_a_marker_sent_where_it_stands_for_no_stored_field_is_refused_naming_the_field(tmp_path):
     token = "ghp_" + "R7kQ" * 9
-    user = project_graph("", [node("release-steps", "release steps walnut",
-                                   notes=[f"the ci token is {token}", "tag after"], touches=["scripts/release.sh"])])
-    user["_meta"] = {"versions": {}, "namespace": {"kind": "user", "owner": None}}
-    srv: ServerProcess = start_server(tmp_path, user=user)
+    srv, h, marker = _release_steps(tmp_path, [f"the ci token is {token}", "tag after"])
     try:
-        h = Harness(srv, str(srv.home))
-        h.start()
-        shown = h.mcp("kg_read", id="release-steps", level="user")
-        marker = next(line.strip()[2:] for line in shown.splitlines() if "[withheld:" in line)
         before = _stored(srv)
         rule = "is the marker kg shows in place of a withheld secret; send the field's text"
         for field, args in (("gist", {"gist": marker, "notes": [marker, "tag after"]}),
