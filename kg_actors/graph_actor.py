@@ -332,12 +332,14 @@ async def run_graph_actor(
                 if "m" in loaded:
                     await to_writer.send(Written({"m": loaded["m"]}, None, actor.ReplySlot()))
             # The index build asks the actor to install it: once the loop ends nobody answers, so it
-            # is cancelled then (a reload's discard right after a load waited on it forever).
-            building, scanning = trio.CancelScope(), trio.CancelScope()
+            # is cancelled then (a reload's discard right after a load waited on it forever). It waits for
+            # the load's scan to answer first (build_index), if one runs.
+            building, scanning, answered = trio.CancelScope(), trio.CancelScope(), trio.Event()
             if state.derived.index is None:
-                nursery.start_soon(build_index, handle, state.graph.snapshot(), building)
+                scan = answered if refusal is None else None
+                nursery.start_soon(build_index, handle, state.graph.snapshot(), building, scan)
                 if refusal is None:  # a first load: name what a hand edit left (held_scan.py), off the hooks' way
-                    nursery.start_soon(held_scan.mask_held, handle, path, state.graph.snapshot(), scanning)
+                    nursery.start_soon(held_scan.mask_held, handle, path, state.graph.snapshot(), scanning, answered)
             else:
                 handle._index_ready.set()
             task_status.started(handle)

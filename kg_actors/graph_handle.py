@@ -1,7 +1,8 @@
 """The handle callers hold on a graph actor: one typed method per message; the mailbox stays private.
 
 Produced only by run_graph_actor (graph_actor.py), which starts `build_index`; `index_ready` says whether
-the graph's first search index is built (a hook never waits for it). Reads
+the graph's first search index is built and in, once the load's scan for secrets answered (a hook never
+waits for it). Reads
 that need no message take the view the actor last published (`view_now`,
 `snapshot`): a frozen version, never the actor's live state.
 """
@@ -214,9 +215,15 @@ class GraphHandle:
         return await self._mailbox.ask(m.Absorb(base, merged, now))
 
 
-async def build_index(handle: GraphHandle, graph: GraphSnapshot, scope: trio.CancelScope) -> None:
+# A scan still running after this is stuck: searches wait no longer for it (the index comes without it).
+SCAN_WAIT_SECONDS = 120
+
+
+async def build_index(handle: GraphHandle, graph: GraphSnapshot, scope: trio.CancelScope,
+                      scanned: trio.Event | None = None) -> None:
     """The graph's first search index, built and installed by the actor that owns it (run_graph_actor starts
-    it); `index_ready` from then on."""
+    it); `index_ready` from then on. `scanned`: set once the load's scan for secrets a hand edit left has
+    answered (held_scan.mask_held); the index is installed after it."""
     # At once, not deferred to an idle loop: deferring a 10,000-node build moved its GIL time into the first
     # seconds of hook replies (idle p99 4.7 -> 18-31 ms in bench/hooks_bench.py). A large graph's is built
     # in a child process (index_process.py): the server's interpreter lock only loads its pieces (~0.1 s).
@@ -227,6 +234,15 @@ async def build_index(handle: GraphHandle, graph: GraphSnapshot, scope: trio.Can
             log.exception("%s: the search index could not be built", handle.key)
             handle._index_ready.set()  # nobody waits forever for it
             return
+        # Built from the nodes' full text, it files a node holding a secret by its withheld words until the
+        # scan names it: installed before, a right guess of such a word would find the node and a wrong one
+        # not. Searches wait meanwhile, hooks recall nothing, as while it builds; the scan runs beside it.
+        if scanned is not None:
+            with trio.move_on_after(SCAN_WAIT_SECONDS):
+                await scanned.wait()
+            if not scanned.is_set():
+                log.warning("%s: the scan for secrets a hand edit left has not answered in %d s; the search index "
+                            "is installed without it", handle.key, SCAN_WAIT_SECONDS)
         try:
             await handle.install_index(index)
         except KGError:

@@ -57,18 +57,24 @@ async def say_held(path: Path, nodes: int) -> list[Held]:
     return found
 
 
-async def mask_held(handle: GraphHandle, path: Path, graph: GraphSnapshot, scope: trio.CancelScope) -> None:
+async def mask_held(handle: GraphHandle, path: Path, graph: GraphSnapshot, scope: trio.CancelScope,
+                    answered: trio.Event | None = None) -> None:
     """The load's scan (`say_held`), its answer then handed to the actor: what it found nothing in is shown to
     agents without another check; until then a reply checks what it renders (core/withheld.py). The scan reads
     the file the load read; a journal replayed over it holds writes kg checked. The actor cancels `scope` when
-    its loop ends: nobody takes the answer then, and the scan's child is stopped."""
-    with scope:
-        try:
-            found = await say_held(path, len(graph.nodes))
-        except Exception:  # noqa: BLE001 - replies go on checking what they render: safe, only slower
-            log.exception("%s: the scan for secrets a hand edit left failed", handle.key)
-            return
-        handle.scanned(graph, tuple((h.what, h.key) for h in found))
+    its loop ends: nobody takes the answer then, and the scan's child is stopped. `answered` is set once the
+    answer is queued to the actor (the first index waits for it), or the scan failed or stopped."""
+    try:
+        with scope:
+            try:
+                found = await say_held(path, len(graph.nodes))
+            except Exception:  # noqa: BLE001 - replies go on checking what they render: safe, only slower
+                log.exception("%s: the scan for secrets a hand edit left failed", handle.key)
+                return
+            handle.scanned(graph, tuple((h.what, h.key) for h in found))
+    finally:
+        if answered is not None:
+            answered.set()
 
 
 async def refuse_sync(root: Path) -> None:

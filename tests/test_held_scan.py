@@ -52,3 +52,44 @@ def test_what_the_child_prints_that_is_not_its_answer_is_refused():
     for said in ([], {"user": [{"what": "node"}]}, {"user": 3}):
         with pytest.raises(ValueError):
             held_on_disk.from_json(said)
+
+
+async def test_no_index_is_installed_before_the_loads_scan_answers_so_a_withheld_word_never_finds_its_node(
+        tmp_path, monkeypatch):
+    """Built off the loop, the first index files every node by its full text: until the load's scan names the
+    node holding a secret, a word only its withheld note holds would find it (and a wrong guess would not)."""
+    import trio.testing
+
+    from kg_actors import index_process
+    from kg_actors.derived import build_derived
+    from kg_actors.graph_actor import run_graph_actor
+    from kg_actors.graph_loading import load_graph
+
+    path = _graph_file(tmp_path)
+    graph, _ = load_graph(path, "user", None)
+    release, built = trio.Event(), trio.Event()
+    real_say, real_build = held_scan.say_held, index_process.build
+
+    async def held_back_scan(*args):
+        await release.wait()
+        return await real_say(*args)
+
+    async def build(snapshot):
+        try:
+            return await real_build(snapshot)
+        finally:
+            built.set()
+
+    monkeypatch.setattr(held_scan, "say_held", held_back_scan)
+    monkeypatch.setattr(index_process, "build", build)
+    with trio.fail_after(30):  # a hang, not a timing: each step waits for a condition
+        async with trio.open_nursery() as nursery:
+            handle = await nursery.start(run_graph_actor, "user", "user", path, graph, build_derived(graph, 100.0))
+            await built.wait()
+            await trio.testing.wait_all_tasks_blocked()  # an install the build asked for is done by now
+            assert not handle.index_ready and handle.view_now().index is None
+            release.set()
+            index = (await handle.view()).index  # waits for the index: in once the scan answered
+            assert index is not None and index.df("token") == 0 and index.df("fine") == 1
+            assert index.df("plain") == 3
+            await handle.close()

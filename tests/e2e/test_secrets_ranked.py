@@ -83,3 +83,44 @@ def test_a_short_gist_or_note_beside_a_note_holding_a_key_is_shown_found_and_not
         assert "node 'one-note-c' notes[1] (holds a GitHub token)." in log, log[-2000:]
     finally:
         srv.stop()
+
+
+def test_a_large_graphs_first_search_and_recall_rank_a_held_node_the_same_for_a_right_and_a_wrong_guess(tmp_path):
+    """A large graph's first index is built in a child process from every node's full text, and the load's scan
+    names the node holding a secret later: the index comes in only once the scan has answered, so from the
+    first search on a word only the withheld note holds lifts the node no more than a wrong guess does."""
+    from kg_actors.core import constants as C
+
+    size = C.INDEX_PROCESS_MIN_NODES + 500
+    # A few nodes that "deploy credentials" finds before the held one, and enough others for the child path.
+    plain = [node(f"lesson-{i:05d}", f"deploy credentials for the {i} cluster", _archived=True) if i < 20
+             else node(f"lesson-{i:05d}", f"lesson {i} about retries", notes=[f"seen while run {i % 97} ran"])
+             for i in range(size)]
+    held = node("held-deploy-credentials", "deploy credentials for the staging cluster",
+                notes=[f"AWS key {AWS} zephyrquokka"], _archived=True)  # so no preload shows it
+    user = user_graph([*plain, held])
+    # Edges with notes: the scan reads them and the index does not, so the scan answers well after the index
+    # is built, as on a large store (the window this test is about).
+    user["edges"] = {f"lesson-{i:05d}->lesson-{(i + k) % size:05d}:relates": {
+        "from": f"lesson-{i:05d}", "to": f"lesson-{(i + k) % size:05d}", "rel": "relates",
+        "notes": [f"both lessons {i} and {k} were seen in one deploy of the billing service on a slow day"]}
+        for i in range(20, size) for k in (1, 2, 3, 4)}
+    srv: ServerProcess = start_server(tmp_path, user=user)
+    try:
+        said, logged = {}, {}
+        # The wrong guess first: a node a reply shows is stamped read, and refiled then.
+        for guess in ("zephyrquakka", "zephyrquokka"):  # each in a session of its own: nothing seen before
+            h = Harness(srv, str(srv.home))
+            said[guess] = h.mcp("kg_search", query=f"deploy credentials {guess}").replace(guess, "GUESS")
+            h.start()
+            h.full_read()
+            before = len(recall_log(srv))
+            h.prompt(f"deploy credentials {guess}")
+            logged[guess] = [r.get("hits") for r in recall_log(srv)[before:]]
+        assert said["zephyrquokka"] == said["zephyrquakka"], said
+        assert "lesson-00000" in said["zephyrquokka"] and AWS not in str(said), said
+        assert logged["zephyrquokka"] == logged["zephyrquakka"] and logged["zephyrquokka"], logged
+    finally:
+        srv.stop()
+    log = srv.log.read_text()
+    assert f"search index of {size + 1} nodes built in a child process" in log, log[-2000:]
