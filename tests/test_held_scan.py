@@ -93,3 +93,36 @@ async def test_no_index_is_installed_before_the_loads_scan_answers_so_a_withheld
             assert index is not None and index.df("token") == 0 and index.df("fine") == 1
             assert index.df("plain") == 3
             await handle.close()
+
+
+async def test_a_scan_that_never_answers_holds_the_first_index_back_only_so_long_and_says_so(
+        tmp_path, monkeypatch, caplog, autojump_clock):
+    import trio
+
+    from kg_actors import graph_handle, index_process
+    from kg_actors.core.search import SearchIndex
+    from kg_actors.derived import build_derived
+    from kg_actors.graph_actor import run_graph_actor
+    from kg_actors.graph_loading import load_graph
+
+    path = _graph_file(tmp_path)
+    graph, _ = load_graph(path, "user", None)
+
+    async def stuck(*args):
+        await trio.sleep_forever()
+
+    async def build(snapshot):  # in the loop: a worker thread's real time would let the clock jump past it
+        return SearchIndex.build(snapshot)
+
+    monkeypatch.setattr(held_scan, "say_held", stuck)
+    monkeypatch.setattr(index_process, "build", build)
+    with caplog.at_level(logging.WARNING, logger=graph_handle.__name__), trio.fail_after(
+            5 * graph_handle.SCAN_WAIT_SECONDS):  # the clock's: a hang fails here
+        async with trio.open_nursery() as nursery:
+            handle = await nursery.start(run_graph_actor, "user", "user", path, graph, build_derived(graph, 100.0))
+            started = trio.current_time()
+            assert (await handle.view()).index is not None  # searches wait no longer than the bound
+            assert trio.current_time() - started >= graph_handle.SCAN_WAIT_SECONDS
+            await handle.close()
+    said = " ".join(r.getMessage() for r in caplog.records)
+    assert f"has not answered in {graph_handle.SCAN_WAIT_SECONDS} s" in said, said
