@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 import trio
 
+from . import held_scan
 from .core import search
 from .core.model import GraphData
 from .derived import Derived, build_derived
@@ -59,6 +60,7 @@ async def resync(state: Owned, path: Path, to_writer: ToWriter, status: dict[str
         log.error("%s: could not read %s back after a failed write: %s (changes refused; retried on the tick)",
                   state.key, path, exc)
         return
+    await _scan(state.key, path, graph, derived)
     if status.pop("resync_failed", None):
         state.refusal = None
     state.graph, state.derived = graph, derived
@@ -67,6 +69,20 @@ async def resync(state: Owned, path: Path, to_writer: ToWriter, status: dict[str
     state.dirty = journal.journal_path(path).exists()
     await to_writer.send(Resync())
     log.warning("%s: back to what is on disk (%d nodes) after a refused write", state.key, len(graph.nodes))
+
+
+async def _scan(key: str, path: Path, graph: GraphData, derived: Derived) -> None:
+    """The graph read back, scanned as a load's is (held_scan.py) before it serves: its new search index, built
+    from every node's full text, then files a node holding a secret a hand edit left by what agents are shown of
+    it, so that a right guess of a withheld word finds it no sooner than a wrong one."""
+    try:
+        found = await held_scan.say_held(path, len(graph.nodes))
+    except Exception:  # noqa: BLE001 - replies go on checking what they render: safe, only slower
+        log.exception("%s: the scan for secrets a hand edit left failed", key)
+        return
+    snapshot = graph.snapshot()
+    graph.lineage.mask.scanned(snapshot.nodes, snapshot.edges, [(h.what, h.key) for h in found])
+    derived.hold(graph)
 
 
 def index_committed(state: Owned, record: dict[str, Any]) -> None:
@@ -81,6 +97,7 @@ def index_committed(state: Owned, record: dict[str, Any]) -> None:
         try:
             derived = build_derived(state.graph, (state.clock or time.time)())
             derived.index = search.SearchIndex.build(state.graph)
+            derived.hold(state.graph)  # the nodes known to hold a secret: filed by what agents are shown
             state.derived = derived
             state.publish()
         except Exception:

@@ -126,3 +126,69 @@ async def test_a_scan_that_never_answers_holds_the_first_index_back_only_so_long
             await handle.close()
     said = " ".join(r.getMessage() for r in caplog.records)
     assert f"has not answered in {graph_handle.SCAN_WAIT_SECONDS} s" in said, said
+
+
+async def test_a_graph_read_back_after_a_refused_write_files_its_held_node_by_what_agents_are_shown(
+        tmp_path, monkeypatch):
+    """After the store refused an append, the graph is read back from disk with a new search index: its node
+    holding a secret a hand edit left is scanned again and filed without its withheld words."""
+    import trio
+
+    from kg_actors.core import graph_ops
+    from kg_actors.core.errors import StorageRefused
+    from kg_actors.derived import build_derived
+    from kg_actors.graph_actor import run_graph_actor
+    from kg_actors.graph_loading import load_graph
+    from kg_actors.storage import faults
+
+    path = _graph_file(tmp_path)
+    graph, _ = load_graph(path, "user", None)
+    writer = graph_ops.Writer(session="aaaa1111")
+    flag = tmp_path / "disk-full"
+    monkeypatch.setenv(faults.ENV, str(flag))
+    with trio.fail_after(30):  # a hang, not a timing
+        async with trio.open_nursery() as nursery:
+            handle = await nursery.start(run_graph_actor, "user", "user", path, graph, build_derived(graph, 100.0))
+            assert (await handle.view()).index.df("token") == 0
+            flag.write_text("ENOSPC")
+            with pytest.raises(StorageRefused):
+                await handle.put_node(node_id="refused-lesson", gist="the disk refused it", notes=None,
+                                      touches=None, now=200.0, writer=writer)
+            flag.unlink()
+            await handle.put_node(node_id="later-lesson", gist="written once the disk had room", notes=None,
+                                  touches=None, now=300.0, writer=writer)  # read back from disk first
+            index = (await handle.current()).index
+            assert "refused-lesson" not in handle.snapshot().nodes and index.df("written") == 1
+            assert index.df("token") == 0 and index.df("fine") == 1, "a withheld word files the held node"
+            await handle.close()
+
+
+async def test_an_index_made_again_after_a_bug_in_indexing_files_the_held_node_by_what_agents_are_shown(
+        tmp_path, monkeypatch):
+    import trio
+
+    from kg_actors import derived as derived_module
+    from kg_actors.core import graph_ops
+    from kg_actors.derived import build_derived
+    from kg_actors.graph_actor import run_graph_actor
+    from kg_actors.graph_loading import load_graph
+
+    path = _graph_file(tmp_path)
+    graph, _ = load_graph(path, "user", None)
+    real = derived_module.Derived.changed
+
+    def buggy(self, *args, **kwargs):
+        monkeypatch.setattr(derived_module.Derived, "changed", real)  # once
+        raise RuntimeError("a bug in indexing")
+
+    with trio.fail_after(30):  # a hang, not a timing
+        async with trio.open_nursery() as nursery:
+            handle = await nursery.start(run_graph_actor, "user", "user", path, graph, build_derived(graph, 100.0))
+            assert (await handle.view()).index.df("token") == 0
+            monkeypatch.setattr(derived_module.Derived, "changed", buggy)
+            await handle.put_node(node_id="later-lesson", gist="written while indexing failed", notes=None,
+                                  touches=None, now=300.0, writer=graph_ops.Writer(session="aaaa1111"))
+            index = (await handle.current()).index
+            assert index.df("written") == 1, "the index was not made again"
+            assert index.df("token") == 0 and index.df("fine") == 1, "a withheld word files the held node"
+            await handle.close()
