@@ -71,7 +71,10 @@ class GraphDirectory:
     def project_key(self, root: str) -> str:
         slug = self._slug_of.get(root)
         if slug is None:
-            slug = L.choose_slug(self.layout, root)
+            try:
+                slug = L.choose_slug(self.layout, root)
+            except L.Shut as shut:  # neither chosen nor bound: once the folder opens, its own graph is chosen
+                return f"project:{shut.slug}"
             bound = self._root_of.get(slug)
             if bound is not None and not L.takes_over(slug, bound, root):
                 slug = L.hashed_slug(root)  # another project's, here or gone, whose folder bore another name

@@ -79,6 +79,31 @@ def there(path: Path) -> bool:
         return True
 
 
+class Shut(PermissionError):
+    """A store folder the server may not enter (`projects/`, or a graph folder in it): whether a project's
+    graph is there, or whose it is, cannot be told. `slug` is the graph folder to serve the project from
+    meanwhile: its load names the permission, and nothing is written anywhere until it opens."""
+
+    def __init__(self, slug: str, path: Path) -> None:
+        super().__init__(13, "Permission denied", str(path))
+        self.slug = slug
+
+
+def _look(layout: Layout, slug: str, plain: str) -> bool:
+    """`there()` for choose_slug: a graph folder it may not look into raises Shut instead of counting as there
+    (or not), which claimed another folder for the project. `projects/` itself shut: the project's plain one."""
+    path = layout.project_graph(slug)
+    try:
+        os.lstat(path)
+        return True
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    except PermissionError:
+        raise Shut(slug if os.access(layout.projects, os.X_OK) else plain, path) from None
+    except OSError:
+        return True  # a loop on the way, say: its load names it
+
+
 def newest_project_root(layout: Layout) -> str | None:
     """The recorded folder of the most recently written project graph whose folder still exists."""
     def mtime(slug: str) -> float:
@@ -281,19 +306,19 @@ def shown_slug(slug: str) -> str:
 
 def choose_slug(layout: Layout, root: str) -> str:
     """The graph folder for `root`: adopt a folder recorded for it (ours, or kg-memory 0.17's named by the
-    folder's name as it is), else claim one by our own rule."""
+    folder's name as it is), else claim one by our own rule. Shut: a folder it may not look into."""
     plain, hashed = base_slug(root), hashed_slug(root)
-    if there(layout.project_graph(hashed)):
+    if _look(layout, hashed, plain):
         return hashed
     for slug in earlier_slugs(root):
-        if there(layout.project_graph(slug)) and recorded_project_path(layout.project_graph(slug)) == root:
+        if _look(layout, slug, plain) and recorded_project_path(layout.project_graph(slug)) == root:
             return slug
     plain_file = layout.project_graph(plain)
-    plain_recorded = recorded_project_path(plain_file) if there(plain_file) else None
+    plain_recorded = recorded_project_path(plain_file) if _look(layout, plain, plain) else None
     if plain_recorded == root:
         return plain
     reference = reference_slug(root)
-    if reference is not None and not holds_key(reference) and there(layout.project_graph(reference)):
+    if reference is not None and not holds_key(reference) and _look(layout, reference, plain):
         recorded = recorded_project_path(layout.project_graph(reference))
         if takes_over(reference, recorded, root):
             return reference  # 0.17's graph of this project (or of one of this name no longer on this machine)

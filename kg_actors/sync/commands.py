@@ -167,7 +167,11 @@ def _graph_key(root: Path, graph: str) -> tuple[str, str]:
     path_like = name.startswith(("/", "~", ".")) or os.sep in name  # a graph folder's name holds none of these
     if path_like or (not layout.project_graph(name).exists() and os.path.isdir(name)):
         folder = project_of_folder(layout, L.project_root(os.path.abspath(os.path.expanduser(name)), "graph"))
-        return f"project:{L.choose_slug(layout, folder)}", folder
+        try:
+            slug = L.choose_slug(layout, folder)
+        except L.Shut as shut:  # its own read then names the folder it may not enter
+            slug = shut.slug
+        return f"project:{slug}", folder
     return f"project:{name}", graph
 
 
