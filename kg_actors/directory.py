@@ -408,8 +408,10 @@ class GraphDirectory:
         renamed: dict[str, str] = {}
         if level == "project":
             user = await self.get("user")
-            if self._refusals.get("user"):
-                return  # an unreadable user graph names no nodes: its edges to it must stay
+            if self._refusals.get("user") or "user" in self._fell_back:
+                # An unreadable user graph names no nodes, and one served from its previous save (a stand-in)
+                # lacks those written since: the project's edges to them must stay.
+                return
             outside = await user.node_ids()
             renames = user.snapshot().extra_meta.get(graph_ops.RENAMED_KEY)
             renamed = dict(renames) if isinstance(renames, dict) else {}
