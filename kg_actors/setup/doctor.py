@@ -206,6 +206,8 @@ def trouble_fix(trouble: dict[str, Any]) -> str:
     if trouble.get("kind") == "journal_damaged":
         return (f"look at {trouble.get('kept')} (the lines that could not be read are in it; write again what they "
                 "held), then remove it")
+    if trouble.get("file") and (loop := kept_aside.loop_fix(Path(str(trouble.get("file"))))):
+        return f"{loop}, then kg stop && kg start"
     return (f"put a good copy back at {trouble.get('file')} (`kg restore --at DATE {_arg(trouble.get('graph'))}` when the "
             f"store's git history holds it), or move the file aside to start the graph empty (`mv {_arg(trouble.get('file'))} "
             f"{_arg(str(trouble.get('file')) + '.aside')}`), then kg stop && kg start")

@@ -40,6 +40,8 @@ def _quiet() -> Iterator[None]:
 
 def _fix(what: str, key: str, path: Path) -> str:
     graph = key.removeprefix("project:")
+    if what == "file" and (loop := kept_aside.loop_fix(path)):
+        return loop
     if what == "file":
         return (f"put a good copy back at {path} (`kg restore --at DATE {shlex.quote(graph)}` when the store's git history "
                 f"holds it), or move it aside to start the graph empty (`mv {shlex.quote(str(path))} "

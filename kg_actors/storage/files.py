@@ -442,6 +442,9 @@ def load_json(path: Path, build: Callable[[Any, Reading], Any] | None = None, fe
         raise  # its last save is in it: a `.prev` served instead would lose that save's lessons for good
     except Unreadable as exc:
         prev = _newest_prev(path, build)  # only now: each candidate is parsed to see that it reads
+        if not prev.exists() and (loop := kept_aside.loop_fix(path)):
+            raise Unreadable(f"{path} {exc.args[0].removeprefix(str(path) + ': ')} (a symlink loop) and no "
+                             f"{prev.name} is beside it: {loop}.") from exc
         if not prev.exists():
             raise Unreadable(f"{path} is unreadable ({exc.args[0].removeprefix(str(path) + ': ')}) and no "
                              f"{prev.name} is beside it: restore it from the store's git history (`kg restore`) "

@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import shlex
 from pathlib import Path
 
 KINDS = ("unreadable", "damaged", "dropped")
@@ -60,6 +61,29 @@ def loop_said(kept: Path) -> str | None:
         if exc.errno == errno.ELOOP:
             return f"{kept} is a symlink loop (a link that leads back to itself): it holds no lesson"
     return None
+
+
+def loop_link(path: Path) -> Path | None:
+    """The link on the way to `path` (a folder above it, or the file itself) that leads back to itself, the
+    first from the top, or None: that link is what to remove, as nothing can be moved or read through it."""
+    for candidate in (*reversed(path.parents), path):
+        if os.path.islink(candidate):
+            try:
+                os.stat(candidate)
+            except OSError as exc:
+                if exc.errno == errno.ELOOP:
+                    return candidate
+    return None
+
+
+def loop_fix(path: Path) -> str | None:
+    """The fix for a graph file that cannot be reached for a symlink loop, or None when none is on its way."""
+    link = loop_link(path)
+    if link is None:
+        return None
+    return (f"remove the link `rm {shlex.quote(str(link))}` ({link} is a symlink loop, a link that leads back to "
+            "itself: it holds no lesson, and nothing can be moved through it); the graph then starts empty, "
+            "or `kg restore` brings back a committed version")
 
 
 def off_the_live_file(aside: Path, live: Path) -> None:
