@@ -89,8 +89,8 @@ def _no_project_note(cwd: object) -> str | None:
     path = os.path.expanduser(cwd.strip())
     if not os.path.isabs(path):
         return replies.no_project_note(cwd, "is a relative path, not a folder the session can be in")
-    if not os.path.isdir(path):
-        return replies.no_project_note(cwd, "is a file, not a folder" if os.path.exists(path) else "does not exist")
+    if (why := L.folder_fault(path)) is not None:
+        return replies.no_project_note(cwd, why)
     try:
         L.project_root(path)
     except NotAProjectFolder:

@@ -8,17 +8,19 @@ of the path, so two `src/` projects never share a graph.
 
 from __future__ import annotations
 
+import errno
 import functools
 import hashlib
 import json
 import os
 import re
+import stat
 import time
 from pathlib import Path
 
 from ..core.errors import InvalidInput, NotAProjectFolder
 from ..core.held_names import masked_names, name_held
-from . import home_paths, user_files
+from . import home_paths, read_refusals, user_files
 
 _SLUG_RE = re.compile(r"[^A-Za-z0-9._-]+")
 
@@ -178,11 +180,27 @@ def project_folder(cwd: object, field: str = "cwd") -> str:
     that then sits in the editor's project list.
     """
     real = project_root(cwd, field)
-    if not os.path.isdir(real):
-        what = "is a file, not a folder" if os.path.exists(real) else "does not exist"
+    if (what := folder_fault(real)) is not None:
         raise NotAProjectFolder(field, str(cwd),
                                 f"{what}; pass the project's folder (an existing directory inside home)")
     return real
+
+
+def folder_fault(path: str) -> str | None:
+    """Why `path` is no folder a session can be in, or None: a folder that is there but cannot be looked at
+    (a folder on its way shut to the server, a symlink loop) is not said to be missing."""
+    try:
+        st = os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return "does not exist"
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "is a symlink loop (a link on its way leads back to itself): remove or fix the link"
+        if exc.errno in (errno.EACCES, errno.EPERM):
+            return (f"cannot be looked at by the server's user: the folder {read_refusals.closed_folder(Path(path))} "
+                    "may not be entered (a permission)")
+        return f"cannot be looked at: {exc.strerror or exc}"
+    return None if stat.S_ISDIR(st.st_mode) else "is a file, not a folder"
 
 
 def is_home(root: str) -> bool:

@@ -124,13 +124,17 @@ def test_a_lesson_written_in_a_linked_worktree_touching_its_absolute_path_is_rec
 
 
 @pytest.mark.parametrize("cwd, why", [("gone/proj-del", "does not exist"), ("..", "is a relative path"),
-                                      ("repos/r05", "is a relative path")])
+                                      ("repos/r05", "is a relative path"),
+                                      ("loop/proj", "is a symlink loop (a link on its way leads back to itself)")])
 def test_a_session_in_a_folder_gone_or_named_relatively_keeps_the_users_memory(srv, cwd, why):
     learn(srv, str(srv.home), "user-prefers-small-commits", "The user wants one fix per commit.", "user")
     if cwd.startswith("gone/"):
         folder = srv.project(cwd)
         shutil.rmtree(folder)
         cwd = folder
+    if cwd.startswith("loop/"):  # there, but no folder can be reached through it
+        (srv.home / "loop").symlink_to("loop")
+        cwd = str(srv.home / cwd)
     h = Harness(srv, cwd)
     run = h.start()
     assert run.context.startswith(f"kg memory: {cwd} {why}") and "user memory only" in run.context.splitlines()[0]
