@@ -380,11 +380,15 @@ def _stopped(pid: int, root: Path, asked: float, log_from: int = 0) -> int:
     except OSError:
         rescued = []
     lines = logged_at_stop(root, log_from)
-    for graph in (graphs := graphs_not_saved(root, lines)):
-        print(f"kg: stopped (pid {pid}), but the last save of {graph} (`kg logs` says what failed)", file=sys.stderr)
+    graphs = graphs_not_saved(root, lines)
+    failed = [f"the last save of {graph}" for graph in graphs]
     if (sessions := sessions_not_saved(lines)) is not None:
-        print(f"kg: stopped (pid {pid}), but {sessions}; {user_fix(sessions, root)} (`kg logs` says what "
-              "failed)", file=sys.stderr)
+        failed.append(f"{sessions}; {user_fix(sessions, root)}")
+    if len(failed) == 1:
+        print(f"kg: stopped (pid {pid}), but {failed[0]} (`kg logs` says what failed)", file=sys.stderr)
+    elif failed:  # one stop said once, what failed listed under it
+        print(f"kg: stopped (pid {pid}), but {len(failed)} saves failed (`kg logs` says what failed):"
+              + "".join(f"\n  - {what}" for what in failed), file=sys.stderr)
     if (graphs or sessions is not None) and not rescued:
         return 1
     if not rescued:

@@ -114,6 +114,7 @@ def test_a_graph_whose_last_save_and_rescue_fail_is_named_by_stop_with_its_journ
         journal = next(store.glob("projects/*/graph.json.journal"))
         assert stop.returncode == 1 and "graph project:app" in stop.stderr, stop.stderr
         assert str(journal) in stop.stderr and "sessions.json" in stop.stderr, stop.stderr
+        assert stop.stderr.count("kg: stopped (pid") == 1, stop.stderr  # said once, with what failed listed
         assert "kept-in-journal" in journal.read_text()
     finally:
         flag.unlink(missing_ok=True)
