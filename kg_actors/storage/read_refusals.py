@@ -51,7 +51,8 @@ def said(path: Path, exc: OSError) -> tuple[str, str] | None:
         except OSError:  # a folder above it may not be looked into: the file itself is not what is refused
             folder = closed_folder(path)
             what = f"the folder {folder} may not be entered"
-            fix = f"`chmod u+rwx {shlex.quote(str(folder))}` (a folder above it the server may not look into)"
+            fix = (f"`chmod u+rwx {shlex.quote(str(folder))}` (the folder the server may not enter, so cannot "
+                   f"reach {path.name} under it)")
             try:
                 if (owner := os.stat(folder).st_uid) != os.geteuid():
                     fix += f" and `chown {me} {shlex.quote(str(folder))}` (it belongs to {_user_of(owner)})"
