@@ -302,7 +302,9 @@ def cmd_stop(args: argparse.Namespace) -> int:
         turn = _start_turn(config.root, time.monotonic() + START_TIMEOUT)
         if turn is not None:
             os.close(turn)
-            pid, port, why_not = pid_file.named(config.root / "server.pid")
+            again = pid_file.named(config.root / "server.pid")
+            if again[0] is not None or again[2] != "no pid file":  # else the first look's words: it removed
+                pid, port, why_not = again  # the stale file this one found missing
     # No pid file (removed, or a full disk had no room for it), or --port naming the server meant: the one
     # answering on the port says its pid.
     named_port = getattr(args, "port", None) is not None

@@ -28,8 +28,8 @@ def named(pid_file: Path) -> tuple[int | None, int | None, str]:
         whose = "another program's process, not a kg server" if running else "which no longer runs"
         return None, None, f"stale pid file: it named pid {pid}, {whose}; {_removed(pid_file)}"
     if lock.holder_present(pid_file.parent) is False:
-        return None, None, (f"stale pid file: it named pid {pid}, a kg server holding another store (this one "
-                            f"is a copy); {_removed(pid_file)}")
+        return None, None, (f"stale pid file: it named pid {pid}, a kg server holding another store, not "
+                            f"this one; {_removed(pid_file)}")
     return pid, port, ""
 
 

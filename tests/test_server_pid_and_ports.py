@@ -32,3 +32,16 @@ def test_the_ports_a_process_listens_on_and_the_process_on_a_port_are_read_from_
         assert port_holder(port) == os.getpid()
     assert port not in listening_ports(os.getpid())
     assert listening_ports(2 ** 31 - 1) == set()  # no such process
+
+
+def test_a_pid_file_naming_another_stores_server_says_so_without_calling_this_store_a_copy(tmp_path, monkeypatch):
+    from kg_actors import pid_file
+    from kg_actors.storage import lock
+
+    monkeypatch.setattr(pid_file, "is_server", lambda pid: True)  # a kg server runs as that pid...
+    monkeypatch.setattr(lock, "holder_present", lambda root: False)  # ...holding no lock of this store
+    path = tmp_path / "server.pid"
+    path.write_text("4242")
+    pid, port, why = pid_file.named(path)
+    assert pid is None and "it named pid 4242, a kg server holding another store, not this one; removed" in why
+    assert "copy" not in why and not path.exists()

@@ -68,3 +68,18 @@ def test_a_store_made_read_only_leaves_a_pid_file_status_says_so_and_exits_3():
         assert stop.stdout.startswith(f"kg: not running (no kg server answers at {srv.url}; stale pid file"), stop
         assert "needs it writable, and" not in stop.stdout, stop.stdout
         srv.store.chmod(0o755)
+
+
+def test_stop_names_a_stale_pid_file_in_a_store_a_server_ran_in_before(tmp_path):
+    """`start.lock` stays after a server ran: `kg stop` looks again once no start holds it, and the second
+    look (the file already removed) must not replace what the first said of it with "no pid file"."""
+    env = _env(tmp_path)
+    (tmp_path / "store" / "start.lock").write_text("")
+    pid_file = tmp_path / "store" / "server.pid"
+    for content, said in ((str(gone := _gone_pid()), f"stale pid file: it named pid {gone}, which no longer runs"),
+                          ("garbage", f"{pid_file} holds no pid")):
+        pid_file.write_text(content)
+        stop = kg(["stop"], env)
+        assert stop.returncode == 0, stop
+        assert said in stop.stdout and "removed" in stop.stdout and "no pid file" not in stop.stdout, stop.stdout
+        assert not pid_file.exists()
