@@ -120,7 +120,7 @@ async def test_a_file_put_back_to_its_previous_save_is_named_as_a_roll_back_befo
         wait_until(lambda: _folded(user, "first-lesson"), 20, "the first save")
         await _put(srv, "second-lesson", "saved second")
         wait_until(lambda: _folded(user, "second-lesson"), 20, "the second save")
-        shutil.copyfile(srv.store / "user.prev", user)
+        _put_back(srv.store / "user.prev", user)
         await _put(srv, "written-after", "acknowledged after the roll-back")
         trouble = wait_until(lambda: (srv.health() or {}).get("graphs_in_trouble", {}).get("user"), 20,
                              "the roll-back named in /health")
@@ -130,6 +130,14 @@ async def test_a_file_put_back_to_its_previous_save_is_named_as_a_roll_back_befo
         assert "reload it to roll back" in doctor and "replayed over it" not in doctor, doctor
     finally:
         assert srv.stop() == 0
+
+
+def _put_back(prev, user) -> None:
+    """The previous save put back whole (copied beside, then renamed): a copy in place is read half-written by a
+    tick now and then, and what the server makes of a half-written file is not what this test is about."""
+    staged = user.with_name(user.name + ".putback")
+    shutil.copyfile(prev, staged)
+    os.replace(staged, user)
 
 
 def _kg_start(tmp_path, extra=None) -> ServerProcess:
