@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -75,6 +76,15 @@ class Client:
 class _OtherUserServer(ServerProcess):
     def health(self) -> dict | None:  # asked as the server's user: it refuses another account's requests
         return Client(self).health()
+
+
+_T = time.time() - 86_400  # the lessons' creation: a day ago
+
+
+def graph_json(project_path: str | None, *ids: str) -> str:
+    """A graph file of lessons `ids` (a project's when `project_path` is given), as these tests write them."""
+    return json.dumps({"nodes": {i: {"id": i, "gist": f"gist of {i}", "_created_ts": _T} for i in ids},
+                       "edges": {}, "_meta": {"versions": {}, "project_path": project_path}})
 
 
 def own(srv: ServerProcess) -> None:

@@ -11,20 +11,13 @@ from __future__ import annotations
 
 import json
 import os
-import time
 from pathlib import Path
 
 import pytest
 from e2e_helpers import kg
-from other_user import NOBODY, Client, needs_other_user, other_user_server, own
+from other_user import NOBODY, Client, graph_json, needs_other_user, other_user_server, own
 from rpc_helpers import session_id
 
-T = time.time() - 86_400
-
-
-def _graph_json(project_path: str | None, *ids: str) -> str:
-    return json.dumps({"nodes": {i: {"id": i, "gist": f"gist of {i}", "_created_ts": T} for i in ids},
-                       "edges": {}, "_meta": {"versions": {}, "project_path": project_path}})
 
 
 @needs_other_user
@@ -39,10 +32,10 @@ def _project_pp(srv) -> tuple[str, Path, Path]:
     cwd = srv.project("pp")
     folder = srv.store / "projects" / "pp"
     folder.mkdir(parents=True)
-    (srv.store / "user.json").write_text(_graph_json(None, "user-lesson-node"))
+    (srv.store / "user.json").write_text(graph_json(None, "user-lesson-node"))
     graph = folder / "graph.json"
-    graph.write_text(_graph_json(cwd, "pp-first-lesson", "pp-second-lesson"))
-    (folder / "graph.prev").write_text(_graph_json(cwd, "pp-first-lesson"))
+    graph.write_text(graph_json(cwd, "pp-first-lesson", "pp-second-lesson"))
+    (folder / "graph.prev").write_text(graph_json(cwd, "pp-first-lesson"))
     own(srv)
     return cwd, folder, graph
 
@@ -96,10 +89,10 @@ def test_a_user_graph_left_to_another_owner_names_the_chown_too_and_loads_whole_
     with other_user_server() as srv:
         cwd = srv.project("pp")
         (srv.store / "projects" / "pp").mkdir(parents=True)
-        (srv.store / "projects" / "pp" / "graph.json").write_text(_graph_json(cwd, "pp-lesson"))
+        (srv.store / "projects" / "pp" / "graph.json").write_text(graph_json(cwd, "pp-lesson"))
         user = srv.store / "user.json"
-        user.write_text(_graph_json(None, "user-first-lesson", "user-second-lesson"))
-        (srv.store / "user.prev").write_text(_graph_json(None, "user-first-lesson"))
+        user.write_text(graph_json(None, "user-first-lesson", "user-second-lesson"))
+        (srv.store / "user.prev").write_text(graph_json(None, "user-first-lesson"))
         own(srv)
         if os.geteuid() != 0:
             pytest.skip("only root can give the file to another owner")
@@ -130,11 +123,11 @@ def test_doctor_names_a_file_an_older_kg_set_aside_that_reads_and_its_fix_merges
     folder = srv.store / "projects" / "pp"
     folder.mkdir(parents=True)
     cwd = srv.project("pp")
-    (srv.store / "user.json").write_text(_graph_json(None, "user-lesson-node"))
+    (srv.store / "user.json").write_text(graph_json(None, "user-lesson-node"))
     graph = folder / "graph.json"
-    graph.write_text(_graph_json(cwd, "pp-first-lesson", "pp-written-since"))  # `.prev` served, then a write
+    graph.write_text(graph_json(cwd, "pp-first-lesson", "pp-written-since"))  # `.prev` served, then a write
     aside = folder / "graph.json.unreadable"
-    aside.write_text(_graph_json(cwd, "pp-first-lesson", "pp-lost-lesson"))
+    aside.write_text(graph_json(cwd, "pp-first-lesson", "pp-lost-lesson"))
     doctor = kg(["doctor"], srv.env)
     line = next((x for x in doctor.stdout.splitlines() if str(aside) in x and "reads as a graph" in x), None)
     assert line is not None and "1 of its node(s) are not in" in line, doctor.stdout

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+from pathlib import Path
 
 import httpx
 from e2e_helpers import kg
@@ -18,6 +19,14 @@ from kg_actors.testing import ServerProcess
 GHP = "ghp_" + "Zq8Xw2Lk9Vb4Nm7Rt1Yp" + "3Hs6Dj0Fg5Ca8Ue2"  # assembled: no file holds a whole one
 
 
+def _older_store_folder(srv: ServerProcess, name: str, folder: str, lesson: str, gist: str) -> Path:
+    """An older kg's store folder `name` holding `folder`'s graph of one lesson (it records that folder)."""
+    legacy = srv.store / "projects" / name
+    legacy.mkdir(parents=True)
+    (legacy / "graph.json").write_text(json.dumps(project_graph(os.path.realpath(folder), [node(lesson, gist)])))
+    return legacy
+
+
 def test_a_folder_named_by_a_key_keeps_its_memory_but_the_key_is_never_stored_committed_or_printed(tmp_path):
     env = git_env(tmp_path)
     srv = ServerProcess(tmp_path, env)
@@ -25,10 +34,7 @@ def test_a_folder_named_by_a_key_keeps_its_memory_but_the_key_is_never_stored_co
     subprocess.run(["git", "init", "-q", folder], check=True, env=srv.env)
     # An older kg's graph of another such folder, in a store folder named by the key as it is.
     older = srv.project(f"old/{GHP}")
-    legacy = srv.store / "projects" / GHP
-    legacy.mkdir(parents=True)
-    (legacy / "graph.json").write_text(json.dumps(project_graph(os.path.realpath(older), [
-        node("lesson-of-older-kg", "Learnt there before the key was masked.")])))
+    legacy = _older_store_folder(srv, GHP, older, "lesson-of-older-kg", "Learnt there before the key was masked.")
     srv.start("--no-editor")
     try:
         h = Harness(srv, folder)
@@ -94,10 +100,8 @@ def test_a_folder_named_by_a_key_takes_a_masked_store_folder_and_an_older_kgs_pr
     keyed, plain, older = srv.project(f"work/{GHP}"), srv.project("project"), srv.project(f"old/{GHP}")
     # An older kg's store folder for the second key-named folder, named `project` then (its masked name read as
     # a part of a key too): it stays that folder's.
-    legacy = srv.store / "projects" / "project"
-    legacy.mkdir(parents=True)
-    (legacy / "graph.json").write_text(json.dumps(project_graph(os.path.realpath(older), [
-        node("lesson-of-older-kg", "Learnt there when its graph folder was named project.")])))
+    legacy = _older_store_folder(srv, "project", older, "lesson-of-older-kg",
+                                 "Learnt there when its graph folder was named project.")
     srv.start("--no-editor")
     try:
         h = Harness(srv, keyed)
@@ -125,10 +129,8 @@ def test_the_store_folder_named_by_a_key_folders_masked_name_still_binds_to_it(t
     env = git_env(tmp_path)
     srv = ServerProcess(tmp_path, env)
     older = srv.project(f"old/{GHP}")
-    legacy = srv.store / "projects" / "ghp_-40-characters"
-    legacy.mkdir(parents=True)
-    (legacy / "graph.json").write_text(json.dumps(project_graph(os.path.realpath(older), [
-        node("lesson-under-its-masked-name", "Learnt there when its graph folder had its masked name.")])))
+    _older_store_folder(srv, "ghp_-40-characters", older, "lesson-under-its-masked-name",
+                        "Learnt there when its graph folder had its masked name.")
     srv.start("--no-editor")
     try:
         assert "lesson-under-its-masked-name" in Harness(srv, older).start().context

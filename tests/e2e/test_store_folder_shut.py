@@ -9,17 +9,10 @@ from __future__ import annotations
 
 import json
 import os
-import time
 
-from other_user import Client, needs_other_user, other_user_server, own
+from other_user import Client, graph_json, needs_other_user, other_user_server, own
 from rpc_helpers import session_id
 
-T = time.time() - 86_400
-
-
-def _graph_json(project_path: str | None, *ids: str) -> str:
-    return json.dumps({"nodes": {i: {"id": i, "gist": f"gist of {i}", "_created_ts": T} for i in ids},
-                       "edges": {}, "_meta": {"versions": {}, "project_path": project_path}})
 
 
 @needs_other_user
@@ -28,8 +21,8 @@ def test_a_projects_folder_the_server_may_not_enter_claims_no_other_graph_folder
         cwd = srv.project("a")
         projects = srv.store / "projects"
         (projects / "a").mkdir(parents=True)
-        (srv.store / "user.json").write_text(_graph_json(None, "user-lesson-node"))
-        (projects / "a" / "graph.json").write_text(_graph_json(cwd, "a-first-lesson", "a-second-lesson"))
+        (srv.store / "user.json").write_text(graph_json(None, "user-lesson-node"))
+        (projects / "a" / "graph.json").write_text(graph_json(cwd, "a-first-lesson", "a-second-lesson"))
         own(srv)
         projects.chmod(0)
         try:
@@ -67,8 +60,8 @@ def test_a_graph_folder_the_server_may_not_enter_is_not_passed_over_for_a_hashed
         cwd = srv.project("My App")
         folder = srv.store / "projects" / "My-App"
         folder.mkdir(parents=True)
-        (srv.store / "user.json").write_text(_graph_json(None, "user-lesson-node"))
-        (folder / "graph.json").write_text(_graph_json(cwd, "app-lesson"))
+        (srv.store / "user.json").write_text(graph_json(None, "user-lesson-node"))
+        (folder / "graph.json").write_text(graph_json(cwd, "app-lesson"))
         own(srv)
         folder.chmod(0)
         try:
