@@ -46,6 +46,15 @@ EOF_GRACE = 5.0  # once stdin closes, how long the calls in flight may still tak
 MAX_BODY = 8 * 1024 * 1024
 # What a header value keeps as it is: printable ASCII but the escape itself.
 _HEADER_SAFE = "".join(chr(c) for c in range(0x20, 0x7F) if chr(c) != "%")
+# A maintenance run's mark (kg_actors/chores/runners.py RUN_ENV, RUN_PARAM): a runner that reaches kg through
+# this shim (Antigravity's plugin) passes it on in the URL, so the server counts the run's kg calls as its own.
+RUN_ENV = "KG_CHORE_RUN"
+RUN_PARAM = "kg_run"
+
+
+def request_path(environ: dict[str, str]) -> str:
+    mark = environ.get(RUN_ENV, "")
+    return "/?" + urllib.parse.urlencode({RUN_PARAM: mark}) if mark else "/"
 
 
 class _Cancelled(Exception):
@@ -88,6 +97,7 @@ class Shim:
         self._other: str | None = None  # why the server on the port is not kg's, once its /health was read
         self._health_read = False
         self.client_name = ""
+        self.path = request_path(dict(os.environ))
         self.protocol_version: str | None = None
         self._calls: dict[str, _Call] = {}  # by the JSON of their ids
         self._calls_lock = threading.Lock()
@@ -121,7 +131,7 @@ class Shim:
             conn.connect()
             if call is not None:
                 call.attach(conn)  # connected first: a cancel from now on can shut its socket
-            conn.request("POST", "/", body=body, headers=self.headers())
+            conn.request("POST", self.path, body=body, headers=self.headers())
             resp = conn.getresponse()
             return resp.status, resp.getheader("Content-Type") or "", resp.read()
         except (OSError, http.client.HTTPException):
@@ -165,7 +175,7 @@ class Shim:
                 done = subprocess.run(
                     [sys.executable, "-P", "-m", "kg_actors", "start", "--port", str(self.port)], stdin=subprocess.DEVNULL,
                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=STOPPING_WAIT + START_TIMEOUT + 5,
-                    env=dict(os.environ, KG_HTTP_PORT=str(self.port)),
+                    env={**{k: v for k, v in os.environ.items() if k != RUN_ENV}, "KG_HTTP_PORT": str(self.port)},
                 )
             except (OSError, subprocess.TimeoutExpired) as exc:
                 return f"`kg start` failed: {exc}"

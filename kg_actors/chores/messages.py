@@ -34,6 +34,16 @@ class JobDone(ChoreMessage[None]):
 
 
 @attrs.frozen
+class RunCalled(ChoreMessage[None]):
+    """A kg tool call whose MCP request carried a run's mark: counted for that run if it is the one running."""
+
+    op = "run_called"
+    mark: str
+    tool: str
+    wrote: bool
+
+
+@attrs.frozen
 class ChoreStatus:
     enabled: bool
     warning: str | None
@@ -68,6 +78,13 @@ class ChoreHandle:
     async def job_done(self, record: dict[str, Any]) -> None:
         try:
             await self._mailbox.tell(JobDone(record))
+        except ActorStopped:
+            pass
+
+    async def run_called(self, mark: str, tool: str, wrote: bool) -> None:
+        """Queued before the call's reply is sent: the agent exits after it, so its run's end is counted after."""
+        try:
+            await self._mailbox.tell(RunCalled(mark, tool, wrote))
         except ActorStopped:
             pass
 

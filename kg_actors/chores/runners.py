@@ -39,6 +39,11 @@ MCP_NAME = "kg"
 GRACE_SECONDS = 5.0
 OUTPUT_TAIL = 4000
 LEASH = str(Path(__file__).with_name("leash.py"))
+# A run's mark, so the server can tell its kg calls from everyone else's (http/run_calls.py counts them):
+# on the MCP URL it is given, and in its environment for a runner that reaches kg through `kg mcp` (the shim
+# puts it on its requests' URL; shim/__init__.py has its own copy of both names).
+RUN_PARAM = "kg_run"
+RUN_ENV = "KG_CHORE_RUN"
 # The launching session's identity: a run must not pass for it (nor for its harness's child).
 _DROP_PREFIXES = ("CLAUDE_CODE_", "ANTIGRAVITY_")
 _DROP = frozenset({"CLAUDECODE", "CLAUDE_PID", "CLAUDE_EFFORT", "AI_AGENT", "CODEX_THREAD_ID", "CODEX_SESSION_ID",
@@ -77,9 +82,13 @@ _CLAUDE_SETTINGS = frozenset({
     "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "CLAUDE_CODE_MAX_OUTPUT_TOKENS"})
 
 
-def chore_env(env: Mapping[str, str], runner: str) -> dict[str, str]:
+def marked_url(url: str, mark: str) -> str:
+    return f"{url}?{RUN_PARAM}={mark}"
+
+
+def chore_env(env: Mapping[str, str], runner: str, mark: str | None = None) -> dict[str, str]:
     """The run's environment: the allow-list and its runner's provider settings, less the launching session's
-    identity, plus KG_CHORE=1."""
+    identity, plus KG_CHORE=1 and the run's mark (none inherited: another run's would count its calls there)."""
     keep: tuple[str, ...] = _KEEP_PREFIXES + _RUNNER_PREFIXES[runner]
     signs_in: frozenset[str] = frozenset()
     if runner == "claude":
@@ -88,6 +97,9 @@ def chore_env(env: Mapping[str, str], runner: str) -> dict[str, str]:
     out = {k: v for k, v in env.items() if k in signs_in or ((k in _KEEP or k.startswith(keep))
                                                            and k not in _DROP and not k.startswith(_DROP_PREFIXES))}
     out["KG_CHORE"] = "1"
+    out.pop(RUN_ENV, None)
+    if mark is not None:
+        out[RUN_ENV] = mark
     return out
 
 

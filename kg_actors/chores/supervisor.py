@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import math
 import os
+import secrets
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,7 @@ import attrs
 import trio
 
 from .. import actor
-from ..core import chore_pick, debt
+from ..core import chore_outcome, chore_pick, debt
 from ..core import chores as rules
 from ..core.constants import CHORES_LOG_MAX_BYTES
 from ..core.maintenance_guards import HELD_WINDOW_S
@@ -74,6 +75,8 @@ class Supervisor:
         self.decided_at = -math.inf
         self.decided_with: rules.ChoreConfig | None = None
         self.decided_why = ""  # the refusal of that decision, which stands for DECIDE_EVERY_S
+        self.mark: str | None = None  # the running job's mark: its MCP calls carry it (runners.RUN_PARAM)
+        self.tally = chore_outcome.Tally()  # the running job's kg calls so far
 
     # Logging and state --------------------------------------------------------------------
     def note(self, event: str, now: float, **fields: Any) -> None:
@@ -196,7 +199,9 @@ class Supervisor:
         if decision.tier == "chore":
             self.recent = (self.recent + list(extra.get("targets", [])))[-RECENT_TARGETS:]
         timeout = cfg.pass_timeout_s if decision.tier == "pass" else cfg.timeout_s
-        argv = runners.command(runner, binary or runner, cfg, decision.tier, self.d.mcp_url())
+        self.mark, self.tally = secrets.token_urlsafe(16), chore_outcome.Tally()
+        argv = runners.command(runner, binary or runner, cfg, decision.tier,
+                               runners.marked_url(self.d.mcp_url(), self.mark))
         record = {"tier": decision.tier, "graph": g.key, "debt": g.debt, "reason": decision.reason,
                   "notes": list(decision.notes), **extra, **base}
         self.note("dispatch", now2, **record)
@@ -207,7 +212,7 @@ class Supervisor:
             await trio.to_thread.run_sync(runners.write_agy_agent, self.d.root)
             cwd = runners.agy_workspace(self.d.root)
         jobs.start_soon(self.job, argv, runners.stdin_for(runner, prompt), cwd, timeout,
-                        {**record, "ts": round(now2, 3)}, handle)
+                        {**record, "ts": round(now2, 3)}, handle, self.mark)
 
     async def compose(self, decision: rules.Decision, handle: Any, g: rules.GraphFacts,
                       now: float) -> tuple[str, dict[str, Any]] | None:
@@ -236,7 +241,7 @@ class Supervisor:
 
     # The job ---------------------------------------------------------------------------------
     async def job(self, argv: list[str], stdin: bytes, cwd: Path, timeout: float, record: dict[str, Any],
-                  handle: Any) -> None:
+                  handle: Any, mark: str | None = None) -> None:
         out: dict[str, Any] = {"tier": record["tier"], "graph": record["graph"], "runner": record["runner"],
                                "started": record["ts"]}
 
@@ -246,7 +251,7 @@ class Supervisor:
                 await self.save_state(attrs.evolve(self.state, running=entry))
 
         try:
-            env = runners.chore_env(self.d.env, record["runner"])
+            env = runners.chore_env(self.d.env, record["runner"], mark)
             result = await self.d.run(argv, stdin, cwd, env, timeout, self.d.grace_s, on_start=started)
             if result.error:
                 out.update(event="spawn_failed", reason=result.error)
@@ -262,11 +267,19 @@ class Supervisor:
             out.update(event="spawn_failed", reason=repr(exc))
         await self.handle.job_done(out)
 
+    def on_run_called(self, msg: m.RunCalled) -> None:
+        if self.running is not None and msg.mark == self.mark:  # a late call of an ended run counts for none
+            self.tally = self.tally.add(msg.wrote)
+
     async def on_job_done(self, msg: m.JobDone) -> None:
         record = dict(msg.record)
         event = record.pop("event", "done")
+        tally = self.tally
+        if event == "done":
+            record.update(kg_calls=tally.calls, kg_writes=tally.writes, outcome=chore_outcome.outcome(
+                record.get("rc"), bool(record.get("timed_out")), tally.calls, tally.writes))
         self.note(event, self.d.clock(), **record)
-        self.running = None
+        self.running, self.mark = None, None
         if self.state is not None and self.state.running is not None:
             await self.save_state(attrs.evolve(self.state, running=None))
 
@@ -334,7 +347,10 @@ async def run_chore_supervisor(deps: Deps, *, task_status: trio.TaskStatus[m.Cho
                     if prompt is not None:  # a later message sees that prompt's decision made
                         await decide(sup, prompt, jobs)
                         prompt = None
-                    if isinstance(msg, m.JobDone):
+                    if isinstance(msg, m.RunCalled):
+                        sup.on_run_called(msg)
+                        msg.reply.set(None)
+                    elif isinstance(msg, m.JobDone):
                         await sup.on_job_done(msg)
                         msg.reply.set(None)
                     elif isinstance(msg, m.GetStatus):

@@ -18,7 +18,9 @@ import trio
 from ..core import constants as C
 from .. import hook_priority, reply_effects
 from ..hook_priority import HookPriority
-from . import accounts, body_json, mcp_calls, mcp_handshake, rest_antigravity, rest_harness_hooks, security
+from ..chores.messages import ChoreHandle
+from . import accounts, body_json, mcp_calls, mcp_handshake, rest_antigravity, rest_harness_hooks, run_calls
+from . import security
 from .mcp_calls import Message
 from .rpc_checks import rpc_error as _rpc_error, rpc_problem
 
@@ -108,8 +110,10 @@ def _collect(messages: list[Message]) -> Send:
 class App:
     """The security gate and the router; MCP requests wait until the SDK is loaded."""
 
-    def __init__(self, rest: ASGIApp, priority: HookPriority, extra_hosts: frozenset[str] = frozenset()) -> None:
+    def __init__(self, rest: ASGIApp, priority: HookPriority, extra_hosts: frozenset[str] = frozenset(),
+                 chores: ChoreHandle | None = None) -> None:
         self.rest = rest
+        self.chores = chores  # told the kg calls of a maintenance run (run_calls.py)
         self.priority = priority
         self.mcp: StreamableHTTPSessionManager | None = None  # the MCP transport, once its (slow) import is done
         self._mcp_ready = trio.Event()
@@ -231,6 +235,10 @@ class App:
         else:
             # Before the send (a write to a live socket can still be lost on the way): the client's next call sees them.
             await effects.delivered()
+        mark = run_calls.run_mark(scope) if self.chores is not None else None
+        if mark is not None:
+            assert self.chores is not None
+            await run_calls.tell(self.chores, mark, call, body, reply)
         for message in reply:
             await send(message)
 

@@ -18,6 +18,7 @@ from starlette.routing import Route
 from ..chores.left_runs import OUTCOMES
 from ..chores.supervisor import load_log, load_runs
 from ..conduct import graphs
+from ..core import chore_outcome
 from ..readings import read_readings
 from .guard import RuntimeParts, guarded
 
@@ -44,10 +45,12 @@ def runs_of(records: list[dict[str, Any]], key: str) -> tuple[list[dict[str, Any
             elif event == "interrupted":
                 run.update(outcome="interrupted", detail=rec.get("reason"), noticed=rec.get("ts"))
             else:
-                rc = rec.get("rc")
-                run.update(outcome="timed out" if rec.get("timed_out") else "ok" if rc == 0 else f"exit {rc}",
-                           elapsed_s=rec.get("elapsed_s"), debt_after=rec.get("debt_after"),
-                           detail=(rec.get("output") or "")[-200:])
+                calls, writes = rec.get("kg_calls"), rec.get("kg_writes")
+                said = rec.get("outcome")  # a line from before kg calls were counted has none
+                run.update(outcome=said if isinstance(said, str) else chore_outcome.outcome(
+                               rec.get("rc"), bool(rec.get("timed_out")), calls, writes),
+                           elapsed_s=rec.get("elapsed_s"), debt_after=rec.get("debt_after"), kg_calls=calls,
+                           kg_writes=writes, detail=chore_outcome.detail(str(rec.get("output") or ""), calls, writes))
         elif event == "skip":
             skips.append({"ts": rec.get("ts"), "reason": rec.get("reason")})
     return runs[::-1][:RUNS_SHOWN], skips[::-1][:SKIPS_SHOWN]

@@ -58,7 +58,9 @@ def _graph(kind, project_path=None, oversized=("deploy-pipeline-steps",)):
     return g
 
 
-async def _fixture(nursery, tmp_path, runs, outcome=None, chores=None, on_get=None, run_s=2 * MIN):
+async def _fixture(nursery, tmp_path, runs, outcome=None, chores=None, on_get=None, run_s=2 * MIN, calls=()):
+    """`calls`: the kg calls (tool, wrote) each run makes, told as the MCP layer tells them, under the mark its
+    URL carries."""
     store = tmp_path / "store"
     store.mkdir()
     binary = tmp_path / "claude"
@@ -77,15 +79,21 @@ async def _fixture(nursery, tmp_path, runs, outcome=None, chores=None, on_get=No
 
     async def fake_run(argv, stdin, cwd, env, timeout, grace, on_start=None):
         runs.append({"argv": argv, "stdin": stdin.decode(), "env": env, "timeout": timeout})
+        url = json.loads(argv[argv.index("--mcp-config") + 1])["mcpServers"]["kg"]["url"]
+        for tool, wrote in calls:
+            await door[0].run_called(url.split("kg_run=")[1], tool, wrote)
+        await door[0].run_called("another-runs-mark", "kg_put_node", True)  # not this run's: not counted
         await trio.sleep(run_s)  # a run takes a while: prompts meanwhile find the slot taken
         return outcome or runners.RunResult(0, 120.0, "ok")
 
     logbook = Logbook()
+    door = []  # the supervisor's handle, once started
     deps = Deps(store, None, Directory(handles, project, on_get), sessions, logbook, wall,
                 lambda: "http://127.0.0.1:1/mcp", env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}, run=fake_run)
     gauge_files.record_claude(store, {"rate_limits": {"five_hour": {"used_percentage": 10, "resets_at": wall() + 3600},
                                                       "seven_day": {"used_percentage": 20, "resets_at": wall() + 86400}}}, wall())
     chores = await nursery.start(run_chore_supervisor, deps)
+    door.append(chores)
     return chores, logbook, store
 
 
@@ -297,3 +305,37 @@ async def test_an_odd_chore_state_reads_as_a_fresh_one(tmp_path, autojump_clock)
         await _settle(chores)
         assert [r["event"] for r in logbook.records] == ["dispatch"], logbook.records
         nursery.cancel_scope.cancel()
+
+
+async def _two_runs(tmp_path, calls):
+    """Two prompts, each after the run before has ended; the records of the runs."""
+    async with trio.open_nursery() as nursery:
+        chores, logbook, store = await _fixture(nursery, tmp_path, [], calls=calls,
+                                                chores={"min_interval_s": 0, "graph_cooldown_s": 0})
+        for _ in range(2):
+            chores.prompted("cc-1", wall())
+            await _settle(chores)
+            await trio.sleep(3 * MIN)
+        nursery.cancel_scope.cancel()
+    return logbook.runs, logbook.records
+
+
+async def test_a_run_that_never_reached_kg_says_so(tmp_path, autojump_clock):
+    runs, records = await _two_runs(tmp_path, ())
+    done = [r for r in runs if r["event"] == "done"]
+    assert [(r["rc"], r["outcome"], r["kg_calls"], r["kg_writes"]) for r in done] == [(0, "no kg call", 0, 0)] * 2
+    assert not any("kg_run" in json.dumps(r) for r in records)  # the mark stays in memory
+
+
+async def test_a_run_that_read_but_wrote_nothing_is_no_change_and_its_targets_rest(tmp_path, autojump_clock):
+    runs, _ = await _two_runs(tmp_path, [("kg_read", False), ("kg_search", False)])
+    done = [r for r in runs if r["event"] == "done"]
+    assert (done[0]["outcome"], done[0]["kg_calls"], done[0]["kg_writes"]) == ("no change", 2, 0)
+    dispatches = [r for r in runs if r["event"] == "dispatch"]
+    assert "deploy-pipeline-steps" not in dispatches[1].get("targets", [])  # looked at: not chewed again at once
+
+
+async def test_a_run_that_wrote_is_ok(tmp_path, autojump_clock):
+    runs, _ = await _two_runs(tmp_path, [("kg_read", False), ("kg_put_node", True)])
+    done = [r for r in runs if r["event"] == "done"]
+    assert (done[0]["outcome"], done[0]["kg_calls"], done[0]["kg_writes"]) == ("ok", 2, 1)

@@ -9,6 +9,8 @@ import time
 from pathlib import Path
 
 import anyio
+import httpx
+import pytest
 from mcp import Client
 
 from kg_actors.chores import gauge_files
@@ -21,6 +23,7 @@ FAKE_CLAUDE = """#!{python}
 import json, os, re, sys
 USAGE = {usage!r}
 rec = {rec!r}
+MODE = {mode!r}  # write: reads then stamps kg_progress; read: kg_read only; none: never reaches kg
 if sys.argv[1:4] == ["-p", "/usage", "--output-format"]:  # agy's /usage: answered locally
     print(json.dumps(USAGE))
     sys.exit(0)
@@ -31,20 +34,40 @@ prompt = sys.stdin.read()
 if "--input-format" in sys.argv:  # agy's stream-json: one user event
     prompt = json.loads(prompt)["message"]["content"]
 json.dump({{"argv": sys.argv[1:], "env": dict(os.environ), "stdin": prompt, "cwd": os.getcwd()}}, open(rec, "w"))
-if "--agent" in sys.argv:  # agy reaches the kg tools its own settings grant: the server's port
-    url = "http://127.0.0.1:%s/mcp" % os.environ["KG_HTTP_PORT"]
-elif "--mcp-config" in sys.argv:  # claude
+if MODE == "none":  # a CLI that could not sign in, and says so, yet exits 0
+    print("Invalid API key · Please run /login")
+    sys.exit(0)
+targets = re.search(r"Targets: (.*)\\.", prompt).group(1).split(", ")
+cwd = re.search(r'cwd="([^"]+)"', prompt).group(1)
+if "--agent" in sys.argv:  # agy reaches kg through its plugin's `kg mcp` (the real shim), in the run's environment
+    import subprocess
+    shim = subprocess.Popen([sys.executable, "-m", "kg_actors", "mcp"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True)
+    def call(n, name, args):
+        shim.stdin.write(json.dumps({{"jsonrpc": "2.0", "id": n, "method": "tools/call",
+                                      "params": {{"name": name, "arguments": args}}}}) + "\\n")
+        shim.stdin.flush()
+        return json.loads(shim.stdout.readline())["result"]["content"][0]["text"]
+    sid = session_of(call(1, "kg_read", {{"cwd": cwd, "ids": targets, "maintenance": True}}))
+    if MODE == "write":
+        call(2, "kg_progress", {{"session_id": sid, "task_id": "chore", "level": "project",
+                                 "state": {{"kind": "gist", "targets": targets, "done": targets}}}})
+    shim.stdin.close()
+    shim.wait()
+    print("chore done")
+    sys.exit(0)
+if "--mcp-config" in sys.argv:  # claude
     url = json.loads(sys.argv[sys.argv.index("--mcp-config") + 1])["mcpServers"]["kg"]["url"]
 else:  # codex: -c mcp_servers.kg.url="..."
     url = json.loads(next(a for a in sys.argv if a.startswith("mcp_servers.kg.url=")).split("=", 1)[1])
-targets = re.search(r"Targets: (.*)\\.", prompt).group(1).split(", ")
-cwd = re.search(r'cwd="([^"]+)"', prompt).group(1)
 
 async def main():
     async with Client(url) as c:
         got = await c.call_tool("kg_read", {{"cwd": cwd, "ids": targets, "maintenance": True}})
         text = got.content[0].text
         sid = session_of(text)
+        if MODE == "read":
+            return
         await c.call_tool("kg_progress", {{"session_id": sid, "task_id": "chore", "level": "project",
                                             "state": {{"kind": "gist", "targets": targets, "done": targets}}}})
 anyio.run(main)
@@ -77,13 +100,13 @@ async def _seed(srv: ServerProcess, project: str) -> str:
         return sid
 
 
-def _server(tmp_path, name: str, chores_json: str) -> tuple[ServerProcess, Path]:
-    """A server with a fake `name` (claude or codex) first on PATH, and chores.json as given."""
+def _server(tmp_path, name: str, chores_json: str, mode: str = "write") -> tuple[ServerProcess, Path]:
+    """A server with a fake `name` (claude or codex) first on PATH, acting as `mode` says, and chores.json as given."""
     fakebin = tmp_path / "bin"
     fakebin.mkdir()
     rec = tmp_path / f"{name}-run.json"
     fake = fakebin / name
-    fake.write_text(FAKE_CLAUDE.format(python=sys.executable, rec=str(rec), usage=AGY_USAGE))
+    fake.write_text(FAKE_CLAUDE.format(python=sys.executable, rec=str(rec), usage=AGY_USAGE, mode=mode))
     fake.chmod(0o755)
     srv = ServerProcess(tmp_path / "srv", {"PATH": f"{fakebin}:{os.environ['PATH']}", "KG_CHORES": "1",
                                            "CLAUDECODE": "1", "CLAUDE_CODE_ENTRYPOINT": "cli"})
@@ -117,7 +140,7 @@ def test_a_prompt_dispatches_a_chore_to_the_runner_and_spacing_refuses_the_next(
         assert dispatch["tier"] == "chore" and dispatch["kind"] == "gist"
         assert dispatch["targets"] == ["deploy-pipeline-steps"] and dispatch["runner"] == "claude"
         done = next(r for r in records if r["event"] == "done")
-        assert done["rc"] == 0 and "chore done" in done["output"]
+        assert done["rc"] == 0 and "chore done" in done["output"], done["output"]
         run = json.loads(rec.read_text())
         assert run["argv"][:3] == ["-p", "--setting-sources", "user"] and "--strict-mcp-config" in run["argv"]
         assert run["env"]["KG_CHORE"] == "1" and "CLAUDECODE" not in run["env"]
@@ -196,6 +219,8 @@ def test_the_antigravity_runner_through_its_documented_interface(tmp_path):
         records = _wait_for(srv.store / "chores.jsonl", "done")
         done = next(r for r in records if r["event"] == "done")
         assert done["runner"] == "antigravity" and done["rc"] == 0, done
+        # Its calls went through `kg mcp`, which passed the run's mark on: they count as the run's.
+        assert (done["outcome"], done["kg_calls"], done["kg_writes"]) == ("ok", 2, 1), done
         argv = json.loads(rec.read_text())["argv"]
         assert argv[:2] == ["--agent", "kg-maintainer"] and "stream-json" in argv
         agent = (srv.store / "agy-runner" / ".agents" / "agents" / "kg-maintainer" / "agent.md").read_text()
@@ -238,7 +263,7 @@ def test_an_antigravity_prompt_reaches_the_chore_supervisor_and_is_told_its_budg
     usage = {"command": {"name": "usage", "data": {"groups": [{"name": "Gemini models", "buckets": [
         {"window": "five_hour", "remaining_fraction": 0.1, "reset_time": time.time() + 3600}]}]}}}
     fake = tmp_path / "bin" / "agy"
-    fake.write_text(FAKE_CLAUDE.format(python=sys.executable, rec=str(rec), usage=usage))
+    fake.write_text(FAKE_CLAUDE.format(python=sys.executable, rec=str(rec), usage=usage, mode="write"))
     conv = "agy-conv-1"
     transcript = srv.home / ".gemini" / "antigravity-cli" / "conversations" / conv / "transcript.jsonl"
     transcript.parent.mkdir(parents=True)
@@ -298,5 +323,37 @@ def test_a_configured_codex_bin_does_not_make_a_claude_sessions_chore_run_codex(
         dispatch = next(r for r in records if r["event"] == "dispatch")
         assert dispatch["runner"] == "claude" and dispatch["gauge"]["source"] == "claude"
         assert json.loads(rec.read_text())["argv"][0] == "-p" and not (tmp_path / "codex-ran").exists()
+    finally:
+        srv.kill()
+
+
+@pytest.mark.parametrize("mode, outcome, calls, writes", [
+    ("write", "ok", 2, 1),  # kg_read, then its kg_progress stamp
+    ("read", "no change", 1, 0),  # it looked, and wrote nothing
+    ("none", "no kg call", 0, 0),  # a sign-in failure that exits 0 never reached kg
+])
+def test_a_runs_outcome_says_whether_it_reached_kg_and_wrote(tmp_path, mode, outcome, calls, writes):
+    """Exit 0 is not "ok": the server counts the kg calls each run makes (its MCP URL names the run) and its
+    writes; the run's line in chore_runs.jsonl and the Budget tab's endpoint say what it did."""
+    srv, rec = _server(tmp_path, "claude", json.dumps({"enabled": True, "timeout_s": 60}), mode)
+    frame = {"rate_limits": {"five_hour": {"used_percentage": 12, "resets_at": time.time() + 3600},
+                             "seven_day": {"used_percentage": 20, "resets_at": time.time() + 86400}}}
+    gauge_files.record_claude(srv.store, frame, time.time())
+    try:
+        project, h = _session(srv)
+        # The user's own session calls kg meanwhile: none of it is the run's.
+        h.prompt("how do deploys reach production?")
+        anyio.run(_seed, srv, project)
+        records = _wait_for(srv.store / "chore_runs.jsonl", "done")
+        done = next(r for r in records if r["event"] == "done")
+        assert done["rc"] == 0 and done["outcome"] == outcome, done
+        assert (done["kg_calls"], done["kg_writes"]) == (calls, writes)
+        got = httpx.get(srv.url + "/api/chores", params={"level": "project", "project_path": project}).json()
+        assert [r["outcome"] for r in got["runs"]] == [outcome]
+        if mode == "none":
+            assert "Please run /login" in got["runs"][0]["detail"]
+        argv = json.loads(rec.read_text())["argv"]
+        url = json.loads(argv[argv.index("--mcp-config") + 1])["mcpServers"]["kg"]["url"]
+        assert "kg_run=" in url and url.split("kg_run=")[1] not in (srv.store / "chores.jsonl").read_text()
     finally:
         srv.kill()

@@ -136,6 +136,14 @@ def test_env_drops_the_launching_identity():
     assert env == {"PATH": "/bin", "CODEX_HOME": "/h", "HOME": "/home/u", "KG_CHORE": "1"}
 
 
+def test_a_run_carries_its_own_mark_never_an_inherited_one():
+    """The mark lets the server count a run's kg calls (its MCP URL, and `kg mcp` through the environment)."""
+    inherited = {"PATH": "/bin", "KG_CHORE_RUN": "an-older-runs-mark"}
+    assert "KG_CHORE_RUN" not in runners.chore_env(inherited, "antigravity")
+    assert runners.chore_env(inherited, "antigravity", "m1")["KG_CHORE_RUN"] == "m1"
+    assert runners.marked_url("http://127.0.0.1:9/mcp", "m1") == "http://127.0.0.1:9/mcp?kg_run=m1"
+
+
 SERVER_ENV = {
     "PATH": "/bin", "HOME": "/home/u", "USER": "u", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm",
     "XDG_CONFIG_HOME": "/home/u/.config", "HTTPS_PROXY": "http://proxy:3128", "SSL_CERT_FILE": "/etc/ca.pem",

@@ -586,3 +586,12 @@ def test_a_closed_stdout_ends_the_shim_quietly(srv, closed):
         os.close(write_end)
     assert done.stderr == b"", done.stderr
     assert done.returncode == 128 + signal.SIGPIPE, done.returncode
+
+
+def test_the_shim_passes_a_maintenance_runs_mark_on_in_its_requests_url():
+    """A runner that reaches kg through `kg mcp` (Antigravity's plugin) has the run's mark in its environment;
+    the shim's requests carry it, so the server counts the run's kg calls (tests/chores/test_chores_e2e.py)."""
+    import kg_shim
+
+    assert kg_shim.request_path({}) == "/" and kg_shim.request_path({"KG_CHORE_RUN": ""}) == "/"
+    assert kg_shim.request_path({"KG_CHORE_RUN": "a-B_9"}) == "/?kg_run=a-B_9"
