@@ -278,6 +278,12 @@ class Supervisor:
         if event == "done":
             record.update(kg_calls=tally.calls, kg_writes=tally.writes, outcome=chore_outcome.outcome(
                 record.get("rc"), bool(record.get("timed_out")), tally.calls, tally.writes))
+        if tally.calls == 0 and self.running is not None:
+            # It never reached kg, so it chewed none of its targets: they may be picked again (the caps,
+            # spacing and the graph's cooldown still count the run: it may have spent quota all the same).
+            mine = list(self.running.get("targets", ()))
+            if mine and self.recent[-len(mine):] == mine:  # one run at a time: its targets are the newest
+                self.recent = self.recent[:-len(mine)]
         self.note(event, self.d.clock(), **record)
         self.running, self.mark = None, None
         if self.state is not None and self.state.running is not None:

@@ -320,10 +320,14 @@ async def _two_runs(tmp_path, calls):
     return logbook.runs, logbook.records
 
 
-async def test_a_run_that_never_reached_kg_says_so(tmp_path, autojump_clock):
+async def test_a_run_that_never_reached_kg_says_so_and_its_targets_may_be_picked_again(tmp_path, autojump_clock):
     runs, records = await _two_runs(tmp_path, ())
     done = [r for r in runs if r["event"] == "done"]
     assert [(r["rc"], r["outcome"], r["kg_calls"], r["kg_writes"]) for r in done] == [(0, "no kg call", 0, 0)] * 2
+    dispatches = [r for r in runs if r["event"] == "dispatch"]
+    # Its targets were never looked at: the next chore may take them (the cap still counts the run).
+    assert dispatches[0]["targets"] == dispatches[1]["targets"] == ["deploy-pipeline-steps"]
+    assert dispatches[0]["graph"] == dispatches[1]["graph"]
     assert not any("kg_run" in json.dumps(r) for r in records)  # the mark stays in memory
 
 
