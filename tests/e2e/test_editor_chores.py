@@ -20,6 +20,17 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-net
 
 def _log(key: str) -> str:
     rows = [
+        # Runs as kept once kg calls were counted: one never reached kg (exit 0), one looked and wrote nothing.
+        {"ts": NOW - 9600, "event": "dispatch", "tier": "chore", "graph": key, "runner": "claude", "kind": "edge",
+         "targets": ["orphan-notes"], "debt": 0.63},
+        {"ts": NOW - 9590, "event": "done", "tier": "chore", "graph": key, "runner": "claude", "rc": 0,
+         "elapsed_s": 4.0, "timed_out": False, "output": "Invalid API key · Please run /login\n", "kg_calls": 0,
+         "kg_writes": 0, "outcome": "no kg call", "started": NOW - 9600},
+        {"ts": NOW - 8400, "event": "dispatch", "tier": "chore", "graph": key, "runner": "codex", "kind": "gist",
+         "targets": ["billing-service-hub"], "debt": 0.62},
+        {"ts": NOW - 8300, "event": "done", "tier": "chore", "graph": key, "runner": "codex", "rc": 0,
+         "elapsed_s": 95.0, "timed_out": False, "output": "nothing to do", "kg_calls": 3, "kg_writes": 0,
+         "outcome": "no change", "started": NOW - 8400},
         {"ts": NOW - 7200, "event": "dispatch", "tier": "chore", "graph": key, "runner": "claude", "kind": "gist",
          "targets": ["billing-service-hub"], "debt": 0.61},
         {"ts": NOW - 7000, "event": "done", "tier": "chore", "graph": key, "runner": "claude", "rc": 0,
@@ -59,7 +70,10 @@ def test_the_chores_endpoint_pairs_each_run_with_its_outcome(srv):
     got = httpx.get(srv.url + "/api/chores", params={"level": "project", "project_path": srv.paths["worn"]})
     out = got.json()
     assert got.status_code == 200 and out["graph"] == "project:worn" and out["enabled"] is False
-    assert [(r["kind"], r["outcome"]) for r in out["runs"]] == [("id", "timed out"), ("gist", "ok")]
+    assert [(r["kind"], r["outcome"]) for r in out["runs"]] == [("id", "timed out"), ("gist", "ok"),
+                                                                ("gist", "no change"), ("edge", "no kg call")]
+    assert out["runs"][3]["detail"] == "Invalid API key · Please run /login"
+    assert (out["runs"][2]["kg_calls"], out["runs"][2]["kg_writes"]) == (3, 0)
     assert out["runs"][1]["debt_after"] == 0.52 and out["skips"][0]["reason"].startswith("spacing")
     assert [f["oversized"] for f in out["factors"]] == [3, 3, 2, 2, 1, 1]
     bad = httpx.get(srv.url + "/api/chores", params={"level": "maintain"})
@@ -82,9 +96,17 @@ def test_the_budget_tab_shows_factors_over_time_and_the_chores_that_ran(srv, tmp
             page.click("#tabs button[data-tab=budget]")
             page.wait_for_selector("#chores-panel table.chore-runs")
             rows = page.eval_on_selector_all("#chores-panel tr.chore-run", "els => els.map((e) => e.innerText)")
-            assert len(rows) == 2
+            assert len(rows) == 4
             assert "id: deploy-notes-2026-03-01" in rows[0] and "timed out (425 s)" in rows[0] and "codex" in rows[0]
             assert "gist: billing-service-hub" in rows[1] and "ok (181 s)" in rows[1] and "0.61 → 0.52" in rows[1]
+            assert "no change (95 s)" in rows[2] and "3 kg calls, 0 writes" in rows[2]
+            assert "no kg call (4 s)" in rows[3] and "Please run /login" in rows[3]
+            # Only a run that wrote is green.
+            classes = page.eval_on_selector_all("#chores-panel tr.chore-run", "els => els.map((e) => e.className)")
+            assert classes == ["chore-run bad", "chore-run ok", "chore-run idle", "chore-run bad"]
+            colours = page.eval_on_selector_all("#chores-panel tr.chore-run td.outcome",
+                                                "els => els.map((e) => getComputedStyle(e).color)")
+            assert colours[1] == "rgb(23, 100, 58)" and colours.count("rgb(23, 100, 58)") == 1
             oversized = page.inner_text("#chores-panel tr[data-factor=oversized]")
             assert oversized.split("\t")[1:] == ["3", "1–3", "1"]
             assert "Chores are off" in page.inner_text("#chores-panel .chores-state")

@@ -51,14 +51,32 @@ function factorTable(rows) {
     }));
 }
 
+// Only a run that wrote is green. "no change" looked and left the graph as it was: muted, not an error.
+// "no kg call" (the agent never reached kg: a refusal, a sign-in prompt), a timeout or an exit code: red.
+function runClass(outcome) {
+  if (outcome === "ok") return "ok";
+  if (outcome === "no change" || outcome === "running") return "idle";
+  return "bad";
+}
+
+// Under the outcome: what the run did in kg, or, when it never reached kg, the end of what it printed (the
+// only word on why). Runs logged before kg calls were counted have neither.
+function runNote(r) {
+  if (r.outcome === "no kg call") return r.detail ? h("div", { className: "hint run-note" }, r.detail.slice(-120)) : null;
+  if (typeof r.kg_calls !== "number") return null;
+  const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  return h("div", { className: "hint run-note" }, `${plural(r.kg_calls, "kg call")}, ${plural(r.kg_writes, "write")}`);
+}
+
 function runTable(runs) {
   if (!runs.length) return h("p", { className: "hint" }, "No chore or pass has run on this graph.");
   return h("table", { className: "chore-runs" },
     h("tr", {}, h("th", {}, "Started"), h("th", {}, "What"), h("th", {}, "Runner"), h("th", {}, "Outcome"), h("th", {}, "Debt")),
-    runs.map((r) => h("tr", { className: `chore-run ${r.outcome === "ok" ? "ok" : "bad"}`, title: r.detail || "" },
+    runs.map((r) => h("tr", { className: `chore-run ${runClass(r.outcome)}`, title: r.detail || "" },
       h("td", {}, when(r.started)),
       h("td", {}, r.tier === "pass" ? "maintenance pass" : `${r.kind}: ${(r.targets || []).join(", ")}`),
       h("td", {}, r.runner || ""),
-      h("td", { className: "outcome" }, r.elapsed_s != null ? `${r.outcome} (${Math.round(r.elapsed_s)} s)` : r.outcome),
+      h("td", { className: "outcome" }, r.elapsed_s != null ? `${r.outcome} (${Math.round(r.elapsed_s)} s)` : r.outcome,
+        runNote(r)),
       h("td", {}, r.debt_after != null ? `${r.debt_before} → ${r.debt_after}` : String(r.debt_before ?? "")))));
 }
