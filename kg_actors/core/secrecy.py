@@ -44,7 +44,7 @@ from .secret_names import entropy as _entropy, scrambled as _scrambled, user_pas
 from .secret_names import HOST_NAME as _HOST_NAME, plain_url as _plain_url
 from .secret_prose import PROSE_RULES, is_password, judged_as
 from .secret_fragments import fragment_in, fragments_in
-from .secret_cuts import cut_runs
+from .secret_cuts import cut_runs, worded_key
 from .secret_shapes import AWS_KEY_ID_SAID, AWS_SECRET_BARE, DISCORD, GATES, HEADERS, NAMED_BY_PREFIX, SAID_RULES, SHAPES
 from .secret_shapes import DOCUMENTED_EXAMPLES
 from .secret_lookalikes import CODE_REF as _CODE_REF, DESCRIPTIONS as _DESCRIPTIONS, TYPE as _TYPE, placeholder as _placeholder
@@ -186,7 +186,7 @@ def _find(text: str, shapes_only: bool) -> Finding | None:
                 continue  # "Authorization: Basic credentials are sent...": a word, not base64
             if kind == "a password in a URL" and _default_login(m.group(0), value):
                 continue
-            if not _placeholder(value):
+            if not _placeholder(value) and not worded_key(value):  # `sk-learn-2024-guide`: a docs name
                 return _named(kind, value, gates)
     if shapes_only:
         return None

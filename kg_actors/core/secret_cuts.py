@@ -1,7 +1,11 @@
 """A key cut apart to pass as something else: its characters spaced one apart (`g h p _ R 7 d …`), or its run
 cut by hyphens (`ghp_R7dLq2-Vx9NwBz4Kc-…`). Each such run is given back with the cuts taken out, for
 core/secrecy.py to read for a provider's shape alone: prose and paths hold such runs (`a b c`,
-`state-of-the-art`, `src/my-app-v2`), but none of them makes a provider's key when joined."""
+`state-of-the-art`, `src/my-app-v2`), but none of them makes a provider's key when joined.
+
+Joining is a guess that a key was cut on purpose, so a hyphenated run is joined only when it looks cut from a
+random string: words cut apart (`ASIA-PACIFIC-NORTHEAST`, `MAX-RETRY-COUNT`, `sk-learn-2024-pipeline-guide`)
+join into a key's shape by chance, and a UUID after a prefix (`SK-123e4567-e89b-…`) is an id, not a key."""
 
 from __future__ import annotations
 
@@ -13,11 +17,35 @@ _SPACED = re.compile(r"(?<!\S)(?:\S ){%d,}\S(?!\S)" % (SPACED_MIN_CHARS - 1))
 # Hyphens before, after or doubled are cuts too (`ghp_-R7dL-…-XiOo-`): each class is disjoint from the next, so
 # no run is read twice.
 _HYPHENATED = re.compile(r"(?<![\w-])-*\w+(?:-+\w+)+-*(?![\w-])")
+_UUID = re.compile(r"(?<![0-9a-fA-F])[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+                   r"(?![0-9a-fA-F])")
+# A piece of prose between cuts: a word in one case, a Capitalized or camelCase one (humps of two letters at
+# least: `AbCd` is random), or a number. A piece of a random string mixes classes as these do not.
+_WORD = re.compile(r"[a-z]+|[A-Z]+|[0-9]+|[A-Z]?[a-z]+(?:[A-Z][a-z]{2,})*")
+_CUTS = re.compile(r"[-_]+")
+# Docs and package names after OpenAI's and Anthropic's prefix (`sk-learn-2024-pipeline-guide`): words.
+_SK_PREFIX = re.compile(r"sk-(?:ant-|proj-|svcacct-|admin-)?")
 
 
 def cut_runs(text: str) -> Iterator[str]:
-    """Each run of `text` cut apart by single spaces or by hyphens, the cuts taken out."""
+    """Each run of `text` cut apart by single spaces, or by hyphens from a random string, the cuts taken out."""
     for m in _SPACED.finditer(text) if " " in text else ():
         yield m.group(0).replace(" ", "")
     for m in _HYPHENATED.finditer(text) if "-" in text else ():
-        yield m.group(0).replace("-", "")
+        run = m.group(0)
+        if not words_only(run) and not _UUID.search(run):
+            yield run.replace("-", "")
+
+
+def words_only(text: str) -> bool:
+    """Whether `text` is words cut apart by hyphens or underscores: two pieces at least, each a word or a number,
+    most of them longer than a character (a key cut after each character is no words)."""
+    pieces = [p for p in _CUTS.split(text) if p]
+    return (len(pieces) >= 2 and all(_WORD.fullmatch(p) for p in pieces)
+            and sum(len(p) == 1 for p in pieces) * 2 <= len(pieces))
+
+
+def worded_key(value: str) -> bool:
+    """Whether a value read as an `sk-` key by its prefix is words cut apart after it (a docs or package name)."""
+    m = _SK_PREFIX.match(value)
+    return m is not None and words_only(value[m.end():])
