@@ -280,7 +280,16 @@ def _hash(root: str) -> str:
 
 
 def hashed_slug(root: str) -> str:
-    return base_slug(root) if named_by_key(root) else f"{base_slug(root)}-{_hash(root)}"
+    """The graph folder `root` takes when its plain one is another folder's: for a key-named folder, its masked
+    name and more of the hash (an older kg let a plain folder named `masked-<hash>` take the masked one)."""
+    if named_by_key(root):
+        return f"{base_slug(root)}-{hashlib.sha256(root.encode()).hexdigest()[_HASH_CHARS:2 * _HASH_CHARS]}"
+    return f"{base_slug(root)}-{_hash(root)}"
+
+
+# The names the masking gives key-named folders (`masked-<hash>`, and `-<more hash>` beside another's): a plain
+# folder so named (`~/masked-1a2b3c4d`) takes its hashed name instead, or the two folders shared one graph.
+_MASKING_NAME = re.compile(rf"masked-[0-9a-f]{{{_HASH_CHARS}}}(?:-[0-9a-f]{{{_HASH_CHARS}}})?")
 
 
 def named_by_key(root: str) -> bool:
@@ -344,7 +353,7 @@ def choose_slug(layout: Layout, root: str) -> str:
     if moved is not None:
         return moved
     if not there(plain_file):
-        return plain
+        return hashed if _MASKING_NAME.fullmatch(plain) and not named_by_key(root) else plain
     if takes_over(plain, plain_recorded, root):
         return plain  # a graph whose folder is not on this machine (synced from another, or moved) is adopted
     return hashed
@@ -360,8 +369,8 @@ def takes_over(slug: str, recorded: str | None, root: str) -> bool:
     what `kg doctor` advises) no longer bears the name its recorded folder gives it: that folder is the
     one its name now spells."""
     name = os.path.basename(root.rstrip("/"))
-    if recorded is None:
-        return slug == name
+    if recorded is None:  # a key-named folder's masked one (no plain folder takes such a name): its own
+        return slug == name or slug == base_slug(root) and named_by_key(root)
     if recorded == root:
         return True
     if not folder_gone(recorded):

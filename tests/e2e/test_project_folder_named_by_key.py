@@ -4,6 +4,7 @@ server's log print. A real `kg serve`, real hooks, a real git store."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import subprocess
@@ -136,3 +137,29 @@ def test_the_store_folder_named_by_a_key_folders_masked_name_still_binds_to_it(t
         assert "lesson-under-its-masked-name" in Harness(srv, older).start().context
     finally:
         srv.stop()
+
+
+def test_a_plain_folder_named_as_the_masked_store_folder_never_shares_the_key_named_folders_graph(tmp_path):
+    env = git_env(tmp_path)
+    srv = ServerProcess(tmp_path, env)
+    keyed = srv.project(f"work/{GHP}")
+    # A plain folder literally named as the key-named folder's store folder, used first.
+    plain = srv.project(f"elsewhere/masked-{hashlib.sha256(os.path.realpath(keyed).encode()).hexdigest()[:8]}")
+    srv.start("--no-editor")
+    try:
+        p = Harness(srv, plain)
+        assert p.start().context and p.kg_sid
+        p.mcp("kg_put_node", level="project", id="lesson-of-the-plain-folder", gist="A lesson of the plain folder.")
+        k = Harness(srv, keyed)
+        assert k.start().context and k.kg_sid
+        assert "lesson-of-the-plain-folder" not in k.mcp("kg_read", level="project")
+        k.mcp("kg_put_node", level="project", id="lesson-in-key-folder", gist="A lesson learnt in that folder.")
+        assert "lesson-in-key-folder" not in Harness(srv, plain).start().context
+        assert "lesson-of-the-plain-folder" in Harness(srv, plain).start().context
+        assert "lesson-in-key-folder" in Harness(srv, keyed).start().context
+    finally:
+        srv.stop()
+    recorded = sorted(json.loads(g.read_text())["_meta"]["project_path"]
+                      for g in (srv.store / "projects").glob("*/graph.json"))
+    assert recorded == sorted((os.path.realpath(keyed), os.path.realpath(plain))), recorded
+    assert not [p for p in srv.store.rglob("*") if "Zq8Xw2Lk9Vb4Nm7" in p.name]

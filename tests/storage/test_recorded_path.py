@@ -141,7 +141,8 @@ def test_a_folder_named_by_a_key_takes_a_hashed_masked_folder_never_a_plain_name
     for folder in (keyed, other_keyed, plain):
         folder.mkdir(parents=True)
     slug = L.choose_slug(lay, str(keyed))
-    assert slug.startswith("masked-") and slug == L.base_slug(str(keyed)) == L.hashed_slug(str(keyed)), slug
+    assert slug.startswith("masked-") and slug == L.base_slug(str(keyed)), slug
+    assert L.hashed_slug(str(keyed)).startswith(slug + "-") and "Zq8Xw2" not in L.hashed_slug(str(keyed))
     assert "Zq8Xw2" not in slug and L.choose_slug(lay, str(other_keyed)) not in (slug, "project")
     _stored(lay, slug, keyed)
     assert L.choose_slug(lay, str(keyed)) == slug
@@ -155,5 +156,26 @@ def test_a_folder_named_by_a_key_takes_a_hashed_masked_folder_never_a_plain_name
     assert L.choose_slug(lay, str(plain)) == L.hashed_slug(str(plain))  # taken: as for any name taken
     older = tmp_path / "older" / token
     older.mkdir(parents=True)
-    _stored(lay, "project-" + L.hashed_slug(str(older))[len("masked-"):], older)
-    assert L.choose_slug(lay, str(older)) == "project-" + L.hashed_slug(str(older))[len("masked-"):]
+    _stored(lay, "project-" + L.base_slug(str(older))[len("masked-"):], older)
+    assert L.choose_slug(lay, str(older)) == "project-" + L.base_slug(str(older))[len("masked-"):]
+
+
+def test_a_plain_folder_named_as_a_masked_store_folder_and_the_key_named_folder_it_masks_keep_apart(tmp_path):
+    lay = L.Layout(tmp_path / "store")
+    token = "ghp_" + "R7dLq2Vx9NwBz4Kc" + "T1mYp8sJf3Hg6Ua0EoZi"  # assembled: no file holds a whole one
+    keyed = tmp_path / "work" / token
+    masked = L.base_slug(str(keyed))
+    plain, other_plain = tmp_path / "p" / masked, tmp_path / "q" / masked
+    for folder in (keyed, plain, other_plain):
+        folder.mkdir(parents=True)
+    # Nothing stored: the plain folder never takes a name the masking scheme gives a key-named folder.
+    assert L.choose_slug(lay, str(plain)) not in (masked, L.hashed_slug(str(keyed)))
+    assert L.choose_slug(lay, str(keyed)) == masked
+    # An older kg let the plain folder take that name: it keeps it, and the key-named folder takes another.
+    _stored(lay, masked, plain)
+    assert L.choose_slug(lay, str(plain)) == masked
+    own = L.choose_slug(lay, str(keyed))
+    assert own != masked and own.startswith("masked-") and "R7dLq2" not in own
+    _stored(lay, own, keyed)
+    assert L.choose_slug(lay, str(keyed)) == own and L.choose_slug(lay, str(plain)) == masked
+    assert L.choose_slug(lay, str(other_plain)) not in (masked, own)  # another folder of that name: its own
