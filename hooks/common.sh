@@ -8,6 +8,12 @@
 case ${KG_HTTP_PORT:-8765} in *[!0123456789]*) exit 0 ;; esac
 KG_URL="http://127.0.0.1:${KG_HTTP_PORT:-8765}"
 command -v curl >/dev/null 2>&1 || exit 0
+# The store this install serves, named in every request: a server of another store on the port (a second
+# install) refuses it (409), and the hook prints nothing of that memory. Only an absolute path a header carries
+# as it is (the server reads a "%" as an escape); otherwise none is named, and any server serves it.
+kg_home=${KG_HOME:-${KG_STORAGE_ROOT:-${HOME:+$HOME/.knowledge-graph}}}
+case $kg_home in /*%*|*"
+"*) kg_home= ;; /*) ;; *) kg_home= ;; esac
 
 # The hook's stdin into $payload, less any NUL: no JSON holds one, and a shell that is bash (Fedora's, Arch's
 # sh) would warn of it on stderr.
@@ -29,7 +35,7 @@ kg_post() {
 
 # Post stdin to $1 and print the server's whole reply; fail when it did not answer 200 in time.
 kg_fetch() {
-  curl -sf --noproxy '*' --max-time "${2:-0.6}" -H 'Content-Type: application/json' \
+  curl -sf --noproxy '*' --max-time "${2:-0.6}" -H 'Content-Type: application/json' -H "X-KG-Home: $kg_home" \
     --data-binary @- "$KG_URL$1" 2>/dev/null
 }
 
@@ -57,7 +63,8 @@ kg_session_start() {
   case $? in
     0) case $health in
          *'"loaded_graphs"'*) reply=$(printf '%s' "$payload" | kg_fetch "$1?started=0" 5) && kg_print "$reply" "$2"
-                              return 0 ;;
+                              # 22: refused (409: it serves another store): `kg status` names both stores.
+                              [ $? -eq 22 ] || return 0 ;;
        esac
        # Another program answers on kg's port: a session without its memory is told why, in `kg status`'s words.
        KG=${KG_BIN:-$(command -v kg 2>/dev/null)}

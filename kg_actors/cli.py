@@ -223,7 +223,7 @@ def cmd_editor(args: argparse.Namespace) -> int:
 def cmd_mcp(args: argparse.Namespace) -> int:
     import kg_shim
 
-    from .env_rules import DEFAULT_PORT, ConfigError, env_host, env_port
+    from .env_rules import DEFAULT_PORT, ConfigError, env_host, env_port, store_path
 
     # The rules every kg command keeps: the shim POSTs every tool call, lesson text and all, where these point.
     try:
@@ -231,7 +231,8 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     except ConfigError as e:
         refused: int = kg_shim.refuse(str(e))  # kg_shim is shim/ by package-dir, which mypy does not resolve
         return refused
-    code: int = kg_shim.main(host, port)
+    # The store this agent was set up for: a server of another store on the port is refused (kg_shim.other_server).
+    code: int = kg_shim.main(host, port, str(Path(store_path(os.environ)).resolve()))
     return code
 
 

@@ -13,7 +13,7 @@ from typing import Any
 import attrs
 
 from .core.constants import ORPHAN_GRACE_DAYS
-from .env_rules import DEFAULT_PORT, ConfigError, env_host, env_number, env_port
+from .env_rules import DEFAULT_PORT, ConfigError, env_host, env_number, env_port, store_path
 
 __all__ = ["Config", "ConfigError", "DEFAULT_PORT"]
 
@@ -62,7 +62,7 @@ class Config:
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: object) -> Config:
         env = dict(os.environ if env is None else env)
-        root = Path(os.path.expanduser(env.get("KG_HOME") or env.get("KG_STORAGE_ROOT") or "~/.knowledge-graph"))
+        root = Path(store_path(env))
         values: dict[str, Any] = dict(  # Config's fields, of their several types
             root=root.resolve(),
             host=env_host(env),

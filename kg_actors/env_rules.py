@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ipaddress
 import math
+import os
 from collections.abc import Callable, Mapping
 
 DEFAULT_PORT = 8765
@@ -42,6 +43,11 @@ def env_port(env: Mapping[str, str], name: str, default: int) -> int:
     if raw is not None and raw != "" and not (raw.isascii() and raw.isdigit()):
         raise ConfigError(f"{name}={raw!r} is not a port: digits 0-9 only, no sign or spaces (default {default})")
     return int(env_number(env, name, default, int, 0, PORT_MAX))
+
+
+def store_path(env: Mapping[str, str]) -> str:
+    """The store's folder as the environment names it, not yet resolved: KG_HOME, else ~/.knowledge-graph."""
+    return os.path.expanduser(env.get("KG_HOME") or env.get("KG_STORAGE_ROOT") or "~/.knowledge-graph")
 
 
 def env_host(env: Mapping[str, str]) -> str:

@@ -270,7 +270,7 @@ async def run_server(config: Config, clock: Callable[[], float] = time.time, han
             # Serve at once; the user graph loads meanwhile (requests that need it wait for it).
             actors.start_soon(_preload_user, directory)
             actors.start_soon(warm_start.warm, directory, used)  # the project last used, before it is asked
-            app = rt.asgi = App(build_rest(rt), priority, frozenset({config.host.lower()}), rt.chores)
+            app = rt.asgi = App(build_rest(rt), priority, frozenset({config.host.lower()}), rt.chores, config.root)
             drain = Drain()
             try:
                 with servers_scope:

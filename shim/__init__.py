@@ -89,8 +89,9 @@ class _Call:
 
 
 class Shim:
-    def __init__(self, host: str, port: int, out: TextIO | None = None) -> None:
+    def __init__(self, host: str, port: int, out: TextIO | None = None, home: str | None = None) -> None:
         self.host, self.port = host, port
+        self.home = home  # the store this agent's kg serves (KG_HOME, resolved): another store's server is refused
         self.out = out or sys.stdout
         self._out_lock = threading.Lock()  # guards stdout only: one JSON line at a time
         self._start_lock = threading.Lock()
@@ -123,6 +124,8 @@ class Shim:
         }
         if self.protocol_version:
             h["MCP-Protocol-Version"] = self.protocol_version
+        if self.home:  # the server refuses a request for another store than its own (http/store_check.py)
+            h["X-KG-Home"] = _header_value(self.home)
         return h
 
     def post(self, body: bytes, call: _Call | None = None, timeout: float = REQUEST_TIMEOUT) -> tuple[int, str, bytes]:
@@ -200,9 +203,11 @@ class Shim:
             health = json.loads(body)
         except (ValueError, RecursionError):
             return None  # no JSON: the request's own reply names that program
-        if not isinstance(health, dict) or (isinstance(health.get("loaded_graphs"), list)
-                                            and isinstance(health.get("storage"), str)):
+        if not isinstance(health, dict):
             return None
+        if isinstance(health.get("loaded_graphs"), list) and isinstance(health.get("storage"), str):
+            self._other = self._other_store(health)  # kg's shape: this store's server, or another install's
+            return self._other
         version = health.get("version")
         if isinstance(health.get("loaded_graphs"), int) and health.get("transport") == "streamable-http":
             name = f"kg-memory {version if isinstance(version, str) else '(version unknown)'}"[:60]
@@ -214,6 +219,20 @@ class Shim:
         self._other = (f"the memory server at {self.host}:{self.port} is {name}, not this kg's: {stop}{kill}, then "
                        "restart this agent (or move kg with KG_HTTP_PORT); `kg doctor` says more")
         return self._other
+
+    def _other_store(self, health: dict[str, Any]) -> str | None:
+        """Why a kg server serving another store than this agent's must not serve it (another install on
+        the same port: its lessons would go to that store); None when it serves this agent's store."""
+        storage = str(health["storage"])
+        if not self.home or os.path.realpath(storage) == self.home:
+            return None
+        import shlex
+
+        pid = health.get("pid")
+        pid_said = f" (pid {pid})" if isinstance(pid, int) and not isinstance(pid, bool) else ""
+        return (f"the kg server at {self.host}:{self.port}{pid_said} serves {storage}, not {self.home} (KG_HOME): "
+                f"it is another kg's; stop it there (KG_HOME={shlex.quote(storage)} kg stop), or give this store "
+                "another port (KG_HTTP_PORT), then restart this agent; `kg doctor` says more")
 
     def healthy(self) -> bool:
         try:
@@ -418,9 +437,10 @@ def _replies(ctype: str, payload: bytes) -> list[dict[str, Any]] | None:
     return found
 
 
-def main(host: str, port: int) -> int:
-    """Serve the client against the server at host:port, which `kg mcp` checked by config's rules."""
-    shim = Shim(host, port)
+def main(host: str, port: int, home: str | None = None) -> int:
+    """Serve the client against the server at host:port, which `kg mcp` checked by config's rules, for the
+    store `home` (resolved)."""
+    shim = Shim(host, port, home=home)
     pool = ThreadPoolExecutor(max_workers=8)
     try:
         pending, lock = _serve(shim, pool)

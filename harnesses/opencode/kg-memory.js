@@ -10,12 +10,15 @@ const env = { ...(SETTINGS.env || {}), ...process.env }
 const BASE = `http://127.0.0.1:${env.KG_HTTP_PORT || 8765}`
 const TIMEOUT_MS = 1000
 const SESSION_START_MS = 5000
+// The store this install serves (hooks/common.sh's rule): a server of another store refuses the request (409).
+const HOME_DIR = env.KG_HOME || env.KG_STORAGE_ROOT || (env.HOME ? `${env.HOME}/.knowledge-graph` : "")
+const STORE = HOME_DIR.startsWith("/") ? { "x-kg-home": encodeURIComponent(HOME_DIR).replaceAll("%2F", "/") } : {}
 
 async function ask(event, body, timeout = TIMEOUT_MS) {
   if (env.KG_CHORE || env.KG_MAINTENANCE) return {}
   try {
     const r = await fetch(`${BASE}/api/opencode/${event}`, {
-      method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body),
+      method: "POST", headers: { "content-type": "application/json", ...STORE }, body: JSON.stringify(body),
       signal: AbortSignal.timeout(timeout),
     })
     return r.ok ? await r.json() : {}

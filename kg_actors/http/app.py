@@ -20,11 +20,13 @@ from .. import hook_priority, reply_effects
 from ..hook_priority import HookPriority
 from ..chores.messages import ChoreHandle
 from . import accounts, body_json, mcp_calls, mcp_handshake, rest_antigravity, rest_harness_hooks, run_calls
-from . import security
+from . import security, store_check
 from .mcp_calls import Message
 from .rpc_checks import rpc_error as _rpc_error, rpc_problem
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 
     from .tool_handlers import Tools
@@ -111,9 +113,10 @@ class App:
     """The security gate and the router; MCP requests wait until the SDK is loaded."""
 
     def __init__(self, rest: ASGIApp, priority: HookPriority, extra_hosts: frozenset[str] = frozenset(),
-                 chores: ChoreHandle | None = None) -> None:
+                 chores: ChoreHandle | None = None, root: Path | None = None) -> None:
         self.rest = rest
         self.chores = chores  # told the kg calls of a maintenance run (run_calls.py)
+        self.root = root  # the store served: a request naming another is refused (store_check.py)
         self.priority = priority
         self.mcp: StreamableHTTPSessionManager | None = None  # the MCP transport, once its (slow) import is done
         self._mcp_ready = trio.Event()
@@ -148,6 +151,10 @@ class App:
                 await _plain(send, *refused)
             return
         path = scope.get("path", "/")
+        other = store_check.other_store(scope, self.root) if self.root is not None and kind == "http" else None
+        if other is not None:
+            await self._other_store(scope, receive, send, path, other)
+            return
         if path in HOOK_PATHS:
             with self.priority.serving_hook():
                 await self.rest(scope, receive, send)
@@ -157,6 +164,19 @@ class App:
             await self._mcp(scope, receive, send)
         else:
             await _plain(send, 404, f"no route {path}")
+
+    async def _other_store(self, scope: Scope, receive: Receive, send: Send, path: str, why: str) -> None:
+        """409 for a request meant for another store; an MCP request's as a JSON-RPC error for its id."""
+        if path not in ("/", "/mcp", "/mcp/") or scope.get("method") != "POST":
+            await _json(send, 409, {"error": why})
+            return
+        body = await _read_body(receive)
+        try:
+            message = json.loads(body or b"")
+        except (ValueError, RecursionError):
+            message = None
+        msg_id = message.get("id") if isinstance(message, dict) else None
+        await _json(send, 409, _rpc_error(msg_id, -32603, why))
 
     async def _mcp(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Streamable HTTP for a stateless JSON server: POST only.

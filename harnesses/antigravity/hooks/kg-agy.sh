@@ -8,10 +8,14 @@ case "$1" in SessionStart|PreInvocation|PostToolUse) ;; *) exit 0 ;; esac
 [ -r "${0%/*}/kg_env" ] && . "${0%/*}/kg_env"
 command -v curl >/dev/null 2>&1 || exit 0
 KG_URL="http://127.0.0.1:${KG_HTTP_PORT:-8765}"
+# The store this install serves (hooks/common.sh's rule): a server of another store refuses the request.
+kg_home=${KG_HOME:-${KG_STORAGE_ROOT:-${HOME:+$HOME/.knowledge-graph}}}
+case $kg_home in /*%*|*"
+"*) kg_home= ;; /*) ;; *) kg_home= ;; esac
 payload=$(tr -d '\000')  # a NUL is no JSON; a shell that is bash would warn of it on stderr
 post() {
   printf '%s' "$payload" | curl -sf --noproxy '*' --max-time 2 -H 'Content-Type: application/json' \
-    --data-binary @- "$KG_URL/api/antigravity/hook/$1?lines=1" 2>/dev/null
+    -H "X-KG-Home: $kg_home" --data-binary @- "$KG_URL/api/antigravity/hook/$1?lines=1" 2>/dev/null
 }
 reply=$(post "$1")
 rc=$?
@@ -37,5 +41,5 @@ case "$ack" in
   *) exit 0 ;;
 esac
 printf '%s' "$ack" | curl -s --noproxy '*' --max-time 1 \
-  -H 'Content-Type: application/json' --data-binary @- "$KG_URL/api/antigravity/ack" >/dev/null 2>&1
+  -H 'Content-Type: application/json' -H "X-KG-Home: $kg_home" --data-binary @- "$KG_URL/api/antigravity/ack" >/dev/null 2>&1
 exit 0
