@@ -32,7 +32,7 @@ from .doctor_settings import check_settings
 from .doctor_others import check_project_plugins, here, kg_wired, without_others
 from .doctor_store import check_store
 from .files import CUT_SHORT, Record
-from .plan import Found, Step, plan_setup
+from .plan import CUSTOMIZED, UP_TO_DATE, Found, Step, plan_setup
 from .recorded_env import recorded_ports
 from .run import Context, gather
 
@@ -370,8 +370,9 @@ def _harnesses(r: Report, ctx: Context) -> bool:
         elif step.actions:
             r.bad(step.title, "not wired: " + "; ".join(a.text for a in step.actions),
                   f"kg setup --only {step.name}")
-        elif step.note == "up to date":
-            r.ok(step.title, OK_SAID.get(step.name, f"plugin {plugin.key} installed"))
+        elif step.note in (UP_TO_DATE, CUSTOMIZED):
+            r.ok(step.title, OK_SAID.get(step.name, f"plugin {plugin.key} installed")
+                 + ("; kg's entry customized by you (left as you set it)" if step.note == CUSTOMIZED else ""))
             if step.name == "gemini":
                 _gemini_trust(r, step.title, ctx)
         else:

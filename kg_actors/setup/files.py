@@ -13,6 +13,7 @@ import hashlib
 import json
 import os
 import re
+import shlex
 import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -34,9 +35,10 @@ def digest(data: bytes | None) -> str | None:
 
 def foreign_entry(entry: object, want: object, recorded: object, wrote_unrecorded: bool = False) -> bool:
     """Whether an agent's MCP server entry named kg is someone else's, to be left alone: not what setup
-    writes now, nor what it wrote last time (`recorded`). `wrote_unrecorded`: an older setup wrote this
-    file without keeping its entry; a `kg mcp` entry there is taken for that one."""
-    if entry is None or entry == want or entry == recorded:
+    writes now, nor what it wrote last time (`recorded`), nor kg's entry the user added to (customized).
+    `wrote_unrecorded`: an older setup wrote this file without keeping its entry; a `kg mcp` entry there is
+    taken for that one."""
+    if entry is None or entry == want or entry == recorded or customized(entry, want):
         return False
     return not (wrote_unrecorded and _runs_kg_mcp(entry))
 
@@ -46,14 +48,56 @@ def unrecorded(done: dict[str, Any]) -> bool:
     return bool(done.get("path")) and "entry" not in done
 
 
+def customized(entry: object, want: object) -> bool:
+    """kg's entry as the user changed it: it still runs this kg's `kg mcp` (setup's command and arguments,
+    maybe more after them), with keys added or changed around it (an env var, a timeout). It is kg's: setup
+    leaves it, uninstall takes it out."""
+    if not isinstance(entry, dict) or not isinstance(want, dict) or entry == want:
+        return False
+    head = _argv(want)
+    return bool(head) and _argv(entry)[:len(head)] == head
+
+
+def kgs_own(entry: object, want: object, recorded: object) -> bool:
+    """Whether uninstall takes the entry out: what setup wrote (or writes now), or kg's `kg mcp` entry the
+    user added to."""
+    return entry is not None and (entry == want or entry == recorded or customized(entry, want)
+                                  or customized(entry, recorded) or _runs_kg_mcp(entry))
+
+
+def changes_said(entry: object, base: object) -> str:
+    """What the user changed in kg's entry, against what setup wrote: "env KG_LOG, timeout"."""
+    if not isinstance(entry, dict) or not isinstance(base, dict):
+        return ""
+    out = []
+    for key in sorted(set(entry) | set(base)):
+        mine, theirs = entry.get(key), base.get(key)
+        if mine == theirs:
+            continue
+        if isinstance(mine, dict) and isinstance(theirs, dict):
+            out += [f"{key} {name}" for name in sorted(set(mine) | set(theirs)) if mine.get(name) != theirs.get(name)]
+        else:
+            out.append(key)
+    return ", ".join(out)
+
+
+def argv_said(entry: object) -> str:
+    """The command an MCP server entry runs, as a shell would read it."""
+    return shlex.join(_argv(entry)) if isinstance(entry, dict) else repr(entry)
+
+
+def _argv(entry: dict[str, Any]) -> list[str]:
+    command, args = entry.get("command"), entry.get("args")
+    argv = command if isinstance(command, list) else [command, *(args if isinstance(args, list) else [])]
+    return [a for a in argv if isinstance(a, str)]
+
+
 def _runs_kg_mcp(entry: object) -> bool:
     """`.../kg mcp` or `python -m kg_actors mcp`, as `command` + `args` or as one `command` list."""
     if not isinstance(entry, dict):
         return False
-    command, args = entry.get("command"), entry.get("args")
-    argv = command if isinstance(command, list) else [command, *(args if isinstance(args, list) else [])]
-    words = [a for a in argv if isinstance(a, str)]
-    return bool(words) and words[-1] == "mcp" and (os.path.basename(words[0]) == "kg" or "kg_actors" in words)
+    words = _argv(entry)
+    return bool(words) and "mcp" in words and (os.path.basename(words[0]) == "kg" or "kg_actors" in words)
 
 
 def read_bytes(path: Path) -> bytes | None:

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..harness import gemini as g
 from . import SetupError, jsonc
-from .files import json_config, json_like
+from .files import customized, json_config, json_like
 
 SERVER = "kg"
 SCRIPT = "hooks/gemini.sh"
@@ -66,8 +66,10 @@ def current(raw: bytes | None, path: Path) -> dict[str, Any]:
 
 
 def installed(data: dict[str, Any], want: dict[str, Any]) -> bool:
+    """Our hooks are there, and our server as setup writes it or as the user customized it."""
     hooks = data.get("hooks", {})
-    return data.get("mcpServers", {}).get(SERVER) == want["mcpServers"][SERVER] and all(
+    server, ours = data.get("mcpServers", {}).get(SERVER), want["mcpServers"][SERVER]
+    return (server == ours or customized(server, ours)) and all(
         any(group == w for group in hooks.get(event, [])) for event, (w,) in want["hooks"].items())
 
 
@@ -81,6 +83,8 @@ def by_hand(want: dict[str, Any]) -> str:
 
 
 def merged(raw: bytes | None, want: dict[str, Any], path: Path) -> bytes:
+    had = current(raw, path).get("mcpServers", {}).get(SERVER)
+    server = had if customized(had, want["mcpServers"][SERVER]) else want["mcpServers"][SERVER]  # the user's kept
     data = without_ours(current(raw, path))
     if holds_comments(raw, path):
         raise SetupError(f"{path}: it holds comments, which Gemini reads and setup's rewrite would lose; left "
@@ -89,13 +93,13 @@ def merged(raw: bytes | None, want: dict[str, Any], path: Path) -> bytes:
     hooks = data.setdefault("hooks", {})
     for event, groups in want["hooks"].items():
         hooks.setdefault(event, []).extend(groups)
-    data.setdefault("mcpServers", {})[SERVER] = want["mcpServers"][SERVER]
+    data.setdefault("mcpServers", {})[SERVER] = server
     return json_like(data, raw)
 
 
-def without_ours(data: dict[str, Any], had: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The settings without our hooks and server; a container left empty goes unless `had` (the settings
-    before setup) held it."""
+def without_ours(data: dict[str, Any], had: dict[str, Any] | None = None, keep_server: bool = False) -> dict[str, Any]:
+    """The settings without our hooks and server (the server kept when `keep_server`: the user's own of that
+    name); a container left empty goes unless `had` (the settings before setup) held it."""
     had = had or {}
     had_hooks: dict[str, Any] = had["hooks"] if isinstance(had.get("hooks"), dict) else {}
     data = json.loads(json.dumps(data))
@@ -108,13 +112,14 @@ def without_ours(data: dict[str, Any], had: dict[str, Any] | None = None) -> dic
     if "hooks" in data and not hooks and "hooks" not in had:
         del data["hooks"]
     servers = data.get("mcpServers", {})
-    servers.pop(SERVER, None)
+    if not keep_server:
+        servers.pop(SERVER, None)
     if "mcpServers" in data and not servers and "mcpServers" not in had:
         del data["mcpServers"]
     return data
 
 
-def removed(raw: bytes, path: Path, before: bytes | None = None) -> bytes | None:
+def removed(raw: bytes, path: Path, before: bytes | None = None, keep_server: bool = False) -> bytes | None:
     """The settings without our hooks and server; None when there was nothing of ours. A file with comments
     has only our entries cut out of its text: the rest, comments and all, stays as the user wrote it.
     `before`: the file's bytes before setup; a container it held stays, even emptied."""
@@ -123,13 +128,13 @@ def removed(raw: bytes, path: Path, before: bytes | None = None) -> bytes | None
         had = current(before, path)
     except SetupError:
         had = {}
-    out = without_ours(data, had)
+    out = without_ours(data, had, keep_server)
     if out == data:
         return None
     text = _text(raw, path)
     if jsonc.blank_comments(text) == text:
         return json_like(out, raw)
-    for where in _ours_where(data, had):
+    for where in _ours_where(data, had, keep_server):
         text = jsonc.remove(text, where)
     try:
         cut_right = jsonc.loads(text) == out
@@ -141,7 +146,7 @@ def removed(raw: bytes, path: Path, before: bytes | None = None) -> bytes | None
     return text.encode()
 
 
-def _ours_where(data: dict[str, Any], had: dict[str, Any]) -> list[jsonc.Path_]:
+def _ours_where(data: dict[str, Any], had: dict[str, Any], keep_server: bool = False) -> list[jsonc.Path_]:
     """Where our entries are, in an order each cut leaves the next one's place as it was (the last first);
     a list or object of ours alone goes whole, unless the settings before setup (`had`) held it."""
     out: list[jsonc.Path_] = []
@@ -158,6 +163,6 @@ def _ours_where(data: dict[str, Any], had: dict[str, Any]) -> list[jsonc.Path_]:
             elif isinstance(groups, list):
                 out += [("hooks", event, n) for n in reversed(range(len(groups))) if _ours(groups[n])]
     servers = data.get("mcpServers", {})
-    if SERVER in servers:
+    if SERVER in servers and not keep_server:
         out.append(("mcpServers",) if len(servers) == 1 and "mcpServers" not in had else ("mcpServers", SERVER))
     return out

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import SetupError, opencode
-from .files import Record, atomic_write, foreign_entry, missing_folders, read_bytes, unrecorded, writable_mode
+from .files import Record, atomic_write, customized, foreign_entry, missing_folders, read_bytes, unrecorded, writable_mode
 from .plan import OpenCodeFound
 from .plugin import kg_command, passed_env
 
@@ -36,12 +36,13 @@ def found(env: dict[str, str], home: Path, plugin: Rendered, done: dict[str, Any
         theirs = data.get("mcp", {}).get(opencode.SERVER)
         current = read_bytes(opencode.plugin_path(env, home)) == code
         foreign = foreign_entry(theirs, entry, done.get("entry"), unrecorded(done))
-        if not foreign and not (theirs == entry and current):
+        changed = customized(theirs, entry)
+        if not foreign and not ((theirs == entry or changed) and current):
             opencode.merged(raw, entry, path)  # one setup cannot add mcp.kg to is a problem before any write
     except SetupError as exc:
         return OpenCodeFound(cli, path, True, str(exc))
-    return OpenCodeFound(cli, path, cli is not None or path.parent.is_dir(), None, theirs == entry and current,
-                         foreign, current)
+    return OpenCodeFound(cli, path, cli is not None or path.parent.is_dir(), None,
+                         (theirs == entry or changed) and current, foreign, current, changed)
 
 
 def by_hand(env: dict[str, str], home: Path, plugin: Rendered) -> str | None:
@@ -77,7 +78,9 @@ def write(env: dict[str, str], home: Path, record: Record, config: Path, plugin:
     code, entry = want(plugin, env)
     target = opencode.plugin_path(env, home)
     before = _refuse_foreign(target)
-    merged = opencode.merged(read_bytes(config), entry, config)  # unreadable or not JSON: fails before any write
+    raw = read_bytes(config)
+    theirs = opencode.as_opencode_reads(raw, config)[0].get("mcp", {}).get(opencode.SERVER)
+    merged = opencode.merged(raw, theirs if customized(theirs, entry) else entry, config)  # the user's changes kept  # unreadable or not JSON: fails before any write
     writable_mode(config)  # read-only: the same
     made = missing_folders(target)
     record.note_made("opencode", target, config)

@@ -13,7 +13,7 @@ from typing import Any
 import attrs
 
 from . import statusline
-from .files import foreign_entry
+from .files import customized, foreign_entry
 from .other_plugins import OtherPlugin, name_shared, permissions_of, rules_of_installed
 
 STEPS = ("claude", "codex", "desktop", "gemini", "antigravity", "opencode", "gauge")
@@ -91,6 +91,7 @@ class GeminiFound:
     error: str | None = None
     installed: bool = False  # our hooks and MCP server are in its settings as setup would write them
     foreign: bool = False  # its mcpServers.kg is someone else's (files.foreign_entry)
+    customized: bool = False  # its mcpServers.kg is kg's as the user changed it (files.customized): left so
 
 
 @attrs.frozen
@@ -102,6 +103,7 @@ class OpenCodeFound:
     installed: bool = False  # the plugin file and mcp.kg are as setup would write them
     foreign: bool = False  # its mcp.kg is someone else's (files.foreign_entry)
     plugin_current: bool = False  # the plugin file is as setup would write it
+    customized: bool = False  # its mcp.kg is kg's as the user changed it (files.customized): left so
 
 
 @attrs.frozen
@@ -296,6 +298,14 @@ def _foreign(step: str, where: str) -> Step:
                            "write its own)", problem=True)
 
 
+UP_TO_DATE = "up to date"
+CUSTOMIZED = "up to date (kg's entry, customized: left as you set it)"
+
+
+def up_to_date(changed_by_user: bool) -> str:
+    return CUSTOMIZED if changed_by_user else UP_TO_DATE
+
+
 def _desktop(found: Found) -> Step:
     d = found.desktop
     if d.config is None:
@@ -305,8 +315,8 @@ def _desktop(found: Found) -> Step:
     others = tuple(Action("desktop_drop_other", f"remove mcpServers.{name} from {d.config}: another kg memory server "
                                                 "(it runs a kg MCP server), which beside kg's doubles every kg tool (kg "
                                                 "uninstall puts it back)", (name,), d.config) for name in d.others)
-    if d.entry == found.desktop_entry:
-        return Step("desktop", others, note="" if others else "up to date")
+    if d.entry == found.desktop_entry or customized(d.entry, found.desktop_entry):
+        return Step("desktop", others, note="" if others else up_to_date(d.entry != found.desktop_entry))
     if foreign_entry(d.entry, found.desktop_entry, d.ours):
         return _foreign("desktop", f"{d.config}: mcpServers.kg")
     return Step("desktop", (Action("desktop_write", f"add the kg MCP server (through `kg mcp`) to {d.config}",
@@ -320,7 +330,7 @@ def _gemini(found: Found) -> Step:
     if g.error:
         return Step("gemini", note=g.error, problem=True)
     if g.installed and found.marketplace_current:
-        return Step("gemini", note="up to date")
+        return Step("gemini", note=up_to_date(g.customized))
     if g.foreign:
         return _foreign("gemini", f"{g.settings}: mcpServers.kg")
     return Step("gemini", (*_write_plugin(found), Action(
@@ -335,7 +345,7 @@ def _opencode(found: Found) -> Step:
     if o.error:
         return Step("opencode", note=o.error, problem=True)
     if o.installed:
-        return Step("opencode", note="up to date")
+        return Step("opencode", note=up_to_date(o.customized))
     if o.foreign:
         return _foreign("opencode", f"{o.config}: mcp.kg")
     return Step("opencode", (Action("opencode_write", f"add the kg-memory plugin to {o.config.parent / 'plugin'} "

@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from . import SetupError, claude, codex, desktop, gemini, opencode, opencode_step, other_kg, statusline
+from . import SetupError, claude, codex, desktop, entry_kept, gemini, opencode, opencode_step, other_kg, statusline
 from .doctor_others import say_project_others
-from .files import (CUT_SHORT, Record, atomic_write, digest, foreign_entry, locked, read_bytes, read_tree, remove_tree,
-                    unrecorded, write_tree)
+from .files import (CUT_SHORT, Record, atomic_write, customized, digest, foreign_entry, locked, read_bytes, read_tree,
+                    remove_tree, unrecorded, write_tree)
 from ..harness import gemini_trust
 from .leftovers import elsewhere
-from .plan import STEPS, AntigravityFound, Found, GeminiFound, Step, Undo, plan_setup, plan_uninstall
+from .plan import STEPS, TITLES, AntigravityFound, Found, GeminiFound, Step, Undo, plan_setup, plan_uninstall
 from .plugin import AGY_DIR, MARKETPLACE, kg_command, marketplace_files, passed_env, plugin_source, render
 
 if TYPE_CHECKING:
@@ -123,9 +123,9 @@ def _gemini_found(ctx: Context, done: dict[str, Any]) -> GeminiFound:
     except SetupError as exc:
         return GeminiFound(cli, path, True, str(exc))
     want = _gemini_want(ctx)
+    theirs, ours = data.get("mcpServers", {}).get(gemini.SERVER), want["mcpServers"][gemini.SERVER]
     return GeminiFound(cli, path, cli is not None or path.parent.is_dir(), None, gemini.installed(data, want),
-                       foreign_entry(data.get("mcpServers", {}).get(gemini.SERVER), want["mcpServers"][gemini.SERVER],
-                                     done.get("entry"), unrecorded(done)))
+                       foreign_entry(theirs, ours, done.get("entry"), unrecorded(done)), customized(theirs, ours))
 
 
 def _show(ctx: Context, steps: list[Step]) -> None:
@@ -411,7 +411,8 @@ def _undo_action(ctx: Context, record: Record, action: Action, plugin: Rendered)
     elif action.kind == "gemini_remove":
         assert action.path is not None  # plan.py gives every action but run and codex_untrust its path
         before = record.files().get(action.path, (None, None))[0]
-        _rewrite(action.path, lambda raw, path: gemini.removed(raw, path, before))
+        keep = _kept(ctx, record, "gemini", action.path, _gemini_want(ctx)["mcpServers"][gemini.SERVER])
+        _rewrite(action.path, lambda raw, path: gemini.removed(raw, path, before, keep))
     elif action.kind in ("opencode_remove", "opencode_plugin_remove"):
         assert action.path is not None
         target = action.path if action.kind == "opencode_plugin_remove" else opencode.plugin_path(ctx.env, ctx.home)
@@ -419,13 +420,15 @@ def _undo_action(ctx: Context, record: Record, action: Action, plugin: Rendered)
             target.unlink()
             with contextlib.suppress(OSError):
                 target.parent.rmdir()  # the plugin folder setup made, when nothing else is in it
-        if action.kind == "opencode_remove":
+        if action.kind == "opencode_remove" and not _kept(ctx, record, "opencode", action.path,
+                                                          opencode_step.want(plugin, ctx.env)[1]):
             recorded = record.files().get(action.path)
             _rewrite(action.path, lambda raw, path: opencode.removed(raw, path, recorded[0] if recorded else None,
                                                                       recorded is not None))
     elif action.kind == "desktop_remove":
         assert action.path is not None
-        _rewrite(action.path, desktop.without)
+        if not _kept(ctx, record, "desktop", action.path, desktop.entry(kg_command(), passed_env(ctx.env))):
+            _rewrite(action.path, desktop.without)
     elif action.kind == "statusline_remove":
         assert action.path is not None
         _rewrite(action.path, statusline.without)
@@ -452,6 +455,25 @@ def _undo_action(ctx: Context, record: Record, action: Action, plugin: Rendered)
             record.save()
         else:
             remove_tree(action.path)
+
+
+def _kept(ctx: Context, record: Record, step: str, path: Path, want: dict[str, Any]) -> bool:
+    """Whether the entry named kg in `path` stays at uninstall (not kg's: the user's own server of that name),
+    said with what is taken out when it is kg's as the user changed it."""
+    raw = read_bytes(path)
+    if raw is None:
+        return True
+    try:
+        data = opencode.as_opencode_reads(raw, path)[0] if step == "opencode" else gemini.current(raw, path)
+    except SetupError:
+        return False  # unreadable: the removal names the file
+    key, name = ("mcp", opencode.SERVER) if step == "opencode" else ("mcpServers", desktop.SERVER)
+    servers = data.get(key)
+    entry = servers.get(name) if isinstance(servers, dict) else None
+    take, said = entry_kept.judged(entry, want, record.done(step).get("entry"), f"{path}: {key}.{name}")
+    if said:
+        ctx.out(f"{TITLES.get(step, step)}: {said}")
+    return not take and entry is not None
 
 
 def ask_tty(question: str) -> bool:
