@@ -13,7 +13,8 @@ from typing import Any
 from . import SetupError
 from .claude import read_json_object
 from .files import json_like
-from .other_plugins import runs_kg_mcp
+from ..env_rules import DEFAULT_PORT, ConfigError, env_port
+from .other_plugins import reaches_kg_memory, runs_kg_mcp
 from .plan import DesktopFound
 
 SERVER = "kg"
@@ -46,7 +47,12 @@ def find(env: dict[str, str], home: Path, ours: dict[str, Any] | None, platform:
     servers = data.get("mcpServers", {})
     if not isinstance(servers, dict):
         return DesktopFound(path, f"{path}: mcpServers is not an object; left untouched")
-    others = tuple(sorted(name for name, server in servers.items() if name != SERVER and runs_kg_mcp(server)))
+    try:  # an older kg-memory's bridge reaches its server at its default port, or at the one it was moved to
+        ports = frozenset((DEFAULT_PORT, env_port(env, "KG_HTTP_PORT", DEFAULT_PORT)))
+    except ConfigError:
+        ports = frozenset((DEFAULT_PORT,))
+    others = tuple(sorted(name for name, server in servers.items()
+                          if name != SERVER and (runs_kg_mcp(server) or reaches_kg_memory(server, ports))))
     return DesktopFound(path, None, servers.get(SERVER), ours, others)
 
 

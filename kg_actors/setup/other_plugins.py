@@ -132,6 +132,28 @@ def runs_kg_mcp(server: object) -> bool:
         _KG_MCP.search(s) or _script_runs_through_runner(s) for s in scripts)
 
 
+def reaches_kg_memory(server: object, ports: frozenset[int]) -> bool:
+    """A Claude Desktop entry of an older kg-memory (the reference, <=0.11): its bridge script
+    (`kg-desktop-bridge [npx]`), or `npx [-y] mcp-remote http://127.0.0.1:PORT/` straight to a memory server
+    on this machine at one of `ports` (kg's, kg-memory's default). Another local server's port is not kg's."""
+    import urllib.parse
+
+    words = _without_env(_argv_words(server))
+    if words and os.path.basename(words[0]) == "kg-desktop-bridge":
+        return True
+    if "mcp-remote" not in [_package(os.path.basename(w)) for w in words]:
+        return False
+    for word in words:
+        url = urllib.parse.urlsplit(word)
+        try:
+            port = url.port
+        except ValueError:
+            continue
+        if url.scheme in ("http", "https") and url.hostname in ("127.0.0.1", "localhost") and port in ports:
+            return True
+    return False
+
+
 def _other(key: str, folder: Path) -> OtherPlugin | None:
     """The installed plugin in `folder` when it is a kg memory plugin (None: it is not, or cannot be read)."""
     manifest = _read_json(folder / ".claude-plugin" / "plugin.json")
