@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .server_process import alive, is_server, parse
+from .server_process import alive, has_exited, is_server, parse
 
 
 def named(pid_file: Path) -> tuple[int | None, int | None, str]:
@@ -24,7 +24,8 @@ def named(pid_file: Path) -> tuple[int | None, int | None, str]:
     # A stale file may name a pid the system has since given to another program: never signal that one. A
     # store copied while its server ran names that server too, which holds the original, not this copy.
     if not is_server(pid):
-        running = 0 < pid < 2 ** 31 and alive(pid)  # never a signal to a group (0, -1) nor an overflow
+        # Never a signal to a group (0, -1) nor an overflow; a server killed but not yet reaped runs no more.
+        running = 0 < pid < 2 ** 31 and alive(pid) and not has_exited(pid)
         whose = "another program's process, not a kg server" if running else "which no longer runs"
         return None, None, f"stale pid file: it named pid {pid}, {whose}; {_removed(pid_file)}"
     if lock.holder_present(pid_file.parent) is False:

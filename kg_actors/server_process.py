@@ -105,6 +105,16 @@ def alive(pid: int) -> bool:
     return True
 
 
+def has_exited(pid: int) -> bool:
+    """Whether `pid` has exited but is not yet reaped by its parent (a zombie, or dying: state Z or X in
+    /proc). Such a process still takes a signal 0, with no command line left: it runs no more."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat[stat.rfind(")") + 2:][:1] in ("Z", "X")
+
+
 def is_stopped(pid: int) -> bool:
     """Whether `pid` is stopped by a signal (SIGSTOP, Ctrl-Z: state T or t in /proc): it answers nothing and
     cannot exit until resumed, so no wait for it ends (False where /proc cannot tell)."""

@@ -43,3 +43,22 @@ def test_a_log_ending_in_a_traceback_or_without_a_stop_after_its_start_is_an_unc
     # A traceback at the end, its start long out of the tail read.
     assert stopped_uncleanly(["Traceback (most recent call last):", '  File "x.py", line 3, in f', "ValueError: boom"])
     assert not stopped_uncleanly(["x INFO y: a line"]) and not stopped_uncleanly([])
+
+
+def test_status_right_after_a_kill_9_before_the_server_is_reaped_says_it_no_longer_runs(server_factory):
+    """A killed server its parent has not reaped yet (a zombie: /proc still lists it, with no command line)
+    is no longer running, not "another program's process"."""
+    srv = server_factory(args=("--no-editor",))
+    pid = srv.proc.pid
+    os.kill(pid, signal.SIGKILL)  # not waited for: the test process, its parent, leaves it unreaped
+
+    def state() -> str:
+        stat = open(f"/proc/{pid}/stat").read()
+        return stat[stat.rfind(")") + 2:][:1]
+
+    wait_until(lambda: state() == "Z", 60, "the killed server to be a zombie")
+    status = kg(["status"], srv.env)
+    assert status.returncode == 3, status.stdout + status.stderr
+    assert f"it named pid {pid}, which no longer runs" in status.stdout, status.stdout
+    assert "another program" not in status.stdout + status.stderr
+    srv.kill()  # reaps it
