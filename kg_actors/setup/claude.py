@@ -15,7 +15,7 @@ from typing import Any
 
 from ..core import strict_json
 from . import SetupError
-from .files import json_config, json_like, read_bytes, read_tree
+from .files import UNTOUCHED, json_config, json_like, read_bytes, read_tree
 from .other_plugins import claude_others, installed_keys, with_rules, without_rules
 from .plan import ClaudeFound
 from .plugin import MARKETPLACE, Rendered
@@ -44,7 +44,7 @@ def read_json_object(path: Path) -> tuple[dict[str, Any] | None, str | None]:
     except ValueError as exc:
         return None, f"{path}: not valid JSON ({exc}); left untouched: fix or move it, then run kg setup again"
     if not isinstance(data, dict):
-        return None, f"{path}: expected a JSON object, found {type(data).__name__}; left untouched"
+        return None, f"{path}: expected a JSON object, found {type(data).__name__}; {UNTOUCHED}"
     return data, None
 
 
@@ -53,7 +53,7 @@ def unreadable(path: Path) -> str | None:
     try:
         _, error = read_json_object(path)
     except SetupError as exc:  # no permission, a folder of that name
-        return str(exc).removesuffix("; left untouched")
+        return str(exc).split("; left untouched")[0]
     return error.split("; left untouched")[0] if error else None
 
 

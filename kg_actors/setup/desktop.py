@@ -12,7 +12,7 @@ from typing import Any
 
 from . import SetupError
 from .claude import read_json_object
-from .files import json_like
+from .files import UNTOUCHED, json_like
 from ..env_rules import DEFAULT_PORT, ConfigError, env_port
 from .other_plugins import reaches_kg_memory, runs_kg_mcp
 from .plan import DesktopFound
@@ -46,7 +46,7 @@ def find(env: dict[str, str], home: Path, ours: dict[str, Any] | None, platform:
     assert data is not None  # read_json_object gives an object or an error
     servers = data.get("mcpServers", {})
     if not isinstance(servers, dict):
-        return DesktopFound(path, f"{path}: mcpServers is not an object; left untouched")
+        return DesktopFound(path, f"{path}: mcpServers is not an object; {UNTOUCHED}")
     try:  # an older kg-memory's bridge reaches its server at its default port, or at the one it was moved to
         ports = frozenset((DEFAULT_PORT, env_port(env, "KG_HTTP_PORT", DEFAULT_PORT)))
     except ConfigError:
@@ -60,7 +60,7 @@ def merged(raw: bytes | None, server: dict[str, Any], path: Path) -> bytes:
     """The config with `mcpServers.kg` set, every other key kept (in order)."""
     data = json.loads(raw) if raw else {}
     if not isinstance(data, dict) or not isinstance(data.get("mcpServers", {}), dict):
-        raise SetupError(f"{path}: not a JSON object with an mcpServers object; left untouched")
+        raise SetupError(f"{path}: not a JSON object with an mcpServers object; {UNTOUCHED}")
     data.setdefault("mcpServers", {})[SERVER] = server
     return json_like(data, raw)
 

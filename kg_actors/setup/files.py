@@ -109,7 +109,7 @@ def read_bytes(path: Path) -> bytes | None:
     except FileNotFoundError:
         return None
     except OSError as exc:
-        raise SetupError(f"{path}: {exc.strerror or exc}; left untouched") from None
+        raise SetupError(f"{path}: {exc.strerror or exc}; {UNTOUCHED}") from None
 
 
 _LEAD = re.compile(rb"\n([ \t]+)\S")
@@ -353,6 +353,10 @@ class Record:
         atomic_write(self.path, (json.dumps(self.data, indent=2, sort_keys=True) + "\n").encode(), 0o600)
 
 
+# The next step of every config file setup cannot read or change as it is (uninstall says its own command).
+UNTOUCHED = "left untouched: fix or move it, then run kg setup again"
+
+
 def json_config(raw: bytes | None, path: Path, objects: tuple[str, ...], hint: str = "") -> dict[str, Any]:
     """A harness's JSON config ({} when absent), whose `objects` keys, when present, hold objects;
     anything else is a SetupError naming the file (setup leaves it untouched). An empty file (whitespace
@@ -362,8 +366,8 @@ def json_config(raw: bytes | None, path: Path, objects: tuple[str, ...], hint: s
     try:
         data = strict_json.loads(raw)
     except ValueError as exc:
-        raise SetupError(f"{path}: not valid JSON ({exc}){hint}; left untouched") from None
+        raise SetupError(f"{path}: not valid JSON ({exc}); {hint or UNTOUCHED}") from None
     if not isinstance(data, dict) or not all(isinstance(data.get(k, {}), dict) for k in objects):
         keys = " and ".join(f'"{k}"' for k in objects)
-        raise SetupError(f"{path}: not a JSON object{f' with {keys} objects' if objects else ''}; left untouched")
+        raise SetupError(f"{path}: not a JSON object{f' with {keys} objects' if objects else ''}; {UNTOUCHED}")
     return data

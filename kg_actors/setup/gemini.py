@@ -14,7 +14,7 @@ from typing import Any
 
 from ..harness import gemini as g
 from . import SetupError, jsonc
-from .files import customized, json_config, json_like
+from .files import UNTOUCHED, customized, json_config, json_like
 
 SERVER = "kg"
 SCRIPT = "hooks/gemini.sh"
@@ -52,7 +52,7 @@ def _text(raw: bytes | None, path: Path) -> str:
     try:
         return (raw or b"").decode("utf-8")
     except UnicodeDecodeError:
-        raise SetupError(f"{path}: not UTF-8 text; left untouched") from None
+        raise SetupError(f"{path}: not UTF-8 text; {UNTOUCHED}") from None
 
 
 def current(raw: bytes | None, path: Path) -> dict[str, Any]:
@@ -61,7 +61,7 @@ def current(raw: bytes | None, path: Path) -> dict[str, Any]:
     data = json_config(blanked if raw else raw, path, ("hooks", "mcpServers"))
     for event, groups in data.get("hooks", {}).items():
         if not isinstance(groups, list):
-            raise SetupError(f"{path}: hooks.{event} is not a list of hook groups; left untouched")
+            raise SetupError(f"{path}: hooks.{event} is not a list of hook groups; {UNTOUCHED}")
     return data
 
 

@@ -54,7 +54,8 @@ def server(command: list[str], env: dict[str, str]) -> dict[str, Any]:
 
 
 def current(raw: bytes | None, path: Path) -> dict[str, Any]:
-    return json_config(raw, path, ("mcp",), " (comments?): add mcp.kg by hand")
+    return json_config(raw, path, ("mcp",), "left untouched: fix or move it, then run kg setup again (or add mcp.kg "
+                                           "by hand: `kg setup --plan --only opencode` prints it)")
 
 
 def as_opencode_reads(raw: bytes | None, path: Path) -> tuple[dict[str, Any], bool]:

@@ -68,7 +68,7 @@ def by_hand(env: dict[str, str], home: Path, plugin: Rendered) -> str | None:
 def _refuse_foreign(target: Path) -> bytes | None:
     before = read_bytes(target)
     if before is not None and not opencode.ours(before):
-        raise SetupError(f"{target} exists and is not kg's; left untouched")
+        raise SetupError(f"{target} exists and is not kg's; left untouched: move it away, then run kg setup again")
     return before
 
 

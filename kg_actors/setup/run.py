@@ -197,7 +197,8 @@ def _steps(ctx: Context, record: Record, steps: list[Step], plugin: Rendered) ->
     failed = False
     for step in steps:
         if not step.actions:
-            ctx.out(f"{step.title}: {'PROBLEM: ' if step.problem else ''}{step.note}")
+            # A run's step not done is FAILED, as uninstall's; a plan (_show) foresees a PROBLEM.
+            ctx.out(f"{step.title}: {'FAILED: ' if step.problem else ''}{step.note}")
             failed |= step.problem
             continue
         _show(ctx, [step])
@@ -349,7 +350,7 @@ def uninstall(ctx: Context, plan_only: bool = False) -> int:
                     if action.kind == "run" and _already_gone(str(exc)):
                         ctx.out(f"{step.title}: {action.text}: already done by hand")
                         continue
-                    ctx.out(f"{step.title}: FAILED: {exc}")
+                    ctx.out(f"{step.title}: FAILED: {str(exc).replace('run kg setup again', 'run kg uninstall again')}")
                     failed = True
                 except OSError as exc:
                     ctx.out(f"{step.title}: FAILED: {exc.filename or ''}: {exc.strerror or exc}")

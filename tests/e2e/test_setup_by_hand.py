@@ -73,7 +73,7 @@ def test_an_opencode_config_that_is_no_json_even_with_comments_allowed_is_left_w
     config.parent.mkdir(parents=True)
     config.write_text('{"model": "x", "mcp": [1, 2,}')
     setup = kg(["setup", "--only", "opencode", "--yes"], env)
-    assert setup.returncode == 1 and f"OpenCode: PROBLEM: {config}: not valid JSON" in setup.stdout, setup.stdout
+    assert setup.returncode == 1 and f"OpenCode: FAILED: {config}: not valid JSON" in setup.stdout, setup.stdout
     assert not (config.parent / "plugin").exists() and "by hand)\n" not in setup.stdout
 
 
