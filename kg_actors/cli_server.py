@@ -439,6 +439,10 @@ def cmd_status(args: argparse.Namespace) -> int:
         said = f"not running at {url} (storage {config.root}){_crashed(config)}"
         print(f"kg: {no_answer_said(config, answer) or said}" + (f"; {stale}" if stale else ""))
         return 3
+    if elsewhere is None and not _serves(health, config):
+        # This store has no server: the one here is another store's, said where a script reads it (stdout).
+        print(f"kg: not running for {config.root}: {_other_store(health, config)}")
+        return 3
     troubles = trouble_lines(health)
     print(f"kg: running at {url}, version {health.get('version')}, storage {health.get('storage')}, "
           f"graphs loaded: {loaded_said(health) or 'none'}", *troubles, sep="\n")
@@ -449,9 +453,6 @@ def cmd_status(args: argparse.Namespace) -> int:
         print(f"kg: visual editor at http://127.0.0.1:{editor.get('port')}/")
     if elsewhere is not None:
         print(f"kg: warning: {_elsewhere_said(config, *elsewhere)}", file=sys.stderr)
-    elif not _serves(health, config):
-        print(f"kg: warning: {_other_store(health, config)}", file=sys.stderr)
-        return 3  # this store has no server: the one here is another store's
     if (stale := stale_said(health, build_id())) is not None:
         print(f"kg: {stale}\n    fix: kg stop && kg start (the installed kg then serves)")
         return 1

@@ -139,6 +139,12 @@ def _server(r: Report, config: Config, health: dict[str, Any] | None, answer: ob
         return False
     version = health.get("version")
     storage = health.get("storage")
+    if storage and os.path.realpath(storage) != str(config.root):  # nothing of another store's server is ok here
+        pid = f" (pid {health['pid']})" if isinstance(health.get("pid"), int) else ""
+        r.bad("server", f"the server at {config.url}{pid} serves {storage}, not {config.root} (KG_HOME): this store "
+                        "has no server", f"stop it there (KG_HOME={shlex.quote(storage)} kg stop), or set KG_HOME to "
+                                         "the store you mean, or give this one another port (KG_HTTP_PORT)")
+        return False
     if version != __version__:
         r.bad("server", f"running version {version} at {config.url}, but the installed kg is {__version__}",
               "kg stop && kg start")
@@ -146,12 +152,8 @@ def _server(r: Report, config: Config, health: dict[str, Any] | None, answer: ob
         r.bad("server", stale, "kg stop && kg start (the installed kg then serves)")
     else:
         r.ok("server", f"running version {version} at {config.url}")
-    ours = not storage or os.path.realpath(storage) == str(config.root)
-    if not ours:
-        r.bad("server", f"the server on port {config.port} serves {storage}, not {config.root}",
-              "set KG_HOME to the store you mean, or use another port (KG_HTTP_PORT) for this one")
     _editor(r, config, health.get("editor"))
-    return ours
+    return True
 
 
 def _editor(r: Report, config: Config, editor: object) -> None:

@@ -7,9 +7,10 @@ Real `kg serve`, the real shim and hook scripts fed real payloads.
 from __future__ import annotations
 
 import json
+import os
 
 import httpx
-from e2e_helpers import graph, nodes_by_id, start_server
+from e2e_helpers import graph, kg, nodes_by_id, start_server
 from hook_helpers import MCP_HEADERS, Harness, hook_env, run_hook
 from test_shim import INITIALIZE, RawShim, _jsonrpc_lines, _request
 
@@ -91,5 +92,23 @@ def test_the_hooks_own_store_named_by_home_alone_is_served(tmp_path):
         del env["KG_HOME"]
         run = Harness(srv, srv.project("proj")).start(env=env)
         assert run.context, run
+    finally:
+        srv.kill()
+
+
+def test_status_and_doctor_say_plainly_that_the_server_on_the_port_is_another_stores(tmp_path):
+    srv = start_server(tmp_path / "other")
+    try:
+        env = dict(os.environ, **_other_store_env(srv, tmp_path))
+        status = kg(["status"], env)
+        assert status.returncode == 3, status.stdout + status.stderr
+        assert "running at" not in status.stdout, status.stdout
+        assert f"serves {srv.store}, not {env['KG_HOME']} (KG_HOME)" in status.stdout, status.stdout
+        doctor = kg(["doctor"], env)
+        assert doctor.returncode == 1, doctor.stdout
+        said = {line.split(":")[0].split()[-1]: line for line in doctor.stdout.splitlines() if line[:4] in ("ok  ", "FAIL")}
+        assert said["server"].startswith("FAIL") and f"serves {srv.store}" in said["server"], doctor.stdout
+        assert "editor" not in said or not said["editor"].startswith("ok"), doctor.stdout
+        assert "ok    server" not in doctor.stdout, doctor.stdout
     finally:
         srv.kill()
