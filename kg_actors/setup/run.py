@@ -21,7 +21,7 @@ from .files import (CUT_SHORT, Record, atomic_write, customized, digest, foreign
                     remove_tree, unrecorded, write_tree)
 from ..harness import gemini_trust
 from .leftovers import elsewhere
-from .plan import STEPS, TITLES, AntigravityFound, Found, GeminiFound, Step, Undo, plan_setup, plan_uninstall
+from .plan import STEPS, AntigravityFound, Found, GeminiFound, Step, Undo, plan_setup, plan_uninstall
 from .plugin import AGY_DIR, MARKETPLACE, kg_command, marketplace_files, passed_env, plugin_source, render
 
 if TYPE_CHECKING:
@@ -412,7 +412,7 @@ def _undo_action(ctx: Context, record: Record, action: Action, plugin: Rendered)
     elif action.kind == "gemini_remove":
         assert action.path is not None  # plan.py gives every action but run and codex_untrust its path
         before = record.files().get(action.path, (None, None))[0]
-        keep = _kept(ctx, record, "gemini", action.path, _gemini_want(ctx)["mcpServers"][gemini.SERVER])
+        keep = entry_kept.kept(ctx.out, record, "gemini", action.path, _gemini_want(ctx)["mcpServers"][gemini.SERVER])
         _rewrite(action.path, lambda raw, path: gemini.removed(raw, path, before, keep))
     elif action.kind in ("opencode_remove", "opencode_plugin_remove"):
         assert action.path is not None
@@ -421,14 +421,14 @@ def _undo_action(ctx: Context, record: Record, action: Action, plugin: Rendered)
             target.unlink()
             with contextlib.suppress(OSError):
                 target.parent.rmdir()  # the plugin folder setup made, when nothing else is in it
-        if action.kind == "opencode_remove" and not _kept(ctx, record, "opencode", action.path,
+        if action.kind == "opencode_remove" and not entry_kept.kept(ctx.out, record, "opencode", action.path,
                                                           opencode_step.want(plugin, ctx.env)[1]):
             recorded = record.files().get(action.path)
             _rewrite(action.path, lambda raw, path: opencode.removed(raw, path, recorded[0] if recorded else None,
                                                                       recorded is not None))
     elif action.kind == "desktop_remove":
         assert action.path is not None
-        if not _kept(ctx, record, "desktop", action.path, desktop.entry(kg_command(), passed_env(ctx.env))):
+        if not entry_kept.kept(ctx.out, record, "desktop", action.path, desktop.entry(kg_command(), passed_env(ctx.env))):
             _rewrite(action.path, desktop.without)
     elif action.kind == "statusline_remove":
         assert action.path is not None
@@ -456,25 +456,6 @@ def _undo_action(ctx: Context, record: Record, action: Action, plugin: Rendered)
             record.save()
         else:
             remove_tree(action.path)
-
-
-def _kept(ctx: Context, record: Record, step: str, path: Path, want: dict[str, Any]) -> bool:
-    """Whether the entry named kg in `path` stays at uninstall (not kg's: the user's own server of that name),
-    said with what is taken out when it is kg's as the user changed it."""
-    raw = read_bytes(path)
-    if raw is None:
-        return True
-    try:
-        data = opencode.as_opencode_reads(raw, path)[0] if step == "opencode" else gemini.current(raw, path)
-    except SetupError:
-        return False  # unreadable: the removal names the file
-    key, name = ("mcp", opencode.SERVER) if step == "opencode" else ("mcpServers", desktop.SERVER)
-    servers = data.get(key)
-    entry = servers.get(name) if isinstance(servers, dict) else None
-    take, said = entry_kept.judged(entry, want, record.done(step).get("entry"), f"{path}: {key}.{name}")
-    if said:
-        ctx.out(f"{TITLES.get(step, step)}: {said}")
-    return not take and entry is not None
 
 
 def ask_tty(question: str) -> bool:
