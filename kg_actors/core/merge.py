@@ -52,6 +52,9 @@ _MIN_FIELDS = ("_created_ts",)
 _NOT_CONTENT = frozenset((*_MAX_FIELDS, *_UNION_FIELDS, *_STATE_FIELDS, *_MIN_FIELDS, "_written", CONFLICTS_FIELD))
 
 _MISSING = object()
+# `_meta` keys that bind a graph to this machine (its project's folder here): ours stand, whatever the other side
+# recorded; another machine's folder path here bound this machine's sessions to a new, empty graph.
+LOCAL_META = ("project_path",)
 
 
 @attrs.frozen
@@ -371,7 +374,7 @@ def merge_graphs(base: Json | None, ours: Json, theirs: Json, now: float, machin
         if key in ("versions", "progress"):
             continue
         decided, value = _three_way(meta_b.get(key, _MISSING), meta_o.get(key, _MISSING), meta_t.get(key, _MISSING))
-        if not decided:
+        if not decided or (key in LOCAL_META and key in meta_o):
             value = meta_o.get(key, meta_t.get(key, _MISSING))  # our own settings (project_path, ...) stand
         if value is not _MISSING:
             meta[key] = value

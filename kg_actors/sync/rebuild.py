@@ -17,8 +17,10 @@ from typing import Any
 
 import attrs
 
+from ..core.merge import LOCAL_META
 from ..storage import files, graph_text, mirror, shards, user_files
 from ..storage import git_read as R
+from ..storage.layout import recorded_project_path
 from . import common
 
 
@@ -74,17 +76,21 @@ def rebuild(root: Path, change: GraphChange, graph: dict[str, Any] | graph_text.
     rel = R.legacy_rel(change.key)
     path = root / rel
     data = None
+    # The project's folder on this machine stays this machine's: the other machine's commits record its own.
+    local = recorded_project_path(path) if path.exists() else None
     if change.whole or not path.exists():
         full = change.merged if change.whole else shards.join(shards.read_folder(root, change.key))
     else:
         ix = graph if isinstance(graph, graph_text.Indexed) else None
         text = ix.text if ix is not None else user_files.read_bytes(path).decode("utf-8")
-        spliced = _splice(ix or graph_text.index(text), change)
+        spliced = _splice(ix or graph_text.index(text), change, keep=LOCAL_META if local else ())
         if spliced is not None:
             data = spliced.encode("utf-8")
         else:
             full = shards.patch(graph if isinstance(graph, dict) else json.loads(text), change.old_parts,
                                 change.new_parts)
+    if data is None and local and isinstance(full.get("_meta"), dict):
+        full = {**full, "_meta": {**full["_meta"], "project_path": local}}
     files.write_atomic(path, data if data is not None else files.dump_json(full))
     mirror.remember(root, change.key, rel)
 
@@ -118,7 +124,8 @@ def _updates(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
             if old.get(k, graph_text.MISSING) != new.get(k, graph_text.MISSING)}
 
 
-def _splice(ix: graph_text.Indexed | None, change: GraphChange) -> str | None:
+def _splice(ix: graph_text.Indexed | None, change: GraphChange, keep: tuple[str, ...] = ()) -> str | None:
+    """The file's text with the change's entries spliced in (`keep`: `_meta` keys left as the file has them)."""
     if ix is None:
         return None
     mapping = shards._mapping
@@ -142,6 +149,6 @@ def _splice(ix: graph_text.Indexed | None, change: GraphChange) -> str | None:
         old_meta, new_meta = mapping(old_top.get("_meta")), mapping(new_top.get("_meta"))
         if mapping(old_meta.get("versions")) != mapping(new_meta.get("versions")):
             return None
-        updates["_meta"] = _updates({k: v for k, v in old_meta.items() if k != "versions"},
-                                    {k: v for k, v in new_meta.items() if k != "versions"})
+        updates["_meta"] = _updates({k: v for k, v in old_meta.items() if k != "versions" and k not in keep},
+                                    {k: v for k, v in new_meta.items() if k != "versions" and k not in keep})
     return graph_text.splice(ix, updates)

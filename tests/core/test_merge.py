@@ -347,3 +347,14 @@ def test_a_delete_against_a_node_only_read_or_scored_on_the_other_side_stands():
     # An edit of its content still keeps it.
     edited = graph(node("a", "A edited", 5, _last_read_ts=300.0))
     assert merge_graphs(base, edited, graph(), NOW).merged["nodes"]["a"]["gist"] == "A edited"
+
+
+def test_the_projects_folder_on_this_machine_stands_whatever_the_other_machine_recorded():
+    base = graph(node("a", "A", 1))
+    base["_meta"]["project_path"] = "/home/a/proj"
+    ours = copy.deepcopy(base)  # unchanged here since the common commit
+    theirs = copy.deepcopy(base)
+    theirs["_meta"]["project_path"] = "/home/b/proj"  # the other machine's own folder
+    assert merge_graphs(base, ours, theirs, NOW).merged["_meta"]["project_path"] == "/home/a/proj"
+    del ours["_meta"]["project_path"]  # a graph recording no folder here takes the one it is given
+    assert merge_graphs(base, ours, theirs, NOW).merged["_meta"]["project_path"] == "/home/b/proj"
