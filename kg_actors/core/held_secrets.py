@@ -78,7 +78,8 @@ class Held:
 
 
 FOLDER_FIX = ("rename the project folder so its name holds no key, then give it its graph: `kg stop`, in the store's "
-              "projects/ folder move the graph's folder to the new folder's name, `kg start` (kg doctor names it)")
+              "projects/ folder move the graph's folder to the new folder's name, `kg start`, and open a session in "
+              "the renamed folder (its graph then records the new path; kg doctor names the graph's folder)")
 
 
 def tools_for(held: Iterable[Held]) -> str:

@@ -307,12 +307,13 @@ def commit_message(now: float, what: str = "auto-save") -> str:
 
 
 def commit(root: Path, now: float, what: str = "auto-save",
-           keep: dict[str, dict[str, Any] | Indexed] | None = None) -> str | None:
+           keep: dict[str, dict[str, Any] | Indexed] | None = None, skip: frozenset[str] = frozenset()) -> str | None:
     """Mirror the graph files, commit everything not ignored; the new commit, or None when nothing changed.
 
     A store kept as graph files (an older kg, kg-memory 0.17) moves to the mirror here, in the same
     commit: the folders are added, the graph files leave the index (they stay on disk, ignored).
-    `keep` receives the graphs the mirror had to read (see `mirror.update`)."""
+    `keep` receives the graphs the mirror had to read (see `mirror.update`); the graphs `skip` names are left as
+    last committed (held_on_disk.folders_held)."""
     from . import mirror
 
     reason = busy(root)
@@ -324,7 +325,7 @@ def commit(root: Path, now: float, what: str = "auto-save",
                            "take them in first, merged per node with the writes here")
     set_up(root, config=False)
     try:
-        mirror.update(root, keep)
+        mirror.update(root, keep, skip)
     except ValueError as exc:
         fix = exc.fix if isinstance(exc, mirror.NotUtf8) else (
             "The server keeps serving its last good state: fix the file by hand, or put it back with "

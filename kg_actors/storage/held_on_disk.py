@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from ..core.held_secrets import FOLDER_FIX, Held, held_in, in_folder, tools_for
 from . import git as G
 from . import mirror, user_files
+from .layout import recorded_project_path
 
 if TYPE_CHECKING:
     from .graph_text import Indexed
@@ -79,13 +80,35 @@ def commit(root: Path, now: float, what: str = "auto-save",
     """G.commit, skipped (SecretHeld) while a graph file changed since its last commit holds a secret: a commit
     stays in the history after the entry is fixed, and a sync pushes it to every machine. The graph files keep
     it as written (a lesson is never lost); once it is edited out, the next commit goes through."""
-    found = held(root, changed=True)
+    out = folders_held(root)
+    found = {key: hs for key, hs in held(root, changed=True).items() if key not in out}
     if found:
         raise SecretHeld(
             f"NOT COMMITTED: the store holds what looks like a secret, which a commit would keep in its history "
             f"and a sync would push to every machine: {listed(found)}. The graph files keep it as written; "
             f"{_fixes(found)}, and the next commit goes through")
-    return G.commit(root, now, what, keep)
+    return G.commit(root, now, what, keep, skip=frozenset(out))
+
+
+def folders_held(root: Path) -> dict[str, Held]:
+    """Graph key -> its folder's hold, of each project graph whose recorded folder's path holds a key's shape
+    (`~/AKIA…`, the user's name for it): left out of every commit and sync (its file records the path), named,
+    while the rest of the store goes on. Read from the path's record alone (cached by the file's stat)."""
+    out = {}
+    for key, rel in mirror.graph_files(root).items():
+        if key.startswith("project:"):
+            found = in_folder({"_meta": {"project_path": recorded_project_path(root / rel)}})
+            if found is not None:
+                out[key] = found
+    return out
+
+
+def describe_left_out(key: str, found: dict[str, str], synced: bool) -> str:
+    """What a commit or sync says of a project it left out (`found`: its folder's hold as JSON): never the key."""
+    act, done = ("sync", "synced") if synced else ("commit", "committed")
+    return (f"NOT {done.upper()}: {key} (folder {found['shown']}): the folder's name looks like {found['kind']}, and "
+            f"its graph records the folder's path, which a {act} would keep in the history"
+            f"{' and push to every machine' if synced else ''}; everything else was {done}. To {act} it: {FOLDER_FIX}")
 
 
 def _fixes(found: dict[str, list[Held]]) -> str:
@@ -104,6 +127,9 @@ def refuse_sync(root: Path) -> None:
 
 
 def sync_refusal(found: dict[str, list[Held]]) -> SecretHeld | None:
+    """The refusal for what the store holds; None when nothing, or only project folders named like a key (those
+    projects are left out of the sync, and the rest goes on: `folders_held`)."""
+    found = {key: hs for key, hs in found.items() if not any(h.what == "project" for h in hs)}
     if not found:
         return None
     return SecretHeld(

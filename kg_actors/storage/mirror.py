@@ -128,7 +128,8 @@ def _recorded(link: Path) -> list[int] | None:
     return value if isinstance(value, list) else None
 
 
-def update(root: Path, keep: dict[str, dict[str, Any] | graph_text.Indexed] | None = None) -> list[str]:
+def update(root: Path, keep: dict[str, dict[str, Any] | graph_text.Indexed] | None = None,
+           skip: frozenset[str] = frozenset()) -> list[str]:
     """Mirror every graph file that changed since it was last mirrored; the mirror paths written.
 
     `keep`, when given, receives the graph files that were read (key -> the parsed graph, or its
@@ -136,7 +137,8 @@ def update(root: Path, keep: dict[str, dict[str, Any] | graph_text.Indexed] | No
     files = graph_files(root)
     changed: list[str] = []
     for key, rel in files.items():
-        changed += update_one(root, key, rel, keep)
+        if key not in skip:  # left out of the commit, its mirror as last committed
+            changed += update_one(root, key, rel, keep)
     # A graph whose file is missing keeps its mirror as committed: a file lost (a hand clone, a git of
     # an older kg deleting it) must not become a delete that a sync would carry to every machine.
     # `kg restore --at HEAD GRAPH` writes the file back from it.

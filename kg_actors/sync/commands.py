@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar, TypeVarTuple
 
 from ..storage import git as G
-from ..storage import layout as L, work_trees
+from ..storage import held_on_disk, layout as L, work_trees
 from ..storage.lock import StorageBusy
 from . import common, offline, waiting
 
@@ -91,7 +91,14 @@ def cmd_commit(config: Config) -> int:
         return 1
     _say_taken_in(out)
     print(f"kg: committed {out['commit'][:12]}" if out.get("committed") else "kg: nothing to commit")
+    _say_left_out(out, synced=False)
     return 0
+
+
+def _say_left_out(out: dict[str, Any], synced: bool) -> None:
+    """The projects a commit or sync left out, and why (on stderr: the rest went through)."""
+    for key, found in sorted((out.get("left_out") or {}).items()):
+        print(f"kg: {held_on_disk.describe_left_out(key, found, synced)}", file=sys.stderr)
 
 
 def _say_taken_in(out: dict[str, Any]) -> None:
@@ -143,6 +150,7 @@ def cmd_sync(config: Config, remote: str | None, remember: bool) -> int:
         print(f"  {common.describe_withheld(key, held)}")
     if not said:
         print("  nothing new from the remote")
+    _say_left_out(out, synced=True)
     if out.get("push_error"):
         print(f"kg: the merge is kept here, but the push was refused: {out['push_error']}", file=sys.stderr)
         return 1

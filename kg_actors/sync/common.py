@@ -12,7 +12,7 @@ from typing import Any
 from ..core.held_secrets import Held, tools_for
 from ..core.merge_deletes import only_deletes_new
 from ..core.model import node_version_key, version_number
-from ..storage import files, user_files
+from ..storage import files, held_on_disk, user_files
 from ..storage.layout import Layout
 
 log = logging.getLogger(__name__)
@@ -157,6 +157,11 @@ def renamed_by_merge(before: dict[str, Any], after: dict[str, Any], gone: set[st
     olds = stamps(before, gone & before.keys())
     news = stamps(after, after.keys() - before.keys())
     return {ids[0]: news[t][0] for t, ids in olds.items() if len(ids) == 1 and len(news.get(t, [])) == 1}
+
+
+def left_out(root: Path) -> dict[str, dict[str, str]]:
+    """The project graphs every commit and sync leaves out (a folder named like a key), by key, JSON-ready."""
+    return {key: found.to_json() for key, found in sorted(held_on_disk.folders_held(root).items())}
 
 
 def withheld_json(withheld: dict[str, Any]) -> dict[str, list[dict[str, str]]]:

@@ -197,7 +197,8 @@ class StoreKeeper:
         await self._fold_all()
         sha = await self._commit_in_child(what)
         self.last = {"commit": sha, "ts": self.clock()}
-        return {"committed": sha is not None, "commit": sha, "taken_in": taken_in}
+        return {"committed": sha is not None, "commit": sha, "taken_in": taken_in,
+                "left_out": await trio.to_thread.run_sync(common.left_out, self.root)}
 
     async def _take_in_moved(self) -> Summary:
         """Commits that reached HEAD outside kg (a `git pull` by hand), taken in as a merge is: each graph they
@@ -253,7 +254,7 @@ class StoreKeeper:
             "remote": G.shown(remote), "initialised": created, "fetched": outcome.fetched, "before": outcome.before,
             "after": outcome.after, "pushed": outcome.pushed, "push_error": outcome.push_error,
             "graphs": absorbed, "taken_in": taken_in, "withheld": common.withheld_json(outcome.withheld),
-            "squashed": outcome.squashed,
+            "squashed": outcome.squashed, "left_out": await trio.to_thread.run_sync(common.left_out, self.root),
         }
         self.last = {"sync": summary, "ts": self.clock()}
         return summary

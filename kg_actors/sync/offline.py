@@ -126,7 +126,7 @@ def commit(root: Path, now: float) -> dict[str, Any]:
         fold_journals(layout)
         taken_in = take_in_moved(layout, now)
         sha = held_on_disk.commit(root, now, "commit")
-    return {"committed": sha is not None, "commit": sha, "taken_in": taken_in}
+    return {"committed": sha is not None, "commit": sha, "taken_in": taken_in, "left_out": common.left_out(root)}
 
 
 def sync(root: Path, remote: str, now: float) -> dict[str, Any]:
@@ -150,7 +150,7 @@ def sync(root: Path, remote: str, now: float) -> dict[str, Any]:
     return {"remote": G.shown(remote), "initialised": created, "fetched": outcome.fetched, "before": outcome.before,
             "after": outcome.after, "pushed": outcome.pushed, "push_error": outcome.push_error, "graphs": graphs,
             "taken_in": taken_in, "withheld": common.withheld_json(outcome.withheld),
-            "squashed": outcome.squashed}
+            "squashed": outcome.squashed, "left_out": common.left_out(root)}
 
 
 def restore(root: Path, key: str, at: str, now: float) -> dict[str, Any]:

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 
-from e2e_helpers import Session
+from e2e_helpers import Session, graph, nodes_by_id
+from git_helpers import git
 from mcp import Client
 from test_git_sync import _sync, _two_machines
 
@@ -49,6 +51,64 @@ async def test_a_synced_project_keeps_this_machines_folder_and_its_sessions_keep
                 text = await s.ok("kg_read", ids=["proj-lesson-from-a", "proj-lesson-from-b"])
             assert "learnt on machine-a" in text and "learnt on machine-b" in text, text
             assert sorted(p.name for p in (srv.store / "projects").iterdir()) == ["proj"], srv.env["KG_MACHINE"]
+    finally:
+        a.stop()
+        b.stop()
+
+
+AKIA = "AKIA" + "IOSFODNN7" + "EXAMPLQ"  # assembled: no file holds a whole one
+
+
+def _remote_holds(remote, text: str, env: dict) -> bool:
+    """Whether any object of the remote (every commit, tree and blob) holds `text`."""
+    listed = git(remote, "rev-list", "--all", "--objects", env=env).split()
+    objects = [o for o in listed if len(o) == 40]
+    batch = subprocess.run(["git", "-C", str(remote), "cat-file", "--batch"], input="\n".join(objects) + "\n",
+                           capture_output=True, text=True, env=env, errors="replace", timeout=60, check=True)
+    return text in batch.stdout
+
+
+async def test_a_project_folder_named_like_a_key_is_left_out_of_the_sync_and_everything_else_syncs(tmp_path):
+    # Its graph records the folder's path: every commit and sync of the whole store was refused for it.
+    remote, a, b = _two_machines(tmp_path)
+    try:
+        async with Client(a.url + "/") as c:
+            keyed = await Session.open(c, cwd=a.project(AKIA))
+            await keyed.ok("kg_put_node", level="project", id="lesson-in-key-folder", gist="learnt in that folder")
+            await keyed.ok("kg_put_node", level="user", id="user-lesson-from-a", gist="learnt on a")
+        await _write(a, "proj-lesson-from-a")
+        out = _sync(a, remote)
+        said = out.stdout + out.stderr
+        assert out.returncode == 0, said
+        [line] = [ln for ln in said.splitlines() if "NOT SYNCED" in ln]
+        assert "project:masked-" in line and "looks like" in line and "rename the project folder" in line, said
+        assert AKIA not in said and not _remote_holds(remote, AKIA, a.env)
+        assert _sync(b, remote).returncode == 0
+        async with Client(b.url + "/") as c:
+            text = await (await Session.open(c)).ok("kg_read", id="user-lesson-from-a")
+            assert "learnt on a" in text, text
+            # b's own folder of that name: its first session leaves b's sync working.
+            keyed_b = await Session.open(c, cwd=b.project(AKIA))
+            await keyed_b.ok("kg_put_node", level="project", id="lesson-in-b-key-folder", gist="learnt on b")
+            await keyed_b.ok("kg_put_node", level="user", id="user-lesson-from-b", gist="learnt on b")
+        out = _sync(b, remote)
+        assert out.returncode == 0 and "NOT SYNCED" in out.stdout + out.stderr, out.stdout + out.stderr
+        assert _sync(a, remote).returncode == 0
+        assert "user-lesson-from-b" in nodes_by_id(graph(a)["user"])
+        assert not _remote_holds(remote, AKIA, a.env)
+        # The way out the notice gives, as written: the folder renamed, its graph's folder moved to that name.
+        a.stop()
+        [graph_dir] = [p for p in (a.store / "projects").iterdir() if p.name.startswith("masked-")]
+        os.rename(a.project(AKIA), a.home / "renamed")
+        os.rename(graph_dir, a.store / "projects" / "renamed")
+        a.start()
+        async with Client(a.url + "/") as c:
+            text = await (await Session.open(c, cwd=a.project("renamed"))).ok("kg_read", id="lesson-in-key-folder")
+            assert "learnt in that folder" in text, text
+        out = _sync(a, remote)
+        assert out.returncode == 0 and "NOT SYNCED" not in out.stdout + out.stderr, out.stdout + out.stderr
+        assert "lesson-in-key-folder" in git(remote, "log", "-p", "main", env=a.env)
+        assert not _remote_holds(remote, AKIA, a.env)
     finally:
         a.stop()
         b.stop()
