@@ -11,6 +11,7 @@ from typing import Any
 
 from .merge import CONFLICTS_MAX, FILE_AND_JOURNAL, FROM_FOLDER, HELD_TWICE, RENAMED_TO, Json
 from .merge_deletes import CHANGED_ON, DELETED_AS, DELETED_ON, is_delete, machine
+from .merge_dropped import DROPPED_EDGE, GONE_NODE, GONE_ON, is_dropped
 from .plain_text import one_line
 
 
@@ -33,6 +34,28 @@ def conflict_notice(level: str, node_id: str, node_written: Json | None, others:
     """What a session reading a node with versions set aside is told; None when there are none."""
     if not isinstance(others, list) or not others:
         return None
+    dropped = [o for o in others if is_dropped(o)]
+    said = [_dropped_notice(level, node_id, dropped)] if dropped else []
+    rest = [o for o in others if not is_dropped(o)]
+    return "\n".join([*([_versions_notice(level, node_id, node_written, rest)] if rest else []), *said])
+
+
+def _dropped_notice(level: str, node_id: str, dropped: list[Json]) -> str:
+    """Edges a sync dropped with their other end, kept beside this one (core/merge_dropped.py)."""
+    lines = [f"EDGE DROPPED BY A SYNC: {len(dropped)} edge(s) of '{node_id}' ({level}) went with a node deleted on "
+             "another machine before they synced (an edge must name two nodes); each is kept here:"]
+    for other in dropped[-CONFLICTS_MAX:]:
+        by = one_line(machine(other.get(GONE_ON), "another machine"))
+        notes = other.get("notes")
+        lines.append(f"  • edge '{one_line(str(other.get(DROPPED_EDGE)))}': '{one_line(str(other.get(GONE_NODE)))}' "
+                     f"was deleted on {by}" + (f"; notes: {one_line(' | '.join(str(n) for n in notes))}"
+                                               if isinstance(notes, list) and notes else ""))
+    lines.append("  To keep one: kg_put_edge it again between nodes that stand, with its notes; any write of "
+                 f"'{node_id}' clears this notice.")
+    return "\n".join(lines)
+
+
+def _versions_notice(level: str, node_id: str, node_written: Json | None, others: list[Any]) -> str:
     in_use = f"In use (shown above): the one written last, {_when((node_written or {}).get('ts'))}."
     if all(is_delete(o) for o in others):
         return (f"DELETED ON ONE MACHINE, CHANGED ON ANOTHER: '{node_id}' ({level}) was {_deleted(others[-1])} "

@@ -32,6 +32,7 @@ import attrs
 
 from . import constants as C
 from .merge_deletes import UNNAMED, Machines, delete_entry
+from .merge_dropped import DROPPED_EDGE, drop_edges
 from .merge_notes import merge_notes
 from .merge_renames import double_renames, renames_against_deletes, renames_between
 
@@ -148,6 +149,11 @@ def _merge_stamps(base: Json, ours: Json, theirs: Json, into: Json) -> None:
     for name in _STATE_FIELDS:
         into.pop(name, None)
     into.update(value)
+
+
+def set_aside(node: Json, entry: Json) -> Json:
+    """`node` with `entry` among its versions set aside."""
+    return {**node, CONFLICTS_FIELD: _merge_conflicts(node.get(CONFLICTS_FIELD), [entry])}
 
 
 def kept_conflicts(*lists: Any) -> list[Json]:
@@ -349,10 +355,17 @@ def merge_graphs(base: Json | None, ours: Json, theirs: Json, now: float, machin
     moved_edges = follow_renames(edges, renamed)
     # An edge whose end node the merge deleted goes too, one written on the other side as well: wiring a
     # lesson is no vote to keep it (a bare id must name a node; files stay).
+    # One the other side wrote is set aside beside its end that stays, told as a conflict is (core/merge_dropped.py).
     deleted = (nodes_o.keys() | nodes_t.keys()) - nodes.keys()
     edges = _in_order(edges, edges_o, edges_t)
     if deleted:
-        edges = {k: e for k, e in edges.items() if not ({e.get("from"), e.get("to")} & deleted)}
+        every, (edges, aside) = edges, drop_edges(edges, edges_b, deleted,
+                                                  lambda i: machines[1] if i in nodes_o else machines[0], now)
+        for node_id, entry in aside:
+            if isinstance(nodes.get(node_id), dict):
+                nodes[node_id] = set_aside(nodes[node_id], entry)
+            else:  # its end is in another part of the graph (a bucket): the merge of the parts sets it aside
+                edges[entry[DROPPED_EDGE]] = every[entry[DROPPED_EDGE]]
 
     same, todo = _changed_keys(vers_b, vers_o, vers_t)
     versions = {k: vers_o[k] for k in same}

@@ -29,9 +29,10 @@ import attrs
 from ..core.held_secrets import Held, keep_out
 from ..core.merge import (
     Conflict, MergeResult, fold_double_rename, fold_rename, follow_renames, kept_against_delete,
-    merge_graphs, version_ts,
+    merge_graphs, set_aside, version_ts,
 )
 from ..core.merge_deletes import UNNAMED, Machines
+from ..core.merge_dropped import drop_edges
 from ..core.merge_renames import double_renames, renames_against_deletes, renames_between
 from . import git as G
 from . import git_read as R
@@ -120,13 +121,34 @@ def _merge_parts(root: Path, key: str, parts: list[str], base: str | None, ours:
     deleted: set[str] = set()
     for part, (_, o, t) in zip(parts, sides, strict=True):
         deleted |= (_ids(o) | _ids(t)) - _ids(merged[part])
-    if deleted:  # an edge into a node the merge deleted goes too (its bucket is its other end's)
-        for value in merged.values():
-            edges = shards._edges_of(value)
-            gone = [k for k, e in edges.items() if {e.get("from"), e.get("to")} & deleted]
-            if gone:
-                value["edges"] = {k: e for k, e in edges.items() if k not in gone}
+    if deleted:
+        _drop_edges(root, f"{ours}:{folder}", merged, sides, deleted, machines, now)
     return merged, conflicts
+
+
+def _drop_edges(root: Path, at: str, merged: dict[str, dict[str, Any]], sides: list[tuple[Any, Any, Any]],
+                deleted: set[str], machines: Machines, now: float) -> None:
+    """An edge into a node the merge deleted goes too (its bucket is its other end's); one the other machine
+    wrote is set aside beside its end that stays (core/merge_dropped.py). That end's bucket, when neither side
+    changed it (then ours is every side's), is read from `at` (our commit's folder) and joins the merge."""
+    base_edges, o_nodes = _every_part(sides, 0, "edges"), _every_part(sides, 1, "nodes")
+    aside: list[tuple[str, dict[str, Any]]] = []
+    for value in merged.values():
+        kept, found = drop_edges(shards._edges_of(value), base_edges, deleted,
+                                 lambda i: machines[1] if i in o_nodes else machines[0], now)
+        if found or len(kept) != len(shards._edges_of(value)):
+            value["edges"] = kept
+        aside += found
+    for node_id, entry in aside:
+        part = shards.bucket(node_id)
+        if part not in merged:
+            raw = R.blobs(root, [f"{at}/{part}"]).get(f"{at}/{part}")
+            if raw is None:
+                continue
+            merged[part] = shards.parse(raw, f"{at}/{part}")
+        nodes = shards._mapping(merged[part].get("nodes"))
+        if isinstance(nodes.get(node_id), dict):
+            nodes[node_id] = set_aside(nodes[node_id], entry)
 
 
 def _renamed_against_deletes(merged: dict[str, dict[str, Any]], sides: list[tuple[Any, Any, Any]], machines: Machines,

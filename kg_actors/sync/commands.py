@@ -104,7 +104,8 @@ def _say_left_out(out: dict[str, Any], synced: bool) -> None:
 def _say_taken_in(out: dict[str, Any]) -> None:
     """Commits that reached the store's branch outside kg (a `git pull` by hand), taken in before the commit."""
     for key, summary in sorted((out.get("taken_in") or {}).items()):
-        if not (common.changed_anything(summary) or summary.get("conflicts") or summary.get("kept")):
+        if not (common.changed_anything(summary) or summary.get("conflicts") or summary.get("kept")
+                or summary.get("dropped")):
             continue  # a graph the commits touched with no node or edge changed
         print(f"kg: taken in from commits made outside kg (a git pull by hand?): {key}: {common.describe(summary)}")
         if summary.get("conflicts"):
@@ -117,6 +118,10 @@ def _say_kept(key: str, summary: dict[str, Any]) -> None:
     if summary.get("kept"):
         print(f"  {key}: deleted on one machine but changed on the other, so kept (said on the next read and in "
               f"the editor; kg_delete_node deletes it after all): {', '.join(summary['kept'])}")
+    if summary.get("dropped"):
+        print(f"  {key}: edge(s) dropped with a node deleted on the other machine (each kept aside with its notes beside "
+              f"its end that stayed: shown on the next read of that node and in the editor; kg_put_edge writes it "
+              f"again to another node): {', '.join(summary['dropped'])}")
 
 
 def cmd_sync(config: Config, remote: str | None, remember: bool) -> int:
@@ -137,7 +142,8 @@ def cmd_sync(config: Config, remote: str | None, remember: bool) -> int:
     print(f"kg: {done} {G.shown(remote)}" + (" (the store is now a git repository)" if out.get("initialised") else ""))
     said = False
     for key, summary in sorted((out.get("graphs") or {}).items()):
-        if not (common.changed_anything(summary) or summary.get("conflicts") or summary.get("kept")):
+        if not (common.changed_anything(summary) or summary.get("conflicts") or summary.get("kept")
+                or summary.get("dropped")):
             continue  # a graph whose files the merge touched with no node or edge changed (its own, sent back)
         said = True
         print(f"  {key}: {common.describe(summary)}")

@@ -11,6 +11,7 @@ from typing import Any
 
 from ..core.held_secrets import Held, tools_for
 from ..core.merge_deletes import only_deletes_new
+from ..core.merge_dropped import DROPPED_EDGE, GONE_NODE, GONE_ON, is_dropped
 from ..core.model import node_version_key, version_number
 from ..storage import files, held_on_disk, user_files
 from ..storage.layout import Layout
@@ -83,15 +84,25 @@ def changes(before: dict[str, Any] | None, after: dict[str, Any] | None) -> dict
 def new_conflicts(before: dict[str, Any] | None, after: dict[str, Any]) -> dict[str, list[str]]:
     """The nodes a merge set versions aside for (an unresolved one from an earlier merge was told then, and
     is shown to every reader of its node until resolved): "conflicts", changed on both machines, and
-    "kept", deleted on one machine and kept for a change on the other (core/merge_deletes.py)."""
+    "kept", deleted on one machine and kept for a change on the other (core/merge_deletes.py); and "dropped",
+    the edges it dropped with a node deleted on the other machine, each set aside beside its end that stayed
+    (core/merge_dropped.py), as `key (deleted on MACHINE: NODE)`."""
     nodes_b = (before or {}).get("nodes") or {}
-    out: dict[str, list[str]] = {"conflicts": [], "kept": []}
+    out: dict[str, list[str]] = {"conflicts": [], "kept": [], "dropped": []}
     for node_id, node in sorted(((after or {}).get("nodes") or {}).items()):
         aside = node.get("_conflicts") if isinstance(node, dict) else None
         old = nodes_b.get(node_id)
         held = old.get("_conflicts") if isinstance(old, dict) else None
-        if aside and aside != held:
-            out["kept" if only_deletes_new(held, aside) else "conflicts"].append(node_id)
+        added = [e for e in (aside if isinstance(aside, list) else []) if e not in (held or [])]
+        for entry in added:
+            if is_dropped(entry):
+                by = f" on {entry[GONE_ON]}" if entry.get(GONE_ON) else ""
+                said = f"{entry[DROPPED_EDGE]} ({entry.get(GONE_NODE)} deleted{by})"
+                if said not in out["dropped"]:
+                    out["dropped"].append(said)
+        rest = [e for e in added if not is_dropped(e)]
+        if rest:
+            out["kept" if only_deletes_new(held, rest) else "conflicts"].append(node_id)
     return out
 
 

@@ -358,3 +358,19 @@ def test_the_projects_folder_on_this_machine_stands_whatever_the_other_machine_r
     assert merge_graphs(base, ours, theirs, NOW).merged["_meta"]["project_path"] == "/home/a/proj"
     del ours["_meta"]["project_path"]  # a graph recording no folder here takes the one it is given
     assert merge_graphs(base, ours, theirs, NOW).merged["_meta"]["project_path"] == "/home/b/proj"
+
+
+def test_an_edge_the_other_side_wrote_to_a_node_deleted_here_is_set_aside_beside_its_end_that_stays():
+    k_old, e_old = edge("a", "b", "uses")  # as both sides last had it: goes with b, unsaid
+    base = graph(node("a", "A", 1), node("b", "B", 1), edges={k_old: e_old})
+    ours = graph(node("a", "A", 1))  # b deleted here
+    k_new, e_new = edge("b", "a", "depends-on", "why it depends")
+    theirs = graph(node("a", "A", 1), node("b", "B", 1), edges={k_old: e_old, k_new: e_new})
+    for one, other, deleted_on in ((ours, theirs, "machine-a"), (theirs, ours, "machine-b")):
+        merged = merge_graphs(base, one, other, NOW, ("machine-a", "machine-b")).merged
+        assert set(merged["nodes"]) == {"a"} and merged["edges"] == {}
+        assert merged["nodes"]["a"][CONFLICTS_FIELD] == [{"dropped_edge": k_new, "gone_node": "b", "gone_on": deleted_on,
+                                                          "_set_aside_ts": NOW, "notes": ["why it depends"]}]
+        notice = conflict_notice("user", "a", None, merged["nodes"]["a"][CONFLICTS_FIELD])
+        assert "EDGE DROPPED BY A SYNC" in notice and k_new in notice and "why it depends" in notice, notice
+        assert f"deleted on {deleted_on}" in notice and k_old not in notice, notice

@@ -16,7 +16,8 @@ from test_git_sync import _sync, _sync_in_turn, _two_machines, _user
 
 
 async def test_a_delete_wins_against_an_edge_written_to_or_from_the_node_on_the_other_machine(tmp_path):
-    # The edge brought the deleted node back on the deleting machine, said only as "1 node(s) added".
+    # The edge brought the deleted node back on the deleting machine, said only as "1 node(s) added". Then the
+    # edges went with the node, said only as "2 edge(s) removed": which ones, why, and their notes were lost.
     remote, a, b = _two_machines(tmp_path, _user("deleted-linked-to", "deleted-linked-from", "linking-node"))
     try:
         _sync_in_turn(remote, a, b)
@@ -28,17 +29,34 @@ async def test_a_delete_wins_against_an_edge_written_to_or_from_the_node_on_the_
             await sb.ok("kg_put_edge", level="user", frm="linking-node", to="deleted-linked-to", rel="relates-to")
             await sb.ok("kg_put_edge", level="user", frm="deleted-linked-from", to="linking-node", rel="depends-on",
                         notes=["written on b"])
-        assert _sync(a, remote).returncode == 0
-        out_b = _sync(b, remote)
-        out_a = _sync(a, remote)
-        assert out_b.returncode == 0 and out_a.returncode == 0, out_b.stderr + out_a.stderr
-        assert "added" not in out_a.stdout and "deleted on one machine" not in out_b.stdout + out_a.stdout
-        for srv in (a, b):
-            g = graph(srv)["user"]
-            assert {"deleted-linked-to", "deleted-linked-from"}.isdisjoint(nodes_by_id(g)), srv.env["KG_MACHINE"]
-            assert "linking-node" in nodes_by_id(g)
-            assert not any("deleted-linked" in e["from"] + e["to"] for e in g["edges"]), g["edges"]
-            assert get_json(srv, "/api/store/conflicts")["conflicts"] == []
+            assert _sync(a, remote).returncode == 0
+            out_b = _sync(b, remote)
+            out_a = _sync(a, remote)
+            assert out_b.returncode == 0 and out_a.returncode == 0, out_b.stderr + out_a.stderr
+            assert "added" not in out_a.stdout and "deleted on one machine" not in out_b.stdout + out_a.stdout
+            [line] = [ln for ln in out_b.stdout.splitlines() if "edge(s) dropped" in ln]
+            assert "linking-node->deleted-linked-to:relates-to" in line, out_b.stdout
+            assert "deleted-linked-from->linking-node:depends-on" in line and "deleted on" in line, out_b.stdout
+            for srv in (a, b):
+                g = graph(srv)["user"]
+                assert {"deleted-linked-to", "deleted-linked-from"}.isdisjoint(nodes_by_id(g)), srv.env["KG_MACHINE"]
+                assert "linking-node" in nodes_by_id(g)
+                assert not any("deleted-linked" in e["from"] + e["to"] for e in g["edges"]), g["edges"]
+                [row] = get_json(srv, "/api/store/conflicts")["conflicts"]
+                assert row["id"] == "linking-node", row
+                aside = {o["dropped_edge"]: o for o in row["others"]}
+                assert set(aside) == {"linking-node->deleted-linked-to:relates-to",
+                                      "deleted-linked-from->linking-node:depends-on"}, row
+                assert aside["deleted-linked-from->linking-node:depends-on"]["notes"] == ["written on b"], row
+            for s in (sa, sb):
+                text = await s.ok("kg_read", id="linking-node")
+                assert "EDGE DROPPED" in text and "deleted-linked-from->linking-node:depends-on" in text, text
+                assert "written on b" in text and "kg_put_edge" in text, text
+            # Any write of the node clears the notice, as for other versions set aside.
+            await sb.ok("kg_put_node", level="user", id="linking-node", gist="linking node, seen the notice")
+            _sync_in_turn(remote, b, a)
+            for srv in (a, b):
+                assert get_json(srv, "/api/store/conflicts")["conflicts"] == []
     finally:
         a.stop()
         b.stop()

@@ -198,6 +198,29 @@ def test_changed_buckets_merge_per_node_and_the_graph_file_is_rebuilt(tmp_path):
     assert _load(a / "user.json")["nodes"] == nodes
 
 
+def test_an_edge_from_a_node_deleted_there_is_set_aside_beside_its_end_in_a_bucket_neither_machine_changed(tmp_path):
+    remote, a, b = _two_machines(tmp_path, _graph())
+    theirs, ours = _load(a / "user.json"), _load(b / "user.json")
+    del theirs["nodes"]["lesson-030"]  # a deletes a node...
+    theirs["edges"] = {k: e for k, e in theirs["edges"].items() if "lesson-030" not in k}
+    key = "lesson-030->lesson-007:depends-on"  # ...b wires it to one in a bucket no machine changed
+    ours["edges"][key] = {"from": "lesson-030", "to": "lesson-007", "rel": "depends-on", "notes": ["b's reason"]}
+    assert shards.bucket("lesson-030") != shards.bucket("lesson-007")
+    _save(a / "user.json", theirs)
+    _save(b / "user.json", ours)
+    offline.sync(a, str(remote), T)
+    out = offline.sync(b, str(remote), T + 100)
+    [said] = out["graphs"]["user"]["dropped"]
+    assert said.startswith(f"{key} (lesson-030 deleted on "), said
+    for machine in (b, a):
+        if machine is a:
+            offline.sync(a, str(remote), T + 200)
+        merged = _load(machine / "user.json")
+        assert "lesson-030" not in merged["nodes"] and key not in merged["edges"]
+        [aside] = merged["nodes"]["lesson-007"]["_conflicts"]
+        assert aside["dropped_edge"] == key and aside["notes"] == ["b's reason"], aside
+
+
 def test_a_node_deleted_on_one_machine_and_changed_on_the_other_is_kept_across_buckets_saying_so(tmp_path, monkeypatch):
     # The other machine's rename or rewrite brought the deleted node back, said as "1 node(s) added" only.
     user = _graph()

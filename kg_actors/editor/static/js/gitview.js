@@ -84,14 +84,22 @@ export function conflictBox(panel) {
     `, kept because ${other.changed_on || "the other machine"} changed it. `,
     h("button", { type: "button", className: "delete-anyway danger", onclick: (e) => panel.confirmDelete(e.currentTarget) },
       "Delete it after all"));
-  const others = n.conflicts.map((other, i) => other.deleted_on !== undefined ? deleted(other) : h("div", { className: "conflict-other" },
+  // An edge a sync dropped with its other end, deleted on another machine (core/merge_dropped.py): kept here.
+  const dropped = (other) => h("div", { className: "conflict-other conflict-dropped" },
+    h("b", {}, "Edge dropped"), ` ${other.dropped_edge}: ${other.gone_node} was deleted on ${other.gone_on || "another machine"}`,
+    (other.notes || []).length ? h("ul", {}, other.notes.map((x) => h("li", {}, x))) : null);
+  const others = n.conflicts.map((other, i) => other.dropped_edge !== undefined ? dropped(other) : other.deleted_on !== undefined ? deleted(other) : h("div", { className: "conflict-other" },
     version(n.conflicts.length > 1 ? `Set aside (${i + 1} of ${n.conflicts.length})` : "Set aside", other, other._written),
     h("button", { type: "button", className: "keep-other", dataset: { index: String(i) },
       onclick: () => keep({ gist: other.gist ?? "", notes: other.notes || [], touches: other.touches || [] }, "the set-aside version") },
     "Keep this one instead")));
   const onlyDeletes = n.conflicts.every((other) => other.deleted_on !== undefined);
+  const onlyDropped = n.conflicts.every((other) => other.dropped_edge !== undefined);
   return h("div", { className: "conflict", id: "conflict-box", role: "alert" },
-    onlyDeletes
+    onlyDropped
+      ? h("p", {}, h("b", {}, "Edges dropped by a sync. "),
+        "Their other end was deleted on another machine; each is kept below with its notes. Any save of this node clears them.")
+      : onlyDeletes
       ? h("p", {}, h("b", {}, "Deleted on one machine, changed on another. "),
         "The sync kept the changed version (in use, the fields below) rather than lose it; keep it, or delete it after all.")
       : h("p", {}, h("b", {}, "Changed on two machines. "),
