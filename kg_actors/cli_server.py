@@ -451,12 +451,25 @@ def cmd_status(args: argparse.Namespace) -> int:
         print(f"kg: the visual editor is {editor['state']}; {editor_fix(editor['state'])}")
     elif editor.get("state") == "up":
         print(f"kg: visual editor at http://127.0.0.1:{editor.get('port')}/")
+    if elsewhere is None and (refused := _refused(config.root)) is not None:
+        print(f"kg: warning: {refused}")
     if elsewhere is not None:
         print(f"kg: warning: {_elsewhere_said(config, *elsewhere)}", file=sys.stderr)
     if (stale := stale_said(health, build_id())) is not None:
         print(f"kg: {stale}\n    fix: kg stop && kg start (the installed kg then serves)")
         return 1
     return 1 if troubles else 0  # a graph in trouble fails here as in kg doctor
+
+
+def _refused(root: Path) -> str | None:
+    """Why no commit or sync goes through (a secret left by hand in a graph file), read from the store; never a
+    failure of its own (status says what it can)."""
+    from .sync.common import refused_said  # not at import: `kg mcp` starts without attrs
+
+    try:
+        return refused_said(root)
+    except Exception:  # noqa: BLE001 - an unreadable store is for kg doctor to name
+        return None
 
 
 def _crashed(config: Config) -> str:

@@ -81,7 +81,7 @@ def commit(root: Path, now: float, what: str = "auto-save",
     stays in the history after the entry is fixed, and a sync pushes it to every machine. The graph files keep
     it as written (a lesson is never lost); once it is edited out, the next commit goes through."""
     out = folders_held(root)
-    found = {key: hs for key, hs in held(root, changed=True).items() if key not in out}
+    found = refusing({key: hs for key, hs in held(root, changed=True).items() if key not in out})
     if found:
         raise SecretHeld(
             f"NOT COMMITTED: the store holds what looks like a secret, which a commit would keep in its history "
@@ -126,10 +126,15 @@ def refuse_sync(root: Path) -> None:
         raise refusal
 
 
+def refusing(found: dict[str, list[Held]]) -> dict[str, list[Held]]:
+    """What of `found` refuses a whole commit or sync: not a project folder named like a key (left out alone)."""
+    return {key: hs for key, hs in found.items() if not any(h.what == "project" for h in hs)}
+
+
 def sync_refusal(found: dict[str, list[Held]]) -> SecretHeld | None:
     """The refusal for what the store holds; None when nothing, or only project folders named like a key (those
     projects are left out of the sync, and the rest goes on: `folders_held`)."""
-    found = {key: hs for key, hs in found.items() if not any(h.what == "project" for h in hs)}
+    found = refusing(found)
     if not found:
         return None
     return SecretHeld(

@@ -14,6 +14,7 @@ from ..core.merge_deletes import only_deletes_new
 from ..core.merge_dropped import DROPPED_EDGE, GONE_NODE, GONE_ON, is_dropped
 from ..core.model import node_version_key, version_number
 from ..storage import files, held_on_disk, user_files
+from ..storage import git as G
 from ..storage.layout import Layout
 
 log = logging.getLogger(__name__)
@@ -173,6 +174,18 @@ def renamed_by_merge(before: dict[str, Any], after: dict[str, Any], gone: set[st
 def left_out(root: Path) -> dict[str, dict[str, str]]:
     """The project graphs every commit and sync leaves out (a folder named like a key), by key, JSON-ready."""
     return {key: found.to_json() for key, found in sorted(held_on_disk.folders_held(root).items())}
+
+
+def refused_said(root: Path) -> str | None:
+    """Why every commit and sync of the store is refused, for `kg status` (None: they are not, or the store is no
+    git repository): a graph file changed since its last commit holds what looks like a secret."""
+    if not G.is_repo(root):
+        return None
+    found = held_on_disk.refusing(held_on_disk.held(root, changed=True))
+    if not found:
+        return None
+    return (f"every commit and sync is refused until it is fixed: {held_on_disk.listed(found)} holds what looks like a "
+            "secret (kept in the file as written); `kg doctor` says how to fix each")
 
 
 def withheld_json(withheld: dict[str, Any]) -> dict[str, list[dict[str, str]]]:
