@@ -25,6 +25,7 @@ from ..core.paging import NOTHING_PENDING, Line, split
 from ..core.seen import at_level
 from ..harness import profiles
 from ..session_messages import SessionView
+from ..storage.machine_id import machine_id
 from . import graph_troubles
 from .floor import Floor
 from .session import Opened
@@ -178,7 +179,8 @@ async def _node_read(floor: Floor, view: SessionView, node_ids: list[str], level
         if floor.touch_check is not None:  # a touch whose file is gone is shown so, with where it went
             node = await floor.touch_check.marked(node, view.project_path if lvl == "project" else None)
         blocks.append(reads.node_block(lvl, node, edges, promoted=not node.active and not view.maintenance))
-        notice = conflict_notice(lvl, node_id, node.written, node.extra.get(merge.CONFLICTS_FIELD))
+        aside = node.extra.get(merge.CONFLICTS_FIELD)
+        notice = conflict_notice(lvl, node_id, node.written, aside, machine_id(floor.layout.root) if aside else "")
         if notice:  # versions a sync set aside, until a write of the node resolves them
             notices.append(notice)
     return reads.node_read_lines(blocks, view.sid, notices)

@@ -23,29 +23,30 @@ def _when(ts: Any) -> str:
     return dt.datetime.fromtimestamp(ts, dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
 
 
-def _deleted(other: Json) -> str:
-    """'deleted on A and kept because B changed it' for one delete set aside."""
+def _deleted(other: Json, here: str) -> str:
+    """'deleted on A and kept because B changed it' for one delete set aside (`here`: this store's machine id)."""
     was = f" (deleted there as '{one_line(str(other[DELETED_AS]))}')" if other.get(DELETED_AS) else ""
-    return (f"deleted on {one_line(machine(other.get(DELETED_ON), 'another machine'))}{was} and kept because "
-            f"{one_line(machine(other.get(CHANGED_ON), 'the other machine'))} changed it")
+    return (f"deleted on {one_line(machine(other.get(DELETED_ON), 'another machine', here))}{was} and kept because "
+            f"{one_line(machine(other.get(CHANGED_ON), 'the other machine', here))} changed it")
 
 
-def conflict_notice(level: str, node_id: str, node_written: Json | None, others: Any) -> str | None:
-    """What a session reading a node with versions set aside is told; None when there are none."""
+def conflict_notice(level: str, node_id: str, node_written: Json | None, others: Any, here: str = "") -> str | None:
+    """What a session reading a node with versions set aside is told; None when there are none. `here`: this
+    store's machine id (storage/machine_id.py), so a machine of a shared host name is said as this one or not."""
     if not isinstance(others, list) or not others:
         return None
     dropped = [o for o in others if is_dropped(o)]
-    said = [_dropped_notice(level, node_id, dropped)] if dropped else []
+    said = [_dropped_notice(level, node_id, dropped, here)] if dropped else []
     rest = [o for o in others if not is_dropped(o)]
-    return "\n".join([*([_versions_notice(level, node_id, node_written, rest)] if rest else []), *said])
+    return "\n".join([*([_versions_notice(level, node_id, node_written, rest, here)] if rest else []), *said])
 
 
-def _dropped_notice(level: str, node_id: str, dropped: list[Json]) -> str:
+def _dropped_notice(level: str, node_id: str, dropped: list[Json], here: str) -> str:
     """Edges a sync dropped with their other end, kept beside this one (core/merge_dropped.py)."""
     lines = [f"EDGE DROPPED BY A SYNC: {len(dropped)} edge(s) of '{node_id}' ({level}) went with a node deleted on "
              "another machine before they synced (an edge must name two nodes); each is kept here:"]
     for other in dropped[-CONFLICTS_MAX:]:
-        by = one_line(machine(other.get(GONE_ON), "another machine"))
+        by = one_line(machine(other.get(GONE_ON), "another machine", here))
         notes = other.get("notes")
         lines.append(f"  • edge '{one_line(str(other.get(DROPPED_EDGE)))}': '{one_line(str(other.get(GONE_NODE)))}' "
                      f"was deleted on {by}" + (f"; notes: {one_line(' | '.join(str(n) for n in notes))}"
@@ -55,10 +56,10 @@ def _dropped_notice(level: str, node_id: str, dropped: list[Json]) -> str:
     return "\n".join(lines)
 
 
-def _versions_notice(level: str, node_id: str, node_written: Json | None, others: list[Any]) -> str:
+def _versions_notice(level: str, node_id: str, node_written: Json | None, others: list[Any], here: str) -> str:
     in_use = f"In use (shown above): the one written last, {_when((node_written or {}).get('ts'))}."
     if all(is_delete(o) for o in others):
-        return (f"DELETED ON ONE MACHINE, CHANGED ON ANOTHER: '{node_id}' ({level}) was {_deleted(others[-1])} "
+        return (f"DELETED ON ONE MACHINE, CHANGED ON ANOTHER: '{node_id}' ({level}) was {_deleted(others[-1], here)} "
                 "before they synced (a sync never drops a lesson someone wrote). In use (shown above): the "
                 f"changed version.\n  To resolve: kg_delete_node '{node_id}' deletes it after all; any write "
                 "of the node keeps it and clears this notice.")
@@ -82,7 +83,7 @@ def _versions_notice(level: str, node_id: str, node_written: Json | None, others
         if not isinstance(other, dict):
             continue
         if is_delete(other):
-            lines.append(f"  • {_deleted(other)} (kg_delete_node deletes it after all)")
+            lines.append(f"  • {_deleted(other, here)} (kg_delete_node deletes it after all)")
             continue
         stamp = other.get("_written")
         written: Json = stamp if isinstance(stamp, dict) else {}

@@ -43,5 +43,20 @@ def only_deletes_new(before: Any, after: Any) -> bool:
     return bool(added) and all(is_delete(e) for e in added)
 
 
-def machine(name: Any, fallback: str) -> str:
-    return name if isinstance(name, str) and name else fallback
+def machine(name: Any, fallback: str, here: str = "") -> str:
+    """A machine as a notice names it: "this machine" for the one whose id is `here` (`told_apart`), "another
+    machine named X" for another of a shared name."""
+    if not (isinstance(name, str) and name):
+        return fallback
+    host, _, ident = name.removesuffix("]").rpartition(" [") if name.endswith("]") else (name, "", "")
+    if not ident or not host:
+        return name
+    return "this machine" if ident == here else f"another machine named {host}"
+
+
+def told_apart(names: Machines, ids: Machines) -> Machines:
+    """(ours, theirs) as a merge records them: host names, each with its store's id when both names are one
+    (two machines named `vm`), so a notice can say which was this machine (`machine`)."""
+    if names[0] != names[1] or not all(ids) or ids[0] == ids[1]:
+        return names
+    return (f"{names[0]} [{ids[0]}]", f"{names[1]} [{ids[1]}]")

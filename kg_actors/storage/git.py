@@ -23,6 +23,7 @@ import attrs
 
 from ..core import when
 from . import files, git_head
+from .machine_id import TRAILER, machine_id
 
 if TYPE_CHECKING:
     from .graph_text import Indexed
@@ -301,9 +302,15 @@ def branch(root: Path) -> str:
     return name
 
 
-def commit_message(now: float, what: str = "auto-save") -> str:
+def commit_message(now: float, what: str = "auto-save", ident: str = "") -> str:
+    """`ident`: this store's machine id (machine_id.py), which tells two machines of one host name apart."""
     stamp = time.strftime("%Y-%m-%d %H:%M", time.gmtime(now))
-    return f"kg: {what} {stamp} UTC on {hostname()}\n\nMachine: {hostname()}\n"
+    return f"kg: {what} {stamp} UTC on {hostname()}\n\n{machine_lines(ident)}"
+
+
+def machine_lines(ident: str) -> str:
+    """The trailer lines naming the machine a commit was made on."""
+    return f"Machine: {hostname()}\n" + (f"{TRAILER}{ident}\n" if ident else "")
 
 
 def commit(root: Path, now: float, what: str = "auto-save",
@@ -345,7 +352,8 @@ def commit(root: Path, now: float, what: str = "auto-save",
     if staged.returncode == 0 and (top := head(root)) is not None:
         git_head.remember(root, top)
         return None
-    run(root, "commit", "-q", "--no-verify", "--allow-empty", "-m", commit_message(now, what), ident=True)
+    run(root, "commit", "-q", "--no-verify", "--allow-empty", "-m", commit_message(now, what, machine_id(root, make=True)),
+        ident=True)
     top = head(root)
     git_head.remember(root, top)
     return top

@@ -31,12 +31,13 @@ from ..core.merge import (
     Conflict, MergeResult, fold_double_rename, fold_rename, follow_renames, kept_against_delete,
     merge_graphs, set_aside, version_ts,
 )
-from ..core.merge_deletes import UNNAMED, Machines
+from ..core.merge_deletes import UNNAMED, Machines, told_apart
 from ..core.merge_dropped import drop_edges
 from ..core.merge_renames import double_renames, renames_against_deletes, renames_between
 from . import git as G
 from . import git_read as R
 from . import shards, unpushed
+from .machine_id import TRAILER, machine_id
 
 
 @attrs.frozen
@@ -250,7 +251,8 @@ def merge(root: Path, theirs_ref: str, message: str, remote: str) -> dict[str, l
     else:
         bases = G.run(root, "merge-base", "--all", ours, theirs, check=False).stdout.split()
     try:
-        machines = (G.hostname(), R.machine_of(root, ours, theirs))
+        machines = told_apart((G.hostname(), R.machine_of(root, ours, theirs)),
+                              (machine_id(root, make=True), R.machine_of(root, ours, theirs, TRAILER)))
         result = plan(root, bases[0] if bases else None, ours, theirs, time.time(), machines)
     except ValueError as exc:
         raise G.GitError(f"{undone}: {exc}") from None
@@ -459,7 +461,8 @@ def merge_fetched(root: Path, remote: str, fetched: Fetched) -> MergeOutcome:
     withheld: dict[str, list[Held]] = {}
     if fetched.has_branch:
         withheld = merge(root, "FETCH_HEAD",
-                         f"kg: sync with {G.shown(remote)} on {G.hostname()}\n\nMachine: {G.hostname()}\n", remote)
+                         f"kg: sync with {G.shown(remote)} on {G.hostname()}\n\n"
+                         f"{G.machine_lines(machine_id(root, make=True))}", remote)
     before, after = fetched.before, G.head(root)
     changed: tuple[str, ...] = ()
     if before and after and before != after:

@@ -131,10 +131,11 @@ def graph_at(root: Path, rev: str, key: str) -> dict[str, Any] | None:
 _MACHINES_SEARCHED = 200  # commits of theirs looked through for the machine that made them
 
 
-def machine_of(root: Path, ours: str, theirs: str) -> str:
+def machine_of(root: Path, ours: str, theirs: str, trailer: str = "Machine: ") -> str:
     """The machine that made the commits of `theirs` that `ours` lacks (their kg messages name it), or ""
-    when they name none or several: a merge tells which machine deleted or changed a node by it."""
+    when they name none or several: a merge tells which machine deleted or changed a node by it. `trailer`:
+    the line read (its host name; `Machine-Id: `, its store's id)."""
     out = G.run(root, "log", f"-n{_MACHINES_SEARCHED}", "--format=%B%x1e", f"{ours}..{theirs}", check=False).stdout
-    names = {line.removeprefix("Machine: ").strip() for message in out.split("\x1e")
-             for line in message.strip().splitlines() if line.startswith("Machine: ")}
+    names = {line.removeprefix(trailer).strip() for message in out.split("\x1e")
+             for line in message.strip().splitlines() if line.startswith(trailer)}
     return next(iter(names)) if len(names) == 1 else ""

@@ -20,6 +20,7 @@ from ..core.held_secrets import Held, held_in, keep_out
 from . import git as G
 from . import git_head, git_read, shards
 from .held_on_disk import SecretHeld, listed
+from .machine_id import machine_id
 
 NO_BLOB = "0" * 40
 
@@ -96,7 +97,8 @@ def squash_held(root: Path, pushed: str | None, now: float) -> str | None:
                          "was pushed")
     base = G.run(root, "merge-base", head, pushed, check=False).stdout.strip() if pushed else ""
     count = G.run(root, "rev-list", "--count", head, *(["--not", base] if base else [])).stdout.strip()
-    message = G.commit_message(now, f"unpushed commits squashed ({count}), one held a secret")
+    message = G.commit_message(now, f"unpushed commits squashed ({count}), one held a secret",
+                               machine_id(root, make=True))
     tree = f"{head}^{{tree}}"
     squashed = G.run(root, "commit-tree", tree, *(["-p", base] if base else []), "-m", message, ident=True).stdout
     squashed = squashed.strip()

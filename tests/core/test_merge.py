@@ -374,3 +374,14 @@ def test_an_edge_the_other_side_wrote_to_a_node_deleted_here_is_set_aside_beside
         notice = conflict_notice("user", "a", None, merged["nodes"]["a"][CONFLICTS_FIELD])
         assert "EDGE DROPPED BY A SYNC" in notice and k_new in notice and "why it depends" in notice, notice
         assert f"deleted on {deleted_on}" in notice and k_old not in notice, notice
+
+
+def test_two_machines_of_one_host_name_are_recorded_apart_and_said_as_this_one_or_the_other():
+    from kg_actors.core.merge_deletes import machine, told_apart
+
+    assert told_apart(("vm", "other"), ("a1", "b2")) == ("vm", "other")  # names tell them apart already
+    assert told_apart(("vm", "vm"), ("a1", "")) == ("vm", "vm")  # the other's id unknown (an older kg's commits)
+    ours, theirs = told_apart(("vm", "vm"), ("a1", "b2"))
+    assert (machine(ours, "?", "a1"), machine(theirs, "?", "a1")) == ("this machine", "another machine named vm")
+    assert (machine(ours, "?", "b2"), machine(theirs, "?", "b2")) == ("another machine named vm", "this machine")
+    assert machine("box [x]", "?", "a1") == "another machine named box" and machine("", "fallback") == "fallback"

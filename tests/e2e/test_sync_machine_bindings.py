@@ -10,9 +10,9 @@ import os
 import subprocess
 
 from e2e_helpers import Session, graph, nodes_by_id
-from git_helpers import git
+from git_helpers import bare_repo, git, git_env
 from mcp import Client
-from test_git_sync import _sync, _two_machines
+from test_git_sync import _machine, _sync, _sync_in_turn, _two_machines, _user
 
 
 def _recorded(srv, slug: str) -> str:
@@ -109,6 +109,32 @@ async def test_a_project_folder_named_like_a_key_is_left_out_of_the_sync_and_eve
         assert out.returncode == 0 and "NOT SYNCED" not in out.stdout + out.stderr, out.stdout + out.stderr
         assert "lesson-in-key-folder" in git(remote, "log", "-p", "main", env=a.env)
         assert not _remote_holds(remote, AKIA, a.env)
+    finally:
+        a.stop()
+        b.stop()
+
+
+async def test_a_delete_kept_against_an_edit_says_which_machine_was_this_one_when_both_hosts_share_a_name(tmp_path):
+    # "deleted on vm and kept because vm changed it": two machines of one host name could not be told apart.
+    remote = bare_repo(tmp_path / "remote.git", git_env(tmp_path, "x"))
+    a, b = (_machine(tmp_path, name, _user("kept-against-delete") if name == "machine-a" else None)
+            for name in ("machine-a", "machine-b"))
+    for srv in (a, b):
+        srv.env["KG_MACHINE"] = "vm"
+        srv.start()
+    try:
+        _sync_in_turn(remote, a, b)
+        async with Client(a.url + "/") as ca, Client(b.url + "/") as cb:
+            sa, sb = await Session.open(ca), await Session.open(cb)
+            await sa.ok("kg_read", id="kept-against-delete")
+            await sa.ok("kg_delete_node", id="kept-against-delete")
+            await sb.ok("kg_read", id="kept-against-delete")
+            await sb.ok("kg_put_node", level="user", id="kept-against-delete", gist="rewritten on b")
+            _sync_in_turn(remote, a, b, a)
+            text_a = await sa.ok("kg_read", id="kept-against-delete")
+            text_b = await sb.ok("kg_read", id="kept-against-delete")
+        assert "deleted on this machine and kept because another machine named vm changed it" in text_a, text_a
+        assert "deleted on another machine named vm and kept because this machine changed it" in text_b, text_b
     finally:
         a.stop()
         b.stop()
