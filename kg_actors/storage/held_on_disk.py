@@ -93,10 +93,11 @@ def commit(root: Path, now: float, what: str = "auto-save",
 def folders_held(root: Path) -> dict[str, Held]:
     """Graph key -> its folder's hold, of each project graph whose recorded folder's path holds a key's shape
     (`~/AKIA…`, the user's name for it): left out of every commit and sync (its file records the path), named,
-    while the rest of the store goes on. Read from the path's record alone (cached by the file's stat)."""
+    while the rest of the store goes on. Read from the path's record alone, of the graph files changed since their
+    last commit (one left out never is committed; one that is as committed records nothing new)."""
     out = {}
     for key, rel in mirror.graph_files(root).items():
-        if key.startswith("project:"):
+        if key.startswith("project:") and not mirror.mirrored(root, key, rel):
             found = in_folder({"_meta": {"project_path": recorded_project_path(root / rel)}})
             if found is not None:
                 out[key] = found
