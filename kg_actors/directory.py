@@ -23,7 +23,8 @@ from .graph_actor import run_graph_actor
 from .graph_handle import GraphHandle
 from .graph_loading import load_graph, reads_as_graph, settle_and_derive
 from .hook_priority import YieldToHooks
-from .storage import file_seen, files, kept_aside, term_cache
+from .project_folders import ProjectFolders
+from .storage import file_seen, files, kept_aside, same_project, term_cache
 from .storage import layout as L
 from .storage.journal import journal_path
 from .term_process import TermChild
@@ -55,9 +56,7 @@ class GraphDirectory:
         self._nursery = nursery
         self._handles: dict[str, GraphHandle] = {}
         self._starting: dict[str, _Load] = {}
-        self._slug_of: dict[str, str] = {}
-        self._root_of: dict[str, str] = {}
-        self._recorded_at: dict[str, tuple[int, str | None]] = {}  # slug -> (file mtime, recorded folder)
+        self.folders = ProjectFolders(lay, self._touched)
         self._refusals: dict[str, str | None] = {}  # key -> why its graph refuses changes (file unreadable)
         self._fell_back: dict[str, Path] = {}  # key -> where its unreadable file went (its previous save loaded)
         self._damaged: dict[str, Path] = {}  # key -> the copy of its journal whose damaged lines were skipped
@@ -67,56 +66,26 @@ class GraphDirectory:
         self.closing = False
         self._after_loads: set[trio.CancelScope] = set()  # work a load left running beside its actor
 
-    # Project identity ------------------------------------------------------
+    # Project identity (project_folders.py) ---------------------------------
     def project_key(self, root: str) -> str:
-        slug = self._slug_of.get(root)
-        if slug is None:
-            try:
-                slug = L.choose_slug(self.layout, root)
-            except L.Shut as shut:  # neither chosen nor bound: once the folder opens, its own graph is chosen
-                return f"project:{shut.slug}"
-            bound = self._root_of.get(slug)
-            if bound is not None and not L.takes_over(slug, bound, root):
-                slug = L.hashed_slug(root)  # another project's, here or gone, whose folder bore another name
-            self._slug_of[root], self._root_of[slug] = slug, root
-        return f"project:{slug}"
+        return self.folders.project_key(root)
+
+    def binding_note(self, root: str) -> str | None:
+        """The one line a session opening `root` is told about its store folder's choice, once a run."""
+        return self.folders.notes.pop(root, None)
 
     def root_of(self, key: str) -> str | None:
-        return self._root_of.get(key.removeprefix("project:"))
+        return self.folders.root_of.get(key.removeprefix("project:"))
 
     def has_graph_for(self, root: str) -> bool:
-        """A graph stored (or loaded) for exactly this folder; unlike `project_key`, claims no slug."""
-        slug = self._slug_of.get(root)
-        if slug is not None:
-            return f"project:{slug}" in self._handles or self._stored(slug)
-        if self._stored(L.hashed_slug(root)):
-            return True
-        for name in (L.base_slug(root), L.reference_slug(root), *L.earlier_slugs(root)):  # ours, 0.17's, older
-            if name is None:
-                continue
-            if name in self._root_of:  # loaded or claimed: its folder is known without reading the file
-                if self._root_of[name] == root:
-                    return True
-            elif self._stored(name) and self._recorded(name) == root:
-                return True
-        return False
+        return self.folders.has_graph_for(root, lambda slug: f"project:{slug}" in self._handles)
 
-    def _recorded(self, slug: str) -> str | None:
-        """The folder a stored graph records, read once per version of its file: a hook may ask
-        every half minute, and reading a large graph's JSON on the loop each time would stall it."""
-        graph_file = self.layout.project_graph(slug)
-        try:
-            mtime = graph_file.stat().st_mtime_ns
-        except OSError:
+    def _touched(self, slug: str) -> set[str] | None:
+        """The relative files a loaded graph's lessons touch (its file may lack the latest); None: not loaded."""
+        handle = self._handles.get(f"project:{slug}")
+        if handle is None:
             return None
-        cached = self._recorded_at.get(slug)
-        if cached is None or cached[0] != mtime:
-            cached = self._recorded_at[slug] = (mtime, L.recorded_project_path(graph_file))
-        return cached[1]
-
-    def _stored(self, slug: str) -> bool:
-        graph_file = self.layout.project_graph(slug)
-        return L.there(graph_file) or L.there(graph_file.with_name("graph.json.journal"))
+        return same_project.relative_files(t for n in handle.snapshot().nodes.values() for t in n.touches)
 
     def is_stored(self, key: str) -> bool:
         """A graph loaded, or stored on disk (its file or a journal not yet folded into one)."""
@@ -356,7 +325,7 @@ class GraphDirectory:
         if replayed:
             log.info("%s: replayed %d journal record(s)", key, replayed)
         if level == "project" and graph.project_path:
-            self._root_of.setdefault(key.removeprefix("project:"), graph.project_path)
+            self.folders.root_of.setdefault(key.removeprefix("project:"), graph.project_path)
         handle: GraphHandle = await self._nursery.start(run_graph_actor, key, level, path, graph, derived, self.orphan_grace_days,
                                             self.yield_to_hooks, self.clock, refusal)
         if refusal is not None:
@@ -476,9 +445,7 @@ class GraphDirectory:
                 await handle.fold()
                 await handle.discard()  # the actor stops; writes it took meanwhile are in the journal
             dest = await trio.to_thread.run_sync(L.move_to_trash, self.layout, slug, now)
-            root = self._root_of.pop(slug, None)
-            if root is not None:
-                self._slug_of.pop(root, None)
+            self.folders.forget(slug)
             return dest
         finally:
             del self._starting[key]

@@ -66,6 +66,7 @@ async def bootstrap(floor: Floor, cwd: object, claude_sid: object, source: objec
         view = await sessions.register(project_path=root, harness=harness.name, now=now, claude_sid=claude)
         if root is not None:
             await _name_project(floor, root, deadline)
+            lead = floor.directory.binding_note(root)  # a gone folder's memory taken over, or not
     await sessions.tell(sm.NoteHook(harness=harness.name, project_path=root))
     # A conversation no preload reached (its hook gave up) holds neither the core nor the session's id: it gets
     # them now, as after a compaction, rather than a note about a preload it never had.

@@ -55,6 +55,7 @@ async def open_session(floor: Floor, cwd: str | None, session_id: str | None,
                 view = await sessions.attach(sid=session_id, project_path=root)
                 await floor.graph(floor.directory.project_key(root))
                 notices.append(f"Project memory attached: {root}.")
+                notices.extend(note for note in [floor.directory.binding_note(root)] if note)
                 notices.extend([bound_note] if bound_note else [])
             elif cwd is not None and view.project_path and not (root and _inside(root, view.project_path)):
                 # Spec 003: any cwd outside the bound project, home and folders that cannot be projects included.
@@ -74,6 +75,7 @@ async def open_session(floor: Floor, cwd: str | None, session_id: str | None,
     view = await sessions.register(project_path=root, harness=harness.name, now=now)
     if root is not None:
         handle = await floor.graph(floor.directory.project_key(root))
+        notices.extend(note for note in [floor.directory.binding_note(root)] if note)
         try:
             await handle.set_project_path(path=root)
         except StorageRefused as exc:  # a full or read-only disk: the session keeps its memory, writes wait

@@ -16,11 +16,12 @@ import os
 import re
 import stat
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from ..core.errors import InvalidInput, NotAProjectFolder
 from ..core.held_names import masked_names, name_held
-from . import home_paths, read_refusals, user_files
+from . import home_paths, read_refusals, same_project, user_files
 
 _SLUG_RE = re.compile(r"[^A-Za-z0-9._-]+")
 
@@ -331,9 +332,10 @@ def shown_slug(slug: str) -> str:
     return (_SLUG_RE.sub("-", masked_names(slug)).strip(".-") or "project") if holds_key(slug) else slug
 
 
-def choose_slug(layout: Layout, root: str) -> str:
+def choose_slug(layout: Layout, root: str, touched: Callable[[str], set[str] | None] = lambda slug: None) -> str:
     """The graph folder for `root`: adopt a folder recorded for it (ours, or kg-memory 0.17's named by the
-    folder's name as it is), else claim one by our own rule. Shut: a folder it may not look into."""
+    folder's name as it is), else claim one by our own rule. Shut: a folder it may not look into.
+    `touched(slug)`: the files a loaded graph touches (its file may lack the latest), None: read its file."""
     plain, hashed = base_slug(root), hashed_slug(root)
     if _look(layout, hashed, plain):
         return hashed
@@ -347,19 +349,28 @@ def choose_slug(layout: Layout, root: str) -> str:
     reference = reference_slug(root)
     if reference is not None and not holds_key(reference) and _look(layout, reference, plain):
         recorded = recorded_project_path(layout.project_graph(reference))
-        if takes_over(reference, recorded, root):
+        if takes_over(reference, recorded, root, _evidence(layout, reference, root, touched)):
             return reference  # 0.17's graph of this project (or of one of this name no longer on this machine)
-    moved = _moved_here(layout, root, plain, plain_recorded if there(plain_file) else None)
+    moved = _moved_here(layout, root, plain, plain_recorded if there(plain_file) else None, touched)
     if moved is not None:
         return moved
     if not there(plain_file):
         return hashed if _MASKING_NAME.fullmatch(plain) and not named_by_key(root) else plain
-    if takes_over(plain, plain_recorded, root):
+    if takes_over(plain, plain_recorded, root, _evidence(layout, plain, root, touched)):
         return plain  # a graph whose folder is not on this machine (synced from another, or moved) is adopted
     return hashed
 
 
-def takes_over(slug: str, recorded: str | None, root: str) -> bool:
+def _evidence(layout: Layout, slug: str, root: str, touched: Callable[[str], set[str] | None]) -> Callable[[], bool]:
+    """Asked only when the name would let `root` take the graph: reads the whole graph for its touches."""
+    def same() -> bool:
+        files = touched(slug)
+        return same_project.shows_same(same_project.stored_touches(layout.project_graph(slug))
+                                       if files is None else files, root)
+    return same
+
+
+def takes_over(slug: str, recorded: str | None, root: str, same: Callable[[], bool] = lambda: False) -> bool:
     """Whether `root` may take the graph in folder `slug` that records `recorded`: its own, or one whose
     folder is not on this machine and bore the very same name. Never by the slug alone: `My App` and
     `My-App`, or every name of no ASCII letter (`project`), share one, and a stranger's lessons would
@@ -367,7 +378,11 @@ def takes_over(slug: str, recorded: str | None, root: str) -> bool:
 
     A graph folder the user renamed for a renamed project (`projects/r07` moved to `projects/r07-renamed`,
     what `kg doctor` advises) no longer bears the name its recorded folder gives it: that folder is the
-    one its name now spells."""
+    one its name now spells.
+
+    A gone folder of this home (an unmounted disk, a folder moved aside, a deleted clone) is taken only on
+    evidence it is this project (`same`: the graph's touched files are in `root`); one of another machine's
+    home (a graph synced from there) by its name, as before."""
     name = os.path.basename(root.rstrip("/"))
     if recorded is None:  # a key-named folder's masked one (no plain folder takes such a name): its own
         return slug == name or slug == base_slug(root) and named_by_key(root)
@@ -377,10 +392,13 @@ def takes_over(slug: str, recorded: str | None, root: str) -> bool:
         return False
     was = os.path.basename(recorded.rstrip("/"))
     moved_by_hand = slug not in (base_slug(recorded), hashed_slug(recorded), was)
-    return was == name or (moved_by_hand and slug in (base_slug(root), name))
+    if moved_by_hand and slug in (base_slug(root), name):  # the user's own doing, as `kg doctor` advises
+        return True
+    return was == name and (not project_root_ok(recorded) or same())
 
 
-def _moved_here(layout: Layout, root: str, plain: str, plain_recorded: str | None) -> str | None:
+def _moved_here(layout: Layout, root: str, plain: str, plain_recorded: str | None,
+                touched: Callable[[str], set[str] | None]) -> str | None:
     """Of this folder name's graphs bound to folders not on this machine (`plain` and its hashed twins, made
     where two projects share a name), the one whose recorded folder ends as `root` does by more folders than
     the plain one's: on another machine `~/t1/svc` and `~/t2/svc` were two projects, and here `~/t2/svc`
@@ -393,6 +411,8 @@ def _moved_here(layout: Layout, root: str, plain: str, plain_recorded: str | Non
         recorded = recorded_project_path(layout.project_graph(slug))
         if recorded is None or not folder_gone(recorded):
             continue  # its folder is here: another project of this name
+        if project_root_ok(recorded) and not _evidence(layout, slug, root, touched)():
+            continue  # a gone folder of this home: taken on evidence only, as takes_over
         depth = _common_tail(root, recorded)
         if depth > best_depth:
             best, best_depth = slug, depth

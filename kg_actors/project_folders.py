@@ -1,0 +1,109 @@
+"""Which store folder each project folder's graph is in, for this server's run, and what its session is told.
+
+choose_slug (storage/layout.py) decides from what is stored; this remembers the answers, so one graph
+serves one folder: a folder of a gone folder's name takes its graph only on evidence (same_project.py), the
+gone folder back again gets a graph of its own and is told where its memory went, and a folder not given a
+gone one's graph is told it exists (binding_notes.py).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+
+from . import binding_notes as say
+from .storage import layout as L, same_project
+
+
+class ProjectFolders:
+    def __init__(self, layout: L.Layout, touched: Callable[[str], set[str] | None]):
+        self.layout = layout
+        self.touched = touched  # a loaded graph's touched files (its file may lack the latest), else None
+        self.slug_of: dict[str, str] = {}
+        self.root_of: dict[str, str] = {}
+        self.notes: dict[str, str] = {}  # root -> what its session is told of its store folder's choice, once
+        self.taken: dict[str, str] = {}  # a gone root -> the graph folder another folder of its name took over
+        self.recorded_at: dict[str, tuple[int, str | None]] = {}  # slug -> (file mtime, recorded folder)
+
+    def project_key(self, root: str) -> str:
+        slug = was = self.slug_of.get(root)
+        if was is not None and self.root_of.get(was, root) != root:
+            slug = None  # taken over by a folder of its name while this one was away: never shared
+        if slug is None:
+            try:
+                slug = L.choose_slug(self.layout, root, self.touched)
+            except L.Shut as shut:  # neither chosen nor bound: once the folder opens, its own graph is chosen
+                return f"project:{shut.slug}"
+            bound = self.root_of.get(slug)
+            projects = self.layout.projects
+            if bound is not None and bound != root and not L.takes_over(slug, bound, root,
+                                                                        lambda: self._same(slug, root)):
+                slug = L.hashed_slug(root)  # another project's, here or gone, whose folder bore another name
+            else:
+                gone = bound if bound not in (None, root) else self._recorded(slug)
+                if gone is not None and gone != root and L.project_root_ok(gone):
+                    self.slug_of.pop(gone, None)
+                    self.taken[gone] = slug
+                    self.notes[root] = say.taken_over(projects, slug, gone, root, L.hashed_slug(gone))
+            if root not in self.notes and (other := self._gone_of_this_name(root, slug)) is not None:
+                self.notes[root] = say.not_taken(projects, *other)
+            if (taken := self.taken.get(root, was)) not in (None, slug) and self.root_of.get(taken, root) != root:
+                self.notes[root] = say.bound_elsewhere(projects, taken, self.root_of[taken], root, slug)
+            self.slug_of[root], self.root_of[slug] = slug, root
+        return f"project:{slug}"
+
+    def _same(self, slug: str, root: str) -> bool:
+        files = self.touched(slug)
+        if files is None:
+            files = same_project.stored_touches(self.layout.project_graph(slug))
+        return same_project.shows_same(files, root)
+
+    def _gone_of_this_name(self, root: str, slug: str) -> tuple[str, str] | None:
+        """(store folder, its gone folder) of this folder's name that was not taken for want of evidence."""
+        plain = L.base_slug(root)
+        if plain == slug or not self._stored(plain):
+            return None
+        gone = self.root_of.get(plain) or self._recorded(plain)
+        if gone is None or os.path.basename(gone) != os.path.basename(root) or not L.folder_gone(gone):
+            return None
+        return plain, gone
+
+    def has_graph_for(self, root: str, loaded: Callable[[str], bool]) -> bool:
+        """A graph stored (or loaded) for exactly this folder; unlike `project_key`, claims no slug."""
+        slug = self.slug_of.get(root)
+        if slug is not None:
+            return loaded(slug) or self._stored(slug)
+        if self._stored(L.hashed_slug(root)):
+            return True
+        for name in (L.base_slug(root), L.reference_slug(root), *L.earlier_slugs(root)):  # ours, 0.17's, older
+            if name is None:
+                continue
+            if name in self.root_of:  # loaded or claimed: its folder is known without reading the file
+                if self.root_of[name] == root:
+                    return True
+            elif self._stored(name) and self._recorded(name) == root:
+                return True
+        return False
+
+    def _recorded(self, slug: str) -> str | None:
+        """The folder a stored graph records, read once per version of its file: a hook may ask
+        every half minute, and reading a large graph's JSON on the loop each time would stall it."""
+        graph_file = self.layout.project_graph(slug)
+        try:
+            mtime = graph_file.stat().st_mtime_ns
+        except OSError:
+            return None
+        cached = self.recorded_at.get(slug)
+        if cached is None or cached[0] != mtime:
+            cached = self.recorded_at[slug] = (mtime, L.recorded_project_path(graph_file))
+        return cached[1]
+
+    def _stored(self, slug: str) -> bool:
+        graph_file = self.layout.project_graph(slug)
+        return L.there(graph_file) or L.there(graph_file.with_name("graph.json.journal"))
+
+    def forget(self, slug: str) -> None:
+        """A graph folder moved to the trash: no folder is bound to it any more."""
+        root = self.root_of.pop(slug, None)
+        if root is not None:
+            self.slug_of.pop(root, None)

@@ -1,0 +1,54 @@
+"""Whether a folder is the project a gone folder's graph was written for: evidence, never the name alone.
+
+A folder of the same name as one no longer on this machine (moved, renamed, an unmounted disk, a deleted
+clone) may be that project or an unrelated one; one that took the other's graph got its lessons, and the
+gone folder, back again, found its memory rebound. The evidence weighed is the graph's own: the files its
+lessons touch (relative to the project), most of which must be files in the folder. A graph that touches
+no file gives none: the folder gets a graph of its own, and is told where the other one is.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import posixpath
+from collections.abc import Iterable
+from pathlib import Path
+
+from ..core.anchors import parse_touch
+from . import user_files
+
+
+def relative_files(touches: Iterable[str]) -> set[str]:
+    """The project-relative files a list of touches names (`src/a.py:3 (x)` -> `src/a.py`); absolute,
+    `~` and ones climbing out of the project are no evidence of which folder the project is."""
+    out = set()
+    for touch in touches:
+        path = parse_touch(touch) if isinstance(touch, str) else None
+        if path is None or path[0] in "~/" or "\\" in path:
+            continue
+        path = posixpath.normpath(path)
+        if path != "." and not path.startswith("../") and path != "..":
+            out.add(path)
+    return out
+
+
+def stored_touches(graph_file: Path) -> set[str]:
+    """The relative files a stored graph's nodes touch (every state): none when it does not read."""
+    try:
+        raw = json.loads(user_files.read_bytes(graph_file))
+    except (OSError, ValueError):
+        return set()
+    nodes = raw.get("nodes") if isinstance(raw, dict) else None
+    if not isinstance(nodes, dict):
+        return set()
+    return relative_files(t for n in nodes.values() if isinstance(n, dict) and isinstance(n.get("touches"), list)
+                          for t in n["touches"])
+
+
+def shows_same(files: set[str], root: str) -> bool:
+    """More than half the files (one at least) are in `root`."""
+    if not files:
+        return False
+    here = sum(1 for f in files if os.path.exists(os.path.join(root, f)))
+    return here * 2 > len(files)

@@ -1,0 +1,75 @@
+"""Which store folder a project folder gets when a folder of its name went away: a folder of the same name
+takes a gone folder's memory only on evidence it is the same project (the graph's touched files are in it),
+and is told; without evidence it gets its own store folder, and two existing folders never share one graph."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from hook_helpers import Harness, mcp_call
+
+from kg_actors.testing import ServerProcess
+
+
+@pytest.fixture(scope="module")
+def srv(tmp_path_factory):
+    server = ServerProcess(tmp_path_factory.mktemp("takeover"))
+    server.start("--no-editor")
+    yield server
+    server.kill()
+
+
+def learn(srv: ServerProcess, cwd: str, node_id: str, touches: list[str] | None = None) -> Harness:
+    h = Harness(srv, cwd)
+    assert h.start().context and h.kg_sid
+    h.mcp("kg_put_node", level="project", id=node_id, gist=f"A lesson of {node_id}.", touches=touches or [])
+    return h
+
+
+def files(root: str, *names: str) -> None:
+    for name in names:
+        os.makedirs(os.path.dirname(f"{root}/{name}"), exist_ok=True)
+        with open(f"{root}/{name}", "w") as f:
+            f.write("x\n")
+
+
+def test_an_unrelated_folder_of_a_gone_folders_name_never_shares_its_memory(srv):
+    work, hobby = srv.project("w/svc"), srv.project("p/svc")
+    learn(srv, work, "work-svc-lesson")
+    os.rename(work, work + ".away")  # an unmounted disk, a folder moved aside a moment
+    run = Harness(srv, hobby).start()
+    assert "work-svc-lesson" not in run.context
+    assert f"the memory of {os.path.realpath(work)}, a folder of this name not on this machine" in run.context
+    assert "starts a memory of its own" in run.context.splitlines()[0], run.context  # told, in one line
+    learn(srv, hobby, "hobby-svc-lesson")
+    os.rename(work + ".away", work)
+    for _ in range(2):  # as served, and after a restart (what each graph records)
+        mine, theirs = Harness(srv, work).start().context, Harness(srv, hobby).start().context
+        assert "work-svc-lesson" in mine and "hobby-svc-lesson" not in mine, mine
+        assert "hobby-svc-lesson" in theirs and "work-svc-lesson" not in theirs, theirs
+        srv.stop()
+        srv.start("--no-editor")
+
+
+def test_a_moved_folder_whose_touched_files_are_there_takes_its_memory_and_is_told_and_the_old_one_back_gets_its_own(srv):
+    old, new = srv.project("mv1/proj"), str(srv.home / "mv2" / "proj")
+    files(old, "src/app.py", "src/db.py", "README.md")
+    learn(srv, old, "proj-db-lesson", ["src/db.py:3-9 (pool)", "src/app.py", "README.md"])
+    os.makedirs(os.path.dirname(new))
+    os.rename(old, new)
+    run = Harness(srv, new).start()
+    assert "proj-db-lesson" in run.context
+    told = [line for line in run.context.splitlines() if "took over the memory of" in line]
+    assert told and os.path.realpath(old) in told[0] and "`kg doctor`" in told[0], run.context
+    mine = learn(srv, new, "proj-moved-lesson")
+    # A copy of the old folder comes back (a clone again, a disk remounted): it never shares the moved one's.
+    files(old, "src/app.py", "src/db.py", "README.md")
+    back = Harness(srv, old).start()
+    assert "proj-db-lesson" not in back.context and "proj-moved-lesson" not in back.context, back.context
+    assert f"was taken over by {os.path.realpath(new)}" in back.context.splitlines()[0], back.context
+    assert "proj-moved-lesson" in mcp_call(srv, "kg_read", {"session_id": mine.kg_sid})
+    srv.stop()
+    srv.start("--no-editor")
+    assert "proj-moved-lesson" in Harness(srv, new).start().context
+    assert "proj-db-lesson" not in Harness(srv, old).start().context

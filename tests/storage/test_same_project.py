@@ -1,0 +1,40 @@
+"""A folder of a gone folder's name takes its graph only on evidence: most of the files its lessons touch."""
+
+import json
+
+from kg_actors.storage import layout as L, same_project
+
+
+def _stored(lay: L.Layout, name: str, root, touches: list[str]) -> None:
+    path = lay.project_graph(name)
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps({"nodes": {"a": {"id": "a", "gist": "x", "touches": touches}},
+                                "_meta": {"project_path": str(root)}}))
+
+
+def test_the_touched_files_that_count_are_the_projects_own_relative_ones():
+    assert same_project.relative_files(["./src/a.py:3-9 (x)", "src/../src/a.py", "/etc/hosts", "~/notes.md",
+                                        "../elsewhere/b.py", "https://x.org/a.py", "redis cache", "C:\\w\\a.py",
+                                        "Makefile.am"]) == {"src/a.py", "Makefile.am"}
+
+
+def test_a_gone_folder_of_this_home_is_taken_on_evidence_and_one_of_another_machines_home_by_name(tmp_path,
+                                                                                                 monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    lay = L.Layout(tmp_path / "store")
+    gone, same, stranger = tmp_path / "w" / "svc", tmp_path / "p" / "svc", tmp_path / "q" / "svc"
+    _stored(lay, "svc", gone, ["src/a.py:1-3", "src/b.py", "README.md"])
+    for folder in (same, stranger):
+        (folder / "src").mkdir(parents=True)
+    for name in ("src/a.py", "src/b.py"):  # two of three: most
+        (same / name).write_text("x")
+    (stranger / "src" / "a.py").write_text("x")  # one of three: not most
+    assert L.choose_slug(lay, str(stranger)) == L.hashed_slug(str(stranger))
+    assert L.choose_slug(lay, str(same)) == "svc"
+    # A graph touching no file gives no evidence; one synced from another machine's home is taken by name.
+    (lay.projects / "svc").rename(lay.projects / "aside")
+    _stored(lay, "svc", gone, [])
+    assert L.choose_slug(lay, str(same)) == L.hashed_slug(str(same))
+    (lay.projects / "svc").rename(lay.projects / "aside2")
+    _stored(lay, "svc", "/home/someone-else/w/svc", [])
+    assert L.choose_slug(lay, str(stranger)) == "svc"
