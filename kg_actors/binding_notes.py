@@ -14,8 +14,8 @@ def _moves(projects: Path, slug: str, to: str) -> str:
 
 
 def taken_over(projects: Path, slug: str, gone: str, root: str, back: str) -> str:
-    return (f"kg memory: this folder took over the memory of {gone}, a folder of its name not on this machine "
-            f"now ({projects / slug}): the files its lessons touch are here. If it is another project: "
+    return (f"kg memory: this folder took over the memory of {gone}, a folder not on this machine now "
+            f"({projects / slug}): the files its lessons touch are here. If it is another project: "
             f"{_moves(projects, slug, back)} gives that memory back to {gone}; `kg doctor` then names it.")
 
 

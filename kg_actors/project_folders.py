@@ -31,13 +31,14 @@ class ProjectFolders:
             slug = None  # taken over by a folder of its name while this one was away: never shared
         if slug is None:
             try:
-                slug = L.choose_slug(self.layout, root, self.touched)
+                slug = L.choose_slug(self.layout, root, self.touched, self.root_of.get)
             except L.Shut as shut:  # neither chosen nor bound: once the folder opens, its own graph is chosen
                 return f"project:{shut.slug}"
             bound = self.root_of.get(slug)
             projects = self.layout.projects
-            if bound is not None and bound != root and not L.takes_over(slug, bound, root,
-                                                                        lambda: self._same(slug, root)):
+            renamed = bound is not None and L.folder_gone(bound) and self._same(slug, root)  # evidence weighed
+            if bound is not None and bound != root and not renamed and not L.takes_over(
+                    slug, bound, root, lambda: self._same(slug, root)):
                 slug = L.hashed_slug(root)  # another project's, here or gone, whose folder bore another name
             else:
                 gone = bound if bound not in (None, root) else self._recorded(slug)

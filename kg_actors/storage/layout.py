@@ -332,10 +332,12 @@ def shown_slug(slug: str) -> str:
     return (_SLUG_RE.sub("-", masked_names(slug)).strip(".-") or "project") if holds_key(slug) else slug
 
 
-def choose_slug(layout: Layout, root: str, touched: Callable[[str], set[str] | None] = lambda slug: None) -> str:
+def choose_slug(layout: Layout, root: str, touched: Callable[[str], set[str] | None] = lambda slug: None,
+                bound: Callable[[str], str | None] = lambda slug: None) -> str:
     """The graph folder for `root`: adopt a folder recorded for it (ours, or kg-memory 0.17's named by the
     folder's name as it is), else claim one by our own rule. Shut: a folder it may not look into.
-    `touched(slug)`: the files a loaded graph touches (its file may lack the latest), None: read its file."""
+    `touched(slug)`: the files a loaded graph touches (its file may lack the latest), None: read its file;
+    `bound(slug)`: the folder a graph is bound to in this run (its file may not record it yet), or None."""
     plain, hashed = base_slug(root), hashed_slug(root)
     if _look(layout, hashed, plain):
         return hashed
@@ -354,11 +356,14 @@ def choose_slug(layout: Layout, root: str, touched: Callable[[str], set[str] | N
     moved = _moved_here(layout, root, plain, plain_recorded if there(plain_file) else None, touched)
     if moved is not None:
         return moved
-    if not there(plain_file):
-        return hashed if _MASKING_NAME.fullmatch(plain) and not named_by_key(root) else plain
-    if takes_over(plain, plain_recorded, root, _evidence(layout, plain, root, touched)):
+    if there(plain_file) and takes_over(plain, plain_recorded, root, _evidence(layout, plain, root, touched)):
         return plain  # a graph whose folder is not on this machine (synced from another, or moved) is adopted
-    return hashed
+    renamed = _renamed_here(layout, root, (plain, hashed), touched, bound)
+    if renamed is not None:
+        return renamed
+    if there(plain_file) or _MASKING_NAME.fullmatch(plain) and not named_by_key(root):
+        return hashed  # a plain folder named as masking names one never takes that name
+    return plain
 
 
 def _evidence(layout: Layout, slug: str, root: str, touched: Callable[[str], set[str] | None]) -> Callable[[], bool]:
@@ -417,6 +422,24 @@ def _moved_here(layout: Layout, root: str, plain: str, plain_recorded: str | Non
         if depth > best_depth:
             best, best_depth = slug, depth
     return best
+
+
+def _renamed_here(layout: Layout, root: str, own: tuple[str, ...],
+                  touched: Callable[[str], set[str] | None], bound: Callable[[str], str | None]) -> str | None:
+    """The graph of this folder under another folder's name: one that records it (taken at a rename), or the
+    one graph of a gone folder beside it (`~/rn/shop` renamed `~/rn/shop-v2`) whose touched files are in it.
+    Reads every graph's record once (cached by file): asked only for a folder no graph is named for."""
+    found = []
+    for slug in layout.project_slugs():
+        if slug in own or holds_key(slug) or slug == reference_slug(root):
+            continue  # its own, never served from (twin_folders.py merges them), or weighed above
+        recorded = bound(slug) or recorded_project_path(layout.project_graph(slug))
+        if recorded == root:
+            return slug
+        if (recorded is not None and os.path.dirname(recorded) == os.path.dirname(root) and folder_gone(recorded)
+                and project_root_ok(recorded) and _evidence(layout, slug, root, touched)()):
+            found.append(slug)
+    return found[0] if len(found) == 1 else None  # two alike: none is told apart by its files
 
 
 _HASH_TAIL = re.compile(rf"-[0-9a-f]{{{_HASH_CHARS}}}")

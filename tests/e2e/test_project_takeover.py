@@ -73,3 +73,22 @@ def test_a_moved_folder_whose_touched_files_are_there_takes_its_memory_and_is_to
     srv.start("--no-editor")
     assert "proj-moved-lesson" in Harness(srv, new).start().context
     assert "proj-db-lesson" not in Harness(srv, old).start().context
+
+
+def test_a_renamed_folder_whose_touched_files_are_there_keeps_its_memory_and_is_told(srv):
+    old, new = srv.project("rn/shop"), str(srv.home / "rn" / "shop-v2")
+    files(old, "src/m.py")
+    learn(srv, old, "shop-rename-lesson", ["src/m.py"])
+    os.rename(old, new)
+    run = Harness(srv, new).start()
+    assert "shop-rename-lesson" in run.context
+    assert f"took over the memory of {os.path.realpath(old)}" in run.context.splitlines()[0], run.context
+    srv.stop()  # saved: the graph records its new folder, under the old one's name
+    srv.start("--no-editor")
+    run = Harness(srv, new).start()
+    assert "shop-rename-lesson" in run.context and "took over" not in run.context, run.context
+    # Without evidence (no file its lessons touch is in it), a renamed folder starts its own memory.
+    bare, renamed = srv.project("rn/cart"), str(srv.home / "rn" / "cart-v2")
+    learn(srv, bare, "cart-rename-lesson")
+    os.rename(bare, renamed)
+    assert "cart-rename-lesson" not in Harness(srv, renamed).start().context
