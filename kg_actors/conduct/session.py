@@ -59,7 +59,9 @@ async def open_session(floor: Floor, cwd: str | None, session_id: str | None,
                 notices.extend([bound_note] if bound_note else [])
             elif cwd is not None and view.project_path and not (root and _inside(root, view.project_path)):
                 # Spec 003: any cwd outside the bound project, home and folders that cannot be projects included.
-                shown, why = (root, "") if root else (cwd, f" (it {refused.why.split(';')[0]})" if refused else "")
+                # The cwd as passed, and the project it resolves to when that is another path (a link, a subfolder).
+                shown, why = (cwd, f" (the project {root})" if root != cwd else "") if root else (
+                    cwd, f" (it {refused.why.split(';')[0]})" if refused else "")
                 notices.append(
                     f"This session stays bound to {view.project_path}; cwd {shown} is ignored{why} — "
                     "start a separate session for another project."

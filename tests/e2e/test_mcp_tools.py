@@ -682,6 +682,11 @@ async def test_a_bound_session_keeps_its_project(srv, client):
     a = await Session.open(client, home_proj)
     text = await a.ok("kg_read", cwd=other)
     assert f"stays bound to {home_proj}" in text and f"cwd {other} is ignored" in text
+    # Named as passed (here through a symlink in home), and the project it resolves to beside it.
+    link = srv.home / "bound-link"
+    link.symlink_to(other)
+    text = await a.ok("kg_read", cwd=f"{link}/")
+    assert f"cwd {link}/ is ignored (the project {other})" in text, text
     await a.ok("kg_put_node", level="project", id="bound-probe-node", gist="g")
     assert "bound-probe-node" in nodes_by_id(graph(srv, project_path=home_proj)["project"])
     # The other folder never got a graph: nothing was written there (and a read of it stores none).
