@@ -42,6 +42,45 @@ def home_side(path: str, home: str) -> str:
     return here
 
 
+def through_link(real: str, home: str) -> str | None:
+    """A real path outside home named as reached from it: under the target of one of home's top-level
+    symlinks that lead out of it (`/data/code/app`, with `~/code` -> `/data/code`: `~/code/app`). What a
+    harness that resolves its cwd sends (Claude Code, Codex) is then the project the link path is. None:
+    under no such link. The links are looked up again only when home's own entries change (its mtime)."""
+    for target, link in _links_out(home):
+        if real == target or real.startswith(target.rstrip("/") + "/"):
+            return link + real[len(target):]
+    return None
+
+
+# home -> (its mtime, (target, link) of each top-level symlink out of it, the longest target first)
+_LINKS: dict[str, tuple[int, tuple[tuple[str, str], ...]]] = {}
+
+
+def _links_out(home: str) -> tuple[tuple[str, str], ...]:
+    try:
+        mtime = os.stat(home).st_mtime_ns
+    except OSError:
+        return ()
+    held = _LINKS.get(home)
+    if held is not None and held[0] == mtime:
+        return held[1]
+    found: dict[str, str] = {}
+    try:
+        entries = sorted(os.scandir(home), key=lambda e: e.name)
+    except OSError:
+        entries = []
+    for entry in entries:
+        if not entry.is_symlink():
+            continue
+        target = os.path.realpath(entry.path)
+        if not inside(target, home) and os.path.isdir(target) and target != "/":
+            found.setdefault(target, entry.path)  # two links to one place: the first by name, always
+    links = tuple(sorted(found.items(), key=lambda kv: -len(kv[0])))
+    _LINKS[home] = (mtime, links)
+    return links
+
+
 _MAX_HOPS = 40  # as the kernel's own limit: a loop of links ends as named
 
 

@@ -159,11 +159,17 @@ def test_a_repository_behind_a_symlink_in_home_gets_project_memory(srv, tmp_path
     run = Harness(srv, cwd + "/").start()
     assert "is outside your home" not in run.context and "app-build-needs-make" in run.context
     assert mcp_call(srv, "kg_read", {"session_id": h.kg_sid}).count("app-build-needs-make") >= 1
-    # Named from outside home, the same folder is refused, and the reason names where it resolves to.
-    run = Harness(srv, str(data / "app")).start()
-    assert run.context.startswith(f"kg memory: {data / 'app'} is outside your home") and "app-build" not in run.context
+    # Named by its resolved path (what Claude Code and Codex send, and os.getcwd() gives), it is the same project.
+    real = os.path.realpath(data / "app")
+    run = Harness(srv, real).start()
+    assert "is outside your home" not in run.context and "app-build-needs-make" in run.context, run.context
+    assert "app-build-needs-make" in mcp_call(srv, "kg_read", {"cwd": real + "/"})
+    # A folder outside home that no link in home leads to is still no project folder.
+    (tmp_path / "data" / "other").mkdir()
+    run = Harness(srv, str(tmp_path / "data" / "other")).start()
+    assert run.context.startswith(f"kg memory: {tmp_path / 'data' / 'other'} is outside your home"), run.context
     with pytest.raises(AssertionError, match="outside the user's home"):
-        mcp_call(srv, "kg_read", {"cwd": str(data / "app")})
+        mcp_call(srv, "kg_read", {"cwd": str(tmp_path / "data" / "other")})
 
 
 def test_doctor_names_a_renamed_repositorys_graph_and_its_way_back_works(server_factory):

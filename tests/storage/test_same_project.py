@@ -38,3 +38,16 @@ def test_a_gone_folder_of_this_home_is_taken_on_evidence_and_one_of_another_mach
     (lay.projects / "svc").rename(lay.projects / "aside2")
     _stored(lay, "svc", "/home/someone-else/w/svc", [])
     assert L.choose_slug(lay, str(stranger)) == "svc"
+
+
+def test_a_resolved_path_under_a_link_out_of_home_is_named_through_the_link(tmp_path):
+    from kg_actors.storage import home_paths
+    home, data = tmp_path / "home", tmp_path / "data"
+    (data / "code" / "app").mkdir(parents=True)
+    home.mkdir()
+    (home / "code2").symlink_to(data / "code")
+    (home / "all").symlink_to(data)
+    assert home_paths.through_link(str(data / "code" / "app"), str(home)) == str(home / "code2" / "app")
+    assert home_paths.through_link(str(data / "code"), str(home)) == str(home / "code2")
+    assert home_paths.through_link(str(data / "codex"), str(home)) == str(home / "all" / "codex")
+    assert home_paths.through_link(str(tmp_path / "elsewhere"), str(home)) is None
