@@ -38,9 +38,11 @@ async def open_session(floor: Floor, cwd: str | None, session_id: str | None,
     try:
         root, folder = floor.bindings.binding(cwd, fresh=True) if cwd is not None else (None, None)
     except NotAProjectFolder as exc:  # refused below unless a session bound to a project ignores it
+        # What a hook does with such a folder (a user-only session) is named: the agent chooses it knowingly.
+        refused = NotAProjectFolder(exc.field, cwd, f"{exc.why}; kg_read without cwd opens the user memory only")
         if not session_id:
-            raise
-        root, folder, refused = None, None, exc
+            raise refused from None
+        root, folder = None, None
     if root is not None:
         await fold_worktree_graph(floor, cwd, root)
     bound_note = replies.bound_note(root, folder, root is not None and floor.bindings.worktree(cwd) is not None)

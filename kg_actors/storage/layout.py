@@ -164,7 +164,7 @@ def project_root(cwd: object, field: str = "cwd") -> str:
         raise InvalidInput(field, "must not contain a NUL character")
     expanded = os.path.expanduser(cwd.strip())
     if not os.path.isabs(expanded):
-        raise InvalidInput(field, f"'{cwd}' must be an absolute path")
+        raise NotAProjectFolder(field, cwd, "must be an absolute path")
     h = str(home())
     real = home_paths.home_side(expanded, h)
     if not home_paths.inside(real, h):

@@ -706,6 +706,15 @@ async def test_unknown_session_id_without_cwd_is_an_error(srv, client):
 async def test_cwd_outside_home_is_an_error_naming_cwd(srv, client):
     text, err = await call(client, "kg_read", {"cwd": "/etc"})
     assert err and "cwd" in text and "/etc" in text and "outside the user's home" in text
+    # Each folder no project can be in names the way to the user memory alone (what a hook opens for it).
+    for cwd, why in (("/etc", "outside the user's home"), ("/", "outside the user's home"),
+                     ("relative/x", "must be an absolute path"), (str(srv.home / "no-such-folder"), "does not exist")):
+        text, err = await call(client, "kg_read", {"cwd": cwd})
+        assert err and why in text and "kg_read without cwd opens the user memory only" in text, text
+    # A session bound to a project ignores a relative cwd too, with the note, as any cwd outside it.
+    a = await Session.open(client, srv.project("relative-bound-proj"))
+    text = await a.ok("kg_read", cwd="relative/x")
+    assert "cwd relative/x is ignored (it must be an absolute path)" in text, text
 
 
 # Optimistic arbitration and pushes -------------------------------------------------------------------
