@@ -1,14 +1,20 @@
 """A touch naming a file of a linked worktree by its absolute path (as an agent working there sees it),
 named as the repository's file: relative to the project, as a file of the main checkout is. Reads in the
 worktree are named as the main checkout's (storage/work_trees.py), so only then do the two meet, and the
-lesson outlives the worktree."""
+lesson outlives the worktree.
+
+So is a file of the project itself named by its absolute or `~` path (through a symlink in home too), and
+a relative one with `./` or `..` steps is written plainly: one file, one touch, which recall and the
+touch checks meet. A path outside the project, one climbing out of it, and a Windows path (`C:\\...`,
+`src\\a.py`: no file of this machine can be told from it) are kept as sent."""
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Sequence
 
 from ..core.anchors import parse_touch, resolve_touch
-from ..storage import layout as L
+from ..storage import home_paths, layout as L
 from ..storage import work_trees
 
 
@@ -24,6 +30,20 @@ def as_in_checkout(touches: Sequence[str], project: str | None) -> list[str]:
             continue
         path = parse_touch(touch)
         full = resolve_touch(path, None, home) if path and path.startswith(("/", "~/")) else None
-        there = work_trees.in_checkout(full, project, home) if full else None
-        out.append(touch.replace(path, there, 1) if there and path else touch)
+        there = (work_trees.in_checkout(full, project, home) or _in_project(full, project, home)) if full else None
+        if path and not full and "\\" not in path and ("./" in path or path.endswith("/.") or "/.." in path):
+            plain = posixpath.normpath(path) + ("/" if path.endswith("/") else "")
+            there = plain if not plain.startswith("..") and plain not in (".", "./") else None
+        named = touch.replace(path, there, 1) if there and path else touch
+        if named not in out:  # three spellings of one file: one touch
+            out.append(named)
     return out
+
+
+def _in_project(full: str, project: str, home: str) -> str | None:
+    """An absolute path of a file in `project`, as its relative path (named as projects are: a symlink in
+    home on its way followed); None outside it."""
+    named = home_paths.home_side(full, home)
+    if named == project or not home_paths.inside(named, project):
+        return None
+    return posixpath.relpath(named, project)

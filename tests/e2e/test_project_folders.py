@@ -322,3 +322,24 @@ def test_a_folder_made_a_linked_worktree_while_the_server_runs_binds_to_its_repo
     assert "r06-deploy-rule" in text and "r06-plain-folder-note" in text, text  # its own graph folded in
     assert "r06-plain-folder-note" in Harness(srv, main).start().context
     assert not (srv.store / "projects" / f"r06-reused-{opened_by}").exists()
+
+
+def test_touches_naming_one_file_of_the_project_in_several_spellings_are_stored_as_one(srv):
+    proj = srv.project("fr2")
+    os.makedirs(f"{proj}/src")
+    with open(f"{proj}/src/auth.py", "w") as f:
+        f.write("# auth\n")
+    (srv.home / "fr2link").symlink_to(proj)
+    h = learn(srv, proj, "touch-forms-lesson", "Auth keeps its tokens in one module.")
+    forms = ["./src/auth.py:3 (login)", "src/../src/auth.py", f"~/fr2/src/auth.py", f"{srv.home}/fr2link/src/auth.py",
+             "../outside.py", f"{srv.home}/elsewhere/notes.md", "C:\\Users\\x\\fr2\\src\\auth.py", "src\\auth.py"]
+    h.mcp("kg_put_node", level="project", id="touch-forms-lesson", touches=forms,
+          gist="Auth keeps its tokens in one module.")
+    text = mcp_call(srv, "kg_read", {"session_id": h.kg_sid, "ids": ["touch-forms-lesson"]})
+    line = [ln for ln in text.splitlines() if "auth.py" in ln][0]
+    kept = ["src/auth.py:3 (login)", "src/auth.py", "../outside.py", f"{srv.home}/elsewhere/notes.md",
+            "C:\\Users\\x\\fr2\\src\\auth.py", "src\\auth.py"]
+    for touch in kept:
+        assert touch in line, line
+    assert "./src" not in line and "src/../" not in line and "~/fr2" not in line and "fr2link" not in line, line
+    assert line.count("src/auth.py") == 2, line  # the plain one and the one with a line: one touch each
