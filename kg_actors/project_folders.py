@@ -34,11 +34,12 @@ class ProjectFolders:
                 slug = L.choose_slug(self.layout, root, self.touched, self.root_of.get)
             except L.Shut as shut:  # neither chosen nor bound: once the folder opens, its own graph is chosen
                 return f"project:{shut.slug}"
-            bound = self.root_of.get(slug)
+            chosen = slug
+            bound = self.root_of.get(chosen)
             projects = self.layout.projects
-            renamed = bound is not None and L.folder_gone(bound) and self._same(slug, root)  # evidence weighed
+            renamed = bound is not None and L.folder_gone(bound) and self._same(chosen, root)  # evidence weighed
             if bound is not None and bound != root and not renamed and not L.takes_over(
-                    slug, bound, root, lambda: self._same(slug, root)):
+                    chosen, bound, root, lambda: self._same(chosen, root)):
                 slug = L.hashed_slug(root)  # another project's, here or gone, whose folder bore another name
             else:
                 gone = bound if bound not in (None, root) else self._recorded(slug)

@@ -39,7 +39,7 @@ async def open_session(floor: Floor, cwd: str | None, session_id: str | None,
         root, folder = floor.bindings.binding(cwd, fresh=True) if cwd is not None else (None, None)
     except NotAProjectFolder as exc:  # refused below unless a session bound to a project ignores it
         # What a hook does with such a folder (a user-only session) is named: the agent chooses it knowingly.
-        refused = NotAProjectFolder(exc.field, cwd, f"{exc.why}; kg_read without cwd opens the user memory only")
+        refused = NotAProjectFolder(exc.field, cwd or "", f"{exc.why}; kg_read without cwd opens the user memory only")
         if not session_id:
             raise refused from None
         root, folder = None, None

@@ -364,7 +364,7 @@ def choose_slug(layout: Layout, root: str, touched: Callable[[str], set[str] | N
     if renamed is not None:
         return renamed
     if there(plain_file) or _MASKING_NAME.fullmatch(plain) and not named_by_key(root):
-        return hashed  # a plain folder named as masking names one never takes that name
+        return hashed  # taken by another project, or a name the masking uses (never a plain folder's)
     return plain
 
 
