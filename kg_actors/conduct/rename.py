@@ -43,7 +43,7 @@ async def rename(floor: Floor, sid: str | None, old_id: str, new_id: str, level:
                  project_path: str | None = None) -> Renamed:
     opened = await floor.open_write(sid, level, old_id if isinstance(old_id, str) else "") if sid is not None else None
     view, wv = opened if opened is not None else (None, None)
-    ids.check_existing_id(old_id, "old_id")
+    ids.check_lookup_id(old_id, "old_id")  # a hand edit's odd id is renamed to a good one; new_id takes the rules
     ids.check_node_id(new_id, "new_id")
     ids.check_new_id_words(new_id, "new_id")
     secrecy.refuse_secret_names([("new_id", new_id)])
@@ -53,6 +53,7 @@ async def rename(floor: Floor, sid: str | None, old_id: str, new_id: str, level:
     # An id holding a key's shape (a hand edit's) is no agent's to name: found or not, the answer is the same,
     # or a guess of the key would be confirmed (and act).
     if node is None or handle is None or lvl is None or held_names.name_held(old_id):
+        ids.check_existing_id(old_id, "old_id")  # a path named instead of a node is told so
         raise NotFound(f"node '{ids.shown(old_id)}' not found" + ("" if level else " in the user or project graph")
                        + await floor.maintain_hint(old_id, level, "a maintain node must name its level: "
                                                                   "pass level='maintain'"))

@@ -78,7 +78,8 @@ async def put_node(floor: Floor, sid: str | None, level: str, node_id: str, gist
                    expected_fingerprint: str | None = None) -> NodeWritten:
     view, wv = await _open(floor, sid, level, node_id)
     handle = await floor.level_handle(view, level, project_path)
-    ids.check_node_id(node_id)
+    if ids.check_lookup_id(node_id) not in (await handle.current()).graph.nodes:
+        ids.check_node_id(node_id)  # a new id; one a hand edit left stays editable (the actor checks again)
     secrecy.refuse_secret_names([("id", node_id)])  # an id is stored as it is, like a gist
     touches, unmarked = touch_marks.cut_marks(touches)  # a touches line copied back from a read
     clean = await _checked(secrecy.clean_node, gist, notes, touches, size=_chars(gist, notes, touches))
@@ -165,9 +166,10 @@ async def delete_node(floor: Floor, sid: str | None, node_id: str, level: str | 
                       project_path: str | None = None, expected_version: int | None = None,
                       expected_fingerprint: str | None = None) -> tuple[str, int]:
     view, wv = await _open(floor, sid, level, node_id)
-    ids.check_existing_id(node_id)
+    ids.check_lookup_id(node_id)  # a node a hand edit left with an id no write takes is still deleted
     lvl, handle, node = await floor.locate(view, node_id, level, project_path)
     if node is None or handle is None or lvl is None or held_names.name_held(node_id):  # as rename: no oracle
+        ids.check_existing_id(node_id)  # a path named instead of a node is told so
         where = f"the {level} graph" if level is not None else "the user or project graph"
         raise NotFound(f"node '{ids.shown(node_id)}' not found in {where}"
                        + await _renamed_hint(floor, view, node_id, level, project_path)

@@ -153,7 +153,9 @@ def put_node(
     graph: GraphData, level: str, node_id: str, gist: str, notes: Sequence[str] | None,
     touches: Sequence[str] | None, now: float, writer: Writer,
 ) -> PutNodeResult:
-    ids.check_node_id(node_id)
+    # The id rules bind a new id: a node a hand edit left with one no write takes is still edited.
+    if node_id not in graph.nodes:
+        ids.check_node_id(node_id)
     # A gist is one line: its line breaks fold into spaces (the lesson is kept, and the reply says so).
     gist, folded = plain_text.fold_gist(check_gist(gist))
     notes_t = _clean_list(notes, "notes", C.NOTE_HARD_LIMIT, plain_text.check_note)

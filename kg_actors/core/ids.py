@@ -48,6 +48,15 @@ def check_existing_id(value: object, field: str = "id") -> str:
     return value
 
 
+def check_lookup_id(value: object, field: str = "id") -> str:
+    """An id that may name a stored node (open, edit, delete, rename it): any non-empty string, as a hand edit may
+    leave one no write takes ('/', an emoji, a space). The look-up decides; check_existing_id's words are for
+    one that names no node, and the id rules bind new ids only."""
+    if not isinstance(value, str) or not value:
+        raise InvalidInput(field, "must be a non-empty string")
+    return value
+
+
 SHOWN_MAX = 200  # characters of an id a reply echoes: a 5 MB one asked for must not come back whole
 
 

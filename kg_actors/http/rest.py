@@ -76,4 +76,12 @@ def build_rest(runtime: RuntimeParts) -> Starlette:
         *rest_store.routes(runtime),
         *rest_chores.routes(runtime),
     ]
-    return Starlette(routes=routes)
+    return Starlette(routes=routes, exception_handlers={404: _no_route, 405: _no_route})
+
+
+async def _no_route(request: Request, exc: Exception) -> JSONResponse:
+    """A path or method no endpoint serves, said as JSON naming it: the page shows `error`, not a bare status."""
+    status = getattr(exc, "status_code", 404)
+    path = request.url.path
+    said = f"no endpoint {path}" if status == 404 else f"{path} does not take {request.method}"
+    return JSONResponse({"error": said}, status_code=status, headers=getattr(exc, "headers", None))

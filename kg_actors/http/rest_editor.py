@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from ..core.snapshot import GraphSnapshot
     from ..graph_handle import GraphHandle
 
+SCORE = "/score"
 SEARCH_LIMIT_MAX = 200
 SEARCH_LIMIT_DEFAULT = 50
 
@@ -90,7 +91,8 @@ def routes(runtime: RuntimeParts) -> list[Route]:
         return level, source.get("project_path")
 
     def node_id_of(request: Request) -> str:
-        return ids.check_node_id(request.path_params["node_id"])
+        # Any id the graph may hold: a hand edit can leave one no write takes, and the editor draws it.
+        return ids.check_lookup_id(request.path_params["node_id"])
 
     # -- the store -------------------------------------------------------------
     async def projects(request: Request) -> JSONResponse:
@@ -145,11 +147,14 @@ def routes(runtime: RuntimeParts) -> list[Route]:
         return await json_off_loop({"level": level, "project_path": root}, V.states, (await handle.current()).graph)
 
     # -- nodes -----------------------------------------------------------------
-    async def get_node(request: Request) -> JSONResponse:
+    async def get_node(request: Request) -> Response:
         level, project_path = where(request)
         node_id = node_id_of(request)
         handle, root = await graph_of(level, project_path)
-        node = V.node_detail((await handle.current()).graph, node_id)
+        graph = (await handle.current()).graph
+        if node_id not in graph.nodes and node_id.endswith(SCORE):  # the path holds '/': a node first, then this
+            return await score(request, node_id.removesuffix(SCORE))
+        node = V.node_detail(graph, node_id)
         if node is None:
             raise NotFound(f"node '{node_id}' not found in the {level} graph")
         return JSONResponse({"level": level, "project_path": root, "node": node})
@@ -158,7 +163,7 @@ def routes(runtime: RuntimeParts) -> list[Route]:
         body = await json_body(request, whole=True)
         level, project_path = where(request, body)
         handle, root = await graph_of(level, project_path)
-        node_id = ids.check_node_id(body.get("id"))
+        node_id = ids.check_lookup_id(body.get("id"))  # the rules for a new id are the write's
         out = await write.put_node(
             floor, None, level, node_id, graph_ops.check_gist(body.get("gist")),
             _strings(body, "notes"), _strings(body, "touches"),
@@ -194,9 +199,8 @@ def routes(runtime: RuntimeParts) -> list[Route]:
         return JSONResponse({"level": out.level, "project_path": root, "old_id": old_id, "new_id": new_id,
                              "rewired": out.rewired, "skipped": out.skipped})
 
-    async def score(request: Request) -> Response:
+    async def score(request: Request, node_id: str) -> Response:
         level, project_path = where(request)
-        node_id = node_id_of(request)
         handle, root = await graph_of(level, project_path)
         now = runtime.clock()
         # Ranks the node among the whole pool: as long as scoring every node.
@@ -298,7 +302,9 @@ def routes(runtime: RuntimeParts) -> list[Route]:
         rows = await graphs.readings(floor, handle)
         return JSONResponse({"level": level, "project_path": root, "readings": rows})
 
-    level_node = "/api/nodes/{level}/{node_id}"
+    # An id a hand edit left may hold '/' (sent as %2F, which the server decodes): the rest of the path is the id,
+    # and a GET of `<id>/score` that names no node is the score of <id>.
+    level_node = "/api/nodes/{level}/{node_id:path}"
     return [
         Route("/api/projects", guarded(projects), methods=["GET"]),
         Route("/api/recent_project", guarded(recent_project), methods=["GET"]),
@@ -309,7 +315,6 @@ def routes(runtime: RuntimeParts) -> list[Route]:
         Route("/api/nodes/rename", guarded(rename), methods=["POST"]),
         Route(level_node, guarded(get_node), methods=["GET"]),
         Route(level_node, guarded(delete_node), methods=["DELETE"]),
-        Route(level_node + "/score", guarded(score), methods=["GET"]),
         Route("/api/edges", guarded(put_edge), methods=["POST"]),
         Route("/api/edges", guarded(delete_edge), methods=["DELETE"]),
         Route("/api/progress", guarded(get_progress), methods=["GET"]),

@@ -33,6 +33,17 @@ def test_long_gist_saved_with_a_note_and_long_ids_refused_only_on_create():
     assert "one-two-three-four-five-six-seven" not in g.nodes
 
 
+@pytest.mark.parametrize("odd", ["emoji-🚀-rocket-id", "docs/setup-notes", "has a space"])
+def test_a_node_a_hand_edit_left_with_an_odd_id_is_edited_but_no_new_one_is_made(odd):
+    g = GraphData("project")
+    g.set_node(Node(odd, "hand-left"))
+    r = put(g, odd, gist="edited", writer=ops.Writer(session=None))
+    assert r.changed and g.nodes[odd].gist == "edited"
+    with pytest.raises(InvalidInput) as exc:
+        put(g, odd.replace("-", "_") + "-new")
+    assert exc.value.field == "id" and len(g.nodes) == 1
+
+
 def test_stale_write_refused_with_the_node_then_merged_retry_passes():
     g = GraphData("project")
     put(g, "shared-lesson-node", gist="v1", writer=A)

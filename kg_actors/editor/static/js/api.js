@@ -1,8 +1,9 @@
 // The REST client: same-origin JSON calls; a refusal arrives as an ApiError with the server's words.
 
 export class ApiError extends Error {
-  constructor(status, body) {
-    super((body && body.error) || `HTTP ${status}`);
+  // `path`: what was asked, for an answer with no words of its own (a proxy's, an older server's bare 404).
+  constructor(status, body, path = "") {
+    super((body && body.error) || `HTTP ${status}${path ? ` from ${decodeURIComponent(path.split("?")[0])}` : ""}`);
     this.status = status;
     this.body = body || {};
   }
@@ -39,7 +40,7 @@ export async function api(method, path, body) {
   } catch {
     data = null;
   }
-  if (!response.ok) throw new ApiError(response.status, data);
+  if (!response.ok) throw new ApiError(response.status, data, path);
   return data;
 }
 
