@@ -48,23 +48,31 @@ class PutNodeResult:
 
 
 def _clean_list(values: Sequence[str] | None, field: str, limit: int,
-                check: Callable[[str, str], None] = plain_text.check_text) -> tuple[str, ...] | None:
+                check: Callable[[str, str], None] = plain_text.check_text,
+                stored: Sequence[str] = ()) -> tuple[str, ...] | None:
+    """`stored`: the node's items as they stand; one sent back as it is passes (the rules are for new text: a
+    hand edit's 30,000-character note must not block every save of its node)."""
     if values is None:
         return None
     if len(values) > C.LIST_MAX_ITEMS:
         raise InvalidInput(field, f"has {len(values)} items; at most {C.LIST_MAX_ITEMS}")
+    kept = frozenset(stored)
     for i, v in enumerate(values):
         if not isinstance(v, str):
             raise InvalidInput(f"{field}[{i}]", "must be a string")
+        if v in kept:
+            continue
         if len(v) > limit:
             raise InvalidInput(f"{field}[{i}]", f"is {len(v)} characters; at most {limit}")
         check(v, f"{field}[{i}]")
     return tuple(values)
 
 
-def check_gist(gist: object) -> str:
+def check_gist(gist: object, stored: str | None = None) -> str:
     if not isinstance(gist, str) or not gist.strip():
         raise InvalidInput("gist", "must be a non-empty string")
+    if gist == stored:  # sent back as it stands: the limit is for new text
+        return gist
     if len(gist) > C.GIST_HARD_LIMIT:
         raise InvalidInput("gist", f"is {len(gist)} characters; at most {C.GIST_HARD_LIMIT} (soft target {C.GIST_SOFT_LIMIT})")
     plain_text.check_text(gist, "gist")
@@ -156,11 +164,12 @@ def put_node(
     # The id rules bind a new id: a node a hand edit left with one no write takes is still edited.
     if node_id not in graph.nodes:
         ids.check_node_id(node_id)
-    # A gist is one line: its line breaks fold into spaces (the lesson is kept, and the reply says so).
-    gist, folded = plain_text.fold_gist(check_gist(gist))
-    notes_t = _clean_list(notes, "notes", C.NOTE_HARD_LIMIT, plain_text.check_note)
-    touches_t = _clean_list(touches, "touches", C.ENDPOINT_MAX_LEN * 4, plain_text.check_touch)
     old = graph.nodes.get(node_id)
+    # A gist is one line: its line breaks fold into spaces (the lesson is kept, and the reply says so).
+    gist, folded = plain_text.fold_gist(check_gist(gist, old.gist if old else None))
+    notes_t = _clean_list(notes, "notes", C.NOTE_HARD_LIMIT, plain_text.check_note, old.notes if old else ())
+    touches_t = _clean_list(touches, "touches", C.ENDPOINT_MAX_LEN * 4, plain_text.check_touch,
+                            old.touches if old else ())
     warnings: list[str] = [plain_text.GIST_FOLDED_NOTE] if folded else []
     echo: tuple[str, ...] = ()
     if old is not None:  # a marker sent back as shown keeps the stored field it stood for (core/withheld.py)

@@ -44,6 +44,19 @@ def test_a_node_a_hand_edit_left_with_an_odd_id_is_edited_but_no_new_one_is_made
     assert exc.value.field == "id" and len(g.nodes) == 1
 
 
+def test_stored_text_over_the_limits_sent_back_as_it_stands_passes_and_new_text_does_not():
+    g = GraphData("project")
+    long_note, long_gist = "n" * 30_000, "g" * 25_000
+    g.set_node(Node("hand-left-long-node", long_gist, notes=(long_note,)))
+    editor = ops.Writer(session=None)
+    r = put(g, "hand-left-long-node", gist=long_gist, notes=["added", long_note], writer=editor)
+    assert r.changed and g.nodes["hand-left-long-node"].notes == ("added", long_note)
+    for gist, notes, field in ((long_gist + "!", None, "gist"), (long_gist, [long_note + "!"], "notes[0]")):
+        with pytest.raises(InvalidInput) as exc:
+            put(g, "hand-left-long-node", gist=gist, notes=notes, writer=editor)
+        assert exc.value.field == field and "at most 20000" in str(exc.value)
+
+
 def test_stale_write_refused_with_the_node_then_merged_retry_passes():
     g = GraphData("project")
     put(g, "shared-lesson-node", gist="v1", writer=A)

@@ -16,12 +16,15 @@ from test_editor_browser import CHROMIUM, browser, on_canvas, open_project, page
 
 ODD = ["emoji-🚀-rocket-id", "مرحبا-عالم-rtl", "<script>alert(1)</script>", "docs/setup-notes", "has a space"]
 # One project graph per test, so that no test depends on another's edits.
-GRAPHS = ("odd-open", "odd-rename", "odd-delete", "odd-agent", "odd-browser")
+GRAPHS = ("odd-open", "odd-rename", "odd-delete", "odd-agent", "odd-browser", "odd-long")
+LONG = "x" * 30_000  # a note a hand edit left over the 20,000 characters a write takes
 
 
 def _odd_graph(path: str) -> dict:
     nodes = {i: {"id": i, "gist": f"hand-left node {n}", "_created_ts": NOW - 86_400} for n, i in enumerate(ODD)}
     nodes["plain-neighbour-node"] = {"id": "plain-neighbour-node", "gist": "a neighbour", "_created_ts": NOW}
+    nodes["very-long-notes-node"] = {"id": "very-long-notes-node", "gist": "Long notes", "_created_ts": NOW,
+                                     "notes": [LONG, "a short note"], "touches": ["src/long.py"]}
     edges = {f"plain-neighbour-node->{i}:relates-to": {"from": "plain-neighbour-node", "to": i, "rel": "relates-to"}
              for i in ODD}
     return {"nodes": nodes, "edges": edges, "_meta": {"project_path": path}}
@@ -163,3 +166,32 @@ def test_in_the_page_a_hand_left_node_opens_is_renamed_and_another_is_deleted(sr
     assert "emoji-🚀-rocket-id" not in stored and "<script>alert(1)</script>" not in stored
     assert stored["html-shaped-id-node"]["gist"] == "hand-left node 2"
     assert [p for p in page.problems if p.startswith("pageerror")] == []
+
+
+def _save(http, path: str, node_id: str, **fields):
+    node = http.get(_url(node_id), params={"project_path": path}).json()["node"]
+    body = {"level": "project", "project_path": path, "id": node_id, "gist": node["gist"], "notes": node["notes"],
+            "touches": node["touches"], "expected_version": node["version"], **fields}
+    return http.post("/api/nodes", json=body)
+
+
+def test_a_stored_over_long_note_sent_back_unchanged_does_not_block_a_save(srv, http):
+    path = srv.paths["odd-long"]
+    r = _save(http, path, "very-long-notes-node", gist="Long notes (gist edited)")
+    assert r.status_code == 200 and r.json()["changed"], r.text
+    stored = _stored(srv, path)["very-long-notes-node"]
+    assert stored["gist"] == "Long notes (gist edited)" and stored["notes"] == [LONG, "a short note"]
+    # Reordered and with a note added: the stored text is still the stored text.
+    r = _save(http, path, "very-long-notes-node", notes=["a short note", LONG, "one more"])
+    assert r.status_code == 200, r.text
+    assert _stored(srv, path)["very-long-notes-node"]["notes"] == ["a short note", LONG, "one more"]
+
+
+@pytest.mark.parametrize("notes", [[LONG + "y", "a short note"], [LONG, "z" * 20_001]])
+def test_new_text_over_the_limit_is_refused_naming_the_note(srv, http, notes):
+    path = srv.paths["odd-long"]
+    r = _save(http, path, "very-long-notes-node", notes=notes)
+    bad = 0 if notes[0] != LONG else 1
+    assert r.status_code == 400 and r.json()["field"] == f"notes[{bad}]", r.text
+    assert "at most 20000" in r.json()["error"]
+    assert LONG in _stored(srv, path)["very-long-notes-node"]["notes"]
