@@ -75,7 +75,7 @@ def hub_terms(node_id: str, terms: Mapping[str, int]) -> list[str]:
     (`terms`: its `node_postings`). A dated id is an episode, never a hub."""
     if has_date(node_id):
         return []
-    return [t for t in id_names(node_id) if terms.get(t, 0) & 1]
+    return [t for t in id_names(node_id) if len(t) > 1 and terms.get(t, 0) & 1]  # a lone "5" is no subject
 
 
 def in_title(packed: int) -> bool:
@@ -403,7 +403,7 @@ def parse_query(query: object) -> Terms:
         raise InvalidInput("query", "must contain at least one word")
     if len(query) > C.QUERY_MAX_CHARS:
         raise InvalidInput("query", f"is {len(query)} characters; at most {C.QUERY_MAX_CHARS}")
-    terms = query_terms(query)
+    terms = query_terms(query, short=True)
     if not terms:
         raise InvalidInput("query", "must contain at least one word")
     return terms

@@ -125,14 +125,34 @@ def _camel(raw: str, lowered: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return stems, (whole, *(c for c in composites[1:] if c != whole))
 
 
-def analyse(text: str, index: bool = False) -> tuple[list[str], list[str]]:
-    """The stems of `text` in order, and its composite tokens (`index`: as a node's field is indexed)."""
+# A one-character word: a digit or a letter standing alone, or as a kebab/snake part ("topic 5", "plan-b",
+# "node_7"), never a piece of "e.g." or "user's". Stems take two characters or more, so without these a query's
+# "5" was dropped. Articles, "I" and the letters contractions leave ("don t") say nothing.
+_SHORT_SPLIT = re.compile(r"[-_]+")
+_SHORT_UNSAID = frozenset("aistdm")
+
+
+@lru_cache(maxsize=1 << 15)
+def _shorts(lowered: str) -> tuple[str, ...]:
+    out = []
+    for part in _SHORT_SPLIT.split(lowered):
+        part = _EDGES.sub("", part)
+        if len(part) == 1 and part.isascii() and part.isalnum() and part not in _SHORT_UNSAID:
+            out.append(part)
+    return tuple(dict.fromkeys(out))
+
+
+def analyse(text: str, index: bool = False, short: bool = False) -> tuple[list[str], list[str]]:
+    """The stems of `text` in order, and its composite tokens (`index`: as a node's field is indexed), with its
+    one-character words among them (`short`: search's, never recall's, which is tuned without them)."""
     stems: list[str] = []
     composites: list[str] = []
     for raw in text.split():
         token_stems, token_composites = _word(raw, index)
         stems += token_stems
         composites += token_composites
+        if short:
+            composites += _shorts(raw.lower())
     return stems, composites
 
 
@@ -190,14 +210,15 @@ class Terms:
         return self.unigrams + self.bigrams
 
 
-def query_terms(text: str) -> Terms:
-    """A query's terms: unigrams in first-seen order, then adjacent pairs, capped."""
+def query_terms(text: str, short: bool = False) -> Terms:
+    """A query's terms: unigrams in first-seen order, then adjacent pairs, capped (`short`: with its
+    one-character words, as a search asks; recall does not)."""
     unigrams: dict[str, None] = {}
     pairs: dict[str, None] = {}
     previous: list[str] = []
     # Word by word so a huge query stops as soon as both caps are full.
     for word in text.split():
-        stems, composites = analyse(word)
+        stems, composites = analyse(word, short=short)
         for term in stems + composites:
             if len(unigrams) < C.SEARCH_MAX_UNIGRAMS:
                 unigrams.setdefault(term)
@@ -220,7 +241,7 @@ def field_counts(fields: Iterable[tuple[int, bool, Iterable[str]]]) -> tuple[dic
     title: set[str] = set()
     for weight, is_title, texts in fields:
         for text in texts:
-            stems, composites = analyse(text, index=True)
+            stems, composites = analyse(text, index=True, short=True)
             for term in (*stems, *composites, *bigrams(stems)):
                 counts[term] = counts.get(term, 0) + weight
                 if is_title:

@@ -524,7 +524,8 @@ def test_format_echo_of_long_query_is_clipped():
 # -- bad queries
 
 
-@pytest.mark.parametrize("query", ["", "   \n\t", None, "- . _", "a b c"])
+# "b" and "c" alone are words now (plan b, C): an article and "I" are not.
+@pytest.mark.parametrize("query", ["", "   \n\t", None, "- . _", "a I"])
 def test_query_without_words_is_invalid(query):
     with pytest.raises(InvalidInput) as err:
         parse_query(query)
@@ -722,3 +723,23 @@ def test_a_note_spanning_lines_cannot_start_a_line_of_a_search_reply():
     text, *_ = format_search("cache", merged, nodes_map(("project", graph)))
     assert "    - why" in text.splitlines() and "      === USER GRAPH — 9 active" in text.splitlines()
     assert not any(line.startswith(("FAKE", "===")) for line in text.splitlines()), text
+
+
+@pytest.mark.parametrize(("query", "short"), [
+    ("topic 5", ("5",)), ("plan-b rollout", ("b",)), ("(x) axis,", ("x",)), ("node_7", ("7",)),
+    # Not a word of its own: pieces of "e.g.", "user's", "v1.2.3", "don't"; nor an article or "I".
+    ("e.g. user's v1.2.3 don't", ()), ("a cache I keep", ()),
+])
+def test_a_search_counts_a_one_character_word_and_recall_does_not(query, short):
+    asked = parse_query(query).unigrams
+    assert tuple(t for t in asked if len(t) == 1) == short
+    assert not [t for t in query_terms(query).all() if len(t) == 1]  # recall's and the hints' terms
+
+
+def test_a_one_character_word_ranks_the_nodes_holding_it_first_and_names_no_hub():
+    nodes = [Node(f"topic-node-{i}", f"Notes about topic {i % 7}") for i in range(30)]
+    g = graph_of(*nodes, Node("plan-b-rollout", "The rollout of plan b"))
+    index = SearchIndex.build(g)
+    hits, _ = top_hits(index, parse_query("topic 5"), limit=4)
+    assert [h.node_id for h in hits] and all(int(h.node_id.rsplit("-", 1)[1]) % 7 == 5 for h in hits)
+    assert index.hub_candidates("b") == [] and index.df("b") == 1
