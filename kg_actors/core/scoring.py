@@ -188,7 +188,10 @@ def fresh_ids(graph: GraphReader, budget: int = C.MAX_CHARS_PER_LEVEL) -> frozen
 
     Newest first by creation (no creation time = oldest); each node costs its
     line plus the citations it brings that no newer node already paid for; the
-    walk stops at the first node that does not fit. Archived nodes count too:
+    walk stops at the first node that does not fit in what is left. A node that
+    alone costs more than the whole share is passed over: it could never be
+    protected, and stopping at it left no fresh tier at all (one long gist then
+    had the session's newest lessons archived with it). Archived nodes count too:
     the tier depends on creation, content and orphaning, never on archiving.
     """
     room = int(budget * C.FRESH_BUDGET_RATIO)
@@ -215,6 +218,8 @@ def fresh_ids(graph: GraphReader, budget: int = C.MAX_CHARS_PER_LEVEL) -> frozen
             if key not in charged:
                 cost += line_cost(citation_line(graph.edges[key], node.id))
                 brought.append(key)
+        if cost > room:
+            continue
         if used + cost > room:
             break
         used += cost

@@ -219,11 +219,32 @@ def test_fresh_tier_takes_the_newest_nodes_that_fit_in_thirty_percent():
     assert fresh_ids(g, 199) == {"n4"}
 
 
-def test_fresh_tier_stops_at_the_first_node_that_does_not_fit():
-    g = graph_of(Node("new", "x" * 20, created_ts=3.0), Node("big", "x" * 200, created_ts=2.0),
+def test_fresh_tier_stops_at_the_first_node_that_does_not_fit_in_what_is_left():
+    # Room 60: "mid" fits alone, not after "new"; "old" would fit after "new", but the walk stops at "mid": no
+    # gap filling.
+    g = graph_of(Node("new", "x" * 20, created_ts=3.0), Node("mid", "x" * 32, created_ts=2.0),
                  Node("old", "x", created_ts=1.0))
-    # "old" would fit after "new", but the walk stops at "big": no gap filling.
+    assert _line("mid", "x" * 32) <= 60 < _line("new", "x" * 20) + _line("mid", "x" * 32)
     assert fresh_ids(g, 200) == {"new"}
+
+
+def test_a_node_that_alone_costs_more_than_the_fresh_share_is_passed_over():
+    # Room 60: "big" could never be protected; stopping at it left the newer and older nodes unprotected.
+    g = graph_of(Node("big", "x" * 200, created_ts=4.0), Node("new", "x" * 20, created_ts=3.0),
+                 Node("huge", "x" * 900, created_ts=2.5), Node("old", "x", created_ts=1.0),
+                 Node("oldest", "x" * 30, created_ts=0.5))
+    assert fresh_ids(g, 200) == {"new", "old"}  # then "oldest" does not fit in what is left: the walk stops
+    assert fresh_ids(g, 60) == {"old"}  # room 18: every other line alone is over it
+
+
+def test_a_node_whose_citations_alone_exceed_the_share_is_passed_over_and_pays_for_none():
+    g = graph_of(Node("hub", "g", created_ts=3.0), Node("b", "g", created_ts=2.0),
+                 *(Node(f"leaf-with-a-long-name-{i}", "g", created_ts=0.0) for i in range(20)),
+                 edges=tuple(("hub", f"leaf-with-a-long-name-{i}", "relates-to") for i in range(20)) + (
+                     ("hub", "b", "uses"),))
+    b_cost = _line("b", "g") + line_cost(citation_line(g.edges[("hub", "b", "uses")], "b"))
+    budget = int(b_cost / C.FRESH_BUDGET_RATIO) + 4
+    assert fresh_ids(g, budget) == {"b"}  # the hub's twenty citations are over the share; b pays its own
 
 
 def test_fresh_tier_counts_archived_nodes_skips_orphans_and_ranks_no_time_oldest():
