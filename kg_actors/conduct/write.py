@@ -11,19 +11,22 @@ is published on the change feed.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
 import trio
 
 from ..core import constants as C
 from ..core import graph_ops, ids, json_values, maintenance_guards, plain_text, private_text, replies, secrecy
-from ..core import held_names, touch_marks
+from ..core import held_names, node_room, touch_marks
 from ..core.errors import InvalidInput, NotFound, WriteConflict
 from ..graph_messages import PutEdgeResult
 from ..session_messages import PushWindow, SessionView, WriteView
 from . import worktree_touches
 from .floor import Floor
+
+if TYPE_CHECKING:
+    from ..graph_handle import GraphHandle
 
 T = TypeVar("T")
 
@@ -114,6 +117,8 @@ async def put_node(floor: Floor, sid: str | None, level: str, node_id: str, gist
         result = attrs.evolve(result, warnings=(*result.warnings, replies.private_cut_note(clean.cut)))
     if unmarked:
         result = attrs.evolve(result, warnings=(*result.warnings, replies.gone_mark_note(unmarked)))
+    if result.changed and (too_big := await _archived_at_once(handle, node_id, now)) is not None:
+        result = attrs.evolve(result, warnings=(*result.warnings, too_big))
     window = None
     if view is not None:
         # What the session has seen is the node as its write left it, stamped when the actor applied it.
@@ -130,6 +135,16 @@ async def put_node(floor: Floor, sid: str | None, level: str, node_id: str, gist
     floor.publish({"type": "node_updated", "level": level, "node": result.node.to_json(),
                    "source_session": sid, "project_path": _project_of(view, project_path)})
     return NodeWritten(result, level, view, window)
+
+
+async def _archived_at_once(handle: GraphHandle, node_id: str, now: float) -> str | None:
+    """Said when compaction archives the node just written because of its own size: one over the fresh share is
+    not protected as new. Only then is the run owed waited for (a read's wait), so that the reply says what is."""
+    graph = handle.snapshot()
+    if node_id not in graph.nodes or (cost := node_room.alone_cost(graph, node_id)) <= node_room.fresh_share():
+        return None
+    node = (await handle.settled(now)).graph.nodes.get(node_id)
+    return node_room.archived_at_once_note(cost) if node is not None and node.archived else None
 
 
 async def put_edge(floor: Floor, sid: str | None, level: str, src: str, dst: str, rel: str,

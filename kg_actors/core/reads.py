@@ -13,7 +13,7 @@ from typing import Any
 import attrs
 
 from .held_names import withheld_line
-from . import render
+from . import node_room, render
 from .model import Edge, GraphReader, Node
 from . import constants as C
 from .paging import Line
@@ -211,7 +211,10 @@ def full_read_lines(parts: list[LevelPart], debt: dict[str, str], preloaded_coun
 
 
 def node_block(level: str, node: Node, edges: list[Edge], promoted: bool) -> list[Line]:
-    text = render.format_node_full(node, level, edges, promoted)
+    status = None
+    if promoted and (cost := node_room.cost_with(node, edges)) > C.MAX_CHARS_PER_LEVEL:
+        status = node_room.unpromotable_status(cost)  # compaction archives it again at once
+    text = render.format_node_full(node, level, edges, promoted, status=status)
     out: list[Line] = [(line, None) for line in text.split("\n")]
     out[-1] = (out[-1][0], {"read": [[level, node.id]]})
     return out

@@ -243,9 +243,11 @@ def archived_anchor_chars(graph: GraphReader) -> int:
     return sum(line_cost(anchor_line(n.id)) for n in graph.nodes.values() if n.archived and not n.orphaned)
 
 
-def format_node_full(node: Node, level: str, edges: Iterable[Edge], promoted: bool, extra: list[str] | None = None) -> str:
+def format_node_full(node: Node, level: str, edges: Iterable[Edge], promoted: bool, extra: list[str] | None = None,
+                     status: str | None = None) -> str:
     # `node` as it was before the read: an orphan comes back from orphaned, not from the archive.
-    status = f"promoted from {'orphaned' if node.orphaned else 'archive'}" if promoted else node.state
+    if status is None:
+        status = f"promoted from {'orphaned' if node.orphaned else 'archive'}" if promoted else node.state
     lines = [f"▸ {one_line(node.id)} ({level}, {status})",
              f"  gist: {one_line(node.gist)}"]
     if node.notes:
