@@ -14,7 +14,7 @@ from typing import Any, cast
 import attrs
 
 from . import constants as C
-from . import held_secrets, ids, maintenance_guards, plain_text, withheld
+from . import held_secrets, ids, maintenance_guards, plain_text, schema_words, withheld
 from .merge import CONFLICTS_FIELD
 from .errors import Conflict, InvalidInput, NotFound, WriteConflict
 from .model import Edge, EdgeKey, GraphData, Node, dangling_edges, edge_version_key, node_version_key, version_number
@@ -49,13 +49,14 @@ class PutNodeResult:
 
 def _clean_list(values: Sequence[str] | None, field: str, limit: int,
                 check: Callable[[str, str], None] = plain_text.check_text,
-                stored: Sequence[str] = ()) -> tuple[str, ...] | None:
+                stored: Sequence[str] = (), of_node: bool = False) -> tuple[str, ...] | None:
     """`stored`: the node's items as they stand; one sent back as it is passes (the rules are for new text: a
     hand edit's 30,000-character note must not block every save of its node)."""
     if values is None:
         return None
     if len(values) > C.LIST_MAX_ITEMS:
-        raise InvalidInput(field, f"has {len(values)} items; at most {C.LIST_MAX_ITEMS}")
+        raise InvalidInput(field, schema_words.notes_full(len(values), C.LIST_MAX_ITEMS) if of_node
+                           else f"has {len(values)} items; at most {C.LIST_MAX_ITEMS}")
     kept = frozenset(stored)
     for i, v in enumerate(values):
         if not isinstance(v, str):
@@ -167,7 +168,7 @@ def put_node(
     old = graph.nodes.get(node_id)
     # A gist is one line: its line breaks fold into spaces (the lesson is kept, and the reply says so).
     gist, folded = plain_text.fold_gist(check_gist(gist, old.gist if old else None))
-    notes_t = _clean_list(notes, "notes", C.NOTE_HARD_LIMIT, plain_text.check_note, old.notes if old else ())
+    notes_t = _clean_list(notes, "notes", C.NOTE_HARD_LIMIT, plain_text.check_note, old.notes if old else (), True)
     touches_t = _clean_list(touches, "touches", C.ENDPOINT_MAX_LEN * 4, plain_text.check_touch,
                             old.touches if old else ())
     warnings: list[str] = [plain_text.GIST_FOLDED_NOTE] if folded else []

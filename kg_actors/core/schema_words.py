@@ -78,6 +78,12 @@ NOT_BLANK = r"\S"  # the pattern of a string that must hold something other than
 _PATTERNS_SAID = {NOT_BLANK: "{value} is blank; it needs a character other than a space"}
 
 
+def notes_full(count: int, limit: int) -> str:
+    """A node's notes over the most it keeps (an append to a full node): what to do, for the list cannot grow."""
+    return (f"has {count} items; at most {limit}, the most notes a node keeps: fold related notes into one (or "
+            "what they share into the gist), or split the subject into linked nodes (kg_put_edge), then write again")
+
+
 def rule_words(keyword: str, limit: Any, value: Any) -> str | None:
     """The rule `value` broke, for the keywords the tools' schemas use; None for another keyword.
 

@@ -123,6 +123,8 @@ def validation_error(tool: str, arguments: Any) -> str | None:
         return f"{extra[0] if extra else 'arguments'}: is not a parameter of {tool}"
     # notes[0], as the store names a list's item
     field = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err.absolute_path).lstrip(".") or "arguments"
+    if tool == "kg_put_node" and field == "notes" and err.validator == "maxItems":
+        return f"notes: {schema_words.notes_full(len(err.instance), err.validator_value)}"
     # Worded from the problem's parts: jsonschema's message puts the whole value before the rule, and a
     # long value cut to fit took the rule with it.
     rule = schema_words.rule_words(str(err.validator), err.validator_value, err.instance)

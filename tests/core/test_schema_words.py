@@ -8,7 +8,6 @@ PUT = {"session_id": "s", "level": "project", "id": "many-notes-node2", "gist": 
 
 def test_long_values_keep_their_rule():
     cases = [
-        ("kg_put_node", {**PUT, "notes": [f"n{i}" for i in range(201)]}, "notes: has 201 items; at most 200"),
         ("kg_put_node", {**PUT, "touches": [f"src/f{i}.py" for i in range(201)]},
          "touches: has 201 items; at most 200"),
         ("kg_read", {"session_id": "s", "ids": [f"node-{i}" for i in range(201)]}, "ids: has 201 items; at most 200"),
@@ -20,6 +19,13 @@ def test_long_values_keep_their_rule():
         problem = validation_error(tool, arguments)
         assert problem is not None and problem.startswith(expected), problem
         assert len(problem) < len(expected) + PREVIEW_MAX + 20, problem  # the value is a preview, not echoed
+
+
+def test_a_node_s_notes_over_the_most_it_keeps_get_advice_not_the_bare_count():
+    problem = validation_error("kg_put_node", {**PUT, "notes": [f"n{i}" for i in range(201)]})
+    assert problem is not None and problem.startswith("notes: has 201 items; at most 200, the most notes a node keeps")
+    assert "fold related notes" in problem and "split the subject into linked nodes" in problem
+    assert "n200" not in problem  # the advice, not the value
 
 
 def test_each_keyword_the_schemas_use_is_worded():
