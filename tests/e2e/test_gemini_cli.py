@@ -56,7 +56,9 @@ def test_setup_writes_settings_the_real_gemini_cli_accepts_and_uninstall_removes
     user_hook = {"matcher": "write_file", "hooks": [{"type": "command", "command": "echo {}", "name": "mine"}]}
     (home / ".gemini" / "settings.json").write_text(json.dumps({"hooks": {"AfterTool": [user_hook]},
                                                                  "ui": {"theme": "Default"}}))
-    env = {**client_env(home), "KG_HOME": str(tmp_path / "store"), "PATH": f"{Path(gemini).parent}:/usr/bin:/bin"}
+    # The store setup writes into kg's entry is the running server's: a shim refuses a server of another store.
+    env = {**client_env(home), "KG_HOME": str(srv.store), "KG_HTTP_PORT": str(srv.port),
+           "PATH": f"{Path(gemini).parent}:/usr/bin:/bin"}
     out = kg(["setup", "--only", "gemini", "--yes"], env)
     assert out.returncode == 0, out.stdout + out.stderr
     settings = json.loads((home / ".gemini" / "settings.json").read_text())
