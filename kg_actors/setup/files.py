@@ -66,19 +66,22 @@ def kgs_own(entry: object, want: object, recorded: object) -> bool:
 
 
 def changes_said(entry: object, base: object) -> str:
-    """What the user changed in kg's entry, against what setup wrote: "env KG_LOG, timeout"."""
+    """What the user added to or changed in kg's entry, against what setup wrote: "env MY_EXTRA, timeout".
+    What it only lacks of setup's (an env var setup passes) is named ("without env KG_LOG") only when it is all
+    that differs: beside what the user put there it says nothing they would want back."""
     if not isinstance(entry, dict) or not isinstance(base, dict):
         return ""
-    out = []
+    put, lacks = [], []
     for key in sorted(set(entry) | set(base)):
         mine, theirs = entry.get(key), base.get(key)
         if mine == theirs:
             continue
         if isinstance(mine, dict) and isinstance(theirs, dict):
-            out += [f"{key} {name}" for name in sorted(set(mine) | set(theirs)) if mine.get(name) != theirs.get(name)]
+            put += [f"{key} {name}" for name in sorted(mine) if mine[name] != theirs.get(name)]
+            lacks += [f"{key} {name}" for name in sorted(set(theirs) - set(mine))]
         else:
-            out.append(key)
-    return ", ".join(out)
+            (put if key in entry else lacks).append(key)
+    return ", ".join(put) or ("without " + ", ".join(lacks) if lacks else "")
 
 
 def argv_said(entry: object) -> str:

@@ -100,3 +100,56 @@ def test_uninstall_leaves_an_unrelated_server_named_kg_and_names_it(desk):
     for path in (desk.desktop, desk.gemini, desk.opencode):
         assert str(path) in out.stdout and "not kg's" in out.stdout and "/opt/kubegraph/bin/kg-server" in out.stdout, \
             out.stdout
+
+
+def _kg_entries(desk: Desk, extra: dict) -> dict[Path, dict]:
+    """kg's own `kg mcp` entry as a user would have written it by hand: an env var of their own and a
+    timeout added, KG_EDITOR_PORT (which setup passes) left out."""
+    kg = [KG, "mcp"]
+    env = {"KG_HTTP_PORT": desk.env["KG_HTTP_PORT"], "KG_HOME": desk.env["KG_HOME"], **extra}
+    return {desk.gemini: {"mcpServers": {"kg": {"command": kg[0], "args": kg[1:], "env": env, "timeout": 30000}}},
+            desk.opencode: {"mcp": {"kg": {"type": "local", "command": kg, "enabled": True, "environment": env,
+                                           "timeout": 30000}}}}
+
+
+@pytest.fixture
+def bare_desk(tmp_path):
+    d = Desk(tmp_path)
+    yield d
+    d.server.kill()
+
+
+@pytest.mark.parametrize("edited_since", [False, True], ids=["file-as-setup-left-it", "file-edited-since"])
+def test_an_entry_the_user_had_before_setup_stays_at_uninstall_and_is_said_to_stay(bare_desk, edited_since):
+    desk = bare_desk
+    configs = _kg_entries(desk, {"MY_EXTRA": "1"})
+    for path, data in configs.items():
+        path.write_text(json.dumps(data))
+    setup = desk.kg("setup", "--yes", "--only", "gemini,opencode")
+    assert setup.returncode == 0, setup.stdout + setup.stderr
+    if edited_since:  # not restored whole at uninstall: only kg's entries come out
+        desk.edit(desk.gemini, lambda d: d.update(theme="Dracula"))
+        desk.edit(desk.opencode, lambda d: d.update(theme="opencode"))
+    out = desk.kg("uninstall", "--yes")
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert json.loads(desk.gemini.read_text())["mcpServers"]["kg"] == configs[desk.gemini]["mcpServers"]["kg"]
+    assert json.loads(desk.opencode.read_text())["mcp"]["kg"] == configs[desk.opencode]["mcp"]["kg"]
+    for where in (f"{desk.gemini}: mcpServers.kg", f"{desk.opencode}: mcp.kg"):
+        line = next((x for x in out.stdout.splitlines() if where in x), "")
+        assert "before kg setup" in line and "left as it was" in line and "taken out" not in line, out.stdout
+
+
+def test_uninstall_names_only_what_the_user_added_to_kgs_entry_not_what_it_lacks(desk):
+    """The user replaced setup's entry with their own `kg mcp` one, without KG_EDITOR_PORT: what it held of
+    theirs is named, not the variable it only lacks."""
+    configs = _kg_entries(desk, {"MY_EXTRA": "1"})
+    desk.edit(desk.gemini, lambda d: d["mcpServers"].update(configs[desk.gemini]["mcpServers"]))
+    desk.edit(desk.opencode, lambda d: d["mcp"].update(configs[desk.opencode]["mcp"]))
+    out = desk.kg("uninstall", "--yes")
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "kg" not in json.loads(desk.gemini.read_text()).get("mcpServers", {})
+    assert "kg" not in json.loads(desk.opencode.read_text()).get("mcp", {})
+    for where in (f"{desk.gemini}: mcpServers.kg", f"{desk.opencode}: mcp.kg"):
+        line = next((x for x in out.stdout.splitlines() if where in x), "")
+        assert "taken out" in line and "MY_EXTRA" in line and "timeout" in line, out.stdout
+        assert "KG_EDITOR_PORT" not in line, line
