@@ -66,19 +66,19 @@ def cache_holds(installed: Path | None, plugin: Rendered) -> bool:
 USER_SCOPE_REMOVE = "claude mcp remove kg --scope user"
 
 
-def _own_server(state: dict[str, Any], path: Path) -> tuple[str | None, str]:
+def _own_server(state: dict[str, Any], path: Path) -> tuple[str | None, str, Any]:
     """Where the user added a `kg` MCP server of their own (user scope, or local scope in a project's entry),
-    and the command that removes it."""
+    the command that removes it, and the entry."""
     servers = state.get("mcpServers")
     if isinstance(servers, dict) and "kg" in servers:
-        return f"{path}: mcpServers.kg", USER_SCOPE_REMOVE
+        return f"{path}: mcpServers.kg", USER_SCOPE_REMOVE, servers["kg"]
     projects = state.get("projects")
     for folder, entry in sorted(projects.items()) if isinstance(projects, dict) else ():
         servers = entry.get("mcpServers") if isinstance(entry, dict) else None
         if isinstance(servers, dict) and "kg" in servers:
             return (f"{path}: projects[{json.dumps(folder, ensure_ascii=False)}].mcpServers.kg (local scope)",
-                    f"cd {shlex.quote(folder)} && claude mcp remove kg --scope local")
-    return None, USER_SCOPE_REMOVE
+                    f"cd {shlex.quote(folder)} && claude mcp remove kg --scope local", servers["kg"])
+    return None, USER_SCOPE_REMOVE, None
 
 
 def find(env: dict[str, str], home: Path, plugin: Rendered) -> ClaudeFound:
@@ -94,7 +94,7 @@ def find(env: dict[str, str], home: Path, plugin: Rendered) -> ClaudeFound:
     if error or error2 or error3 or error4:
         return ClaudeFound(cli, error or error2 or error3 or error4)
     assert settings is not None and known is not None and installed is not None and state is not None
-    own, remove = _own_server(state, state_path(env, home))
+    own, remove, own_entry = _own_server(state, state_path(env, home))
     market = known.get(MARKETPLACE)
     location = None
     if isinstance(market, dict):
@@ -113,7 +113,7 @@ def find(env: dict[str, str], home: Path, plugin: Rendered) -> ClaudeFound:
         isinstance(e, dict) and e.get("scope") in ("project", "local") for e in es)) \
         if isinstance(installed.get("plugins"), dict) else frozenset()
     return ClaudeFound(cli, None, location, install_path is not None, enabled, cache_holds(install_path, plugin),
-                       settings, own, remove, claude_others(settings, installed, plugin.key), in_projects)
+                       settings, own, remove, own_entry, claude_others(settings, installed, plugin.key), in_projects)
 
 
 def installed_now(env: dict[str, str], home: Path) -> frozenset[str] | None:

@@ -96,7 +96,7 @@ def find(env: dict[str, str], user_home: Path, plugin: Rendered) -> CodexFound:
     servers = config.get("mcp_servers")
     own = f"{codex_home / 'config.toml'}: [mcp_servers.kg]" if isinstance(servers, dict) and "kg" in servers else None
     return CodexFound(cli, None, location, installed, enabled, cache_holds(cache, plugin), trusted, own,
-                      codex_others(config, codex_home, plugin.key))
+                      codex_others(config, codex_home, plugin.key), servers["kg"] if own and servers else None)
 
 
 class AppServer:

@@ -359,7 +359,7 @@ def _harnesses(r: Report, ctx: Context) -> bool:
     for step in steps:
         failure = record.failure(step.name)
         if step.problem:
-            r.bad(step.title, step.note, f"fix that file, then kg setup --only {step.name}")
+            r.bad(step.title, step.note, step.fix or f"fix that file, then kg setup --only {step.name}")
         elif step.actions and failure == CUT_SHORT:  # asked for, never finished: no choice of the user's
             r.bad(step.title, f"not wired: {CUT_SHORT}", f"kg setup --only {step.name}")
         elif step.actions and failure:

@@ -42,7 +42,7 @@ def found(env: dict[str, str], home: Path, plugin: Rendered, done: dict[str, Any
     except SetupError as exc:
         return OpenCodeFound(cli, path, True, str(exc))
     return OpenCodeFound(cli, path, cli is not None or path.parent.is_dir(), None,
-                         (theirs == entry or changed) and current, foreign, current, changed)
+                         (theirs == entry or changed) and current, foreign, current, changed, theirs)
 
 
 def by_hand(env: dict[str, str], home: Path, plugin: Rendered) -> str | None:

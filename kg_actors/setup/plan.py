@@ -12,7 +12,7 @@ from typing import Any
 
 import attrs
 
-from . import statusline
+from . import name_taken, statusline
 from .files import customized, foreign_entry
 from .other_plugins import OtherPlugin, name_shared, permissions_of, rules_of_installed
 
@@ -40,6 +40,7 @@ class Step:
     actions: tuple[Action, ...] = ()
     note: str = ""  # said when there is nothing to do: why (skipped, up to date) or what is wrong
     problem: bool = False
+    fix: str = ""  # doctor's fix for a problem, where "fix that file" would not do
 
     @property
     def title(self) -> str:
@@ -57,6 +58,7 @@ class ClaudeFound:
     settings: dict[str, Any] | None = None  # its settings.json (for the quota gauge step)
     own_server: str | None = None  # where the user's own `kg` MCP server entry is: it would hide or double the plugin's
     own_remove: str = "claude mcp remove kg --scope user"  # the command that takes it out
+    own_entry: Any = None  # that entry: another program's server of that name is renamed, never removed
     others: tuple[OtherPlugin, ...] = ()  # other kg memory plugins it enables (kg-memory's): each hook would run twice
     in_projects: frozenset[str] = frozenset()  # plugins installed for a project or its local settings only
 
@@ -72,6 +74,7 @@ class CodexFound:
     trusted: bool = False  # every hook of the plugin has a trust entry
     own_server: str | None = None  # where the user's own `kg` MCP server entry is: it would hide or double the plugin's
     others: tuple[OtherPlugin, ...] = ()
+    own_entry: Any = None
 
 
 @attrs.frozen
@@ -92,6 +95,7 @@ class GeminiFound:
     installed: bool = False  # our hooks and MCP server are in its settings as setup would write them
     foreign: bool = False  # its mcpServers.kg is someone else's (files.foreign_entry)
     customized: bool = False  # its mcpServers.kg is kg's as the user changed it (files.customized): left so
+    entry: Any = None  # its mcpServers.kg now
 
 
 @attrs.frozen
@@ -104,6 +108,7 @@ class OpenCodeFound:
     foreign: bool = False  # its mcp.kg is someone else's (files.foreign_entry)
     plugin_current: bool = False  # the plugin file is as setup would write it
     customized: bool = False  # its mcp.kg is kg's as the user changed it (files.customized): left so
+    entry: Any = None  # its mcp.kg now
 
 
 @attrs.frozen
@@ -161,6 +166,9 @@ def _marketplace(name: str, c: ClaudeFound | CodexFound, found: Found) -> Step |
         return Step(name, note=f"not found (no `{name}` on PATH): skipped")
     if c.error:
         return Step(name, note=c.error, problem=True)
+    if c.own_server and name_taken.another_programs(c.own_entry):
+        rename = name_taken.rename_claude if isinstance(c, ClaudeFound) else name_taken.rename_codex
+        return _taken(name, c.own_server, c.own_entry, rename(c.own_entry))
     if c.own_server:
         # The plugin brings the `kg` server: beside the user's own it would be hidden (Codex) or doubled (Claude Code).
         remove = c.own_remove if isinstance(c, ClaudeFound) else "codex mcp remove kg"
@@ -293,7 +301,14 @@ def gauge_step(cli: str | None, settings: dict[str, Any] | None, error: str | No
                                  settings_path, fact="statusline"),))
 
 
-def _foreign(step: str, where: str) -> Step:
+def _taken(step: str, where: str, entry: Any, rename: str) -> Step:
+    return Step(step, note=name_taken.note(TITLES[step], where, entry, rename), problem=True,
+                fix=name_taken.fix(step, rename))
+
+
+def _foreign(step: str, where: str, entry: Any) -> Step:
+    if name_taken.another_programs(entry):
+        return _taken(step, where, entry, name_taken.rename_json(entry))
     return Step(step, note=f"{where} is already set to something else; left untouched (remove it to let kg setup "
                            "write its own)", problem=True)
 
@@ -318,7 +333,7 @@ def _desktop(found: Found) -> Step:
     if d.entry == found.desktop_entry or customized(d.entry, found.desktop_entry):
         return Step("desktop", others, note="" if others else up_to_date(d.entry != found.desktop_entry))
     if foreign_entry(d.entry, found.desktop_entry, d.ours):
-        return _foreign("desktop", f"{d.config}: mcpServers.kg")
+        return _foreign("desktop", f"{d.config}: mcpServers.kg", d.entry)
     return Step("desktop", (Action("desktop_write", f"add the kg MCP server (through `kg mcp`) to {d.config}",
                                    path=d.config), *others))
 
@@ -332,7 +347,7 @@ def _gemini(found: Found) -> Step:
     if g.installed and found.marketplace_current:
         return Step("gemini", note=up_to_date(g.customized))
     if g.foreign:
-        return _foreign("gemini", f"{g.settings}: mcpServers.kg")
+        return _foreign("gemini", f"{g.settings}: mcpServers.kg", g.entry)
     return Step("gemini", (*_write_plugin(found), Action(
         "gemini_write", f"add the kg hooks (SessionStart, BeforeAgent, AfterTool) and the kg MCP "
                         f"server to {g.settings}", path=g.settings, fact="settings")))
@@ -347,7 +362,7 @@ def _opencode(found: Found) -> Step:
     if o.installed:
         return Step("opencode", note=up_to_date(o.customized))
     if o.foreign:
-        return _foreign("opencode", f"{o.config}: mcp.kg")
+        return _foreign("opencode", f"{o.config}: mcp.kg", o.entry)
     return Step("opencode", (Action("opencode_write", f"add the kg-memory plugin to {o.config.parent / 'plugin'} "
                                                       f"and the kg MCP server to {o.config}", path=o.config,
                                     fact="settings"),))

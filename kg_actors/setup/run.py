@@ -125,7 +125,7 @@ def _gemini_found(ctx: Context, done: dict[str, Any]) -> GeminiFound:
     want = _gemini_want(ctx)
     theirs, ours = data.get("mcpServers", {}).get(gemini.SERVER), want["mcpServers"][gemini.SERVER]
     return GeminiFound(cli, path, cli is not None or path.parent.is_dir(), None, gemini.installed(data, want),
-                       foreign_entry(theirs, ours, done.get("entry"), unrecorded(done)), customized(theirs, ours))
+                       foreign_entry(theirs, ours, done.get("entry"), unrecorded(done)), customized(theirs, ours), theirs)
 
 
 def _show(ctx: Context, steps: list[Step]) -> None:

@@ -260,7 +260,8 @@ def test_a_users_own_kg_server_or_a_torn_claude_json_is_named_and_left_untouched
 
 
 def test_a_kg_server_the_user_added_in_one_project_is_named_too(machine):
-    added = machine.run(npm_bin("claude"), "mcp", "add", "kg", "--scope", "local", "--", "/bin/false")
+    # kg's own `kg mcp` (another install's): the plugin brings it, so taking it out loses nothing.
+    added = machine.run(npm_bin("claude"), "mcp", "add", "kg", "--scope", "local", "--", "/opt/old-kg/bin/kg", "mcp")
     assert added.returncode == 0, added.stdout + added.stderr
     out = machine.kg("setup", "--yes", "--only", "claude")
     assert out.returncode == 1 and "mcpServers.kg (local scope) is already set to something else" in out.stdout, \
@@ -268,6 +269,13 @@ def test_a_kg_server_the_user_added_in_one_project_is_named_too(machine):
     assert f"cd {machine.project} && claude mcp remove kg --scope local" in out.stdout, out.stdout
     doctor = machine.kg("doctor")
     assert doctor.returncode == 1 and "mcpServers.kg (local scope)" in doctor.stdout, doctor.stdout
+    # Another program's server of that name there is renamed, never removed.
+    machine.run(npm_bin("claude"), "mcp", "remove", "kg", "--scope", "local")
+    added = machine.run(npm_bin("claude"), "mcp", "add", "kg", "--scope", "local", "--", "/bin/false")
+    assert added.returncode == 0, added.stdout + added.stderr
+    out = machine.kg("setup", "--yes", "--only", "claude")
+    assert out.returncode == 1 and "mcpServers.kg (local scope) is another program's" in out.stdout, out.stdout
+    assert 'Rename yours, e.g. to "false"' in out.stdout and "mcp remove" not in out.stdout, out.stdout
 
 
 def test_two_setups_racing_leave_one_consistent_install(machine):

@@ -243,3 +243,37 @@ def test_a_disabled_kg_plugins_rules_stay_when_a_namesake_is_installed_for_a_pro
     claude = attrs.evolve(claude, in_projects=frozenset({"mytool@user-tools"}))
     (step,) = [s for s in plan_setup(found(claude=claude)) if s.name == "claude"]
     assert "claude_drop_rules" not in kinds(step) and any("rules stay" in a.text for a in step.actions), step
+
+
+def test_another_programs_server_named_kg_is_named_so_in_every_agent_and_renaming_it_is_the_fix():
+    other = {"command": "npx", "args": ["-y", "some-other-kg-server"]}
+    local = {"type": "local", "command": ["npx", "-y", "some-other-kg-server"]}
+    steps = plan_setup(found(
+        claude=ClaudeFound("/bin/claude", own_server="/h/.claude.json: mcpServers.kg", own_entry=other),
+        codex=CodexFound("/bin/codex", own_server="/h/.codex/config.toml: [mcp_servers.kg]", own_entry=other),
+        desktop=DesktopFound(Path("/h/c.json"), entry=other),
+        gemini=GeminiFound("/bin/gemini", Path("/h/.gemini/settings.json"), foreign=True, entry=other),
+        opencode=OpenCodeFound("/bin/opencode", Path("/h/opencode.json"), foreign=True, entry=local)),
+        ("claude", "codex", "desktop", "gemini", "opencode"))
+    for step in steps:
+        assert step.problem and not step.actions, step
+        assert "is another program's MCP server named kg (it runs `npx -y some-other-kg-server`)" in step.note
+        assert f"kg's tools are not set up for {step.title}" in step.note and "remove" not in step.note + step.fix
+        assert "some-other-kg-server" in step.fix and step.fix.endswith(f"kg setup --only {step.name}")
+    assert "[mcp_servers.some-other-kg-server]" in steps[1].note
+
+
+def test_a_kg_servers_own_entry_under_that_name_is_still_the_one_to_take_out():
+    # kg's `kg mcp` of another install: the plugin brings kg's server, so removing it loses nothing.
+    old = {"command": "/opt/old-kg/bin/kg", "args": ["mcp"]}
+    (codex,) = plan_setup(found(codex=CodexFound("/bin/codex", own_server="/h/config.toml: [mcp_servers.kg]",
+                                                 own_entry=old)), ("codex",))
+    assert "`codex mcp remove kg`" in codex.note and "another program" not in codex.note
+
+
+def test_the_name_suggested_for_the_users_server_says_what_it_runs():
+    from kg_actors.setup.name_taken import suggested
+    assert suggested({"command": "npx", "args": ["-y", "@acme/graph-mcp@1.2"]}) == "graph-mcp"
+    assert suggested({"command": "/opt/kubegraph/bin/kg-server", "args": ["--stdio"]}) == "kg-server"
+    assert suggested({"command": ["uvx", "kg"]}) == "other-kg"
+    assert suggested({"url": "https://example.com/mcp"}) == "other-kg"
