@@ -348,9 +348,11 @@ def _gemini(found: Found) -> Step:
         return Step("gemini", note=up_to_date(g.customized))
     if g.foreign:
         return _foreign("gemini", f"{g.settings}: mcpServers.kg", g.entry)
+    server = "" if g.customized else " and the kg MCP server"  # kg's entry as the user set it is kept
+    kept = "; its mcpServers.kg, kg's as you set it, stays as it is" if g.customized else ""
     return Step("gemini", (*_write_plugin(found), Action(
-        "gemini_write", f"add the kg hooks (SessionStart, BeforeAgent, AfterTool) and the kg MCP "
-                        f"server to {g.settings}", path=g.settings, fact="settings")))
+        "gemini_write", f"add the kg hooks (SessionStart, BeforeAgent, AfterTool){server} to {g.settings}{kept}",
+        path=g.settings, fact="settings")))
 
 
 def _opencode(found: Found) -> Step:
@@ -363,9 +365,10 @@ def _opencode(found: Found) -> Step:
         return Step("opencode", note=up_to_date(o.customized))
     if o.foreign:
         return _foreign("opencode", f"{o.config}: mcp.kg", o.entry)
-    return Step("opencode", (Action("opencode_write", f"add the kg-memory plugin to {o.config.parent / 'plugin'} "
-                                                      f"and the kg MCP server to {o.config}", path=o.config,
-                                    fact="settings"),))
+    server = f"; its mcp.kg in {o.config}, kg's as you set it, stays as it is" if o.customized else \
+        f" and the kg MCP server to {o.config}"
+    return Step("opencode", (Action("opencode_write", f"add the kg-memory plugin to {o.config.parent / 'plugin'}"
+                                                      f"{server}", path=o.config, fact="settings"),))
 
 
 def _antigravity(found: Found) -> Step:

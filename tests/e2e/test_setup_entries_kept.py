@@ -127,6 +127,7 @@ def test_an_entry_the_user_had_before_setup_stays_at_uninstall_and_is_said_to_st
         path.write_text(json.dumps(data))
     setup = desk.kg("setup", "--yes", "--only", "gemini,opencode")
     assert setup.returncode == 0, setup.stdout + setup.stderr
+    assert setup.stdout.count("kg's as you set it, stays as it is") == 2, setup.stdout  # not said to be added
     if edited_since:  # not restored whole at uninstall: only kg's entries come out
         desk.edit(desk.gemini, lambda d: d.update(theme="Dracula"))
         desk.edit(desk.opencode, lambda d: d.update(theme="opencode"))
