@@ -88,8 +88,10 @@ def new_conflicts(before: dict[str, Any] | None, after: dict[str, Any]) -> dict[
     "kept", deleted on one machine and kept for a change on the other (core/merge_deletes.py); and "dropped",
     the edges it dropped with a node deleted on the other machine, each set aside beside its end that stayed
     (core/merge_dropped.py), as `key (deleted on MACHINE: NODE)`."""
-    nodes_b = (before or {}).get("nodes") or {}
     out: dict[str, list[str]] = {"conflicts": [], "kept": [], "dropped": []}
+    if before is None:  # a graph new here: the merge took it as it came, and what it holds aside was told there
+        return out
+    nodes_b = before.get("nodes") or {}
     for node_id, node in sorted(((after or {}).get("nodes") or {}).items()):
         aside = node.get("_conflicts") if isinstance(node, dict) else None
         old = nodes_b.get(node_id)

@@ -844,3 +844,43 @@ def test_a_web_page_cannot_name_the_remote_a_sync_pushes_every_lesson_to(tmp_pat
         assert git(loot, "log", "--all", "--oneline", env=srv.env, check=False) == ""  # nothing was pushed
     finally:
         srv.stop()
+
+
+async def test_a_store_folder_renamed_by_hand_stays_one_graph_on_both_machines(tmp_path):
+    # kg doctor's fix for a renamed project folder (kg stop, mv projects/OLD projects/NEW, kg start), then a sync:
+    # the commit never removed the old folder's shards, the next sync brought the old graph back, and the other
+    # machine (its folder still the old name) got a second graph; lessons sat in two graphs on every machine.
+    remote, a, b = _two_machines(tmp_path)
+    try:
+        for srv, node_id in ((a, "lesson-from-a"), (b, "lesson-from-b")):
+            async with Client(srv.url + "/") as c:
+                s = await Session.open(c, cwd=srv.project("myapp"))
+                await s.ok("kg_put_node", level="project", id=node_id, gist=f"written on {srv.env['KG_MACHINE']}")
+        _sync_in_turn(remote, a, b, a)
+        a.stop()
+        Path(a.project("myapp")).rename(Path(a.project("myapp")).with_name("myapp-v2"))
+        (a.store / "projects" / "myapp").rename(a.store / "projects" / "myapp-v2")
+        a.start()
+        async with Client(a.url + "/") as c:
+            s = await Session.open(c, cwd=a.project("myapp-v2"))
+            assert "lesson-from-b" in s.first_text
+            await s.ok("kg_put_node", level="project", id="after-rename", gist="written on a after the rename")
+        _sync_in_turn(remote, a, a)
+        assert sorted(p.name for p in (a.store / "projects").iterdir()) == ["myapp-v2"]
+        out = _sync(b, remote)
+        assert out.returncode == 0 and "renamed project:myapp-v2 on another machine" in out.stdout, out.stdout
+        assert "so kept" not in out.stdout
+        assert sorted(p.name for p in (b.store / "projects").iterdir()) == ["myapp-v2"]
+        async with Client(b.url + "/") as c:
+            s = await Session.open(c, cwd=b.project("myapp"))  # b's folder keeps the old name
+            await s.ok("kg_put_node", level="project", id="b-after-rename", gist="written on b after the rename")
+            assert "after-rename" in await s.ok("kg_read", id="after-rename")
+        found = graph(b, project_path=b.project("myapp"))["project"]
+        assert {"lesson-from-a", "lesson-from-b", "after-rename", "b-after-rename"} <= set(nodes_by_id(found))
+        _sync_in_turn(remote, b, a)
+        assert sorted(p.name for p in (b.store / "projects").iterdir()) == ["myapp-v2"]
+        assert sorted(p.name for p in (a.store / "projects").iterdir()) == ["myapp-v2"]
+        assert "b-after-rename" in nodes_by_id(graph(a, project_path=a.project("myapp-v2"))["project"])
+    finally:
+        a.stop()
+        b.stop()
