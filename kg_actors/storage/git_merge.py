@@ -19,6 +19,7 @@ base: the per-node rules never lose a version, they may set aside one more.
 from __future__ import annotations
 
 import fnmatch
+from collections.abc import Callable
 import tempfile
 import time
 from pathlib import Path
@@ -31,13 +32,14 @@ from ..core.merge import (
     Conflict, MergeResult, fold_double_rename, fold_rename, follow_renames, kept_against_delete,
     merge_graphs, set_aside, version_ts,
 )
-from ..core.merge_deletes import UNNAMED, Machines, told_apart
+from ..core.merge_deletes import Machines
 from ..core.merge_dropped import drop_edges
 from ..core.merge_renames import double_renames, renames_against_deletes, renames_between
 from . import git as G
 from . import git_read as R
-from . import shards, unpushed
-from .machine_id import TRAILER, machine_id
+from . import merge_machines, shards, unpushed
+from .machine_id import machine_id
+from .merge_machines import NOBODY, Who
 
 
 @attrs.frozen
@@ -54,9 +56,9 @@ def _ids(value: dict[str, Any] | None) -> set[str]:
     return set(shards._mapping((value or {}).get("nodes")))
 
 
-def plan(root: Path, base: str | None, ours: str, theirs: str, now: float, machines: Machines = UNNAMED) -> Plan:
-    """The merge of every graph (ValueError naming a part that is not a graph). `machines`: who wrote ours
-    and theirs, for what a node kept against a delete says."""
+def plan(root: Path, base: str | None, ours: str, theirs: str, now: float, who: Who = NOBODY) -> Plan:
+    """The merge of every graph (ValueError naming a part that is not a graph). `who`: who wrote ours and
+    theirs (per file), for what a node kept against a delete says."""
     lay_b, lay_o, lay_t = R.layouts(root, base), R.layouts(root, ours), R.layouts(root, theirs)
     out: dict[str, dict[str, dict[str, Any]]] = {}
     whole: set[str] = set()
@@ -79,13 +81,13 @@ def plan(root: Path, base: str | None, ours: str, theirs: str, now: float, machi
             continue  # a graph folder one side renamed by hand (storage/folder_renames.py): its removal stands
         if "legacy" in kinds:
             merged = _merge_whole(root, key, (base, lay_b), (ours, lay_o), (theirs, lay_t), now=now,
-                                  withheld=withheld.setdefault(key, []), machines=machines)
+                                  withheld=withheld.setdefault(key, []), machines=who.default)
             out[key] = shards.split(merged.merged)
             whole.add(key)
             conflicts += merged.conflicts
         elif key in touched:
             out[key], set_aside = _merge_parts(root, key, sorted(touched[key]), base, ours, theirs, now,
-                                               withheld.setdefault(key, []), machines)
+                                               withheld.setdefault(key, []), who)
             conflicts += set_aside
     return Plan(out, frozenset(whole), tuple(conflicts), {k: v for k, v in withheld.items() if v})
 
@@ -111,7 +113,7 @@ def _merge_whole(root: Path, key: str, *sides: tuple[str | None, dict[str, str]]
 
 def _merge_parts(root: Path, key: str, parts: list[str], base: str | None, ours: str, theirs: str,
                  now: float, withheld: list[Held],
-                 machines: Machines) -> tuple[dict[str, dict[str, Any]], list[Conflict]]:
+                 who: Who) -> tuple[dict[str, dict[str, Any]], list[Conflict]]:
     folder = shards.folder(key)
     revs = [r for r in (base, ours, theirs) if r]
     raw = R.blobs(root, [f"{r}:{folder}/{p}" for r in revs for p in parts])
@@ -127,22 +129,22 @@ def _merge_parts(root: Path, key: str, parts: list[str], base: str | None, ours:
         b, o, t = side(base, part), side(ours, part), side(theirs, part)
         t, held = keep_out(b, o, t)  # another machine's version holding a secret: ours stands
         withheld += held
-        result = merge_graphs(b, o or {}, t or {}, now, machines)
+        result = merge_graphs(b, o or {}, t or {}, now, who.at(f"{folder}/{part}"))
         merged[part] = result.merged
         conflicts += result.conflicts
         sides.append((b, o, t))
     conflicts += _carry_renames(merged, sides, now)
-    conflicts += _renamed_against_deletes(merged, sides, machines, now)
+    conflicts += _renamed_against_deletes(merged, sides, lambda i: who.of_node(key, i), now)
     deleted: set[str] = set()
     for part, (_, o, t) in zip(parts, sides, strict=True):
         deleted |= (_ids(o) | _ids(t)) - _ids(merged[part])
     if deleted:
-        _drop_edges(root, f"{ours}:{folder}", merged, sides, deleted, machines, now)
+        _drop_edges(root, f"{ours}:{folder}", merged, sides, deleted, lambda i: who.of_node(key, i), now)
     return merged, conflicts
 
 
 def _drop_edges(root: Path, at: str, merged: dict[str, dict[str, Any]], sides: list[tuple[Any, Any, Any]],
-                deleted: set[str], machines: Machines, now: float) -> None:
+                deleted: set[str], machines: Callable[[str], Machines], now: float) -> None:
     """An edge into a node the merge deleted goes too (its bucket is its other end's); one the other machine
     wrote is set aside beside its end that stays (core/merge_dropped.py). That end's bucket, when neither side
     changed it (then ours is every side's), is read from `at` (our commit's folder) and joins the merge."""
@@ -150,7 +152,7 @@ def _drop_edges(root: Path, at: str, merged: dict[str, dict[str, Any]], sides: l
     aside: list[tuple[str, dict[str, Any]]] = []
     for value in merged.values():
         kept, found = drop_edges(shards._edges_of(value), base_edges, deleted,
-                                 lambda i: machines[1] if i in o_nodes else machines[0], now)
+                                 lambda i: machines(i)[1] if i in o_nodes else machines(i)[0], now)
         if found or len(kept) != len(shards._edges_of(value)):
             value["edges"] = kept
         aside += found
@@ -166,8 +168,8 @@ def _drop_edges(root: Path, at: str, merged: dict[str, dict[str, Any]], sides: l
             nodes[node_id] = set_aside(nodes[node_id], entry)
 
 
-def _renamed_against_deletes(merged: dict[str, dict[str, Any]], sides: list[tuple[Any, Any, Any]], machines: Machines,
-                             now: float) -> list[Conflict]:
+def _renamed_against_deletes(merged: dict[str, dict[str, Any]], sides: list[tuple[Any, Any, Any]],
+                             machines: Callable[[str], Machines], now: float) -> list[Conflict]:
     """A node one side renamed and the other deleted, across buckets (no bucket's own merge sees both ids): the
     renamed node, which each bucket's merge kept as new, is told it was deleted there (core/merge_deletes.py)."""
     b_nodes, o_nodes, t_nodes = (_every_part(sides, i, "nodes") for i in range(3))
@@ -180,7 +182,8 @@ def _renamed_against_deletes(merged: dict[str, dict[str, Any]], sides: list[tupl
             nodes = shards._mapping(value.get("nodes"))
             if new_id in nodes:
                 deleted_by = "theirs" if side == "ours" else "ours"
-                nodes[new_id], conflict = kept_against_delete(new_id, nodes[new_id], deleted_by, machines, now, old_id)
+                nodes[new_id], conflict = kept_against_delete(new_id, nodes[new_id], deleted_by, machines(old_id), now,
+                                                              old_id)
                 conflicts.append(conflict)
     return conflicts
 
@@ -265,9 +268,8 @@ def merge(root: Path, theirs_ref: str, message: str, remote: str) -> dict[str, l
     else:
         bases = G.run(root, "merge-base", "--all", ours, theirs, check=False).stdout.split()
     try:
-        machines = told_apart((G.hostname(), R.machine_of(root, ours, theirs)),
-                              (machine_id(root, make=True), R.machine_of(root, ours, theirs, TRAILER)))
-        result = plan(root, bases[0] if bases else None, ours, theirs, time.time(), machines)
+        who = merge_machines.who(root, ours, theirs, G.hostname(), machine_id(root, make=True))
+        result = plan(root, bases[0] if bases else None, ours, theirs, time.time(), who)
     except ValueError as exc:
         raise G.GitError(f"{undone}: {exc}") from None
     if bases == [ours] and not result.withheld:

@@ -139,3 +139,20 @@ def machine_of(root: Path, ours: str, theirs: str, trailer: str = "Machine: ") -
     names = {line.removeprefix(trailer).strip() for message in out.split("\x1e")
              for line in message.strip().splitlines() if line.startswith(trailer)}
     return next(iter(names)) if len(names) == 1 else ""
+
+
+def machines_by_path(root: Path, ours: str, theirs: str, *paths: str) -> dict[str, tuple[str, str]]:
+    """{path: (host name, store id)} of the newest commit of `theirs` that `ours` lacks to change each path (its
+    kg message names them; "" when it does not): with three machines their commits carry several, and a change
+    is the machine's whose commit made it. Merges are passed over (a change they bring is its own commit's)."""
+    out = G.run(root, "log", f"-n{_MACHINES_SEARCHED}", "--no-merges", "--no-renames", "--name-only",
+                "--format=%x1e%B%x1f", f"{ours}..{theirs}", "--", *paths, check=False).stdout
+    found: dict[str, tuple[str, str]] = {}
+    for entry in out.split("\x1e"):
+        message, _, names = entry.partition("\x1f")
+        lines = message.strip().splitlines()
+        host = next((ln.removeprefix("Machine: ").strip() for ln in lines if ln.startswith("Machine: ")), "")
+        ident = next((ln.removeprefix("Machine-Id: ").strip() for ln in lines if ln.startswith("Machine-Id: ")), "")
+        for name in (n.strip() for n in names.splitlines() if n.strip()):
+            found.setdefault(name, (host, ident))  # newest first: the first commit seen made the change that stands
+    return found
