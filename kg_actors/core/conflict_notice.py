@@ -43,8 +43,10 @@ def conflict_notice(level: str, node_id: str, node_written: Json | None, others:
 
 def _dropped_notice(level: str, node_id: str, dropped: list[Json], here: str) -> str:
     """Edges a sync dropped with their other end, kept beside this one (core/merge_dropped.py)."""
+    where = {machine(o.get(GONE_ON), "another machine", here) for o in dropped[-CONFLICTS_MAX:]}
+    on = "this machine" if where == {"this machine"} else "another machine"  # the one that deleted, said once
     lines = [f"EDGE DROPPED BY A SYNC: {len(dropped)} edge(s) of '{node_id}' ({level}) went with a node deleted on "
-             "another machine before they synced (an edge must name two nodes); each is kept here:"]
+             f"{on} before the machines synced (an edge must name two nodes); each is kept here:"]
     for other in dropped[-CONFLICTS_MAX:]:
         by = one_line(machine(other.get(GONE_ON), "another machine", here))
         notes = other.get("notes")

@@ -16,6 +16,7 @@ import attrs
 from . import constants as C
 from . import held_secrets, ids, maintenance_guards, plain_text, schema_words, withheld
 from .merge import CONFLICTS_FIELD
+from .merge_dropped import without_dropped
 from .errors import Conflict, InvalidInput, NotFound, WriteConflict
 from .model import Edge, EdgeKey, GraphData, Node, dangling_edges, edge_version_key, node_version_key, version_number
 
@@ -312,6 +313,10 @@ def put_edge(
         raise held
     edge = Edge(src, dst, rel, kept, old.extra if old else {})
     graph.set_edge(edge)
+    for end in (src, dst):  # a sync's notice that it dropped this very edge is done: the edge stands again
+        node = graph.nodes.get(end)
+        if node is not None and (rest := without_dropped(node.extra, src, dst, rel)) is not None:
+            graph.set_node(attrs.evolve(node, extra=rest))
     bump_version(graph, edge_version_key(edge.key), now, writer)
     return edge, tuple(said)
 

@@ -43,3 +43,18 @@ def drop_edges(edges: Json, base_edges: Json, deleted: set[str], gone_on: Callab
             entry["notes"] = list(edge["notes"])
         aside += [(end, entry) for end in sorted(str(e) for e in ends - deleted)]
     return kept, aside
+
+
+
+def without_dropped(extra: dict[str, Any], src: str, dst: str, rel: str) -> dict[str, Any] | None:
+    """A node's extra fields less its versions set aside telling that a sync dropped edge `src -> dst : rel` (the
+    edge was written again, as the notice says to: its notice is done); None when none told it."""
+    others = extra.get("_conflicts")
+    if not isinstance(others, list):
+        return None
+    key = f"{src}->{dst}:{rel}"
+    kept = [o for o in others if not (is_dropped(o) and o.get(DROPPED_EDGE) == key)]
+    if len(kept) == len(others):
+        return None
+    rest = {k: v for k, v in extra.items() if k != "_conflicts"}
+    return {**rest, "_conflicts": kept} if kept else rest

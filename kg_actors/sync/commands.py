@@ -119,7 +119,9 @@ def _say_kept(key: str, summary: dict[str, Any]) -> None:
         print(f"  {key}: deleted on one machine but changed on the other, so kept (said on the next read and in "
               f"the editor; kg_delete_node deletes it after all): {', '.join(summary['kept'])}")
     if summary.get("dropped"):
-        print(f"  {key}: edge(s) dropped with a node deleted on the other machine (each kept aside with its notes beside "
+        here = all("deleted on this machine)" in said for said in summary["dropped"])
+        print(f"  {key}: edge(s) dropped with a node deleted on {'this' if here else 'the other'} machine (each kept "
+              f"aside with its notes beside "
               f"its end that stayed: shown on the next read of that node and in the editor; kg_put_edge writes it "
               f"again to another node): {', '.join(summary['dropped'])}")
 

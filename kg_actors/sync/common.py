@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.held_secrets import Held, tools_for
-from ..core.merge_deletes import only_deletes_new
+from ..core.merge_deletes import machine, only_deletes_new
 from ..core.merge_dropped import DROPPED_EDGE, GONE_NODE, GONE_ON, is_dropped
 from ..core.model import node_version_key, version_number
 from ..storage import files, held_on_disk, user_files
@@ -82,12 +82,12 @@ def changes(before: dict[str, Any] | None, after: dict[str, Any] | None) -> dict
     }
 
 
-def new_conflicts(before: dict[str, Any] | None, after: dict[str, Any]) -> dict[str, list[str]]:
+def new_conflicts(before: dict[str, Any] | None, after: dict[str, Any], here: str = "") -> dict[str, list[str]]:
     """The nodes a merge set versions aside for (an unresolved one from an earlier merge was told then, and
     is shown to every reader of its node until resolved): "conflicts", changed on both machines, and
     "kept", deleted on one machine and kept for a change on the other (core/merge_deletes.py); and "dropped",
     the edges it dropped with a node deleted on the other machine, each set aside beside its end that stayed
-    (core/merge_dropped.py), as `key (deleted on MACHINE: NODE)`."""
+    (core/merge_dropped.py), as `key (NODE deleted on MACHINE)`, "this machine" for this store's id `here`."""
     out: dict[str, list[str]] = {"conflicts": [], "kept": [], "dropped": []}
     if before is None:  # a graph new here: the merge took it as it came, and what it holds aside was told there
         return out
@@ -99,7 +99,7 @@ def new_conflicts(before: dict[str, Any] | None, after: dict[str, Any]) -> dict[
         added = [e for e in (aside if isinstance(aside, list) else []) if e not in (held or [])]
         for entry in added:
             if is_dropped(entry):
-                by = f" on {entry[GONE_ON]}" if entry.get(GONE_ON) else ""
+                by = f" on {machine(entry[GONE_ON], '', here)}" if entry.get(GONE_ON) else ""
                 said = f"{entry[DROPPED_EDGE]} ({entry.get(GONE_NODE)} deleted{by})"
                 if said not in out["dropped"]:
                     out["dropped"].append(said)

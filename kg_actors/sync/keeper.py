@@ -31,6 +31,7 @@ from ..storage import files, journal
 from ..storage import git as G
 from ..storage import commit_process, git_head, git_merge, git_read, held_on_disk, mirror
 from ..storage.layout import Layout
+from ..storage.machine_id import machine_id
 from . import common, rebuild, renamed_graphs
 
 if TYPE_CHECKING:
@@ -292,7 +293,7 @@ class StoreKeeper:
                 if self.publish is not None:  # content from another machine: open tabs re-read the graph
                     self.publish({"type": "graph_replaced", "level": handle.level,
                                   "project_path": self.directory.root_of(key)})
-            out[key] = change.summary()
+            out[key] = change.summary(machine_id(self.root))
         return out
 
     async def _renamed_there(self, found: dict[str, rebuild.GraphChange], old: str, new: str) -> Summary:
@@ -306,7 +307,7 @@ class StoreKeeper:
         await trio.to_thread.run_sync(lambda: rebuild.rebuild(self.root, change, project_path=here))
         if self.publish is not None:
             self.publish({"type": "graph_replaced", "level": "project", "project_path": here})
-        return renamed_graphs.summary(change, old, here)
+        return renamed_graphs.summary(change, old, here, machine_id(self.root))
 
     async def restore(self, key: str, at: str) -> Summary:
         """Put graph `key` back as it was at commit or date `at`, through the actor (disk wins)."""

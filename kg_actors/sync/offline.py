@@ -19,6 +19,7 @@ from ..storage import files, graph_file, journal, lock
 from ..storage import git as G
 from ..storage import git_head, git_merge, git_read, held_on_disk, mirror, shards
 from ..storage.layout import Layout
+from ..storage.machine_id import machine_id
 from . import common, rebuild, renamed_graphs
 
 if TYPE_CHECKING:
@@ -148,11 +149,11 @@ def sync(root: Path, remote: str, now: float) -> dict[str, Any]:
             here, change = renamed_graphs.folder_here(layout, old), renamed_graphs.carried(found, old, new)
             renamed_graphs.set_aside(layout, old, now)
             rebuild.rebuild(root, change, project_path=here)
-            graphs[new] = renamed_graphs.summary(change, old, here)
+            graphs[new] = renamed_graphs.summary(change, old, here, machine_id(root))
             del found[old], found[new]
         for key, change in found.items():
             rebuild.rebuild(root, change, parsed.get(key))
-            graphs[key] = change.summary()
+            graphs[key] = change.summary(machine_id(root))
         git_head.remember(root, outcome.after)  # the graph files hold the merge now
     return {"remote": G.shown(remote), "initialised": created, "fetched": outcome.fetched, "before": outcome.before,
             "after": outcome.after, "pushed": outcome.pushed, "push_error": outcome.push_error, "graphs": graphs,

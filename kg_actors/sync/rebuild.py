@@ -33,10 +33,11 @@ class GraphChange:
     old_parts: dict[str, dict[str, Any]]
     new_parts: dict[str, dict[str, Any]]
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self, here: str = "") -> dict[str, Any]:
         """What the merge changed; its conflicts are the ones this merge made (a conflict still unresolved
-        from an earlier sync was reported then, and is shown to every reader of its node until resolved)."""
-        return {**common.changes(self.base, self.merged), **common.new_conflicts(self.base, self.merged)}
+        from an earlier sync was reported then, and is shown to every reader of its node until resolved).
+        `here`: this store's machine id (a machine named by it is "this machine")."""
+        return {**common.changes(self.base, self.merged), **common.new_conflicts(self.base, self.merged, here)}
 
 
 def changes(root: Path, before: str | None, changed: tuple[str, ...]) -> dict[str, GraphChange]:

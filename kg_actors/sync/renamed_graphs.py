@@ -52,8 +52,8 @@ def set_aside(layout: Layout, old: str, now: float) -> None:
     mirror.forget_record(layout.root, old)
 
 
-def summary(change: GraphChange, old: str, here: str | None) -> dict[str, Any]:
-    return {**change.summary(), RENAMED_FROM: old, FOLDER_HERE: here}
+def summary(change: GraphChange, old: str, here: str | None, ident: str = "") -> dict[str, Any]:
+    return {**change.summary(ident), RENAMED_FROM: old, FOLDER_HERE: here}
 
 
 def describe(key: str, said: dict[str, Any]) -> str | None:

@@ -11,8 +11,9 @@ from __future__ import annotations
 import shutil
 
 from e2e_helpers import Session, get_json, graph, nodes_by_id
+from git_helpers import bare_repo, git_env
 from mcp import Client
-from test_git_sync import _sync, _sync_in_turn, _two_machines, _user
+from test_git_sync import _machine, _sync, _sync_in_turn, _two_machines, _user
 
 
 async def test_a_delete_wins_against_an_edge_written_to_or_from_the_node_on_the_other_machine(tmp_path):
@@ -134,6 +135,48 @@ async def test_a_rewrite_that_arrives_by_sync_is_pushed_as_updated_to_a_session_
             assert _sync(b, remote).returncode == 0
             reply = await reader.ok("kg_put_node", level="project", id="reader-own-lesson", gist="written by the reader")
         assert "- synced-build-steps (updated): rewritten on machine a" in reply, reply
+    finally:
+        a.stop()
+        b.stop()
+
+
+async def test_an_edge_dropped_with_a_node_deleted_here_says_this_machine_and_writing_it_again_clears_it(tmp_path):
+    # On the machine that deleted the node (two machines named vm) the sync said "deleted on the other machine ...
+    # deleted on vm [its own id]" and the read "went with a node deleted on another machine ... deleted on this
+    # machine"; and re-creating the node and the edge, as the notice says, left the notice standing.
+    remote = bare_repo(tmp_path / "remote.git", git_env(tmp_path, "x"))
+    a, b = (_machine(tmp_path, name, _user("gone-node", "linking-node") if name == "machine-a" else None)
+            for name in ("machine-a", "machine-b"))
+    for srv in (a, b):
+        srv.env["KG_MACHINE"] = "vm"
+        srv.start()
+    edge = "linking-node->gone-node:relates-to"
+    try:
+        _sync_in_turn(remote, a, b)
+        async with Client(a.url + "/") as ca, Client(b.url + "/") as cb:
+            sa, sb = await Session.open(ca), await Session.open(cb)
+            await sa.ok("kg_read", id="gone-node")
+            await sa.ok("kg_delete_node", id="gone-node")
+            await sb.ok("kg_put_edge", level="user", frm="linking-node", to="gone-node", rel="relates-to",
+                        notes=["written on b"])
+            _sync_in_turn(remote, b)
+            out_a = _sync(a, remote)
+            assert out_a.returncode == 0, out_a.stderr
+            [line] = [ln for ln in out_a.stdout.splitlines() if "edge(s) dropped" in ln]
+            assert "deleted on this machine" in line and "other machine" not in line, line
+            assert f"{edge} (gone-node deleted on this machine)" in line, line
+            text = await sa.ok("kg_read", id="linking-node")
+            assert "EDGE DROPPED" in text and "another machine" not in text, text
+            assert "went with a node deleted on this machine" in text, text
+            assert [r["id"] for r in get_json(a, "/api/store/conflicts")["conflicts"]] == ["linking-node"]
+            # As the notice says: the node and the edge written again. Its notice is done, on both machines.
+            await sa.ok("kg_put_node", level="user", id="gone-node", gist="written again")
+            await sa.ok("kg_put_edge", level="user", frm="linking-node", to="gone-node", rel="relates-to",
+                        notes=["written on b"])
+            assert get_json(a, "/api/store/conflicts")["conflicts"] == []
+            assert "EDGE DROPPED" not in await sa.ok("kg_read", id="linking-node")
+            _sync_in_turn(remote, a, b)
+            assert get_json(b, "/api/store/conflicts")["conflicts"] == []
     finally:
         a.stop()
         b.stop()
