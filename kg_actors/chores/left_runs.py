@@ -88,8 +88,13 @@ def open_runs(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return pending
 
 
-def closing(run: Mapping[str, Any], fate: str | None) -> dict[str, Any]:
-    """The `interrupted` line's fields for an open run (its time is when this server noticed it)."""
+def closing(run: Mapping[str, Any], fate: str | None, leash: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The `interrupted` line's fields for an open run (its time is when this server noticed it). `leash`: its
+    entry in chore_state.json, with the kg calls counted until the server stopped (a build before kept none)."""
     reason = STOPPED + (f"; {fate}" if fate else "")
-    return {"tier": run.get("tier"), "graph": run.get("graph"), "runner": run.get("runner"),
-            "started": run.get("ts", run.get("started")), "reason": reason}
+    out = {"tier": run.get("tier"), "graph": run.get("graph"), "runner": run.get("runner"),
+           "started": run.get("ts", run.get("started")), "reason": reason}
+    counts = {k: (leash or {}).get(k) for k in ("kg_calls", "kg_writes")}
+    if all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in counts.values()):
+        out.update(counts)
+    return out

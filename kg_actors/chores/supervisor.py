@@ -267,9 +267,18 @@ class Supervisor:
             out.update(event="spawn_failed", reason=repr(exc))
         await self.handle.job_done(out)
 
-    def on_run_called(self, msg: m.RunCalled) -> None:
+    def on_run_called(self, msg: m.RunCalled) -> bool:
         if self.running is not None and msg.mark == self.mark:  # a late call of an ended run counts for none
             self.tally = self.tally.add(msg.wrote)
+            return True
+        return False
+
+    async def keep_tally(self) -> None:
+        """The counts so far beside the run's leash: a server stopped mid-run still logs what the run did."""
+        left = self.state.running if self.state is not None else None
+        if self.state is not None and left is not None:
+            counts = {"kg_calls": self.tally.calls, "kg_writes": self.tally.writes}
+            await self.save_state(attrs.evolve(self.state, running={**left, **counts}))
 
     async def on_job_done(self, msg: m.JobDone) -> None:
         record = dict(msg.record)
@@ -304,7 +313,7 @@ class Supervisor:
         now = self.d.clock()
         for run in runs:
             mine = left is not None and run.get("ts", run.get("started")) == left.get("started")
-            self.note("interrupted", now, **left_runs.closing(run, fate if mine else None))
+            self.note("interrupted", now, **left_runs.closing(run, fate if mine else None, left if mine else None))
 
     def status(self) -> m.ChoreStatus:
         cfg = self.watcher.current()
@@ -354,8 +363,10 @@ async def run_chore_supervisor(deps: Deps, *, task_status: trio.TaskStatus[m.Cho
                         await decide(sup, prompt, jobs)
                         prompt = None
                     if isinstance(msg, m.RunCalled):
-                        sup.on_run_called(msg)
-                        msg.reply.set(None)
+                        counted = sup.on_run_called(msg)
+                        msg.reply.set(None)  # counted: the reply waits for no file
+                        if counted:
+                            await sup.keep_tally()
                     elif isinstance(msg, m.JobDone):
                         await sup.on_job_done(msg)
                         msg.reply.set(None)

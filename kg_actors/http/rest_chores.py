@@ -43,7 +43,8 @@ def runs_of(records: list[dict[str, Any]], key: str) -> tuple[list[dict[str, Any
             if event == "spawn_failed":
                 run.update(outcome="failed to start", detail=rec.get("reason"))
             elif event == "interrupted":
-                run.update(outcome="interrupted", detail=rec.get("reason"), noticed=rec.get("ts"))
+                run.update(outcome="interrupted", detail=rec.get("reason"), noticed=rec.get("ts"),
+                           kg_calls=rec.get("kg_calls"), kg_writes=rec.get("kg_writes"))  # none: an older line
             else:
                 calls, writes = rec.get("kg_calls"), rec.get("kg_writes")
                 said = rec.get("outcome")  # a line from before kg calls were counted has none

@@ -3,6 +3,7 @@ time, and every decision (refusals too) in chores.jsonl with its reason. The pro
 (test_runners.py and test_chores_e2e.py run real ones)."""
 
 import json
+import math
 from pathlib import Path
 
 import trio
@@ -58,9 +59,9 @@ def _graph(kind, project_path=None, oversized=("deploy-pipeline-steps",)):
     return g
 
 
-async def _fixture(nursery, tmp_path, runs, outcome=None, chores=None, on_get=None, run_s=2 * MIN, calls=()):
+async def _fixture(nursery, tmp_path, runs, outcome=None, chores=None, on_get=None, run_s=2 * MIN, calls=(), pid=None):
     """`calls`: the kg calls (tool, wrote) each run makes, told as the MCP layer tells them, under the mark its
-    URL carries."""
+    URL carries. `pid`: the run's process as its start tells the supervisor (none: not told)."""
     store = tmp_path / "store"
     store.mkdir()
     binary = tmp_path / "claude"
@@ -80,6 +81,8 @@ async def _fixture(nursery, tmp_path, runs, outcome=None, chores=None, on_get=No
     async def fake_run(argv, stdin, cwd, env, timeout, grace, on_start=None):
         runs.append({"argv": argv, "stdin": stdin.decode(), "env": env, "timeout": timeout})
         url = json.loads(argv[argv.index("--mcp-config") + 1])["mcpServers"]["kg"]["url"]
+        if pid is not None and on_start is not None:
+            await on_start(pid)
         for tool, wrote in calls:
             await door[0].run_called(url.split("kg_run=")[1], tool, wrote)
         await door[0].run_called("another-runs-mark", "kg_put_node", True)  # not this run's: not counted
@@ -343,3 +346,42 @@ async def test_a_run_that_wrote_is_ok(tmp_path, autojump_clock):
     runs, _ = await _two_runs(tmp_path, [("kg_read", False), ("kg_put_node", True)])
     done = [r for r in runs if r["event"] == "done"]
     assert (done[0]["outcome"], done[0]["kg_calls"], done[0]["kg_writes"]) == ("ok", 2, 1)
+
+
+async def test_a_run_the_server_stopped_during_keeps_its_kg_calls_in_its_interrupted_record(tmp_path, autojump_clock):
+    # The interrupted line had no kg_calls or kg_writes though the run wrote: the Budget tab said nothing of it.
+    from kg_actors.chores.supervisor import Supervisor
+
+    gone = 2**22 + 7  # above any pid_max: no process of that pid to end at the next start
+    async with trio.open_nursery() as nursery:
+        chores, logbook, store = await _fixture(nursery, tmp_path, [], run_s=math.inf, pid=gone,
+                                                calls=[("kg_read", False), ("kg_put_node", True)])
+        chores.prompted("cc-1", wall())
+        await _settle(chores)
+        state = store / "chore_state.json"
+        for _ in range(10_000):  # the calls are told, and kept with the running entry, as they arrive
+            await chores.status()  # answered after the calls told before it
+            running = (await trio.to_thread.run_sync(lambda: json.loads(state.read_text()))).get("running") or {}
+            if running.get("kg_calls") == 2:
+                break
+        assert (running.get("kg_calls"), running.get("kg_writes"), running.get("pid")) == (2, 1, gone), json.dumps(running)
+        nursery.cancel_scope.cancel()  # the server stops mid-run
+    later = Logbook()
+    sup = Supervisor(Deps(store, None, None, None, later, wall, lambda: "", grace_s=1.0), None)
+    await sup.recover()
+    [closed] = [r for r in later.runs if r["event"] == "interrupted"]
+    assert (closed["kg_calls"], closed["kg_writes"]) == (2, 1), closed
+    assert closed["started"] == logbook.runs[0]["ts"]
+
+
+def test_the_budget_tab_shows_an_interrupted_runs_kg_calls_and_an_older_line_without_them():
+    from kg_actors.http.rest_chores import runs_of
+
+    dispatch = {"ts": EPOCH, "event": "dispatch", "tier": "chore", "graph": "user", "runner": "claude"}
+    closed = {"ts": EPOCH + 9, "event": "interrupted", "graph": "user", "started": EPOCH, "reason": "stopped",
+              "kg_calls": 3, "kg_writes": 1}
+    [run], _ = runs_of([dispatch, closed], "user")
+    assert (run["outcome"], run["kg_calls"], run["kg_writes"]) == ("interrupted", 3, 1)
+    older = {k: v for k, v in closed.items() if not k.startswith("kg_")}
+    [run], _ = runs_of([dispatch, older], "user")
+    assert run["outcome"] == "interrupted" and run.get("kg_calls") is None
