@@ -113,6 +113,11 @@ class Derived:
         else:
             self.written.update_node(node, applied, visible)
 
+    def rerooted(self, graph: GraphData) -> None:
+        """The graph's folder changed (a folder took over a gone one's memory): its relative touches name
+        that folder's files now, so file recall finds its lessons at once, not after a restart."""
+        self.touch_index = touches.TouchIndex.build(graph, self.touch_index.home)
+
     def install(self, graph: GraphData, index: search.SearchIndex) -> None:
         """An index built off the loop: caught up with what changed while it was built, held nodes filed."""
         index.sync(graph)

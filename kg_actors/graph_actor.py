@@ -256,6 +256,7 @@ class GraphState:
             self.graph.project_path = msg.path
             self.graph.meta_changed = True
             self.graph.gen += 1
+            self.derived.rerooted(self.graph)
 
     def absorb(self, msg: m.Absorb) -> list[str]:
         """What a git merge changed in this graph's file (base -> merged), merged with writes since `base`."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from hook_helpers import Harness, mcp_call
+from hook_helpers import Harness, mcp_call, recall_log
 
 from kg_actors.testing import ServerProcess
 
@@ -92,3 +92,26 @@ def test_a_renamed_folder_whose_touched_files_are_there_keeps_its_memory_and_is_
     learn(srv, bare, "cart-rename-lesson")
     os.rename(bare, renamed)
     assert "cart-rename-lesson" not in Harness(srv, renamed).start().context
+
+
+
+def _recalled(srv: ServerProcess, run: Harness, path: str) -> list[str]:
+    """The lessons file recall found for a read of `path` (shown now, or already seen by the session)."""
+    run.read(path)
+    rows = [r for r in recall_log(srv) if r.get("reason") == "file_recall" and r.get("claude_session") == run.sid
+            and r.get("files") == [path]]
+    assert rows, f"no file recall logged for {path}"
+    return rows[-1].get("nodes") or []
+
+
+def test_file_recall_follows_a_folder_that_took_over_a_gone_folders_memory_at_once(srv):
+    old, new = srv.project("fr/alpha"), os.path.realpath(srv.home) + "/fr/alpha2"
+    files(old, "src/k.py", "src/l.py", "src/m.py")
+    learn(srv, old, "alpha-lock-order", ["src/k.py", "src/l.py"])
+    os.rename(old, new)
+    run = Harness(srv, new)
+    assert "took over the memory of" in run.start().context
+    assert _recalled(srv, run, f"{new}/src/k.py") == ["alpha-lock-order"]  # served as it stands, no restart
+    run.mcp("kg_put_node", level="project", id="alpha-m-after-move", gist="m.py is read after the move.",
+            touches=["src/m.py"])
+    assert _recalled(srv, run, f"{new}/src/m.py") == ["alpha-m-after-move"]
