@@ -3,12 +3,15 @@
 A folder of the same name as one no longer on this machine (moved, renamed, an unmounted disk, a deleted
 clone) may be that project or an unrelated one; one that took the other's graph got its lessons, and the
 gone folder, back again, found its memory rebound. The evidence weighed is the graph's own: the files its
-lessons touch (relative to the project), most of which must be files in the folder. A graph that touches
-no file gives none: the folder gets a graph of its own, and is told where the other one is.
+lessons touch (relative to the project), most of which must be files in the folder, two at least. Files
+any project may have (`README.md`, `package.json`, `.github/...`: `boilerplate`) tell no project from
+another and are left out. A graph left with less gives none: the folder gets a graph of its own, and is
+told where the other one is.
 """
 
 from __future__ import annotations
 
+import fnmatch
 import json
 import os
 import posixpath
@@ -46,9 +49,35 @@ def stored_touches(graph_file: Path) -> set[str]:
                           for t in n["touches"])
 
 
+# Named alike in unrelated projects (matched by a file's name, any case, at any depth), or under folders
+# every repository may hold: a lesson touching only these says nothing of which project a folder is.
+BOILERPLATE_DOCS = ("readme", "license", "licence", "copying", "changelog", "contributing")  # and `.md`, `.txt`...
+BOILERPLATE_NAMES = ("makefile", "dockerfile", "docker-compose.y*ml", "package.json", "package-lock.json", "yarn.lock",
+                     "pnpm-lock.yaml", "tsconfig.json", "pyproject.toml", "setup.py", "setup.cfg", "requirements*.txt",
+                     "cargo.toml", "cargo.lock", "go.mod", "go.sum", ".gitignore", ".gitattributes", ".dockerignore",
+                     ".editorconfig", ".env.example")
+BOILERPLATE_FOLDERS = (".github", ".vscode", ".idea")
+MIN_FILES = 2  # one file of a name (`src/main.py`) many projects share is no evidence either
+
+
+def boilerplate(path: str) -> bool:
+    """A relative file any project may have (`README.md`, `web/package.json`, `.github/workflows/ci.yml`)."""
+    parts = path.lower().split("/")
+    name = parts[-1]
+    return (parts[0] in BOILERPLATE_FOLDERS or name.split(".", 1)[0] in BOILERPLATE_DOCS
+            or any(fnmatch.fnmatchcase(name, p) for p in BOILERPLATE_NAMES))
+
+
+def evidence(files: set[str]) -> set[str]:
+    """The files that may tell one project from another: boilerplate left out; none when fewer than two."""
+    kept = {f for f in files if not boilerplate(f)}
+    return kept if len(kept) >= MIN_FILES else set()
+
+
 def shows_same(files: set[str], root: str) -> bool:
-    """More than half the files (one at least) are in `root`."""
-    if not files:
+    """More than half the evidence files (two at least) are in `root`."""
+    kept = evidence(files)
+    if not kept:
         return False
-    here = sum(1 for f in files if os.path.exists(os.path.join(root, f)))
-    return here * 2 > len(files)
+    here = sum(1 for f in kept if os.path.exists(os.path.join(root, f)))
+    return here * 2 > len(kept)

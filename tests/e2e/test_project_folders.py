@@ -43,16 +43,18 @@ def learn(srv: ServerProcess, cwd: str, node_id: str, gist: str, level: str = "p
 def test_a_gone_projects_lessons_never_reach_a_folder_that_only_shares_its_slug(srv, gone, stranger, node_id):
     h = learn(srv, srv.project(gone), node_id, "Deploys of this client go to the blue cluster only.")
     h.mcp("kg_put_node", level="project", id=node_id, gist="Deploys go to the blue cluster only.",
-          touches=["deploy.sh:1-5 (cluster)"])
+          touches=["deploy.sh:1-5 (cluster)", "ops/blue.env"])
     shutil.rmtree(srv.home / gone.split("/")[0])
     other = srv.project(stranger)
     git("init", "-q", other)
     run = Harness(srv, other).start()
     assert "session_id:" in run.context and node_id not in run.context
-    # The project itself, moved to another parent folder (the file its lesson touches in it), keeps its memory.
+    # The project itself, moved to another parent folder (the files its lesson touches in it), keeps its memory.
     moved = srv.project("moved/" + gone.split("/")[-1])
-    with open(f"{moved}/deploy.sh", "w") as f:
-        f.write("#!/bin/sh\n")
+    os.makedirs(f"{moved}/ops")
+    for name in ("deploy.sh", "ops/blue.env"):
+        with open(f"{moved}/{name}", "w") as f:
+            f.write("#!/bin/sh\n")
     assert node_id in Harness(srv, moved).start().context
 
 

@@ -77,8 +77,8 @@ def test_a_moved_folder_whose_touched_files_are_there_takes_its_memory_and_is_to
 
 def test_a_renamed_folder_whose_touched_files_are_there_keeps_its_memory_and_is_told(srv):
     old, new = srv.project("rn/shop"), str(srv.home / "rn" / "shop-v2")
-    files(old, "src/m.py")
-    learn(srv, old, "shop-rename-lesson", ["src/m.py"])
+    files(old, "src/m.py", "src/n.py")
+    learn(srv, old, "shop-rename-lesson", ["src/m.py", "src/n.py"])
     os.rename(old, new)
     run = Harness(srv, new).start()
     assert "shop-rename-lesson" in run.context
@@ -115,3 +115,17 @@ def test_file_recall_follows_a_folder_that_took_over_a_gone_folders_memory_at_on
     run.mcp("kg_put_node", level="project", id="alpha-m-after-move", gist="m.py is read after the move.",
             touches=["src/m.py"])
     assert _recalled(srv, run, f"{new}/src/m.py") == ["alpha-m-after-move"]
+
+
+def test_files_every_project_has_are_no_evidence_an_unrelated_folder_of_that_name_is_the_project(srv):
+    mine, theirs = srv.project("bp/web"), srv.project("clientB/web")
+    files(mine, "README.md", "package.json", ".gitignore", ".github/workflows/ci.yml")
+    learn(srv, mine, "web-deploy-steps", ["package.json", "README.md", ".gitignore", ".github/workflows/ci.yml"])
+    os.rename(mine, mine + "-aside")  # moved aside a moment (a re-clone, a branch switch)
+    files(theirs, "README.md", "package.json", ".gitignore", ".github/workflows/ci.yml", "index.js")
+    run = Harness(srv, theirs).start()
+    assert "web-deploy-steps" not in run.context and "took over" not in run.context, run.context
+    assert f"holds the memory of {os.path.realpath(mine)}" in run.context.splitlines()[0], run.context
+    os.rename(mine + "-aside", mine)
+    back = Harness(srv, mine).start()
+    assert "web-deploy-steps" in back.context and "taken over" not in back.context, back.context

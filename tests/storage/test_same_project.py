@@ -40,6 +40,22 @@ def test_a_gone_folder_of_this_home_is_taken_on_evidence_and_one_of_another_mach
     assert L.choose_slug(lay, str(stranger)) == "svc"
 
 
+def test_files_any_project_has_and_a_single_file_are_no_evidence(tmp_path):
+    for name in ("README.md", "readme.rst", "LICENSE", "web/package.json", ".github/workflows/ci.yml",
+                 "requirements-dev.txt", "Makefile", ".gitignore", "go.mod", ".env.example"):
+        assert same_project.boilerplate(name), name
+    for name in ("src/readme_parser.py", "src/package.py", "docs/setup.md", "Makefile.am", "github/x.py"):
+        assert not same_project.boilerplate(name), name
+    for name in ("README.md", "package.json", ".gitignore", "src/app.py", "src/db.py"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("x")
+    assert not same_project.shows_same({"README.md", "package.json", ".gitignore"}, str(tmp_path))
+    assert not same_project.shows_same({"README.md", "package.json", "src/app.py"}, str(tmp_path))  # one file
+    assert same_project.shows_same({"README.md", "src/app.py", "src/db.py"}, str(tmp_path))
+    assert same_project.shows_same({"src/app.py", "src/db.py", "src/gone.py"}, str(tmp_path))  # two of three
+    assert not same_project.shows_same({"src/app.py", "src/gone.py"}, str(tmp_path))  # one of two: not most
+
+
 def test_a_resolved_path_under_a_link_out_of_home_is_named_through_the_link(tmp_path):
     from kg_actors.storage import home_paths
     home, data = tmp_path / "home", tmp_path / "data"
