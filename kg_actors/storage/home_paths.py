@@ -42,29 +42,48 @@ def home_side(path: str, home: str) -> str:
     return here
 
 
-def through_link(real: str, home: str) -> str | None:
+def through_link(real: str, home: str, now: float) -> str | None:
     """A real path outside home named as reached from it: under the target of one of home's top-level
     symlinks that lead out of it (`/data/code/app`, with `~/code` -> `/data/code`: `~/code/app`). What a
     harness that resolves its cwd sends (Claude Code, Codex) is then the project the link path is. None:
-    under no such link. The links are looked up again only when home's own entries change (its mtime)."""
-    for target, link in _links_out(home):
-        if real == target or real.startswith(target.rstrip("/") + "/"):
-            return link + real[len(target):]
+    under no such link.
+
+    The links are read again when home's own entries change (its mtime), and, at most once a `RELOOK`
+    (`now`: seconds, any clock), when a path is under none of them or the one it is under leads elsewhere
+    now: a link's target that did not exist (an unmounted disk) may appear, and a link on the way out may
+    be re-pointed (`ln -sfn`), neither of which touches home."""
+    links = _links_out(home, now)
+    for again in (False, True):
+        for target, link in links:
+            if real == target or real.startswith(target.rstrip("/") + "/"):
+                if again or not _due(home, now) or os.path.realpath(link) == target:
+                    return link + real[len(target):]
+                break  # its link leads elsewhere now: all are read again
+        if again or not _due(home, now):
+            return None
+        links = _links_out(home, now, fresh=True)
     return None
 
 
-# home -> (its mtime, (target, link) of each top-level symlink out of it, the longest target first)
-_LINKS: dict[str, tuple[int, tuple[tuple[str, str], ...]]] = {}
+RELOOK = 1.0  # seconds between two readings of home's links that home's mtime did not ask for
+
+# home -> (its mtime, when read, (target, link) of each top-level symlink out of it, the longest target first)
+_LINKS: dict[str, tuple[int, float, tuple[tuple[str, str], ...]]] = {}
 
 
-def _links_out(home: str) -> tuple[tuple[str, str], ...]:
+def _due(home: str, now: float) -> bool:
+    held = _LINKS.get(home)
+    return held is None or not 0 <= now - held[1] < RELOOK
+
+
+def _links_out(home: str, now: float, fresh: bool = False) -> tuple[tuple[str, str], ...]:
     try:
         mtime = os.stat(home).st_mtime_ns
     except OSError:
         return ()
     held = _LINKS.get(home)
-    if held is not None and held[0] == mtime:
-        return held[1]
+    if held is not None and held[0] == mtime and not fresh:
+        return held[2]
     found: dict[str, str] = {}
     try:
         entries = sorted(os.scandir(home), key=lambda e: e.name)
@@ -77,7 +96,7 @@ def _links_out(home: str) -> tuple[tuple[str, str], ...]:
         if not inside(target, home) and os.path.isdir(target) and target != "/":
             found.setdefault(target, entry.path)  # two links to one place: the first by name, always
     links = tuple(sorted(found.items(), key=lambda kv: -len(kv[0])))
-    _LINKS[home] = (mtime, links)
+    _LINKS[home] = (mtime, now, links)
     return links
 
 

@@ -168,7 +168,7 @@ def project_root(cwd: object, field: str = "cwd") -> str:
     h = str(home())
     real = home_paths.home_side(expanded, h)
     if not home_paths.inside(real, h):
-        real = home_paths.through_link(real, h) or real  # a harness that sent the link's resolved path
+        real = home_paths.through_link(real, h, time.monotonic()) or real  # a harness sent the resolved path
     if not home_paths.inside(real, h):
         shown = "" if real == os.path.normpath(expanded) else f" (it resolves to {real})"
         raise NotAProjectFolder(field, cwd, f"is outside the user's home ({h}){shown}; project folders must be "

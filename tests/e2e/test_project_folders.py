@@ -174,6 +174,29 @@ def test_a_repository_behind_a_symlink_in_home_gets_project_memory(srv, tmp_path
         mcp_call(srv, "kg_read", {"cwd": str(tmp_path / "data" / "other")})
 
 
+def test_a_home_link_whose_target_appears_later_or_is_re_pointed_leads_to_the_project_without_a_restart(srv,
+                                                                                                      tmp_path):
+    data = os.path.realpath(tmp_path / "mnt")
+    os.makedirs(f"{data}/ok/proj")
+    os.makedirs(f"{data}/v1/proj")
+    os.symlink(f"{data}/disk", srv.home / "disk")  # an unmounted disk when the server first looks
+    os.symlink(f"{data}/v1", f"{data}/cur")
+    os.symlink(f"{data}/cur", srv.home / "cur")
+    os.symlink(f"{data}/ok", srv.home / "ok")
+    run = Harness(srv, f"{data}/ok/proj").start()  # home's links are read now: ~/disk dangles
+    assert "session_id" in run.context and "outside your home" not in run.context, run.context
+    os.makedirs(f"{data}/disk/proj")  # mounted; home's own entries do not change
+    os.rename(f"{data}/v1", f"{data}/v2")
+    os.unlink(f"{data}/cur")
+    os.symlink(f"{data}/v2", f"{data}/cur")  # `ln -sfn v2 cur`: ~/cur now leads to v2
+    for cwd in (f"{data}/disk/proj", f"{data}/v2/proj"):
+        for _ in range(2000):  # looked up again within a second or so: many hooks' worth
+            run = Harness(srv, cwd).start()
+            if "outside your home" not in run.context:
+                break
+        assert "session_id" in run.context and "outside your home" not in run.context, run.context
+
+
 def test_doctor_names_a_renamed_repositorys_graph_and_its_way_back_works(server_factory):
     srv = server_factory(args=("--no-editor",))
     repo = srv.project("repos/r07")

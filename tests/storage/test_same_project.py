@@ -63,7 +63,28 @@ def test_a_resolved_path_under_a_link_out_of_home_is_named_through_the_link(tmp_
     home.mkdir()
     (home / "code2").symlink_to(data / "code")
     (home / "all").symlink_to(data)
-    assert home_paths.through_link(str(data / "code" / "app"), str(home)) == str(home / "code2" / "app")
-    assert home_paths.through_link(str(data / "code"), str(home)) == str(home / "code2")
-    assert home_paths.through_link(str(data / "codex"), str(home)) == str(home / "all" / "codex")
-    assert home_paths.through_link(str(tmp_path / "elsewhere"), str(home)) is None
+    assert home_paths.through_link(str(data / "code" / "app"), str(home), 0) == str(home / "code2" / "app")
+    assert home_paths.through_link(str(data / "code"), str(home), 0) == str(home / "code2")
+    assert home_paths.through_link(str(data / "codex"), str(home), 0) == str(home / "all" / "codex")
+    assert home_paths.through_link(str(tmp_path / "elsewhere"), str(home), 0) is None
+
+
+def test_home_links_are_looked_up_again_when_a_target_appears_or_a_link_on_the_way_is_re_pointed(tmp_path):
+    from kg_actors.storage import home_paths
+    home, data = tmp_path / "home", tmp_path / "data"
+    (data / "v1" / "app").mkdir(parents=True)
+    home.mkdir()
+    (home / "disk").symlink_to(data / "disk")  # an unmounted disk when first looked at
+    (data / "cur").symlink_to(data / "v1")
+    (home / "work").symlink_to(data / "cur")
+    h = str(home)
+    assert home_paths.through_link(str(data / "v1" / "app"), h, 100.0) == str(home / "work" / "app")
+    (data / "disk" / "proj").mkdir(parents=True)  # mounted: home's own entries did not change
+    assert home_paths.through_link(str(data / "disk" / "proj"), h, 100.5) is None  # looked again a second on
+    assert home_paths.through_link(str(data / "disk" / "proj"), h, 101.0) == str(home / "disk" / "proj")
+    (data / "v2" / "app").mkdir(parents=True)
+    (data / "cur").unlink()
+    (data / "cur").symlink_to(data / "v2")  # `ln -sfn v2 cur`
+    assert home_paths.through_link(str(data / "v1" / "app"), h, 101.5) == str(home / "work" / "app")  # as read
+    assert home_paths.through_link(str(data / "v1" / "app"), h, 102.0) is None  # ~/work leads elsewhere now
+    assert home_paths.through_link(str(data / "v2" / "app"), h, 102.5) == str(home / "work" / "app")
