@@ -252,10 +252,7 @@ class GraphState:
         return len(removed)
 
     def set_project_path(self, msg: m.SetProjectPath) -> None:
-        if self.graph.project_path != msg.path:
-            self.graph.project_path = msg.path
-            self.graph.meta_changed = True
-            self.graph.gen += 1
+        if self.graph.move_to(msg.path):
             self.derived.rerooted(self.graph)
 
     def absorb(self, msg: m.Absorb) -> list[str]:

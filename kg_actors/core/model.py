@@ -81,6 +81,14 @@ class GraphData:
         self.dropped_on_load: tuple[str, ...] = ()  # edges its file held that name no from, to and rel
 
     # -- snapshots
+    def move_to(self, project_path: str) -> bool:
+        """The project's folder is now `project_path` (saved with the next save); False: it already was."""
+        if self.project_path == project_path:
+            return False
+        self.project_path, self.meta_changed = project_path, True
+        self.gen += 1
+        return True
+
     def snapshot(self) -> GraphSnapshot:
         """The graph as it stands, frozen: O(what changed since the last call) (the first is O(graph))."""
         snap = self._snap
