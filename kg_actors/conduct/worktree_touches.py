@@ -6,13 +6,15 @@ lesson outlives the worktree.
 So is a file of the project itself named by its absolute or `~` path (through a symlink in home too), and
 a relative one with `./` or `..` steps is written plainly: one file, one touch, which recall and the
 touch checks meet. A path outside the project, one climbing out of it, and a Windows path (`C:\\...`,
-`src\\a.py`: no file of this machine can be told from it) are kept as sent."""
+`src\\a.py`: no file of this machine can be told from it) are kept as sent. A project edge's file end
+is named the same way (`edge_end`): one file, one edge."""
 
 from __future__ import annotations
 
 import posixpath
 from collections.abc import Sequence
 
+from ..core import ids
 from ..core.anchors import parse_touch, resolve_touch
 from ..storage import home_paths, layout as L
 from ..storage import work_trees
@@ -38,6 +40,14 @@ def as_in_checkout(touches: Sequence[str], project: str | None) -> list[str]:
         if named not in out:  # three spellings of one file: one touch
             out.append(named)
     return out
+
+
+def edge_end(end: str, project: str | None) -> str:
+    """A project edge's end that names a file of `project`, named as its touches are; a node id, a path
+    outside the project and what is no string (refused by the write) as sent."""
+    if not isinstance(end, str) or not project or not ids.is_artifact(end):
+        return end
+    return as_in_checkout([end], project)[0]
 
 
 def _in_project(full: str, project: str, home: str) -> str | None:

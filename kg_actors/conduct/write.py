@@ -154,6 +154,8 @@ async def put_edge(floor: Floor, sid: str | None, level: str, src: str, dst: str
     secrecy.refuse_secret_names([("from", src), ("to", dst), ("rel", rel)])
     notes, cut = await _checked(secrecy.clean_notes, notes, size=_chars(notes))
     view, wv = await _open(floor, sid, level, src)
+    if level == "project":  # a file of the project, however named, is one end (as a touch is one file)
+        src, dst = (worktree_touches.edge_end(end, _project_of(view, project_path)) for end in (src, dst))
     handle = await floor.level_handle(view, level, project_path)
     writer = graph_ops.Writer(session=sid, maintenance=wv is not None and wv.maintenance)
     # A project edge may name a user node: which of its bare ends the user graph holds. The
@@ -252,10 +254,16 @@ async def delete_edge(floor: Floor, sid: str | None, src: object, dst: object, r
     else:
         candidates = [(level, await floor.level_handle(view, level, project_path))]
     for lvl, handle in candidates:
-        if await handle.delete_edge(key=(src, dst, rel), now=floor.clock()):
-            floor.publish({"type": "edge_deleted", "level": lvl, "edge": {"from": src, "to": dst, "rel": rel},
-                           "source_session": sid, "project_path": _project_of(view, project_path)})
-            return lvl
+        keys = [(src, dst, rel)]
+        if lvl == "project":  # as sent (an edge stored before file ends were named plainly), then as now stored
+            root = _project_of(view, project_path)
+            keys.append((worktree_touches.edge_end(src, root), worktree_touches.edge_end(dst, root), rel))
+        for key in dict.fromkeys(keys):
+            if await handle.delete_edge(key=key, now=floor.clock()):
+                floor.publish({"type": "edge_deleted", "level": lvl, "source_session": sid,
+                               "edge": {"from": key[0], "to": key[1], "rel": rel},
+                               "project_path": _project_of(view, project_path)})
+                return lvl
     return None
 
 

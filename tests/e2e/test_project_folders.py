@@ -368,3 +368,22 @@ def test_touches_naming_one_file_of_the_project_in_several_spellings_are_stored_
         assert touch in line, line
     assert "./src" not in line and "src/../" not in line and "~/fr2" not in line and "fr2link" not in line, line
     assert line.count("src/auth.py") == 2, line  # the plain one and the one with a line: one touch each
+
+
+def test_a_file_end_of_a_project_edge_written_three_ways_is_one_edge(srv):
+    root = srv.project("edges/m")
+    os.makedirs(f"{root}/src")
+    open(f"{root}/src/y.py", "w").close()
+    h = learn(srv, root, "y-parser", "y.py holds the parser.")
+    for end in ("src/y.py", "./src/y.py", f"{root}/src/y.py", f"{os.path.realpath(root)}/src/y.py"):
+        h.mcp("kg_put_edge", level="project", **{"from": end, "to": "y-parser", "rel": "documented-by"})
+    h.mcp("kg_put_edge", level="project", **{"from": "/etc/hosts", "to": "y-parser", "rel": "documented-by"})
+    h.mcp("kg_put_node", level="user", id="y-user-habit", gist="Parsers get a fuzz test first.")
+    h.mcp("kg_put_edge", level="user", **{"from": "./notes/x.md", "to": "y-user-habit", "rel": "documented-by"})
+    assert "./notes/x.md --documented-by--> y-user-habit" in h.mcp("kg_read", id="y-user-habit")  # as written
+    read = h.mcp("kg_read", id="y-parser")
+    assert read.count("documented-by") == 2 and "src/y.py" in read and "/etc/hosts" in read, read
+    assert "./src/y.py" not in read and f"{root}/src" not in read, read
+    # Deleted by any of its spellings.
+    h.mcp("kg_delete_edge", **{"from": "./src/y.py", "to": "y-parser", "rel": "documented-by"})
+    assert "src/y.py" not in h.mcp("kg_read", id="y-parser")
