@@ -7,6 +7,8 @@ from __future__ import annotations
 import shlex
 from pathlib import Path
 
+from .storage import same_project
+
 
 def _moves(projects: Path, slug: str, to: str) -> str:
     store = shlex.quote(str(projects))
@@ -19,11 +21,20 @@ def taken_over(projects: Path, slug: str, gone: str, root: str, back: str) -> st
             f"{_moves(projects, slug, back)} gives that memory back to {gone}; `kg doctor` then names it.")
 
 
-def not_taken(projects: Path, slug: str, gone: str) -> str:
-    return (f"kg memory: {projects / slug} holds the memory of {gone}, a folder of this name not on this machine "
-            "now; nothing shows this folder is that project (the files its lessons touch are not here), so this "
-            "folder starts a memory of its own. If it is that project moved, `kg doctor` says how to give it "
-            "that memory.")
+def not_taken(projects: Path, slug: str, gone: str, files: set[str], beside: bool = False) -> str:
+    """`files`: the project-relative files the gone folder's lessons touch; `beside`: that folder bore another
+    name in this folder's parent (a rename), where it bore this one."""
+    if not files:
+        why = "its lessons touch no file: nothing tells this folder from that one"
+    elif not same_project.evidence(files):
+        why = ("the files its lessons touch are one, or ones any project may have (README, package.json...): "
+               "nothing tells this folder from that one")
+    else:
+        why = "nothing shows this folder is that project: the files its lessons touch are not here"
+    where = "a folder beside this one" if beside else "a folder of this name"
+    return (f"kg memory: {projects / slug} holds the memory of {gone}, {where} not on this machine now; {why}, "
+            f"so this folder starts a memory of its own. If it is that project {'renamed' if beside else 'moved'}, "
+            "`kg doctor` says how to give it that memory.")
 
 
 def bound_elsewhere(projects: Path, slug: str, taker: str, root: str, own: str) -> str:

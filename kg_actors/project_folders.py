@@ -47,18 +47,29 @@ class ProjectFolders:
                     self.slug_of.pop(gone, None)
                     self.taken[gone] = slug
                     self.notes[root] = say.taken_over(projects, slug, gone, root, L.hashed_slug(gone))
-            if root not in self.notes and (other := self._gone_of_this_name(root, slug)) is not None:
-                self.notes[root] = say.not_taken(projects, *other)
+            if root not in self.notes and (other := self._not_taken(root, slug)) is not None:
+                self.notes[root] = other
             if (taken := self.taken.get(root, was)) not in (None, slug) and self.root_of.get(taken, root) != root:
                 self.notes[root] = say.bound_elsewhere(projects, taken, self.root_of[taken], root, slug)
             self.slug_of[root], self.root_of[slug] = slug, root
         return f"project:{slug}"
 
     def _same(self, slug: str, root: str) -> bool:
+        return same_project.shows_same(self._files(slug), root)
+
+    def _files(self, slug: str) -> set[str]:
         files = self.touched(slug)
-        if files is None:
-            files = same_project.stored_touches(self.layout.project_graph(slug))
-        return same_project.shows_same(files, root)
+        return same_project.stored_touches(self.layout.project_graph(slug)) if files is None else files
+
+    def _not_taken(self, root: str, slug: str) -> str | None:
+        """What a folder given its own graph is told of a gone folder's graph it may be: one of its name, or
+        the one gone folder beside it (renamed); None: none."""
+        found, beside = self._gone_of_this_name(root, slug), False
+        if found is None:
+            found, beside = self._gone_beside(root, slug), True
+        if found is None:
+            return None
+        return say.not_taken(self.layout.projects, *found, self._files(found[0]), beside)
 
     def _gone_of_this_name(self, root: str, slug: str) -> tuple[str, str] | None:
         """(store folder, its gone folder) of this folder's name that was not taken for want of evidence."""
@@ -69,6 +80,18 @@ class ProjectFolders:
         if gone is None or os.path.basename(gone) != os.path.basename(root) or not L.folder_gone(gone):
             return None
         return plain, gone
+
+    def _gone_beside(self, root: str, slug: str) -> tuple[str, str] | None:
+        """(store folder, its gone folder) of the one graph whose folder, gone, was in this folder's parent."""
+        found = []
+        for other in self.layout.project_slugs():
+            if other == slug or L.holds_key(other):
+                continue
+            gone = self.root_of.get(other) or self._recorded(other)
+            if (gone is not None and gone != root and os.path.dirname(gone) == os.path.dirname(root)
+                    and L.folder_gone(gone) and L.project_root_ok(gone)):
+                found.append((other, gone))
+        return found[0] if len(found) == 1 else None  # two gone beside it: which it may be is anyone's guess
 
     def has_graph_for(self, root: str, loaded: Callable[[str], bool]) -> bool:
         """A graph stored (or loaded) for exactly this folder; unlike `project_key`, claims no slug."""

@@ -38,7 +38,9 @@ def check_project_folders(r: Notes, root: Path) -> None:
     if len(missing) > SAID_AT_MOST:
         r.note("project folders", f"{len(missing) - SAID_AT_MOST} more project graph(s) whose folder is not here")
     store = shlex.quote(str(layout.projects))
-    r.note("project folders", "a folder of the same name that opens takes its graph back; to give one to a renamed "
-                              f"folder: `kg stop`, move aside {store}/NEW if the renamed folder made one meanwhile, "
+    r.note("project folders", "a folder of the same name (or one renamed beside it) takes its graph back only on "
+                              "evidence it is that project: most of the files its lessons touch, two at least, are "
+                              "in it (files any project may have, README or package.json, do not count); to give "
+                              f"one to a moved or renamed folder without it: `kg stop`, move aside {store}/NEW if the renamed folder made one meanwhile, "
                               f"`mv {store}/OLD {store}/NEW` (NEW: the new folder's name), `kg start`; the "
                               "editor's Projects dialog removes one no longer wanted")

@@ -204,10 +204,15 @@ def test_doctor_names_a_renamed_repositorys_graph_and_its_way_back_works(server_
     learn(srv, repo, "r07-zebra-lesson", "The r07 zebra job runs nightly at two.")
     renamed = str(srv.home / "repos" / "r07-renamed")
     os.rename(repo, renamed)
-    assert "r07-zebra-lesson" not in Harness(srv, renamed).start().context  # it starts empty, as before
+    run = Harness(srv, renamed).start()
+    assert "r07-zebra-lesson" not in run.context  # it starts empty, as before, and is told where that memory is
+    graphs = srv.store / "projects"
+    told = run.context.splitlines()[0]
+    assert f"{graphs / 'r07'} holds the memory of {os.path.realpath(repo)}, a folder beside this one" in told, told
+    assert "its lessons touch no file" in told and "`kg doctor`" in told, told
     srv.stop()
     doctor = kg(["doctor"], srv.env).stdout
-    graphs = srv.store / "projects"
+    assert "takes its graph back only on evidence" in doctor and "README" in doctor, doctor
     assert f"--    project r07: its folder {repo} is not on this machine" in doctor, doctor
     assert f"its memory is in {graphs / 'r07'}" in doctor and f"mv {graphs}/OLD {graphs}/NEW" in doctor
     assert "project r07-renamed" not in doctor and "FAIL  project" not in doctor

@@ -42,6 +42,7 @@ def test_an_unrelated_folder_of_a_gone_folders_name_never_shares_its_memory(srv)
     assert "work-svc-lesson" not in run.context
     assert f"the memory of {os.path.realpath(work)}, a folder of this name not on this machine" in run.context
     assert "starts a memory of its own" in run.context.splitlines()[0], run.context  # told, in one line
+    assert "its lessons touch no file: nothing tells" in run.context.splitlines()[0], run.context
     learn(srv, hobby, "hobby-svc-lesson")
     os.rename(work + ".away", work)
     for _ in range(2):  # as served, and after a restart (what each graph records)
@@ -125,7 +126,8 @@ def test_files_every_project_has_are_no_evidence_an_unrelated_folder_of_that_nam
     files(theirs, "README.md", "package.json", ".gitignore", ".github/workflows/ci.yml", "index.js")
     run = Harness(srv, theirs).start()
     assert "web-deploy-steps" not in run.context and "took over" not in run.context, run.context
-    assert f"holds the memory of {os.path.realpath(mine)}" in run.context.splitlines()[0], run.context
+    told = run.context.splitlines()[0]
+    assert f"holds the memory of {os.path.realpath(mine)}" in told and "any project may have" in told, told
     os.rename(mine + "-aside", mine)
     back = Harness(srv, mine).start()
     assert "web-deploy-steps" in back.context and "taken over" not in back.context, back.context
