@@ -404,6 +404,9 @@ def parse_query(query: object) -> Terms:
     if len(query) > C.QUERY_MAX_CHARS:
         raise InvalidInput("query", f"is {len(query)} characters; at most {C.QUERY_MAX_CHARS}")
     terms = query_terms(query, short=True)
+    if not terms and any(c.isalnum() for c in query):
+        raise InvalidInput("query", "holds only words too common to search (such as 'a' or 'I'); add a word "
+                                    "naming what to find")
     if not terms:
         raise InvalidInput("query", "must contain at least one word")
     return terms

@@ -130,12 +130,18 @@ def _camel(raw: str, lowered: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
 # "5" was dropped. Articles, "I" and the letters contractions leave ("don t") say nothing.
 _SHORT_SPLIT = re.compile(r"[-_]+")
 _SHORT_UNSAID = frozenset("aistdm")
+# A letter named with `++` or `#` (c++, c#, f#) is a language: a term of its own, not the letter ("c++" found
+# "the C build" first). Prose punctuation around it goes, as around any word.
+_SHORT_NAMED = re.compile(r"[^\w+#]*([a-z](?:\+\+|#))[^\w+#]*")
 
 
 @lru_cache(maxsize=1 << 15)
 def _shorts(lowered: str) -> tuple[str, ...]:
     out = []
     for part in _SHORT_SPLIT.split(lowered):
+        if named := _SHORT_NAMED.fullmatch(part):
+            out.append(named.group(1))
+            continue
         part = _EDGES.sub("", part)
         if len(part) == 1 and part.isascii() and part.isalnum() and part not in _SHORT_UNSAID:
             out.append(part)

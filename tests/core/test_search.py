@@ -524,13 +524,26 @@ def test_format_echo_of_long_query_is_clipped():
 # -- bad queries
 
 
-# "b" and "c" alone are words now (plan b, C): an article and "I" are not.
-@pytest.mark.parametrize("query", ["", "   \n\t", None, "- . _", "a I"])
+@pytest.mark.parametrize("query", ["", "   \n\t", None, "- . _"])
 def test_query_without_words_is_invalid(query):
     with pytest.raises(InvalidInput) as err:
         parse_query(query)
     assert err.value.field == "query"
     assert err.value.rule == "must contain at least one word"
+
+
+# "b" and "c" alone are words now (plan b, C): an article and "I" are not, and the refusal says so.
+@pytest.mark.parametrize("query", ["a", "I", "a I", "(a)"])
+def test_a_query_of_words_too_common_to_search_is_refused_as_such(query):
+    with pytest.raises(InvalidInput) as err:
+        parse_query(query)
+    assert err.value.field == "query" and err.value.rule.startswith("holds only words too common to search")
+
+
+def test_a_letter_named_with_plus_plus_or_hash_is_a_term_of_its_own():
+    assert parse_query("c++").unigrams == ("c++",)
+    assert parse_query("(C#), F#.").unigrams == ("c#", "f#")
+    assert parse_query("the C build").unigrams == ("the", "c", "build")
 
 
 def test_query_over_the_char_cap_is_invalid():

@@ -56,3 +56,26 @@ async def test_kg_search_counts_a_one_character_word(srv):
         text = await agent.ok("kg_search", query="topic 5")
     listed = [w.strip("*:,()[]") for w in text.split() if w.strip("*:,()[]").startswith("big-node-number-")]
     assert len(listed) >= 4 and all(_on_topic_5(i) for i in listed[:4]), text
+
+
+async def test_c_plus_plus_c_sharp_and_f_sharp_are_terms_of_their_own_and_a_query_of_common_words_is_named(srv):
+    async with Client(srv.url + "/") as c:
+        agent = await Session.open(c, cwd=srv.paths["big"])
+        for nid, gist in (("c-lang-build", "the C build uses musl statically"),
+                          ("cpp-abi-rule", "c++ builds need the old ABI flag"),
+                          ("csharp-nullable", "C# projects enable nullable reference types"),
+                          ("fsharp-order", "F# files compile in the order the project lists them")):
+            await agent.ok("kg_put_node", level="project", id=nid, gist=gist)
+        for query, first, never in (("c++", "cpp-abi-rule", "c-lang-build"), ("C#", "csharp-nullable", "c-lang-build"),
+                                    ("f#", "fsharp-order", "c-lang-build"), ("the C build", "c-lang-build", None)):
+            text = await agent.ok("kg_search", query=query)
+            listed = [w.strip("*:,()[]") for w in text.split() if w.strip("*:,()[]") in
+                      ("c-lang-build", "cpp-abi-rule", "csharp-nullable", "fsharp-order")]
+            assert listed and listed[0] == first and never not in listed, (query, text)
+        for query in ("a", "I", "a I"):
+            said = await agent.err("kg_search", query=query)
+            assert "query" in said and "only words too common to search" in said, said
+        assert "must contain at least one word" in await agent.err("kg_search", query="!!")
+    with client(srv) as http:
+        out = http.get("/api/search", params={"level": "project", "project_path": srv.paths["big"], "q": "c++"}).json()
+    assert out["hits"] and out["hits"][0]["id"] == "cpp-abi-rule" and "c++" in out["terms"], out
