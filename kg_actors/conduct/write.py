@@ -81,7 +81,7 @@ async def put_node(floor: Floor, sid: str | None, level: str, node_id: str, gist
                    expected_fingerprint: str | None = None) -> NodeWritten:
     view, wv = await _open(floor, sid, level, node_id)
     handle = await floor.level_handle(view, level, project_path)
-    if ids.check_lookup_id(node_id) not in (await handle.current()).graph.nodes:
+    if ids.check_lookup_id(node_id) not in handle.view_now().graph.nodes:
         ids.check_node_id(node_id)  # a new id; one a hand edit left stays editable (the actor checks again)
     secrecy.refuse_secret_names([("id", node_id)])  # an id is stored as it is, like a gist
     touches, unmarked = touch_marks.cut_marks(touches)  # a touches line copied back from a read
