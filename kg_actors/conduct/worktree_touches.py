@@ -37,8 +37,7 @@ def as_in_checkout(touches: Sequence[str], project: str | None) -> list[str]:
             plain = posixpath.normpath(path) + ("/" if path.endswith("/") else "")
             there = plain if not plain.startswith("..") and plain not in (".", "./") else None
         named = touch.replace(path, there, 1) if there and path else touch
-        if named not in out:  # three spellings of one file: one touch
-            out.append(named)
+        out.append(named)  # three spellings of one file: the write keeps one, and says so
     return out
 
 
