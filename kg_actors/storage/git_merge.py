@@ -67,18 +67,12 @@ def plan(root: Path, base: str | None, ours: str, theirs: str, now: float, who: 
     changed_o = R.changed(root, base, ours, shards.ROOT)
     changed_t = R.changed(root, base, theirs, shards.ROOT)
     touched: dict[str, set[str]] = {}
-    by_side: tuple[set[str], set[str]] = (set(), set())
-    for side, changed in enumerate((changed_o, changed_t)):
-        for rel in changed:
-            found = shards.split_path(rel)
-            if found:
-                touched.setdefault(found[0], set()).add(found[1])
-                if found[1] != shards.META:  # meta.json alone: its folder path, each machine's own (rebuild.py)
-                    by_side[side].add(found[0])
+    for rel in changed_o + changed_t:
+        found = shards.split_path(rel)
+        if found:
+            touched.setdefault(found[0], set()).add(found[1])
     for key in sorted(set(lay_o) | set(lay_t)):
         kinds = {lay_b.get(key), lay_o.get(key), lay_t.get(key)}
-        if _removed_whole(key, lay_b, (lay_o, lay_t), by_side):
-            continue  # a graph folder one side renamed by hand (storage/folder_renames.py): its removal stands
         if "legacy" in kinds:
             merged = _merge_whole(root, key, (base, lay_b), (ours, lay_o), (theirs, lay_t), now=now,
                                   withheld=withheld.setdefault(key, []), machines=who.default)
@@ -90,14 +84,6 @@ def plan(root: Path, base: str | None, ours: str, theirs: str, now: float, who: 
                                                withheld.setdefault(key, []), who)
             conflicts += set_aside
     return Plan(out, frozenset(whole), tuple(conflicts), {k: v for k, v in withheld.items() if v})
-
-
-def _removed_whole(key: str, lay_b: dict[str, str], lays: tuple[dict[str, str], dict[str, str]],
-                   by_side: tuple[set[str], set[str]]) -> bool:
-    """A project graph's mirror folder one side removed whole while the other left its nodes as the base had them."""
-    if not key.startswith("project:") or lay_b.get(key) != "shards":
-        return False
-    return any(key not in lays[i] and key not in by_side[1 - i] for i in (0, 1))
 
 
 def _merge_whole(root: Path, key: str, *sides: tuple[str | None, dict[str, str]], now: float,

@@ -19,7 +19,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from . import files, folder_renames, graph_text, shards, user_files
+from . import files, graph_text, shards, user_files
 
 STATE = Path(".git") / "kg-mirror"
 
@@ -97,13 +97,6 @@ def forget(root: Path, key: str) -> None:
     remember_folder(root, key, None)
 
 
-def forget_record(root: Path, key: str) -> None:
-    """Graph `key` is mirrored no more (its folder renamed): its copy and stamp go."""
-    link = _link(root, key)
-    for path in (link, link.with_name(link.name + ".stat")):
-        path.unlink(missing_ok=True)
-
-
 def recorded_text(root: Path, key: str) -> str | None:
     """The graph file of `key` as last mirrored (None: no record, or one that does not read)."""
     try:
@@ -143,10 +136,6 @@ def update(root: Path, keep: dict[str, dict[str, Any] | graph_text.Indexed] | No
     indexed text), so a sync that follows can rebuild a graph file without reading it again."""
     files = graph_files(root)
     changed: list[str] = []
-    for old in folder_renames.renamed_by_hand(root, files):
-        # Renamed by hand: its mirror folder goes with the graph file (the commit records the move), and its record.
-        shutil.rmtree(root / shards.folder(old), ignore_errors=True)
-        forget_record(root, old)
     for key, rel in files.items():
         if key not in skip:  # left out of the commit, its mirror as last committed
             changed += update_one(root, key, rel, keep)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, TypeVarTuple
 from ..storage import git as G
 from ..storage import held_on_disk, layout as L, work_trees
 from ..storage.lock import StorageBusy
-from . import common, offline, renamed_graphs, waiting
+from . import common, offline, waiting
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -144,10 +144,6 @@ def cmd_sync(config: Config, remote: str | None, remember: bool) -> int:
     print(f"kg: {done} {G.shown(remote)}" + (" (the store is now a git repository)" if out.get("initialised") else ""))
     said = False
     for key, summary in sorted((out.get("graphs") or {}).items()):
-        renamed = renamed_graphs.describe(key, summary)
-        if renamed:
-            said = True
-            print(renamed)
         if not (common.changed_anything(summary) or summary.get("conflicts") or summary.get("kept")
                 or summary.get("dropped")):
             continue  # a graph whose files the merge touched with no node or edge changed (its own, sent back)

@@ -32,7 +32,7 @@ from ..storage import git as G
 from ..storage import commit_process, git_head, git_merge, git_read, held_on_disk, mirror
 from ..storage.layout import Layout
 from ..storage.machine_id import machine_id
-from . import common, rebuild, renamed_graphs
+from . import common, rebuild
 
 if TYPE_CHECKING:
     from ..directory import GraphDirectory
@@ -266,9 +266,6 @@ class StoreKeeper:
         out: dict[str, Any] = {}
         loaded = {h.key: h for h in self.directory.loaded()}
         found = await trio.to_thread.run_sync(rebuild.changes, self.root, outcome.before, outcome.changed)
-        for old, new in (await trio.to_thread.run_sync(renamed_graphs.found, self.root, found)).items():
-            out[new] = await self._renamed_there(found, old, new)
-            del found[old], found[new]
         for key, change in found.items():
             handle = loaded.get(key)
             if handle is None and load and self.layout.graph_file(key).exists():
@@ -295,19 +292,6 @@ class StoreKeeper:
                                   "project_path": self.directory.root_of(key)})
             out[key] = change.summary(machine_id(self.root))
         return out
-
-    async def _renamed_there(self, found: dict[str, rebuild.GraphChange], old: str, new: str) -> Summary:
-        """A graph the other machine renamed: the old one's actor stops and its folder goes to the trash (its
-        lessons are in the new one), the new one is written with this machine's folder; sessions find it there."""
-        here = await trio.to_thread.run_sync(renamed_graphs.folder_here, self.layout, old)
-        change = renamed_graphs.carried(found, old, new)
-        if old in {h.key for h in self.directory.loaded()} or self.layout.graph_file(old).exists():
-            await self.directory.remove_project(old.removeprefix("project:"), self.clock())
-        await trio.to_thread.run_sync(renamed_graphs.set_aside, self.layout, old, self.clock())
-        await trio.to_thread.run_sync(lambda: rebuild.rebuild(self.root, change, project_path=here))
-        if self.publish is not None:
-            self.publish({"type": "graph_replaced", "level": "project", "project_path": here})
-        return renamed_graphs.summary(change, old, here, machine_id(self.root))
 
     async def restore(self, key: str, at: str) -> Summary:
         """Put graph `key` back as it was at commit or date `at`, through the actor (disk wins)."""

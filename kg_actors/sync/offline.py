@@ -20,7 +20,7 @@ from ..storage import git as G
 from ..storage import git_head, git_merge, git_read, held_on_disk, mirror, shards
 from ..storage.layout import Layout
 from ..storage.machine_id import machine_id
-from . import common, rebuild, renamed_graphs
+from . import common, rebuild
 
 if TYPE_CHECKING:
     from ..storage.graph_text import Indexed
@@ -144,14 +144,7 @@ def sync(root: Path, remote: str, now: float) -> dict[str, Any]:
         held_on_disk.commit(root, now, "save before sync", keep=parsed)
         outcome = git_merge.fetch_merge_push(root, remote)
         graphs = {}
-        found = rebuild.changes(root, outcome.before, outcome.changed)
-        for old, new in renamed_graphs.found(root, found).items():  # renamed on the other machine: one graph
-            here, change = renamed_graphs.folder_here(layout, old), renamed_graphs.carried(found, old, new)
-            renamed_graphs.set_aside(layout, old, now)
-            rebuild.rebuild(root, change, project_path=here)
-            graphs[new] = renamed_graphs.summary(change, old, here, machine_id(root))
-            del found[old], found[new]
-        for key, change in found.items():
+        for key, change in rebuild.changes(root, outcome.before, outcome.changed).items():
             rebuild.rebuild(root, change, parsed.get(key))
             graphs[key] = change.summary(machine_id(root))
         git_head.remember(root, outcome.after)  # the graph files hold the merge now

@@ -70,17 +70,15 @@ def changes(root: Path, before: str | None, changed: tuple[str, ...]) -> dict[st
     return out
 
 
-def rebuild(root: Path, change: GraphChange, graph: dict[str, Any] | graph_text.Indexed | None = None,
-            project_path: str | None = None) -> None:
+def rebuild(root: Path, change: GraphChange, graph: dict[str, Any] | graph_text.Indexed | None = None) -> None:
     """Write graph `change.key`'s file of record from the merged mirror: the changed entries spliced
     into the file's text when it is in the server's format, else the parsed file patched and written
-    whole. `graph`: the file as it was before the merge, already parsed or indexed (`mirror.update`).
-    `project_path`: this machine's folder of a graph new here (one the other machine renamed)."""
+    whole. `graph`: the file as it was before the merge, already parsed or indexed (`mirror.update`)."""
     rel = R.legacy_rel(change.key)
     path = root / rel
     data = None
     # The project's folder on this machine stays this machine's: the other machine's commits record its own.
-    local = recorded_project_path(path) if path.exists() else project_path
+    local = recorded_project_path(path) if path.exists() else None
     if change.whole or not path.exists():
         full = change.merged if change.whole else shards.join(shards.read_folder(root, change.key))
     else:
