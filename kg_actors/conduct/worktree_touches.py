@@ -46,7 +46,9 @@ def edge_end(end: str, project: str | None) -> str:
     outside the project and what is no string (refused by the write) as sent."""
     if not isinstance(end, str) or not project or not ids.is_artifact(end):
         return end
-    return as_in_checkout([end], project)[0]
+    named = as_in_checkout([end], project)[0]
+    # A file at the project's top (README.md) keeps its `./`: an end without `/` or `~` is a node id.
+    return named if ids.is_artifact(named) else "./" + named
 
 
 def _in_project(full: str, project: str, home: str) -> str | None:

@@ -392,3 +392,15 @@ def test_a_file_end_of_a_project_edge_written_three_ways_is_one_edge(srv):
     # Deleted by any of its spellings.
     h.mcp("kg_delete_edge", **{"from": "./src/y.py", "to": "y-parser", "rel": "documented-by"})
     assert "src/y.py" not in h.mcp("kg_read", id="y-parser")
+
+
+def test_a_file_at_the_top_of_the_project_stays_a_file_end_of_an_edge(srv):
+    """README.md alone would read as a node id (removed at the next load as naming no node): it keeps `./`."""
+    root = srv.project("edges/top")
+    open(f"{root}/README.md", "w").close()
+    h = learn(srv, root, "top-readme-lesson", "The README says how to run it.")
+    for end in ("./README.md", f"{root}/README.md"):
+        reply = h.mcp("kg_put_edge", level="project", **{"from": "top-readme-lesson", "to": end, "rel": "cites"})
+        assert "names no node" not in reply, reply
+    read = h.mcp("kg_read", id="top-readme-lesson")
+    assert read.count("--cites--> ./README.md") == 1, read
