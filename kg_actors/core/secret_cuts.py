@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from .secret_anchors import anchored_runs
+
 SPACED_MIN_CHARS = 16  # characters spaced one apart: a key's prefix and a part of its body at least
 _SPACED = re.compile(r"(?<!\S)(?:\S ){%d,}\S(?!\S)" % (SPACED_MIN_CHARS - 1))
 # Hyphens before, after or doubled are cuts too (`ghp_-R7dL-…-XiOo-`): each class is disjoint from the next, so
@@ -28,13 +30,15 @@ _SK_PREFIX = re.compile(r"sk-(?:ant-|proj-|svcacct-|admin-)?")
 
 
 def cut_runs(text: str) -> Iterator[str]:
-    """Each run of `text` cut apart by single spaces, or by hyphens from a random string, the cuts taken out."""
+    """Each run of `text` cut apart by single spaces, or by hyphens from a random string, and each key cut apart
+    after its provider's prefix (core/secret_anchors.py), the cuts taken out."""
     for m in _SPACED.finditer(text) if " " in text else ():
         yield m.group(0).replace(" ", "")
     for m in _HYPHENATED.finditer(text) if "-" in text else ():
         run = m.group(0)
         if not words_only(run) and not _UUID.search(run):
             yield run.replace("-", "")
+    yield from anchored_runs(text)
 
 
 def words_only(text: str) -> bool:

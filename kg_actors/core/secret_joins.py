@@ -49,8 +49,10 @@ def joined_texts(gist: object, notes: list[object] | None, name: str = "notes") 
                 yield Joined(f"{name}[{i}]", unbroken, False)
             parts.append((f"{name}[{i}]", note))
     parts = [(field, _BREAK.sub("", text)) for field, text in parts]
-    for i, (first, a) in enumerate(parts):
-        for j in range(i + 1, min(i + JOINED_MAX_PARTS, len(parts))):
+    # Fewest fields first: a key cut across two of them is named by those two, not with a third before them.
+    for span in range(1, JOINED_MAX_PARTS):
+        for i, j in ((i, i + span) for i in range(len(parts) - span)):
+            first, a = parts[i]
             for between in _betweens(parts[i + 1:j]):
                 fields = " joined to ".join((first, *(f for f, _ in between), parts[j][0]))
                 yield Joined(fields, _tail(a) + "".join(t for _, t in between) + _head(parts[j][1]), False)

@@ -77,7 +77,9 @@ def test_a_part_of_a_key_left_by_hand_in_a_touch_or_a_name_is_held_as_a_write_wo
          "b": {"id": "b", "gist": "plain", "touches": ["docs/ghp_tokens.md"]}},
         {f"src/{first}->src/{rest}:pairs-with": {"from": f"src/{first}", "to": f"src/{rest}", "rel": "pairs-with"},
          f"a->{first.lower()}-notes:uses": {"from": "a", "to": f"{first.lower()}-notes", "rel": "uses"}})))
-    assert [(h.what, h.field) for h in found] == [("node", "touches[1]"), ("edge", "from"), ("edge", "to")]
+    # The two touches read joined give the whole key, cut after its prefix by a path (`…/cfg/…`): named by both.
+    assert [(h.what, h.field) for h in found] == [("node", "touches[1] joined to touches[2]"), ("edge", "from"),
+                                                  ("edge", "to")]
     assert all(first not in h.said() and first.lower() not in h.said() for h in found), [h.said() for h in found]
 
 

@@ -213,18 +213,19 @@ async def test_a_token_split_over_three_notes_or_around_a_note_is_refused(srv, s
 
 
 async def test_a_token_cut_in_two_with_words_around_each_part_is_refused(srv, session):
-    """Joined, "first half ghp_..." and "second half ..." make no key; the part holding the prefix is no prose."""
+    """The part holding the prefix is no prose; notes read joined at their seam make the key whole after its prefix
+    (the words between read as cuts), and are named together."""
     half = 21
     text = await session.err("kg_put_node", level="project", id="split-words-gist", gist="ci reads "
                              + GHP[:half] + "\ncontinues: " + GHP[half:])
     assert "NOT WRITTEN: gist holds what looks like part of a GitHub token (" in text, text
     text = await session.err("kg_put_node", level="project", id="split-words-notes", gist="a token in two notes",
                              notes=["first half " + GHP[:half], "second half " + GHP[half:]])
-    assert "NOT WRITTEN: notes[0] holds what looks like part of a GitHub token" in text, text
+    assert "NOT WRITTEN: notes[0] joined to notes[1] holds what looks like a GitHub token" in text, text
     await session.ok("kg_put_node", level="project", id="split-words-anchor", gist="a node to link to")
     text = await session.err("kg_put_edge", level="project", frm="split-words-anchor", to="src/ci.sh", rel="reads",
                              notes=["first half " + GHP[:half], "second half " + GHP[half:]])
-    assert "NOT WRITTEN: notes[0] holds what looks like part of a GitHub token" in text, text
+    assert "NOT WRITTEN: notes[0] joined to notes[1] holds what looks like a GitHub token" in text, text
     assert GHP[:half].encode() not in _stored(srv)
     # Prose about the prefix, a short name after it: stored as written.
     notes = ["GitHub tokens start with ghp_ and hold 36 characters", "the ghp_short1 fixture"]
@@ -237,7 +238,9 @@ async def test_a_token_split_across_two_touches_or_an_edge_s_two_ends_is_refused
     first, rest = GHP[:20], GHP[20:]
     text = await session.err("kg_put_node", level="project", id="split-touches", gist="CI token first half",
                              notes=["x"], touches=[f"cfg/{first}", f"cfg/{rest}"])
-    assert "NOT WRITTEN: touches[0] holds what looks like part of a GitHub token" in text and first not in text, text
+    # Read joined, the two paths give the whole key cut after its prefix (`…/cfg/…`): named by both touches.
+    assert "NOT WRITTEN: touches[0] joined to touches[1] holds what looks like a GitHub token" in text, text
+    assert first not in text
     for frm, to, field in (("split-anchor", f"src/{first}", "to"), (f"src/{first}", f"src/{rest}", "from"),
                            (f"{first.lower()}-notes", "split-anchor", "from")):
         text = await session.err("kg_put_edge", level="project", frm=frm, to=to, rel="pairs-with")
@@ -256,7 +259,7 @@ async def test_a_token_spaced_apart_or_cut_by_hyphens_is_refused_and_prose_so_cu
     for field, value in (("notes", [" ".join(GHP)]), ("notes", [hyphens]),
                          ("touches", ["cfg/" + hyphens[:21], "cfg/" + hyphens[22:]])):
         text = await session.err("kg_put_node", level="project", id="cut-apart", gist="CI token", **{field: value})
-        assert f"NOT WRITTEN: {field}[0] holds what looks like" in text and "GitHub token" in text, text
+        assert f"NOT WRITTEN: {field}[0] " in text and "GitHub token" in text, text  # touches: joined to touches[1]
     stored = _stored(srv)
     assert GHP[4:14].encode() not in stored and b"cut-apart" not in stored
     notes = ["a b c d e f g h i j k l m n o p q r s t u", "state-of-the-art write-ahead-log"]

@@ -1,0 +1,162 @@
+"""A key cut apart after its provider's prefix (`ghp_iK2Z WeqhFWCE …`, `AKIA JNRF BWVH …`, `sk-proj-D3.Hy.P3…`),
+given back whole for core/secrecy.py to read for the provider's shape.
+
+Prose is cut by spaces everywhere, so joining every such run would make keys of sentences: the prefix is the
+anchor. Where a provider's prefix (a gate of core/secret_shapes.py) starts a run, the pieces after it are joined
+across cuts (a space, `_`, `.`, `/` or `-`, with a key's own `-` or `_` beside it), as far as the provider's
+shape reads them and to a cut, and given back only when those pieces look cut from a random string: pieces that
+are all words or numbers are prose ("ghp_ tokens are rotated", "sk-learn pipelines use v2 ColumnTransformer").
+A UUID among them is an id (`dapi-<uuid>`), not a key. Each run is cut into pieces once, whatever the number of
+prefixes in it, and each prefix reads a bounded stretch of it: linear in the text."""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterator
+
+from .secret_shapes import GATES, SHAPES
+
+_L, _R = r"(?<![A-Za-z0-9])", r"(?![A-Za-z0-9])"
+JOINED_MAX_CHARS = 256  # of a key's body after its prefix: the longest provider key is shorter
+_HEAD_MAX_BEFORE = 2  # letters a gate may follow in its run (`s` of `sk_live_`, whose gate is `k_live_`)
+
+
+def _to_its_body(pattern: re.Pattern[str]) -> re.Pattern[str]:
+    """A shape read to where its key's body ends, not refused for a word glued after it by the join."""
+    source = pattern.pattern
+    return re.compile(source[:-len(_R)] if source.endswith(_R) else source, pattern.flags)
+
+
+def _shapes_by_gate() -> dict[str, tuple[re.Pattern[str], ...]]:
+    """Each prefix that starts a key (a gate starting with a letter, of a case-sensitive shape read from a run's
+    start), with the shapes to read after it: its own, and those of the shorter gates it starts with (`sk-ant-`
+    is read as Anthropic's and OpenAI's `sk-`, which refuses `ant-` itself)."""
+    own: dict[str, list[re.Pattern[str]]] = {}
+    for kind, pattern in SHAPES[1:]:
+        if pattern.flags & re.IGNORECASE or not pattern.pattern.startswith(_L):
+            continue
+        for gate in GATES[kind]:
+            if gate[0].isalpha():
+                own.setdefault(gate, []).append(_to_its_body(pattern))
+    return {gate: tuple(p for other, shapes in own.items() if gate.startswith(other) for p in shapes) for gate in own}
+
+
+_SHAPES_BY_GATE = _shapes_by_gate()
+_GATE = re.compile("|".join(re.escape(g) for g in sorted(_SHAPES_BY_GATE, key=len, reverse=True)))
+# A cut: one of a space, `.` or `/`, with a key's own `-` or `_` beside it; or one or two of `-` and `_`.
+_RUN = re.compile(r"[A-Za-z0-9]+(?:(?:[-_]?[ ./][-_]?|[-_]{1,2})[A-Za-z0-9]+)*")
+_PIECE = re.compile(r"[A-Za-z0-9]+")
+_AFTER_GATE = re.compile(r"[ ./_-]{0,2}(?=[A-Za-z0-9])")  # `ghp_ iK2Z…`, `AKIA JNRF…`: the gate, then a cut
+# The rest of a prefix its gate stops short of (`xox` of `xoxb-`, `shp` of `shpat_`), kept with its cut.
+_PREFIX_TAIL = re.compile(r"[a-z0-9]{1,5}[-_](?=[A-Za-z0-9])")
+# A word or a number: one case, Capitalized or camelCase (`GitHub`, `OpenAI`, `ChatGPT`), capitals as a plural
+# (`PATs`, `APIs`), an OS (`iOS`, `macOS`); a short version after it (`v2`, `Python3`).
+_WORD = re.compile(r"(?:[a-z]+|[A-Z]+|[A-Z]?[a-z]+(?:[A-Z][a-z]{2,})*|(?:[A-Z][a-z]{2,})+[A-Z]{2,3}|[A-Z]{2,}s|[a-z]{1,5}OS)"
+                   r"[0-9]{0,4}|[0-9]+")
+_VOWEL = re.compile(r"[aeiouyAEIOUY]")
+_CAPITAL_VOWEL = re.compile(r"[AEIOU]")
+_CONSONANTS = re.compile(r"[B-DF-HJ-NP-TV-Z]{4}")
+_UUID = re.compile(r"[0-9a-fA-F]{8}(?:[-_ ./][0-9a-fA-F]{4}){3}[-_ ./][0-9a-fA-F]{12}")
+
+
+class _Run:
+    """A run of pieces cut apart, from `start` in the text: its pieces, where each stands there and joined; and,
+    counted once for the run, how many pieces up to each are short, hold a small letter, or are no word."""
+
+    def __init__(self, text: str, start: int):
+        m = _RUN.match(text, start)
+        self.start, self.end = start, m.end() if m is not None else start
+        self.pieces: list[str] = []
+        self.at: list[int] = []  # each piece's start in the text
+        self.ends: list[int] = []  # each piece's end in the joined text
+        for p in _PIECE.finditer(text, start, self.end):
+            self.pieces.append(p.group())
+            self.at.append(p.start())
+            self.ends.append((self.ends[-1] if self.ends else 0) + len(p.group()))
+        self.joined = "".join(self.pieces)
+        self._counts: tuple[list[int], ...] = ()
+
+    def offset(self, pos: int) -> tuple[int, int]:
+        """The piece holding text position `pos` (a letter or digit of the run), and where `pos` is joined."""
+        i = bisect_right(self.at, pos) - 1
+        return i, self.ends[i] - len(self.pieces[i]) + pos - self.at[i]
+
+    def prose(self, first: int, last: int) -> bool:
+        """Whether pieces `first` to `last` are words or numbers, most longer than two characters (a key cut every
+        character or two is no words, though each piece be one). Pieces all in capitals, as AWS's key ids are
+        written, are read closer."""
+        if not self._counts:  # counted at the first prefix read in the run: each piece once, however many read it
+            self._counts = tuple([0] for _ in range(4))
+            for p in self.pieces:
+                for count, flag in zip(self._counts, (len(p) <= 2, not (p.isupper() or p.isdigit()),
+                                                      not _word(p, False), not _word(p, True)), strict=True):
+                    count.append(count[-1] + flag)
+        short, lower, loose, strict = (count[last + 1] - count[first] for count in self._counts)
+        return short * 2 <= last + 1 - first and (loose if lower else strict) == 0
+
+
+def anchored_runs(text: str) -> Iterator[str]:
+    """Each key a provider's prefix starts in `text` whose body is cut apart, the cuts taken out."""
+    run: _Run | None = None
+    last = ""
+    for gate in _GATE.finditer(text):
+        g0, g1 = gate.span()
+        head_start = g0
+        while head_start > 0 and text[head_start - 1].isascii() and text[head_start - 1].isalnum():
+            head_start -= 1
+        if g0 - head_start > _HEAD_MAX_BEFORE:
+            continue  # inside a longer word: no key's prefix (`monkey-`, `leaf_`)
+        heads = [g1]
+        if g1 and text[g1 - 1].isalnum() and (tail := _PREFIX_TAIL.match(text, g1)) is not None:
+            heads.insert(0, tail.end())
+        for head_end in heads:
+            after = _AFTER_GATE.match(text, head_end)
+            if after is None:
+                continue
+            body = after.end()
+            if run is None or not run.start <= body < run.end:
+                run = _Run(text, body)
+            found = _read(text, text[head_start:head_end], run, body, _SHAPES_BY_GATE[gate.group()])
+            if found is not None:
+                if found != last:  # a text repeating itself gives the same join at every prefix: read once
+                    yield found
+                last = found
+                break
+
+
+def _read(text: str, head: str, run: _Run, body: int, shapes: tuple[re.Pattern[str], ...]) -> str | None:
+    """The prefix and the pieces after it joined, as far as a shape reads them and to a cut, if those pieces
+    look cut from a random string."""
+    first, start = run.offset(body)
+    candidate = head + run.joined[start:start + JOINED_MAX_CHARS]
+    for shape in shapes:
+        m = shape.match(candidate)
+        if m is None or m.end() <= len(head):
+            continue
+        end = start + m.end() - len(head)  # where the match ends, joined
+        last = bisect_left(run.ends, end)
+        if last == len(run.ends) or run.ends[last] != end:  # not at a cut: read again to the cut before it
+            last -= 1
+            if last < first or (m := shape.match(candidate, 0, len(head) + run.ends[last] - start)) is None:
+                continue
+        if last == first:
+            continue  # one piece: no cut, read as written by every rule
+        if run.prose(first, last) or _UUID.search(text, body, run.at[last] + len(run.pieces[last])):
+            continue
+        return m.group()
+    return None
+
+
+def _word(piece: str, capitals: bool) -> bool:
+    """Whether a piece is a word or a number. A word of four letters or more has a vowel (`JNRF`, `BWVH` are cut
+    from a random string); among capitals, one of three letters or more has a vowel other than `Y`, no four
+    consonants in a row and no digits after it (`PACIFIC`, `NORTHEAST`, not `SPYR`, `TBB`, `LAH4`)."""
+    if piece.isdigit():
+        return True
+    letters = piece.rstrip("0123456789")
+    if _WORD.fullmatch(piece) is None:
+        return False
+    if capitals and len(letters) >= 3:
+        return letters == piece and _CAPITAL_VOWEL.search(piece) is not None and _CONSONANTS.search(piece) is None
+    return len(letters) < 4 or _VOWEL.search(letters) is not None

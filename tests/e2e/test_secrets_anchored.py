@@ -1,0 +1,63 @@
+"""A key cut apart after its provider's prefix by spaces, underscores, dots or slashes: a lesson an older kg stored
+with one is withheld from agents at load, and kg_put_node refuses a new one naming the field and the provider;
+prose after a prefix ("ghp_ tokens are rotated", "AKIA ids start every key") is shown and stored as written.
+
+A real `kg serve` on a store seeded as an older kg left it, real hook scripts, MCP tools over HTTP."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from e2e_helpers import start_server
+from hook_helpers import Harness, node, project_graph
+
+from kg_actors.testing import ServerProcess
+
+# Assembled: no file holds a whole key.
+DEPLOY = "The deploy token is " + "ghp_iK2Z" + " WeqhFWCE PyYngFb5 1yBMWXaS " + "CrUZoL8g here."
+AWS = "use " + "AKIA" + " JNRF BWVH IYCV " + "OZNR" + " for deploys"
+STRIPE = "sk_live_" + "_".join(("Q7fT", "b2Lm", "X9cD", "k4Rw", "P8nZ", "s3Hv"))
+OPENAI = "sk-proj-" + ".".join(("D3Hy", "P3MR", "Jg8N", "ZGrB", "OUTp", "7tBq", "HtJv", "aYAL"))
+PROSE = "ghp_ tokens are rotated every ninety days by the platform team; AKIA ids start every key"
+NOTES = ["sk-learn pipelines use v2 ColumnTransformer api docs here", "Deploy to ASIA PACIFIC NORTHEAST first"]
+MARK = "[withheld: holds what looks like"
+
+
+def _server(tmp_path) -> tuple[ServerProcess, str]:
+    root = ServerProcess(tmp_path).project("cut-keys-proj")
+    older = project_graph(root, [node("deploy-token", DEPLOY), node("aws-key", "the deploy key", notes=["ok", AWS]),
+                                 node("stripe-key", "billing", notes=[STRIPE], touches=["cfg/" + OPENAI]),
+                                 node("key-prefixes", PROSE, notes=NOTES)])
+    return start_server(tmp_path, projects={"cut-keys-proj": older}), root
+
+
+def test_an_older_kgs_cut_keys_are_withheld_new_ones_refused_and_prose_after_a_prefix_kept(tmp_path):
+    srv, root = _server(tmp_path)
+    try:
+        h = Harness(srv, root)
+        assert h.start().context and h.kg_sid
+        for node_id, kind in (("deploy-token", "a GitHub token"), ("aws-key", "an AWS access key id"),
+                              ("stripe-key", "a Stripe key")):
+            held = h.mcp("kg_read", id=node_id, level="project")
+            assert f"{MARK} {kind}" in held, held
+            assert "WeqhFWCE" not in held and "BWVH" not in held and "b2Lm" not in held, held
+        shown = h.mcp("kg_read", id="key-prefixes", level="project")
+        assert PROSE in shown and all(note in shown for note in NOTES) and MARK not in shown, shown
+        # Written now: each cut key refused naming its field and provider; the prose stored as written.
+        for field, value, kind in (("gist", DEPLOY, "a GitHub token"), ("notes[1]", ["ok", AWS], "an AWS access key id"),
+                                   ("notes[0]", [STRIPE], "a Stripe key"),
+                                   ("touches[0]", ["cfg/" + OPENAI], "an OpenAI API key")):
+            args = {"gist": value} if field == "gist" else {"gist": "deploy keys",
+                                                             field.split("[")[0]: value}
+            with pytest.raises(AssertionError, match=rf"NOT WRITTEN: {field.replace('[', '.').replace(']', '.')} "
+                                                     rf"holds what looks like {kind}"):
+                h.mcp("kg_put_node", level="project", id="cut-again", **args)
+        said = h.mcp("kg_put_node", level="project", id="prefix-prose", gist=PROSE, notes=NOTES)
+        assert "NOT WRITTEN" not in said, said
+    finally:
+        srv.stop()
+    stored = json.loads((srv.store / "projects" / "cut-keys-proj" / "graph.json").read_text())["nodes"]
+    assert stored["prefix-prose"]["gist"] == PROSE and stored["prefix-prose"]["notes"] == NOTES
+    assert "cut-again" not in stored
+    assert stored["deploy-token"]["gist"] == DEPLOY  # the user's file is kept as written: only agents are spared
