@@ -130,9 +130,12 @@ NAMED_BY_PREFIX: tuple[tuple[str, str], ...] = (("sk-ant-", "an Anthropic API ke
 
 # Credentials the standards print as their examples, known to every reader (as AWS's AKIAIOSFODNN7EXAMPLE): a
 # lesson quoting one quotes the document. RFC 7617's and RFC 2617's Basic `Aladdin:open sesame`, RFC 6749's
-# client `s6BhdRkqt3:gX1fBat3bV`, its access and refresh tokens. Without base64's padding.
+# client `s6BhdRkqt3:gX1fBat3bV`, its access and refresh tokens; jwt.io's example token (HS256, "John Doe"). Without
+# base64's padding.
 DOCUMENTED_EXAMPLES = frozenset(("QWxhZGRpbjpvcGVuIHNlc2FtZQ", "czZCaGRSa3F0MzpnWDFmQmF0M2JW", "2YotnFZFEjr1zCsicMWpAA",
-                                 "tGzv3JOkF0XG5Qx2TlKWIA"))
+                                 "tGzv3JOkF0XG5Qx2TlKWIA",
+                                 "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwia"
+                                 "WF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"))
 
 # Header forms whose value must look like base64 or a token, not a word ("Authorization: Basic credentials are...").
 HEADERS = ("a basic auth header", "a token in an authorization header")

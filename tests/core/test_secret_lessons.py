@@ -13,6 +13,9 @@ from kg_actors.core import secrecy
 
 RANDOM = "Kx9mQ2vLp4Za7" + "Rt5Wq8Ny3Bc6"
 HEX40 = "3f7a9c2e1b8d4f6a" + "0c5e9b2d7f1a3c8e4b6d9f01"
+# jwt.io's example token (HS256, "John Doe"), printed on its front page and in countless docs.
+JWT_IO = ("eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ"
+          ".SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c")
 
 
 def b64(text: str) -> str:
@@ -30,6 +33,9 @@ def b64(text: str) -> str:
     "-----BEGIN PRIVATE KEY----- followed by the body, then -----END PRIVATE KEY-----",
     "RFC 7617's example: Authorization: Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ== (Aladdin:open sesame).",
     "RFC 6749: Authorization: Basic czZCaGRSa3F0MzpnWDFmQmF0M2JW, then Bearer 2YotnFZFEjr1zCsicMWpAA",
+    "jwt.io's example token: " + JWT_IO,
+    "Authorization: Bearer " + JWT_IO + " is what the docs send",
+    "decode it at jwt.io: " + base64.b64encode(JWT_IO.encode()).decode(),
 ])
 def test_a_lesson_that_names_a_secret_without_one_passes(text):
     assert secrecy.find(text) is None
@@ -47,6 +53,7 @@ def test_a_lesson_that_names_a_secret_without_one_passes(text):
     ("-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED", "a private key"),
     ('"key": "-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBgkqhkiG9w0B"', "a private key"),
     ("Authorization: Basic " + b64("deploy:" + RANDOM), "a basic auth header"),
+    ("the session token: " + JWT_IO[:-12] + RANDOM[:12], "a JSON web token"),  # another signature: a real token
 ])
 def test_its_neighbour_that_holds_a_secret_is_refused(text, kind):
     found = secrecy.find(text)

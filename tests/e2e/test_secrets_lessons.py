@@ -1,8 +1,8 @@
 """Lessons about secrets that hold none are stored as written through MCP's kg_put_node (an outside audit found
 each refused): a registry's host name after `--password-stdin`, a URL with a user and no password after
-"secret:", base64 of an id, a PEM header named without a key body, RFC 7617's documented Basic example. Their
-secret-holding neighbours stay refused: a PEM header followed by its body, a URL with a password, base64 of a
-random token beside "token", a Basic header of another login.
+"secret:", base64 of an id, a PEM header named without a key body, RFC 7617's documented Basic example, jwt.io's
+example token. Their secret-holding neighbours stay refused: a PEM header followed by its body, a URL with a
+password, base64 of a random token beside "token", a Basic header of another login.
 """
 
 from __future__ import annotations
@@ -24,6 +24,8 @@ PEM = ("cryptography's load_pem_private_key needs the bytes including the '-----
        "line.")
 RFC = "RFC 7617's example: Authorization: Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ== (Aladdin:open sesame)."
 RANDOM = "Kx9mQ2vLp4Za7" + "Rt5Wq8Ny3Bc6"  # assembled here: no file holds it whole
+JWT_IO = ("jwt.io's example token: eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0"
+          "IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c (John Doe, HS256)")
 
 
 @pytest.fixture(scope="module")
@@ -46,6 +48,7 @@ async def session(srv):
     ("ssh-private-key-file", "what stays out of git", [OPENSSH]),
     ("pem-header-line", PEM, None),
     ("basic-auth-rfc-example", RFC, None),
+    ("jwt-io-example", JWT_IO, None),
 ])
 async def test_a_lesson_about_secrets_that_holds_none_is_stored_as_written(srv, session, node_id, gist, notes):
     args = {"notes": notes} if notes is not None else {}
