@@ -102,8 +102,8 @@ def anchored_runs(text: str) -> Iterator[str]:
     last = ""
     for gate in _GATE.finditer(text):
         g0, g1 = gate.span()
-        head_start = g0
-        while head_start > 0 and text[head_start - 1].isascii() and text[head_start - 1].isalnum():
+        head_start, floor = g0, max(0, g0 - _HEAD_MAX_BEFORE - 1)  # one step past the most: a word, not a head
+        while head_start > floor and text[head_start - 1].isascii() and text[head_start - 1].isalnum():
             head_start -= 1
         if g0 - head_start > _HEAD_MAX_BEFORE:
             continue  # inside a longer word: no key's prefix (`monkey-`, `leaf_`)
