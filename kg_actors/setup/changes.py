@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .plan import ClaudeFound, CodexFound, Found
+from .found import ClaudeFound, CodexFound, Found
 
 
 def _cli_plugin(c: ClaudeFound | CodexFound, found: Found, agent: str) -> list[str]:

@@ -17,7 +17,7 @@ from ..core import strict_json
 from . import SetupError
 from .files import UNTOUCHED, json_config, json_like, read_bytes, read_tree
 from .other_plugins import claude_others, installed_keys, with_rules, without_rules
-from .plan import ClaudeFound
+from .found import ClaudeFound
 from .plugin import MARKETPLACE, Rendered
 
 

@@ -26,7 +26,7 @@ from . import SetupError
 from .claude import cache_holds
 from .files import atomic_write, read_bytes
 from .other_plugins import codex_others
-from .plan import CodexFound
+from .found import CodexFound
 from .plugin import HOOKS_JSON, MARKETPLACE, Rendered
 
 # The hook events Codex knows (its app-server schema, HookEventName), as hooks.json spells them.

@@ -15,7 +15,7 @@ from .claude import read_json_object
 from .files import UNTOUCHED, json_like
 from ..env_rules import DEFAULT_PORT, ConfigError, env_port
 from .other_plugins import reaches_kg_memory, runs_kg_mcp
-from .plan import DesktopFound
+from .found import DesktopFound
 
 SERVER = "kg"
 

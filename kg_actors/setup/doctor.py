@@ -32,7 +32,8 @@ from .doctor_settings import check_settings
 from .doctor_others import check_project_plugins, here, kg_wired, without_others
 from .doctor_store import check_store
 from .files import CUT_SHORT, Record
-from .plan import CUSTOMIZED, UP_TO_DATE, Found, Step, plan_setup
+from .found import Found
+from .plan import CUSTOMIZED, UP_TO_DATE, Step, plan_setup
 from .recorded_env import recorded_ports
 from .run import Context, gather
 

@@ -14,7 +14,8 @@ import attrs
 from . import claude
 from .files import foreign_entry
 from .other_plugins import claude_others, doubled
-from .plan import Found, Step
+from .found import Found
+from .plan import Step
 
 OTHERS_KINDS = ("disable_other", "claude_drop_rules", "desktop_drop_other")  # undoing another kg memory's wiring
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import SetupError, opencode
 from .files import Record, atomic_write, customized, foreign_entry, missing_folders, read_bytes, unrecorded, writable_mode
-from .plan import OpenCodeFound
+from .found import OpenCodeFound
 from .plugin import kg_command, passed_env
 
 if TYPE_CHECKING:

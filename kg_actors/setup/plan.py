@@ -14,7 +14,9 @@ import attrs
 
 from . import name_taken, statusline
 from .files import customized, foreign_entry
-from .other_plugins import OtherPlugin, name_shared, permissions_of, rules_of_installed
+from .found import (AntigravityFound, ClaudeFound, CodexFound, DesktopFound, Found, GeminiFound,
+                    OpenCodeFound)
+from .other_plugins import name_shared, permissions_of, rules_of_installed
 
 STEPS = ("claude", "codex", "desktop", "gemini", "antigravity", "opencode", "gauge")
 TITLES = {"claude": "Claude Code", "codex": "Codex", "desktop": "Claude Desktop", "gemini": "Gemini CLI",
@@ -47,95 +49,6 @@ class Step:
         return TITLES.get(self.name, self.name)
 
 
-@attrs.frozen
-class ClaudeFound:
-    cli: str | None
-    error: str | None = None
-    marketplace: str | None = None  # where the registered kg-local marketplace points
-    installed: bool = False
-    enabled: bool = False
-    cache_current: bool = False  # the installed copy holds the rendered plugin
-    settings: dict[str, Any] | None = None  # its settings.json (for the quota gauge step)
-    own_server: str | None = None  # where the user's own `kg` MCP server entry is: it would hide or double the plugin's
-    own_remove: str = "claude mcp remove kg --scope user"  # the command that takes it out
-    own_entry: Any = None  # that entry: another program's server of that name is renamed, never removed
-    others: tuple[OtherPlugin, ...] = ()  # other kg memory plugins it enables (kg-memory's): each hook would run twice
-    in_projects: frozenset[str] = frozenset()  # plugins installed for a project or its local settings only
-
-
-@attrs.frozen
-class CodexFound:
-    cli: str | None
-    error: str | None = None
-    marketplace: str | None = None
-    installed: bool = False
-    enabled: bool = False
-    cache_current: bool = False
-    trusted: bool = False  # every hook of the plugin has a trust entry
-    own_server: str | None = None  # where the user's own `kg` MCP server entry is: it would hide or double the plugin's
-    others: tuple[OtherPlugin, ...] = ()
-    own_entry: Any = None
-
-
-@attrs.frozen
-class DesktopFound:
-    config: Path | None  # None: Claude Desktop is not installed
-    error: str | None = None
-    entry: dict[str, Any] | None = None  # its mcpServers.kg now
-    ours: dict[str, Any] | None = None  # what setup wrote last time, per the record
-    others: tuple[str, ...] = ()  # its other mcpServers that run `kg mcp` (kg-memory's knowledge-graph)
-
-
-@attrs.frozen
-class GeminiFound:
-    cli: str | None
-    settings: Path
-    present: bool = True  # `gemini` on PATH, or its ~/.gemini folder exists
-    error: str | None = None
-    installed: bool = False  # our hooks and MCP server are in its settings as setup would write them
-    foreign: bool = False  # its mcpServers.kg is someone else's (files.foreign_entry)
-    customized: bool = False  # its mcpServers.kg is kg's as the user changed it (files.customized): left so
-    entry: Any = None  # its mcpServers.kg now
-
-
-@attrs.frozen
-class OpenCodeFound:
-    cli: str | None
-    config: Path
-    present: bool = True  # `opencode` on PATH, or its config folder exists
-    error: str | None = None
-    installed: bool = False  # the plugin file and mcp.kg are as setup would write them
-    foreign: bool = False  # its mcp.kg is someone else's (files.foreign_entry)
-    plugin_current: bool = False  # the plugin file is as setup would write it
-    customized: bool = False  # its mcp.kg is kg's as the user changed it (files.customized): left so
-    entry: Any = None  # its mcp.kg now
-
-
-@attrs.frozen
-class AntigravityFound:
-    cli: str | None
-    package: Path  # the native plugin folder inside the installed plugin
-    installed: bool = False  # setup installed it (the record says so)
-
-
-@attrs.frozen
-class Found:
-    marketplace_dir: Path
-    marketplace_current: bool
-    plugin_key: str  # "kg-memory@kg-local"
-    desktop_entry: dict[str, Any]  # the entry setup writes
-    claude: ClaudeFound
-    codex: CodexFound
-    desktop: DesktopFound
-    gemini: GeminiFound | None = None
-    antigravity: AntigravityFound | None = None
-    opencode: OpenCodeFound | None = None
-    claude_settings: Path = Path("settings.json")  # Claude Code's settings.json (the gauge step's file)
-    kg_argv: tuple[str, ...] = ("kg",)
-    store: Path | None = None  # the store setup wires (the gauge's command names it)
-    default_store: Path = Path("~/.knowledge-graph")  # where a command naming no store records
-
-
 def parse_only(raw: str | None) -> tuple[str, ...]:
     if raw is None:  # `--only ""` names no step: an error, not every step
         return STEPS
@@ -166,10 +79,12 @@ def _marketplace(name: str, c: ClaudeFound | CodexFound, found: Found) -> Step |
         return Step(name, note=f"not found (no `{name}` on PATH): skipped")
     if c.error:
         return Step(name, note=c.error, problem=True)
-    if c.own_server and name_taken.another_programs(c.own_entry):
+    if c.own_server and kgs_entry(c.own_entry, found):
+        pass  # kg's own `kg mcp`, as the user added it: kept as they set it, the plugin installed beside it
+    elif c.own_server and name_taken.another_programs(c.own_entry):
         rename = name_taken.rename_claude if isinstance(c, ClaudeFound) else name_taken.rename_codex
         return _taken(name, c.own_server, c.own_entry, rename(c.own_entry))
-    if c.own_server:
+    elif c.own_server:
         # The plugin brings the `kg` server: beside the user's own it would be hidden (Codex) or doubled (Claude Code).
         remove = c.own_remove if isinstance(c, ClaudeFound) else "codex mcp remove kg"
         return Step(name, note=f"{c.own_server} is already set to something else; left untouched (the plugin's kg "
@@ -184,6 +99,21 @@ def _marketplace(name: str, c: ClaudeFound | CodexFound, found: Found) -> Step |
         acts.append(Action("run", f"add the local marketplace {market}",
                            (c.cli, "plugin", "marketplace", "add", mdir), fact="marketplace"))
     return acts
+
+
+def kgs_entry(entry: Any, found: Found) -> bool:
+    """The user's own MCP server entry named kg runs this kg's `kg mcp` (as setup would write it, or with their
+    additions): it is kg's, as the entry of the same kind in Claude Desktop, Gemini and OpenCode is."""
+    return entry is not None and (entry == found.desktop_entry or customized(entry, found.desktop_entry))
+
+
+def _own_kept(c: ClaudeFound | CodexFound, found: Found, acting: bool) -> str:
+    """What the step says of the user's own kg entry setup keeps. Codex reaches kg through it (it hides the
+    plugin's server of that name); Claude Code skips a plugin's server that runs the same command as one the
+    user configured, so kg's tools are listed once either way."""
+    if not (c.own_server and kgs_entry(c.own_entry, found)):
+        return "" if acting else UP_TO_DATE
+    return f"{c.own_server}: kg's entry, customized: left as you set it" if acting else CUSTOMIZED
 
 
 def _names_on(c: ClaudeFound) -> dict[str, Any]:
@@ -224,7 +154,7 @@ def _claude(found: Found) -> Step:
             acts.append(Action("claude_drop_rules", f"take the {which} of {other.key}'s tools ({rules[0]}"
                                                     f"{', ...' if len(rules) > 1 else ''}) out of "
                                                     f"{found.claude_settings}", tuple(rules), found.claude_settings))
-    return Step("claude", tuple(acts), note="" if acts else "up to date")
+    return Step("claude", tuple(acts), note=_own_kept(c, found, bool(acts)))
 
 
 def _disable_others(agent: str, c: ClaudeFound | CodexFound) -> list[Action]:
@@ -268,7 +198,7 @@ def _codex(found: Found) -> Step:
         acts.append(Action("codex_trust", f"trust the hooks of {key} (Codex runs no untrusted hook)",
                            (c.cli,), fact="trusted"))
     acts += _disable_others("codex", c)
-    return Step("codex", tuple(acts), note="" if acts else "up to date")
+    return Step("codex", tuple(acts), note=_own_kept(c, found, bool(acts)))
 
 
 def _gauge(found: Found) -> Step:

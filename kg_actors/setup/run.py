@@ -21,7 +21,8 @@ from .files import (CUT_SHORT, Record, atomic_write, customized, digest, foreign
                     remove_tree, unrecorded, write_tree)
 from ..harness import gemini_trust
 from .leftovers import elsewhere
-from .plan import STEPS, AntigravityFound, Found, GeminiFound, Step, Undo, plan_setup, plan_uninstall
+from .found import AntigravityFound, Found, GeminiFound
+from .plan import STEPS, Step, Undo, plan_setup, plan_uninstall
 from .plugin import AGY_DIR, MARKETPLACE, kg_command, marketplace_files, passed_env, plugin_source, render
 
 if TYPE_CHECKING:

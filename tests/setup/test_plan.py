@@ -8,7 +8,7 @@ import attrs
 import pytest
 
 from kg_actors.setup.plan import (
-    STEPS, AntigravityFound, ClaudeFound, CodexFound, DesktopFound, Found, GeminiFound, OpenCodeFound, Undo,
+    CUSTOMIZED, STEPS, AntigravityFound, ClaudeFound, CodexFound, DesktopFound, Found, GeminiFound, OpenCodeFound, Undo,
     parse_only, plan_setup, plan_uninstall,
 )
 from kg_actors.setup.files import foreign_entry
@@ -290,3 +290,20 @@ def test_setup_says_it_keeps_the_users_own_kg_entry_where_it_adds_only_the_hooks
     (step,) = plan_setup(found(opencode=o), ("opencode",))
     assert "kg MCP server" not in step.actions[0].text and "mcp.kg in /h/oc/opencode.json, kg's as you set it, stays" \
         in step.actions[0].text
+
+
+def test_the_users_own_entry_running_this_kgs_kg_mcp_is_kgs_in_claude_code_and_codex_too():
+    # `claude mcp add -s user kg -- /venv/bin/kg mcp` and `codex mcp add kg -- /venv/bin/kg mcp`: kg's entry, as
+    # Desktop, Gemini and OpenCode judge the same one; never "something else", never a removal.
+    mine = {"type": "stdio", "command": "/venv/bin/kg", "args": ["mcp"], "env": {}}
+    claude = ClaudeFound("/bin/claude", marketplace=str(MDIR), installed=True, enabled=True, cache_current=True,
+                         own_server="/h/.claude.json: mcpServers.kg", own_entry=mine)
+    codex = CodexFound("/bin/codex", marketplace=str(MDIR), installed=True, enabled=True, cache_current=True,
+                       trusted=True, own_server="/h/.codex/config.toml: [mcp_servers.kg]", own_entry=dict(ENTRY))
+    steps = plan_setup(found(claude=claude, codex=codex), ("claude", "codex"))
+    assert [(s.problem, s.actions, s.note) for s in steps] == [(False, (), CUSTOMIZED), (False, (), CUSTOMIZED)]
+    fresh = plan_setup(found(marketplace_current=False, claude=attrs.evolve(claude, installed=False),
+                             codex=attrs.evolve(codex, installed=False)), ("claude", "codex"))
+    for step in fresh:
+        assert not step.problem and "install" in " ".join(a.text for a in step.actions)
+        assert step.note.endswith("kg's entry, customized: left as you set it") and "remove" not in step.note
