@@ -326,6 +326,11 @@ class Undo:
     claude_settings: Path | None = None  # where the gauge step wrote, for records that did not keep it
     claude_unreadable: str | None = None  # why Claude Code's settings.json cannot be read, when it cannot
     claude_installed: frozenset[str] | None = None  # the plugins Claude Code has installed now (None: unknown)
+    entries_kept: frozenset[str] = frozenset()  # steps whose MCP server entry named kg is the user's: it stays
+
+
+def _and_server(step: str, undo: Undo) -> str:
+    return "" if step in undo.entries_kept else (" and the kg MCP server" if step == "opencode" else " and MCP server")
 
 
 def _still_installed(disabled: list[str], installed: frozenset[str] | None) -> tuple[list[str], list[str]]:
@@ -381,7 +386,7 @@ def plan_uninstall(undo: Undo) -> list[Step]:
         steps.append(Step(name, tuple(acts), note=left))
     if undo.done.get("gemini", {}).get("settings"):
         path = Path(undo.done["gemini"]["path"])
-        steps.append(Step("gemini", (Action("gemini_remove", f"remove the kg hooks and MCP server from {path}",
+        steps.append(Step("gemini", (Action("gemini_remove", f"remove the kg hooks{_and_server('gemini', undo)} from {path}",
                                             path=path),)))
     oc = undo.done.get("opencode", {})
     # A step that failed half-way kept only the plugin it wrote (or, before 2026-12, the plugin folder it made).
@@ -389,7 +394,7 @@ def plan_uninstall(undo: Undo) -> list[Step]:
                                     None)
     if oc.get("settings"):
         path = Path(oc["path"])
-        steps.append(Step("opencode", (Action("opencode_remove", f"remove the kg-memory plugin and the kg MCP server "
+        steps.append(Step("opencode", (Action("opencode_remove", f"remove the kg-memory plugin{_and_server('opencode', undo)} "
                                                                  f"from {path.parent}", path=path),)))
     elif half:
         steps.append(Step("opencode", (Action("opencode_plugin_remove", f"remove the kg-memory plugin {half} (its "

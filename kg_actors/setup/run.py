@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from . import SetupError, claude, codex, desktop, entry_kept, gemini, opencode, opencode_step, other_kg, statusline
+from . import (SetupError, claude, codex, desktop, entry_kept, gemini, opencode, opencode_step, other_kg, statusline,
+               undo_found)
 from .doctor_others import say_project_others
 from .files import (CUT_SHORT, Record, atomic_write, customized, digest, foreign_entry, locked, read_bytes, read_tree,
                     remove_tree, unrecorded, write_tree)
@@ -373,13 +374,7 @@ def uninstall(ctx: Context, plan_only: bool = False) -> int:
 
 
 def _undo(ctx: Context, record: Record) -> Undo:
-    files = {path: digest(read_bytes(path)) == after for path, (_before, after) in record.files().items()}
-    return Undo(record.data["done"], files, ctx.marketplace_dir, ctx.record_path,
-                record.data.get("plugin") or f"kg-memory@{MARKETPLACE}",
-                shutil.which("claude", path=ctx.env.get("PATH")), shutil.which("codex", path=ctx.env.get("PATH")),
-                shutil.which("agy", path=ctx.env.get("PATH")), claude.settings_path(ctx.env, ctx.home),
-                claude.unreadable(claude.settings_path(ctx.env, ctx.home)) if record.done("claude") else None,
-                claude.installed_now(ctx.env, ctx.home))
+    return undo_found.undo_of(record, ctx.env, ctx.home, ctx.marketplace_dir, ctx.record_path, ctx.plugin())
 
 
 def _rewrite(path: Path, change: Callable[[bytes, Path], bytes | None]) -> None:

@@ -307,3 +307,15 @@ def test_the_users_own_entry_running_this_kgs_kg_mcp_is_kgs_in_claude_code_and_c
     for step in fresh:
         assert not step.problem and "install" in " ".join(a.text for a in step.actions)
         assert step.note.endswith("kg's entry, customized: left as you set it") and "remove" not in step.note
+
+
+def test_uninstall_says_only_what_goes_when_the_users_own_kg_entry_stays():
+    done = {"gemini": {"settings": True, "path": "/h/.gemini/settings.json"},
+            "opencode": {"settings": True, "path": "/h/.config/opencode/opencode.json"}}
+    undo = Undo(done, {}, MDIR, Path("/s/record.json"), KEY)
+    said = [a.text for s in plan_uninstall(undo) for a in s.actions if s.name in ("gemini", "opencode")]
+    assert "MCP server" in said[0] and "MCP server" in said[1]
+    kept = [a.text for s in plan_uninstall(attrs.evolve(undo, entries_kept=frozenset({"gemini", "opencode"})))
+            for a in s.actions if s.name in ("gemini", "opencode")]
+    assert kept == ["remove the kg hooks from /h/.gemini/settings.json",
+                    "remove the kg-memory plugin from /h/.config/opencode"]
