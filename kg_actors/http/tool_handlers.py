@@ -96,7 +96,8 @@ class Tools:
     async def tool_kg_put_edge(self, harness: profiles.Harness, session_id: str, level: str, rel: str,
                                notes: list[str] | None = None, **ends: str) -> str:
         out = await write.put_edge(self.floor, session_id, level, ends["src"], ends["dst"], rel, notes)
-        return replies.edge_saved(ends["src"], ends["dst"], rel, level, out.credited, out.warnings)
+        # The ends as stored: a file of the project is named plainly (`./src/y.py` is `src/y.py`).
+        return replies.edge_saved(out.edge.src, out.edge.dst, rel, level, out.credited, out.warnings)
 
     async def tool_kg_delete_node(self, harness: profiles.Harness, session_id: str, id: str) -> str:
         level, removed = await write.delete_node(self.floor, session_id, id)

@@ -381,7 +381,8 @@ def test_a_file_end_of_a_project_edge_written_three_ways_is_one_edge(srv):
     open(f"{root}/src/y.py", "w").close()
     h = learn(srv, root, "y-parser", "y.py holds the parser.")
     for end in ("src/y.py", "./src/y.py", f"{root}/src/y.py", f"{os.path.realpath(root)}/src/y.py"):
-        h.mcp("kg_put_edge", level="project", **{"from": end, "to": "y-parser", "rel": "documented-by"})
+        reply = h.mcp("kg_put_edge", level="project", **{"from": end, "to": "y-parser", "rel": "documented-by"})
+        assert reply.startswith("Edge src/y.py->y-parser:documented-by saved"), reply  # named as stored
     h.mcp("kg_put_edge", level="project", **{"from": "/etc/hosts", "to": "y-parser", "rel": "documented-by"})
     h.mcp("kg_put_node", level="user", id="y-user-habit", gist="Parsers get a fuzz test first.")
     h.mcp("kg_put_edge", level="user", **{"from": "./notes/x.md", "to": "y-user-habit", "rel": "documented-by"})
