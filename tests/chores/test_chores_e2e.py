@@ -115,6 +115,13 @@ def _server(tmp_path, name: str, chores_json: str, mode: str = "write") -> tuple
     return srv, rec
 
 
+def _quota_left(srv: ServerProcess) -> None:
+    """A fresh Claude Code quota reading with room left (12% of the 5-hour window, 20% of the week)."""
+    frame = {"rate_limits": {"five_hour": {"used_percentage": 12, "resets_at": time.time() + 3600},
+                             "seven_day": {"used_percentage": 20, "resets_at": time.time() + 86400}}}
+    gauge_files.record_claude(srv.store, frame, time.time())
+
+
 def _session(srv: ServerProcess, kind: str = "claude") -> tuple[str, Harness]:
     """Serve; a project whose one node has an oversized gist (debt above the floor); a started session in it."""
     srv.start("--no-editor")
@@ -127,9 +134,7 @@ def _session(srv: ServerProcess, kind: str = "claude") -> tuple[str, Harness]:
 
 def test_a_prompt_dispatches_a_chore_to_the_runner_and_spacing_refuses_the_next(tmp_path):
     srv, rec = _server(tmp_path, "claude", json.dumps({"enabled": True, "timeout_s": 60}))
-    frame = {"rate_limits": {"five_hour": {"used_percentage": 12, "resets_at": time.time() + 3600},
-                             "seven_day": {"used_percentage": 20, "resets_at": time.time() + 86400}}}
-    gauge_files.record_claude(srv.store, frame, time.time())
+    _quota_left(srv)
     try:
         project, h = _session(srv)
         reply = h.prompt("how do deploys reach production?")
@@ -234,9 +239,7 @@ def test_a_gemini_prompt_dispatches_a_chore_too(tmp_path):
     import urllib.request
 
     srv, rec = _server(tmp_path, "claude", json.dumps({"enabled": True, "timeout_s": 60, "runner": "claude"}))
-    frame = {"rate_limits": {"five_hour": {"used_percentage": 12, "resets_at": time.time() + 3600},
-                             "seven_day": {"used_percentage": 20, "resets_at": time.time() + 86400}}}
-    gauge_files.record_claude(srv.store, frame, time.time())
+    _quota_left(srv)
 
     def gemini(event: str, body: dict) -> dict:
         req = urllib.request.Request(f"{srv.url}/api/gemini/{event}", json.dumps(body).encode(),
@@ -313,9 +316,7 @@ def test_a_configured_codex_bin_does_not_make_a_claude_sessions_chore_run_codex(
     codex.write_text("#!/bin/sh\necho codex ran > " + str(tmp_path / "codex-ran") + "\n")
     codex.chmod(0o755)
     srv, rec = _server(tmp_path, "claude", json.dumps({"enabled": True, "timeout_s": 60, "codex_bin": str(codex)}))
-    frame = {"rate_limits": {"five_hour": {"used_percentage": 12, "resets_at": time.time() + 3600},
-                             "seven_day": {"used_percentage": 20, "resets_at": time.time() + 86400}}}
-    gauge_files.record_claude(srv.store, frame, time.time())
+    _quota_left(srv)
     try:
         project, h = _session(srv)
         h.prompt("how do deploys reach production?")
@@ -336,9 +337,7 @@ def test_a_runs_outcome_says_whether_it_reached_kg_and_wrote(tmp_path, mode, out
     """Exit 0 is not "ok": the server counts the kg calls each run makes (its MCP URL names the run) and its
     writes; the run's line in chore_runs.jsonl and the Budget tab's endpoint say what it did."""
     srv, rec = _server(tmp_path, "claude", json.dumps({"enabled": True, "timeout_s": 60}), mode)
-    frame = {"rate_limits": {"five_hour": {"used_percentage": 12, "resets_at": time.time() + 3600},
-                             "seven_day": {"used_percentage": 20, "resets_at": time.time() + 86400}}}
-    gauge_files.record_claude(srv.store, frame, time.time())
+    _quota_left(srv)
     try:
         project, h = _session(srv)
         # The user's own session calls kg meanwhile: none of it is the run's.
