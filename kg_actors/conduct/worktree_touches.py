@@ -4,7 +4,7 @@ worktree are named as the main checkout's (storage/work_trees.py), so only then 
 lesson outlives the worktree.
 
 So is a file of the project itself named by its absolute or `~` path (through a symlink in home too), and
-a relative one with `./` or `..` steps is written plainly: one file, one touch, which recall and the
+a relative one with `./` or `..` steps or a doubled `/` is written plainly: one file, one touch, which recall and the
 touch checks meet. A path outside the project, one climbing out of it, and a Windows path (`C:\\...`,
 `src\\a.py`: no file of this machine can be told from it) are kept as sent. A project edge's file end
 is named the same way (`edge_end`): one file, one edge."""
@@ -33,7 +33,7 @@ def as_in_checkout(touches: Sequence[str], project: str | None) -> list[str]:
         path = parse_touch(touch)
         full = resolve_touch(path, None, home) if path and path.startswith(("/", "~/")) else None
         there = (work_trees.in_checkout(full, project, home) or _in_project(full, project, home)) if full else None
-        if path and not full and "\\" not in path and ("./" in path or path.endswith("/.") or "/.." in path):
+        if path and not full and "\\" not in path and ("./" in path or "//" in path or path.endswith("/.") or "/.." in path):
             plain = posixpath.normpath(path) + ("/" if path.endswith("/") else "")
             there = plain if not plain.startswith("..") and plain not in (".", "./") else None
         named = touch.replace(path, there, 1) if there and path else touch

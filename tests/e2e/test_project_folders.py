@@ -361,7 +361,7 @@ def test_touches_naming_one_file_of_the_project_in_several_spellings_are_stored_
         f.write("# auth\n")
     (srv.home / "fr2link").symlink_to(proj)
     h = learn(srv, proj, "touch-forms-lesson", "Auth keeps its tokens in one module.")
-    forms = ["./src/auth.py:3 (login)", "src/../src/auth.py", f"~/fr2/src/auth.py", f"{srv.home}/fr2link/src/auth.py",
+    forms = ["./src/auth.py:3 (login)", "src/../src/auth.py", "src//auth.py", f"~/fr2/src/auth.py", f"{srv.home}/fr2link/src/auth.py",
              "../outside.py", f"{srv.home}/elsewhere/notes.md", "C:\\Users\\x\\fr2\\src\\auth.py", "src\\auth.py"]
     h.mcp("kg_put_node", level="project", id="touch-forms-lesson", touches=forms,
           gist="Auth keeps its tokens in one module.")
@@ -371,7 +371,7 @@ def test_touches_naming_one_file_of_the_project_in_several_spellings_are_stored_
             "C:\\Users\\x\\fr2\\src\\auth.py", "src\\auth.py"]
     for touch in kept:
         assert touch in line, line
-    assert "./src" not in line and "src/../" not in line and "~/fr2" not in line and "fr2link" not in line, line
+    assert "./src" not in line and "src/../" not in line and "src//" not in line and "~/fr2" not in line and "fr2link" not in line, line
     assert line.count("src/auth.py") == 2, line  # the plain one and the one with a line: one touch each
 
 
@@ -380,7 +380,7 @@ def test_a_file_end_of_a_project_edge_written_three_ways_is_one_edge(srv):
     os.makedirs(f"{root}/src")
     open(f"{root}/src/y.py", "w").close()
     h = learn(srv, root, "y-parser", "y.py holds the parser.")
-    for end in ("src/y.py", "./src/y.py", f"{root}/src/y.py", f"{os.path.realpath(root)}/src/y.py"):
+    for end in ("src/y.py", "./src/y.py", "src//y.py", f"{root}/src/y.py", f"{os.path.realpath(root)}/src/y.py"):
         reply = h.mcp("kg_put_edge", level="project", **{"from": end, "to": "y-parser", "rel": "documented-by"})
         assert reply.startswith("Edge src/y.py->y-parser:documented-by saved"), reply  # named as stored
     h.mcp("kg_put_edge", level="project", **{"from": "/etc/hosts", "to": "y-parser", "rel": "documented-by"})
