@@ -410,8 +410,9 @@ def plan_uninstall(undo: Undo) -> list[Step]:
         path = Path(undo.done["desktop"]["config"])
         back = tuple(Action("desktop_other_back", f"put mcpServers.{name} back in {path} (setup removed it)", (name,),
                             path) for name in sorted(undo.done["desktop"].get("dropped") or {}))
-        steps.append(Step("desktop", (Action("desktop_remove", f"remove the kg MCP server from {path}", path=path),
-                                      *back)))
+        said = (f"leave mcpServers.kg in {path}: it is not what kg setup put there (yours, or another server of "
+                "that name)") if "desktop" in undo.entries_kept else f"remove the kg MCP server from {path}"
+        steps.append(Step("desktop", (Action("desktop_remove", said, path=path), *back)))
     gauge = undo.done.get("gauge", {})
     settings = gauge.get("path") or undo.claude_settings
     if gauge.get("statusline") and settings is not None and not undo.files.get(Path(settings), False):

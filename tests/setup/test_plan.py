@@ -311,11 +311,16 @@ def test_the_users_own_entry_running_this_kgs_kg_mcp_is_kgs_in_claude_code_and_c
 
 def test_uninstall_says_only_what_goes_when_the_users_own_kg_entry_stays():
     done = {"gemini": {"settings": True, "path": "/h/.gemini/settings.json"},
-            "opencode": {"settings": True, "path": "/h/.config/opencode/opencode.json"}}
+            "opencode": {"settings": True, "path": "/h/.config/opencode/opencode.json"},
+            "desktop": {"config": "/h/.config/Claude/claude_desktop_config.json"}}
     undo = Undo(done, {}, MDIR, Path("/s/record.json"), KEY)
-    said = [a.text for s in plan_uninstall(undo) for a in s.actions if s.name in ("gemini", "opencode")]
+    said = [a.text for s in plan_uninstall(undo) for a in s.actions if s.name in ("gemini", "opencode", "desktop")]
     assert "MCP server" in said[0] and "MCP server" in said[1]
-    kept = [a.text for s in plan_uninstall(attrs.evolve(undo, entries_kept=frozenset({"gemini", "opencode"})))
-            for a in s.actions if s.name in ("gemini", "opencode")]
+    assert said[2] == "remove the kg MCP server from /h/.config/Claude/claude_desktop_config.json"
+    everyone = frozenset({"gemini", "opencode", "desktop"})
+    kept = [a.text for s in plan_uninstall(attrs.evolve(undo, entries_kept=everyone))
+            for a in s.actions if s.name in ("gemini", "opencode", "desktop")]
     assert kept == ["remove the kg hooks from /h/.gemini/settings.json",
-                    "remove the kg-memory plugin from /h/.config/opencode"]
+                    "remove the kg-memory plugin from /h/.config/opencode",
+                    "leave mcpServers.kg in /h/.config/Claude/claude_desktop_config.json: it is not what kg setup "
+                    "put there (yours, or another server of that name)"]
