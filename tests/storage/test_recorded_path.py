@@ -17,6 +17,17 @@ def test_meta_written_last_is_read_alone(tmp_path):
     assert L.recorded_project_path(path) == str(tmp_path.resolve())
 
 
+def test_a_large_graph_is_read_by_its_tail_alone(tmp_path, monkeypatch):
+    nodes = {f"n{i}": {"id": f"n{i}", "gist": "x" * 400} for i in range(2000)}  # about 1 MB
+    raw = {"nodes": nodes, "edges": {}, "_meta": {"project_path": str(tmp_path)}}
+    path = write(tmp_path / "graph.json", json.dumps(raw))
+    seen = []
+    real = L._last_meta
+    monkeypatch.setattr(L, "_last_meta", lambda data: seen.append(len(data)) or real(data))
+    assert L.recorded_project_path(path) == str(tmp_path.resolve())
+    assert seen == [L._TAIL] and path.stat().st_size > 10 * L._TAIL  # one read of its tail, never the whole
+
+
 def test_a_meta_key_nested_in_a_node_is_never_taken_for_the_graphs(tmp_path):
     raw = {"_meta": {"project_path": str(tmp_path / "real")},
            "nodes": {"a": {"id": "a", "gist": "x", "_meta": {"project_path": "/elsewhere"}}}}
