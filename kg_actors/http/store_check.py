@@ -28,7 +28,8 @@ def named_store(scope: Mapping[str, Any]) -> str | None:
 def other_store(scope: Mapping[str, Any], root: Path) -> str | None:
     """Why this server must not serve the request: it names another store than `root`. None: it is ours."""
     said = named_store(scope)
-    if said is None or said == str(root) or Path(said).resolve() == root:  # as said, without a realpath call
+    # As said first, without a realpath call; realpath, unlike Path.resolve, never raises (a symlink loop).
+    if said is None or said == str(root) or os.path.realpath(said) == str(root):
         return None
     return (f"the kg server on this port serves {root}, not {said} (KG_HOME): it is another kg's; stop it "
             f"there (KG_HOME={shlex.quote(str(root))} kg stop), or give this store another port (KG_HTTP_PORT), "

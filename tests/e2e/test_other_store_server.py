@@ -59,8 +59,13 @@ def test_the_server_refuses_a_request_naming_another_store_and_serves_its_own(tm
         assert r.status_code == 409 and f"not {other}" in r.json()["error"], r.text
         own = httpx.post(srv.url + "/", json=call, headers={**MCP_HEADERS, "X-KG-Home": str(srv.store)}, timeout=30)
         assert own.status_code == 200 and "tools" in own.json()["result"], own.text
+        loop = tmp_path / "loop"
+        loop.symlink_to(loop)  # a store path no realpath ends: another store, never a server error
+        r = httpx.post(srv.url + "/", json=call, headers={**MCP_HEADERS, "X-KG-Home": str(loop)}, timeout=30)
+        assert r.status_code == 409 and f"not {loop}" in r.json()["error"]["message"], r.text
     finally:
         srv.kill()
+    assert "Traceback" not in srv.log.read_text()
 
 
 def test_the_hooks_print_nothing_of_another_stores_server(tmp_path):
