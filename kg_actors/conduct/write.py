@@ -244,8 +244,10 @@ async def _renamed_hint(floor: Floor, view: SessionView | None, node_id: str, le
 
 
 async def delete_edge(floor: Floor, sid: str | None, src: object, dst: object, rel: object,
-                      level: str | None = None, project_path: str | None = None) -> str | None:
-    """Delete an edge; its ends and rel as a request gave them (checked here)."""
+                      level: str | None = None, project_path: str | None = None
+                      ) -> tuple[str, tuple[str, str, str]] | None:
+    """Delete an edge; its ends and rel as a request gave them (checked here). Its level and key as it was
+    stored (a file end may have been sent in another spelling), or None: no such edge."""
     view = await floor.session(sid) if sid is not None else None
     src, dst = ids.check_endpoint(src, "from"), ids.check_endpoint(dst, "to")
     rel = ids.check_rel(rel)
@@ -263,7 +265,7 @@ async def delete_edge(floor: Floor, sid: str | None, src: object, dst: object, r
                 floor.publish({"type": "edge_deleted", "level": lvl, "source_session": sid,
                                "edge": {"from": key[0], "to": key[1], "rel": rel},
                                "project_path": _project_of(view, project_path)})
-                return lvl
+                return lvl, key
     return None
 
 

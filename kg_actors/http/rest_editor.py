@@ -232,9 +232,10 @@ def routes(runtime: RuntimeParts) -> list[Route]:
         level, project_path = where(request, body)
         _, root = await graph_of(level, project_path)
         src, dst, rel = body.get("from"), body.get("to"), body.get("rel")
-        lvl = await write.delete_edge(floor, None, src, dst, rel, level, root)
-        if lvl is None:
+        gone = await write.delete_edge(floor, None, src, dst, rel, level, root)
+        if gone is None:
             raise NotFound(f"edge {src}->{dst}:{rel} not found in the {level} graph")
+        lvl, (src, dst, rel) = gone  # as it was stored
         return JSONResponse({"deleted": {"from": src, "to": dst, "rel": rel}, "level": lvl, "project_path": root})
 
     # -- progress --------------------------------------------------------------

@@ -104,8 +104,11 @@ class Tools:
         return replies.node_deleted(id, level, removed)
 
     async def tool_kg_delete_edge(self, harness: profiles.Harness, session_id: str, rel: str, **ends: str) -> str:
-        level = await write.delete_edge(self.floor, session_id, ends["src"], ends["dst"], rel)
-        return replies.edge_deleted(ends["src"], ends["dst"], rel, level)
+        gone = await write.delete_edge(self.floor, session_id, ends["src"], ends["dst"], rel)
+        if gone is None:
+            return replies.edge_deleted(ends["src"], ends["dst"], rel, None)
+        level, (src, dst, _rel) = gone
+        return replies.edge_deleted(src, dst, rel, level)
 
     async def tool_kg_rename_node(self, harness: profiles.Harness, session_id: str, old_id: str, new_id: str,
                                   level: str | None = None) -> str:

@@ -391,7 +391,8 @@ def test_a_file_end_of_a_project_edge_written_three_ways_is_one_edge(srv):
     assert read.count("documented-by") == 2 and "src/y.py" in read and "/etc/hosts" in read, read
     assert "./src/y.py" not in read and f"{root}/src" not in read, read
     # Deleted by any of its spellings.
-    h.mcp("kg_delete_edge", **{"from": "./src/y.py", "to": "y-parser", "rel": "documented-by"})
+    gone = h.mcp("kg_delete_edge", **{"from": "./src/y.py", "to": "y-parser", "rel": "documented-by"})
+    assert gone.startswith("Edge deleted: src/y.py->y-parser:documented-by"), gone  # named as it was stored
     assert "src/y.py" not in h.mcp("kg_read", id="y-parser")
 
 
