@@ -12,6 +12,9 @@ command -v curl >/dev/null 2>&1 || exit 0
 # install) refuses it (409), and the hook prints nothing of that memory. Only an absolute path a header carries
 # as it is (the server reads a "%" as an escape); otherwise none is named, and any server serves it.
 kg_home=${KG_HOME:-${KG_STORAGE_ROOT:-${HOME:+$HOME/.knowledge-graph}}}
+# Named as kg reads it: `~/x` in HOME, a relative path from the folder the agent (and so the hook) runs in.
+case $kg_home in "~") kg_home=${HOME:-} ;; "~/"*) kg_home=${HOME:+$HOME/${kg_home#"~/"}} ;; /*|"") ;;
+  *) kg_home=$PWD/$kg_home ;; esac
 case $kg_home in /*%*|*"
 "*) kg_home= ;; /*) ;; *) kg_home= ;; esac
 

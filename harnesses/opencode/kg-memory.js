@@ -2,6 +2,7 @@
 // Preload and prompt recall go into the system prompt of the session's next model calls; file and shell
 // recall are appended to the tool's output. Any failure adds nothing: a session is never blocked.
 import { spawn } from "node:child_process"
+import { resolve } from "node:path"
 
 // `kg setup` writes this line: the installed kg and the environment it runs with.
 const SETTINGS = {}
@@ -11,7 +12,10 @@ const BASE = `http://127.0.0.1:${env.KG_HTTP_PORT || 8765}`
 const TIMEOUT_MS = 1000
 const SESSION_START_MS = 5000
 // The store this install serves (hooks/common.sh's rule): a server of another store refuses the request (409).
-const HOME_DIR = env.KG_HOME || env.KG_STORAGE_ROOT || (env.HOME ? `${env.HOME}/.knowledge-graph` : "")
+// Named as kg reads it: `~/x` in HOME, a relative path from the folder OpenCode runs in.
+const SAID = env.KG_HOME || env.KG_STORAGE_ROOT || (env.HOME ? `${env.HOME}/.knowledge-graph` : "")
+const HOME_DIR = SAID === "~" || SAID.startsWith("~/") ? (env.HOME ? env.HOME + SAID.slice(1) : "")
+  : SAID && !SAID.startsWith("/") ? resolve(SAID) : SAID
 const STORE = HOME_DIR.startsWith("/") ? { "x-kg-home": encodeURIComponent(HOME_DIR).replaceAll("%2F", "/") } : {}
 
 async function ask(event, body, timeout = TIMEOUT_MS) {

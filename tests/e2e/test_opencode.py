@@ -115,6 +115,19 @@ def test_the_plugin_adds_nothing_when_the_server_is_down(machine, tmp_path):
     assert out == {"first": [], "after": [], "tool": "# queue", "other": "plain"}
 
 
+@pytest.mark.parametrize("store", ["~/another-store", "another-store"])
+def test_the_plugin_adds_nothing_from_another_stores_server_named_from_home_or_relatively(machine, store):
+    """KG_HOME as kg reads it (`~/x` in HOME, relative from where OpenCode runs): it names a store this server
+    is not, so the server refuses every request, and the session gets none of that memory."""
+    srv, env, cli, root = machine
+    run = subprocess.run([NODE, "--input-type=module", "-e", DRIVER, str(opencode.plugin_path(env, srv.home)),
+                          str(root), "ses_other"], env={**env, "KG_HOME": store}, cwd=root,
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    out = json.loads(run.stdout)
+    assert out == {"first": [], "after": [], "tool": "# queue", "other": "plain"}, out
+
+
 def test_a_running_server_that_answers_nothing_holds_the_session_open_about_a_second(machine):
     # The plugin gave a running server 5 s to open a session, when every other ask gives up at 1 s.
     srv, env, cli, root = machine

@@ -10,6 +10,7 @@ import json
 import os
 
 import httpx
+import pytest
 from e2e_helpers import graph, kg, nodes_by_id, start_server
 from hook_helpers import MCP_HEADERS, Harness, hook_env, run_hook
 from test_shim import INITIALIZE, RawShim, _jsonrpc_lines, _request
@@ -68,14 +69,18 @@ def test_the_server_refuses_a_request_naming_another_store_and_serves_its_own(tm
     assert "Traceback" not in srv.log.read_text()
 
 
-def test_the_hooks_print_nothing_of_another_stores_server(tmp_path):
+@pytest.mark.parametrize("named", ["absolute", "tilde", "relative"])
+def test_the_hooks_print_nothing_of_another_stores_server(tmp_path, named):
+    """KG_HOME as kg reads it: `~/x` is in HOME, a relative path is from the folder the agent runs in (the
+    hooks run where the agent does, HOME in these runs); each names its store, which this server is not."""
     srv = start_server(tmp_path / "other")
     try:
         cwd = srv.project("proj")
         own = Harness(srv, cwd)
         assert own.start().context, "the server's own store's hooks are served"
         agent = Harness(srv, cwd)
-        env = hook_env(srv, KG_HOME=str(tmp_path / "agent-store"))
+        store = {"absolute": str(tmp_path / "agent-store"), "tilde": "~/agent-store", "relative": "agent-store"}
+        env = hook_env(srv, KG_HOME=store[named])
         started = agent.start(env=env)
         assert started.context == "" and started.rc == 0, started
         # SessionStart may tell the user why there is no memory: in `kg status`'s words, naming both stores.
@@ -84,6 +89,16 @@ def test_the_hooks_print_nothing_of_another_stores_server(tmp_path):
                     run_hook("pre_tool", {"session_id": agent.sid, "cwd": cwd, "hook_event_name": "PreToolUse",
                                           "tool_name": "Bash", "tool_input": {"command": "make"}}, env)):
             assert run.out == "" and run.rc == 0, run
+    finally:
+        srv.kill()
+
+
+@pytest.mark.parametrize("named", ["~/../store", "../store"])
+def test_the_hooks_own_store_named_from_home_or_relatively_is_served(tmp_path, named):
+    srv = start_server(tmp_path / "srv")
+    try:
+        run = Harness(srv, srv.project("proj")).start(env=hook_env(srv, KG_HOME=named))  # from HOME: the store
+        assert run.context, run
     finally:
         srv.kill()
 

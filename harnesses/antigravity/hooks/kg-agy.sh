@@ -10,6 +10,9 @@ command -v curl >/dev/null 2>&1 || exit 0
 KG_URL="http://127.0.0.1:${KG_HTTP_PORT:-8765}"
 # The store this install serves (hooks/common.sh's rule): a server of another store refuses the request.
 kg_home=${KG_HOME:-${KG_STORAGE_ROOT:-${HOME:+$HOME/.knowledge-graph}}}
+# Named as kg reads it: `~/x` in HOME, a relative path from the folder the agent (and so the hook) runs in.
+case $kg_home in "~") kg_home=${HOME:-} ;; "~/"*) kg_home=${HOME:+$HOME/${kg_home#"~/"}} ;; /*|"") ;;
+  *) kg_home=$PWD/$kg_home ;; esac
 case $kg_home in /*%*|*"
 "*) kg_home= ;; /*) ;; *) kg_home= ;; esac
 payload=$(tr -d '\000')  # a NUL is no JSON; a shell that is bash would warn of it on stderr
