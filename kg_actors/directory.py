@@ -377,11 +377,14 @@ class GraphDirectory:
         renamed: dict[str, str] = {}
         if level == "project":
             user = await self.get("user")
-            if self._refusals.get("user") or "user" in self._fell_back:
+            if self._refusals.get("user") or "user" in self._fell_back or "user" in self._missing:
                 # An unreadable user graph names no nodes, and one served from its previous save (a stand-in)
-                # lacks those written since: the project's edges to them must stay.
+                # or begun empty in place of a lost file lacks those written since: the project's edges to
+                # them must stay.
                 return
             outside = await user.node_ids()
+            if not outside:
+                return  # no user lessons at all (its file moved aside, or lost): a restore brings them back
             renames = user.snapshot().extra_meta.get(graph_ops.RENAMED_KEY)
             renamed = dict(renames) if isinstance(renames, dict) else {}
         try:

@@ -48,3 +48,28 @@ def test_a_projects_edges_to_user_lessons_stay_while_the_user_graph_is_its_previ
         srv.kill()
     assert EDGE in json.loads(graph.read_text())["edges"], "the project's edge to a user lesson was deleted"
     assert "removing edge" not in srv.log.read_text()
+
+
+@pytest.mark.parametrize("gone", ["moved aside", "lost with its journal"])
+def test_a_projects_edges_to_user_lessons_stay_while_the_user_graph_file_is_missing(tmp_path, gone):
+    """Moved aside (kg's own advice for an unreadable file) or lost: a restore brings the user lessons back,
+    and the project's edges to them must still be there to meet them."""
+    srv = ServerProcess(tmp_path)
+    cwd = srv.project("q")
+    folder = srv.store / "projects" / "q"
+    folder.mkdir(parents=True)
+    if gone == "lost with its journal":  # a journal begun on a user.json that is no longer there
+        (srv.store / "user.json.journal").write_text("")
+    graph = folder / "graph.json"
+    graph.write_text(json.dumps({"nodes": {"p1": _node("p1")},
+                                 "edges": {EDGE: {"from": "p1", "to": "u-new", "rel": "requires"}},
+                                 "_meta": {"versions": {}, "project_path": cwd}}))
+    srv.start("--no-editor")
+    try:
+        text, err = Conn(srv.port).tool("kg_read", cwd=cwd)
+        assert not err and "p1" in text, text
+        assert srv.stop() == 0
+    finally:
+        srv.kill()
+    assert EDGE in json.loads(graph.read_text())["edges"], "the project's edge to a user lesson was deleted"
+    assert "removing edge" not in srv.log.read_text()
