@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from .entry_refresh import reach_said
 from .found import ClaudeFound, CodexFound, Found
 
 
@@ -23,6 +26,12 @@ def _cli_plugin(c: ClaudeFound | CodexFound, found: Found, agent: str) -> list[s
     return out
 
 
+def _reach(entry: Any, found: Found) -> str:
+    """Where kg's entry sends `kg mcp` when it is not this store's server (a setup with another port or store)."""
+    reach = reach_said(entry, found.desktop_entry, found.default_store)
+    return f" (its kg tools reach another server: {reach})" if reach else ""
+
+
 def what_changed(name: str, found: Found) -> str:
     """Why the agent `name`, which setup wired, would be wired again: what differs from what it left."""
     out = []
@@ -37,11 +46,13 @@ def what_changed(name: str, found: Found) -> str:
     elif name == "desktop":
         d = found.desktop
         out.append(f"mcpServers.kg is gone from {d.config}" if d.entry is None
-                   else f"mcpServers.kg in {d.config} is not the entry setup wrote")
+                   else f"mcpServers.kg in {d.config} is not the entry setup wrote{_reach(d.entry, found)}")
     elif name == "gemini" and found.gemini is not None and not found.gemini.installed:
-        out.append(f"kg's hooks or MCP server in {found.gemini.settings} were removed or changed")
+        out.append(f"kg's hooks or MCP server in {found.gemini.settings} were removed or changed"
+                   f"{_reach(found.gemini.entry, found)}")
     elif name == "opencode" and found.opencode is not None:
-        out.append(f"the kg-memory plugin or mcp.kg in {found.opencode.config} was removed or changed")
+        out.append(f"the kg-memory plugin or mcp.kg in {found.opencode.config} was removed or changed"
+                   f"{_reach(found.opencode.entry, found)}")
     elif name == "gauge":
         out.append(f"Claude Code's status line in {found.claude_settings} no longer runs kg gauge")
     return "; ".join(out) or "it is no longer as setup left it"

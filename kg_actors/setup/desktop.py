@@ -12,7 +12,8 @@ from typing import Any
 
 from . import SetupError
 from .claude import read_json_object
-from .files import UNTOUCHED, json_like
+from .entry_refresh import recorded_entry, refreshed
+from .files import UNTOUCHED, Record, atomic_write, json_like, read_bytes
 from ..env_rules import DEFAULT_PORT, ConfigError, env_port
 from .other_plugins import reaches_kg_memory, runs_kg_mcp
 from .found import DesktopFound
@@ -36,7 +37,7 @@ def entry(command: list[str], env: dict[str, str]) -> dict[str, Any]:
     return out
 
 
-def find(env: dict[str, str], home: Path, ours: dict[str, Any] | None, platform: str = sys.platform) -> DesktopFound:
+def find(env: dict[str, str], home: Path, record: Record | None, platform: str = sys.platform) -> DesktopFound:
     path = config_path(env, home, platform)
     if not path.parent.is_dir():  # the app makes this folder on its first start
         return DesktopFound(None)
@@ -53,7 +54,19 @@ def find(env: dict[str, str], home: Path, ours: dict[str, Any] | None, platform:
         ports = frozenset((DEFAULT_PORT,))
     others = tuple(sorted(name for name, server in servers.items()
                           if name != SERVER and (runs_kg_mcp(server) or reaches_kg_memory(server, ports))))
-    return DesktopFound(path, None, servers.get(SERVER), ours, others)
+    theirs = servers.get(SERVER)
+    return DesktopFound(path, None, theirs, None if record is None else recorded_entry(record, "desktop", theirs, home),
+                        others)
+
+
+def write(record: Record, path: Path, want: dict[str, Any], home: Path) -> None:
+    """kg's entry as setup writes it now, the user's changes to its last one kept; `want` goes on record."""
+    raw = read_bytes(path)
+    data = json.loads(raw) if raw else {}
+    servers = data.get("mcpServers") if isinstance(data, dict) else None
+    theirs = servers.get(SERVER) if isinstance(servers, dict) else None
+    atomic_write(path, merged(raw, refreshed(theirs, want, recorded_entry(record, "desktop", theirs, home)), path))
+    record.mark("desktop", config=str(path), entry=want)
 
 
 def merged(raw: bytes | None, server: dict[str, Any], path: Path) -> bytes:

@@ -35,10 +35,11 @@ def digest(data: bytes | None) -> str | None:
 
 def foreign_entry(entry: object, want: object, recorded: object, wrote_unrecorded: bool = False) -> bool:
     """Whether an agent's MCP server entry named kg is someone else's, to be left alone: not what setup
-    writes now, nor what it wrote last time (`recorded`), nor kg's entry the user added to (customized).
+    writes now, nor what it wrote last time (`recorded`), nor kg's entry the user added to (customized), this
+    kg's or the one setup wrote last time (another kg path).
     `wrote_unrecorded`: an older setup wrote this file without keeping its entry; a `kg mcp` entry there is
     taken for that one."""
-    if entry is None or entry == want or entry == recorded or customized(entry, want):
+    if entry is None or entry == want or entry == recorded or customized(entry, want) or customized(entry, recorded):
         return False
     return not (wrote_unrecorded and _runs_kg_mcp(entry))
 

@@ -45,7 +45,7 @@ class DesktopFound:
     config: Path | None  # None: Claude Desktop is not installed
     error: str | None = None
     entry: dict[str, Any] | None = None  # its mcpServers.kg now
-    ours: dict[str, Any] | None = None  # what setup wrote last time, per the record
+    ours: dict[str, Any] | None = None  # what setup wrote last time, per the record (entry_refresh.recorded_entry)
     others: tuple[str, ...] = ()  # its other mcpServers that run `kg mcp` (kg-memory's knowledge-graph)
 
 
@@ -57,8 +57,9 @@ class GeminiFound:
     error: str | None = None
     installed: bool = False  # our hooks and MCP server are in its settings as setup would write them
     foreign: bool = False  # its mcpServers.kg is someone else's (files.foreign_entry)
-    customized: bool = False  # its mcpServers.kg is kg's as the user changed it (files.customized): left so
+    customized: bool = False  # its mcpServers.kg holds the user's changes to kg's entry: kept so
     entry: Any = None  # its mcpServers.kg now
+    target: Any = None  # what setup leaves as its mcpServers.kg (entry_refresh.refreshed); None: foreign or none
 
 
 @attrs.frozen
@@ -70,8 +71,10 @@ class OpenCodeFound:
     installed: bool = False  # the plugin file and mcp.kg are as setup would write them
     foreign: bool = False  # its mcp.kg is someone else's (files.foreign_entry)
     plugin_current: bool = False  # the plugin file is as setup would write it
-    customized: bool = False  # its mcp.kg is kg's as the user changed it (files.customized): left so
+    customized: bool = False  # its mcp.kg holds the user's changes to kg's entry: kept so
     entry: Any = None  # its mcp.kg now
+    target: Any = None  # what setup leaves as its mcp.kg (entry_refresh.refreshed); None: foreign or none
+    want: Any = None  # the mcp.kg setup writes
 
 
 @attrs.frozen

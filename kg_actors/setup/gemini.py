@@ -14,7 +14,7 @@ from typing import Any
 
 from ..harness import gemini as g
 from . import SetupError, jsonc
-from .files import UNTOUCHED, customized, json_config, json_like
+from .files import UNTOUCHED, json_config, json_like
 
 SERVER = "kg"
 SCRIPT = "hooks/gemini.sh"
@@ -65,11 +65,10 @@ def current(raw: bytes | None, path: Path) -> dict[str, Any]:
     return data
 
 
-def installed(data: dict[str, Any], want: dict[str, Any]) -> bool:
-    """Our hooks are there, and our server as setup writes it or as the user customized it."""
+def installed(data: dict[str, Any], want: dict[str, Any], server: Any) -> bool:
+    """Our hooks are there, and kg's server is `server` (what setup leaves there: its own, the user's changes kept)."""
     hooks = data.get("hooks", {})
-    server, ours = data.get("mcpServers", {}).get(SERVER), want["mcpServers"][SERVER]
-    return (server == ours or customized(server, ours)) and all(
+    return data.get("mcpServers", {}).get(SERVER) == server and all(
         any(group == w for group in hooks.get(event, [])) for event, (w,) in want["hooks"].items())
 
 
@@ -82,9 +81,9 @@ def by_hand(want: dict[str, Any]) -> str:
     return json.dumps(want, indent=2)
 
 
-def merged(raw: bytes | None, want: dict[str, Any], path: Path) -> bytes:
-    had = current(raw, path).get("mcpServers", {}).get(SERVER)
-    server = had if customized(had, want["mcpServers"][SERVER]) else want["mcpServers"][SERVER]  # the user's kept
+def merged(raw: bytes | None, want: dict[str, Any], path: Path, server: Any = None) -> bytes:
+    """The settings with our hooks and kg's server (`server`: what setup leaves there; by default what it writes)."""
+    server = want["mcpServers"][SERVER] if server is None else server
     data = without_ours(current(raw, path))
     if holds_comments(raw, path):
         raise SetupError(f"{path}: it holds comments, which Gemini reads and setup's rewrite would lose; left "

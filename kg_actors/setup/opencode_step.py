@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import SetupError, opencode
-from .files import Record, atomic_write, customized, foreign_entry, missing_folders, read_bytes, unrecorded, writable_mode
+from .entry_refresh import recorded_entry, refreshed
+from .files import Record, atomic_write, foreign_entry, missing_folders, read_bytes, unrecorded, writable_mode
 from .found import OpenCodeFound
 from .plugin import kg_command, passed_env
 
@@ -26,7 +27,7 @@ def want(plugin: Rendered, env: dict[str, str]) -> tuple[bytes, dict[str, Any]]:
     return opencode.plugin(template[0], kg_command(), passed), opencode.server(kg_command(), passed)
 
 
-def found(env: dict[str, str], home: Path, plugin: Rendered, done: dict[str, Any]) -> OpenCodeFound:
+def found(env: dict[str, str], home: Path, plugin: Rendered, record: Record) -> OpenCodeFound:
     path = opencode.config_path(env, home)
     cli = shutil.which("opencode", path=env.get("PATH"))
     try:
@@ -35,14 +36,16 @@ def found(env: dict[str, str], home: Path, plugin: Rendered, done: dict[str, Any
         code, entry = want(plugin, env)
         theirs = data.get("mcp", {}).get(opencode.SERVER)
         current = read_bytes(opencode.plugin_path(env, home)) == code
-        foreign = foreign_entry(theirs, entry, done.get("entry"), unrecorded(done))
-        changed = customized(theirs, entry)
-        if not foreign and not ((theirs == entry or changed) and current):
-            opencode.merged(raw, entry, path)  # one setup cannot add mcp.kg to is a problem before any write
+        recorded = recorded_entry(record, "opencode", theirs, home)
+        foreign = foreign_entry(theirs, entry, recorded, unrecorded(record.done("opencode")))
+        target = None if theirs is None or foreign else refreshed(theirs, entry, recorded)
+        kept = target is not None and theirs == target
+        if not foreign and not (kept and current):
+            opencode.merged(raw, target or entry, path)  # one setup cannot add mcp.kg to is a problem before any write
     except SetupError as exc:
         return OpenCodeFound(cli, path, True, str(exc))
-    return OpenCodeFound(cli, path, cli is not None or path.parent.is_dir(), None,
-                         (theirs == entry or changed) and current, foreign, current, changed, theirs)
+    return OpenCodeFound(cli, path, cli is not None or path.parent.is_dir(), None, kept and current, foreign, current,
+                         target is not None and target != entry, theirs, target, entry)
 
 
 def by_hand(env: dict[str, str], home: Path, plugin: Rendered) -> str | None:
@@ -80,7 +83,8 @@ def write(env: dict[str, str], home: Path, record: Record, config: Path, plugin:
     before = _refuse_foreign(target)
     raw = read_bytes(config)
     theirs = opencode.as_opencode_reads(raw, config)[0].get("mcp", {}).get(opencode.SERVER)
-    merged = opencode.merged(raw, theirs if customized(theirs, entry) else entry, config)  # the user's changes kept  # unreadable or not JSON: fails before any write
+    # The user's changes to setup's last entry kept; unreadable or not JSON: fails before any write.
+    merged = opencode.merged(raw, refreshed(theirs, entry, recorded_entry(record, "opencode", theirs, home)), config)
     writable_mode(config)  # read-only: the same
     made = missing_folders(target)
     record.note_made("opencode", target, config)

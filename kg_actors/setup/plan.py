@@ -13,6 +13,7 @@ from typing import Any
 import attrs
 
 from . import name_taken, statusline
+from .entry_refresh import elsewhere_fix, elsewhere_said, reach_said, refreshed, rewrite_said
 from .files import customized, foreign_entry
 from .found import (AntigravityFound, ClaudeFound, CodexFound, DesktopFound, Found, GeminiFound,
                     OpenCodeFound)
@@ -107,6 +108,19 @@ def kgs_entry(entry: Any, found: Found) -> bool:
     return entry is not None and (entry == found.desktop_entry or customized(entry, found.desktop_entry))
 
 
+def _own_elsewhere(name: str, c: ClaudeFound | CodexFound, found: Found, acts: list[Action]) -> Step | None:
+    """The step, failed, when the user's own kg entry kept beside the plugin reaches another server than this
+    store's: that entry is the one the agent runs, so every kg tool there fails."""
+    reach = reach_said(c.own_entry, found.desktop_entry, found.default_store) \
+        if c.own_server and kgs_entry(c.own_entry, found) else None
+    if reach is None:
+        return None
+    remove = c.own_remove if isinstance(c, ClaudeFound) else "codex mcp remove kg"
+    return Step(name, tuple(acts), note=elsewhere_said(str(c.own_server), reach), problem=True,
+                fix=f"set those variables in {c.own_server} to this store's, or take that entry out (`{remove}`: "
+                    f"the plugin's kg server takes its place), then kg setup --only {name}")
+
+
 def _own_kept(c: ClaudeFound | CodexFound, found: Found, acting: bool) -> str:
     """What the step says of the user's own kg entry setup keeps. Codex reaches kg through it (it hides the
     plugin's server of that name); Claude Code skips a plugin's server that runs the same command as one the
@@ -154,7 +168,7 @@ def _claude(found: Found) -> Step:
             acts.append(Action("claude_drop_rules", f"take the {which} of {other.key}'s tools ({rules[0]}"
                                                     f"{', ...' if len(rules) > 1 else ''}) out of "
                                                     f"{found.claude_settings}", tuple(rules), found.claude_settings))
-    return Step("claude", tuple(acts), note=_own_kept(c, found, bool(acts)))
+    return _own_elsewhere("claude", c, found, acts) or Step("claude", tuple(acts), note=_own_kept(c, found, bool(acts)))
 
 
 def _disable_others(agent: str, c: ClaudeFound | CodexFound) -> list[Action]:
@@ -198,7 +212,7 @@ def _codex(found: Found) -> Step:
         acts.append(Action("codex_trust", f"trust the hooks of {key} (Codex runs no untrusted hook)",
                            (c.cli,), fact="trusted"))
     acts += _disable_others("codex", c)
-    return Step("codex", tuple(acts), note=_own_kept(c, found, bool(acts)))
+    return _own_elsewhere("codex", c, found, acts) or Step("codex", tuple(acts), note=_own_kept(c, found, bool(acts)))
 
 
 def _gauge(found: Found) -> Step:
@@ -260,12 +274,36 @@ def _desktop(found: Found) -> Step:
     others = tuple(Action("desktop_drop_other", f"remove mcpServers.{name} from {d.config}: another kg memory server "
                                                 "(it runs a kg MCP server), which beside kg's doubles every kg tool (kg "
                                                 "uninstall puts it back)", (name,), d.config) for name in d.others)
-    if d.entry == found.desktop_entry or customized(d.entry, found.desktop_entry):
-        return Step("desktop", others, note="" if others else up_to_date(d.entry != found.desktop_entry))
-    if foreign_entry(d.entry, found.desktop_entry, d.ours):
+    want, foreign = found.desktop_entry, foreign_entry(d.entry, found.desktop_entry, d.ours)
+    target = refreshed(d.entry, want, d.ours)
+    if d.entry is not None and not foreign and d.entry == target:
+        return _kept_entry("desktop", f"{d.config}: mcpServers.kg", d.entry, found, others) or \
+            Step("desktop", others, note="" if others else up_to_date(d.entry != want))
+    if foreign:
         return _foreign("desktop", f"{d.config}: mcpServers.kg", d.entry)
-    return Step("desktop", (Action("desktop_write", f"add the kg MCP server (through `kg mcp`) to {d.config}",
-                                   path=d.config), *others))
+    said = (f"add the kg MCP server (through `kg mcp`) to {d.config}" if d.entry is None else
+            f"update kg's MCP server in {d.config} {rewrite_said(d.entry, target, want)}")
+    return Step("desktop", (Action("desktop_write", said, path=d.config), *others))
+
+
+def _kept_entry(step: str, where: str, entry: Any, found: Found, actions: tuple[Action, ...] = ()) -> Step | None:
+    """The step, failed, when kg's entry as the user set it (kept) reaches another server than this store's."""
+    reach = reach_said(entry, found.desktop_entry, found.default_store)
+    if reach is None:
+        return None
+    return Step(step, actions, note=elsewhere_said(where, reach), problem=True, fix=elsewhere_fix(where, step))
+
+
+def _server_said(where: str, entry: Any, target: Any, want: Any, found: Found) -> str | None:
+    """What a step that writes an agent's settings says of kg's server there (`want`: what setup writes; None:
+    it is written as setup writes it, said by the caller)."""
+    if entry is None or entry == target == want:
+        return None
+    if entry == target:
+        reach = reach_said(entry, found.desktop_entry, found.default_store)
+        return f"; its {where}, kg's as you set it, stays as it is" + (
+            f" (it reaches another kg server than this store's: {reach})" if reach else "")
+    return f"; update its {where} {rewrite_said(entry, target, want)}"
 
 
 def _gemini(found: Found) -> Step:
@@ -275,13 +313,14 @@ def _gemini(found: Found) -> Step:
     if g.error:
         return Step("gemini", note=g.error, problem=True)
     if g.installed and found.marketplace_current:
-        return Step("gemini", note=up_to_date(g.customized))
+        return _kept_entry("gemini", f"{g.settings}: mcpServers.kg", g.entry, found) or \
+            Step("gemini", note=up_to_date(g.customized))
     if g.foreign:
         return _foreign("gemini", f"{g.settings}: mcpServers.kg", g.entry)
-    server = "" if g.customized else " and the kg MCP server"  # kg's entry as the user set it is kept
-    kept = "; its mcpServers.kg, kg's as you set it, stays as it is" if g.customized else ""
+    kept = _server_said("mcpServers.kg", g.entry, g.target, found.desktop_entry, found)  # the same entry as Desktop's
+    server = "" if kept else " and the kg MCP server"
     return Step("gemini", (*_write_plugin(found), Action(
-        "gemini_write", f"add the kg hooks (SessionStart, BeforeAgent, AfterTool){server} to {g.settings}{kept}",
+        "gemini_write", f"add the kg hooks (SessionStart, BeforeAgent, AfterTool){server} to {g.settings}{kept or ''}",
         path=g.settings, fact="settings")))
 
 
@@ -292,10 +331,11 @@ def _opencode(found: Found) -> Step:
     if o.error:
         return Step("opencode", note=o.error, problem=True)
     if o.installed:
-        return Step("opencode", note=up_to_date(o.customized))
+        return _kept_entry("opencode", f"{o.config}: mcp.kg", o.entry, found) or \
+            Step("opencode", note=up_to_date(o.customized))
     if o.foreign:
         return _foreign("opencode", f"{o.config}: mcp.kg", o.entry)
-    server = f"; its mcp.kg in {o.config}, kg's as you set it, stays as it is" if o.customized else \
+    server = _server_said(f"mcp.kg in {o.config}", o.entry, o.target, o.want, found) or \
         f" and the kg MCP server to {o.config}"
     return Step("opencode", (Action("opencode_write", f"add the kg-memory plugin to {o.config.parent / 'plugin'}"
                                                       f"{server}", path=o.config, fact="settings"),))

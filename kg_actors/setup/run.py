@@ -15,14 +15,13 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from . import (SetupError, claude, codex, desktop, entry_kept, gemini, opencode, opencode_step, other_kg, statusline,
-               undo_found)
+from . import (SetupError, claude, codex, desktop, entry_kept, gemini, gemini_step, opencode, opencode_step, other_kg,
+               statusline, undo_found)
 from .doctor_others import say_project_others
-from .files import (CUT_SHORT, Record, atomic_write, customized, digest, foreign_entry, locked, read_bytes, read_tree,
-                    remove_tree, unrecorded, write_tree)
+from .files import CUT_SHORT, Record, atomic_write, locked, read_bytes, read_tree, remove_tree, write_tree
 from ..harness import gemini_trust
 from .leftovers import elsewhere
-from .found import AntigravityFound, Found, GeminiFound
+from .found import AntigravityFound, Found
 from .plan import STEPS, Step, Undo, plan_setup, plan_uninstall
 from .plugin import AGY_DIR, MARKETPLACE, kg_command, marketplace_files, passed_env, plugin_source, render
 
@@ -102,9 +101,9 @@ def gather(ctx: Context, record: Record, plugin: Rendered) -> Found:
         desktop_entry=entry,
         claude=claude.find(ctx.env, ctx.home, plugin),
         codex=codex.find(ctx.env, ctx.home, plugin),
-        desktop=desktop.find(ctx.env, ctx.home, record.done("desktop").get("entry")),
-        gemini=_gemini_found(ctx, record.done("gemini")),
-        opencode=opencode_step.found(ctx.env, ctx.home, plugin, record.done("opencode")),
+        desktop=desktop.find(ctx.env, ctx.home, record),
+        gemini=gemini_step.found(ctx.env, ctx.home, record, ctx.marketplace_dir / plugin.name),
+        opencode=opencode_step.found(ctx.env, ctx.home, plugin, record),
         antigravity=AntigravityFound(shutil.which("agy", path=ctx.env.get("PATH")),
                                      ctx.marketplace_dir / plugin.name / AGY_DIR,
                                      bool(record.done("antigravity").get("installed"))),
@@ -114,20 +113,7 @@ def gather(ctx: Context, record: Record, plugin: Rendered) -> Found:
 
 
 def _gemini_want(ctx: Context) -> dict[str, Any]:
-    return gemini.wanted(ctx.marketplace_dir / ctx.plugin().name, kg_command(), passed_env(ctx.env))
-
-
-def _gemini_found(ctx: Context, done: dict[str, Any]) -> GeminiFound:
-    path = gemini.settings_path(ctx.env, ctx.home)
-    cli = shutil.which("gemini", path=ctx.env.get("PATH"))
-    try:
-        data = gemini.current(read_bytes(path), path)
-    except SetupError as exc:
-        return GeminiFound(cli, path, True, str(exc))
-    want = _gemini_want(ctx)
-    theirs, ours = data.get("mcpServers", {}).get(gemini.SERVER), want["mcpServers"][gemini.SERVER]
-    return GeminiFound(cli, path, cli is not None or path.parent.is_dir(), None, gemini.installed(data, want),
-                       foreign_entry(theirs, ours, done.get("entry"), unrecorded(done)), customized(theirs, ours), theirs)
+    return gemini_step.want(ctx.env, ctx.marketplace_dir / ctx.plugin().name)
 
 
 def _show(ctx: Context, steps: list[Step]) -> None:
@@ -221,7 +207,10 @@ def _steps(ctx: Context, record: Record, steps: list[Step], plugin: Rendered) ->
         finally:
             record.failed(step.name, why)  # kept for `kg doctor`: a failed step is no step left out
             record.save()
-        ctx.out(f"{step.title}: FAILED: {why}" if why else f"{step.title}: done")
+        # A problem beside the actions (kg's entry kept as the user set it reaches another server) fails the run too.
+        ctx.out(f"{step.title}: FAILED: {why}" if why else f"{step.title}: done" + (
+            f", but not working: {step.note}" if step.problem else ""))
+        failed |= step.problem
         if why and step.name == "opencode":
             _say_by_hand(ctx, plugin)
         failed |= why is not None
@@ -277,19 +266,14 @@ def _apply(ctx: Context, record: Record, step: Step, plugin: Rendered) -> None:
                 record.mark("gauge", path=str(action.path))
             elif action.kind == "gemini_write":
                 assert action.path is not None
-                record.note_made("gemini", action.path)
-                want = _gemini_want(ctx)
-                atomic_write(action.path, gemini.merged(read_bytes(action.path), want, action.path))
-                record.mark("gemini", path=str(action.path), entry=want["mcpServers"][gemini.SERVER])
+                gemini_step.write(ctx.env, ctx.home, record, action.path, ctx.marketplace_dir / plugin.name)
                 ctx.out(f"  {gemini_trust.HOW}")  # else its kg tools are silently off in a new folder
             elif action.kind == "opencode_write":
                 assert action.path is not None
                 opencode_step.write(ctx.env, ctx.home, record, action.path, plugin)
             elif action.kind == "desktop_write":
                 assert action.path is not None
-                entry = desktop.entry(kg_command(), passed_env(ctx.env))
-                atomic_write(action.path, desktop.merged(read_bytes(action.path), entry, action.path))
-                record.mark("desktop", config=str(action.path), entry=entry)
+                desktop.write(record, action.path, desktop.entry(kg_command(), passed_env(ctx.env)), ctx.home)
             else:
                 raise SetupError(f"unknown action {action.kind}")
             if action.fact:

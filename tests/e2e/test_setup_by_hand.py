@@ -139,6 +139,7 @@ def test_an_opencode_config_setup_cannot_add_mcp_kg_to_gets_no_plugin_either(env
     # The plugin alone would preload "call kg_read" into a session that has no kg tool.
     from kg_actors.setup import opencode, opencode_step
     from kg_actors.setup import plan
+    from kg_actors.setup.files import Record
     from kg_actors.setup.plugin import kg_command, passed_env, plugin_source, render
 
     home = tmp_path / "home"
@@ -149,7 +150,7 @@ def test_an_opencode_config_setup_cannot_add_mcp_kg_to_gets_no_plugin_either(env
     with pytest.raises(opencode.SetupError, match="could not add mcp.kg to it keeping its comments"):
         opencode.merged(config.read_bytes(), {"type": "local"}, config)
     plugin = render(plugin_source(), kg_command(), passed_env(env))
-    found = opencode_step.found(env, home, plugin, {})
+    found = opencode_step.found(env, home, plugin, Record(tmp_path / "record.json"))
     assert found.error and "add it by hand" in found.error and not found.installed
     step = plan._opencode(SimpleNamespace(opencode=found))
     assert step.problem and not step.actions  # nothing of the step is written: no plugin

@@ -280,13 +280,14 @@ def test_the_name_suggested_for_the_users_server_says_what_it_runs():
 
 
 def test_setup_says_it_keeps_the_users_own_kg_entry_where_it_adds_only_the_hooks():
-    g = GeminiFound("/bin/gemini", Path("/h/.gemini/settings.json"), customized=True)
+    mine = {**ENTRY, "timeout": 30000}
+    g = GeminiFound("/bin/gemini", Path("/h/.gemini/settings.json"), customized=True, entry=mine, target=mine)
     (step,) = plan_setup(found(gemini=g), ("gemini",))
     text = step.actions[-1].text
     assert "kg MCP server" not in text and "mcpServers.kg, kg's as you set it, stays as it is" in text
     (step,) = plan_setup(found(gemini=GeminiFound("/bin/gemini", Path("/h/.gemini/settings.json"))), ("gemini",))
     assert "and the kg MCP server to /h/.gemini/settings.json" in step.actions[-1].text
-    o = OpenCodeFound("/bin/opencode", Path("/h/oc/opencode.json"), customized=True)
+    o = OpenCodeFound("/bin/opencode", Path("/h/oc/opencode.json"), customized=True, entry=mine, target=mine)
     (step,) = plan_setup(found(opencode=o), ("opencode",))
     assert "kg MCP server" not in step.actions[0].text and "mcp.kg in /h/oc/opencode.json, kg's as you set it, stays" \
         in step.actions[0].text

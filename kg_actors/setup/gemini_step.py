@@ -1,0 +1,47 @@
+"""Gemini's setup step against this machine: what is in its settings.json and the write. What the entries hold is
+gemini.py's; when to write them, plan.py's."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+from . import SetupError, gemini
+from .entry_refresh import recorded_entry, refreshed
+from .files import Record, atomic_write, foreign_entry, read_bytes, unrecorded
+from .found import GeminiFound
+from .plugin import kg_command, passed_env
+
+
+def want(env: dict[str, str], plugin_dir: Path) -> dict[str, Any]:
+    """The hooks and the MCP server setup writes, for the plugin installed in `plugin_dir`."""
+    return gemini.wanted(plugin_dir, kg_command(), passed_env(env))
+
+
+def found(env: dict[str, str], home: Path, record: Record, plugin_dir: Path) -> GeminiFound:
+    path = gemini.settings_path(env, home)
+    cli = shutil.which("gemini", path=env.get("PATH"))
+    try:
+        data = gemini.current(read_bytes(path), path)
+    except SetupError as exc:
+        return GeminiFound(cli, path, True, str(exc))
+    wanted = want(env, plugin_dir)
+    theirs, ours = data.get("mcpServers", {}).get(gemini.SERVER), wanted["mcpServers"][gemini.SERVER]
+    recorded = recorded_entry(record, "gemini", theirs, home)
+    foreign = foreign_entry(theirs, ours, recorded, unrecorded(record.done("gemini")))
+    target = None if theirs is None or foreign else refreshed(theirs, ours, recorded)
+    return GeminiFound(cli, path, cli is not None or path.parent.is_dir(), None,
+                       target is not None and gemini.installed(data, wanted, target), foreign,
+                       target is not None and target != ours, theirs, target)
+
+
+def write(env: dict[str, str], home: Path, record: Record, path: Path, plugin_dir: Path) -> None:
+    """Our hooks, and kg's MCP server as setup writes it now with the user's changes to its last one kept."""
+    record.note_made("gemini", path)
+    wanted = want(env, plugin_dir)
+    raw = read_bytes(path)
+    theirs = gemini.current(raw, path).get("mcpServers", {}).get(gemini.SERVER)
+    server = refreshed(theirs, wanted["mcpServers"][gemini.SERVER], recorded_entry(record, "gemini", theirs, home))
+    atomic_write(path, gemini.merged(raw, wanted, path, server))
+    record.mark("gemini", path=str(path), entry=wanted["mcpServers"][gemini.SERVER])
