@@ -23,6 +23,7 @@ from .graph_actor import run_graph_actor
 from .graph_handle import GraphHandle
 from .graph_loading import load_graph, reads_as_graph, settle_and_derive
 from .hook_priority import YieldToHooks
+from .project_evidence import Unweighed
 from .project_folders import ProjectFolders
 from .storage import file_seen, files, kept_aside, same_project, term_cache
 from .storage import layout as L
@@ -67,8 +68,19 @@ class GraphDirectory:
         self._after_loads: set[trio.CancelScope] = set()  # work a load left running beside its actor
 
     # Project identity (project_folders.py) ---------------------------------
-    def project_key(self, root: str) -> str:
-        return self.folders.project_key(root)
+    async def project_key(self, root: str) -> str:
+        """`root`'s graph key. A folder's first decision may weigh evidence (a gone graph's touched files, read
+        from its file and looked for in `root`: a second for a big one): that is read in a worker thread, so
+        the hooks of other sessions are answered meanwhile (project_evidence.py)."""
+        known = self.folders.decided(root)
+        if known is not None:
+            return known
+        ev = self.folders.evidence(root)
+        while True:  # decided on the loop, which owns what it binds; each answer it lacks is weighed off it
+            try:
+                return self.folders.project_key(root, ev)
+            except Unweighed as need:
+                await trio.to_thread.run_sync(need.weigh)
 
     def binding_note(self, root: str) -> str | None:
         """The one line a session opening `root` is told about its store folder's choice, once a run."""
@@ -104,7 +116,9 @@ class GraphDirectory:
         return max(times, default=None)
 
     def has_project_graph(self, root: str) -> bool:
-        return L.there(self.layout.project_graph(self.project_key(root).removeprefix("project:")))
+        """For the home folder alone (bindings.py, on the loop without awaiting): decided here, evidence
+        weighed where asked (only a gone folder of the home folder's own name has any to weigh)."""
+        return L.there(self.layout.project_graph(self.folders.project_key(root).removeprefix("project:")))
 
     # Actors ----------------------------------------------------------------
     def loaded(self) -> list[GraphHandle]:

@@ -12,7 +12,8 @@ import os
 from collections.abc import Callable
 
 from . import binding_notes as say
-from .storage import layout as L, same_project
+from .project_evidence import Evidence, StoredTouches
+from .storage import layout as L
 
 
 class ProjectFolders:
@@ -24,44 +25,60 @@ class ProjectFolders:
         self.notes: dict[str, str] = {}  # root -> what its session is told of its store folder's choice, once
         self.taken: dict[str, str] = {}  # a gone root -> the graph folder another folder of its name took over
         self.recorded_at: dict[str, tuple[int, str | None]] = {}  # slug -> (file mtime, recorded folder)
+        self.stored_touches = StoredTouches()
 
-    def project_key(self, root: str) -> str:
+    def decided(self, root: str) -> str | None:
+        """The key this run gave `root`, while it still holds (no file read): None, `project_key` decides."""
+        slug = self.slug_of.get(root)
+        return None if slug is None or self.root_of.get(slug, root) != root else f"project:{slug}"
+
+    def evidence(self, root: str, inline: bool = False) -> Evidence:
+        """What a decision for `root` weighs; `inline`: read where asked (else `Unweighed`: project_evidence.py)."""
+        return Evidence(root, self._files, inline)
+
+    def project_key(self, root: str, ev: Evidence | None = None) -> str:
+        """Decide (or recall) `root`'s graph. Every answer weighed is asked of `ev` before anything is bound,
+        so an `Unweighed` leaves all as it was (`ev` None: weighed where asked, on the caller's thread)."""
         slug = was = self.slug_of.get(root)
         if was is not None and self.root_of.get(was, root) != root:
             slug = None  # taken over by a folder of its name while this one was away: never shared
         if slug is None:
+            ev = ev or self.evidence(root, inline=True)
             try:
-                slug = L.choose_slug(self.layout, root, self.touched, self.root_of.get)
+                slug = L.choose_slug(self.layout, root, ev.same, self.root_of.get)
             except L.Shut as shut:  # neither chosen nor bound: once the folder opens, its own graph is chosen
                 return f"project:{shut.slug}"
             chosen = slug
             bound = self.root_of.get(chosen)
             projects = self.layout.projects
-            renamed = bound is not None and L.folder_gone(bound) and self._same(chosen, root)  # evidence weighed
+            renamed = bound is not None and L.folder_gone(bound) and ev.same(chosen)  # evidence weighed
+            took: tuple[str, str] | None = None  # (the gone folder whose graph this one takes, what it is told)
             if bound is not None and bound != root and not renamed and not L.takes_over(
-                    chosen, bound, root, lambda: self._same(chosen, root)):
+                    chosen, bound, root, lambda: ev.same(chosen)):
                 slug = L.hashed_slug(root)  # another project's, here or gone, whose folder bore another name
             else:
                 gone = bound if bound not in (None, root) else self._recorded(slug)
                 if gone is not None and gone != root and L.project_root_ok(gone):
-                    self.slug_of.pop(gone, None)
-                    self.taken[gone] = slug
-                    self.notes[root] = say.taken_over(projects, slug, gone, root, L.hashed_slug(gone))
-            if root not in self.notes and (other := self._not_taken(root, slug)) is not None:
+                    took = gone, say.taken_over(projects, slug, gone, root, L.hashed_slug(gone))
+            other = self._not_taken(root, slug, ev) if took is None and root not in self.notes else None
+            # Weighed: from here on nothing is asked that may stop the decision.
+            if took is not None:
+                self.slug_of.pop(took[0], None)
+                self.taken[took[0]] = slug
+                self.notes[root] = took[1]
+            elif other is not None:
                 self.notes[root] = other
             if (taken := self.taken.get(root, was)) not in (None, slug) and self.root_of.get(taken, root) != root:
                 self.notes[root] = say.bound_elsewhere(projects, taken, self.root_of[taken], root, slug)
             self.slug_of[root], self.root_of[slug] = slug, root
         return f"project:{slug}"
 
-    def _same(self, slug: str, root: str) -> bool:
-        return same_project.shows_same(self._files(slug), root)
-
     def _files(self, slug: str) -> set[str]:
+        """The relative files a graph's lessons touch: a loaded one's as served, else its file's."""
         files = self.touched(slug)
-        return same_project.stored_touches(self.layout.project_graph(slug)) if files is None else files
+        return self.stored_touches.of(self.layout.project_graph(slug)) if files is None else files
 
-    def _not_taken(self, root: str, slug: str) -> str | None:
+    def _not_taken(self, root: str, slug: str, ev: Evidence) -> str | None:
         """What a folder given its own graph is told of a gone folder's graph it may be: one of its name, or
         the one gone folder beside it (renamed); None: none."""
         found, beside = self._gone_of_this_name(root, slug), False
@@ -69,7 +86,7 @@ class ProjectFolders:
             found, beside = self._gone_beside(root, slug), True
         if found is None:
             return None
-        return say.not_taken(self.layout.projects, *found, self._files(found[0]), beside)
+        return say.not_taken(self.layout.projects, *found, ev.files(found[0]), beside)
 
     def _gone_of_this_name(self, root: str, slug: str) -> tuple[str, str] | None:
         """(store folder, its gone folder) of this folder's name that was not taken for want of evidence."""

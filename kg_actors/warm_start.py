@@ -81,7 +81,7 @@ async def warm(directory: GraphDirectory, used: list[tuple[float, str]]) -> None
         for root in roots:
             if directory.closing:  # the server stops before it served (its port was taken): nothing to warm
                 return
-            await directory.get(directory.project_key(root))
+            await directory.get(await directory.project_key(root))
             log.info("loaded %s at start (the project last used)", root)
     except Exception:  # a guess that fails costs nothing: the call that names the project loads it
         if directory.closing:

@@ -119,7 +119,7 @@ class Supervisor:
     async def facts(self, project_path: str | None, now: float) -> list[tuple[rules.GraphFacts, Any]]:
         keys = ["user"]
         if project_path and self.d.directory.has_graph_for(project_path):
-            keys.append(self.d.directory.project_key(project_path))
+            keys.append(await self.d.directory.project_key(project_path))
         out = []
         for key in keys:
             handle = await self.d.directory.get(key)

@@ -128,7 +128,7 @@ class Floor:
                 raise KGError(
                     "this session has no project; kg_read(session_id, cwd=<project root>) attaches one"
                 )
-            return await self.graph(self.directory.project_key(view.project_path))
+            return await self.graph(await self.directory.project_key(view.project_path))
         return await self.graph(level)
 
     async def level_handle(self, view: SessionView | None, level: str, project_path: str | None) -> GraphHandle:
@@ -136,7 +136,7 @@ class Floor:
         if view is None and level == "project":
             if not project_path:
                 raise InvalidInput("project_path", "is required for a project-level write without a session")
-            return await self.graph(self.directory.project_key(L.project_root(project_path, "project_path")))
+            return await self.graph(await self.directory.project_key(L.project_root(project_path, "project_path")))
         return await self.graph_for(view, level)
 
     async def levels_of(self, view: SessionView | None) -> list[tuple[str, GraphHandle]]:

@@ -23,13 +23,13 @@ from ..storage import layout as L
 from .floor import LEVELS, Floor
 
 
-def graph_key(floor: Floor, level: object, project_path: object) -> str:
+async def graph_key(floor: Floor, level: object, project_path: object) -> str:
     """The directory's key of the graph a request names (the graph need not be stored)."""
     if level not in ("user", "project"):
         raise InvalidInput("level", f"'{level}' is not one of user, project")
     if level == "user":
         return "user"
-    return floor.directory.project_key(L.project_root(project_path, "project_path"))
+    return await floor.directory.project_key(L.project_root(project_path, "project_path"))
 
 
 async def graph_of(floor: Floor, level: object, project_path: object) -> tuple[GraphHandle, str | None]:
@@ -40,7 +40,7 @@ async def graph_of(floor: Floor, level: object, project_path: object) -> tuple[G
     if level != "project":
         return await floor.graph(level), None
     root = L.project_root(project_path, "project_path")
-    key = floor.directory.project_key(root)
+    key = await floor.directory.project_key(root)
     if not floor.directory.is_stored(key):
         raise NotFound(f"no project graph is stored for {root}")
     return await floor.graph(key), root
@@ -82,7 +82,7 @@ async def project_row(floor: Floor, slug: str) -> dict[str, Any]:
         try:
             # The resolved root is what change events name, so it is what the page subscribes with.
             root = L.project_root(recorded)
-            openable = directory.project_key(root) == key
+            openable = await directory.project_key(root) == key
         except InvalidInput:
             openable = False
     path_exists = recorded is not None and os.path.isdir(recorded)
@@ -99,7 +99,7 @@ async def recent_project(floor: Floor) -> tuple[str | None, str | None]:
     """Where the editor opens: (project root, because) — the most recently active session's project,
     else the project whose graph changed last (among those whose folder still exists)."""
     root = await floor.sessions.recent_project()
-    if root and floor.directory.is_stored(floor.directory.project_key(root)):
+    if root and floor.directory.is_stored(await floor.directory.project_key(root)):
         return root, "session"
     root = await trio.to_thread.run_sync(L.newest_project_root, floor.layout)
     return root, "store" if root else None
@@ -134,13 +134,13 @@ async def raw_read(floor: Floor, sid: str | None, project_path: str | None, relo
         root = (await floor.session(sid)).project_path
     if project_path:
         root = L.project_root(project_path, "project_path")
-        key = floor.directory.project_key(root)
+        key = await floor.directory.project_key(root)
         # Loading a graph never stored would store an empty one for any folder named, for good. A graph
         # folder holding only a damaged file set aside (its previous save is loaded instead) is stored.
         if not (floor.directory.is_stored(key) or floor.layout.graph_file(key).parent.is_dir()):
             raise NotFound(f"no project graph is stored for {root}", "project_path")
     if root:
-        keys.append(floor.directory.project_key(root))
+        keys.append(await floor.directory.project_key(root))
     out = {}
     for key in keys:
         handle = await (floor.directory.reload(key) if reload else floor.directory.get(key))

@@ -101,10 +101,10 @@ async def from_transcript(floor: Floor, transcript_path: object, root: str | Non
     return candidate
 
 
-def graphs_loading(floor: Floor, root: str | None) -> bool:
+async def graphs_loading(floor: Floor, root: str | None) -> bool:
     """Whether the user graph or the project graph of `root` is loading (seconds for a big one at a start)."""
     loading = floor.directory.is_loading
-    return loading("user") or (root is not None and loading(floor.directory.project_key(root)))
+    return loading("user") or (root is not None and loading(await floor.directory.project_key(root)))
 
 
 async def resolve(floor: Floor, payload: dict[str, Any], push_before_full_read: bool = True,
@@ -117,7 +117,7 @@ async def resolve(floor: Floor, payload: dict[str, Any], push_before_full_read: 
     claude_sid = payload.get("session_id") if isinstance(payload.get("session_id"), str) else None
     if not claude_sid:
         return Resolved(None, harness, root)
-    loading = loading_peeks and graphs_loading(floor, root)
+    loading = loading_peeks and await graphs_loading(floor, root)
     view, window = await floor.sessions.open_hook(claude_sid=claude_sid, now=floor.clock(),
                                                   push_before_full_read=push_before_full_read, peek=loading)
     claimed = view is not None

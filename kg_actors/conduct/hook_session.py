@@ -103,7 +103,7 @@ async def _name_project(floor: Floor, root: str, deadline: float) -> None:
     """The project graph learns its folder; asked only when the view says it does not know it
     (the actor may be busy with a write that waits for this very hook reply). A graph still loading
     at the deadline is named by the session's kg_read (a stored one records its folder already)."""
-    handle = await floor.directory.get_within(floor.directory.project_key(root), _left(deadline))
+    handle = await floor.directory.get_within(await floor.directory.project_key(root), _left(deadline))
     if handle is not None and not floor.views.knows_project_path(handle, root):
         await handle.set_project_path(path=root)
 
@@ -118,7 +118,7 @@ async def _loaded_levels(floor: Floor, view: SessionView,
     Both loads are set going before either is waited for."""
     keys = [("user", "user")]
     if view.project_path is not None:
-        keys.append(("project", floor.directory.project_key(view.project_path)))
+        keys.append(("project", await floor.directory.project_key(view.project_path)))
     for _, key in keys:
         await floor.directory.get_within(key, 0)
     ready: list[tuple[str, GraphHandle]] = []

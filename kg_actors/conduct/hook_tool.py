@@ -164,7 +164,7 @@ async def _nudge(floor: Floor, view: SessionView, harness: profiles.Harness, too
         return None
     key = f"{kind}:{needle}"
     now = floor.clock()
-    events_path = str(floor.layout.tool_events(floor.directory.project_key(view.project_path)))
+    events_path = str(floor.layout.tool_events(await floor.directory.project_key(view.project_path)))
     harness_sid = text_field(payload, "session_id") or "unknown"
     record = await floor.sessions.tool_event(path=events_path, key=key, harness_sid=harness_sid, now=now)
     if not capture.repeated(kind, record) or now - record.get("nudged_ts", -1e18) < C.NUDGE_TARGET_COOLDOWN_SECONDS:

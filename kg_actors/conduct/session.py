@@ -55,7 +55,7 @@ async def open_session(floor: Floor, cwd: str | None, session_id: str | None,
             view = await sessions.touch(sid=session_id, now=now, harness=None)
             if cwd is not None and view.project_path is None and root is not None:
                 view = await sessions.attach(sid=session_id, project_path=root)
-                await floor.graph(floor.directory.project_key(root))
+                await floor.graph(await floor.directory.project_key(root))
                 notices.append(f"Project memory attached: {root}.")
                 notices.extend(note for note in [floor.directory.binding_note(root)] if note)
                 notices.extend([bound_note] if bound_note else [])
@@ -78,7 +78,7 @@ async def open_session(floor: Floor, cwd: str | None, session_id: str | None,
         notices.append(f"session_id '{session_id}' is unknown (expired or from another store); opened a new session.")
     view = await sessions.register(project_path=root, harness=harness.name, now=now)
     if root is not None:
-        handle = await floor.graph(floor.directory.project_key(root))
+        handle = await floor.graph(await floor.directory.project_key(root))
         notices.extend(note for note in [floor.directory.binding_note(root)] if note)
         try:
             await handle.set_project_path(path=root)

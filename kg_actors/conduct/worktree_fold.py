@@ -31,7 +31,7 @@ async def fold_worktree_graph(floor: Floor, cwd: object, root: str) -> None:
     if found is None or found[1] != root or not floor.directory.has_graph_for(found[0]):
         return
     worktree = found[0]
-    key, ours_key = floor.directory.project_key(worktree), floor.directory.project_key(root)
+    key, ours_key = await floor.directory.project_key(worktree), await floor.directory.project_key(root)
     if key == ours_key:
         return
     now = floor.clock()

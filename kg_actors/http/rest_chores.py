@@ -68,7 +68,7 @@ def _closed(runs: list[dict[str, Any]], started: object) -> dict[str, Any] | Non
 def routes(runtime: RuntimeParts) -> list[Route]:
     async def chores(request: Request) -> JSONResponse:
         q = request.query_params
-        key = graphs.graph_key(runtime.floor, q.get("level", "user"), q.get("project_path"))
+        key = await graphs.graph_key(runtime.floor, q.get("level", "user"), q.get("project_path"))
         records = await trio.to_thread.run_sync(load_log, runtime.config.root)
         kept = await trio.to_thread.run_sync(load_runs, runtime.config.root, records)
         readings = await trio.to_thread.run_sync(read_readings, runtime.layout.graph_file(key))

@@ -73,7 +73,7 @@ def routes(runtime: RuntimeParts) -> list[Route]:
         at = body.get("at")
         if not isinstance(at, str) or not at.strip():
             raise InvalidInput("at", "is required: a commit or a date")
-        key = H.graph_key(runtime.directory, body.get("graph", "user"))
+        key = await H.graph_key(runtime.directory, body.get("graph", "user"))
         return JSONResponse(await run(keeper().restore(key, at.strip())))
 
     async def conflicts(request: Request) -> Response:
@@ -90,7 +90,7 @@ def routes(runtime: RuntimeParts) -> list[Route]:
         node_id = q.get("id")
         if not node_id:
             raise InvalidInput("id", "is required")
-        key = H.graph_key(runtime.directory, q.get("graph") or q.get("project_path") or "user")
+        key = await H.graph_key(runtime.directory, q.get("graph") or q.get("project_path") or "user")
         limit = min(whole_number(q.get("limit", "20"), "limit", "must be a whole number in 0-9"), HISTORY_LIMIT_MAX)
         if limit < 1:
             raise InvalidInput("limit", "must be at least 1")

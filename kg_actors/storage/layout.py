@@ -340,13 +340,16 @@ def shown_slug(slug: str) -> str:
     return (_SLUG_RE.sub("-", masked_names(slug)).strip(".-") or "project") if holds_key(slug) else slug
 
 
-def choose_slug(layout: Layout, root: str, touched: Callable[[str], set[str] | None] = lambda slug: None,
+def choose_slug(layout: Layout, root: str, same: Callable[[str], bool] | None = None,
                 bound: Callable[[str], str | None] = lambda slug: None) -> str:
     """The graph folder for `root`: adopt a folder recorded for it (ours, or kg-memory 0.17's named by the
     folder's name as it is), else claim one by our own rule. Shut: a folder it may not look into.
-    `touched(slug)`: the files a loaded graph touches (its file may lack the latest), None: read its file;
+    `same(slug)`: whether `root` shows it is the project of graph `slug` (same_project.py), None: read from
+    its file (project_folders.py weighs it off the event loop);
     `bound(slug)`: the folder a graph is bound to in this run (its file may not record it yet), or None."""
     plain, hashed = base_slug(root), hashed_slug(root)
+    same = same or (lambda slug: same_project.shows_same(same_project.stored_touches(layout.project_graph(slug)),
+                                                         root))
     if _look(layout, hashed, plain):
         return hashed
     for slug in earlier_slugs(root):
@@ -359,14 +362,14 @@ def choose_slug(layout: Layout, root: str, touched: Callable[[str], set[str] | N
     reference = reference_slug(root)
     if reference is not None and not holds_key(reference) and _look(layout, reference, plain):
         recorded = recorded_project_path(layout.project_graph(reference))
-        if takes_over(reference, recorded, root, _evidence(layout, reference, root, touched)):
+        if takes_over(reference, recorded, root, _evidence(same, reference)):
             return reference  # 0.17's graph of this project (or of one of this name no longer on this machine)
-    moved = _moved_here(layout, root, plain, plain_recorded if there(plain_file) else None, touched)
+    moved = _moved_here(layout, root, plain, plain_recorded if there(plain_file) else None, same)
     if moved is not None:
         return moved
-    if there(plain_file) and takes_over(plain, plain_recorded, root, _evidence(layout, plain, root, touched)):
+    if there(plain_file) and takes_over(plain, plain_recorded, root, _evidence(same, plain)):
         return plain  # a graph whose folder is not on this machine (synced from another, or moved) is adopted
-    renamed = _renamed_here(layout, root, (plain, hashed), touched, bound)
+    renamed = _renamed_here(layout, root, (plain, hashed), same, bound)
     if renamed is not None:
         return renamed
     if there(plain_file) or _MASKING_NAME.fullmatch(plain) and not named_by_key(root):
@@ -374,13 +377,9 @@ def choose_slug(layout: Layout, root: str, touched: Callable[[str], set[str] | N
     return plain
 
 
-def _evidence(layout: Layout, slug: str, root: str, touched: Callable[[str], set[str] | None]) -> Callable[[], bool]:
-    """Asked only when the name would let `root` take the graph: reads the whole graph for its touches."""
-    def same() -> bool:
-        files = touched(slug)
-        return same_project.shows_same(same_project.stored_touches(layout.project_graph(slug))
-                                       if files is None else files, root)
-    return same
+def _evidence(same: Callable[[str], bool], slug: str) -> Callable[[], bool]:
+    """Asked only when the name would let `root` take the graph: the whole graph is read for its touches."""
+    return lambda: same(slug)
 
 
 def takes_over(slug: str, recorded: str | None, root: str, same: Callable[[], bool] = lambda: False) -> bool:
@@ -411,7 +410,7 @@ def takes_over(slug: str, recorded: str | None, root: str, same: Callable[[], bo
 
 
 def _moved_here(layout: Layout, root: str, plain: str, plain_recorded: str | None,
-                touched: Callable[[str], set[str] | None]) -> str | None:
+                same: Callable[[str], bool]) -> str | None:
     """Of this folder name's graphs bound to folders not on this machine (`plain` and its hashed twins, made
     where two projects share a name), the one whose recorded folder ends as `root` does by more folders than
     the plain one's: on another machine `~/t1/svc` and `~/t2/svc` were two projects, and here `~/t2/svc`
@@ -424,7 +423,7 @@ def _moved_here(layout: Layout, root: str, plain: str, plain_recorded: str | Non
         recorded = recorded_project_path(layout.project_graph(slug))
         if recorded is None or not folder_gone(recorded):
             continue  # its folder is here: another project of this name
-        if project_root_ok(recorded) and not _evidence(layout, slug, root, touched)():
+        if project_root_ok(recorded) and not same(slug):
             continue  # a gone folder of this home: taken on evidence only, as takes_over
         depth = _common_tail(root, recorded)
         if depth > best_depth:
@@ -433,7 +432,7 @@ def _moved_here(layout: Layout, root: str, plain: str, plain_recorded: str | Non
 
 
 def _renamed_here(layout: Layout, root: str, own: tuple[str, ...],
-                  touched: Callable[[str], set[str] | None], bound: Callable[[str], str | None]) -> str | None:
+                  same: Callable[[str], bool], bound: Callable[[str], str | None]) -> str | None:
     """The graph of this folder under another folder's name: one that records it (taken at a rename), or the
     one graph of a gone folder beside it (`~/rn/shop` renamed `~/rn/shop-v2`) whose touched files are in it.
     Reads every graph's record once (cached by file): asked only for a folder no graph is named for."""
@@ -445,7 +444,7 @@ def _renamed_here(layout: Layout, root: str, own: tuple[str, ...],
         if recorded == root:
             return slug
         if (recorded is not None and os.path.dirname(recorded) == os.path.dirname(root) and folder_gone(recorded)
-                and project_root_ok(recorded) and _evidence(layout, slug, root, touched)()):
+                and project_root_ok(recorded) and same(slug)):
             found.append(slug)
     return found[0] if len(found) == 1 else None  # two alike: none is told apart by its files
 

@@ -12,14 +12,13 @@ told where the other one is.
 from __future__ import annotations
 
 import fnmatch
-import json
 import os
 import posixpath
 from collections.abc import Iterable
 from pathlib import Path
 
 from ..core.anchors import parse_touch
-from . import user_files
+from . import json_members, user_files
 
 
 def relative_files(touches: Iterable[str]) -> set[str]:
@@ -37,16 +36,29 @@ def relative_files(touches: Iterable[str]) -> set[str]:
 
 
 def stored_touches(graph_file: Path) -> set[str]:
-    """The relative files a stored graph's nodes touch (every state): none when it does not read."""
+    """The relative files a stored graph's nodes touch (every state): none when it does not read. Read node
+    by node (json_members.py): a worker thread reading a large graph leaves the event loop its turns."""
+    touches: list[object] = []
+    found: list[bool] = []
+
+    def node(key: str, start: int) -> int:
+        value, end = json_members.decode(text, start)
+        if isinstance(value, dict) and isinstance(value.get("touches"), list):
+            touches.extend(value["touches"])
+        return end
+
+    def member(key: str, start: int) -> int:
+        if key == "nodes" and text[start:start + 1] == "{":
+            found.append(True)
+            return json_members.members(text, start, node)
+        return json_members.skip(text, start)
+
     try:
-        raw = json.loads(user_files.read_bytes(graph_file))
-    except (OSError, ValueError):
+        text = json_members.text_of(user_files.read_bytes(graph_file))
+        json_members.walk_object(text, member)
+    except (OSError, ValueError, RecursionError):
         return set()
-    nodes = raw.get("nodes") if isinstance(raw, dict) else None
-    if not isinstance(nodes, dict):
-        return set()
-    return relative_files(t for n in nodes.values() if isinstance(n, dict) and isinstance(n.get("touches"), list)
-                          for t in n["touches"])
+    return relative_files(t for t in touches if isinstance(t, str)) if found else set()
 
 
 # Named alike in unrelated projects (matched by a file's name, any case, at any depth), or under folders

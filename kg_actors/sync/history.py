@@ -21,10 +21,10 @@ GitError = G.GitError
 class Projects(Protocol):
     layout: L.Layout
 
-    def project_key(self, root: str) -> str: ...
+    async def project_key(self, root: str) -> str: ...
 
 
-def graph_key(directory: Projects, graph: object) -> str:
+async def graph_key(directory: Projects, graph: object) -> str:
     """`user`, `maintain`, a project's folder (absolute path) or its graph folder's name."""
     if not isinstance(graph, str) or not graph.strip():
         raise InvalidInput("graph", "is required: user, maintain, a project path or a project's graph folder")
@@ -34,7 +34,7 @@ def graph_key(directory: Projects, graph: object) -> str:
     if graph.startswith("project:"):
         graph = graph.removeprefix("project:")
     if graph.startswith(("/", "~")):
-        return directory.project_key(L.project_root(graph, "graph"))
+        return await directory.project_key(L.project_root(graph, "graph"))
     try:
         stored = "/" not in graph and directory.layout.project_graph(graph).exists()
     except OSError:  # no folder's name (300,000 characters): no such graph, not a server error

@@ -41,7 +41,7 @@ class Directory:
     def has_graph_for(self, root):
         return root == self.project
 
-    def project_key(self, root):
+    async def project_key(self, root):
         return "project:app"
 
     async def get(self, key):

@@ -92,7 +92,7 @@ async def test_F3_a_reload_keeps_every_acknowledged_write(tmp_path, home):
     async with serve_inprocess(tmp_path / "store") as rt:
         sid = await _bootstrap(rt, "claude-f3", cwd)
         await write_uc.put_node(rt.floor, sid, "project", "acked-not-folded-node", "acknowledged, not yet folded", None, None)
-        key = rt.directory.project_key(str(cwd))
+        key = await rt.directory.project_key(str(cwd))
         reloaded = await rt.directory.reload(key)
         assert "acked-not-folded-node" in await reloaded.node_ids()
 
@@ -113,7 +113,7 @@ async def test_F5_a_rename_that_would_capture_a_cross_level_edge_is_refused(tmp_
         await write_uc.put_edge(rt.floor, sid, "project", "local-http-client", "shared-retry-rule", "instance-of", None)
         with pytest.raises(KGError, match="shared-retry-rule"):
             await rename_uc.rename(rt.floor, sid, "other-local-note", "shared-retry-rule", "project")
-        project = await rt.directory.get(rt.directory.project_key(str(cwd)))
+        project = await rt.directory.get(await rt.directory.project_key(str(cwd)))
         assert "other-local-note" in await project.node_ids()
 
 
@@ -160,7 +160,7 @@ async def test_F11_a_write_from_a_stale_view_is_refused_not_applied(tmp_path, ho
         with pytest.raises(WriteConflict):
             await write_uc.put_node(rt.floor, a, "project", "contended-node", "a's rewrite from its old view",
                                      ["note by a"], None)
-        project = await rt.directory.get(rt.directory.project_key(str(cwd)))
+        project = await rt.directory.get(await rt.directory.project_key(str(cwd)))
         assert "note by b" in (await project.get_node(node_id="contended-node")).notes
 
 

@@ -22,6 +22,6 @@ async def test_a_read_of_a_folder_with_no_stored_graph_is_404_and_stores_nothing
             status, body = await asgi(rt, "GET", "/api/graph/read",
                                       query=urlencode({"project_path": str(stranger), "reload": reload}))
             assert status == 404 and str(stranger) in json.loads(body)["error"], body
-        assert not rt.directory.is_stored(rt.directory.project_key(str(stranger)))
+        assert not rt.directory.is_stored(await rt.directory.project_key(str(stranger)))
         status, body = await asgi(rt, "GET", "/api/graph/read", query=urlencode({"project_path": str(known)}))
         assert status == 200 and [n["id"] for n in json.loads(body)["project"]["nodes"]] == ["known-lesson"]

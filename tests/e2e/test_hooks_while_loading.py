@@ -71,7 +71,7 @@ async def test_a_project_still_loading_gets_the_user_preload_and_is_said_to_be_l
             assert view.preload_given and view.project_path == str(cwd)  # bound to its project all the same
         finally:
             release.set()
-        key = rt.directory.project_key(str(cwd))
+        key = await rt.directory.project_key(str(cwd))
         with trio.fail_after(60):  # a hang guard only: the load was let go above
             await rt.directory.get(key)
         # Loaded now: the next session's preload holds the project, with no word of loading.
@@ -99,7 +99,7 @@ async def test_a_user_graph_still_loading_leaves_the_project_preloaded_and_is_na
     release, _ = _held_project_loads(monkeypatch, level="user")
     async with serve_inprocess(store) as rt:
         try:
-            key = rt.directory.project_key(str(cwd))
+            key = await rt.directory.project_key(str(cwd))
             await rt.directory.get_within("user", 0)  # the user's load set going (held) before the project's
             with trio.fail_after(60):  # a hang guard only: the project's load waits for nothing held
                 await rt.directory.get(key)
@@ -137,7 +137,7 @@ async def test_a_prompt_while_the_project_loads_is_answered_at_once_and_loses_no
         writer = (await session_uc.open_session(rt.floor, str(cwd), None, claude)).view.sid
         await write_uc.put_node(rt.floor, writer, "project", "export-csv-bom", "the CSV export needs a BOM for Excel",
                                 None, None)
-        key = rt.directory.project_key(str(cwd))
+        key = await rt.directory.project_key(str(cwd))
         release.clear()  # the project is loaded again (a reload, as a restart would), and held
         nursery.start_soon(rt.directory.reload, key)
         try:

@@ -31,7 +31,7 @@ async def _read(rt, cwd, sid: str, ids: list[str], level: str) -> str:
 
 
 async def _project_node(rt, cwd, node_id: str):
-    return await (await rt.directory.get(rt.directory.project_key(str(cwd)))).get_node(node_id=node_id)
+    return await (await rt.directory.get(await rt.directory.project_key(str(cwd)))).get_node(node_id=node_id)
 
 
 async def test_reading_the_user_node_does_not_let_a_write_replace_the_project_node_of_that_id(tmp_path, home):

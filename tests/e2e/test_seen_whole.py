@@ -21,7 +21,7 @@ def _project(home):
 
 
 async def _notes(rt, cwd) -> tuple[str, ...]:
-    graph = await rt.directory.get(rt.directory.project_key(str(cwd)))
+    graph = await rt.directory.get(await rt.directory.project_key(str(cwd)))
     return (await graph.get_node(node_id=NODE)).notes
 
 
@@ -53,7 +53,7 @@ async def test_a_write_that_gives_both_lists_or_makes_the_node_shows_it_whole(tm
         assert await _notes(rt, cwd) == ("a's second",)
         await write_uc.put_node(rt.floor, a, "project", "other-node", "uploads need one", ["a1"], ["./up.py"])
         await write_uc.put_node(rt.floor, a, "project", "other-node", "uploads need one", ["a2"], None)
-        graph = await rt.directory.get(rt.directory.project_key(str(cwd)))
+        graph = await rt.directory.get(await rt.directory.project_key(str(cwd)))
         assert (await graph.get_node(node_id="other-node")).notes == ("a2",)
 
 

@@ -107,7 +107,7 @@ async def test_rename_levels_counterexample_a_user_rename_into_a_projects_own_id
             assert "would redirect edges" in str(exc)
         else:
             raise AssertionError("the capturing rename was applied")
-        project = await rt.directory.get(rt.directory.project_key(str(cwd)))
+        project = await rt.directory.get(await rt.directory.project_key(str(cwd)))
         edges = sorted(project.snapshot().edges)
         assert edges == [("local-rule-b", "shared-rule-a", "instance-of")]
 

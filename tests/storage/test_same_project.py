@@ -88,3 +88,78 @@ def test_home_links_are_looked_up_again_when_a_target_appears_or_a_link_on_the_w
     assert home_paths.through_link(str(data / "v1" / "app"), h, 101.5) == str(home / "work" / "app")  # as read
     assert home_paths.through_link(str(data / "v1" / "app"), h, 102.0) is None  # ~/work leads elsewhere now
     assert home_paths.through_link(str(data / "v2" / "app"), h, 102.5) == str(home / "work" / "app")
+
+
+def test_a_stored_graphs_touches_are_read_once_per_version_of_its_file(tmp_path, monkeypatch):
+    """New folders beside one gone graph (`shop-v2`, `shop-v3`...) each weigh its touches: its JSON is read for
+    the first, and again only once its file changed."""
+    from kg_actors.project_folders import ProjectFolders
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    lay = L.Layout(tmp_path / "store")
+    gone = tmp_path / "grp" / "shop"
+    _stored(lay, "shop", gone, ["src/a.py", "src/b.py"])
+    reads = []
+    read = same_project.stored_touches
+    monkeypatch.setattr(same_project, "stored_touches", lambda path: reads.append(path) or read(path))
+    folders = ProjectFolders(lay, lambda slug: None)
+    v2, v3, v4, v5 = (tmp_path / "grp" / f"shop-v{n}" for n in range(2, 6))
+    for folder in (v2, v3, v4, v5):
+        (folder / "src").mkdir(parents=True)
+    for name in ("src/a.py", "src/c.py"):
+        (v5 / name).write_text("x")
+    assert folders.project_key(str(v2)) == "project:shop-v2"  # no evidence: its own, told of the gone one
+    assert f"holds the memory of {gone}" in folders.notes[str(v2)], folders.notes
+    assert folders.project_key(str(v3)) == "project:shop-v3"
+    assert len(reads) == 1, reads
+    graph_file = lay.project_graph("shop")
+    graph_file.write_text(graph_file.read_text().replace("src/b.py", "src/c.py"))
+    assert folders.project_key(str(v4)) == "project:shop-v4"
+    assert len(reads) == 2, reads
+    assert folders.project_key(str(v5)) == "project:shop"  # its files are there: the gone folder's memory
+    assert len(reads) == 2, reads
+
+
+def test_a_decision_stops_at_each_answer_not_weighed_and_binds_nothing_until_all_are(tmp_path, monkeypatch):
+    """What GraphDirectory.project_key does on the loop: the decision asks, is stopped before binding anything,
+    the answer is weighed (in a worker thread there), and the decision runs again; the outcome is the one a
+    decision weighing where asked reaches."""
+    from kg_actors.project_evidence import Unweighed
+    from kg_actors.project_folders import ProjectFolders
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    lay = L.Layout(tmp_path / "store")
+    gone, renamed = tmp_path / "grp" / "shop", tmp_path / "grp" / "shop-v2"
+    _stored(lay, "shop", gone, ["src/a.py", "src/b.py"])
+    for name in ("src/a.py", "src/b.py"):
+        (renamed / name).parent.mkdir(parents=True, exist_ok=True)
+        (renamed / name).write_text("x")
+    folders = ProjectFolders(lay, lambda slug: None)
+    ev, stops = folders.evidence(str(renamed)), 0
+    while True:
+        try:
+            key = folders.project_key(str(renamed), ev)
+            break
+        except Unweighed as need:
+            assert folders.slug_of == {} and folders.notes == {} and folders.taken == {}
+            stops += 1
+            need.weigh()
+    assert stops >= 1 and key == "project:shop"
+    assert f"took over the memory of {gone}" in folders.notes[str(renamed)]
+
+
+def test_a_stored_graphs_touches_read_member_by_member_are_what_a_whole_read_finds(tmp_path):
+    """stored_touches reads node by node (so a worker thread leaves the event loop its turns); it finds what
+    json.loads of the whole file finds, and nothing in a file json.loads refuses."""
+    graph = {"_meta": {"project_path": "/x", "versions": {"a": {"touches": ["src/old.py"]}}},
+             "edges": {"a->b:uses": {"from": "a", "to": "b", "rel": "uses", "w": [1, 2.5, None, True, {"k": []}]}},
+             "nodes": {"a": {"id": "a", "gist": "é \"touches\": [\"x.py\"] \\u00e9", "touches": ["src/a.py:3 (x)"]},
+                       "b": {"id": "b", "touches": ["src/b.py", 7, "/abs.py"]}, "c": "odd", "d": {"touches": "x"}}}
+    path = tmp_path / "graph.json"
+    for text in (json.dumps(graph), json.dumps(graph, indent=2, ensure_ascii=False), "\ufeff" + json.dumps(graph)):
+        path.write_text(text, encoding="utf-8")
+        assert same_project.stored_touches(path) == {"src/a.py", "src/b.py"}
+    for bad in ('{"nodes": {"a": {"touches": ["src/a.py"]}}} x', '{"nodes": {"a": {"touches": ["src/a.py"]}', "[]",
+                '{"nodes": []}', '{"nodes": {"a": {"touches": ["src/a.py"]},}}', "", "[" * 100_000):
+        path.write_text(bad)
+        assert same_project.stored_touches(path) == set(), bad
