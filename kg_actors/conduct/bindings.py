@@ -10,6 +10,7 @@ Called from the event loop only, without awaiting: no lock needed.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import Protocol
 
@@ -40,6 +41,12 @@ class CwdBindings:
         assert isinstance(cwd, str)  # binding refused anything else
         top = self._cached[cwd][3] if cwd in self._cached else None
         return (top, root) if top is not None and root is not None else None
+
+    def own_project(self, root: str) -> bool:
+        """Whether a cwd's project `root` inside another project is one of its own: a repository nested in
+        it or a submodule (its top holds `.git`), or a folder with a graph of its own. A plain folder of a
+        project in no repository binds to itself (work_trees.binding_of), yet is that project's folder."""
+        return os.path.lexists(os.path.join(root, ".git")) or self._graphs.has_graph_for(root)
 
     def binding(self, cwd: object, fresh: bool = False) -> tuple[str | None, str]:
         """(project root or None, the cwd's own folder) for a session's cwd.

@@ -24,8 +24,12 @@ class Opened:
     created: bool
 
 
-def _inside(path: str, root: str) -> bool:
-    return path == root or path.startswith(root.rstrip("/") + "/")
+def _of_project(floor: Floor, root: str, bound: str) -> bool:
+    """Whether a cwd whose project is `root` is in the bound project: it, or a plain folder of it. A repository
+    nested in it (a submodule) is a project of its own, though inside its folder."""
+    if root == bound:
+        return True
+    return root.startswith(bound.rstrip("/") + "/") and not floor.bindings.own_project(root)
 
 
 async def open_session(floor: Floor, cwd: str | None, session_id: str | None,
@@ -59,7 +63,7 @@ async def open_session(floor: Floor, cwd: str | None, session_id: str | None,
                 notices.append(f"Project memory attached: {root}.")
                 notices.extend(note for note in [floor.directory.binding_note(root)] if note)
                 notices.extend([bound_note] if bound_note else [])
-            elif cwd is not None and view.project_path and not (root and _inside(root, view.project_path)):
+            elif cwd is not None and view.project_path and not (root and _of_project(floor, root, view.project_path)):
                 # Spec 003: any cwd outside the bound project, home and folders that cannot be projects included.
                 # The cwd as passed, and the project it resolves to when that is another path (a link, a subfolder).
                 shown, why = (cwd, f" (the project {root})" if root != cwd else "") if root else (

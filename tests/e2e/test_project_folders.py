@@ -325,6 +325,30 @@ def test_a_linked_worktree_of_a_submodule_shares_the_submodules_memory(srv):
     assert "modules" not in kg(["status"], srv.env).stdout
 
 
+def test_a_session_bound_to_a_repository_is_told_it_stays_bound_when_cwd_is_a_repository_nested_in_it(srv):
+    """Spec 003: a cwd outside the bound project is ignored, with a note. A repository nested in it, or a
+    submodule, is a project of its own (README), though its folder is inside: the session's writes still go
+    to the outer one, and it is told so. A plain folder of the repository draws no note."""
+    lib = srv.project("nest/libsrc")
+    git("init", "-q", lib)
+    git("commit", "-q", "--allow-empty", "-m", "first", cwd=lib)
+    app = srv.project("nest/app")
+    git("init", "-q", app)
+    git("commit", "-q", "--allow-empty", "-m", "first", cwd=app)
+    inner = srv.project("nest/app/vendor/inner")
+    git("init", "-q", inner)
+    git("-c", "protocol.file.allow=always", "submodule", "add", "-q", lib, "sub", cwd=app)
+    h = Harness(srv, app)
+    assert h.start().context and h.kg_sid
+    for cwd in (inner, f"{app}/sub", f"{inner}/"):
+        text = mcp_call(srv, "kg_read", {"session_id": h.kg_sid, "cwd": cwd})
+        assert f"This session stays bound to {app}; cwd {cwd} is ignored" in text, text
+    assert "stays bound" not in mcp_call(srv, "kg_read", {"session_id": h.kg_sid, "cwd": srv.project("nest/app/src")})
+    h.mcp("kg_put_node", level="project", id="outer-app-lesson", gist="Written by the session bound to the app.")
+    assert "outer-app-lesson" in Harness(srv, app).start().context
+    assert "outer-app-lesson" not in Harness(srv, inner).start().context
+
+
 @pytest.mark.parametrize("opened_by", ["hook", "kg_read"])
 def test_a_folder_made_a_linked_worktree_while_the_server_runs_binds_to_its_repository_at_its_next_session(
         srv, opened_by):
