@@ -15,15 +15,24 @@ def _moves(projects: Path, slug: str, to: str) -> str:
     return f"`kg stop`, `mv {store}/{shlex.quote(slug)} {store}/{shlex.quote(to)}`, `kg start`"
 
 
-def taken_over(projects: Path, slug: str, gone: str, root: str, back: str) -> str:
+def give_back(projects: Path, slug: str, own: str) -> str:
+    """The steps that give graph folder `slug` to the folder whose own graph folder is `own`: its name there is
+    what makes it that folder's (`own` is `NAME-<hash>` for a folder of the gone one's very name)."""
+    return f"`kg stop`, move {projects / own} aside (what was written there since is in it), " + _moves(
+        projects, slug, own).removeprefix("`kg stop`, ")
+
+
+def taken_over(projects: Path, slug: str, gone: str, root: str, back: str, by_hand: bool = False) -> str:
+    """`by_hand`: the graph folder was renamed for this folder (what `not_taken` says to do), not weighed."""
+    why = ("its graph folder was renamed for it" if by_hand else "the files its lessons touch are here")
     return (f"kg memory: this folder took over the memory of {gone}, a folder not on this machine now "
-            f"({projects / slug}): the files its lessons touch are here. If it is another project: "
+            f"({projects / slug}): {why}. If it is another project: "
             f"{_moves(projects, slug, back)} gives that memory back to {gone}; `kg doctor` then names it.")
 
 
-def not_taken(projects: Path, slug: str, gone: str, files: set[str], beside: bool = False) -> str:
+def not_taken(projects: Path, slug: str, gone: str, files: set[str], own: str, beside: bool = False) -> str:
     """`files`: the project-relative files the gone folder's lessons touch; `beside`: that folder bore another
-    name in this folder's parent (a rename), where it bore this one."""
+    name in this folder's parent (a rename), where it bore this one; `own`: this folder's graph folder."""
     if not files:
         why = "its lessons touch no file: nothing tells this folder from that one"
     elif not same_project.evidence(files):
@@ -34,7 +43,7 @@ def not_taken(projects: Path, slug: str, gone: str, files: set[str], beside: boo
     where = "a folder beside this one" if beside else "a folder of this name"
     return (f"kg memory: {projects / slug} holds the memory of {gone}, {where} not on this machine now; {why}, "
             f"so this folder starts a memory of its own. If it is that project {'renamed' if beside else 'moved'}, "
-            "`kg doctor` says how to give it that memory.")
+            f"{give_back(projects, slug, own)} gives it that memory.")
 
 
 def bound_elsewhere(projects: Path, slug: str, taker: str, root: str, own: str) -> str:

@@ -59,7 +59,8 @@ class ProjectFolders:
             else:
                 gone = bound if bound not in (None, root) else self._recorded(slug)
                 if gone is not None and gone != root and L.project_root_ok(gone):
-                    took = gone, say.taken_over(projects, slug, gone, root, L.hashed_slug(gone))
+                    took = gone, say.taken_over(projects, slug, gone, root, L.hashed_slug(gone),
+                                                L.moved_by_hand(slug, gone))
             other = self._not_taken(root, slug, ev) if took is None and root not in self.notes else None
             # Weighed: from here on nothing is asked that may stop the decision.
             if took is not None:
@@ -86,7 +87,7 @@ class ProjectFolders:
             found, beside = self._gone_beside(root, slug), True
         if found is None:
             return None
-        return say.not_taken(self.layout.projects, *found, ev.files(found[0]), beside)
+        return say.not_taken(self.layout.projects, *found, ev.files(found[0]), slug, beside)
 
     def _gone_of_this_name(self, root: str, slug: str) -> tuple[str, str] | None:
         """(store folder, its gone folder) of this folder's name that was not taken for want of evidence."""

@@ -402,11 +402,14 @@ def takes_over(slug: str, recorded: str | None, root: str, same: Callable[[], bo
         return True
     if not folder_gone(recorded):
         return False
-    was = os.path.basename(recorded.rstrip("/"))
-    moved_by_hand = slug not in (base_slug(recorded), hashed_slug(recorded), was)
-    if moved_by_hand and slug in (base_slug(root), name):  # the user's own doing, as `kg doctor` advises
+    if moved_by_hand(slug, recorded) and slug in (base_slug(root), name):  # the user's own, as `kg doctor` advises
         return True
-    return was == name and (not project_root_ok(recorded) or same())
+    return os.path.basename(recorded.rstrip("/")) == name and (not project_root_ok(recorded) or same())
+
+
+def moved_by_hand(slug: str, recorded: str) -> bool:
+    """A graph folder not named as its recorded folder names one: renamed by the user for another folder."""
+    return slug not in (base_slug(recorded), hashed_slug(recorded), os.path.basename(recorded.rstrip("/")))
 
 
 def _moved_here(layout: Layout, root: str, plain: str, plain_recorded: str | None,

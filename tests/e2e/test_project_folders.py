@@ -13,6 +13,7 @@ import pytest
 from e2e_helpers import kg
 from hook_helpers import Harness, mcp_call, node, project_graph, recall_log
 
+from kg_actors.storage import layout as L
 from kg_actors.testing import ServerProcess
 
 
@@ -209,12 +210,13 @@ def test_doctor_names_a_renamed_repositorys_graph_and_its_way_back_works(server_
     graphs = srv.store / "projects"
     told = run.context.splitlines()[0]
     assert f"{graphs / 'r07'} holds the memory of {os.path.realpath(repo)}, a folder beside this one" in told, told
-    assert "its lessons touch no file" in told and "`kg doctor`" in told, told
+    assert "its lessons touch no file" in told and f"`mv {graphs / 'r07'} {graphs / 'r07-renamed'}`" in told, told
     srv.stop()
     doctor = kg(["doctor"], srv.env).stdout
     assert "takes its graph back only on evidence" in doctor and "README" in doctor, doctor
     assert f"--    project r07: its folder {repo} is not on this machine" in doctor, doctor
     assert f"its memory is in {graphs / 'r07'}" in doctor and f"mv {graphs}/OLD {graphs}/NEW" in doctor
+    assert f"if {renamed} is this project moved or renamed: `kg stop`, move {graphs / 'r07-renamed'} aside" in doctor
     assert "project r07-renamed" not in doctor and "FAIL  project" not in doctor
     # As it says: the empty graph the renamed folder made goes aside, the old one takes its name.
     os.rename(graphs / "r07-renamed", srv.store / "r07-renamed-aside")
@@ -223,6 +225,51 @@ def test_doctor_names_a_renamed_repositorys_graph_and_its_way_back_works(server_
     assert "r07-zebra-lesson" in Harness(srv, renamed).start().context
     srv.stop()  # saved: the graph now records its new folder
     assert "project r07" not in kg(["doctor"], srv.env).stdout
+
+
+def test_a_project_moved_under_its_own_name_is_told_the_moves_that_give_it_its_memory_and_they_work(server_factory):
+    """A repository moved from ~/old/widget to ~/new/widget, its touched files renamed since: no evidence, so it
+    starts a memory of its own, `widget-<hash>` (`widget` is the gone folder's). What it is told to run, and
+    what `kg doctor` says, names that folder: `mv projects/widget projects/widget` (the folder's name) cannot be
+    done. Once done, it is told the memory came by the graph folder's rename, not that the files are here."""
+    srv = server_factory(args=("--no-editor",))
+    old = srv.project("old/widget")
+    for name in ("w/a.py", "w/b.py"):
+        os.makedirs(os.path.dirname(f"{old}/{name}"), exist_ok=True)
+        with open(f"{old}/{name}", "w") as f:
+            f.write("x\n")
+    git("init", "-q", old)
+    git("add", "-A", cwd=old)
+    git("commit", "-q", "-m", "first", cwd=old)
+    h = Harness(srv, old)
+    assert h.start().context and h.kg_sid
+    h.mcp("kg_put_node", level="project", id="widget-rule", gist="Widgets are built twice.", touches=["w/a.py", "w/b.py"])
+    srv.stop()
+    new = str(srv.home / "new" / "widget")
+    os.makedirs(os.path.dirname(new))
+    os.rename(old, new)
+    git("mv", "w/a.py", "w/a2.py", cwd=new)
+    git("mv", "w/b.py", "w/b2.py", cwd=new)
+    os.rmdir(srv.home / "old")
+    srv.start("--no-editor")
+    run = Harness(srv, new).start()
+    graphs, real = srv.store / "projects", os.path.realpath
+    gone, own = graphs / "widget", graphs / L.hashed_slug(real(new))
+    told = run.context.splitlines()[0]
+    assert "widget-rule" not in run.context and f"{gone} holds the memory of {real(old)}" in told, told
+    assert f"`kg stop`, move {own} aside" in told and f"`mv {gone} {own}`, `kg start`" in told, told
+    srv.stop()
+    doctor = kg(["doctor"], srv.env).stdout
+    assert f"mv {gone} {own}`" in doctor and f"if {real(new)} is this project" in doctor, doctor
+    assert f"mv {graphs}/OLD {graphs}/NEW` (NEW: the new folder's name)" not in doctor, doctor
+    os.rename(own, srv.store / "widget-aside")  # as told
+    os.rename(gone, own)
+    srv.start("--no-editor")
+    run = Harness(srv, new).start()
+    told = run.context.splitlines()[0]
+    assert "widget-rule" in run.context, run.context
+    assert f"this folder took over the memory of {real(old)}" in told and "renamed for it" in told, told
+    assert "the files its lessons touch are here" not in run.context, run.context
 
 
 def test_a_user_only_preload_speaks_of_the_user_graph_alone_and_status_names_project_folders(srv):
