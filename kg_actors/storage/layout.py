@@ -417,19 +417,31 @@ def _moved_here(layout: Layout, root: str, plain: str, plain_recorded: str | Non
     """Of this folder name's graphs bound to folders not on this machine (`plain` and its hashed twins, made
     where two projects share a name), the one whose recorded folder ends as `root` does by more folders than
     the plain one's: on another machine `~/t1/svc` and `~/t2/svc` were two projects, and here `~/t2/svc`
-    is the second. None: no such graph, or the name alone tells (the plain graph, adopted as before)."""
+    is the second. None: no such graph, or the name alone tells (the plain graph, adopted as before).
+
+    The plain graph competes only while its own folder is gone (one that is here is another project's), and
+    a twin of a gone folder of this home, taken on evidence only, beats it at a tie unless the plain graph
+    shows as much: `~/t2/svc` moved to `~/t3/svc` ends like `~/t1/svc` by `svc` alone, but holds t2's files."""
     twins = [s for s in layout.project_slugs() if s.startswith(plain + "-") and _HASH_TAIL.fullmatch(s[len(plain):])]
     if not twins:
         return None
-    best, best_depth = None, _common_tail(root, plain_recorded) if plain_recorded else 0
+    rival = plain_recorded is not None and folder_gone(plain_recorded)
+    best, best_depth = None, _common_tail(root, plain_recorded) if rival and plain_recorded else 0
+    plain_shown: bool | None = None  # the plain graph's evidence, read once and only at a tie
     for slug in twins:
         recorded = recorded_project_path(layout.project_graph(slug))
         if recorded is None or not folder_gone(recorded):
             continue  # its folder is here: another project of this name
-        if project_root_ok(recorded) and not same(slug):
+        shown = project_root_ok(recorded)
+        if shown and not same(slug):
             continue  # a gone folder of this home: taken on evidence only, as takes_over
         depth = _common_tail(root, recorded)
-        if depth > best_depth:
+        if depth == best_depth and best is None and rival and shown:
+            if plain_shown is None:
+                plain_shown = same(plain)
+            if not plain_shown:
+                best = slug
+        elif depth > best_depth:
             best, best_depth = slug, depth
     return best
 

@@ -131,3 +131,22 @@ def test_files_every_project_has_are_no_evidence_an_unrelated_folder_of_that_nam
     os.rename(mine + "-aside", mine)
     back = Harness(srv, mine).start()
     assert "web-deploy-steps" in back.context and "taken over" not in back.context, back.context
+
+
+def test_a_moved_project_whose_name_another_project_here_has_takes_its_memory_back(srv):
+    # ~/t1/svc and ~/t2/svc: graphs `svc` and `svc-<hash>`. ~/t2/svc moves to ~/t3/svc; ~/t1/svc stays, so its
+    # graph is never the moved folder's, however alike the two paths end.
+    one, two, moved = srv.project("tw1/svc"), srv.project("tw2/svc"), str(srv.home / "tw3" / "svc")
+    files(one, "s/one.py", "s/two.py")
+    files(two, "s/three.py", "s/four.py")
+    learn(srv, one, "rule-of-tw1", ["s/one.py", "s/two.py"])
+    learn(srv, two, "rule-of-tw2", ["s/three.py", "s/four.py"])
+    srv.stop()
+    os.makedirs(os.path.dirname(moved))
+    os.rename(two, moved)
+    srv.start("--no-editor")
+    run = Harness(srv, moved).start()
+    assert "rule-of-tw2" in run.context and "rule-of-tw1" not in run.context, run.context
+    told = [line for line in run.context.splitlines() if "took over the memory of" in line]
+    assert told and os.path.realpath(two) in told[0], run.context
+    assert "rule-of-tw1" in Harness(srv, one).start().context

@@ -99,6 +99,33 @@ def test_of_two_projects_of_one_name_synced_from_another_machine_each_folder_her
     assert L.choose_slug(lay, str(tmp_path / "elsewhere" / "t3" / "svc")) == "svc"
 
 
+def _with_touches(lay: L.Layout, name: str, root, *files: str) -> None:
+    path = lay.project_graph(name)
+    path.parent.mkdir(parents=True)
+    node = {"id": "n", "gist": "x", "touches": list(files)}
+    path.write_text(json.dumps({"nodes": {"n": node}, "_meta": {"project_path": str(root)}}))
+
+
+def test_a_moved_twin_whose_files_are_here_beats_the_plain_graph_ending_as_alike(home):
+    # ~/t1/svc (graph `svc`) and ~/t2/svc (`svc-<hash>`) were two projects of this home. ~/t2/svc moved to
+    # ~/t3/svc: both recorded folders end as it does by `svc` alone, and its files tell which graph it takes.
+    lay = L.Layout(home / ".knowledge-graph")
+    t1, t2, t3 = home / "t1" / "svc", home / "t2" / "svc", home / "t3" / "svc"
+    for f in ("s/three.py", "s/four.py"):
+        (t3 / f).parent.mkdir(parents=True, exist_ok=True)
+        (t3 / f).write_text("x")
+    _with_touches(lay, "svc", t1, "s/one.py", "s/two.py")
+    _with_touches(lay, L.hashed_slug(str(t2)), t2, "s/three.py", "s/four.py")
+    assert L.choose_slug(lay, str(t3)) == L.hashed_slug(str(t2))  # ~/t1/svc moved away as well
+    t1.mkdir(parents=True)
+    assert L.choose_slug(lay, str(t3)) == L.hashed_slug(str(t2))  # ~/t1/svc here: its graph is its own
+    assert L.choose_slug(lay, str(t1)) == "svc"
+    # Without the files, neither is taken: a graph of its own.
+    bare = home / "t4" / "svc"
+    bare.mkdir(parents=True)
+    assert L.choose_slug(lay, str(bare)) == L.hashed_slug(str(bare))
+
+
 def test_a_gone_projects_graph_is_taken_only_by_a_folder_of_its_very_name_never_of_its_slug(tmp_path):
     # `日本語プロジェクト` and `My App` keep their graphs in `project` and `My-App` (our slug rule); once their
     # folders are gone, `~/work/project` and `~/oss/My-App` share a slug with them but not a name.
