@@ -87,7 +87,7 @@ def _no_project_note(cwd: object) -> str | None:
     project folder, or no path at all (not a string, a NUL byte: refused as bad input)."""
     if not isinstance(cwd, str) or not cwd.strip() or "\0" in cwd:
         return None
-    path = os.path.expanduser(cwd.strip())
+    path = os.path.expanduser(cwd)  # as project_root takes it: `app ` is not `app`
     if not os.path.isabs(path):
         return replies.no_project_note(cwd, "is a relative path, not a folder the session can be in")
     if (why := L.folder_fault(path)) is not None:

@@ -162,7 +162,7 @@ def project_root(cwd: object, field: str = "cwd") -> str:
         raise InvalidInput(field, "must be a non-empty absolute path")
     if "\0" in cwd:  # no path holds one; os.path would raise ValueError
         raise InvalidInput(field, "must not contain a NUL character")
-    expanded = os.path.expanduser(cwd.strip())
+    expanded = os.path.expanduser(cwd)  # as given: a folder's name may end with a space (`app `, not `app`)
     if not os.path.isabs(expanded):
         raise NotAProjectFolder(field, cwd, "must be an absolute path")
     h = str(home())

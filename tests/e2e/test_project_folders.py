@@ -477,3 +477,19 @@ def test_a_file_at_the_top_of_the_project_stays_a_file_end_of_an_edge(srv):
         assert "names no node" not in reply, reply
     read = h.mcp("kg_read", id="top-readme-lesson")
     assert read.count("--cites--> ./README.md") == 1, read
+
+
+def test_a_project_folder_whose_name_ends_with_a_space_is_its_own_project(srv):
+    plain, spaced, solo = srv.project("sp/app"), srv.project("sp/app "), srv.project("sp/solo ")
+    assert spaced.endswith("app ") and os.path.isdir(spaced) and solo.endswith("solo ")
+    learn(srv, plain, "app-private-rule", "Only the app without a space knows this.")
+    run = Harness(srv, spaced).start()
+    assert "app-private-rule" not in run.context and "both graphs" in run.context, run.context
+    h = learn(srv, spaced, "spaced-app-rule", "The spaced folder's own lesson.")
+    read = mcp_call(srv, "kg_read", {"session_id": h.kg_sid})
+    assert "spaced-app-rule" in read and "app-private-rule" not in read, read
+    assert "spaced-app-rule" not in Harness(srv, plain).start().context
+    assert "app-private-rule" not in mcp_call(srv, "kg_read", {"cwd": spaced})
+    # Alone (no `solo` beside it), it is a project too, never "does not exist".
+    run = Harness(srv, solo).start()
+    assert "does not exist" not in run.context and "both graphs" in run.context, run.context

@@ -2,6 +2,9 @@
 
 import os
 
+import pytest
+
+from kg_actors.core.errors import InvalidInput, NotAProjectFolder
 from kg_actors.storage import home_paths as P
 
 
@@ -35,3 +38,16 @@ def test_links_to_home_itself_and_loops_end(tmp_path):
     assert P.home_side(f"{h}/self/x", h) == f"{h}/x"
     assert P.home_side(f"{h}/out/y", h) == f"{h}/out/y"
     assert P.inside(P.home_side(f"{h}/loop-a/z", h), h)
+
+
+def test_a_folder_name_ending_with_a_space_is_kept_as_given(home):
+    from kg_actors.storage import layout as L
+
+    (home / "app ").mkdir()
+    h = os.path.realpath(home)
+    assert L.project_root(f"{h}/app ") == f"{h}/app "
+    assert L.project_folder("~/app ") == f"{h}/app "
+    with pytest.raises(NotAProjectFolder, match="does not exist"):
+        L.project_folder(f"{h}/app")  # the folder without the space is another, not there
+    with pytest.raises(InvalidInput, match="cwd"):
+        L.project_root("   ")
