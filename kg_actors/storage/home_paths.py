@@ -43,10 +43,11 @@ def home_side(path: str, home: str) -> str:
 
 
 def through_link(real: str, home: str, now: float) -> str | None:
-    """A real path outside home named as reached from it: under the target of one of home's top-level
-    symlinks that lead out of it (`/data/code/app`, with `~/code` -> `/data/code`: `~/code/app`). What a
-    harness that resolves its cwd sends (Claude Code, Codex) is then the project the link path is. None:
-    under no such link.
+    """A real path outside home named as reached from it: under the target of one of the symlinks in home
+    or in one of its folders that lead out of it (`/data/code/app`, with `~/code` -> `/data/code`:
+    `~/code/app`; with `~/work/app` -> `/data/app`: `~/work/app`). What a harness that resolves its cwd
+    sends (Claude Code, Codex) is then the project the link path is. None: under no such link. Of two
+    links to one place, the one in home itself is taken, then the first by name: always the same one.
 
     The links are read again when home's own entries change (its mtime), and, at most once a `RELOOK`
     (`now`: seconds, any clock), when a path is under none of them or the one it is under leads elsewhere
@@ -67,7 +68,7 @@ def through_link(real: str, home: str, now: float) -> str | None:
 
 RELOOK = 1.0  # seconds between two readings of home's links that home's mtime did not ask for
 
-# home -> (its mtime, when read, (target, link) of each top-level symlink out of it, the longest target first)
+# home -> (its mtime, when read, (target, link) of each symlink out of it, the longest target first)
 _LINKS: dict[str, tuple[int, float, tuple[tuple[str, str], ...]]] = {}
 
 
@@ -85,11 +86,9 @@ def _links_out(home: str, now: float, fresh: bool = False) -> tuple[tuple[str, s
     if held is not None and held[0] == mtime and not fresh:
         return held[2]
     found: dict[str, str] = {}
-    try:
-        entries = sorted(os.scandir(home), key=lambda e: e.name)
-    except OSError:
-        entries = []
-    for entry in entries:
+    top = _entries(home)
+    folders = [e.path for e in top if _is_folder(e)]
+    for entry in top + [e for folder in folders for e in _entries(folder)]:  # home's own links first
         if not entry.is_symlink():
             continue
         target = os.path.realpath(entry.path)
@@ -98,6 +97,30 @@ def _links_out(home: str, now: float, fresh: bool = False) -> tuple[tuple[str, s
     links = tuple(sorted(found.items(), key=lambda kv: -len(kv[0])))
     _LINKS[home] = (mtime, now, links)
     return links
+
+
+_MAX_ENTRIES = 4096  # of one folder looked through for links: a huge one (a downloads folder) is cut short
+
+
+def _entries(folder: str) -> list[os.DirEntry[str]]:
+    """A folder's entries by name (at most `_MAX_ENTRIES`; its type is known without a stat per entry)."""
+    out: list[os.DirEntry[str]] = []
+    try:
+        with os.scandir(folder) as it:
+            for entry in it:
+                out.append(entry)
+                if len(out) >= _MAX_ENTRIES:
+                    break
+    except OSError:
+        return []
+    return sorted(out, key=lambda e: e.name)
+
+
+def _is_folder(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir(follow_symlinks=False)
+    except OSError:
+        return False
 
 
 _MAX_HOPS = 40  # as the kernel's own limit: a loop of links ends as named
