@@ -15,6 +15,18 @@ def inside(path: str, home: str) -> bool:
     return path == home or path.startswith(home.rstrip("/") + "/")
 
 
+def named(path: str, home: str, now: float) -> str:
+    """An absolute path as projects are named, whichever way it is given: its real path inside home; a
+    folder outside home that a symlink in home (or in one of home's folders) leads to by that link
+    (`through_link`), whether given by its resolved path (what Claude Code and Codex send) or through any
+    link to it (`~/code` and `~/work` both -> `/data/code`: `~/code/app` both ways): one folder, one name.
+    Otherwise as `home_side` names it (a deeper link kept as named, a path outside home as its real one)."""
+    real = os.path.realpath(path)
+    if inside(real, home):
+        return real
+    return through_link(real, home, now) or home_side(path, home)
+
+
 def home_side(path: str, home: str) -> str:
     """An absolute path as projects are named: its real path, unless that leaves `home` (a real path)
     while the path as given lies inside it. Then each symlink on the way is followed while its target

@@ -166,9 +166,7 @@ def project_root(cwd: object, field: str = "cwd") -> str:
     if not os.path.isabs(expanded):
         raise NotAProjectFolder(field, cwd, "must be an absolute path")
     h = str(home())
-    real = home_paths.home_side(expanded, h)
-    if not home_paths.inside(real, h):
-        real = home_paths.through_link(real, h, time.monotonic()) or real  # a harness sent the resolved path
+    real = home_paths.named(expanded, h, time.monotonic())  # a harness may send the resolved path
     if not home_paths.inside(real, h):
         shown = "" if real == os.path.normpath(expanded) else f" (it resolves to {real})"
         raise NotAProjectFolder(field, cwd, f"is outside the user's home ({h}){shown}; project folders must be "
@@ -247,7 +245,7 @@ def recorded_project_path(graph_file: Path) -> str | None:
 
 def _real(path: str | None) -> str | None:
     # Each time: a symlink on the way may move. Named as a session's folder is (project_root).
-    return None if path is None else home_paths.home_side(path, str(home()))
+    return None if path is None else home_paths.named(path, str(home()), time.monotonic())
 
 
 def _last_meta(data: bytes) -> object:

@@ -508,3 +508,17 @@ def test_a_project_behind_a_symlink_in_a_folder_of_home_is_a_project_by_its_reso
     assert "proj4-lesson" in Harness(srv, str(srv.home / "nest" / "proj4link")).start().context
     assert "proj4-lesson" in mcp_call(srv, "kg_read", {"cwd": data})
     assert (srv.store / "projects" / "proj4link").is_dir()  # named by its path in home, as the README says
+
+
+def test_one_folder_reached_through_two_symlinks_in_home_has_one_memory(srv, tmp_path):
+    data = os.path.realpath(tmp_path / "shared" / "code")
+    os.makedirs(f"{data}/app2/src")
+    git("init", "-q", f"{data}/app2")
+    (srv.home / "two-a").symlink_to(data)
+    (srv.home / "two-b").symlink_to(data)
+    learn(srv, str(srv.home / "two-b" / "app2"), "lesson-via-two-b", "Learnt through ~/two-b.")
+    for cwd in (srv.home / "two-a" / "app2", srv.home / "two-b" / "app2", f"{data}/app2"):
+        run = Harness(srv, str(cwd)).start()
+        assert "lesson-via-two-b" in run.context, (cwd, run.context)
+    graphs = [p.name for p in (srv.store / "projects").iterdir() if p.name.startswith("app2")]
+    assert graphs == ["app2"], graphs

@@ -51,3 +51,22 @@ def test_a_folder_name_ending_with_a_space_is_kept_as_given(home):
         L.project_folder(f"{h}/app")  # the folder without the space is another, not there
     with pytest.raises(InvalidInput, match="cwd"):
         L.project_root("   ")
+
+
+def test_one_folder_outside_home_has_one_name_however_it_is_reached(tmp_path):
+    home, data = tmp_path / "home", tmp_path / "data"
+    (data / "code" / "app").mkdir(parents=True)
+    (data / "proj4").mkdir()
+    (home / "work").mkdir(parents=True)
+    (home / "code").symlink_to(data / "code")
+    (home / "zcode").symlink_to(data / "code")  # a second link to the same place
+    (home / "work" / "proj4link").symlink_to(data / "proj4")  # a link in a folder of home
+    (home / "work" / "code").symlink_to(data / "code")  # and one more there: home's own link comes first
+    h, d = os.path.realpath(home), os.path.realpath(data)
+    for given in (f"{h}/code/app", f"{h}/zcode/app", f"{h}/work/code/app", f"{d}/code/app", f"{h}/zcode/app/"):
+        assert P.named(given, h, now=100.0) == f"{h}/code/app", given
+    for given in (f"{d}/proj4", f"{h}/work/proj4link", f"{d}/proj4/src/m.py"):
+        assert P.named(given, h, now=100.0).startswith(f"{h}/work/proj4link"), given
+    assert P.named(f"{d}/proj4/src/m.py", h, now=100.0) == f"{h}/work/proj4link/src/m.py"
+    assert P.named(f"{h}/work/x", h, now=100.0) == f"{h}/work/x"  # inside home: its real path
+    assert P.named(str(tmp_path / "elsewhere"), h, now=100.0) == os.path.realpath(tmp_path / "elsewhere")
