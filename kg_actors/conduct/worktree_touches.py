@@ -12,6 +12,7 @@ is named the same way (`edge_end`): one file, one edge."""
 from __future__ import annotations
 
 import posixpath
+import time
 from collections.abc import Sequence
 
 from ..core import ids
@@ -53,8 +54,8 @@ def edge_end(end: str, project: str | None) -> str:
 
 def _in_project(full: str, project: str, home: str) -> str | None:
     """An absolute path of a file in `project`, as its relative path (named as projects are: a symlink in
-    home on its way followed); None outside it."""
-    named = home_paths.home_side(full, home)
+    home on its way followed, a resolved path named by the link in home to it); None outside it."""
+    named = home_paths.named(full, home, time.monotonic())  # by its resolved path too, as the cwd is
     if named == project or not home_paths.inside(named, project):
         return None
     return posixpath.relpath(named, project)

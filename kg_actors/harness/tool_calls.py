@@ -10,6 +10,7 @@ record), so a caller that must not block runs it in a thread when
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -83,7 +84,7 @@ def operands(tool: str, tool_input: Mapping[str, Any], cwd: str | None) -> Opera
 
 def files_of(ops: Operands, cwd: str | None, harness: profiles.Harness, payload: Mapping[str, Any],
              home: Path) -> list[str]:
-    """The existing files (real paths, home_paths.home_side) the call read or edited; at most shell.MAX_FILES."""
+    """The existing files (real paths, home_paths.named) the call read or edited; at most shell.MAX_FILES."""
     candidates = list(ops.raw)
     if ops.command is not None:
         shell_cwd = ops.workdir or (cwd if harness.trusts_shell_cwd else None)
@@ -102,7 +103,7 @@ def files_of(ops: Operands, cwd: str | None, harness: profiles.Harness, payload:
         if not os.path.isabs(p) or "\x00" in p or len(p) > PATH_MAX_CHARS:
             continue  # a relative path with no known directory names no file
         try:
-            real = home_paths.home_side(p, str(home))  # named as the project is: `~/code` -> `/data/code` stays
+            real = home_paths.named(p, str(home), time.monotonic())  # as the project is: `~/code/app` both ways
             if os.path.isfile(real) and real not in out:
                 out.append(real)
         except (OSError, ValueError):

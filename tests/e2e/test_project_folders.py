@@ -522,3 +522,29 @@ def test_one_folder_reached_through_two_symlinks_in_home_has_one_memory(srv, tmp
         assert "lesson-via-two-b" in run.context, (cwd, run.context)
     graphs = [p.name for p in (srv.store / "projects").iterdir() if p.name.startswith("app2")]
     assert graphs == ["app2"], graphs
+
+
+def test_a_file_of_a_linked_project_named_by_its_resolved_path_is_stored_as_its_relative_path(srv, tmp_path):
+    data = os.path.realpath(tmp_path / "tl")
+    os.makedirs(f"{data}/app")
+    with open(f"{data}/app/main.py", "w") as f:
+        f.write("import logging\n")
+    (srv.home / "tl").symlink_to(data)
+    real = f"{data}/app"
+    h = learn(srv, real, "app-main", "main.py sets up logging first.")  # the resolved cwd Claude Code sends
+    reply = h.mcp("kg_put_node", level="project", id="app-main", gist="main.py sets up logging first.",
+                  touches=[f"{real}/main.py", f"{srv.home}/tl/app/main.py", "~/tl/app/main.py", "main.py"])
+    assert "repeated ones kept once" in reply, reply
+    for end in (f"{real}/main.py", f"{srv.home}/tl/app/main.py"):
+        reply = h.mcp("kg_put_edge", level="project", **{"from": "app-main", "to": end, "rel": "about"})
+        assert reply.startswith("Edge app-main->./main.py:about saved"), reply
+    read = h.mcp("kg_read", id="app-main")
+    assert read.count("--about-->") == 1 and str(data) not in read, read
+    touches = [ln for ln in read.splitlines() if ln.strip().startswith("touches:")]
+    assert touches and touches[0].split("touches:")[1].strip() == "main.py", read
+    # A read of it by its resolved path (what the harness sends) recalls the lesson.
+    other = Harness(srv, real)
+    other.start()
+    other.read(f"{real}/main.py")
+    rows = [r for r in recall_log(srv) if r.get("reason") == "file_recall" and r.get("claude_session") == other.sid]
+    assert rows and "app-main" in (rows[-1].get("nodes") or []), rows
