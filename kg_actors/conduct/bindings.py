@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from pathlib import Path
 from typing import Protocol
 
 from ..core import constants as C
-from ..storage import layout as L, work_trees
+from ..storage import home_paths, layout as L, work_trees
 
 
 class GraphsOnDisk(Protocol):
@@ -25,9 +26,10 @@ class GraphsOnDisk(Protocol):
 
 
 class CwdBindings:
-    def __init__(self, graphs: GraphsOnDisk, clock: Callable[[], float]):
+    def __init__(self, graphs: GraphsOnDisk, clock: Callable[[], float], store: Path | None = None):
         self._graphs = graphs
         self._clock = clock
+        self._store = os.path.realpath(store) if store is not None else None
         # cwd -> (until, its root, its folder, the linked worktree it is in when its root is the repository's)
         self._cached: dict[str, tuple[float, str | None, str, str | None]] = {}
 
@@ -60,10 +62,21 @@ class CwdBindings:
             if cached is not None and now < cached[0]:
                 return cached[1], cached[2]
         folder = L.project_folder(cwd, "cwd")
-        bound, worktree = work_trees.binding_of(folder, str(L.home()), lambda f: self._graphs.has_graph_for(f))
-        root = None if L.is_home(bound) and not self._graphs.has_project_graph(bound) else bound
+        if self.in_store(folder):  # as home itself: no project (after `kg init-git` its git would make one)
+            root, worktree = None, None
+        else:
+            bound, worktree = work_trees.binding_of(folder, str(L.home()), lambda f: self._graphs.has_graph_for(f))
+            root = None if L.is_home(bound) and not self._graphs.has_project_graph(bound) else bound
         if len(self._cached) >= C.ROOT_CACHE_SIZE:
             self._cached.clear()
         assert isinstance(cwd, str)  # project_folder refused anything else
         self._cached[cwd] = (now + C.ROOT_CACHE_SECONDS, root, folder, worktree)
         return root, folder
+
+    def in_store(self, folder: str) -> bool:
+        """Whether a folder (named as projects are) lies in the store this server serves: a session there looks
+        at graph files, and a project of it would be stored inside itself and committed by its git."""
+        store, home = self._store, str(L.home())
+        if store is None or home_paths.inside(home, store):  # a store that is home (or holds it): no rule
+            return False
+        return home_paths.inside(folder, store) or home_paths.inside(os.path.realpath(folder), store)

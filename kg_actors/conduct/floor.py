@@ -94,7 +94,7 @@ class Floor:
     def build(cls, directory: GraphDirectory, sessions: SessionHandle, clock: Callable[[], float],
               publish: Publish | None = None, logbook: Logbook | None = None) -> Floor:
         return cls(directory, sessions, clock, publish or (lambda event: None),
-                   DecisionLogs(directory.layout, logbook), CwdBindings(directory, clock), ReadViews(),
+                   DecisionLogs(directory.layout, logbook), CwdBindings(directory, clock, directory.layout.root), ReadViews(),
                    HookNotes())
 
     @property

@@ -38,7 +38,7 @@ async def bootstrap(floor: Floor, cwd: object, claude_sid: object, source: objec
     deadline = trio.current_time() + C.PRELOAD_LOAD_WAIT
     if harness is None:
         harness = profiles.from_transcript(transcript_path if isinstance(transcript_path, str) else None)
-    lead = _no_project_note(cwd)
+    lead = _no_project_note(cwd, floor)
     # A folder that cannot be a project (outside home, gone, named relatively) holds no project memory; its
     # session is user-only, as a home-folder session is, rather than no memory at all (a devcontainer's
     # /workspaces, a folder deleted under a resumed session, a harness that sent `..`).
@@ -82,7 +82,7 @@ async def bootstrap(floor: Floor, cwd: object, claude_sid: object, source: objec
     return await _preload(floor, view, harness, reused, deadline, lead=lead or "")
 
 
-def _no_project_note(cwd: object) -> str | None:
+def _no_project_note(cwd: object, floor: Floor) -> str | None:
     """Why a hook's cwd, a path, names no project folder (the session is then user-only), or None: a
     project folder, or no path at all (not a string, a NUL byte: refused as bad input)."""
     if not isinstance(cwd, str) or not cwd.strip() or "\0" in cwd:
@@ -93,9 +93,11 @@ def _no_project_note(cwd: object) -> str | None:
     if (why := L.folder_fault(path)) is not None:
         return replies.no_project_note(cwd, why)
     try:
-        L.project_root(path)
+        root = L.project_root(path)
     except NotAProjectFolder:
         return replies.outside_home_note(cwd, os.path.realpath(path))
+    if floor.bindings.in_store(root):
+        return replies.no_project_note(cwd, "is inside kg's store, whose graph files are no project")
     return None
 
 

@@ -98,3 +98,18 @@ def test_a_stored_graphs_folder_is_read_once_per_version_of_its_file(tmp_path, m
     assert len(reads) == 1
     os.utime(graph_file, ns=(1, 1))  # a new version of the file is read again
     assert directory.has_graph_for(folder) and len(reads) == 2
+
+
+def test_a_folder_inside_the_store_is_user_only_as_home_is(tmp_path, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    store = tmp_path / ".knowledge-graph"
+    (store / "projects" / "app").mkdir(parents=True)
+    (store / ".git").mkdir()  # `kg init-git`: the store is a git work tree
+    (tmp_path / "code" / "app").mkdir(parents=True)
+    directory = SimpleNamespace(has_project_graph=lambda root: False, has_graph_for=lambda folder: False)
+    bindings = CwdBindings(directory, lambda: 5.0, store)
+    assert bindings.root_for(str(store / "projects" / "app")) is None
+    assert bindings.root_for(str(store)) is None
+    assert bindings.root_for(str(tmp_path / "code" / "app")) == os.path.realpath(tmp_path / "code" / "app")
+    # A store that is home itself (or holds it) leaves every folder of home what it was.
+    assert CwdBindings(directory, lambda: 5.0, tmp_path).root_for(str(tmp_path / "code" / "app")) is not None

@@ -548,3 +548,21 @@ def test_a_file_of_a_linked_project_named_by_its_resolved_path_is_stored_as_its_
     other.read(f"{real}/main.py")
     rows = [r for r in recall_log(srv) if r.get("reason") == "file_recall" and r.get("claude_session") == other.sid]
     assert rows and "app-main" in (rows[-1].get("nodes") or []), rows
+
+
+def test_a_session_inside_the_store_after_init_git_holds_user_memory_and_makes_no_project_of_it(server_factory):
+    srv = server_factory(start=False)
+    srv.store = srv.home / ".knowledge-graph"  # the default place, inside home
+    srv.env["KG_HOME"] = str(srv.store)
+    srv.start("--no-editor")
+    learn(srv, srv.project("code/app"), "app-rule", "The app's own lesson.")
+    done = kg(["init-git"], srv.env)
+    assert done.returncode == 0 and (srv.store / ".git").exists(), done.stdout + done.stderr
+    inside = str(srv.store / "projects" / "app")
+    run = Harness(srv, inside).start()
+    assert "app-rule" not in run.context and "user graph" in run.context, run.context
+    assert run.context.startswith(f"kg memory: {inside} is inside kg's store"), run.context
+    assert "Project folder" not in mcp_call(srv, "kg_read", {"cwd": inside})
+    assert sorted(p.name for p in (srv.store / "projects").iterdir()) == ["app"]
+    status = kg(["status"], srv.env).stdout
+    assert "knowledge-graph" not in status.replace(str(srv.store), ""), status
