@@ -98,41 +98,49 @@ def _links_out(home: str, now: float, fresh: bool = False) -> tuple[tuple[str, s
     if held is not None and held[0] == mtime and not fresh:
         return held[2]
     found: dict[str, str] = {}
-    top = _entries(home)
-    folders = [e.path for e in top if _is_folder(e)]
-    for entry in top + [e for folder in folders for e in _entries(folder)]:  # home's own links first
-        if not entry.is_symlink():
-            continue
-        target = os.path.realpath(entry.path)
+    top, folders = _listing(home, True)
+    for link in top + tuple(link for folder in folders for link in _listing(folder, False)[0]):  # home's first
+        target = os.path.realpath(link)
         if not inside(target, home) and os.path.isdir(target) and target != "/":
-            found.setdefault(target, entry.path)  # two links to one place: the first by name, always
+            found.setdefault(target, link)  # two links to one place: the first by name, always
     links = tuple(sorted(found.items(), key=lambda kv: -len(kv[0])))
     _LINKS[home] = (mtime, now, links)
     return links
 
 
+# folder -> (its mtime, its symlinks by name, its folders by name): a folder of home is listed again only when
+# its own entries change, so a fresh look at home's links costs a stat per folder, not a read of each.
+_LISTED: dict[str, tuple[int, tuple[str, ...], tuple[str, ...]]] = {}
+_LISTED_MAX = 4096
 _MAX_ENTRIES = 4096  # of one folder looked through for links: a huge one (a downloads folder) is cut short
 
 
-def _entries(folder: str) -> list[os.DirEntry[str]]:
-    """A folder's entries by name (at most `_MAX_ENTRIES`; its type is known without a stat per entry)."""
-    out: list[os.DirEntry[str]] = []
+def _listing(folder: str, with_folders: bool) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(the symlinks in `folder`, its folders when asked for), each by name; none when it cannot be read."""
+    try:
+        mtime = os.stat(folder).st_mtime_ns
+    except OSError:
+        return (), ()
+    held = _LISTED.get(folder)
+    if held is not None and held[0] == mtime:
+        return held[1], held[2]
+    links: list[str] = []
+    folders: list[str] = []
     try:
         with os.scandir(folder) as it:
-            for entry in it:
-                out.append(entry)
-                if len(out) >= _MAX_ENTRIES:
+            for n, entry in enumerate(it):
+                if n >= _MAX_ENTRIES:
                     break
+                if entry.is_symlink():  # its type is known without a stat
+                    links.append(entry.path)
+                elif with_folders and entry.is_dir(follow_symlinks=False):
+                    folders.append(entry.path)
     except OSError:
-        return []
-    return sorted(out, key=lambda e: e.name)
-
-
-def _is_folder(entry: os.DirEntry[str]) -> bool:
-    try:
-        return entry.is_dir(follow_symlinks=False)
-    except OSError:
-        return False
+        return (), ()
+    if len(_LISTED) >= _LISTED_MAX:
+        _LISTED.clear()
+    _LISTED[folder] = (mtime, tuple(sorted(links)), tuple(sorted(folders)))
+    return _LISTED[folder][1], _LISTED[folder][2]
 
 
 _MAX_HOPS = 40  # as the kernel's own limit: a loop of links ends as named

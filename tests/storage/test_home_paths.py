@@ -70,3 +70,19 @@ def test_one_folder_outside_home_has_one_name_however_it_is_reached(tmp_path):
     assert P.named(f"{d}/proj4/src/m.py", h, now=100.0) == f"{h}/work/proj4link/src/m.py"
     assert P.named(f"{h}/work/x", h, now=100.0) == f"{h}/work/x"  # inside home: its real path
     assert P.named(str(tmp_path / "elsewhere"), h, now=100.0) == os.path.realpath(tmp_path / "elsewhere")
+
+
+def test_a_fresh_look_at_homes_links_lists_again_only_the_folders_whose_entries_changed(tmp_path, monkeypatch):
+    home, data = tmp_path / "home", tmp_path / "data"
+    for name in ("a", "b", "work"):
+        (home / name).mkdir(parents=True)
+    (data / "x").mkdir(parents=True)
+    h = os.path.realpath(home)
+    assert P._links_out(h, 0.0, fresh=True) == ()
+    listed = []
+    real_scandir = os.scandir
+    monkeypatch.setattr(P.os, "scandir", lambda path: listed.append(path) or real_scandir(path))
+    assert P._links_out(h, 0.0, fresh=True) == () and listed == []  # nothing changed: a stat per folder
+    (home / "work" / "xlink").symlink_to(data / "x")
+    assert P._links_out(h, 0.0, fresh=True) == ((os.path.realpath(data / "x"), f"{h}/work/xlink"),)
+    assert listed == [f"{h}/work"]
