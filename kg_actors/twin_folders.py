@@ -26,12 +26,19 @@ log = logging.getLogger(__name__)
 
 
 def other_folder(layout: L.Layout, slug: str, root: str) -> str | None:
-    """The name of another folder holding this project's graph beside `slug` (0.17's, recording `root`)."""
+    """The name of another folder holding this project's graph beside `slug`: 0.17's, recording `root`, or
+    one an earlier kg made for it reached through another symlink in home (`~/work/app` beside `~/code/app`,
+    both leading to `/data/code/app`), before one folder had one name (home_paths.named)."""
     name = L.reference_slug(root)
-    if name is None or name == slug:
-        return None
-    graph_file = layout.project_graph(name)
-    return name if graph_file.exists() and L.recorded_project_path(graph_file) == root else None
+    graph_file = layout.project_graph(name) if name is not None and name != slug else None
+    if name is not None and graph_file is not None and graph_file.exists() and L.recorded_project_path(graph_file) == root:
+        return name
+    for twin in L.name_twins(layout, L.base_slug(root)):
+        graph_file = layout.project_graph(twin)
+        written = L.recorded_as_written(graph_file) if twin != slug else None
+        if written is not None and written != root and L.recorded_project_path(graph_file) == root:
+            return twin
+    return None
 
 
 def merged_in(ours: dict[str, Any], other_file: Path, folder: str, now: float,

@@ -216,13 +216,18 @@ _TAIL = 64 * 1024  # bytes read first for a graph file's `_meta`
 
 
 def recorded_project_path(graph_file: Path) -> str | None:
-    """The `_meta.project_path` a graph file records (None if absent or unreadable)."""
+    """The `_meta.project_path` a graph file records (None if absent or unreadable), named as projects are."""
+    return _real(recorded_as_written(graph_file))
+
+
+def recorded_as_written(graph_file: Path) -> str | None:
+    """The `_meta.project_path` a graph file records, as written there (None if absent or unreadable)."""
     try:
         with user_files.open_regular(graph_file) as f:  # a FIFO in its place: None, never a wait
             st = os.fstat(f.fileno())
             held = _RECORDED.get(str(graph_file))
             if held is not None and held[:3] == (st.st_ino, st.st_mtime_ns, st.st_size):
-                return _real(held[3])
+                return held[3]
             # Both servers write `_meta` last: the file's tail holds it, and a first session in a new folder
             # reads every stored graph's (50 graphs of a few MB each were a third of a second on the loop).
             f.seek(max(0, st.st_size - _TAIL))
@@ -240,7 +245,7 @@ def recorded_project_path(graph_file: Path) -> str | None:
     if len(_RECORDED) >= _RECORDED_MAX:
         _RECORDED.clear()
     _RECORDED[str(graph_file)] = (st.st_ino, st.st_mtime_ns, st.st_size, found)
-    return _real(found)
+    return found
 
 
 def _real(path: str | None) -> str | None:
@@ -420,7 +425,7 @@ def _moved_here(layout: Layout, root: str, plain: str, plain_recorded: str | Non
     The plain graph competes only while its own folder is gone (one that is here is another project's), and
     a twin of a gone folder of this home, taken on evidence only, beats it at a tie unless the plain graph
     shows as much: `~/t2/svc` moved to `~/t3/svc` ends like `~/t1/svc` by `svc` alone, but holds t2's files."""
-    twins = [s for s in layout.project_slugs() if s.startswith(plain + "-") and _HASH_TAIL.fullmatch(s[len(plain):])]
+    twins = [s for s in name_twins(layout, plain) if s != plain]
     if not twins:
         return None
     rival = plain_recorded is not None and folder_gone(plain_recorded)
@@ -463,6 +468,12 @@ def _renamed_here(layout: Layout, root: str, own: tuple[str, ...],
 
 
 _HASH_TAIL = re.compile(rf"-[0-9a-f]{{{_HASH_CHARS}}}")
+
+
+def name_twins(layout: Layout, plain: str) -> list[str]:
+    """The graph folders of this folder name: `plain` (when there) and its hashed twins (`plain-<hash>`)."""
+    return [s for s in layout.project_slugs() if s == plain or s.startswith(plain + "-")
+            and _HASH_TAIL.fullmatch(s[len(plain):])]
 
 
 def _common_tail(a: str, b: str) -> int:

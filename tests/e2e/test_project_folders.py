@@ -566,3 +566,23 @@ def test_a_session_inside_the_store_after_init_git_holds_user_memory_and_makes_n
     assert sorted(p.name for p in (srv.store / "projects").iterdir()) == ["app"]
     status = kg(["status"], srv.env).stdout
     assert "knowledge-graph" not in status.replace(str(srv.store), ""), status
+
+
+def test_a_graph_an_earlier_kg_kept_for_a_folder_under_its_second_links_name_is_merged_into_its_own(srv, tmp_path):
+    data = os.path.realpath(tmp_path / "split" / "code")
+    os.makedirs(f"{data}/app3/src")
+    git("init", "-q", f"{data}/app3")
+    (srv.home / "sp-code").symlink_to(data)
+    (srv.home / "sp-work").symlink_to(data)
+    learn(srv, str(srv.home / "sp-code" / "app3"), "lesson-via-sp-code", "Learnt through ~/sp-code.")
+    # What an earlier kg made of a session in ~/sp-work/app3: a graph of its own, named by that path.
+    second = str(srv.home / "sp-work" / "app3")
+    split = srv.store / "projects" / L.hashed_slug(second)
+    split.mkdir(parents=True)
+    (split / "graph.json").write_text(json.dumps(project_graph(second, [node("lesson-via-sp-work", "Learnt through ~/sp-work.")])))
+    srv.stop()
+    srv.start("--no-editor")
+    for cwd in (second, f"{data}/app3"):
+        run = Harness(srv, cwd).start()
+        assert "lesson-via-sp-code" in run.context and "lesson-via-sp-work" in run.context, run.context
+    assert not split.exists() and any(p.name.startswith(split.name) for p in (srv.store / "trash").iterdir())
