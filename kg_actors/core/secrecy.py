@@ -107,7 +107,7 @@ class Finding:
     preview: str  # masked: enough to recognise it, never the secret
 
 
-def find(text: str, shapes_only: bool = False, decode: bool = True) -> Finding | None:
+def find(text: str, shapes_only: bool = False, decode: bool = True, seams: str | None = None) -> Finding | None:
     """The first secret in `text`, or None. Cheap tests first: most text has no key prefix,
     no URL, and no secret-named word, and then no pattern runs at all. `shapes_only`: provider
     formats alone, for names (an id, a rel, a path): `jwt-token-normalizer` says "token" beside an
@@ -117,7 +117,9 @@ def find(text: str, shapes_only: bool = False, decode: bool = True) -> Finding |
     the same key, and the finding is the one of the text with those undone (its preview neither counts an
     invisible character nor shows more of the secret for it); the text as written is read too, for what the
     undoing would hide. Most text is plain ASCII, and is read once. Base64 runs are decoded and read too
-    (`decode`; two layers), their finding said as base64 of its kind."""
+    (`decode`; two layers), their finding said as base64 of its kind. `seams`: `text` with a space where it
+    glues two fields or lines (core/secret_joins.py), in which keys cut after their prefix are read: a glued
+    text's words are cut there, not one word of a key (`…_KEY_HERE` and `then restart` make no `HEREthen`)."""
     plain = _plain(text)
     found = _find(plain, shapes_only)
     if found is None and plain != text:
@@ -126,7 +128,8 @@ def find(text: str, shapes_only: bool = False, decode: bool = True) -> Finding |
         decoded = _PERCENT.sub(lambda m: chr(int(m.group(1), 16)), plain)
         if decoded != plain:
             found = _find(decoded, shapes_only)
-    for run in cut_runs(plain) if found is None else ():  # a key spaced or hyphenated apart (secret_cuts.py)
+    anchored_in = plain if seams is None else _plain(seams)
+    for run in cut_runs(plain, anchored_in) if found is None else ():  # spaced or hyphenated apart (secret_cuts.py)
         found = _find(run, True)
         if found is not None:
             return found
@@ -518,12 +521,12 @@ def refuse_parts(fields: Iterable[tuple[str, object]]) -> None:
 
 def joined_finding(joined: Joined) -> Finding | None:
     """What a text made whole across fields holds, by the rules a write reads it with."""
-    return find(joined.text) if joined.as_stored else _fixed_shape(joined.text)
+    return find(joined.text) if joined.as_stored else _fixed_shape(joined.text, joined.spaced)
 
 
-def _fixed_shape(text: str) -> Finding | None:
+def _fixed_shape(text: str, spaced: str) -> Finding | None:
     """A provider's key, a JWT, a URL's password, or a random value after a secret-named key (`password=`)."""
-    found = find(text, shapes_only=True)
+    found = find(text, shapes_only=True, seams=spaced)
     for word in _KEYWORD.finditer(text.lower()) if found is None else ():
         m = _ASSIGNED.match(text, word.end())
         value = m.group(1).strip("\"'`.") if m is not None else ""

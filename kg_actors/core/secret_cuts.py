@@ -29,16 +29,17 @@ _CUTS = re.compile(r"[-_]+")
 _SK_PREFIX = re.compile(r"sk-(?:ant-|proj-|svcacct-|admin-)?")
 
 
-def cut_runs(text: str) -> Iterator[str]:
+def cut_runs(text: str, anchored_in: str | None = None) -> Iterator[str]:
     """Each run of `text` cut apart by single spaces, or by hyphens from a random string, and each key cut apart
-    after its provider's prefix (core/secret_anchors.py), the cuts taken out."""
+    after its provider's prefix (core/secret_anchors.py) in `anchored_in` (`text` where not given: a text glued
+    across fields is given with its seams as cuts), the cuts taken out."""
     for m in _SPACED.finditer(text) if " " in text else ():
         yield m.group(0).replace(" ", "")
     for m in _HYPHENATED.finditer(text) if "-" in text else ():
         run = m.group(0)
         if not words_only(run) and not _UUID.search(run):
             yield run.replace("-", "")
-    yield from anchored_runs(text)
+    yield from anchored_runs(text if anchored_in is None else anchored_in)
 
 
 def words_only(text: str) -> bool:

@@ -6,7 +6,9 @@ two lines is stored as two words: the folded gist is read as stored, and each fi
 seam only: the end of the one and the start of the other; so are runs of up to four, the notes between read
 whole when each is a short piece (no blank in it), and two notes around one that interrupts them. Joined texts are read for the fixed shapes of keys
 alone (a provider's prefix, a JWT, a URL's password, a random value after `password=`), so that ordinary
-text does not start matching where two lines meet.
+text does not start matching where two lines meet. Each glued text comes with its seams as spaces too, where
+keys cut apart after their prefix are read (core/secret_anchors.py): a field's last word glued to the next
+one's first is no piece of a key (`sk_test_YOUR_KEY_HERE` then `restart the worker` make no `HERErestart`).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ class Joined:
     field: str  # named as the refusal says it
     text: str
     as_stored: bool  # the text as stored (the folded gist): read with every rule, not the shapes alone
+    spaced: str  # the text with a space at each seam (a line break taken out, two fields met)
 
 
 def joined_texts(gist: object, notes: list[object] | None, name: str = "notes") -> Iterator[Joined]:
@@ -39,29 +42,30 @@ def joined_texts(gist: object, notes: list[object] | None, name: str = "notes") 
     if isinstance(gist, str) and gist:
         folded, changed = fold_gist(gist)
         if changed:
-            yield Joined("gist", folded, True)
-            yield Joined("gist", _BREAK.sub("", gist), False)
+            yield Joined("gist", folded, True, folded)
+            yield Joined("gist", _BREAK.sub("", gist), False, _BREAK.sub(" ", gist))
         parts.append(("gist", gist))
     for i, note in enumerate(notes or ()):
         if isinstance(note, str) and note:
             unbroken = _BREAK.sub("", note)
             if unbroken != note:
-                yield Joined(f"{name}[{i}]", unbroken, False)
+                yield Joined(f"{name}[{i}]", unbroken, False, _BREAK.sub(" ", note))
             parts.append((f"{name}[{i}]", note))
-    parts = [(field, _BREAK.sub("", text)) for field, text in parts]
+    glued = [(field, _BREAK.sub("", text), _BREAK.sub(" ", text)) for field, text in parts]
     # Fewest fields first: a key cut across two of them is named by those two, not with a third before them.
     for span in range(1, JOINED_MAX_PARTS):
-        for i, j in ((i, i + span) for i in range(len(parts) - span)):
-            first, a = parts[i]
-            for between in _betweens(parts[i + 1:j]):
-                fields = " joined to ".join((first, *(f for f, _ in between), parts[j][0]))
-                yield Joined(fields, _tail(a) + "".join(t for _, t in between) + _head(parts[j][1]), False)
+        for i, j in ((i, i + span) for i in range(len(glued) - span)):
+            (first, a, a_spaced), (last, b, b_spaced) = glued[i], glued[j]
+            for between in _betweens(glued[i + 1:j]):
+                fields = " joined to ".join((first, *(f for f, _, _ in between), last))
+                yield Joined(fields, _tail(a) + "".join(t for _, t, _ in between) + _head(b),
+                             False, " ".join((_tail(a_spaced), *(t for _, _, t in between), _head(b_spaced))))
 
 
-def _betweens(middle: list[tuple[str, str]]) -> Iterator[list[tuple[str, str]]]:
+def _betweens(middle: list[tuple[str, str, str]]) -> Iterator[list[tuple[str, str, str]]]:
     """What may stand between two notes' seam in a key: the notes between, each a piece of it (short, no
     blank), or all of them but one, which interrupts the key (`[half, "middle", half]`)."""
-    pieces = [bool(text) and len(text) <= PIECE_MAX_CHARS and not _BLANK.search(text) for _, text in middle]
+    pieces = [bool(text) and len(text) <= PIECE_MAX_CHARS and not _BLANK.search(text) for _, text, _ in middle]
     if all(pieces):
         yield middle
     for skipped in range(len(middle)):

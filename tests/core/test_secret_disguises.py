@@ -296,3 +296,24 @@ def test_an_aws_key_id_split_across_touches_is_refused_as_across_notes_and_paths
         secrecy.clean_node("x", None, [f"cfg/{first}", f"{rest}/x.py"])
     clean = secrecy.clean_node("x", None, ["src/AKIA_notes.md", "docs/README.md", "src/ghp_helpers/a.py", "b.py"])
     assert clean.touches == ["src/AKIA_notes.md", "docs/README.md", "src/ghp_helpers/a.py", "b.py"]
+
+
+# A placeholder key ending a line or a note, the next one going on in words: the two are read glued (a key split
+# there is one key), but the words glued at the seam (`HERErestart`) are no piece of a key cut after its prefix.
+@pytest.mark.parametrize("notes", [
+    ["STRIPE_KEY=sk_test_YOUR_KEY_HERE", "then restart the worker"],
+    ["Set in .env:\nSTRIPE_KEY=sk_test_YOUR_KEY_HERE\nthen restart the worker"],
+    ["GITHUB_TOKEN=ghp_YOUR_TOKEN_GOES_HERE", "then rerun the deploy workflow by hand"],
+    ["sk_test_YOUR_KEY_HERE", "sk_live_YOUR_KEY_HERE"],
+])
+def test_a_placeholder_key_before_a_line_or_note_of_words_is_stored(notes):
+    assert _refusal("stripe setup", notes) is None
+    assert _refusal("stripe setup\n" + "\n".join(notes)) is None
+
+
+def test_a_key_cut_apart_and_split_across_notes_or_lines_is_refused_naming_them():
+    cut = GHP[:4] + " ".join(GHP[i:i + 4] for i in range(4, len(GHP), 4))  # ghp_ and nine pieces of four
+    assert _refusal("deploy", ["deploy with " + cut[:21], cut[21:] + " for ci"]) == \
+        "notes[0] joined to notes[1]: a GitHub token"
+    assert _refusal("deploy", ["deploy with " + cut[:21] + "\n" + cut[21:] + " for ci"]) == "notes[0]: a GitHub token"
+    assert _refusal("deploy with " + cut[:21] + "\n" + cut[21:] + " for ci") == "gist: a GitHub token"

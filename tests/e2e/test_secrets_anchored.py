@@ -9,8 +9,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from e2e_helpers import start_server
+from e2e_helpers import Session, graph, nodes_by_id, start_server
 from hook_helpers import Harness, node, project_graph
+from mcp import Client
 
 from kg_actors.testing import ServerProcess
 
@@ -61,3 +62,26 @@ def test_an_older_kgs_cut_keys_are_withheld_new_ones_refused_and_prose_after_a_p
     assert stored["prefix-prose"]["gist"] == PROSE and stored["prefix-prose"]["notes"] == NOTES
     assert "cut-again" not in stored
     assert stored["deploy-token"]["gist"] == DEPLOY  # the user's file is kept as written: only agents are spared
+
+
+# A placeholder key ending a note or a line, words after it: read glued across the seam for a key split there.
+PLACEHOLDER_NOTES = [["STRIPE_KEY=sk_test_YOUR_KEY_HERE", "then restart the worker"],
+                     ["Set in .env:\nSTRIPE_KEY=sk_test_YOUR_KEY_HERE\nthen restart the worker"],
+                     ["sk_test_YOUR_KEY_HERE", "sk_live_YOUR_KEY_HERE"]]
+
+
+async def test_a_placeholder_key_before_a_note_or_line_of_words_is_stored_as_written(tmp_path):
+    srv = start_server(tmp_path)
+    try:
+        async with Client(srv.url + "/") as client:
+            s = await Session.open(client, cwd=srv.project("placeholder-proj"))
+            for i, notes in enumerate(PLACEHOLDER_NOTES):
+                said = await s.ok("kg_put_node", level="project", id=f"stripe-setup-{i}", gist="Stripe setup",
+                                  notes=notes)
+                assert "NOT WRITTEN" not in said and "saved" in said, said
+                shown = await s.ok("kg_read", id=f"stripe-setup-{i}", level="project")
+                assert "sk_test_YOUR_KEY_HERE" in shown and "withheld" not in shown, shown
+            stored = nodes_by_id(graph(srv, s.sid)["project"])
+        assert [stored[f"stripe-setup-{i}"]["notes"] for i in range(len(PLACEHOLDER_NOTES))] == PLACEHOLDER_NOTES
+    finally:
+        srv.stop()
