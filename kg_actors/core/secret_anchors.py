@@ -6,8 +6,10 @@ anchor. Where a provider's prefix (a gate of core/secret_shapes.py) starts a run
 across cuts (a space, `_`, `.`, `/` or `-`, with a key's own `-` or `_` beside it), as far as the provider's
 shape reads them and to a cut, and given back only when those pieces look cut from a random string: pieces that
 are all words or numbers are prose ("ghp_ tokens are rotated", "sk-learn pipelines use v2 ColumnTransformer").
-A UUID among them is an id (`dapi-<uuid>`), not a key. Each run is cut into pieces once, whatever the number of
-prefixes in it, and each prefix reads a bounded stretch of it: linear in the text."""
+A UUID among them is an id (`dapi-<uuid>`), not a key. Words the join read on into after the key (`paste <key>
+here`, `<key> for example`) are the sentence's: the key is given back without them, to be judged by its own
+pieces (a value ending in `here` or `example` is a placeholder's). Each run is cut into pieces once, whatever
+the number of prefixes in it, and each prefix reads a bounded stretch of it: linear in the text."""
 
 from __future__ import annotations
 
@@ -144,6 +146,13 @@ def _read(text: str, head: str, run: _Run, body: int, shapes: tuple[re.Pattern[s
             continue  # one piece: no cut, read as written by every rule
         if run.prose(first, last) or _UUID.search(text, body, run.at[last] + len(run.pieces[last])):
             continue
+        # Words after the key (`paste <key> here`) are the sentence's: off, as far as the shape still reads a key.
+        while last > first and _word(run.pieces[last], run.pieces[last].isupper()):
+            cut = len(head) + run.ends[last - 1] - start
+            shorter = shape.match(candidate, 0, cut)
+            if shorter is None or shorter.end() != cut:
+                break
+            last, m = last - 1, shorter
         return m.group()
     return None
 

@@ -57,6 +57,11 @@ PROSE = [
     "order SK 1234 5678 9012 3456 7890 1234 5678 9012 shipped",
     "AKIA XXXX XXXX XXXX XXXX is the placeholder", "AKIA IOSF ODNN 7EXA MPLE is the AWS docs key",
     "The AKIA KEYS WERE USED FROM HERE",
+    # Placeholders cut as keys are, with a sentence's words after them: a shape filled in, words in its place.
+    "paste ghp_xxxx xxxx xxxx xxxx xxxx xxxx xxxx xxxx xxxx here", "sk_test_xxxx xxxx xxxx xxxx goes here",
+    "ghp_XXXX XXXX XXXX XXXX XXXX XXXX XXXX XXXX XXXX for example", "sk-proj-xxxx xxxx xxxx xxxx xxxx xxxx e.g.",
+    "glpat-xxxx xxxx xxxx xxxx xxxx goes here", "AKIA XXXX XXXX XXXX XXXX for example", "paste <your token here>",
+    "sk-your-key-here", "sk_live_your_key_goes_here", "ghp_your_token_here for example", "sk_test_YOUR_KEY_HERE",
 ]
 
 
@@ -100,3 +105,30 @@ def test_each_piece_of_a_run_is_judged_once_however_many_prefixes_it_holds(monke
     assert list(anchored_runs(text)) == []
     pieces = 4 * 2000 - 1  # read from after the first prefix
     assert len(calls) == 2 * pieces  # each piece read twice (as prose, as capitals), not once for each prefix
+
+
+# What a sentence goes on with after a key the join would read on into (the join's pieces run to the sentence's
+# end): a placeholder's words, which said of the key's own pieces make it none.
+TRAILING = ["here", "goes here", "for example", "e.g.", "is set here.", "example", "here, for example"]
+KEYS_CUT = [(kind, prefix + cut.join(body[i:i + 4] for i in range(0, len(body), 4)))
+            for kind, keys in KEYS.items() for prefix, body in keys for cut in (" ", "_", ".")]
+
+
+@pytest.mark.parametrize("words", TRAILING)
+@pytest.mark.parametrize(("kind", "cut"), KEYS_CUT)
+def test_a_cut_key_followed_by_a_placeholders_words_is_refused_as_the_key(kind, cut, words):
+    for text in (f"paste {cut} {words}", f"{cut} {words}", f"the deploy uses {cut} {words}"):
+        found = secrecy.find(text)
+        assert found is not None and found.kind == kind, (text, found)
+        assert cut[6:14] not in found.preview
+    with pytest.raises(secrecy.SecretRefused, match=r"notes\[0\] holds what looks like"):
+        secrecy.clean_node("the CI token", [f"the CI token {cut} {words}"], None)
+
+
+def test_the_join_gives_back_the_key_without_the_words_after_it():
+    key = "ghp_" + " ".join(("TBwx", "oHge", "Jckv", "srte", "xIAX", "FHJK", "zaJE", "0QHP", "GMwg"))
+    joined = key.replace(" ", "")
+    for words in TRAILING:
+        assert list(anchored_runs(f"paste {key} {words}")) == [joined], words
+    stripe = "sk_live_" + " ".join(("I5vyQxon", "geF9Tpzs", "mpzp3L5D"))
+    assert list(anchored_runs(f"stripe: {stripe} goes here")) == [stripe.replace(" ", "")]

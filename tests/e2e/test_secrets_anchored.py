@@ -7,9 +7,10 @@ A real `kg serve` on a store seeded as an older kg left it, real hook scripts, M
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
-from e2e_helpers import Session, graph, nodes_by_id, start_server
+from e2e_helpers import Session, graph, nodes_by_id, start_server, store_files
 from hook_helpers import Harness, node, project_graph
 from mcp import Client
 
@@ -85,3 +86,67 @@ async def test_a_placeholder_key_before_a_note_or_line_of_words_is_stored_as_wri
         assert [stored[f"stripe-setup-{i}"]["notes"] for i in range(len(PLACEHOLDER_NOTES))] == PLACEHOLDER_NOTES
     finally:
         srv.stop()
+
+
+# Keys cut apart, a sentence going on after each: its words are the sentence's, not the key's (the join read on
+# into them, and a key ending in "here" or "example" was taken for a placeholder and stored).
+CUT_KEYS = {  # assembled: no file holds a whole key
+    "ghp_" + " ".join(("TBwx", "oHge", "Jckv", "srte", "xIAX", "FHJK", "zaJE", "0QHP", "GMwg")): "a GitHub token",
+    "sk_live_" + " ".join(("I5vyQxon", "geF9Tpzs", "mpzp3L5D")): "a Stripe key",
+    "sk-proj-" + ".".join(("xXqA", "IFDK", "RFAG", "A9GM", "yace", "wM1H", "w8of", "sYPd", "voqe", "tzUB", "VPNE",
+                           "4TTf")): "an OpenAI API key",
+    "sk-" + " ".join(("KQupAYvg", "jZqlGKlq", "jWKRQ8eq", "pXpWbXO5", "OJjlpfhB", "uxpiiYyY")): "an OpenAI API key",
+    "gsk_" + "_".join(("rw5N", "PRV9", "I2L9", "hbaw", "bYiX", "0Jtf", "hvjV", "jsDs", "vWie", "thsA", "uQgM", "ISvi",
+                       "JXZF")): "a Groq API key",
+    "hf_" + " ".join(("dyPT6Q", "pBmItB", "coE3hb", "Zu3AdQ", "pxckPb", "6dry")): "a Hugging Face token",
+}
+SENTENCES = ["paste {} here", "{} goes here", "one looks like {} for example", "use {}, e.g. in CI",
+             "the CI value {} is set here."]
+# What is no key, cut as keys are, with the same words after it: stored as written.
+PLACEHOLDERS = ["paste ghp_xxxx xxxx xxxx xxxx xxxx xxxx xxxx xxxx xxxx here", "sk_test_xxxx xxxx xxxx xxxx goes here",
+                "<your token here>", "sk-your-key-here", "ghp_your_token_here for example"]
+
+
+OLDER = "ghp_" + " ".join(("DStx", "xHsl", "fShS", "A0Bd", "VusQ", "ocXg", "csYf", "oLHS", "7EoR"))
+
+
+def _pieces(key: str) -> list[str]:
+    """Two pieces of a key's body beside each other, as cut and joined: what no reply or file may hold."""
+    second, third = re.split(r"[ ._]", key[key.index(next(c for c in key if c.isupper() or c.isdigit())):])[1:3]
+    cut = key[key.index(second):key.index(third) + len(third)]
+    return [cut, second + third]
+
+
+async def test_a_cut_key_a_sentence_goes_on_after_is_refused_withheld_and_nowhere_on_disk(tmp_path):
+    root = ServerProcess(tmp_path).project("cut-key-prose-proj")
+    older = project_graph(root, [node("older-ci-token", "CI token", notes=[f"paste {OLDER} here"])])
+    srv = start_server(tmp_path, projects={"cut-key-prose-proj": older})
+    try:
+        async with Client(srv.url + "/") as client:
+            s = await Session.open(client, cwd=root)
+            held = await s.ok("kg_read", id="older-ci-token", level="project")
+            assert f"{MARK} a GitHub token" in held and not any(p in held for p in _pieces(OLDER)), held
+            await s.ok("kg_put_node", level="project", id="ci-token-rotation", gist="The CI token is rotated monthly")
+            before = {k: v for k, v in store_files(srv.store).items() if not k.endswith((".jsonl", ".log"))}
+            for key, kind in CUT_KEYS.items():
+                for i, sentence in enumerate(SENTENCES):
+                    refused = await s.err("kg_put_node", level="project", id=f"ci-token-{i}", gist="CI token",
+                                          notes=["rotate it monthly", sentence.format(key)])
+                    assert refused.startswith(f"Error: NOT WRITTEN: notes[1] holds what looks like {kind} ("), refused
+                    assert not any(piece in refused for piece in _pieces(key)), refused
+            after = {k: v for k, v in store_files(srv.store).items() if not k.endswith((".jsonl", ".log"))}
+            assert after == before  # nothing stored, the journal untouched
+            for i, note in enumerate(PLACEHOLDERS):
+                said = await s.ok("kg_put_node", level="project", id=f"token-placeholder-{i}", gist="CI token",
+                                  notes=[note])
+                assert "saved" in said, said
+            stored = nodes_by_id(graph(srv, s.sid)["project"])
+        srv.logs_written()
+    finally:
+        srv.stop()
+    assert not any(f"ci-token-{i}" in stored for i in range(len(SENTENCES)))
+    assert [stored[f"token-placeholder-{i}"]["notes"] for i in range(len(PLACEHOLDERS))] == [[n] for n in PLACEHOLDERS]
+    for path in [*srv.store.rglob("*"), srv.log]:
+        data = path.read_bytes() if path.is_file() else b""
+        for key in CUT_KEYS:
+            assert not any(piece.encode() in data for piece in _pieces(key)), f"{path} holds a piece of {key[:4]}"
