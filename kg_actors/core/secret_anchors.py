@@ -119,7 +119,7 @@ def anchored_runs(text: str) -> Iterator[str]:
             body = after.end()
             if run is None or not run.start <= body < run.end:
                 run = _Run(text, body)
-            found = _read(text, text[head_start:head_end], run, body, _SHAPES_BY_GATE[gate.group()])
+            found = _read(text, text[head_start:head_end], run, body, _SHAPES_BY_GATE[gate.group()], body > head_end)
             if found is not None:
                 if found != last:  # a text repeating itself gives the same join at every prefix: read once
                     yield found
@@ -127,9 +127,10 @@ def anchored_runs(text: str) -> Iterator[str]:
                 break
 
 
-def _read(text: str, head: str, run: _Run, body: int, shapes: tuple[re.Pattern[str], ...]) -> str | None:
+def _read(text: str, head: str, run: _Run, body: int, shapes: tuple[re.Pattern[str], ...],
+          cut_at_head: bool) -> str | None:
     """The prefix and the pieces after it joined, as far as a shape reads them and to a cut, if those pieces
-    look cut from a random string."""
+    look cut from a random string; one piece too, cut from the prefix (`ghp_ iK2Z…`)."""
     first, start = run.offset(body)
     candidate = head + run.joined[start:start + JOINED_MAX_CHARS]
     for shape in shapes:
@@ -142,8 +143,8 @@ def _read(text: str, head: str, run: _Run, body: int, shapes: tuple[re.Pattern[s
             last -= 1
             if last < first or (m := shape.match(candidate, 0, len(head) + run.ends[last] - start)) is None:
                 continue
-        if last == first:
-            continue  # one piece: no cut, read as written by every rule
+        if last == first and not cut_at_head:
+            continue  # one piece glued to its prefix: no cut, read as written by every rule
         if run.prose(first, last) or _UUID.search(text, body, run.at[last] + len(run.pieces[last])):
             continue
         # Words after the key (`paste <key> here`) are the sentence's: off, as far as the shape still reads a key.

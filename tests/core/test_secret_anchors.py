@@ -132,3 +132,22 @@ def test_the_join_gives_back_the_key_without_the_words_after_it():
         assert list(anchored_runs(f"paste {key} {words}")) == [joined], words
     stripe = "sk_live_" + " ".join(("I5vyQxon", "geF9Tpzs", "mpzp3L5D"))
     assert list(anchored_runs(f"stripe: {stripe} goes here")) == [stripe.replace(" ", "")]
+
+
+# One piece after the prefix, cut from it: a key as one cut into more pieces is (taking a sentence's words off a
+# key could leave it so, and it was then read as glued to its prefix, a case the provider's shape reads alone).
+# Not Slack's: its gate `xox` stops short of its prefix (`xoxb-`), whose rest is read glued to the body.
+@pytest.mark.parametrize(("kind", "prefix", "body"), [(kind, prefix, body) for kind, keys in KEYS.items()
+                                                      for prefix, body in keys if kind != "a Slack token"])
+def test_a_key_cut_from_its_prefix_alone_is_refused_as_with_words_after_it(kind, prefix, body):
+    for cut in (" ", ".", "/"):
+        for text in (f"use {prefix}{cut}{body}", f"use {prefix}{cut}{body} here"):
+            found = secrecy.find(text)
+            assert found is not None and found.kind == kind, (text, found)
+
+
+@pytest.mark.parametrize("text", ["AKIA IOSFODNN7EXAMPLE is the AWS docs key", "ghp_ " + "x" * 36,
+                                  "sk- ColumnTransformerPipelines2024", "xoxb- 12345678901234567890",
+                                  "ghp_ GitHubClassicTokens", "sk_live_ keys are never committed"])
+def test_one_word_an_id_or_a_placeholder_cut_from_a_prefix_is_stored(text):
+    assert secrecy.find(text) is None, text

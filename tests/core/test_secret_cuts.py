@@ -68,7 +68,7 @@ def test_a_key_cut_apart_by_hyphens_is_still_refused(text, kind):
 
 def test_only_a_run_that_looks_cut_from_a_random_string_is_joined():
     assert list(cut_runs("ASIA-PACIFIC-NORTHEAST and SK-" + UUID)) == []
-    assert list(cut_runs("AKIA-" + AKID[4:])) == [AKID]
+    assert set(cut_runs("AKIA-" + AKID[4:])) == {AKID}  # joined by hyphens, and as a key cut from its prefix
     assert words_only("learn-2024-pipeline-guide") and words_only("Learn-Transformers-Pipelines")
     assert words_only("MAX-RETRY-COUNT") and words_only("HttpClient-RetryPolicy")
     assert not words_only("learnpipelineguide")  # one piece: no cut says it is words

@@ -150,3 +150,32 @@ async def test_a_cut_key_a_sentence_goes_on_after_is_refused_withheld_and_nowher
         data = path.read_bytes() if path.is_file() else b""
         for key in CUT_KEYS:
             assert not any(piece.encode() in data for piece in _pieces(key)), f"{path} holds a piece of {key[:4]}"
+
+
+# A key cut from its prefix alone, one piece after it: (prefix, cut, body, kind).
+FROM_PREFIX = [("ghp_", " ", "".join(("TBwx", "oHge", "Jckv", "srte", "xIAX", "FHJK", "zaJE", "0QHP", "GMwg")),
+                "a GitHub token"),
+               ("AKIA", " ", "".join(("JNRF", "BWVH", "IYCV", "OZNR")), "an AWS access key id"),
+               ("sk_live_", "/", "".join(("I5vyQxon", "geF9Tpzs", "mpzp3L5D")), "a Stripe key")]
+
+
+async def test_a_key_cut_from_its_prefix_alone_is_refused_and_nothing_of_it_stored(tmp_path):
+    srv = start_server(tmp_path)
+    try:
+        async with Client(srv.url + "/") as client:
+            s = await Session.open(client, cwd=srv.project("from-prefix-proj"))
+            await s.ok("kg_put_node", level="project", id="deploy-keys", gist="Deploy keys live in the vault")
+            before = {k: v for k, v in store_files(srv.store).items() if not k.endswith((".jsonl", ".log"))}
+            for prefix, cut, body, kind in FROM_PREFIX:
+                for note in (f"the deploy uses {prefix}{cut}{body}", f"paste {prefix}{cut}{body} here"):
+                    refused = await s.err("kg_put_node", level="project", id="deploy-key", gist="deploy key",
+                                          notes=[note])
+                    assert refused.startswith(f"Error: NOT WRITTEN: notes[0] holds what looks like {kind} ("), refused
+                    assert body[4:] not in refused, refused
+            after = {k: v for k, v in store_files(srv.store).items() if not k.endswith((".jsonl", ".log"))}
+            assert after == before  # nothing stored, the journal untouched
+    finally:
+        srv.stop()
+    for path in [*srv.store.rglob("*"), srv.log]:
+        data = path.read_bytes() if path.is_file() else b""
+        assert not any(body[4:].encode() in data for _, _, body, _ in FROM_PREFIX), path
