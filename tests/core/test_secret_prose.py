@@ -79,10 +79,10 @@ def test_a_secret_value_in_a_setting_flag_is_still_found():
     "the pin for the pin is " * 20_000, "ConvertTo-SecureString '" * 20_000, "token X-Aa-" * 20_000, "kid=" * 20_000,
 ])
 def test_a_pathological_text_is_read_in_bounded_time(text):
-    start = time.perf_counter()  # a bound on work, not a wait: no sleep, no clock to mock
+    start = time.process_time()  # a bound on work (CPU time: a loaded machine stretches the wall clock alone)
     secrecy.find(text)
     private_text.strip_private(text)
-    assert time.perf_counter() - start < 3.0
+    assert time.process_time() - start < 3.0
 
 
 @pytest.mark.parametrize("text", [
