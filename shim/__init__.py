@@ -1,7 +1,7 @@
 """`kg mcp`: the stdio shim every MCP client launches.
 
 Each JSON-RPC line on stdin is forwarded as one POST to the memory server and
-its reply written to stdout as one line; stdout carries nothing but protocol
+its reply written to stdout as one line of UTF-8 (whatever the locale); stdout carries nothing but protocol
 (diagnostics go to stderr). When the connection is refused the shim starts
 the server and retries; a request that may have reached the server is never
 sent twice. A batch is sent a message at a time and answered as one array. A
@@ -16,7 +16,6 @@ from __future__ import annotations
 import http.client
 import json
 import os
-import re  # json's import already
 import signal  # subprocess's import already
 import socket  # http.client's import already
 import subprocess
@@ -25,10 +24,12 @@ import threading
 import urllib.parse  # http.client's import already: no cost at start
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 
+from .lines import mended_id, replies_in, too_deep, utf8_line
+
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at each client's start
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import Any, TextIO
+    from typing import Any, BinaryIO
 
     Emit = Callable[[dict[str, Any]], None]  # where a message's replies go: stdout, or its batch's array
 
@@ -89,10 +90,12 @@ class _Call:
 
 
 class Shim:
-    def __init__(self, host: str, port: int, out: TextIO | None = None, home: str | None = None) -> None:
+    def __init__(self, host: str, port: int, out: BinaryIO | None = None, home: str | None = None) -> None:
         self.host, self.port = host, port
         self.home = home  # the store this agent's kg serves (KG_HOME, resolved): another store's server is refused
-        self.out = out or sys.stdout
+        # Bytes: MCP's stdio carries UTF-8 whatever the locale (text mode wrote the locale's charset, and a
+        # reply it could not hold ended the shim). None: started without a stdout.
+        self.out: BinaryIO | None = out or getattr(sys.stdout, "buffer", None)
         self._out_lock = threading.Lock()  # guards stdout only: one JSON line at a time
         self._start_lock = threading.Lock()
         self._other: str | None = None  # why the server on the port is not kg's, once its /health was read
@@ -104,12 +107,14 @@ class Shim:
         self._calls_lock = threading.Lock()
 
     def write(self, message: dict[str, Any] | list[dict[str, Any]]) -> None:
-        line = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+        line = utf8_line(message)
         with self._out_lock:
             try:
-                self.out.write(line + "\n")
+                if self.out is None:
+                    raise ValueError("no stdout")
+                self.out.write(line)
                 self.out.flush()
-            except (OSError, ValueError, AttributeError):  # the reader left, or no stdout at all (None)
+            except (OSError, ValueError):  # the reader left (the line itself always encodes), or no stdout at all
                 # No client can read a reply any more: gone quietly, as a filter whose reader left (the calls in
                 # flight are the server's to finish; nothing of the shim's is left to save).
                 os._exit(128 + signal.SIGPIPE)
@@ -253,7 +258,7 @@ class Shim:
                 "code": -32700, "message": f"Parse error: the line is not JSON ({exc})"}})
             return
         except RecursionError:  # valid JSON, nested past what Python reads: answered by the id it has
-            self.write(_too_deep(line))
+            self.write(too_deep(line))
             return
         if isinstance(message, list):
             self._batch(message)
@@ -341,7 +346,7 @@ class Shim:
                               f"({type(exc).__name__}: {str(exc)[:200]!r}); is another program using that port? "
                               "Set KG_HTTP_PORT to move kg, or see `kg doctor`", emit)
             return
-        replies = _replies(ctype, payload)
+        replies = replies_in(ctype, payload)
         if replies is None:
             # Something that is not our server answered on the port (or ours failed badly): say so,
             # never leave the client waiting out its own timeout.
@@ -351,6 +356,8 @@ class Shim:
                               "Set KG_HTTP_PORT to move kg, or see `kg doctor`", emit)
             return
         for reply in replies:
+            if reply.get("id") != msg_id and reply.get("id") == mended_id(msg_id):
+                reply["id"] = msg_id  # the server reads half a character as U+FFFD: the client's own id goes back
             if isinstance(reply.get("result"), dict):
                 pv = reply["result"].get("protocolVersion")
                 if pv and isinstance(message, dict) and message.get("method") == "initialize":
@@ -379,62 +386,11 @@ def _invalid_request(why: str) -> dict[str, Any]:
     return {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": f"Invalid Request: {why}"}}
 
 
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
-_ID_VALUE = re.compile(r'\s*:\s*(-?[0-9][0-9.eE+-]*|"(?:[^"\\]|\\.)*"|null)')
-
-
-def _too_deep(line: str) -> dict[str, Any]:
-    return {"jsonrpc": "2.0", "id": _top_level_id(line), "error": {
-        "code": -32600, "message": "Invalid Request: the message nests too deep to read"}}
-
-
-def _top_level_id(line: str) -> Any:
-    """The `"id"` of a JSON object too deep for json.loads, read by a scan of its outermost level;
-    None when it has none there (or none that reads)."""
-    depth, i = 0, 0
-    while i < len(line):
-        c = line[i]
-        if c == '"':
-            string = _STRING.match(line, i)
-            if string is None:
-                return None
-            i = string.end()
-            value = _ID_VALUE.match(line, i) if depth == 1 and string.group() == '"id"' else None
-            if value is not None:  # a key (a ':' follows), not a value that reads "id"
-                try:
-                    return json.loads(value.group(1))
-                except ValueError:
-                    return None
-            continue
-        depth += c in "{["
-        depth -= c in "}]"
-        i += 1
-    return None
-
-
 def _header_value(text: str) -> str:
     """`text` percent-encoded past printable ASCII: http.client sends headers as Latin-1 and refuses a line
     break, so a client named "エディタ" had every request refused. A known client's ASCII name, which the
     server reads for its limits (harness/profiles.py), stays as it was."""
     return urllib.parse.quote(text, safe=_HEADER_SAFE, errors="replace")
-
-
-def _replies(ctype: str, payload: bytes) -> list[dict[str, Any]] | None:
-    """The JSON-RPC messages in a reply body; None when the body holds anything else."""
-    if not payload.strip():
-        return []
-    try:
-        if "text/event-stream" in ctype:
-            found = [json.loads(chunk[5:].strip()) for chunk in payload.decode("utf-8").split("\n")
-                     if chunk.startswith("data:") and chunk[5:].strip()]
-        else:
-            data = json.loads(payload)
-            found = data if isinstance(data, list) else [data]
-    except ValueError:
-        return None
-    if not all(isinstance(m, dict) and m.get("jsonrpc") == "2.0" for m in found):
-        return None
-    return found
 
 
 def main(host: str, port: int, home: str | None = None) -> int:
@@ -468,7 +424,7 @@ def refuse(why: str) -> int:
         except ValueError:
             message = None
         except RecursionError:  # answered as the serving shim answers it (handle), and the next line read
-            sys.stdout.write(json.dumps(_too_deep(raw.decode("utf-8", "replace"))) + "\n")
+            sys.stdout.write(json.dumps(too_deep(raw.decode("utf-8", "replace"))) + "\n")
             sys.stdout.flush()
             continue
         for one in message if isinstance(message, list) else [message]:

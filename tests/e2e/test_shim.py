@@ -12,6 +12,7 @@ import json
 import os
 import platform
 import select
+import shutil
 import signal
 import socket
 import statistics
@@ -595,3 +596,61 @@ def test_the_shim_passes_a_maintenance_runs_mark_on_in_its_requests_url():
 
     assert kg_shim.request_path({}) == "/" and kg_shim.request_path({"KG_CHORE_RUN": ""}) == "/"
     assert kg_shim.request_path({"KG_CHORE_RUN": "a-B_9"}) == "/?kg_run=a-B_9"
+
+
+def _latin1_env(tmp_path: Path) -> dict[str, str]:
+    """A non-UTF-8 stdout: a real ISO-8859-1 locale built with localedef where it can be, else
+    PYTHONIOENCODING (the same text-mode encoding of stdout, without the locale)."""
+    folder = tmp_path / "locale"
+    folder.mkdir()
+    built = subprocess.run(["localedef", "-i", "de_DE", "-f", "ISO-8859-1", str(folder / "de_DE.ISO-8859-1")],
+                           capture_output=True) if shutil.which("localedef") else None
+    if built is not None and (folder / "de_DE.ISO-8859-1").exists():
+        return {"LOCPATH": str(folder), "LANG": "de_DE.ISO-8859-1", "LC_ALL": "de_DE.ISO-8859-1"}
+    return {"PYTHONIOENCODING": "latin-1"}
+
+
+async def test_under_a_non_utf8_locale_every_reply_is_utf8_and_the_shim_serves_on(srv, tmp_path):
+    # Text-mode stdout encoded each reply in the locale's charset: the first character outside Latin-1
+    # (the — of a search header) raised, was taken for a reader gone, and the shim exited 141 unsaid.
+    env = {**_shim_env(srv), **_latin1_env(tmp_path)}
+    env.pop("PYTHONUNBUFFERED")
+    shim = RawShim(env)
+    shim.send(INITIALIZE)
+    first = shim.read_line()
+    cwd = srv.project("latin1-proj")
+    shim.send(_request(2, "tools/call", {"name": "kg_read", "arguments": {"cwd": cwd}}))
+    read = json.loads(shim.read_line().decode("utf-8"))
+    sid = session_of(read["result"]["content"][0]["text"])
+    shim.send(_request(3, "tools/call", {"name": "kg_put_node", "arguments": {
+        "session_id": sid, "level": "project", "id": "latin1-node", "gist": "Straße → ✓ — 東京"}}))
+    saved = shim.read_line()  # the shim runs requests side by side: the read waits for the write
+    shim.send(_request(4, "tools/call", {"name": "kg_read", "arguments": {"session_id": sid, "ids": ["latin1-node"]}}))
+    shim.send(_request(5, "ping"))
+    lines = [first, saved, *shim.finish()]
+    text = b"\n".join(lines).decode("utf-8")  # raises on anything that is not UTF-8
+    by_id = _jsonrpc_lines(lines)
+    assert set(by_id) == {1, 3, 4, 5}, lines
+    assert "Straße → ✓ — 東京" in by_id[4]["result"]["content"][0]["text"], text
+    assert by_id[5]["result"] == {}
+
+
+async def test_a_request_whose_id_is_half_a_character_gets_one_answer_for_that_id_and_the_shim_serves_on(srv):
+    # The server mends the id to U+FFFD; the shim's "no reply for this id" error then carried the raw
+    # surrogate, which no encoder writes: the shim exited 141 and the next request went unanswered.
+    shim = RawShim(_shim_env(srv))
+    shim.send('{"jsonrpc":"2.0","id":"\\ud800","method":"ping"}')
+    shim.send(_request(3, "ping"))
+    lines = shim.finish()
+    assert b"\n".join(lines).decode("utf-8")  # valid UTF-8: the half character is written escaped
+    replies = [json.loads(line) for line in lines]
+    assert sorted(map(str, (r["id"] for r in replies))) == ["3", "\ud800"], replies  # one answer each
+    assert all(r["result"] == {} for r in replies), replies
+
+
+def test_a_line_is_utf8_whatever_it_holds():
+    from kg_shim.lines import utf8_line
+
+    assert utf8_line({"t": "— ✓ ß"}) == '{"t":"— ✓ ß"}\n'.encode("utf-8")
+    line = utf8_line({"id": "\ud800x", "t": "—"})  # no UTF-8 for half a character: escaped, read back the same
+    assert line.decode("ascii") and json.loads(line) == {"id": "\ud800x", "t": "—"}

@@ -145,7 +145,7 @@ def test_shim_retry_counterexample_a_request_the_server_took_is_never_sent_again
 
     thread = threading.Thread(target=serve, daemon=True)
     thread.start()
-    out = io.StringIO()
+    out = io.BytesIO()  # the shim writes UTF-8 bytes, as MCP's stdio carries them
     write = {"jsonrpc": "2.0", "id": 7, "method": "tools/call",
              "params": {"name": "kg_put_node", "arguments": {"id": "x", "gist": "y"}}}
     Shim("127.0.0.1", port, out=out).handle(json.dumps(write))
