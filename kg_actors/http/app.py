@@ -19,7 +19,7 @@ from ..core import constants as C
 from .. import hook_priority, reply_effects
 from ..hook_priority import HookPriority
 from ..chores.messages import ChoreHandle
-from . import accounts, body_json, mcp_calls, mcp_handshake, rest_antigravity, rest_harness_hooks, run_calls
+from . import accounts, body_json, cancels, mcp_calls, mcp_handshake, rest_antigravity, rest_harness_hooks, run_calls
 from . import security, store_check
 from .mcp_calls import Message
 from .rpc_checks import rpc_error as _rpc_error, rpc_problem
@@ -126,6 +126,7 @@ class App:
         self.extra_hosts = extra_hosts
         self.accounts = accounts.Accounts()
         self._mcp_waiting = 0
+        self.cancels = cancels.Cancels()  # the requests in flight a client may cancel
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
@@ -203,7 +204,7 @@ class App:
         if problem is not None:
             await _json(send, 400, problem)
             return
-        handshake = mcp_handshake.answer(scope, body)
+        handshake = mcp_handshake.answer(scope, body) or self._cancel(scope, body)
         if handshake is not None:  # a fixed reply: no turn to wait for, nothing to hold
             for message in handshake:
                 await send(message)
@@ -212,6 +213,29 @@ class App:
             await _busy(send, body, f"{self._mcp_waiting} requests are already waiting")
             return
         call = mcp_calls.plain_call(scope, body)
+        # Watched from now: a cancel that comes while the call waits or runs makes its reply count undelivered.
+        msg_id = call.msg_id if call is not None else cancels.request_id(body)
+        watch = self.cancels.watch(scope, msg_id, trio.current_time()) if msg_id is not None else None
+        try:
+            await self._mcp_turn(scope, receive, send, body, call, watch)
+        finally:
+            if watch is not None:
+                self.cancels.done(watch)
+
+    def _cancel(self, scope: Scope, body: bytes) -> list[Message] | None:
+        """A client's `notifications/cancelled`, noted (cancels.py) and answered as the SDK answers it; None
+        for any other message."""
+        if b"notifications/cancelled" not in body:  # nearly every request: no parse
+            return None
+        is_cancel, request_id = cancels.cancelled_id(mcp_calls.plain_message(scope, body))
+        if not is_cancel:
+            return None
+        self.cancels.cancel(scope, request_id, trio.current_time())
+        return mcp_calls.json_reply(202, b"")
+
+    async def _mcp_turn(self, scope: Scope, receive: Receive, send: Send, body: bytes,
+                        call: mcp_calls.PlainCall | None, watch: cancels.Watch | None) -> None:
+        """A request answered in its turn; what its reply shows counts once written to a client still there."""
         turn = False
         self._mcp_waiting += 1
         try:
@@ -246,7 +270,8 @@ class App:
                 finally:
                     self.priority.give_back_bulk_turn()
                 await self.priority.yield_to_hooks()  # the reply waits for the hooks in flight, like its start did
-                gone = bool(effects) and await reply_effects.client_gone(scope, receive)
+                cancelled = watch is not None and watch.cancelled  # the client said it will drop the reply
+                gone = bool(effects) and (cancelled or await reply_effects.client_gone(scope, receive))
             except BaseException:
                 await effects.abandoned()
                 raise

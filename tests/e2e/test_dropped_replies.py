@@ -208,3 +208,124 @@ async def test_a_hook_client_that_gave_up_gets_its_push_again_over_a_socket(tmp_
             "a push whose client gave up counted as seen"
         status, got = await hook(rt, "/api/tool_event", event)
         assert status == 200 and "pushed-over-socket" in context_of(got), "the abandoned push was lost (F38)"
+
+
+def _cancel_line(request_id: object) -> bytes:
+    return json.dumps({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                       "params": {"requestId": request_id, "reason": "user pressed Esc"}}).encode()
+
+
+async def _answer(sock) -> bytes:
+    """The body of the one HTTP reply on `sock`, read to its Content-Length."""
+    data = b""
+    with trio.fail_after(30):
+        while b"\r\n\r\n" not in data:
+            data += await sock.recv(65536)
+        head, body = data.split(b"\r\n\r\n", 1)
+        length = int(next(line.split(b":", 1)[1] for line in head.split(b"\r\n")
+                          if line.lower().startswith(b"content-length:")))
+        while len(body) < length:
+            body += await sock.recv(65536)
+    return body
+
+
+async def test_a_more_the_client_cancelled_over_http_gives_its_part_again(tmp_path, home):
+    """Over Streamable HTTP the SDKs send `notifications/cancelled` in a POST of its own, keep the call's
+    connection and drop its reply. The server answered the cancel 202 and ignored it: the part counted as
+    delivered, and the next `more` gave the one after it (its nodes counted seen, never shown)."""
+    cwd = home / "http-cancel-proj"
+    cwd.mkdir()
+    async with serve_inprocess(tmp_path / "store") as rt:
+        (sid,) = await sessions_of(rt, cwd, "ts-sdk-cancels")
+        ids = await _long_nodes(rt, sid, "httpcancel")
+        assert _part_no(await _mcp_tool(rt, "kg_read", {"session_id": sid, "ids": ids})) == 1
+        second = (await rt.sessions.next_page(sid=sid, peek=True))[0]
+        call = trio.socket.socket()
+        async with _every_turn_taken(rt):  # the call waits for a turn, as it ran in the audit's stopped server
+            await call.connect(("127.0.0.1", rt.http_port))
+            await call.send(_post(rt.http_port, _tool_line(2, "kg_read", {"session_id": sid, "more": True})[:-1]))
+            await _until(lambda: rt.asgi._mcp_waiting == 1, "the call waits for its turn")
+            cancel = trio.socket.socket()
+            await cancel.connect(("127.0.0.1", rt.http_port))
+            await cancel.send(_post(rt.http_port, _cancel_line(2)))
+            head = b""
+            with trio.fail_after(30):  # answered at once: the turns are all held
+                while b"\r\n\r\n" not in head:
+                    head += await cancel.recv(65536)
+            assert head.startswith(b"HTTP/1.1 202"), head
+            cancel.close()
+        dropped = json.loads(await _answer(call))  # the reply still comes; the client drops it
+        call.close()
+        assert _part_no(dropped["result"]["content"][0]["text"]) == 2
+        again = await _mcp_tool(rt, "kg_read", {"session_id": sid, "more": True})
+        assert again == second and _part_no(again) == 2, "the part whose call the client cancelled was lost"
+
+
+async def test_a_cancel_that_overtakes_its_request_still_counts_its_reply_undelivered(tmp_path, home):
+    """The call's POST and the cancel's race on two connections: the cancel can be read first."""
+    cwd = home / "early-cancel-proj"
+    cwd.mkdir()
+    async with serve_inprocess(tmp_path / "store") as rt:
+        (sid,) = await sessions_of(rt, cwd, "ts-sdk-cancels-early")
+        ids = await _long_nodes(rt, sid, "earlycancel")
+        assert _part_no(await _mcp_tool(rt, "kg_read", {"session_id": sid, "ids": ids})) == 1
+        second = (await rt.sessions.next_page(sid=sid, peek=True))[0]
+        for body in (_cancel_line("seven"), _tool_line("seven", "kg_read", {"session_id": sid, "more": True})[:-1]):
+            sock = trio.socket.socket()
+            await sock.connect(("127.0.0.1", rt.http_port))
+            await sock.send(_post(rt.http_port, body))
+            reply = await _answer(sock)
+            sock.close()
+        assert _part_no(json.loads(reply)["result"]["content"][0]["text"]) == 2
+        again = await _mcp_tool(rt, "kg_read", {"session_id": sid, "more": True})
+        assert again == second and _part_no(again) == 2, "the part whose call the client cancelled was lost"
+
+
+async def test_the_typescript_sdk_cancelling_a_more_over_http_gets_its_part_again(tmp_path, home):
+    """The audit's client: the TypeScript SDK aborts a `kg_read(more)` with an AbortController while the call
+    waits (it sends `notifications/cancelled`, keeps the connection and drops the reply); its next `more` gave
+    the part after the cancelled one."""
+    import shutil
+
+    from npm_clients import JS, client_env, npm_root
+
+    script = npm_root() / "ts_cancel.mjs"  # beside node_modules, so its imports resolve to the installed SDK
+    shutil.copyfile(JS / "ts_cancel.mjs", script)
+    cwd = home / "ts-cancel-proj"
+    cwd.mkdir()
+    async with serve_inprocess(tmp_path / "store") as rt:
+        (sid,) = await sessions_of(rt, cwd, "ts-sdk")
+        ids = await _long_nodes(rt, sid, "tscancel")
+        assert _part_no(await _mcp_tool(rt, "kg_read", {"session_id": sid, "ids": ids})) == 1
+        second = (await rt.sessions.next_page(sid=sid, peek=True))[0]
+        node = await trio.lowlevel.open_process(
+            ["node", str(script), f"http://127.0.0.1:{rt.http_port}/mcp", sid], stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, env=client_env(home), cwd=tmp_path)
+        out = b""
+
+        async def line() -> str:
+            nonlocal out
+            with trio.fail_after(60):
+                while b"\n" not in out:
+                    chunk = await node.stdout.receive_some()
+                    assert chunk, f"the TypeScript client ended early: {out!r}"
+                    out += chunk
+            first, out = out.split(b"\n", 1)
+            return first.decode()
+
+        try:
+            async with _every_turn_taken(rt):
+                assert await line() == "sent"
+                await _until(lambda: rt.asgi._mcp_waiting == 1, "the more waits for its turn")
+                await node.stdin.send_all(b"abort\n")
+                assert await line() == "aborted"
+                await _until(lambda: any(w.cancelled for ws in rt.asgi.cancels._running.values() for w in ws),
+                             "the SDK's notifications/cancelled reached the server")
+            await _until(lambda: not rt.asgi.cancels._running, "the cancelled call answered")
+            await node.stdin.send_all(b"more\n")
+            again = json.loads(await line())["text"]
+            with trio.fail_after(30):
+                assert await node.wait() == 0
+        finally:
+            node.kill()
+    assert again == second and _part_no(again) == 2, "the part whose call the client cancelled was lost"
