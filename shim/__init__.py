@@ -4,7 +4,8 @@ Each JSON-RPC line on stdin is forwarded as one POST to the memory server and
 its reply written to stdout as one line of UTF-8 (whatever the locale); stdout carries nothing but protocol
 (diagnostics go to stderr). When the connection is refused the shim starts
 the server and retries; a request that may have reached the server is never
-sent twice. A batch is sent a message at a time and answered as one array. A
+sent twice. A request of the protocol's stateless revision carries the headers an
+HTTP client sends with it (routing.py). A batch is sent a message at a time and answered as one array. A
 request the client cancels is cut off (its connection shut, so the server
 counts its reply undelivered) and gets no reply; so are the calls still in
 flight a few seconds after stdin closes. It imports only the standard library
@@ -25,6 +26,7 @@ import urllib.parse  # http.client's import already: no cost at start
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 
 from .lines import mended_id, replies_in, too_deep, utf8_line
+from .routing import routing_headers
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at each client's start
 if TYPE_CHECKING:
@@ -119,7 +121,8 @@ class Shim:
                 # flight are the server's to finish; nothing of the shim's is left to save).
                 os._exit(128 + signal.SIGPIPE)
 
-    def headers(self) -> dict[str, str]:
+    def headers(self, routing: dict[str, str] | None = None) -> dict[str, str]:
+        """The request's headers; `routing`: the stateless revision's for its message (routing.py)."""
         name = _header_value(self.client_name or "unknown")
         h = {
             "Content-Type": "application/json",
@@ -129,17 +132,19 @@ class Shim:
         }
         if self.protocol_version:
             h["MCP-Protocol-Version"] = self.protocol_version
+        h.update(routing or {})  # a revision's request names its own version
         if self.home:  # the server refuses a request for another store than its own (http/store_check.py)
             h["X-KG-Home"] = _header_value(self.home)
         return h
 
-    def post(self, body: bytes, call: _Call | None = None, timeout: float = REQUEST_TIMEOUT) -> tuple[int, str, bytes]:
+    def post(self, body: bytes, call: _Call | None = None, timeout: float = REQUEST_TIMEOUT,
+             routing: dict[str, str] | None = None) -> tuple[int, str, bytes]:
         conn = http.client.HTTPConnection(self.host, self.port, timeout=timeout)
         try:
             conn.connect()
             if call is not None:
                 call.attach(conn)  # connected first: a cancel from now on can shut its socket
-            conn.request("POST", self.path, body=body, headers=self.headers())
+            conn.request("POST", self.path, body=body, headers=self.headers(routing))
             resp = conn.getresponse()
             return resp.status, resp.getheader("Content-Type") or "", resp.read()
         except (OSError, http.client.HTTPException):
@@ -321,9 +326,10 @@ class Shim:
         if other is not None:
             self.fail(msg_id, other, emit)
             return
+        routing = routing_headers(message)
         try:
             try:
-                status, ctype, payload = self.post(body, call, timeout)
+                status, ctype, payload = self.post(body, call, timeout, routing)
             except ConnectionRefusedError as exc:
                 # Refused means the request never arrived: safe to start the server and send it again.
                 why = self.ensure_server()
@@ -331,7 +337,7 @@ class Shim:
                     self.fail(msg_id, f"kg memory server unreachable at {self.host}:{self.port} ({exc}), "
                                       f"and starting it failed: {why}", emit)
                     return
-                status, ctype, payload = self.post(body, call, timeout)
+                status, ctype, payload = self.post(body, call, timeout, routing)
         except _Cancelled:
             return
         except TimeoutError:

@@ -654,3 +654,41 @@ def test_a_line_is_utf8_whatever_it_holds():
     assert utf8_line({"t": "— ✓ ß"}) == '{"t":"— ✓ ß"}\n'.encode("utf-8")
     line = utf8_line({"id": "\ud800x", "t": "—"})  # no UTF-8 for half a character: escaped, read back the same
     assert line.decode("ascii") and json.loads(line) == {"id": "\ud800x", "t": "—"}
+
+
+async def test_a_client_pinned_to_the_stateless_revision_is_served_through_the_shim_as_over_http(srv):
+    # The shim forwarded the revision's requests without the headers the server routes them by
+    # (MCP-Protocol-Version, Mcp-Method, Mcp-Name): tools/list got the legacy result (no cacheScope, so
+    # the SDK's client failed validating it) and server/discover "Method not found".
+    params = StdioServerParameters(command=KG, args=["mcp"], env=_shim_env(srv))
+    async with Client(params, mode="2026-07-28") as c:
+        tools = await c.list_tools()
+        assert len(tools.tools) == 10
+        r = await c.call_tool("kg_read", {"cwd": srv.project("modern-shim-proj")})
+        assert not r.is_error and "Session: " in mcp_text(r)
+    meta = {"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                      "io.modelcontextprotocol/clientInfo": {"name": "m", "version": "1"},
+                      "io.modelcontextprotocol/clientCapabilities": {}}}
+    shim = RawShim(_shim_env(srv))
+    shim.send(_request(1, "server/discover", meta))
+    shim.send(_request(2, "tools/call", {"name": "kg_nöpe ☃", "arguments": {}, **meta}))  # Mcp-Name as the SDK sends it
+    by_id = _jsonrpc_lines(shim.finish())
+    assert by_id[1]["result"]["supportedVersions"] == ["2026-07-28"], by_id
+    assert by_id[2]["result"]["isError"] is True and "kg_nöpe ☃" in by_id[2]["result"]["content"][0]["text"], by_id
+    assert by_id[2]["result"]["resultType"] == "complete", by_id
+
+
+def test_the_revisions_headers_are_the_sdks_for_the_same_message():
+    from mcp.shared.inbound import decode_header_value, encode_header_value
+
+    from kg_shim.routing import header_value, routing_headers
+
+    meta = {"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}}
+    call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "kg_read", **meta}}
+    assert routing_headers(call) == {"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call",
+                                     "Mcp-Name": "kg_read"}
+    assert routing_headers({**call, "params": {"name": "kg_read"}}) == {}  # a legacy client's: none
+    assert routing_headers({**call, "params": {"_meta": {"io.modelcontextprotocol/protocolVersion": 5}}}) == {}
+    for name in ("kg_read", " edge ", "kg_nöpe ☃", "=?base64?eA==?=", "a\nb"):
+        assert header_value(name) == encode_header_value(name) and decode_header_value(header_value(name)) == name
+    assert decode_header_value(header_value("x\ud800")) == "x\ufffd"
