@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from .rpc_params import params_problem
+
 
 def rpc_error(msg_id: object, code: int, message: str) -> dict[str, Any]:
     return {"jsonrpc": "2.0", "id": msg_id, "error": {"code": code, "message": message}}
@@ -49,10 +51,8 @@ def rpc_problem(body: bytes) -> dict[str, Any] | None:
         return _response_problem(message, msg_id, has_id)
     if not isinstance(message["method"], str):
         return _invalid(msg_id, "method: must be a string")
-    problem = _method_problem(message, msg_id)  # said the method's way first (initialize's, tools/call's)
-    if problem is None and "params" in message and not isinstance(message["params"], dict):
-        problem = rpc_error(msg_id, -32602, "Invalid params: params: must be an object")
-    return problem
+    problem = params_problem(message)
+    return None if problem is None else rpc_error(msg_id, -32602, f"Invalid params: {problem}")
 
 
 def _response_problem(message: dict[str, Any], msg_id: object, has_id: bool) -> dict[str, Any] | None:
@@ -67,21 +67,3 @@ def _response_problem(message: dict[str, Any], msg_id: object, has_id: bool) -> 
             return None
         return _invalid(msg_id, "error: must be an object with an integer code and a message")
     return _invalid(msg_id, "method: is required (a message with an id and no result or error is a request)")
-
-
-def _method_problem(message: dict[str, Any], msg_id: object) -> dict[str, Any] | None:
-    params = message.get("params")
-    if message["method"] == "initialize":
-        if not isinstance(params, dict) or not isinstance(params.get("protocolVersion"), str):
-            return rpc_error(msg_id, -32602, "Invalid params: params.protocolVersion: must be a string "
-                                             "naming an MCP protocol version (e.g. 2025-11-25)")
-    if message["method"] == "tools/call":
-        if not isinstance(params, dict):
-            return rpc_error(msg_id, -32602, "Invalid params: params: must be an object with name and arguments")
-        if "name" not in params:
-            return rpc_error(msg_id, -32602, "Invalid params: params.name: is required (the tool's name)")
-        if not isinstance(params["name"], str):
-            return rpc_error(msg_id, -32602, "Invalid params: params.name: must be a string (the tool's name)")
-        if "arguments" in params and not isinstance(params["arguments"], dict | type(None)):
-            return rpc_error(msg_id, -32602, "Invalid params: params.arguments: must be an object")
-    return None

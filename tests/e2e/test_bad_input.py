@@ -94,6 +94,30 @@ UNION_DUMPS = [
 ]
 
 
+# What the SDK answered with "Invalid request parameters" and empty data, naming no field (the audit's five).
+VAGUE_PARAMS = [
+    (b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{}}}',
+     "params.clientInfo: is required"),
+    (b'{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":"2025-06-18",'
+     b'"clientInfo":{"name":"t","version":"1"}}}', "params.capabilities: is required"),
+    (b'{"jsonrpc":"2.0","id":3,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},'
+     b'"clientInfo":{"name":"t"}}}', "params.clientInfo.version: is required"),
+    (b'{"jsonrpc":"2.0","id":4,"method":"tools/list","params":{"cursor":5}}', "params.cursor: must be a string"),
+    (b'{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"kg_search","arguments":{"query":"x"},'
+     b'"_meta":"oops"}}', "params._meta: must be an object"),
+]
+
+
+@pytest.mark.parametrize("body, named", VAGUE_PARAMS, ids=[f"params{i}" for i in range(len(VAGUE_PARAMS))])
+async def test_params_the_sdk_refused_vaguely_get_an_error_naming_the_field_and_the_rule(srv, session, body, named):
+    async with httpx.AsyncClient(timeout=10) as http:
+        r = await http.post(srv.url + "/", content=body, headers=MCP_HEADERS)
+    error = r.json()["error"]
+    assert r.json()["id"] == json.loads(body)["id"] and error["code"] == -32602, r.text
+    assert error["message"].startswith(f"Invalid params: {named}"), error
+    await _still_serves(srv, session)
+
+
 @pytest.mark.parametrize("body, named", UNION_DUMPS, ids=[f"union{i}" for i in range(len(UNION_DUMPS))])
 async def test_a_message_of_no_kind_gets_one_error_naming_its_fault(srv, session, body, named):
     async with httpx.AsyncClient(timeout=10) as http:
