@@ -198,6 +198,10 @@ class App:
         if body is None:
             await _json(send, 413, _rpc_error(None, -32600, f"Invalid Request: the body is over {MAX_BODY} bytes"))
             return
+        body, not_utf8 = body_json.utf8_body(body)
+        if not_utf8 is not None:
+            await _json(send, 400, _rpc_error(None, -32700, not_utf8))
+            return
         body = body_json.mend(body)
         scope = mcp_calls.json_content_type(scope)
         problem = mcp_calls.content_type_problem(scope) or rpc_problem(body) or mcp_calls.version_problem(scope, body)

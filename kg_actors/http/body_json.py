@@ -1,4 +1,4 @@
-"""Request bodies as the handlers may take them: lone surrogates mended, or refused where stored.
+"""Request bodies as the handlers may take them: UTF-8 without a BOM, lone surrogates mended, or refused where stored.
 
 `"\\ud800"` alone is valid JSON but no character: Node's JSON.stringify writes it for a string
 cut inside an emoji. Held in a str it cannot be encoded to UTF-8, so a gist or a session id
@@ -18,6 +18,22 @@ from ..core.errors import InvalidInput
 
 _ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")  # where a surrogate can come from: raw UTF-8 cannot hold one
 _LONE = re.compile("[\ud800-\udfff]")  # json.loads joins every proper pair: what is left is alone
+
+
+_BOM = b"\xef\xbb\xbf"
+
+
+def utf8_body(body: bytes) -> tuple[bytes, str | None]:
+    """The body as every parser here reads it (the SDK's too): UTF-8 without a byte-order mark, which JSON
+    lets a reader ignore (RFC 8259 8.1). A body in UTF-16 or 32, which json.loads alone guessed and the SDK
+    did not, is refused, naming the rule: (body, None) or (body, why)."""
+    if body.startswith(_BOM):
+        return body[len(_BOM):], None
+    encoding = json.detect_encoding(body)
+    if encoding != "utf-8":
+        return body, (f"Parse error: the body is not UTF-8 (it reads as {encoding.upper()}); "
+                      "send JSON-RPC as UTF-8")
+    return body, None
 
 
 def may_hold_half(body: bytes) -> bool:

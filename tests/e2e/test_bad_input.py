@@ -118,6 +118,28 @@ async def test_params_the_sdk_refused_vaguely_get_an_error_naming_the_field_and_
     await _still_serves(srv, session)
 
 
+BOM_BODIES = [  # the SDK's own path (ping, a call with _meta) refused them, the fast paths took them
+    {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "kg_search", "arguments": {"query": "x"}}},
+    {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+    {"jsonrpc": "2.0", "id": 3, "method": "ping"},
+    {"jsonrpc": "2.0", "id": 4, "method": "tools/call",
+     "params": {"name": "kg_search", "arguments": {"query": "x"}, "_meta": {"progressToken": 1}}},
+]
+
+
+@pytest.mark.parametrize("message", BOM_BODIES, ids=[m["method"] + str(m["id"]) for m in BOM_BODIES])
+async def test_a_body_after_a_utf8_bom_is_taken_for_every_method_and_utf16_refused_for_every_method(srv, session,
+                                                                                                 message):
+    async with httpx.AsyncClient(timeout=10) as http:
+        bom = await http.post(srv.url + "/", content=b"\xef\xbb\xbf" + json.dumps(message).encode(),
+                              headers=MCP_HEADERS)
+        utf16 = await http.post(srv.url + "/", content=json.dumps(message).encode("utf-16"), headers=MCP_HEADERS)
+    assert bom.status_code == 200 and bom.json()["id"] == message["id"] and "result" in bom.json(), bom.text
+    assert utf16.json()["error"]["code"] == -32700, utf16.text
+    assert "not UTF-8" in utf16.json()["error"]["message"] and "UTF-16" in utf16.json()["error"]["message"], utf16.text
+    await _still_serves(srv, session)
+
+
 @pytest.mark.parametrize("body, named", UNION_DUMPS, ids=[f"union{i}" for i in range(len(UNION_DUMPS))])
 async def test_a_message_of_no_kind_gets_one_error_naming_its_fault(srv, session, body, named):
     async with httpx.AsyncClient(timeout=10) as http:

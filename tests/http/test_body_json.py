@@ -23,3 +23,11 @@ def test_a_half_character_is_named_by_its_path():
     found = body_json.half_character({"state": {"log": ["x", {"k\udc80": 1}]}})
     assert found is not None and found.field == "state.log[1].k\ufffd"
     str(found).encode()  # the refusal itself encodes
+
+
+def test_a_utf8_bom_is_dropped_and_utf16_or_32_refused_naming_the_rule():
+    assert body_json.utf8_body(b'\xef\xbb\xbf{"a": 1}') == (b'{"a": 1}', None)
+    assert body_json.utf8_body(b'{"a": 1}') == (b'{"a": 1}', None)
+    for encoding in ("utf-16", "utf-16-le", "utf-32"):
+        body, why = body_json.utf8_body('{"a": 1}'.encode(encoding))
+        assert why is not None and "not UTF-8" in why and encoding[:6].upper() in why, why
