@@ -19,8 +19,8 @@ from ..core import constants as C
 from .. import hook_priority, reply_effects
 from ..hook_priority import HookPriority
 from ..chores.messages import ChoreHandle
-from . import accounts, body_json, cancels, mcp_calls, mcp_handshake, rest_antigravity, rest_harness_hooks, run_calls
-from . import security, store_check
+from . import accounts, batch, body_json, cancels, mcp_calls, mcp_handshake, rest_antigravity, rest_harness_hooks
+from . import run_calls, security, store_check
 from .mcp_calls import Message
 from .rpc_checks import rpc_error as _rpc_error, rpc_problem
 
@@ -204,7 +204,24 @@ class App:
             return
         body = body_json.mend(body)
         scope = mcp_calls.json_content_type(scope)
-        problem = mcp_calls.content_type_problem(scope) or rpc_problem(body) or mcp_calls.version_problem(scope, body)
+        problem = mcp_calls.content_type_problem(scope) or mcp_calls.version_problem(scope, body)
+        messages = batch.items(scope, body) if problem is None else None
+        if isinstance(messages, list):  # each answered as if posted alone, the replies as one array
+            answers: list[list[Message]] = [[] for _ in messages]
+            for message, answer in zip(messages, answers, strict=True):
+                await self._mcp_message(scope, receive, _collect(answer), message)
+            for reply in batch.reply(answers):
+                await send(reply)
+            return
+        problem = problem or messages  # the batch refused whole
+        if problem is not None:
+            await _json(send, 400, problem)
+            return
+        await self._mcp_message(scope, receive, send, body)
+
+    async def _mcp_message(self, scope: Scope, receive: Receive, send: Send, body: bytes) -> None:
+        """One JSON-RPC message, the body of a POST or one of its batch."""
+        problem = rpc_problem(body)
         if problem is not None:
             await _json(send, 400, problem)
             return

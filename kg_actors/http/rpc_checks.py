@@ -36,8 +36,8 @@ def rpc_problem(body: bytes) -> dict[str, Any] | None:
         return rpc_error(None, -32700, f"Parse error: the body is not JSON ({exc})")
     except RecursionError:
         return rpc_error(None, -32700, "Parse error: the body is nested too deeply to read")
-    if isinstance(message, list):  # the SDK answers a batch with its validation dump
-        return _invalid(None, "a batch (a JSON array) is not taken here: send one JSON-RPC message per request")
+    if isinstance(message, list):  # a batch in a batch (http/batch.py takes a batch): the SDK dumped its validation
+        return _invalid(None, "a batch (a JSON array) inside a batch is not taken: a batch holds messages")
     if not isinstance(message, dict):
         return _invalid(None, "a message must be a JSON object")
     has_id = "id" in message

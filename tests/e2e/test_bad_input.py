@@ -66,8 +66,7 @@ RAW = [
     (b"this is { not json", "Parse error"),
     (b"\xff\xfe\x00 not utf-8", "Parse error"),
     (b'{"foo": 1}', "jsonrpc"),
-    (b"[]", "a batch"),
-    (b'[{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}]', "one JSON-RPC message per request"),
+    (b"[]", "batch"),
     (b'{"jsonrpc": "2.0", "id": 7, "method": "tools/nope"}', "tools/nope"),
     (b'{"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {"arguments": {}}}', "params.name: is required"),
     # Present, of the wrong type: not "required".
@@ -137,6 +136,43 @@ async def test_a_body_after_a_utf8_bom_is_taken_for_every_method_and_utf16_refus
     assert bom.status_code == 200 and bom.json()["id"] == message["id"] and "result" in bom.json(), bom.text
     assert utf16.json()["error"]["code"] == -32700, utf16.text
     assert "not UTF-8" in utf16.json()["error"]["message"] and "UTF-16" in utf16.json()["error"]["message"], utf16.text
+    await _still_serves(srv, session)
+
+
+@pytest.mark.parametrize("version", ["2025-03-26", None], ids=["2025-03-26", "no-version-header"])
+async def test_a_batch_of_a_2025_03_26_client_gets_each_request_answered_in_one_array(srv, session, version):
+    """MCP 2025-03-26 requires a server to take a batch (its clients send no version header: that came
+    later); /mcp refused it whole, naming the rule."""
+    headers = {**MCP_HEADERS, **({"MCP-Protocol-Version": version} if version else {})}
+    batch = [{"jsonrpc": "2.0", "id": 2, "method": "ping"}, {"jsonrpc": "2.0", "id": 3, "method": "tools/list"},
+             {"jsonrpc": "2.0", "method": "notifications/initialized"},
+             {"jsonrpc": "2.0", "id": "four", "method": "tools/call",
+              "params": {"name": "kg_read", "arguments": {"session_id": session.sid, "id": "existing-good-node"}}},
+             {"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": 7}}, 6]
+    async with httpx.AsyncClient(timeout=30) as http:
+        r = await http.post(srv.url + "/mcp", content=json.dumps(batch).encode(), headers=headers)
+        only_notes = await http.post(srv.url + "/mcp", headers=headers, content=json.dumps(
+            [{"jsonrpc": "2.0", "method": "notifications/initialized"}]).encode())
+    assert r.status_code == 200 and isinstance(r.json(), list), r.text
+    by_id = {m["id"]: m for m in r.json()}
+    assert len(r.json()) == 5 and set(by_id) == {2, 3, "four", 5, None}, r.text  # one reply per request, in order
+    assert [m["id"] for m in r.json()] == [2, 3, "four", 5, None]
+    assert by_id[2]["result"] == {} and len(by_id[3]["result"]["tools"]) == 10
+    assert "a node that must not change" in by_id["four"]["result"]["content"][0]["text"]
+    assert "params.name: must be a string" in by_id[5]["error"]["message"]
+    assert by_id[None]["error"]["code"] == -32600  # 6 is no message
+    assert only_notes.status_code == 202 and only_notes.content == b""
+    await _still_serves(srv, session)
+
+
+async def test_a_batch_under_a_protocol_version_without_batches_is_refused_naming_the_rule(srv, session):
+    async with httpx.AsyncClient(timeout=10) as http:
+        r = await http.post(srv.url + "/mcp", headers={**MCP_HEADERS, "MCP-Protocol-Version": "2025-06-18"},
+                            content=b'[{"jsonrpc": "2.0", "id": 1, "method": "ping"}]')
+        empty = await http.post(srv.url + "/mcp", headers=MCP_HEADERS, content=b"[]")
+    assert r.status_code == 400 and r.json()["error"]["code"] == -32600, r.text
+    assert "2025-06-18" in r.json()["error"]["message"] and "one JSON-RPC message per request" in r.text, r.text
+    assert empty.json()["error"]["code"] == -32600 and "empty batch" in empty.json()["error"]["message"]
     await _still_serves(srv, session)
 
 
