@@ -34,15 +34,28 @@ class Effects:
     def __init__(self) -> None:
         self._delivered: list[Effect] = []
         self._abandoned: list[Effect] = []
+        self._revocable: list[Effect] = []  # the abandoned ones, kept once delivered: `revoke`
 
     def __bool__(self) -> bool:
         return bool(self._delivered or self._abandoned)
 
+    @property
+    def revocable(self) -> bool:
+        return bool(self._revocable)
+
     async def delivered(self) -> None:
+        revocable = list(self._abandoned)
         await self._run(self._delivered)
+        self._revocable = revocable
 
     async def abandoned(self) -> None:
         await self._run(self._abandoned)
+
+    async def revoke(self) -> None:
+        """The client said, once its reply was sent, that it dropped it (an MCP cancel read late,
+        http/cancels.py): what was handed out is offered again (a kg_read part; its nodes stay seen)."""
+        todo, self._revocable = self._revocable, []
+        await self._run(todo)
 
     async def _run(self, effects: list[Effect]) -> None:
         todo, self._delivered, self._abandoned = list(effects), [], []

@@ -225,7 +225,7 @@ class App:
         if problem is not None:
             await _json(send, 400, problem)
             return
-        handshake = mcp_handshake.answer(scope, body) or self._cancel(scope, body)
+        handshake = mcp_handshake.answer(scope, body) or await self._cancel(scope, body)
         if handshake is not None:  # a fixed reply: no turn to wait for, nothing to hold
             for message in handshake:
                 await send(message)
@@ -243,7 +243,7 @@ class App:
             if watch is not None:
                 self.cancels.done(watch)
 
-    def _cancel(self, scope: Scope, body: bytes) -> list[Message] | None:
+    async def _cancel(self, scope: Scope, body: bytes) -> list[Message] | None:
         """A client's `notifications/cancelled`, noted (cancels.py) and answered as the SDK answers it; None
         for any other message."""
         if b"notifications/cancelled" not in body:  # nearly every request: no parse
@@ -251,7 +251,9 @@ class App:
         is_cancel, request_id = cancels.cancelled_id(mcp_calls.plain_message(scope, body))
         if not is_cancel:
             return None
-        self.cancels.cancel(scope, request_id, trio.current_time())
+        answered = self.cancels.cancel(scope, request_id, trio.current_time())
+        if answered is not None:  # read after the reply went out: the client dropped it all the same
+            await answered.revoke()
         return mcp_calls.json_reply(202, b"")
 
     async def _mcp_turn(self, scope: Scope, receive: Receive, send: Send, body: bytes,
@@ -301,6 +303,8 @@ class App:
         else:
             # Before the send (a write to a live socket can still be lost on the way): the client's next call sees them.
             await effects.delivered()
+            if watch is not None:
+                self.cancels.answered(watch, effects, trio.current_time())
         mark = run_calls.run_mark(scope) if self.chores is not None else None
         if mark is not None:
             assert self.chores is not None

@@ -6,7 +6,10 @@ check cannot see it: the server must take the client's word. A request in flight
 client and id from when its body is read; a cancel naming it marks it, and its reply's effects are
 then abandoned (a `kg_read` part offered again, its nodes not counted seen) though the reply still goes.
 The two POSTs race on two connections, so a cancel can be read before its request: one naming nothing
-in flight is kept a few seconds (EARLY_KEEP) for a request that comes after it.
+in flight is kept a few seconds (EARLY_KEEP) for a request that comes after it. It can also be read
+after the reply went out (the call came on a kept-alive connection, the cancel on a new one the server
+had yet to accept): a request answered in the last few seconds keeps what its reply handed out, and a
+late cancel offers that again (reply_effects.Effects.revoke: the part comes back; its nodes stay seen).
 
 A client is told apart by the headers it sends on every request (a stateless server gives out no
 session): two clients sending the same headers and reusing an id within seconds could take each
@@ -19,9 +22,10 @@ import json
 from collections import OrderedDict
 from typing import Any
 
+from ..reply_effects import Effects
 from .security import scope_headers
 
-EARLY_KEEP = 5.0  # seconds a cancel naming no request in flight waits for its request
+EARLY_KEEP = 5.0  # seconds a cancel naming no request in flight waits for it, or may still revoke its reply
 EARLY_MAX = 256  # cancels kept so at most: a client cancelling in a loop cannot grow the table
 _IDENTITY = ("user-agent", "x-kg-client", "mcp-session-id", "x-kg-home")
 
@@ -40,6 +44,7 @@ class Cancels:
     def __init__(self) -> None:
         self._running: dict[Key, list[Watch]] = {}
         self._early: OrderedDict[Key, float] = OrderedDict()  # key -> when its cancel came
+        self._answered: OrderedDict[Key, tuple[float, Effects]] = OrderedDict()  # key -> when, what it handed out
 
     def watch(self, scope: dict[str, Any], msg_id: object, now: float) -> Watch:
         """Watch a request from now on (`done` when its reply is settled); cancelled already when its
@@ -57,22 +62,40 @@ class Cancels:
         if not watches:
             self._running.pop(watch.key, None)
 
-    def cancel(self, scope: dict[str, Any], request_id: object, now: float) -> None:
+    def answered(self, watch: Watch, effects: Effects, now: float) -> None:
+        """The request's reply went out, its effects delivered: a cancel read soon after revokes them."""
+        self._forget_old(now)
+        if effects.revocable:
+            _keep(self._answered, watch.key, (now, effects))
+
+    def cancel(self, scope: dict[str, Any], request_id: object, now: float) -> Effects | None:
+        """Mark the request the cancel names; the effects to revoke when it was answered just before."""
         key = _key(scope, request_id)
         watches = self._running.get(key)
         if watches:
             for watch in watches:
                 watch.cancelled = True
-            return
+            return None
         self._forget_old(now)
-        self._early[key] = now
-        self._early.move_to_end(key)
-        while len(self._early) > EARLY_MAX:
-            self._early.popitem(last=False)
+        answered = self._answered.pop(key, None)
+        if answered is not None:
+            return answered[1]
+        _keep(self._early, key, now)
+        return None
 
     def _forget_old(self, now: float) -> None:
         while self._early and next(iter(self._early.values())) < now - EARLY_KEEP:
             self._early.popitem(last=False)
+        while self._answered and next(iter(self._answered.values()))[0] < now - EARLY_KEEP:
+            self._answered.popitem(last=False)
+
+
+def _keep(table: OrderedDict[Key, Any], key: Key, value: Any) -> None:
+    """Kept newest last, EARLY_MAX at most: a client cancelling (or calling) in a loop cannot grow it."""
+    table[key] = value
+    table.move_to_end(key)
+    while len(table) > EARLY_MAX:
+        table.popitem(last=False)
 
 
 def _key(scope: dict[str, Any], msg_id: object) -> Key:

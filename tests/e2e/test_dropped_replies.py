@@ -329,3 +329,25 @@ async def test_the_typescript_sdk_cancelling_a_more_over_http_gets_its_part_agai
         finally:
             node.kill()
     assert again == second and _part_no(again) == 2, "the part whose call the client cancelled was lost"
+
+
+async def test_a_cancel_read_after_its_reply_went_out_still_gives_the_part_again(tmp_path, home):
+    """The audit's order: the `more` came on a kept-alive connection and was answered before the cancel's
+    new connection was read (the client had already dropped the call): its part was lost."""
+    cwd = home / "late-cancel-proj"
+    cwd.mkdir()
+    async with serve_inprocess(tmp_path / "store") as rt:
+        (sid,) = await sessions_of(rt, cwd, "ts-sdk-cancels-late")
+        ids = await _long_nodes(rt, sid, "latecancel")
+        assert _part_no(await _mcp_tool(rt, "kg_read", {"session_id": sid, "ids": ids})) == 1
+        second = (await rt.sessions.next_page(sid=sid, peek=True))[0]
+        for body in (_tool_line(9, "kg_read", {"session_id": sid, "more": True})[:-1], _cancel_line(9)):
+            sock = trio.socket.socket()
+            await sock.connect(("127.0.0.1", rt.http_port))
+            await sock.send(_post(rt.http_port, body))
+            reply = await _answer(sock)
+            sock.close()
+            if b"result" in reply:
+                assert _part_no(json.loads(reply)["result"]["content"][0]["text"]) == 2
+        again = await _mcp_tool(rt, "kg_read", {"session_id": sid, "more": True})
+        assert again == second and _part_no(again) == 2, "the part whose call the client cancelled was lost"

@@ -55,3 +55,37 @@ async def test_the_cancels_reply_is_the_sdks_own():
         await manager.handle_request(_scope(), _replay(body), _collect(out))
     sdk = [{**m, "status": int(m["status"])} if "status" in m else m for m in out]
     assert mcp_calls.json_reply(202, b"") == sdk
+
+
+async def test_a_cancel_read_just_after_the_reply_revokes_what_it_handed_out_once():
+    from kg_actors.reply_effects import Effects, collect, defer
+
+    offered_again: list[str] = []
+
+    async def seen() -> None:
+        pass
+
+    async def again() -> None:
+        offered_again.append("part 2")
+
+    table = cancels.Cancels()
+    with collect() as effects:
+        assert defer(seen, again)
+    await effects.delivered()
+    watch = table.watch(_scope(), 9, now=0.0)
+    table.done(watch)
+    table.answered(watch, effects, now=1.0)
+    assert table.cancel(_scope((b"x-kg-client", b"other")), 9, now=2.0) is None  # another client's id 9
+    late = table.cancel(_scope(), 9, now=2.0)
+    assert late is effects
+    await late.revoke()
+    await late.revoke()
+    assert offered_again == ["part 2"]
+    table.answered(watch, effects, now=3.0)  # nothing left to revoke: not kept
+    assert table.cancel(_scope(), 9, now=3.5) is None
+    kept = Effects()
+    with collect() as kept:
+        defer(seen, again)
+    await kept.delivered()
+    table.answered(watch, kept, now=10.0)
+    assert table.cancel(_scope(), 9, now=10.1 + cancels.EARLY_KEEP) is None  # too late to be its cancel
