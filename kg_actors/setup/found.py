@@ -60,6 +60,7 @@ class GeminiFound:
     customized: bool = False  # its mcpServers.kg holds the user's changes to kg's entry: kept so
     entry: Any = None  # its mcpServers.kg now
     target: Any = None  # what setup leaves as its mcpServers.kg (entry_refresh.refreshed); None: foreign or none
+    want: Any = None  # what setup writes as its mcpServers.kg (None: Claude Desktop's entry, the same but trust)
 
 
 @attrs.frozen

@@ -40,6 +40,9 @@ def wanted(plugin_dir: Path, command: list[str], env: dict[str, str]) -> dict[st
     server: dict[str, Any] = {"command": command[0], "args": [*command[1:], "mcp"]}
     if env:
         server["env"] = dict(env)
+    # Run headless (`gemini -p`), Gemini leaves out every tool that would ask first: untrusted, kg's tools are
+    # gone there while its preload asks for kg_read. The user asked for kg by running setup.
+    server["trust"] = True
     return {"hooks": hooks, "mcpServers": {SERVER: server}}
 
 

@@ -28,12 +28,20 @@ def found(env: dict[str, str], home: Path, record: Record, plugin_dir: Path) -> 
         return GeminiFound(cli, path, True, str(exc))
     wanted = want(env, plugin_dir)
     theirs, ours = data.get("mcpServers", {}).get(gemini.SERVER), wanted["mcpServers"][gemini.SERVER]
-    recorded = recorded_entry(record, "gemini", theirs, home)
+    recorded = _recorded(record, theirs, ours, home)
     foreign = foreign_entry(theirs, ours, recorded, unrecorded(record.done("gemini")))
     target = None if theirs is None or foreign else refreshed(theirs, ours, recorded)
     return GeminiFound(cli, path, cli is not None or path.parent.is_dir(), None,
                        target is not None and gemini.installed(data, wanted, target), foreign,
-                       target is not None and target != ours, theirs, target)
+                       target is not None and target != ours, theirs, target, ours)
+
+
+def _recorded(record: Record, theirs: Any, ours: dict[str, Any], home: Path) -> Any:
+    """The entry setup wrote last time. A setup before trust was written, and before it kept a record of the entry,
+    wrote `ours` without it: that very entry is setup's, to be trusted now, not the user's to keep."""
+    recorded = recorded_entry(record, "gemini", theirs, home)
+    untrusted = {k: v for k, v in ours.items() if k != "trust"}
+    return untrusted if recorded is None and theirs == untrusted else recorded
 
 
 def write(env: dict[str, str], home: Path, record: Record, path: Path, plugin_dir: Path) -> None:
@@ -42,6 +50,7 @@ def write(env: dict[str, str], home: Path, record: Record, path: Path, plugin_di
     wanted = want(env, plugin_dir)
     raw = read_bytes(path)
     theirs = gemini.current(raw, path).get("mcpServers", {}).get(gemini.SERVER)
-    server = refreshed(theirs, wanted["mcpServers"][gemini.SERVER], recorded_entry(record, "gemini", theirs, home))
+    ours = wanted["mcpServers"][gemini.SERVER]
+    server = refreshed(theirs, ours, _recorded(record, theirs, ours, home))
     atomic_write(path, gemini.merged(raw, wanted, path, server))
     record.mark("gemini", path=str(path), entry=wanted["mcpServers"][gemini.SERVER])

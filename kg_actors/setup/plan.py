@@ -317,7 +317,8 @@ def _gemini(found: Found) -> Step:
             Step("gemini", note=up_to_date(g.customized))
     if g.foreign:
         return _foreign("gemini", f"{g.settings}: mcpServers.kg", g.entry)
-    kept = _server_said("mcpServers.kg", g.entry, g.target, found.desktop_entry, found)  # the same entry as Desktop's
+    # Desktop's entry and trust (an older GeminiFound has no `want`)
+    kept = _server_said("mcpServers.kg", g.entry, g.target, found.desktop_entry if g.want is None else g.want, found)
     server = "" if kept else " and the kg MCP server"
     return Step("gemini", (*_write_plugin(found), Action(
         "gemini_write", f"add the kg hooks (SessionStart, BeforeAgent, AfterTool){server} to {g.settings}{kept or ''}",
