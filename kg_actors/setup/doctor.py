@@ -35,6 +35,7 @@ from .files import CUT_SHORT, Record
 from .found import Found
 from .plan import CUSTOMIZED, UP_TO_DATE, Step, plan_setup
 from .recorded_env import recorded_ports
+from .served_elsewhere import fix as fix_elsewhere, said as said_elsewhere, served_on
 from .run import Context, gather
 
 if TYPE_CHECKING:
@@ -290,16 +291,13 @@ def _storage(r: Report, config: Config, serving: bool) -> bool:
         r.bad("storage", f"{where} is not writable by this user", f"fix the permissions of {where}, or set KG_HOME")
         return False
     held = lock.holder_present(root) if root.exists() else False
-    elsewhere = _served_on(root) if held and not serving else None
+    elsewhere = served_on(root) if held and not serving else None
     if elsewhere is not None and server_process.is_stopped(elsewhere[0]):
         r.bad("storage", f"{root} is held by the kg server (pid {elsewhere[0]}), which {server_process.stopped_said(elsewhere[0])}",
               f"kill -CONT {elsewhere[0]} (resume it), or kill -9 {elsewhere[0]} (end it), then kg start")
     elif elsewhere is not None and elsewhere[1] != config.port:
         pid, port = elsewhere
-        r.bad("storage", f"{root} is served by the kg server (pid {pid}) on port {port}, not on port {config.port} "
-              "(KG_HTTP_PORT): the clients and hooks set up for this port do not reach it",
-              (f"kg stop && kg start (it moves to port {config.port}), or " if config.port else "")  # start refuses 0
-              + f"set KG_HTTP_PORT={port}")
+        r.bad("storage", said_elsewhere(root, pid, port, config.port), fix_elsewhere(port, config.port))
     elif held and not serving:
         r.bad("storage", f"{root} is held by a server that does not answer on port {config.port}",
               f"kg stop (with the same KG_HTTP_PORT it was started with), or look at {root / 'server.pid'}")
@@ -308,15 +306,6 @@ def _storage(r: Report, config: Config, serving: bool) -> bool:
     else:
         r.ok("storage", f"{root} writable" + (", held by the running server" if held else ""))
     return True
-
-
-def _served_on(root: Path) -> tuple[int, int] | None:
-    """The pid and port the store's pid file names (None: none, or a file of an older kg without the port)."""
-    try:
-        pid, port = server_process.parse((root / "server.pid").read_text())
-    except (OSError, ValueError):
-        return None
-    return (pid, port) if port is not None and server_process.is_server(pid) else None
 
 
 def _gemini_trust(r: Report, title: str, ctx: Context) -> None:

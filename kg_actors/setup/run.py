@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from . import (SetupError, claude, codex, desktop, entry_kept, gemini, gemini_step, opencode, opencode_step, other_kg,
-               statusline, undo_found)
+               served_elsewhere, statusline, undo_found)
 from .doctor_others import say_project_others
 from .files import CUT_SHORT, Record, atomic_write, locked, read_bytes, read_tree, remove_tree, write_tree
 from ..harness import gemini_trust
@@ -129,6 +129,8 @@ def _show(ctx: Context, steps: list[Step]) -> None:
 
 
 def setup(ctx: Context, only: tuple[str, ...], plan_only: bool = False) -> int:
+    if _served_elsewhere(ctx, plan_only):
+        return 1
     plugin = ctx.plugin()
     if plan_only:  # reads only: no lock, no folder made
         steps = plan_setup(gather(ctx, Record.load(ctx.record_path), plugin), only)
@@ -166,6 +168,23 @@ def setup(ctx: Context, only: tuple[str, ...], plan_only: bool = False) -> int:
             ctx.out(f"\nkg setup: interrupted, not finished: {', '.join(left) or 'nothing'} (what is done is kept; "
                     "kg setup finishes the rest, kg doctor says what is wired)")
             raise
+
+
+def _served_elsewhere(ctx: Context, plan_only: bool) -> bool:
+    """Whether this store's server runs on another port than the one setup would write into every agent (said,
+    with the fix): each session there would run without memory, its hooks silent. Nothing is written."""
+    from ..config import Config
+
+    config = Config.from_env(ctx.env)
+    problem = served_elsewhere.setup_problem(ctx.store, config.port, config.url)
+    if problem is None:
+        return False
+    said, fix = problem
+    if plan_only:
+        ctx.out(f"kg server: PROBLEM: {said}\n  fix: {fix}\n(plan only: nothing was changed)")
+    else:
+        ctx.out(f"kg setup: nothing changed: {said}\n  fix: {fix}")
+    return True
 
 
 def _say_restart(ctx: Context) -> None:

@@ -57,6 +57,14 @@ class Desk:
         assert out.returncode == 0, out.stdout + out.stderr
         return out.stdout
 
+    def earlier_setup(self, **env: str) -> None:
+        """A setup of before, when this store's server was on another port: run while it is stopped (setup refuses
+        a port where this store's running server is not)."""
+        self.server.stop()
+        self.setup(**env)
+        self.server.start("--no-editor")
+        self.env["KG_HTTP_PORT"] = str(self.server.port)
+
     def entries(self) -> dict[str, dict]:
         return {"Claude Desktop": json.loads(self.desktop.read_text())["mcpServers"]["kg"],
                 "Gemini CLI": json.loads(self.gemini.read_text())["mcpServers"]["kg"],
@@ -94,7 +102,7 @@ def desk(tmp_path):
 
 
 def test_a_setup_on_a_new_port_moves_setups_own_entries_there_and_doctor_and_the_clients_agree(desk):
-    desk.setup(KG_HTTP_PORT=str(free_port()))  # an earlier setup, when the server was on another port
+    desk.earlier_setup(KG_HTTP_PORT=str(free_port()))
     again = desk.setup()
     assert "customized" not in again and "as you set it" not in again, again
     for agent, entry in desk.entries().items():
@@ -131,7 +139,7 @@ def test_a_setup_with_a_new_kg_home_moves_setups_own_entries_to_that_store(desk,
 
 
 def test_what_the_user_changed_in_kgs_entry_stays_and_the_rest_moves_to_the_new_port(desk):
-    desk.setup(KG_HTTP_PORT=str(free_port()))
+    desk.earlier_setup(KG_HTTP_PORT=str(free_port()))
     desk.edit(desk.desktop, lambda d: d["mcpServers"]["kg"]["env"].update(KG_LOG="debug"))
     desk.edit(desk.gemini, lambda d: d["mcpServers"]["kg"].update(timeout=30000))
     desk.edit(desk.opencode, lambda d: d["mcp"]["kg"].update(timeout=20000))
