@@ -61,6 +61,7 @@ class GeminiFound:
     entry: Any = None  # its mcpServers.kg now
     target: Any = None  # what setup leaves as its mcpServers.kg (entry_refresh.refreshed); None: foreign or none
     want: Any = None  # what setup writes as its mcpServers.kg (None: Claude Desktop's entry, the same but trust)
+    comments: bool = False  # its settings.json holds comments, which setup's rewrite would lose
 
 
 @attrs.frozen

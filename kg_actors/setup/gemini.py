@@ -79,6 +79,11 @@ def holds_comments(raw: bytes | None, path: Path) -> bool:
     return bool(raw) and jsonc.blank_comments(_text(raw, path)) != _text(raw, path)
 
 
+def comments_said(path: Path) -> str:
+    return (f"{path}: it holds comments, which Gemini reads and setup's rewrite would lose; left untouched: add the "
+            "kg entries by hand (`kg setup --plan --only gemini` prints them), or take the comments out")
+
+
 def by_hand(want: dict[str, Any]) -> str:
     """The entries a user adds to a settings file setup will not rewrite (one holding comments)."""
     return json.dumps(want, indent=2)
@@ -89,9 +94,7 @@ def merged(raw: bytes | None, want: dict[str, Any], path: Path, server: Any = No
     server = want["mcpServers"][SERVER] if server is None else server
     data = without_ours(current(raw, path))
     if holds_comments(raw, path):
-        raise SetupError(f"{path}: it holds comments, which Gemini reads and setup's rewrite would lose; left "
-                         "untouched: add the kg entries by hand (`kg setup --plan --only gemini` prints them), or "
-                         "take the comments out")
+        raise SetupError(comments_said(path))
     hooks = data.setdefault("hooks", {})
     for event, groups in want["hooks"].items():
         hooks.setdefault(event, []).extend(groups)

@@ -23,7 +23,8 @@ def found(env: dict[str, str], home: Path, record: Record, plugin_dir: Path) -> 
     path = gemini.settings_path(env, home)
     cli = shutil.which("gemini", path=env.get("PATH"))
     try:
-        data = gemini.current(read_bytes(path), path)
+        raw = read_bytes(path)
+        data, comments = gemini.current(raw, path), gemini.holds_comments(raw, path)
     except SetupError as exc:
         return GeminiFound(cli, path, True, str(exc))
     wanted = want(env, plugin_dir)
@@ -33,7 +34,7 @@ def found(env: dict[str, str], home: Path, record: Record, plugin_dir: Path) -> 
     target = None if theirs is None or foreign else refreshed(theirs, ours, recorded)
     return GeminiFound(cli, path, cli is not None or path.parent.is_dir(), None,
                        target is not None and gemini.installed(data, wanted, target), foreign,
-                       target is not None and target != ours, theirs, target, ours)
+                       target is not None and target != ours, theirs, target, ours, comments)
 
 
 def _recorded(record: Record, theirs: Any, ours: dict[str, Any], home: Path) -> Any:

@@ -15,6 +15,7 @@ import attrs
 from . import name_taken, statusline
 from .entry_refresh import elsewhere_fix, elsewhere_said, reach_said, refreshed, rewrite_said
 from .files import customized, foreign_entry
+from .gemini import comments_said
 from .found import (AntigravityFound, ClaudeFound, CodexFound, DesktopFound, Found, GeminiFound,
                     OpenCodeFound)
 from .other_plugins import name_shared, permissions_of, rules_of_installed
@@ -317,6 +318,10 @@ def _gemini(found: Found) -> Step:
             Step("gemini", note=up_to_date(g.customized))
     if g.foreign:
         return _foreign("gemini", f"{g.settings}: mcpServers.kg", g.entry)
+    if g.comments:  # the write would refuse it: a problem in the plan too, as the run fails it
+        return Step("gemini", note=comments_said(g.settings), problem=True,
+                    fix=f"add kg's entries to {g.settings} by hand (kg setup --plan --only gemini prints them), or "
+                        "take its comments out and run kg setup --only gemini")
     # Desktop's entry and trust (an older GeminiFound has no `want`)
     kept = _server_said("mcpServers.kg", g.entry, g.target, found.desktop_entry if g.want is None else g.want, found)
     server = "" if kept else " and the kg MCP server"

@@ -138,9 +138,8 @@ def setup(ctx: Context, only: tuple[str, ...], plan_only: bool = False) -> int:
         if codex.unsupported_events(plugin) and any(s.name == "codex" and s.actions for s in steps):
             ctx.out(f"  (Codex has no {', '.join(codex.unsupported_events(plugin))} hook event: those stay Claude-only)")
         settings = gemini.settings_path(ctx.env, ctx.home)
-        if any(s.name == "gemini" and s.actions for s in steps) and gemini.holds_comments(read_bytes(settings),
-                                                                                            settings):
-            ctx.out(f"  ({settings} holds comments, which setup's rewrite would lose: add these entries to it by hand)")
+        if any(s.name == "gemini" and s.note == gemini.comments_said(settings) for s in steps):
+            ctx.out(f"  (the entries to add to {settings} by hand:)")
             ctx.out(gemini.by_hand(_gemini_want(ctx)))
         if any(s.name == "opencode" and (s.actions or s.problem) for s in steps):
             _say_by_hand(ctx, plugin)

@@ -908,7 +908,7 @@ def test_the_plan_prints_the_gemini_entries_setup_tells_a_user_with_comments_to_
     setup = kg(["setup", "--only", "gemini", "--yes"], env)
     assert "`kg setup --plan --only gemini` prints them" in setup.stdout, setup.stdout
     plan = kg(["setup", "--plan", "--only", "gemini"], env).stdout
-    said = f"  ({gemini} holds comments, which setup's rewrite would lose: add these entries to it by hand)\n"
+    said = f"  (the entries to add to {gemini} by hand:)\n"
     assert said in plan, plan
     entries = json.loads(plan.split(said, 1)[1].split("(plan only", 1)[0])
     gemini.write_text('{\n  "theme": "dark"\n}\n')  # without the comment, setup writes them itself
@@ -923,8 +923,9 @@ def test_doctor_quotes_why_a_setup_step_failed_instead_of_calling_it_left_out(en
     setup = kg(["setup", "--only", "desktop,gemini", "--yes"], env)
     assert setup.returncode == 1 and f"Gemini CLI: FAILED: {gemini}: it holds comments" in setup.stdout, setup.stdout
     doctor = kg(["doctor"], env)
-    assert f"FAIL  Gemini CLI: kg setup failed here: {gemini}: it holds comments" in doctor.stdout, doctor.stdout
-    assert "fix: fix what it names, then kg setup --only gemini" in doctor.stdout
+    # Foreseen by the plan doctor reuses (as --plan names it a PROBLEM): the cause and its fix, not "left out".
+    assert f"FAIL  Gemini CLI: {gemini}: it holds comments" in doctor.stdout, doctor.stdout
+    assert f"fix: add kg's entries to {gemini} by hand" in doctor.stdout
     assert "left it out" not in doctor.stdout and "ok    Claude Desktop" in doctor.stdout
     gemini.write_text('{\n  "theme": "dark"\n}\n')  # fixed, and set up again: the failure is over
     assert kg(["setup", "--only", "gemini", "--yes"], env).returncode == 0

@@ -192,3 +192,18 @@ def test_setup_keeps_each_files_line_endings_bom_and_indent_unit(env, tmp_path):
         assert second.startswith(lead) and second[len(lead):len(lead) + 1] == b'"', (path, now)
     assert kg(["uninstall", "--yes"], env).returncode == 0
     assert {path: path.read_bytes() for path in theirs} == theirs
+
+
+def test_plan_names_gemini_settings_with_comments_as_a_problem_as_the_run_fails_it(env, tmp_path):
+    # The plan listed the write as a step to do and exited 0; --yes then refused the file and exited 1.
+    settings = tmp_path / "home" / ".gemini" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    theirs = '{\n  // my theme\n  "theme": "Dracula"\n}\n'
+    settings.write_text(theirs)
+    plan = kg(["setup", "--plan", "--only", "gemini"], env)
+    assert plan.returncode == 1, plan.stdout
+    assert f"Gemini CLI: PROBLEM: {settings}: it holds comments" in plan.stdout, plan.stdout
+    assert "add the kg hooks" not in plan.stdout and '"mcpServers": {' in plan.stdout  # the entries, to add by hand
+    run = kg(["setup", "--yes", "--only", "gemini"], env)
+    assert run.returncode == 1 and f"Gemini CLI: FAILED: {settings}: it holds comments" in run.stdout, run.stdout
+    assert settings.read_text() == theirs

@@ -126,6 +126,14 @@ def test_a_foreign_gemini_or_opencode_entry_is_left_alone():
         assert step.problem and not step.actions and "is already set to something else; left untouched" in step.note
 
 
+def test_gemini_settings_with_comments_are_a_problem_while_there_is_something_to_write():
+    g = GeminiFound("/bin/gemini", Path("/h/.gemini/settings.json"), comments=True)
+    (step,) = plan_setup(found(gemini=g), ("gemini",))
+    assert step.problem and not step.actions and "it holds comments" in step.note and "by hand" in step.fix
+    (done,) = plan_setup(found(gemini=attrs.evolve(g, installed=True)), ("gemini",))  # kg's entries already in it
+    assert not done.problem and done.note == "up to date"
+
+
 def test_which_kg_entries_are_someone_elses():
     want, old = {"command": "/v/bin/kg", "args": ["mcp"]}, {"command": "/old/bin/kg", "args": ["mcp"]}
     theirs = {"command": "/opt/other/kg-server", "args": ["--stdio"]}
