@@ -397,7 +397,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--yes", action="store_true", help="apply every step without asking")
     p.add_argument("--plan", action="store_true", help="print the steps and change nothing")
     p.add_argument("--only", metavar="STEPS", help="comma-separated steps: claude, codex, desktop, gemini, "
-                                                   "antigravity, opencode, gauge")
+                                                   "antigravity, opencode, gauge, chores")
     p.set_defaults(fn=cmd_setup)
     p = _add(sub, "uninstall", "undo what kg setup did (the memory stays)")
     p.add_argument("--yes", action="store_true", help="undo without asking")

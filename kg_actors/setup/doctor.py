@@ -345,10 +345,13 @@ def _harnesses(r: Report, ctx: Context) -> bool:
     steps = [without_others(r, step, found, codex.config_path(ctx.env, ctx.home)) for step in plan_setup(found)]
     # An agent setup never wired while others are (skipped with --only, or declined) is the user's choice,
     # not a fault: said, not failed. One setup wired that is no longer, or none wired at all, fails.
-    some_wired = any(record.done(s.name) for s in steps if s.name != "gauge")
+    some_wired = any(record.done(s.name) for s in steps if s.name not in ("gauge", "chores"))
     for step in steps:
         failure = record.failure(step.name)
-        if step.problem:
+        if step.name == "chores":  # the user's choice either way; a faulty chores.json is said with the settings
+            if not step.problem:
+                r.note(step.title, step.note if not step.actions else "off (`kg setup --only chores` switches them on)")
+        elif step.problem:
             r.bad(step.title, step.note, step.fix or f"fix that file, then kg setup --only {step.name}")
         elif step.actions and failure == CUT_SHORT:  # asked for, never finished: no choice of the user's
             r.bad(step.title, f"not wired: {CUT_SHORT}", f"kg setup --only {step.name}")

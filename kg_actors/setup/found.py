@@ -65,6 +65,13 @@ class GeminiFound:
 
 
 @attrs.frozen
+class ChoresFound:
+    path: Path  # the store's chores.json
+    enabled: bool = False  # it switches chores on
+    error: str | None = None  # why it cannot be read as the server reads it
+
+
+@attrs.frozen
 class OpenCodeFound:
     cli: str | None
     config: Path
@@ -98,6 +105,7 @@ class Found:
     gemini: GeminiFound | None = None
     antigravity: AntigravityFound | None = None
     opencode: OpenCodeFound | None = None
+    chores: ChoresFound | None = None
     claude_settings: Path = Path("settings.json")  # Claude Code's settings.json (the gauge step's file)
     kg_argv: tuple[str, ...] = ("kg",)
     store: Path | None = None  # the store setup wires (the gauge's command names it)

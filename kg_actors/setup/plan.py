@@ -16,13 +16,14 @@ from . import name_taken, statusline
 from .entry_refresh import elsewhere_fix, elsewhere_said, reach_said, refreshed, rewrite_said
 from .files import customized, foreign_entry
 from .gemini import comments_said
-from .found import (AntigravityFound, ClaudeFound, CodexFound, DesktopFound, Found, GeminiFound,
+from .found import (AntigravityFound, ChoresFound, ClaudeFound, CodexFound, DesktopFound, Found, GeminiFound,
                     OpenCodeFound)
 from .other_plugins import name_shared, permissions_of, rules_of_installed
 
-STEPS = ("claude", "codex", "desktop", "gemini", "antigravity", "opencode", "gauge")
+STEPS = ("claude", "codex", "desktop", "gemini", "antigravity", "opencode", "gauge", "chores")
 TITLES = {"claude": "Claude Code", "codex": "Codex", "desktop": "Claude Desktop", "gemini": "Gemini CLI",
-          "antigravity": "Antigravity CLI", "opencode": "OpenCode", "gauge": "Claude Code quota gauge"}
+          "antigravity": "Antigravity CLI", "opencode": "OpenCode", "gauge": "Claude Code quota gauge",
+          "chores": "Background chores"}
 
 
 @attrs.frozen
@@ -70,7 +71,7 @@ def _write_plugin(found: Found) -> tuple[Action, ...]:
 
 def plan_setup(found: Found, only: tuple[str, ...] = STEPS) -> list[Step]:
     planners = {"claude": _claude, "codex": _codex, "desktop": _desktop, "gemini": _gemini,
-                "antigravity": _antigravity, "opencode": _opencode, "gauge": _gauge}
+                "antigravity": _antigravity, "opencode": _opencode, "gauge": _gauge, "chores": _chores}
     return [planners[name](found) for name in STEPS if name in only]
 
 
@@ -244,6 +245,20 @@ def gauge_step(cli: str | None, settings: dict[str, Any] | None, error: str | No
             + f") in {settings_path}")
     return Step("gauge", (Action("claude_statusline", text, (statusline.gauge_command(kg_argv, theirs, store),),
                                  settings_path, fact="statusline"),))
+
+
+def _chores(found: Found) -> Step:
+    c = found.chores
+    if c is None:
+        return Step("chores", note="no store to switch them on in: skipped")
+    if c.error:
+        return Step("chores", note=c.error, problem=True)
+    if c.enabled:
+        return Step("chores", note="on")
+    return Step("chores", (Action("chores_on", f"switch background chores on (\"enabled\": true in {c.path}): the "
+                                               "server pays memory debt down while you work, spending your plan's "
+                                               "quota within its gates", path=c.path, fact="enabled"),),
+                note="asked only: kg setup --yes leaves them off")
 
 
 def _taken(step: str, where: str, entry: Any, rename: str) -> Step:
@@ -465,6 +480,12 @@ def plan_uninstall(undo: Undo) -> list[Step]:
         # Edited since (Claude Code rewrites it often): not restored whole, so the status line is put back alone.
         steps.append(Step("gauge", (Action("statusline_remove", f"give {settings} its own status line back",
                                            path=Path(settings)),)))
+    chores = undo.done.get("chores", {})
+    if chores.get("enabled") and not undo.files.get(Path(chores["path"]), False):
+        # Edited since: not restored whole, so "enabled" alone goes back as it was.
+        steps.append(Step("chores", (Action("chores_back", "switch background chores back as they were before kg "
+                                                           f"setup (\"enabled\" in {chores['path']})",
+                                            path=Path(chores["path"])),)))
     tail = []
     for path, unchanged in undo.files.items():
         if unchanged:

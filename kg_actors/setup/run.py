@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from . import (SetupError, claude, codex, desktop, entry_kept, gemini, gemini_step, opencode, opencode_step, other_kg,
-               served_elsewhere, statusline, undo_found)
+from . import (SetupError, chores_file, claude, codex, desktop, entry_kept, gemini, gemini_step, opencode,
+               opencode_step, other_kg, server_said, statusline, undo_found)
 from .doctor_others import say_project_others
 from .files import CUT_SHORT, Record, atomic_write, locked, read_bytes, read_tree, remove_tree, write_tree
 from ..harness import gemini_trust
@@ -89,6 +89,8 @@ class Context:
             return gemini.settings_path(self.env, self.home)
         if step == "opencode":
             return opencode.config_path(self.env, self.home)
+        if step == "chores":
+            return chores_file.path_of(self.store)
         return None
 
 
@@ -108,7 +110,7 @@ def gather(ctx: Context, record: Record, plugin: Rendered) -> Found:
                                      ctx.marketplace_dir / plugin.name / AGY_DIR,
                                      bool(record.done("antigravity").get("installed"))),
         claude_settings=claude.settings_path(ctx.env, ctx.home), kg_argv=tuple(kg_command()), store=ctx.store,
-        default_store=ctx.home / ".knowledge-graph",
+        default_store=ctx.home / ".knowledge-graph", chores=chores_file.found(ctx.store),
     )
 
 
@@ -129,7 +131,7 @@ def _show(ctx: Context, steps: list[Step]) -> None:
 
 
 def setup(ctx: Context, only: tuple[str, ...], plan_only: bool = False) -> int:
-    if _served_elsewhere(ctx, plan_only):
+    if server_said.refused(ctx.out, ctx.env, ctx.store, plan_only):
         return 1
     plugin = ctx.plugin()
     if plan_only:  # reads only: no lock, no folder made
@@ -144,13 +146,13 @@ def setup(ctx: Context, only: tuple[str, ...], plan_only: bool = False) -> int:
         if any(s.name == "opencode" and (s.actions or s.problem) for s in steps):
             _say_by_hand(ctx, plugin)
         say_project_others(ctx.out, ctx.env, ctx.home, plugin.key, steps)
-        _say_restart(ctx)  # a probe of /health: reads only
+        server_said.say_restart(ctx.out, ctx.env, ctx.store)  # a probe of /health: reads only
         ctx.out("(plan only: nothing was changed)")
         return 1 if any(s.problem for s in steps) else 0
     with locked(ctx.setup_dir / "lock", lambda: ctx.out("kg setup: waiting for another kg setup to finish")):
         record = Record.load(ctx.record_path)
         record.data["plugin"] = plugin.key
-        steps = plan_setup(gather(ctx, record, plugin), only)
+        steps = [_unasked(ctx, step) for step in plan_setup(gather(ctx, record, plugin), only)]
         # Each step to do is on record as not finished until it ends: one cut short (Ctrl-C, a kill) stays so,
         # and `kg doctor` fails it instead of taking it for an agent the user left out.
         for step in steps:
@@ -160,7 +162,7 @@ def setup(ctx: Context, only: tuple[str, ...], plan_only: bool = False) -> int:
         try:
             done = _steps(ctx, record, steps, plugin)
             say_project_others(ctx.out, ctx.env, ctx.home, plugin.key, steps)
-            _say_restart(ctx)
+            server_said.say_restart(ctx.out, ctx.env, ctx.store)
             return done
         except KeyboardInterrupt:
             left = [s.title for s in steps if s.actions and record.failure(s.name) == CUT_SHORT]
@@ -169,34 +171,11 @@ def setup(ctx: Context, only: tuple[str, ...], plan_only: bool = False) -> int:
             raise
 
 
-def _served_elsewhere(ctx: Context, plan_only: bool) -> bool:
-    """Whether this store's server runs on another port than the one setup would write into every agent (said,
-    with the fix): each session there would run without memory, its hooks silent. Nothing is written."""
-    from ..config import Config
-
-    config = Config.from_env(ctx.env)
-    problem = served_elsewhere.setup_problem(ctx.store, config.port, config.url)
-    if problem is None:
-        return False
-    said, fix = problem
-    if plan_only:
-        ctx.out(f"kg server: PROBLEM: {said}\n  fix: {fix}\n(plan only: nothing was changed)")
-    else:
-        ctx.out(f"kg setup: nothing changed: {said}\n  fix: {fix}")
-    return True
-
-
-def _say_restart(ctx: Context) -> None:
-    """The agents now run the installed kg's hooks and shim; a server of this store started before an upgrade
-    still runs the old code (its children load the new)."""
-    from ..build import build_id, stale_said
-    from ..config import Config
-    from ..server_probe import probe_health
-
-    answer = probe_health(Config.from_env(ctx.env).url)
-    if isinstance(answer, dict) and os.path.realpath(str(answer.get("storage"))) == str(ctx.store):
-        if (stale := stale_said(answer, build_id())) is not None:
-            ctx.out(f"kg setup: {stale}; restart it to serve the installed kg: kg stop && kg start")
+def _unasked(ctx: Context, step: Step) -> Step:
+    """A step setup takes only when asked (chores spend the user's quota): with --yes, said and left."""
+    if ctx.ask is None and step.name == "chores" and step.actions:
+        return Step("chores", note=chores_file.STAY_OFF)
+    return step
 
 
 def _steps(ctx: Context, record: Record, steps: list[Step], plugin: Rendered) -> int:
@@ -286,6 +265,10 @@ def _apply(ctx: Context, record: Record, step: Step, plugin: Rendered) -> None:
                 assert action.path is not None
                 gemini_step.write(ctx.env, ctx.home, record, action.path, ctx.marketplace_dir / plugin.name)
                 ctx.out(f"  {gemini_trust.HOW}")  # else its kg tools are silently off in a new folder
+            elif action.kind == "chores_on":
+                assert action.path is not None
+                atomic_write(action.path, chores_file.switched_on(read_bytes(action.path), action.path))
+                record.mark("chores", path=str(action.path))
             elif action.kind == "opencode_write":
                 assert action.path is not None
                 opencode_step.write(ctx.env, ctx.home, record, action.path, plugin)
@@ -428,6 +411,10 @@ def _undo_action(ctx: Context, record: Record, action: Action, plugin: Rendered)
         assert action.path is not None
         if not entry_kept.kept(ctx.out, record, "desktop", action.path, desktop.entry(kg_command(), passed_env(ctx.env))):
             _rewrite(action.path, desktop.without)
+    elif action.kind == "chores_back":
+        assert action.path is not None
+        before = record.files().get(action.path, (None, None))[0]
+        _rewrite(action.path, lambda raw, path: chores_file.switched_back(raw, path, before))
     elif action.kind == "statusline_remove":
         assert action.path is not None
         _rewrite(action.path, statusline.without)

@@ -8,7 +8,7 @@ import attrs
 import pytest
 
 from kg_actors.setup.plan import (
-    CUSTOMIZED, STEPS, AntigravityFound, ClaudeFound, CodexFound, DesktopFound, Found, GeminiFound, OpenCodeFound, Undo,
+    CUSTOMIZED, STEPS, AntigravityFound, ChoresFound, ClaudeFound, CodexFound, DesktopFound, Found, GeminiFound, OpenCodeFound, Undo,
     parse_only, plan_setup, plan_uninstall,
 )
 from kg_actors.setup.files import foreign_entry
@@ -29,6 +29,7 @@ def found(**kw) -> Found:
         gemini=GeminiFound("/bin/gemini", Path("/h/.gemini/settings.json"), installed=True),
         antigravity=AntigravityFound("/bin/agy", MDIR / "kg-memory/harnesses/antigravity", installed=True),
         opencode=OpenCodeFound("/bin/opencode", Path("/h/.config/opencode/opencode.json"), installed=True),
+        chores=ChoresFound(Path("/s/chores.json"), enabled=True),
     )
     base.update(kw)
     return Found(**base)
@@ -41,7 +42,8 @@ def kinds(step) -> list[str]:
 def test_everything_in_place_plans_nothing():
     steps = plan_setup(found())
     assert [s.name for s in steps] == list(STEPS)
-    assert all(not s.actions and not s.problem and s.note == "up to date" for s in steps)
+    assert all(not s.actions and not s.problem and s.note == ("on" if s.name == "chores" else
+                                                                "up to date") for s in steps)
 
 
 def test_a_fresh_machine_gets_the_plugin_through_each_cli():
@@ -62,7 +64,7 @@ def test_missing_harnesses_are_skipped_not_problems():
                              gemini=GeminiFound(None, Path("/h/.gemini/settings.json"), present=False),
                              antigravity=AntigravityFound(None, MDIR),
                              opencode=OpenCodeFound(None, Path("/h/.config/opencode/opencode.json"), present=False)))
-    assert all(not s.actions and not s.problem and "skipped" in s.note for s in steps)
+    assert all(not s.actions and not s.problem and "skipped" in s.note for s in steps if s.name != "chores")
 
 
 def test_a_changed_plugin_is_installed_afresh_in_claude_and_retrusted_in_codex():
