@@ -9,7 +9,7 @@ a sync's commit is refused).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -41,6 +41,9 @@ class Held:
     # The entry's other fields holding one, (field, kind) each: a user who fixed only the first would be
     # refused again. A tuple of pairs however it came (a child's JSON gives lists).
     more: tuple[tuple[str, str], ...] = attrs.field(default=(), converter=_pairs)
+    # A sync's: the commit of the other machine's history whose version of the entry, the newest there without
+    # a secret, was taken in its place ("" when there is none, and this machine's version stands).
+    earlier: str = ""
 
     def fields(self) -> tuple[tuple[str, str], ...]:
         """Each (field, kind) of the entry holding one."""
@@ -74,6 +77,8 @@ class Held:
         out: Json = {"what": self.what, "key": self.key, "field": self.field, "kind": self.kind}
         if self.more:
             out["more"] = [list(pair) for pair in self.more]
+        if self.earlier:
+            out["earlier"] = self.earlier
         return {**out, "shown": self.shown} if self.shown else out
 
 
@@ -199,13 +204,24 @@ def held_in(graph: Any) -> Iterator[Held]:
             yield found
 
 
-def keep_out(base: Json | None, ours: Json | None, theirs: Json | None) -> tuple[Json | None, list[Held]]:
+# (section, key) -> (the entry, its version entry or None, the commit holding them): an entry of another
+# machine's history without the secret its newest version holds (storage/clean_history.py finds them).
+Earlier = Mapping[tuple[str, str], tuple[Any, Any, str]]
+
+
+def keep_out(base: Json | None, ours: Json | None, theirs: Json | None,
+             earlier: Earlier | None = None) -> tuple[Json | None, list[Held]]:
     """`theirs` (another machine's version of a graph or one of its parts) with each node and edge it changed
     into one holding a secret put back as `ours` holds it (absent when ours has none: a node new from there
     is left out), with its version entry; and what was left out. A merge of the result then keeps the local
-    version of those entries, and nothing of the incoming one is stored, shown or pushed again."""
+    version of those entries, and nothing of the incoming one is stored, shown or pushed again.
+
+    `earlier` names, for such an entry, the newest version the other machine's history holds without the secret:
+    that one is theirs instead. Ours in its place would read, once pushed, as a change made after every version
+    there: a third machine's edit the secret was added to was reverted on every machine, nothing set aside."""
     if not isinstance(theirs, dict):
         return theirs, []
+    earlier = earlier or {}
     base, ours = _mapping(base), _mapping(ours)
     held: list[Held] = []
     left_out: set[str] = set()  # nodes new from there, left out: their own edges go with them
@@ -223,6 +239,15 @@ def keep_out(base: Json | None, ours: Json | None, theirs: Json | None) -> tuple
             found = check(str(key), value)
             ends = {value.get("from"), value.get("to")} if section == "edges" and isinstance(value, dict) else set()
             if found is None and not (ends & left_out and key not in mine):
+                continue
+            if found is not None and (section, key) in earlier:
+                entry, version, commit = earlier[section, key]
+                held.append(attrs.evolve(found, earlier=commit))
+                kept[key] = entry
+                if version is not None:
+                    versions_t[prefix + key] = version
+                else:
+                    versions_t.pop(prefix + key, None)
                 continue
             if found is not None:
                 held.append(found)

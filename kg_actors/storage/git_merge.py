@@ -27,7 +27,7 @@ from typing import Any
 
 import attrs
 
-from ..core.held_secrets import Held, keep_out
+from ..core.held_secrets import Held
 from ..core.merge import (
     Conflict, MergeResult, fold_double_rename, fold_rename, follow_renames, kept_against_delete,
     merge_graphs, set_aside, version_ts,
@@ -37,7 +37,7 @@ from ..core.merge_dropped import drop_edges
 from ..core.merge_renames import double_renames, renames_against_deletes, renames_between
 from . import git as G
 from . import git_read as R
-from . import merge_machines, shards, unpushed
+from . import clean_history, merge_machines, shards, unpushed
 from .machine_id import machine_id
 from .merge_machines import NOBODY, Who
 
@@ -92,7 +92,9 @@ def _merge_whole(root: Path, key: str, *sides: tuple[str | None, dict[str, str]]
     for rev, lay in sides:
         graphs.append(R.graph_at(root, rev, key) if rev and key in lay else None)
     base, ours, theirs = graphs
-    theirs, held = keep_out(base, ours, theirs)  # another machine's version holding a secret: ours stands
+    # Another machine's version holding a secret: its newest one without it stands in, else ours.
+    theirs, held = clean_history.keep_out_since(root, sides[0][0], sides[2][0] or "", clean_history.graph_reader(
+        root, key), base, ours, theirs)
     withheld += held
     return merge_graphs(base, ours or {}, theirs or {}, now, machines)
 
@@ -113,7 +115,8 @@ def _merge_parts(root: Path, key: str, parts: list[str], base: str | None, ours:
     sides: list[tuple[dict[str, Any] | None, dict[str, Any] | None, dict[str, Any] | None]] = []
     for part in parts:
         b, o, t = side(base, part), side(ours, part), side(theirs, part)
-        t, held = keep_out(b, o, t)  # another machine's version holding a secret: ours stands
+        # Another machine's version holding a secret: its newest one without it stands in, else ours.
+        t, held = clean_history.keep_out_since(root, base, theirs, clean_history.part_reader(root, folder, part), b, o, t)
         withheld += held
         result = merge_graphs(b, o or {}, t or {}, now, who.at(f"{folder}/{part}"))
         merged[part] = result.merged

@@ -196,12 +196,21 @@ def withheld_json(withheld: dict[str, Any]) -> dict[str, list[dict[str, str]]]:
 
 
 def describe_withheld(key: str, held: list[dict[str, str]]) -> str:
-    """What a sync says of the versions it left out: each entry, field and kind of secret, never the secret."""
-    named = "; ".join(f"{h['what']} '{h['key']}' " + ", ".join(f"{f} holds {k}" for f, k in Held(**h).fields())
-                      for h in held[:8])
+    """What a sync says of the versions it left out: each entry, field and kind of secret, never the secret; and
+    for each, what stands in its place (the newest version there without it, else this machine's)."""
+    entries = [Held(**h) for h in held]
+
+    def said(h: Held) -> str:
+        fields = ", ".join(f"{f} holds {k}" for f, k in h.fields())
+        instead = f" (the newest version there without it, of commit {h.earlier[:12]}, is taken)" if h.earlier else ""
+        return f"{h.what} '{h.key}' {fields}{instead}"
+
+    named = "; ".join(said(h) for h in entries[:8])
     more = f"; and {len(held) - 8} more" if len(held) > 8 else ""
+    rest = ("" if all(h.earlier for h in entries) else
+            " Where no version there is without it, this machine's stands (one new there is left out).")
     return (f"{key}: NOT TAKEN from the remote, it holds what looks like a secret (secrets are never stored in "
-            f"memory): {named}{more}. This machine's version stands (one new there is left out). Fix it on the "
-            f"machine it came from (edit it there in the editor or with {tools_for(Held(**h) for h in held)}, "
+            f"memory): {named}{more}.{rest} Fix it on the "
+            f"machine it came from (edit it there in the editor or with {tools_for(entries)}, "
             "without the secret), then "
             "sync there and here again")

@@ -122,3 +122,18 @@ def test_an_edge_whose_end_or_rel_holds_a_key_is_said_as_the_edge_then_which_par
         "edge 'a->b:ghp_… (40 characters)' (its rel holds a GitHub token)"]
     node = next(held_in(_graph({GHP: {"id": GHP, "gist": "x"}})))
     assert node.said() == "node id 'ghp_… (40 characters)' (holds a GitHub token)"
+
+
+def test_a_secret_holding_version_gives_way_to_the_newest_one_there_without_it_and_ours_still_merges_against_it():
+    base = _graph({"n": {"id": "n", "gist": "v1"}}, versions={"node:n": {"v": 1, "ts": 1}})
+    v2 = {"id": "n", "gist": "v1", "notes": ["cap at 30 s"], "touches": ["src/retry.py"], "_written": {"ts": 2}}
+    theirs = _graph({"n": {**v2, "notes": ["cap at 30 s", f"CI uses {GHP}"], "_written": {"ts": 3}}},
+                    versions={"node:n": {"v": 3, "ts": 3}})
+    earlier = {("nodes", "n"): (v2, {"v": 2, "ts": 2}, "c2" * 20)}
+    cleaned, held = keep_out(base, base, theirs, earlier)
+    assert [(h.key, h.field, h.earlier) for h in held] == [("n", "notes[1]", "c2" * 20)]
+    merged = merge_graphs(base, base, cleaned, 10).merged  # ours never moved: v2 is taken, not our v1
+    assert merged["nodes"]["n"] == v2 and merged["_meta"]["versions"]["node:n"] == {"v": 2, "ts": 2}
+    assert GHP not in repr(merged)
+    # Without one there, ours stands as before.
+    assert keep_out(base, base, theirs)[0]["nodes"]["n"] == base["nodes"]["n"]

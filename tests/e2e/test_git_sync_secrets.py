@@ -299,3 +299,48 @@ def test_a_first_sync_with_no_server_squashes_a_history_holding_a_secret_and_ref
     assert _in_history(remote, env) == [] and git(remote, "rev-parse", "main", env=env).strip() == _head(a)
     assert git(a.store, "rev-list", "--count", "HEAD", env=a.env).strip() == "1"
     assert "hand-planted-node" in committed_graph(a.store, env=a.env)["nodes"]
+
+
+async def test_a_remote_version_refused_for_a_secret_gives_way_to_the_last_one_there_without_it_never_to_ours(
+        tmp_path):
+    # Machine a edits a node (v2) and syncs; a third machine adds a token to it (v3); b, which never saw v2, refuses
+    # v3. b's merge pushed b's own v1 over it, and a took that as a plain change: a's note and touch were gone
+    # everywhere, with no version set aside.
+    env = git_env(tmp_path, "x")
+    remote = bare_repo(tmp_path / "remote.git", env)
+    a = _machine(tmp_path, "machine-a", _user("retry-backoff-policy")).start()
+    b = _machine(tmp_path, "machine-b").start()
+    try:
+        assert _sync(a, remote).returncode == 0 and _sync(b, remote).returncode == 0
+        async with Client(a.url + "/") as c:
+            s = await Session.open(c)
+            await s.ok("kg_read", id="retry-backoff-policy")
+            await s.ok("kg_put_node", level="user", id="retry-backoff-policy", gist="gist of retry-backoff-policy",
+                       notes=["cap at 30 s"], touches=["src/retry.py"])
+        assert _sync(a, remote).returncode == 0
+
+        def edit(folder: Path) -> None:
+            _, part = _bucket(folder, "retry-backoff-policy")
+            node = dict(part["nodes"]["retry-backoff-policy"])
+            node["notes"] = node["notes"] + [f"CI deploys with {STRIPE}"]
+            _put(folder, node)
+
+        _other_machine_writes(remote, tmp_path / "other", env, edit)
+        out = _sync(b, remote)
+        said = out.stdout + out.stderr
+        assert out.returncode == 0 and "NOT TAKEN" in said and "notes[1] holds" in said, said
+        assert STRIPE not in said
+        # b takes the newest version there without the secret (a's v2), and says so.
+        on_b = nodes_by_id(graph(b)["user"])["retry-backoff-policy"]
+        assert on_b["notes"] == ["cap at 30 s"] and on_b["touches"] == ["src/retry.py"], on_b
+        out = _sync(a, remote)
+        assert out.returncode == 0, out.stdout + out.stderr
+        on_a = nodes_by_id(graph(a)["user"])["retry-backoff-policy"]
+        assert on_a["notes"] == ["cap at 30 s"] and on_a["touches"] == ["src/retry.py"], (on_a, out.stdout)
+        assert "changed" not in out.stdout, out.stdout
+        assert git(remote, "grep", "-l", "-e", SECRETS[0], "main", "--", ".", env=env, check=False) == ""
+        assert _holding(a.store) == [] and _holding(b.store) == []
+        assert "the newest version there without it" in said, said
+    finally:
+        a.stop()
+        b.stop()
