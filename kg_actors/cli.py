@@ -260,7 +260,7 @@ def cmd_commit(args: argparse.Namespace) -> int:
 def cmd_sync(args: argparse.Namespace) -> int:
     from .sync import commands
 
-    return commands.cmd_sync(_store_config(args, existing=False), args.remote, args.remember)
+    return commands.cmd_sync(_store_config(args, existing=False), args.remote, args.remember, args.all_upgraded)
 
 
 def cmd_restore(args: argparse.Namespace) -> int:
@@ -287,6 +287,9 @@ def _store_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p = _add(sub, "sync", "commit, fetch, merge (per node) and push the store with a git remote")
     p.add_argument("remote", nargs="?", help="a remote name, URL or path (default: sync_remote in config.json)")
     p.add_argument("--remember", action="store_true", help="save REMOTE as sync_remote (synced on every autocommit)")
+    p.add_argument("--all-upgraded", action="store_true",
+                   help="no machine sharing REMOTE runs kg-memory 0.17 any more: push even where its branch still "
+                        "holds 0.17's graph files (it then holds this kg's layout)")
     p.set_defaults(fn=cmd_sync)
     p = _add(sub, "restore", "put a graph back as it was at a commit or date, and say what changed")
     p.add_argument("--at", required=True, help="a commit id, or a moment: a date (2026-11-30: the end of that day), "

@@ -66,7 +66,10 @@ def routes(runtime: RuntimeParts) -> list[Route]:
         remote = body.get("remote") or await trio.to_thread.run_sync(common.sync_remote, runtime.layout.root)
         if not isinstance(remote, str) or not remote:
             raise InvalidInput("remote", "is required (or set \"sync_remote\" in the store's config.json)")
-        return JSONResponse(await run(keeper().sync(remote)))
+        all_upgraded = body.get("all_upgraded", False)
+        if not isinstance(all_upgraded, bool):
+            raise InvalidInput("all_upgraded", "is true or false")
+        return JSONResponse(await run(keeper().sync(remote, all_upgraded)))
 
     async def restore(request: Request) -> JSONResponse:
         body = await json_body(request)

@@ -37,7 +37,7 @@ from ..core.merge_dropped import drop_edges
 from ..core.merge_renames import double_renames, renames_against_deletes, renames_between
 from . import git as G
 from . import git_read as R
-from . import clean_history, merge_machines, shards, unpushed
+from . import clean_history, merge_machines, old_layout, shards, unpushed
 from .machine_id import machine_id
 from .merge_machines import NOBODY, Who
 
@@ -334,6 +334,7 @@ class Fetched:
     name: str
     before: str | None
     has_branch: bool
+    legacy: tuple[str, ...] = ()  # the graph files of record the branch still holds (kg-memory 0.17, an older kg)
 
 
 def fetch(root: Path, remote: str) -> Fetched:
@@ -350,10 +351,12 @@ def fetch(root: Path, remote: str) -> Fetched:
     branches, remote_head = _heads(root, remote, url)
     name = branch_to_sync(remote, ours, branches, remote_head)
     has_branch = name is not None  # a remote with no branch at all has nothing to merge: the push fills it
+    legacy: tuple[str, ...] = ()
     if name is not None:
         G.run(root, "fetch", "-q", url, f"refs/heads/{name}", network=True)
         _check_holds_memory(root, remote, name)
-    return Fetched(url, name or ours, before, has_branch)
+        legacy = old_layout.graph_files(root, "FETCH_HEAD")
+    return Fetched(url, name or ours, before, has_branch, legacy)
 
 
 def probe(root: Path, remote: str) -> None:
@@ -480,8 +483,12 @@ def merge_fetched(root: Path, remote: str, fetched: Fetched) -> MergeOutcome:
     return MergeOutcome(before, after, changed, False, None, fetched.has_branch, withheld, squashed)
 
 
-def push(root: Path, fetched: Fetched, outcome: MergeOutcome) -> MergeOutcome:
-    """Push our branch to the remote; the outcome with how that went. Network only, as `fetch`."""
+def push(root: Path, fetched: Fetched, outcome: MergeOutcome, all_upgraded: bool = False) -> MergeOutcome:
+    """Push our branch to the remote; the outcome with how that went. Network only, as `fetch`. Refused while it
+    would take from the branch graph files a kg-memory 0.17 machine reads (old_layout.py), unless `all_upgraded`."""
+    refused = None if all_upgraded else old_layout.refusal(root, fetched.url, fetched.name, fetched.legacy)
+    if refused is not None:
+        return attrs.evolve(outcome, pushed=False, push_error=refused)
     done = G.run(root, "push", "-q", fetched.url, f"HEAD:refs/heads/{fetched.name}", check=False, network=True)
     push_error = None
     if done.returncode != 0:
@@ -497,10 +504,10 @@ def push(root: Path, fetched: Fetched, outcome: MergeOutcome) -> MergeOutcome:
     return attrs.evolve(outcome, pushed=done.returncode == 0, push_error=push_error)
 
 
-def fetch_merge_push(root: Path, remote: str) -> MergeOutcome:
+def fetch_merge_push(root: Path, remote: str, all_upgraded: bool = False) -> MergeOutcome:
     """Fetch `remote`, merge its branch (ours, or the one `branch_to_sync` names) into ours, push the result."""
     fetched = fetch(root, remote)
-    return push(root, fetched, merge_fetched(root, remote, fetched))
+    return push(root, fetched, merge_fetched(root, remote, fetched), all_upgraded)
 
 
 def check_remote(remote: str) -> None:

@@ -126,15 +126,15 @@ def _say_kept(key: str, summary: dict[str, Any]) -> None:
               f"again to another node): {', '.join(summary['dropped'])}")
 
 
-def cmd_sync(config: Config, remote: str | None, remember: bool) -> int:
+def cmd_sync(config: Config, remote: str | None, remember: bool, all_upgraded: bool = False) -> int:
     remote = _here(remote) if remote else common.sync_remote(config.root)
     if not remote:
         print("kg: which remote? `kg sync REMOTE` (a URL or path; --remember saves it as sync_remote in "
               f"{config.root / common.CONFIG_FILE}, then the server syncs on every autocommit)", file=sys.stderr)
         return 2
-    out = _offline(offline.sync, config.root, remote, time.time())
+    out = _offline(offline.sync, config.root, remote, time.time(), all_upgraded)
     if out is None:
-        out = _via_server(config, "/api/store/sync", {"remote": remote})
+        out = _via_server(config, "/api/store/sync", {"remote": remote, "all_upgraded": all_upgraded})
     if remember:  # only a remote that answered: a typo kept would fail every autocommit's sync
         common.set_sync_remote(config.root, remote)
     _say_taken_in(out)

@@ -227,11 +227,12 @@ class StoreKeeper:
                                       capture_stdout=True, capture_stderr=True)
         return commit_process.parse(proc.stdout, proc.stderr, proc.returncode)
 
-    async def sync(self, remote: str) -> Summary:
-        """Commit, fetch, merge (per node), push; then the loaded graphs absorb what the merge changed."""
-        return await self.exclusive(lambda: self._sync(remote))
+    async def sync(self, remote: str, all_upgraded: bool = False) -> Summary:
+        """Commit, fetch, merge (per node), push; then the loaded graphs absorb what the merge changed.
+        `all_upgraded`: push even to a branch kg-memory 0.17 machines read (storage/old_layout.py)."""
+        return await self.exclusive(lambda: self._sync(remote, all_upgraded))
 
-    async def _sync(self, remote: str) -> Summary:
+    async def _sync(self, remote: str, all_upgraded: bool = False) -> Summary:
         git_merge.check_remote(remote)
         await self._fold_all()
         await held_scan.refuse_sync(self.root)  # a secret here is never pushed
@@ -250,7 +251,7 @@ class StoreKeeper:
             outcome = await trio.to_thread.run_sync(git_merge.merge_fetched, self.root, remote, fetched)
             absorbed = await self._absorb(outcome)
             await trio.to_thread.run_sync(git_head.remember, self.root, outcome.after)  # its graphs hold it now
-        outcome = await _network(git_merge.push, self.root, fetched, outcome)
+        outcome = await _network(git_merge.push, self.root, fetched, outcome, all_upgraded)
         summary = {
             "remote": G.shown(remote), "initialised": created, "fetched": outcome.fetched, "before": outcome.before,
             "after": outcome.after, "pushed": outcome.pushed, "push_error": outcome.push_error,

@@ -130,7 +130,7 @@ def commit(root: Path, now: float) -> dict[str, Any]:
     return {"committed": sha is not None, "commit": sha, "taken_in": taken_in, "left_out": common.left_out(root)}
 
 
-def sync(root: Path, remote: str, now: float) -> dict[str, Any]:
+def sync(root: Path, remote: str, now: float, all_upgraded: bool = False) -> dict[str, Any]:
     git_merge.check_remote(remote)
     with owned(root) as layout:
         fold_journals(layout)
@@ -142,7 +142,7 @@ def sync(root: Path, remote: str, now: float) -> dict[str, Any]:
         # What the commit read of each graph file: the rebuild starts from it.
         parsed: dict[str, dict[str, Any] | Indexed] = {}
         held_on_disk.commit(root, now, "save before sync", keep=parsed)
-        outcome = git_merge.fetch_merge_push(root, remote)
+        outcome = git_merge.fetch_merge_push(root, remote, all_upgraded)
         graphs = {}
         for key, change in rebuild.changes(root, outcome.before, outcome.changed).items():
             rebuild.rebuild(root, change, parsed.get(key))

@@ -58,8 +58,8 @@ async def _lesson_synced_from(srv: ServerProcess, remote: Path, node_id: str, gi
     shutil.rmtree(srv.project("proj"))
 
 
-def _sync(srv: ServerProcess, remote: Path | str) -> subprocess.CompletedProcess:
-    return kg(["sync", str(remote)], srv.env)
+def _sync(srv: ServerProcess, remote: Path | str, *flags: str) -> subprocess.CompletedProcess:
+    return kg(["sync", str(remote), *flags], srv.env)
 
 
 def _sync_in_turn(remote: Path, *machines: ServerProcess) -> None:
@@ -659,8 +659,8 @@ async def test_a_remote_of_an_older_store_that_tracks_its_graph_files_merges_per
     git(old, "push", "-q", str(remote), "HEAD:main", env=env)
     a = _machine(tmp_path, "machine-a", _user("a-lesson-node")).start()
     try:
-        out = _sync(a, remote)
-        assert out.returncode == 0, out.stderr
+        out = _sync(a, remote)  # merged here; not pushed while the remote holds its graph files (old_layout.py)
+        assert out.returncode == 1 and "fetched and merged from" in out.stdout, out.stdout + out.stderr
         assert not (a.store / ".git" / "MERGE_HEAD").exists()
         assert {"a-lesson-node", "learned-on-the-old-machine"} <= set(nodes_by_id(graph(a)["user"]))
         assert "user.json" not in git(a.store, "ls-files", env=a.env).split()  # shards from here on
@@ -684,7 +684,8 @@ def _store_017(store: Path, env: dict, *ids: str, files: dict[str, str] | None =
 
 async def test_a_017_stores_remote_on_master_and_a_new_store_exchange_memory_on_one_branch(tmp_path):
     """0.17 stores are on `master`, a new store on `main`: each synced with a branch of its own name, the
-    remote ended with both, memory never crossed, and both were told "synced"."""
+    remote ended with both, memory never crossed, and both were told "synced". Nothing is pushed there until
+    the 0.17 machine is upgraded (its graph files would leave the branch it pulls)."""
     remote = tmp_path / "old.git"
     subprocess.run(["git", "init", "-q", "--bare", "-b", "master", str(remote)], check=True, timeout=60,
                    env=git_env(tmp_path, "x"))
@@ -692,24 +693,65 @@ async def test_a_017_stores_remote_on_master_and_a_new_store_exchange_memory_on_
     _store_017(b.store, b.env, "learned-on-the-old-machine")
     git(b.store, "push", "-q", str(remote), "master", env=b.env)
     a = _machine(tmp_path, "machine-a", _user("a-lesson-node")).start()
+    b.start()  # upgraded now
     try:
         out = _sync(a, remote)
-        assert out.returncode == 0, out.stderr
+        assert out.returncode == 1 and "kg-memory 0.17" in out.stderr, out.stderr  # b might still run 0.17
         assert {"a-lesson-node", "learned-on-the-old-machine"} <= set(nodes_by_id(graph(a)["user"]))
+        assert git(a.store, "branch", "--show-current", env=a.env).strip() == "main"  # ours keeps its name
+        out = _sync(b, remote, "--all-upgraded")
+        assert out.returncode == 0, out.stderr
+        assert git(b.store, "branch", "--show-current", env=b.env).strip() == "master"
+        _sync_in_turn(remote, a, b)
         assert _branches(remote, a.env) == ["master"]
         assert "a-lesson-node" in committed_graph(remote, rev="master", env=a.env)["nodes"]
-        assert git(a.store, "branch", "--show-current", env=a.env).strip() == "main"  # ours keeps its name
+        assert {"a-lesson-node", "learned-on-the-old-machine"} <= set(nodes_by_id(graph(b)["user"]))
     finally:
         a.stop()
-    b.start()
-    try:
-        out = _sync(b, remote)
-        assert out.returncode == 0, out.stderr
-        assert {"a-lesson-node", "learned-on-the-old-machine"} <= set(nodes_by_id(graph(b)["user"]))
-        assert git(b.store, "branch", "--show-current", env=b.env).strip() == "master"
-        assert _branches(remote, b.env) == ["master"]
-    finally:
         b.stop()
+
+
+async def test_a_sync_merges_a_017_remote_but_pushes_nothing_that_would_delete_a_017_machines_graphs(tmp_path):
+    """A kg-memory 0.17 machine still pulling from the remote: the push stopped tracking its graph files, and its
+    next `git pull` deleted them (0.17 then served an empty memory, and nothing warned anyone)."""
+    remote = tmp_path / "old.git"
+    subprocess.run(["git", "init", "-q", "--bare", "-b", "master", str(remote)], check=True, timeout=60,
+                   env=git_env(tmp_path, "x"))
+    old, old_env = tmp_path / "old-store", git_env(tmp_path, "old")
+    project = json.dumps({"nodes": {"api-auth-middleware": {"id": "api-auth-middleware", "gist": "auth first"}},
+                          "edges": {}, "_meta": {"versions": {}, "project_path": "/home/old/code/api"}})
+    _store_017(old, old_env, "learned-on-the-old-machine", files={"projects/api/graph.json": project})
+    git(old, "push", "-q", "-u", str(remote), "master", env=old_env)
+    tip = git(remote, "rev-parse", "master", env=old_env).strip()
+    a = _machine(tmp_path, "machine-a", _user("a-lesson-node")).start()
+    try:
+        import httpx
+        r = httpx.post(a.url + "/api/store/sync", json={"remote": str(remote), "all_upgraded": "yes"}, timeout=60)
+        assert r.status_code == 400 and r.json()["field"] == "all_upgraded", r.text
+        for attempt in ("through the server", "with no server"):
+            out = _sync(a, remote)
+            said = out.stdout + out.stderr
+            assert out.returncode == 1, (attempt, said)
+            assert "kg-memory 0.17" in said and "user.json" in said and "--all-upgraded" in said, said
+            # The 0.17 memory is taken in here; the remote is as the 0.17 machine left it.
+            assert git(remote, "rev-parse", "master", env=old_env).strip() == tip
+            if attempt == "through the server":
+                assert {"a-lesson-node", "learned-on-the-old-machine"} <= set(nodes_by_id(graph(a)["user"]))
+                a.stop()
+        git(old, "pull", "-q", "--no-rebase", "--no-edit", str(remote), "master", env=old_env)
+        assert "learned-on-the-old-machine" in json.loads((old / "user.json").read_text())["nodes"]
+        assert (old / "projects" / "api" / "graph.json").read_text() == project
+        # Every machine upgraded: said once, and the remote takes this kg's layout.
+        a.start()
+        out = kg(["sync", str(remote), "--all-upgraded"], a.env)
+        assert out.returncode == 0, out.stdout + out.stderr
+        held = git(remote, "ls-tree", "-r", "--name-only", "master", env=old_env).split()
+        assert "user.json" not in held and any(n.startswith("shards/user/") for n in held)
+        assert {"a-lesson-node", "learned-on-the-old-machine"} <= set(committed_graph(remote, rev="master",
+                                                                                        env=old_env)["nodes"])
+        assert _sync(a, remote).returncode == 0  # from then on, as any sync
+    finally:
+        a.stop()
 
 
 def test_two_upgraded_017_machines_sync_both_ways_and_keep_their_machine_local_files(tmp_path):
@@ -732,7 +774,8 @@ def test_two_upgraded_017_machines_sync_both_ways_and_keep_their_machine_local_f
         (srv.store / "user.json").write_text(json.dumps(user))
         for rel in local:
             (srv.store / rel).write_text(f"{rel} of machine {name}\n")
-    _sync_in_turn(remote, a, b, a)
+    assert _sync(a, remote, "--all-upgraded").returncode == 0  # both run this kg now: said once
+    _sync_in_turn(remote, b, a)
     for srv, name in ((a, "a"), (b, "b")):
         user = json.loads((srv.store / "user.json").read_text())
         assert {"learned-on-the-old-machine", "learned-on-a", "learned-on-b"} <= set(user["nodes"])
@@ -759,7 +802,7 @@ def test_a_new_store_that_merges_a_017_remote_keeps_its_own_machine_local_files(
     ours = {"sessions.json": '{"mine": {}}\n', "server.log": "my log\n", "recall.jsonl": '{"mine": 1}\n'}
     for rel, text in ours.items():
         (a.store / rel).write_text(text)
-    out = _sync(a, remote)
+    out = _sync(a, remote, "--all-upgraded")
     assert out.returncode == 0, out.stderr
     assert "learned-on-the-old-machine" in json.loads((a.store / "user.json").read_text())["nodes"]
     for rel, text in ours.items():

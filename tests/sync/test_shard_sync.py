@@ -278,7 +278,7 @@ def test_a_machine_still_on_graph_files_and_one_on_the_mirror_merge(tmp_path):
     new_a["nodes"]["lesson-006"]["gist"] = "a's edit after upgrading"
     _save(a / "user.json", new_a)
     out = offline.sync(a, str(remote), T)
-    assert out["push_error"] is None
+    assert "kg-memory 0.17" in out["push_error"]  # b still reads the graph file: nothing pushed that takes it away
     nodes = _load(a / "user.json")["nodes"]
     assert nodes["lesson-004"]["gist"] == "b's edit before upgrading"
     assert nodes["lesson-006"]["gist"] == "a's edit after upgrading"
@@ -286,7 +286,9 @@ def test_a_machine_still_on_graph_files_and_one_on_the_mirror_merge(tmp_path):
     # b upgrades too: its own commit migrates, the merge is bucket by bucket from there.
     old_b["nodes"]["lesson-008"]["gist"] = "b's edit after upgrading"
     _save(b / "user.json", old_b)
-    offline.sync(b, str(remote), T)
+    assert offline.sync(b, str(remote), T, all_upgraded=True)["push_error"] is None
+    assert offline.sync(a, str(remote), T)["push_error"] is None  # the remote holds the mirror alone now
+    assert offline.sync(b, str(remote), T)["push_error"] is None
     nodes = _load(b / "user.json")["nodes"]
     assert {nodes[i]["gist"] for i in ("lesson-004", "lesson-006", "lesson-008")} == {
         "b's edit before upgrading", "a's edit after upgrading", "b's edit after upgrading"}
