@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from ..core import when
-from . import files, git_head
+from . import files, git_auth, git_head
 from .machine_id import TRAILER, machine_id
 
 if TYPE_CHECKING:
@@ -144,10 +144,16 @@ def run(root: Path, *args: str, check: bool = True, timeout: float = GIT_TIMEOUT
     cmd = [git_bin(), "-C", str(root)]
     if ident:
         cmd += _identity(root)
-    cmd += list(args)
+    with git_auth.hidden(args if network else ()) as (bare, auth):  # a URL's password: never on the command line
+        cmd += list(bare if network else args)
+        return _run(cmd, args, check, timeout, network, {**_env(), **auth})
+
+
+def _run(cmd: list[str], args: tuple[str, ...], check: bool, timeout: float, network: bool,
+         env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     try:
         with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
-                              text=True, env=_env(), start_new_session=network) as popen:
+                              text=True, env=env, start_new_session=network) as popen:
             _running.add(popen)
             try:
                 out, err = popen.communicate(timeout=timeout)

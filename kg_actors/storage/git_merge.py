@@ -519,5 +519,7 @@ def check_remote(remote: str) -> None:
 
 def _remote_url(root: Path, remote: str) -> str:
     """A configured remote's URL, or `remote` itself (a URL or path)."""
+    if "://" in remote:  # a URL is no remote's name (nor, holding a password, ever on a command line)
+        return remote
     proc = G.run(root, "remote", "get-url", remote, check=False)
     return proc.stdout.strip() if proc.returncode == 0 and proc.stdout.strip() else remote

@@ -386,7 +386,9 @@ def test_a_token_in_the_remotes_url_is_never_pushed_nor_printed(tmp_path):
     url = f"https://bob:{token}@git.example.invalid/mem.git"
     remote = bare_repo(tmp_path / "remote.git", git_env(tmp_path, "x"))
     srv = _machine(tmp_path, "machine-a", _user("a-seed-node"))
-    srv.env.update(GIT_CONFIG_COUNT="1", GIT_CONFIG_KEY_0=f"url.{remote}.insteadOf", GIT_CONFIG_VALUE_0=url)
+    # git is given the URL without its token (storage/git_auth.py): that one leads to the local remote.
+    srv.env.update(GIT_CONFIG_COUNT="1", GIT_CONFIG_KEY_0=f"url.{remote}.insteadOf",
+                   GIT_CONFIG_VALUE_0="https://bob@git.example.invalid/mem.git")
     other = _machine(tmp_path, "machine-b", _user("b-seed-node"))
     assert _sync(other, remote).returncode == 0  # so that a's sync merges: a merge commit with a message
     out = _sync(srv, url)  # offline: no server running
