@@ -13,7 +13,7 @@ from ..core.held_secrets import Held, tools_for
 from ..core.merge_deletes import machine, only_deletes_new
 from ..core.merge_dropped import DROPPED_EDGE, GONE_NODE, GONE_ON, is_dropped
 from ..core.model import node_version_key, version_number
-from ..storage import files, held_on_disk, user_files
+from ..storage import files, git_read, held_on_disk, user_files
 from ..storage import git as G
 from ..storage.layout import Layout
 
@@ -124,6 +124,25 @@ def carry_versions(current: dict[str, Any] | None, restored: dict[str, Any], now
         versions[key] = {"v": v, "ts": now, "session": None}
     meta["versions"] = versions
     return {**restored, "_meta": meta}
+
+
+def graph_then(root: Path, commit: str, key: str, exists_now: bool) -> dict[str, Any] | None:
+    """Graph `key` as `commit` holds it, or None when it holds none and the graph exists now: it had no node yet
+    then (a store commits a graph's mirror from its first node on), and is restored empty (`emptied`). GitError
+    when the commit holds it unreadable, or neither it nor the store has such a graph."""
+    restored = git_read.graph_at(root, commit, key)
+    if restored is not None:
+        return restored
+    if key in git_read.layouts(root, commit):
+        raise G.GitError(f"the {key} graph in commit {commit[:12]} is not a readable graph")
+    if not exists_now:
+        raise G.GitError(f"the {key} graph is not in commit {commit[:12]}, nor in the store now")
+    return None
+
+
+def emptied(current: dict[str, Any] | None) -> dict[str, Any]:
+    """A graph as it was before its first node: no node or edge; its `_meta` (folder, versions) as it is."""
+    return {"nodes": {}, "edges": {}, "_meta": dict((current or {}).get("_meta") or {})}
 
 
 def describe_restore(summary: dict[str, Any], before: str | None, commit: str, uncommitted: str | None,

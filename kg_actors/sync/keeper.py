@@ -299,7 +299,6 @@ class StoreKeeper:
         return await self.exclusive(lambda: self._restore(key, at))
 
     async def _restore(self, key: str, at: str) -> Summary:
-        rel = common.rel_path(self.layout, key)
         if not await trio.to_thread.run_sync(G.is_repo, self.root):
             raise G.GitError(G.init_hint(self.root))
         # What was written since the last commit is committed first: a restore is then undone by another
@@ -316,21 +315,21 @@ class StoreKeeper:
         before = await trio.to_thread.run_sync(G.head, self.root)
         # git dated the commit just made by the wall clock: `now` reaches it.
         commit = await trio.to_thread.run_sync(G.resolve, self.root, at, max(self.clock(), time.time()))
-        restored = await trio.to_thread.run_sync(git_read.graph_at, self.root, commit, key)
-        if restored is None:
-            raise G.GitError(f"{rel} is not in commit {commit[:12]} (or is not a graph there)")
+        exists = key in ("user", "maintain") or self.layout.graph_file(key).exists()
+        restored = await trio.to_thread.run_sync(common.graph_then, self.root, commit, key, exists)
         handle = await self.directory.get(key)
         await handle.fold()  # the file's `.prev` then holds everything up to now
         path, root = self.layout.graph_file(key), self.directory.root_of(key)
         found: dict[str, Any] = {}
-        wanted: dict[str, Any] = restored
+        wanted = restored  # None: the graph had no node then
 
         async def put_back() -> None:
             # The actor is stopped and the graph's asks wait: every change it acknowledged is on disk (the
             # file and its journal), and none is taken before the restored file is loaded. A dump from the
             # running actor missed what it acknowledged after it, which the reload then set aside.
             current = found["current"] = await trio.to_thread.run_sync(_as_stored, path, key, root)
-            found["restored"] = common.carry_versions(current, wanted, self.clock())
+            then = common.emptied(current) if wanted is None else wanted
+            found["restored"] = common.carry_versions(current, then, self.clock())
             await trio.to_thread.run_sync(lambda: files.write_atomic(path, files.dump_json(found["restored"])))
             # A restore is a roll-back: the journal's writes (in `current` above) are not replayed over it.
             dropped, aside = await trio.to_thread.run_sync(journal.set_aside, journal.journal_path(path))

@@ -158,7 +158,6 @@ def restore(root: Path, key: str, at: str, now: float) -> dict[str, Any]:
     with owned(root) as layout:
         if not G.is_repo(root):
             raise G.GitError(G.init_hint(root))
-        rel = common.rel_path(layout, key)
         # As through the server (sync/keeper.py): what was written since the last commit is committed
         # first, so the restore is undone by another; a commit that fails stops it (unless a graph file is
         # no graph: putting one back is its fix).
@@ -171,12 +170,10 @@ def restore(root: Path, key: str, at: str, now: float) -> dict[str, Any]:
             uncommitted = str(exc)
         before = G.head(root)
         sha = G.resolve(root, at, max(now, time.time()))  # git dated that commit by the wall clock, after `now`
-        restored = git_read.graph_at(root, sha, key)
-        if restored is None:
-            raise G.GitError(f"{rel} is not in commit {sha[:12]} (or is not a graph there)")
         path = layout.graph_file(key)
+        then = common.graph_then(root, sha, key, path.exists() or key in ("user", "maintain"))
         current = files.load_json(path) if path.exists() else None
-        restored = common.carry_versions(current, restored, now)
+        restored = common.carry_versions(current, common.emptied(current) if then is None else then, now)
         files.write_atomic(path, files.dump_json(restored))
     summary = common.changes(current, restored)
     return {"graph": key, "commit": sha, "before": before, **summary,

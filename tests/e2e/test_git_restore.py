@@ -247,3 +247,32 @@ async def test_a_write_while_a_restore_puts_the_file_back_is_refused_or_kept_nev
         assert "later-node" in nodes
         assert "undone-node" in summary["removed"] and "undone-node" not in nodes
         nursery.cancel_scope.cancel()
+
+
+async def test_a_restore_to_a_commit_from_before_the_graph_had_a_node_empties_it_and_is_undone(tmp_path):
+    # The store's first commit held a project's lesson and no user graph: restoring the user graph there was
+    # refused, naming user.json, a file this kg never commits; a first lesson written by mistake stayed.
+    srv = ServerProcess(tmp_path, {**git_env(tmp_path), "KG_AUTOCOMMIT_INTERVAL": "0"}).start()
+    try:
+        async with Client(srv.url + "/") as c:
+            s = await Session.open(c, cwd=srv.project("app"))
+            await s.ok("kg_put_node", level="project", id="app-first-lesson", gist="a project lesson")
+            assert kg(["init-git"], srv.env).returncode == 0 and kg(["commit"], srv.env).returncode == 0
+            first = git(srv.store, "rev-parse", "HEAD", env=srv.env).strip()
+            assert "user.json" not in git(srv.store, "ls-tree", "-r", "--name-only", first, env=srv.env)
+            await s.ok("kg_put_node", level="user", id="oops-wrong-lesson", gist="a user lesson written by mistake")
+            assert kg(["commit"], srv.env).returncode == 0
+            out = kg(["restore", "--at", first, "user"], srv.env)
+            said = out.stdout + out.stderr
+            assert out.returncode == 0, said
+            assert "1 node(s) removed: oops-wrong-lesson" in out.stdout and "user.json" not in said, said
+            assert "oops-wrong-lesson" not in nodes_by_id(graph(srv)["user"])
+            undo = out.stdout.split("`kg restore --at ")[1].split(" ")[0]
+            assert "app-first-lesson" in nodes_by_id(graph(srv, project_path=srv.project("app"))["project"])
+        srv.stop()
+        out = kg(["restore", "--at", undo, "user"], srv.env)  # undone, here with no server
+        assert out.returncode == 0 and "1 node(s) added: oops-wrong-lesson" in out.stdout, out.stdout + out.stderr
+        out = kg(["restore", "--at", first, "user"], srv.env)  # and again with no server
+        assert out.returncode == 0 and "1 node(s) removed: oops-wrong-lesson" in out.stdout, out.stdout + out.stderr
+    finally:
+        srv.stop()

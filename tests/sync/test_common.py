@@ -28,3 +28,22 @@ def test_a_node_a_merge_renamed_is_found_by_its_creation_stamp_and_a_shared_stam
     gone = {"old-name", "batch-one", "batch-two", "plain-delete"}
     assert renamed_by_merge(before, after, gone) == {"old-name": "new-name"}
     assert renamed_by_merge(before, after, set()) == {}
+
+
+def test_a_graph_absent_from_a_commit_is_empty_then_when_it_exists_now_and_refused_when_it_never_did(tmp_path):
+    import subprocess
+
+    import pytest
+
+    from kg_actors.storage import git as G
+    from kg_actors.sync.common import emptied, graph_then
+
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    subprocess.run(["git", "-C", str(tmp_path), "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q",
+                    "--allow-empty", "-m", "first"], check=True)
+    assert graph_then(tmp_path, "HEAD", "user", exists_now=True) is None
+    with pytest.raises(G.GitError, match="the project:gone graph is not in commit .*, nor in the store now"):
+        graph_then(tmp_path, "HEAD", "project:gone", exists_now=False)
+    current = {"nodes": {"a": {"id": "a"}}, "edges": {"a->b:x": {}}, "_meta": {"versions": {"node:a": {"v": 4}}}}
+    out = carry_versions(current, emptied(current), NOW)
+    assert out == {"nodes": {}, "edges": {}, "_meta": {"versions": {"node:a": {"v": 4}}}}  # a version is never reused
