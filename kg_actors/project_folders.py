@@ -94,6 +94,9 @@ class ProjectFolders:
         plain = L.base_slug(root)
         if plain == slug or not self._stored(plain):
             return None
+        mine = self.root_of.get(slug) or self._recorded(slug)
+        if mine not in (None, root) and os.path.basename(mine) == os.path.basename(root):
+            return None  # it took a gone folder's graph of its name (of two, the one whose path ends as its own)
         gone = self.root_of.get(plain) or self._recorded(plain)
         if gone is None or os.path.basename(gone) != os.path.basename(root) or not L.folder_gone(gone):
             return None

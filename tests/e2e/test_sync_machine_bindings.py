@@ -138,3 +138,32 @@ async def test_a_delete_kept_against_an_edit_says_which_machine_was_this_one_whe
     finally:
         a.stop()
         b.stop()
+
+
+async def test_the_folder_that_took_the_second_same_name_projects_graph_is_told_nothing_about_the_first(tmp_path):
+    # ~/w/t2/svc rightly took t2's graph (svc-<hash>), and was told t1's graph "holds the memory of a folder of this
+    # name ... so this folder starts a memory of its own": false, and the hint would move t1's memory into t2.
+    import shutil
+
+    remote, a, b = _two_machines(tmp_path)
+    try:
+        for twin, lesson in (("t1/svc", "svc-one-lesson"), ("t2/svc", "svc-two-lesson")):
+            git(a.project(twin), "init", "-q", env=a.env)
+            async with Client(a.url + "/") as c:
+                s = await Session.open(c, cwd=a.project(twin))
+                await s.ok("kg_put_node", level="project", id=lesson, gist=f"{twin} lesson")
+        assert _sync(a, remote).returncode == 0
+        shutil.rmtree(a.home / "t1")  # machine a's folders are not on machine b (both are this one here)
+        shutil.rmtree(a.home / "t2")
+        for twin in ("w/t1/svc", "w/t2/svc"):
+            git(b.project(twin), "init", "-q", env=b.env)
+        assert _sync(b, remote).returncode == 0
+        async with Client(b.url + "/") as c:
+            for twin, lesson, other in (("w/t2/svc", "svc-two-lesson", "svc-one-lesson"),
+                                        ("w/t1/svc", "svc-one-lesson", "svc-two-lesson")):
+                text = (await Session.open(c, cwd=b.project(twin))).first_text
+                assert lesson in text and other not in text, (twin, text)
+                assert "starts a memory of its own" not in text and "holds the memory of" not in text, (twin, text)
+    finally:
+        a.stop()
+        b.stop()
