@@ -10,7 +10,7 @@ import logging
 import time
 from pathlib import Path
 
-from .core import charge, compaction, debt, hand_edits, search
+from .core import charge, compaction, debt, hand_edits, not_finite, search
 from .core import constants as C
 from .core.model import GraphData
 from .core.journal_replay import reconcile
@@ -61,7 +61,7 @@ def _load_graph(path: Path, kind: str, project_path: str | None, set_aside: list
         if not isinstance(raw, dict):
             raise files.Unreadable(f"{path}: holds a JSON {type(raw).__name__}, not a graph object")
         twice = hand_edits.set_aside_twice(raw, reading.twice, time.time())
-        said = hand_edits.malformed(raw.get("nodes")) + twice
+        said = (not_finite.left_out(raw) if reading.not_finite else []) + hand_edits.malformed(raw.get("nodes")) + twice
         repaired[reading.path] = reading.repairs + said
         return GraphData.from_json(raw, kind)
 
@@ -147,13 +147,16 @@ def look_on_disk(path: Path, kind: str) -> list[tuple[str, str]]:
     """What the next load of this graph would find wrong, changing nothing (`kg doctor`, for a graph the
     server has not loaded, or any with the server down): (what, why) each, `what` "file", "journal_damaged",
     "journal_unreadable" or "journal_dropped"; "file_unavailable" for a permission or a disk error (its why,
-    a NUL, then its fix)."""
+    a NUL, then its fix); "file_values" for a NaN or Infinity the load leaves out (a warning: nothing is lost)."""
+    said: list[tuple[str, str]] = []
+
     def build(raw: object, reading: files.Reading) -> GraphData:
         if not isinstance(raw, dict):
             raise files.Unreadable(f"{path}: holds a JSON {type(raw).__name__}, not a graph object")
+        if reading.not_finite:
+            said.extend(("file_values", f"{path}: {line}") for line in not_finite.left_out(raw))
         return GraphData.from_json(raw, kind)
 
-    said: list[tuple[str, str]] = []
     fell_back: list[Path] = []
     reads = False
     try:

@@ -9,6 +9,7 @@ so the load can say so and keep the file as it was. Pure: the caller reads and s
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from .merge import CONFLICTS_FIELD, HELD_TWICE, _merge_conflicts, content
@@ -95,16 +96,19 @@ def _node_twice(nodes: dict[str, Any], key: str, earlier: list[Any], now: float)
             + (f", {len(aside)} other version(s) set aside on it" if aside else " (the others hold the same)")]
 
 
+def _time(value: Any) -> bool:
+    return isinstance(value, _NUMBER) and not isinstance(value, bool) and math.isfinite(value)
+
+
 def _wrong(field: str, value: Any) -> bool:
     if field == "gist":
         return not isinstance(value, str)
     if field in ("notes", "touches"):
         return not (isinstance(value, list) and all(isinstance(v, str) for v in value))
-    if field in _TIMES:
-        return value is not None and (not isinstance(value, _NUMBER) or isinstance(value, bool))
+    if field in _TIMES:  # 1e999 reads as infinity: no time, and no JSON
+        return value is not None and not _time(value)
     if field in _TIME_LISTS:
-        return not (isinstance(value, list) and all(isinstance(v, _NUMBER) and not isinstance(v, bool)
-                                                    for v in value))
+        return not (isinstance(value, list) and all(map(_time, value)))
     if field == "_archived":
         return not isinstance(value, bool)
     if field == "_written":

@@ -7,6 +7,7 @@ and saves without loss.
 from __future__ import annotations
 
 import json
+import math
 from datetime import datetime, timezone
 from typing import Any
 
@@ -24,7 +25,7 @@ _EDGE_FIELDS = frozenset({"from", "to", "rel", "notes"})
 def _floats(values: Any) -> tuple[float, ...]:
     if not values or not isinstance(values, list | tuple):  # absent, most often: no work
         return ()
-    if all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
+    if all(isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) for v in values):
         return tuple(map(float, values))
     # A hand edit's times as text ("1796000000.5", an ISO date) are times, as `_created_ts`'s are.
     return tuple(t for t in map(_opt_float, values) if t is not None)
@@ -56,13 +57,15 @@ def _opt_float(value: Any) -> float | None:
     if value is None:
         return None
     if isinstance(value, int | float) and not isinstance(value, bool):
-        return float(value)
+        return float(value) if math.isfinite(value) else None  # NaN or 1e999: no time, and no JSON
     if not isinstance(value, str):
         return None
     try:
-        return float(value)  # "1796000000.5", as a hand edit may leave it
+        number = float(value)  # "1796000000.5", as a hand edit may leave it
     except ValueError:
         pass
+    else:
+        return number if math.isfinite(number) else None
     try:
         stamp = datetime.fromisoformat(value)  # "2024-01-01T00:00:00": UTC when it names no zone
     except ValueError:

@@ -84,13 +84,17 @@ def check_store(r: Says, root: Path, loaded: Collection[str]) -> None:
                     why = L.json_fault(path) or why.removesuffix(SERVED_EMPTY)
                     r.bad(f"graph {key}", _twin_said(why, path, *twin), _twin_fix(path, *twin))
                     continue
+                if what == "file_values":  # read, the value left out: the node and the rest are kept
+                    r.warn(f"graph {key}", why, "nothing to do: the next load leaves it out, saying so in the server's "
+                           "log, and keeps the file as it was beside it (.repaired)")
+                    continue
                 if what == "file_unavailable":
                     why, fix = why.split("\0", 1)
                     r.bad(f"graph {key}", why, fix)
                     continue
                 r.bad(f"graph {key}", why, _fix(what, key, path))
             read += 1
-            troubled += bool(found)
+            troubled += any(what != "file_values" for what, _ in found)
     if read and not troubled:
         r.ok("stored graphs", f"{read} graph(s) not loaded by the server read, with their journals")
     for kept in kept_aside.in_store(root):
@@ -118,9 +122,26 @@ def check_store(r: Says, root: Path, loaded: Collection[str]) -> None:
             r.warn(f"graph {key}", f"{h.said()}: what looks like a secret, {how}; it is kept in the file as written, "
                    f"{h.agents_see()}, and no commit records it nor kg sync pushes it", h.fix())
     for copy in _repaired(root):
+        odd = _values_left_out(copy)
         r.warn("store", f"{copy} is the file as it was before a load read it other than as written (a hand edit: "
-               "a key held twice, a value of the wrong type, bytes that are not UTF-8; the server's log names each)",
+               "a key held twice, a value of the wrong type, bytes that are not UTF-8; the server's log names each)"
+               + (f"; its values read otherwise: {'; '.join(odd[:5])}" + (f" (and {len(odd) - 5} more)"
+                                                                         if len(odd) > 5 else "") if odd else ""),
                "compare it with the graph file, write again what is missing, then remove the copy")
+
+
+def _values_left_out(copy: Path) -> list[str]:
+    """What a load read otherwise of the copy's node values (a wrong type, a NaN or an Infinity), one line each:
+    what doctor can name of it without the server's log. Nothing when it does not read."""
+    from ..core import hand_edits, not_finite
+
+    try:
+        raw = files.parse(copy)
+    except files.Unreadable:
+        return []
+    if not isinstance(raw, dict):
+        return []
+    return not_finite.left_out(raw) + hand_edits.malformed(raw.get("nodes"))
 
 
 def _twin_said(why: str, path: Path, root: str, slug: str) -> str:

@@ -64,6 +64,12 @@ class Reading:
         self.path = path
         self.twice: list[tuple[dict[str, Any], str, list[Any]]] = []
         self.repairs: list[str] = []
+        self.not_finite = False  # a NaN or Infinity token: what Python's json.dump writes, no JSON (core/not_finite.py)
+
+    def constant(self, name: str) -> float:
+        """json's parse_constant: called only for NaN, Infinity and -Infinity, so it costs nothing otherwise."""
+        self.not_finite = True
+        return float(name)
 
     def pairs(self, items: list[tuple[str, Any]]) -> dict[str, Any]:
         """json's object_pairs_hook (costs next to nothing beside the C parser's own dicts)."""
@@ -501,21 +507,21 @@ def _loads_what_reads(path: Path, raw: bytes, reading: Reading) -> Any:
         raw = raw.rstrip(b"\0")
         log.warning("%s: NUL bytes after its end were left out", path)
     try:
-        return json.loads(raw, object_pairs_hook=reading.pairs)
+        return json.loads(raw, object_pairs_hook=reading.pairs, parse_constant=reading.constant)
     except UnicodeDecodeError:
         text = raw.decode("utf-8", "replace")
     if not _UTF8_BEYOND_ASCII.search(text):
         # No character of the file is UTF-8 beyond ASCII: a one-byte encoding, not a UTF-8 file damaged
         # (read as Windows-1252 that one lost each accented letter of the file).
         try:
-            value = json.loads(raw.decode("cp1252"), object_pairs_hook=reading.pairs)
+            value = json.loads(raw.decode("cp1252"), object_pairs_hook=reading.pairs, parse_constant=reading.constant)
         except ValueError:
             pass
         else:
             reading.repairs.append("the file is not UTF-8: it was read as Windows-1252 (Latin-1), and the next "
                                    "save writes it as UTF-8")
             return value
-    value = json.loads(text, object_pairs_hook=reading.pairs)
+    value = json.loads(text, object_pairs_hook=reading.pairs, parse_constant=reading.constant)
     reading.repairs.append("bytes that are not UTF-8 were read as U+FFFD")
     return value
 

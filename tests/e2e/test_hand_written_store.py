@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import json
 
-from e2e_helpers import Session, graph, kg, nodes_by_id
+import pytest
+from e2e_helpers import Session, get_json, graph, kg, nodes_by_id
 from mcp import Client
 
 HAND_WRITTEN = """{
@@ -120,3 +121,45 @@ def test_a_graph_read_as_windows_1252_is_written_back_as_utf8_by_the_next_save_a
                                capture_output=True, text=True, check=True).stdout
     assert "user" in committed, committed
     assert srv.stop() == 0
+
+
+NOT_FINITE = """{
+  "nodes": {
+    "deploy-needs-warm-cache": {"id": "deploy-needs-warm-cache", "gist": "Deploys need a warm cache first",
+                                "_useful_ts": [NaN, 1796000000.5], "_created_ts": Infinity,
+                                "_last_read_ts": 1e999, "my_score": -Infinity}
+  },
+  "edges": {},
+  "_meta": {"versions": {}, "my_stamp": NaN}
+}
+"""
+
+
+async def test_a_nan_or_infinity_in_a_hand_written_graph_is_named_and_left_out(server_factory):
+    """Python's json writes NaN and Infinity (and reads 1e999 as infinity): no JSON. Such a value was read as a
+    number unsaid, the editor's node view and the graph read answered 500, doctor said all good, and the next
+    save wrote it back. Now each is named (log and doctor), left out, and the node is kept and opens."""
+    srv = server_factory(start=False)
+    srv.store.mkdir(parents=True)
+    (srv.store / "user.json").write_text(NOT_FINITE)
+    down = kg(["doctor"], srv.env).stdout  # the server down: the file read as the next load reads it
+    assert "WARN  graph user: " in down and "_created_ts held Infinity, not a JSON number: left out" in down, down
+    srv.start("--no-editor")
+    node = get_json(srv, "/api/nodes/user/deploy-needs-warm-cache")
+    assert "Deploys need a warm cache first" in json.dumps(node), node
+    read = nodes_by_id(graph(srv)["user"])["deploy-needs-warm-cache"]
+    assert read["_useful_ts"] == [1796000000.5] and "_created_ts" not in read and "_last_read_ts" not in read, read
+    log = srv.log.read_text()
+    for said in ("node 'deploy-needs-warm-cache': _useful_ts[0] held NaN", "_created_ts held Infinity",
+                 "_last_read_ts held Infinity", "my_score held -Infinity", "'_meta.my_stamp' held NaN"):
+        assert said in log, (said, log)
+    doctor = kg(["doctor"], srv.env)
+    assert "_created_ts held Infinity" in doctor.stdout and "all good" not in doctor.stdout, doctor.stdout
+    async with Client(srv.url + "/") as c:
+        s = await Session.open(c)
+        await s.ok("kg_put_node", level="user", id="new-node", gist="a write makes the server save the file")
+    assert srv.stop() == 0
+    text = (srv.store / "user.json").read_text()
+    saved = json.loads(text, parse_constant=lambda name: pytest.fail(f"{name} saved: {text}"))
+    assert "deploy-needs-warm-cache" in saved["nodes"] and "my_stamp" not in saved["_meta"], saved
+    assert (srv.store / "user.json.repaired").read_text() == NOT_FINITE
