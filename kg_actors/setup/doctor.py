@@ -31,6 +31,7 @@ from .doctor_projects import check_project_folders
 from .doctor_settings import check_settings
 from .doctor_others import check_project_plugins, here, kg_wired, without_others
 from .doctor_store import check_store
+from .doctor_guard import guarded
 from .files import CUT_SHORT, Record
 from .found import Found
 from .plan import CUSTOMIZED, UP_TO_DATE, Step, plan_setup
@@ -98,17 +99,20 @@ def doctor(ctx: Context) -> int:
     r.note("port", _port_said(config.port, ctx.env, recorded, source))
     answer = probe_health(config.url)  # 3 s: a hung server is named as such
     health = _health(config) if isinstance(answer, dict) else None
-    serving = _server(r, config, health, answer)
-    writable = _storage(r, config, serving)
+    # Each check guarded: what one runs into (a store folder doctor may not enter) is its FAIL, not the end.
+    serving = guarded(r, "server", lambda: _server(r, config, health, answer), False)
+    writable = guarded(r, "storage", lambda: _storage(r, config, serving), False)
     if serving and health is not None:
-        _graphs(r, health, writable)
-    check_store(r, config.root, (health.get("loaded_graphs") or []) if serving and health is not None else ())
-    check_settings(r, config.root)
-    check_project_folders(r, config.root)
-    if config.root.exists() and not config.root.is_dir():  # said once, by storage: no record or gauge file there
-        return r.end()
-    gauge_wired = _harnesses(r, ctx)
-    r.note("quota gauge", gauge_cli.doctor_line(config.root, time.time(), gauge_wired))
+        guarded(r, "graphs", lambda: _graphs(r, health, writable), None)
+    loaded = (health.get("loaded_graphs") or []) if serving and health is not None else ()
+    guarded(r, "stored graphs", lambda: check_store(r, config.root, loaded), None)
+    guarded(r, "store settings", lambda: check_settings(r, config.root), None)
+    guarded(r, "project folders", lambda: check_project_folders(r, config.root), None)
+    if guarded(r, "store", lambda: config.root.exists() and not config.root.is_dir(), False):
+        return r.end()  # said once, by storage: no record or gauge file there
+    gauge_wired = guarded(r, "agents", lambda: _harnesses(r, ctx), False)
+    guarded(r, "quota gauge", lambda: r.note("quota gauge", gauge_cli.doctor_line(config.root, time.time(),
+                                                                                   gauge_wired)), None)
     return r.end()
 
 

@@ -12,6 +12,7 @@ import errno
 import os
 import pwd
 import shlex
+import stat
 from pathlib import Path
 
 PERMISSION = frozenset({errno.EACCES, errno.EPERM})
@@ -38,29 +39,39 @@ def closed_folder(path: Path) -> Path:
     return path.parent
 
 
+def access_fix(path: Path) -> tuple[str, str]:
+    """(what is refused, the commands that open it to this process's user) for `path` it may not read: the
+    folder above it it may not enter, when that is what refuses; a `chown` beside the `chmod` when another
+    account owns it (its owner's chmod changes nothing for this user)."""
+    me = _user_of(os.geteuid())
+    what = f"{path} may not be read"
+    try:
+        st = os.stat(path)
+        owner = st.st_uid
+        fix = f"`chmod u+rw{'x' if stat.S_ISDIR(st.st_mode) else ''} {shlex.quote(str(path))}`"  # a folder: entered
+    except OSError:  # a folder above it may not be looked into: the file itself is not what is refused
+        folder = closed_folder(path)
+        what = f"the folder {folder} may not be entered"
+        fix = (f"`chmod u+rwx {shlex.quote(str(folder))}` (the folder the server may not enter, so cannot "
+               f"reach {path.name} under it)")
+        try:
+            if (owner := os.stat(folder).st_uid) != os.geteuid():
+                fix += f" and `chown {me} {shlex.quote(str(folder))}` (it belongs to {_user_of(owner)})"
+        except OSError:
+            pass
+    else:
+        if owner != os.geteuid():
+            fix += f" and `chown {me} {shlex.quote(str(path))}` (it belongs to {_user_of(owner)})"
+    return what, fix
+
+
 def said(path: Path, exc: OSError) -> tuple[str, str] | None:
     """(why, fix) when reading `path` failed for a cause outside the file's content, else None."""
     code = exc.errno
     name = errno.errorcode.get(code or 0, str(code))
     if code in PERMISSION:
         me = _user_of(os.geteuid())
-        fix = f"`chmod u+rw {shlex.quote(str(path))}`"
-        what = f"{path} may not be read"
-        try:
-            owner = os.stat(path).st_uid
-        except OSError:  # a folder above it may not be looked into: the file itself is not what is refused
-            folder = closed_folder(path)
-            what = f"the folder {folder} may not be entered"
-            fix = (f"`chmod u+rwx {shlex.quote(str(folder))}` (the folder the server may not enter, so cannot "
-                   f"reach {path.name} under it)")
-            try:
-                if (owner := os.stat(folder).st_uid) != os.geteuid():
-                    fix += f" and `chown {me} {shlex.quote(str(folder))}` (it belongs to {_user_of(owner)})"
-            except OSError:
-                pass
-        else:
-            if owner != os.geteuid():
-                fix += f" and `chown {me} {shlex.quote(str(path))}` (it belongs to {_user_of(owner)})"
+        what, fix = access_fix(path)
         why = (f"{what} by the server's user {me}: {exc.strerror or exc} ({name}), a permission, "
                "not damage: it was left where it is and its previous save is not served in its place")
         return why, f"{fix}; the graph then loads whole at its next use"
