@@ -385,7 +385,7 @@ def _stopped(pid: int, root: Path, asked: float, log_from: int = 0) -> int:
     graphs = graphs_not_saved(root, lines)
     failed = [f"the last save of {graph}" for graph in graphs]
     if (sessions := sessions_not_saved(lines)) is not None:
-        failed.append(f"{sessions}; {user_fix(sessions, root)}")
+        failed.append(f"{sessions}; {user_fix(sessions, root, root / 'sessions.json')}")
     if len(failed) == 1:
         print(f"kg: stopped (pid {pid}), but {failed[0]} (`kg logs` says what failed)", file=sys.stderr)
     elif failed:  # one stop said once, what failed listed under it

@@ -194,10 +194,10 @@ def trouble_fix(trouble: dict[str, Any]) -> str:
                 "(when it reads as a graph, kg doctor says how to merge it back); "
                 f"`kg restore --at DATE {_arg(trouble.get('graph'))}` brings back a committed version")
     if trouble.get("kind") == "not_saved":
-        return (f"{user_fix(str(trouble.get('why')), Path(str(trouble.get('file'))).parent)} (`kg logs` says what "
+        return (f"{user_fix(str(trouble.get('why')), *_folder_file(trouble))} (`kg logs` says what "
                 "failed); the next change is kept once the store takes it")
     if trouble.get("kind") == "not_folded":
-        return (f"{user_fix(str(trouble.get('why')), Path(str(trouble.get('file'))).parent)} (`kg logs` says what "
+        return (f"{user_fix(str(trouble.get('why')), *_folder_file(trouble))} (`kg logs` says what "
                 "failed); the next save folds the journal into it")
     if trouble.get("kind") == "file_missing":
         return (f"look in the store's git history (`kg restore --at DATE {_arg(trouble.get('graph'))}`) or a backup for "
@@ -219,6 +219,11 @@ def trouble_fix(trouble: dict[str, Any]) -> str:
     return (f"put a good copy back at {trouble.get('file')} (`kg restore --at DATE {_arg(trouble.get('graph'))}` when the "
             f"store's git history holds it), or move the file aside to start the graph empty (`mv {_arg(trouble.get('file'))} "
             f"{_arg(str(trouble.get('file')) + '.aside')}`), then kg stop && kg start")
+
+
+def _folder_file(trouble: dict[str, Any]) -> tuple[Path, Path]:
+    file = Path(str(trouble.get("file")))
+    return file.parent, file
 
 
 def _arg(value: object) -> str:

@@ -12,6 +12,8 @@ import re
 import shlex
 from pathlib import Path
 
+from . import refusal_fixes
+
 _ROOM = (errno.ENOSPC, errno.EDQUOT)
 _OCCUPIED = (errno.ENOTDIR, errno.EISDIR, errno.EEXIST)
 _FORBIDDEN = (errno.EACCES, errno.EPERM)
@@ -24,6 +26,9 @@ def retry_advice(exc: BaseException, where: Path) -> str:
         return "retry when the disk has room again"
     if code == errno.EROFS:
         return f"the file system holding {where.parent} is read-only: retry once it is writable again"
+    if code == errno.EPERM:  # no permission bit refuses it: an attribute, or a sticky folder
+        return (f"{where.parent} refuses this write though no permission bit does (an immutable or append-only "
+                "file or folder?): kg doctor names the fix, then retry")
     if code in _FORBIDDEN:
         return f"the server may not write in {where.parent}: give it write permission there, then retry"
     if code in _OCCUPIED:
@@ -39,18 +44,22 @@ def said_errno(said: str) -> int | None:
     """The errno a failure's text names (`[Errno 13] ...`, or its words: "Permission denied"), else None."""
     if (found := _ERRNO_SAID.search(said)) is not None:
         return int(found.group(1))
-    return next((code for code in (*_ROOM, errno.EROFS, *_FORBIDDEN) if os.strerror(code) in said), None)
+    return next((code for code in (*_ROOM, errno.EROFS, *_FORBIDDEN, *_OCCUPIED) if os.strerror(code) in said), None)
 
 
-def user_fix(said: str, folder: Path) -> str:
-    """What the user does about a save of the store refused with `said` in `folder`: the fix of its cause
-    (a permission is not fixed by freeing space)."""
+def user_fix(said: str, folder: Path, file: Path | None = None) -> str:
+    """What the user does about a save of the store refused with `said` in `folder` (of `file`, when known):
+    the fix of its cause (a permission is not fixed by freeing space), one that changes what refused."""
     code = said_errno(said)
     where = shlex.quote(str(folder))
     if code in _ROOM:
         return f"free space on the disk holding {folder} (df {where})"
     if code == errno.EROFS:
         return f"the file system holding {folder} is mounted read-only: mount it writable"
-    if code in _FORBIDDEN:
-        return f"give the server's user write permission in {folder} (`chmod u+w {where}`, as its owner)"
+    if code == errno.EPERM:
+        return refusal_fixes.not_permitted(folder, file)
+    if code == errno.EACCES:
+        return refusal_fixes.forbidden(folder)
+    if code in _OCCUPIED:
+        return refusal_fixes.in_the_way(folder, file)
     return f"make {folder} writable, or free space on its disk"

@@ -143,6 +143,7 @@ async def test_a_search_reads_the_views_and_asks_no_graph(tmp_path, asks):
     ("EROFS", "is read-only: retry once it is writable again"),
     ("EACCES", "give it write permission there, then retry"),
     ("ENOTDIR", "move it away (kg doctor names it), then retry"),
+    ("EPERM", "though no permission bit does (an immutable or append-only file or folder?): kg doctor names the fix"),
 ])
 async def test_a_refused_write_says_what_must_change_before_a_retry(tmp_path, monkeypatch, code, told):
     """A store that refuses a write for a file in the way, or a read-only disk, is not told to wait for room."""
