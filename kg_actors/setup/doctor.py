@@ -30,7 +30,7 @@ from .changes import what_changed
 from .doctor_projects import check_project_folders
 from .doctor_settings import check_settings
 from .doctor_others import check_project_plugins, here, kg_wired, without_others
-from .doctor_store import check_store
+from .doctor_store import check_store, move_aside
 from .doctor_guard import guarded
 from .files import CUT_SHORT, Record
 from .found import Found
@@ -217,8 +217,8 @@ def trouble_fix(trouble: dict[str, Any]) -> str:
     if trouble.get("file") and (loop := kept_aside.loop_fix(Path(str(trouble.get("file"))))):
         return f"{loop}, then kg stop && kg start"
     return (f"put a good copy back at {trouble.get('file')} (`kg restore --at DATE {_arg(trouble.get('graph'))}` when the "
-            f"store's git history holds it), or move the file aside to start the graph empty (`mv {_arg(trouble.get('file'))} "
-            f"{_arg(str(trouble.get('file')) + '.aside')}`), then kg stop && kg start")
+            f"store's git history holds it), or {move_aside(Path(str(trouble.get('file'))))} to start the graph empty, "
+            "then kg stop && kg start")
 
 
 def _folder_file(trouble: dict[str, Any]) -> tuple[Path, Path]:

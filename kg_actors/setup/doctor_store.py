@@ -44,8 +44,7 @@ def _fix(what: str, key: str, path: Path) -> str:
         return loop
     if what == "file":
         return (f"put a good copy back at {path} (`kg restore --at DATE {shlex.quote(graph)}` when the store's git history "
-                f"holds it), or move it aside to start the graph empty (`mv {shlex.quote(str(path))} "
-                f"{shlex.quote(str(path) + '.aside')}`)")
+                f"holds it), or {move_aside(path)} to start the graph empty")
     if what == "journal_unreadable":
         return f"move {path.name}.journal aside (or give the server's user access to it), then start the server"
     if what == "journal_damaged":
@@ -53,6 +52,23 @@ def _fix(what: str, key: str, path: Path) -> str:
                 "of the journal as .damaged when it starts)")
     return (f"before the server starts, put back the {path.name} those changes were made on (`kg restore --at DATE "
             f"{shlex.quote(graph)}`); else they are kept in the .dropped file for a look by hand")
+
+
+def move_aside(path: Path) -> str:
+    """"move ... aside (`mv ...`)" for a graph file that does not read: it, and its previous save when that is
+    there and does not read either (a load falls back to it: moving the file alone left the graph as it was;
+    one that reads is what the next start serves, and is kept)."""
+    there = [p for p in (path, files.prev_of(path)) if os.path.lexists(p) and (p == path or not _reads(p))] or [path]
+    command = " && ".join(f"mv {shlex.quote(str(p))} {shlex.quote(str(p) + '.aside')}" for p in there)
+    return f"move {' and '.join(p.name for p in there)} aside (`{command}`)"
+
+
+def _reads(path: Path) -> bool:
+    try:
+        files.parse(path)
+    except (files.Unreadable, OSError):
+        return False
+    return True
 
 
 def check_store(r: Says, root: Path, loaded: Collection[str]) -> None:
