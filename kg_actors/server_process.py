@@ -126,6 +126,9 @@ def is_stopped(pid: int) -> bool:
 
 
 def stopped_said(pid: int) -> str:
-    """What a command says of a store's server stopped by a signal, with the two ways out."""
+    """What a command says of a store's server stopped by a signal, with the two ways out. A kill -9 loses no
+    answered write (graph_writer.py answers once the journal holds it); what sessions were shown is saved
+    at the tick, so that much may be shown again."""
     return (f"is stopped (SIGSTOP): it answers nothing and cannot exit until resumed; `kill -CONT {pid}` resumes "
-            f"it, `kill -9 {pid}` ends it (the writes since its last save are lost)")
+            f"it, `kill -9 {pid}` ends it (no answered write is lost: each is in its graph's journal before it is "
+            "answered, and the next start replays it; a session may be shown again a lesson it saw since the last tick)")

@@ -47,6 +47,32 @@ def test_start_stop_status_and_doctor_name_a_sigstopped_server_on_another_port(s
     assert srv.health()["pid"] == pid, "a kg stop refused sends no signal that lands once it resumes"
 
 
+async def test_a_sigstopped_servers_kill_9_loses_no_answered_write_and_status_says_so(server_factory):
+    """It said `kill -9` loses "the writes since its last save": every answered write is in its graph's journal
+    before it is answered, so the advice scared users away from the step that unblocks their sessions. Written
+    with a save interval far off (the journal alone holds them), stopped, killed, started: all are there."""
+    from e2e_helpers import Session, graph, nodes_by_id
+    from mcp import Client
+
+    srv = server_factory(extra_env={"KG_SAVE_INTERVAL": "600"})
+    async with Client(srv.url + "/") as c:
+        s = await Session.open(c)
+        for n in range(1, 4):
+            await s.ok("kg_put_node", level="user", id=f"lesson-number-{n}", gist=f"lesson {n}")
+    assert not (srv.store / "user.json").exists() and (srv.store / "user.json.journal").exists()
+    pid = srv.health()["pid"]
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        status = kg(["status"], srv.env)
+    finally:
+        os.kill(pid, signal.SIGKILL)
+    assert status.returncode == 3 and f"`kill -9 {pid}` ends it" in status.stdout, status.stdout
+    assert "are lost" not in status.stdout and "no answered write is lost" in status.stdout, status.stdout
+    wait_until(lambda: srv.proc.poll() is not None, what="the killed server gone")
+    srv.start("--no-editor")
+    assert {f"lesson-number-{n}" for n in range(1, 4)} <= set(nodes_by_id(graph(srv)["user"]))
+
+
 # A kg server whose loop is blocked, as the system shows it: a `kg_actors serve` process holding the store's lock,
 # its pid file and its port, taking connections and answering none; a SIGTERM only notes itself (a blocked
 # Trio loop never gets to act on it). It writes "TERM" to the file named after the port if one arrives.
