@@ -222,9 +222,9 @@ def new_sid(taken: dict[str, Any]) -> str:
             return sid
 
 
-def _an_object(value: Any, _reading: Any) -> dict[str, Any]:
+def _an_object(value: Any, reading: files.Reading) -> dict[str, Any]:
     if value is not None and not isinstance(value, dict):
-        raise ValueError(f"holds a JSON {type(value).__name__}, not an object of sessions")
+        raise files.Unreadable(f"{reading.path}: holds a JSON {type(value).__name__}, not an object of sessions")
     return value or {}
 
 
@@ -238,7 +238,7 @@ def loaded_sessions(path: Path, now: float) -> tuple[dict[str, Session], int]:
     as the tick would let them go (the reference drops the expired at load too)."""
     try:
         # Torn, or not an object: sessions.prev (the save before) stands in, as for a graph file.
-        raw = files.load_json(path, _an_object) or {}
+        raw = files.load_json(path, _an_object, graph=False) or {}
     except (files.Unreadable, OSError) as exc:
         # Kept aside before the first save writes over it: the sessions it held, for a look by hand.
         aside = files.unused_name(path.with_name(path.name + ".unreadable"))
@@ -246,7 +246,10 @@ def loaded_sessions(path: Path, now: float) -> tuple[dict[str, Session], int]:
             os.replace(path, aside)
         except OSError:
             aside = path
-        log.error("sessions file unreadable (%s); starting with no sessions; the file is kept as %s", exc, aside.name)
+        # Sessions are this machine's alone and never committed: nothing restores them, and none is needed.
+        log.error("sessions file unreadable (%s); starting with no sessions (each starts afresh at its next hook; "
+                  "no lesson is in this file, and kg restore does not hold it); the file is kept as %s", exc,
+                  aside.name)
         raw = {}
     raw = session_saves.replayed(path, raw)
     stamps: dict[str, float] = {}

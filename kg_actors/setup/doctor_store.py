@@ -137,6 +137,10 @@ def check_store(r: Says, root: Path, loaded: Collection[str]) -> None:
                    else "stored by hand or by an older kg")
             r.warn(f"graph {key}", f"{h.said()}: what looks like a secret, {how}; it is kept in the file as written, "
                    f"{h.agents_see()}, and no commit records it nor kg sync pushes it", h.fix())
+    for kept in sorted(root.glob("sessions.json*.unreadable*")):  # what each session was shown: no lesson
+        r.warn("sessions", f"{kept} did not read and was set aside at a start, which began with no sessions (each "
+               "started afresh at its next hook); sessions are this machine's alone, never committed",
+               f"nothing to restore: look at it if you like, then remove it (`rm {shlex.quote(str(kept))}`)")
     for copy in _repaired(root):
         odd = _values_left_out(copy)
         r.warn("store", f"{copy} is the file as it was before a load read it other than as written (a hand edit: "

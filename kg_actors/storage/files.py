@@ -415,7 +415,7 @@ def dumps_indent2(obj: Any, ind: str = "") -> str:
 
 
 def load_json(path: Path, build: Callable[[Any, Reading], Any] | None = None, fell_back: list[Path] | None = None,
-              set_aside: list[Path] | None = None, read_only: bool = False) -> Any | None:
+              set_aside: list[Path] | None = None, read_only: bool = False, graph: bool = True) -> Any | None:
     """The file's JSON, `.prev` when the file is corrupt, None when neither exists; `Unavailable` when it
     may not be read or the disk failed (not corrupt: nothing moved, no `.prev` in its place).
 
@@ -424,7 +424,8 @@ def load_json(path: Path, build: Callable[[Any, Reading], Any] | None = None, fe
     left, `Unreadable` says which files are bad and how to restore one. `build`: what the JSON must
     make (a graph); JSON it raises on (`"nodes": []`) is as corrupt as a torn file. `fell_back` gets
     `.prev`'s path when that was read instead, `set_aside` where the unreadable file was moved.
-    `read_only`: a look that changes nothing on disk (the unreadable file stays where it is)."""
+    `read_only`: a look that changes nothing on disk (the unreadable file stays where it is). `graph`: say how
+    a graph is restored or started empty (a file of another kind, sessions.json, is no graph: its caller says)."""
     named, path = path, real_file(path)
     if (why := dangling(named, path)) is not None:
         raise Unreadable(why)
@@ -437,7 +438,7 @@ def load_json(path: Path, build: Callable[[Any, Reading], Any] | None = None, fe
         elif prev.exists():
             log.error("%s is missing; loading %s (the previous save)", path, prev.name)
         if prev.exists():
-            value = _parse_prev(path, prev, "is missing", build)
+            value = _parse_prev(path, prev, "is missing", build, graph)
             if fell_back is not None:
                 fell_back.append(prev)
             return value
@@ -453,9 +454,10 @@ def load_json(path: Path, build: Callable[[Any, Reading], Any] | None = None, fe
                              f"{prev.name} is beside it: {loop}.") from exc
         if not prev.exists():
             raise Unreadable(f"{path} is unreadable ({exc.args[0].removeprefix(str(path) + ': ')}) and no "
-                             f"{prev.name} is beside it: restore it from the store's git history (`kg restore`) "
-                             "or move it aside to start this graph empty.") from exc
-        value = _parse_prev(path, prev, f"is unreadable ({exc})", build)
+                             f"{prev.name} is beside it" + (": restore it from the store's git history (`kg restore`) "
+                                                            "or move it aside to start this graph empty." if graph
+                                                            else "")) from exc
+        value = _parse_prev(path, prev, f"is unreadable ({exc})", build, graph)
         if fell_back is not None:
             fell_back.append(prev)
         if read_only:
@@ -526,12 +528,14 @@ def _loads_what_reads(path: Path, raw: bytes, reading: Reading) -> Any:
     return value
 
 
-def _parse_prev(path: Path, prev: Path, why: str, build: Callable[[Any, Reading], Any] | None) -> Any:
+def _parse_prev(path: Path, prev: Path, why: str, build: Callable[[Any, Reading], Any] | None,
+                graph: bool = True) -> Any:
     try:
         return _parse(prev, build)
     except Unreadable as exc:
-        raise Unreadable(f"{path} {why} and {prev.name} is unreadable too ({exc}): restore it from the "
-                         "store's git history (`kg restore`) or move both aside to start this graph empty.") from exc
+        raise Unreadable(f"{path} {why} and {prev.name} is unreadable too ({exc})" + (
+            ": restore it from the store's git history (`kg restore`) or move both aside to start this graph "
+            "empty." if graph else "")) from exc
 
 
 def parse(path: Path, build: Callable[[Any, Reading], Any] | None = None) -> Any:
