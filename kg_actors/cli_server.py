@@ -24,6 +24,7 @@ from .core import constants as C
 from .server_probe import (HUNG_AFTER, OtherServer, editor_fix, get_health, listening, port_taken, probe_health,
                            stuck)
 from .server_process import is_server, is_stopped, port_holder, stopped_said
+from .storage import unusable as storage_unusable
 from .storage.refusals import user_fix
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at each `kg mcp` start
@@ -421,10 +422,10 @@ def cmd_status(args: argparse.Namespace) -> int:
     from .setup.doctor import trouble_lines
 
     config = env_config(args)
-    if not_a_folder(config.root):  # no store, nor a server of it, can be there
-        print(f"kg: {not_a_folder(config.root)}", file=sys.stderr)
-        return 1
     url = config.url
+    if (unusable := storage_unusable.why(config.root)) is not None:  # no server of this store can run there
+        print(f"kg: not running at {url} (storage {config.root}): {unusable[0]}\n    fix: {unusable[1]}")
+        return 3
     answer = probe_health(url)  # 3 s: a hung server is told at once, not after the loaded-graph wait below
     # A pid file naming no server is removed by the first look at it: what it named is said here, once.
     stale = None if isinstance(answer, dict) else pid_file.named(config.root / "server.pid")[2]

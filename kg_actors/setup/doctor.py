@@ -23,6 +23,7 @@ from ..build import build_id, stale_said
 from ..harness import gemini_trust
 from ..server_probe import EDITOR_MOVE, OtherServer, editor_fix, get_health, listening, port_taken, probe_health
 from ..storage import faults, kept_aside, lock
+from ..storage import unusable as storage_unusable
 from ..storage.files import probe_write
 from ..storage.refusals import user_fix
 from . import SetupError, codex
@@ -140,6 +141,9 @@ def _server(r: Report, config: Config, health: dict[str, Any] | None, answer: ob
             then = ", then kg start (or, moved, kg setup again)" if isinstance(answer, OtherServer) else \
                 "" if answer == "hung" else " (then run kg setup again)"
             r.bad("port", f"{config.host}:{config.port}: {taken}", fix + then)
+        elif (unusable := storage_unusable.why(config.root)) is not None:  # kg start refuses the store as it is
+            r.bad("server", f"not running at {config.url}: no server can run on {config.root}: {unusable[0]}",
+                  f"{unusable[1]}, then kg start")
         else:
             r.bad("server", f"not running at {config.url}", "kg start")
         return False

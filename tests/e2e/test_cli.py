@@ -652,13 +652,16 @@ def test_a_store_path_that_is_a_file_is_named_so_by_every_store_command(env, tmp
     a_file = tmp_path / "store-file"
     a_file.write_text("")
     for argv in (["stop"], ["logs"], ["commit"], ["init-git"], ["sync", str(tmp_path / "remote")],
-                 ["restore", "--at", "now"], ["status"], ["setup", "--plan"], ["setup", "--yes"], ["uninstall", "--yes"],
+                 ["restore", "--at", "now"], ["setup", "--plan"], ["setup", "--yes"], ["uninstall", "--yes"],
                  ["editor", "--no-browser"]):
         out = kg(argv, dict(env, KG_HOME=str(a_file)))
         assert out.returncode == 1, (argv, out.stdout, out.stderr)
         assert out.stderr.strip().endswith(f"{a_file} is a file, not a folder: point KG_HOME at a folder"), out.stderr
         assert len(out.stderr.strip().splitlines()) == 1 and not out.stdout, (argv, out.stdout)
-    # doctor names it once, as storage, and sends no one to move a record that cannot be there.
+    status = kg(["status"], dict(env, KG_HOME=str(a_file)))  # no server of this store answers: 3, as the README says
+    assert status.returncode == 3 and f"{a_file} is a file, not a folder\n    fix: point KG_HOME at a folder" in \
+        status.stdout, (status.stdout, status.stderr)
+    # doctor names it as storage, and sends no one to move a record that cannot be there.
     doctor = kg(["doctor"], dict(env, KG_HOME=str(a_file))).stdout
     assert f"FAIL  storage: {a_file} is a file, not a folder" in doctor, doctor
     assert "Not a directory" not in doctor and "move " not in doctor, doctor
