@@ -342,8 +342,10 @@ def _harnesses(r: Report, ctx: Context) -> bool:
         return False
     try:
         record = Record.load(ctx.record_path)
-    except SetupError as exc:
-        r.bad("setup record", str(exc), f"move {ctx.record_path} away, then kg setup")
+    except SetupError as exc:  # in a store this user may not enter, moving the record away cannot work
+        closed = storage_unusable.why(ctx.store)
+        r.bad("setup record", str(exc), f"{closed[1]}, then kg doctor again" if closed is not None
+              else f"move {ctx.record_path} away, then kg setup")
         return False
     except OSError as exc:  # the store is no folder (storage says so above) or cannot be read
         r.bad("setup record", f"{ctx.record_path}: {exc.strerror or exc}", "fix the storage first (see above)")

@@ -55,3 +55,5 @@ def test_doctor_finishes_past_a_store_it_may_not_enter():
         assert run.returncode == 1, (run.stdout, run.stderr)
         _doctor_ends_whole(run.stdout)
         assert f"chmod u+rwx {srv.store}" in run.stdout, run.stdout
+        record = run.stdout.split("FAIL  setup record:", 1)[1].splitlines()[1]  # moving it away cannot work here
+        assert f"fix: `chmod u+rwx {srv.store}`" in record and "move " not in record, record
