@@ -533,8 +533,9 @@ def _parse_prev(path: Path, prev: Path, why: str, build: Callable[[Any, Reading]
     try:
         return _parse(prev, build)
     except Unreadable as exc:
+        both = "both" if os.path.lexists(path) else prev.name  # the file moved aside already: what is left
         raise Unreadable(f"{path} {why} and {prev.name} is unreadable too ({exc})" + (
-            ": restore it from the store's git history (`kg restore`) or move both aside to start this graph "
+            f": restore it from the store's git history (`kg restore`) or move {both} aside to start this graph "
             "empty." if graph else "")) from exc
 
 

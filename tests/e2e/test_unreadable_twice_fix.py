@@ -60,7 +60,9 @@ async def test_with_the_file_moved_aside_alone_the_fix_names_the_previous_save_l
     prev.write_text(TORN)
     user.rename(srv.store / "user.json.aside")  # what the old fix said, alone
     srv.start("--no-editor")
-    status = _fix_of(kg(["status"], srv.env).stdout, "user")
+    out = kg(["status"], srv.env).stdout
+    assert "or move user.prev aside to start this graph empty" in out and "move both aside" not in out, out
+    status = _fix_of(out, "user")
     assert f"`mv {prev} {prev}.aside`" in status and f"mv {user} " not in status, status
     _follow(status)
     assert srv.stop() == 0
