@@ -496,16 +496,16 @@ def test_a_project_folder_whose_name_ends_with_a_space_is_its_own_project(srv):
 
 
 def test_a_project_behind_a_symlink_in_a_folder_of_home_is_a_project_by_its_resolved_path(srv, tmp_path):
-    # ~/nest/proj4link -> /data2/proj4: Claude Code started there sends the resolved path as its cwd.
+    # ~/linked/proj4link -> /data2/proj4: Claude Code started there sends the resolved path as its cwd.
     data = os.path.realpath(tmp_path / "data2" / "proj4")
     os.makedirs(f"{data}/src")
     git("init", "-q", data)
-    (srv.home / "nest").mkdir()
-    (srv.home / "nest" / "proj4link").symlink_to(data)
+    (srv.home / "linked").mkdir()
+    (srv.home / "linked" / "proj4link").symlink_to(data)
     run = Harness(srv, data).start()
     assert "outside your home" not in run.context and "both graphs" in run.context, run.context
-    learn(srv, data, "proj4-lesson", "proj4 is reached through ~/nest.")
-    assert "proj4-lesson" in Harness(srv, str(srv.home / "nest" / "proj4link")).start().context
+    learn(srv, data, "proj4-lesson", "proj4 is reached through ~/linked.")
+    assert "proj4-lesson" in Harness(srv, str(srv.home / "linked" / "proj4link")).start().context
     assert "proj4-lesson" in mcp_call(srv, "kg_read", {"cwd": data})
     assert (srv.store / "projects" / "proj4link").is_dir()  # named by its path in home, as the README says
 
