@@ -18,7 +18,9 @@ from .errors import InvalidInput
 from .held_names import masked_names
 from .joined_held import JOINT, joined_held
 from .records import notes_read, texts_read
-from .secrecy import Finding, check_fields, find, name_finding
+from .secrecy import check_fields, find, name_finding
+from .secret_aws import beside as aws_beside
+from .secret_findings import Finding
 from .secret_fragments import fragments_in
 
 Json = dict[str, Any]
@@ -156,7 +158,10 @@ def _every(what: str, key: str, fields: list[tuple[str, str]], gist: object, not
                 found.pop(field, None)
             found[JOINT.join(sorted(part, key=lambda f: order.get(f, 0)))] = next(iter(part.values()))
     joint |= touched
-    for field, kind, _ in fragments_in((n, t) for n, t in fields if n not in alone and n not in joint):
+    for field, hit in aws_beside(fields).items():  # a key id in one field, its secret key in another
+        if field not in found and field not in joint:
+            found[field] = hit.kind
+    for field, kind, _ in fragments_in((n, t) for n, t in fields if n not in found and n not in joint):
         found[field] = kind
     if not found:
         return None
@@ -273,7 +278,7 @@ def kept_refusal(what: str, kept: dict[str, Any]) -> InvalidInput | None:
     secret in it (a hand edit put it there): refused naming the stored item, so the writer sends the field
     without it. The node or edge a write leaves is what must be free of secrets."""
     for name, values in kept.items():
-        found = first_in(_listed(name, values))
+        found = first_in(_listed(name, values)) or next(iter(aws_beside(_listed(name, values)).items()), None)
         joined = joined_held(None, list(values), name) if found is None else {}
         if found is not None or joined:  # a key split across stored notes is kept by none either
             field, kind = (found[0], found[1].kind) if found is not None else (JOINT.join(joined), next(iter(
@@ -286,4 +291,5 @@ def kept_refusal(what: str, kept: dict[str, Any]) -> InvalidInput | None:
 def without_secrets(values: tuple[str, ...]) -> tuple[str, ...]:
     """Stored items a write carries over unsent, less those holding a secret (a write that sent its own list)."""
     joined = joined_held(None, list(values))  # each piece of a key split across them too
+    joined |= {f: hit.kind for f, hit in aws_beside(_listed("notes", values)).items()}  # and a key beside its id
     return tuple(v for i, v in enumerate(values) if first_in([("", v)]) is None and f"notes[{i}]" not in joined)

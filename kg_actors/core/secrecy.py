@@ -25,7 +25,6 @@ that people commit and sync, so a key written once leaks everywhere. Two rules:
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -40,15 +39,18 @@ from .secret_base64 import BASE64_LAYERS, Budget, decoded_runs, in_place, text_a
 from .secret_forms import FORM_RULES
 from .secret_joins import Joined, joined_texts
 from .secret_manifests import kube_secret
-from .secret_names import entropy as _entropy, scrambled as _scrambled, user_password as _user_password
+from .secret_names import OPAQUE_MIN_ENTROPY, entropy as _entropy, scrambled as _scrambled, user_password as _user_password
 from .secret_names import HOST_NAME as _HOST_NAME, plain_url as _plain_url
 from .secret_prose import PROSE_RULES, is_password, judged_as
 from .secret_fragments import fragment_in, fragments_in
 from .secret_cuts import cut_runs, worded_key
-from .secret_shapes import AWS_KEY_ID_SAID, AWS_SECRET_BARE, DISCORD, GATES, HEADERS, NAMED_BY_PREFIX, SAID_RULES, SHAPES
+from .secret_shapes import DISCORD, GATES, HEADERS, NAMED_BY_PREFIX, SAID_RULES, SHAPES
 from .secret_shapes import DOCUMENTED_EXAMPLES
 from .secret_lookalikes import CODE_REF as _CODE_REF, DESCRIPTIONS as _DESCRIPTIONS, TYPE as _TYPE, placeholder as _placeholder
 from .secret_lookalikes import annotated as _annotated
+from .secret_aws import aws_secret as _aws_secret, beside as aws_beside, key_id_said
+from .secret_findings import MASK_SHOWN_MIN_CHARS, Finding, mask as _mask
+from .secret_plain import plain as _plain
 
 
 _SAID = tuple((kind, trigger, re.compile(rx), judge) for kind, trigger, rx, judge in (*SAID_RULES, *FORM_RULES,
@@ -84,27 +86,13 @@ _OPAQUE = re.compile(r"(?<![A-Za-z0-9_/.-])[A-Za-z0-9+/_=.-]{16,}")  # 16 to 19:
 
 _BASE64ISH = re.compile(r"[0-9=+/]|[a-z][A-Z]")  # base64 of `user:pass`: a digit, padding or a case change
 _PERCENT = re.compile(r"%([2-7][0-9A-Fa-f])")  # a URL's escapes of printable ASCII (what keys are made of)
-# What hides a key from the patterns without changing what it is: zero-width and invisible characters.
-_INVISIBLE = re.compile("[\u00ad\u034f\u115f\u1160\u180e\u200b-\u200f\u2060-\u2064\u3164\ufe00-\ufe0f\ufeff\uffa0"
-                        "\U000e0000-\U000e007f]")
-# Cyrillic and Greek letters drawn as Latin ones (`АKIA…` with a Cyrillic А): read as the Latin letter.
-_LOOKALIKES = str.maketrans("АВЕКМНОРСТХаеорсухіІјЈѕЅԁΑΒΕΖΗΙΚΜΝΟΡΤΥΧοκνρτυχ",
-                            "ABEKMHOPCTXaeopcyxiIjJsSdABEZHIKMNOPTYXokvptux")
 _HEX = re.compile(r"[0-9a-fA-F]+")
 # What follows a PEM header that holds a key: its base64 body (not a word: a digit, a sign or a case change in
 # it), or an encrypted key's `Proc-Type:`, past blanks and a JSON string's `\n`. A header alone names the format.
 _PEM_BODY = re.compile(r"(?:\s|\\[nr])*(?:Proc-Type:|(?=[A-Za-z0-9+/]{0,63}(?:[0-9+/]|[a-z][A-Z]))[A-Za-z0-9+/]{8})")
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 
-MASK_SHOWN_MIN_CHARS = 24  # a secret shorter shows none of its characters in a refusal
 ASSIGNED_MIN_CHARS = 6  # a shorter value after `password=` is an example, not a credential
-OPAQUE_MIN_ENTROPY = 3.5  # bits a character: random base64 scores ~5, words and paths under 3.5
-
-
-@attrs.frozen
-class Finding:
-    kind: str
-    preview: str  # masked: enough to recognise it, never the secret
 
 
 def find(text: str, shapes_only: bool = False, decode: bool = True, seams: str | None = None) -> Finding | None:
@@ -155,12 +143,6 @@ def _in_base64(text: str, shapes_only: bool, budget: Budget | None = None, layer
     return None if inner is None else Finding(f"base64 of {inner.kind}", _mask(runs[0][0]))
 
 
-def _plain(text: str) -> str:
-    """The text as the rules read it: invisible characters out, fullwidth and look-alike letters as Latin ones.
-    Only read, never stored: Thai and Persian hold zero-width characters by right."""
-    return text if text.isascii() else unicodedata.normalize("NFKC", _INVISIBLE.sub("", text)).translate(_LOOKALIKES)
-
-
 # Each provider format with what its matches hold (read once here: an enum's `&` per format and call cost more
 # than the scans); and one scan for any of them, so a text holding none (most prompts, every word) tries none.
 _TRIES = tuple((kind, pattern, bool(pattern.flags & re.IGNORECASE), GATES[kind]) for kind, pattern in SHAPES[1:])
@@ -193,7 +175,7 @@ def _find(text: str, shapes_only: bool) -> Finding | None:
                 return _named(kind, value, gates)
     if shapes_only:
         return None
-    if ("AKIA" in text or "ASIA" in text) and AWS_KEY_ID_SAID.search(text):
+    if key_id_said(text):
         found = _aws_secret(text)
         if found is not None:
             return found
@@ -249,17 +231,6 @@ def _base64_text(text: str, start: int, end: int) -> bool:
     """Whether text[start:end] lies in a base64 run of printable text: `find` reads that text in its place."""
     run = text_at(text, start)
     return run is not None and run[0] >= end
-
-
-def _aws_secret(text: str) -> Finding | None:
-    """A bare AWS secret access key (random, not hex, not a path, not AWS's documented example): only asked
-    where an access key id stands in the same field or node."""
-    for m in AWS_SECRET_BARE.finditer(text):
-        v = m.group(0)
-        if (not _HEX.fullmatch(v) and not _placeholder(v) and _classes(v) >= 3 and not _is_path(v)
-                and _entropy(v) >= OPAQUE_MIN_ENTROPY):
-            return Finding("an AWS secret access key (beside its key id)", _mask(v))
-    return None
 
 
 def _in_expansion(text: str, at: int) -> bool:
@@ -441,19 +412,6 @@ def _named(kind: str, value: str, prefixes: tuple[str, ...] = ()) -> Finding:
     return Finding(kind, _mask(value, prefixes))
 
 
-def _mask(secret: str, prefixes: tuple[str, ...] = ()) -> str:
-    """What a refusal shows of a secret: a long one's first four characters and its length; a short one's
-    length alone (four characters of a 13-character password are a third of it), after the fixed prefix that
-    names its kind (`AKIA`), if it has one."""
-    if secret.startswith("-----BEGIN"):
-        return secret
-    if len(secret) >= MASK_SHOWN_MIN_CHARS:
-        shown = secret[:4]
-    else:
-        shown = next((prefix for prefix in prefixes if secret.startswith(prefix)), "")
-    return f"{shown}… ({len(secret)} characters)"
-
-
 @attrs.frozen
 class CleanNode:
     gist: str
@@ -540,11 +498,8 @@ def refuse_secrets(fields: Iterable[tuple[str, object]]) -> None:
     found = check_fields(texts)
     if found is not None:
         raise SecretRefused(*found)
-    if any(AWS_KEY_ID_SAID.search(_plain(text)) for _, text in texts):  # a key id here: its secret elsewhere
-        for name, text in texts:
-            bare = _aws_secret(_plain(text))
-            if bare is not None:
-                raise SecretRefused(name, bare)
+    for name, bare in aws_beside(texts).items():  # a key id in one field, its secret in another (secret_aws.py)
+        raise SecretRefused(name, bare)
 
 
 def refuse_secret_names(fields: Iterable[tuple[str, object]]) -> None:

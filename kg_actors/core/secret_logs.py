@@ -6,7 +6,8 @@ from __future__ import annotations
 import re
 
 from .constants import RECALL_PROMPT_MAX_CHARS
-from .secrecy import _credential, _plain, find
+from .secrecy import _credential, find
+from .secret_plain import plain as _plain
 from .secret_names import scrambled as _scrambled
 
 WITHHELD = "<withheld>"

@@ -76,6 +76,9 @@ def classes(value: str) -> int:
                 any(c.isdigit() for c in value), any(not c.isalnum() for c in value)))
 
 
+OPAQUE_MIN_ENTROPY = 3.5  # bits a character: random base64 scores ~5, words and paths under 3.5
+
+
 def entropy(value: str) -> float:
     """Bits a character: random base64 scores about 5, words and paths under 3.5."""
     counts = Counter(value)

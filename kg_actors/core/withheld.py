@@ -28,7 +28,8 @@ from .errors import InvalidInput
 
 from .joined_held import joined_held
 from .records import Edge, EdgeKey, Node, edge_storage_key
-from .secrecy import find, parts_held
+from .secrecy import SecretRefused, find, parts_held
+from .secret_aws import beside as aws_beside
 
 
 def marker(kind: str) -> str:
@@ -77,6 +78,8 @@ def node_shown(node: Node) -> dict[str, Any] | None:
     alone = frozenset(f"touches[{f[1:]}]" for f in held if f[0] == "t")
     for field, kind in joined_held(None, node.touches, "touches", alone=alone).items():  # as across notes
         held.setdefault(f"t{field[8:-1]}", kind)
+    for field, found in aws_beside(fields).items():  # a key id in one field, its secret key in another
+        held.setdefault(field, found.kind)
     for field, kind in parts_held(f for f in fields if f[0] not in held).items():  # a part with words around it
         held[field] = kind
     if not held:
@@ -96,6 +99,8 @@ def notes_shown(notes: tuple[str, ...]) -> tuple[str, ...] | None:
     held = withheld_fields((str(i), n) for i, n in enumerate(notes))
     for field, kind in joined_held(None, notes, alone=frozenset(f"notes[{f}]" for f in held)).items():  # a key split across notes: each part
         held.setdefault(field[6:-1], kind)
+    for field, found in aws_beside((str(i), n) for i, n in enumerate(notes)).items():
+        held.setdefault(field, found.kind)
     held |= parts_held((str(i), n) for i, n in enumerate(notes) if str(i) not in held)
     return None if not held else _items(notes, [held.get(str(i)) for i in range(len(notes))])
 
@@ -214,6 +219,13 @@ def echoed(stored: Node, shown: Node, gist: str, notes: tuple[str, ...] | None, 
             else:
                 items.append(value)
         out.append(tuple(items))
+    if kept:  # a field put back as stored is read with those sent: a new secret key beside a kept key id
+        notes_now, touches_now = (stored.notes if out[0] is None else out[0]), (
+            stored.touches if out[1] is None else out[1])
+        for field, found in aws_beside([("gist", gist), *((f"notes[{i}]", n) for i, n in enumerate(notes_now)),
+                                        *((f"touches[{i}]", t) for i, t in enumerate(touches_now))]).items():
+            if field not in kept and (field == "gist" or (notes if field[0] == "n" else touches) is not None):
+                raise SecretRefused(field, found)
     return gist, out[0], out[1], tuple(kept)
 
 

@@ -137,3 +137,27 @@ def test_a_secret_holding_version_gives_way_to_the_newest_one_there_without_it_a
     assert GHP not in repr(merged)
     # Without one there, ours stands as before.
     assert keep_out(base, base, theirs)[0]["nodes"]["n"] == base["nodes"]["n"]
+
+
+AWS_ID = "AKIA" + "Z7QRT4XKLM2PW9BN"
+AWS_SECRET = "Qm7vT2xPz9LkWb4Ns8Rc" + "Yh3Jd6Fg1AeUoK5tHi0M"
+
+
+def test_a_secret_key_beside_its_key_id_in_another_field_is_held_a_kept_one_refused_and_not_carried_over():
+    from kg_actors.core.held_secrets import kept_refusal, without_secrets
+
+    found = list(held_in(_graph(
+        {"elided": {"id": "elided", "gist": "deploy", "notes": ["key id AKIA…W9BN", AWS_SECRET]},
+         "whole": {"id": "whole", "gist": f"second value {AWS_SECRET}", "notes": [f"first value {AWS_ID}"]},
+         "alone": {"id": "alone", "gist": "no key id here", "notes": [AWS_SECRET]}},
+        {"a->b:uses": {"from": "a", "to": "b", "rel": "uses", "notes": [f"key id {AWS_ID}", AWS_SECRET]}})))
+    said = {h.key: h.fields() for h in found}
+    assert said["elided"] == (("notes[1]", "an AWS secret access key (beside its key id)"),)
+    assert said["whole"] == (("gist", "an AWS secret access key (beside its key id)"),
+                             ("notes[0]", "an AWS access key id"))
+    assert said["a->b:uses"] == (("notes[0]", "an AWS access key id"),
+                                 ("notes[1]", "an AWS secret access key (beside its key id)"))
+    assert "alone" not in said and all(AWS_SECRET not in h.said() for h in found)
+    refusal = kept_refusal("node", {"notes": ("key id AKIA…W9BN", AWS_SECRET)})
+    assert refusal is not None and "notes[1] of the stored node holds what looks like an AWS secret" in str(refusal)
+    assert without_secrets(("key id AKIA…W9BN", AWS_SECRET, "plain")) == ("key id AKIA…W9BN", "plain")

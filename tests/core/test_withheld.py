@@ -158,3 +158,35 @@ def test_a_field_holding_a_markers_text_with_words_around_it_is_refused_naming_t
         assert refused.value.field == field and "holds the marker" in str(refused.value), str(refused.value)
     refuse_markers("notes", [f"{mark} as stored"], stored=[f"{mark} as stored"])  # a hand edit's text, as it is
     refuse_markers("gist", ["[withheld: my own brackets] are fine"])
+
+
+AWS_ID = "AKIA" + "Z7QRT4XKLM2PW9BN"
+AWS_SECRET = "Qm7vT2xPz9LkWb4Ns8Rc" + "Yh3Jd6Fg1AeUoK5tHi0M"
+AWS_KIND = "an AWS secret access key (beside its key id)"
+
+
+def test_a_secret_key_beside_its_key_id_in_another_field_is_a_marker_as_a_write_refuses_it():
+    elided = Node("aws-elided", "deploy user credentials", notes=("key id AKIA…W9BN", AWS_SECRET))
+    assert Mask().node(elided).notes == ("key id AKIA…W9BN", marker(AWS_KIND))
+    whole = Node("aws-whole", f"second value {AWS_SECRET}", notes=(f"first value {AWS_ID}",))
+    shown = Mask().node(whole)
+    assert shown.gist == marker(AWS_KIND) and shown.notes == (marker("an AWS access key id"),)
+    edge = Edge("a", "b", "uses", (f"key id {AWS_ID}", AWS_SECRET, "plain context"))
+    assert Mask().edge(edge).notes == (marker("an AWS access key id"), marker(AWS_KIND), "plain context")
+    alone = Node("no-key-id", "a bare forty characters", notes=(AWS_SECRET,))  # no key id: may be anything
+    assert Mask().node(alone) is alone
+
+
+def test_a_new_secret_key_sent_beside_a_key_ids_marker_sent_back_is_refused_and_one_without_goes_through():
+    import pytest
+
+    from kg_actors.core.secrecy import SecretRefused
+    from kg_actors.core.withheld import echoed
+
+    stored = Node("aws-whole", "deploy keys", notes=(f"first value {AWS_ID}",))
+    shown = Mask().node(stored)
+    with pytest.raises(SecretRefused) as refused:
+        echoed(stored, shown, "deploy keys", (shown.notes[0], AWS_SECRET), None)
+    assert refused.value.field == "notes[1]" and AWS_KIND in str(refused.value) and AWS_SECRET not in str(refused.value)
+    gist, notes, _, kept = echoed(stored, shown, "deploy keys", (shown.notes[0], "in the vault"), None)
+    assert notes == (f"first value {AWS_ID}", "in the vault") and kept == ("notes[0]",)
