@@ -51,8 +51,8 @@ async def rename(floor: Floor, sid: str | None, old_id: str, new_id: str, level:
         raise InvalidInput("new_id", f"'{new_id}' is unchanged — nothing to rename")
     lvl, handle, node = await floor.locate(view, old_id, level, project_path)
     # An id holding a key's shape (a hand edit's) is no agent's to name: found or not, the answer is the same,
-    # or a guess of the key would be confirmed (and act).
-    if node is None or handle is None or lvl is None or held_names.name_held(old_id):
+    # or a guess of the key would be confirmed (and act). The editor (no session) is where the user fixes it.
+    if node is None or handle is None or lvl is None or sid is not None and held_names.name_held(old_id):
         ids.check_existing_id(old_id, "old_id")  # a path named instead of a node is told so
         raise NotFound(f"node '{ids.shown(old_id)}' not found" + ("" if level else " in the user or project graph")
                        + await floor.maintain_hint(old_id, level, "a maintain node must name its level: "

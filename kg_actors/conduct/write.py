@@ -185,7 +185,8 @@ async def delete_node(floor: Floor, sid: str | None, node_id: str, level: str | 
     view, wv = await _open(floor, sid, level, node_id)
     ids.check_lookup_id(node_id)  # a node a hand edit left with an id no write takes is still deleted
     lvl, handle, node = await floor.locate(view, node_id, level, project_path)
-    if node is None or handle is None or lvl is None or held_names.name_held(node_id):  # as rename: no oracle
+    # As rename: no oracle for an agent; the editor (no session) deletes it, as kg doctor says.
+    if node is None or handle is None or lvl is None or sid is not None and held_names.name_held(node_id):
         ids.check_existing_id(node_id)  # a path named instead of a node is told so
         where = f"the {level} graph" if level is not None else "the user or project graph"
         raise NotFound(f"node '{ids.shown(node_id)}' not found in {where}"

@@ -326,3 +326,32 @@ def test_renaming_or_deleting_an_id_that_holds_a_key_answers_as_for_a_wrong_gues
     finally:
         srv.stop()
     assert GHP in json.loads((srv.store / "user.json").read_text())["nodes"]  # neither renamed nor deleted
+
+
+def test_the_editor_renames_or_deletes_a_node_whose_id_holds_a_key_as_doctor_says_and_a_commit_goes_through(
+        tmp_path):
+    """No tool reaches an entry agents are never shown: the user's editor is where kg says it is fixed."""
+    from editor_store import client
+
+    user = _user()
+    user["nodes"][f"key-{GHP}"] = node(f"key-{GHP}", "a second node whose id holds the token")
+    for key in (f"ci-release-flow->slack-deploy-notices:{SLACK}", f"{PATH}->ci-release-flow:documents"):
+        del user["edges"][key]  # the edges whose rel or end holds one: the editor deletes those already
+    srv: ServerProcess = start_server(tmp_path, user=user)
+    try:
+        doctor = kg(["doctor"], srv.env).stdout
+        assert "fix: rename or delete it in kg's editor" in doctor, doctor
+        with client(srv) as http:
+            assert http.get(f"/api/nodes/user/{GHP}").status_code == 200  # the editor shows it as written
+            r = http.post("/api/nodes/rename", json={"level": "user", "old_id": GHP, "new_id": "token-node-renamed"})
+            assert r.status_code == 200 and r.json()["new_id"] == "token-node-renamed", r.text
+            r = http.delete(f"/api/nodes/user/key-{GHP}")
+            assert r.status_code == 200 and r.json()["deleted"] == f"key-{GHP}", r.text
+        nodes = nodes_by_id(graph(srv)["user"])
+        assert "token-node-renamed" in nodes and GHP not in nodes and f"key-{GHP}" not in nodes
+        assert nodes["token-node-renamed"]["gist"] == "node whose id is a token mongoose"  # nothing else lost
+        out = kg(["init-git"], srv.env)
+        assert out.returncode == 0 and "NOT COMMITTED" not in out.stdout + out.stderr, out.stdout + out.stderr
+        _clean(srv.log.read_text(), "the server log")
+    finally:
+        srv.stop()
