@@ -18,7 +18,7 @@ import trio
 
 from ..core import constants as C
 from ..core import graph_ops, ids, json_values, maintenance_guards, plain_text, private_text, replies, secrecy
-from ..core import held_names, node_room, touch_marks
+from ..core import held_names, node_room, secret_state, touch_marks
 from ..core.errors import InvalidInput, NotFound, WriteConflict
 from ..graph_messages import PutEdgeResult
 from ..session_messages import PushWindow, SessionView, WriteView
@@ -301,7 +301,7 @@ async def progress(floor: Floor, sid: str | None, task_id: object, state: Any, l
     json_values.check_size(state, "state")
     # A task id is free text the user's agent chose, not a slug: the whole rule, as for a note.
     fields = [("task_id", task_id), *secrecy.strings_in(state, "state")]
-    await _checked(secrecy.refuse_secrets, fields, size=_chars([text for _, text in fields]))
+    await _checked(secret_state.refuse_state, task_id, state, size=_chars([text for _, text in fields]))
     stored = await handle.progress_set(task_id=task_id, state=state, now=floor.clock())
     # Whoever wrote it (an agent's kg_progress, the editor), an open editor tab shows it.
     floor.publish({"type": "progress_updated", "level": level, "task_id": task_id,

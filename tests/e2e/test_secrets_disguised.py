@@ -266,3 +266,25 @@ async def test_a_token_spaced_apart_or_cut_by_hyphens_is_refused_and_prose_so_cu
     await session.ok("kg_put_node", level="project", id="cut-prose", gist="prose cut apart", notes=notes,
                      touches=["src/my-app-v2/main.py"])
     assert nodes_by_id(graph(srv, session_id=session.sid)["project"])["cut-prose"]["notes"] == notes
+
+
+async def test_a_progress_state_is_refused_for_a_key_its_items_make_together_as_a_nodes_notes_are(srv, session):
+    secret = "Qm7vT2xPz9LkWb4Ns8Rc" + "Yh3Jd6Fg1AeUoK5tHi0M"
+    for task, state, field, kind in [
+        ("t-aws", {"aws": ["key id AKIA…W9BN", secret]}, "state.aws[1]", "an AWS secret access key (beside its key id)"),
+        ("t-aws-apart", {"id": AKID, "note": secret}, "state.id", "an AWS access key id"),
+        ("t-aws-elided", {"id": "AKIA…WPLV", "note": secret}, "state.note", "an AWS secret access key"),
+        ("t-split", {"split": [AKID[:10], AKID[10:]]}, "state.split[0] joined to state.split[1]",
+         "an AWS access key id"),
+        ("t-split-words", {"split": ["first half " + GHP[:20], "second half " + GHP[20:]]},
+         "state.split[0] joined to state.split[1]", "a GitHub token"),  # as kg_put_node names it in notes
+    ]:
+        text = await session.err("kg_progress", level="project", task_id=task, state=state)
+        assert f"NOT WRITTEN: {field} holds what looks like {kind}" in text, (task, text)
+        assert secret not in text and AKID[4:] not in text, text
+    stored = _stored(srv)
+    assert secret.encode() not in stored and AKID[10:].encode() not in stored
+    # A state of ordinary items is stored as written, its list read back whole.
+    state = {"steps": ["read the config", "AKIAIOSFODNN7EXAMPLE is AWS's documented id"], "step": 2}
+    await session.ok("kg_progress", level="project", task_id="t-plain-list", state=state)
+    assert "AWS's documented id" in await session.ok("kg_progress", level="project", task_id="t-plain-list")
