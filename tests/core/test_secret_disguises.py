@@ -317,3 +317,13 @@ def test_a_key_cut_apart_and_split_across_notes_or_lines_is_refused_naming_them(
         "notes[0] joined to notes[1]: a GitHub token"
     assert _refusal("deploy", ["deploy with " + cut[:21] + "\n" + cut[21:] + " for ci"]) == "notes[0]: a GitHub token"
     assert _refusal("deploy with " + cut[:21] + "\n" + cut[21:] + " for ci") == "gist: a GitHub token"
+
+
+def test_a_refusal_shows_a_pem_header_line_but_masks_a_value_glued_to_its_dashes():
+    from kg_actors.core.secret_findings import mask
+
+    assert mask("-----BEGIN RSA PRIVATE KEY-----") == "-----BEGIN RSA PRIVATE KEY-----"
+    glued = "-----BEGIN" + "Y6BzUZKC97i4xgciFnq9"
+    assert mask(glued) == "----… (30 characters)"
+    found = secrecy.find("password=" + glued)
+    assert found is not None and "Y6Bz" not in found.preview

@@ -288,3 +288,11 @@ async def test_a_progress_state_is_refused_for_a_key_its_items_make_together_as_
     state = {"steps": ["read the config", "AKIAIOSFODNN7EXAMPLE is AWS's documented id"], "step": 2}
     await session.ok("kg_progress", level="project", task_id="t-plain-list", state=state)
     assert "AWS's documented id" in await session.ok("kg_progress", level="project", task_id="t-plain-list")
+
+
+async def test_a_refusal_never_echoes_a_value_that_starts_with_a_pem_headers_dashes(srv, session):
+    for value in ("-----BEGIN" + "Y6BzUZKC97i4xgciFnq9",
+                  "-----BEGIN" + "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQCpLIix6MEOLeMa61EqJomTEI1JEzO3jo"):
+        text = await session.err("kg_put_node", level="project", id="begin-glued", gist=f"password={value}")
+        assert "NOT WRITTEN: gist holds what looks like a credential assigned to a secret-named key" in text, text
+        assert value[10:16] not in text and f"({len(value)} characters)" in text, text
