@@ -19,6 +19,7 @@ from collections.abc import Iterator
 import attrs
 
 from .plain_text import fold_gist
+from .secret_pairs import paired
 
 _BREAK = re.compile(r"[ \t]*[\r\n\u2028\u2029]+[ \t]*")  # a line break with the blanks around it
 _BLANK = re.compile(r"\s")
@@ -44,12 +45,14 @@ def joined_texts(gist: object, notes: list[object] | None, name: str = "notes") 
         if changed:
             yield Joined("gist", folded, True, folded)
             yield Joined("gist", _BREAK.sub("", gist), False, _BREAK.sub(" ", gist))
+            yield from _lines_paired("gist", gist)
         parts.append(("gist", gist))
     for i, note in enumerate(notes or ()):
         if isinstance(note, str) and note:
             unbroken = _BREAK.sub("", note)
             if unbroken != note:
                 yield Joined(f"{name}[{i}]", unbroken, False, _BREAK.sub(" ", note))
+                yield from _lines_paired(f"{name}[{i}]", note)
             parts.append((f"{name}[{i}]", note))
     glued = [(field, _BREAK.sub("", text), _BREAK.sub(" ", text)) for field, text in parts]
     # Fewest fields first: a key cut across two of them is named by those two, not with a third before them.
@@ -60,6 +63,16 @@ def joined_texts(gist: object, notes: list[object] | None, name: str = "notes") 
                 fields = " joined to ".join((first, *(f for f, _, _ in between), last))
                 yield Joined(fields, _tail(a) + "".join(t for _, t, _ in between) + _head(b),
                              False, " ".join((_tail(a_spaced), *(t for _, _, t in between), _head(b_spaced))))
+        for i in range(len(glued) - 1) if span == 1 else ():  # halves with words around each (secret_pairs.py)
+            for head, word in paired(glued[i][2], glued[i + 1][2]):
+                yield Joined(f"{glued[i][0]} joined to {glued[i + 1][0]}", head + word, False, f"{head} {word}")
+
+
+def _lines_paired(field: str, text: str) -> Iterator[Joined]:
+    lines = _BREAK.split(text)
+    for a, b in zip(lines, lines[1:]):
+        for head, word in paired(a, b):
+            yield Joined(field, head + word, False, f"{head} {word}")
 
 
 def _betweens(middle: list[tuple[str, str, str]]) -> Iterator[list[tuple[str, str, str]]]:

@@ -327,3 +327,24 @@ def test_a_refusal_shows_a_pem_header_line_but_masks_a_value_glued_to_its_dashes
     assert mask(glued) == "----… (30 characters)"
     found = secrecy.find("password=" + glued)
     assert found is not None and "Y6Bz" not in found.preview
+
+
+@pytest.mark.parametrize("kind, first, second", [
+    ("an AWS access key id", "AKIAZ7QRT4", "XKLM2PW9BN"),
+    ("an npm token", "npm_Lq2Vx9NwBz4KcXiOo", "Pp1234567890abCDefG"),
+    ("a Google API key", "AIzaSyD8Vx9NwBz4KcXiOo", "Pp1234567890abCDe"),
+    ("a SendGrid key", "SG.R7dLq2Vx9NwBz4KcXiOoPp.Vx9Nw", "Bz4KcXiOoPp1234567890abCDefGhIjKlMnOp"),
+])
+def test_halves_of_a_key_with_words_around_each_in_two_notes_or_gist_lines_are_refused_as_the_key(kind, first, second):
+    with pytest.raises(secrecy.SecretRefused) as refused:
+        secrecy.clean_node("see notes", [f"first half {first}", f"second half {second}"], None)
+    assert refused.value.field == "notes[0] joined to notes[1]" and refused.value.finding.kind == kind
+    with pytest.raises(secrecy.SecretRefused) as refused:
+        secrecy.clean_node(f"first half {first}\nsecond half {second}", None, None)
+    assert refused.value.field == "gist" and refused.value.finding.kind == kind
+
+
+def test_a_prefixs_word_of_prose_beside_a_next_notes_words_is_stored():
+    for notes in (["install sk-learn", "then ColumnTransformer"], ["AKIA keys rotate", "every 90 days"],
+                  ["npm_config_cache is read", "from the env"], ["see SG.docs", "section SendGrid2024"]):
+        assert secrecy.clean_node("notes on keys", notes, None).notes == notes

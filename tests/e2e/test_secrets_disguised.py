@@ -218,7 +218,8 @@ async def test_a_token_cut_in_two_with_words_around_each_part_is_refused(srv, se
     half = 21
     text = await session.err("kg_put_node", level="project", id="split-words-gist", gist="ci reads "
                              + GHP[:half] + "\ncontinues: " + GHP[half:])
-    assert "NOT WRITTEN: gist holds what looks like part of a GitHub token (" in text, text
+    # The two lines' halves read together (core/secret_pairs.py): named as the whole token they make.
+    assert "NOT WRITTEN: gist holds what looks like a GitHub token (ghp_… (40 characters))" in text, text
     text = await session.err("kg_put_node", level="project", id="split-words-notes", gist="a token in two notes",
                              notes=["first half " + GHP[:half], "second half " + GHP[half:]])
     assert "NOT WRITTEN: notes[0] joined to notes[1] holds what looks like a GitHub token" in text, text
@@ -296,3 +297,24 @@ async def test_a_refusal_never_echoes_a_value_that_starts_with_a_pem_headers_das
         text = await session.err("kg_put_node", level="project", id="begin-glued", gist=f"password={value}")
         assert "NOT WRITTEN: gist holds what looks like a credential assigned to a secret-named key" in text, text
         assert value[10:16] not in text and f"({len(value)} characters)" in text, text
+
+
+_HALVES = [("an AWS access key id", "AKIAZ7QRT4", "XKLM2PW9BN"),
+           ("an npm token", "npm_Lq2Vx9NwBz4KcXiOo", "Pp1234567890abCDefG"),
+           ("a Google API key", "AIzaSyD8Vx9NwBz4KcXiOo", "Pp1234567890abCDe"),
+           ("a SendGrid key", "SG.R7dLq2Vx9NwBz4KcXiOoPp.Vx9Nw", "Bz4KcXiOoPp1234567890abCDefGhIjKlMnOp")]
+
+
+@pytest.mark.parametrize("kind, first, second", _HALVES, ids=[k for k, _, _ in _HALVES])
+async def test_a_key_split_across_notes_or_gist_lines_with_words_around_each_half_is_refused(
+        srv, session, kind, first, second):
+    notes = [f"first half {first}", f"second half {second}"]
+    text = await session.err("kg_put_node", level="project", id="split-words", gist="see notes", notes=notes)
+    assert f"NOT WRITTEN: notes[0] joined to notes[1] holds what looks like {kind}" in text, text
+    text = await session.err("kg_put_node", level="project", id="split-words", gist="\n".join(notes))
+    assert f"NOT WRITTEN: gist holds what looks like {kind}" in text, text
+    assert second[:10].encode() not in _stored(srv)
+    # Words after the prefix's half that make no key with the next note's words: stored as written.
+    ok = [f"first half {first[:4]} keys are rotated", "second half of the runbook"]
+    await session.ok("kg_put_node", level="project", id=f"split-words-prose-{first[:3].lower()}", gist="see notes",
+                     notes=ok)
