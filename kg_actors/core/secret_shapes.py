@@ -115,8 +115,9 @@ SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(rx)) f
     ("a Sentry DSN", r"(?i)\bhttps?://(?P<value>[0-9a-f]{32})(?::[0-9a-f]{32})?@(?:[\w.-]{0,128}sentry[\w.-]{0,128}"
                      r"|[\w.-]{1,128}(?::\d{1,5})?/\d{1,20}(?!\w))"),
     # The password may hold a '/' (written raw, as people do); a port and a path before an '@' are no password.
+    # Not an IPv6 host's `[::1]:3000`: its colons are no `user:password` (`http://[::1]:3000/users/@me`).
     ("a password in a URL",
-     r"(?i)\b[a-z][a-z0-9+.-]{1,20}://[^\s:/@'\"]{0,256}:(?P<value>(?!\d{1,5}(?:/|@))[^\s@'\"]{3,256})@[^\s/]"),
+     r"(?i)\b[a-z][a-z0-9+.-]{1,20}://(?!\[)[^\s:/@'\"]{0,256}:(?P<value>(?!\d{1,5}(?:/|@))[^\s@'\"]{3,256})@[^\s/]"),
     ("a basic auth header", r"(?i)\bauthorization\s*[:=]\s*[\"']?basic\s+(?P<value>[A-Za-z0-9+/]{8,}={0,2})"),
     # GitHub's `Authorization: token <40 hex>`, Django REST's `Token`, Discord's `Bot`, Okta's `SSWS`.
     ("a token in an authorization header",

@@ -318,3 +318,14 @@ async def test_a_key_split_across_notes_or_gist_lines_with_words_around_each_hal
     ok = [f"first half {first[:4]} keys are rotated", "second half of the runbook"]
     await session.ok("kg_put_node", level="project", id=f"split-words-prose-{first[:3].lower()}", gist="see notes",
                      notes=ok)
+
+
+async def test_an_ipv6_url_with_an_at_sign_in_its_path_is_stored_and_a_password_before_an_ipv6_host_is_refused(
+        srv, session):
+    for i, text in enumerate(("curl http://[::1]:3000/api/users/@me returns the current user",
+                              "http://[2001:db8::1]:8080/users/@me is the ipv6 form")):
+        await session.ok("kg_put_node", level="project", id=f"ipv6-url-{i}", gist=text)
+        assert nodes_by_id(graph(srv, session_id=session.sid)["project"])[f"ipv6-url-{i}"]["gist"] == text
+    text = await session.err("kg_put_node", level="project", id="ipv6-password",
+                             gist="db at postgres://admin:" + "Tr0ub4dorV6x" + "@[::1]:5432/app")
+    assert "NOT WRITTEN: gist holds what looks like a password in a URL" in text and "Tr0ub4dor" not in text, text
