@@ -171,7 +171,7 @@ def _find(text: str, shapes_only: bool) -> Finding | None:
                 continue  # "Authorization: Basic credentials are sent...": a word, not base64
             if kind == "a password in a URL" and _default_login(m.group(0), value):
                 continue
-            if not _placeholder(value) and not worded_key(value):  # `sk-learn-2024-guide`: a docs name
+            if not _placeholder(value) and not worded_key(value, gates):  # `sk-learn-2024-guide`: a docs name
                 return _named(kind, value, gates)
     if shapes_only:
         return None

@@ -98,6 +98,26 @@ class _Run:
         return short * 2 <= last + 1 - first and (loose if lower else strict) == 0
 
 
+# After a provider's prefix, words of prose: lowercase letters (a vowel in each of four or more) or a number; a
+# key's body mixes cases and digits. The letters a prefix ends with before its cut are the key's type (`xox` `b-`).
+_PROSE_WORD = re.compile(r"[a-z]+|[0-9]+")
+_PROSE_VOWEL = re.compile(r"[aeiouy]")
+_TYPE_LETTERS = re.compile(r"[a-z0-9]{0,4}[-_]")
+_NAME_CUTS = re.compile(r"[-_]+")
+_BLANK = re.compile(r"\s")
+
+
+def named_in_words(value: str, gate: str) -> bool:
+    """Whether `value`, opening with a provider's prefix `gate`, is words cut apart by `-` or `_` after it: a docs
+    slug or a column's name (`xoxb-scopes-guide`, `fm1_reference_signal_strength`), not a key."""
+    body = value[len(gate):]
+    if gate[-1].isalnum() and (kind := _TYPE_LETTERS.match(body)) is not None:
+        body = body[kind.end():]
+    pieces = [p for p in _NAME_CUTS.split(body) if p]
+    return (len(pieces) >= 2 and sum(len(p) <= 2 for p in pieces) * 2 < len(pieces)
+            and all(_PROSE_WORD.fullmatch(p) and (len(p) < 4 or _PROSE_VOWEL.search(p)) for p in pieces))
+
+
 def anchored_runs(text: str) -> Iterator[str]:
     """Each key a provider's prefix starts in `text` whose body is cut apart, the cuts taken out."""
     run: _Run | None = None
@@ -109,6 +129,9 @@ def anchored_runs(text: str) -> Iterator[str]:
             head_start -= 1
         if g0 - head_start > _HEAD_MAX_BEFORE:
             continue  # inside a longer word: no key's prefix (`monkey-`, `leaf_`)
+        blank = _BLANK.search(text, g1)
+        if named_in_words(text[g0:len(text) if blank is None else blank.start()], gate.group()):
+            continue  # a name of words (`fm1_reference_signal_strength`): the text after it is the sentence's
         heads = [g1]
         if g1 and text[g1 - 1].isalnum() and (tail := _PREFIX_TAIL.match(text, g1)) is not None:
             heads.insert(0, tail.end())

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from .secret_anchors import anchored_runs
+from .secret_anchors import anchored_runs, named_in_words
 
 SPACED_MIN_CHARS = 16  # characters spaced one apart: a key's prefix and a part of its body at least
 _SPACED = re.compile(r"(?<!\S)(?:\S ){%d,}\S(?!\S)" % (SPACED_MIN_CHARS - 1))
@@ -27,6 +27,7 @@ _WORD = re.compile(r"[a-z]+|[A-Z]+|[0-9]+|[A-Z]?[a-z]+(?:[A-Z][a-z]{2,})*")
 _CUTS = re.compile(r"[-_]+")
 # Docs and package names after OpenAI's and Anthropic's prefix (`sk-learn-2024-pipeline-guide`): words.
 _SK_PREFIX = re.compile(r"sk-(?:ant-|proj-|svcacct-|admin-)?")
+
 
 
 def cut_runs(text: str, anchored_in: str | None = None) -> Iterator[str]:
@@ -50,7 +51,12 @@ def words_only(text: str) -> bool:
             and sum(len(p) == 1 for p in pieces) * 2 <= len(pieces))
 
 
-def worded_key(value: str) -> bool:
-    """Whether a value read as an `sk-` key by its prefix is words cut apart after it (a docs or package name)."""
+def worded_key(value: str, gates: tuple[str, ...] = ()) -> bool:
+    """Whether a value read as a key by its prefix is words cut apart after it: a docs or package name
+    (`sk-learn-2024-pipeline-guide`, `xoxb-scopes-guide`, a column `fm1_reference_signal_strength`). After `sk-`
+    any words; after another provider's prefix (`gates`, read as its own key's shape) words as prose has them."""
     m = _SK_PREFIX.match(value)
-    return m is not None and words_only(value[m.end():])
+    if m is not None:
+        return words_only(value[m.end():])
+    gate = max((g for g in gates if value.startswith(g)), key=len, default=None)
+    return gate is not None and named_in_words(value, gate)

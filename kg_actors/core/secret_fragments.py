@@ -8,12 +8,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
-from .secret_cuts import cut_runs
+from .secret_cuts import cut_runs, worded_key
 
 _L, _R = r"(?<![A-Za-z0-9])", r"(?![A-Za-z0-9])"
 FRAGMENTS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("part of a GitHub token", re.compile(_L + r"(?:gh[pousr]_[A-Za-z0-9]{12,35}|github_pat_[A-Za-z0-9_]{16,39})" + _R)),
 )
+
+
+_GITHUB = ("github_pat_", "ghp_", "gho_", "ghu_", "ghs_", "ghr_")
 
 
 def fragment_in(fields: Iterable[tuple[str, object]]) -> tuple[str, str, str] | None:
@@ -36,5 +39,7 @@ def fragments_in(fields: Iterable[tuple[str, object]]) -> Iterator[tuple[str, st
 
 def _parts(text: str) -> Iterator[tuple[str, str]]:
     for kind, pattern in FRAGMENTS:
-        if (m := pattern.search(text)) is not None:
-            yield kind, m.group()
+        for m in pattern.finditer(text):
+            if not worded_key(m.group(), _GITHUB):  # `github_pat_scopes_and_permissions_guide`: a name
+                yield kind, m.group()
+                break

@@ -73,3 +73,18 @@ def test_only_a_run_that_looks_cut_from_a_random_string_is_joined():
     assert words_only("MAX-RETRY-COUNT") and words_only("HttpClient-RetryPolicy")
     assert not words_only("learnpipelineguide")  # one piece: no cut says it is words
     assert not words_only("R7dL-q2Vx") and not words_only("AbCd-EfGh") and not words_only("a-b-c-d-e")
+
+
+@pytest.mark.parametrize("text", ["see xoxb-scopes-guide in the wiki",
+                                  "docs slug glpat-token-rotation-runbook-for-ci explains rotation",
+                                  "config key github_pat_scopes_and_permissions_guide is read by the bot",
+                                  "column fm1_reference_signal_strength is in dBm",
+                                  "feature fo2_total_revenue_by_region_quarterly is computed nightly"])
+def test_a_providers_prefix_followed_by_words_is_a_name_not_a_key(text):
+    assert secrecy.clean_node(text, [text], None).notes == [text]
+
+
+@pytest.mark.parametrize("key", ["glpat-" + "abcd_Zq8X-w2Lk9Vb4Nm7R", "fm1_" + "Zq8Xw2Lk9Vb4Nm7Rt1Yp3Hs6Dj0F",
+                                 "xoxb-" + "248163264128-1357911131517-" + "Zq8Xw2Lk9Vb4Nm7Rt1Yp3Hs6"])
+def test_a_providers_prefix_before_a_random_body_cut_by_hyphens_is_still_a_key(key):
+    assert secrecy.find(f"ci uses {key} today") is not None

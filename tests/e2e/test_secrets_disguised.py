@@ -329,3 +329,24 @@ async def test_an_ipv6_url_with_an_at_sign_in_its_path_is_stored_and_a_password_
     text = await session.err("kg_put_node", level="project", id="ipv6-password",
                              gist="db at postgres://admin:" + "Tr0ub4dorV6x" + "@[::1]:5432/app")
     assert "NOT WRITTEN: gist holds what looks like a password in a URL" in text and "Tr0ub4dor" not in text, text
+
+
+_NAMES_AFTER_PREFIXES = ["see xoxb-scopes-guide in the wiki",
+                         "docs slug glpat-token-rotation-runbook-for-ci explains rotation",
+                         "config key github_pat_scopes_and_permissions_guide is read by the bot",
+                         "column fm1_reference_signal_strength is in dBm",
+                         "feature fo2_total_revenue_by_region_quarterly is computed nightly"]
+
+
+async def test_a_providers_prefix_followed_by_words_is_a_name_stored_as_written(srv, session):
+    for i, text in enumerate(_NAMES_AFTER_PREFIXES):
+        await session.ok("kg_put_node", level="project", id=f"prefix-words-{i}", gist=text, notes=[text])
+        assert nodes_by_id(graph(srv, session_id=session.sid)["project"])[f"prefix-words-{i}"]["gist"] == text
+    # The same prefixes before a random body are still refused.
+    for key, kind in (("xoxb-" + "248163264128-1357911131517-" + "Zq8Xw2Lk9Vb4Nm7Rt1Yp3Hs6", "a Slack token"),
+                      ("glpat-" + "Vx9NwBz4KcXiOoPp12345", "a GitLab token"),
+                      ("github_pat_" + "11ABCDEFG0" + "qZ8xW2lK9vB4nM7rT1yP3hS6dJ0fG5cA8uE2", "a GitHub token"),
+                      ("fm1_" + "Zq8Xw2Lk9Vb4Nm7Rt1Yp3Hs6Dj0F", "a Fly.io token"),
+                      ("glpat-" + "abcd_Zq8X-w2Lk9Vb4Nm7R", "a GitLab token")):
+        text = await session.err("kg_put_node", level="project", id="prefix-key", gist=f"ci uses {key}")
+        assert f"holds what looks like {kind}" in text and key[8:] not in text, (key, text)
