@@ -151,3 +151,35 @@ def test_a_key_cut_from_its_prefix_alone_is_refused_as_with_words_after_it(kind,
                                   "ghp_ GitHubClassicTokens", "sk_live_ keys are never committed"])
 def test_one_word_an_id_or_a_placeholder_cut_from_a_prefix_is_stored(text):
     assert secrecy.find(text) is None, text
+
+
+# An outside audit's cases (audit65): a key cut once, right after its prefix, by a space, `.`, `/`, an extra `_`
+# or two spaces; and a redacted placeholder key with words after it.
+@pytest.mark.parametrize(("kind", "text"), [
+    ("a GitHub token", "ci uses ghp_ R7dLq2Vx9NwBz4KcXiOoPp1234567890abCD"),
+    ("a GitHub token", "ci uses ghp_.R7dLq2Vx9NwBz4KcXiOoPp1234567890abCD"),
+    ("a GitHub token", "ci uses ghp_/R7dLq2Vx9NwBz4KcXiOoPp1234567890abCD"),
+    ("a GitHub token", "ci uses ghp__R7dLq2Vx9NwBz4KcXiOoPp1234567890abCD"),
+    ("a GitHub token", "ci uses ghp_  R7dLq2Vx9NwBz4KcXiOoPp1234567890abCD"),
+    ("an AWS access key id", "deploy AKIA Z7QRT4XKLM2PW9BN"),
+    ("an AWS access key id", "deploy AKIA_Z7QRT4XKLM2PW9BN"),
+    ("a Stripe key", "billing sk_live_ 4eC39HqLyjWDarjtT1zdp7dX"),
+    ("a Hugging Face token", "model pulls hf_ QkOw17vwWM7tpgke70lXBxkRcRH5Q9pA6k"),
+    ("a GitLab token", "runner glpat- Vx9NwBz4KcXiOoPp12345"),
+])
+def test_a_key_cut_once_right_after_its_prefix_is_refused(kind, text):
+    found = secrecy.find(text)
+    assert found is not None and found.kind == kind, (text, found)
+
+
+@pytest.mark.parametrize("text", [
+    "ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx is the redacted form",
+    "use ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx then run it",
+    "GITHUB_TOKEN=ghp_XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX in the template",
+    "sk_live_xxxxxxxxxxxxxxxxxxxxxxxx is the redacted form",
+    "hf_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx is the redacted form",
+    "glpat-xxxxxxxxxxxxxxxxxxxx is the redacted form",
+    "xoxb-xxxxxxxxxxx is the redacted form",
+])
+def test_a_redacted_placeholder_key_followed_by_words_is_stored(text):
+    assert secrecy.clean_node(text, [text], None).notes == [text]
