@@ -105,6 +105,7 @@ _PROSE_VOWEL = re.compile(r"[aeiouy]")
 _TYPE_LETTERS = re.compile(r"[a-z0-9]{0,4}[-_]")
 _NAME_CUTS = re.compile(r"[-_]+")
 _BLANK = re.compile(r"\s")
+_NAME_MAX = 200  # characters of a name of words after a prefix (a docs slug, a column's name)
 
 
 def named_in_words(value: str, gate: str) -> bool:
@@ -129,8 +130,12 @@ def anchored_runs(text: str) -> Iterator[str]:
             head_start -= 1
         if g0 - head_start > _HEAD_MAX_BEFORE:
             continue  # inside a longer word: no key's prefix (`monkey-`, `leaf_`)
-        blank = _BLANK.search(text, g1)
-        if named_in_words(text[g0:len(text) if blank is None else blank.start()], gate.group()):
+        # Up to the next blank, within _NAME_MAX: a text of prefixes repeated with no blank is read once, not
+        # to its end from each of them (quadratic); a longer run of words is no name.
+        stop = min(len(text), g0 + _NAME_MAX)
+        blank = _BLANK.search(text, g1, stop)
+        if (blank is not None or stop == len(text)) and named_in_words(
+                text[g0:stop if blank is None else blank.start()], gate.group()):
             continue  # a name of words (`fm1_reference_signal_strength`): the text after it is the sentence's
         heads = [g1]
         if g1 and text[g1 - 1].isalnum() and (tail := _PREFIX_TAIL.match(text, g1)) is not None:
