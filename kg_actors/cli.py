@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 from . import __version__, server_log
+from .storage import unusable as storage_unusable
 from .cli_server import cmd_restart, cmd_start, cmd_status, cmd_stop, env_config, not_a_folder, storage_error
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at each `kg mcp` start
@@ -69,13 +70,6 @@ def _add(sub: argparse._SubParsersAction[argparse.ArgumentParser], name: str, su
     return sub.add_parser(name, help=summary, description=summary[:1].upper() + summary[1:] + ".")
 
 
-def _read_only_mount(path: Path) -> bool:
-    try:
-        return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
-    except OSError:
-        return False
-
-
 def cmd_serve(args: argparse.Namespace) -> int:
     from . import heap
 
@@ -104,7 +98,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         config.root.mkdir(parents=True, exist_ok=True)
         if not os.access(config.root, os.R_OK | os.W_OK | os.X_OK):
-            if _read_only_mount(config.root):
+            if storage_unusable.read_only_mount(config.root):
                 raise OSError(30, "on a file system mounted read-only", str(config.root))
             raise PermissionError(13, "not readable and writable by this user", str(config.root))
         probe_write(config.root)  # before the server announces itself: os.access says yes to root regardless

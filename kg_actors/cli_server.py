@@ -418,18 +418,27 @@ def loaded_said(health: dict[str, Any]) -> str:
                      for k in health.get("loaded_graphs") or [])
 
 
+def _stale(config: Config) -> str | None:
+    """What a pid file naming no server of this store named, when one did (it is removed by this look)."""
+    if not config.root.is_dir():
+        return None
+    said = pid_file.named(config.root / "server.pid")[2]
+    return said if said.startswith(("stale", str(config.root / "server.pid"))) else None
+
+
 def cmd_status(args: argparse.Namespace) -> int:
     from .setup.doctor import trouble_lines
 
     config = env_config(args)
     url = config.url
-    if (unusable := storage_unusable.why(config.root)) is not None:  # no server of this store can run there
-        print(f"kg: not running at {url} (storage {config.root}): {unusable[0]}\n    fix: {unusable[1]}")
-        return 3
     answer = probe_health(url)  # 3 s: a hung server is told at once, not after the loaded-graph wait below
     # A pid file naming no server is removed by the first look at it: what it named is said here, once.
-    stale = None if isinstance(answer, dict) else pid_file.named(config.root / "server.pid")[2]
-    stale = stale if stale and stale.startswith(("stale", str(config.root / "server.pid"))) else None
+    stale = None if isinstance(answer, dict) else _stale(config)
+    if not isinstance(answer, dict) and (unusable := storage_unusable.why(config.root)) is not None:
+        # No server of this store can run there; a store made read-only under its server keeps its pid file.
+        print(f"kg: not running at {url} (storage {config.root}): {unusable[0]}" + (f"; {stale}" if stale else "")
+              + f"\n    fix: {unusable[1]}")
+        return 3
     elsewhere = None if isinstance(answer, dict) else running_elsewhere(config)
     if isinstance(answer, dict):
         # Once the user graph is in (the server waits for a start's load, bounded): whether it reads is then known.

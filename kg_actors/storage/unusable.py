@@ -5,6 +5,7 @@ user may not enter or write in (left to root by one `sudo kg ...`). `kg status` 
 from __future__ import annotations
 
 import os
+import shlex
 from pathlib import Path
 
 from . import read_refusals
@@ -23,5 +24,17 @@ def why(root: Path) -> tuple[str, str] | None:
             return None
     except OSError:  # a folder above it may not be entered
         where = root
+    if read_only_mount(where):  # no permission would help
+        return (f"{where} is on a file system mounted read-only",
+                f"mount it writable (findmnt -T {shlex.quote(str(where))} names the mount), or set KG_HOME")
     what, fix = read_refusals.access_fix(where)
+    if os.access(where, os.R_OK | os.X_OK, effective_ids=effective):  # it reads: writing is what it refuses
+        what = f"{where} is not writable"
     return f"{what} by this user (Permission denied)", fix
+
+
+def read_only_mount(path: Path) -> bool:
+    try:
+        return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
