@@ -23,7 +23,8 @@ PASSING = frozenset(getattr(errno, name) for name in (
     "ENOLINK", "ECOMM", "EREMOTEIO", "ENODEV", "ENOMEDIUM", "EDEADLK", "ENOLCK") if hasattr(errno, name))
 
 
-def _user_of(uid: int) -> str:
+def user_of(uid: int) -> str:
+    """The account's name, its number where the system has none."""
     try:
         return pwd.getpwuid(uid).pw_name
     except (KeyError, OSError):
@@ -43,7 +44,7 @@ def access_fix(path: Path) -> tuple[str, str]:
     """(what is refused, the commands that open it to this process's user) for `path` it may not read: the
     folder above it it may not enter, when that is what refuses; a `chown` beside the `chmod` when another
     account owns it (its owner's chmod changes nothing for this user)."""
-    me = _user_of(os.geteuid())
+    me = user_of(os.geteuid())
     what = f"{path} may not be read"
     try:
         st = os.stat(path)
@@ -56,12 +57,12 @@ def access_fix(path: Path) -> tuple[str, str]:
                f"reach {path.name} under it)")
         try:
             if (owner := os.stat(folder).st_uid) != os.geteuid():
-                fix += f" and `chown {me} {shlex.quote(str(folder))}` (it belongs to {_user_of(owner)})"
+                fix += f" and `chown {me} {shlex.quote(str(folder))}` (it belongs to {user_of(owner)})"
         except OSError:
             pass
     else:
         if owner != os.geteuid():
-            fix += f" and `chown {me} {shlex.quote(str(path))}` (it belongs to {_user_of(owner)})"
+            fix += f" and `chown {me} {shlex.quote(str(path))}` (it belongs to {user_of(owner)})"
     return what, fix
 
 
@@ -70,7 +71,7 @@ def said(path: Path, exc: OSError) -> tuple[str, str] | None:
     code = exc.errno
     name = errno.errorcode.get(code or 0, str(code))
     if code in PERMISSION:
-        me = _user_of(os.geteuid())
+        me = user_of(os.geteuid())
         what, fix = access_fix(path)
         why = (f"{what} by the server's user {me}: {exc.strerror or exc} ({name}), a permission, "
                "not damage: it was left where it is and its previous save is not served in its place")

@@ -7,17 +7,11 @@ other account)."""
 from __future__ import annotations
 
 import os
-import pwd
 import shlex
 import stat
 from pathlib import Path
 
-
-def _name(uid: int) -> str:
-    try:
-        return pwd.getpwuid(uid).pw_name
-    except (KeyError, OSError):
-        return str(uid)
+from .read_refusals import user_of
 
 
 def forbidden(folder: Path) -> str:
@@ -29,8 +23,8 @@ def forbidden(folder: Path) -> str:
     except OSError:
         owner = me
     if owner != me:  # its owner has u+w already: only the folder given to this user lets the server write
-        return (f"give {folder} to the server's user: `chown {_name(me)} {where}`, as root (it belongs to "
-                f"{_name(owner)}, so a chmod by its owner changes nothing for {_name(me)})")
+        return (f"give {folder} to the server's user: `chown {user_of(me)} {where}`, as root (it belongs to "
+                f"{user_of(owner)}, so a chmod by its owner changes nothing for {user_of(me)})")
     return f"give the server's user write permission in {folder} (`chmod u+w {where}`, as its owner)"
 
 
@@ -45,8 +39,8 @@ def not_permitted(folder: Path, file: Path | None) -> str:
     except OSError:
         sticky, owner = False, me
     if sticky and owner != me and target != folder:
-        return (f"{folder} is sticky and {target.name} belongs to {_name(owner)}: give it to the server's user "
-                f"(`chown {_name(me)} {shlex.quote(str(target))}`, as root)")
+        return (f"{folder} is sticky and {target.name} belongs to {user_of(owner)}: give it to the server's user "
+                f"(`chown {user_of(me)} {shlex.quote(str(target))}`, as root)")
     paths = " ".join(shlex.quote(str(p)) for p in dict.fromkeys((target, folder)))
     return (f"{target} or its folder is marked immutable or append-only (no permission bit refuses it, so chmod "
             f"changes nothing; `lsattr -d {paths}` shows an i or an a): `chattr -i -a {paths}`, as root")
