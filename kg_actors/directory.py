@@ -254,14 +254,14 @@ class GraphDirectory:
         nursery: a hook may not wait out a large graph's first load (seconds), and a load run in the
         hook's own task would be thrown away when it gave up."""
         if key not in self._handles and key not in self._starting and not self.closing:
-            await self._nursery.start(self._load_unwaited, key)
+            # Claimed here, before any await: asks in the same tick wait for this load, not start their own.
+            load = self._starting[key] = _Load()
+            self._nursery.start_soon(self._load_unwaited, key, load)
         with trio.move_on_after(seconds):
             return await self.get(key)
         return None
 
-    async def _load_unwaited(self, key: str, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
-        load = self._starting[key] = _Load()  # claimed before `started`: the caller's `get` waits for this one
-        task_status.started()
+    async def _load_unwaited(self, key: str, load: _Load) -> None:
         try:
             await self._load(key, load=load)
         except KGError:
@@ -288,7 +288,8 @@ class GraphDirectory:
             log.exception("could not load graph %s", key)
             raise KGError(f"graph {key} could not be loaded: {exc}") from exc
         finally:
-            del self._starting[key]
+            if self._starting.get(key) is load:
+                del self._starting[key]
             load.done.set()
 
     async def _start(self, key: str) -> GraphHandle:
@@ -465,7 +466,8 @@ class GraphDirectory:
             self.folders.forget(slug)
             return dest
         finally:
-            del self._starting[key]
+            if self._starting.get(key) is load:
+                del self._starting[key]
             load.done.set()
 
     async def stop_all(self) -> None:

@@ -68,3 +68,30 @@ async def test_a_stop_before_a_graphs_first_index_drops_the_terms_write_that_wai
             assert not user.index_ready
             await directory.stop_all()
     assert not released.is_set()
+
+
+async def test_hooks_asking_for_an_unloaded_graph_in_the_same_tick_start_one_load(tmp_path, home, monkeypatch):
+    """Sessions starting together in a project not loaded yet: each SessionStart asks `get_within` in the same
+    scheduling tick. Each started a load (the claim was taken only once the new task ran), the second load's
+    end deleted a claim already gone, and the KeyError took the actors' nursery, and the server, down."""
+    starts = []
+    real = GraphDirectory._start
+
+    async def counted(self, key):
+        starts.append(key)
+        return await real(self, key)
+
+    monkeypatch.setattr(GraphDirectory, "_start", counted)
+    got = []
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            directory = GraphDirectory(L.Layout(tmp_path / "store"), nursery)
+
+            async def ask():
+                got.append(await directory.get_within("user", 20))
+
+            async with trio.open_nursery() as asks:
+                for _ in range(4):
+                    asks.start_soon(ask)
+            assert starts == ["user"] and len(got) == 4 and all(g is got[0] for g in got)
+            await directory.stop_all()
