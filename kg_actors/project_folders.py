@@ -61,7 +61,9 @@ class ProjectFolders:
                 if gone is not None and gone != root and L.project_root_ok(gone):
                     took = gone, say.taken_over(projects, slug, gone, root, L.hashed_slug(gone),
                                                 L.moved_by_hand(slug, gone))
-            other = self._not_taken(root, slug, ev) if took is None and root not in self.notes else None
+            # A folder keeping a graph of its own from before is no gone folder renamed: told nothing of one.
+            mine = self._stored(slug) and self._recorded(slug) == root
+            other = self._not_taken(root, slug, ev) if took is None and root not in self.notes and not mine else None
             # Weighed: from here on nothing is asked that may stop the decision.
             if took is not None:
                 self.slug_of.pop(took[0], None)

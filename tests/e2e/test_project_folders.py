@@ -227,6 +227,24 @@ def test_doctor_names_a_renamed_repositorys_graph_and_its_way_back_works(server_
     assert "project r07" not in kg(["doctor"], srv.env).stdout
 
 
+def test_a_renamed_projects_note_reaches_the_renamed_folder_not_a_sibling_with_memory_of_its_own(server_factory):
+    """A sibling beside a renamed folder that already keeps its own graph was told "this folder starts a
+    memory of its own" and the moves that would swap its memory for the gone project's."""
+    srv = server_factory(args=("--no-editor",))
+    shop, blog = srv.project("p/shop"), srv.project("p/blog")
+    for repo, lesson in ((shop, "shop-cart-rounding"), (blog, "blog-feed-cache")):
+        git("init", "-q", repo)
+        learn(srv, repo, lesson, f"The {lesson} rule holds.")
+    srv.stop()
+    renamed = str(srv.home / "p" / "shop-v2")
+    os.rename(shop, renamed)
+    srv.start("--no-editor")
+    sibling = Harness(srv, blog).start().context
+    assert "blog-feed-cache" in sibling and "holds the memory of" not in sibling, sibling
+    told = Harness(srv, renamed).start().context
+    assert f"holds the memory of {os.path.realpath(shop)}, a folder beside this one" in told, told
+
+
 def test_a_project_moved_under_its_own_name_is_told_the_moves_that_give_it_its_memory_and_they_work(server_factory):
     """A repository moved from ~/old/widget to ~/new/widget, its touched files renamed since: no evidence, so it
     starts a memory of its own, `widget-<hash>` (`widget` is the gone folder's). What it is told to run, and
