@@ -37,6 +37,7 @@ class Action:
     argv: tuple[str, ...] = ()
     path: Path | None = None
     fact: str | None = None  # what the record keeps once done, so uninstall undoes exactly that
+    gone_ok: bool = False  # a removal (run): what it removes already gone is done, and the step goes on
 
 
 @attrs.frozen
@@ -98,7 +99,7 @@ def _marketplace(name: str, c: ClaudeFound | CodexFound, found: Found) -> Step |
     if c.marketplace != mdir:
         if c.marketplace is not None:
             acts.append(Action("run", f"drop the old {market} marketplace (it points at {c.marketplace})",
-                               (c.cli, "plugin", "marketplace", "remove", market)))
+                               (c.cli, "plugin", "marketplace", "remove", market), gone_ok=True))
         acts.append(Action("run", f"add the local marketplace {market}",
                            (c.cli, "plugin", "marketplace", "add", mdir), fact="marketplace"))
     return acts
@@ -154,7 +155,9 @@ def _claude(found: Found) -> Step:
                            path=found.claude_settings))
     if c.installed and (not c.cache_current or fresh):
         # Claude Code copies a plugin at install: a changed plugin is installed afresh.
-        acts.append(Action("run", f"remove the outdated copy of {key}", (c.cli, "plugin", "uninstall", key)))
+        # Gone already when the marketplace dropped above took it along (Claude Code does): then done.
+        acts.append(Action("run", f"remove the outdated copy of {key}", (c.cli, "plugin", "uninstall", key),
+                           gone_ok=True))
     if not c.installed or not c.cache_current or fresh:
         acts.append(Action("run", f"install the plugin {key} for this user",
                            (c.cli, "plugin", "install", key, "--scope", "user"), fact="installed"))

@@ -7,7 +7,6 @@ import errno
 import os
 import shlex
 import shutil
-import subprocess
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -15,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from . import (SetupError, chores_file, claude, codex, desktop, entry_kept, gemini, gemini_step, opencode,
+from . import (SetupError, chores_file, claude, cli_calls, codex, desktop, entry_kept, gemini, gemini_step, opencode,
                opencode_step, other_kg, server_said, statusline, undo_found)
 from .doctor_others import say_project_others
 from .files import CUT_SHORT, Record, atomic_write, locked, read_bytes, read_tree, remove_tree, write_tree
@@ -34,9 +33,6 @@ if TYPE_CHECKING:
     class _Options(TypedDict, total=False):
         out: Callable[[str], None]
         ask: Callable[[str], bool] | None
-
-CLI_TIMEOUT = 120.0
-
 
 @attrs.define
 class Context:
@@ -220,18 +216,7 @@ def _say_by_hand(ctx: Context, plugin: Rendered) -> None:
 
 
 def _run(ctx: Context, argv: tuple[str, ...]) -> None:
-    # A Rust CLI (Codex) ends an error with a backtrace where these are set: its message is what we quote.
-    env = {**ctx.env, "RUST_BACKTRACE": "0", "RUST_LIB_BACKTRACE": "0"}
-    try:
-        out = subprocess.run(list(argv), env=env, capture_output=True, text=True, timeout=CLI_TIMEOUT,
-                             stdin=subprocess.DEVNULL, cwd=ctx.home if ctx.home.is_dir() else None)
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise SetupError(f"`{shlex.join(argv)}` did not run: {exc}") from None
-    if out.returncode != 0:
-        said = [line for line in (out.stderr + out.stdout).splitlines() if line.strip() and "WARNING" not in line]
-        errors = [line.strip() for line in said if line.strip().lower().startswith("error")]
-        raise SetupError(f"`{shlex.join(argv)}` exited {out.returncode}: "
-                         f"{errors[0] if errors else said[-1] if said else 'no output'}")
+    cli_calls.run(argv, ctx.env, ctx.home)
 
 
 def _apply(ctx: Context, record: Record, step: Step, plugin: Rendered) -> None:
@@ -248,6 +233,9 @@ def _apply(ctx: Context, record: Record, step: Step, plugin: Rendered) -> None:
                 files = marketplace_files(plugin)
                 if read_tree(ctx.marketplace_dir) != {rel: data for rel, (data, _m) in files.items()}:
                     write_tree(ctx.marketplace_dir, files)
+            elif action.kind == "run" and action.gone_ok:
+                if not cli_calls.removed(action.argv, lambda argv: _run(ctx, argv)):
+                    ctx.out(f"  ({action.text}: already done)")
             elif action.kind == "run":
                 _run(ctx, action.argv)
             elif action.kind == "claude_enabled_object":
@@ -334,7 +322,7 @@ def uninstall(ctx: Context, plan_only: bool = False) -> int:
                 try:
                     _undo_action(ctx, record, action, plugin)
                 except SetupError as exc:
-                    if action.kind == "run" and _already_gone(str(exc)):
+                    if action.kind == "run" and cli_calls.already_gone(str(exc)):
                         ctx.out(f"{step.title}: {action.text}: already done by hand")
                         continue
                     ctx.out(f"{step.title}: FAILED: {str(exc).replace('run kg setup again', 'run kg uninstall again')}")
@@ -368,13 +356,6 @@ def _rewrite(path: Path, change: Callable[[bytes, Path], bytes | None]) -> None:
     changed = change(raw, path) if raw is not None else None
     if changed is not None:
         atomic_write(path, changed)
-
-
-def _already_gone(said: str) -> bool:
-    """A CLI's refusal to remove what is no longer there ("Plugin ... not found in installed plugins")."""
-    said = said.lower()
-    return any(words in said for words in ("not found", "not installed", "no such", "does not exist",
-                                           "not configured"))
 
 
 def _undo_action(ctx: Context, record: Record, action: Action, plugin: Rendered) -> None:

@@ -202,3 +202,33 @@ def test_claude_codes_and_codexs_own_kg_entry_on_another_port_fails_setup_and_do
             assert elsewhere in line and str(server.port) in line, doctor.stdout
     finally:
         server.kill()
+
+
+def test_claude_code_keeps_kgs_plugin_when_setup_runs_again_with_another_kg_home(tmp_path):
+    """The real `claude` uninstalls a marketplace's plugins when the marketplace is removed: setup's own removal
+    of the outdated copy then finds it gone, which is what it wanted, and goes on to install the new one."""
+    claude = npm_bin("claude")
+    server = ServerProcess(tmp_path).start("--no-editor")
+    try:
+        home = server.home
+        env = {**client_env(home), "PATH": f"{Path(claude).parent}:/usr/bin:/bin", "KG_HOME": str(server.store),
+               "KG_HTTP_PORT": str(server.port), "KG_EDITOR_PORT": str(server.editor_port)}
+        run = lambda *argv, **more: subprocess.run(list(argv), env={**env, **more}, capture_output=True,  # noqa: E731
+                                                   text=True, timeout=TIMEOUT, cwd=home, stdin=subprocess.DEVNULL)
+        first = run(KG, "setup", "--yes", "--only", "claude", KG_HOME=str(tmp_path / "first-store"))
+        assert first.returncode == 0, first.stdout + first.stderr
+        again = run(KG, "setup", "--yes", "--only", "claude")
+        assert again.returncode == 0 and "Claude Code: done" in again.stdout, again.stdout + again.stderr
+        installed = json.loads((home / ".claude" / "plugins" / "installed_plugins.json").read_text())["plugins"]
+        copy = Path(installed["kg-memory@kg-local"][0]["installPath"])
+        assert str(server.store) in (copy / ".mcp.json").read_text()  # the new store's plugin, not the first's
+        enabled = json.loads((home / ".claude" / "settings.json").read_text())["enabledPlugins"]
+        assert enabled == {"kg-memory@kg-local": True}
+        listed = run(claude, "plugin", "list")
+        assert "kg-memory@kg-local" in listed.stdout and "enabled" in listed.stdout.lower(), listed.stdout
+        doctor = run(KG, "doctor")
+        line = next(x for x in doctor.stdout.splitlines() if "Claude Code" in x)
+        assert line.startswith("ok"), doctor.stdout
+        assert "up to date" in run(KG, "setup", "--yes", "--only", "claude").stdout
+    finally:
+        server.kill()

@@ -82,6 +82,14 @@ def test_a_marketplace_pointing_elsewhere_is_replaced():
     assert claude.actions[0].argv[-1] == "kg-local" and claude.actions[1].argv[-1] == str(MDIR)
 
 
+def test_a_removal_of_what_is_already_gone_is_done_so_the_install_after_it_runs():
+    """Claude Code uninstalls a marketplace's plugins with it: the outdated copy's uninstall then finds none."""
+    moved = found(claude=attrs.evolve(found().claude, marketplace="/old/place"))
+    (claude,) = plan_setup(moved, ("claude",))
+    assert kinds(claude) == ["plugin marketplace", "plugin marketplace", "plugin uninstall", "plugin install"]
+    assert [a.gone_ok for a in claude.actions] == [True, False, True, False]
+
+
 def test_untrusted_codex_hooks_get_trust_only():
     (codex,) = plan_setup(found(codex=attrs.evolve(found().codex, trusted=False)), ("codex",))
     assert kinds(codex) == ["codex_trust"]
