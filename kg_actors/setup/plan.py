@@ -391,6 +391,7 @@ class Undo:
     claude_unreadable: str | None = None  # why Claude Code's settings.json cannot be read, when it cannot
     claude_installed: frozenset[str] | None = None  # the plugins Claude Code has installed now (None: unknown)
     entries_kept: frozenset[str] = frozenset()  # steps whose MCP server entry named kg is the user's: it stays
+    statusline_back: str | None = None  # another kg's gauge setup replaced (statusline.replaced): given back
 
 
 def _and_server(step: str, undo: Undo) -> str:
@@ -481,8 +482,9 @@ def plan_uninstall(undo: Undo) -> list[Step]:
     settings = gauge.get("path") or undo.claude_settings
     if gauge.get("statusline") and settings is not None and not undo.files.get(Path(settings), False):
         # Edited since (Claude Code rewrites it often): not restored whole, so the status line is put back alone.
-        steps.append(Step("gauge", (Action("statusline_remove", f"give {settings} its own status line back",
-                                           path=Path(settings)),)))
+        given = undo.statusline_back
+        said = f"give {settings} its status line back" + (f" (`{given}`, which kg setup replaced)" if given else "")
+        steps.append(Step("gauge", (Action("statusline_remove", said, (given,) if given else (), Path(settings)),)))
     chores = undo.done.get("chores", {})
     if chores.get("enabled") and not undo.files.get(Path(chores["path"]), False):
         # Edited since: not restored whole, so "enabled" alone goes back as it was.

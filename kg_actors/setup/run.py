@@ -398,7 +398,8 @@ def _undo_action(ctx: Context, record: Record, action: Action, plugin: Rendered)
         _rewrite(action.path, lambda raw, path: chores_file.switched_back(raw, path, before))
     elif action.kind == "statusline_remove":
         assert action.path is not None
-        _rewrite(action.path, statusline.without)
+        back = action.argv[0] if action.argv else None
+        _rewrite(action.path, lambda raw, path: statusline.without(raw, path, back))
     elif action.kind == "restore":
         assert action.path is not None
         before = record.files()[action.path][0]

@@ -3,7 +3,9 @@
 Claude Code hands its `rate_limits` only to the status-line command. A user who
 already has one keeps it: setup wraps it (`kg gauge --wrap '<theirs>'`), and
 the line they see is theirs. The change lands in Claude Code's settings.json,
-which setup already tracks, so `kg uninstall` restores that file.
+which setup already tracks, so `kg uninstall` restores that file. Another kg's
+gauge there (kg-memory 0.17's) is replaced, not wrapped (two gauges would record
+twice): uninstall finds it in the bytes the file had before setup and gives it back.
 """
 
 from __future__ import annotations
@@ -94,9 +96,22 @@ def merged(raw: bytes | None, command: str, path: Path) -> bytes:
     return json_like(data, raw)
 
 
-def without(raw: bytes, path: Path) -> bytes | None:
-    """The settings with the user's own status line back (the one `--wrap` ran), or none when setup added the
-    first; None when the status line is not kg's gauge (nothing to undo)."""
+def replaced(before: bytes | None) -> str | None:
+    """The gauge of another kg settings.json ran before setup first changed it (kg-memory 0.17's `kg gauge`, or
+    this kg's set up with another store), which setup rewrote to its own: uninstall gives it back. None: the
+    line before was none or the user's own (kept behind `--wrap`, so given back from there)."""
+    try:
+        data = strict_json.loads(before) if before else None
+    except ValueError:
+        return None
+    command = current(data) if isinstance(data, dict) else None
+    return command if is_gauge(command) else None
+
+
+def without(raw: bytes, path: Path, back: str | None = None) -> bytes | None:
+    """The settings with the status line back that kg's gauge took the place of: `back` (another kg's gauge
+    setup replaced) while the gauge still wraps what that one did, else the user's own (the one `--wrap` ran),
+    or none when setup added the first; None when the status line is not kg's gauge (nothing to undo)."""
     try:
         data = strict_json.loads(raw)
     except ValueError:
@@ -110,7 +125,10 @@ def without(raw: bytes, path: Path) -> bytes | None:
     except ValueError:
         return None
     theirs = words[words.index("--wrap") + 1] if "--wrap" in words[:-1] else None
-    if theirs:
+    earlier = parsed(back) if back else None
+    if back and (earlier.theirs if earlier else None) == theirs:  # a wrapped line changed since is the user's
+        data["statusLine"] = {**data["statusLine"], "command": back}
+    elif theirs:
         data["statusLine"] = {**data["statusLine"], "command": theirs}
     else:
         del data["statusLine"]

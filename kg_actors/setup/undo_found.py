@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from . import claude, desktop, entry_kept, gemini, opencode_step
+from . import claude, desktop, entry_kept, gemini, opencode_step, statusline
 from .files import Record, digest, read_bytes
 from .plan import Undo
 from .plugin import MARKETPLACE, Rendered, kg_command, passed_env
@@ -36,4 +36,12 @@ def undo_of(record: Record, env: dict[str, str], home: Path, marketplace_dir: Pa
                 shutil.which("claude", path=env.get("PATH")), shutil.which("codex", path=env.get("PATH")),
                 shutil.which("agy", path=env.get("PATH")), claude.settings_path(env, home),
                 claude.unreadable(claude.settings_path(env, home)) if record.done("claude") else None,
-                claude.installed_now(env, home), entries_kept(record, env, marketplace_dir, plugin))
+                claude.installed_now(env, home), entries_kept(record, env, marketplace_dir, plugin),
+                _statusline_back(record, claude.settings_path(env, home)))
+
+
+def _statusline_back(record: Record, settings: Path) -> str | None:
+    """Another kg's gauge the gauge step replaced, read from the bytes settings.json had before setup."""
+    where = record.done("gauge").get("path")
+    before = record.files().get(Path(where) if where else settings)
+    return statusline.replaced(before[0]) if before else None

@@ -225,3 +225,30 @@ def test_doctor_in_a_project_names_kg_memorys_plugin_enabled_for_that_project_an
     assert json.loads(settings.read_text())["enabledPlugins"][OLD_KEY] is False
     doctor = m.kg("doctor")
     assert "enabled in this project" not in doctor.stdout and doctor.returncode == 0, doctor.stdout
+
+
+def test_uninstall_gives_back_the_status_line_kg_memory_had_set_after_claude_code_rewrote_the_file(tmp_path):
+    """kg-memory 0.17's `kg setup` set its own `kg gauge` as the status line. Setup rewrites it to this kg's gauge;
+    once settings.json changed since (Claude Code rewrites it often), uninstall takes kg's part out alone, and
+    that part gives back kg-memory's line, not no status line at all."""
+    m = Machine(tmp_path)
+    try:
+        settings = m.home / ".claude" / "settings.json"
+        old = {"type": "command", "command": "/home/someone/.local/bin/kg gauge"}
+        settings.write_text(json.dumps({**json.loads(settings.read_text()), "statusLine": old}, indent=2))
+        out = m.kg("setup", "--yes", "--only", "gauge")
+        assert out.returncode == 0 and "Claude Code quota gauge: done" in out.stdout, out.stdout + out.stderr
+        ours = json.loads(settings.read_text())["statusLine"]["command"]
+        assert ours.endswith(" gauge") and str(m.store) in ours, ours  # this kg's gauge, recording into this store
+        data = json.loads(settings.read_text())
+        data["env"] = {"LATER": "2"}  # any change since setup: the file is no longer restored whole
+        settings.write_text(json.dumps(data, indent=2))
+        plan = m.kg("uninstall", "--plan")
+        assert old["command"] in plan.stdout, plan.stdout  # the plan names the line it gives back
+        out = m.kg("uninstall", "--yes")
+        assert out.returncode == 0, out.stdout + out.stderr
+        after = json.loads(settings.read_text())
+        assert after["statusLine"] == old and after["env"] == {"LATER": "2"}, after
+        assert after["permissions"] == {"allow": ["Bash(ls:*)"]} and after["theme"] == "dark"
+    finally:
+        m.close()

@@ -118,3 +118,29 @@ def test_one_store_named_two_ways_is_one_store_and_another_store_is_named(tmp_pa
     (action,) = plan.gauge_step("/bin/claude", _ours(unnamed), None, SETTINGS, KG, other, default).actions
     assert f"records into {default}, and this kg's store is {other}" in action.text
     assert action.argv == (f"KG_HOME={other} /opt/kg/bin/kg gauge",)
+
+
+def test_uninstall_gives_back_another_kgs_gauge_setup_replaced_unless_its_wrapped_line_changed_since():
+    """kg-memory 0.17 set its own `kg gauge` as the status line: setup's gauge took its place, and no `--wrap`
+    kept it, so the bytes settings.json had before setup are where uninstall finds it."""
+    old = "/home/u/.local/bin/kg gauge"
+    before = json.dumps({"statusLine": {"type": "command", "command": old}}).encode()
+    assert statusline.replaced(before) == old
+    assert statusline.replaced(json.dumps({"statusLine": {"type": "command", "command": "~/my.sh"}}).encode()) is None
+    assert statusline.replaced(None) is None and statusline.replaced(b"{") is None
+    ours = {"env": {"LATER": "2"}, "statusLine": {"type": "command", "command": statusline.gauge_command(KG, None)}}
+    out = json.loads(statusline.without(json.dumps(ours).encode(), SETTINGS, old))
+    assert out == {"env": {"LATER": "2"}, "statusLine": {"type": "command", "command": old}}
+    # Another kg's gauge that wrapped the user's line: ours wraps it too, and the whole old line comes back...
+    wrapping = f"{old} --wrap '~/my.sh'"
+    ours["statusLine"]["command"] = statusline.gauge_command(KG, "~/my.sh")
+    assert json.loads(statusline.without(json.dumps(ours).encode(), SETTINGS, wrapping))["statusLine"]["command"] \
+        == wrapping
+    # ...but a line the user put behind kg's gauge since is theirs, given back as it is.
+    ours["statusLine"]["command"] = statusline.gauge_command(KG, "~/newer.sh")
+    assert json.loads(statusline.without(json.dumps(ours).encode(), SETTINGS, wrapping))["statusLine"]["command"] \
+        == "~/newer.sh"
+    undo = plan.Undo({"gauge": {"statusline": True, "path": str(SETTINGS)}}, {SETTINGS: False}, Path("/m"),
+                     Path("/r.json"), "kg-memory@kg-local", statusline_back=old)
+    (gauge,) = [s for s in plan.plan_uninstall(undo) if s.name == "gauge"]
+    assert gauge.actions[0].argv == (old,) and old in gauge.actions[0].text
