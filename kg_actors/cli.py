@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import __version__, server_log
+from . import __version__, server_log, store_holder
 from .storage import unusable as storage_unusable
 from .cli_server import cmd_restart, cmd_start, cmd_status, cmd_stop, env_config, not_a_folder, storage_error
 
@@ -107,7 +107,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         # Trio's nurseries wrap what they raise in exception groups: look inside for the cause.
         busy, oserror = _find(exc, StorageBusy), _find(exc, OSError)
         if busy is not None:
-            _preflight(f"{busy}; stop it first (kg stop) or set KG_HOME to another directory")
+            holder = store_holder.foreign(config.root)  # kg-memory 0.17 on a port of its own, say: which, and how
+            _preflight(f"{holder.said(config.root)}: {holder.fix()}" if holder else
+                       f"{busy}; stop it first (kg stop) or set KG_HOME to another directory")
             return 1
         if oserror is not None:
             _preflight(_start_error(oserror, config))

@@ -17,15 +17,14 @@ import sys
 import time
 from pathlib import Path
 
-from . import pid_file, server_log
-from .stop_log import graphs_not_saved, logged_at_stop, sessions_not_saved
+from . import pid_file, server_log, store_holder
+from .stop_log import log_size, say_stopped
 from .build import build_id, stale_said
 from .core import constants as C
 from .server_probe import (HUNG_AFTER, OtherServer, editor_fix, get_health, listening, port_taken, probe_health,
                            stuck)
 from .server_process import is_server, is_stopped, port_holder, stopped_said
 from .storage import unusable as storage_unusable
-from .storage.refusals import user_fix
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at each `kg mcp` start
 if TYPE_CHECKING:
@@ -141,6 +140,9 @@ def cmd_start(args: argparse.Namespace) -> int:
     if elsewhere:
         print(f"kg: {_elsewhere_said(config, *elsewhere)}", file=sys.stderr)
         return 1
+    if (holder := store_holder.foreign(config.root)) is not None:  # its server would be refused the store
+        print(f"kg: not started: {holder.said(config.root)}: {holder.fix()}", file=sys.stderr)
+        return 1
     if config.port == 0:  # a background server on a port nobody learns: no client, hook or `kg stop` finds it
         print("kg: the background server needs a fixed port its clients can find, not 0: give --port PORT or "
               "KG_HTTP_PORT a port number (`kg serve --port 0` runs one in the foreground)", file=sys.stderr)
@@ -243,6 +245,8 @@ def _still_starting(config: Config) -> bool:
     """The store's holder has not announced itself yet (a server writes its pid file once it serves)."""
     from .server_process import parse
 
+    if store_holder.foreign(config.root) is not None:  # no server of this kg: none is coming
+        return False
     try:
         return not is_server(parse((config.root / "server.pid").read_text())[0])
     except (OSError, ValueError):
@@ -328,7 +332,8 @@ def cmd_stop(args: argparse.Namespace) -> int:
             why_not = (f"{why_not}, and no kg server answers at {config.url}" if why_not == "no pid file" else
                        f"no kg server answers at {config.url}; {why_not}")
     if pid is None:
-        print(f"kg: not running ({why_not})")
+        holder = store_holder.foreign(config.root) if health is None else None  # not this kg's to stop
+        print(f"kg: not running ({why_not})" + (f"; {holder.said(config.root)}: {holder.fix()}" if holder else ""))
         return 0
     # Stopped by a signal, or hung (its loop blocked: a SIGTERM would wait in it unheard): this command would
     # wait 15 s for an exit that cannot come, and a signal sent now may land whenever it resumes. Told at once
@@ -338,7 +343,7 @@ def cmd_stop(args: argparse.Namespace) -> int:
         print(f"kg: not stopping it: the server holding {config.root} {said}", file=sys.stderr)
         return 1
     asked = time.time()
-    log_from = _log_size(config.root)
+    log_from = log_size(config.root)
     try:
         os.kill(pid, signal.SIGTERM)
     except ProcessLookupError:
@@ -349,7 +354,7 @@ def cmd_stop(args: argparse.Namespace) -> int:
         try:
             os.kill(pid, 0)
         except ProcessLookupError:
-            return _stopped(pid, config.root, asked, log_from)
+            return say_stopped(pid, config.root, asked, log_from)
         time.sleep(0.05)
     print(f"kg: pid {pid} did not stop within {STOP_TIMEOUT:.0f} s", file=sys.stderr)
     return 1
@@ -367,44 +372,6 @@ def _hung_port(config: Config, answer: object) -> int:
     taken, fix = port_taken(config.port, answer)
     print(f"kg: not running (no pid file; at {config.url} {taken}: not the kg server; {fix})")
     return 0
-
-
-def _log_size(root: Path) -> int:
-    try:
-        return (root / "server.log").stat().st_size
-    except OSError:
-        return 0
-
-
-def _stopped(pid: int, root: Path, asked: float, log_from: int = 0) -> int:
-    """Say the server stopped, or that its last save failed and where it rescued the graphs (exit 1)."""
-    try:
-        rescued = sorted(str(p) for p in (root / "rescued").iterdir() if p.stat().st_mtime >= asked - 1)
-    except OSError:
-        rescued = []
-    lines = logged_at_stop(root, log_from)
-    graphs = graphs_not_saved(root, lines)
-    failed = [f"the last save of {graph}" for graph in graphs]
-    if (sessions := sessions_not_saved(lines)) is not None:
-        failed.append(f"{sessions}; {user_fix(sessions, root, root / 'sessions.json')}")
-    if len(failed) == 1:
-        print(f"kg: stopped (pid {pid}), but {failed[0]} (`kg logs` says what failed)", file=sys.stderr)
-    elif failed:  # one stop said once, what failed listed under it
-        print(f"kg: stopped (pid {pid}), but {len(failed)} saves failed (`kg logs` says what failed):"
-              + "".join(f"\n  - {what}" for what in failed), file=sys.stderr)
-    if (graphs or sessions is not None) and not rescued:
-        return 1
-    if not rescued:
-        print(f"kg: stopped (pid {pid})")
-        return 0
-    # The journal usually survives the failed save and the next start replays it: a rescued copy put back over
-    # a graph the server has saved since would lose the writes made after it.
-    print(f"kg: stopped (pid {pid}), but its last save failed (`kg logs` says why): the graph as it was in memory "
-          f"is kept in {', '.join(rescued)}. Its journal holds the answered changes too, and the next start "
-          "replays them: once the store writes again, start the server and look; only if lessons are missing, "
-          "stop it and copy the rescued file over the graph's file before anything writes to it",
-          file=sys.stderr)
-    return 1
 
 
 def loaded_said(health: dict[str, Any]) -> str:
@@ -499,6 +466,8 @@ def no_answer_said(config: Config, answer: object) -> str | None:
     if answer == "hung" or listening(config.host, config.port):
         taken, fix = port_taken(config.port, answer)
         return f"not running at {config.url}: {taken}; {fix}"
+    if (holder := store_holder.foreign(config.root)) is not None:  # kg-memory on a port of its own
+        return f"not running at {config.url}: {holder.said(config.root)}; {holder.fix()}, then kg start"
     return None
 
 

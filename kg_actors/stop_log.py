@@ -4,9 +4,11 @@ once it exited): `kg stop` names them, with where what they held is."""
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 from .server_process import GRAPH_NOT_SAVED, SESSIONS_NOT_SAVED
+from .storage.refusals import user_fix
 
 
 def logged_at_stop(root: Path, offset: int) -> list[str]:
@@ -45,3 +47,41 @@ def graphs_not_saved(root: Path, lines: list[str]) -> list[str]:
                     f"graph {key} failed and could not be rescued either, and no journal {journal} is left: the "
                     "changes since its last save are lost")
     return said
+
+
+def log_size(root: Path) -> int:
+    try:
+        return (root / "server.log").stat().st_size
+    except OSError:
+        return 0
+
+
+def say_stopped(pid: int, root: Path, asked: float, log_from: int = 0) -> int:
+    """Say the server stopped, or that its last save failed and where it rescued the graphs (exit 1)."""
+    try:
+        rescued = sorted(str(p) for p in (root / "rescued").iterdir() if p.stat().st_mtime >= asked - 1)
+    except OSError:
+        rescued = []
+    lines = logged_at_stop(root, log_from)
+    graphs = graphs_not_saved(root, lines)
+    failed = [f"the last save of {graph}" for graph in graphs]
+    if (sessions := sessions_not_saved(lines)) is not None:
+        failed.append(f"{sessions}; {user_fix(sessions, root, root / 'sessions.json')}")
+    if len(failed) == 1:
+        print(f"kg: stopped (pid {pid}), but {failed[0]} (`kg logs` says what failed)", file=sys.stderr)
+    elif failed:  # one stop said once, what failed listed under it
+        print(f"kg: stopped (pid {pid}), but {len(failed)} saves failed (`kg logs` says what failed):"
+              + "".join(f"\n  - {what}" for what in failed), file=sys.stderr)
+    if (graphs or sessions is not None) and not rescued:
+        return 1
+    if not rescued:
+        print(f"kg: stopped (pid {pid})")
+        return 0
+    # The journal usually survives the failed save and the next start replays it: a rescued copy put back over
+    # a graph the server has saved since would lose the writes made after it.
+    print(f"kg: stopped (pid {pid}), but its last save failed (`kg logs` says why): the graph as it was in memory "
+          f"is kept in {', '.join(rescued)}. Its journal holds the answered changes too, and the next start "
+          "replays them: once the store writes again, start the server and look; only if lessons are missing, "
+          "stop it and copy the rescued file over the graph's file before anything writes to it",
+          file=sys.stderr)
+    return 1

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from .. import __version__, server_process
+from .. import __version__, server_process, store_holder
 from ..build import build_id, stale_said
 from ..harness import gemini_trust
 from ..server_probe import EDITOR_MOVE, OtherServer, editor_fix, get_health, listening, port_taken, probe_health
@@ -144,6 +144,8 @@ def _server(r: Report, config: Config, health: dict[str, Any] | None, answer: ob
         elif (unusable := storage_unusable.why(config.root)) is not None:  # kg start refuses the store as it is
             r.bad("server", f"not running at {config.url}: no server can run on {config.root}: {unusable[0]}",
                   f"{unusable[1]}, then kg start")
+        elif (holder := store_holder.foreign(config.root)) is not None:  # kg start refuses it the store
+            r.bad("server", f"not running at {config.url}: {holder.said(config.root)}", f"{holder.fix()}, then kg start")
         else:
             r.bad("server", f"not running at {config.url}", "kg start")
         return False
@@ -311,6 +313,8 @@ def _storage(r: Report, config: Config, serving: bool) -> bool:
     elif elsewhere is not None and elsewhere[1] != config.port:
         pid, port = elsewhere
         r.bad("storage", said_elsewhere(root, pid, port, config.port), fix_elsewhere(port, config.port))
+    elif held and not serving and (holder := store_holder.foreign(root)) is not None:
+        r.bad("storage", holder.said(root), f"{holder.fix()}, then kg start")
     elif held and not serving:
         r.bad("storage", f"{root} is held by a server that does not answer on port {config.port}",
               f"kg stop (with the same KG_HTTP_PORT it was started with), or look at {root / 'server.pid'}")

@@ -7,6 +7,7 @@ import socket
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 
 @contextmanager
@@ -128,3 +129,59 @@ def kg_memory_like() -> Iterator[int]:
         server.shutdown()
         server.server_close()
         thread.join(5)
+
+
+# kg-memory 0.17's server as its `kg start` leaves it: it holds the store folder's flock (as kg's server does) and
+# answers /health on its own port. Stdlib only: run by a python named as that install's.
+_KG_MEMORY_SERVER = f'''
+import fcntl, json, os
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+held = os.open(os.environ["KG_STANDIN_STORE"], os.O_RDONLY)
+fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+class Health(BaseHTTPRequestHandler):
+    def do_GET(self):
+        data = json.dumps({KG_MEMORY_HEALTH!r}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+    def log_message(self, *args):
+        pass
+server = ThreadingHTTPServer(("127.0.0.1", 0), Health)
+print(server.server_address[1], flush=True)
+server.serve_forever()
+'''
+
+
+@contextmanager
+def kg_memory_holding(store, base) -> Iterator[tuple[Any, int, str]]:
+    """kg-memory 0.17's server holding `store` on a port of its own, laid out as a pip install of kg-memory under
+    `base` (its python, its `kg` beside it, its server script in site-packages); yields its process (Popen), its
+    port and that `kg`. Killed when the `with` ends, if it still runs."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    venv = Path(base) / "kg-memory-venv"
+    script = venv / "lib" / "python3" / "site-packages" / "kg_memory" / "server" / "mcp_streamable_server.py"
+    script.parent.mkdir(parents=True, exist_ok=True)
+    script.write_text(_KG_MEMORY_SERVER)
+    (venv / "bin").mkdir(exist_ok=True)
+    python = venv / "bin" / "python3"
+    if not python.exists():
+        python.symlink_to(sys.executable)
+    old_kg = venv / "bin" / "kg"  # what pip writes for kg-memory's console script
+    old_kg.write_text(f"#!{python}\nimport sys\nfrom kg_memory.cli.kg import main\nsys.exit(main())\n")
+    old_kg.chmod(0o755)
+    Path(store).mkdir(parents=True, exist_ok=True)
+    proc = subprocess.Popen([str(python), str(script)], env={**os.environ, "KG_STANDIN_STORE": str(store)},
+                            stdout=subprocess.PIPE, stdin=subprocess.DEVNULL)
+    try:
+        assert proc.stdout is not None
+        port = int(proc.stdout.readline())
+        yield proc, port, str(old_kg)
+    finally:
+        proc.kill()
+        proc.wait(10)
