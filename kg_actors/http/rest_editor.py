@@ -98,8 +98,14 @@ def routes(runtime: RuntimeParts) -> list[Route]:
         return level, source.get("project_path")
 
     def node_id_of(request: Request) -> str:
-        # Any id the graph may hold: a hand edit can leave one no write takes, and the editor draws it.
-        return ids.check_lookup_id(request.path_params["node_id"])
+        # Any id the graph may hold: a hand edit can leave one no write takes, and the editor draws it. In the
+        # path, or (/api/node/...) in `id`: a browser folds an id of "." or "..", even encoded, out of a path.
+        if "node_id" in request.path_params:
+            return ids.check_lookup_id(request.path_params["node_id"])
+        return ids.check_lookup_id(request.query_params.get("id"))
+
+    async def node_score(request: Request) -> Response:
+        return await score(request, node_id_of(request))
 
     # -- the store -------------------------------------------------------------
     async def projects(request: Request) -> JSONResponse:
@@ -323,6 +329,9 @@ def routes(runtime: RuntimeParts) -> list[Route]:
         Route("/api/nodes/rename", guarded(rename), methods=["POST"]),
         Route(level_node, guarded(get_node), methods=["GET"]),
         Route(level_node, guarded(delete_node), methods=["DELETE"]),
+        Route("/api/node/{level}", guarded(get_node), methods=["GET"]),
+        Route("/api/node/{level}", guarded(delete_node), methods=["DELETE"]),
+        Route("/api/node/{level}/score", guarded(node_score), methods=["GET"]),
         Route("/api/edges", guarded(put_edge), methods=["POST"]),
         Route("/api/edges", guarded(delete_edge), methods=["DELETE"]),
         Route("/api/progress", guarded(get_progress), methods=["GET"]),

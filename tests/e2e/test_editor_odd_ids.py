@@ -16,7 +16,7 @@ from test_editor_browser import CHROMIUM, browser, on_canvas, open_project, page
 
 ODD = ["emoji-🚀-rocket-id", "مرحبا-عالم-rtl", "<script>alert(1)</script>", "docs/setup-notes", "has a space"]
 # One project graph per test, so that no test depends on another's edits.
-GRAPHS = ("odd-open", "odd-rename", "odd-delete", "odd-agent", "odd-browser", "odd-long")
+GRAPHS = ("odd-open", "odd-rename", "odd-delete", "odd-agent", "odd-browser", "odd-long", "odd-dots")
 LONG = "x" * 30_000  # a note a hand edit left over the 20,000 characters a write takes
 
 
@@ -27,6 +27,8 @@ def _odd_graph(path: str) -> dict:
                                      "notes": [LONG, "a short note"], "touches": ["src/long.py"]}
     edges = {f"plain-neighbour-node->{i}:relates-to": {"from": "plain-neighbour-node", "to": i, "rel": "relates-to"}
              for i in ODD}
+    if path.endswith("odd-dots"):  # a path's dot segments, which a browser folds away unless encoded
+        nodes.update({i: {"id": i, "gist": f"dot node {i}", "_created_ts": NOW - 86_400} for i in ("..", ".")})
     return {"nodes": nodes, "edges": edges, "_meta": {"project_path": path}}
 
 
@@ -165,6 +167,27 @@ def test_in_the_page_a_hand_left_node_opens_is_renamed_and_another_is_deleted(sr
     stored = _stored(srv, path)
     assert "emoji-🚀-rocket-id" not in stored and "<script>alert(1)</script>" not in stored
     assert stored["html-shaped-id-node"]["gist"] == "hand-left node 2"
+    assert [p for p in page.problems if p.startswith("pageerror")] == []
+
+
+def test_in_the_page_nodes_named_dot_and_dot_dot_open_save_and_delete(srv, page):
+    """The page put `..` into /api/nodes/project/.. as it is, the browser folded it away (GET /api/nodes),
+    and the node could be neither opened, edited nor deleted: "/api/nodes does not take GET"."""
+    path = srv.paths["odd-dots"]
+    open_project(page, srv, path)
+    page.evaluate("id => window.kgEditor.selectNode(id)", "..")
+    page.wait_for_function(TITLE_IS, arg="..")
+    page.wait_for_selector("#score-card table")
+    page.fill("#gist", "dot dot node, edited in the page")
+    page.click("#save-node")
+    page.wait_for_selector("#save-msg.ok")
+    page.evaluate("id => window.kgEditor.selectNode(id)", ".")
+    page.wait_for_function(TITLE_IS, arg=".")
+    page.click("#delete-node")
+    page.click("#delete-confirm")
+    page.wait_for_function("id => !window.kgEditor.canvas.cy.getElementById(id).nonempty()", arg=".")
+    stored = _stored(srv, path)
+    assert stored[".."]["gist"] == "dot dot node, edited in the page" and "." not in stored, stored.keys()
     assert [p for p in page.problems if p.startswith("pageerror")] == []
 
 

@@ -48,7 +48,8 @@ export class NodePanel {
   }
 
   fetchNode(id) {
-    return api("GET", `/api/nodes/${encodeURIComponent(this.view.level)}/${encodeURIComponent(id)}?${query({ project_path: where(this.view).project_path })}`);
+    // The id goes in the query: a browser folds an id of "." or ".." out of a path, even with its dots encoded.
+    return api("GET", `/api/node/${encodeURIComponent(this.view.level)}?${query({ id, project_path: where(this.view).project_path })}`);
   }
 
   // After an outage (the feed's events meanwhile are lost): unsaved edits are warned only if the node
@@ -213,7 +214,7 @@ export class NodePanel {
     try {
       const loaded = { project_path: where(this.view).project_path, expected_version: this.node.version,
         expected_fingerprint: this.node.fingerprint };
-      await api("DELETE", `/api/nodes/${encodeURIComponent(this.view.level)}/${encodeURIComponent(id)}?${query(loaded)}`);
+      await api("DELETE", `/api/node/${encodeURIComponent(this.view.level)}?${query({ id, ...loaded })}`);
       this.app.canvas.removeNode(id);
       this.app.updateCounts();
       this.close();
@@ -304,7 +305,7 @@ export class NodePanel {
   async loadScore() {
     const id = this.node.id;
     try {
-      const s = await api("GET", `/api/nodes/${encodeURIComponent(this.view.level)}/${encodeURIComponent(id)}/score?${query({ project_path: where(this.view).project_path })}`);
+      const s = await api("GET", `/api/node/${encodeURIComponent(this.view.level)}/score?${query({ id, project_path: where(this.view).project_path })}`);
       if (this.node && this.node.id === id) clear(this.scoreBox, scoreCard(s));
     } catch (err) {
       clear(this.scoreBox, h("span", { className: "msg err" }, err.message));
