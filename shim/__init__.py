@@ -25,7 +25,7 @@ import threading
 import urllib.parse  # http.client's import already: no cost at start
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 
-from .lines import mended_id, replies_in, too_deep, utf8_line
+from .lines import mended_id, replies_in, too_deep, utf8_line, wire_text
 from .routing import routing_headers
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at each client's start
@@ -279,7 +279,7 @@ class Shim:
         replies: list[dict[str, Any]] = []
         for item in items:
             if isinstance(item, dict):
-                self._one(item, json.dumps(item, ensure_ascii=False), replies.append)
+                self._one(item, wire_text(item), replies.append)  # sent as a line alone is
             else:
                 replies.append(_invalid_request("a message must be a JSON object"))  # the server's words
         if replies:

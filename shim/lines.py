@@ -11,13 +11,20 @@ if TYPE_CHECKING:
 
 
 def utf8_line(message: object) -> bytes:
-    """A message as one line of UTF-8. A string holding half a character (a lone surrogate, as a client's
-    id can) has no UTF-8: such a message is written with every non-ASCII character escaped, which JSON
-    reads back as the same text."""
+    """A message as one line of UTF-8."""
+    return wire_text(message).encode("utf-8") + b"\n"
+
+
+def wire_text(message: object) -> str:
+    """A message as JSON text that encodes to UTF-8. A string holding half a character (a lone surrogate,
+    as a client's id or argument can) has no UTF-8: such a message is written with every non-ASCII
+    character escaped, which JSON reads back as the same text."""
+    text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
     try:
-        return json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
+        text.encode("utf-8")
     except UnicodeEncodeError:
-        return json.dumps(message, separators=(",", ":")).encode("ascii") + b"\n"
+        return json.dumps(message, separators=(",", ":"))
+    return text
 
 
 def mended_id(msg_id: object) -> object:

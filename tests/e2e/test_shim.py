@@ -648,12 +648,33 @@ async def test_a_request_whose_id_is_half_a_character_gets_one_answer_for_that_i
     assert all(r["result"] == {} for r in replies), replies
 
 
+async def test_a_batch_holding_half_a_character_is_answered_as_the_same_messages_sent_alone(srv):
+    # Each batch item was sent on as UTF-8, which has no half character: the ping and the search each got
+    # an internal -32603 (UnicodeEncodeError), where alone the ping is answered and the search's field named.
+    shim = RawShim(_shim_env(srv))
+    shim.send('[{"jsonrpc":"2.0","id":"b\\ud800","method":"ping"},'
+              '{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"kg_search",'
+              '"arguments":{"query":"caf\\ud83d"}}}]')
+    lines = shim.finish()
+    assert len(lines) == 1 and b"\n".join(lines).decode("utf-8"), lines
+    by_id = {str(r["id"]): r for r in json.loads(lines[0])}
+    assert set(by_id) == {"b\ud800", "4"}, by_id  # the client's own id, as for the ping sent alone
+    assert by_id["b\ud800"]["result"] == {}, by_id
+    text = by_id["4"]["result"]["content"][0]["text"]
+    assert "query: holds half of a character" in text, text
+
+
 def test_a_line_is_utf8_whatever_it_holds():
     from kg_shim.lines import utf8_line
 
     assert utf8_line({"t": "— ✓ ß"}) == '{"t":"— ✓ ß"}\n'.encode("utf-8")
     line = utf8_line({"id": "\ud800x", "t": "—"})  # no UTF-8 for half a character: escaped, read back the same
     assert line.decode("ascii") and json.loads(line) == {"id": "\ud800x", "t": "—"}
+    from kg_shim.lines import wire_text
+
+    assert wire_text({"t": "—"}) == '{"t":"—"}'  # whole characters stay as they are (no sixfold escapes)
+    half = wire_text({"q": "caf\ud83d"})  # a batch item is sent on as such a line
+    assert half.encode("utf-8") and json.loads(half) == {"q": "caf\ud83d"}
 
 
 async def test_a_client_pinned_to_the_stateless_revision_is_served_through_the_shim_as_over_http(srv):
