@@ -10,10 +10,16 @@ from __future__ import annotations
 
 from typing import Any
 
-# The capabilities the SDK models (a value of another name is taken as it is), and those whose own
-# fields are each an object (sampling's `tools`, an experimental capability's settings).
+# The capabilities the SDK models (a value of another name is taken as it is), and the fields of each
+# that the SDKs model as objects (None: every field, as an experimental capability's settings). Capabilities
+# are no closed set (MCP): a member named nowhere here (`sampling.foo`, `elicitation.applyDefaults`) is
+# taken as it is, as both SDKs take it.
 _MODELLED = frozenset({"roots", "sampling", "elicitation", "experimental", "tasks"})
-_OF_OBJECTS = frozenset({"sampling", "elicitation", "experimental"})
+_OBJECT_FIELDS: dict[str, frozenset[str] | None] = {
+    "sampling": frozenset({"context", "tools"}), "elicitation": frozenset({"form", "url"}), "experimental": None}
+# A progress token of a number: the SDKs read it as an integer (zod's int(), pydantic's int, which takes a
+# float with no fraction up to a 64-bit integer's size); JSON itself has one kind of number, so 1.0 is one.
+_TOKEN_MAX = 2.0**63
 _INFO_TEXTS = ("title", "websiteUrl", "description")  # optional strings of clientInfo
 
 
@@ -46,10 +52,15 @@ def _meta_problem(params: dict[str, Any]) -> str | None:
     meta = params["_meta"]
     if not isinstance(meta, dict):
         return "params._meta: must be an object"
-    token = meta.get("progressToken")
-    if "progressToken" in meta and not isinstance(token, str | int):
-        return "params._meta.progressToken: must be a string or an integer"
+    if "progressToken" in meta and not _token_fits(meta["progressToken"]):
+        return "params._meta.progressToken: must be a string or a whole number"
     return None
+
+
+def _token_fits(token: object) -> bool:
+    if isinstance(token, float):
+        return token.is_integer() and abs(token) < _TOKEN_MAX
+    return isinstance(token, str | int)
 
 
 def _init_problem(params: dict[str, Any]) -> str | None:
@@ -85,6 +96,13 @@ def _capability_problem(capabilities: dict[str, Any]) -> str | None:
         for key, inner in value.items():
             if key == "listChanged" and isinstance(inner, list | dict):
                 return f"params.capabilities.{name}.listChanged: must be true or false"
-            if name in _OF_OBJECTS and key != "listChanged" and not isinstance(inner, dict | None):
+            if _is_object_field(name, key) and not isinstance(inner, dict | None):
                 return f"params.capabilities.{name}.{key}: must be an object"
     return None
+
+
+def _is_object_field(capability: str, key: str) -> bool:
+    if capability not in _OBJECT_FIELDS or key == "listChanged":
+        return False
+    fields = _OBJECT_FIELDS[capability]
+    return fields is None or key in fields

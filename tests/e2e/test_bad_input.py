@@ -107,6 +107,24 @@ VAGUE_PARAMS = [
 ]
 
 
+# Params the MCP SDKs take (capabilities are no closed set; 1.0 is an integer in JSON): a client so shaped
+# got 400 to its initialize and no kg tools at all.
+SDK_TAKES = [
+    {"capabilities": {"sampling": {"foo": True}}},
+    {"capabilities": {"elicitation": {"applyDefaults": True}}},
+    {"capabilities": {}, "_meta": {"progressToken": 1.0}},
+]
+
+
+@pytest.mark.parametrize("params", SDK_TAKES, ids=[f"takes{i}" for i in range(len(SDK_TAKES))])
+async def test_an_initialize_the_sdk_takes_is_answered(srv, params):
+    body = {"jsonrpc": "2.0", "id": 9, "method": "initialize",
+            "params": {"protocolVersion": "2025-06-18", "clientInfo": {"name": "t", "version": "1"}, **params}}
+    async with httpx.AsyncClient(timeout=10) as http:
+        r = await http.post(srv.url + "/", json=body, headers=MCP_HEADERS)
+    assert r.status_code == 200 and r.json()["result"]["serverInfo"]["name"] == "kg-memory", r.text
+
+
 @pytest.mark.parametrize("body, named", VAGUE_PARAMS, ids=[f"params{i}" for i in range(len(VAGUE_PARAMS))])
 async def test_params_the_sdk_refused_vaguely_get_an_error_naming_the_field_and_the_rule(srv, session, body, named):
     async with httpx.AsyncClient(timeout=10) as http:

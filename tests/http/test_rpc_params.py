@@ -42,11 +42,15 @@ REFUSED = [
     (_init(capabilities={"experimental": {"x": 5}}), "params.capabilities.experimental.x: must be an object"),
     (_init(capabilities={"roots": {"listChanged": [1]}}), "params.capabilities.roots.listChanged: must be true or"),
     (_init(_meta="oops"), "params._meta: must be an object"),
-    (_init(_meta={"progressToken": 1.5}), "params._meta.progressToken: must be a string or an integer"),
+    (_init(_meta={"progressToken": 1.5}), "params._meta.progressToken: must be a string or a whole number"),
+    (_init(_meta={"progressToken": 1e19}), "params._meta.progressToken: must be a string or a whole number"),
+    (_init(capabilities={"sampling": {"context": 5}}), "params.capabilities.sampling.context: must be an object"),
+    (_init(capabilities={"elicitation": {"form": True}}), "params.capabilities.elicitation.form: must be an object"),
+    (_init(capabilities={"elicitation": {"url": 5}}), "params.capabilities.elicitation.url: must be an object"),
     ({"jsonrpc": "2.0", "id": 4, "method": "tools/list", "params": {"cursor": 5}}, "params.cursor: must be a string"),
     ({"jsonrpc": "2.0", "id": 4, "method": "tools/list", "params": {"_meta": 5}}, "params._meta: must be an object"),
     (_call(_meta="oops"), "params._meta: must be an object"),
-    (_call(_meta={"progressToken": [1]}), "params._meta.progressToken: must be a string or an integer"),
+    (_call(_meta={"progressToken": [1]}), "params._meta.progressToken: must be a string or a whole number"),
     ({"jsonrpc": "2.0", "id": 6, "method": "ping", "params": {"_meta": "x"}}, "params._meta: must be an object"),
 ]
 TAKEN = [
@@ -55,6 +59,12 @@ TAKEN = [
     _init(clientInfo={**INFO, "title": "T", "icons": []}), _init(_meta={"progressToken": "p"}),
     {"jsonrpc": "2.0", "id": 4, "method": "tools/list", "params": {"cursor": "next", "_meta": {}}},
     {"jsonrpc": "2.0", "id": 6, "method": "ping", "params": {"_meta": {"progressToken": 3}}},
+    # Capabilities are no closed set (MCP): members the SDKs do not model are taken as they are, and a
+    # progress token is any JSON number the SDKs read as an integer (1.0 is one in JSON, JavaScript and pydantic).
+    _init(capabilities={"sampling": {"foo": True}}), _init(capabilities={"elicitation": {"applyDefaults": True}}),
+    _init(capabilities={"sampling": {"context": {}, "tools": {}, "x": [1]}, "elicitation": {"form": {}, "y": 2}}),
+    _init(_meta={"progressToken": 1.0}), _init(_meta={"progressToken": -2e3}),
+    {"jsonrpc": "2.0", "id": 6, "method": "ping", "params": {"_meta": {"progressToken": 7.0}}},
 ]
 
 
