@@ -15,7 +15,7 @@ import attrs
 from . import session_saves
 from .core import constants as C
 from .core import seen, session_cap
-from .storage import files
+from .storage import files, kept_aside
 
 log = logging.getLogger(__name__)
 
@@ -240,8 +240,9 @@ def loaded_sessions(path: Path, now: float) -> tuple[dict[str, Session], int]:
         # Torn, or not an object: sessions.prev (the save before) stands in, as for a graph file.
         raw = files.load_json(path, _an_object, graph=False) or {}
     except (files.Unreadable, OSError) as exc:
-        # Kept aside before the first save writes over it: the sessions it held, for a look by hand.
-        aside = files.unused_name(path.with_name(path.name + ".unreadable"))
+        # Kept aside before the first save writes over it: the sessions it held, for a look by hand (named
+        # apart from a file sessions.prev stood in for, so kg doctor says which start lost its sessions).
+        aside = files.unused_name(path.with_name(path.name + kept_aside.SESSIONS_STARTED_EMPTY))
         try:
             os.replace(path, aside)
         except OSError:

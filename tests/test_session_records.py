@@ -50,7 +50,8 @@ def test_an_unreadable_sessions_file_is_kept_aside_before_the_first_save_writes_
     for n, bad in enumerate((b'{"aaaa1111": {"start_ts": 1', b'["not", "sessions"]'), 1):
         path.write_bytes(bad)
         assert load_sessions(path, NOW) == {}
-        aside = tmp_path / ("sessions.json.unreadable" + ("" if n == 1 else f".{n}"))
+        # Named as a start with no sessions (kg doctor says so); sessions.prev standing in keeps `.unreadable`.
+        aside = tmp_path / ("sessions.json.unreadable-started-empty" + ("" if n == 1 else f".{n}"))
         assert aside.read_bytes() == bad and not path.exists()
 
 

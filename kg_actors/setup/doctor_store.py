@@ -138,8 +138,8 @@ def check_store(r: Says, root: Path, loaded: Collection[str]) -> None:
             r.warn(f"graph {key}", f"{h.said()}: what looks like a secret, {how}; it is kept in the file as written, "
                    f"{h.agents_see()}, and no commit records it nor kg sync pushes it", h.fix())
     for kept in sorted(root.glob("sessions.json*.unreadable*")):  # what each session was shown: no lesson
-        r.warn("sessions", f"{kept} did not read and was set aside at a start, which began with no sessions (each "
-               "started afresh at its next hook); sessions are this machine's alone, never committed",
+        r.warn("sessions", f"{kept} did not read and was set aside at a start, which {_sessions_start(kept.name)}; "
+               "sessions are this machine's alone, never committed",
                f"nothing to restore: look at it if you like, then remove it (`rm {shlex.quote(str(kept))}`)")
     for copy in _repaired(root):
         odd = _values_left_out(copy)
@@ -211,3 +211,13 @@ def _key_of(root: Path, kept: Path) -> str:
     if kept.parent == root:
         return "user" if kept.name.startswith("user.json") else "maintain"
     return f"project:{kept.parent.name}"
+
+
+def _sessions_start(name: str) -> str:
+    """What the start that set a sessions file aside began with, told by the name it was kept under."""
+    if name.startswith("sessions.json.journal."):
+        return "went on from sessions.json alone (what the journal held since that save is forgotten)"
+    if kept_aside.SESSIONS_STARTED_EMPTY in name:
+        return "began with no sessions (each started afresh at its next hook)"
+    return ("took the sessions from sessions.prev, the save before it (each kept; what one was shown after "
+            "that save is forgotten)")

@@ -12,6 +12,9 @@ import shlex
 from pathlib import Path
 
 KINDS = ("unreadable", "damaged", "dropped")
+# sessions.json set aside at a start that read no sessions (sessions.prev did not read either); the plain
+# `.unreadable` is load_json's, kept where sessions.prev stood in: kg doctor tells the two starts apart.
+SESSIONS_STARTED_EMPTY = ".unreadable-started-empty"
 
 
 def _kind(name: str, graph: str) -> str | None:

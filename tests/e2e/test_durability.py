@@ -268,7 +268,7 @@ async def test_an_unreadable_sessions_file_is_kept_aside_not_written_over(tmp_pa
         assert srv.stop() == 0
     finally:
         srv.kill()
-    assert (srv.store / "sessions.json.unreadable").read_bytes() == torn
+    assert (srv.store / "sessions.json.unreadable-started-empty").read_bytes() == torn  # no sessions.prev
     assert json.loads((srv.store / "sessions.json").read_text())
 
 
