@@ -97,7 +97,7 @@ def _no_project_note(cwd: object, floor: Floor) -> str | None:
     except NotAProjectFolder:
         return replies.outside_home_note(cwd, os.path.realpath(path))
     if floor.bindings.in_store(root):
-        return replies.no_project_note(cwd, "is inside kg's store, whose graph files are no project")
+        return replies.in_store_note(cwd)
     return None
 
 

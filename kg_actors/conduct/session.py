@@ -50,6 +50,9 @@ async def open_session(floor: Floor, cwd: str | None, session_id: str | None,
     if root is not None:
         await fold_worktree_graph(floor, cwd, root)
     bound_note = replies.bound_note(root, folder, root is not None and floor.bindings.worktree(cwd) is not None)
+    # A folder in the store makes no project (bindings.in_store): the agent that named it is told why.
+    in_store = cwd is not None and folder is not None and root is None and floor.bindings.in_store(folder)
+    store_note = replies.in_store_note(cwd) if in_store and cwd is not None else None
     sessions = floor.sessions
     if session_id:
         view = await sessions.get(sid=session_id)
@@ -63,6 +66,8 @@ async def open_session(floor: Floor, cwd: str | None, session_id: str | None,
                 notices.append(f"Project memory attached: {root}.")
                 notices.extend(note for note in [floor.directory.binding_note(root)] if note)
                 notices.extend([bound_note] if bound_note else [])
+            elif store_note is not None and view.project_path is None:
+                notices.append(store_note)
             elif cwd is not None and view.project_path and not (root and _of_project(floor, root, view.project_path)):
                 # Spec 003: any cwd outside the bound project, home and folders that cannot be projects included.
                 # The cwd as passed, and the project it resolves to when that is another path (a link, a subfolder).
@@ -90,6 +95,7 @@ async def open_session(floor: Floor, cwd: str | None, session_id: str | None,
             notices.append(f"This project's memory is served, but the store takes no writes now: {exc}")
         notices.extend([bound_note] if bound_note else [])
     else:
+        notices.extend([store_note] if store_note else [])
         notices.append(replies.user_only_notice(view.sid))
     if cwd is not None and harness.no_hooks_hint and not await sessions.hook_seen(harness.name, root):
         notices.append(harness.no_hooks_hint)

@@ -27,6 +27,10 @@ def no_project_note(cwd: str, why: str) -> str:
     return f"kg memory: {_shown_path(cwd)} {why}: user memory only."
 
 
+def in_store_note(cwd: str) -> str:
+    return no_project_note(cwd, "is inside kg's store, whose graph files are no project")
+
+
 def _shown_path(cwd: str) -> str:
     return one_line(cwd if len(cwd) <= 200 else f"{cwd[:100]}…{cwd[-99:]}")
 

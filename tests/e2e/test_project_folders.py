@@ -580,7 +580,13 @@ def test_a_session_inside_the_store_after_init_git_holds_user_memory_and_makes_n
     run = Harness(srv, inside).start()
     assert "app-rule" not in run.context and "user graph" in run.context, run.context
     assert run.context.startswith(f"kg memory: {inside} is inside kg's store"), run.context
-    assert "Project folder" not in mcp_call(srv, "kg_read", {"cwd": inside})
+    # kg_read given that folder says why its session is user-only, as the hook does (it said only "User-only
+    # session ... kg_read(cwd='<project root>') attaches its memory", though that very cwd had been passed).
+    read = mcp_call(srv, "kg_read", {"cwd": inside})
+    assert "Project folder" not in read and f"kg memory: {inside} is inside kg's store" in read, read
+    sid = read.split("Session: ")[1].split()[0]
+    again = mcp_call(srv, "kg_read", {"session_id": sid, "cwd": inside + "/"})  # asked to attach it: no project
+    assert "is inside kg's store" in again and "Project memory attached" not in again, again
     assert sorted(p.name for p in (srv.store / "projects").iterdir()) == ["app"]
     status = kg(["status"], srv.env).stdout
     assert "knowledge-graph" not in status.replace(str(srv.store), ""), status
