@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from . import faults, kept_aside, read_refusals, user_files
+from .json_reading import Reading as Reading  # what each builder is given: files.Reading
 
 log = logging.getLogger(__name__)
 
@@ -52,34 +53,6 @@ def opens(path: Path) -> bool:
         return True
     except OSError:
         return False
-
-
-class Reading:
-    """What a parse of a file noticed beside its JSON, for the builder of what it holds (a hand-written store):
-    `twice` each object key the text held more than once, as (the object parsed, the key, its earlier values:
-    JSON readers keep the last one), and `repairs` what was read other than as written (bytes that are not
-    UTF-8), which the next save writes as read."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.twice: list[tuple[dict[str, Any], str, list[Any]]] = []
-        self.repairs: list[str] = []
-        self.not_finite = False  # a NaN or Infinity token: what Python's json.dump writes, no JSON (core/not_finite.py)
-
-    def constant(self, name: str) -> float:
-        """json's parse_constant: called only for NaN, Infinity and -Infinity, so it costs nothing otherwise."""
-        self.not_finite = True
-        return float(name)
-
-    def pairs(self, items: list[tuple[str, Any]]) -> dict[str, Any]:
-        """json's object_pairs_hook (costs next to nothing beside the C parser's own dicts)."""
-        obj = dict(items)
-        if len(obj) != len(items):
-            held: dict[str, list[Any]] = {}
-            for key, value in items:
-                held.setdefault(key, []).append(value)
-            self.twice.extend((obj, key, values[:-1]) for key, values in held.items() if len(values) > 1)
-        return obj
 
 
 # A file's content digest, noted where its bytes are at hand (a save writes them, a load reads them) with the
@@ -494,6 +467,10 @@ _WIDE_BOMS = ((b"\xff\xfe\0\0", "UTF-32"), (b"\0\0\xfe\xff", "UTF-32"), (b"\xff\
               (b"\xfe\xff", "UTF-16"))
 
 
+def _loads(text: str | bytes, reading: Reading) -> Any:
+    return json.loads(text, object_pairs_hook=reading.pairs, parse_constant=reading.constant, parse_float=reading.number)
+
+
 def _loads_what_reads(path: Path, raw: bytes, reading: Reading) -> Any:
     """The JSON of a file, over two kinds of damage that cost a character, not the file (every node
     around them still reads): NUL bytes after its end (a crash's zero-filled tail on some file systems)
@@ -509,21 +486,21 @@ def _loads_what_reads(path: Path, raw: bytes, reading: Reading) -> Any:
         raw = raw.rstrip(b"\0")
         log.warning("%s: NUL bytes after its end were left out", path)
     try:
-        return json.loads(raw, object_pairs_hook=reading.pairs, parse_constant=reading.constant)
+        return _loads(raw, reading)
     except UnicodeDecodeError:
         text = raw.decode("utf-8", "replace")
     if not _UTF8_BEYOND_ASCII.search(text):
         # No character of the file is UTF-8 beyond ASCII: a one-byte encoding, not a UTF-8 file damaged
         # (read as Windows-1252 that one lost each accented letter of the file).
         try:
-            value = json.loads(raw.decode("cp1252"), object_pairs_hook=reading.pairs, parse_constant=reading.constant)
+            value = _loads(raw.decode("cp1252"), reading)
         except ValueError:
             pass
         else:
             reading.repairs.append("the file is not UTF-8: it was read as Windows-1252 (Latin-1), and the next "
                                    "save writes it as UTF-8")
             return value
-    value = json.loads(text, object_pairs_hook=reading.pairs, parse_constant=reading.constant)
+    value = _loads(text, reading)
     reading.repairs.append("bytes that are not UTF-8 were read as U+FFFD")
     return value
 

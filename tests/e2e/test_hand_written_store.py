@@ -163,3 +163,46 @@ async def test_a_nan_or_infinity_in_a_hand_written_graph_is_named_and_left_out(s
     saved = json.loads(text, parse_constant=lambda name: pytest.fail(f"{name} saved: {text}"))
     assert "deploy-needs-warm-cache" in saved["nodes"] and "my_stamp" not in saved["_meta"], saved
     assert (srv.store / "user.json.repaired").read_text() == NOT_FINITE
+
+
+OVERFLOWING = """{
+  "nodes": {
+    "alpha-node-one": {"id": "alpha-node-one", "gist": "The first node of the pair"},
+    "beta-node-two": {"id": "beta-node-two", "gist": "The second node of the pair", "_written": {"ts": 1e999},
+                      "my_scale": -2.5E+400, "my_long": 1""" + "0" * 400 + """.0}
+  },
+  "edges": {"alpha-node-one->beta-node-two:depends-on": {"from": "alpha-node-one", "to": "beta-node-two",
+                                                         "rel": "depends-on", "weight": 1e999}},
+  "_meta": {"versions": {}}
+}
+"""
+
+
+async def test_a_number_too_large_for_a_float_in_a_graph_file_is_named_and_left_out(server_factory):
+    """1e999 (and any number past a float's range) is no NaN or Infinity token: json reads it as infinity without
+    the parse_constant hook that flagged those. Outside the typed node fields it was kept unsaid: no log line,
+    doctor silent, the editor's node view answered 500, and the next save wrote Infinity, no JSON."""
+    srv = server_factory(start=False)
+    srv.store.mkdir(parents=True)
+    (srv.store / "user.json").write_text(OVERFLOWING)
+    down = kg(["doctor"], srv.env).stdout
+    assert "WARN  graph user: " in down and "_written.ts held Infinity, not a JSON number" in down, down
+    srv.start("--no-editor")
+    node = get_json(srv, "/api/nodes/user/beta-node-two")  # answered 500 (no JSON for infinity)
+    assert "The second node of the pair" in json.dumps(node), node
+    log = srv.log.read_text()
+    for said in ("node 'beta-node-two': _written.ts held Infinity", "node 'beta-node-two': my_scale held -Infinity",
+                 "node 'beta-node-two': my_long held Infinity",
+                 "'edges.alpha-node-one->beta-node-two:depends-on.weight' held Infinity"):
+        assert said in log, (said, log)
+    doctor = kg(["doctor"], srv.env).stdout
+    assert "_written.ts held Infinity" in doctor and "all good" not in doctor, doctor
+    async with Client(srv.url + "/") as c:
+        s = await Session.open(c)
+        await s.ok("kg_put_node", level="user", id="new-node", gist="a write makes the server save the file")
+    assert srv.stop() == 0
+    text = (srv.store / "user.json").read_text()
+    saved = json.loads(text, parse_constant=lambda name: pytest.fail(f"{name} saved: {text}"))
+    assert {"alpha-node-one", "beta-node-two", "new-node"} <= set(saved["nodes"]), saved
+    assert "alpha-node-one->beta-node-two:depends-on" in saved["edges"], saved  # the edge kept, its weight out
+
