@@ -9,6 +9,7 @@ symlink in home (`~/code` -> `/data/code`) is common, and the user chose to put 
 from __future__ import annotations
 
 import os
+import time
 
 
 def inside(path: str, home: str) -> bool:
@@ -98,12 +99,15 @@ def _links_out(home: str, now: float, fresh: bool = False) -> tuple[tuple[str, s
     if held is not None and held[0] == mtime and not fresh:
         return held[2]
     found: dict[str, str] = {}
-    top, folders = _listing(home, True)
-    for link in top + tuple(link for folder in folders for link in _listing(folder, False)[0]):  # home's first
-        target = os.path.realpath(link)
-        if not inside(target, home) and os.path.isdir(target) and target != "/":
-            found.setdefault(target, link)  # two links to one place: the first by name, always
-    links = tuple(sorted(found.items(), key=lambda kv: -len(kv[0])))
+    stamp, top, folders = _listing(home, True)
+    listed = [(stamp, top)] + [_listing(folder, False)[:2] for folder in folders]  # home's own links first
+    for stamp, named_links in listed:
+        for link in named_links:
+            target = _target(link, stamp)
+            if not inside(target, home) and target != "/":
+                found.setdefault(target, link)  # two links to one place: the first by name, always
+    # A stat per place led to, not per link (4,000 links to one folder: one).
+    links = tuple(sorted(((t, link) for t, link in found.items() if os.path.isdir(t)), key=lambda kv: -len(kv[0])))
     _LINKS[home] = (mtime, now, links)
     return links
 
@@ -113,17 +117,47 @@ def _links_out(home: str, now: float, fresh: bool = False) -> tuple[tuple[str, s
 _LISTED: dict[str, tuple[int, tuple[str, ...], tuple[str, ...]]] = {}
 _LISTED_MAX = 4096
 _MAX_ENTRIES = 4096  # of one folder looked through for links: a huge one (a downloads folder) is cut short
+# A folder's mtime ticks coarsely (a few ms): one changed this recently may change again unseen under the same
+# mtime, so what was read of it is not kept (nanoseconds).
+_SETTLED_NS = 2_000_000_000
+
+# link -> (its folder's mtime, its real target): kept for a link that leads straight to a folder (no link on the
+# way there), which leads elsewhere only once replaced, and that changes its folder's mtime (a link is never
+# changed in place). A fresh look then resolves only the others (a target not there yet, a way through
+# another link that may be re-pointed) and the links of changed folders: resolving each of 4,000 links took
+# 200-300 ms of the event loop at every hook naming a path outside home.
+_TARGETS: dict[str, tuple[int, str]] = {}
+_TARGETS_MAX = 65536
 
 
-def _listing(folder: str, with_folders: bool) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """(the symlinks in `folder`, its folders when asked for), each by name; none when it cannot be read."""
+def _target(link: str, stamp: int | None) -> str:
+    held = _TARGETS.get(link)
+    if held is not None and stamp is not None and held[0] == stamp:
+        return held[1]
+    target = os.path.realpath(link)
+    if stamp is not None and os.path.isdir(target) and _straight(link) == target:
+        if len(_TARGETS) >= _TARGETS_MAX:
+            _TARGETS.clear()
+        _TARGETS[link] = (stamp, target)
+    return target
+
+
+def _straight(link: str) -> str | None:
+    """Where a link's own text leads, from its folder (a real path: home's, or a folder in it)."""
+    text = _link(link)
+    return None if text is None else os.path.normpath(os.path.join(os.path.dirname(link), text))
+
+
+def _listing(folder: str, with_folders: bool) -> tuple[int | None, tuple[str, ...], tuple[str, ...]]:
+    """(the mtime what was read is kept by, None when it is not kept; the symlinks in `folder`; its folders
+    when asked for), each by name; none when it cannot be read."""
     try:
         mtime = os.stat(folder).st_mtime_ns
     except OSError:
-        return (), ()
+        return None, (), ()
     held = _LISTED.get(folder)
     if held is not None and held[0] == mtime:
-        return held[1], held[2]
+        return mtime, held[1], held[2]
     links: list[str] = []
     folders: list[str] = []
     try:
@@ -136,11 +170,14 @@ def _listing(folder: str, with_folders: bool) -> tuple[tuple[str, ...], tuple[st
                 elif with_folders and entry.is_dir(follow_symlinks=False):
                     folders.append(entry.path)
     except OSError:
-        return (), ()
+        return None, (), ()
+    found = (tuple(sorted(links)), tuple(sorted(folders)))
+    if time.time_ns() - mtime < _SETTLED_NS:  # changed just now: read again next time
+        return None, *found
     if len(_LISTED) >= _LISTED_MAX:
         _LISTED.clear()
-    _LISTED[folder] = (mtime, tuple(sorted(links)), tuple(sorted(folders)))
-    return _LISTED[folder][1], _LISTED[folder][2]
+    _LISTED[folder] = (mtime, *found)
+    return mtime, *found
 
 
 _MAX_HOPS = 40  # as the kernel's own limit: a loop of links ends as named
