@@ -16,7 +16,7 @@ from pathlib import Path
 
 import trio
 
-from .core import constants as C, debt, graph_ops
+from .core import constants as C, debt, gone_ids, graph_ops
 from .core.errors import Conflict, KGError, StorageRefused
 from .core.model import GraphData
 from .graph_actor import run_graph_actor
@@ -400,6 +400,9 @@ class GraphDirectory:
             outside = await user.node_ids()
             if not outside:
                 return  # no user lessons at all (its file moved aside, or lost): a restore brings them back
+            # Nor does an edge go whose end is a user lesson a change took away (a delete, a restore): the
+            # change may be undone, and a restore of the user graph puts back its lessons, not this edge.
+            outside = outside | gone_ids.of(user.snapshot().extra_meta)
             renames = user.snapshot().extra_meta.get(graph_ops.RENAMED_KEY)
             renamed = dict(renames) if isinstance(renames, dict) else {}
         try:

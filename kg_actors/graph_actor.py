@@ -49,7 +49,7 @@ import trio
 
 from . import actor, held_scan
 from . import graph_messages as m
-from .core import absorb, anchors, compaction, graph_ops, hints, search, stale_edit
+from .core import absorb, anchors, compaction, gone_ids, graph_ops, hints, search, stale_edit
 from .core.debt import Debt
 from .core.errors import KGError, NotFound, StorageRefused
 from .core.model import Edge, GraphData, GraphSnapshot, Node, snapshot_to_json
@@ -257,7 +257,7 @@ class GraphState:
 
     def absorb(self, msg: m.Absorb) -> list[str]:
         """What a git merge changed in this graph's file (base -> merged), merged with writes since `base`."""
-        return absorb.absorb(self.graph, msg.base, msg.merged, msg.now)
+        return gone_ids.after_merge(self.graph, absorb.absorb(self.graph, msg.base, msg.merged, msg.now))
 
     def prepare_tick(self, msg: m.Tick) -> Generator[None, None, m.Tick]:
         """The whole level's compaction planned, and the orphans past their grace found, in steps

@@ -14,10 +14,11 @@ from typing import Any, cast
 import attrs
 
 from . import constants as C
-from . import held_secrets, ids, maintenance_guards, plain_text, schema_words, withheld
+from . import gone_ids, held_secrets, ids, maintenance_guards, plain_text, schema_words, withheld
 from .merge import CONFLICTS_FIELD
 from .merge_dropped import without_dropped
 from .errors import Conflict, InvalidInput, NotFound, WriteConflict
+from .renamed_ids import RENAMED_KEY as RENAMED_KEY, remember_rename, renamed_target
 from .model import Edge, EdgeKey, GraphData, Node, dangling_edges, edge_version_key, node_version_key, version_number
 
 
@@ -354,6 +355,8 @@ def delete_node(graph: GraphData, node_id: str, level: str = "", writer: Writer 
         graph.set_version(edge_version_key(key), None)
     graph.del_node(node_id)
     graph.set_version(node_version_key(node_id), None)
+    if graph.kind == "user":  # a project's edges to it stay: a restore may bring it back (core/gone_ids.py)
+        gone_ids.remember(graph, [node_id])
     return len(keys)
 
 
@@ -441,35 +444,6 @@ def rename_local(graph: GraphData, old_id: str, new_id: str, now: float, writer:
         graph.set_version(old_v, None)
     bump_version(graph, new_v, now, writer)
     return rewire(graph, old_id, new_id, now, writer)
-
-
-RENAMED_KEY = "renamed_ids"  # a user graph's _meta: old id -> new id of its latest renames
-RENAMED_KEPT = 1_000
-
-
-def remember_rename(graph: GraphData, old_id: str, new_id: str) -> None:
-    """Keep `old_id -> new_id` beside the graph (in the same change, so in the same journal record): a
-    user rename rewires every project in turn after it, and a project not yet rewired when the server
-    stopped must still find where its edges go at its next load (renamed_target), not lose them."""
-    renamed = dict(graph.extra_meta.get(RENAMED_KEY) or {})
-    renamed.pop(new_id, None)  # the id is a node again: nothing redirects from it
-    renamed.pop(old_id, None)
-    renamed[old_id] = new_id  # newest last: the oldest go first
-    for stale in list(renamed)[: max(0, len(renamed) - RENAMED_KEPT)]:
-        del renamed[stale]
-    graph.extra_meta[RENAMED_KEY] = renamed
-    graph.meta_changed = True
-
-
-def renamed_target(renamed: Mapping[str, object], end: str, exists: Callable[[str], bool]) -> str | None:
-    """Where a renamed id went, following later renames of the new id; None when it did not end at a node."""
-    seen = {end}
-    while isinstance(target := renamed.get(end), str) and target not in seen:
-        if exists(target):
-            return target
-        seen.add(target)
-        end = target
-    return None
 
 
 def clean_dangling(graph: GraphData, outside_ids: Set[str], renamed: Mapping[str, object],

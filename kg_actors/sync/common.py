@@ -9,6 +9,7 @@ import shlex
 from pathlib import Path
 from typing import Any
 
+from ..core import gone_ids
 from ..core.held_secrets import Held, tools_for
 from ..core.merge_deletes import machine, only_deletes_new
 from ..core.merge_dropped import DROPPED_EDGE, GONE_NODE, GONE_ON, is_dropped
@@ -124,6 +125,13 @@ def carry_versions(current: dict[str, Any] | None, restored: dict[str, Any], now
         versions[key] = {"v": v, "ts": now, "session": None}
     meta["versions"] = versions
     return {**restored, "_meta": meta}
+
+
+def put_back(key: str, current: dict[str, Any] | None, then: dict[str, Any], now: float) -> dict[str, Any]:
+    """What a restore of graph `key` writes: `then` with its versions carried past now's, and for the user graph
+    the lessons it takes away noted (core/gone_ids.py): a project's edges to them stay for its undo."""
+    restored = carry_versions(current, then, now)
+    return gone_ids.carried(current, restored) if key == "user" else restored
 
 
 def graph_then(root: Path, commit: str, key: str, exists_now: bool) -> dict[str, Any] | None:

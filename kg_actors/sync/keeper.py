@@ -329,7 +329,7 @@ class StoreKeeper:
             # running actor missed what it acknowledged after it, which the reload then set aside.
             current = found["current"] = await trio.to_thread.run_sync(_as_stored, path, key, root)
             then = common.emptied(current) if wanted is None else wanted
-            found["restored"] = common.carry_versions(current, then, self.clock())
+            found["restored"] = common.put_back(key, current, then, self.clock())
             await trio.to_thread.run_sync(lambda: files.write_atomic(path, files.dump_json(found["restored"])))
             # A restore is a roll-back: the journal's writes (in `current` above) are not replayed over it.
             dropped, aside = await trio.to_thread.run_sync(journal.set_aside, journal.journal_path(path))

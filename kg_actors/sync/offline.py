@@ -173,7 +173,7 @@ def restore(root: Path, key: str, at: str, now: float) -> dict[str, Any]:
         path = layout.graph_file(key)
         then = common.graph_then(root, sha, key, path.exists() or key in ("user", "maintain"))
         current = files.load_json(path) if path.exists() else None
-        restored = common.carry_versions(current, common.emptied(current) if then is None else then, now)
+        restored = common.put_back(key, current, common.emptied(current) if then is None else then, now)
         files.write_atomic(path, files.dump_json(restored))
     summary = common.changes(current, restored)
     return {"graph": key, "commit": sha, "before": before, **summary,

@@ -276,3 +276,51 @@ async def test_a_restore_to_a_commit_from_before_the_graph_had_a_node_empties_it
         assert out.returncode == 0 and "1 node(s) removed: oops-wrong-lesson" in out.stdout, out.stdout + out.stderr
     finally:
         srv.stop()
+
+
+async def test_a_projects_edge_to_a_user_lesson_a_restore_took_away_stays_and_the_undo_makes_it_whole(tmp_path):
+    # The next load of the project (a restart) removed the project's edge to the user lesson the restore took
+    # out, as an edge whose end names no node, and the undo the restore printed brought the lesson back alone:
+    # the edge was lost for good. The same for a user lesson deleted, then brought back by a restore.
+    srv = ServerProcess(tmp_path, {**git_env(tmp_path), "KG_AUTOCOMMIT_INTERVAL": "0"}).start()
+    app = srv.project("code/app")
+    edge = ("proj-lesson-x", "user-later-lesson", "depends-on")
+    try:
+        async with Client(srv.url + "/") as c:
+            s = await Session.open(c, cwd=app)
+            await s.ok("kg_put_node", level="user", id="first-user-lesson", gist="a first user lesson")
+            assert kg(["init-git"], srv.env).returncode == 0 and kg(["commit"], srv.env).returncode == 0
+            c1 = git(srv.store, "rev-parse", "HEAD", env=srv.env).strip()
+            await s.ok("kg_put_node", level="user", id="user-later-lesson", gist="a user lesson written after C1")
+            await s.ok("kg_put_node", level="user", id="user-deleted-lesson", gist="a user lesson deleted later")
+            await s.ok("kg_put_node", level="project", id="proj-lesson-x", gist="a project lesson on user ones")
+            for to in ("user-later-lesson", "user-deleted-lesson"):
+                await s.ok("kg_put_edge", level="project", frm="proj-lesson-x", to=to, rel="depends-on")
+            await s.ok("kg_put_edge", level="project", frm="proj-lesson-x", to="never-a-lesson", rel="uses")
+            assert kg(["commit"], srv.env).returncode == 0
+            c2 = git(srv.store, "rev-parse", "HEAD", env=srv.env).strip()
+            await s.ok("kg_read", id="user-deleted-lesson")
+            await s.ok("kg_delete_node", id="user-deleted-lesson")
+            out = kg(["restore", "--at", c1, "user"], srv.env)
+            assert out.returncode == 0 and "node(s) removed" in out.stdout, out.stdout + out.stderr
+            undo = out.stdout.split("`kg restore --at ")[1].split(" ")[0]
+        srv.stop()
+        srv.start()  # loads the project graph again: any restart, reboot or upgrade
+        project = graph(srv, project_path=app)["project"]
+        assert "proj-lesson-x" in nodes_by_id(project), project
+        edges = {(e["from"], e["to"], e["rel"]) for e in project["edges"]}
+        assert edge in edges and ("proj-lesson-x", "user-deleted-lesson", "depends-on") in edges, edges
+        assert ("proj-lesson-x", "never-a-lesson", "uses") not in edges, edges  # a bare id no graph held: gone
+        out = kg(["restore", "--at", undo, "user"], srv.env)
+        assert out.returncode == 0 and "user-later-lesson" in out.stdout, out.stdout + out.stderr
+        out = kg(["restore", "--at", c2, "user"], srv.env)  # the deleted lesson back too
+        assert out.returncode == 0 and "user-deleted-lesson" in out.stdout, out.stdout + out.stderr
+        srv.stop()
+        srv.start()
+        async with Client(srv.url + "/") as c:
+            s = await Session.open(c, cwd=app)
+            read = await s.ok("kg_read", id="proj-lesson-x")
+        assert "proj-lesson-x --depends-on--> user-later-lesson" in read, read
+        assert "proj-lesson-x --depends-on--> user-deleted-lesson" in read, read
+    finally:
+        srv.stop()
