@@ -18,7 +18,7 @@ import trio
 
 from ..core import constants as C
 from ..core import graph_ops, ids, json_values, maintenance_guards, plain_text, private_text, replies, secrecy
-from ..core import held_names, node_room, secret_state, touch_marks
+from ..core import held_names, held_progress, node_room, secret_state, touch_marks
 from ..core.errors import InvalidInput, NotFound, WriteConflict
 from ..graph_messages import PutEdgeResult
 from ..session_messages import PushWindow, SessionView, WriteView
@@ -291,7 +291,10 @@ async def progress(floor: Floor, sid: str | None, task_id: object, state: Any, l
         await floor.sessions.set_maintenance(sid=view.sid)
     handle = await floor.level_handle(view, level, project_path)
     if state is None:
-        return Progress(await handle.progress_get(task_id=task_id))
+        stored = await handle.progress_get(task_id=task_id)
+        # An agent is shown a field a hand edit left holding a secret as a marker, and no task whose id holds one;
+        # the editor (no session) shows it as written, for the user to fix.
+        return Progress(stored if view is None or stored is None else held_progress.state_shown(task_id, stored))
     if not isinstance(state, dict):
         raise InvalidInput("state", "must be an object (omit it to read)")
     plain_text.check_line(task_id, "task_id", "a task id is one line")

@@ -14,7 +14,7 @@ from typing import Any, cast
 import attrs
 
 from . import constants as C
-from . import gone_ids, held_secrets, ids, maintenance_guards, plain_text, schema_words, withheld
+from . import gone_ids, held_progress, held_secrets, ids, maintenance_guards, plain_text, schema_words, withheld
 from .merge import CONFLICTS_FIELD
 from .merge_dropped import without_dropped
 from .errors import Conflict, InvalidInput, NotFound, WriteConflict
@@ -413,7 +413,8 @@ def set_progress(graph: GraphData, task_id: str, state: dict[str, Any], now: flo
     if not isinstance(state, dict):
         raise InvalidInput("state", "must be an object")
     old = graph.progress.get(task_id) or {}
-    trail = list(old.get("_trail") or [])
+    # What a hand edit left in the trail is not carried over: the state a write leaves holds no secret.
+    trail = held_progress.trail_kept(list(old.get("_trail") or []))
     entry: dict[str, Any] = {"_ts": round(now, 3)}
     entry.update({k: _trail_value(v) for k, v in state.items() if k not in ("_trail", "last_ts")})
     trail = (trail + [entry])[-C.PROGRESS_TRAIL_MAX:]

@@ -16,6 +16,7 @@ import attrs
 
 from .errors import InvalidInput
 from .held_names import masked_names
+from .held_progress import TASK_ID, progress_fields
 from .joined_held import JOINT, joined_held
 from .records import notes_read, texts_read
 from .secrecy import check_fields, find, name_finding
@@ -35,7 +36,7 @@ def _pairs(value: Iterable[Iterable[str]]) -> tuple[tuple[str, str], ...]:
 class Held:
     """One stored entry holding a secret: a node (`key` its id) or an edge (`key` as `from->to:rel`)."""
 
-    what: str  # "node" | "edge" | "project" (its folder's name: `key` and `shown` its path masked)
+    what: str  # "node" | "edge" | "progress" (a task's state) | "project" (its folder's name: `key`, `shown` masked)
     key: str
     field: str  # "gist", "notes[2]", "touches[0]"; a name: "id", "rel", "from", "to"
     kind: str  # the kind of secret, as the write refusal names it ("a GitHub token")
@@ -71,6 +72,9 @@ class Held:
     def fix(self) -> str:
         if self.what == "project":
             return FOLDER_FIX
+        if self.what == "progress":
+            return (PROGRESS_NAME_FIX if self.shown else "edit its state in kg's editor (Progress) or with kg_progress, "
+                    "sending the state without the secret")
         if self.shown:  # no tool reaches an entry agents are never shown: the user's editor does
             return "rename or delete it in kg's editor"
         return f"edit it in the editor or with {tools_for([self])}, sending the field without the secret"
@@ -89,12 +93,21 @@ FOLDER_FIX = ("rename the project folder so its name holds no key, then give it 
               "the renamed folder (its graph then records the new path; kg doctor names the graph's folder)")
 
 
+# No tool removes a task: its entry is taken out of the graph file by hand, with no server writing the file.
+PROGRESS_NAME_FIX = ("with the server stopped (`kg stop`), remove the task from `_meta.progress` in the graph file, "
+                     "then `kg start`")
+
+
 def tools_for(held: Iterable[Held]) -> str:
-    """The tool that edits what holds a secret, worded by what that is: kg_put_edge for an edge."""
+    """The tool that edits what holds a secret, worded by what that is: kg_put_edge for an edge, kg_progress for a
+    task's state."""
     whats = {h.what for h in held} - {"project"}
-    if whats == {"edge"}:
-        return "kg_put_edge"
-    return "kg_put_node (a node) or kg_put_edge (an edge)" if "edge" in whats else "kg_put_node"
+    tools = [tool for what, tool in (("node", "kg_put_node"), ("edge", "kg_put_edge"), ("progress", "kg_progress"))
+             if what in whats]
+    if len(tools) <= 1:
+        return tools[0] if tools else "kg_put_node"
+    named = {"kg_put_node": "a node", "kg_put_edge": "an edge", "kg_progress": "a task's state"}
+    return " or ".join(f"{tool} ({named[tool]})" for tool in tools)
 
 
 def _listed(name: str, values: Any) -> list[tuple[str, str]]:
@@ -197,8 +210,18 @@ def in_folder(graph: Any) -> Held | None:
     return Held("project", shown, "folder", named.kind, shown)
 
 
+def in_progress(task_id: str, state: Any) -> Held | None:
+    """A task's stored state (or its id) holding a secret, by the rule a write refuses it by."""
+    fields = progress_fields(task_id, state)
+    if not fields:
+        return None
+    if fields[0][0] == TASK_ID:  # the name holds it: said masked, never whole
+        return Held("progress", task_id, TASK_ID, fields[0][1].kind, fields[0][1].preview)
+    return Held("progress", task_id, fields[0][0], fields[0][1].kind, more=[(f, hit.kind) for f, hit in fields[1:]])
+
+
 def held_in(graph: Any) -> Iterator[Held]:
-    """Every node and edge of a graph's stored JSON that holds a secret (one finding each)."""
+    """Every node, edge and task's progress state of a graph's stored JSON that holds a secret (one finding each)."""
     if not isinstance(graph, dict):
         return
     for node_id, node in _mapping(graph.get("nodes")).items():
@@ -207,6 +230,13 @@ def held_in(graph: Any) -> Iterator[Held]:
     for key, edge in _edges(graph).items():
         if (found := in_edge(str(key), edge)) is not None:
             yield found
+    for task_id, state in _progress(graph).items():
+        if (found := in_progress(str(task_id), state)) is not None:
+            yield found
+
+
+def _progress(graph: Json) -> Json:
+    return _mapping(_mapping(graph.get("_meta")).get("progress"))
 
 
 # (section, key) -> (the entry, its version entry or None, the commit holding them): an entry of another
@@ -270,7 +300,26 @@ def keep_out(base: Json | None, ours: Json | None, theirs: Json | None,
             out[section] = kept
     if held or left_out:
         out["_meta"] = {**_mapping(theirs.get("_meta")), "versions": versions_t}
+    progress = _progress_kept(_progress(base), _progress(ours), _progress(theirs), held)
+    if progress is not None:
+        out["_meta"] = {**_mapping(out.get("_meta")), "progress": progress}
     return out, held
+
+
+def _progress_kept(base: Json, ours: Json, theirs: Json, held: list[Held]) -> Json | None:
+    """Their tasks' states with each one changed there into one holding a secret put back as ours holds it (left
+    out when ours has none), each named in `held`; None when none was."""
+    kept = dict(theirs)
+    for task_id, state in theirs.items():
+        if state == base.get(task_id) or state == ours.get(task_id):
+            continue
+        if (found := in_progress(str(task_id), state)) is not None:
+            held.append(found)
+            if task_id in ours:
+                kept[task_id] = ours[task_id]
+            else:
+                kept.pop(task_id)
+    return kept if kept != theirs else None
 
 
 def kept_refusal(what: str, kept: dict[str, Any]) -> InvalidInput | None:

@@ -474,7 +474,12 @@ def refuse_joined(gist: object, notes: list[Any] | None, name: str = "notes") ->
 def refuse_parts(fields: Iterable[tuple[str, object]]) -> None:
     """A part of a key with words around it (core/secret_fragments.py), after every rule of a whole key."""
     if (part := fragment_in(fields)) is not None:
-        raise SecretRefused(part[0], _named(part[1], part[2]))
+        raise SecretRefused(part[0], part_finding(part[1], part[2]))
+
+
+def part_finding(kind: str, part: str) -> Finding:
+    """What a refusal says of a part of a key (secret_fragments.py): its kind, the part masked."""
+    return _named(kind, part)
 
 
 def joined_finding(joined: Joined) -> Finding | None:

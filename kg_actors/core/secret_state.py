@@ -10,8 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from .secrecy import SecretRefused, joined_finding, refuse_parts, refuse_secrets, strings_in
+from .secrecy import SecretRefused, find, joined_finding, part_finding, strings_in
 from .secret_aws import beside as aws_beside
+from .secret_findings import Finding
+from .secret_fragments import fragments_in
 from .secret_joins import joined_texts
 
 _SEAM = " joined to "
@@ -19,16 +21,26 @@ _SEAM = " joined to "
 
 def refuse_state(task_id: str, state: Any) -> None:
     """SecretRefused naming the first field (`state.env[2]`, `state.a[0] joined to state.a[1]`) holding one."""
-    refuse_secrets([("task_id", task_id), *strings_in(state, "state")])
+    for name, found in state_findings(task_id, state):
+        raise SecretRefused(name, found)
+
+
+def state_findings(task_id: str, state: Any) -> Iterator[tuple[str, Finding]]:
+    """Each field of a task's state holding a secret, by the rules a write refuses it by, in the order a write
+    checks them: the task id and each string alone, a key beside its id, a key split across items, a part of
+    one with words around it. A stored state (a hand edit, an older kg) is read so too (core/held_progress.py)."""
+    for name, text in [("task_id", task_id), *strings_in(state, "state")]:
+        if text and (found := find(text)) is not None:
+            yield name, found
     values = list(_values(state, "state"))
-    for name, bare in aws_beside(values).items():  # the value as stored, not glued to its key by `=`
-        raise SecretRefused(name, bare)
+    yield from aws_beside(values).items()  # the value as stored, not glued to its key by `=`
     for items in _groups(state, "state"):
         for joined in joined_texts(None, [text for _, text in items], ""):
             found = joined_finding(joined)
             if found is not None:
-                raise SecretRefused(_SEAM.join(items[int(f[1:-1])][0] for f in joined.field.split(_SEAM)), found)
-    refuse_parts(values)
+                yield _SEAM.join(items[int(f[1:-1])][0] for f in joined.field.split(_SEAM)), found
+    for name, kind, part in fragments_in(values):
+        yield name, part_finding(kind, part)
 
 
 def _values(value: Any, name: str) -> Iterator[tuple[str, str]]:
