@@ -147,7 +147,10 @@ def anchored_runs(text: str) -> Iterator[str]:
             body = after.end()
             if run is None or not run.start <= body < run.end:
                 run = _Run(text, body)
-            found = _read(text, text[head_start:head_end], run, body, _SHAPES_BY_GATE[gate.group()], body > head_end)
+            head, shapes = text[head_start:head_end], _SHAPES_BY_GATE[gate.group()]
+            found = _read(text, head, run, body, shapes, body > head_end)
+            if found is None and body > head_end:
+                found = _cut_once(text, head, body, shapes)
             if found is not None:
                 if found != last:  # a text repeating itself gives the same join at every prefix: read once
                     yield found
@@ -183,6 +186,27 @@ def _read(text: str, head: str, run: _Run, body: int, shapes: tuple[re.Pattern[s
                 break
             last, m = last - 1, shorter
         return m.group()
+    return None
+
+
+# The word after a prefix's cut as written: a key's own `.`, `_` and `-` kept (`SG. IR6j…_J3Q.UFId…`).
+_WORD_AFTER = re.compile(r"[A-Za-z0-9][^\s\"'`,;()<>\[\]{}]{0,%d}" % (JOINED_MAX_CHARS - 1))
+
+
+def _cut_once(text: str, head: str, body: int, shapes: tuple[re.Pattern[str], ...]) -> str | None:
+    """A key cut once, right after its prefix (`SG. IR6j…`, `AIza n1el…_MFja`): the prefix glued to the next word
+    as written, read for the shape to its end, when that word is no words of prose. The join of pieces
+    (`_read`) drops the key's own `.`, `_` and `-`, which its shape may need."""
+    word = _WORD_AFTER.match(text, body)
+    if word is None:
+        return None
+    candidate = head + word.group().rstrip(".:!?")
+    for shape in shapes:
+        m = shape.match(candidate)
+        if m is None or m.end() <= len(head) or m.end() < len(candidate) and candidate[m.end()].isalnum():
+            continue
+        if not all(_word(p, p.isupper()) for p in _PIECE.findall(candidate, len(head), m.end())):
+            return m.group()
     return None
 
 
