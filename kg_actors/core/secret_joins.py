@@ -19,7 +19,7 @@ from collections.abc import Iterator
 import attrs
 
 from .plain_text import fold_gist
-from .secret_pairs import paired
+from .secret_pairs import Words, chained, words_of
 
 _BREAK = re.compile(r"[ \t]*[\r\n\u2028\u2029]+[ \t]*")  # a line break with the blanks around it
 _BLANK = re.compile(r"\s")
@@ -55,6 +55,8 @@ def joined_texts(gist: object, notes: list[object] | None, name: str = "notes") 
                 yield from _lines_paired(f"{name}[{i}]", note)
             parts.append((f"{name}[{i}]", note))
     glued = [(field, _BREAK.sub("", text), _BREAK.sub(" ", text)) for field, text in parts]
+    spaced_parts = [(field, spaced) for field, _, spaced in glued]
+    words: dict[int, Words] = {}  # each part's, read once
     # Fewest fields first: a key cut across two of them is named by those two, not with a third before them.
     for span in range(1, JOINED_MAX_PARTS):
         for i, j in ((i, i + span) for i in range(len(glued) - span)):
@@ -63,16 +65,34 @@ def joined_texts(gist: object, notes: list[object] | None, name: str = "notes") 
                 fields = " joined to ".join((first, *(f for f, _, _ in between), last))
                 yield Joined(fields, _tail(a) + "".join(t for _, t, _ in between) + _head(b),
                              False, " ".join((_tail(a_spaced), *(t for _, _, t in between), _head(b_spaced))))
-        for i in range(len(glued) - 1) if span == 1 else ():  # halves with words around each (secret_pairs.py)
-            for head, word in paired(glued[i][2], glued[i + 1][2]):
-                yield Joined(f"{glued[i][0]} joined to {glued[i + 1][0]}", head + word, False, f"{head} {word}")
+        yield from _chains(spaced_parts, span, words)
 
 
 def _lines_paired(field: str, text: str) -> Iterator[Joined]:
-    lines = _BREAK.split(text)
-    for a, b in zip(lines, lines[1:]):
-        for head, word in paired(a, b):
-            yield Joined(field, head + word, False, f"{head} {word}")
+    lines = [(field, line) for line in _BREAK.split(text)]
+    words: dict[int, Words] = {}
+    for span in range(1, JOINED_MAX_PARTS):
+        yield from _chains(lines, span, words)
+
+
+def _chains(parts: list[tuple[str, str]], span: int, words: dict[int, Words]) -> Iterator[Joined]:
+    """Parts `span` apart with words around each part of a key (secret_pairs.py), those between them each a part
+    of it too, or all of them but one, which interrupts it (`["first half …", "(see below)", "second half …"]`).
+    `words`: each part's, read once for every span, and only where needed (most parts give no head)."""
+
+    def of(k: int) -> Words:
+        if k not in words:
+            words[k] = words_of(parts[k][1])
+        return words[k]
+
+    for i, j in ((i, i + span) for i in range(len(parts) - span)):
+        if not of(i).heads or not of(j).first:
+            continue
+        middle = list(range(i + 1, j))
+        for kept in [middle, *([m for m in middle if m != skipped] for skipped in middle)]:
+            fields = " joined to ".join(dict.fromkeys((parts[i][0], *(parts[k][0] for k in kept), parts[j][0])))
+            for text, spaced in chained([of(i), *(of(k) for k in kept), of(j)]):
+                yield Joined(fields, text, False, spaced)
 
 
 def _betweens(middle: list[tuple[str, str, str]]) -> Iterator[list[tuple[str, str, str]]]:
