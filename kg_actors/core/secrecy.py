@@ -91,6 +91,8 @@ _HEX = re.compile(r"[0-9a-fA-F]+")
 # it), or an encrypted key's `Proc-Type:`, past blanks and a JSON string's `\n`. A header alone names the format.
 _PEM_BODY = re.compile(r"(?:\s|\\[nr])*(?:Proc-Type:|(?=[A-Za-z0-9+/]{0,63}(?:[0-9+/]|[a-z][A-Z]))[A-Za-z0-9+/]{8})")
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+_PARTS = re.compile(r"[-_.=]+")
+_WORD_PART = re.compile(r"[A-Za-z]?[a-z]{2,}[0-9]*|[A-Z]{2,}[a-z]?[0-9]*")  # `Linux`, `pip`, `ubuntu22`, `kid`
 
 ASSIGNED_MIN_CHARS = 6  # a shorter value after `password=` is an example, not a credential
 
@@ -395,7 +397,9 @@ def _said(judge: str, m: re.Match[str]) -> bool:
         return _user_password(value)
     if judge == "hex":
         return not _HEX_ABOUT.search(m.group(0)) and _credential(value, assigned=True)
-    if judge == "random":  # random as a key is: scrambled, long hex, or long and of high entropy
+    if judge == "loose" and any(_WORD_PART.fullmatch(p) for p in _PARTS.split(value.strip("\"'`."))):
+        return False  # a word among its parts: a name (`Linux-pip-3f9a…`, `ubuntu22_python311_x64`), no key
+    if judge in ("random", "loose"):  # random as a key is: scrambled, long hex, or long and of high entropy
         v = value.strip("\"'`.")
         return _credential(v, assigned=True) and (
             _scrambled(v, 12) or bool(_HEX.fullmatch(v)) and len(v) >= 24

@@ -21,6 +21,7 @@ from .secret_shapes import GATES, SHAPES
 
 _L, _R = r"(?<![A-Za-z0-9])", r"(?![A-Za-z0-9])"
 JOINED_MAX_CHARS = 256  # of a key's body after its prefix: the longest provider key is shorter
+_WORDS_AFTER_MAX = 6  # words of the sentence taken off a key's end: `paste <key> here for the deploy`
 _HEAD_MAX_BEFORE = 2  # letters a gate may follow in its run (`s` of `sk_live_`, whose gate is `k_live_`)
 
 
@@ -122,9 +123,11 @@ def named_in_words(value: str, gate: str) -> bool:
 def anchored_runs(text: str) -> Iterator[str]:
     """Each key a provider's prefix starts in `text` whose body is cut apart, the cuts taken out."""
     run: _Run | None = None
-    last = ""
+    last, covered = "", 0
     for gate in _GATE.finditer(text):
         g0, g1 = gate.span()
+        if g0 < covered:
+            continue  # a prefix inside a key read from an earlier one is that key's (`hf_hf_hf…` is read once)
         head_start, floor = g0, max(0, g0 - _HEAD_MAX_BEFORE - 1)  # one step past the most: a word, not a head
         while head_start > floor and text[head_start - 1].isascii() and text[head_start - 1].isalnum():
             head_start -= 1
@@ -148,10 +151,12 @@ def anchored_runs(text: str) -> Iterator[str]:
             if run is None or not run.start <= body < run.end:
                 run = _Run(text, body)
             head, shapes = text[head_start:head_end], _SHAPES_BY_GATE[gate.group()]
-            found = _read(text, head, run, body, shapes, body > head_end)
+            read = _read(text, head, run, body, shapes, body > head_end)
+            found = read[0] if read is not None else None
             if found is None and body > head_end:
                 found = _cut_once(text, head, body, shapes)
             if found is not None:
+                covered = read[1] if read is not None else body + len(found) - len(head)
                 if found != last:  # a text repeating itself gives the same join at every prefix: read once
                     yield found
                 last = found
@@ -159,9 +164,10 @@ def anchored_runs(text: str) -> Iterator[str]:
 
 
 def _read(text: str, head: str, run: _Run, body: int, shapes: tuple[re.Pattern[str], ...],
-          cut_at_head: bool) -> str | None:
+          cut_at_head: bool) -> tuple[str, int] | None:
     """The prefix and the pieces after it joined, as far as a shape reads them and to a cut, if those pieces
-    look cut from a random string; one piece too, cut from the prefix (`ghp_ iK2Z…`)."""
+    look cut from a random string; one piece too, cut from the prefix (`ghp_ iK2Z…`). With where its last
+    piece ends in the text."""
     first, start = run.offset(body)
     candidate = head + run.joined[start:start + JOINED_MAX_CHARS]
     for shape in shapes:
@@ -179,13 +185,17 @@ def _read(text: str, head: str, run: _Run, body: int, shapes: tuple[re.Pattern[s
         if run.prose(first, last) or _UUID.search(text, body, run.at[last] + len(run.pieces[last])):
             continue
         # Words after the key (`paste <key> here`) are the sentence's: off, as far as the shape still reads a key.
-        while last > first and _word(run.pieces[last], run.pieces[last].isupper()):
+        # At most a few: a sentence goes on after a key with a word or two, and each costs a match of the shape
+        # (a text of `hf_` repeated read every piece back from each prefix: 60 µs a character).
+        for _ in range(_WORDS_AFTER_MAX):
+            if not (last > first and _word(run.pieces[last], run.pieces[last].isupper())):
+                break
             cut = len(head) + run.ends[last - 1] - start
             shorter = shape.match(candidate, 0, cut)
             if shorter is None or shorter.end() != cut:
                 break
             last, m = last - 1, shorter
-        return m.group()
+        return m.group(), run.at[last] + len(run.pieces[last])
     return None
 
 

@@ -23,17 +23,28 @@ _IS = r"\s+(?:is|was|has\s+been|will\s+be|became|remains|stays)(?:\s+(?:now|stil
 _TO = r"\s+(?:(?:is|was|has\s+been|got)\s+)?(?:now\s+)?(?:changed|set|reset|updated|rotated)\s+to\s+"
 _VALUE = r"[\"'`]?(?P<value>[^\s\"'`]{4,64})"
 _UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
-_KEY_VALUE = r"[\"'`]?(?P<value>" + _UUID + r"|[0-9a-fA-F]{32,64})(?![\w-])"
+_KEY_VALUE = r"[\"'`]?(?P<value>" + _UUID + r"|[0-9a-fA-F]{32,128})(?![\w-])"
+# How a value is given to the word naming it: "is", a colon or `=`, or a blank alone ("the webhook secret <hex>",
+# "storage account key: <base64>"): the wording is incidental, the value is the key however it is said.
+_GIVEN = r"(?:" + _IS + r"|\s*[:=]\s*|\s+)"
 
 # The word before a key's, naming whose key it is ("the Mistral key", "our cohere API token"); not a key that is
 # a name in data (a cache's, a table's) or a public one (a GPG fingerprint, an ssh or a host key).
 _KEY_NAMED = (r"(?!(?:cache|idempotency|partition|primary|foreign|sort|lookup|object|row|dedup|public|hash|gpg|pgp|ssh"
+              r"|sha\d*|md5|checksum|digest|fingerprint|integrity|etag|commit"
               r"|host|composite|unique|index|shard|routing)\b)[a-z0-9]{2,20}")
 # "the Mistral key is <a long random token>": 20 characters or more, judged random as a key is (both cases and
 # digits strewn through, or long and of high entropy; not a name in code, a path or a word).
-_RANDOM_SAID = tuple(
-    ("an API key said in words", word, r"(?i)\b" + _KEY_NAMED + r"[ _-](?:api[ _-])?" + word + _FOR + _IS
-     + r"[\"'`]?(?P<value>[A-Za-z0-9+/_=.-]{20,256})(?![^\s\"'`,;)\]])", "random") for word in ("key", "token", "secret"))
+_RANDOM_VALUE = r"[\"'`]?(?P<value>[A-Za-z0-9+/_=.-]{20,256})(?![^\s\"'`,;)\]])"
+# Said with "is" (`the stripe_key is …`), or in prose with a colon or a blank alone (`the stripe key: …`, `storage
+# account key …`): judged "loose" there, random with no word among its parts (`from key: Linux-pip-3f9a…` is a
+# cache's key, `matrix key: ubuntu22_python311_x64` a build's). A name in code given one (`private_key: "…"`) is
+# an assignment's (core/secrecy.py).
+_RANDOM_SAID = tuple(rule for word in ("key", "token", "secret") for rule in (
+    ("an API key said in words", word, r"(?i)\b" + _KEY_NAMED + r"[ _-](?:api[ _-])?" + word + _FOR + _IS + _RANDOM_VALUE,
+     "random"),
+    ("an API key said in words", word, r"(?i)\b" + _KEY_NAMED + r" (?:api )?" + word + _FOR + r"(?:\s*:\s*|\s+)"
+     + _RANDOM_VALUE, "loose")))
 # (kind, what the lowercased text must hold, the pattern, how its value is judged), as secret_shapes.SAID_RULES.
 # "prose": a password's shape, or a plain word before its place; "shaped": a password's shape only (after
 # "set ... to", "changed to": "set the password to expire after 90 days" is a rule, not a password); "bare":
@@ -81,11 +92,17 @@ PROSE_RULES: tuple[tuple[str, str, str, str], ...] = (
     # "the PIN for the yubikey is 482913": six digits or more (four are too short to tell from prose).
     ("a PIN said in words", "pin", r"(?i)\bpin" + _FOR + _IS + _VALUE, "digits"),
     ("a password said in words", "psk", r"(?i)\b(?:psk|pre-?shared\s+key)" + _IS + _VALUE, "shaped"),
-    ("an API key said in words", "secret", r"(?i)\bsecret" + _IS + _KEY_VALUE, "key in words"),
+    ("an API key said in words", "secret", r"(?i)\bsecret" + _GIVEN + _KEY_VALUE, "key in words"),
+    # A name ending in a secret's word given a key's hex or UUID: `token <64 hex>`, `secret_key_base <128 hex>`,
+    # `RAILS_MASTER_KEY <32 hex>` (not a key's id or name, nor what the hash words say is a hash).
+    *(("an API key said in words", trigger, r"(?i)(?<![\w.-])(?:[a-z0-9]+_)*" + word + r"(?:_(?!ids?\b|names?\b)[a-z0-9]+)*"
+       r"(?:\s*[:=]\s*|\s+)" + _KEY_VALUE, "key in words")
+      for trigger, word in (("secret", "secret"), ("token", "token"),
+                            ("key", r"(?:api|access|account|master|secret|encryption|signing|auth|app|hmac|jwt)_?key"))),
     # "the deploy token is <40 hex>", "twilio auth token <32 hex>", "mailgun key is <32 hex>"; not a cache's key.
-    ("an API key said in words", "key", r"(?i)\b" + _KEY_NAMED + r"\s+(?:key|token)(?:" + _IS + r"|\s+)" + _KEY_VALUE,
+    ("an API key said in words", "key", r"(?i)\b" + _KEY_NAMED + r"\s+(?:key|token)" + _GIVEN + _KEY_VALUE,
      "key in words"),
-    ("an API key said in words", "token", r"(?i)\b" + _KEY_NAMED + r"\s+token(?:" + _IS + r"|\s+)" + _KEY_VALUE,
+    ("an API key said in words", "token", r"(?i)\b" + _KEY_NAMED + r"\s+token" + _GIVEN + _KEY_VALUE,
      "key in words"),
     *_RANDOM_SAID,
     # "login for grafana: admin / hunter2", "grafana login: admin / hunter2", "the db login is admin / x".
@@ -99,8 +116,8 @@ PROSE_RULES: tuple[tuple[str, str, str, str], ...] = (
      r"(?:\s*+:)?\s++|\s++)[\"']?(?P<value>[A-Za-z0-9+/]{8,256}={0,2})(?![A-Za-z0-9+/=])", "basic"),
     # An API key of a UUID's or 32 hex digits' shape, said in words ("the api key is now <uuid>").
     ("an API key said in words", "key", r"(?i)\b(?:api|access|secret|license|licence|auth|account|client|master"
-     r"|encryption|signing)[ _-]?key(?:" + _IS + "|" + _TO + ")" + _KEY_VALUE, "key in words"),
-    ("an API key said in words", "token", r"(?i)\b(?:api|access|auth|bearer|bot)[ _-]?token(?:" + _IS + "|" + _TO
+     r"|encryption|signing)[ _-]?key(?:" + _GIVEN + "|" + _TO + ")" + _KEY_VALUE, "key in words"),
+    ("an API key said in words", "token", r"(?i)\b(?:api|access|auth|bearer|bot)[ _-]?token(?:" + _GIVEN + "|" + _TO
      + ")" + _KEY_VALUE, "key in words"),
 )
 
