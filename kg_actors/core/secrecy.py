@@ -16,7 +16,7 @@ that people commit and sync, so a key written once leaks everywhere. Two rules:
   key are its password (`password=correct-horse-battery-staple`); passwords,
   logins and keys said in prose are judged in core/secret_prose.py, a
   Kubernetes Secret's values are read in core/secret_manifests.py. Look-alikes
-  pass: hashes, commit ids and UUIDs on their own, placeholders (`${TOKEN}`,
+  pass: hashes (a password's too, `$argon2id$…`, `$2b$…`: no password), commit ids and UUIDs on their own, placeholders (`${TOKEN}`,
   `<password>`, `****`), code that reads a secret from somewhere
   (`os.environ["API_KEY"]`, `password=args.password`), type annotations
   (`password: str`), ports (`ssh -p 2222`), and prose about keys.
@@ -25,7 +25,7 @@ that people commit and sync, so a key written once leaks everywhere. Two rules:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import attrs
@@ -47,7 +47,7 @@ from .secret_cuts import cut_runs, worded_key
 from .secret_shapes import DISCORD, GATES, HEADERS, NAMED_BY_PREFIX, SAID_RULES, SHAPES
 from .secret_shapes import DOCUMENTED_EXAMPLES
 from .secret_lookalikes import CODE_REF as _CODE_REF, DESCRIPTIONS as _DESCRIPTIONS, TYPE as _TYPE, placeholder as _placeholder
-from .secret_lookalikes import annotated as _annotated
+from .secret_lookalikes import annotated as _annotated, in_password_hash
 from .secret_aws import aws_secret as _aws_secret, beside as aws_beside, key_id_said
 from .secret_findings import MASK_SHOWN_MIN_CHARS, Finding, mask as _mask
 from .secret_plain import plain as _plain
@@ -216,6 +216,7 @@ def _find(text: str, shapes_only: bool) -> Finding | None:
             # with the folder, it is judged as a path, as a random part (`credentials/<key>`) is not.
             glued = near.start() == 0 and opaque.group(0).startswith("/")
             if ((len(opaque.group(0)) >= 20 or _scrambled(opaque.group(0))) and _credential(opaque.group(0), assigned=False)
+                    and not in_password_hash(text, start)
                     and not (glued and _is_path(text[word.start():start] + opaque.group(0)))
                     and not _base64_text(text, start, start + len(opaque.group(0)))):
                 return _named("a credential-like string next to a secret-named word", opaque.group(0))
@@ -224,7 +225,7 @@ def _find(text: str, shapes_only: bool) -> Finding | None:
             for short in _SHORT.finditer(window):
                 value = short.group(0).rstrip(".!?)")
                 if (_scrambled(value, 8) and not _placeholder(short.group(0)) and not _UUID.search(value)
-                        and not _is_path(value)):
+                        and not _is_path(value) and not in_password_hash(text, word.end() + short.start())):
                     return _named("a password next to a password word", value)
     return None
 
@@ -440,12 +441,38 @@ def clean_node(gist: str, notes: list[str] | None, touches: list[str] | None) ->
         if isinstance(touch, str) and not touch.strip():
             raise InvalidInput(f"touches[{i}]", BLANK_TOUCH)
     _refuse_blank_notes(notes)
+    sent = {"notes": notes, "touches": touches}
     notes, touches = items_without_private(notes, "notes", cut), items_without_private(touches, "touches", cut)
-    refuse_secrets([("gist", gist), *_numbered("notes", notes), *_numbered("touches", touches)])
-    refuse_joined(gist, notes)
-    # A key split across touches (`AKIAIOSFOD`, `NN7…`) as across notes, and a path cut at a key (`cfg/ghp_…`).
-    refuse_joined(None, touches, "touches")
+
+    def check() -> None:
+        refuse_secrets([("gist", gist), *_numbered("notes", notes), *_numbered("touches", touches)])
+        refuse_joined(gist, notes)
+        # A key split across touches (`AKIAIOSFOD`, `NN7…`) as across notes, and a path cut at a key (`cfg/ghp_…`).
+        refuse_joined(None, touches, "touches")
+
+    _named_as_sent(sent, check)
     return CleanNode(gist, notes, touches, tuple(cut))
+
+
+_ITEM = re.compile(r"\b([a-z_]+)\[(\d+)\]")
+
+
+def _named_as_sent(sent: dict[str, list[Any] | None], check: Callable[[], None]) -> None:
+    """`check()`, its refusal naming items by their place in the list the caller sent, not in the list left once
+    the items all `<private>` were dropped (`notes[1]` is the second note sent, whatever the first held)."""
+    try:
+        check()
+    except SecretRefused as refused:
+        kept = {name: [i for i, item in enumerate(items or ()) if not isinstance(item, str) or strip_private(item).strip()]
+                for name, items in sent.items()}
+        field = _ITEM.sub(lambda m: f"{m.group(1)}[{_sent_index(kept.get(m.group(1)), int(m.group(2)))}]", refused.field)
+        if field == refused.field:
+            raise
+        raise SecretRefused(field, refused.finding) from None
+
+
+def _sent_index(kept: list[int] | None, i: int) -> int:
+    return kept[i] if kept is not None and i < len(kept) else i
 
 
 def _refuse_blank_notes(notes: list[Any] | None, name: str = "notes") -> None:
@@ -459,9 +486,14 @@ def clean_notes(notes: list[str] | None, name: str = "notes") -> tuple[list[str]
     """Edge notes: the same rules as a node's. With the fields `<private>` text was cut from."""
     cut: list[str] = []
     _refuse_blank_notes(notes, name)
+    sent = {name: notes}
     notes = items_without_private(notes, name, cut)
-    refuse_secrets(_numbered(name, notes))
-    refuse_joined(None, notes, name)
+
+    def check() -> None:
+        refuse_secrets(_numbered(name, notes))
+        refuse_joined(None, notes, name)
+
+    _named_as_sent(sent, check)
     return notes, tuple(cut)
 
 

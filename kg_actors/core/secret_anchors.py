@@ -99,9 +99,10 @@ class _Run:
         return short * 2 <= last + 1 - first and (loose if lower else strict) == 0
 
 
-# After a provider's prefix, words of prose: lowercase letters (a vowel in each of four or more) or a number; a
-# key's body mixes cases and digits. The letters a prefix ends with before its cut are the key's type (`xox` `b-`).
-_PROSE_WORD = re.compile(r"[a-z]+|[0-9]+")
+# After a provider's prefix, words of prose: lowercase letters (a vowel in each of four letters or more), a number,
+# or a version or a count in a name (`v3`, `api03`, `oauth2`, `30d`, `2nd`); a key's body mixes cases and digits
+# all through. The letters a prefix ends with before its cut are the key's type (`xox` `b-`).
+_PROSE_WORD = re.compile(r"(?P<letters>[a-z]*)[0-9]{1,4}|[0-9]{1,4}(?P<unit>[a-z]{1,2})|(?P<word>[a-z]+)|[0-9]+")
 _PROSE_VOWEL = re.compile(r"[aeiouy]")
 _TYPE_LETTERS = re.compile(r"[a-z0-9]{0,4}[-_]")
 _NAME_CUTS = re.compile(r"[-_]+")
@@ -115,9 +116,23 @@ def named_in_words(value: str, gate: str) -> bool:
     body = value[len(gate):]
     if gate[-1].isalnum() and (kind := _TYPE_LETTERS.match(body)) is not None:
         body = body[kind.end():]
+    return words_in_name(body)
+
+
+def words_in_name(body: str) -> bool:
+    """Whether `body` is words of a name cut apart by `-` or `_` (`scopes-guide-v3`, `fine_grained_scopes_2024`,
+    `api03-format-notes`): two at least, most longer than two characters, each a word of prose."""
     pieces = [p for p in _NAME_CUTS.split(body) if p]
     return (len(pieces) >= 2 and sum(len(p) <= 2 for p in pieces) * 2 < len(pieces)
-            and all(_PROSE_WORD.fullmatch(p) and (len(p) < 4 or _PROSE_VOWEL.search(p)) for p in pieces))
+            and all(_prose_piece(p) for p in pieces))
+
+
+def _prose_piece(piece: str) -> bool:
+    m = _PROSE_WORD.fullmatch(piece)
+    if m is None:
+        return False
+    letters = m.group("letters") or m.group("word") or ""
+    return len(letters) < 4 or _PROSE_VOWEL.search(letters) is not None
 
 
 def anchored_runs(text: str) -> Iterator[str]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from .secret_anchors import anchored_runs, named_in_words
+from .secret_anchors import anchored_runs, named_in_words, words_in_name
 
 SPACED_MIN_CHARS = 16  # characters spaced one apart: a key's prefix and a part of its body at least
 _SPACED = re.compile(r"(?<!\S)(?:\S ){%d,}\S(?!\S)" % (SPACED_MIN_CHARS - 1))
@@ -56,7 +56,7 @@ def worded_key(value: str, gates: tuple[str, ...] = ()) -> bool:
     (`sk-learn-2024-pipeline-guide`, `xoxb-scopes-guide`, a column `fm1_reference_signal_strength`). After `sk-`
     any words; after another provider's prefix (`gates`, read as its own key's shape) words as prose has them."""
     m = _SK_PREFIX.match(value)
-    if m is not None:
-        return words_only(value[m.end():])
+    if m is not None:  # `sk-learn-2024-pipeline-guide`, `sk-ant-api03-format-notes`
+        return words_only(value[m.end():]) or words_in_name(value[m.end():])
     gate = max((g for g in gates if value.startswith(g)), key=len, default=None)
     return gate is not None and named_in_words(value, gate)

@@ -77,3 +77,18 @@ def placeholder(value: str) -> bool:
             or v.startswith(_FAKE_STARTS) and bool(_FAKE.fullmatch(v))
             or (v.startswith(("your", "my-", "my_", "example")) or v.endswith("here")) and bool(_FAKE.fullmatch(v))
             and not scrambled(value.strip("\"'`"), 8))  # `my-k8s-secret-name`, not `mY-9kQ2xLp7Z`
+
+
+# A password hash in the modular crypt or PHC format (`$argon2id$v=19$m=65536,t=3,p=4$<salt>$<hash>`, bcrypt's
+# `$2b$12$…`, `$6$…`): what a database keeps in the password's place, printed beside it in docs and RFCs. It is
+# no password, wherever it stands (after "A password hash:" too): none of its parts is read as one.
+_CRYPT_HASH = re.compile(r"\$(?:argon2(?:id|i|d)|2[abxy]?|[156]|y|gy|7|scrypt|pbkdf2(?:-sha\d+)?|sha\d+|md5)\$"
+                         r"[^\s\"'`]{8,512}")
+_HASH_REACH = 600  # characters before a value where a hash holding it may start: one is shorter
+
+
+def in_password_hash(text: str, at: int) -> bool:
+    """Whether text position `at` lies inside a password hash's string (bounded: a long text costs no more)."""
+    if "$" not in text:
+        return False
+    return any(m.start() <= at < m.end() for m in _CRYPT_HASH.finditer(text, max(0, at - _HASH_REACH), at + 1 + 512))

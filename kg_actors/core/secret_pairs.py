@@ -19,6 +19,7 @@ from itertools import product
 
 import attrs
 
+from .secret_anchors import words_in_name
 from .secret_names import scrambled
 from .secret_shapes import GATES, SHAPES
 
@@ -91,7 +92,7 @@ def _may_start(word: str) -> bool:
     gated = _GATED.match(word)
     if gated is not None:
         body = word[gated.end():]
-        return _random_part(body) or not _PROSE_BODY.search(body)
+        return not words_in_name(body) and (_random_part(body) or not _PROSE_BODY.search(body))
     return _random_part(word)
 
 
@@ -100,5 +101,5 @@ def _random_part(word: str) -> bool:
     two turns from small to capital, where `GitHub` or `OpenAI` have one)."""
     if word.isalpha() and (word.islower() or word[1:].islower()):
         return False  # a word of prose, the most of any text: no test below can hold
-    return ((_DIGIT.search(word) is not None and _LETTER.search(word) is not None) or len(_CASE_TURN.findall(word)) >= 2
-            or scrambled(word, 8))
+    return (((_DIGIT.search(word) is not None and _LETTER.search(word) is not None) or len(_CASE_TURN.findall(word)) >= 2
+             or scrambled(word, 8)) and not words_in_name(word))  # `expiry-30d-policy`, `test-12`: a name
