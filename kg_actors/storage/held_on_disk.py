@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..core.held_secrets import FOLDER_FIX, Held, held_in, in_folder, tools_for
+from ..core.held_secrets import FOLDER_FIX, PROGRESS_NAME_FIX, Held, held_in, in_folder, tools_for
 from . import git as G
 from . import mirror, user_files
 from .layout import recorded_project_path
@@ -117,6 +117,8 @@ def _fixes(found: dict[str, list[Held]]) -> str:
     held = [h for hs in found.values() for h in hs]
     said = [] if all(h.what == "project" for h in held) else [
         f"edit each entry in the editor or with {tools_for(held)} (send the field without the secret)"]
+    if any(h.what == "progress" and h.shown for h in held):  # no tool reaches a task agents are never shown
+        said.append(f"a task whose id holds one: {PROGRESS_NAME_FIX}")
     return "; ".join(said + ([FOLDER_FIX] if any(h.what == "project" for h in held) else []))
 
 

@@ -73,6 +73,7 @@ async def test_a_secret_in_a_stored_progress_state_is_named_withheld_and_never_c
             out = kg(["commit"], a.env)
             said = out.stdout + out.stderr
             assert out.returncode == 1 and "user: progress 'rotate-keys' state.done[1]" in said, said
+            assert "a task whose id holds one: with the server stopped (`kg stop`), remove the task" in said, said
             _said_nothing_secret(said)
             assert git(a.store, "rev-parse", "-q", "--verify", "HEAD", env=a.env, check=False).strip() == ""
             assert (a.store / "user.json").read_bytes() == before  # the file is kept as written
