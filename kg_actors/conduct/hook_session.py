@@ -70,12 +70,15 @@ async def bootstrap(floor: Floor, cwd: object, claude_sid: object, source: objec
     await sessions.tell(sm.NoteHook(harness=harness.name, project_path=root))
     # A conversation no preload reached (its hook gave up) holds neither the core nor the session's id: it gets
     # them now, as after a compaction, rather than a note about a preload it never had.
-    if reused and origin != "compact" and view.given:
+    # Spec 000 resets a compacted session's context state (seen, preload, full read) and preloads again; a resume
+    # whose conversation lost the preload is the same case, though no summary was made.
+    fresh = origin == "compact" or (reused and not harness.keeps_hook_context)
+    if reused and not fresh and view.given:
         # A preload that lacked a graph still loading then, with no full read since: the agent is told.
         missing = view.preload_missing if view.full_read_ts is None else ()
         return {"session_id": view.sid, "reused": True, "context": replies.resumed_note(view.sid, parent, missing),
                 "text": "", "stats": {}, "message": f"kg memory: session {view.sid} resumed"}
-    if origin == "compact":
+    if fresh:
         view = await sessions.reset_context(sid=view.sid, now=now)
     # The note on a folder of no project comes first, and the preload is sized with it: the harness's limit
     # is for the whole text (a long path pushed a full preload past Claude Code's 9,500 units).

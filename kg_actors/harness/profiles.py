@@ -32,6 +32,10 @@ class Harness:
     trusts_shell_cwd: bool
     # Said on a fresh kg_read(cwd) while none of this harness's hooks has reached the server for the project.
     no_hooks_hint: str | None = None
+    # A resumed conversation still holds what the hooks added to it (Claude Code and Codex store it in the
+    # transcript). Gemini CLI stores none of its <hook_context> parts and OpenCode's plugin kept the preload in
+    # the memory of the process before: there a resume gets the preload again, as after a compaction.
+    keeps_hook_context: bool = True
 
     def measure(self, text: str) -> int:
         return utf16_units(text) if self.unit == "utf16" else utf8_bytes(text)
@@ -57,10 +61,10 @@ ANTIGRAVITY = Harness("antigravity-cli", 10_000, None, "bytes", False, False, AN
 # Gemini CLI counts in JS string length (UTF-16 units): it cuts a tool's output above 40,000 of them
 # (DEFAULT_TRUNCATE_TOOL_OUTPUT_THRESHOLD, 0.61) and passes hook context whole; the preload keeps
 # Claude Code's size, since it lands in the first prompt.
-GEMINI = Harness("gemini-cli", 9_500, 36_000, "utf16", False, True)
+GEMINI = Harness("gemini-cli", 9_500, 36_000, "utf16", False, True, keeps_hook_context=False)
 # OpenCode cuts a tool's output above 51,200 bytes (UTF-8) or 2,000 lines (1.18); the preload goes into
 # its system prompt, sized as Codex's.
-OPENCODE = Harness("opencode", 9_000, 46_000, "bytes", False, True)
+OPENCODE = Harness("opencode", 9_000, 46_000, "bytes", False, True, keeps_hook_context=False)
 
 def from_user_agent(user_agent: str | None) -> Harness:
     ua = (user_agent or "").lower()

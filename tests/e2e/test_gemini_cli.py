@@ -214,3 +214,19 @@ def test_a_fifo_for_a_trust_file_is_unsure_and_trusted_and_strands_no_server_thr
     assert "REQUIRED before substantive work" in context and "OFF in this folder" not in context  # unsure: trusted
     assert "USER GRAPH" in mcp_call(srv, "kg_read", {"session_id": _kg_sid})  # the tools still answer
 
+
+
+def test_a_resumed_gemini_session_gets_its_preload_again_and_is_asked_to_read_again(srv):
+    # Gemini stores a conversation without its <hook_context> parts: after `gemini --resume` the preload was gone
+    # from the model's request, while kg said it "remains in context" (found by an outside audit of real turns).
+    base, kg_sid = gemini_session(srv, srv.home / "gem-proj")
+    mcp_call(srv, "kg_read", {"session_id": kg_sid})
+    resumed = one_object(run_hook(srv, "SessionStart", {**base, "hook_event_name": "SessionStart",
+                                                        "source": "resume"}), "SessionStart")
+    assert "KG MEMORY PRELOADED" in resumed and "deploy-checklist" in resumed, resumed
+    assert f"session_id: {kg_sid}" in resumed  # the same kg session, its writes and seen lessons its own
+    assert "remains in context" not in resumed
+    # The full read in the resumed history named the preloaded lessons by id alone: it is asked for again.
+    reminder = one_object(run_hook(srv, "BeforeAgent", {**base, "hook_event_name": "BeforeAgent",
+                                                        "prompt": "what next"}), "BeforeAgent")
+    assert "kg_read" in reminder

@@ -313,6 +313,21 @@ def test_opencode_reads_the_mcp_kg_setup_added_to_a_config_with_comments(tmp_pat
     assert opencode.plugin_path(env, home).as_uri() in loaded["plugin"]
 
 
+def test_a_continued_opencode_session_in_a_new_process_gets_its_preload_again(machine):
+    # `opencode run --continue` is a new process on the same session: the preload lived in the plugin's memory
+    # of the process before, and kg said it "remains in context" (found by an outside audit of real turns).
+    srv, env, cli, root = machine
+    sid = "ses_" + uuid.uuid4().hex[:20]
+    runs = [subprocess.run([NODE, "--input-type=module", "-e", DRIVER, str(opencode.plugin_path(env, srv.home)),
+                            str(root), sid], env=env, capture_output=True, text=True, timeout=60) for _ in range(2)]
+    assert all(r.returncode == 0 for r in runs), [r.stderr for r in runs]
+    first, again = (json.loads(r.stdout)["first"][0] for r in runs)
+    kg_sid = re.search(r"session_id: (\S+)", first).group(1)
+    assert "release-train" in again and f"session_id: {kg_sid}" in again, again
+    assert "remains in context" not in again
+
+
+
 def test_uninstall_removes_the_plugin_and_the_mcp_entry(machine):
     srv, env, cli, root = machine
     config = opencode.config_path(env, srv.home)
@@ -323,5 +338,3 @@ def test_uninstall_removes_the_plugin_and_the_mcp_entry(machine):
     assert out.returncode == 0, out.stdout + out.stderr
     assert not opencode.plugin_path(env, srv.home).exists()
     assert json.loads(config.read_text()) == {"theme": "mine"}  # and the "$schema" setup added, gone with mcp.kg
-
-
