@@ -1,5 +1,5 @@
 // kg memory for OpenCode: carries OpenCode's events to the local kg server, which decides what to add.
-// Preload and prompt recall go into the system prompt of the session's next model calls; file and shell
+// Preload and prompt recall go into the system prompt of the session's later model calls; file and shell
 // recall are appended to the tool's output. Any failure adds nothing: a session is never blocked.
 import { spawn } from "node:child_process"
 import { resolve } from "node:path"
@@ -77,7 +77,10 @@ function promptText(parts) {
 
 export const KgMemory = async ({ directory }) => {
   const preload = new Map() // sessionID -> preload text (kept: the system prompt is rebuilt per call)
-  const recall = new Map() // sessionID -> this turn's prompt recall
+  const recall = new Map() // sessionID -> this turn's reminder
+  // sessionID -> the prompt replies that brought lessons: kg counts them as seen, and OpenCode rebuilds the system
+  // prompt for every call, so they are added to every later call of the session (a compaction starts over).
+  const kept = new Map()
   const before = new Map() // callID -> shell recall, added to that tool's output
   const opening = new Map() // sessionID -> the pending session.start
 
@@ -101,18 +104,24 @@ export const KgMemory = async ({ directory }) => {
   return {
     event: async ({ event }) => {
       if (event?.type === "session.compacted" && event.properties?.sessionID) {
+        kept.delete(event.properties.sessionID)
         await opened(event.properties.sessionID, "compact")
       }
     },
     "chat.message": async (input, output) => {
       await opened(input.sessionID)
       const out = await ask("chat.message", { sessionID: input.sessionID, directory, prompt: promptText(output.parts) })
-      recall.set(input.sessionID, out.context || "")
+      if (out.keep && out.context) {
+        kept.set(input.sessionID, [...(kept.get(input.sessionID) || []), out.context])
+        recall.set(input.sessionID, "")
+      } else {
+        recall.set(input.sessionID, out.context || "")
+      }
     },
     "experimental.chat.system.transform": async (input, output) => {
       if (!input.sessionID || ownAgentCall(output.system)) return
       await opened(input.sessionID)
-      for (const text of [preload.get(input.sessionID), recall.get(input.sessionID)]) {
+      for (const text of [preload.get(input.sessionID), ...(kept.get(input.sessionID) || []), recall.get(input.sessionID)]) {
         if (text) output.system.push(text)
       }
     },

@@ -33,26 +33,32 @@ def is_prompt_payload(payload: dict[str, Any]) -> bool:
 async def prompt_context(floor: Floor, payload: dict[str, Any], nudge: bool = True) -> dict[str, Any]:
     """`nudge=False`: the kg tools are off where the agent runs (an untrusted Gemini folder): no reminder of a
     full read that cannot be made."""
+    return (await prompt_reply(floor, payload, nudge))[0]
+
+
+async def prompt_reply(floor: Floor, payload: dict[str, Any], nudge: bool = True) -> tuple[dict[str, Any], bool]:
+    """The prompt's hook output, and whether it holds lessons the session now counts as seen (recall, or
+    other sessions' writes): a harness that drops a turn's text after that turn must keep these (OpenCode's plugin)."""
     if not is_prompt_payload(payload):
-        return nothing_to_print()
+        return nothing_to_print(), False
     call = await resolve(floor, payload, push_before_full_read=False, loading_peeks=True)  # the reminder comes alone
     view = call.view
     if view is None:
-        return {}
+        return {}, False
     base = {"ts": floor.clock(), "project": view.project_path, "claude_session": view.claude_sid,
             "kg_session": view.sid}
     if view.full_read_ts is None:
         floor.logs.recall([{**base, "reason": "full_read_nudge" if nudge else "tools_off"}])
         if not nudge:
-            return {}
+            return {}, False
         # A session whose preload never arrived was never named to the agent: the reminder names it.
         reminder = recall.FULL_READ_REMINDER if view.preload_given else recall.no_preload_reminder(view.sid)
-        return hook_output("UserPromptSubmit", reminder)
+        return hook_output("UserPromptSubmit", reminder), False
     if call.loading:
         # Its graphs are loading (a start on a big store: seconds): this prompt is answered at once, without
         # recall, rather than after the hook gave up; pushes come with a later reply (the window was not claimed).
         floor.logs.recall([{**base, "reason": "index_building"}])
-        return {}
+        return {}, False
     parts: list[str] = []
     shown: tuple[Ref, ...] = ()
     text = recall.human_text(payload.get("prompt"))
@@ -77,7 +83,7 @@ async def prompt_context(floor: Floor, payload: dict[str, Any], nudge: bool = Tr
     push = await push_for(floor, call, shown)
     if push:
         parts.append(push)
-    return hook_output("UserPromptSubmit", "\n\n".join(parts)) if parts else {}
+    return (hook_output("UserPromptSubmit", "\n\n".join(parts)), True) if parts else ({}, False)
 
 
 async def _recall(floor: Floor, view: SessionView, terms: list[str], ask_scale: float,

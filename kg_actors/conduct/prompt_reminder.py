@@ -19,13 +19,18 @@ from .floor import Floor
 
 async def prompt_context(floor: Floor, payload: dict[str, Any], nudge: bool = True) -> dict[str, Any]:
     """`nudge=False` (kg's tools are off where the agent runs): no reminder either, as none can be acted on."""
-    out = await hook_recall.prompt_context(floor, payload, nudge)
+    return (await prompt_reply(floor, payload, nudge))[0]
+
+
+async def prompt_reply(floor: Floor, payload: dict[str, Any], nudge: bool = True) -> tuple[dict[str, Any], bool]:
+    """The reply, and whether it holds lessons now counted as seen (hook_recall.prompt_reply); a reminder never."""
+    out, lessons = await hook_recall.prompt_reply(floor, payload, nudge)
     if out or not nudge:  # said something, or chose to say nothing (not a prompt)
-        return out
+        return out, lessons
     size = await trio.to_thread.run_sync(transcript_bytes, payload.get("transcript_path"))
     # The second rotates the pool, as the hook's process id does in prompt.sh.
     line = reminders.pick(reminder_pools.pools(), size, int(floor.clock()))
-    return hook_output("UserPromptSubmit", line) if line else {}
+    return (hook_output("UserPromptSubmit", line) if line else {}), False
 
 
 def transcript_bytes(path: Any) -> int:

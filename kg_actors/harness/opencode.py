@@ -54,6 +54,11 @@ TOOLS_NOTE = "(In OpenCode the kg tools are named kg_kg_read, kg_kg_search, kg_k
              "is kg_kg_<tool>.)\n"
 
 
+# Set on a prompt reply that holds lessons kg now counts as seen: the plugin adds it to every later call of the
+# session (until a compaction), where a reminder goes with its own turn only.
+KEEP = "keep"
+
+
 def reply(output: dict[str, Any], event: str = "") -> dict[str, Any]:
     """{"context": text to add, "message": a line for the user}; {} when there is nothing."""
     text = (output.get("hookSpecificOutput") or {}).get("additionalContext")

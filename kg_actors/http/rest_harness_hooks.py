@@ -58,7 +58,15 @@ TRUST_EVENTS = frozenset({"SessionStart", "UserPromptSubmit"})
 def routes(runtime: RuntimeParts) -> list[Route]:
     floor = runtime.floor
 
-    async def decide(claude_event: str, payload: dict[str, Any], started: bool, tools_off: bool) -> dict[str, Any]:
+    async def decide(claude_event: str, payload: dict[str, Any], started: bool,
+                     tools_off: bool) -> tuple[dict[str, Any], bool]:
+        """The hook output, and whether it holds lessons now counted as seen (a prompt's recall)."""
+        if claude_event == "UserPromptSubmit":
+            return await prompt_reminder.prompt_reply(floor, payload, nudge=not tools_off)
+        return await decide_other(claude_event, payload, started, tools_off), False
+
+    async def decide_other(claude_event: str, payload: dict[str, Any], started: bool,
+                           tools_off: bool) -> dict[str, Any]:
         if claude_event == "SessionStart":
             if not isinstance(payload.get("cwd"), str):
                 return {}
@@ -69,8 +77,6 @@ def routes(runtime: RuntimeParts) -> list[Route]:
                 said = context.replace(preload.REQUIRED, gemini_trust.UNTRUSTED)
                 context = said if said != context else f"{gemini_trust.UNTRUSTED}\n{context}"
             return hook_output("SessionStart", context, started_said(out.get("message"), started))
-        if claude_event == "UserPromptSubmit":
-            return await prompt_reminder.prompt_context(floor, payload, nudge=not tools_off)
         if claude_event == "PreToolUse":
             return await hook_recall.pre_tool(floor, payload)
         return await hook_tool.tool_event(floor, payload)
@@ -89,8 +95,12 @@ def routes(runtime: RuntimeParts) -> list[Route]:
             tools_off = adapter.prefix == "/api/gemini" and claude_event in TRUST_EVENTS and not (
                 await trio.to_thread.run_sync(gemini_trust.folder_trusted, payload.get("cwd"),
                                               gemini_trust.forwarded(payload), os.path.expanduser("~")))
-            answer = await decide(claude_event, payload, started, tools_off)
-            return JSONResponse(adapter.answer(answer, event), background=later)
+            answer, lessons = await decide(claude_event, payload, started, tools_off)
+            reply = adapter.answer(answer, event)
+            if lessons and adapter.prefix == "/api/opencode":
+                # OpenCode's plugin adds a turn's text to that turn's calls alone: these it keeps for the session.
+                reply[opencode.KEEP] = True
+            return JSONResponse(reply, background=later)
         return hook
 
     return [Route(f"{a.prefix}/{{event}}", guarded(endpoint(a)), methods=["POST"]) for a in ADAPTERS]

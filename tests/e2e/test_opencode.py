@@ -327,6 +327,52 @@ def test_a_continued_opencode_session_in_a_new_process_gets_its_preload_again(ma
     assert "remains in context" not in again
 
 
+KEPT = """
+const { KgMemory } = await import(process.argv[1]);
+const [directory, session, other] = [process.argv[2], process.argv[3], process.argv[4]];
+const hooks = await KgMemory({ directory });
+const say = async (text) => {
+  await hooks["chat.message"]({ sessionID: session }, { message: {}, parts: [{ type: "text", text }] });
+  const call = { system: [] };
+  await hooks["experimental.chat.system.transform"]({ sessionID: session }, call);
+  return call.system;
+};
+const first = { system: [] };
+await hooks["experimental.chat.system.transform"]({ sessionID: session }, first);
+console.log(JSON.stringify(first.system));
+for await (const line of (await import("node:readline")).createInterface({ input: process.stdin })) {
+  console.log(JSON.stringify(await say(line)));
+}
+"""
+
+
+def test_a_lesson_a_prompt_brought_stays_in_the_opencode_sessions_later_calls(machine):
+    # OpenCode rebuilds the system prompt for every call, and the plugin kept only this turn's recall: a lesson
+    # that came with turn 2 was gone from turn 3's request while kg counted it as seen (the same question again
+    # got nothing).
+    srv, env, cli, root = machine
+    sid = "ses_" + uuid.uuid4().hex[:20]
+    with subprocess.Popen([NODE, "--input-type=module", "-e", KEPT, str(opencode.plugin_path(env, srv.home)),
+                           str(root), sid], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) as run:
+        preload = json.loads(run.stdout.readline())
+        kg_sid = re.search(r"session_id: (\S+)", preload[0]).group(1)
+        mcp_call(srv, "kg_read", {"session_id": kg_sid})
+        # Another session's search waits for the first index (a prompt meanwhile gets no recall).
+        other = re.search(r"session_id: (\S+)|Session: (\S+)", mcp_call(srv, "kg_read", {"cwd": str(root)}))
+        mcp_call(srv, "kg_search", {"session_id": other.group(1) or other.group(2), "query": "queue consumers"})
+        turns = []
+        for prompt in ("Why do the queue consumers park a message after retrying it three times?",
+                       "Why do the queue consumers park a message after retrying it three times?", "hello there"):
+            run.stdin.write(prompt + "\n")
+            run.stdin.flush()
+            turns.append(json.loads(run.stdout.readline()))
+        run.stdin.close()
+        assert run.wait(timeout=60) == 0
+    lesson = "queue consumers retry 3 times, then park the message"
+    assert any(lesson in text for text in turns[0][1:]), turns[0]  # recalled with the prompt
+    for later in turns[1:]:  # and still there in every later call, once
+        assert sum(text.count(lesson) for text in later) == 1, later
+
 
 def test_uninstall_removes_the_plugin_and_the_mcp_entry(machine):
     srv, env, cli, root = machine
