@@ -9,6 +9,7 @@ result), so only the event and tool names differ.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 # Gemini event -> the Claude Code event whose decision it gets. Not BeforeTool: Gemini 0.61 reads
@@ -19,10 +20,22 @@ EVENTS = {"SessionStart": "SessionStart", "BeforeAgent": "UserPromptSubmit", "Af
 TOOLS = {"read_file": ("Read", "file_path"), "write_file": ("Write", "file_path"), "replace": ("Edit", "file_path"),
          "run_shell_command": ("Bash", "command")}
 FILE_MATCHER = "read_file|write_file|replace|run_shell_command"
+# Gemini (0.61, headless) puts the SessionStart hook's text ahead of the first prompt as
+# `<hook_context>TEXT</hook_context>` and a blank line, and BeforeAgent's `prompt` carries it: kg's own words,
+# never the person's, so recall must not search them.
+_HOOK_CONTEXT = re.compile(r"<hook_context>.*?</hook_context>\s*", re.DOTALL)
+
+
+def typed(prompt: str) -> str:
+    """The prompt without the hook text Gemini put in it."""
+    return _HOOK_CONTEXT.sub("", prompt)
 
 
 def translated(payload: dict[str, Any]) -> dict[str, Any]:
-    """The payload with its tool named as Claude Code names it (unknown tools pass as they are)."""
+    """The payload with its tool named as Claude Code names it (unknown tools pass as they are), and its prompt
+    as typed."""
+    if isinstance(payload.get("prompt"), str):
+        payload = {**payload, "prompt": typed(payload["prompt"])}
     tool = payload.get("tool_name")
     mapped = TOOLS.get(tool) if isinstance(tool, str) else None
     args = payload.get("tool_input")

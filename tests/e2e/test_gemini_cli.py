@@ -17,7 +17,7 @@ import uuid
 from pathlib import Path
 
 import pytest
-from hook_helpers import hook_env, mcp_call, node, project_graph
+from hook_helpers import hook_env, mcp_call, node, project_graph, recall_log
 from npm_clients import client_env, npm_bin
 
 from kg_actors.testing import ServerProcess, write_store
@@ -230,3 +230,17 @@ def test_a_resumed_gemini_session_gets_its_preload_again_and_is_asked_to_read_ag
     reminder = one_object(run_hook(srv, "BeforeAgent", {**base, "hook_event_name": "BeforeAgent",
                                                         "prompt": "what next"}), "BeforeAgent")
     assert "kg_read" in reminder
+
+
+def test_a_prompt_gemini_sends_after_its_session_start_text_is_searched_by_the_typed_words_alone(srv):
+    # Gemini puts the SessionStart hook's text ahead of the first prompt (`<hook_context>...</hook_context>` and a
+    # blank line), and BeforeAgent's `prompt` carries it: kg searched its own words as if typed (19 extra terms,
+    # a threshold raised from 0.01472 to 0.0368).
+    base, kg_sid = gemini_session(srv, srv.home / "gem-proj")
+    mcp_call(srv, "kg_read", {"session_id": kg_sid})
+    said = (f"<hook_context>KG memory session resumed — session_id: {kg_sid} (pass it to every kg_* call). The memory "
+            "preload earlier in this conversation remains in context; kg_sync(session_id) fetches the changes other "
+            "sessions made since.</hook_context>\n\nWhy does the nebula deploy hang at the upload step?")
+    run_hook(srv, "BeforeAgent", {**base, "hook_event_name": "BeforeAgent", "prompt": said})
+    mine = [r for r in recall_log(srv) if r.get("kg_session") == kg_sid and "terms" in r]
+    assert mine and mine[-1]["terms"] == ["nebula", "deploy", "hang", "upload", "step"], mine
