@@ -4,7 +4,8 @@ Each JSON-RPC line on stdin is forwarded as one POST to the memory server and
 its reply written to stdout as one line of UTF-8 (whatever the locale); stdout carries nothing but protocol
 (diagnostics go to stderr). When the connection is refused the shim starts
 the server and retries; a request that may have reached the server is never
-sent twice. A request of the protocol's stateless revision carries the headers an
+sent twice. The handshake (initialize, tools/list) never waits on a server that cannot answer it at once:
+the shim answers it itself (handshake.py) and starts the server meanwhile. A request of the protocol's stateless revision carries the headers an
 HTTP client sends with it (routing.py). A batch is sent a message at a time and answered as one array. A
 request the client cancels is cut off (its connection shut, so the server
 counts its reply undelivered) and gets no reply; so are the calls still in
@@ -25,6 +26,7 @@ import threading
 import urllib.parse  # http.client's import already: no cost at start
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 
+from . import handshake
 from .lines import mended_id, replies_in, too_deep, utf8_line, wire_text
 from .routing import routing_headers
 
@@ -195,14 +197,17 @@ class Shim:
             if self.healthy():
                 return None
             return done.stderr.strip() or f"`kg start` exited {done.returncode} and nothing answers on port {self.port}"
-    def other_server(self) -> str | None:
+    def other_server(self, timeout: float = 3.0) -> str | None:
         """Why the server on kg's port is not kg's (kg-memory 0.17 left running, answering MCP at / as ours
         does), from its /health, read once; None: it is kg's, or it cannot be told yet (nothing answers, or
         not in time: the request then says so itself). The agent must not be served from another memory."""
-        if self._health_read:
-            return self._other
+        if self._health_read and self._other is None:
+            return None
+        # Another program's verdict is read again each time: once it has gone and kg's server runs there,
+        # the calls of this shim (started meanwhile, its handshake answered by itself) reach it.
+        self._health_read, self._other = False, None
         try:
-            conn = http.client.HTTPConnection(self.host, self.port, timeout=3.0)
+            conn = http.client.HTTPConnection(self.host, self.port, timeout=timeout)
             conn.request("GET", "/health")
             body = conn.getresponse().read()
             conn.close()
@@ -321,45 +326,59 @@ class Shim:
                               "(each field has its own limit, far below: see the tool's description)", emit)
             return
         method = message.get("method") if isinstance(message, dict) else None
-        timeout = REQUEST_TIMEOUT if method == "tools/call" else HANDSHAKE_TIMEOUT
-        other = self.other_server()
+        quick = method in handshake.METHODS
+        timeout = REQUEST_TIMEOUT if method == "tools/call" else handshake.QUICK if quick else HANDSHAKE_TIMEOUT
+
+        def fail(why: str) -> None:
+            own = handshake.own_reply(message) if quick else None
+            if own is None:
+                self.fail(msg_id, why, emit)
+            else:  # the client's start goes on; its tool calls meet the server, or this reason
+                print(f"kg mcp: {why} (answered {method} itself)", file=sys.stderr, flush=True)
+                emit(own)
+        other = self.other_server(min(timeout, 3.0))
         if other is not None:
-            self.fail(msg_id, other, emit)
+            fail(other)
             return
         routing = routing_headers(message)
         try:
             try:
                 status, ctype, payload = self.post(body, call, timeout, routing)
             except ConnectionRefusedError as exc:
+                if quick and handshake.own_reply(message) is not None:
+                    # The start takes seconds (or fails): the tool calls wait for it, the handshake does not.
+                    if not self._start_lock.locked():
+                        threading.Thread(target=self.ensure_server, daemon=True).start()
+                    fail(f"no kg memory server answers at {self.host}:{self.port} yet ({exc}); starting it")
+                    return
                 # Refused means the request never arrived: safe to start the server and send it again.
                 why = self.ensure_server()
                 if why is not None:
-                    self.fail(msg_id, f"kg memory server unreachable at {self.host}:{self.port} ({exc}), "
-                                      f"and starting it failed: {why}", emit)
+                    fail(f"kg memory server unreachable at {self.host}:{self.port} ({exc}), and starting it failed: {why}")
                     return
                 status, ctype, payload = self.post(body, call, timeout, routing)
         except _Cancelled:
             return
         except TimeoutError:
-            self.fail(msg_id, f"the kg memory server at {self.host}:{self.port} did not answer within {timeout:g} s: "
-                              "it may be hung (`kg status` and `kg doctor` say more; `kg restart` restarts it)", emit)
+            fail(f"the kg memory server at {self.host}:{self.port} did not answer within {timeout:g} s: "
+                 "it may be hung (`kg status` and `kg doctor` say more; `kg restart` restarts it)")
             return
         except OSError as exc:
-            self.fail(msg_id, f"kg memory server unreachable at {self.host}:{self.port}: {exc}", emit)
+            fail(f"kg memory server unreachable at {self.host}:{self.port}: {exc}")
             return
         except http.client.HTTPException as exc:  # no HTTP status line (another protocol), or a reply cut short
-            self.fail(msg_id, f"the program on {self.host}:{self.port} gave no whole HTTP reply "
-                              f"({type(exc).__name__}: {str(exc)[:200]!r}); is another program using that port? "
-                              "Set KG_HTTP_PORT to move kg, or see `kg doctor`", emit)
+            fail(f"the program on {self.host}:{self.port} gave no whole HTTP reply "
+                 f"({type(exc).__name__}: {str(exc)[:200]!r}); is another program using that port? "
+                 "Set KG_HTTP_PORT to move kg, or see `kg doctor`")
             return
         replies = replies_in(ctype, payload)
         if replies is None:
             # Something that is not our server answered on the port (or ours failed badly): say so,
             # never leave the client waiting out its own timeout.
             snippet = payload[:200].decode("utf-8", "replace").strip()
-            self.fail(msg_id, f"the server on {self.host}:{self.port} answered HTTP {status} with no JSON-RPC "
-                              f"reply ({snippet!r}); is another program using that port? "
-                              "Set KG_HTTP_PORT to move kg, or see `kg doctor`", emit)
+            fail(f"the server on {self.host}:{self.port} answered HTTP {status} with no JSON-RPC "
+                 f"reply ({snippet!r}); is another program using that port? "
+                 "Set KG_HTTP_PORT to move kg, or see `kg doctor`")
             return
         for reply in replies:
             if reply.get("id") != msg_id and reply.get("id") == mended_id(msg_id):

@@ -59,6 +59,19 @@ def _modern_answer(scope: dict[str, Any], body: bytes) -> list[Message] | None:
     return None
 
 
+def own_result(message: object) -> dict[str, Any] | None:
+    """The result this code gives a plain `initialize` or `tools/list` request (`kg mcp` answers with it itself
+    when the server cannot answer the handshake in time), or None: not one, or params the server would refuse."""
+    if not isinstance(message, dict) or set(message) - {"jsonrpc", "id", "method", "params"}:
+        return None
+    method, params = message.get("method"), message.get("params")
+    if method == "tools/list" and _list_params_fit(params):
+        return tool_list()
+    if method == "initialize" and _init_params_fit(params):
+        return initialize_result(params["protocolVersion"])
+    return None
+
+
 def discover_result() -> dict[str, Any]:
     """The SDK's DiscoverResult for this server (keys as its serializer orders them)."""
     return {"cacheScope": "private", "capabilities": {"tools": {"listChanged": False}},

@@ -55,9 +55,11 @@ def test_kg_mcp_refuses_to_serve_the_agent_from_kg_memory_and_says_so(tmp_path):
     with kg_memory_like() as port:
         shim = RawShim(_env(tmp_path, port))
         shim.send(INITIALIZE)
-        shim.send(_request(2, "tools/list"))
+        shim.send(_request(2, "tools/call", {"name": "kg_read", "arguments": {"cwd": str(tmp_path)}}))
         by_id = _jsonrpc_lines(shim.finish())
     assert set(by_id) == {1, 2}, "every request gets a reply"
-    for msg in by_id.values():
+    # The handshake is the shim's own (the client's start goes on); the call, which needs the memory, is refused.
+    assert by_id[1]["result"]["serverInfo"]["name"] == "kg-memory", by_id[1]
+    for msg in [by_id[2]]:
         text = msg["error"]["message"]
         assert f"127.0.0.1:{port} is kg-memory 0.17.0" in text and "kg-memory's kg, not this one" in text, text

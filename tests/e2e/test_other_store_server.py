@@ -34,7 +34,8 @@ def test_kg_mcp_refuses_another_stores_server_naming_both_and_writes_nothing_the
             "cwd": str(srv.home), "level": "user", "id": "lesson-for-the-agent", "gist": "meant for my own store"}}))
         by_id = _jsonrpc_lines(shim.finish())
         assert set(by_id) == {1, 2}, "every request gets a reply"
-        for msg in by_id.values():
+        assert by_id[1]["result"]["serverInfo"]["name"] == "kg-memory", by_id[1]  # the shim's own handshake
+        for msg in [by_id[2]]:
             text = msg["error"]["message"]
             assert f"serves {srv.store}" in text and f"not {env['KG_HOME']} (KG_HOME)" in text, text
             assert f"KG_HOME={srv.store} kg stop" in text and "KG_HTTP_PORT" in text, text

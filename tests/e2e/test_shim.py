@@ -204,11 +204,12 @@ async def test_shim_starts_the_server_when_none_is_running(tmp_path):
         first = shim.read_line()
         TIMINGS.setdefault("raw: launch `kg mcp` to first reply (server not running; the shim starts it)", []).append(
             time.monotonic() - shim.t0)
-        assert fresh.health() is not None, "the shim answered, so the server it started must be up"
+        assert json.loads(first)["result"]["serverInfo"]["name"] == "kg-memory"  # answered while the server starts
         shim.send(INITIALIZED)
         cwd = fresh.project("cold-proj")
         shim.send(_request(2, "tools/call", {"name": "kg_read", "arguments": {"cwd": cwd}}))
         reply = json.loads(shim.read_line())
+        assert fresh.health() is not None, "the call was answered, so the server the shim started must be up"
         sid = session_of(reply["result"]["content"][0]["text"])
         shim.send(_request(3, "tools/call", {"name": "kg_put_node", "arguments": {
             "session_id": sid, "level": "project", "id": "cold-start-node", "gist": "the shim started the server"}}))
@@ -226,7 +227,16 @@ async def test_shim_starts_the_server_when_none_is_running(tmp_path):
     wait_until(lambda: fresh.health() is None, what="the shim-started server to stop")
 
 
-async def test_shim_answers_every_request_with_an_error_when_no_server_can_start(tmp_path):
+def _handshake_answered(by_id: dict) -> None:
+    """The shim's own answer to initialize (1) and tools/list (2), as the server gives them."""
+    from kg_actors.http.mcp_handshake import initialize_result, tool_list
+    assert by_id[1]["result"] == json.loads(json.dumps(initialize_result("2025-06-18"))), by_id[1]
+    assert by_id[2]["result"] == json.loads(json.dumps(tool_list())) and len(by_id[2]["result"]["tools"]) == 10
+
+
+async def test_shim_answers_the_handshake_and_each_call_with_an_error_when_no_server_can_start(tmp_path):
+    # Its initialize failed: Claude Code then skipped kg's tools in every session for 15 minutes (its cache of
+    # failed plugin servers), long after the server was back. The start goes on; each call says why it cannot.
     blocked = tmp_path / "store-is-a-file"
     blocked.write_text("")  # `kg start` cannot use it, so the shim cannot start a server
     home = tmp_path / "home"
@@ -237,9 +247,11 @@ async def test_shim_answers_every_request_with_an_error_when_no_server_can_start
     shim.send(INITIALIZE)
     shim.send(INITIALIZED)
     shim.send(_request(2, "tools/list"))
+    shim.send(_request(3, "tools/call", {"name": "kg_read", "arguments": {"cwd": str(home)}}))
     by_id = _jsonrpc_lines(shim.finish())
-    assert set(by_id) == {1, 2}, "a notification gets no reply, every request gets one"
-    for msg in by_id.values():
+    assert set(by_id) == {1, 2, 3}, "a notification gets no reply, every request gets one"
+    _handshake_answered(by_id)
+    for msg in [by_id[3]]:
         assert msg["error"]["code"] == -32603 and "kg memory server unreachable" in msg["error"]["message"]
         # The client sees why the auto-start failed, not only "Connection refused".
         assert f"starting it failed: kg: the server did not start: {blocked} is a file, not a folder" \
@@ -255,10 +267,12 @@ async def test_a_foreign_answer_on_the_port_gets_every_request_an_error_naming_i
         shim.send(INITIALIZE)
         shim.send(INITIALIZED)
         shim.send(_request(2, "tools/list"))
+        shim.send(_request(3, "tools/call", {"name": "kg_read", "arguments": {"cwd": str(home)}}))
         out, err = shim.proc.communicate(timeout=REPLY_TIMEOUT)
         by_id = _jsonrpc_lines([x for x in (shim._buf + out).split(b"\n") if x])
-    assert set(by_id) == {1, 2}, "a notification gets no reply, every request gets one"
-    for msg in by_id.values():
+    assert set(by_id) == {1, 2, 3}, "a notification gets no reply, every request gets one"
+    _handshake_answered(by_id)  # the client's start goes on (Claude Code would skip kg for 15 minutes)
+    for msg in [by_id[3]]:
         text = msg["error"]["message"]
         assert "HTTP 502" in text and "no JSON-RPC reply" in text and "KG_HTTP_PORT" in text, text
     assert b"another program" in err
@@ -272,9 +286,11 @@ async def test_a_port_answering_no_http_or_a_reply_cut_short_gets_every_request_
         shim = RawShim({"HOME": str(home), "KG_HOME": str(tmp_path / "store"), "KG_HTTP_PORT": str(port)})
         shim.send(INITIALIZE)
         shim.send(_request(2, "tools/list"))
+        shim.send(_request(3, "tools/call", {"name": "kg_read", "arguments": {"cwd": str(home)}}))
         by_id = _jsonrpc_lines(shim.finish())
-    assert set(by_id) == {1, 2}, "every request gets a reply"
-    for msg in by_id.values():
+    assert set(by_id) == {1, 2, 3}, "every request gets a reply"
+    _handshake_answered(by_id)
+    for msg in [by_id[3]]:
         assert msg["error"]["code"] == -32603 and f"127.0.0.1:{port}" in msg["error"]["message"], msg
 
 
@@ -400,7 +416,7 @@ async def test_after_stdin_closes_a_call_still_in_flight_gets_a_few_seconds_then
     from shim import EOF_GRACE
     with silent() as (port, asked):
         shim = RawShim({"HOME": str(tmp_path), "KG_HOME": str(tmp_path / "store"), "KG_HTTP_PORT": str(port)})
-        shim.send(_request(2, "tools/list"))
+        shim.send(_request(2, "tools/call", {"name": "kg_read", "arguments": {"cwd": str(tmp_path)}}))
         assert asked.wait(REPLY_TIMEOUT), "the request never arrived"
         try:
             out, err = shim.proc.communicate(timeout=EOF_GRACE + 15)  # closes stdin first
@@ -412,10 +428,10 @@ async def test_after_stdin_closes_a_call_still_in_flight_gets_a_few_seconds_then
     assert b"dropped 1 call still unanswered after 5 s" in err, err
 
 
-async def test_a_hung_server_fails_the_clients_start_up_within_seconds_naming_why(tmp_path):
-    # Every request waited the shim's 120 s request timeout: Claude Code gave up on its 30 s start-up bound
-    # first, showing "Failed to connect" without a reason, and the session started without the kg tools.
-    from shim import HANDSHAKE_TIMEOUT
+async def test_a_hung_server_holds_the_clients_start_up_about_a_second_and_the_shim_says_why(tmp_path):
+    # The shim failed the handshake after 8 s: Gemini CLI and OpenCode, which wait for their MCP servers before
+    # the first model call, started each session 12-15 s late (found by an outside audit of real client turns).
+    from shim.handshake import QUICK
     with silent() as (port, asked):
         shim = RawShim({"HOME": str(tmp_path), "KG_HOME": str(tmp_path / "store"), "KG_HTTP_PORT": str(port)})
         began = time.monotonic()
@@ -423,19 +439,19 @@ async def test_a_hung_server_fails_the_clients_start_up_within_seconds_naming_wh
         shim.send(_request(2, "tools/list"))
         lines = [shim.read_line(timeout=30), shim.read_line(timeout=30)]  # before stdin closes (its grace is 5 s)
         took = time.monotonic() - began
-        by_id = _jsonrpc_lines(lines + shim.finish())
+        out, err = shim.proc.communicate(timeout=30)
+        by_id = _jsonrpc_lines(lines + [x for x in out.split(b"\n") if x])
     assert set(by_id) == {1, 2}, by_id
-    for msg in by_id.values():
-        text = msg["error"]["message"]
-        assert f"did not answer within {HANDSHAKE_TIMEOUT:g} s" in text and "kg restart" in text, text
-    assert took < 25, took  # 8 s each, in parallel; well inside a client's 30 s
+    _handshake_answered(by_id)
+    assert f"did not answer within {QUICK:g} s" in err.decode() and "answered initialize itself" in err.decode(), err
+    assert took < 4 * QUICK, took  # its health read and the request, each bounded; in parallel
 
 
 async def test_ctrl_c_ends_the_shim_quietly_with_130_even_with_a_call_in_flight(tmp_path):
     # It printed a KeyboardInterrupt traceback (and waited for the call).
     with silent() as (port, asked):
         shim = RawShim({"HOME": str(tmp_path), "KG_HOME": str(tmp_path / "store"), "KG_HTTP_PORT": str(port)})
-        shim.send(_request(2, "tools/list"))
+        shim.send(_request(2, "tools/call", {"name": "kg_read", "arguments": {"cwd": str(tmp_path)}}))
         assert asked.wait(REPLY_TIMEOUT), "the request never arrived"
         shim.proc.send_signal(signal.SIGINT)
         try:
@@ -469,6 +485,9 @@ async def test_a_call_while_the_server_drains_to_stop_waits_for_it_and_is_answer
         shim.send(INITIALIZE)
         reply = json.loads(shim.read_line())
         assert reply.get("result", {}).get("serverInfo", {}).get("name") == "kg-memory", reply
+        shim.send(_request(2, "tools/call", {"name": "kg_read", "arguments": {"cwd": old.project("drain-proj")}}))
+        reply = json.loads(shim.read_line())
+        assert "result" in reply and not reply["result"].get("isError"), reply
         assert old.proc.poll() is not None and old.health()["pid"] != old_pid  # the next server answered
     finally:
         busy.close()
