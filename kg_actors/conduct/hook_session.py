@@ -148,7 +148,8 @@ async def _preload(floor: Floor, view: SessionView, harness: profiles.Harness, r
     # A graph in trouble is said first (the preload may be all of the memory a session sees), sized in.
     lead = "\n".join([lead] * bool(lead) + [t for lvl, handle, _ in views for t in troubles(floor, lvl, handle)])
     lead = f"{lead}\n" if lead else ""
-    limit = harness.preload_limit - harness.measure(lead)
+    # The harness's own note (OpenCode's tool names, put in by its adapter) is part of what reaches the model.
+    limit = harness.preload_limit - harness.measure(lead) - harness.measure(harness.preload_note)
     parts, scores, debts = [], {}, {}
     for lvl, handle, gview in views:
         scores[lvl] = recent_scores(gview, now)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core import command_recall
+from . import profiles
 
 # The plugin's event -> the Claude Code event whose decision it gets.
 EVENTS = {"session.start": "SessionStart", "chat.message": "UserPromptSubmit", "tool.before": "PreToolUse",
@@ -47,11 +48,8 @@ def translated(payload: dict[str, Any]) -> dict[str, Any] | None:
 AFTER_THE_COMMAND = "KG memory about this command (OpenCode shows it once the command has run):"
 
 
-# OpenCode lists an MCP server's tools as `<server>_<tool>` (setup names the server kg): kg_read is kg_kg_read
-# there. The preload says so once, before the texts that name the tools; the texts themselves, lessons among
-# them, are left as they are (rewriting every name rewrote ids and paths too, and a write sent back stored that).
-TOOLS_NOTE = "(In OpenCode the kg tools are named kg_kg_read, kg_kg_search, kg_kg_put_node and so on: kg_<tool> below " \
-             "is kg_kg_<tool>.)\n"
+# Said under the preload's header (profiles.py, where the preload's size counts it).
+TOOLS_NOTE = profiles.OPENCODE_TOOLS_NOTE
 
 
 # Set on a prompt reply that holds lessons kg now counts as seen: the plugin adds it to every later call of the

@@ -36,6 +36,8 @@ class Harness:
     # transcript). Gemini CLI stores none of its <hook_context> parts and OpenCode's plugin kept the preload in
     # the memory of the process before: there a resume gets the preload again, as after a compaction.
     keeps_hook_context: bool = True
+    # A line the harness's adapter puts into the preload (under its header): counted within preload_limit.
+    preload_note: str = ""
 
     def measure(self, text: str) -> int:
         return utf16_units(text) if self.unit == "utf16" else utf8_bytes(text)
@@ -64,7 +66,13 @@ ANTIGRAVITY = Harness("antigravity-cli", 10_000, None, "bytes", False, False, AN
 GEMINI = Harness("gemini-cli", 9_500, 36_000, "utf16", False, True, keeps_hook_context=False)
 # OpenCode cuts a tool's output above 51,200 bytes (UTF-8) or 2,000 lines (1.18); the preload goes into
 # its system prompt, sized as Codex's.
-OPENCODE = Harness("opencode", 9_000, 46_000, "bytes", False, True, keeps_hook_context=False)
+# OpenCode lists an MCP server's tools as `<server>_<tool>` (setup names the server kg): kg_read is kg_kg_read
+# there. The preload says so once, before the texts that name the tools; the texts themselves, lessons among
+# them, are left as they are (rewriting every name rewrote ids and paths too, and a write sent back stored that).
+OPENCODE_TOOLS_NOTE = ("(In OpenCode the kg tools are named kg_kg_read, kg_kg_search, kg_kg_put_node and so on: "
+                       "kg_<tool> below is kg_kg_<tool>.)\n")
+OPENCODE = Harness("opencode", 9_000, 46_000, "bytes", False, True, keeps_hook_context=False,
+                   preload_note=OPENCODE_TOOLS_NOTE)
 
 def from_user_agent(user_agent: str | None) -> Harness:
     ua = (user_agent or "").lower()

@@ -18,6 +18,7 @@ import time
 import uuid
 from pathlib import Path
 
+import httpx
 import pytest
 from e2e_helpers import another_program
 from hook_helpers import mcp_call, node, project_graph
@@ -372,6 +373,26 @@ def test_a_lesson_a_prompt_brought_stays_in_the_opencode_sessions_later_calls(ma
     assert any(lesson in text for text in turns[0][1:]), turns[0]  # recalled with the prompt
     for later in turns[1:]:  # and still there in every later call, once
         assert sum(text.count(lesson) for text in later) == 1, later
+
+
+def test_an_opencode_preload_on_a_large_project_holds_its_tool_names_note_within_9000_bytes(tmp_path):
+    # The preload was cut to 8,947 bytes, then the tool-name note (122 bytes) was put under its first line:
+    # 9,069 bytes reached the model on a 5,000-lesson project (found by an outside audit of real client turns).
+    srv = ServerProcess(tmp_path)
+    root = srv.project("big-proj")
+    write_store(srv.store, None, {"big-proj": project_graph(root, [
+        node(f"lesson-{i:04d}-about-widgets", f"widget {i} needs its frobnicator warmed before the {i}th deploy, "
+             "never after, or its cache goes stale", days_old=1 + i % 30) for i in range(600)])})
+    srv.start()
+    try:
+        body = {"sessionID": "ses_" + uuid.uuid4().hex[:20], "directory": root, "source": "startup"}
+        reply = httpx.post(srv.url + "/api/opencode/session.start", json=body, timeout=60,
+                           headers={"X-KG-Home": str(srv.store)})
+        context = reply.json()["context"]
+        assert opencode_harness.TOOLS_NOTE in context and "lesson-0" in context, context[:500]
+        assert 8_000 < len(context.encode()) <= 9_000, len(context.encode())  # cut, and cut with the note counted
+    finally:
+        srv.stop()
 
 
 def test_uninstall_removes_the_plugin_and_the_mcp_entry(machine):
