@@ -361,17 +361,19 @@ def test_a_lesson_a_prompt_brought_stays_in_the_opencode_sessions_later_calls(ma
         # Another session's search waits for the first index (a prompt meanwhile gets no recall).
         other = re.search(r"session_id: (\S+)|Session: (\S+)", mcp_call(srv, "kg_read", {"cwd": str(root)}))
         mcp_call(srv, "kg_search", {"session_id": other.group(1) or other.group(2), "query": "queue consumers"})
+        question = "Why do the queue consumers park a message after retrying it three times?"
+        lesson = "queue consumers retry 3 times, then park the message"
         turns = []
-        for prompt in ("Why do the queue consumers park a message after retrying it three times?",
-                       "Why do the queue consumers park a message after retrying it three times?", "hello there"):
+        # The plugin gives a reply a second at most (a loaded machine may miss one): asked until it arrives.
+        for prompt in [question] * 3 + ["hello there"]:
             run.stdin.write(prompt + "\n")
             run.stdin.flush()
             turns.append(json.loads(run.stdout.readline()))
         run.stdin.close()
         assert run.wait(timeout=60) == 0
-    lesson = "queue consumers retry 3 times, then park the message"
-    assert any(lesson in text for text in turns[0][1:]), turns[0]  # recalled with the prompt
-    for later in turns[1:]:  # and still there in every later call, once
+    first = next((i for i, turn in enumerate(turns) if any(lesson in text for text in turn[1:])), None)
+    assert first is not None and first < 2, turns  # recalled with the prompt
+    for later in turns[first + 1:]:  # and still there in every later call, once
         assert sum(text.count(lesson) for text in later) == 1, later
 
 
