@@ -10,7 +10,9 @@ argument shapes against a real `kg serve`, add what the server decides.
 from __future__ import annotations
 
 import json
+import os
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -395,6 +397,27 @@ def test_an_opencode_preload_on_a_large_project_holds_its_tool_names_note_within
         assert 8_000 < len(context.encode()) <= 9_000, len(context.encode())  # cut, and cut with the note counted
     finally:
         srv.stop()
+
+
+def test_opencode_connects_kg_mcp_within_seconds_while_the_server_is_hung(machine):
+    # The shim answered OpenCode's initialize only when it gave up on the server, 8 s later: every new session
+    # waited ~15 s for its MCP servers (found by an outside audit of real client turns).
+    srv, env, cli, root = machine
+    began = time.monotonic()
+    up = subprocess.run([cli, "mcp", "list"], env=env, capture_output=True, text=True, cwd=root,
+                        stdin=subprocess.DEVNULL, timeout=120)
+    took_up = time.monotonic() - began  # OpenCode's own start (seconds here)
+    assert up.returncode == 0, up.stderr
+    os.kill(srv.proc.pid, signal.SIGSTOP)
+    try:
+        began = time.monotonic()
+        listed = subprocess.run([cli, "mcp", "list"], env=env, capture_output=True, text=True, cwd=root,
+                                stdin=subprocess.DEVNULL, timeout=120)
+        took = time.monotonic() - began
+    finally:
+        os.kill(srv.proc.pid, signal.SIGCONT)
+    assert re.search(r"✓ kg\b.*connected", listed.stdout + listed.stderr), listed.stdout + listed.stderr
+    assert took < took_up + 4, (took, took_up)  # the shim's bound is about a second (two reads of one)
 
 
 def test_uninstall_removes_the_plugin_and_the_mcp_entry(machine):

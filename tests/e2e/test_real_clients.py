@@ -13,7 +13,7 @@ import subprocess
 
 import pytest
 import trio
-from e2e_helpers import KG, start_server
+from e2e_helpers import KG, another_program, start_server
 from mcp import Client
 from npm_clients import CLIENT_TIMEOUT, client_env, npm_bin, ts_client
 
@@ -62,6 +62,24 @@ def test_claude_mcp_list_connects_http_and_shim_entries_together(srv, tmp_path):
     assert set(lines) == {"kg-http", "kg-shim"}, listed.stdout + listed.stderr
     for name, line in lines.items():
         assert "✔ Connected" in line and "fail" not in line.lower(), f"{name}: {line}"
+
+
+def test_claude_code_connects_kg_mcp_while_another_program_holds_kgs_port(tmp_path):
+    # The shim failed its initialize: Claude Code then skipped kg's plugin server in every session for 15 minutes
+    # (its cache of failed plugin servers), long after kg's server was back (found by an outside audit).
+    claude = npm_bin("claude")
+    home = tmp_path / "claude-home"
+    home.mkdir()
+    env = client_env(home)
+    with another_program(b"<html>501 Unsupported method</html>", 501, "text/html") as port:
+        added = subprocess.run([claude, "mcp", "add", "--scope", "user", "kg-shim", "-e", f"KG_HTTP_PORT={port}", "-e",
+                                f"KG_HOME={tmp_path / 'store'}", "--", KG, "mcp"], env=env, capture_output=True,
+                               text=True, timeout=CLIENT_TIMEOUT, cwd=tmp_path)
+        assert added.returncode == 0, added.stderr
+        listed = subprocess.run([claude, "mcp", "list"], env=env, capture_output=True, text=True,
+                                timeout=CLIENT_TIMEOUT, cwd=tmp_path)
+    line = next((x for x in listed.stdout.splitlines() if x.startswith("kg-shim")), listed.stdout + listed.stderr)
+    assert "✔ Connected" in line and "fail" not in line.lower(), line
 
 
 def _hold_get_stream(port: int) -> socket.socket:
