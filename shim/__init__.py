@@ -108,6 +108,9 @@ class Shim:
         self.path = request_path(dict(os.environ))
         self.protocol_version: str | None = None
         self._calls: dict[str, _Call] = {}  # by the JSON of their ids
+        # Set while the server has not answered in time: the rest of a client's start-up burst (tools/list,
+        # prompts/list...) is answered at once, not a second each; the first real reply clears it.
+        self.unanswering = False
         self._calls_lock = threading.Lock()
 
     def write(self, message: dict[str, Any] | list[dict[str, Any]]) -> None:
@@ -211,6 +214,9 @@ class Shim:
             conn.request("GET", "/health")
             body = conn.getresponse().read()
             conn.close()
+        except TimeoutError:
+            self.unanswering = True  # hung, or too busy to answer its health check
+            return None
         except (OSError, http.client.HTTPException):
             return None
         self._health_read = True
@@ -336,9 +342,16 @@ class Shim:
             else:  # the client's start goes on; its tool calls meet the server, or this reason
                 print(f"kg mcp: {why} (answered {method} itself)", file=sys.stderr, flush=True)
                 emit(own)
+        if quick and self.unanswering and handshake.own_reply(message) is not None:
+            fail(f"the kg memory server at {self.host}:{self.port} has not answered in time: it may be hung")
+            return
         other = self.other_server(min(timeout, 3.0))
         if other is not None:
             fail(other)
+            return
+        if quick and self.unanswering:
+            fail(f"the kg memory server at {self.host}:{self.port} did not answer its health check within "
+                 f"{timeout:g} s: it may be hung (`kg status` and `kg doctor` say more; `kg restart` restarts it)")
             return
         routing = routing_headers(message)
         try:
@@ -360,6 +373,7 @@ class Shim:
         except _Cancelled:
             return
         except TimeoutError:
+            self.unanswering = True
             fail(f"the kg memory server at {self.host}:{self.port} did not answer within {timeout:g} s: "
                  "it may be hung (`kg status` and `kg doctor` say more; `kg restart` restarts it)")
             return
@@ -371,6 +385,7 @@ class Shim:
                  f"({type(exc).__name__}: {str(exc)[:200]!r}); is another program using that port? "
                  "Set KG_HTTP_PORT to move kg, or see `kg doctor`")
             return
+        self.unanswering = False  # it answered
         replies = replies_in(ctype, payload)
         if replies is None:
             # Something that is not our server answered on the port (or ours failed badly): say so,

@@ -1,4 +1,5 @@
-"""The MCP handshake (`initialize`, `tools/list`), which `kg mcp` answers itself when the server cannot.
+"""The MCP handshake (`initialize`, `tools/list`, `ping`, the lists of what kg does not serve), which `kg mcp`
+answers itself when the server cannot.
 
 A client waits for its MCP servers' handshake before its session goes on (Gemini CLI and OpenCode before the
 first model call), and Claude Code skips a plugin server whose start failed for 15 minutes. Neither answer
@@ -14,7 +15,10 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing at each 
 if TYPE_CHECKING:
     from typing import Any
 
-METHODS = frozenset({"initialize", "tools/list"})
+# What a client asks at its start (OpenCode lists prompts and resources too) and the server answers without the
+# memory: kg serves tools alone, so the lists of prompts and resources are methods it does not have.
+NOT_SERVED = frozenset({"prompts/list", "resources/list", "resources/templates/list"})
+METHODS = frozenset({"initialize", "tools/list", "ping"}) | NOT_SERVED
 # The server answers the handshake in milliseconds; a client's start must not wait on one that does not
 # (the hooks' bound for a server that answers nothing is about a second).
 QUICK = 1.0
@@ -24,6 +28,12 @@ def own_reply(message: object) -> dict[str, Any] | None:
     """This kg's reply to a handshake request, or None: not one (or params the server would refuse by name)."""
     if not isinstance(message, dict) or message.get("method") not in METHODS or message.get("id") is None:
         return None
+    method = message["method"]
+    if method in NOT_SERVED:  # the server's (its SDK's) words
+        return {"jsonrpc": "2.0", "id": message["id"], "error": {"code": -32601, "message": "Method not found",
+                                                                 "data": method}}
+    if method == "ping":
+        return {"jsonrpc": "2.0", "id": message["id"], "result": {}}
     from kg_actors.http.mcp_handshake import own_result
 
     result = own_result(message)

@@ -437,14 +437,19 @@ async def test_a_hung_server_holds_the_clients_start_up_about_a_second_and_the_s
         began = time.monotonic()
         shim.send(INITIALIZE)
         shim.send(_request(2, "tools/list"))
-        lines = [shim.read_line(timeout=30), shim.read_line(timeout=30)]  # before stdin closes (its grace is 5 s)
+        # OpenCode asks for prompts and resources too at its start: kg serves neither, and says so at once.
+        for msg_id, method in enumerate(("prompts/list", "resources/list", "ping"), start=3):
+            shim.send(_request(msg_id, method))
+        lines = [shim.read_line(timeout=30) for _ in range(5)]  # before stdin closes (its grace is 5 s)
         took = time.monotonic() - began
         out, err = shim.proc.communicate(timeout=30)
         by_id = _jsonrpc_lines(lines + [x for x in out.split(b"\n") if x])
-    assert set(by_id) == {1, 2}, by_id
+    assert set(by_id) == {1, 2, 3, 4, 5}, by_id
     _handshake_answered(by_id)
-    assert f"did not answer within {QUICK:g} s" in err.decode() and "answered initialize itself" in err.decode(), err
-    assert took < 4 * QUICK, took  # its health read and the request, each bounded; in parallel
+    assert by_id[3]["error"] == {"code": -32601, "message": "Method not found", "data": "prompts/list"}, by_id[3]
+    assert by_id[4]["error"]["code"] == -32601 and by_id[5]["result"] == {}, by_id
+    assert f"did not answer its health check within {QUICK:g} s" in err.decode() and "answered initialize itself" in err.decode(), err
+    assert took < 3 * QUICK, took  # its health read, bounded; the requests in parallel
 
 
 async def test_ctrl_c_ends_the_shim_quietly_with_130_even_with_a_call_in_flight(tmp_path):
