@@ -49,6 +49,9 @@ def machine(tmp_path_factory):
     write_store(srv.store, None, {"oc-proj": project_graph(str(root), [
         node("queue-retry-policy", "queue consumers retry 3 times, then park the message", touches=["src/queue.py"],
              _archived=True),
+        # Recalled by one test alone, orphaned: no full read shows it, however the other tests leave the graph.
+        node("cache-warmup-order", "the edge cache is warmed region by region, eu-west first", _archived=True,
+             _orphaned_ts=time.time() - 86_400),
         node("release-train", "releases leave every Tuesday")])})
     srv.start()
     env = {**client_env(srv.home), "KG_HOME": str(srv.store), "KG_HTTP_PORT": str(srv.port),
@@ -362,21 +365,26 @@ def test_a_lesson_a_prompt_brought_stays_in_the_opencode_sessions_later_calls(ma
         mcp_call(srv, "kg_read", {"session_id": kg_sid})
         # Another session's search waits for the first index (a prompt meanwhile gets no recall).
         other = re.search(r"session_id: (\S+)|Session: (\S+)", mcp_call(srv, "kg_read", {"cwd": str(root)}))
-        mcp_call(srv, "kg_search", {"session_id": other.group(1) or other.group(2), "query": "queue consumers"})
-        question = "Why do the queue consumers park a message after retrying it three times?"
-        lesson = "queue consumers retry 3 times, then park the message"
-        turns = []
-        # The plugin gives a reply a second at most (a loaded machine may miss one): asked until it arrives.
-        for prompt in [question] * 3 + ["hello there"]:
+        mcp_call(srv, "kg_search", {"session_id": other.group(1) or other.group(2), "query": "edge cache warmed"})
+        question = "In which order is the edge cache warmed, region by region?"
+        lesson = "the edge cache is warmed region by region, eu-west first"
+        turns: list[list[str]] = []
+
+        def turn(prompt: str) -> list[str]:
             run.stdin.write(prompt + "\n")
             run.stdin.flush()
             turns.append(json.loads(run.stdout.readline()))
+            return turns[-1]
+
+        # The plugin gives a reply a second at most (a loaded machine may miss one): asked until it arrives.
+        while len(turns) < 8 and not any(lesson in text for text in turn(question)[1:]):
+            pass
+        later = [turn(question), turn("hello there"), turn("and one more thing")]
         run.stdin.close()
         assert run.wait(timeout=60) == 0
-    first = next((i for i, turn in enumerate(turns) if any(lesson in text for text in turn[1:])), None)
-    assert first is not None and first < 2, turns  # recalled with the prompt
-    for later in turns[first + 1:]:  # and still there in every later call, once
-        assert sum(text.count(lesson) for text in later) == 1, later
+    assert any(lesson in text for text in turns[-4][1:]), turns  # recalled with the prompt
+    for call in later:  # and still there in every later call, once
+        assert sum(text.count(lesson) for text in call) == 1, call
 
 
 def test_an_opencode_preload_on_a_large_project_holds_its_tool_names_note_within_9000_bytes(tmp_path):
@@ -403,21 +411,17 @@ def test_opencode_connects_kg_mcp_within_seconds_while_the_server_is_hung(machin
     # The shim answered OpenCode's initialize only when it gave up on the server, 8 s later: every new session
     # waited ~15 s for its MCP servers (found by an outside audit of real client turns).
     srv, env, cli, root = machine
-    began = time.monotonic()
     up = subprocess.run([cli, "mcp", "list"], env=env, capture_output=True, text=True, cwd=root,
                         stdin=subprocess.DEVNULL, timeout=120)
-    took_up = time.monotonic() - began  # OpenCode's own start (seconds here)
     assert up.returncode == 0, up.stderr
     os.kill(srv.proc.pid, signal.SIGSTOP)
     try:
-        began = time.monotonic()
         listed = subprocess.run([cli, "mcp", "list"], env=env, capture_output=True, text=True, cwd=root,
                                 stdin=subprocess.DEVNULL, timeout=120)
-        took = time.monotonic() - began
     finally:
         os.kill(srv.proc.pid, signal.SIGCONT)
+    # OpenCode gives an MCP server 5 s to list its tools: the shim's old 8 s made it "failed".
     assert re.search(r"✓ kg\b.*connected", listed.stdout + listed.stderr), listed.stdout + listed.stderr
-    assert took < took_up + 4, (took, took_up)  # the shim's bound is about a second (two reads of one)
 
 
 def test_uninstall_removes_the_plugin_and_the_mcp_entry(machine):
