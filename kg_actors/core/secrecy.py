@@ -51,6 +51,9 @@ from .secret_lookalikes import annotated as _annotated, in_password_hash
 from .secret_aws import aws_secret as _aws_secret, beside as aws_beside, key_id_said
 from .secret_findings import MASK_SHOWN_MIN_CHARS, Finding, mask as _mask
 from .secret_plain import plain as _plain
+from .secret_kinds import data_key_before, data_key_value
+from .secret_places import in_arn, names_member
+from .secret_spelled import ASSIGNED_MIN_CHARS, spelled as _spelled
 
 
 _SAID = tuple((kind, trigger, re.compile(rx), judge) for kind, trigger, rx, judge in (*SAID_RULES, *FORM_RULES,
@@ -94,7 +97,6 @@ _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}
 _PARTS = re.compile(r"[-_.=]+")
 _WORD_PART = re.compile(r"[A-Za-z]?[a-z]{2,}[0-9]*|[A-Z]{2,}[a-z]?[0-9]*")  # `Linux`, `pip`, `ubuntu22`, `kid`
 
-ASSIGNED_MIN_CHARS = 6  # a shorter value after `password=` is an example, not a credential
 
 
 def find(text: str, shapes_only: bool = False, decode: bool = True, seams: str | None = None) -> Finding | None:
@@ -194,7 +196,11 @@ def _find(text: str, shapes_only: bool) -> Finding | None:
     if len(lower) != len(text):  # a few non-ASCII letters lowercase to two: keep offsets aligned
         lower = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
     for word in _KEYWORD.finditer(lower):
+        if in_arn(text, word.start()):
+            continue  # `arn:aws:secretsmanager:…:secret:prod/db-password-AbC1dE`: where a secret lives
         m = _ASSIGNED.match(text, word.end())
+        if m is not None and data_key_value(text, word.end(), m.start(1)):
+            m = None  # `nextPageToken: <cursor>`, `client_token: <uuid>`: a key of data, not a credential
         if m is not None and _in_expansion(text, word.start()):
             m = None  # `${DB_PASSWORD:-changeme}`: the name of a variable and its default, no value given
         if m is not None and _PROSE_AFTER.match(m.group(0) + text[m.end():m.end() + 80]):
@@ -218,6 +224,8 @@ def _find(text: str, shapes_only: bool) -> Finding | None:
             if ((len(opaque.group(0)) >= 20 or _scrambled(opaque.group(0))) and _credential(opaque.group(0), assigned=False)
                     and not in_password_hash(text, start)
                     and not (glued and _is_path(text[word.start():start] + opaque.group(0)))
+                    and not (near.start() == 0 and names_member(opaque.group(0)))  # `secrets.NAME`: a place
+                    and not data_key_value(text, word.end(), start)
                     and not _base64_text(text, start, start + len(opaque.group(0)))):
                 return _named("a credential-like string next to a secret-named word", opaque.group(0))
         if word.group(0) in _PASSWORD_WORDS and not (lower[word.start() - 1:word.start()].isalpha()
@@ -329,54 +337,6 @@ def _credential(value: str, assigned: bool) -> bool:
     return _classes(value) >= 2 or len(value) >= 16
 
 
-# Words given to a password-named key: one (`sunflowerlagoon`), a passphrase (`correct-horse-battery-staple`), or
-# digits (a wifi's `84920174`). Not `_` or `.`: those join a name in code (`args.password`), which is a reference.
-_PASSPHRASE = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)*|\d+")
-# The keys whose value is a password whatever it looks like; `pass` alone ends `bypass` and `compass`, `pwd`
-# alone is the working directory, so those need a longer name (`DB_PWD`).
-_PASSWORD_KEYS = frozenset(("password", "passwd", "passphrase", "client_secret"))
-# The name a key word ends (`DB_` of `DB_PASSWORD`), read from the end: possessive, so a search from each
-# start of a long word fails at once instead of retrying every shorter run (`"a"*40000 + " password: x"`).
-_NAME_BEFORE = re.compile(r"(?<![\w.-])[\w.-]*+$")
-_KEY_MAX_INDENT = 200
-
-
-def _spelled(text: str, word: re.Match[str], m: re.Match[str]) -> bool:
-    """Whether words given to a password-named key are its password (`password=correct-horse-battery-staple`,
-    `"db_password": "tulip-wagon-orbit-lemon"`, a config line `password: sunflowerlagoon`) rather than prose
-    or code about it ("password: hashed with bcrypt", `f(password=secret)`, `password: str`)."""
-    key, start, end = word.group(0), m.start(1), m.end(1)
-    named = key in _PASSWORD_KEYS or key == "pwd" and word.start() > 0 and text[word.start() - 1] in "_-"
-    # An environment's JWT_SECRET=..., DB_PASS=...: the tail of a capital name after '_'.
-    named = named or (key in ("secret", "pass") and word.start() > 0 and text[word.start() - 1] == "_"
-                      and text[word.start():word.end()].isupper())
-    secret = key == "secret" and (word.start() == 0 or not (text[word.start() - 1].isalnum()
-                                                            or text[word.start() - 1] in "_-"))
-    value = m.group(1)
-    if not (named or secret) or not _PASSPHRASE.fullmatch(value) or len(value) < ASSIGNED_MIN_CHARS:
-        return False
-    if value.isupper() or value.lower() in _DESCRIPTIONS or _placeholder(value) or _TYPE.fullmatch(value):
-        return False
-    if "\n" in text[word.end():start]:
-        return False  # a prompt's "Password:" and the next line's first word
-    line_start = text.rfind("\n", 0, word.start()) + 1
-    if value.lower() in text[line_start:word.start()].lower():
-        return False  # the service's own name as its default (`MYSQL_PASSWORD=mysql`)
-    before, after = text[start - 1], text[end:end + 1]
-    if before in "\"'`":
-        return after == before  # a literal, quoted whole (`"must be long"` quotes prose)
-    line_end = text.find("\n", end)
-    rest = text[end:] if line_end == -1 else text[end:line_end]
-    if before in "=:":  # glued: a shell's, a .env's or a URL's `KEY=value`; a call's `f(password=secret)` names one
-        return not (rest[:1] in ",)" and "(" in text[line_start:word.start()])
-    # With a space: a config line only, the key first on it and the value last ("Password: see the vault"
-    # is prose). A `secret: name` line names a Kubernetes or CI Secret, not its value.
-    if word.start() - line_start > _KEY_MAX_INDENT:
-        return False  # far into a line: prose, not a config line's key (and not a scan of a long line per word)
-    head = _NAME_BEFORE.sub("", text[line_start:word.start()], count=1)
-    return not secret and not head.strip(" \t-#\"'") and not rest.strip(" \t,;")
-
-
 def _said(judge: str, m: re.Match[str]) -> bool:
     """Whether a value a command line or a file format names (`_SAID`) is a secret, by its rule's judge."""
     value = m.group("value")
@@ -388,6 +348,8 @@ def _said(judge: str, m: re.Match[str]) -> bool:
                 or _CODE_REF.search(v) or judge == "login" and v.lower() == m.group("user").lower()):
             return False
         return is_password(v, judged_as(judge, m), m.string[m.end():m.end() + 80])
+    if judge in ("key in words", "random", "loose", "hex") and data_key_before(m.string, m.start("value")):
+        return False  # "the message key <uuid>", "next page token: <cursor>": data named by its kind
     if judge == "key in words":
         return not _HEX_ABOUT.search(m.group(0))
     if judge == "password":
@@ -528,6 +490,7 @@ def _fixed_shape(text: str, spaced: str) -> Finding | None:
     found = find(text, shapes_only=True, seams=spaced)
     for word in _KEYWORD.finditer(text.lower()) if found is None else ():
         m = _ASSIGNED.match(text, word.end())
+        m = None if m is None or data_key_value(text, word.end(), m.start(1)) or in_arn(text, word.start()) else m
         value = m.group(1).strip("\"'`.") if m is not None else ""
         if _scrambled(value, 8) and _credential(value, assigned=True):
             return _named("a credential assigned to a secret-named key", value)

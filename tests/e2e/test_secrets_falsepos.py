@@ -1,0 +1,54 @@
+"""Through a real `kg serve`: ordinary lessons an outside audit saw refused are stored as written and read back
+verbatim, while the credentials beside them stay refused, naming the field (kg_put_node)."""
+
+from __future__ import annotations
+
+from e2e_helpers import Session, start_server
+from mcp import Client
+from test_git_sync import _user
+
+UUID = "0dae3f5e-7a1c-4c8e-9b2d-5f6a7b8c9d0e"
+SHA = "c7b26dace1c9a7a01e37f0fb8c4b7324af569f202fe507e68348d162e2efb82d"
+DATA_KEYS = [f"the message key {UUID} always lands on partition 7", f"range key {UUID} for the newest item",
+             f"progress token {UUID} in _meta", f"encryption key version: v7 (KMS key {UUID})",
+             f"client_token: {UUID}", f"the dedupe key {SHA} (sha256 of the payload)",
+             "ContinuationToken: 1ueGcxLPRx1Tr/XYExHnhbYLgveDs2J/wm36Hy4vbOwM=",
+             "nextPageToken: eyJsYXN0X2lkIjoxMDQyLCJkaXIiOiJhc2MifQ==",
+             "next page token: eyJsYXN0X2lkIjoxMDQyLCJkaXIiOiJhc2MifQ=="]
+
+
+async def _stored(s: Session, node_id: str, notes: list[str]) -> None:
+    await s.ok("kg_put_node", level="user", id=node_id, gist="A lesson.", notes=notes)
+    shown = await s.ok("kg_read", id=node_id)
+    assert all(note in shown for note in notes), shown
+
+
+async def test_data_keys_named_by_their_kind_are_stored_and_api_keys_refused(tmp_path):
+    srv = start_server(tmp_path, user=_user("plain-lesson"))
+    try:
+        async with Client(srv.url + "/") as c:
+            s = await Session.open(c)
+            await _stored(s, "data-keys", DATA_KEYS)
+            refused = await s.err("kg_put_node", level="user", id="heroku-lesson", gist="deploys",
+                                  notes=["plain note", f"heroku api key {UUID}"])
+            assert "NOT WRITTEN: notes[1] holds what looks like" in refused and UUID[8:20] not in refused, refused
+    finally:
+        srv.stop()
+
+
+PLACES = ["secrets.AWS_DEPLOY_ROLE_ARN", "role-to-assume: ${{ secrets.AWS_DEPLOY_ROLE_ARN }}",
+          "arn:aws:secretsmanager:us-east-1:123456789012:secret:prod/db-password-AbC1dE"]
+RANDOM = "Ffq7JCafB4YXwtw2hJYN" + "ey79DslFLmhIAUDcKSo2"
+
+
+async def test_where_a_secret_lives_is_stored_and_a_secret_beside_it_refused(tmp_path):
+    srv = start_server(tmp_path, user=_user("plain-lesson"))
+    try:
+        async with Client(srv.url + "/") as c:
+            s = await Session.open(c)
+            await _stored(s, "secret-places", PLACES)
+            refused = await s.err("kg_put_node", level="user", id="place-and-value", gist="deploys",
+                                  notes=["secrets.DEPLOY_KEY", f"secret {RANDOM}"])
+            assert "NOT WRITTEN: notes[1] holds what looks like" in refused and RANDOM[4:16] not in refused, refused
+    finally:
+        srv.stop()
