@@ -45,13 +45,13 @@ from .secret_prose import PROSE_RULES, is_password, judged_as
 from .secret_fragments import fragment_in, fragments_in
 from .secret_cuts import cut_runs, worded_key
 from .secret_shapes import DISCORD, GATES, HEADERS, NAMED_BY_PREFIX, SAID_RULES, SHAPES
-from .secret_shapes import DOCUMENTED_EXAMPLES
+from .secret_shapes import DOCUMENTED_EXAMPLES, named_in_code
 from .secret_lookalikes import CODE_REF as _CODE_REF, DESCRIPTIONS as _DESCRIPTIONS, TYPE as _TYPE, placeholder as _placeholder
 from .secret_lookalikes import annotated as _annotated, in_password_hash
 from .secret_aws import aws_secret as _aws_secret, beside as aws_beside, key_id_said
 from .secret_findings import MASK_SHOWN_MIN_CHARS, Finding, mask as _mask
 from .secret_plain import plain as _plain
-from .secret_kinds import data_key_before, data_key_value
+from .secret_kinds import data_key_before, data_key_value, gpg_key_id
 from .secret_places import in_arn, names_member
 from .secret_spelled import ASSIGNED_MIN_CHARS, spelled as _spelled
 
@@ -162,7 +162,7 @@ def _find(text: str, shapes_only: bool) -> Finding | None:
                 return Finding(SHAPES[0][0], header.group(0))
     if text.count(".") >= 2:
         m = DISCORD.search(text)
-        if m is not None:
+        if m is not None and not named_in_code(m.group(0)):  # `Orders.Services.ReserveInventoryAsync`: a name
             return Finding("a Discord bot token", _mask(m.group(0)))
     tries = _TRIES if _ANY_GATE.search(text) or _ANY_BLIND_GATE.search(lower) else ()
     for kind, pattern, blind, gates in tries:
@@ -199,8 +199,8 @@ def _find(text: str, shapes_only: bool) -> Finding | None:
         if in_arn(text, word.start()):
             continue  # `arn:aws:secretsmanager:…:secret:prod/db-password-AbC1dE`: where a secret lives
         m = _ASSIGNED.match(text, word.end())
-        if m is not None and data_key_value(text, word.end(), m.start(1)):
-            m = None  # `nextPageToken: <cursor>`, `client_token: <uuid>`: a key of data, not a credential
+        if m is not None and (data_key_value(text, word.end(), m.start(1)) or gpg_key_id(word.group(0), m.group(1))):
+            m = None  # `nextPageToken: <cursor>`, `client_token: <uuid>`: a key of data; `signing key: <GPG id>`
         if m is not None and _in_expansion(text, word.start()):
             m = None  # `${DB_PASSWORD:-changeme}`: the name of a variable and its default, no value given
         if m is not None and _PROSE_AFTER.match(m.group(0) + text[m.end():m.end() + 80]):
@@ -225,7 +225,7 @@ def _find(text: str, shapes_only: bool) -> Finding | None:
                     and not in_password_hash(text, start)
                     and not (glued and _is_path(text[word.start():start] + opaque.group(0)))
                     and not (near.start() == 0 and names_member(opaque.group(0)))  # `secrets.NAME`: a place
-                    and not data_key_value(text, word.end(), start)
+                    and not data_key_value(text, word.end(), start) and not gpg_key_id(word.group(0), opaque.group(0))
                     and not _base64_text(text, start, start + len(opaque.group(0)))):
                 return _named("a credential-like string next to a secret-named word", opaque.group(0))
         if word.group(0) in _PASSWORD_WORDS and not (lower[word.start() - 1:word.start()].isalpha()

@@ -47,3 +47,13 @@ def data_key_word(text: str, end: int) -> bool:
         return False
     at = m.start()
     return at == 0 or not text[at - 1].isalpha() or text[at].isupper() and text[at - 1].islower()
+
+
+# A GPG key's long or short id (`gpg --list-keys --keyid-format long`), published on key servers and in
+# SECURITY.md: 16 or 8 hex digits of one case after "signing key". A key itself is longer.
+_GPG_KEY_ID = re.compile(r"(?:0x)?(?:[0-9A-F]{16}|[0-9a-f]{16}|[0-9A-F]{8})")
+
+
+def gpg_key_id(word: str, value: str) -> bool:
+    """Whether `value`, given to the secret-named `word`, is a signing key's published id."""
+    return word.startswith("signing") and _GPG_KEY_ID.fullmatch(value.strip("\"'`.:=")) is not None

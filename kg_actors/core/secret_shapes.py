@@ -228,6 +228,14 @@ AWS_KEY_ID_SAID = re.compile(_L + r"A[KS]IA(?![a-z])")
 AWS_SECRET_BARE = re.compile(r"(?<![A-Za-z0-9+/=])[A-Za-z0-9/+]{40}(?![A-Za-z0-9+/=])")
 # A Discord bot token has no prefix: tried on its own where the text has two dots.
 DISCORD = re.compile(_L + r"[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}" + _R)
+# A .NET or Java qualified name has the Discord token's lengths (`OrderFulfillmentServices.Orders.Reserve…Async`):
+# every part capitalised words, which a token's random parts (its first, base64 of a numeric id) are not.
+_CODE_NAME_PARTS = re.compile(r"(?:[A-Z][a-z]+)+(?:\.(?:[A-Z][a-z]+)+)+")
+
+
+def named_in_code(value: str) -> bool:
+    """Whether a dotted value of a key's shape is a name in code made of words."""
+    return _CODE_NAME_PARTS.fullmatch(value) is not None
 
 
 # Where a command line, a header or a file format says what a value is, without a secret-named key before it:

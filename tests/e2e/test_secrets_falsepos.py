@@ -52,3 +52,22 @@ async def test_where_a_secret_lives_is_stored_and_a_secret_beside_it_refused(tmp
             assert "NOT WRITTEN: notes[1] holds what looks like" in refused and RANDOM[4:16] not in refused, refused
     finally:
         srv.stop()
+
+
+DOTNET = "OrderFulfillmentServices.Orders.ReserveInventoryForOrderAsync"
+
+
+async def test_a_gpg_key_id_and_a_dotted_name_in_code_are_stored(tmp_path):
+    srv = start_server(tmp_path, user=_user("plain-lesson"))
+    try:
+        async with Client(srv.url + "/") as c:
+            s = await Session.open(c)
+            await _stored(s, "gpg-key-id", ["signing key: 3AA5C34371567BD2", f"at {DOTNET}(Guid orderId)"])
+            gist = f"The order pipeline throws in {DOTNET} when stock is negative."
+            await s.ok("kg_put_node", level="user", id="dotnet-frame", gist=gist, notes=["fixed by clamping"])
+            assert DOTNET in await s.ok("kg_read", id="dotnet-frame")
+            refused = await s.err("kg_put_node", level="user", id="signing-lesson", gist="signing",
+                                  notes=["signing key: 790a87f079abd980c540c9fa7364f561"])
+            assert "NOT WRITTEN: notes[0] holds what looks like" in refused and "79abd980" not in refused, refused
+    finally:
+        srv.stop()
