@@ -53,6 +53,7 @@ from .secret_findings import MASK_SHOWN_MIN_CHARS, Finding, mask as _mask
 from .secret_plain import plain as _plain
 from .secret_kinds import data_key_before, data_key_value, gpg_key_id
 from .secret_places import in_arn, names_member
+from .secret_seams import plain_join
 from .secret_spelled import ASSIGNED_MIN_CHARS, spelled as _spelled
 
 
@@ -462,9 +463,10 @@ def clean_notes(notes: list[str] | None, name: str = "notes") -> tuple[list[str]
 def refuse_joined(gist: object, notes: list[Any] | None, name: str = "notes") -> None:
     """A key split across lines or notes, refused as whole (core/secret_joins.py): the gist as stored by every
     rule, the texts joined by the fixed shapes of keys alone."""
+    texts = dict(_numbered(name, notes), gist=gist)
     for joined in joined_texts(gist, notes, name):
         found = joined_finding(joined)
-        if found is not None:
+        if found is not None and not plain_join(joined.field, texts):  # two placeholders make no key
             raise SecretRefused(joined.field, found)
     refuse_parts([("gist", gist), *_numbered(name, notes)])  # after the whole keys
 

@@ -71,3 +71,24 @@ async def test_a_gpg_key_id_and_a_dotted_name_in_code_are_stored(tmp_path):
             assert "NOT WRITTEN: notes[0] holds what looks like" in refused and "79abd980" not in refused, refused
     finally:
         srv.stop()
+
+
+ENV_EXAMPLE = ["SLACK_BOT_TOKEN=xoxb-your-bot-token", "GITHUB_TOKEN=ghp_your_token_here",
+               "STRIPE_SECRET_KEY=sk_test_xxxxxxxxxxxxxxxxxxxxxxxx", "JWT_SECRET=changeme"]
+GHP = "ghp_" + "sXFHubMECQ9xj0OTN27ZhvtbVI4L4g0AhWG0"
+
+
+async def test_placeholder_lines_in_a_row_are_stored_and_a_key_cut_across_notes_refused(tmp_path):
+    srv = start_server(tmp_path, user=_user("plain-lesson"))
+    try:
+        async with Client(srv.url + "/") as c:
+            s = await Session.open(c)
+            await _stored(s, "env-example", ENV_EXAMPLE)
+            await _stored(s, "gitlab-prefixes", ["glpat- personal access tokens expire after 365 days max",
+                                                 "glrt- runner authentication tokens replace registration tokens"])
+            refused = await s.err("kg_put_node", level="user", id="cut-lesson", gist="pushing",
+                                  notes=["push with " + GHP[:20], GHP[20:] + " then"])
+            assert "NOT WRITTEN: notes[0] joined to notes[1] holds what looks like" in refused, refused
+            assert GHP[8:20] not in refused, refused
+    finally:
+        srv.stop()
