@@ -58,7 +58,12 @@ class WriteConflict(KGError):
 
 
 class Conflict(KGError):
-    """A change that would break an invariant (id taken, rename capture)."""
+    """A change that would break an invariant (id taken, rename capture); `field`, when a field's value is what
+    clashes."""
+
+    def __init__(self, message: str, field: str | None = None):
+        self.field = field
+        super().__init__(message)
 
 
 class ActorStopped(KGError):

@@ -268,10 +268,10 @@ def missing_endpoint(graph: GraphData, field: str, end: str, known_elsewhere: Se
     editor's form refuses it (a person picks an end that exists)."""
     if (where := _unnamed_in(graph, end, known_elsewhere)) is None:
         return None
-    return NotFound(
-        f"{field}: '{end}' names no node in {where}; an edge to it would be removed at the next load. "
-        f"kg_search(query='{end}') finds the node you meant (or create it first with kg_put_node); "
-        f"a file endpoint is written as a path (with / or ~, e.g. ./{end})", field
+    return NotFound(  # said to a person at the editor, whose form alone refuses such an end
+        f"{field}: '{end}' names no node in {where}; an edge to it would be removed at the next load. The "
+        f"Search box finds the node you meant (or add it first with + Node); a file end is written as a path "
+        f"(with / or ~, e.g. ./{end})", field
     )
 
 
@@ -431,10 +431,8 @@ def rename_local(graph: GraphData, old_id: str, new_id: str, now: float, writer:
     if node is None:
         raise NotFound(f"node '{ids.shown(old_id)}' not found")
     if new_id in graph.nodes:
-        raise Conflict(
-            f"'{new_id}' already exists in this graph; to merge, fold one node into the other "
-            "with kg_put_node and delete the leftover"
-        )
+        raise Conflict(f"new_id: '{new_id}' already exists in this graph; pick a free id, or to merge, fold one "
+                       "node's words into the other and delete the leftover", "new_id")
     graph.del_node(old_id)
     graph.set_node(attrs.evolve(node, id=new_id))
     if graph.kind == "user":

@@ -79,7 +79,7 @@ def error_response(exc: KGError) -> JSONResponse:
     body: dict[str, Any] = {"error": str(exc)}
     if isinstance(exc, InvalidInput):
         body.update(field=exc.field, rule=exc.rule)
-    elif isinstance(exc, NotFound) and exc.field is not None:  # what the field named is not there
+    elif isinstance(exc, (NotFound, Conflict)) and exc.field is not None:  # what the field named: not there, taken
         body.update(field=exc.field, rule=str(exc).removeprefix(f"{exc.field}: "))
     if isinstance(exc, WriteConflict):
         body.update(reason=exc.reason, node=exc.node)

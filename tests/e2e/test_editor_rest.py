@@ -292,7 +292,7 @@ def test_rename_carries_edges_like_kg_rename_node(srv, http):
     assert node["edges"][0]["to"] == "auth-token-refresh"
     r = http.post("/api/nodes/rename", json={"level": "project", "project_path": alpha(srv),
                                              "old_id": "renamed-node-here", "new_id": "auth-token-refresh"})
-    assert r.status_code == 409
+    assert r.status_code == 409 and r.json()["field"] == "new_id" and "kg_put_node" not in r.text, r.text
     # Without a level, found as kg_rename_node finds it: here, in the project's graph.
     r = http.post("/api/nodes/rename", json={"project_path": alpha(srv), "old_id": "renamed-node-here",
                                              "new_id": "renamed-node-again"})
@@ -313,6 +313,9 @@ def test_edges_are_created_and_deleted_and_must_name_real_things(srv, http):
     r = http.post("/api/edges", json={**base, "to": "no-such-node-anywhere"})
     assert r.status_code == 404 and "names no node" in r.json()["error"]
     assert r.json()["field"] == "to" and r.json()["rule"].startswith("'no-such-node-anywhere' names no node")
+    # Said to a person at the editor: its Search box and + Node, not an agent's tools.
+    assert "Search box" in r.json()["error"] and "kg_search" not in r.json()["error"], r.text
+    assert "kg_put_node" not in r.json()["error"], r.text
     r = http.request("DELETE", "/api/edges", json={**base, "to": "session-handler-init"})
     assert r.status_code == 200, r.text
     r = http.request("DELETE", "/api/edges", json={**base, "to": "session-handler-init"})
