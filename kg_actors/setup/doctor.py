@@ -300,7 +300,7 @@ def _storage(r: Report, config: Config, serving: bool) -> bool:
         return False
     if problem is not None and problem.errno == errno.EROFS:
         r.bad("storage", f"{where} is on a file system mounted read-only: nothing can be saved (memory is still "
-              "read)", f"mount it writable (findmnt -T {where} names the mount), or set KG_HOME")
+              "read)", storage_unusable.read_only_fix(where))
         return False
     if problem is not None or not (where.is_dir() or os.access(where, os.W_OK | os.X_OK)):
         r.bad("storage", f"{where} is not writable by this user", f"fix the permissions of {where}, or set KG_HOME")

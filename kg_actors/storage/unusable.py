@@ -25,12 +25,15 @@ def why(root: Path) -> tuple[str, str] | None:
     except OSError:  # a folder above it may not be entered
         where = root
     if read_only_mount(where):  # no permission would help
-        return (f"{where} is on a file system mounted read-only",
-                f"mount it writable (findmnt -T {shlex.quote(str(where))} names the mount), or set KG_HOME")
+        return f"{where} is on a file system mounted read-only", read_only_fix(where)
     what, fix = read_refusals.access_fix(where)
     if os.access(where, os.R_OK | os.X_OK, effective_ids=effective):  # it reads: writing is what it refuses
         what = f"{where} is not writable"
     return f"{what} by this user (Permission denied)", fix
+
+
+def read_only_fix(where: Path) -> str:
+    return f"mount it writable (findmnt -T {shlex.quote(str(where))} names the mount), or set KG_HOME"
 
 
 def read_only_mount(path: Path) -> bool:
