@@ -280,8 +280,10 @@ def strings_in(value: object, name: str) -> Iterator[tuple[str, str]]:
             if isinstance(inner, str):
                 yield path, f"{key}={inner}"
             else:
-                if find(str(key), shapes_only=True) is not None:  # a name: its words alone are no secret
-                    yield path, str(key)
+                # A key is text as a value is (`{"DB_PASSWORD=<value>": true}` stores the value), read whole; a
+                # number or a flag given to it is its value (`{"password": 84920174}` as `password=84920174`).
+                scalar = isinstance(inner, int | float) and not isinstance(inner, bool)
+                yield path, f"{key}={inner}" if scalar else str(key)
                 if isinstance(inner, list | tuple):
                     yield from _items_of(key, inner, path)
                 else:
