@@ -15,6 +15,7 @@ import attrs
 
 from . import constants as C
 from . import gone_ids, held_progress, held_secrets, ids, maintenance_guards, plain_text, schema_words, withheld
+from . import withheld_kept
 from .merge import CONFLICTS_FIELD
 from .merge_dropped import without_dropped
 from .errors import Conflict, InvalidInput, NotFound, WriteConflict
@@ -211,6 +212,10 @@ def put_node(
             if sent is None} if old is not None else {}
     if kept and (held := held_secrets.kept_refusal("node", kept)) is not None:
         raise held  # a stored field a hand edit gave a secret is not kept by a write that left it unsent
+    if old is not None and (unheld := withheld_kept.unheld_refusal(old, graph.lineage.mask.node(old), attrs.evolve(
+            old, gist=gist, notes=old.notes if notes_t is None else notes_t,
+            touches=old.touches if touches_t is None else touches_t))) is not None:
+        raise unheld  # a withheld field kept while what made it one goes: it would be shown
 
     # -- commit
     new_notes = notes_t if notes_t is not None else (old.notes if old else ())
