@@ -87,7 +87,9 @@ SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = tuple((kind, re.compile(rx)) f
     ("a Twitch token", r"(?<![\w-])oauth:[a-z0-9]{30}" + _R),
     ("a Google OAuth token", _L + r"(?:ya29\.[0-9A-Za-z_-]{20,}|1//0[0-9A-Za-z_-]{30,})"),
     ("a Docker Hub token", _L + r"dckr_(?:pat|oat)_[A-Za-z0-9_-]{20,}"),
-    ("a Notion token", _L + r"ntn_[A-Za-z0-9]{40,}" + _R),
+    # Notion's integration tokens: `ntn_` now, `secret_` and 43 characters before (a digit or a capital among them:
+    # `secret_` and a run of lowercase words is a name).
+    ("a Notion token", _L + r"(?:ntn_[A-Za-z0-9]{40,}|secret_(?=[a-z]{0,42}[A-Z0-9])[A-Za-z0-9]{43})" + _R),
     ("a RubyGems key", _L + r"rubygems_[a-f0-9]{48}" + _R),
     ("a PlanetScale token", _L + r"pscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.-]{32,}"),
     ("a Square token", _L + r"sq0(?:atp|csp)-[A-Za-z0-9_-]{22,}"),
@@ -200,7 +202,7 @@ GATES: dict[str, tuple[str, ...]] = {
     "a Firebase server key": (":APA91b",), "a Dropbox token": ("sl.",), "a Twitch token": ("oauth:",),
     "a Google OAuth token": ("ya29.", "1//0"),
     "a Docker Hub token": ("dckr_pat_", "dckr_oat_"),
-    "a Notion token": ("ntn_",),
+    "a Notion token": ("ntn_", "secret_"),
     "a RubyGems key": ("rubygems_",),
     "a PlanetScale token": ("pscale_",),
     "a Square token": ("sq0",), "a Square access token": ("EAAA",), "an Airtable token": ("pat",),

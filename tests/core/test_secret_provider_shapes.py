@@ -1,0 +1,54 @@
+"""Provider keys with no prefix of their own: a Twilio auth token beside its Account SID, an Azure DevOps personal
+access token under its names; and the legacy Notion token (`secret_` and 43 characters), a shape wherever it
+stands (a name too). Each beside the lessons about them that stay stored."""
+
+from __future__ import annotations
+
+import pytest
+
+from kg_actors.core.secrecy import find
+
+SID = "AC" + "adc6793f04a5abffb5cf7e26598306d2"  # assembled: no file holds one whole
+TOKEN = "1d84d2b3c73e06c4" + "a68447944a550673"
+PAT = "da5mfmtbafha6ghxaezjrycj" + "4mfwbx3ojpflrr7ok5ns4sq5r2df"
+NOTION = "secret_" + "zZVaMTpzzwF4NwQ3prXy0gfdGYCFmXAKiHqdNWgNASM"
+
+
+@pytest.mark.parametrize("text", [
+    f"client = Client('{SID}', '{TOKEN}')",
+    f"Twilio {SID} auth {TOKEN}",
+    f"auth token {TOKEN} for account {SID}",
+])
+def test_a_twilio_auth_token_beside_its_account_sid_is_found(text):
+    found = find(text)
+    assert found is not None and "Twilio auth token" in found.kind and TOKEN not in found.preview, found
+
+
+@pytest.mark.parametrize("text", [
+    f"AZURE_DEVOPS_PAT={PAT}", f"Azure DevOps PAT {PAT}", f"export AZDO_PERSONAL_ACCESS_TOKEN={PAT}",
+    f"vsts pat: {PAT}", f"the ADO personal access token is {PAT}",
+])
+def test_an_azure_devops_pat_under_its_names_is_found(text):
+    found = find(text)
+    assert found is not None and PAT not in found.preview, (text, found)
+
+
+@pytest.mark.parametrize("text", [NOTION, f"Notion key {NOTION}", f"docs/{NOTION}"])
+def test_a_legacy_notion_token_is_a_shape_in_text_and_in_names(text):
+    found = find(text, shapes_only=True)
+    assert found is not None and found.kind == "a Notion token", found
+
+
+@pytest.mark.parametrize("text", [
+    f"Twilio Account SID {SID} is not secret; the auth token lives in the vault",
+    f"the call {SID} failed with md5 checksum mismatch",
+    "Twilio auth tokens are 32 hex characters and Account SIDs start with AC",
+    "Azure DevOps PATs expire after 90 days; store them in the pipeline's secret variables",
+    "the Azure DevOps PAT needs the Code (read) scope",
+    "secret_key_base is set from the environment in config/secrets.yml",
+    "secret_manager_client_for_production_cluster_in_the_main_region_v2",
+    "legacy Notion tokens start with secret_ and new ones with ntn_",
+    "onion address abcdefghijklmnopqrstuvwxyz234567abcdefghijklmnopqrstuvwx.onion",
+])
+def test_lessons_about_these_keys_are_stored(text):
+    assert find(text) is None, (text, find(text))

@@ -1,0 +1,47 @@
+"""Provider keys the audit found stored: a legacy Notion token (`secret_` and 43 characters) as a node id, an edge's
+end or its rel; a Twilio auth token beside its Account SID; an Azure DevOps PAT under its names. Each refused at
+the write naming the field, nothing stored; the lessons about them stored."""
+
+from __future__ import annotations
+
+import pytest
+from e2e_helpers import Session, start_server
+from mcp import Client
+
+NOTION = "secret_" + "zZVaMTpzzwF4NwQ3prXy0gfdGYCFmXAKiHqdNWgNASM"  # assembled: no file holds one whole
+SID = "AC" + "adc6793f04a5abffb5cf7e26598306d2"
+TOKEN = "1d84d2b3c73e06c4" + "a68447944a550673"
+PAT = "da5mfmtbafha6ghxaezjrycj" + "4mfwbx3ojpflrr7ok5ns4sq5r2df"
+
+
+@pytest.fixture(scope="module")
+def srv(tmp_path_factory):
+    server = start_server(tmp_path_factory.mktemp("shapes"))
+    yield server
+    server.kill()
+
+
+@pytest.fixture
+async def session(srv):
+    async with Client(srv.url + "/") as client:
+        yield await Session.open(client, cwd=srv.project("shapes-proj"))
+
+
+def _nothing_stored(srv, *secrets: str) -> None:
+    srv.logs_written()
+    for path in srv.store.rglob("*"):
+        if path.is_file():
+            raw = path.read_bytes()
+            assert not any(s.encode() in raw for s in secrets), f"{path} holds a secret"
+
+
+async def test_a_legacy_notion_token_as_a_name_is_refused(srv, session):
+    await session.ok("kg_put_node", level="project", id="docs-sync-base-node", gist="Docs sync job")
+    text = await session.err("kg_put_node", level="project", id=NOTION, gist="Notion integration for the docs sync")
+    assert "NOT WRITTEN: id holds what looks like a Notion token" in text and NOTION not in text, text
+    for end in ({"to": NOTION, "rel": "uses"}, {"to": "src/sync.py", "rel": NOTION}):
+        text = await session.err("kg_put_edge", level="project", frm="docs-sync-base-node", **end)
+        assert "holds what looks like a Notion token" in text and NOTION not in text, text
+    _nothing_stored(srv, NOTION, NOTION[7:])
+    await session.ok("kg_put_node", level="project", id="notion-token-prefixes",
+                     gist="legacy Notion tokens start with secret_ and new ones with ntn_")
