@@ -306,6 +306,17 @@ SAID_RULES: tuple[tuple[str, str, str, str], ...] = (
     # `user:password`, whatever the password looks like.
     ("a registry login (base64 of user:password)", "auth",
      r"(?:\"auth\"\s*:\s*\"|(?<![\w-])_auth\s*=\s*[\"']?)(?P<value>[A-Za-z0-9+/]{8,}={0,2})", "basic"),
+    # A Twilio auth token is 32 hex digits, no prefix: a secret beside its Account SID (`AC` and 32 hex), as
+    # `Client('AC…', '<token>')` and prose give them, before or after it; not a hash or a digest named so.
+    ("a Twilio auth token (beside its Account SID)", "ac",
+     _L + r"AC[0-9a-f]{32}" + _R + r"[^\n]{0,80}?" + _L + r"(?P<value>[0-9a-f]{32})" + _R, "key in words"),
+    ("a Twilio auth token (beside its Account SID)", "ac",
+     _L + r"(?P<value>[0-9a-f]{32})" + _R + r"[^\n]{0,80}?" + _L + r"AC[0-9a-f]{32}" + _R, "key in words"),
+    # An Azure DevOps personal access token: 52 characters of lowercase base32 (a digit among them) after its
+    # names (`AZURE_DEVOPS_PAT=`, "Azure DevOps PAT", VSTS's, AzDO's), a few words between.
+    *(("an Azure DevOps token", name, r"(?i:(?<![a-z])(?:pat|devops|vsts|azdo|ado)s?(?![a-z]))[^\n]{0,40}?"
+       r"(?<![A-Za-z0-9])(?P<value>(?=[a-z2-7]{0,51}[2-7])[a-z2-7]{52})(?![A-Za-z0-9])", "credential")
+      for name in ("pat", "devops", "vsts", "azdo", "ado")),
     # A wallet's or a signer's private key is 64 hex digits (0x or not), beside the words that name it; not a
     # key's hash or fingerprint, nor a public key.
     ("a private key (hex)", "priv",

@@ -45,3 +45,25 @@ async def test_a_legacy_notion_token_as_a_name_is_refused(srv, session):
     _nothing_stored(srv, NOTION, NOTION[7:])
     await session.ok("kg_put_node", level="project", id="notion-token-prefixes",
                      gist="legacy Notion tokens start with secret_ and new ones with ntn_")
+
+
+@pytest.mark.parametrize(("field", "text", "kind"), [
+    ("gist", f"client = Client('{SID}', '{TOKEN}')", "a Twilio auth token"),
+    ("notes[0]", f"Twilio {SID} auth {TOKEN}", "a Twilio auth token"),
+    ("gist", f"AZURE_DEVOPS_PAT={PAT}", "an Azure DevOps token"),
+    ("notes[0]", f"Azure DevOps PAT {PAT}", "an Azure DevOps token"),
+])
+async def test_a_twilio_auth_token_and_an_azure_devops_pat_are_refused(srv, session, field, text, kind):
+    gist, notes = (text, None) if field == "gist" else ("Provider credentials", [text])
+    text = await session.err("kg_put_node", level="project", id="provider-creds", gist=gist,
+                             **({"notes": notes} if notes else {}))
+    assert f"NOT WRITTEN: {field} holds what looks like {kind}" in text, text
+    assert TOKEN not in text and PAT not in text, text
+    _nothing_stored(srv, TOKEN, PAT)
+
+
+async def test_lessons_about_twilio_and_azure_devops_keys_are_stored(srv, session):
+    await session.ok("kg_put_node", level="project", id="twilio-and-ado-keys",
+                     gist="Twilio auth tokens are 32 hex characters and Account SIDs start with AC",
+                     notes=[f"Twilio Account SID {SID} is not secret; the auth token lives in the vault",
+                            "Azure DevOps PATs expire after 90 days; store them in the pipeline's secret variables"])
