@@ -1,5 +1,5 @@
-"""A key cut apart to pass as something else: its characters spaced one apart (`g h p _ R 7 d …`), or its run
-cut by hyphens (`ghp_R7dLq2-Vx9NwBz4Kc-…`). Each such run is given back with the cuts taken out, for
+"""A key cut apart to pass as something else: its characters spaced one apart (`g h p _ R 7 d …`) or in groups
+of a fixed width (`sk_l ive_ Aouh …`), or its run cut by hyphens (`ghp_R7dLq2-Vx9NwBz4Kc-…`). Each such run is given back with the cuts taken out, for
 core/secrecy.py to read for a provider's shape alone: prose and paths hold such runs (`a b c`,
 `state-of-the-art`, `src/my-app-v2`), but none of them makes a provider's key when joined.
 
@@ -16,6 +16,12 @@ from .secret_anchors import anchored_runs, named_in_words, words_in_name
 
 SPACED_MIN_CHARS = 16  # characters spaced one apart: a key's prefix and a part of its body at least
 _SPACED = re.compile(r"(?<!\S)(?:\S ){%d,}\S(?!\S)" % (SPACED_MIN_CHARS - 1))
+# A key written in groups of a fixed width from its first character (`fold -w4`, a PDF's or a chat's copy, a
+# key read out: `sk_l ive_ Aouh lf7E …`), the prefix cut too; the last group may be shorter. Prose of words of
+# one length (`the cat sat`) joins into no provider's shape.
+_GROUPED = tuple(re.compile(r"(?<!\S)(?:\S{%d} ){%d,}\S{1,%d}(?!\S)" % (width, -(-SPACED_MIN_CHARS // width) - 1, width))
+                 for width in range(2, 9))
+_WORDS_BEFORE = 3  # words of the groups' width before a key (`api key` then `sk_ liv …`), read past
 # Hyphens before, after or doubled are cuts too (`ghp_-R7dL-…-XiOo-`): each class is disjoint from the next, so
 # no run is read twice.
 _HYPHENATED = re.compile(r"(?<![\w-])-*\w+(?:-+\w+)+-*(?![\w-])")
@@ -36,6 +42,11 @@ def cut_runs(text: str, anchored_in: str | None = None) -> Iterator[str]:
     across fields is given with its seams as cuts), the cuts taken out."""
     for m in _SPACED.finditer(text) if " " in text else ():
         yield m.group(0).replace(" ", "")
+    for grouped in _GROUPED if " " in text else ():
+        for m in grouped.finditer(text):
+            groups = m.group(0).split(" ")
+            for skipped in range(min(_WORDS_BEFORE, len(groups) - 1) + 1):  # `the api key sk_ liv e_A …`
+                yield "".join(groups[skipped:])
     for m in _HYPHENATED.finditer(text) if "-" in text else ():
         run = m.group(0)
         if not words_only(run) and not _UUID.search(run):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from kg_actors.core import secrecy
+from kg_actors.core.secrecy import find
 from kg_actors.core.held_secrets import held_in
 from kg_actors.core.secret_cuts import cut_runs, words_only
 
@@ -88,3 +89,32 @@ def test_a_providers_prefix_followed_by_words_is_a_name_not_a_key(text):
                                  "xoxb-" + "248163264128-1357911131517-" + "Zq8Xw2Lk9Vb4Nm7Rt1Yp3Hs6"])
 def test_a_providers_prefix_before_a_random_body_cut_by_hyphens_is_still_a_key(key):
     assert secrecy.find(f"ci uses {key} today") is not None
+
+
+_GROUPED_KEYS = {
+    "a Stripe key": "sk_live_" + "Aouhlf7EvEhxmOaSetcEGc3a483qxQMK1pvFplLjEUk1QylcN4uE",
+    "a Slack token": "xoxb-" + "264397713326-1879120452710-JoNyFEvUVGVGgDCYPYPGxxQ2",
+    "a SendGrid key": "SG." + "Qt0KS8YWUu1smtUtdzGeRY.hmvoMmcsxXE96wjBdDTD3eMgLVs_aaM3BtwazlfuGmN",
+    "a GitHub token": "github_pat_" + "112M209ZXPOX5Q1DFG0A32_GEzIpmjGOyMuewbawaj6nlvBoD2JitFG4zxhEBuIfT4WpD7lPJMvZcWunDn",
+}
+
+
+@pytest.mark.parametrize("kind", sorted(_GROUPED_KEYS))
+@pytest.mark.parametrize("width", [3, 4, 5, 8])
+def test_a_key_in_groups_of_a_fixed_width_cutting_its_prefix_is_found(kind, width):
+    key = _GROUPED_KEYS[kind]
+    grouped = " ".join(key[i:i + width] for i in range(0, len(key), width))
+    for text in (grouped, f"Billing key {grouped} (rotate monthly)"):
+        found = find(text)
+        assert found is not None and found.kind == kind, (text, found)
+
+
+@pytest.mark.parametrize("text", [
+    "the cat sat on the mat and ran off",
+    "fold -w4 prints each line in groups of four characters: abcd efgh ijkl mnop",
+    "gpg fingerprint 3AA5 C343 7156 7BD2 9A6F 0B2D 1C3E 4F5A 6B7C 8D9E",
+    "IBAN DE89 3704 0044 0532 0130 00 goes on the invoice",
+    "sk_l ive_ keys are Stripe's secret keys; rk_l ive_ ones are restricted",
+])
+def test_prose_and_ids_in_groups_are_stored(text):
+    assert find(text) is None, (text, find(text))

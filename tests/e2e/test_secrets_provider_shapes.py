@@ -67,3 +67,28 @@ async def test_lessons_about_twilio_and_azure_devops_keys_are_stored(srv, sessio
                      gist="Twilio auth tokens are 32 hex characters and Account SIDs start with AC",
                      notes=[f"Twilio Account SID {SID} is not secret; the auth token lives in the vault",
                             "Azure DevOps PATs expire after 90 days; store them in the pipeline's secret variables"])
+
+
+STRIPE = "sk_live_" + "Aouhlf7EvEhxmOaSetcEGc3a483qxQMK1pvFplLjEUk1QylcN4uE"
+GROUPED = " ".join(STRIPE[i:i + 4] for i in range(0, len(STRIPE), 4))  # `sk_l ive_ Aouh …`: the prefix cut too
+
+
+async def test_a_key_in_groups_of_four_cutting_its_prefix_is_refused(srv, session):
+    text = await session.err("kg_put_node", level="project", id="spaced-stripe-key", gist="Billing key",
+                             notes=[GROUPED])
+    assert "NOT WRITTEN: notes[0] holds what looks like a Stripe key" in text and GROUPED[:14] not in text, text
+    _nothing_stored(srv, GROUPED, STRIPE)
+
+
+async def test_a_hand_written_key_in_groups_of_four_is_withheld(tmp_path):
+    user = {"nodes": {"spaced-stripe-key": {"id": "spaced-stripe-key", "gist": "Billing key", "notes": [GROUPED],
+                                            "_created_ts": 1_700_000_000.0}},
+            "edges": {}, "_meta": {"versions": {}, "namespace": {"kind": "user", "owner": None}}}
+    server = start_server(tmp_path, user=user)
+    try:
+        async with Client(server.url + "/") as client:
+            s = await Session.open(client)
+            read = await s.ok("kg_read", id="spaced-stripe-key", level="user")
+            assert GROUPED[:14] not in read and "[withheld: holds what looks like a Stripe key" in read, read
+    finally:
+        server.kill()
