@@ -53,7 +53,7 @@ from .secret_findings import MASK_SHOWN_MIN_CHARS, Finding, mask as _mask
 from .secret_plain import plain as _plain
 from .secret_kinds import data_key_before, data_key_value, gpg_key_id
 from .secret_places import in_arn, names_member
-from .secret_seams import plain_join
+from .secret_seams import cut_at, plain_join
 from .secret_spelled import ASSIGNED_MIN_CHARS, spelled as _spelled
 
 
@@ -485,8 +485,25 @@ def part_finding(kind: str, part: str) -> Finding:
 
 
 def joined_finding(joined: Joined) -> Finding | None:
-    """What a text made whole across fields holds, by the rules a write reads it with."""
-    return find(joined.text) if joined.as_stored else _fixed_shape(joined.text, joined.spaced)
+    """What a text made whole across fields holds, by the rules a write reads it with: the fixed shapes of keys
+    glued (`ghp_…` cut at a seam), or with a space at each seam (`Authorization: Basic` then its value); every
+    rule where a seam cuts a word apart (`pass` then `word is …`, `-p9r` then `iwmf…`) and the text read with
+    a space there holds none (two sentences a seam falls between are not read as one word)."""
+    if joined.as_stored:
+        return find(joined.text)
+    found = _fixed_shape(joined.text, joined.spaced)
+    if found is None and joined.spaced != joined.text and _SPACED_SHAPE.search(joined.spaced):
+        found = find(joined.spaced, shapes_only=True, decode=False)
+    if found is None and cut_at(joined.text, joined.seams, _SEAM_WORDS) and find(joined.spaced) is None:
+        found = find(joined.text)
+    return found
+
+
+# The shapes a space belongs in (a header's scheme and its value, a URL's parts): what a spaced join is read for.
+_SPACED_SHAPE = re.compile(r"(?i)authoriz|bearer|basic|token|://")
+# A secret's words a seam may cut (`pass` then `word`, `Beare` then `r`, `TOKE` then `N=`).
+_SEAM_WORDS = tuple(sorted({*_ROOTS, *_PASSWORD_WORDS, "bearer", "basic", "authorization", "login", "docker", "mysql", "sshpass",
+                            *(trigger for _, trigger, _, _ in _SAID if len(trigger) >= 4 and trigger.isalpha())}))
 
 
 def _fixed_shape(text: str, spaced: str) -> Finding | None:

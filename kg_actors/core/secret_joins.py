@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from itertools import accumulate
 
 import attrs
 
@@ -34,6 +35,7 @@ class Joined:
     text: str
     as_stored: bool  # the text as stored (the folded gist): read with every rule, not the shapes alone
     spaced: str  # the text with a space at each seam (a line break taken out, two fields met)
+    seams: tuple[int, ...] = ()  # where in `text` two fields or lines were glued (core/secret_seams.cut_at)
 
 
 def joined_texts(gist: object, notes: list[object] | None, name: str = "notes") -> Iterator[Joined]:
@@ -44,14 +46,14 @@ def joined_texts(gist: object, notes: list[object] | None, name: str = "notes") 
         folded, changed = fold_gist(gist)
         if changed:
             yield Joined("gist", folded, True, folded)
-            yield Joined("gist", _BREAK.sub("", gist), False, _BREAK.sub(" ", gist))
+            yield Joined("gist", _BREAK.sub("", gist), False, _BREAK.sub(" ", gist), _glued_at(gist))
             yield from _lines_paired("gist", gist)
         parts.append(("gist", gist))
     for i, note in enumerate(notes or ()):
         if isinstance(note, str) and note:
             unbroken = _BREAK.sub("", note)
             if unbroken != note:
-                yield Joined(f"{name}[{i}]", unbroken, False, _BREAK.sub(" ", note))
+                yield Joined(f"{name}[{i}]", unbroken, False, _BREAK.sub(" ", note), _glued_at(note))
                 yield from _lines_paired(f"{name}[{i}]", note)
             parts.append((f"{name}[{i}]", note))
     glued = [(field, _BREAK.sub("", text), _BREAK.sub(" ", text)) for field, text in parts]
@@ -63,9 +65,20 @@ def joined_texts(gist: object, notes: list[object] | None, name: str = "notes") 
             (first, a, a_spaced), (last, b, b_spaced) = glued[i], glued[j]
             for between in _betweens(glued[i + 1:j]):
                 fields = " joined to ".join((first, *(f for f, _, _ in between), last))
-                yield Joined(fields, _tail(a) + "".join(t for _, t, _ in between) + _head(b),
-                             False, " ".join((_tail(a_spaced), *(t for _, _, t in between), _head(b_spaced))))
+                pieces = [_tail(a), *(t for _, t, _ in between), _head(b)]
+                yield Joined(fields, "".join(pieces), False,
+                             " ".join((_tail(a_spaced), *(t for _, _, t in between), _head(b_spaced))),
+                             tuple(accumulate(len(p) for p in pieces[:-1])))
         yield from _chains(spaced_parts, span, words)
+
+
+def _glued_at(text: str) -> tuple[int, ...]:
+    """Where in `text` with its line breaks taken out each break stood."""
+    out, cut = [], 0
+    for m in _BREAK.finditer(text):
+        out.append(m.start() - cut)
+        cut += m.end() - m.start()
+    return tuple(out)
 
 
 def _lines_paired(field: str, text: str) -> Iterator[Joined]:

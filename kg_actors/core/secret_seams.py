@@ -30,7 +30,34 @@ def _plain(text: str) -> bool:
 
 
 def _plain_word(word: str) -> bool:
-    value = word.strip(_TRIM).rpartition("=")[2].strip(_TRIM)  # `JWT_SECRET=changeme`: its value
+    name, _, value = word.strip(_TRIM).rpartition("=")  # `JWT_SECRET=changeme`: its value
+    value = value.strip(_TRIM) or name.rstrip("=")  # `bG95…TQ=`: base64's padding, no empty value
     # A URL's parts each (`postgres://user:password@localhost:5432/app_dev`): words, no random piece.
     return not value or placeholder(value) or all(not part or _WORD.fullmatch(part) is not None
                                                   for part in _URL_PARTS.split(value))
+
+
+# A word cut by a seam into two words may still be cut: a sliver of one letter left on a side (`docke` then
+# `r login …`) is no word of prose, save these.
+_SLIVERS = frozenset(("a", "i"))
+_LETTERS = re.compile(r"[A-Za-z]+(?:[-_.][A-Za-z]+)*[-_.]?")  # a word of prose, or a name made of words
+_LEFT, _RIGHT = re.compile(r"[A-Za-z0-9_]{1,64}\Z"), re.compile(r"[A-Za-z0-9_]{1,64}")
+
+
+def cut_at(text: str, seams: tuple[int, ...], words: tuple[str, ...]) -> bool:
+    """Whether a seam of `text` (fields or lines glued) cuts a word apart rather than falling between two: the
+    characters on both sides are a word's, and neither side is a word of letters (`-p9r` then `iwmfYSbA6coI`), or a side
+    is a sliver (`docke` then `r`), or the glued word holds one of `words` (a secret's word: `pass` then `word`) neither
+    side holds. Two words a seam falls between (`admin` then `Change it …`) are read apart."""
+    for at in seams:
+        left, right = _LEFT.search(text[max(0, at - 64):at]), _RIGHT.match(text, at)
+        if left is None or right is None:
+            continue
+        a, b = left.group(0), right.group(0)
+        short = a if len(a) == 1 and a.isalpha() else b if len(b) == 1 and b.isalpha() else None
+        if not _LETTERS.fullmatch(a) and not _LETTERS.fullmatch(b) or short is not None and short.lower() not in _SLIVERS:
+            return True  # a random run cut (`-p9r` then `iwmf…`, `781` then `a30d…`), or a word (`docke` then `r`)
+        glued = (a + b).lower()
+        if any(w in glued and w not in a.lower() and w not in b.lower() for w in words):
+            return True
+    return False

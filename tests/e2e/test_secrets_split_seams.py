@@ -1,0 +1,42 @@
+"""A credential split across notes or a gist's lines where the seam cuts a word (`pass` then `word is …`) or falls
+where a header wants its space (`Authorization: Basic` then its value) is refused by kg_put_node, naming the
+fields, and nothing is stored; ordinary notes a seam falls between are stored."""
+
+from __future__ import annotations
+
+import pytest
+from e2e_helpers import Session, start_server
+from mcp import Client
+
+PASSWORD = "jry8elH3" + "pGmEAM"  # random, assembled so no file holds it whole
+BASIC = "ZGVwbG95Ondpa1Fl" + "bHNUcUxubkpFeTQ="
+
+
+@pytest.fixture(scope="module")
+def srv(tmp_path_factory):
+    server = start_server(tmp_path_factory.mktemp("seams"))
+    yield server
+    server.kill()
+
+
+@pytest.mark.parametrize(("gist", "notes", "field"), [
+    ("Staging", ["the staging admin pass", f"word is {PASSWORD}"], "notes[0] joined to notes[1]"),
+    (f"the staging admin pass\nword is {PASSWORD}", None, "gist"),
+    ("Deploy auth", ["Authorization: Basic", BASIC], "notes[0] joined to notes[1]"),
+    ("Deploy auth", ["Authorization: Basic ZGVw", BASIC[4:]], "notes[0] joined to notes[1]"),
+])
+async def test_a_credential_split_at_a_seam_is_refused(srv, gist, notes, field):
+    async with Client(srv.url + "/") as client:
+        s = await Session.open(client, cwd=srv.project("seams-proj"))
+        text = await s.err("kg_put_node", level="project", id="split-credential", gist=gist,
+                           **({"notes": notes} if notes else {}))
+        assert f"NOT WRITTEN: {field} holds what looks like" in text, text
+        assert PASSWORD not in text and BASIC[4:] not in text, text
+        await s.ok("kg_put_node", level="project", id="seam-plain-notes", gist="Default logins",
+                   notes=["the default login is admin", "Change it on first login", "token=dev",
+                          "Build2Run is the next step"])
+    srv.logs_written()
+    for path in srv.store.rglob("*"):
+        if path.is_file():
+            raw = path.read_bytes()
+            assert PASSWORD.encode() not in raw and BASIC[4:].encode() not in raw, path
