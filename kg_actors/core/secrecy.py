@@ -197,8 +197,9 @@ def _find(text: str, shapes_only: bool) -> Finding | None:
     if len(lower) != len(text):  # a few non-ASCII letters lowercase to two: keep offsets aligned
         lower = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
     for word in _KEYWORD.finditer(lower):
-        if in_arn(text, word.start()):
-            continue  # `arn:aws:secretsmanager:…:secret:prod/db-password-AbC1dE`: where a secret lives
+        if in_arn(text, word.start()) and not text.startswith("=", word.end()):
+            continue  # `arn:aws:secretsmanager:…:secret:prod/db-password-AbC1dE`: where a secret lives; not
+            # `arn:aws:s3:::bucket/DB_PASSWORD=<value>`, a value given to a key glued onto an ARN
         m = _ASSIGNED.match(text, word.end())
         if m is not None and (data_key_value(text, word.end(), m.start(1)) or gpg_key_id(word.group(0), m.group(1))):
             m = None  # `nextPageToken: <cursor>`, `client_token: <uuid>`: a key of data; `signing key: <GPG id>`

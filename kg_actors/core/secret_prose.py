@@ -133,6 +133,10 @@ _DIGITS = re.compile(r"\d{6,64}")
 # router", "8492 and the user is admin"), not where a word says what the number counts ("2048 bits", "12 digits").
 _PIN = re.compile(r"\d{4,5}!?")
 _GOES_ON = re.compile(r"\s*(?:$|\n|[-–—(]|(?:and|but|so|or|then|with|while|until|und|et|y)\b)", re.IGNORECASE)
+# A word after a number that says what it counts: the number is a setting, not a password.
+_COUNTED = re.compile(r"\s*(?:[a-z]+\s+)?(?:characters?|chars?|digits?|letters?|bits?|bytes?|rounds?|iterations?|"
+                      r"times?|attempts?|tries|days?|hours?|minutes?|seconds?|ms|s|users?|entries|rows?|words?)\b",
+                      re.IGNORECASE)
 _EXAMPLE_PINS = frozenset(("1234", "12345", "4321", "54321"))
 _RUNS = re.compile(r"[A-Za-z]+|\d+")
 _HEX = re.compile(r"[0-9a-f]+")
@@ -197,8 +201,8 @@ def is_password(value: str, how: str, after: str) -> bool:
             w.lower() in _JOINERS for w in value.split("-"))
     if _MIXED.fullmatch(value):
         return True
-    if _DIGITS.fullmatch(value):
-        return how != "bare"
+    if _DIGITS.fullmatch(value):  # "Wi-Fi password 84920174 for the office"; not "password 100000 iterations"
+        return how != "bare" or _COUNTED.match(after) is None
     symboled = _SYMBOLED.fullmatch(value)  # "Sunflowerlagoon!": a word made a password by a rule's symbol
     if symboled is not None:
         return how != "bare" and _plain(symboled.group(1))
