@@ -54,6 +54,7 @@ from .secret_plain import plain as _plain
 from .secret_kinds import data_key_before, data_key_value, gpg_key_id
 from .secret_places import in_arn, names_member
 from .secret_seams import cut_at, plain_join
+from .secret_escapes import hex_spelled, unescaped
 from .secret_spelled import ASSIGNED_MIN_CHARS, spelled as _spelled
 
 
@@ -121,6 +122,12 @@ def find(text: str, shapes_only: bool = False, decode: bool = True, seams: str |
         decoded = _PERCENT.sub(lambda m: chr(int(m.group(1), 16)), plain)
         if decoded != plain:
             found = _find(decoded, shapes_only)
+    if found is None and (escaped := unescaped(plain)) != plain:  # `\u0073\u006b_live_…` (secret_escapes.py)
+        found = _find(escaped, shapes_only)
+    for run, spelled in hex_spelled(plain) if found is None and decode else ():  # a key's bytes in hex
+        inner = _find(spelled, True)
+        if inner is not None:
+            return Finding(f"hex of {inner.kind}", _mask(run))
     anchored_in = plain if seams is None else _plain(seams)
     for run in cut_runs(plain, anchored_in) if found is None else ():  # spaced or hyphenated apart (secret_cuts.py)
         found = _find(run, True)

@@ -92,3 +92,10 @@ async def test_a_hand_written_key_in_groups_of_four_is_withheld(tmp_path):
             assert GROUPED[:14] not in read and "[withheld: holds what looks like a Stripe key" in read, read
     finally:
         server.kill()
+
+
+async def test_a_key_in_hex_or_json_escapes_is_refused(srv, session):
+    for gist in ("STRIPE_KEY_HEX=" + STRIPE.encode().hex(), '{"stripe": "\\u0073\\u006b_live_' + STRIPE[8:] + '"}'):
+        text = await session.err("kg_put_node", level="project", id="escaped-stripe-key", gist=gist)
+        assert "NOT WRITTEN: gist holds what looks like" in text and "Stripe key" in text, text
+    _nothing_stored(srv, STRIPE[8:], STRIPE.encode().hex()[16:])

@@ -1,0 +1,27 @@
+"""A key written as escapes of its characters: JSON's (or Python's) `\\u0073\\u006b_live_…`, or a hex dump of its
+bytes (`736b5f6c6976655f…`). Each is the key, as its base64 is (core/secret_base64.py): core/secrecy.py reads the
+text with the escapes undone, and each long hex run as the text its bytes spell when they are all printable
+(a hash's or a commit id's bytes are not, and are left alone)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+_UNICODE = re.compile(r"\\u([0-9a-fA-F]{4})")
+HEX_MIN_CHARS = 32  # 16 bytes: the shortest key a provider's shape holds with its prefix
+_HEX_RUN = re.compile(r"(?<![0-9a-fA-F])(?:[0-9a-fA-F]{2}){%d,}(?![0-9a-fA-F])" % (HEX_MIN_CHARS // 2))
+
+
+def unescaped(text: str) -> str:
+    """`text` with each `\\uXXXX` escape of a printable character undone."""
+    return _UNICODE.sub(lambda m: chr(int(m.group(1), 16)) if 0x20 <= int(m.group(1), 16) < 0x7F else m.group(0),
+                        text) if "\\u" in text else text
+
+
+def hex_spelled(text: str) -> Iterator[tuple[str, str]]:
+    """Each hex run of `text` whose bytes are all printable ASCII, with the text they spell."""
+    for m in _HEX_RUN.finditer(text):
+        spelled = bytes.fromhex(m.group(0))
+        if all(0x21 <= b < 0x7F for b in spelled):
+            yield m.group(0), spelled.decode("ascii")

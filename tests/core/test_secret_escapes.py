@@ -1,0 +1,43 @@
+"""A key written as JSON `\\u` escapes or as the hex of its bytes is the key (as its base64 is); a hash, a commit
+id and escaped prose stay stored. Both read in linear time on 100 KB of hostile text."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from kg_actors.core.secrecy import find
+
+STRIPE = "sk_live_" + "Aouhlf7EvEhxmOaSetcEGc3a483qxQMK1pvFplLjEUk1QylcN4uE"
+
+
+@pytest.mark.parametrize("text", [
+    "STRIPE_KEY_HEX=" + STRIPE.encode().hex(),
+    "backup blob " + STRIPE.encode().hex().upper() + " restored",
+    '{"stripe": "\\u0073\\u006b_live_' + STRIPE[8:] + '"}',
+])
+def test_an_escaped_or_hex_key_is_found(text):
+    found = find(text)
+    assert found is not None and "Stripe key" in found.kind and STRIPE[8:20] not in found.preview, (text, found)
+
+
+@pytest.mark.parametrize("text", [
+    "sha256 e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855 of the empty file",
+    "commit 3f9a1c2b4d5e6f708192a3b4c5d6e7f8091a2b3c fixed it",
+    "hex of 'deploy notes for the team': " + b"deploy notes for the team".hex(),
+    '{"msg": "caf\\u00e9 is \\u0041BC"}',
+])
+def test_hashes_ids_and_escaped_prose_are_stored(text):
+    assert find(text) is None, (text, find(text))
+
+
+@pytest.mark.parametrize("unit", ["\\u0041", "41", "736b5f6c6976655f", "\\u0073\\u006b_live_"])
+def test_hostile_escapes_are_read_in_linear_time(unit):
+    took = []
+    for length in (10_000, 100_000):
+        text = unit * (length // len(unit))
+        start = time.process_time()
+        find(text)
+        took.append(time.process_time() - start)
+    assert took[1] < 1.0 and took[1] < 30 * max(took[0], 0.005), took
