@@ -110,13 +110,16 @@ def _chains(parts: list[tuple[str, str]], span: int, words: dict[int, Words]) ->
 
 def _betweens(middle: list[tuple[str, str, str]]) -> Iterator[list[tuple[str, str, str]]]:
     """What may stand between two notes' seam in a key: the notes between, each a piece of it (short, no
-    blank), or all of them but one, which interrupts the key (`[half, "middle", half]`)."""
+    blank; one alone may hold a blank, a header's own: `Authorization: Beare`, `r <half>`, `<half>`), or all of
+    them but one, which interrupts the key (`[half, "middle", half]`)."""
     pieces = [bool(text) and len(text) <= PIECE_MAX_CHARS and not _BLANK.search(text) for _, text, _ in middle]
     if all(pieces):
         yield middle
     for skipped in range(len(middle)):
         if all(piece for k, piece in enumerate(pieces) if k != skipped):
             yield [part for k, part in enumerate(middle) if k != skipped]
+    if not all(pieces) and len(middle) == 1 and len(middle[0][1]) <= PIECE_MAX_CHARS:
+        yield middle  # after the key around it: one short note between, blanks and all (`Beare`, `r <half>`, `<half>`)
 
 
 def _tail(text: str) -> str:

@@ -18,6 +18,7 @@ SPLITS = {
     "twilio-three-notes": ("Twilio", ["TWILIO_AUTH_TOKE", "N=00bbfaec3006fcc", "242fd3286c3a68a91"]),
     "docker-two-notes": ("Registry", ["docke", "r login -u ci -p IiATohH16bSbq1Up1Bi5 registry.acme.io"]),
     "sshpass-three-notes": ("Deploy", ["sshpass -p 'Hj8", "c3dWWUdhGdN' ssh", " deploy@10.0.0.4"]),
+    "bearer-three-notes": ("API", ["Authorization: Beare", "r i2wTJAbR-gY5DF5-qUP", "nxlvGu0Kz0BpdXXiyM8v5"]),
     "curl-three-notes": ("Jobs API", ["curl -u admin:hc9Lu", "9ocWs05MebA https:/", "/api.acme.io/v1/jobs"]),
 }
 GIST_LINES = ["the staging admin pass\nword is jry8elH3pGmEAM", "mysql -u root -p9r\niwmfYSbA6coI orders"]
