@@ -502,11 +502,16 @@ def joined_finding(joined: Joined) -> Finding | None:
     found = _fixed_shape(joined.text, joined.spaced)
     if found is None and joined.spaced != joined.text and _SPACED_SHAPE.search(joined.spaced):
         found = find(joined.spaced, shapes_only=True, decode=False)
-    if found is None and cut_at(joined.text, joined.seams, _SEAM_WORDS) and find(joined.spaced) is None:
+    if (found is None and joined.seams and _SEAM_READ.search(joined.text.lower()) is not None
+            and cut_at(joined.text, joined.seams, _SEAM_WORDS) and find(joined.spaced) is None):
         found = find(joined.text)
     return found
 
 
+# What a glued text must hold for a rule beyond the fixed shapes to find anything in it: a secret's word or a
+# rule's trigger (`word12` then `word13`, a list's items, hold none and are read no further).
+_SEAM_READ = re.compile("|".join(sorted({re.escape(t) for t in (*_ROOTS, *(tr for _, tr, _, _ in _SAID))
+                                         if len(t) >= 2}, key=len, reverse=True)))
 # The shapes a space belongs in (a header's scheme and its value, a URL's parts): what a spaced join is read for.
 _SPACED_SHAPE = re.compile(r"(?i)authoriz|bearer|basic|token|://")
 # A secret's words a seam may cut (`pass` then `word`, `Beare` then `r`, `TOKE` then `N=`).

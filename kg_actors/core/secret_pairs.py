@@ -93,6 +93,8 @@ def _may_start(word: str) -> bool:
     if gated is not None:
         body = word[gated.end():]
         return not words_in_name(body) and (_random_part(body) or not _PROSE_BODY.search(body))
+    if "://" in word and _GATED.search(word) is not None:
+        return True  # a URL that is its own key, cut (`https://hooks.slack.com/services/TKQDIX`, then its rest)
     return _random_part(word)
 
 

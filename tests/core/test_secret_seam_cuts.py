@@ -19,6 +19,8 @@ SPLITS = {
     "docker-two-notes": ("Registry", ["docke", "r login -u ci -p IiATohH16bSbq1Up1Bi5 registry.acme.io"]),
     "sshpass-three-notes": ("Deploy", ["sshpass -p 'Hj8", "c3dWWUdhGdN' ssh", " deploy@10.0.0.4"]),
     "bearer-three-notes": ("API", ["Authorization: Beare", "r i2wTJAbR-gY5DF5-qUP", "nxlvGu0Kz0BpdXXiyM8v5"]),
+    "slack-webhook-worded": ("Slack", ["first half: https://hooks.slack.com/services/TKQDIX",
+                                       "second half: YIT/BNW6KVKB7X2/TqNYcTyIW4JyfOB3BVeaeq56"]),
     "curl-three-notes": ("Jobs API", ["curl -u admin:hc9Lu", "9ocWs05MebA https:/", "/api.acme.io/v1/jobs"]),
 }
 GIST_LINES = ["the staging admin pass\nword is jry8elH3pGmEAM", "mysql -u root -p9r\niwmfYSbA6coI orders"]
@@ -56,6 +58,7 @@ def test_a_credential_split_across_a_gists_lines_is_refused(gist):
     ["upgrade to py311", "v2 of the SDK reads tokens from env"],
     ["Authorization: Basic", "credentials are sent base64-encoded, not encrypted"],
     ["cat > .env <<EOF", "API_KEY=", "EOF", "then source it"],
+    ["see https://hooks.slack.com/services for the docs", "then restart"],
 ])
 def test_ordinary_notes_a_seam_falls_between_are_stored(notes):
     assert _refused("a lesson", notes) is None

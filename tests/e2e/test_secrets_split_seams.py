@@ -10,6 +10,7 @@ from mcp import Client
 
 PASSWORD = "jry8elH3" + "pGmEAM"  # random, assembled so no file holds it whole
 BASIC = "ZGVwbG95Ondpa1Fl" + "bHNUcUxubkpFeTQ="
+SLACK_TAIL = "TqNYcTyIW4Jy" + "fOB3BVeaeq56"
 
 
 @pytest.fixture(scope="module")
@@ -24,6 +25,8 @@ def srv(tmp_path_factory):
     (f"the staging admin pass\nword is {PASSWORD}", None, "gist"),
     ("Deploy auth", ["Authorization: Basic", BASIC], "notes[0] joined to notes[1]"),
     ("Deploy auth", ["Authorization: Basic ZGVw", BASIC[4:]], "notes[0] joined to notes[1]"),
+    ("Slack", ["first half: https://hooks.slack.com/services/TKQDIX", f"second half: YIT/BNW6KVKB7X2/{SLACK_TAIL}"],
+     "notes[0] joined to notes[1]"),
 ])
 async def test_a_credential_split_at_a_seam_is_refused(srv, gist, notes, field):
     async with Client(srv.url + "/") as client:
@@ -31,7 +34,7 @@ async def test_a_credential_split_at_a_seam_is_refused(srv, gist, notes, field):
         text = await s.err("kg_put_node", level="project", id="split-credential", gist=gist,
                            **({"notes": notes} if notes else {}))
         assert f"NOT WRITTEN: {field} holds what looks like" in text, text
-        assert PASSWORD not in text and BASIC[4:] not in text, text
+        assert PASSWORD not in text and BASIC[4:] not in text and SLACK_TAIL not in text, text
         await s.ok("kg_put_node", level="project", id="seam-plain-notes", gist="Default logins",
                    notes=["the default login is admin", "Change it on first login", "token=dev",
                           "Build2Run is the next step"])
