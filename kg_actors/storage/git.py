@@ -216,7 +216,8 @@ def busy(root: Path) -> str | None:
     for name, what, fix in (
         ("rebase-merge", "a rebase", "rebase --continue or git rebase --abort"),
         ("rebase-apply", "a rebase", "rebase --continue or git rebase --abort"),
-        ("MERGE_HEAD", "a merge", "commit or git merge --abort"),
+        ("MERGE_HEAD", "a merge", "merge --abort, and kg sync then merges it node by node; a commit needs every file "
+                                    "resolved to valid JSON first"),
         ("CHERRY_PICK_HEAD", "a cherry-pick", "cherry-pick --continue or --abort"),
         ("REVERT_HEAD", "a revert", "revert --continue or --abort"),
     ):

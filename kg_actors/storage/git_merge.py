@@ -259,8 +259,9 @@ def merge(root: Path, theirs_ref: str, message: str, remote: str) -> dict[str, l
     try:
         who = merge_machines.who(root, ours, theirs, G.hostname(), machine_id(root, make=True))
         result = plan(root, bases[0] if bases else None, ours, theirs, time.time(), who)
-    except ValueError as exc:
-        raise G.GitError(f"{undone}: {exc}") from None
+    except ValueError as exc:  # their graph part unreadable, or of the wrong shape: never read as deletes
+        raise G.GitError(f"{undone}: {exc}; fix that file on the remote (or revert the commit there that broke "
+                         "it), then kg sync again") from None
     if bases == [ours] and not result.withheld:
         G.run(root, "merge", "-q", "--ff-only", theirs)
         return {}

@@ -134,15 +134,27 @@ def put_back(key: str, current: dict[str, Any] | None, then: dict[str, Any], now
     return gone_ids.carried(current, restored) if key == "user" else restored
 
 
+def moved_unreadable(root: Path, before: str, after: str, exc: ValueError) -> G.GitError:
+    """Commits that moved HEAD outside kg (a hand `git pull`, a commit of a hand merge) and hold a graph part
+    that is not a graph: nothing of them can be taken in, and a commit over them would be of what kg cannot read;
+    the error names the file and the way back (every lesson is in the graph files, which git does not hold)."""
+    return G.GitError(f"commits made outside kg ({before[:12]}..{after[:12]}: a git pull, merge or commit by hand?) "
+                      f"hold {exc}; kg takes nothing in from them and will not commit or sync over them. Put the "
+                      f"branch back where kg left it: git -C {root} reset --keep {before[:12]} (the graph files, "
+                      "which hold every lesson, are not touched); then `kg sync` merges the remote node by node")
+
+
 def graph_then(root: Path, commit: str, key: str, exists_now: bool) -> dict[str, Any] | None:
     """Graph `key` as `commit` holds it, or None when it holds none and the graph exists now: it had no node yet
     then (a store commits a graph's mirror from its first node on), and is restored empty (`emptied`). GitError
     when the commit holds it unreadable, or neither it nor the store has such a graph."""
-    restored = git_read.graph_at(root, commit, key)
+    try:
+        restored = git_read.graph_at(root, commit, key)
+    except ValueError as exc:
+        raise G.GitError(f"the {key} graph in commit {commit[:12]} is not a readable graph ({exc}); nothing was "
+                         "restored: pick another commit (`git -C STORE log` lists them)") from None
     if restored is not None:
         return restored
-    if key in git_read.layouts(root, commit):
-        raise G.GitError(f"the {key} graph in commit {commit[:12]} is not a readable graph")
     if not exists_now:
         raise G.GitError(f"the {key} graph is not in commit {commit[:12]}, nor in the store now")
     return None

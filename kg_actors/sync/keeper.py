@@ -189,7 +189,19 @@ class StoreKeeper:
                 raise G.GitError(f"graph {handle.key} could not be saved to its file; not committing half a write")
 
     async def commit(self, what: str = "auto-save") -> Summary:
-        return await self.exclusive(lambda: self._commit(what))
+        return await self._told(self.exclusive(lambda: self._commit(what)))
+
+    async def _told(self, job: Awaitable[Summary]) -> Summary:
+        """A commit or sync asked for by hand: its refusal is the store's problem until one works (/health's
+        git.problem, which `kg doctor` shows), as an autocommit's is."""
+        try:
+            out = await job
+        except G.GitError as exc:
+            self.problem(str(exc))
+            raise
+        if not out.get("push_error"):
+            self._recovered()
+        return out
 
     async def _commit(self, what: str) -> Summary:
         if not await trio.to_thread.run_sync(G.is_repo, self.root):
@@ -212,7 +224,11 @@ class StoreKeeper:
         before, after = moved
         changed = await trio.to_thread.run_sync(git_read.changed, self.root, before, after)
         outcome = git_merge.MergeOutcome(before, after, tuple(changed), False, None, False)
-        taken_in = await self._absorb(outcome, load=True)
+        try:
+            found = await trio.to_thread.run_sync(rebuild.changes, self.root, before, outcome.changed)
+        except ValueError as exc:  # read before any graph takes a part of them in
+            raise common.moved_unreadable(self.root, before, after, exc) from None
+        taken_in = await self._absorb(outcome, load=True, found=found)
         await self._fold_all()  # what was taken in is in the graph files before kg records it as held
         for key in taken_in:
             await trio.to_thread.run_sync(mirror.forget, self.root, key)
@@ -230,7 +246,7 @@ class StoreKeeper:
     async def sync(self, remote: str, all_upgraded: bool = False) -> Summary:
         """Commit, fetch, merge (per node), push; then the loaded graphs absorb what the merge changed.
         `all_upgraded`: push even to a branch kg-memory 0.17 machines read (storage/old_layout.py)."""
-        return await self.exclusive(lambda: self._sync(remote, all_upgraded))
+        return await self._told(self.exclusive(lambda: self._sync(remote, all_upgraded)))
 
     async def _sync(self, remote: str, all_upgraded: bool = False) -> Summary:
         git_merge.check_remote(remote)
@@ -261,12 +277,15 @@ class StoreKeeper:
         self.last = {"sync": summary, "ts": self.clock()}
         return summary
 
-    async def _absorb(self, outcome: git_merge.MergeOutcome, load: bool = False) -> Summary:
+    async def _absorb(self, outcome: git_merge.MergeOutcome, load: bool = False,
+                      found: dict[str, rebuild.GraphChange] | None = None) -> Summary:
         """`load`: a graph no actor holds is loaded to absorb the change, not rebuilt from it (its file may hold
-        writes the merge's commits lack: commits pulled by hand were made without them)."""
+        writes the merge's commits lack: commits pulled by hand were made without them). `found`: the changes,
+        read already."""
         out: dict[str, Any] = {}
         loaded = {h.key: h for h in self.directory.loaded()}
-        found = await trio.to_thread.run_sync(rebuild.changes, self.root, outcome.before, outcome.changed)
+        if found is None:
+            found = await trio.to_thread.run_sync(rebuild.changes, self.root, outcome.before, outcome.changed)
         for key, change in found.items():
             handle = loaded.get(key)
             if handle is None and load and self.layout.graph_file(key).exists():
@@ -356,7 +375,7 @@ class StoreKeeper:
                 await trio.to_thread.run_sync(held_on_disk.commit, self.root, self.clock(), "save at shutdown",
                                               abandon_on_cancel=True)
         except G.GitError as exc:
-            self.problem(f"commit at shutdown: {exc}" if str(exc) != self._last_problem else str(exc))
+            self.problem(f"commit at shutdown: {exc}")  # a line of its own: the last word on what was not saved
         except Exception:
             log.exception("git: commit at shutdown failed")
 

@@ -73,13 +73,16 @@ def take_in_moved(layout: Layout, now: float) -> dict[str, Any]:
     keys = {found[0] for rel in changed if (found := shards.split_path(rel))}
     keys |= {key for rel in changed if (key := git_read.legacy_key(rel))}
     out = {}
-    for key in sorted(keys):
-        theirs = git_read.graph_at(root, after, key)
+    try:
+        read = {key: (git_read.graph_at(root, after, key), git_read.graph_at(root, before, key)) for key in sorted(keys)}
+    except ValueError as exc:
+        raise common.moved_unreadable(root, before, after, exc) from None
+    for key, (theirs, base) in read.items():
         if theirs is None:
             continue
         path = layout.graph_file(key)
         ours = files.load_json(path) if path.exists() else None
-        merged = theirs if ours is None else merge_graphs(git_read.graph_at(root, before, key), ours, theirs, now).merged
+        merged = theirs if ours is None else merge_graphs(base, ours, theirs, now).merged
         path.parent.mkdir(parents=True, exist_ok=True)
         files.write_atomic(path, files.dump_json(merged))
         mirror.forget(root, key)
