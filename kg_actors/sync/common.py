@@ -230,8 +230,10 @@ def refused_said(root: Path) -> str | None:
 
 
 def withheld_json(withheld: dict[str, Any]) -> dict[str, list[dict[str, str]]]:
-    """A merge's versions left out for holding a secret (core/held_secrets.Held by graph key), JSON-ready."""
-    return {key: [h.to_json() for h in held] for key, held in sorted(withheld.items()) if held}
+    """A merge's versions left out for holding a secret (core/held_secrets.Held by graph key), JSON-ready; an entry
+    whose name holds one keyed by that name masked (what `kg sync` prints and /health keeps, agents run both)."""
+    return {key: [{**h.to_json(), "key": h.shown} if h.shown else h.to_json() for h in held]
+            for key, held in sorted(withheld.items()) if held}
 
 
 def describe_withheld(key: str, held: list[dict[str, str]]) -> str:
@@ -242,7 +244,7 @@ def describe_withheld(key: str, held: list[dict[str, str]]) -> str:
     def said(h: Held) -> str:
         fields = ", ".join(f"{f} holds {k}" for f, k in h.fields())
         instead = f" (the newest version there without it, of commit {h.earlier[:12]}, is taken)" if h.earlier else ""
-        return f"{h.what} '{h.key}' {fields}{instead}"
+        return f"{h.what} '{h.shown or h.key}' {fields}{instead}"  # a name holding one: masked
 
     named = "; ".join(said(h) for h in entries[:8])
     more = f"; and {len(held) - 8} more" if len(held) > 8 else ""
@@ -250,6 +252,16 @@ def describe_withheld(key: str, held: list[dict[str, str]]) -> str:
             " Where no version there is without it, this machine's stands (one new there is left out).")
     return (f"{key}: NOT TAKEN from the remote, it holds what looks like a secret (secrets are never stored in "
             f"memory): {named}{more}.{rest} Fix it on the "
-            f"machine it came from (edit it there in the editor or with {tools_for(entries)}, "
-            "without the secret), then "
-            "sync there and here again")
+            f"machine it came from ({_fixed_there(entries)}), then sync there and here again")
+
+
+def _fixed_there(entries: list[Held]) -> str:
+    """How the other machine takes the secret out: a field is edited; a name (an id, an edge's end or rel) is no
+    field a write sends, so its entry is renamed or deleted."""
+    named = [h for h in entries if h.shown]
+    edited = [h for h in entries if not h.shown]
+    said = [f"edit it there in the editor or with {tools_for(edited)}, without the secret"] if edited else []
+    if named:
+        said.append(f"{'where a name holds it, ' if edited else ''}rename or delete that entry there in the editor "
+                    "(or with kg_rename_node / kg_delete_node): no edit of its fields takes a secret out of its name")
+    return "; ".join(said)
