@@ -293,9 +293,12 @@ def merge(root: Path, theirs_ref: str, message: str, remote: str) -> dict[str, l
                              "merge it by hand (git merge) and run kg sync again")
         for key, parts in result.parts.items():
             shards.write_folder(root, key, parts, only=None if key in result.whole else set(parts))
-        # -f: the index holds their version of a file whose bytes are ours again (put back above).
-        G.run(root, "rm", "-q", "--cached", "-f", "--ignore-unmatch", "--", *sorted(legacy | local))
-        G.run(root, "add", "-A", "--", shards.ROOT)
+        # -f: the index holds their version of a file whose bytes are ours again (put back above). Neither step
+        # without a path: git refuses `rm` with none, and `add` of a mirror two stores without a lesson lack.
+        if legacy | local:
+            G.run(root, "rm", "-q", "--cached", "-f", "--ignore-unmatch", "--", *sorted(legacy | local))
+        if (root / shards.ROOT).exists():
+            G.run(root, "add", "-A", "--", shards.ROOT)
         G.run(root, "commit", "-q", "--no-verify", "-m", message, ident=True)
         return result.withheld
     except BaseException:
