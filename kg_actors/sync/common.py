@@ -166,10 +166,13 @@ def emptied(current: dict[str, Any] | None) -> dict[str, Any]:
 
 
 def describe_restore(summary: dict[str, Any], before: str | None, commit: str, uncommitted: str | None,
-                     key: str) -> str:
+                     key: str, undoing: bool = False) -> str:
     """What a restore of graph `key` changed, and the command that puts back what was there (committed just
-    before), or why it was not committed first (`uncommitted`: a graph file that is not a graph)."""
+    before), or why it was not committed first (`uncommitted`: a graph file that is not a graph). `undoing`: it
+    undid an earlier restore (sync/restore_undo.py)."""
     text = describe(summary)
+    if undoing:
+        text += " (the undo of the restore that named this commit: what was written since that restore stays)"
     changed = summary.get("added") or summary.get("removed") or summary.get("changed")
     if uncommitted is not None:
         text += f" (what was there was not committed first: {uncommitted.split('; not committing it')[0]})"

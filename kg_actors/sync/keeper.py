@@ -32,7 +32,7 @@ from ..storage import git as G
 from ..storage import commit_process, git_head, git_merge, git_read, held_on_disk, mirror
 from ..storage.layout import Layout
 from ..storage.machine_id import machine_id
-from . import common, rebuild
+from . import common, rebuild, restore_undo
 
 if TYPE_CHECKING:
     from ..directory import GraphDirectory
@@ -336,6 +336,7 @@ class StoreKeeper:
         commit = await trio.to_thread.run_sync(G.resolve, self.root, at, max(self.clock(), time.time()))
         exists = key in ("user", "maintain") or self.layout.graph_file(key).exists()
         restored = await trio.to_thread.run_sync(common.graph_then, self.root, commit, key, exists)
+        undoing, undone = await trio.to_thread.run_sync(restore_undo.undone_base, self.root, key, commit, exists)
         handle = await self.directory.get(key)
         await handle.fold()  # the file's `.prev` then holds everything up to now
         path, root = self.layout.graph_file(key), self.directory.root_of(key)
@@ -348,6 +349,8 @@ class StoreKeeper:
             # running actor missed what it acknowledged after it, which the reload then set aside.
             current = found["current"] = await trio.to_thread.run_sync(_as_stored, path, key, root)
             then = common.emptied(current) if wanted is None else wanted
+            if undoing:  # the undo of a restore: what was written since it stays
+                then = restore_undo.unapply(undone, current, then, self.clock())
             found["restored"] = common.put_back(key, current, then, self.clock())
             await trio.to_thread.run_sync(lambda: files.write_atomic(path, files.dump_json(found["restored"])))
             # A restore is a roll-back: the journal's writes (in `current` above) are not replayed over it.
@@ -356,6 +359,7 @@ class StoreKeeper:
                 log.warning("%s restored: %d change(s) of its journal were set aside in %s", key, dropped, aside.name)
 
         await self.directory.reload(key, put_back)
+        await trio.to_thread.run_sync(restore_undo.record, self.root, key, before, commit)
         current, restored = found["current"], found["restored"]
         summary = common.changes(current, restored)
         ids = summary["added"] + summary["removed"] + summary["changed"]
@@ -365,7 +369,7 @@ class StoreKeeper:
         if self.publish is not None:  # an open editor tab re-reads the graph (it kept showing the old one)
             self.publish({"type": "graph_replaced", "level": handle.level, "project_path": self.directory.root_of(key)})
         return {"graph": key, "commit": commit, "before": before, **summary,
-                "text": common.describe_restore(summary, before, commit, uncommitted, key)}
+                "text": common.describe_restore(summary, before, commit, uncommitted, key, undoing)}
 
     async def shutdown_commit(self) -> None:
         """At shutdown, after the actors folded: one commit, bounded, never raising."""

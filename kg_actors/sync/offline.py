@@ -20,7 +20,7 @@ from ..storage import git as G
 from ..storage import git_head, git_merge, git_read, held_on_disk, mirror, shards
 from ..storage.layout import Layout
 from ..storage.machine_id import machine_id
-from . import common, rebuild
+from . import common, rebuild, restore_undo
 
 if TYPE_CHECKING:
     from ..storage.graph_text import Indexed
@@ -174,10 +174,16 @@ def restore(root: Path, key: str, at: str, now: float) -> dict[str, Any]:
         before = G.head(root)
         sha = G.resolve(root, at, max(now, time.time()))  # git dated that commit by the wall clock, after `now`
         path = layout.graph_file(key)
-        then = common.graph_then(root, sha, key, path.exists() or key in ("user", "maintain"))
+        exists = path.exists() or key in ("user", "maintain")
+        then = common.graph_then(root, sha, key, exists)
+        undoing, undone = restore_undo.undone_base(root, key, sha, exists)
         current = files.load_json(path) if path.exists() else None
-        restored = common.put_back(key, current, common.emptied(current) if then is None else then, now)
+        then = common.emptied(current) if then is None else then
+        if undoing:  # the undo of a restore: what was written since it stays
+            then = restore_undo.unapply(undone, current, then, now)
+        restored = common.put_back(key, current, then, now)
         files.write_atomic(path, files.dump_json(restored))
+        restore_undo.record(root, key, before, sha)
     summary = common.changes(current, restored)
     return {"graph": key, "commit": sha, "before": before, **summary,
-            "text": common.describe_restore(summary, before, sha, uncommitted, key)}
+            "text": common.describe_restore(summary, before, sha, uncommitted, key, undoing)}
