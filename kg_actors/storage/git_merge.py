@@ -385,8 +385,7 @@ def _heads(root: Path, remote: str, url: str) -> tuple[dict[str, str], str | Non
         raise G.GitError(G.shown(f"the remote {remote!r} names {url!r}, which is not a URL or a path"))
     proc = G.run(root, "ls-remote", "--symref", url, "HEAD", "refs/heads/*", check=False, network=True)
     if proc.returncode != 0:
-        tail = " / ".join((proc.stderr or "").strip().splitlines()[-2:])
-        raise G.GitError(G.shown(f"cannot fetch from {remote!r}: {tail or 'unknown error'} "
+        raise G.GitError(G.shown(f"cannot fetch from {remote!r}: {_cause(proc.stderr or '')} "
                                  "(is the remote right and reachable?)"))
     branches: dict[str, str] = {}
     head = None
@@ -397,6 +396,19 @@ def _heads(root: Path, remote: str, url: str) -> tuple[dict[str, str], str | Non
         elif ref.startswith("refs/heads/"):
             branches[ref.removeprefix("refs/heads/")] = value
     return branches, head
+
+
+# What git adds to every failure to reach a remote, whatever its cause: said once at most, after the cause.
+_BOILERPLATE = ("Could not read from remote repository", "Please make sure you have the correct access rights",
+                "and the repository exists")
+
+
+def _cause(stderr: str) -> str:
+    """Git's own reason a remote could not be read ("does not appear to be a git repository", "Connection
+    refused", "Permission denied"): its lines other than the advice it gives for every such failure."""
+    lines = [ln.strip() for ln in stderr.strip().splitlines() if ln.strip() and not ln.startswith("hint:")]
+    cause = [ln for ln in lines if not any(b in ln for b in _BOILERPLATE)]
+    return " / ".join((cause or lines)[-3:]) or "unknown error"
 
 
 def branch_to_sync(remote: str, ours: str, branches: dict[str, str], head: str | None) -> str | None:

@@ -99,7 +99,9 @@ def new_conflicts(before: dict[str, Any] | None, after: dict[str, Any], here: st
         held = old.get("_conflicts") if isinstance(old, dict) else None
         added = [e for e in (aside if isinstance(aside, list) else []) if e not in (held or [])]
         for entry in added:
-            if is_dropped(entry):
+            # Neither end was ever here (a machine joining later takes in a node with its edge set aside long
+            # ago): old news of other machines, not this sync's.
+            if is_dropped(entry) and (old is not None or entry.get(GONE_NODE) in nodes_b):
                 by = f" on {machine(entry[GONE_ON], '', here)}" if entry.get(GONE_ON) else ""
                 said = f"{entry[DROPPED_EDGE]} ({entry.get(GONE_NODE)} deleted{by})"
                 if said not in out["dropped"]:
