@@ -265,12 +265,12 @@ class GraphState:
         plan = yield from compaction.plan_steps(self.graph, msg.now, charges=self.derived.charges)
         yield
         return attrs.evolve(msg, plan=plan, due=tuple(compaction.prune_due(self.graph, msg.now,
-                                                                            self.orphan_grace_days)))
+                                                                            self.orphan_grace_days, msg.since)))
 
     def tick(self, msg: m.Tick) -> m.TickResult:
         result = (compaction.commit(self.graph, msg.plan) if msg.plan is not None
                   else compaction.compact(self.graph, msg.now, charges=self.derived.charges))
-        pruned = compaction.prune_orphans(self.graph, msg.now, self.orphan_grace_days, msg.due)
+        pruned = compaction.prune_orphans(self.graph, msg.now, self.orphan_grace_days, msg.due, msg.since)
         if pruned:
             log.info("%s: %s", self.key, compaction.pruned_words(pruned, self.orphan_grace_days))
         if result.acted or pruned:

@@ -167,8 +167,8 @@ class GraphHandle:
     async def set_project_path(self, path: str) -> None:
         await self._mailbox.ask(m.SetProjectPath(path))
 
-    async def tick(self, now: float) -> TickResult:
-        return await self._mailbox.ask(m.Tick(now))
+    async def tick(self, now: float, since: float | None = None) -> TickResult:
+        return await self._mailbox.ask(m.Tick(now, since))
 
     async def put_node(self, node_id: str, gist: str, notes: list[str] | None, touches: list[str] | None,
                        now: float, writer: graph_ops.Writer, expected_version: int | None = None,

@@ -55,6 +55,7 @@ server.pid
 *.jsonl
 # Machine-local state: sessions, per-project tool counters, this machine's settings.
 sessions.json
+clock.json
 tool_events.json
 config.json
 agy-runner/
