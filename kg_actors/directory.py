@@ -63,6 +63,9 @@ class GraphDirectory:
         self._damaged: dict[str, Path] = {}  # key -> the copy of its journal whose damaged lines were skipped
         self._dropped: dict[str, Path] = {}  # key -> a journal of its set aside at a roll-back
         self._missing: dict[str, str] = {}  # key -> what says its file, missing at its load, existed
+        # The user lessons memory held (and those taken away before) as a reload began: what the file it loads
+        # lacks of them is noted taken away (gone_ids), as a `kg restore` notes it.
+        self._held_before: dict[str, list[str]] = {}
         self._waiting: dict[str, files.Unavailable] = {}  # key -> why its file did not read at its load (not damage)
         self.closing = False
         self._after_loads: set[trio.CancelScope] = set()  # work a load left running beside its actor
@@ -329,6 +332,10 @@ class GraphDirectory:
                 log.error("graph %s: %s", key, refusal)
                 graph, replayed = GraphData(kind, root), 0
             self._refusals[key] = refusal
+            before = self._held_before.pop(key, [])
+            if refusal is None and (taken := [i for i in before if i not in graph.nodes]):
+                # A project's edges to them stay (_clean_dangling), for an undo or a restore that brings them back.
+                gone_ids.remember(graph, taken)
             # Abandoned when a stop cuts the load short: settling a store moved over takes seconds, and its
             # result would be thrown away (the thread works on this load's own objects only, and writes nothing).
             derived, terms_stale = await trio.to_thread.run_sync(
@@ -424,6 +431,9 @@ class GraphDirectory:
         self._waiting.pop(key, None)  # loaded again now: a file still refused is waited for again
         if self._refusals.get(key) is None:
             await self._keep_memory_over_damage(key, handle)
+            if key == "user":  # a hand restore (user.prev copied over user.json) takes lessons away too
+                held = handle.snapshot()
+                self._held_before[key] = [*sorted(gone_ids.of(held.extra_meta)), *held.nodes]
         del self._handles[key]
 
         async def discard() -> None:
