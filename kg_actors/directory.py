@@ -25,7 +25,7 @@ from .graph_loading import load_graph, reads_as_graph, settle_and_derive
 from .hook_priority import YieldToHooks
 from .project_evidence import Unweighed
 from .project_folders import ProjectFolders
-from .storage import file_seen, files, kept_aside, same_project, term_cache
+from .storage import file_seen, files, kept_aside, removed_edges, same_project, term_cache
 from .storage import layout as L
 from .storage.journal import journal_path
 from .term_process import TermChild
@@ -413,7 +413,12 @@ class GraphDirectory:
             renames = user.snapshot().extra_meta.get(graph_ops.RENAMED_KEY)
             renamed = dict(renames) if isinstance(renames, dict) else {}
         try:
-            await handle.clean_dangling(outside_ids=outside, renamed=renamed, now=self.clock())
+            removed = await handle.clean_dangling(outside_ids=outside, renamed=renamed, now=self.clock())
+            if removed:  # what they held (notes) is kept beside the graph, never dropped without a copy
+                path = self.layout.graph_file(key)
+                kept = await trio.to_thread.run_sync(removed_edges.keep, path, removed)
+                for line in removed_edges.said(key, removed, kept):
+                    log.warning("%s", line)
         except StorageRefused as exc:
             # A full or read-only disk: the graph is still served (a session opening a new project keeps
             # its memory); its first write is refused the same way until the disk takes it.

@@ -208,7 +208,8 @@ class GraphHandle:
         return await self._mailbox.ask(m.Rewire(old_id, new_id, now, writer))
 
     async def clean_dangling(self, outside_ids: frozenset[str], renamed: Mapping[str, str] | None = None,
-                             now: float = 0.0) -> int:
+                             now: float = 0.0) -> list[dict[str, Any]]:
+        """The edges removed (each as stored, its notes included)."""
         return await self._mailbox.ask(m.CleanDangling(outside_ids, dict(renamed or {}), now))
 
     async def absorb(self, base: dict[str, Any], merged: dict[str, Any], now: float) -> list[str]:

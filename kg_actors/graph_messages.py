@@ -345,7 +345,7 @@ class Rewire(GraphMessage[int]):
 
 
 @attrs.frozen
-class CleanDangling(GraphMessage[int]):
+class CleanDangling(GraphMessage[list[dict[str, Any]]]):
     op = "clean_dangling"
     changes_render = True
     outside_ids: frozenset[str]

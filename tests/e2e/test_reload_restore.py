@@ -148,3 +148,28 @@ async def test_a_hand_restore_of_user_prev_keeps_the_projects_edge_to_a_lesson_i
         assert "(an endpoint names no node)" not in srv.log.read_text()
     finally:
         srv.stop()
+
+
+async def test_a_hand_restore_made_with_the_server_stopped_keeps_the_edge_it_removes_in_a_copy(tmp_path):
+    """The same hand restore across a restart: no server saw the newer user graph go, so the project's load
+    removes the edge (spec 000), but keeps it, notes included, in `graph.json.repaired`, and the log says so."""
+    srv = start_server(tmp_path, user=_user("user-rule-old"), extra_env={"KG_AUTOCOMMIT_INTERVAL": "0"})
+    proj = srv.project("proj")
+    key, note = ("proj-case-one", "user-rule-new", "applies"), "EDGE NOTE: why the rule applies here"
+    try:
+        async with Client(srv.url + "/") as c:
+            s = await Session.open(c, cwd=proj)
+            await s.ok("kg_put_node", level="user", id="user-rule-new", gist="newer user rule")
+            await s.ok("kg_put_node", level="project", id="proj-case-one", gist="a project case")
+            await s.ok("kg_put_edge", level="project", frm=key[0], to=key[1], rel=key[2], notes=[note])
+        srv.stop()
+        shutil.copy2(srv.store / "user.prev", srv.store / "user.json")  # the hand restore, server stopped
+        srv.start()
+        assert _edge_notes(graph(srv, project_path=proj)["project"], key) is None
+        copies = list((srv.store / "projects").glob("*/graph.json.repaired"))
+        assert len(copies) == 1, copies
+        kept = json.loads(copies[0].read_text())["edges"]["proj-case-one->user-rule-new:applies"]
+        assert kept["notes"] == [note]
+        assert f"kept in {copies[0]}" in srv.log.read_text()
+    finally:
+        srv.stop()
