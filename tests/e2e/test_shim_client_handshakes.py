@@ -90,3 +90,23 @@ def test_codex_starting_with_the_server_down_gets_the_tool_list_and_the_server_s
         wait_until(lambda: fresh.health() is not None, what="the server the shim started")
     finally:
         kg(["stop"], dict(os.environ, **env))
+
+
+def test_a_handshake_request_the_shim_cannot_answer_itself_waits_for_a_slow_server_still_alive(tmp_path):
+    # It got an error after the handshake's second, however alive the server: an initialize of params the shim
+    # leaves to the server (here a `_meta` the SDK weighs) failed the client's start.
+    from shim.handshake import QUICK
+    store = tmp_path / "store"
+    health = json.dumps({"status": "ok", "loaded_graphs": [], "storage": str(store.resolve())}).encode()
+    served = {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}}, "serverInfo": {"name": "kg-memory"}}
+    reply = json.dumps({"jsonrpc": "2.0", "id": 0, "result": served}).encode()
+    init = {**CODEX_INIT, "params": {**CODEX_INIT["params"], "_meta": {"progressToken": 1}}}
+    with another_program(reply, delay=3 * QUICK, get_at_once=True, health=health) as port:
+        shim = RawShim({"HOME": str(tmp_path), "KG_HOME": str(store), "KG_HTTP_PORT": str(port)})
+        try:
+            shim.send(json.dumps(init))
+            answer = json.loads(shim.read_line(timeout=30))
+        finally:
+            shim.proc.kill()
+            shim.proc.wait()
+    assert answer.get("result") == served, answer
