@@ -151,18 +151,22 @@ class Shim:
              give_up: Callable[[float], str | None] | None = None) -> tuple[int, str, bytes]:
         """The server's reply; `give_up` (liveness.await_reply's) may end the wait for it early (Unanswered)."""
         conn = http.client.HTTPConnection(self.host, self.port, timeout=timeout)
+        sent = False
         try:
             conn.connect()
             if call is not None:
                 call.attach(conn)  # connected first: a cancel from now on can shut its socket
+            sent = True  # from here on the server may hold the request
             conn.request("POST", self.path, body=body, headers=self.headers(routing))
             if give_up is not None and conn.sock is not None:
                 liveness.await_reply(conn.sock, timeout, give_up)
             resp = conn.getresponse()
             return resp.status, resp.getheader("Content-Type") or "", resp.read()
-        except (OSError, http.client.HTTPException):
+        except (OSError, http.client.HTTPException) as exc:
             if call is not None and call.cancelled:  # the cancel shut it
                 raise _Cancelled from None
+            if sent and isinstance(exc, ConnectionError):  # reset or closed unanswered (RemoteDisconnected too)
+                raise liveness.Unanswered(liveness.cut_off_said(self.host, self.port, exc)) from exc
             raise
         finally:
             conn.close()

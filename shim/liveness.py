@@ -1,4 +1,5 @@
-"""How long `kg mcp` waits for the server's reply, and how a hung server is told from a slow one.
+"""How long `kg mcp` waits for the server's reply, how a hung server is told from a slow one, and what the
+agent is told of a request the server took and never answered.
 
 A hung server (its loop blocked, SIGSTOPped, or another program that takes connections and says nothing)
 answers nothing, not even its health check; one busy on a long call (a first load of a large project runs off
@@ -102,3 +103,11 @@ def holder_said(port: int) -> str:
                 "`kg restart` (or the next tool call) starts it again")
     return (f"It is another program (pid {pid}), not a kg server: stop it, or move kg with KG_HTTP_PORT (then "
             "restart this agent)")
+
+
+def cut_off_said(host: str, port: int, exc: OSError) -> str:
+    """Why a request the server took got no answer: it closed the connection (crashed, or was killed) after
+    the request reached it, so it may have been applied. It is never sent again (a write would land twice)."""
+    return (f"the kg memory server at {host}:{port} closed the connection before answering ({exc}): it may have "
+            "crashed (the next call starts it again if it is down). This request reached it and may or may not have "
+            "been applied: before writing it again, kg_read (or kg_search) shows whether a write landed")

@@ -73,3 +73,9 @@ def test_what_holds_the_port_is_named_with_its_way_out():
     import os
     assert f"pid {os.getpid()}" in said and "not a kg server" in said and "was not sent" in said, said
     assert "may still be applied" in liveness.hung_said("127.0.0.1", port, sent=True)
+
+
+def test_a_request_cut_off_after_it_reached_the_server_is_said_to_maybe_have_landed():
+    said = liveness.cut_off_said("127.0.0.1", 9, ConnectionResetError(104, "Connection reset by peer"))
+    assert "unreachable" not in said and "Connection reset by peer" in said
+    assert "may or may not have been applied" in said and "kg_read" in said
