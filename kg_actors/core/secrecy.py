@@ -310,6 +310,8 @@ _RULES = re.compile(r"[a-z_]+(?::[\w.,]*)?(?:\|[a-z_]+(?::[\w.,]*)?)+")
 def _credential(value: str, assigned: bool) -> bool:
     """Whether a value found after a secret-named word is itself a secret."""
     value = value.strip("\"'`.")
+    if not assigned and "=" not in value and _classes(value) < 3:
+        return False  # cheap first (prose's rule below says no too): the run after each of thousands of secret words
     if assigned and (len(value) < ASSIGNED_MIN_CHARS or value[0] in ":="):
         return False  # short: an example; a separator first: an empty field (`user:pass:::upload`), then the next
     if (_placeholder(value) or _UUID.fullmatch(value) or _ENV_NAME.fullmatch(value) or _TYPE.fullmatch(value)

@@ -21,7 +21,9 @@ import attrs
 from .plain_text import fold_gist
 from .secret_pairs import Words, chained, words_of
 
-_BREAK = re.compile(r"[ \t]*[\r\n\u2028\u2029]+[ \t]*")  # a line break with the blanks around it
+# A line break with the blanks around it. The blanks before it are tried only from the start of their run (a
+# match tried at each blank of a long run without a break, read to the run's end each time, cost its square).
+_BREAK = re.compile(r"(?:(?<![ \t])[ \t]+)?[\r\n\u2028\u2029]+[ \t]*")
 _BLANK = re.compile(r"\s")
 SEAM_CHARS = 512  # of each side of two notes' seam: a key is shorter, and a long note costs no more
 JOINED_MAX_PARTS = 4  # consecutive fields read as one key: a key in more pieces is no accident of writing
