@@ -465,12 +465,21 @@ def clean_notes(notes: list[str] | None, name: str = "notes") -> tuple[list[str]
 def refuse_joined(gist: object, notes: list[Any] | None, name: str = "notes") -> None:
     """A key split across lines or notes, refused as whole (core/secret_joins.py): the gist as stored by every
     rule, the texts joined by the fixed shapes of keys alone."""
-    texts = dict(_numbered(name, notes), gist=gist)
-    for joined in joined_texts(gist, notes, name):
-        found = joined_finding(joined)
-        if found is not None and not plain_join(joined.field, texts):  # two placeholders make no key
-            raise SecretRefused(joined.field, found)
+    for joined, found in joined_findings(gist, notes, name):
+        raise SecretRefused(joined.field, found)
     refuse_parts([("gist", gist), *_numbered(name, notes)])  # after the whole keys
+
+
+def joined_findings(gist: object, notes: list[Any] | tuple[Any, ...] | None,
+                    name: str = "notes") -> Iterator[tuple[Joined, Finding]]:
+    """Each text made whole across lines or fields that holds a key, with what it holds: the one list a write
+    refuses by and a load's, a commit's and a sync's scan withhold by (core/joined_held.py, secret_state.py), so
+    that no text a write stored is found holding a key afterwards. Texts each a placeholder or prose make none
+    (an .env.example's `sk_test_xxxx…` then `JWT_SECRET=changeme`, core/secret_seams.py)."""
+    for joined in joined_texts(gist, list(notes or ()), name):
+        found = _joined_finding(joined)
+        if found is not None and not plain_join(joined.parts):
+            yield joined, found
 
 
 def refuse_parts(fields: Iterable[tuple[str, object]]) -> None:
@@ -484,7 +493,7 @@ def part_finding(kind: str, part: str) -> Finding:
     return _named(kind, part)
 
 
-def joined_finding(joined: Joined) -> Finding | None:
+def _joined_finding(joined: Joined) -> Finding | None:
     """What a text made whole across fields holds, by the rules a write reads it with."""
     return find(joined.text) if joined.as_stored else _fixed_shape(joined.text, joined.spaced)
 

@@ -36,6 +36,9 @@ class Joined:
     text: str
     as_stored: bool  # the text as stored (the folded gist): read with every rule, not the shapes alone
     spaced: str  # the text with a space at each seam (a line break taken out, two fields met)
+    # The texts glued (lines of a field, or whole fields): each a placeholder or prose, they make no key
+    # (core/secret_seams.py), whichever way they were glued.
+    parts: tuple[str, ...] = ()
 
 
 def joined_texts(gist: object, notes: list[object] | None, name: str = "notes") -> Iterator[Joined]:
@@ -46,17 +49,18 @@ def joined_texts(gist: object, notes: list[object] | None, name: str = "notes") 
         folded, changed = fold_gist(gist)
         if changed:
             yield Joined("gist", folded, True, folded)
-            yield Joined("gist", _BREAK.sub("", gist), False, _BREAK.sub(" ", gist))
+            yield Joined("gist", _BREAK.sub("", gist), False, _BREAK.sub(" ", gist), tuple(_BREAK.split(gist)))
             yield from _lines_paired("gist", gist)
         parts.append(("gist", gist))
     for i, note in enumerate(notes or ()):
         if isinstance(note, str) and note:
             unbroken = _BREAK.sub("", note)
             if unbroken != note:
-                yield Joined(f"{name}[{i}]", unbroken, False, _BREAK.sub(" ", note))
+                yield Joined(f"{name}[{i}]", unbroken, False, _BREAK.sub(" ", note), tuple(_BREAK.split(note)))
                 yield from _lines_paired(f"{name}[{i}]", note)
             parts.append((f"{name}[{i}]", note))
     glued = [(field, _BREAK.sub("", text), _BREAK.sub(" ", text)) for field, text in parts]
+    whole = dict(parts)
     spaced_parts = [(field, spaced) for field, _, spaced in glued]
     words: dict[int, Words] = {}  # each part's, read once
     # Fewest fields first: a key cut across two of them is named by those two, not with a third before them.
@@ -66,7 +70,8 @@ def joined_texts(gist: object, notes: list[object] | None, name: str = "notes") 
             for between in _betweens(glued[i + 1:j]):
                 fields = " joined to ".join((first, *(f for f, _, _ in between), last))
                 yield Joined(fields, _tail(a) + "".join(t for _, t, _ in between) + _head(b),
-                             False, " ".join((_tail(a_spaced), *(t for _, _, t in between), _head(b_spaced))))
+                             False, " ".join((_tail(a_spaced), *(t for _, _, t in between), _head(b_spaced))),
+                             tuple(whole[f] for f in (first, *(f for f, _, _ in between), last)))
         yield from _chains(spaced_parts, span, words)
 
 
@@ -93,8 +98,9 @@ def _chains(parts: list[tuple[str, str]], span: int, words: dict[int, Words]) ->
         middle = list(range(i + 1, j))
         for kept in [middle, *([m for m in middle if m != skipped] for skipped in middle)]:
             fields = " joined to ".join(dict.fromkeys((parts[i][0], *(parts[k][0] for k in kept), parts[j][0])))
+            texts = tuple(parts[k][1] for k in (i, *kept, j))
             for text, spaced in chained([of(i), *(of(k) for k in kept), of(j)]):
-                yield Joined(fields, text, False, spaced)
+                yield Joined(fields, text, False, spaced, texts)
 
 
 def _betweens(middle: list[tuple[str, str, str]]) -> Iterator[list[tuple[str, str, str]]]:
