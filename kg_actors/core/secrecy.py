@@ -327,6 +327,7 @@ def _credential(value: str, assigned: bool) -> bool:
         setting, equals, rest = value.rstrip("=").rpartition("=")
         if equals:  # a key's id (`kid=2024-06-rotation`) is published with what it signs
             return (not _code_path(rest, dotted=False) and not _KEY_ID_SETTING.search(setting)
+                    and not data_key_before(value, len(setting) + 1)  # "pass next_page_token=<cursor> …"
                     and _credential(rest, assigned=True))
         return ((len(value) >= 20 or _scrambled(value)) and not _HEX.fullmatch(value) and not _is_path(value)
                 and not _CODE_NAME.fullmatch(value) and not _HOST_NAME.fullmatch(value)
@@ -335,7 +336,8 @@ def _credential(value: str, assigned: bool) -> bool:
         return False  # a name (an env var, a setting, a word), not a value
     if _RULES.fullmatch(value):
         return False  # validation rules, not a value
-    if re.fullmatch(r"[\w.-]+\.(?:json|ya?ml|toml|env|txt|pem|key|ini|cfg)", value) or _is_path(value):
+    # `./pw.txt` (its `.` stripped above) too: `--from-file=password=./pw.txt` names the file holding it.
+    if re.fullmatch(r"[\w./~-]*\.(?:json|ya?ml|toml|env|txt|pem|key|ini|cfg)", value) or _is_path(value):
         return False  # a file that holds the secret, not the secret
     return _classes(value) >= 2 or len(value) >= 16
 

@@ -11,6 +11,8 @@ from kg_actors.core import held_secrets, held_progress, secrecy
 from kg_actors.core.errors import KGError
 
 GHP = "ghp_" + "sXFHubMECQ9xj0OTN27ZhvtbVI4L4g0AhWG0"
+ENV_FILE = ("STRIPE_SECRET_KEY=sk_test_xxxxxxxxxxxxxxxxxxxxxxxx\nSTRIPE_WEBHOOK_SECRET=whsec_xxxxxxxxxxxxxxxx\n"
+            "DATABASE_URL=postgres://user:pass@localhost:5432/db")
 STORED = [
     ["STRIPE_SECRET_KEY=sk_test_xxxxxxxxxxxxxxxxxxxxxxxx", "JWT_SECRET=changeme"],
     ["SLACK_BOT_TOKEN=xoxb-your-bot-token", "GITHUB_TOKEN=ghp_your_token_here",
@@ -23,6 +25,7 @@ STORED = [
     ["xoxb-your-bot-token", "ghp_your_token_here"],
     ["STRIPE_SECRET_KEY=sk_test_xxxxxxxxxxxxxxxxxxxxxxxx\nJWT_SECRET=changeme"],
     ["SLACK_BOT_TOKEN=xoxb-your-bot-token\nGITHUB_TOKEN=ghp_your_token_here"],
+    [ENV_FILE],
     ["sk_live_ keys are secret keys", "rk_live_ keys are restricted keys"],
 ]
 REFUSED = [
@@ -54,3 +57,25 @@ def test_what_a_write_stores_the_scan_finds_clean(notes):
 def test_what_a_write_refuses_across_notes_the_scan_finds(notes):
     assert not _written(notes)
     assert held_secrets.in_node("n", {"gist": "A lesson.", "notes": notes}) is not None
+
+
+@pytest.mark.parametrize("gist", [ENV_FILE, "GitLab personal access tokens start with glpat- and runner tokens with glrt-",
+                                  "glpat- and glrt- are GitLab prefixes",
+                                  "kubectl create secret generic db-creds --from-file=password=./pw.txt",
+                                  "Pagination: pass next_page_token=CiAKGjBpNDd2Nmp2Zml2cXRwYjBpOXA2 from the previous "
+                                  "response to get the next page",
+                                  "pass pageToken=CiAKGjBpNDd2Nmp2Zml2cXRwYjBpOXA2 to continue"])
+def test_lessons_an_audit_saw_refused_are_stored(gist):
+    assert secrecy.clean_node(gist, None, None).gist == gist
+    assert held_secrets.in_node("n", {"gist": gist.replace("\n", " ")}) is None
+
+
+@pytest.mark.parametrize("gist", [
+    "kubectl create secret generic db-creds --from-literal=password=Xk9mQ2vLp4ZaTr0b",
+    "pass api_token=CiAKGjBpNDd2Nmp2Zml2cXRwYjBpOXA2 to continue",
+    "STRIPE_SECRET_KEY=sk_live_4eC39HqLyjWDarjtT1zdp7dc\nJWT_SECRET=changeme",
+    "GitLab token glpat-Xk9mQ2vLp4Za7Rt5Wq8N for the runner glrt-",
+])
+def test_their_secrets_beside_them_stay_refused(gist):
+    with pytest.raises(secrecy.SecretRefused):
+        secrecy.clean_node(gist, None, None)
