@@ -20,14 +20,16 @@ def joined_held(gist: object, notes: list[object] | tuple[object, ...] | None, n
     items = list(notes or ())
     out: dict[str, str] = {}
     whole: dict[str, str] = {}  # fields holding one alone found in a joined text: a block's lines go with them
-    spans: list[set[str]] = []
+    starts: set[str] = set()  # the field each key found begins in
     for joined, found in joined_findings(gist, items, name):
-        fields = set(joined.field.split(JOINT))
-        if any(span <= fields for span in spans):
-            continue  # the key and a note after it: that note is no part of it (spans come shortest first)
-        spans.append(fields)
-        for field in joined.field.split(JOINT):
-            if not fields & alone:
+        names = joined.field.split(JOINT)
+        if starts & set(names):
+            # The key and a field after it, or its start glued past its rest to the next field's words (`ghp_…`,
+            # its rest, then "deploy pipeline"): that field is no part of it (texts come fewest fields first).
+            continue
+        starts.add(names[0])
+        for field in names:
+            if not set(names) & alone:
                 out.setdefault(field, found.kind)
             elif field in alone:
                 whole.setdefault(field, found.kind)

@@ -33,6 +33,7 @@ REFUSED = [
     ["the token is " + GHP[:20], GHP[20:] + " and it expires"],
     ["glpat-", "Xk9mQ2vLp4Za7Rt5Wq8N"],
     ["STRIPE_SECRET_KEY=sk_live_", "4eC39HqLyjWDarjtT1zdp7dc"],
+    ["ghp_4I9nDH39Z3xqBtq4", "VrXvLh3JsouhbGEToJfw", "deploy pipeline release notes"],
     [GHP[:20] + "\n" + GHP[20:]],
 ]
 
@@ -57,6 +58,12 @@ def test_what_a_write_stores_the_scan_finds_clean(notes):
 def test_what_a_write_refuses_across_notes_the_scan_finds(notes):
     assert not _written(notes)
     assert held_secrets.in_node("n", {"gist": "A lesson.", "notes": notes}) is not None
+
+
+def test_only_the_notes_of_a_key_split_across_notes_are_withheld():
+    # The audit's LOW: the token's start read on, past its rest, into the next note's first word withheld it too.
+    held = held_secrets.in_node("n", {"gist": "A lesson.", "notes": REFUSED[-2]})
+    assert held is not None and held.fields() == (("notes[0] joined to notes[1]", "a GitHub token"),)
 
 
 @pytest.mark.parametrize("gist", [ENV_FILE, "GitLab personal access tokens start with glpat- and runner tokens with glrt-",
