@@ -394,7 +394,7 @@ def _stale(config: Config) -> str | None:
 
 
 def cmd_status(args: argparse.Namespace) -> int:
-    from .setup.doctor import trouble_lines
+    from .setup.doctor import clock_line, trouble_lines
 
     config = env_config(args)
     url = config.url
@@ -430,6 +430,8 @@ def cmd_status(args: argparse.Namespace) -> int:
         print(f"kg: visual editor at http://127.0.0.1:{editor.get('port')}/")
     if elsewhere is None and (refused := _refused(config.root)) is not None:
         print(f"kg: warning: {refused}")
+    if (clock := clock_line(health)) is not None:
+        print(clock)
     if elsewhere is not None:
         print(f"kg: warning: {_elsewhere_said(config, *elsewhere)}", file=sys.stderr)
     if (stale := stale_said(health, build_id())) is not None:

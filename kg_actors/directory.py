@@ -25,7 +25,7 @@ from .graph_loading import load_graph, reads_as_graph, settle_and_derive
 from .hook_priority import YieldToHooks
 from .project_evidence import Unweighed
 from .project_folders import ProjectFolders
-from .storage import file_seen, files, kept_aside, same_project, term_cache
+from .storage import file_seen, files, kept_aside, removed_edges, same_project, term_cache
 from .storage import layout as L
 from .storage.journal import journal_path
 from .term_process import TermChild
@@ -63,6 +63,9 @@ class GraphDirectory:
         self._damaged: dict[str, Path] = {}  # key -> the copy of its journal whose damaged lines were skipped
         self._dropped: dict[str, Path] = {}  # key -> a journal of its set aside at a roll-back
         self._missing: dict[str, str] = {}  # key -> what says its file, missing at its load, existed
+        # The user lessons memory held (and those taken away before) as a reload began: what the file it loads
+        # lacks of them is noted taken away (gone_ids), as a `kg restore` notes it.
+        self._held_before: dict[str, list[str]] = {}
         self._waiting: dict[str, files.Unavailable] = {}  # key -> why its file did not read at its load (not damage)
         self.closing = False
         self._after_loads: set[trio.CancelScope] = set()  # work a load left running beside its actor
@@ -329,6 +332,10 @@ class GraphDirectory:
                 log.error("graph %s: %s", key, refusal)
                 graph, replayed = GraphData(kind, root), 0
             self._refusals[key] = refusal
+            before = self._held_before.pop(key, [])
+            if refusal is None and (taken := [i for i in before if i not in graph.nodes]):
+                # A project's edges to them stay (_clean_dangling), for an undo or a restore that brings them back.
+                gone_ids.remember(graph, taken)
             # Abandoned when a stop cuts the load short: settling a store moved over takes seconds, and its
             # result would be thrown away (the thread works on this load's own objects only, and writes nothing).
             derived, terms_stale = await trio.to_thread.run_sync(
@@ -406,7 +413,12 @@ class GraphDirectory:
             renames = user.snapshot().extra_meta.get(graph_ops.RENAMED_KEY)
             renamed = dict(renames) if isinstance(renames, dict) else {}
         try:
-            await handle.clean_dangling(outside_ids=outside, renamed=renamed, now=self.clock())
+            removed = await handle.clean_dangling(outside_ids=outside, renamed=renamed, now=self.clock())
+            if removed:  # what they held (notes) is kept beside the graph, never dropped without a copy
+                path = self.layout.graph_file(key)
+                kept = await trio.to_thread.run_sync(removed_edges.keep, path, removed)
+                for line in removed_edges.said(key, removed, kept):
+                    log.warning("%s", line)
         except StorageRefused as exc:
             # A full or read-only disk: the graph is still served (a session opening a new project keeps
             # its memory); its first write is refused the same way until the disk takes it.
@@ -424,6 +436,9 @@ class GraphDirectory:
         self._waiting.pop(key, None)  # loaded again now: a file still refused is waited for again
         if self._refusals.get(key) is None:
             await self._keep_memory_over_damage(key, handle)
+            if key == "user":  # a hand restore (user.prev copied over user.json) takes lessons away too
+                held = handle.snapshot()
+                self._held_before[key] = [*sorted(gone_ids.of(held.extra_meta)), *held.nodes]
         del self._handles[key]
 
         async def discard() -> None:

@@ -52,7 +52,7 @@ from . import graph_messages as m
 from .core import absorb, anchors, compaction, gone_ids, graph_ops, hints, search, stale_edit
 from .core.debt import Debt
 from .core.errors import KGError, NotFound, StorageRefused
-from .core.model import Edge, GraphData, GraphSnapshot, Node, snapshot_to_json
+from .core.model import Edge, GraphData, GraphSnapshot, Node, dangling_edges, snapshot_to_json
 from .core.changes_since import changes_since
 from .core.steps import run_steps
 from .hook_priority import YieldToHooks, pause_for
@@ -243,13 +243,13 @@ class GraphState:
     def rewire(self, msg: m.Rewire) -> int:
         return graph_ops.rewire(self.graph, msg.old_id, msg.new_id, msg.now, msg.writer)
 
-    def clean_dangling(self, msg: m.CleanDangling) -> int:
+    def clean_dangling(self, msg: m.CleanDangling) -> list[dict[str, Any]]:
+        """The edges removed, as they were (notes included): the load keeps a copy (storage/removed_edges.py)."""
+        held = {k: self.graph.edges[k] for k in dangling_edges(self.graph, msg.outside_ids)}
         rewired, removed = graph_ops.clean_dangling(self.graph, msg.outside_ids, msg.renamed, msg.now)
         for old_id, new_id in rewired:
             log.info("%s: rewiring edges of renamed user node %s to %s", self.key, old_id, new_id)
-        for key in removed:
-            log.info("%s: removing edge %s->%s:%s (an endpoint names no node)", self.key, *key)
-        return len(removed)
+        return [held[k].to_json() for k in removed if k in held]
 
     def set_project_path(self, msg: m.SetProjectPath) -> None:
         if self.graph.move_to(msg.path):
@@ -265,12 +265,12 @@ class GraphState:
         plan = yield from compaction.plan_steps(self.graph, msg.now, charges=self.derived.charges)
         yield
         return attrs.evolve(msg, plan=plan, due=tuple(compaction.prune_due(self.graph, msg.now,
-                                                                            self.orphan_grace_days)))
+                                                                            self.orphan_grace_days, msg.since)))
 
     def tick(self, msg: m.Tick) -> m.TickResult:
         result = (compaction.commit(self.graph, msg.plan) if msg.plan is not None
                   else compaction.compact(self.graph, msg.now, charges=self.derived.charges))
-        pruned = compaction.prune_orphans(self.graph, msg.now, self.orphan_grace_days, msg.due)
+        pruned = compaction.prune_orphans(self.graph, msg.now, self.orphan_grace_days, msg.due, msg.since)
         if pruned:
             log.info("%s: %s", self.key, compaction.pruned_words(pruned, self.orphan_grace_days))
         if result.acted or pruned:

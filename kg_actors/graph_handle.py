@@ -167,8 +167,8 @@ class GraphHandle:
     async def set_project_path(self, path: str) -> None:
         await self._mailbox.ask(m.SetProjectPath(path))
 
-    async def tick(self, now: float) -> TickResult:
-        return await self._mailbox.ask(m.Tick(now))
+    async def tick(self, now: float, since: float | None = None) -> TickResult:
+        return await self._mailbox.ask(m.Tick(now, since))
 
     async def put_node(self, node_id: str, gist: str, notes: list[str] | None, touches: list[str] | None,
                        now: float, writer: graph_ops.Writer, expected_version: int | None = None,
@@ -208,7 +208,8 @@ class GraphHandle:
         return await self._mailbox.ask(m.Rewire(old_id, new_id, now, writer))
 
     async def clean_dangling(self, outside_ids: frozenset[str], renamed: Mapping[str, str] | None = None,
-                             now: float = 0.0) -> int:
+                             now: float = 0.0) -> list[dict[str, Any]]:
+        """The edges removed (each as stored, its notes included)."""
         return await self._mailbox.ask(m.CleanDangling(outside_ids, dict(renamed or {}), now))
 
     async def absorb(self, base: dict[str, Any], merged: dict[str, Any], now: float) -> list[str]:

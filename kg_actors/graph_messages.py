@@ -216,10 +216,12 @@ class SetProjectPath(GraphMessage[None]):
 
 @attrs.frozen
 class Tick(GraphMessage[TickResult]):
-    """`plan`, `due`: the tick's compaction and the orphans past their grace, read in steps before it."""
+    """`plan`, `due`: the tick's compaction and the orphans past their grace, read in steps before it.
+    `since`: the wall clock's latest jump (core/clock_guard.py)."""
 
     op = "tick"
     now: float
+    since: float | None = None
     plan: Plan | None = attrs.field(default=None, eq=False, repr=False, metadata={PREPARED: True})
     due: tuple[str, ...] | None = attrs.field(default=None, metadata={PREPARED: True})
 
@@ -343,7 +345,7 @@ class Rewire(GraphMessage[int]):
 
 
 @attrs.frozen
-class CleanDangling(GraphMessage[int]):
+class CleanDangling(GraphMessage[list[dict[str, Any]]]):
     op = "clean_dangling"
     changes_render = True
     outside_ids: frozenset[str]

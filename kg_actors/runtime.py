@@ -27,11 +27,13 @@ from . import __version__, debug_heap, debug_stalls, heap, server_log, server_pr
 from .chores.budget_notices import BudgetNotices
 from .chores.supervisor import deps_for as chore_deps
 from .chores.supervisor import run_chore_supervisor
+from .clock_keeper import ClockKeeper, boot_clock
 from .conduct.antigravity import Antigravity
 from .conduct.floor import Floor
 from .config import Config
 from .core.constants import SERVER_LOG_MAX_BYTES, SHUTDOWN_GRACE_SECONDS
 from .core.charge import fast_charge
+from .core.compaction import CompactionResult
 from .core.errors import ActorStopped
 from .delivery_actor import run_deliveries
 from .derived import missing_files
@@ -39,6 +41,7 @@ from .directory import GraphDirectory
 from .editor import listener as editor_listener
 from .editor import page_digest as editor_page_digest
 from .feed import ChangeFeed
+from .graph_messages import TickResult
 from .hook_priority import HookPriority
 from .http.app import HOOK_PATHS, App
 from .http.drain import Drain
@@ -85,18 +88,22 @@ class Runtime:
     budget: Any = None  # the budget notices the hooks attach (chores/budget_notices.py)
     pid_file: Path | None = None  # `kg serve`'s (serve_forever): made again with a store removed under it
     log_file: Path | None = None  # the store's server.log, when `kg start` sent this process's output there
+    clock_keeper: ClockKeeper | None = None  # the wall clock's watch: whether the time rules may act (clock_keeper.py)
 
 
 async def _tick(rt: Runtime) -> bool:
     """One save tick; True when every loaded graph was folded into its file."""
     now = rt.clock()
+    # A wall clock that jumped lately deletes, demotes and lets go of nothing (core/clock_guard.py).
+    since, held = rt.clock_keeper.observe(now) if rt.clock_keeper is not None else (None, False)
     folded = True
     home = str(L.home())
     if rt.floor.touch_check is not None:
         rt.floor.touch_check.new_tick()  # a read stats its touches afresh once per tick
     for handle in rt.directory.loaded():
         try:
-            out = await handle.tick(now=now)
+            # Held: the wall clock jumped lately, and nothing is demoted or deleted on its word.
+            out = await handle.tick(now=now, since=since) if not held else TickResult(CompactionResult(), [])
             await handle.refresh(now=now)
             if out.compaction.acted or out.pruned:
                 # Node states moved without a write: tell the editors watching this graph.
@@ -118,12 +125,15 @@ async def _tick(rt: Runtime) -> bool:
             folded = False
             log.exception("tick failed for %s", handle.key)
     try:
-        await rt.sessions.expire(now=now)
+        if not held:
+            await rt.sessions.expire(now=now, since=since)
         await rt.sessions.save(now)
     except ActorStopped:
         log.debug("session tick skipped: the registry stopped")
     except Exception:
         log.exception("session tick failed")
+    if rt.clock_keeper is not None:
+        await trio.to_thread.run_sync(rt.clock_keeper.save)
     return folded
 
 
@@ -238,7 +248,10 @@ async def _stop_when_cancelled(servers_scope: trio.CancelScope) -> None:
 
 
 async def run_server(config: Config, clock: Callable[[], float] = time.time, handle_signals: bool = True,
+                     boot: Callable[[], float] | None = None,
                      *, task_status: trio.TaskStatus[Runtime] = trio.TASK_STATUS_IGNORED) -> None:
+    """`boot`: the clock the wall clock is checked against (clock_keeper.py); by default the boot clock, or
+    `clock` itself when one is given (a test's time moves both)."""
     heap.tune()
     heap_dumps = debug_heap.start() if handle_signals else None  # a bench's KG_DEBUG_HEAP only
     if handle_signals:
@@ -249,7 +262,9 @@ async def run_server(config: Config, clock: Callable[[], float] = time.time, han
     try:
         git_problem = await trio.to_thread.run_sync(_git_start, config.root)
         async with _outer_cancel_stops(servers_scope), trio.open_nursery() as actors:
-            sessions_data, let_go = await trio.to_thread.run_sync(loaded_sessions, lay.sessions, clock())
+            clock_keeper = ClockKeeper(lay.clock, boot or (boot_clock if clock is time.time else clock))
+            since = clock_keeper.at_start(clock())  # a clock set back since the last tick: said before any rule acts
+            sessions_data, let_go = await trio.to_thread.run_sync(loaded_sessions, lay.sessions, clock(), since)
             used = warm_start.session_roots(sessions_data)  # before the registry owns them
             sessions = await actors.start(run_session_registry, lay.sessions, sessions_data, clock, let_go)
             priority = HookPriority()
@@ -260,6 +275,7 @@ async def run_server(config: Config, clock: Callable[[], float] = time.time, han
             floor = Floor.build(directory, sessions, clock, feed.publish, logbook)
             floor.touch_check = TouchCheck()
             rt = Runtime(config, lay, directory, sessions, floor, feed, clock)
+            rt.clock_keeper = clock_keeper
             rt.budget = BudgetNotices(config.root)  # one told-state (and budget_told.json) for every harness
             rt.antigravity = Antigravity(floor, await actors.start(run_deliveries), rt.budget)
             rt.keeper = StoreKeeper(lay, directory, sessions, clock, feed.publish)

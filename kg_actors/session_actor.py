@@ -360,7 +360,7 @@ class Registry(AmbientChannels, Votes, NodeMoves):
     def expire(self, msg: m.Expire) -> int:
         """Sessions a day idle go, and the least recently active past SESSIONS_KEPT (core/session_cap.py)."""
         old = session_cap.to_let_go({sid: s.last_activity for sid, s in self.sessions.items()}, msg.now,
-                                    C.SESSION_TTL_SECONDS, C.SESSIONS_KEPT, C.SESSION_SPARED_SECONDS)
+                                    C.SESSION_TTL_SECONDS, C.SESSIONS_KEPT, C.SESSION_SPARED_SECONDS, msg.since)
         for sid in old:
             self._harness_ids.discard(self.sessions.pop(sid))
             self._frozen.pop(sid, None)

@@ -80,8 +80,8 @@ class SessionHandle:
     async def set_maintenance(self, sid: str) -> bool:
         return await self._mailbox.ask(m.SetMaintenance(sid))
 
-    async def expire(self, now: float) -> int:
-        return await self._mailbox.ask(m.Expire(now))
+    async def expire(self, now: float, since: float | None = None) -> int:
+        return await self._mailbox.ask(m.Expire(now, since))
 
     async def save(self, now: float | None = None) -> None:
         await self._mailbox.ask(m.Save(now))

@@ -131,6 +131,7 @@ class Expire(SessionMessage[int]):
     op = "expire"
     sessions = Touches.MEMBERSHIP
     now: float
+    since: float | None = None  # the wall clock's latest jump (core/clock_guard.py)
 
 
 # What a session has seen -------------------------------------------------------

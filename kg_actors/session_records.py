@@ -232,7 +232,7 @@ def load_sessions(path: Path, now: float) -> dict[str, Session]:
     return loaded_sessions(path, now)[0]
 
 
-def loaded_sessions(path: Path, now: float) -> tuple[dict[str, Session], int]:
+def loaded_sessions(path: Path, now: float, since: float | None = None) -> tuple[dict[str, Session], int]:
     """The sessions to keep of sessions.json and its journal, and how many records of them were let go:
     unreadable ones, a day idle, and past SESSIONS_KEPT the least recently active (core/session_cap.py),
     as the tick would let them go (the reference drops the expired at load too)."""
@@ -261,7 +261,8 @@ def loaded_sessions(path: Path, now: float) -> tuple[dict[str, Session], int]:
         elif isinstance(rec, dict):
             log.warning("dropping unreadable session %s: its last_activity %r is not a time", sid, stamp)
     # Decided on the stamps alone: a record let go is not made into a session first.
-    gone = set(session_cap.to_let_go(stamps, now, C.SESSION_TTL_SECONDS, C.SESSIONS_KEPT, C.SESSION_SPARED_SECONDS))
+    gone = set(session_cap.to_let_go(stamps, now, C.SESSION_TTL_SECONDS, C.SESSIONS_KEPT, C.SESSION_SPARED_SECONDS,
+                                     since))
     out = {}
     for sid in stamps:
         if sid in gone:

@@ -23,10 +23,12 @@ import socket  # http.client's import already
 import subprocess
 import sys
 import threading
+import time
 import urllib.parse  # http.client's import already: no cost at start
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 
-from . import handshake
+from . import handshake, liveness
+from .foreign import other_said
 from .lines import mended_id, replies_in, too_deep, utf8_line, wire_text
 from .routing import routing_headers
 
@@ -38,11 +40,12 @@ if TYPE_CHECKING:
     Emit = Callable[[dict[str, Any]], None]  # where a message's replies go: stdout, or its batch's array
 
 VERSION = "0.1.0"
-# How long the server gets to answer. A client gives its start-up (initialize, tools/list) a bound of its own
-# (Claude Code's is 30 s), and a hung server must fail it well inside that, with the reason, not time it out
-# silently; a tool call answers in milliseconds, a first load of a large project in seconds.
+# How long a server that still answers its health check gets to answer (one that does not is given up within
+# seconds: liveness.py). A client gives its start-up (initialize, tools/list) a bound of its own (Claude Code's
+# is 30 s), and a tool call one too (the MCP SDK's is 60 s): the shim's reason must come first, not the client's
+# bare timeout. A tool call answers in milliseconds, a first load of a large project in seconds.
 HANDSHAKE_TIMEOUT = 8.0
-REQUEST_TIMEOUT = 60.0
+REQUEST_TIMEOUT = 50.0
 START_TIMEOUT = 15.0
 STOPPING_WAIT = 10.0  # cli_server's: `kg start` first waits that long for a server still stopping
 EOF_GRACE = 5.0  # once stdin closes, how long the calls in flight may still take
@@ -111,6 +114,7 @@ class Shim:
         # Set while the server has not answered in time: the rest of a client's start-up burst (tools/list,
         # prompts/list...) is answered at once, not a second each; the first real reply clears it.
         self.unanswering = False
+        self._silent_at = -1e9  # when other_server's health check last met silence (time.monotonic)
         self._calls_lock = threading.Lock()
 
     def write(self, message: dict[str, Any] | list[dict[str, Any]]) -> None:
@@ -143,18 +147,26 @@ class Shim:
         return h
 
     def post(self, body: bytes, call: _Call | None = None, timeout: float = REQUEST_TIMEOUT,
-             routing: dict[str, str] | None = None) -> tuple[int, str, bytes]:
+             routing: dict[str, str] | None = None,
+             give_up: Callable[[float], str | None] | None = None) -> tuple[int, str, bytes]:
+        """The server's reply; `give_up` (liveness.await_reply's) may end the wait for it early (Unanswered)."""
         conn = http.client.HTTPConnection(self.host, self.port, timeout=timeout)
+        sent = False
         try:
             conn.connect()
             if call is not None:
                 call.attach(conn)  # connected first: a cancel from now on can shut its socket
+            sent = True  # from here on the server may hold the request
             conn.request("POST", self.path, body=body, headers=self.headers(routing))
+            if give_up is not None and conn.sock is not None:
+                liveness.await_reply(conn.sock, timeout, give_up)
             resp = conn.getresponse()
             return resp.status, resp.getheader("Content-Type") or "", resp.read()
-        except (OSError, http.client.HTTPException):
+        except (OSError, http.client.HTTPException) as exc:
             if call is not None and call.cancelled:  # the cancel shut it
                 raise _Cancelled from None
+            if sent and isinstance(exc, ConnectionError):  # reset or closed unanswered (RemoteDisconnected too)
+                raise liveness.Unanswered(liveness.cut_off_said(self.host, self.port, exc)) from exc
             raise
         finally:
             conn.close()
@@ -216,6 +228,7 @@ class Shim:
             conn.close()
         except TimeoutError:
             self.unanswering = True  # hung, or too busy to answer its health check
+            self._silent_at = time.monotonic()
             return None
         except (OSError, http.client.HTTPException):
             return None
@@ -224,36 +237,8 @@ class Shim:
             health = json.loads(body)
         except (ValueError, RecursionError):
             return None  # no JSON: the request's own reply names that program
-        if not isinstance(health, dict):
-            return None
-        if isinstance(health.get("loaded_graphs"), list) and isinstance(health.get("storage"), str):
-            self._other = self._other_store(health)  # kg's shape: this store's server, or another install's
-            return self._other
-        version = health.get("version")
-        if isinstance(health.get("loaded_graphs"), int) and health.get("transport") == "streamable-http":
-            name = f"kg-memory {version if isinstance(version, str) else '(version unknown)'}"[:60]
-            stop = "stop it with its own `kg stop` (kg-memory's kg, not this one)"
-        else:
-            name, stop = "another program, not a kg server", "stop it"
-        pid = health.get("pid")
-        kill = f", or `kill {pid}`" if isinstance(pid, int) and not isinstance(pid, bool) else ""
-        self._other = (f"the memory server at {self.host}:{self.port} is {name}, not this kg's: {stop}{kill}, then "
-                       "restart this agent (or move kg with KG_HTTP_PORT); `kg doctor` says more")
+        self._other = other_said(health, f"{self.host}:{self.port}", self.home)
         return self._other
-
-    def _other_store(self, health: dict[str, Any]) -> str | None:
-        """Why a kg server serving another store than this agent's must not serve it (another install on
-        the same port: its lessons would go to that store); None when it serves this agent's store."""
-        storage = str(health["storage"])
-        if not self.home or os.path.realpath(storage) == self.home:
-            return None
-        import shlex
-
-        pid = health.get("pid")
-        pid_said = f" (pid {pid})" if isinstance(pid, int) and not isinstance(pid, bool) else ""
-        return (f"the kg server at {self.host}:{self.port}{pid_said} serves {storage}, not {self.home} (KG_HOME): "
-                f"it is another kg's; stop it there (KG_HOME={shlex.quote(storage)} kg stop), or give this store "
-                "another port (KG_HTTP_PORT), then restart this agent; `kg doctor` says more")
 
     def healthy(self) -> bool:
         try:
@@ -333,7 +318,8 @@ class Shim:
             return
         method = message.get("method") if isinstance(message, dict) else None
         quick = method in handshake.METHODS
-        timeout = REQUEST_TIMEOUT if method == "tools/call" else handshake.QUICK if quick else HANDSHAKE_TIMEOUT
+        timeout = REQUEST_TIMEOUT if method == "tools/call" else HANDSHAKE_TIMEOUT
+        bound = handshake.QUICK if quick else liveness.HEALTH_WAIT  # on a health check
 
         def fail(why: str) -> None:
             own = handshake.own_reply(message) if quick else None
@@ -345,18 +331,25 @@ class Shim:
         if quick and self.unanswering and handshake.own_reply(message) is not None:
             fail(f"the kg memory server at {self.host}:{self.port} has not answered in time: it may be hung")
             return
-        other = self.other_server(min(timeout, 3.0))
+        other = self.other_server(bound)
         if other is not None:
             fail(other)
             return
         if quick and self.unanswering:
             fail(f"the kg memory server at {self.host}:{self.port} did not answer its health check within "
-                 f"{timeout:g} s: it may be hung (`kg status` and `kg doctor` say more; `kg restart` restarts it)")
+                 f"{bound:g} s: it may be hung (`kg status` and `kg doctor` say more; `kg restart` restarts it)")
+            return
+        # Found hung before: a call is not sent unless the server answers its health check again (just now, or
+        # within `bound`); else the reason at once, where it waited out its whole timeout each time.
+        if self.unanswering and (time.monotonic() - self._silent_at < 1.0 or liveness.health_silent(
+                self.host, self.port, bound)):
+            fail(liveness.hung_said(self.host, self.port, sent=False))
             return
         routing = routing_headers(message)
+        give_up = self._give_up(message, quick)
         try:
             try:
-                status, ctype, payload = self.post(body, call, timeout, routing)
+                status, ctype, payload = self.post(body, call, timeout, routing, give_up)
             except ConnectionRefusedError as exc:
                 if quick and handshake.own_reply(message) is not None:
                     # The start takes seconds (or fails): the tool calls wait for it, the handshake does not.
@@ -369,13 +362,16 @@ class Shim:
                 if why is not None:
                     fail(f"kg memory server unreachable at {self.host}:{self.port} ({exc}), and starting it failed: {why}")
                     return
-                status, ctype, payload = self.post(body, call, timeout, routing)
+                status, ctype, payload = self.post(body, call, timeout, routing, give_up)
         except _Cancelled:
             return
+        except liveness.Unanswered as exc:
+            fail(exc.reason)
+            return
         except TimeoutError:
-            self.unanswering = True
-            fail(f"the kg memory server at {self.host}:{self.port} did not answer within {timeout:g} s: "
-                 "it may be hung (`kg status` and `kg doctor` say more; `kg restart` restarts it)")
+            fail(f"the kg memory server at {self.host}:{self.port} did not answer within {timeout:g} s, though it "
+                 "answers its health check (busy, or stuck on this request: `kg status` and `kg doctor` say more, "
+                 "`kg restart` restarts it); this request may still be applied: kg_read shows whether a write landed")
             return
         except OSError as exc:
             fail(f"kg memory server unreachable at {self.host}:{self.port}: {exc}")
@@ -409,6 +405,23 @@ class Shim:
         answered = any(r.get("id") == msg_id or (r.get("id") is None and "error" in r) for r in replies)
         if asked and msg_id is not None and not answered:
             self.fail(msg_id, f"the server answered HTTP {status} without a reply to this request", emit)
+
+    def _give_up(self, message: Any, quick: bool) -> Callable[[float], str | None]:
+        """When to stop waiting for `message`'s reply: a handshake request the shim can answer itself after
+        handshake.QUICK s (one it cannot waits on, as any request, while the server answers its health check);
+        any request once the server's health check meets silence."""
+        def silenced() -> str:
+            self.unanswering = True
+            return liveness.hung_said(self.host, self.port, sent=True)
+        watch = liveness.health_watch(self.host, self.port, silenced)
+
+        def give_up(waited: float) -> str | None:
+            if quick and waited >= handshake.QUICK and handshake.own_reply(message) is not None:
+                self.unanswering = True
+                return (f"the kg memory server at {self.host}:{self.port} did not answer within {handshake.QUICK:g} s: "
+                        "it may be hung (`kg status` and `kg doctor` say more; `kg restart` restarts it)")
+            return watch(waited)
+        return give_up
 
     def fail(self, msg_id: object, message: str, emit: Emit | None = None) -> None:
         """A request that cannot be answered gets a JSON-RPC error (notifications get none); the cause

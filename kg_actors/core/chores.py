@@ -250,7 +250,8 @@ def _used(pct: float, raw: float | None) -> str:
 
 
 def pass_gate(cfg: ChoreConfig, reading: Reading, now: float) -> str | None:
-    over = _over(reading, cfg.pass_max_5h, cfg.pass_max_7d, "passes")
+    # The user's caps bind every run: a pass (the dearest kind) never goes above what chores may use.
+    over = _over(reading, min(cfg.pass_max_5h, cfg.max_5h), min(cfg.pass_max_7d, cfg.max_7d), "passes")
     if over:
         return "pass: " + over
     pace = weekly_pace(reading, now)
@@ -310,6 +311,7 @@ def decide(cfg: ChoreConfig, state: ChoreState, now: float, running: bool, readi
     due = sorted((g for g in graphs if pass_due(cfg, g, now)), key=lambda g: g.last_maintain_ts or 0.0)
     if due:
         refusal = ("daily pass cap" if state.pass_count >= cfg.pass_max_per_day
+                   else f"daily run cap (max_per_day {cfg.max_per_day})" if runs_today(state) >= cfg.max_per_day
                    else pass_gate(cfg, reading, now))
         if refusal is None:
             g = due[0]
@@ -317,7 +319,7 @@ def decide(cfg: ChoreConfig, state: ChoreState, now: float, running: bool, readi
                                  passes={**state.passes, g.key: now}, graphs={**state.graphs, g.key: now})
             return Decision("dispatch", f"pass due: {_untended(g, now)}", "pass", g, after)
         notes.append(refusal)
-    if state.count >= cfg.max_per_day:
+    if runs_today(state) >= cfg.max_per_day:
         return skip(f"daily chore cap ({cfg.max_per_day})", notes)
     over = _over(reading, cfg.max_5h, cfg.max_7d, "chores")
     if over:
@@ -329,6 +331,11 @@ def decide(cfg: ChoreConfig, state: ChoreState, now: float, running: bool, readi
     g = max(ready, key=lambda g: g.debt)
     after = attrs.evolve(state, last_ts=now, count=state.count + 1, graphs={**state.graphs, g.key: now})
     return Decision("dispatch", f"debt {g.debt:g}", "chore", g, after, tuple(notes))
+
+
+def runs_today(state: ChoreState) -> int:
+    """The day's runs, chores and passes alike: max_per_day caps them all (a pass spends the most)."""
+    return state.count + state.pass_count
 
 
 def _untended(g: GraphFacts, now: float) -> str:

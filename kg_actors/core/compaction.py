@@ -21,6 +21,7 @@ import attrs
 from . import constants as C
 from .model import GraphData, GraphReader
 from .charge import ChargeIndex, ChargeTracker
+from .clock_guard import counted_from
 from .scoring import STEP_NODES, PoolScorer, fresh_ids
 from .steps import Paced, run_steps
 
@@ -160,18 +161,21 @@ def commit(graph: GraphData, plan: Plan) -> CompactionResult:
     return plan.result
 
 
-def prune_due(graph: GraphReader, now: float, grace_days: float = C.ORPHAN_GRACE_DAYS) -> list[str]:
-    """The nodes orphaned longer than the grace period: what prune_orphans deletes."""
+def prune_due(graph: GraphReader, now: float, grace_days: float = C.ORPHAN_GRACE_DAYS,
+              since: float | None = None) -> list[str]:
+    """The nodes orphaned longer than the grace period: what prune_orphans deletes. `since`: the wall
+    clock's latest jump (core/clock_guard.py); a stamp from before it counts from it."""
     limit = grace_days * C.DAY_SECONDS
     nodes = graph.nodes
-    return sorted(i for i in graph.ids_in_state(ORPHANED) if now - (nodes[i].orphaned_ts or now) > limit)
+    return sorted(i for i in graph.ids_in_state(ORPHANED)
+                  if now - (counted_from(nodes[i].orphaned_ts, since) or now) > limit)
 
 
 def prune_orphans(graph: GraphData, now: float, grace_days: float = C.ORPHAN_GRACE_DAYS,
-                  due: Iterable[str] | None = None) -> list[str]:
+                  due: Iterable[str] | None = None, since: float | None = None) -> list[str]:
     """Delete nodes orphaned longer than the grace period, with their edges in this graph.
     `due`: prune_due's answer on this graph version, when read beforehand (in steps)."""
-    doomed = prune_due(graph, now, grace_days) if due is None else list(due)
+    doomed = prune_due(graph, now, grace_days, since) if due is None else list(due)
     for node_id in doomed:
         for key in [e.key for e in graph.incident(node_id)]:
             graph.del_edge(key)

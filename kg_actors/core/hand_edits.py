@@ -130,6 +130,11 @@ def malformed(nodes: Any) -> list[str]:
             continue
         if not isinstance(raw, dict):
             continue  # a gist alone: a node of that gist
+        if "gist" not in raw:  # served as a lesson of no words: the agent sees `id: ` and nothing after
+            said.append(f"node '{node_id}' holds no gist: read with an empty one (write its gist again)")
+        if "id" in raw and raw["id"] != node_id:  # a node is its key: the other name is not kept
+            said.append(f"node '{node_id}' holds id {_show(raw['id'])}: read under its key '{node_id}' "
+                        "(the id field is written as the key)")
         wrong = [f for f, v in raw.items() if _wrong(f, v)]
         if wrong:
             read = Node.from_json(str(node_id), raw).to_json()

@@ -4,8 +4,7 @@ load's scan names it and every agent-facing reply withholds each part (withheld.
 
 from __future__ import annotations
 
-from .secret_joins import joined_texts
-from .secrecy import joined_finding
+from .secrecy import joined_findings
 
 JOINT = " joined to "  # how a refusal names the fields a joined text spans
 
@@ -21,19 +20,19 @@ def joined_held(gist: object, notes: list[object] | tuple[object, ...] | None, n
     items = list(notes or ())
     out: dict[str, str] = {}
     whole: dict[str, str] = {}  # fields holding one alone found in a joined text: a block's lines go with them
-    spans: list[set[str]] = []
-    for joined in joined_texts(gist, items, name):
-        fields = set(joined.field.split(JOINT))
-        if any(span <= fields for span in spans):
-            continue  # the key and a note after it: that note is no part of it (spans come shortest first)
-        found = joined_finding(joined)
-        if found is not None:
-            spans.append(fields)
-            for field in joined.field.split(JOINT):
-                if not fields & alone:
-                    out.setdefault(field, found.kind)
-                elif field in alone:
-                    whole.setdefault(field, found.kind)
+    starts: set[str] = set()  # the field each key found begins in
+    for joined, found in joined_findings(gist, items, name):
+        names = joined.field.split(JOINT)
+        if starts & set(names):
+            # The key and a field after it, or its start glued past its rest to the next field's words (`ghp_…`,
+            # its rest, then "deploy pipeline"): that field is no part of it (texts come fewest fields first).
+            continue
+        starts.add(names[0])
+        for field in names:
+            if not set(names) & alone:
+                out.setdefault(field, found.kind)
+            elif field in alone:
+                whole.setdefault(field, found.kind)
     for begin, end, kind in _blocks(items, name, {**whole, **out}):
         for i in range(begin, end + 1):
             out.setdefault(f"{name}[{i}]", kind)

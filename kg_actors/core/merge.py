@@ -80,8 +80,13 @@ class MergeResult:
     conflicts: tuple[Conflict, ...]
 
 
+# Lists a node holds only when not empty (records.Node.to_json): `"notes": []` (kg-memory 0.17 writes it) is no
+# note, and a copy written here without it is the same content, not an edit that keeps it against a delete.
+_DROPPED_EMPTY = frozenset(("notes", "touches"))
+
+
 def content(node: Json) -> Json:
-    return {k: v for k, v in node.items() if k not in _NOT_CONTENT}
+    return {k: v for k, v in node.items() if k not in _NOT_CONTENT and not (k in _DROPPED_EMPTY and v == [])}
 
 
 STAMPS = frozenset((*_MAX_FIELDS, *_UNION_FIELDS, *_STATE_FIELDS, *_MIN_FIELDS))  # neither content nor its date

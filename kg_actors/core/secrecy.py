@@ -47,7 +47,7 @@ from .secret_cuts import cut_runs, worded_key
 from .secret_shapes import DISCORD, GATES, HEADERS, NAMED_BY_PREFIX, SAID_RULES, SHAPES
 from .secret_shapes import DOCUMENTED_EXAMPLES, named_in_code
 from .secret_lookalikes import CODE_REF as _CODE_REF, DESCRIPTIONS as _DESCRIPTIONS, TYPE as _TYPE, placeholder as _placeholder
-from .secret_lookalikes import annotated as _annotated, in_password_hash
+from .secret_lookalikes import annotated as _annotated, default_login, in_expansion, in_password_hash
 from .secret_aws import aws_secret as _aws_secret, beside as aws_beside, key_id_said
 from .secret_findings import MASK_SHOWN_MIN_CHARS, Finding, mask as _mask
 from .secret_plain import plain as _plain
@@ -181,7 +181,7 @@ def _find(text: str, shapes_only: bool) -> Finding | None:
             value = m.groupdict().get("value") or m.group(0)
             if kind in HEADERS and not _BASE64ISH.search(value):
                 continue  # "Authorization: Basic credentials are sent...": a word, not base64
-            if kind == "a password in a URL" and _default_login(m.group(0), value):
+            if kind == "a password in a URL" and default_login(m.group(0), value):
                 continue
             if not _placeholder(value) and not worded_key(value, gates):  # `sk-learn-2024-guide`: a docs name
                 return _named(kind, value, gates)
@@ -210,7 +210,7 @@ def _find(text: str, shapes_only: bool) -> Finding | None:
         m = _ASSIGNED.match(text, word.end())
         if m is not None and (data_key_value(text, word.end(), m.start(1)) or gpg_key_id(word.group(0), m.group(1))):
             m = None  # `nextPageToken: <cursor>`, `client_token: <uuid>`: a key of data; `signing key: <GPG id>`
-        if m is not None and _in_expansion(text, word.start()):
+        if m is not None and in_expansion(text, word.start()):
             m = None  # `${DB_PASSWORD:-changeme}`: the name of a variable and its default, no value given
         if m is not None and _PROSE_AFTER.match(m.group(0) + text[m.end():m.end() + 80]):
             m = None  # "passwd: Authentication token manipulation error": a word and a sentence, no value
@@ -251,20 +251,6 @@ def _base64_text(text: str, start: int, end: int) -> bool:
     """Whether text[start:end] lies in a base64 run of printable text: `find` reads that text in its place."""
     run = text_at(text, start)
     return run is not None and run[0] >= end
-
-
-def _in_expansion(text: str, at: int) -> bool:
-    """Whether `at` is inside a shell's `${...}`."""
-    opened = text.rfind("${", max(0, at - 80), at)
-    return opened != -1 and "}" not in text[opened:at]
-
-
-def _default_login(url: str, password: str) -> bool:
-    """A local service's documented login (`postgres:postgres@localhost`, RabbitMQ's `guest:guest`,
-    `root:root`), or a password that repeats the user's name: an example, as `POSTGRES_PASSWORD: postgres` is."""
-    user = url.split("://", 1)[1].split(":", 1)[0].lower()
-    plain = password.strip("\"'`").lower()
-    return plain == user or plain in _DESCRIPTIONS or plain in ("pass", "pw", "devpassword", "secret")
 
 
 def check_fields(fields: Iterable[tuple[str, str]], shapes_only: bool = False) -> tuple[str, Finding] | None:
@@ -320,6 +306,8 @@ _RULES = re.compile(r"[a-z_]+(?::[\w.,]*)?(?:\|[a-z_]+(?::[\w.,]*)?)+")
 def _credential(value: str, assigned: bool) -> bool:
     """Whether a value found after a secret-named word is itself a secret."""
     value = value.strip("\"'`.")
+    if not assigned and "=" not in value and _classes(value) < 3:
+        return False  # cheap first (prose's rule below says no too): the run after each of thousands of secret words
     if assigned and (len(value) < ASSIGNED_MIN_CHARS or value[0] in ":="):
         return False  # short: an example; a separator first: an empty field (`user:pass:::upload`), then the next
     if (_placeholder(value) or _UUID.fullmatch(value) or _ENV_NAME.fullmatch(value) or _TYPE.fullmatch(value)
@@ -335,6 +323,7 @@ def _credential(value: str, assigned: bool) -> bool:
         setting, equals, rest = value.rstrip("=").rpartition("=")
         if equals:  # a key's id (`kid=2024-06-rotation`) is published with what it signs
             return (not _code_path(rest, dotted=False) and not _KEY_ID_SETTING.search(setting)
+                    and not data_key_before(value, len(setting) + 1)  # "pass next_page_token=<cursor> …"
                     and _credential(rest, assigned=True))
         return ((len(value) >= 20 or _scrambled(value)) and not _HEX.fullmatch(value) and not _is_path(value)
                 and not _CODE_NAME.fullmatch(value) and not _HOST_NAME.fullmatch(value)
@@ -343,7 +332,8 @@ def _credential(value: str, assigned: bool) -> bool:
         return False  # a name (an env var, a setting, a word), not a value
     if _RULES.fullmatch(value):
         return False  # validation rules, not a value
-    if re.fullmatch(r"[\w.-]+\.(?:json|ya?ml|toml|env|txt|pem|key|ini|cfg)", value) or _is_path(value):
+    # `./pw.txt` (its `.` stripped above) too: `--from-file=password=./pw.txt` names the file holding it.
+    if re.fullmatch(r"[\w./~-]*\.(?:json|ya?ml|toml|env|txt|pem|key|ini|cfg)", value) or _is_path(value):
         return False  # a file that holds the secret, not the secret
     return _classes(value) >= 2 or len(value) >= 16
 
@@ -473,12 +463,21 @@ def clean_notes(notes: list[str] | None, name: str = "notes") -> tuple[list[str]
 def refuse_joined(gist: object, notes: list[Any] | None, name: str = "notes") -> None:
     """A key split across lines or notes, refused as whole (core/secret_joins.py): the gist as stored by every
     rule, the texts joined by the fixed shapes of keys alone."""
-    texts = dict(_numbered(name, notes), gist=gist)
-    for joined in joined_texts(gist, notes, name):
-        found = joined_finding(joined)
-        if found is not None and not plain_join(joined.field, texts):  # two placeholders make no key
-            raise SecretRefused(joined.field, found)
+    for joined, found in joined_findings(gist, notes, name):
+        raise SecretRefused(joined.field, found)
     refuse_parts([("gist", gist), *_numbered(name, notes)])  # after the whole keys
+
+
+def joined_findings(gist: object, notes: list[Any] | tuple[Any, ...] | None,
+                    name: str = "notes") -> Iterator[tuple[Joined, Finding]]:
+    """Each text made whole across lines or fields that holds a key, with what it holds: the one list a write
+    refuses by and a load's, a commit's and a sync's scan withhold by (core/joined_held.py, secret_state.py), so
+    that no text a write stored is found holding a key afterwards. Texts each a placeholder or prose make none
+    (an .env.example's `sk_test_xxxx…` then `JWT_SECRET=changeme`, core/secret_seams.py)."""
+    for joined in joined_texts(gist, list(notes or ()), name):
+        found = _joined_finding(joined)
+        if found is not None and not plain_join(joined.parts):
+            yield joined, found
 
 
 def refuse_parts(fields: Iterable[tuple[str, object]]) -> None:
@@ -492,7 +491,7 @@ def part_finding(kind: str, part: str) -> Finding:
     return _named(kind, part)
 
 
-def joined_finding(joined: Joined) -> Finding | None:
+def _joined_finding(joined: Joined) -> Finding | None:
     """What a text made whole across fields holds, by the rules a write reads it with: the fixed shapes of keys
     glued (`ghp_…` cut at a seam), or with a space at each seam (`Authorization: Basic` then its value); every
     rule where a seam cuts a word apart (`pass` then `word is …`, `-p9r` then `iwmf…`) and the text read with

@@ -50,6 +50,7 @@ _GATE = re.compile("|".join(re.escape(g) for g in sorted(_SHAPES_BY_GATE, key=le
 # A cut: one of a space, `.` or `/`, with a key's own `-` or `_` beside it; or one or two of `-` and `_`.
 _RUN = re.compile(r"[A-Za-z0-9]+(?:(?:[-_]?[ ./][-_]?|[-_]{1,2})[A-Za-z0-9]+)*")
 _PIECE = re.compile(r"[A-Za-z0-9]+")
+_PREFIX_NAMES = frozenset(g.rstrip("-_.") for g in _SHAPES_BY_GATE if len(g.rstrip("-_.")) >= 3)
 _AFTER_GATE = re.compile(r"[ ./_-]{0,2}(?=[A-Za-z0-9])")  # `ghp_ iK2Z…`, `AKIA JNRF…`: the gate, then a cut
 # The rest of a prefix its gate stops short of (`xox` of `xoxb-`, `shp` of `shpat_`), kept with its cut.
 _PREFIX_TAIL = re.compile(r"[a-z0-9]{1,5}[-_](?=[A-Za-z0-9])")
@@ -239,7 +240,9 @@ def _word(piece: str, capitals: bool) -> bool:
     """Whether a piece is a word or a number. A word of four letters or more has a vowel (`JNRF`, `BWVH` are cut
     from a random string); among capitals, one of three letters or more has a vowel other than `Y`, no four
     consonants in a row and no digits after it (`PACIFIC`, `NORTHEAST`, not `SPYR`, `TBB`, `LAH4`)."""
-    if piece.isdigit():
+    if piece.isdigit() or len(piece) >= 4 and len(set(piece.lower())) == 1 or piece in _PREFIX_NAMES:
+        # A number; a placeholder's filler (`whsec_xxxxxxxxxxxxxxxx` then `DATABASE_URL=…`); another provider's
+        # prefix named in the same sentence ("… start with glpat- and runner tokens with glrt-").
         return True
     letters = piece.rstrip("0123456789")
     if _WORD.fullmatch(piece) is None:

@@ -22,7 +22,9 @@ import attrs
 from .plain_text import fold_gist
 from .secret_pairs import Words, chained, words_of
 
-_BREAK = re.compile(r"[ \t]*[\r\n\u2028\u2029]+[ \t]*")  # a line break with the blanks around it
+# A line break with the blanks around it. The blanks before it are tried only from the start of their run (a
+# match tried at each blank of a long run without a break, read to the run's end each time, cost its square).
+_BREAK = re.compile(r"(?:(?<![ \t])[ \t]+)?[\r\n\u2028\u2029]+[ \t]*")
 _BLANK = re.compile(r"\s")
 SEAM_CHARS = 512  # of each side of two notes' seam: a key is shorter, and a long note costs no more
 JOINED_MAX_PARTS = 4  # consecutive fields read as one key: a key in more pieces is no accident of writing
@@ -35,6 +37,9 @@ class Joined:
     text: str
     as_stored: bool  # the text as stored (the folded gist): read with every rule, not the shapes alone
     spaced: str  # the text with a space at each seam (a line break taken out, two fields met)
+    # The texts glued (lines of a field, or whole fields): each a placeholder or prose, they make no key
+    # (core/secret_seams.py), whichever way they were glued.
+    parts: tuple[str, ...] = ()
     seams: tuple[int, ...] = ()  # where in `text` two fields or lines were glued (core/secret_seams.cut_at)
 
 
@@ -46,17 +51,20 @@ def joined_texts(gist: object, notes: list[object] | None, name: str = "notes") 
         folded, changed = fold_gist(gist)
         if changed:
             yield Joined("gist", folded, True, folded)
-            yield Joined("gist", _BREAK.sub("", gist), False, _BREAK.sub(" ", gist), _glued_at(gist))
+            yield Joined("gist", _BREAK.sub("", gist), False, _BREAK.sub(" ", gist), tuple(_BREAK.split(gist)),
+                         _glued_at(gist))
             yield from _lines_paired("gist", gist)
         parts.append(("gist", gist))
     for i, note in enumerate(notes or ()):
         if isinstance(note, str) and note:
             unbroken = _BREAK.sub("", note)
             if unbroken != note:
-                yield Joined(f"{name}[{i}]", unbroken, False, _BREAK.sub(" ", note), _glued_at(note))
+                yield Joined(f"{name}[{i}]", unbroken, False, _BREAK.sub(" ", note), tuple(_BREAK.split(note)),
+                             _glued_at(note))
                 yield from _lines_paired(f"{name}[{i}]", note)
             parts.append((f"{name}[{i}]", note))
     glued = [(field, _BREAK.sub("", text), _BREAK.sub(" ", text)) for field, text in parts]
+    whole = dict(parts)
     spaced_parts = [(field, spaced) for field, _, spaced in glued]
     words: dict[int, Words] = {}  # each part's, read once
     # Fewest fields first: a key cut across two of them is named by those two, not with a third before them.
@@ -68,6 +76,7 @@ def joined_texts(gist: object, notes: list[object] | None, name: str = "notes") 
                 pieces = [_tail(a), *(t for _, t, _ in between), _head(b)]
                 yield Joined(fields, "".join(pieces), False,
                              " ".join((_tail(a_spaced), *(t for _, _, t in between), _head(b_spaced))),
+                             tuple(whole[f] for f in (first, *(f for f, _, _ in between), last)),
                              tuple(accumulate(len(p) for p in pieces[:-1])))
         yield from _chains(spaced_parts, span, words)
 
@@ -104,8 +113,9 @@ def _chains(parts: list[tuple[str, str]], span: int, words: dict[int, Words]) ->
         middle = list(range(i + 1, j))
         for kept in [middle, *([m for m in middle if m != skipped] for skipped in middle)]:
             fields = " joined to ".join(dict.fromkeys((parts[i][0], *(parts[k][0] for k in kept), parts[j][0])))
+            texts = tuple(parts[k][1] for k in (i, *kept, j))
             for text, spaced in chained([of(i), *(of(k) for k in kept), of(j)]):
-                yield Joined(fields, text, False, spaced)
+                yield Joined(fields, text, False, spaced, texts)
 
 
 def _betweens(middle: list[tuple[str, str, str]]) -> Iterator[list[tuple[str, str, str]]]:

@@ -92,3 +92,17 @@ def in_password_hash(text: str, at: int) -> bool:
     if "$" not in text:
         return False
     return any(m.start() <= at < m.end() for m in _CRYPT_HASH.finditer(text, max(0, at - _HASH_REACH), at + 1 + 512))
+
+
+def in_expansion(text: str, at: int) -> bool:
+    """Whether `at` is inside a shell's `${...}`."""
+    opened = text.rfind("${", max(0, at - 80), at)
+    return opened != -1 and "}" not in text[opened:at]
+
+
+def default_login(url: str, password: str) -> bool:
+    """A local service's documented login (`postgres:postgres@localhost`, RabbitMQ's `guest:guest`,
+    `root:root`), or a password that repeats the user's name: an example, as `POSTGRES_PASSWORD: postgres` is."""
+    user = url.split("://", 1)[1].split(":", 1)[0].lower()
+    plain = password.strip("\"'`").lower()
+    return plain == user or plain in DESCRIPTIONS or plain in ("pass", "pw", "devpassword", "secret")

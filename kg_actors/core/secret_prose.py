@@ -95,8 +95,10 @@ PROSE_RULES: tuple[tuple[str, str, str, str], ...] = (
     ("an API key said in words", "secret", r"(?i)\bsecret" + _GIVEN + _KEY_VALUE, "key in words"),
     # A name ending in a secret's word given a key's hex or UUID: `token <64 hex>`, `secret_key_base <128 hex>`,
     # `RAILS_MASTER_KEY <32 hex>` (not a key's id or name, nor what the hash words say is a hash).
-    *(("an API key said in words", trigger, r"(?i)(?<![\w.-])(?:[a-z0-9]+_)*" + word + r"(?:_(?!ids?\b|names?\b)[a-z0-9]+)*"
-       r"(?:\s*[:=]\s*|\s+)" + _KEY_VALUE, "key in words")
+    # The name's first part that is the word is taken, once (atomic), and the parts after it whole (possessive):
+    # any other choice reads the same name, and trying each made `token_` repeated cost the square of its length.
+    *(("an API key said in words", trigger, r"(?i)(?<![\w.-])(?>(?:[a-z0-9]+_)*?" + word + r"(?![a-z0-9]))"
+       r"(?:_(?!ids?\b|names?\b)[a-z0-9]+)*+(?:\s*[:=]\s*|\s+)" + _KEY_VALUE, "key in words")
       for trigger, word in (("secret", "secret"), ("token", "token"),
                             ("key", r"(?:api|access|account|master|secret|encryption|signing|auth|app|hmac|jwt)_?key"))),
     # "the deploy token is <40 hex>", "twilio auth token <32 hex>", "mailgun key is <32 hex>"; not a cache's key.

@@ -16,13 +16,11 @@ from .secret_lookalikes import placeholder
 _WORD = re.compile(r"[A-Za-z]+(?:[-_.][A-Za-z]+)*[-_.]?|\d{1,6}")
 _URL_PARTS = re.compile(r"[/:@?&#]+")
 _TRIM = "\"'`.,;:!?()[]{}<>"
-_JOINED = " joined to "
 
 
-def plain_join(field: str, texts: dict[str, object]) -> bool:
-    """Whether `field` names fields joined (`notes[1] joined to notes[2]`), each all words or placeholders."""
-    names = field.split(_JOINED)
-    return len(names) >= 2 and all(isinstance(texts.get(n), str) and _plain(str(texts[n])) for n in names)
+def plain_join(parts: tuple[str, ...]) -> bool:
+    """Whether texts glued into one (notes, a field's lines, a state's items) are each all words or placeholders."""
+    return len(parts) >= 2 and all(_plain(text) for text in parts)
 
 
 def _plain(text: str) -> bool:

@@ -10,11 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from .secrecy import SecretRefused, find, joined_finding, part_finding, strings_in
+from .secrecy import SecretRefused, find, joined_findings, part_finding, strings_in
 from .secret_aws import beside as aws_beside
 from .secret_findings import Finding
 from .secret_fragments import fragments_in
-from .secret_joins import joined_texts
 
 _SEAM = " joined to "
 
@@ -35,10 +34,8 @@ def state_findings(task_id: str, state: Any) -> Iterator[tuple[str, Finding]]:
     values = list(_values(state, "state"))
     yield from aws_beside(values).items()  # the value as stored, not glued to its key by `=`
     for items in _groups(state, "state"):
-        for joined in joined_texts(None, [text for _, text in items], ""):
-            found = joined_finding(joined)
-            if found is not None:
-                yield _SEAM.join(items[int(f[1:-1])][0] for f in joined.field.split(_SEAM)), found
+        for joined, found in joined_findings(None, [text for _, text in items], ""):
+            yield _SEAM.join(items[int(f[1:-1])][0] for f in joined.field.split(_SEAM)), found
     for name, kind, part in fragments_in(values):
         yield name, part_finding(kind, part)
 

@@ -26,6 +26,7 @@ from . import body_json
 if TYPE_CHECKING:
     from ..chores.budget_notices import BudgetNotices
     from ..chores.messages import ChoreHandle
+    from ..clock_keeper import ClockKeeper
     from ..conduct.antigravity import Antigravity
     from ..conduct.floor import Floor
     from ..config import Config
@@ -46,6 +47,7 @@ class RuntimeParts(Protocol):
     clock: Callable[[], float]
     editor: str
     keeper: StoreKeeper
+    clock_keeper: ClockKeeper | None
     chores: ChoreHandle
     antigravity: Antigravity
     budget: BudgetNotices

@@ -5,8 +5,8 @@ before its first tool call. Answered here, with the bytes the SDK sends for them
 (tests/http/test_mcp_handshake.py compares with the SDK's live answer for every
 protocol version it takes), a server whose clients do only that and plain tool calls
 (mcp_calls.py) never imports the SDK and pydantic: ~36 MiB and a second of CPU spared.
-What this module does not recognise exactly (`_meta`, params of a shape the SDK might
-refuse, other methods) returns None and goes to the SDK, which is imported then.
+What this module does not recognise exactly (`_meta` beside anything but a tool list's
+params, params of a shape the SDK might refuse, other methods) returns None and goes to the SDK, which is imported then.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ LATEST_VERSION = "2025-11-25"
 _INIT_KEYS = frozenset({"protocolVersion", "capabilities", "clientInfo"})
 # The SDK's model for a tool's input schema: these fields first (sorted), the rest as given.
 _SCHEMA_FIELDS = ("properties", "required", "type")
+RESERVED_META = "io.modelcontextprotocol/"
 
 
 def answer(scope: dict[str, Any], body: bytes) -> list[Message] | None:
@@ -89,9 +90,19 @@ def modern_tool_list() -> dict[str, Any]:
 
 
 def _list_params_fit(params: object) -> bool:
-    # One page holds every tool: a cursor is ignored, as the SDK's handler ignores it.
-    return params is None or isinstance(params, dict) and set(params) <= {"cursor"} and (
-        isinstance(params.get("cursor"), str | None))
+    """Params that leave the list as it is, of the types the SDK takes: one page holds every tool (a cursor is
+    ignored, as the SDK's handler ignores it), and `_meta` asks nothing of a list (Codex sends a progress token
+    with it; left to the SDK, the first such request loaded it, over a second on a fresh server)."""
+    if params is None:
+        return True
+    if not isinstance(params, dict) or not set(params) <= {"cursor", "_meta"}:
+        return False
+    meta = params.get("_meta")
+    token = meta.get("progressToken", 0) if isinstance(meta, dict) else 0
+    # The protocol's reserved keys (the stateless revision's version, client info...) are the SDK's to weigh.
+    reserved = isinstance(meta, dict) and any(str(key).startswith(RESERVED_META) for key in meta)
+    return isinstance(params.get("cursor"), str | None) and isinstance(meta, dict | None) and (
+        isinstance(token, str | int) and not reserved)
 
 
 def _init_params_fit(params: object) -> TypeGuard[dict[str, Any]]:

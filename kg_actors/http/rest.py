@@ -62,6 +62,8 @@ def build_rest(runtime: RuntimeParts) -> Starlette:
             "logs_pending": runtime.floor.logs.pending,
             "pid": os.getpid(), "editor": {"port": runtime.config.editor_port, "state": runtime.editor},
             "git": runtime.keeper.status() if runtime.keeper is not None else None,
+            # The wall clock's latest jump, while the time rules wait for it and a week after (clock_keeper.py).
+            "clock": runtime.clock_keeper.status(runtime.clock()) if runtime.clock_keeper is not None else None,
         })
 
     routes = [

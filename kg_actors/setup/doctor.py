@@ -245,6 +245,23 @@ def trouble_lines(health: dict[str, Any]) -> list[str]:
         ([f"kg: sessions: {sessions.get('why')}\n    fix: {trouble_fix(sessions)}"] if isinstance(sessions, dict) else [])
 
 
+def clock_line(health: dict[str, Any]) -> str | None:
+    """`kg status`'s warning of a wall-clock jump /health names (not a failure: the server held its rules)."""
+    clock = health.get("clock")
+    return f"kg: warning: clock: {clock.get('said')}{_clock_when(clock)}\n    fix: {CLOCK_FIX}" \
+        if isinstance(clock, dict) else None
+
+
+CLOCK_FIX = ("nothing to do if the time is right now (`date`); else set it right (`timedatectl`, NTP): "
+             "`kg logs` has each jump")
+
+
+def _clock_when(clock: dict[str, Any]) -> str:
+    at = clock.get("jumped_at")
+    when = time.strftime(" (seen %Y-%m-%d %H:%M UTC", time.gmtime(at)) if isinstance(at, (int, float)) else " ("
+    return when + ("; the rules still wait)" if clock.get("held") else "; the rules act again)")
+
+
 def _graphs(r: Report, health: dict[str, Any], writable: bool = True) -> None:
     troubles = health.get("graphs_in_trouble") or {}
     for key, trouble in sorted(troubles.items()):
@@ -255,6 +272,8 @@ def _graphs(r: Report, health: dict[str, Any], writable: bool = True) -> None:
         r.note("graph user", "still loading: whether it reads is not known yet (run kg doctor again)")
     elif not troubles:
         r.ok("graphs", "every loaded graph reads and takes changes" if writable else "every loaded graph reads")
+    if isinstance(clock := health.get("clock"), dict):
+        r.warn("clock", f"{clock.get('said')}{_clock_when(clock)}", CLOCK_FIX)
     git = health.get("git") or {}
     if git.get("problem"):  # the last autocommit, sync or save for one failed (it says how to fix it)
         r.bad("git", str(git["problem"]), "see `kg logs`; `kg commit` tells when it works again")

@@ -16,7 +16,7 @@ from collections.abc import Collection, Iterator
 from pathlib import Path
 from typing import Protocol
 
-from ..storage import files, held_on_disk, kept_aside
+from ..storage import files, held_on_disk, kept_aside, removed_edges
 from ..storage import layout as L
 
 
@@ -142,6 +142,10 @@ def check_store(r: Says, root: Path, loaded: Collection[str]) -> None:
                "sessions are this machine's alone, never committed",
                f"nothing to restore: look at it if you like, then remove it (`rm {shlex.quote(str(kept))}`)")
     for copy in _repaired(root):
+        if (edges := removed_edges.kept_said(copy)) is not None:
+            r.warn("store", edges, "put each edge's missing end back (kg_put_node), then the edge (kg_put_edge, "
+                   "with its notes); or remove the copy if they are not wanted")
+            continue
         odd = _values_left_out(copy)
         r.warn("store", f"{copy} is the file as it was before a load read it other than as written (a hand edit: "
                "a key held twice, a value of the wrong type, bytes that are not UTF-8; the server's log names each)"

@@ -77,8 +77,15 @@ def part_reader(root: Path, folder: str, part: str) -> Callable[[list[str]], lis
 def graph_reader(root: Path, key: str) -> Callable[[list[str]], list[Json | None]]:
     """A `read` for a whole graph (a side still holds it as one file, either layout at each commit)."""
     def read(commits: list[str]) -> list[Json | None]:
-        return [R.graph_at(root, c, key) or {} for c in commits]  # none there: its entries absent
+        return [_graph(root, c, key) for c in commits]
     return read
+
+
+def _graph(root: Path, commit: str, key: str) -> Json | None:
+    try:
+        return R.graph_at(root, commit, key) or {}  # none there: its entries absent
+    except ValueError:
+        return None  # unreadable there: as an unreadable part (`_parsed`)
 
 
 def _parsed(data: bytes | None, name: str) -> Json | None:

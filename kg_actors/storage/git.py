@@ -55,6 +55,7 @@ server.pid
 *.jsonl
 # Machine-local state: sessions, per-project tool counters, this machine's settings.
 sessions.json
+clock.json
 tool_events.json
 config.json
 agy-runner/
@@ -216,7 +217,8 @@ def busy(root: Path) -> str | None:
     for name, what, fix in (
         ("rebase-merge", "a rebase", "rebase --continue or git rebase --abort"),
         ("rebase-apply", "a rebase", "rebase --continue or git rebase --abort"),
-        ("MERGE_HEAD", "a merge", "commit or git merge --abort"),
+        ("MERGE_HEAD", "a merge", "merge --abort, and kg sync then merges it node by node; a commit needs every file "
+                                    "resolved to valid JSON first"),
         ("CHERRY_PICK_HEAD", "a cherry-pick", "cherry-pick --continue or --abort"),
         ("REVERT_HEAD", "a revert", "revert --continue or --abort"),
     ):

@@ -259,8 +259,9 @@ def merge(root: Path, theirs_ref: str, message: str, remote: str) -> dict[str, l
     try:
         who = merge_machines.who(root, ours, theirs, G.hostname(), machine_id(root, make=True))
         result = plan(root, bases[0] if bases else None, ours, theirs, time.time(), who)
-    except ValueError as exc:
-        raise G.GitError(f"{undone}: {exc}") from None
+    except ValueError as exc:  # their graph part unreadable, or of the wrong shape: never read as deletes
+        raise G.GitError(f"{undone}: {exc}; fix that file on the remote (or revert the commit there that broke "
+                         "it), then kg sync again") from None
     if bases == [ours] and not result.withheld:
         G.run(root, "merge", "-q", "--ff-only", theirs)
         return {}
@@ -292,9 +293,12 @@ def merge(root: Path, theirs_ref: str, message: str, remote: str) -> dict[str, l
                              "merge it by hand (git merge) and run kg sync again")
         for key, parts in result.parts.items():
             shards.write_folder(root, key, parts, only=None if key in result.whole else set(parts))
-        # -f: the index holds their version of a file whose bytes are ours again (put back above).
-        G.run(root, "rm", "-q", "--cached", "-f", "--ignore-unmatch", "--", *sorted(legacy | local))
-        G.run(root, "add", "-A", "--", shards.ROOT)
+        # -f: the index holds their version of a file whose bytes are ours again (put back above). Neither step
+        # without a path: git refuses `rm` with none, and `add` of a mirror two stores without a lesson lack.
+        if legacy | local:
+            G.run(root, "rm", "-q", "--cached", "-f", "--ignore-unmatch", "--", *sorted(legacy | local))
+        if (root / shards.ROOT).exists():
+            G.run(root, "add", "-A", "--", shards.ROOT)
         G.run(root, "commit", "-q", "--no-verify", "-m", message, ident=True)
         return result.withheld
     except BaseException:
@@ -381,8 +385,7 @@ def _heads(root: Path, remote: str, url: str) -> tuple[dict[str, str], str | Non
         raise G.GitError(G.shown(f"the remote {remote!r} names {url!r}, which is not a URL or a path"))
     proc = G.run(root, "ls-remote", "--symref", url, "HEAD", "refs/heads/*", check=False, network=True)
     if proc.returncode != 0:
-        tail = " / ".join((proc.stderr or "").strip().splitlines()[-2:])
-        raise G.GitError(G.shown(f"cannot fetch from {remote!r}: {tail or 'unknown error'} "
+        raise G.GitError(G.shown(f"cannot fetch from {remote!r}: {_cause(proc.stderr or '')} "
                                  "(is the remote right and reachable?)"))
     branches: dict[str, str] = {}
     head = None
@@ -393,6 +396,19 @@ def _heads(root: Path, remote: str, url: str) -> tuple[dict[str, str], str | Non
         elif ref.startswith("refs/heads/"):
             branches[ref.removeprefix("refs/heads/")] = value
     return branches, head
+
+
+# What git adds to every failure to reach a remote, whatever its cause: said once at most, after the cause.
+_BOILERPLATE = ("Could not read from remote repository", "Please make sure you have the correct access rights",
+                "and the repository exists")
+
+
+def _cause(stderr: str) -> str:
+    """Git's own reason a remote could not be read ("does not appear to be a git repository", "Connection
+    refused", "Permission denied"): its lines other than the advice it gives for every such failure."""
+    lines = [ln.strip() for ln in stderr.strip().splitlines() if ln.strip() and not ln.startswith("hint:")]
+    cause = [ln for ln in lines if not any(b in ln for b in _BOILERPLATE)]
+    return " / ".join((cause or lines)[-3:]) or "unknown error"
 
 
 def branch_to_sync(remote: str, ours: str, branches: dict[str, str], head: str | None) -> str | None:

@@ -112,19 +112,15 @@ def parts_at(root: Path, rev: str, key: str, parts: list[str] | None = None) -> 
 
 
 def graph_at(root: Path, rev: str, key: str) -> dict[str, Any] | None:
-    """The whole graph `key` as commit `rev` holds it (either layout), or None when it holds none."""
+    """The whole graph `key` as commit `rev` holds it (either layout), or None when it holds none; ValueError
+    naming the file when it holds one unreadable (a truncated file, one of the wrong shape): read as none, a
+    merge took every lesson of it for deleted."""
     kind = layouts(root, rev).get(key)
     if kind == "shards":
-        try:
-            return shards.join(parts_at(root, rev, key))
-        except ValueError:
-            return None
+        return shards.join(parts_at(root, rev, key))
     if kind == "legacy":
         raw = blobs(root, [f"{rev}:{legacy_rel(key)}"])[f"{rev}:{legacy_rel(key)}"]
-        try:
-            return shards.parse(raw or b"", legacy_rel(key))
-        except ValueError:
-            return None
+        return shards.parse(raw or b"", f"{legacy_rel(key)} in {rev[:12]}")
     return None
 
 

@@ -43,6 +43,11 @@ class Layout:
         return self.root / "sessions.json"
 
     @property
+    def clock(self) -> Path:
+        """The last tick's time and the wall clock's latest jump (clock_keeper.py): this machine's."""
+        return self.root / "clock.json"
+
+    @property
     def projects(self) -> Path:
         return self.root / "projects"
 

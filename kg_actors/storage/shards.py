@@ -25,7 +25,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from . import files
+from . import files, graph_shape
 
 ROOT = "shards"
 META = "meta.json"
@@ -235,7 +235,8 @@ def patch(graph: dict[str, Any], old: dict[str, dict[str, Any]],
 
 
 def parse(raw: bytes, what: str) -> dict[str, Any]:
-    """A part's JSON object; ValueError naming `what` (and conflict markers when there are some)."""
+    """A part's JSON object; ValueError naming `what` (and conflict markers when there are some), or the entry
+    and the rule when it is no graph's shape (graph_shape.py: read as holding nothing, it read as deletes)."""
     try:
         value = json.loads(raw)
     except (ValueError, UnicodeDecodeError) as exc:
@@ -243,6 +244,7 @@ def parse(raw: bytes, what: str) -> dict[str, Any]:
         raise ValueError(f"{what} is not valid JSON{marker}: {exc}") from None
     if not isinstance(value, dict):
         raise ValueError(f"{what} is not a graph part (a JSON object)")
+    graph_shape.check(value, what)
     return value
 
 

@@ -99,7 +99,9 @@ def new_conflicts(before: dict[str, Any] | None, after: dict[str, Any], here: st
         held = old.get("_conflicts") if isinstance(old, dict) else None
         added = [e for e in (aside if isinstance(aside, list) else []) if e not in (held or [])]
         for entry in added:
-            if is_dropped(entry):
+            # Neither end was ever here (a machine joining later takes in a node with its edge set aside long
+            # ago): old news of other machines, not this sync's.
+            if is_dropped(entry) and (old is not None or entry.get(GONE_NODE) in nodes_b):
                 by = f" on {machine(entry[GONE_ON], '', here)}" if entry.get(GONE_ON) else ""
                 said = f"{entry[DROPPED_EDGE]} ({entry.get(GONE_NODE)} deleted{by})"
                 if said not in out["dropped"]:
@@ -134,15 +136,27 @@ def put_back(key: str, current: dict[str, Any] | None, then: dict[str, Any], now
     return gone_ids.carried(current, restored) if key == "user" else restored
 
 
+def moved_unreadable(root: Path, before: str, after: str, exc: ValueError) -> G.GitError:
+    """Commits that moved HEAD outside kg (a hand `git pull`, a commit of a hand merge) and hold a graph part
+    that is not a graph: nothing of them can be taken in, and a commit over them would be of what kg cannot read;
+    the error names the file and the way back (every lesson is in the graph files, which git does not hold)."""
+    return G.GitError(f"commits made outside kg ({before[:12]}..{after[:12]}: a git pull, merge or commit by hand?) "
+                      f"hold {exc}; kg takes nothing in from them and will not commit or sync over them. Put the "
+                      f"branch back where kg left it: git -C {root} reset --keep {before[:12]} (the graph files, "
+                      "which hold every lesson, are not touched); then `kg sync` merges the remote node by node")
+
+
 def graph_then(root: Path, commit: str, key: str, exists_now: bool) -> dict[str, Any] | None:
     """Graph `key` as `commit` holds it, or None when it holds none and the graph exists now: it had no node yet
     then (a store commits a graph's mirror from its first node on), and is restored empty (`emptied`). GitError
     when the commit holds it unreadable, or neither it nor the store has such a graph."""
-    restored = git_read.graph_at(root, commit, key)
+    try:
+        restored = git_read.graph_at(root, commit, key)
+    except ValueError as exc:
+        raise G.GitError(f"the {key} graph in commit {commit[:12]} is not a readable graph ({exc}); nothing was "
+                         "restored: pick another commit (`git -C STORE log` lists them)") from None
     if restored is not None:
         return restored
-    if key in git_read.layouts(root, commit):
-        raise G.GitError(f"the {key} graph in commit {commit[:12]} is not a readable graph")
     if not exists_now:
         raise G.GitError(f"the {key} graph is not in commit {commit[:12]}, nor in the store now")
     return None
@@ -154,10 +168,13 @@ def emptied(current: dict[str, Any] | None) -> dict[str, Any]:
 
 
 def describe_restore(summary: dict[str, Any], before: str | None, commit: str, uncommitted: str | None,
-                     key: str) -> str:
+                     key: str, undoing: bool = False) -> str:
     """What a restore of graph `key` changed, and the command that puts back what was there (committed just
-    before), or why it was not committed first (`uncommitted`: a graph file that is not a graph)."""
+    before), or why it was not committed first (`uncommitted`: a graph file that is not a graph). `undoing`: it
+    undid an earlier restore (sync/restore_undo.py)."""
     text = describe(summary)
+    if undoing:
+        text += " (the undo of the restore that named this commit: what was written since that restore stays)"
     changed = summary.get("added") or summary.get("removed") or summary.get("changed")
     if uncommitted is not None:
         text += f" (what was there was not committed first: {uncommitted.split('; not committing it')[0]})"
@@ -218,8 +235,10 @@ def refused_said(root: Path) -> str | None:
 
 
 def withheld_json(withheld: dict[str, Any]) -> dict[str, list[dict[str, str]]]:
-    """A merge's versions left out for holding a secret (core/held_secrets.Held by graph key), JSON-ready."""
-    return {key: [h.to_json() for h in held] for key, held in sorted(withheld.items()) if held}
+    """A merge's versions left out for holding a secret (core/held_secrets.Held by graph key), JSON-ready; an entry
+    whose name holds one keyed by that name masked (what `kg sync` prints and /health keeps, agents run both)."""
+    return {key: [{**h.to_json(), "key": h.shown} if h.shown else h.to_json() for h in held]
+            for key, held in sorted(withheld.items()) if held}
 
 
 def describe_withheld(key: str, held: list[dict[str, str]]) -> str:
@@ -230,7 +249,7 @@ def describe_withheld(key: str, held: list[dict[str, str]]) -> str:
     def said(h: Held) -> str:
         fields = ", ".join(f"{f} holds {k}" for f, k in h.fields())
         instead = f" (the newest version there without it, of commit {h.earlier[:12]}, is taken)" if h.earlier else ""
-        return f"{h.what} '{h.key}' {fields}{instead}"
+        return f"{h.what} '{h.shown or h.key}' {fields}{instead}"  # a name holding one: masked
 
     named = "; ".join(said(h) for h in entries[:8])
     more = f"; and {len(held) - 8} more" if len(held) > 8 else ""
@@ -238,6 +257,16 @@ def describe_withheld(key: str, held: list[dict[str, str]]) -> str:
             " Where no version there is without it, this machine's stands (one new there is left out).")
     return (f"{key}: NOT TAKEN from the remote, it holds what looks like a secret (secrets are never stored in "
             f"memory): {named}{more}.{rest} Fix it on the "
-            f"machine it came from (edit it there in the editor or with {tools_for(entries)}, "
-            "without the secret), then "
-            "sync there and here again")
+            f"machine it came from ({_fixed_there(entries)}), then sync there and here again")
+
+
+def _fixed_there(entries: list[Held]) -> str:
+    """How the other machine takes the secret out: a field is edited; a name (an id, an edge's end or rel) is no
+    field a write sends, so its entry is renamed or deleted."""
+    named = [h for h in entries if h.shown]
+    edited = [h for h in entries if not h.shown]
+    said = [f"edit it there in the editor or with {tools_for(edited)}, without the secret"] if edited else []
+    if named:
+        said.append(f"{'where a name holds it, ' if edited else ''}rename or delete that entry there in the editor "
+                    "(or with kg_rename_node / kg_delete_node): no edit of its fields takes a secret out of its name")
+    return "; ".join(said)

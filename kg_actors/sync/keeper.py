@@ -32,7 +32,7 @@ from ..storage import git as G
 from ..storage import commit_process, git_head, git_merge, git_read, held_on_disk, mirror
 from ..storage.layout import Layout
 from ..storage.machine_id import machine_id
-from . import common, rebuild
+from . import common, rebuild, restore_undo
 
 if TYPE_CHECKING:
     from ..directory import GraphDirectory
@@ -189,7 +189,19 @@ class StoreKeeper:
                 raise G.GitError(f"graph {handle.key} could not be saved to its file; not committing half a write")
 
     async def commit(self, what: str = "auto-save") -> Summary:
-        return await self.exclusive(lambda: self._commit(what))
+        return await self._told(self.exclusive(lambda: self._commit(what)))
+
+    async def _told(self, job: Awaitable[Summary]) -> Summary:
+        """A commit or sync asked for by hand: its refusal is the store's problem until one works (/health's
+        git.problem, which `kg doctor` shows), as an autocommit's is."""
+        try:
+            out = await job
+        except G.GitError as exc:
+            self.problem(str(exc))
+            raise
+        if not out.get("push_error"):
+            self._recovered()
+        return out
 
     async def _commit(self, what: str) -> Summary:
         if not await trio.to_thread.run_sync(G.is_repo, self.root):
@@ -212,7 +224,11 @@ class StoreKeeper:
         before, after = moved
         changed = await trio.to_thread.run_sync(git_read.changed, self.root, before, after)
         outcome = git_merge.MergeOutcome(before, after, tuple(changed), False, None, False)
-        taken_in = await self._absorb(outcome, load=True)
+        try:
+            found = await trio.to_thread.run_sync(rebuild.changes, self.root, before, outcome.changed)
+        except ValueError as exc:  # read before any graph takes a part of them in
+            raise common.moved_unreadable(self.root, before, after, exc) from None
+        taken_in = await self._absorb(outcome, load=True, found=found)
         await self._fold_all()  # what was taken in is in the graph files before kg records it as held
         for key in taken_in:
             await trio.to_thread.run_sync(mirror.forget, self.root, key)
@@ -230,7 +246,7 @@ class StoreKeeper:
     async def sync(self, remote: str, all_upgraded: bool = False) -> Summary:
         """Commit, fetch, merge (per node), push; then the loaded graphs absorb what the merge changed.
         `all_upgraded`: push even to a branch kg-memory 0.17 machines read (storage/old_layout.py)."""
-        return await self.exclusive(lambda: self._sync(remote, all_upgraded))
+        return await self._told(self.exclusive(lambda: self._sync(remote, all_upgraded)))
 
     async def _sync(self, remote: str, all_upgraded: bool = False) -> Summary:
         git_merge.check_remote(remote)
@@ -261,12 +277,15 @@ class StoreKeeper:
         self.last = {"sync": summary, "ts": self.clock()}
         return summary
 
-    async def _absorb(self, outcome: git_merge.MergeOutcome, load: bool = False) -> Summary:
+    async def _absorb(self, outcome: git_merge.MergeOutcome, load: bool = False,
+                      found: dict[str, rebuild.GraphChange] | None = None) -> Summary:
         """`load`: a graph no actor holds is loaded to absorb the change, not rebuilt from it (its file may hold
-        writes the merge's commits lack: commits pulled by hand were made without them)."""
+        writes the merge's commits lack: commits pulled by hand were made without them). `found`: the changes,
+        read already."""
         out: dict[str, Any] = {}
         loaded = {h.key: h for h in self.directory.loaded()}
-        found = await trio.to_thread.run_sync(rebuild.changes, self.root, outcome.before, outcome.changed)
+        if found is None:
+            found = await trio.to_thread.run_sync(rebuild.changes, self.root, outcome.before, outcome.changed)
         for key, change in found.items():
             handle = loaded.get(key)
             if handle is None and load and self.layout.graph_file(key).exists():
@@ -317,6 +336,7 @@ class StoreKeeper:
         commit = await trio.to_thread.run_sync(G.resolve, self.root, at, max(self.clock(), time.time()))
         exists = key in ("user", "maintain") or self.layout.graph_file(key).exists()
         restored = await trio.to_thread.run_sync(common.graph_then, self.root, commit, key, exists)
+        undoing, undone = await trio.to_thread.run_sync(restore_undo.undone_base, self.root, key, commit, exists)
         handle = await self.directory.get(key)
         await handle.fold()  # the file's `.prev` then holds everything up to now
         path, root = self.layout.graph_file(key), self.directory.root_of(key)
@@ -329,6 +349,8 @@ class StoreKeeper:
             # running actor missed what it acknowledged after it, which the reload then set aside.
             current = found["current"] = await trio.to_thread.run_sync(_as_stored, path, key, root)
             then = common.emptied(current) if wanted is None else wanted
+            if undoing:  # the undo of a restore: what was written since it stays
+                then = restore_undo.unapply(undone, current, then, self.clock())
             found["restored"] = common.put_back(key, current, then, self.clock())
             await trio.to_thread.run_sync(lambda: files.write_atomic(path, files.dump_json(found["restored"])))
             # A restore is a roll-back: the journal's writes (in `current` above) are not replayed over it.
@@ -337,6 +359,7 @@ class StoreKeeper:
                 log.warning("%s restored: %d change(s) of its journal were set aside in %s", key, dropped, aside.name)
 
         await self.directory.reload(key, put_back)
+        await trio.to_thread.run_sync(restore_undo.record, self.root, key, before, commit)
         current, restored = found["current"], found["restored"]
         summary = common.changes(current, restored)
         ids = summary["added"] + summary["removed"] + summary["changed"]
@@ -346,7 +369,7 @@ class StoreKeeper:
         if self.publish is not None:  # an open editor tab re-reads the graph (it kept showing the old one)
             self.publish({"type": "graph_replaced", "level": handle.level, "project_path": self.directory.root_of(key)})
         return {"graph": key, "commit": commit, "before": before, **summary,
-                "text": common.describe_restore(summary, before, commit, uncommitted, key)}
+                "text": common.describe_restore(summary, before, commit, uncommitted, key, undoing)}
 
     async def shutdown_commit(self) -> None:
         """At shutdown, after the actors folded: one commit, bounded, never raising."""
@@ -356,7 +379,7 @@ class StoreKeeper:
                 await trio.to_thread.run_sync(held_on_disk.commit, self.root, self.clock(), "save at shutdown",
                                               abandon_on_cancel=True)
         except G.GitError as exc:
-            self.problem(f"commit at shutdown: {exc}" if str(exc) != self._last_problem else str(exc))
+            self.problem(f"commit at shutdown: {exc}")  # a line of its own: the last word on what was not saved
         except Exception:
             log.exception("git: commit at shutdown failed")
 

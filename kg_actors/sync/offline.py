@@ -20,7 +20,7 @@ from ..storage import git as G
 from ..storage import git_head, git_merge, git_read, held_on_disk, mirror, shards
 from ..storage.layout import Layout
 from ..storage.machine_id import machine_id
-from . import common, rebuild
+from . import common, rebuild, restore_undo
 
 if TYPE_CHECKING:
     from ..storage.graph_text import Indexed
@@ -73,13 +73,16 @@ def take_in_moved(layout: Layout, now: float) -> dict[str, Any]:
     keys = {found[0] for rel in changed if (found := shards.split_path(rel))}
     keys |= {key for rel in changed if (key := git_read.legacy_key(rel))}
     out = {}
-    for key in sorted(keys):
-        theirs = git_read.graph_at(root, after, key)
+    try:
+        read = {key: (git_read.graph_at(root, after, key), git_read.graph_at(root, before, key)) for key in sorted(keys)}
+    except ValueError as exc:
+        raise common.moved_unreadable(root, before, after, exc) from None
+    for key, (theirs, base) in read.items():
         if theirs is None:
             continue
         path = layout.graph_file(key)
         ours = files.load_json(path) if path.exists() else None
-        merged = theirs if ours is None else merge_graphs(git_read.graph_at(root, before, key), ours, theirs, now).merged
+        merged = theirs if ours is None else merge_graphs(base, ours, theirs, now).merged
         path.parent.mkdir(parents=True, exist_ok=True)
         files.write_atomic(path, files.dump_json(merged))
         mirror.forget(root, key)
@@ -171,10 +174,16 @@ def restore(root: Path, key: str, at: str, now: float) -> dict[str, Any]:
         before = G.head(root)
         sha = G.resolve(root, at, max(now, time.time()))  # git dated that commit by the wall clock, after `now`
         path = layout.graph_file(key)
-        then = common.graph_then(root, sha, key, path.exists() or key in ("user", "maintain"))
+        exists = path.exists() or key in ("user", "maintain")
+        then = common.graph_then(root, sha, key, exists)
+        undoing, undone = restore_undo.undone_base(root, key, sha, exists)
         current = files.load_json(path) if path.exists() else None
-        restored = common.put_back(key, current, common.emptied(current) if then is None else then, now)
+        then = common.emptied(current) if then is None else then
+        if undoing:  # the undo of a restore: what was written since it stays
+            then = restore_undo.unapply(undone, current, then, now)
+        restored = common.put_back(key, current, then, now)
         files.write_atomic(path, files.dump_json(restored))
+        restore_undo.record(root, key, before, sha)
     summary = common.changes(current, restored)
     return {"graph": key, "commit": sha, "before": before, **summary,
-            "text": common.describe_restore(summary, before, sha, uncommitted, key)}
+            "text": common.describe_restore(summary, before, sha, uncommitted, key, undoing)}

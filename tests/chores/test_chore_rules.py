@@ -201,3 +201,25 @@ def test_spacing_says_whole_minutes_and_seconds_never_a_fraction_of_a_minute():
     st = attrs.evolve(st, last_ts=NOW - (44 * 60 + 50))
     assert R.spacing(R.parse_config(b'{"enabled": true, "min_interval_s": 2700}'), st, NOW) == \
         "spacing: 44 min 50 s since the last run (at least 45 min)"
+
+
+def test_the_users_caps_bind_passes_too():
+    """Audit: chores.json's max_5h / max_7d / max_per_day refused chores while a whole pass (the dearest run)
+    was dispatched above them. A pass answers to the user's caps as well as to its own tighter defaults."""
+    due = [graph(maintained_days_ago=None)]
+    d = R.decide(on(max_5h=30), R.ChoreState(), NOW, False, reading(five=35), due)
+    assert not d.dispatch and d.notes == ("pass: 5h 35% (passes need < 30%)",), d
+    d = R.decide(on(max_7d=40), R.ChoreState(), NOW, False, reading(week=45, week_elapsed=0.9), due)
+    assert not d.dispatch and d.notes == ("pass: 7d 45% (passes need < 40%)",), d
+    d = R.decide(on(max_per_day=0), R.ChoreState(), NOW, False, reading(), due)
+    assert not d.dispatch and d.notes == ("daily run cap (max_per_day 0)",) and d.reason == "daily chore cap (0)", d
+    # A day's runs count passes and chores alike: 7 chores and a pass make the default cap of 8.
+    st = R.ChoreState(day=R.utc_day(NOW), count=7, pass_count=1)
+    assert R.decide(on(pass_max_per_day=2), st, NOW, False, reading(), due).reason == "daily chore cap (8)"
+    st = R.ChoreState(day=R.utc_day(NOW), count=8)
+    d = R.decide(on(pass_max_per_day=2), st, NOW, False, reading(), due)
+    assert not d.dispatch and d.notes == ("daily run cap (max_per_day 8)",), d
+    # Caps above the pass's own leave the pass's: it still needs < 40% of the 5 h window.
+    d = R.decide(on(max_5h=90), R.ChoreState(), NOW, False, reading(five=45), due)
+    assert d.notes == ("pass: 5h 45% (passes need < 40%)",)
+    assert R.decide(on(max_5h=30), R.ChoreState(), NOW, False, reading(five=20), due).tier == "pass"

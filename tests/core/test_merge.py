@@ -385,3 +385,13 @@ def test_two_machines_of_one_host_name_are_recorded_apart_and_said_as_this_one_o
     assert (machine(ours, "?", "a1"), machine(theirs, "?", "a1")) == ("this machine", "another machine named vm")
     assert (machine(ours, "?", "b2"), machine(theirs, "?", "b2")) == ("another machine named vm", "this machine")
     assert machine("box [x]", "?", "a1") == "another machine named box" and machine("", "fallback") == "fallback"
+
+
+def test_a_delete_stands_against_a_copy_that_only_dropped_an_empty_list():
+    # kg-memory 0.17 wrote "notes": [] and "touches": []; the copy written here has neither, the same lesson.
+    base = graph(node("a", "A", 1, notes=[], touches=[]), node("b", "B", 1, notes=[]))
+    ours = graph(node("a", "A", 1), node("b", "B", 1, notes=["a note written here"]))
+    theirs = graph()  # both deleted there
+    out = merge_graphs(base, ours, theirs, NOW)
+    assert list(out.merged["nodes"]) == ["b"]  # a real edit still keeps its node
+    assert [c.node_id for c in out.conflicts] == ["b"]

@@ -185,3 +185,41 @@ def kg_memory_holding(store, base) -> Iterator[tuple[Any, int, str]]:
     finally:
         proc.kill()
         proc.wait(10)
+
+
+@contextmanager
+def busy(health: dict[str, Any]) -> Iterator[tuple[int, threading.Event]]:
+    """A server alive but slow on a request: it answers GET /health at once with `health`, and holds every POST
+    unanswered until its `with` ends; yields its port and an event set once a POST has arrived."""
+    import json
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    asked, done = threading.Event(), threading.Event()
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+            data = json.dumps(health).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def do_POST(self) -> None:  # noqa: N802
+            self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            asked.set()
+            done.wait()
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield server.server_address[1], asked
+    finally:
+        done.set()
+        server.shutdown()
+        server.server_close()

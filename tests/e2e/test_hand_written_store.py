@@ -206,3 +206,58 @@ async def test_a_number_too_large_for_a_float_in_a_graph_file_is_named_and_left_
     assert {"alpha-node-one", "beta-node-two", "new-node"} <= set(saved["nodes"]), saved
     assert "alpha-node-one->beta-node-two:depends-on" in saved["edges"], saved  # the edge kept, its weight out
 
+
+
+GHOST_EDGE = {"nodes": {"linked-lesson": {"id": "linked-lesson", "gist": "has an edge whose other end was deleted"}},
+              "edges": {"linked-lesson->ghost-node:depends-on": {
+                  "from": "linked-lesson", "to": "ghost-node", "rel": "depends-on",
+                  "notes": ["WHY: the migration must run before the cache warm-up, learned the hard way"]}},
+              "_meta": {"versions": {}}}
+
+
+async def test_an_edge_to_a_node_deleted_by_hand_is_removed_with_a_copy_its_notes_logged(server_factory):
+    """Audit: the load removed such an edge with its notes, said only in an INFO line without them, and after the
+    next save no file held the text. Spec 000 still removes it; a copy is kept (.repaired), named by the log
+    with the notes and by kg doctor."""
+    srv = server_factory(start=False)
+    srv.store.mkdir(parents=True)
+    (srv.store / "user.json").write_text(json.dumps(GHOST_EDGE))
+    srv.start("--no-editor")
+    assert graph(srv)["user"]["edges"] == []  # removed at load, as spec 000 says
+    async with Client(srv.url + "/") as c:
+        s = await Session.open(c)
+        await s.ok("kg_put_node", level="user", id="later-lesson", gist="a later write, then a save")
+    assert srv.stop() == 0
+    kept = srv.store / "user.json.repaired"
+    copy = json.loads(kept.read_text())
+    assert copy["edges"]["linked-lesson->ghost-node:depends-on"] == GHOST_EDGE["edges"][
+        "linked-lesson->ghost-node:depends-on"] and copy["nodes"] == {}
+    line = next(ln for ln in srv.log.read_text().splitlines() if "removing edge linked-lesson->ghost-node" in ln)
+    assert "WARNING" in line and "learned the hard way" in line and f"kept in {kept}" in line, line
+    srv.start("--no-editor")
+    doctor = kg(["doctor"], srv.env)
+    assert (f"WARN  store: {kept} holds 1 edge(s) a load removed because an end names no node, as they were (notes "
+            "included)") in doctor.stdout, doctor.stdout
+
+
+async def test_a_node_without_a_gist_or_with_another_id_than_its_key_is_named_and_kept_as_written(server_factory):
+    """Audit: a node with no gist was served as an empty lesson, and an `id` other than its key replaced, with
+    no log line, no .repaired copy and no kg doctor finding."""
+    written = json.dumps({"nodes": {
+        "no-gist-lesson": {"id": "no-gist-lesson", "notes": ["the lesson text went into the notes by mistake"]},
+        "key-name-here": {"id": "real-id-other", "gist": "the key and the id field disagree"},
+        "plain-lesson-ok": {"id": "plain-lesson-ok", "gist": "a well-formed neighbour"}}, "edges": {},
+        "_meta": {"versions": {}}})
+    srv = server_factory(start=False)
+    srv.store.mkdir(parents=True)
+    (srv.store / "user.json").write_text(written)
+    srv.start("--no-editor")
+    assert set(nodes_by_id(graph(srv)["user"])) == {"no-gist-lesson", "key-name-here", "plain-lesson-ok"}
+    log = srv.log.read_text()
+    assert "node 'no-gist-lesson' holds no gist: read with an empty one (write its gist again)" in log, log
+    assert "node 'key-name-here' holds id 'real-id-other': read under its key 'key-name-here'" in log, log
+    kept = srv.store / "user.json.repaired"
+    assert kept.read_text() == written
+    doctor = kg(["doctor"], srv.env)
+    assert f"WARN  store: {kept} is the file as it was before a load read it other than as written" in doctor.stdout
+    assert "node 'no-gist-lesson' holds no gist" in doctor.stdout, doctor.stdout

@@ -3,7 +3,7 @@ verbatim, while the credentials beside them stay refused, naming the field (kg_p
 
 from __future__ import annotations
 
-from e2e_helpers import Session, start_server
+from e2e_helpers import Session, graph, nodes_by_id, start_server
 from mcp import Client
 from test_git_sync import _user
 
@@ -90,5 +90,33 @@ async def test_placeholder_lines_in_a_row_are_stored_and_a_key_cut_across_notes_
                                   notes=["push with " + GHP[:20], GHP[20:] + " then"])
             assert "NOT WRITTEN: notes[0] joined to notes[1] holds what looks like" in refused, refused
             assert GHP[8:20] not in refused, refused
+    finally:
+        srv.stop()
+
+
+# An outside secrets audit saw each refused (a multi-line gist's or note's seams, one sentence naming two prefixes,
+# a file given to a password-named key, a page token in prose); each beside its secret is refused still.
+LESSONS = ["STRIPE_SECRET_KEY=sk_test_xxxxxxxxxxxxxxxxxxxxxxxx\nSTRIPE_WEBHOOK_SECRET=whsec_xxxxxxxxxxxxxxxx\n"
+           "DATABASE_URL=postgres://user:pass@localhost:5432/db",
+           "SLACK_BOT_TOKEN=xoxb-your-bot-token\nGITHUB_TOKEN=ghp_your_token_here",
+           "GitLab personal access tokens start with glpat- and runner tokens with glrt-",
+           "kubectl create secret generic db-creds --from-file=password=./pw.txt",
+           "Pagination: pass next_page_token=CiAKGjBpNDd2Nmp2Zml2cXRwYjBpOXA2 from the previous response",
+           "pass pageToken=CiAKGjBpNDd2Nmp2Zml2cXRwYjBpOXA2 to continue"]
+
+
+async def test_an_env_example_pasted_whole_and_lessons_of_prefixes_files_and_pages_are_stored(tmp_path):
+    srv = start_server(tmp_path, user=_user("plain-lesson"))
+    try:
+        async with Client(srv.url + "/") as c:
+            s = await Session.open(c)
+            await s.ok("kg_put_node", level="user", id="pasted-lessons", gist="A lesson.", notes=LESSONS)
+            assert nodes_by_id(graph(srv, session_id=s.sid)["user"])["pasted-lessons"]["notes"] == LESSONS
+            assert "withheld" not in await s.ok("kg_read", id="pasted-lessons")
+            for i, gist in enumerate(LESSONS[2:]):
+                await s.ok("kg_put_node", level="user", id=f"lesson-gist-{i}", gist=gist)
+            refused = await s.err("kg_put_node", level="user", id="literal-lesson", gist="creating the secret",
+                                  notes=["kubectl create secret generic db-creds --from-literal=password=Xk9mQ2vLp4ZaTr0b"])
+            assert "NOT WRITTEN: notes[0] holds what looks like" in refused, refused
     finally:
         srv.stop()

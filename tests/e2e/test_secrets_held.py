@@ -93,3 +93,25 @@ async def test_a_hand_edited_secret_is_named_at_load_and_by_doctor_and_the_file_
         assert (srv.store / "user.json").read_bytes() == before  # nothing of the user's file altered or dropped
     finally:
         srv.stop()
+
+
+SPLIT = ["ghp_4I9nDH39Z3xqBtq4", "VrXvLh3JsouhbGEToJfw"]  # a GitHub token's two halves, fake
+
+
+async def test_a_key_split_across_two_hand_written_notes_withholds_those_two_and_not_the_next(tmp_path):
+    # An outside audit saw the note after them withheld too: the token's start read on past its rest into that
+    # note's first word ("deploy").
+    user = {"nodes": {"split-key-node": {"id": "split-key-node", "gist": "the release pipeline",
+                                         "notes": [*SPLIT, "deploy pipeline release notes"], "_created_ts": T}},
+            "edges": {}, "_meta": {"versions": {}, "namespace": {"kind": "user", "owner": None}}}
+    srv: ServerProcess = start_server(tmp_path, user=user)
+    try:
+        async with Client(srv.url + "/") as c:
+            s = await Session.open(c)
+            shown = await s.ok("kg_read", id="split-key-node")
+        assert shown.count("[withheld: holds what looks like a GitHub token") == 2, shown
+        assert "deploy pipeline release notes" in shown and SPLIT[1] not in shown, shown
+        doctor = kg(["doctor"], srv.env).stdout
+        assert "notes[0] joined to notes[1] (holds a GitHub token)" in doctor and "notes[2]" not in doctor, doctor
+    finally:
+        srv.stop()

@@ -52,7 +52,7 @@ async def test_a_node_with_a_token_in_a_note_is_refused_naming_the_field(srv, se
 
 
 async def test_a_long_write_is_checked_as_a_short_one(srv, session):
-    # Over 50,000 characters the check runs in a worker thread (conduct/write.py): the same rule, the same words.
+    # Over 4,000 characters the check runs in a worker thread (conduct/write.py): the same rule, the same words.
     notes = ["a long note " + "x" * 19_980, "another " + "y" * 19_990, f"clone with {TOKEN}"]
     text, err = await session("kg_put_node", level="project", id="long-write-with-token", gist="a long lesson",
                               notes=notes)

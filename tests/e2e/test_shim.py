@@ -26,7 +26,7 @@ from e2e_helpers import (KG, another_program, graph, kg, nodes_by_id, refuses, s
                          wait_until)
 from hook_helpers import MCP_HEADERS
 from mcp import Client, StdioServerParameters
-from other_programs import CUT_SHORT, SSH_BANNER, answering, silent
+from other_programs import CUT_SHORT, SSH_BANNER, answering, busy, silent
 
 from kg_actors.testing import ServerProcess, free_port, mcp_text, session_of
 
@@ -411,10 +411,16 @@ async def test_a_request_the_server_refuses_by_name_gets_that_one_error_and_no_s
     assert any(r.get("id") == 3 and len(r["result"]["tools"]) == 10 for r in replies)
 
 
+def _own_health(tmp_path: Path) -> dict:
+    """The /health of a kg server of the store tmp_path/store (the RawShim tests' KG_HOME)."""
+    return {"status": "ok", "loaded_graphs": [], "storage": str((tmp_path / "store").resolve())}
+
+
 async def test_after_stdin_closes_a_call_still_in_flight_gets_a_few_seconds_then_the_shim_exits(tmp_path):
-    # The shim waited for it up to its 120 s request timeout, the client's whole shutdown long.
+    # The shim waited for it up to its 120 s request timeout, the client's whole shutdown long. The server is
+    # alive but slow on the call (a hung one, silent to its health check too, fails it within seconds).
     from shim import EOF_GRACE
-    with silent() as (port, asked):
+    with busy(_own_health(tmp_path)) as (port, asked):
         shim = RawShim({"HOME": str(tmp_path), "KG_HOME": str(tmp_path / "store"), "KG_HTTP_PORT": str(port)})
         shim.send(_request(2, "tools/call", {"name": "kg_read", "arguments": {"cwd": str(tmp_path)}}))
         assert asked.wait(REPLY_TIMEOUT), "the request never arrived"
@@ -454,7 +460,7 @@ async def test_a_hung_server_holds_the_clients_start_up_about_a_second_and_the_s
 
 async def test_ctrl_c_ends_the_shim_quietly_with_130_even_with_a_call_in_flight(tmp_path):
     # It printed a KeyboardInterrupt traceback (and waited for the call).
-    with silent() as (port, asked):
+    with busy(_own_health(tmp_path)) as (port, asked):
         shim = RawShim({"HOME": str(tmp_path), "KG_HOME": str(tmp_path / "store"), "KG_HTTP_PORT": str(port)})
         shim.send(_request(2, "tools/call", {"name": "kg_read", "arguments": {"cwd": str(tmp_path)}}))
         assert asked.wait(REPLY_TIMEOUT), "the request never arrived"

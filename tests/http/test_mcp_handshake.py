@@ -46,6 +46,13 @@ REQUESTS = [
     {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
     {"jsonrpc": "2.0", "id": "list-é", "method": "tools/list", "params": {}},
     {"jsonrpc": "2.0", "id": -3, "method": "tools/list", "params": {"cursor": "next"}},
+    # What clients put beside: Codex 0.171 asks with a progress token, which changes nothing in the answer
+    # (left to the SDK, its first one imported the SDK: over a second on a fresh server, past the shim's wait).
+    {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": {"progressToken": 0}}},
+    {"jsonrpc": "2.0", "id": 4, "method": "tools/list", "params": {"_meta": {}}},
+    {"jsonrpc": "2.0", "id": 5, "method": "tools/list", "params": {"_meta": None, "cursor": None}},
+    {"jsonrpc": "2.0", "id": 6, "method": "tools/list", "params": {"_meta": {"progressToken": "t-1", "x/y": [1]},
+                                                                   "cursor": "next"}},
 ]
 
 
@@ -79,7 +86,12 @@ def test_the_latest_version_is_the_sdks_and_unknown_ones_are_answered_with_it():
     {**_init("2025-06-18"), "params": {**_init("2025-06-18")["params"], "_meta": {"progressToken": 1}}},
     {"jsonrpc": "2.0", "id": 1, "method": "initialize"},
     {"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {"cursor": 3}},
-    {"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {"_meta": {}}},
+    {"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {"_meta": 5}},  # the SDK refuses these three
+    {"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {"_meta": {"progressToken": 1.5}}},
+    {"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {"_meta": {"progressToken": None}}},
+    {"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {"other": 1}},  # no client sends it: left as is
+    {"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {"_meta": {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28"}}},  # the revision's: the SDK weighs it
     {"jsonrpc": "2.0", "method": "notifications/initialized", "params": {"_meta": {}}},
     {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}},
     {"jsonrpc": "2.0", "id": 3, "method": "ping"}, {"jsonrpc": "2.0", "id": 3, "method": "resources/list"},
@@ -96,3 +108,20 @@ def test_anything_unusual_is_left_to_the_sdk(request_):
 ])
 def test_headers_the_sdk_would_refuse_or_route_elsewhere_are_left_to_it(headers):
     assert mcp_handshake.answer(_scope(headers), json.dumps(REQUESTS[-1]).encode()) is None
+
+
+@pytest.mark.parametrize("request_", [r for r in REQUESTS if r.get("method") == "tools/list"])
+def test_kg_mcp_answers_every_tool_list_the_server_answers_itself_with_the_same_tools(request_):
+    # Codex's `_meta` was not: with the server down, starting or hung, Codex got an error for its one tools/list
+    # and listed no kg tool for the whole session.
+    from shim import handshake
+    own = handshake.own_reply(request_)
+    assert own is not None, request_
+    served = json.loads(mcp_handshake.answer(_scope(), json.dumps(request_).encode())[1]["body"])
+    assert json.loads(json.dumps(own)) == served
+
+
+@pytest.mark.parametrize("params", [{"_meta": 5}, {"_meta": {"progressToken": 1.5}}, {"cursor": 3}])
+def test_kg_mcp_leaves_a_tool_list_the_server_would_refuse_to_it(params):
+    from shim import handshake
+    assert handshake.own_reply({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": params}) is None

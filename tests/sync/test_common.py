@@ -47,3 +47,31 @@ def test_a_graph_absent_from_a_commit_is_empty_then_when_it_exists_now_and_refus
     current = {"nodes": {"a": {"id": "a"}}, "edges": {"a->b:x": {}}, "_meta": {"versions": {"node:a": {"v": 4}}}}
     out = carry_versions(current, emptied(current), NOW)
     assert out == {"nodes": {}, "edges": {}, "_meta": {"versions": {"node:a": {"v": 4}}}}  # a version is never reused
+
+
+def test_an_undo_puts_back_what_the_restore_changed_and_keeps_what_was_written_since():
+    from kg_actors.sync.restore_undo import unapply
+
+    def graph(**gists: str) -> dict:
+        return {"nodes": {i: {"id": i, "gist": g} for i, g in gists.items()}, "edges": {}, "_meta": {}}
+
+    before = graph(seed="s", mistake="m", edited="before the restore")  # U: what the undo is to bring back
+    restored = graph(seed="s", brought="back", edited="as restored")  # C: what the restore wrote
+    now = graph(seed="s", brought="back", edited="as restored", synced_since="from machine b")
+    out = unapply(restored, now, before, NOW)["nodes"]
+    assert set(out) == {"seed", "mistake", "edited", "synced_since"}  # the restore's own changes undone, no more
+    assert out["edited"]["gist"] == "before the restore"
+    assert unapply(None, graph(synced_since="b"), before, NOW)["nodes"].keys() == {"seed", "mistake", "edited",
+                                                                                   "synced_since"}
+
+
+def test_a_dropped_edge_is_news_only_where_one_of_its_ends_was():
+    from kg_actors.core.merge_dropped import DROPPED_EDGE, GONE_NODE
+    from kg_actors.sync.common import new_conflicts
+
+    entry = {DROPPED_EDGE: "other-end->gone:related-to", GONE_NODE: "gone", "_set_aside_ts": NOW}
+    after = {"nodes": {"other-end": {"id": "other-end", "gist": "g", "_conflicts": [entry]}}}
+    assert new_conflicts({"nodes": {"own": {"id": "own"}}}, after)["dropped"] == []  # joined later: old news
+    assert new_conflicts({"nodes": {"gone": {"id": "gone"}}}, after)["dropped"] == [
+        "other-end->gone:related-to (gone deleted)"]
+    assert new_conflicts({"nodes": {"other-end": {"id": "other-end"}}}, after)["dropped"] != []
