@@ -141,7 +141,19 @@ class Eval:
         graph_files[0].write_text(json.dumps(graph))
         self.srv.start("--no-editor")
         with httpx.Client(timeout=60) as client:  # kg_search waits for the index: hooks then find it built
-            mcp(client, self.srv.url, "kg_search", {"query": "index warm up"})
+            if self.reference:
+                mcp(client, self.srv.url, "kg_search", {"query": "index warm up"})
+            else:
+                # The project's graph loads, and its first index builds, when a session first reaches it; a hook
+                # meanwhile answers without recall (it never waits). A search in such a session waits for the
+                # index, so the prompts below find it built however loaded the machine is.
+                transcript = self.transcripts / "eval-warmup.jsonl"
+                transcript.write_text("")
+                context = session_bootstrap(client, self.srv.url, {
+                    "session_id": "eval-warmup", "transcript_path": str(transcript), "cwd": self.project,
+                    "hook_event_name": "SessionStart", "source": "startup"}, self.reference)
+                kg_sid = re.search(r"session_id: ([0-9a-f]{8})", context).group(1)
+                mcp(client, self.srv.url, "kg_search", {"query": "index warm up", "session_id": kg_sid})
         graph = json.loads(graph_files[0].read_text())
         self.tiers = {}
         for node_id, node in graph["nodes"].items():
