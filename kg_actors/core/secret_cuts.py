@@ -46,7 +46,9 @@ def cut_runs(text: str, anchored_in: str | None = None) -> Iterator[str]:
         for m in grouped.finditer(text):
             groups = m.group(0).split(" ")
             for skipped in range(min(_WORDS_BEFORE, len(groups) - 1) + 1):  # `the api key sk_ liv e_A …`
-                yield "".join(groups[skipped:])
+                run = "".join(groups[skipped:])
+                if len(run) >= SPACED_MIN_CHARS:  # shorter holds no key; prose's pairs of words were 9 in 10 reads
+                    yield run
     for m in _HYPHENATED.finditer(text) if "-" in text else ():
         run = m.group(0)
         if not words_only(run) and not _UUID.search(run):
