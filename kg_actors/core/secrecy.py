@@ -53,7 +53,7 @@ from .secret_findings import MASK_SHOWN_MIN_CHARS, Finding, mask as _mask
 from .secret_plain import plain as _plain
 from .secret_kinds import data_key_before, data_key_value, gpg_key_id
 from .secret_places import in_arn, names_member
-from .secret_seams import cut_at, plain_join
+from .secret_seams import cut_at, glued_only_at, plain_join
 from .secret_escapes import hex_spelled, unescaped
 from .secret_spelled import ASSIGNED_MIN_CHARS, spelled as _spelled
 
@@ -501,9 +501,10 @@ def _joined_finding(joined: Joined) -> Finding | None:
     found = _fixed_shape(joined.text, joined.spaced)
     if found is None and joined.spaced != joined.text and _SPACED_SHAPE.search(joined.spaced):
         found = find(joined.spaced, shapes_only=True, decode=False)
-    if (found is None and joined.seams and _SEAM_READ.search(joined.text.lower()) is not None
-            and cut_at(joined.text, joined.seams, _SEAM_WORDS) and find(joined.spaced) is None):
-        found = find(joined.text)
+    cut = (cut_at(joined.text, joined.seams, _SEAM_WORDS)
+           if found is None and joined.seams and _SEAM_READ.search(joined.text.lower()) is not None else ())
+    if cut and find(joined.spaced) is None:
+        found = find(glued_only_at(joined.text, joined.seams, cut))
     return found
 
 

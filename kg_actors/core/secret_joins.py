@@ -29,6 +29,7 @@ _BLANK = re.compile(r"\s")
 SEAM_CHARS = 512  # of each side of two notes' seam: a key is shorter, and a long note costs no more
 JOINED_MAX_PARTS = 4  # consecutive fields read as one key: a key in more pieces is no accident of writing
 PIECE_MAX_CHARS = 64  # a note read whole between two seams: a piece of a key, not a sentence
+FILLER_MAX_WORDS = 3  # a note a key's pieces are read around: a pointer (`(see below)`), not a sentence
 
 
 @attrs.frozen
@@ -126,7 +127,10 @@ def _betweens(middle: list[tuple[str, str, str]]) -> Iterator[list[tuple[str, st
     if all(pieces):
         yield middle
     for skipped in range(len(middle)):
-        if all(piece for k, piece in enumerate(pieces) if k != skipped):
+        # Only filler interrupts a key (`(see below)`, `a note between`): a sentence between two fields ends the
+        # one and starts the other (`mysql -u root -p`, `then type it at the prompt, …`, `updated: …`).
+        if len(middle[skipped][1].split()) <= FILLER_MAX_WORDS and all(
+                piece for k, piece in enumerate(pieces) if k != skipped):
             yield [part for k, part in enumerate(middle) if k != skipped]
     if not all(pieces) and len(middle) == 1 and len(middle[0][1]) <= PIECE_MAX_CHARS:
         yield middle  # after the key around it: one short note between, blanks and all (`Beare`, `r <half>`, `<half>`)

@@ -42,20 +42,36 @@ _LETTERS = re.compile(r"[A-Za-z]+(?:[-_.][A-Za-z]+)*[-_.]?")  # a word of prose,
 _LEFT, _RIGHT = re.compile(r"[A-Za-z0-9_]{1,64}\Z"), re.compile(r"[A-Za-z0-9_]{1,64}")
 
 
-def cut_at(text: str, seams: tuple[int, ...], words: tuple[str, ...]) -> bool:
-    """Whether a seam of `text` (fields or lines glued) cuts a word apart rather than falling between two: the
+def cut_at(text: str, seams: tuple[int, ...], words: tuple[str, ...]) -> tuple[int, ...]:
+    """The seams of `text` (fields or lines glued) that cut a word apart rather than fall between two: the
     characters on both sides are a word's, and neither side is a word of letters (`-p9r` then `iwmfYSbA6coI`), or a side
     is a sliver (`docke` then `r`), or the glued word holds one of `words` (a secret's word: `pass` then `word`) neither
-    side holds. Two words a seam falls between (`admin` then `Change it …`) are read apart."""
+    side holds. Two words a seam falls between (`admin` then `Change it …`) are read apart, and so is a flag
+    (`mysql -u root -p` then `updated: …`): its letter is a whole option, no sliver of a word."""
+    out = []
     for at in seams:
         left, right = _LEFT.search(text[max(0, at - 64):at]), _RIGHT.match(text, at)
         if left is None or right is None:
             continue
         a, b = left.group(0), right.group(0)
-        short = a if len(a) == 1 and a.isalpha() else b if len(b) == 1 and b.isalpha() else None
+        flag = len(a) == 1 and text[max(0, at - 2):at - 1] == "-"
+        short = a if len(a) == 1 and a.isalpha() and not flag else b if len(b) == 1 and b.isalpha() else None
         if not _LETTERS.fullmatch(a) and not _LETTERS.fullmatch(b) or short is not None and short.lower() not in _SLIVERS:
-            return True  # a random run cut (`-p9r` then `iwmf…`, `781` then `a30d…`), or a word (`docke` then `r`)
+            out.append(at)  # a random run cut (`-p9r` then `iwmf…`, `781` then `a30d…`), or a word (`docke` then `r`)
+            continue
         glued = (a + b).lower()
         if any(w in glued and w not in a.lower() and w not in b.lower() for w in words):
-            return True
-    return False
+            out.append(at)
+    return tuple(out)
+
+
+def glued_only_at(text: str, seams: tuple[int, ...], cut: tuple[int, ...]) -> str:
+    """`text` with a space at each seam that cuts no word: a word cut at one seam is read whole, and the words
+    another seam falls between stay apart (`GITHUB_TOK` then `EN … GITHUB_TOKEN` then `updated: …`)."""
+    pieces, start = [], 0
+    for at in seams:
+        pieces.append(text[start:at])
+        if at not in cut:
+            pieces.append(" ")
+        start = at
+    return "".join((*pieces, text[start:]))

@@ -63,3 +63,29 @@ def test_a_credential_split_across_a_gists_lines_is_refused(gist):
 def test_ordinary_notes_a_seam_falls_between_are_stored(notes):
     assert _refused("a lesson", notes) is None
     assert in_node("n", {"id": "n", "gist": "a lesson", "notes": notes}) is None
+
+
+UPDATED = "updated: checked again on 2024-06-01"  # the routine note an edit adds (an outside audit's)
+
+
+@pytest.mark.parametrize(("gist", "notes"), [
+    ("mysql -u root -p", ["then type it at the prompt, never on the line", UPDATED]),
+    ("set GITHUB_TOK", ["EN in the workflow from secrets.GITHUB_TOKEN", UPDATED]),
+    ("mysql -u root -p", [UPDATED]),  # a flag's letter is a whole option, no sliver of a word
+])
+def test_a_lesson_given_a_routine_note_is_stored_and_not_withheld(gist, notes):
+    # Refused as "a password on a command line" (`-p` glued to `updated:` past the prose note between) and as a
+    # credential (`secrets.GITHUB_TOKENupdated`: a word cut at the first seam read the second one glued too).
+    assert _refused(gist, notes[:1]) is None
+    assert _refused(gist, notes) is None
+    assert in_node("n", {"id": "n", "gist": gist, "notes": notes}) is None
+
+
+@pytest.mark.parametrize(("gist", "notes"), [
+    ("mysql -u root -p9r", ["iwmfYSbA6coI orders", UPDATED]),  # a password glued to its flag, cut at a seam
+    ("Registry", ["docke", "r login -u ci -p IiATohH16bSbq1Up1Bi5 registry.acme.io", UPDATED]),
+    ("Staging", ["the staging admin pass", "word is jry8elH3pGmEAM", UPDATED]),
+])
+def test_a_credential_split_at_a_seam_stays_refused_beside_a_routine_note(gist, notes):
+    refused = _refused(gist, notes)
+    assert refused is not None and "joined to" in refused.field, refused

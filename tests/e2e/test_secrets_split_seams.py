@@ -5,7 +5,7 @@ fields, and nothing is stored; ordinary notes a seam falls between are stored.""
 from __future__ import annotations
 
 import pytest
-from e2e_helpers import Session, start_server
+from e2e_helpers import Session, graph, nodes_by_id, start_server
 from mcp import Client
 
 PASSWORD = "jry8elH3" + "pGmEAM"  # random, assembled so no file holds it whole
@@ -43,3 +43,24 @@ async def test_a_credential_split_at_a_seam_is_refused(srv, gist, notes, field):
         if path.is_file():
             raw = path.read_bytes()
             assert PASSWORD.encode() not in raw and BASIC[4:].encode() not in raw, path
+
+
+UPDATED = "updated: checked again on 2024-06-01"
+
+
+@pytest.mark.parametrize(("gist", "first"), [
+    ("mysql -u root -p", "then type it at the prompt, never on the line"),
+    ("set GITHUB_TOK", "EN in the workflow from secrets.GITHUB_TOKEN"),
+])
+async def test_a_stored_lesson_edited_to_add_a_routine_note_is_stored(srv, gist, first):
+    # The edit was refused (a password on a command line; a credential) reading the gist glued to the new note.
+    lesson = "edit-" + gist.split()[-1].lower().replace("-", "")
+    async with Client(srv.url + "/") as client:
+        s = await Session.open(client, cwd=srv.project("seams-edit"))
+        await s.ok("kg_put_node", level="project", id=lesson, gist=gist, notes=[first])
+        await s.ok("kg_put_node", level="project", id=lesson, gist=gist, notes=[first, UPDATED])
+        stored = nodes_by_id(graph(srv, session_id=s.sid)["project"])[lesson]
+        assert (stored["gist"], stored["notes"]) == (gist, [first, UPDATED]), stored
+        # What the load's scan reads: not withheld after a reload from disk either.
+        again = nodes_by_id(graph(srv, session_id=s.sid, reload=True)["project"])[lesson]
+        assert again["notes"] == [first, UPDATED], again
