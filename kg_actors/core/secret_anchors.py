@@ -246,7 +246,23 @@ def _word(piece: str, capitals: bool) -> bool:
         return True
     letters = piece.rstrip("0123456789")
     if _WORD.fullmatch(piece) is None:
-        return False
+        return not capitals and _camel_name(piece)
     if capitals and len(letters) >= 3:
         return letters == piece and _CAPITAL_VOWEL.search(piece) is not None and _CONSONANTS.search(piece) is None
     return len(letters) < 4 or _VOWEL.search(letters) is not None
+
+
+# A hump of a CamelCase name: a word, capitals, or a version (`V2`, `Q3`, `Keys2024`), digits after it.
+_HUMP = re.compile(r"[A-Z]?[a-z]+[0-9]*|[A-Z]+[0-9]*(?![a-z])|[0-9]+")
+
+
+def _camel_name(piece: str) -> bool:
+    """Whether a piece is a name made of words (`ValidatorForRotatingKeys2024Q3Release`, `ManagerV2Client`): humps
+    of words, most of three letters or more with a vowel in each of four or more. A random string's humps are
+    a letter or two (`iK2ZWeqh…`: `i`, `K2`, `Z`, …)."""
+    humps = _HUMP.findall(piece)
+    if len(humps) < 2 or sum(map(len, humps)) != len(piece):
+        return False
+    letters = [h.rstrip("0123456789") for h in humps]
+    worded = sum(len(w) >= 3 and (len(w) < 4 or _VOWEL.search(w) is not None) for w in letters)
+    return worded * 3 >= len(humps) * 2 and all(len(w) < 4 or _VOWEL.search(w) for w in letters)
