@@ -47,7 +47,7 @@ from .secret_cuts import cut_runs, worded_key
 from .secret_shapes import DISCORD, GATES, HEADERS, NAMED_BY_PREFIX, SAID_RULES, SHAPES
 from .secret_shapes import DOCUMENTED_EXAMPLES, named_in_code
 from .secret_lookalikes import CODE_REF as _CODE_REF, DESCRIPTIONS as _DESCRIPTIONS, TYPE as _TYPE, placeholder as _placeholder
-from .secret_lookalikes import annotated as _annotated, default_login, in_expansion, in_password_hash
+from .secret_lookalikes import annotated as _annotated, default_login, hex_labelled, in_expansion, in_password_hash
 from .secret_aws import aws_secret as _aws_secret, beside as aws_beside, key_id_said
 from .secret_findings import MASK_SHOWN_MIN_CHARS, Finding, mask as _mask
 from .secret_plain import plain as _plain
@@ -351,8 +351,8 @@ def _said(judge: str, m: re.Match[str]) -> bool:
         return is_password(v, judged_as(judge, m), m.string[m.end():m.end() + 80])
     if judge in ("key in words", "random", "loose", "hex") and data_key_before(m.string, m.start("value")):
         return False  # "the message key <uuid>", "next page token: <cursor>": data named by its kind
-    if judge == "key in words":
-        return not _HEX_ABOUT.search(m.group(0))
+    if judge == "key in words":  # a digest, or a hex value named as an id (`trace id`, `md5`, `commit`)
+        return not _HEX_ABOUT.search(m.group(0)) and not hex_labelled(m.string, m.start("value"))
     if judge == "password":
         v = value.strip("\"'`")
         return _credential(v, assigned=True) or (

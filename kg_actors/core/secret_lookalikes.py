@@ -106,3 +106,21 @@ def default_login(url: str, password: str) -> bool:
     user = url.split("://", 1)[1].split(":", 1)[0].lower()
     plain = password.strip("\"'`").lower()
     return plain == user or plain in DESCRIPTIONS or plain in ("pass", "pw", "devpassword", "secret")
+
+
+# The words that name a hex value as what it is, no key: an id traced or logged, a digest, a commit.
+_HEX_LABELS = frozenset("""
+trace traceid trace_id traceparent span spanid span_id request requestid request_id req correlation correlationid
+md5 md5sum sha sha1 sha256 sha512 hash checksum digest etag commit rev revision
+""".split())
+_LABEL_FILLER = frozenset(("id", "is", "was", "of", "the", "a"))
+_LABEL_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
+
+
+def hex_labelled(text: str, start: int) -> bool:
+    """Whether the hex value at `start` is named by the word before it as what it is (`trace id 4bf9…`,
+    `md5 9e10…`, `commit 0a1b…`, `x-request-id: …`), not as a key (`auth token …`, `Client('AC…', '…')`)."""
+    words = [w.lower() for w in _LABEL_WORD.findall(text[max(0, start - 40):start])]
+    while words and words[-1] in _LABEL_FILLER:
+        words.pop()
+    return bool(words) and any(part in _HEX_LABELS for part in (words[-1], *re.split(r"[-_]", words[-1])))

@@ -80,3 +80,29 @@ def test_a_notion_token_cut_by_blanks_or_whole_stays_refused(text):
     found = find(text, shapes_only=True)  # the shape alone: other rules may name it first in a write
     assert found is not None and found.kind == "a Notion token", (text, found)
     assert _refused_node("notion", [text]) is not None
+
+
+SID0 = "AC0123456789abcdef0123456789abcdef"  # the audit's: a documented-looking SID
+
+
+@pytest.mark.parametrize("text", [
+    f"Twilio account {SID0}: webhook failed, trace id 4bf92f3577b34da6a3ce929d0e0e4736",
+    f"Twilio {SID0} media file md5 9e107d9d372bb6826bd81d3542a419d6",
+    f"account {SID0}, commit 0a1b2c3d4e5f60718293a4b5c6d7e8f9 deployed it",
+    f"x-request-id: 0a1b2c3d4e5f60718293a4b5c6d7e8f9 for account {SID0}",
+    f"the call {SID} failed, span_id {TOKEN}",
+    f"{SID} media etag {TOKEN} did not change",
+])
+def test_a_hex_value_named_as_an_id_or_a_digest_beside_a_sid_is_stored(text):
+    # Refused as a Twilio auth token: only "hash" (and the like) anywhere before it excused a 32-hex value.
+    assert find(text) is None, (text, find(text))
+    assert _refused_node("twilio debugging", [text]) is None
+
+
+@pytest.mark.parametrize("text", [
+    f"Twilio {SID0} auth token {TOKEN}", f"auth {TOKEN} for the trace of {SID}",
+    f"Client('{SID}', '{TOKEN}')  # commit it never",
+])
+def test_an_auth_token_beside_a_sid_stays_refused_whatever_words_follow(text):
+    found = find(text)
+    assert found is not None and "Twilio auth token" in found.kind, (text, found)
