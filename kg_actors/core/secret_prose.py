@@ -139,6 +139,13 @@ _GOES_ON = re.compile(r"\s*(?:$|\n|[-–—(]|(?:and|but|so|or|then|with|while|u
 _COUNTED = re.compile(r"\s*(?:[a-z]+\s+)?(?:characters?|chars?|digits?|letters?|bits?|bytes?|rounds?|iterations?|"
                       r"times?|attempts?|tries|days?|hours?|minutes?|seconds?|ms|s|users?|entries|rows?|words?)\b",
                       re.IGNORECASE)
+# A word after a number that says what it is, or what it means: an identifier of a ticket, a migration, a build,
+# an error ("password 482913 ticket", "password 401002 means locked"). A password written down is followed by
+# where it works, a conjunction or the sentence's end ("Wi-Fi password 84920174 for the office").
+_IDENTIFIED = re.compile(r"\s*(?:ids?|tickets?|issues?|bugs?|prs?|mrs?|migrations?|releases?|versions?|builds?|codes?|"
+                         r"errors?|jobs?|runs?|commits?|revisions?|rev|changesets?|tasks?|cases?|incidents?|orders?|"
+                         r"invoices?|requests?|records?|ports?|pids?|lines?|status|timestamps?|"
+                         r"means|meant|denotes|indicates|signals|stands|refers|maps)\b", re.IGNORECASE)
 _EXAMPLE_PINS = frozenset(("1234", "12345", "4321", "54321"))
 _RUNS = re.compile(r"[A-Za-z]+|\d+")
 _HEX = re.compile(r"[0-9a-f]+")
@@ -203,8 +210,9 @@ def is_password(value: str, how: str, after: str) -> bool:
             w.lower() in _JOINERS for w in value.split("-"))
     if _MIXED.fullmatch(value):
         return True
-    if _DIGITS.fullmatch(value):  # "Wi-Fi password 84920174 for the office"; not "password 100000 iterations"
-        return how != "bare" or _COUNTED.match(after) is None
+    if _DIGITS.fullmatch(value):  # "Wi-Fi password 84920174 for the office"; not "password 100000 iterations",
+        # nor "password 482913 ticket was closed"
+        return how != "bare" or _COUNTED.match(after) is None and _IDENTIFIED.match(after) is None
     symboled = _SYMBOLED.fullmatch(value)  # "Sunflowerlagoon!": a word made a password by a rule's symbol
     if symboled is not None:
         return how != "bare" and _plain(symboled.group(1))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from kg_actors.core.secrecy import find
+from kg_actors.core.secrecy import SecretRefused, clean_node, find
 
 
 @pytest.mark.parametrize("text", [
@@ -29,3 +29,27 @@ def test_a_password_said_so_is_found(text):
 ])
 def test_a_rule_or_a_place_is_stored(text):
     assert find(text) is None, (text, find(text))
+
+
+@pytest.mark.parametrize(("gist", "notes"), [
+    ("password reset bug", ["password 482913 ticket was closed as dup"]),
+    ("password column", ["password 20240115093000 migration id, run it before deploy"]),
+    ("password error codes", ["password 401002 means locked"]),
+    ("the password 202401 release note", []),
+    ("password flow", ["password 5512034 build failed on arm64", "password 990001 error is a lockout"]),
+])
+def test_a_number_after_password_that_a_word_names_as_an_identifier_is_stored(gist, notes):
+    # Refused as a password said in words: only a counting word after it ("600000 rounds") excused the number.
+    for text in (gist, *notes):
+        assert find(text) is None, (text, find(text))
+    clean_node(gist, notes, None)
+
+
+@pytest.mark.parametrize("text", ["Wi-Fi password 84920174", "the db password 93817264",
+                                  "the db password 93817264 for staging", "office password 84920174, ask IT",
+                                  "the router password 84920174 (the old one)"])
+def test_a_number_said_as_the_password_stays_refused(text):
+    found = find(text)
+    assert found is not None and found.kind == "a password said in words", (text, found)
+    with pytest.raises(SecretRefused):
+        clean_node("passwords", [text], None)
