@@ -54,7 +54,7 @@ from .secret_plain import plain as _plain
 from .secret_kinds import data_key_before, data_key_value, gpg_key_id
 from .secret_places import in_arn, names_member
 from .secret_seams import cut_at, glued_only_at, plain_join
-from .secret_escapes import hex_spelled, unescaped
+from .secret_escapes import hex_of_words, hex_spelled, unescaped
 from .secret_spelled import ASSIGNED_MIN_CHARS, spelled as _spelled
 
 
@@ -349,8 +349,9 @@ def _said(judge: str, m: re.Match[str]) -> bool:
                 or _CODE_REF.search(v) or judge == "login" and v.lower() == m.group("user").lower()):
             return False
         return is_password(v, judged_as(judge, m), m.string[m.end():m.end() + 80])
-    if judge in ("key in words", "random", "loose", "hex") and data_key_before(m.string, m.start("value")):
-        return False  # "the message key <uuid>", "next page token: <cursor>": data named by its kind
+    if judge in ("key in words", "random", "loose", "hex") and (data_key_before(m.string, m.start("value"))
+                                                                 or hex_of_words(value.strip("\"'`."))):
+        return False  # "the message key <uuid>", "next page token: <cursor>": data named by its kind; hex of text
     if judge == "key in words":  # a digest, or a hex value named as an id (`trace id`, `md5`, `commit`)
         return not _HEX_ABOUT.search(m.group(0)) and not hex_labelled(m.string, m.start("value"))
     if judge == "password":

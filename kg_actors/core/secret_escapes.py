@@ -25,3 +25,15 @@ def hex_spelled(text: str) -> Iterator[tuple[str, str]]:
         spelled = bytes.fromhex(m.group(0))
         if all(0x21 <= b < 0x7F for b in spelled):
             yield m.group(0), spelled.decode("ascii")
+
+
+_WORDS = re.compile(r"[A-Za-z]+(?:[ _.,:;!?'-]+[A-Za-z]+){2,}[.!?]?")
+
+
+def hex_of_words(value: str) -> bool:
+    """Whether a hex value spells words of text (`54686520717569636b…`: "The quick brown fox …"), a fixture's or
+    a doc's, not a key: a key's random bytes are seldom all printable, and never three words."""
+    if len(value) < HEX_MIN_CHARS or len(value) % 2 or not all(c in "0123456789abcdefABCDEF" for c in value):
+        return False
+    spelled = bytes.fromhex(value)
+    return all(0x20 <= b < 0x7F for b in spelled) and _WORDS.fullmatch(spelled.decode("ascii")) is not None

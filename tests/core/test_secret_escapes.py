@@ -41,3 +41,26 @@ def test_hostile_escapes_are_read_in_linear_time(unit):
         find(text)
         took.append(time.process_time() - start)
     assert took[1] < 1.0 and took[1] < 30 * max(took[0], 0.005), took
+
+
+def _hex(text: str) -> str:
+    return text.encode().hex()
+
+
+@pytest.mark.parametrize("text", [
+    "the key " + _hex("The quick brown fox jumps over the lazy dog") + " in the fixture is just the pangram in hex",
+    "token_hex " + _hex("password_reset_token_for_docs_example") + " is from the docs",
+    "the signing key " + _hex("Hello World! This is a test") + " is what the fixture decodes",
+])
+def test_hex_that_spells_words_after_a_keys_name_is_stored(text):
+    # Refused as an API key said in words: hex after "key" was judged random whatever its bytes spelled.
+    assert find(text) is None, (text, find(text))
+
+
+@pytest.mark.parametrize("text", [
+    "the key " + _hex("Xk9#mQ2vLp4Za7bN"),  # a random password's bytes: printable, no words
+    "the api key 9f8e7d6c5b4a39281706f5e4d3c2b1a0",
+    "the key " + _hex("sk_live_4eC39HqLyjWDarjtT1zdp7dc"),
+])
+def test_hex_of_a_random_value_after_a_keys_name_stays_refused(text):
+    assert find(text) is not None, text
