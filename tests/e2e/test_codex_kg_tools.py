@@ -24,6 +24,7 @@ from other_programs import silent
 from kg_actors.testing import ServerProcess, free_port
 
 KG_TOOLS = {"kg_read", "kg_search", "kg_put_node", "kg_put_edge"}  # among the ten; each a name Codex lists
+MAX_CALLS = 40  # shell calls a turn makes at most while it waits for kg's tools
 
 
 def _names(tools: object) -> set[str]:
@@ -38,8 +39,8 @@ def _names(tools: object) -> set[str]:
 
 @contextmanager
 def responses_model() -> Iterator[tuple[str, list[set[str]]]]:
-    """A Responses endpoint: the first turn asks for one shell call (so the turn makes a second model request),
-    then ends; yields its base URL and the tool names of each request."""
+    """A Responses endpoint: it asks for shell calls (each makes another model request) until a request offers kg's
+    tools or MAX_CALLS were made, then ends the turn; yields its base URL and the tool names of each request."""
     offered: list[set[str]] = []
 
     class Answer(http.server.BaseHTTPRequestHandler):
@@ -50,10 +51,13 @@ def responses_model() -> Iterator[tuple[str, list[set[str]]]]:
                 self.end_headers()
                 return
             offered.append(_names(body.get("tools")))
-            called = any(isinstance(i, dict) and i.get("type") == "function_call_output" for i in body.get("input", []))
+            calls = sum(isinstance(i, dict) and i.get("type") == "function_call_output" for i in body.get("input", []))
+            # The turn goes on until kg's tools are offered (a loaded machine starts `kg mcp` after Codex's first
+            # requests: late tools join a later one), bounded by a count.
+            done = KG_TOOLS <= offered[-1] or calls >= MAX_CALLS
             item = ({"type": "message", "id": "msg_1", "role": "assistant", "status": "completed",
-                     "content": [{"type": "output_text", "text": "done", "annotations": []}]} if called else
-                    {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "exec_command",
+                     "content": [{"type": "output_text", "text": "done", "annotations": []}]} if done else
+                    {"type": "function_call", "id": f"fc_{calls}", "call_id": f"call_{calls}", "name": "exec_command",
                      "arguments": json.dumps({"cmd": "true"}), "status": "completed"})
             self.send_response(200)
             self.send_header("Content-Type", "text/event-stream")
