@@ -117,19 +117,27 @@ def _edge_notes(level: dict, key: tuple[str, str, str]) -> list[str] | None:
     return None if edge is None else list(edge.get("notes") or [])
 
 
+EDGE, EDGE_NOTE = ("proj-case-one", "user-rule-new", "applies"), "EDGE NOTE: why the rule applies here"
+
+
+async def _edge_to_a_new_user_lesson(srv, proj) -> None:
+    """A user lesson the user.prev file will not hold, and the project's edge to it with a note."""
+    async with Client(srv.url + "/") as c:
+        s = await Session.open(c, cwd=proj)
+        await s.ok("kg_put_node", level="user", id="user-rule-new", gist="newer user rule")
+        await s.ok("kg_put_node", level="project", id="proj-case-one", gist="a project case")
+        await s.ok("kg_put_edge", level="project", frm=EDGE[0], to=EDGE[1], rel=EDGE[2], notes=[EDGE_NOTE])
+
+
 async def test_a_hand_restore_of_user_prev_keeps_the_projects_edge_to_a_lesson_it_took_away(tmp_path):
     """Audit: the documented hand restore (user.prev over user.json, then a reload) deleted for good the
     project's edge to the user lesson the older file lacks, and its notes: putting the newer file back brought
     the lesson back, not the edge. The reload now notes what it took away as `kg restore` does (gone_ids)."""
     srv = start_server(tmp_path, user=_user("user-rule-old"), extra_env={"KG_AUTOCOMMIT_INTERVAL": "0"})
     user_file, proj = srv.store / "user.json", srv.project("proj")
-    key, note = ("proj-case-one", "user-rule-new", "applies"), "EDGE NOTE: why the rule applies here"
+    key, note = EDGE, EDGE_NOTE
     try:
-        async with Client(srv.url + "/") as c:
-            s = await Session.open(c, cwd=proj)
-            await s.ok("kg_put_node", level="user", id="user-rule-new", gist="newer user rule")
-            await s.ok("kg_put_node", level="project", id="proj-case-one", gist="a project case")
-            await s.ok("kg_put_edge", level="project", frm=key[0], to=key[1], rel=key[2], notes=[note])
+        await _edge_to_a_new_user_lesson(srv, proj)
         srv.stop()  # folds: user.json holds user-rule-new, user.prev does not
         newer = user_file.read_bytes()
         assert b"user-rule-new" not in (srv.store / "user.prev").read_bytes()
@@ -155,13 +163,9 @@ async def test_a_hand_restore_made_with_the_server_stopped_keeps_the_edge_it_rem
     removes the edge (spec 000), but keeps it, notes included, in `graph.json.repaired`, and the log says so."""
     srv = start_server(tmp_path, user=_user("user-rule-old"), extra_env={"KG_AUTOCOMMIT_INTERVAL": "0"})
     proj = srv.project("proj")
-    key, note = ("proj-case-one", "user-rule-new", "applies"), "EDGE NOTE: why the rule applies here"
+    key, note = EDGE, EDGE_NOTE
     try:
-        async with Client(srv.url + "/") as c:
-            s = await Session.open(c, cwd=proj)
-            await s.ok("kg_put_node", level="user", id="user-rule-new", gist="newer user rule")
-            await s.ok("kg_put_node", level="project", id="proj-case-one", gist="a project case")
-            await s.ok("kg_put_edge", level="project", frm=key[0], to=key[1], rel=key[2], notes=[note])
+        await _edge_to_a_new_user_lesson(srv, proj)
         srv.stop()
         shutil.copy2(srv.store / "user.prev", srv.store / "user.json")  # the hand restore, server stopped
         srv.start()
