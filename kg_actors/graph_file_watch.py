@@ -59,8 +59,11 @@ async def before_save(key: str, path: Path, kind: str, nodes: int, status: dict[
                 log.warning("%s: %s was changed by hand under the server: not saved over; writes go on in its "
                             "journal, and a reload (GET /api/graph/read?reload=true) or a restart reads the edit "
                             "with them replayed over it", key, path)
+            # Whether it is a roll-back is known before the edit is named: /health reads `status` while this
+            # waits on the thread, and named the edit without it (so doctor said the writes would be replayed).
+            rolled_back = await trio.to_thread.run_sync(file_seen.is_previous_save, path)
             status[HAND_EDITED], status[EDIT_SEEN] = str(path), file_seen.seen(path)
-            status[ROLLED_BACK] = await trio.to_thread.run_sync(file_seen.is_previous_save, path)
+            status[ROLLED_BACK] = rolled_back
             return Before.HOLD
         what = "replaced by a file that does not read as a graph"
     else:
