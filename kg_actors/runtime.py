@@ -51,7 +51,7 @@ from .logbook import Logbook
 from .readings import Readings
 from .session_actor import SessionHandle, run_session_registry
 from .session_records import loaded_sessions
-from .storage import faults, lock
+from .storage import files, lock
 from .storage import layout as L
 from .sync.keeper import StoreKeeper
 from .touch_check import TouchCheck
@@ -248,10 +248,10 @@ async def _stop_when_cancelled(servers_scope: trio.CancelScope) -> None:
 
 
 async def run_server(config: Config, clock: Callable[[], float] = time.time, handle_signals: bool = True,
-                     boot: Callable[[], float] | None = None,
+                     boot: Callable[[], float] | None = None, pid_file: Path | None = None,
                      *, task_status: trio.TaskStatus[Runtime] = trio.TASK_STATUS_IGNORED) -> None:
     """`boot`: the clock the wall clock is checked against (clock_keeper.py); by default the boot clock, or
-    `clock` itself when one is given (a test's time moves both)."""
+    `clock` itself when one is given (a test's time moves both). `pid_file`: written once the port is bound."""
     heap.tune()
     heap_dumps = debug_heap.start() if handle_signals else None  # a bench's KG_DEBUG_HEAP only
     if handle_signals:
@@ -303,6 +303,10 @@ async def run_server(config: Config, clock: Callable[[], float] = time.time, han
                         binds = await servers.start(partial(http_serve, app, config.host, config.port, priority,
                                                             HOOK_PATHS, drain=drain))
                         rt.http_port = int(binds[0].rsplit(":", 1)[1])
+                        if pid_file is not None:  # before a request is answered: `kg editor`, `status` and `stop`
+                            # asked right after a start found a server that answered and no pid file naming it
+                            _write_pid(pid_file, rt.http_port)
+                            rt.pid_file = pid_file
                         if config.editor:
                             rt.editor = "starting"
                             servers.start_soon(_serve_editor, rt)
@@ -422,9 +426,7 @@ async def serve_forever(config: Config) -> None:
     """`kg serve`: run until a signal, with a pid file for `kg stop` while serving."""
     pid_file = config.root / "server.pid"
     async with trio.open_nursery() as nursery:
-        rt = await nursery.start(run_server, config)
-        _write_pid(pid_file, rt.http_port)
-        rt.pid_file = pid_file
+        rt = await nursery.start(partial(run_server, config, pid_file=pid_file))
         rt.log_file = config.root / "server.log" if _logs_to(config.root / "server.log") else None
     try:
         if server_process.parse(pid_file.read_text())[0] == os.getpid():
@@ -437,11 +439,11 @@ def _write_pid(pid_file: Path, port: int) -> None:
     """The pid file for `kg stop`. A full (or read-only) disk does not stop the server: memory is still read,
     and `kg stop` finds the server through /health on its port."""
     try:
-        faults.check(pid_file)
-        pid_file.write_text(server_process.pid_text(os.getpid(), port))
+        # Whole or not at all: a `kg status` reading it meanwhile saw it empty, as if no server held the store.
+        files.write_atomic(pid_file, server_process.pid_text(os.getpid(), port).encode(), keep_prev=False)
     except OSError as exc:
         with contextlib.suppress(OSError):  # a folder of that name stays: no pid file, as when the disk is full
-            pid_file.unlink(missing_ok=True)  # a torn one (made, then no room for the pid) names no server
+            pid_file.unlink(missing_ok=True)  # an older server's names no server that runs
         full = " (the disk holding the store is full)" if exc.errno == errno.ENOSPC else ""
         log.warning("could not write %s: %s%s; serving all the same, `kg stop` finds the server through its port",
                     pid_file, exc.strerror or exc, full)
