@@ -12,6 +12,7 @@ import json
 import logging
 import math
 import os
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -24,8 +25,18 @@ log = logging.getLogger(__name__)
 
 def boot_clock() -> float:
     """Seconds on a clock no one sets that goes on through a suspend (a laptop's lid shut is no jump)."""
+    clock = suspend_counting_clock(sys.platform)
+    return time.clock_gettime(clock) if clock is not None else time.monotonic()
+
+
+def suspend_counting_clock(platform: str) -> int | None:
+    """The clock_gettime clock that counts a suspend: Linux's CLOCK_BOOTTIME; on macOS CLOCK_MONOTONIC, which
+    goes on through a sleep where time.monotonic (mach_absolute_time) stops, so every lid shut longer than the
+    guard's slack read as the wall clock set forward. None: time.monotonic is the best there is."""
     boottime = getattr(time, "CLOCK_BOOTTIME", None)
-    return time.clock_gettime(boottime) if boottime is not None else time.monotonic()
+    if boottime is None and platform == "darwin":
+        boottime = getattr(time, "CLOCK_MONOTONIC", None)
+    return boottime
 
 
 def _number(value: object) -> float | None:

@@ -83,3 +83,17 @@ def test_a_session_active_before_a_jump_counts_its_day_idle_from_it():
     assert to_let_go(stamps, T, DAY, 10, 600, since=T - 1) == []
     assert sorted(to_let_go(stamps, T + DAY + 1, DAY, 10, 600, since=T - 1)) == ["idle", "live"]
     assert to_let_go(stamps, T, DAY, 1, 600, since=T - 1) == []  # both spared as active at the jump
+
+
+def test_the_boot_clock_is_one_that_counts_a_suspend_on_linux_and_macos(monkeypatch):
+    """Audit: on macOS time.monotonic stops while the lid is shut, so every sleep read as a forward jump."""
+    import time
+
+    from kg_actors.clock_keeper import suspend_counting_clock
+
+    monkeypatch.setattr(time, "CLOCK_BOOTTIME", 7, raising=False)
+    assert suspend_counting_clock("linux") == 7
+    monkeypatch.delattr(time, "CLOCK_BOOTTIME")  # as on macOS, where Python has no CLOCK_BOOTTIME
+    monkeypatch.setattr(time, "CLOCK_MONOTONIC", 6, raising=False)
+    assert suspend_counting_clock("darwin") == 6  # Darwin's CLOCK_MONOTONIC goes on through a sleep
+    assert suspend_counting_clock("win32") is None  # time.monotonic, the best there is
