@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import shlex
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -160,6 +162,26 @@ def graph_then(root: Path, commit: str, key: str, exists_now: bool) -> dict[str,
     if not exists_now:
         raise G.GitError(f"the {key} graph is not in commit {commit[:12]}, nor in the store now")
     return None
+
+
+def stored_or_aside(path: Path, read: Callable[[Path], dict[str, Any] | None]
+                    ) -> tuple[dict[str, Any] | None, Path | None]:
+    """What graph file `path` holds (`read`), and None; or, for a file no load reads (the damage whose fix
+    `kg status` names as this restore), None and where it was moved: `<name>.replaced`, kept for a look by hand
+    as a save's write-back over damage keeps it (the restore says where; a load's `.unreadable` would go on
+    naming a fall-back that did not happen). A restore refused over it sent the user round in a circle (and
+    offline ended in a traceback)."""
+    try:
+        return read(path), None
+    except files.Unreadable:
+        aside = files.unused_name(path.with_name(path.name + ".replaced"))
+        os.replace(path, aside)
+        return None, aside
+
+
+def aside_said(aside: Path | None) -> str:
+    """The restore's word on an unreadable file it moved aside, or nothing."""
+    return "" if aside is None else f"; what was there did not read as a graph and is kept as {aside}"
 
 
 def emptied(current: dict[str, Any] | None) -> dict[str, Any]:

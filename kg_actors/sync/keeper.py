@@ -347,7 +347,11 @@ class StoreKeeper:
             # The actor is stopped and the graph's asks wait: every change it acknowledged is on disk (the
             # file and its journal), and none is taken before the restored file is loaded. A dump from the
             # running actor missed what it acknowledged after it, which the reload then set aside.
-            current = found["current"] = await trio.to_thread.run_sync(_as_stored, path, key, root)
+            current, found["aside"] = await trio.to_thread.run_sync(
+                common.stored_or_aside, path, lambda p: _as_stored(p, key, root))
+            found["current"] = current
+            if found["aside"] is not None:
+                log.warning("%s restored over a file that did not read as a graph, kept as %s", key, found["aside"])
             then = common.emptied(current) if wanted is None else wanted
             if undoing:  # the undo of a restore: what was written since it stays
                 then = restore_undo.unapply(undone, current, then, self.clock())
@@ -369,7 +373,8 @@ class StoreKeeper:
         if self.publish is not None:  # an open editor tab re-reads the graph (it kept showing the old one)
             self.publish({"type": "graph_replaced", "level": handle.level, "project_path": self.directory.root_of(key)})
         return {"graph": key, "commit": commit, "before": before, **summary,
-                "text": common.describe_restore(summary, before, commit, uncommitted, key, undoing)}
+                "text": common.describe_restore(summary, before, commit, uncommitted, key, undoing)
+                + common.aside_said(found["aside"])}
 
     async def shutdown_commit(self) -> None:
         """At shutdown, after the actors folded: one commit, bounded, never raising."""

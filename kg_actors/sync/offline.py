@@ -177,7 +177,7 @@ def restore(root: Path, key: str, at: str, now: float) -> dict[str, Any]:
         exists = path.exists() or key in ("user", "maintain")
         then = common.graph_then(root, sha, key, exists)
         undoing, undone = restore_undo.undone_base(root, key, sha, exists)
-        current = files.load_json(path) if path.exists() else None
+        current, aside = common.stored_or_aside(path, files.load_json) if path.exists() else (None, None)
         then = common.emptied(current) if then is None else then
         if undoing:  # the undo of a restore: what was written since it stays
             then = restore_undo.unapply(undone, current, then, now)
@@ -186,4 +186,4 @@ def restore(root: Path, key: str, at: str, now: float) -> dict[str, Any]:
         restore_undo.record(root, key, before, sha)
     summary = common.changes(current, restored)
     return {"graph": key, "commit": sha, "before": before, **summary,
-            "text": common.describe_restore(summary, before, sha, uncommitted, key, undoing)}
+            "text": common.describe_restore(summary, before, sha, uncommitted, key, undoing) + common.aside_said(aside)}

@@ -277,3 +277,33 @@ async def test_restore_names_a_project_by_any_folder_in_it_as_the_server_does(tm
         srv.stop()
     assert "1 node(s) added: later-lesson-node" in restore("HEAD~1", ".", cwd=sub)  # no server: on the files
     assert "later-lesson-node" in json.loads((srv.store / "projects" / "repo1" / "graph.json").read_text())["nodes"]
+
+
+async def test_restore_is_the_fix_of_a_graph_file_that_no_longer_reads_with_the_server_up_or_down(tmp_path):
+    """`kg status` names `kg restore --at DATE user` as the fix of an unreadable user.json; the restore refused
+    ("could not be loaded") with the server up, and ended in a traceback with it down."""
+    srv = _repo_store(tmp_path, git_env(tmp_path), KG_AUTOCOMMIT_INTERVAL="0")
+    user = srv.store / "user.json"
+    for running in (True, False):
+        (srv.store / "user.prev").unlink(missing_ok=True)  # no previous save to fall back on: only git has it
+        user.write_text('{"nodes": {"a": ')  # torn
+        if running:
+            srv.start()
+            status = kg(["status"], srv.env)
+            assert status.returncode == 1 and "kg restore --at DATE user" in status.stdout + status.stderr
+        out = kg(["restore", "--at", "now", "user"], srv.env)
+        assert out.returncode == 0, out.stdout + out.stderr
+        added = re.search(r"node\(s\) added: ([^(;]*)", out.stdout)  # down: the lesson written while up too
+        assert added and "seed-lesson-node" in added.group(1) and "Traceback" not in out.stderr, out.stdout
+        assert "did not read as a graph and is kept as" in out.stdout, out.stdout
+        kept = sorted(srv.store.glob("user.json.replaced*"))
+        assert kept and kept[-1].read_text() == '{"nodes": {"a": ', kept  # the damaged file, for a look by hand
+        if running:
+            assert "seed-lesson-node" in nodes_by_id(graph(srv)["user"])
+            after = kg(["status"], srv.env)
+            assert after.returncode == 0, after.stdout  # the graph serves again, and takes changes
+            async with Client(srv.url + "/") as c:
+                await (await Session.open(c)).ok("kg_put_node", level="user", id="after-the-restore", gist="taken")
+            assert srv.stop() == 0
+        else:
+            assert "seed-lesson-node" in json.loads(user.read_text())["nodes"]
