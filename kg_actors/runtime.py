@@ -372,7 +372,9 @@ async def _serve_editor(rt: Runtime) -> None:
     sock = editor_listener.bind(config.host, config.editor_port)
     if isinstance(sock, OSError):
         log.error(editor_listener.busy_message(where, sock))
-        rt.editor = f"off: port {config.editor_port} is busy ({sock.strerror or sock})"
+        busy = ("is this server's own HTTP port (KG_HTTP_PORT or --port)" if config.editor_port == rt.http_port
+                else f"is busy ({sock.strerror or sock})")
+        rt.editor = f"off: port {config.editor_port} {busy}"
         return
     rt.editor = "up"
     log.info("visual editor on http://%s:%d", config.host, sock.getsockname()[1])  # port 0: the one bound

@@ -289,6 +289,20 @@ def test_a_busy_editor_port_leaves_mcp_and_hooks_serving_and_says_so_once(env, t
     assert len(warnings) == 1 and f":{busy}" in warnings[0] and "KG_EDITOR_PORT" in warnings[0], log
 
 
+def test_an_editor_port_that_is_the_servers_own_is_named_as_such(env):
+    """It said only "port N is busy (Address already in use)", the clash being kg's own two settings."""
+    env = dict(env, KG_EDITOR_PORT=env["KG_HTTP_PORT"])
+    try:
+        assert kg(["start"], env).returncode == 0
+        wait_until(lambda: (_health(env) or {}).get("editor", {}).get("state") not in (None, "starting"), 20,
+                   "the editor's state")
+        status = kg(["status"], env)
+        said = f"port {env['KG_HTTP_PORT']} is this server's own HTTP port (KG_HTTP_PORT or --port)"
+        assert said in status.stdout and "--editor-port" in status.stdout, status.stdout
+    finally:
+        kg(["stop"], env)
+
+
 def _post_mcp(env: dict, message: dict) -> dict:
     request = urllib.request.Request(
         f"http://127.0.0.1:{env['KG_HTTP_PORT']}/", data=json.dumps(message).encode(), method="POST",
