@@ -40,7 +40,7 @@ class Chore:
 
 def churning(graph: GraphReader, node_id: str, now: float) -> bool:
     node = graph.nodes.get(node_id)
-    return node is not None and gist_churning(node.gist_ts, now)
+    return node is not None and gist_churning(node.gist_ts, now, node.created_ts)
 
 
 def declined_ids(progress: object) -> frozenset[str]:

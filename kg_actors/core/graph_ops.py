@@ -196,7 +196,7 @@ def put_node(
         if refusal is not None:
             raise refusal
     if old is not None and writer.maintenance and writer.session is not None and gist != old.gist:
-        churn = maintenance_guards.churn_refusal(node_id, old.gist_ts, now)
+        churn = maintenance_guards.churn_refusal(node_id, old.gist_ts, now, old.created_ts)
         if churn is not None:
             raise churn
     if len(gist) > C.GIST_SOFT_LIMIT:

@@ -29,14 +29,14 @@ def test_oversized_gists_first_two_longest():
 
 
 def test_guards_declined_recent_and_churning_are_skipped():
-    churned = Node("deploy-gate", LONG, gist_ts=(NOW - 3 * DAY, NOW - 2 * DAY, NOW - DAY))
+    churned = Node("deploy-gate", LONG, gist_ts=(NOW - 4 * DAY, NOW - 3 * DAY, NOW - 2 * DAY, NOW - DAY))
     g = graph(churned, Node("canary-wait", LONG), Node("rollback", LONG),
               edges=[Edge("deploy-gate", "canary-wait", "precedes"), Edge("rollback", "deploy-gate", "undoes")])
     assert pick_chore(g, (), NOW).targets == ("canary-wait", "rollback")  # changed 3 times in 30 days: left alone
     assert pick_chore(g, (), NOW, declined={"canary-wait"}).targets == ("rollback",)
     assert pick_chore(g, (), NOW, recent={"canary-wait", "rollback"}) is None
-    # Two changes a month is still fine.
-    calm = Node("deploy-gate", LONG, gist_ts=(NOW - 40 * DAY, NOW - 2 * DAY, NOW - DAY))
+    # Written and changed twice in a month is still fine (the first stamp is its writing, no change).
+    calm = Node("deploy-gate", LONG, gist_ts=(NOW - 3 * DAY, NOW - 2 * DAY, NOW - DAY))
     g2 = graph(calm, edges=[Edge("deploy-gate", "deploy-gate-2", "x")])
     assert pick_chore(g2, (), NOW).targets == ("deploy-gate",)
 
