@@ -22,7 +22,7 @@ import attrs
 import trio
 
 from .. import actor
-from ..core import chore_outcome, chore_pick, debt
+from ..core import chore_outcome, chore_pick, debt, pass_marks
 from ..core import chores as rules
 from ..core.constants import CHORES_LOG_MAX_BYTES
 from ..core.maintenance_guards import HELD_WINDOW_S
@@ -230,7 +230,7 @@ class Supervisor:
         view = handle.view_now()  # the latest, after the awaits
         graph = view.graph
         # What passes and chores declined on this graph (their kg_progress stamps live on it).
-        declined = chore_pick.declined_ids(graph.progress.get("maintain")) | chore_pick.declined_ids(
+        declined = pass_marks.declined_ids(graph.progress.get("maintain")) | pass_marks.declined_ids(
             graph.progress.get("chore"))
         chore = chore_pick.pick_chore(graph, view.missing_touches, now, held=held, declined=declined,
                                       recent=self.recent, anchors=anchors)

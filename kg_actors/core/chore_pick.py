@@ -43,27 +43,6 @@ def churning(graph: GraphReader, node_id: str, now: float) -> bool:
     return node is not None and gist_churning(node.gist_ts, now, node.created_ts)
 
 
-def declined_ids(progress: object) -> frozenset[str]:
-    """Ids named in the `declined` field of the maintain trail (its newest state and trail entries)."""
-    out: set[str] = set()
-
-    def take(state: object) -> None:
-        if isinstance(state, dict):
-            d = state.get("declined")
-            if isinstance(d, list):
-                out.update(x for x in d if isinstance(x, str))
-            elif isinstance(d, str):
-                out.update(p.strip() for p in re.split(r"[,;\s]+", d) if p.strip())
-
-    if isinstance(progress, dict):
-        take(progress.get("state"))
-        trail = progress.get("trail")
-        if isinstance(trail, list):
-            for entry in trail[-10:]:
-                take(entry.get("state") if isinstance(entry, dict) else None)
-    return frozenset(out)
-
-
 def _notes_pool(graph: GraphReader, active: Iterable[str]) -> list[str]:
     return [i for i in active if sum(1 for n in graph.nodes[i].notes if _CHANGELOG.search(n)) >= 2]
 

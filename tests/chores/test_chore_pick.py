@@ -1,6 +1,6 @@
 """What a chore does: one category, one or two targets, and the guards (held, declined, churning, recent)."""
 
-from kg_actors.core.chore_pick import chore_prompt, declined_ids, pick_chore
+from kg_actors.core.chore_pick import chore_prompt, pick_chore
 from kg_actors.core.model import Edge, GraphData, Node
 
 NOW = 1_800_000_000.0
@@ -47,9 +47,3 @@ def test_a_held_node_is_never_renamed():
     assert pick_chore(g, (), NOW).kind == "id"
     picked = pick_chore(g, (), NOW, held={long_id})
     assert picked is None  # the one eligible chore was that rename
-
-
-def test_declined_ids_from_the_maintain_trail():
-    progress = {"state": {"declined": ["a-node"]}, "trail": [{"state": {"declined": "b-node, c-node"}}, "junk"]}
-    assert declined_ids(progress) == {"a-node", "b-node", "c-node"}
-    assert declined_ids(None) == frozenset()

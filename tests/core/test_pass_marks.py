@@ -1,0 +1,27 @@
+"""What the server reads back from a stored pass or chore task (core/pass_marks.py), on the shape
+core/graph_ops.set_progress stores and on the older one."""
+
+from kg_actors.core import graph_ops as ops
+from kg_actors.core.model import GraphData
+from kg_actors.core.pass_marks import declined_ids
+
+NOW = 1_800_000_000.0
+
+
+def _stored(*states: dict, start: float = NOW) -> dict:
+    g = GraphData("project", "/home/u/app")
+    for n, state in enumerate(states):
+        ops.set_progress(g, "maintain", state, start + n)
+    return g.progress["maintain"]
+
+
+def test_declined_ids_are_read_from_the_stored_flat_task_and_its_trail():
+    stored = _stored({"cursor": "b", "declined": ["first-node"]}, {"cursor": "c", "declined": "second-node, third"})
+    assert "state" not in stored and "_trail" in stored  # the shape a write leaves
+    assert declined_ids(stored) == {"first-node", "second-node", "third"}
+
+
+def test_declined_ids_of_the_older_shape_and_of_nothing():
+    progress = {"state": {"declined": ["a-node"]}, "trail": [{"state": {"declined": "b-node, c-node"}}, "junk"]}
+    assert declined_ids(progress) == {"a-node", "b-node", "c-node"}
+    assert declined_ids(None) == frozenset() and declined_ids({"declined": 7}) == frozenset()
