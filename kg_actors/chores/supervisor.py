@@ -125,10 +125,8 @@ class Supervisor:
             handle = await self.d.directory.get(key)
             graph = handle.snapshot()
             d = await handle.debt(now=now)
-            entry = graph.progress.get("maintain")
-            last = entry.get("last_ts") if isinstance(entry, dict) else None
-            out.append((rules.GraphFacts(key, d.score, d.nodes, last if isinstance(last, int | float) else None,
-                                         graph.project_path), handle))
+            last = pass_marks.completed_ts(graph.progress.get("maintain"))  # a pass that died mid-way: not
+            out.append((rules.GraphFacts(key, d.score, d.nodes, last, graph.project_path), handle))
         return out
 
     # The decision ----------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """Maintenance debt (spec 000 "Maintenance Debt"): one verdict line per graph.
 
 score = staleness × (0.4 + 0.6·activity) × (0.25 + 0.75·min(1, deficit)).
-Staleness counts days since the last stamped `maintain` kg_progress task;
+Staleness counts days since the last completed pass (its `maintain` stamp);
 activity counts distinct UTC days read in the last week; the deficit weighs
 the wear factors against the active node count. Pure: `now`, the missing
 touches (the owner stats `anchors.touch_paths` off-loop) and tool-event days
@@ -28,6 +28,7 @@ from typing import Any
 import attrs
 
 from . import constants as C
+from . import pass_marks
 from .anchors import dangling_touches, touch_paths
 from .ids import DATE_RE, has_date, id_words
 from .lift import is_lifted, lift_clusters
@@ -314,12 +315,12 @@ def active_days(graph: GraphReader, now: float, extra_days: Iterable[str] = ()) 
 
 
 def untended_days(graph: GraphReader, now: float) -> float | None:
-    """Days since the stamped `maintain` task, or None if never stamped."""
-    entry = graph.progress.get("maintain")
-    last = entry.get("last_ts") if isinstance(entry, dict) else None
-    if not isinstance(last, int | float) or isinstance(last, bool):
+    """Days since the last completed pass (its `maintain` stamp), or None if none completed: a cursor saved
+    mid-pass is no stamp (core/pass_marks.py)."""
+    last = pass_marks.completed_ts(graph.progress.get("maintain"))
+    if last is None:
         return None
-    return max(0.0, (now - float(last)) / C.DAY_SECONDS)
+    return max(0.0, (now - last) / C.DAY_SECONDS)
 
 
 @lru_cache(maxsize=1 << 17)

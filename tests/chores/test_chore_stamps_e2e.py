@@ -1,5 +1,6 @@
 """What passes and chores stamped on a graph steers the next run, through a real `kg serve`: an id a chore
-declined is not the next chore's target."""
+declined is not the next chore's target, and a pass that saved a cursor and died leaves its graph due a pass
+(only a completed pass, `"cursor": "done"`, is a maintain stamp: spec 003 kg_progress)."""
 
 import json
 import time
@@ -56,3 +57,11 @@ def test_a_node_a_chore_declined_is_not_the_next_chores_target(tmp_path):
     dispatch = _dispatch_after_a_prompt(tmp_path, nodes, declined)
     assert dispatch["tier"] == "chore" and dispatch["kind"] == "gist", dispatch
     assert dispatch["targets"] == ["canary-wait-steps"], dispatch
+
+
+def test_a_pass_that_saved_its_cursor_and_died_leaves_its_graph_due_a_pass(tmp_path):
+    nodes = {f"module-{i}-lesson": f"Lesson {i} about module {i} and its callers." for i in range(9)}
+    half_done = ("maintain", {"cursor": "b", "counts": {"smeared": 0}, "declined": []})
+    dispatch = _dispatch_after_a_prompt(tmp_path, nodes, half_done)
+    assert dispatch["tier"] == "pass" and dispatch["reason"] == "pass due: never maintained", dispatch
+    assert dispatch["debt"] > 0, dispatch

@@ -37,7 +37,7 @@ def linked(*ids, extra=()) -> GraphData:
 
 
 def maintained(g: GraphData, days_ago: float) -> GraphData:
-    ops.set_progress(g, "maintain", {"step": "done"}, NOW - days_ago * DAY)
+    ops.set_progress(g, "maintain", {"cursor": "done"}, NOW - days_ago * DAY)
     return g
 
 
@@ -288,12 +288,15 @@ def test_only_the_maintain_stamp_resets_staleness():
     assert d.never_maintained and d.staleness == 1.0
     g.progress["maintain"] = {"step": "started"}  # no stamp: not a stamped pass
     assert compute_debt(g, NOW).never_maintained
+    ops.set_progress(g, "maintain", {"cursor": "c", "counts": {"a": 1}}, NOW)  # a pass under way, or dead
+    assert compute_debt(g, NOW).never_maintained
     maintained(g, 7)
     d = compute_debt(g, NOW)
     assert d.untended_days == pytest.approx(7.0) and d.staleness == pytest.approx(0.5)
     assert "untended 7d" in debt_line(d)
-    maintained(g, 30)
-    d = compute_debt(g, NOW)
+    ops.set_progress(g, "maintain", {"cursor": "b"}, NOW)  # the next pass's first cursor: no stamp
+    assert compute_debt(g, NOW).untended_days == pytest.approx(7.0)
+    d = compute_debt(maintained(linked("plain-node"), 30), NOW)
     assert d.staleness == 1.0 and "untended 14d" in debt_line(d)
     maintained(g, 0)
     assert compute_debt(g, NOW).score == 0.0

@@ -3,7 +3,7 @@ core/graph_ops.set_progress stores and on the older one."""
 
 from kg_actors.core import graph_ops as ops
 from kg_actors.core.model import GraphData
-from kg_actors.core.pass_marks import declined_ids
+from kg_actors.core.pass_marks import completed_ts, declined_ids
 
 NOW = 1_800_000_000.0
 
@@ -25,3 +25,12 @@ def test_declined_ids_of_the_older_shape_and_of_nothing():
     progress = {"state": {"declined": ["a-node"]}, "trail": [{"state": {"declined": "b-node, c-node"}}, "junk"]}
     assert declined_ids(progress) == {"a-node", "b-node", "c-node"}
     assert declined_ids(None) == frozenset() and declined_ids({"declined": 7}) == frozenset()
+
+
+def test_only_a_completed_pass_is_a_stamp():
+    assert completed_ts(_stored({"cursor": "b"}, {"cursor": "c"})) is None  # saved its cursor and died
+    assert completed_ts(_stored({"cursor": "b"}, {"cursor": "done"})) == NOW + 1
+    # A new pass under way after a completed one: the completion in the trail still counts, not the cursor.
+    assert completed_ts(_stored({"cursor": "done"}, {"cursor": "b"}, {"cursor": "c"})) == NOW
+    assert completed_ts({"state": {"cursor": "done"}, "last_ts": NOW}) == NOW  # the older shape
+    assert completed_ts({"cursor": "done", "last_ts": True}) is None and completed_ts("junk") is None

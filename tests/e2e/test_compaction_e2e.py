@@ -362,9 +362,14 @@ async def test_debt_counts_oversized_gists_and_resets_only_on_a_maintain_stamp(s
     assert "never maintained" in _debt_line(await s.ok("kg_read"))
     row = {r["graph"]: r for r in get_json(srv, "/api/maintenance_debt")["graphs"]}["project:debt-proj"]
     assert row["debt"]["never_maintained"] and row["debt"]["oversized"] == 4
-    # A stamped maintain task resets it: no staleness, no debt, though the wear is still there.
+    # A pass that saved its cursor and died is no completed pass: staleness stays (spec 003 kg_progress).
     m = await Session.open(client, path)
-    await m.ok("kg_progress", task_id="maintain", level="project", state={"pass": "done"})
+    await m.ok("kg_progress", task_id="maintain", level="project", state={"cursor": "b", "counts": {"a": 1}})
+    assert "never maintained" in _debt_line(await s.ok("kg_read"))
+    row = {r["graph"]: r for r in get_json(srv, "/api/maintenance_debt")["graphs"]}["project:debt-proj"]
+    assert row["debt"]["never_maintained"] and row["debt"]["score"] > 0
+    # The completed pass's stamp resets it: no staleness, no debt, though the wear is still there.
+    await m.ok("kg_progress", task_id="maintain", level="project", state={"cursor": "done", "counts": {"a": 1}})
     line = _debt_line(await s.ok("kg_read"))
     assert line.startswith("DEBT: LOW (0.00) — 4 oversized gist(s)") and "untended 0d" in line, line
     row = {r["graph"]: r for r in get_json(srv, "/api/maintenance_debt")["graphs"]}["project:debt-proj"]
