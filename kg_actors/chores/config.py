@@ -62,7 +62,8 @@ class ConfigWatcher:
     def _set(self, stamp: tuple[int, int, int] | None, config: ChoreConfig) -> ChoreConfig:
         self._stamp, self._config = stamp, config
         # The supervisor and the budget notices each watch the file: its fault is logged by the first to see it.
-        if config.warning and config.warning != self._warned and config.warning != _LOGGED.get(self.path):
-            log.warning("%s", config.warning)
-        self._warned = _LOGGED[self.path] = config.warning
+        said = config.warning or config.ignored  # a fault, or a gate ignored (chores stay on)
+        if said and said != self._warned and said != _LOGGED.get(self.path):
+            log.warning("%s", said)
+        self._warned = _LOGGED[self.path] = said
         return config

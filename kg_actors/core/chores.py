@@ -53,6 +53,7 @@ class ChoreConfig:
     budget_notices: bool = True
     antigravity_allow_credits: bool = False
     warning: str | None = None
+    ignored: str | None = None  # gates set above their defaults: they only lower them (said, not fatal)
 
 
 _NUMBERS = ("min_interval_s", "graph_cooldown_s", "debt_floor", "max_5h", "max_7d", "gauge_max_age_s", "timeout_s",
@@ -62,6 +63,9 @@ _COUNTS = ("max_per_day", "pass_max_per_day", "pass_min_nodes")
 _STRINGS = ("model", "codex_model", "antigravity_model", "claude_bin", "codex_bin", "antigravity_bin")
 _BOOLS = ("enabled", "budget_notices", "antigravity_allow_credits")
 _OFF_WORDS = frozenset({"0", "false", "no", "off", ""})
+# The quota gates: chores.json may lower them, never raise them (a run above them spends what the working
+# sessions are about to be told to save: the budget notices start at 80% of the 5-hour window).
+_GATES = ("max_5h", "max_7d", "pass_max_5h", "pass_max_7d")
 
 
 def env_flag(value: str | None) -> bool | None:
@@ -113,7 +117,7 @@ def parse_config(raw: bytes | None, chores_env: str | None = None, notices_env: 
             if problem:
                 warning = f"chores.json: {problem}: chores stay off"
             else:
-                known = {f.name for f in attrs.fields(ChoreConfig)} - {"warning"}
+                known = {f.name for f in attrs.fields(ChoreConfig)} - {"warning", "ignored"}
                 data = {k: v for k, v in parsed.items() if k in known}
     if warning:
         return ChoreConfig(enabled=False, budget_notices=notices_on is not False, warning=warning)
@@ -124,7 +128,21 @@ def parse_config(raw: bytes | None, chores_env: str | None = None, notices_env: 
     for name in _NUMBERS:
         if name in data:
             data[name] = float(data[name])
-    return ChoreConfig(**data)
+    ignored = _clamp_gates(data)
+    return ChoreConfig(**data, ignored=ignored)
+
+
+def _clamp_gates(data: dict[str, Any]) -> str | None:
+    """Each gate above its default back to the default (in `data`); what was ignored, or None."""
+    defaults = {f.name: f.default for f in attrs.fields(ChoreConfig)}
+    over = [f"{name} {data[name]:g} is above its default {defaults[name]:g}" for name in _GATES
+            if name in data and data[name] > defaults[name]]
+    for name in _GATES:
+        if name in data:
+            data[name] = min(data[name], defaults[name])
+    if not over:
+        return None
+    return f"chores.json: {'; '.join(over)}: ignored, the default holds (a quota gate may only be lowered)"
 
 
 @attrs.frozen

@@ -14,14 +14,21 @@ from ..storage import user_files
 class Says(Protocol):
     def bad(self, what: str, said: str, fix: str) -> None: ...
 
+    def warn(self, what: str, said: str, fix: str) -> None: ...
+
 
 def check_settings(r: Says, root: Path) -> None:
     chores = root / "chores.json"
     if user_files.is_regular(chores):
+        ignored = None
         try:
-            why = parse_config(user_files.read_bytes(chores), None, None).warning
+            parsed = parse_config(user_files.read_bytes(chores), None, None)
+            why, ignored = parsed.warning, parsed.ignored
         except OSError as exc:
             why = f"chores.json cannot be read ({exc.strerror or exc}): chores stay off"
+        if ignored:  # chores run, under the default gate: worth a look, no fault
+            r.warn("chores", f"{chores}: {ignored.removeprefix('chores.json: ')}",
+                   "lower the value to the default or under it, or remove it for the default")
         # A field that breaks its rule is in valid JSON: the fix names the field (the warning says the rule).
         field = why.removeprefix("chores.json: ").split(":", 1)[0] if why and why.startswith("chores.json: ") else None
         if why and field:

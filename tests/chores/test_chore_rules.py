@@ -223,3 +223,15 @@ def test_the_users_caps_bind_passes_too():
     d = R.decide(on(max_5h=90), R.ChoreState(), NOW, False, reading(five=45), due)
     assert d.notes == ("pass: 5h 45% (passes need < 40%)",)
     assert R.decide(on(max_5h=30), R.ChoreState(), NOW, False, reading(five=20), due).tier == "pass"
+
+
+def test_a_gate_above_its_default_is_ignored_and_said():
+    """Audit: `max_5h` 95 / `max_7d` 99 ran a chore at 70% / 85%; the README says they lower the gates."""
+    cfg = on(max_5h=95, max_7d=99, pass_max_5h=30)
+    assert (cfg.max_5h, cfg.max_7d, cfg.pass_max_5h, cfg.pass_max_7d) == (55, 80, 30, 70) and cfg.enabled
+    assert cfg.ignored == ("chores.json: max_5h 95 is above its default 55; max_7d 99 is above its default 80: "
+                           "ignored, the default holds (a quota gate may only be lowered)")
+    d = R.decide(cfg, R.ChoreState(), NOW, False, reading(five=70, week=85, week_elapsed=0.95), [graph()])
+    assert not d.dispatch and d.reason == "5h 70% (chores need < 55%)", d
+    assert on(max_5h=30).ignored is None and on(max_5h=30).max_5h == 30  # lowering is what they are for
+    assert on(pass_max_7d=75).pass_max_7d == 70 and "pass_max_7d 75" in on(pass_max_7d=75).ignored
