@@ -354,13 +354,14 @@ def _git_start(root: Path) -> str | None:
     return None
 
 
-def _build_mcp(floor: Floor, antigravity: Any = None) -> StreamableHTTPSessionManager:
+def _build_mcp(floor: Floor, antigravity: Any = None, chores: Any = None) -> StreamableHTTPSessionManager:
     """Import the MCP side (slow: pydantic models) and build its stateless JSON transport."""
     from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 
     from .http.tools import build_server
 
-    return StreamableHTTPSessionManager(app=build_server(floor, antigravity), json_response=True, stateless=True)
+    return StreamableHTTPSessionManager(app=build_server(floor, antigravity, chores), json_response=True,
+                                        stateless=True)
 
 
 async def _serve_editor(rt: Runtime) -> None:
@@ -413,11 +414,11 @@ async def _serve_mcp(app: App, floor: Floor, antigravity: Any) -> None:
     # on a loaded machine).
     handlers = await trio.to_thread.run_sync(importlib.import_module, "kg_actors.http.tool_handlers",
                                              abandon_on_cancel=True)
-    app.tools_ready(handlers.Tools(floor))
+    app.tools_ready(handlers.Tools(floor, app.chores))
     # The handshake, the tool list and plain tool calls are answered without the SDK (mcp_calls.py,
     # mcp_handshake.py); it (~36 MiB, ~1 s of CPU) is imported only when a request needs it.
     await app.mcp_wanted.wait()
-    manager = await trio.to_thread.run_sync(_build_mcp, floor, antigravity, abandon_on_cancel=True)
+    manager = await trio.to_thread.run_sync(_build_mcp, floor, antigravity, app.chores, abandon_on_cancel=True)
     heap.freeze_loaded()  # the SDK's modules and models
     async with manager.run():
         app.mcp_ready(manager)

@@ -213,6 +213,10 @@ class Registry(AmbientChannels, Votes, NodeMoves):
         was, s.maintenance = s.maintenance, True
         return not was
 
+    def join_run(self, msg: m.JoinRun) -> None:
+        s = self._get(msg.sid)
+        s.maintenance, s.run = True, msg.run
+
     # What a session has seen -------------------------------------------------
     def mark_seen(self, msg: m.MarkSeen) -> None:
         sid, refs, via, at, full = msg.sid, msg.refs, msg.via, msg.at, msg.full
@@ -400,6 +404,7 @@ HANDLERS: dict[type[m.SessionMessage[Any]], Callable[[Registry, Any], object]] =
     m.FindByClaude: Registry.find_by_claude, m.OpenHook: Registry.open_hook,
     m.FindByProject: Registry.find_by_project, m.Bind: Registry.bind, m.Fork: Registry.fork,
     m.ResetContext: Registry.reset_context, m.SetMaintenance: Registry.set_maintenance,
+    m.JoinRun: Registry.join_run,
     m.Expire: Registry.expire, m.MarkSeen: Registry.mark_seen, m.MarkFullRead: Registry.mark_full_read,
     m.SetPreloaded: Registry.set_preloaded, m.HeldWhole: Registry.held_whole, m.GetWriteView: Registry.write_view,
     m.OpenWrite: Registry.open_write, m.AfterWrite: Registry.after_write,

@@ -80,6 +80,9 @@ class SessionHandle:
     async def set_maintenance(self, sid: str) -> bool:
         return await self._mailbox.ask(m.SetMaintenance(sid))
 
+    async def join_run(self, sid: str, run: str) -> None:
+        await self._mailbox.ask(m.JoinRun(sid, run))
+
     async def expire(self, now: float, since: float | None = None) -> int:
         return await self._mailbox.ask(m.Expire(now, since))
 

@@ -127,6 +127,16 @@ class SetMaintenance(SessionMessage[bool]):
 
 
 @attrs.frozen
+class JoinRun(SessionMessage[None]):
+    """A call carrying a live run's mark named this session: it is that run's maintenance session."""
+
+    op = "join_run"
+    saves_now = True
+    sid: str
+    run: str
+
+
+@attrs.frozen
 class Expire(SessionMessage[int]):
     op = "expire"
     sessions = Touches.MEMBERSHIP

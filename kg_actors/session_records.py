@@ -53,6 +53,9 @@ class Session:
     full_read_ts: float | None = None
     liked_ids: list[str] = attrs.field(factory=list)
     maintenance: bool = False
+    # The maintenance run (its mark, chores/runners.py) whose calls made this its session: its pass credits
+    # count for the run, whichever of its sessions gives them (session_votes.py).
+    run: str | None = None
     maintenance_credits: int = 0
     credited_ids: list[str] = attrs.field(factory=list)  # refs a maintenance pass credited (once each)
     last_synced_ts: float | None = None

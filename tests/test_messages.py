@@ -52,7 +52,7 @@ def test_every_session_message_has_its_dispatch_entry_and_class_attributes():
         if cls.sessions is sm.Touches.OWN:  # the changed session is named by the message or its answer
             assert "sid" in attrs.fields_dict(cls) or cls in (sm.Register, sm.OpenHook), cls
     assert {c.op for c in SESSION if c.saves_now} == {
-        "register", "attach", "set_maintenance", "like", "bind", "fork", "reset_context"}
+        "register", "attach", "set_maintenance", "join_run", "like", "bind", "fork", "reset_context"}
 
 
 @pytest.mark.parametrize("messages, table", [(GRAPH, gm.BY_NAME), (SESSION, sm.BY_NAME)])

@@ -44,6 +44,14 @@ class RunCalled(ChoreMessage[None]):
 
 
 @attrs.frozen
+class RunLive(ChoreMessage[bool]):
+    """Whether a mark is the running job's: a session whose calls carry it is that run's maintenance session."""
+
+    op = "run_live"
+    mark: str
+
+
+@attrs.frozen
 class ChoreStatus:
     enabled: bool
     warning: str | None
@@ -87,6 +95,13 @@ class ChoreHandle:
             await self._mailbox.tell(RunCalled(mark, tool, wrote))
         except ActorStopped:
             pass
+
+    async def run_live(self, mark: str) -> bool:
+        """Whether `mark` is the running job's (a stale or forged one is no run's; a stopped supervisor runs none)."""
+        try:
+            return await self._mailbox.ask(RunLive(mark))
+        except ActorStopped:
+            return False
 
     async def status(self) -> ChoreStatus:
         return await self._mailbox.ask(GetStatus())

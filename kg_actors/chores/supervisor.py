@@ -10,6 +10,7 @@ core/chores.py's, re-checked just before the spawn; the run is runners.py's.
 
 from __future__ import annotations
 
+import hmac
 import logging
 import math
 import os
@@ -265,8 +266,12 @@ class Supervisor:
             out.update(event="spawn_failed", reason=repr(exc))
         await self.handle.job_done(out)
 
+    def run_live(self, mark: str) -> bool:
+        live = self.mark
+        return self.running is not None and live is not None and hmac.compare_digest(mark.encode(), live.encode())
+
     def on_run_called(self, msg: m.RunCalled) -> bool:
-        if self.running is not None and msg.mark == self.mark:  # a late call of an ended run counts for none
+        if self.run_live(msg.mark):  # a late call of an ended run counts for none
             self.tally = self.tally.add(msg.wrote)
             return True
         return False
@@ -368,6 +373,8 @@ async def run_chore_supervisor(deps: Deps, *, task_status: trio.TaskStatus[m.Cho
                     elif isinstance(msg, m.JobDone):
                         await sup.on_job_done(msg)
                         msg.reply.set(None)
+                    elif isinstance(msg, m.RunLive):
+                        msg.reply.set(sup.run_live(msg.mark))
                     elif isinstance(msg, m.GetStatus):
                         msg.reply.set(sup.status())
                 if prompt is not None:

@@ -276,6 +276,7 @@ class App:
             await _busy(send, body, f"no turn within {C.MCP_QUEUE_MAX_WAIT:.0f} s")
             return
         reply: list[Message] = []
+        mark = run_calls.run_mark(scope) if self.chores is not None else None
         # What the reply shows counts once it is written: a client gone by then (it gave up while the
         # call waited or ran) gets its parts and pushes offered again (formal/models/dropped_reply.py).
         with reply_effects.collect() as effects:
@@ -285,7 +286,7 @@ class App:
                     if call is not None:
                         assert self.tools is not None
                         out = await self.tools.call_with_headers(call.name, call.arguments,
-                                                                 security.scope_headers(scope))
+                                                                 security.scope_headers(scope), mark)
                         reply = mcp_calls.reply_messages(call.msg_id, out.text, out.is_error, call.modern)
                     else:
                         assert self.mcp is not None
@@ -305,7 +306,6 @@ class App:
             await effects.delivered()
             if watch is not None:
                 self.cancels.answered(watch, effects, trio.current_time())
-        mark = run_calls.run_mark(scope) if self.chores is not None else None
         if mark is not None:
             assert self.chores is not None
             await run_calls.tell(self.chores, mark, call, body, reply)

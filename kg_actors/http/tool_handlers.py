@@ -14,10 +14,11 @@ from typing import Any
 
 import attrs
 
+from ..chores.messages import ChoreHandle
 from ..conduct import read, rename, search, session, sync, useful, write
 from ..conduct.floor import Floor
 from ..core import replies
-from ..core.errors import KGError, WriteConflict
+from ..core.errors import KGError, SessionUnknown, WriteConflict
 from ..harness import profiles
 from . import body_json, schemas
 
@@ -40,10 +41,21 @@ class ToolReply:
 
 
 class Tools:
-    def __init__(self, floor: Floor):
+    def __init__(self, floor: Floor, chores: ChoreHandle | None = None):
         self.floor = floor
+        self.chores = chores  # says whether a call's run mark is the running job's
 
-    async def call(self, name: str, arguments: dict[str, Any], harness: profiles.Harness) -> ToolReply:
+    async def _live_run(self, mark: str | None) -> str | None:
+        """The call's run mark when it is a live run's; a stale or forged mark is none (and grants nothing)."""
+        if mark is None or self.chores is None:
+            return None
+        return mark if await self.chores.run_live(mark) else None
+
+    async def call(self, name: str, arguments: dict[str, Any], harness: profiles.Harness,
+                   mark: str | None = None) -> ToolReply:
+        """`mark`: the run mark the request carried (http/run_calls.py). A live run's makes the session the
+        call opens or names that run's maintenance session from its first call, whatever the agent passed
+        (spec 000: its reads stamp no use, and the guards hold), and its pass credits count per run."""
         handler = getattr(self, "tool_" + name, None)
         if handler is None or name not in schemas.SCHEMAS:
             return ToolReply(f"Error: unknown tool '{name}'; the tools are {', '.join(sorted(schemas.SCHEMAS))}", True)
@@ -54,6 +66,11 @@ class Tools:
         if problem:
             return ToolReply(f"Input validation error: {problem}", True)
         try:
+            run = await self._live_run(mark)
+            if run is not None and name == "kg_read":
+                return ToolReply(await self.tool_kg_read(harness=harness, run=run, **arguments))
+            if run is not None and isinstance(arguments.get("session_id"), str):
+                await self._join_run(arguments["session_id"], run)
             return ToolReply(await handler(harness=harness, **_rename_keys(arguments)))
         except WriteConflict as exc:
             return ToolReply(replies.conflict_text(exc.reason, exc.level, exc.node, name == "kg_delete_node"), True)
@@ -63,20 +80,32 @@ class Tools:
             log.exception("tool %s failed", name)
             return ToolReply(f"Internal error: {exc!r}", True)
 
-    async def call_with_headers(self, name: str, arguments: dict[str, Any], headers: Any) -> ToolReply:
-        return await self.call(name, arguments, harness_of(headers))
+    async def call_with_headers(self, name: str, arguments: dict[str, Any], headers: Any,
+                                mark: str | None = None) -> ToolReply:
+        return await self.call(name, arguments, harness_of(headers), mark)
+
+    async def _join_run(self, sid: str, run: str) -> None:
+        try:
+            await self.floor.sessions.join_run(sid=sid, run=run)
+        except SessionUnknown:
+            pass  # the tool itself says the session is unknown
 
     async def _with_push(self, sid: str | None, text: str) -> str:
         return replies.with_notice(text, await sync.push_notice(self.floor, sid))
 
     async def tool_kg_read(self, harness: profiles.Harness, cwd: str | None = None, session_id: str | None = None,
                            id: str | None = None, ids: list[str] | None = None, level: str | None = None,
-                           more: bool = False, maintenance: bool = False) -> str:
+                           more: bool = False, maintenance: bool = False, run: str | None = None) -> str:
         if more:
             if not session_id:
                 raise KGError("more=true needs the session_id of the read that said it continues")
+            if run is not None:
+                await self._join_run(session_id, run)
             return await read.more(self.floor, session_id)
         opened = await session.open_session(self.floor, cwd, session_id, harness)
+        if run is not None:  # before the read: it stamps no use
+            await self.floor.sessions.join_run(sid=opened.view.sid, run=run)
+            maintenance = True
         node_ids = ([id] if id else []) + list(ids or [])
         return await read.read(self.floor, opened, harness, node_ids, level, maintenance)
 

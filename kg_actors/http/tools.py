@@ -9,9 +9,10 @@ from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 
 from .. import __version__
+from ..chores.messages import ChoreHandle
 from ..conduct.floor import Floor
 from ..harness import profiles
-from . import descriptions, schemas
+from . import descriptions, run_calls, schemas
 from .mcp_calls import SERVER_NAME
 from .tool_handlers import Tools, ToolReply, harness_of
 
@@ -31,8 +32,8 @@ def _result(out: ToolReply | str) -> types.CallToolResult:
     return _text(out) if isinstance(out, str) else _text(out.text, out.is_error)
 
 
-def build_server(floor: Floor, antigravity: Any = None) -> Server:
-    tools = Tools(floor)
+def build_server(floor: Floor, antigravity: Any = None, chores: ChoreHandle | None = None) -> Server:
+    tools = Tools(floor, chores)
     listed = [
         types.Tool(name=name, description=descriptions.TOOLS[name], input_schema=schema)
         for name, schema in schemas.SCHEMAS.items()
@@ -49,8 +50,11 @@ def build_server(floor: Floor, antigravity: Any = None) -> Server:
             takes_session = "session_id" in schemas.SCHEMAS.get(params.name, {}).get("properties", {})
             out = await antigravity.call_tool(tools, params.name, params.arguments or {}, conversation, takes_session)
             return _result(out)
-        headers = getattr(getattr(ctx, "request", None), "headers", None)
-        return _result(await tools.call(params.name, params.arguments or {}, harness_of(headers)))
+        request = getattr(ctx, "request", None)
+        scope = getattr(request, "scope", None)
+        mark = run_calls.run_mark(scope) if isinstance(scope, dict) else None  # a run's calls, as app.py's
+        harness = harness_of(getattr(request, "headers", None))
+        return _result(await tools.call(params.name, params.arguments or {}, harness, mark))
 
     return Server(
         SERVER_NAME, version=__version__, instructions=descriptions.INSTRUCTIONS,
