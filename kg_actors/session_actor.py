@@ -33,7 +33,7 @@ from .core.seen import Ref, Refs, key, ref
 from .session_handle import SessionHandle
 from .session_messages import SessionView, Touches
 from .session_ambient import AmbientChannels
-from .session_votes import Votes
+from .session_votes import PassCredits, Votes
 from .session_moves import NodeMoves
 from .session_index import HarnessIds
 from .session_records import Session, load_sessions, new_sid
@@ -64,6 +64,7 @@ class Registry(AmbientChannels, Votes, NodeMoves):
         self._frozen: dict[str, tuple[frozenset[str], PMap[str, None], AbstractSet[Ref]]] = {}
         self._offered: dict[str, dict[str, float]] = {}  # sid -> gists its undelivered hook replies show
         self._harness_ids = HarnessIds(sessions)
+        self._runs: dict[str, PassCredits] = {}  # per maintenance run, its pass's credits (session_votes.py)
 
     def note_changed(self, msg: m.SessionMessage[Any], result: object) -> None:
         """After a message that may have changed sessions: which ones the next save re-serializes."""
@@ -215,7 +216,10 @@ class Registry(AmbientChannels, Votes, NodeMoves):
 
     def join_run(self, msg: m.JoinRun) -> None:
         s = self._get(msg.sid)
-        s.maintenance, s.run = True, msg.run
+        s.maintenance = True
+        if s.run != msg.run:
+            s.run = msg.run
+            self._joined(s)
 
     # What a session has seen -------------------------------------------------
     def mark_seen(self, msg: m.MarkSeen) -> None:

@@ -1,7 +1,8 @@
 """A maintenance run's sessions are maintenance sessions from their first call, through a real `kg serve`: the
 run's agent reaches kg on the marked MCP URL it was given (or through `kg mcp` with KG_CHORE_RUN), and
 whether or not it says maintenance=true its reads stamp no use and the guards hold (spec 000 "Chores": no
-rename or deletion of a node a live session holds). A mark of no live run grants nothing and breaks nothing.
+rename or deletion of a node a live session holds), and its pass credits at most 15 in all, however many
+sessions it opens. A mark of no live run grants nothing and breaks nothing.
 
 The fake `claude` records its argv (the marked URL) and waits, as a pass under way does, until told to end."""
 
@@ -87,6 +88,16 @@ async def _unflagged_run_session(url: str, project: str) -> dict[str, tuple[str,
         }
 
 
+async def _credits(url: str, project: str) -> list[tuple[str, bool]]:
+    """Two maintenance sessions of one pass, on its URL: five nodes x 3 credits in each, then five others."""
+    out = []
+    for ids in (NODES[:5], NODES[:5], NODES[5:]):
+        async with Client(url) as c:
+            sid = session_of((await c.call_tool("kg_read", {"cwd": project, "maintenance": True})).content[0].text)
+            out.append(_text(await c.call_tool("kg_useful", {"session_id": sid, "ids": ids, "credits": 3})))
+    return out
+
+
 def test_a_runs_session_is_a_maintenance_session_though_it_never_says_so(tmp_path):
     srv, rec, release = _waiting_server(tmp_path)
     try:
@@ -131,6 +142,22 @@ def test_a_mark_of_no_live_run_grants_nothing_and_breaks_nothing(tmp_path):
         assert not got["read"][1] and not got["rename"][1] and not got["delete"][1], got  # a working session
         assert (_node(srv, "topic-3-note").get("_last_read_ts") or 0) > (read_before or 0)  # its read is use
         assert _node(srv, "module-one-lesson") is not None and _node(srv, "topic-2-note") is None
+    finally:
+        release.touch()
+        srv.kill()
+
+
+def test_a_pass_credits_at_most_15_however_many_sessions_it_opens(tmp_path):
+    srv, rec, release = _waiting_server(tmp_path)
+    try:
+        project, url = _dispatched_pass(srv, rec)
+        first, again, others = anyio.run(_credits, url, project)
+        assert not first[1] and "Credited (3 each): topic-0-note" in first[0] and "0 credit(s) left" in first[0]
+        assert "Credited" not in again[0] and again[0].count("already credited this pass") == 5, again
+        assert "Credited" not in others[0] and others[0].count("pass total reached") == 5, others
+        assert len(_node(srv, "topic-0-note").get("_credited_ts", [])) == 1
+        assert len(_node(srv, "topic-0-note").get("_useful_ts", [])) == 3
+        assert not _node(srv, "topic-5-note").get("_credited_ts")
     finally:
         release.touch()
         srv.kill()
