@@ -126,7 +126,7 @@ class Supervisor:
             handle = await self.d.directory.get(key)
             graph = handle.snapshot()
             d = await handle.debt(now=now)
-            last = pass_marks.completed_ts(graph.progress.get("maintain"))  # a pass that died mid-way: not
+            last = pass_marks.completed_ts(graph.progress.get("maintain"))  # a completed pass only
             out.append((rules.GraphFacts(key, d.score, d.nodes, last, graph.project_path), handle))
         return out
 

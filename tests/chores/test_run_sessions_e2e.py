@@ -12,6 +12,7 @@ import sys
 import time
 
 import anyio
+import httpx
 from mcp import Client
 from test_chores_e2e import _quota_left, _server
 
@@ -85,6 +86,7 @@ async def _unflagged_run_session(url: str, project: str) -> dict[str, tuple[str,
             "rename": _text(await c.call_tool("kg_rename_node", {"session_id": sid, "old_id": "topic-1-note",
                                                                  "new_id": "module-one-lesson"})),
             "delete": _text(await c.call_tool("kg_delete_node", {"session_id": sid, "id": "topic-2-note"})),
+            "unknown": _text(await c.call_tool("kg_delete_node", {"session_id": "0f0f0f0f", "id": "topic-2-note"})),
         }
 
 
@@ -98,6 +100,22 @@ async def _credits(url: str, project: str) -> list[tuple[str, bool]]:
     return out
 
 
+async def _named_on_the_runs_url(srv: ServerProcess, url: str, project: str) -> tuple[str, bool]:
+    async with Client(srv.url + "/") as plain:
+        sid = session_of((await plain.call_tool("kg_read", {"cwd": project})).content[0].text)
+    async with Client(url) as c:
+        return _text(await c.call_tool("kg_delete_node", {"session_id": sid, "id": "topic-5-note"}))
+
+
+def _sdk_call(url: str, name: str, arguments: dict) -> dict:
+    """A tool call the MCP SDK answers (its `_meta` is more than the plain path takes), as a client sends it."""
+    body = {"jsonrpc": "2.0", "id": 9, "method": "tools/call",
+            "params": {"name": name, "arguments": arguments, "_meta": {"progressToken": 9}}}
+    got = httpx.post(url, json=body, timeout=60, headers={"Accept": "application/json, text/event-stream",
+                                                          "MCP-Protocol-Version": "2025-06-18"})
+    return got.json()["result"]
+
+
 def test_a_runs_session_is_a_maintenance_session_though_it_never_says_so(tmp_path):
     srv, rec, release = _waiting_server(tmp_path)
     try:
@@ -107,8 +125,18 @@ def test_a_runs_session_is_a_maintenance_session_though_it_never_says_so(tmp_pat
         assert not got["read"][1] and "topic-3-note" in got["read"][0], got
         assert got["rename"][1] and "held by a live session" in got["rename"][0], got
         assert got["delete"][1] and "not deleted: 'topic-2-note' is held by a live session" in got["delete"][0], got
+        assert got["unknown"][1] and "session_id" in got["unknown"][0], got  # as ever: the session is named
         assert _node(srv, "topic-1-note") is not None and _node(srv, "topic-2-note") is not None
         assert _node(srv, "topic-3-note").get("_last_read_ts") == read_before  # its read stamped no use
+        # A session opened elsewhere, then named by a call on the run's URL, is the run's from that call.
+        got = anyio.run(_named_on_the_runs_url, srv, url, project)
+        assert got[1] and "not deleted: 'topic-5-note' is held by a live session" in got[0], got
+        assert _node(srv, "topic-5-note") is not None
+        # The same through a call the MCP SDK answers.
+        said = _sdk_call(url, "kg_read", {"cwd": project})
+        sid = session_of(said["content"][0]["text"])
+        said = _sdk_call(url, "kg_delete_node", {"session_id": sid, "id": "topic-6-note"})
+        assert said["isError"] and "is held by a live session" in said["content"][0]["text"], said
         # Through `kg mcp` (a runner that reaches kg through the plugin's shim), in the run's environment.
         mark = url.split("kg_run=", 1)[1]
         line = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
@@ -126,7 +154,7 @@ def test_a_runs_session_is_a_maintenance_session_though_it_never_says_so(tmp_pat
         release.touch()
         records = _wait_done(srv)
         done = next(r for r in records if r["event"] == "done")
-        assert done["kg_calls"] == 6, done  # the run's calls, on its URL and through the shim
+        assert done["kg_calls"] == 10, done  # the run's calls, on its URL and through the shim
     finally:
         release.touch()
         srv.kill()
