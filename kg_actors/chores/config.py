@@ -26,8 +26,9 @@ class ConfigWatcher:
         self._chores_env = env.get("KG_CHORES")
         self._notices_env = env.get("KG_BUDGET_NOTICES")
         self._stamp: tuple[int, int, int] | None = None
-        self._config = parse_config(None, self._chores_env, self._notices_env)
         self._warned: str | None = None
+        # Through _set: a KG_CHORES that says neither on nor off is logged even when it keeps the file unread.
+        self._config = self._set(None, parse_config(None, self._chores_env, self._notices_env))
 
     @property
     def chores_forced_off(self) -> bool:

@@ -57,6 +57,7 @@ class ChoreStatus:
     warning: str | None
     running: dict[str, Any] | None  # the job in flight: tier, runner, graph, started
     last: dict[str, Any] | None  # the last decision logged
+    ignored: str | None = None  # settings read as off or left out (said, not fatal)
 
 
 @attrs.frozen

@@ -320,7 +320,7 @@ class Supervisor:
 
     def status(self) -> m.ChoreStatus:
         cfg = self.watcher.current()
-        return m.ChoreStatus(cfg.enabled, cfg.warning, self.running, self.last)
+        return m.ChoreStatus(cfg.enabled, cfg.warning, self.running, self.last, cfg.ignored)
 
 
 def _holders(graph: Any, found: dict[str, str]) -> list[tuple[str, str]]:

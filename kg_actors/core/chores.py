@@ -8,6 +8,7 @@ every answer carries the reason that goes to chores.jsonl.
 from __future__ import annotations
 
 import datetime as dt
+import difflib
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -63,14 +64,23 @@ _COUNTS = ("max_per_day", "pass_max_per_day", "pass_min_nodes")
 _STRINGS = ("model", "codex_model", "antigravity_model", "claude_bin", "codex_bin", "antigravity_bin")
 _BOOLS = ("enabled", "budget_notices", "antigravity_allow_credits")
 _OFF_WORDS = frozenset({"0", "false", "no", "off", ""})
+_ON_WORDS = frozenset({"1", "true", "yes", "on"})
 # The quota gates: chores.json may lower them, never raise them (a run above them spends what the working
 # sessions are about to be told to save: the budget notices start at 80% of the 5-hour window).
 _GATES = ("max_5h", "max_7d", "pass_max_5h", "pass_max_7d")
 
 
 def env_flag(value: str | None) -> bool | None:
-    """KG_CHORES / KG_BUDGET_NOTICES: None when unset, else whether it says on."""
-    return None if value is None else value.strip().lower() not in _OFF_WORDS
+    """KG_CHORES / KG_BUDGET_NOTICES: None when unset, else whether it says on. A word that says neither is
+    off (env_said names it): KG_CHORES=never switched on runs that spend the user's quota."""
+    return None if value is None else value.strip().lower() in _ON_WORDS
+
+
+def env_said(name: str, value: str | None) -> str | None:
+    """What is wrong with the variable's value, or None: a word that is neither on nor off."""
+    if value is None or value.strip().lower() in _ON_WORDS | _OFF_WORDS:
+        return None
+    return f"{name}={value!r} is neither on (1, true, yes, on) nor off (0, false, no, off): read as off"
 
 
 def _field_error(data: Mapping[str, Any]) -> str | None:
@@ -105,6 +115,7 @@ def parse_config(raw: bytes | None, chores_env: str | None = None, notices_env: 
     env_on, notices_on = env_flag(chores_env), env_flag(notices_env)
     data: dict[str, Any] = {}
     warning = None
+    unknown: list[str] = []
     if raw is not None:
         try:
             parsed = strict_json.loads(raw)
@@ -119,6 +130,7 @@ def parse_config(raw: bytes | None, chores_env: str | None = None, notices_env: 
             else:
                 known = {f.name for f in attrs.fields(ChoreConfig)} - {"warning", "ignored"}
                 data = {k: v for k, v in parsed.items() if k in known}
+                unknown = sorted(k for k in parsed if k not in known)
     if warning:
         return ChoreConfig(enabled=False, budget_notices=notices_on is not False, warning=warning)
     if env_on is not None:
@@ -128,8 +140,11 @@ def parse_config(raw: bytes | None, chores_env: str | None = None, notices_env: 
     for name in _NUMBERS:
         if name in data:
             data[name] = float(data[name])
-    ignored = _clamp_gates(data)
-    return ChoreConfig(**data, ignored=ignored)
+    said = [env_said("KG_CHORES", chores_env), env_said("KG_BUDGET_NOTICES", notices_env), _clamp_gates(data)]
+    if unknown:  # a misspelt limit ("max5h") dropped without a word left the default in force
+        said.append(f"chores.json: {', '.join(_with_guess(k) for k in unknown)} "
+                    f"{'is not a setting' if len(unknown) == 1 else 'are not settings'}: ignored")
+    return ChoreConfig(**data, ignored="; ".join(x for x in said if x) or None)
 
 
 def _clamp_gates(data: dict[str, Any]) -> str | None:
@@ -143,6 +158,14 @@ def _clamp_gates(data: dict[str, Any]) -> str | None:
     if not over:
         return None
     return f"chores.json: {'; '.join(over)}: ignored, the default holds (a quota gate may only be lowered)"
+
+
+
+def _with_guess(key: str) -> str:
+    """An unknown key, with the setting it likely means."""
+    known = [f.name for f in attrs.fields(ChoreConfig) if f.name not in ("warning", "ignored")]
+    close = difflib.get_close_matches(key.lower(), known, n=1, cutoff=0.7)
+    return f"{key!r}" + (f" (did you mean {close[0]}?)" if close else "")
 
 
 @attrs.frozen

@@ -76,6 +76,7 @@ def routes(runtime: RuntimeParts) -> list[Route]:
         status = await runtime.chores.status() if runtime.chores is not None else None
         return JSONResponse({
             "graph": key, "enabled": bool(status and status.enabled), "warning": status.warning if status else None,
+            "ignored": status.ignored if status else None,
             "running": status.running if status else None, "runs": runs, "skips": skips,
             "factors": [{"ts": r["ts"], "debt": r.get("debt"), **r["factors"]} for r in readings
                         if isinstance(r.get("factors"), dict)],

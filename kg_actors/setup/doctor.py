@@ -29,7 +29,7 @@ from ..storage.refusals import user_fix
 from . import SetupError, codex
 from .changes import what_changed
 from .doctor_projects import check_project_folders
-from .doctor_settings import check_settings
+from .doctor_settings import check_settings, chores_note, env_ignored, served_chores
 from .doctor_others import check_project_plugins, here, kg_wired, without_others
 from .doctor_store import check_store, move_aside
 from .doctor_guard import guarded
@@ -111,7 +111,8 @@ def doctor(ctx: Context) -> int:
     guarded(r, "project folders", lambda: check_project_folders(r, config.root), None)
     if guarded(r, "store", lambda: config.root.exists() and not config.root.is_dir(), False):
         return r.end()  # said once, by storage: no record or gauge file there
-    gauge_wired = guarded(r, "agents", lambda: _harnesses(r, ctx), False)
+    served = served_chores(config.url) if serving else None
+    gauge_wired = guarded(r, "agents", lambda: _harnesses(r, ctx, served), False)
     guarded(r, "quota gauge", lambda: r.note("quota gauge", gauge_cli.doctor_line(config.root, time.time(),
                                                                                    gauge_wired)), None)
     return r.end()
@@ -356,8 +357,9 @@ def _gemini_trust(r: Report, title: str, ctx: Context) -> None:
                gemini_trust.HOW)
 
 
-def _harnesses(r: Report, ctx: Context) -> bool:
-    """Check each agent as setup's plan sees it; whether Claude Code's status line runs `kg gauge`."""
+def _harnesses(r: Report, ctx: Context, served: dict[str, Any] | None = None) -> bool:
+    """Check each agent as setup's plan sees it; whether Claude Code's status line runs `kg gauge`. `served`:
+    the running server's /api/chores, whose word on chores wins over the file's."""
     try:
         plugin = ctx.plugin()
     except SetupError as exc:
@@ -388,7 +390,10 @@ def _harnesses(r: Report, ctx: Context) -> bool:
         failure = record.failure(step.name)
         if step.name == "chores":  # the user's choice either way; a faulty chores.json is said with the settings
             if not step.problem:
-                r.note(step.title, step.note if not step.actions else "off (`kg setup --only chores` switches them on)")
+                said = step.note if not step.actions else "off (`kg setup --only chores` switches them on)"
+                r.note(step.title, chores_note(said, served))
+            for part in env_ignored(served):
+                r.warn(step.title, part, "set it to 1 or 0 in the server's environment (or unset it), then kg restart")
         elif step.problem:
             r.bad(step.title, step.note, step.fix or f"fix that file, then kg setup --only {step.name}")
         elif step.actions and failure == CUT_SHORT:  # asked for, never finished: no choice of the user's

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import shlex
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from ..core.chores import parse_config
 from ..storage import user_files
@@ -50,3 +50,34 @@ def check_settings(r: Says, root: Path) -> None:
             r.bad("store config", f"{config}: {why}: its sync_remote is not read, so no autocommit syncs",
                   f"correct it (python3 -m json.tool {shlex.quote(str(config))} points at a JSON fault), or remove "
                   "it and run `kg sync REMOTE --remember` again")
+
+
+def served_chores(url: str) -> dict[str, Any] | None:
+    """The running server's GET /api/chores (whether it runs chores, what of its environment it read as off),
+    or None: none answers, or not in time."""
+    import json
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(f"{url}/api/chores", timeout=3) as reply:
+            data = json.loads(reply.read())
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def chores_note(file_note: str, served: dict[str, Any] | None) -> str:
+    """doctor's word on chores: chores.json's, and the running server's where that differs (it said "off"
+    while KG_CHORES=1 in the server's environment ran them)."""
+    enabled = served.get("enabled") if served is not None else None
+    if not isinstance(enabled, bool) or enabled == (file_note == "on"):
+        return file_note
+    if enabled:
+        return "on in the running server (KG_CHORES in its environment), though chores.json leaves them off"
+    return "off in the running server (KG_CHORES in its environment), though chores.json switches them on"
+
+
+def env_ignored(served: dict[str, Any] | None) -> list[str]:
+    """What of its environment the running server read as off (a KG_CHORES that says neither on nor off)."""
+    ignored = served.get("ignored") if served is not None else None
+    return [part for part in ignored.split("; ") if part.startswith("KG_")] if isinstance(ignored, str) else []

@@ -235,3 +235,16 @@ def test_a_gate_above_its_default_is_ignored_and_said():
     assert not d.dispatch and d.reason == "5h 70% (chores need < 55%)", d
     assert on(max_5h=30).ignored is None and on(max_5h=30).max_5h == 30  # lowering is what they are for
     assert on(pass_max_7d=75).pass_max_7d == 70 and "pass_max_7d 75" in on(pass_max_7d=75).ignored
+
+
+def test_kg_chores_says_on_or_off_in_a_known_word_and_anything_else_is_off_and_said():
+    from kg_actors.core.chores import parse_config
+
+    for word in ("1", "true", "YES", " on "):
+        assert parse_config(None, word).enabled and parse_config(None, word).ignored is None
+    for word in ("never", "disabled", "maybe"):
+        config = parse_config(b'{"enabled": true}', word)
+        assert not config.enabled and f"KG_CHORES={word!r} is neither on" in (config.ignored or "")
+    config = parse_config(b'{"enabled": true, "max5h": 10, "colour": "red"}')
+    assert config.enabled and config.max_5h == 55
+    assert config.ignored == ("chores.json: 'colour', 'max5h' (did you mean max_5h?) are not settings: ignored")
