@@ -145,7 +145,13 @@ _COUNTED = re.compile(r"\s*(?:[a-z]+\s+)?(?:characters?|chars?|digits?|letters?|
 _IDENTIFIED = re.compile(r"\s*(?:ids?|tickets?|issues?|bugs?|prs?|mrs?|migrations?|releases?|versions?|builds?|codes?|"
                          r"errors?|jobs?|runs?|commits?|revisions?|rev|changesets?|tasks?|cases?|incidents?|orders?|"
                          r"invoices?|requests?|records?|ports?|pids?|lines?|status|timestamps?|"
-                         r"means|meant|denotes|indicates|signals|stands|refers|maps)\b", re.IGNORECASE)
+                         r"means|meant|denotes|indicates|signals|refers)\b", re.IGNORECASE)
+# A noun above that is a verb too, said as one: what the password does ("runs out on Friday", "lines up with the
+# sticker", "requests a reset"), a particle, a preposition or an article after it. The password's sentence,
+# not an identifier's ("password 482913 runs were retried"). Verbs alone (maps to, stands, works) name nothing.
+_DOES = re.compile(r"\s*(?:runs|requests|lines|orders|records|codes|builds|issues|errors|tasks|cases|jobs)\s+"
+                   r"(?:out|up|down|to|into|until|till|on|off|with|for|at|in|after|over|through|a|an|the|its|every|"
+                   r"each|any|all|your|our|their)\b", re.IGNORECASE)
 _EXAMPLE_PINS = frozenset(("1234", "12345", "4321", "54321"))
 _RUNS = re.compile(r"[A-Za-z]+|\d+")
 _HEX = re.compile(r"[0-9a-f]+")
@@ -212,7 +218,8 @@ def is_password(value: str, how: str, after: str) -> bool:
         return True
     if _DIGITS.fullmatch(value):  # "Wi-Fi password 84920174 for the office"; not "password 100000 iterations",
         # nor "password 482913 ticket was closed"
-        return how != "bare" or _COUNTED.match(after) is None and _IDENTIFIED.match(after) is None
+        return how != "bare" or _COUNTED.match(after) is None and (
+            _IDENTIFIED.match(after) is None or _DOES.match(after) is not None)
     symboled = _SYMBOLED.fullmatch(value)  # "Sunflowerlagoon!": a word made a password by a rule's symbol
     if symboled is not None:
         return how != "bare" and _plain(symboled.group(1))
