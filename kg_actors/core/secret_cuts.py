@@ -21,6 +21,7 @@ _SPACED = re.compile(r"(?<!\S)(?:\S ){%d,}\S(?!\S)" % (SPACED_MIN_CHARS - 1))
 # one length (`the cat sat`) joins into no provider's shape.
 _GROUPED = tuple(re.compile(r"(?<!\S)(?:\S{%d} ){%d,}\S{1,%d}(?!\S)" % (width, -(-SPACED_MIN_CHARS // width) - 1, width))
                  for width in range(2, 9))
+_BLANKS = re.compile(r"[ \t]{2,}|\t")  # a run read once: linear
 _WORDS_BEFORE = 3  # words of the groups' width before a key (`api key` then `sk_ liv …`), read past
 # Hyphens before, after or doubled are cuts too (`ghp_-R7dL-…-XiOo-`): each class is disjoint from the next, so
 # no run is read twice.
@@ -40,6 +41,8 @@ def cut_runs(text: str, anchored_in: str | None = None) -> Iterator[str]:
     """Each run of `text` cut apart by single spaces, or by hyphens from a random string, and each key cut apart
     after its provider's prefix (core/secret_anchors.py) in `anchored_in` (`text` where not given: a text glued
     across fields is given with its seams as cuts), the cuts taken out."""
+    if "\t" in text or "  " in text:  # groups split by tabs or runs of spaces (`sk_l\tive_\t…`) as by one space
+        text = _BLANKS.sub(" ", text)
     for m in _SPACED.finditer(text) if " " in text else ():
         yield m.group(0).replace(" ", "")
     for grouped in _GROUPED if " " in text else ():
