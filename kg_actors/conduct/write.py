@@ -11,11 +11,9 @@ is published on the change feed.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 import attrs
-import trio
 
 from ..core import constants as C
 from ..core import graph_ops, ids, json_values, maintenance_guards, plain_text, private_text, replies, secrecy
@@ -23,13 +21,11 @@ from ..core import held_names, held_progress, node_room, secret_state, touch_mar
 from ..core.errors import InvalidInput, NotFound, WriteConflict
 from ..graph_messages import PutEdgeResult
 from ..session_messages import PushWindow, SessionView, WriteView
-from . import worktree_touches
+from . import check_line, worktree_touches
 from .floor import Floor
 
 if TYPE_CHECKING:
     from ..graph_handle import GraphHandle
-
-T = TypeVar("T")
 
 
 @attrs.frozen
@@ -38,27 +34,6 @@ class NodeWritten:
     level: str
     view: SessionView | None
     push_window: PushWindow | None = None  # claimed with the write when asked (`push`)
-
-
-# A write this long has its secrets looked for in a worker thread: a check costs about 5 ms a thousand characters
-# of prose (a 48,000-character node held /api/health, and every hook, 0.5 s when this was 50,000), and hooks
-# answer in milliseconds.
-OFF_LOOP_CHARS = 4_000
-# One check at a time in the worker thread, in the order the writes came (the limiter is fair): a write checked
-# there reaches its graph's actor before any write after it, whose check waits in the same line, even a short one
-# while the line is busy. A short write with none ahead is checked on the loop, as it always was.
-_CHECKS = trio.CapacityLimiter(1)
-
-
-def _chars(*values: object) -> int:
-    return sum(len(v) if isinstance(v, str) else _chars(*v) if isinstance(v, list | tuple) else 0 for v in values)
-
-
-async def _checked(check: Callable[..., T], *args: Any, size: int) -> T:
-    line = _CHECKS.statistics()
-    if size < OFF_LOOP_CHARS and line.borrowed_tokens == 0 and line.tasks_waiting == 0:
-        return check(*args)
-    return await trio.to_thread.run_sync(check, *args, limiter=_CHECKS)
 
 
 async def _open(floor: Floor, sid: str | None, level: str | None,
@@ -92,7 +67,7 @@ async def put_node(floor: Floor, sid: str | None, level: str, node_id: str, gist
         ids.check_node_id(node_id)  # a new id; one a hand edit left stays editable (the actor checks again)
     secrecy.refuse_secret_names([("id", node_id)])  # an id is stored as it is, like a gist
     touches, unmarked = touch_marks.cut_marks(touches)  # a touches line copied back from a read
-    clean = await _checked(secrecy.clean_node, gist, notes, touches, size=_chars(gist, notes, touches))
+    clean = await check_line.checked(secrecy.clean_node, gist, notes, touches, size=check_line.chars(gist, notes, touches))
     gist, notes, touches = clean.gist, clean.notes, clean.touches
     if touches and level == "project":
         touches = worktree_touches.as_in_checkout(touches, _project_of(view, project_path))
@@ -159,7 +134,7 @@ async def put_edge(floor: Floor, sid: str | None, level: str, src: str, dst: str
                    refuse_unnamed: bool = False) -> PutEdgeResult:
     """`refuse_unnamed`: a bare-id end that names no node is refused (the editor's form), not kept with a word."""
     secrecy.refuse_secret_names([("from", src), ("to", dst), ("rel", rel)])
-    notes, cut = await _checked(secrecy.clean_notes, notes, size=_chars(notes))
+    notes, cut = await check_line.checked(secrecy.clean_notes, notes, size=check_line.chars(notes))
     view, wv = await _open(floor, sid, level, src)
     if level == "project":  # a file of the project, however named, is one end (as a touch is one file)
         src, dst = (worktree_touches.edge_end(end, _project_of(view, project_path)) for end in (src, dst))
@@ -312,7 +287,7 @@ async def progress(floor: Floor, sid: str | None, task_id: object, state: Any, l
     # A task id is free text the user's agent chose, not a slug: the whole rule, as for a note.
     # Sized by its JSON (the state's strings and keys, which the check reads): read on the loop, the keys' check
     # was a check too.
-    await _checked(secret_state.refuse_state, task_id, state, size=len(task_id) + len(json.dumps(state, ensure_ascii=False)))
+    await check_line.checked(secret_state.refuse_state, task_id, state, size=len(task_id) + len(json.dumps(state, ensure_ascii=False)))
     stored = await handle.progress_set(task_id=task_id, state=state, now=floor.clock())
     # Whoever wrote it (an agent's kg_progress, the editor), an open editor tab shows it.
     floor.publish({"type": "progress_updated", "level": level, "task_id": task_id,

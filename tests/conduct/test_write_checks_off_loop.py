@@ -1,7 +1,7 @@
 """A write's secret check, past a few thousand characters, runs in a worker thread, so the loop answers hooks
 meanwhile: a 48,000-character node checked on the loop held /api/health (and every hook of every session) 0.5 s.
-The checks run one at a time in the order the writes came, so a write checked there reaches its graph before a
-later one, short or long. A check that waits for the loop, run on the loop, would never end: a deadline (under
+Long checks run one at a time in the order the writes came; a short write is checked on the loop at once,
+never behind a long one (a node of 200 notes of 20,000 characters held every other session's short write 15 s). A check that waits for the loop, run on the loop, would never end: a deadline (under
 Trio's MockClock where no thread is waited for) fails the test instead of hanging it."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import threading
 import trio
 import trio.testing
 
-from kg_actors.conduct import write
+from kg_actors.conduct import check_line
 
 LONG = 10_000  # characters: a node of a few notes, ~50 ms of checking
 
@@ -31,41 +31,39 @@ async def test_a_long_check_runs_while_the_loop_answers_others(autojump_clock):
     with trio.fail_after(60):
         async with trio.open_nursery() as nursery:
             nursery.start_soon(hook)
-            assert await write._checked(check, size=LONG) == "checked"
+            assert await check_line.checked(check, size=LONG) == "checked"
     assert answered == ["hook"]
 
 
-async def test_checks_finish_in_the_order_the_writes_came():  # real time: a worker thread's wait is no clock's
+async def test_a_short_write_is_checked_while_a_long_check_runs_and_long_ones_keep_their_order():
+    # real time: a worker thread's wait is no clock's
     first_may_end = threading.Event()
     done: list[str] = []
 
-    def long_check() -> None:
-        assert first_may_end.wait(timeout=30)
-        done.append("long")
+    def long_check(name: str) -> None:
+        if name == "long 1":
+            assert first_may_end.wait(timeout=30)
+        done.append(name)
 
     def short_check() -> None:
         done.append("short")
+        first_may_end.set()  # the long check ends only once the short write was checked
 
-    async def long_write(task_status=trio.TASK_STATUS_IGNORED) -> None:
+    async def long_write(name: str, task_status=trio.TASK_STATUS_IGNORED) -> None:
         task_status.started()
-        await write._checked(long_check, size=LONG * 10)
-        done.append("long reached its graph")
-
-    async def short_write() -> None:
-        await write._checked(short_check, size=10)  # sent after the long one, while it is checked
-        done.append("short reached its graph")
+        await check_line.checked(long_check, name, size=LONG * 10)
 
     with trio.fail_after(60):
         async with trio.open_nursery() as nursery:
-            await nursery.start(long_write)
+            await nursery.start(long_write, "long 1")
             await trio.testing.wait_all_tasks_blocked()
-            nursery.start_soon(short_write)
+            await nursery.start(long_write, "long 2")
             await trio.testing.wait_all_tasks_blocked()
-            first_may_end.set()
-    assert done == ["long", "long reached its graph", "short", "short reached its graph"]
+            await check_line.checked(short_check, size=10)  # sent after both, while the first is checked
+    assert done == ["short", "long 1", "long 2"]
 
 
-def test_a_short_write_with_none_ahead_is_checked_on_the_loop():
+def test_a_short_write_is_checked_on_the_loop():
     async def main() -> str:
-        return await write._checked(lambda: threading.current_thread().name, size=10)
+        return await check_line.checked(lambda: threading.current_thread().name, size=10)
     assert trio.run(main) == threading.main_thread().name
