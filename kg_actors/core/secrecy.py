@@ -37,6 +37,7 @@ from .secret_names import CODE_NAME as _CODE_NAME, ENV_NAME as _ENV_NAME, code_p
 from .secret_names import HEADER_NAME as _HEADER_NAME, KEY_ID_SETTING as _KEY_ID_SETTING, classes as _classes
 from .secret_base64 import BASE64_LAYERS, Budget, decoded_runs, in_place, text_at
 from .secret_forms import FORM_RULES
+from .joined_parts import real_parts
 from .secret_joins import Joined, joined_texts
 from .secret_manifests import kube_secret
 from .secret_names import OPAQUE_MIN_ENTROPY, entropy as _entropy, scrambled as _scrambled, user_password as _user_password
@@ -475,10 +476,9 @@ def joined_findings(gist: object, notes: list[Any] | tuple[Any, ...] | None,
     refuses by and a load's, a commit's and a sync's scan withhold by (core/joined_held.py, secret_state.py), so
     that no text a write stored is found holding a key afterwards. Texts each a placeholder or prose make none
     (an .env.example's `sk_test_xxxx…` then `JWT_SECRET=changeme`, core/secret_seams.py)."""
-    for joined in joined_texts(gist, list(notes or ()), name):
-        found = _joined_finding(joined)
-        if found is not None and not plain_join(joined.parts):
-            yield joined, found
+    found = [(joined, finding) for joined in joined_texts(gist, list(notes or ()), name)
+             if (finding := _joined_finding(joined)) is not None and not plain_join(joined.parts)]
+    yield from real_parts(found, gist, notes, name)  # the readings naming the fields that hold the parts
 
 
 def refuse_parts(fields: Iterable[tuple[str, object]]) -> None:

@@ -130,10 +130,10 @@ def test_a_key_in_three_or_four_pieces_or_around_a_note_is_refused_naming_them()
     # holding the prefix is refused as part of a key once it is long enough to be no word (12 characters on).
     assert _refusal("split", [GHP[:8], GHP[8:16], GHP[16:24], GHP[24:32], GHP[32:]]) is None
     assert _refusal("split", [GHP[:20], "one note", "and another", GHP[20:]]) == "notes[0]: part of a GitHub token"
-    # A sentence between two fields is no filler a key is read around (a prose note an edit adds breaks the
-    # chain), and the piece holding the prefix is still refused.
+    # Two parts with words around each are read around a sentence between them (core/secret_pairs.py): the
+    # refusal names the notes holding the parts, not the sentence the first part's end glues into.
     between = _refusal("split", [GHP[:20], "then type it at the prompt, never on the line", GHP[20:]])
-    assert between is not None and between.startswith("notes[0]") and "notes[2]" not in between, between
+    assert between == "notes[0] joined to notes[2]: a GitHub token", between
 
 
 @pytest.mark.parametrize("notes", [
