@@ -65,15 +65,7 @@ async def test_a_secret_in_a_stored_state_key_is_withheld_named_and_never_commit
             shown = await s.ok("kg_progress", task_id="env-audit", level="user")
             _said_nothing_secret(shown)
             assert "[withheld: holds what looks like" in shown and "REDIS_URL" in shown, shown
-        doctor = kg(["doctor"], srv.env)
-        assert "progress 'env-audit' state.checked.<key 1>" in doctor.stdout, doctor.stdout
-        _said_nothing_secret(doctor.stdout + doctor.stderr)
-        assert kg(["init-git"], srv.env).returncode == 0
-        out = kg(["commit"], srv.env)
-        said = out.stdout + out.stderr
-        assert out.returncode == 1 and "progress 'env-audit'" in said, said
-        _said_nothing_secret(said)
-        assert git(srv.store, "rev-parse", "-q", "--verify", "HEAD", env=srv.env, check=False).strip() == ""
+        _named_and_never_committed(srv, "env-audit", "state.checked.<key 1>", _said_nothing_secret)
     finally:
         srv.kill()
 
@@ -119,14 +111,19 @@ async def test_a_key_split_across_a_stored_states_keys_is_withheld_and_never_com
             shown = await s.ok("kg_progress", task_id="deploy", level="user")
             _no_part(shown)
             assert "[withheld: holds what looks like a Stripe key" in shown and '"step": 1' in shown, shown
-        doctor = kg(["doctor"], srv.env)
-        assert "progress 'deploy' state.<key 2>" in doctor.stdout, doctor.stdout
-        _no_part(doctor.stdout + doctor.stderr)
-        assert kg(["init-git"], srv.env).returncode == 0
-        out = kg(["commit"], srv.env)
-        said = out.stdout + out.stderr
-        assert out.returncode == 1 and "progress 'deploy'" in said, said
-        _no_part(said)
-        assert git(srv.store, "rev-parse", "-q", "--verify", "HEAD", env=srv.env, check=False).strip() == ""
+        _named_and_never_committed(srv, "deploy", "state.<key 2>", _no_part)
     finally:
         srv.kill()
+
+
+def _named_and_never_committed(srv, task: str, place: str, says_nothing_secret) -> None:
+    """`kg doctor` names the state's place, and `kg commit` refuses the store (no HEAD), neither saying the key."""
+    doctor = kg(["doctor"], srv.env)
+    assert f"progress '{task}' {place}" in doctor.stdout, doctor.stdout
+    says_nothing_secret(doctor.stdout + doctor.stderr)
+    assert kg(["init-git"], srv.env).returncode == 0
+    out = kg(["commit"], srv.env)
+    said = out.stdout + out.stderr
+    assert out.returncode == 1 and f"progress '{task}'" in said, said
+    says_nothing_secret(said)
+    assert git(srv.store, "rev-parse", "-q", "--verify", "HEAD", env=srv.env, check=False).strip() == ""
