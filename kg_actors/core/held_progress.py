@@ -12,7 +12,6 @@ from typing import Any
 
 from .secret_findings import Finding
 from .secret_state import state_findings
-from .secret_state_keys import key_name
 from .secrecy import check_fields, find
 from .withheld import marker
 
@@ -53,10 +52,8 @@ def _shown(value: Any, name: str, held: dict[str, str]) -> Any:
     if isinstance(value, dict):
         out: dict[str, Any] = {}
         for i, (key, inner) in enumerate(value.items()):
-            path = key_name(name, i)
-            # A key holding one, or a part of one split across keys or into its value (core/secret_state_keys.py):
-            # named by its place, as a write's refusal names it, its entry withheld whole.
-            if path in held or find(str(key)) is not None:
+            if find(str(key)) is not None:  # a key holding one: named by its place, as a write's refusal names it
+                path = f"{name}.<key {i + 1}>"
                 out[f"<key {i + 1}>"] = marker(held.get(path) or _kind(str(key)))
                 continue
             path = f"{name}.{key}"

@@ -36,21 +36,8 @@ def _plain_word(word: str) -> bool:
     name, _, value = word.strip(_TRIM).rpartition("=")  # `JWT_SECRET=changeme`: its value
     value = value.strip(_TRIM) or name.rstrip("=")  # `bG95…TQ=`: base64's padding, no empty value
     # A URL's parts each (`postgres://user:password@localhost:5432/app_dev`): words, no random piece.
-    return not value or placeholder(value) or all(not part or _word(part) for part in _URL_PARTS.split(value))
-
-
-# A word's letters as prose and names have them: one case, Capitalized, camelCase with humps of two lowercase
-# letters at least, an acronym inside (`OAuth`, `XMLHttpRequest`, `PostgreSQL`, `macOS`). A key's random letters
-# flip case every letter or two (`QwErTyUi`): such a run is no word, so a key whose pieces hold no digit
-# (`sk_live_QwEr` then `TyUiOpAs…`) is read glued, where it was two words and stored.
-_CASED = re.compile(r"[a-z]+|[A-Z]+|[A-Z]{0,4}[a-z]+(?:[A-Z]{1,4}[a-z]{2,})*[A-Z]{0,4}")
-_PIECES = re.compile(r"[-_.]")
-
-
-def _word(text: str) -> bool:
-    """Whether `text` is a word of prose, a name made of words (`JWT_SECRET`, `sk_test`) or a short number."""
-    return _WORD.fullmatch(text) is not None and (text.isdigit() or all(
-        not piece or _CASED.fullmatch(piece) for piece in _PIECES.split(text)))
+    return not value or placeholder(value) or all(not part or _WORD.fullmatch(part) is not None
+                                                  for part in _URL_PARTS.split(value))
 
 
 # A word cut by a seam into two words may still be cut: a sliver of one letter left on a side (`docke` then
@@ -74,19 +61,13 @@ def cut_at(text: str, seams: tuple[int, ...], words: tuple[str, ...]) -> tuple[i
         a, b = left.group(0), right.group(0)
         flag = len(a) == 1 and text[max(0, at - 2):at - 1] == "-"
         short = a if len(a) == 1 and a.isalpha() and not flag else b if len(b) == 1 and b.isalpha() else None
-        if not _letters(a) and not _letters(b) or short is not None and short.lower() not in _SLIVERS:
+        if not _LETTERS.fullmatch(a) and not _LETTERS.fullmatch(b) or short is not None and short.lower() not in _SLIVERS:
             out.append(at)  # a random run cut (`-p9r` then `iwmf…`, `781` then `a30d…`), or a word (`docke` then `r`)
             continue
         glued = (a + b).lower()
         if any(w in glued and w not in a.lower() and w not in b.lower() for w in words):
             out.append(at)
     return tuple(out)
-
-
-def _letters(side: str) -> bool:
-    """Whether a side of a seam is a word of letters (or a name of words), cased as prose has it."""
-    return _LETTERS.fullmatch(side) is not None and all(
-        not piece or _CASED.fullmatch(piece) for piece in _PIECES.split(side))
 
 
 def glued_only_at(text: str, seams: tuple[int, ...], cut: tuple[int, ...]) -> str:

@@ -3,9 +3,7 @@
 Each string of the state is read on its own as `key=value` (core/secrecy.strings_in: `{"password": "…"}` is a
 password given to a password-named key). A state's lists and objects hold items as a node holds notes, so what
 a write refuses across notes is refused across them too: a key split across items (`["AKIAZ7QRT4",
-"XKLM2PW9BN"]`), a part of one with words around it, and an AWS secret key beside its key id in another item.
-An object's keys are items too: a key split across its keys, across a key and its own value, or across the keys
-of the objects in a list is refused as one split across a list's items (core/secret_state_keys.py)."""
+"XKLM2PW9BN"]`), a part of one with words around it, and an AWS secret key beside its key id in another item."""
 
 from __future__ import annotations
 
@@ -16,7 +14,6 @@ from .secrecy import SecretRefused, find, joined_findings, part_finding, strings
 from .secret_aws import beside as aws_beside
 from .secret_findings import Finding
 from .secret_fragments import fragments_in
-from .secret_state_keys import keyed_groups
 
 _SEAM = " joined to "
 
@@ -36,11 +33,9 @@ def state_findings(task_id: str, state: Any) -> Iterator[tuple[str, Finding]]:
             yield name, found
     values = list(_values(state, "state"))
     yield from aws_beside(values).items()  # the value as stored, not glued to its key by `=`
-    for items in (*_groups(state, "state"), *keyed_groups(state, "state")):
+    for items in _groups(state, "state"):
         for joined, found in joined_findings(None, [text for _, text in items], ""):
-            # A key and its own value are one field (`state.<key 1>`), named once.
-            names = dict.fromkeys(items[int(f[1:-1])][0] for f in joined.field.split(_SEAM))
-            yield _SEAM.join(names), found
+            yield _SEAM.join(items[int(f[1:-1])][0] for f in joined.field.split(_SEAM)), found
     for name, kind, part in fragments_in(values):
         yield name, part_finding(kind, part)
 

@@ -89,24 +89,3 @@ def test_a_lesson_given_a_routine_note_is_stored_and_not_withheld(gist, notes):
 def test_a_credential_split_at_a_seam_stays_refused_beside_a_routine_note(gist, notes):
     refused = _refused(gist, notes)
     assert refused is not None and "joined to" in refused.field, refused
-
-
-LETTERS_ONLY = ("sk_live_" + "QwErTyUiOpAsDfGhJkLzXcVb", "AIzaSyAbCdEfGhIjKl" + "MnOpQrStUvWxYz-AbCdEf")
-
-
-@pytest.mark.parametrize("key", LETTERS_ONLY)
-def test_a_key_of_letters_only_split_across_two_notes_is_refused_at_every_cut(key):
-    # Its two pieces read as two words of letters (`sk_live_QwEr` then `TyUi…`): the notes were stored.
-    assert _refused("a lesson", [key]) is not None
-    stored = [at for at in range(3, len(key) - 2) if _refused("a lesson", [key[:at], key[at:]]) is not None
-              and in_node("n", {"id": "n", "gist": "a lesson", "notes": [key[:at], key[at:]]}) is not None]
-    assert stored == list(range(3, len(key) - 2))
-
-
-@pytest.mark.parametrize("notes", [
-    ["OAuth", "XMLHttpRequest"], ["PostgreSQL", "macOS"], ["GitHubActions", "iPhone"], ["sk_test", "JWT_SECRET"],
-    ["the JavaScript", "TypeScript migration"], ["use_OAuth_tokens", "HttpClientFactory"],
-])
-def test_words_cased_as_prose_or_names_a_seam_falls_between_are_stored(notes):
-    assert _refused("a lesson", notes) is None
-    assert in_node("n", {"id": "n", "gist": "a lesson", "notes": notes}) is None

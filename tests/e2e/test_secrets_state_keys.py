@@ -65,65 +65,14 @@ async def test_a_secret_in_a_stored_state_key_is_withheld_named_and_never_commit
             shown = await s.ok("kg_progress", task_id="env-audit", level="user")
             _said_nothing_secret(shown)
             assert "[withheld: holds what looks like" in shown and "REDIS_URL" in shown, shown
-        _named_and_never_committed(srv, "env-audit", "state.checked.<key 1>", _said_nothing_secret)
+        doctor = kg(["doctor"], srv.env)
+        assert "progress 'env-audit' state.checked.<key 1>" in doctor.stdout, doctor.stdout
+        _said_nothing_secret(doctor.stdout + doctor.stderr)
+        assert kg(["init-git"], srv.env).returncode == 0
+        out = kg(["commit"], srv.env)
+        said = out.stdout + out.stderr
+        assert out.returncode == 1 and "progress 'env-audit'" in said, said
+        _said_nothing_secret(said)
+        assert git(srv.store, "rev-parse", "-q", "--verify", "HEAD", env=srv.env, check=False).strip() == ""
     finally:
         srv.kill()
-
-
-HEAD, TAIL = "sk_live_4eC39Hq" + "LyjW", "DarjtT1z" + "dp7dc"
-GH_HEAD, GH_TAIL = "ghp_R7dLq2Vx" + "9NwBz4Kc", "XiOoPl8Tm3" + "Yh6Ds1FgAa"
-SPLIT = ({HEAD: 1, TAIL: 2}, {HEAD: TAIL}, {"items": [{GH_HEAD: 1}, {GH_TAIL: 1}]})
-
-
-def _no_part(text: str) -> None:
-    assert all(p not in text for p in (HEAD, TAIL, GH_HEAD, GH_TAIL)), text[-3000:]
-
-
-async def test_a_key_split_across_a_states_keys_or_into_its_value_is_refused(tmp_path):
-    srv = start_server(tmp_path)
-    try:
-        async with Client(srv.url + "/") as c:
-            s = await Session.open(c, cwd=srv.project("split-keys"))
-            for state in SPLIT:
-                text = await s.err("kg_progress", task_id="deploy", level="user", state=state)
-                assert "NOT WRITTEN: state." in text and "<key 1>" in text and "holds what looks like" in text, text
-                _no_part(text)
-        srv.logs_written()
-        for path in srv.store.rglob("*"):
-            if path.is_file():
-                _no_part(path.read_bytes().decode("utf-8", "replace"))
-    finally:
-        srv.kill()
-
-
-def _split_user() -> dict:
-    state = {"step": 1, HEAD: TAIL, "last_ts": T, "_trail": [{"_ts": T, HEAD: 1, TAIL: 2}]}
-    return {"nodes": {"plain-lesson": {"id": "plain-lesson", "gist": "an ordinary lesson", "_created_ts": T}},
-            "edges": {}, "_meta": {"versions": {}, "namespace": {"kind": "user", "owner": None},
-                                   "progress": {"deploy": state}}}
-
-
-async def test_a_key_split_across_a_stored_states_keys_is_withheld_and_never_committed(tmp_path):
-    srv = start_server(tmp_path, user=_split_user())
-    try:
-        async with Client(srv.url + "/") as c:
-            s = await Session.open(c)
-            shown = await s.ok("kg_progress", task_id="deploy", level="user")
-            _no_part(shown)
-            assert "[withheld: holds what looks like a Stripe key" in shown and '"step": 1' in shown, shown
-        _named_and_never_committed(srv, "deploy", "state.<key 2>", _no_part)
-    finally:
-        srv.kill()
-
-
-def _named_and_never_committed(srv, task: str, place: str, says_nothing_secret) -> None:
-    """`kg doctor` names the state's place, and `kg commit` refuses the store (no HEAD), neither saying the key."""
-    doctor = kg(["doctor"], srv.env)
-    assert f"progress '{task}' {place}" in doctor.stdout, doctor.stdout
-    says_nothing_secret(doctor.stdout + doctor.stderr)
-    assert kg(["init-git"], srv.env).returncode == 0
-    out = kg(["commit"], srv.env)
-    said = out.stdout + out.stderr
-    assert out.returncode == 1 and f"progress '{task}'" in said, said
-    says_nothing_secret(said)
-    assert git(srv.store, "rev-parse", "-q", "--verify", "HEAD", env=srv.env, check=False).strip() == ""
