@@ -8,6 +8,8 @@ whose id holds one is answered as not found."""
 
 from __future__ import annotations
 
+import functools
+import json
 from typing import Any
 
 from .secret_findings import Finding
@@ -19,9 +21,30 @@ JOINT = " joined to "
 TASK_ID = "task_id"
 
 
+# A stored state is read again at each write (its trail carried over, entry by entry) and each read of the task:
+# the same entries each time, ~0.5 ms a key for the rules, on the loop (a 56-key state with its 20-entry trail
+# took 0.2-0.5 s a write and a read). Its findings are kept by its JSON; a state larger than this is read afresh.
+_CACHED_MAX_CHARS = 256 * 1024
+
+
 def progress_fields(task_id: str, state: Any) -> list[tuple[str, Finding]]:
     """Each field (`task_id`, `state.done[1]`, `state._trail[0].done[1]`) of a stored state holding a secret,
     once each, in the order a write checks them (a key split across items names its items as one)."""
+    try:
+        dumped = json.dumps(state, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError):
+        dumped = None
+    if dumped is None or len(dumped) > _CACHED_MAX_CHARS:
+        return _progress_fields(task_id, state)
+    return list(_fields_of(task_id, dumped))
+
+
+@functools.lru_cache(maxsize=256)
+def _fields_of(task_id: str, dumped: str) -> tuple[tuple[str, Finding], ...]:
+    return tuple(_progress_fields(task_id, json.loads(dumped)))
+
+
+def _progress_fields(task_id: str, state: Any) -> list[tuple[str, Finding]]:
     out: dict[str, Finding] = {}
     for name, found in state_findings(task_id, state):
         # A key's shape runs on into the next item (`… ghp_…` and "revoked old key"): a text joined with an item
@@ -37,12 +60,25 @@ def state_shown(task_id: str, state: Any) -> Any:
     if not isinstance(state, dict):
         return state
     held: dict[str, str] = {}
-    for name, found in progress_fields(task_id, state):
+    for name, found in _fields_by_part(task_id, state):
         for field in name.split(JOINT):
             held.setdefault(field, found.kind)
     if TASK_ID in held:
         return None
     return _shown(state, "state", held) if held else state
+
+
+def _fields_by_part(task_id: str, state: dict[str, Any]) -> list[tuple[str, Finding]]:
+    """progress_fields of the state read as its parts: the state without its trail, then each trail entry (no
+    rule joins items across them), each part's findings kept, so a read after a write reads only its new entry."""
+    trail = state.get("_trail")
+    if not isinstance(trail, list):
+        return progress_fields(task_id, state)
+    out = progress_fields(task_id, {k: v for k, v in state.items() if k != "_trail"})
+    for i, entry in enumerate(trail):
+        out += [(name.replace("state._trail[0]", f"state._trail[{i}]"), found)
+                for name, found in progress_fields("", {"_trail": [entry]})]
+    return out
 
 
 def _shown(value: Any, name: str, held: dict[str, str]) -> Any:

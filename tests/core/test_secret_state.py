@@ -35,3 +35,22 @@ def test_a_state_of_as_many_short_items_as_fit_is_read_in_bounded_time():
     start = time.process_time()  # a bound on the work done (CPU time), not a wait
     refuse_state("task", state)
     assert time.process_time() - start < 3.0
+
+
+def test_a_stored_state_read_by_its_parts_names_what_the_whole_state_read_names():
+    """A read takes the state apart (its trail entry by entry, each part's findings kept): the fields it names must
+    be those the whole reading names, a write's and a read's cost being the only difference."""
+    from kg_actors.core import held_progress as hp
+
+    key = "ghp_R7dLq2Vx9NwBz4KcXiOoPl8Tm3Yh6Ds1FgAa"
+    states = [
+        {"a": "x", "_trail": [{"k": "ok"}, {"k": f"token {key}"}, {"env": ["GITHUB_TOKEN=", key[:20], key[20:]]}]},
+        {"notes": [key[:18], key[18:]], "last_ts": 1.0, "_trail": [{"notes": ["plain", "words"]}, {"x": key}]},
+        {"ok": "nothing here", "_trail": [{"ok": "nothing"}] * 3},
+    ]
+    for state in states:
+        whole = {name for name, _ in hp._progress_fields("task", state)}
+        parts = {name for name, _ in hp._fields_by_part("task", state)}
+        assert parts == whole, (parts, whole)
+        assert hp.state_shown("task", state) == hp.state_shown("task", state)  # the kept findings, the same again
+    assert "[withheld" in str(hp.state_shown("task", states[0])["_trail"][1])
