@@ -284,6 +284,13 @@ async def test_restore_is_the_fix_of_a_graph_file_that_no_longer_reads_with_the_
     ("could not be loaded") with the server up, and ended in a traceback with it down."""
     srv = _repo_store(tmp_path, git_env(tmp_path), KG_AUTOCOMMIT_INTERVAL="0")
     user = srv.store / "user.json"
+    try:
+        await _restore_over_unreadable(srv, user)
+    finally:
+        srv.kill()  # a failed assertion left the server up
+
+
+async def _restore_over_unreadable(srv: ServerProcess, user: Path) -> None:
     for running in (True, False):
         (srv.store / "user.prev").unlink(missing_ok=True)  # no previous save to fall back on: only git has it
         user.write_text('{"nodes": {"a": ')  # torn
