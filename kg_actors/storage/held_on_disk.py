@@ -154,8 +154,15 @@ def from_json(said: object) -> dict[str, list[Held]]:
         raise ValueError(f"not what the scan prints: {exc}") from None
 
 
+# A load's scan (one file) is waited for by the graph's first index, which kg_search waits for: it runs as far
+# behind the agents as the index's child does (index_process._NICE), where at 19 a saturated machine held a
+# search a minute; a scan of the whole store (a sync's) waits on nothing an agent asked.
+LOAD_SCAN_NICE = 5
+STORE_SCAN_NICE = 19
+
+
 def main(argv: list[str]) -> int:
-    os.nice(19)  # background work: the server and the agents come first
+    os.nice(LOAD_SCAN_NICE if len(argv) > 1 else STORE_SCAN_NICE)
     root = Path(argv[0])
     found = {"file": held_in_file(Path(argv[1]))} if len(argv) > 1 else held(root)
     print(json.dumps({key: [h.to_json() for h in items] for key, items in found.items() if items}))
