@@ -173,6 +173,8 @@ def stored_or_aside(path: Path, read: Callable[[Path], dict[str, Any] | None]
     offline ended in a traceback)."""
     try:
         return read(path), None
+    except files.Unavailable:
+        raise  # a permission or an I/O error: not damage, never moved aside (its fix says what makes it read)
     except files.Unreadable:
         aside = files.unused_name(path.with_name(path.name + ".replaced"))
         os.replace(path, aside)

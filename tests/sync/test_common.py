@@ -1,6 +1,11 @@
 """sync/common.py: what a restore writes, beside what it says changed."""
 
-from kg_actors.sync.common import carry_versions, renamed_by_merge
+from pathlib import Path
+
+import pytest
+
+from kg_actors.storage import files
+from kg_actors.sync.common import carry_versions, renamed_by_merge, stored_or_aside
 
 NOW = 1.8e9
 
@@ -75,3 +80,19 @@ def test_a_dropped_edge_is_news_only_where_one_of_its_ends_was():
     assert new_conflicts({"nodes": {"gone": {"id": "gone"}}}, after)["dropped"] == [
         "other-end->gone:related-to (gone deleted)"]
     assert new_conflicts({"nodes": {"other-end": {"id": "other-end"}}}, after)["dropped"] != []
+
+
+def test_a_restore_moves_a_damaged_graph_file_aside_and_never_one_it_may_not_read(tmp_path):
+    torn = tmp_path / "user.json"
+    torn.write_text('{"nodes": {"a": ')
+    assert stored_or_aside(torn, files.load_json) == (None, tmp_path / "user.json.replaced")
+    assert not torn.exists() and (tmp_path / "user.json.replaced").read_text() == '{"nodes": {"a": '
+
+    def refused(path: Path) -> None:
+        raise files.Unavailable(path, "permission denied", "chmod u+r it")
+
+    kept = tmp_path / "graph.json"
+    kept.write_text("{}")
+    with pytest.raises(files.Unavailable):
+        stored_or_aside(kept, refused)
+    assert kept.exists()  # not damage: left where it is
