@@ -23,8 +23,9 @@ TASK_ID = "task_id"
 
 # A stored state is read again at each write (its trail carried over, entry by entry) and each read of the task:
 # the same entries each time, ~0.5 ms a key for the rules, on the loop (a 56-key state with its 20-entry trail
-# took 0.2-0.5 s a write and a read). Its findings are kept by its JSON; a state larger than this is read afresh.
-_CACHED_MAX_CHARS = 256 * 1024
+# took 0.2-0.5 s a write and a read). Its findings are kept by its JSON; a state larger than this is read afresh
+# (reads take a state apart, so what is kept is mostly one trail entry's: a few KB; at most ~8 MB in all).
+_CACHED_MAX_CHARS = 32 * 1024
 
 
 def progress_fields(task_id: str, state: Any) -> list[tuple[str, Finding]]:
