@@ -34,7 +34,7 @@ class Votes:
     _runs: dict[str, PassCredits]
 
     def _pass_of(self, s: Session) -> PassCredits:
-        """The pass's credits: its run's when the session is a run's, else the session's own (a copy)."""
+        """The pass's credits: its run's when the session is a run's, else the session's own (its fields, read)."""
         if s.run is None:
             return PassCredits(s.maintenance_credits, s.credited_ids)
         runs = self._runs
