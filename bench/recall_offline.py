@@ -109,7 +109,7 @@ def ask(name: str) -> tuple[list[dict], list[float]]:
         text = recall.human_text(p["text"])
         terms = recall.prompt_terms(text) if text else []
         decision = recall.run(terms, views, frozenset(("project", i) for i in seen),
-                              asks.ask_scale(text), "?" in text) if terms and text else None
+                              asks.ask_scale(text), "?" in text, text) if terms and text else None
         lat.append(time.perf_counter() - t)
         needed = [x for x in p["labels"] if x not in seen]
         rows.append({**p, "pasted": p.get("pasted", False), "needed": needed, "tiers": [tiers[x] for x in needed],

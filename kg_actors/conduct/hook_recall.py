@@ -69,7 +69,7 @@ async def prompt_reply(floor: Floor, payload: dict[str, Any], nudge: bool = True
         floor.logs.recall([{**base, "reason": "no_terms"}])
     else:
         shown_at = floor.clock()  # before the graphs are read: a write applied meanwhile is not "seen"
-        decision = await _recall(floor, view, terms, asks.ask_scale(text), "?" in text)
+        decision = await _recall(floor, view, text, terms)
         record = {**base, "reason": decision.reason, "terms": secret_logs.loggable_terms(text, terms, payload.get("prompt")),
                   "threshold": decision.threshold,
                   "hits": list(decision.hits)}
@@ -86,14 +86,13 @@ async def prompt_reply(floor: Floor, payload: dict[str, Any], nudge: bool = True
     return (hook_output("UserPromptSubmit", "\n\n".join(parts)), True) if parts else ({}, False)
 
 
-async def _recall(floor: Floor, view: SessionView, terms: list[str], ask_scale: float,
-                  question: bool) -> recall.Decision:
+async def _recall(floor: Floor, view: SessionView, text: str, terms: list[str]) -> recall.Decision:
     async def decide(seen: AbstractSet[Ref]) -> recall.Decision:
         graphs = indexed(await views_of(floor, view))
         if graphs is None:
             return recall.Decision("index_building")
         # No await from here on: the views stay consistent.
-        return recall.run(terms, graphs, seen, ask_scale, question)
+        return recall.run(terms, graphs, seen, asks.ask_scale(text), "?" in text, text)
 
     return await held_for_this_reply(floor, view.sid, view.seen, floor.clock(), decide,
                                      lambda d: recall.Decision("all_seen", hits=d.hits, threshold=d.threshold))

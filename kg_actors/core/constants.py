@@ -231,6 +231,12 @@ RECALL_ALT_DEPTH = 50  # holders scanned per family/related alternative (the wor
 RECALL_MAX_ALTERNATIVES = 12  # terms looked up per prompt word, itself included: bounds the work
 RECALL_CHAR_BUDGET = 2_500
 RECALL_GATE_VETO = 0.03  # a new hit the gates chose goes when recall_gate's model gives it less (pre-registration 24)
+# Likeness in meaning (core/meaning.py, the cosine of a prompt's and a lesson's vectors), chosen on memories 2-7 by
+# pre-registration 26 (bench/RESULTS-recall.md):
+RECALL_MEANING_VETO = 0.15  # a new hit the gates chose goes when it is less alike than this
+RECALL_MEANING_BRING = 0.55  # where the gates choose nothing new, a candidate this alike comes alone ...
+RECALL_MEANING_BRING_SCORE = 0.5  # ... when its score reaches this share of the bar
+RECALL_MEANING_BRING_GENERAL = 0.65  # ... and this alike for a request for general know-how (core/asks.py)
 OFFER_HOLD_SECONDS = 30.0  # a gist an undelivered hook reply shows is held from the session's other replies
 FILE_RECALL_MAX_NODES = 3
 FILE_RECALL_CHAR_BUDGET = 1_200

@@ -23,7 +23,7 @@ from typing import Any, TypeGuard
 import attrs
 
 from .withheld_terms import by_withheld_words
-from . import cjk, constants as C, private_text, recall_compounds, recall_gate
+from . import cjk, constants as C, meaning, private_text, recall_compounds, recall_gate
 from .model import Edge, GraphReader, Node
 from .held_words import cut_words
 from .paste_keys import error_message, pasted_words
@@ -167,11 +167,12 @@ class Decision:
 
 
 def run(terms: list[str], views: Mapping[str, tuple[GraphReader, SearchIndex]], seen: AbstractSet[Ref],
-        ask_scale: float = 1.0, question: bool = False) -> Decision:
+        ask_scale: float = 1.0, question: bool = False, text: str | None = None) -> Decision:
     """Prompt recall over the session's graphs (level -> (graph, its search index)): the whole decision.
     `seen`: the (level, id) of what the session holds (the other level's node of an id is another node);
     `ask_scale`: how much more score what the prompt asks for needs (asks.ask_scale of its text);
-    `question`: whether its text holds a question mark (recall_gate reads it)."""
+    `question`: whether its text holds a question mark (recall_gate reads it); `text`: the human text
+    the terms came from, whose likeness in meaning to each candidate the gates read (core/meaning.py)."""
     # A Chinese clause is one run: its words are the stretches of it the graphs hold (held_words.py).
     terms = cut_words(terms, (index for _, index in views.values()))
     if not terms:
@@ -182,7 +183,18 @@ def run(terms: list[str], views: Mapping[str, tuple[GraphReader, SearchIndex]], 
     rated = [(ref, recall_gate.probability(values)) for ref, values in
              recall_gate.candidates(ranked, views, len(terms), len(query.unigrams), ask_scale, question)]
     borrowed = recall_compounds.Borrowed(views, query, words)
-    return decide(terms, ranked, graphs, seen, len(query.unigrams), ask_scale, rated, borrowed)
+    return decide(terms, ranked, graphs, seen, len(query.unigrams), ask_scale, rated, borrowed, _liked(text, graphs))
+
+
+def _liked(text: str | None, graphs: Mapping[str, GraphReader]) -> Callable[[Ref], float | None]:
+    """Each candidate's likeness in meaning to the prompt's `text`, None where it cannot be told."""
+    likeness = meaning.Likeness(text)
+
+    def like(ref: Ref) -> float | None:
+        node = graphs[ref[0]].nodes.get(ref[1]) if ref[0] in graphs else None
+        return None if node is None else likeness(node.id, node.gist, node.notes)
+
+    return like
 
 
 def search(terms: list[str], views: Mapping[str, tuple[GraphReader, SearchIndex]], seen: AbstractSet[Ref],
@@ -238,7 +250,8 @@ def _content_terms(query: Terms) -> Terms:
 
 def decide(terms: list[str], hits: list[tuple[str, Hit]], graphs: Mapping[str, GraphReader],
            seen: AbstractSet[Ref], n_words: int, ask_scale: float = 1.0,
-           rated: Sequence[tuple[Ref, float]] = (), borrowed: Callable[[str, Hit], bool] | None = None) -> Decision:
+           rated: Sequence[tuple[Ref, float]] = (), borrowed: Callable[[str, Hit], bool] | None = None,
+           like: Callable[[Ref], float | None] | None = None) -> Decision:
     """The three gates over ranked hits, the model's veto, then the injection (connections between
     the chosen hits).
 
@@ -255,6 +268,10 @@ def decide(terms: list[str], hits: list[tuple[str, Hit]], graphs: Mapping[str, G
     prompt word it matched only inside compounds of other words ("mode" in StrictMode for "dark
     mode"): no candidate. Connectors between the hits come along only when they match the prompt
     themselves (they carry something the hits need); the edges between hits always do.
+    `like` gives a candidate's likeness in meaning to the prompt (core/meaning.py), or None: a new hit
+    the gates chose that is unlike the prompt goes (one shared word is not what it is about), and where
+    the gates choose nothing new, the candidate most alike comes alone when it is alike enough and
+    near the bar (a lesson said in other words); more alike for a request for general know-how.
     """
     if not terms:
         return Decision("no_terms")
@@ -266,11 +283,29 @@ def decide(terms: list[str], hits: list[tuple[str, Hit]], graphs: Mapping[str, G
         bar, chance = C.RECALL_SCORE_SINGLE, chance_scale(n_words)
     threshold = bar * ask_scale
     probabilities = dict(rated)
-    logged = tuple(_hit_record(lvl, h, seen, probabilities.get((lvl, h.node_id))) for lvl, h in hits[:5])
     chosen_refs, silent = _gated(terms, hits, graphs, seen, threshold, chance * ask_scale, borrowed)
+    likes: dict[Ref, float | None] = {}  # asked as needed: a lesson's first vector costs ~0.3 ms
+
+    def liked(ref: Ref) -> float | None:
+        if like is None:
+            return None
+        if ref not in likes:
+            likes[ref] = like(ref)
+        return likes[ref]
+
+    if like is not None and silent in ("no_hits", "weak_hit") and said(terms) > 1:
+        # A request for general know-how ("Explain window functions for rate calculations") shares words with a
+        # lesson (the rate limiter's window) more often than its case: it must be more alike.
+        floor = C.RECALL_MEANING_BRING_GENERAL if ask_scale >= C.RECALL_GENERAL_ASK_SCALE else C.RECALL_MEANING_BRING
+        alike = _alike(hits, graphs, seen, threshold, liked, borrowed, floor)
+        if alike is not None:
+            chosen_refs, silent = [alike], None
     new = [r for r in chosen_refs if r not in seen]
-    kept = recall_gate.standing(new, probabilities)
+    kept = [r for r in recall_gate.standing(new, probabilities)
+            if (likeness := liked(r)) is None or likeness >= C.RECALL_MEANING_VETO]
     vetoed = set(new) - set(kept)  # not brought back as a connector either
+    logged = tuple(_hit_record(lvl, h, seen, probabilities.get((lvl, h.node_id)), likes.get((lvl, h.node_id)))
+                   for lvl, h in hits[:5])
     if new and not kept:
         chosen_refs, silent = [], "vetoed"
     else:
@@ -321,11 +356,34 @@ def _gated(terms: list[str], hits: list[tuple[str, Hit]], graphs: Mapping[str, G
     return [(lvl, h.node_id) for lvl, h in passing[: C.RECALL_MAX_HITS]], None
 
 
-def _hit_record(level: str, hit: Hit, seen: AbstractSet[Ref], p: float | None) -> dict[str, Any]:
-    record = {"id": hit.node_id, "level": level, "score": round(hit.score, 5), "seen": (level, hit.node_id) in seen,
-              "title_match": hit.title_match, "matched_terms": hit.matched_terms,
-              "max_term_idf": round(hit.max_term_idf, 4)}
-    return record if p is None else {**record, "p": round(p, 4)}
+def _alike(hits: list[tuple[str, Hit]], graphs: Mapping[str, GraphReader], seen: AbstractSet[Ref], threshold: float,
+           liked: Callable[[Ref], float | None], borrowed: Callable[[str, Hit], bool] | None, floor: float
+           ) -> Ref | None:
+    """The new candidate most alike the prompt, when it is alike enough (`floor`) and its score near the bar
+    (RECALL_MEANING_BRING_SCORE of it); None otherwise."""
+    best: tuple[float, Ref] | None = None
+    for lvl, h in hits:
+        ref = (lvl, h.node_id)
+        node = graphs[lvl].nodes.get(h.node_id) if lvl in graphs else None
+        if (ref in seen or node is None or not node.gist or h.score < C.RECALL_MEANING_BRING_SCORE * threshold
+                or (borrowed and borrowed(lvl, h))):
+            continue
+        likeness = liked(ref)
+        if likeness is not None and likeness >= floor and (best is None or likeness > best[0]):
+            best = (likeness, ref)
+    return None if best is None else best[1]
+
+
+def _hit_record(level: str, hit: Hit, seen: AbstractSet[Ref], p: float | None, liked: float | None = None
+                ) -> dict[str, Any]:
+    record: dict[str, Any] = {"id": hit.node_id, "level": level, "score": round(hit.score, 5),
+                              "seen": (level, hit.node_id) in seen, "title_match": hit.title_match,
+                              "matched_terms": hit.matched_terms, "max_term_idf": round(hit.max_term_idf, 4)}
+    if p is not None:
+        record["p"] = round(p, 4)
+    if liked is not None:
+        record["like"] = round(liked, 4)
+    return record
 
 
 def render(chosen: list[Ref], nodes: dict[Ref, Node], connectors: list[Ref],
