@@ -11,7 +11,9 @@ goes first, so both see the same moment's load. CPU time (the thread's own) is p
 wall time: on a loaded machine the wall time's tail is other processes' turn on the CPU. Prompts are the hook bench's (2-6 vocabulary
 words, many of which the related table expands: auth, token, cache, retry, timeout, queue ...).
 `--model` pairs the decision without and with recall_gate's model instead (both by concepts): what
-reading each candidate's features and its probability adds.
+reading each candidate's features and its probability adds. `--meaning` pairs it without and with the
+prompt's text (core/meaning.py: its vector, and each candidate's likeness the gates ask for); each lesson's
+vector is kept once made, as the server keeps it, so the run shows the cold lessons and the warm ones.
 """
 
 from __future__ import annotations
@@ -48,8 +50,9 @@ def main() -> int:
     ap.add_argument("--prompts", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=5)
     ap.add_argument("--model", action="store_true", help="pair without / with recall_gate's model")
+    ap.add_argument("--meaning", action="store_true", help="pair without / with likeness in meaning")
     args = ap.parse_args()
-    ways = ("no model", "model") if args.model else ("plain", "concepts")
+    ways = ("no model", "model") if args.model else ("words", "meaning") if args.meaning else ("plain", "concepts")
     rng = random.Random(args.seed)
     raw = workload.make_graph(rng, args.nodes, workload.ACTIVE_PROJECT, time.time(), "/tmp/proj")
     graph = GraphData.from_json(raw, "project")
@@ -70,7 +73,7 @@ def main() -> int:
             recall.concept_hits = plain_hits if name == "plain" else concept_hits
             recall_gate.candidates = no_candidates if name == "no model" else candidates
             t, c = time.perf_counter(), time.thread_time()
-            decision = recall.run(terms, views, seen)
+            decision = recall.run(terms, views, seen, text=text if name == "meaning" else None)
             cpu[name].append((time.thread_time() - c) * 1000)
             times[name].append((time.perf_counter() - t) * 1000)
             injected[name] += decision.text is not None
@@ -78,7 +81,7 @@ def main() -> int:
     recall_gate.candidates = candidates
     print(f"{args.nodes} nodes, index built in {build_s:.1f} s, families {len(index.families)}, "
           f"terms {len(index.postings)}; {len(texts)} prompts, each decided both ways (depth {C.RANK_SCAN_DEPTH})")
-    print(f"| {'decision' if args.model else 'ranking'} | wall p50 / p99 / max ms | CPU p50 / p99 / max ms | prompts injecting |")
+    print(f"| {'decision' if args.model or args.meaning else 'ranking'} | wall p50 / p99 / max ms | CPU p50 / p99 / max ms | prompts injecting |")
     print("|---|---|---|---|")
     for name, values in times.items():
         walls = " / ".join(f"{x:.2f}" for x in (hooks_bench.pct(values, 50), hooks_bench.pct(values, 99), max(values)))

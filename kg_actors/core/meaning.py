@@ -36,6 +36,7 @@ _LONGEST_WORD = 100  # characters: a longer run is no word (BERT's own bound)
 _PUNCT = re.compile(r"[^\w\s]|_")
 _HAS_LETTER_OR_DIGIT = re.compile(r"[a-z0-9]")
 _KEPT_TEXTS = 20_000  # vectors of lesson texts kept (~0.5 KB each at 128 dimensions)
+_KEPT_WORDS = 100_000  # words whose pieces are kept
 
 Vector = Sequence[float]
 
@@ -69,6 +70,7 @@ class Table:
         if len(self.mean) != self.dims or any(len(d) != self.dims for d in self.directions):
             raise ValueError("meaning table: the shared direction's size is not the table's")
         self._rows: dict[int, array[float]] = {}
+        self._spelled: dict[str, tuple[int, ...]] = {}  # word -> its pieces (none for punctuation)
 
     def row(self, i: int) -> array[float]:
         """Piece i's weighted vector (decoded once: a few thousand pieces are ever used)."""
@@ -77,6 +79,16 @@ class Table:
             scale = self._scales[i]
             got = array("f", [scale * v for v in self._values[i * self.dims:(i + 1) * self.dims]])
             self._rows[i] = got
+        return got
+
+    def spelled(self, word: str) -> tuple[int, ...]:
+        """The pieces of a word of `words` (kept: most words recur); none for punctuation."""
+        got = self._spelled.get(word)
+        if got is None:
+            got = tuple(pieces(word, self.index)) if _HAS_LETTER_OR_DIGIT.search(word) else ()
+            if len(self._spelled) >= _KEPT_WORDS:
+                self._spelled.clear()
+            self._spelled[word] = got
         return got
 
 
@@ -92,9 +104,10 @@ def packed(pieces: Sequence[str], scales: Sequence[float], values: bytes, mean: 
 
 def words(text: str) -> list[str]:
     """BERT's uncased split: lowercase, accents dropped, each punctuation mark a word of its own."""
-    text = unicodedata.normalize("NFD", text.lower())
-    text = "".join(c for c in text if unicodedata.category(c) != "Mn")
-    return _PUNCT.sub(lambda m: f" {m.group()} ", text).split()
+    text = text.lower()
+    if not text.isascii():
+        text = "".join(c for c in unicodedata.normalize("NFD", text) if unicodedata.category(c) != "Mn")
+    return _PUNCT.sub(r" \g<0> ", text).split()
 
 
 def pieces(word: str, index: dict[str, int]) -> list[int]:
@@ -120,23 +133,23 @@ def pieces(word: str, index: dict[str, int]) -> list[int]:
 
 def vector(table: Table, text: str) -> Vector | None:
     """The text's unit vector, the shared direction taken out; None when it holds no known word."""
-    rows = [table.row(i) for w in words(text) if _HAS_LETTER_OR_DIGIT.search(w) for i in pieces(w, table.index)]
+    rows = [table.row(i) for w in words(text) for i in table.spelled(w)]
     if not rows:
         return None
-    summed = [math.fsum(col) for col in zip(*rows)] if len(rows) > 1 else list(rows[0])
-    norm = math.sqrt(math.fsum(v * v for v in summed))
+    summed = [sum(col) for col in zip(*rows)] if len(rows) > 1 else list(rows[0])
+    norm = math.sqrt(sum(v * v for v in summed))
     if norm == 0.0:
         return None
     centred = [v / norm - m for v, m in zip(summed, table.mean)]
     for d in table.directions:
-        along = math.fsum(map(operator.mul, centred, d))
+        along = sum(map(operator.mul, centred, d))
         centred = [c - along * x for c, x in zip(centred, d)]
-    norm = math.sqrt(math.fsum(v * v for v in centred))
+    norm = math.sqrt(sum(v * v for v in centred))
     return [v / norm for v in centred] if norm else None
 
 
 def cosine(a: Vector, b: Vector) -> float:
-    return math.fsum(map(operator.mul, a, b))
+    return sum(map(operator.mul, a, b))
 
 
 _table: Table | None = None
