@@ -237,6 +237,10 @@ RECALL_MEANING_VETO = 0.15  # a new hit the gates chose goes when it is less ali
 RECALL_MEANING_BRING = 0.55  # where the gates choose nothing new, a candidate this alike comes alone ...
 RECALL_MEANING_BRING_SCORE = 0.5  # ... when its score reaches this share of the bar
 RECALL_MEANING_BRING_GENERAL = 0.65  # ... and this alike for a request for general know-how (core/asks.py)
+# Beside the new hits kept, the candidate near the bar most alike the prompt comes when it is at least this much more
+# alike than each of them, and at least this alike (pre-registration 27):
+RECALL_MEANING_BESIDE = 0.0
+RECALL_MEANING_BESIDE_FLOOR = 0.5
 OFFER_HOLD_SECONDS = 30.0  # a gist an undelivered hook reply shows is held from the session's other replies
 FILE_RECALL_MAX_NODES = 3
 FILE_RECALL_CHAR_BUDGET = 1_200

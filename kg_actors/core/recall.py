@@ -271,7 +271,9 @@ def decide(terms: list[str], hits: list[tuple[str, Hit]], graphs: Mapping[str, G
     `like` gives a candidate's likeness in meaning to the prompt (core/meaning.py), or None: a new hit
     the gates chose that is unlike the prompt goes (one shared word is not what it is about), and where
     the gates choose nothing new, the candidate most alike comes alone when it is alike enough and
-    near the bar (a lesson said in other words); more alike for a request for general know-how.
+    near the bar (a lesson said in other words); more alike for a request for general know-how. Where the
+    gates keep new hits, the candidate near the bar most alike the prompt comes beside them when it is
+    more alike than each of them.
     """
     if not terms:
         return Decision("no_terms")
@@ -304,6 +306,15 @@ def decide(terms: list[str], hits: list[tuple[str, Hit]], graphs: Mapping[str, G
     kept = [r for r in recall_gate.standing(new, probabilities)
             if (likeness := liked(r)) is None or likeness >= C.RECALL_MEANING_VETO]
     vetoed = set(new) - set(kept)  # not brought back as a connector either
+    if kept and like is not None and len(chosen_refs) < C.RECALL_MAX_HITS:
+        # A lesson more alike the prompt than every new hit the words chose comes beside them: the words found a
+        # sibling of the same subject, and the prompt said what it is about in other words.
+        floor = max(C.RECALL_MEANING_BESIDE_FLOOR, max((liked(r) or 0.0) for r in kept) + C.RECALL_MEANING_BESIDE)
+        others = [(lvl, h) for lvl, h in hits if (lvl, h.node_id) not in chosen_refs and (lvl, h.node_id) not in vetoed
+                  and probabilities.get((lvl, h.node_id), 1.0) >= C.RECALL_GATE_VETO]
+        beside = _alike(others, graphs, seen, threshold, liked, borrowed, floor)
+        if beside is not None:
+            chosen_refs, kept = [*chosen_refs, beside], [*kept, beside]
     logged = tuple(_hit_record(lvl, h, seen, probabilities.get((lvl, h.node_id)), likes.get((lvl, h.node_id)))
                    for lvl, h in hits[:5])
     if new and not kept:

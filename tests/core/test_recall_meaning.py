@@ -64,3 +64,25 @@ def test_without_a_table_recall_goes_on_by_its_words(monkeypatch: pytest.MonkeyP
         plain, without = asked(prompt, with_text=False), asked(prompt)
         assert (without.reason, without.shown) == (plain.reason, plain.shown)
         assert all("like" not in h for h in without.hits)
+
+
+def test_a_lesson_more_alike_than_the_hit_the_words_chose_comes_beside_it():
+    siblings = [
+        Node("stripe-webhook-retries", "Stripe retries a failed webhook for three days: make the handler idempotent"),
+        Node("stripe-webhook-signature", "verify the Stripe webhook signature with the raw request body, not parsed JSON"),
+        Node("stripe-webhook-events-order", "Stripe webhook events arrive out of order: read the object's current state"),
+        *filler(30),
+    ]
+    graph, index = build(siblings)
+    prompt = "the stripe webhook request body keeps coming back for days after a failure"
+    terms = recall.prompt_terms(prompt)
+    words_only = recall.run(terms, {"project": (graph, index)}, frozenset())
+    assert words_only.shown == (("project", "stripe-webhook-signature"),)  # "request body" is the signature's
+    decision = recall.run(terms, {"project": (graph, index)}, frozenset(), text=prompt)
+    assert decision.shown == (("project", "stripe-webhook-signature"), ("project", "stripe-webhook-retries"))
+    likes = {h["id"]: h["like"] for h in decision.hits if "like" in h}
+    assert likes["stripe-webhook-retries"] > likes["stripe-webhook-signature"]
+    # A prompt about the signature itself: no other lesson is more alike than its hit, and none comes beside it.
+    calm = recall.run(recall.prompt_terms("stripe webhook signature check with the raw body"), {"project": (graph, index)},
+                      frozenset(), text="stripe webhook signature check with the raw body")
+    assert calm.shown == (("project", "stripe-webhook-signature"),)
