@@ -33,10 +33,14 @@ from pathlib import Path
 TABLE = Path(__file__).with_name("data") / "meaning.bin"
 MAGIC = b"KGMEANING1\n"
 _LONGEST_WORD = 100  # characters: a longer run is no word (BERT's own bound)
+_LONGEST_PIECE = 32  # characters, "##" not counted: longer than any piece of the vocabulary (checked at load)
 _PUNCT = re.compile(r"[^\w\s]|_")
 _HAS_LETTER_OR_DIGIT = re.compile(r"[a-z0-9]")
 _KEPT_TEXTS = 20_000  # vectors of lesson texts kept (~0.5 KB each at 128 dimensions)
 _KEPT_WORDS = 100_000  # words whose pieces are kept
+# A text's first pieces tell what it is about: a 20,000-character paste or a long lesson costs no more than ~1 ms
+# (the lessons of bench/'s memories hold at most 119 pieces, a prompt of several lines about as many).
+_MAX_PIECES = 256
 
 Vector = Sequence[float]
 
@@ -59,6 +63,8 @@ class Table:
         if len(pieces) != n:
             raise ValueError("meaning table: piece count disagrees with its header")
         self.index = {p: i for i, p in enumerate(pieces)}
+        if max(len(p.removeprefix("##")) for p in pieces) > _LONGEST_PIECE:
+            raise ValueError("meaning table: a piece longer than pieces() looks for")
         self._scales = array("f")
         self._scales.frombytes(raw[at:at + 4 * n])
         at += 4 * n
@@ -117,7 +123,7 @@ def pieces(word: str, index: dict[str, int]) -> list[int]:
     out: list[int] = []
     start = 0
     while start < len(word):
-        end = len(word)
+        end = min(len(word), start + _LONGEST_PIECE)  # no piece is longer: junk costs no square of its length
         while end > start:
             piece = word[start:end] if start == 0 else "##" + word[start:end]
             number = index.get(piece)
@@ -133,7 +139,12 @@ def pieces(word: str, index: dict[str, int]) -> list[int]:
 
 def vector(table: Table, text: str) -> Vector | None:
     """The text's unit vector, the shared direction taken out; None when it holds no known word."""
-    rows = [table.row(i) for w in words(text) for i in table.spelled(w)]
+    rows: list[array[float]] = []
+    for w in words(text[: _MAX_PIECES * 8]):
+        rows += map(table.row, table.spelled(w))
+        if len(rows) >= _MAX_PIECES:
+            del rows[_MAX_PIECES:]
+            break
     if not rows:
         return None
     summed = [sum(col) for col in zip(*rows)] if len(rows) > 1 else list(rows[0])
