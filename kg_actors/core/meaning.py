@@ -160,7 +160,7 @@ def vector(table: Table, text: str) -> Vector | None:
 
 
 def cosine(a: Vector, b: Vector) -> float:
-    return sum(map(operator.mul, a, b))
+    return float(sum(map(operator.mul, a, b)))
 
 
 _table: Table | None = None
