@@ -36,7 +36,7 @@ _LONGEST_WORD = 100  # characters: a longer run is no word (BERT's own bound)
 _LONGEST_PIECE = 32  # characters, "##" not counted: longer than any piece of the vocabulary (checked at load)
 _PUNCT = re.compile(r"[^\w\s]|_")
 _HAS_LETTER_OR_DIGIT = re.compile(r"[a-z0-9]")
-_KEPT_TEXTS = 20_000  # vectors of lesson texts kept (~0.5 KB each at 128 dimensions)
+_KEPT_TEXTS = 20_000  # vectors of lesson texts kept (~0.6 KB each at 128 dimensions: ~12 MB at most)
 _KEPT_WORDS = 100_000  # words whose pieces are kept
 # A text's first pieces tell what it is about: a 20,000-character paste or a long lesson costs no more than ~1 ms
 # (the lessons of bench/'s memories hold at most 119 pieces, a prompt of several lines about as many).
@@ -165,7 +165,7 @@ def cosine(a: Vector, b: Vector) -> float:
 
 _table: Table | None = None
 _tried = False
-_kept: OrderedDict[str, Vector | None] = OrderedDict()
+_kept: OrderedDict[tuple[int, int], Vector | None] = OrderedDict()
 _load_lock = threading.Lock()
 
 
@@ -189,12 +189,15 @@ def table() -> Table | None:
 
 
 def kept_vector(held: Table, text: str) -> Vector | None:
-    """A lesson's vector, kept while its text is among the last _KEPT_TEXTS asked."""
-    if text in _kept:
-        _kept.move_to_end(text)
-        return _kept[text]
-    got = vector(held, text)
-    _kept[text] = got
+    """A lesson's vector, kept while its text is among the last _KEPT_TEXTS asked (by the text's length and
+    hash, not the text: a lesson's text is ~300 characters, its vector ~0.6 KB)."""
+    key = (len(text), hash(text))
+    if key in _kept:
+        _kept.move_to_end(key)
+        return _kept[key]
+    made = vector(held, text)
+    got = None if made is None else array("f", made)  # where a list of floats is ~4 KB
+    _kept[key] = got
     if len(_kept) > _KEPT_TEXTS:
         _kept.popitem(last=False)
     return got
