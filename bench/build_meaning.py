@@ -44,9 +44,10 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 import numpy as np  # noqa: E402
 
+from kg_actors import meaning_table  # noqa: E402
 from kg_actors.core import meaning  # noqa: E402
 
-OUT = meaning.TABLE
+OUT = meaning_table.TABLE
 SUMMARIES_EACH = 30_000
 SHARED_DIRECTIONS = 3
 

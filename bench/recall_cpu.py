@@ -29,6 +29,7 @@ sys.path.insert(0, str(BENCH))
 import hooks_bench  # noqa: E402
 import workload  # noqa: E402
 
+from kg_actors import meaning_table  # noqa: E402
 from kg_actors.core import constants as C  # noqa: E402
 from kg_actors.core import recall, recall_gate  # noqa: E402
 from kg_actors.core.model import GraphData  # noqa: E402
@@ -62,6 +63,7 @@ def main() -> int:
     views = {"project": (graph, index)}
     seen = frozenset(("project", n.id) for n in graph.nodes.values() if not n.archived)
     texts = hooks_bench.prompts(rng, args.prompts)
+    table = meaning_table.shipped()
     times: dict[str, list[float]] = {way: [] for way in ways}
     cpu: dict[str, list[float]] = {way: [] for way in ways}
     injected = {way: 0 for way in ways}
@@ -73,7 +75,7 @@ def main() -> int:
             recall.concept_hits = plain_hits if name == "plain" else concept_hits
             recall_gate.candidates = no_candidates if name == "no model" else candidates
             t, c = time.perf_counter(), time.thread_time()
-            decision = recall.run(terms, views, seen, text=text if name == "meaning" else None)
+            decision = recall.run(terms, views, seen, text=text if name == "meaning" else None, table=table)
             cpu[name].append((time.thread_time() - c) * 1000)
             times[name].append((time.perf_counter() - t) * 1000)
             injected[name] += decision.text is not None

@@ -45,6 +45,7 @@ sys.path.insert(0, str(BENCH))
 
 import recall_eval  # noqa: E402
 
+from kg_actors import meaning_table  # noqa: E402
 from kg_actors.core import asks, recall  # noqa: E402
 from kg_actors.core.model import GraphData  # noqa: E402
 from kg_actors.core.search import SearchIndex  # noqa: E402
@@ -109,7 +110,7 @@ def ask(name: str) -> tuple[list[dict], list[float]]:
         text = recall.human_text(p["text"])
         terms = recall.prompt_terms(text) if text else []
         decision = recall.run(terms, views, frozenset(("project", i) for i in seen),
-                              asks.ask_scale(text), "?" in text, text) if terms and text else None
+                              asks.ask_scale(text), "?" in text, text, meaning_table.shipped()) if terms and text else None
         lat.append(time.perf_counter() - t)
         needed = [x for x in p["labels"] if x not in seen]
         rows.append({**p, "pasted": p.get("pasted", False), "needed": needed, "tiers": [tiers[x] for x in needed],

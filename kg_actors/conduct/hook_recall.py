@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Set as AbstractSet
 from typing import Any
 
-from .. import session_messages as sm
+from .. import meaning_table, session_messages as sm
 from ..core import asks, command_recall, recall, secret_logs
 from ..core.replies import hook_output, nothing_to_print
 from ..core.seen import Ref
@@ -92,7 +92,7 @@ async def _recall(floor: Floor, view: SessionView, text: str, terms: list[str]) 
         if graphs is None:
             return recall.Decision("index_building")
         # No await from here on: the views stay consistent.
-        return recall.run(terms, graphs, seen, asks.ask_scale(text), "?" in text, text)
+        return recall.run(terms, graphs, seen, asks.ask_scale(text), "?" in text, text, meaning_table.shipped())
 
     return await held_for_this_reply(floor, view.sid, view.seen, floor.clock(), decide,
                                      lambda d: recall.Decision("all_seen", hits=d.hits, threshold=d.threshold))

@@ -12,8 +12,9 @@ The table (data/meaning.bin, built by bench/build_meaning.py): each word piece o
 vocabulary passed alone through all-MiniLM-L6-v2 (Apache-2.0), then fitted so that the weighted sums
 point where the model's own sentence vectors point over a general corpus (Python's docstrings and
 package summaries: no lesson or prompt of bench/), reduced to DIMS and stored as one signed byte per
-value with a scale per piece. The table is loaded at the first use; a missing or damaged table
-leaves every likeness None, and recall goes on by its words alone.
+value with a scale per piece. The file is read at the edge (kg_actors/meaning_table.py) and handed
+in; a missing or damaged table leaves every likeness None, and recall goes on by its words alone.
+A Table keeps what it decoded and the vectors of the last lessons asked: caches, not state.
 """
 
 from __future__ import annotations
@@ -22,15 +23,11 @@ import json
 import math
 import operator
 import re
-import struct
-import threading
 import unicodedata
 from array import array
 from collections import OrderedDict
 from collections.abc import Sequence
-from pathlib import Path
 
-TABLE = Path(__file__).with_name("data") / "meaning.bin"
 MAGIC = b"KGMEANING1\n"
 _LONGEST_WORD = 100  # characters: a longer run is no word (BERT's own bound)
 _LONGEST_PIECE = 32  # characters, "##" not counted: longer than any piece of the vocabulary (checked at load)
@@ -42,6 +39,8 @@ _KEPT_WORDS = 100_000  # words whose pieces are kept
 # (the lessons of bench/'s memories hold at most 119 pieces, a prompt of several lines about as many).
 _MAX_PIECES = 256
 
+_BIG_ENDIAN = array("f", [1.0]).tobytes() != b"\x00\x00\x80?"
+
 Vector = Sequence[float]
 
 
@@ -52,7 +51,7 @@ class Table:
         if not raw.startswith(MAGIC):
             raise ValueError("not a meaning table")
         at = len(MAGIC)
-        (head_len,) = struct.unpack_from("<I", raw, at)
+        head_len = int.from_bytes(raw[at:at + 4], "little")
         at += 4
         head = json.loads(raw[at:at + head_len])
         at += head_len
@@ -67,6 +66,8 @@ class Table:
             raise ValueError("meaning table: a piece longer than pieces() looks for")
         self._scales = array("f")
         self._scales.frombytes(raw[at:at + 4 * n])
+        if _BIG_ENDIAN:
+            self._scales.byteswap()  # stored little-endian
         at += 4 * n
         self._values = memoryview(raw[at:at + n * self.dims]).cast("b")
         if len(self._values) != n * self.dims or len(self._scales) != n:
@@ -77,6 +78,7 @@ class Table:
             raise ValueError("meaning table: the shared direction's size is not the table's")
         self._rows: dict[int, array[float]] = {}
         self._spelled: dict[str, tuple[int, ...]] = {}  # word -> its pieces (none for punctuation)
+        self._kept: OrderedDict[tuple[int, int], Vector | None] = OrderedDict()  # lessons' vectors (kept_vector)
 
     def row(self, i: int) -> array[float]:
         """Piece i's weighted vector (decoded once: a few thousand pieces are ever used)."""
@@ -105,7 +107,10 @@ def packed(pieces: Sequence[str], scales: Sequence[float], values: bytes, mean: 
     names = "\n".join(pieces).encode()
     head = json.dumps({"dims": len(mean), "pieces": len(pieces), "pieces_bytes": len(names), "mean": list(mean),
                        "directions": [list(d) for d in directions], "source": source}).encode()
-    return MAGIC + struct.pack("<I", len(head)) + head + names + struct.pack(f"<{len(scales)}f", *scales) + values
+    stored = array("f", scales)
+    if _BIG_ENDIAN:
+        stored.byteswap()
+    return MAGIC + len(head).to_bytes(4, "little") + head + names + stored.tobytes() + values
 
 
 def words(text: str) -> list[str]:
@@ -163,43 +168,19 @@ def cosine(a: Vector, b: Vector) -> float:
     return float(sum(map(operator.mul, a, b)))
 
 
-_table: Table | None = None
-_tried = False
-_kept: OrderedDict[tuple[int, int], Vector | None] = OrderedDict()
-_load_lock = threading.Lock()
-
-
-def load(path: Path) -> Table | None:
-    """The table at `path`, or None when it cannot be read or is damaged."""
-    try:
-        return Table(path.read_bytes())
-    except (OSError, ValueError, KeyError, TypeError, struct.error, UnicodeDecodeError):
-        return None
-
-
-def table() -> Table | None:
-    """The shipped table, loaded once; None when it cannot be read (recall goes on without meaning)."""
-    global _table, _tried
-    if not _tried:
-        with _load_lock:
-            if not _tried:
-                _table = load(TABLE)
-                _tried = True
-    return _table
-
-
 def kept_vector(held: Table, text: str) -> Vector | None:
     """A lesson's vector, kept while its text is among the last _KEPT_TEXTS asked (by the text's length and
     hash, not the text: a lesson's text is ~300 characters, its vector ~0.6 KB)."""
+    kept = held._kept
     key = (len(text), hash(text))
-    if key in _kept:
-        _kept.move_to_end(key)
-        return _kept[key]
+    if key in kept:
+        kept.move_to_end(key)
+        return kept[key]
     made = vector(held, text)
     got = None if made is None else array("f", made)  # where a list of floats is ~4 KB
-    _kept[key] = got
-    if len(_kept) > _KEPT_TEXTS:
-        _kept.popitem(last=False)
+    kept[key] = got
+    if len(kept) > _KEPT_TEXTS:
+        kept.popitem(last=False)
     return got
 
 
@@ -211,8 +192,8 @@ def lesson_text(node_id: str, gist: str, notes: Sequence[str]) -> str:
 class Likeness:
     """One prompt's likeness to lessons: None for every lesson when the prompt or the table has no vector."""
 
-    def __init__(self, text: str | None, held: Table | None = None) -> None:
-        self._table = (held or table()) if text else None
+    def __init__(self, text: str | None, held: Table | None) -> None:
+        self._table = held if text else None
         self._prompt = vector(self._table, text) if self._table is not None and text else None
 
     def __call__(self, node_id: str, gist: str, notes: Sequence[str]) -> float | None:

@@ -167,12 +167,14 @@ class Decision:
 
 
 def run(terms: list[str], views: Mapping[str, tuple[GraphReader, SearchIndex]], seen: AbstractSet[Ref],
-        ask_scale: float = 1.0, question: bool = False, text: str | None = None) -> Decision:
+        ask_scale: float = 1.0, question: bool = False, text: str | None = None,
+        table: meaning.Table | None = None) -> Decision:
     """Prompt recall over the session's graphs (level -> (graph, its search index)): the whole decision.
     `seen`: the (level, id) of what the session holds (the other level's node of an id is another node);
     `ask_scale`: how much more score what the prompt asks for needs (asks.ask_scale of its text);
     `question`: whether its text holds a question mark (recall_gate reads it); `text`: the human text
-    the terms came from, whose likeness in meaning to each candidate the gates read (core/meaning.py)."""
+    the terms came from, whose likeness in meaning to each candidate the gates read by `table`
+    (core/meaning.py; none without either)."""
     # A Chinese clause is one run: its words are the stretches of it the graphs hold (held_words.py).
     terms = cut_words(terms, (index for _, index in views.values()))
     if not terms:
@@ -183,12 +185,13 @@ def run(terms: list[str], views: Mapping[str, tuple[GraphReader, SearchIndex]], 
     rated = [(ref, recall_gate.probability(values)) for ref, values in
              recall_gate.candidates(ranked, views, len(terms), len(query.unigrams), ask_scale, question)]
     borrowed = recall_compounds.Borrowed(views, query, words)
-    return decide(terms, ranked, graphs, seen, len(query.unigrams), ask_scale, rated, borrowed, _liked(text, graphs))
+    return decide(terms, ranked, graphs, seen, len(query.unigrams), ask_scale, rated, borrowed, _liked(text, table, graphs))
 
 
-def _liked(text: str | None, graphs: Mapping[str, GraphReader]) -> Callable[[Ref], float | None]:
+def _liked(text: str | None, table: meaning.Table | None,
+           graphs: Mapping[str, GraphReader]) -> Callable[[Ref], float | None]:
     """Each candidate's likeness in meaning to the prompt's `text`, None where it cannot be told."""
-    likeness = meaning.Likeness(text)
+    likeness = meaning.Likeness(text, table)
 
     def like(ref: Ref) -> float | None:
         node = graphs[ref[0]].nodes.get(ref[1]) if ref[0] in graphs else None

@@ -8,6 +8,7 @@ import struct
 
 import pytest
 
+from kg_actors import meaning_table
 from kg_actors.core import meaning
 
 
@@ -48,6 +49,7 @@ def test_a_text_is_the_unit_sum_of_its_pieces_less_the_shared_direction():
 def test_likeness_is_none_without_a_table_or_a_prompt(tmp_path):
     table = table_of({"cat": [1.0, 0.0], "dog": [0.0, 1.0]})
     assert meaning.Likeness(None, table)("cat", "a cat", ()) is None
+    assert meaning.Likeness("cat", None)("cat", "a cat", ()) is None
     assert meaning.Likeness("cat", table)("pet", "a dog", ("cat",)) == pytest.approx(math.sqrt(0.5), rel=1e-4)
     assert meaning.Likeness("zebra", table)("cat", "a cat", ()) is None
 
@@ -64,8 +66,8 @@ def test_a_damaged_table_is_none(tmp_path, damage):
     assert meaning.Table(raw).dims == good.dims
     path = tmp_path / "meaning.bin"
     path.write_bytes(damage(raw))
-    assert meaning.load(path) is None
-    assert meaning.load(tmp_path / "missing.bin") is None
+    assert meaning_table.load(path) is None
+    assert meaning_table.load(tmp_path / "missing.bin") is None
 
 
 def test_a_header_whose_shared_direction_has_another_size_is_refused():
@@ -75,7 +77,7 @@ def test_a_header_whose_shared_direction_has_another_size_is_refused():
 
 
 def test_the_shipped_table_loads_and_spells_common_words():
-    table = meaning.load(meaning.TABLE)
-    assert table is not None and table.dims >= 64
+    table = meaning_table.load(meaning_table.TABLE)
+    assert table is not None and table.dims >= 64 and meaning_table.shipped() is not None
     for word in ("commit", "database", "deploy", "timeout"):
         assert meaning.pieces(word, table.index), word

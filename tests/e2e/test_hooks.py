@@ -230,6 +230,7 @@ def test_a_request_for_general_know_how_needs_more_than_a_shared_word_or_two(srv
     assert "rate-limit-window: the rate limiter" in situated.context and record["reason"] == "injected"
     hit = next(h for h in record["hits"] if h["id"] == "rate-limit-window")
     assert C.RECALL_GATE_VETO <= hit["p"] <= 1, hit  # the model's probability, logged; the hit stood
+    assert hit["like"] >= C.RECALL_MEANING_VETO, hit  # the server read the shipped meaning table: alike, it stood
     assert record["threshold"] == pytest.approx(recall.multi_bar(C.RECALL_CHANCE_FREE_WORDS)[0])  # a prompt of few words
 
 
