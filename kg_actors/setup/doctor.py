@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from .. import __version__, server_process, store_holder
+from .. import __version__, meaning_table, server_process, store_holder
 from ..build import build_id, stale_said
 from ..harness import gemini_trust
 from ..server_probe import EDITOR_MOVE, OtherServer, editor_fix, get_health, listening, port_taken, probe_health
@@ -98,6 +98,7 @@ def doctor(ctx: Context) -> int:
         r.bad("settings", str(exc), "fix or unset that variable")
         return 1
     r.note("port", _port_said(config.port, ctx.env, recorded, source))
+    guarded(r, "meaning table", lambda: check_meaning(r, meaning_table.TABLE), None)
     answer = probe_health(config.url)  # 3 s: a hung server is named as such
     health = _health(config) if isinstance(answer, dict) else None
     # Each check guarded: what one runs into (a store folder doctor may not enter) is its FAIL, not the end.
@@ -116,6 +117,17 @@ def doctor(ctx: Context) -> int:
     guarded(r, "quota gauge", lambda: r.note("quota gauge", gauge_cli.doctor_line(config.root, time.time(),
                                                                                    gauge_wired)), None)
     return r.end()
+
+
+def check_meaning(r: Report, path: Path) -> None:
+    """The installed package's meaning table (core/meaning.py): without it prompt recall reads words only."""
+    table = meaning_table.load(path)
+    if table is None:
+        r.warn("meaning table", f"{path} is missing or damaged: prompt recall reads words only",
+               "reinstall kg_actors (python3 -m pip install --force-reinstall kg_actors from where you installed it)")
+    else:
+        r.ok("meaning table", f"{len(table.index):,} word pieces, {table.dims} dimensions: prompt recall reads "
+             "meaning as well as words")
 
 
 def _port_said(port: int, env: dict[str, str], recorded: dict[str, str], source: Path | None) -> str:

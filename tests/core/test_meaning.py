@@ -81,3 +81,17 @@ def test_the_shipped_table_loads_and_spells_common_words():
     assert table is not None and table.dims >= 64 and meaning_table.shipped() is not None
     for word in ("commit", "database", "deploy", "timeout"):
         assert meaning.pieces(word, table.index), word
+
+
+def test_doctor_names_a_missing_or_damaged_table_as_a_warning(tmp_path):
+    from kg_actors.setup import doctor
+
+    said: list[str] = []
+    report = doctor.Report(type("Ctx", (), {"out": staticmethod(said.append)})())  # doctor reads only ctx.out
+    doctor.check_meaning(report, tmp_path / "gone.bin")
+    (tmp_path / "cut.bin").write_bytes(meaning_table.TABLE.read_bytes()[:1000])
+    doctor.check_meaning(report, tmp_path / "cut.bin")
+    doctor.check_meaning(report, meaning_table.TABLE)
+    assert report.warnings == 2 and report.problems == 0
+    assert said[0] == f"WARN  meaning table: {tmp_path / 'gone.bin'} is missing or damaged: prompt recall reads words only"
+    assert said[-1].startswith("ok    meaning table: 29,523 word pieces"), said

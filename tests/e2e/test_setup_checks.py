@@ -51,6 +51,7 @@ def test_doctor_without_kg_http_port_judges_the_port_setup_wired_and_says_so(mac
     port = machine.server.port
     assert f"port: checking {port}, the port kg setup wired the agents to" in doctor.stdout, doctor.stdout
     assert "ok    server: running version" in doctor.stdout and f":{port}" in doctor.stdout, doctor.stdout
+    assert "ok    meaning table: 29,523 word pieces, 128 dimensions" in doctor.stdout, doctor.stdout
     # The default port named nowhere (a free port such as 48765 holds its digits: matched as a number).
     assert "FAIL" not in doctor.stdout and not re.search(r"(?<!\d)8765(?!\d)", doctor.stdout), doctor.stdout
     assert doctor.returncode == 0
