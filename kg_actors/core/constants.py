@@ -241,6 +241,7 @@ RECALL_MEANING_BRING_GENERAL = 0.65  # ... and this alike for a request for gene
 # alike than each of them, and at least this alike (pre-registration 27):
 RECALL_MEANING_BESIDE = 0.0
 RECALL_MEANING_BESIDE_FLOOR = 0.5
+RECALL_MEANING_ASKED = 5  # candidates near the bar whose likeness is asked, best-ranked first (a bound on the cost)
 OFFER_HOLD_SECONDS = 30.0  # a gist an undelivered hook reply shows is held from the session's other replies
 FILE_RECALL_MAX_NODES = 3
 FILE_RECALL_CHAR_BUDGET = 1_200

@@ -33,7 +33,7 @@ _LONGEST_WORD = 100  # characters: a longer run is no word (BERT's own bound)
 _LONGEST_PIECE = 32  # characters, "##" not counted: longer than any piece of the vocabulary (checked at load)
 _PUNCT = re.compile(r"[^\w\s]|_")
 _HAS_LETTER_OR_DIGIT = re.compile(r"[a-z0-9]")
-_KEPT_TEXTS = 20_000  # vectors of lesson texts kept (~0.6 KB each at 128 dimensions: ~12 MB at most)
+_KEPT_TEXTS = 4_096  # vectors of lesson texts kept (~0.8 KB each with its key: ~3.5 MB at most; a project holds fewer)
 _KEPT_WORDS = 100_000  # words whose pieces are kept
 # A text's first pieces tell what it is about: a 20,000-character paste or a long lesson costs no more than ~1 ms
 # (the lessons of bench/'s memories hold at most 119 pieces, a prompt of several lines about as many).

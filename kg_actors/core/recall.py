@@ -373,15 +373,19 @@ def _gated(terms: list[str], hits: list[tuple[str, Hit]], graphs: Mapping[str, G
 def _alike(hits: list[tuple[str, Hit]], graphs: Mapping[str, GraphReader], seen: AbstractSet[Ref], threshold: float,
            liked: Callable[[Ref], float | None], borrowed: Callable[[str, Hit], bool] | None, floor: float
            ) -> Ref | None:
-    """The new candidate most alike the prompt, when it is alike enough (`floor`) and its score near the bar
-    (RECALL_MEANING_BRING_SCORE of it); None otherwise."""
+    """The new candidate most alike the prompt among the first RECALL_MEANING_ASKED near the bar (their score
+    RECALL_MEANING_BRING_SCORE of it), when it is alike enough (`floor`); None otherwise."""
     best: tuple[float, Ref] | None = None
+    asked = 0
     for lvl, h in hits:
         ref = (lvl, h.node_id)
         node = graphs[lvl].nodes.get(h.node_id) if lvl in graphs else None
         if (ref in seen or node is None or not node.gist or h.score < C.RECALL_MEANING_BRING_SCORE * threshold
                 or (borrowed and borrowed(lvl, h))):
             continue
+        asked += 1
+        if asked > C.RECALL_MEANING_ASKED:
+            break  # the best-ranked few: each lesson's first vector costs ~0.3 ms
         likeness = liked(ref)
         if likeness is not None and likeness >= floor and (best is None or likeness > best[0]):
             best = (likeness, ref)
