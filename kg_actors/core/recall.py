@@ -185,7 +185,8 @@ def run(terms: list[str], views: Mapping[str, tuple[GraphReader, SearchIndex]], 
     rated = [(ref, recall_gate.probability(values)) for ref, values in
              recall_gate.candidates(ranked, views, len(terms), len(query.unigrams), ask_scale, question)]
     borrowed = recall_compounds.Borrowed(views, query, words)
-    return decide(terms, ranked, graphs, seen, len(query.unigrams), ask_scale, rated, borrowed, _liked(text, table, graphs))
+    return decide(terms, ranked, graphs, seen, len(query.unigrams), ask_scale, rated, borrowed,
+                  _liked(text, table, graphs))
 
 
 def _liked(text: str | None, table: meaning.Table | None,
