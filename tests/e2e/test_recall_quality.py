@@ -2,9 +2,9 @@
 
 bench/recall_eval.py's run, as RESULTS-recall.md reports it: a `kg serve` per memory, the memory written through
 MCP, every prompt of its four splits asked in a fresh session after the full read. The floors sit a few prompts
-under today's figures on each memory (hits 0.75-0.89, precision 0.67-0.80, silent on unrelated prompts
-0.83-0.92, on noise 0.98-1.00; the goals are higher), so a change that loses lessons recall finds, or makes it
-speak where it should not, fails here before a benchmark run would show it.
+under today's figures on each memory (with likeness in meaning, 2026-12-06: hits 0.80-0.92, precision 0.65-0.77,
+silent on unrelated prompts 0.86-0.95, on noise 0.98-1.00; the goals are higher), so a change that loses lessons
+recall finds, or makes it speak where it should not, fails here before a benchmark run would show it.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 import recall_eval  # noqa: E402
 
-FLOORS = {"hits": 0.72, "precision": 0.62, "silent_unrelated": 0.76, "silent_noise": 0.97}
+FLOORS = {"hits": 0.76, "precision": 0.62, "silent_unrelated": 0.80, "silent_noise": 0.97}
 
 
 def asked(memory: int, base: Path) -> list[dict]:
