@@ -87,7 +87,9 @@ def test_codex_starting_with_the_server_down_gets_the_tool_list_and_the_server_s
     try:
         by_id, _ = _handshake(env, "codex")
         _lists_every_tool(by_id)
-        wait_until(lambda: fresh.health() is not None, what="the server the shim started")
+        # A cold start answers in ~0.7 s here; CI's three workers on two cores once stretched the shim's `kg start`
+        # past 20 s (CI of 6a79c9d): what is tested is that it starts, not how fast under that load.
+        wait_until(lambda: fresh.health() is not None, 60, what="the server the shim started")
     finally:
         kg(["stop"], dict(os.environ, **env))
 
