@@ -194,10 +194,16 @@ class Likeness:
 
     def __init__(self, text: str | None, held: Table | None) -> None:
         self._table = held if text else None
-        self._prompt = vector(self._table, text) if self._table is not None and text else None
+        self._text = text or ""
+        self._prompt: Vector | None = None
+        self._made = False  # the prompt's vector is made at the first lesson asked: most prompts ask none
 
     def __call__(self, node_id: str, gist: str, notes: Sequence[str]) -> float | None:
-        if self._prompt is None or self._table is None:
+        if self._table is None:
+            return None
+        if not self._made:
+            self._prompt, self._made = vector(self._table, self._text), True
+        if self._prompt is None:
             return None
         lesson = kept_vector(self._table, lesson_text(node_id, gist, notes))
         return None if lesson is None else cosine(self._prompt, lesson)
