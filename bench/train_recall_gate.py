@@ -12,8 +12,8 @@ kg_actors/core/recall_gate_weights.py. `--check` fits and compares with the weig
 nothing (exit 1 when they differ by more than 1e-6).
 
 Training splits: memories 1-11 (recall_data and every split written on its memory, recall_memory2_* ..
-recall_memory11_*). recall_memory12_* and recall_memory13_* were written after the model was chosen, to judge
-it (pre-registrations 24 and 25, bench/RESULTS-recall.md), and are never trained on.
+recall_memory11_*). recall_memory12_* .. recall_memory15_* were written after the model was chosen, to judge
+it (pre-registrations 24, 25 and 28, bench/RESULTS-recall.md), and are never trained on.
 """
 
 from __future__ import annotations
@@ -30,10 +30,11 @@ sys.path[:0] = [str(ROOT / "bench"), str(ROOT)]
 
 import recall_eval  # noqa: E402
 import recall_offline  # noqa: E402
+from kg_actors import meaning_table  # noqa: E402
 from kg_actors.core import asks, recall, recall_gate  # noqa: E402
 
 OUT = ROOT / "kg_actors" / "core" / "recall_gate_weights.py"
-JUDGED_ONLY = ("recall_memory12_", "recall_memory13_")
+JUDGED_ONLY = ("recall_memory12_", "recall_memory13_", "recall_memory14_", "recall_memory15_")
 PENALTY = 1.0  # 1 / scikit-learn's C
 
 
@@ -54,8 +55,9 @@ def rows_of(name: str) -> list[tuple[list[float], bool]]:
             continue
         needed = {("project", x) for x in p["labels"] if x not in seen}
         query, ranked = recall.search(terms, views, held)
+        like = recall.likeness(text, meaning_table.shipped(), {"project": graph})
         for ref, values in recall_gate.candidates(ranked, views, len(terms), len(query.unigrams),
-                                                  asks.ask_scale(text), "?" in text):
+                                                  asks.ask_scale(text), "?" in text, like):
             rows.append((values, ref in needed))
     return rows
 
@@ -115,16 +117,18 @@ def _solve(a: list[list[float]], b: list[float]) -> list[float]:
 
 
 def render(bias: float, weights: list[float], ranges: list[tuple[float, float]], splits: list[str], n_rows: int,
-           n_wanted: int) -> str:
+           n_wanted: int, like_unknown: float) -> str:
     lines = [f'"""Weights of recall_gate\'s model, written by bench/train_recall_gate.py (do not edit by hand).',
              "",
              f"Fitted on {n_rows:,} candidates ({n_wanted:,} wanted) of {len(splits)} splits: memories 1-11 of bench/",
              "(recall_data and the splits on its memory, recall_memory2_* .. recall_memory11_*). Refit after changing",
              "recall_gate.FEATURES or what they read. RANGES: each feature's least and greatest value in training; the",
              "model reads a value held within them (a linear model far outside what it was fitted on says nothing).",
+             "LIKE_UNKNOWN: the mean likeness in meaning of the candidates in training, read where none can be told.",
              '"""',
              "",
              f"BIAS = {bias!r}",
+             f"LIKE_UNKNOWN = {like_unknown!r}",
              "WEIGHTS = (",
              *(f"    {w!r},  # {name}" for w, name in zip(weights, recall_gate.FEATURES, strict=True)),
              ")",
@@ -155,7 +159,8 @@ def main() -> int:
         print(f"largest difference from the committed weights: {worst:.2e}")
         return 0 if worst <= 1e-6 else 1
     ranges = [(min(x[j] for x in xs), max(x[j] for x in xs)) for j in range(len(xs[0]))]
-    OUT.write_text(render(bias, weights, ranges, splits, len(xs), sum(ys)))
+    like_unknown = math.fsum(x[recall_gate.FEATURES.index("like")] for x in xs) / len(xs)
+    OUT.write_text(render(bias, weights, ranges, splits, len(xs), sum(ys), like_unknown))
     print(f"wrote {OUT.relative_to(ROOT)}")
     return 0
 

@@ -230,18 +230,11 @@ RECALL_RELATED_WEIGHT = 0.4  # ... or as a related term of the table: evidence, 
 RECALL_ALT_DEPTH = 50  # holders scanned per family/related alternative (the word itself: RANK_SCAN_DEPTH)
 RECALL_MAX_ALTERNATIVES = 12  # terms looked up per prompt word, itself included: bounds the work
 RECALL_CHAR_BUDGET = 2_500
-RECALL_GATE_VETO = 0.03  # a new hit the gates chose goes when recall_gate's model gives it less (pre-registration 24)
-# Likeness in meaning (core/meaning.py, the cosine of a prompt's and a lesson's vectors), chosen on memories 2-7 by
-# pre-registration 26 (bench/RESULTS-recall.md):
-RECALL_MEANING_VETO = 0.15  # a new hit the gates chose goes when it is less alike than this
-RECALL_MEANING_BRING = 0.55  # where the gates choose nothing new, a candidate this alike comes alone ...
-RECALL_MEANING_BRING_SCORE = 0.5  # ... when its score reaches this share of the bar
-RECALL_MEANING_BRING_GENERAL = 0.65  # ... and this alike for a request for general know-how (core/asks.py)
-# Beside the new hits kept, the candidate near the bar most alike the prompt comes when it is at least this much more
-# alike than each of them, and at least this alike (pre-registration 27):
-RECALL_MEANING_BESIDE = 0.0
-RECALL_MEANING_BESIDE_FLOOR = 0.5
-RECALL_MEANING_ASKED = 5  # candidates near the bar whose likeness is asked, best-ranked first (a bound on the cost)
+# recall_gate's model (it reads each candidate's likeness in meaning to the prompt, core/meaning.py), chosen on
+# memories 2-13 and judged on memories 14-15 by pre-registration 28 (bench/RESULTS-recall.md):
+RECALL_GATE_VETO = 0.2  # a new hit the gates chose goes when the model gives it less
+RECALL_GATE_BRING = 0.3  # where the gates choose nothing new, the model's likeliest candidate comes alone at this
+RECALL_GATE_BESIDE = 0.2  # beside the new hits kept, the model's likeliest other candidate comes at this
 OFFER_HOLD_SECONDS = 30.0  # a gist an undelivered hook reply shows is held from the session's other replies
 FILE_RECALL_MAX_NODES = 3
 FILE_RECALL_CHAR_BUDGET = 1_200

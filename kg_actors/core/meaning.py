@@ -13,7 +13,8 @@ vocabulary passed alone through all-MiniLM-L6-v2 (Apache-2.0), then fitted so th
 point where the model's own sentence vectors point over a general corpus (Python's docstrings and
 package summaries: no lesson or prompt of bench/), reduced to DIMS and stored as one signed byte per
 value with a scale per piece. The file is read at the edge (kg_actors/meaning_table.py) and handed
-in; a missing or damaged table leaves every likeness None, and recall goes on by its words alone.
+in; a missing or damaged table leaves every likeness None, and recall's model reads the likeness it
+met on average in training in its place (core/recall_gate.py).
 A Table keeps what it decoded and the vectors of the last lessons asked: caches, not state.
 """
 

@@ -7,8 +7,10 @@ clear a score threshold (stricter with more terms, and more so for each search
 word a long prompt brings: chance_scale; a request for general know-how or a
 task to carry out asks more still: asks.py), show evidence (two prompt terms, a near-unique
 term, or a term in its own id or gist), and the injection must bring something
-new. A logistic model's second opinion (recall_gate.py) drops a new hit it is
-nearly sure is not wanted. Silence is the default; every decision is returned
+new. A logistic model's second opinion (recall_gate.py), which reads each
+candidate's likeness in meaning to the prompt beside its search numbers, drops
+a new hit it thinks unlikely wanted, brings its likeliest candidate where the
+gates chose nothing, and one beside the gates' hits. Silence is the default; every decision is returned
 with its reason so the caller can log it. A prompt word matches by itself, by its stem family or by a
 near-synonym, the latter two weighing less (search_concepts.py, expand.py).
 """
@@ -173,7 +175,7 @@ def run(terms: list[str], views: Mapping[str, tuple[GraphReader, SearchIndex]], 
     `seen`: the (level, id) of what the session holds (the other level's node of an id is another node);
     `ask_scale`: how much more score what the prompt asks for needs (asks.ask_scale of its text);
     `question`: whether its text holds a question mark (recall_gate reads it); `text`: the human text
-    the terms came from, whose likeness in meaning to each candidate the gates read by `table`
+    the terms came from, whose likeness in meaning to each candidate the model reads by `table`
     (core/meaning.py; none without either)."""
     # A Chinese clause is one run: its words are the stretches of it the graphs hold (held_words.py).
     terms = cut_words(terms, (index for _, index in views.values()))
@@ -182,21 +184,25 @@ def run(terms: list[str], views: Mapping[str, tuple[GraphReader, SearchIndex]], 
     words = _word_numbers(terms)
     query, ranked = search(terms, views, seen, words)
     graphs = {lvl: graph for lvl, (graph, _) in views.items()}
+    like = likeness(text, table, graphs)
     rated = [(ref, recall_gate.probability(values)) for ref, values in
-             recall_gate.candidates(ranked, views, len(terms), len(query.unigrams), ask_scale, question)]
+             recall_gate.candidates(ranked, views, len(terms), len(query.unigrams), ask_scale, question,
+                                    like if table is not None else None)]
     borrowed = recall_compounds.Borrowed(views, query, words)
-    return decide(terms, ranked, graphs, seen, len(query.unigrams), ask_scale, rated, borrowed,
-                  _liked(text, table, graphs))
+    return decide(terms, ranked, graphs, seen, len(query.unigrams), ask_scale, rated, borrowed, like)
 
 
-def _liked(text: str | None, table: meaning.Table | None,
-           graphs: Mapping[str, GraphReader]) -> Callable[[Ref], float | None]:
-    """Each candidate's likeness in meaning to the prompt's `text`, None where it cannot be told."""
-    likeness = meaning.Likeness(text, table)
+def likeness(text: str | None, table: meaning.Table | None,
+             graphs: Mapping[str, GraphReader]) -> Callable[[Ref], float | None]:
+    """Each candidate's likeness in meaning to the prompt's `text`, None where it cannot be told (each asked once)."""
+    of_text = meaning.Likeness(text, table)
+    known: dict[Ref, float | None] = {}
 
     def like(ref: Ref) -> float | None:
-        node = graphs[ref[0]].nodes.get(ref[1]) if ref[0] in graphs else None
-        return None if node is None else likeness(node.id, node.gist, node.notes)
+        if ref not in known:
+            node = graphs[ref[0]].nodes.get(ref[1]) if ref[0] in graphs else None
+            known[ref] = None if node is None else of_text(node.id, node.gist, node.notes)
+        return known[ref]
 
     return like
 
@@ -267,17 +273,15 @@ def decide(terms: list[str], hits: list[tuple[str, Hit]], graphs: Mapping[str, G
     one prompt term, or only in its notes, for no more than one term's worth of score) do not
     open the channel, whether one or several: words scattered over unrelated nodes are chance.
     A prompt of one word recalls only a node whose id it names (recall_bars.names_its_id).
-    `rated` holds recall_gate's probability for each new candidate: a new hit it is nearly sure is
-    not wanted goes (recall_gate.standing). A hit `borrowed` says (recall_compounds.py) holds every
-    prompt word it matched only inside compounds of other words ("mode" in StrictMode for "dark
-    mode"): no candidate. Connectors between the hits come along only when they match the prompt
-    themselves (they carry something the hits need); the edges between hits always do.
-    `like` gives a candidate's likeness in meaning to the prompt (core/meaning.py), or None: a new hit
-    the gates chose that is unlike the prompt goes (one shared word is not what it is about), and where
-    the gates choose nothing new, the candidate most alike comes alone when it is alike enough and
-    near the bar (a lesson said in other words); more alike for a request for general know-how. Where the
-    gates keep new hits, the candidate near the bar most alike the prompt comes beside them when it is
-    more alike than each of them.
+    `rated` holds recall_gate's probability for each new candidate (it reads the candidate's likeness in
+    meaning to the prompt among its features): a new hit the gates chose goes when the model gives it less than
+    RECALL_GATE_VETO (recall_gate.standing); where the gates choose nothing new for a prompt of more than one
+    word, the model's likeliest candidate comes alone at RECALL_GATE_BRING (a lesson said in other words); beside
+    the new hits kept, its likeliest other candidate comes at RECALL_GATE_BESIDE (the words found a sibling of
+    what the prompt is about). A hit `borrowed` says (recall_compounds.py) holds every prompt word it matched
+    only inside compounds of other words ("mode" in StrictMode for "dark mode"): no candidate. Connectors
+    between the hits come along only when they match the prompt themselves (they carry something the hits need);
+    the edges between hits always do. `like` gives a candidate's likeness in meaning, for the log.
     """
     if not terms:
         return Decision("no_terms")
@@ -290,37 +294,21 @@ def decide(terms: list[str], hits: list[tuple[str, Hit]], graphs: Mapping[str, G
     threshold = bar * ask_scale
     probabilities = dict(rated)
     chosen_refs, silent = _gated(terms, hits, graphs, seen, threshold, chance * ask_scale, borrowed)
-    likes: dict[Ref, float | None] = {}  # asked as needed: a lesson's first vector costs ~0.3 ms
-
-    def liked(ref: Ref) -> float | None:
-        if like is None:
-            return None
-        if ref not in likes:
-            likes[ref] = like(ref)
-        return likes[ref]
-
-    if like is not None and silent in ("no_hits", "weak_hit") and said(terms) > 1:
-        # A request for general know-how ("Explain window functions for rate calculations") shares words with a
-        # lesson (the rate limiter's window) more often than its case: it must be more alike.
-        floor = C.RECALL_MEANING_BRING_GENERAL if ask_scale >= C.RECALL_GENERAL_ASK_SCALE else C.RECALL_MEANING_BRING
-        alike = _alike(hits, graphs, seen, threshold, liked, borrowed, floor)
-        if alike is not None:
-            chosen_refs, silent = [alike], None
+    if silent in ("no_hits", "weak_hit") and said(terms) > 1:
+        likeliest = _likeliest(hits, graphs, seen, probabilities, borrowed, C.RECALL_GATE_BRING)
+        if likeliest is not None:
+            chosen_refs, silent = [likeliest], None
     new = [r for r in chosen_refs if r not in seen]
-    kept = [r for r in recall_gate.standing(new, probabilities)
-            if (likeness := liked(r)) is None or likeness >= C.RECALL_MEANING_VETO]
+    kept = recall_gate.standing(new, probabilities)
     vetoed = set(new) - set(kept)  # not brought back as a connector either
-    if kept and like is not None and len(chosen_refs) < C.RECALL_MAX_HITS:
-        # A lesson more alike the prompt than every new hit the words chose comes beside them: the words found a
-        # sibling of the same subject, and the prompt said what it is about in other words.
-        floor = max(C.RECALL_MEANING_BESIDE_FLOOR, max((liked(r) or 0.0) for r in kept) + C.RECALL_MEANING_BESIDE)
-        others = [(lvl, h) for lvl, h in hits if (lvl, h.node_id) not in chosen_refs and (lvl, h.node_id) not in vetoed
-                  and probabilities.get((lvl, h.node_id), 1.0) >= C.RECALL_GATE_VETO]
-        beside = _alike(others, graphs, seen, threshold, liked, borrowed, floor)
+    if kept and len(chosen_refs) < C.RECALL_MAX_HITS:
+        others = [(lvl, h) for lvl, h in hits if (lvl, h.node_id) not in chosen_refs]
+        beside = _likeliest(others, graphs, seen, probabilities, borrowed, C.RECALL_GATE_BESIDE)
         if beside is not None:
             chosen_refs, kept = [*chosen_refs, beside], [*kept, beside]
-    logged = tuple(_hit_record(lvl, h, seen, probabilities.get((lvl, h.node_id)), likes.get((lvl, h.node_id)))
-                   for lvl, h in hits[:5])
+    logged = tuple(_hit_record(lvl, h, seen, probabilities.get((lvl, h.node_id)),
+                               like((lvl, h.node_id)) if like and (lvl, h.node_id) in probabilities else None)
+                   for lvl, h in hits[:5])  # a likeness the model asked (a seen hit's is not worth its cost)
     if new and not kept:
         chosen_refs, silent = [], "vetoed"
     else:
@@ -371,25 +359,19 @@ def _gated(terms: list[str], hits: list[tuple[str, Hit]], graphs: Mapping[str, G
     return [(lvl, h.node_id) for lvl, h in passing[: C.RECALL_MAX_HITS]], None
 
 
-def _alike(hits: list[tuple[str, Hit]], graphs: Mapping[str, GraphReader], seen: AbstractSet[Ref], threshold: float,
-           liked: Callable[[Ref], float | None], borrowed: Callable[[str, Hit], bool] | None, floor: float
-           ) -> Ref | None:
-    """The new candidate most alike the prompt among the first RECALL_MEANING_ASKED near the bar (their score
-    RECALL_MEANING_BRING_SCORE of it), when it is alike enough (`floor`); None otherwise."""
+def _likeliest(hits: list[tuple[str, Hit]], graphs: Mapping[str, GraphReader], seen: AbstractSet[Ref],
+               probabilities: Mapping[Ref, float], borrowed: Callable[[str, Hit], bool] | None, floor: float
+               ) -> Ref | None:
+    """The new candidate the model gives the most, when it gives it at least `floor`; None otherwise."""
     best: tuple[float, Ref] | None = None
-    asked = 0
     for lvl, h in hits:
         ref = (lvl, h.node_id)
         node = graphs[lvl].nodes.get(h.node_id) if lvl in graphs else None
-        if (ref in seen or node is None or not node.gist or h.score < C.RECALL_MEANING_BRING_SCORE * threshold
-                or (borrowed and borrowed(lvl, h))):
+        if ref in seen or node is None or not node.gist or (borrowed and borrowed(lvl, h)):
             continue
-        asked += 1
-        if asked > C.RECALL_MEANING_ASKED:
-            break  # the best-ranked few: each lesson's first vector costs ~0.3 ms
-        likeness = liked(ref)
-        if likeness is not None and likeness >= floor and (best is None or likeness > best[0]):
-            best = (likeness, ref)
+        p = probabilities.get(ref)
+        if p is not None and p >= floor and (best is None or p > best[0]):
+            best = (p, ref)
     return None if best is None else best[1]
 
 

@@ -3,11 +3,12 @@
 The hand-written gates (recall.py) read one or two numbers of a hit at a time: its score against a bar,
 its evidence, whether it opens the channel. Whether a hit is what a prompt is about shows in several at
 once (a lesson met on two rare words of its id by a short question, against one met on a tool's name in a
-long task), so a logistic model over the numbers the search already has of each candidate weighs them
-together. It was fitted on the blind-written memories of bench/ (bench/train_recall_gate.py), judged on
-memories it did not see. It only ever takes away: a new hit the gates chose is dropped when the model
-is nearly sure it is not wanted (RECALL_GATE_VETO). Letting it also bring a candidate where the gates
-chose nothing was measured and not kept (bench/RESULTS-recall.md, pre-registration 24).
+long task), so a logistic model over the numbers the search already has of each candidate, and its likeness in
+meaning to the prompt (core/meaning.py), weighs them together. It was fitted on the blind-written memories of
+bench/ (bench/train_recall_gate.py), judged on memories it did not see. It drops a new hit the gates chose that it
+thinks unlikely wanted (RECALL_GATE_VETO), brings its likeliest candidate where the gates chose nothing
+(RECALL_GATE_BRING), and one beside the hits they chose (RECALL_GATE_BESIDE): recall.decide; bench/RESULTS-recall.md,
+pre-registration 28.
 
 FEATURES and their meaning are the model's: change one and refit (the weights name what they were fitted on).
 """
@@ -15,12 +16,12 @@ FEATURES and their meaning are the model's: change one and refit (the weights na
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from . import constants as C
 from .model import GraphReader
 from .recall_bars import chance_scale, evidence, rank, strong
-from .recall_gate_weights import BIAS, RANGES, WEIGHTS
+from .recall_gate_weights import BIAS, LIKE_UNKNOWN, RANGES, WEIGHTS
 from .search import Hit, SearchIndex
 from .terms import analyse
 
@@ -29,7 +30,7 @@ Ref = tuple[str, str]
 FEATURES = (
     "score", "ratio_thr", "ratio_best", "lead", "rank", "unseen_rank", "rrank", "matched", "idf", "title",
     "id_share", "nw", "ask", "cov", "evidence", "strong", "top_seen", "q", "rankscore", "idsum", "bigram",
-    "titled_terms", "over", "gap12", "id_df", "id_min_df", "gist_len", "notes",
+    "titled_terms", "over", "gap12", "id_df", "id_min_df", "gist_len", "notes", "like",
 )
 
 
@@ -41,11 +42,14 @@ def probability(values: Sequence[float]) -> float:
 
 
 def candidates(hits: list[tuple[str, Hit]], views: Mapping[str, tuple[GraphReader, SearchIndex]],
-               n_terms: int, n_words: int, ask_scale: float, question: bool) -> list[tuple[Ref, list[float]]]:
+               n_terms: int, n_words: int, ask_scale: float, question: bool,
+               like: Callable[[Ref], float | None] | None = None) -> list[tuple[Ref, list[float]]]:
     """Each new candidate among the ranked `hits` (unseen, with a gist) and its FEATURES values.
 
     `n_terms`: the prompt's terms; `n_words`: its search words (the query's unigrams); `ask_scale`:
-    asks.ask_scale of its text; `question`: whether the text holds a question mark."""
+    asks.ask_scale of its text; `question`: whether the text holds a question mark; `like`: a candidate's
+    likeness in meaning to the prompt (core/meaning.py), None where it cannot be told (no table): then the
+    model reads the mean likeness of its training, which says nothing either way."""
     if not hits:
         return []
     scale = chance_scale(n_words) * ask_scale
@@ -75,10 +79,15 @@ def candidates(hits: list[tuple[str, Hit]], views: Mapping[str, tuple[GraphReade
                   h.matched_terms / max(1, n_words), float(evidence(h)), float(strong(h, n_terms, scale)),
                   top_seen, float(question), rank(h) / bar, h.idf_sum, float(h.pair_matched), h.titled_terms,
                   over, gap12, sum(id_dfs) / len(id_dfs) if id_dfs else 0.0, min(id_dfs) if id_dfs else 0.0,
-                  len(node.gist), len(node.notes)]
+                  len(node.gist), len(node.notes), _likeness(like, (lvl, h.node_id))]
         out.append(((lvl, h.node_id), [float(v) for v in values]))
         new_before += 1
     return out
+
+
+def _likeness(like: Callable[[Ref], float | None] | None, ref: Ref) -> float:
+    value = like(ref) if like is not None else None
+    return LIKE_UNKNOWN if value is None else value
 
 
 def standing(chosen_new: list[Ref], rated: Mapping[Ref, float]) -> list[Ref]:

@@ -132,7 +132,9 @@ def test_evidence_one_common_word_in_notes_stays_silent():
     assert hit["max_term_idf"] < C.RECALL_MIN_SOLO_IDF and not hit["title_match"]
 
 
-def test_evidence_a_near_unique_term_or_a_title_term_or_two_terms_pass():
+def test_evidence_a_near_unique_term_or_a_title_term_or_two_terms_pass(monkeypatch: pytest.MonkeyPatch):
+    # The gates alone: the model's pick where they choose nothing is test_recall_gate's.
+    monkeypatch.setattr(C, "RECALL_GATE_BRING", 1.01)
     notes_only = [Node("db-layout-choice", "tables split by tenant", notes=("sharding by region",)), *filler(19)]
     decision = recall.run(["sharding", "zebra"], {"project": build(notes_only)}, frozenset())
     # Near-unique: it passes the evidence gate, but alone, in notes only, it is a weak hit (below).
@@ -280,7 +282,9 @@ def test_common_words_a_lesson_holds_only_inside_other_compounds_do_not_recall_i
         assert run(prompt, views).shown == (("project", "mapbox-remove-on-unmount"),), prompt
 
 
-def test_a_common_word_the_lesson_also_says_by_itself_still_counts():
+def test_a_common_word_the_lesson_also_says_by_itself_still_counts(monkeypatch: pytest.MonkeyPatch):
+    # What the words find, without the model's veto: it doubts a WebGL lesson for "dark mode" (p under 0.2).
+    monkeypatch.setattr(C, "RECALL_GATE_VETO", 0.0)
     views = _webgl_lesson("Call map.remove() in the effect cleanup; in dev mode the web map otherwise leaks "
                           "WebGL contexts")
     assert run("dark mode for the web app", views).shown == (("project", "mapbox-remove-on-unmount"),)

@@ -97,3 +97,34 @@ def test_a_vetoed_hit_does_not_come_back_as_the_connector_between_the_others():
     assert decision.reason == "injected" and set(decision.shown) == {refs[0], refs[2]}
     assert "middleware-order" not in decision.text
     assert [h.get("p") for h in decision.hits[:3]] == [0.5, round(C.RECALL_GATE_VETO / 2, 4), 0.5]
+
+
+def test_a_candidate_more_alike_the_prompt_is_likelier_all_else_equal():
+    base = [(lo + hi) / 2 for lo, hi in recall_gate_weights.RANGES]
+    i = recall_gate.FEATURES.index("like")
+    unlike, alike = list(base), list(base)
+    unlike[i], alike[i] = 0.0, 0.7
+    assert recall_gate.probability(alike) > recall_gate.probability(unlike)
+
+
+def test_likeness_is_read_of_each_candidate_and_its_training_mean_where_none_can_be_told():
+    nodes = [Node("cache-eviction-policy", "evict the rates cache by key, never flush it all"),
+             Node("cache-warmup-job", "warm the cache after deploy"), *filler(20)]
+    graph, index = build(nodes)
+    views = {"project": (graph, index)}
+    terms = ["cache", "eviction", "flush"]
+    query, ranked = recall.search(terms, views, frozenset())
+    i = recall_gate.FEATURES.index("like")
+    asked: list[tuple[str, str]] = []
+
+    def like(ref: tuple[str, str]) -> float | None:
+        asked.append(ref)
+        return 0.75 if ref[1] == "cache-eviction-policy" else None
+
+    rated = dict(recall_gate.candidates(ranked, views, len(terms), len(query.unigrams), 1.0, False, like))
+    eviction = ("project", "cache-eviction-policy")
+    assert rated[eviction][i] == 0.75 and eviction in asked
+    assert rated[("project", "cache-warmup-job")][i] == recall_gate_weights.LIKE_UNKNOWN  # None: cannot be told
+    unread = dict(recall_gate.candidates(ranked, views, len(terms), len(query.unigrams), 1.0, False))
+    assert all(values[i] == recall_gate_weights.LIKE_UNKNOWN for values in unread.values())
+    assert -1.0 < recall_gate_weights.LIKE_UNKNOWN < 1.0

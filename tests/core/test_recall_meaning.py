@@ -1,5 +1,6 @@
-"""Prompt recall with likeness in meaning (core/meaning.py and the shipped table): the veto of a hit unlike the
-prompt, a lesson said in other words brought where the gates chose nothing, and recall without a table."""
+"""Prompt recall with likeness in meaning (core/meaning.py and the shipped table), which recall_gate's model reads
+beside each candidate's search numbers: a hit unlike the prompt is doubted more, a lesson said in other words is
+brought where the gates chose nothing, a sibling more alike comes beside the hit, and recall goes on without a table."""
 
 from __future__ import annotations
 
@@ -37,14 +38,15 @@ def test_the_shipped_table_finds_a_case_more_alike_its_lesson_than_another():
     assert gpu is not None and scorm is not None and gpu > 0.6 > 0.3 > scorm
 
 
-def test_a_hit_met_on_one_word_of_an_unlike_prompt_goes():
+def test_a_hit_met_on_one_word_of_an_unlike_prompt_is_doubted_more_and_goes(monkeypatch: pytest.MonkeyPatch):
     prompt = "the phone screen shows the latest holiday photo from the beach"
-    words_only = asked(prompt, with_text=False)
-    assert words_only.reason == "injected" and words_only.shown == (("project", "docker-image-pin-digest"),)
-    decision = asked(prompt)
+    words_only, decision = asked(prompt, with_text=False), asked(prompt)
     assert decision.reason == "vetoed" and decision.text is None
     hit = next(h for h in decision.hits if h["id"] == "docker-image-pin-digest")
-    assert hit["like"] < recall.C.RECALL_MEANING_VETO  # logged beside the model's p
+    unread = next(h for h in words_only.hits if h["id"] == "docker-image-pin-digest")
+    assert hit["like"] < 0.2 and hit["p"] < unread["p"] and "like" not in unread  # logged beside the model's p
+    monkeypatch.setattr(recall.C, "RECALL_GATE_VETO", 0.0)  # what the words alone choose: "latest" is the lesson's
+    assert asked(prompt).shown == (("project", "docker-image-pin-digest"),)
 
 
 def test_a_lesson_said_in_other_words_comes_where_the_gates_chose_nothing():
@@ -72,23 +74,26 @@ def test_without_a_table_recall_goes_on_by_its_words(monkeypatch: pytest.MonkeyP
         assert all("like" not in h for h in without.hits)
 
 
-def test_a_lesson_more_alike_than_the_hit_the_words_chose_comes_beside_it():
+def test_a_sibling_the_model_finds_likely_comes_beside_the_hit_the_words_chose(monkeypatch: pytest.MonkeyPatch):
     siblings = [
         Node("stripe-webhook-retries", "Stripe retries a failed webhook for three days: make the handler idempotent"),
         Node("stripe-webhook-signature", "verify the Stripe webhook signature with the raw request body, not parsed JSON"),
         Node("stripe-webhook-events-order", "Stripe webhook events arrive out of order: read the object's current state"),
         *filler(30),
     ]
-    graph, index = build(siblings)
+    views = {"project": build(siblings)}
     prompt = "the stripe webhook request body keeps coming back for days after a failure"
     terms = recall.prompt_terms(prompt)
-    words_only = recall.run(terms, {"project": (graph, index)}, frozenset())
-    assert words_only.shown == (("project", "stripe-webhook-signature"),)  # "request body" is the signature's
-    decision = recall.run(terms, {"project": (graph, index)}, frozenset(), text=prompt, table=TABLE)
+    decision = recall.run(terms, views, frozenset(), text=prompt, table=TABLE)
     assert decision.shown == (("project", "stripe-webhook-signature"), ("project", "stripe-webhook-retries"))
-    likes = {h["id"]: h["like"] for h in decision.hits if "like" in h}
-    assert likes["stripe-webhook-retries"] > likes["stripe-webhook-signature"]
-    # A prompt about the signature itself: no other lesson is more alike than its hit, and none comes beside it.
-    calm = recall.run(recall.prompt_terms("stripe webhook signature check with the raw body"), {"project": (graph, index)},
-                      frozenset(), text="stripe webhook signature check with the raw body", table=TABLE)
-    assert calm.shown == (("project", "stripe-webhook-signature"),)
+    retries = next(h for h in decision.hits if h["id"] == "stripe-webhook-retries")
+    assert retries["p"] >= recall.C.RECALL_GATE_BESIDE and retries["like"] > 0.7
+    with monkeypatch.context() as m:  # the gates alone: "request body" is the signature's
+        m.setattr(recall.C, "RECALL_GATE_BESIDE", 1.01)
+        assert recall.run(terms, views, frozenset(), text=prompt, table=TABLE).shown == (
+            ("project", "stripe-webhook-signature"),)
+    # A prompt about the signature itself: the model finds no sibling likely, and none comes beside it.
+    calm = "stripe webhook signature check with the raw body"
+    decision = recall.run(recall.prompt_terms(calm), views, frozenset(), text=calm, table=TABLE)
+    assert decision.shown == (("project", "stripe-webhook-signature"),)
+    assert all(h["p"] < recall.C.RECALL_GATE_BESIDE for h in decision.hits if h["id"] != "stripe-webhook-signature")

@@ -215,9 +215,12 @@ def test_a_gist_is_injected_once_per_session_and_other_sessions_get_their_own(sr
     assert "rate-limit-window: the rate limiter" in two.prompt("rate limiter window counting requests").context
 
 
-def test_a_request_for_general_know_how_needs_more_than_a_shared_word_or_two(srv):
+def test_a_request_for_general_know_how_asks_the_words_for_more_and_the_model_decides(srv):
     # The rate limiter's lesson shares two words with both prompts; asked as general know-how
-    # ("Explain ..."), that is not enough (core/asks.py), asked as the project's work it is.
+    # ("Explain ..."), that is not enough for the gates (core/asks.py), asked as the project's work it is.
+    # Where the gates choose nothing, recall_gate's model may still bring its likeliest candidate: on the blind
+    # memories of bench/ it brings a general request's lesson rightly about twice as often as wrongly
+    # (bench/RESULTS-recall.md, pre-registration 28), and this one it thinks likely (two words and their sense).
     asked = {}
     for prompt in ("Explain window functions for rate calculations", "our rate calculations use the wrong window"):
         h = Harness(srv, srv.project("recall-proj"))
@@ -225,12 +228,17 @@ def test_a_request_for_general_know_how_needs_more_than_a_shared_word_or_two(srv
         h.full_read()
         asked[prompt] = (h.prompt(prompt), records_for(srv, h.kg_sid)[-1])
     general, record = asked["Explain window functions for rate calculations"]
-    assert general.is_pool_line and record["reason"] == "no_hits", (record["reason"], record["hits"], record["threshold"])
+    bar = recall.multi_bar(C.RECALL_CHANCE_FREE_WORDS)[0]
+    assert record["threshold"] == pytest.approx(bar * C.RECALL_GENERAL_ASK_SCALE)
+    hit = next(h for h in record["hits"] if h["id"] == "rate-limit-window")
+    assert bar <= hit["score"] < record["threshold"], hit  # enough for the project's work, not for general know-how
+    assert record["reason"] == "injected" and hit["p"] >= C.RECALL_GATE_BRING, hit  # the model's pick, logged
+    assert "rate-limit-window: the rate limiter" in general.context
     situated, record = asked["our rate calculations use the wrong window"]
     assert "rate-limit-window: the rate limiter" in situated.context and record["reason"] == "injected"
     hit = next(h for h in record["hits"] if h["id"] == "rate-limit-window")
     assert C.RECALL_GATE_VETO <= hit["p"] <= 1, hit  # the model's probability, logged; the hit stood
-    assert hit["like"] >= C.RECALL_MEANING_VETO, hit  # the server read the shipped meaning table: alike, it stood
+    assert hit["like"] > 0.3, hit  # the server read the shipped meaning table, and the model read it: alike, it stood
     assert record["threshold"] == pytest.approx(recall.multi_bar(C.RECALL_CHANCE_FREE_WORDS)[0])  # a prompt of few words
 
 
