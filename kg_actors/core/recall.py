@@ -24,6 +24,7 @@ from typing import Any, TypeGuard
 
 import attrs
 
+from .withheld import visible
 from .withheld_terms import by_withheld_words
 from . import cjk, constants as C, meaning, private_text, recall_compounds, recall_gate
 from .model import Edge, GraphReader, Node
@@ -200,8 +201,16 @@ def likeness(text: str | None, table: meaning.Table | None,
 
     def like(ref: Ref) -> float | None:
         if ref not in known:
-            node = graphs[ref[0]].nodes.get(ref[1]) if ref[0] in graphs else None
-            known[ref] = None if node is None else of_text(node.id, node.gist, node.notes)
+            graph = graphs.get(ref[0])
+            node = graph.nodes.get(ref[1]) if graph is not None else None
+            if graph is None or node is None:
+                known[ref] = None
+            else:
+                # What an agent is shown of it (the search checked it already): a withheld field's words would make
+                # a right guess of its secret likelier than a wrong one.
+                shown = graph.lineage.mask.node(node)
+                read = node if shown is node else visible(node, shown)
+                known[ref] = of_text(read.id, read.gist, read.notes)
         return known[ref]
 
     return like

@@ -97,3 +97,16 @@ def test_a_sibling_the_model_finds_likely_comes_beside_the_hit_the_words_chose(m
     decision = recall.run(recall.prompt_terms(calm), views, frozenset(), text=calm, table=TABLE)
     assert decision.shown == (("project", "stripe-webhook-signature"),)
     assert all(h["p"] < recall.C.RECALL_GATE_BESIDE for h in decision.hits if h["id"] != "stripe-webhook-signature")
+
+
+def test_a_withheld_note_is_not_read_for_likeness():
+    # Else a prompt guessing the secret's words would find the lesson more alike than a wrong guess does.
+    key = "ghp_" + "Zq8Xw2Lk9Vb4Nm7Rt1Yp" + "3Hs6Dj0Fg5Ca8Ue2"
+    held = Node("deploy-credentials", "deploy credentials for the staging cluster", notes=(f"token {key} quokka",))
+    bare = Node("deploy-credentials", "deploy credentials for the staging cluster")
+    text = f"deploy credentials token {key} quokka"
+    likes = []
+    for lesson in (held, bare):
+        graph, _ = build([lesson, *filler(10)])
+        likes.append(recall.likeness(text, TABLE, {"project": graph})(("project", "deploy-credentials")))
+    assert likes[0] is not None and likes[0] == likes[1]

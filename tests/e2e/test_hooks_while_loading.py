@@ -129,7 +129,7 @@ async def test_a_prompt_while_the_project_loads_is_answered_at_once_and_loses_no
                 {"big-proj": project_graph(str(cwd), [node("auth-token-refresh", PROJECT_GIST)])})
     release, entered = _held_project_loads(monkeypatch, holding=False)
     claude = profiles.from_user_agent("claude-code")
-    prompt = {"session_id": "claude-reader", "cwd": str(cwd), "prompt": "what changed in the billing export"}
+    prompt = {"session_id": "claude-reader", "cwd": str(cwd), "prompt": "what did the others finish this morning"}
     async with serve_inprocess(store) as rt, trio.open_nursery() as nursery:
         await _start(rt, cwd, "claude-reader")
         reader = await rt.sessions.find_by_claude(claude_sid="claude-reader")
@@ -149,4 +149,5 @@ async def test_a_prompt_while_the_project_loads_is_answered_at_once_and_loses_no
             release.set()
         await rt.directory.get(key)
         _, got = await hook(rt, "/api/prompt_context", prompt)
-        assert "export-csv-bom (new): the CSV export needs a BOM for Excel" in context_of(got)  # pushed now
+        # Pushed now (the prompt shares no word with it: no recall hit shows it first).
+        assert "export-csv-bom (new): the CSV export needs a BOM for Excel" in context_of(got)

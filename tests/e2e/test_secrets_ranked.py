@@ -116,7 +116,11 @@ def test_a_large_graphs_first_search_and_recall_rank_a_held_node_the_same_for_a_
             h.full_read()
             before = len(recall_log(srv))
             h.prompt(f"deploy credentials {guess}")
-            logged[guess] = [r.get("hits") for r in recall_log(srv)[before:]]
+            # Each hit as ranked, without what recall's model read of the prompt's own text (its probability and
+            # likeness in meaning differ with the guessed word itself; neither reads a withheld field:
+            # tests/core/test_recall_meaning.py).
+            logged[guess] = [[{k: v for k, v in hit.items() if k not in ("p", "like")} for hit in r.get("hits", ())]
+                             for r in recall_log(srv)[before:]]
         assert said["zephyrquokka"] == said["zephyrquakka"], said
         assert "lesson-00000" in said["zephyrquokka"] and AWS not in str(said), said
         assert logged["zephyrquokka"] == logged["zephyrquakka"] and logged["zephyrquokka"], logged
