@@ -15,9 +15,9 @@ round of tuning and before the vocabulary work; it writes its own results file.
 `--data recall_long` .. `recall_long6` ask long and mixed-length typed prompts, and `recall_mixed` ..
 `recall_mixed56` prompts of every length with unrelated ones naming the lessons' own tools (SPLITS below):
 each written blind, to judge what was chosen before it (their docstrings say what). `recall_memory2_a` .. `_d`,
-`recall_memory3_a` .. `_d` up to `recall_memory15_a` .. `_d` ask the same way about fourteen other projects'
-memories (bench/recall_memory2.py .. recall_memory15.py), written blind (RESULTS-recall.md says which
-pre-registered rule each judged; memories 12 to 15 are never trained on: bench/train_recall_gate.py).
+`recall_memory3_a` .. `_d` up to `recall_memory16_a` .. `_d` ask the same way about fifteen other projects'
+memories (bench/recall_memory2.py .. recall_memory16.py), written blind (RESULTS-recall.md says which
+pre-registered rule each judged; memories 12 to 16 are never trained on: bench/train_recall_gate.py).
 
 Everything goes through the real server and its endpoints: a `kg serve`
 (kg_actors.testing.ServerProcess) in a temporary HOME; the memory of
@@ -349,7 +349,7 @@ def git_head() -> str:
 # The data sets in the order they were written: the tuning split, the held-out and pasted ones, then the blind ones.
 SPLITS = ["recall_data", "recall_heldout", "recall_pasted", "recall_long",
           *(f"recall_long{i}" for i in range(2, 7)), "recall_mixed", *(f"recall_mixed{i}" for i in range(2, 57)),
-          *(f"recall_memory{m}_{x}" for m in range(2, 16) for x in "abcd")]
+          *(f"recall_memory{m}_{x}" for m in range(2, 17) for x in "abcd")]
 
 
 def main() -> int:

@@ -34,7 +34,7 @@ from kg_actors import meaning_table  # noqa: E402
 from kg_actors.core import asks, recall, recall_gate  # noqa: E402
 
 OUT = ROOT / "kg_actors" / "core" / "recall_gate_weights.py"
-JUDGED_ONLY = ("recall_memory12_", "recall_memory13_", "recall_memory14_", "recall_memory15_")
+JUDGED_ONLY = ("recall_memory12_", "recall_memory13_", "recall_memory14_", "recall_memory15_", "recall_memory16_")
 PENALTY = 1.0  # 1 / scikit-learn's C
 
 
