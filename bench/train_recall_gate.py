@@ -11,9 +11,10 @@ Newton's method in plain Python, then written back in the features' own units to
 kg_actors/core/recall_gate_weights.py. `--check` fits and compares with the weights committed, writing
 nothing (exit 1 when they differ by more than 1e-6).
 
-Training splits: memories 1-11 (recall_data and every split written on its memory, recall_memory2_* ..
-recall_memory11_*). recall_memory12_* .. recall_memory15_* were written after the model was chosen, to judge
-it (pre-registrations 24, 25 and 28, bench/RESULTS-recall.md), and are never trained on.
+Training splits: memories 1-15 (recall_data and every split written on its memory, recall_memory2_* ..
+recall_memory15_*). Memories 12-15 were written to judge the model before they joined its training
+(pre-registrations 24, 25 and 28); recall_memory16_* judged the model trained on 1-15 and is never trained on
+(pre-registration 29, bench/RESULTS-recall.md).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from kg_actors import meaning_table  # noqa: E402
 from kg_actors.core import asks, recall, recall_gate  # noqa: E402
 
 OUT = ROOT / "kg_actors" / "core" / "recall_gate_weights.py"
-JUDGED_ONLY = ("recall_memory12_", "recall_memory13_", "recall_memory14_", "recall_memory15_", "recall_memory16_")
+JUDGED_ONLY = ("recall_memory16_",)
 PENALTY = 1.0  # 1 / scikit-learn's C
 
 
@@ -120,8 +121,8 @@ def render(bias: float, weights: list[float], ranges: list[tuple[float, float]],
            n_wanted: int, like_unknown: float) -> str:
     lines = [f'"""Weights of recall_gate\'s model, written by bench/train_recall_gate.py (do not edit by hand).',
              "",
-             f"Fitted on {n_rows:,} candidates ({n_wanted:,} wanted) of {len(splits)} splits: memories 1-11 of bench/",
-             "(recall_data and the splits on its memory, recall_memory2_* .. recall_memory11_*). Refit after changing",
+             f"Fitted on {n_rows:,} candidates ({n_wanted:,} wanted) of {len(splits)} splits: memories 1-15 of bench/",
+             "(recall_data and the splits on its memory, recall_memory2_* .. recall_memory15_*). Refit after changing",
              "recall_gate.FEATURES or what they read. RANGES: each feature's least and greatest value in training; the",
              "model reads a value held within them (a linear model far outside what it was fitted on says nothing).",
              "LIKE_UNKNOWN: the mean likeness in meaning of the candidates in training, read where none can be told.",
