@@ -12,7 +12,7 @@ wall time: on a loaded machine the wall time's tail is other processes' turn on 
 words, many of which the related table expands: auth, token, cache, retry, timeout, queue ...).
 `--model` pairs the decision without and with recall_gate's model instead (both by concepts): what
 reading each candidate's features and its probability adds. `--meaning` pairs it without and with the
-prompt's text (core/meaning.py: its vector, and each candidate's likeness the gates ask for); each lesson's
+prompt's text (core/meaning.py: its vector, and each candidate's likeness, which the gate model reads); each lesson's
 vector is kept once made, as the server keeps it, so the run shows the cold lessons and the warm ones.
 """
 
