@@ -230,8 +230,9 @@ RECALL_RELATED_WEIGHT = 0.4  # ... or as a related term of the table: evidence, 
 RECALL_ALT_DEPTH = 50  # holders scanned per family/related alternative (the word itself: RANK_SCAN_DEPTH)
 RECALL_MAX_ALTERNATIVES = 12  # terms looked up per prompt word, itself included: bounds the work
 RECALL_CHAR_BUDGET = 2_500
-# recall_gate's model (it reads each candidate's likeness in meaning to the prompt, core/meaning.py), chosen on
-# memories 2-13 and judged on memories 14-15 by pre-registration 28 (bench/RESULTS-recall.md):
+# recall_gate's model (it reads each candidate's likeness in meaning to the prompt, core/meaning.py): chosen on
+# memories 2-13 and judged on memories 14-15 by pre-registration 28, the model then refit on memories 1-15 and judged
+# on memory 16 by pre-registration 29 (bench/RESULTS-recall.md):
 RECALL_GATE_VETO = 0.2  # a new hit the gates chose goes when the model gives it less
 RECALL_GATE_BRING = 0.3  # where the gates choose nothing new, the model's likeliest candidate comes alone at this
 RECALL_GATE_BESIDE = 0.2  # beside the new hits kept, the model's likeliest other candidate comes at this
