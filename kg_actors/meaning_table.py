@@ -1,6 +1,7 @@
 """The meaning table that ships in the package (core/meaning.py reads it), read from its file once per process.
 
-Missing or damaged (a broken install, a file cut short), it is None: recall goes on by its words alone.
+Missing or damaged (a broken install, a file cut short), it is None: prompt recall goes on by its words, its
+model reading the likeness it met on average in training (core/recall_gate.py).
 """
 
 from __future__ import annotations

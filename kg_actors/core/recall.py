@@ -187,8 +187,7 @@ def run(terms: list[str], views: Mapping[str, tuple[GraphReader, SearchIndex]], 
     graphs = {lvl: graph for lvl, (graph, _) in views.items()}
     like = likeness(text, table, graphs)
     rated = [(ref, recall_gate.probability(values)) for ref, values in
-             recall_gate.candidates(ranked, views, len(terms), len(query.unigrams), ask_scale, question,
-                                    like if table is not None else None)]
+             recall_gate.candidates(ranked, views, len(terms), len(query.unigrams), ask_scale, question, like)]
     borrowed = recall_compounds.Borrowed(views, query, words)
     return decide(terms, ranked, graphs, seen, len(query.unigrams), ask_scale, rated, borrowed, like)
 
@@ -311,7 +310,7 @@ def decide(terms: list[str], hits: list[tuple[str, Hit]], graphs: Mapping[str, G
     kept = recall_gate.standing(new, probabilities)
     vetoed = set(new) - set(kept)  # not brought back as a connector either
     if kept and len(chosen_refs) < C.RECALL_MAX_HITS:
-        others = [(lvl, h) for lvl, h in hits if (lvl, h.node_id) not in chosen_refs]
+        others = [(lvl, h) for lvl, h in hits if (lvl, h.node_id) not in chosen_refs and (lvl, h.node_id) not in vetoed]
         beside = _likeliest(others, graphs, seen, probabilities, borrowed, C.RECALL_GATE_BESIDE)
         if beside is not None:
             chosen_refs, kept = [*chosen_refs, beside], [*kept, beside]
